@@ -1,0 +1,40 @@
+import type { DynamicModule, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { DestinationStream, Logger } from 'pino';
+import { AppModule } from './app.module';
+import type { AppConfig } from './config/app-config';
+import { jsonBodyMiddleware } from './http/json-body.middleware';
+import { requestIdMiddleware } from './http/request-id.middleware';
+import { createLogger, httpLogger, PinoNestLogger } from './logging/logger';
+
+export interface CreatedApp {
+  app: NestExpressApplication;
+  logger: Logger;
+}
+
+/**
+ * Builds the service (not yet listening): the request pipeline every entry point and every
+ * e2e test shares. `logDestination` lets tests read the log lines; `imports` lets a test mount
+ * a probe module beside the real ones.
+ */
+export async function createApp(
+  config: AppConfig,
+  options: { logDestination?: DestinationStream; imports?: (Type | DynamicModule)[] } = {},
+): Promise<CreatedApp> {
+  const logger = createLogger(config, options.logDestination);
+  const root = AppModule.forRoot(config);
+  root.imports = [...(root.imports ?? []), ...(options.imports ?? [])];
+  const app = await NestFactory.create<NestExpressApplication>(root, {
+    bodyParser: false,
+    logger: new PinoNestLogger(logger),
+    abortOnError: false,
+  });
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.set('etag', false);
+  app.use(requestIdMiddleware);
+  app.use(httpLogger(logger));
+  app.use(jsonBodyMiddleware());
+  return { app, logger };
+}

@@ -1,0 +1,97 @@
+import { ConfigError, DEVELOPMENT_PEPPER, loadConfig } from './app-config';
+
+const PEPPER = 'p'.repeat(32);
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env, '/srv/interlock');
+  } catch (error) {
+    if (error instanceof ConfigError) return [...error.problems];
+    throw error;
+  }
+  return [];
+}
+
+describe('loadConfig', () => {
+  it('has the SPEC §9 defaults', () => {
+    const config = loadConfig({}, '/srv/interlock');
+    expect(config).toMatchObject({
+      port: 3000,
+      databaseUrl: undefined,
+      dataDir: '/srv/interlock/.data',
+      apiKeyPrefix: 'ilk_',
+      apiKeyPepper: DEVELOPMENT_PEPPER,
+      apiKeyPepperIsDefault: true,
+      plans: { free: { messages: 1000, agentHours: 50 }, pro: { messages: 50000, agentHours: 1000 } },
+      signup: 'open',
+      publicOrigin: 'http://localhost:3000',
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig(
+      {
+        NODE_ENV: 'production',
+        PORT: '8080',
+        DATABASE_URL: 'postgres://u:p@db:5432/interlock',
+        DATA_DIR: '/var/lib/interlock',
+        API_KEY_PREFIX: 'acme_',
+        API_KEY_PEPPER: PEPPER,
+        PLAN_FREE_MESSAGES: '5',
+        PLAN_PRO_MESSAGES: '10',
+        PLAN_FREE_AGENT_HOURS: '1',
+        PLAN_PRO_AGENT_HOURS: '2',
+        SIGNUP: 'closed',
+        PUBLIC_ORIGIN: 'https://interlock.example.com/',
+        ALLOWED_ORIGINS: 'https://dash.example.com, https://other.example.com',
+      },
+      '/x',
+    );
+    expect(config).toMatchObject({
+      nodeEnv: 'production',
+      port: 8080,
+      databaseUrl: 'postgres://u:p@db:5432/interlock',
+      dataDir: '/var/lib/interlock',
+      apiKeyPrefix: 'acme_',
+      apiKeyPepper: PEPPER,
+      apiKeyPepperIsDefault: false,
+      plans: { free: { messages: 5, agentHours: 1 }, pro: { messages: 10, agentHours: 2 } },
+      signup: 'closed',
+      publicOrigin: 'https://interlock.example.com',
+      allowedOrigins: ['https://dash.example.com', 'https://other.example.com'],
+    });
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],
+    [{ API_KEY_PREFIX: 'ilk' }, 'API_KEY_PREFIX'],
+    [{ API_KEY_PREFIX: 'Bad_' }, 'API_KEY_PREFIX'],
+    [{ API_KEY_PEPPER: 'short' }, 'API_KEY_PEPPER'],
+    [{ NODE_ENV: 'production' }, 'API_KEY_PEPPER is required when NODE_ENV=production'],
+    [{ PLAN_FREE_MESSAGES: '-1' }, 'PLAN_FREE_MESSAGES'],
+    [{ PLAN_PRO_MESSAGES: '1.5' }, 'PLAN_PRO_MESSAGES'],
+    [{ PLAN_FREE_AGENT_HOURS: 'many' }, 'PLAN_FREE_AGENT_HOURS'],
+    [{ PLAN_PRO_AGENT_HOURS: '' }, null],
+    [{ SIGNUP: 'maybe' }, 'SIGNUP'],
+    [{ NODE_ENV: 'staging' }, 'NODE_ENV'],
+    [{ PUBLIC_ORIGIN: 'ftp://x' }, 'PUBLIC_ORIGIN'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+  ])('%j → a problem naming %s', (env, name) => {
+    const problems = problemsOf(env);
+    if (name === null) {
+      expect(problems).toEqual([]);
+    } else {
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toContain(name);
+    }
+  });
+
+  it('reports every bad variable at once', () => {
+    const problems = problemsOf({ PORT: 'x', SIGNUP: 'y', PLAN_PRO_MESSAGES: 'z' });
+    expect(problems).toHaveLength(3);
+    expect(() => loadConfig({ PORT: 'x' })).toThrow(/Invalid configuration:\n {2}- PORT must be/);
+  });
+});

@@ -1,0 +1,163 @@
+import { isAbsolute, resolve } from 'node:path';
+
+/**
+ * The service's whole configuration (SPEC §9), read once from the environment and validated.
+ * This module is the only place that knows environment variable names; everything else is
+ * handed an `AppConfig`.
+ */
+export interface AppConfig {
+  readonly nodeEnv: 'development' | 'production' | 'test';
+  readonly port: number;
+  readonly host: string;
+  /** External Postgres; `undefined` selects the embedded database under `dataDir`. */
+  readonly databaseUrl: string | undefined;
+  readonly dataDir: string;
+  readonly apiKeyPrefix: string;
+  readonly apiKeyPepper: string;
+  /** True when no pepper was configured and the development default is in use. */
+  readonly apiKeyPepperIsDefault: boolean;
+  readonly plans: {
+    readonly free: { readonly messages: number; readonly agentHours: number };
+    readonly pro: { readonly messages: number; readonly agentHours: number };
+  };
+  readonly signup: 'open' | 'closed';
+  /** The service's own public origin, used for the CSRF origin check. */
+  readonly publicOrigin: string;
+  /** Further browser origins (a separately hosted dashboard) allowed to send cookie requests. */
+  readonly allowedOrigins: readonly string[];
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Express `trust proxy` setting: how many proxy hops to trust for the client address. */
+  readonly trustProxy: number;
+  /** How long a graceful shutdown may take before the process exits anyway. */
+  readonly shutdownTimeoutMs: number;
+}
+
+/** Development-only pepper; refused when NODE_ENV=production. */
+export const DEVELOPMENT_PEPPER = 'interlock-development-pepper-not-for-production';
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Reads and validates every variable; throws one `ConfigError` that lists every bad value. */
+export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
+  const problems: string[] = [];
+  const read = (name: string): string | undefined => {
+    const value = env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  };
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return Number(raw);
+  };
+  const oneOf = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    if (!(allowed as readonly string[]).includes(raw)) {
+      problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
+      return fallback;
+    }
+    return raw as T;
+  };
+  const origin = (name: string, raw: string): string => {
+    try {
+      const url = new URL(raw);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
+      return url.origin;
+    } catch {
+      problems.push(`${name} must be an http(s) origin such as https://interlock.example.com (got "${raw}")`);
+      return raw;
+    }
+  };
+
+  const nodeEnv = oneOf('NODE_ENV', ['development', 'production', 'test'], 'development');
+  const port = integer('PORT', 3000, 0, 65535);
+  const host = read('HOST') ?? '0.0.0.0';
+
+  const databaseUrl = read('DATABASE_URL');
+  if (databaseUrl !== undefined) {
+    let protocol = '';
+    try {
+      protocol = new URL(databaseUrl).protocol;
+    } catch {
+      // reported below
+    }
+    if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
+      problems.push('DATABASE_URL must be a postgres:// or postgresql:// connection URL');
+    }
+  }
+  const dataDirRaw = read('DATA_DIR') ?? '.data';
+  const dataDir = isAbsolute(dataDirRaw) ? dataDirRaw : resolve(cwd, dataDirRaw);
+
+  const apiKeyPrefix = read('API_KEY_PREFIX') ?? 'ilk_';
+  if (!/^[a-z][a-z0-9]{0,15}_$/.test(apiKeyPrefix)) {
+    problems.push(
+      `API_KEY_PREFIX must be 1–16 lowercase letters or digits, starting with a letter and ending in "_" (got "${apiKeyPrefix}")`,
+    );
+  }
+  const pepper = read('API_KEY_PEPPER');
+  if (pepper === undefined && nodeEnv === 'production') {
+    problems.push('API_KEY_PEPPER is required when NODE_ENV=production (use 32 or more random bytes)');
+  } else if (pepper !== undefined && pepper.length < 32) {
+    problems.push('API_KEY_PEPPER must be at least 32 characters long');
+  }
+
+  const publicOriginRaw = read('PUBLIC_ORIGIN');
+  const publicOrigin =
+    publicOriginRaw === undefined
+      ? `http://localhost:${port}`
+      : origin('PUBLIC_ORIGIN', publicOriginRaw);
+  const allowedOrigins = (read('ALLOWED_ORIGINS') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
+    .map((s) => origin('ALLOWED_ORIGINS', s));
+
+  const config: AppConfig = {
+    nodeEnv,
+    port,
+    host,
+    databaseUrl,
+    dataDir,
+    apiKeyPrefix,
+    apiKeyPepper: pepper ?? DEVELOPMENT_PEPPER,
+    apiKeyPepperIsDefault: pepper === undefined,
+    plans: {
+      free: {
+        messages: integer('PLAN_FREE_MESSAGES', 1000, 0, 1_000_000_000),
+        agentHours: integer('PLAN_FREE_AGENT_HOURS', 50, 0, 10_000_000),
+      },
+      pro: {
+        messages: integer('PLAN_PRO_MESSAGES', 50_000, 0, 1_000_000_000),
+        agentHours: integer('PLAN_PRO_AGENT_HOURS', 1000, 0, 10_000_000),
+      },
+    },
+    signup: oneOf('SIGNUP', ['open', 'closed'], 'open'),
+    publicOrigin,
+    allowedOrigins,
+    logLevel: oneOf(
+      'LOG_LEVEL',
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+      nodeEnv === 'test' ? 'silent' : 'info',
+    ),
+    trustProxy: integer('TRUST_PROXY', 0, 0, 10),
+    shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 25_000, 0, 600_000),
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+/** The process's configuration: the only read of `process.env` in the service. */
+export function configFromEnvironment(): AppConfig {
+  return loadConfig(process.env);
+}

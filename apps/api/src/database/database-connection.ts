@@ -1,0 +1,45 @@
+import type { DataSource } from 'typeorm';
+import type { AppConfig } from '../config/app-config';
+import { createDataSource } from './data-source';
+import { EmbeddedPostgres } from './embedded-postgres';
+
+/**
+ * The open database: an external Postgres when `DATABASE_URL` is set, else the embedded one.
+ * Opening applies pending migrations; closing drains the pool and stops the embedded server.
+ */
+export class DatabaseConnection {
+  private constructor(
+    readonly dataSource: DataSource,
+    private readonly embedded: EmbeddedPostgres | undefined,
+  ) {}
+
+  get mode(): 'external' | 'embedded' {
+    return this.embedded === undefined ? 'external' : 'embedded';
+  }
+
+  static async open(config: AppConfig, options: { migrate?: boolean } = {}): Promise<DatabaseConnection> {
+    const embedded =
+      config.databaseUrl === undefined ? await EmbeddedPostgres.start(config.dataDir) : undefined;
+    const dataSource = createDataSource({
+      url: embedded === undefined ? (config.databaseUrl as string) : embedded.url,
+      poolSize: embedded === undefined ? 10 : 1,
+    });
+    try {
+      await dataSource.initialize();
+      if (options.migrate !== false) await dataSource.runMigrations({ transaction: 'each' });
+      return new DatabaseConnection(dataSource, embedded);
+    } catch (error) {
+      if (dataSource.isInitialized) await dataSource.destroy();
+      await embedded?.stop();
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    try {
+      if (this.dataSource.isInitialized) await this.dataSource.destroy();
+    } finally {
+      await this.embedded?.stop();
+    }
+  }
+}

@@ -1,0 +1,29 @@
+import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/app-config';
+import { DatabaseConnection } from './database-connection';
+
+@Global()
+@Module({
+  providers: [
+    {
+      provide: DatabaseConnection,
+      useFactory: (config: AppConfig) => DatabaseConnection.open(config),
+      inject: [APP_CONFIG],
+    },
+    {
+      provide: DataSource,
+      useFactory: (connection: DatabaseConnection) => connection.dataSource,
+      inject: [DatabaseConnection],
+    },
+  ],
+  exports: [DatabaseConnection, DataSource],
+})
+export class DatabaseModule implements OnApplicationShutdown {
+  constructor(@Inject(DatabaseConnection) private readonly connection: DatabaseConnection) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.connection.close();
+  }
+}

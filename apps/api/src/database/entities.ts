@@ -1,0 +1,4 @@
+import { OrganisationEntity } from '../organisation/organisation.entity';
+
+/** Every entity of the one data source. */
+export const ENTITIES = [OrganisationEntity];

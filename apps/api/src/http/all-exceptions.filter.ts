@@ -1,0 +1,70 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { ERROR_MESSAGES, ErrorCode } from '@interlock/domain';
+import { ApiError } from './api-error';
+import { isDatabaseUnavailable } from './database-unavailable.util';
+import { sendError } from './error-response.util';
+import { requestIdOf } from './request-id.middleware';
+
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
+  400: 'VALIDATION_FAILED',
+  401: 'SIGN_IN_REQUIRED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'NOT_FOUND',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+/**
+ * Turns every exception into the SPEC §4 body. Unexpected errors answer 500 without detail and
+ * are logged once, with the request id; a lost database answers 503.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const req = http.getRequest<Request>();
+    const res = http.getResponse<Response>();
+    if (res.headersSent) {
+      // A streaming response failed part-way: nothing can be sent, only logged.
+      req.log?.error({ err: exception }, 'error after the response started');
+      res.end();
+      return;
+    }
+
+    if (exception instanceof ApiError) {
+      sendError(res, exception.getStatus(), exception.code, exception.message, requestIdOf(req), exception.headers);
+      return;
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      const code = CODE_BY_STATUS[status];
+      if (code !== undefined) {
+        const message = code === 'NOT_FOUND' ? ERROR_MESSAGES.NOT_FOUND : httpExceptionMessage(exception);
+        sendError(res, status, code, message, requestIdOf(req));
+        return;
+      }
+    }
+    if (isDatabaseUnavailable(exception)) {
+      req.log?.warn({ err: exception }, 'database unavailable');
+      sendError(res, 503, 'SERVICE_UNAVAILABLE', ERROR_MESSAGES.SERVICE_UNAVAILABLE, requestIdOf(req), {
+        'retry-after': '5',
+      });
+      return;
+    }
+    req.log?.error({ err: exception }, 'unhandled exception');
+    sendError(res, 500, 'INTERNAL_ERROR', ERROR_MESSAGES.INTERNAL_ERROR, requestIdOf(req));
+  }
+}
+
+function httpExceptionMessage(exception: HttpException): string {
+  const response = exception.getResponse();
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  if (Array.isArray(message)) return message.join('; ');
+  return typeof message === 'string' ? message : exception.message;
+}

@@ -1,0 +1,48 @@
+import express from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { ERROR_MESSAGES } from '@interlock/domain';
+import { sendError } from './error-response.util';
+import { requestIdOf } from './request-id.middleware';
+
+/** SPEC §10: JSON bodies are at most 1 MiB. */
+export const MAX_JSON_BODY_BYTES = 1024 * 1024;
+
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+function hasBody(req: Request): boolean {
+  if (req.headers['transfer-encoding'] !== undefined) return true;
+  const length = req.headers['content-length'];
+  return length !== undefined && length !== '0';
+}
+
+/**
+ * Parses JSON bodies and answers body errors before routing, with the SPEC §4 error body:
+ * 413 over 1 MiB, 400 for malformed JSON, 415 for a body that is not JSON. A request without a
+ * body (no Content-Length, or 0) passes with no Content-Type at all.
+ */
+export function jsonBodyMiddleware(): RequestHandler {
+  const parse = express.json({ limit: MAX_JSON_BODY_BYTES, strict: false, type: JSON_TYPES });
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (!hasBody(req)) return next();
+    if (!req.is(JSON_TYPES)) {
+      // Drain what was sent so the connection can be reused, then refuse.
+      req.resume();
+      return sendError(res, 415, 'UNSUPPORTED_MEDIA_TYPE', ERROR_MESSAGES.UNSUPPORTED_MEDIA_TYPE, requestIdOf(req));
+    }
+    parse(req, res, (err?: unknown) => {
+      if (err === undefined || err === null) return next();
+      const type = (err as { type?: string }).type;
+      if (type === 'entity.too.large') {
+        res.setHeader('connection', 'close');
+        return sendError(res, 413, 'PAYLOAD_TOO_LARGE', ERROR_MESSAGES.PAYLOAD_TOO_LARGE, requestIdOf(req));
+      }
+      if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+        return sendError(res, 415, 'UNSUPPORTED_MEDIA_TYPE', ERROR_MESSAGES.UNSUPPORTED_MEDIA_TYPE, requestIdOf(req));
+      }
+      if (type === 'request.aborted' || type === 'request.size.invalid') {
+        return sendError(res, 400, 'VALIDATION_FAILED', 'body: the request body was incomplete.', requestIdOf(req));
+      }
+      return sendError(res, 400, 'VALIDATION_FAILED', ERROR_MESSAGES.MALFORMED_JSON, requestIdOf(req));
+    });
+  };
+}

@@ -1,0 +1,222 @@
+import { Body, Controller, Get, Module, Post } from '@nestjs/common';
+import { IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
+import request from 'supertest';
+import { adminDatabaseUrl, createTestDatabase, TestDatabase } from './support/test-database';
+import { startTestApp, TestApp } from './support/test-app';
+import { TcpProxy } from './support/tcp-proxy';
+
+class ProbeDto {
+  @IsString()
+  @MaxLength(10)
+  title!: string;
+
+  @IsInt()
+  @Min(1)
+  @Max(5)
+  count!: number;
+}
+
+// A probe mounted beside the real modules, to exercise the global pipe and filter.
+@Controller('probe')
+class ProbeController {
+  @Post()
+  create(@Body() body: ProbeDto) {
+    return body;
+  }
+
+  @Get('boom')
+  boom(): never {
+    throw new Error('secret internal detail');
+  }
+}
+
+@Module({ controllers: [ProbeController] })
+class ProbeModule {}
+
+const ERROR_KEYS = ['code', 'error', 'message', 'requestId', 'statusCode'];
+
+describe('HTTP errors (SPEC §4)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ imports: [ProbeModule] });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const http = () => request(t.app.getHttpServer());
+
+  it('names an unknown field in a 400 VALIDATION_FAILED', async () => {
+    const res = await http().post('/probe').send({ title: 'a', count: 1, colour: 'red' });
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body).sort()).toEqual(ERROR_KEYS);
+    expect(res.body).toMatchObject({
+      statusCode: 400,
+      error: 'Bad Request',
+      code: 'VALIDATION_FAILED',
+      message: 'property colour should not exist',
+    });
+    expect(res.body.requestId).toBe(res.headers['x-request-id']);
+  });
+
+  it('names each invalid parameter', async () => {
+    const res = await http().post('/probe').send({ title: 'x'.repeat(11), count: 9 });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain('title must be shorter than or equal to 10 characters');
+    expect(res.body.message).toContain('count must not be greater than 5');
+  });
+
+  it('validates a missing body as an empty object', async () => {
+    const res = await http().post('/probe');
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain('title must be a string');
+  });
+
+  it('passes a valid body through', async () => {
+    const res = await http().post('/probe').send({ title: 'ok', count: 2 });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ title: 'ok', count: 2 });
+  });
+
+  it('answers malformed JSON with 400', async () => {
+    const res = await http().post('/probe').set('content-type', 'application/json').send('{"title": ');
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', message: 'body: is not valid JSON.' });
+  });
+
+  it('answers a JSON array body with 400', async () => {
+    const res = await http().post('/probe').send([1, 2]);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('VALIDATION_FAILED');
+  });
+
+  it('answers a 2 MiB body with 413', async () => {
+    const big = JSON.stringify({ title: 'x'.repeat(2 * 1024 * 1024) });
+    const res = await http().post('/probe').set('content-type', 'application/json').send(big);
+    expect(res.status).toBe(413);
+    expect(res.body).toMatchObject({
+      statusCode: 413,
+      error: 'Payload Too Large',
+      code: 'PAYLOAD_TOO_LARGE',
+      message: 'Request body exceeds the 1 MiB limit.',
+    });
+  });
+
+  it('answers a non-JSON body with 415', async () => {
+    const res = await http().post('/probe').set('content-type', 'text/plain').send('title=a');
+    expect(res.status).toBe(415);
+    expect(res.body).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', error: 'Unsupported Media Type' });
+  });
+
+  it('answers an unknown route with 404 and the JSON body', async () => {
+    const res = await http().get('/api/nothing-here');
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(Object.keys(res.body).sort()).toEqual(ERROR_KEYS);
+    expect(res.body).toMatchObject({ statusCode: 404, error: 'Not Found', code: 'NOT_FOUND', message: 'Not found.' });
+  });
+
+  it('echoes a sane x-request-id and replaces an unsafe one', async () => {
+    const echoed = await http().get('/health/live').set('x-request-id', 'trace-abc.123:x');
+    expect(echoed.headers['x-request-id']).toBe('trace-abc.123:x');
+    const replaced = await http().get('/nope').set('x-request-id', 'bad id<script>');
+    expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(replaced.body.requestId).toBe(replaced.headers['x-request-id']);
+    const generated = await http().get('/health/live');
+    expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers an unexpected exception with 500, no detail, logged once with the request id', async () => {
+    const res = await http().get('/probe/boom').set('x-request-id', 'boom-1');
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({
+      statusCode: 500,
+      error: 'Internal Server Error',
+      code: 'INTERNAL_ERROR',
+      message: 'Internal server error.',
+      requestId: 'boom-1',
+    });
+    expect(res.text).not.toContain('secret internal detail');
+    const logged = t.logs.filter((l) => JSON.stringify(l).includes('secret internal detail'));
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({ level: 'error', requestId: 'boom-1' });
+  });
+
+  it('logs one structured line per request with id, method, route, status and duration', async () => {
+    await http().get('/health/live').set('x-request-id', 'log-line-1');
+    const line = t.logs.find((l) => l.requestId === 'log-line-1' && l.res !== undefined);
+    expect(line).toMatchObject({
+      requestId: 'log-line-1',
+      route: '/health/live',
+      req: { method: 'GET', url: '/health/live' },
+      res: { statusCode: 200 },
+    });
+    expect(typeof line?.durationMs).toBe('number');
+  });
+
+  it('never logs an x-api-key, a cookie, an authorization header or a password', async () => {
+    const key = 'ilk_' + 'Q'.repeat(64);
+    await http()
+      .post('/probe')
+      .set('x-request-id', 'redaction-1')
+      .set('x-api-key', key)
+      .set('cookie', 'session=cookie-secret-value')
+      .set('authorization', 'Bearer bearer-secret-value')
+      .send({ title: 'a', count: 1, password: 'hunter2-password' });
+    const lines = t.logs.filter((l) => l.requestId === 'redaction-1');
+    expect(lines.length).toBeGreaterThan(0);
+    const text = JSON.stringify(t.logs);
+    for (const secret of [key, 'cookie-secret-value', 'bearer-secret-value', 'hunter2-password']) {
+      expect(text).not.toContain(secret);
+    }
+    expect(JSON.stringify(lines)).toContain('[redacted]');
+  });
+});
+
+describe('a lost database', () => {
+  let t: TestApp;
+  let proxy: TcpProxy;
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const target = new URL(adminDatabaseUrl());
+    proxy = new TcpProxy(target.hostname, Number(target.port));
+    await proxy.start();
+    const viaProxy = new URL(db.url);
+    viaProxy.port = String(proxy.port);
+    t = await startTestApp({ databaseUrl: viaProxy.toString() });
+  });
+  afterAll(async () => {
+    proxy.restore();
+    await t.close();
+    await db.drop();
+    await proxy.stop();
+  });
+
+  it('answers 503 while the database is unreachable, and recovers', async () => {
+    const http = () => request(t.app.getHttpServer());
+    expect((await http().get('/health/ready')).status).toBe(200);
+
+    proxy.cut();
+    const down = await http().get('/health/ready');
+    expect(down.status).toBe(503);
+    expect(down.body).toMatchObject({
+      statusCode: 503,
+      error: 'Service Unavailable',
+      code: 'SERVICE_UNAVAILABLE',
+      message: 'The database is unavailable. Try again shortly.',
+    });
+    expect(down.headers['retry-after']).toBe('5');
+    expect((await http().get('/health/live')).status).toBe(200);
+
+    proxy.restore();
+    let status = 0;
+    for (let i = 0; i < 20 && status !== 200; i++) {
+      status = (await http().get('/health/ready')).status;
+      if (status !== 200) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status).toBe(200);
+  });
+});

@@ -1,0 +1,49 @@
+import { Writable } from 'node:stream';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { createApp } from '../../src/app.factory';
+import { AppConfig, loadConfig } from '../../src/config/app-config';
+import { createTestDatabase, TestDatabase } from './test-database';
+
+export interface TestApp {
+  app: NestExpressApplication;
+  config: AppConfig;
+  database: TestDatabase;
+  /** Every log line the app wrote, parsed. */
+  logs: Record<string, unknown>[];
+  close(): Promise<void>;
+}
+
+/** Boots the real service on a fresh database of the test Postgres. */
+export async function startTestApp(
+  options: { env?: Record<string, string>; imports?: unknown[]; databaseUrl?: string } = {},
+): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'info',
+    DATABASE_URL: options.databaseUrl ?? database.url,
+    API_KEY_PEPPER: 'test-pepper-0123456789-0123456789-0123456789',
+    ...options.env,
+  });
+  const logs: Record<string, unknown>[] = [];
+  const logDestination = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (line.trim() !== '') logs.push(JSON.parse(line) as Record<string, unknown>);
+      }
+      callback();
+    },
+  });
+  const { app } = await createApp(config, { logDestination, imports: options.imports as never });
+  await app.init();
+  return {
+    app,
+    config,
+    database,
+    logs,
+    async close() {
+      await app.close();
+      await database.drop();
+    },
+  };
+}

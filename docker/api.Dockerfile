@@ -1,0 +1,38 @@
+# syntax=docker/dockerfile:1
+# The Interlock API: build with the full toolchain, run with production dependencies only.
+# Build from the repository root:  docker build -f docker/api.Dockerfile -t interlock-api .
+
+FROM node:22-slim AS build
+WORKDIR /src
+COPY package.json package-lock.json ./
+COPY apps/api/package.json apps/api/
+COPY libs/domain/package.json libs/domain/
+COPY libs/api-keys/package.json libs/api-keys/
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY . .
+RUN NX_DAEMON=false NX_NO_CLOUD=true npx nx run api:build --outputStyle=static
+
+FROM node:22-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY apps/api/package.json apps/api/
+COPY libs/domain/package.json libs/domain/
+COPY libs/api-keys/package.json libs/api-keys/
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+
+FROM node:22-slim AS runtime
+ENV NODE_ENV=production \
+    PORT=3000 \
+    DATA_DIR=/app/.data
+WORKDIR /app
+COPY --from=deps --chown=root:root /app/node_modules ./node_modules
+COPY --from=deps --chown=root:root /app/package.json ./package.json
+COPY --from=build --chown=root:root /src/dist/apps/api ./dist/apps/api
+# Only the embedded database (no DATABASE_URL) writes to disk, under DATA_DIR.
+RUN mkdir -p /app/.data && chown node:node /app/.data
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# Node receives SIGTERM directly (exec form): it drains in-flight requests and exits 0.
+CMD ["node", "dist/apps/api/main.js"]

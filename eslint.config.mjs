@@ -1,0 +1,69 @@
+import nx from '@nx/eslint-plugin';
+
+// Module boundaries (STYLE.md §6): apps may use every lib; the pure libs (domain, util) use
+// only each other and never a framework, ORM or database driver.
+const FRAMEWORK_IMPORTS = ['@nestjs/*', 'typeorm', 'pg', 'pg-*', 'express', '@electric-sql/*', 'passport*'];
+
+export default [
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  ...nx.configs['flat/javascript'],
+  {
+    ignores: ['**/dist', '**/node_modules', '**/tmp', '**/.data', '**/.nx', '**/.venv', '**/coverage'],
+  },
+  {
+    files: ['**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: true,
+          allow: [],
+          depConstraints: [
+            {
+              sourceTag: 'type:app',
+              onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:data-access'],
+            },
+            {
+              sourceTag: 'type:data-access',
+              onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:data-access'],
+            },
+            {
+              sourceTag: 'type:domain',
+              onlyDependOnLibsWithTags: ['type:domain'],
+              bannedExternalImports: FRAMEWORK_IMPORTS,
+            },
+            {
+              sourceTag: 'type:util',
+              onlyDependOnLibsWithTags: ['type:domain', 'type:util'],
+              bannedExternalImports: FRAMEWORK_IMPORTS,
+            },
+            {
+              sourceTag: 'type:sdk',
+              onlyDependOnLibsWithTags: [],
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message: 'Read configuration through AppConfig (apps/api/src/config); only app-config.ts reads the environment.',
+        },
+      ],
+    },
+  },
+  {
+    // The config module, test support and tooling are where the environment is legitimately read.
+    files: ['apps/api/src/config/app-config.ts', '**/test/**/*.ts', 'tools/**', '**/*.spec.ts', '**/*.cjs', '**/*.mjs'],
+    rules: { 'no-restricted-properties': 'off' },
+  },
+];

@@ -1,0 +1,83 @@
+/**
+ * The error catalogue of SPEC §4: every error the API answers has a stable `code` that SDKs
+ * switch on, an HTTP status, and (where the contract fixes one) an exact message.
+ */
+export const ERROR_CODES = {
+  MISSING_API_KEY: 401,
+  INVALID_API_KEY: 401,
+  API_KEY_EXPIRED: 401,
+  SIGN_IN_REQUIRED: 401,
+  INVALID_CREDENTIALS: 401,
+  MESSAGES_ALLOWANCE_EXHAUSTED: 402,
+  AGENT_HOURS_ALLOWANCE_EXHAUSTED: 402,
+  PLAN_REQUIRED: 402,
+  HUMANS_ONLY: 403,
+  MISSING_PERMISSION: 403,
+  FORBIDDEN: 403,
+  CSRF_REJECTED: 403,
+  SIGNUP_CLOSED: 403,
+  VALIDATION_FAILED: 400,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** Exact texts. Those marked (S) in SPEC §4 come from the source document and never change. */
+export const ERROR_MESSAGES = {
+  MISSING_API_KEY: 'Missing x-api-key header.',
+  INVALID_API_KEY: 'Invalid API key.',
+  API_KEY_EXPIRED: 'API Key has expired',
+  HUMANS_ONLY: 'This endpoint is reserved for humans.',
+  PLAN_REQUIRED: 'The audit log API requires the Pro plan.',
+  SIGN_IN_REQUIRED: 'Sign-in required.',
+  NOT_FOUND: 'Not found.',
+  INTERNAL_ERROR: 'Internal server error.',
+  SERVICE_UNAVAILABLE: 'The database is unavailable. Try again shortly.',
+  PAYLOAD_TOO_LARGE: 'Request body exceeds the 1 MiB limit.',
+  UNSUPPORTED_MEDIA_TYPE: 'Request body must be application/json.',
+  MALFORMED_JSON: 'body: is not valid JSON.',
+} as const satisfies Partial<Record<ErrorCode | 'MALFORMED_JSON', string>>;
+
+/** 403 text for a member who lacks a permission (SPEC §3). */
+export function missingPermissionMessage(permission: string): string {
+  return `Missing permission: ${permission}.`;
+}
+
+const REASON_PHRASES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  402: 'Payment Required',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+/** The `error` field of an error body: the status's reason phrase. */
+export function reasonPhrase(status: number): string {
+  return REASON_PHRASES[status] ?? (status >= 500 ? 'Server Error' : 'Client Error');
+}
+
+/** The JSON body of every error response (SPEC §4). */
+export interface ErrorBody {
+  statusCode: number;
+  error: string;
+  code: ErrorCode;
+  message: string;
+  requestId: string;
+}

@@ -1,0 +1,47 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
+// The pure libraries must not reach for the framework, the ORM or the driver. This lints
+// probe sources as if they lived in those libraries, with the repository's real ESLint config.
+const root = join(__dirname, '..', '..');
+
+async function boundaryErrors(filePath: string, source: string): Promise<string[]> {
+  // The ESLint CLI in a child process: its config loading needs a real Node module loader.
+  const result = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules/eslint/bin/eslint.js'), '--format', 'json', '--stdin', '--stdin-filename', filePath],
+    { cwd: root, input: source, encoding: 'utf8' },
+  );
+  const [report] = JSON.parse(result.stdout) as { messages: { ruleId: string; severity: number; message: string }[] }[];
+  return report.messages
+    .filter((m) => m.ruleId === '@nx/enforce-module-boundaries' && m.severity === 2)
+    .map((m) => m.message);
+}
+
+describe('module boundaries', () => {
+  it.each([
+    ["import { Injectable } from '@nestjs/common';"],
+    ["import { DataSource } from 'typeorm';"],
+    ["import { Client } from 'pg';"],
+  ])('refuse %s in libs/domain', async (statement) => {
+    const errors = await boundaryErrors('libs/domain/src/boundary-probe.ts', `${statement}\nexport const x = 1;\n`);
+    expect(errors.length).toBe(1);
+    expect(errors[0]).toMatch(/tagged with "type:domain" is not allowed to import/);
+  });
+
+  it('allow the pure libraries to import node built-ins and each other', async () => {
+    const errors = await boundaryErrors(
+      'libs/api-keys/src/boundary-probe.ts',
+      "import { createHash } from 'node:crypto';\nimport { ERROR_CODES } from '@interlock/domain';\nexport const x = [createHash, ERROR_CODES];\n",
+    );
+    expect(errors).toEqual([]);
+  });
+
+  it('refuse a domain import of a util lib (domain depends on nothing)', async () => {
+    const errors = await boundaryErrors(
+      'libs/domain/src/boundary-probe.ts',
+      "import { generateApiKey } from '@interlock/api-keys';\nexport const x = generateApiKey;\n",
+    );
+    expect(errors.length).toBe(1);
+  });
+});

@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// `npm test`: every check the repository has — lint, type-check, unit and e2e tests — against a
+// throwaway Postgres that this script starts and always stops (or TEST_DATABASE_URL when set).
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { startThrowawayPostgres } from './throwaway-postgres.mjs';
+
+const root = new URL('../..', import.meta.url).pathname;
+const resultsDir = join(root, 'tmp', 'test-results');
+
+function run(cmd, args, env) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: 'inherit', env });
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+function summary() {
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  for (const file of readdirSync(resultsDir)) {
+    const r = JSON.parse(readFileSync(join(resultsDir, file), 'utf8'));
+    passed += r.passed;
+    failed += r.failed;
+    skipped += r.skipped;
+  }
+  return { passed, failed, skipped };
+}
+
+async function main() {
+  rmSync(resultsDir, { recursive: true, force: true });
+  mkdirSync(resultsDir, { recursive: true });
+
+  let pg;
+  let databaseUrl = process.env.TEST_DATABASE_URL;
+  if (!databaseUrl) {
+    pg = await startThrowawayPostgres();
+    databaseUrl = pg.url;
+    console.log(`[test] throwaway Postgres at ${databaseUrl}`);
+  }
+  const stop = () => pg?.stop();
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.on(signal, () => {
+      stop();
+      process.exit(130);
+    });
+  }
+
+  const env = {
+    ...process.env,
+    TEST_DATABASE_URL: databaseUrl,
+    TEST_RESULTS_DIR: resultsDir,
+    NX_DAEMON: 'false',
+    NX_NO_CLOUD: 'true',
+    NX_TUI: 'false',
+    FORCE_COLOR: process.env.CI ? '0' : process.env.FORCE_COLOR,
+  };
+  let code = 1;
+  try {
+    code = await run(
+      'npx',
+      ['nx', 'run-many', '-t', 'lint', 'typecheck', 'test', 'e2e', '--outputStyle=static', '--parallel=2'],
+      env,
+    );
+  } finally {
+    stop();
+  }
+  const { passed, failed, skipped } = summary();
+  console.log(`\n[test] checks ${code === 0 ? 'passed' : 'FAILED'}`);
+  console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+  process.exit(code === 0 && failed === 0 ? 0 : 1);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

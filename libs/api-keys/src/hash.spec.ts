@@ -1,0 +1,67 @@
+import fc from 'fast-check';
+import { constantTimeEqual, hashApiKey } from './hash';
+
+const KEY = 'ilk_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyzABCDEFpnPGcZ';
+
+describe('hashApiKey', () => {
+  it('is HMAC-SHA-256 of the key under the pepper, in hex', () => {
+    // Known answer from Python's hmac module.
+    expect(hashApiKey(KEY, 'pepper')).toBe(
+      'bfd1b0b6d3e97cea0195c00800e2a598d140dd6c371777dee140b1dbb0e2cffa',
+    );
+    expect(hashApiKey(KEY, Buffer.from('pepper'))).toBe(hashApiKey(KEY, 'pepper'));
+  });
+
+  it('is deterministic and 64 hex characters', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.string({ minLength: 1 }), (value, pepper) => {
+        const hash = hashApiKey(value, pepper);
+        expect(hash).toMatch(/^[0-9a-f]{64}$/);
+        expect(hashApiKey(value, pepper)).toBe(hash);
+      }),
+    );
+  });
+
+  it('depends on the pepper and on the value', () => {
+    const pepper = fc.uint8Array({ minLength: 1 }).map((bytes) => Buffer.from(bytes));
+    fc.assert(
+      fc.property(fc.string(), pepper, pepper, (value, a, b) => {
+        fc.pre(!a.equals(b));
+        expect(hashApiKey(value, a)).not.toBe(hashApiKey(value, b));
+      }),
+    );
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (a, b) => {
+        fc.pre(a !== b);
+        expect(hashApiKey(a, 'pepper')).not.toBe(hashApiKey(b, 'pepper'));
+      }),
+    );
+  });
+
+  it('refuses an empty pepper', () => {
+    expect(() => hashApiKey(KEY, '')).toThrow(/pepper must not be empty/);
+    expect(() => hashApiKey(KEY, Buffer.alloc(0))).toThrow(/pepper must not be empty/);
+  });
+});
+
+describe('constantTimeEqual', () => {
+  it('agrees with === on arbitrary strings, including different lengths', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' }), (a, b) => {
+        expect(constantTimeEqual(a, b)).toBe(a === b);
+        expect(constantTimeEqual(a, a)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('handles edge cases without throwing', () => {
+    expect(constantTimeEqual('', '')).toBe(true);
+    expect(constantTimeEqual('', 'a')).toBe(false);
+    expect(constantTimeEqual('abc', 'abcd')).toBe(false);
+    expect(constantTimeEqual(KEY, KEY.slice(0, -1) + 'Y')).toBe(false);
+    expect(constantTimeEqual('x'.repeat(1_000_000), 'x'.repeat(1_000_000))).toBe(true);
+    // These two are the same bytes in UTF-8; they are different strings.
+    expect(constantTimeEqual('\uD800', '\uFFFD')).toBe(false);
+  });
+});

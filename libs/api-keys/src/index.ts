@@ -1,0 +1,13 @@
+export {
+  API_KEY_LETTERS,
+  API_KEY_PREFIX_PATTERN,
+  API_KEY_START_LETTERS,
+  DEFAULT_API_KEY_PREFIX,
+  apiKeyStart,
+  assertValidApiKeyPrefix,
+  generateApiKey,
+  isValidApiKeyPrefix,
+  parseApiKey,
+  type ApiKeyParseResult,
+} from './api-key';
+export { constantTimeEqual, hashApiKey } from './hash';

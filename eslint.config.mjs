@@ -62,6 +62,11 @@ export default [
     },
   },
   {
+    // Benchmarks run the service's own code with probe routes mounted beside it.
+    files: ['tools/bench/**/*.ts'],
+    rules: { '@nx/enforce-module-boundaries': 'off' },
+  },
+  {
     // The config module, test support and tooling are where the environment is legitimately read.
     files: ['apps/api/src/config/app-config.ts', '**/test/**/*.ts', 'tools/**', '**/*.spec.ts', '**/*.cjs', '**/*.mjs'],
     rules: { 'no-restricted-properties': 'off' },

@@ -6,6 +6,7 @@ export default defineConfig({
   entry: {
     main: 'apps/api/src/main.ts',
     migrate: 'apps/api/src/database/migrate.cli.ts',
+    cli: 'apps/api/src/cli/cli.ts',
   },
   outDir: 'dist/apps/api',
   tsconfig: 'apps/api/tsconfig.json',

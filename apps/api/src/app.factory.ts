@@ -23,7 +23,7 @@ export async function createApp(
   options: { logDestination?: DestinationStream; imports?: (Type | DynamicModule)[] } = {},
 ): Promise<CreatedApp> {
   const logger = createLogger(config, options.logDestination);
-  const root = AppModule.forRoot(config);
+  const root = AppModule.forRoot(config, logger);
   root.imports = [...(root.imports ?? []), ...(options.imports ?? [])];
   const app = await NestFactory.create<NestExpressApplication>(root, {
     bodyParser: false,

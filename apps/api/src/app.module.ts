@@ -1,18 +1,42 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_PIPE, DiscoveryModule } from '@nestjs/core';
+import type { Logger } from 'pino';
+import { AuthModule } from './auth/auth.module';
+import { AuthRoutesModule } from './auth/auth-routes.module';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { ApiValidationPipe } from './http/validation.pipe';
+import { LoggerModule } from './logging/logger.module';
+import { NotificationsModule } from './notifications/notifications.module';
+import { OrganisationModule } from './organisation/organisation.module';
+import { RolesModule } from './roles/roles.module';
+import { MembersModule } from './members/members.module';
+import { InvitationsModule } from './invitations/invitations.module';
+import { TeamsModule } from './teams/teams.module';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, logger: Logger): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule, HealthModule],
+      imports: [
+        DiscoveryModule,
+        ConfigModule.forRoot(config),
+        LoggerModule.forRoot(logger),
+        DatabaseModule,
+        NotificationsModule,
+        AuthModule,
+        AuthRoutesModule,
+        OrganisationModule,
+        RolesModule,
+        MembersModule,
+        InvitationsModule,
+        TeamsModule,
+        HealthModule,
+      ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
         { provide: APP_PIPE, useClass: ApiValidationPipe },

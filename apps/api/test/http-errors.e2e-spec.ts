@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Module, Post } from '@nestjs/common';
 import { IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
 import request from 'supertest';
+import { PublicRoute } from '../src/auth/decorators/route-access.decorator';
 import { adminDatabaseUrl, createTestDatabase, TestDatabase } from './support/test-database';
 import { startTestApp, TestApp } from './support/test-app';
 import { TcpProxy } from './support/tcp-proxy';
@@ -18,6 +19,7 @@ class ProbeDto {
 
 // A probe mounted beside the real modules, to exercise the global pipe and filter.
 @Controller('probe')
+@PublicRoute()
 class ProbeController {
   @Post()
   create(@Body() body: ProbeDto) {

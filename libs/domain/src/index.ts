@@ -1,2 +1,4 @@
 export * from './errors';
 export * from './permissions';
+export * from './plans';
+export * from './audit';

@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
+import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 export interface DataSourceSettings {
   url: string;
@@ -20,6 +21,7 @@ export function createDataSource({ url, poolSize }: DataSourceSettings): DataSou
     migrations: MIGRATIONS,
     migrationsTableName: 'migrations',
     migrationsTransactionMode: 'each',
+    namingStrategy: new SnakeNamingStrategy(),
     synchronize: false,
     migrationsRun: false,
     installExtensions: false,

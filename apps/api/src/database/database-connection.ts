@@ -10,6 +10,8 @@ import { EmbeddedPostgres } from './embedded-postgres';
 export class DatabaseConnection {
   private constructor(
     readonly dataSource: DataSource,
+    /** The connection URL (the embedded server's loopback address in embedded mode). */
+    readonly url: string,
     private readonly embedded: EmbeddedPostgres | undefined,
   ) {}
 
@@ -20,14 +22,12 @@ export class DatabaseConnection {
   static async open(config: AppConfig, options: { migrate?: boolean } = {}): Promise<DatabaseConnection> {
     const embedded =
       config.databaseUrl === undefined ? await EmbeddedPostgres.start(config.dataDir) : undefined;
-    const dataSource = createDataSource({
-      url: embedded === undefined ? (config.databaseUrl as string) : embedded.url,
-      poolSize: embedded === undefined ? 10 : 1,
-    });
+    const url = embedded === undefined ? (config.databaseUrl as string) : embedded.url;
+    const dataSource = createDataSource({ url, poolSize: embedded === undefined ? 10 : 1 });
     try {
       await dataSource.initialize();
       if (options.migrate !== false) await dataSource.runMigrations({ transaction: 'each' });
-      return new DatabaseConnection(dataSource, embedded);
+      return new DatabaseConnection(dataSource, url, embedded);
     } catch (error) {
       if (dataSource.isInitialized) await dataSource.destroy();
       await embedded?.stop();

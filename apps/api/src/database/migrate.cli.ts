@@ -16,7 +16,8 @@ const MIGRATIONS_DIR = resolve('apps/api/src/database/migrations');
 async function main(argv: string[]): Promise<number> {
   const [command, name] = argv;
   const config = configFromEnvironment();
-  const connection = await DatabaseConnection.open(config, { migrate: command === 'run' });
+  // generate compares the entities with a database that has every committed migration applied.
+  const connection = await DatabaseConnection.open(config, { migrate: command === 'run' || command === 'generate' });
   const ds = connection.dataSource;
   try {
     switch (command) {

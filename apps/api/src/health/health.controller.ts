@@ -1,8 +1,10 @@
 import { Controller, Get, HttpCode } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { PublicRoute } from '../auth/decorators/route-access.decorator';
 import { ApiError } from '../http/api-error';
 
 @Controller('health')
+@PublicRoute()
 export class HealthController {
   constructor(private readonly dataSource: DataSource) {}
 

@@ -34,6 +34,11 @@ export function createLogger(config: AppConfig, destination?: DestinationStream)
   );
 }
 
+/** Path segments that are secrets themselves (an invitation token) never reach a log line. */
+export function redactUrl(url: string): string {
+  return url.replace(/^(\/api\/invitations\/)[^/?#]+(\/accept)/, '$1[redacted]$2');
+}
+
 /** One structured line per request: request id, method, route, status and duration. */
 export function httpLogger(logger: Logger): RequestHandler {
   return pinoHttp({
@@ -43,7 +48,7 @@ export function httpLogger(logger: Logger): RequestHandler {
     serializers: {
       req: (req: { method: string; url: string; headers: Record<string, unknown>; remoteAddress?: string }) => ({
         method: req.method,
-        url: req.url,
+        url: redactUrl(req.url),
         headers: req.headers,
         remoteAddress: req.remoteAddress,
       }),

@@ -1,8 +1,8 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
-
-export type Plan = 'free' | 'pro';
+import { Check, Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import type { Plan } from '@interlock/domain';
 
 @Entity({ name: 'organisations' })
+@Check('organisations_plan_check', `"plan" IN ('free', 'pro')`)
 export class OrganisationEntity {
   @PrimaryColumn('uuid')
   id!: string;
@@ -13,6 +13,6 @@ export class OrganisationEntity {
   @Column('text', { default: 'free' })
   plan!: Plan;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;
 }

@@ -23,7 +23,10 @@ export async function startServiceProcess(env: Record<string, string>, timeoutMs
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
 
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`service did not start in ${timeoutMs} ms:\n${out}`)), timeoutMs);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`service did not start in ${timeoutMs} ms:\n${out}`));
+    }, timeoutMs);
     const check = () => {
       const match = /"port":(\d+)[^\n]*listening/.exec(out);
       if (match) {

@@ -1,0 +1,98 @@
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { Logger } from 'pino';
+import { timingSafeEqual } from 'node:crypto';
+import { hashApiKey, parseApiKey } from '@interlock/api-keys';
+import type { Plan } from '@interlock/domain';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/app-config';
+import { ApiError } from '../http/api-error';
+import { LOGGER } from '../logging/logger.module';
+import { NotificationBus } from '../notifications/notification-bus';
+import type { ApiKeyPrincipal } from '../auth/principal';
+import { ApiKeyCache, CachedApiKey } from './api-key-cache';
+import { LastUsedRecorder } from './last-used.recorder';
+
+// Refusals are the hot path under a flood of bad keys: built once, thrown as often as needed
+// (they carry no per-request state; the filter adds the request id).
+const INVALID = ApiError.of('INVALID_API_KEY');
+const EXPIRED = ApiError.of('API_KEY_EXPIRED');
+
+/** Constant-time comparison of two hex HMAC digests (equal length by construction). */
+function sameDigest(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * Turns an `x-api-key` value into the key's principal, in the SPEC §4 order: well-formed and
+ * known (else 401 Invalid API key.), then not expired (else 401 API Key has expired). A
+ * malformed or checksum-failing key is refused without touching the database.
+ */
+@Injectable()
+export class ApiKeyVerifier implements OnApplicationShutdown {
+  readonly cache: ApiKeyCache;
+  private readonly lastUsed: LastUsedRecorder;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    bus: NotificationBus,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) logger: Logger,
+  ) {
+    this.cache = new ApiKeyCache(bus);
+    this.lastUsed = new LastUsedRecorder((sql, params) => dataSource.query(sql, params), logger);
+  }
+
+  async verify(value: string): Promise<ApiKeyPrincipal> {
+    if (!parseApiKey(value, this.config.apiKeyPrefix).ok) throw INVALID;
+    const keyHash = hashApiKey(value, this.config.apiKeyPepper);
+    const now = Date.now();
+    const key = this.cache.get(keyHash, now) ?? (await this.load(keyHash, now));
+    if (key === undefined || !sameDigest(key.keyHash, keyHash)) throw INVALID;
+    if (key.expiresAt !== null && key.expiresAt.getTime() <= now) throw EXPIRED;
+    this.lastUsed.record(key.organisationId, key.apiKeyId, now);
+    return {
+      kind: 'api_key',
+      organisationId: key.organisationId,
+      plan: key.plan,
+      apiKeyId: key.apiKeyId,
+      apiKeyName: key.name,
+    };
+  }
+
+  private async load(keyHash: string, now: number): Promise<CachedApiKey | undefined> {
+    const generation = this.cache.currentGeneration();
+    const rows: {
+      id: string;
+      organisation_id: string;
+      name: string;
+      key_hash: string;
+      expires_at: Date | null;
+      plan: Plan;
+    }[] = await this.dataSource.query(
+      `SELECT k.id, k.organisation_id, k.name, k.key_hash, k.expires_at, o.plan
+         FROM api_keys k JOIN organisations o ON o.id = k.organisation_id
+        WHERE k.key_hash = $1`,
+      [keyHash],
+    );
+    const row = rows[0];
+    if (row === undefined) return undefined;
+    const entry: CachedApiKey = {
+      keyHash: row.key_hash,
+      apiKeyId: row.id,
+      organisationId: row.organisation_id,
+      name: row.name,
+      expiresAt: row.expires_at,
+      plan: row.plan,
+      cachedAt: now,
+    };
+    this.cache.set(entry, generation);
+    return entry;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.lastUsed.close();
+  }
+}

@@ -1,0 +1,48 @@
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
+import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
+import { MemberRoute } from '../auth/decorators/route-access.decorator';
+import type { MemberPrincipal } from '../auth/principal';
+import { IdParam } from '../http/id-param.pipe';
+import { ApiKeysService } from './api-keys.service';
+import { CreateApiKeyDto } from './dto/create-api-key.dto';
+import { RenameApiKeyDto } from './dto/rename-api-key.dto';
+import type { ApiKeyResponse, CreatedApiKeyResponse } from './dto/api-key.response';
+
+@Controller('api/api-keys')
+export class ApiKeysController {
+  constructor(private readonly apiKeys: ApiKeysService) {}
+
+  @Get()
+  @MemberRoute('apiKey.read')
+  async list(@CurrentMember() member: MemberPrincipal): Promise<{ apiKeys: ApiKeyResponse[] }> {
+    return { apiKeys: await this.apiKeys.list(member) };
+  }
+
+  @Post()
+  @MemberRoute('apiKey.create')
+  create(
+    @CurrentMember() member: MemberPrincipal,
+    @Body() body: CreateApiKeyDto,
+    @ClientIp() ip: string | null,
+  ): Promise<CreatedApiKeyResponse> {
+    return this.apiKeys.create(member, body.name, body.expiry, ip);
+  }
+
+  @Patch(':id')
+  @MemberRoute('apiKey.update')
+  rename(
+    @CurrentMember() member: MemberPrincipal,
+    @IdParam() id: string,
+    @Body() body: RenameApiKeyDto,
+    @ClientIp() ip: string | null,
+  ): Promise<ApiKeyResponse> {
+    return this.apiKeys.rename(member, id, body.name, ip);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @MemberRoute('apiKey.delete')
+  async revoke(@CurrentMember() member: MemberPrincipal, @IdParam() id: string, @ClientIp() ip: string | null): Promise<void> {
+    await this.apiKeys.revoke(member, id, ip);
+  }
+}

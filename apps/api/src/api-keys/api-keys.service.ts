@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { apiKeyStart, generateApiKey, hashApiKey } from '@interlock/api-keys';
+import { writeAuditEntry } from '@interlock/audit';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/app-config';
+import { ApiError } from '../http/api-error';
+import { NotificationBus } from '../notifications/notification-bus';
+import { queryRows } from '../database/query-rows.util';
+import { actorOf, MemberPrincipal } from '../auth/principal';
+import { ApiKeyVerifier } from './api-key-verifier.service';
+import { AUTH_CHANNEL } from './api-key-cache';
+import type { ApiKeyExpiry } from './dto/create-api-key.dto';
+import type { ApiKeyResponse, CreatedApiKeyResponse } from './dto/api-key.response';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const EXPIRY_DAYS: Record<ApiKeyExpiry, number | null> = { never: null, '7d': 7, '30d': 30, '90d': 90 };
+
+interface ApiKeyRow {
+  id: string;
+  name: string;
+  start: string;
+  created_at: Date;
+  expires_at: Date | null;
+  last_used_at: Date | null;
+}
+
+function toResponse(row: ApiKeyRow): ApiKeyResponse {
+  return {
+    id: row.id,
+    name: row.name,
+    start: row.start,
+    createdAt: row.created_at.toISOString(),
+    expiresAt: row.expires_at?.toISOString() ?? null,
+    lastUsedAt: row.last_used_at?.toISOString() ?? null,
+  };
+}
+
+const LISTED = `id, name, start, created_at, expires_at, last_used_at`;
+
+/** Key management for members (SPEC §6); every change writes its audit entry in its transaction. */
+@Injectable()
+export class ApiKeysService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly verifier: ApiKeyVerifier,
+    private readonly bus: NotificationBus,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async list(member: MemberPrincipal): Promise<ApiKeyResponse[]> {
+    const rows: ApiKeyRow[] = await this.dataSource.query(
+      `SELECT ${LISTED} FROM api_keys
+        WHERE organisation_id = $1 AND (expires_at IS NULL OR expires_at > now())
+        ORDER BY created_at DESC, id`,
+      [member.organisationId],
+    );
+    return rows.map(toResponse);
+  }
+
+  async create(member: MemberPrincipal, name: string, expiry: ApiKeyExpiry, ip: string | null): Promise<CreatedApiKeyResponse> {
+    const key = generateApiKey(this.config.apiKeyPrefix);
+    const id = randomUUID();
+    const createdAt = new Date();
+    const days = EXPIRY_DAYS[expiry];
+    const expiresAt = days === null ? null : new Date(createdAt.getTime() + days * DAY_MS);
+    const start = apiKeyStart(key, this.config.apiKeyPrefix);
+    await this.dataSource.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO api_keys (organisation_id, id, name, start, key_hash, created_by, created_at, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [member.organisationId, id, name, start, hashApiKey(key, this.config.apiKeyPepper), member.memberId, createdAt, expiresAt],
+      );
+      await writeAuditEntry(tx, {
+        organisationId: member.organisationId,
+        action: 'api_key.created',
+        actor: actorOf(member),
+        target: { type: 'api_key', id, name },
+        summary: `Key ${name} created by ${member.memberName}`,
+        metadata: { expiry, start, expiresAt: expiresAt?.toISOString() ?? null },
+        ipAddress: ip,
+      });
+    });
+    return {
+      id,
+      name,
+      key,
+      start,
+      createdAt: createdAt.toISOString(),
+      expiresAt: expiresAt?.toISOString() ?? null,
+      lastUsedAt: null,
+    };
+  }
+
+  async rename(member: MemberPrincipal, id: string, name: string, ip: string | null): Promise<ApiKeyResponse> {
+    const row = await this.dataSource.transaction(async (tx) => {
+      const [before]: { name: string }[] = await tx.query(
+        `SELECT name FROM api_keys
+          WHERE organisation_id = $1 AND id = $2 AND (expires_at IS NULL OR expires_at > now())
+          FOR UPDATE`,
+        [member.organisationId, id],
+      );
+      if (before === undefined) throw ApiError.of('NOT_FOUND');
+      const [updated] = await queryRows<ApiKeyRow>(
+        tx,
+        `UPDATE api_keys SET name = $3 WHERE organisation_id = $1 AND id = $2 RETURNING ${LISTED}`,
+        [member.organisationId, id, name],
+      );
+      if (before.name !== name) {
+        await writeAuditEntry(tx, {
+          organisationId: member.organisationId,
+          action: 'api_key.renamed',
+          actor: actorOf(member),
+          target: { type: 'api_key', id, name },
+          summary: `Key ${before.name} renamed to ${name} by ${member.memberName}`,
+          metadata: { previousName: before.name, name },
+          ipAddress: ip,
+        });
+      }
+      return updated;
+    });
+    await this.announce(id);
+    return toResponse(row);
+  }
+
+  async revoke(member: MemberPrincipal, id: string, ip: string | null): Promise<void> {
+    const message = `key:${id}`;
+    const seen = this.verifier.cache.awaitInvalidation(message, 2_000);
+    await this.dataSource.transaction(async (tx) => {
+      const [deleted] = await queryRows<{ name: string; start: string }>(
+        tx,
+        `DELETE FROM api_keys WHERE organisation_id = $1 AND id = $2 RETURNING name, start`,
+        [member.organisationId, id],
+      );
+      if (deleted === undefined) throw ApiError.of('NOT_FOUND');
+      await writeAuditEntry(tx, {
+        organisationId: member.organisationId,
+        action: 'api_key.revoked',
+        actor: actorOf(member),
+        target: { type: 'api_key', id, name: deleted.name },
+        summary: `Key ${deleted.name} revoked by ${member.memberName}`,
+        metadata: { start: deleted.start },
+        ipAddress: ip,
+      });
+    });
+    await this.announce(id);
+    // Answer only once the revocation has come back through the bus: every listening instance
+    // has been sent it by then, so none serves the key afterwards.
+    await seen.done;
+  }
+
+  /** Tells every instance (this one included) that the key changed. */
+  private async announce(id: string): Promise<void> {
+    await this.bus.publish(AUTH_CHANNEL, `key:${id}`);
+  }
+}

@@ -1,0 +1,65 @@
+import type { Logger } from 'pino';
+
+interface PendingUse {
+  organisationId: string;
+  usedAt: Date;
+}
+
+type Execute = (sql: string, params: unknown[]) => Promise<unknown>;
+
+/**
+ * `lastUsedAt` without a write per request (SPEC §2): uses are noted in memory and written in
+ * the background, at most once a minute per key, never on the request's path.
+ */
+export class LastUsedRecorder {
+  private readonly pending = new Map<string, PendingUse>();
+  private readonly lastWritten = new Map<string, number>();
+  private readonly timer: NodeJS.Timeout;
+  private flushing: Promise<void> | undefined;
+
+  constructor(
+    private readonly execute: Execute,
+    private readonly logger: Logger,
+    private readonly minGapMs = 55_000,
+    flushEveryMs = 5_000,
+  ) {
+    this.timer = setInterval(() => void this.flush(), flushEveryMs);
+    this.timer.unref();
+  }
+
+  record(organisationId: string, apiKeyId: string, now = Date.now()): void {
+    const written = this.lastWritten.get(apiKeyId);
+    if (written !== undefined && now - written < this.minGapMs) return;
+    this.pending.set(apiKeyId, { organisationId, usedAt: new Date(now) });
+  }
+
+  flush(): Promise<void> {
+    if (this.flushing) return this.flushing;
+    this.flushing = this.writePending().finally(() => (this.flushing = undefined));
+    return this.flushing;
+  }
+
+  private async writePending(): Promise<void> {
+    const batch = [...this.pending];
+    this.pending.clear();
+    for (const [apiKeyId, use] of batch) {
+      try {
+        await this.execute(
+          `UPDATE api_keys SET last_used_at = $3
+            WHERE organisation_id = $1 AND id = $2 AND (last_used_at IS NULL OR last_used_at < $3)`,
+          [use.organisationId, apiKeyId, use.usedAt],
+        );
+        this.lastWritten.set(apiKeyId, use.usedAt.getTime());
+      } catch (error) {
+        this.logger.warn({ err: error, apiKeyId }, 'could not record lastUsedAt');
+      }
+    }
+    const horizon = Date.now() - this.minGapMs;
+    for (const [id, at] of this.lastWritten) if (at < horizon) this.lastWritten.delete(id);
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+}

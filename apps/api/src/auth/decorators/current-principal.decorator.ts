@@ -1,0 +1,22 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import type { Request } from 'express';
+import { ApiKeyPrincipal, MemberPrincipal, principalOf } from '../principal';
+
+/** The signed-in member of a `@MemberRoute` (the guards guarantee there is one). */
+export const CurrentMember = createParamDecorator((_: unknown, ctx: ExecutionContext): MemberPrincipal => {
+  const principal = principalOf(ctx.switchToHttp().getRequest<Request>());
+  if (principal.kind !== 'member') throw new Error('CurrentMember used on a route without a member');
+  return principal;
+});
+
+/** The API key of a `@MachineRoute` (the guards guarantee there is one). */
+export const CurrentApiKey = createParamDecorator((_: unknown, ctx: ExecutionContext): ApiKeyPrincipal => {
+  const principal = principalOf(ctx.switchToHttp().getRequest<Request>());
+  if (principal.kind !== 'api_key') throw new Error('CurrentApiKey used on a route without a key');
+  return principal;
+});
+
+/** The client address, for audit entries. */
+export const ClientIp = createParamDecorator((_: unknown, ctx: ExecutionContext): string | null => {
+  return ctx.switchToHttp().getRequest<Request>().ip ?? null;
+});

@@ -1,0 +1,38 @@
+import { applyDecorators, SetMetadata } from '@nestjs/common';
+import type { Permission, Plan } from '@interlock/domain';
+
+/**
+ * What a route admits. Every route declares exactly one; an undeclared route is refused
+ * (deny by default) and fails the route-declaration test.
+ * - `public`: anyone (health checks, the contract).
+ * - `api_key`: machine endpoints, `x-api-key` only; optionally a plan.
+ * - `member`: human-only, signed in; optionally a permission. A key gets 403.
+ * - `human`: human-only, not signed in (sign-up, sign-in, accepting an invitation). A key gets 403.
+ */
+export type RouteAccess =
+  | { readonly principal: 'public' }
+  | { readonly principal: 'api_key'; readonly plan?: Plan }
+  | { readonly principal: 'member'; readonly permission?: Permission }
+  | { readonly principal: 'human' };
+
+export const ROUTE_ACCESS = 'interlock:route-access';
+
+const declare = (access: RouteAccess) => applyDecorators(SetMetadata(ROUTE_ACCESS, access));
+
+/** Anyone may call this route. */
+export const PublicRoute = () => declare({ principal: 'public' });
+
+/** A machine endpoint: any valid key of the organisation (SPEC §5), optionally on a plan. */
+export const MachineRoute = (options: { plan?: Plan } = {}) =>
+  declare(options.plan ? { principal: 'api_key', plan: options.plan } : { principal: 'api_key' });
+
+/** A human-only endpoint for signed-in members holding `permission` (when given). */
+export const MemberRoute = (permission?: Permission) =>
+  declare(permission ? { principal: 'member', permission } : { principal: 'member' });
+
+/** A human-only endpoint for people who are not signed in yet. */
+export const HumanRoute = () => declare({ principal: 'human' });
+
+export function isHumanOnly(access: RouteAccess): boolean {
+  return access.principal === 'member' || access.principal === 'human';
+}

@@ -1,0 +1,44 @@
+import type { Permission } from '@interlock/domain';
+import type { MemberPrincipal } from '../principal';
+import { guardContext } from '../testing/guard-context';
+import { PermissionGuard } from './permission.guard';
+
+const member = (permissions: Permission[]): MemberPrincipal => ({
+  kind: 'member',
+  organisationId: 'o',
+  plan: 'free',
+  memberId: 'm',
+  memberName: 'Ada',
+  sessionId: 's',
+  permissions: new Set(permissions),
+});
+
+describe('PermissionGuard', () => {
+  it('answers 403 "Missing permission: <p>." to a member without it', () => {
+    const { context, reflector } = guardContext(
+      { principal: 'member', permission: 'apiKey.create' },
+      { principal: member(['apiKey.read']) },
+    );
+    expect(() => new PermissionGuard(reflector).canActivate(context)).toThrow(
+      expect.objectContaining({ code: 'MISSING_PERMISSION', message: 'Missing permission: apiKey.create.' }),
+    );
+  });
+
+  it('admits a member holding it', () => {
+    const { context, reflector } = guardContext(
+      { principal: 'member', permission: 'apiKey.create' },
+      { principal: member(['apiKey.create']) },
+    );
+    expect(new PermissionGuard(reflector).canActivate(context)).toBe(true);
+  });
+
+  it('admits any member on a route without a permission', () => {
+    const { context, reflector } = guardContext({ principal: 'member' }, { principal: member([]) });
+    expect(new PermissionGuard(reflector).canActivate(context)).toBe(true);
+  });
+
+  it('refuses a permission route reached without a member', () => {
+    const { context, reflector } = guardContext({ principal: 'member', permission: 'apiKey.read' });
+    expect(new PermissionGuard(reflector).canActivate(context)).toBe(false);
+  });
+});

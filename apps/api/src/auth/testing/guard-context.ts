@@ -1,0 +1,26 @@
+import type { ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
+import { ROUTE_ACCESS, RouteAccess } from '../decorators/route-access.decorator';
+import { Principal, setPrincipal } from '../principal';
+
+/** A handler carrying `access` (or nothing), and an ExecutionContext for a fake request to it. */
+export function guardContext(
+  access: RouteAccess | undefined,
+  request: { method?: string; headers?: Record<string, string>; principal?: Principal } = {},
+): { context: ExecutionContext; req: Request; reflector: Reflector } {
+  class ProbeController {
+    handler(): void {
+      // a route for the guard to inspect
+    }
+  }
+  if (access !== undefined) Reflect.defineMetadata(ROUTE_ACCESS, access, ProbeController.prototype.handler);
+  const req = { method: request.method ?? 'GET', headers: request.headers ?? {} } as unknown as Request;
+  if (request.principal) setPrincipal(req, request.principal);
+  const context = {
+    getHandler: () => ProbeController.prototype.handler,
+    getClass: () => ProbeController,
+    switchToHttp: () => ({ getRequest: () => req, getResponse: () => ({}) }),
+  } as unknown as ExecutionContext;
+  return { context, req, reflector: new Reflector() };
+}

@@ -1,0 +1,84 @@
+/**
+ * Operator commands, run against DATABASE_URL (or the embedded database when the service is
+ * not running):  npm run cli -- <command> [options]
+ *
+ *   create-organisation --name <organisation> --owner-email <email> --owner-name <name> [--password-stdin]
+ *       Creates an organisation on the Free plan and its Owner — the way in when SIGNUP=closed.
+ *       The password is read from standard input with --password-stdin, else generated and
+ *       printed once.
+ */
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { ConfigError, configFromEnvironment } from '../config/app-config';
+import { DatabaseConnection } from '../database/database-connection';
+import { OrganisationSetupService } from '../organisation/organisation-setup.service';
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+}
+
+async function createOrganisation(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      name: { type: 'string' },
+      'owner-email': { type: 'string' },
+      'owner-name': { type: 'string' },
+      'password-stdin': { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  const name = values.name?.trim();
+  const email = values['owner-email']?.trim();
+  const ownerName = values['owner-name']?.trim();
+  if (!name || !email || !ownerName || !/^[^@\s]+@[^@\s]+$/.test(email)) {
+    console.error('Usage: create-organisation --name <organisation> --owner-email <email> --owner-name <name> [--password-stdin]');
+    return 2;
+  }
+  const generated = !values['password-stdin'];
+  const password = generated ? randomBytes(18).toString('base64url') : await readStdin();
+  if (password.length < 8 || password.length > 200) {
+    console.error('The password must be 8 to 200 characters long.');
+    return 2;
+  }
+  const connection = await DatabaseConnection.open(configFromEnvironment());
+  try {
+    const created = await connection.dataSource.transaction((tx) =>
+      new OrganisationSetupService().create(tx, {
+        organisationName: name,
+        ownerEmail: email,
+        ownerName,
+        password,
+        ipAddress: null,
+      }),
+    );
+    console.log(`Created organisation ${name} (${created.organisationId}) with owner ${email}.`);
+    if (generated) console.log(`Owner password (shown once): ${password}`);
+    return 0;
+  } finally {
+    await connection.close();
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'create-organisation':
+      return createOrganisation(rest);
+    default:
+      console.error('Usage: npm run cli -- create-organisation --name <organisation> --owner-email <email> --owner-name <name> [--password-stdin]');
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof ConfigError) console.error(error.message);
+    else console.error(error instanceof Error ? error.message : error);
+    process.exit(error instanceof ConfigError ? 78 : 1);
+  },
+);

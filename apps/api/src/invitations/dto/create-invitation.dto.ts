@@ -1,0 +1,10 @@
+import { IsEmail, IsUUID, MaxLength } from 'class-validator';
+
+export class CreateInvitationDto {
+  @IsEmail()
+  @MaxLength(254)
+  email!: string;
+
+  @IsUUID()
+  roleId!: string;
+}

@@ -1,0 +1,6 @@
+import { IsUUID } from 'class-validator';
+
+export class ChangeMemberRoleDto {
+  @IsUUID()
+  roleId!: string;
+}

@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { RolesModule } from '../roles/roles.module';
+import { MembersController } from './members.controller';
+import { MembersService } from './members.service';
+
+@Module({
+  imports: [RolesModule],
+  controllers: [MembersController],
+  providers: [MembersService],
+})
+export class MembersModule {}

@@ -1,0 +1,152 @@
+import { EventEmitter } from 'node:events';
+import { Client } from 'pg';
+import type { Logger } from 'pino';
+
+export type NotificationHandler = (payload: string) => void;
+
+/**
+ * Messages between instances of the service: Postgres LISTEN/NOTIFY on an external database,
+ * an in-process emitter on the embedded one (where NOTIFY does not cross connections, and
+ * there is only ever one process).
+ */
+export abstract class NotificationBus {
+  /** False while notifications may be missed (the listener is reconnecting). */
+  abstract get healthy(): boolean;
+  /** Sends `payload` to every subscriber of `channel` on every instance, this one included. */
+  abstract publish(channel: string, payload: string): Promise<void>;
+  abstract subscribe(channel: string, handler: NotificationHandler): () => void;
+  /** Called whenever the bus becomes healthy again after notifications may have been missed. */
+  abstract onResync(handler: () => void): () => void;
+  abstract close(): Promise<void>;
+}
+
+export class InProcessNotificationBus extends NotificationBus {
+  private readonly emitter = new EventEmitter().setMaxListeners(0);
+
+  get healthy(): boolean {
+    return true;
+  }
+  async publish(channel: string, payload: string): Promise<void> {
+    this.emitter.emit(channel, payload);
+  }
+  subscribe(channel: string, handler: NotificationHandler): () => void {
+    this.emitter.on(channel, handler);
+    return () => this.emitter.off(channel, handler);
+  }
+  onResync(): () => void {
+    return () => undefined;
+  }
+  async close(): Promise<void> {
+    this.emitter.removeAllListeners();
+  }
+}
+
+const CHANNEL_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/**
+ * LISTEN on one dedicated connection, reconnecting with backoff. While it is down the bus is
+ * unhealthy, and after each reconnect subscribers are told to resynchronise (drop caches),
+ * since notifications sent meanwhile are lost.
+ */
+export class PostgresNotificationBus extends NotificationBus {
+  private readonly emitter = new EventEmitter().setMaxListeners(0);
+  private readonly resync = new EventEmitter().setMaxListeners(0);
+  private readonly channels = new Set<string>();
+  private client: Client | undefined;
+  private connected = false;
+  private closed = false;
+  private retryTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly url: string,
+    private readonly logger: Logger,
+    private readonly publishQuery: (sql: string, params: unknown[]) => Promise<unknown>,
+  ) {
+    super();
+  }
+
+  get healthy(): boolean {
+    return this.connected;
+  }
+
+  async start(): Promise<void> {
+    await this.connect(0);
+  }
+
+  private async connect(attempt: number): Promise<void> {
+    if (this.closed) return;
+    const client = new Client({ connectionString: this.url, application_name: 'interlock-listener' });
+    client.on('notification', (msg) => {
+      if (msg.payload !== undefined) this.emitter.emit(msg.channel, msg.payload);
+    });
+    client.on('error', (error) => this.lost(client, error));
+    client.on('end', () => this.lost(client, undefined));
+    try {
+      await client.connect();
+      for (const channel of this.channels) await client.query(`LISTEN "${channel}"`);
+      this.client = client;
+      this.connected = true;
+      if (attempt > 0) this.logger.info('notification listener reconnected');
+      this.resync.emit('resync');
+    } catch (error) {
+      client.removeAllListeners('end');
+      await client.end().catch(() => undefined);
+      this.logger.warn({ err: error, attempt }, 'notification listener cannot connect');
+      this.scheduleReconnect(attempt + 1);
+    }
+  }
+
+  private lost(client: Client, error: unknown): void {
+    if (this.client !== client || this.closed) return;
+    this.client = undefined;
+    this.connected = false;
+    this.logger.warn({ err: error }, 'notification listener lost its connection');
+    client.removeAllListeners();
+    client.on('error', () => undefined);
+    void client.end().catch(() => undefined);
+    this.scheduleReconnect(1);
+  }
+
+  private scheduleReconnect(attempt: number): void {
+    if (this.closed || this.retryTimer) return;
+    const delay = Math.min(5_000, 100 * 2 ** Math.min(attempt, 6));
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      void this.connect(attempt);
+    }, delay);
+    this.retryTimer.unref();
+  }
+
+  async publish(channel: string, payload: string): Promise<void> {
+    await this.publishQuery('SELECT pg_notify($1, $2)', [channel, payload]);
+  }
+
+  subscribe(channel: string, handler: NotificationHandler): () => void {
+    if (!CHANNEL_NAME.test(channel)) throw new Error(`Invalid channel name ${channel}`);
+    if (!this.channels.has(channel)) {
+      this.channels.add(channel);
+      void this.client?.query(`LISTEN "${channel}"`).catch((error: unknown) => this.lost(this.client as Client, error));
+    }
+    this.emitter.on(channel, handler);
+    return () => this.emitter.off(channel, handler);
+  }
+
+  onResync(handler: () => void): () => void {
+    this.resync.on('resync', handler);
+    return () => this.resync.off('resync', handler);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.connected = false;
+    const client = this.client;
+    this.client = undefined;
+    if (client) {
+      client.removeAllListeners();
+      client.on('error', () => undefined);
+      await client.end().catch(() => undefined);
+    }
+    this.emitter.removeAllListeners();
+  }
+}

@@ -1,0 +1,32 @@
+import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { DatabaseConnection } from '../database/database-connection';
+import { LOGGER } from '../logging/logger.module';
+import type { Logger } from 'pino';
+import { InProcessNotificationBus, NotificationBus, PostgresNotificationBus } from './notification-bus';
+
+@Global()
+@Module({
+  providers: [
+    {
+      provide: NotificationBus,
+      inject: [DatabaseConnection, DataSource, LOGGER],
+      useFactory: async (connection: DatabaseConnection, dataSource: DataSource, logger: Logger) => {
+        if (connection.mode === 'embedded') return new InProcessNotificationBus();
+        const bus = new PostgresNotificationBus(connection.url, logger, (sql, params) =>
+          dataSource.query(sql, params),
+        );
+        await bus.start();
+        return bus;
+      },
+    },
+  ],
+  exports: [NotificationBus],
+})
+export class NotificationsModule implements OnApplicationShutdown {
+  constructor(@Inject(NotificationBus) private readonly bus: NotificationBus) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.bus.close();
+  }
+}

@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { Plan } from '@interlock/domain';
+import { writeAuditEntry } from '@interlock/audit';
+import { actorOf, MemberPrincipal } from '../auth/principal';
+import { ApiError } from '../http/api-error';
+import { NotificationBus } from '../notifications/notification-bus';
+import { AUTH_CHANNEL } from '../api-keys/api-key-cache';
+
+export interface OrganisationResponse {
+  id: string;
+  name: string;
+  plan: Plan;
+  createdAt: string;
+}
+
+@Injectable()
+export class OrganisationService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly bus: NotificationBus,
+  ) {}
+
+  async get(organisationId: string): Promise<OrganisationResponse> {
+    const [row]: { id: string; name: string; plan: Plan; created_at: Date }[] = await this.dataSource.query(
+      `SELECT id, name, plan, created_at FROM organisations WHERE id = $1`,
+      [organisationId],
+    );
+    if (row === undefined) throw ApiError.of('NOT_FOUND');
+    return { id: row.id, name: row.name, plan: row.plan, createdAt: row.created_at.toISOString() };
+  }
+
+  async changePlan(member: MemberPrincipal, plan: Plan, ip: string | null): Promise<OrganisationResponse> {
+    await this.dataSource.transaction(async (tx) => {
+      const [before]: { name: string; plan: Plan }[] = await tx.query(
+        `SELECT name, plan FROM organisations WHERE id = $1 FOR UPDATE`,
+        [member.organisationId],
+      );
+      if (before === undefined) throw ApiError.of('NOT_FOUND');
+      if (before.plan === plan) return;
+      await tx.query(`UPDATE organisations SET plan = $2 WHERE id = $1`, [member.organisationId, plan]);
+      await writeAuditEntry(tx, {
+        organisationId: member.organisationId,
+        action: 'billing.plan_changed',
+        actor: actorOf(member),
+        target: { type: 'organisation', id: member.organisationId, name: before.name },
+        summary: `Plan changed from ${before.plan === 'pro' ? 'Pro' : 'Free'} to ${plan === 'pro' ? 'Pro' : 'Free'} by ${member.memberName}`,
+        metadata: { from: before.plan, to: plan },
+        ipAddress: ip,
+      });
+    });
+    // Cached keys carry the plan: every instance drops this organisation's entries.
+    await this.bus.publish(AUTH_CHANNEL, `org:${member.organisationId}`);
+    return this.get(member.organisationId);
+  }
+}

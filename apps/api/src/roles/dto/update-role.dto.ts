@@ -1,0 +1,18 @@
+import { ArrayMaxSize, ArrayUnique, IsArray, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { Permission, PERMISSIONS } from '@interlock/domain';
+import { IsPermission } from './is-permission.decorator';
+
+export class UpdateRoleDto {
+  @IsOptional()
+  @IsString()
+  @Length(1, 50)
+  @Matches(/\S/, { message: 'name must not be blank' })
+  name?: string;
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(PERMISSIONS.length)
+  @ArrayUnique()
+  @IsPermission({ each: true })
+  permissions?: Permission[];
+}

@@ -1,0 +1,48 @@
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
+import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
+import { MemberRoute } from '../auth/decorators/route-access.decorator';
+import type { MemberPrincipal } from '../auth/principal';
+import { IdParam } from '../http/id-param.pipe';
+import { RolesService } from './roles.service';
+import { CreateRoleDto } from './dto/create-role.dto';
+import { UpdateRoleDto } from './dto/update-role.dto';
+import type { RoleResponse } from './dto/role.response';
+
+@Controller('api/roles')
+export class RolesController {
+  constructor(private readonly roles: RolesService) {}
+
+  @Get()
+  @MemberRoute('role.manage')
+  async list(@CurrentMember() member: MemberPrincipal): Promise<{ roles: RoleResponse[] }> {
+    return { roles: await this.roles.list(member) };
+  }
+
+  @Post()
+  @MemberRoute('role.manage')
+  create(
+    @CurrentMember() member: MemberPrincipal,
+    @Body() body: CreateRoleDto,
+    @ClientIp() ip: string | null,
+  ): Promise<RoleResponse> {
+    return this.roles.create(member, body.name, body.permissions, ip);
+  }
+
+  @Patch(':id')
+  @MemberRoute('role.manage')
+  update(
+    @CurrentMember() member: MemberPrincipal,
+    @IdParam() id: string,
+    @Body() body: UpdateRoleDto,
+    @ClientIp() ip: string | null,
+  ): Promise<RoleResponse> {
+    return this.roles.update(member, id, { name: body.name, permissions: body.permissions }, ip);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @MemberRoute('role.manage')
+  async remove(@CurrentMember() member: MemberPrincipal, @IdParam() id: string, @ClientIp() ip: string | null): Promise<void> {
+    await this.roles.remove(member, id, ip);
+  }
+}

@@ -1,0 +1,33 @@
+import { CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { MemberEntity } from '../members/member.entity';
+import { TeamEntity } from './team.entity';
+
+@Entity({ name: 'team_members' })
+@Index('team_members_member_idx', ['organisationId', 'memberId'])
+export class TeamMemberEntity {
+  @PrimaryColumn('uuid')
+  organisationId!: string;
+
+  @PrimaryColumn('uuid')
+  teamId!: string;
+
+  @PrimaryColumn('uuid')
+  memberId!: string;
+
+  @ManyToOne(() => TeamEntity, { onDelete: 'CASCADE' })
+  @JoinColumn([
+    { name: 'organisation_id', referencedColumnName: 'organisationId' },
+    { name: 'team_id', referencedColumnName: 'id' },
+  ])
+  team?: TeamEntity;
+
+  @ManyToOne(() => MemberEntity, { onDelete: 'CASCADE' })
+  @JoinColumn([
+    { name: 'organisation_id', referencedColumnName: 'organisationId' },
+    { name: 'member_id', referencedColumnName: 'id' },
+  ])
+  member?: MemberEntity;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt!: Date;
+}

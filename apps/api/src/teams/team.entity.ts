@@ -1,0 +1,22 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { OrganisationEntity } from '../organisation/organisation.entity';
+
+@Entity({ name: 'teams' })
+@Index('teams_organisation_name_key', ['organisationId', 'name'], { unique: true })
+export class TeamEntity {
+  @PrimaryColumn('uuid')
+  organisationId!: string;
+
+  @PrimaryColumn('uuid')
+  id!: string;
+
+  @ManyToOne(() => OrganisationEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'organisation_id' })
+  organisation?: OrganisationEntity;
+
+  @Column('text')
+  name!: string;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt!: Date;
+}

@@ -1,0 +1,197 @@
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { sessionCookieOf, signUpOwner, uniqueEmail } from './support/factories';
+import { startTestApp, TestApp } from './support/test-app';
+
+const CLI = join(__dirname, '..', '..', '..', 'dist', 'apps', 'api', 'cli.js');
+
+describe('members sign up, sign in and out', () => {
+  let t: TestApp;
+  const http = () => request(t.app.getHttpServer());
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('sign-up creates a Free organisation and its Owner, signed in with an HttpOnly SameSite=Lax cookie', async () => {
+    const email = uniqueEmail('ada');
+    const res = await http()
+      .post('/api/auth/sign-up')
+      .send({ email, password: 'correct horse battery staple', name: 'Ada Lovelace', organisationName: 'Engines' });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      member: { email, name: 'Ada Lovelace' },
+      organisation: { name: 'Engines', plan: 'free' },
+    });
+    const cookie = (res.headers['set-cookie'] as unknown as string[])[0];
+    expect(cookie).toMatch(/^session=[A-Za-z0-9_-]{43}; /);
+    expect(cookie).toContain('HttpOnly');
+    expect(cookie).toContain('SameSite=Lax');
+    expect(cookie).toContain('Path=/');
+    expect(cookie).not.toContain('Secure');
+
+    const session = await http().get('/api/auth/session').set('cookie', sessionCookieOf(res));
+    expect(session.status).toBe(200);
+    expect(session.body.permissions).toEqual(expect.arrayContaining(['apiKey.create', 'billing.manage', 'role.manage']));
+
+    const ds = t.app.get(DataSource);
+    const [member] = await ds.query(`SELECT password_hash FROM members WHERE email = $1`, [email]);
+    expect(member.password_hash).toMatch(/^scrypt\$32768\$8\$1\$/);
+    const token = sessionCookieOf(res).slice('session='.length);
+    const sessions = await ds.query(`SELECT token_hash FROM member_sessions WHERE organisation_id = $1`, [res.body.organisation.id]);
+    expect(sessions).toEqual([{ token_hash: createHash('sha256').update(token).digest('hex') }]);
+    const [entry] = await ds.query(`SELECT action, target_type, target_name FROM audit_log_entries WHERE organisation_id = $1`, [
+      res.body.organisation.id,
+    ]);
+    expect(entry).toEqual({ action: 'organisation.created', target_type: 'organisation', target_name: 'Engines' });
+  });
+
+  it('refuses a second account with the same email (any case) with 409', async () => {
+    const owner = await signUpOwner(t.app.getHttpServer());
+    const res = await http()
+      .post('/api/auth/sign-up')
+      .send({ email: owner.email.toUpperCase(), password: 'another password', name: 'Eve', organisationName: 'X' });
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('CONFLICT');
+  });
+
+  it.each([
+    [{ email: 'not-an-email', password: 'long enough', name: 'A', organisationName: 'B' }, 'email'],
+    [{ email: 'a@b.co', password: 'short', name: 'A', organisationName: 'B' }, 'password'],
+    [{ email: 'a@b.co', password: 'long enough', organisationName: 'B' }, 'name'],
+    [{ email: 'a@b.co', password: 'long enough', name: 'A' }, 'organisationName'],
+  ])('sign-up refuses %j naming %s', async (body, field) => {
+    const res = await http().post('/api/auth/sign-up').send(body);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain(field);
+  });
+
+  it('signs in, and answers unknown emails and wrong passwords alike, each after one scrypt', async () => {
+    const owner = await signUpOwner(t.app.getHttpServer());
+    const ok = await http().post('/api/auth/sign-in').send({ email: owner.email, password: owner.password });
+    expect(ok.status).toBe(200);
+    expect(ok.body.member.id).toBe(owner.memberId);
+    expect((await http().get('/api/organisation').set('cookie', sessionCookieOf(ok))).status).toBe(200);
+
+    // The module object itself (an `import * as` namespace would be a copy).
+    const scrypt = jest.spyOn(jest.requireActual<typeof import('node:crypto')>('node:crypto'), 'scrypt');
+    try {
+      const wrong = await http().post('/api/auth/sign-in').send({ email: owner.email, password: 'wrong password' });
+      expect(scrypt).toHaveBeenCalledTimes(1);
+      const unknown = await http().post('/api/auth/sign-in').send({ email: uniqueEmail('nobody'), password: 'wrong password' });
+      expect(scrypt).toHaveBeenCalledTimes(2);
+      for (const res of [wrong, unknown]) {
+        expect(res.status).toBe(401);
+        expect(res.body).toMatchObject({ code: 'INVALID_CREDENTIALS', message: 'Invalid email or password.' });
+        expect(res.headers['set-cookie']).toBeUndefined();
+      }
+      // Both ran scrypt with the same cost parameters.
+      expect(scrypt.mock.calls[0][3]).toEqual(scrypt.mock.calls[1][3]);
+    } finally {
+      scrypt.mockRestore();
+    }
+  });
+
+  it('sign-out ends the session', async () => {
+    const owner = await signUpOwner(t.app.getHttpServer());
+    const out = await http().post('/api/auth/sign-out').set('cookie', owner.cookie);
+    expect(out.status).toBe(204);
+    expect((out.headers['set-cookie'] as unknown as string[])[0]).toMatch(/^session=;.*Expires=Thu, 01 Jan 1970/);
+    const after = await http().get('/api/organisation').set('cookie', owner.cookie);
+    expect(after.status).toBe(401);
+    expect(after.body).toMatchObject({ code: 'SIGN_IN_REQUIRED', message: 'Sign-in required.' });
+  });
+
+  it('human routes without a session answer 401 Sign-in required.', async () => {
+    const res = await http().get('/api/api-keys');
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ statusCode: 401, code: 'SIGN_IN_REQUIRED', message: 'Sign-in required.' });
+  });
+
+  it('refuses cross-site cookie requests (Origin / Sec-Fetch-Site) and lets same-origin and headerless ones through', async () => {
+    const owner = await signUpOwner(t.app.getHttpServer());
+    const ds = t.app.get(DataSource);
+    const count = async () =>
+      Number((await ds.query(`SELECT count(*) AS n FROM api_keys WHERE organisation_id = $1`, [owner.organisationId]))[0].n);
+    const send = (headers: Record<string, string>) =>
+      http().post('/api/api-keys').set('cookie', owner.cookie).set(headers).send({ name: 'csrf', expiry: 'never' });
+
+    const crossSite: Record<string, string>[] = [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }];
+    for (const headers of crossSite) {
+      const res = await send(headers);
+      expect(res.status).toBe(403);
+      expect(res.body).toMatchObject({ code: 'CSRF_REJECTED' });
+    }
+    expect(await count()).toBe(0);
+    expect((await send({ origin: 'http://localhost:3000', 'sec-fetch-site': 'same-origin' })).status).toBe(201);
+    expect((await send({})).status).toBe(201);
+    expect(await count()).toBe(2);
+    // Reading is never refused for its origin.
+    expect((await http().get('/api/api-keys').set('cookie', owner.cookie).set('origin', 'https://evil.example')).status).toBe(200);
+  });
+});
+
+describe('a production cookie', () => {
+  it('is Secure', async () => {
+    const t = await startTestApp({ env: { NODE_ENV: 'production' } });
+    try {
+      const res = await request(t.app.getHttpServer())
+        .post('/api/auth/sign-up')
+        .send({ email: uniqueEmail('prod'), password: 'correct horse', name: 'P', organisationName: 'P' });
+      expect((res.headers['set-cookie'] as unknown as string[])[0]).toContain('Secure');
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('SIGNUP=closed', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { SIGNUP: 'closed' } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('turns sign-up off; the CLI creates an organisation and its owner instead', async () => {
+    const email = uniqueEmail('admin');
+    const refused = await request(t.app.getHttpServer())
+      .post('/api/auth/sign-up')
+      .send({ email, password: 'correct horse', name: 'A', organisationName: 'O' });
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('SIGNUP_CLOSED');
+
+    const cli = spawnSync(
+      process.execPath,
+      [CLI, 'create-organisation', '--name', 'Self Hosted', '--owner-email', email, '--owner-name', 'Admin', '--password-stdin'],
+      {
+        input: 'a strong password\n',
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '', DATABASE_URL: t.database.url, API_KEY_PEPPER: t.config.apiKeyPepper },
+      },
+    );
+    expect(cli.stderr).toBe('');
+    expect(cli.status).toBe(0);
+    expect(cli.stdout).toContain(`Created organisation Self Hosted`);
+
+    const signIn = await request(t.app.getHttpServer()).post('/api/auth/sign-in').send({ email, password: 'a strong password' });
+    expect(signIn.status).toBe(200);
+    expect(signIn.body.organisation).toMatchObject({ name: 'Self Hosted', plan: 'free' });
+  });
+
+  it('the CLI explains its usage', () => {
+    const cli = spawnSync(process.execPath, [CLI, 'create-organisation', '--name', 'X'], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', DATABASE_URL: t.database.url },
+    });
+    expect(cli.status).toBe(2);
+    expect(cli.stderr).toContain('Usage: create-organisation');
+  });
+});

@@ -1,0 +1,66 @@
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { declaredRoutes } from '../src/auth/route-declarations.util';
+import { createApiKey, signUpOwner } from './support/factories';
+import { startTestApp, TestApp } from './support/test-app';
+
+// Route permissions are reviewed like code: a diff in this snapshot is a permission change.
+describe('route declarations', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('every route declares what it admits', () => {
+    const undeclared = declaredRoutes(t.app).filter((r) => r.access === undefined);
+    expect(undeclared).toEqual([]);
+  });
+
+  it('match the reviewed snapshot', () => {
+    const table = declaredRoutes(t.app).map((r) => {
+      const a = r.access;
+      const detail = a === undefined ? 'UNDECLARED' : a.principal === 'api_key' ? `api_key${a.plan ? ` plan=${a.plan}` : ''}` : a.principal === 'member' ? `member${a.permission ? ` ${a.permission}` : ''}` : a.principal;
+      const humanOnly = a?.principal === 'member' || a?.principal === 'human' ? ' humans-only' : '';
+      return `${r.method.padEnd(6)} ${r.path.padEnd(40)} ${detail}${humanOnly}`;
+    });
+    expect(table).toMatchSnapshot();
+  });
+
+  it('every human-only route answers 403 to a key, valid or not, and changes nothing', async () => {
+    const server = t.app.getHttpServer();
+    const owner = await signUpOwner(server);
+    const { key } = await createApiKey(server, owner.cookie);
+    const ds = t.app.get(DataSource);
+    const fingerprint = async () =>
+      JSON.stringify(
+        await ds.query(
+          `SELECT (SELECT count(*) FROM organisations) o, (SELECT count(*) FROM members) m, (SELECT count(*) FROM roles) r,
+                  (SELECT count(*) FROM api_keys) k, (SELECT count(*) FROM teams) t, (SELECT count(*) FROM invitations) i,
+                  (SELECT count(*) FROM member_sessions) s, (SELECT count(*) FROM audit_log_entries) a,
+                  (SELECT string_agg(plan, ',' ORDER BY id) FROM organisations) p`,
+        ),
+      );
+    const before = await fingerprint();
+    const human = declaredRoutes(t.app).filter((r) => r.access?.principal === 'member' || r.access?.principal === 'human');
+    expect(human.length).toBeGreaterThan(10);
+    for (const route of human) {
+      const path = route.path.replace(/:\w+/g, '00000000-0000-4000-8000-000000000000');
+      for (const value of [key, 'not-a-key']) {
+        const method = route.method.toLowerCase() as 'get';
+        const res = await request(server)[method](path)
+          .set('x-api-key', value)
+          .set('cookie', owner.cookie)
+          .send(route.method === 'GET' ? undefined : { name: 'x', plan: 'pro', email: 'a@b.c', password: 'password123' });
+        expect({ route: `${route.method} ${route.path}`, status: res.status, body: res.body }).toMatchObject({
+          status: 403,
+          body: { code: 'HUMANS_ONLY', message: 'This endpoint is reserved for humans.' },
+        });
+      }
+    }
+    expect(await fingerprint()).toBe(before);
+  });
+});

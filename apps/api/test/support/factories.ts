@@ -1,0 +1,125 @@
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import type { App } from 'supertest/types';
+
+type Server = App;
+
+export interface SignedUpOwner {
+  email: string;
+  password: string;
+  name: string;
+  cookie: string;
+  memberId: string;
+  organisationId: string;
+}
+
+let counter = 0;
+
+/** A unique email for a test. */
+export function uniqueEmail(label = 'user'): string {
+  counter += 1;
+  return `${label}-${counter}-${randomBytes(4).toString('hex')}@example.test`;
+}
+
+/** The `session=…` pair of a response's Set-Cookie, ready for a `cookie` header. */
+export function sessionCookieOf(res: request.Response): string {
+  const header = res.headers['set-cookie'] as unknown as string[] | undefined;
+  const cookie = header?.find((c) => c.startsWith('session='));
+  if (cookie === undefined) throw new Error(`no session cookie in ${JSON.stringify(header)}`);
+  return cookie.split(';')[0];
+}
+
+/** Signs up a new organisation and returns its Owner, signed in. */
+export async function signUpOwner(
+  server: Server,
+  overrides: Partial<{ email: string; password: string; name: string; organisationName: string }> = {},
+): Promise<SignedUpOwner> {
+  const body = {
+    email: overrides.email ?? uniqueEmail('owner'),
+    password: overrides.password ?? 'correct horse battery staple',
+    name: overrides.name ?? 'Ada Lovelace',
+    organisationName: overrides.organisationName ?? 'Analytical Engines',
+  };
+  const res = await request(server).post('/api/auth/sign-up').send(body);
+  if (res.status !== 201) throw new Error(`sign-up answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return {
+    email: body.email,
+    password: body.password,
+    name: body.name,
+    cookie: sessionCookieOf(res),
+    memberId: res.body.member.id,
+    organisationId: res.body.organisation.id,
+  };
+}
+
+export interface CreatedKey {
+  id: string;
+  key: string;
+  name: string;
+  start: string;
+  createdAt: string;
+  expiresAt: string | null;
+}
+
+/** Creates an API key as a signed-in member. */
+export async function createApiKey(
+  server: Server,
+  cookie: string,
+  body: { name?: string; expiry?: 'never' | '7d' | '30d' | '90d' } = {},
+): Promise<CreatedKey> {
+  const res = await request(server)
+    .post('/api/api-keys')
+    .set('cookie', cookie)
+    .send({ name: body.name ?? 'ci-runner', expiry: body.expiry ?? 'never' });
+  if (res.status !== 201) throw new Error(`key creation answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body as CreatedKey;
+}
+
+/** Puts an organisation on a plan as its Owner. */
+export async function setPlan(server: Server, ownerCookie: string, plan: 'free' | 'pro'): Promise<void> {
+  const res = await request(server).put('/api/organisation/plan').set('cookie', ownerCookie).send({ plan });
+  if (res.status !== 200) throw new Error(`plan change answered ${res.status}: ${JSON.stringify(res.body)}`);
+}
+
+/** The ids of an organisation's built-in roles, as seen by a signed-in member. */
+export async function builtInRoleIds(
+  server: Server,
+  cookie: string,
+): Promise<Record<'owner' | 'developer' | 'manager', string>> {
+  const res = await request(server).get('/api/roles').set('cookie', cookie);
+  if (res.status !== 200) throw new Error(`role listing answered ${res.status}: ${JSON.stringify(res.body)}`);
+  const of = (key: string): string => {
+    const role = (res.body.roles as { id: string; builtIn: string | null }[]).find((r) => r.builtIn === key);
+    if (role === undefined) throw new Error(`no built-in ${key} role in ${JSON.stringify(res.body)}`);
+    return role.id;
+  };
+  return { owner: of('owner'), developer: of('developer'), manager: of('manager') };
+}
+
+export interface JoinedMember {
+  cookie: string;
+  memberId: string;
+  email: string;
+  name: string;
+}
+
+/** A new member of the inviter's organisation with `roleId`, invited and accepted, signed in. */
+export async function joinOrganisation(
+  server: Server,
+  inviterCookie: string,
+  roleId: string,
+  name = 'Grace Hopper',
+): Promise<JoinedMember> {
+  const email = uniqueEmail('member');
+  const invited = await request(server).post('/api/invitations').set('cookie', inviterCookie).send({ email, roleId });
+  if (invited.status !== 201) {
+    throw new Error(`invitation answered ${invited.status}: ${JSON.stringify(invited.body)}`);
+  }
+  const accepted = await request(server)
+    .post(`/api/invitations/${invited.body.token}/accept`)
+    .send({ name, password: 'correct horse battery staple' });
+  if (accepted.status !== 201) {
+    throw new Error(`invitation acceptance answered ${accepted.status}: ${JSON.stringify(accepted.body)}`);
+  }
+  return { cookie: sessionCookieOf(accepted), memberId: accepted.body.member.id, email, name };
+}

@@ -1,0 +1,73 @@
+// Shared plumbing for benchmarks: a Postgres, a database, a server process, autocannon, and
+// writing a section of BENCHMARKS.md.
+import { spawn, execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { startThrowawayPostgres } from '../scripts/throwaway-postgres.mjs';
+
+export const root = fileURLToPath(new URL('../..', import.meta.url));
+
+export function build(config) {
+  execFileSync('npx', ['tsup', '--config', config], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+/** A fresh database on BENCH_DATABASE_URL's server, or on a throwaway cluster. */
+export async function benchDatabase(name) {
+  let cluster;
+  let adminUrl = process.env.BENCH_DATABASE_URL;
+  if (!adminUrl) {
+    cluster = await startThrowawayPostgres();
+    adminUrl = cluster.url;
+  }
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), adminUrl, stop: () => cluster?.stop() };
+}
+
+export function startServer(script, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(root, script)], {
+      env: { PATH: process.env.PATH, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /listening (\d+)/.exec(out);
+      if (m) resolve({ port: Number(m[1]), stop: () => new Promise((r) => (child.on('exit', r), child.kill('SIGTERM'))) });
+    });
+    child.on('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)));
+  });
+}
+
+export function load(opts) {
+  return new Promise((resolve, reject) =>
+    autocannon({ connections: 32, duration: 10, pipelining: 1, ...opts }, (err, result) => (err ? reject(err) : resolve(result))),
+  );
+}
+
+export function machine() {
+  return `${cpus().length} × ${cpus()[0].model}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+}
+
+/** Replaces (or appends) the section between `<!-- bench:NAME -->` markers. */
+export function writeSection(name, markdown) {
+  const file = join(root, 'BENCHMARKS.md');
+  const start = `<!-- bench:${name} -->`;
+  const end = `<!-- /bench:${name} -->`;
+  const block = `${start}\n${markdown.trim()}\n${end}`;
+  let text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n\nFigures from `tools/bench`; each section names the command that produced it.\n';
+  const i = text.indexOf(start);
+  const j = text.indexOf(end);
+  text = i >= 0 && j > i ? text.slice(0, i) + block + text.slice(j + end.length) : `${text.trimEnd()}\n\n${block}\n`;
+  writeFileSync(file, text);
+}

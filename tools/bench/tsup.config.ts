@@ -1,0 +1,13 @@
+import { defineConfig } from 'tsup';
+
+// Benchmark servers: the service's own code plus probe routes, bundled like the service.
+export default defineConfig({
+  entry: { 'auth-bench.server': 'tools/bench/auth-bench.server.ts' },
+  outDir: 'dist/tools/bench',
+  tsconfig: 'apps/api/tsconfig.json',
+  format: ['cjs'],
+  platform: 'node',
+  target: 'node20',
+  clean: true,
+  noExternal: [/^@interlock\//],
+});

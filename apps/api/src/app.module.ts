@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import type { Logger } from 'pino';
+import { AuditLogModule } from './audit-log/audit-log.module';
 import { AuthModule } from './auth/auth.module';
 import { AuthRoutesModule } from './auth/auth-routes.module';
 import type { AppConfig } from './config/app-config';
@@ -16,6 +17,8 @@ import { RolesModule } from './roles/roles.module';
 import { MembersModule } from './members/members.module';
 import { InvitationsModule } from './invitations/invitations.module';
 import { TeamsModule } from './teams/teams.module';
+import { InterruptsModule } from './interrupts/interrupts.module';
+import { SessionsModule } from './sessions/sessions.module';
 
 @Module({})
 export class AppModule {
@@ -35,6 +38,7 @@ export class AppModule {
         MembersModule,
         InvitationsModule,
         TeamsModule,
+        AuditLogModule,
         HealthModule,
       ],
       providers: [

@@ -20,6 +20,29 @@ describe('the embedded database', () => {
       expect(await missing.json()).toMatchObject({ code: 'NOT_FOUND', message: 'Not found.' });
       expect(first.output()).toContain('"database":"embedded');
 
+      // A real round trip through the embedded Postgres: sign-up, a key, the audit log.
+      const json = { 'content-type': 'application/json' };
+      const signUp = await fetch(`${first.baseUrl}/api/auth/sign-up`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ email: 'embedded@example.test', password: 'embedded password', name: 'Em', organisationName: 'Embedded' }),
+      });
+      expect(signUp.status).toBe(201);
+      const cookie = (signUp.headers.get('set-cookie') ?? '').split(';')[0];
+      const plan = await fetch(`${first.baseUrl}/api/organisation/plan`, { method: 'PUT', headers: { ...json, cookie }, body: '{"plan":"pro"}' });
+      expect(plan.status).toBe(200);
+      const created = await fetch(`${first.baseUrl}/api/api-keys`, {
+        method: 'POST',
+        headers: { ...json, cookie },
+        body: JSON.stringify({ name: 'embedded-key', expiry: 'never' }),
+      });
+      expect(created.status).toBe(201);
+      const { key } = (await created.json()) as { key: string };
+      const audit = await fetch(`${first.baseUrl}/api/audit-log?q=embedded%20key`, { headers: { 'x-api-key': key } });
+      expect(audit.status).toBe(200);
+      const { entries } = (await audit.json()) as { entries: { action: string }[] };
+      expect(entries.map((e) => e.action)).toEqual(['api_key.created']);
+
       const second = await runServiceToExit({ DATA_DIR: dataDir });
       expect(second.code).not.toBe(0);
       expect(second.output).toContain(`The embedded database in ${dataDir} is already open in another process`);
@@ -29,10 +52,16 @@ describe('the embedded database', () => {
     expect(first.output()).toContain('"msg":"stopped"');
     expect(existsSync(join(dataDir, 'embedded-postgres.lock'))).toBe(false);
 
-    // A restart opens the same files: the migrations are already applied there.
+    // A restart opens the same files: the migrations are applied and the data is there.
     const again = await startServiceProcess({ DATA_DIR: dataDir });
     try {
       expect((await fetch(`${again.baseUrl}/health/ready`)).status).toBe(200);
+      const signIn = await fetch(`${again.baseUrl}/api/auth/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'embedded@example.test', password: 'embedded password' }),
+      });
+      expect(signIn.status).toBe(200);
     } finally {
       expect(await again.stop()).toBe(0);
     }

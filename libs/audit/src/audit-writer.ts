@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ActorType, AuditAction, AuditCategory, TargetType } from '@interlock/domain';
+import { searchWords } from './search-words';
 
 /** Who did it. `name` is the actor's name now; entries keep it as it was at the time. */
 export interface AuditActor {
@@ -38,7 +39,9 @@ export interface WrittenAuditEntry {
 
 /**
  * Writes one audit entry with the caller's transactional handle, so the entry commits or rolls
- * back with the change it records. Call it inside the same transaction as the change.
+ * back with the change it records. Call it inside the same transaction as the change, and as
+ * late in it as you can: the database appends the entry to the organisation's chain (sequence,
+ * timestamp, hash) under a lock held until the transaction ends.
  */
 export async function writeAuditEntry(db: SqlExecutor, input: AuditEntryInput): Promise<WrittenAuditEntry> {
   const category = input.action.slice(0, input.action.indexOf('.')) as AuditCategory;
@@ -46,8 +49,8 @@ export async function writeAuditEntry(db: SqlExecutor, input: AuditEntryInput): 
   await db.query(
     `INSERT INTO audit_log_entries
        (organisation_id, id, action, category, actor_type, actor_id, actor_name,
-        target_type, target_id, target_name, summary, metadata, ip_address)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+        target_type, target_id, target_name, summary, metadata, ip_address, search)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, array_to_tsvector($14::text[]))`,
     [
       input.organisationId,
       id,
@@ -62,6 +65,7 @@ export async function writeAuditEntry(db: SqlExecutor, input: AuditEntryInput): 
       input.summary,
       input.metadata === undefined || input.metadata === null ? null : JSON.stringify(input.metadata),
       input.ipAddress ?? null,
+      searchWords(input.summary, input.actor.name, input.target?.name, input.action),
     ],
   );
   return { id };

@@ -1,1 +1,5 @@
 export * from './audit-writer';
+export * from './audit-cursor';
+export * from './audit-query';
+export * from './search-words';
+export * from './chain-verifier';

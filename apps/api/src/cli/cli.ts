@@ -6,11 +6,16 @@
  *       Creates an organisation on the Free plan and its Owner — the way in when SIGNUP=closed.
  *       The password is read from standard input with --password-stdin, else generated and
  *       printed once.
+ *
+ *   verify-audit-chain [--organisation <id>]
+ *       Recomputes every organisation's (or one's) audit hash chain and reports the first
+ *       broken link. Exit 0 when every chain is intact, 3 when one is broken.
  */
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { ConfigError, configFromEnvironment } from '../config/app-config';
+import { verifyAuditChain } from '@interlock/audit';
 import { DatabaseConnection } from '../database/database-connection';
 import { OrganisationSetupService } from '../organisation/organisation-setup.service';
 
@@ -63,13 +68,48 @@ async function createOrganisation(args: string[]): Promise<number> {
   }
 }
 
+async function verifyChains(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { organisation: { type: 'string' } }, strict: true });
+  const connection = await DatabaseConnection.open(configFromEnvironment());
+  try {
+    const ds = connection.dataSource;
+    const organisations: { id: string; name: string }[] =
+      values.organisation === undefined
+        ? await ds.query(`SELECT id, name FROM organisations ORDER BY created_at`)
+        : await ds.query(`SELECT id, name FROM organisations WHERE id::text = $1`, [values.organisation]);
+    if (organisations.length === 0) {
+      console.error('No such organisation.');
+      return 2;
+    }
+    let broken = 0;
+    for (const org of organisations) {
+      const verdict = await verifyAuditChain(ds, org.id);
+      if (verdict.ok) {
+        console.log(`ok      ${org.id} ${org.name}: ${verdict.entries} entries`);
+      } else {
+        broken++;
+        const { seq, id, reason } = verdict.brokenAt;
+        console.log(`BROKEN  ${org.id} ${org.name}: entry ${seq}${id ? ` (${id})` : ''}: ${reason}`);
+      }
+    }
+    return broken === 0 ? 0 : 3;
+  } finally {
+    await connection.close();
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'create-organisation':
       return createOrganisation(rest);
+    case 'verify-audit-chain':
+      return verifyChains(rest);
     default:
-      console.error('Usage: npm run cli -- create-organisation --name <organisation> --owner-email <email> --owner-name <name> [--password-stdin]');
+      console.error(
+        'Usage: npm run cli -- create-organisation --name <organisation> --owner-email <email> --owner-name <name> [--password-stdin]\n' +
+          '       npm run cli -- verify-audit-chain [--organisation <id>]',
+      );
       return 2;
   }
 }

@@ -1,6 +1,7 @@
 import { mkdirSync, openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 export class DataDirectoryLockedError extends Error {
@@ -32,7 +33,8 @@ export class EmbeddedPostgres {
     const lockPath = join(dataDir, 'embedded-postgres.lock');
     takeLock(lockPath, dataDir);
     try {
-      const db = await PGlite.create(join(dataDir, 'pglite'));
+      // The extensions the migrations create must be loaded into PGlite up front.
+      const db = await PGlite.create(join(dataDir, 'pglite'), { extensions: { btree_gin } });
       const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 8 });
       await server.start();
       return new EmbeddedPostgres(db, server, lockPath, `postgres://postgres@${server.getServerConn()}/postgres`);

@@ -1,0 +1,113 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import {
+  AuditFilter,
+  AuditPosition,
+  AuditQueryError,
+  decodeCursor,
+  encodeCursor,
+  pageQuery,
+  parametersDigest,
+  parseAuditQuery,
+  SEARCH_WINDOW,
+  searchIndexQuery,
+  searchWindowQuery,
+} from '@interlock/audit';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/app-config';
+import { ApiError } from '../http/api-error';
+import { AuditEntryResponse, AuditEntryRow, toAuditEntry } from './audit-entry.response';
+
+/** SPEC §10: the CSV export holds at most the 5,000 most recent matching entries. */
+export const AUDIT_EXPORT_MAX = 5000;
+
+@Injectable()
+export class AuditLogService {
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** One page of a walk (SPEC §7): newest first, snapshot-bound, with an opaque next cursor. */
+  async list(organisationId: string, raw: Record<string, unknown>): Promise<{ entries: AuditEntryResponse[]; nextCursor: string | null }> {
+    const query = this.parse(raw);
+    const digest = parametersDigest(query.parameters);
+    let snapshot: string;
+    let after: AuditPosition | undefined;
+    if (query.cursor !== undefined) {
+      const cursor = decodeCursor(this.config.apiKeyPepper, organisationId, query.cursor);
+      if (cursor === null) throw new ApiError('VALIDATION_FAILED', 'cursor: is not a cursor this endpoint issued');
+      if (cursor.digest !== digest) {
+        throw new ApiError('VALIDATION_FAILED', 'cursor: belongs to a walk with different parameters; repeat them unchanged');
+      }
+      snapshot = cursor.snapshot;
+      after = { createdAt: cursor.createdAt, seq: cursor.seq };
+    } else {
+      snapshot = await this.snapshot(organisationId);
+    }
+    const rows = await this.rows(organisationId, query.filter, snapshot, after, query.limit + 1);
+    const page = rows.slice(0, query.limit);
+    const last = page[page.length - 1];
+    const nextCursor =
+      rows.length > query.limit && last !== undefined
+        ? encodeCursor(this.config.apiKeyPepper, organisationId, {
+            createdAt: last.created_at.toISOString(),
+            seq: String(last.seq),
+            snapshot,
+            digest,
+          })
+        : null;
+    return { entries: page.map(toAuditEntry), nextCursor };
+  }
+
+  /** The most recent entries matching the filters (for the CSV export), newest first. */
+  async recent(organisationId: string, raw: Record<string, unknown>): Promise<AuditEntryResponse[]> {
+    const { cursor, limit, ...rest } = raw;
+    if (cursor !== undefined) throw new ApiError('VALIDATION_FAILED', 'cursor: is not a parameter of the export');
+    if (limit !== undefined) throw new ApiError('VALIDATION_FAILED', 'limit: is not a parameter of the export');
+    const query = this.parse(rest);
+    const rows = await this.rows(organisationId, query.filter, await this.snapshot(organisationId), undefined, AUDIT_EXPORT_MAX);
+    return rows.map(toAuditEntry);
+  }
+
+  private parse(raw: Record<string, unknown>) {
+    try {
+      return parseAuditQuery(raw);
+    } catch (error) {
+      if (error instanceof AuditQueryError) throw new ApiError('VALIDATION_FAILED', error.message);
+      throw error;
+    }
+  }
+
+  /** The newest sequence number now: entries appended after it are outside this walk. */
+  private async snapshot(organisationId: string): Promise<string> {
+    const [head]: { last_seq: string }[] = await this.dataSource.query(
+      `SELECT last_seq FROM audit_log_heads WHERE organisation_id = $1`,
+      [organisationId],
+    );
+    return head === undefined ? '0' : String(head.last_seq);
+  }
+
+  private async rows(
+    organisationId: string,
+    filter: AuditFilter,
+    snapshot: string,
+    after: AuditPosition | undefined,
+    take: number,
+  ): Promise<AuditEntryRow[]> {
+    if (filter.words.length === 0) {
+      const q = pageQuery(organisationId, filter, snapshot, after, take);
+      return this.dataSource.query(q.sql, q.params);
+    }
+    // Common words: the ordered walk finds enough matches within its window. Rare words: the
+    // word index finds them directly (see libs/audit/src/audit-query.ts).
+    const first = searchWindowQuery(organisationId, filter, snapshot, after, take);
+    const windowRows: (AuditEntryRow & { scanned: number })[] = await this.dataSource.query(first.sql, first.params);
+    const matches = windowRows.filter((r) => r.id !== null);
+    if (matches.length >= take || (windowRows[0]?.scanned ?? 0) < SEARCH_WINDOW) {
+      return matches.map(({ scanned: _scanned, ...row }) => row);
+    }
+    const second = searchIndexQuery(organisationId, filter, snapshot, after, take);
+    return this.dataSource.query(second.sql, second.params);
+  }
+}

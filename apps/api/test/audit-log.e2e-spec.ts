@@ -1,0 +1,515 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { verifyAuditChain, writeAuditEntry } from '@interlock/audit';
+import type { AuditEntryInput } from '@interlock/audit';
+import { builtInRoleIds, createApiKey, joinOrganisation, setPlan, signUpOwner, SignedUpOwner } from './support/factories';
+import { startTestApp, TestApp } from './support/test-app';
+
+const CLI = join(__dirname, '..', '..', '..', 'dist', 'apps', 'api', 'cli.js');
+
+interface Entry {
+  id: string;
+  createdAt: string;
+  action: string;
+  category: string;
+  actorType: string;
+  actorId?: string;
+  actorName: string;
+  targetType?: string;
+  targetId?: string;
+  targetName?: string;
+  summary: string;
+  metadata: Record<string, unknown> | null;
+  ipAddress?: string;
+}
+
+describe('GET /api/audit-log (SPEC §7)', () => {
+  let t: TestApp;
+  let owner: SignedUpOwner;
+  let key: string;
+  let ds: DataSource;
+  const http = () => request(t.app.getHttpServer());
+  const get = (query: Record<string, string | number> = {}, apiKey = key) =>
+    http().get('/api/audit-log').query(query).set('x-api-key', apiKey);
+
+  /** Writes entries straight through the audit writer (the same path the features use). */
+  async function write(organisationId: string, entries: Partial<AuditEntryInput>[]): Promise<void> {
+    for (const e of entries) {
+      await ds.transaction((tx) =>
+        writeAuditEntry(tx, {
+          organisationId,
+          action: 'session.started',
+          actor: { type: 'system', id: null, name: 'Interlock' },
+          summary: 'Session started',
+          ...e,
+        } as AuditEntryInput),
+      );
+    }
+  }
+
+  async function walk(query: Record<string, string | number>): Promise<Entry[]> {
+    const all: Entry[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await get(cursor ? { ...query, cursor } : query);
+      expect(res.status).toBe(200);
+      all.push(...res.body.entries);
+      cursor = res.body.nextCursor;
+    } while (cursor !== null);
+    return all;
+  }
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    ds = t.app.get(DataSource);
+    owner = await signUpOwner(t.app.getHttpServer(), { name: 'Ada Lovelace', organisationName: 'Engines' });
+    await setPlan(t.app.getHttpServer(), owner.cookie, 'pro');
+    key = (await createApiKey(t.app.getHttpServer(), owner.cookie, { name: 'ci-runner' })).key;
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('returns SPEC §7 entries, newest first', async () => {
+    const res = await get();
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(['entries', 'nextCursor']);
+    const [newest] = res.body.entries as Entry[];
+    expect(newest).toMatchObject({
+      action: 'api_key.created',
+      category: 'api_key',
+      actorType: 'member',
+      actorId: owner.memberId,
+      actorName: 'Ada Lovelace',
+      targetType: 'api_key',
+      targetName: 'ci-runner',
+      summary: 'Key ci-runner created by Ada Lovelace',
+    });
+    expect(newest.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(newest.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect(typeof newest.ipAddress).toBe('string');
+    const times = (res.body.entries as Entry[]).map((e) => Date.parse(e.createdAt));
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+    expect((res.body.entries as Entry[]).map((e) => e.action)).toEqual(
+      expect.arrayContaining(['organisation.created', 'billing.plan_changed', 'api_key.created']),
+    );
+  });
+
+  it('omits actorId for the system and target fields when there is no target', async () => {
+    await write(owner.organisationId, [{ action: 'settings.updated', summary: 'Retention changed by the system' }]);
+    const res = await get({ action: 'settings.updated' });
+    expect(res.body.entries).toHaveLength(1);
+    const [entry] = res.body.entries as Entry[];
+    expect(entry).not.toHaveProperty('actorId');
+    expect(entry).not.toHaveProperty('targetType');
+    expect(entry).not.toHaveProperty('targetId');
+    expect(entry).not.toHaveProperty('targetName');
+    expect(entry).not.toHaveProperty('ipAddress');
+    expect(entry.metadata).toBeNull();
+  });
+
+  describe('filters', () => {
+    let org: SignedUpOwner;
+    let orgKey: string;
+    let marks: string[];
+
+    beforeAll(async () => {
+      org = await signUpOwner(t.app.getHttpServer(), { name: 'Filter Owner', organisationName: 'Filters' });
+      await setPlan(t.app.getHttpServer(), org.cookie, 'pro');
+      orgKey = (await createApiKey(t.app.getHttpServer(), org.cookie, { name: 'filter-key' })).key;
+      await write(org.organisationId, [
+        { action: 'interrupt.created', actor: { type: 'api_key', id: 'k-1', name: 'agent one' }, target: { type: 'interrupt', id: 'i-1', name: 'Deploy to prod' }, summary: 'Interrupt Deploy to prod opened by key agent one' },
+        { action: 'interrupt.decided', actor: { type: 'member', id: 'm-1', name: 'Zoë Çelik' }, target: { type: 'interrupt', id: 'i-1', name: 'Deploy to prod' }, summary: 'Zoë Çelik approved Deploy to prod' },
+        { action: 'session.started', actor: { type: 'api_key', id: 'k-2', name: 'agent two' }, target: { type: 'session', id: 's-1', name: 'Nightly run' }, summary: 'Session Nightly run started by key agent two' },
+        { action: 'classification.created', actor: { type: 'argus', id: null, name: 'Argus' }, target: { type: 'classification', id: 'c-1', name: 'risky' }, summary: 'Argus classified Deploy to prod as risky' },
+      ]);
+      const res = await http().get('/api/audit-log').set('x-api-key', orgKey);
+      marks = (res.body.entries as Entry[]).map((e) => e.createdAt);
+    });
+
+    const actions = async (query: Record<string, string | number>) => {
+      const res = await get(query, orgKey);
+      expect(res.status).toBe(200);
+      return (res.body.entries as Entry[]).map((e) => e.action);
+    };
+
+    it.each([
+      [{ category: 'interrupt' }, ['interrupt.decided', 'interrupt.created']],
+      [{ action: 'session.started' }, ['session.started']],
+      [{ actorType: 'argus' }, ['classification.created']],
+      [{ actorType: 'api_key' }, ['session.started', 'interrupt.created']],
+      [{ actorId: 'm-1' }, ['interrupt.decided']],
+      [{ targetType: 'session' }, ['session.started']],
+      [{ targetId: 'i-1' }, ['interrupt.decided', 'interrupt.created']],
+      [{ category: 'interrupt', actorType: 'member' }, ['interrupt.decided']],
+      [{ targetId: 'i-1', actorId: 'k-1', category: 'interrupt' }, ['interrupt.created']],
+      [{ category: 'webhook' }, []],
+      [{ actorId: 'nobody' }, []],
+    ])('%j', async (query, expected) => {
+      expect(await actions(query)).toEqual(expected);
+    });
+
+    it('from is inclusive, to is exclusive', async () => {
+      const all = (await get({}, orgKey)).body.entries as Entry[];
+      const decided = all.find((e) => e.action === 'interrupt.decided') as Entry;
+      const from = await get({ from: decided.createdAt, category: 'interrupt' }, orgKey);
+      expect((from.body.entries as Entry[]).map((e) => e.id)).toContain(decided.id);
+      const to = await get({ to: decided.createdAt, category: 'interrupt' }, orgKey);
+      expect((to.body.entries as Entry[]).map((e) => e.id)).not.toContain(decided.id);
+      const window = await get({ from: marks[marks.length - 1], to: '2999-01-01T00:00:00Z' }, orgKey);
+      expect(window.body.entries).toHaveLength(marks.length);
+      expect((await get({ from: '2999-01-01T00:00:00Z' }, orgKey)).body.entries).toEqual([]);
+      expect((await get({ to: '2000-01-01' }, orgKey)).body.entries).toEqual([]);
+    });
+
+    it.each([
+      ['deploy', ['classification.created', 'interrupt.decided', 'interrupt.created']],
+      ['DEPLOY PROD', ['classification.created', 'interrupt.decided', 'interrupt.created']],
+      ['dep pro', ['classification.created', 'interrupt.decided', 'interrupt.created']],
+      ['zoe', ['interrupt.decided']],
+      ['ZOË çel', ['interrupt.decided']],
+      ['celik approved', ['interrupt.decided']],
+      ['decided', ['interrupt.decided']],
+      ['interrupt created', ['interrupt.created']],
+      ['nightly agent', ['session.started']],
+      ['n', ['session.started']],
+      ['o', ['interrupt.created', 'api_key.created', 'billing.plan_changed', 'organisation.created']],
+      ['risky argus', ['classification.created']],
+      ['deploy nightly', []],
+      ['xylophone', []],
+    ])('q=%j', async (q, expected) => {
+      expect(await actions({ q })).toEqual(expected);
+    });
+
+    it.each(["'", '&|!:*()', '\\', "a' OR '1'='1", ':*', '!!!', 'a & b | c', '"quoted"', '%_', '\u0000'])(
+      'a hostile q %j answers 200 or 400, never 500',
+      async (q) => {
+        const res = await get({ q }, orgKey);
+        expect([200, 400]).toContain(res.status);
+      },
+    );
+
+    it('a 10 kB q answers 400 naming q', async () => {
+      const res = await get({ q: 'a'.repeat(10_240) }, orgKey);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED' });
+      expect(res.body.message).toMatch(/^q: /);
+    });
+  });
+
+  it.each([
+    [{ category: 'nope' }, 'category'],
+    [{ actorType: 'robot' }, 'actorType'],
+    [{ targetType: 'planet' }, 'targetType'],
+    [{ from: 'yesterday' }, 'from'],
+    [{ from: '2026-02-30T00:00:00Z' }, 'from'],
+    [{ to: '2026-13-01' }, 'to'],
+    [{ to: '2026-01-01T25:00:00Z' }, 'to'],
+    [{ from: '2026-01-01T10:00:00' }, 'from'],
+    [{ limit: 0 }, 'limit'],
+    [{ limit: 201 }, 'limit'],
+    [{ limit: '1.5' }, 'limit'],
+    [{ limit: 'ten' }, 'limit'],
+    [{ cursor: 'garbage' }, 'cursor'],
+    [{ action: 'DROP TABLE' }, 'action'],
+    [{ colour: 'red' }, 'colour'],
+  ])('%j answers 400 VALIDATION_FAILED naming %s', async (query, name) => {
+    const res = await get(query);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ statusCode: 400, error: 'Bad Request', code: 'VALIDATION_FAILED' });
+    expect(res.body.message.startsWith(`${name}: `)).toBe(true);
+  });
+
+  it('a repeated parameter answers 400', async () => {
+    const res = await http().get('/api/audit-log?category=member&category=api_key').set('x-api-key', key);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/^category: /);
+  });
+
+  describe('walks', () => {
+    let org: SignedUpOwner;
+    let orgKey: string;
+
+    beforeAll(async () => {
+      org = await signUpOwner(t.app.getHttpServer(), { name: 'Walker', organisationName: 'Walks' });
+      await setPlan(t.app.getHttpServer(), org.cookie, 'pro');
+      orgKey = (await createApiKey(t.app.getHttpServer(), org.cookie, { name: 'walker' })).key;
+      await write(
+        org.organisationId,
+        Array.from({ length: 247 }, (_, i) => ({ action: 'session.started' as const, summary: `Walk entry ${i}` })),
+      );
+    });
+
+    it('a 250-entry walk at limit 7: no duplicate, nothing missing, in order', async () => {
+      const expected: { id: string }[] = await ds.query(
+        `SELECT id FROM audit_log_entries WHERE organisation_id = $1 ORDER BY seq DESC`,
+        [org.organisationId],
+      );
+      expect(expected).toHaveLength(250);
+      const all: Entry[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const res = await get(cursor ? { limit: 7, cursor } : { limit: 7 }, orgKey);
+        expect(res.status).toBe(200);
+        expect(res.body.entries.length).toBeLessThanOrEqual(7);
+        all.push(...res.body.entries);
+        cursor = res.body.nextCursor;
+        pages++;
+      } while (cursor !== null);
+      expect(pages).toBe(36);
+      expect(all.map((e) => e.id)).toEqual(expected.map((e) => e.id));
+    });
+
+    it('leaves entries written mid-walk out of that walk, and a new walk has them', async () => {
+      const first = await get({ limit: 5 }, orgKey);
+      await write(org.organisationId, [{ action: 'session.ended', summary: 'Written mid-walk' }]);
+      const rest: Entry[] = [];
+      let cursor: string | null = first.body.nextCursor;
+      while (cursor !== null) {
+        const res = await get({ limit: 5, cursor }, orgKey);
+        rest.push(...res.body.entries);
+        cursor = res.body.nextCursor;
+      }
+      const walked = [...first.body.entries, ...rest] as Entry[];
+      expect(walked.map((e) => e.summary)).not.toContain('Written mid-walk');
+      const fresh = await get({ limit: 5 }, orgKey);
+      expect(fresh.body.entries[0].summary).toBe('Written mid-walk');
+    });
+
+    it('a cursor reused with other parameters answers 400; a tampered one too', async () => {
+      const first = await get({ limit: 3, category: 'session' }, orgKey);
+      const cursor = first.body.nextCursor as string;
+      const other = await get({ limit: 3, category: 'api_key', cursor }, orgKey);
+      expect(other.status).toBe(400);
+      expect(other.body.message).toMatch(/^cursor: /);
+      expect((await get({ limit: 4, category: 'session', cursor }, orgKey)).status).toBe(400);
+      expect((await get({ limit: 3, category: 'session', cursor }, orgKey)).status).toBe(200);
+      const [payload, signature] = cursor.split('.');
+      const bytes = Buffer.from(payload, 'base64url');
+      bytes[3] ^= 1;
+      const tampered = `${bytes.toString('base64url')}.${signature}`;
+      expect((await get({ limit: 3, category: 'session', cursor: tampered }, orgKey)).status).toBe(400);
+      // Another organisation's cursor is not valid here either.
+      expect((await get({ limit: 3, category: 'session', cursor })).status).toBe(400);
+    });
+  });
+
+  it('search finds rare words beyond the ordered window (word index) and pages through them', async () => {
+    const org = await signUpOwner(t.app.getHttpServer(), { organisationName: 'Haystack' });
+    await setPlan(t.app.getHttpServer(), org.cookie, 'pro');
+    const hayKey = (await createApiKey(t.app.getHttpServer(), org.cookie, { name: 'hay' })).key;
+    await write(org.organisationId, [
+      { summary: 'Needle one in the haystack' },
+      { summary: 'Needle two in the haystack' },
+      { summary: 'Needle three in the haystack' },
+    ]);
+    await ds.query(
+      `INSERT INTO audit_log_entries (organisation_id, id, action, category, actor_type, actor_name, summary, search)
+       SELECT $1, gen_random_uuid(), 'session.started', 'session', 'system', 'Interlock', 'Straw ' || g,
+              array_to_tsvector(ARRAY['straw', g::text, 'interlock', 'session', 'started'])
+         FROM generate_series(1, 2100) g`,
+      [org.organisationId],
+    );
+    const rare = await http().get('/api/audit-log').query({ q: 'needle', limit: 2 }).set('x-api-key', hayKey);
+    expect(rare.status).toBe(200);
+    expect((rare.body.entries as Entry[]).map((e) => e.summary)).toEqual(['Needle three in the haystack', 'Needle two in the haystack']);
+    const next = await http()
+      .get('/api/audit-log')
+      .query({ q: 'needle', limit: 2, cursor: rare.body.nextCursor })
+      .set('x-api-key', hayKey);
+    expect((next.body.entries as Entry[]).map((e) => e.summary)).toEqual(['Needle one in the haystack']);
+    expect(next.body.nextCursor).toBeNull();
+    const broad = await http().get('/api/audit-log').query({ q: 'str', limit: 3 }).set('x-api-key', hayKey);
+    expect((broad.body.entries as Entry[]).map((e) => e.summary)).toEqual(['Straw 2100', 'Straw 2099', 'Straw 2098']);
+  });
+
+  it("never shows another organisation's entries, not even by actorId", async () => {
+    const other = await signUpOwner(t.app.getHttpServer(), { name: 'Grace Hopper', organisationName: 'Compilers' });
+    await setPlan(t.app.getHttpServer(), other.cookie, 'pro');
+    const theirs = await createApiKey(t.app.getHttpServer(), other.cookie, { name: 'theirs' });
+    const res = await walk({ actorId: other.memberId, limit: 200 });
+    expect(res).toEqual([]);
+    const byTarget = await walk({ targetId: theirs.id });
+    expect(byTarget).toEqual([]);
+    const mine = await walk({ limit: 200 });
+    expect(mine.some((e) => e.actorName === 'Grace Hopper')).toBe(false);
+    const seenByThem = await http().get('/api/audit-log').query({ q: 'ci runner' }).set('x-api-key', theirs.key);
+    expect(seenByThem.body.entries).toEqual([]);
+  });
+
+  it('answers 402 PLAN_REQUIRED on Free, 401 for expired and revoked keys', async () => {
+    const free = await signUpOwner(t.app.getHttpServer(), { organisationName: 'Free Org' });
+    const freeKey = await createApiKey(t.app.getHttpServer(), free.cookie);
+    const res = await get({}, freeKey.key);
+    expect(res.status).toBe(402);
+    expect(res.body).toMatchObject({ code: 'PLAN_REQUIRED', message: 'The audit log API requires the Pro plan.' });
+
+    const expiring = await createApiKey(t.app.getHttpServer(), owner.cookie, { name: 'expiring', expiry: '7d' });
+    await ds.query(`UPDATE api_keys SET expires_at = now() - interval '1 minute' WHERE id = $1`, [expiring.id]);
+    expect((await get({}, expiring.key)).body).toMatchObject({ code: 'API_KEY_EXPIRED', message: 'API Key has expired' });
+    const revoked = await createApiKey(t.app.getHttpServer(), owner.cookie, { name: 'revoked' });
+    await http().delete(`/api/api-keys/${revoked.id}`).set('cookie', owner.cookie).expect(204);
+    expect((await get({}, revoked.key)).body).toMatchObject({ code: 'INVALID_API_KEY', message: 'Invalid API key.' });
+    expect((await get({ category: 'nope' }, 'garbage')).status).toBe(401);
+  });
+
+  it('keeps actorName as it was when the key is later renamed', async () => {
+    const created = await createApiKey(t.app.getHttpServer(), owner.cookie, { name: 'old-name' });
+    await ds.transaction((tx) =>
+      writeAuditEntry(tx, {
+        organisationId: owner.organisationId,
+        action: 'interrupt.created',
+        actor: { type: 'api_key', id: created.id, name: 'old-name' },
+        target: { type: 'interrupt', id: 'i-9', name: 'Rename check' },
+        summary: 'Interrupt Rename check opened by key old-name',
+        metadata: { externalId: null, actionRequests: ['deploy'] },
+      }),
+    );
+    await http().patch(`/api/api-keys/${created.id}`).set('cookie', owner.cookie).send({ name: 'new-name' }).expect(200);
+    const res = await get({ actorId: created.id });
+    expect(res.body.entries).toHaveLength(1);
+    expect(res.body.entries[0]).toMatchObject({ actorName: 'old-name', metadata: { externalId: null, actionRequests: ['deploy'] } });
+  });
+
+  describe('immutability and the hash chain', () => {
+    it('refuses UPDATE, DELETE and TRUNCATE in SQL, even for the owner', async () => {
+      for (const sql of [
+        `UPDATE audit_log_entries SET summary = 'forged'`,
+        `DELETE FROM audit_log_entries`,
+        `TRUNCATE audit_log_entries`,
+        `TRUNCATE audit_log_entries CASCADE`,
+      ]) {
+        await expect(ds.query(sql)).rejects.toThrow(/append-only/);
+      }
+      const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM audit_log_entries`);
+      expect(n).toBeGreaterThan(0);
+    });
+
+    it('verifies a clean chain, and names the entry after a forged change', async () => {
+      const org = await signUpOwner(t.app.getHttpServer(), { organisationName: 'Chained' });
+      await write(org.organisationId, Array.from({ length: 20 }, (_, i) => ({ summary: `Chained ${i}` })));
+      expect(await verifyAuditChain(ds, org.organisationId)).toEqual({ ok: true, entries: 21 });
+
+      const [victim] = await ds.query(
+        `SELECT id, seq::text AS seq FROM audit_log_entries WHERE organisation_id = $1 AND summary = 'Chained 7'`,
+        [org.organisationId],
+      );
+      // A superuser disables the immutability trigger and rewrites history.
+      const admin = new Client({ connectionString: t.database.url });
+      await admin.connect();
+      try {
+        await admin.query('BEGIN');
+        await admin.query(`ALTER TABLE audit_log_entries DISABLE TRIGGER audit_log_entries_no_update_delete`);
+        await admin.query(`UPDATE audit_log_entries SET summary = 'Nothing happened here' WHERE id = $1`, [victim.id]);
+        await admin.query(`ALTER TABLE audit_log_entries ENABLE TRIGGER audit_log_entries_no_update_delete`);
+        await admin.query('COMMIT');
+      } finally {
+        await admin.end();
+      }
+      expect(await verifyAuditChain(ds, org.organisationId)).toEqual({
+        ok: false,
+        entries: Number(victim.seq) - 1,
+        brokenAt: { seq: victim.seq, id: victim.id, reason: 'content does not match its hash' },
+      });
+      const cli = spawnSync(process.execPath, [CLI, 'verify-audit-chain', '--organisation', org.organisationId], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '', DATABASE_URL: t.database.url },
+      });
+      expect(cli.status).toBe(3);
+      expect(cli.stdout).toContain(`BROKEN  ${org.organisationId}`);
+      expect(cli.stdout).toContain(`entry ${victim.seq} (${victim.id})`);
+    });
+  });
+
+  it('mirroring by rule 5 misses nothing under 8 concurrent writers', async () => {
+    const org = await signUpOwner(t.app.getHttpServer(), { organisationName: 'Mirrored' });
+    await setPlan(t.app.getHttpServer(), org.cookie, 'pro');
+    const mirrorKey = (await createApiKey(t.app.getHttpServer(), org.cookie, { name: 'mirror' })).key;
+    const PER_WRITER = 40;
+    const mirror = new Map<string, string>();
+    let newest: string | undefined;
+    let writing = true;
+
+    const writers = Array.from({ length: 8 }, async (_, w) => {
+      for (let i = 0; i < PER_WRITER; i++) {
+        await ds.transaction(async (tx) => {
+          await writeAuditEntry(tx, {
+            organisationId: org.organisationId,
+            action: 'session.started',
+            actor: { type: 'system', id: null, name: 'Interlock' },
+            summary: `writer ${w} entry ${i}`,
+          });
+          // Hold the transaction open a moment, as a real change would.
+          if (i % 3 === 0) await tx.query('SELECT pg_sleep(0.002)');
+        });
+      }
+    });
+    const poll = async () => {
+      const query: Record<string, string | number> = { limit: 200 };
+      if (newest) query.from = newest;
+      let cursor: string | null = null;
+      do {
+        const res = await http()
+          .get('/api/audit-log')
+          .query(cursor ? { ...query, cursor } : query)
+          .set('x-api-key', mirrorKey);
+        expect(res.status).toBe(200);
+        for (const e of res.body.entries as Entry[]) {
+          mirror.set(e.id, e.createdAt);
+          if (newest === undefined || e.createdAt > newest) newest = e.createdAt;
+        }
+        cursor = res.body.nextCursor;
+      } while (cursor !== null);
+    };
+    const poller = (async () => {
+      while (writing) await poll();
+      await poll();
+    })();
+    await Promise.all(writers);
+    writing = false;
+    await poller;
+
+    const stored: { id: string }[] = await ds.query(`SELECT id FROM audit_log_entries WHERE organisation_id = $1`, [org.organisationId]);
+    expect(stored.length).toBeGreaterThanOrEqual(8 * PER_WRITER);
+    expect(stored.filter((e) => !mirror.has(e.id))).toEqual([]);
+  });
+
+  describe('CSV export', () => {
+    it('streams the most recent matching entries as CSV, formulas neutralised', async () => {
+      await write(owner.organisationId, [{ action: 'settings.updated', summary: '=HYPERLINK("http://evil")' }]);
+      const res = await http().get('/api/audit-log/export').query({ category: 'settings' }).set('cookie', owner.cookie);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+      expect(res.headers['content-disposition']).toMatch(/^attachment; filename="audit-log-\d{4}-\d{2}-\d{2}\.csv"$/);
+      const lines = res.text.split('\r\n');
+      expect(lines[0]).toBe('id,createdAt,action,category,actorType,actorId,actorName,targetType,targetId,targetName,summary,metadata,ipAddress');
+      expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil"")"`);
+      expect(lines.filter((l) => l !== '').length).toBe(3);
+    });
+
+    it('needs auditLog.export (a Manager has only auditLog.read) and refuses keys', async () => {
+      const manager = await joinOrganisation(t.app.getHttpServer(), owner.cookie, (await builtInRoleIds(t.app.getHttpServer(), owner.cookie)).manager);
+      const res = await http().get('/api/audit-log/export').set('cookie', manager.cookie);
+      expect(res.status).toBe(403);
+      expect(res.body.message).toBe('Missing permission: auditLog.export.');
+      expect((await http().get('/api/audit-log/export').set('x-api-key', key)).status).toBe(403);
+    });
+
+    it('holds at most 5,000 entries, the most recent', async () => {
+      const org = await signUpOwner(t.app.getHttpServer(), { organisationName: 'Big Export' });
+      await ds.query(
+        `INSERT INTO audit_log_entries (organisation_id, id, action, category, actor_type, actor_name, summary)
+         SELECT $1, gen_random_uuid(), 'session.started', 'session', 'system', 'Interlock', 'bulk ' || g FROM generate_series(1, 5100) g`,
+        [org.organisationId],
+      );
+      const res = await http().get('/api/audit-log/export').set('cookie', org.cookie);
+      const rows = res.text.split('\r\n').filter((l) => l !== '');
+      expect(rows.length).toBe(5001);
+      expect(rows[1]).toContain('bulk 5100');
+    });
+  });
+});

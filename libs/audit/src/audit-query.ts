@@ -1,0 +1,246 @@
+import { ACTOR_TYPES, AUDIT_CATEGORIES, TARGET_TYPES } from '@interlock/domain';
+import type { ActorType, AuditCategory, TargetType } from '@interlock/domain';
+import { searchWords } from './search-words';
+
+/** SPEC §7 / §10: a page holds 1 to 200 entries, 50 by default. */
+export const AUDIT_PAGE_DEFAULT = 50;
+export const AUDIT_PAGE_MAX = 200;
+/** `q` is capped: at most this many characters, and this many words. */
+export const AUDIT_QUERY_MAX_LENGTH = 200;
+export const AUDIT_QUERY_MAX_WORDS = 8;
+
+export interface AuditFilter {
+  words: string[];
+  category?: AuditCategory;
+  action?: string;
+  actorType?: ActorType;
+  actorId?: string;
+  targetType?: TargetType;
+  targetId?: string;
+  /** ISO 8601 instants, passed to Postgres as they are (it keeps microseconds). */
+  from?: string;
+  to?: string;
+}
+
+export interface ParsedAuditQuery {
+  filter: AuditFilter;
+  limit: number;
+  cursor?: string;
+  /** Every parameter but the cursor, normalised: what a cursor's digest covers. */
+  parameters: Record<string, unknown>;
+}
+
+export class AuditQueryError extends Error {}
+
+const ALLOWED = new Set(['q', 'category', 'action', 'actorType', 'actorId', 'targetType', 'targetId', 'from', 'to', 'cursor', 'limit']);
+
+const ISO_8601 =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
+/** Validates an ISO 8601 timestamp strictly: real calendar dates and times, a zone when timed. */
+export function parseTimestamp(value: string): string | null {
+  const m = ISO_8601.exec(value);
+  if (!m) return null;
+  const [, y, mo, d, h = '00', mi = '00', s = '00', , zone] = m;
+  const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s].map(Number);
+  if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return null;
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (day < 1 || day > daysInMonth) return null;
+  if (zone !== undefined && zone !== 'Z') {
+    const [zh, zm] = zone.slice(1).split(':').map(Number);
+    if (zh > 23 || zm > 59) return null;
+  }
+  return m[4] === undefined ? `${value}T00:00:00Z` : value;
+}
+
+function single(raw: Record<string, unknown>, name: string): string | undefined {
+  const value = raw[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw new AuditQueryError(`${name}: must be given once, as a string`);
+  return value;
+}
+
+function oneOf<T extends string>(raw: Record<string, unknown>, name: string, allowed: readonly T[]): T | undefined {
+  const value = single(raw, name);
+  if (value === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new AuditQueryError(`${name}: must be one of ${allowed.join(', ')}`);
+  }
+  return value as T;
+}
+
+function identifier(raw: Record<string, unknown>, name: string, pattern: RegExp, what: string): string | undefined {
+  const value = single(raw, name);
+  if (value === undefined) return undefined;
+  if (value.length === 0 || value.length > 200 || !pattern.test(value)) throw new AuditQueryError(`${name}: ${what}`);
+  return value;
+}
+
+/** Parses GET /api/audit-log's query string; every problem names its parameter. */
+export function parseAuditQuery(raw: Record<string, unknown>): ParsedAuditQuery {
+  for (const name of Object.keys(raw)) {
+    if (!ALLOWED.has(name)) throw new AuditQueryError(`${name}: is not a parameter of this endpoint`);
+  }
+  const q = single(raw, 'q');
+  if (q !== undefined && q.length > AUDIT_QUERY_MAX_LENGTH) {
+    throw new AuditQueryError(`q: must be at most ${AUDIT_QUERY_MAX_LENGTH} characters`);
+  }
+  const words = q === undefined ? [] : searchWords(q);
+  if (words.length > AUDIT_QUERY_MAX_WORDS) throw new AuditQueryError(`q: must have at most ${AUDIT_QUERY_MAX_WORDS} words`);
+
+  const filter: AuditFilter = {
+    words,
+    category: oneOf(raw, 'category', AUDIT_CATEGORIES),
+    action: identifier(raw, 'action', /^[a-z_]+\.[a-z_]+$/, 'must be an action such as api_key.created'),
+    actorType: oneOf(raw, 'actorType', ACTOR_TYPES),
+    actorId: identifier(raw, 'actorId', /^[\x21-\x7e]+$/, 'must be an id'),
+    targetType: oneOf(raw, 'targetType', TARGET_TYPES),
+    targetId: identifier(raw, 'targetId', /^[\x21-\x7e]+$/, 'must be an id'),
+  };
+  for (const name of ['from', 'to'] as const) {
+    const value = single(raw, name);
+    if (value === undefined) continue;
+    const parsed = parseTimestamp(value);
+    if (parsed === null) throw new AuditQueryError(`${name}: must be an ISO 8601 timestamp such as 2026-01-31T12:00:00.000Z`);
+    filter[name] = parsed;
+  }
+  if (filter.from !== undefined && filter.to !== undefined && Date.parse(filter.from) > Date.parse(filter.to)) {
+    throw new AuditQueryError('from: must not be after to');
+  }
+
+  const limitRaw = single(raw, 'limit');
+  let limit = AUDIT_PAGE_DEFAULT;
+  if (limitRaw !== undefined) {
+    if (!/^\d{1,3}$/.test(limitRaw) || Number(limitRaw) < 1 || Number(limitRaw) > AUDIT_PAGE_MAX) {
+      throw new AuditQueryError(`limit: must be an integer from 1 to ${AUDIT_PAGE_MAX}`);
+    }
+    limit = Number(limitRaw);
+  }
+  const cursor = single(raw, 'cursor');
+  const parameters = { ...filter, words: words.join(' '), limit };
+  return { filter, limit, cursor, parameters };
+}
+
+export interface AuditPosition {
+  createdAt: string;
+  seq: string;
+}
+
+export interface SqlQuery {
+  sql: string;
+  params: unknown[];
+}
+
+export const AUDIT_COLUMNS = `id, created_at, seq, action, category, actor_type, actor_id, actor_name,
+  target_type, target_id, target_name, summary, metadata, ip_address`;
+
+/** The WHERE clause of a walk: organisation first, snapshot, position, then each filter. */
+function conditions(
+  organisationId: string,
+  filter: AuditFilter,
+  snapshot: string,
+  after: AuditPosition | undefined,
+  withWords: boolean,
+): SqlQuery {
+  const params: unknown[] = [organisationId, snapshot];
+  const where = ['organisation_id = $1', 'seq <= $2'];
+  const add = (sql: (n: string) => string, value: unknown) => {
+    params.push(value);
+    where.push(sql(`$${params.length}`));
+  };
+  if (after) {
+    params.push(after.createdAt, after.seq);
+    where.push(`(created_at, seq) < ($${params.length - 1}::timestamptz, $${params.length}::bigint)`);
+  }
+  if (filter.category) add((n) => `category = ${n}`, filter.category);
+  if (filter.action) add((n) => `action = ${n}`, filter.action);
+  if (filter.actorType) add((n) => `actor_type = ${n}`, filter.actorType);
+  if (filter.actorId) add((n) => `actor_id = ${n}`, filter.actorId);
+  if (filter.targetType) add((n) => `target_type = ${n}`, filter.targetType);
+  if (filter.targetId) add((n) => `target_id = ${n}`, filter.targetId);
+  if (filter.from) add((n) => `created_at >= ${n}::timestamptz`, filter.from);
+  if (filter.to) add((n) => `created_at < ${n}::timestamptz`, filter.to);
+  if (withWords && filter.words.length > 0) where.push(`search @@ ${wordsQuery(filter.words, params)}`);
+  return { sql: where.join(' AND '), params };
+}
+
+/**
+ * Every word as a prefix, all required: a tsquery built from our own folded tokens, each
+ * passed as a bound parameter and quoted as a literal lexeme — user text is never parsed as
+ * tsquery syntax.
+ */
+function wordsQuery(words: string[], params: unknown[]): string {
+  const terms = words.map((word) => {
+    params.push(word);
+    return `(quote_literal($${params.length}::text) || ':*')::tsquery`;
+  });
+  // Parenthesised: `@@` and `&&` share a precedence, so `search @@ a && b` would bind wrongly.
+  return `(${terms.join(' && ')})`;
+}
+
+const ORDER = 'ORDER BY created_at DESC, seq DESC';
+
+/** A page without `q`: an ordered walk of the best index for the filters. */
+export function pageQuery(organisationId: string, filter: AuditFilter, snapshot: string, after: AuditPosition | undefined, take: number): SqlQuery {
+  const where = conditions(organisationId, filter, snapshot, after, true);
+  where.params.push(take);
+  return {
+    sql: `SELECT ${AUDIT_COLUMNS} FROM audit_log_entries WHERE ${where.sql} ${ORDER} LIMIT $${where.params.length}`,
+    params: where.params,
+  };
+}
+
+/** Rows an ordered walk examines before a search falls back to the word index. */
+export const SEARCH_WINDOW = 2000;
+
+/**
+ * Search, first plan: walk the newest rows in order and test the words on each. Fast when the
+ * words are common (a one-letter prefix matches most rows). Returns the matches and how many
+ * rows were examined: a full window without enough matches means the words are rare.
+ */
+export function searchWindowQuery(
+  organisationId: string,
+  filter: AuditFilter,
+  snapshot: string,
+  after: AuditPosition | undefined,
+  take: number,
+): SqlQuery {
+  const where = conditions(organisationId, filter, snapshot, after, false);
+  const params = where.params;
+  const words = wordsQuery(filter.words, params);
+  params.push(SEARCH_WINDOW, take);
+  return {
+    sql: `WITH w AS MATERIALIZED (
+        SELECT ${AUDIT_COLUMNS}, search FROM audit_log_entries WHERE ${where.sql} ${ORDER} LIMIT $${params.length - 1}
+      ), m AS (
+        SELECT ${AUDIT_COLUMNS} FROM w WHERE search @@ ${words} ${ORDER} LIMIT $${params.length}
+      )
+      SELECT s.scanned, m.* FROM (SELECT count(*)::int AS scanned FROM w) s LEFT JOIN m ON true
+      ORDER BY m.created_at DESC, m.seq DESC`,
+    params,
+  };
+}
+
+/**
+ * Search, second plan: find the matching rows through the word index (a bitmap, cheap when the
+ * words are rare), then order them. Used when the first plan's window held too few matches.
+ */
+export function searchIndexQuery(
+  organisationId: string,
+  filter: AuditFilter,
+  snapshot: string,
+  after: AuditPosition | undefined,
+  take: number,
+): SqlQuery {
+  const where = conditions(organisationId, filter, snapshot, after, true);
+  where.params.push(take);
+  return {
+    sql: `WITH m AS MATERIALIZED (
+        SELECT organisation_id, id, created_at, seq FROM audit_log_entries WHERE ${where.sql}
+      )
+      SELECT ${AUDIT_COLUMNS.split(',').map((c) => `e.${c.trim()}`).join(', ')}
+        FROM m JOIN audit_log_entries e ON e.organisation_id = m.organisation_id AND e.id = m.id
+       ORDER BY m.created_at DESC, m.seq DESC LIMIT $${where.params.length}`,
+    params: where.params,
+  };
+}

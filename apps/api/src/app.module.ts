@@ -17,8 +17,6 @@ import { RolesModule } from './roles/roles.module';
 import { MembersModule } from './members/members.module';
 import { InvitationsModule } from './invitations/invitations.module';
 import { TeamsModule } from './teams/teams.module';
-import { InterruptsModule } from './interrupts/interrupts.module';
-import { SessionsModule } from './sessions/sessions.module';
 
 @Module({})
 export class AppModule {

@@ -453,7 +453,7 @@ describe('GET /api/audit-log (SPEC §7)', () => {
       if (newest) query.from = newest;
       let cursor: string | null = null;
       do {
-        const res = await http()
+        const res: request.Response = await http()
           .get('/api/audit-log')
           .query(cursor ? { ...query, cursor } : query)
           .set('x-api-key', mirrorKey);

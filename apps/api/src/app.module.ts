@@ -17,6 +17,8 @@ import { RolesModule } from './roles/roles.module';
 import { MembersModule } from './members/members.module';
 import { InvitationsModule } from './invitations/invitations.module';
 import { TeamsModule } from './teams/teams.module';
+import { InterruptsModule } from './interrupts/interrupts.module';
+import { SessionsModule } from './sessions/sessions.module';
 
 @Module({})
 export class AppModule {
@@ -37,6 +39,8 @@ export class AppModule {
         InvitationsModule,
         TeamsModule,
         AuditLogModule,
+        InterruptsModule,
+        SessionsModule,
         HealthModule,
       ],
       providers: [

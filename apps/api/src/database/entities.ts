@@ -1,9 +1,15 @@
+import { UsageMonthEntity } from '../allowances/usage-month.entity';
 import { ApiKeyEntity } from '../api-keys/api-key.entity';
 import { MemberSessionEntity } from '../auth/member-session.entity';
+import { IdempotencyKeyEntity } from '../idempotency/idempotency-key.entity';
+import { InterruptDecisionEntity } from '../interrupts/interrupt-decision.entity';
+import { InterruptEntity } from '../interrupts/interrupt.entity';
 import { InvitationEntity } from '../invitations/invitation.entity';
 import { MemberEntity } from '../members/member.entity';
 import { OrganisationEntity } from '../organisation/organisation.entity';
 import { RoleEntity } from '../roles/role.entity';
+import { SessionMessageEntity } from '../sessions/session-message.entity';
+import { SessionEntity } from '../sessions/session.entity';
 import { TeamMemberEntity } from '../teams/team-member.entity';
 import { TeamEntity } from '../teams/team.entity';
 
@@ -17,4 +23,10 @@ export const ENTITIES = [
   TeamEntity,
   TeamMemberEntity,
   InvitationEntity,
+  SessionEntity,
+  SessionMessageEntity,
+  InterruptEntity,
+  InterruptDecisionEntity,
+  UsageMonthEntity,
+  IdempotencyKeyEntity,
 ];

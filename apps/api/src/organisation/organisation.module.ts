@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
+import { AllowancesModule } from '../allowances/allowances.module';
 import { OrganisationController } from './organisation.controller';
 import { OrganisationService } from './organisation.service';
 import { OrganisationSetupService } from './organisation-setup.service';
 
 @Module({
+  imports: [AllowancesModule],
   controllers: [OrganisationController],
   providers: [OrganisationService, OrganisationSetupService],
   exports: [OrganisationSetupService],

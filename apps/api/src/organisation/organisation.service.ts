@@ -6,19 +6,15 @@ import { actorOf, MemberPrincipal } from '../auth/principal';
 import { ApiError } from '../http/api-error';
 import { NotificationBus } from '../notifications/notification-bus';
 import { AUTH_CHANNEL } from '../api-keys/api-key-cache';
-
-export interface OrganisationResponse {
-  id: string;
-  name: string;
-  plan: Plan;
-  createdAt: string;
-}
+import { AllowancesService } from '../allowances/allowances.service';
+import type { OrganisationResponse } from './dto/organisation.response';
 
 @Injectable()
 export class OrganisationService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly bus: NotificationBus,
+    private readonly allowances: AllowancesService,
   ) {}
 
   async get(organisationId: string): Promise<OrganisationResponse> {
@@ -27,7 +23,13 @@ export class OrganisationService {
       [organisationId],
     );
     if (row === undefined) throw ApiError.of('NOT_FOUND');
-    return { id: row.id, name: row.name, plan: row.plan, createdAt: row.created_at.toISOString() };
+    return {
+      id: row.id,
+      name: row.name,
+      plan: row.plan,
+      createdAt: row.created_at.toISOString(),
+      usage: await this.allowances.summary(organisationId),
+    };
   }
 
   async changePlan(member: MemberPrincipal, plan: Plan, ip: string | null): Promise<OrganisationResponse> {

@@ -3,5 +3,6 @@ import { CreateOrganisations1763683200000 } from './1763683200000-create-organis
 import { AccountsAndKeys1795291937217 } from './1795291937217-accounts-and-keys';
 import { CreateAuditLog1795292000000 } from './1795292000000-create-audit-log';
 import { AuditLogChainAndSearch1795300000000 } from './1795300000000-audit-log-chain-and-search';
+import { InterruptsAndSessions1795310000000 } from './1795310000000-interrupts-and-sessions';
 
-export const MIGRATIONS = [CreateOrganisations1763683200000, AccountsAndKeys1795291937217, CreateAuditLog1795292000000, AuditLogChainAndSearch1795300000000];
+export const MIGRATIONS = [CreateOrganisations1763683200000, AccountsAndKeys1795291937217, CreateAuditLog1795292000000, AuditLogChainAndSearch1795300000000, InterruptsAndSessions1795310000000];

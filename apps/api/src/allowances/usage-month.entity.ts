@@ -1,0 +1,24 @@
+import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { OrganisationEntity } from '../organisation/organisation.entity';
+
+/**
+ * An organisation's metered use in one UTC calendar month: the interrupt messages counter,
+ * incremented atomically against the plan's allowance (SPEC §8). Agent hours are computed from
+ * the sessions themselves, since open sessions keep counting.
+ */
+@Entity({ name: 'usage_months' })
+export class UsageMonthEntity {
+  @PrimaryColumn('uuid')
+  organisationId!: string;
+
+  /** The first day of the month (UTC). */
+  @PrimaryColumn('date')
+  month!: string;
+
+  @ManyToOne(() => OrganisationEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'organisation_id' })
+  organisation?: OrganisationEntity;
+
+  @Column('integer', { default: 0 })
+  messages!: number;
+}

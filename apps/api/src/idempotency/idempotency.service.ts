@@ -1,0 +1,120 @@
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { Logger } from 'pino';
+import { queryRows, Queryable } from '../database/query-rows.util';
+import { ApiError } from '../http/api-error';
+import { LOGGER } from '../logging/logger.module';
+
+/** An `Idempotency-Key` on a request, with what the request was (see `requestFingerprint`). */
+export interface IdempotentRequest {
+  organisationId: string;
+  key: string;
+  fingerprint: string;
+}
+
+export interface IdempotentResult<T> {
+  value: T;
+  /** True when `value` is the stored first response, replayed without a second write. */
+  replayed: boolean;
+}
+
+/** How long a key is remembered. */
+const RETENTION = `interval '24 hours'`;
+const SWEEP_EVERY_MS = 10 * 60_000;
+
+/**
+ * Safe retries of POSTs (beyond the seed): the same `Idempotency-Key` within 24 hours returns
+ * the first response without a second write; with a different request it answers 409.
+ *
+ * The key is claimed by inserting its row first thing in the write's own transaction. A
+ * concurrent request with the same key blocks on that row's unique index until the first
+ * transaction ends: if it committed, the second finds the stored response and replays it; if it
+ * rolled back (an error response), the second claims the key and does the work itself. Only
+ * successful responses are stored, so a request refused (say 402) can be retried with its key.
+ */
+@Injectable()
+export class IdempotencyService implements OnApplicationShutdown {
+  private readonly usedBy = new Set<string>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {
+    this.sweeper = setInterval(() => void this.sweep(), SWEEP_EVERY_MS);
+    this.sweeper.unref();
+  }
+
+  /**
+   * Runs `work` once per key, inside the caller's transaction `tx`, storing its result as the
+   * response (status `status`). Without a key, simply runs `work`.
+   */
+  async once<T>(
+    tx: Queryable,
+    request: IdempotentRequest | undefined,
+    status: number,
+    work: () => Promise<T>,
+  ): Promise<IdempotentResult<T>> {
+    if (request === undefined) return { value: await work(), replayed: false };
+    const stored = await this.claim(tx, request);
+    if (stored !== undefined) {
+      if (stored.status !== status) throw new Error(`idempotency key stored with status ${stored.status}, expected ${status}`);
+      return { value: JSON.parse(stored.body) as T, replayed: true };
+    }
+    const value = await work();
+    await tx.query(
+      `UPDATE idempotency_keys SET response_status = $3, response_body = $4 WHERE organisation_id = $1 AND key = $2`,
+      [request.organisationId, request.key, status, JSON.stringify(value)],
+    );
+    this.usedBy.add(request.organisationId);
+    return { value, replayed: false };
+  }
+
+  /** Claims the key (undefined), or returns the response stored under it. */
+  private async claim(tx: Queryable, request: IdempotentRequest): Promise<{ status: number; body: string } | undefined> {
+    const claimed = await queryRows<{ key: string }>(
+      tx,
+      `INSERT INTO idempotency_keys AS k (organisation_id, key, fingerprint) VALUES ($1, $2, $3)
+       ON CONFLICT (organisation_id, key) DO UPDATE
+         SET fingerprint = EXCLUDED.fingerprint, response_status = NULL, response_body = NULL, created_at = now()
+         WHERE k.created_at <= now() - ${RETENTION}
+       RETURNING k.key`,
+      [request.organisationId, request.key, request.fingerprint],
+    );
+    if (claimed.length > 0) return undefined;
+    // The key is held by a committed request of the last 24 hours (the upsert waited for it).
+    const [row] = await queryRows<{ fingerprint: string; response_status: number | null; response_body: string | null }>(
+      tx,
+      `SELECT fingerprint, response_status, response_body FROM idempotency_keys WHERE organisation_id = $1 AND key = $2`,
+      [request.organisationId, request.key],
+    );
+    if (row === undefined || row.response_status === null || row.response_body === null) {
+      // Swept between the two statements: a conflict with nothing to replay, safe to retry.
+      throw new ApiError('CONFLICT', 'A request with this Idempotency-Key is in progress; retry it.');
+    }
+    if (row.fingerprint !== request.fingerprint) {
+      throw new ApiError('CONFLICT', 'This Idempotency-Key was already used with a different request.');
+    }
+    return { status: row.response_status, body: row.response_body };
+  }
+
+  /** Forgets expired keys of the organisations that used keys since the last sweep. */
+  private async sweep(): Promise<void> {
+    const organisations = [...this.usedBy];
+    this.usedBy.clear();
+    for (const organisationId of organisations) {
+      try {
+        await this.dataSource.query(
+          `DELETE FROM idempotency_keys WHERE organisation_id = $1 AND created_at <= now() - ${RETENTION}`,
+          [organisationId],
+        );
+      } catch (error) {
+        this.logger.warn({ err: error, organisationId }, 'could not sweep expired idempotency keys');
+      }
+    }
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.sweeper);
+  }
+}

@@ -1,0 +1,90 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  ArrayUnique,
+  IsArray,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Length,
+  Matches,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
+import { DECISIONS } from '../interrupt-decision.entity';
+import type { Decision } from '../interrupt-decision.entity';
+
+/** SPEC §10: at most 20 action requests per interrupt. */
+export const MAX_ACTION_REQUESTS = 20;
+
+/** One action the agent wants reviewed: LangGraph's human-in-the-loop shape (SPEC §5). */
+export class ActionRequestDto {
+  @ApiProperty({ minLength: 1, maxLength: 200, description: 'Unique within the interrupt.', example: 'deploy' })
+  @IsString()
+  @Length(1, 200)
+  @Matches(/\S/, { message: 'name must not be blank' })
+  name!: string;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { service: 'api', version: '1.4.2' } })
+  @IsOptional()
+  @IsObject()
+  args?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ maxLength: 10_000 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(10_000)
+  description?: string;
+
+  /** Defaults to all four decisions. */
+  @ApiPropertyOptional({ enum: DECISIONS, enumName: 'DecisionType', isArray: true, description: 'Defaults to all four.' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayUnique()
+  @IsIn(DECISIONS, { each: true })
+  allowedDecisions?: Decision[];
+}
+
+export class CreateInterruptDto {
+  @ApiProperty({ minLength: 1, maxLength: 200, example: 'Deploy to prod' })
+  @IsString()
+  @Length(1, 200)
+  @Matches(/\S/, { message: 'title must not be blank' })
+  title!: string;
+
+  @ApiProperty({ type: [ActionRequestDto], minItems: 1, maxItems: MAX_ACTION_REQUESTS })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_ACTION_REQUESTS)
+  @ArrayUnique((a: ActionRequestDto | null) => a?.name, { message: 'actionRequests must have unique names' })
+  @ValidateNested({ each: true })
+  @Type(() => ActionRequestDto)
+  actionRequests!: ActionRequestDto[];
+
+  @ApiPropertyOptional({ maxLength: 10_000 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(10_000)
+  description?: string;
+
+  @ApiPropertyOptional({ minLength: 1, maxLength: 200, description: "The agent's own id for this request." })
+  @IsOptional()
+  @IsString()
+  @Length(1, 200)
+  externalId?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'A session of this organisation.' })
+  @IsOptional()
+  @IsUUID()
+  sessionId?: string;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
+  @IsOptional()
+  @IsObject()
+  metadata?: Record<string, unknown>;
+}

@@ -1,0 +1,120 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { DECISIONS } from '../interrupt-decision.entity';
+import type { Decision } from '../interrupt-decision.entity';
+import { INTERRUPT_STATUSES } from '../interrupt.entity';
+import type { InterruptStatus } from '../interrupt.entity';
+
+const FREE_FORM = { type: 'object', additionalProperties: true } as const;
+
+/** An action request as stored: every optional part filled in. */
+export class ActionRequestResponse {
+  @ApiProperty({ minLength: 1, maxLength: 200, example: 'deploy' })
+  name!: string;
+
+  @ApiProperty({ ...FREE_FORM, description: '{} when none were given.' })
+  args!: Record<string, unknown>;
+
+  @ApiProperty({ type: String, nullable: true })
+  description!: string | null;
+
+  @ApiProperty({ enum: DECISIONS, enumName: 'DecisionType', isArray: true })
+  allowedDecisions!: Decision[];
+}
+
+export class DecidedBy {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ description: "The member's name at the time of the decision." })
+  name!: string;
+}
+
+export class DecisionResponse {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty()
+  actionName!: string;
+
+  @ApiProperty({ enum: DECISIONS, enumName: 'DecisionType' })
+  decision!: Decision;
+
+  @ApiProperty({ ...FREE_FORM, nullable: true, description: 'Set with decision edit.' })
+  editedArgs!: Record<string, unknown> | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Required with respond; optional with the others.' })
+  message!: string | null;
+
+  @ApiProperty({ type: DecidedBy })
+  decidedBy!: DecidedBy;
+
+  @ApiProperty({ format: 'date-time' })
+  decidedAt!: string;
+}
+
+export class Assignee {
+  @ApiProperty({ enum: ['member', 'team'] })
+  type!: 'member' | 'team';
+
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ description: 'The name when assigned.' })
+  name!: string;
+}
+
+/** The interrupt record (SPEC §5), plus the escalation level and reason. */
+export class InterruptResponse {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ minLength: 1, maxLength: 200, example: 'Deploy to prod' })
+  title!: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  description!: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  externalId!: string | null;
+
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  sessionId!: string | null;
+
+  @ApiProperty({ enum: INTERRUPT_STATUSES, enumName: 'InterruptStatus', description: 'open until every action request has a decision.' })
+  status!: InterruptStatus;
+
+  @ApiProperty({ type: [ActionRequestResponse] })
+  actionRequests!: ActionRequestResponse[];
+
+  @ApiProperty({ type: [DecisionResponse], description: 'In the order they were made.' })
+  decisions!: DecisionResponse[];
+
+  @ApiProperty({ type: Assignee, nullable: true })
+  assignee!: Assignee | null;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: '0 until escalated; each escalation adds one.' })
+  escalationLevel!: number;
+
+  @ApiProperty({ type: String, nullable: true })
+  escalationReason!: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  escalatedAt!: string | null;
+
+  @ApiProperty({ ...FREE_FORM, nullable: true })
+  metadata!: Record<string, unknown> | null;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt!: string;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  answeredAt!: string | null;
+}
+
+export class InterruptListResponse {
+  @ApiProperty({ type: [InterruptResponse], description: 'Newest first.' })
+  interrupts!: InterruptResponse[];
+
+  @ApiProperty({ type: String, nullable: true, description: 'Opaque; null on the last page.' })
+  nextCursor!: string | null;
+}

@@ -1,0 +1,94 @@
+import type { Decision } from './interrupt-decision.entity';
+import type { InterruptStatus } from './interrupt.entity';
+import type { InterruptResponse } from './dto/interrupt.response';
+
+/** An action request as stored: every optional part filled in. */
+export interface StoredActionRequest {
+  name: string;
+  args: Record<string, unknown>;
+  description: string | null;
+  allowedDecisions: Decision[];
+}
+
+/** The columns every read of an interrupt selects, with its decisions as a JSON array. */
+export const INTERRUPT_COLUMNS = `
+  i.id, i.title, i.description, i.external_id, i.session_id, i.status, i.action_requests,
+  i.assignee_type, i.assignee_id, i.assignee_name, i.escalation_level, i.escalation_reason,
+  i.escalated_at, i.metadata, i.created_at, i.answered_at,
+  COALESCE((
+    SELECT json_agg(json_build_object(
+             'id', d.id, 'actionName', d.action_name, 'decision', d.decision,
+             'editedArgs', d.edited_args, 'message', d.message,
+             'decidedById', d.decided_by_id, 'decidedByName', d.decided_by_name, 'decidedAt', d.decided_at)
+           ORDER BY d.decided_at, d.id)
+      FROM interrupt_decisions d
+     WHERE d.organisation_id = i.organisation_id AND d.interrupt_id = i.id
+  ), '[]'::json) AS decisions`;
+
+export interface InterruptRow {
+  id: string;
+  title: string;
+  description: string | null;
+  external_id: string | null;
+  session_id: string | null;
+  status: InterruptStatus;
+  action_requests: StoredActionRequest[];
+  assignee_type: 'member' | 'team' | null;
+  assignee_id: string | null;
+  assignee_name: string | null;
+  escalation_level: number;
+  escalation_reason: string | null;
+  escalated_at: Date | null;
+  metadata: Record<string, unknown> | null;
+  created_at: Date;
+  answered_at: Date | null;
+  decisions: {
+    id: string;
+    actionName: string;
+    decision: Decision;
+    editedArgs: Record<string, unknown> | null;
+    message: string | null;
+    decidedById: string;
+    decidedByName: string;
+    /** Postgres' JSON text of a timestamptz, e.g. `2026-11-21T10:00:00.123+00:00`. */
+    decidedAt: string;
+  }[];
+}
+
+/** The interrupt record of SPEC §5. */
+export function toInterruptResponse(row: InterruptRow): InterruptResponse {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    externalId: row.external_id,
+    sessionId: row.session_id,
+    status: row.status,
+    // Fixed key order (jsonb keeps its own).
+    actionRequests: row.action_requests.map((a) => ({
+      name: a.name,
+      args: a.args,
+      description: a.description,
+      allowedDecisions: a.allowedDecisions,
+    })),
+    decisions: row.decisions.map((d) => ({
+      id: d.id,
+      actionName: d.actionName,
+      decision: d.decision,
+      editedArgs: d.editedArgs,
+      message: d.message,
+      decidedBy: { id: d.decidedById, name: d.decidedByName },
+      decidedAt: new Date(d.decidedAt).toISOString(),
+    })),
+    assignee:
+      row.assignee_type === null || row.assignee_id === null
+        ? null
+        : { type: row.assignee_type, id: row.assignee_id, name: row.assignee_name ?? '' },
+    escalationLevel: row.escalation_level,
+    escalationReason: row.escalation_reason,
+    escalatedAt: row.escalated_at?.toISOString() ?? null,
+    metadata: row.metadata,
+    createdAt: row.created_at.toISOString(),
+    answeredAt: row.answered_at?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,192 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { writeAuditEntry } from '@interlock/audit';
+import { actorOf, MemberPrincipal } from '../auth/principal';
+import { ApiError } from '../http/api-error';
+import type { Decision } from './interrupt-decision.entity';
+import type { InterruptStatus } from './interrupt.entity';
+import { INTERRUPT_COLUMNS, InterruptRow, StoredActionRequest, toInterruptResponse } from './interrupt-record';
+import type { AssignInterruptDto } from './dto/assign-interrupt.dto';
+import type { DecideInterruptDto } from './dto/decide-interrupt.dto';
+import type { InterruptResponse } from './dto/interrupt.response';
+
+const DECIDED: Record<Decision, string> = {
+  approve: 'approved',
+  edit: 'approved with edits',
+  reject: 'rejected',
+  respond: 'answered',
+};
+
+interface LockedInterrupt {
+  title: string;
+  status: InterruptStatus;
+  action_requests: StoredActionRequest[];
+  assignee_type: 'member' | 'team' | null;
+  assignee_id: string | null;
+  escalation_level: number;
+}
+
+const alreadyAnswered = () => new ApiError('CONFLICT', 'This interrupt is already answered.');
+
+/** What members do to interrupts (SPEC §6): decide, assign, escalate. Each writes its entry. */
+@Injectable()
+export class InterruptReviewService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * One decision per action. The interrupt row is locked first, so concurrent decisions on one
+   * interrupt queue and each sees the ones before it (the unique index is the backstop): of two
+   * members deciding the same action at once, exactly one wins and the other gets 409.
+   */
+  decide(member: MemberPrincipal, id: string, body: DecideInterruptDto, ip: string | null): Promise<InterruptResponse> {
+    return this.dataSource.transaction(async (tx) => {
+      const interrupt = await this.lock(tx, member, id);
+      const action = interrupt.action_requests.find((a) => a.name === body.actionName);
+      if (action === undefined) {
+        throw new ApiError('VALIDATION_FAILED', `actionName must name one of this interrupt's action requests.`);
+      }
+      if (!action.allowedDecisions.includes(body.decision)) {
+        throw new ApiError(
+          'VALIDATION_FAILED',
+          `decision must be one of the decisions action ${action.name} allows: ${action.allowedDecisions.join(', ')}.`,
+        );
+      }
+      const inserted: unknown[] = await tx.query(
+        `INSERT INTO interrupt_decisions
+           (organisation_id, id, interrupt_id, action_name, decision, edited_args, message, decided_by_id, decided_by_name)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+         ON CONFLICT (organisation_id, interrupt_id, action_name) DO NOTHING
+         RETURNING id`,
+        [
+          member.organisationId,
+          randomUUID(),
+          id,
+          action.name,
+          body.decision,
+          body.editedArgs === undefined ? null : JSON.stringify(body.editedArgs),
+          body.message ?? null,
+          member.memberId,
+          member.memberName,
+        ],
+      );
+      if (inserted.length === 0) {
+        throw new ApiError('CONFLICT', `Action ${action.name} of this interrupt has already been decided.`);
+      }
+      const [{ decided }]: { decided: number }[] = await tx.query(
+        `SELECT count(*)::int AS decided FROM interrupt_decisions WHERE organisation_id = $1 AND interrupt_id = $2`,
+        [member.organisationId, id],
+      );
+      const becameAnswered = decided === interrupt.action_requests.length;
+      if (becameAnswered) {
+        await tx.query(
+          `UPDATE interrupts SET status = 'answered', answered_at = now() WHERE organisation_id = $1 AND id = $2`,
+          [member.organisationId, id],
+        );
+      }
+      await writeAuditEntry(tx, {
+        organisationId: member.organisationId,
+        action: 'interrupt.decided',
+        actor: actorOf(member),
+        target: { type: 'interrupt', id, name: interrupt.title },
+        summary: `Action ${action.name} of interrupt ${interrupt.title} ${DECIDED[body.decision]} by ${member.memberName}`,
+        metadata: { actionName: action.name, decision: body.decision, becameAnswered },
+        ipAddress: ip,
+      });
+      return this.read(tx, member, id);
+    });
+  }
+
+  /** Assigns to a member or a team of the organisation; the same assignee again changes nothing. */
+  assign(member: MemberPrincipal, id: string, body: AssignInterruptDto, ip: string | null): Promise<InterruptResponse> {
+    return this.dataSource.transaction(async (tx) => {
+      const interrupt = await this.lock(tx, member, id);
+      if (interrupt.status === 'answered') throw alreadyAnswered();
+      const assignee =
+        body.teamId !== undefined
+          ? await this.findAssignee(tx, member, 'team', body.teamId)
+          : await this.findAssignee(tx, member, 'member', body.memberId as string);
+      if (interrupt.assignee_type === assignee.type && interrupt.assignee_id === assignee.id) return this.read(tx, member, id);
+      await tx.query(
+        `UPDATE interrupts SET assignee_type = $3, assignee_id = $4, assignee_name = $5
+          WHERE organisation_id = $1 AND id = $2`,
+        [member.organisationId, id, assignee.type, assignee.id, assignee.name],
+      );
+      await writeAuditEntry(tx, {
+        organisationId: member.organisationId,
+        action: 'interrupt.assigned',
+        actor: actorOf(member),
+        target: { type: 'interrupt', id, name: interrupt.title },
+        summary: `Interrupt ${interrupt.title} assigned to ${assignee.type === 'team' ? 'team ' : ''}${assignee.name} by ${member.memberName}`,
+        metadata: {
+          assigneeType: assignee.type,
+          assigneeId: assignee.id,
+          assigneeName: assignee.name,
+          previousAssigneeType: interrupt.assignee_type,
+          previousAssigneeId: interrupt.assignee_id,
+        },
+        ipAddress: ip,
+      });
+      return this.read(tx, member, id);
+    });
+  }
+
+  /** Raises the escalation level by one, with an optional reason. */
+  escalate(member: MemberPrincipal, id: string, reason: string | undefined, ip: string | null): Promise<InterruptResponse> {
+    return this.dataSource.transaction(async (tx) => {
+      const interrupt = await this.lock(tx, member, id);
+      if (interrupt.status === 'answered') throw alreadyAnswered();
+      const level = interrupt.escalation_level + 1;
+      await tx.query(
+        `UPDATE interrupts SET escalation_level = $3, escalation_reason = $4, escalated_at = now()
+          WHERE organisation_id = $1 AND id = $2`,
+        [member.organisationId, id, level, reason ?? null],
+      );
+      await writeAuditEntry(tx, {
+        organisationId: member.organisationId,
+        action: 'interrupt.escalated',
+        actor: actorOf(member),
+        target: { type: 'interrupt', id, name: interrupt.title },
+        summary: `Interrupt ${interrupt.title} escalated to level ${level} by ${member.memberName}`,
+        metadata: { level, reason: reason ?? null },
+        ipAddress: ip,
+      });
+      return this.read(tx, member, id);
+    });
+  }
+
+  private async lock(tx: EntityManager, member: MemberPrincipal, id: string): Promise<LockedInterrupt> {
+    const [row]: LockedInterrupt[] = await tx.query(
+      `SELECT title, status, action_requests, assignee_type, assignee_id, escalation_level
+         FROM interrupts WHERE organisation_id = $1 AND id = $2 FOR NO KEY UPDATE`,
+      [member.organisationId, id],
+    );
+    if (row === undefined) throw ApiError.of('NOT_FOUND');
+    return row;
+  }
+
+  /** A member or team of the caller's organisation (404 otherwise), locked against removal. */
+  private async findAssignee(
+    tx: EntityManager,
+    member: MemberPrincipal,
+    type: 'member' | 'team',
+    assigneeId: string,
+  ): Promise<{ type: 'member' | 'team'; id: string; name: string }> {
+    const table = type === 'team' ? 'teams' : 'members';
+    const [row]: { id: string; name: string }[] = await tx.query(
+      `SELECT id, name FROM ${table} WHERE organisation_id = $1 AND id = $2 FOR KEY SHARE`,
+      [member.organisationId, assigneeId],
+    );
+    if (row === undefined) throw ApiError.of('NOT_FOUND');
+    return { type, id: row.id, name: row.name };
+  }
+
+  private async read(tx: EntityManager, member: MemberPrincipal, id: string): Promise<InterruptResponse> {
+    const [row]: InterruptRow[] = await tx.query(
+      `SELECT ${INTERRUPT_COLUMNS} FROM interrupts i WHERE i.organisation_id = $1 AND i.id = $2`,
+      [member.organisationId, id],
+    );
+    if (row === undefined) throw ApiError.of('NOT_FOUND');
+    return toInterruptResponse(row);
+  }
+}

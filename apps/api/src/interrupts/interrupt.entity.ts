@@ -1,0 +1,86 @@
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { OrganisationEntity } from '../organisation/organisation.entity';
+import { SessionEntity } from '../sessions/session.entity';
+import type { StoredActionRequest } from './interrupt-record';
+
+export const INTERRUPT_STATUSES = ['open', 'answered'] as const;
+export type InterruptStatus = (typeof INTERRUPT_STATUSES)[number];
+
+/** A human-review request an agent opened (SPEC §5). `open` until every action has a decision. */
+@Entity({ name: 'interrupts' })
+// Listing, newest first, with and without the status filter (keyset on created_at, id).
+@Index('interrupts_organisation_created_idx', ['organisationId', 'createdAt', 'id'])
+@Index('interrupts_organisation_status_created_idx', ['organisationId', 'status', 'createdAt', 'id'])
+// Partial (WHERE external_id IS NOT NULL), which TypeORM cannot compare: created by the migration.
+@Index('interrupts_organisation_external_idx', { synchronize: false })
+@Check('interrupts_status_check', `"status" IN ('open', 'answered')`)
+@Check('interrupts_assignee_type_check', `"assignee_type" IN ('member', 'team')`)
+export class InterruptEntity {
+  @PrimaryColumn('uuid')
+  organisationId!: string;
+
+  @PrimaryColumn('uuid')
+  id!: string;
+
+  @ManyToOne(() => OrganisationEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'organisation_id' })
+  organisation?: OrganisationEntity;
+
+  @Column('text')
+  title!: string;
+
+  @Column('text', { nullable: true })
+  description!: string | null;
+
+  @Column('text', { nullable: true })
+  externalId!: string | null;
+
+  @Column('uuid', { nullable: true })
+  sessionId!: string | null;
+
+  @ManyToOne(() => SessionEntity)
+  @JoinColumn([
+    { name: 'organisation_id', referencedColumnName: 'organisationId' },
+    { name: 'session_id', referencedColumnName: 'id' },
+  ])
+  session?: SessionEntity;
+
+  @Column('text', { default: 'open' })
+  status!: InterruptStatus;
+
+  @Column('jsonb')
+  actionRequests!: StoredActionRequest[];
+
+  @Column('jsonb', { nullable: true })
+  metadata!: Record<string, unknown> | null;
+
+  /** The key that opened it (no foreign key: keys are deleted when revoked). */
+  @Column('uuid', { nullable: true })
+  openedByKeyId!: string | null;
+
+  /** The assignee as named when assigned (members and teams can be renamed or removed later). */
+  @Column('text', { nullable: true })
+  assigneeType!: 'member' | 'team' | null;
+
+  @Column('uuid', { nullable: true })
+  assigneeId!: string | null;
+
+  @Column('text', { nullable: true })
+  assigneeName!: string | null;
+
+  /** 0 until escalated; each escalation raises it by one. */
+  @Column('integer', { default: 0 })
+  escalationLevel!: number;
+
+  @Column('text', { nullable: true })
+  escalationReason!: string | null;
+
+  @Column('timestamp with time zone', { precision: 3, nullable: true })
+  escalatedAt!: Date | null;
+
+  @CreateDateColumn({ type: 'timestamptz', precision: 3 })
+  createdAt!: Date;
+
+  @Column('timestamp with time zone', { precision: 3, nullable: true })
+  answeredAt!: Date | null;
+}

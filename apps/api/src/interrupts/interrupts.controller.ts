@@ -1,0 +1,113 @@
+import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiPaymentRequiredResponse,
+  ApiConflictResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Response } from 'express';
+import { ClientIp, CurrentApiKey, CurrentMember } from '../auth/decorators/current-principal.decorator';
+import { MachineRoute, MemberRoute } from '../auth/decorators/route-access.decorator';
+import type { ApiKeyPrincipal, MemberPrincipal } from '../auth/principal';
+import { IdParam } from '../http/id-param.pipe';
+import { IdempotencyKey } from '../idempotency/idempotency-key.decorator';
+import type { IdempotentRequest } from '../idempotency/idempotency.service';
+import { markReplay } from '../idempotency/replay-header.util';
+import { InterruptsService } from './interrupts.service';
+import { InterruptReviewService } from './interrupt-review.service';
+import { AssignInterruptDto } from './dto/assign-interrupt.dto';
+import { CreateInterruptDto } from './dto/create-interrupt.dto';
+import { DecideInterruptDto } from './dto/decide-interrupt.dto';
+import { EscalateInterruptDto } from './dto/escalate-interrupt.dto';
+import { ListInterruptsQuery } from './dto/list-interrupts.query';
+import { InterruptListResponse, InterruptResponse } from './dto/interrupt.response';
+import { IDEMPOTENCY_KEY_HEADER } from '../idempotency/idempotency-key.decorator';
+
+@Controller('api/interrupts')
+@ApiTags('interrupts')
+export class InterruptsController {
+  constructor(
+    private readonly interrupts: InterruptsService,
+    private readonly review: InterruptReviewService,
+  ) {}
+
+  @Post()
+  @MachineRoute()
+  @ApiOperation({ operationId: 'createInterrupt', summary: 'Open an interrupt: ask humans to review 1–20 actions' })
+  @ApiHeader(IDEMPOTENCY_KEY_HEADER)
+  @ApiCreatedResponse({ type: InterruptResponse })
+  @ApiPaymentRequiredResponse({ description: "MESSAGES_ALLOWANCE_EXHAUSTED: the month's included messages are used." })
+  @ApiConflictResponse({ description: 'CONFLICT: the Idempotency-Key was used with a different request.' })
+  async create(
+    @CurrentApiKey() key: ApiKeyPrincipal,
+    @Body() body: CreateInterruptDto,
+    @IdempotencyKey() idempotency: IdempotentRequest | undefined,
+    @ClientIp() ip: string | null,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<InterruptResponse> {
+    return markReplay(res, await this.interrupts.create(key, body, idempotency, ip));
+  }
+
+  @Get()
+  @MachineRoute()
+  @ApiOperation({ operationId: 'listInterrupts', summary: "The organisation's interrupts, newest first, a page at a time" })
+  @ApiOkResponse({ type: InterruptListResponse })
+  list(@CurrentApiKey() key: ApiKeyPrincipal, @Query() query: ListInterruptsQuery): Promise<InterruptListResponse> {
+    return this.interrupts.list(key, query);
+  }
+
+  @Get(':id')
+  @MachineRoute()
+  @ApiOperation({ operationId: 'getInterrupt', summary: 'One interrupt with its decisions' })
+  @ApiOkResponse({ type: InterruptResponse })
+  get(@CurrentApiKey() key: ApiKeyPrincipal, @IdParam() id: string): Promise<InterruptResponse> {
+    return this.interrupts.get(key, id);
+  }
+
+  @Post(':id/decisions')
+  @MemberRoute('interrupt.decide')
+  @ApiOperation({ operationId: 'decideInterrupt', summary: 'Decide one action request (one decision per action)' })
+  @ApiCreatedResponse({ type: InterruptResponse, description: 'The interrupt with the new decision.' })
+  @ApiConflictResponse({ description: 'CONFLICT: the action already has a decision.' })
+  decide(
+    @CurrentMember() member: MemberPrincipal,
+    @IdParam() id: string,
+    @Body() body: DecideInterruptDto,
+    @ClientIp() ip: string | null,
+  ): Promise<InterruptResponse> {
+    return this.review.decide(member, id, body, ip);
+  }
+
+  @Post(':id/assign')
+  @HttpCode(200)
+  @MemberRoute('interrupt.assign')
+  @ApiOperation({ operationId: 'assignInterrupt', summary: 'Assign to a member or a team of the organisation' })
+  @ApiOkResponse({ type: InterruptResponse })
+  @ApiConflictResponse({ description: 'CONFLICT: the interrupt is already answered.' })
+  assign(
+    @CurrentMember() member: MemberPrincipal,
+    @IdParam() id: string,
+    @Body() body: AssignInterruptDto,
+    @ClientIp() ip: string | null,
+  ): Promise<InterruptResponse> {
+    return this.review.assign(member, id, body, ip);
+  }
+
+  @Post(':id/escalate')
+  @HttpCode(200)
+  @MemberRoute('interrupt.escalate')
+  @ApiOperation({ operationId: 'escalateInterrupt', summary: 'Raise the escalation level, with an optional reason' })
+  @ApiOkResponse({ type: InterruptResponse })
+  @ApiConflictResponse({ description: 'CONFLICT: the interrupt is already answered.' })
+  escalate(
+    @CurrentMember() member: MemberPrincipal,
+    @IdParam() id: string,
+    @Body() body: EscalateInterruptDto,
+    @ClientIp() ip: string | null,
+  ): Promise<InterruptResponse> {
+    return this.review.escalate(member, id, body.reason, ip);
+  }
+}

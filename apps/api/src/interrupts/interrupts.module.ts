@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { AllowancesModule } from '../allowances/allowances.module';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { InterruptReviewService } from './interrupt-review.service';
+import { InterruptsController } from './interrupts.controller';
+import { InterruptsService } from './interrupts.service';
+
+@Module({
+  imports: [AllowancesModule, IdempotencyModule],
+  controllers: [InterruptsController],
+  providers: [InterruptsService, InterruptReviewService],
+})
+export class InterruptsModule {}

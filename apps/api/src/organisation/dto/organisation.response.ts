@@ -1,0 +1,21 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { PLANS } from '@interlock/domain';
+import type { Plan } from '@interlock/domain';
+import { UsageSummary } from '../../allowances/dto/usage-summary.response';
+
+export class OrganisationResponse {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty()
+  name!: string;
+
+  @ApiProperty({ enum: PLANS, enumName: 'Plan' })
+  plan!: Plan;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt!: string;
+
+  @ApiProperty({ type: UsageSummary, description: "This month's use of the plan's allowances (SPEC §8)." })
+  usage!: UsageSummary;
+}

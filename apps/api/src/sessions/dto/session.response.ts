@@ -1,0 +1,35 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { SESSION_STATUSES } from '../session.entity';
+import type { SessionStatus } from '../session.entity';
+
+/** A Live View session. `messageCount` is also the id of its last message event. */
+export class SessionResponse {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ minLength: 1, maxLength: 200, example: 'nightly-build' })
+  name!: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  externalId!: string | null;
+
+  @ApiProperty({ enum: SESSION_STATUSES, enumName: 'SessionStatus' })
+  status!: SessionStatus;
+
+  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true })
+  metadata!: Record<string, unknown> | null;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Messages appended so far; the last one is numbered this.' })
+  messageCount!: number;
+
+  @ApiProperty({ format: 'date-time' })
+  startedAt!: string;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  endedAt!: string | null;
+}
+
+export class AppendMessagesResponse {
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: 100 })
+  appended!: number;
+}

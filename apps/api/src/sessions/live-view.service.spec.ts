@@ -1,0 +1,195 @@
+import { EventEmitter } from 'node:events';
+import type { HttpAdapterHost } from '@nestjs/core';
+import type { Request, Response } from 'express';
+import type { DataSource } from 'typeorm';
+import type { Logger } from 'pino';
+import type { MemberPrincipal } from '../auth/principal';
+import type { SessionService } from '../auth/session.service';
+import { InProcessNotificationBus } from '../notifications/notification-bus';
+import { encodeSessionChange, LIVE_VIEW_CHANNEL } from './live-view-channel';
+import { LiveViewService } from './live-view.service';
+import type { SessionRow } from './session-record';
+
+const ORG = 'o1';
+const SESSION = 's1';
+
+/** An in-memory stand-in for the two tables the Live View reads. */
+class FakeDatabase {
+  session: SessionRow = {
+    id: SESSION,
+    name: 'nightly',
+    external_id: null,
+    status: 'active',
+    metadata: null,
+    message_count: 0,
+    started_at: new Date('2026-11-21T10:00:00.000Z'),
+    ended_at: null,
+  };
+  messages: { seq: number; role: string; content: string; created_at: Date }[] = [];
+  queries = 0;
+
+  append(...contents: string[]): void {
+    for (const content of contents) {
+      this.session.message_count += 1;
+      this.messages.push({ seq: this.session.message_count, role: 'agent', content, created_at: new Date() });
+    }
+  }
+
+  async query(sql: string, params: unknown[]): Promise<unknown[]> {
+    this.queries++;
+    if (params[0] !== ORG || params[1] !== SESSION) return [];
+    if (sql.includes('FROM session_messages')) {
+      return this.messages.filter((m) => m.seq > (params[2] as number)).slice(0, params[3] as number);
+    }
+    return [{ ...this.session }];
+  }
+}
+
+/** Just enough of an Express response: records writes, can be made slow. */
+class FakeResponse extends EventEmitter {
+  chunks: string[] = [];
+  writableEnded = false;
+  statusCode = 0;
+  slow = false;
+  status(code: number) {
+    this.statusCode = code;
+    return this;
+  }
+  set() {
+    return this;
+  }
+  flushHeaders(): void {
+    // Headers are not modelled.
+  }
+  write(chunk: string): boolean {
+    this.chunks.push(chunk);
+    return !this.slow;
+  }
+  end() {
+    this.writableEnded = true;
+    this.emit('close');
+  }
+  get text() {
+    return this.chunks.join('');
+  }
+  ids(): number[] {
+    return [...this.text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+  }
+}
+
+const member = { kind: 'member', organisationId: ORG } as MemberPrincipal;
+const req = {
+  headers: { cookie: 'session=a-sign-in-token-of-enough-length' },
+  socket: { setNoDelay: () => undefined, destroyed: false },
+} as unknown as Request;
+const logger = { warn: () => undefined } as unknown as Logger;
+const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
+
+describe('LiveViewService', () => {
+  let db: FakeDatabase;
+  let bus: InProcessNotificationBus;
+  let server: { listening: boolean };
+  let signedIn: boolean;
+  let live: LiveViewService;
+
+  beforeEach(() => {
+    db = new FakeDatabase();
+    bus = new InProcessNotificationBus();
+    server = { listening: true };
+    signedIn = true;
+    const signIns = {
+      authenticate: async (token: string) =>
+        signedIn && token === 'a-sign-in-token-of-enough-length'
+          ? { organisationId: ORG, permissions: new Set(['session.read']) }
+          : undefined,
+    } as unknown as SessionService;
+    const adapterHost = { httpAdapter: { getHttpServer: () => server } } as unknown as HttpAdapterHost;
+    live = new LiveViewService(db as unknown as DataSource, bus, adapterHost, signIns, logger, { heartbeatMs: 40, batchSize: 2 });
+  });
+  afterEach(() => live.beforeApplicationShutdown());
+
+  const open = async (lastEventId?: number) => {
+    const res = new FakeResponse();
+    await live.open(member, SESSION, lastEventId, res as unknown as Response, req);
+    return res;
+  };
+  const announce = () =>
+    bus.publish(LIVE_VIEW_CHANNEL, encodeSessionChange({ organisationId: ORG, sessionId: SESSION, messageCount: db.session.message_count, status: db.session.status }));
+
+  it('sends the history in pages, then what each announcement brings', async () => {
+    db.append('a', 'b', 'c', 'd', 'e');
+    const res = await open();
+    expect(res.text.startsWith('retry: 3000\n\nevent: session\n')).toBe(true);
+    expect(res.ids()).toEqual([1, 2, 3, 4, 5]);
+    db.append('f');
+    await announce();
+    await tick(5);
+    expect(res.ids()).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('heartbeats, and a heartbeat catches up a viewer whose announcement was lost', async () => {
+    const res = await open();
+    db.append('missed');
+    await tick(100);
+    expect(res.text).toContain(': heartbeat\n\n');
+    expect(res.ids()).toEqual([1]);
+  });
+
+  it('drops a viewer at the next heartbeat once its sign-in is gone', async () => {
+    const res = await open();
+    signedIn = false;
+    await tick(100);
+    expect(res.writableEnded).toBe(true);
+    expect(live.viewerCount).toBe(0);
+  });
+
+  it('resumes after Last-Event-ID; ends with the final record; answers 204 when nothing is left', async () => {
+    db.append('a', 'b', 'c');
+    const res = await open(2);
+    expect(res.ids()).toEqual([3]);
+    db.session.status = 'ended';
+    await announce();
+    await tick(5);
+    expect(res.writableEnded).toBe(true);
+    expect(res.text.trimEnd().split('\n\n').pop()).toContain('"status":"ended"');
+    const after = await open(3);
+    expect(after.statusCode).toBe(204);
+    expect(live.viewerCount).toBe(0);
+  });
+
+  it('waits for a slow client to drain before writing more', async () => {
+    db.append('a', 'b', 'c', 'd');
+    const res = new FakeResponse();
+    res.slow = true;
+    const opened = live.open(member, SESSION, undefined, res as unknown as Response, req);
+    await tick(5);
+    const written = res.chunks.length;
+    await tick(20);
+    expect(res.chunks.length).toBe(written);
+    res.slow = false;
+    res.emit('drain');
+    await opened;
+    expect(res.ids()).toEqual([1, 2, 3, 4]);
+  });
+
+  it('closes every stream once the server stops listening (graceful shutdown), and refuses new ones', async () => {
+    const res = await open();
+    server.listening = false;
+    await tick(400);
+    expect(res.writableEnded).toBe(true);
+    expect(live.viewerCount).toBe(0);
+    await expect(open()).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+  });
+
+  it('forgets a viewer whose client left', async () => {
+    const res = await open();
+    expect(live.viewerCount).toBe(1);
+    res.emit('close');
+    expect(live.viewerCount).toBe(0);
+    const before = db.queries;
+    db.append('x');
+    await announce();
+    await tick(5);
+    expect(db.queries).toBe(before);
+  });
+});

@@ -1,0 +1,35 @@
+import { Check, Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { SessionEntity } from './session.entity';
+
+export const MESSAGE_ROLES = ['agent', 'user', 'tool', 'system'] as const;
+export type MessageRole = (typeof MESSAGE_ROLES)[number];
+
+/** One message of a session, numbered from 1 within it (`seq` is the SSE event id). */
+@Entity({ name: 'session_messages' })
+@Check('session_messages_role_check', `"role" IN ('agent', 'user', 'tool', 'system')`)
+export class SessionMessageEntity {
+  @PrimaryColumn('uuid')
+  organisationId!: string;
+
+  @PrimaryColumn('uuid')
+  sessionId!: string;
+
+  @PrimaryColumn('integer')
+  seq!: number;
+
+  @ManyToOne(() => SessionEntity, { onDelete: 'CASCADE' })
+  @JoinColumn([
+    { name: 'organisation_id', referencedColumnName: 'organisationId' },
+    { name: 'session_id', referencedColumnName: 'id' },
+  ])
+  session?: SessionEntity;
+
+  @Column('text')
+  role!: MessageRole;
+
+  @Column('text')
+  content!: string;
+
+  @CreateDateColumn({ type: 'timestamptz', precision: 3 })
+  createdAt!: Date;
+}

@@ -1,0 +1,51 @@
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { OrganisationEntity } from '../organisation/organisation.entity';
+
+export const SESSION_STATUSES = ['active', 'ended', 'disconnected'] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+
+/**
+ * A Live View session an agent streams messages into. `messageCount` is also the sequence
+ * number of the last message: appends take their numbers by incrementing it under the row lock,
+ * so numbers are gapless and commit in order (what `Last-Event-ID` resume relies on).
+ */
+@Entity({ name: 'sessions' })
+// Agent hours of a month: the sessions still open (ended_at IS NULL) or ended since it began.
+@Index('sessions_organisation_ended_idx', ['organisationId', 'endedAt'])
+@Check('sessions_status_check', `"status" IN ('active', 'ended', 'disconnected')`)
+export class SessionEntity {
+  @PrimaryColumn('uuid')
+  organisationId!: string;
+
+  @PrimaryColumn('uuid')
+  id!: string;
+
+  @ManyToOne(() => OrganisationEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'organisation_id' })
+  organisation?: OrganisationEntity;
+
+  @Column('text')
+  name!: string;
+
+  @Column('text', { nullable: true })
+  externalId!: string | null;
+
+  @Column('jsonb', { nullable: true })
+  metadata!: Record<string, unknown> | null;
+
+  @Column('text', { default: 'active' })
+  status!: SessionStatus;
+
+  @Column('integer', { default: 0 })
+  messageCount!: number;
+
+  /** The key that started it (no foreign key: keys are deleted when revoked). */
+  @Column('uuid', { nullable: true })
+  startedByKeyId!: string | null;
+
+  @CreateDateColumn({ type: 'timestamptz', precision: 3 })
+  startedAt!: Date;
+
+  @Column('timestamp with time zone', { precision: 3, nullable: true })
+  endedAt!: Date | null;
+}

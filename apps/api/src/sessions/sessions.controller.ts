@@ -1,0 +1,120 @@
+import { Body, Controller, Get, Headers, HttpCode, Post, Req, Res } from '@nestjs/common';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiHeader,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiPaymentRequiredResponse,
+  ApiProduces,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { ClientIp, CurrentApiKey, CurrentMember } from '../auth/decorators/current-principal.decorator';
+import { MachineRoute, MemberRoute } from '../auth/decorators/route-access.decorator';
+import type { ApiKeyPrincipal, MemberPrincipal } from '../auth/principal';
+import { ApiError } from '../http/api-error';
+import { IdParam } from '../http/id-param.pipe';
+import { IDEMPOTENCY_KEY_HEADER, IdempotencyKey } from '../idempotency/idempotency-key.decorator';
+import type { IdempotentRequest } from '../idempotency/idempotency.service';
+import { markReplay } from '../idempotency/replay-header.util';
+import { LiveViewService } from './live-view.service';
+import { SessionsService } from './sessions.service';
+import { parseLastEventId } from './sse-event.util';
+import { AppendMessagesDto } from './dto/append-messages.dto';
+import { StartSessionDto } from './dto/start-session.dto';
+import { AppendMessagesResponse, SessionResponse } from './dto/session.response';
+
+@Controller('api/sessions')
+@ApiTags('sessions')
+export class SessionsController {
+  constructor(
+    private readonly sessions: SessionsService,
+    private readonly liveView: LiveViewService,
+  ) {}
+
+  @Post()
+  @MachineRoute()
+  @ApiOperation({ operationId: 'startSession', summary: 'Start a Live View session' })
+  @ApiHeader(IDEMPOTENCY_KEY_HEADER)
+  @ApiCreatedResponse({ type: SessionResponse })
+  @ApiPaymentRequiredResponse({ description: "AGENT_HOURS_ALLOWANCE_EXHAUSTED: the month's included agent hours are used." })
+  @ApiConflictResponse({ description: 'CONFLICT: the Idempotency-Key was used with a different request.' })
+  async start(
+    @CurrentApiKey() key: ApiKeyPrincipal,
+    @Body() body: StartSessionDto,
+    @IdempotencyKey() idempotency: IdempotentRequest | undefined,
+    @ClientIp() ip: string | null,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<SessionResponse> {
+    return markReplay(res, await this.sessions.start(key, body, idempotency, ip));
+  }
+
+  @Post(':id/messages')
+  @MachineRoute()
+  @ApiOperation({ operationId: 'appendSessionMessages', summary: 'Append 1–100 messages to an active session' })
+  @ApiHeader(IDEMPOTENCY_KEY_HEADER)
+  @ApiCreatedResponse({ type: AppendMessagesResponse })
+  @ApiConflictResponse({ description: 'CONFLICT: the session has ended or was disconnected, or the Idempotency-Key was used with a different request.' })
+  async append(
+    @CurrentApiKey() key: ApiKeyPrincipal,
+    @IdParam() id: string,
+    @Body() body: AppendMessagesDto,
+    @IdempotencyKey() idempotency: IdempotentRequest | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<{ appended: number }> {
+    return markReplay(res, await this.sessions.append(key, id, body.messages, idempotency));
+  }
+
+  @Post(':id/end')
+  @HttpCode(200)
+  @MachineRoute()
+  @ApiOperation({ operationId: 'endSession', summary: 'End a session' })
+  @ApiOkResponse({ type: SessionResponse })
+  @ApiConflictResponse({ description: 'CONFLICT: the session has already ended or was disconnected.' })
+  end(@CurrentApiKey() key: ApiKeyPrincipal, @IdParam() id: string, @ClientIp() ip: string | null): Promise<SessionResponse> {
+    return this.sessions.end(key, id, ip);
+  }
+
+  @Post(':id/disconnect')
+  @HttpCode(200)
+  @MemberRoute('session.disconnect')
+  @ApiOperation({ operationId: 'disconnectSession', summary: 'Disconnect a session from the dashboard' })
+  @ApiOkResponse({ type: SessionResponse })
+  @ApiConflictResponse({ description: 'CONFLICT: the session has already ended or was disconnected.' })
+  disconnect(
+    @CurrentMember() member: MemberPrincipal,
+    @IdParam() id: string,
+    @ClientIp() ip: string | null,
+  ): Promise<SessionResponse> {
+    return this.sessions.disconnect(member, id, ip);
+  }
+
+  /** The Live View: Server-Sent Events, resumable with `Last-Event-ID`. */
+  @Get(':id/stream')
+  @MemberRoute('session.read')
+  @ApiOperation({ operationId: 'streamSession', summary: 'The Live View: the session as Server-Sent Events' })
+  @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'Resume after this message number.', schema: { type: 'integer', minimum: 0 } })
+  @ApiProduces('text/event-stream')
+  @ApiOkResponse({
+    description:
+      'Events: `session` (the session record, first and last), `message` (id = its number; data {seq, role, content, createdAt}); ' +
+      'comment heartbeats every 15 s. Ends after a finished session\'s last message.',
+    schema: { type: 'string' },
+  })
+  @ApiNoContentResponse({ description: 'The session has finished and Last-Event-ID is its last message: nothing more will come.' })
+  stream(
+    @CurrentMember() member: MemberPrincipal,
+    @IdParam() id: string,
+    @Headers('last-event-id') lastEventIdHeader: string | undefined,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const lastEventId = parseLastEventId(lastEventIdHeader);
+    if (lastEventId === 'invalid') {
+      throw new ApiError('VALIDATION_FAILED', 'Last-Event-ID must be the number of a message of this session.');
+    }
+    return this.liveView.open(member, id, lastEventId, res, req);
+  }
+}

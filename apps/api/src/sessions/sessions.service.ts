@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Logger } from 'pino';
+import { writeAuditEntry } from '@interlock/audit';
+import { actorOf, ApiKeyPrincipal, MemberPrincipal } from '../auth/principal';
+import { AllowancesService } from '../allowances/allowances.service';
+import { queryRows } from '../database/query-rows.util';
+import { ApiError } from '../http/api-error';
+import { IdempotencyService, IdempotentRequest, IdempotentResult } from '../idempotency/idempotency.service';
+import { LOGGER } from '../logging/logger.module';
+import { NotificationBus } from '../notifications/notification-bus';
+import { encodeSessionChange, LIVE_VIEW_CHANNEL, SessionChange } from './live-view-channel';
+import { notActiveMessage, SESSION_COLUMNS, SessionRow, toSessionResponse } from './session-record';
+import type { SessionMessageDto } from './dto/append-messages.dto';
+import type { SessionResponse } from './dto/session.response';
+import type { StartSessionDto } from './dto/start-session.dto';
+
+/** Live View sessions (SPEC §5, §6): agents start, append to and end them; members disconnect them. */
+@Injectable()
+export class SessionsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly allowances: AllowancesService,
+    private readonly idempotency: IdempotencyService,
+    private readonly bus: NotificationBus,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  start(
+    key: ApiKeyPrincipal,
+    body: StartSessionDto,
+    idempotency: IdempotentRequest | undefined,
+    ip: string | null,
+  ): Promise<IdempotentResult<SessionResponse>> {
+    return this.dataSource.transaction((tx) =>
+      this.idempotency.once(tx, idempotency, 201, async () => {
+        await this.allowances.assertAgentHoursLeft(tx, key.organisationId);
+        const id = randomUUID();
+        const [row]: SessionRow[] = await tx.query(
+          `INSERT INTO sessions (organisation_id, id, name, external_id, metadata, started_by_key_id)
+           VALUES ($1, $2, $3, $4, $5, $6)
+           RETURNING ${SESSION_COLUMNS}`,
+          [
+            key.organisationId,
+            id,
+            body.name,
+            body.externalId ?? null,
+            body.metadata === undefined || body.metadata === null ? null : JSON.stringify(body.metadata),
+            key.apiKeyId,
+          ],
+        );
+        await writeAuditEntry(tx, {
+          organisationId: key.organisationId,
+          action: 'session.started',
+          actor: actorOf(key),
+          target: { type: 'session', id, name: body.name },
+          summary: `Session ${body.name} started by key ${key.apiKeyName}`,
+          metadata: { externalId: body.externalId ?? null },
+          ipAddress: ip,
+        });
+        return toSessionResponse(row);
+      }),
+    );
+  }
+
+  /**
+   * Appends messages, numbered on from the session's count under its row lock: numbers are
+   * gapless and become visible in order, so a viewer resuming after N misses nothing. Appending
+   * is traffic, not activity: no audit entry (SPEC §7).
+   */
+  async append(
+    key: ApiKeyPrincipal,
+    id: string,
+    messages: SessionMessageDto[],
+    idempotency: IdempotentRequest | undefined,
+  ): Promise<IdempotentResult<{ appended: number }>> {
+    let messageCount = 0;
+    const result = await this.dataSource.transaction((tx) =>
+      this.idempotency.once(tx, idempotency, 201, async () => {
+        const [row] = await queryRows<{ message_count: number }>(
+          tx,
+          `UPDATE sessions SET message_count = message_count + $3
+            WHERE organisation_id = $1 AND id = $2 AND status = 'active'
+            RETURNING message_count`,
+          [key.organisationId, id, messages.length],
+        );
+        if (row === undefined) return this.refuseInactive(tx, key.organisationId, id, 'append');
+        messageCount = row.message_count;
+        await tx.query(
+          `INSERT INTO session_messages (organisation_id, session_id, seq, role, content)
+           SELECT $1, $2, $3 + m.n - 1, m.role, m.content
+             FROM unnest($4::text[], $5::text[]) WITH ORDINALITY AS m(role, content, n)`,
+          [key.organisationId, id, messageCount - messages.length + 1, messages.map((m) => m.role), messages.map((m) => m.content)],
+        );
+        return { appended: messages.length };
+      }),
+    );
+    if (!result.replayed) {
+      await this.announce({ organisationId: key.organisationId, sessionId: id, messageCount, status: 'active' });
+    }
+    return result;
+  }
+
+  async end(key: ApiKeyPrincipal, id: string, ip: string | null): Promise<SessionResponse> {
+    const row = await this.dataSource.transaction(async (tx) => {
+      const ended = await this.close(tx, key.organisationId, id, 'ended');
+      await writeAuditEntry(tx, {
+        organisationId: key.organisationId,
+        action: 'session.ended',
+        actor: actorOf(key),
+        target: { type: 'session', id, name: ended.name },
+        summary: `Session ${ended.name} ended by key ${key.apiKeyName}`,
+        metadata: { messageCount: ended.message_count, durationSeconds: durationSeconds(ended) },
+        ipAddress: ip,
+      });
+      return ended;
+    });
+    await this.announce({ organisationId: key.organisationId, sessionId: id, messageCount: row.message_count, status: row.status });
+    return toSessionResponse(row);
+  }
+
+  async disconnect(member: MemberPrincipal, id: string, ip: string | null): Promise<SessionResponse> {
+    const row = await this.dataSource.transaction(async (tx) => {
+      const disconnected = await this.close(tx, member.organisationId, id, 'disconnected');
+      await writeAuditEntry(tx, {
+        organisationId: member.organisationId,
+        action: 'session.disconnected',
+        actor: actorOf(member),
+        target: { type: 'session', id, name: disconnected.name },
+        summary: `Session ${disconnected.name} disconnected by ${member.memberName}`,
+        metadata: { messageCount: disconnected.message_count, durationSeconds: durationSeconds(disconnected) },
+        ipAddress: ip,
+      });
+      return disconnected;
+    });
+    await this.announce({ organisationId: member.organisationId, sessionId: id, messageCount: row.message_count, status: row.status });
+    return toSessionResponse(row);
+  }
+
+  private async close(tx: EntityManager, organisationId: string, id: string, status: 'ended' | 'disconnected'): Promise<SessionRow> {
+    const [row] = await queryRows<SessionRow>(
+      tx,
+      `UPDATE sessions SET status = $3, ended_at = now()
+        WHERE organisation_id = $1 AND id = $2 AND status = 'active'
+        RETURNING ${SESSION_COLUMNS}`,
+      [organisationId, id, status],
+    );
+    if (row === undefined) return this.refuseInactive(tx, organisationId, id, status === 'ended' ? 'end' : 'disconnect');
+    return row;
+  }
+
+  /** Why a session could not be changed: 404 when it is not this organisation's, else 409. */
+  private async refuseInactive(
+    tx: EntityManager,
+    organisationId: string,
+    id: string,
+    doing: 'append' | 'end' | 'disconnect',
+  ): Promise<never> {
+    const [row]: { status: SessionRow['status'] }[] = await tx.query(
+      `SELECT status FROM sessions WHERE organisation_id = $1 AND id = $2`,
+      [organisationId, id],
+    );
+    if (row === undefined) throw ApiError.of('NOT_FOUND');
+    if (row.status === 'active') throw new Error(`session ${id} is active but could not be changed`);
+    throw new ApiError('CONFLICT', notActiveMessage(row.status, doing));
+  }
+
+  /** Tells every instance's viewers; a lost announcement is caught up by their next heartbeat. */
+  private async announce(change: SessionChange): Promise<void> {
+    try {
+      await this.bus.publish(LIVE_VIEW_CHANNEL, encodeSessionChange(change));
+    } catch (error) {
+      this.logger.warn({ err: error, sessionId: change.sessionId }, 'could not announce a session change');
+    }
+  }
+}
+
+function durationSeconds(row: SessionRow): number {
+  return Math.round(((row.ended_at?.getTime() ?? Date.now()) - row.started_at.getTime()) / 1000);
+}

@@ -1,0 +1,279 @@
+import { get, IncomingMessage, ClientRequest } from 'node:http';
+import request from 'supertest';
+import { builtInRoleIds, createApiKey, joinOrganisation, signUpOwner, SignedUpOwner } from './support/factories';
+import { startTestApp, TestApp } from './support/test-app';
+import { createTestDatabase, TestDatabase } from './support/test-database';
+import { ServiceProcess, startServiceProcess } from './support/service-process';
+
+interface SseEvent {
+  id: string | undefined;
+  event: string;
+  data: Record<string, unknown>;
+  at: number;
+}
+
+/** A minimal EventSource over node:http that records events, comments and the end. */
+class SseClient {
+  readonly events: SseEvent[] = [];
+  comments = 0;
+  ended = false;
+  private buffer = '';
+  private readonly listeners = new Set<() => void>();
+
+  private constructor(
+    readonly res: IncomingMessage,
+    private readonly req: ClientRequest,
+  ) {
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => {
+      this.buffer += chunk;
+      let end: number;
+      while ((end = this.buffer.indexOf('\n\n')) >= 0) {
+        this.parse(this.buffer.slice(0, end));
+        this.buffer = this.buffer.slice(end + 2);
+      }
+      this.notify();
+    });
+    res.on('end', () => {
+      this.ended = true;
+      this.notify();
+    });
+    res.on('error', () => undefined);
+  }
+
+  static open(url: string, headers: Record<string, string>): Promise<SseClient> {
+    return new Promise((resolve, reject) => {
+      const req = get(url, { headers: { accept: 'text/event-stream', ...headers } }, (res) => resolve(new SseClient(res, req)));
+      req.on('error', reject);
+    });
+  }
+
+  get status(): number | undefined {
+    return this.res.statusCode;
+  }
+
+  messages(): SseEvent[] {
+    return this.events.filter((e) => e.event === 'message');
+  }
+
+  /** Resolves once `check` holds (re-evaluated on every chunk), or rejects after `timeoutMs`. */
+  until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
+    if (check()) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.listeners.delete(listener);
+        reject(new Error(`timed out; events so far: ${JSON.stringify(this.events)}`));
+      }, timeoutMs);
+      const listener = () => {
+        if (!check()) return;
+        clearTimeout(timer);
+        this.listeners.delete(listener);
+        resolve();
+      };
+      this.listeners.add(listener);
+    });
+  }
+
+  close(): void {
+    this.req.destroy();
+  }
+
+  private parse(block: string): void {
+    let id: string | undefined;
+    let event = 'message';
+    const data: string[] = [];
+    for (const line of block.split('\n')) {
+      if (line.startsWith(':')) this.comments++;
+      else if (line.startsWith('id: ')) id = line.slice(4);
+      else if (line.startsWith('event: ')) event = line.slice(7);
+      else if (line.startsWith('data: ')) data.push(line.slice(6));
+    }
+    if (data.length > 0) this.events.push({ id, event, data: JSON.parse(data.join('\n')), at: Date.now() });
+  }
+
+  private notify(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+}
+
+describe('Live View (SPEC §6: GET /api/sessions/{id}/stream)', () => {
+  let t: TestApp;
+  let base: string;
+  let owner: SignedUpOwner;
+  let key: string;
+
+  const http = () => request(t.app.getHttpServer());
+  const startSession = async (name = 'nightly') => (await http().post('/api/sessions').set('x-api-key', key).send({ name })).body as { id: string };
+  const append = (id: string, ...contents: string[]) =>
+    http()
+      .post(`/api/sessions/${id}/messages`)
+      .set('x-api-key', key)
+      .send({ messages: contents.map((content) => ({ role: 'agent', content })) });
+  const stream = (id: string, headers: Record<string, string> = {}, cookie = owner.cookie) =>
+    SseClient.open(`${base}/api/sessions/${id}/stream`, { cookie, ...headers });
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    await t.app.listen(0, '127.0.0.1');
+    base = `http://127.0.0.1:${(t.app.getHttpServer().address() as { port: number }).port}`;
+    owner = await signUpOwner(t.app.getHttpServer());
+    key = (await createApiKey(t.app.getHttpServer(), owner.cookie)).key;
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('sends the messages so far, then each new one as it is appended, then the end', async () => {
+    const session = await startSession();
+    await append(session.id, 'first', 'second');
+    const client = await stream(session.id);
+    expect(client.status).toBe(200);
+    expect(client.res.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    expect(client.res.headers['cache-control']).toBe('no-cache, no-transform');
+    await client.until(() => client.messages().length === 2);
+    expect(client.events[0]).toMatchObject({ event: 'session', id: undefined, data: { id: session.id, status: 'active', messageCount: 2 } });
+    expect(client.messages().map((e) => [e.id, e.data.seq, e.data.role, e.data.content])).toEqual([
+      ['1', 1, 'agent', 'first'],
+      ['2', 2, 'agent', 'second'],
+    ]);
+
+    const sent = Date.now();
+    expect((await append(session.id, 'third\nwith a newline')).status).toBe(201);
+    await client.until(() => client.messages().length === 3, 1_000);
+    expect(client.messages()[2]).toMatchObject({ id: '3', data: { content: 'third\nwith a newline', createdAt: expect.stringMatching(/Z$/) } });
+    expect(client.messages()[2].at - sent).toBeLessThan(1_000);
+
+    expect((await http().post(`/api/sessions/${session.id}/end`).set('x-api-key', key)).status).toBe(200);
+    await client.until(() => client.ended);
+    expect(client.events[client.events.length - 1]).toMatchObject({ event: 'session', data: { status: 'ended', messageCount: 3 } });
+  });
+
+  it('resumes after Last-Event-ID, and a finished session that was fully seen answers 204', async () => {
+    const session = await startSession();
+    await append(session.id, 'a', 'b', 'c', 'd');
+    const resumed = await stream(session.id, { 'last-event-id': '2' });
+    await resumed.until(() => resumed.messages().length === 2);
+    expect(resumed.messages().map((e) => e.id)).toEqual(['3', '4']);
+    resumed.close();
+
+    await http().post(`/api/sessions/${session.id}/disconnect`).set('cookie', owner.cookie);
+    // A first look at a finished session: all of it, the final record, and the end.
+    const late = await stream(session.id);
+    await late.until(() => late.ended);
+    expect(late.messages().map((e) => e.id)).toEqual(['1', '2', '3', '4']);
+    expect(late.events[late.events.length - 1]).toMatchObject({ event: 'session', data: { status: 'disconnected' } });
+    // EventSource reconnects after the end; 204 tells it to stop.
+    const again = await stream(session.id, { 'last-event-id': '4' });
+    expect(again.status).toBe(204);
+    const partly = await stream(session.id, { 'last-event-id': '3' });
+    await partly.until(() => partly.ended);
+    expect(partly.messages().map((e) => e.id)).toEqual(['4']);
+  });
+
+  it('pages a long history and keeps order under concurrent appends', async () => {
+    const session = await startSession();
+    for (let i = 0; i < 5; i++) await append(session.id, ...Array.from({ length: 100 }, (_, j) => `m${i * 100 + j + 1}`));
+    const client = await stream(session.id);
+    await Promise.all(Array.from({ length: 10 }, (_, i) => append(session.id, `late${i}`)));
+    await client.until(() => client.messages().length === 510);
+    expect(client.messages().map((e) => Number(e.id))).toEqual(Array.from({ length: 510 }, (_, i) => i + 1));
+    client.close();
+  });
+
+  it('needs session.read: a key gets 403, a member without it 403, another organisation 404; a bad Last-Event-ID 400', async () => {
+    const session = await startSession();
+    const keyed = await SseClient.open(`${base}/api/sessions/${session.id}/stream`, { 'x-api-key': key });
+    expect(keyed.status).toBe(403);
+    const role = await http().post('/api/roles').set('cookie', owner.cookie).send({ name: 'Deciders', permissions: ['interrupt.decide'] });
+    const decider = await joinOrganisation(t.app.getHttpServer(), owner.cookie, role.body.id, 'Dee Cider');
+    const res = await http().get(`/api/sessions/${session.id}/stream`).set('cookie', decider.cookie);
+    expect(res.status).toBe(403);
+    expect(res.body.message).toBe('Missing permission: session.read.');
+    const { manager } = await builtInRoleIds(t.app.getHttpServer(), owner.cookie);
+    const mary = await joinOrganisation(t.app.getHttpServer(), owner.cookie, manager, 'Mary Manager');
+    const allowed = await stream(session.id, {}, mary.cookie);
+    expect(allowed.status).toBe(200);
+    allowed.close();
+    const stranger = await signUpOwner(t.app.getHttpServer(), { organisationName: 'Elsewhere' });
+    expect((await http().get(`/api/sessions/${session.id}/stream`).set('cookie', stranger.cookie)).status).toBe(404);
+    const bad = await http().get(`/api/sessions/${session.id}/stream`).set('cookie', owner.cookie).set('last-event-id', 'abc');
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain('Last-Event-ID');
+  });
+
+  it('closes open streams cleanly when the service shuts down', async () => {
+    const other = await startTestApp();
+    await other.app.listen(0, '127.0.0.1');
+    const server = other.app.getHttpServer();
+    const o = await signUpOwner(server);
+    const k = (await createApiKey(server, o.cookie)).key;
+    const { body: session } = await request(server).post('/api/sessions').set('x-api-key', k).send({ name: 's' });
+    const port = (server.address() as { port: number }).port;
+    const client = await SseClient.open(`http://127.0.0.1:${port}/api/sessions/${session.id}/stream`, { cookie: o.cookie });
+    await client.until(() => client.events.length === 1);
+    const closing = Date.now();
+    await other.close();
+    await client.until(() => client.ended, 2_000);
+    expect(Date.now() - closing).toBeLessThan(2_000);
+  });
+});
+
+// The acceptance case: two service processes on one database.
+describe('Live View across instances', () => {
+  let db: TestDatabase;
+  let a: ServiceProcess;
+  let b: ServiceProcess;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const env = { DATABASE_URL: db.url, API_KEY_PEPPER: 'live-view-pepper-0123456789abcdef0123' };
+    a = await startServiceProcess(env);
+    b = await startServiceProcess(env);
+  });
+  afterAll(async () => {
+    if (b.child.exitCode === null) await b.stop();
+    if (a.child.exitCode === null) await a.stop();
+    await db.drop();
+  });
+
+  it('a stream opened on A receives, within 1 s, each message appended through B; A then stops cleanly', async () => {
+    const signUp = await fetch(`${a.baseUrl}/api/auth/sign-up`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'live@example.test', password: 'a long password', name: 'Live', organisationName: 'Live' }),
+    });
+    expect(signUp.status).toBe(201);
+    const cookie = (signUp.headers.get('set-cookie') ?? '').split(';')[0];
+    const { key } = (await (
+      await fetch(`${a.baseUrl}/api/api-keys`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie },
+        body: JSON.stringify({ name: 'agent', expiry: 'never' }),
+      })
+    ).json()) as { key: string };
+    const post = (path: string, body: unknown) =>
+      fetch(`${b.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(body) });
+    const session = (await (await post('/api/sessions', { name: 'cross' })).json()) as { id: string };
+
+    const client = await SseClient.open(`${a.baseUrl}/api/sessions/${session.id}/stream`, { cookie });
+    expect(client.status).toBe(200);
+    await client.until(() => client.events.length === 1);
+
+    const delays: number[] = [];
+    for (let i = 1; i <= 5; i++) {
+      const sent = Date.now();
+      const res = await post(`/api/sessions/${session.id}/messages`, { messages: [{ role: 'agent', content: `via B #${i}` }] });
+      expect(res.status).toBe(201);
+      await client.until(() => client.messages().length === i, 1_000);
+      delays.push(client.messages()[i - 1].at - sent);
+    }
+    expect(client.messages().map((e) => e.data.content)).toEqual([1, 2, 3, 4, 5].map((i) => `via B #${i}`));
+    expect(Math.max(...delays)).toBeLessThan(1_000);
+
+    // SIGTERM with the stream still open: the stream ends and A exits 0, well within its timeout.
+    const stopping = Date.now();
+    expect(await a.stop()).toBe(0);
+    await client.until(() => client.ended, 1_000);
+    expect(Date.now() - stopping).toBeLessThan(5_000);
+  });
+});

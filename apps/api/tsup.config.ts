@@ -7,6 +7,7 @@ export default defineConfig({
     main: 'apps/api/src/main.ts',
     migrate: 'apps/api/src/database/migrate.cli.ts',
     cli: 'apps/api/src/cli/cli.ts',
+    openapi: 'apps/api/src/openapi/emit-openapi.cli.ts',
   },
   outDir: 'dist/apps/api',
   tsconfig: 'apps/api/tsconfig.json',

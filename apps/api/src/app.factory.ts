@@ -1,5 +1,6 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { SwaggerModule } from '@nestjs/swagger';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { DestinationStream, Logger } from 'pino';
 import { AppModule } from './app.module';
@@ -7,6 +8,8 @@ import type { AppConfig } from './config/app-config';
 import { jsonBodyMiddleware } from './http/json-body.middleware';
 import { requestIdMiddleware } from './http/request-id.middleware';
 import { createLogger, httpLogger, PinoNestLogger } from './logging/logger';
+import { buildOpenApiDocument } from './openapi/openapi-document';
+import { OPENAPI_DOCUMENT } from './openapi/openapi.controller';
 
 export interface CreatedApp {
   app: NestExpressApplication;
@@ -36,5 +39,10 @@ export async function createApp(
   app.use(requestIdMiddleware);
   app.use(httpLogger(logger));
   app.use(jsonBodyMiddleware());
+
+  // The contract, served at /api/openapi.json and rendered at /docs.
+  const document = buildOpenApiDocument(app);
+  app.get<{ current?: unknown }>(OPENAPI_DOCUMENT).current = document;
+  SwaggerModule.setup('docs', app, document, { raw: false, customSiteTitle: 'Interlock API' });
   return { app, logger };
 }

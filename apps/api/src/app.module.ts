@@ -12,6 +12,7 @@ import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { ApiValidationPipe } from './http/validation.pipe';
 import { LoggerModule } from './logging/logger.module';
 import { NotificationsModule } from './notifications/notifications.module';
+import { OpenApiModule } from './openapi/openapi.module';
 import { OrganisationModule } from './organisation/organisation.module';
 import { RolesModule } from './roles/roles.module';
 import { MembersModule } from './members/members.module';
@@ -42,6 +43,7 @@ export class AppModule {
         InterruptsModule,
         SessionsModule,
         HealthModule,
+        OpenApiModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
 import type { MemberPrincipal } from '../auth/principal';
@@ -6,20 +7,25 @@ import { IdParam } from '../http/id-param.pipe';
 import { ApiKeysService } from './api-keys.service';
 import { CreateApiKeyDto } from './dto/create-api-key.dto';
 import { RenameApiKeyDto } from './dto/rename-api-key.dto';
-import type { ApiKeyResponse, CreatedApiKeyResponse } from './dto/api-key.response';
+import { ApiKeyListResponse, ApiKeyResponse, CreatedApiKeyResponse } from './dto/api-key.response';
 
 @Controller('api/api-keys')
+@ApiTags('api-keys')
 export class ApiKeysController {
   constructor(private readonly apiKeys: ApiKeysService) {}
 
   @Get()
   @MemberRoute('apiKey.read')
-  async list(@CurrentMember() member: MemberPrincipal): Promise<{ apiKeys: ApiKeyResponse[] }> {
+  @ApiOperation({ operationId: 'listApiKeys', summary: 'List the organisation\'s keys (expired keys are not listed)' })
+  @ApiOkResponse({ type: ApiKeyListResponse })
+  async list(@CurrentMember() member: MemberPrincipal): Promise<ApiKeyListResponse> {
     return { apiKeys: await this.apiKeys.list(member) };
   }
 
   @Post()
   @MemberRoute('apiKey.create')
+  @ApiOperation({ operationId: 'createApiKey', summary: 'Create a key; the full key is in this response only' })
+  @ApiCreatedResponse({ type: CreatedApiKeyResponse })
   create(
     @CurrentMember() member: MemberPrincipal,
     @Body() body: CreateApiKeyDto,
@@ -30,6 +36,8 @@ export class ApiKeysController {
 
   @Patch(':id')
   @MemberRoute('apiKey.update')
+  @ApiOperation({ operationId: 'renameApiKey', summary: 'Rename a key' })
+  @ApiOkResponse({ type: ApiKeyResponse })
   rename(
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,
@@ -42,6 +50,8 @@ export class ApiKeysController {
   @Delete(':id')
   @HttpCode(204)
   @MemberRoute('apiKey.delete')
+  @ApiOperation({ operationId: 'revokeApiKey', summary: 'Revoke (delete) a key; it stops working at once everywhere' })
+  @ApiNoContentResponse({ description: 'Revoked.' })
   async revoke(@CurrentMember() member: MemberPrincipal, @IdParam() id: string, @ClientIp() ip: string | null): Promise<void> {
     await this.apiKeys.revoke(member, id, ip);
   }

@@ -1,20 +1,55 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ACTOR_TYPES, AUDIT_CATEGORIES, TARGET_TYPES } from '@interlock/domain';
 import type { ActorType, AuditCategory, TargetType } from '@interlock/domain';
 
 /** An audit entry as the API shows it (SPEC §7); absent fields are omitted, not null. */
-export interface AuditEntryResponse {
-  id: string;
-  createdAt: string;
-  action: string;
-  category: AuditCategory;
-  actorType: ActorType;
+export class AuditEntryResponse {
+  @ApiProperty({ format: 'uuid', description: 'Entries are never edited or removed: a seen id is final.' })
+  id!: string;
+
+  @ApiProperty({ format: 'date-time', description: 'ISO 8601, UTC, with milliseconds.', example: '2026-11-21T12:00:00.000Z' })
+  createdAt!: string;
+
+  @ApiProperty({ description: '<category>.<verb>; new actions may appear: treat unknown ones as opaque.', example: 'api_key.created' })
+  action!: string;
+
+  @ApiProperty({ enum: AUDIT_CATEGORIES, enumName: 'AuditCategory' })
+  category!: AuditCategory;
+
+  @ApiProperty({ enum: ACTOR_TYPES, enumName: 'ActorType' })
+  actorType!: ActorType;
+
+  @ApiPropertyOptional({ description: "A member's user id or an API key's id; absent for the system." })
   actorId?: string;
-  actorName: string;
+
+  @ApiProperty({ description: 'The name as it was at the time.' })
+  actorName!: string;
+
+  @ApiPropertyOptional({ enum: TARGET_TYPES, enumName: 'TargetType' })
   targetType?: TargetType;
+
+  @ApiPropertyOptional()
   targetId?: string;
+
+  @ApiPropertyOptional()
   targetName?: string;
-  summary: string;
-  metadata: Record<string, unknown> | null;
+
+  @ApiProperty({ example: 'Key ci-runner created by Ada Lovelace' })
+  summary!: string;
+
+  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true })
+  metadata!: Record<string, unknown> | null;
+
+  @ApiPropertyOptional({ description: 'Present when the entry came from a request.' })
   ipAddress?: string;
+}
+
+export class AuditLogPage {
+  @ApiProperty({ type: [AuditEntryResponse] })
+  entries!: AuditEntryResponse[];
+
+  @ApiProperty({ type: String, nullable: true, description: 'Opaque; null at the end of the walk.' })
+  nextCursor!: string | null;
 }
 
 export interface AuditEntryRow {

@@ -1,29 +1,55 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { ACTOR_TYPES, AUDIT_CATEGORIES, TARGET_TYPES } from '@interlock/domain';
 import { CurrentApiKey, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MachineRoute, MemberRoute } from '../auth/decorators/route-access.decorator';
 import type { ApiKeyPrincipal, MemberPrincipal } from '../auth/principal';
-import { AuditEntryResponse } from './audit-entry.response';
+import { AuditLogPage } from './audit-entry.response';
 import { AUDIT_CSV_COLUMNS, auditCsvRow, csvRow } from './audit-csv.util';
 import { AuditLogService } from './audit-log.service';
 
+/** The query parameters both endpoints share (SPEC §7). */
+const AuditFilters = () => (target: object, key: string | symbol, descriptor: PropertyDescriptor) => {
+  for (const decorate of [
+    ApiQuery({ name: 'q', required: false, type: String, description: 'Word prefixes; every word must match (summary, actor, target, action).', schema: { type: 'string', maxLength: 200 } }),
+    ApiQuery({ name: 'category', required: false, enum: AUDIT_CATEGORIES, enumName: 'AuditCategory' }),
+    ApiQuery({ name: 'action', required: false, type: String, example: 'api_key.created' }),
+    ApiQuery({ name: 'actorType', required: false, enum: ACTOR_TYPES, enumName: 'ActorType' }),
+    ApiQuery({ name: 'actorId', required: false, type: String }),
+    ApiQuery({ name: 'targetType', required: false, enum: TARGET_TYPES, enumName: 'TargetType' }),
+    ApiQuery({ name: 'targetId', required: false, type: String }),
+    ApiQuery({ name: 'from', required: false, type: String, description: 'ISO 8601, inclusive.', schema: { type: 'string', format: 'date-time' } }),
+    ApiQuery({ name: 'to', required: false, type: String, description: 'ISO 8601, exclusive.', schema: { type: 'string', format: 'date-time' } }),
+  ]) {
+    decorate(target, key, descriptor);
+  }
+};
+
 @Controller('api/audit-log')
+@ApiTags('audit-log')
 export class AuditLogController {
   constructor(private readonly auditLog: AuditLogService) {}
 
   /** SPEC §7: any valid key of a Pro organisation. */
   @Get()
   @MachineRoute({ plan: 'pro' })
-  list(
-    @CurrentApiKey() key: ApiKeyPrincipal,
-    @Query() query: Record<string, unknown>,
-  ): Promise<{ entries: AuditEntryResponse[]; nextCursor: string | null }> {
+  @ApiOperation({ operationId: 'listAuditLog', summary: "The organisation's audit entries, newest first (Pro)" })
+  @AuditFilters()
+  @ApiQuery({ name: 'cursor', required: false, type: String, description: 'The previous nextCursor; repeat every other parameter unchanged.' })
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } })
+  @ApiOkResponse({ type: AuditLogPage })
+  list(@CurrentApiKey() key: ApiKeyPrincipal, @Query() query: Record<string, unknown>): Promise<AuditLogPage> {
     return this.auditLog.list(key.organisationId, query);
   }
 
   /** The dashboard's CSV export: the 5,000 most recent entries matching the filters. */
   @Get('export')
   @MemberRoute('auditLog.export')
+  @ApiOperation({ operationId: 'exportAuditLog', summary: 'The 5,000 most recent matching entries as CSV' })
+  @AuditFilters()
+  @ApiProduces('text/csv')
+  @ApiOkResponse({ description: 'RFC 4180 CSV with a header row.', schema: { type: 'string' } })
   async export(
     @CurrentMember() member: MemberPrincipal,
     @Query() query: Record<string, unknown>,

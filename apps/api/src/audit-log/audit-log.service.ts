@@ -16,7 +16,7 @@ import {
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { ApiError } from '../http/api-error';
-import { AuditEntryResponse, AuditEntryRow, toAuditEntry } from './audit-entry.response';
+import { AuditEntryResponse, AuditEntryRow, AuditLogPage, toAuditEntry } from './audit-entry.response';
 
 /** SPEC §10: the CSV export holds at most the 5,000 most recent matching entries. */
 export const AUDIT_EXPORT_MAX = 5000;
@@ -29,7 +29,7 @@ export class AuditLogService {
   ) {}
 
   /** One page of a walk (SPEC §7): newest first, snapshot-bound, with an opaque next cursor. */
-  async list(organisationId: string, raw: Record<string, unknown>): Promise<{ entries: AuditEntryResponse[]; nextCursor: string | null }> {
+  async list(organisationId: string, raw: Record<string, unknown>): Promise<AuditLogPage> {
     const query = this.parse(raw);
     const digest = parametersDigest(query.parameters);
     let snapshot: string;

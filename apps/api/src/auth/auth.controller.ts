@@ -1,14 +1,17 @@
 import { Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ClientIp, CurrentMember } from './decorators/current-principal.decorator';
 import { HumanRoute, MemberRoute } from './decorators/route-access.decorator';
 import type { MemberPrincipal } from './principal';
-import { AuthService, SignedIn } from './auth.service';
+import { AuthService } from './auth.service';
+import { SessionResponse, SignedInResponse } from './dto/session.response';
 import { SessionService } from './session.service';
 import { SignInDto } from './dto/sign-in.dto';
 import { SignUpDto } from './dto/sign-up.dto';
 
 @Controller('api/auth')
+@ApiTags('auth')
 export class AuthController {
   constructor(
     private readonly auth: AuthService,
@@ -17,11 +20,13 @@ export class AuthController {
 
   @Post('sign-up')
   @HumanRoute()
+  @ApiOperation({ operationId: 'signUp', summary: 'Create an organisation (Free plan) and its Owner, and sign in' })
+  @ApiCreatedResponse({ type: SignedInResponse, description: 'Signed in: sets the HttpOnly session cookie.' })
   async signUp(
     @Body() body: SignUpDto,
     @ClientIp() ip: string | null,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<SignedIn['body']> {
+  ): Promise<SignedInResponse> {
     const signedIn = await this.auth.signUp(body, ip);
     this.sessions.setCookie(res, signedIn.token, signedIn.expiresAt);
     return signedIn.body;
@@ -30,7 +35,9 @@ export class AuthController {
   @Post('sign-in')
   @HttpCode(200)
   @HumanRoute()
-  async signIn(@Body() body: SignInDto, @Res({ passthrough: true }) res: Response): Promise<SignedIn['body']> {
+  @ApiOperation({ operationId: 'signIn', summary: 'Sign in with email and password' })
+  @ApiOkResponse({ type: SignedInResponse, description: 'Signed in: sets the HttpOnly session cookie.' })
+  async signIn(@Body() body: SignInDto, @Res({ passthrough: true }) res: Response): Promise<SignedInResponse> {
     const signedIn = await this.auth.signIn(body.email, body.password);
     this.sessions.setCookie(res, signedIn.token, signedIn.expiresAt);
     return signedIn.body;
@@ -39,6 +46,8 @@ export class AuthController {
   @Post('sign-out')
   @HttpCode(204)
   @MemberRoute()
+  @ApiOperation({ operationId: 'signOut', summary: 'End this session' })
+  @ApiNoContentResponse({ description: 'Signed out; the cookie is cleared.' })
   async signOut(@CurrentMember() member: MemberPrincipal, @Res({ passthrough: true }) res: Response): Promise<void> {
     await this.sessions.revoke(member.organisationId, member.sessionId);
     this.sessions.clearCookie(res);
@@ -46,7 +55,9 @@ export class AuthController {
 
   @Get('session')
   @MemberRoute()
-  async session(@CurrentMember() member: MemberPrincipal): Promise<SignedIn['body'] & { permissions: string[] }> {
+  @ApiOperation({ operationId: 'getSession', summary: 'Who is signed in, and their permissions' })
+  @ApiOkResponse({ type: SessionResponse })
+  async session(@CurrentMember() member: MemberPrincipal): Promise<SessionResponse> {
     return {
       ...(await this.auth.describe(member.organisationId, member.memberId)),
       permissions: [...member.permissions],

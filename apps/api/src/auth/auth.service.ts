@@ -7,15 +7,13 @@ import { ApiError } from '../http/api-error';
 import { normaliseEmail, OrganisationSetupService } from '../organisation/organisation-setup.service';
 import { DECOY_PASSWORD_HASH, verifyPassword } from './password.util';
 import { SessionService } from './session.service';
+import type { SignedInResponse } from './dto/session.response';
 import type { SignUpDto } from './dto/sign-up.dto';
 
 export interface SignedIn {
   token: string;
   expiresAt: Date;
-  body: {
-    member: { id: string; email: string; name: string; roleId: string };
-    organisation: { id: string; name: string; plan: Plan };
-  };
+  body: SignedInResponse;
 }
 
 @Injectable()

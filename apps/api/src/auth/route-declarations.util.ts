@@ -1,7 +1,7 @@
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import type { INestApplication, Type } from '@nestjs/common';
-import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { MetadataScanner, ModulesContainer, Reflector } from '@nestjs/core';
 import { ROUTE_ACCESS, RouteAccess } from './decorators/route-access.decorator';
 
 export interface DeclaredRoute {
@@ -21,11 +21,14 @@ function joinPath(...parts: (string | string[] | undefined)[]): string {
 
 /** Every route the app serves, with what it declares it admits (for tests and the contract). */
 export function declaredRoutes(app: INestApplication): DeclaredRoute[] {
-  const discovery = app.get(DiscoveryService);
-  const scanner = app.get(MetadataScanner);
-  const reflector = app.get(Reflector);
+  // The module container, not DiscoveryService: it works in preview mode too (the contract is
+  // built without instantiating anything).
+  const modules = app.get(ModulesContainer);
+  const scanner = new MetadataScanner();
+  const reflector = new Reflector();
   const routes: DeclaredRoute[] = [];
-  for (const wrapper of discovery.getControllers()) {
+  const wrappers = [...modules.values()].flatMap((module) => [...module.controllers.values()]);
+  for (const wrapper of wrappers) {
     const controller = wrapper.metatype as Type | undefined;
     if (controller === undefined) continue;
     const base = Reflect.getMetadata(PATH_METADATA, controller) as string | string[] | undefined;

@@ -1,19 +1,39 @@
 import { Controller, Get } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { PLANS } from '@interlock/domain';
 import type { Plan } from '@interlock/domain';
 import { CurrentApiKey } from './decorators/current-principal.decorator';
 import { MachineRoute } from './decorators/route-access.decorator';
 import type { ApiKeyPrincipal } from './principal';
 
+export class WhoamiApiKey {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty()
+  name!: string;
+}
+
+export class WhoamiResponse {
+  @ApiProperty({ format: 'uuid' })
+  organisationId!: string;
+
+  @ApiProperty({ enum: PLANS, enumName: 'Plan' })
+  plan!: Plan;
+
+  @ApiProperty({ type: WhoamiApiKey })
+  apiKey!: WhoamiApiKey;
+}
+
 /** Lets an agent check its key: which key it is, for which organisation, on which plan. */
 @Controller('api/whoami')
+@ApiTags('auth')
 export class WhoamiController {
   @Get()
   @MachineRoute()
-  whoami(@CurrentApiKey() key: ApiKeyPrincipal): {
-    organisationId: string;
-    plan: Plan;
-    apiKey: { id: string; name: string };
-  } {
+  @ApiOperation({ operationId: 'whoami', summary: 'The calling key, its organisation and plan' })
+  @ApiOkResponse({ type: WhoamiResponse })
+  whoami(@CurrentApiKey() key: ApiKeyPrincipal): WhoamiResponse {
     return { organisationId: key.organisationId, plan: key.plan, apiKey: { id: key.apiKeyId, name: key.apiKeyName } };
   }
 }

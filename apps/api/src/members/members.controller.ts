@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Res } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
@@ -7,9 +8,10 @@ import { SessionService } from '../auth/session.service';
 import { IdParam } from '../http/id-param.pipe';
 import { MembersService } from './members.service';
 import { ChangeMemberRoleDto } from './dto/change-member-role.dto';
-import type { MemberResponse } from './dto/member.response';
+import { MemberListResponse, MemberResponse } from './dto/member.response';
 
 @Controller('api/members')
+@ApiTags('members')
 export class MembersController {
   constructor(
     private readonly members: MembersService,
@@ -18,12 +20,16 @@ export class MembersController {
 
   @Get()
   @MemberRoute('member.manage')
-  async list(@CurrentMember() member: MemberPrincipal): Promise<{ members: MemberResponse[] }> {
+  @ApiOperation({ operationId: 'listMembers', summary: "List the organisation's members, oldest first" })
+  @ApiOkResponse({ type: MemberListResponse })
+  async list(@CurrentMember() member: MemberPrincipal): Promise<MemberListResponse> {
     return { members: await this.members.list(member) };
   }
 
   @Patch(':id')
   @MemberRoute('member.manage')
+  @ApiOperation({ operationId: 'changeMemberRole', summary: "Change a member's role (the last Owner cannot be demoted)" })
+  @ApiOkResponse({ type: MemberResponse })
   changeRole(
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,
@@ -36,6 +42,11 @@ export class MembersController {
   @Delete(':id')
   @HttpCode(204)
   @MemberRoute('member.manage')
+  @ApiOperation({
+    operationId: 'removeMember',
+    summary: 'Remove a member with their sessions and team memberships (the last Owner cannot be removed)',
+  })
+  @ApiNoContentResponse({ description: 'Removed. Removing yourself also clears your session cookie.' })
   async remove(
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,

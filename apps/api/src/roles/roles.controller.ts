@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
 import type { MemberPrincipal } from '../auth/principal';
@@ -6,20 +7,25 @@ import { IdParam } from '../http/id-param.pipe';
 import { RolesService } from './roles.service';
 import { CreateRoleDto } from './dto/create-role.dto';
 import { UpdateRoleDto } from './dto/update-role.dto';
-import type { RoleResponse } from './dto/role.response';
+import { RoleListResponse, RoleResponse } from './dto/role.response';
 
 @Controller('api/roles')
+@ApiTags('roles')
 export class RolesController {
   constructor(private readonly roles: RolesService) {}
 
   @Get()
   @MemberRoute('role.manage')
-  async list(@CurrentMember() member: MemberPrincipal): Promise<{ roles: RoleResponse[] }> {
+  @ApiOperation({ operationId: 'listRoles', summary: "List the organisation's roles, built-in and custom" })
+  @ApiOkResponse({ type: RoleListResponse })
+  async list(@CurrentMember() member: MemberPrincipal): Promise<RoleListResponse> {
     return { roles: await this.roles.list(member) };
   }
 
   @Post()
   @MemberRoute('role.manage')
+  @ApiOperation({ operationId: 'createRole', summary: 'Create a custom role with a set of permissions' })
+  @ApiCreatedResponse({ type: RoleResponse })
   create(
     @CurrentMember() member: MemberPrincipal,
     @Body() body: CreateRoleDto,
@@ -30,6 +36,8 @@ export class RolesController {
 
   @Patch(':id')
   @MemberRoute('role.manage')
+  @ApiOperation({ operationId: 'updateRole', summary: 'Rename a custom role or replace its permissions (built-in roles cannot be changed)' })
+  @ApiOkResponse({ type: RoleResponse })
   update(
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,
@@ -42,6 +50,8 @@ export class RolesController {
   @Delete(':id')
   @HttpCode(204)
   @MemberRoute('role.manage')
+  @ApiOperation({ operationId: 'deleteRole', summary: 'Delete a custom role that no member holds' })
+  @ApiNoContentResponse({ description: 'Deleted.' })
   async remove(@CurrentMember() member: MemberPrincipal, @IdParam() id: string, @ClientIp() ip: string | null): Promise<void> {
     await this.roles.remove(member, id, ip);
   }

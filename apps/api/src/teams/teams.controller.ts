@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
 import type { MemberPrincipal } from '../auth/principal';
@@ -7,20 +8,25 @@ import { TeamsService } from './teams.service';
 import { AddTeamMemberDto } from './dto/add-team-member.dto';
 import { CreateTeamDto } from './dto/create-team.dto';
 import { RenameTeamDto } from './dto/rename-team.dto';
-import type { TeamResponse } from './dto/team.response';
+import { TeamListResponse, TeamResponse } from './dto/team.response';
 
 @Controller('api/teams')
+@ApiTags('teams')
 export class TeamsController {
   constructor(private readonly teams: TeamsService) {}
 
   @Get()
   @MemberRoute('team.manage')
-  async list(@CurrentMember() member: MemberPrincipal): Promise<{ teams: TeamResponse[] }> {
+  @ApiOperation({ operationId: 'listTeams', summary: "List the organisation's teams with their members" })
+  @ApiOkResponse({ type: TeamListResponse })
+  async list(@CurrentMember() member: MemberPrincipal): Promise<TeamListResponse> {
     return { teams: await this.teams.list(member) };
   }
 
   @Post()
   @MemberRoute('team.manage')
+  @ApiOperation({ operationId: 'createTeam', summary: 'Create an empty team' })
+  @ApiCreatedResponse({ type: TeamResponse })
   create(
     @CurrentMember() member: MemberPrincipal,
     @Body() body: CreateTeamDto,
@@ -31,6 +37,8 @@ export class TeamsController {
 
   @Patch(':id')
   @MemberRoute('team.manage')
+  @ApiOperation({ operationId: 'renameTeam', summary: 'Rename a team' })
+  @ApiOkResponse({ type: TeamResponse })
   rename(
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,
@@ -43,6 +51,8 @@ export class TeamsController {
   @Delete(':id')
   @HttpCode(204)
   @MemberRoute('team.manage')
+  @ApiOperation({ operationId: 'deleteTeam', summary: 'Delete a team (its members stay in the organisation)' })
+  @ApiNoContentResponse({ description: 'Deleted.' })
   async remove(@CurrentMember() member: MemberPrincipal, @IdParam() id: string, @ClientIp() ip: string | null): Promise<void> {
     await this.teams.remove(member, id, ip);
   }
@@ -50,6 +60,8 @@ export class TeamsController {
   @Post(':id/members')
   @HttpCode(204)
   @MemberRoute('team.manage')
+  @ApiOperation({ operationId: 'addTeamMember', summary: 'Add a member to a team; adding one already in it changes nothing' })
+  @ApiNoContentResponse({ description: 'Added (or already in the team).' })
   async addMember(
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,
@@ -62,6 +74,11 @@ export class TeamsController {
   @Delete(':id/members/:memberId')
   @HttpCode(204)
   @MemberRoute('team.manage')
+  @ApiOperation({
+    operationId: 'removeTeamMember',
+    summary: 'Remove a member from a team; removing one not in it changes nothing',
+  })
+  @ApiNoContentResponse({ description: 'Removed (or was not in the team).' })
   async removeMember(
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,

@@ -1,19 +1,24 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { IsEmail, IsString, Length, Matches, MaxLength } from 'class-validator';
 
 export class SignUpDto {
+  @ApiProperty({ format: 'email', maxLength: 254 })
   @IsEmail()
   @MaxLength(254)
   email!: string;
 
+  @ApiProperty({ minLength: 8, maxLength: 200, format: 'password' })
   @IsString()
   @Length(8, 200)
   password!: string;
 
+  @ApiProperty({ minLength: 1, maxLength: 100, description: 'Your name, as colleagues see it.' })
   @IsString()
   @Length(1, 100)
   @Matches(/\S/, { message: 'name must not be blank' })
   name!: string;
 
+  @ApiProperty({ minLength: 1, maxLength: 100 })
   @IsString()
   @Length(1, 100)
   @Matches(/\S/, { message: 'organisationName must not be blank' })

@@ -1,14 +1,33 @@
+import { ApiProperty, OmitType } from '@nestjs/swagger';
+
 /** An invitation as listed: never its token. */
-export interface InvitationResponse {
-  id: string;
-  email: string;
-  roleId: string;
-  createdAt: string;
-  expiresAt: string;
-  acceptedAt: string | null;
+export class InvitationResponse {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ format: 'email', maxLength: 254, example: 'grace@example.com' })
+  email!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  roleId!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt!: string;
+
+  @ApiProperty({ format: 'date-time', description: 'Seven days after creation.' })
+  expiresAt!: string;
+
+  @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'null: not accepted yet.' })
+  acceptedAt!: string | null;
 }
 
 /** The creation response: the only time the token is shown. */
-export interface CreatedInvitationResponse extends Omit<InvitationResponse, 'acceptedAt'> {
-  token: string;
+export class CreatedInvitationResponse extends OmitType(InvitationResponse, ['acceptedAt'] as const) {
+  @ApiProperty({ description: 'The one-time token for the accept link. Shown once; send it to the invitee now.' })
+  token!: string;
+}
+
+export class InvitationListResponse {
+  @ApiProperty({ type: [InvitationResponse] })
+  invitations!: InvitationResponse[];
 }

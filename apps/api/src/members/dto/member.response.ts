@@ -1,9 +1,27 @@
+import { ApiProperty } from '@nestjs/swagger';
+
 /** A member as listed: never their password hash. */
-export interface MemberResponse {
-  id: string;
-  email: string;
-  name: string;
-  roleId: string;
-  roleName: string;
-  createdAt: string;
+export class MemberResponse {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ format: 'email', maxLength: 254, example: 'grace@example.com' })
+  email!: string;
+
+  @ApiProperty({ minLength: 1, maxLength: 100, example: 'Grace Hopper' })
+  name!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  roleId!: string;
+
+  @ApiProperty({ example: 'Developer', description: "The name of the member's role." })
+  roleName!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt!: string;
+}
+
+export class MemberListResponse {
+  @ApiProperty({ type: [MemberResponse] })
+  members!: MemberResponse[];
 }

@@ -1,14 +1,25 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayUnique, IsArray, IsOptional, IsString, Length, Matches } from 'class-validator';
-import { Permission, PERMISSIONS } from '@interlock/domain';
+import { PERMISSIONS } from '@interlock/domain';
+import type { Permission } from '@interlock/domain';
 import { IsPermission } from './is-permission.decorator';
 
 export class UpdateRoleDto {
+  @ApiPropertyOptional({ minLength: 1, maxLength: 50, example: 'Reviewer', description: 'Omit to keep the name.' })
   @IsOptional()
   @IsString()
   @Length(1, 50)
   @Matches(/\S/, { message: 'name must not be blank' })
   name?: string;
 
+  @ApiPropertyOptional({
+    enum: PERMISSIONS,
+    enumName: 'Permission',
+    isArray: true,
+    uniqueItems: true,
+    maxItems: PERMISSIONS.length,
+    description: 'The whole new set, without repeats; omit to keep the permissions.',
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(PERMISSIONS.length)

@@ -1,0 +1,94 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { declaredRoutes } from '../auth/route-declarations.util';
+import type { RouteAccess } from '../auth/decorators/route-access.decorator';
+import { ErrorBody } from './error-body.schema';
+
+export const API_KEY_SCHEME = 'apiKey';
+export const SESSION_SCHEME = 'session';
+
+type ErrorCase = { status: string; description: string };
+
+/** The errors a route can answer, from what it admits (SPEC §4). */
+function errorsFor(access: RouteAccess, method: string, hasParams: boolean): ErrorCase[] {
+  const errors: ErrorCase[] = [];
+  const add = (status: string, description: string) => errors.push({ status, description });
+  if (method !== 'get' && method !== 'delete') {
+    add('400', 'VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).');
+    add('413', 'PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.');
+    add('415', 'UNSUPPORTED_MEDIA_TYPE: the body is not JSON.');
+  }
+  switch (access.principal) {
+    case 'api_key':
+      add('401', 'MISSING_API_KEY, INVALID_API_KEY or API_KEY_EXPIRED.');
+      if (access.plan) add('402', 'PLAN_REQUIRED: this endpoint needs the Pro plan.');
+      break;
+    case 'member':
+      add('401', 'SIGN_IN_REQUIRED: no valid session cookie.');
+      add('403', 'HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.');
+      break;
+    case 'human':
+      add('403', 'HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED.');
+      break;
+    case 'public':
+      break;
+  }
+  if (hasParams) add('404', 'NOT_FOUND: no such resource in this organisation.');
+  add('500', 'INTERNAL_ERROR.');
+  add('503', 'SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.');
+  return errors;
+}
+
+/**
+ * The one contract: Nest's route metadata and DTO decorators, plus — from each route's access
+ * declaration — its security scheme and the SPEC §4 error responses, so they cannot drift from
+ * the guards.
+ */
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('Interlock API')
+    .setDescription(
+      'Human review for software agents. Machine endpoints take an organisation API key in the ' +
+        '`x-api-key` header; human endpoints take the `session` cookie and refuse any request carrying a key.',
+    )
+    .setVersion('1.0.0')
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, API_KEY_SCHEME)
+    .addCookieAuth('session', { type: 'apiKey', in: 'cookie', name: 'session' }, SESSION_SCHEME)
+    .build();
+  const document = SwaggerModule.createDocument(app, config, {
+    extraModels: [ErrorBody],
+    operationIdFactory: (_controller, method) => method,
+  });
+
+  const errorRef = { $ref: `#/components/schemas/${ErrorBody.name}` };
+  for (const route of declaredRoutes(app)) {
+    const path = route.path.replace(/:(\w+)/g, '{$1}');
+    const operation = document.paths[path]?.[route.method.toLowerCase() as 'get'];
+    if (operation === undefined || route.access === undefined) continue;
+    if (route.access.principal === 'api_key') operation.security = [{ [API_KEY_SCHEME]: [] }];
+    else if (route.access.principal === 'member') operation.security = [{ [SESSION_SCHEME]: [] }];
+    else operation.security = [];
+    const extensions = operation as unknown as Record<string, unknown>;
+    extensions['x-interlock-access'] = route.access;
+    for (const error of errorsFor(route.access, route.method.toLowerCase(), /\{\w+\}/.test(path))) {
+      operation.responses[error.status] ??= {
+        description: error.description,
+        content: { 'application/json': { schema: errorRef } },
+      };
+    }
+  }
+  return sortKeys(document) as OpenAPIObject;
+}
+
+/** Recursively sorted object keys: the committed contract diffs cleanly and never reorders. */
+export function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]),
+    );
+  }
+  return value;
+}

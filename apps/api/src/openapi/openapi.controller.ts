@@ -1,0 +1,19 @@
+import { Controller, Get, Inject } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { OpenAPIObject } from '@nestjs/swagger';
+import { PublicRoute } from '../auth/decorators/route-access.decorator';
+
+export const OPENAPI_DOCUMENT = Symbol('OPENAPI_DOCUMENT');
+
+/** Serves the contract the SDKs are generated from (the same document as contract/openapi.json). */
+@Controller('api')
+@ApiExcludeController()
+export class OpenApiController {
+  constructor(@Inject(OPENAPI_DOCUMENT) private readonly document: { current?: OpenAPIObject }) {}
+
+  @Get('openapi.json')
+  @PublicRoute()
+  openapi(): OpenAPIObject | Record<string, never> {
+    return this.document.current ?? {};
+  }
+}

@@ -1,0 +1,61 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import request from 'supertest';
+import { declaredRoutes } from '../src/auth/route-declarations.util';
+import { startTestApp, TestApp } from './support/test-app';
+
+const COMMITTED = join(__dirname, '..', '..', '..', 'contract', 'openapi.json');
+
+interface Operation {
+  operationId?: string;
+  tags?: string[];
+  security?: Record<string, string[]>[];
+  responses: Record<string, unknown>;
+}
+
+describe('the OpenAPI contract', () => {
+  let t: TestApp;
+  let served: { paths: Record<string, Record<string, Operation>> };
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    served = (await request(t.app.getHttpServer()).get('/api/openapi.json').expect(200)).body;
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('is the committed contract/openapi.json (regenerate with tools/scripts/codegen.mjs)', () => {
+    expect(served).toEqual(JSON.parse(readFileSync(COMMITTED, 'utf8')));
+  });
+
+  it('has every route the app serves, each with an operationId, a tag and its security', () => {
+    const ids = new Set<string>();
+    for (const route of declaredRoutes(t.app)) {
+      if (route.path === '/api/openapi.json') continue;
+      const path = route.path.replace(/:(\w+)/g, '{$1}');
+      const operation = served.paths[path]?.[route.method.toLowerCase()];
+      expect({ route: `${route.method} ${route.path}`, present: operation !== undefined }).toEqual({
+        route: `${route.method} ${route.path}`,
+        present: true,
+      });
+      const op = operation as Operation;
+      expect(op.operationId).toMatch(/^[a-z][A-Za-z]+$/);
+      expect(ids.has(op.operationId as string)).toBe(false);
+      ids.add(op.operationId as string);
+      expect(op.tags?.length).toBe(1);
+      const scheme = route.access?.principal === 'api_key' ? [{ apiKey: [] }] : route.access?.principal === 'member' ? [{ session: [] }] : [];
+      expect(op.security).toEqual(scheme);
+      if (route.access?.principal === 'api_key') expect(Object.keys(op.responses)).toContain('401');
+      if (route.access?.principal === 'member' || route.access?.principal === 'human') {
+        expect(Object.keys(op.responses)).toContain('403');
+      }
+    }
+  });
+
+  it('renders at /docs', async () => {
+    const res = await request(t.app.getHttpServer()).get('/docs').redirects(1);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('swagger-ui');
+  });
+});

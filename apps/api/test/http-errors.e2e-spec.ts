@@ -222,3 +222,21 @@ describe('a lost database', () => {
     expect(status).toBe(200);
   });
 });
+
+describe('text Postgres cannot store', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('answers 400, not 500, for a NUL character', async () => {
+    const res = await request(t.app.getHttpServer())
+      .post('/api/auth/sign-up')
+      .send({ email: 'nul@example.test', password: 'long enough', name: 'Nul\u0000Char', organisationName: 'N' });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', message: 'body: text must not contain the NUL character (U+0000).' });
+  });
+});

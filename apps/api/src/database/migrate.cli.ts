@@ -43,7 +43,9 @@ async function main(argv: string[]): Promise<number> {
           console.log('The entities and the migrations agree: nothing to generate.');
           return 0;
         }
-        const timestamp = Date.now();
+        // After every committed migration, even hand-numbered ones stamped in the future.
+        const stamps = readdirSync(MIGRATIONS_DIR).map((f) => Number(/^(\d{13})-/.exec(f)?.[1] ?? 0));
+        const timestamp = Math.max(Date.now(), ...stamps.map((s) => s + 1));
         const file = `${timestamp}-${name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase()}.ts`;
         const q = (s: string) => '`' + s.replace(/\\/g, '\\\\').replace(/`/g, '\\`').replace(/\$\{/g, '\\${') + '`';
         const up = sql.upQueries.map((x) => `    await queryRunner.query(${q(x.query)});`).join('\n');

@@ -37,7 +37,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
 
     if (exception instanceof ApiError) {
-      sendError(res, exception.getStatus(), exception.code, exception.message, requestIdOf(req), exception.headers);
+      // Our conflicts are final (decided, ended, taken): tell SDKs not to retry them.
+      const headers = exception.getStatus() === 409 ? { 'x-should-retry': 'false', ...exception.headers } : exception.headers;
+      sendError(res, exception.getStatus(), exception.code, exception.message, requestIdOf(req), headers);
       return;
     }
     if (exception instanceof HttpException) {
@@ -49,6 +51,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
         return;
       }
     }
+    if (isUnstorableText(exception)) {
+      sendError(res, 400, 'VALIDATION_FAILED', 'body: text must not contain the NUL character (U+0000).', requestIdOf(req));
+      return;
+    }
     if (isDatabaseUnavailable(exception)) {
       req.log?.warn({ err: exception }, 'database unavailable');
       sendError(res, 503, 'SERVICE_UNAVAILABLE', ERROR_MESSAGES.SERVICE_UNAVAILABLE, requestIdOf(req), {
@@ -59,6 +65,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
     req.log?.error({ err: exception }, 'unhandled exception');
     sendError(res, 500, 'INTERNAL_ERROR', ERROR_MESSAGES.INTERNAL_ERROR, requestIdOf(req));
   }
+}
+
+/** Postgres refuses U+0000 in text and jsonb (22021, 22P05): the input is at fault, not us. */
+function isUnstorableText(exception: unknown): boolean {
+  const code = (exception as { driverError?: { code?: unknown } } | null)?.driverError?.code;
+  return code === '22021' || code === '22P05';
 }
 
 function httpExceptionMessage(exception: HttpException): string {

@@ -16,21 +16,46 @@ export function build(config) {
 }
 
 /** A fresh database on BENCH_DATABASE_URL's server, or on a throwaway cluster. */
-export async function benchDatabase(name) {
+export async function benchDatabase(name, settings = []) {
   let cluster;
   let adminUrl = process.env.BENCH_DATABASE_URL;
   if (!adminUrl) {
-    cluster = await startThrowawayPostgres();
+    cluster = await startThrowawayPostgres(settings);
     adminUrl = cluster.url;
   }
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${name}`);
+  if (process.env.BENCH_KEEP_DATABASE !== '1') {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${name}`);
+  }
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return { url: url.toString(), adminUrl, stop: () => cluster?.stop() };
+}
+
+/** Starts the built service on a free port and waits until /health/ready answers 200. */
+export async function startService(env) {
+  const { createServer } = await import('node:net');
+  const port = await new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port: p } = probe.address();
+      probe.close(() => resolve(p));
+    });
+  });
+  const child = spawn(process.execPath, [join(root, 'dist/apps/api/main.js')], {
+    env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (let i = 0; i < 600; i++) {
+    const ok = await fetch(`http://127.0.0.1:${port}/health/ready`).then((r) => r.ok, () => false);
+    if (ok) return { port, stop: () => new Promise((r) => (child.on('exit', r), child.kill('SIGTERM'))) };
+    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error('the service did not become ready in 60 s');
 }
 
 export function startServer(script, env) {

@@ -2,7 +2,11 @@ import { defineConfig } from 'tsup';
 
 // Benchmark servers: the service's own code plus probe routes, bundled like the service.
 export default defineConfig({
-  entry: { 'auth-bench.server': 'tools/bench/auth-bench.server.ts' },
+  entry: {
+    'auth-bench.server': 'tools/bench/auth-bench.server.ts',
+    'audit-bench.driver': 'tools/bench/audit-bench.driver.ts',
+    'interrupts-bench.server': 'tools/bench/interrupts-bench.server.ts',
+  },
   outDir: 'dist/tools/bench',
   tsconfig: 'apps/api/tsconfig.json',
   format: ['cjs'],

@@ -44,7 +44,7 @@ function freePort() {
   });
 }
 
-export async function startThrowawayPostgres() {
+export async function startThrowawayPostgres(extraSettings = []) {
   let bin = findBinDir();
   if (!bin) {
     installPostgres();
@@ -73,6 +73,7 @@ export async function startThrowawayPostgres() {
     '-c synchronous_commit=off',
     '-c full_page_writes=off',
     '-c max_connections=300',
+    ...extraSettings.map((setting) => `-c ${setting}`),
   ].join(' ');
   run(join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
 

@@ -4,29 +4,20 @@
 
 FROM node:22-slim AS build
 WORKDIR /src
-COPY package.json package-lock.json ./
-COPY apps/api/package.json apps/api/
-COPY libs/domain/package.json libs/domain/
-COPY libs/api-keys/package.json libs/api-keys/
-RUN npm ci --ignore-scripts --no-audit --no-fund
+# The whole workspace: npm ci needs every workspace's package.json, and the build its sources.
 COPY . .
-RUN NX_DAEMON=false NX_NO_CLOUD=true npx nx run api:build --outputStyle=static
-
-FROM node:22-slim AS deps
-WORKDIR /app
-COPY package.json package-lock.json ./
-COPY apps/api/package.json apps/api/
-COPY libs/domain/package.json libs/domain/
-COPY libs/api-keys/package.json libs/api-keys/
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+RUN npm ci --ignore-scripts --no-audit --no-fund \
+ && NX_DAEMON=false NX_NO_CLOUD=true npx nx run api:build --outputStyle=static \
+ && npm prune --omit=dev --ignore-scripts --no-audit --no-fund
 
 FROM node:22-slim AS runtime
 ENV NODE_ENV=production \
     PORT=3000 \
     DATA_DIR=/app/.data
 WORKDIR /app
-COPY --from=deps --chown=root:root /app/node_modules ./node_modules
-COPY --from=deps --chown=root:root /app/package.json ./package.json
+# The bundle (workspace libraries are inlined) and the production dependencies it requires.
+COPY --from=build --chown=root:root /src/package.json ./package.json
+COPY --from=build --chown=root:root /src/node_modules ./node_modules
 COPY --from=build --chown=root:root /src/dist/apps/api ./dist/apps/api
 # Only the embedded database (no DATABASE_URL) writes to disk, under DATA_DIR.
 RUN mkdir -p /app/.data && chown node:node /app/.data

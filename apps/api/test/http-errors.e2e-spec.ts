@@ -237,6 +237,9 @@ describe('text Postgres cannot store', () => {
       .post('/api/auth/sign-up')
       .send({ email: 'nul@example.test', password: 'long enough', name: 'Nul\u0000Char', organisationName: 'N' });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', message: 'body: text must not contain the NUL character (U+0000).' });
+    expect(res.body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'body.name: contains the NUL character (U+0000), which cannot be stored',
+    });
   });
 });

@@ -128,7 +128,7 @@ describe('sessions (SPEC §5, §6; issue 5)', () => {
     ['content over 32 kB', [{ role: 'agent', content: 'x'.repeat(32 * 1024 + 1) }], 'messages.0.content must be at most 32 kB'],
     ['multi-byte content over 32 kB', [{ role: 'agent', content: 'é'.repeat(16 * 1024 + 1) }], 'messages.0.content must be at most 32 kB'],
     ['an unknown field', [{ role: 'agent', content: 'x', at: 1 }], 'property messages.0.at should not exist'],
-    ['a NUL character', [{ role: 'tool', content: 'a\u0000b' }], 'messages.0.content must not contain the NUL character'],
+    ['a NUL character', [{ role: 'tool', content: 'a\u0000b' }], 'body.messages.0.content: contains the NUL character'],
     ['not an array', 'hello', 'messages must be an array'],
   ])('refuses an append with %s: 400 naming the field', async (_label, messages, expected) => {
     const { body: session } = await start();

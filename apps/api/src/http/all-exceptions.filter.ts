@@ -51,8 +51,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
         return;
       }
     }
-    if (isUnstorableText(exception)) {
-      sendError(res, 400, 'VALIDATION_FAILED', 'body: text must not contain the NUL character (U+0000).', requestIdOf(req));
+    if (isDataException(exception)) {
+      // A backstop: input is checked before it reaches the database; should any slip through,
+      // Postgres's refusal is still the caller's bad input, not a server error.
+      req.log?.warn({ err: exception }, 'input refused by the database');
+      sendError(res, 400, 'VALIDATION_FAILED', 'body: a value is malformed or out of range.', requestIdOf(req));
       return;
     }
     if (isDatabaseUnavailable(exception)) {
@@ -67,10 +70,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
   }
 }
 
-/** Postgres refuses U+0000 in text and jsonb (22021, 22P05): the input is at fault, not us. */
-function isUnstorableText(exception: unknown): boolean {
+/** Postgres data exceptions about a value's form (bad encoding, NUL, out of range, syntax). */
+const DATA_EXCEPTIONS = new Set(['22021', '22P05', '22P02', '22003', '22007', '22008']);
+
+function isDataException(exception: unknown): boolean {
   const code = (exception as { driverError?: { code?: unknown } } | null)?.driverError?.code;
-  return code === '22021' || code === '22P05';
+  return typeof code === 'string' && DATA_EXCEPTIONS.has(code);
 }
 
 function httpExceptionMessage(exception: HttpException): string {

@@ -3,6 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ERROR_MESSAGES } from '@interlock/domain';
 import { sendError } from './error-response.util';
 import { requestIdOf } from './request-id.middleware';
+import { jsonProblem } from './json-hygiene.util';
 
 /** SPEC §10: JSON bodies are at most 1 MiB. */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
@@ -23,6 +24,8 @@ function hasBody(req: Request): boolean {
 export function jsonBodyMiddleware(): RequestHandler {
   const parse = express.json({ limit: MAX_JSON_BODY_BYTES, strict: false, type: JSON_TYPES });
   return (req: Request, res: Response, next: NextFunction) => {
+    const queryProblem = jsonProblem(req.query, 'query');
+    if (queryProblem) return sendError(res, 400, 'VALIDATION_FAILED', queryProblem, requestIdOf(req));
     if (!hasBody(req)) return next();
     if (!req.is(JSON_TYPES)) {
       // Drain what was sent so the connection can be reused, then refuse.
@@ -30,7 +33,10 @@ export function jsonBodyMiddleware(): RequestHandler {
       return sendError(res, 415, 'UNSUPPORTED_MEDIA_TYPE', ERROR_MESSAGES.UNSUPPORTED_MEDIA_TYPE, requestIdOf(req));
     }
     parse(req, res, (err?: unknown) => {
-      if (err === undefined || err === null) return next();
+      if (err === undefined || err === null) {
+        const problem = jsonProblem(req.body, 'body');
+        return problem ? sendError(res, 400, 'VALIDATION_FAILED', problem, requestIdOf(req)) : next();
+      }
       const type = (err as { type?: string }).type;
       if (type === 'entity.too.large') {
         res.setHeader('connection', 'close');

@@ -90,7 +90,9 @@ export class IdempotencyService implements OnApplicationShutdown {
     );
     if (row === undefined || row.response_status === null || row.response_body === null) {
       // Swept between the two statements: a conflict with nothing to replay, safe to retry.
-      throw new ApiError('CONFLICT', 'A request with this Idempotency-Key is in progress; retry it.');
+      throw new ApiError('CONFLICT', 'A request with this Idempotency-Key is in progress; retry it.', {
+        'x-should-retry': 'true',
+      });
     }
     if (row.fingerprint !== request.fingerprint) {
       throw new ApiError('CONFLICT', 'This Idempotency-Key was already used with a different request.');

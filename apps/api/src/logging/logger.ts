@@ -21,10 +21,26 @@ export const REDACTED_PATHS = [
   '*.key',
 ];
 
+/**
+ * Errors as pino serialises them, less what can hold secrets: a failed query's parameters
+ * (password hashes, tokens) and text, and the driver's detail (`Key (email)=(…)`).
+ */
+export function serializeError(error: unknown): Record<string, unknown> {
+  const serialized = pino.stdSerializers.err(error as Error) as unknown as Record<string, unknown>;
+  delete serialized.parameters;
+  delete serialized.query;
+  const driverError = serialized.driverError as Record<string, unknown> | undefined;
+  if (driverError && typeof driverError === 'object') {
+    serialized.driverError = { code: driverError.code, message: driverError.message, severity: driverError.severity };
+  }
+  return serialized;
+}
+
 export function createLogger(config: AppConfig, destination?: DestinationStream): Logger {
   return pino(
     {
       level: config.logLevel,
+      serializers: { err: serializeError },
       base: { service: 'interlock-api' },
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
@@ -36,7 +52,8 @@ export function createLogger(config: AppConfig, destination?: DestinationStream)
 
 /** Path segments that are secrets themselves (an invitation token) never reach a log line. */
 export function redactUrl(url: string): string {
-  return url.replace(/^(\/api\/invitations\/)[^/?#]+(\/accept)/, '$1[redacted]$2');
+  // Case-insensitive, as Express routes are.
+  return url.replace(/^(\/api\/invitations\/)[^/?#]+(\/accept)/i, '$1[redacted]$2');
 }
 
 /** One structured line per request: request id, method, route, status and duration. */

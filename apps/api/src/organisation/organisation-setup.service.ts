@@ -5,6 +5,7 @@ import { BUILT_IN_ROLES, BuiltInRoleKey } from '@interlock/domain';
 import { writeAuditEntry } from '@interlock/audit';
 import { ApiError } from '../http/api-error';
 import { hashPassword } from '../auth/password.util';
+import { hasSqlState, UNIQUE_VIOLATION } from '../database/sql-state.util';
 
 export interface NewOrganisation {
   organisationName: string;
@@ -47,10 +48,16 @@ export class OrganisationSetupService {
       );
     }
     const ownerId = randomUUID();
-    await tx.query(
-      `INSERT INTO members (organisation_id, id, email, name, password_hash, role_id) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [organisationId, ownerId, email, input.ownerName, await hashPassword(input.password), roleIds.owner],
-    );
+    try {
+      await tx.query(
+        `INSERT INTO members (organisation_id, id, email, name, password_hash, role_id) VALUES ($1, $2, $3, $4, $5, $6)`,
+        [organisationId, ownerId, email, input.ownerName, await hashPassword(input.password), roleIds.owner],
+      );
+    } catch (error) {
+      // A concurrent sign-up with the same email won the unique index.
+      if (hasSqlState(error, UNIQUE_VIOLATION)) throw new ApiError('CONFLICT', 'An account with this email already exists.');
+      throw error;
+    }
     await writeAuditEntry(tx, {
       organisationId,
       action: 'organisation.created',

@@ -62,6 +62,8 @@ export class CreateInterruptDto {
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_ACTION_REQUESTS)
   @ArrayUnique((a: ActionRequestDto | null) => a?.name, { message: 'actionRequests must have unique names' })
+  // ValidateNested alone lets an array through as an element: each must be an object.
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => ActionRequestDto)
   actionRequests!: ActionRequestDto[];

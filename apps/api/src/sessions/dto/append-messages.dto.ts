@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsByteLength, IsIn, IsString, ValidateBy, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsByteLength, IsIn, IsObject, IsString, ValidateBy, ValidateNested } from 'class-validator';
 import { MESSAGE_ROLES } from '../session-message.entity';
 import type { MessageRole } from '../session-message.entity';
 
@@ -33,6 +33,8 @@ export class AppendMessagesDto {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_MESSAGES_PER_CALL)
+  // ValidateNested alone lets an array through as an element: each must be an object.
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => SessionMessageDto)
   messages!: SessionMessageDto[];

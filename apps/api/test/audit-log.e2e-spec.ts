@@ -323,6 +323,15 @@ describe('GET /api/audit-log (SPEC §7)', () => {
       .set('x-api-key', hayKey);
     expect((next.body.entries as Entry[]).map((e) => e.summary)).toEqual(['Needle one in the haystack']);
     expect(next.body.nextCursor).toBeNull();
+    // Several words beyond the window: the rarest drives the index, every word is checked.
+    const rareAndCommon = await http().get('/api/audit-log').query({ q: 'hay needle the' }).set('x-api-key', hayKey);
+    expect((rareAndCommon.body.entries as Entry[]).map((e) => e.summary)).toEqual([
+      'Needle three in the haystack',
+      'Needle two in the haystack',
+      'Needle one in the haystack',
+    ]);
+    const disjoint = await http().get('/api/audit-log').query({ q: 'needle straw' }).set('x-api-key', hayKey);
+    expect(disjoint.body.entries).toEqual([]);
     const broad = await http().get('/api/audit-log').query({ q: 'str', limit: 3 }).set('x-api-key', hayKey);
     expect((broad.body.entries as Entry[]).map((e) => e.summary)).toEqual(['Straw 2100', 'Straw 2099', 'Straw 2098']);
   });

@@ -43,8 +43,11 @@ export function parseTimestamp(value: string): string | null {
   if (!m) return null;
   const [, y, mo, d, h = '00', mi = '00', s = '00', , zone] = m;
   const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s].map(Number);
-  if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return null;
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (year < 1 || month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return null;
+  // setUTCFullYear, not Date.UTC: Date.UTC maps years 0–99 to 1900–1999.
+  const lastDay = new Date(0);
+  lastDay.setUTCFullYear(year, month, 0);
+  const daysInMonth = lastDay.getUTCDate();
   if (day < 1 || day > daysInMonth) return null;
   if (zone !== undefined && zone !== 'Z') {
     const [zh, zm] = zone.slice(1).split(':').map(Number);
@@ -222,8 +225,10 @@ export function searchWindowQuery(
 }
 
 /**
- * Search, second plan: find the matching rows through the word index (a bitmap, cheap when the
- * words are rare), then order them. Used when the first plan's window held too few matches.
+ * Search, second plan: find candidate rows through the word index with the rarest word only (a
+ * bitmap as small as that word's postings: a common word beside a rare one costs nothing),
+ * check every word on the candidates, then order them. Used when the first plan's window held
+ * too few matches.
  */
 export function searchIndexQuery(
   organisationId: string,
@@ -231,16 +236,29 @@ export function searchIndexQuery(
   snapshot: string,
   after: AuditPosition | undefined,
   take: number,
+  rarestWord: string = filter.words[0],
 ): SqlQuery {
-  const where = conditions(organisationId, filter, snapshot, after, true);
-  where.params.push(take);
+  const where = conditions(organisationId, { ...filter, words: [rarestWord] }, snapshot, after, true);
+  const params = where.params;
+  const all = wordsQuery(filter.words, params);
+  params.push(take);
   return {
     sql: `WITH m AS MATERIALIZED (
         SELECT organisation_id, id, created_at, seq FROM audit_log_entries WHERE ${where.sql}
       )
       SELECT ${AUDIT_COLUMNS.split(',').map((c) => `e.${c.trim()}`).join(', ')}
         FROM m JOIN audit_log_entries e ON e.organisation_id = m.organisation_id AND e.id = m.id
-       ORDER BY m.created_at DESC, m.seq DESC LIMIT $${where.params.length}`,
-    params: where.params,
+       WHERE e.search @@ ${all}
+       ORDER BY m.created_at DESC, m.seq DESC LIMIT $${params.length}`,
+    params,
+  };
+}
+
+/** The planner's estimate of how many of an organisation's entries hold a word prefix. */
+export function wordEstimateQuery(organisationId: string, word: string): SqlQuery {
+  return {
+    sql: `EXPLAIN (FORMAT JSON) SELECT 1 FROM audit_log_entries
+           WHERE organisation_id = $1 AND search @@ (quote_literal($2::text) || ':*')::tsquery`,
+    params: [organisationId, word],
   };
 }

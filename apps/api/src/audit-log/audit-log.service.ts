@@ -12,6 +12,7 @@ import {
   SEARCH_WINDOW,
   searchIndexQuery,
   searchWindowQuery,
+  wordEstimateQuery,
 } from '@interlock/audit';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
@@ -107,7 +108,24 @@ export class AuditLogService {
     if (matches.length >= take || (windowRows[0]?.scanned ?? 0) < SEARCH_WINDOW) {
       return matches.map(({ scanned: _scanned, ...row }) => row);
     }
-    const second = searchIndexQuery(organisationId, filter, snapshot, after, take);
+    const second = searchIndexQuery(organisationId, filter, snapshot, after, take, await this.rarestWord(organisationId, filter.words));
     return this.dataSource.query(second.sql, second.params);
+  }
+
+  /** The word whose postings are smallest by the planner's statistics (no rows are read). */
+  private async rarestWord(organisationId: string, words: string[]): Promise<string> {
+    if (words.length === 1) return words[0];
+    let best = words[0];
+    let fewest = Number.POSITIVE_INFINITY;
+    for (const word of words) {
+      const q = wordEstimateQuery(organisationId, word);
+      const [{ 'QUERY PLAN': plan }]: { 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] }[] = await this.dataSource.query(q.sql, q.params);
+      const rows = plan[0].Plan['Plan Rows'];
+      if (rows < fewest) {
+        fewest = rows;
+        best = word;
+      }
+    }
+    return best;
   }
 }

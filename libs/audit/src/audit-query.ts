@@ -225,10 +225,10 @@ export function searchWindowQuery(
 }
 
 /**
- * Search, second plan: find candidate rows through the word index with the rarest word only (a
- * bitmap as small as that word's postings: a common word beside a rare one costs nothing),
- * check every word on the candidates, then order them. Used when the first plan's window held
- * too few matches.
+ * Search, second plan: find candidate rows through the word index with `driverWords` — the
+ * rarest word alone when it is rare (a common word beside it then costs nothing), else every
+ * word (the index intersects their postings) — check every word on the candidates, then order
+ * them. Used when the first plan's window held too few matches.
  */
 export function searchIndexQuery(
   organisationId: string,
@@ -236,9 +236,9 @@ export function searchIndexQuery(
   snapshot: string,
   after: AuditPosition | undefined,
   take: number,
-  rarestWord: string = filter.words[0],
+  driverWords: string[] = filter.words,
 ): SqlQuery {
-  const where = conditions(organisationId, { ...filter, words: [rarestWord] }, snapshot, after, true);
+  const where = conditions(organisationId, { ...filter, words: driverWords }, snapshot, after, true);
   const params = where.params;
   const all = wordsQuery(filter.words, params);
   params.push(take);

@@ -22,6 +22,9 @@ import { AuditEntryResponse, AuditEntryRow, AuditLogPage, toAuditEntry } from '.
 /** SPEC §10: the CSV export holds at most the 5,000 most recent matching entries. */
 export const AUDIT_EXPORT_MAX = 5000;
 
+/** A word held by at most this many entries drives a search alone. */
+const RARE_WORD_ROWS = 5000;
+
 @Injectable()
 export class AuditLogService {
   constructor(
@@ -108,13 +111,16 @@ export class AuditLogService {
     if (matches.length >= take || (windowRows[0]?.scanned ?? 0) < SEARCH_WINDOW) {
       return matches.map(({ scanned: _scanned, ...row }) => row);
     }
-    const second = searchIndexQuery(organisationId, filter, snapshot, after, take, await this.rarestWord(organisationId, filter.words));
+    const second = searchIndexQuery(organisationId, filter, snapshot, after, take, await this.driverWords(organisationId, filter.words));
     return this.dataSource.query(second.sql, second.params);
   }
 
-  /** The word whose postings are smallest by the planner's statistics (no rows are read). */
-  private async rarestWord(organisationId: string, words: string[]): Promise<string> {
-    if (words.length === 1) return words[0];
+  /**
+   * Which words should drive the index: the rarest alone when the planner's statistics (no rows
+   * read) put it under RARE_WORD_ROWS, else all of them.
+   */
+  private async driverWords(organisationId: string, words: string[]): Promise<string[]> {
+    if (words.length === 1) return words;
     let best = words[0];
     let fewest = Number.POSITIVE_INFINITY;
     for (const word of words) {
@@ -126,6 +132,6 @@ export class AuditLogService {
         best = word;
       }
     }
-    return best;
+    return fewest <= RARE_WORD_ROWS ? [best] : words;
   }
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: every check the repository has — lint, type-check, unit and e2e tests — against a
-// throwaway Postgres that this script starts and always stops (or TEST_DATABASE_URL when set).
+// `npm test`: every check the repository has — the contract/codegen drift check, lint,
+// type-check, unit and e2e tests (TypeScript and the Python SDK) — against a throwaway Postgres
+// that this script starts and always stops (or TEST_DATABASE_URL when set).
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -59,11 +60,16 @@ async function main() {
   };
   let code = 1;
   try {
+    // The committed contract and generated SDK code must be what the code generates now.
+    code = await run(process.execPath, ['tools/scripts/codegen.mjs', '--check'], env);
+    if (code !== 0) throw new Error('codegen check failed');
     code = await run(
       'npx',
       ['nx', 'run-many', '-t', 'lint', 'typecheck', 'test', 'e2e', '--outputStyle=static', '--parallel=2'],
       env,
     );
+  } catch (error) {
+    console.error(`[test] ${error.message}`);
   } finally {
     stop();
   }

@@ -5,7 +5,7 @@ import { ClientIp, CurrentMember } from './decorators/current-principal.decorato
 import { HumanRoute, MemberRoute } from './decorators/route-access.decorator';
 import type { MemberPrincipal } from './principal';
 import { AuthService } from './auth.service';
-import { SessionResponse, SignedInResponse } from './dto/session.response';
+import { CurrentSessionResponse, SignedInResponse } from './dto/session.response';
 import { SessionService } from './session.service';
 import { SignInDto } from './dto/sign-in.dto';
 import { SignUpDto } from './dto/sign-up.dto';
@@ -56,8 +56,8 @@ export class AuthController {
   @Get('session')
   @MemberRoute()
   @ApiOperation({ operationId: 'getSession', summary: 'Who is signed in, and their permissions' })
-  @ApiOkResponse({ type: SessionResponse })
-  async session(@CurrentMember() member: MemberPrincipal): Promise<SessionResponse> {
+  @ApiOkResponse({ type: CurrentSessionResponse })
+  async session(@CurrentMember() member: MemberPrincipal): Promise<CurrentSessionResponse> {
     return {
       ...(await this.auth.describe(member.organisationId, member.memberId)),
       permissions: [...member.permissions],

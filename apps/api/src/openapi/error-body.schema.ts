@@ -4,7 +4,7 @@ import type { ErrorCode } from '@interlock/domain';
 
 /** SPEC §4: the body of every error response. */
 export class ErrorBody {
-  @ApiProperty({ example: 401 })
+  @ApiProperty({ type: 'integer', example: 401 })
   statusCode!: number;
 
   @ApiProperty({ example: 'Unauthorized', description: "The status's reason phrase." })

@@ -10,9 +10,12 @@ export const SESSION_SCHEME = 'session';
 type ErrorCase = { status: string; description: string };
 
 /** The errors a route can answer, from what it admits (SPEC §4). */
-function errorsFor(access: RouteAccess, method: string, hasParams: boolean): ErrorCase[] {
+function errorsFor(access: RouteAccess, method: string, hasParams: boolean, hasQuery: boolean): ErrorCase[] {
   const errors: ErrorCase[] = [];
   const add = (status: string, description: string) => errors.push({ status, description });
+  if (hasQuery && (method === 'get' || method === 'delete')) {
+    add('400', 'VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it).');
+  }
   if (method !== 'get' && method !== 'delete') {
     add('400', 'VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).');
     add('413', 'PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.');
@@ -70,7 +73,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     else operation.security = [];
     const extensions = operation as unknown as Record<string, unknown>;
     extensions['x-interlock-access'] = route.access;
-    for (const error of errorsFor(route.access, route.method.toLowerCase(), /\{\w+\}/.test(path))) {
+    const hasQuery = (operation.parameters ?? []).some((p) => 'in' in p && p.in === 'query');
+    for (const error of errorsFor(route.access, route.method.toLowerCase(), /\{\w+\}/.test(path), hasQuery)) {
       operation.responses[error.status] ??= {
         description: error.description,
         content: { 'application/json': { schema: errorRef } },

@@ -36,7 +36,8 @@ export class SignedInResponse {
   organisation!: SignedInOrganisation;
 }
 
-export class SessionResponse extends SignedInResponse {
+/** The signed-in member's session (not an agent's Live View session). */
+export class CurrentSessionResponse extends SignedInResponse {
   @ApiProperty({ enum: PERMISSIONS, isArray: true })
   permissions!: Permission[];
 }

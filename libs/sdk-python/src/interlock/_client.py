@@ -1,0 +1,444 @@
+"""The clients: ``Interlock`` (sync, httpx.Client) and ``AsyncInterlock`` (async, httpx.AsyncClient)."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import uuid
+from collections.abc import Mapping
+from datetime import date, datetime, timezone
+from types import TracebackType
+from typing import Any, Callable, Optional, TypeVar, Union
+
+import httpx
+
+from . import _retry
+from ._errors import APIConnectionError, APIConnectionTimeoutError, APIError, InterlockError, make_api_error
+from ._options import NO_OPTIONS, Headers, RequestOptions, Timeout
+from ._pagination import AsyncPage, AsyncPaginator, SyncPage
+from ._version import __version__
+from .resources.audit_log import AsyncAuditLog, AuditLog
+from .resources.interrupts import AsyncInterrupts, Interrupts
+from .resources.sessions import AsyncSessions, Sessions
+from .types import Whoami
+
+__all__ = [
+    "DEFAULT_BASE_URL",
+    "DEFAULT_MAX_RETRIES",
+    "DEFAULT_TIMEOUT",
+    "AsyncInterlock",
+    "Interlock",
+    "RequestOptions",
+    "Timeout",
+]
+
+DEFAULT_BASE_URL = "http://localhost:3000"
+#: Seconds to wait for each attempt's response.
+DEFAULT_TIMEOUT = 60.0
+DEFAULT_MAX_RETRIES = 2
+
+T = TypeVar("T")
+
+
+class _BaseClient:
+    api_key: str
+    base_url: str
+    timeout: Timeout
+    max_retries: int
+
+    def __init__(
+        self,
+        *,
+        api_key: Optional[str],
+        base_url: Optional[str],
+        timeout: Optional[Timeout],
+        max_retries: int,
+        default_headers: Optional[Mapping[str, str]],
+        client_timeout: Optional[httpx.Timeout],
+    ) -> None:
+        if api_key is None:
+            api_key = os.environ.get("INTERLOCK_API_KEY", "").strip() or None
+        if not api_key:
+            raise InterlockError(
+                "No API key: set the INTERLOCK_API_KEY environment variable or pass api_key "
+                "(Interlock(api_key='ilk_…'))."
+            )
+        if base_url is None:
+            base_url = os.environ.get("INTERLOCK_BASE_URL", "").strip() or DEFAULT_BASE_URL
+        if isinstance(max_retries, bool) or not isinstance(max_retries, int) or max_retries < 0:
+            raise InterlockError(f"max_retries must be a non-negative integer, got {max_retries!r}.")
+        if isinstance(timeout, (int, float)) and not timeout > 0:
+            raise InterlockError(f"timeout must be a positive number of seconds, got {timeout!r}.")
+        self.api_key = api_key
+        self.base_url = base_url.rstrip("/")
+        # An injected client's own timeout is kept unless one is given here.
+        self.timeout = timeout if timeout is not None else (client_timeout or DEFAULT_TIMEOUT)
+        self.max_retries = max_retries
+        self._default_headers = dict(default_headers or {})
+
+    def _build_request(
+        self,
+        http: Union[httpx.Client, httpx.AsyncClient],
+        method: str,
+        path: str,
+        params: Optional[Mapping[str, object]],
+        body: Optional[Mapping[str, Any]],
+        options: RequestOptions,
+    ) -> httpx.Request:
+        headers = {
+            "accept": "application/json",
+            "user-agent": f"interlock-sdk-python/{__version__}",
+            "x-interlock-sdk": f"python/{__version__} ({platform.python_implementation()} {platform.python_version()})",
+            # The key travels in x-api-key only (SPEC §3): never as Authorization.
+            "x-api-key": self.api_key,
+        }
+        content: Optional[bytes] = None
+        if body is not None:
+            content = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+            headers["content-type"] = "application/json"
+        if method == "POST":
+            # One key per call, reused by every retry, so the service can recognise a repeat.
+            headers["idempotency-key"] = options.idempotency_key or str(uuid.uuid4())
+        extra: dict[str, Optional[str]] = {**self._default_headers, **(options.extra_headers or {})}
+        for name, value in extra.items():
+            if value is None:
+                headers.pop(name.lower(), None)
+            else:
+                headers[name.lower()] = value
+        return http.build_request(
+            method,
+            self.base_url + path,
+            params=_query(params),
+            headers=headers,
+            content=content,
+            timeout=options.timeout if options.timeout is not None else self.timeout,
+        )
+
+    def _max_retries(self, options: RequestOptions) -> int:
+        return options.max_retries if options.max_retries is not None else self.max_retries
+
+
+class Interlock(_BaseClient):
+    """The synchronous Interlock client.
+
+    ``Interlock()`` reads the key from ``INTERLOCK_API_KEY`` and the service's origin from
+    ``INTERLOCK_BASE_URL`` (default http://localhost:3000). Timeouts are in seconds.
+    """
+
+    interrupts: Interrupts
+    sessions: Sessions
+    audit_log: AuditLog
+
+    def __init__(
+        self,
+        *,
+        api_key: Optional[str] = None,
+        base_url: Optional[str] = None,
+        timeout: Optional[Timeout] = None,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        default_headers: Optional[Mapping[str, str]] = None,
+        http_client: Optional[httpx.Client] = None,
+    ) -> None:
+        super().__init__(
+            api_key=api_key,
+            base_url=base_url,
+            timeout=timeout,
+            max_retries=max_retries,
+            default_headers=default_headers,
+            client_timeout=http_client.timeout if http_client is not None else None,
+        )
+        self._owns_client = http_client is None
+        self._client = http_client if http_client is not None else httpx.Client()
+        self.interrupts = Interrupts(self)
+        self.sessions = Sessions(self)
+        self.audit_log = AuditLog(self)
+
+    def whoami(
+        self,
+        *,
+        timeout: Optional[Timeout] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Headers] = None,
+    ) -> Whoami:
+        """Which key this is, for which organisation, on which plan."""
+        options = RequestOptions(timeout=timeout, max_retries=max_retries, extra_headers=extra_headers)
+        return Whoami.model_validate(self.request("GET", "/api/whoami", options=options))
+
+    def get(
+        self,
+        path: str,
+        *,
+        params: Optional[Mapping[str, object]] = None,
+        timeout: Optional[Timeout] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Headers] = None,
+    ) -> Any:
+        """A GET to any path of the API (for endpoints this SDK does not wrap); the parsed JSON body."""
+        options = RequestOptions(timeout=timeout, max_retries=max_retries, extra_headers=extra_headers)
+        return self.request("GET", path, params=params, options=options)
+
+    def post(
+        self,
+        path: str,
+        *,
+        body: Optional[Mapping[str, Any]] = None,
+        timeout: Optional[Timeout] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        extra_headers: Optional[Headers] = None,
+    ) -> Any:
+        """A POST to any path of the API, with a JSON body when one is given; the parsed JSON body."""
+        options = RequestOptions(timeout, max_retries, idempotency_key, extra_headers)
+        return self.request("POST", path, body=body, options=options)
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: Optional[Mapping[str, object]] = None,
+        body: Optional[Mapping[str, Any]] = None,
+        options: RequestOptions = NO_OPTIONS,
+    ) -> Any:
+        """Sends one call (retrying as allowed) and returns its parsed JSON body."""
+        request = self._build_request(self._client, method, path, params, body, options)
+        max_retries = self._max_retries(options)
+        retries_taken = 0
+        while True:
+            try:
+                response = self._client.send(request)
+            except httpx.TimeoutException as exc:
+                if retries_taken < max_retries:
+                    _retry.sleep(_retry.retry_delay(retries_taken))
+                    retries_taken += 1
+                    continue
+                raise APIConnectionTimeoutError(request=request) from exc
+            except httpx.TransportError as exc:
+                if retries_taken < max_retries:
+                    _retry.sleep(_retry.retry_delay(retries_taken))
+                    retries_taken += 1
+                    continue
+                raise APIConnectionError(request=request) from exc
+            if response.is_success:
+                return _parse_json(response)
+            if retries_taken < max_retries and _retry.should_retry(response.status_code, response.headers):
+                response.close()
+                _retry.sleep(_retry.retry_delay(retries_taken, response.headers))
+                retries_taken += 1
+                continue
+            raise make_api_error(response)
+
+    def get_list(
+        self,
+        path: str,
+        params: Mapping[str, object],
+        items: Callable[[Any], list[T]],
+        options: RequestOptions = NO_OPTIONS,
+    ) -> SyncPage[T]:
+        """A cursor-paginated GET: ``items`` turns a page's body into its items."""
+
+        def fetch(cursor: Optional[str]) -> SyncPage[T]:
+            query = dict(params) if cursor is None else {**params, "cursor": cursor}
+            body = self.request("GET", path, params=query, options=options)
+            return SyncPage(data=items(body), next_cursor=_next_cursor(body), fetch_page=fetch)
+
+        return fetch(None)
+
+    def close(self) -> None:
+        """Closes the HTTP client, unless it was given to this one."""
+        if self._owns_client:
+            self._client.close()
+
+    def __enter__(self) -> Interlock:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: Optional[type[BaseException]],
+        exc: Optional[BaseException],
+        tb: Optional[TracebackType],
+    ) -> None:
+        self.close()
+
+
+class AsyncInterlock(_BaseClient):
+    """The asynchronous Interlock client: the same calls as ``Interlock``, awaited."""
+
+    interrupts: AsyncInterrupts
+    sessions: AsyncSessions
+    audit_log: AsyncAuditLog
+
+    def __init__(
+        self,
+        *,
+        api_key: Optional[str] = None,
+        base_url: Optional[str] = None,
+        timeout: Optional[Timeout] = None,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        default_headers: Optional[Mapping[str, str]] = None,
+        http_client: Optional[httpx.AsyncClient] = None,
+    ) -> None:
+        super().__init__(
+            api_key=api_key,
+            base_url=base_url,
+            timeout=timeout,
+            max_retries=max_retries,
+            default_headers=default_headers,
+            client_timeout=http_client.timeout if http_client is not None else None,
+        )
+        self._owns_client = http_client is None
+        self._client = http_client if http_client is not None else httpx.AsyncClient()
+        self.interrupts = AsyncInterrupts(self)
+        self.sessions = AsyncSessions(self)
+        self.audit_log = AsyncAuditLog(self)
+
+    async def whoami(
+        self,
+        *,
+        timeout: Optional[Timeout] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Headers] = None,
+    ) -> Whoami:
+        """Which key this is, for which organisation, on which plan."""
+        options = RequestOptions(timeout=timeout, max_retries=max_retries, extra_headers=extra_headers)
+        return Whoami.model_validate(await self.request("GET", "/api/whoami", options=options))
+
+    async def get(
+        self,
+        path: str,
+        *,
+        params: Optional[Mapping[str, object]] = None,
+        timeout: Optional[Timeout] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Headers] = None,
+    ) -> Any:
+        """A GET to any path of the API (for endpoints this SDK does not wrap); the parsed JSON body."""
+        options = RequestOptions(timeout=timeout, max_retries=max_retries, extra_headers=extra_headers)
+        return await self.request("GET", path, params=params, options=options)
+
+    async def post(
+        self,
+        path: str,
+        *,
+        body: Optional[Mapping[str, Any]] = None,
+        timeout: Optional[Timeout] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        extra_headers: Optional[Headers] = None,
+    ) -> Any:
+        """A POST to any path of the API, with a JSON body when one is given; the parsed JSON body."""
+        options = RequestOptions(timeout, max_retries, idempotency_key, extra_headers)
+        return await self.request("POST", path, body=body, options=options)
+
+    async def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: Optional[Mapping[str, object]] = None,
+        body: Optional[Mapping[str, Any]] = None,
+        options: RequestOptions = NO_OPTIONS,
+    ) -> Any:
+        """Sends one call (retrying as allowed) and returns its parsed JSON body."""
+        request = self._build_request(self._client, method, path, params, body, options)
+        max_retries = self._max_retries(options)
+        retries_taken = 0
+        while True:
+            try:
+                response = await self._client.send(request)
+            except httpx.TimeoutException as exc:
+                if retries_taken < max_retries:
+                    await _retry.async_sleep(_retry.retry_delay(retries_taken))
+                    retries_taken += 1
+                    continue
+                raise APIConnectionTimeoutError(request=request) from exc
+            except httpx.TransportError as exc:
+                if retries_taken < max_retries:
+                    await _retry.async_sleep(_retry.retry_delay(retries_taken))
+                    retries_taken += 1
+                    continue
+                raise APIConnectionError(request=request) from exc
+            if response.is_success:
+                return _parse_json(response)
+            if retries_taken < max_retries and _retry.should_retry(response.status_code, response.headers):
+                await response.aclose()
+                await _retry.async_sleep(_retry.retry_delay(retries_taken, response.headers))
+                retries_taken += 1
+                continue
+            raise make_api_error(response)
+
+    def get_list(
+        self,
+        path: str,
+        params: Mapping[str, object],
+        items: Callable[[Any], list[T]],
+        options: RequestOptions = NO_OPTIONS,
+    ) -> AsyncPaginator[T]:
+        """A cursor-paginated GET: await it for the first page, or ``async for`` over every item."""
+
+        async def fetch(cursor: Optional[str]) -> AsyncPage[T]:
+            query = dict(params) if cursor is None else {**params, "cursor": cursor}
+            body = await self.request("GET", path, params=query, options=options)
+            return AsyncPage(data=items(body), next_cursor=_next_cursor(body), fetch_page=fetch)
+
+        return AsyncPaginator(lambda: fetch(None))
+
+    async def close(self) -> None:
+        """Closes the HTTP client, unless it was given to this one."""
+        if self._owns_client:
+            await self._client.aclose()
+
+    async def __aenter__(self) -> AsyncInterlock:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: Optional[type[BaseException]],
+        exc: Optional[BaseException],
+        tb: Optional[TracebackType],
+    ) -> None:
+        await self.close()
+
+
+def _query(params: Optional[Mapping[str, object]]) -> httpx.QueryParams:
+    """Query pairs: unset values dropped, datetimes as ISO 8601 UTC, booleans as true/false."""
+    pairs: list[tuple[str, Union[str, int, float, bool, None]]] = []
+    for name, value in (params or {}).items():
+        if value is None:
+            continue
+        if isinstance(value, bool):
+            pairs.append((name, "true" if value else "false"))
+        elif isinstance(value, datetime):
+            pairs.append((name, format_timestamp(value)))
+        elif isinstance(value, date):
+            pairs.append((name, value.isoformat()))
+        else:
+            pairs.append((name, str(value)))
+    return httpx.QueryParams(pairs)
+
+
+def format_timestamp(value: datetime) -> str:
+    """ISO 8601 UTC with milliseconds, as the API writes them; a naive datetime is taken as UTC."""
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=timezone.utc)
+    return value.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _parse_json(response: httpx.Response) -> Any:
+    if not response.content:
+        return None
+    try:
+        return response.json()
+    except ValueError as exc:
+        raise APIError(
+            f"{response.status_code} response was not valid JSON.",
+            status=response.status_code,
+            body=response.text,
+            response=response,
+        ) from exc
+
+
+def _next_cursor(body: Any) -> Optional[str]:
+    cursor = body.get("nextCursor") if isinstance(body, dict) else None
+    return cursor if isinstance(cursor, str) and cursor else None

@@ -1,0 +1,111 @@
+"""The organisation's append-only audit log: ``/api/audit-log`` (Pro plan)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Optional, Union
+
+from .._options import Headers, RequestOptions, Timeout
+from ..types import ActorType, AuditCategory, AuditLogEntry, TargetType
+from ._wire import Id, compact, wire_id
+
+if TYPE_CHECKING:
+    from .._client import AsyncInterlock, Interlock
+    from .._pagination import AsyncPaginator, SyncPage
+
+__all__ = ["AsyncAuditLog", "AuditLog"]
+
+Timestamp = Union[str, datetime]
+
+
+def _entries(body: Any) -> list[AuditLogEntry]:
+    return [AuditLogEntry.model_validate(item) for item in body.get("entries", [])]
+
+
+def _params(
+    q: Optional[str],
+    category: Optional[AuditCategory],
+    action: Optional[str],
+    actor_type: Optional[ActorType],
+    actor_id: Optional[Id],
+    target_type: Optional[TargetType],
+    target_id: Optional[Id],
+    from_: Optional[Timestamp],
+    to: Optional[Timestamp],
+    limit: Optional[int],
+    cursor: Optional[str],
+) -> dict[str, object]:
+    return compact(
+        {
+            "q": q,
+            "category": category,
+            "action": action,
+            "actorType": actor_type,
+            "actorId": wire_id(actor_id),
+            "targetType": target_type,
+            "targetId": wire_id(target_id),
+            "from": from_,
+            "to": to,
+            "limit": limit,
+            "cursor": cursor,
+        }
+    )
+
+
+class AuditLog:
+    def __init__(self, client: Interlock) -> None:
+        self._client = client
+
+    def list(
+        self,
+        *,
+        q: Optional[str] = None,
+        category: Optional[AuditCategory] = None,
+        action: Optional[str] = None,
+        actor_type: Optional[ActorType] = None,
+        actor_id: Optional[Id] = None,
+        target_type: Optional[TargetType] = None,
+        target_id: Optional[Id] = None,
+        from_: Optional[Timestamp] = None,
+        to: Optional[Timestamp] = None,
+        limit: Optional[int] = None,
+        cursor: Optional[str] = None,
+        timeout: Optional[Timeout] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Headers] = None,
+    ) -> SyncPage[AuditLogEntry]:
+        """Entries, newest first. ``for e in client.audit_log.list(...)`` walks every page with the same
+        filters; the returned first page also gives page-by-page access. ``from_`` is inclusive, ``to``
+        exclusive (ISO 8601 strings or datetimes; naive datetimes are taken as UTC)."""
+        options = RequestOptions(timeout=timeout, max_retries=max_retries, extra_headers=extra_headers)
+        params = _params(q, category, action, actor_type, actor_id, target_type, target_id, from_, to, limit, cursor)
+        return self._client.get_list("/api/audit-log", params, _entries, options)
+
+
+class AsyncAuditLog:
+    def __init__(self, client: AsyncInterlock) -> None:
+        self._client = client
+
+    def list(
+        self,
+        *,
+        q: Optional[str] = None,
+        category: Optional[AuditCategory] = None,
+        action: Optional[str] = None,
+        actor_type: Optional[ActorType] = None,
+        actor_id: Optional[Id] = None,
+        target_type: Optional[TargetType] = None,
+        target_id: Optional[Id] = None,
+        from_: Optional[Timestamp] = None,
+        to: Optional[Timestamp] = None,
+        limit: Optional[int] = None,
+        cursor: Optional[str] = None,
+        timeout: Optional[Timeout] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Headers] = None,
+    ) -> AsyncPaginator[AuditLogEntry]:
+        """Entries, newest first: ``async for e in client.audit_log.list(...)`` walks every page; ``await``
+        it for the first page."""
+        options = RequestOptions(timeout=timeout, max_retries=max_retries, extra_headers=extra_headers)
+        params = _params(q, category, action, actor_type, actor_id, target_type, target_id, from_, to, limit, cursor)
+        return self._client.get_list("/api/audit-log", params, _entries, options)

@@ -1,0 +1,222 @@
+"""Human-review requests: ``/api/interrupts``."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Optional
+
+from .. import _retry
+from .._errors import WaitTimeoutError
+from .._options import Headers, RequestOptions, Timeout
+from ..types import Interrupt, InterruptStatus
+from ._wire import ActionRequestInput, Id, compact, path_id, to_wire, wire_id
+
+if TYPE_CHECKING:
+    from .._client import AsyncInterlock, Interlock
+    from .._pagination import AsyncPaginator, SyncPage
+
+__all__ = ["DEFAULT_POLL_INTERVAL", "DEFAULT_WAIT_TIMEOUT", "AsyncInterrupts", "Interrupts"]
+
+#: Seconds ``wait_for_answer`` waits in all by default.
+DEFAULT_WAIT_TIMEOUT = 600.0
+#: Seconds between polls.
+DEFAULT_POLL_INTERVAL = 2.0
+
+
+def _create_body(
+    title: str,
+    action_requests: Sequence[ActionRequestInput],
+    description: Optional[str],
+    external_id: Optional[str],
+    session_id: Optional[Id],
+    metadata: Optional[Mapping[str, Any]],
+) -> Mapping[str, Any]:
+    return compact(
+        {
+            "title": title,
+            "actionRequests": [to_wire(action) for action in action_requests],
+            "description": description,
+            "externalId": external_id,
+            "sessionId": wire_id(session_id),
+            "metadata": dict(metadata) if metadata is not None else None,
+        }
+    )
+
+
+def _list_params(
+    status: Optional[InterruptStatus], external_id: Optional[str], limit: Optional[int], cursor: Optional[str]
+) -> Mapping[str, object]:
+    return compact({"status": status, "externalId": external_id, "limit": limit, "cursor": cursor})
+
+
+def _interrupts(body: Any) -> list[Interrupt]:
+    return [Interrupt.model_validate(item) for item in body.get("interrupts", [])]
+
+
+class Interrupts:
+    def __init__(self, client: Interlock) -> None:
+        self._client = client
+
+    def create(
+        self,
+        *,
+        title: str,
+        action_requests: Sequence[ActionRequestInput],
+        description: Optional[str] = None,
+        external_id: Optional[str] = None,
+        session_id: Optional[Id] = None,
+        metadata: Optional[Mapping[str, Any]] = None,
+        timeout: Optional[Timeout] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        extra_headers: Optional[Headers] = None,
+    ) -> Interrupt:
+        """Opens an interrupt in the organisation's inbox."""
+        body = _create_body(title, action_requests, description, external_id, session_id, metadata)
+        options = RequestOptions(timeout, max_retries, idempotency_key, extra_headers)
+        return Interrupt.model_validate(self._client.request("POST", "/api/interrupts", body=body, options=options))
+
+    def get(
+        self,
+        interrupt_id: Id,
+        *,
+        timeout: Optional[Timeout] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Headers] = None,
+    ) -> Interrupt:
+        """One interrupt, with its decisions."""
+        options = RequestOptions(timeout=timeout, max_retries=max_retries, extra_headers=extra_headers)
+        return Interrupt.model_validate(
+            self._client.request("GET", f"/api/interrupts/{path_id(interrupt_id)}", options=options)
+        )
+
+    def list(
+        self,
+        *,
+        status: Optional[InterruptStatus] = None,
+        external_id: Optional[str] = None,
+        limit: Optional[int] = None,
+        cursor: Optional[str] = None,
+        timeout: Optional[Timeout] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Headers] = None,
+    ) -> SyncPage[Interrupt]:
+        """Interrupts, newest first: the first page; iterating it walks every page."""
+        options = RequestOptions(timeout=timeout, max_retries=max_retries, extra_headers=extra_headers)
+        params = _list_params(status, external_id, limit, cursor)
+        return self._client.get_list("/api/interrupts", params, _interrupts, options)
+
+    def wait_for_answer(
+        self,
+        interrupt_id: Id,
+        *,
+        timeout: Optional[float] = DEFAULT_WAIT_TIMEOUT,
+        poll_interval: float = DEFAULT_POLL_INTERVAL,
+        request_timeout: Optional[Timeout] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Headers] = None,
+    ) -> Interrupt:
+        """Polls until every action has a decision (``status == "answered"``) and returns the interrupt.
+
+        Raises ``WaitTimeoutError`` when ``timeout`` seconds pass first (None waits for ever).
+        """
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            interrupt = self.get(
+                interrupt_id, timeout=request_timeout, max_retries=max_retries, extra_headers=extra_headers
+            )
+            if interrupt.status == "answered":
+                return interrupt
+            if deadline is None:
+                _retry.sleep(poll_interval)
+                continue
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise WaitTimeoutError(str(interrupt_id), timeout or 0.0)
+            _retry.sleep(min(poll_interval, remaining))
+
+
+class AsyncInterrupts:
+    def __init__(self, client: AsyncInterlock) -> None:
+        self._client = client
+
+    async def create(
+        self,
+        *,
+        title: str,
+        action_requests: Sequence[ActionRequestInput],
+        description: Optional[str] = None,
+        external_id: Optional[str] = None,
+        session_id: Optional[Id] = None,
+        metadata: Optional[Mapping[str, Any]] = None,
+        timeout: Optional[Timeout] = None,
+        max_retries: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+        extra_headers: Optional[Headers] = None,
+    ) -> Interrupt:
+        """Opens an interrupt in the organisation's inbox."""
+        body = _create_body(title, action_requests, description, external_id, session_id, metadata)
+        options = RequestOptions(timeout, max_retries, idempotency_key, extra_headers)
+        return Interrupt.model_validate(
+            await self._client.request("POST", "/api/interrupts", body=body, options=options)
+        )
+
+    async def get(
+        self,
+        interrupt_id: Id,
+        *,
+        timeout: Optional[Timeout] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Headers] = None,
+    ) -> Interrupt:
+        """One interrupt, with its decisions."""
+        options = RequestOptions(timeout=timeout, max_retries=max_retries, extra_headers=extra_headers)
+        return Interrupt.model_validate(
+            await self._client.request("GET", f"/api/interrupts/{path_id(interrupt_id)}", options=options)
+        )
+
+    def list(
+        self,
+        *,
+        status: Optional[InterruptStatus] = None,
+        external_id: Optional[str] = None,
+        limit: Optional[int] = None,
+        cursor: Optional[str] = None,
+        timeout: Optional[Timeout] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Headers] = None,
+    ) -> AsyncPaginator[Interrupt]:
+        """Interrupts, newest first: await for the first page, or ``async for`` over every item."""
+        options = RequestOptions(timeout=timeout, max_retries=max_retries, extra_headers=extra_headers)
+        params = _list_params(status, external_id, limit, cursor)
+        return self._client.get_list("/api/interrupts", params, _interrupts, options)
+
+    async def wait_for_answer(
+        self,
+        interrupt_id: Id,
+        *,
+        timeout: Optional[float] = DEFAULT_WAIT_TIMEOUT,
+        poll_interval: float = DEFAULT_POLL_INTERVAL,
+        request_timeout: Optional[Timeout] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Headers] = None,
+    ) -> Interrupt:
+        """Polls until every action has a decision (``status == "answered"``) and returns the interrupt.
+
+        Raises ``WaitTimeoutError`` when ``timeout`` seconds pass first (None waits for ever).
+        """
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            interrupt = await self.get(
+                interrupt_id, timeout=request_timeout, max_retries=max_retries, extra_headers=extra_headers
+            )
+            if interrupt.status == "answered":
+                return interrupt
+            if deadline is None:
+                await _retry.async_sleep(poll_interval)
+                continue
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise WaitTimeoutError(str(interrupt_id), timeout or 0.0)
+            await _retry.async_sleep(min(poll_interval, remaining))

@@ -1,0 +1,144 @@
+"""Resource types of the Interlock API, under the names the SDK uses.
+
+The models are generated from contract/openapi.json into ``interlock._generated`` by
+datamodel-code-generator (pydantic v2; never edit them by hand): snake_case attributes with the
+API's camelCase names as aliases, unknown fields kept (``extra="allow"``). This module gives them
+their short public names, and adds what the generator cannot: the enumerations as ``Literal``
+aliases (tests check them against the generated models) and the request shapes as ``TypedDict``s
+for keyword arguments.
+"""
+
+from typing import Any, Literal, TypedDict
+
+from ._generated.models import (
+    ActionRequestDto,
+    ActionRequestResponse,
+    AppendMessagesResponse,
+    Assignee,
+    AuditEntryResponse,
+    AuditLogPage,
+    DecidedBy,
+    DecisionResponse,
+    ErrorBody,
+    InterruptListResponse,
+    InterruptResponse,
+    SessionMessageDto,
+    SessionResponse,
+    WhoamiApiKey,
+    WhoamiResponse,
+)
+
+__all__ = [
+    "ActionRequest",
+    "ActionRequestParam",
+    "ActionRequestRecord",
+    "ActorType",
+    "Assignee",
+    "AuditCategory",
+    "AuditEntry",
+    "AuditLogEntry",
+    "AuditLogListResponse",
+    "CreateInterruptParams",
+    "DecidedBy",
+    "Decision",
+    "DecisionType",
+    "ErrorBody",
+    "Interrupt",
+    "InterruptListResponse",
+    "InterruptStatus",
+    "Session",
+    "SessionAppendResponse",
+    "SessionMessage",
+    "SessionMessageParam",
+    "SessionMessageRole",
+    "SessionStatus",
+    "TargetType",
+    "Whoami",
+    "WhoamiApiKey",
+]
+
+# Models (generated).
+
+#: One proposed action, as sent: LangGraph's action request plus its review config.
+ActionRequest = ActionRequestDto
+#: One proposed action, as stored: ``args`` ``{}`` and ``allowed_decisions`` all four when not given.
+ActionRequestRecord = ActionRequestResponse
+#: A member's decision on one action of an interrupt.
+Decision = DecisionResponse
+#: A human-review request: ``open`` until every action request has a decision, then ``answered``.
+Interrupt = InterruptResponse
+#: An agent run streamed into the Live View.
+Session = SessionResponse
+SessionMessage = SessionMessageDto
+SessionAppendResponse = AppendMessagesResponse
+#: One entry of the organisation's append-only audit log.
+AuditEntry = AuditEntryResponse
+#: The same as ``AuditEntry`` (the name the resource ``audit_log`` suggests).
+AuditLogEntry = AuditEntryResponse
+AuditLogListResponse = AuditLogPage
+#: GET /api/whoami: which key this is, for which organisation, on which plan.
+Whoami = WhoamiResponse
+
+# Enumerations of the contract, for annotating arguments.
+
+DecisionType = Literal["approve", "edit", "reject", "respond"]
+InterruptStatus = Literal["open", "answered"]
+SessionMessageRole = Literal["agent", "user", "tool", "system"]
+SessionStatus = Literal["active", "ended", "disconnected"]
+AuditCategory = Literal[
+    "interrupt",
+    "session",
+    "member",
+    "role",
+    "team",
+    "api_key",
+    "webhook",
+    "classification",
+    "settings",
+    "billing",
+    "organisation",
+]
+ActorType = Literal["member", "api_key", "system", "argus"]
+TargetType = Literal[
+    "interrupt",
+    "session",
+    "user",
+    "invitation",
+    "role",
+    "team",
+    "api_key",
+    "webhook",
+    "classification",
+    "organisation",
+]
+
+# Request shapes, as plain dicts (snake_case keys; camelCase keys are accepted too).
+
+
+class _ActionRequestRequired(TypedDict):
+    name: str
+
+
+class ActionRequestParam(_ActionRequestRequired, total=False):
+    args: dict[str, Any]
+    description: str
+    allowed_decisions: list[DecisionType]
+
+
+class SessionMessageParam(TypedDict):
+    role: SessionMessageRole
+    content: str
+
+
+class _CreateInterruptRequired(TypedDict):
+    title: str
+    action_requests: list[ActionRequestParam]
+
+
+class CreateInterruptParams(_CreateInterruptRequired, total=False):
+    """Keyword arguments of ``interrupts.create`` (what ``interrupt_from_langgraph`` returns)."""
+
+    description: str
+    external_id: str
+    session_id: str
+    metadata: dict[str, Any]

@@ -1,0 +1,115 @@
+"""The distribution as a user gets it: ``pip wheel`` the SDK, install the wheel into a fresh virtual
+environment (httpx and pydantic come from the package index), and run the README's quick start there,
+verbatim, against the live service."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import Live
+
+pytestmark = pytest.mark.integration
+SDK_DIR = Path(__file__).resolve().parents[2]
+REPORT = """
+import json
+import interlock
+print(json.dumps({
+    "status": answered.status,
+    "decisions": [[d.action_name, d.decision] for d in answered.decisions],
+    "id": str(interrupt.id),
+    "module": interlock.__file__,
+}))
+"""
+
+
+def run(*args: str, cwd: Path) -> str:
+    env = {**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    env.pop("PYTHONPATH", None)
+    result = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, f"{' '.join(args)} failed:\n{result.stdout}\n{result.stderr}"
+    return result.stdout
+
+
+def readme_quick_start() -> str:
+    """The first ```python block of the README's "Quick start" section, as printed there."""
+    readme = (SDK_DIR / "README.md").read_text(encoding="utf-8")
+    match = re.search(r"```python\n(.*?)```", readme[readme.index("## Quick start") :], re.DOTALL)
+    assert match is not None, 'no ```python block under "## Quick start" in libs/sdk-python/README.md'
+    return match.group(1)
+
+
+def approve_when_opened(live: Live, title: str, since: str) -> str:
+    """Decides the interrupt the quick start opens, once it shows up: a member approves it."""
+    for _ in range(600):
+        page = live.raw("GET", "/api/interrupts", api_key=live.api_key, params={"status": "open", "limit": 50}).json()
+        for found in page["interrupts"]:
+            if found["title"] == title and found["createdAt"] >= since:
+                for action in found["actionRequests"]:
+                    live.decide(found["id"], action["name"])
+                return str(found["id"])
+        time.sleep(0.1)
+    raise AssertionError(f"no open interrupt titled {title} appeared")
+
+
+def test_the_wheel_installs_into_a_fresh_venv_and_runs_the_readme_quick_start(live: Live, tmp_path: Path) -> None:
+    wheels = tmp_path / "wheels"
+    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(wheels), str(SDK_DIR), cwd=tmp_path)
+    (wheel,) = wheels.glob("interlock_sdk-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "interlock/py.typed" in names
+    assert "interlock/_generated/models.py" in names
+    assert not [n for n in names if n.startswith("tests/")]
+
+    venv = tmp_path / "venv"
+    run(sys.executable, "-m", "venv", str(venv), cwd=tmp_path)
+    python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    run(str(python), "-m", "pip", "install", "--quiet", str(wheel), cwd=tmp_path)
+    installed = run(str(python), "-m", "pip", "list", "--format=json", cwd=tmp_path)
+    assert {p["name"].lower() for p in json.loads(installed)} >= {"interlock-sdk", "httpx", "pydantic"}
+
+    project = tmp_path / "project"
+    project.mkdir()
+    script = project / "quick_start.py"
+    script.write_text(readme_quick_start() + REPORT, encoding="utf-8")
+    # The quick start type-checks against the installed package (py.typed).
+    run(
+        sys.executable,
+        "-m",
+        "mypy",
+        "--strict",
+        "--no-incremental",
+        f"--python-executable={python}",
+        str(script),
+        cwd=project,
+    )
+
+    since = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(time.time() - 1))
+    env: dict[str, Any] = {
+        "PATH": os.environ.get("PATH", ""),
+        "INTERLOCK_API_KEY": live.api_key,
+        "INTERLOCK_BASE_URL": live.base_url,
+    }
+    with subprocess.Popen(
+        [str(python), str(script)], cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    ) as child:
+        decided = approve_when_opened(live, "Send the refund?", since)
+        stdout, stderr = child.communicate(timeout=60)
+    assert child.returncode == 0, stderr
+    assert stderr == ""
+    report = json.loads(stdout)
+    assert report["module"].startswith(str(venv))
+    assert {k: report[k] for k in ("status", "decisions", "id")} == {
+        "status": "answered",
+        "decisions": [["refund", "approve"]],
+        "id": decided,
+    }

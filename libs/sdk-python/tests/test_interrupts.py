@@ -1,0 +1,67 @@
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+import httpx
+import pytest
+
+from interlock import Interlock, NotFoundError, WaitTimeoutError
+
+from .conftest import Recorder, error_response, json_response, recorder
+from .factories import INTERRUPT_ID, MEMBER_ID, SESSION_ID, answered, decision, interrupt
+
+OPEN: dict[str, Any] = interrupt("a")
+ANSWERED: dict[str, Any] = answered(OPEN, decision("a", "approve"))
+
+
+def make(rec: Recorder) -> Interlock:
+    return Interlock(
+        api_key="ilk_test", base_url="http://interlock.test", http_client=httpx.Client(transport=rec.transport())
+    )
+
+
+def test_create_and_get() -> None:
+    rec = recorder(json_response(201, OPEN), json_response(200, ANSWERED))
+    client = make(rec)
+    created = client.interrupts.create(
+        title="t", action_requests=[{"name": "a"}], session_id=UUID(SESSION_ID), metadata={"k": 1}
+    )
+    assert created.status == "open"
+    assert rec.requests[0].method == "POST"
+    assert rec.body(0) == {
+        "title": "t",
+        "actionRequests": [{"name": "a"}],
+        "sessionId": SESSION_ID,
+        "metadata": {"k": 1},
+    }
+    got = client.interrupts.get(created.id)
+    assert got.decisions[0].action_name == "a"
+    decided_by = got.decisions[0].decided_by
+    assert decided_by is not None
+    assert (decided_by.id, decided_by.name) == (UUID(MEMBER_ID), "Ada")
+    assert rec.requests[1].url.path == f"/api/interrupts/{INTERRUPT_ID}"
+
+
+def test_wait_for_answer_polls_until_answered(sleeps: list[float]) -> None:
+    rec = recorder(json_response(200, OPEN), json_response(200, OPEN), json_response(200, ANSWERED))
+    result = make(rec).interrupts.wait_for_answer(INTERRUPT_ID, poll_interval=0.5)
+    assert result.status == "answered"
+    assert result.decisions[0].decision == "approve"
+    assert len(rec.requests) == 3
+    assert all(r.method == "GET" and r.url.path == f"/api/interrupts/{INTERRUPT_ID}" for r in rec.requests)
+    assert sleeps == [0.5, 0.5]
+
+
+def test_wait_for_answer_gives_up_with_wait_timeout_error() -> None:
+    rec = recorder(json_response(200, OPEN))
+    with pytest.raises(WaitTimeoutError) as info:
+        make(rec).interrupts.wait_for_answer(INTERRUPT_ID, timeout=0.05, poll_interval=0.01)
+    assert info.value.interrupt_id == INTERRUPT_ID
+    assert len(rec.requests) >= 2
+
+
+def test_wait_for_answer_passes_api_errors_through() -> None:
+    rec = recorder(error_response(404, "NOT_FOUND", "Not found."))
+    with pytest.raises(NotFoundError):
+        make(rec).interrupts.wait_for_answer("nope")

@@ -1,0 +1,193 @@
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from interlock import Interlock, InterlockError, interrupt_from_langgraph, to_langgraph_resume
+from interlock.types import Interrupt
+
+from .conftest import json_response, recorder
+from .factories import action_request
+from .factories import decision as make_decision
+from .factories import interrupt as interrupt_body
+
+HITL: dict[str, Any] = {
+    "action_requests": [
+        {"name": "send_email", "args": {"to": "ada@example.com", "body": "Hi"}, "description": "Send the reply"},
+        {"name": "delete_file", "args": {"path": "/tmp/x"}, "description": "Clean up"},
+        {"name": "book_flight", "args": {"to": "LIS"}},
+        {"name": "ask_user", "args": {}},
+    ],
+    "review_configs": [
+        {"action_name": "send_email", "allowed_decisions": ["approve", "edit", "reject"]},
+        {"action_name": "delete_file", "allowed_decisions": ["approve", "reject"]},
+        {"action_name": "ask_user", "allowed_decisions": ["respond"]},
+    ],
+}
+
+
+def decision(number: str, name: str, kind: str, edited: Any = None, message: str | None = None) -> dict[str, Any]:
+    return make_decision(name, kind, edited_args=edited, message=message, number=int(number.lstrip("d")))
+
+
+def test_maps_a_hitl_request_to_create_parameters() -> None:
+    params = interrupt_from_langgraph(HITL, external_id="thread-42", session_id="s1")
+    assert params == {
+        "title": "Review 4 actions: send_email, delete_file, book_flight, ask_user",
+        "external_id": "thread-42",
+        "session_id": "s1",
+        "action_requests": [
+            {
+                "name": "send_email",
+                "args": {"to": "ada@example.com", "body": "Hi"},
+                "description": "Send the reply",
+                "allowed_decisions": ["approve", "edit", "reject"],
+            },
+            {
+                "name": "delete_file",
+                "args": {"path": "/tmp/x"},
+                "description": "Clean up",
+                "allowed_decisions": ["approve", "reject"],
+            },
+            {"name": "book_flight", "args": {"to": "LIS"}},
+            {"name": "ask_user", "args": {}, "allowed_decisions": ["respond"]},
+        ],
+    }
+    assert interrupt_from_langgraph({"action_requests": [{"name": "x"}]}, title="Mine")["title"] == "Mine"
+    assert interrupt_from_langgraph({"action_requests": [{"name": "x"}]})["title"] == "Review x"
+
+
+def test_titles_fit_and_bad_input_is_refused() -> None:
+    many = {"action_requests": [{"name": f"a_very_long_tool_name_{i}"} for i in range(20)]}
+    assert len(interrupt_from_langgraph(many)["title"]) == 200
+    with pytest.raises(InterlockError):
+        interrupt_from_langgraph({"action_requests": []})
+    with pytest.raises(InterlockError, match="ignore"):
+        interrupt_from_langgraph(
+            {
+                "action_requests": [{"name": "x"}],
+                "review_configs": [{"action_name": "x", "allowed_decisions": ["ignore"]}],
+            }
+        )
+
+
+def test_round_trip_through_the_client_in_the_original_action_order() -> None:
+    params = interrupt_from_langgraph(HITL)
+    created = interrupt_body(
+        title=params["title"],
+        actionRequests=[
+            action_request(
+                a["name"],
+                args=a.get("args", {}),
+                allowedDecisions=a.get("allowed_decisions", ["approve", "edit", "reject", "respond"]),
+            )
+            for a in params["action_requests"]
+        ],
+    )
+    answered = {
+        **created,
+        "status": "answered",
+        "decisions": [
+            decision("d4", "ask_user", "respond", message="Tuesday works"),
+            decision("d2", "delete_file", "reject", message="Keep it"),
+            decision("d1", "send_email", "edit", edited={"to": "ada@example.com", "body": "Hello"}),
+            decision("d3", "book_flight", "approve"),
+        ],
+    }
+    rec = recorder(json_response(201, created), json_response(200, answered))
+    client = Interlock(
+        api_key="ilk_test", base_url="http://x.test", http_client=httpx.Client(transport=rec.transport())
+    )
+    interrupt = client.interrupts.create(**params)
+    assert rec.body(0)["actionRequests"][0]["allowedDecisions"] == ["approve", "edit", "reject"]
+    result = client.interrupts.wait_for_answer(interrupt.id)
+    expected = {
+        "decisions": [
+            {
+                "type": "edit",
+                "edited_action": {"name": "send_email", "args": {"to": "ada@example.com", "body": "Hello"}},
+            },
+            {"type": "reject", "message": "Keep it"},
+            {"type": "approve"},
+            {"type": "respond", "message": "Tuesday works"},
+        ]
+    }
+    assert to_langgraph_resume(result) == expected
+    # The raw JSON works too.
+    assert to_langgraph_resume(answered) == expected
+
+
+def test_repeated_tool_names_are_made_unique_and_restored_in_the_resume_value() -> None:
+    params = interrupt_from_langgraph(
+        {
+            "action_requests": [
+                {"name": "send_email", "args": {"to": "a"}},
+                {"name": "send_email", "args": {"to": "b"}},
+            ],
+            "review_configs": [{"action_name": "send_email", "allowed_decisions": ["approve", "edit"]}],
+        },
+        metadata={"run": 7},
+    )
+    assert [a["name"] for a in params["action_requests"]] == ["send_email", "send_email #2"]
+    assert params["action_requests"][1].get("allowed_decisions") == ["approve", "edit"]
+    assert params.get("metadata") == {"run": 7, "langgraph": {"actionNames": ["send_email", "send_email"]}}
+    answered = Interrupt.model_validate(
+        interrupt_body(
+            "send_email",
+            "send_email #2",
+            title=params["title"],
+            status="answered",
+            metadata=params.get("metadata"),
+            decisions=[
+                decision("2", "send_email #2", "edit", edited={"to": "c"}),
+                decision("1", "send_email", "approve"),
+            ],
+        )
+    )
+    assert to_langgraph_resume(answered) == {
+        "decisions": [
+            {"type": "approve"},
+            {"type": "edit", "edited_action": {"name": "send_email", "args": {"to": "c"}}},
+        ]
+    }
+    # Unique names leave the metadata alone.
+    assert interrupt_from_langgraph(HITL, metadata={"run": 7}).get("metadata") == {"run": 7}
+
+
+def test_an_empty_reject_message_is_left_out_and_a_missing_decision_refused() -> None:
+    base = Interrupt.model_validate(
+        interrupt_body(
+            "a", "b", status="answered", decisions=[decision("1", "b", "approve"), decision("2", "a", "reject")]
+        )
+    )
+    assert to_langgraph_resume(base) == {"decisions": [{"type": "reject"}, {"type": "approve"}]}
+    partial = base.model_copy(update={"decisions": base.decisions[:1]})
+    with pytest.raises(InterlockError, match="no decision for action a"):
+        to_langgraph_resume(partial)
+
+
+def test_the_resume_value_from_a_partial_dict_in_either_key_style() -> None:
+    camel = {
+        "actionRequests": [{"name": "a"}, {"name": "b"}],
+        "decisions": [
+            {"actionName": "b", "decision": "respond", "message": "later"},
+            {"actionName": "a", "decision": "edit", "editedArgs": {"x": 2}},
+        ],
+    }
+    snake = {
+        "action_requests": [{"name": "a"}, {"name": "b"}],
+        "decisions": [
+            {"action_name": "b", "decision": "respond", "message": "later"},
+            {"action_name": "a", "decision": "edit", "edited_args": {"x": 2}},
+        ],
+    }
+    expected = {
+        "decisions": [
+            {"type": "edit", "edited_action": {"name": "a", "args": {"x": 2}}},
+            {"type": "respond", "message": "later"},
+        ]
+    }
+    assert to_langgraph_resume(camel) == expected
+    assert to_langgraph_resume(snake) == expected

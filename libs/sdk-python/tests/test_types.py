@@ -1,0 +1,59 @@
+"""The public type names are the generated models, and the hand-kept Literal aliases match them."""
+
+from __future__ import annotations
+
+from typing import Any, get_args
+
+import pytest
+
+import interlock
+from interlock import _generated, types
+
+
+def literal_values(annotation: Any) -> set[str]:
+    """The strings of a Literal, looking through Optional and list[...]."""
+    values: set[str] = set()
+    for arg in get_args(annotation) or (annotation,):
+        if isinstance(arg, str):
+            values.add(arg)
+        elif arg is not type(None):
+            values |= literal_values(arg)
+    return values
+
+
+def field(model: type[Any], name: str) -> set[str]:
+    return literal_values(model.model_fields[name].annotation)
+
+
+@pytest.mark.parametrize(
+    ("alias", "model", "name"),
+    [
+        (types.DecisionType, _generated.DecisionResponse, "decision"),
+        (types.DecisionType, _generated.ActionRequestResponse, "allowed_decisions"),
+        (types.InterruptStatus, _generated.InterruptResponse, "status"),
+        (types.SessionStatus, _generated.SessionResponse, "status"),
+        (types.SessionMessageRole, _generated.SessionMessageDto, "role"),
+        (types.AuditCategory, _generated.AuditEntryResponse, "category"),
+        (types.ActorType, _generated.AuditEntryResponse, "actor_type"),
+        (types.TargetType, _generated.AuditEntryResponse, "target_type"),
+    ],
+)
+def test_literal_aliases_match_the_contract(alias: Any, model: type[Any], name: str) -> None:
+    assert set(get_args(alias)) == field(model, name)
+
+
+def test_public_names_are_the_generated_models() -> None:
+    assert interlock.Interrupt is _generated.InterruptResponse
+    assert interlock.Session is _generated.SessionResponse
+    assert interlock.AuditEntry is interlock.AuditLogEntry is _generated.AuditEntryResponse
+    assert interlock.Decision is _generated.DecisionResponse
+    assert interlock.ActionRequest is _generated.ActionRequestDto
+    assert interlock.Whoami is _generated.WhoamiResponse
+    for name in types.__all__:
+        assert hasattr(types, name), name
+
+
+def test_nullable_fields_accept_null() -> None:
+    """The generator must keep the contract's nullable fields Optional (datamodel-codegen --strict-nullable)."""
+    page = _generated.AuditLogPage.model_validate({"entries": [], "nextCursor": None})
+    assert page.next_cursor is None

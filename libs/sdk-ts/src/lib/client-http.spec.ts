@@ -1,0 +1,87 @@
+// The client against a real HTTP server on loopback, with the runtime's own fetch: what the
+// mocked-fetch tests cannot show (real aborts, real headers on the wire, real JSON bodies).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Interlock } from './client';
+import { APIConnectionError, APIConnectionTimeoutError, AuthenticationError } from './errors';
+
+type Route = (req: IncomingMessage, body: string, res: ServerResponse) => void;
+
+let server: Server;
+let baseURL: string;
+let route: Route;
+const seen: Array<{ method: string; url: string; headers: IncomingMessage['headers']; body: string }> = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+      route(req, body, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+beforeEach(() => {
+  seen.length = 0;
+});
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+}
+
+describe('Interlock client over real HTTP', () => {
+  it('posts JSON with x-api-key and an Idempotency-Key, retrying a 429 after Retry-After', async () => {
+    let calls = 0;
+    route = (_req, body, res) => {
+      calls += 1;
+      if (calls === 1) return send(res, 429, { statusCode: 429, code: 'RATE_LIMITED', message: 'slow', requestId: 'r1' }, { 'retry-after': '1' });
+      send(res, 201, { id: 's1', name: JSON.parse(body).name });
+    };
+    const client = new Interlock({ apiKey: 'ilk_http', baseURL });
+    const started = Date.now();
+    const session = await client.sessions.start({ name: 'run' });
+    expect(session).toEqual({ id: 's1', name: 'run' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(seen).toHaveLength(2);
+    expect(seen[0].headers['x-api-key']).toBe('ilk_http');
+    expect(seen[0].headers.authorization).toBeUndefined();
+    expect(seen[0].headers['content-type']).toBe('application/json');
+    expect(seen[0].headers['idempotency-key']).toBe(seen[1].headers['idempotency-key']);
+    expect(seen[1].body).toBe('{"name":"run"}');
+  });
+
+  it('ends a session with an empty body and no content-type', async () => {
+    route = (_req, _body, res) => send(res, 200, { id: 's1', name: 'run', status: 'ended' });
+    await new Interlock({ apiKey: 'k', baseURL }).sessions.end('s1');
+    expect(seen[0].method).toBe('POST');
+    expect(seen[0].body).toBe('');
+    expect(seen[0].headers['content-type']).toBeUndefined();
+  });
+
+  it('times out a stalled response with APIConnectionTimeoutError', async () => {
+    route = () => undefined; // never answers
+    const client = new Interlock({ apiKey: 'k', baseURL, timeout: 100, maxRetries: 0 });
+    await expect(client.whoami()).rejects.toBeInstanceOf(APIConnectionTimeoutError);
+  });
+
+  it('maps the error body and reports a refused connection', async () => {
+    route = (_req, _body, res) =>
+      send(res, 401, { statusCode: 401, error: 'Unauthorized', code: 'INVALID_API_KEY', message: 'Invalid API key.', requestId: 'abc' });
+    const error = await new Interlock({ apiKey: 'k', baseURL }).whoami().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect((error as AuthenticationError).message).toBe('Invalid API key.');
+    expect((error as AuthenticationError).requestId).toBe('abc');
+
+    const closed = new Interlock({ apiKey: 'k', baseURL: 'http://127.0.0.1:9', maxRetries: 0 });
+    await expect(closed.whoami()).rejects.toBeInstanceOf(APIConnectionError);
+  });
+});

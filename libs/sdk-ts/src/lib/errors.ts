@@ -1,0 +1,121 @@
+// Typed errors. An `APIError` carries the server's SPEC §4 body as it came: `message` is exactly
+// the server's `message`, `code` its stable `code`, so callers can switch on either.
+
+/** Every error the SDK throws derives from this one. */
+export class InterlockError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** The SPEC §4 error body, as the contract describes it. */
+export type { ErrorBody } from '../generated';
+
+/** An error answered by the service, or a failure to reach it (then `status` is undefined). */
+export class APIError extends InterlockError {
+  /** The HTTP status, undefined when no response arrived. */
+  readonly status: number | undefined;
+  /**
+   * The stable error code of SPEC §4 (`INVALID_API_KEY`, `PLAN_REQUIRED`…): one of `ErrorCode`, or
+   * a code this SDK version does not know yet.
+   */
+  readonly code: string | undefined;
+  /** The service's request id: quote it when reporting a problem. */
+  readonly requestId: string | undefined;
+  /** The parsed response body (the SPEC §4 error body), or its text when it was not JSON. */
+  readonly body: unknown;
+  readonly headers: Headers | undefined;
+
+  constructor(status: number | undefined, body: unknown, message: string, headers: Headers | undefined, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.status = status;
+    this.body = body;
+    this.headers = headers;
+    const fields = isRecord(body) ? body : {};
+    this.code = typeof fields['code'] === 'string' ? fields['code'] : undefined;
+    this.requestId =
+      (typeof fields['requestId'] === 'string' ? fields['requestId'] : undefined) ??
+      headers?.get('x-request-id') ??
+      undefined;
+  }
+
+  /** The subclass for a status (and, for 402, the code). */
+  static generate(status: number, body: unknown, headers: Headers): APIError {
+    const message = messageOf(status, body);
+    const code = isRecord(body) ? body['code'] : undefined;
+    if (status === 400) return new BadRequestError(status, body, message, headers);
+    if (status === 401) return new AuthenticationError(status, body, message, headers);
+    if (status === 402) {
+      return code === 'PLAN_REQUIRED'
+        ? new PlanRequiredError(status, body, message, headers)
+        : new PaymentRequiredError(status, body, message, headers);
+    }
+    if (status === 403) return new PermissionDeniedError(status, body, message, headers);
+    if (status === 404) return new NotFoundError(status, body, message, headers);
+    if (status === 409) return new ConflictError(status, body, message, headers);
+    if (status === 422) return new UnprocessableEntityError(status, body, message, headers);
+    if (status === 429) return new RateLimitError(status, body, message, headers);
+    if (status >= 500) return new InternalServerError(status, body, message, headers);
+    return new APIError(status, body, message, headers);
+  }
+}
+
+/** 400: a malformed body, cursor, timestamp or filter (`VALIDATION_FAILED`). */
+export class BadRequestError extends APIError {}
+/** 401: missing, invalid or expired API key. */
+export class AuthenticationError extends APIError {}
+/** 402: an allowance is spent, or the plan does not include the feature. */
+export class PaymentRequiredError extends APIError {}
+/** 402 `PLAN_REQUIRED`: the audit log API needs the Pro plan. */
+export class PlanRequiredError extends PaymentRequiredError {}
+/** 403: e.g. a key on a human-only endpoint (`HUMANS_ONLY`). */
+export class PermissionDeniedError extends APIError {}
+/** 404: unknown id, or one of another organisation. */
+export class NotFoundError extends APIError {}
+export class ConflictError extends APIError {}
+export class UnprocessableEntityError extends APIError {}
+export class RateLimitError extends APIError {}
+/** 5xx. */
+export class InternalServerError extends APIError {}
+
+/** The service could not be reached, or the connection broke before a response. */
+export class APIConnectionError extends APIError {
+  constructor(options: { message?: string; cause?: unknown } = {}) {
+    super(undefined, undefined, options.message ?? 'Connection error.', undefined, options.cause);
+  }
+}
+
+/** No response within the request's `timeout`. */
+export class APIConnectionTimeoutError extends APIConnectionError {
+  constructor(options: { message?: string; cause?: unknown } = {}) {
+    super({ message: options.message ?? 'Request timed out.', cause: options.cause });
+  }
+}
+
+/** The caller's `signal` aborted the request. */
+export class APIUserAbortError extends APIError {
+  constructor(options: { message?: string; cause?: unknown } = {}) {
+    super(undefined, undefined, options.message ?? 'Request was aborted.', undefined, options.cause);
+  }
+}
+
+/** `interrupts.waitForAnswer` gave up before the interrupt was answered. */
+export class WaitTimeoutError extends InterlockError {
+  constructor(
+    readonly interruptId: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`Interrupt ${interruptId} was not answered within ${timeoutMs} ms.`);
+  }
+}
+
+function messageOf(status: number, body: unknown): string {
+  if (isRecord(body) && typeof body['message'] === 'string') return body['message'];
+  if (typeof body === 'string' && body.trim() !== '') return `${status} ${body.trim().slice(0, 500)}`;
+  return `${status} status code (no body)`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

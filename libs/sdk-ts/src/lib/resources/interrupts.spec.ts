@@ -1,0 +1,65 @@
+import { Interlock } from '../client';
+import { APIUserAbortError, NotFoundError, WaitTimeoutError } from '../errors';
+import { errorResponse, jsonResponse, mockFetch } from '../testing/mock-fetch';
+
+const open = { id: 'int_1', title: 't', status: 'open', actionRequests: [{ name: 'a' }], decisions: [] };
+const answered = {
+  ...open,
+  status: 'answered',
+  decisions: [{ id: 'd1', actionName: 'a', decision: 'approve', editedArgs: null, message: null, decidedAt: '2025-01-01T00:00:00.000Z' }],
+};
+
+const client = (fetch: ReturnType<typeof mockFetch>['fetch']) =>
+  new Interlock({ apiKey: 'ilk_test', baseURL: 'http://interlock.test', fetch });
+
+describe('interrupts', () => {
+  it('creates with the body as given and reads one back', async () => {
+    const { fetch, calls } = mockFetch(jsonResponse(201, open), jsonResponse(200, open));
+    const c = client(fetch);
+    const created = await c.interrupts.create({
+      title: 't',
+      actionRequests: [{ name: 'a', args: { x: 1 }, allowedDecisions: ['approve', 'reject'] }],
+      externalId: 'run-1',
+    });
+    expect(created.id).toBe('int_1');
+    expect(calls[0].method).toBe('POST');
+    expect(calls[0].url.pathname).toBe('/api/interrupts');
+    expect(calls[0].body).toEqual({
+      title: 't',
+      actionRequests: [{ name: 'a', args: { x: 1 }, allowedDecisions: ['approve', 'reject'] }],
+      externalId: 'run-1',
+    });
+    await c.interrupts.get('int_1');
+    expect(calls[1].url.pathname).toBe('/api/interrupts/int_1');
+  });
+
+  it('waitForAnswer polls until the interrupt is answered', async () => {
+    const { fetch, calls } = mockFetch(jsonResponse(200, open), jsonResponse(200, open), jsonResponse(200, answered));
+    const result = await client(fetch).interrupts.waitForAnswer('int_1', { pollInterval: 10 });
+    expect(result.status).toBe('answered');
+    expect(result.decisions[0].decision).toBe('approve');
+    expect(calls).toHaveLength(3);
+    expect(calls.every((c) => c.method === 'GET' && c.url.pathname === '/api/interrupts/int_1')).toBe(true);
+  });
+
+  it('waitForAnswer gives up with WaitTimeoutError', async () => {
+    const { fetch, calls } = mockFetch(jsonResponse(200, open));
+    const error = await client(fetch)
+      .interrupts.waitForAnswer('int_1', { timeout: 60, pollInterval: 20 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WaitTimeoutError);
+    expect((error as WaitTimeoutError).interruptId).toBe('int_1');
+    expect(calls.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('waitForAnswer passes API errors through and stops on abort', async () => {
+    const notFound = mockFetch(errorResponse(404, 'NOT_FOUND', 'Not found.'));
+    await expect(client(notFound.fetch).interrupts.waitForAnswer('nope')).rejects.toBeInstanceOf(NotFoundError);
+
+    const { fetch } = mockFetch(jsonResponse(200, open));
+    const controller = new AbortController();
+    const pending = client(fetch).interrupts.waitForAnswer('int_1', { pollInterval: 10_000, signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    await expect(pending).rejects.toBeInstanceOf(APIUserAbortError);
+  });
+});

@@ -1,0 +1,68 @@
+import type { Interlock } from '../client';
+import { APIUserAbortError, WaitTimeoutError } from '../errors';
+import type { PagePromise } from '../pagination';
+import type { RequestOptions } from '../request-options';
+import { sleep } from '../runtime';
+import type { Interrupt, InterruptCreateParams, InterruptListParams, InterruptListResponse } from '../types';
+
+export interface WaitForAnswerOptions extends Omit<RequestOptions, 'timeout' | 'idempotencyKey'> {
+  /** Milliseconds to wait in all before `WaitTimeoutError`. Default 10 minutes; `Infinity` waits for ever. */
+  timeout?: number;
+  /** Milliseconds between polls. Default 2 000. */
+  pollInterval?: number;
+  /** Milliseconds each poll may take (the client's `timeout` by default). */
+  requestTimeout?: number;
+}
+
+export const DEFAULT_WAIT_TIMEOUT_MS = 10 * 60_000;
+export const DEFAULT_POLL_INTERVAL_MS = 2_000;
+
+/** Human-review requests: `/api/interrupts`. */
+export class Interrupts {
+  constructor(private readonly client: Interlock) {}
+
+  /** Opens an interrupt in the organisation's inbox. */
+  create(params: InterruptCreateParams, options?: RequestOptions): Promise<Interrupt> {
+    return this.client.post<Interrupt>('/api/interrupts', { body: params, options });
+  }
+
+  /** One interrupt, with its decisions. */
+  get(id: string, options?: RequestOptions): Promise<Interrupt> {
+    return this.client.get<Interrupt>(`/api/interrupts/${encodeURIComponent(id)}`, { options });
+  }
+
+  /** Interrupts, newest first; `for await` walks every page. */
+  list(params: InterruptListParams = {}, options?: RequestOptions): PagePromise<Interrupt> {
+    return this.client.getList<Interrupt, InterruptListResponse>(
+      '/api/interrupts',
+      params,
+      (body) => body.interrupts,
+      options,
+    );
+  }
+
+  /**
+   * Polls the interrupt until every action has a decision (`status` is `answered`) and returns it;
+   * throws `WaitTimeoutError` when `timeout` passes first.
+   */
+  async waitForAnswer(id: string, options: WaitForAnswerOptions = {}): Promise<Interrupt> {
+    const {
+      timeout = DEFAULT_WAIT_TIMEOUT_MS,
+      pollInterval = DEFAULT_POLL_INTERVAL_MS,
+      requestTimeout,
+      ...requestOptions
+    } = options;
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      const interrupt = await this.get(id, { ...requestOptions, timeout: requestTimeout });
+      if (interrupt.status === 'answered') return interrupt;
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) throw new WaitTimeoutError(id, timeout);
+      try {
+        await sleep(Math.min(pollInterval, remaining), requestOptions.signal);
+      } catch (cause) {
+        throw new APIUserAbortError({ cause });
+      }
+    }
+  }
+}

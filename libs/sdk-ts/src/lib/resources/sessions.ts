@@ -1,0 +1,26 @@
+import type { Interlock } from '../client';
+import type { RequestOptions } from '../request-options';
+import type { Session, SessionAppendResponse, SessionMessage, SessionStartParams } from '../types';
+
+/** Agent runs streamed into the Live View: `/api/sessions`. */
+export class Sessions {
+  constructor(private readonly client: Interlock) {}
+
+  /** Starts a session. */
+  start(params: SessionStartParams, options?: RequestOptions): Promise<Session> {
+    return this.client.post<Session>('/api/sessions', { body: params, options });
+  }
+
+  /** Appends 1–100 messages to a session's transcript. */
+  append(id: string, messages: SessionMessage[], options?: RequestOptions): Promise<SessionAppendResponse> {
+    return this.client.post<SessionAppendResponse>(`/api/sessions/${encodeURIComponent(id)}/messages`, {
+      body: { messages },
+      options,
+    });
+  }
+
+  /** Ends a session (a POST with no body). */
+  end(id: string, options?: RequestOptions): Promise<Session> {
+    return this.client.post<Session>(`/api/sessions/${encodeURIComponent(id)}/end`, { options });
+  }
+}

@@ -1,0 +1,78 @@
+// The SDK's public names for the resource types. The shapes are generated from
+// contract/openapi.json into src/generated (@hey-api/openapi-ts; never edit them by hand); this
+// file only gives them the short names users write, and adapts the few request shapes where the
+// SDK accepts more than the wire does (a Date for a timestamp).
+import type {
+  ActionRequestDto,
+  ActionRequestResponse,
+  ActorType,
+  AppendMessagesResponse,
+  Assignee,
+  AuditCategory,
+  AuditEntryResponse,
+  AuditLogPage,
+  CreateInterruptDto,
+  DecidedBy,
+  DecisionResponse,
+  DecisionType,
+  ErrorCode,
+  InterruptListResponse,
+  InterruptResponse,
+  InterruptStatus,
+  ListAuditLogData,
+  ListInterruptsData,
+  SessionMessageDto,
+  SessionMessageRole,
+  SessionResponse,
+  SessionStatus,
+  StartSessionDto,
+  TargetType,
+  WhoamiApiKey,
+  WhoamiResponse,
+} from '../generated';
+
+export type {
+  ActorType,
+  Assignee,
+  AuditCategory,
+  DecidedBy,
+  DecisionType,
+  ErrorCode,
+  InterruptListResponse,
+  InterruptStatus,
+  SessionMessageRole,
+  SessionStatus,
+  TargetType,
+  WhoamiApiKey,
+};
+
+/** One proposed action, as sent: LangGraph's action request plus its review config. */
+export type ActionRequest = ActionRequestDto;
+/** One proposed action, as stored: `args` `{}` and `allowedDecisions` all four when not given. */
+export type ActionRequestRecord = ActionRequestResponse;
+/** A member's decision on one action of an interrupt. */
+export type Decision = DecisionResponse;
+/** A human-review request: `open` until every action request has a decision, then `answered`. */
+export type Interrupt = InterruptResponse;
+export type InterruptCreateParams = CreateInterruptDto;
+export type InterruptListParams = NonNullable<ListInterruptsData['query']>;
+
+/** An agent run streamed into the Live View. */
+export type Session = SessionResponse;
+export type SessionStartParams = StartSessionDto;
+export type SessionMessage = SessionMessageDto;
+export type SessionAppendResponse = AppendMessagesResponse;
+
+/** One entry of the organisation's append-only audit log. */
+export type AuditEntry = AuditEntryResponse;
+/** The same as `AuditEntry` (the name the resource `auditLog` suggests). */
+export type AuditLogEntry = AuditEntryResponse;
+/** `from` (inclusive) and `to` (exclusive) also take a `Date`. */
+export type AuditLogListParams = Omit<NonNullable<ListAuditLogData['query']>, 'from' | 'to'> & {
+  from?: string | Date;
+  to?: string | Date;
+};
+export type AuditLogListResponse = AuditLogPage;
+
+/** GET /api/whoami: which key this is, for which organisation, on which plan. */
+export type Whoami = WhoamiResponse;

@@ -1,0 +1,232 @@
+// The TypeScript SDK against a live service on real Postgres (tools/scripts/with-service.mjs):
+// what it sends and parses is checked against the service itself, never against a mock.
+import {
+  APIError,
+  AuthenticationError,
+  BadRequestError,
+  Interlock,
+  InterlockError,
+  NotFoundError,
+  PaymentRequiredError,
+  PermissionDeniedError,
+  PlanRequiredError,
+  toLangGraphResume,
+  type AuditEntry,
+} from '../src';
+import { decide, inBatches, live, raw, runTag } from './support/live-service';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const client = new Interlock({ apiKey: live.apiKey, baseURL: live.baseURL });
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+}
+
+async function failure(call: Promise<unknown>): Promise<APIError> {
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof APIError)) throw new Error(`expected an APIError, got ${String(error)}`);
+  return error;
+}
+
+describe('interrupts', () => {
+  it('creates, gets and lists them, page by page and across pages', async () => {
+    const externalId = runTag('run-');
+    const created = await client.interrupts.create({
+      title: 'Deploy api 1.4.2?',
+      actionRequests: [{ name: 'deploy', args: { service: 'api', version: '1.4.2' }, allowedDecisions: ['approve', 'reject'] }],
+      externalId,
+      metadata: { ticket: 7 },
+    });
+    expect(created.id).toMatch(UUID);
+    expect(created).toMatchObject({
+      title: 'Deploy api 1.4.2?',
+      status: 'open',
+      externalId,
+      sessionId: null,
+      metadata: { ticket: 7 },
+      decisions: [],
+      assignee: null,
+      answeredAt: null,
+      actionRequests: [
+        { name: 'deploy', args: { service: 'api', version: '1.4.2' }, description: null, allowedDecisions: ['approve', 'reject'] },
+      ],
+    });
+    expect(await client.interrupts.get(created.id)).toEqual(created);
+
+    const second = await client.interrupts.create({ title: 'And the worker?', actionRequests: [{ name: 'deploy' }], externalId });
+    expect(second.actionRequests[0]).toEqual({ name: 'deploy', args: {}, description: null, allowedDecisions: ['approve', 'edit', 'reject', 'respond'] });
+
+    const first = await client.interrupts.list({ externalId, limit: 1 });
+    expect(first.data.map((i) => i.id)).toEqual([second.id]);
+    expect(first.hasNextPage()).toBe(true);
+    const all = await collect(client.interrupts.list({ externalId, limit: 1 }));
+    expect(all.map((i) => i.id)).toEqual([second.id, created.id]);
+    expect((await collect(client.interrupts.list({ externalId, status: 'answered' }))).length).toBe(0);
+  });
+
+  it('replays a create sent again with the same Idempotency-Key', async () => {
+    const params = { title: 'Refund order 1234?', actionRequests: [{ name: 'refund', args: { order: 1234 } }] };
+    const idempotencyKey = runTag('refund-1234-');
+    const once = await client.interrupts.create(params, { idempotencyKey });
+    const again = await client.interrupts.create(params, { idempotencyKey });
+    expect(again.id).toBe(once.id);
+  });
+
+  it('waitForAnswer resolves when a member decides every action', async () => {
+    const created = await client.interrupts.create({
+      title: 'Ship release 7?',
+      actionRequests: [{ name: 'deploy' }, { name: 'notify', args: { channel: '#releases' } }],
+    });
+    const deciding = (async () => {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await decide(created.id, 'deploy');
+      await decide(created.id, 'notify');
+    })();
+    const started = Date.now();
+    const answered = await client.interrupts.waitForAnswer(created.id, { pollInterval: 100, timeout: 30_000 });
+    await deciding;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+    expect(answered.status).toBe('answered');
+    expect(answered.answeredAt).not.toBeNull();
+    expect(answered.decisions.map((d) => [d.actionName, d.decision])).toEqual([
+      ['deploy', 'approve'],
+      ['notify', 'approve'],
+    ]);
+    expect(answered.decisions[0].decidedBy.name).toBe('SDK pro owner');
+    expect(toLangGraphResume(answered)).toEqual({ decisions: [{ type: 'approve' }, { type: 'approve' }] });
+  });
+});
+
+describe('sessions', () => {
+  it('starts, appends to and ends a session', async () => {
+    const externalId = runTag('build-');
+    const session = await client.sessions.start({ name: 'nightly-build', externalId, metadata: { branch: 'main' } });
+    expect(session.id).toMatch(UUID);
+    expect(session).toMatchObject({ name: 'nightly-build', externalId, status: 'active', messageCount: 0, endedAt: null, metadata: { branch: 'main' } });
+    const appended = await client.sessions.append(session.id, [
+      { role: 'agent', content: 'Building…' },
+      { role: 'tool', content: 'exit 0' },
+    ]);
+    expect(appended).toEqual({ appended: 2 });
+    const ended = await client.sessions.end(session.id);
+    expect(ended).toMatchObject({ id: session.id, status: 'ended', messageCount: 2 });
+    expect(ended.endedAt).not.toBeNull();
+  });
+});
+
+describe('audit log', () => {
+  it('walks 500 entries with auto-pagination exactly as a raw cursor walk does', async () => {
+    const tag = runTag('walk');
+    await inBatches([...Array(500).keys()], 10, (n) =>
+      client.interrupts.create({ title: `${tag} ${n}`, actionRequests: [{ name: 'noop' }] }),
+    );
+
+    const viaSdk: AuditEntry[] = await collect(client.auditLog.list({ q: tag, limit: 50 }));
+
+    const viaRaw: AuditEntry[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const query = new URLSearchParams({ q: tag, limit: '50', ...(cursor === null ? {} : { cursor }) });
+      const page = await raw('GET', `/api/audit-log?${query}`, { headers: { 'x-api-key': live.apiKey } });
+      expect(page.status).toBe(200);
+      const body = page.body as { entries: AuditEntry[]; nextCursor: string | null };
+      viaRaw.push(...body.entries);
+      cursor = body.nextCursor;
+      pages++;
+    } while (cursor !== null);
+
+    expect(pages).toBe(10);
+    expect(viaSdk).toHaveLength(500);
+    expect(viaSdk).toEqual(viaRaw);
+    expect(new Set(viaSdk.map((e) => e.id)).size).toBe(500);
+    expect(viaSdk.every((e) => e.action === 'interrupt.created' && e.targetName?.startsWith(tag))).toBe(true);
+    // Newest first: the last interrupt created is the first entry.
+    const sorted = [...viaSdk].sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+    expect(viaSdk.map((e) => e.createdAt)).toEqual(sorted.map((e) => e.createdAt));
+  });
+});
+
+describe('typed errors carry the service’s exact message, code and request id', () => {
+  /** The service's own error body for the same request, without the SDK. */
+  async function rawError(path: string, apiKey?: string, init: { method?: string; body?: unknown } = {}) {
+    const response = await raw(init.method ?? 'GET', path, {
+      headers: apiKey === undefined ? {} : { 'x-api-key': apiKey },
+      body: init.body,
+    });
+    return response.body as { statusCode: number; code: string; message: string; requestId: string };
+  }
+
+  function expectError(error: APIError, status: number, code: string, message: string): void {
+    expect({ status: error.status, code: error.code, message: error.message }).toEqual({ status, code, message });
+    expect(error.requestId).toMatch(UUID);
+    expect(error.requestId).toBe(error.headers?.get('x-request-id'));
+  }
+
+  it('401 MISSING_API_KEY', async () => {
+    // A client never sends an empty key: it refuses to start without one.
+    expect(() => new Interlock({ apiKey: '', baseURL: live.baseURL })).toThrow(InterlockError);
+    // Removing the header for one call is the only way to send none.
+    const error = await failure(client.whoami({ headers: { 'x-api-key': null } }));
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expectError(error, 401, 'MISSING_API_KEY', 'Missing x-api-key header.');
+    expect((await rawError('/api/whoami')).message).toBe(error.message);
+  });
+
+  it('401 INVALID_API_KEY', async () => {
+    const bogus = `ilk_${'Q'.repeat(64)}`;
+    const error = await failure(new Interlock({ apiKey: bogus, baseURL: live.baseURL }).whoami());
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expectError(error, 401, 'INVALID_API_KEY', 'Invalid API key.');
+    expect((await rawError('/api/whoami', bogus)).message).toBe(error.message);
+  });
+
+  it('401 API_KEY_EXPIRED', async () => {
+    const error = await failure(new Interlock({ apiKey: live.expiredApiKey, baseURL: live.baseURL }).whoami());
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expectError(error, 401, 'API_KEY_EXPIRED', 'API Key has expired');
+  });
+
+  it('402 PLAN_REQUIRED on a Free organisation’s audit log', async () => {
+    const free = new Interlock({ apiKey: live.freeApiKey, baseURL: live.baseURL });
+    expect((await free.whoami()).plan).toBe('free');
+    const error = await failure(free.auditLog.list().firstPage());
+    expect(error).toBeInstanceOf(PlanRequiredError);
+    expect(error).toBeInstanceOf(PaymentRequiredError);
+    expectError(error, 402, 'PLAN_REQUIRED', 'The audit log API requires the Pro plan.');
+    // for await surfaces the same error.
+    await expect(collect(free.auditLog.list())).rejects.toBeInstanceOf(PlanRequiredError);
+  });
+
+  it('403 HUMANS_ONLY on a human route', async () => {
+    const error = await failure(client.post('/api/api-keys', { body: { name: 'from-a-key', expiry: 'never' } }));
+    expect(error).toBeInstanceOf(PermissionDeniedError);
+    expectError(error, 403, 'HUMANS_ONLY', 'This endpoint is reserved for humans.');
+  });
+
+  it('400 VALIDATION_FAILED names the parameter', async () => {
+    const error = await failure(client.interrupts.list({ limit: 500 }).firstPage());
+    expect(error).toBeInstanceOf(BadRequestError);
+    const served = await rawError('/api/interrupts?limit=500', live.apiKey);
+    expectError(error, 400, 'VALIDATION_FAILED', served.message);
+    expect(error.message).toMatch(/limit/);
+
+    const unknownField = await failure(
+      client.interrupts.create({ title: 't', actionRequests: [{ name: 'a' }], colour: 'red' } as never),
+    );
+    expect(unknownField).toBeInstanceOf(BadRequestError);
+    expect(unknownField.code).toBe('VALIDATION_FAILED');
+    expect(unknownField.message).toMatch(/colour/);
+  });
+
+  it('404 NOT_FOUND for an unknown interrupt', async () => {
+    const error = await failure(client.interrupts.get('00000000-0000-4000-8000-000000000000'));
+    expect(error).toBeInstanceOf(NotFoundError);
+    expectError(error, 404, 'NOT_FOUND', 'Not found.');
+  });
+});

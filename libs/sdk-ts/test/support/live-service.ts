@@ -1,0 +1,63 @@
+// What tools/scripts/with-service.mjs prepared: a live service on real Postgres, keys of a Pro and
+// a Free organisation, an expired key, and the Pro owner's session cookie. Plus raw HTTP helpers,
+// so that tests can compare the SDK with what the service itself answers.
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (value === undefined || value === '') {
+    throw new Error(`${name} is not set: run the SDK integration tests through tools/scripts/with-service.mjs`);
+  }
+  return value;
+}
+
+export const live = {
+  baseURL: required('INTERLOCK_BASE_URL'),
+  apiKey: required('INTERLOCK_API_KEY'),
+  freeApiKey: required('INTERLOCK_FREE_API_KEY'),
+  expiredApiKey: required('INTERLOCK_EXPIRED_API_KEY'),
+  memberCookie: required('INTERLOCK_TEST_MEMBER_COOKIE'),
+};
+
+export interface RawResponse {
+  status: number;
+  headers: Headers;
+  body: unknown;
+}
+
+/** One request without the SDK. */
+export async function raw(
+  method: string,
+  path: string,
+  { headers = {}, body }: { headers?: Record<string, string>; body?: unknown } = {},
+): Promise<RawResponse> {
+  const response = await fetch(`${live.baseURL}${path}`, {
+    method,
+    headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) };
+}
+
+/** A member decides one action of an interrupt (a human route: the session cookie, no key). */
+export async function decide(interruptId: string, actionName: string, decision = 'approve'): Promise<void> {
+  const response = await raw('POST', `/api/interrupts/${interruptId}/decisions`, {
+    headers: { cookie: live.memberCookie },
+    body: { actionName, decision },
+  });
+  if (response.status !== 201 && response.status !== 200) {
+    throw new Error(`deciding ${actionName} answered ${response.status}: ${JSON.stringify(response.body)}`);
+  }
+}
+
+/** A tag unique to this run, to find what a test wrote. */
+export function runTag(prefix: string): string {
+  return `${prefix}${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/** Runs `fn` over `items`, `width` at a time. */
+export async function inBatches<T>(items: T[], width: number, fn: (item: T) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < items.length; i += width) {
+    await Promise.all(items.slice(i, i + width).map(fn));
+  }
+}

@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+// The one contract and the code generated from it:
+//   1. contract/openapi.json, emitted from the Nest app (nx run api:openapi),
+//   2. libs/sdk-ts/src/generated/** by @hey-api/openapi-ts (types only: no runtime dependency),
+//   3. libs/sdk-python/src/interlock/_generated/** by datamodel-code-generator (pydantic v2).
+// Generators never write the hand-written layers (src/lib, the rest of src/interlock).
+//
+//   node tools/scripts/codegen.mjs           regenerate everything
+//   node tools/scripts/codegen.mjs --check   regenerate, then fail if anything differs from git
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const check = process.argv.includes('--check');
+const GENERATED = ['contract', 'libs/sdk-ts/src/generated', 'libs/sdk-python/src/interlock/_generated'];
+
+function run(cmd, args, options = {}) {
+  const result = spawnSync(cmd, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], ...options });
+  if (result.status !== 0) {
+    console.error(`[codegen] failed: ${cmd} ${args.join(' ')}`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' };
+console.log('[codegen] contract/openapi.json');
+run('npx', ['nx', 'run', 'api:build', '--outputStyle=static'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+run(process.execPath, ['dist/apps/api/openapi.js', 'contract/openapi.json']);
+
+console.log('[codegen] libs/sdk-ts/src/generated (@hey-api/openapi-ts)');
+rmSync(join(root, 'libs/sdk-ts/src/generated'), { recursive: true, force: true });
+run('npx', ['openapi-ts', '-i', './contract/openapi.json', '-o', 'libs/sdk-ts/src/generated', '-p', '@hey-api/typescript', '--no-log-file', '-s'], {
+  env,
+});
+
+console.log('[codegen] libs/sdk-python/src/interlock/_generated (datamodel-code-generator)');
+run(process.execPath, ['tools/scripts/python-sdk.mjs', 'setup'], { stdio: ['ignore', 'ignore', 'inherit'] });
+const pyOut = join(root, 'libs/sdk-python/src/interlock/_generated');
+rmSync(pyOut, { recursive: true, force: true });
+mkdirSync(pyOut, { recursive: true });
+const header = '# Generated from contract/openapi.json by datamodel-code-generator (tools/scripts/codegen.mjs). Do not edit.';
+run(join(root, 'libs/sdk-python/.venv/bin/datamodel-codegen'), [
+  '--input', 'contract/openapi.json',
+  '--input-file-type', 'openapi',
+  '--output', join(pyOut, 'models.py'),
+  '--output-model-type', 'pydantic_v2.BaseModel',
+  '--target-python-version', '3.9',
+  '--snake-case-field',
+  '--allow-population-by-field-name',
+  '--use-standard-collections',
+  '--use-schema-description',
+  '--use-field-description',
+  '--enum-field-as-literal', 'all',
+  '--field-constraints',
+  '--disable-timestamp',
+  '--extra-fields', 'allow',
+  // Required-but-nullable fields stay Optional; enums become Literal fields, not RootModels.
+  '--strict-nullable',
+  '--collapse-root-models',
+  // Only httpx and pydantic at run time: no email-validator for EmailStr, no SecretStr in models.
+  '--type-mappings', 'string+email=string', 'string+password=string',
+  '--custom-file-header', header,
+]);
+writeFileSync(join(pyOut, '__init__.py'), `${header}\nfrom .models import *  # noqa: F401,F403\n`);
+
+if (check) {
+  const status = spawnSync('git', ['status', '--porcelain', '--', ...GENERATED], { cwd: root, encoding: 'utf8' });
+  if (status.stdout.trim() !== '') {
+    spawnSync('git', ['--no-pager', 'diff', '--stat', '--', ...GENERATED], { cwd: root, stdio: 'inherit' });
+    console.error(
+      '[codegen] the contract or the generated SDK code differs from what is committed:\n' +
+        status.stdout +
+        'Run `node tools/scripts/codegen.mjs` and commit the result (a DTO or route changed without regenerating).',
+    );
+    process.exit(1);
+  }
+  console.log('[codegen] contract and generated code are up to date');
+}

@@ -1,0 +1,285 @@
+#!/usr/bin/env node
+// Runs a command against a live Interlock service on real Postgres: the SDKs' integration tests.
+//
+//   node tools/scripts/with-service.mjs -- npx jest -c libs/sdk-ts/jest.integration.config.cjs
+//
+// On the server at TEST_DATABASE_URL (a superuser URL; `npm test` provides one, and without it a
+// throwaway cluster is started) it creates a fresh database, builds the service (nx api:build),
+// starts it on a free loopback port and waits until /health/ready answers. Then it sets up two
+// organisations over HTTP, as a user would:
+//   - a Pro organisation: its owner signs up, upgrades the plan and creates an API key (and a
+//     second key that is then made expired directly in the database: expiry cannot be moved
+//     over the API);
+//   - a Free organisation with its own key.
+// The command after `--` runs with these in its environment:
+//   INTERLOCK_BASE_URL            the service's origin
+//   INTERLOCK_API_KEY             a key of the Pro organisation
+//   INTERLOCK_FREE_API_KEY        a key of the Free organisation
+//   INTERLOCK_EXPIRED_API_KEY     a key of the Pro organisation, past its expiry
+//   INTERLOCK_TEST_MEMBER_COOKIE  the Pro owner's `session=…` cookie (to decide interrupts)
+// (The nx e2e targets build the service first, so the build here is normally a cache hit.)
+// Whatever happens, the service is stopped (SIGTERM) and the database dropped. The exit code is
+// the command's.
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import pg from 'pg';
+import { startThrowawayPostgres } from './throwaway-postgres.mjs';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const buildLock = join(root, 'tmp', 'with-service-build.lock');
+const READY_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 15_000;
+
+function log(message) {
+  console.error(`[with-service] ${message}`);
+}
+
+function commandFromArgs(argv) {
+  const i = argv.indexOf('--');
+  const command = i >= 0 ? argv.slice(i + 1) : argv;
+  if (command.length === 0) {
+    console.error('usage: node tools/scripts/with-service.mjs -- <command> [args…]');
+    process.exit(2);
+  }
+  return command;
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Builds the service once at a time: the SDK e2e targets may run in parallel, and tsup cleans its outDir. */
+async function buildService() {
+  mkdirSync(join(root, 'tmp'), { recursive: true });
+  const deadline = Date.now() + 10 * 60_000;
+  for (;;) {
+    try {
+      mkdirSync(buildLock);
+      break;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      // A lock older than 10 minutes was left by a run that died.
+      const age = Date.now() - (statSync(buildLock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 10 * 60_000) rmSync(buildLock, { recursive: true, force: true });
+      else if (Date.now() > deadline) throw new Error(`timed out waiting for ${buildLock}`);
+      else await sleep(500);
+    }
+  }
+  try {
+    log('building the service (nx run api:build)');
+    const result = spawnSync('npx', ['nx', 'run', 'api:build', '--outputStyle=static'], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
+    });
+    if (result.status !== 0) throw new Error(`nx run api:build failed (exit ${result.status})`);
+  } finally {
+    rmSync(buildLock, { recursive: true, force: true });
+  }
+}
+
+async function startService(databaseUrl) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(root, 'dist/apps/api/main.js')], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      API_KEY_PEPPER: randomBytes(24).toString('hex'),
+      NODE_ENV: 'test',
+      LOG_LEVEL: process.env.WITH_SERVICE_LOG_LEVEL ?? 'warn',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+    await exited;
+    clearTimeout(timer);
+  };
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode} before it was ready`);
+    const ready = await fetch(`${baseUrl}/health/ready`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
+    if (ready) return { baseUrl, stop };
+    await sleep(100);
+  }
+  await stop();
+  throw new Error(`the service was not ready within ${READY_TIMEOUT_MS / 1000} s`);
+}
+
+/** One JSON call; throws with the service's answer unless the status is the expected one. */
+export async function call(baseUrl, method, path, { body, cookie, expect = [200, 201] } = {}) {
+  const headers = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (cookie !== undefined) headers.cookie = cookie;
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!expect.includes(response.status)) {
+    throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+  }
+  return { response, body: text === '' ? undefined : JSON.parse(text) };
+}
+
+function sessionCookie(response) {
+  for (const header of response.headers.getSetCookie()) {
+    const pair = header.split(';')[0];
+    if (pair.startsWith('session=')) return pair;
+  }
+  throw new Error('sign-up set no session cookie');
+}
+
+export async function signUp(baseUrl, label) {
+  const suffix = randomBytes(4).toString('hex');
+  const { response } = await call(baseUrl, 'POST', '/api/auth/sign-up', {
+    body: {
+      email: `${label}-${suffix}@sdk-e2e.example.com`,
+      password: `correct horse ${suffix}`,
+      name: `SDK ${label} owner`,
+      organisationName: `SDK e2e ${label} ${suffix}`,
+    },
+  });
+  return sessionCookie(response);
+}
+
+export async function createKey(baseUrl, cookie, name, expiry = 'never') {
+  const { body } = await call(baseUrl, 'POST', '/api/api-keys', { cookie, body: { name, expiry } });
+  return body;
+}
+
+/** The two organisations and their keys, set up over HTTP as a user would. */
+async function prepare(baseUrl, db) {
+  const proCookie = await signUp(baseUrl, 'pro');
+  await call(baseUrl, 'PUT', '/api/organisation/plan', { cookie: proCookie, body: { plan: 'pro' } });
+  const proKey = await createKey(baseUrl, proCookie, 'sdk-e2e');
+  const expiring = await createKey(baseUrl, proCookie, 'sdk-e2e-expired', '7d');
+  // Expiry is fixed at creation; only the database can move it into the past. The key has never
+  // been used, so the service has nothing cached for it.
+  const moved = await db.query(`UPDATE api_keys SET expires_at = now() - interval '1 minute' WHERE id = $1`, [
+    expiring.id,
+  ]);
+  if (moved.rowCount !== 1) throw new Error('could not expire the prepared key');
+
+  const freeCookie = await signUp(baseUrl, 'free');
+  const freeKey = await createKey(baseUrl, freeCookie, 'sdk-e2e-free');
+  return {
+    INTERLOCK_BASE_URL: baseUrl,
+    INTERLOCK_API_KEY: proKey.key,
+    INTERLOCK_FREE_API_KEY: freeKey.key,
+    INTERLOCK_EXPIRED_API_KEY: expiring.key,
+    INTERLOCK_TEST_MEMBER_COOKIE: proCookie,
+  };
+}
+
+function runCommand(command, env, state) {
+  return new Promise((resolve) => {
+    const child = spawn(command[0], command.slice(1), { cwd: root, stdio: 'inherit', env });
+    state.command = child;
+    child.once('error', (error) => {
+      log(`could not run ${command[0]}: ${error.message}`);
+      resolve(127);
+    });
+    child.once('exit', (code, signal) => {
+      state.command = undefined;
+      resolve(code ?? (signal ? 1 : 0));
+    });
+  });
+}
+
+async function main() {
+  const command = commandFromArgs(process.argv.slice(2));
+  const state = { command: undefined, cleanup: async () => undefined };
+  // Ctrl-C or a SIGTERM from the task runner: pass it to the command when it runs (its exit then
+  // leads to the normal clean-up), else clean up here.
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.on(signal, () => {
+      if (state.command) state.command.kill(signal);
+      else state.cleanup().finally(() => process.exit(130));
+    });
+  }
+
+  let cluster;
+  let adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) {
+    cluster = await startThrowawayPostgres();
+    adminUrl = cluster.url;
+    log(`no TEST_DATABASE_URL: throwaway Postgres at ${adminUrl}`);
+  }
+  const dbName = `interlock_sdk_e2e_${process.pid}_${randomBytes(3).toString('hex')}`;
+  const dbUrl = new URL(adminUrl);
+  dbUrl.pathname = `/${dbName}`;
+
+  let service;
+  let db;
+  let cleaned;
+  state.cleanup = () =>
+    (cleaned ??= (async () => {
+      await db?.end().catch(() => undefined);
+      await service?.stop().catch((error) => log(`stopping the service: ${error.message}`));
+      const admin = new pg.Client({ connectionString: adminUrl });
+      try {
+        await admin.connect();
+        await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      } catch (error) {
+        log(`dropping ${dbName}: ${error.message}`);
+      } finally {
+        await admin.end().catch(() => undefined);
+      }
+      cluster?.stop();
+    })());
+
+  let code = 1;
+  try {
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${dbName}`).finally(() => admin.end());
+    await buildService();
+    service = await startService(dbUrl.toString());
+    log(`service ready at ${service.baseUrl} (database ${dbName})`);
+    db = new pg.Client({ connectionString: dbUrl.toString() });
+    await db.connect();
+    const prepared = await prepare(service.baseUrl, db);
+    await db.end();
+    db = undefined;
+    code = await runCommand(command, { ...process.env, ...prepared }, state);
+  } catch (error) {
+    log(`FAILED: ${error.message}`);
+    code = 1;
+  } finally {
+    await state.cleanup();
+  }
+  process.exit(code);
+}
+
+// Run as a script; imported (by tools/bench/sdk-*.bench.mjs), it only lends its helpers.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -89,4 +89,17 @@ describe('input the database cannot take', () => {
     await http().post(`/API/Invitations/${token}/accept`).send({ name: 'x', password: 'password123' });
     expect(JSON.stringify(t.logs)).not.toContain(token);
   });
+
+  it('keeps the SPEC §4 check order: key and humans-only first, then 415 and input checks', async () => {
+    const text = (req: request.Test) => req.set('content-type', 'text/plain').send('hello');
+    expect((await text(http().post('/api/interrupts'))).body.code).toBe('MISSING_API_KEY');
+    expect((await text(http().post('/api/interrupts').set('x-api-key', 'nope'))).body.code).toBe('INVALID_API_KEY');
+    const unsupported = await text(http().post('/api/interrupts').set('x-api-key', key));
+    expect(unsupported.status).toBe(415);
+    expect(unsupported.body).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Request body must be application/json.' });
+    expect((await text(http().post('/api/api-keys').set('x-api-key', key))).body.code).toBe('HUMANS_ONLY');
+    expect((await http().get('/api/interrupts?externalId=a%00b')).body.code).toBe('MISSING_API_KEY');
+    const deep = `{"title":"t","actionRequests":[{"name":"a","args":${'['.repeat(100)}${']'.repeat(100)}}]}`;
+    expect((await http().post('/api/interrupts').set('content-type', 'application/json').send(deep)).body.code).toBe('MISSING_API_KEY');
+  });
 });

@@ -3,12 +3,14 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ERROR_MESSAGES } from '@interlock/domain';
 import { sendError } from './error-response.util';
 import { requestIdOf } from './request-id.middleware';
-import { jsonProblem } from './json-hygiene.util';
 
 /** SPEC §10: JSON bodies are at most 1 MiB. */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
+
+/** Requests whose body is not JSON (answered 415 by RequestHygieneInterceptor). */
+export const NOT_JSON = new WeakSet<Request>();
 
 function hasBody(req: Request): boolean {
   if (req.headers['transfer-encoding'] !== undefined) return true;
@@ -17,26 +19,24 @@ function hasBody(req: Request): boolean {
 }
 
 /**
- * Parses JSON bodies and answers body errors before routing, with the SPEC §4 error body:
- * 413 over 1 MiB, 400 for malformed JSON, 415 for a body that is not JSON. A request without a
+ * Parses JSON bodies and answers parse errors before routing, with the SPEC §4 error body:
+ * 413 over 1 MiB, 400 for malformed JSON (SPEC §5 lets these come before authentication). A
+ * body that is not JSON is only marked here: RequestHygieneInterceptor answers 415 after the
+ * guards, so a missing key or a key on a human route is reported first. A request without a
  * body (no Content-Length, or 0) passes with no Content-Type at all.
  */
 export function jsonBodyMiddleware(): RequestHandler {
   const parse = express.json({ limit: MAX_JSON_BODY_BYTES, strict: false, type: JSON_TYPES });
   return (req: Request, res: Response, next: NextFunction) => {
-    const queryProblem = jsonProblem(req.query, 'query');
-    if (queryProblem) return sendError(res, 400, 'VALIDATION_FAILED', queryProblem, requestIdOf(req));
     if (!hasBody(req)) return next();
     if (!req.is(JSON_TYPES)) {
-      // Drain what was sent so the connection can be reused, then refuse.
+      // Drain what was sent so the connection can be reused; refused after the guards.
       req.resume();
-      return sendError(res, 415, 'UNSUPPORTED_MEDIA_TYPE', ERROR_MESSAGES.UNSUPPORTED_MEDIA_TYPE, requestIdOf(req));
+      NOT_JSON.add(req);
+      return next();
     }
     parse(req, res, (err?: unknown) => {
-      if (err === undefined || err === null) {
-        const problem = jsonProblem(req.body, 'body');
-        return problem ? sendError(res, 400, 'VALIDATION_FAILED', problem, requestIdOf(req)) : next();
-      }
+      if (err === undefined || err === null) return next();
       const type = (err as { type?: string }).type;
       if (type === 'entity.too.large') {
         res.setHeader('connection', 'close');

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { Client } from 'pg';
 import type { Logger } from 'pino';
@@ -43,10 +44,17 @@ export class InProcessNotificationBus extends NotificationBus {
 
 const CHANNEL_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
+/** How often the listener proves it still receives, and how long a proof may take. */
+const PROBE_EVERY_MS = 5_000;
+const PROBE_TIMEOUT_MS = 3_000;
+const PROBE_CHANNEL = 'interlock_bus_probe';
+
 /**
  * LISTEN on one dedicated connection, reconnecting with backoff. While it is down the bus is
  * unhealthy, and after each reconnect subscribers are told to resynchronise (drop caches),
- * since notifications sent meanwhile are lost.
+ * since notifications sent meanwhile are lost. A half-open connection raises no error, so the
+ * listener also sends itself a probe every few seconds: one that does not come back marks the
+ * bus unhealthy and reconnects.
  */
 export class PostgresNotificationBus extends NotificationBus {
   private readonly emitter = new EventEmitter().setMaxListeners(0);
@@ -56,6 +64,8 @@ export class PostgresNotificationBus extends NotificationBus {
   private connected = false;
   private closed = false;
   private retryTimer: NodeJS.Timeout | undefined;
+  private probeTimer: NodeJS.Timeout | undefined;
+  private pendingProbe: { token: string; timer: NodeJS.Timeout } | undefined;
 
   constructor(
     private readonly url: string,
@@ -71,19 +81,41 @@ export class PostgresNotificationBus extends NotificationBus {
 
   async start(): Promise<void> {
     await this.connect(0);
+    this.probeTimer = setInterval(() => void this.probe(), PROBE_EVERY_MS);
+    this.probeTimer.unref();
+  }
+
+  private async probe(): Promise<void> {
+    const client = this.client;
+    if (client === undefined || this.pendingProbe !== undefined) return;
+    const token = randomUUID();
+    const timer = setTimeout(() => {
+      this.pendingProbe = undefined;
+      this.lost(client, new Error('the notification probe did not come back'));
+    }, PROBE_TIMEOUT_MS);
+    timer.unref();
+    this.pendingProbe = { token, timer };
+    await this.publishQuery('SELECT pg_notify($1, $2)', [PROBE_CHANNEL, token]).catch(() => undefined);
   }
 
   private async connect(attempt: number): Promise<void> {
     if (this.closed) return;
-    const client = new Client({ connectionString: this.url, application_name: 'interlock-listener' });
+    const client = new Client({ connectionString: this.url, application_name: 'interlock-listener', keepAlive: true });
     client.on('notification', (msg) => {
+      if (msg.channel === PROBE_CHANNEL) {
+        if (msg.payload === this.pendingProbe?.token) {
+          clearTimeout(this.pendingProbe.timer);
+          this.pendingProbe = undefined;
+        }
+        return;
+      }
       if (msg.payload !== undefined) this.emitter.emit(msg.channel, msg.payload);
     });
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client, undefined));
     try {
       await client.connect();
-      for (const channel of this.channels) await client.query(`LISTEN "${channel}"`);
+      for (const channel of [PROBE_CHANNEL, ...this.channels]) await client.query(`LISTEN "${channel}"`);
       this.client = client;
       this.connected = true;
       if (attempt > 0) this.logger.info('notification listener reconnected');
@@ -139,6 +171,8 @@ export class PostgresNotificationBus extends NotificationBus {
   async close(): Promise<void> {
     this.closed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.probeTimer) clearInterval(this.probeTimer);
+    if (this.pendingProbe) clearTimeout(this.pendingProbe.timer);
     this.connected = false;
     const client = this.client;
     this.client = undefined;

@@ -69,7 +69,7 @@ async function main() {
                     replace(a.action, '.', ' ') || ' ' || replace(a.action, '_', ' ')), ' '))
              FROM generate_series($4::int, $5::int) g,
                   LATERAL (SELECT abs(hashint4(g)) AS h1, abs(hashint4(g + 7919)) AS h2, abs(hashint4(g + 104729)) AS h3) h,
-                  LATERAL (SELECT ($2::text[])[1 + h1 % 20] AS w1, ($2::text[])[1 + h2 % 20] AS w2) w,
+                  LATERAL (SELECT ($2::text[])[1 + h3 % 20] AS w1, ($2::text[])[1 + (h3 / 20) % 20] AS w2) w,
                   LATERAL (SELECT
                     CASE WHEN g % 100000 = 3 THEN 'webhook.deleted'
                          WHEN h1 % 10 < 4 THEN 'interrupt.created' WHEN h1 % 10 < 7 THEN 'interrupt.decided'
@@ -145,6 +145,8 @@ async function main() {
     ['q', '2-letter prefix', { q: 'de' }],
     ['q', '5-letter prefix', { q: 'deplo' }],
     ['q', 'multi-word', { q: 'deploy prod approved' }],
+    ['q', 'two words', { q: 'refund approved' }],
+    ['q', 'common words, none together', { q: 'opened approved' }],
     ['q', 'rare word', { q: 'zyzzyva' }],
     ['q', 'rare + common', { q: 'zyzzyva by' }],
     ['q', 'no match', { q: 'xylophone' }],

@@ -103,8 +103,9 @@ export class PostgresNotificationBus extends NotificationBus {
     const client = new Client({ connectionString: this.url, application_name: 'interlock-listener', keepAlive: true });
     client.on('notification', (msg) => {
       if (msg.channel === PROBE_CHANNEL) {
-        if (msg.payload === this.pendingProbe?.token) {
-          clearTimeout(this.pendingProbe.timer);
+        const pending = this.pendingProbe;
+        if (pending !== undefined && msg.payload === pending.token) {
+          clearTimeout(pending.timer);
           this.pendingProbe = undefined;
         }
         return;

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { AllowancesModule } from '../allowances/allowances.module';
+import { ApiKeysModule } from '../api-keys/api-keys.module';
 import { OrganisationController } from './organisation.controller';
 import { OrganisationService } from './organisation.service';
 import { OrganisationSetupService } from './organisation-setup.service';
 
 @Module({
-  imports: [AllowancesModule],
+  imports: [AllowancesModule, ApiKeysModule],
   controllers: [OrganisationController],
   providers: [OrganisationService, OrganisationSetupService],
   exports: [OrganisationSetupService],

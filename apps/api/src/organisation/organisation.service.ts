@@ -6,6 +6,7 @@ import { actorOf, MemberPrincipal } from '../auth/principal';
 import { ApiError } from '../http/api-error';
 import { NotificationBus } from '../notifications/notification-bus';
 import { AUTH_CHANNEL } from '../api-keys/api-key-cache';
+import { ApiKeyVerifier } from '../api-keys/api-key-verifier.service';
 import { AllowancesService } from '../allowances/allowances.service';
 import type { OrganisationResponse } from './dto/organisation.response';
 
@@ -15,6 +16,7 @@ export class OrganisationService {
     private readonly dataSource: DataSource,
     private readonly bus: NotificationBus,
     private readonly allowances: AllowancesService,
+    private readonly verifier: ApiKeyVerifier,
   ) {}
 
   async get(organisationId: string): Promise<OrganisationResponse> {
@@ -33,6 +35,7 @@ export class OrganisationService {
   }
 
   async changePlan(member: MemberPrincipal, plan: Plan, ip: string | null): Promise<OrganisationResponse> {
+    const seen = this.verifier.cache.awaitInvalidation(`org:${member.organisationId}`, 2_000);
     await this.dataSource.transaction(async (tx) => {
       const [before]: { name: string; plan: Plan }[] = await tx.query(
         `SELECT name, plan FROM organisations WHERE id = $1 FOR UPDATE`,
@@ -51,8 +54,10 @@ export class OrganisationService {
         ipAddress: ip,
       });
     });
-    // Cached keys carry the plan: every instance drops this organisation's entries.
+    // Cached keys carry the plan: every instance drops this organisation's entries. Answer once
+    // the notification has come back, so no instance serves the old plan afterwards.
     await this.bus.publish(AUTH_CHANNEL, `org:${member.organisationId}`);
+    await seen.done;
     return this.get(member.organisationId);
   }
 }

@@ -62,7 +62,14 @@ export class AuditLogController {
     res.write(csvRow(AUDIT_CSV_COLUMNS));
     for (let i = 0; i < entries.length; i += 500) {
       const chunk = entries.slice(i, i + 500).map(auditCsvRow).join('');
-      if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve));
+      if (!res.write(chunk)) {
+        // Wait for the client to take more, or for it to go away.
+        await new Promise((resolve) => {
+          res.once('drain', resolve);
+          res.once('close', resolve);
+        });
+        if (res.destroyed) return;
+      }
     }
     res.end();
   }

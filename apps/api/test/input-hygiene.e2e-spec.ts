@@ -102,4 +102,10 @@ describe('input the database cannot take', () => {
     const deep = `{"title":"t","actionRequests":[{"name":"a","args":${'['.repeat(100)}${']'.repeat(100)}}]}`;
     expect((await http().post('/api/interrupts').set('content-type', 'application/json').send(deep)).body.code).toBe('MISSING_API_KEY');
   });
+
+  it('treats sessionId: null as no session', async () => {
+    const res = await http().post('/api/interrupts').set('x-api-key', key).send({ title: 'n', actionRequests: [{ name: 'a' }], sessionId: null });
+    expect(res.status).toBe(201);
+    expect(res.body.sessionId).toBeNull();
+  });
 });

@@ -52,7 +52,7 @@ export class InterruptsService {
     }));
     return this.dataSource.transaction((tx) =>
       this.idempotency.once(tx, idempotency, 201, async () => {
-        if (body.sessionId !== undefined) {
+        if (body.sessionId !== undefined && body.sessionId !== null) {
           const [session]: unknown[] = await tx.query(
             `SELECT 1 FROM sessions WHERE organisation_id = $1 AND id = $2 FOR KEY SHARE`,
             [organisationId, body.sessionId],

@@ -40,6 +40,7 @@ async function main() {
   if (Number(existing) < TOTAL) {
     log(`seeding ${TOTAL} entries over ${ORGS} organisations (largest ${BIG})`);
     await ds.query(`ALTER TABLE audit_log_entries DISABLE TRIGGER audit_log_entries_append`);
+    await ds.query(`ALTER TABLE audit_log_entries DISABLE TRIGGER audit_log_entries_words`);
     const indexes: { indexname: string; indexdef: string }[] = await ds.query(
       `SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'audit_log_entries' AND indexname <> 'audit_log_entries_pkey'`,
     );
@@ -90,6 +91,12 @@ async function main() {
       );
       if (o % 10 === 0) log(`organisation ${o + 1}/${ORGS} seeded`);
     }
+    log('filling the word lexicon');
+    await ds.query(
+      `INSERT INTO audit_log_words (organisation_id, word)
+       SELECT DISTINCT organisation_id, unnest(tsvector_to_array(search)) FROM audit_log_entries ON CONFLICT DO NOTHING`,
+    );
+    await ds.query(`ALTER TABLE audit_log_entries ENABLE TRIGGER audit_log_entries_words`);
     log('building indexes');
     for (const ix of indexes) await ds.query(ix.indexdef);
     await ds.query(`ALTER TABLE audit_log_entries ENABLE TRIGGER audit_log_entries_append`);

@@ -11,6 +11,8 @@ import {
   parseAuditQuery,
   SEARCH_WINDOW,
   searchIndexQuery,
+  MAX_PREFIX_EXPANSION,
+  prefixExpansionQuery,
   searchWindowQuery,
   wordEstimateQuery,
 } from '@interlock/audit';
@@ -103,6 +105,11 @@ export class AuditLogService {
       const q = pageQuery(organisationId, filter, snapshot, after, take);
       return this.dataSource.query(q.sql, q.params);
     }
+    // Each prefix becomes the exact words it matches, when they are few enough to list; a prefix
+    // no word has means nothing can match.
+    const expanded = await Promise.all(filter.words.map((word) => this.expand(organisationId, word)));
+    if (expanded.some((words) => words !== null && words.length === 0)) return [];
+    filter = { ...filter, expanded };
     // Common words: the ordered walk finds enough matches within its window. Rare words: the
     // word index finds them directly (see libs/audit/src/audit-query.ts).
     const first = searchWindowQuery(organisationId, filter, snapshot, after, take);
@@ -111,16 +118,24 @@ export class AuditLogService {
     if (matches.length >= take || (windowRows[0]?.scanned ?? 0) < SEARCH_WINDOW) {
       return matches.map(({ scanned: _scanned, ...row }) => row);
     }
-    const second = searchIndexQuery(organisationId, filter, snapshot, after, take, await this.driverWords(organisationId, filter.words));
+    const second = searchIndexQuery(organisationId, filter, snapshot, after, take, await this.driverFilter(organisationId, filter));
     return this.dataSource.query(second.sql, second.params);
+  }
+
+  /** The organisation's words starting with `prefix`, or null when there are too many to list. */
+  private async expand(organisationId: string, prefix: string): Promise<string[] | null> {
+    const q = prefixExpansionQuery(organisationId, prefix);
+    const rows: { word: string }[] = await this.dataSource.query(q.sql, q.params);
+    return rows.length > MAX_PREFIX_EXPANSION ? null : rows.map((r) => r.word);
   }
 
   /**
    * Which words should drive the index: the rarest alone when the planner's statistics (no rows
    * read) put it under RARE_WORD_ROWS, else all of them.
    */
-  private async driverWords(organisationId: string, words: string[]): Promise<string[]> {
-    if (words.length === 1) return words;
+  private async driverFilter(organisationId: string, filter: AuditFilter): Promise<AuditFilter> {
+    const words = filter.words;
+    if (words.length === 1) return filter;
     let best = words[0];
     let fewest = Number.POSITIVE_INFINITY;
     for (const word of words) {
@@ -132,6 +147,8 @@ export class AuditLogService {
         best = word;
       }
     }
-    return fewest <= RARE_WORD_ROWS ? [best] : words;
+    if (fewest > RARE_WORD_ROWS) return filter;
+    const i = words.indexOf(best);
+    return { ...filter, words: [best], expanded: filter.expanded ? [filter.expanded[i]] : undefined };
   }
 }

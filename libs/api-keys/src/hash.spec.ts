@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { constantTimeEqual, hashApiKey } from './hash';
+import { apiKeyHashesEqual, constantTimeEqual, hashApiKey } from './hash';
 
 const KEY = 'ilk_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyzABCDEFpnPGcZ';
 
@@ -63,5 +63,21 @@ describe('constantTimeEqual', () => {
     expect(constantTimeEqual('x'.repeat(1_000_000), 'x'.repeat(1_000_000))).toBe(true);
     // These two are the same bytes in UTF-8; they are different strings.
     expect(constantTimeEqual('\uD800', '\uFFFD')).toBe(false);
+  });
+});
+
+describe('apiKeyHashesEqual', () => {
+  const a = hashApiKey('ilk_one', 'pepper');
+  const b = hashApiKey('ilk_two', 'pepper');
+
+  it('is true for the same digest and false for another', () => {
+    expect(apiKeyHashesEqual(a, a)).toBe(true);
+    expect(apiKeyHashesEqual(a, b)).toBe(false);
+  });
+
+  it('is false, without throwing, for anything that is not a digest', () => {
+    expect(apiKeyHashesEqual(a, a.slice(2))).toBe(false);
+    expect(apiKeyHashesEqual(a, a.toUpperCase())).toBe(false);
+    expect(apiKeyHashesEqual('', '')).toBe(false);
   });
 });

@@ -11,6 +11,18 @@ export function hashApiKey(value: string, pepper: string | Buffer): string {
   return createHmac('sha256', pepper).update(value, 'utf8').digest('hex');
 }
 
+/**
+ * Whether two `hashApiKey` digests are equal, in constant time. Both are 64 hex characters, so
+ * this compares their bytes directly (no extra HMAC, unlike `constantTimeEqual`): it runs on
+ * every authenticated request. Anything that is not such a digest compares false.
+ */
+export function apiKeyHashesEqual(a: string, b: string): boolean {
+  if (!HEX_DIGEST.test(a) || !HEX_DIGEST.test(b)) return false;
+  return timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
+}
+
+const HEX_DIGEST = /^[0-9a-f]{64}$/;
+
 // A per-process key, so both sides of a comparison become 32 bytes whatever their lengths.
 const COMPARISON_KEY = randomBytes(32);
 

@@ -10,4 +10,4 @@ export {
   parseApiKey,
   type ApiKeyParseResult,
 } from './api-key';
-export { constantTimeEqual, hashApiKey } from './hash';
+export { apiKeyHashesEqual, constantTimeEqual, hashApiKey } from './hash';

@@ -1,8 +1,7 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
-import { timingSafeEqual } from 'node:crypto';
-import { hashApiKey, parseApiKey } from '@interlock/api-keys';
+import { apiKeyHashesEqual, hashApiKey, parseApiKey } from '@interlock/api-keys';
 import type { Plan } from '@interlock/domain';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
@@ -17,13 +16,6 @@ import { LastUsedRecorder } from './last-used.recorder';
 // (they carry no per-request state; the filter adds the request id).
 const INVALID = ApiError.of('INVALID_API_KEY');
 const EXPIRED = ApiError.of('API_KEY_EXPIRED');
-
-/** Constant-time comparison of two hex HMAC digests (equal length by construction). */
-function sameDigest(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'hex');
-  const y = Buffer.from(b, 'hex');
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 /**
  * Turns an `x-api-key` value into the key's principal, in the SPEC §4 order: well-formed and
@@ -50,7 +42,7 @@ export class ApiKeyVerifier implements OnApplicationShutdown {
     const keyHash = hashApiKey(value, this.config.apiKeyPepper);
     const now = Date.now();
     const key = this.cache.get(keyHash, now) ?? (await this.load(keyHash, now));
-    if (key === undefined || !sameDigest(key.keyHash, keyHash)) throw INVALID;
+    if (key === undefined || !apiKeyHashesEqual(key.keyHash, keyHash)) throw INVALID;
     if (key.expiresAt !== null && key.expiresAt.getTime() <= now) throw EXPIRED;
     this.lastUsed.record(key.organisationId, key.apiKeyId, now);
     return {

@@ -332,6 +332,25 @@ describe('GET /api/audit-log (SPEC §7)', () => {
     ]);
     const disjoint = await http().get('/api/audit-log').query({ q: 'needle straw' }).set('x-api-key', hayKey);
     expect(disjoint.body.entries).toEqual([]);
+    // The word index's keys carry the organisation: another organisation's needle stays out.
+    await write(owner.organisationId, [{ summary: 'Needle four, in another organisation' }]);
+    const mine = await http().get('/api/audit-log').query({ q: 'needl' }).set('x-api-key', hayKey);
+    expect((mine.body.entries as Entry[]).map((e) => e.summary)).toEqual([
+      'Needle three in the haystack',
+      'Needle two in the haystack',
+      'Needle one in the haystack',
+    ]);
+    // Filters apply beside the word index (the 2,000 newest session entries are straw), and
+    // beside the ordered window (only one interrupt entry).
+    await write(org.organisationId, [{ summary: 'Needle five, an interrupt', action: 'interrupt.created' }]);
+    const filtered = async (category: string) =>
+      (await http().get('/api/audit-log').query({ q: 'needle', category }).set('x-api-key', hayKey)).body.entries as Entry[];
+    expect((await filtered('session')).map((e) => e.summary)).toEqual([
+      'Needle three in the haystack',
+      'Needle two in the haystack',
+      'Needle one in the haystack',
+    ]);
+    expect((await filtered('interrupt')).map((e) => e.summary)).toEqual(['Needle five, an interrupt']);
     const broad = await http().get('/api/audit-log').query({ q: 'str', limit: 3 }).set('x-api-key', hayKey);
     expect((broad.body.entries as Entry[]).map((e) => e.summary)).toEqual(['Straw 2100', 'Straw 2099', 'Straw 2098']);
   });

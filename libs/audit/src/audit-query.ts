@@ -142,65 +142,80 @@ export interface SqlQuery {
 export const AUDIT_COLUMNS = `id, created_at, seq, action, category, actor_type, actor_id, actor_name,
   target_type, target_id, target_name, summary, metadata, ip_address`;
 
-/** The WHERE clause of a walk: organisation first, snapshot, position, then each filter. */
-function conditions(
-  organisationId: string,
-  filter: AuditFilter,
-  snapshot: string,
-  after: AuditPosition | undefined,
-  withWords: boolean,
-): SqlQuery {
-  const params: unknown[] = [organisationId, snapshot];
-  const where = ['organisation_id = $1', 'seq <= $2'];
-  const add = (sql: (n: string) => string, value: unknown) => {
-    params.push(value);
-    where.push(sql(`$${params.length}`));
-  };
-  if (after) {
-    params.push(after.createdAt, after.seq);
-    where.push(`(created_at, seq) < ($${params.length - 1}::timestamptz, $${params.length}::bigint)`);
+/** Bound parameters and the SQL conditions that use them, built up clause by clause. */
+class Clauses {
+  readonly params: unknown[] = [];
+  readonly where: string[] = [];
+
+  /** Binds `value` and adds the condition `sql` makes of its placeholder. */
+  add(sql: (placeholder: string) => string, value: unknown): void {
+    this.params.push(value);
+    this.where.push(sql(`$${this.params.length}`));
   }
-  if (filter.category) add((n) => `category = ${n}`, filter.category);
-  if (filter.action) add((n) => `action = ${n}`, filter.action);
-  if (filter.actorType) add((n) => `actor_type = ${n}`, filter.actorType);
-  if (filter.actorId) add((n) => `actor_id = ${n}`, filter.actorId);
-  if (filter.targetType) add((n) => `target_type = ${n}`, filter.targetType);
-  if (filter.targetId) add((n) => `target_id = ${n}`, filter.targetId);
-  if (filter.from) add((n) => `created_at >= ${n}::timestamptz`, filter.from);
-  if (filter.to) add((n) => `created_at < ${n}::timestamptz`, filter.to);
-  if (withWords && filter.words.length > 0) where.push(`search @@ ${wordsQuery(filter, params)}`);
-  return { sql: where.join(' AND '), params };
+
+  /** Binds `value` without a condition; returns its placeholder. */
+  bind(value: unknown): string {
+    this.params.push(value);
+    return `$${this.params.length}`;
+  }
+}
+
+/** The walk's scope: the organisation ($1, always), the snapshot bound and the cursor position. */
+function scope(c: Clauses, organisationId: string, snapshot: string, after: AuditPosition | undefined): void {
+  c.add((n) => `organisation_id = ${n}`, organisationId);
+  c.add((n) => `seq <= ${n}`, snapshot);
+  if (after) {
+    const at = c.bind(after.createdAt);
+    c.add((n) => `(created_at, seq) < (${at}::timestamptz, ${n}::bigint)`, after.seq);
+  }
+}
+
+/** Every filter but `q`. */
+function filters(c: Clauses, filter: AuditFilter): void {
+  if (filter.category) c.add((n) => `category = ${n}`, filter.category);
+  if (filter.action) c.add((n) => `action = ${n}`, filter.action);
+  if (filter.actorType) c.add((n) => `actor_type = ${n}`, filter.actorType);
+  if (filter.actorId) c.add((n) => `actor_id = ${n}`, filter.actorId);
+  if (filter.targetType) c.add((n) => `target_type = ${n}`, filter.targetType);
+  if (filter.targetId) c.add((n) => `target_id = ${n}`, filter.targetId);
+  if (filter.from) c.add((n) => `created_at >= ${n}::timestamptz`, filter.from);
+  if (filter.to) c.add((n) => `created_at < ${n}::timestamptz`, filter.to);
+}
+
+/** A tsquery lexeme, quoted: inside quotes only `'` and `\` are special. */
+function lexeme(text: string): string {
+  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 }
 
 /**
- * Every word as a prefix, all required: a tsquery built from our own folded tokens, each
- * passed as a bound parameter and quoted as a literal lexeme — user text is never parsed as
- * tsquery syntax.
+ * `q` as tsquery text: every word required, each one either the exact words the organisation
+ * has with that prefix (OR-ed: the index's fast scan skips through them) or, when there are too
+ * many to list, the prefix itself. Built from our own folded tokens, each quoted as a literal
+ * lexeme — user text is never parsed as tsquery syntax (the words hold only letters and digits
+ * in any case). `key` prefixes every lexeme: the word index holds `<organisation id>:<word>`
+ * (migration 1795330000000).
  */
-function wordsQuery(filter: AuditFilter, params: unknown[]): string {
-  const terms = filter.words.map((word, i) => {
-    const exact = filter.expanded?.[i];
-    if (exact) {
-      // The exact lexemes, OR-ed: the index's fast scan can skip through them.
-      params.push(exact);
-      return `(array_to_string(ARRAY(SELECT quote_literal(x) FROM unnest($${params.length}::text[]) x), ' | '))::tsquery`;
-    }
-    params.push(word);
-    return `(quote_literal($${params.length}::text) || ':*')::tsquery`;
-  });
-  // Parenthesised: `@@` and `&&` share a precedence, so `search @@ a && b` would bind wrongly.
-  return `(${terms.join(' && ')})`;
+export function searchTsquery(filter: AuditFilter, key = ''): string {
+  return filter.words
+    .map((word, i) => {
+      const exact = filter.expanded?.[i];
+      if (exact) return `(${exact.map((x) => lexeme(key + x)).join(' | ')})`;
+      return `${lexeme(key + word)}:*`;
+    })
+    .join(' & ');
 }
 
 const ORDER = 'ORDER BY created_at DESC, seq DESC';
 
 /** A page without `q`: an ordered walk of the best index for the filters. */
 export function pageQuery(organisationId: string, filter: AuditFilter, snapshot: string, after: AuditPosition | undefined, take: number): SqlQuery {
-  const where = conditions(organisationId, filter, snapshot, after, true);
-  where.params.push(take);
+  const c = new Clauses();
+  scope(c, organisationId, snapshot, after);
+  filters(c, filter);
+  const limit = c.bind(take);
   return {
-    sql: `SELECT ${AUDIT_COLUMNS} FROM audit_log_entries WHERE ${where.sql} ${ORDER} LIMIT $${where.params.length}`,
-    params: where.params,
+    sql: `SELECT ${AUDIT_COLUMNS} FROM audit_log_entries WHERE ${c.where.join(' AND ')} ${ORDER} LIMIT ${limit}`,
+    params: c.params,
   };
 }
 
@@ -219,27 +234,34 @@ export function searchWindowQuery(
   after: AuditPosition | undefined,
   take: number,
 ): SqlQuery {
-  const where = conditions(organisationId, filter, snapshot, after, false);
-  const params = where.params;
-  const words = wordsQuery(filter, params);
-  params.push(SEARCH_WINDOW, take);
+  const c = new Clauses();
+  scope(c, organisationId, snapshot, after);
+  filters(c, filter);
+  const words = c.bind(searchTsquery(filter));
+  const window = c.bind(SEARCH_WINDOW);
+  const limit = c.bind(take);
   return {
     sql: `WITH w AS MATERIALIZED (
-        SELECT ${AUDIT_COLUMNS}, search FROM audit_log_entries WHERE ${where.sql} ${ORDER} LIMIT $${params.length - 1}
+        SELECT ${AUDIT_COLUMNS}, search FROM audit_log_entries WHERE ${c.where.join(' AND ')} ${ORDER} LIMIT ${window}
       ), m AS (
-        SELECT ${AUDIT_COLUMNS} FROM w WHERE search @@ ${words} ${ORDER} LIMIT $${params.length}
+        SELECT ${AUDIT_COLUMNS} FROM w WHERE search @@ ${words}::tsquery ${ORDER} LIMIT ${limit}
       )
       SELECT s.scanned, m.* FROM (SELECT count(*)::int AS scanned FROM w) s LEFT JOIN m ON true
       ORDER BY m.created_at DESC, m.seq DESC`,
-    params,
+    params: c.params,
   };
 }
 
 /**
- * Search, second plan: find candidate rows through the word index with `driverWords` — the
- * rarest word alone when it is rare (a common word beside it then costs nothing), else every
- * word (the index intersects their postings) — check every word on the candidates, then order
- * them. Used when the first plan's window held too few matches.
+ * Search, second plan: find the matching rows through the word index alone (its fast scan
+ * drives from the rarest word's postings and skips through the others'), then keep the walk's
+ * scope, order them and cut the page. Used when the first plan's window held too few matches.
+ *
+ * The index's keys carry the organisation, so the index alone already stays inside it; the
+ * scope's conditions are applied to the matches, outside the materialised scan, because the
+ * planner cannot estimate how rare a word is in one organisation and would otherwise AND the
+ * word index with a bitmap of every entry the organisation has (70 ms at a million entries,
+ * for ten matches).
  */
 export function searchIndexQuery(
   organisationId: string,
@@ -247,21 +269,24 @@ export function searchIndexQuery(
   snapshot: string,
   after: AuditPosition | undefined,
   take: number,
-  driver: AuditFilter = filter,
 ): SqlQuery {
-  const where = conditions(organisationId, { ...filter, words: driver.words, expanded: driver.expanded }, snapshot, after, true);
-  const params = where.params;
-  const all = wordsQuery(filter, params);
-  params.push(take);
+  const c = new Clauses();
+  scope(c, organisationId, snapshot, after);
+  const outer = c.where.splice(0);
+  filters(c, filter);
+  const words = c.bind(searchTsquery(filter, `${organisationId}:`));
+  const limit = c.bind(take);
+  const inner = [`audit_log_search_keys(organisation_id, search) @@ ${words}::tsquery`, ...c.where];
   return {
     sql: `WITH m AS MATERIALIZED (
-        SELECT organisation_id, id, created_at, seq FROM audit_log_entries WHERE ${where.sql}
+        SELECT organisation_id, id, created_at, seq FROM audit_log_entries WHERE ${inner.join(' AND ')}
+      ), page AS (
+        SELECT * FROM m WHERE ${outer.join(' AND ')} ${ORDER} LIMIT ${limit}
       )
       SELECT ${AUDIT_COLUMNS.split(',').map((c) => `e.${c.trim()}`).join(', ')}
-        FROM m JOIN audit_log_entries e ON e.organisation_id = m.organisation_id AND e.id = m.id
-       WHERE e.search @@ ${all}
-       ORDER BY m.created_at DESC, m.seq DESC LIMIT $${params.length}`,
-    params,
+        FROM page JOIN audit_log_entries e ON e.organisation_id = page.organisation_id AND e.id = page.id
+       ORDER BY page.created_at DESC, page.seq DESC`,
+    params: c.params,
   };
 }
 
@@ -273,14 +298,5 @@ export function prefixExpansionQuery(organisationId: string, prefix: string): Sq
   return {
     sql: `SELECT word FROM audit_log_words WHERE organisation_id = $1 AND word LIKE $2 ORDER BY word LIMIT ${MAX_PREFIX_EXPANSION + 1}`,
     params: [organisationId, `${prefix}%`],
-  };
-}
-
-/** The planner's estimate of how many of an organisation's entries hold a word prefix. */
-export function wordEstimateQuery(organisationId: string, word: string): SqlQuery {
-  return {
-    sql: `EXPLAIN (FORMAT JSON) SELECT 1 FROM audit_log_entries
-           WHERE organisation_id = $1 AND search @@ (quote_literal($2::text) || ':*')::tsquery`,
-    params: [organisationId, word],
   };
 }

@@ -14,7 +14,6 @@ import {
   MAX_PREFIX_EXPANSION,
   prefixExpansionQuery,
   searchWindowQuery,
-  wordEstimateQuery,
 } from '@interlock/audit';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
@@ -23,9 +22,6 @@ import { AuditEntryResponse, AuditEntryRow, AuditLogPage, toAuditEntry } from '.
 
 /** SPEC §10: the CSV export holds at most the 5,000 most recent matching entries. */
 export const AUDIT_EXPORT_MAX = 5000;
-
-/** A word held by at most this many entries drives a search alone. */
-const RARE_WORD_ROWS = 5000;
 
 @Injectable()
 export class AuditLogService {
@@ -118,7 +114,7 @@ export class AuditLogService {
     if (matches.length >= take || (windowRows[0]?.scanned ?? 0) < SEARCH_WINDOW) {
       return matches.map(({ scanned: _scanned, ...row }) => row);
     }
-    const second = searchIndexQuery(organisationId, filter, snapshot, after, take, await this.driverFilter(organisationId, filter));
+    const second = searchIndexQuery(organisationId, filter, snapshot, after, take);
     return this.dataSource.query(second.sql, second.params);
   }
 
@@ -127,28 +123,5 @@ export class AuditLogService {
     const q = prefixExpansionQuery(organisationId, prefix);
     const rows: { word: string }[] = await this.dataSource.query(q.sql, q.params);
     return rows.length > MAX_PREFIX_EXPANSION ? null : rows.map((r) => r.word);
-  }
-
-  /**
-   * Which words should drive the index: the rarest alone when the planner's statistics (no rows
-   * read) put it under RARE_WORD_ROWS, else all of them.
-   */
-  private async driverFilter(organisationId: string, filter: AuditFilter): Promise<AuditFilter> {
-    const words = filter.words;
-    if (words.length === 1) return filter;
-    let best = words[0];
-    let fewest = Number.POSITIVE_INFINITY;
-    for (const word of words) {
-      const q = wordEstimateQuery(organisationId, word);
-      const [{ 'QUERY PLAN': plan }]: { 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] }[] = await this.dataSource.query(q.sql, q.params);
-      const rows = plan[0].Plan['Plan Rows'];
-      if (rows < fewest) {
-        fewest = rows;
-        best = word;
-      }
-    }
-    if (fewest > RARE_WORD_ROWS) return filter;
-    const i = words.indexOf(best);
-    return { ...filter, words: [best], expanded: filter.expanded ? [filter.expanded[i]] : undefined };
   }
 }

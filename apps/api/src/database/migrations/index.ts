@@ -5,5 +5,6 @@ import { CreateAuditLog1795292000000 } from './1795292000000-create-audit-log';
 import { AuditLogChainAndSearch1795300000000 } from './1795300000000-audit-log-chain-and-search';
 import { InterruptsAndSessions1795310000000 } from './1795310000000-interrupts-and-sessions';
 import { AuditLogWordLexicon1795320000000 } from './1795320000000-audit-log-word-lexicon';
+import { AuditLogSearchKeys1795330000000 } from './1795330000000-audit-log-search-keys';
 
-export const MIGRATIONS = [CreateOrganisations1763683200000, AccountsAndKeys1795291937217, CreateAuditLog1795292000000, AuditLogChainAndSearch1795300000000, InterruptsAndSessions1795310000000, AuditLogWordLexicon1795320000000];
+export const MIGRATIONS = [CreateOrganisations1763683200000, AccountsAndKeys1795291937217, CreateAuditLog1795292000000, AuditLogChainAndSearch1795300000000, InterruptsAndSessions1795310000000, AuditLogWordLexicon1795320000000, AuditLogSearchKeys1795330000000];

@@ -298,7 +298,7 @@ describe('GET /api/audit-log (SPEC §7)', () => {
     });
   });
 
-  it('search finds rare words beyond the ordered window (word index) and pages through them', async () => {
+  it('search finds rare words through the word index, dense ones by walking, and pages through them', async () => {
     const org = await signUpOwner(t.app.getHttpServer(), { organisationName: 'Haystack' });
     await setPlan(t.app.getHttpServer(), org.cookie, 'pro');
     const hayKey = (await createApiKey(t.app.getHttpServer(), org.cookie, { name: 'hay' })).key;
@@ -311,7 +311,7 @@ describe('GET /api/audit-log (SPEC §7)', () => {
       `INSERT INTO audit_log_entries (organisation_id, id, action, category, actor_type, actor_name, summary, search)
        SELECT $1, gen_random_uuid(), 'session.started', 'session', 'system', 'Interlock', 'Straw ' || g,
               array_to_tsvector(ARRAY['straw', g::text, 'interlock', 'session', 'started'])
-         FROM generate_series(1, 2100) g`,
+         FROM generate_series(1, 3200) g`,
       [org.organisationId],
     );
     const rare = await http().get('/api/audit-log').query({ q: 'needle', limit: 2 }).set('x-api-key', hayKey);
@@ -351,8 +351,32 @@ describe('GET /api/audit-log (SPEC §7)', () => {
       'Needle one in the haystack',
     ]);
     expect((await filtered('interrupt')).map((e) => e.summary)).toEqual(['Needle five, an interrupt']);
-    const broad = await http().get('/api/audit-log').query({ q: 'str', limit: 3 }).set('x-api-key', hayKey);
-    expect((broad.body.entries as Entry[]).map((e) => e.summary)).toEqual(['Straw 2100', 'Straw 2099', 'Straw 2098']);
+    // The append trigger counts each organisation's entries per word; a search plans by them.
+    const counts: { word: string; entries: string }[] = await ds.query(
+      `SELECT word, entries FROM audit_log_words WHERE organisation_id = $1 AND word IN ('needle', 'straw') ORDER BY word`,
+      [org.organisationId],
+    );
+    expect(counts).toEqual([
+      { word: 'needle', entries: '4' },
+      { word: 'straw', entries: '3200' },
+    ]);
+    // A word in most entries: an ordered walk (search-plan.ts).
+    const straws = async (q: string) =>
+      ((await http().get('/api/audit-log').query({ q, limit: 3 }).set('x-api-key', hayKey)).body.entries as Entry[]).map(
+        (e) => e.summary,
+      );
+    expect(await straws('str')).toEqual(['Straw 3200', 'Straw 3199', 'Straw 3198']);
+    // Newer entries without the words (a burst): one word walks on past them; two words fill
+    // the walk's shorter window and the word index finishes the search.
+    await ds.query(
+      `INSERT INTO audit_log_entries (organisation_id, id, action, category, actor_type, actor_name, summary, search)
+       SELECT $1, gen_random_uuid(), 'session.started', 'session', 'system', 'Interlock', 'Chaff ' || g,
+              array_to_tsvector(ARRAY['chaff', g::text, 'interlock', 'session', 'started'])
+         FROM generate_series(1, 2100) g`,
+      [org.organisationId],
+    );
+    expect(await straws('straw')).toEqual(['Straw 3200', 'Straw 3199', 'Straw 3198']);
+    expect(await straws('straw interlock')).toEqual(['Straw 3200', 'Straw 3199', 'Straw 3198']);
   });
 
   it("never shows another organisation's entries, not even by actorId", async () => {

@@ -1,4 +1,4 @@
-import { parseAuditQuery, searchIndexQuery, searchTsquery, searchWindowQuery } from './audit-query';
+import { parseAuditQuery, searchIndexQuery, searchTsquery, searchWalkQuery } from './audit-query';
 
 const ORG = '6aba50bc-8b1f-4c19-8090-f9042950ef24';
 
@@ -29,12 +29,19 @@ describe('search plans', () => {
   const after = { createdAt: '2026-01-01T00:00:00.000Z', seq: '42' };
 
   it('binds the organisation first, and the query text, never inlines them', () => {
-    for (const q of [searchWindowQuery(ORG, filter, '100', after, 51), searchIndexQuery(ORG, filter, '100', after, 51)]) {
+    for (const q of [searchWalkQuery(ORG, filter, '100', after, 51, 2000), searchIndexQuery(ORG, filter, '100', after, 51)]) {
       expect(q.params[0]).toBe(ORG);
       expect(q.sql).not.toContain(ORG);
       expect(q.sql).not.toContain('deploy');
       expect(q.sql).toContain('organisation_id = $1');
     }
+  });
+
+  it('walks a bounded window in order, returning its last entry as a sentinel', () => {
+    const q = searchWalkQuery(ORG, filter, '100', after, 51, 2000);
+    expect(q.sql).toContain('ORDER BY created_at DESC, seq DESC LIMIT $7) w');
+    expect(q.sql).toContain('WHERE hit OR n = $7 LIMIT $8');
+    expect(q.params).toEqual([ORG, '100', after.createdAt, after.seq, 'interrupt', `('deploy')`, 2000, 51]);
   });
 
   it('keeps the scope outside the word index scan of the second plan', () => {

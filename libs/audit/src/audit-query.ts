@@ -219,43 +219,40 @@ export function pageQuery(organisationId: string, filter: AuditFilter, snapshot:
   };
 }
 
-/** Rows an ordered walk examines before a search falls back to the word index. */
-export const SEARCH_WINDOW = 2000;
-
 /**
- * Search, first plan: walk the newest rows in order and test the words on each. Fast when the
- * words are common (a one-letter prefix matches most rows). Returns the matches and how many
- * rows were examined: a full window without enough matches means the words are rare.
+ * Search by walking (see search-plan.ts): the newest entries in the walk's scope, in order, at
+ * most `window` of them, each tested against the words; reading stops once `take` matches are
+ * found. Each row says whether it matched (`hit`); the window's last entry comes back too,
+ * matched or not, so a search that read its whole window without filling the page can tell
+ * that from a scope that simply ran out of entries.
  */
-export function searchWindowQuery(
+export function searchWalkQuery(
   organisationId: string,
   filter: AuditFilter,
   snapshot: string,
   after: AuditPosition | undefined,
   take: number,
+  window: number,
 ): SqlQuery {
   const c = new Clauses();
   scope(c, organisationId, snapshot, after);
   filters(c, filter);
   const words = c.bind(searchTsquery(filter));
-  const window = c.bind(SEARCH_WINDOW);
+  const size = c.bind(window);
   const limit = c.bind(take);
   return {
-    sql: `WITH w AS MATERIALIZED (
-        SELECT ${AUDIT_COLUMNS}, search FROM audit_log_entries WHERE ${c.where.join(' AND ')} ${ORDER} LIMIT ${window}
-      ), m AS (
-        SELECT ${AUDIT_COLUMNS} FROM w WHERE search @@ ${words}::tsquery ${ORDER} LIMIT ${limit}
-      )
-      SELECT s.scanned, m.* FROM (SELECT count(*)::int AS scanned FROM w) s LEFT JOIN m ON true
-      ORDER BY m.created_at DESC, m.seq DESC`,
+    sql: `SELECT ${AUDIT_COLUMNS}, hit, n FROM (
+        SELECT ${AUDIT_COLUMNS}, search @@ ${words}::tsquery AS hit, row_number() OVER (${ORDER}) AS n
+          FROM (SELECT ${AUDIT_COLUMNS}, search FROM audit_log_entries WHERE ${c.where.join(' AND ')} ${ORDER} LIMIT ${size}) w
+      ) x WHERE hit OR n = ${size} LIMIT ${limit}`,
     params: c.params,
   };
 }
 
 /**
- * Search, second plan: find the matching rows through the word index alone (its fast scan
- * drives from the rarest word's postings and skips through the others'), then keep the walk's
- * scope, order them and cut the page. Used when the first plan's window held too few matches.
+ * Search through the word index (see search-plan.ts): every matching row from the index alone
+ * (its fast scan drives from the rarest word's postings and skips through the others'), then
+ * the walk's scope, the order and the page.
  *
  * The index's keys carry the organisation, so the index alone already stays inside it; the
  * scope's conditions are applied to the matches, outside the materialised scan, because the
@@ -293,10 +290,21 @@ export function searchIndexQuery(
 /** A prefix that matches more words than this is searched as a prefix, not expanded. */
 export const MAX_PREFIX_EXPANSION = 64;
 
-/** The organisation's words that start with `prefix`, one more than the expansion limit at most. */
+/** A prefix whose words number more than this counts as unknown (the count would cost too much). */
+export const MAX_PREFIX_COUNT = 5000;
+
+/**
+ * The organisation's words that start with `prefix` — the first MAX_PREFIX_EXPANSION + 1 of
+ * them, each with how many entries hold it — and, over up to MAX_PREFIX_COUNT + 1 of its words,
+ * how many words the prefix has and how many entries hold them (`words`, `entries_total`).
+ */
 export function prefixExpansionQuery(organisationId: string, prefix: string): SqlQuery {
   return {
-    sql: `SELECT word FROM audit_log_words WHERE organisation_id = $1 AND word LIKE $2 ORDER BY word LIMIT ${MAX_PREFIX_EXPANSION + 1}`,
+    sql: `SELECT word, entries, words, entries_total FROM (
+        SELECT word, entries, count(*) OVER () AS words, sum(entries) OVER () AS entries_total
+          FROM (SELECT word, entries FROM audit_log_words WHERE organisation_id = $1 AND word LIKE $2
+                 ORDER BY word LIMIT ${MAX_PREFIX_COUNT + 1}) p
+      ) c ORDER BY word LIMIT ${MAX_PREFIX_EXPANSION + 1}`,
     params: [organisationId, `${prefix}%`],
   };
 }

@@ -3,3 +3,4 @@ export * from './audit-cursor';
 export * from './audit-query';
 export * from './search-words';
 export * from './chain-verifier';
+export * from './search-plan';

@@ -9,11 +9,12 @@ import {
   pageQuery,
   parametersDigest,
   parseAuditQuery,
-  SEARCH_WINDOW,
   searchIndexQuery,
+  MAX_PREFIX_COUNT,
   MAX_PREFIX_EXPANSION,
   prefixExpansionQuery,
-  searchWindowQuery,
+  searchWalkQuery,
+  chooseSearchPlan,
 } from '@interlock/audit';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
@@ -102,26 +103,37 @@ export class AuditLogService {
       return this.dataSource.query(q.sql, q.params);
     }
     // Each prefix becomes the exact words it matches, when they are few enough to list; a prefix
-    // no word has means nothing can match.
-    const expanded = await Promise.all(filter.words.map((word) => this.expand(organisationId, word)));
-    if (expanded.some((words) => words !== null && words.length === 0)) return [];
-    filter = { ...filter, expanded };
-    // Common words: the ordered walk finds enough matches within its window. Rare words: the
-    // word index finds them directly (see libs/audit/src/audit-query.ts).
-    const first = searchWindowQuery(organisationId, filter, snapshot, after, take);
-    const windowRows: (AuditEntryRow & { scanned: number })[] = await this.dataSource.query(first.sql, first.params);
-    const matches = windowRows.filter((r) => r.id !== null);
-    if (matches.length >= take || (windowRows[0]?.scanned ?? 0) < SEARCH_WINDOW) {
-      return matches.map(({ scanned: _scanned, ...row }) => row);
+    // no word has means nothing can match. Their entry counts choose the plan (search-plan.ts).
+    const words = await Promise.all(filter.words.map((word) => this.expand(organisationId, word)));
+    if (words.some((w) => w.words !== null && w.words.length === 0)) return [];
+    filter = { ...filter, expanded: words.map((w) => w.words) };
+    const counts = words.map((w) => w.entries);
+    const plan = chooseSearchPlan(counts, Number(snapshot), take);
+    if (plan.kind === 'walk') {
+      const walk = searchWalkQuery(organisationId, filter, snapshot, after, take, plan.window);
+      const rows: (AuditEntryRow & { hit: boolean; n: string })[] = await this.dataSource.query(walk.sql, walk.params);
+      const hits = rows.filter((r) => r.hit);
+      // A page of matches, or a scope that ran out before the window did: the walk's answer.
+      if (hits.length >= take || !rows.some((r) => Number(r.n) === plan.window)) {
+        return hits.map(({ hit: _hit, n: _n, ...row }) => row);
+      }
     }
-    const second = searchIndexQuery(organisationId, filter, snapshot, after, take);
-    return this.dataSource.query(second.sql, second.params);
+    const index = searchIndexQuery(organisationId, filter, snapshot, after, take);
+    return this.dataSource.query(index.sql, index.params);
   }
 
-  /** The organisation's words starting with `prefix`, or null when there are too many to list. */
-  private async expand(organisationId: string, prefix: string): Promise<string[] | null> {
+  /**
+   * The organisation's words starting with `prefix` (null when too many to list) and how many
+   * entries hold them (at most; null when the prefix has too many words to count).
+   */
+  private async expand(organisationId: string, prefix: string): Promise<{ words: string[] | null; entries: number | null }> {
     const q = prefixExpansionQuery(organisationId, prefix);
-    const rows: { word: string }[] = await this.dataSource.query(q.sql, q.params);
-    return rows.length > MAX_PREFIX_EXPANSION ? null : rows.map((r) => r.word);
+    const rows: { word: string; words: string; entries_total: string }[] = await this.dataSource.query(q.sql, q.params);
+    if (rows.length === 0) return { words: [], entries: 0 };
+    const { words, entries_total } = rows[0];
+    return {
+      words: rows.length > MAX_PREFIX_EXPANSION ? null : rows.map((r) => r.word),
+      entries: Number(words) > MAX_PREFIX_COUNT ? null : Number(entries_total),
+    };
   }
 }

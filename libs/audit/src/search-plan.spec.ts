@@ -1,0 +1,39 @@
+import { chooseSearchPlan, INDEX_MATCHES, WALK_WINDOW_MAX, WALK_WINDOW_MIN } from './search-plan';
+
+const TOTAL = 1_000_000;
+
+describe('chooseSearchPlan', () => {
+  it('uses the index when a word is rare, however common the others', () => {
+    expect(chooseSearchPlan([10, 900_000], TOTAL, 51)).toEqual({ kind: 'index' });
+    expect(chooseSearchPlan([INDEX_MATCHES], TOTAL, 51)).toEqual({ kind: 'index' });
+    expect(chooseSearchPlan([INDEX_MATCHES + 1], TOTAL, 51)).not.toEqual({ kind: 'index' });
+  });
+
+  it('uses the index when common words would rarely meet', () => {
+    // 5 % × 5 % × 30 % of a million: about 750 entries hold all three.
+    expect(chooseSearchPlan([50_000, 50_000, 300_000], TOTAL, 51)).toEqual({ kind: 'index' });
+  });
+
+  it('walks one word as far as walking stays cheaper than the index', () => {
+    expect(chooseSearchPlan([100_000], TOTAL, 51)).toEqual({ kind: 'walk', window: 500_000 });
+    expect(chooseSearchPlan([INDEX_MATCHES + 1], TOTAL, 51)).toEqual({ kind: 'walk', window: 15_005 });
+  });
+
+  it('walks several dense words with a window sized to find a page four times over', () => {
+    // 40 % × 30 %: 204 / 0.12 = 1,700 entries, raised to the minimum.
+    expect(chooseSearchPlan([400_000, 300_000], TOTAL, 51)).toEqual({ kind: 'walk', window: WALK_WINDOW_MIN });
+    // 30 % × 10 %: 204 / 0.03 = 6,800 entries.
+    expect(chooseSearchPlan([300_000, 100_000], TOTAL, 51)).toEqual({ kind: 'walk', window: 6800 });
+    expect(chooseSearchPlan([100_000, 60_000], TOTAL, 51)).toEqual({ kind: 'walk', window: WALK_WINDOW_MAX });
+  });
+
+  it('walks the longest window when no word could be counted; a counted rare word still wins', () => {
+    expect(chooseSearchPlan([null], TOTAL, 51)).toEqual({ kind: 'walk', window: WALK_WINDOW_MAX });
+    expect(chooseSearchPlan([null, 20], TOTAL, 51)).toEqual({ kind: 'index' });
+    expect(chooseSearchPlan([null, 300_000], TOTAL, 51)).toEqual({ kind: 'walk', window: WALK_WINDOW_MIN });
+  });
+
+  it('uses the index for an organisation with no entries', () => {
+    expect(chooseSearchPlan([5], 0, 51)).toEqual({ kind: 'index' });
+  });
+});

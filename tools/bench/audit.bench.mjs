@@ -2,7 +2,7 @@
 // Audit-log reads at scale: seeds 10 million entries over 100 organisations (one with 1
 // million), times every filter and search shape through the service's query path, the
 // 1,000th page of a walk against the first, the append path, and pages/s over HTTP.
-//   npx nx run tools:bench-audit                 (about 15–25 minutes on 2 cores)
+//   npx nx run tools:bench-audit                 (about 10 minutes on 2 cores)
 //   node tools/bench/audit.bench.mjs 1000000     (a smaller run: total entries as argument)
 // BENCH_DATABASE_URL=postgres://… uses your own server; BENCH_KEEP_DATABASE=1 reuses its data.
 import { spawn } from 'node:child_process';

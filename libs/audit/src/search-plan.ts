@@ -24,6 +24,12 @@ export const WALK_WINDOW_MIN = 2000;
 /** …and, for several words, at most this many: how often they meet is only a guess. */
 export const WALK_WINDOW_MAX = 10000;
 
+/**
+ * A walk reads its window in chunks of this many entries: with a longer LIMIT the planner may
+ * sort the organisation's entries instead of walking the ordered index (3.6 s for 500,000).
+ */
+export const WALK_CHUNK = 10000;
+
 export type SearchPlan = { kind: 'index' } | { kind: 'walk'; window: number };
 
 /**

@@ -14,6 +14,7 @@ import {
   MAX_PREFIX_EXPANSION,
   prefixExpansionQuery,
   searchWalkQuery,
+  WALK_CHUNK,
   chooseSearchPlan,
 } from '@interlock/audit';
 import { APP_CONFIG } from '../config/config.module';
@@ -110,16 +111,39 @@ export class AuditLogService {
     const counts = words.map((w) => w.entries);
     const plan = chooseSearchPlan(counts, Number(snapshot), take);
     if (plan.kind === 'walk') {
-      const walk = searchWalkQuery(organisationId, filter, snapshot, after, take, plan.window);
-      const rows: (AuditEntryRow & { hit: boolean; n: string })[] = await this.dataSource.query(walk.sql, walk.params);
-      const hits = rows.filter((r) => r.hit);
-      // A page of matches, or a scope that ran out before the window did: the walk's answer.
-      if (hits.length >= take || !rows.some((r) => Number(r.n) === plan.window)) {
-        return hits.map(({ hit: _hit, n: _n, ...row }) => row);
-      }
+      const hits = await this.walk(organisationId, filter, snapshot, after, take, plan.window);
+      if (hits !== null) return hits;
     }
     const index = searchIndexQuery(organisationId, filter, snapshot, after, take);
     return this.dataSource.query(index.sql, index.params);
+  }
+
+  /**
+   * Walks up to `window` entries in chunks of WALK_CHUNK, each chunk starting after the last
+   * entry of the one before, so every query stays a short ordered index walk the planner will not
+   * trade for a sort. The matches, or null when the window ran out before the page filled.
+   */
+  private async walk(
+    organisationId: string,
+    filter: AuditFilter,
+    snapshot: string,
+    after: AuditPosition | undefined,
+    take: number,
+    window: number,
+  ): Promise<AuditEntryRow[] | null> {
+    const hits: AuditEntryRow[] = [];
+    for (let read = 0; read < window; ) {
+      const size = Math.min(WALK_CHUNK, window - read);
+      const q = searchWalkQuery(organisationId, filter, snapshot, after, take - hits.length, size);
+      const rows: (AuditEntryRow & { hit: boolean; n: string })[] = await this.dataSource.query(q.sql, q.params);
+      for (const { hit, n: _n, ...row } of rows) if (hit) hits.push(row);
+      // The chunk's last entry comes back when the chunk was full: without it, the scope ran out.
+      const last = rows.find((r) => Number(r.n) === size);
+      if (hits.length >= take || last === undefined) return hits;
+      after = { createdAt: last.created_at.toISOString(), seq: String(last.seq) };
+      read += size;
+    }
+    return null;
   }
 
   /**

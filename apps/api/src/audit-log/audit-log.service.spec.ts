@@ -1,0 +1,45 @@
+import type { DataSource } from 'typeorm';
+import { WALK_CHUNK } from '@interlock/audit';
+import type { AppConfig } from '../config/app-config';
+import { AuditLogService } from './audit-log.service';
+
+const ORG = '6aba50bc-8b1f-4c19-8090-f9042950ef24';
+
+/** A row as the walk query returns it: `n` is its place in the chunk. */
+function row(seq: number, n: number, hit: boolean) {
+  return { id: `e${seq}`, created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, seq)), seq: String(seq), hit, n: String(n) };
+}
+
+describe('AuditLogService search walk', () => {
+  it('reads a long window in chunks, each after the last entry of the one before', async () => {
+    const calls: { sql: string; params: unknown[] }[] = [];
+    const answers: unknown[][] = [
+      // The prefix expansion: one word in 40 % of 1,000,000 entries (a window of 2,000,000).
+      [{ word: 'deploy', entries: '400000', words: '1', entries_total: '400000' }],
+      // First chunk: full (its last entry, n = WALK_CHUNK, comes back), no match.
+      [row(990_000, WALK_CHUNK, false)],
+      // Second chunk: two matches, then the scope runs out (no sentinel).
+      [row(979_000, 12, true), row(978_000, 900, true)],
+    ];
+    const dataSource = {
+      query: async (sql: string, params: unknown[]) => {
+        calls.push({ sql, params });
+        return answers.shift() ?? [];
+      },
+    } as unknown as DataSource;
+    const service = new AuditLogService(dataSource, { apiKeyPepper: 'p'.repeat(32) } as AppConfig);
+    // rows() is the search itself (list() adds the snapshot lookup and the cursor).
+    const search = service as unknown as { rows: (...args: unknown[]) => Promise<{ id: string }[]> };
+    const rows = await search.rows(ORG, { words: ['deploy'] }, '1000000', undefined, 51);
+    expect(rows.map((r) => r.id)).toEqual(['e979000', 'e978000']);
+    expect(calls).toHaveLength(3);
+    const [, first, second] = calls;
+    // No position on the first chunk; the second starts after the first chunk's last entry.
+    expect(first.sql).not.toContain('(created_at, seq) <');
+    expect(second.sql).toContain('(created_at, seq) < ($3::timestamptz, $4::bigint)');
+    expect(second.params.slice(2, 4)).toEqual([new Date(Date.UTC(2026, 0, 1, 0, 0, 0, 990_000)).toISOString(), '990000']);
+    // Each chunk asks for the matches still missing.
+    expect(first.params.at(-1)).toBe(51);
+    expect(second.params.at(-2)).toBe(WALK_CHUNK);
+  });
+});

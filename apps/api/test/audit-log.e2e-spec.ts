@@ -310,7 +310,7 @@ describe('GET /api/audit-log (SPEC §7)', () => {
     await ds.query(
       `INSERT INTO audit_log_entries (organisation_id, id, action, category, actor_type, actor_name, summary, search)
        SELECT $1, gen_random_uuid(), 'session.started', 'session', 'system', 'Interlock', 'Straw ' || g,
-              array_to_tsvector(ARRAY['straw', g::text, 'interlock', 'session', 'started'])
+              array_to_tsvector(ARRAY['straw', 'bale', g::text, 'interlock', 'session', 'started'])
          FROM generate_series(1, 3200) g`,
       [org.organisationId],
     );
@@ -332,7 +332,8 @@ describe('GET /api/audit-log (SPEC §7)', () => {
     ]);
     const disjoint = await http().get('/api/audit-log').query({ q: 'needle straw' }).set('x-api-key', hayKey);
     expect(disjoint.body.entries).toEqual([]);
-    // The word index's keys carry the organisation: another organisation's needle stays out.
+    // Another organisation's needle stays out (the index's keys carry the organisation, and the
+    // organisation's own condition applies besides).
     await write(owner.organisationId, [{ summary: 'Needle four, in another organisation' }]);
     const mine = await http().get('/api/audit-log').query({ q: 'needl' }).set('x-api-key', hayKey);
     expect((mine.body.entries as Entry[]).map((e) => e.summary)).toEqual([
@@ -340,8 +341,7 @@ describe('GET /api/audit-log (SPEC §7)', () => {
       'Needle two in the haystack',
       'Needle one in the haystack',
     ]);
-    // Filters apply beside the word index (the 2,000 newest session entries are straw), and
-    // beside the ordered window (only one interrupt entry).
+    // Filters apply beside the word index (needle is rare).
     await write(org.organisationId, [{ summary: 'Needle five, an interrupt', action: 'interrupt.created' }]);
     const filtered = async (category: string) =>
       (await http().get('/api/audit-log').query({ q: 'needle', category }).set('x-api-key', hayKey)).body.entries as Entry[];
@@ -366,6 +366,8 @@ describe('GET /api/audit-log (SPEC §7)', () => {
         (e) => e.summary,
       );
     expect(await straws('str')).toEqual(['Straw 3200', 'Straw 3199', 'Straw 3198']);
+    // Two words that always go together, though their counts alone suggest they rarely meet.
+    expect(await straws('straw bale')).toEqual(['Straw 3200', 'Straw 3199', 'Straw 3198']);
     // Newer entries without the words (a burst): one word walks on past them; two words fill
     // the walk's shorter window and the word index finishes the search.
     await ds.query(
@@ -377,6 +379,12 @@ describe('GET /api/audit-log (SPEC §7)', () => {
     );
     expect(await straws('straw')).toEqual(['Straw 3200', 'Straw 3199', 'Straw 3198']);
     expect(await straws('straw interlock')).toEqual(['Straw 3200', 'Straw 3199', 'Straw 3198']);
+    // Filters apply beside the walk: past the chaff to the straw, and a scope with no straw.
+    const walkFiltered = async (category: string) =>
+      ((await http().get('/api/audit-log').query({ q: 'straw', category, limit: 2 }).set('x-api-key', hayKey)).body
+        .entries as Entry[]).map((e) => e.summary);
+    expect(await walkFiltered('session')).toEqual(['Straw 3200', 'Straw 3199']);
+    expect(await walkFiltered('interrupt')).toEqual([]);
   });
 
   it("never shows another organisation's entries, not even by actorId", async () => {

@@ -44,6 +44,15 @@ describe('search plans', () => {
     expect(q.params).toEqual([ORG, '100', after.createdAt, after.seq, 'interrupt', `('deploy')`, 2000, 51]);
   });
 
+  it('drives the index with the exact words and checks a broad prefix on the rows', () => {
+    const q = searchIndexQuery(ORG, { words: ['zyzzyva', '1'], expanded: [['zyzzyva'], null] }, '100', undefined, 51);
+    expect(q.sql).toContain('audit_log_search_keys(organisation_id, search) @@ $3::tsquery AND search @@ $4::tsquery');
+    expect(q.params).toEqual([ORG, '100', `('${ORG}:zyzzyva')`, `'1':*`, 51]);
+    // Only broad prefixes: they drive the index themselves.
+    const prefixes = searchIndexQuery(ORG, { words: ['1'], expanded: [null] }, '100', undefined, 51);
+    expect(prefixes.params).toEqual([ORG, '100', `'${ORG}:1':*`, 51]);
+  });
+
   it('keeps the scope outside the word index scan of the second plan', () => {
     const q = searchIndexQuery(ORG, filter, '100', after, 51);
     const [inner, outer] = q.sql.split('), page AS (');

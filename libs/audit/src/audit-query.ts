@@ -251,8 +251,8 @@ export function searchWalkQuery(
 
 /**
  * Search through the word index (see search-plan.ts): every matching row from the index alone
- * (its fast scan drives from the rarest word's postings and skips through the others'), then
- * the walk's scope, the order and the page.
+ * (for exact words its fast scan drives from the rarest word's postings and skips through the
+ * others'), then the walk's scope, the order and the page.
  *
  * The index's keys carry the organisation, so the index alone already stays inside it; the
  * scope's conditions are applied to the matches, outside the materialised scan, because the
@@ -271,9 +271,19 @@ export function searchIndexQuery(
   scope(c, organisationId, snapshot, after);
   const outer = c.where.splice(0);
   filters(c, filter);
-  const words = c.bind(searchTsquery(filter, `${organisationId}:`));
+  // The index is driven by the words expanded into exact words; a prefix too broad to expand
+  // would make GIN gather every posting under it, so it is checked on the rows instead — unless
+  // every word is such a prefix.
+  const exact = filter.words.map((_, i) => Boolean(filter.expanded?.[i]));
+  const pick = (keep: boolean): AuditFilter => ({
+    words: filter.words.filter((_, i) => exact[i] === keep),
+    expanded: filter.expanded?.filter((_, i) => exact[i] === keep),
+  });
+  const [driver, checked] = exact.some(Boolean) ? [pick(true), pick(false)] : [filter, { words: [] }];
+  const inner = [`audit_log_search_keys(organisation_id, search) @@ ${c.bind(searchTsquery(driver, `${organisationId}:`))}::tsquery`];
+  if (checked.words.length > 0) inner.push(`search @@ ${c.bind(searchTsquery(checked))}::tsquery`);
+  inner.push(...c.where);
   const limit = c.bind(take);
-  const inner = [`audit_log_search_keys(organisation_id, search) @@ ${words}::tsquery`, ...c.where];
   return {
     sql: `WITH m AS MATERIALIZED (
         SELECT organisation_id, id, created_at, seq FROM audit_log_entries WHERE ${inner.join(' AND ')}

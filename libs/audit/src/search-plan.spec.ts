@@ -1,4 +1,4 @@
-import { chooseSearchPlan, INDEX_MATCHES, WALK_WINDOW_MAX, WALK_WINDOW_MIN } from './search-plan';
+import { chooseSearchPlan, INDEX_MATCHES, walkOn, WALK_WINDOW_MAX, WALK_WINDOW_MIN } from './search-plan';
 
 const TOTAL = 1_000_000;
 
@@ -9,9 +9,11 @@ describe('chooseSearchPlan', () => {
     expect(chooseSearchPlan([INDEX_MATCHES + 1], TOTAL, 51)).not.toEqual({ kind: 'index' });
   });
 
-  it('uses the index when common words would rarely meet', () => {
-    // 5 % × 5 % × 30 % of a million: about 750 entries hold all three.
-    expect(chooseSearchPlan([50_000, 50_000, 300_000], TOTAL, 51)).toEqual({ kind: 'index' });
+  it('walks a short window first when common words would rarely meet if independent', () => {
+    // 5 % × 5 % × 30 % of a million: about 750 entries hold all three — unless they go together.
+    expect(chooseSearchPlan([50_000, 50_000, 300_000], TOTAL, 51)).toEqual({ kind: 'walk', window: WALK_WINDOW_MIN });
+    // A full name: two words in 4 % of entries each, always together.
+    expect(chooseSearchPlan([40_000, 40_000], TOTAL, 51)).toEqual({ kind: 'walk', window: WALK_WINDOW_MIN });
   });
 
   it('walks one word as far as walking stays cheaper than the index', () => {
@@ -35,5 +37,18 @@ describe('chooseSearchPlan', () => {
 
   it('uses the index for an organisation with no entries', () => {
     expect(chooseSearchPlan([5], 0, 51)).toEqual({ kind: 'index' });
+  });
+});
+
+describe('walkOn', () => {
+  it('walks on when the matches found so far promise a page sooner than the index would answer', () => {
+    // Words together in 1 % of a million entries: 20 in 2,000 read; 31 more need about 3,100.
+    expect(walkOn(20, 2000, 51, TOTAL)).toBe(true);
+  });
+
+  it('goes to the index when matches are scarce, or none were found', () => {
+    // 0.15 %: 3 in 2,000; 48 more need about 32,000 entries, the index about 1,500 matches.
+    expect(walkOn(3, 2000, 51, TOTAL)).toBe(false);
+    expect(walkOn(0, 2000, 51, TOTAL)).toBe(false);
   });
 });

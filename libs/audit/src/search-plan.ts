@@ -44,7 +44,10 @@ export function chooseSearchPlan(wordEntries: (number | null)[], total: number, 
   const bound = known.length > 0 ? Math.min(...known) : Number.POSITIVE_INFINITY;
   // If the words occurred independently, this share of the entries would hold them all.
   const density = total === 0 ? 0 : known.reduce((d, n) => d * Math.min(1, n / total), 1);
-  if (bound <= INDEX_MATCHES || density * total <= INDEX_MATCHES) return { kind: 'index' };
+  if (bound <= INDEX_MATCHES) return { kind: 'index' };
+  // Words that would rarely meet if they were independent: a short walk first, since words that
+  // go together (a full name, an action's words) meet far more often; see walkOn.
+  if (density * total <= INDEX_MATCHES) return { kind: 'walk', window: WALK_WINDOW_MIN };
   if (known.length === 1 && wordEntries.length === 1) {
     // One word: its matches are known, so walk as far as walking stays cheaper than the index.
     // A dense word stops early; newer entries without it (a burst) cost no more than the index.
@@ -54,4 +57,15 @@ export function chooseSearchPlan(wordEntries: (number | null)[], total: number, 
   // Several words: enough entries to expect a page four times over, within the bounds.
   const window = Math.min(WALK_WINDOW_MAX, Math.max(WALK_WINDOW_MIN, Math.ceil((4 * take) / density)));
   return { kind: 'walk', window };
+}
+
+/**
+ * A walk that read its window without filling the page: whether reading on is still cheaper than
+ * the index, judged by the matches it found so far (so words that go together keep walking, and
+ * words that rarely meet go to the index). None found: the index.
+ */
+export function walkOn(hits: number, read: number, take: number, total: number): boolean {
+  if (hits === 0 || read === 0) return false;
+  const density = hits / read;
+  return (take - hits) / density <= WALK_ENTRIES_PER_INDEX_MATCH * density * total;
 }

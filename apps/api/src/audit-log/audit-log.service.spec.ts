@@ -11,16 +11,9 @@ function row(seq: number, n: number, hit: boolean) {
 }
 
 describe('AuditLogService search walk', () => {
-  it('reads a long window in chunks, each after the last entry of the one before', async () => {
+  /** A service whose data source answers the queries in order with `answers`, recording them. */
+  function scripted(answers: unknown[][]) {
     const calls: { sql: string; params: unknown[] }[] = [];
-    const answers: unknown[][] = [
-      // The prefix expansion: one word in 40 % of 1,000,000 entries (a window of 2,000,000).
-      [{ word: 'deploy', entries: '400000', words: '1', entries_total: '400000' }],
-      // First chunk: full (its last entry, n = WALK_CHUNK, comes back), no match.
-      [row(990_000, WALK_CHUNK, false)],
-      // Second chunk: two matches, then the scope runs out (no sentinel).
-      [row(979_000, 12, true), row(978_000, 900, true)],
-    ];
     const dataSource = {
       query: async (sql: string, params: unknown[]) => {
         calls.push({ sql, params });
@@ -30,7 +23,19 @@ describe('AuditLogService search walk', () => {
     const service = new AuditLogService(dataSource, { apiKeyPepper: 'p'.repeat(32) } as AppConfig);
     // rows() is the search itself (list() adds the snapshot lookup and the cursor).
     const search = service as unknown as { rows: (...args: unknown[]) => Promise<{ id: string }[]> };
-    const rows = await search.rows(ORG, { words: ['deploy'] }, '1000000', undefined, 51);
+    return { calls, rows: (words: string[]) => search.rows(ORG, { words }, '1000000', undefined, 51) };
+  }
+
+  it('reads a long window in chunks, each after the last entry of the one before', async () => {
+    const { calls, rows: search } = scripted([
+      // The prefix expansion: one word in 40 % of 1,000,000 entries (a window of 2,000,000).
+      [{ word: 'deploy', entries: '400000', words: '1', entries_total: '400000' }],
+      // First chunk: full (its last entry, n = WALK_CHUNK, comes back), no match.
+      [row(990_000, WALK_CHUNK, false)],
+      // Second chunk: two matches, then the scope runs out (no sentinel).
+      [row(979_000, 12, true), row(978_000, 900, true)],
+    ]);
+    const rows = await search(['deploy']);
     expect(rows.map((r) => r.id)).toEqual(['e979000', 'e978000']);
     expect(calls).toHaveLength(3);
     const [, first, second] = calls;
@@ -41,5 +46,19 @@ describe('AuditLogService search walk', () => {
     // Each chunk asks for the matches still missing.
     expect(first.params.at(-1)).toBe(51);
     expect(second.params.at(-2)).toBe(WALK_CHUNK);
+  });
+
+  it('walks on past a short window when the words turn out to go together, else asks the index', async () => {
+    // Two words in 4 % of entries each: 1,600 together if independent, so a 2,000-entry walk.
+    const counts = (word: string) => [{ word, entries: '40000', words: '1', entries_total: '40000' }];
+    const together = scripted([counts('ada'), counts('lovelace'), [row(900, 1, true), row(899, 2000, true)], []]);
+    // 2 in 2,000 read: 49 more need about 49,000 entries, the index about 1,000 matches: index.
+    expect(await together.rows(['ada', 'lovelace'])).toEqual([]);
+    expect(together.calls[3].sql).toContain('audit_log_search_keys(organisation_id, search) @@');
+    const hits = Array.from({ length: 40 }, (_, i) => row(2000 - i, i + 1, true)).concat(row(1, 2000, false));
+    const often = scripted([counts('ada'), counts('lovelace'), hits, [row(2, 7, true)]]);
+    // 40 in 2,000: 11 more need about 550 entries: walk on.
+    expect(await often.rows(['ada', 'lovelace'])).toHaveLength(41);
+    expect(often.calls[3].sql).toContain('row_number()');
   });
 });

@@ -15,6 +15,7 @@ import {
   prefixExpansionQuery,
   searchWalkQuery,
   WALK_CHUNK,
+  walkOn,
   chooseSearchPlan,
 } from '@interlock/audit';
 import { APP_CONFIG } from '../config/config.module';
@@ -119,9 +120,10 @@ export class AuditLogService {
   }
 
   /**
-   * Walks up to `window` entries in chunks of WALK_CHUNK, each chunk starting after the last
-   * entry of the one before, so every query stays a short ordered index walk the planner will not
-   * trade for a sort. The matches, or null when the window ran out before the page filled.
+   * Walks `window` entries in chunks of WALK_CHUNK, each chunk starting after the last entry of
+   * the one before, so every query stays a short ordered index walk the planner will not trade
+   * for a sort; past the window, walks on while the matches found promise a page sooner than the
+   * index (walkOn). The matches, or null when the index should finish the search.
    */
   private async walk(
     organisationId: string,
@@ -132,18 +134,19 @@ export class AuditLogService {
     window: number,
   ): Promise<AuditEntryRow[] | null> {
     const hits: AuditEntryRow[] = [];
-    for (let read = 0; read < window; ) {
-      const size = Math.min(WALK_CHUNK, window - read);
+    for (let read = 0; ; ) {
+      const size = read < window ? Math.min(WALK_CHUNK, window - read) : WALK_CHUNK;
       const q = searchWalkQuery(organisationId, filter, snapshot, after, take - hits.length, size);
       const rows: (AuditEntryRow & { hit: boolean; n: string })[] = await this.dataSource.query(q.sql, q.params);
+      rows.sort((a, b) => Number(a.n) - Number(b.n));
       for (const { hit, n: _n, ...row } of rows) if (hit) hits.push(row);
       // The chunk's last entry comes back when the chunk was full: without it, the scope ran out.
       const last = rows.find((r) => Number(r.n) === size);
       if (hits.length >= take || last === undefined) return hits;
       after = { createdAt: last.created_at.toISOString(), seq: String(last.seq) };
       read += size;
+      if (read >= window && !walkOn(hits.length, read, take, Number(snapshot))) return null;
     }
-    return null;
   }
 
   /**

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { Plan } from '@interlock/domain';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
@@ -14,6 +14,22 @@ export interface SignedIn {
   token: string;
   expiresAt: Date;
   body: SignedInResponse;
+}
+
+/** The signed-in response body for a member: who they are and their organisation. */
+export async function signedInBody(db: EntityManager, organisationId: string, memberId: string): Promise<SignedIn['body']> {
+  const [row]: { id: string; email: string; name: string; role_id: string; organisation_name: string; plan: Plan }[] =
+    await db.query(
+      `SELECT m.id, m.email, m.name, m.role_id, o.name AS organisation_name, o.plan
+         FROM members m JOIN organisations o ON o.id = m.organisation_id
+        WHERE m.organisation_id = $1 AND m.id = $2`,
+      [organisationId, memberId],
+    );
+  if (row === undefined) throw ApiError.of('NOT_FOUND');
+  return {
+    member: { id: row.id, email: row.email, name: row.name, roleId: row.role_id },
+    organisation: { id: organisationId, name: row.organisation_name, plan: row.plan },
+  };
 }
 
 @Injectable()
@@ -55,23 +71,6 @@ export class AuthService {
   }
 
   async describe(organisationId: string, memberId: string): Promise<SignedIn['body']> {
-    const [row]: {
-      id: string;
-      email: string;
-      name: string;
-      role_id: string;
-      organisation_name: string;
-      plan: Plan;
-    }[] = await this.dataSource.query(
-      `SELECT m.id, m.email, m.name, m.role_id, o.name AS organisation_name, o.plan
-         FROM members m JOIN organisations o ON o.id = m.organisation_id
-        WHERE m.organisation_id = $1 AND m.id = $2`,
-      [organisationId, memberId],
-    );
-    if (row === undefined) throw ApiError.of('NOT_FOUND');
-    return {
-      member: { id: row.id, email: row.email, name: row.name, roleId: row.role_id },
-      organisation: { id: organisationId, name: row.organisation_name, plan: row.plan },
-    };
+    return signedInBody(this.dataSource.manager, organisationId, memberId);
   }
 }

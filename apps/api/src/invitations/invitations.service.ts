@@ -1,9 +1,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import type { Plan } from '@interlock/domain';
 import { writeAuditEntry } from '@interlock/audit';
-import type { SignedIn } from '../auth/auth.service';
+import { signedInBody, type SignedIn } from '../auth/auth.service';
 import { hashPassword } from '../auth/password.util';
 import { actorOf, MemberPrincipal } from '../auth/principal';
 import { SessionService } from '../auth/session.service';
@@ -161,7 +160,7 @@ export class InvitationsService {
         },
         ipAddress: ip,
       });
-      return { ...session, body: await this.describe(tx, orgId, memberId) };
+      return { ...session, body: await signedInBody(tx, orgId, memberId) };
     });
   }
 
@@ -175,21 +174,5 @@ export class InvitationsService {
       [hash],
     );
     return row;
-  }
-
-  /** The sign-up response body (AuthService.describe), read inside the transaction. */
-  private async describe(tx: EntityManager, organisationId: string, memberId: string): Promise<SignedIn['body']> {
-    const [row]: { id: string; email: string; name: string; role_id: string; organisation_name: string; plan: Plan }[] =
-      await tx.query(
-        `SELECT m.id, m.email, m.name, m.role_id, o.name AS organisation_name, o.plan
-           FROM members m JOIN organisations o ON o.id = m.organisation_id
-          WHERE m.organisation_id = $1 AND m.id = $2`,
-        [organisationId, memberId],
-      );
-    if (row === undefined) throw ApiError.of('NOT_FOUND');
-    return {
-      member: { id: row.id, email: row.email, name: row.name, roleId: row.role_id },
-      organisation: { id: organisationId, name: row.organisation_name, plan: row.plan },
-    };
   }
 }

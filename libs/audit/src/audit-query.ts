@@ -305,12 +305,12 @@ export const MAX_PREFIX_COUNT = 5000;
 
 /**
  * The organisation's words that start with `prefix` — the first MAX_PREFIX_EXPANSION + 1 of
- * them, each with how many entries hold it — and, over up to MAX_PREFIX_COUNT + 1 of its words,
- * how many words the prefix has and how many entries hold them (`words`, `entries_total`).
+ * them — and, over up to MAX_PREFIX_COUNT + 1 of its words, how many words the prefix has and
+ * how many entries hold them (`words`, `entries_total`, on every row).
  */
 export function prefixExpansionQuery(organisationId: string, prefix: string): SqlQuery {
   return {
-    sql: `SELECT word, entries, words, entries_total FROM (
+    sql: `SELECT word, words, entries_total FROM (
         SELECT word, entries, count(*) OVER () AS words, sum(entries) OVER () AS entries_total
           FROM (SELECT word, entries FROM audit_log_words WHERE organisation_id = $1 AND word LIKE $2
                  ORDER BY word LIMIT ${MAX_PREFIX_COUNT + 1}) p

@@ -29,7 +29,7 @@ describe('AuditLogService search walk', () => {
   it('reads a long window in chunks, each after the last entry of the one before', async () => {
     const { calls, rows: search } = scripted([
       // The prefix expansion: one word in 40 % of 1,000,000 entries (a window of 2,000,000).
-      [{ word: 'deploy', entries: '400000', words: '1', entries_total: '400000' }],
+      [{ word: 'deploy', words: '1', entries_total: '400000' }],
       // First chunk: full (its last entry, n = WALK_CHUNK, comes back), no match.
       [row(990_000, WALK_CHUNK, false)],
       // Second chunk: two matches, then the scope runs out (no sentinel).
@@ -50,7 +50,7 @@ describe('AuditLogService search walk', () => {
 
   it('walks on past a short window when the words turn out to go together, else asks the index', async () => {
     // Two words in 4 % of entries each: 1,600 together if independent, so a 2,000-entry walk.
-    const counts = (word: string) => [{ word, entries: '40000', words: '1', entries_total: '40000' }];
+    const counts = (word: string) => [{ word, words: '1', entries_total: '40000' }];
     const together = scripted([counts('ada'), counts('lovelace'), [row(900, 1, true), row(899, 2000, true)], []]);
     // 2 in 2,000 read: 49 more need about 49,000 entries, the index about 1,000 matches: index.
     expect(await together.rows(['ada', 'lovelace'])).toEqual([]);

@@ -1,5 +1,6 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { ApiError } from './api-error';
+import { requiredAnyOf } from './require-any-of.decorator';
 
 /**
  * The global validation pipe: strips nothing silently — unknown fields are refused — and
@@ -24,7 +25,12 @@ export class ApiValidationPipe extends ValidationPipe {
     if (metadata.type === 'body' && (typeof input !== 'object' || Array.isArray(input))) {
       throw new ApiError('VALIDATION_FAILED', 'body: must be a JSON object.');
     }
-    return super.transform(input, metadata);
+    const anyOf = metadata.type === 'body' ? requiredAnyOf(metadata.metatype) : undefined;
+    const output: unknown = await super.transform(input, metadata);
+    if (anyOf !== undefined && !anyOf.some((field) => (output as Record<string, unknown>)[field] !== undefined)) {
+      throw new ApiError('VALIDATION_FAILED', `body: must hold at least one of ${anyOf.join(', ')}.`);
+    }
+    return output;
   }
 }
 

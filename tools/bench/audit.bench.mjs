@@ -38,7 +38,8 @@ try {
   const r = JSON.parse(output);
   const minutes = ((Date.now() - started) / 60_000).toFixed(1);
 
-  const server = await startService({ DATABASE_URL: db.url, API_KEY_PEPPER: pepper, NODE_ENV: 'production' }).catch(
+  // The key budget stays on (its bookkeeping is part of what is measured) but never refuses.
+  const server = await startService({ DATABASE_URL: db.url, API_KEY_PEPPER: pepper, NODE_ENV: 'production', RATE_LIMIT_API_KEY_REQUESTS: '1000000000' }).catch(
     (error) => (console.error(error), null),
   );
   let http = 'not measured (the server did not start)';

@@ -15,6 +15,7 @@ import { LoggerModule } from './logging/logger.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { OrganisationModule } from './organisation/organisation.module';
+import { RateLimitsModule } from './rate-limits/rate-limits.module';
 import { RolesModule } from './roles/roles.module';
 import { MembersModule } from './members/members.module';
 import { InvitationsModule } from './invitations/invitations.module';
@@ -33,6 +34,7 @@ export class AppModule {
         LoggerModule.forRoot(logger),
         DatabaseModule,
         NotificationsModule,
+        RateLimitsModule,
         AuthModule,
         AuthRoutesModule,
         OrganisationModule,

@@ -39,6 +39,7 @@ export const ERROR_MESSAGES = {
   NOT_FOUND: 'Not found.',
   INTERNAL_ERROR: 'Internal server error.',
   SERVICE_UNAVAILABLE: 'The database is unavailable. Try again shortly.',
+  RATE_LIMITED: 'Too many requests. Try again later.',
   PAYLOAD_TOO_LARGE: 'Request body exceeds the 1 MiB limit.',
   UNSUPPORTED_MEDIA_TYPE: 'Request body must be application/json.',
   MALFORMED_JSON: 'body: is not valid JSON.',

@@ -37,8 +37,12 @@ export class AuthController {
   @HumanRoute()
   @ApiOperation({ operationId: 'signIn', summary: 'Sign in with email and password' })
   @ApiOkResponse({ type: SignedInResponse, description: 'Signed in: sets the HttpOnly session cookie.' })
-  async signIn(@Body() body: SignInDto, @Res({ passthrough: true }) res: Response): Promise<SignedInResponse> {
-    const signedIn = await this.auth.signIn(body.email, body.password);
+  async signIn(
+    @Body() body: SignInDto,
+    @ClientIp() ip: string | null,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<SignedInResponse> {
+    const signedIn = await this.auth.signIn(body.email, body.password, ip);
     this.sessions.setCookie(res, signedIn.token, signedIn.expiresAt);
     return signedIn.body;
   }

@@ -5,13 +5,14 @@ import { ApiKeysModule } from '../api-keys/api-keys.module';
 import { AuthenticationGuard } from './guards/authentication.guard';
 import { PermissionGuard } from './guards/permission.guard';
 import { PlanGuard } from './guards/plan.guard';
+import { RateLimitGuard } from './guards/rate-limit.guard';
 import { RouteAccessGuard } from './guards/route-access.guard';
 import { SessionService } from './session.service';
 import { ApiKeyAuthGuard, ApiKeyStrategy } from './strategies/api-key.strategy';
 
 /**
  * The global guards, in order (SPEC §4 check order): route declared and humans-only → caller
- * classified (key or session) → plan → permission. Deny by default.
+ * classified (key or session) → a key's request budget (§8b) → plan → permission. Deny by default.
  */
 @Global()
 @Module({
@@ -22,6 +23,7 @@ import { ApiKeyAuthGuard, ApiKeyStrategy } from './strategies/api-key.strategy';
     ApiKeyAuthGuard,
     { provide: APP_GUARD, useClass: RouteAccessGuard },
     { provide: APP_GUARD, useClass: AuthenticationGuard },
+    { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_GUARD, useClass: PlanGuard },
     { provide: APP_GUARD, useClass: PermissionGuard },
   ],

@@ -5,6 +5,7 @@ import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { ApiError } from '../http/api-error';
 import { normaliseEmail, OrganisationSetupService } from '../organisation/organisation-setup.service';
+import { AuthAttemptLimiter } from '../rate-limits/auth-attempt-limiter.service';
 import { DECOY_PASSWORD_HASH, verifyPassword } from './password.util';
 import { SessionService } from './session.service';
 import type { SignedInResponse } from './dto/session.response';
@@ -38,6 +39,7 @@ export class AuthService {
     private readonly dataSource: DataSource,
     private readonly sessions: SessionService,
     private readonly setup: OrganisationSetupService,
+    private readonly limiter: AuthAttemptLimiter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -45,6 +47,7 @@ export class AuthService {
     if (this.config.signup === 'closed') {
       throw new ApiError('SIGNUP_CLOSED', 'Sign-up is closed on this server; ask an administrator for an invitation.');
     }
+    await this.limiter.signUpAttempt(normaliseEmail(input.email), ip);
     const { organisationId, ownerId, session } = await this.dataSource.transaction(async (tx) => {
       const created = await this.setup.create(tx, {
         organisationName: input.organisationName,
@@ -58,14 +61,19 @@ export class AuthService {
     return { ...session, body: await this.describe(organisationId, ownerId) };
   }
 
-  /** Unknown email and wrong password answer alike and take the same time (one scrypt each). */
-  async signIn(email: string, password: string): Promise<SignedIn> {
+  /**
+   * Unknown email and wrong password answer alike and take the same time (one scrypt each); so
+   * does the throttle (SPEC §8b), which counts failures per email whether or not it exists.
+   */
+  async signIn(email: string, password: string, ip: string | null): Promise<SignedIn> {
+    const succeeded = await this.limiter.beginSignIn(normaliseEmail(email), ip);
     const [member]: { organisation_id: string; id: string; password_hash: string }[] = await this.dataSource.query(
       `SELECT organisation_id, id, password_hash FROM members WHERE email = $1`,
       [normaliseEmail(email)],
     );
     const ok = await verifyPassword(password, member?.password_hash ?? (await DECOY_PASSWORD_HASH));
     if (member === undefined || !ok) throw new ApiError('INVALID_CREDENTIALS', 'Invalid email or password.');
+    await succeeded();
     const session = await this.sessions.create(this.dataSource.manager, member.organisation_id, member.id);
     return { ...session, body: await this.describe(member.organisation_id, member.id) };
   }

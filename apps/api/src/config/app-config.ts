@@ -35,6 +35,17 @@ export interface AppConfig {
   readonly trustProxy: number;
   /** How long a graceful shutdown may take before the process exits anyway. */
   readonly shutdownTimeoutMs: number;
+  /** SPEC §8b. A count of 0 turns that limit off. */
+  readonly rateLimits: RateLimitsConfig;
+}
+
+export interface RateLimitsConfig {
+  /** Failed sign-ins per account (email, known or not) and per client address, per window. */
+  readonly signIn: { readonly accountFailures: number; readonly addressFailures: number; readonly windowSeconds: number };
+  /** Sign-up attempts per account (email) and per client address, per window. */
+  readonly signUp: { readonly accountAttempts: number; readonly addressAttempts: number; readonly windowSeconds: number };
+  /** Requests one organisation's keys may make per window, all keys and instances together. */
+  readonly apiKey: { readonly requests: number; readonly windowSeconds: number };
 }
 
 /** Development-only pepper; refused when NODE_ENV=production. */
@@ -165,6 +176,22 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     ),
     trustProxy: integer('TRUST_PROXY', 0, 0, 10),
     shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 25_000, 0, 600_000),
+    rateLimits: {
+      signIn: {
+        accountFailures: integer('RATE_LIMIT_SIGN_IN_ACCOUNT_FAILURES', 10, 0, 1_000_000),
+        addressFailures: integer('RATE_LIMIT_SIGN_IN_ADDRESS_FAILURES', 100, 0, 1_000_000),
+        windowSeconds: integer('RATE_LIMIT_SIGN_IN_WINDOW_SECONDS', 900, 1, 86_400),
+      },
+      signUp: {
+        accountAttempts: integer('RATE_LIMIT_SIGN_UP_ACCOUNT_ATTEMPTS', 5, 0, 1_000_000),
+        addressAttempts: integer('RATE_LIMIT_SIGN_UP_ADDRESS_ATTEMPTS', 20, 0, 1_000_000),
+        windowSeconds: integer('RATE_LIMIT_SIGN_UP_WINDOW_SECONDS', 3_600, 1, 86_400),
+      },
+      apiKey: {
+        requests: integer('RATE_LIMIT_API_KEY_REQUESTS', 6_000, 0, 1_000_000_000),
+        windowSeconds: integer('RATE_LIMIT_API_KEY_WINDOW_SECONDS', 60, 1, 86_400),
+      },
+    },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

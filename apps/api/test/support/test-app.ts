@@ -23,6 +23,9 @@ export async function startTestApp(
     LOG_LEVEL: 'info',
     DATABASE_URL: options.databaseUrl ?? database.url,
     API_KEY_PEPPER: 'test-pepper-0123456789-0123456789-0123456789',
+    // Every test signs up from 127.0.0.1: the per-address limits are the rate-limit tests' own.
+    RATE_LIMIT_SIGN_UP_ADDRESS_ATTEMPTS: '100000',
+    RATE_LIMIT_SIGN_IN_ADDRESS_FAILURES: '100000',
     ...options.env,
   });
   const logs: Record<string, unknown>[] = [];

@@ -9,5 +9,6 @@ import { AuditLogSearchKeys1795330000000 } from './1795330000000-audit-log-searc
 import { AuditLogWordCounts1795340000000 } from './1795340000000-audit-log-word-counts';
 import { AuditLogLinearAppends1795350000000 } from './1795350000000-audit-log-linear-appends';
 import { ServiceInstances1795360000000 } from './1795360000000-service-instances';
+import { RateLimits1795370000000 } from './1795370000000-rate-limits';
 
-export const MIGRATIONS = [CreateOrganisations1763683200000, AccountsAndKeys1795291937217, CreateAuditLog1795292000000, AuditLogChainAndSearch1795300000000, InterruptsAndSessions1795310000000, AuditLogWordLexicon1795320000000, AuditLogSearchKeys1795330000000, AuditLogWordCounts1795340000000, AuditLogLinearAppends1795350000000, ServiceInstances1795360000000];
+export const MIGRATIONS = [CreateOrganisations1763683200000, AccountsAndKeys1795291937217, CreateAuditLog1795292000000, AuditLogChainAndSearch1795300000000, InterruptsAndSessions1795310000000, AuditLogWordLexicon1795320000000, AuditLogSearchKeys1795330000000, AuditLogWordCounts1795340000000, AuditLogLinearAppends1795350000000, ServiceInstances1795360000000, RateLimits1795370000000];

@@ -1,0 +1,110 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/app-config';
+import { LOGGER } from '../logging/logger.module';
+import { rateLimited } from './rate-limited.error';
+
+const TABLE = 'rate_limits';
+
+/** What the store needs of Postgres: the pool's query, with no named (prepared) statements. */
+interface PgPool {
+  query(query: { text: string; values?: unknown[] }): Promise<unknown>;
+}
+
+/**
+ * Sign-in and sign-up throttling (SPEC §8b), shared by every instance through Postgres with
+ * rate-limiter-flexible's store: one atomic upsert per attempt, so the counts are exact across
+ * instances. Keys are SHA-256 digests of the account (the normalised email, whether or not it
+ * exists) and of the client address, so a 429 says nothing about an account.
+ *
+ * An attempt takes its point before the password is checked (concurrent attempts cannot slip
+ * past the limit) and gives it back when it succeeds, so the limits count failures (sign-in)
+ * or attempts (sign-up). A store that fails lets the attempt through, and says so in the log:
+ * a broken limiter never locks everybody out.
+ */
+@Injectable()
+export class AuthAttemptLimiter {
+  private readonly signInAccount: RateLimiterPostgres | undefined;
+  private readonly signInAddress: RateLimiterPostgres | undefined;
+  private readonly signUpAccount: RateLimiterPostgres | undefined;
+  private readonly signUpAddress: RateLimiterPostgres | undefined;
+
+  constructor(
+    dataSource: DataSource,
+    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {
+    const master = (dataSource.driver as unknown as { master: PgPool }).master;
+    // Named statements would not survive a transaction-pooling PgBouncer: send them unnamed.
+    const storeClient: PgPool = { query: ({ text, values }) => master.query({ text, values }) };
+    const limiter = (keyPrefix: string, points: number, duration: number) =>
+      points === 0
+        ? undefined
+        : new RateLimiterPostgres({ storeClient, storeType: 'pool', tableName: TABLE, tableCreated: true, keyPrefix, points, duration });
+    const { signIn, signUp } = config.rateLimits;
+    this.signInAccount = limiter('sign_in_account', signIn.accountFailures, signIn.windowSeconds);
+    this.signInAddress = limiter('sign_in_address', signIn.addressFailures, signIn.windowSeconds);
+    this.signUpAccount = limiter('sign_up_account', signUp.accountAttempts, signUp.windowSeconds);
+    this.signUpAddress = limiter('sign_up_address', signUp.addressAttempts, signUp.windowSeconds);
+  }
+
+  /**
+   * Takes a sign-in attempt's point for the account and the address; 429 when either is spent.
+   * Returns the release to call when the attempt succeeds (a success is not a failure).
+   */
+  async beginSignIn(email: string, address: string | null): Promise<() => Promise<void>> {
+    return this.take([
+      [this.signInAccount, digest(email)],
+      [this.signInAddress, address === null ? undefined : digest(address)],
+    ]);
+  }
+
+  /** Counts a sign-up attempt for the account and the address; 429 when either is spent. */
+  async signUpAttempt(email: string, address: string | null): Promise<void> {
+    await this.take([
+      [this.signUpAccount, digest(email)],
+      [this.signUpAddress, address === null ? undefined : digest(address)],
+    ]);
+  }
+
+  private async take(keys: [RateLimiterPostgres | undefined, string | undefined][]): Promise<() => Promise<void>> {
+    const taken: [RateLimiterPostgres, string][] = [];
+    let refused = false;
+    let refusedFor = 0;
+    for (const [limiter, key] of keys) {
+      if (limiter === undefined || key === undefined) continue;
+      try {
+        await limiter.consume(key);
+        taken.push([limiter, key]);
+      } catch (outcome) {
+        if (outcome instanceof RateLimiterRes) {
+          refused = true;
+          refusedFor = Math.max(refusedFor, outcome.msBeforeNext);
+          continue;
+        }
+        this.logger.warn({ err: outcome }, 'rate limiter unavailable: attempt let through');
+      }
+    }
+    const release = async () => {
+      await Promise.all(
+        taken.map(([limiter, key]) =>
+          limiter.reward(key).catch((error: unknown) => this.logger.warn({ err: error }, 'rate limiter unavailable: could not give a point back')),
+        ),
+      );
+    };
+    if (refused) {
+      // Refused attempts do not count against the other key.
+      await release();
+      throw rateLimited(refusedFor);
+    }
+    return release;
+  }
+}
+
+function digest(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}

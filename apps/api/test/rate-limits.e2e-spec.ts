@@ -1,0 +1,251 @@
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { createApiKey, signUpOwner, SignedUpOwner, uniqueEmail } from './support/factories';
+import { ServiceProcess, startServiceProcess } from './support/service-process';
+import { createTestDatabase, TestDatabase } from './support/test-database';
+import { startTestApp, TestApp } from './support/test-app';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const LIMITED = { statusCode: 429, error: 'Too Many Requests', code: 'RATE_LIMITED', message: 'Too many requests. Try again later.' };
+
+/** Waits until just after a multiple of `windowMs` (fixed windows start there). */
+async function startOfWindow(windowMs: number): Promise<void> {
+  await sleep(windowMs - (Date.now() % windowMs) + 20);
+}
+
+// SPEC §8b: sign-in and sign-up are throttled per account and per client address; API keys have
+// a per-organisation request budget; the limits are shared by every instance (Postgres).
+describe('rate limits', () => {
+  describe('sign-in, per account', () => {
+    let t: TestApp;
+    let owner: SignedUpOwner;
+    const http = () => request(t.app.getHttpServer());
+    const signIn = (email: string, password: string) => http().post('/api/auth/sign-in').send({ email, password });
+
+    beforeAll(async () => {
+      // A window long enough for four scrypt checks on a busy test machine.
+      t = await startTestApp({ env: { RATE_LIMIT_SIGN_IN_ACCOUNT_FAILURES: '3', RATE_LIMIT_SIGN_IN_WINDOW_SECONDS: '8' } });
+      owner = await signUpOwner(t.app.getHttpServer());
+    });
+    afterAll(async () => {
+      await t.close();
+    });
+
+    it('after 3 failures: 429 with Retry-After, even for the right password, the same whether the account exists or not', async () => {
+      const unknown = uniqueEmail('nobody');
+      const answers: Record<string, { status: number; body: Record<string, unknown>; retryAfter: string }[]> = { known: [], unknown: [] };
+      for (const [label, email] of [['known', owner.email], ['unknown', unknown]] as const) {
+        for (let i = 0; i < 3; i++) {
+          const res = await signIn(email, 'not the password');
+          expect(res.status).toBe(401);
+        }
+        const res = await signIn(email, label === 'known' ? owner.password : 'any password');
+        answers[label].push({ status: res.status, body: res.body, retryAfter: res.headers['retry-after'] });
+      }
+      for (const label of ['known', 'unknown']) {
+        const [answer] = answers[label];
+        expect(answer.status).toBe(429);
+        expect(answer.body).toMatchObject(LIMITED);
+        expect(Object.keys(answer.body).sort()).toEqual(['code', 'error', 'message', 'requestId', 'statusCode']);
+        expect(Number(answer.retryAfter)).toBeGreaterThanOrEqual(1);
+        expect(Number(answer.retryAfter)).toBeLessThanOrEqual(8);
+      }
+    });
+
+    it('signs in after the window', async () => {
+      const refused = await signIn(owner.email, owner.password);
+      expect(refused.status).toBe(429);
+      await sleep(Number(refused.headers['retry-after']) * 1000 + 100);
+      const res = await signIn(owner.email, owner.password);
+      expect(res.status).toBe(200);
+      // A success is not a failure: it gave its point back.
+      for (let i = 0; i < 2; i++) expect((await signIn(owner.email, 'wrong')).status).toBe(401);
+      expect((await signIn(owner.email, owner.password)).status).toBe(200);
+    });
+
+    it('fails open, and says so, when the limiter cannot reach its table', async () => {
+      const ds = t.app.get(DataSource);
+      await ds.query(`ALTER TABLE rate_limits RENAME TO rate_limits_away`);
+      try {
+        const email = uniqueEmail('open');
+        for (let i = 0; i < 5; i++) expect((await signIn(email, 'wrong')).status).toBe(401);
+        expect((await signIn(owner.email, owner.password)).status).toBe(200);
+      } finally {
+        await ds.query(`ALTER TABLE rate_limits_away RENAME TO rate_limits`);
+      }
+      expect(t.logs.some((l) => l.msg === 'rate limiter unavailable: attempt let through' && l.level === 'warn')).toBe(true);
+    });
+  });
+
+  describe('sign-in per address, and sign-up', () => {
+    let t: TestApp;
+    const http = () => request(t.app.getHttpServer());
+
+    beforeAll(async () => {
+      t = await startTestApp({
+        env: {
+          RATE_LIMIT_SIGN_IN_ADDRESS_FAILURES: '4',
+          RATE_LIMIT_SIGN_UP_ADDRESS_ATTEMPTS: '3',
+          RATE_LIMIT_SIGN_UP_ACCOUNT_ATTEMPTS: '2',
+        },
+      });
+    });
+    afterAll(async () => {
+      await t.close();
+    });
+
+    it('sign-in: 4 failures from one address over different accounts, then 429 for any account', async () => {
+      for (let i = 0; i < 4; i++) expect((await http().post('/api/auth/sign-in').send({ email: uniqueEmail('spray'), password: 'x' })).status).toBe(401);
+      const res = await http().post('/api/auth/sign-in').send({ email: uniqueEmail('spray'), password: 'x' });
+      expect(res.status).toBe(429);
+      expect(res.body).toMatchObject(LIMITED);
+      expect(res.headers['retry-after']).toBeDefined();
+    });
+
+    it('sign-up: 2 attempts per account, 3 per address', async () => {
+      const body = (email: string) => ({ email, password: 'correct horse battery', name: 'N', organisationName: 'O' });
+      const email = uniqueEmail('twice');
+      expect((await http().post('/api/auth/sign-up').send(body(email))).status).toBe(201);
+      expect((await http().post('/api/auth/sign-up').send(body(email))).status).toBe(409);
+      const third = await http().post('/api/auth/sign-up').send(body(email));
+      expect(third.status).toBe(429);
+      expect(third.body).toMatchObject(LIMITED);
+      // The refused attempt did not count against the address: one more sign-up is left.
+      expect((await http().post('/api/auth/sign-up').send(body(uniqueEmail('other')))).status).toBe(201);
+      const fourth = await http().post('/api/auth/sign-up').send(body(uniqueEmail('another')));
+      expect(fourth.status).toBe(429);
+      expect(fourth.headers['retry-after']).toBeDefined();
+    });
+  });
+
+  describe('API keys: the organisation budget', () => {
+    let t: TestApp;
+    let key: string;
+    let otherKey: string;
+    const http = () => request(t.app.getHttpServer());
+    const whoami = (k: string) => http().get('/api/whoami').set('x-api-key', k);
+
+    beforeAll(async () => {
+      t = await startTestApp({ env: { RATE_LIMIT_API_KEY_REQUESTS: '5', RATE_LIMIT_API_KEY_WINDOW_SECONDS: '3' } });
+      const server = t.app.getHttpServer();
+      const owner = await signUpOwner(server);
+      key = (await createApiKey(server, owner.cookie)).key;
+      const second = (await createApiKey(server, owner.cookie)).key;
+      otherKey = (await createApiKey(server, (await signUpOwner(server)).cookie)).key;
+      void second;
+    });
+    afterAll(async () => {
+      await t.close();
+    });
+
+    it('5 requests per window per organisation, with RateLimit-* on each answer, then 429 with Retry-After', async () => {
+      await startOfWindow(3_000);
+      const remaining: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const res = await whoami(key);
+        expect(res.status).toBe(200);
+        expect(res.headers['ratelimit-limit']).toBe('5');
+        expect(res.headers['ratelimit-policy']).toBe('5;w=3');
+        expect(Number(res.headers['ratelimit-reset'])).toBeLessThanOrEqual(3);
+        remaining.push(res.headers['ratelimit-remaining']);
+      }
+      expect(remaining).toEqual(['4', '3', '2', '1', '0']);
+      const refused = await whoami(key);
+      expect(refused.status).toBe(429);
+      expect(refused.body).toMatchObject(LIMITED);
+      expect(refused.headers['ratelimit-remaining']).toBe('0');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(refused.headers['retry-after']).toBe(refused.headers['ratelimit-reset']);
+      // Another organisation's budget is its own.
+      expect((await whoami(otherKey)).status).toBe(200);
+      // The next window.
+      await sleep(Number(refused.headers['retry-after']) * 1000);
+      expect((await whoami(key)).status).toBe(200);
+    });
+
+    it('an invalid key is refused before it spends anything', async () => {
+      await startOfWindow(3_000);
+      for (let i = 0; i < 10; i++) expect((await http().get('/api/whoami').set('x-api-key', 'ilk_nope')).status).toBe(401);
+      expect((await whoami(key)).headers['ratelimit-remaining']).toBe('4');
+    });
+
+    it('keeps counting on its own, and answering, when the shared table cannot be reached', async () => {
+      const ds = t.app.get(DataSource);
+      await startOfWindow(3_000);
+      await ds.query(`ALTER TABLE api_key_request_windows RENAME TO api_key_request_windows_away`);
+      try {
+        const statuses: number[] = [];
+        for (let i = 0; i < 7; i++) {
+          statuses.push((await whoami(otherKey)).status);
+          await sleep(60);
+        }
+        expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+      } finally {
+        await ds.query(`ALTER TABLE api_key_request_windows_away RENAME TO api_key_request_windows`);
+      }
+      expect(t.logs.some((l) => l.msg === 'API key budget: cannot share counts; counting on this instance only')).toBe(true);
+    });
+  });
+
+  describe('shared by two instances', () => {
+    let db: TestDatabase;
+    let a: ServiceProcess;
+    let b: ServiceProcess;
+    const WINDOW_MS = 10_000;
+
+    beforeAll(async () => {
+      db = await createTestDatabase();
+      const env = {
+        DATABASE_URL: db.url,
+        API_KEY_PEPPER: 'rate-limit-pepper-0123456789abcdef012345',
+        RATE_LIMIT_SIGN_IN_ACCOUNT_FAILURES: '4',
+        RATE_LIMIT_API_KEY_REQUESTS: '40',
+        RATE_LIMIT_API_KEY_WINDOW_SECONDS: String(WINDOW_MS / 1000),
+      };
+      // One after the other: the first applies the migrations.
+      a = await startServiceProcess(env);
+      b = await startServiceProcess(env);
+    });
+    afterAll(async () => {
+      expect(await a.stop()).toBe(0);
+      expect(await b.stop()).toBe(0);
+      await db.drop();
+    });
+
+    const post = (s: ServiceProcess, path: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${s.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+
+    it('sign-in failures through either count toward one limit', async () => {
+      const email = 'shared@example.test';
+      expect((await post(a, '/api/auth/sign-up', { email, password: 'a long password', name: 'S', organisationName: 'S' })).status).toBe(201);
+      const failures = [a, b, a, b];
+      for (const s of failures) expect((await post(s, '/api/auth/sign-in', { email, password: 'wrong' })).status).toBe(401);
+      for (const s of [a, b]) {
+        const res = await post(s, '/api/auth/sign-in', { email, password: 'a long password' });
+        expect(res.status).toBe(429);
+        expect(res.headers.get('retry-after')).not.toBeNull();
+      }
+    });
+
+    it('the key budget: what A admitted, B does not admit again', async () => {
+      const signUp = await post(a, '/api/auth/sign-up', { email: 'budget@example.test', password: 'a long password', name: 'B', organisationName: 'B' });
+      const cookie = (signUp.headers.get('set-cookie') ?? '').split(';')[0];
+      const { key } = (await (await post(a, '/api/api-keys', { name: 'agent', expiry: 'never' }, { cookie })).json()) as { key: string };
+      const whoami = (s: ServiceProcess) => fetch(`${s.baseUrl}/api/whoami`, { headers: { 'x-api-key': key } }).then((r) => r.status);
+
+      await startOfWindow(WINDOW_MS);
+      for (let i = 0; i < 30; i++) expect(await whoami(a)).toBe(200);
+      // B's first request of the window has it read the shared count (its next sync), and A's
+      // syncs have added A's 30 by then.
+      expect(await whoami(b)).toBe(200);
+      await sleep(600);
+      const onB: number[] = [];
+      for (let i = 0; i < 20; i++) onB.push(await whoami(b));
+      // 40 − 30 (A) − 1 (B's first) = 9 left; without sharing B would admit all 20.
+      expect(onB.filter((s) => s === 200)).toHaveLength(9);
+      expect(onB.slice(9)).toEqual(Array(11).fill(429));
+      await sleep(600); // A reads B's count back
+      expect(await whoami(a)).toBe(429);
+    });
+  });
+});

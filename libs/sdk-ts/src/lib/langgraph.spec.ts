@@ -55,6 +55,7 @@ function decided(
     actionName,
     decision,
     editedArgs: extra.editedArgs ?? null,
+    editedName: null,
     message: extra.message ?? null,
     decidedBy: { id: 'm1', name: 'Ada' },
     decidedAt: '2025-01-01T00:05:00.000Z',

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from .. import _retry
 from .._errors import WaitTimeoutError
 from .._options import Headers, RequestOptions, Timeout
+from ..langgraph import interrupts_from_langgraph, langgraph_review_id, to_langgraph_resume
 from ..types import Interrupt, InterruptStatus
 from ._wire import ActionRequestInput, Id, compact, path_id, to_wire, wire_id
 
@@ -136,6 +137,42 @@ class Interrupts:
                 raise WaitTimeoutError(str(interrupt_id), timeout or 0.0)
             _retry.sleep(min(poll_interval, remaining))
 
+    def review_langgraph(
+        self,
+        source: Any,
+        *,
+        title: Optional[str] = None,
+        description: Optional[str] = None,
+        external_id: Optional[str] = None,
+        session_id: Optional[str] = None,
+        metadata: Optional[Mapping[str, Any]] = None,
+        timeout: Optional[float] = DEFAULT_WAIT_TIMEOUT,
+        poll_interval: float = DEFAULT_POLL_INTERVAL,
+    ) -> Any:
+        """The whole LangGraph round trip: opens the interrupt(s) for the graph's review request
+        (``source``: a run's result, ``result.interrupts``, one ``Interrupt`` or a bare value; split
+        when it has more than 20 actions), waits until members have answered every one, and returns
+        the value to resume the graph with: ``graph.invoke(Command(resume=resume), config, version="v2")``.
+
+        The creates carry an Idempotency-Key made from the LangGraph interrupt ids, so an agent that
+        restarts and reviews the same interrupts again within 24 hours finds its interrupts.
+        """
+        parts = interrupts_from_langgraph(
+            source,
+            title=title,
+            description=description,
+            external_id=external_id,
+            session_id=session_id,
+            metadata=metadata,
+        )
+        created = []
+        for i, part in enumerate(parts):
+            review = langgraph_review_id(part)
+            key = None if review is None else f"langgraph-{review}-{i + 1}-of-{len(parts)}"
+            created.append(self.create(**part, idempotency_key=key))
+        answered = [self.wait_for_answer(c.id, timeout=timeout, poll_interval=poll_interval) for c in created]
+        return to_langgraph_resume(answered)
+
 
 class AsyncInterrupts:
     def __init__(self, client: AsyncInterlock) -> None:
@@ -220,3 +257,39 @@ class AsyncInterrupts:
             if remaining <= 0:
                 raise WaitTimeoutError(str(interrupt_id), timeout or 0.0)
             await _retry.async_sleep(min(poll_interval, remaining))
+
+    async def review_langgraph(
+        self,
+        source: Any,
+        *,
+        title: Optional[str] = None,
+        description: Optional[str] = None,
+        external_id: Optional[str] = None,
+        session_id: Optional[str] = None,
+        metadata: Optional[Mapping[str, Any]] = None,
+        timeout: Optional[float] = DEFAULT_WAIT_TIMEOUT,
+        poll_interval: float = DEFAULT_POLL_INTERVAL,
+    ) -> Any:
+        """The whole LangGraph round trip: opens the interrupt(s) for the graph's review request
+        (``source``: a run's result, ``result.interrupts``, one ``Interrupt`` or a bare value; split
+        when it has more than 20 actions), waits until members have answered every one, and returns
+        the value to resume the graph with: ``graph.invoke(Command(resume=resume), config, version="v2")``.
+
+        The creates carry an Idempotency-Key made from the LangGraph interrupt ids, so an agent that
+        restarts and reviews the same interrupts again within 24 hours finds its interrupts.
+        """
+        parts = interrupts_from_langgraph(
+            source,
+            title=title,
+            description=description,
+            external_id=external_id,
+            session_id=session_id,
+            metadata=metadata,
+        )
+        created = []
+        for i, part in enumerate(parts):
+            review = langgraph_review_id(part)
+            key = None if review is None else f"langgraph-{review}-{i + 1}-of-{len(parts)}"
+            created.append(await self.create(**part, idempotency_key=key))
+        answered = [await self.wait_for_answer(c.id, timeout=timeout, poll_interval=poll_interval) for c in created]
+        return to_langgraph_resume(answered)

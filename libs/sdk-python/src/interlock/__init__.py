@@ -20,6 +20,7 @@ from ._errors import (
 )
 from ._options import RequestOptions, Timeout
 from ._pagination import AsyncPage, AsyncPaginator, SyncPage
+from ._response import APIResponse
 from ._version import __version__
 from .langgraph import (
     LANGGRAPH_METADATA_KEY,
@@ -52,6 +53,7 @@ __all__ = [
     "APIConnectionError",
     "APIConnectionTimeoutError",
     "APIError",
+    "APIResponse",
     "ActionRequest",
     "ActionRequestRecord",
     "AsyncInterlock",

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from .. import _retry
 from .._errors import WaitTimeoutError
 from .._options import Headers, RequestOptions, Timeout
+from .._response import RawResponses
 from ..langgraph import interrupts_from_langgraph, langgraph_review_id, to_langgraph_resume
 from ..types import Interrupt, InterruptStatus
 from ._wire import ActionRequestInput, Id, compact, path_id, to_wire, wire_id
@@ -59,6 +60,11 @@ class Interrupts:
     def __init__(self, client: Interlock) -> None:
         self._client = client
 
+    @property
+    def with_raw_response(self) -> Any:
+        """The same calls, returning an ``APIResponse`` (status, headers, ``request_id``, ``parse()``)."""
+        return RawResponses(self)
+
     def create(
         self,
         *,
@@ -72,11 +78,13 @@ class Interrupts:
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
         extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
     ) -> Interrupt:
         """Opens an interrupt in the organisation's inbox."""
         body = _create_body(title, action_requests, description, external_id, session_id, metadata)
-        options = RequestOptions(timeout, max_retries, idempotency_key, extra_headers)
-        return Interrupt.model_validate(self._client.request("POST", "/api/interrupts", body=body, options=options))
+        options = RequestOptions(timeout, max_retries, idempotency_key, extra_headers, extra_query, extra_body)
+        return self._client.request_model(Interrupt, "POST", "/api/interrupts", body=body, options=options)
 
     def get(
         self,
@@ -85,12 +93,18 @@ class Interrupts:
         timeout: Optional[Timeout] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
     ) -> Interrupt:
         """One interrupt, with its decisions."""
-        options = RequestOptions(timeout=timeout, max_retries=max_retries, extra_headers=extra_headers)
-        return Interrupt.model_validate(
-            self._client.request("GET", f"/api/interrupts/{path_id(interrupt_id)}", options=options)
+        options = RequestOptions(
+            timeout=timeout,
+            max_retries=max_retries,
+            extra_headers=extra_headers,
+            extra_query=extra_query,
+            extra_body=extra_body,
         )
+        return self._client.request_model(Interrupt, "GET", f"/api/interrupts/{path_id(interrupt_id)}", options=options)
 
     def list(
         self,
@@ -102,9 +116,17 @@ class Interrupts:
         timeout: Optional[Timeout] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
     ) -> SyncPage[Interrupt]:
         """Interrupts, newest first: the first page; iterating it walks every page."""
-        options = RequestOptions(timeout=timeout, max_retries=max_retries, extra_headers=extra_headers)
+        options = RequestOptions(
+            timeout=timeout,
+            max_retries=max_retries,
+            extra_headers=extra_headers,
+            extra_query=extra_query,
+            extra_body=extra_body,
+        )
         params = _list_params(status, external_id, limit, cursor)
         return self._client.get_list("/api/interrupts", params, _interrupts, options)
 
@@ -117,6 +139,8 @@ class Interrupts:
         request_timeout: Optional[Timeout] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
     ) -> Interrupt:
         """Polls until every action has a decision (``status == "answered"``) and returns the interrupt.
 
@@ -125,7 +149,11 @@ class Interrupts:
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
             interrupt = self.get(
-                interrupt_id, timeout=request_timeout, max_retries=max_retries, extra_headers=extra_headers
+                interrupt_id,
+                timeout=request_timeout,
+                max_retries=max_retries,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
             )
             if interrupt.status == "answered":
                 return interrupt
@@ -178,6 +206,11 @@ class AsyncInterrupts:
     def __init__(self, client: AsyncInterlock) -> None:
         self._client = client
 
+    @property
+    def with_raw_response(self) -> Any:
+        """The same calls, returning an ``APIResponse`` (status, headers, ``request_id``, ``parse()``)."""
+        return RawResponses(self)
+
     async def create(
         self,
         *,
@@ -191,13 +224,13 @@ class AsyncInterrupts:
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
         extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
     ) -> Interrupt:
         """Opens an interrupt in the organisation's inbox."""
         body = _create_body(title, action_requests, description, external_id, session_id, metadata)
-        options = RequestOptions(timeout, max_retries, idempotency_key, extra_headers)
-        return Interrupt.model_validate(
-            await self._client.request("POST", "/api/interrupts", body=body, options=options)
-        )
+        options = RequestOptions(timeout, max_retries, idempotency_key, extra_headers, extra_query, extra_body)
+        return await self._client.request_model(Interrupt, "POST", "/api/interrupts", body=body, options=options)
 
     async def get(
         self,
@@ -206,11 +239,19 @@ class AsyncInterrupts:
         timeout: Optional[Timeout] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
     ) -> Interrupt:
         """One interrupt, with its decisions."""
-        options = RequestOptions(timeout=timeout, max_retries=max_retries, extra_headers=extra_headers)
-        return Interrupt.model_validate(
-            await self._client.request("GET", f"/api/interrupts/{path_id(interrupt_id)}", options=options)
+        options = RequestOptions(
+            timeout=timeout,
+            max_retries=max_retries,
+            extra_headers=extra_headers,
+            extra_query=extra_query,
+            extra_body=extra_body,
+        )
+        return await self._client.request_model(
+            Interrupt, "GET", f"/api/interrupts/{path_id(interrupt_id)}", options=options
         )
 
     def list(
@@ -223,9 +264,17 @@ class AsyncInterrupts:
         timeout: Optional[Timeout] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
     ) -> AsyncPaginator[Interrupt]:
         """Interrupts, newest first: await for the first page, or ``async for`` over every item."""
-        options = RequestOptions(timeout=timeout, max_retries=max_retries, extra_headers=extra_headers)
+        options = RequestOptions(
+            timeout=timeout,
+            max_retries=max_retries,
+            extra_headers=extra_headers,
+            extra_query=extra_query,
+            extra_body=extra_body,
+        )
         params = _list_params(status, external_id, limit, cursor)
         return self._client.get_list("/api/interrupts", params, _interrupts, options)
 
@@ -238,6 +287,8 @@ class AsyncInterrupts:
         request_timeout: Optional[Timeout] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
     ) -> Interrupt:
         """Polls until every action has a decision (``status == "answered"``) and returns the interrupt.
 
@@ -246,7 +297,11 @@ class AsyncInterrupts:
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
             interrupt = await self.get(
-                interrupt_id, timeout=request_timeout, max_retries=max_retries, extra_headers=extra_headers
+                interrupt_id,
+                timeout=request_timeout,
+                max_retries=max_retries,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
             )
             if interrupt.status == "answered":
                 return interrupt

@@ -40,6 +40,11 @@ def test_results_carry_the_request_id_outside_their_data() -> None:
     created = make(rec.transport()).interrupts.create(title="t", action_requests=[{"name": "a"}])
     assert created._request_id == "req-2"
     assert "_request_id" not in created.model_dump()
+    # Nor in equality: the same interrupt read by another request is equal.
+    same = Interrupt.model_validate(interrupt("a"))
+    assert same._request_id is None
+    assert created == same
+    assert created != Interrupt.model_validate(interrupt("a", title="other"))
     # Ids are strings: results serialise with json.dumps.
     assert json.loads(json.dumps({"id": created.id, "actions": [a.name for a in created.action_requests]})) == {
         "id": INTERRUPT_ID,

@@ -29,9 +29,9 @@ interface Outcome {
   status: 'answered' | 'pending';
   interruptId: string;
   url: string;
-  decisions: { action: string; decision: string; editedArgs: Record<string, unknown> | null; message: string | null; decidedBy: string }[];
+  decisions: { action: string; decision: string; editedArgs?: Record<string, unknown>; message?: string; decidedBy: string }[];
   actionsAwaitingDecision: string[];
-  answer?: string | null;
+  answer?: string;
   resumed?: boolean;
   next: string;
 }
@@ -96,8 +96,8 @@ describe.each<[string, Transport]>([
       actionsAwaitingDecision: [],
     });
     expect(result.decisions).toEqual([
-      expect.objectContaining({ action: 'deploy', decision: 'approve', editedArgs: null, decidedBy: 'SDK pro owner' }),
-      expect.objectContaining({ action: 'notify', decision: 'edit', editedArgs: { channel: '#releases' } }),
+      { action: 'deploy', decision: 'approve', decidedBy: 'SDK pro owner', decidedAt: expect.any(String) },
+      { action: 'notify', decision: 'edit', editedArgs: { channel: '#releases' }, decidedBy: 'SDK pro owner', decidedAt: expect.any(String) },
     ]);
     expect(result.resumed).toBeUndefined();
     // The text mirrors the structured result for clients that only show text.

@@ -29,8 +29,8 @@ export const ASK_HUMAN_ACTION = 'answer';
 export interface OutcomeDecision {
   action: string;
   decision: 'approve' | 'edit' | 'reject' | 'respond';
-  editedArgs: Record<string, unknown> | null;
-  message: string | null;
+  editedArgs?: Record<string, unknown>;
+  message?: string;
   decidedBy: string;
   decidedAt: string;
 }
@@ -44,7 +44,7 @@ export interface Outcome {
   title: string;
   decisions: OutcomeDecision[];
   actionsAwaitingDecision: string[];
-  answer?: string | null;
+  answer?: string;
   resumed?: boolean;
   next: string;
 }
@@ -68,8 +68,8 @@ export function toOutcome(
   const decisions: OutcomeDecision[] = interrupt.decisions.map((d) => ({
     action: d.actionName,
     decision: d.decision,
-    editedArgs: d.editedArgs ?? null,
-    message: d.message ?? null,
+    ...(d.editedArgs === null || d.editedArgs === undefined ? {} : { editedArgs: d.editedArgs }),
+    ...(d.message === null || d.message === undefined ? {} : { message: d.message }),
     decidedBy: d.decidedBy.name,
     decidedAt: d.decidedAt,
   }));
@@ -84,15 +84,16 @@ export function toOutcome(
     actionsAwaitingDecision: awaiting,
     next: '',
   };
-  if (asked) outcome.answer = answered ? answerOf(interrupt) : null;
+  const answer = asked && answered ? answerOf(interrupt) : undefined;
+  if (answer !== undefined) outcome.answer = answer;
   if (options.resumed) outcome.resumed = true;
   outcome.next = nextStep(outcome, asked, options);
   return outcome;
 }
 
-function answerOf(interrupt: Interrupt): string | null {
+function answerOf(interrupt: Interrupt): string | undefined {
   const decision = interrupt.decisions.find((d) => d.actionName === ASK_HUMAN_ACTION) ?? interrupt.decisions[0];
-  return decision?.message ?? null;
+  return decision?.message ?? undefined;
 }
 
 function nextStep(outcome: Outcome, asked: boolean, options: { resumed?: boolean; stopped?: boolean }): string {

@@ -10,6 +10,12 @@ export const MESSAGE_ROLES = ['agent', 'tool', 'user', 'system'] as const;
 export const MAX_WAIT_SECONDS = 50;
 export const DEFAULT_WAIT_SECONDS = 45;
 
+/**
+ * A free-form JSON object. Spelled `additionalProperties: true` in the JSON Schema (zod writes
+ * `{}`, which schema linters flag as constraining nothing by accident).
+ */
+const freeObject = () => z.record(z.string(), z.unknown()).meta({ additionalProperties: true });
+
 const waitSeconds = z
   .number()
   .int()
@@ -34,9 +40,7 @@ const action = z.object({
     .min(1)
     .max(200)
     .describe('A short identifier for the action, unique within this request, e.g. "deploy", "send_email", "delete_branch".'),
-  args: z
-    .record(z.string(), z.unknown())
-    .describe('The exact arguments you will use if approved, e.g. {"service": "api", "version": "1.4.2"}. The human may edit them.'),
+  args: freeObject().describe('The exact arguments you will use if approved, e.g. {"service": "api", "version": "1.4.2"}. The human may edit them.'),
   description: z
     .string()
     .max(10_000)
@@ -113,11 +117,13 @@ export const endSessionInput = {
   sessionId: z.string().min(1).max(100).describe('The sessionId returned by start_session.'),
 };
 
+// Outputs leave out what is not there rather than send null: a nullable type is the least
+// portable spelling across the model providers' schema dialects.
 const decision = z.object({
   action: z.string().describe('The action this decision is about.'),
   decision: z.enum(DECISIONS),
-  editedArgs: z.record(z.string(), z.unknown()).nullable().describe('With "edit": the arguments to use instead of yours.'),
-  message: z.string().nullable().describe('What the human wrote (always there with "respond").'),
+  editedArgs: freeObject().optional().describe('With "edit": the arguments to use instead of yours.'),
+  message: z.string().optional().describe('What the human wrote (always there with "respond").'),
   decidedBy: z.string().describe('Who decided.'),
   decidedAt: z.string(),
 });
@@ -132,7 +138,7 @@ export const outcomeOutput = {
   title: z.string(),
   decisions: z.array(decision).describe('The decisions so far, one per decided action.'),
   actionsAwaitingDecision: z.array(z.string()).describe('Actions nobody has decided yet.'),
-  answer: z.string().nullable().optional().describe('ask_human only: the human\'s answer once there is one.'),
+  answer: z.string().optional().describe('ask_human only: the human\'s answer, once there is one.'),
   resumed: z
     .boolean()
     .optional()
@@ -161,7 +167,7 @@ export const sessionOutput = {
   status: z.string(),
   messageCount: z.number(),
   startedAt: z.string(),
-  endedAt: z.string().nullable(),
+  endedAt: z.string().optional().describe('Once the session has ended.'),
 };
 
 export const logStepOutput = {

@@ -350,6 +350,6 @@ function sessionResult(session: {
     status: session.status,
     messageCount: session.messageCount,
     startedAt: session.startedAt,
-    endedAt: session.endedAt ?? null,
+    ...(session.endedAt === null || session.endedAt === undefined ? {} : { endedAt: session.endedAt }),
   };
 }

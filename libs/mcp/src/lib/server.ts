@@ -178,15 +178,18 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
     },
     (args, extra) =>
       guarded(extra, async (context) => {
-        const title = args.question.length <= 200 ? args.question : `${args.question.slice(0, 199)}…`;
-        const description = [title === args.question ? undefined : args.question, args.context]
-          .filter((part): part is string => part !== undefined && part !== '')
-          .join('\n\n');
+        const title = truncate(args.question, 200);
+        const description = truncate(
+          [title === args.question ? undefined : args.question, args.context]
+            .filter((part): part is string => part !== undefined && part !== '')
+            .join('\n\n'),
+          10_000,
+        );
         const { interrupt, resumed } = await open(
           'ask_human',
           {
             title,
-            description: description === '' ? undefined : description.slice(0, 10_000),
+            description: description === '' ? undefined : description,
             sessionId: args.sessionId,
             actionRequests: [
               {
@@ -334,6 +337,15 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
   );
 
   return server;
+}
+
+/**
+ * At most `max` characters, counted as the API counts them (code points), ending in "…" when cut;
+ * never splits a surrogate pair, which the API would refuse.
+ */
+export function truncate(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
 }
 
 function sessionResult(session: {

@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { InterlockBackend } from './lib/backend';
 import { createInterlockMcpServer } from './lib/server';
+import { MCP_SERVER_VERSION } from './lib/version';
 
 // The README is what users copy: its configuration snippets must be valid JSON, and its tool
 // table must name exactly the tools the server lists.
@@ -30,5 +31,12 @@ describe('the package README', () => {
     await client.close();
     const documented = [...readme.matchAll(/^\| `([a-z_]+) \{/gm), ...readme.matchAll(/ · `([a-z_]+) \{/g)].map((m) => m[1]);
     expect(documented.sort()).toEqual(tools.map((t) => t.name).sort());
+  });
+});
+
+describe('the version', () => {
+  it('reported to clients is package.json\'s', () => {
+    const pkg = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { version: string };
+    expect(MCP_SERVER_VERSION).toBe(pkg.version);
   });
 });

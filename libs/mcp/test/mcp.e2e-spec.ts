@@ -195,6 +195,11 @@ describe.each<[string, Transport]>([
     const logged = await call(client, 'log_step', { sessionId, content: 'Upgraded 3 packages; tests green.' });
     expect(logged.structuredContent).toEqual({ sessionId, appended: 1 });
     await call(client, 'log_step', { sessionId, content: 'npm test: 412 passed', role: 'tool' });
+    // A request opened from the session shows beside it.
+    const linked = outcome(
+      await call(client, 'request_approval', { title: runTag('From the session '), actions: [{ name: 'a', args: {} }], waitSeconds: 0, sessionId }),
+    );
+    expect((await interruptViaApi(linked.interruptId))['sessionId']).toBe(sessionId);
     // A member watching the Live View sees both steps.
     const seen = await watching.seen;
     expect(seen).toContain('Upgraded 3 packages; tests green.');

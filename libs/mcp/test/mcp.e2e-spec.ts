@@ -29,7 +29,7 @@ interface Outcome {
   status: 'answered' | 'pending';
   interruptId: string;
   url: string;
-  decisions: { action: string; decision: string; editedArgs?: Record<string, unknown>; message?: string; decidedBy: string }[];
+  decisions: { action: string; decision: string; editedArgs?: Record<string, unknown>; editedName?: string; message?: string; decidedBy: string }[];
   actionsAwaitingDecision: string[];
   answer?: string;
   resumed?: boolean;
@@ -86,7 +86,7 @@ describe.each<[string, Transport]>([
     const opened = await openedInterrupt(title);
     expect(opened['metadata']).toEqual({ interlockMcp: { tool: 'request_approval', apiKeyId: expect.any(String) } });
     await decide(opened.id, 'deploy', 'approve');
-    await decide(opened.id, 'notify', 'edit', { editedArgs: { channel: '#releases' } });
+    await decide(opened.id, 'notify', 'edit', { editedArgs: { channel: '#releases' }, editedName: 'notify_releases' });
     const result = outcome(await pending);
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(result).toMatchObject({
@@ -97,7 +97,14 @@ describe.each<[string, Transport]>([
     });
     expect(result.decisions).toEqual([
       { action: 'deploy', decision: 'approve', decidedBy: 'SDK pro owner', decidedAt: expect.any(String) },
-      { action: 'notify', decision: 'edit', editedArgs: { channel: '#releases' }, decidedBy: 'SDK pro owner', decidedAt: expect.any(String) },
+      {
+        action: 'notify',
+        decision: 'edit',
+        editedArgs: { channel: '#releases' },
+        editedName: 'notify_releases',
+        decidedBy: 'SDK pro owner',
+        decidedAt: expect.any(String),
+      },
     ]);
     expect(result.resumed).toBeUndefined();
     // The text mirrors the structured result for clients that only show text.

@@ -30,6 +30,7 @@ const decision = (actionName: string, kind: 'approve' | 'edit' | 'reject' | 'res
   actionName,
   decision: kind,
   editedArgs: null,
+  editedName: null,
   message,
   decidedBy: { id: 'm1', name: 'Alice' },
   decidedAt: '2026-11-22T10:01:00.000Z',
@@ -44,6 +45,20 @@ describe('toOutcome', () => {
     expect(outcome.next).toContain('NOT an approval');
     expect(outcome.next).toContain('1 of 2 actions are decided');
     expect(outcome.answer).toBeUndefined();
+  });
+
+  it('passes on an edit that renamed the action', () => {
+    const edited = { ...decision('deploy', 'edit'), editedArgs: { version: '1.4.3' }, editedName: 'deploy_canary' };
+    const outcome = toOutcome(interrupt({ status: 'answered', decisions: [edited, decision('notify', 'approve')] }), 'https://x');
+    expect(outcome.decisions[0]).toEqual({
+      action: 'deploy',
+      decision: 'edit',
+      editedArgs: { version: '1.4.3' },
+      editedName: 'deploy_canary',
+      decidedBy: 'Alice',
+      decidedAt: '2026-11-22T10:01:00.000Z',
+    });
+    expect(outcome.decisions[1]).not.toHaveProperty('editedName');
   });
 
   it('reports an answered interrupt with one decision per action', () => {

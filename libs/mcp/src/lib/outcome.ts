@@ -30,6 +30,7 @@ export interface OutcomeDecision {
   action: string;
   decision: 'approve' | 'edit' | 'reject' | 'respond';
   editedArgs?: Record<string, unknown>;
+  editedName?: string;
   message?: string;
   decidedBy: string;
   decidedAt: string;
@@ -69,6 +70,7 @@ export function toOutcome(
     action: d.actionName,
     decision: d.decision,
     ...(d.editedArgs === null || d.editedArgs === undefined ? {} : { editedArgs: d.editedArgs }),
+    ...(d.editedName === null || d.editedName === undefined ? {} : { editedName: d.editedName }),
     ...(d.message === null || d.message === undefined ? {} : { message: d.message }),
     decidedBy: d.decidedBy.name,
     decidedAt: d.decidedAt,
@@ -104,7 +106,7 @@ function nextStep(outcome: Outcome, asked: boolean, options: { resumed?: boolean
     if (asked) return `${resumed}The human answered: use "answer".`;
     return (
       `${resumed}Every action has a decision. Carry out only what was decided: "approve" → as you proposed; ` +
-      '"edit" → with editedArgs instead of your args; "reject" → do not do it (message may say why); ' +
+      '"edit" → with editedArgs instead of your args (and the action editedName instead, if given); "reject" → do not do it (message may say why); ' +
       '"respond" → do not do it, read message and adapt. To ask again about the same thing, change the title or description.'
     );
   }

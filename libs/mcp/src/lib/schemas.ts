@@ -123,6 +123,7 @@ const decision = z.object({
   action: z.string().describe('The action this decision is about.'),
   decision: z.enum(DECISIONS),
   editedArgs: freeObject().optional().describe('With "edit": the arguments to use instead of yours.'),
+  editedName: z.string().optional().describe('With "edit", when the human chose another action: its name, to perform instead.'),
   message: z.string().optional().describe('What the human wrote (always there with "respond").'),
   decidedBy: z.string().describe('Who decided.'),
   decidedAt: z.string(),

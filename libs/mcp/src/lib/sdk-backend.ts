@@ -40,26 +40,17 @@ export interface SdkBackendOptions {
  */
 export class SdkBackend implements InterlockBackend {
   private readonly client: Interlock;
-  /** `Idempotent-Replayed` of the last creation sent with each idempotency key. */
-  private readonly replays = new Map<string, boolean>();
   private identityPromise: Promise<KeyIdentity> | undefined;
   private readonly baseURL: string;
 
   constructor(options: SdkBackendOptions) {
     this.baseURL = options.baseURL;
-    const fetchImpl: Fetch = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
     this.client = new Interlock({
       apiKey: options.apiKey,
       baseURL: options.baseURL,
       timeout: CALL_TIMEOUT_MS,
+      fetch: options.fetch,
       defaultHeaders: options.userAgent === undefined ? {} : { 'user-agent': options.userAgent },
-      // The SDK returns bodies only; whether a creation was replayed is in a response header.
-      fetch: async (url, init) => {
-        const response = await fetchImpl(url, init);
-        const key = headerOf(init.headers, 'idempotency-key');
-        if (key !== undefined && response.ok) this.replays.set(key, response.headers.get('idempotent-replayed') === 'true');
-        return response;
-      },
     });
   }
 
@@ -77,10 +68,11 @@ export class SdkBackend implements InterlockBackend {
 
   createInterrupt(params: InterruptCreateParams, options: CreateOptions): Promise<Created<Interrupt>> {
     return this.call(async () => {
-      const value = await this.client.interrupts.create(params, { idempotencyKey: options.idempotencyKey, signal: options.signal });
-      const replayed = this.replays.get(options.idempotencyKey) ?? false;
-      this.replays.delete(options.idempotencyKey);
-      return { value, replayed };
+      const { data, response } = await this.client.interrupts
+        .create(params, { idempotencyKey: options.idempotencyKey, signal: options.signal })
+        .withResponse();
+      // The service marks the first answer replayed to a repeated Idempotency-Key.
+      return { value: data, replayed: response.headers.get('idempotent-replayed') === 'true' };
     });
   }
 
@@ -117,13 +109,6 @@ export class SdkBackend implements InterlockBackend {
       throw toBackendError(error, this.baseURL);
     }
   }
-}
-
-function headerOf(headers: RequestInit['headers'], name: string): string | undefined {
-  if (headers === undefined) return undefined;
-  if (headers instanceof Headers) return headers.get(name) ?? undefined;
-  if (Array.isArray(headers)) return headers.find(([n]) => n.toLowerCase() === name)?.[1];
-  return (headers as Record<string, string | undefined>)[name];
 }
 
 /** An SDK error as the tools report it: the API's own text, or why it could not be reached. */

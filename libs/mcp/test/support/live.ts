@@ -49,7 +49,7 @@ export async function decide(
   interruptId: string,
   actionName: string,
   decision: 'approve' | 'edit' | 'reject' | 'respond',
-  extra: { editedArgs?: Record<string, unknown>; message?: string } = {},
+  extra: { editedArgs?: Record<string, unknown>; editedName?: string; message?: string } = {},
 ): Promise<void> {
   const response = await raw('POST', `/api/interrupts/${interruptId}/decisions`, {
     headers: { cookie: live.memberCookie },

@@ -9,8 +9,8 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { ClientIp, CurrentApiKey, CurrentMember } from '../auth/decorators/current-principal.decorator';
-import { MachineRoute, MemberRoute } from '../auth/decorators/route-access.decorator';
+import { ClientIp, CurrentApiKey, CurrentCaller, CurrentMember } from '../auth/decorators/current-principal.decorator';
+import { MachineOrMemberRoute, MachineRoute, MemberRoute } from '../auth/decorators/route-access.decorator';
 import type { ApiKeyPrincipal, MemberPrincipal } from '../auth/principal';
 import { IdParam } from '../http/id-param.pipe';
 import { IdempotencyKey } from '../idempotency/idempotency-key.decorator';
@@ -52,19 +52,19 @@ export class InterruptsController {
   }
 
   @Get()
-  @MachineRoute()
+  @MachineOrMemberRoute('interrupt.read')
   @ApiOperation({ operationId: 'listInterrupts', summary: "The organisation's interrupts, newest first, a page at a time" })
   @ApiOkResponse({ type: InterruptListResponse })
-  list(@CurrentApiKey() key: ApiKeyPrincipal, @Query() query: ListInterruptsQuery): Promise<InterruptListResponse> {
-    return this.interrupts.list(key, query);
+  list(@CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal, @Query() query: ListInterruptsQuery): Promise<InterruptListResponse> {
+    return this.interrupts.list(caller.organisationId, query);
   }
 
   @Get(':id')
-  @MachineRoute()
+  @MachineOrMemberRoute('interrupt.read')
   @ApiOperation({ operationId: 'getInterrupt', summary: 'One interrupt with its decisions' })
   @ApiOkResponse({ type: InterruptResponse })
-  get(@CurrentApiKey() key: ApiKeyPrincipal, @IdParam() id: string): Promise<InterruptResponse> {
-    return this.interrupts.get(key, id);
+  get(@CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal, @IdParam() id: string): Promise<InterruptResponse> {
+    return this.interrupts.get(caller.organisationId, id);
   }
 
   @Post(':id/decisions')

@@ -10,7 +10,7 @@ import { queryRows } from '../database/query-rows.util';
 import { ApiError } from '../http/api-error';
 import { IdempotencyService, IdempotentRequest, IdempotentResult } from '../idempotency/idempotency.service';
 import { DECISIONS } from './interrupt-decision.entity';
-import { InterruptCursorCodec } from './interrupt-cursor.util';
+import { KeysetCursorCodec, keysetPage } from '../http/keyset-cursor.util';
 import { INTERRUPT_COLUMNS, InterruptRow, StoredActionRequest, toInterruptResponse } from './interrupt-record';
 import type { CreateInterruptDto } from './dto/create-interrupt.dto';
 import type { ListInterruptsQuery } from './dto/list-interrupts.query';
@@ -21,7 +21,7 @@ const DEFAULT_PAGE = 50;
 /** Interrupts as agents see them (SPEC §5): open one, read one, list them. */
 @Injectable()
 export class InterruptsService {
-  private readonly cursors: InterruptCursorCodec;
+  private readonly cursors: KeysetCursorCodec;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -29,7 +29,7 @@ export class InterruptsService {
     private readonly idempotency: IdempotencyService,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.cursors = new InterruptCursorCodec(config.apiKeyPepper);
+    this.cursors = new KeysetCursorCodec(config.apiKeyPepper, 'interrupts.list');
   }
 
   /**
@@ -95,55 +95,49 @@ export class InterruptsService {
     );
   }
 
-  async get(key: ApiKeyPrincipal, id: string): Promise<InterruptResponse> {
+  async get(organisationId: string, id: string): Promise<InterruptResponse> {
     const [row]: InterruptRow[] = await this.dataSource.query(
       `SELECT ${INTERRUPT_COLUMNS} FROM interrupts i WHERE i.organisation_id = $1 AND i.id = $2`,
-      [key.organisationId, id],
+      [organisationId, id],
     );
     if (row === undefined) throw ApiError.of('NOT_FOUND');
     return toInterruptResponse(row);
   }
 
   /** Newest first, by keyset (createdAt, id): a page is stable while new interrupts arrive. */
-  async list(key: ApiKeyPrincipal, query: ListInterruptsQuery): Promise<InterruptListResponse> {
-    const limit = query.limit ?? DEFAULT_PAGE;
+  async list(organisationId: string, query: ListInterruptsQuery): Promise<InterruptListResponse> {
     // A cursor is good for one organisation and one set of filters.
-    const filters = JSON.stringify([key.organisationId, query.status ?? null, query.externalId ?? null]);
-    const params: unknown[] = [key.organisationId];
-    const where = ['i.organisation_id = $1'];
-    if (query.status !== undefined) {
-      params.push(query.status);
-      where.push(`i.status = $${params.length}`);
-    }
-    if (query.externalId !== undefined) {
-      params.push(query.externalId);
-      where.push(`i.external_id = $${params.length}`);
-    }
-    if (query.cursor !== undefined) {
-      const after = this.cursors.decode(query.cursor, filters);
-      if (after === undefined) {
-        throw new ApiError('VALIDATION_FAILED', 'cursor is not a valid cursor for this listing (use nextCursor with the same filters).');
-      }
-      params.push(after.createdAt, after.id);
-      where.push(`(i.created_at, i.id) < ($${params.length - 1}, $${params.length})`);
-    }
-    params.push(limit + 1);
-    const rows = await queryRows<InterruptRow>(
-      this.dataSource,
-      `SELECT ${INTERRUPT_COLUMNS} FROM interrupts i
-        WHERE ${where.join(' AND ')}
-        ORDER BY i.created_at DESC, i.id DESC
-        LIMIT $${params.length}`,
-      params,
+    const filters = JSON.stringify([organisationId, query.status ?? null, query.externalId ?? null]);
+    const page = await keysetPage<InterruptRow>(
+      this.cursors,
+      { filters, cursor: query.cursor, limit: query.limit ?? DEFAULT_PAGE },
+      (row) => row.created_at,
+      (after, take) => {
+        const params: unknown[] = [organisationId];
+        const where = ['i.organisation_id = $1'];
+        if (query.status !== undefined) {
+          params.push(query.status);
+          where.push(`i.status = $${params.length}`);
+        }
+        if (query.externalId !== undefined) {
+          params.push(query.externalId);
+          where.push(`i.external_id = $${params.length}`);
+        }
+        if (after !== undefined) {
+          params.push(after.createdAt, after.id);
+          where.push(`(i.created_at, i.id) < ($${params.length - 1}, $${params.length})`);
+        }
+        params.push(take);
+        return queryRows<InterruptRow>(
+          this.dataSource,
+          `SELECT ${INTERRUPT_COLUMNS} FROM interrupts i
+            WHERE ${where.join(' AND ')}
+            ORDER BY i.created_at DESC, i.id DESC
+            LIMIT $${params.length}`,
+          params,
+        );
+      },
     );
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      interrupts: page.map(toInterruptResponse),
-      nextCursor:
-        rows.length > limit && last !== undefined
-          ? this.cursors.encode({ createdAt: last.created_at, id: last.id }, filters)
-          : null,
-    };
+    return { interrupts: page.rows.map(toInterruptResponse), nextCursor: page.nextCursor };
   }
 }

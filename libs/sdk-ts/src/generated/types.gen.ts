@@ -457,6 +457,19 @@ export type RoleResponse = {
     permissions: Array<Permission>;
 };
 
+export type SessionListResponse = {
+    /**
+     * Opaque; null on the last page.
+     */
+    nextCursor: string | null;
+    /**
+     * Newest first.
+     */
+    sessions: Array<SessionResponse>;
+};
+
+export type SessionListStatus = 'active' | 'ended';
+
 export type SessionMessageDto = {
     /**
      * At most 32 kB (32768 bytes of UTF-8).
@@ -795,13 +808,17 @@ export type ListAuditLogErrors = {
      */
     400: ErrorBody;
     /**
-     * MISSING_API_KEY, INVALID_API_KEY or API_KEY_EXPIRED.
+     * A key request (x-api-key present, or no credential at all): MISSING_API_KEY, INVALID_API_KEY or API_KEY_EXPIRED. A cookie request: SIGN_IN_REQUIRED.
      */
     401: ErrorBody;
     /**
-     * PLAN_REQUIRED: this endpoint needs the Pro plan.
+     * PLAN_REQUIRED: a key needs the Pro plan (members do not).
      */
     402: ErrorBody;
+    /**
+     * MISSING_PERMISSION: a member without auditLog.read.
+     */
+    403: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1074,9 +1091,13 @@ export type ListInterruptsErrors = {
      */
     400: ErrorBody;
     /**
-     * MISSING_API_KEY, INVALID_API_KEY or API_KEY_EXPIRED.
+     * A key request (x-api-key present, or no credential at all): MISSING_API_KEY, INVALID_API_KEY or API_KEY_EXPIRED. A cookie request: SIGN_IN_REQUIRED.
      */
     401: ErrorBody;
+    /**
+     * MISSING_PERMISSION: a member without interrupt.read.
+     */
+    403: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1162,9 +1183,13 @@ export type GetInterruptData = {
 
 export type GetInterruptErrors = {
     /**
-     * MISSING_API_KEY, INVALID_API_KEY or API_KEY_EXPIRED.
+     * A key request (x-api-key present, or no credential at all): MISSING_API_KEY, INVALID_API_KEY or API_KEY_EXPIRED. A cookie request: SIGN_IN_REQUIRED.
      */
     401: ErrorBody;
+    /**
+     * MISSING_PERMISSION: a member without interrupt.read.
+     */
+    403: ErrorBody;
     /**
      * NOT_FOUND: no such resource in this organisation.
      */
@@ -1870,6 +1895,55 @@ export type UpdateRoleResponses = {
 
 export type UpdateRoleResponse = UpdateRoleResponses[keyof UpdateRoleResponses];
 
+export type ListSessionsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * active, or ended: no longer active (the record says ended or disconnected).
+         */
+        status?: SessionListStatus;
+        externalId?: string;
+        /**
+         * The previous nextCursor; repeat the other parameters unchanged.
+         */
+        cursor?: string;
+        limit?: number;
+    };
+    url: '/api/sessions';
+};
+
+export type ListSessionsErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it).
+     */
+    400: ErrorBody;
+    /**
+     * A key request (x-api-key present, or no credential at all): MISSING_API_KEY, INVALID_API_KEY or API_KEY_EXPIRED. A cookie request: SIGN_IN_REQUIRED.
+     */
+    401: ErrorBody;
+    /**
+     * MISSING_PERMISSION: a member without session.read.
+     */
+    403: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type ListSessionsError = ListSessionsErrors[keyof ListSessionsErrors];
+
+export type ListSessionsResponses = {
+    200: SessionListResponse;
+};
+
+export type ListSessionsResponse = ListSessionsResponses[keyof ListSessionsResponses];
+
 export type StartSessionData = {
     body: StartSessionDto;
     headers?: {
@@ -1925,6 +1999,46 @@ export type StartSessionResponses = {
 };
 
 export type StartSessionResponse = StartSessionResponses[keyof StartSessionResponses];
+
+export type RetrieveSessionData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/sessions/{id}';
+};
+
+export type RetrieveSessionErrors = {
+    /**
+     * A key request (x-api-key present, or no credential at all): MISSING_API_KEY, INVALID_API_KEY or API_KEY_EXPIRED. A cookie request: SIGN_IN_REQUIRED.
+     */
+    401: ErrorBody;
+    /**
+     * MISSING_PERMISSION: a member without session.read.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation.
+     */
+    404: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type RetrieveSessionError = RetrieveSessionErrors[keyof RetrieveSessionErrors];
+
+export type RetrieveSessionResponses = {
+    200: SessionResponse;
+};
+
+export type RetrieveSessionResponse = RetrieveSessionResponses[keyof RetrieveSessionResponses];
 
 export type DisconnectSessionData = {
     body?: never;

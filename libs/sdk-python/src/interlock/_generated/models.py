@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Literal, Optional
 from uuid import UUID
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, RootModel
 
 
 class AcceptInvitationDto(BaseModel):
@@ -307,6 +307,13 @@ class RoleResponse(BaseModel):
             'auditLog.export',
         ]
     ]
+
+
+class SessionListStatus(RootModel[Literal['active', 'ended']]):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    root: Literal['active', 'ended']
 
 
 class SignInDto(BaseModel):
@@ -913,4 +920,19 @@ class InterruptListResponse(BaseModel):
     next_cursor: Optional[str] = Field(..., alias='nextCursor')
     """
     Opaque; null on the last page.
+    """
+
+
+class SessionListResponse(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    next_cursor: Optional[str] = Field(..., alias='nextCursor')
+    """
+    Opaque; null on the last page.
+    """
+    sessions: list[SessionResponse]
+    """
+    Newest first.
     """

@@ -13,6 +13,13 @@ export type InterruptStatus = (typeof INTERRUPT_STATUSES)[number];
 @Index('interrupts_organisation_status_created_idx', ['organisationId', 'status', 'createdAt', 'id'])
 // Partial (WHERE external_id IS NOT NULL), which TypeORM cannot compare: created by the migration.
 @Index('interrupts_organisation_external_idx', { synchronize: false })
+// The inbox (migration 1795351200000), partial or GIN, so also created by the migration:
+// assigned to a member or team (organisation_id, assignee_type, assignee_id, status, created_at, id),
+// unassigned and escalated (organisation_id, status, created_at, id), and the title words.
+@Index('interrupts_organisation_assignee_idx', { synchronize: false })
+@Index('interrupts_organisation_unassigned_idx', { synchronize: false })
+@Index('interrupts_organisation_escalated_idx', { synchronize: false })
+@Index('interrupts_organisation_title_search_idx', { synchronize: false })
 @Check('interrupts_status_check', `"status" IN ('open', 'answered')`)
 @Check('interrupts_assignee_type_check', `"assignee_type" IN ('member', 'team')`)
 export class InterruptEntity {
@@ -83,4 +90,11 @@ export class InterruptEntity {
 
   @Column('timestamp with time zone', { precision: 3, nullable: true })
   answeredAt!: Date | null;
+
+  /**
+   * The title's folded words (libs/audit searchWords) for the inbox's title search. The default
+   * is `''::tsvector` in the migration; TypeORM reads defaults without their casts.
+   */
+  @Column('tsvector', { default: () => "''", select: false })
+  titleSearch!: string;
 }

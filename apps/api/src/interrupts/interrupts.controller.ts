@@ -23,7 +23,7 @@ import { CreateInterruptDto } from './dto/create-interrupt.dto';
 import { DecideInterruptDto } from './dto/decide-interrupt.dto';
 import { EscalateInterruptDto } from './dto/escalate-interrupt.dto';
 import { ListInterruptsQuery } from './dto/list-interrupts.query';
-import { InterruptListResponse, InterruptResponse } from './dto/interrupt.response';
+import { InterruptCountsResponse, InterruptListResponse, InterruptResponse } from './dto/interrupt.response';
 import { IDEMPOTENCY_KEY_HEADER } from '../idempotency/idempotency-key.decorator';
 
 @Controller('api/interrupts')
@@ -53,10 +53,22 @@ export class InterruptsController {
 
   @Get()
   @MachineOrMemberRoute('interrupt.read')
-  @ApiOperation({ operationId: 'listInterrupts', summary: "The organisation's interrupts, newest first, a page at a time" })
+  @ApiOperation({
+    operationId: 'listInterrupts',
+    summary: "The organisation's interrupts, newest (or oldest) first, a page at a time: the inbox's filters",
+  })
   @ApiOkResponse({ type: InterruptListResponse })
   list(@CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal, @Query() query: ListInterruptsQuery): Promise<InterruptListResponse> {
-    return this.interrupts.list(caller.organisationId, query);
+    return this.interrupts.list(caller.organisationId, query, caller.kind === 'member' ? caller.memberId : undefined);
+  }
+
+  // Declared before ':id', which would otherwise take "counts" for an id.
+  @Get('counts')
+  @MemberRoute('interrupt.read')
+  @ApiOperation({ operationId: 'countInterrupts', summary: "The inbox tabs' counts for the signed-in member (capped)" })
+  @ApiOkResponse({ type: InterruptCountsResponse })
+  counts(@CurrentMember() member: MemberPrincipal): Promise<InterruptCountsResponse> {
+    return this.interrupts.counts(member.organisationId, member.memberId);
   }
 
   @Get(':id')

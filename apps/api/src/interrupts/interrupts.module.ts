@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { AllowancesModule } from '../allowances/allowances.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { TeamsModule } from '../teams/teams.module';
 import { InterruptReviewService } from './interrupt-review.service';
 import { InterruptsController } from './interrupts.controller';
 import { InterruptsService } from './interrupts.service';
 
 @Module({
-  imports: [AllowancesModule, IdempotencyModule],
+  imports: [AllowancesModule, IdempotencyModule, TeamsModule],
   controllers: [InterruptsController],
   providers: [InterruptsService, InterruptReviewService],
 })

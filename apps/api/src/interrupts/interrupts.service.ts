@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { writeAuditEntry } from '@interlock/audit';
+import { parseTimestamp, searchWords, writeAuditEntry } from '@interlock/audit';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { actorOf, ApiKeyPrincipal } from '../auth/principal';
@@ -14,11 +14,16 @@ import { KeysetCursorCodec, keysetPage } from '../http/keyset-cursor.util';
 import { INTERRUPT_COLUMNS, InterruptRow, StoredActionRequest, toInterruptResponse } from './interrupt-record';
 import type { CreateInterruptDto } from './dto/create-interrupt.dto';
 import type { ListInterruptsQuery } from './dto/list-interrupts.query';
-import type { InterruptListResponse, InterruptResponse } from './dto/interrupt.response';
+import type { InterruptCountsResponse, InterruptListResponse, InterruptResponse } from './dto/interrupt.response';
+import { TeamsService } from '../teams/teams.service';
+import { INTERRUPT_STATUSES } from './interrupt.entity';
+import { COUNT_CAP, InboxFilter, inboxCountsQuery, inboxPageQuery } from './inbox-query.util';
 
 const DEFAULT_PAGE = 50;
+/** A title search holds at most this many words (as the audit log's `q`). */
+const MAX_SEARCH_WORDS = 8;
 
-/** Interrupts as agents see them (SPEC §5): open one, read one, list them. */
+/** Interrupts as agents and the inbox see them (SPEC §5): open one, read one, list and count them. */
 @Injectable()
 export class InterruptsService {
   private readonly cursors: KeysetCursorCodec;
@@ -27,6 +32,7 @@ export class InterruptsService {
     private readonly dataSource: DataSource,
     private readonly allowances: AllowancesService,
     private readonly idempotency: IdempotencyService,
+    private readonly teams: TeamsService,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.cursors = new KeysetCursorCodec(config.apiKeyPepper, 'interrupts.list');
@@ -62,8 +68,9 @@ export class InterruptsService {
         const id = randomUUID();
         const [row]: InterruptRow[] = await tx.query(
           `INSERT INTO interrupts AS i
-             (organisation_id, id, title, description, external_id, session_id, action_requests, metadata, opened_by_key_id)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+             (organisation_id, id, title, description, external_id, session_id, action_requests, metadata, opened_by_key_id,
+              title_search)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, array_to_tsvector($10::text[]))
            RETURNING ${INTERRUPT_COLUMNS}`,
           [
             organisationId,
@@ -75,6 +82,7 @@ export class InterruptsService {
             JSON.stringify(actionRequests),
             body.metadata === undefined || body.metadata === null ? null : JSON.stringify(body.metadata),
             key.apiKeyId,
+            searchWords(body.title),
           ],
         );
         // The count and the audit entry lock the organisation's counter row and audit chain
@@ -104,40 +112,85 @@ export class InterruptsService {
     return toInterruptResponse(row);
   }
 
-  /** Newest first, by keyset (createdAt, id): a page is stable while new interrupts arrive. */
-  async list(organisationId: string, query: ListInterruptsQuery): Promise<InterruptListResponse> {
-    // A cursor is good for one organisation and one set of filters.
-    const filters = JSON.stringify([organisationId, query.status ?? null, query.externalId ?? null]);
+  /**
+   * The inbox (and the agents' listing): filtered, newest or oldest first by keyset (createdAt,
+   * id), so a page is stable while new interrupts arrive. `memberId` is the signed-in member
+   * `assignee=me|my_teams` refers to; a key has none.
+   */
+  async list(organisationId: string, query: ListInterruptsQuery, memberId?: string): Promise<InterruptListResponse> {
+    const words = query.q === undefined ? [] : searchWords(query.q);
+    if (words.length > MAX_SEARCH_WORDS) {
+      throw new ApiError('VALIDATION_FAILED', `q: must have at most ${MAX_SEARCH_WORDS} words`);
+    }
+    const from = timestampParameter('from', query.from);
+    const to = timestampParameter('to', query.to);
+    if (from !== undefined && to !== undefined && Date.parse(from) > Date.parse(to)) {
+      throw new ApiError('VALIDATION_FAILED', 'from: must not be after to');
+    }
+    const personal = query.assignee === 'me' || query.assignee === 'my_teams';
+    if (personal && memberId === undefined) {
+      throw new ApiError('VALIDATION_FAILED', 'assignee: me and my_teams need a signed-in member; an API key may use unassigned.');
+    }
+    const order = query.order ?? 'newest';
+    // A cursor is good for one organisation, one set of filters and (for me/my_teams) one member.
+    const filters = JSON.stringify([
+      organisationId,
+      query.status ?? null,
+      query.externalId ?? null,
+      query.assignee ?? null,
+      personal ? memberId : null,
+      query.escalated ?? null,
+      words.join(' '),
+      from ?? null,
+      to ?? null,
+      order,
+    ]);
+    let assignees: InboxFilter['assignees'];
+    if (query.assignee === 'me') assignees = { type: 'member', ids: [memberId as string] };
+    if (query.assignee === 'my_teams') assignees = { type: 'team', ids: await this.teams.teamIdsOf(organisationId, memberId as string) };
+    const filter: InboxFilter = {
+      statuses: query.status === undefined ? INTERRUPT_STATUSES : [query.status],
+      assignees,
+      unassigned: query.assignee === 'unassigned',
+      escalated: query.escalated,
+      externalId: query.externalId,
+      words,
+      from,
+      to,
+      order,
+    };
     const page = await keysetPage<InterruptRow>(
       this.cursors,
       { filters, cursor: query.cursor, limit: query.limit ?? DEFAULT_PAGE },
       (row) => row.created_at,
-      (after, take) => {
-        const params: unknown[] = [organisationId];
-        const where = ['i.organisation_id = $1'];
-        if (query.status !== undefined) {
-          params.push(query.status);
-          where.push(`i.status = $${params.length}`);
-        }
-        if (query.externalId !== undefined) {
-          params.push(query.externalId);
-          where.push(`i.external_id = $${params.length}`);
-        }
-        if (after !== undefined) {
-          params.push(after.createdAt, after.id);
-          where.push(`(i.created_at, i.id) < ($${params.length - 1}, $${params.length})`);
-        }
-        params.push(take);
-        return queryRows<InterruptRow>(
-          this.dataSource,
-          `SELECT ${INTERRUPT_COLUMNS} FROM interrupts i
-            WHERE ${where.join(' AND ')}
-            ORDER BY i.created_at DESC, i.id DESC
-            LIMIT $${params.length}`,
-          params,
-        );
+      async (after, take) => {
+        if (assignees !== undefined && assignees.ids.length === 0) return [];
+        const q = inboxPageQuery(organisationId, filter, after, take);
+        return queryRows<InterruptRow>(this.dataSource, q.sql, q.params);
       },
     );
     return { interrupts: page.rows.map(toInterruptResponse), nextCursor: page.nextCursor };
   }
+
+  /** The inbox tabs' counts for a member, each capped (see COUNT_CAP). */
+  async counts(organisationId: string, memberId: string): Promise<InterruptCountsResponse> {
+    const q = inboxCountsQuery(organisationId, memberId);
+    const [row]: Record<'open' | 'assigned_to_me' | 'escalated' | 'answered', number>[] = await this.dataSource.query(q.sql, q.params);
+    const tab = (n: number) => ({ count: Math.min(n, COUNT_CAP), capped: n > COUNT_CAP });
+    return {
+      open: tab(row.open),
+      assignedToMe: tab(row.assigned_to_me),
+      escalated: tab(row.escalated),
+      answered: tab(row.answered),
+      cap: COUNT_CAP,
+    };
+  }
+}
+
+/** A query's `from`/`to`, validated as the audit log does (SPEC §7); undefined when absent. */
+function timestampParameter(name: 'from' | 'to', value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const parsed = parseTimestamp(value);
+  if (parsed === null) throw new ApiError('VALIDATION_FAILED', `${name}: must be an ISO 8601 timestamp such as 2026-01-31T12:00:00.000Z`);
+  return parsed;
 }

@@ -109,6 +109,8 @@ export type Assignee = {
     type: 'member' | 'team';
 };
 
+export type AssigneeFilter = 'me' | 'my_teams' | 'unassigned';
+
 export type AuditCategory = 'interrupt' | 'session' | 'member' | 'role' | 'team' | 'api_key' | 'webhook' | 'classification' | 'settings' | 'billing' | 'organisation';
 
 export type AuditEntryResponse = {
@@ -339,6 +341,29 @@ export type HealthStatus = {
     status: 'ok';
 };
 
+export type InterruptCountsResponse = {
+    /**
+     * Answered.
+     */
+    answered: TabCount;
+    /**
+     * Open and assigned to the signed-in member (directly, not through a team).
+     */
+    assignedToMe: TabCount;
+    /**
+     * Where counting stops.
+     */
+    cap: number;
+    /**
+     * Open and escalated.
+     */
+    escalated: TabCount;
+    /**
+     * Open.
+     */
+    open: TabCount;
+};
+
 export type InterruptListResponse = {
     /**
      * Newest first.
@@ -402,6 +427,8 @@ export type InvitationResponse = {
     id: string;
     roleId: string;
 };
+
+export type ListOrder = 'newest' | 'oldest';
 
 export type MemberListResponse = {
     members: Array<MemberResponse>;
@@ -537,6 +564,17 @@ export type StartSessionDto = {
         [key: string]: unknown;
     };
     name: string;
+};
+
+export type TabCount = {
+    /**
+     * true: there are more than cap (show "cap+").
+     */
+    capped: boolean;
+    /**
+     * At most cap.
+     */
+    count: number;
 };
 
 export type TargetType = 'interrupt' | 'session' | 'user' | 'invitation' | 'role' | 'team' | 'api_key' | 'webhook' | 'classification' | 'organisation';
@@ -1077,6 +1115,30 @@ export type ListInterruptsData = {
         status?: InterruptStatus;
         externalId?: string;
         /**
+         * me: assigned to the signed-in member; my_teams: to a team the member belongs to; unassigned: to no one. me and my_teams need a signed-in member (a key gets 400).
+         */
+        assignee?: AssigneeFilter;
+        /**
+         * true: escalated at least once; false: never escalated.
+         */
+        escalated?: boolean;
+        /**
+         * Title search: every word must be a prefix of a word of the title; case and accents are ignored. At most 8 words.
+         */
+        q?: string;
+        /**
+         * createdAt from this instant, inclusive (ISO 8601).
+         */
+        from?: string;
+        /**
+         * createdAt before this instant, exclusive (ISO 8601).
+         */
+        to?: string;
+        /**
+         * By createdAt, ties by id.
+         */
+        order?: ListOrder;
+        /**
          * The previous nextCursor; repeat the other parameters unchanged.
          */
         cursor?: string;
@@ -1171,6 +1233,40 @@ export type CreateInterruptResponses = {
 };
 
 export type CreateInterruptResponse = CreateInterruptResponses[keyof CreateInterruptResponses];
+
+export type CountInterruptsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/interrupts/counts';
+};
+
+export type CountInterruptsErrors = {
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type CountInterruptsError = CountInterruptsErrors[keyof CountInterruptsErrors];
+
+export type CountInterruptsResponses = {
+    200: InterruptCountsResponse;
+};
+
+export type CountInterruptsResponse = CountInterruptsResponses[keyof CountInterruptsResponses];
 
 export type GetInterruptData = {
     body?: never;

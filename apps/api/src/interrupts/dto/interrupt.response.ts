@@ -118,3 +118,29 @@ export class InterruptListResponse {
   @ApiProperty({ type: String, nullable: true, description: 'Opaque; null on the last page.' })
   nextCursor!: string | null;
 }
+
+export class TabCount {
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'At most cap.' })
+  count!: number;
+
+  @ApiProperty({ description: 'true: there are more than cap (show "cap+").' })
+  capped!: boolean;
+}
+
+/** The inbox tabs' counts for the signed-in member. */
+export class InterruptCountsResponse {
+  @ApiProperty({ type: TabCount, description: 'Open.' })
+  open!: TabCount;
+
+  @ApiProperty({ type: TabCount, description: 'Open and assigned to the signed-in member (directly, not through a team).' })
+  assignedToMe!: TabCount;
+
+  @ApiProperty({ type: TabCount, description: 'Open and escalated.' })
+  escalated!: TabCount;
+
+  @ApiProperty({ type: TabCount, description: 'Answered.' })
+  answered!: TabCount;
+
+  @ApiProperty({ type: 'integer', example: 1000, description: 'Where counting stops.' })
+  cap!: number;
+}

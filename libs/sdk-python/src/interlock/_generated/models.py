@@ -104,6 +104,13 @@ class Assignee(BaseModel):
     type: Literal['member', 'team']
 
 
+class AssigneeFilter(RootModel[Literal['me', 'my_teams', 'unassigned']]):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    root: Literal['me', 'my_teams', 'unassigned']
+
+
 class ChangeMemberRoleDto(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -237,6 +244,13 @@ class InvitationResponse(BaseModel):
     """
     id: UUID
     role_id: UUID = Field(..., alias='roleId')
+
+
+class ListOrder(RootModel[Literal['newest', 'oldest']]):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    root: Literal['newest', 'oldest']
 
 
 class MemberResponse(BaseModel):
@@ -381,6 +395,21 @@ class StartSessionDto(BaseModel):
     )
     metadata: Optional[dict[str, Any]] = None
     name: str = Field(..., examples=['nightly-build'], max_length=200, min_length=1)
+
+
+class TabCount(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    capped: bool
+    """
+    true: there are more than cap (show "cap+").
+    """
+    count: int = Field(..., ge=0)
+    """
+    At most cap.
+    """
 
 
 class TeamResponse(BaseModel):
@@ -790,6 +819,33 @@ class ErrorBody(BaseModel):
     Also sent as the x-request-id header.
     """
     status_code: int = Field(..., alias='statusCode', examples=[401])
+
+
+class InterruptCountsResponse(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    answered: TabCount
+    """
+    Answered.
+    """
+    assigned_to_me: TabCount = Field(..., alias='assignedToMe')
+    """
+    Open and assigned to the signed-in member (directly, not through a team).
+    """
+    cap: int = Field(..., examples=[1000])
+    """
+    Where counting stops.
+    """
+    escalated: TabCount
+    """
+    Open and escalated.
+    """
+    open: TabCount
+    """
+    Open.
+    """
 
 
 class InterruptResponse(BaseModel):

@@ -55,6 +55,58 @@ describe('reads shared by keys and members', () => {
       expect(oneByMember.body).toEqual(oneByKey.body);
     });
 
+    it('one interrupt carries its linked session and its history (who opened, assigned, escalated, decided it, when)', async () => {
+      const server = t.app.getHttpServer();
+      const session = await startSession(server, key, { name: 'refund-run' });
+      const opened = await openInterrupt(server, key, { title: 'Refund order 7', actions: ['refund', 'notify'], sessionId: session.id });
+      const manager = await joinOrganisation(server, owner.cookie, (await builtInRoleIds(server, owner.cookie)).manager, 'Mary Manager');
+      expect((await http().post(`/api/interrupts/${opened.id}/assign`).set('cookie', owner.cookie).send({ memberId: manager.memberId })).status).toBe(200);
+      expect((await http().post(`/api/interrupts/${opened.id}/escalate`).set('cookie', manager.cookie).send({ reason: 'big refund' })).status).toBe(200);
+      const decided = await http()
+        .post(`/api/interrupts/${opened.id}/decisions`)
+        .set('cookie', manager.cookie)
+        .send({ actionName: 'refund', decision: 'approve' });
+      expect(decided.status).toBe(201);
+      // Responses other than the detail read stay the record alone.
+      expect(decided.body).not.toHaveProperty('history');
+      expect(decided.body).not.toHaveProperty('session');
+
+      const byMember = await http().get(`/api/interrupts/${opened.id}`).set('cookie', manager.cookie);
+      expect(byMember.status).toBe(200);
+      expect(byMember.body.session).toEqual({ id: session.id, name: 'refund-run', status: 'active' });
+      expect(byMember.body.sessionId).toBe(session.id);
+      const history = byMember.body.history as Record<string, unknown>[];
+      expect(history.map((h) => [h.action, h.actorType, h.actorName])).toEqual([
+        ['interrupt.created', 'api_key', 'ci-runner'],
+        ['interrupt.assigned', 'member', 'Ada Lovelace'],
+        ['interrupt.escalated', 'member', 'Mary Manager'],
+        ['interrupt.decided', 'member', 'Mary Manager'],
+      ]);
+      expect(history[1].metadata).toMatchObject({ assigneeType: 'member', assigneeId: manager.memberId, assigneeName: 'Mary Manager' });
+      expect(history[2].metadata).toEqual({ level: 1, reason: 'big refund' });
+      expect(history[3].metadata).toEqual({ actionName: 'refund', decision: 'approve', becameAnswered: false });
+      expect(history[3]).toMatchObject({ actorId: manager.memberId, summary: expect.stringContaining('refund') });
+      for (const h of history) {
+        expect(Object.keys(h).sort()).toEqual(['action', 'actorId', 'actorName', 'actorType', 'createdAt', 'id', 'metadata', 'summary']);
+        expect(h.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      }
+      const times = history.map((h) => h.createdAt as string);
+      expect([...times].sort()).toEqual(times);
+
+      // The key reads the same; the session's status follows the session.
+      expect((await http().post(`/api/sessions/${session.id}/end`).set('x-api-key', key)).status).toBe(200);
+      const byKey = await http().get(`/api/interrupts/${opened.id}`).set('x-api-key', key);
+      expect(byKey.body.session).toEqual({ id: session.id, name: 'refund-run', status: 'ended' });
+      expect(byKey.body.history).toEqual(history);
+      // No session: null. Listings carry neither field.
+      const alone = await openInterrupt(server, key, { title: 'No session' });
+      const read = await http().get(`/api/interrupts/${alone.id}`).set('x-api-key', key);
+      expect(read.body.session).toBeNull();
+      expect(read.body.history.map((h: { action: string }) => h.action)).toEqual(['interrupt.created']);
+      const list = await http().get('/api/interrupts').query({ limit: 1 }).set('x-api-key', key);
+      expect(list.body.interrupts[0]).not.toHaveProperty('history');
+    });
+
     it('a member without interrupt.read gets 403 "Missing permission: interrupt.read."', async () => {
       const opened = await openInterrupt(t.app.getHttpServer(), key);
       const deciderOnly = await memberWithPermissions(t.app.getHttpServer(), owner.cookie, ['interrupt.decide']);

@@ -1,6 +1,8 @@
 import type { Decision } from './interrupt-decision.entity';
 import type { InterruptStatus } from './interrupt.entity';
-import type { InterruptResponse } from './dto/interrupt.response';
+import type { ActorType } from '@interlock/domain';
+import type { SessionStatus } from '../sessions/session.entity';
+import type { InterruptDetailResponse, InterruptResponse } from './dto/interrupt.response';
 
 /** An action request as stored: every optional part filled in. */
 export interface StoredActionRequest {
@@ -90,5 +92,48 @@ export function toInterruptResponse(row: InterruptRow): InterruptResponse {
     metadata: row.metadata,
     createdAt: row.created_at.toISOString(),
     answeredAt: row.answered_at?.toISOString() ?? null,
+  };
+}
+
+/**
+ * The detail read's extra columns: the linked session (id, name, status) and the interrupt's
+ * audit entries — the latest `historyMax`, oldest first — through the audit log's target index.
+ */
+export const INTERRUPT_DETAIL_COLUMNS = `
+  (SELECT json_build_object('id', s.id, 'name', s.name, 'status', s.status)
+     FROM sessions s WHERE s.organisation_id = i.organisation_id AND s.id = i.session_id) AS session,
+  COALESCE((
+    SELECT json_agg(json_build_object(
+             'id', h.id, 'action', h.action, 'createdAt', h.created_at, 'actorType', h.actor_type,
+             'actorId', h.actor_id, 'actorName', h.actor_name, 'summary', h.summary, 'metadata', h.metadata)
+           ORDER BY h.created_at, h.seq)
+      FROM (SELECT a.id, a.seq, a.action, a.created_at, a.actor_type, a.actor_id, a.actor_name, a.summary, a.metadata
+              FROM audit_log_entries a
+             WHERE a.organisation_id = i.organisation_id AND a.target_id = i.id::text AND a.target_type = 'interrupt'
+             ORDER BY a.created_at DESC, a.seq DESC
+             LIMIT $3) h
+  ), '[]'::json) AS history`;
+
+export interface InterruptDetailRow extends InterruptRow {
+  session: { id: string; name: string; status: SessionStatus } | null;
+  history: {
+    id: string;
+    action: string;
+    /** Postgres' JSON text of a timestamptz. */
+    createdAt: string;
+    actorType: ActorType;
+    actorId: string | null;
+    actorName: string;
+    summary: string;
+    metadata: Record<string, unknown> | null;
+  }[];
+}
+
+/** GET /api/interrupts/{id}: the record, its linked session and its history. */
+export function toInterruptDetailResponse(row: InterruptDetailRow): InterruptDetailResponse {
+  return {
+    ...toInterruptResponse(row),
+    session: row.session,
+    history: row.history.map((h) => ({ ...h, createdAt: new Date(h.createdAt).toISOString() })),
   };
 }

@@ -23,7 +23,7 @@ import { CreateInterruptDto } from './dto/create-interrupt.dto';
 import { DecideInterruptDto } from './dto/decide-interrupt.dto';
 import { EscalateInterruptDto } from './dto/escalate-interrupt.dto';
 import { ListInterruptsQuery } from './dto/list-interrupts.query';
-import { InterruptCountsResponse, InterruptListResponse, InterruptResponse } from './dto/interrupt.response';
+import { InterruptCountsResponse, InterruptDetailResponse, InterruptListResponse, InterruptResponse } from './dto/interrupt.response';
 import { IDEMPOTENCY_KEY_HEADER } from '../idempotency/idempotency-key.decorator';
 
 @Controller('api/interrupts')
@@ -73,9 +73,9 @@ export class InterruptsController {
 
   @Get(':id')
   @MachineOrMemberRoute('interrupt.read')
-  @ApiOperation({ operationId: 'getInterrupt', summary: 'One interrupt with its decisions' })
-  @ApiOkResponse({ type: InterruptResponse })
-  get(@CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal, @IdParam() id: string): Promise<InterruptResponse> {
+  @ApiOperation({ operationId: 'getInterrupt', summary: 'One interrupt with its decisions, its linked session and its history' })
+  @ApiOkResponse({ type: InterruptDetailResponse })
+  get(@CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal, @IdParam() id: string): Promise<InterruptDetailResponse> {
     return this.interrupts.get(caller.organisationId, id);
   }
 

@@ -11,10 +11,19 @@ import { ApiError } from '../http/api-error';
 import { IdempotencyService, IdempotentRequest, IdempotentResult } from '../idempotency/idempotency.service';
 import { DECISIONS } from './interrupt-decision.entity';
 import { KeysetCursorCodec, keysetPage } from '../http/keyset-cursor.util';
-import { INTERRUPT_COLUMNS, InterruptRow, StoredActionRequest, toInterruptResponse } from './interrupt-record';
+import {
+  INTERRUPT_COLUMNS,
+  INTERRUPT_DETAIL_COLUMNS,
+  InterruptDetailRow,
+  InterruptRow,
+  StoredActionRequest,
+  toInterruptDetailResponse,
+  toInterruptResponse,
+} from './interrupt-record';
 import type { CreateInterruptDto } from './dto/create-interrupt.dto';
 import type { ListInterruptsQuery } from './dto/list-interrupts.query';
-import type { InterruptCountsResponse, InterruptListResponse, InterruptResponse } from './dto/interrupt.response';
+import { INTERRUPT_HISTORY_MAX } from './dto/interrupt.response';
+import type { InterruptCountsResponse, InterruptDetailResponse, InterruptListResponse, InterruptResponse } from './dto/interrupt.response';
 import { TeamsService } from '../teams/teams.service';
 import { INTERRUPT_STATUSES } from './interrupt.entity';
 import { COUNT_CAP, InboxFilter, inboxCountsQuery, inboxPageQuery } from './inbox-query.util';
@@ -103,13 +112,14 @@ export class InterruptsService {
     );
   }
 
-  async get(organisationId: string, id: string): Promise<InterruptResponse> {
-    const [row]: InterruptRow[] = await this.dataSource.query(
-      `SELECT ${INTERRUPT_COLUMNS} FROM interrupts i WHERE i.organisation_id = $1 AND i.id = $2`,
-      [organisationId, id],
+  /** One interrupt with its decisions, its linked session and its history, in one query. */
+  async get(organisationId: string, id: string): Promise<InterruptDetailResponse> {
+    const [row]: InterruptDetailRow[] = await this.dataSource.query(
+      `SELECT ${INTERRUPT_COLUMNS}, ${INTERRUPT_DETAIL_COLUMNS} FROM interrupts i WHERE i.organisation_id = $1 AND i.id = $2`,
+      [organisationId, id, INTERRUPT_HISTORY_MAX],
     );
     if (row === undefined) throw ApiError.of('NOT_FOUND');
-    return toInterruptResponse(row);
+    return toInterruptDetailResponse(row);
   }
 
   /**

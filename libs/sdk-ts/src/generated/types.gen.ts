@@ -364,6 +364,65 @@ export type InterruptCountsResponse = {
     open: TabCount;
 };
 
+export type InterruptDetailResponse = {
+    actionRequests: Array<ActionRequestResponse>;
+    answeredAt: string | null;
+    assignee: Assignee | null;
+    createdAt: string;
+    /**
+     * In the order they were made.
+     */
+    decisions: Array<DecisionResponse>;
+    description: string | null;
+    escalatedAt: string | null;
+    /**
+     * 0 until escalated; each escalation adds one.
+     */
+    escalationLevel: number;
+    escalationReason: string | null;
+    externalId: string | null;
+    /**
+     * The interrupt's audit entries, oldest first (the latest 100 at most).
+     */
+    history: Array<InterruptHistoryEntry>;
+    id: string;
+    metadata: {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * The session sessionId names, or null.
+     */
+    session: LinkedSession | null;
+    sessionId: string | null;
+    /**
+     * open until every action request has a decision.
+     */
+    status: InterruptStatus;
+    title: string;
+};
+
+export type InterruptHistoryEntry = {
+    /**
+     * interrupt.created, interrupt.decided (metadata {actionName, decision, becameAnswered}), interrupt.assigned (metadata {assigneeType, assigneeId, assigneeName, previousAssigneeType, previousAssigneeId}), interrupt.escalated (metadata {level, reason}); treat others as opaque.
+     */
+    action: string;
+    actorId: string | null;
+    /**
+     * As it was at the time.
+     */
+    actorName: string;
+    actorType: ActorType;
+    createdAt: string;
+    /**
+     * The audit entry id.
+     */
+    id: string;
+    metadata: {
+        [key: string]: unknown;
+    } | null;
+    summary: string;
+};
+
 export type InterruptListResponse = {
     /**
      * Newest first.
@@ -426,6 +485,12 @@ export type InvitationResponse = {
     expiresAt: string;
     id: string;
     roleId: string;
+};
+
+export type LinkedSession = {
+    id: string;
+    name: string;
+    status: SessionStatus;
 };
 
 export type ListOrder = 'newest' | 'oldest';
@@ -1303,7 +1368,7 @@ export type GetInterruptErrors = {
 export type GetInterruptError = GetInterruptErrors[keyof GetInterruptErrors];
 
 export type GetInterruptResponses = {
-    200: InterruptResponse;
+    200: InterruptDetailResponse;
 };
 
 export type GetInterruptResponse = GetInterruptResponses[keyof GetInterruptResponses];

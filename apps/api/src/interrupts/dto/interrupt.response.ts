@@ -1,8 +1,15 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DECISIONS } from '../interrupt-decision.entity';
 import type { Decision } from '../interrupt-decision.entity';
+import { ACTOR_TYPES } from '@interlock/domain';
+import type { ActorType } from '@interlock/domain';
 import { INTERRUPT_STATUSES } from '../interrupt.entity';
 import type { InterruptStatus } from '../interrupt.entity';
+import { SESSION_STATUSES } from '../../sessions/session.entity';
+import type { SessionStatus } from '../../sessions/session.entity';
+
+/** GET /api/interrupts/{id} returns at most this many history entries (the latest). */
+export const INTERRUPT_HISTORY_MAX = 100;
 
 const FREE_FORM = { type: 'object', additionalProperties: true } as const;
 
@@ -109,6 +116,62 @@ export class InterruptResponse {
 
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
   answeredAt!: string | null;
+}
+
+export class LinkedSession {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty()
+  name!: string;
+
+  @ApiProperty({ enum: SESSION_STATUSES, enumName: 'SessionStatus' })
+  status!: SessionStatus;
+}
+
+/** One of the interrupt's audit entries: who opened, decided, assigned or escalated it, and when. */
+export class InterruptHistoryEntry {
+  @ApiProperty({ format: 'uuid', description: 'The audit entry id.' })
+  id!: string;
+
+  @ApiProperty({
+    example: 'interrupt.assigned',
+    description:
+      'interrupt.created, interrupt.decided (metadata {actionName, decision, becameAnswered}), interrupt.assigned ' +
+      '(metadata {assigneeType, assigneeId, assigneeName, previousAssigneeType, previousAssigneeId}), interrupt.escalated ' +
+      '(metadata {level, reason}); treat others as opaque.',
+  })
+  action!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt!: string;
+
+  @ApiProperty({ enum: ACTOR_TYPES, enumName: 'ActorType' })
+  actorType!: ActorType;
+
+  @ApiProperty({ type: String, nullable: true })
+  actorId!: string | null;
+
+  @ApiProperty({ description: 'As it was at the time.' })
+  actorName!: string;
+
+  @ApiProperty()
+  summary!: string;
+
+  @ApiProperty({ ...FREE_FORM, nullable: true })
+  metadata!: Record<string, unknown> | null;
+}
+
+/** One interrupt as GET /api/interrupts/{id} reads it: the record, its linked session and its history. */
+export class InterruptDetailResponse extends InterruptResponse {
+  @ApiProperty({ type: LinkedSession, nullable: true, description: 'The session sessionId names, or null.' })
+  session!: LinkedSession | null;
+
+  @ApiProperty({
+    type: [InterruptHistoryEntry],
+    description: `The interrupt's audit entries, oldest first (the latest ${INTERRUPT_HISTORY_MAX} at most).`,
+  })
+  history!: InterruptHistoryEntry[];
 }
 
 export class InterruptListResponse {

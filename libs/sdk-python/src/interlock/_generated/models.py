@@ -227,6 +227,42 @@ class HealthStatus(BaseModel):
     status: Literal['ok']
 
 
+class InterruptHistoryEntry(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action: str = Field(..., examples=['interrupt.assigned'])
+    """
+    interrupt.created, interrupt.decided (metadata {actionName, decision, becameAnswered}), interrupt.assigned (metadata {assigneeType, assigneeId, assigneeName, previousAssigneeType, previousAssigneeId}), interrupt.escalated (metadata {level, reason}); treat others as opaque.
+    """
+    actor_id: Optional[str] = Field(..., alias='actorId')
+    actor_name: str = Field(..., alias='actorName')
+    """
+    As it was at the time.
+    """
+    actor_type: Literal['member', 'api_key', 'system', 'argus'] = Field(
+        ..., alias='actorType'
+    )
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    id: UUID
+    """
+    The audit entry id.
+    """
+    metadata: Optional[dict[str, Any]] = Field(...)
+    summary: str
+
+
+class InterruptStatus(RootModel[Literal['open', 'answered']]):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    root: Literal['open', 'answered']
+    """
+    open until every action request has a decision.
+    """
+
+
 class InvitationResponse(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -328,6 +364,13 @@ class SessionListStatus(RootModel[Literal['active', 'ended']]):
         populate_by_name=True,
     )
     root: Literal['active', 'ended']
+
+
+class SessionStatus(RootModel[Literal['active', 'ended', 'disconnected']]):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    root: Literal['active', 'ended', 'disconnected']
 
 
 class SignInDto(BaseModel):
@@ -887,6 +930,16 @@ class InvitationListResponse(BaseModel):
     invitations: list[InvitationResponse]
 
 
+class LinkedSession(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    id: UUID
+    name: str
+    status: Literal['active', 'ended', 'disconnected']
+
+
 class MemberListResponse(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -962,6 +1015,45 @@ class AppendMessagesDto(BaseModel):
         populate_by_name=True,
     )
     messages: list[SessionMessageDto] = Field(..., max_length=100, min_length=1)
+
+
+class InterruptDetailResponse(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action_requests: list[ActionRequestResponse] = Field(..., alias='actionRequests')
+    answered_at: Optional[AwareDatetime] = Field(..., alias='answeredAt')
+    assignee: Optional[Assignee] = Field(...)
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    decisions: list[DecisionResponse]
+    """
+    In the order they were made.
+    """
+    description: Optional[str] = Field(...)
+    escalated_at: Optional[AwareDatetime] = Field(..., alias='escalatedAt')
+    escalation_level: int = Field(..., alias='escalationLevel', ge=0)
+    """
+    0 until escalated; each escalation adds one.
+    """
+    escalation_reason: Optional[str] = Field(..., alias='escalationReason')
+    external_id: Optional[str] = Field(..., alias='externalId')
+    history: list[InterruptHistoryEntry]
+    """
+    The interrupt's audit entries, oldest first (the latest 100 at most).
+    """
+    id: UUID
+    metadata: Optional[dict[str, Any]] = Field(...)
+    session: Optional[LinkedSession] = Field(...)
+    """
+    The session sessionId names, or null.
+    """
+    session_id: Optional[UUID] = Field(..., alias='sessionId')
+    status: Literal['open', 'answered']
+    """
+    open until every action request has a decision.
+    """
+    title: str = Field(..., examples=['Deploy to prod'], max_length=200, min_length=1)
 
 
 class InterruptListResponse(BaseModel):

@@ -21,7 +21,7 @@ import type { IdempotentRequest } from '../idempotency/idempotency.service';
 import { markReplay } from '../idempotency/replay-header.util';
 import { LiveViewService } from './live-view.service';
 import { SessionsService } from './sessions.service';
-import { parseLastEventId } from './sse-event.util';
+import { parseLastEventId } from '../http/sse-event.util';
 import { AppendMessagesDto } from './dto/append-messages.dto';
 import { StartSessionDto } from './dto/start-session.dto';
 import { AppendMessagesResponse, SessionListResponse, SessionResponse } from './dto/session.response';

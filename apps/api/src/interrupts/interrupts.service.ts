@@ -25,6 +25,7 @@ import type { ListInterruptsQuery } from './dto/list-interrupts.query';
 import { INTERRUPT_HISTORY_MAX } from './dto/interrupt.response';
 import type { InterruptCountsResponse, InterruptDetailResponse, InterruptListResponse, InterruptResponse } from './dto/interrupt.response';
 import { TeamsService } from '../teams/teams.service';
+import { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
 import { INTERRUPT_STATUSES } from './interrupt.entity';
 import { COUNT_CAP, InboxFilter, inboxCountsQuery, inboxPageQuery } from './inbox-query.util';
 
@@ -42,6 +43,7 @@ export class InterruptsService {
     private readonly allowances: AllowancesService,
     private readonly idempotency: IdempotencyService,
     private readonly teams: TeamsService,
+    private readonly events: OrganisationEventsAnnouncer,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.cursors = new KeysetCursorCodec(config.apiKeyPepper, 'interrupts.list');
@@ -52,7 +54,7 @@ export class InterruptsService {
    * `interrupt.created` entry, all in one transaction: a refused or failed open leaves no trace
    * (the count included).
    */
-  create(
+  async create(
     key: ApiKeyPrincipal,
     body: CreateInterruptDto,
     idempotency: IdempotentRequest | undefined,
@@ -65,7 +67,7 @@ export class InterruptsService {
       description: a.description ?? null,
       allowedDecisions: a.allowedDecisions ?? [...DECISIONS],
     }));
-    return this.dataSource.transaction((tx) =>
+    const result = await this.dataSource.transaction((tx) =>
       this.idempotency.once(tx, idempotency, 201, async () => {
         if (body.sessionId !== undefined && body.sessionId !== null) {
           const [session]: unknown[] = await tx.query(
@@ -110,6 +112,8 @@ export class InterruptsService {
         return toInterruptResponse(row);
       }),
     );
+    if (!result.replayed) await this.events.announce(organisationId);
+    return result;
   }
 
   /** One interrupt with its decisions, its linked session and its history, in one query. */

@@ -13,6 +13,7 @@ import { KeysetCursorCodec, keysetPage } from '../http/keyset-cursor.util';
 import { IdempotencyService, IdempotentRequest, IdempotentResult } from '../idempotency/idempotency.service';
 import { LOGGER } from '../logging/logger.module';
 import { NotificationBus } from '../notifications/notification-bus';
+import { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
 import { encodeSessionChange, LIVE_VIEW_CHANNEL, SessionChange } from './live-view-channel';
 import { notActiveMessage, SESSION_COLUMNS, SessionRow, toSessionResponse } from './session-record';
 import type { SessionMessageDto } from './dto/append-messages.dto';
@@ -33,19 +34,20 @@ export class SessionsService {
     private readonly allowances: AllowancesService,
     private readonly idempotency: IdempotencyService,
     private readonly bus: NotificationBus,
+    private readonly events: OrganisationEventsAnnouncer,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.cursors = new KeysetCursorCodec(config.apiKeyPepper, 'sessions.list');
   }
 
-  start(
+  async start(
     key: ApiKeyPrincipal,
     body: StartSessionDto,
     idempotency: IdempotentRequest | undefined,
     ip: string | null,
   ): Promise<IdempotentResult<SessionResponse>> {
-    return this.dataSource.transaction((tx) =>
+    const result = await this.dataSource.transaction((tx) =>
       this.idempotency.once(tx, idempotency, 201, async () => {
         await this.allowances.assertAgentHoursLeft(tx, key.organisationId);
         const id = randomUUID();
@@ -74,6 +76,8 @@ export class SessionsService {
         return toSessionResponse(row);
       }),
     );
+    if (!result.replayed) await this.events.announce(key.organisationId);
+    return result;
   }
 
   /**
@@ -129,6 +133,7 @@ export class SessionsService {
       return ended;
     });
     await this.announce({ organisationId: key.organisationId, sessionId: id, messageCount: row.message_count, status: row.status });
+    await this.events.announce(key.organisationId);
     return toSessionResponse(row);
   }
 
@@ -147,6 +152,7 @@ export class SessionsService {
       return disconnected;
     });
     await this.announce({ organisationId: member.organisationId, sessionId: id, messageCount: row.message_count, status: row.status });
+    await this.events.announce(member.organisationId);
     return toSessionResponse(row);
   }
 

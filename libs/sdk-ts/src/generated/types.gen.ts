@@ -337,6 +337,38 @@ export type EscalateInterruptDto = {
     reason?: string;
 };
 
+export type EventActor = {
+    id: string | null;
+    /**
+     * As it was at the time.
+     */
+    name: string;
+    type: ActorType;
+};
+
+export type EventAssignee = {
+    id: string;
+    name: string;
+    type: 'member' | 'team';
+};
+
+export type EventInterrupt = {
+    id: string;
+    title: string;
+};
+
+export type EventSession = {
+    id: string;
+    name: string;
+};
+
+export type EventStreamPosition = {
+    /**
+     * The stream continues after this audit-log sequence number.
+     */
+    seq: number;
+};
+
 export type HealthStatus = {
     status: 'ok';
 };
@@ -510,6 +542,63 @@ export type MemberResponse = {
      */
     roleName: string;
 };
+
+export type OrganisationEvent = {
+    /**
+     * interrupt.decided.
+     */
+    actionName?: string;
+    /**
+     * interrupt.created: the action names.
+     */
+    actionNames?: Array<string>;
+    actor: EventActor;
+    /**
+     * interrupt.assigned.
+     */
+    assignee?: EventAssignee;
+    /**
+     * interrupt.decided: this decision answered the interrupt (an interrupt.answered follows).
+     */
+    becameAnswered?: boolean;
+    createdAt: string;
+    /**
+     * interrupt.decided.
+     */
+    decision?: 'approve' | 'edit' | 'reject' | 'respond';
+    /**
+     * interrupt.created, session.started.
+     */
+    externalId?: string | null;
+    /**
+     * interrupt.* events.
+     */
+    interrupt?: EventInterrupt;
+    /**
+     * interrupt.escalated: the new level.
+     */
+    level?: number;
+    /**
+     * session.ended.
+     */
+    messageCount?: number;
+    /**
+     * interrupt.escalated.
+     */
+    reason?: string | null;
+    seq: number;
+    /**
+     * session.* events.
+     */
+    session?: EventSession;
+    /**
+     * session.ended: ended or disconnected.
+     */
+    status?: SessionStatus;
+    type: OrganisationEventType;
+};
+
+export type OrganisationEventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.escalated' | 'session.started' | 'session.ended';
 
 export type OrganisationResponse = {
     createdAt: string;
@@ -1172,6 +1261,49 @@ export type SignUpResponses = {
 };
 
 export type SignUpResponse = SignUpResponses[keyof SignUpResponses];
+
+export type StreamEventsData = {
+    body?: never;
+    headers?: {
+        /**
+         * Resume after this event id (the organisation audit-log sequence number).
+         */
+        'Last-Event-ID'?: number;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/events';
+};
+
+export type StreamEventsErrors = {
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type StreamEventsError = StreamEventsErrors[keyof StreamEventsErrors];
+
+export type StreamEventsResponses = {
+    /**
+     * First `retry: 3000`, then `ready` (data EventStreamPosition; id = the position the stream continues after), or `reset` when Last-Event-ID is more than 10,000 audit entries behind (or ahead): refetch, then carry on. Then one event per change, `event:` its type, `id:` its audit sequence number, `data:` an OrganisationEvent: interrupt.created, interrupt.decided, interrupt.answered (after the interrupt.decided that answered it; only the last of the two carries the id), interrupt.assigned, interrupt.escalated, and — for members holding session.read — session.started, session.ended. Comment heartbeats every 15 s; the stream closes when the member signs out or loses interrupt.read.
+     */
+    200: string;
+};
+
+export type StreamEventsResponse = StreamEventsResponses[keyof StreamEventsResponses];
 
 export type ListInterruptsData = {
     body?: never;

@@ -219,6 +219,58 @@ class EscalateInterruptDto(BaseModel):
     reason: Optional[str] = Field(None, max_length=1000, min_length=1)
 
 
+class EventActor(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    id: Optional[str] = Field(...)
+    name: str
+    """
+    As it was at the time.
+    """
+    type: Literal['member', 'api_key', 'system', 'argus']
+
+
+class EventAssignee(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    id: UUID
+    name: str
+    type: Literal['member', 'team']
+
+
+class EventInterrupt(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    id: UUID
+    title: str
+
+
+class EventSession(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    id: UUID
+    name: str
+
+
+class EventStreamPosition(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    seq: int = Field(..., ge=0)
+    """
+    The stream continues after this audit-log sequence number.
+    """
+
+
 class HealthStatus(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -364,13 +416,6 @@ class SessionListStatus(RootModel[Literal['active', 'ended']]):
         populate_by_name=True,
     )
     root: Literal['active', 'ended']
-
-
-class SessionStatus(RootModel[Literal['active', 'ended', 'disconnected']]):
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
-    root: Literal['active', 'ended', 'disconnected']
 
 
 class SignInDto(BaseModel):
@@ -946,6 +991,73 @@ class MemberListResponse(BaseModel):
         populate_by_name=True,
     )
     members: list[MemberResponse]
+
+
+class OrganisationEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action_name: Optional[str] = Field(None, alias='actionName')
+    """
+    interrupt.decided.
+    """
+    action_names: Optional[list[str]] = Field(None, alias='actionNames')
+    """
+    interrupt.created: the action names.
+    """
+    actor: EventActor
+    assignee: Optional[EventAssignee] = None
+    """
+    interrupt.assigned.
+    """
+    became_answered: Optional[bool] = Field(None, alias='becameAnswered')
+    """
+    interrupt.decided: this decision answered the interrupt (an interrupt.answered follows).
+    """
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    decision: Optional[Literal['approve', 'edit', 'reject', 'respond']] = None
+    """
+    interrupt.decided.
+    """
+    external_id: Optional[str] = Field(None, alias='externalId')
+    """
+    interrupt.created, session.started.
+    """
+    interrupt: Optional[EventInterrupt] = None
+    """
+    interrupt.* events.
+    """
+    level: Optional[int] = Field(None, ge=1)
+    """
+    interrupt.escalated: the new level.
+    """
+    message_count: Optional[int] = Field(None, alias='messageCount', ge=0)
+    """
+    session.ended.
+    """
+    reason: Optional[str] = None
+    """
+    interrupt.escalated.
+    """
+    seq: int = Field(..., ge=1)
+    session: Optional[EventSession] = None
+    """
+    session.* events.
+    """
+    status: Optional[Literal['active', 'ended', 'disconnected']] = None
+    """
+    session.ended: ended or disconnected.
+    """
+    type: Literal[
+        'interrupt.created',
+        'interrupt.decided',
+        'interrupt.answered',
+        'interrupt.assigned',
+        'interrupt.escalated',
+        'session.started',
+        'session.ended',
+    ]
 
 
 class OrganisationResponse(BaseModel):

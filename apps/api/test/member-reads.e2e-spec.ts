@@ -55,7 +55,7 @@ describe('reads shared by keys and members', () => {
       expect(oneByMember.body).toEqual(oneByKey.body);
     });
 
-    it('one interrupt carries its linked session and its history (who opened, assigned, escalated, decided it, when)', async () => {
+    it('one interrupt, with include=history,session, carries its linked session and its history (who opened, assigned, escalated, decided it, when)', async () => {
       const server = t.app.getHttpServer();
       const session = await startSession(server, key, { name: 'refund-run' });
       const opened = await openInterrupt(server, key, { title: 'Refund order 7', actions: ['refund', 'notify'], sessionId: session.id });
@@ -71,8 +71,13 @@ describe('reads shared by keys and members', () => {
       expect(decided.body).not.toHaveProperty('history');
       expect(decided.body).not.toHaveProperty('session');
 
-      const byMember = await http().get(`/api/interrupts/${opened.id}`).set('cookie', manager.cookie);
+      // Without include: exactly the record agents read (and the decision answered with).
+      const plain = await http().get(`/api/interrupts/${opened.id}`).set('x-api-key', key);
+      expect(plain.body).toEqual(decided.body);
+
+      const byMember = await http().get(`/api/interrupts/${opened.id}`).query({ include: 'history,session' }).set('cookie', manager.cookie);
       expect(byMember.status).toBe(200);
+      expect({ ...byMember.body, history: undefined, session: undefined }).toEqual({ ...decided.body, history: undefined, session: undefined });
       expect(byMember.body.session).toEqual({ id: session.id, name: 'refund-run', status: 'active' });
       expect(byMember.body.sessionId).toBe(session.id);
       const history = byMember.body.history as Record<string, unknown>[];
@@ -95,14 +100,20 @@ describe('reads shared by keys and members', () => {
 
       // The key reads the same; the session's status follows the session.
       expect((await http().post(`/api/sessions/${session.id}/end`).set('x-api-key', key)).status).toBe(200);
-      const byKey = await http().get(`/api/interrupts/${opened.id}`).set('x-api-key', key);
+      const byKey = await http().get(`/api/interrupts/${opened.id}?include=session&include=history`).set('x-api-key', key);
       expect(byKey.body.session).toEqual({ id: session.id, name: 'refund-run', status: 'ended' });
       expect(byKey.body.history).toEqual(history);
-      // No session: null. Listings carry neither field.
+      // Each on its own; no session: null. Listings carry neither field.
       const alone = await openInterrupt(server, key, { title: 'No session' });
-      const read = await http().get(`/api/interrupts/${alone.id}`).set('x-api-key', key);
-      expect(read.body.session).toBeNull();
-      expect(read.body.history.map((h: { action: string }) => h.action)).toEqual(['interrupt.created']);
+      const onlySession = await http().get(`/api/interrupts/${alone.id}`).query({ include: 'session' }).set('x-api-key', key);
+      expect(onlySession.body.session).toBeNull();
+      expect(onlySession.body).not.toHaveProperty('history');
+      const onlyHistory = await http().get(`/api/interrupts/${alone.id}`).query({ include: 'history' }).set('x-api-key', key);
+      expect(onlyHistory.body).not.toHaveProperty('session');
+      expect(onlyHistory.body.history.map((h: { action: string }) => h.action)).toEqual(['interrupt.created']);
+      const bad = await http().get(`/api/interrupts/${alone.id}`).query({ include: 'history,decisions' }).set('x-api-key', key);
+      expect(bad.status).toBe(400);
+      expect(bad.body).toMatchObject({ code: 'VALIDATION_FAILED', message: 'include must list only history, session' });
       const list = await http().get('/api/interrupts').query({ limit: 1 }).set('x-api-key', key);
       expect(list.body.interrupts[0]).not.toHaveProperty('history');
     });

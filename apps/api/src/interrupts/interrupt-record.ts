@@ -95,13 +95,23 @@ export function toInterruptResponse(row: InterruptRow): InterruptResponse {
   };
 }
 
+/** GET /api/interrupts/{id}?include=history returns at most this many history entries (the latest). */
+export const INTERRUPT_HISTORY_MAX = 100;
+
+/** What GET /api/interrupts/{id} may add to the record, on request (`include`). */
+export const INTERRUPT_INCLUDES = ['history', 'session'] as const;
+export type InterruptInclude = (typeof INTERRUPT_INCLUDES)[number];
+
 /**
- * The detail read's extra columns: the linked session (id, name, status) and the interrupt's
- * audit entries — the latest `historyMax`, oldest first — through the audit log's target index.
+ * The detail read's extra columns: the linked session (id, name, status), and the interrupt's
+ * audit entries — the latest INTERRUPT_HISTORY_MAX, oldest first — through the audit log's
+ * target index.
  */
-export const INTERRUPT_DETAIL_COLUMNS = `
+const INCLUDE_COLUMNS: Record<InterruptInclude, string> = {
+  session: `
   (SELECT json_build_object('id', s.id, 'name', s.name, 'status', s.status)
-     FROM sessions s WHERE s.organisation_id = i.organisation_id AND s.id = i.session_id) AS session,
+     FROM sessions s WHERE s.organisation_id = i.organisation_id AND s.id = i.session_id) AS session`,
+  history: `
   COALESCE((
     SELECT json_agg(json_build_object(
              'id', h.id, 'action', h.action, 'createdAt', h.created_at, 'actorType', h.actor_type,
@@ -111,12 +121,18 @@ export const INTERRUPT_DETAIL_COLUMNS = `
               FROM audit_log_entries a
              WHERE a.organisation_id = i.organisation_id AND a.target_id = i.id::text AND a.target_type = 'interrupt'
              ORDER BY a.created_at DESC, a.seq DESC
-             LIMIT $3) h
-  ), '[]'::json) AS history`;
+             LIMIT ${INTERRUPT_HISTORY_MAX}) h
+  ), '[]'::json) AS history`,
+};
+
+/** The columns of a detail read: the record's, and those of what was asked to be included. */
+export function interruptDetailColumns(include: ReadonlySet<InterruptInclude>): string {
+  return [INTERRUPT_COLUMNS, ...INTERRUPT_INCLUDES.filter((x) => include.has(x)).map((x) => INCLUDE_COLUMNS[x])].join(',');
+}
 
 export interface InterruptDetailRow extends InterruptRow {
-  session: { id: string; name: string; status: SessionStatus } | null;
-  history: {
+  session?: { id: string; name: string; status: SessionStatus } | null;
+  history?: {
     id: string;
     action: string;
     /** Postgres' JSON text of a timestamptz. */
@@ -129,11 +145,11 @@ export interface InterruptDetailRow extends InterruptRow {
   }[];
 }
 
-/** GET /api/interrupts/{id}: the record, its linked session and its history. */
+/** GET /api/interrupts/{id}: the record, and its linked session and history when included. */
 export function toInterruptDetailResponse(row: InterruptDetailRow): InterruptDetailResponse {
   return {
     ...toInterruptResponse(row),
-    session: row.session,
-    history: row.history.map((h) => ({ ...h, createdAt: new Date(h.createdAt).toISOString() })),
+    ...(row.session === undefined ? {} : { session: row.session }),
+    ...(row.history === undefined ? {} : { history: row.history.map((h) => ({ ...h, createdAt: new Date(h.createdAt).toISOString() })) }),
   };
 }

@@ -23,6 +23,7 @@ import { CreateInterruptDto } from './dto/create-interrupt.dto';
 import { DecideInterruptDto } from './dto/decide-interrupt.dto';
 import { EscalateInterruptDto } from './dto/escalate-interrupt.dto';
 import { ListInterruptsQuery } from './dto/list-interrupts.query';
+import { GetInterruptQuery } from './dto/get-interrupt.query';
 import { InterruptCountsResponse, InterruptDetailResponse, InterruptListResponse, InterruptResponse } from './dto/interrupt.response';
 import { IDEMPOTENCY_KEY_HEADER } from '../idempotency/idempotency-key.decorator';
 
@@ -73,10 +74,14 @@ export class InterruptsController {
 
   @Get(':id')
   @MachineOrMemberRoute('interrupt.read')
-  @ApiOperation({ operationId: 'getInterrupt', summary: 'One interrupt with its decisions, its linked session and its history' })
+  @ApiOperation({ operationId: 'getInterrupt', summary: 'One interrupt with its decisions (and, with include, its session and history)' })
   @ApiOkResponse({ type: InterruptDetailResponse })
-  get(@CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal, @IdParam() id: string): Promise<InterruptDetailResponse> {
-    return this.interrupts.get(caller.organisationId, id);
+  get(
+    @CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal,
+    @IdParam() id: string,
+    @Query() query: GetInterruptQuery,
+  ): Promise<InterruptDetailResponse> {
+    return this.interrupts.get(caller.organisationId, id, new Set(query.include));
   }
 
   @Post(':id/decisions')

@@ -13,8 +13,9 @@ import { DECISIONS } from './interrupt-decision.entity';
 import { KeysetCursorCodec, keysetPage } from '../http/keyset-cursor.util';
 import {
   INTERRUPT_COLUMNS,
-  INTERRUPT_DETAIL_COLUMNS,
   InterruptDetailRow,
+  interruptDetailColumns,
+  InterruptInclude,
   InterruptRow,
   StoredActionRequest,
   toInterruptDetailResponse,
@@ -22,7 +23,6 @@ import {
 } from './interrupt-record';
 import type { CreateInterruptDto } from './dto/create-interrupt.dto';
 import type { ListInterruptsQuery } from './dto/list-interrupts.query';
-import { INTERRUPT_HISTORY_MAX } from './dto/interrupt.response';
 import type { InterruptCountsResponse, InterruptDetailResponse, InterruptListResponse, InterruptResponse } from './dto/interrupt.response';
 import { TeamsService } from '../teams/teams.service';
 import { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
@@ -116,11 +116,14 @@ export class InterruptsService {
     return result;
   }
 
-  /** One interrupt with its decisions, its linked session and its history, in one query. */
-  async get(organisationId: string, id: string): Promise<InterruptDetailResponse> {
+  /**
+   * One interrupt with its decisions and, when asked, its linked session and its history — in
+   * one query. Without `include` it is exactly the record agents read.
+   */
+  async get(organisationId: string, id: string, include: ReadonlySet<InterruptInclude> = new Set()): Promise<InterruptDetailResponse> {
     const [row]: InterruptDetailRow[] = await this.dataSource.query(
-      `SELECT ${INTERRUPT_COLUMNS}, ${INTERRUPT_DETAIL_COLUMNS} FROM interrupts i WHERE i.organisation_id = $1 AND i.id = $2`,
-      [organisationId, id, INTERRUPT_HISTORY_MAX],
+      `SELECT ${interruptDetailColumns(include)} FROM interrupts i WHERE i.organisation_id = $1 AND i.id = $2`,
+      [organisationId, id],
     );
     if (row === undefined) throw ApiError.of('NOT_FOUND');
     return toInterruptDetailResponse(row);

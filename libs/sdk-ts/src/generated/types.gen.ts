@@ -414,17 +414,17 @@ export type InterruptDetailResponse = {
     escalationReason: string | null;
     externalId: string | null;
     /**
-     * The interrupt's audit entries, oldest first (the latest 100 at most).
+     * With include=history: the interrupt's audit entries, oldest first (the latest 100 at most).
      */
-    history: Array<InterruptHistoryEntry>;
+    history?: Array<InterruptHistoryEntry>;
     id: string;
     metadata: {
         [key: string]: unknown;
     } | null;
     /**
-     * The session sessionId names, or null.
+     * With include=session: the session sessionId names, or null.
      */
-    session: LinkedSession | null;
+    session?: LinkedSession | null;
     sessionId: string | null;
     /**
      * open until every action request has a decision.
@@ -1470,11 +1470,20 @@ export type GetInterruptData = {
     path: {
         id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Add to the record: history (its audit entries, oldest first) and/or session (the linked session, or null). Repeat the parameter or separate with commas. Without it the record is exactly what agents read.
+         */
+        include?: Array<'history' | 'session'>;
+    };
     url: '/api/interrupts/{id}';
 };
 
 export type GetInterruptErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it).
+     */
+    400: ErrorBody;
     /**
      * A key request (x-api-key present, or no credential at all): MISSING_API_KEY, INVALID_API_KEY or API_KEY_EXPIRED. A cookie request: SIGN_IN_REQUIRED.
      */

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { DECISIONS } from '../interrupt-decision.entity';
 import type { Decision } from '../interrupt-decision.entity';
 import { ACTOR_TYPES } from '@interlock/domain';
@@ -7,9 +7,8 @@ import { INTERRUPT_STATUSES } from '../interrupt.entity';
 import type { InterruptStatus } from '../interrupt.entity';
 import { SESSION_STATUSES } from '../../sessions/session.entity';
 import type { SessionStatus } from '../../sessions/session.entity';
+import { INTERRUPT_HISTORY_MAX } from '../interrupt-record';
 
-/** GET /api/interrupts/{id} returns at most this many history entries (the latest). */
-export const INTERRUPT_HISTORY_MAX = 100;
 
 const FREE_FORM = { type: 'object', additionalProperties: true } as const;
 
@@ -162,16 +161,23 @@ export class InterruptHistoryEntry {
   metadata!: Record<string, unknown> | null;
 }
 
-/** One interrupt as GET /api/interrupts/{id} reads it: the record, its linked session and its history. */
+/**
+ * One interrupt as GET /api/interrupts/{id} reads it: the record and, when asked for with
+ * `include`, its linked session and its history.
+ */
 export class InterruptDetailResponse extends InterruptResponse {
-  @ApiProperty({ type: LinkedSession, nullable: true, description: 'The session sessionId names, or null.' })
-  session!: LinkedSession | null;
-
-  @ApiProperty({
-    type: [InterruptHistoryEntry],
-    description: `The interrupt's audit entries, oldest first (the latest ${INTERRUPT_HISTORY_MAX} at most).`,
+  @ApiPropertyOptional({
+    type: LinkedSession,
+    nullable: true,
+    description: 'With include=session: the session sessionId names, or null.',
   })
-  history!: InterruptHistoryEntry[];
+  session?: LinkedSession | null;
+
+  @ApiPropertyOptional({
+    type: [InterruptHistoryEntry],
+    description: `With include=history: the interrupt's audit entries, oldest first (the latest ${INTERRUPT_HISTORY_MAX} at most).`,
+  })
+  history?: InterruptHistoryEntry[];
 }
 
 export class InterruptListResponse {

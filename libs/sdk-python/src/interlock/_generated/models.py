@@ -1150,15 +1150,15 @@ class InterruptDetailResponse(BaseModel):
     """
     escalation_reason: Optional[str] = Field(..., alias='escalationReason')
     external_id: Optional[str] = Field(..., alias='externalId')
-    history: list[InterruptHistoryEntry]
+    history: Optional[list[InterruptHistoryEntry]] = None
     """
-    The interrupt's audit entries, oldest first (the latest 100 at most).
+    With include=history: the interrupt's audit entries, oldest first (the latest 100 at most).
     """
     id: UUID
     metadata: Optional[dict[str, Any]] = Field(...)
-    session: Optional[LinkedSession] = Field(...)
+    session: Optional[LinkedSession] = None
     """
-    The session sessionId names, or null.
+    With include=session: the session sessionId names, or null.
     """
     session_id: Optional[UUID] = Field(..., alias='sessionId')
     status: Literal['open', 'answered']

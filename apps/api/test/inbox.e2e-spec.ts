@@ -259,6 +259,45 @@ describe('inbox (GET /api/interrupts filters, GET /api/interrupts/counts)', () =
     expect(counts.body).toMatchObject({ open: { count: 0 }, assignedToMe: { count: 0 }, escalated: { count: 0 }, answered: { count: 0 } });
   });
 
+  it('a title search over more interrupts than its ordered walk covers hands over to the word index, with the same answers', async () => {
+    const org = await signUpOwner(t.app.getHttpServer(), { organisationName: 'Big inbox' });
+    const ds = t.app.get(DataSource);
+    // 2,500 recent fillers (one in 40 "sparse": the walk goes on over several windows to fill a
+    // page), and three needles older than all of them (beyond any walk: the word index finds them).
+    await ds.query(
+      `INSERT INTO interrupts (organisation_id, id, title, status, action_requests, created_at, title_search)
+       SELECT $1, gen_random_uuid(), t.title, CASE WHEN g % 2 = 0 THEN 'open' ELSE 'answered' END, '[]'::jsonb,
+              timestamptz '2026-01-01' + g * interval '1 minute', array_to_tsvector(string_to_array(lower(t.title), ' '))
+         FROM generate_series(1, 2503) g,
+              LATERAL (SELECT CASE WHEN g <= 3 THEN 'Needle ' || g WHEN g % 40 = 0 THEN 'Bulk filler sparse ' || g
+                                   ELSE 'Bulk filler ' || g END AS title) t`,
+      [org.organisationId],
+    );
+    const rows: { id: string; title: string; status: string }[] = await ds.query(
+      `SELECT id, title, status FROM interrupts WHERE organisation_id = $1 ORDER BY created_at DESC, id DESC`,
+      [org.organisationId],
+    );
+    const ids = (keep: (r: { title: string; status: string }) => boolean) => rows.filter(keep).map((r) => r.id);
+    const list = (query: Query) => http().get('/api/interrupts').query(query).set('cookie', org.cookie);
+
+    const needles = ids((r) => r.title.startsWith('Needle'));
+    expect((await list({ q: 'need' })).body.interrupts.map((x: { id: string }) => x.id)).toEqual(needles);
+    expect(await walk({ q: 'need' }, { cookie: org.cookie }, 2)).toEqual(needles);
+    expect(await walk({ q: 'needle', order: 'oldest' }, { cookie: org.cookie }, 2)).toEqual([...needles].reverse());
+    expect((await list({ q: 'needle', status: 'answered' })).body.interrupts.map((x: { id: string }) => x.id)).toEqual(
+      ids((r) => r.title.startsWith('Needle') && r.status === 'answered'),
+    );
+    const common = await list({ q: 'bulk', status: 'open', limit: '50' });
+    expect(common.body.interrupts.map((x: { id: string }) => x.id)).toEqual(ids((r) => r.title.startsWith('Bulk') && r.status === 'open').slice(0, 50));
+    expect((await list({ q: 'nothing' })).body).toEqual({ interrupts: [], nextCursor: null });
+    const sparse = ids((r) => r.title.includes('sparse'));
+    expect(sparse.length).toBe(62);
+    const firstPage = await list({ q: 'spars', limit: '50' });
+    expect(firstPage.body.interrupts.map((x: { id: string }) => x.id)).toEqual(sparse.slice(0, 50));
+    expect(await walk({ q: 'spars' }, { cookie: org.cookie }, 50)).toEqual(sparse);
+    expect(await walk({ q: 'spars', order: 'oldest' }, { cookie: org.cookie }, 50)).toEqual([...sparse].reverse());
+  });
+
   describe('counts', () => {
     it('counts each tab for the signed-in member', async () => {
       const res = await http().get('/api/interrupts/counts').set('cookie', owner.cookie);

@@ -10,7 +10,7 @@ import { queryRows } from '../database/query-rows.util';
 import { ApiError } from '../http/api-error';
 import { IdempotencyService, IdempotentRequest, IdempotentResult } from '../idempotency/idempotency.service';
 import { DECISIONS } from './interrupt-decision.entity';
-import { KeysetCursorCodec, keysetPage } from '../http/keyset-cursor.util';
+import { KeysetCursorCodec, keysetPage, KeysetPosition } from '../http/keyset-cursor.util';
 import {
   INTERRUPT_COLUMNS,
   InterruptDetailRow,
@@ -27,7 +27,16 @@ import type { InterruptCountsResponse, InterruptDetailResponse, InterruptListRes
 import { TeamsService } from '../teams/teams.service';
 import { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
 import { INTERRUPT_STATUSES } from './interrupt.entity';
-import { COUNT_CAP, InboxFilter, inboxCountsQuery, inboxPageQuery } from './inbox-query.util';
+import {
+  COUNT_CAP,
+  InboxFilter,
+  inboxCountsQuery,
+  inboxPageQuery,
+  TITLE_SEARCH_WALK_BUDGET,
+  TITLE_SEARCH_WINDOW,
+  titleSearchIndexQuery,
+  titleSearchWalkQuery,
+} from './inbox-query.util';
 
 const DEFAULT_PAGE = 50;
 /** A title search holds at most this many words (as the audit log's `q`). */
@@ -182,11 +191,39 @@ export class InterruptsService {
       (row) => row.created_at,
       async (after, take) => {
         if (assignees !== undefined && assignees.ids.length === 0) return [];
+        if (words.length > 0) return this.titleSearch(organisationId, filter, after, take);
         const q = inboxPageQuery(organisationId, filter, after, take);
         return queryRows<InterruptRow>(this.dataSource, q.sql, q.params);
       },
     );
     return { interrupts: page.rows.map(toInterruptResponse), nextCursor: page.nextCursor };
+  }
+
+  /**
+   * A page of a title search: an ordered walk of the listing, a window at a time, while the
+   * matches it finds promise a page within the walk budget; then the word index for the rest,
+   * after the last interrupt walked (see titleSearchWalkQuery).
+   */
+  private async titleSearch(organisationId: string, filter: InboxFilter, after: KeysetPosition | undefined, take: number): Promise<InterruptRow[]> {
+    const hits: InterruptRow[] = [];
+    let position = after;
+    let walked = 0;
+    for (let window = TITLE_SEARCH_WINDOW; ; ) {
+      const walk = titleSearchWalkQuery(organisationId, filter, position, take - hits.length, window);
+      const rows = await queryRows<InterruptRow & { hit: boolean; window_end: boolean }>(this.dataSource, walk.sql, walk.params);
+      walked += window;
+      hits.push(...rows.filter((r) => r.hit).slice(0, take - hits.length));
+      const end = rows.find((r) => r.window_end);
+      if (hits.length >= take || end === undefined) return hits;
+      position = { createdAt: end.created_at, id: end.id };
+      // At the density found so far, how far the walk would still have to go: on, in one window
+      // (with a margin), when that fits the budget; else the word index.
+      const stillToWalk = hits.length === 0 ? Infinity : ((take - hits.length) * walked) / hits.length;
+      if (walked + stillToWalk > TITLE_SEARCH_WALK_BUDGET) break;
+      window = Math.min(TITLE_SEARCH_WALK_BUDGET - walked, Math.max(TITLE_SEARCH_WINDOW, Math.ceil(stillToWalk * 1.25)));
+    }
+    const index = titleSearchIndexQuery(organisationId, filter, position, take - hits.length);
+    return [...hits, ...(await queryRows<InterruptRow>(this.dataSource, index.sql, index.params))];
   }
 
   /** The inbox tabs' counts for a member, each capped (see COUNT_CAP). */

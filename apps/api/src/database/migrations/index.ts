@@ -8,5 +8,6 @@ import { AuditLogWordLexicon1795320000000 } from './1795320000000-audit-log-word
 import { AuditLogSearchKeys1795330000000 } from './1795330000000-audit-log-search-keys';
 import { AuditLogWordCounts1795340000000 } from './1795340000000-audit-log-word-counts';
 import { InboxAndSessionListing1795351200000 } from './1795351200000-inbox-and-session-listing';
+import { InboxTitleSearchKeys1795351300000 } from './1795351300000-inbox-title-search-keys';
 
-export const MIGRATIONS = [CreateOrganisations1763683200000, AccountsAndKeys1795291937217, CreateAuditLog1795292000000, AuditLogChainAndSearch1795300000000, InterruptsAndSessions1795310000000, AuditLogWordLexicon1795320000000, AuditLogSearchKeys1795330000000, AuditLogWordCounts1795340000000, InboxAndSessionListing1795351200000];
+export const MIGRATIONS = [CreateOrganisations1763683200000, AccountsAndKeys1795291937217, CreateAuditLog1795292000000, AuditLogChainAndSearch1795300000000, InterruptsAndSessions1795310000000, AuditLogWordLexicon1795320000000, AuditLogSearchKeys1795330000000, AuditLogWordCounts1795340000000, InboxAndSessionListing1795351200000, InboxTitleSearchKeys1795351300000];

@@ -136,8 +136,8 @@ export const TITLE_SEARCH_WALK_BUDGET = 20_000;
  * (the ordered indexes) and keep those whose title matches. Right whenever matches are common,
  * which is when the word index is slowest (it must fetch and sort every match). Postgres cannot
  * tell the two apart for a prefix (it estimates prefix selectivity poorly), so the service
- * decides: each row says whether it matches (`hit`), and the window's last row comes back too
- * when the window was full (`window_end`), so the walk can go on after it or hand over to
+ * decides: the matches come back with `hit` true, and the window's last row with `hit` false
+ * when the window was full, so the walk can go on after it or hand over to
  * `titleSearchIndexQuery` from there.
  */
 export function titleSearchWalkQuery(
@@ -154,15 +154,19 @@ export function titleSearchWalkQuery(
   const size = c.bind(window);
   const limit = c.bind(take);
   const order = orderOf(filter);
+  const where = c.where.join(' AND ');
+  // The window's last row is found by a second ordered walk (OFFSET) rather than a window
+  // function over the first: both read the index alone, and the window function cost more.
   return {
-    sql: `SELECT ${INTERRUPT_COLUMNS}, page.hit, page.window_end
-            FROM (SELECT w.id, w.created_at, w.hit, w.window_end
-                    FROM (SELECT i.id, i.created_at, i.title_search @@ ${tsquery}::tsquery AS hit,
-                                 (row_number() OVER (ORDER BY ${order})) = ${size} AS window_end
-                            FROM interrupts i WHERE ${c.where.join(' AND ')}
-                           ORDER BY ${order} LIMIT ${size}) w
-                   WHERE w.hit OR w.window_end
-                   ORDER BY ${orderOf(filter, 'w')} LIMIT ${limit}::int + 1) page
+    sql: `SELECT ${INTERRUPT_COLUMNS}, page.hit
+            FROM ((SELECT w.id, true AS hit
+                     FROM (SELECT i.id, i.created_at, i.title_search FROM interrupts i WHERE ${where}
+                            ORDER BY ${order} LIMIT ${size}) w
+                    WHERE w.title_search @@ ${tsquery}::tsquery
+                    ORDER BY ${orderOf(filter, 'w')} LIMIT ${limit})
+                  UNION ALL
+                  (SELECT i.id, false AS hit FROM interrupts i WHERE ${where}
+                    ORDER BY ${order} OFFSET ${size}::int - 1 LIMIT 1)) page
             JOIN interrupts i ON i.organisation_id = $1 AND i.id = page.id
            ORDER BY ${order}`,
     params: c.params,

@@ -210,10 +210,10 @@ export class InterruptsService {
     let walked = 0;
     for (let window = TITLE_SEARCH_WINDOW; ; ) {
       const walk = titleSearchWalkQuery(organisationId, filter, position, take - hits.length, window);
-      const rows = await queryRows<InterruptRow & { hit: boolean; window_end: boolean }>(this.dataSource, walk.sql, walk.params);
+      const rows = await queryRows<InterruptRow & { hit: boolean }>(this.dataSource, walk.sql, walk.params);
       walked += window;
       hits.push(...rows.filter((r) => r.hit).slice(0, take - hits.length));
-      const end = rows.find((r) => r.window_end);
+      const end = rows.find((r) => !r.hit);
       if (hits.length >= take || end === undefined) return hits;
       position = { createdAt: end.created_at, id: end.id };
       // At the density found so far, how far the walk would still have to go: on, in one window

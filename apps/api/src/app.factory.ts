@@ -37,7 +37,7 @@ export async function createApp(
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
   app.use(requestIdMiddleware);
-  app.use(httpLogger(logger));
+  app.use(httpLogger(logger, config.apiKeyPrefix));
   app.use(jsonBodyMiddleware());
 
   // The contract, served at /api/openapi.json and rendered at /docs.

@@ -22,7 +22,7 @@ export default [
           depConstraints: [
             {
               sourceTag: 'type:app',
-              onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:data-access'],
+              onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:data-access', 'type:mcp'],
             },
             {
               sourceTag: 'type:data-access',
@@ -41,6 +41,12 @@ export default [
             {
               sourceTag: 'type:sdk',
               onlyDependOnLibsWithTags: [],
+            },
+            {
+              // The MCP server: the SDK for its stdio transport, no service code (the API mounts it).
+              sourceTag: 'type:mcp',
+              onlyDependOnLibsWithTags: ['type:sdk'],
+              bannedExternalImports: FRAMEWORK_IMPORTS,
             },
           ],
         },
@@ -67,8 +73,17 @@ export default [
     rules: { '@nx/enforce-module-boundaries': 'off' },
   },
   {
-    // The config module, test support and tooling are where the environment is legitimately read.
-    files: ['apps/api/src/config/app-config.ts', '**/test/**/*.ts', 'tools/**', '**/*.spec.ts', '**/*.cjs', '**/*.mjs'],
+    // The config module, the stdio MCP server's entry, test support and tooling are where the
+    // environment is legitimately read.
+    files: [
+      'apps/api/src/config/app-config.ts',
+      'libs/mcp/src/cli.ts',
+      '**/test/**/*.ts',
+      'tools/**',
+      '**/*.spec.ts',
+      '**/*.cjs',
+      '**/*.mjs',
+    ],
     rules: { 'no-restricted-properties': 'off' },
   },
 ];

@@ -22,6 +22,8 @@ import { InvitationsModule } from './invitations/invitations.module';
 import { TeamsModule } from './teams/teams.module';
 import { InterruptsModule } from './interrupts/interrupts.module';
 import { SessionsModule } from './sessions/sessions.module';
+import { McpModule } from './mcp/mcp.module';
+import { EventsModule } from './events/events.module';
 
 @Module({})
 export class AppModule {
@@ -45,6 +47,8 @@ export class AppModule {
         AuditLogModule,
         InterruptsModule,
         SessionsModule,
+        McpModule,
+        EventsModule,
         HealthModule,
         OpenApiModule,
       ],

@@ -29,9 +29,19 @@ console.log('[codegen] contract/openapi.json');
 run('npx', ['nx', 'run', 'api:build', '--outputStyle=static'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
 run(process.execPath, ['dist/apps/api/openapi.js', 'contract/openapi.json']);
 
+// Both generators read a copy of the contract that is looser in two ways, for the SDKs' sake:
+// its recursive JsonValue (free-form JSON with no NUL) is plain free-form JSON — the SDKs take
+// any object for args and metadata, as they always did (the service refuses NUL itself), and
+// datamodel-codegen recurses without end collapsing JsonValue — and unions carry no
+// `discriminator` (the Python models keep enums open to new values, and pydantic discriminates
+// only on closed literals; a plain union parses the same).
+const sdkContract = join(root, 'tmp', 'codegen-sdk-openapi.json');
+mkdirSync(join(root, 'tmp'), { recursive: true });
+writeFileSync(sdkContract, JSON.stringify(forSdkGenerators(JSON.parse(readFileSync(join(root, 'contract/openapi.json'), 'utf8')))));
+
 console.log('[codegen] libs/sdk-ts/src/generated (@hey-api/openapi-ts)');
 rmSync(join(root, 'libs/sdk-ts/src/generated'), { recursive: true, force: true });
-run('npx', ['openapi-ts', '-i', './contract/openapi.json', '-o', 'libs/sdk-ts/src/generated', '-p', '@hey-api/typescript', '--no-log-file', '-s'], {
+run('npx', ['openapi-ts', '-i', sdkContract, '-o', 'libs/sdk-ts/src/generated', '-p', '@hey-api/typescript', '--no-log-file', '-s'], {
   env,
 });
 
@@ -42,7 +52,7 @@ rmSync(pyOut, { recursive: true, force: true });
 mkdirSync(pyOut, { recursive: true });
 const header = '# Generated from contract/openapi.json by datamodel-code-generator (tools/scripts/codegen.mjs). Do not edit.';
 run(join(root, 'libs/sdk-python/.venv/bin/datamodel-codegen'), [
-  '--input', 'contract/openapi.json',
+  '--input', sdkContract,
   '--input-file-type', 'openapi',
   '--output', join(pyOut, 'models.py'),
   '--output-model-type', 'pydantic_v2.BaseModel',
@@ -68,6 +78,28 @@ run(join(root, 'libs/sdk-python/.venv/bin/datamodel-codegen'), [
 ]);
 openEnums(join(pyOut, 'models.py'));
 writeFileSync(join(pyOut, '__init__.py'), `${header}\nfrom .models import *  # noqa: F401,F403\n`);
+
+/** The contract with plain free-form JSON and no discriminators (see above). */
+function forSdkGenerators(contract) {
+  const plain = { JsonValue: {}, JsonObject: { type: 'object', additionalProperties: true } };
+  const replace = (node) => {
+    if (Array.isArray(node)) return node.map(replace);
+    if (node === null || typeof node !== 'object') return node;
+    const target = typeof node.$ref === 'string' ? node.$ref.replace('#/components/schemas/', '') : undefined;
+    if (target !== undefined && plain[target] !== undefined) {
+      return { ...plain[target], ...Object.fromEntries(Object.entries(node).filter(([k]) => k !== '$ref')) };
+    }
+    const union = Array.isArray(node.oneOf) || Array.isArray(node.anyOf);
+    return Object.fromEntries(
+      Object.entries(node)
+        .filter(([k]) => !(union && k === 'discriminator'))
+        .map(([k, v]) => [k, replace(v)]),
+    );
+  };
+  const copy = replace(contract);
+  for (const name of Object.keys(plain)) delete copy.components.schemas[name];
+  return copy;
+}
 
 /**
  * Open enums: every `Literal['a', 'b']` of the generated models becomes `Union[Literal['a', 'b'], str]`,

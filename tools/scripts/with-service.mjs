@@ -17,6 +17,9 @@
 //   INTERLOCK_FREE_API_KEY        a key of the Free organisation
 //   INTERLOCK_EXPIRED_API_KEY     a key of the Pro organisation, past its expiry
 //   INTERLOCK_TEST_MEMBER_COOKIE  the Pro owner's `session=…` cookie (to decide interrupts)
+//   INTERLOCK_TEST_MEMBER_EMAIL, INTERLOCK_TEST_MEMBER_PASSWORD  the Pro owner's credentials
+// The service runs with the environment below, plus any RATE_LIMIT_* variable of this process
+// (the contract test raises the limits: it signs in and up far more often than a person).
 // (The nx e2e targets build the service first, so the build here is normally a cache hit.)
 // Whatever happens, the service is stopped (SIGTERM) and the database dropped. The exit code is
 // the command's.
@@ -103,6 +106,7 @@ async function startService(databaseUrl) {
       API_KEY_PEPPER: randomBytes(24).toString('hex'),
       NODE_ENV: 'test',
       LOG_LEVEL: process.env.WITH_SERVICE_LOG_LEVEL ?? 'warn',
+      ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('RATE_LIMIT_'))),
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -155,16 +159,18 @@ function sessionCookie(response) {
 }
 
 export async function signUp(baseUrl, label) {
+  return (await signUpOwner(baseUrl, label)).cookie;
+}
+
+/** A new organisation's owner: the session cookie, and the credentials to sign in again. */
+async function signUpOwner(baseUrl, label) {
   const suffix = randomBytes(4).toString('hex');
+  const email = `${label}-${suffix}@sdk-e2e.example.com`;
+  const password = `correct horse ${suffix}`;
   const { response } = await call(baseUrl, 'POST', '/api/auth/sign-up', {
-    body: {
-      email: `${label}-${suffix}@sdk-e2e.example.com`,
-      password: `correct horse ${suffix}`,
-      name: `SDK ${label} owner`,
-      organisationName: `SDK e2e ${label} ${suffix}`,
-    },
+    body: { email, password, name: `SDK ${label} owner`, organisationName: `SDK e2e ${label} ${suffix}` },
   });
-  return sessionCookie(response);
+  return { cookie: sessionCookie(response), email, password };
 }
 
 export async function createKey(baseUrl, cookie, name, expiry = 'never') {
@@ -174,7 +180,8 @@ export async function createKey(baseUrl, cookie, name, expiry = 'never') {
 
 /** The two organisations and their keys, set up over HTTP as a user would. */
 async function prepare(baseUrl, db) {
-  const proCookie = await signUp(baseUrl, 'pro');
+  const proOwner = await signUpOwner(baseUrl, 'pro');
+  const proCookie = proOwner.cookie;
   await call(baseUrl, 'PUT', '/api/organisation/plan', { cookie: proCookie, body: { plan: 'pro' } });
   const proKey = await createKey(baseUrl, proCookie, 'sdk-e2e');
   const expiring = await createKey(baseUrl, proCookie, 'sdk-e2e-expired', '7d');
@@ -193,6 +200,8 @@ async function prepare(baseUrl, db) {
     INTERLOCK_FREE_API_KEY: freeKey.key,
     INTERLOCK_EXPIRED_API_KEY: expiring.key,
     INTERLOCK_TEST_MEMBER_COOKIE: proCookie,
+    INTERLOCK_TEST_MEMBER_EMAIL: proOwner.email,
+    INTERLOCK_TEST_MEMBER_PASSWORD: proOwner.password,
   };
 }
 

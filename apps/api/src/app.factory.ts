@@ -5,7 +5,9 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { DestinationStream, Logger } from 'pino';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config/app-config';
+import { declaredRoutes } from './auth/route-declarations.util';
 import { jsonBodyMiddleware } from './http/json-body.middleware';
+import { methodNotAllowedMiddleware } from './http/method-not-allowed.middleware';
 import { requestIdMiddleware } from './http/request-id.middleware';
 import { createLogger, httpLogger, PinoNestLogger } from './logging/logger';
 import { buildOpenApiDocument } from './openapi/openapi-document';
@@ -38,6 +40,7 @@ export async function createApp(
   app.set('etag', false);
   app.use(requestIdMiddleware);
   app.use(httpLogger(logger, config.apiKeyPrefix));
+  app.use(methodNotAllowedMiddleware(declaredRoutes(app)));
   app.use(jsonBodyMiddleware());
 
   // The contract, served at /api/openapi.json and rendered at /docs.

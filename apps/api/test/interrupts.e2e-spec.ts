@@ -205,8 +205,6 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
     ['a non-string editedName', { actionName: 'deploy', decision: 'edit', editedArgs: {}, editedName: 7 }, 'editedName must be a string'],
     ['respond without message', { actionName: 'deploy', decision: 'respond' }, 'message must be a string'],
     ['missing actionName', { decision: 'approve' }, 'actionName'],
-    ['an action the interrupt does not have', { actionName: 'launch', decision: 'approve' }, 'actionName must name one of'],
-    ['a decision the action does not allow', { actionName: 'notify', decision: 'reject' }, 'decision must be one of the decisions action notify allows: approve, respond'],
     ['unknown field', { actionName: 'deploy', decision: 'approve', why: 1 }, 'property why should not exist'],
   ])('refuses a decision with %s: 400', async (_label, body, expected) => {
     const { body: interrupt } = await open(twoActions());
@@ -214,6 +212,17 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('VALIDATION_FAILED');
     expect(res.body.message).toContain(expected);
+    expect((await http().get(`/api/interrupts/${interrupt.id}`).set('x-api-key', key)).body.decisions).toEqual([]);
+  });
+
+  it.each([
+    ['an action the interrupt does not have', { actionName: 'launch', decision: 'approve' }, "actionName must name one of this interrupt's action requests."],
+    ['a decision the action does not allow', { actionName: 'notify', decision: 'reject' }, 'decision must be one of the decisions action notify allows: approve, respond.'],
+  ])('refuses a well-formed decision that does not fit the interrupt (%s): 409', async (_label, body, message) => {
+    const { body: interrupt } = await open(twoActions());
+    const res = await http().post(`/api/interrupts/${interrupt.id}/decisions`).set('cookie', owner.cookie).send(body);
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ code: 'CONFLICT', message });
     expect((await http().get(`/api/interrupts/${interrupt.id}`).set('x-api-key', key)).body.decisions).toEqual([]);
   });
 

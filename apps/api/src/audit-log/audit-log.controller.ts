@@ -14,11 +14,11 @@ const AuditFilters = () => (target: object, key: string | symbol, descriptor: Pr
   for (const decorate of [
     ApiQuery({ name: 'q', required: false, type: String, description: 'Word prefixes; every word must match (summary, actor, target, action).', schema: { type: 'string', maxLength: 200 } }),
     ApiQuery({ name: 'category', required: false, enum: AUDIT_CATEGORIES, enumName: 'AuditCategory' }),
-    ApiQuery({ name: 'action', required: false, type: String, example: 'api_key.created' }),
+    ApiQuery({ name: 'action', required: false, type: String, example: 'api_key.created', schema: { type: 'string', maxLength: 200, pattern: '^[a-z_]+\\.[a-z_]+$' } }),
     ApiQuery({ name: 'actorType', required: false, enum: ACTOR_TYPES, enumName: 'ActorType' }),
-    ApiQuery({ name: 'actorId', required: false, type: String }),
+    ApiQuery({ name: 'actorId', required: false, type: String, schema: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[\\x21-\\x7e]+$' } }),
     ApiQuery({ name: 'targetType', required: false, enum: TARGET_TYPES, enumName: 'TargetType' }),
-    ApiQuery({ name: 'targetId', required: false, type: String }),
+    ApiQuery({ name: 'targetId', required: false, type: String, schema: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[\\x21-\\x7e]+$' } }),
     ApiQuery({ name: 'from', required: false, type: String, description: 'ISO 8601, inclusive.', schema: { type: 'string', format: 'date-time' } }),
     ApiQuery({ name: 'to', required: false, type: String, description: 'ISO 8601, exclusive.', schema: { type: 'string', format: 'date-time' } }),
   ]) {

@@ -7,6 +7,9 @@ export function sseEvent(event: string, data: unknown, id?: number): string {
 export const SSE_HEARTBEAT = ': heartbeat\n\n';
 
 /** `Last-Event-ID` as a message number; absent or empty means from the start. */
+/** The largest Last-Event-ID the streams take (ten digits; the contract says so too). */
+export const LAST_EVENT_ID_MAX = 9_999_999_999;
+
 export function parseLastEventId(value: string | undefined): number | undefined | 'invalid' {
   if (value === undefined || value.trim() === '') return undefined;
   const trimmed = value.trim();

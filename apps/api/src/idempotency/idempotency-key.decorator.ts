@@ -14,7 +14,7 @@ export const IDEMPOTENCY_KEY_HEADER = {
   description:
     'Makes the POST safe to retry: the same key within 24 hours returns the first response without a second write; ' +
     'with a different request it answers 409. 1–255 visible ASCII characters.',
-  schema: { type: 'string', minLength: 1, maxLength: 255 },
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
 };
 
 /**

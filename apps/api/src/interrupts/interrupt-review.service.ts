@@ -50,12 +50,13 @@ export class InterruptReviewService {
     const result = await this.dataSource.transaction(async (tx) => {
       const interrupt = await this.lock(tx, member, id);
       const action = interrupt.action_requests.find((a) => a.name === body.actionName);
+      // The body is well-formed; what it names conflicts with this interrupt: 409, not 400.
       if (action === undefined) {
-        throw new ApiError('VALIDATION_FAILED', `actionName must name one of this interrupt's action requests.`);
+        throw new ApiError('CONFLICT', `actionName must name one of this interrupt's action requests.`);
       }
       if (!action.allowedDecisions.includes(body.decision)) {
         throw new ApiError(
-          'VALIDATION_FAILED',
+          'CONFLICT',
           `decision must be one of the decisions action ${action.name} allows: ${action.allowedDecisions.join(', ')}.`,
         );
       }

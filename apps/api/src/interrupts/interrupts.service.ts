@@ -154,9 +154,8 @@ export class InterruptsService {
       throw new ApiError('VALIDATION_FAILED', 'from: must not be after to');
     }
     const personal = query.assignee === 'me' || query.assignee === 'my_teams';
-    if (personal && memberId === undefined) {
-      throw new ApiError('VALIDATION_FAILED', 'assignee: me and my_teams need a signed-in member; an API key may use unassigned.');
-    }
+    // A key is no member and in no team: nothing is assigned to it.
+    if (personal && memberId === undefined) return { interrupts: [], nextCursor: null };
     const order = query.order ?? 'newest';
     // A cursor is good for one organisation, one set of filters and (for me/my_teams) one member.
     const filters = JSON.stringify([

@@ -268,7 +268,7 @@ export class PostgresNotificationBus extends NotificationBus {
   }
 
   private lost(client: Client, error: unknown): void {
-    if (this.client !== client || this.closed) return;
+    if (this.client !== client || client === undefined || this.closed) return;
     this.client = undefined;
     this.connected = false;
     this.trustUntil = 0;
@@ -298,7 +298,8 @@ export class PostgresNotificationBus extends NotificationBus {
     if (!CHANNEL_NAME.test(channel)) throw new Error(`Invalid channel name ${channel}`);
     if (!this.channels.has(channel)) {
       this.channels.add(channel);
-      void this.client?.query(`LISTEN "${channel}"`).catch((error: unknown) => this.lost(this.client as Client, error));
+      const client = this.client;
+      void client?.query(`LISTEN "${channel}"`).catch((error: unknown) => this.lost(client, error));
     }
     this.emitter.on(channel, handler);
     return () => this.emitter.off(channel, handler);

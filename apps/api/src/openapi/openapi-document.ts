@@ -1,14 +1,30 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { HeadersObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { declaredRoutes } from '../auth/route-declarations.util';
 import type { RouteAccess } from '../auth/decorators/route-access.decorator';
 import { assertNever } from '../auth/principal';
+import { ERROR_CODES } from '@interlock/domain';
+import type { ErrorCode } from '@interlock/domain';
+import { stateRequestConstraints } from './contract-constraints';
+import { stateCrossFieldRules, stateEventStreams } from './contract-schemas';
 import { ErrorBody } from './error-body.schema';
+import { OPERATION_ERRORS, OPERATION_LINKS, OPERATION_QUERY_RULES } from './operation-contract';
 
 export const API_KEY_SCHEME = 'apiKey';
 export const SESSION_SCHEME = 'session';
 
-type ErrorCase = { status: string; description: string };
+type ErrorCase = { status: string; description: string; headers?: HeadersObject };
+
+const RETRY_AFTER: HeadersObject = { 'Retry-After': { description: 'Seconds to wait before retrying.', required: true, schema: { type: 'integer', minimum: 1 } } };
+/** IETF draft-ietf-httpapi-ratelimit-headers (draft 6): on every answer to a key (SPEC §8b). */
+const RATE_LIMIT_HEADERS: HeadersObject = {
+  'RateLimit-Limit': { description: "The organisation's requests per window.", schema: { type: 'integer', minimum: 1 } },
+  'RateLimit-Remaining': { description: 'Requests left in this window.', schema: { type: 'integer', minimum: 0 } },
+  'RateLimit-Reset': { description: 'Seconds until the window renews.', schema: { type: 'integer', minimum: 1 } },
+  'RateLimit-Policy': { description: 'The budget as `<requests>;w=<window seconds>`.', schema: { type: 'string' } },
+};
+const takesKeys = (access: RouteAccess) => access.principal === 'api_key' || access.principal === 'api_key_or_member';
 
 /** The errors a route can answer, from what it admits (SPEC §4). */
 function errorsFor(access: RouteAccess, method: string, hasParams: boolean, hasQuery: boolean): ErrorCase[] {
@@ -47,8 +63,19 @@ function errorsFor(access: RouteAccess, method: string, hasParams: boolean, hasQ
       break;
   }
   if (hasParams) add('404', 'NOT_FOUND: no such resource in this organisation.');
+  if (takesKeys(access)) {
+    errors.push({
+      status: '429',
+      description: "RATE_LIMITED: the organisation's request budget for this window is spent (SPEC §8b); retry after Retry-After.",
+      headers: { ...RETRY_AFTER, ...RATE_LIMIT_HEADERS },
+    });
+  }
   add('500', 'INTERNAL_ERROR.');
-  add('503', 'SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.');
+  errors.push({
+    status: '503',
+    description: 'SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.',
+    headers: RETRY_AFTER,
+  });
   return errors;
 }
 
@@ -87,9 +114,44 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       operation.responses[error.status] ??= {
         description: error.description,
         content: { 'application/json': { schema: errorRef } },
+        ...(error.headers === undefined ? {} : { headers: error.headers }),
       };
     }
+    // The errors of the operation's own rules, beside those of its access.
+    for (const [code, why] of Object.entries(OPERATION_ERRORS[operation.operationId ?? ''] ?? {})) {
+      const status = String(ERROR_CODES[code as ErrorCode]);
+      const existing = operation.responses[status] as { description?: string } | undefined;
+      const text = `${code}: ${why}.`;
+      if (existing === undefined) {
+        operation.responses[status] = {
+          description: text,
+          content: { 'application/json': { schema: errorRef } },
+          ...(code === 'RATE_LIMITED' ? { headers: RETRY_AFTER } : {}),
+        };
+      } else if (!existing.description?.includes(text)) {
+        existing.description = `${existing.description ?? ''} ${text}`.trim();
+      }
+    }
+    // Successful answers to a key carry its organisation's budget.
+    if (takesKeys(route.access)) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (response !== undefined && status.startsWith('2') && !('$ref' in response)) {
+          response.headers = { ...RATE_LIMIT_HEADERS, ...response.headers };
+        }
+      }
+    }
+    const rules = OPERATION_QUERY_RULES[operation.operationId ?? ''];
+    if (rules !== undefined) extensions['x-interlock-query-rules'] = rules;
+    const links = OPERATION_LINKS[operation.operationId ?? ''] ?? {};
+    if (Object.keys(links).length > 0) {
+      const success = Object.keys(operation.responses).find((status) => status.startsWith('2'));
+      const response = success === undefined ? undefined : operation.responses[success];
+      if (response !== undefined && !('$ref' in response)) response.links = links;
+    }
   }
+  stateRequestConstraints(document);
+  stateCrossFieldRules(document);
+  stateEventStreams(document);
   return sortKeys(document) as OpenAPIObject;
 }
 

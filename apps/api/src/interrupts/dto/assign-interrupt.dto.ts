@@ -5,7 +5,7 @@ import { IsUUID, ValidateBy, ValidateIf } from 'class-validator';
 export class AssignInterruptDto {
   @ApiPropertyOptional({ format: 'uuid', description: 'A member of the organisation (or give teamId).' })
   @ValidateIf((o: AssignInterruptDto) => o.teamId === undefined || o.memberId !== undefined)
-  @IsUUID(undefined, { message: 'memberId must be a UUID (or give teamId instead)' })
+  @IsUUID('loose', { message: 'memberId must be a UUID (or give teamId instead)' })
   memberId?: string;
 
   @ApiPropertyOptional({ format: 'uuid', description: 'A team of the organisation (or give memberId).' })
@@ -17,6 +17,6 @@ export class AssignInterruptDto {
       defaultMessage: () => 'teamId cannot be given together with memberId',
     },
   })
-  @IsUUID(undefined, { message: 'teamId must be a UUID' })
+  @IsUUID('loose', { message: 'teamId must be a UUID' })
   teamId?: string;
 }

@@ -17,6 +17,7 @@ import {
 } from 'class-validator';
 import { DECISIONS } from '../interrupt-decision.entity';
 import type { Decision } from '../interrupt-decision.entity';
+import { Optional } from '../../http/optional.decorator';
 
 /** SPEC §10: at most 20 action requests per interrupt. */
 export const MAX_ACTION_REQUESTS = 20;
@@ -30,19 +31,19 @@ export class ActionRequestDto {
   name!: string;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { service: 'api', version: '1.4.2' } })
-  @IsOptional()
+  @Optional()
   @IsObject()
   args?: Record<string, unknown>;
 
   @ApiPropertyOptional({ maxLength: 10_000 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(10_000)
   description?: string;
 
   /** Defaults to all four decisions. */
   @ApiPropertyOptional({ enum: DECISIONS, enumName: 'DecisionType', isArray: true, description: 'Defaults to all four.' })
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMinSize(1)
   @ArrayUnique()
@@ -69,24 +70,24 @@ export class CreateInterruptDto {
   actionRequests!: ActionRequestDto[];
 
   @ApiPropertyOptional({ maxLength: 10_000 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(10_000)
   description?: string;
 
   @ApiPropertyOptional({ minLength: 1, maxLength: 200, description: "The agent's own id for this request." })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Length(1, 200)
   externalId?: string;
 
-  @ApiPropertyOptional({ format: 'uuid', description: 'A session of this organisation.' })
+  @ApiPropertyOptional({ type: 'string', format: 'uuid', nullable: true, description: 'A session of this organisation; null is no session.' })
   @IsOptional()
-  @IsUUID()
-  sessionId?: string;
+  @IsUUID('loose')
+  sessionId?: string | null;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  @IsOptional()
+  @Optional()
   @IsObject()
   metadata?: Record<string, unknown>;
 }

@@ -1,9 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Length, Matches } from 'class-validator';
+import { IsString, Length, Matches } from 'class-validator';
+import { Optional } from '../../http/optional.decorator';
 
 export class EscalateInterruptDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 1000 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Length(1, 1000)
   @Matches(/\S/, { message: 'reason must not be blank' })

@@ -31,7 +31,7 @@ export class ListInterruptsQuery {
     enumName: 'AssigneeFilter',
     description:
       'me: assigned to the signed-in member; my_teams: to a team the member belongs to; unassigned: to no one. ' +
-      'me and my_teams need a signed-in member (a key gets 400).',
+      'A key is no member and in no team: with a key, me and my_teams match nothing.',
   })
   @IsOptional()
   @IsIn(ASSIGNEE_FILTERS)
@@ -69,7 +69,7 @@ export class ListInterruptsQuery {
   order?: ListOrder;
 
   /** Opaque: the `nextCursor` of the previous page, with the same filters. */
-  @ApiPropertyOptional({ description: 'The previous nextCursor; repeat the other parameters unchanged.' })
+  @ApiPropertyOptional({ minLength: 1, maxLength: 1000, description: 'The previous nextCursor; repeat the other parameters unchanged.' })
   @IsOptional()
   @IsString()
   @Length(1, 1000)

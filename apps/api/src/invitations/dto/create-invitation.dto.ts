@@ -8,6 +8,6 @@ export class CreateInvitationDto {
   email!: string;
 
   @ApiProperty({ format: 'uuid', description: 'The role the invitee joins with.' })
-  @IsUUID()
+  @IsUUID('loose')
   roleId!: string;
 }

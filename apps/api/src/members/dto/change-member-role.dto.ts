@@ -3,6 +3,6 @@ import { IsUUID } from 'class-validator';
 
 export class ChangeMemberRoleDto {
   @ApiProperty({ format: 'uuid', description: 'The role to give the member.' })
-  @IsUUID()
+  @IsUUID('loose')
   roleId!: string;
 }

@@ -1,15 +1,16 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayUnique, IsArray, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { ArrayMaxSize, ArrayUnique, IsArray, IsString, Length, Matches } from 'class-validator';
 import { PERMISSIONS } from '@interlock/domain';
 import type { Permission } from '@interlock/domain';
 import { RequireAnyOf } from '../../http/require-any-of.decorator';
 import { IsPermission } from './is-permission.decorator';
+import { Optional } from '../../http/optional.decorator';
 
 /** A change to a custom role: a new name, a new set of permissions, or both — never neither. */
 @RequireAnyOf('name', 'permissions')
 export class UpdateRoleDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 50, example: 'Reviewer', description: 'Omit to keep the name.' })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Length(1, 50)
   @Matches(/\S/, { message: 'name must not be blank' })
@@ -23,7 +24,7 @@ export class UpdateRoleDto {
     maxItems: PERMISSIONS.length,
     description: 'The whole new set, without repeats; omit to keep the permissions.',
   })
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(PERMISSIONS.length)
   @ArrayUnique()

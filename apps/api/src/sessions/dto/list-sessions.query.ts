@@ -23,7 +23,7 @@ export class ListSessionsQuery {
   externalId?: string;
 
   /** Opaque: the `nextCursor` of the previous page, with the same filters. */
-  @ApiPropertyOptional({ description: 'The previous nextCursor; repeat the other parameters unchanged.' })
+  @ApiPropertyOptional({ minLength: 1, maxLength: 1000, description: 'The previous nextCursor; repeat the other parameters unchanged.' })
   @IsOptional()
   @IsString()
   @Length(1, 1000)

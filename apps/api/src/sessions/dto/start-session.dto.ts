@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsObject, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { IsObject, IsString, Length, Matches } from 'class-validator';
+import { Optional } from '../../http/optional.decorator';
 
 export class StartSessionDto {
   @ApiProperty({ minLength: 1, maxLength: 200, example: 'nightly-build' })
@@ -9,13 +10,13 @@ export class StartSessionDto {
   name!: string;
 
   @ApiPropertyOptional({ minLength: 1, maxLength: 200 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Length(1, 200)
   externalId?: string;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  @IsOptional()
+  @Optional()
   @IsObject()
   metadata?: Record<string, unknown>;
 }

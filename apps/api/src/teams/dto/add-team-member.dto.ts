@@ -3,6 +3,6 @@ import { IsUUID } from 'class-validator';
 
 export class AddTeamMemberDto {
   @ApiProperty({ format: 'uuid', description: 'A member of the organisation.' })
-  @IsUUID()
+  @IsUUID('loose')
   memberId!: string;
 }

@@ -13,11 +13,25 @@ class AcceptInvitationDto(InterlockModel):
         extra='allow',
         populate_by_name=True,
     )
-    name: str = Field(..., examples=['Grace Hopper'], max_length=100, min_length=1)
+    name: str = Field(
+        ...,
+        examples=['Grace Hopper'],
+        max_length=100,
+        min_length=1,
+        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
+    )
     """
     The new member's name.
     """
-    password: str = Field(..., max_length=200, min_length=8)
+    password: str = Field(..., max_length=200, min_length=8, pattern='^[^\\u0000]*$')
+
+
+class Args(InterlockModel):
+    pass
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
 
 
 class AddTeamMemberDto(InterlockModel):
@@ -76,16 +90,63 @@ class AppendMessagesResponse(InterlockModel):
     appended: int = Field(..., ge=1, le=100)
 
 
-class AssignInterruptDto(InterlockModel):
+class ApproveDecision(InterlockModel):
+    """
+    Run the action as the agent asked.
+    """
+
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
-    member_id: Optional[str] = Field(None, alias='memberId')
+    action_name: str = Field(
+        ...,
+        alias='actionName',
+        examples=['deploy'],
+        max_length=200,
+        min_length=1,
+        pattern='^[^\\u0000]*$',
+    )
+    """
+    The name of one of the interrupt's action requests.
+    """
+    decision: Union[Literal['approve'], str]
+    message: Optional[str] = Field(
+        None,
+        max_length=10000,
+        min_length=1,
+        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
+    )
+    """
+    Required with respond; optional otherwise.
+    """
+
+
+class AssignToMember(InterlockModel):
+    """
+    Assign to a member of the organisation.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    member_id: str = Field(..., alias='memberId')
     """
     A member of the organisation (or give teamId).
     """
-    team_id: Optional[str] = Field(None, alias='teamId')
+
+
+class AssignToTeam(InterlockModel):
+    """
+    Assign to a team of the organisation.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    team_id: str = Field(..., alias='teamId')
     """
     A team of the organisation (or give memberId).
     """
@@ -131,7 +192,21 @@ class CreateApiKeyDto(InterlockModel):
     """
     Fixed at creation: never, or 7, 30 or 90 days.
     """
-    name: str = Field(..., examples=['ci-runner'], max_length=32, min_length=1)
+    name: str = Field(
+        ...,
+        examples=['ci-runner'],
+        max_length=32,
+        min_length=1,
+        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
+    )
+
+
+class Metadata(InterlockModel):
+    pass
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
 
 
 class CreateInvitationDto(InterlockModel):
@@ -151,7 +226,13 @@ class CreateTeamDto(InterlockModel):
         extra='allow',
         populate_by_name=True,
     )
-    name: str = Field(..., examples=['Platform'], max_length=50, min_length=1)
+    name: str = Field(
+        ...,
+        examples=['Platform'],
+        max_length=50,
+        min_length=1,
+        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
+    )
 
 
 class CreatedApiKeyResponse(InterlockModel):
@@ -211,12 +292,75 @@ class DecidedBy(InterlockModel):
     """
 
 
+class EditedArgs(InterlockModel):
+    """
+    Required with edit, refused otherwise.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+
+
+class EditDecision(InterlockModel):
+    """
+    Run the action with other arguments (and, optionally, another name).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action_name: str = Field(
+        ...,
+        alias='actionName',
+        examples=['deploy'],
+        max_length=200,
+        min_length=1,
+        pattern='^[^\\u0000]*$',
+    )
+    """
+    The name of one of the interrupt's action requests.
+    """
+    decision: Union[Literal['edit'], str]
+    edited_args: EditedArgs = Field(..., alias='editedArgs')
+    """
+    Required with edit, refused otherwise.
+    """
+    edited_name: Optional[str] = Field(
+        None,
+        alias='editedName',
+        examples=['send_draft'],
+        max_length=200,
+        min_length=1,
+        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
+    )
+    """
+    Optional with edit, refused otherwise: the name of the action to run instead.
+    """
+    message: Optional[str] = Field(
+        None,
+        max_length=10000,
+        min_length=1,
+        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
+    )
+    """
+    Required with respond; optional otherwise.
+    """
+
+
 class EscalateInterruptDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
-    reason: Optional[str] = Field(None, max_length=1000, min_length=1)
+    reason: Optional[str] = Field(
+        None,
+        max_length=1000,
+        min_length=1,
+        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
+    )
 
 
 class EventActor(InterlockModel):
@@ -357,12 +501,49 @@ class MemberResponse(InterlockModel):
     """
 
 
+class RejectDecision(InterlockModel):
+    """
+    Do not run the action; optionally say why.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action_name: str = Field(
+        ...,
+        alias='actionName',
+        examples=['deploy'],
+        max_length=200,
+        min_length=1,
+        pattern='^[^\\u0000]*$',
+    )
+    """
+    The name of one of the interrupt's action requests.
+    """
+    decision: Union[Literal['reject'], str]
+    message: Optional[str] = Field(
+        None,
+        max_length=10000,
+        min_length=1,
+        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
+    )
+    """
+    Required with respond; optional otherwise.
+    """
+
+
 class RenameApiKeyDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
-    name: str = Field(..., max_length=32, min_length=1)
+    name: str = Field(
+        ...,
+        max_length=32,
+        min_length=1,
+        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
+    )
 
 
 class RenameTeamDto(InterlockModel):
@@ -370,7 +551,45 @@ class RenameTeamDto(InterlockModel):
         extra='allow',
         populate_by_name=True,
     )
-    name: str = Field(..., examples=['Platform'], max_length=50, min_length=1)
+    name: str = Field(
+        ...,
+        examples=['Platform'],
+        max_length=50,
+        min_length=1,
+        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
+    )
+
+
+class RespondDecision(InterlockModel):
+    """
+    Answer instead of running the action.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action_name: str = Field(
+        ...,
+        alias='actionName',
+        examples=['deploy'],
+        max_length=200,
+        min_length=1,
+        pattern='^[^\\u0000]*$',
+    )
+    """
+    The name of one of the interrupt's action requests.
+    """
+    decision: Union[Literal['respond'], str]
+    message: str = Field(
+        ...,
+        max_length=10000,
+        min_length=1,
+        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
+    )
+    """
+    Required with respond; optional otherwise.
+    """
 
 
 class RoleResponse(InterlockModel):
@@ -422,7 +641,7 @@ class SignInDto(InterlockModel):
         populate_by_name=True,
     )
     email: str = Field(..., max_length=254)
-    password: str = Field(..., max_length=200)
+    password: str = Field(..., max_length=200, pattern='^[^\\u0000]*$')
 
 
 class SignUpDto(InterlockModel):
@@ -431,14 +650,23 @@ class SignUpDto(InterlockModel):
         populate_by_name=True,
     )
     email: str = Field(..., max_length=254)
-    name: str = Field(..., max_length=100, min_length=1)
+    name: str = Field(
+        ...,
+        max_length=100,
+        min_length=1,
+        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
+    )
     """
     Your name, as colleagues see it.
     """
     organisation_name: str = Field(
-        ..., alias='organisationName', max_length=100, min_length=1
+        ...,
+        alias='organisationName',
+        max_length=100,
+        min_length=1,
+        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
     )
-    password: str = Field(..., max_length=200, min_length=8)
+    password: str = Field(..., max_length=200, min_length=8, pattern='^[^\\u0000]*$')
 
 
 class SignedInMember(InterlockModel):
@@ -477,10 +705,16 @@ class StartSessionDto(InterlockModel):
         populate_by_name=True,
     )
     external_id: Optional[str] = Field(
-        None, alias='externalId', max_length=200, min_length=1
+        None, alias='externalId', max_length=200, min_length=1, pattern='^[^\\u0000]*$'
     )
-    metadata: Optional[dict[str, Any]] = None
-    name: str = Field(..., examples=['nightly-build'], max_length=200, min_length=1)
+    metadata: Optional[Metadata] = None
+    name: str = Field(
+        ...,
+        examples=['nightly-build'],
+        max_length=200,
+        min_length=1,
+        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
+    )
 
 
 class TabCount(InterlockModel):
@@ -518,7 +752,11 @@ class UpdateRoleDto(InterlockModel):
         populate_by_name=True,
     )
     name: Optional[str] = Field(
-        None, examples=['Reviewer'], max_length=50, min_length=1
+        None,
+        examples=['Reviewer'],
+        max_length=50,
+        min_length=1,
+        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
     )
     """
     Omit to keep the name.
@@ -599,15 +837,21 @@ class ActionRequestDto(InterlockModel):
     )
     allowed_decisions: Optional[
         list[Union[Literal['approve', 'edit', 'reject', 'respond'], str]]
-    ] = Field(None, alias='allowedDecisions')
+    ] = Field(None, alias='allowedDecisions', min_length=1)
     """
     Defaults to all four.
     """
-    args: Optional[dict[str, Any]] = Field(
+    args: Optional[Args] = Field(
         None, examples=[{'service': 'api', 'version': '1.4.2'}]
     )
-    description: Optional[str] = Field(None, max_length=10000)
-    name: str = Field(..., examples=['deploy'], max_length=200, min_length=1)
+    description: Optional[str] = Field(None, max_length=10000, pattern='^[^\\u0000]*$')
+    name: str = Field(
+        ...,
+        examples=['deploy'],
+        max_length=200,
+        min_length=1,
+        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
+    )
     """
     Unique within the interrupt.
     """
@@ -635,6 +879,16 @@ class ApiKeyListResponse(InterlockModel):
         populate_by_name=True,
     )
     api_keys: list[ApiKeyResponse] = Field(..., alias='apiKeys')
+
+
+class AssignInterruptDto(RootModel[Union[AssignToMember, AssignToTeam]]):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    root: Union[AssignToMember, AssignToTeam]
+    """
+    To a member (memberId) or to a team (teamId): exactly one.
+    """
 
 
 class AuditEntryResponse(InterlockModel):
@@ -728,19 +982,25 @@ class CreateInterruptDto(InterlockModel):
     action_requests: list[ActionRequestDto] = Field(
         ..., alias='actionRequests', max_length=20, min_length=1
     )
-    description: Optional[str] = Field(None, max_length=10000)
+    description: Optional[str] = Field(None, max_length=10000, pattern='^[^\\u0000]*$')
     external_id: Optional[str] = Field(
-        None, alias='externalId', max_length=200, min_length=1
+        None, alias='externalId', max_length=200, min_length=1, pattern='^[^\\u0000]*$'
     )
     """
     The agent's own id for this request.
     """
-    metadata: Optional[dict[str, Any]] = None
+    metadata: Optional[Metadata] = None
     session_id: Optional[str] = Field(None, alias='sessionId')
     """
-    A session of this organisation.
+    A session of this organisation; null is no session.
     """
-    title: str = Field(..., examples=['Deploy to prod'], max_length=200, min_length=1)
+    title: str = Field(
+        ...,
+        examples=['Deploy to prod'],
+        max_length=200,
+        min_length=1,
+        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
+    )
 
 
 class CreateRoleDto(InterlockModel):
@@ -748,7 +1008,13 @@ class CreateRoleDto(InterlockModel):
         extra='allow',
         populate_by_name=True,
     )
-    name: str = Field(..., examples=['Reviewer'], max_length=50, min_length=1)
+    name: str = Field(
+        ...,
+        examples=['Reviewer'],
+        max_length=50,
+        min_length=1,
+        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
+    )
     permissions: list[
         Union[Literal['apiKey.create',
             'apiKey.read',
@@ -803,32 +1069,15 @@ class CurrentSessionResponse(InterlockModel):
     ]
 
 
-class DecideInterruptDto(InterlockModel):
+class DecideInterruptDto(
+    RootModel[Union[ApproveDecision, EditDecision, RejectDecision, RespondDecision]]
+):
     model_config = ConfigDict(
-        extra='allow',
         populate_by_name=True,
     )
-    action_name: str = Field(..., alias='actionName', examples=['deploy'])
+    root: Union[ApproveDecision, EditDecision, RejectDecision, RespondDecision]
     """
-    The name of one of the interrupt's action requests.
-    """
-    decision: Union[Literal['approve', 'edit', 'reject', 'respond'], str]
-    """
-    One of the action's allowedDecisions.
-    """
-    edited_args: Optional[dict[str, Any]] = Field(None, alias='editedArgs')
-    """
-    Required with edit, refused otherwise.
-    """
-    edited_name: Optional[str] = Field(
-        None, alias='editedName', examples=['send_draft'], max_length=200, min_length=1
-    )
-    """
-    Optional with edit, refused otherwise: the name of the action to run instead.
-    """
-    message: Optional[str] = Field(None, max_length=10000, min_length=1)
-    """
-    Required with respond; optional otherwise.
+    One decision on one action request; the fields allowed depend on `decision`.
     """
 
 
@@ -879,6 +1128,7 @@ class ErrorBody(InterlockModel):
         'SIGNUP_CLOSED',
         'VALIDATION_FAILED',
         'NOT_FOUND',
+        'METHOD_NOT_ALLOWED',
         'CONFLICT',
         'PAYLOAD_TOO_LARGE',
         'UNSUPPORTED_MEDIA_TYPE',
@@ -979,6 +1229,24 @@ class LinkedSession(InterlockModel):
     id: str
     name: str
     status: Union[Literal['active', 'ended', 'disconnected'], str]
+
+
+class LiveViewMessage(InterlockModel):
+    """
+    A `message` event of the Live View: one message of the session (the event id is its number).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    content: str
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    role: Union[Literal['agent', 'user', 'tool', 'system'], str]
+    seq: int = Field(..., ge=1)
+    """
+    Its number in the session; also the event id.
+    """
 
 
 class MemberListResponse(InterlockModel):
@@ -1082,7 +1350,7 @@ class SessionMessageDto(InterlockModel):
         extra='allow',
         populate_by_name=True,
     )
-    content: str
+    content: str = Field(..., pattern='^[^\\u0000]*$')
     """
     At most 32 kB (32768 bytes of UTF-8).
     """

@@ -1,0 +1,112 @@
+import type { ErrorCode } from '@interlock/domain';
+import { ERROR_CODES } from '@interlock/domain';
+
+/**
+ * What each operation answers beyond what its access declaration implies (openapi-document.ts
+ * derives 400/401/402/403/404/413/415/429/500/503 from that): the error codes its service can
+ * throw, and why. The contract test (schemathesis, in npm test) fails on any status the server
+ * answers and this contract omits, so an omission here does not go unnoticed.
+ */
+export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>> = {
+  signIn: {
+    INVALID_CREDENTIALS: 'wrong email or password (the same answer, in the same time, for an email no account has)',
+    RATE_LIMITED: 'too many failed sign-ins for this account or from this address (SPEC §8b)',
+  },
+  signUp: {
+    CONFLICT: 'an account with this email already exists',
+    SIGNUP_CLOSED: 'self-service sign-up is turned off on this server',
+    RATE_LIMITED: 'too many sign-ups for this email or from this address (SPEC §8b)',
+  },
+  createInterrupt: { NOT_FOUND: 'sessionId names no session of this organisation' },
+  createInvitation: {
+    NOT_FOUND: 'roleId names no role of this organisation',
+    CONFLICT: 'an account with this email already exists',
+  },
+  acceptInvitation: { CONFLICT: 'an account with this email already exists' },
+  changeMemberRole: {
+    NOT_FOUND: 'roleId names no role of this organisation',
+    CONFLICT: 'the organisation must keep an Owner: the last Owner keeps the role',
+  },
+  removeMember: { CONFLICT: 'the organisation must keep an Owner: the last Owner cannot be removed' },
+  createRole: { CONFLICT: 'a role with this name already exists' },
+  updateRole: { CONFLICT: 'built-in roles cannot be changed, or a role with this name already exists' },
+  deleteRole: { CONFLICT: 'built-in roles cannot be deleted, nor a role a member still holds' },
+  createTeam: { CONFLICT: 'a team with this name already exists' },
+  renameTeam: { CONFLICT: 'a team with this name already exists' },
+  addTeamMember: { NOT_FOUND: 'memberId names no member of this organisation' },
+  assignInterrupt: { NOT_FOUND: 'memberId or teamId names no member or team of this organisation' },
+  decideInterrupt: {
+    CONFLICT: 'the action is already decided, the interrupt answered, or actionName or decision does not fit this interrupt',
+  },
+  streamSession: { VALIDATION_FAILED: 'Last-Event-ID is not the number of a message of this session' },
+  streamEvents: { VALIDATION_FAILED: 'Last-Event-ID is not the id of an event of this stream' },
+};
+
+/** The HTTP status of an error code. */
+export function statusOf(code: ErrorCode): string {
+  return String(ERROR_CODES[code]);
+}
+
+/**
+ * OpenAPI links: where an operation's answer leads, so the stateful phase of the contract test
+ * (and a reader) can follow created resources into the operations that use them — the agent's
+ * writes into the members' decisions, a created role into an invitation, and so on. (No link
+ * leads where the body must name a second resource the answer does not hold — a team's new
+ * member, an interrupt's assignee: a made-up one answers 404, as any unknown id does.)
+ */
+export const OPERATION_LINKS: Record<string, Record<string, { operationId: string; parameters?: Record<string, string>; requestBody?: unknown }>> = {
+  createInterrupt: {
+    GetInterrupt: { operationId: 'getInterrupt', parameters: { id: '$response.body#/id' } },
+    DecideInterrupt: {
+      operationId: 'decideInterrupt',
+      parameters: { id: '$response.body#/id' },
+      requestBody: { actionName: '$response.body#/actionRequests/0/name', decision: 'approve' },
+    },
+    EscalateInterrupt: { operationId: 'escalateInterrupt', parameters: { id: '$response.body#/id' } },
+  },
+  startSession: {
+    RetrieveSession: { operationId: 'retrieveSession', parameters: { id: '$response.body#/id' } },
+    AppendSessionMessages: { operationId: 'appendSessionMessages', parameters: { id: '$response.body#/id' } },
+    EndSession: { operationId: 'endSession', parameters: { id: '$response.body#/id' } },
+    DisconnectSession: { operationId: 'disconnectSession', parameters: { id: '$response.body#/id' } },
+  },
+  createApiKey: {
+    RenameApiKey: { operationId: 'renameApiKey', parameters: { id: '$response.body#/id' } },
+    RevokeApiKey: { operationId: 'revokeApiKey', parameters: { id: '$response.body#/id' } },
+  },
+  createRole: {
+    UpdateRole: { operationId: 'updateRole', parameters: { id: '$response.body#/id' } },
+    DeleteRole: { operationId: 'deleteRole', parameters: { id: '$response.body#/id' } },
+    InviteWithRole: { operationId: 'createInvitation', requestBody: { email: 'invitee@example.com', roleId: '$response.body#/id' } },
+  },
+  createTeam: {
+    RenameTeam: { operationId: 'renameTeam', parameters: { id: '$response.body#/id' } },
+    DeleteTeam: { operationId: 'deleteTeam', parameters: { id: '$response.body#/id' } },
+  },
+  createInvitation: {
+    AcceptInvitation: { operationId: 'acceptInvitation', parameters: { token: '$response.body#/token' } },
+  },
+  acceptInvitation: {
+    ChangeMemberRole: { operationId: 'changeMemberRole', parameters: { id: '$response.body#/member/id' } },
+    RemoveMember: { operationId: 'removeMember', parameters: { id: '$response.body#/member/id' } },
+  },
+};
+
+/**
+ * Rules on a query that JSON Schema cannot state, as `x-interlock-query-rules` on the operation
+ * (and in its parameters' descriptions): a cursor is opaque and only one this operation issued
+ * is valid; `from` may not be after `to`; `q` holds at most so many distinct words. The contract
+ * test's generator honours them (tools/contract/hooks.py); the service answers 400 otherwise.
+ */
+export interface QueryRules {
+  opaqueCursor?: true;
+  fromNotAfterTo?: true;
+  maxWords?: Record<string, number>;
+}
+
+export const OPERATION_QUERY_RULES: Record<string, QueryRules> = {
+  listAuditLog: { opaqueCursor: true, fromNotAfterTo: true, maxWords: { q: 8 } },
+  exportAuditLog: { fromNotAfterTo: true, maxWords: { q: 8 } },
+  listInterrupts: { opaqueCursor: true, fromNotAfterTo: true, maxWords: { q: 8 } },
+  listSessions: { opaqueCursor: true },
+};

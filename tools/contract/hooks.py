@@ -1,0 +1,132 @@
+"""Schemathesis hooks for the contract test (tools/scripts/contract-test.mjs).
+
+The contract states a few rules on queries that JSON Schema cannot (`x-interlock-query-rules` on
+the operation, and in the parameters' descriptions). Cases meant to be valid are made to follow
+them, so that a 400 for breaking one is not reported as a valid request refused:
+
+- `opaqueCursor`: a cursor is valid only if this operation issued it; a generated one is not,
+  so valid cases leave `cursor` out (the e2e tests walk real cursors).
+- `fromNotAfterTo`: `from` after `to` is refused; valid cases swap them.
+- `maxWords`: a search holds at most so many distinct words, as the service folds them (NFKD,
+  marks dropped, lower case, ß as ss, split on anything not a letter or digit); valid cases
+  keep the first ones.
+
+And one the contract states in JSON Schema that OpenAPI 3.0 tools do not read: free-form JSON
+(`JsonObject`) has `propertyNames` without NUL; valid bodies get NUL out of their keys.
+
+Cases meant to be invalid are left as generated.
+
+Hypothesis parses source code (to describe its strategies) from the run's worker threads, and
+CPython before 3.11.8 can fail two parses at once (gh-106905): `ast.parse` is serialised here.
+"""
+
+from __future__ import annotations
+
+import ast
+import threading
+import unicodedata
+from datetime import datetime
+from typing import Any
+
+import schemathesis
+from schemathesis.core.parameters import ParameterLocation
+from schemathesis.generation import GenerationMode
+
+
+_parse = ast.parse
+_parse_lock = threading.Lock()
+
+
+def _serialised_parse(*args: Any, **kwargs: Any) -> Any:
+    with _parse_lock:
+        return _parse(*args, **kwargs)
+
+
+ast.parse = _serialised_parse
+
+
+def _rules(context: Any) -> dict[str, Any]:
+    operation = getattr(context, "operation", None)
+    raw = getattr(getattr(operation, "definition", None), "raw", None) or {}
+    rules = raw.get("x-interlock-query-rules")
+    return rules if isinstance(rules, dict) else {}
+
+
+def _is_positive(case: Any, location: ParameterLocation) -> bool:
+    meta = case.meta
+    if meta is None:
+        return False
+    component = meta.components.get(location)
+    mode = component.mode if component is not None else meta.generation.mode
+    return mode == GenerationMode.POSITIVE
+
+
+def _without_nul_keys(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key.replace("\x00", "") if isinstance(key, str) else key: _without_nul_keys(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_without_nul_keys(item) for item in value]
+    return value
+
+
+def _is_word_char(char: str) -> bool:
+    return unicodedata.category(char)[0] in ("L", "N")
+
+
+def _words(text: str) -> list[str]:
+    folded = "".join(c for c in unicodedata.normalize("NFKD", text) if unicodedata.category(c)[0] != "M")
+    folded = folded.lower().replace("ß", "ss")
+    words: list[str] = []
+    current = ""
+    for char in folded:
+        if _is_word_char(char):
+            current += char
+        elif current:
+            words.append(current)
+            current = ""
+    if current:
+        words.append(current)
+    return list(dict.fromkeys(words))
+
+
+def _first_words(text: str, limit: int) -> str:
+    """The longest prefix of `text` whose folded words are at most `limit`."""
+    for end in range(len(text), -1, -1):
+        if len(_words(text[:end])) <= limit:
+            return text[:end]
+    return ""
+
+
+def _instant(value: Any) -> datetime | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+@schemathesis.hook
+def map_case(context: Any, case: Any) -> Any:
+    if isinstance(case.body, (dict, list)) and _is_positive(case, ParameterLocation.BODY):
+        case.body = _without_nul_keys(case.body)
+    rules = _rules(context)
+    query = case.query
+    if not rules or not isinstance(query, dict) or not _is_positive(case, ParameterLocation.QUERY):
+        return case
+    if rules.get("opaqueCursor"):
+        query.pop("cursor", None)
+    if rules.get("fromNotAfterTo"):
+        start, end = _instant(query.get("from")), _instant(query.get("to"))
+        if start is not None and end is not None:
+            try:
+                after = start > end
+            except TypeError:  # one has a zone and the other not: leave the server to judge
+                after = False
+            if after:
+                query["from"], query["to"] = query["to"], query["from"]
+    for name, limit in (rules.get("maxWords") or {}).items():
+        value = query.get(name)
+        if isinstance(value, str) and len(_words(value)) > limit:
+            query[name] = _first_words(value, limit)
+    return case

@@ -93,7 +93,8 @@ export function stateRequestConstraints(document: OpenAPIObject): void {
   Object.assign(schemas, JSON_SCHEMAS);
   const requestSchemas = reachableFromRequests(document);
 
-  // 1. What the validators say, field by field.
+  // 1. What the validators say, field by field. (class-validator's storage keeps them per class
+  //    in a map it does not export a reader for; the classes are what the schemas are named after.)
   type Target = abstract new (...args: never[]) => unknown;
   for (const meta of getMetadataStorage()['validationMetadatas'] as unknown as Iterable<[Target, ValidationMetadata[]]>) {
     const [target, list] = meta;

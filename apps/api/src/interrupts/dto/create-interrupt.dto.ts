@@ -17,7 +17,7 @@ import {
 } from 'class-validator';
 import { DECISIONS } from '../interrupt-decision.entity';
 import type { Decision } from '../interrupt-decision.entity';
-import { Optional } from '../../http/optional.decorator';
+import { OptionalField } from '../../http/optional-field.decorator';
 
 /** SPEC §10: at most 20 action requests per interrupt. */
 export const MAX_ACTION_REQUESTS = 20;
@@ -31,19 +31,19 @@ export class ActionRequestDto {
   name!: string;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { service: 'api', version: '1.4.2' } })
-  @Optional()
+  @OptionalField()
   @IsObject()
   args?: Record<string, unknown>;
 
   @ApiPropertyOptional({ maxLength: 10_000 })
-  @Optional()
+  @OptionalField()
   @IsString()
   @MaxLength(10_000)
   description?: string;
 
   /** Defaults to all four decisions. */
   @ApiPropertyOptional({ enum: DECISIONS, enumName: 'DecisionType', isArray: true, description: 'Defaults to all four.' })
-  @Optional()
+  @OptionalField()
   @IsArray()
   @ArrayMinSize(1)
   @ArrayUnique()
@@ -70,13 +70,13 @@ export class CreateInterruptDto {
   actionRequests!: ActionRequestDto[];
 
   @ApiPropertyOptional({ maxLength: 10_000 })
-  @Optional()
+  @OptionalField()
   @IsString()
   @MaxLength(10_000)
   description?: string;
 
   @ApiPropertyOptional({ minLength: 1, maxLength: 200, description: "The agent's own id for this request." })
-  @Optional()
+  @OptionalField()
   @IsString()
   @Length(1, 200)
   externalId?: string;
@@ -87,7 +87,7 @@ export class CreateInterruptDto {
   sessionId?: string | null;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  @Optional()
+  @OptionalField()
   @IsObject()
   metadata?: Record<string, unknown>;
 }

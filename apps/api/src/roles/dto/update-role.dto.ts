@@ -4,13 +4,13 @@ import { PERMISSIONS } from '@interlock/domain';
 import type { Permission } from '@interlock/domain';
 import { RequireAnyOf } from '../../http/require-any-of.decorator';
 import { IsPermission } from './is-permission.decorator';
-import { Optional } from '../../http/optional.decorator';
+import { OptionalField } from '../../http/optional-field.decorator';
 
 /** A change to a custom role: a new name, a new set of permissions, or both — never neither. */
 @RequireAnyOf('name', 'permissions')
 export class UpdateRoleDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 50, example: 'Reviewer', description: 'Omit to keep the name.' })
-  @Optional()
+  @OptionalField()
   @IsString()
   @Length(1, 50)
   @Matches(/\S/, { message: 'name must not be blank' })
@@ -24,7 +24,7 @@ export class UpdateRoleDto {
     maxItems: PERMISSIONS.length,
     description: 'The whole new set, without repeats; omit to keep the permissions.',
   })
-  @Optional()
+  @OptionalField()
   @IsArray()
   @ArrayMaxSize(PERMISSIONS.length)
   @ArrayUnique()

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsObject, IsString, Length, Matches } from 'class-validator';
-import { Optional } from '../../http/optional.decorator';
+import { OptionalField } from '../../http/optional-field.decorator';
 
 export class StartSessionDto {
   @ApiProperty({ minLength: 1, maxLength: 200, example: 'nightly-build' })
@@ -10,13 +10,13 @@ export class StartSessionDto {
   name!: string;
 
   @ApiPropertyOptional({ minLength: 1, maxLength: 200 })
-  @Optional()
+  @OptionalField()
   @IsString()
   @Length(1, 200)
   externalId?: string;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  @Optional()
+  @OptionalField()
   @IsObject()
   metadata?: Record<string, unknown>;
 }

@@ -27,6 +27,10 @@ const routes: RouteObject[] = [
     errorElement: <RouteError />,
     children: [
       { index: true, element: <HomeRedirect /> },
+      {
+        path: 'sessions/:id',
+        lazy: () => import('../features/sessions/routes/live-view.route').then((m) => ({ Component: m.LiveViewRoute })),
+      },
       { path: 'integrations', element: <Navigate to="/integrations/api-keys" replace /> },
       {
         path: 'integrations/api-keys',

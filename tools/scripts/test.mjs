@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: every check the repository has — the contract/codegen drift check, lint,
+// `npm test`: every check the repository has — the lock file's completeness (`npm ci` must
+// accept it), the contract/codegen drift check, lint,
 // type-check, unit and e2e tests (TypeScript and the Python SDK) — against a throwaway Postgres
 // that this script starts and always stops (or TEST_DATABASE_URL when set).
 import { spawn } from 'node:child_process';
@@ -60,6 +61,9 @@ async function main() {
   };
   let code = 1;
   try {
+    // `npm ci` on a clean checkout (the Dockerfile's) must accept the committed lock file.
+    code = await run(process.execPath, ['tools/scripts/check-lockfile.mjs'], env);
+    if (code !== 0) throw new Error('lock file check failed');
     // The committed contract and generated SDK code must be what the code generates now.
     code = await run(process.execPath, ['tools/scripts/codegen.mjs', '--check'], env);
     if (code !== 0) throw new Error('codegen check failed');

@@ -17,7 +17,7 @@ test.describe('Integrations → Api Keys', () => {
     await create.getByLabel('Name').fill('x'.repeat(40));
     await expect(create.getByLabel('Name')).toHaveValue('x'.repeat(32));
     await create.getByLabel('Name').fill(name);
-    await create.getByLabel('Expires').click();
+    await create.getByRole('combobox', { name: 'Expires' }).click();
     await page.getByRole('option', { name: '30 days' }).click();
     await expectAccessible(page, 'the create-key dialog');
     await create.getByRole('button', { name: 'Create key' }).click();

@@ -14,17 +14,13 @@ export function UsageBar({ label, allowance, unit }: { label: string; allowance:
         <Text fw={500} size="sm" id={id}>
           {label}
         </Text>
-        <Text size="sm" c="dimmed">
+        <Text size="sm" c="dimmed" id={`${id}-used`}>
           {number(allowance.used)} of {number(allowance.included)} {unit}
         </Text>
       </Group>
-      <Progress
-        value={percent}
-        color={color}
-        size="lg"
-        aria-labelledby={id}
-        aria-valuetext={`${number(allowance.used)} of ${number(allowance.included)} ${unit} used (${Math.round(percent)}%)`}
-      />
+      <Progress.Root size="lg">
+        <Progress.Section value={percent} color={color} aria-labelledby={id} aria-describedby={`${id}-used`} />
+      </Progress.Root>
     </Stack>
   );
 }

@@ -1,6 +1,6 @@
 import type { MemberResponse, TeamResponse } from '@interlock/api-client';
 import { Button, CloseButton, Group, Modal, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { FormError } from '../../../shared/components/form-error';
 import { notifyError, notifySuccess } from '../../../shared/utils/notify';
 import { useAddTeamMember, useDeleteTeam, useRemoveTeamMember, useRenameTeam } from '../api/teams.queries';
@@ -86,6 +86,9 @@ export function TeamCard({ team, members }: { team: TeamResponse; members: Membe
 function RenameTeamModal({ team, opened, onClose }: { team: TeamResponse; opened: boolean; onClose: () => void }) {
   const rename = useRenameTeam();
   const [name, setName] = useState(team.name);
+  useEffect(() => {
+    if (opened) setName(team.name);
+  }, [opened, team.name]);
   const close = () => {
     rename.reset();
     onClose();

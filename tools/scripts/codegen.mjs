@@ -10,7 +10,7 @@
 //   node tools/scripts/codegen.mjs           regenerate everything
 //   node tools/scripts/codegen.mjs --check   regenerate, then fail if anything differs from git
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -78,10 +78,31 @@ run(join(root, 'libs/sdk-python/.venv/bin/datamodel-codegen'), [
   '--strict-nullable',
   '--collapse-root-models',
   // Only httpx and pydantic at run time: no email-validator for EmailStr, no SecretStr in models.
-  '--type-mappings', 'string+email=string', 'string+password=string',
+  // Ids stay strings (as in the TypeScript SDK and openai-python), so results serialise with json.dumps.
+  '--type-mappings', 'string+email=string', 'string+password=string', 'string+uuid=string',
+  // The SDK's own base model: carries the request id of the response a model was read from.
+  '--base-class', 'interlock._models.InterlockModel',
   '--custom-file-header', header,
 ]);
+openEnums(join(pyOut, 'models.py'));
 writeFileSync(join(pyOut, '__init__.py'), `${header}\nfrom .models import *  # noqa: F401,F403\n`);
+
+/**
+ * Open enums: every `Literal['a', 'b']` of the generated models becomes `Union[Literal['a', 'b'], str]`,
+ * so a value the service adds later parses as its plain string instead of failing validation in an
+ * older SDK (pydantic's smart union keeps the literal when it matches). The SDK's own `Literal`
+ * aliases in interlock/types.py stay closed for arguments.
+ */
+function openEnums(file) {
+  let source = readFileSync(file, 'utf8');
+  const literal = /Literal\[(\s*'[^']*'(?:\s*,\s*'[^']*')*\s*,?\s*)\]/g;
+  source = source.replace(literal, (_match, values) => `Union[Literal[${values.trim().replace(/,$/, '')}], str]`);
+  const imports = /^from typing import (.*)$/m;
+  const names = new Set(imports.exec(source)[1].split(', '));
+  names.add('Union');
+  source = source.replace(imports, `from typing import ${[...names].sort().join(', ')}`);
+  writeFileSync(file, source);
+}
 
 if (check) {
   const status = spawnSync('git', ['status', '--porcelain', '--', ...GENERATED], { cwd: root, encoding: 'utf8' });

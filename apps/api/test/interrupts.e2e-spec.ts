@@ -101,6 +101,7 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
         actionName: 'deploy',
         decision: 'edit',
         editedArgs: { service: 'api', version: '1.4.3' },
+        editedName: null,
         message: null,
         decidedBy: { id: owner.memberId, name: 'Ada Lovelace' },
         decidedAt: expect.stringMatching(/Z$/),
@@ -198,6 +199,10 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
     ['edit without editedArgs', { actionName: 'deploy', decision: 'edit' }, 'editedArgs must be an object'],
     ['edit with non-object editedArgs', { actionName: 'deploy', decision: 'edit', editedArgs: [1] }, 'editedArgs must be an object'],
     ['editedArgs with approve', { actionName: 'deploy', decision: 'approve', editedArgs: {} }, 'editedArgs is only allowed with decision edit'],
+    ['editedName with approve', { actionName: 'deploy', decision: 'approve', editedName: 'x' }, 'editedName is only allowed with decision edit'],
+    ['a blank editedName', { actionName: 'deploy', decision: 'edit', editedArgs: {}, editedName: ' ' }, 'editedName must not be blank'],
+    ['an editedName over 200 characters', { actionName: 'deploy', decision: 'edit', editedArgs: {}, editedName: 'x'.repeat(201) }, 'editedName must be shorter than or equal to 200 characters'],
+    ['a non-string editedName', { actionName: 'deploy', decision: 'edit', editedArgs: {}, editedName: 7 }, 'editedName must be a string'],
     ['respond without message', { actionName: 'deploy', decision: 'respond' }, 'message must be a string'],
     ['missing actionName', { decision: 'approve' }, 'actionName'],
     ['an action the interrupt does not have', { actionName: 'launch', decision: 'approve' }, 'actionName must name one of'],
@@ -210,6 +215,31 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
     expect(res.body.code).toBe('VALIDATION_FAILED');
     expect(res.body.message).toContain(expected);
     expect((await http().get(`/api/interrupts/${interrupt.id}`).set('x-api-key', key)).body.decisions).toEqual([]);
+  });
+
+  it('an edit can rename the action: editedName is stored and read back beside editedArgs', async () => {
+    const { body: interrupt } = await open(twoActions());
+    const renamed = await http()
+      .post(`/api/interrupts/${interrupt.id}/decisions`)
+      .set('cookie', owner.cookie)
+      .send({ actionName: 'deploy', decision: 'edit', editedArgs: { service: 'api', version: '1.4.1' }, editedName: 'rollback' });
+    expect(renamed.status).toBe(201);
+    expect(renamed.body.decisions[0]).toMatchObject({
+      actionName: 'deploy',
+      decision: 'edit',
+      editedArgs: { service: 'api', version: '1.4.1' },
+      editedName: 'rollback',
+    });
+    const approved = await http()
+      .post(`/api/interrupts/${interrupt.id}/decisions`)
+      .set('cookie', owner.cookie)
+      .send({ actionName: 'notify', decision: 'approve' });
+    const read = await http().get(`/api/interrupts/${interrupt.id}`).set('x-api-key', key);
+    expect(approved.status).toBe(201);
+    expect(read.body.decisions.map((d: { actionName: string; editedName: string | null }) => [d.actionName, d.editedName])).toEqual([
+      ['deploy', 'rollback'],
+      ['notify', null],
+    ]);
   });
 
   it('a second decision on the same action answers 409', async () => {

@@ -48,6 +48,7 @@ def decision(
     kind: str = "approve",
     *,
     edited_args: Any = None,
+    edited_name: str | None = None,
     message: str | None = None,
     number: int = 1,
 ) -> dict[str, Any]:
@@ -56,6 +57,7 @@ def decision(
         "actionName": action_name,
         "decision": kind,
         "editedArgs": edited_args,
+        "editedName": edited_name,
         "message": message,
         "decidedBy": {"id": MEMBER_ID, "name": "Ada"},
         "decidedAt": "2025-01-01T00:05:00.000Z",

@@ -39,7 +39,7 @@ def test_create_and_get() -> None:
     assert got.decisions[0].action_name == "a"
     decided_by = got.decisions[0].decided_by
     assert decided_by is not None
-    assert (decided_by.id, decided_by.name) == (UUID(MEMBER_ID), "Ada")
+    assert (decided_by.id, decided_by.name) == (MEMBER_ID, "Ada")
     assert rec.requests[1].url.path == f"/api/interrupts/{INTERRUPT_ID}"
 
 

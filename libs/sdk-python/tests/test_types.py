@@ -11,12 +11,12 @@ from interlock import _generated, types
 
 
 def literal_values(annotation: Any) -> set[str]:
-    """The strings of a Literal, looking through Optional and list[...]."""
+    """The strings of a Literal, looking through Optional, list[...] and the open enum's ``str``."""
     values: set[str] = set()
     for arg in get_args(annotation) or (annotation,):
         if isinstance(arg, str):
             values.add(arg)
-        elif arg is not type(None):
+        elif arg is not type(None) and arg is not str:
             values |= literal_values(arg)
     return values
 

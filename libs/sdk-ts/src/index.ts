@@ -1,6 +1,9 @@
 // @interlock/sdk — the public entry. Everything a user imports is re-exported here.
 export { Interlock, DEFAULT_BASE_URL, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from './lib/client';
-export type { ClientOptions, QueryValue, RequestSpec } from './lib/client';
+export type { ClientOptions, Method, QueryValue, RequestSpec } from './lib/client';
+export { APIPromise } from './lib/api-promise';
+export type { APIResponse, WithRequestID } from './lib/api-promise';
+export type { LogLevel, Logger } from './lib/logging';
 export type { Fetch, RequestOptions } from './lib/request-options';
 export {
   InterlockError,
@@ -23,17 +26,37 @@ export {
 export type { ErrorBody } from './lib/errors';
 export { CursorPage, PagePromise } from './lib/pagination';
 export { Interrupts, DEFAULT_POLL_INTERVAL_MS, DEFAULT_WAIT_TIMEOUT_MS } from './lib/resources/interrupts';
-export type { WaitForAnswerOptions } from './lib/resources/interrupts';
+export type { ReviewLangGraphOptions, WaitForAnswerOptions } from './lib/resources/interrupts';
 export { Sessions } from './lib/resources/sessions';
 export { AuditLog } from './lib/resources/audit-log';
-export { interruptFromLangGraph, toLangGraphResume, LANGGRAPH_METADATA_KEY } from './lib/langgraph';
+export {
+  interruptFromLangGraph,
+  interruptsFromLangGraph,
+  toLangGraphResume,
+  interlockPayload,
+  interlockDecisions,
+  langGraphReviewId,
+  shortenDescription,
+  LANGGRAPH_METADATA_KEY,
+  MAX_ACTIONS_PER_INTERRUPT,
+  MAX_DESCRIPTION_LENGTH,
+} from './lib/langgraph';
 export type {
+  HumanInterrupt,
+  HumanResponse,
+  InterlockPayload,
+  InterlockResume,
   InterruptFromLangGraphOptions,
+  LangChainDecision,
+  LangChainHITLRequest,
   LangGraphActionRequest,
   LangGraphDecision,
   LangGraphHITLRequest,
+  LangGraphInterrupt,
   LangGraphResume,
+  LangGraphResumeValue,
   LangGraphReviewConfig,
+  ToolApprovalRequest,
 } from './lib/langgraph';
 export type * from './lib/types';
 export { VERSION } from './lib/version';

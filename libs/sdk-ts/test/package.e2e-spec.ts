@@ -62,9 +62,19 @@ describe('the npm package', () => {
     }[];
     const files = packed.files.map((f) => f.path).sort();
     expect(files).toEqual(
-      expect.arrayContaining(['README.md', 'dist/index.cjs', 'dist/index.d.cts', 'dist/index.d.ts', 'dist/index.js', 'package.json']),
+      expect.arrayContaining(['CHANGELOG.md', 'README.md', 'dist/index.cjs', 'dist/index.d.cts', 'dist/index.d.ts', 'dist/index.js', 'package.json']),
     );
-    expect(files.filter((f) => !f.startsWith('dist/') && f !== 'README.md' && f !== 'package.json')).toEqual([]);
+    expect(files.filter((f) => !f.startsWith('dist/') && !['README.md', 'CHANGELOG.md', 'package.json'].includes(f))).toEqual([]);
+
+    // Reproducible: building and packing again gives the same bytes.
+    const again = mkdtempSync(join(tmpdir(), 'interlock-sdk-ts-pack-again-'));
+    try {
+      run(bin('tsup'), ['--config', join(sdkDir, 'tsup.config.ts')], root);
+      const [repacked] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', again], sdkDir)) as { integrity: string }[];
+      expect(repacked.integrity).toBe((packed as unknown as { integrity: string }).integrity);
+    } finally {
+      rmSync(again, { recursive: true, force: true });
+    }
 
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'quick-start-check', private: true, type: 'module' }));
     // Zero runtime dependencies: nothing to fetch.

@@ -34,6 +34,10 @@ export class InterruptDecisionEntity {
   @Column('jsonb', { nullable: true })
   editedArgs!: Record<string, unknown> | null;
 
+  /** With `edit`: the action to run instead, when the member renamed it. */
+  @Column('text', { nullable: true })
+  editedName!: string | null;
+
   @Column('text', { nullable: true })
   message!: string | null;
 

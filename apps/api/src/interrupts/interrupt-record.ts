@@ -18,7 +18,7 @@ export const INTERRUPT_COLUMNS = `
   COALESCE((
     SELECT json_agg(json_build_object(
              'id', d.id, 'actionName', d.action_name, 'decision', d.decision,
-             'editedArgs', d.edited_args, 'message', d.message,
+             'editedArgs', d.edited_args, 'editedName', d.edited_name, 'message', d.message,
              'decidedById', d.decided_by_id, 'decidedByName', d.decided_by_name, 'decidedAt', d.decided_at)
            ORDER BY d.decided_at, d.id)
       FROM interrupt_decisions d
@@ -47,6 +47,7 @@ export interface InterruptRow {
     actionName: string;
     decision: Decision;
     editedArgs: Record<string, unknown> | null;
+    editedName: string | null;
     message: string | null;
     decidedById: string;
     decidedByName: string;
@@ -76,6 +77,7 @@ export function toInterruptResponse(row: InterruptRow): InterruptResponse {
       actionName: d.actionName,
       decision: d.decision,
       editedArgs: d.editedArgs,
+      editedName: d.editedName,
       message: d.message,
       decidedBy: { id: d.decidedById, name: d.decidedByName },
       decidedAt: new Date(d.decidedAt).toISOString(),

@@ -54,8 +54,9 @@ export class InterruptReviewService {
       }
       const inserted: unknown[] = await tx.query(
         `INSERT INTO interrupt_decisions
-           (organisation_id, id, interrupt_id, action_name, decision, edited_args, message, decided_by_id, decided_by_name)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+           (organisation_id, id, interrupt_id, action_name, decision, edited_args, edited_name, message,
+            decided_by_id, decided_by_name)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
          ON CONFLICT (organisation_id, interrupt_id, action_name) DO NOTHING
          RETURNING id`,
         [
@@ -65,6 +66,7 @@ export class InterruptReviewService {
           action.name,
           body.decision,
           body.editedArgs === undefined ? null : JSON.stringify(body.editedArgs),
+          body.editedName ?? null,
           body.message ?? null,
           member.memberId,
           member.memberName,

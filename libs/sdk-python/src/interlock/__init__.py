@@ -20,8 +20,18 @@ from ._errors import (
 )
 from ._options import RequestOptions, Timeout
 from ._pagination import AsyncPage, AsyncPaginator, SyncPage
+from ._response import APIResponse
 from ._version import __version__
-from .langgraph import LANGGRAPH_METADATA_KEY, interrupt_from_langgraph, to_langgraph_resume
+from .langgraph import (
+    LANGGRAPH_METADATA_KEY,
+    MAX_ACTIONS_PER_INTERRUPT,
+    MAX_DESCRIPTION_LENGTH,
+    interlock_decisions,
+    interlock_payload,
+    interrupt_from_langgraph,
+    interrupts_from_langgraph,
+    to_langgraph_resume,
+)
 from .types import (
     ActionRequest,
     ActionRequestRecord,
@@ -38,9 +48,12 @@ __all__ = [
     "DEFAULT_MAX_RETRIES",
     "DEFAULT_TIMEOUT",
     "LANGGRAPH_METADATA_KEY",
+    "MAX_ACTIONS_PER_INTERRUPT",
+    "MAX_DESCRIPTION_LENGTH",
     "APIConnectionError",
     "APIConnectionTimeoutError",
     "APIError",
+    "APIResponse",
     "ActionRequest",
     "ActionRequestRecord",
     "AsyncInterlock",
@@ -69,6 +82,9 @@ __all__ = [
     "WaitTimeoutError",
     "Whoami",
     "__version__",
+    "interlock_decisions",
+    "interlock_payload",
     "interrupt_from_langgraph",
+    "interrupts_from_langgraph",
     "to_langgraph_resume",
 ]

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import platform
+import time
 import uuid
 from collections.abc import Mapping
 from datetime import date, datetime, timezone
@@ -15,8 +17,10 @@ import httpx
 
 from . import _retry
 from ._errors import APIConnectionError, APIConnectionTimeoutError, APIError, InterlockError, make_api_error
+from ._models import InterlockModel
 from ._options import NO_OPTIONS, Headers, RequestOptions, Timeout
 from ._pagination import AsyncPage, AsyncPaginator, SyncPage
+from ._response import RawResponses, captured
 from ._version import __version__
 from .resources.audit_log import AsyncAuditLog, AuditLog
 from .resources.interrupts import AsyncInterrupts, Interrupts
@@ -39,6 +43,29 @@ DEFAULT_TIMEOUT = 60.0
 DEFAULT_MAX_RETRIES = 2
 
 T = TypeVar("T")
+M = TypeVar("M", bound=InterlockModel)
+
+#: ``INTERLOCK_LOG=debug`` (or ``info``) logs every request through the ``interlock`` logger.
+log = logging.getLogger("interlock")
+_SECRET_HEADERS = frozenset({"x-api-key", "cookie", "set-cookie", "authorization", "proxy-authorization"})
+
+
+def _setup_logging() -> None:
+    """``INTERLOCK_LOG=debug|info`` turns on the ``interlock`` logger with a stderr handler."""
+    level = os.environ.get("INTERLOCK_LOG", "").strip().lower()
+    if level not in ("debug", "info"):
+        return
+    log.setLevel(logging.DEBUG if level == "debug" else logging.INFO)
+    if not any(getattr(h, "_interlock", False) for h in log.handlers):
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("[%(asctime)s %(name)s %(levelname)s] %(message)s"))
+        handler._interlock = True  # type: ignore[attr-defined]
+        log.addHandler(handler)
+
+
+def redact_headers(headers: Union[Mapping[str, str], httpx.Headers]) -> dict[str, str]:
+    """The headers with every secret (the key, cookies, authorization) replaced by ``***``."""
+    return {name: "***" if name.lower() in _SECRET_HEADERS else value for name, value in headers.items()}
 
 
 class _BaseClient:
@@ -55,8 +82,10 @@ class _BaseClient:
         timeout: Optional[Timeout],
         max_retries: int,
         default_headers: Optional[Mapping[str, str]],
+        default_query: Optional[Mapping[str, object]],
         client_timeout: Optional[httpx.Timeout],
     ) -> None:
+        _setup_logging()
         if api_key is None:
             api_key = os.environ.get("INTERLOCK_API_KEY", "").strip() or None
         if not api_key:
@@ -76,6 +105,7 @@ class _BaseClient:
         self.timeout = timeout if timeout is not None else (client_timeout or DEFAULT_TIMEOUT)
         self.max_retries = max_retries
         self._default_headers = dict(default_headers or {})
+        self._default_query = dict(default_query or {})
 
     def _build_request(
         self,
@@ -94,6 +124,8 @@ class _BaseClient:
             "x-api-key": self.api_key,
         }
         content: Optional[bytes] = None
+        if options.extra_body:
+            body = {**(body or {}), **options.extra_body}
         if body is not None:
             content = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
             headers["content-type"] = "application/json"
@@ -109,7 +141,7 @@ class _BaseClient:
         return http.build_request(
             method,
             self.base_url + path,
-            params=_query(params),
+            params=_query({**self._default_query, **(params or {}), **(options.extra_query or {})}),
             headers=headers,
             content=content,
             timeout=options.timeout if options.timeout is not None else self.timeout,
@@ -117,6 +149,56 @@ class _BaseClient:
 
     def _max_retries(self, options: RequestOptions) -> int:
         return options.max_retries if options.max_retries is not None else self.max_retries
+
+    @staticmethod
+    def _log_request(request: httpx.Request, attempt: int) -> None:
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug(
+                "%s %s (attempt %d) headers=%s body_bytes=%d",
+                request.method,
+                request.url,
+                attempt,
+                redact_headers(request.headers),
+                len(request.content),
+            )
+
+    @staticmethod
+    def _log_response(request: httpx.Request, response: httpx.Response, started: float) -> None:
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug(
+                "%s %s -> %d in %.0f ms request_id=%s headers=%s",
+                request.method,
+                request.url,
+                response.status_code,
+                (time.monotonic() - started) * 1000,
+                response.headers.get("x-request-id"),
+                redact_headers(response.headers),
+            )
+
+    @staticmethod
+    def _log_retry(request: httpx.Request, what: str) -> None:
+        log.info("%s %s -> %s: retrying", request.method, request.url, what)
+
+    @staticmethod
+    def _received(response: httpx.Response) -> None:
+        received = captured.get()
+        if received is not None:
+            received.append(response)
+
+    def _options(self, overrides: Mapping[str, Any]) -> dict[str, Any]:
+        """The constructor arguments of a copy of this client with ``overrides`` (``with_options``)."""
+        current: dict[str, Any] = {
+            "api_key": self.api_key,
+            "base_url": self.base_url,
+            "timeout": self.timeout,
+            "max_retries": self.max_retries,
+            "default_headers": self._default_headers,
+            "default_query": self._default_query,
+        }
+        unknown = set(overrides) - {*current, "http_client"}
+        if unknown:
+            raise InterlockError(f"Unknown client option(s): {', '.join(sorted(unknown))}.")
+        return {**current, **overrides}
 
 
 class Interlock(_BaseClient):
@@ -138,6 +220,7 @@ class Interlock(_BaseClient):
         timeout: Optional[Timeout] = None,
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Optional[Mapping[str, str]] = None,
+        default_query: Optional[Mapping[str, object]] = None,
         http_client: Optional[httpx.Client] = None,
     ) -> None:
         super().__init__(
@@ -146,6 +229,7 @@ class Interlock(_BaseClient):
             timeout=timeout,
             max_retries=max_retries,
             default_headers=default_headers,
+            default_query=default_query,
             client_timeout=http_client.timeout if http_client is not None else None,
         )
         self._owns_client = http_client is None
@@ -163,7 +247,24 @@ class Interlock(_BaseClient):
     ) -> Whoami:
         """Which key this is, for which organisation, on which plan."""
         options = RequestOptions(timeout=timeout, max_retries=max_retries, extra_headers=extra_headers)
-        return Whoami.model_validate(self.request("GET", "/api/whoami", options=options))
+        return self.request_model(Whoami, "GET", "/api/whoami", options=options)
+
+    def with_options(self, **overrides: Any) -> Interlock:
+        """A copy of this client with some settings changed (``timeout``, ``max_retries``, ``api_key``,
+        ``base_url``, ``default_headers``, ``default_query``, ``http_client``); it shares the HTTP
+        client unless given another."""
+        options = self._options(overrides)
+        options.setdefault("http_client", self._client)
+        return Interlock(**options)
+
+    @property
+    def with_raw_response(self) -> Any:
+        """The same calls, returning an ``APIResponse`` (status, headers, ``request_id``, ``parse()``)::
+
+        response = client.with_raw_response.whoami()
+        print(response.headers["x-request-id"], response.parse().plan)
+        """
+        return RawResponses(self)
 
     def get(
         self,
@@ -173,24 +274,77 @@ class Interlock(_BaseClient):
         timeout: Optional[Timeout] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
     ) -> Any:
-        """A GET to any path of the API (for endpoints this SDK does not wrap); the parsed JSON body."""
-        options = RequestOptions(timeout=timeout, max_retries=max_retries, extra_headers=extra_headers)
+        """A GET to any path of the API (for endpoints this SDK does not wrap yet); the parsed JSON body."""
+        options = RequestOptions(timeout, max_retries, None, extra_headers, extra_query, extra_body)
         return self.request("GET", path, params=params, options=options)
 
     def post(
         self,
         path: str,
         *,
+        params: Optional[Mapping[str, object]] = None,
         body: Optional[Mapping[str, Any]] = None,
         timeout: Optional[Timeout] = None,
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
         extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
     ) -> Any:
-        """A POST to any path of the API, with a JSON body when one is given; the parsed JSON body."""
-        options = RequestOptions(timeout, max_retries, idempotency_key, extra_headers)
-        return self.request("POST", path, body=body, options=options)
+        """A POST to any path of the API (with an Idempotency-Key); the parsed JSON body."""
+        options = RequestOptions(timeout, max_retries, idempotency_key, extra_headers, extra_query, extra_body)
+        return self.request("POST", path, params=params, body=body, options=options)
+
+    def put(
+        self,
+        path: str,
+        *,
+        params: Optional[Mapping[str, object]] = None,
+        body: Optional[Mapping[str, Any]] = None,
+        timeout: Optional[Timeout] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
+    ) -> Any:
+        """A PUT to any path of the API; the parsed JSON body."""
+        options = RequestOptions(timeout, max_retries, None, extra_headers, extra_query, extra_body)
+        return self.request("PUT", path, params=params, body=body, options=options)
+
+    def patch(
+        self,
+        path: str,
+        *,
+        params: Optional[Mapping[str, object]] = None,
+        body: Optional[Mapping[str, Any]] = None,
+        timeout: Optional[Timeout] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
+    ) -> Any:
+        """A PATCH to any path of the API; the parsed JSON body."""
+        options = RequestOptions(timeout, max_retries, None, extra_headers, extra_query, extra_body)
+        return self.request("PATCH", path, params=params, body=body, options=options)
+
+    def delete(
+        self,
+        path: str,
+        *,
+        params: Optional[Mapping[str, object]] = None,
+        body: Optional[Mapping[str, Any]] = None,
+        timeout: Optional[Timeout] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
+    ) -> Any:
+        """A DELETE to any path of the API; the parsed JSON body (None when empty)."""
+        options = RequestOptions(timeout, max_retries, None, extra_headers, extra_query, extra_body)
+        return self.request("DELETE", path, params=params, body=body, options=options)
 
     def request(
         self,
@@ -202,28 +356,63 @@ class Interlock(_BaseClient):
         options: RequestOptions = NO_OPTIONS,
     ) -> Any:
         """Sends one call (retrying as allowed) and returns its parsed JSON body."""
+        return _parse_json(self._send(method, path, params=params, body=body, options=options))
+
+    def request_model(
+        self,
+        model: type[M],
+        method: str,
+        path: str,
+        *,
+        params: Optional[Mapping[str, object]] = None,
+        body: Optional[Mapping[str, Any]] = None,
+        options: RequestOptions = NO_OPTIONS,
+    ) -> M:
+        """Sends one call and returns its body as ``model``, with ``_request_id`` set."""
+        response = self._send(method, path, params=params, body=body, options=options)
+        result = model.model_validate(_parse_json(response))
+        result._request_id = response.headers.get("x-request-id")
+        return result
+
+    def _send(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: Optional[Mapping[str, object]],
+        body: Optional[Mapping[str, Any]],
+        options: RequestOptions,
+    ) -> httpx.Response:
+        """The call's successful response (its body read), after retries; raises an APIError otherwise."""
         request = self._build_request(self._client, method, path, params, body, options)
         max_retries = self._max_retries(options)
         retries_taken = 0
         while True:
+            self._log_request(request, retries_taken + 1)
+            started = time.monotonic()
             try:
                 response = self._client.send(request)
             except httpx.TimeoutException as exc:
                 if retries_taken < max_retries:
+                    self._log_retry(request, "timeout")
                     _retry.sleep(_retry.retry_delay(retries_taken))
                     retries_taken += 1
                     continue
                 raise APIConnectionTimeoutError(request=request) from exc
             except httpx.TransportError as exc:
                 if retries_taken < max_retries:
+                    self._log_retry(request, "connection error")
                     _retry.sleep(_retry.retry_delay(retries_taken))
                     retries_taken += 1
                     continue
                 raise APIConnectionError(request=request) from exc
+            self._log_response(request, response, started)
             if response.is_success:
-                return _parse_json(response)
+                self._received(response)
+                return response
             if retries_taken < max_retries and _retry.should_retry(response.status_code, response.headers):
                 response.close()
+                self._log_retry(request, str(response.status_code))
                 _retry.sleep(_retry.retry_delay(retries_taken, response.headers))
                 retries_taken += 1
                 continue
@@ -277,6 +466,7 @@ class AsyncInterlock(_BaseClient):
         timeout: Optional[Timeout] = None,
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Optional[Mapping[str, str]] = None,
+        default_query: Optional[Mapping[str, object]] = None,
         http_client: Optional[httpx.AsyncClient] = None,
     ) -> None:
         super().__init__(
@@ -285,6 +475,7 @@ class AsyncInterlock(_BaseClient):
             timeout=timeout,
             max_retries=max_retries,
             default_headers=default_headers,
+            default_query=default_query,
             client_timeout=http_client.timeout if http_client is not None else None,
         )
         self._owns_client = http_client is None
@@ -302,7 +493,24 @@ class AsyncInterlock(_BaseClient):
     ) -> Whoami:
         """Which key this is, for which organisation, on which plan."""
         options = RequestOptions(timeout=timeout, max_retries=max_retries, extra_headers=extra_headers)
-        return Whoami.model_validate(await self.request("GET", "/api/whoami", options=options))
+        return await self.request_model(Whoami, "GET", "/api/whoami", options=options)
+
+    def with_options(self, **overrides: Any) -> AsyncInterlock:
+        """A copy of this client with some settings changed (``timeout``, ``max_retries``, ``api_key``,
+        ``base_url``, ``default_headers``, ``default_query``, ``http_client``); it shares the HTTP
+        client unless given another."""
+        options = self._options(overrides)
+        options.setdefault("http_client", self._client)
+        return AsyncInterlock(**options)
+
+    @property
+    def with_raw_response(self) -> Any:
+        """The same calls, returning an ``APIResponse`` (status, headers, ``request_id``, ``parse()``)::
+
+        response = client.with_raw_response.whoami()
+        print(response.headers["x-request-id"], response.parse().plan)
+        """
+        return RawResponses(self)
 
     async def get(
         self,
@@ -312,24 +520,77 @@ class AsyncInterlock(_BaseClient):
         timeout: Optional[Timeout] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
     ) -> Any:
-        """A GET to any path of the API (for endpoints this SDK does not wrap); the parsed JSON body."""
-        options = RequestOptions(timeout=timeout, max_retries=max_retries, extra_headers=extra_headers)
+        """A GET to any path of the API (for endpoints this SDK does not wrap yet); the parsed JSON body."""
+        options = RequestOptions(timeout, max_retries, None, extra_headers, extra_query, extra_body)
         return await self.request("GET", path, params=params, options=options)
 
     async def post(
         self,
         path: str,
         *,
+        params: Optional[Mapping[str, object]] = None,
         body: Optional[Mapping[str, Any]] = None,
         timeout: Optional[Timeout] = None,
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
         extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
     ) -> Any:
-        """A POST to any path of the API, with a JSON body when one is given; the parsed JSON body."""
-        options = RequestOptions(timeout, max_retries, idempotency_key, extra_headers)
-        return await self.request("POST", path, body=body, options=options)
+        """A POST to any path of the API (with an Idempotency-Key); the parsed JSON body."""
+        options = RequestOptions(timeout, max_retries, idempotency_key, extra_headers, extra_query, extra_body)
+        return await self.request("POST", path, params=params, body=body, options=options)
+
+    async def put(
+        self,
+        path: str,
+        *,
+        params: Optional[Mapping[str, object]] = None,
+        body: Optional[Mapping[str, Any]] = None,
+        timeout: Optional[Timeout] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
+    ) -> Any:
+        """A PUT to any path of the API; the parsed JSON body."""
+        options = RequestOptions(timeout, max_retries, None, extra_headers, extra_query, extra_body)
+        return await self.request("PUT", path, params=params, body=body, options=options)
+
+    async def patch(
+        self,
+        path: str,
+        *,
+        params: Optional[Mapping[str, object]] = None,
+        body: Optional[Mapping[str, Any]] = None,
+        timeout: Optional[Timeout] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
+    ) -> Any:
+        """A PATCH to any path of the API; the parsed JSON body."""
+        options = RequestOptions(timeout, max_retries, None, extra_headers, extra_query, extra_body)
+        return await self.request("PATCH", path, params=params, body=body, options=options)
+
+    async def delete(
+        self,
+        path: str,
+        *,
+        params: Optional[Mapping[str, object]] = None,
+        body: Optional[Mapping[str, Any]] = None,
+        timeout: Optional[Timeout] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
+    ) -> Any:
+        """A DELETE to any path of the API; the parsed JSON body (None when empty)."""
+        options = RequestOptions(timeout, max_retries, None, extra_headers, extra_query, extra_body)
+        return await self.request("DELETE", path, params=params, body=body, options=options)
 
     async def request(
         self,
@@ -341,28 +602,63 @@ class AsyncInterlock(_BaseClient):
         options: RequestOptions = NO_OPTIONS,
     ) -> Any:
         """Sends one call (retrying as allowed) and returns its parsed JSON body."""
+        return _parse_json(await self._send(method, path, params=params, body=body, options=options))
+
+    async def request_model(
+        self,
+        model: type[M],
+        method: str,
+        path: str,
+        *,
+        params: Optional[Mapping[str, object]] = None,
+        body: Optional[Mapping[str, Any]] = None,
+        options: RequestOptions = NO_OPTIONS,
+    ) -> M:
+        """Sends one call and returns its body as ``model``, with ``_request_id`` set."""
+        response = await self._send(method, path, params=params, body=body, options=options)
+        result = model.model_validate(_parse_json(response))
+        result._request_id = response.headers.get("x-request-id")
+        return result
+
+    async def _send(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: Optional[Mapping[str, object]],
+        body: Optional[Mapping[str, Any]],
+        options: RequestOptions,
+    ) -> httpx.Response:
+        """The call's successful response (its body read), after retries; raises an APIError otherwise."""
         request = self._build_request(self._client, method, path, params, body, options)
         max_retries = self._max_retries(options)
         retries_taken = 0
         while True:
+            self._log_request(request, retries_taken + 1)
+            started = time.monotonic()
             try:
                 response = await self._client.send(request)
             except httpx.TimeoutException as exc:
                 if retries_taken < max_retries:
+                    self._log_retry(request, "timeout")
                     await _retry.async_sleep(_retry.retry_delay(retries_taken))
                     retries_taken += 1
                     continue
                 raise APIConnectionTimeoutError(request=request) from exc
             except httpx.TransportError as exc:
                 if retries_taken < max_retries:
+                    self._log_retry(request, "connection error")
                     await _retry.async_sleep(_retry.retry_delay(retries_taken))
                     retries_taken += 1
                     continue
                 raise APIConnectionError(request=request) from exc
+            self._log_response(request, response, started)
             if response.is_success:
-                return _parse_json(response)
+                self._received(response)
+                return response
             if retries_taken < max_retries and _retry.should_retry(response.status_code, response.headers):
                 await response.aclose()
+                self._log_retry(request, str(response.status_code))
                 await _retry.async_sleep(_retry.retry_delay(retries_taken, response.headers))
                 retries_taken += 1
                 continue

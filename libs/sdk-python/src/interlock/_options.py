@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Optional, Union
+from typing import Any, Optional, Union
 
 import httpx
 
@@ -25,6 +25,10 @@ class RequestOptions:
     #: The Idempotency-Key of a POST; the SDK makes one per call when this is None.
     idempotency_key: Optional[str] = None
     extra_headers: Optional[Headers] = None
+    #: Extra query parameters (they win over the call's own).
+    extra_query: Optional[Mapping[str, object]] = None
+    #: Extra top-level JSON body fields, for fields this SDK version does not know yet.
+    extra_body: Optional[Mapping[str, Any]] = None
 
 
 NO_OPTIONS = RequestOptions()

@@ -10,7 +10,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import httpx
 import pytest
@@ -44,15 +44,56 @@ class Live:
             headers["cookie"] = cookie
         return httpx.request(method, self.base_url + path, headers=headers, params=params, json=json, timeout=30)
 
-    def decide(self, interrupt_id: object, action_name: str, decision: str = "approve") -> None:
-        """A member decides one action (a human route: the session cookie, no key)."""
+    def decide(self, interrupt_id: object, action_name: str, decision: str = "approve", **extras: Any) -> None:
+        """A member decides one action (a human route: the session cookie, no key); ``extras`` are
+        ``editedArgs``, ``editedName`` or ``message``."""
         response = self.raw(
             "POST",
             f"/api/interrupts/{interrupt_id}/decisions",
             cookie=self.member_cookie,
-            json={"actionName": action_name, "decision": decision},
+            json={"actionName": action_name, "decision": decision, **extras},
         )
         assert response.status_code in (200, 201), response.text
+
+    def decide_when_open(
+        self,
+        external_id: str,
+        choose: Callable[[dict[str, Any]], tuple[str, dict[str, Any]]],
+        count: int = 1,
+    ) -> Callable[[], list[dict[str, Any]]]:
+        """Plays the human from another thread: waits until ``count`` interrupts with this externalId
+        are open, then decides each action as ``choose(action)`` says (a decision and its extras).
+        Returns a function that joins the thread and gives the interrupts it decided."""
+        decided: list[dict[str, Any]] = []
+        failure: list[BaseException] = []
+
+        def run() -> None:
+            try:
+                for _ in range(600):
+                    params = {"status": "open", "externalId": external_id}
+                    found = self.raw("GET", "/api/interrupts", api_key=self.api_key, params=params).json()
+                    if len(found["interrupts"]) >= count:
+                        for interrupt in found["interrupts"]:
+                            for action in interrupt["actionRequests"]:
+                                decision, extras = choose(action)
+                                self.decide(interrupt["id"], action["name"], decision, **extras)
+                            decided.append(interrupt)
+                        return
+                    time.sleep(0.1)
+                raise AssertionError(f"fewer than {count} open interrupts with externalId {external_id} appeared")
+            except BaseException as error:
+                failure.append(error)
+
+        thread = threading.Thread(target=run, daemon=True)
+        thread.start()
+
+        def join() -> list[dict[str, Any]]:
+            thread.join(timeout=120)
+            if failure:
+                raise failure[0]
+            return decided
+
+        return join
 
     def decide_later(self, interrupt_id: object, *actions: str, delay: float = 0.5) -> threading.Thread:
         """Decides the actions from another thread after ``delay`` seconds (join the thread afterwards)."""

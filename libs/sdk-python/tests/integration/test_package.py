@@ -9,6 +9,7 @@ import os
 import re
 import subprocess
 import sys
+import tarfile
 import time
 import zipfile
 from pathlib import Path
@@ -61,10 +62,53 @@ def approve_when_opened(live: Live, title: str, since: str) -> str:
     raise AssertionError(f"no open interrupt titled {title} appeared")
 
 
+def build(out: Path) -> tuple[Path, Path]:
+    """The wheel and the sdist, built by hatchling from the pinned dev requirements (no isolation)."""
+    hatchling = Path(sys.executable).parent / "hatchling"
+    env = {"SOURCE_DATE_EPOCH": "1767225600"}  # fixed timestamps inside both archives
+    result = subprocess.run(
+        [str(hatchling), "build", "-d", str(out)],
+        cwd=SDK_DIR,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    (wheel,) = out.glob("interlock_sdk-*.whl")
+    (sdist,) = out.glob("interlock_sdk-*.tar.gz")
+    return wheel, sdist
+
+
+def test_wheel_and_sdist_build_reproducibly_and_the_sdist_installs(tmp_path: Path) -> None:
+    first = build(tmp_path / "a")
+    second = build(tmp_path / "b")
+    for one, two in zip(first, second):
+        assert one.read_bytes() == two.read_bytes(), f"{one.name} differs between two builds"
+    wheel, sdist = first
+    with tarfile.open(sdist) as archive:
+        names = archive.getnames()
+    root = sdist.name.removesuffix(".tar.gz")
+    for needed in (
+        "pyproject.toml",
+        "README.md",
+        "CHANGELOG.md",
+        "src/interlock/py.typed",
+        "src/interlock/langgraph.py",
+    ):
+        assert f"{root}/{needed}" in names
+    assert "interlock/langgraph.py" in zipfile.ZipFile(wheel).namelist()
+    venv = tmp_path / "venv"
+    run(sys.executable, "-m", "venv", str(venv), cwd=tmp_path)
+    python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    # From the sdist: pip builds it with hatchling, as a user without a wheel would.
+    run(str(python), "-m", "pip", "install", "--quiet", str(sdist), cwd=tmp_path)
+    version = run(str(python), "-c", "import interlock; print(interlock.__version__)", cwd=tmp_path)
+    assert version.strip() == re.search(r'^version = "(.+)"', (SDK_DIR / "pyproject.toml").read_text(), re.M).group(1)  # type: ignore[union-attr]
+
+
 def test_the_wheel_installs_into_a_fresh_venv_and_runs_the_readme_quick_start(live: Live, tmp_path: Path) -> None:
-    wheels = tmp_path / "wheels"
-    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(wheels), str(SDK_DIR), cwd=tmp_path)
-    (wheel,) = wheels.glob("interlock_sdk-*.whl")
+    wheel, _ = build(tmp_path / "dist")
     names = zipfile.ZipFile(wheel).namelist()
     assert "interlock/py.typed" in names
     assert "interlock/_generated/models.py" in names

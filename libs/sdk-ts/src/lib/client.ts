@@ -1,3 +1,4 @@
+import { APIPromise, type APIResponse } from './api-promise';
 import { VERSION } from './version';
 import {
   APIConnectionError,
@@ -7,6 +8,7 @@ import {
   InterlockError,
 } from './errors';
 import { CursorPage, PagePromise } from './pagination';
+import { consoleLogger, enabled, type Logger, type LogLevel, parseLogLevel, redactHeaders } from './logging';
 import type { Fetch, RequestOptions } from './request-options';
 import { retryDelayMs, shouldRetryResponse } from './retry';
 import { isBrowser, readEnv, sleep, uuid4 } from './runtime';
@@ -32,6 +34,12 @@ export interface ClientOptions {
   fetch?: Fetch;
   /** Headers sent with every request. */
   defaultHeaders?: Record<string, string>;
+  /** Query parameters sent with every request (e.g. for a gateway in front of the service). */
+  defaultQuery?: Record<string, string | undefined>;
+  /** `debug` logs every request and response (secrets redacted). Default: `INTERLOCK_LOG`, else `off`. */
+  logLevel?: LogLevel;
+  /** Where log lines go. Default: the console. */
+  logger?: Logger;
   /**
    * API keys are server-side secrets: the client refuses to run in a browser, where the key would
    * be visible to anyone using the page, unless this is true.
@@ -39,7 +47,7 @@ export interface ClientOptions {
   dangerouslyAllowBrowser?: boolean;
 }
 
-type Method = 'GET' | 'POST';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type QueryValue = string | number | boolean | Date | null | undefined;
 
 export interface RequestSpec {
@@ -51,7 +59,7 @@ export interface RequestSpec {
 }
 
 type Attempt<T> =
-  | { ok: true; value: T }
+  | { ok: true; value: APIResponse<T> }
   | { ok: false; error: InterlockError; retryable: boolean; headers?: Headers };
 
 /** The Interlock API client. */
@@ -65,18 +73,27 @@ export class Interlock {
   readonly sessions: Sessions;
   readonly auditLog: AuditLog;
 
+  readonly logLevel: LogLevel;
+
   private readonly fetchImpl: Fetch;
   private readonly defaultHeaders: Record<string, string>;
+  private readonly defaultQuery: Record<string, string | undefined>;
+  private readonly logger: Logger;
+  private readonly options: ClientOptions;
 
-  constructor({
-    apiKey = readEnv('INTERLOCK_API_KEY'),
-    baseURL = readEnv('INTERLOCK_BASE_URL'),
-    timeout = DEFAULT_TIMEOUT_MS,
-    maxRetries = DEFAULT_MAX_RETRIES,
-    fetch,
-    defaultHeaders = {},
-    dangerouslyAllowBrowser = false,
-  }: ClientOptions = {}) {
+  constructor(options: ClientOptions = {}) {
+    const {
+      apiKey = readEnv('INTERLOCK_API_KEY'),
+      baseURL = readEnv('INTERLOCK_BASE_URL'),
+      timeout = DEFAULT_TIMEOUT_MS,
+      maxRetries = DEFAULT_MAX_RETRIES,
+      fetch,
+      defaultHeaders = {},
+      defaultQuery = {},
+      logLevel,
+      logger = consoleLogger,
+      dangerouslyAllowBrowser = false,
+    } = options;
     if (!dangerouslyAllowBrowser && isBrowser()) {
       throw new InterlockError(
         'The Interlock client refuses to run in a browser: an API key in a web page is visible to ' +
@@ -106,25 +123,56 @@ export class Interlock {
     // Called unbound: some fetch implementations throw "Illegal invocation" otherwise.
     this.fetchImpl = fetch ?? ((url, init) => globalThis.fetch(url, init));
     this.defaultHeaders = defaultHeaders;
+    this.defaultQuery = defaultQuery;
+    const envLevel = readEnv('INTERLOCK_LOG');
+    this.logLevel = logLevel ?? parseLogLevel(envLevel) ?? 'off';
+    if (logLevel === undefined && envLevel !== undefined && parseLogLevel(envLevel) === undefined) {
+      logger.warn(`[interlock] INTERLOCK_LOG=${envLevel} is not a log level (off, error, warn, info, debug); logging is off.`);
+    }
+    this.logger = logger;
+    this.options = { ...options, apiKey, baseURL: this.baseURL, timeout, maxRetries };
 
     this.interrupts = new Interrupts(this);
     this.sessions = new Sessions(this);
     this.auditLog = new AuditLog(this);
   }
 
+  /**
+   * A copy of this client with some options changed (openai's `withOptions`): the same key and
+   * settings unless overridden, e.g. `client.withOptions({ timeout: 5_000, maxRetries: 0 })`.
+   */
+  withOptions(options: Partial<ClientOptions>): Interlock {
+    return new Interlock({ ...this.options, ...options });
+  }
+
   /** Which key this is, for which organisation, on which plan. */
-  whoami(options?: RequestOptions): Promise<Whoami> {
+  whoami(options?: RequestOptions): APIPromise<Whoami> {
     return this.get<Whoami>('/api/whoami', { options });
   }
 
   /** A GET to any path of the API (for endpoints this SDK does not wrap yet). */
-  get<T>(path: string, spec: Omit<RequestSpec, 'method' | 'path' | 'body'> = {}): Promise<T> {
+  get<T = unknown>(path: string, spec: Omit<RequestSpec, 'method' | 'path' | 'body'> = {}): APIPromise<T> {
     return this.request<T>({ ...spec, method: 'GET', path });
   }
 
-  /** A POST to any path of the API, with a JSON body when one is given. */
-  post<T>(path: string, spec: Omit<RequestSpec, 'method' | 'path' | 'query'> = {}): Promise<T> {
+  /** A POST to any path of the API, with a JSON body when one is given (and an Idempotency-Key). */
+  post<T = unknown>(path: string, spec: Omit<RequestSpec, 'method' | 'path'> = {}): APIPromise<T> {
     return this.request<T>({ ...spec, method: 'POST', path });
+  }
+
+  /** A PUT to any path of the API. */
+  put<T = unknown>(path: string, spec: Omit<RequestSpec, 'method' | 'path'> = {}): APIPromise<T> {
+    return this.request<T>({ ...spec, method: 'PUT', path });
+  }
+
+  /** A PATCH to any path of the API. */
+  patch<T = unknown>(path: string, spec: Omit<RequestSpec, 'method' | 'path'> = {}): APIPromise<T> {
+    return this.request<T>({ ...spec, method: 'PATCH', path });
+  }
+
+  /** A DELETE to any path of the API. */
+  delete<T = unknown>(path: string, spec: Omit<RequestSpec, 'method' | 'path'> = {}): APIPromise<T> {
+    return this.request<T>({ ...spec, method: 'DELETE', path });
   }
 
   /** A cursor-paginated GET: `items` picks the page's items out of its body. */
@@ -142,21 +190,50 @@ export class Interlock {
     return new PagePromise(() => fetchPage());
   }
 
-  /** Sends one call, retrying as RequestOptions and the client allow. */
-  async request<T>(spec: RequestSpec): Promise<T> {
+  /** Sends one call, retrying as RequestOptions and the client allow. Nothing is sent until it is awaited. */
+  request<T>(spec: RequestSpec): APIPromise<T> {
+    return new APIPromise<T>(() => this.send<T>(spec));
+  }
+
+  private async send<T>(spec: RequestSpec): Promise<APIResponse<T>> {
     const options = spec.options ?? {};
     const maxRetries = options.maxRetries ?? this.maxRetries;
     const timeout = options.timeout ?? this.timeout;
-    const url = this.buildURL(spec.path, spec.query);
-    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    const url = this.buildURL(spec.path, { ...this.defaultQuery, ...(spec.query ?? {}), ...(options.query ?? {}) });
+    const payload = mergeBody(spec.body, options.body);
+    const body = payload === undefined ? undefined : JSON.stringify(payload);
     // One key per call, reused by every retry, so the service can recognise a repeat.
     const idempotencyKey = spec.method === 'POST' ? (options.idempotencyKey ?? uuid4()) : undefined;
     const headers = this.buildHeaders(options.headers, body !== undefined, idempotencyKey);
 
     for (let retriesTaken = 0; ; retriesTaken++) {
+      if (enabled(this.logLevel, 'debug')) {
+        this.logger.debug(`[interlock] ${spec.method} ${url} (attempt ${retriesTaken + 1})`, {
+          headers: redactHeaders(headers),
+          bodyBytes: body?.length ?? 0,
+        });
+      }
+      const started = Date.now();
       const attempt = await this.attempt<T>(spec.method, url, headers, body, timeout, options.signal);
-      if (attempt.ok) return attempt.value;
-      if (!attempt.retryable || retriesTaken >= maxRetries) throw attempt.error;
+      if (attempt.ok) {
+        if (enabled(this.logLevel, 'debug')) {
+          const { response, requestId } = attempt.value;
+          this.logger.debug(`[interlock] ${spec.method} ${url} → ${response.status} in ${Date.now() - started} ms`, {
+            requestId,
+            headers: redactHeaders(response.headers),
+          });
+        }
+        return attempt.value;
+      }
+      const retrying = attempt.retryable && retriesTaken < maxRetries;
+      if (enabled(this.logLevel, retrying ? 'info' : 'debug')) {
+        const status = attempt.error instanceof APIError ? (attempt.error.status ?? 'no response') : 'error';
+        const log = retrying ? this.logger.info : this.logger.debug;
+        log.call(this.logger, `[interlock] ${spec.method} ${url} → ${status}: ${attempt.error.message}${retrying ? ' (retrying)' : ''}`, {
+          requestId: attempt.error instanceof APIError ? attempt.error.requestId : undefined,
+        });
+      }
+      if (!retrying) throw attempt.error;
       try {
         await sleep(retryDelayMs(retriesTaken, attempt.headers), options.signal);
       } catch (cause) {
@@ -184,11 +261,13 @@ export class Interlock {
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       let status: number;
+      let statusText: string;
       let responseHeaders: Headers;
       let text: string;
       try {
         const response = await this.fetchImpl(url, { method, headers, body, signal: controller.signal });
         status = response.status;
+        statusText = response.statusText;
         responseHeaders = response.headers;
         // Read under the same timeout: a stalled body is as bad as a stalled response.
         text = await response.text();
@@ -197,6 +276,13 @@ export class Interlock {
         if (timedOut) return { ok: false, error: new APIConnectionTimeoutError({ cause }), retryable: true };
         return { ok: false, error: new APIConnectionError({ cause }), retryable: true };
       }
+      const requestId = responseHeaders.get('x-request-id');
+      // The body is read (retries need it): hand out a Response that can be read again.
+      const response = new Response(status === 204 || status === 304 || text === '' ? null : text, {
+        status,
+        statusText,
+        headers: responseHeaders,
+      });
       if (status < 200 || status >= 300) {
         return {
           ok: false,
@@ -205,9 +291,9 @@ export class Interlock {
           headers: responseHeaders,
         };
       }
-      if (text === '') return { ok: true, value: undefined as T };
+      if (text === '') return { ok: true, value: { response, data: undefined as T, requestId } };
       try {
-        return { ok: true, value: JSON.parse(text) as T };
+        return { ok: true, value: { response, data: JSON.parse(text) as T, requestId } };
       } catch (cause) {
         const error = new APIError(status, text, `${status} response was not valid JSON.`, responseHeaders, cause);
         return { ok: false, error, retryable: false };
@@ -218,9 +304,8 @@ export class Interlock {
     }
   }
 
-  private buildURL(path: string, query: object | undefined): string {
+  private buildURL(path: string, query: object): string {
     const url = `${this.baseURL}${path.startsWith('/') ? path : `/${path}`}`;
-    if (query === undefined) return url;
     const search = new URLSearchParams();
     for (const [name, value] of Object.entries(query) as [string, QueryValue][]) {
       if (value === undefined || value === null) continue;
@@ -250,6 +335,16 @@ export class Interlock {
     }
     return headers;
   }
+}
+
+/** The call's body with the caller's extra fields (openai's `extra_body`) on top. */
+function mergeBody(body: unknown, extra: Record<string, unknown> | undefined): unknown {
+  if (extra === undefined) return body;
+  if (body === undefined) return { ...extra };
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new InterlockError('Extra body fields need a JSON object body.');
+  }
+  return { ...body, ...extra };
 }
 
 function parseBody(text: string): unknown {

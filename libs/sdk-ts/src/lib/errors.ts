@@ -9,6 +9,8 @@ export class InterlockError extends Error {
   }
 }
 
+import type { ErrorCode } from '../generated';
+
 /** The SPEC §4 error body, as the contract describes it. */
 export type { ErrorBody } from '../generated';
 
@@ -17,10 +19,10 @@ export class APIError extends InterlockError {
   /** The HTTP status, undefined when no response arrived. */
   readonly status: number | undefined;
   /**
-   * The stable error code of SPEC §4 (`INVALID_API_KEY`, `PLAN_REQUIRED`…): one of `ErrorCode`, or
-   * a code this SDK version does not know yet.
+   * The stable error code of SPEC §4 (`INVALID_API_KEY`, `PLAN_REQUIRED`…), typed as the contract's
+   * `ErrorCode` union. A code a newer service adds is passed through as it came.
    */
-  readonly code: string | undefined;
+  readonly code: ErrorCode | undefined;
   /** The service's request id: quote it when reporting a problem. */
   readonly requestId: string | undefined;
   /** The parsed response body (the SPEC §4 error body), or its text when it was not JSON. */
@@ -33,7 +35,7 @@ export class APIError extends InterlockError {
     this.body = body;
     this.headers = headers;
     const fields = isRecord(body) ? body : {};
-    this.code = typeof fields['code'] === 'string' ? fields['code'] : undefined;
+    this.code = typeof fields['code'] === 'string' ? (fields['code'] as ErrorCode) : undefined;
     this.requestId =
       (typeof fields['requestId'] === 'string' ? fields['requestId'] : undefined) ??
       headers?.get('x-request-id') ??

@@ -1,27 +1,22 @@
 import { InterlockError } from './errors';
-import { interruptFromLangGraph, toLangGraphResume, type LangGraphHITLRequest } from './langgraph';
+import {
+  interlockDecisions,
+  interlockPayload,
+  interruptFromLangGraph,
+  interruptsFromLangGraph,
+  LANGGRAPH_METADATA_KEY,
+  MAX_DESCRIPTION_LENGTH,
+  toLangGraphResume,
+  type LangGraphHITLRequest,
+} from './langgraph';
 import type { Decision, DecisionType, Interrupt, InterruptCreateParams } from './types';
-
-const hitl: LangGraphHITLRequest = {
-  action_requests: [
-    { name: 'send_email', args: { to: 'ada@example.com', body: 'Hi' }, description: 'Send the reply' },
-    { name: 'delete_file', args: { path: '/tmp/x' }, description: 'Clean up' },
-    { name: 'book_flight', args: { to: 'LIS' } },
-    { name: 'ask_user', args: {} },
-  ],
-  review_configs: [
-    { action_name: 'send_email', allowed_decisions: ['approve', 'edit', 'reject'] },
-    { action_name: 'delete_file', allowed_decisions: ['approve', 'reject'] },
-    { action_name: 'ask_user', allowed_decisions: ['respond'] },
-  ],
-};
 
 const ALL: DecisionType[] = ['approve', 'edit', 'reject', 'respond'];
 
 /** What the service stores and answers for the create parameters (SPEC §5), before any decision. */
-function stored(params: InterruptCreateParams): Interrupt {
+function stored(params: InterruptCreateParams, id = 'int_9'): Interrupt {
   return {
-    id: 'int_9',
+    id,
     title: params.title,
     description: params.description ?? null,
     externalId: params.externalId ?? null,
@@ -45,73 +40,75 @@ function stored(params: InterruptCreateParams): Interrupt {
 }
 
 function decided(
-  id: string,
   actionName: string,
   decision: DecisionType,
-  extra: Partial<Pick<Decision, 'editedArgs' | 'message'>> = {},
+  extra: Partial<Pick<Decision, 'editedArgs' | 'editedName' | 'message'>> = {},
 ): Decision {
   return {
-    id,
+    id: `d-${actionName}`,
     actionName,
     decision,
     editedArgs: extra.editedArgs ?? null,
+    editedName: extra.editedName ?? null,
     message: extra.message ?? null,
     decidedBy: { id: 'm1', name: 'Ada' },
     decidedAt: '2025-01-01T00:05:00.000Z',
   };
 }
 
-describe('LangGraph bridge', () => {
-  it('maps a HITL request to create-interrupt parameters', () => {
-    const params = interruptFromLangGraph(hitl, { externalId: 'thread-42', sessionId: 's1' });
-    expect(params).toEqual({
+function answer(params: InterruptCreateParams, ...decisions: Decision[]): Interrupt {
+  return { ...stored(params), status: 'answered', decisions };
+}
+
+const python: LangGraphHITLRequest = {
+  action_requests: [
+    { name: 'send_email', args: { to: 'ada@example.com', body: 'Hi' }, description: 'Send the reply' },
+    { name: 'delete_file', args: { path: '/tmp/x' }, description: 'Clean up' },
+    { name: 'book_flight', args: { to: 'LIS' } },
+    { name: 'ask_user', args: {} },
+  ],
+  review_configs: [
+    { action_name: 'send_email', allowed_decisions: ['approve', 'edit', 'reject'] },
+    { action_name: 'delete_file', allowed_decisions: ['approve', 'reject'] },
+    { action_name: 'ask_user', allowed_decisions: ['respond'] },
+  ],
+};
+
+describe('LangGraph bridge: Python HumanInTheLoopMiddleware (batched)', () => {
+  it('maps the request to create parameters and records how to map the answers back', () => {
+    const params = interruptFromLangGraph(python, { externalId: 'thread-42', sessionId: 's1', metadata: { run: 7 } });
+    expect(params).toMatchObject({
       title: 'Review 4 actions: send_email, delete_file, book_flight, ask_user',
       externalId: 'thread-42',
       sessionId: 's1',
       actionRequests: [
-        {
-          name: 'send_email',
-          args: { to: 'ada@example.com', body: 'Hi' },
-          description: 'Send the reply',
-          allowedDecisions: ['approve', 'edit', 'reject'],
-        },
+        { name: 'send_email', args: { to: 'ada@example.com', body: 'Hi' }, description: 'Send the reply', allowedDecisions: ['approve', 'edit', 'reject'] },
         { name: 'delete_file', args: { path: '/tmp/x' }, description: 'Clean up', allowedDecisions: ['approve', 'reject'] },
         { name: 'book_flight', args: { to: 'LIS' } },
         { name: 'ask_user', args: {}, allowedDecisions: ['respond'] },
       ],
     });
+    expect(params.actionRequests[2].allowedDecisions).toBeUndefined();
+    expect(params.metadata).toMatchObject({ run: 7, [LANGGRAPH_METADATA_KEY]: { v: 1, part: 1, parts: 1, targets: [{ id: null, kind: 'hitl', size: 4 }] } });
     expect(interruptFromLangGraph({ action_requests: [{ name: 'x' }] }, { title: 'Mine' }).title).toBe('Mine');
     expect(interruptFromLangGraph({ action_requests: [{ name: 'x' }] }).title).toBe('Review x');
   });
 
-  it('keeps titles within 200 characters and refuses empty or unknown input', () => {
-    const many = { action_requests: Array.from({ length: 20 }, (_, i) => ({ name: `a_very_long_tool_name_${i}` })) };
-    expect(interruptFromLangGraph(many).title.length).toBe(200);
-    expect(() => interruptFromLangGraph({ action_requests: [] })).toThrow(InterlockError);
-    expect(() =>
-      interruptFromLangGraph({
-        action_requests: [{ name: 'x' }],
-        review_configs: [{ action_name: 'x', allowed_decisions: ['ignore'] }],
-      }),
-    ).toThrow(/ignore/);
-  });
-
-  it('round-trips: decisions come back as the resume value, in the original action order', () => {
-    const interrupt = stored(interruptFromLangGraph(hitl));
+  it('resumes with one decision per action, in the original order, an edit renaming the tool', () => {
+    const params = interruptFromLangGraph(python);
     // Decisions arrive in the order members made them, not the order of the actions.
-    const answered: Interrupt = {
-      ...interrupt,
-      status: 'answered',
+    const resume = toLangGraphResume(
+      answer(
+        params,
+        decided('ask_user', 'respond', { message: 'Tuesday works' }),
+        decided('delete_file', 'reject', { message: 'Keep it' }),
+        decided('send_email', 'edit', { editedArgs: { to: 'ada@example.com', body: 'Hello' }, editedName: 'send_draft' }),
+        decided('book_flight', 'approve'),
+      ),
+    );
+    expect(resume).toEqual({
       decisions: [
-        decided('d4', 'ask_user', 'respond', { message: 'Tuesday works' }),
-        decided('d2', 'delete_file', 'reject', { message: 'Keep it' }),
-        decided('d1', 'send_email', 'edit', { editedArgs: { to: 'ada@example.com', body: 'Hello' } }),
-        decided('d3', 'book_flight', 'approve'),
-      ],
-    };
-    expect(toLangGraphResume(answered)).toEqual({
-      decisions: [
-        { type: 'edit', edited_action: { name: 'send_email', args: { to: 'ada@example.com', body: 'Hello' } } },
+        { type: 'edit', edited_action: { name: 'send_draft', args: { to: 'ada@example.com', body: 'Hello' } } },
         { type: 'reject', message: 'Keep it' },
         { type: 'approve' },
         { type: 'respond', message: 'Tuesday works' },
@@ -119,44 +116,194 @@ describe('LangGraph bridge', () => {
     });
   });
 
-  it('makes repeated tool names unique for the service and restores them in the resume value', () => {
-    const params = interruptFromLangGraph(
-      {
-        action_requests: [
-          { name: 'send_email', args: { to: 'a' } },
-          { name: 'send_email', args: { to: 'b' } },
-        ],
-        review_configs: [{ action_name: 'send_email', allowed_decisions: ['approve', 'edit'] }],
-      },
-      { metadata: { run: 7 } },
-    );
+  it('makes repeated tool names unique for the service and restores them', () => {
+    const params = interruptFromLangGraph({
+      action_requests: [
+        { name: 'send_email', args: { to: 'a' } },
+        { name: 'send_email', args: { to: 'b' } },
+      ],
+      review_configs: [{ action_name: 'send_email', allowed_decisions: ['approve', 'edit'] }],
+    });
     expect(params.actionRequests.map((a) => a.name)).toEqual(['send_email', 'send_email #2']);
     expect(params.actionRequests[1].allowedDecisions).toEqual(['approve', 'edit']);
-    expect(params.metadata).toEqual({ run: 7, langgraph: { actionNames: ['send_email', 'send_email'] } });
-    expect(params.title).toBe('Review 2 actions: send_email, send_email');
-
-    const answered: Interrupt = {
-      ...stored(params),
-      status: 'answered',
-      decisions: [
-        decided('d2', 'send_email #2', 'edit', { editedArgs: { to: 'c' } }),
-        decided('d1', 'send_email', 'approve'),
-      ],
-    };
-    expect(toLangGraphResume(answered)).toEqual({
-      decisions: [{ type: 'approve' }, { type: 'edit', edited_action: { name: 'send_email', args: { to: 'c' } } }],
-    });
-    // Unique names leave the metadata alone.
-    expect(interruptFromLangGraph(hitl, { metadata: { run: 7 } }).metadata).toEqual({ run: 7 });
+    const resume = toLangGraphResume(answer(params, decided('send_email #2', 'edit', { editedArgs: { to: 'c' } }), decided('send_email', 'approve')));
+    expect(resume).toEqual({ decisions: [{ type: 'approve' }, { type: 'edit', edited_action: { name: 'send_email', args: { to: 'c' } } }] });
   });
 
-  it('omits an empty reject message and refuses a missing decision', () => {
-    const interrupt = stored(interruptFromLangGraph({ action_requests: [{ name: 'a' }, { name: 'b' }] }));
-    expect(toLangGraphResume({ ...interrupt, decisions: [decided('1', 'b', 'approve'), decided('2', 'a', 'reject')] })).toEqual({
+  it('omits an empty reject message, refuses a missing decision and an unknown decision type', () => {
+    const params = interruptFromLangGraph({ action_requests: [{ name: 'a' }, { name: 'b' }] });
+    expect(toLangGraphResume(answer(params, decided('b', 'approve'), decided('a', 'reject')))).toEqual({
       decisions: [{ type: 'reject' }, { type: 'approve' }],
     });
-    expect(() => toLangGraphResume({ ...interrupt, decisions: [decided('1', 'a', 'approve')] })).toThrow(
-      /no decision for action b/,
+    expect(() => toLangGraphResume(answer(params, decided('a', 'approve')))).toThrow(/no decision for action b/);
+    // A decision type a newer service adds passes through the client; the bridge cannot map it.
+    const newer = { ...decided('a', 'approve'), decision: 'delegate' } as unknown as Decision;
+    expect(() => toLangGraphResume(answer(params, newer, decided('b', 'approve')))).toThrow(/unknown decision type delegate/);
+  });
+
+  it('refuses what is not a review request', () => {
+    expect(() => interruptsFromLangGraph({ action_requests: [] })).toThrow(InterlockError);
+    expect(() => interruptsFromLangGraph({ foo: 1 })).toThrow(/Not a LangGraph review request/);
+    expect(() =>
+      interruptsFromLangGraph({ action_requests: [{ name: 'x' }], review_configs: [{ action_name: 'x', allowed_decisions: ['ignore'] }] }),
+    ).toThrow(/ignore/);
+  });
+
+  it('reads an interrupt made without the bridge as one HITL request', () => {
+    const plain = answer({ title: 't', actionRequests: [{ name: 'a' }] }, decided('a', 'approve'));
+    expect(toLangGraphResume(plain)).toEqual({ decisions: [{ type: 'approve' }] });
+  });
+});
+
+describe('LangGraph bridge: langchain JS humanInTheLoopMiddleware (camelCase)', () => {
+  const result = {
+    messages: [],
+    __interrupt__: [
+      {
+        id: 'a1b2',
+        value: {
+          actionRequests: [
+            { name: 'send_email', args: { to: 'ada' }, description: 'Tool execution requires approval' },
+            { name: 'delete_file', args: { path: '/x' } },
+          ],
+          reviewConfigs: [
+            { actionName: 'send_email', allowedDecisions: ['approve', 'edit', 'reject'] },
+            { actionName: 'delete_file', allowedDecisions: ['approve', 'reject'] },
+          ],
+        },
+      },
+    ],
+  };
+
+  it('reads the run result as it comes, and resumes with editedAction', () => {
+    const params = interruptFromLangGraph(result);
+    expect(params.actionRequests).toEqual([
+      { name: 'send_email', args: { to: 'ada' }, description: 'Tool execution requires approval', allowedDecisions: ['approve', 'edit', 'reject'] },
+      { name: 'delete_file', args: { path: '/x' }, allowedDecisions: ['approve', 'reject'] },
+    ]);
+    const resume = toLangGraphResume(
+      answer(params, decided('send_email', 'edit', { editedArgs: { to: 'bob' }, editedName: 'send_draft' }), decided('delete_file', 'reject', { message: 'No' })),
     );
+    expect(resume).toEqual({
+      decisions: [
+        { type: 'edit', editedAction: { name: 'send_draft', args: { to: 'bob' } } },
+        { type: 'reject', message: 'No' },
+      ],
+    });
+  });
+
+  it('allows approve, edit and reject by default and never respond', () => {
+    const params = interruptFromLangGraph({ actionRequests: [{ name: 'x', args: {} }] });
+    expect(params.actionRequests[0].allowedDecisions).toEqual(['approve', 'edit', 'reject']);
+    expect(() => toLangGraphResume(answer(params, decided('x', 'respond', { message: 'hi' })))).toThrow(/no respond decision/);
+  });
+});
+
+describe('LangGraph bridge: Python HumanInTheLoopMiddleware(interrupt_mode="per_call")', () => {
+  const schema = (types: string[]) => ({
+    oneOf: types.map((t) => ({ $ref: `#/$defs/${t}` })),
+    $defs: Object.fromEntries(types.map((t) => [t, { type: 'object', properties: { type: { const: t } } }])),
+  });
+  const interrupts = [
+    { id: 'i-1', value: { type: 'tool_approval', tool_call_id: 'c1', name: 'send_email', args: { to: 'a' }, description: 'd1' }, response_schema: schema(['approve', 'edit', 'reject', 'respond']) },
+    { id: 'i-2', value: { type: 'tool_approval', tool_call_id: 'c2', name: 'send_email', args: { to: 'b' }, description: '' }, response_schema: schema(['approve', 'reject']) },
+  ];
+
+  it('combines the calls into one interrupt, takes the allowed decisions from response_schema, resumes by id', () => {
+    const params = interruptFromLangGraph(interrupts);
+    expect(params.actionRequests).toEqual([
+      { name: 'send_email', args: { to: 'a' }, description: 'd1', allowedDecisions: ['approve', 'edit', 'reject', 'respond'] },
+      { name: 'send_email #2', args: { to: 'b' }, allowedDecisions: ['approve', 'reject'] },
+    ]);
+    const resume = toLangGraphResume(answer(params, decided('send_email #2', 'reject', { message: 'no' }), decided('send_email', 'edit', { editedArgs: { to: 'c' } })));
+    expect(resume).toEqual({
+      'i-1': { type: 'edit', edited_action: { name: 'send_email', args: { to: 'c' } } },
+      'i-2': { type: 'reject', message: 'no' },
+    });
+  });
+
+  it('refuses a rename, which per-call mode cannot run', () => {
+    const params = interruptFromLangGraph(interrupts[0]);
+    expect(() => toLangGraphResume(answer(params, decided('send_email', 'edit', { editedArgs: {}, editedName: 'other' })))).toThrow(/cannot switch tools/);
+    // One interrupt: the bare value.
+    expect(toLangGraphResume(answer(params, decided('send_email', 'respond', { message: 'done' })))).toEqual({ type: 'respond', message: 'done' });
+  });
+});
+
+describe('LangGraph bridge: Agent Inbox HumanInterrupt', () => {
+  const request = {
+    action_request: { action: 'run_command', args: { command: 'ls' } },
+    config: { allow_ignore: true, allow_respond: true, allow_edit: true, allow_accept: false },
+    description: 'Please review',
+  };
+
+  it('maps config.allow_* to the allowed decisions and answers with HumanResponse', () => {
+    const params = interruptFromLangGraph([request]);
+    expect(params.actionRequests).toEqual([
+      { name: 'run_command', args: { command: 'ls' }, description: 'Please review', allowedDecisions: ['edit', 'reject', 'respond'] },
+    ]);
+    // interrupt([request]) is answered with a list…
+    expect(toLangGraphResume(answer(params, decided('run_command', 'edit', { editedArgs: { command: 'pwd' }, editedName: 'run_shell' })))).toEqual([
+      { type: 'edit', args: { action: 'run_shell', args: { command: 'pwd' } } },
+    ]);
+    expect(toLangGraphResume(answer(params, decided('run_command', 'reject')))).toEqual([{ type: 'ignore', args: null }]);
+    // …interrupt(request) with one response.
+    const single = interruptFromLangGraph({ id: 'x', value: { ...request, config: { ...request.config, allow_accept: true } } });
+    expect(toLangGraphResume(answer(single, decided('run_command', 'approve')))).toEqual({ type: 'accept', args: null });
+    expect(toLangGraphResume(answer(single, decided('run_command', 'respond', { message: 'use ls -l' })))).toEqual({ type: 'response', args: 'use ls -l' });
+    expect(() => interruptFromLangGraph({ ...request, config: { allow_ignore: false, allow_respond: false, allow_edit: false, allow_accept: false } })).toThrow(/allows no answer/);
+  });
+});
+
+describe('LangGraph bridge: a payload of ours', () => {
+  it('opens the interrupt as given and resumes with the decisions in action order', () => {
+    const payload = interlockPayload({ title: 'Refund?', actionRequests: [{ name: 'refund', args: { amount: 40 }, allowedDecisions: ['approve', 'reject'] }, { name: 'notify' }] });
+    const params = interruptFromLangGraph({ id: 'p1', value: payload }, { externalId: 'order-1' });
+    expect(params.actionRequests).toEqual([{ name: 'refund', args: { amount: 40 }, allowedDecisions: ['approve', 'reject'] }, { name: 'notify', args: {} }]);
+    const resume = toLangGraphResume(answer(params, decided('notify', 'approve'), decided('refund', 'reject', { message: 'too much' })));
+    const decisions = interlockDecisions(resume);
+    expect(decisions.map((d) => [d.actionName, d.decision, d.message])).toEqual([
+      ['refund', 'reject', 'too much'],
+      ['notify', 'approve', null],
+    ]);
+    expect(() => interlockDecisions({ decisions: [{ nope: 1 }] })).toThrow(InterlockError);
+  });
+});
+
+describe('LangGraph bridge: requests larger than one interrupt', () => {
+  it('splits 45 actions into interrupts of at most 20 and merges the decisions back in order', () => {
+    const request = { action_requests: Array.from({ length: 45 }, (_, i) => ({ name: 'tool', args: { i } })) };
+    const parts = interruptsFromLangGraph({ id: 'big', value: request }, { title: 'Batch' });
+    expect(parts.map((p) => p.actionRequests.length)).toEqual([20, 20, 5]);
+    expect(parts.map((p) => p.title)).toEqual(['Batch (1/3)', 'Batch (2/3)', 'Batch (3/3)']);
+    expect(parts[0].actionRequests.slice(0, 3).map((a) => a.name)).toEqual(['tool', 'tool #2', 'tool #3']);
+    expect(() => interruptFromLangGraph(request)).toThrow(/needs 3 interrupts/);
+
+    // Approve the even calls, reject the odd ones; give the parts back in any order.
+    const answered = parts.map((params, p) =>
+      answer(
+        params,
+        ...params.actionRequests.map((a, j) => {
+          const i = p * 20 + j;
+          return i % 2 === 0 ? decided(a.name, 'approve') : decided(a.name, 'reject', { message: `no ${i}` });
+        }),
+      ),
+    );
+    const resume = toLangGraphResume([answered[2], answered[0], answered[1]]) as { decisions: unknown[] };
+    expect(resume.decisions).toHaveLength(45);
+    expect(resume.decisions.slice(0, 4)).toEqual([{ type: 'approve' }, { type: 'reject', message: 'no 1' }, { type: 'approve' }, { type: 'reject', message: 'no 3' }]);
+    expect(resume.decisions[44]).toEqual({ type: 'approve' });
+    expect(() => toLangGraphResume([answered[0], answered[2]])).toThrow(/Part 2 of 3/);
+  });
+
+  it('shortens a description over 10,000 characters and keeps the args whole', () => {
+    const big = 'x'.repeat(9_990);
+    const description = `Tool execution requires approval\n\nTool: write\nArgs: ${JSON.stringify({ content: big })}`;
+    const params = interruptFromLangGraph({ actionRequests: [{ name: 'write', args: { content: big }, description }] });
+    const shortened = params.actionRequests[0].description as string;
+    expect(shortened.length).toBeLessThanOrEqual(MAX_DESCRIPTION_LENGTH);
+    expect(shortened.startsWith('Tool execution requires approval')).toBe(true);
+    expect(shortened).toMatch(/shortened by Interlock: the full arguments are in args\]$/);
+    expect(params.actionRequests[0].args).toEqual({ content: big });
   });
 });

@@ -11,6 +11,10 @@ export interface RequestOptions {
   idempotencyKey?: string;
   /** Extra headers; a `null` value removes a header the SDK would send. */
   headers?: Record<string, string | null | undefined>;
+  /** Extra query parameters (openai's `extra_query`); they win over the call's own. */
+  query?: Record<string, string | number | boolean | Date | null | undefined>;
+  /** Extra top-level JSON body fields (openai's `extra_body`), for fields this SDK version does not know. */
+  body?: Record<string, unknown>;
   /** Aborts the call (including waits between retries) with `APIUserAbortError`. */
   signal?: AbortSignal;
 }

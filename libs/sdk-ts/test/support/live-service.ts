@@ -39,11 +39,18 @@ export async function raw(
   return { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) };
 }
 
+/** The rest of a decision: `editedArgs` and `editedName` with edit, `message` with reject or respond. */
+export interface DecisionExtras {
+  editedArgs?: Record<string, unknown>;
+  editedName?: string;
+  message?: string;
+}
+
 /** A member decides one action of an interrupt (a human route: the session cookie, no key). */
-export async function decide(interruptId: string, actionName: string, decision = 'approve'): Promise<void> {
+export async function decide(interruptId: string, actionName: string, decision = 'approve', extras: DecisionExtras = {}): Promise<void> {
   const response = await raw('POST', `/api/interrupts/${interruptId}/decisions`, {
     headers: { cookie: live.memberCookie },
-    body: { actionName, decision },
+    body: { actionName, decision, ...extras },
   });
   if (response.status !== 201 && response.status !== 200) {
     throw new Error(`deciding ${actionName} answered ${response.status}: ${JSON.stringify(response.body)}`);
@@ -60,4 +67,39 @@ export async function inBatches<T>(items: T[], width: number, fn: (item: T) => P
   for (let i = 0; i < items.length; i += width) {
     await Promise.all(items.slice(i, i + width).map(fn));
   }
+}
+
+interface OpenInterrupt {
+  id: string;
+  title: string;
+  actionRequests: { name: string; args: Record<string, unknown>; description: string | null; allowedDecisions: string[] }[];
+  metadata: Record<string, unknown> | null;
+}
+
+/**
+ * Plays the human: waits until `count` interrupts with this externalId are open, then decides every
+ * action of each as `choose` says (`choose` sees the action and its interrupt). Returns the interrupts.
+ */
+export async function decideWhenOpen(
+  externalId: string,
+  choose: (action: OpenInterrupt['actionRequests'][number], interrupt: OpenInterrupt) => [string, DecisionExtras?],
+  count = 1,
+): Promise<OpenInterrupt[]> {
+  for (let i = 0; i < 600; i++) {
+    const page = await raw('GET', `/api/interrupts?status=open&externalId=${encodeURIComponent(externalId)}`, {
+      headers: { 'x-api-key': live.apiKey },
+    });
+    const found = (page.body as { interrupts: OpenInterrupt[] }).interrupts;
+    if (found.length >= count) {
+      for (const interrupt of found) {
+        for (const action of interrupt.actionRequests) {
+          const [decision, extras] = choose(action, interrupt);
+          await decide(interrupt.id, action.name, decision, extras);
+        }
+      }
+      return found;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`fewer than ${count} open interrupts with externalId ${externalId} appeared`);
 }

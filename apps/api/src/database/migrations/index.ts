@@ -7,5 +7,6 @@ import { InterruptsAndSessions1795310000000 } from './1795310000000-interrupts-a
 import { AuditLogWordLexicon1795320000000 } from './1795320000000-audit-log-word-lexicon';
 import { AuditLogSearchKeys1795330000000 } from './1795330000000-audit-log-search-keys';
 import { AuditLogWordCounts1795340000000 } from './1795340000000-audit-log-word-counts';
+import { DecisionEditedName1795356000000 } from './1795356000000-decision-edited-name';
 
-export const MIGRATIONS = [CreateOrganisations1763683200000, AccountsAndKeys1795291937217, CreateAuditLog1795292000000, AuditLogChainAndSearch1795300000000, InterruptsAndSessions1795310000000, AuditLogWordLexicon1795320000000, AuditLogSearchKeys1795330000000, AuditLogWordCounts1795340000000];
+export const MIGRATIONS = [CreateOrganisations1763683200000, AccountsAndKeys1795291937217, CreateAuditLog1795292000000, AuditLogChainAndSearch1795300000000, InterruptsAndSessions1795310000000, AuditLogWordLexicon1795320000000, AuditLogSearchKeys1795330000000, AuditLogWordCounts1795340000000, DecisionEditedName1795356000000];

@@ -3,7 +3,7 @@ import { IsIn, IsObject, IsString, Length, Matches, ValidateBy, ValidateIf } fro
 import { DECISIONS } from '../interrupt-decision.entity';
 import type { Decision } from '../interrupt-decision.entity';
 
-/** Refuses the property unless `decision` is `only` (editedArgs belongs to `edit` alone). */
+/** Refuses the property unless `decision` is `only` (editedArgs and editedName belong to `edit` alone). */
 function OnlyWithDecision(only: Decision) {
   return ValidateBy({
     name: 'onlyWithDecision',
@@ -30,6 +30,20 @@ export class DecideInterruptDto {
   @OnlyWithDecision('edit')
   @IsObject({ message: 'editedArgs must be an object (required with decision edit)' })
   editedArgs?: Record<string, unknown>;
+
+  /** Optional with `edit`: the tool to run instead of the one the agent asked for (a rename). */
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: 200,
+    description: 'Optional with edit, refused otherwise: the name of the action to run instead.',
+    example: 'send_draft',
+  })
+  @ValidateIf((o: DecideInterruptDto) => o.editedName !== undefined)
+  @OnlyWithDecision('edit')
+  @IsString()
+  @Length(1, 200)
+  @Matches(/\S/, { message: 'editedName must not be blank' })
+  editedName?: string;
 
   /** Required with `respond`; optional with the other decisions. */
   @ApiPropertyOptional({ minLength: 1, maxLength: 10_000, description: 'Required with respond; optional otherwise.' })

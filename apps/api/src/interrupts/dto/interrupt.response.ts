@@ -42,6 +42,9 @@ export class DecisionResponse {
   @ApiProperty({ ...FREE_FORM, nullable: true, description: 'Set with decision edit.' })
   editedArgs!: Record<string, unknown> | null;
 
+  @ApiProperty({ type: String, nullable: true, description: 'Set with decision edit when the member renamed the action.' })
+  editedName!: string | null;
+
   @ApiProperty({ type: String, nullable: true, description: 'Required with respond; optional with the others.' })
   message!: string | null;
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, Optional
-from uuid import UUID
+from typing import Any, Literal, Optional, Union
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+from interlock._models import InterlockModel
+from pydantic import AwareDatetime, ConfigDict, Field
 
 
-class AcceptInvitationDto(BaseModel):
+class AcceptInvitationDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -20,18 +20,18 @@ class AcceptInvitationDto(BaseModel):
     password: str = Field(..., max_length=200, min_length=8)
 
 
-class AddTeamMemberDto(BaseModel):
+class AddTeamMemberDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
-    member_id: UUID = Field(..., alias='memberId')
+    member_id: str = Field(..., alias='memberId')
     """
     A member of the organisation.
     """
 
 
-class Allowance(BaseModel):
+class Allowance(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -46,7 +46,7 @@ class Allowance(BaseModel):
     """
 
 
-class ApiKeyResponse(BaseModel):
+class ApiKeyResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -56,7 +56,7 @@ class ApiKeyResponse(BaseModel):
     """
     null: never expires.
     """
-    id: UUID
+    id: str
     last_used_at: Optional[AwareDatetime] = Field(..., alias='lastUsedAt')
     """
     Kept to within a minute.
@@ -68,7 +68,7 @@ class ApiKeyResponse(BaseModel):
     """
 
 
-class AppendMessagesResponse(BaseModel):
+class AppendMessagesResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -76,70 +76,70 @@ class AppendMessagesResponse(BaseModel):
     appended: int = Field(..., ge=1, le=100)
 
 
-class AssignInterruptDto(BaseModel):
+class AssignInterruptDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
-    member_id: Optional[UUID] = Field(None, alias='memberId')
+    member_id: Optional[str] = Field(None, alias='memberId')
     """
     A member of the organisation (or give teamId).
     """
-    team_id: Optional[UUID] = Field(None, alias='teamId')
+    team_id: Optional[str] = Field(None, alias='teamId')
     """
     A team of the organisation (or give memberId).
     """
 
 
-class Assignee(BaseModel):
+class Assignee(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
-    id: UUID
+    id: str
     name: str
     """
     The name when assigned.
     """
-    type: Literal['member', 'team']
+    type: Union[Literal['member', 'team'], str]
 
 
-class ChangeMemberRoleDto(BaseModel):
+class ChangeMemberRoleDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
-    role_id: UUID = Field(..., alias='roleId')
+    role_id: str = Field(..., alias='roleId')
     """
     The role to give the member.
     """
 
 
-class CreateApiKeyDto(BaseModel):
+class CreateApiKeyDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
-    expiry: Literal['never', '7d', '30d', '90d']
+    expiry: Union[Literal['never', '7d', '30d', '90d'], str]
     """
     Fixed at creation: never, or 7, 30 or 90 days.
     """
     name: str = Field(..., examples=['ci-runner'], max_length=32, min_length=1)
 
 
-class CreateInvitationDto(BaseModel):
+class CreateInvitationDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
     email: str = Field(..., examples=['grace@example.com'], max_length=254)
-    role_id: UUID = Field(..., alias='roleId')
+    role_id: str = Field(..., alias='roleId')
     """
     The role the invitee joins with.
     """
 
 
-class CreateTeamDto(BaseModel):
+class CreateTeamDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -147,7 +147,7 @@ class CreateTeamDto(BaseModel):
     name: str = Field(..., examples=['Platform'], max_length=50, min_length=1)
 
 
-class CreatedApiKeyResponse(BaseModel):
+class CreatedApiKeyResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -157,7 +157,7 @@ class CreatedApiKeyResponse(BaseModel):
     """
     null: never expires.
     """
-    id: UUID
+    id: str
     key: str = Field(..., examples=['ilk_AbCd…'])
     """
     The full key. Shown once; store it now.
@@ -173,7 +173,7 @@ class CreatedApiKeyResponse(BaseModel):
     """
 
 
-class CreatedInvitationResponse(BaseModel):
+class CreatedInvitationResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -184,27 +184,27 @@ class CreatedInvitationResponse(BaseModel):
     """
     Seven days after creation.
     """
-    id: UUID
-    role_id: UUID = Field(..., alias='roleId')
+    id: str
+    role_id: str = Field(..., alias='roleId')
     token: str
     """
     The one-time token for the accept link. Shown once; send it to the invitee now.
     """
 
 
-class DecidedBy(BaseModel):
+class DecidedBy(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
-    id: UUID
+    id: str
     name: str
     """
     The member's name at the time of the decision.
     """
 
 
-class EscalateInterruptDto(BaseModel):
+class EscalateInterruptDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -212,15 +212,15 @@ class EscalateInterruptDto(BaseModel):
     reason: Optional[str] = Field(None, max_length=1000, min_length=1)
 
 
-class HealthStatus(BaseModel):
+class HealthStatus(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
-    status: Literal['ok']
+    status: Union[Literal['ok'], str]
 
 
-class InvitationResponse(BaseModel):
+class InvitationResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -235,27 +235,27 @@ class InvitationResponse(BaseModel):
     """
     Seven days after creation.
     """
-    id: UUID
-    role_id: UUID = Field(..., alias='roleId')
+    id: str
+    role_id: str = Field(..., alias='roleId')
 
 
-class MemberResponse(BaseModel):
+class MemberResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
     created_at: AwareDatetime = Field(..., alias='createdAt')
     email: str = Field(..., examples=['grace@example.com'], max_length=254)
-    id: UUID
+    id: str
     name: str = Field(..., examples=['Grace Hopper'], max_length=100, min_length=1)
-    role_id: UUID = Field(..., alias='roleId')
+    role_id: str = Field(..., alias='roleId')
     role_name: str = Field(..., alias='roleName', examples=['Developer'])
     """
     The name of the member's role.
     """
 
 
-class RenameApiKeyDto(BaseModel):
+class RenameApiKeyDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -263,7 +263,7 @@ class RenameApiKeyDto(BaseModel):
     name: str = Field(..., max_length=32, min_length=1)
 
 
-class RenameTeamDto(BaseModel):
+class RenameTeamDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -271,23 +271,22 @@ class RenameTeamDto(BaseModel):
     name: str = Field(..., examples=['Platform'], max_length=50, min_length=1)
 
 
-class RoleResponse(BaseModel):
+class RoleResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
-    built_in: Optional[Literal['owner', 'developer', 'manager']] = Field(
+    built_in: Optional[Union[Literal['owner', 'developer', 'manager'], str]] = Field(
         ..., alias='builtIn'
     )
     """
     owner, developer or manager for a built-in role; null for a custom role.
     """
     created_at: AwareDatetime = Field(..., alias='createdAt')
-    id: UUID
+    id: str
     name: str = Field(..., examples=['Reviewer'], max_length=50, min_length=1)
     permissions: list[
-        Literal[
-            'apiKey.create',
+        Union[Literal['apiKey.create',
             'apiKey.read',
             'apiKey.update',
             'apiKey.delete',
@@ -304,12 +303,11 @@ class RoleResponse(BaseModel):
             'role.manage',
             'team.manage',
             'auditLog.read',
-            'auditLog.export',
-        ]
+            'auditLog.export'], str]
     ]
 
 
-class SignInDto(BaseModel):
+class SignInDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -318,7 +316,7 @@ class SignInDto(BaseModel):
     password: str = Field(..., max_length=200)
 
 
-class SignUpDto(BaseModel):
+class SignUpDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -334,28 +332,28 @@ class SignUpDto(BaseModel):
     password: str = Field(..., max_length=200, min_length=8)
 
 
-class SignedInMember(BaseModel):
+class SignedInMember(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
     email: str
-    id: UUID
+    id: str
     name: str
-    role_id: UUID = Field(..., alias='roleId')
+    role_id: str = Field(..., alias='roleId')
 
 
-class SignedInOrganisation(BaseModel):
+class SignedInOrganisation(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
-    id: UUID
+    id: str
     name: str
-    plan: Literal['free', 'pro']
+    plan: Union[Literal['free', 'pro'], str]
 
 
-class SignedInResponse(BaseModel):
+class SignedInResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -364,7 +362,7 @@ class SignedInResponse(BaseModel):
     organisation: SignedInOrganisation
 
 
-class StartSessionDto(BaseModel):
+class StartSessionDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -376,21 +374,21 @@ class StartSessionDto(BaseModel):
     name: str = Field(..., examples=['nightly-build'], max_length=200, min_length=1)
 
 
-class TeamResponse(BaseModel):
+class TeamResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
     created_at: AwareDatetime = Field(..., alias='createdAt')
-    id: UUID
-    member_ids: list[UUID] = Field(..., alias='memberIds')
+    id: str
+    member_ids: list[str] = Field(..., alias='memberIds')
     """
     Member ids, in the order they joined the team.
     """
     name: str = Field(..., examples=['Platform'], max_length=50, min_length=1)
 
 
-class UpdateRoleDto(BaseModel):
+class UpdateRoleDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -403,8 +401,7 @@ class UpdateRoleDto(BaseModel):
     """
     permissions: Optional[
         list[
-            Literal[
-                'apiKey.create',
+            Union[Literal['apiKey.create',
                 'apiKey.read',
                 'apiKey.update',
                 'apiKey.delete',
@@ -421,8 +418,7 @@ class UpdateRoleDto(BaseModel):
                 'role.manage',
                 'team.manage',
                 'auditLog.read',
-                'auditLog.export',
-            ]
+                'auditLog.export'], str]
         ]
     ] = Field(None, max_length=18)
     """
@@ -430,7 +426,7 @@ class UpdateRoleDto(BaseModel):
     """
 
 
-class UsageSummary(BaseModel):
+class UsageSummary(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -453,32 +449,32 @@ class UsageSummary(BaseModel):
     """
 
 
-class WhoamiApiKey(BaseModel):
+class WhoamiApiKey(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
-    id: UUID
+    id: str
     name: str
 
 
-class WhoamiResponse(BaseModel):
+class WhoamiResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
     api_key: WhoamiApiKey = Field(..., alias='apiKey')
-    organisation_id: UUID = Field(..., alias='organisationId')
-    plan: Literal['free', 'pro']
+    organisation_id: str = Field(..., alias='organisationId')
+    plan: Union[Literal['free', 'pro'], str]
 
 
-class ActionRequestDto(BaseModel):
+class ActionRequestDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
     allowed_decisions: Optional[
-        list[Literal['approve', 'edit', 'reject', 'respond']]
+        list[Union[Literal['approve', 'edit', 'reject', 'respond'], str]]
     ] = Field(None, alias='allowedDecisions')
     """
     Defaults to all four.
@@ -493,12 +489,12 @@ class ActionRequestDto(BaseModel):
     """
 
 
-class ActionRequestResponse(BaseModel):
+class ActionRequestResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
-    allowed_decisions: list[Literal['approve', 'edit', 'reject', 'respond']] = Field(
+    allowed_decisions: list[Union[Literal['approve', 'edit', 'reject', 'respond'], str]] = Field(
         ..., alias='allowedDecisions'
     )
     args: dict[str, Any]
@@ -509,7 +505,7 @@ class ActionRequestResponse(BaseModel):
     name: str = Field(..., examples=['deploy'], max_length=200, min_length=1)
 
 
-class ApiKeyListResponse(BaseModel):
+class ApiKeyListResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -517,7 +513,7 @@ class ApiKeyListResponse(BaseModel):
     api_keys: list[ApiKeyResponse] = Field(..., alias='apiKeys')
 
 
-class AuditEntryResponse(BaseModel):
+class AuditEntryResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -534,11 +530,10 @@ class AuditEntryResponse(BaseModel):
     """
     The name as it was at the time.
     """
-    actor_type: Literal['member', 'api_key', 'system', 'argus'] = Field(
+    actor_type: Union[Literal['member', 'api_key', 'system', 'argus'], str] = Field(
         ..., alias='actorType'
     )
-    category: Literal[
-        'interrupt',
+    category: Union[Literal['interrupt',
         'session',
         'member',
         'role',
@@ -548,15 +543,14 @@ class AuditEntryResponse(BaseModel):
         'classification',
         'settings',
         'billing',
-        'organisation',
-    ]
+        'organisation'], str]
     created_at: AwareDatetime = Field(
         ..., alias='createdAt', examples=['2026-11-21T12:00:00.000Z']
     )
     """
     ISO 8601, UTC, with milliseconds.
     """
-    id: UUID
+    id: str
     """
     Entries are never edited or removed: a seen id is final.
     """
@@ -569,8 +563,7 @@ class AuditEntryResponse(BaseModel):
     target_id: Optional[str] = Field(None, alias='targetId')
     target_name: Optional[str] = Field(None, alias='targetName')
     target_type: Optional[
-        Literal[
-            'interrupt',
+        Union[Literal['interrupt',
             'session',
             'user',
             'invitation',
@@ -579,12 +572,11 @@ class AuditEntryResponse(BaseModel):
             'api_key',
             'webhook',
             'classification',
-            'organisation',
-        ]
+            'organisation'], str]
     ] = Field(None, alias='targetType')
 
 
-class AuditLogPage(BaseModel):
+class AuditLogPage(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -596,15 +588,15 @@ class AuditLogPage(BaseModel):
     """
 
 
-class ChangePlanDto(BaseModel):
+class ChangePlanDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
-    plan: Literal['free', 'pro']
+    plan: Union[Literal['free', 'pro'], str]
 
 
-class CreateInterruptDto(BaseModel):
+class CreateInterruptDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -620,22 +612,21 @@ class CreateInterruptDto(BaseModel):
     The agent's own id for this request.
     """
     metadata: Optional[dict[str, Any]] = None
-    session_id: Optional[UUID] = Field(None, alias='sessionId')
+    session_id: Optional[str] = Field(None, alias='sessionId')
     """
     A session of this organisation.
     """
     title: str = Field(..., examples=['Deploy to prod'], max_length=200, min_length=1)
 
 
-class CreateRoleDto(BaseModel):
+class CreateRoleDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
     name: str = Field(..., examples=['Reviewer'], max_length=50, min_length=1)
     permissions: list[
-        Literal[
-            'apiKey.create',
+        Union[Literal['apiKey.create',
             'apiKey.read',
             'apiKey.update',
             'apiKey.delete',
@@ -652,15 +643,14 @@ class CreateRoleDto(BaseModel):
             'role.manage',
             'team.manage',
             'auditLog.read',
-            'auditLog.export',
-        ]
+            'auditLog.export'], str]
     ] = Field(..., max_length=18)
     """
     Without repeats; may be empty.
     """
 
 
-class CurrentSessionResponse(BaseModel):
+class CurrentSessionResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -668,8 +658,7 @@ class CurrentSessionResponse(BaseModel):
     member: SignedInMember
     organisation: SignedInOrganisation
     permissions: list[
-        Literal[
-            'apiKey.create',
+        Union[Literal['apiKey.create',
             'apiKey.read',
             'apiKey.update',
             'apiKey.delete',
@@ -686,12 +675,11 @@ class CurrentSessionResponse(BaseModel):
             'role.manage',
             'team.manage',
             'auditLog.read',
-            'auditLog.export',
-        ]
+            'auditLog.export'], str]
     ]
 
 
-class DecideInterruptDto(BaseModel):
+class DecideInterruptDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -700,7 +688,7 @@ class DecideInterruptDto(BaseModel):
     """
     The name of one of the interrupt's action requests.
     """
-    decision: Literal['approve', 'edit', 'reject', 'respond']
+    decision: Union[Literal['approve', 'edit', 'reject', 'respond'], str]
     """
     One of the action's allowedDecisions.
     """
@@ -708,13 +696,19 @@ class DecideInterruptDto(BaseModel):
     """
     Required with edit, refused otherwise.
     """
+    edited_name: Optional[str] = Field(
+        None, alias='editedName', examples=['send_draft'], max_length=200, min_length=1
+    )
+    """
+    Optional with edit, refused otherwise: the name of the action to run instead.
+    """
     message: Optional[str] = Field(None, max_length=10000, min_length=1)
     """
     Required with respond; optional otherwise.
     """
 
 
-class DecisionResponse(BaseModel):
+class DecisionResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -722,7 +716,7 @@ class DecisionResponse(BaseModel):
     action_name: str = Field(..., alias='actionName')
     decided_at: AwareDatetime = Field(..., alias='decidedAt')
     decided_by: DecidedBy = Field(..., alias='decidedBy')
-    decision: Literal['approve', 'edit', 'reject', 'respond']
+    decision: Union[Literal['approve', 'edit', 'reject', 'respond'], str]
     """
     Defaults to all four.
     """
@@ -730,20 +724,23 @@ class DecisionResponse(BaseModel):
     """
     Set with decision edit.
     """
-    id: UUID
+    edited_name: Optional[str] = Field(..., alias='editedName')
+    """
+    Set with decision edit when the member renamed the action.
+    """
+    id: str
     message: Optional[str] = Field(...)
     """
     Required with respond; optional with the others.
     """
 
 
-class ErrorBody(BaseModel):
+class ErrorBody(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
-    code: Literal[
-        'MISSING_API_KEY',
+    code: Union[Literal['MISSING_API_KEY',
         'INVALID_API_KEY',
         'API_KEY_EXPIRED',
         'SIGN_IN_REQUIRED',
@@ -763,8 +760,7 @@ class ErrorBody(BaseModel):
         'UNSUPPORTED_MEDIA_TYPE',
         'RATE_LIMITED',
         'INTERNAL_ERROR',
-        'SERVICE_UNAVAILABLE',
-    ]
+        'SERVICE_UNAVAILABLE'], str]
     """
     Stable: switch on this.
     """
@@ -785,7 +781,7 @@ class ErrorBody(BaseModel):
     status_code: int = Field(..., alias='statusCode', examples=[401])
 
 
-class InterruptResponse(BaseModel):
+class InterruptResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -806,17 +802,17 @@ class InterruptResponse(BaseModel):
     """
     escalation_reason: Optional[str] = Field(..., alias='escalationReason')
     external_id: Optional[str] = Field(..., alias='externalId')
-    id: UUID
+    id: str
     metadata: Optional[dict[str, Any]] = Field(...)
-    session_id: Optional[UUID] = Field(..., alias='sessionId')
-    status: Literal['open', 'answered']
+    session_id: Optional[str] = Field(..., alias='sessionId')
+    status: Union[Literal['open', 'answered'], str]
     """
     open until every action request has a decision.
     """
     title: str = Field(..., examples=['Deploy to prod'], max_length=200, min_length=1)
 
 
-class InvitationListResponse(BaseModel):
+class InvitationListResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -824,7 +820,7 @@ class InvitationListResponse(BaseModel):
     invitations: list[InvitationResponse]
 
 
-class MemberListResponse(BaseModel):
+class MemberListResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -832,22 +828,22 @@ class MemberListResponse(BaseModel):
     members: list[MemberResponse]
 
 
-class OrganisationResponse(BaseModel):
+class OrganisationResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
     created_at: AwareDatetime = Field(..., alias='createdAt')
-    id: UUID
+    id: str
     name: str
-    plan: Literal['free', 'pro']
+    plan: Union[Literal['free', 'pro'], str]
     usage: UsageSummary
     """
     This month's use of the plan's allowances (SPEC §8).
     """
 
 
-class RoleListResponse(BaseModel):
+class RoleListResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -855,7 +851,7 @@ class RoleListResponse(BaseModel):
     roles: list[RoleResponse]
 
 
-class SessionMessageDto(BaseModel):
+class SessionMessageDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -864,17 +860,17 @@ class SessionMessageDto(BaseModel):
     """
     At most 32 kB (32768 bytes of UTF-8).
     """
-    role: Literal['agent', 'user', 'tool', 'system']
+    role: Union[Literal['agent', 'user', 'tool', 'system'], str]
 
 
-class SessionResponse(BaseModel):
+class SessionResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
     ended_at: Optional[AwareDatetime] = Field(..., alias='endedAt')
     external_id: Optional[str] = Field(..., alias='externalId')
-    id: UUID
+    id: str
     message_count: int = Field(..., alias='messageCount', ge=0)
     """
     Messages appended so far; the last one is numbered this.
@@ -882,10 +878,10 @@ class SessionResponse(BaseModel):
     metadata: Optional[dict[str, Any]] = Field(...)
     name: str = Field(..., examples=['nightly-build'], max_length=200, min_length=1)
     started_at: AwareDatetime = Field(..., alias='startedAt')
-    status: Literal['active', 'ended', 'disconnected']
+    status: Union[Literal['active', 'ended', 'disconnected'], str]
 
 
-class TeamListResponse(BaseModel):
+class TeamListResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -893,7 +889,7 @@ class TeamListResponse(BaseModel):
     teams: list[TeamResponse]
 
 
-class AppendMessagesDto(BaseModel):
+class AppendMessagesDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -901,7 +897,7 @@ class AppendMessagesDto(BaseModel):
     messages: list[SessionMessageDto] = Field(..., max_length=100, min_length=1)
 
 
-class InterruptListResponse(BaseModel):
+class InterruptListResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,

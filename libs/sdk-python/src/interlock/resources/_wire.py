@@ -32,7 +32,7 @@ def to_wire(value: Union[BaseModel, Mapping[str, Any]]) -> dict[str, Any]:
     return {_CAMEL.get(key, key): item for key, item in value.items() if item is not None}
 
 
-#: An id as the models hold it (a UUID) or as a string.
+#: An id as the models hold it (a string), or a ``uuid.UUID``.
 Id = Union[str, UUID]
 
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Optional, Union
 
 from .._options import Headers, RequestOptions, Timeout
+from .._response import RawResponses
 from ..types import ActorType, AuditCategory, AuditLogEntry, TargetType
 from ._wire import Id, compact, wire_id
 
@@ -56,6 +58,11 @@ class AuditLog:
     def __init__(self, client: Interlock) -> None:
         self._client = client
 
+    @property
+    def with_raw_response(self) -> Any:
+        """The same calls, returning an ``APIResponse`` (status, headers, ``request_id``, ``parse()``)."""
+        return RawResponses(self)
+
     def list(
         self,
         *,
@@ -73,11 +80,19 @@ class AuditLog:
         timeout: Optional[Timeout] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
     ) -> SyncPage[AuditLogEntry]:
         """Entries, newest first. ``for e in client.audit_log.list(...)`` walks every page with the same
         filters; the returned first page also gives page-by-page access. ``from_`` is inclusive, ``to``
         exclusive (ISO 8601 strings or datetimes; naive datetimes are taken as UTC)."""
-        options = RequestOptions(timeout=timeout, max_retries=max_retries, extra_headers=extra_headers)
+        options = RequestOptions(
+            timeout=timeout,
+            max_retries=max_retries,
+            extra_headers=extra_headers,
+            extra_query=extra_query,
+            extra_body=extra_body,
+        )
         params = _params(q, category, action, actor_type, actor_id, target_type, target_id, from_, to, limit, cursor)
         return self._client.get_list("/api/audit-log", params, _entries, options)
 
@@ -86,6 +101,11 @@ class AsyncAuditLog:
     def __init__(self, client: AsyncInterlock) -> None:
         self._client = client
 
+    @property
+    def with_raw_response(self) -> Any:
+        """The same calls, returning an ``APIResponse`` (status, headers, ``request_id``, ``parse()``)."""
+        return RawResponses(self)
+
     def list(
         self,
         *,
@@ -103,9 +123,17 @@ class AsyncAuditLog:
         timeout: Optional[Timeout] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
     ) -> AsyncPaginator[AuditLogEntry]:
         """Entries, newest first: ``async for e in client.audit_log.list(...)`` walks every page; ``await``
         it for the first page."""
-        options = RequestOptions(timeout=timeout, max_retries=max_retries, extra_headers=extra_headers)
+        options = RequestOptions(
+            timeout=timeout,
+            max_retries=max_retries,
+            extra_headers=extra_headers,
+            extra_query=extra_query,
+            extra_body=extra_body,
+        )
         params = _params(q, category, action, actor_type, actor_id, target_type, target_id, from_, to, limit, cursor)
         return self._client.get_list("/api/audit-log", params, _entries, options)

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any, Optional
 from .. import _retry
 from .._errors import WaitTimeoutError
 from .._options import Headers, RequestOptions, Timeout
+from .._response import RawResponses
+from ..langgraph import interrupts_from_langgraph, langgraph_review_id, to_langgraph_resume
 from ..types import Interrupt, InterruptStatus
 from ._wire import ActionRequestInput, Id, compact, path_id, to_wire, wire_id
 
@@ -58,6 +60,11 @@ class Interrupts:
     def __init__(self, client: Interlock) -> None:
         self._client = client
 
+    @property
+    def with_raw_response(self) -> Any:
+        """The same calls, returning an ``APIResponse`` (status, headers, ``request_id``, ``parse()``)."""
+        return RawResponses(self)
+
     def create(
         self,
         *,
@@ -71,11 +78,13 @@ class Interrupts:
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
         extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
     ) -> Interrupt:
         """Opens an interrupt in the organisation's inbox."""
         body = _create_body(title, action_requests, description, external_id, session_id, metadata)
-        options = RequestOptions(timeout, max_retries, idempotency_key, extra_headers)
-        return Interrupt.model_validate(self._client.request("POST", "/api/interrupts", body=body, options=options))
+        options = RequestOptions(timeout, max_retries, idempotency_key, extra_headers, extra_query, extra_body)
+        return self._client.request_model(Interrupt, "POST", "/api/interrupts", body=body, options=options)
 
     def get(
         self,
@@ -84,12 +93,18 @@ class Interrupts:
         timeout: Optional[Timeout] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
     ) -> Interrupt:
         """One interrupt, with its decisions."""
-        options = RequestOptions(timeout=timeout, max_retries=max_retries, extra_headers=extra_headers)
-        return Interrupt.model_validate(
-            self._client.request("GET", f"/api/interrupts/{path_id(interrupt_id)}", options=options)
+        options = RequestOptions(
+            timeout=timeout,
+            max_retries=max_retries,
+            extra_headers=extra_headers,
+            extra_query=extra_query,
+            extra_body=extra_body,
         )
+        return self._client.request_model(Interrupt, "GET", f"/api/interrupts/{path_id(interrupt_id)}", options=options)
 
     def list(
         self,
@@ -101,9 +116,17 @@ class Interrupts:
         timeout: Optional[Timeout] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
     ) -> SyncPage[Interrupt]:
         """Interrupts, newest first: the first page; iterating it walks every page."""
-        options = RequestOptions(timeout=timeout, max_retries=max_retries, extra_headers=extra_headers)
+        options = RequestOptions(
+            timeout=timeout,
+            max_retries=max_retries,
+            extra_headers=extra_headers,
+            extra_query=extra_query,
+            extra_body=extra_body,
+        )
         params = _list_params(status, external_id, limit, cursor)
         return self._client.get_list("/api/interrupts", params, _interrupts, options)
 
@@ -116,6 +139,8 @@ class Interrupts:
         request_timeout: Optional[Timeout] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
     ) -> Interrupt:
         """Polls until every action has a decision (``status == "answered"``) and returns the interrupt.
 
@@ -124,7 +149,11 @@ class Interrupts:
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
             interrupt = self.get(
-                interrupt_id, timeout=request_timeout, max_retries=max_retries, extra_headers=extra_headers
+                interrupt_id,
+                timeout=request_timeout,
+                max_retries=max_retries,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
             )
             if interrupt.status == "answered":
                 return interrupt
@@ -136,10 +165,51 @@ class Interrupts:
                 raise WaitTimeoutError(str(interrupt_id), timeout or 0.0)
             _retry.sleep(min(poll_interval, remaining))
 
+    def review_langgraph(
+        self,
+        source: Any,
+        *,
+        title: Optional[str] = None,
+        description: Optional[str] = None,
+        external_id: Optional[str] = None,
+        session_id: Optional[str] = None,
+        metadata: Optional[Mapping[str, Any]] = None,
+        timeout: Optional[float] = DEFAULT_WAIT_TIMEOUT,
+        poll_interval: float = DEFAULT_POLL_INTERVAL,
+    ) -> Any:
+        """The whole LangGraph round trip: opens the interrupt(s) for the graph's review request
+        (``source``: a run's result, ``result.interrupts``, one ``Interrupt`` or a bare value; split
+        when it has more than 20 actions), waits until members have answered every one, and returns
+        the value to resume the graph with: ``graph.invoke(Command(resume=resume), config, version="v2")``.
+
+        The creates carry an Idempotency-Key made from the LangGraph interrupt ids, so an agent that
+        restarts and reviews the same interrupts again within 24 hours finds its interrupts.
+        """
+        parts = interrupts_from_langgraph(
+            source,
+            title=title,
+            description=description,
+            external_id=external_id,
+            session_id=session_id,
+            metadata=metadata,
+        )
+        created = []
+        for i, part in enumerate(parts):
+            review = langgraph_review_id(part)
+            key = None if review is None else f"langgraph-{review}-{i + 1}-of-{len(parts)}"
+            created.append(self.create(**part, idempotency_key=key))
+        answered = [self.wait_for_answer(c.id, timeout=timeout, poll_interval=poll_interval) for c in created]
+        return to_langgraph_resume(answered)
+
 
 class AsyncInterrupts:
     def __init__(self, client: AsyncInterlock) -> None:
         self._client = client
+
+    @property
+    def with_raw_response(self) -> Any:
+        """The same calls, returning an ``APIResponse`` (status, headers, ``request_id``, ``parse()``)."""
+        return RawResponses(self)
 
     async def create(
         self,
@@ -154,13 +224,13 @@ class AsyncInterrupts:
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
         extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
     ) -> Interrupt:
         """Opens an interrupt in the organisation's inbox."""
         body = _create_body(title, action_requests, description, external_id, session_id, metadata)
-        options = RequestOptions(timeout, max_retries, idempotency_key, extra_headers)
-        return Interrupt.model_validate(
-            await self._client.request("POST", "/api/interrupts", body=body, options=options)
-        )
+        options = RequestOptions(timeout, max_retries, idempotency_key, extra_headers, extra_query, extra_body)
+        return await self._client.request_model(Interrupt, "POST", "/api/interrupts", body=body, options=options)
 
     async def get(
         self,
@@ -169,11 +239,19 @@ class AsyncInterrupts:
         timeout: Optional[Timeout] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
     ) -> Interrupt:
         """One interrupt, with its decisions."""
-        options = RequestOptions(timeout=timeout, max_retries=max_retries, extra_headers=extra_headers)
-        return Interrupt.model_validate(
-            await self._client.request("GET", f"/api/interrupts/{path_id(interrupt_id)}", options=options)
+        options = RequestOptions(
+            timeout=timeout,
+            max_retries=max_retries,
+            extra_headers=extra_headers,
+            extra_query=extra_query,
+            extra_body=extra_body,
+        )
+        return await self._client.request_model(
+            Interrupt, "GET", f"/api/interrupts/{path_id(interrupt_id)}", options=options
         )
 
     def list(
@@ -186,9 +264,17 @@ class AsyncInterrupts:
         timeout: Optional[Timeout] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
     ) -> AsyncPaginator[Interrupt]:
         """Interrupts, newest first: await for the first page, or ``async for`` over every item."""
-        options = RequestOptions(timeout=timeout, max_retries=max_retries, extra_headers=extra_headers)
+        options = RequestOptions(
+            timeout=timeout,
+            max_retries=max_retries,
+            extra_headers=extra_headers,
+            extra_query=extra_query,
+            extra_body=extra_body,
+        )
         params = _list_params(status, external_id, limit, cursor)
         return self._client.get_list("/api/interrupts", params, _interrupts, options)
 
@@ -201,6 +287,8 @@ class AsyncInterrupts:
         request_timeout: Optional[Timeout] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
     ) -> Interrupt:
         """Polls until every action has a decision (``status == "answered"``) and returns the interrupt.
 
@@ -209,7 +297,11 @@ class AsyncInterrupts:
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
             interrupt = await self.get(
-                interrupt_id, timeout=request_timeout, max_retries=max_retries, extra_headers=extra_headers
+                interrupt_id,
+                timeout=request_timeout,
+                max_retries=max_retries,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
             )
             if interrupt.status == "answered":
                 return interrupt
@@ -220,3 +312,39 @@ class AsyncInterrupts:
             if remaining <= 0:
                 raise WaitTimeoutError(str(interrupt_id), timeout or 0.0)
             await _retry.async_sleep(min(poll_interval, remaining))
+
+    async def review_langgraph(
+        self,
+        source: Any,
+        *,
+        title: Optional[str] = None,
+        description: Optional[str] = None,
+        external_id: Optional[str] = None,
+        session_id: Optional[str] = None,
+        metadata: Optional[Mapping[str, Any]] = None,
+        timeout: Optional[float] = DEFAULT_WAIT_TIMEOUT,
+        poll_interval: float = DEFAULT_POLL_INTERVAL,
+    ) -> Any:
+        """The whole LangGraph round trip: opens the interrupt(s) for the graph's review request
+        (``source``: a run's result, ``result.interrupts``, one ``Interrupt`` or a bare value; split
+        when it has more than 20 actions), waits until members have answered every one, and returns
+        the value to resume the graph with: ``graph.invoke(Command(resume=resume), config, version="v2")``.
+
+        The creates carry an Idempotency-Key made from the LangGraph interrupt ids, so an agent that
+        restarts and reviews the same interrupts again within 24 hours finds its interrupts.
+        """
+        parts = interrupts_from_langgraph(
+            source,
+            title=title,
+            description=description,
+            external_id=external_id,
+            session_id=session_id,
+            metadata=metadata,
+        )
+        created = []
+        for i, part in enumerate(parts):
+            review = langgraph_review_id(part)
+            key = None if review is None else f"langgraph-{review}-{i + 1}-of-{len(parts)}"
+            created.append(await self.create(**part, idempotency_key=key))
+        answered = [await self.wait_for_answer(c.id, timeout=timeout, poll_interval=poll_interval) for c in created]
+        return to_langgraph_resume(answered)

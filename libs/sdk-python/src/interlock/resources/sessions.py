@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Optional
 
 from .._options import Headers, RequestOptions, Timeout
+from .._response import RawResponses
 from ..types import Session, SessionAppendResponse
 from ._wire import Id, SessionMessageInput, compact, path_id, to_wire
 
@@ -27,6 +28,11 @@ class Sessions:
     def __init__(self, client: Interlock) -> None:
         self._client = client
 
+    @property
+    def with_raw_response(self) -> Any:
+        """The same calls, returning an ``APIResponse`` (status, headers, ``request_id``, ``parse()``)."""
+        return RawResponses(self)
+
     def start(
         self,
         *,
@@ -37,11 +43,13 @@ class Sessions:
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
         extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
     ) -> Session:
         """Starts a session."""
-        options = RequestOptions(timeout, max_retries, idempotency_key, extra_headers)
+        options = RequestOptions(timeout, max_retries, idempotency_key, extra_headers, extra_query, extra_body)
         body = _start_body(name, external_id, metadata)
-        return Session.model_validate(self._client.request("POST", "/api/sessions", body=body, options=options))
+        return self._client.request_model(Session, "POST", "/api/sessions", body=body, options=options)
 
     def append(
         self,
@@ -52,12 +60,14 @@ class Sessions:
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
         extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
     ) -> SessionAppendResponse:
         """Appends 1–100 messages (``{"role": ..., "content": ...}``) to a session's transcript."""
-        options = RequestOptions(timeout, max_retries, idempotency_key, extra_headers)
+        options = RequestOptions(timeout, max_retries, idempotency_key, extra_headers, extra_query, extra_body)
         path = f"/api/sessions/{path_id(session_id)}/messages"
-        return SessionAppendResponse.model_validate(
-            self._client.request("POST", path, body=_append_body(messages), options=options)
+        return self._client.request_model(
+            SessionAppendResponse, "POST", path, body=_append_body(messages), options=options
         )
 
     def end(
@@ -68,16 +78,23 @@ class Sessions:
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
         extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
     ) -> Session:
         """Ends a session (a POST with no body)."""
-        options = RequestOptions(timeout, max_retries, idempotency_key, extra_headers)
+        options = RequestOptions(timeout, max_retries, idempotency_key, extra_headers, extra_query, extra_body)
         path = f"/api/sessions/{path_id(session_id)}/end"
-        return Session.model_validate(self._client.request("POST", path, options=options))
+        return self._client.request_model(Session, "POST", path, options=options)
 
 
 class AsyncSessions:
     def __init__(self, client: AsyncInterlock) -> None:
         self._client = client
+
+    @property
+    def with_raw_response(self) -> Any:
+        """The same calls, returning an ``APIResponse`` (status, headers, ``request_id``, ``parse()``)."""
+        return RawResponses(self)
 
     async def start(
         self,
@@ -89,11 +106,13 @@ class AsyncSessions:
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
         extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
     ) -> Session:
         """Starts a session."""
-        options = RequestOptions(timeout, max_retries, idempotency_key, extra_headers)
+        options = RequestOptions(timeout, max_retries, idempotency_key, extra_headers, extra_query, extra_body)
         body = _start_body(name, external_id, metadata)
-        return Session.model_validate(await self._client.request("POST", "/api/sessions", body=body, options=options))
+        return await self._client.request_model(Session, "POST", "/api/sessions", body=body, options=options)
 
     async def append(
         self,
@@ -104,12 +123,14 @@ class AsyncSessions:
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
         extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
     ) -> SessionAppendResponse:
         """Appends 1–100 messages (``{"role": ..., "content": ...}``) to a session's transcript."""
-        options = RequestOptions(timeout, max_retries, idempotency_key, extra_headers)
+        options = RequestOptions(timeout, max_retries, idempotency_key, extra_headers, extra_query, extra_body)
         path = f"/api/sessions/{path_id(session_id)}/messages"
-        return SessionAppendResponse.model_validate(
-            await self._client.request("POST", path, body=_append_body(messages), options=options)
+        return await self._client.request_model(
+            SessionAppendResponse, "POST", path, body=_append_body(messages), options=options
         )
 
     async def end(
@@ -120,8 +141,10 @@ class AsyncSessions:
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
         extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
     ) -> Session:
         """Ends a session (a POST with no body)."""
-        options = RequestOptions(timeout, max_retries, idempotency_key, extra_headers)
+        options = RequestOptions(timeout, max_retries, idempotency_key, extra_headers, extra_query, extra_body)
         path = f"/api/sessions/{path_id(session_id)}/end"
-        return Session.model_validate(await self._client.request("POST", path, options=options))
+        return await self._client.request_model(Session, "POST", path, options=options)

@@ -1,5 +1,13 @@
+import type { APIPromise } from '../api-promise';
 import type { Interlock } from '../client';
 import { APIUserAbortError, WaitTimeoutError } from '../errors';
+import {
+  interruptsFromLangGraph,
+  langGraphReviewId,
+  type InterruptFromLangGraphOptions,
+  type LangGraphResume,
+  toLangGraphResume,
+} from '../langgraph';
 import type { PagePromise } from '../pagination';
 import type { RequestOptions } from '../request-options';
 import { sleep } from '../runtime';
@@ -14,6 +22,13 @@ export interface WaitForAnswerOptions extends Omit<RequestOptions, 'timeout' | '
   requestTimeout?: number;
 }
 
+export interface ReviewLangGraphOptions extends InterruptFromLangGraphOptions {
+  /** How to wait for the answers (`waitForAnswer`'s options: `timeout`, `pollInterval`, `signal`…). */
+  wait?: WaitForAnswerOptions;
+  /** Per-request options of the create calls. */
+  request?: Omit<RequestOptions, 'idempotencyKey'>;
+}
+
 export const DEFAULT_WAIT_TIMEOUT_MS = 10 * 60_000;
 export const DEFAULT_POLL_INTERVAL_MS = 2_000;
 
@@ -22,12 +37,12 @@ export class Interrupts {
   constructor(private readonly client: Interlock) {}
 
   /** Opens an interrupt in the organisation's inbox. */
-  create(params: InterruptCreateParams, options?: RequestOptions): Promise<Interrupt> {
+  create(params: InterruptCreateParams, options?: RequestOptions): APIPromise<Interrupt> {
     return this.client.post<Interrupt>('/api/interrupts', { body: params, options });
   }
 
   /** One interrupt, with its decisions. */
-  get(id: string, options?: RequestOptions): Promise<Interrupt> {
+  get(id: string, options?: RequestOptions): APIPromise<Interrupt> {
     return this.client.get<Interrupt>(`/api/interrupts/${encodeURIComponent(id)}`, { options });
   }
 
@@ -64,5 +79,28 @@ export class Interrupts {
         throw new APIUserAbortError({ cause });
       }
     }
+  }
+
+  /**
+   * The whole LangGraph round trip: opens the interrupt(s) for the graph's review request (`source`:
+   * a run's result, its `__interrupt__` list, one interrupt or a bare value; split when it has more
+   * than 20 actions), waits until members have answered every one, and returns the value to resume
+   * the graph with: `await graph.invoke(new Command({ resume }), config)`.
+   *
+   * The creates carry an Idempotency-Key made from the LangGraph interrupt ids, so an agent that
+   * restarts and reviews the same interrupts again within 24 hours finds its interrupts rather
+   * than opening new ones.
+   */
+  async reviewLangGraph(source: unknown, options: ReviewLangGraphOptions = {}): Promise<LangGraphResume> {
+    const { wait, request, ...params } = options;
+    const parts = interruptsFromLangGraph(source, params);
+    const created: Interrupt[] = [];
+    for (const [i, part] of parts.entries()) {
+      const review = langGraphReviewId(part);
+      const idempotencyKey = review === undefined ? undefined : `langgraph-${review}-${i + 1}-of-${parts.length}`;
+      created.push(await this.create(part, { ...request, idempotencyKey }));
+    }
+    const answered = await Promise.all(created.map((interrupt) => this.waitForAnswer(interrupt.id, wait)));
+    return toLangGraphResume(answered);
   }
 }

@@ -1,3 +1,4 @@
+import type { APIPromise } from '../api-promise';
 import type { Interlock } from '../client';
 import type { RequestOptions } from '../request-options';
 import type { Session, SessionAppendResponse, SessionMessage, SessionStartParams } from '../types';
@@ -7,12 +8,12 @@ export class Sessions {
   constructor(private readonly client: Interlock) {}
 
   /** Starts a session. */
-  start(params: SessionStartParams, options?: RequestOptions): Promise<Session> {
+  start(params: SessionStartParams, options?: RequestOptions): APIPromise<Session> {
     return this.client.post<Session>('/api/sessions', { body: params, options });
   }
 
   /** Appends 1–100 messages to a session's transcript. */
-  append(id: string, messages: SessionMessage[], options?: RequestOptions): Promise<SessionAppendResponse> {
+  append(id: string, messages: SessionMessage[], options?: RequestOptions): APIPromise<SessionAppendResponse> {
     return this.client.post<SessionAppendResponse>(`/api/sessions/${encodeURIComponent(id)}/messages`, {
       body: { messages },
       options,
@@ -20,7 +21,7 @@ export class Sessions {
   }
 
   /** Ends a session (a POST with no body). */
-  end(id: string, options?: RequestOptions): Promise<Session> {
+  end(id: string, options?: RequestOptions): APIPromise<Session> {
     return this.client.post<Session>(`/api/sessions/${encodeURIComponent(id)}/end`, { options });
   }
 }

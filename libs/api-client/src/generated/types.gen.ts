@@ -270,6 +270,10 @@ export type DecideInterruptDto = {
         [key: string]: unknown;
     };
     /**
+     * Optional with edit, refused otherwise: the name of the action to run instead.
+     */
+    editedName?: string;
+    /**
      * Required with respond; optional otherwise.
      */
     message?: string;
@@ -294,6 +298,10 @@ export type DecisionResponse = {
     editedArgs: {
         [key: string]: unknown;
     } | null;
+    /**
+     * Set with decision edit when the member renamed the action.
+     */
+    editedName: string | null;
     id: string;
     /**
      * Required with respond; optional with the others.

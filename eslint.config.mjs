@@ -67,7 +67,7 @@ export default [
           depConstraints: [
             {
               sourceTag: 'type:app',
-              onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:data-access'],
+              onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:data-access', 'type:mcp'],
             },
             {
               sourceTag: 'type:data-access',
@@ -91,6 +91,12 @@ export default [
               // Browser tests drive the dashboard and the real SDK (an agent's side of a flow).
               sourceTag: 'type:e2e',
               onlyDependOnLibsWithTags: ['type:sdk', 'type:domain', 'type:util'],
+            },
+            {
+              // The MCP server: the SDK for its stdio transport, no service code (the API mounts it).
+              sourceTag: 'type:mcp',
+              onlyDependOnLibsWithTags: ['type:sdk'],
+              bannedExternalImports: FRAMEWORK_IMPORTS,
             },
           ],
         },
@@ -126,9 +132,11 @@ export default [
     rules: { '@nx/enforce-module-boundaries': 'off' },
   },
   {
-    // The config module, test support and tooling are where the environment is legitimately read.
+    // The config module, the stdio MCP server's entry, test support and tooling are where the
+    // environment is legitimately read.
     files: [
       'apps/api/src/config/app-config.ts',
+      'libs/mcp/src/cli.ts',
       '**/test/**/*.ts',
       'tools/**',
       '**/*.spec.ts',

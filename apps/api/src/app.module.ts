@@ -21,6 +21,7 @@ import { InvitationsModule } from './invitations/invitations.module';
 import { TeamsModule } from './teams/teams.module';
 import { InterruptsModule } from './interrupts/interrupts.module';
 import { SessionsModule } from './sessions/sessions.module';
+import { McpModule } from './mcp/mcp.module';
 
 @Module({})
 export class AppModule {
@@ -43,6 +44,7 @@ export class AppModule {
         AuditLogModule,
         InterruptsModule,
         SessionsModule,
+        McpModule,
         HealthModule,
         OpenApiModule,
       ],

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { ConfigError, configFromEnvironment } from './config/app-config';
 import { createApp } from './app.factory';
+import { McpService } from './mcp/mcp.service';
 
 async function bootstrap(): Promise<void> {
   let config;
@@ -36,6 +37,8 @@ async function bootstrap(): Promise<void> {
       logger.error('shutdown timed out; exiting');
       process.exit(1);
     }, config.shutdownTimeoutMs).unref();
+    // MCP tools waiting up to 50 s for a human answer "pending" at once, so they do not hold the drain.
+    app.get(McpService).stopWaiting();
     // server.close stops accepting and closes idle keep-alive connections; busy ones close
     // after their response. Then Nest closes the pool and the embedded database.
     server.close(() => {

@@ -6,6 +6,9 @@ import { runServiceToExit, startServiceProcess } from './support/service-process
 // `npm start` without DATABASE_URL: the service runs on the embedded Postgres (PGlite) under
 // DATA_DIR. These tests run the built service as a real process.
 describe('the embedded database', () => {
+  // Each start boots Postgres in WebAssembly and applies every migration: seconds alone, but
+  // well over a minute on a loaded machine. A functional bound, not a performance one.
+  jest.setTimeout(240_000);
   const dataDir = mkdtempSync(join(tmpdir(), 'interlock-embedded-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 

@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       plans: { free: { messages: 1000, agentHours: 50 }, pro: { messages: 50000, agentHours: 1000 } },
       signup: 'open',
       publicOrigin: 'http://localhost:3000',
+      dashboardUrl: 'http://localhost:3000',
     });
   });
 
@@ -46,6 +47,7 @@ describe('loadConfig', () => {
         SIGNUP: 'closed',
         PUBLIC_ORIGIN: 'https://interlock.example.com/',
         ALLOWED_ORIGINS: 'https://dash.example.com, https://other.example.com',
+        DASHBOARD_URL: 'https://dash.example.com/interlock/',
       },
       '/x',
     );
@@ -62,6 +64,7 @@ describe('loadConfig', () => {
       signup: 'closed',
       publicOrigin: 'https://interlock.example.com',
       allowedOrigins: ['https://dash.example.com', 'https://other.example.com'],
+      dashboardUrl: 'https://dash.example.com/interlock',
     });
   });
 
@@ -81,6 +84,8 @@ describe('loadConfig', () => {
     [{ SIGNUP: 'maybe' }, 'SIGNUP'],
     [{ NODE_ENV: 'staging' }, 'NODE_ENV'],
     [{ PUBLIC_ORIGIN: 'ftp://x' }, 'PUBLIC_ORIGIN'],
+    [{ DASHBOARD_URL: 'javascript:alert(1)' }, 'DASHBOARD_URL'],
+    [{ DASHBOARD_URL: 'https://dash.example.com/?next=x' }, 'DASHBOARD_URL'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
   ])('%j → a problem naming %s', (env, name) => {
     const problems = problemsOf(env);
@@ -90,6 +95,11 @@ describe('loadConfig', () => {
       expect(problems).toHaveLength(1);
       expect(problems[0]).toContain(name);
     }
+  });
+
+  it('links the dashboard at PUBLIC_ORIGIN unless DASHBOARD_URL says otherwise', () => {
+    expect(loadConfig({ PUBLIC_ORIGIN: 'https://interlock.example.com' }).dashboardUrl).toBe('https://interlock.example.com');
+    expect(loadConfig({ PORT: '8080' }).dashboardUrl).toBe('http://localhost:8080');
   });
 
   it('reports every bad variable at once', () => {

@@ -27,6 +27,8 @@ export interface AppConfig {
   readonly publicOrigin: string;
   /** Further browser origins (a separately hosted dashboard) allowed to send cookie requests. */
   readonly allowedOrigins: readonly string[];
+  /** Where people open the dashboard (no trailing slash): the links MCP tools return. */
+  readonly dashboardUrl: string;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Express `trust proxy` setting: how many proxy hops to trust for the client address. */
   readonly trustProxy: number;
@@ -127,6 +129,19 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     .filter((s) => s !== '')
     .map((s) => origin('ALLOWED_ORIGINS', s));
 
+  // The dashboard is served at `/` of the service unless it is hosted elsewhere.
+  const dashboardUrlRaw = read('DASHBOARD_URL');
+  let dashboardUrl = publicOrigin;
+  if (dashboardUrlRaw !== undefined) {
+    try {
+      const url = new URL(dashboardUrlRaw);
+      if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '') throw new Error('shape');
+      dashboardUrl = `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+    } catch {
+      problems.push(`DASHBOARD_URL must be an http(s) URL such as https://interlock.example.com or https://example.com/interlock (got "${dashboardUrlRaw}")`);
+    }
+  }
+
   const config: AppConfig = {
     nodeEnv,
     port,
@@ -150,6 +165,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     signup: oneOf('SIGNUP', ['open', 'closed'], 'open'),
     publicOrigin,
     allowedOrigins,
+    dashboardUrl,
     logLevel: oneOf(
       'LOG_LEVEL',
       ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],

@@ -9,5 +9,6 @@ import { InterruptsService } from './interrupts.service';
   imports: [AllowancesModule, IdempotencyModule],
   controllers: [InterruptsController],
   providers: [InterruptsService, InterruptReviewService],
+  exports: [InterruptsService],
 })
 export class InterruptsModule {}

@@ -9,5 +9,6 @@ import { SessionsService } from './sessions.service';
   imports: [AllowancesModule, IdempotencyModule],
   controllers: [SessionsController],
   providers: [SessionsService, LiveViewService, { provide: LIVE_VIEW_OPTIONS, useValue: DEFAULT_LIVE_VIEW_OPTIONS }],
+  exports: [SessionsService],
 })
 export class SessionsModule {}

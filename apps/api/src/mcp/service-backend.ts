@@ -1,0 +1,159 @@
+import type { Type } from '@nestjs/common';
+import { ERROR_MESSAGES } from '@interlock/domain';
+import {
+  InterlockBackend,
+  InterlockBackendError,
+  type CallOptions,
+  type CreateOptions,
+  type Created,
+  type KeyIdentity,
+} from '@interlock/mcp';
+import type { ApiKeyVerifier } from '../api-keys/api-key-verifier.service';
+import type { ApiKeyPrincipal } from '../auth/principal';
+import { ApiError } from '../http/api-error';
+import { isDatabaseUnavailable } from '../http/database-unavailable.util';
+import { ApiValidationPipe } from '../http/validation.pipe';
+import { requestFingerprint } from '../idempotency/request-fingerprint.util';
+import { CreateInterruptDto } from '../interrupts/dto/create-interrupt.dto';
+import type { InterruptListResponse, InterruptResponse } from '../interrupts/dto/interrupt.response';
+import { ListInterruptsQuery } from '../interrupts/dto/list-interrupts.query';
+import type { InterruptsService } from '../interrupts/interrupts.service';
+import { AppendMessagesDto } from '../sessions/dto/append-messages.dto';
+import type { SessionResponse } from '../sessions/dto/session.response';
+import { StartSessionDto } from '../sessions/dto/start-session.dto';
+import type { SessionsService } from '../sessions/sessions.service';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface ServiceBackendDeps {
+  interrupts: InterruptsService;
+  sessions: SessionsService;
+  verifier: ApiKeyVerifier;
+}
+
+export interface McpCaller {
+  /** The `x-api-key` the `/mcp` request carried (already verified by the guards). */
+  rawKey: string;
+  /** The client address, for audit entries. */
+  ip: string | null;
+  requestId: string;
+}
+
+/**
+ * The MCP tools' way to Interlock inside the API: the same services the REST controllers call,
+ * for the key that authenticated the `/mcp` request, so the organisation comes from that key
+ * and from nothing the client sends. Inputs go through the REST endpoints' own DTOs and
+ * validation pipe (the same 400 texts), creations through the same idempotency store (the same
+ * fingerprint as `POST /api/interrupts`).
+ *
+ * The key is verified again before every call — through the verifier's cache, which every
+ * instance empties the moment a key is revoked — so a key revoked while a tool waits is refused
+ * on the next read with the exact `Invalid API key.` text.
+ */
+export class ServiceBackend implements InterlockBackend {
+  private readonly pipe = new ApiValidationPipe();
+
+  constructor(
+    private readonly deps: ServiceBackendDeps,
+    private readonly caller: McpCaller,
+  ) {}
+
+  identity(): Promise<KeyIdentity> {
+    return this.run(async () => {
+      const key = await this.key();
+      return { apiKeyId: key.apiKeyId, organisationId: key.organisationId };
+    });
+  }
+
+  createInterrupt(params: object, options: CreateOptions): Promise<Created<InterruptResponse>> {
+    return this.run(async () => {
+      const key = await this.key();
+      const body = await this.validate(CreateInterruptDto, params, 'body');
+      const result = await this.deps.interrupts.create(
+        key,
+        body,
+        {
+          organisationId: key.organisationId,
+          key: options.idempotencyKey,
+          fingerprint: requestFingerprint('POST', '/api/interrupts', params),
+        },
+        this.caller.ip,
+      );
+      return { value: result.value, replayed: result.replayed };
+    });
+  }
+
+  getInterrupt(id: string, _options?: CallOptions): Promise<InterruptResponse> {
+    return this.run(async () => {
+      const key = await this.key();
+      return this.deps.interrupts.get(key, uuid(id));
+    });
+  }
+
+  listOpenInterrupts(page: { cursor?: string; limit: number }): Promise<InterruptListResponse> {
+    return this.run(async () => {
+      const key = await this.key();
+      const query = await this.validate(ListInterruptsQuery, { status: 'open', cursor: page.cursor, limit: page.limit }, 'query');
+      return this.deps.interrupts.list(key, query);
+    });
+  }
+
+  startSession(params: object): Promise<SessionResponse> {
+    return this.run(async () => {
+      const key = await this.key();
+      const body = await this.validate(StartSessionDto, params, 'body');
+      return (await this.deps.sessions.start(key, body, undefined, this.caller.ip)).value;
+    });
+  }
+
+  appendMessages(sessionId: string, messages: object[]): Promise<{ appended: number }> {
+    return this.run(async () => {
+      const key = await this.key();
+      const body = await this.validate(AppendMessagesDto, { messages }, 'body');
+      return (await this.deps.sessions.append(key, uuid(sessionId), body.messages, undefined)).value;
+    });
+  }
+
+  endSession(sessionId: string): Promise<SessionResponse> {
+    return this.run(async () => {
+      const key = await this.key();
+      return this.deps.sessions.end(key, uuid(sessionId), this.caller.ip);
+    });
+  }
+
+  /** The key as it is now: refused (401) the moment it is revoked or expires. */
+  private key(): Promise<ApiKeyPrincipal> {
+    return this.deps.verifier.verify(this.caller.rawKey);
+  }
+
+  private validate<T extends object>(dto: Type<T>, value: object, type: 'body' | 'query'): Promise<T> {
+    // Plain JSON, as it would have arrived over HTTP: no undefined members, no prototypes.
+    const plain = JSON.parse(JSON.stringify(value)) as unknown;
+    return this.pipe.transform(plain, { type, metatype: dto, data: '' }) as Promise<T>;
+  }
+
+  /** Runs a call, turning what the service refuses into the API's error, text for text. */
+  private async run<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      if (error instanceof ApiError) {
+        throw new InterlockBackendError(error.message, { status: error.getStatus(), code: error.code, requestId: this.caller.requestId });
+      }
+      if (isDatabaseUnavailable(error)) {
+        throw new InterlockBackendError(ERROR_MESSAGES.SERVICE_UNAVAILABLE, {
+          status: 503,
+          code: 'SERVICE_UNAVAILABLE',
+          requestId: this.caller.requestId,
+        });
+      }
+      throw error;
+    }
+  }
+}
+
+/** A path id that is not a UUID names nothing: 404, as the REST endpoints answer. */
+function uuid(id: string): string {
+  if (!UUID.test(id)) throw ApiError.of('NOT_FOUND');
+  return id.toLowerCase();
+}

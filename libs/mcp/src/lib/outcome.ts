@@ -1,0 +1,123 @@
+import type { Interrupt } from '@interlock/sdk';
+
+/** The tools that open interrupts, as recorded in the interrupt's metadata. */
+export type OpeningTool = 'request_approval' | 'ask_human';
+
+/**
+ * The mark an interrupt opened through this server carries in its metadata: which tool opened
+ * it and with which key. `list_pending` finds "this key's" interrupts by it, because the API has
+ * no filter by opening key; `get_decision` shapes an `ask_human` answer by it.
+ */
+export const METADATA_KEY = 'interlockMcp';
+
+export interface OpeningMark {
+  tool: OpeningTool;
+  apiKeyId: string;
+}
+
+export function openingMark(interrupt: Pick<Interrupt, 'metadata'>): OpeningMark | undefined {
+  const mark = interrupt.metadata?.[METADATA_KEY];
+  if (typeof mark !== 'object' || mark === null) return undefined;
+  const { tool, apiKeyId } = mark as Record<string, unknown>;
+  if ((tool !== 'request_approval' && tool !== 'ask_human') || typeof apiKeyId !== 'string') return undefined;
+  return { tool, apiKeyId };
+}
+
+/** The action an `ask_human` interrupt asks the human to answer (with `respond`). */
+export const ASK_HUMAN_ACTION = 'answer';
+
+export interface OutcomeDecision {
+  action: string;
+  decision: 'approve' | 'edit' | 'reject' | 'respond';
+  editedArgs?: Record<string, unknown>;
+  editedName?: string;
+  message?: string;
+  decidedBy: string;
+  decidedAt: string;
+}
+
+/** What request_approval, ask_human and get_decision return (see `outcomeOutput`). */
+export interface Outcome {
+  [key: string]: unknown;
+  status: 'answered' | 'pending';
+  interruptId: string;
+  url: string;
+  title: string;
+  decisions: OutcomeDecision[];
+  actionsAwaitingDecision: string[];
+  answer?: string;
+  resumed?: boolean;
+  next: string;
+}
+
+export function dashboardLink(dashboardUrl: string, interruptId: string): string {
+  return `${dashboardUrl.replace(/\/+$/, '')}/interrupts/${encodeURIComponent(interruptId)}`;
+}
+
+/**
+ * An interrupt as a tool result. Only `answered` carries decisions to act on; anything else is
+ * `pending`, and `next` says so in words: a timeout is never an approval.
+ */
+export function toOutcome(
+  interrupt: Interrupt,
+  dashboardUrl: string,
+  options: { asked?: boolean; resumed?: boolean; stopped?: boolean } = {},
+): Outcome {
+  const url = dashboardLink(dashboardUrl, interrupt.id);
+  const decided = new Set(interrupt.decisions.map((d) => d.actionName));
+  const awaiting = interrupt.actionRequests.map((a) => a.name).filter((name) => !decided.has(name));
+  const decisions: OutcomeDecision[] = interrupt.decisions.map((d) => ({
+    action: d.actionName,
+    decision: d.decision,
+    ...(d.editedArgs === null || d.editedArgs === undefined ? {} : { editedArgs: d.editedArgs }),
+    ...(d.editedName === null || d.editedName === undefined ? {} : { editedName: d.editedName }),
+    ...(d.message === null || d.message === undefined ? {} : { message: d.message }),
+    decidedBy: d.decidedBy.name,
+    decidedAt: d.decidedAt,
+  }));
+  const answered = interrupt.status === 'answered';
+  const asked = options.asked ?? openingMark(interrupt)?.tool === 'ask_human';
+  const outcome: Outcome = {
+    status: answered ? 'answered' : 'pending',
+    interruptId: interrupt.id,
+    url,
+    title: interrupt.title,
+    decisions,
+    actionsAwaitingDecision: awaiting,
+    next: '',
+  };
+  const answer = asked && answered ? answerOf(interrupt) : undefined;
+  if (answer !== undefined) outcome.answer = answer;
+  if (options.resumed) outcome.resumed = true;
+  outcome.next = nextStep(outcome, asked, options);
+  return outcome;
+}
+
+function answerOf(interrupt: Interrupt): string | undefined {
+  const decision = interrupt.decisions.find((d) => d.actionName === ASK_HUMAN_ACTION) ?? interrupt.decisions[0];
+  return decision?.message ?? undefined;
+}
+
+function nextStep(outcome: Outcome, asked: boolean, options: { resumed?: boolean; stopped?: boolean }): string {
+  const resumed = options.resumed
+    ? 'This is the request you already opened with exactly these arguments in the last 24 hours; no new one was opened. '
+    : '';
+  if (outcome.status === 'answered') {
+    if (asked) return `${resumed}The human answered: use "answer".`;
+    return (
+      `${resumed}Every action has a decision. Carry out only what was decided: "approve" → as you proposed; ` +
+      '"edit" → with editedArgs instead of your args (and the action editedName instead, if given); "reject" → do not do it (message may say why); ' +
+      '"respond" → do not do it, read message and adapt. To ask again about the same thing, change the title or description.'
+    );
+  }
+  const stopped = options.stopped ? 'The server is restarting, so it stopped waiting early. ' : '';
+  const partly =
+    outcome.decisions.length > 0
+      ? `${outcome.decisions.length} of ${outcome.decisions.length + outcome.actionsAwaitingDecision.length} actions are decided; wait for all of them. `
+      : '';
+  const what = asked ? 'No answer yet.' : 'No decision yet. This is NOT an approval: do not carry out the actions.';
+  return (
+    `${resumed}${stopped}${what} ${partly}Call get_decision with interruptId "${outcome.interruptId}" to wait again ` +
+    `(up to 50 s per call), do other work meanwhile, or give the user this link to decide: ${outcome.url}`
+  );
+}

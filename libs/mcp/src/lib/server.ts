@@ -1,0 +1,367 @@
+import type { Interrupt, InterruptCreateParams } from '@interlock/sdk';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { InterlockBackend, InterlockBackendError } from './backend';
+import { idempotencyKeyFor } from './idempotency';
+import { ASK_HUMAN_ACTION, dashboardLink, METADATA_KEY, OpeningTool, openingMark, toOutcome } from './outcome';
+import {
+  askHumanInput,
+  DEFAULT_WAIT_SECONDS,
+  endSessionInput,
+  getDecisionInput,
+  listPendingOutput,
+  logStepInput,
+  logStepOutput,
+  outcomeOutput,
+  requestApprovalInput,
+  sessionOutput,
+  startSessionInput,
+} from './schemas';
+import { failure, success } from './tool-result';
+import { MCP_SERVER_VERSION } from './version';
+import { waitForDecision } from './wait';
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+export interface InterlockMcpServerOptions {
+  /** How the tools reach Interlock, as one API key of one organisation. */
+  backend: InterlockBackend;
+  /** Where people open the dashboard: links are `<dashboardUrl>/interrupts/<id>`. */
+  dashboardUrl: string;
+  /** Time between reads of an interrupt while waiting. Default 2 000 ms. */
+  pollIntervalMs?: number;
+  /** Aborted when the host shuts down: waits end at once, as pending. */
+  stopWaiting?: AbortSignal;
+  /** Told about unexpected errors (bugs), which the model sees only as an internal error. */
+  onError?: (error: unknown) => void;
+}
+
+const INSTRUCTIONS =
+  "Interlock connects you to your organisation's humans. Before an action that is risky, irreversible, costly or " +
+  'outside what you were asked to do, call request_approval and act only on what comes back "answered"; when you ' +
+  'need information only a person has, call ask_human. Both wait up to 50 s. If the result is "pending", nobody has ' +
+  'decided yet: never treat that as an approval — call get_decision later, or share the link. Use start_session, ' +
+  'log_step and end_session to let reviewers follow your work live.';
+
+/** How many open interrupts list_pending looks through at most (the API pages at 200). */
+const LIST_PAGE = 200;
+const LIST_MAX_PAGES = 5;
+
+/**
+ * The Interlock MCP server: the same tools over stdio (`interlock-mcp`) and over Streamable HTTP
+ * (the API's `/mcp`), for one API key of one organisation.
+ */
+export function createInterlockMcpServer(options: InterlockMcpServerOptions): McpServer {
+  const { backend, dashboardUrl } = options;
+  const pollIntervalMs = options.pollIntervalMs ?? 2_000;
+  const server = new McpServer(
+    { name: 'interlock', title: 'Interlock', version: MCP_SERVER_VERSION },
+    { instructions: INSTRUCTIONS, capabilities: { tools: {} } },
+  );
+
+  /** Runs a tool body; anything thrown becomes a tool error the model can read. */
+  const guarded = async (extra: Extra, body: (context: { interruptId?: string }) => Promise<CallToolResult>) => {
+    const context: { interruptId?: string } = {};
+    try {
+      return await body(context);
+    } catch (error) {
+      if (extra.signal.aborted) return { isError: true, content: [{ type: 'text' as const, text: 'Cancelled.' }] };
+      if (!(error instanceof InterlockBackendError)) options.onError?.(error);
+      return failure(error, context);
+    }
+  };
+
+  /** Waits for a decision with progress notifications (when the client asked for them), then shapes the result. */
+  const waitAndReport = async (
+    interrupt: Interrupt,
+    waitSeconds: number | undefined,
+    extra: Extra,
+    shape: { asked?: boolean; resumed?: boolean },
+  ): Promise<CallToolResult> => {
+    const seconds = waitSeconds ?? DEFAULT_WAIT_SECONDS;
+    const progressToken = extra._meta?.progressToken;
+    const url = dashboardLink(dashboardUrl, interrupt.id);
+    let lastProgress = -1;
+    const { interrupt: latest, stopped } = await waitForDecision(backend, interrupt, {
+      waitMs: seconds * 1000,
+      pollIntervalMs,
+      signal: extra.signal,
+      stop: options.stopWaiting,
+      onWaiting:
+        progressToken === undefined
+          ? undefined
+          : async (elapsedMs) => {
+              // Progress must increase with every notification.
+              const progress = Math.max(Math.round(elapsedMs / 100) / 10, lastProgress + 0.1);
+              lastProgress = progress;
+              await extra.sendNotification({
+                method: 'notifications/progress',
+                params: {
+                  progressToken,
+                  progress,
+                  total: seconds,
+                  message: `Waiting for a human decision (${Math.floor(elapsedMs / 1000)} s of ${seconds} s): ${url}`,
+                },
+              });
+            },
+    });
+    return success(toOutcome(latest, dashboardUrl, { ...shape, stopped }));
+  };
+
+  const open = async (
+    tool: OpeningTool,
+    params: Omit<InterruptCreateParams, 'metadata'>,
+    extra: Extra,
+    context: { interruptId?: string },
+  ): Promise<{ interrupt: Interrupt; resumed: boolean }> => {
+    const { apiKeyId } = await backend.identity({ signal: extra.signal });
+    const body: InterruptCreateParams = { ...params, metadata: { [METADATA_KEY]: { tool, apiKeyId } } };
+    const created = await backend.createInterrupt(body, { idempotencyKey: idempotencyKeyFor(tool, body), signal: extra.signal });
+    context.interruptId = created.value.id;
+    if (!created.replayed) return { interrupt: created.value, resumed: false };
+    // A replay repeats the first creation's answer (then still open): read what it is now.
+    return { interrupt: await backend.getInterrupt(created.value.id, { signal: extra.signal }), resumed: true };
+  };
+
+  server.registerTool(
+    'request_approval',
+    {
+      title: 'Ask a human to approve actions',
+      description:
+        'Ask a human in your organisation to approve one or more actions before you carry them out, and wait for the ' +
+        'decision (up to waitSeconds, default 45, at most 50). Use it before anything risky, irreversible, costly, or ' +
+        'outside what you were asked to do. Returns status "answered" with one decision per action — "approve" (go ' +
+        'ahead), "edit" (go ahead with editedArgs), "reject" (do not), "respond" (do not; read message) — or status ' +
+        '"pending" with an interruptId and a dashboard link when nobody decided in time. Pending is NOT approval: do not ' +
+        'act; call get_decision later. Calling again with exactly the same arguments within 24 hours returns the same ' +
+        'request (and its decisions, if made) instead of opening a duplicate; to ask again after a decision, change the ' +
+        'title or description.',
+      inputSchema: requestApprovalInput,
+      outputSchema: outcomeOutput,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    },
+    (args, extra) =>
+      guarded(extra, async (context) => {
+        const { interrupt, resumed } = await open(
+          'request_approval',
+          {
+            title: args.title,
+            description: args.description,
+            sessionId: args.sessionId,
+            actionRequests: args.actions.map((a) => ({
+              name: a.name,
+              args: a.args,
+              description: a.description,
+              allowedDecisions: a.allowedDecisions,
+            })),
+          },
+          extra,
+          context,
+        );
+        return waitAndReport(interrupt, args.waitSeconds, extra, { asked: false, resumed });
+      }),
+  );
+
+  server.registerTool(
+    'ask_human',
+    {
+      title: 'Ask a human a question',
+      description:
+        'Ask a human in your organisation a question only a person can answer (a preference, a missing fact, a judgement ' +
+        'call) and wait for the answer (up to waitSeconds, default 45, at most 50). Returns status "answered" with the ' +
+        'text in "answer", or status "pending" with an interruptId and a dashboard link; then call get_decision later. ' +
+        'The same question with the same context within 24 hours returns the earlier one instead of asking twice.',
+      inputSchema: askHumanInput,
+      outputSchema: outcomeOutput,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    },
+    (args, extra) =>
+      guarded(extra, async (context) => {
+        const title = truncate(args.question, 200);
+        const description = truncate(
+          [title === args.question ? undefined : args.question, args.context]
+            .filter((part): part is string => part !== undefined && part !== '')
+            .join('\n\n'),
+          10_000,
+        );
+        const { interrupt, resumed } = await open(
+          'ask_human',
+          {
+            title,
+            description: description === '' ? undefined : description,
+            sessionId: args.sessionId,
+            actionRequests: [
+              {
+                name: ASK_HUMAN_ACTION,
+                args: { question: args.question },
+                description: 'Write your answer; the agent reads it.',
+                allowedDecisions: ['respond'],
+              },
+            ],
+          },
+          extra,
+          context,
+        );
+        return waitAndReport(interrupt, args.waitSeconds, extra, { asked: true, resumed });
+      }),
+  );
+
+  server.registerTool(
+    'get_decision',
+    {
+      title: 'Check on a request',
+      description:
+        'Pick up a request_approval or ask_human that came back "pending": waits up to waitSeconds (default 45, at most ' +
+        '50; 0 checks once) and returns it "answered" with its decisions (and "answer" for a question), or still ' +
+        '"pending". Pending is never an approval.',
+      inputSchema: getDecisionInput,
+      outputSchema: outcomeOutput,
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    },
+    (args, extra) =>
+      guarded(extra, async (context) => {
+        const interrupt = await backend.getInterrupt(args.interruptId, { signal: extra.signal });
+        context.interruptId = interrupt.id;
+        return waitAndReport(interrupt, args.waitSeconds, extra, {});
+      }),
+  );
+
+  server.registerTool(
+    'list_pending',
+    {
+      title: 'List requests awaiting a human',
+      description:
+        'List the requests this API key opened through Interlock MCP (request_approval, ask_human) that are still ' +
+        'waiting for a human, newest first, with their interruptIds and dashboard links. Use it to pick up pending ' +
+        'requests after a restart; then call get_decision. It does not list requests opened by other keys or through ' +
+        'the Interlock SDK directly.',
+      inputSchema: {},
+      outputSchema: listPendingOutput,
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    },
+    (_args, extra) =>
+      guarded(extra, async () => {
+        const { apiKeyId } = await backend.identity({ signal: extra.signal });
+        const mine: Record<string, unknown>[] = [];
+        let cursor: string | undefined;
+        let complete = true;
+        for (let page = 0; ; page++) {
+          if (page === LIST_MAX_PAGES) {
+            complete = false;
+            break;
+          }
+          const listed = await backend.listOpenInterrupts({ cursor, limit: LIST_PAGE }, { signal: extra.signal });
+          for (const interrupt of listed.interrupts) {
+            const mark = openingMark(interrupt);
+            if (mark === undefined || mark.apiKeyId !== apiKeyId) continue;
+            const decided = new Set(interrupt.decisions.map((d) => d.actionName));
+            mine.push({
+              interruptId: interrupt.id,
+              title: interrupt.title,
+              tool: mark.tool,
+              createdAt: interrupt.createdAt,
+              url: dashboardLink(dashboardUrl, interrupt.id),
+              actionsAwaitingDecision: interrupt.actionRequests.map((a) => a.name).filter((n) => !decided.has(n)),
+            });
+          }
+          if (listed.nextCursor === null || listed.nextCursor === undefined) break;
+          cursor = listed.nextCursor;
+        }
+        const scanned = complete ? 'all of the organisation\'s open requests' : `the organisation's ${LIST_PAGE * LIST_MAX_PAGES} newest open requests`;
+        return success({
+          interrupts: mine,
+          complete,
+          note:
+            `Open requests this API key opened through Interlock MCP, found among ${scanned}. ` +
+            (mine.length === 0 ? 'None is waiting.' : 'Call get_decision with an interruptId to wait for one.'),
+        });
+      }),
+  );
+
+  server.registerTool(
+    'start_session',
+    {
+      title: 'Start a Live View session',
+      description:
+        "Start a session so the organisation's humans can follow your work live in Interlock's Live View. Returns a " +
+        'sessionId: pass it to log_step for each step, to request_approval / ask_human so reviewers see the context, and ' +
+        'to end_session when you are done.',
+      inputSchema: startSessionInput,
+      outputSchema: sessionOutput,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    (args, extra) =>
+      guarded(extra, async () => {
+        const session = await backend.startSession({ name: args.name, externalId: args.externalId }, { signal: extra.signal });
+        return success(sessionResult(session));
+      }),
+  );
+
+  server.registerTool(
+    'log_step',
+    {
+      title: 'Log a step to the Live View',
+      description:
+        'Append one step of your work (what you did, found or decided) to a session started with start_session; humans ' +
+        'watching the Live View see it within a second. Keep each step short and factual.',
+      inputSchema: logStepInput,
+      outputSchema: logStepOutput,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    (args, extra) =>
+      guarded(extra, async () => {
+        const { appended } = await backend.appendMessages(
+          args.sessionId,
+          [{ role: args.role ?? 'agent', content: args.content }],
+          { signal: extra.signal },
+        );
+        return success({ sessionId: args.sessionId, appended });
+      }),
+  );
+
+  server.registerTool(
+    'end_session',
+    {
+      title: 'End a Live View session',
+      description: 'End a session started with start_session, when your work is done. No steps can be logged to it afterwards.',
+      inputSchema: endSessionInput,
+      outputSchema: sessionOutput,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    (args, extra) =>
+      guarded(extra, async () => {
+        const session = await backend.endSession(args.sessionId, { signal: extra.signal });
+        return success(sessionResult(session));
+      }),
+  );
+
+  return server;
+}
+
+/**
+ * At most `max` characters, counted as the API counts them (code points), ending in "…" when cut;
+ * never splits a surrogate pair, which the API would refuse.
+ */
+export function truncate(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
+}
+
+function sessionResult(session: {
+  id: string;
+  name: string;
+  status: string;
+  messageCount: number;
+  startedAt: string;
+  endedAt?: string | null;
+}): Record<string, unknown> {
+  return {
+    sessionId: session.id,
+    name: session.name,
+    status: session.status,
+    messageCount: session.messageCount,
+    startedAt: session.startedAt,
+    ...(session.endedAt === null || session.endedAt === undefined ? {} : { endedAt: session.endedAt }),
+  };
+}

@@ -1,0 +1,304 @@
+// The Interlock MCP server through the official MCP client, over stdio (the built bin, spawned as
+// an MCP client spawns it) and over Streamable HTTP (the API's /mcp), against a live service on
+// real Postgres. Humans decide through the service's own HTTP API, with a member's cookie.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
+import {
+  connect,
+  createKey,
+  decide,
+  interruptViaApi,
+  live,
+  openedInterrupt,
+  raw,
+  revokeKey,
+  runTag,
+  textOf,
+  Transport,
+  watchLiveView,
+} from './support/live';
+
+const TOOLS = ['ask_human', 'end_session', 'get_decision', 'list_pending', 'log_step', 'request_approval', 'start_session'];
+
+async function call(client: Client, name: string, args: Record<string, unknown>, onprogress?: (p: Progress) => void) {
+  return (await client.callTool({ name, arguments: args }, undefined, { onprogress, timeout: 90_000 })) as CallToolResult;
+}
+
+interface Outcome {
+  status: 'answered' | 'pending';
+  interruptId: string;
+  url: string;
+  decisions: { action: string; decision: string; editedArgs?: Record<string, unknown>; editedName?: string; message?: string; decidedBy: string }[];
+  actionsAwaitingDecision: string[];
+  answer?: string;
+  resumed?: boolean;
+  next: string;
+}
+
+const outcome = (result: CallToolResult): Outcome => {
+  if (result.isError) throw new Error(`tool error: ${JSON.stringify(result.content)}`);
+  return result.structuredContent as unknown as Outcome;
+};
+
+describe.each<[string, Transport]>([
+  ['stdio (the built bin)', 'stdio'],
+  ['Streamable HTTP (/mcp)', 'http'],
+])('over %s', (_label, transport) => {
+  let client: Client;
+  // Dashboard links: the stdio server's default is INTERLOCK_BASE_URL; the service's is its
+  // PUBLIC_ORIGIN, which with-service leaves at its default, http://localhost:<port>.
+  const dashboard = transport === 'stdio' ? live.baseURL : live.baseURL.replace('//127.0.0.1:', '//localhost:');
+
+  beforeAll(async () => {
+    client = await connect(transport);
+  });
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it('lists the tools, each with a description and a JSON Schema', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(TOOLS);
+    for (const tool of tools) {
+      expect(tool.description?.length).toBeGreaterThan(80);
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.outputSchema?.type).toBe('object');
+    }
+    const approval = tools.find((t) => t.name === 'request_approval');
+    expect(approval?.inputSchema.required).toEqual(['title', 'actions']);
+    expect(Object.keys(approval?.inputSchema.properties ?? {})).toEqual(['title', 'description', 'actions', 'waitSeconds', 'sessionId']);
+    expect(JSON.stringify(approval?.inputSchema.properties?.['waitSeconds'])).toContain('"maximum":50');
+  });
+
+  it('request_approval returns the decisions a human makes while it waits', async () => {
+    const title = runTag(`Deploy api 1.4.2 (${transport}) `);
+    const started = Date.now();
+    const pending = call(client, 'request_approval', {
+      title,
+      description: 'All checks green.',
+      actions: [
+        { name: 'deploy', args: { service: 'api', version: '1.4.2' } },
+        { name: 'notify', args: { channel: '#ops' }, allowedDecisions: ['approve', 'edit'] },
+      ],
+      waitSeconds: 30,
+    });
+    const opened = await openedInterrupt(title);
+    expect(opened['metadata']).toEqual({ interlockMcp: { tool: 'request_approval', apiKeyId: expect.any(String) } });
+    await decide(opened.id, 'deploy', 'approve');
+    await decide(opened.id, 'notify', 'edit', { editedArgs: { channel: '#releases' }, editedName: 'notify_releases' });
+    const result = outcome(await pending);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(result).toMatchObject({
+      status: 'answered',
+      interruptId: opened.id,
+      url: `${dashboard}/interrupts/${opened.id}`,
+      actionsAwaitingDecision: [],
+    });
+    expect(result.decisions).toEqual([
+      { action: 'deploy', decision: 'approve', decidedBy: 'SDK pro owner', decidedAt: expect.any(String) },
+      {
+        action: 'notify',
+        decision: 'edit',
+        editedArgs: { channel: '#releases' },
+        editedName: 'notify_releases',
+        decidedBy: 'SDK pro owner',
+        decidedAt: expect.any(String),
+      },
+    ]);
+    expect(result.resumed).toBeUndefined();
+    // The text mirrors the structured result for clients that only show text.
+    expect(JSON.parse(textOf(await pending))).toEqual(result);
+  });
+
+  it('answers pending when nobody decides in time (never approved), then get_decision picks it up', async () => {
+    const title = runTag(`Drop table users (${transport}) `);
+    const started = Date.now();
+    const first = outcome(await call(client, 'request_approval', { title, actions: [{ name: 'drop_table', args: { table: 'users' } }], waitSeconds: 2 }));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2_000);
+    expect(first).toMatchObject({
+      status: 'pending',
+      url: `${dashboard}/interrupts/${first.interruptId}`,
+      decisions: [],
+      actionsAwaitingDecision: ['drop_table'],
+    });
+    expect(first.next).toContain('NOT an approval');
+    expect(first.next).toContain(first.interruptId);
+    expect((await interruptViaApi(first.interruptId))['status']).toBe('open');
+
+    // Still nothing: a check without waiting says so again.
+    expect(outcome(await call(client, 'get_decision', { interruptId: first.interruptId, waitSeconds: 0 })).status).toBe('pending');
+
+    // A human decides while get_decision waits.
+    const picking = call(client, 'get_decision', { interruptId: first.interruptId, waitSeconds: 30 });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await decide(first.interruptId, 'drop_table', 'reject', { message: 'Not on a Friday.' });
+    const picked = outcome(await picking);
+    expect(picked).toMatchObject({ status: 'answered', interruptId: first.interruptId });
+    expect(picked.decisions).toEqual([expect.objectContaining({ action: 'drop_table', decision: 'reject', message: 'Not on a Friday.' })]);
+  });
+
+  it('sends progress notifications while it waits, when the client asks for them', async () => {
+    const progress: Progress[] = [];
+    const title = runTag(`Rotate secrets (${transport}) `);
+    const result = outcome(
+      await call(client, 'request_approval', { title, actions: [{ name: 'rotate', args: {} }], waitSeconds: 3 }, (p) => progress.push(p)),
+    );
+    expect(result.status).toBe('pending');
+    expect(progress.length).toBeGreaterThanOrEqual(2);
+    for (let i = 1; i < progress.length; i++) expect(progress[i].progress).toBeGreaterThan(progress[i - 1].progress);
+    expect(progress[0]).toMatchObject({ total: 3 });
+    expect(progress[0].message).toContain(result.url);
+  });
+
+  it('a retried request_approval finds the interrupt the first call opened, and its decision', async () => {
+    const args = { title: runTag(`Refund order (${transport}) `), actions: [{ name: 'refund', args: { amount: 40 } }], waitSeconds: 0 };
+    const first = outcome(await call(client, 'request_approval', args));
+    const again = outcome(await call(client, 'request_approval', { ...args, waitSeconds: 1 }));
+    expect(again).toMatchObject({ status: 'pending', interruptId: first.interruptId, resumed: true });
+    await decide(first.interruptId, 'refund', 'approve');
+    const third = outcome(await call(client, 'request_approval', args));
+    expect(third).toMatchObject({ status: 'answered', interruptId: first.interruptId, resumed: true });
+    const listed = await raw('GET', '/api/interrupts?limit=200', { headers: { 'x-api-key': live.apiKey } });
+    const sameTitle = (listed.body as { interrupts: { title: string }[] }).interrupts.filter((i) => i.title === args.title);
+    expect(sameTitle).toHaveLength(1);
+  });
+
+  it('ask_human returns the answer text; get_decision returns it too', async () => {
+    const question = runTag(`Which region should the new database go in? (${transport}) `);
+    const asking = call(client, 'ask_human', { question, context: 'Most users are in Europe.', waitSeconds: 30 });
+    const opened = await openedInterrupt(question);
+    expect(opened['actionRequests']).toEqual([expect.objectContaining({ name: 'answer', allowedDecisions: ['respond'] })]);
+    await decide(opened.id, 'answer', 'respond', { message: 'eu-west-1, please.' });
+    const answered = outcome(await asking);
+    expect(answered).toMatchObject({ status: 'answered', answer: 'eu-west-1, please.', interruptId: opened.id });
+    expect(outcome(await call(client, 'get_decision', { interruptId: opened.id, waitSeconds: 0 })).answer).toBe('eu-west-1, please.');
+  });
+
+  it("list_pending lists this key's open requests, not those of other keys or of the SDK", async () => {
+    const tag = runTag(`pending-${transport}-`);
+    const mine = outcome(await call(client, 'request_approval', { title: `${tag} mine`, actions: [{ name: 'a', args: {} }], waitSeconds: 0 }));
+    const other = await createKey(runTag('other-'));
+    const otherClient = await connect(transport, other.key);
+    try {
+      await call(otherClient, 'request_approval', { title: `${tag} other key`, actions: [{ name: 'a', args: {} }], waitSeconds: 0 });
+    } finally {
+      await otherClient.close();
+    }
+    await raw('POST', '/api/interrupts', {
+      headers: { 'x-api-key': live.apiKey },
+      body: { title: `${tag} via the API`, actionRequests: [{ name: 'a' }] },
+    });
+    const result = await call(client, 'list_pending', {});
+    const listed = (result.structuredContent as { interrupts: { interruptId: string; title: string; url: string }[]; complete: boolean })
+      .interrupts.filter((i) => i.title.startsWith(tag));
+    expect(listed).toEqual([expect.objectContaining({ interruptId: mine.interruptId, title: `${tag} mine`, url: mine.url })]);
+  });
+
+  it('start_session, log_step and end_session stream steps into the Live View', async () => {
+    const started = await call(client, 'start_session', { name: runTag(`Nightly upgrade (${transport}) `) });
+    const { sessionId } = started.structuredContent as { sessionId: string };
+    const watching = await watchLiveView(sessionId, ['Upgraded 3 packages; tests green.', 'npm test: 412 passed']);
+    const logged = await call(client, 'log_step', { sessionId, content: 'Upgraded 3 packages; tests green.' });
+    expect(logged.structuredContent).toEqual({ sessionId, appended: 1 });
+    await call(client, 'log_step', { sessionId, content: 'npm test: 412 passed', role: 'tool' });
+    // A request opened from the session shows beside it.
+    const linked = outcome(
+      await call(client, 'request_approval', { title: runTag('From the session '), actions: [{ name: 'a', args: {} }], waitSeconds: 0, sessionId }),
+    );
+    expect((await interruptViaApi(linked.interruptId))['sessionId']).toBe(sessionId);
+    // A member watching the Live View sees both steps.
+    const seen = await watching.seen;
+    expect(seen).toContain('Upgraded 3 packages; tests green.');
+    expect(seen).toContain('npm test: 412 passed');
+    const ended = await call(client, 'end_session', { sessionId });
+    expect(ended.structuredContent).toMatchObject({ sessionId, status: 'ended', messageCount: 2, endedAt: expect.any(String) });
+    // The API's own refusal of a step after the end, as a tool error.
+    const again = await call(client, 'log_step', { sessionId, content: 'too late' });
+    expect(again.isError).toBe(true);
+    expect(textOf(again, 1)).toContain('CONFLICT');
+  });
+
+  it("surfaces the API's validation and not-found texts as tool errors", async () => {
+    const blank = await call(client, 'request_approval', { title: '   ', actions: [{ name: 'a', args: {} }], waitSeconds: 0 });
+    expect(blank.isError).toBe(true);
+    expect(textOf(blank)).toBe('title must not be blank');
+    const unknown = await call(client, 'get_decision', { interruptId: '00000000-0000-4000-8000-000000000000', waitSeconds: 0 });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toBe('Not found.');
+    // The schema's own bounds: at most 50 s.
+    const tooLong = await call(client, 'get_decision', { interruptId: '00000000-0000-4000-8000-000000000000', waitSeconds: 120 });
+    expect(tooLong.isError).toBe(true);
+    expect(textOf(tooLong)).toContain('waitSeconds');
+  });
+
+  it('a key revoked while request_approval waits ends the wait with the exact "Invalid API key." text', async () => {
+    const doomed = await createKey(runTag('doomed-'));
+    const doomedClient = await connect(transport, doomed.key);
+    try {
+      const title = runTag(`Wire transfer (${transport}) `);
+      const waiting = call(doomedClient, 'request_approval', { title, actions: [{ name: 'wire', args: { amount: 1e6 } }], waitSeconds: 40 });
+      const opened = await openedInterrupt(title);
+      await revokeKey(doomed.id);
+      const started = Date.now();
+      const result = await waiting;
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe('Invalid API key.');
+      expect(textOf(result, 1)).toContain(opened.id);
+      // Never an approval: the interrupt is still open, undecided.
+      expect((await interruptViaApi(opened.id))['status']).toBe('open');
+
+      if (transport === 'stdio') {
+        // The stdio server keeps running: every later call answers the same text.
+        const later = await call(doomedClient, 'list_pending', {});
+        expect(later.isError).toBe(true);
+        expect(textOf(later)).toBe('Invalid API key.');
+      } else {
+        // Over HTTP every request is authenticated first: the API's exact 401.
+        const later = await doomedClient.callTool({ name: 'list_pending', arguments: {} }).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        expect(later).toBeInstanceOf(StreamableHTTPError);
+        expect((later as StreamableHTTPError).code).toBe(401);
+        expect((later as Error).message).toContain('"message":"Invalid API key."');
+      }
+    } finally {
+      await doomedClient.close();
+    }
+  });
+});
+
+describe('keys the API refuses', () => {
+  it('stdio: an expired key answers every tool with the exact "API Key has expired"', async () => {
+    const client = await connect('stdio', live.expiredApiKey);
+    try {
+      const result = await call(client, 'request_approval', { title: 'x', actions: [{ name: 'a', args: {} }], waitSeconds: 0 });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe('API Key has expired');
+      expect(textOf(result, 1)).toContain('API_KEY_EXPIRED');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it.each([
+    ['missing', undefined, 'Missing x-api-key header.'],
+    ['invalid', `ilk_${'A'.repeat(64)}`, 'Invalid API key.'],
+    ['expired', 'EXPIRED', 'API Key has expired'],
+  ])('/mcp: a %s key gets the exact 401 of every machine endpoint', async (_label, key, message) => {
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    };
+    if (key !== undefined) headers['x-api-key'] = key === 'EXPIRED' ? live.expiredApiKey : key;
+    const response = await fetch(`${live.baseURL}/mcp`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ statusCode: 401, error: 'Unauthorized', message });
+  });
+});

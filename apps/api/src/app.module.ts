@@ -22,6 +22,7 @@ import { TeamsModule } from './teams/teams.module';
 import { InterruptsModule } from './interrupts/interrupts.module';
 import { SessionsModule } from './sessions/sessions.module';
 import { McpModule } from './mcp/mcp.module';
+import { EventsModule } from './events/events.module';
 
 @Module({})
 export class AppModule {
@@ -45,6 +46,7 @@ export class AppModule {
         InterruptsModule,
         SessionsModule,
         McpModule,
+        EventsModule,
         HealthModule,
         OpenApiModule,
       ],

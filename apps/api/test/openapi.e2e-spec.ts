@@ -45,9 +45,18 @@ describe('the OpenAPI contract', () => {
       expect(ids.has(op.operationId as string)).toBe(false);
       ids.add(op.operationId as string);
       expect(op.tags?.length).toBe(1);
-      const scheme = route.access?.principal === 'api_key' ? [{ apiKey: [] }] : route.access?.principal === 'member' ? [{ session: [] }] : [];
+      const principal = route.access?.principal;
+      const scheme =
+        principal === 'api_key'
+          ? [{ apiKey: [] }]
+          : principal === 'member'
+            ? [{ session: [] }]
+            : principal === 'api_key_or_member'
+              ? [{ apiKey: [] }, { session: [] }]
+              : [];
       expect(op.security).toEqual(scheme);
-      if (route.access?.principal === 'api_key') expect(Object.keys(op.responses)).toContain('401');
+      if (principal === 'api_key' || principal === 'api_key_or_member') expect(Object.keys(op.responses)).toContain('401');
+      if (principal === 'api_key_or_member') expect(Object.keys(op.responses)).toContain('403');
       if (route.access?.principal === 'member' || route.access?.principal === 'human') {
         expect(Object.keys(op.responses)).toContain('403');
       }

@@ -23,7 +23,16 @@ describe('route declarations', () => {
   it('match the reviewed snapshot', () => {
     const table = declaredRoutes(t.app).map((r) => {
       const a = r.access;
-      const detail = a === undefined ? 'UNDECLARED' : a.principal === 'api_key' ? `api_key${a.plan ? ` plan=${a.plan}` : ''}` : a.principal === 'member' ? `member${a.permission ? ` ${a.permission}` : ''}` : a.principal;
+      const detail =
+        a === undefined
+          ? 'UNDECLARED'
+          : a.principal === 'api_key'
+            ? `api_key${a.plan ? ` plan=${a.plan}` : ''}`
+            : a.principal === 'member'
+              ? `member${a.permission ? ` ${a.permission}` : ''}`
+              : a.principal === 'api_key_or_member'
+                ? `api_key${a.plan ? ` plan=${a.plan}` : ''} | member ${a.permission}`
+                : a.principal;
       const humanOnly = a?.principal === 'member' || a?.principal === 'human' ? ' humans-only' : '';
       return `${r.method.padEnd(6)} ${r.path.padEnd(40)} ${detail}${humanOnly}`;
     });

@@ -2,8 +2,8 @@ import { Controller, Get, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ACTOR_TYPES, AUDIT_CATEGORIES, TARGET_TYPES } from '@interlock/domain';
-import { CurrentApiKey, CurrentMember } from '../auth/decorators/current-principal.decorator';
-import { MachineRoute, MemberRoute } from '../auth/decorators/route-access.decorator';
+import { CurrentCaller, CurrentMember } from '../auth/decorators/current-principal.decorator';
+import { MachineOrMemberRoute, MemberRoute } from '../auth/decorators/route-access.decorator';
 import type { ApiKeyPrincipal, MemberPrincipal } from '../auth/principal';
 import { AuditLogPage } from './audit-entry.response';
 import { AUDIT_CSV_COLUMNS, auditCsvRow, csvRow } from './audit-csv.util';
@@ -31,16 +31,22 @@ const AuditFilters = () => (target: object, key: string | symbol, descriptor: Pr
 export class AuditLogController {
   constructor(private readonly auditLog: AuditLogService) {}
 
-  /** SPEC §7: any valid key of a Pro organisation. */
+  /**
+   * SPEC §7: any valid key of a Pro organisation; and the dashboard's view, for members holding
+   * auditLog.read on every plan (SPEC §5 (D), docs/DECISIONS.md).
+   */
   @Get()
-  @MachineRoute({ plan: 'pro' })
-  @ApiOperation({ operationId: 'listAuditLog', summary: "The organisation's audit entries, newest first (Pro)" })
+  @MachineOrMemberRoute('auditLog.read', { plan: 'pro' })
+  @ApiOperation({
+    operationId: 'listAuditLog',
+    summary: "The organisation's audit entries, newest first (keys: Pro; members with auditLog.read: every plan)",
+  })
   @AuditFilters()
   @ApiQuery({ name: 'cursor', required: false, type: String, description: 'The previous nextCursor; repeat every other parameter unchanged.' })
   @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } })
   @ApiOkResponse({ type: AuditLogPage })
-  list(@CurrentApiKey() key: ApiKeyPrincipal, @Query() query: Record<string, unknown>): Promise<AuditLogPage> {
-    return this.auditLog.list(key.organisationId, query);
+  list(@CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal, @Query() query: Record<string, unknown>): Promise<AuditLogPage> {
+    return this.auditLog.list(caller.organisationId, query);
   }
 
   /** The dashboard's CSV export: the 5,000 most recent entries matching the filters. */

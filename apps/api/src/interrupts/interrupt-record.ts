@@ -1,6 +1,8 @@
 import type { Decision } from './interrupt-decision.entity';
 import type { InterruptStatus } from './interrupt.entity';
-import type { InterruptResponse } from './dto/interrupt.response';
+import type { ActorType } from '@interlock/domain';
+import type { SessionStatus } from '../sessions/session.entity';
+import type { InterruptDetailResponse, InterruptResponse } from './dto/interrupt.response';
 
 /** An action request as stored: every optional part filled in. */
 export interface StoredActionRequest {
@@ -92,5 +94,64 @@ export function toInterruptResponse(row: InterruptRow): InterruptResponse {
     metadata: row.metadata,
     createdAt: row.created_at.toISOString(),
     answeredAt: row.answered_at?.toISOString() ?? null,
+  };
+}
+
+/** GET /api/interrupts/{id}?include=history returns at most this many history entries (the latest). */
+export const INTERRUPT_HISTORY_MAX = 100;
+
+/** What GET /api/interrupts/{id} may add to the record, on request (`include`). */
+export const INTERRUPT_INCLUDES = ['history', 'session'] as const;
+export type InterruptInclude = (typeof INTERRUPT_INCLUDES)[number];
+
+/**
+ * The detail read's extra columns: the linked session (id, name, status), and the interrupt's
+ * audit entries — the latest INTERRUPT_HISTORY_MAX, oldest first — through the audit log's
+ * target index.
+ */
+const INCLUDE_COLUMNS: Record<InterruptInclude, string> = {
+  session: `
+  (SELECT json_build_object('id', s.id, 'name', s.name, 'status', s.status)
+     FROM sessions s WHERE s.organisation_id = i.organisation_id AND s.id = i.session_id) AS session`,
+  history: `
+  COALESCE((
+    SELECT json_agg(json_build_object(
+             'id', h.id, 'action', h.action, 'createdAt', h.created_at, 'actorType', h.actor_type,
+             'actorId', h.actor_id, 'actorName', h.actor_name, 'summary', h.summary, 'metadata', h.metadata)
+           ORDER BY h.created_at, h.seq)
+      FROM (SELECT a.id, a.seq, a.action, a.created_at, a.actor_type, a.actor_id, a.actor_name, a.summary, a.metadata
+              FROM audit_log_entries a
+             WHERE a.organisation_id = i.organisation_id AND a.target_id = i.id::text AND a.target_type = 'interrupt'
+             ORDER BY a.created_at DESC, a.seq DESC
+             LIMIT ${INTERRUPT_HISTORY_MAX}) h
+  ), '[]'::json) AS history`,
+};
+
+/** The columns of a detail read: the record's, and those of what was asked to be included. */
+export function interruptDetailColumns(include: ReadonlySet<InterruptInclude>): string {
+  return [INTERRUPT_COLUMNS, ...INTERRUPT_INCLUDES.filter((x) => include.has(x)).map((x) => INCLUDE_COLUMNS[x])].join(',');
+}
+
+export interface InterruptDetailRow extends InterruptRow {
+  session?: { id: string; name: string; status: SessionStatus } | null;
+  history?: {
+    id: string;
+    action: string;
+    /** Postgres' JSON text of a timestamptz. */
+    createdAt: string;
+    actorType: ActorType;
+    actorId: string | null;
+    actorName: string;
+    summary: string;
+    metadata: Record<string, unknown> | null;
+  }[];
+}
+
+/** GET /api/interrupts/{id}: the record, and its linked session and history when included. */
+export function toInterruptDetailResponse(row: InterruptDetailRow): InterruptDetailResponse {
+  return {
+    ...toInterruptResponse(row),
+    ...(row.session === undefined ? {} : { session: row.session }),
+    ...(row.history === undefined ? {} : { history: row.history.map((h) => ({ ...h, createdAt: new Date(h.createdAt).toISOString() })) }),
   };
 }

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { writeAuditEntry } from '@interlock/audit';
 import { actorOf, MemberPrincipal } from '../auth/principal';
+import { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
 import { ApiError } from '../http/api-error';
 import type { Decision } from './interrupt-decision.entity';
 import type { InterruptStatus } from './interrupt.entity';
@@ -29,18 +30,24 @@ interface LockedInterrupt {
 
 const alreadyAnswered = () => new ApiError('CONFLICT', 'This interrupt is already answered.');
 
-/** What members do to interrupts (SPEC §6): decide, assign, escalate. Each writes its entry. */
+/**
+ * What members do to interrupts (SPEC §6): decide, assign, escalate. Each writes its entry and,
+ * once committed, announces it to the organisation's event streams.
+ */
 @Injectable()
 export class InterruptReviewService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly events: OrganisationEventsAnnouncer,
+  ) {}
 
   /**
    * One decision per action. The interrupt row is locked first, so concurrent decisions on one
    * interrupt queue and each sees the ones before it (the unique index is the backstop): of two
    * members deciding the same action at once, exactly one wins and the other gets 409.
    */
-  decide(member: MemberPrincipal, id: string, body: DecideInterruptDto, ip: string | null): Promise<InterruptResponse> {
-    return this.dataSource.transaction(async (tx) => {
+  async decide(member: MemberPrincipal, id: string, body: DecideInterruptDto, ip: string | null): Promise<InterruptResponse> {
+    const result = await this.dataSource.transaction(async (tx) => {
       const interrupt = await this.lock(tx, member, id);
       const action = interrupt.action_requests.find((a) => a.name === body.actionName);
       if (action === undefined) {
@@ -97,11 +104,13 @@ export class InterruptReviewService {
       });
       return this.read(tx, member, id);
     });
+    await this.events.announce(member.organisationId);
+    return result;
   }
 
   /** Assigns to a member or a team of the organisation; the same assignee again changes nothing. */
-  assign(member: MemberPrincipal, id: string, body: AssignInterruptDto, ip: string | null): Promise<InterruptResponse> {
-    return this.dataSource.transaction(async (tx) => {
+  async assign(member: MemberPrincipal, id: string, body: AssignInterruptDto, ip: string | null): Promise<InterruptResponse> {
+    const result = await this.dataSource.transaction(async (tx) => {
       const interrupt = await this.lock(tx, member, id);
       if (interrupt.status === 'answered') throw alreadyAnswered();
       const assignee =
@@ -131,11 +140,13 @@ export class InterruptReviewService {
       });
       return this.read(tx, member, id);
     });
+    await this.events.announce(member.organisationId);
+    return result;
   }
 
   /** Raises the escalation level by one, with an optional reason. */
-  escalate(member: MemberPrincipal, id: string, reason: string | undefined, ip: string | null): Promise<InterruptResponse> {
-    return this.dataSource.transaction(async (tx) => {
+  async escalate(member: MemberPrincipal, id: string, reason: string | undefined, ip: string | null): Promise<InterruptResponse> {
+    const result = await this.dataSource.transaction(async (tx) => {
       const interrupt = await this.lock(tx, member, id);
       if (interrupt.status === 'answered') throw alreadyAnswered();
       const level = interrupt.escalation_level + 1;
@@ -155,6 +166,8 @@ export class InterruptReviewService {
       });
       return this.read(tx, member, id);
     });
+    await this.events.announce(member.organisationId);
+    return result;
   }
 
   private async lock(tx: EntityManager, member: MemberPrincipal, id: string): Promise<LockedInterrupt> {

@@ -8,11 +8,21 @@ export type InterruptStatus = (typeof INTERRUPT_STATUSES)[number];
 
 /** A human-review request an agent opened (SPEC §5). `open` until every action has a decision. */
 @Entity({ name: 'interrupts' })
-// Listing, newest first, with and without the status filter (keyset on created_at, id).
-@Index('interrupts_organisation_created_idx', ['organisationId', 'createdAt', 'id'])
-@Index('interrupts_organisation_status_created_idx', ['organisationId', 'status', 'createdAt', 'id'])
+// Listing, newest first, with and without the status filter (keyset on created_at, id), each
+// carrying the title words (INCLUDE, which TypeORM cannot express: created by migration
+// 1795351300000) so a title search's ordered walk reads the index alone.
+@Index('interrupts_organisation_created_idx', { synchronize: false })
+@Index('interrupts_organisation_status_created_idx', { synchronize: false })
 // Partial (WHERE external_id IS NOT NULL), which TypeORM cannot compare: created by the migration.
 @Index('interrupts_organisation_external_idx', { synchronize: false })
+// The inbox (migrations 1795351200000, 1795351300000), partial or GIN, so also created by the
+// migrations: assigned to a member or team (organisation_id, assignee_type, assignee_id, status,
+// created_at, id), unassigned and escalated (organisation_id, status, created_at, id), and the
+// title words keyed by organisation (audit_log_search_keys(organisation_id, title_search)).
+@Index('interrupts_organisation_assignee_idx', { synchronize: false })
+@Index('interrupts_organisation_unassigned_idx', { synchronize: false })
+@Index('interrupts_organisation_escalated_idx', { synchronize: false })
+@Index('interrupts_title_search_keys_idx', { synchronize: false })
 @Check('interrupts_status_check', `"status" IN ('open', 'answered')`)
 @Check('interrupts_assignee_type_check', `"assignee_type" IN ('member', 'team')`)
 export class InterruptEntity {
@@ -83,4 +93,11 @@ export class InterruptEntity {
 
   @Column('timestamp with time zone', { precision: 3, nullable: true })
   answeredAt!: Date | null;
+
+  /**
+   * The title's folded words (libs/audit searchWords) for the inbox's title search. The default
+   * is `''::tsvector` in the migration; TypeORM reads defaults without their casts.
+   */
+  @Column('tsvector', { default: () => "''", select: false })
+  titleSearch!: string;
 }

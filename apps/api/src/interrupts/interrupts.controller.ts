@@ -9,8 +9,8 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { ClientIp, CurrentApiKey, CurrentMember } from '../auth/decorators/current-principal.decorator';
-import { MachineRoute, MemberRoute } from '../auth/decorators/route-access.decorator';
+import { ClientIp, CurrentApiKey, CurrentCaller, CurrentMember } from '../auth/decorators/current-principal.decorator';
+import { MachineOrMemberRoute, MachineRoute, MemberRoute } from '../auth/decorators/route-access.decorator';
 import type { ApiKeyPrincipal, MemberPrincipal } from '../auth/principal';
 import { IdParam } from '../http/id-param.pipe';
 import { IdempotencyKey } from '../idempotency/idempotency-key.decorator';
@@ -23,7 +23,8 @@ import { CreateInterruptDto } from './dto/create-interrupt.dto';
 import { DecideInterruptDto } from './dto/decide-interrupt.dto';
 import { EscalateInterruptDto } from './dto/escalate-interrupt.dto';
 import { ListInterruptsQuery } from './dto/list-interrupts.query';
-import { InterruptListResponse, InterruptResponse } from './dto/interrupt.response';
+import { GetInterruptQuery } from './dto/get-interrupt.query';
+import { InterruptCountsResponse, InterruptDetailResponse, InterruptListResponse, InterruptResponse } from './dto/interrupt.response';
 import { IDEMPOTENCY_KEY_HEADER } from '../idempotency/idempotency-key.decorator';
 
 @Controller('api/interrupts')
@@ -52,19 +53,35 @@ export class InterruptsController {
   }
 
   @Get()
-  @MachineRoute()
-  @ApiOperation({ operationId: 'listInterrupts', summary: "The organisation's interrupts, newest first, a page at a time" })
+  @MachineOrMemberRoute('interrupt.read')
+  @ApiOperation({
+    operationId: 'listInterrupts',
+    summary: "The organisation's interrupts, newest (or oldest) first, a page at a time: the inbox's filters",
+  })
   @ApiOkResponse({ type: InterruptListResponse })
-  list(@CurrentApiKey() key: ApiKeyPrincipal, @Query() query: ListInterruptsQuery): Promise<InterruptListResponse> {
-    return this.interrupts.list(key, query);
+  list(@CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal, @Query() query: ListInterruptsQuery): Promise<InterruptListResponse> {
+    return this.interrupts.list(caller.organisationId, query, caller.kind === 'member' ? caller.memberId : undefined);
+  }
+
+  // Declared before ':id', which would otherwise take "counts" for an id.
+  @Get('counts')
+  @MemberRoute('interrupt.read')
+  @ApiOperation({ operationId: 'countInterrupts', summary: "The inbox tabs' counts for the signed-in member (capped)" })
+  @ApiOkResponse({ type: InterruptCountsResponse })
+  counts(@CurrentMember() member: MemberPrincipal): Promise<InterruptCountsResponse> {
+    return this.interrupts.counts(member.organisationId, member.memberId);
   }
 
   @Get(':id')
-  @MachineRoute()
-  @ApiOperation({ operationId: 'getInterrupt', summary: 'One interrupt with its decisions' })
-  @ApiOkResponse({ type: InterruptResponse })
-  get(@CurrentApiKey() key: ApiKeyPrincipal, @IdParam() id: string): Promise<InterruptResponse> {
-    return this.interrupts.get(key, id);
+  @MachineOrMemberRoute('interrupt.read')
+  @ApiOperation({ operationId: 'getInterrupt', summary: 'One interrupt with its decisions (and, with include, its session and history)' })
+  @ApiOkResponse({ type: InterruptDetailResponse })
+  get(
+    @CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal,
+    @IdParam() id: string,
+    @Query() query: GetInterruptQuery,
+  ): Promise<InterruptDetailResponse> {
+    return this.interrupts.get(caller.organisationId, id, new Set(query.include));
   }
 
   @Post(':id/decisions')

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { writeAuditEntry } from '@interlock/audit';
+import { parseTimestamp, searchWords, writeAuditEntry } from '@interlock/audit';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { actorOf, ApiKeyPrincipal } from '../auth/principal';
@@ -10,26 +10,52 @@ import { queryRows } from '../database/query-rows.util';
 import { ApiError } from '../http/api-error';
 import { IdempotencyService, IdempotentRequest, IdempotentResult } from '../idempotency/idempotency.service';
 import { DECISIONS } from './interrupt-decision.entity';
-import { InterruptCursorCodec } from './interrupt-cursor.util';
-import { INTERRUPT_COLUMNS, InterruptRow, StoredActionRequest, toInterruptResponse } from './interrupt-record';
+import { KeysetCursorCodec, keysetPage, KeysetPosition } from '../http/keyset-cursor.util';
+import {
+  INTERRUPT_COLUMNS,
+  InterruptDetailRow,
+  interruptDetailColumns,
+  InterruptInclude,
+  InterruptRow,
+  StoredActionRequest,
+  toInterruptDetailResponse,
+  toInterruptResponse,
+} from './interrupt-record';
 import type { CreateInterruptDto } from './dto/create-interrupt.dto';
 import type { ListInterruptsQuery } from './dto/list-interrupts.query';
-import type { InterruptListResponse, InterruptResponse } from './dto/interrupt.response';
+import type { InterruptCountsResponse, InterruptDetailResponse, InterruptListResponse, InterruptResponse } from './dto/interrupt.response';
+import { TeamsService } from '../teams/teams.service';
+import { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
+import { INTERRUPT_STATUSES } from './interrupt.entity';
+import {
+  COUNT_CAP,
+  InboxFilter,
+  inboxCountsQuery,
+  inboxPageQuery,
+  TITLE_SEARCH_WALK_BUDGET,
+  TITLE_SEARCH_WINDOW,
+  titleSearchIndexQuery,
+  titleSearchWalkQuery,
+} from './inbox-query.util';
 
 const DEFAULT_PAGE = 50;
+/** A title search holds at most this many words (as the audit log's `q`). */
+const MAX_SEARCH_WORDS = 8;
 
-/** Interrupts as agents see them (SPEC §5): open one, read one, list them. */
+/** Interrupts as agents and the inbox see them (SPEC §5): open one, read one, list and count them. */
 @Injectable()
 export class InterruptsService {
-  private readonly cursors: InterruptCursorCodec;
+  private readonly cursors: KeysetCursorCodec;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly allowances: AllowancesService,
     private readonly idempotency: IdempotencyService,
+    private readonly teams: TeamsService,
+    private readonly events: OrganisationEventsAnnouncer,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.cursors = new InterruptCursorCodec(config.apiKeyPepper);
+    this.cursors = new KeysetCursorCodec(config.apiKeyPepper, 'interrupts.list');
   }
 
   /**
@@ -37,7 +63,7 @@ export class InterruptsService {
    * `interrupt.created` entry, all in one transaction: a refused or failed open leaves no trace
    * (the count included).
    */
-  create(
+  async create(
     key: ApiKeyPrincipal,
     body: CreateInterruptDto,
     idempotency: IdempotentRequest | undefined,
@@ -50,7 +76,7 @@ export class InterruptsService {
       description: a.description ?? null,
       allowedDecisions: a.allowedDecisions ?? [...DECISIONS],
     }));
-    return this.dataSource.transaction((tx) =>
+    const result = await this.dataSource.transaction((tx) =>
       this.idempotency.once(tx, idempotency, 201, async () => {
         if (body.sessionId !== undefined && body.sessionId !== null) {
           const [session]: unknown[] = await tx.query(
@@ -62,8 +88,9 @@ export class InterruptsService {
         const id = randomUUID();
         const [row]: InterruptRow[] = await tx.query(
           `INSERT INTO interrupts AS i
-             (organisation_id, id, title, description, external_id, session_id, action_requests, metadata, opened_by_key_id)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+             (organisation_id, id, title, description, external_id, session_id, action_requests, metadata, opened_by_key_id,
+              title_search)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, array_to_tsvector($10::text[]))
            RETURNING ${INTERRUPT_COLUMNS}`,
           [
             organisationId,
@@ -75,6 +102,7 @@ export class InterruptsService {
             JSON.stringify(actionRequests),
             body.metadata === undefined || body.metadata === null ? null : JSON.stringify(body.metadata),
             key.apiKeyId,
+            searchWords(body.title),
           ],
         );
         // The count and the audit entry lock the organisation's counter row and audit chain
@@ -93,57 +121,130 @@ export class InterruptsService {
         return toInterruptResponse(row);
       }),
     );
+    if (!result.replayed) await this.events.announce(organisationId);
+    return result;
   }
 
-  async get(key: ApiKeyPrincipal, id: string): Promise<InterruptResponse> {
-    const [row]: InterruptRow[] = await this.dataSource.query(
-      `SELECT ${INTERRUPT_COLUMNS} FROM interrupts i WHERE i.organisation_id = $1 AND i.id = $2`,
-      [key.organisationId, id],
+  /**
+   * One interrupt with its decisions and, when asked, its linked session and its history — in
+   * one query. Without `include` it is exactly the record agents read.
+   */
+  async get(organisationId: string, id: string, include: ReadonlySet<InterruptInclude> = new Set()): Promise<InterruptDetailResponse> {
+    const [row]: InterruptDetailRow[] = await this.dataSource.query(
+      `SELECT ${interruptDetailColumns(include)} FROM interrupts i WHERE i.organisation_id = $1 AND i.id = $2`,
+      [organisationId, id],
     );
     if (row === undefined) throw ApiError.of('NOT_FOUND');
-    return toInterruptResponse(row);
+    return toInterruptDetailResponse(row);
   }
 
-  /** Newest first, by keyset (createdAt, id): a page is stable while new interrupts arrive. */
-  async list(key: ApiKeyPrincipal, query: ListInterruptsQuery): Promise<InterruptListResponse> {
-    const limit = query.limit ?? DEFAULT_PAGE;
-    // A cursor is good for one organisation and one set of filters.
-    const filters = JSON.stringify([key.organisationId, query.status ?? null, query.externalId ?? null]);
-    const params: unknown[] = [key.organisationId];
-    const where = ['i.organisation_id = $1'];
-    if (query.status !== undefined) {
-      params.push(query.status);
-      where.push(`i.status = $${params.length}`);
+  /**
+   * The inbox (and the agents' listing): filtered, newest or oldest first by keyset (createdAt,
+   * id), so a page is stable while new interrupts arrive. `memberId` is the signed-in member
+   * `assignee=me|my_teams` refers to; a key has none.
+   */
+  async list(organisationId: string, query: ListInterruptsQuery, memberId?: string): Promise<InterruptListResponse> {
+    const words = query.q === undefined ? [] : searchWords(query.q);
+    if (words.length > MAX_SEARCH_WORDS) {
+      throw new ApiError('VALIDATION_FAILED', `q: must have at most ${MAX_SEARCH_WORDS} words`);
     }
-    if (query.externalId !== undefined) {
-      params.push(query.externalId);
-      where.push(`i.external_id = $${params.length}`);
+    const from = timestampParameter('from', query.from);
+    const to = timestampParameter('to', query.to);
+    if (from !== undefined && to !== undefined && Date.parse(from) > Date.parse(to)) {
+      throw new ApiError('VALIDATION_FAILED', 'from: must not be after to');
     }
-    if (query.cursor !== undefined) {
-      const after = this.cursors.decode(query.cursor, filters);
-      if (after === undefined) {
-        throw new ApiError('VALIDATION_FAILED', 'cursor is not a valid cursor for this listing (use nextCursor with the same filters).');
-      }
-      params.push(after.createdAt, after.id);
-      where.push(`(i.created_at, i.id) < ($${params.length - 1}, $${params.length})`);
+    const personal = query.assignee === 'me' || query.assignee === 'my_teams';
+    if (personal && memberId === undefined) {
+      throw new ApiError('VALIDATION_FAILED', 'assignee: me and my_teams need a signed-in member; an API key may use unassigned.');
     }
-    params.push(limit + 1);
-    const rows = await queryRows<InterruptRow>(
-      this.dataSource,
-      `SELECT ${INTERRUPT_COLUMNS} FROM interrupts i
-        WHERE ${where.join(' AND ')}
-        ORDER BY i.created_at DESC, i.id DESC
-        LIMIT $${params.length}`,
-      params,
+    const order = query.order ?? 'newest';
+    // A cursor is good for one organisation, one set of filters and (for me/my_teams) one member.
+    const filters = JSON.stringify([
+      organisationId,
+      query.status ?? null,
+      query.externalId ?? null,
+      query.assignee ?? null,
+      personal ? memberId : null,
+      query.escalated ?? null,
+      words.join(' '),
+      from ?? null,
+      to ?? null,
+      order,
+    ]);
+    let assignees: InboxFilter['assignees'];
+    if (query.assignee === 'me') assignees = { type: 'member', ids: [memberId as string] };
+    if (query.assignee === 'my_teams') assignees = { type: 'team', ids: await this.teams.teamIdsOf(organisationId, memberId as string) };
+    const filter: InboxFilter = {
+      statuses: query.status === undefined ? INTERRUPT_STATUSES : [query.status],
+      assignees,
+      unassigned: query.assignee === 'unassigned',
+      escalated: query.escalated,
+      externalId: query.externalId,
+      words,
+      from,
+      to,
+      order,
+    };
+    const page = await keysetPage<InterruptRow>(
+      this.cursors,
+      { filters, cursor: query.cursor, limit: query.limit ?? DEFAULT_PAGE },
+      (row) => row.created_at,
+      async (after, take) => {
+        if (assignees !== undefined && assignees.ids.length === 0) return [];
+        if (words.length > 0) return this.titleSearch(organisationId, filter, after, take);
+        const q = inboxPageQuery(organisationId, filter, after, take);
+        return queryRows<InterruptRow>(this.dataSource, q.sql, q.params);
+      },
     );
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
+    return { interrupts: page.rows.map(toInterruptResponse), nextCursor: page.nextCursor };
+  }
+
+  /**
+   * A page of a title search: an ordered walk of the listing, a window at a time, while the
+   * matches it finds promise a page within the walk budget; then the word index for the rest,
+   * after the last interrupt walked (see titleSearchWalkQuery).
+   */
+  private async titleSearch(organisationId: string, filter: InboxFilter, after: KeysetPosition | undefined, take: number): Promise<InterruptRow[]> {
+    const hits: InterruptRow[] = [];
+    let position = after;
+    let walked = 0;
+    for (let window = TITLE_SEARCH_WINDOW; ; ) {
+      const walk = titleSearchWalkQuery(organisationId, filter, position, take - hits.length, window);
+      const rows = await queryRows<InterruptRow & { hit: boolean }>(this.dataSource, walk.sql, walk.params);
+      walked += window;
+      hits.push(...rows.filter((r) => r.hit).slice(0, take - hits.length));
+      const end = rows.find((r) => !r.hit);
+      if (hits.length >= take || end === undefined) return hits;
+      position = { createdAt: end.created_at, id: end.id };
+      // At the density found so far, how far the walk would still have to go: on, in one window
+      // (with a margin), when that fits the budget; else the word index.
+      const stillToWalk = hits.length === 0 ? Infinity : ((take - hits.length) * walked) / hits.length;
+      if (walked + stillToWalk > TITLE_SEARCH_WALK_BUDGET) break;
+      window = Math.min(TITLE_SEARCH_WALK_BUDGET - walked, Math.max(TITLE_SEARCH_WINDOW, Math.ceil(stillToWalk * 1.25)));
+    }
+    const index = titleSearchIndexQuery(organisationId, filter, position, take - hits.length);
+    return [...hits, ...(await queryRows<InterruptRow>(this.dataSource, index.sql, index.params))];
+  }
+
+  /** The inbox tabs' counts for a member, each capped (see COUNT_CAP). */
+  async counts(organisationId: string, memberId: string): Promise<InterruptCountsResponse> {
+    const q = inboxCountsQuery(organisationId, memberId);
+    const [row]: Record<'open' | 'assigned_to_me' | 'escalated' | 'answered', number>[] = await this.dataSource.query(q.sql, q.params);
+    const tab = (n: number) => ({ count: Math.min(n, COUNT_CAP), capped: n > COUNT_CAP });
     return {
-      interrupts: page.map(toInterruptResponse),
-      nextCursor:
-        rows.length > limit && last !== undefined
-          ? this.cursors.encode({ createdAt: last.created_at, id: last.id }, filters)
-          : null,
+      open: tab(row.open),
+      assignedToMe: tab(row.assigned_to_me),
+      escalated: tab(row.escalated),
+      answered: tab(row.answered),
+      cap: COUNT_CAP,
     };
   }
+}
+
+/** A query's `from`/`to`, validated as the audit log does (SPEC §7); undefined when absent. */
+function timestampParameter(name: 'from' | 'to', value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const parsed = parseTimestamp(value);
+  if (parsed === null) throw new ApiError('VALIDATION_FAILED', `${name}: must be an ISO 8601 timestamp such as 2026-01-31T12:00:00.000Z`);
+  return parsed;
 }

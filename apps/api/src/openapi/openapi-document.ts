@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { declaredRoutes } from '../auth/route-declarations.util';
 import type { RouteAccess } from '../auth/decorators/route-access.decorator';
+import { assertNever } from '../auth/principal';
 import { ErrorBody } from './error-body.schema';
 
 export const API_KEY_SCHEME = 'apiKey';
@@ -30,6 +31,15 @@ function errorsFor(access: RouteAccess, method: string, hasParams: boolean, hasQ
       add('401', 'SIGN_IN_REQUIRED: no valid session cookie.');
       add('403', 'HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.');
       break;
+    case 'api_key_or_member':
+      add(
+        '401',
+        'A key request (x-api-key present, or no credential at all): MISSING_API_KEY, INVALID_API_KEY or API_KEY_EXPIRED. ' +
+          'A cookie request: SIGN_IN_REQUIRED.',
+      );
+      if (access.plan) add('402', `PLAN_REQUIRED: a key needs the ${access.plan === 'pro' ? 'Pro' : 'Free'} plan (members do not).`);
+      add('403', `MISSING_PERMISSION: a member without ${access.permission}.`);
+      break;
     case 'human':
       add('403', 'HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED.');
       break;
@@ -52,7 +62,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setTitle('Interlock API')
     .setDescription(
       'Human review for software agents. Machine endpoints take an organisation API key in the ' +
-        '`x-api-key` header; human endpoints take the `session` cookie and refuse any request carrying a key.',
+        '`x-api-key` header; human endpoints take the `session` cookie and refuse any request carrying a key. ' +
+        'Reads shared with the dashboard take either: a request carrying `x-api-key` is a key request, otherwise the cookie decides.',
     )
     .setVersion('1.0.0')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, API_KEY_SCHEME)
@@ -68,9 +79,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     const path = route.path.replace(/:(\w+)/g, '{$1}');
     const operation = document.paths[path]?.[route.method.toLowerCase() as 'get'];
     if (operation === undefined || route.access === undefined) continue;
-    if (route.access.principal === 'api_key') operation.security = [{ [API_KEY_SCHEME]: [] }];
-    else if (route.access.principal === 'member') operation.security = [{ [SESSION_SCHEME]: [] }];
-    else operation.security = [];
+    operation.security = securityOf(route.access);
     const extensions = operation as unknown as Record<string, unknown>;
     extensions['x-interlock-access'] = route.access;
     const hasQuery = (operation.parameters ?? []).some((p) => 'in' in p && p.in === 'query');
@@ -82,6 +91,23 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     }
   }
   return sortKeys(document) as OpenAPIObject;
+}
+
+/** The security requirement of a route: alternatives, so a shared read lists both schemes. */
+function securityOf(access: RouteAccess): Record<string, string[]>[] {
+  switch (access.principal) {
+    case 'api_key':
+      return [{ [API_KEY_SCHEME]: [] }];
+    case 'member':
+      return [{ [SESSION_SCHEME]: [] }];
+    case 'api_key_or_member':
+      return [{ [API_KEY_SCHEME]: [] }, { [SESSION_SCHEME]: [] }];
+    case 'public':
+    case 'human':
+      return [];
+    default:
+      return assertNever(access);
+  }
 }
 
 /** Recursively sorted object keys: the committed contract diffs cleanly and never reorders. */

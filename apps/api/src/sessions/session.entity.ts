@@ -12,6 +12,11 @@ export type SessionStatus = (typeof SESSION_STATUSES)[number];
 @Entity({ name: 'sessions' })
 // Agent hours of a month: the sessions still open (ended_at IS NULL) or ended since it began.
 @Index('sessions_organisation_ended_idx', ['organisationId', 'endedAt'])
+// Listing, newest first (migration 1795351200000); the active and externalId listings have
+// partial indexes, which TypeORM cannot compare: created by the migration.
+@Index('sessions_organisation_started_idx', ['organisationId', 'startedAt', 'id'])
+@Index('sessions_organisation_active_idx', { synchronize: false })
+@Index('sessions_organisation_external_idx', { synchronize: false })
 @Check('sessions_status_check', `"status" IN ('active', 'ended', 'disconnected')`)
 export class SessionEntity {
   @PrimaryColumn('uuid')

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
 import {
   ApiConflictResponse,
   ApiCreatedResponse,
@@ -11,8 +11,8 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { ClientIp, CurrentApiKey, CurrentMember } from '../auth/decorators/current-principal.decorator';
-import { MachineRoute, MemberRoute } from '../auth/decorators/route-access.decorator';
+import { ClientIp, CurrentApiKey, CurrentCaller, CurrentMember } from '../auth/decorators/current-principal.decorator';
+import { MachineOrMemberRoute, MachineRoute, MemberRoute } from '../auth/decorators/route-access.decorator';
 import type { ApiKeyPrincipal, MemberPrincipal } from '../auth/principal';
 import { ApiError } from '../http/api-error';
 import { IdParam } from '../http/id-param.pipe';
@@ -21,10 +21,11 @@ import type { IdempotentRequest } from '../idempotency/idempotency.service';
 import { markReplay } from '../idempotency/replay-header.util';
 import { LiveViewService } from './live-view.service';
 import { SessionsService } from './sessions.service';
-import { parseLastEventId } from './sse-event.util';
+import { parseLastEventId } from '../http/sse-event.util';
 import { AppendMessagesDto } from './dto/append-messages.dto';
 import { StartSessionDto } from './dto/start-session.dto';
-import { AppendMessagesResponse, SessionResponse } from './dto/session.response';
+import { AppendMessagesResponse, SessionListResponse, SessionResponse } from './dto/session.response';
+import { ListSessionsQuery } from './dto/list-sessions.query';
 
 @Controller('api/sessions')
 @ApiTags('sessions')
@@ -49,6 +50,22 @@ export class SessionsController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<SessionResponse> {
     return markReplay(res, await this.sessions.start(key, body, idempotency, ip));
+  }
+
+  @Get()
+  @MachineOrMemberRoute('session.read')
+  @ApiOperation({ operationId: 'listSessions', summary: "The organisation's sessions, newest first, a page at a time" })
+  @ApiOkResponse({ type: SessionListResponse })
+  list(@CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal, @Query() query: ListSessionsQuery): Promise<SessionListResponse> {
+    return this.sessions.list(caller.organisationId, query);
+  }
+
+  @Get(':id')
+  @MachineOrMemberRoute('session.read')
+  @ApiOperation({ operationId: 'retrieveSession', summary: 'One session' })
+  @ApiOkResponse({ type: SessionResponse })
+  get(@CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal, @IdParam() id: string): Promise<SessionResponse> {
+    return this.sessions.get(caller.organisationId, id);
   }
 
   @Post(':id/messages')

@@ -6,34 +6,48 @@ import { writeAuditEntry } from '@interlock/audit';
 import { actorOf, ApiKeyPrincipal, MemberPrincipal } from '../auth/principal';
 import { AllowancesService } from '../allowances/allowances.service';
 import { queryRows } from '../database/query-rows.util';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/app-config';
 import { ApiError } from '../http/api-error';
+import { KeysetCursorCodec, keysetPage } from '../http/keyset-cursor.util';
 import { IdempotencyService, IdempotentRequest, IdempotentResult } from '../idempotency/idempotency.service';
 import { LOGGER } from '../logging/logger.module';
 import { NotificationBus } from '../notifications/notification-bus';
+import { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
 import { encodeSessionChange, LIVE_VIEW_CHANNEL, SessionChange } from './live-view-channel';
 import { notActiveMessage, SESSION_COLUMNS, SessionRow, toSessionResponse } from './session-record';
 import type { SessionMessageDto } from './dto/append-messages.dto';
-import type { SessionResponse } from './dto/session.response';
+import type { SessionListResponse, SessionResponse } from './dto/session.response';
+import type { ListSessionsQuery } from './dto/list-sessions.query';
 import type { StartSessionDto } from './dto/start-session.dto';
 
-/** Live View sessions (SPEC §5, §6): agents start, append to and end them; members disconnect them. */
+const DEFAULT_PAGE = 50;
+
+/** Live View sessions (SPEC §5, §6): agents start, append to and end them; members disconnect them;
+ * keys and members read them. */
 @Injectable()
 export class SessionsService {
+  private readonly cursors: KeysetCursorCodec;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly allowances: AllowancesService,
     private readonly idempotency: IdempotencyService,
     private readonly bus: NotificationBus,
+    private readonly events: OrganisationEventsAnnouncer,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.cursors = new KeysetCursorCodec(config.apiKeyPepper, 'sessions.list');
+  }
 
-  start(
+  async start(
     key: ApiKeyPrincipal,
     body: StartSessionDto,
     idempotency: IdempotentRequest | undefined,
     ip: string | null,
   ): Promise<IdempotentResult<SessionResponse>> {
-    return this.dataSource.transaction((tx) =>
+    const result = await this.dataSource.transaction((tx) =>
       this.idempotency.once(tx, idempotency, 201, async () => {
         await this.allowances.assertAgentHoursLeft(tx, key.organisationId);
         const id = randomUUID();
@@ -62,6 +76,8 @@ export class SessionsService {
         return toSessionResponse(row);
       }),
     );
+    if (!result.replayed) await this.events.announce(key.organisationId);
+    return result;
   }
 
   /**
@@ -117,6 +133,7 @@ export class SessionsService {
       return ended;
     });
     await this.announce({ organisationId: key.organisationId, sessionId: id, messageCount: row.message_count, status: row.status });
+    await this.events.announce(key.organisationId);
     return toSessionResponse(row);
   }
 
@@ -135,7 +152,53 @@ export class SessionsService {
       return disconnected;
     });
     await this.announce({ organisationId: member.organisationId, sessionId: id, messageCount: row.message_count, status: row.status });
+    await this.events.announce(member.organisationId);
     return toSessionResponse(row);
+  }
+
+  async get(organisationId: string, id: string): Promise<SessionResponse> {
+    const [row] = await queryRows<SessionRow>(
+      this.dataSource,
+      `SELECT ${SESSION_COLUMNS} FROM sessions WHERE organisation_id = $1 AND id = $2`,
+      [organisationId, id],
+    );
+    if (row === undefined) throw ApiError.of('NOT_FOUND');
+    return toSessionResponse(row);
+  }
+
+  /** Newest first, by keyset (startedAt, id). */
+  async list(organisationId: string, query: ListSessionsQuery): Promise<SessionListResponse> {
+    const filters = JSON.stringify([organisationId, query.status ?? null, query.externalId ?? null]);
+    const page = await keysetPage<SessionRow>(
+      this.cursors,
+      { filters, cursor: query.cursor, limit: query.limit ?? DEFAULT_PAGE },
+      (row) => row.started_at,
+      (after, take) => {
+        const params: unknown[] = [organisationId];
+        const where = ['organisation_id = $1'];
+        // ended_at is set exactly when a session stops being active (ended or disconnected).
+        if (query.status === 'active') where.push('ended_at IS NULL');
+        if (query.status === 'ended') where.push('ended_at IS NOT NULL');
+        if (query.externalId !== undefined) {
+          params.push(query.externalId);
+          where.push(`external_id = $${params.length}`);
+        }
+        if (after !== undefined) {
+          params.push(after.createdAt, after.id);
+          where.push(`(started_at, id) < ($${params.length - 1}, $${params.length})`);
+        }
+        params.push(take);
+        return queryRows<SessionRow>(
+          this.dataSource,
+          `SELECT ${SESSION_COLUMNS} FROM sessions
+            WHERE ${where.join(' AND ')}
+            ORDER BY started_at DESC, id DESC
+            LIMIT $${params.length}`,
+          params,
+        );
+      },
+    );
+    return { sessions: page.rows.map(toSessionResponse), nextCursor: page.nextCursor };
   }
 
   private async close(tx: EntityManager, organisationId: string, id: string, status: 'ended' | 'disconnected'): Promise<SessionRow> {

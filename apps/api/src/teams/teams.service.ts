@@ -47,6 +47,15 @@ export class TeamsService {
     return rows.map(toResponse);
   }
 
+  /** The ids of the teams a member belongs to now (for "assigned to my teams"). */
+  async teamIdsOf(organisationId: string, memberId: string): Promise<string[]> {
+    const rows: { team_id: string }[] = await this.dataSource.query(
+      `SELECT team_id FROM team_members WHERE organisation_id = $1 AND member_id = $2`,
+      [organisationId, memberId],
+    );
+    return rows.map((r) => r.team_id);
+  }
+
   async create(member: MemberPrincipal, name: string, ip: string | null): Promise<TeamResponse> {
     const row = await this.dataSource.transaction(async (tx) => {
       const [created]: Omit<TeamRow, 'member_ids'>[] = await tx.query(

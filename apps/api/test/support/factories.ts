@@ -123,3 +123,44 @@ export async function joinOrganisation(
   }
   return { cookie: sessionCookieOf(accepted), memberId: accepted.body.member.id, email, name };
 }
+
+/** A custom role holding exactly `permissions`, created by a member with role.manage. */
+export async function createRole(server: Server, cookie: string, permissions: string[], name = `role-${randomBytes(3).toString('hex')}`): Promise<string> {
+  const res = await request(server).post('/api/roles').set('cookie', cookie).send({ name, permissions });
+  if (res.status !== 201) throw new Error(`role creation answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body.id as string;
+}
+
+/** A new member of the owner's organisation holding exactly `permissions` (a custom role). */
+export async function memberWithPermissions(server: Server, ownerCookie: string, permissions: string[], name = 'Linus Pauling'): Promise<JoinedMember> {
+  return joinOrganisation(server, ownerCookie, await createRole(server, ownerCookie, permissions), name);
+}
+
+/** Opens an interrupt with a key; `actions` are action names (all decisions allowed). */
+export async function openInterrupt(
+  server: Server,
+  key: string,
+  body: { title?: string; actions?: string[]; externalId?: string; sessionId?: string } = {},
+): Promise<{ id: string; title: string; createdAt: string }> {
+  const res = await request(server)
+    .post('/api/interrupts')
+    .set('x-api-key', key)
+    .send({
+      title: body.title ?? 'Deploy to production',
+      actionRequests: (body.actions ?? ['deploy']).map((name) => ({ name })),
+      ...(body.externalId === undefined ? {} : { externalId: body.externalId }),
+      ...(body.sessionId === undefined ? {} : { sessionId: body.sessionId }),
+    });
+  if (res.status !== 201) throw new Error(`interrupt creation answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body as { id: string; title: string; createdAt: string };
+}
+
+/** Starts a Live View session with a key. */
+export async function startSession(server: Server, key: string, body: { name?: string; externalId?: string } = {}): Promise<{ id: string; name: string }> {
+  const res = await request(server)
+    .post('/api/sessions')
+    .set('x-api-key', key)
+    .send({ name: body.name ?? 'nightly-build', ...(body.externalId === undefined ? {} : { externalId: body.externalId }) });
+  if (res.status !== 201) throw new Error(`session start answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body as { id: string; name: string };
+}

@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AcceptInvitationData, AcceptInvitationErrors, AcceptInvitationResponses, AddTeamMemberData, AddTeamMemberErrors, AddTeamMemberResponses, AppendSessionMessagesData, AppendSessionMessagesErrors, AppendSessionMessagesResponses, AssignInterruptData, AssignInterruptErrors, AssignInterruptResponses, ChangeMemberRoleData, ChangeMemberRoleErrors, ChangeMemberRoleResponses, ChangePlanData, ChangePlanErrors, ChangePlanResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateInterruptData, CreateInterruptErrors, CreateInterruptResponses, CreateInvitationData, CreateInvitationErrors, CreateInvitationResponses, CreateRoleData, CreateRoleErrors, CreateRoleResponses, CreateTeamData, CreateTeamErrors, CreateTeamResponses, DecideInterruptData, DecideInterruptErrors, DecideInterruptResponses, DeleteRoleData, DeleteRoleErrors, DeleteRoleResponses, DeleteTeamData, DeleteTeamErrors, DeleteTeamResponses, DisconnectSessionData, DisconnectSessionErrors, DisconnectSessionResponses, EndSessionData, EndSessionErrors, EndSessionResponses, EscalateInterruptData, EscalateInterruptErrors, EscalateInterruptResponses, ExportAuditLogData, ExportAuditLogErrors, ExportAuditLogResponses, GetInterruptData, GetInterruptErrors, GetInterruptResponses, GetLivenessData, GetLivenessErrors, GetLivenessResponses, GetOrganisationData, GetOrganisationErrors, GetOrganisationResponses, GetReadinessData, GetReadinessErrors, GetReadinessResponses, GetSessionData, GetSessionErrors, GetSessionResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListAuditLogData, ListAuditLogErrors, ListAuditLogResponses, ListInterruptsData, ListInterruptsErrors, ListInterruptsResponses, ListInvitationsData, ListInvitationsErrors, ListInvitationsResponses, ListMembersData, ListMembersErrors, ListMembersResponses, ListRolesData, ListRolesErrors, ListRolesResponses, ListTeamsData, ListTeamsErrors, ListTeamsResponses, RemoveMemberData, RemoveMemberErrors, RemoveMemberResponses, RemoveTeamMemberData, RemoveTeamMemberErrors, RemoveTeamMemberResponses, RenameApiKeyData, RenameApiKeyErrors, RenameApiKeyResponses, RenameTeamData, RenameTeamErrors, RenameTeamResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, SignInData, SignInErrors, SignInResponses, SignOutData, SignOutErrors, SignOutResponses, SignUpData, SignUpErrors, SignUpResponses, StartSessionData, StartSessionErrors, StartSessionResponses, StreamSessionData, StreamSessionErrors, StreamSessionResponse, StreamSessionResponses, UpdateRoleData, UpdateRoleErrors, UpdateRoleResponses, WhoamiData, WhoamiErrors, WhoamiResponses } from './types.gen';
+import type { AcceptInvitationData, AcceptInvitationErrors, AcceptInvitationResponses, AddTeamMemberData, AddTeamMemberErrors, AddTeamMemberResponses, AppendSessionMessagesData, AppendSessionMessagesErrors, AppendSessionMessagesResponses, AssignInterruptData, AssignInterruptErrors, AssignInterruptResponses, ChangeMemberRoleData, ChangeMemberRoleErrors, ChangeMemberRoleResponses, ChangePlanData, ChangePlanErrors, ChangePlanResponses, CountInterruptsData, CountInterruptsErrors, CountInterruptsResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateInterruptData, CreateInterruptErrors, CreateInterruptResponses, CreateInvitationData, CreateInvitationErrors, CreateInvitationResponses, CreateRoleData, CreateRoleErrors, CreateRoleResponses, CreateTeamData, CreateTeamErrors, CreateTeamResponses, DecideInterruptData, DecideInterruptErrors, DecideInterruptResponses, DeleteRoleData, DeleteRoleErrors, DeleteRoleResponses, DeleteTeamData, DeleteTeamErrors, DeleteTeamResponses, DisconnectSessionData, DisconnectSessionErrors, DisconnectSessionResponses, EndSessionData, EndSessionErrors, EndSessionResponses, EscalateInterruptData, EscalateInterruptErrors, EscalateInterruptResponses, ExportAuditLogData, ExportAuditLogErrors, ExportAuditLogResponses, GetInterruptData, GetInterruptErrors, GetInterruptResponses, GetLivenessData, GetLivenessErrors, GetLivenessResponses, GetOrganisationData, GetOrganisationErrors, GetOrganisationResponses, GetReadinessData, GetReadinessErrors, GetReadinessResponses, GetSessionData, GetSessionErrors, GetSessionResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListAuditLogData, ListAuditLogErrors, ListAuditLogResponses, ListInterruptsData, ListInterruptsErrors, ListInterruptsResponses, ListInvitationsData, ListInvitationsErrors, ListInvitationsResponses, ListMembersData, ListMembersErrors, ListMembersResponses, ListRolesData, ListRolesErrors, ListRolesResponses, ListSessionsData, ListSessionsErrors, ListSessionsResponses, ListTeamsData, ListTeamsErrors, ListTeamsResponses, RemoveMemberData, RemoveMemberErrors, RemoveMemberResponses, RemoveTeamMemberData, RemoveTeamMemberErrors, RemoveTeamMemberResponses, RenameApiKeyData, RenameApiKeyErrors, RenameApiKeyResponses, RenameTeamData, RenameTeamErrors, RenameTeamResponses, RetrieveSessionData, RetrieveSessionErrors, RetrieveSessionResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, SignInData, SignInErrors, SignInResponses, SignOutData, SignOutErrors, SignOutResponses, SignUpData, SignUpErrors, SignUpResponses, StartSessionData, StartSessionErrors, StartSessionResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponse, StreamEventsResponses, StreamSessionData, StreamSessionErrors, StreamSessionResponse, StreamSessionResponses, UpdateRoleData, UpdateRoleErrors, UpdateRoleResponses, WhoamiData, WhoamiErrors, WhoamiResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -79,10 +79,14 @@ export const renameApiKey = <ThrowOnError extends boolean = false>(options: Opti
 });
 
 /**
- * The organisation's audit entries, newest first (Pro)
+ * The organisation's audit entries, newest first (keys: Pro; members with auditLog.read: every plan)
  */
 export const listAuditLog = <ThrowOnError extends boolean = false>(options?: Options<ListAuditLogData, ThrowOnError>) => (options?.client ?? client).get<ListAuditLogResponses, ListAuditLogErrors, ThrowOnError>({
-    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    security: [{ name: 'x-api-key', type: 'apiKey' }, {
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
     url: '/api/audit-log',
     ...options
 });
@@ -151,10 +155,27 @@ export const signUp = <ThrowOnError extends boolean = false>(options: Options<Si
 });
 
 /**
- * The organisation's interrupts, newest first, a page at a time
+ * The organisation's interrupt and session events as Server-Sent Events
+ */
+export const streamEvents = <ThrowOnError extends boolean = false>(options?: Options<StreamEventsData, ThrowOnError, StreamEventsResponse>) => (options?.client ?? client).sse.get<StreamEventsResponses, StreamEventsErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/events',
+    ...options
+});
+
+/**
+ * The organisation's interrupts, newest (or oldest) first, a page at a time: the inbox's filters
  */
 export const listInterrupts = <ThrowOnError extends boolean = false>(options?: Options<ListInterruptsData, ThrowOnError>) => (options?.client ?? client).get<ListInterruptsResponses, ListInterruptsErrors, ThrowOnError>({
-    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    security: [{ name: 'x-api-key', type: 'apiKey' }, {
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
     url: '/api/interrupts',
     ...options
 });
@@ -173,10 +194,27 @@ export const createInterrupt = <ThrowOnError extends boolean = false>(options: O
 });
 
 /**
- * One interrupt with its decisions
+ * The inbox tabs' counts for the signed-in member (capped)
+ */
+export const countInterrupts = <ThrowOnError extends boolean = false>(options?: Options<CountInterruptsData, ThrowOnError>) => (options?.client ?? client).get<CountInterruptsResponses, CountInterruptsErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/interrupts/counts',
+    ...options
+});
+
+/**
+ * One interrupt with its decisions (and, with include, its session and history)
  */
 export const getInterrupt = <ThrowOnError extends boolean = false>(options: Options<GetInterruptData, ThrowOnError>) => (options.client ?? client).get<GetInterruptResponses, GetInterruptErrors, ThrowOnError>({
-    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    security: [{ name: 'x-api-key', type: 'apiKey' }, {
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
     url: '/api/interrupts/{id}',
     ...options
 });
@@ -408,6 +446,19 @@ export const updateRole = <ThrowOnError extends boolean = false>(options: Option
 });
 
 /**
+ * The organisation's sessions, newest first, a page at a time
+ */
+export const listSessions = <ThrowOnError extends boolean = false>(options?: Options<ListSessionsData, ThrowOnError>) => (options?.client ?? client).get<ListSessionsResponses, ListSessionsErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }, {
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/sessions',
+    ...options
+});
+
+/**
  * Start a Live View session
  */
 export const startSession = <ThrowOnError extends boolean = false>(options: Options<StartSessionData, ThrowOnError>) => (options.client ?? client).post<StartSessionResponses, StartSessionErrors, ThrowOnError>({
@@ -418,6 +469,19 @@ export const startSession = <ThrowOnError extends boolean = false>(options: Opti
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * One session
+ */
+export const retrieveSession = <ThrowOnError extends boolean = false>(options: Options<RetrieveSessionData, ThrowOnError>) => (options.client ?? client).get<RetrieveSessionResponses, RetrieveSessionErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }, {
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/sessions/{id}',
+    ...options
 });
 
 /**

@@ -109,6 +109,8 @@ export type Assignee = {
     type: 'member' | 'team';
 };
 
+export type AssigneeFilter = 'me' | 'my_teams' | 'unassigned';
+
 export type AuditCategory = 'interrupt' | 'session' | 'member' | 'role' | 'team' | 'api_key' | 'webhook' | 'classification' | 'settings' | 'billing' | 'organisation';
 
 export type AuditEntryResponse = {
@@ -343,8 +345,122 @@ export type EscalateInterruptDto = {
     reason?: string;
 };
 
+export type EventActor = {
+    id: string | null;
+    /**
+     * As it was at the time.
+     */
+    name: string;
+    type: ActorType;
+};
+
+export type EventAssignee = {
+    id: string;
+    name: string;
+    type: 'member' | 'team';
+};
+
+export type EventInterrupt = {
+    id: string;
+    title: string;
+};
+
+export type EventSession = {
+    id: string;
+    name: string;
+};
+
+export type EventStreamPosition = {
+    /**
+     * The stream continues after this audit-log sequence number.
+     */
+    seq: number;
+};
+
 export type HealthStatus = {
     status: 'ok';
+};
+
+export type InterruptCountsResponse = {
+    /**
+     * Answered.
+     */
+    answered: TabCount;
+    /**
+     * Open and assigned to the signed-in member (directly, not through a team).
+     */
+    assignedToMe: TabCount;
+    /**
+     * Where counting stops.
+     */
+    cap: number;
+    /**
+     * Open and escalated.
+     */
+    escalated: TabCount;
+    /**
+     * Open.
+     */
+    open: TabCount;
+};
+
+export type InterruptDetailResponse = {
+    actionRequests: Array<ActionRequestResponse>;
+    answeredAt: string | null;
+    assignee: Assignee | null;
+    createdAt: string;
+    /**
+     * In the order they were made.
+     */
+    decisions: Array<DecisionResponse>;
+    description: string | null;
+    escalatedAt: string | null;
+    /**
+     * 0 until escalated; each escalation adds one.
+     */
+    escalationLevel: number;
+    escalationReason: string | null;
+    externalId: string | null;
+    /**
+     * With include=history: the interrupt's audit entries, oldest first (the latest 100 at most).
+     */
+    history?: Array<InterruptHistoryEntry>;
+    id: string;
+    metadata: {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * With include=session: the session sessionId names, or null.
+     */
+    session?: LinkedSession | null;
+    sessionId: string | null;
+    /**
+     * open until every action request has a decision.
+     */
+    status: InterruptStatus;
+    title: string;
+};
+
+export type InterruptHistoryEntry = {
+    /**
+     * interrupt.created, interrupt.decided (metadata {actionName, decision, becameAnswered}), interrupt.assigned (metadata {assigneeType, assigneeId, assigneeName, previousAssigneeType, previousAssigneeId}), interrupt.escalated (metadata {level, reason}); treat others as opaque.
+     */
+    action: string;
+    actorId: string | null;
+    /**
+     * As it was at the time.
+     */
+    actorName: string;
+    actorType: ActorType;
+    createdAt: string;
+    /**
+     * The audit entry id.
+     */
+    id: string;
+    metadata: {
+        [key: string]: unknown;
+    } | null;
+    summary: string;
 };
 
 export type InterruptListResponse = {
@@ -411,6 +527,14 @@ export type InvitationResponse = {
     roleId: string;
 };
 
+export type LinkedSession = {
+    id: string;
+    name: string;
+    status: SessionStatus;
+};
+
+export type ListOrder = 'newest' | 'oldest';
+
 export type MemberListResponse = {
     members: Array<MemberResponse>;
 };
@@ -426,6 +550,63 @@ export type MemberResponse = {
      */
     roleName: string;
 };
+
+export type OrganisationEvent = {
+    /**
+     * interrupt.decided.
+     */
+    actionName?: string;
+    /**
+     * interrupt.created: the action names.
+     */
+    actionNames?: Array<string>;
+    actor: EventActor;
+    /**
+     * interrupt.assigned.
+     */
+    assignee?: EventAssignee;
+    /**
+     * interrupt.decided: this decision answered the interrupt (an interrupt.answered follows).
+     */
+    becameAnswered?: boolean;
+    createdAt: string;
+    /**
+     * interrupt.decided.
+     */
+    decision?: 'approve' | 'edit' | 'reject' | 'respond';
+    /**
+     * interrupt.created, session.started.
+     */
+    externalId?: string | null;
+    /**
+     * interrupt.* events.
+     */
+    interrupt?: EventInterrupt;
+    /**
+     * interrupt.escalated: the new level.
+     */
+    level?: number;
+    /**
+     * session.ended.
+     */
+    messageCount?: number;
+    /**
+     * interrupt.escalated.
+     */
+    reason?: string | null;
+    seq: number;
+    /**
+     * session.* events.
+     */
+    session?: EventSession;
+    /**
+     * session.ended: ended or disconnected.
+     */
+    status?: SessionStatus;
+    type: OrganisationEventType;
+};
+
+export type OrganisationEventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.escalated' | 'session.started' | 'session.ended';
 
 export type OrganisationResponse = {
     createdAt: string;
@@ -464,6 +645,19 @@ export type RoleResponse = {
     name: string;
     permissions: Array<Permission>;
 };
+
+export type SessionListResponse = {
+    /**
+     * Opaque; null on the last page.
+     */
+    nextCursor: string | null;
+    /**
+     * Newest first.
+     */
+    sessions: Array<SessionResponse>;
+};
+
+export type SessionListStatus = 'active' | 'ended';
 
 export type SessionMessageDto = {
     /**
@@ -532,6 +726,17 @@ export type StartSessionDto = {
         [key: string]: unknown;
     };
     name: string;
+};
+
+export type TabCount = {
+    /**
+     * true: there are more than cap (show "cap+").
+     */
+    capped: boolean;
+    /**
+     * At most cap.
+     */
+    count: number;
 };
 
 export type TargetType = 'interrupt' | 'session' | 'user' | 'invitation' | 'role' | 'team' | 'api_key' | 'webhook' | 'classification' | 'organisation';
@@ -803,13 +1008,17 @@ export type ListAuditLogErrors = {
      */
     400: ErrorBody;
     /**
-     * MISSING_API_KEY, INVALID_API_KEY or API_KEY_EXPIRED.
+     * A key request (x-api-key present, or no credential at all): MISSING_API_KEY, INVALID_API_KEY or API_KEY_EXPIRED. A cookie request: SIGN_IN_REQUIRED.
      */
     401: ErrorBody;
     /**
-     * PLAN_REQUIRED: this endpoint needs the Pro plan.
+     * PLAN_REQUIRED: a key needs the Pro plan (members do not).
      */
     402: ErrorBody;
+    /**
+     * MISSING_PERMISSION: a member without auditLog.read.
+     */
+    403: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1061,12 +1270,79 @@ export type SignUpResponses = {
 
 export type SignUpResponse = SignUpResponses[keyof SignUpResponses];
 
+export type StreamEventsData = {
+    body?: never;
+    headers?: {
+        /**
+         * Resume after this event id (the organisation audit-log sequence number).
+         */
+        'Last-Event-ID'?: number;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/events';
+};
+
+export type StreamEventsErrors = {
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type StreamEventsError = StreamEventsErrors[keyof StreamEventsErrors];
+
+export type StreamEventsResponses = {
+    /**
+     * First `retry: 3000`, then `ready` (data EventStreamPosition; id = the position the stream continues after), or `reset` when Last-Event-ID is more than 10,000 audit entries behind (or ahead): refetch, then carry on. Then one event per change, `event:` its type, `id:` its audit sequence number, `data:` an OrganisationEvent: interrupt.created, interrupt.decided, interrupt.answered (after the interrupt.decided that answered it; only the last of the two carries the id), interrupt.assigned, interrupt.escalated, and — for members holding session.read — session.started, session.ended. Comment heartbeats every 15 s; the stream closes when the member signs out or loses interrupt.read.
+     */
+    200: string;
+};
+
+export type StreamEventsResponse = StreamEventsResponses[keyof StreamEventsResponses];
+
 export type ListInterruptsData = {
     body?: never;
     path?: never;
     query?: {
         status?: InterruptStatus;
         externalId?: string;
+        /**
+         * me: assigned to the signed-in member; my_teams: to a team the member belongs to; unassigned: to no one. me and my_teams need a signed-in member (a key gets 400).
+         */
+        assignee?: AssigneeFilter;
+        /**
+         * true: escalated at least once; false: never escalated.
+         */
+        escalated?: boolean;
+        /**
+         * Title search: every word must be a prefix of a word of the title; case and accents are ignored. At most 8 words.
+         */
+        q?: string;
+        /**
+         * createdAt from this instant, inclusive (ISO 8601).
+         */
+        from?: string;
+        /**
+         * createdAt before this instant, exclusive (ISO 8601).
+         */
+        to?: string;
+        /**
+         * By createdAt, ties by id.
+         */
+        order?: ListOrder;
         /**
          * The previous nextCursor; repeat the other parameters unchanged.
          */
@@ -1082,9 +1358,13 @@ export type ListInterruptsErrors = {
      */
     400: ErrorBody;
     /**
-     * MISSING_API_KEY, INVALID_API_KEY or API_KEY_EXPIRED.
+     * A key request (x-api-key present, or no credential at all): MISSING_API_KEY, INVALID_API_KEY or API_KEY_EXPIRED. A cookie request: SIGN_IN_REQUIRED.
      */
     401: ErrorBody;
+    /**
+     * MISSING_PERMISSION: a member without interrupt.read.
+     */
+    403: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1159,20 +1439,67 @@ export type CreateInterruptResponses = {
 
 export type CreateInterruptResponse = CreateInterruptResponses[keyof CreateInterruptResponses];
 
+export type CountInterruptsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/interrupts/counts';
+};
+
+export type CountInterruptsErrors = {
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type CountInterruptsError = CountInterruptsErrors[keyof CountInterruptsErrors];
+
+export type CountInterruptsResponses = {
+    200: InterruptCountsResponse;
+};
+
+export type CountInterruptsResponse = CountInterruptsResponses[keyof CountInterruptsResponses];
+
 export type GetInterruptData = {
     body?: never;
     path: {
         id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * Add to the record: history (its audit entries, oldest first) and/or session (the linked session, or null). Repeat the parameter or separate with commas. Without it the record is exactly what agents read.
+         */
+        include?: Array<'history' | 'session'>;
+    };
     url: '/api/interrupts/{id}';
 };
 
 export type GetInterruptErrors = {
     /**
-     * MISSING_API_KEY, INVALID_API_KEY or API_KEY_EXPIRED.
+     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it).
+     */
+    400: ErrorBody;
+    /**
+     * A key request (x-api-key present, or no credential at all): MISSING_API_KEY, INVALID_API_KEY or API_KEY_EXPIRED. A cookie request: SIGN_IN_REQUIRED.
      */
     401: ErrorBody;
+    /**
+     * MISSING_PERMISSION: a member without interrupt.read.
+     */
+    403: ErrorBody;
     /**
      * NOT_FOUND: no such resource in this organisation.
      */
@@ -1190,7 +1517,7 @@ export type GetInterruptErrors = {
 export type GetInterruptError = GetInterruptErrors[keyof GetInterruptErrors];
 
 export type GetInterruptResponses = {
-    200: InterruptResponse;
+    200: InterruptDetailResponse;
 };
 
 export type GetInterruptResponse = GetInterruptResponses[keyof GetInterruptResponses];
@@ -1878,6 +2205,55 @@ export type UpdateRoleResponses = {
 
 export type UpdateRoleResponse = UpdateRoleResponses[keyof UpdateRoleResponses];
 
+export type ListSessionsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * active, or ended: no longer active (the record says ended or disconnected).
+         */
+        status?: SessionListStatus;
+        externalId?: string;
+        /**
+         * The previous nextCursor; repeat the other parameters unchanged.
+         */
+        cursor?: string;
+        limit?: number;
+    };
+    url: '/api/sessions';
+};
+
+export type ListSessionsErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it).
+     */
+    400: ErrorBody;
+    /**
+     * A key request (x-api-key present, or no credential at all): MISSING_API_KEY, INVALID_API_KEY or API_KEY_EXPIRED. A cookie request: SIGN_IN_REQUIRED.
+     */
+    401: ErrorBody;
+    /**
+     * MISSING_PERMISSION: a member without session.read.
+     */
+    403: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type ListSessionsError = ListSessionsErrors[keyof ListSessionsErrors];
+
+export type ListSessionsResponses = {
+    200: SessionListResponse;
+};
+
+export type ListSessionsResponse = ListSessionsResponses[keyof ListSessionsResponses];
+
 export type StartSessionData = {
     body: StartSessionDto;
     headers?: {
@@ -1933,6 +2309,46 @@ export type StartSessionResponses = {
 };
 
 export type StartSessionResponse = StartSessionResponses[keyof StartSessionResponses];
+
+export type RetrieveSessionData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/sessions/{id}';
+};
+
+export type RetrieveSessionErrors = {
+    /**
+     * A key request (x-api-key present, or no credential at all): MISSING_API_KEY, INVALID_API_KEY or API_KEY_EXPIRED. A cookie request: SIGN_IN_REQUIRED.
+     */
+    401: ErrorBody;
+    /**
+     * MISSING_PERMISSION: a member without session.read.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation.
+     */
+    404: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type RetrieveSessionError = RetrieveSessionErrors[keyof RetrieveSessionErrors];
+
+export type RetrieveSessionResponses = {
+    200: SessionResponse;
+};
+
+export type RetrieveSessionResponse = RetrieveSessionResponses[keyof RetrieveSessionResponses];
 
 export type DisconnectSessionData = {
     body?: never;

@@ -16,6 +16,13 @@ export const CurrentApiKey = createParamDecorator((_: unknown, ctx: ExecutionCon
   return principal;
 });
 
+/** The caller of a `@MachineOrMemberRoute`: a key or a member (the guards guarantee one). */
+export const CurrentCaller = createParamDecorator((_: unknown, ctx: ExecutionContext): ApiKeyPrincipal | MemberPrincipal => {
+  const principal = principalOf(ctx.switchToHttp().getRequest<Request>());
+  if (principal.kind === 'anonymous') throw new Error('CurrentCaller used on a route without a key or member');
+  return principal;
+});
+
 /** The client address, for audit entries. */
 export const ClientIp = createParamDecorator((_: unknown, ctx: ExecutionContext): string | null => {
   return ctx.switchToHttp().getRequest<Request>().ip ?? null;

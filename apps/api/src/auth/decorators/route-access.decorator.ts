@@ -1,5 +1,6 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import type { Permission, Plan } from '@interlock/domain';
+import { assertNever } from '../principal';
 
 /**
  * What a route admits. Every route declares exactly one; an undeclared route is refused
@@ -7,12 +8,16 @@ import type { Permission, Plan } from '@interlock/domain';
  * - `public`: anyone (health checks, the contract).
  * - `api_key`: machine endpoints, `x-api-key` only; optionally a plan.
  * - `member`: human-only, signed in; optionally a permission. A key gets 403.
+ * - `api_key_or_member`: a read shared with the dashboard (SPEC §5): any valid key (on `plan`,
+ *   when given — members are not held to it), or a signed-in member holding `permission`.
+ *   A request carrying `x-api-key` is a key request; otherwise the session cookie decides.
  * - `human`: human-only, not signed in (sign-up, sign-in, accepting an invitation). A key gets 403.
  */
 export type RouteAccess =
   | { readonly principal: 'public' }
   | { readonly principal: 'api_key'; readonly plan?: Plan }
   | { readonly principal: 'member'; readonly permission?: Permission }
+  | { readonly principal: 'api_key_or_member'; readonly permission: Permission; readonly plan?: Plan }
   | { readonly principal: 'human' };
 
 export const ROUTE_ACCESS = 'interlock:route-access';
@@ -30,9 +35,30 @@ export const MachineRoute = (options: { plan?: Plan } = {}) =>
 export const MemberRoute = (permission?: Permission) =>
   declare(permission ? { principal: 'member', permission } : { principal: 'member' });
 
+/**
+ * A read for agents and the dashboard alike: any valid key of the organisation (on `plan`, when
+ * given: the plan binds the key path only), or a signed-in member holding `permission`.
+ */
+export const MachineOrMemberRoute = (permission: Permission, options: { plan?: Plan } = {}) =>
+  declare(
+    options.plan
+      ? { principal: 'api_key_or_member', permission, plan: options.plan }
+      : { principal: 'api_key_or_member', permission },
+  );
+
 /** A human-only endpoint for people who are not signed in yet. */
 export const HumanRoute = () => declare({ principal: 'human' });
 
 export function isHumanOnly(access: RouteAccess): boolean {
-  return access.principal === 'member' || access.principal === 'human';
+  switch (access.principal) {
+    case 'member':
+    case 'human':
+      return true;
+    case 'public':
+    case 'api_key':
+    case 'api_key_or_member':
+      return false;
+    default:
+      return assertNever(access);
+  }
 }

@@ -84,6 +84,50 @@ describe('AuthenticationGuard', () => {
     else await expect(outcome).resolves.toBe(true);
   });
 
+  describe('on a read shared by keys and members', () => {
+    const shared = { principal: 'api_key_or_member', permission: 'interrupt.read' } as const;
+
+    it('a request carrying x-api-key is a key request, whatever cookie it carries', async () => {
+      const { apiKeyGuard, sessions, build } = setUp({ member: memberPrincipal });
+      const { context, req, reflector } = guardContext(shared, { headers: { 'x-api-key': 'k', cookie: `session=${TOKEN}` } });
+      await expect(build(reflector).canActivate(context)).resolves.toBe(true);
+      expect(apiKeyGuard.canActivate).toHaveBeenCalledTimes(1);
+      expect(sessions.authenticate).not.toHaveBeenCalled();
+      expect(principalOf(req)).toBe(keyPrincipal);
+    });
+
+    it('an empty x-api-key is still a key request (the strategy answers MISSING_API_KEY)', async () => {
+      const { apiKeyGuard, sessions, build } = setUp({ member: memberPrincipal });
+      const { context, reflector } = guardContext(shared, { headers: { 'x-api-key': '', cookie: `session=${TOKEN}` } });
+      await build(reflector).canActivate(context);
+      expect(apiKeyGuard.canActivate).toHaveBeenCalledTimes(1);
+      expect(sessions.authenticate).not.toHaveBeenCalled();
+    });
+
+    it('without a key, the session cookie decides', async () => {
+      const { apiKeyGuard, build } = setUp({ member: memberPrincipal });
+      const { context, req, reflector } = guardContext(shared, { headers: { cookie: `session=${TOKEN}` } });
+      await expect(build(reflector).canActivate(context)).resolves.toBe(true);
+      expect(apiKeyGuard.canActivate).not.toHaveBeenCalled();
+      expect(principalOf(req)).toBe(memberPrincipal);
+    });
+
+    it('a cookie that is not signed in answers 401 "Sign-in required."', async () => {
+      const { apiKeyGuard, build } = setUp({ member: memberPrincipal });
+      const { context, reflector } = guardContext(shared, { headers: { cookie: 'session=unknown-token-value-xxxxxxxxxx' } });
+      await expect(build(reflector).canActivate(context)).rejects.toMatchObject({ code: 'SIGN_IN_REQUIRED' });
+      expect(apiKeyGuard.canActivate).not.toHaveBeenCalled();
+    });
+
+    it('with neither credential it is a key request, so agents keep their exact 401', async () => {
+      const { apiKeyGuard, sessions, build } = setUp({ member: memberPrincipal });
+      const { context, reflector } = guardContext(shared, { headers: {} });
+      await build(reflector).canActivate(context);
+      expect(apiKeyGuard.canActivate).toHaveBeenCalledTimes(1);
+      expect(sessions.authenticate).not.toHaveBeenCalled();
+    });
+  });
+
   it('leaves public routes anonymous', async () => {
     const { build } = setUp();
     const { context, req, reflector } = guardContext({ principal: 'public' }, { headers: { 'x-api-key': 'x' } });

@@ -13,7 +13,8 @@ import { routeAccessOf } from './route-access.guard';
 
 /**
  * Second guard: classifies the caller once, as the route's declaration asks — an API key
- * (through the passport strategy), a signed-in member (session cookie), or nobody — and
+ * (through the passport strategy), a signed-in member (session cookie), either of the two on a
+ * shared read, or nobody — and
  * stores the principal on the request for the guards and handlers after it.
  */
 @Injectable()
@@ -38,28 +39,41 @@ export class AuthenticationGuard implements CanActivate {
         setPrincipal(req, { kind: 'anonymous' });
         return true;
       case 'api_key':
-        // The strategy sets req.user to the key's principal or throws the exact 401.
-        await this.apiKeyGuard.canActivate(context);
-        setPrincipal(req, (req as unknown as { user: ApiKeyPrincipal }).user);
-        return true;
+        return this.authenticateKey(context, req);
       case 'human':
         this.refuseCrossSite(req);
         setPrincipal(req, { kind: 'anonymous' });
         return true;
-      case 'member': {
-        const token = readSessionCookie(req);
-        const member = token === undefined ? undefined : await this.sessions.authenticate(token);
-        if (member === undefined) {
-          if (token !== undefined) this.sessions.clearCookie(context.switchToHttp().getResponse<Response>());
-          throw ApiError.of('SIGN_IN_REQUIRED');
-        }
-        this.refuseCrossSite(req);
-        setPrincipal(req, member);
-        return true;
-      }
+      case 'member':
+        return this.authenticateMember(context, req);
+      case 'api_key_or_member':
+        // A request carrying x-api-key is a key request, valid or not; so is one with neither
+        // credential (agents keep their exact 401). Otherwise the session cookie decides.
+        return req.headers['x-api-key'] !== undefined || readSessionCookie(req) === undefined
+          ? this.authenticateKey(context, req)
+          : this.authenticateMember(context, req);
       default:
         return assertNever(access);
     }
+  }
+
+  private async authenticateKey(context: ExecutionContext, req: Request): Promise<true> {
+    // The strategy sets req.user to the key's principal or throws the exact 401.
+    await this.apiKeyGuard.canActivate(context);
+    setPrincipal(req, (req as unknown as { user: ApiKeyPrincipal }).user);
+    return true;
+  }
+
+  private async authenticateMember(context: ExecutionContext, req: Request): Promise<true> {
+    const token = readSessionCookie(req);
+    const member = token === undefined ? undefined : await this.sessions.authenticate(token);
+    if (member === undefined) {
+      if (token !== undefined) this.sessions.clearCookie(context.switchToHttp().getResponse<Response>());
+      throw ApiError.of('SIGN_IN_REQUIRED');
+    }
+    this.refuseCrossSite(req);
+    setPrincipal(req, member);
+    return true;
   }
 
   private refuseCrossSite(req: Request): void {

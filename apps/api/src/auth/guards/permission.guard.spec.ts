@@ -41,4 +41,29 @@ describe('PermissionGuard', () => {
     const { context, reflector } = guardContext({ principal: 'member', permission: 'apiKey.read' });
     expect(new PermissionGuard(reflector).canActivate(context)).toBe(false);
   });
+
+  describe('on a read shared by keys and members', () => {
+    const shared = { principal: 'api_key_or_member', permission: 'interrupt.read' } as const;
+
+    it('answers 403 "Missing permission: interrupt.read." to a member without it', () => {
+      const { context, reflector } = guardContext(shared, { principal: member(['interrupt.decide']) });
+      expect(() => new PermissionGuard(reflector).canActivate(context)).toThrow(
+        expect.objectContaining({ code: 'MISSING_PERMISSION', message: 'Missing permission: interrupt.read.' }),
+      );
+    });
+
+    it('admits a member holding it, and any key (keys carry no permissions)', () => {
+      const held = guardContext(shared, { principal: member(['interrupt.read']) });
+      expect(new PermissionGuard(held.reflector).canActivate(held.context)).toBe(true);
+      const key = guardContext(shared, {
+        principal: { kind: 'api_key', organisationId: 'o', plan: 'free', apiKeyId: 'k', apiKeyName: 'n' },
+      });
+      expect(new PermissionGuard(key.reflector).canActivate(key.context)).toBe(true);
+    });
+
+    it('refuses a caller that is neither', () => {
+      const { context, reflector } = guardContext(shared);
+      expect(new PermissionGuard(reflector).canActivate(context)).toBe(false);
+    });
+  });
 });

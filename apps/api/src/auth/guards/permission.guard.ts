@@ -2,23 +2,41 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { missingPermissionMessage } from '@interlock/domain';
+import type { Permission } from '@interlock/domain';
 import { ApiError } from '../../http/api-error';
-import { principalOf } from '../principal';
+import { assertNever, principalOf } from '../principal';
 import { routeAccessOf } from './route-access.guard';
 
-/** Last guard: a member route that names a permission answers 403 to a member without it. */
+/**
+ * Last guard: a route that names a permission answers 403 to a member without it. Keys carry
+ * no permissions (SPEC §2): on a shared read they were admitted by the key path.
+ */
 @Injectable()
 export class PermissionGuard implements CanActivate {
   constructor(private readonly reflector: Reflector) {}
 
   canActivate(context: ExecutionContext): boolean {
     const access = routeAccessOf(this.reflector, context);
-    if (access?.principal !== 'member' || access.permission === undefined) return true;
+    if (access === undefined) return false;
     const principal = principalOf(context.switchToHttp().getRequest<Request>());
-    if (principal.kind !== 'member') return false;
-    if (!principal.permissions.has(access.permission)) {
-      throw new ApiError('MISSING_PERMISSION', missingPermissionMessage(access.permission));
+    switch (access.principal) {
+      case 'public':
+      case 'api_key':
+      case 'human':
+        return true;
+      case 'member':
+        if (access.permission === undefined) return true;
+        return principal.kind === 'member' && this.holds(principal.permissions, access.permission);
+      case 'api_key_or_member':
+        if (principal.kind === 'api_key') return true;
+        return principal.kind === 'member' && this.holds(principal.permissions, access.permission);
+      default:
+        return assertNever(access);
     }
+  }
+
+  private holds(permissions: ReadonlySet<Permission>, permission: Permission): true {
+    if (!permissions.has(permission)) throw new ApiError('MISSING_PERMISSION', missingPermissionMessage(permission));
     return true;
   }
 }

@@ -1,4 +1,4 @@
-import type { ApiKeyPrincipal } from '../principal';
+import type { ApiKeyPrincipal, MemberPrincipal } from '../principal';
 import { guardContext } from '../testing/guard-context';
 import { PlanGuard } from './plan.guard';
 
@@ -31,5 +31,35 @@ describe('PlanGuard', () => {
   it('refuses a plan route reached without a key principal', () => {
     const { context, reflector } = guardContext({ principal: 'api_key', plan: 'pro' });
     expect(new PlanGuard(reflector).canActivate(context)).toBe(false);
+  });
+
+  describe('on a read shared by keys and members', () => {
+    const shared = { principal: 'api_key_or_member', permission: 'auditLog.read', plan: 'pro' } as const;
+
+    it('holds a key to the plan', () => {
+      const { context, reflector } = guardContext(shared, { principal: key('free') });
+      expect(() => new PlanGuard(reflector).canActivate(context)).toThrow(expect.objectContaining({ code: 'PLAN_REQUIRED' }));
+      const pro = guardContext(shared, { principal: key('pro') });
+      expect(new PlanGuard(pro.reflector).canActivate(pro.context)).toBe(true);
+    });
+
+    it('admits a member on any plan', () => {
+      const member: MemberPrincipal = {
+        kind: 'member',
+        organisationId: 'o',
+        plan: 'free',
+        memberId: 'm',
+        memberName: 'Ada',
+        sessionId: 's',
+        permissions: new Set(),
+      };
+      const { context, reflector } = guardContext(shared, { principal: member });
+      expect(new PlanGuard(reflector).canActivate(context)).toBe(true);
+    });
+
+    it('refuses a caller that is neither', () => {
+      const { context, reflector } = guardContext(shared);
+      expect(new PlanGuard(reflector).canActivate(context)).toBe(false);
+    });
   });
 });

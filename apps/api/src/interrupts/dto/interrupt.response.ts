@@ -1,8 +1,14 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { DECISIONS } from '../interrupt-decision.entity';
 import type { Decision } from '../interrupt-decision.entity';
+import { ACTOR_TYPES } from '@interlock/domain';
+import type { ActorType } from '@interlock/domain';
 import { INTERRUPT_STATUSES } from '../interrupt.entity';
 import type { InterruptStatus } from '../interrupt.entity';
+import { SESSION_STATUSES } from '../../sessions/session.entity';
+import type { SessionStatus } from '../../sessions/session.entity';
+import { INTERRUPT_HISTORY_MAX } from '../interrupt-record';
+
 
 const FREE_FORM = { type: 'object', additionalProperties: true } as const;
 
@@ -114,10 +120,99 @@ export class InterruptResponse {
   answeredAt!: string | null;
 }
 
+export class LinkedSession {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty()
+  name!: string;
+
+  @ApiProperty({ enum: SESSION_STATUSES, enumName: 'SessionStatus' })
+  status!: SessionStatus;
+}
+
+/** One of the interrupt's audit entries: who opened, decided, assigned or escalated it, and when. */
+export class InterruptHistoryEntry {
+  @ApiProperty({ format: 'uuid', description: 'The audit entry id.' })
+  id!: string;
+
+  @ApiProperty({
+    example: 'interrupt.assigned',
+    description:
+      'interrupt.created, interrupt.decided (metadata {actionName, decision, becameAnswered}), interrupt.assigned ' +
+      '(metadata {assigneeType, assigneeId, assigneeName, previousAssigneeType, previousAssigneeId}), interrupt.escalated ' +
+      '(metadata {level, reason}); treat others as opaque.',
+  })
+  action!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt!: string;
+
+  @ApiProperty({ enum: ACTOR_TYPES, enumName: 'ActorType' })
+  actorType!: ActorType;
+
+  @ApiProperty({ type: String, nullable: true })
+  actorId!: string | null;
+
+  @ApiProperty({ description: 'As it was at the time.' })
+  actorName!: string;
+
+  @ApiProperty()
+  summary!: string;
+
+  @ApiProperty({ ...FREE_FORM, nullable: true })
+  metadata!: Record<string, unknown> | null;
+}
+
+/**
+ * One interrupt as GET /api/interrupts/{id} reads it: the record and, when asked for with
+ * `include`, its linked session and its history.
+ */
+export class InterruptDetailResponse extends InterruptResponse {
+  @ApiPropertyOptional({
+    type: LinkedSession,
+    nullable: true,
+    description: 'With include=session: the session sessionId names, or null.',
+  })
+  session?: LinkedSession | null;
+
+  @ApiPropertyOptional({
+    type: [InterruptHistoryEntry],
+    description: `With include=history: the interrupt's audit entries, oldest first (the latest ${INTERRUPT_HISTORY_MAX} at most).`,
+  })
+  history?: InterruptHistoryEntry[];
+}
+
 export class InterruptListResponse {
   @ApiProperty({ type: [InterruptResponse], description: 'Newest first.' })
   interrupts!: InterruptResponse[];
 
   @ApiProperty({ type: String, nullable: true, description: 'Opaque; null on the last page.' })
   nextCursor!: string | null;
+}
+
+export class TabCount {
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'At most cap.' })
+  count!: number;
+
+  @ApiProperty({ description: 'true: there are more than cap (show "cap+").' })
+  capped!: boolean;
+}
+
+/** The inbox tabs' counts for the signed-in member. */
+export class InterruptCountsResponse {
+  @ApiProperty({ type: TabCount, description: 'Open.' })
+  open!: TabCount;
+
+  @ApiProperty({ type: TabCount, description: 'Open and assigned to the signed-in member (directly, not through a team).' })
+  assignedToMe!: TabCount;
+
+  @ApiProperty({ type: TabCount, description: 'Open and escalated.' })
+  escalated!: TabCount;
+
+  @ApiProperty({ type: TabCount, description: 'Answered.' })
+  answered!: TabCount;
+
+  @ApiProperty({ type: 'integer', example: 1000, description: 'Where counting stops.' })
+  cap!: number;
 }

@@ -1,8 +1,18 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { Transform, Type } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 import { INTERRUPT_STATUSES } from '../interrupt.entity';
 import type { InterruptStatus } from '../interrupt.entity';
+
+/** `me` and `my_teams` name the signed-in member; `unassigned` suits keys too. */
+export const ASSIGNEE_FILTERS = ['me', 'my_teams', 'unassigned'] as const;
+export type AssigneeFilter = (typeof ASSIGNEE_FILTERS)[number];
+
+export const LIST_ORDERS = ['newest', 'oldest'] as const;
+export type ListOrder = (typeof LIST_ORDERS)[number];
+
+/** `true`/`false` in a query string; anything else is left for IsBoolean to refuse. */
+const queryBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
 
 export class ListInterruptsQuery {
   @ApiPropertyOptional({ enum: INTERRUPT_STATUSES, enumName: 'InterruptStatus' })
@@ -15,6 +25,48 @@ export class ListInterruptsQuery {
   @IsString()
   @Length(1, 200)
   externalId?: string;
+
+  @ApiPropertyOptional({
+    enum: ASSIGNEE_FILTERS,
+    enumName: 'AssigneeFilter',
+    description:
+      'me: assigned to the signed-in member; my_teams: to a team the member belongs to; unassigned: to no one. ' +
+      'me and my_teams need a signed-in member (a key gets 400).',
+  })
+  @IsOptional()
+  @IsIn(ASSIGNEE_FILTERS)
+  assignee?: AssigneeFilter;
+
+  @ApiPropertyOptional({ type: 'boolean', description: 'true: escalated at least once; false: never escalated.' })
+  @IsOptional()
+  @Transform(queryBoolean)
+  @IsBoolean({ message: 'escalated must be true or false' })
+  escalated?: boolean;
+
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: 200,
+    description: 'Title search: every word must be a prefix of a word of the title; case and accents are ignored. At most 8 words.',
+  })
+  @IsOptional()
+  @IsString()
+  @Length(1, 200)
+  q?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'createdAt from this instant, inclusive (ISO 8601).' })
+  @IsOptional()
+  @IsString()
+  from?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'createdAt before this instant, exclusive (ISO 8601).' })
+  @IsOptional()
+  @IsString()
+  to?: string;
+
+  @ApiPropertyOptional({ enum: LIST_ORDERS, enumName: 'ListOrder', default: 'newest', description: 'By createdAt, ties by id.' })
+  @IsOptional()
+  @IsIn(LIST_ORDERS)
+  order?: ListOrder;
 
   /** Opaque: the `nextCursor` of the previous page, with the same filters. */
   @ApiPropertyOptional({ description: 'The previous nextCursor; repeat the other parameters unchanged.' })

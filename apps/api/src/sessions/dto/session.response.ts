@@ -33,3 +33,11 @@ export class AppendMessagesResponse {
   @ApiProperty({ type: 'integer', minimum: 1, maximum: 100 })
   appended!: number;
 }
+
+export class SessionListResponse {
+  @ApiProperty({ type: [SessionResponse], description: 'Newest first.' })
+  sessions!: SessionResponse[];
+
+  @ApiProperty({ type: String, nullable: true, description: 'Opaque; null on the last page.' })
+  nextCursor!: string | null;
+}

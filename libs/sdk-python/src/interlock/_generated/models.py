@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Literal, Optional, Union
 
 from interlock._models import InterlockModel
-from pydantic import AwareDatetime, ConfigDict, Field
+from pydantic import AwareDatetime, ConfigDict, Field, RootModel
 
 
 class AcceptInvitationDto(InterlockModel):
@@ -102,6 +102,13 @@ class Assignee(InterlockModel):
     The name when assigned.
     """
     type: Union[Literal['member', 'team'], str]
+
+
+class AssigneeFilter(RootModel[Union[Literal['me', 'my_teams', 'unassigned'], str]]):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    root: Union[Literal['me', 'my_teams', 'unassigned'], str]
 
 
 class ChangeMemberRoleDto(InterlockModel):
@@ -212,12 +219,100 @@ class EscalateInterruptDto(InterlockModel):
     reason: Optional[str] = Field(None, max_length=1000, min_length=1)
 
 
+class EventActor(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    id: Optional[str] = Field(...)
+    name: str
+    """
+    As it was at the time.
+    """
+    type: Union[Literal['member', 'api_key', 'system', 'argus'], str]
+
+
+class EventAssignee(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    id: str
+    name: str
+    type: Union[Literal['member', 'team'], str]
+
+
+class EventInterrupt(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    id: str
+    title: str
+
+
+class EventSession(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    id: str
+    name: str
+
+
+class EventStreamPosition(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    seq: int = Field(..., ge=0)
+    """
+    The stream continues after this audit-log sequence number.
+    """
+
+
 class HealthStatus(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
     status: Union[Literal['ok'], str]
+
+
+class InterruptHistoryEntry(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action: str = Field(..., examples=['interrupt.assigned'])
+    """
+    interrupt.created, interrupt.decided (metadata {actionName, decision, becameAnswered}), interrupt.assigned (metadata {assigneeType, assigneeId, assigneeName, previousAssigneeType, previousAssigneeId}), interrupt.escalated (metadata {level, reason}); treat others as opaque.
+    """
+    actor_id: Optional[str] = Field(..., alias='actorId')
+    actor_name: str = Field(..., alias='actorName')
+    """
+    As it was at the time.
+    """
+    actor_type: Union[Literal['member', 'api_key', 'system', 'argus'], str] = Field(
+        ..., alias='actorType'
+    )
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    id: str
+    """
+    The audit entry id.
+    """
+    metadata: Optional[dict[str, Any]] = Field(...)
+    summary: str
+
+
+class InterruptStatus(RootModel[Union[Literal['open', 'answered'], str]]):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    root: Union[Literal['open', 'answered'], str]
+    """
+    open until every action request has a decision.
+    """
 
 
 class InvitationResponse(InterlockModel):
@@ -237,6 +332,13 @@ class InvitationResponse(InterlockModel):
     """
     id: str
     role_id: str = Field(..., alias='roleId')
+
+
+class ListOrder(RootModel[Union[Literal['newest', 'oldest'], str]]):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    root: Union[Literal['newest', 'oldest'], str]
 
 
 class MemberResponse(InterlockModel):
@@ -307,6 +409,13 @@ class RoleResponse(InterlockModel):
     ]
 
 
+class SessionListStatus(RootModel[Union[Literal['active', 'ended'], str]]):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    root: Union[Literal['active', 'ended'], str]
+
+
 class SignInDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -372,6 +481,21 @@ class StartSessionDto(InterlockModel):
     )
     metadata: Optional[dict[str, Any]] = None
     name: str = Field(..., examples=['nightly-build'], max_length=200, min_length=1)
+
+
+class TabCount(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    capped: bool
+    """
+    true: there are more than cap (show "cap+").
+    """
+    count: int = Field(..., ge=0)
+    """
+    At most cap.
+    """
 
 
 class TeamResponse(InterlockModel):
@@ -781,6 +905,33 @@ class ErrorBody(InterlockModel):
     status_code: int = Field(..., alias='statusCode', examples=[401])
 
 
+class InterruptCountsResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    answered: TabCount
+    """
+    Answered.
+    """
+    assigned_to_me: TabCount = Field(..., alias='assignedToMe')
+    """
+    Open and assigned to the signed-in member (directly, not through a team).
+    """
+    cap: int = Field(..., examples=[1000])
+    """
+    Where counting stops.
+    """
+    escalated: TabCount
+    """
+    Open and escalated.
+    """
+    open: TabCount
+    """
+    Open.
+    """
+
+
 class InterruptResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -820,12 +971,87 @@ class InvitationListResponse(InterlockModel):
     invitations: list[InvitationResponse]
 
 
+class LinkedSession(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    id: str
+    name: str
+    status: Union[Literal['active', 'ended', 'disconnected'], str]
+
+
 class MemberListResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
     members: list[MemberResponse]
+
+
+class OrganisationEvent(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action_name: Optional[str] = Field(None, alias='actionName')
+    """
+    interrupt.decided.
+    """
+    action_names: Optional[list[str]] = Field(None, alias='actionNames')
+    """
+    interrupt.created: the action names.
+    """
+    actor: EventActor
+    assignee: Optional[EventAssignee] = None
+    """
+    interrupt.assigned.
+    """
+    became_answered: Optional[bool] = Field(None, alias='becameAnswered')
+    """
+    interrupt.decided: this decision answered the interrupt (an interrupt.answered follows).
+    """
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    decision: Optional[Union[Literal['approve', 'edit', 'reject', 'respond'], str]] = None
+    """
+    interrupt.decided.
+    """
+    external_id: Optional[str] = Field(None, alias='externalId')
+    """
+    interrupt.created, session.started.
+    """
+    interrupt: Optional[EventInterrupt] = None
+    """
+    interrupt.* events.
+    """
+    level: Optional[int] = Field(None, ge=1)
+    """
+    interrupt.escalated: the new level.
+    """
+    message_count: Optional[int] = Field(None, alias='messageCount', ge=0)
+    """
+    session.ended.
+    """
+    reason: Optional[str] = None
+    """
+    interrupt.escalated.
+    """
+    seq: int = Field(..., ge=1)
+    session: Optional[EventSession] = None
+    """
+    session.* events.
+    """
+    status: Optional[Union[Literal['active', 'ended', 'disconnected'], str]] = None
+    """
+    session.ended: ended or disconnected.
+    """
+    type: Union[Literal['interrupt.created',
+        'interrupt.decided',
+        'interrupt.answered',
+        'interrupt.assigned',
+        'interrupt.escalated',
+        'session.started',
+        'session.ended'], str]
 
 
 class OrganisationResponse(InterlockModel):
@@ -897,6 +1123,45 @@ class AppendMessagesDto(InterlockModel):
     messages: list[SessionMessageDto] = Field(..., max_length=100, min_length=1)
 
 
+class InterruptDetailResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action_requests: list[ActionRequestResponse] = Field(..., alias='actionRequests')
+    answered_at: Optional[AwareDatetime] = Field(..., alias='answeredAt')
+    assignee: Optional[Assignee] = Field(...)
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    decisions: list[DecisionResponse]
+    """
+    In the order they were made.
+    """
+    description: Optional[str] = Field(...)
+    escalated_at: Optional[AwareDatetime] = Field(..., alias='escalatedAt')
+    escalation_level: int = Field(..., alias='escalationLevel', ge=0)
+    """
+    0 until escalated; each escalation adds one.
+    """
+    escalation_reason: Optional[str] = Field(..., alias='escalationReason')
+    external_id: Optional[str] = Field(..., alias='externalId')
+    history: Optional[list[InterruptHistoryEntry]] = None
+    """
+    With include=history: the interrupt's audit entries, oldest first (the latest 100 at most).
+    """
+    id: str
+    metadata: Optional[dict[str, Any]] = Field(...)
+    session: Optional[LinkedSession] = None
+    """
+    With include=session: the session sessionId names, or null.
+    """
+    session_id: Optional[str] = Field(..., alias='sessionId')
+    status: Union[Literal['open', 'answered'], str]
+    """
+    open until every action request has a decision.
+    """
+    title: str = Field(..., examples=['Deploy to prod'], max_length=200, min_length=1)
+
+
 class InterruptListResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -909,4 +1174,19 @@ class InterruptListResponse(InterlockModel):
     next_cursor: Optional[str] = Field(..., alias='nextCursor')
     """
     Opaque; null on the last page.
+    """
+
+
+class SessionListResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    next_cursor: Optional[str] = Field(..., alias='nextCursor')
+    """
+    Opaque; null on the last page.
+    """
+    sessions: list[SessionResponse]
+    """
+    Newest first.
     """

@@ -1,7 +1,7 @@
-import { InterruptCursorCodec } from './interrupt-cursor.util';
+import { KeysetCursorCodec } from './keyset-cursor.util';
 
-describe('InterruptCursorCodec', () => {
-  const codec = new InterruptCursorCodec('a-server-secret-of-enough-length-0123456789');
+describe('KeysetCursorCodec', () => {
+  const codec = new KeysetCursorCodec('a-server-secret-of-enough-length-0123456789', 'interrupts.list');
   const position = { createdAt: new Date('2026-11-21T10:11:12.345Z'), id: '0b6f6f3e-2a43-4a39-9a0e-5b1c1d0e0f10' };
 
   it('round-trips a position for the same filters', () => {
@@ -12,7 +12,12 @@ describe('InterruptCursorCodec', () => {
   it('refuses the cursor with other filters, or under another secret', () => {
     const cursor = codec.encode(position, 'status=open');
     expect(codec.decode(cursor, 'status=answered')).toBeUndefined();
-    expect(new InterruptCursorCodec('another-secret-of-enough-length-0123456789').decode(cursor, 'status=open')).toBeUndefined();
+    expect(new KeysetCursorCodec('another-secret-of-enough-length-0123456789', 'interrupts.list').decode(cursor, 'status=open')).toBeUndefined();
+  });
+
+  it('refuses a cursor of another listing', () => {
+    const cursor = codec.encode(position, 'status=open');
+    expect(new KeysetCursorCodec('a-server-secret-of-enough-length-0123456789', 'sessions.list').decode(cursor, 'status=open')).toBeUndefined();
   });
 
   it('refuses any altered character, and garbage', () => {

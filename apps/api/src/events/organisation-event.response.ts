@@ -1,0 +1,115 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ACTOR_TYPES } from '@interlock/domain';
+import type { ActorType } from '@interlock/domain';
+import { SESSION_STATUSES } from '../sessions/session.entity';
+import type { SessionStatus } from '../sessions/session.entity';
+
+/** The events of GET /api/events (the SSE `event:` names). */
+export const ORGANISATION_EVENT_TYPES = [
+  'interrupt.created',
+  'interrupt.decided',
+  'interrupt.answered',
+  'interrupt.assigned',
+  'interrupt.escalated',
+  'session.started',
+  'session.ended',
+] as const;
+export type OrganisationEventType = (typeof ORGANISATION_EVENT_TYPES)[number];
+
+export class EventActor {
+  @ApiProperty({ enum: ACTOR_TYPES, enumName: 'ActorType' })
+  type!: ActorType;
+
+  @ApiProperty({ type: String, nullable: true })
+  id!: string | null;
+
+  @ApiProperty({ description: 'As it was at the time.' })
+  name!: string;
+}
+
+export class EventInterrupt {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty()
+  title!: string;
+}
+
+export class EventSession {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty()
+  name!: string;
+}
+
+export class EventAssignee {
+  @ApiProperty({ enum: ['member', 'team'] })
+  type!: 'member' | 'team';
+
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty()
+  name!: string;
+}
+
+/**
+ * The `data` of each event of GET /api/events (one line of JSON). `seq` is also the SSE id: the
+ * organisation's audit-log sequence number of the change.
+ */
+export class OrganisationEvent {
+  @ApiProperty({ type: 'integer', minimum: 1 })
+  seq!: number;
+
+  @ApiProperty({ enum: ORGANISATION_EVENT_TYPES, enumName: 'OrganisationEventType' })
+  type!: OrganisationEventType;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt!: string;
+
+  @ApiProperty({ type: EventActor })
+  actor!: EventActor;
+
+  @ApiPropertyOptional({ type: EventInterrupt, description: 'interrupt.* events.' })
+  interrupt?: EventInterrupt;
+
+  @ApiPropertyOptional({ type: EventSession, description: 'session.* events.' })
+  session?: EventSession;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'interrupt.created, session.started.' })
+  externalId?: string | null;
+
+  @ApiPropertyOptional({ type: [String], description: 'interrupt.created: the action names.' })
+  actionNames?: string[];
+
+  @ApiPropertyOptional({ description: 'interrupt.decided.' })
+  actionName?: string;
+
+  @ApiPropertyOptional({ enum: ['approve', 'edit', 'reject', 'respond'], description: 'interrupt.decided.' })
+  decision?: string;
+
+  @ApiPropertyOptional({ description: 'interrupt.decided: this decision answered the interrupt (an interrupt.answered follows).' })
+  becameAnswered?: boolean;
+
+  @ApiPropertyOptional({ type: EventAssignee, description: 'interrupt.assigned.' })
+  assignee?: EventAssignee;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, description: 'interrupt.escalated: the new level.' })
+  level?: number;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'interrupt.escalated.' })
+  reason?: string | null;
+
+  @ApiPropertyOptional({ enum: SESSION_STATUSES, enumName: 'SessionStatus', description: 'session.ended: ended or disconnected.' })
+  status?: SessionStatus;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, description: 'session.ended.' })
+  messageCount?: number;
+}
+
+/** The first event of every stream: where it starts (`ready`), or that a replay was too long (`reset`). */
+export class EventStreamPosition {
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'The stream continues after this audit-log sequence number.' })
+  seq!: number;
+}

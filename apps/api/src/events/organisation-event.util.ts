@@ -1,0 +1,94 @@
+import type { ActorType } from '@interlock/domain';
+import { sseEvent } from '../http/sse-event.util';
+import type { OrganisationEvent } from './organisation-event.response';
+
+/** The audit actions the event stream is made of; the session ones only for session.read. */
+export const INTERRUPT_EVENT_ACTIONS = ['interrupt.created', 'interrupt.decided', 'interrupt.assigned', 'interrupt.escalated'];
+export const SESSION_EVENT_ACTIONS = ['session.started', 'session.ended', 'session.disconnected'];
+
+/** An audit entry as the stream reads it. */
+export interface EventSourceRow {
+  seq: string;
+  action: string;
+  created_at: Date;
+  actor_type: ActorType;
+  actor_id: string | null;
+  actor_name: string;
+  target_id: string | null;
+  target_name: string | null;
+  metadata: Record<string, unknown> | null;
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+const count = (value: unknown): number => (typeof value === 'number' ? value : 0);
+
+/**
+ * The events one audit entry makes, as SSE frames. A decision that answered its interrupt makes
+ * two (`interrupt.decided`, then `interrupt.answered`): only the last carries the `id:` line, so
+ * a client that lost the connection between them resumes before both rather than after one.
+ */
+export function eventFrames(row: EventSourceRow): string {
+  const seq = Number(row.seq);
+  const base = {
+    seq,
+    createdAt: row.created_at.toISOString(),
+    actor: { type: row.actor_type, id: row.actor_id, name: row.actor_name },
+  };
+  const m = row.metadata ?? {};
+  const interrupt = { id: row.target_id ?? '', title: row.target_name ?? '' };
+  const session = { id: row.target_id ?? '', name: row.target_name ?? '' };
+  const events: OrganisationEvent[] = [];
+  switch (row.action) {
+    case 'interrupt.created':
+      events.push({
+        ...base,
+        type: 'interrupt.created',
+        interrupt,
+        externalId: text(m.externalId),
+        actionNames: Array.isArray(m.actionRequests) ? m.actionRequests.filter((a): a is string => typeof a === 'string') : [],
+      });
+      break;
+    case 'interrupt.decided':
+      events.push({
+        ...base,
+        type: 'interrupt.decided',
+        interrupt,
+        actionName: text(m.actionName) ?? '',
+        decision: text(m.decision) ?? '',
+        becameAnswered: m.becameAnswered === true,
+      });
+      if (m.becameAnswered === true) events.push({ ...base, type: 'interrupt.answered', interrupt });
+      break;
+    case 'interrupt.assigned':
+      events.push({
+        ...base,
+        type: 'interrupt.assigned',
+        interrupt,
+        assignee: {
+          type: m.assigneeType === 'team' ? 'team' : 'member',
+          id: text(m.assigneeId) ?? '',
+          name: text(m.assigneeName) ?? '',
+        },
+      });
+      break;
+    case 'interrupt.escalated':
+      events.push({ ...base, type: 'interrupt.escalated', interrupt, level: count(m.level), reason: text(m.reason) });
+      break;
+    case 'session.started':
+      events.push({ ...base, type: 'session.started', session, externalId: text(m.externalId) });
+      break;
+    case 'session.ended':
+    case 'session.disconnected':
+      events.push({
+        ...base,
+        type: 'session.ended',
+        session,
+        status: row.action === 'session.ended' ? 'ended' : 'disconnected',
+        messageCount: count(m.messageCount),
+      });
+      break;
+    default:
+      break;
+  }
+  return events.map((event, i) => sseEvent(event.type, event, i === events.length - 1 ? seq : undefined)).join('');
+}

@@ -1,0 +1,58 @@
+import { Controller, Get, Headers, Req, Res } from '@nestjs/common';
+import { ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { CurrentMember } from '../auth/decorators/current-principal.decorator';
+import { MemberRoute } from '../auth/decorators/route-access.decorator';
+import type { MemberPrincipal } from '../auth/principal';
+import { ApiError } from '../http/api-error';
+import { parseLastEventId } from '../http/sse-event.util';
+import { EventStreamPosition, OrganisationEvent } from './organisation-event.response';
+import { OrganisationEventsService } from './organisation-events.service';
+
+@Controller('api/events')
+@ApiTags('events')
+@ApiExtraModels(OrganisationEvent, EventStreamPosition)
+export class OrganisationEventsController {
+  constructor(private readonly events: OrganisationEventsService) {}
+
+  /** The organisation's live events for the dashboard: Server-Sent Events, resumable. */
+  @Get()
+  @MemberRoute('interrupt.read')
+  @ApiOperation({ operationId: 'streamEvents', summary: "The organisation's interrupt and session events as Server-Sent Events" })
+  @ApiHeader({
+    name: 'Last-Event-ID',
+    required: false,
+    description: 'Resume after this event id (the organisation audit-log sequence number).',
+    schema: { type: 'integer', minimum: 0 },
+  })
+  @ApiProduces('text/event-stream')
+  @ApiOkResponse({
+    description:
+      'First `retry: 3000`, then `ready` (data EventStreamPosition; id = the position the stream continues after), or ' +
+      '`reset` when Last-Event-ID is more than 10,000 audit entries behind (or ahead): refetch, then carry on. Then one ' +
+      'event per change, `event:` its type, `id:` its audit sequence number, `data:` an OrganisationEvent: ' +
+      'interrupt.created, interrupt.decided, interrupt.answered (after the interrupt.decided that answered it; only the ' +
+      'last of the two carries the id), interrupt.assigned, interrupt.escalated, and — for members holding ' +
+      'session.read — session.started, session.ended. Comment heartbeats every 15 s; the stream closes when the member ' +
+      'signs out or loses interrupt.read.',
+    content: {
+      'text/event-stream': {
+        schema: { type: 'string' },
+        // The data of each event, for typed clients.
+        'x-interlock-event-data': { oneOf: [{ $ref: getSchemaPath(OrganisationEvent) }, { $ref: getSchemaPath(EventStreamPosition) }] },
+      } as never,
+    },
+  })
+  stream(
+    @CurrentMember() member: MemberPrincipal,
+    @Headers('last-event-id') lastEventIdHeader: string | undefined,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const lastEventId = parseLastEventId(lastEventIdHeader);
+    if (lastEventId === 'invalid') {
+      throw new ApiError('VALIDATION_FAILED', 'Last-Event-ID must be the id of an event of this stream (a non-negative integer).');
+    }
+    return this.events.open(member, lastEventId, res, req);
+  }
+}

@@ -1,0 +1,200 @@
+import { EventEmitter } from 'node:events';
+import type { HttpAdapterHost } from '@nestjs/core';
+import type { Request, Response } from 'express';
+import type { DataSource } from 'typeorm';
+import type { Logger } from 'pino';
+import type { MemberPrincipal } from '../auth/principal';
+import type { SessionService } from '../auth/session.service';
+import { InProcessNotificationBus } from '../notifications/notification-bus';
+import type { EventSourceRow } from './organisation-event.util';
+import { ORGANISATION_EVENTS_CHANNEL } from './organisation-events-channel';
+import { OrganisationEventsService } from './organisation-events.service';
+
+const ORG = '0b6f6f3e-2a43-4a39-9a0e-5b1c1d0e0f10';
+
+/** An in-memory audit log: its head and entries, as the two queries of the stream read them. */
+class FakeAuditLog {
+  entries: EventSourceRow[] = [];
+  queries = 0;
+
+  add(action: string, metadata: Record<string, unknown> = {}): number {
+    const seq = this.entries.length + 1;
+    this.entries.push({
+      seq: String(seq),
+      action,
+      created_at: new Date(),
+      actor_type: 'api_key',
+      actor_id: 'k',
+      actor_name: 'agent',
+      target_id: `t${seq}`,
+      target_name: `target ${seq}`,
+      metadata,
+    });
+    return seq;
+  }
+
+  async query(sql: string, params: unknown[]): Promise<unknown[]> {
+    this.queries++;
+    if (params[0] !== ORG) return [];
+    if (sql.includes('FROM audit_log_heads')) return this.entries.length === 0 ? [] : [{ last_seq: String(this.entries.length) }];
+    const [, after, head, actions, limit] = params as [string, number, number, string[], number];
+    return this.entries
+      .filter((e) => Number(e.seq) > after && Number(e.seq) <= head && actions.includes(e.action))
+      .slice(0, limit);
+  }
+}
+
+/** Just enough of an Express response. */
+class FakeResponse extends EventEmitter {
+  chunks: string[] = [];
+  writableEnded = false;
+  status() {
+    return this;
+  }
+  set() {
+    return this;
+  }
+  flushHeaders(): void {
+    // Headers are not modelled.
+  }
+  write(chunk: string): boolean {
+    this.chunks.push(chunk);
+    return true;
+  }
+  end() {
+    this.writableEnded = true;
+    this.emit('close');
+  }
+  get text() {
+    return this.chunks.join('');
+  }
+  events(): string[] {
+    return [...this.text.matchAll(/^event: (.+)$/gm)].map((m) => m[1]);
+  }
+  ids(): number[] {
+    return [...this.text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+  }
+}
+
+const req = {
+  headers: { cookie: 'session=a-sign-in-token-of-enough-length' },
+  socket: { setNoDelay: () => undefined, destroyed: false },
+} as unknown as Request;
+const logger = { warn: () => undefined } as unknown as Logger;
+const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
+
+describe('OrganisationEventsService', () => {
+  let log: FakeAuditLog;
+  let bus: InProcessNotificationBus;
+  let permissions: Set<string> | undefined;
+  let events: OrganisationEventsService;
+
+  beforeEach(() => {
+    log = new FakeAuditLog();
+    bus = new InProcessNotificationBus();
+    permissions = new Set(['interrupt.read', 'session.read']);
+    const signIns = {
+      authenticate: async () => (permissions === undefined ? undefined : { organisationId: ORG, permissions }),
+    } as unknown as SessionService;
+    const adapterHost = { httpAdapter: { getHttpServer: () => ({ listening: true }) } } as unknown as HttpAdapterHost;
+    events = new OrganisationEventsService(log as unknown as DataSource, bus, adapterHost, signIns, logger, {
+      heartbeatMs: 40,
+      batchSize: 2,
+      maxReplay: 5,
+    });
+  });
+  afterEach(() => events.beforeApplicationShutdown());
+
+  const open = async (lastEventId?: number, held = ['interrupt.read', 'session.read']) => {
+    const res = new FakeResponse();
+    const member = { kind: 'member', organisationId: ORG, permissions: new Set(held) } as unknown as MemberPrincipal;
+    await events.open(member, lastEventId, res as unknown as Response, req);
+    return res;
+  };
+  const announce = () => bus.publish(ORGANISATION_EVENTS_CHANNEL, ORG);
+
+  it('replays after Last-Event-ID in batches, skipping other activity, then follows announcements', async () => {
+    log.add('interrupt.created');
+    log.add('member.invited');
+    log.add('interrupt.assigned', { assigneeType: 'member', assigneeId: 'm', assigneeName: 'Ada' });
+    log.add('api_key.created');
+    log.add('interrupt.escalated', { level: 1 });
+    log.add('session.started');
+    const res = await open(1);
+    expect(res.events()).toEqual(['ready', 'interrupt.assigned', 'interrupt.escalated', 'session.started']);
+    expect(res.ids()).toEqual([1, 3, 5, 6]);
+    log.add('interrupt.decided', { becameAnswered: true });
+    await announce();
+    await tick(5);
+    expect(res.events().slice(4)).toEqual(['interrupt.decided', 'interrupt.answered']);
+    expect(res.ids()).toEqual([1, 3, 5, 6, 7]);
+  });
+
+  it('starts at the head without Last-Event-ID; resets when Last-Event-ID is too far behind or ahead', async () => {
+    for (let i = 0; i < 8; i++) log.add('interrupt.created');
+    const fresh = await open();
+    expect(fresh.events()).toEqual(['ready']);
+    expect(fresh.ids()).toEqual([8]);
+    const behind = await open(2);
+    expect(behind.events()).toEqual(['reset']);
+    expect(behind.ids()).toEqual([8]);
+    const ahead = await open(9);
+    expect(ahead.events()).toEqual(['reset']);
+    const near = await open(3);
+    expect(near.events()).toEqual(['ready', 'interrupt.created', 'interrupt.created', 'interrupt.created', 'interrupt.created', 'interrupt.created']);
+  });
+
+  it('catches up at the heartbeat when an announcement was lost', async () => {
+    const res = await open();
+    log.add('interrupt.created');
+    await tick(100);
+    expect(res.text).toContain(': heartbeat\n\n');
+    expect(res.events()).toEqual(['ready', 'interrupt.created']);
+  });
+
+  it('sends session events only with session.read, following the member’s permissions at each heartbeat', async () => {
+    const res = await open(undefined, ['interrupt.read']);
+    log.add('session.started');
+    log.add('interrupt.created');
+    await announce();
+    await tick(5);
+    expect(res.events()).toEqual(['ready', 'interrupt.created']);
+    permissions = new Set(['interrupt.read']);
+    await tick(60);
+    log.add('session.ended', { messageCount: 0 });
+    await tick(60);
+    expect(res.events()).toEqual(['ready', 'interrupt.created']);
+    permissions = new Set(['interrupt.read', 'session.read']);
+    await tick(60);
+    log.add('session.disconnected', { messageCount: 0 });
+    await announce();
+    await tick(60);
+    expect(res.events()).toEqual(['ready', 'interrupt.created', 'session.ended']);
+  });
+
+  it('drops the stream at the next heartbeat once the member signed out or lost interrupt.read', async () => {
+    const res = await open();
+    permissions = new Set(['session.read']);
+    await tick(100);
+    expect(res.writableEnded).toBe(true);
+    expect(events.listenerCount).toBe(0);
+    permissions = undefined;
+    const again = await open();
+    await tick(100);
+    expect(again.writableEnded).toBe(true);
+  });
+
+  it('forgets a stream whose client left, and ignores announcements of other organisations', async () => {
+    const res = await open();
+    const before = log.queries;
+    await bus.publish(ORGANISATION_EVENTS_CHANNEL, '11111111-2222-4333-8444-555555555555');
+    await bus.publish(ORGANISATION_EVENTS_CHANNEL, 'garbage');
+    await tick(5);
+    expect(log.queries).toBe(before);
+    res.emit('close');
+    expect(events.listenerCount).toBe(0);
+    await announce();
+    await tick(5);
+    expect(log.queries).toBe(before);
+  });
+});

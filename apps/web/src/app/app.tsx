@@ -2,14 +2,12 @@ import { MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useState } from 'react';
 import { RouterProvider } from 'react-router';
-import { createQueryClient } from './query-client';
+import { queryClient } from './query-client';
 import { router } from './router';
 import { cssVariablesResolver, theme } from './theme';
 
 export function App() {
-  const [queryClient] = useState(createQueryClient);
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
       <QueryClientProvider client={queryClient}>

@@ -27,3 +27,6 @@ export function createQueryClient(): QueryClient {
   });
   return client;
 }
+
+/** The app's one cache: the router's loaders start reads in it before pages render. */
+export const queryClient = createQueryClient();

@@ -1,13 +1,19 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { prefetchInbox } from '../features/interrupts/api/interrupts.queries';
+import { InboxRoute } from '../features/interrupts/routes/inbox.route';
+import { sessionQuery } from '../shared/session/session.queries';
 import { AppLayout } from './layout/app-layout';
 import { PublicLayout } from './layout/public-layout';
 import { HomeRedirect } from './layout/home-redirect';
 import { NotFoundRoute } from './layout/not-found.route';
 import { RouteError } from './layout/route-error';
+import { queryClient } from './query-client';
 
 /**
  * Every page is its own chunk (loaded on navigation), so the first load carries only the shell.
  * Pages come from the features; the app only places them (imports run shared → features → app).
+ * Loaders start the reads a page needs as navigation starts, beside loading its code, and
+ * return at once: the pages read the same cache.
  */
 const routes: RouteObject[] = [
   {
@@ -25,11 +31,36 @@ const routes: RouteObject[] = [
   {
     element: <AppLayout />,
     errorElement: <RouteError />,
+    loader: () => {
+      void queryClient.prefetchQuery(sessionQuery);
+      return null;
+    },
     children: [
       { index: true, element: <HomeRedirect /> },
       {
+        path: 'inbox',
+        loader: ({ request }) => {
+          prefetchInbox(queryClient, new URL(request.url).searchParams);
+          return null;
+        },
+        // The inbox is where reviewers land: it ships with the shell (no second round trip).
+        Component: InboxRoute,
+      },
+      {
+        path: 'interrupts/:id',
+        lazy: () => import('../features/interrupts/routes/interrupt.route').then((m) => ({ Component: m.InterruptRoute })),
+      },
+      {
+        path: 'sessions',
+        lazy: () => import('../features/sessions/routes/sessions.route').then((m) => ({ Component: m.SessionsRoute })),
+      },
+      {
         path: 'sessions/:id',
         lazy: () => import('../features/sessions/routes/live-view.route').then((m) => ({ Component: m.LiveViewRoute })),
+      },
+      {
+        path: 'audit-log',
+        lazy: () => import('../features/audit-log/routes/audit-log.route').then((m) => ({ Component: m.AuditLogRoute })),
       },
       { path: 'integrations', element: <Navigate to="/integrations/api-keys" replace /> },
       {

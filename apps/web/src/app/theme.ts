@@ -1,5 +1,6 @@
 import {
   Alert,
+  Anchor,
   createTheme,
   darken,
   defaultVariantColorsResolver,
@@ -42,6 +43,8 @@ export const theme = createTheme({
     // Every close button says what it does.
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close the dialog' } } }),
     Alert: Alert.extend({ defaultProps: { closeButtonLabel: 'Dismiss' } }),
+    // Links in running text are told apart by more than their colour.
+    Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
     Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss the notification' } } }),
   },
 });

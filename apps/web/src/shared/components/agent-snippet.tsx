@@ -11,8 +11,8 @@ export function agentSnippet(origin: string = window.location.origin): string {
   ].join('\n');
 }
 
-export function AgentSnippet({ intro }: { intro?: string }) {
-  const code = agentSnippet();
+/** The agent code to copy: by default, opening an interrupt and waiting for the answer. */
+export function AgentSnippet({ intro, code = agentSnippet() }: { intro?: string; code?: string }) {
   return (
     <Stack gap="xs" w="100%" ta="left">
       {intro !== undefined && <Text size="sm">{intro}</Text>}

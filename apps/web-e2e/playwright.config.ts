@@ -3,8 +3,11 @@ import { defineConfig } from '@playwright/test';
 // The dashboard in a real browser: Debian's Chromium (Playwright's own browser download is not
 // reachable here), against the built service on real Postgres that tools/scripts/web-e2e.mjs
 // starts through with-service.mjs (INTERLOCK_BASE_URL).
-const baseURL = process.env.INTERLOCK_BASE_URL;
-if (baseURL === undefined) throw new Error('INTERLOCK_BASE_URL is not set: run through `npx nx run web-e2e:e2e` (tools/scripts/web-e2e.mjs)');
+const serviceURL = process.env.INTERLOCK_BASE_URL;
+if (serviceURL === undefined) throw new Error('INTERLOCK_BASE_URL is not set: run through `npx nx run web-e2e:e2e` (tools/scripts/web-e2e.mjs)');
+// The browser uses the service's own origin (http://localhost:<port>, its default PUBLIC_ORIGIN),
+// so the CSRF origin check sees a same-origin dashboard.
+const baseURL = serviceURL.replace('//127.0.0.1:', '//localhost:');
 
 export default defineConfig({
   testDir: './src',

@@ -100,8 +100,6 @@ async function startService(databaseUrl) {
       DATABASE_URL: databaseUrl,
       PORT: String(port),
       HOST: '127.0.0.1',
-      // The origin browsers use (the dashboard's tests), for the CSRF origin check.
-      PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
       API_KEY_PEPPER: randomBytes(24).toString('hex'),
       NODE_ENV: 'test',
       LOG_LEVEL: process.env.WITH_SERVICE_LOG_LEVEL ?? 'warn',

@@ -86,7 +86,7 @@ export class ServiceBackend implements InterlockBackend {
   getInterrupt(id: string, _options?: CallOptions): Promise<InterruptResponse> {
     return this.run(async () => {
       const key = await this.key();
-      return this.deps.interrupts.get(key, uuid(id));
+      return this.deps.interrupts.get(key.organisationId, uuid(id));
     });
   }
 
@@ -94,7 +94,7 @@ export class ServiceBackend implements InterlockBackend {
     return this.run(async () => {
       const key = await this.key();
       const query = await this.validate(ListInterruptsQuery, { status: 'open', cursor: page.cursor, limit: page.limit }, 'query');
-      return this.deps.interrupts.list(key, query);
+      return this.deps.interrupts.list(key.organisationId, query);
     });
   }
 

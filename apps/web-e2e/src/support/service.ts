@@ -2,7 +2,10 @@
 // themselves go through the dashboard in the browser.
 import { randomBytes } from 'node:crypto';
 
+/** The service, for set-up calls and the SDK (a script: loopback address). */
 export const baseURL = process.env.INTERLOCK_BASE_URL as string;
+/** The service as the browser reaches it: its own origin, http://localhost:<port> (PUBLIC_ORIGIN). */
+export const browserURL = baseURL.replace('//127.0.0.1:', '//localhost:');
 
 export interface Member {
   name: string;
@@ -76,7 +79,7 @@ export async function addMember(owner: Member, role: 'owner' | 'developer' | 'ma
 
 /** A browser storage state holding a member's session cookie. */
 export function storageStateFor(member: Member) {
-  const url = new URL(baseURL);
+  const url = new URL(browserURL);
   return {
     cookies: [
       {

@@ -13,8 +13,9 @@ export class TcpProxy {
 
   constructor(private readonly target: URL) {}
 
+  /** The proxy as the browser reaches it (localhost, so the session cookie goes with it). */
   get origin(): string {
-    return `http://${this.target.hostname}:${this.port}`;
+    return `http://localhost:${this.port}`;
   }
 
   async start(): Promise<void> {

@@ -38,7 +38,7 @@ export async function createApp(
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
   app.use(requestIdMiddleware);
-  app.use(httpLogger(logger));
+  app.use(httpLogger(logger, config.apiKeyPrefix));
   // The dashboard at `/` (before body parsing: it only answers GET and HEAD).
   app.use(
     dashboardMiddleware(config.webDir, (indexPath) =>

@@ -11,6 +11,11 @@ export interface AppConfig {
   readonly host: string;
   /** External Postgres; `undefined` selects the embedded database under `dataDir`. */
   readonly databaseUrl: string | undefined;
+  /**
+   * A direct connection for LISTEN (the notification bus), when `databaseUrl` goes through a
+   * transaction-pooling proxy such as PgBouncer, which cannot carry LISTEN. Default: `databaseUrl`.
+   */
+  readonly databaseListenUrl: string | undefined;
   readonly dataDir: string;
   /** The built dashboard (`vite build` output) served at `/`. */
   readonly webDir: string;
@@ -88,17 +93,24 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
   const port = integer('PORT', 3000, 0, 65535);
   const host = read('HOST') ?? '0.0.0.0';
 
-  const databaseUrl = read('DATABASE_URL');
-  if (databaseUrl !== undefined) {
+  const postgresUrl = (name: string): string | undefined => {
+    const value = read(name);
+    if (value === undefined) return undefined;
     let protocol = '';
     try {
-      protocol = new URL(databaseUrl).protocol;
+      protocol = new URL(value).protocol;
     } catch {
       // reported below
     }
     if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
-      problems.push('DATABASE_URL must be a postgres:// or postgresql:// connection URL');
+      problems.push(`${name} must be a postgres:// or postgresql:// connection URL`);
     }
+    return value;
+  };
+  const databaseUrl = postgresUrl('DATABASE_URL');
+  const databaseListenUrl = postgresUrl('DATABASE_LISTEN_URL');
+  if (databaseListenUrl !== undefined && databaseUrl === undefined) {
+    problems.push('DATABASE_LISTEN_URL needs DATABASE_URL (the embedded database has no separate listener)');
   }
   const dataDirRaw = read('DATA_DIR') ?? '.data';
   const dataDir = isAbsolute(dataDirRaw) ? dataDirRaw : resolve(cwd, dataDirRaw);
@@ -147,6 +159,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     port,
     host,
     databaseUrl,
+    databaseListenUrl: databaseListenUrl ?? databaseUrl,
     dataDir,
     webDir,
     apiKeyPrefix,

@@ -1,11 +1,9 @@
+import type { OrganisationEvent } from '@interlock/api-client';
 import type { QueryClient } from '@tanstack/react-query';
 import { interruptKeys } from './interrupts.queries';
 
 /** An event of the organisation's stream (`GET /api/events`) about an interrupt. */
-export interface InterruptEvent {
-  type: string;
-  interrupt?: { id: string; title: string };
-}
+export type InterruptEvent = Pick<OrganisationEvent, 'type' | 'interrupt'>;
 
 /**
  * Brings the cached inbox up to date after interrupt events: the lists and counts, and the

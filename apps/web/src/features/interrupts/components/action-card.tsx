@@ -33,13 +33,19 @@ export function ActionCard({
   const decide = useDecide();
   const [mode, setMode] = useState<Mode>(startEditing && action.allowedDecisions.includes('edit') ? 'edit' : null);
   const [lostRace, setLostRace] = useState<string | null>(null);
+  // After a decision its buttons are gone: keyboard focus moves to the action's heading, so the
+  // next Tab reaches the next action rather than the top of the page.
+  const heading = useRef<HTMLHeadingElement>(null);
   const allows = (d: DecisionType) => action.allowedDecisions.includes(d);
 
   const send = (body: { decision: DecisionType; editedArgs?: Record<string, unknown>; message?: string }) =>
     decide.mutate(
       { id: interrupt.id, body: { actionName: action.name, ...body } },
       {
-        onSuccess: () => setMode(null),
+        onSuccess: () => {
+          setMode(null);
+          window.requestAnimationFrame(() => heading.current?.focus());
+        },
         onError: (error) => {
           // A colleague decided first: the interrupt is refreshed and shows who.
           if (isApiError(error) && error.status === 409) {
@@ -54,7 +60,7 @@ export function ActionCard({
     <Paper withBorder p="md" component="section" aria-labelledby={`action-${action.name}`}>
       <Stack gap="sm">
         <Group justify="space-between" wrap="nowrap">
-          <Title order={2} size="h4" id={`action-${action.name}`}>
+          <Title order={2} size="h4" id={`action-${action.name}`} ref={heading} tabIndex={-1}>
             {action.name}
           </Title>
           {decision ? (

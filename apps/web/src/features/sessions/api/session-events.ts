@@ -1,11 +1,9 @@
+import type { OrganisationEvent } from '@interlock/api-client';
 import type { QueryClient } from '@tanstack/react-query';
 import { sessionKeys } from './sessions.queries';
 
 /** An event of the organisation's stream about a session. */
-export interface SessionEvent {
-  type: string;
-  session?: { id: string; name: string };
-}
+export type SessionEvent = Pick<OrganisationEvent, 'type' | 'session'>;
 
 /** The sessions list and the sessions the events name. */
 export async function applySessionEvents(queryClient: QueryClient, events: SessionEvent[]): Promise<void> {

@@ -34,7 +34,7 @@ try {
   });
   const r = JSON.parse(output);
   const minutes = ((Date.now() - started) / 60_000).toFixed(1);
-  // The machine is shared: its load (1-minute average, on ${machine()}) says how far the p99s are its noise.
+  // The machine is shared: its 1-minute load average says how much of a p99 is its neighbours' noise.
   const load = `load average ${loadBefore.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after`;
   const ms = (x) => (x ? x.toFixed(2) : '–');
   const rows = r.results

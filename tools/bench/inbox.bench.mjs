@@ -72,13 +72,11 @@ without \`include\` (the agents' read): DB p50 ${ms(r.record.db?.p50)} / p99 ${m
 
 Target: every tab and filter DB p99 ≤ 5 ms — ${verdict}
 
-How a title search runs: Postgres estimates a prefix's selectivity poorly, so the service walks the listing in order first
-(the listing indexes carry the title words, so the walk reads the index alone), 2,000 interrupts and then one window sized
-by the density found, while a page is in reach within 20,000; scarcer matches go to the GIN word index (keys
-\`<organisation id>:<word>\`). Its weak spot is several common words that rarely meet: the walk finds too few, and the index
-must intersect the prefixes' large posting lists (partial matches, one bitmap each). Expanding each prefix into the
-organisation's exact words first (a word lexicon, as the audit log keeps) lets GIN intersect posting lists instead — 2.1 ms
-instead of 6.1 ms for three such words measured by hand on this data — and is the next step if such searches matter.`,
+How a title search runs (as the audit log's): each prefix expands into the organisation's exact title words and their counts
+(the lexicon), which choose the plan before an interrupt is read — the GIN word index (keys \`<organisation id>:<word>\`)
+when at most a few hundred can match, else an ordered walk of the listing (whose index carries the title words, so the walk
+reads the index alone) that goes on while walking stays cheaper and otherwise hands over to the index. A prefix that starts
+no word answers from the lexicon alone. The costliest shapes are several common words: how often they meet is only a guess.`,
   );
   console.log(JSON.stringify(r, null, 2));
 } finally {

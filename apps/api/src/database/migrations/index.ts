@@ -9,5 +9,6 @@ import { AuditLogSearchKeys1795330000000 } from './1795330000000-audit-log-searc
 import { AuditLogWordCounts1795340000000 } from './1795340000000-audit-log-word-counts';
 import { InboxAndSessionListing1795351200000 } from './1795351200000-inbox-and-session-listing';
 import { InboxTitleSearchKeys1795351300000 } from './1795351300000-inbox-title-search-keys';
+import { InterruptTitleWords1795351400000 } from './1795351400000-interrupt-title-words';
 
-export const MIGRATIONS = [CreateOrganisations1763683200000, AccountsAndKeys1795291937217, CreateAuditLog1795292000000, AuditLogChainAndSearch1795300000000, InterruptsAndSessions1795310000000, AuditLogWordLexicon1795320000000, AuditLogSearchKeys1795330000000, AuditLogWordCounts1795340000000, InboxAndSessionListing1795351200000, InboxTitleSearchKeys1795351300000];
+export const MIGRATIONS = [CreateOrganisations1763683200000, AccountsAndKeys1795291937217, CreateAuditLog1795292000000, AuditLogChainAndSearch1795300000000, InterruptsAndSessions1795310000000, AuditLogWordLexicon1795320000000, AuditLogSearchKeys1795330000000, AuditLogWordCounts1795340000000, InboxAndSessionListing1795351200000, InboxTitleSearchKeys1795351300000, InterruptTitleWords1795351400000];

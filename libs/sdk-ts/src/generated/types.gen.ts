@@ -2483,6 +2483,10 @@ export type AppendSessionMessagesErrors = {
      */
     401: ErrorBody;
     /**
+     * AGENT_HOURS_ALLOWANCE_EXHAUSTED: the month's included agent hours are used (the session stays open; it can still be ended).
+     */
+    402: unknown;
+    /**
      * NOT_FOUND: no such resource in this organisation.
      */
     404: ErrorBody;

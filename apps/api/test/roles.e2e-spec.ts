@@ -6,6 +6,7 @@ import {
   builtInRoleIds,
   createApiKey,
   joinOrganisation,
+  memberWithPermissions,
   signUpOwner,
   SignedUpOwner,
   uniqueEmail,
@@ -195,10 +196,23 @@ describe('roles (SPEC §6, role.manage)', () => {
     expect(still.body.roles.find((r: { id: string }) => r.id === theirs.body.id).name).toBe('Theirs');
   });
 
-  it('answers 403 Missing permission: role.manage. to the built-in Manager', async () => {
+  it('lists roles to whoever may invite (member.invite) or manage roles (role.manage), and to nobody else', async () => {
+    // The built-in Manager invites, so it must see the roles it can invite with (issue 17, item 4).
+    const listed = await http().get('/api/roles').set('cookie', manager);
+    expect(listed.status).toBe(200);
+    expect(listed.body.roles.map((r: { name: string }) => r.name).slice(0, 3)).toEqual(['Owner', 'Developer', 'Manager']);
+    const inviter = await memberWithPermissions(t.app.getHttpServer(), owner.cookie, ['member.invite'], 'Ivy Inviter');
+    expect((await http().get('/api/roles').set('cookie', inviter.cookie)).status).toBe(200);
+    const roleManager = await memberWithPermissions(t.app.getHttpServer(), owner.cookie, ['role.manage'], 'Rob Roles');
+    expect((await http().get('/api/roles').set('cookie', roleManager.cookie)).status).toBe(200);
+    const neither = await memberWithPermissions(t.app.getHttpServer(), owner.cookie, ['interrupt.read', 'member.manage'], 'Nell Neither');
+    const refused = await http().get('/api/roles').set('cookie', neither.cookie);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ code: 'MISSING_PERMISSION', message: 'Missing permission: member.invite or role.manage.' });
+  });
+
+  it('answers 403 Missing permission: role.manage. to the built-in Manager changing roles', async () => {
     for (const res of [
-      await http().get('/api/roles').set('cookie', manager),
-      await http().post('/api/roles').set('cookie', manager).send({ name: 'Sneaky', permissions: [] }),
       await http().delete(`/api/roles/${(await builtInRoleIds(t.app.getHttpServer(), owner.cookie)).developer}`).set('cookie', manager),
     ]) {
       expect(res.status).toBe(403);

@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { declaredRoutes } from '../auth/route-declarations.util';
-import type { RouteAccess } from '../auth/decorators/route-access.decorator';
+import { describePermission, RouteAccess } from '../auth/decorators/route-access.decorator';
 import { assertNever } from '../auth/principal';
 import { ErrorBody } from './error-body.schema';
 
@@ -38,7 +38,7 @@ function errorsFor(access: RouteAccess, method: string, hasParams: boolean, hasQ
           'A cookie request: SIGN_IN_REQUIRED.',
       );
       if (access.plan) add('402', `PLAN_REQUIRED: a key needs the ${access.plan === 'pro' ? 'Pro' : 'Free'} plan (members do not).`);
-      add('403', `MISSING_PERMISSION: a member without ${access.permission}.`);
+      add('403', `MISSING_PERMISSION: a member without ${describePermission(access.permission)}.`);
       break;
     case 'human':
       add('403', 'HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED.');

@@ -51,7 +51,10 @@ export class RolesController {
   @Delete(':id')
   @HttpCode(204)
   @MemberRoute('role.manage')
-  @ApiOperation({ operationId: 'deleteRole', summary: 'Delete a custom role that no member holds' })
+  @ApiOperation({
+    operationId: 'deleteRole',
+    summary: 'Delete a custom role that no member holds; the invitations naming it are deleted with it, each audited',
+  })
   @ApiNoContentResponse({ description: 'Deleted.' })
   async remove(@CurrentMember() member: MemberPrincipal, @IdParam() id: string, @ClientIp() ip: string | null): Promise<void> {
     await this.roles.remove(member, id, ip);

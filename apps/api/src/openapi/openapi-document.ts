@@ -14,7 +14,9 @@ type ErrorCase = { status: string; description: string };
 function errorsFor(access: RouteAccess, method: string, hasParams: boolean, hasQuery: boolean): ErrorCase[] {
   const errors: ErrorCase[] = [];
   const add = (status: string, description: string) => errors.push({ status, description });
-  if (hasQuery && (method === 'get' || method === 'delete')) {
+  if (method === 'delete') {
+    add('400', `VALIDATION_FAILED: a body other than none or {} (DELETE takes none)${hasQuery ? ', or a malformed query parameter' : ''} (the message names it).`);
+  } else if (hasQuery && method === 'get') {
     add('400', 'VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it).');
   }
   if (method !== 'get' && method !== 'delete') {

@@ -891,6 +891,10 @@ export type RevokeApiKeyData = {
 
 export type RevokeApiKeyErrors = {
     /**
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it).
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
@@ -1870,6 +1874,10 @@ export type RemoveMemberData = {
 
 export type RemoveMemberErrors = {
     /**
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it).
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
@@ -2124,6 +2132,10 @@ export type DeleteRoleData = {
 };
 
 export type DeleteRoleErrors = {
+    /**
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it).
+     */
+    400: ErrorBody;
     /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
@@ -2668,6 +2680,10 @@ export type DeleteTeamData = {
 
 export type DeleteTeamErrors = {
     /**
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it).
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
@@ -2818,6 +2834,10 @@ export type RemoveTeamMemberData = {
 };
 
 export type RemoveTeamMemberErrors = {
+    /**
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it).
+     */
+    400: ErrorBody;
     /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */

@@ -15,7 +15,7 @@ const MONTH = `utc_month_start(now()) AS start, utc_next_month_start(utc_month_s
  * Seconds of the organisation's agent time this month, sessions still open counted up to now,
  * from its running total `a` (LEFT JOINed: no row is no time). See migration 1795371981912.
  */
-export const AGENT_SECONDS_USED = `agent_seconds_used(a.month_start, a.ended_seconds, a.open_sessions, a.open_offset_seconds, now())`;
+const AGENT_SECONDS_USED = `agent_seconds_used(a.month_start, a.ended_seconds, a.open_sessions, a.open_offset_seconds, now())`;
 
 /**
  * Monthly allowances (SPEC §8), per UTC calendar month, from configuration. Interrupt messages

@@ -4,7 +4,14 @@ import { applyInterruptEvents, refreshInterrupts, type InterruptEvent } from '..
 import { applySessionEvents, refreshSessions, type SessionEvent } from '../features/sessions/api/session-events';
 import { useCan } from '../shared/session/session.queries';
 
-const INTERRUPT_EVENTS = ['interrupt.created', 'interrupt.decided', 'interrupt.answered', 'interrupt.assigned', 'interrupt.escalated'];
+const INTERRUPT_EVENTS = [
+  'interrupt.created',
+  'interrupt.decided',
+  'interrupt.answered',
+  'interrupt.assigned',
+  'interrupt.unassigned',
+  'interrupt.escalated',
+];
 const SESSION_EVENTS = ['session.started', 'session.ended'];
 /** Events arrive in bursts (an agent opening many interrupts): refresh once per burst. */
 const BURST_MS = 150;

@@ -220,7 +220,7 @@ export const getInterrupt = <ThrowOnError extends boolean = false>(options: Opti
 });
 
 /**
- * Assign to a member or a team of the organisation
+ * Assign to a member or a team of the organisation, or unassign ({"memberId": null})
  */
 export const assignInterrupt = <ThrowOnError extends boolean = false>(options: Options<AssignInterruptData, ThrowOnError>) => (options.client ?? client).post<AssignInterruptResponses, AssignInterruptErrors, ThrowOnError>({
     security: [{
@@ -386,7 +386,7 @@ export const changePlan = <ThrowOnError extends boolean = false>(options: Option
 });
 
 /**
- * List the organisation's roles, built-in and custom
+ * List the organisation's roles, built-in and custom (member.invite or role.manage)
  */
 export const listRoles = <ThrowOnError extends boolean = false>(options?: Options<ListRolesData, ThrowOnError>) => (options?.client ?? client).get<ListRolesResponses, ListRolesErrors, ThrowOnError>({
     security: [{
@@ -416,7 +416,7 @@ export const createRole = <ThrowOnError extends boolean = false>(options: Option
 });
 
 /**
- * Delete a custom role that no member holds
+ * Delete a custom role that no member holds; the invitations naming it are deleted with it, each audited
  */
 export const deleteRole = <ThrowOnError extends boolean = false>(options: Options<DeleteRoleData, ThrowOnError>) => (options.client ?? client).delete<DeleteRoleResponses, DeleteRoleErrors, ThrowOnError>({
     security: [{

@@ -91,9 +91,9 @@ export type AppendMessagesResponse = {
 
 export type AssignInterruptDto = {
     /**
-     * A member of the organisation (or give teamId).
+     * A member of the organisation (or give teamId); null unassigns the interrupt.
      */
-    memberId?: string;
+    memberId?: string | null;
     /**
      * A team of the organisation (or give memberId).
      */
@@ -443,7 +443,7 @@ export type InterruptDetailResponse = {
 
 export type InterruptHistoryEntry = {
     /**
-     * interrupt.created, interrupt.decided (metadata {actionName, decision, becameAnswered}), interrupt.assigned (metadata {assigneeType, assigneeId, assigneeName, previousAssigneeType, previousAssigneeId}), interrupt.escalated (metadata {level, reason}); treat others as opaque.
+     * interrupt.created, interrupt.decided (metadata {actionName, decision, becameAnswered}), interrupt.assigned (metadata {assigneeType, assigneeId, assigneeName, previousAssigneeType, previousAssigneeId}), interrupt.unassigned (metadata {previousAssigneeType, previousAssigneeId, previousAssigneeName}), interrupt.escalated (metadata {level, reason}); treat others as opaque.
      */
     action: string;
     actorId: string | null;
@@ -591,6 +591,10 @@ export type OrganisationEvent = {
      */
     messageCount?: number;
     /**
+     * interrupt.unassigned: who it was assigned to.
+     */
+    previousAssignee?: EventAssignee;
+    /**
      * interrupt.escalated.
      */
     reason?: string | null;
@@ -606,7 +610,7 @@ export type OrganisationEvent = {
     type: OrganisationEventType;
 };
 
-export type OrganisationEventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.escalated' | 'session.started' | 'session.ended';
+export type OrganisationEventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'session.started' | 'session.ended';
 
 export type OrganisationResponse = {
     createdAt: string;
@@ -886,6 +890,10 @@ export type RevokeApiKeyData = {
 };
 
 export type RevokeApiKeyErrors = {
+    /**
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it).
+     */
+    400: ErrorBody;
     /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
@@ -1306,7 +1314,7 @@ export type StreamEventsError = StreamEventsErrors[keyof StreamEventsErrors];
 
 export type StreamEventsResponses = {
     /**
-     * First `retry: 3000`, then `ready` (data EventStreamPosition; id = the position the stream continues after), or `reset` when Last-Event-ID is more than 10,000 audit entries behind (or ahead): refetch, then carry on. Then one event per change, `event:` its type, `id:` its audit sequence number, `data:` an OrganisationEvent: interrupt.created, interrupt.decided, interrupt.answered (after the interrupt.decided that answered it; only the last of the two carries the id), interrupt.assigned, interrupt.escalated, and — for members holding session.read — session.started, session.ended. Comment heartbeats every 15 s; the stream closes when the member signs out or loses interrupt.read.
+     * First `retry: 3000`, then `ready` (data EventStreamPosition; id = the position the stream continues after), or `reset` when Last-Event-ID is more than 10,000 audit entries behind (or ahead): refetch, then carry on. Then one event per change, `event:` its type, `id:` its audit sequence number, `data:` an OrganisationEvent: interrupt.created, interrupt.decided, interrupt.answered (after the interrupt.decided that answered it; only the last of the two carries the id), interrupt.assigned, interrupt.unassigned, interrupt.escalated, and — for members holding session.read — session.started, session.ended. Comment heartbeats every 15 s; the stream closes when the member signs out or loses interrupt.read.
      */
     200: string;
 };
@@ -1866,6 +1874,10 @@ export type RemoveMemberData = {
 
 export type RemoveMemberErrors = {
     /**
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it).
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
@@ -2120,6 +2132,10 @@ export type DeleteRoleData = {
 };
 
 export type DeleteRoleErrors = {
+    /**
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it).
+     */
+    400: ErrorBody;
     /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
@@ -2483,6 +2499,10 @@ export type AppendSessionMessagesErrors = {
      */
     401: ErrorBody;
     /**
+     * AGENT_HOURS_ALLOWANCE_EXHAUSTED: the month's included agent hours are used (the session stays open; it can still be ended).
+     */
+    402: unknown;
+    /**
      * NOT_FOUND: no such resource in this organisation.
      */
     404: ErrorBody;
@@ -2660,6 +2680,10 @@ export type DeleteTeamData = {
 
 export type DeleteTeamErrors = {
     /**
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it).
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
@@ -2810,6 +2834,10 @@ export type RemoveTeamMemberData = {
 };
 
 export type RemoveTeamMemberErrors = {
+    /**
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it).
+     */
+    400: ErrorBody;
     /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */

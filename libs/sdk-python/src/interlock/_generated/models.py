@@ -83,7 +83,7 @@ class AssignInterruptDto(InterlockModel):
     )
     member_id: Optional[str] = Field(None, alias='memberId')
     """
-    A member of the organisation (or give teamId).
+    A member of the organisation (or give teamId); null unassigns the interrupt.
     """
     team_id: Optional[str] = Field(None, alias='teamId')
     """
@@ -286,7 +286,7 @@ class InterruptHistoryEntry(InterlockModel):
     )
     action: str = Field(..., examples=['interrupt.assigned'])
     """
-    interrupt.created, interrupt.decided (metadata {actionName, decision, becameAnswered}), interrupt.assigned (metadata {assigneeType, assigneeId, assigneeName, previousAssigneeType, previousAssigneeId}), interrupt.escalated (metadata {level, reason}); treat others as opaque.
+    interrupt.created, interrupt.decided (metadata {actionName, decision, becameAnswered}), interrupt.assigned (metadata {assigneeType, assigneeId, assigneeName, previousAssigneeType, previousAssigneeId}), interrupt.unassigned (metadata {previousAssigneeType, previousAssigneeId, previousAssigneeName}), interrupt.escalated (metadata {level, reason}); treat others as opaque.
     """
     actor_id: Optional[str] = Field(..., alias='actorId')
     actor_name: str = Field(..., alias='actorName')
@@ -1032,6 +1032,10 @@ class OrganisationEvent(InterlockModel):
     """
     session.ended.
     """
+    previous_assignee: Optional[EventAssignee] = Field(None, alias='previousAssignee')
+    """
+    interrupt.unassigned: who it was assigned to.
+    """
     reason: Optional[str] = None
     """
     interrupt.escalated.
@@ -1049,6 +1053,7 @@ class OrganisationEvent(InterlockModel):
         'interrupt.decided',
         'interrupt.answered',
         'interrupt.assigned',
+        'interrupt.unassigned',
         'interrupt.escalated',
         'session.started',
         'session.ended'], str]

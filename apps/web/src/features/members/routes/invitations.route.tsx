@@ -12,10 +12,12 @@ import { InviteMemberForm } from '../components/invite-member-form';
 export function InvitationsRoute() {
   const { member } = useSignedIn();
   const invitations = useInvitations();
-  const canListRoles = useCan('role.manage');
+  // Listing roles needs member.invite or role.manage (docs/DECISIONS.md); should it fail to
+  // list them, invite with one's own role (the API lets nobody grant more than they hold).
+  const canInvite = useCan('member.invite');
+  const canManageRoles = useCan('role.manage');
+  const canListRoles = canInvite || canManageRoles;
   const roles = useRoles({ enabled: canListRoles });
-  // Without role.manage the roles cannot be listed: invite with one's own role (the API lets
-  // nobody grant more than they hold).
   const roleOptions = roles.data ? roles.data.map((r) => ({ value: r.id, label: r.name })) : [{ value: member.roleId, label: 'Same role as you' }];
   const roleName = (id: string) => roles.data?.find((r) => r.id === id)?.name ?? (id === member.roleId ? 'Same role as you' : 'Another role');
 

@@ -17,7 +17,7 @@ export function MembersRoute() {
   const { member: me } = useSignedIn();
   const members = useMembers();
   const canInvite = useCan('member.invite');
-  const canListRoles = useCan('role.manage');
+  const canListRoles = useCan('role.manage') || canInvite;
   const roles = useRoles({ enabled: canListRoles });
   const changeRole = useChangeMemberRole();
   const [removing, setRemoving] = useState<MemberResponse | null>(null);

@@ -134,23 +134,18 @@ describe('plans and allowances (SPEC §4, §8; issue 5)', () => {
           [organisationId, interval],
         )
       )[0].id;
-    const scanSeconds = async (organisationId: string) =>
-      (
-        await t.app.get(DataSource).query(
-          `SELECT COALESCE(SUM(EXTRACT(EPOCH FROM LEAST(COALESCE(ended_at, now()), utc_next_month_start(utc_month_start(now())))
-                                      - GREATEST(started_at, utc_month_start(now())))), 0)::float8 AS s
-             FROM sessions WHERE organisation_id = $1 AND (ended_at IS NULL OR ended_at > utc_month_start(now()))`,
-          [organisationId],
-        )
-      )[0].s as number;
+    // The month's agent seconds summed from the sessions themselves, and as the running total keeps
+    // them; both read one `now()`, so running sessions add nothing between the two.
+    const SCAN_SQL = `SELECT COALESCE(SUM(EXTRACT(EPOCH FROM LEAST(COALESCE(ended_at, now()), utc_next_month_start(utc_month_start(now())))
+                                      - GREATEST(started_at, utc_month_start(now())))), 0)::float8
+             FROM sessions WHERE organisation_id = $1 AND (ended_at IS NULL OR ended_at > utc_month_start(now()))`;
+    const TOTAL_SQL = `SELECT agent_seconds_used(a.month_start, a.ended_seconds, a.open_sessions, a.open_offset_seconds, now())
+             FROM organisations o LEFT JOIN agent_hours_totals a ON a.organisation_id = o.id WHERE o.id = $1`;
     const totalSeconds = async (organisationId: string) =>
-      (
-        await t.app.get(DataSource).query(
-          `SELECT agent_seconds_used(a.month_start, a.ended_seconds, a.open_sessions, a.open_offset_seconds, now()) AS s
-             FROM organisations o LEFT JOIN agent_hours_totals a ON a.organisation_id = o.id WHERE o.id = $1`,
-          [organisationId],
-        )
-      )[0].s as number;
+      (await t.app.get(DataSource).query(`SELECT (${TOTAL_SQL}) AS s`, [organisationId]))[0].s as number;
+    /** |running total − scan| at one instant. */
+    const drift = async (organisationId: string) =>
+      (await t.app.get(DataSource).query(`SELECT abs((${TOTAL_SQL}) - (${SCAN_SQL})) AS d`, [organisationId]))[0].d as number;
 
     it('once the month’s hours are spent, appends answer the exact 402 and write nothing; the session stays open and can be ended', async () => {
       const { owner, key } = await organisation();
@@ -232,13 +227,13 @@ describe('plans and allowances (SPEC §4, §8; issue 5)', () => {
       // Started an hour before M and still open: this month counts it from M's first instant only.
       await ds.query(`INSERT INTO sessions (organisation_id, id, name, started_at) VALUES ($1, gen_random_uuid(), 'across', $2)`, [org, plus(m0, -1)]);
       expect(await usedAt(plus(m0, 0.5))).toBeCloseTo(1800, 3);
-      expect(Math.abs((await totalSeconds(org)) - (await scanSeconds(org)))).toBeLessThan(0.01);
+      expect(await drift(org)).toBeLessThan(0.01);
       // Two hours are spent this month once it is 2 hours old; the rollover happens at the first event of M.
       expect(await usedAt(plus(m0, 2))).toBeCloseTo(7200, 3);
       await ds.query(`INSERT INTO sessions (organisation_id, id, name, started_at, ended_at, status) VALUES ($1, gen_random_uuid(), 'short', now() - interval '1 second', now(), 'ended')`, [org]);
       const [totals] = await ds.query(`SELECT month_start, open_sessions FROM agent_hours_totals WHERE organisation_id = $1`, [org]);
       expect(totals).toEqual({ month_start: m0, open_sessions: 1 });
-      expect(Math.abs((await totalSeconds(org)) - (await scanSeconds(org)))).toBeLessThan(0.01);
+      expect(await drift(org)).toBeLessThan(0.01);
     });
 
     it('concurrent starts, appends and ends keep the running total equal to the sessions’ summed time', async () => {
@@ -256,7 +251,7 @@ describe('plans and allowances (SPEC §4, §8; issue 5)', () => {
         .get(DataSource)
         .query(`SELECT open_sessions FROM agent_hours_totals WHERE organisation_id = $1`, [owner.organisationId]);
       expect(totals.open_sessions).toBe(4);
-      expect(Math.abs((await totalSeconds(owner.organisationId)) - (await scanSeconds(owner.organisationId)))).toBeLessThan(0.01);
+      expect(await drift(owner.organisationId)).toBeLessThan(0.01);
     });
   });
 });

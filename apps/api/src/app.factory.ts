@@ -6,6 +6,7 @@ import type { DestinationStream, Logger } from 'pino';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config/app-config';
 import { declaredRoutes } from './auth/route-declarations.util';
+import { dashboardMiddleware } from './http/dashboard.middleware';
 import { jsonBodyMiddleware } from './http/json-body.middleware';
 import { methodNotAllowedMiddleware } from './http/method-not-allowed.middleware';
 import { requestIdMiddleware } from './http/request-id.middleware';
@@ -41,6 +42,12 @@ export async function createApp(
   app.use(requestIdMiddleware);
   app.use(httpLogger(logger, config.apiKeyPrefix));
   app.use(methodNotAllowedMiddleware(declaredRoutes(app)));
+  // The dashboard at `/` (before body parsing: it only answers GET and HEAD).
+  app.use(
+    dashboardMiddleware(config.webDir, (indexPath) =>
+      logger.warn({ indexPath }, 'the dashboard is not built (npx nx run web:build): / explains how to build it'),
+    ),
+  );
   app.use(jsonBodyMiddleware());
 
   // The contract, served at /api/openapi.json and rendered at /docs.

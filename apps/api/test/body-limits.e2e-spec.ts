@@ -102,7 +102,8 @@ describe('bounded body checking', () => {
 
     const cpuBefore = cpuMs(pid);
     const measured = await slowestHealth(flood);
-    expect(cpuMs(pid) - cpuBefore).toBeLessThan(100);
+    // Five bodies at the single body's CPU bound (50 ms each); the quadratic check took 3.8 s each.
+    expect(cpuMs(pid) - cpuBefore).toBeLessThan(5 * 50);
 
     const result = await meetsBound(100, async () => ({ baseline: await slowestHealth(harmless), measured: await slowestHealth(flood) }));
     expect({ first: Math.round(measured), ...result }).toMatchObject({ ok: true });

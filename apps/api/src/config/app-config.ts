@@ -17,6 +17,8 @@ export interface AppConfig {
    */
   readonly databaseListenUrl: string | undefined;
   readonly dataDir: string;
+  /** The built dashboard (`vite build` output) served at `/`. */
+  readonly webDir: string;
   readonly apiKeyPrefix: string;
   readonly apiKeyPepper: string;
   /** True when no pepper was configured and the development default is in use. */
@@ -123,6 +125,8 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
   }
   const dataDirRaw = read('DATA_DIR') ?? '.data';
   const dataDir = isAbsolute(dataDirRaw) ? dataDirRaw : resolve(cwd, dataDirRaw);
+  const webDirRaw = read('WEB_DIR') ?? 'dist/apps/web';
+  const webDir = isAbsolute(webDirRaw) ? webDirRaw : resolve(cwd, webDirRaw);
 
   const apiKeyPrefix = read('API_KEY_PREFIX') ?? 'ilk_';
   if (!/^[a-z][a-z0-9]{0,15}_$/.test(apiKeyPrefix)) {
@@ -168,6 +172,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     databaseUrl,
     databaseListenUrl: databaseListenUrl ?? databaseUrl,
     dataDir,
+    webDir,
     apiKeyPrefix,
     apiKeyPepper: pepper ?? DEVELOPMENT_PEPPER,
     apiKeyPepperIsDefault: pepper === undefined,

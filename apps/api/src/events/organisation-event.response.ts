@@ -10,6 +10,7 @@ export const ORGANISATION_EVENT_TYPES = [
   'interrupt.decided',
   'interrupt.answered',
   'interrupt.assigned',
+  'interrupt.unassigned',
   'interrupt.escalated',
   'session.started',
   'session.ended',
@@ -94,6 +95,9 @@ export class OrganisationEvent {
 
   @ApiPropertyOptional({ type: EventAssignee, description: 'interrupt.assigned.' })
   assignee?: EventAssignee;
+
+  @ApiPropertyOptional({ type: EventAssignee, description: 'interrupt.unassigned: who it was assigned to.' })
+  previousAssignee?: EventAssignee;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, description: 'interrupt.escalated: the new level.' })
   level?: number;

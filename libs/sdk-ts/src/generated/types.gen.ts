@@ -89,44 +89,15 @@ export type AppendMessagesResponse = {
     appended: number;
 };
 
-/**
- * Run the action as the agent asked.
- */
-export type ApproveDecision = {
+export type AssignInterruptDto = {
     /**
-     * The name of one of the interrupt's action requests.
+     * A member of the organisation (or give teamId); null unassigns the interrupt.
      */
-    actionName: string;
-    decision: 'approve';
-    /**
-     * Required with respond; optional otherwise.
-     */
-    message?: string;
-};
-
-/**
- * To a member (memberId) or to a team (teamId): exactly one.
- */
-export type AssignInterruptDto = AssignToMember | AssignToTeam;
-
-/**
- * Assign to a member of the organisation.
- */
-export type AssignToMember = {
-    /**
-     * A member of the organisation (or give teamId).
-     */
-    memberId: string;
-};
-
-/**
- * Assign to a team of the organisation.
- */
-export type AssignToTeam = {
+    memberId?: string | null;
     /**
      * A team of the organisation (or give memberId).
      */
-    teamId: string;
+    teamId?: string;
 };
 
 export type Assignee = {
@@ -216,9 +187,9 @@ export type CreateInterruptDto = {
         [key: string]: unknown;
     };
     /**
-     * A session of this organisation; null is no session.
+     * A session of this organisation.
      */
-    sessionId?: string | null;
+    sessionId?: string;
     title: string;
 };
 
@@ -285,10 +256,30 @@ export type CurrentSessionResponse = {
     permissions: Array<'apiKey.create' | 'apiKey.read' | 'apiKey.update' | 'apiKey.delete' | 'interrupt.decide' | 'interrupt.assign' | 'interrupt.escalate' | 'interrupt.read' | 'session.read' | 'session.disconnect' | 'webhook.manage' | 'billing.manage' | 'member.invite' | 'member.manage' | 'role.manage' | 'team.manage' | 'auditLog.read' | 'auditLog.export'>;
 };
 
-/**
- * One decision on one action request; the fields allowed depend on `decision`.
- */
-export type DecideInterruptDto = ApproveDecision | EditDecision | RejectDecision | RespondDecision;
+export type DecideInterruptDto = {
+    /**
+     * The name of one of the interrupt's action requests.
+     */
+    actionName: string;
+    /**
+     * One of the action's allowedDecisions.
+     */
+    decision: DecisionType;
+    /**
+     * Required with edit, refused otherwise.
+     */
+    editedArgs?: {
+        [key: string]: unknown;
+    };
+    /**
+     * Optional with edit, refused otherwise: the name of the action to run instead.
+     */
+    editedName?: string;
+    /**
+     * Required with respond; optional otherwise.
+     */
+    message?: string;
+};
 
 export type DecidedBy = {
     id: string;
@@ -325,31 +316,6 @@ export type DecisionResponse = {
  */
 export type DecisionType = 'approve' | 'edit' | 'reject' | 'respond';
 
-/**
- * Run the action with other arguments (and, optionally, another name).
- */
-export type EditDecision = {
-    /**
-     * The name of one of the interrupt's action requests.
-     */
-    actionName: string;
-    decision: 'edit';
-    /**
-     * Required with edit, refused otherwise.
-     */
-    editedArgs: {
-        [key: string]: unknown;
-    };
-    /**
-     * Optional with edit, refused otherwise: the name of the action to run instead.
-     */
-    editedName?: string;
-    /**
-     * Required with respond; optional otherwise.
-     */
-    message?: string;
-};
-
 export type ErrorBody = {
     /**
      * Stable: switch on this.
@@ -373,7 +339,7 @@ export type ErrorBody = {
 /**
  * Stable: switch on this.
  */
-export type ErrorCode = 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'API_KEY_EXPIRED' | 'SIGN_IN_REQUIRED' | 'INVALID_CREDENTIALS' | 'MESSAGES_ALLOWANCE_EXHAUSTED' | 'AGENT_HOURS_ALLOWANCE_EXHAUSTED' | 'PLAN_REQUIRED' | 'HUMANS_ONLY' | 'MISSING_PERMISSION' | 'FORBIDDEN' | 'CSRF_REJECTED' | 'SIGNUP_CLOSED' | 'VALIDATION_FAILED' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'SERVICE_UNAVAILABLE';
+export type ErrorCode = 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'API_KEY_EXPIRED' | 'SIGN_IN_REQUIRED' | 'INVALID_CREDENTIALS' | 'MESSAGES_ALLOWANCE_EXHAUSTED' | 'AGENT_HOURS_ALLOWANCE_EXHAUSTED' | 'PLAN_REQUIRED' | 'HUMANS_ONLY' | 'MISSING_PERMISSION' | 'FORBIDDEN' | 'CSRF_REJECTED' | 'SIGNUP_CLOSED' | 'VALIDATION_FAILED' | 'NOT_FOUND' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'SERVICE_UNAVAILABLE';
 
 export type EscalateInterruptDto = {
     reason?: string;
@@ -477,7 +443,7 @@ export type InterruptDetailResponse = {
 
 export type InterruptHistoryEntry = {
     /**
-     * interrupt.created, interrupt.decided (metadata {actionName, decision, becameAnswered}), interrupt.assigned (metadata {assigneeType, assigneeId, assigneeName, previousAssigneeType, previousAssigneeId}), interrupt.escalated (metadata {level, reason}); treat others as opaque.
+     * interrupt.created, interrupt.decided (metadata {actionName, decision, becameAnswered}), interrupt.assigned (metadata {assigneeType, assigneeId, assigneeName, previousAssigneeType, previousAssigneeId}), interrupt.unassigned (metadata {previousAssigneeType, previousAssigneeId, previousAssigneeName}), interrupt.escalated (metadata {level, reason}); treat others as opaque.
      */
     action: string;
     actorId: string | null;
@@ -569,19 +535,6 @@ export type LinkedSession = {
 
 export type ListOrder = 'newest' | 'oldest';
 
-/**
- * A `message` event of the Live View: one message of the session (the event id is its number).
- */
-export type LiveViewMessage = {
-    content: string;
-    createdAt: string;
-    role: SessionMessageRole;
-    /**
-     * Its number in the session; also the event id.
-     */
-    seq: number;
-};
-
 export type MemberListResponse = {
     members: Array<MemberResponse>;
 };
@@ -638,6 +591,10 @@ export type OrganisationEvent = {
      */
     messageCount?: number;
     /**
+     * interrupt.unassigned: who it was assigned to.
+     */
+    previousAssignee?: EventAssignee;
+    /**
      * interrupt.escalated.
      */
     reason?: string | null;
@@ -653,7 +610,7 @@ export type OrganisationEvent = {
     type: OrganisationEventType;
 };
 
-export type OrganisationEventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.escalated' | 'session.started' | 'session.ended';
+export type OrganisationEventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'session.started' | 'session.ended';
 
 export type OrganisationResponse = {
     createdAt: string;
@@ -670,42 +627,12 @@ export type Permission = 'apiKey.create' | 'apiKey.read' | 'apiKey.update' | 'ap
 
 export type Plan = 'free' | 'pro';
 
-/**
- * Do not run the action; optionally say why.
- */
-export type RejectDecision = {
-    /**
-     * The name of one of the interrupt's action requests.
-     */
-    actionName: string;
-    decision: 'reject';
-    /**
-     * Required with respond; optional otherwise.
-     */
-    message?: string;
-};
-
 export type RenameApiKeyDto = {
     name: string;
 };
 
 export type RenameTeamDto = {
     name: string;
-};
-
-/**
- * Answer instead of running the action.
- */
-export type RespondDecision = {
-    /**
-     * The name of one of the interrupt's action requests.
-     */
-    actionName: string;
-    decision: 'respond';
-    /**
-     * Required with respond; optional otherwise.
-     */
-    message: string;
 };
 
 export type RoleListResponse = {
@@ -964,6 +891,10 @@ export type RevokeApiKeyData = {
 
 export type RevokeApiKeyErrors = {
     /**
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it).
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
@@ -1097,10 +1028,6 @@ export type ListAuditLogErrors = {
      */
     403: ErrorBody;
     /**
-     * RATE_LIMITED: the organisation's request budget for this window is spent (SPEC §8b); retry after Retry-After.
-     */
-    429: ErrorBody;
-    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -1225,10 +1152,6 @@ export type SignInErrors = {
      */
     400: ErrorBody;
     /**
-     * INVALID_CREDENTIALS: wrong email or password (the same answer, in the same time, for an email no account has).
-     */
-    401: ErrorBody;
-    /**
      * HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED.
      */
     403: ErrorBody;
@@ -1240,10 +1163,6 @@ export type SignInErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
-    /**
-     * RATE_LIMITED: too many failed sign-ins for this account or from this address (SPEC §8b).
-     */
-    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1327,13 +1246,9 @@ export type SignUpErrors = {
      */
     400: ErrorBody;
     /**
-     * HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED. SIGNUP_CLOSED: self-service sign-up is turned off on this server.
+     * HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED.
      */
     403: ErrorBody;
-    /**
-     * CONFLICT: an account with this email already exists.
-     */
-    409: ErrorBody;
     /**
      * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
      */
@@ -1342,10 +1257,6 @@ export type SignUpErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
-    /**
-     * RATE_LIMITED: too many sign-ups for this email or from this address (SPEC §8b).
-     */
-    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1382,10 +1293,6 @@ export type StreamEventsData = {
 
 export type StreamEventsErrors = {
     /**
-     * VALIDATION_FAILED: Last-Event-ID is not the id of an event of this stream.
-     */
-    400: ErrorBody;
-    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
@@ -1406,18 +1313,10 @@ export type StreamEventsErrors = {
 export type StreamEventsError = StreamEventsErrors[keyof StreamEventsErrors];
 
 export type StreamEventsResponses = {
-    200: ({
-        data?: string;
-        event?: 'ready' | 'reset';
-    } | {
-        data?: string;
-        event?: 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.escalated' | 'session.started' | 'session.ended';
-    }) & {
-        data: string;
-        event: string;
-        id?: string;
-        retry?: string;
-    };
+    /**
+     * First `retry: 3000`, then `ready` (data EventStreamPosition; id = the position the stream continues after), or `reset` when Last-Event-ID is more than 10,000 audit entries behind (or ahead): refetch, then carry on. Then one event per change, `event:` its type, `id:` its audit sequence number, `data:` an OrganisationEvent: interrupt.created, interrupt.decided, interrupt.answered (after the interrupt.decided that answered it; only the last of the two carries the id), interrupt.assigned, interrupt.unassigned, interrupt.escalated, and — for members holding session.read — session.started, session.ended. Comment heartbeats every 15 s; the stream closes when the member signs out or loses interrupt.read.
+     */
+    200: string;
 };
 
 export type StreamEventsResponse = StreamEventsResponses[keyof StreamEventsResponses];
@@ -1429,7 +1328,7 @@ export type ListInterruptsData = {
         status?: InterruptStatus;
         externalId?: string;
         /**
-         * me: assigned to the signed-in member; my_teams: to a team the member belongs to; unassigned: to no one. A key is no member and in no team: with a key, me and my_teams match nothing.
+         * me: assigned to the signed-in member; my_teams: to a team the member belongs to; unassigned: to no one. me and my_teams need a signed-in member (a key gets 400).
          */
         assignee?: AssigneeFilter;
         /**
@@ -1475,10 +1374,6 @@ export type ListInterruptsErrors = {
      */
     403: ErrorBody;
     /**
-     * RATE_LIMITED: the organisation's request budget for this window is spent (SPEC §8b); retry after Retry-After.
-     */
-    429: ErrorBody;
-    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -1523,10 +1418,6 @@ export type CreateInterruptErrors = {
      */
     402: unknown;
     /**
-     * NOT_FOUND: sessionId names no session of this organisation.
-     */
-    404: ErrorBody;
-    /**
      * CONFLICT: the Idempotency-Key was used with a different request.
      */
     409: unknown;
@@ -1538,10 +1429,6 @@ export type CreateInterruptErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
-    /**
-     * RATE_LIMITED: the organisation's request budget for this window is spent (SPEC §8b); retry after Retry-After.
-     */
-    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1626,10 +1513,6 @@ export type GetInterruptErrors = {
      */
     404: ErrorBody;
     /**
-     * RATE_LIMITED: the organisation's request budget for this window is spent (SPEC §8b); retry after Retry-After.
-     */
-    429: ErrorBody;
-    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -1670,7 +1553,7 @@ export type AssignInterruptErrors = {
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation. NOT_FOUND: memberId or teamId names no member or team of this organisation.
+     * NOT_FOUND: no such resource in this organisation.
      */
     404: ErrorBody;
     /**
@@ -1730,7 +1613,7 @@ export type DecideInterruptErrors = {
      */
     404: ErrorBody;
     /**
-     * CONFLICT: the action already has a decision. CONFLICT: the action is already decided, the interrupt answered, or actionName or decision does not fit this interrupt.
+     * CONFLICT: the action already has a decision.
      */
     409: unknown;
     /**
@@ -1873,14 +1756,6 @@ export type CreateInvitationErrors = {
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: roleId names no role of this organisation.
-     */
-    404: ErrorBody;
-    /**
-     * CONFLICT: an account with this email already exists.
-     */
-    409: ErrorBody;
-    /**
      * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
      */
     413: ErrorBody;
@@ -1928,10 +1803,6 @@ export type AcceptInvitationErrors = {
      * NOT_FOUND: no such resource in this organisation.
      */
     404: ErrorBody;
-    /**
-     * CONFLICT: an account with this email already exists.
-     */
-    409: ErrorBody;
     /**
      * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
      */
@@ -2003,6 +1874,10 @@ export type RemoveMemberData = {
 
 export type RemoveMemberErrors = {
     /**
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it).
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
@@ -2014,10 +1889,6 @@ export type RemoveMemberErrors = {
      * NOT_FOUND: no such resource in this organisation.
      */
     404: ErrorBody;
-    /**
-     * CONFLICT: the organisation must keep an Owner: the last Owner cannot be removed.
-     */
-    409: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -2062,13 +1933,9 @@ export type ChangeMemberRoleErrors = {
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation. NOT_FOUND: roleId names no role of this organisation.
+     * NOT_FOUND: no such resource in this organisation.
      */
     404: ErrorBody;
-    /**
-     * CONFLICT: the organisation must keep an Owner: the last Owner keeps the role.
-     */
-    409: ErrorBody;
     /**
      * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
      */
@@ -2230,10 +2097,6 @@ export type CreateRoleErrors = {
      */
     403: ErrorBody;
     /**
-     * CONFLICT: a role with this name already exists.
-     */
-    409: ErrorBody;
-    /**
      * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
      */
     413: ErrorBody;
@@ -2270,6 +2133,10 @@ export type DeleteRoleData = {
 
 export type DeleteRoleErrors = {
     /**
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it).
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
@@ -2281,10 +2148,6 @@ export type DeleteRoleErrors = {
      * NOT_FOUND: no such resource in this organisation.
      */
     404: ErrorBody;
-    /**
-     * CONFLICT: built-in roles cannot be deleted, nor a role a member still holds.
-     */
-    409: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -2332,10 +2195,6 @@ export type UpdateRoleErrors = {
      * NOT_FOUND: no such resource in this organisation.
      */
     404: ErrorBody;
-    /**
-     * CONFLICT: built-in roles cannot be changed, or a role with this name already exists.
-     */
-    409: ErrorBody;
     /**
      * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
      */
@@ -2394,10 +2253,6 @@ export type ListSessionsErrors = {
      */
     403: ErrorBody;
     /**
-     * RATE_LIMITED: the organisation's request budget for this window is spent (SPEC §8b); retry after Retry-After.
-     */
-    429: ErrorBody;
-    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -2454,10 +2309,6 @@ export type StartSessionErrors = {
      */
     415: ErrorBody;
     /**
-     * RATE_LIMITED: the organisation's request budget for this window is spent (SPEC §8b); retry after Retry-After.
-     */
-    429: ErrorBody;
-    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -2497,10 +2348,6 @@ export type RetrieveSessionErrors = {
      * NOT_FOUND: no such resource in this organisation.
      */
     404: ErrorBody;
-    /**
-     * RATE_LIMITED: the organisation's request budget for this window is spent (SPEC §8b); retry after Retry-After.
-     */
-    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -2610,10 +2457,6 @@ export type EndSessionErrors = {
      */
     415: ErrorBody;
     /**
-     * RATE_LIMITED: the organisation's request budget for this window is spent (SPEC §8b); retry after Retry-After.
-     */
-    429: ErrorBody;
-    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -2656,6 +2499,10 @@ export type AppendSessionMessagesErrors = {
      */
     401: ErrorBody;
     /**
+     * AGENT_HOURS_ALLOWANCE_EXHAUSTED: the month's included agent hours are used (the session stays open; it can still be ended).
+     */
+    402: unknown;
+    /**
      * NOT_FOUND: no such resource in this organisation.
      */
     404: ErrorBody;
@@ -2671,10 +2518,6 @@ export type AppendSessionMessagesErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
-    /**
-     * RATE_LIMITED: the organisation's request budget for this window is spent (SPEC §8b); retry after Retry-After.
-     */
-    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -2710,10 +2553,6 @@ export type StreamSessionData = {
 
 export type StreamSessionErrors = {
     /**
-     * VALIDATION_FAILED: Last-Event-ID is not the number of a message of this session.
-     */
-    400: ErrorBody;
-    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
@@ -2738,18 +2577,10 @@ export type StreamSessionErrors = {
 export type StreamSessionError = StreamSessionErrors[keyof StreamSessionErrors];
 
 export type StreamSessionResponses = {
-    200: ({
-        data?: string;
-        event?: 'session';
-    } | {
-        data?: string;
-        event?: 'message';
-    }) & {
-        data: string;
-        event: string;
-        id?: string;
-        retry?: string;
-    };
+    /**
+     * Events: `session` (the session record, first and last), `message` (id = its number; data {seq, role, content, createdAt}); comment heartbeats every 15 s. Ends after a finished session's last message.
+     */
+    200: string;
     /**
      * The session has finished and Last-Event-ID is its last message: nothing more will come.
      */
@@ -2813,10 +2644,6 @@ export type CreateTeamErrors = {
      */
     403: ErrorBody;
     /**
-     * CONFLICT: a team with this name already exists.
-     */
-    409: ErrorBody;
-    /**
      * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
      */
     413: ErrorBody;
@@ -2852,6 +2679,10 @@ export type DeleteTeamData = {
 };
 
 export type DeleteTeamErrors = {
+    /**
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it).
+     */
+    400: ErrorBody;
     /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
@@ -2912,10 +2743,6 @@ export type RenameTeamErrors = {
      */
     404: ErrorBody;
     /**
-     * CONFLICT: a team with this name already exists.
-     */
-    409: ErrorBody;
-    /**
      * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
      */
     413: ErrorBody;
@@ -2964,7 +2791,7 @@ export type AddTeamMemberErrors = {
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation. NOT_FOUND: memberId names no member of this organisation.
+     * NOT_FOUND: no such resource in this organisation.
      */
     404: ErrorBody;
     /**
@@ -3007,6 +2834,10 @@ export type RemoveTeamMemberData = {
 };
 
 export type RemoveTeamMemberErrors = {
+    /**
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it).
+     */
+    400: ErrorBody;
     /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
@@ -3052,10 +2883,6 @@ export type WhoamiErrors = {
      * MISSING_API_KEY, INVALID_API_KEY or API_KEY_EXPIRED.
      */
     401: ErrorBody;
-    /**
-     * RATE_LIMITED: the organisation's request budget for this window is spent (SPEC §8b); retry after Retry-After.
-     */
-    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */

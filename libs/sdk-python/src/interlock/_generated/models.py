@@ -133,7 +133,7 @@ class AssignToMember(InterlockModel):
     )
     member_id: str = Field(..., alias='memberId')
     """
-    A member of the organisation (or give teamId).
+    A member of the organisation (or give teamId); null unassigns the interrupt.
     """
 
 
@@ -430,7 +430,7 @@ class InterruptHistoryEntry(InterlockModel):
     )
     action: str = Field(..., examples=['interrupt.assigned'])
     """
-    interrupt.created, interrupt.decided (metadata {actionName, decision, becameAnswered}), interrupt.assigned (metadata {assigneeType, assigneeId, assigneeName, previousAssigneeType, previousAssigneeId}), interrupt.escalated (metadata {level, reason}); treat others as opaque.
+    interrupt.created, interrupt.decided (metadata {actionName, decision, becameAnswered}), interrupt.assigned (metadata {assigneeType, assigneeId, assigneeName, previousAssigneeType, previousAssigneeId}), interrupt.unassigned (metadata {previousAssigneeType, previousAssigneeId, previousAssigneeName}), interrupt.escalated (metadata {level, reason}); treat others as opaque.
     """
     actor_id: Optional[str] = Field(..., alias='actorId')
     actor_name: str = Field(..., alias='actorName')
@@ -1300,6 +1300,10 @@ class OrganisationEvent(InterlockModel):
     """
     session.ended.
     """
+    previous_assignee: Optional[EventAssignee] = Field(None, alias='previousAssignee')
+    """
+    interrupt.unassigned: who it was assigned to.
+    """
     reason: Optional[str] = None
     """
     interrupt.escalated.
@@ -1317,6 +1321,7 @@ class OrganisationEvent(InterlockModel):
         'interrupt.decided',
         'interrupt.answered',
         'interrupt.assigned',
+        'interrupt.unassigned',
         'interrupt.escalated',
         'session.started',
         'session.ended'], str]

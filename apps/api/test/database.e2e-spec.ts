@@ -1,10 +1,12 @@
 import request from 'supertest';
+import type { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { createDataSource } from '../src/database/data-source';
 import { MIGRATIONS } from '../src/database/migrations';
 import { migrateUnderLock, revertLastUnderLock } from '../src/database/migrator';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 import { startTestApp, TestApp } from './support/test-app';
+import { NotificationBus } from '../src/notifications/notification-bus';
 
 describe('migrations', () => {
   let db: TestDatabase;
@@ -76,4 +78,25 @@ describe('readiness', () => {
     expect((await request(t.app.getHttpServer()).get('/health/ready')).status).toBe(200);
   });
 
+  it('is not ready while the notification listener does not receive, and ready again once it does', async () => {
+    // A listener that stops hearing (a half-open connection, a pooler in between) says nothing:
+    // only its own probes failing to come back tell.
+    const bus = t.app.get(NotificationBus) as unknown as { client: Client };
+    await bus.client.query('UNLISTEN *');
+    let res = await request(t.app.getHttpServer()).get('/health/ready');
+    for (let i = 0; i < 100 && res.status === 200; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      res = await request(t.app.getHttpServer()).get('/health/ready');
+    }
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: 'The notification listener is not receiving: see the service log.' });
+    const hinted = () => t.logs.some((l) => String(l.msg).includes('set DATABASE_DIRECT_URL to Postgres itself'));
+    for (let i = 0; i < 100 && !hinted(); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(hinted()).toBe(true);
+    for (let i = 0; i < 100 && res.status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      res = await request(t.app.getHttpServer()).get('/health/ready');
+    }
+    expect(res.status).toBe(200);
+  });
 });

@@ -37,6 +37,8 @@ export async function migrateUnderLock(dataSource: DataSource, log: MigrationLog
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   try {
+    // The common case, a restart on a migrated database, reads one table and takes no lock.
+    if ((await new MigrationExecutor(dataSource, runner).getPendingMigrations()).length === 0) return [];
     await acquire(runner, log);
     try {
       const executor = new MigrationExecutor(dataSource, runner);
@@ -45,7 +47,7 @@ export async function migrateUnderLock(dataSource: DataSource, log: MigrationLog
       if (applied.length > 0) log.info(`applied ${applied.length} migration(s): ${applied.map((m) => m.name).join(', ')}`);
       return applied.map((m) => m.name);
     } finally {
-      await runner.query('SELECT pg_advisory_unlock($1, $2)', [...LOCK_KEY]).catch(() => undefined);
+      await release(runner);
     }
   } finally {
     await runner.release();
@@ -69,7 +71,7 @@ export async function revertLastUnderLock(dataSource: DataSource, log: Migration
       executor.transaction = migration?.transaction === false ? 'none' : 'each';
       await executor.undoLastMigration();
     } finally {
-      await runner.query('SELECT pg_advisory_unlock($1, $2)', [...LOCK_KEY]).catch(() => undefined);
+      await release(runner);
     }
   } finally {
     await runner.release();
@@ -91,5 +93,22 @@ async function acquire(runner: QueryRunner, log: MigrationLog): Promise<void> {
        AND classid = $1::int::oid AND objid = $2::int::oid AND objsubid = 2 AND granted) AS held`,
     [...LOCK_KEY],
   );
-  if (!held) throw new MigrationLockLostError();
+  if (!held) {
+    await release(runner);
+    throw new MigrationLockLostError();
+  }
+}
+
+/**
+ * Releases the lock. On a direct connection the first unlock does it; through a transaction
+ * pooler (refused above, but the lock was taken by then) each statement may land on another
+ * server session, so try a few times rather than leave the lock to block every later start.
+ */
+async function release(runner: QueryRunner): Promise<void> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const rows: { unlocked: boolean }[] = await runner
+      .query('SELECT pg_advisory_unlock($1, $2) AS unlocked', [...LOCK_KEY])
+      .catch(() => [{ unlocked: true }]);
+    if (rows[0]?.unlocked) return;
+  }
 }

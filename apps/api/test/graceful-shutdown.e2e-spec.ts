@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 import { ServiceProcess, startServiceProcess } from './support/service-process';
+import { SseClient } from './support/sse-client';
 
 const DRAIN_DELAY_MS = 1_500;
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -56,7 +57,7 @@ describe('SIGTERM drain', () => {
     await db.drop();
   });
 
-  it('finishes a slow in-flight request, serves then refuses new connections, and exits 0 in time', async () => {
+  it('finishes a slow in-flight request, serves then refuses new connections, ends event streams, and exits 0 in time', async () => {
     const signUp = await fetch(`${service.baseUrl}/api/auth/sign-up`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -77,6 +78,18 @@ describe('SIGTERM drain', () => {
         body: JSON.stringify({ title, actionRequests: [{ name: 'deploy' }] }),
       });
     expect((await open('first')).status).toBe(201);
+    // A Live View stream open across the shutdown: it keeps going through the drain delay and
+    // ends cleanly when the service stops accepting.
+    const liveSession = (await (
+      await fetch(`${service.baseUrl}/api/sessions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        body: JSON.stringify({ name: 'across the shutdown' }),
+      })
+    ).json()) as { id: string };
+    const stream = await SseClient.open(`${service.baseUrl}/api/sessions/${liveSession.id}/stream`, { cookie });
+    expect(stream.status).toBe(200);
+    await stream.until(() => stream.events.length === 1);
 
     // Slow: the next interrupt waits for this month's usage row, which the test holds.
     await sql.query('BEGIN');
@@ -103,12 +116,21 @@ describe('SIGTERM drain', () => {
     const live = await freshGet(service.baseUrl, '/health/live');
     expect(live.statusCode).toBe(200);
     expect(live.headers.connection).toBe('close');
+    const appended = await fetch(`${service.baseUrl}/api/sessions/${liveSession.id}/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: JSON.stringify({ messages: [{ role: 'agent', content: 'during the drain' }] }),
+    });
+    expect(appended.status).toBe(201);
+    await stream.until(() => stream.messages().length === 1);
+    expect(stream.ended).toBe(false);
     expect(performance.now() - signalledAt).toBeLessThan(DRAIN_DELAY_MS);
 
     // After it: new connections are refused while the slow request is still waiting.
     while (performance.now() - signalledAt < DRAIN_DELAY_MS + 300) await new Promise((r) => setTimeout(r, 50));
     expect(await connectionRefused(Number(new URL(service.baseUrl).port))).toBe(true);
     expect(service.child.exitCode).toBeNull();
+    await stream.until(() => stream.ended, 2_000);
 
     await sql.query('COMMIT');
     const answered = await slow;

@@ -6,6 +6,7 @@ export default defineConfig({
     'auth-bench.server': 'tools/bench/auth-bench.server.ts',
     'audit-bench.driver': 'tools/bench/audit-bench.driver.ts',
     'interrupts-bench.server': 'tools/bench/interrupts-bench.server.ts',
+    'scale-out-bench.driver': 'tools/bench/scale-out-bench.driver.ts',
   },
   outDir: 'dist/tools/bench',
   tsconfig: 'apps/api/tsconfig.json',

@@ -4,57 +4,19 @@ import { MIGRATIONS } from '../src/database/migrations';
 import { SseClient } from './support/sse-client';
 import { ServiceProcess, startServiceProcess } from './support/service-process';
 import { createTestDatabase, TestDatabase } from './support/test-database';
-import { ensureHaproxyAndPgbouncer, freePort, HaProxy, PgBouncer, startHaProxy, startPgBouncer } from './support/scale-out-topology';
+import {
+  ensureHaproxyAndPgbouncer,
+  freePort,
+  HaProxy,
+  load,
+  percentile,
+  PgBouncer,
+  startHaProxy,
+  startPgBouncer,
+} from './support/scale-out-topology';
 
 const PEPPER = 'scale-out-pepper-0123456789abcdef0123456';
 const DRAIN_DELAY_MS = 1_500;
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-interface LoadResult {
-  sent: number;
-  ok: number;
-  failed: Record<string, number>;
-  servedBy: Record<string, number>;
-}
-
-/** `clients` loops of GET `path` through the balancer until `stop()`; every request counted. */
-function load(baseUrl: string, path: string, headers: Record<string, string>, clients: number) {
-  const result: LoadResult = { sent: 0, ok: 0, failed: {}, servedBy: {} };
-  let running = true;
-  const loop = async () => {
-    while (running) {
-      result.sent++;
-      try {
-        const res = await fetch(`${baseUrl}${path}`, { headers });
-        const body = await res.text();
-        const server = res.headers.get('x-served-by') ?? 'none';
-        result.servedBy[server] = (result.servedBy[server] ?? 0) + 1;
-        if (res.status === 200) result.ok++;
-        else {
-          const what = `${res.status} from ${server}`;
-          result.failed[what] = (result.failed[what] ?? 0) + 1;
-          if (process.env.SCALE_OUT_DEBUG) console.log(what, body);
-        }
-      } catch (error) {
-        const code = String((error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message);
-        result.failed[code] = (result.failed[code] ?? 0) + 1;
-      }
-    }
-  };
-  const loops = Array.from({ length: clients }, loop);
-  return {
-    result,
-    async stop(): Promise<LoadResult> {
-      running = false;
-      await Promise.all(loops);
-      return result;
-    },
-  };
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

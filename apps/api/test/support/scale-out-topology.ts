@@ -170,12 +170,14 @@ export interface HaProxy {
   stop(): Promise<void>;
 }
 
-export interface HaProxyTiming {
+export interface HaProxyOptions {
   /** Health check interval. */
   readonly interMs: number;
   /** Failed checks before a server is taken out, passed ones before it is put back. */
   readonly fall: number;
   readonly rise: number;
+  /** Retry a failed request on another server (on by default; off to measure what it saves). */
+  readonly retries?: boolean;
 }
 
 /**
@@ -185,7 +187,7 @@ export interface HaProxyTiming {
  */
 export async function startHaProxy(
   servers: { name: string; port: number }[],
-  timing: HaProxyTiming = { interMs: 200, fall: 2, rise: 2 },
+  timing: HaProxyOptions = { interMs: 200, fall: 2, rise: 2 },
 ): Promise<HaProxy> {
   const runAs = unprivilegedUser();
   const dir = workDir('interlock-haproxy-', runAs);
@@ -206,9 +208,9 @@ export async function startHaProxy(
       // A check must answer within this (the default is the check interval, which a loaded
       // machine can miss twice in a row without anything being wrong).
       '  timeout check 2s',
-      '  retries 3',
-      '  option redispatch 1',
-      '  retry-on conn-failure empty-response response-timeout',
+      ...(timing.retries === false
+        ? ['  retries 0']
+        : ['  retries 3', '  option redispatch 1', '  retry-on conn-failure empty-response response-timeout']),
       'frontend api',
       `  bind 127.0.0.1:${port}`,
       '  default_backend instances',
@@ -255,5 +257,51 @@ export async function startHaProxy(
     },
     output: daemon.output,
     stop: daemon.stop,
+  };
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+export interface LoadResult {
+  sent: number;
+  ok: number;
+  failed: Record<string, number>;
+  servedBy: Record<string, number>;
+}
+
+/** `clients` loops of GET `path` (through a balancer) until `stop()`; every request counted, by outcome and by the server that answered. */
+export function load(baseUrl: string, path: string, headers: Record<string, string>, clients: number) {
+  const result: LoadResult = { sent: 0, ok: 0, failed: {}, servedBy: {} };
+  let running = true;
+  const loop = async () => {
+    while (running) {
+      result.sent++;
+      try {
+        const res = await fetch(`${baseUrl}${path}`, { headers });
+        await res.arrayBuffer();
+        const server = res.headers.get('x-served-by') ?? 'none';
+        result.servedBy[server] = (result.servedBy[server] ?? 0) + 1;
+        if (res.status === 200) result.ok++;
+        else {
+          const what = `${res.status} from ${server}`;
+          result.failed[what] = (result.failed[what] ?? 0) + 1;
+        }
+      } catch (error) {
+        const code = String((error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message);
+        result.failed[code] = (result.failed[code] ?? 0) + 1;
+      }
+    }
+  };
+  const loops = Array.from({ length: clients }, loop);
+  return {
+    result,
+    async stop(): Promise<LoadResult> {
+      running = false;
+      await Promise.all(loops);
+      return result;
+    },
   };
 }

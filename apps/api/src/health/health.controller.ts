@@ -46,10 +46,11 @@ export class HealthController {
   @HttpCode(200)
   async ready(): Promise<{ status: 'ok' }> {
     if (this.state.draining) throw new ApiError('SERVICE_UNAVAILABLE', 'The service is shutting down.');
+    // The database first: when it is gone the listener is too, and the database is the cause.
+    await this.dataSource.query('SELECT 1');
     if (!this.bus.healthy) {
       throw new ApiError('SERVICE_UNAVAILABLE', 'The notification listener is not receiving: see the service log.');
     }
-    await this.dataSource.query('SELECT 1');
     if (await this.dataSource.showMigrations()) {
       throw new ApiError('SERVICE_UNAVAILABLE', 'Database migrations are pending.');
     }

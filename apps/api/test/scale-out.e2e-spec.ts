@@ -16,7 +16,9 @@ import {
 } from './support/scale-out-topology';
 
 const PEPPER = 'scale-out-pepper-0123456789abcdef0123456';
-const DRAIN_DELAY_MS = 1_500;
+// Long enough for HAProxy (checks every 200 ms, 2 failures) to notice even on a loaded machine
+// (seen: up to 0.94 s inside the whole npm test).
+const DRAIN_DELAY_MS = 3_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

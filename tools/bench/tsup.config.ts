@@ -7,6 +7,7 @@ export default defineConfig({
     'audit-bench.driver': 'tools/bench/audit-bench.driver.ts',
     'inbox-bench.driver': 'tools/bench/inbox-bench.driver.ts',
     'interrupts-bench.server': 'tools/bench/interrupts-bench.server.ts',
+    'scale-out-bench.driver': 'tools/bench/scale-out-bench.driver.ts',
   },
   outDir: 'dist/tools/bench',
   tsconfig: 'apps/api/tsconfig.json',

@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { ConfigError, configFromEnvironment } from './config/app-config';
 import { createApp } from './app.factory';
+import { HttpDrain } from './health/http-drain';
+import { ServiceState } from './health/service-state';
 import { McpService } from './mcp/mcp.service';
 
 async function bootstrap(): Promise<void> {
@@ -19,8 +21,9 @@ async function bootstrap(): Promise<void> {
   if (config.apiKeyPepperIsDefault) {
     logger.warn('API_KEY_PEPPER is not set: using the development pepper (refused in production)');
   }
-  await app.listen(config.port, config.host);
   const server = app.getHttpServer();
+  const drain = new HttpDrain(server);
+  await app.listen(config.port, config.host);
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   logger.info(
@@ -28,31 +31,43 @@ async function bootstrap(): Promise<void> {
     `Interlock API listening on http://localhost:${port}`,
   );
 
+  // SIGTERM: readiness turns 503 at once; the instance keeps serving for the drain delay (every
+  // response closing its connection) while the balancer's health checks take it out of rotation;
+  // then it stops accepting, finishes what is in flight, closes the pool and exits 0.
   let stopping = false;
   const shutdown = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down: no new connections, draining in-flight requests');
+    app.get(ServiceState).beginDraining();
+    drain.beginDraining();
+    logger.info(
+      { signal, drainDelayMs: config.shutdownDrainDelayMs },
+      'shutting down: not ready; serving for the drain delay, then refusing new connections and finishing in-flight requests',
+    );
     setTimeout(() => {
       logger.error('shutdown timed out; exiting');
       process.exit(1);
     }, config.shutdownTimeoutMs).unref();
-    // MCP tools waiting up to 50 s for a human answer "pending" at once, so they do not hold the drain.
-    app.get(McpService).stopWaiting();
-    // server.close stops accepting and closes idle keep-alive connections; busy ones close
-    // after their response. Then Nest closes the pool and the embedded database.
-    server.close(() => {
-      app.close().then(
-        () => {
-          logger.info('stopped');
-          process.exit(0);
-        },
-        (error: unknown) => {
-          logger.error({ err: error }, 'error while stopping');
-          process.exit(1);
-        },
-      );
-    });
+    setTimeout(() => {
+      logger.info('drain delay over: refusing new connections');
+      // MCP tools waiting up to 50 s for a human answer "pending" at once, so they do not hold the drain.
+      app.get(McpService).stopWaiting();
+      // Event streams end once the server stops listening; then Nest closes the pool, the
+      // notification bus (signing the instance off) and the embedded database.
+      drain
+        .close()
+        .then(() => app.close())
+        .then(
+          () => {
+            logger.info('stopped');
+            process.exit(0);
+          },
+          (error: unknown) => {
+            logger.error({ err: error }, 'error while stopping');
+            process.exit(1);
+          },
+        );
+    }, config.shutdownDrainDelayMs);
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);

@@ -1,9 +1,12 @@
 import request from 'supertest';
+import type { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { createDataSource } from '../src/database/data-source';
 import { MIGRATIONS } from '../src/database/migrations';
+import { migrateUnderLock, revertLastUnderLock } from '../src/database/migrator';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 import { startTestApp, TestApp } from './support/test-app';
+import { NotificationBus } from '../src/notifications/notification-bus';
 
 describe('migrations', () => {
   let db: TestDatabase;
@@ -19,21 +22,24 @@ describe('migrations', () => {
     await db.drop();
   });
 
+  const log = { info: () => undefined };
+
   it('apply to an empty database, and then the entities and the schema agree', async () => {
-    const applied = await ds.runMigrations({ transaction: 'each' });
-    expect(applied.map((m) => m.name)).toEqual(MIGRATIONS.map((m) => m.name));
+    const applied = await migrateUnderLock(ds, log);
+    expect(applied).toEqual(MIGRATIONS.map((m) => m.name));
     const drift = await ds.driver.createSchemaBuilder().log();
     // Any query here means an entity changed without a migration: run `nx run api:migration-generate`.
     expect(drift.upQueries.map((q) => q.query)).toEqual([]);
   });
 
   it('revert completely and apply again', async () => {
-    for (let i = 0; i < MIGRATIONS.length; i++) await ds.undoLastMigration({ transaction: 'each' });
+    // Migrations that build indexes CONCURRENTLY revert outside a transaction too.
+    for (let i = 0; i < MIGRATIONS.length; i++) await revertLastUnderLock(ds, log);
     const tables = await ds.query(
       `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'migrations'`,
     );
     expect(tables).toEqual([]);
-    await ds.runMigrations({ transaction: 'each' });
+    await migrateUnderLock(ds, log);
     expect(await ds.showMigrations()).toBe(false);
   });
 
@@ -70,5 +76,27 @@ describe('readiness', () => {
       await ds.runMigrations({ transaction: 'each' });
     }
     expect((await request(t.app.getHttpServer()).get('/health/ready')).status).toBe(200);
+  });
+
+  it('is not ready while the notification listener does not receive, and ready again once it does', async () => {
+    // A listener that stops hearing (a half-open connection, a pooler in between) says nothing:
+    // only its own probes failing to come back tell.
+    const bus = t.app.get(NotificationBus) as unknown as { client: Client };
+    await bus.client.query('UNLISTEN *');
+    let res = await request(t.app.getHttpServer()).get('/health/ready');
+    for (let i = 0; i < 100 && res.status === 200; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      res = await request(t.app.getHttpServer()).get('/health/ready');
+    }
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: 'The notification listener is not receiving: see the service log.' });
+    const hinted = () => t.logs.some((l) => String(l.msg).includes('set DATABASE_DIRECT_URL to Postgres itself'));
+    for (let i = 0; i < 100 && !hinted(); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(hinted()).toBe(true);
+    for (let i = 0; i < 100 && res.status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      res = await request(t.app.getHttpServer()).get('/health/ready');
+    }
+    expect(res.status).toBe(200);
   });
 });

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
-import { Client } from 'pg';
+import { Client, Pool } from 'pg';
 import { createDataSource } from '../src/database/data-source';
 import { BusTiming, PostgresNotificationBus } from '../src/notifications/notification-bus';
 import { createTestDatabase, TestDatabase } from './support/test-database';
@@ -20,7 +20,8 @@ const TIMING: BusTiming = { heartbeatMs: 200, leaseMs: 1_000 };
 // change wait until every instance has handled it.
 describe('PostgresNotificationBus', () => {
   let db: TestDatabase;
-  let publisher: Client;
+  // A pool, as the service's: heartbeats, acknowledgements and publishes may overlap.
+  let publisher: Pool;
   const buses: PostgresNotificationBus[] = [];
   let resyncs = 0;
 
@@ -39,8 +40,7 @@ describe('PostgresNotificationBus', () => {
     await ds.initialize();
     await ds.runMigrations({ transaction: 'each' });
     await ds.destroy();
-    publisher = new Client({ connectionString: db.url });
-    await publisher.connect();
+    publisher = new Pool({ connectionString: db.url, max: 4 });
   });
   afterAll(async () => {
     for (const bus of buses) await bus.close();

@@ -36,7 +36,7 @@ describe('loadConfig', () => {
         NODE_ENV: 'production',
         PORT: '8080',
         DATABASE_URL: 'postgres://u:p@pgbouncer:6432/interlock',
-        DATABASE_LISTEN_URL: 'postgres://u:p@db:5432/interlock',
+        DATABASE_DIRECT_URL: 'postgres://u:p@db:5432/interlock',
         DATA_DIR: '/var/lib/interlock',
         WEB_DIR: 'web',
         API_KEY_PREFIX: 'acme_',
@@ -56,7 +56,7 @@ describe('loadConfig', () => {
       nodeEnv: 'production',
       port: 8080,
       databaseUrl: 'postgres://u:p@pgbouncer:6432/interlock',
-      databaseListenUrl: 'postgres://u:p@db:5432/interlock',
+      databaseDirectUrl: 'postgres://u:p@db:5432/interlock',
       dataDir: '/var/lib/interlock',
       webDir: '/x/web',
       apiKeyPrefix: 'acme_',
@@ -70,9 +70,20 @@ describe('loadConfig', () => {
     });
   });
 
-  it('listens on DATABASE_URL unless DATABASE_LISTEN_URL says otherwise', () => {
-    expect(loadConfig({ DATABASE_URL: 'postgres://db/x' }).databaseListenUrl).toBe('postgres://db/x');
-    expect(loadConfig({}).databaseListenUrl).toBeUndefined();
+  it('listens and migrates on DATABASE_URL unless DATABASE_DIRECT_URL (or its earlier name) says otherwise', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/x' }).databaseDirectUrl).toBe('postgres://db/x');
+    expect(loadConfig({}).databaseDirectUrl).toBeUndefined();
+    expect(loadConfig({ DATABASE_URL: 'postgres://pool/x', DATABASE_LISTEN_URL: 'postgres://db/x' }).databaseDirectUrl).toBe('postgres://db/x');
+    expect(
+      loadConfig({ DATABASE_URL: 'postgres://pool/x', DATABASE_LISTEN_URL: 'postgres://db/x', DATABASE_DIRECT_URL: 'postgres://db/x' }).databaseDirectUrl,
+    ).toBe('postgres://db/x');
+  });
+
+  it('drains for 5 s before refusing connections in production, not at all in development, unless told', () => {
+    expect(loadConfig({}).shutdownDrainDelayMs).toBe(0);
+    expect(loadConfig({ NODE_ENV: 'production', API_KEY_PEPPER: PEPPER }).shutdownDrainDelayMs).toBe(5_000);
+    expect(loadConfig({ SHUTDOWN_DRAIN_DELAY_MS: '1500' }).shutdownDrainDelayMs).toBe(1_500);
+    expect(loadConfig({ NODE_ENV: 'production', API_KEY_PEPPER: PEPPER, SHUTDOWN_DRAIN_DELAY_MS: '0' }).shutdownDrainDelayMs).toBe(0);
   });
 
   it.each([
@@ -80,8 +91,13 @@ describe('loadConfig', () => {
     [{ PORT: '70000' }, 'PORT'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'postgres://db/x', DATABASE_DIRECT_URL: 'http://x' }, 'DATABASE_DIRECT_URL'],
     [{ DATABASE_URL: 'postgres://db/x', DATABASE_LISTEN_URL: 'http://x' }, 'DATABASE_LISTEN_URL'],
-    [{ DATABASE_LISTEN_URL: 'postgres://db/x' }, 'DATABASE_LISTEN_URL needs DATABASE_URL'],
+    [{ DATABASE_DIRECT_URL: 'postgres://db/x' }, 'DATABASE_DIRECT_URL needs DATABASE_URL'],
+    [{ DATABASE_LISTEN_URL: 'postgres://db/x' }, 'DATABASE_DIRECT_URL needs DATABASE_URL'],
+    [{ DATABASE_URL: 'postgres://p/x', DATABASE_DIRECT_URL: 'postgres://a/x', DATABASE_LISTEN_URL: 'postgres://b/x' }, 'earlier name of DATABASE_DIRECT_URL'],
+    [{ SHUTDOWN_DRAIN_DELAY_MS: '30000' }, 'SHUTDOWN_DRAIN_DELAY_MS (30000) must be shorter than SHUTDOWN_TIMEOUT_MS (25000)'],
+    [{ SHUTDOWN_DRAIN_DELAY_MS: '-1' }, 'SHUTDOWN_DRAIN_DELAY_MS'],
     [{ API_KEY_PREFIX: 'ilk' }, 'API_KEY_PREFIX'],
     [{ API_KEY_PREFIX: 'Bad_' }, 'API_KEY_PREFIX'],
     [{ API_KEY_PEPPER: 'short' }, 'API_KEY_PEPPER'],

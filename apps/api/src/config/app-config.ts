@@ -12,10 +12,12 @@ export interface AppConfig {
   /** External Postgres; `undefined` selects the embedded database under `dataDir`. */
   readonly databaseUrl: string | undefined;
   /**
-   * A direct connection for LISTEN (the notification bus), when `databaseUrl` goes through a
-   * transaction-pooling proxy such as PgBouncer, which cannot carry LISTEN. Default: `databaseUrl`.
+   * A direct connection to Postgres for what needs a session of its own: LISTEN (the
+   * notification bus) and migrations (under a session-level advisory lock). Needed when
+   * `databaseUrl` goes through a transaction-pooling proxy such as PgBouncer, which keeps no
+   * session between transactions. Default: `databaseUrl`.
    */
-  readonly databaseListenUrl: string | undefined;
+  readonly databaseDirectUrl: string | undefined;
   readonly dataDir: string;
   /** The built dashboard (`vite build` output) served at `/`. */
   readonly webDir: string;
@@ -39,6 +41,12 @@ export interface AppConfig {
   readonly trustProxy: number;
   /** How long a graceful shutdown may take before the process exits anyway. */
   readonly shutdownTimeoutMs: number;
+  /**
+   * After SIGTERM, how long to keep serving (readiness already 503, every response with
+   * `Connection: close`) before refusing new connections: time for a load balancer's health
+   * checks to take the instance out of rotation.
+   */
+  readonly shutdownDrainDelayMs: number;
   /** SPEC §8b. A count of 0 turns that limit off. */
   readonly rateLimits: RateLimitsConfig;
 }
@@ -119,9 +127,15 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     return value;
   };
   const databaseUrl = postgresUrl('DATABASE_URL');
-  const databaseListenUrl = postgresUrl('DATABASE_LISTEN_URL');
-  if (databaseListenUrl !== undefined && databaseUrl === undefined) {
-    problems.push('DATABASE_LISTEN_URL needs DATABASE_URL (the embedded database has no separate listener)');
+  // DATABASE_LISTEN_URL is the setting's earlier name (it carried LISTEN only), still accepted.
+  const directUrl = postgresUrl('DATABASE_DIRECT_URL');
+  const listenUrl = postgresUrl('DATABASE_LISTEN_URL');
+  if (directUrl !== undefined && listenUrl !== undefined && directUrl !== listenUrl) {
+    problems.push('DATABASE_LISTEN_URL is the earlier name of DATABASE_DIRECT_URL: set only DATABASE_DIRECT_URL');
+  }
+  const databaseDirectUrl = directUrl ?? listenUrl;
+  if (databaseDirectUrl !== undefined && databaseUrl === undefined) {
+    problems.push('DATABASE_DIRECT_URL needs DATABASE_URL (the embedded database has no separate connection)');
   }
   const dataDirRaw = read('DATA_DIR') ?? '.data';
   const dataDir = isAbsolute(dataDirRaw) ? dataDirRaw : resolve(cwd, dataDirRaw);
@@ -165,12 +179,22 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     }
   }
 
+  const shutdownTimeoutMs = integer('SHUTDOWN_TIMEOUT_MS', 25_000, 0, 600_000);
+  // Behind a balancer (production) the instance keeps serving while health checks notice it is
+  // leaving; a single development process stops at once.
+  const shutdownDrainDelayMs = integer('SHUTDOWN_DRAIN_DELAY_MS', nodeEnv === 'production' ? 5_000 : 0, 0, 600_000);
+  if (shutdownDrainDelayMs > 0 && shutdownDrainDelayMs >= shutdownTimeoutMs) {
+    problems.push(
+      `SHUTDOWN_DRAIN_DELAY_MS (${shutdownDrainDelayMs}) must be shorter than SHUTDOWN_TIMEOUT_MS (${shutdownTimeoutMs}), which also covers finishing in-flight requests`,
+    );
+  }
+
   const config: AppConfig = {
     nodeEnv,
     port,
     host,
     databaseUrl,
-    databaseListenUrl: databaseListenUrl ?? databaseUrl,
+    databaseDirectUrl: databaseDirectUrl ?? databaseUrl,
     dataDir,
     webDir,
     apiKeyPrefix,
@@ -196,7 +220,8 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
       nodeEnv === 'test' ? 'silent' : 'info',
     ),
     trustProxy: integer('TRUST_PROXY', 0, 0, 10),
-    shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 25_000, 0, 600_000),
+    shutdownTimeoutMs,
+    shutdownDrainDelayMs,
     rateLimits: {
       signIn: {
         accountFailures: integer('RATE_LIMIT_SIGN_IN_ACCOUNT_FAILURES', 10, 0, 1_000_000),

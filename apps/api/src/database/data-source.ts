@@ -7,13 +7,15 @@ export interface DataSourceSettings {
   url: string;
   /** 1 on the embedded database: its connections share one session. */
   poolSize: number;
+  /** What `pg_stat_activity` shows for these connections. */
+  applicationName?: string;
 }
 
 /**
  * The one data source. Schema changes only through the committed migrations (never
  * `synchronize`); the same entities, migrations and SQL serve the embedded and external database.
  */
-export function createDataSource({ url, poolSize }: DataSourceSettings): DataSource {
+export function createDataSource({ url, poolSize, applicationName = 'interlock-api' }: DataSourceSettings): DataSource {
   return new DataSource({
     type: 'postgres',
     url,
@@ -31,7 +33,7 @@ export function createDataSource({ url, poolSize }: DataSourceSettings): DataSou
       // Fail fast when the database is gone, so requests answer 503 instead of hanging.
       connectionTimeoutMillis: 5_000,
       idleTimeoutMillis: 30_000,
-      application_name: 'interlock-api',
+      application_name: applicationName,
     },
   });
 }

@@ -3,16 +3,22 @@ import type { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { createDataSource } from './data-source';
 import { EmbeddedPostgres } from './embedded-postgres';
+import { MigrationLog, migrateUnderLock, revertLastUnderLock } from './migrator';
 
 /**
  * The open database: an external Postgres when `DATABASE_URL` is set, else the embedded one.
- * Opening applies pending migrations; closing drains the pool and stops the embedded server.
+ * Opening applies pending migrations — on the direct connection (`DATABASE_DIRECT_URL`), under
+ * an advisory lock, so instances starting together migrate once — and then opens the pool on
+ * `DATABASE_URL` (which may be a transaction-pooling PgBouncer). Closing drains the pool and
+ * stops the embedded server.
  */
 export class DatabaseConnection {
   private constructor(
     readonly dataSource: DataSource,
     /** The connection URL (the embedded server's loopback address in embedded mode). */
     readonly url: string,
+    /** Postgres itself, for what needs a session of its own (LISTEN, migrations). */
+    readonly directUrl: string,
     private readonly embedded: EmbeddedPostgres | undefined,
   ) {}
 
@@ -20,21 +26,36 @@ export class DatabaseConnection {
     return this.embedded === undefined ? 'external' : 'embedded';
   }
 
-  static async open(config: AppConfig, options: { migrate?: boolean } = {}): Promise<DatabaseConnection> {
+  static async open(
+    config: AppConfig,
+    options: { migrate?: boolean; log?: MigrationLog } = {},
+  ): Promise<DatabaseConnection> {
+    const log = options.log ?? { info: () => undefined };
     const embedded =
       config.databaseUrl === undefined ? await EmbeddedPostgres.start(config.dataDir) : undefined;
     const url = embedded === undefined ? (config.databaseUrl as string) : embedded.url;
+    const directUrl = embedded === undefined ? (config.databaseDirectUrl ?? url) : url;
     const dataSource = createDataSource({ url, poolSize: embedded === undefined ? 10 : 1 });
     try {
+      if (options.migrate !== false && embedded === undefined) {
+        await withDirectDataSource(directUrl, (direct) => migrateUnderLock(direct, log));
+      }
       await dataSource.initialize();
       guardNewConnections(dataSource);
-      if (options.migrate !== false) await dataSource.runMigrations({ transaction: 'each' });
-      return new DatabaseConnection(dataSource, url, embedded);
+      // The embedded database is one process's (its lock file says so) and one session.
+      if (options.migrate !== false && embedded !== undefined) await migrateUnderLock(dataSource, log);
+      return new DatabaseConnection(dataSource, url, directUrl, embedded);
     } catch (error) {
       if (dataSource.isInitialized) await dataSource.destroy();
       await embedded?.stop();
       throw error;
     }
+  }
+
+  /** Undoes the last applied migration, under the migration lock, on the direct connection. */
+  async revertLastMigration(log: MigrationLog): Promise<void> {
+    if (this.embedded !== undefined) return revertLastUnderLock(this.dataSource, log);
+    await withDirectDataSource(this.directUrl, (direct) => revertLastUnderLock(direct, log));
   }
 
   async close(): Promise<void> {
@@ -43,6 +64,17 @@ export class DatabaseConnection {
     } finally {
       await this.embedded?.stop();
     }
+  }
+}
+
+/** Runs `fn` on a one-connection data source of its own on the direct URL, then closes it. */
+async function withDirectDataSource<T>(directUrl: string, fn: (direct: DataSource) => Promise<T>): Promise<T> {
+  const direct = createDataSource({ url: directUrl, poolSize: 1, applicationName: 'interlock-migrate' });
+  await direct.initialize();
+  try {
+    return await fn(direct);
+  } finally {
+    await direct.destroy();
   }
 }
 

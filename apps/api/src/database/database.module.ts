@@ -3,14 +3,17 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { DatabaseConnection } from './database-connection';
+import { LOGGER } from '../logging/logger.module';
+import type { Logger } from 'pino';
 
 @Global()
 @Module({
   providers: [
     {
       provide: DatabaseConnection,
-      useFactory: (config: AppConfig) => DatabaseConnection.open(config),
-      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig, logger: Logger) =>
+        DatabaseConnection.open(config, { log: { info: (message) => logger.info(message) } }),
+      inject: [APP_CONFIG, LOGGER],
     },
     {
       provide: DataSource,

@@ -17,7 +17,8 @@ async function main(argv: string[]): Promise<number> {
   const [command, name] = argv;
   const config = configFromEnvironment();
   // generate compares the entities with a database that has every committed migration applied.
-  const connection = await DatabaseConnection.open(config, { migrate: command === 'run' || command === 'generate' });
+  const log = { info: (message: string) => console.log(message) };
+  const connection = await DatabaseConnection.open(config, { migrate: command === 'run' || command === 'generate', log });
   const ds = connection.dataSource;
   try {
     switch (command) {
@@ -25,7 +26,7 @@ async function main(argv: string[]): Promise<number> {
         console.log('Migrations are up to date.');
         return 0;
       case 'revert':
-        await ds.undoLastMigration({ transaction: 'each' });
+        await connection.revertLastMigration(log);
         console.log('Reverted the last migration.');
         return 0;
       case 'show': {

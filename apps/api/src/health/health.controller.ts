@@ -3,6 +3,8 @@ import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagg
 import { DataSource } from 'typeorm';
 import { PublicRoute } from '../auth/decorators/route-access.decorator';
 import { ApiError } from '../http/api-error';
+import { NotificationBus } from '../notifications/notification-bus';
+import { ServiceState } from './service-state';
 
 export class HealthStatus {
   @ApiProperty({ enum: ['ok'] })
@@ -13,7 +15,11 @@ export class HealthStatus {
 @ApiTags('health')
 @PublicRoute()
 export class HealthController {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly bus: NotificationBus,
+    private readonly state: ServiceState,
+  ) {}
 
   /** The process is up and serving HTTP. */
   @Get('live')
@@ -24,13 +30,27 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /** The database answers and every migration is applied. */
+  /**
+   * Whether a load balancer should send this instance traffic: not while it is shutting down
+   * (from SIGTERM on), not while its notification listener is down or deaf (it would accept
+   * keys revoked elsewhere from its cache — the cache is bypassed then, but the instance is
+   * degraded and often misconfigured), and only when the database answers with every
+   * migration applied.
+   */
   @Get('ready')
-  @ApiOperation({ operationId: 'getReadiness', summary: 'The database answers and every migration is applied' })
+  @ApiOperation({
+    operationId: 'getReadiness',
+    summary: 'The instance takes traffic: not shutting down, its notification listener receives, the database is migrated',
+  })
   @ApiOkResponse({ type: HealthStatus })
   @HttpCode(200)
   async ready(): Promise<{ status: 'ok' }> {
+    if (this.state.draining) throw new ApiError('SERVICE_UNAVAILABLE', 'The service is shutting down.');
+    // The database first: when it is gone the listener is too, and the database is the cause.
     await this.dataSource.query('SELECT 1');
+    if (!this.bus.healthy) {
+      throw new ApiError('SERVICE_UNAVAILABLE', 'The notification listener is not receiving: see the service log.');
+    }
     if (await this.dataSource.showMigrations()) {
       throw new ApiError('SERVICE_UNAVAILABLE', 'Database migrations are pending.');
     }

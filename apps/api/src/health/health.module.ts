@@ -1,5 +1,7 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { HealthController } from './health.controller';
+import { ServiceState } from './service-state';
 
-@Module({ controllers: [HealthController] })
+@Global()
+@Module({ controllers: [HealthController], providers: [ServiceState], exports: [ServiceState] })
 export class HealthModule {}

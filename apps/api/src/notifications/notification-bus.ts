@@ -74,6 +74,11 @@ export interface BusTiming {
 
 export const DEFAULT_BUS_TIMING: BusTiming = { heartbeatMs: 1_000, leaseMs: 3_000 };
 
+/** What to tell an operator whose listener does not hear its own probes. */
+const DEAF_LISTENER_HINT =
+  'LISTEN needs a direct connection to Postgres: set DATABASE_DIRECT_URL to Postgres itself, not to a ' +
+  'transaction-pooling proxy such as PgBouncer in transaction mode (/health/ready answers 503 until the listener receives)';
+
 type Query = (sql: string, params: unknown[]) => Promise<unknown>;
 
 /**
@@ -106,6 +111,10 @@ export class PostgresNotificationBus extends NotificationBus {
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private heartbeatCount = 0;
   private heartbeatFailing = false;
+  /** Set while the listener has not received its own probe since it (re)connected. */
+  private deaf = false;
+  /** LISTEN commands, one after another on the listener's connection. */
+  private listening: Promise<unknown> = Promise.resolve();
   /** performance.now() until which this instance may trust its caches. */
   private trustUntil = 0;
   /** Probes sent and not yet back: token → performance.now() when sent. */
@@ -127,12 +136,23 @@ export class PostgresNotificationBus extends NotificationBus {
     return this.connected && performance.now() < this.trustUntil;
   }
 
-  /** Connects, registers, and waits (at most a lease) for the first proof that it receives. */
+  /**
+   * Connects, registers, and waits (at most a lease) for the first proof that it receives. A
+   * listener that hears nothing by then is reported (it is most often one connected through a
+   * transaction pooler) and keeps trying; the instance is not ready meanwhile.
+   */
   async start(): Promise<void> {
     await this.connect(0);
     const trusted = new Promise<void>((resolve) => this.trustWaiters.add(resolve));
     await this.heartbeat();
     await Promise.race([trusted, sleep(this.timing.leaseMs)]);
+    if (!this.healthy) {
+      this.deaf = true;
+      this.logger.error(
+        { setting: 'DATABASE_DIRECT_URL' },
+        `the notification listener did not receive its own probe within ${this.timing.leaseMs} ms. ${DEAF_LISTENER_HINT}`,
+      );
+    }
     this.heartbeatTimer = setInterval(() => void this.heartbeat(), this.timing.heartbeatMs);
     this.heartbeatTimer.unref();
   }
@@ -143,6 +163,11 @@ export class PostgresNotificationBus extends NotificationBus {
     const now = performance.now();
     for (const sentAt of this.probes.values()) {
       if (now - sentAt > this.timing.leaseMs) {
+        this.deaf = true;
+        this.logger.warn(
+          { setting: 'DATABASE_DIRECT_URL' },
+          `the notification listener did not receive its own probe within ${this.timing.leaseMs} ms: reconnecting. ${DEAF_LISTENER_HINT}`,
+        );
         this.lost(client, new Error('the notification probe did not come back'));
         return;
       }
@@ -179,6 +204,8 @@ export class PostgresNotificationBus extends NotificationBus {
         // Notifications arrive in commit order: older probes are proved too.
         for (const [t, at] of this.probes) if (at <= sentAt) this.probes.delete(t);
         this.trustUntil = Math.max(this.trustUntil, sentAt + this.timing.leaseMs);
+        if (this.deaf) this.logger.info('the notification listener receives its probes again');
+        this.deaf = false;
         for (const wake of this.trustWaiters) wake();
         this.trustWaiters.clear();
         return;
@@ -252,6 +279,7 @@ export class PostgresNotificationBus extends NotificationBus {
     client.on('end', () => this.lost(client, undefined));
     try {
       await client.connect();
+      this.listening = Promise.resolve();
       for (const channel of [PROBE_CHANNEL, BARRIER_CHANNEL, ACK_CHANNEL, ...this.channels]) {
         await client.query(`LISTEN "${channel}"`);
       }
@@ -299,7 +327,12 @@ export class PostgresNotificationBus extends NotificationBus {
     if (!this.channels.has(channel)) {
       this.channels.add(channel);
       const client = this.client;
-      void client?.query(`LISTEN "${channel}"`).catch((error: unknown) => this.lost(client, error));
+      if (client !== undefined) {
+        // One command at a time on the connection (pg queues them, but will stop doing so).
+        this.listening = this.listening
+          .then(() => client.query(`LISTEN "${channel}"`))
+          .catch((error: unknown) => this.lost(client, error));
+      }
     }
     this.emitter.on(channel, handler);
     return () => this.emitter.off(channel, handler);

@@ -16,7 +16,7 @@ import { InProcessNotificationBus, NotificationBus, PostgresNotificationBus } fr
       useFactory: async (connection: DatabaseConnection, dataSource: DataSource, logger: Logger, config: AppConfig) => {
         if (connection.mode === 'embedded') return new InProcessNotificationBus();
         // LISTEN on a direct connection; heartbeats, NOTIFY and acks through the pool.
-        const bus = new PostgresNotificationBus(config.databaseListenUrl ?? connection.url, logger, (sql, params) =>
+        const bus = new PostgresNotificationBus(config.databaseDirectUrl ?? connection.url, logger, (sql, params) =>
           dataSource.query(sql, params),
         );
         await bus.start();

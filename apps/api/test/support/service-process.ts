@@ -1,7 +1,16 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
-const MAIN = join(__dirname, '..', '..', '..', '..', 'dist', 'apps', 'api', 'main.js');
+/** The built service (`nx run api:build`), found upwards from here (tests and bundled benchmarks). */
+function findMain(): string {
+  for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
+    const main = join(dir, 'dist', 'apps', 'api', 'main.js');
+    if (existsSync(main)) return main;
+  }
+  throw new Error('dist/apps/api/main.js not found: run `npx nx run api:build`');
+}
+const MAIN = findMain();
 
 export interface ServiceProcess {
   child: ChildProcess;

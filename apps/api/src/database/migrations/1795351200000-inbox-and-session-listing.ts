@@ -1,5 +1,23 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 import { searchWords } from '@interlock/audit';
+import { createIndexConcurrently, dropIndexConcurrently } from '../online-index.util';
+
+/** name → definition, built CONCURRENTLY in this order. */
+const INDEXES: readonly (readonly [string, string])[] = [
+  [
+    'interrupts_organisation_assignee_idx',
+    `ON "interrupts" ("organisation_id", "assignee_type", "assignee_id", "status", "created_at", "id") WHERE "assignee_id" IS NOT NULL`,
+  ],
+  ['interrupts_organisation_unassigned_idx', `ON "interrupts" ("organisation_id", "status", "created_at", "id") WHERE "assignee_id" IS NULL`],
+  ['interrupts_organisation_escalated_idx', `ON "interrupts" ("organisation_id", "status", "created_at", "id") WHERE "escalation_level" > 0`],
+  ['interrupts_organisation_title_search_idx', `ON "interrupts" USING gin ("organisation_id", "title_search")`],
+  ['sessions_organisation_started_idx', `ON "sessions" ("organisation_id", "started_at", "id")`],
+  ['sessions_organisation_active_idx', `ON "sessions" ("organisation_id", "started_at", "id") WHERE "ended_at" IS NULL`],
+  [
+    'sessions_organisation_external_idx',
+    `ON "sessions" ("organisation_id", "external_id", "started_at", "id") WHERE "external_id" IS NOT NULL`,
+  ],
+];
 
 /**
  * The member read API (issue 12): the inbox's filters and the session listing, each an index
@@ -10,12 +28,18 @@ import { searchWords } from '@interlock/audit';
  * - Title search: `title_search` holds the title's folded words (searchWords, as the audit
  *   log's), under a GIN index led by organisation_id (btree_gin, created by the audit migration).
  * - Sessions: newest first; active ones and those with an externalId have partial indexes.
+ *
+ * Outside a transaction, so that neither the backfill nor the index builds hold back writes to
+ * interrupts and sessions: the backfill commits a batch at a time, the indexes are built
+ * CONCURRENTLY. Each step can run again after an interruption.
  */
 export class InboxAndSessionListing1795351200000 implements MigrationInterface {
   name = 'InboxAndSessionListing1795351200000';
+  transaction = false;
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`ALTER TABLE "interrupts" ADD "title_search" tsvector NOT NULL DEFAULT ''::tsvector`);
+    // A constant default: no table rewrite, the lock is held for an instant.
+    await queryRunner.query(`ALTER TABLE "interrupts" ADD COLUMN IF NOT EXISTS "title_search" tsvector NOT NULL DEFAULT ''::tsvector`);
     // Existing titles, folded in JavaScript exactly as new ones are; a batch at a time.
     for (;;) {
       const rows: { organisation_id: string; id: string; title: string }[] = await queryRunner.query(
@@ -29,35 +53,11 @@ export class InboxAndSessionListing1795351200000 implements MigrationInterface {
         [rows.map((r) => r.organisation_id), rows.map((r) => r.id), rows.map((r) => searchWords(r.title).join(' '))],
       );
     }
-    await queryRunner.query(
-      `CREATE INDEX "interrupts_organisation_assignee_idx" ON "interrupts" ("organisation_id", "assignee_type", "assignee_id", "status", "created_at", "id") WHERE "assignee_id" IS NOT NULL`,
-    );
-    await queryRunner.query(
-      `CREATE INDEX "interrupts_organisation_unassigned_idx" ON "interrupts" ("organisation_id", "status", "created_at", "id") WHERE "assignee_id" IS NULL`,
-    );
-    await queryRunner.query(
-      `CREATE INDEX "interrupts_organisation_escalated_idx" ON "interrupts" ("organisation_id", "status", "created_at", "id") WHERE "escalation_level" > 0`,
-    );
-    await queryRunner.query(
-      `CREATE INDEX "interrupts_organisation_title_search_idx" ON "interrupts" USING gin ("organisation_id", "title_search")`,
-    );
-    await queryRunner.query(`CREATE INDEX "sessions_organisation_started_idx" ON "sessions" ("organisation_id", "started_at", "id") `);
-    await queryRunner.query(
-      `CREATE INDEX "sessions_organisation_active_idx" ON "sessions" ("organisation_id", "started_at", "id") WHERE "ended_at" IS NULL`,
-    );
-    await queryRunner.query(
-      `CREATE INDEX "sessions_organisation_external_idx" ON "sessions" ("organisation_id", "external_id", "started_at", "id") WHERE "external_id" IS NOT NULL`,
-    );
+    for (const [name, definition] of INDEXES) await createIndexConcurrently(queryRunner, name, definition);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`DROP INDEX "public"."sessions_organisation_external_idx"`);
-    await queryRunner.query(`DROP INDEX "public"."sessions_organisation_active_idx"`);
-    await queryRunner.query(`DROP INDEX "public"."sessions_organisation_started_idx"`);
-    await queryRunner.query(`DROP INDEX "public"."interrupts_organisation_title_search_idx"`);
-    await queryRunner.query(`DROP INDEX "public"."interrupts_organisation_escalated_idx"`);
-    await queryRunner.query(`DROP INDEX "public"."interrupts_organisation_unassigned_idx"`);
-    await queryRunner.query(`DROP INDEX "public"."interrupts_organisation_assignee_idx"`);
-    await queryRunner.query(`ALTER TABLE "interrupts" DROP COLUMN "title_search"`);
+    for (const [name] of [...INDEXES].reverse()) await dropIndexConcurrently(queryRunner, name);
+    await queryRunner.query(`ALTER TABLE "interrupts" DROP COLUMN IF EXISTS "title_search"`);
   }
 }

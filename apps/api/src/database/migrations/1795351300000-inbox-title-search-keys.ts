@@ -1,4 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { createIndexConcurrently, dropIndexConcurrently, replaceIndexConcurrently } from '../online-index.util';
 
 /**
  * Title search at 100,000 interrupts (BENCHMARKS.md, "The inbox"):
@@ -9,6 +10,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *   posting lists of its own.
  * - The listing indexes carry the title words (INCLUDE), so the ordered walk a search starts
  *   with reads the index alone: a tenth of the cost of visiting each interrupt's row.
+ *
+ * Outside a transaction, CONCURRENTLY: interrupts keep being opened and decided while the
+ * indexes build, and a listing index is replaced by building its successor beside it.
  */
 const LISTING_INDEXES = [
   ['interrupts_organisation_created_idx', '"organisation_id", "created_at", "id"'],
@@ -17,26 +21,25 @@ const LISTING_INDEXES = [
 
 export class InboxTitleSearchKeys1795351300000 implements MigrationInterface {
   name = 'InboxTitleSearchKeys1795351300000';
+  transaction = false;
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(
-      `CREATE INDEX "interrupts_title_search_keys_idx" ON "interrupts" USING gin ("audit_log_search_keys"("organisation_id", "title_search"))`,
+    await createIndexConcurrently(
+      queryRunner,
+      'interrupts_title_search_keys_idx',
+      `ON "interrupts" USING gin ("audit_log_search_keys"("organisation_id", "title_search"))`,
     );
-    await queryRunner.query(`DROP INDEX "interrupts_organisation_title_search_idx"`);
+    await dropIndexConcurrently(queryRunner, 'interrupts_organisation_title_search_idx');
     for (const [name, columns] of LISTING_INDEXES) {
-      await queryRunner.query(`DROP INDEX "${name}"`);
-      await queryRunner.query(`CREATE INDEX "${name}" ON "interrupts" (${columns}) INCLUDE ("title_search")`);
+      await replaceIndexConcurrently(queryRunner, name, `ON "interrupts" (${columns}) INCLUDE ("title_search")`);
     }
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(
-      `CREATE INDEX "interrupts_organisation_title_search_idx" ON "interrupts" USING gin ("organisation_id", "title_search")`,
-    );
-    await queryRunner.query(`DROP INDEX "interrupts_title_search_keys_idx"`);
+    await createIndexConcurrently(queryRunner, 'interrupts_organisation_title_search_idx', `ON "interrupts" USING gin ("organisation_id", "title_search")`);
+    await dropIndexConcurrently(queryRunner, 'interrupts_title_search_keys_idx');
     for (const [name, columns] of LISTING_INDEXES) {
-      await queryRunner.query(`DROP INDEX "${name}"`);
-      await queryRunner.query(`CREATE INDEX "${name}" ON "interrupts" (${columns})`);
+      await replaceIndexConcurrently(queryRunner, name, `ON "interrupts" (${columns})`);
     }
   }
 }

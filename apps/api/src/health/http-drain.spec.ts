@@ -1,0 +1,95 @@
+import { Agent, createServer, get, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { connect } from 'node:net';
+import { HttpDrain, KEEP_ALIVE_TIMEOUT_MS } from './http-drain';
+
+function request(port: number, path: string, agent: Agent | false = false): Promise<IncomingMessage & { body: string }> {
+  return new Promise((resolve, reject) => {
+    get({ host: '127.0.0.1', port, path, agent }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (body += d));
+      res.on('end', () => resolve(Object.assign(res, { body })));
+    }).on('error', reject);
+  });
+}
+
+function refused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.on('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+  });
+}
+
+describe('HttpDrain', () => {
+  let server: Server;
+  let drain: HttpDrain;
+  let port: number;
+  /** Requests to /slow wait here until released. */
+  const held: ServerResponse[] = [];
+
+  beforeEach(async () => {
+    server = createServer((req, res) => {
+      if (req.url === '/slow') {
+        held.push(res);
+        return;
+      }
+      res.end('ok');
+    });
+    drain = new HttpDrain(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as { port: number }).port;
+  });
+  afterEach(async () => {
+    held.splice(0).forEach((res) => res.end());
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('keeps idle connections longer than it tells clients to', async () => {
+    expect(server.keepAliveTimeout).toBe(KEEP_ALIVE_TIMEOUT_MS);
+    expect(server.headersTimeout).toBeGreaterThan(KEEP_ALIVE_TIMEOUT_MS);
+    const res = await request(port, '/', new Agent({ keepAlive: true }));
+    expect(res.headers.connection).toBe('keep-alive');
+    expect(res.headers['keep-alive']).toBe('timeout=5');
+    expect(KEEP_ALIVE_TIMEOUT_MS).toBeGreaterThan(60_000);
+  });
+
+  it('while draining, serves new connections and closes each after its response, in-flight ones too', async () => {
+    const agent = new Agent({ keepAlive: true });
+    const slow = request(port, '/slow', agent);
+    while (held.length === 0) await new Promise((r) => setTimeout(r, 5));
+    drain.beginDraining();
+
+    const fresh = await request(port, '/', agent);
+    expect(fresh.body).toBe('ok');
+    expect(fresh.headers.connection).toBe('close');
+    expect(fresh.headers['keep-alive']).toBeUndefined();
+
+    held[0].end('slow ok');
+    const answered = await slow;
+    expect(answered.body).toBe('slow ok');
+    expect(answered.headers.connection).toBe('close');
+  });
+
+  it('close refuses new connections at once and resolves when the request in flight has its response', async () => {
+    const slow = request(port, '/slow', new Agent({ keepAlive: true }));
+    const idle = new Agent({ keepAlive: true });
+    await request(port, '/', idle); // an idle keep-alive connection, closed by close()
+    while (held.length === 0) await new Promise((r) => setTimeout(r, 5));
+
+    let closed = false;
+    const closing = drain.close().then(() => (closed = true));
+    expect(await refused(port)).toBe(true);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(closed).toBe(false);
+
+    held[0].end('finished');
+    expect((await slow).body).toBe('finished');
+    await closing;
+    expect(closed).toBe(true);
+  });
+});

@@ -1,0 +1,145 @@
+import { get, IncomingMessage } from 'node:http';
+import { connect } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { Client } from 'pg';
+import { createTestDatabase, TestDatabase } from './support/test-database';
+import { ServiceProcess, startServiceProcess } from './support/service-process';
+import { SseClient } from './support/sse-client';
+
+const DRAIN_DELAY_MS = 1_500;
+const SHUTDOWN_TIMEOUT_MS = 10_000;
+
+/** A GET on a connection of its own (no keep-alive pool): what a new client does. */
+function freshGet(baseUrl: string, path: string): Promise<IncomingMessage & { body: string }> {
+  return new Promise((resolve, reject) => {
+    get(`${baseUrl}${path}`, { agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (body += d));
+      res.on('end', () => resolve(Object.assign(res, { body })));
+    }).on('error', reject);
+  });
+}
+
+function connectionRefused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.on('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+  });
+}
+
+// SPEC §9 and issue 17 item 9: on SIGTERM a request still running completes with its response,
+// readiness is 503 at once, new connections are served (closing after their response) for the
+// drain delay and refused after it, and the process exits 0 within SHUTDOWN_TIMEOUT_MS.
+describe('SIGTERM drain', () => {
+  let db: TestDatabase;
+  let service: ServiceProcess;
+  let sql: Client;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    service = await startServiceProcess({
+      DATABASE_URL: db.url,
+      API_KEY_PEPPER: 'graceful-shutdown-pepper-0123456789abcdef',
+      SHUTDOWN_DRAIN_DELAY_MS: String(DRAIN_DELAY_MS),
+      SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
+    });
+    sql = new Client({ connectionString: db.url });
+    await sql.connect();
+  });
+  afterAll(async () => {
+    if (service.child.exitCode === null) service.child.kill('SIGKILL');
+    await sql.end();
+    await db.drop();
+  });
+
+  it('finishes a slow in-flight request, serves then refuses new connections, ends event streams, and exits 0 in time', async () => {
+    const signUp = await fetch(`${service.baseUrl}/api/auth/sign-up`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'drain@example.test', password: 'a long password', name: 'Drain', organisationName: 'Drain' }),
+    });
+    const cookie = (signUp.headers.get('set-cookie') ?? '').split(';')[0];
+    const { key } = (await (
+      await fetch(`${service.baseUrl}/api/api-keys`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie },
+        body: JSON.stringify({ name: 'agent', expiry: 'never' }),
+      })
+    ).json()) as { key: string };
+    const open = (title: string) =>
+      fetch(`${service.baseUrl}/api/interrupts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        body: JSON.stringify({ title, actionRequests: [{ name: 'deploy' }] }),
+      });
+    expect((await open('first')).status).toBe(201);
+    // A Live View stream open across the shutdown: it keeps going through the drain delay and
+    // ends cleanly when the service stops accepting.
+    const liveSession = (await (
+      await fetch(`${service.baseUrl}/api/sessions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        body: JSON.stringify({ name: 'across the shutdown' }),
+      })
+    ).json()) as { id: string };
+    const stream = await SseClient.open(`${service.baseUrl}/api/sessions/${liveSession.id}/stream`, { cookie });
+    expect(stream.status).toBe(200);
+    await stream.until(() => stream.events.length === 1);
+
+    // Slow: the next interrupt waits for this month's usage row, which the test holds.
+    await sql.query('BEGIN');
+    await sql.query('SELECT * FROM usage_months FOR UPDATE');
+    const slow = open('slow');
+    for (let i = 0; ; i++) {
+      const { rows } = await sql.query(
+        `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'interlock-api' AND wait_event_type = 'Lock'`,
+      );
+      if (rows.length > 0) break;
+      if (i > 200) throw new Error('the request never waited for the lock');
+      await new Promise((r) => setTimeout(r, 25));
+    }
+
+    const exited = new Promise<number | null>((resolve) => service.child.once('exit', (code) => resolve(code)));
+    const signalledAt = performance.now();
+    service.child.kill('SIGTERM');
+
+    // During the drain delay: not ready, still serving new connections, each closed after its response.
+    await new Promise((r) => setTimeout(r, 100));
+    const ready = await freshGet(service.baseUrl, '/health/ready');
+    expect(ready.statusCode).toBe(503);
+    expect(JSON.parse(ready.body)).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: 'The service is shutting down.' });
+    const live = await freshGet(service.baseUrl, '/health/live');
+    expect(live.statusCode).toBe(200);
+    expect(live.headers.connection).toBe('close');
+    const appended = await fetch(`${service.baseUrl}/api/sessions/${liveSession.id}/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: JSON.stringify({ messages: [{ role: 'agent', content: 'during the drain' }] }),
+    });
+    expect(appended.status).toBe(201);
+    await stream.until(() => stream.messages().length === 1);
+    expect(stream.ended).toBe(false);
+    expect(performance.now() - signalledAt).toBeLessThan(DRAIN_DELAY_MS);
+
+    // After it: new connections are refused while the slow request is still waiting.
+    while (performance.now() - signalledAt < DRAIN_DELAY_MS + 300) await new Promise((r) => setTimeout(r, 50));
+    expect(await connectionRefused(Number(new URL(service.baseUrl).port))).toBe(true);
+    expect(service.child.exitCode).toBeNull();
+    await stream.until(() => stream.ended, 2_000);
+
+    await sql.query('COMMIT');
+    const answered = await slow;
+    expect(answered.status).toBe(201);
+    expect(answered.headers.get('connection')).toBe('close');
+    expect(await answered.json()).toMatchObject({ title: 'slow', status: 'open' });
+
+    expect(await exited).toBe(0);
+    expect(performance.now() - signalledAt).toBeLessThan(SHUTDOWN_TIMEOUT_MS);
+    expect(service.output()).toMatch(/"msg":"stopped"/);
+  });
+});

@@ -23,6 +23,8 @@ import { InterruptsModule } from './interrupts/interrupts.module';
 import { SessionsModule } from './sessions/sessions.module';
 import { McpModule } from './mcp/mcp.module';
 import { EventsModule } from './events/events.module';
+import { JobsModule } from './jobs/jobs.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
 export class AppModule {
@@ -35,6 +37,7 @@ export class AppModule {
         LoggerModule.forRoot(logger),
         DatabaseModule,
         NotificationsModule,
+        JobsModule,
         AuthModule,
         AuthRoutesModule,
         OrganisationModule,
@@ -47,6 +50,7 @@ export class AppModule {
         SessionsModule,
         McpModule,
         EventsModule,
+        WebhooksModule,
         HealthModule,
         OpenApiModule,
       ],

@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { writeAuditEntry } from '@interlock/audit';
 import { actorOf, MemberPrincipal } from '../auth/principal';
 import { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
+import { WebhookOutbox } from '../webhooks/webhook-outbox';
 import { ApiError } from '../http/api-error';
 import type { Decision } from './interrupt-decision.entity';
 import type { InterruptStatus } from './interrupt.entity';
@@ -39,6 +40,7 @@ export class InterruptReviewService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly events: OrganisationEventsAnnouncer,
+    private readonly outbox: WebhookOutbox,
   ) {}
 
   /**
@@ -102,7 +104,12 @@ export class InterruptReviewService {
         metadata: { actionName: action.name, decision: body.decision, becameAnswered },
         ipAddress: ip,
       });
-      return this.read(tx, member, id);
+      const after = await this.read(tx, member, id);
+      await this.outbox.write(tx, member.organisationId, [
+        { type: 'interrupt.decided', subjectId: id, data: after },
+        ...(becameAnswered ? [{ type: 'interrupt.answered' as const, subjectId: id, data: after }] : []),
+      ]);
+      return after;
     });
     await this.events.announce(member.organisationId);
     return result;
@@ -138,7 +145,9 @@ export class InterruptReviewService {
         },
         ipAddress: ip,
       });
-      return this.read(tx, member, id);
+      const assigned = await this.read(tx, member, id);
+      await this.outbox.write(tx, member.organisationId, [{ type: 'interrupt.assigned', subjectId: id, data: assigned }]);
+      return assigned;
     });
     await this.events.announce(member.organisationId);
     return result;
@@ -164,7 +173,9 @@ export class InterruptReviewService {
         metadata: { level, reason: reason ?? null },
         ipAddress: ip,
       });
-      return this.read(tx, member, id);
+      const escalated = await this.read(tx, member, id);
+      await this.outbox.write(tx, member.organisationId, [{ type: 'interrupt.escalated', subjectId: id, data: escalated }]);
+      return escalated;
     });
     await this.events.announce(member.organisationId);
     return result;

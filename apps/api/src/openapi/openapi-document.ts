@@ -4,6 +4,7 @@ import { declaredRoutes } from '../auth/route-declarations.util';
 import type { RouteAccess } from '../auth/decorators/route-access.decorator';
 import { assertNever } from '../auth/principal';
 import { ErrorBody } from './error-body.schema';
+import { webhookEventUnionSchema } from '../webhooks/dto/webhook-event.schema';
 
 export const API_KEY_SCHEME = 'apiKey';
 export const SESSION_SCHEME = 'session';
@@ -73,6 +74,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     extraModels: [ErrorBody],
     operationIdFactory: (_controller, method) => method,
   });
+  // The bodies webhooks deliver (no route returns them; the SDKs' webhooks.unwrap does).
+  document.components = { ...document.components, schemas: { ...document.components?.schemas, WebhookEvent: webhookEventUnionSchema() } };
 
   const errorRef = { $ref: `#/components/schemas/${ErrorBody.name}` };
   for (const route of declaredRoutes(app)) {

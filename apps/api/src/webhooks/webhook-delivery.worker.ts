@@ -1,0 +1,293 @@
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { writeAuditEntry } from '@interlock/audit';
+import type { WebhookConfig } from '../config/app-config';
+import { queryRows } from '../database/query-rows.util';
+import type { JobWorker } from '../jobs/job-runner';
+import { retryDelayMs } from './webhook-retry.util';
+import { WebhookSecretBox } from './webhook-secret.util';
+import { type AttemptResult, WebhookSender } from './webhook-sender';
+import { type AddressResolver, checkUrlShape, resolveTarget } from './webhook-url.util';
+
+interface ClaimedDelivery {
+  organisation_id: string;
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  attempt_count: number;
+  max_attempts: number;
+  body: string;
+  url: string;
+  secret: Buffer;
+  previous_secret: Buffer | null;
+  previous_valid: boolean | null;
+}
+
+interface RecordedAttempt {
+  enabled: boolean;
+  /** How long every attempt has failed, as the statement began (null after a success); a bigint. */
+  failing_for_ms: string | null;
+}
+
+/**
+ * Claims due deliveries: a batch of the oldest due rows, skipping rows another instance holds
+ * (FOR UPDATE SKIP LOCKED) and rows whose webhook already has its share of this instance's
+ * slots, at most `endpointConcurrency` per webhook — so a slow or dead endpoint can hold a few
+ * slots but never all of them. A row waits while an earlier delivery of the same subject to the
+ * same webhook is unfinished (event order per interrupt or session). A claim is a lease: the row
+ * turns `delivering` with `due_at` the lease's end; if this instance dies, the row is due again
+ * when the lease runs out, and the lost attempt is recorded as such.
+ */
+const CLAIM = `
+WITH locked AS (
+  SELECT d.organisation_id, d.id, d.webhook_id, d.status, d.due_at, d.seq
+    FROM webhook_deliveries d
+    JOIN webhooks w ON w.organisation_id = d.organisation_id AND w.id = d.webhook_id
+   WHERE d.status IN ('pending', 'delivering') AND d.due_at <= now()
+     AND (w.enabled OR d.event_type = 'webhook.test')
+     AND d.webhook_id <> ALL($3::uuid[])
+     AND NOT EXISTS (
+           SELECT 1 FROM webhook_deliveries e
+            WHERE e.organisation_id = d.organisation_id AND e.webhook_id = d.webhook_id AND e.subject_id = d.subject_id
+              AND e.seq < d.seq AND e.status IN ('pending', 'delivering'))
+   ORDER BY d.due_at
+   LIMIT $1
+   FOR UPDATE OF d SKIP LOCKED
+), ranked AS (
+  SELECT l.*, row_number() OVER (PARTITION BY l.webhook_id ORDER BY l.due_at, l.seq) AS n FROM locked l
+), chosen AS (
+  SELECT r.organisation_id, r.id, r.status AS was
+    FROM ranked r LEFT JOIN unnest($4::uuid[], $5::int[]) AS room(webhook_id, slots) ON room.webhook_id = r.webhook_id
+   WHERE r.n <= coalesce(room.slots, $6)
+   ORDER BY r.due_at
+   LIMIT $2
+), lost AS (
+  INSERT INTO webhook_delivery_attempts (organisation_id, delivery_id, number, started_at, response_status, duration_ms, error)
+  SELECT d.organisation_id, d.id, d.attempt_count, coalesce(d.last_attempt_at, now()), NULL, 0,
+         'No result: the instance making this attempt stopped before it finished.'
+    FROM webhook_deliveries d JOIN chosen c ON c.organisation_id = d.organisation_id AND c.id = d.id
+   WHERE c.was = 'delivering' AND d.attempt_count > 0
+  ON CONFLICT DO NOTHING
+), claimed AS (
+  UPDATE webhook_deliveries d
+     SET status = 'delivering', attempt_count = d.attempt_count + 1, last_attempt_at = now(),
+         due_at = now() + $7::int * interval '1 millisecond'
+    FROM chosen c
+   WHERE d.organisation_id = c.organisation_id AND d.id = c.id
+  RETURNING d.organisation_id, d.id, d.webhook_id, d.event_id, d.attempt_count, d.max_attempts
+)
+SELECT c.*, e.body, w.url, w.secret, w.previous_secret, w.previous_secret_expires_at > now() AS previous_valid
+  FROM claimed c
+  JOIN webhook_events e ON e.organisation_id = c.organisation_id AND e.id = c.event_id
+  JOIN webhooks w ON w.organisation_id = c.organisation_id AND w.id = c.webhook_id`;
+
+/**
+ * Records an attempt's result, if the row is still this attempt's (a lease that ran out may have
+ * been taken over), and keeps the webhook's failure streak: set at the first failure, cleared by
+ * a success — written only when it changes, so a healthy endpoint costs no webhook write.
+ */
+const RECORD = `
+WITH delivery AS (
+  UPDATE webhook_deliveries
+     SET status = $4::text, due_at = CASE WHEN $4::text = 'pending' THEN now() + $5::int * interval '1 millisecond' END,
+         last_response_status = $6::int, last_duration_ms = $7::int, last_error = $8::text,
+         finished_at = CASE WHEN $4::text IN ('succeeded', 'failed') THEN now() END
+   WHERE organisation_id = $1 AND id = $2 AND status = 'delivering' AND attempt_count = $3
+  RETURNING organisation_id, id, webhook_id, attempt_count, last_attempt_at
+), attempt AS (
+  INSERT INTO webhook_delivery_attempts (organisation_id, delivery_id, number, started_at, response_status, duration_ms, error)
+  SELECT organisation_id, id, attempt_count, last_attempt_at, $6::int, $7::int, $8::text FROM delivery
+  ON CONFLICT (organisation_id, delivery_id, number) DO UPDATE
+     SET response_status = EXCLUDED.response_status, duration_ms = EXCLUDED.duration_ms, error = EXCLUDED.error
+), streak AS (
+  UPDATE webhooks w SET failing_since = CASE WHEN $9::boolean THEN NULL ELSE now() END
+    FROM delivery d
+   WHERE w.organisation_id = d.organisation_id AND w.id = d.webhook_id
+     AND (CASE WHEN $9::boolean THEN w.failing_since IS NOT NULL ELSE w.failing_since IS NULL END)
+)
+SELECT w.enabled,
+       CASE WHEN $9::boolean THEN NULL
+            WHEN w.failing_since IS NULL THEN 0
+            ELSE (extract(epoch FROM now() - w.failing_since) * 1000)::bigint END AS failing_for_ms
+  FROM delivery d JOIN webhooks w ON w.organisation_id = d.organisation_id AND w.id = d.webhook_id`;
+
+export const SYSTEM_ACTOR = { type: 'system' as const, id: null, name: 'Interlock' };
+
+/**
+ * The delivery worker (SPEC §8a), one per instance, driven by the job runner: each round claims
+ * as many due deliveries as it has free slots and sends them concurrently; a finished one frees
+ * its slot and wakes the next round. Every attempt resolves the host again and, in production,
+ * refuses private addresses before connecting. Failures are retried on the configured schedule
+ * (with jitter) and then marked failed; an endpoint that has failed everything for
+ * `disableAfterMs` is disabled, with an audit entry.
+ */
+export class WebhookDeliveryWorker implements JobWorker {
+  static readonly NAME = 'webhook-deliveries';
+  readonly name = WebhookDeliveryWorker.NAME;
+  readonly idleMs: number;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly perWebhook = new Map<string, number>();
+  private readonly leaseMs: number;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: WebhookConfig,
+    private readonly production: boolean,
+    private readonly box: WebhookSecretBox,
+    private readonly sender: WebhookSender,
+    private readonly resolve: AddressResolver,
+    private readonly logger: Logger,
+    private readonly wakeMe: () => void,
+  ) {
+    this.idleMs = config.pollMs;
+    // Long enough that a live attempt always finishes inside its lease.
+    this.leaseMs = 2 * config.timeoutMs + 5_000;
+  }
+
+  get inFlightCount(): number {
+    return this.inFlight.size;
+  }
+
+  async poll(): Promise<boolean> {
+    const free = this.config.concurrency - this.inFlight.size;
+    if (free <= 0) return false;
+    const full: string[] = [];
+    const roomIds: string[] = [];
+    const roomSlots: number[] = [];
+    for (const [webhookId, count] of this.perWebhook) {
+      const room = this.config.endpointConcurrency - count;
+      if (room <= 0) full.push(webhookId);
+      else {
+        roomIds.push(webhookId);
+        roomSlots.push(room);
+      }
+    }
+    const rows = await queryRows<ClaimedDelivery>(this.dataSource, CLAIM, [
+      Math.max(free * 4, 16),
+      free,
+      full,
+      roomIds,
+      roomSlots,
+      this.config.endpointConcurrency,
+      this.leaseMs,
+    ]);
+    for (const row of rows) this.start(row);
+    return rows.length > 0;
+  }
+
+  async drain(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  private start(row: ClaimedDelivery): void {
+    this.perWebhook.set(row.webhook_id, (this.perWebhook.get(row.webhook_id) ?? 0) + 1);
+    const run: Promise<void> = this.attempt(row)
+      .catch((error: unknown) => {
+        this.logger.error({ err: error, deliveryId: row.id, webhookId: row.webhook_id }, 'webhook delivery attempt could not be recorded');
+      })
+      .finally(() => {
+        this.inFlight.delete(run);
+        const left = (this.perWebhook.get(row.webhook_id) ?? 1) - 1;
+        if (left <= 0) this.perWebhook.delete(row.webhook_id);
+        else this.perWebhook.set(row.webhook_id, left);
+        this.wakeMe();
+      });
+    this.inFlight.add(run);
+  }
+
+  private async attempt(row: ClaimedDelivery): Promise<void> {
+    const result = await this.send(row);
+    const ok = result.error === null;
+    const status = ok ? 'succeeded' : row.attempt_count < row.max_attempts ? 'pending' : 'failed';
+    const delay = status === 'pending' ? retryDelayMs(this.config.retryScheduleMs, row.attempt_count) : 0;
+    const [recorded] = await queryRows<RecordedAttempt>(this.dataSource, RECORD, [
+      row.organisation_id,
+      row.id,
+      row.attempt_count,
+      status,
+      delay,
+      result.status,
+      result.durationMs,
+      result.error,
+      ok,
+    ]);
+    this.logger.info(
+      {
+        webhookId: row.webhook_id,
+        deliveryId: row.id,
+        eventId: row.event_id,
+        attempt: row.attempt_count,
+        status,
+        responseStatus: result.status,
+        durationMs: result.durationMs,
+      },
+      'webhook delivery attempt',
+    );
+    if (recorded !== undefined && recorded.enabled && recorded.failing_for_ms !== null && Number(recorded.failing_for_ms) >= this.config.disableAfterMs) {
+      await this.disableFailing(row.organisation_id, row.webhook_id);
+    }
+  }
+
+  private async send(row: ClaimedDelivery): Promise<AttemptResult> {
+    // The rules of creation again (a URL stored outside production, say), then the addresses.
+    const url = checkUrlShape(row.url, this.production);
+    if (typeof url === 'string') return { status: null, durationMs: 0, error: `Not sent: ${url}` };
+    const target = await resolveTarget(url, this.production, this.resolve);
+    if (typeof target === 'string') return { status: null, durationMs: 0, error: `Not sent: ${target}` };
+    const secrets: string[] = [];
+    try {
+      secrets.push(this.box.open(row.secret, row.organisation_id, row.webhook_id));
+      if (row.previous_secret !== null && row.previous_valid === true) {
+        secrets.push(this.box.open(row.previous_secret, row.organisation_id, row.webhook_id));
+      }
+    } catch {
+      // Sealed under another server secret (API_KEY_PEPPER changed): rotating the secret mends it.
+      return { status: null, durationMs: 0, error: 'Not sent: the signing secret cannot be read; rotate it.' };
+    }
+    return this.sender.send(url, target, { id: row.event_id, body: row.body, secrets });
+  }
+
+  /** Turns off an endpoint that has failed every attempt for `disableAfterMs`, with its audit entry. */
+  private async disableFailing(organisationId: string, webhookId: string): Promise<void> {
+    await this.dataSource.transaction(async (tx) => {
+      const [webhook] = await queryRows<{ url: string }>(
+        tx,
+        `UPDATE webhooks SET enabled = false, updated_at = now()
+          WHERE organisation_id = $1 AND id = $2 AND enabled AND failing_since <= now() - $3::bigint * interval '1 millisecond'
+          RETURNING url`,
+        [organisationId, webhookId, this.config.disableAfterMs],
+      );
+      if (webhook === undefined) return;
+      // Pending deliveries wait, out of the workers' way, until the webhook is enabled again.
+      await tx.query(`UPDATE webhook_deliveries SET due_at = NULL WHERE organisation_id = $1 AND webhook_id = $2 AND status = 'pending'`, [
+        organisationId,
+        webhookId,
+      ]);
+      await writeAuditEntry(tx, {
+        organisationId,
+        action: 'webhook.disabled',
+        actor: SYSTEM_ACTOR,
+        target: { type: 'webhook', id: webhookId, name: webhook.url },
+        summary: `Webhook ${webhook.url} disabled: every delivery failed for ${describeDuration(this.config.disableAfterMs)}`,
+        metadata: { reason: 'failing', failingForMs: this.config.disableAfterMs },
+      });
+    });
+    this.logger.warn({ webhookId, organisationId }, 'webhook disabled after failing every delivery');
+  }
+}
+
+/** `5 days`, `36 hours`, `1 second`: for summaries people read. */
+export function describeDuration(ms: number): string {
+  for (const [unit, size] of [
+    ['day', 86_400_000],
+    ['hour', 3_600_000],
+    ['minute', 60_000],
+  ] as const) {
+    if (ms >= size) {
+      const n = Math.round((ms / size) * 10) / 10;
+      return `${n} ${unit}${n === 1 ? '' : 's'}`;
+    }
+  }
+  const seconds = Math.round(ms / 100) / 10;
+  return `${seconds} second${seconds === 1 ? '' : 's'}`;
+}

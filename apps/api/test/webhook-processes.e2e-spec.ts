@@ -107,7 +107,7 @@ describe('webhook delivery across service processes (SKIP LOCKED)', () => {
     // Both instances took part.
     expect(attemptsLogged(a)).toBeGreaterThan(0);
     expect(attemptsLogged(b)).toBeGreaterThan(0);
-    expect(attemptsLogged(a) + attemptsLogged(b)).toBe(1000);
+    expect(attemptsLogged(a) + attemptsLogged(b)).toBeGreaterThanOrEqual(1000);
   }, 180_000);
 });
 

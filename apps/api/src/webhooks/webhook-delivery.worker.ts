@@ -14,11 +14,14 @@ interface ClaimedDelivery {
   id: string;
   webhook_id: string;
   event_id: string;
+  event_type: string;
   attempt_count: number;
   max_attempts: number;
   body: string;
-  url: string;
-  secret: Buffer;
+  /** The webhook's; null when it was deleted since the claim's look-ahead. */
+  url: string | null;
+  enabled: boolean | null;
+  secret: Buffer | null;
   previous_secret: Buffer | null;
   previous_valid: boolean | null;
 }
@@ -30,21 +33,22 @@ interface RecordedAttempt {
 }
 
 /**
- * Claims due deliveries: a batch of the oldest due rows, skipping rows another instance holds
- * (FOR UPDATE SKIP LOCKED) and rows whose webhook already has its share of this instance's
- * slots, at most `endpointConcurrency` per webhook — so a slow or dead endpoint can hold a few
- * slots but never all of them. A row waits while an earlier delivery of the same subject to the
- * same webhook is unfinished (event order per interrupt or session). A claim is a lease: the row
+ * Claims due deliveries. A look-ahead of the oldest due rows is read without locks, in due order
+ * (the partial due index), leaving out rows held back by an earlier unfinished delivery of the
+ * same subject to the same webhook (event order per interrupt or session) and rows of webhooks
+ * that already have their share of this instance's slots; of those, at most the webhook's free
+ * share each is chosen, so a slow or dead endpoint can hold a few slots but never all of them.
+ * Only the chosen rows are then locked, FOR UPDATE SKIP LOCKED with the conditions checked again
+ * on the locked row, so of several instances exactly one takes each. A claim is a lease: the row
  * turns `delivering` with `due_at` the lease's end; if this instance dies, the row is due again
- * when the lease runs out, and the lost attempt is recorded as such.
+ * when the lease runs out, and the lost attempt is recorded as such. Paused rows (a disabled
+ * webhook's) have no `due_at`, so they are not in the due index at all.
  */
 const CLAIM = `
-WITH locked AS (
-  SELECT d.organisation_id, d.id, d.webhook_id, d.status, d.due_at, d.seq
+WITH candidates AS (
+  SELECT d.organisation_id, d.id, d.webhook_id, d.due_at, d.seq
     FROM webhook_deliveries d
-    JOIN webhooks w ON w.organisation_id = d.organisation_id AND w.id = d.webhook_id
    WHERE d.status IN ('pending', 'delivering') AND d.due_at <= now()
-     AND (w.enabled OR d.event_type = 'webhook.test')
      AND d.webhook_id <> ALL($3::uuid[])
      AND NOT EXISTS (
            SELECT 1 FROM webhook_deliveries e
@@ -52,34 +56,43 @@ WITH locked AS (
               AND e.seq < d.seq AND e.status IN ('pending', 'delivering'))
    ORDER BY d.due_at
    LIMIT $1
-   FOR UPDATE OF d SKIP LOCKED
-), ranked AS (
-  SELECT l.*, row_number() OVER (PARTITION BY l.webhook_id ORDER BY l.due_at, l.seq) AS n FROM locked l
 ), chosen AS (
-  SELECT r.organisation_id, r.id, r.status AS was
-    FROM ranked r LEFT JOIN unnest($4::uuid[], $5::int[]) AS room(webhook_id, slots) ON room.webhook_id = r.webhook_id
+  SELECT r.organisation_id, r.id
+    FROM (SELECT c.*, row_number() OVER (PARTITION BY c.webhook_id ORDER BY c.due_at, c.seq) AS n FROM candidates c) r
+    LEFT JOIN unnest($4::uuid[], $5::int[]) AS room(webhook_id, slots) ON room.webhook_id = r.webhook_id
    WHERE r.n <= coalesce(room.slots, $6)
    ORDER BY r.due_at
    LIMIT $2
+), locked AS (
+  SELECT d.organisation_id, d.id, d.status AS was
+    FROM webhook_deliveries d JOIN chosen c ON c.organisation_id = d.organisation_id AND c.id = d.id
+   WHERE d.status IN ('pending', 'delivering') AND d.due_at <= now()
+   FOR UPDATE OF d SKIP LOCKED
 ), lost AS (
   INSERT INTO webhook_delivery_attempts (organisation_id, delivery_id, number, started_at, response_status, duration_ms, error)
   SELECT d.organisation_id, d.id, d.attempt_count, coalesce(d.last_attempt_at, now()), NULL, 0,
          'No result: the instance making this attempt stopped before it finished.'
-    FROM webhook_deliveries d JOIN chosen c ON c.organisation_id = d.organisation_id AND c.id = d.id
-   WHERE c.was = 'delivering' AND d.attempt_count > 0
+    FROM webhook_deliveries d JOIN locked l ON l.organisation_id = d.organisation_id AND l.id = d.id
+   WHERE l.was = 'delivering' AND d.attempt_count > 0
   ON CONFLICT DO NOTHING
 ), claimed AS (
   UPDATE webhook_deliveries d
      SET status = 'delivering', attempt_count = d.attempt_count + 1, last_attempt_at = now(),
          due_at = now() + $7::int * interval '1 millisecond'
-    FROM chosen c
-   WHERE d.organisation_id = c.organisation_id AND d.id = c.id
-  RETURNING d.organisation_id, d.id, d.webhook_id, d.event_id, d.attempt_count, d.max_attempts
+    FROM locked l
+   WHERE d.organisation_id = l.organisation_id AND d.id = l.id
+  RETURNING d.organisation_id, d.id, d.webhook_id, d.event_id, d.event_type, d.attempt_count, d.max_attempts
 )
-SELECT c.*, e.body, w.url, w.secret, w.previous_secret, w.previous_secret_expires_at > now() AS previous_valid
+SELECT c.*, (SELECT count(*) FROM candidates)::int AS seen, e.body, w.url, w.enabled, w.secret, w.previous_secret,
+       w.previous_secret_expires_at > now() AS previous_valid
   FROM claimed c
   JOIN webhook_events e ON e.organisation_id = c.organisation_id AND e.id = c.event_id
-  JOIN webhooks w ON w.organisation_id = c.organisation_id AND w.id = c.webhook_id`;
+  LEFT JOIN webhooks w ON w.organisation_id = c.organisation_id AND w.id = c.webhook_id`;
+
+/** Gives back a claim that must not be sent now (its webhook was disabled or deleted meanwhile). */
+const UNCLAIM = `
+UPDATE webhook_deliveries SET status = 'pending', attempt_count = attempt_count - 1, due_at = NULL
+ WHERE organisation_id = $1 AND id = $2 AND status = 'delivering' AND attempt_count = $3`;
 
 /**
  * Records an attempt's result, if the row is still this attempt's (a lease that ran out may have
@@ -89,7 +102,12 @@ SELECT c.*, e.body, w.url, w.secret, w.previous_secret, w.previous_secret_expire
 const RECORD = `
 WITH delivery AS (
   UPDATE webhook_deliveries
-     SET status = $4::text, due_at = CASE WHEN $4::text = 'pending' THEN now() + $5::int * interval '1 millisecond' END,
+     SET status = $4::text,
+         -- A retry of a webhook disabled meanwhile waits without a due time (tests still go).
+         due_at = CASE WHEN $4::text = 'pending'
+                        AND ((SELECT w.enabled FROM webhooks w WHERE w.organisation_id = $1 AND w.id = webhook_deliveries.webhook_id)
+                             OR event_type = 'webhook.test')
+                       THEN now() + $5::int * interval '1 millisecond' END,
          last_response_status = $6::int, last_duration_ms = $7::int, last_error = $8::text,
          finished_at = CASE WHEN $4::text IN ('succeeded', 'failed') THEN now() END
    WHERE organisation_id = $1 AND id = $2 AND status = 'delivering' AND attempt_count = $3
@@ -111,6 +129,9 @@ SELECT w.enabled,
             ELSE (extract(epoch FROM now() - w.failing_since) * 1000)::bigint END AS failing_for_ms
   FROM delivery d JOIN webhooks w ON w.organisation_id = d.organisation_id AND w.id = d.webhook_id`;
 
+/** See `quietUntil`. Short: it only delays other endpoints' retries coming due, never new events. */
+const QUIET_MS = 100;
+
 export const SYSTEM_ACTOR = { type: 'system' as const, id: null, name: 'Interlock' };
 
 /**
@@ -128,6 +149,8 @@ export class WebhookDeliveryWorker implements JobWorker {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly perWebhook = new Map<string, number>();
   private readonly leaseMs: number;
+  /** After a claim that found nothing beside the webhooks at their share: no such claim again before this. */
+  private quietUntil = 0;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -162,8 +185,12 @@ export class WebhookDeliveryWorker implements JobWorker {
         roomSlots.push(room);
       }
     }
-    const rows = await queryRows<ClaimedDelivery>(this.dataSource, CLAIM, [
-      Math.max(free * 4, 16),
+    // Looking past a busy endpoint's backlog walks all of it: when that found nothing else, do
+    // not walk it again on every one of its completions (news of other events ends the pause).
+    if (full.length > 0 && Date.now() < this.quietUntil) return false;
+    const lookahead = Math.max(free * 4, 64);
+    const rows = await queryRows<ClaimedDelivery & { seen: number }>(this.dataSource, CLAIM, [
+      lookahead,
       free,
       full,
       roomIds,
@@ -171,8 +198,16 @@ export class WebhookDeliveryWorker implements JobWorker {
       this.config.endpointConcurrency,
       this.leaseMs,
     ]);
+    if (rows.length === 0 && full.length > 0) this.quietUntil = Date.now() + QUIET_MS;
     for (const row of rows) this.start(row);
-    return rows.length > 0;
+    // Another round at once only if the look-ahead was full: there may be more due than it saw.
+    return rows.length > 0 && rows[0].seen >= lookahead;
+  }
+
+  /** New events were written (on any instance): look for them now, past any pause. */
+  nudge(): void {
+    this.quietUntil = 0;
+    this.wakeMe();
   }
 
   async drain(): Promise<void> {
@@ -196,7 +231,12 @@ export class WebhookDeliveryWorker implements JobWorker {
   }
 
   private async attempt(row: ClaimedDelivery): Promise<void> {
-    const result = await this.send(row);
+    if (row.url === null) return; // the webhook was deleted, and its deliveries with it
+    if (row.enabled === false && row.event_type !== 'webhook.test') {
+      await this.dataSource.query(UNCLAIM, [row.organisation_id, row.id, row.attempt_count]);
+      return;
+    }
+    const result = await this.send(row as ClaimedDelivery & { url: string; secret: Buffer });
     const ok = result.error === null;
     const status = ok ? 'succeeded' : row.attempt_count < row.max_attempts ? 'pending' : 'failed';
     const delay = status === 'pending' ? retryDelayMs(this.config.retryScheduleMs, row.attempt_count) : 0;
@@ -228,7 +268,7 @@ export class WebhookDeliveryWorker implements JobWorker {
     }
   }
 
-  private async send(row: ClaimedDelivery): Promise<AttemptResult> {
+  private async send(row: ClaimedDelivery & { url: string; secret: Buffer }): Promise<AttemptResult> {
     // The rules of creation again (a URL stored outside production, say), then the addresses.
     const url = checkUrlShape(row.url, this.production);
     if (typeof url === 'string') return { status: null, durationMs: 0, error: `Not sent: ${url}` };

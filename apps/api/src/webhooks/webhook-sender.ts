@@ -20,6 +20,8 @@ export interface AttemptResult {
   error: string | null;
 }
 
+const STALE = Symbol('stale keep-alive connection');
+
 /** How much of a response body is read (and discarded) before the connection is let go. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
 const USER_AGENT = 'Interlock-Webhooks/1.0 (+https://www.standardwebhooks.com)';
@@ -58,8 +60,18 @@ export class WebhookSender {
     this.httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: socketsPerHost, scheduling: 'lifo' });
   }
 
-  send(url: URL, addresses: ResolvedAddress[], message: SignedMessage): Promise<AttemptResult> {
+  async send(url: URL, addresses: ResolvedAddress[], message: SignedMessage): Promise<AttemptResult> {
     const started = performance.now();
+    // A kept-alive connection the endpoint closed just as it was reused fails before the request
+    // reached it (Node's documented race): send again, on another connection.
+    for (let tries = 0; tries < 3; tries++) {
+      const result = await this.post(url, addresses, message, started);
+      if (result !== STALE) return result;
+    }
+    return { status: null, durationMs: Math.round(performance.now() - started), error: 'The connection was reset.' };
+  }
+
+  private post(url: URL, addresses: ResolvedAddress[], message: SignedMessage, started: number): Promise<AttemptResult | typeof STALE> {
     const duration = () => Math.round(performance.now() - started);
     const https = url.protocol === 'https:';
     const pinned: LookupFunction = (_hostname, options, callback) => {
@@ -72,9 +84,10 @@ export class WebhookSender {
         callback(null, chosen[0].address, chosen[0].family);
       }
     };
-    return new Promise<AttemptResult>((resolve) => {
+    return new Promise<AttemptResult | typeof STALE>((resolve) => {
       let settled = false;
-      const finish = (result: AttemptResult) => {
+      let answered = false;
+      const finish = (result: AttemptResult | typeof STALE) => {
         if (settled) return;
         settled = true;
         clearTimeout(deadline);
@@ -97,6 +110,7 @@ export class WebhookSender {
           },
         },
         (res: IncomingMessage) => {
+          answered = true;
           const status = res.statusCode ?? 0;
           let read = 0;
           const done = () =>
@@ -122,7 +136,8 @@ export class WebhookSender {
         req.destroy();
       }, this.timeoutMs);
       req.on('error', (error: NodeJS.ErrnoException) => {
-        finish({ status: null, durationMs: duration(), error: describeNetworkError(error) });
+        if (req.reusedSocket && error.code === 'ECONNRESET' && !answered) finish(STALE);
+        else finish({ status: null, durationMs: duration(), error: describeNetworkError(error) });
       });
       req.end(message.body);
     });

@@ -56,7 +56,7 @@ import { WEBHOOK_RESOLVER, WEBHOOK_SECRET_BOX, WebhooksService } from './webhook
         const wake = () => runner.wake(WebhookDeliveryWorker.NAME);
         const worker = new WebhookDeliveryWorker(dataSource, config.webhooks, config.nodeEnv === 'production', box, sender, resolve, logger, wake);
         runner.register(worker);
-        bus.subscribe(ORGANISATION_EVENTS_CHANNEL, wake);
+        bus.subscribe(ORGANISATION_EVENTS_CHANNEL, () => worker.nudge());
         return worker;
       },
     },

@@ -160,7 +160,7 @@ describe('webhook delivery when a process is killed mid-delivery', () => {
       (d) => d.eventId === inFlight,
     );
     expect(repeated?.attempts.map((x) => [x.responseStatus, x.error])).toEqual([
-      [null, 'No result: the instance making this attempt stopped before it finished.'],
+      [null, 'No result: the instance that claimed this delivery stopped before it recorded an answer.'],
       [204, null],
     ]);
   }, 120_000);

@@ -71,7 +71,7 @@ WITH candidates AS (
 ), lost AS (
   INSERT INTO webhook_delivery_attempts (organisation_id, delivery_id, number, started_at, response_status, duration_ms, error)
   SELECT d.organisation_id, d.id, d.attempt_count, coalesce(d.last_attempt_at, now()), NULL, 0,
-         'No result: the instance making this attempt stopped before it finished.'
+         'No result: the instance that claimed this delivery stopped before it recorded an answer.'
     FROM webhook_deliveries d JOIN locked l ON l.organisation_id = d.organisation_id AND l.id = d.id
    WHERE l.was = 'delivering' AND d.attempt_count > 0
   ON CONFLICT DO NOTHING
@@ -88,6 +88,11 @@ SELECT c.*, (SELECT count(*) FROM candidates)::int AS seen, e.body, w.url, w.ena
   FROM claimed c
   JOIN webhook_events e ON e.organisation_id = c.organisation_id AND e.id = c.event_id
   LEFT JOIN webhooks w ON w.organisation_id = c.organisation_id AND w.id = c.webhook_id`;
+
+/** Gives back a claim not sent because the instance is stopping: due again at once, elsewhere. */
+const RELEASE = `
+UPDATE webhook_deliveries SET status = 'pending', attempt_count = attempt_count - 1, due_at = now()
+ WHERE organisation_id = $1 AND id = $2 AND status = 'delivering' AND attempt_count = $3`;
 
 /** Gives back a claim that must not be sent now (its webhook was disabled or deleted meanwhile). */
 const UNCLAIM = `
@@ -136,8 +141,9 @@ export const SYSTEM_ACTOR = { type: 'system' as const, id: null, name: 'Interloc
 
 /**
  * The delivery worker (SPEC §8a), one per instance, driven by the job runner: each round claims
- * as many due deliveries as it has free slots and sends them concurrently; a finished one frees
- * its slot and wakes the next round. Every attempt resolves the host again and, in production,
+ * due deliveries ahead of its free slots and sends them concurrently, each endpoint's at most
+ * `endpointConcurrency` at a time; a finished one starts the next claimed one and wakes the
+ * next round. Every attempt resolves the host again and, in production,
  * refuses private addresses before connecting. Failures are retried on the configured schedule
  * (with jitter) and then marked failed; an endpoint that has failed everything for
  * `disableAfterMs` is disabled, with an audit entry.
@@ -147,10 +153,13 @@ export class WebhookDeliveryWorker implements JobWorker {
   readonly name = WebhookDeliveryWorker.NAME;
   readonly idleMs: number;
   private readonly inFlight = new Set<Promise<void>>();
-  private readonly perWebhook = new Map<string, number>();
+  /** Per webhook: deliveries being sent, and claimed ones waiting for one of its slots. */
+  private readonly lanes = new Map<string, { running: number; waiting: ClaimedDelivery[] }>();
+  private held = 0;
   private readonly leaseMs: number;
   /** After a claim that found nothing beside the webhooks at their share: no such claim again before this. */
   private quietUntil = 0;
+  private stopping = false;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -163,7 +172,8 @@ export class WebhookDeliveryWorker implements JobWorker {
     private readonly wakeMe: () => void,
   ) {
     this.idleMs = config.pollMs;
-    // Long enough that a live attempt always finishes inside its lease.
+    // Long enough for a claimed delivery to wait for its endpoint's slot (one attempt at most,
+    // since at most a slot's worth wait) and then to be sent.
     this.leaseMs = 2 * config.timeoutMs + 5_000;
   }
 
@@ -171,14 +181,21 @@ export class WebhookDeliveryWorker implements JobWorker {
     return this.inFlight.size;
   }
 
+  /**
+   * Claims ahead: up to twice the instance's slots, and twice each endpoint's share, so that a
+   * finished delivery's slot is filled from memory at once while the next claim is under way
+   * (claims, not sends, would otherwise pace the worker). At most `endpointConcurrency` per
+   * endpoint are sent at a time.
+   */
   async poll(): Promise<boolean> {
-    const free = this.config.concurrency - this.inFlight.size;
-    if (free <= 0) return false;
+    const free = 2 * this.config.concurrency - this.held;
+    if (free <= 0 || this.stopping) return false;
+    const share = 2 * this.config.endpointConcurrency;
     const full: string[] = [];
     const roomIds: string[] = [];
     const roomSlots: number[] = [];
-    for (const [webhookId, count] of this.perWebhook) {
-      const room = this.config.endpointConcurrency - count;
+    for (const [webhookId, lane] of this.lanes) {
+      const room = share - lane.running - lane.waiting.length;
       if (room <= 0) full.push(webhookId);
       else {
         roomIds.push(webhookId);
@@ -188,18 +205,24 @@ export class WebhookDeliveryWorker implements JobWorker {
     // Looking past a busy endpoint's backlog walks all of it: when that found nothing else, do
     // not walk it again on every one of its completions (news of other events ends the pause).
     if (full.length > 0 && Date.now() < this.quietUntil) return false;
-    const lookahead = Math.max(free * 4, 64);
+    const lookahead = Math.max(free * 2, 64);
     const rows = await queryRows<ClaimedDelivery & { seen: number }>(this.dataSource, CLAIM, [
       lookahead,
       free,
       full,
       roomIds,
       roomSlots,
-      this.config.endpointConcurrency,
+      share,
       this.leaseMs,
     ]);
     if (rows.length === 0 && full.length > 0) this.quietUntil = Date.now() + QUIET_MS;
-    for (const row of rows) this.start(row);
+    for (const row of rows) {
+      const lane = this.lanes.get(row.webhook_id) ?? { running: 0, waiting: [] };
+      this.lanes.set(row.webhook_id, lane);
+      lane.waiting.push(row);
+      this.held++;
+      this.pump(row.webhook_id);
+    }
     // Another round at once only if the look-ahead was full: there may be more due than it saw.
     return rows.length > 0 && rows[0].seen >= lookahead;
   }
@@ -210,24 +233,40 @@ export class WebhookDeliveryWorker implements JobWorker {
     this.wakeMe();
   }
 
+  /** On shutdown: claimed deliveries not yet sent are given back at once; those being sent finish. */
   async drain(): Promise<void> {
+    this.stopping = true;
+    const unsent = [...this.lanes.values()].flatMap((lane) => lane.waiting.splice(0));
+    this.held -= unsent.length;
+    for (const row of unsent) {
+      await this.dataSource.query(RELEASE, [row.organisation_id, row.id, row.attempt_count]).catch((error: unknown) => {
+        this.logger.warn({ err: error, deliveryId: row.id }, 'could not give back a claimed webhook delivery (its lease will run out)');
+      });
+    }
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
-  private start(row: ClaimedDelivery): void {
-    this.perWebhook.set(row.webhook_id, (this.perWebhook.get(row.webhook_id) ?? 0) + 1);
-    const run: Promise<void> = this.attempt(row)
-      .catch((error: unknown) => {
-        this.logger.error({ err: error, deliveryId: row.id, webhookId: row.webhook_id }, 'webhook delivery attempt could not be recorded');
-      })
-      .finally(() => {
-        this.inFlight.delete(run);
-        const left = (this.perWebhook.get(row.webhook_id) ?? 1) - 1;
-        if (left <= 0) this.perWebhook.delete(row.webhook_id);
-        else this.perWebhook.set(row.webhook_id, left);
-        this.wakeMe();
-      });
-    this.inFlight.add(run);
+  /** Starts the webhook's waiting deliveries while it has a free slot. */
+  private pump(webhookId: string): void {
+    const lane = this.lanes.get(webhookId);
+    if (lane === undefined) return;
+    while (lane.running < this.config.endpointConcurrency && lane.waiting.length > 0 && !this.stopping) {
+      const row = lane.waiting.shift() as ClaimedDelivery;
+      lane.running++;
+      const run: Promise<void> = this.attempt(row)
+        .catch((error: unknown) => {
+          this.logger.error({ err: error, deliveryId: row.id, webhookId }, 'webhook delivery attempt could not be recorded');
+        })
+        .finally(() => {
+          this.inFlight.delete(run);
+          this.held--;
+          lane.running--;
+          if (lane.running === 0 && lane.waiting.length === 0) this.lanes.delete(webhookId);
+          else this.pump(webhookId);
+          this.wakeMe();
+        });
+      this.inFlight.add(run);
+    }
   }
 
   private async attempt(row: ClaimedDelivery): Promise<void> {
@@ -272,7 +311,12 @@ export class WebhookDeliveryWorker implements JobWorker {
     // The rules of creation again (a URL stored outside production, say), then the addresses.
     const url = checkUrlShape(row.url, this.production);
     if (typeof url === 'string') return { status: null, durationMs: 0, error: `Not sent: ${url}` };
-    const target = await resolveTarget(url, this.production, this.resolve);
+    // Resolution counts against the attempt's time too: a hanging resolver must not outlive the lease.
+    let timer: NodeJS.Timeout | undefined;
+    const target = await Promise.race([
+      resolveTarget(url, this.production, this.resolve),
+      new Promise<string>((resolve) => (timer = setTimeout(() => resolve('its host name could not be resolved in time.'), this.config.timeoutMs))),
+    ]).finally(() => clearTimeout(timer));
     if (typeof target === 'string') return { status: null, durationMs: 0, error: `Not sent: ${target}` };
     const secrets: string[] = [];
     try {

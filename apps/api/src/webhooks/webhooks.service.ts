@@ -236,9 +236,14 @@ export class WebhooksService {
 
   async remove(member: MemberPrincipal, id: string, ip: string | null): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
-      const webhook = await this.lock(tx, member, id);
+      // Deliveries first, then the webhook: the worker records an attempt by locking its delivery
+      // and then (to keep the failure streak) its webhook, so locks are always taken in that order.
       await tx.query(`DELETE FROM webhook_deliveries WHERE organisation_id = $1 AND webhook_id = $2`, [member.organisationId, id]);
-      await tx.query(`DELETE FROM webhooks WHERE organisation_id = $1 AND id = $2`, [member.organisationId, id]);
+      const [webhook] = await queryRows<{ url: string }>(tx, `DELETE FROM webhooks WHERE organisation_id = $1 AND id = $2 RETURNING url`, [
+        member.organisationId,
+        id,
+      ]);
+      if (webhook === undefined) throw ApiError.of('NOT_FOUND');
       await writeAuditEntry(tx, {
         organisationId: member.organisationId,
         action: 'webhook.deleted',
@@ -343,7 +348,13 @@ export class WebhooksService {
   /** Sends a finished delivery again now: one more attempt, not a new retry schedule. */
   async retryDelivery(member: MemberPrincipal, id: string, deliveryId: string, ip: string | null): Promise<WebhookDeliveryResponse> {
     await this.dataSource.transaction(async (tx) => {
-      const webhook = await this.lock(tx, member, id);
+      // The delivery is locked, the webhook only read: the worker locks a delivery, then its webhook.
+      const [webhook] = await queryRows<{ url: string; enabled: boolean }>(
+        tx,
+        `SELECT url, enabled FROM webhooks WHERE organisation_id = $1 AND id = $2`,
+        [member.organisationId, id],
+      );
+      if (webhook === undefined) throw ApiError.of('NOT_FOUND');
       const [delivery] = await queryRows<{ status: DeliveryStatus; event_type: string; event_id: string }>(
         tx,
         `SELECT status, event_type, event_id FROM webhook_deliveries WHERE organisation_id = $1 AND webhook_id = $2 AND id = $3 FOR UPDATE`,
@@ -386,6 +397,11 @@ export class WebhooksService {
     return toDeliveryResponse(row);
   }
 
+  /**
+   * Locks the webhook for a change. Lock order everywhere: a delivery before its webhook (the
+   * worker's record of an attempt does so); holding this lock, touch only pending deliveries
+   * (never waited on: the worker holds only delivering ones) or new ones.
+   */
   private async lock(tx: EntityManager, member: MemberPrincipal, id: string): Promise<WebhookRow> {
     const [row] = await queryRows<WebhookRow>(
       tx,

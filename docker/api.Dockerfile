@@ -1,5 +1,6 @@
 # syntax=docker/dockerfile:1
-# The Interlock API: build with the full toolchain, run with production dependencies only.
+# The Interlock API and the dashboard it serves at /: build with the full toolchain, run with
+# production dependencies only (the dashboard is static files: its packages are build-time only).
 # Build from the repository root:  docker build -f docker/api.Dockerfile -t interlock-api .
 
 FROM node:22-slim AS build
@@ -7,7 +8,7 @@ WORKDIR /src
 # The whole workspace: npm ci needs every workspace's package.json, and the build its sources.
 COPY . .
 RUN npm ci --ignore-scripts --no-audit --no-fund \
- && NX_DAEMON=false NX_NO_CLOUD=true npx nx run api:build --outputStyle=static \
+ && NX_DAEMON=false NX_NO_CLOUD=true npx nx run-many -t build --projects=api,web --outputStyle=static \
  && npm prune --omit=dev --ignore-scripts --no-audit --no-fund
 
 FROM node:22-slim AS runtime
@@ -19,6 +20,7 @@ WORKDIR /app
 COPY --from=build --chown=root:root /src/package.json ./package.json
 COPY --from=build --chown=root:root /src/node_modules ./node_modules
 COPY --from=build --chown=root:root /src/dist/apps/api ./dist/apps/api
+COPY --from=build --chown=root:root /src/dist/apps/web ./dist/apps/web
 # Only the embedded database (no DATABASE_URL) writes to disk, under DATA_DIR.
 RUN mkdir -p /app/.data && chown node:node /app/.data
 USER node

@@ -39,7 +39,7 @@ async function main() {
   if (Number(existing) < TOTAL) {
     log(`seeding ${TOTAL} entries over ${ORGS} organisations (largest ${BIG})`);
     await ds.query(`ALTER TABLE audit_log_entries DISABLE TRIGGER audit_log_entries_append`);
-    await ds.query(`ALTER TABLE audit_log_entries DISABLE TRIGGER audit_log_entries_words`);
+    await ds.query(`ALTER TABLE audit_log_entries DISABLE TRIGGER audit_log_entries_commit`);
     const indexes: { indexname: string; indexdef: string }[] = await ds.query(
       `SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'audit_log_entries' AND indexname <> 'audit_log_entries_pkey'`,
     );
@@ -94,7 +94,7 @@ async function main() {
       `INSERT INTO audit_log_words (organisation_id, word, entries)
        SELECT organisation_id, word, count(*) FROM audit_log_entries, unnest(tsvector_to_array(search)) word GROUP BY 1, 2`,
     );
-    await ds.query(`ALTER TABLE audit_log_entries ENABLE TRIGGER audit_log_entries_words`);
+    await ds.query(`ALTER TABLE audit_log_entries ENABLE TRIGGER audit_log_entries_commit`);
     log('building indexes');
     for (const ix of indexes) await ds.query(ix.indexdef);
     await ds.query(`ALTER TABLE audit_log_entries ENABLE TRIGGER audit_log_entries_append`);

@@ -50,8 +50,8 @@ const STORED_ACTIONS = JSON.stringify([
 const pgbenchInsert = (orgs) => `\\set n random(1, ${orgs})
 SELECT org_id AS org, key_id AS key FROM bench_orgs WHERE n = :n \\gset
 BEGIN;
-INSERT INTO interrupts (organisation_id, id, title, description, external_id, session_id, action_requests, metadata, opened_by_key_id)
-  VALUES (:org, gen_random_uuid(), 'Deploy to prod', NULL, 'run-42', NULL, '${STORED_ACTIONS}', NULL, :key)
+INSERT INTO interrupts (organisation_id, id, title, description, external_id, session_id, action_requests, metadata, opened_by_key_id, title_search)
+  VALUES (:org, gen_random_uuid(), 'Deploy to prod', NULL, 'run-42', NULL, '${STORED_ACTIONS}', NULL, :key, array_to_tsvector(ARRAY['deploy','to','prod']))
   RETURNING id AS iid, created_at \\gset
 INSERT INTO usage_months AS u (organisation_id, month, messages)
   SELECT :org::uuid, (date_trunc('month', now() AT TIME ZONE 'UTC'))::date, 1

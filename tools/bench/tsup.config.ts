@@ -5,6 +5,7 @@ export default defineConfig({
   entry: {
     'auth-bench.server': 'tools/bench/auth-bench.server.ts',
     'audit-bench.driver': 'tools/bench/audit-bench.driver.ts',
+    'inbox-bench.driver': 'tools/bench/inbox-bench.driver.ts',
     'interrupts-bench.server': 'tools/bench/interrupts-bench.server.ts',
   },
   outDir: 'dist/tools/bench',

@@ -2,7 +2,9 @@
 // The one contract and the code generated from it:
 //   1. contract/openapi.json, emitted from the Nest app (nx run api:openapi),
 //   2. libs/sdk-ts/src/generated/** by @hey-api/openapi-ts (types only: no runtime dependency),
-//   3. libs/sdk-python/src/interlock/_generated/** by datamodel-code-generator (pydantic v2).
+//   3. libs/sdk-python/src/interlock/_generated/** by datamodel-code-generator (pydantic v2),
+//   4. libs/api-client/src/generated/** by @hey-api/openapi-ts (types, one function per operation
+//      and the fetch client): the dashboard's typed client.
 // Generators never write the hand-written layers (src/lib, the rest of src/interlock).
 //
 //   node tools/scripts/codegen.mjs           regenerate everything
@@ -14,7 +16,12 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const check = process.argv.includes('--check');
-const GENERATED = ['contract', 'libs/sdk-ts/src/generated', 'libs/sdk-python/src/interlock/_generated'];
+const GENERATED = [
+  'contract',
+  'libs/sdk-ts/src/generated',
+  'libs/sdk-python/src/interlock/_generated',
+  'libs/api-client/src/generated',
+];
 
 function run(cmd, args, options = {}) {
   const result = spawnSync(cmd, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], ...options });
@@ -34,6 +41,17 @@ rmSync(join(root, 'libs/sdk-ts/src/generated'), { recursive: true, force: true }
 run('npx', ['openapi-ts', '-i', './contract/openapi.json', '-o', 'libs/sdk-ts/src/generated', '-p', '@hey-api/typescript', '--no-log-file', '-s'], {
   env,
 });
+
+console.log('[codegen] libs/api-client/src/generated (@hey-api/openapi-ts, fetch client)');
+rmSync(join(root, 'libs/api-client/src/generated'), { recursive: true, force: true });
+run(
+  'npx',
+  [
+    'openapi-ts', '-i', './contract/openapi.json', '-o', 'libs/api-client/src/generated',
+    '-c', '@hey-api/client-fetch', '-p', '@hey-api/typescript', '@hey-api/sdk', '--no-log-file', '-s',
+  ],
+  { env },
+);
 
 console.log('[codegen] libs/sdk-python/src/interlock/_generated (datamodel-code-generator)');
 run(process.execPath, ['tools/scripts/python-sdk.mjs', 'setup'], { stdio: ['ignore', 'ignore', 'inherit'] });

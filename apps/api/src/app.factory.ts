@@ -5,6 +5,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { DestinationStream, Logger } from 'pino';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config/app-config';
+import { dashboardMiddleware } from './http/dashboard.middleware';
 import { jsonBodyMiddleware } from './http/json-body.middleware';
 import { requestIdMiddleware } from './http/request-id.middleware';
 import { createLogger, httpLogger, PinoNestLogger } from './logging/logger';
@@ -37,7 +38,13 @@ export async function createApp(
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
   app.use(requestIdMiddleware);
-  app.use(httpLogger(logger));
+  app.use(httpLogger(logger, config.apiKeyPrefix));
+  // The dashboard at `/` (before body parsing: it only answers GET and HEAD).
+  app.use(
+    dashboardMiddleware(config.webDir, (indexPath) =>
+      logger.warn({ indexPath }, 'the dashboard is not built (npx nx run web:build): / explains how to build it'),
+    ),
+  );
   app.use(jsonBodyMiddleware());
 
   // The contract, served at /api/openapi.json and rendered at /docs.

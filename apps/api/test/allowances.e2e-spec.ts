@@ -45,7 +45,7 @@ describe('plans and allowances (SPEC §4, §8; issue 5)', () => {
     // Validation comes before the allowance (SPEC §4 check order), and the key before both.
     const invalid = await http().post('/api/interrupts').set('x-api-key', key).send({ title: '' });
     expect(invalid.status).toBe(400);
-    expect((await http().post('/api/interrupts').set('x-api-key', `${key.slice(0, -1)}x`).send({})).status).toBe(401);
+    expect((await http().post('/api/interrupts').set('x-api-key', `${key.slice(0, -1)}${key.endsWith('x') ? 'y' : 'x'}`).send({})).status).toBe(401);
     // Reading is not metered.
     expect((await http().get('/api/interrupts').set('x-api-key', key)).status).toBe(200);
 
@@ -114,12 +114,149 @@ describe('plans and allowances (SPEC §4, §8; issue 5)', () => {
     expect(org.body.usage.agentHours).toEqual({ used: expect.any(Number), included: 2 });
     expect(org.body.usage.agentHours.used).toBeGreaterThanOrEqual(2);
 
-    // Validation first; sessions already open keep working (appends are not refused).
+    // Validation first.
     expect((await http().post('/api/sessions').set('x-api-key', key).send({})).status).toBe(400);
-    const [open] = await ds.query(`SELECT id FROM sessions WHERE organisation_id = $1 AND name = 'a'`, [owner.organisationId]);
-    expect((await http().post(`/api/sessions/${open.id}/messages`).set('x-api-key', key).send({ messages: [{ role: 'agent', content: 'x' }] })).status).toBe(201);
 
     await setPlan(t.app.getHttpServer(), owner.cookie, 'pro');
     expect((await http().post('/api/sessions').set('x-api-key', key).send({ name: 'c' })).status).toBe(201);
+  });
+
+  describe('agent hours at append (issue 17, item 1)', () => {
+    const HOURS_402 =
+      /^This organisation has used its included agent hours for the month \(2 on the Free plan\)\. The allowance renews on \d{4}-\d\d-01 \(UTC\); the Pro plan includes 10 agent hours a month\.$/;
+    const append = (key: string, id: string, content = 'x') =>
+      http().post(`/api/sessions/${id}/messages`).set('x-api-key', key).send({ messages: [{ role: 'agent', content }] });
+    /** An open session started `interval` before now, written as an old instance would (the trigger tracks it). */
+    const openSince = async (organisationId: string, interval: string): Promise<string> =>
+      (
+        await t.app.get(DataSource).query(
+          `INSERT INTO sessions (organisation_id, id, name, started_at) VALUES ($1, gen_random_uuid(), 'running', now() - $2::interval) RETURNING id`,
+          [organisationId, interval],
+        )
+      )[0].id;
+    const scanSeconds = async (organisationId: string) =>
+      (
+        await t.app.get(DataSource).query(
+          `SELECT COALESCE(SUM(EXTRACT(EPOCH FROM LEAST(COALESCE(ended_at, now()), utc_next_month_start(utc_month_start(now())))
+                                      - GREATEST(started_at, utc_month_start(now())))), 0)::float8 AS s
+             FROM sessions WHERE organisation_id = $1 AND (ended_at IS NULL OR ended_at > utc_month_start(now()))`,
+          [organisationId],
+        )
+      )[0].s as number;
+    const totalSeconds = async (organisationId: string) =>
+      (
+        await t.app.get(DataSource).query(
+          `SELECT agent_seconds_used(a.month_start, a.ended_seconds, a.open_sessions, a.open_offset_seconds, now()) AS s
+             FROM organisations o LEFT JOIN agent_hours_totals a ON a.organisation_id = o.id WHERE o.id = $1`,
+          [organisationId],
+        )
+      )[0].s as number;
+
+    it('once the month’s hours are spent, appends answer the exact 402 and write nothing; the session stays open and can be ended', async () => {
+      const { owner, key } = await organisation();
+      const a = (await http().post('/api/sessions').set('x-api-key', key).send({ name: 'a' }).expect(201)).body.id as string;
+      expect((await append(key, a, 'first')).status).toBe(201);
+
+      await openSince(owner.organisationId, '2 hours');
+      const refused = await append(key, a, 'second');
+      expect(refused.status).toBe(402);
+      expect(Object.keys(refused.body).sort()).toEqual(['code', 'error', 'message', 'requestId', 'statusCode']);
+      expect(refused.body).toMatchObject({ statusCode: 402, error: 'Payment Required', code: 'AGENT_HOURS_ALLOWANCE_EXHAUSTED' });
+      expect(refused.body.message.startsWith(HOURS_TEXT)).toBe(true);
+      expect(refused.body.message).toMatch(HOURS_402);
+      expect(await count(`SELECT count(*)::int AS n FROM session_messages WHERE organisation_id = $1`, [owner.organisationId])).toBe(1);
+
+      // Validation first, the allowance before the session is looked at (SPEC §4), an idempotent retry refused too.
+      expect((await http().post(`/api/sessions/${a}/messages`).set('x-api-key', key).send({ messages: [] })).status).toBe(400);
+      expect((await append(key, '00000000-0000-4000-8000-000000000000')).status).toBe(402);
+      expect((await append(key, a).set('idempotency-key', 'retry-1')).status).toBe(402);
+      expect((await http().post('/api/sessions').set('x-api-key', key).send({ name: 'b' })).body.code).toBe('AGENT_HOURS_ALLOWANCE_EXHAUSTED');
+
+      // Not cut: the session is still active with what it had, and the agent can end it.
+      const session = await http().get(`/api/sessions/${a}`).set('x-api-key', key).expect(200);
+      expect(session.body).toMatchObject({ status: 'active', messageCount: 1 });
+      expect((await http().post(`/api/sessions/${a}/end`).set('x-api-key', key)).status).toBe(200);
+      expect((await append(key, a)).status).toBe(402);
+
+      // An upgrade counts at once.
+      await setPlan(t.app.getHttpServer(), owner.cookie, 'pro');
+      const b = (await http().post('/api/sessions').set('x-api-key', key).send({ name: 'b' }).expect(201)).body.id as string;
+      expect((await append(key, b)).status).toBe(201);
+      expect((await append(key, a)).body.code).toBe('CONFLICT');
+    });
+
+    it('running sessions count up to now: an append that was allowed is refused once time has run out', async () => {
+      const { owner, key } = await organisation();
+      await openSince(owner.organisationId, '2 hours -6 seconds');
+      const a = (await http().post('/api/sessions').set('x-api-key', key).send({ name: 'a' }).expect(201)).body.id as string;
+      expect((await append(key, a, 'in time')).status).toBe(201);
+      const deadline = Date.now() + 30_000;
+      let status = 201;
+      while (status === 201 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        status = (await append(key, a)).status;
+      }
+      expect(status).toBe(402);
+      expect(await totalSeconds(owner.organisationId)).toBeGreaterThanOrEqual(7200);
+    });
+
+    it('a session spanning two UTC months counts only this month’s part; the totals roll over with the month', async () => {
+      const { owner } = await organisation();
+      const ds = t.app.get(DataSource);
+      const org = owner.organisationId;
+      // Months M-2, M-1 (the previous) and M (this one), by their first instants.
+      const [{ m1, m0 }] = await ds.query(
+        `SELECT utc_month_start(utc_month_start(now()) - interval '1 day') AS m1, utc_month_start(now()) AS m0`,
+      );
+      const usedAt = async (at: string) =>
+        (
+          await ds.query(
+            `SELECT agent_seconds_used(a.month_start, a.ended_seconds, a.open_sessions, a.open_offset_seconds, $2::timestamptz) AS s
+               FROM agent_hours_totals a WHERE a.organisation_id = $1`,
+            [org, at],
+          )
+        )[0].s as number;
+      const plus = (at: Date, hours: number) => new Date(at.getTime() + hours * 3_600_000).toISOString();
+
+      // Started 5 hours before M-1, still open: in M-1 it counts from the month's first instant.
+      const [{ id }] = await ds.query(
+        `INSERT INTO sessions (organisation_id, id, name, started_at) VALUES ($1, gen_random_uuid(), 'long', $2) RETURNING id`,
+        [org, plus(m1, -5)],
+      );
+      expect(await usedAt(plus(m1, -1))).toBeCloseTo(4 * 3600, 3);
+      expect(await usedAt(plus(m1, 1))).toBeCloseTo(3600, 3);
+      // Ended 2 hours into M-1: M-1 holds 2 hours; M holds none.
+      await ds.query(`UPDATE sessions SET status = 'ended', ended_at = $3 WHERE organisation_id = $1 AND id = $2`, [org, id, plus(m1, 2)]);
+      expect(await usedAt(plus(m1, 3))).toBeCloseTo(2 * 3600, 3);
+      expect(await totalSeconds(org)).toBe(0);
+      // Started an hour before M and still open: this month counts it from M's first instant only.
+      await ds.query(`INSERT INTO sessions (organisation_id, id, name, started_at) VALUES ($1, gen_random_uuid(), 'across', $2)`, [org, plus(m0, -1)]);
+      expect(await usedAt(plus(m0, 0.5))).toBeCloseTo(1800, 3);
+      expect(Math.abs((await totalSeconds(org)) - (await scanSeconds(org)))).toBeLessThan(0.01);
+      // Two hours are spent this month once it is 2 hours old; the rollover happens at the first event of M.
+      expect(await usedAt(plus(m0, 2))).toBeCloseTo(7200, 3);
+      await ds.query(`INSERT INTO sessions (organisation_id, id, name, started_at, ended_at, status) VALUES ($1, gen_random_uuid(), 'short', now() - interval '1 second', now(), 'ended')`, [org]);
+      const [totals] = await ds.query(`SELECT month_start, open_sessions FROM agent_hours_totals WHERE organisation_id = $1`, [org]);
+      expect(totals).toEqual({ month_start: m0, open_sessions: 1 });
+      expect(Math.abs((await totalSeconds(org)) - (await scanSeconds(org)))).toBeLessThan(0.01);
+    });
+
+    it('concurrent starts, appends and ends keep the running total equal to the sessions’ summed time', async () => {
+      const { owner, key } = await organisation();
+      await setPlan(t.app.getHttpServer(), owner.cookie, 'pro');
+      const started = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => http().post('/api/sessions').set('x-api-key', key).send({ name: `s${i}` })),
+      );
+      expect(started.map((r) => r.status)).toEqual(Array(12).fill(201));
+      const ids = started.map((r) => r.body.id as string);
+      await Promise.all(ids.flatMap((id) => [append(key, id), append(key, id)]));
+      const ended = await Promise.all(ids.slice(0, 8).map((id) => http().post(`/api/sessions/${id}/end`).set('x-api-key', key)));
+      expect(ended.map((r) => r.status)).toEqual(Array(8).fill(200));
+      const [totals] = await t.app
+        .get(DataSource)
+        .query(`SELECT open_sessions FROM agent_hours_totals WHERE organisation_id = $1`, [owner.organisationId]);
+      expect(totals.open_sessions).toBe(4);
+      expect(Math.abs((await totalSeconds(owner.organisationId)) - (await scanSeconds(owner.organisationId)))).toBeLessThan(0.01);
+    });
   });
 });

@@ -2,7 +2,7 @@ import { Controller, Get, Module } from '@nestjs/common';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { generateApiKey } from '@interlock/api-keys';
-import { ApiKeyVerifier } from '../src/api-keys/api-key-verifier.service';
+import { NotificationBus } from '../src/notifications/notification-bus';
 import { CurrentApiKey } from '../src/auth/decorators/current-principal.decorator';
 import { MachineRoute } from '../src/auth/decorators/route-access.decorator';
 import type { ApiKeyPrincipal } from '../src/auth/principal';
@@ -101,13 +101,12 @@ describe('API key authentication (SPEC §4)', () => {
     const short = await createApiKey(t.app.getHttpServer(), owner.cookie, { name: 'short-lived', expiry: '7d' });
     expect((await http().get('/probe-machine').set('x-api-key', short.key)).status).toBe(200);
     // The key is cached now. A change made straight in SQL reaches the cache through the
-    // table's trigger and LISTEN/NOTIFY, a few milliseconds later: wait for it, as the service
-    // itself does after a revoke.
-    const dropped = t.app.get(ApiKeyVerifier).cache.awaitInvalidation(`key:${short.id}`, 5_000);
+    // table's trigger and LISTEN/NOTIFY, a few milliseconds later: sync with the instances, as
+    // the service itself does after a revoke.
     await t.app
       .get(DataSource)
       .query(`UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1`, [short.id]);
-    await dropped.done;
+    await t.app.get(NotificationBus).sync();
     const res = await http().get('/probe-machine').set('x-api-key', short.key);
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject(EXACT.expired);

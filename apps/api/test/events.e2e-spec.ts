@@ -99,6 +99,27 @@ describe('organisation events (GET /api/events)', () => {
     for (const e of events) expect(e.data.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
   });
 
+  it('sends interrupt.unassigned, naming who it was assigned to, when an interrupt is unassigned', async () => {
+    const client = await stream(owner.cookie);
+    await client.until(() => client.events.length === 1);
+    const opened = await openInterrupt(t.app.getHttpServer(), key, { title: 'Hand back' });
+    const assign = (memberId: string | null) =>
+      http().post(`/api/interrupts/${opened.id}/assign`).set('cookie', owner.cookie).send({ memberId });
+    expect((await assign(owner.memberId)).status).toBe(200);
+    expect((await assign(null)).status).toBe(200);
+    await client.until(() => client.events.some((e) => e.event === 'interrupt.unassigned'));
+    expect(client.events.slice(1).map((e) => e.event)).toEqual(['interrupt.created', 'interrupt.assigned', 'interrupt.unassigned']);
+    const event = client.events[3];
+    expect(event.data).toEqual({
+      seq: Number(event.id),
+      type: 'interrupt.unassigned',
+      createdAt: expect.stringMatching(/Z$/),
+      actor: { type: 'member', id: owner.memberId, name: 'Ada Lovelace' },
+      interrupt: { id: opened.id, title: 'Hand back' },
+      previousAssignee: { type: 'member', id: owner.memberId, name: 'Ada Lovelace' },
+    });
+  });
+
   it('resumes after Last-Event-ID with exactly what was missed, in order', async () => {
     const first = await stream(owner.cookie);
     const server = t.app.getHttpServer();

@@ -58,6 +58,34 @@ describe('input the database cannot take', () => {
     expect(await count('interrupts')).toBe(0);
   });
 
+  it('a __proto__ key at any depth → 400 naming it; nothing written, no prototype touched (issue 17, item 7)', async () => {
+    const prototypeBefore = Object.getOwnPropertyNames(Object.prototype).sort();
+    const [interruptsBefore, sessionsBefore] = [await count('interrupts'), await count('sessions')];
+    const json = (req: request.Test, body: string) => req.set('x-api-key', key).set('content-type', 'application/json').send(body);
+    const cases: [request.Test, string, string][] = [
+      [http().post('/api/interrupts'), '{"__proto__":{"polluted":true},"title":"t","actionRequests":[{"name":"a"}]}', 'body.__proto__'],
+      [
+        http().post('/api/interrupts'),
+        '{"title":"t","actionRequests":[{"name":"a","args":{"deep":{"__proto__":{"polluted":true}}}}]}',
+        'body.actionRequests.0.args.deep.__proto__',
+      ],
+      [http().post('/api/sessions'), '{"name":"s","metadata":{"__proto__":{"isAdmin":true}}}', 'body.metadata.__proto__'],
+    ];
+    for (const [req, body, path] of cases) {
+      const res = await json(req, body);
+      expect({ status: res.status, body: res.body }).toMatchObject({
+        status: 400,
+        body: { code: 'VALIDATION_FAILED', message: `${path}: is not allowed as a field name` },
+      });
+    }
+    const query = await http().get('/api/interrupts?__proto__=x').set('x-api-key', key);
+    expect(query.body).toMatchObject({ code: 'VALIDATION_FAILED', message: 'query.__proto__: is not allowed as a field name' });
+    expect([await count('interrupts'), await count('sessions')]).toEqual([interruptsBefore, sessionsBefore]);
+    expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(prototypeBefore);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
+  });
+
   it('a NUL in a query parameter → 400 naming it', async () => {
     const res = await http().get('/api/interrupts?externalId=a%00b').set('x-api-key', key);
     expect(res.status).toBe(400);

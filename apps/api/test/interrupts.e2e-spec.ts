@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { builtInRoleIds, createApiKey, joinOrganisation, signUpOwner, SignedUpOwner } from './support/factories';
+import { builtInRoleIds, createApiKey, joinOrganisation, memberWithPermissions, signUpOwner, SignedUpOwner } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 
 const NIL = '00000000-0000-4000-8000-000000000000';
@@ -305,6 +305,60 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
     const neither = await assign({});
     expect(neither.status).toBe(400);
     expect(neither.body.message).toContain('memberId must be a UUID');
+  });
+
+  it('unassigns with memberId: null, from a member or a team, audited; unassigned already changes nothing', async () => {
+    const server = t.app.getHttpServer();
+    const { body: interrupt } = await open({ title: 'Renew certs', actionRequests: [{ name: 'renew' }] });
+    const assign = (body: Record<string, unknown>, cookie = owner.cookie) =>
+      http().post(`/api/interrupts/${interrupt.id}/assign`).set('cookie', cookie).send(body);
+    expect((await assign({ memberId: manager.memberId })).status).toBe(200);
+
+    const cleared = await assign({ memberId: null }, manager.cookie);
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.assignee).toBeNull();
+    const read = await http().get(`/api/interrupts/${interrupt.id}`).set('x-api-key', key).expect(200);
+    expect(read.body.assignee).toBeNull();
+    // Unassigned already: 200, nothing written.
+    expect((await assign({ memberId: null })).status).toBe(200);
+
+    const team = await http().post('/api/teams').set('cookie', owner.cookie).send({ name: 'Security' }).expect(201);
+    expect((await assign({ teamId: team.body.id })).status).toBe(200);
+    expect((await assign({ memberId: null })).body.assignee).toBeNull();
+    const unassigned = (await audit(interrupt.id)).filter((e) => e.action === 'interrupt.unassigned');
+    expect(unassigned).toEqual([
+      expect.objectContaining({
+        actor_id: manager.memberId,
+        target_type: 'interrupt',
+        target_name: 'Renew certs',
+        summary: 'Interrupt Renew certs unassigned from Mary Manager by Mary Manager',
+        metadata: { previousAssigneeType: 'member', previousAssigneeId: manager.memberId, previousAssigneeName: 'Mary Manager' },
+      }),
+      expect.objectContaining({
+        actor_id: owner.memberId,
+        summary: 'Interrupt Renew certs unassigned from team Security by Ada Lovelace',
+        metadata: { previousAssigneeType: 'team', previousAssigneeId: team.body.id, previousAssigneeName: 'Security' },
+      }),
+    ]);
+    // The inbox's unassigned filter sees it again.
+    const inbox = await http().get('/api/interrupts').query({ assignee: 'unassigned' }).set('x-api-key', key).expect(200);
+    expect(inbox.body.interrupts.map((i: { id: string }) => i.id)).toContain(interrupt.id);
+
+    // null with a team is still "both"; teamId: null is not a way to unassign; an answered one cannot be unassigned.
+    expect((await assign({ memberId: null, teamId: team.body.id })).body.message).toContain('teamId cannot be given together with memberId');
+    expect((await assign({ teamId: null })).status).toBe(400);
+    expect((await assign({ teamId: team.body.id })).status).toBe(200);
+    await http().post(`/api/interrupts/${interrupt.id}/decisions`).set('cookie', owner.cookie).send({ actionName: 'renew', decision: 'approve' }).expect(201);
+    const late = await assign({ memberId: null });
+    expect(late.status).toBe(409);
+    expect(late.body.message).toBe('This interrupt is already answered.');
+    expect((await audit(interrupt.id)).filter((e) => e.action === 'interrupt.unassigned')).toHaveLength(2);
+    // A member without interrupt.assign cannot unassign.
+    const reader = await memberWithPermissions(server, owner.cookie, ['interrupt.read'], 'Rita Reader');
+    const { body: another } = await open({ title: 'Another', actionRequests: [{ name: 'x' }] });
+    const refused = await http().post(`/api/interrupts/${another.id}/assign`).set('cookie', reader.cookie).send({ memberId: null });
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe('Missing permission: interrupt.assign.');
   });
 
   it('escalates with a reason and a rising level; an answered interrupt can no longer be escalated or assigned', async () => {

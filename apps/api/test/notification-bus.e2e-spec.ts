@@ -1,48 +1,65 @@
+import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { Client } from 'pg';
-import { PostgresNotificationBus } from '../src/notifications/notification-bus';
+import { createDataSource } from '../src/database/data-source';
+import { BusTiming, PostgresNotificationBus } from '../src/notifications/notification-bus';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 
 async function until(check: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 20));
   }
 }
 
-// The LISTEN connection behind the key cache and the Live View: it must notice when it stops
-// receiving, say so (the cache is bypassed meanwhile), reconnect and ask for a resync.
+const TIMING: BusTiming = { heartbeatMs: 200, leaseMs: 1_000 };
+
+// The LISTEN connection behind the key cache and the Live View: it must prove it receives (or
+// say it is unhealthy, and the cache is bypassed), reconnect and ask for a resync, and let a
+// change wait until every instance has handled it.
 describe('PostgresNotificationBus', () => {
   let db: TestDatabase;
   let publisher: Client;
-  let bus: PostgresNotificationBus;
+  const buses: PostgresNotificationBus[] = [];
   let resyncs = 0;
+
+  async function startBus(): Promise<PostgresNotificationBus> {
+    const bus = new PostgresNotificationBus(db.url, pino({ level: 'silent' }), (sql, params) => publisher.query(sql, params).then((r) => r.rows), TIMING);
+    bus.onResync(() => resyncs++);
+    await bus.start();
+    buses.push(bus);
+    return bus;
+  }
+  const deafen = (bus: PostgresNotificationBus) => (bus as unknown as { client: Client }).client.query('UNLISTEN *');
 
   beforeAll(async () => {
     db = await createTestDatabase();
+    const ds = createDataSource({ url: db.url, poolSize: 1 });
+    await ds.initialize();
+    await ds.runMigrations({ transaction: 'each' });
+    await ds.destroy();
     publisher = new Client({ connectionString: db.url });
     await publisher.connect();
-    bus = new PostgresNotificationBus(db.url, pino({ level: 'silent' }), (sql, params) => publisher.query(sql, params));
-    bus.onResync(() => resyncs++);
-    await bus.start();
   });
   afterAll(async () => {
-    await bus.close();
+    for (const bus of buses) await bus.close();
     await publisher.end();
     await db.drop();
   });
 
-  it('delivers notifications', async () => {
+  it('is healthy once its own probe has come back, and delivers notifications', async () => {
+    const bus = await startBus();
+    expect(bus.healthy).toBe(true);
     const seen: string[] = [];
     bus.subscribe('interlock_test', (p) => seen.push(p));
-    await until(() => bus.healthy, 2_000);
     await new Promise((r) => setTimeout(r, 100));
     await bus.publish('interlock_test', 'hello');
     await until(() => seen.includes('hello'), 2_000);
   });
 
   it('reconnects after its connection is killed, and asks subscribers to resync', async () => {
+    const bus = buses[0];
     const before = resyncs;
     await publisher.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'interlock-listener' AND datname = current_database()`);
     await until(() => !bus.healthy, 2_000);
@@ -50,13 +67,51 @@ describe('PostgresNotificationBus', () => {
     expect(resyncs).toBeGreaterThan(before);
   });
 
-  it('notices a connection that silently stops receiving (its own probe does not come back)', async () => {
+  it('stops trusting itself within a lease when it silently stops receiving, then recovers', async () => {
+    const bus = buses[0];
     const before = resyncs;
-    // Make the listener deaf without an error, as a half-open connection would be.
-    const client = (bus as unknown as { client: Client }).client;
-    await client.query('UNLISTEN *');
-    await until(() => !bus.healthy, 12_000);
+    await deafen(bus); // as a half-open connection would be: no error, no notifications
+    const deafAt = performance.now();
+    await until(() => !bus.healthy, 3_000);
+    expect(performance.now() - deafAt).toBeLessThan(TIMING.leaseMs + 300);
     await until(() => bus.healthy, 5_000);
     expect(resyncs).toBeGreaterThan(before);
-  }, 30_000);
+  });
+
+  it('sync returns once every live instance has handled what came before it', async () => {
+    const one = buses[0];
+    const two = await startBus();
+    await until(() => one.healthy && two.healthy, 3_000);
+    const handled: string[] = [];
+    two.subscribe('interlock_test', (p) => handled.push(p));
+    await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 5; i++) {
+      await one.publish('interlock_test', `change ${i}`);
+      const started = performance.now();
+      await one.sync();
+      // The other instance handled the change before it acknowledged the barrier.
+      expect(handled).toContain(`change ${i}`);
+      expect(performance.now() - started).toBeLessThan(TIMING.leaseMs);
+    }
+  });
+
+  it('sync waits out the lease of an instance that does not answer, which has stopped trusting its caches by then', async () => {
+    const [one, two] = buses;
+    await until(() => one.healthy && two.healthy, 3_000);
+    await deafen(two);
+    const started = performance.now();
+    await one.sync();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(TIMING.leaseMs);
+    expect(two.healthy).toBe(false);
+  });
+
+  it('an instance that signed off is not waited for', async () => {
+    const [one, two] = buses;
+    const three = await startBus();
+    await until(() => one.healthy && two.healthy && three.healthy, 5_000);
+    await three.close();
+    const started = performance.now();
+    await one.sync();
+    expect(performance.now() - started).toBeLessThan(TIMING.leaseMs);
+  });
 });

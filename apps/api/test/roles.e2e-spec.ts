@@ -6,6 +6,7 @@ import {
   builtInRoleIds,
   createApiKey,
   joinOrganisation,
+  memberWithPermissions,
   signUpOwner,
   SignedUpOwner,
   uniqueEmail,
@@ -182,6 +183,86 @@ describe('roles (SPEC §6, role.manage)', () => {
     });
   });
 
+  it('deleting a role deletes the invitations naming it, each with its audit entry in the same transaction', async () => {
+    const ds = t.app.get(DataSource);
+    const roleId = (await http().post('/api/roles').set('cookie', owner.cookie).send({ name: 'Contractor', permissions: [] }).expect(201)).body.id;
+    const invite = async (email: string) =>
+      (await http().post('/api/invitations').set('cookie', owner.cookie).send({ email, roleId }).expect(201)).body as { id: string; token: string };
+    const pending = await invite(uniqueEmail('pending'));
+    const expired = await invite(uniqueEmail('expired'));
+    await ds.query(`UPDATE invitations SET expires_at = now() - interval '1 day' WHERE organisation_id = $1 AND id = $2`, [owner.organisationId, expired.id]);
+    // Accepted, and its member since moved to another role: the role is no longer held.
+    const joined = await joinOrganisation(t.app.getHttpServer(), owner.cookie, roleId, 'Carl Contractor');
+    const { manager: managerRoleId } = await builtInRoleIds(t.app.getHttpServer(), owner.cookie);
+    await http().patch(`/api/members/${joined.memberId}`).set('cookie', owner.cookie).send({ roleId: managerRoleId }).expect(200);
+    const invitations = await ds.query(`SELECT id, email FROM invitations WHERE organisation_id = $1 AND role_id = $2 ORDER BY email, id`, [owner.organisationId, roleId]);
+    expect(invitations).toHaveLength(3);
+
+    expect((await http().delete(`/api/roles/${roleId}`).set('cookie', owner.cookie)).status).toBe(204);
+    expect(await ds.query(`SELECT id FROM invitations WHERE organisation_id = $1 AND role_id = $2`, [owner.organisationId, roleId])).toEqual([]);
+    const entries = await ds.query(
+      `SELECT action, actor_name, target_type, target_id, target_name, summary, metadata FROM audit_log_entries
+        WHERE organisation_id = $1 AND (action = 'member.invitation_deleted' OR (action = 'role.deleted' AND target_id = $2))
+        ORDER BY seq`,
+      [owner.organisationId, roleId],
+    );
+    const states: Record<string, string> = { [pending.id]: 'pending', [expired.id]: 'expired' };
+    expect(entries).toEqual([
+      ...invitations.map((i: { id: string; email: string }) => ({
+        action: 'member.invitation_deleted',
+        actor_name: 'Ada Lovelace',
+        target_type: 'invitation',
+        target_id: i.id,
+        target_name: i.email,
+        summary: `Invitation of ${i.email} as Contractor deleted with the role by Ada Lovelace`,
+        metadata: { email: i.email, roleId, role: 'Contractor', state: states[i.id] ?? 'accepted', reason: 'role.deleted' },
+      })),
+      {
+        action: 'role.deleted',
+        actor_name: 'Ada Lovelace',
+        target_type: 'role',
+        target_id: roleId,
+        target_name: 'Contractor',
+        summary: 'Role Contractor deleted by Ada Lovelace',
+        metadata: { permissions: [], invitationsDeleted: 3 },
+      },
+    ]);
+    // The pending invitation can no longer be accepted.
+    expect((await http().post(`/api/invitations/${pending.token}/accept`).send({ name: 'Late', password: 'correct horse battery staple' })).status).toBe(404);
+  });
+
+  it('a role deleted while its invitation is being accepted waits for the acceptance, then answers 409 (no deadlock)', async () => {
+    const ds = t.app.get(DataSource);
+    const roleId = (await http().post('/api/roles').set('cookie', owner.cookie).send({ name: 'Racing', permissions: [] }).expect(201)).body.id;
+    const sent = await http().post('/api/invitations').set('cookie', owner.cookie).send({ email: uniqueEmail('race'), roleId }).expect(201);
+    // An acceptance midway, in the order accept takes its locks: the invitation, then (granting
+    // the role through the member's foreign key) the role.
+    const accepting = ds.createQueryRunner();
+    await accepting.connect();
+    try {
+      await accepting.startTransaction();
+      await accepting.query(`SELECT id FROM invitations WHERE organisation_id = $1 AND id = $2 FOR UPDATE`, [owner.organisationId, sent.body.id]);
+      const deleting = http().delete(`/api/roles/${roleId}`).set('cookie', owner.cookie).then((res) => res);
+      const waiting = async () =>
+        (await ds.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`))[0].n;
+      for (let i = 0; i < 200 && (await waiting()) === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(await waiting()).toBeGreaterThan(0);
+      await accepting.query(
+        `INSERT INTO members (organisation_id, id, email, name, password_hash, role_id) VALUES ($1, gen_random_uuid(), $2, 'Racer', 'x', $3)`,
+        [owner.organisationId, sent.body.email, roleId],
+      );
+      await accepting.query(`UPDATE invitations SET accepted_at = now() WHERE organisation_id = $1 AND id = $2`, [owner.organisationId, sent.body.id]);
+      await accepting.commitTransaction();
+      const deleted = await deleting;
+      expect({ status: deleted.status, message: deleted.body.message }).toEqual({
+        status: 409,
+        message: 'Role Racing is still held by 1 member; give them another role first.',
+      });
+    } finally {
+      await accepting.release();
+    }
+  });
+
   it('answers 404 for an unknown, malformed or other organisation’s role id', async () => {
     const theirs = await http().post('/api/roles').set('cookie', other.cookie).send({ name: 'Theirs', permissions: [] });
     const theirOwnerRole = (await builtInRoleIds(t.app.getHttpServer(), other.cookie)).owner;
@@ -195,10 +276,23 @@ describe('roles (SPEC §6, role.manage)', () => {
     expect(still.body.roles.find((r: { id: string }) => r.id === theirs.body.id).name).toBe('Theirs');
   });
 
-  it('answers 403 Missing permission: role.manage. to the built-in Manager', async () => {
+  it('lists roles to whoever may invite (member.invite) or manage roles (role.manage), and to nobody else', async () => {
+    // The built-in Manager invites, so it must see the roles it can invite with (issue 17, item 4).
+    const listed = await http().get('/api/roles').set('cookie', manager);
+    expect(listed.status).toBe(200);
+    expect(listed.body.roles.map((r: { name: string }) => r.name).slice(0, 3)).toEqual(['Owner', 'Developer', 'Manager']);
+    const inviter = await memberWithPermissions(t.app.getHttpServer(), owner.cookie, ['member.invite'], 'Ivy Inviter');
+    expect((await http().get('/api/roles').set('cookie', inviter.cookie)).status).toBe(200);
+    const roleManager = await memberWithPermissions(t.app.getHttpServer(), owner.cookie, ['role.manage'], 'Rob Roles');
+    expect((await http().get('/api/roles').set('cookie', roleManager.cookie)).status).toBe(200);
+    const neither = await memberWithPermissions(t.app.getHttpServer(), owner.cookie, ['interrupt.read', 'member.manage'], 'Nell Neither');
+    const refused = await http().get('/api/roles').set('cookie', neither.cookie);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ code: 'MISSING_PERMISSION', message: 'Missing permission: member.invite or role.manage.' });
+  });
+
+  it('answers 403 Missing permission: role.manage. to the built-in Manager changing roles', async () => {
     for (const res of [
-      await http().get('/api/roles').set('cookie', manager),
-      await http().post('/api/roles').set('cookie', manager).send({ name: 'Sneaky', permissions: [] }),
       await http().delete(`/api/roles/${(await builtInRoleIds(t.app.getHttpServer(), owner.cookie)).developer}`).set('cookie', manager),
     ]) {
       expect(res.status).toBe(403);

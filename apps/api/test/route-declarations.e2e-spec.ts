@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { describePermission } from '../src/auth/decorators/route-access.decorator';
 import { declaredRoutes } from '../src/auth/route-declarations.util';
 import { createApiKey, signUpOwner } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
@@ -29,9 +30,9 @@ describe('route declarations', () => {
           : a.principal === 'api_key'
             ? `api_key${a.plan ? ` plan=${a.plan}` : ''}`
             : a.principal === 'member'
-              ? `member${a.permission ? ` ${a.permission}` : ''}`
+              ? `member${a.permission ? ` ${describePermission(a.permission)}` : ''}`
               : a.principal === 'api_key_or_member'
-                ? `api_key${a.plan ? ` plan=${a.plan}` : ''} | member ${a.permission}`
+                ? `api_key${a.plan ? ` plan=${a.plan}` : ''} | member ${describePermission(a.permission)}`
                 : a.principal;
       const humanOnly = a?.principal === 'member' || a?.principal === 'human' ? ' humans-only' : '';
       return `${r.method.padEnd(6)} ${r.path.padEnd(40)} ${detail}${humanOnly}`;

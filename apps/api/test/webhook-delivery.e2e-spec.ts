@@ -213,6 +213,20 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
     expect(Math.max(...firsts)).toBeLessThan(12);
   });
 
+  it('sends interrupt.assigned and interrupt.unassigned with the interrupt as it is after each', async () => {
+    const r = await receiver();
+    await subscribe(r.url, ['interrupt.assigned', 'interrupt.unassigned']);
+    const { id } = await openInterrupt(t.app.getHttpServer(), key, { title: 'Who takes it?' });
+    expect((await http().post(`/api/interrupts/${id}/assign`).set('cookie', owner.cookie).send({ memberId: owner.memberId })).status).toBe(200);
+    expect((await http().post(`/api/interrupts/${id}/assign`).set('cookie', owner.cookie).send({ memberId: null })).status).toBe(200);
+    await r.until(() => r.requests.length >= 2);
+    const events = r.events();
+    expect(events.map((e) => [e.type, (e.data as { assignee: unknown }).assignee])).toEqual([
+      ['interrupt.assigned', { type: 'member', id: owner.memberId, name: 'Ada Lovelace' }],
+      ['interrupt.unassigned', null],
+    ]);
+  });
+
   it('sends session.started and session.ended (ended or disconnected) with the session', async () => {
     const r = await receiver();
     await subscribe(r.url, ['session.started', 'session.ended']);

@@ -1,6 +1,6 @@
 import { ACTOR_TYPES, AUDIT_CATEGORIES, TARGET_TYPES } from '@interlock/domain';
 import type { ActorType, AuditCategory, TargetType } from '@interlock/domain';
-import { searchWords, tsqueryLexeme } from './search-words';
+import { searchWords } from './search-words';
 
 /** SPEC §7 / §10: a page holds 1 to 200 entries, 50 by default. */
 export const AUDIT_PAGE_DEFAULT = 50;
@@ -182,6 +182,11 @@ function filters(c: Clauses, filter: AuditFilter): void {
   if (filter.to) c.add((n) => `created_at < ${n}::timestamptz`, filter.to);
 }
 
+/** A tsquery lexeme, quoted: inside quotes only `'` and `\` are special. */
+function lexeme(text: string): string {
+  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+}
+
 /**
  * `q` as tsquery text: every word required, each one either the exact words the organisation
  * has with that prefix (OR-ed: the index's fast scan skips through them) or, when there are too
@@ -194,8 +199,8 @@ export function searchTsquery(filter: AuditFilter, key = ''): string {
   return filter.words
     .map((word, i) => {
       const exact = filter.expanded?.[i];
-      if (exact) return `(${exact.map((x) => tsqueryLexeme(key + x)).join(' | ')})`;
-      return `${tsqueryLexeme(key + word)}:*`;
+      if (exact) return `(${exact.map((x) => lexeme(key + x)).join(' | ')})`;
+      return `${lexeme(key + word)}:*`;
     })
     .join(' & ');
 }

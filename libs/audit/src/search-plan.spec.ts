@@ -1,4 +1,4 @@
-import { chooseSearchPlan, INDEX_MATCHES, walkOn, WALK_WINDOW_MAX, WALK_WINDOW_MIN } from './search-plan';
+import { chooseSearchPlan, INDEX_MATCHES, SearchCosts, walkOn, WALK_WINDOW_MAX, WALK_WINDOW_MIN } from './search-plan';
 
 const TOTAL = 1_000_000;
 
@@ -50,5 +50,18 @@ describe('walkOn', () => {
     // 0.15 %: 3 in 2,000; 48 more need about 32,000 entries, the index about 1,500 matches.
     expect(walkOn(3, 2000, 51, TOTAL)).toBe(false);
     expect(walkOn(0, 2000, 51, TOTAL)).toBe(false);
+  });
+});
+
+describe('search costs of another table', () => {
+  const costs: SearchCosts = { indexMatches: 300, walkEntriesPerIndexMatch: 15, windowMin: 2000, windowMax: 20000 };
+
+  it('moves the switch between the plans with the costs given', () => {
+    expect(chooseSearchPlan([300], 100_000, 51, costs)).toEqual({ kind: 'index' });
+    expect(chooseSearchPlan([301], 100_000, 51, costs)).toEqual({ kind: 'walk', window: 4515 });
+    expect(chooseSearchPlan([12_000, 12_000, 12_000], 100_000, 51, costs)).toEqual({ kind: 'walk', window: 2000 });
+    expect(chooseSearchPlan([12_000, 12_000], 100_000, 51, costs)).toEqual({ kind: 'walk', window: 14167 });
+    expect(walkOn(10, 2000, 51, 100_000, costs)).toBe(false);
+    expect(walkOn(40, 2000, 51, 100_000, costs)).toBe(true);
   });
 });

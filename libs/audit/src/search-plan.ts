@@ -33,29 +33,53 @@ export const WALK_CHUNK = 10000;
 export type SearchPlan = { kind: 'index' } | { kind: 'walk'; window: number };
 
 /**
+ * What the two plans cost relative to each other where the search runs. The defaults are the
+ * audit log's; another table (the inbox's interrupts, whose walk reads an index that carries
+ * the words) passes its own.
+ */
+export interface SearchCosts {
+  indexMatches: number;
+  walkEntriesPerIndexMatch: number;
+  windowMin: number;
+  windowMax: number;
+}
+
+export const AUDIT_SEARCH_COSTS: SearchCosts = {
+  indexMatches: INDEX_MATCHES,
+  walkEntriesPerIndexMatch: WALK_ENTRIES_PER_INDEX_MATCH,
+  windowMin: WALK_WINDOW_MIN,
+  windowMax: WALK_WINDOW_MAX,
+};
+
+/**
  * @param wordEntries for each word of `q`, how many entries hold it (for a prefix, the sum over
  *   the words it expands to: an upper bound), or null when unknown (a prefix too broad to count)
  * @param total the organisation's entries
  * @param take the rows the page needs
  */
-export function chooseSearchPlan(wordEntries: (number | null)[], total: number, take: number): SearchPlan {
+export function chooseSearchPlan(
+  wordEntries: (number | null)[],
+  total: number,
+  take: number,
+  costs: SearchCosts = AUDIT_SEARCH_COSTS,
+): SearchPlan {
   const known = wordEntries.filter((n): n is number => n !== null);
   // No entry holds more of the words together than the rarest alone.
   const bound = known.length > 0 ? Math.min(...known) : Number.POSITIVE_INFINITY;
   // If the words occurred independently, this share of the entries would hold them all.
   const density = total === 0 ? 0 : known.reduce((d, n) => d * Math.min(1, n / total), 1);
-  if (bound <= INDEX_MATCHES) return { kind: 'index' };
+  if (bound <= costs.indexMatches) return { kind: 'index' };
   // Words that would rarely meet if they were independent: a short walk first, since words that
   // go together (a full name, an action's words) meet far more often; see walkOn.
-  if (density * total <= INDEX_MATCHES) return { kind: 'walk', window: WALK_WINDOW_MIN };
+  if (density * total <= costs.indexMatches) return { kind: 'walk', window: costs.windowMin };
   if (known.length === 1 && wordEntries.length === 1) {
     // One word: its matches are known, so walk as far as walking stays cheaper than the index.
     // A dense word stops early; newer entries without it (a burst) cost no more than the index.
-    return { kind: 'walk', window: Math.max(WALK_WINDOW_MIN, bound * WALK_ENTRIES_PER_INDEX_MATCH) };
+    return { kind: 'walk', window: Math.max(costs.windowMin, bound * costs.walkEntriesPerIndexMatch) };
   }
-  if (known.length === 0) return { kind: 'walk', window: WALK_WINDOW_MAX };
+  if (known.length === 0) return { kind: 'walk', window: costs.windowMax };
   // Several words: enough entries to expect a page four times over, within the bounds.
-  const window = Math.min(WALK_WINDOW_MAX, Math.max(WALK_WINDOW_MIN, Math.ceil((4 * take) / density)));
+  const window = Math.min(costs.windowMax, Math.max(costs.windowMin, Math.ceil((4 * take) / density)));
   return { kind: 'walk', window };
 }
 
@@ -64,8 +88,8 @@ export function chooseSearchPlan(wordEntries: (number | null)[], total: number, 
  * the index, judged by the matches it found so far (so words that go together keep walking, and
  * words that rarely meet go to the index). None found: the index.
  */
-export function walkOn(hits: number, read: number, take: number, total: number): boolean {
+export function walkOn(hits: number, read: number, take: number, total: number, costs: SearchCosts = AUDIT_SEARCH_COSTS): boolean {
   if (hits === 0 || read === 0) return false;
   const density = hits / read;
-  return (take - hits) / density <= WALK_ENTRIES_PER_INDEX_MATCH * density * total;
+  return (take - hits) / density <= costs.walkEntriesPerIndexMatch * density * total;
 }

@@ -1,4 +1,4 @@
-import { prefixTsquery, searchWords } from './search-words';
+import { searchWords } from './search-words';
 
 describe('searchWords', () => {
   it('splits the action into its words', () => {
@@ -27,15 +27,5 @@ describe('searchWords', () => {
 
   it('caps word length', () => {
     expect(searchWords('x'.repeat(100))).toEqual(['x'.repeat(64)]);
-  });
-});
-
-describe('prefixTsquery', () => {
-  it('requires every word as a quoted prefix', () => {
-    expect(prefixTsquery(['depl', 'prod'])).toBe("'depl':* & 'prod':*");
-  });
-
-  it("keeps tsquery syntax literal inside a word (quotes doubled, backslashes escaped)", () => {
-    expect(prefixTsquery(["o'brien", 'a\\b'])).toBe("'o''brien':* & 'a\\\\b':*");
   });
 });

@@ -20,17 +20,3 @@ export const MAX_WORD_LENGTH = 64;
 function fold(text: string): string {
   return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/ß/g, 'ss');
 }
-
-/** A tsquery lexeme, quoted: inside quotes only `'` and `\` are special. */
-export function tsqueryLexeme(text: string): string {
-  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
-}
-
-/**
- * Folded words as tsquery text in which every word is required as a prefix (`'depl':* & 'prod':*`),
- * each quoted as a literal lexeme: user text is never parsed as tsquery syntax. Cast it with
- * `::tsquery` (not to_tsquery, which would re-parse it) against a tsvector of `searchWords`.
- */
-export function prefixTsquery(words: readonly string[]): string {
-  return words.map((word) => `${tsqueryLexeme(word)}:*`).join(' & ');
-}

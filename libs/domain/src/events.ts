@@ -10,6 +10,7 @@ export const EVENT_TYPES = [
   'interrupt.decided',
   'interrupt.answered',
   'interrupt.assigned',
+  'interrupt.unassigned',
   'interrupt.escalated',
   'session.started',
   'session.ended',
@@ -27,6 +28,7 @@ export const EVENT_SUBJECTS = {
   'interrupt.decided': 'interrupt',
   'interrupt.answered': 'interrupt',
   'interrupt.assigned': 'interrupt',
+  'interrupt.unassigned': 'interrupt',
   'interrupt.escalated': 'interrupt',
   'session.started': 'session',
   'session.ended': 'session',
@@ -67,6 +69,7 @@ export interface StreamEventFields {
   'interrupt.decided': { interrupt: EventInterruptRef; actionName: string; decision: string; becameAnswered: boolean };
   'interrupt.answered': { interrupt: EventInterruptRef };
   'interrupt.assigned': { interrupt: EventInterruptRef; assignee: EventAssigneeRef };
+  'interrupt.unassigned': { interrupt: EventInterruptRef; previousAssignee: EventAssigneeRef };
   'interrupt.escalated': { interrupt: EventInterruptRef; level: number; reason: string | null };
   'session.started': { session: EventSessionRef; externalId: string | null };
   'session.ended': { session: EventSessionRef; status: 'ended' | 'disconnected'; messageCount: number };

@@ -9,20 +9,20 @@ import { agentHoursExhaustedMessage, messagesExhaustedMessage } from './allowanc
 import type { UsageSummary } from './dto/usage-summary.response';
 
 /** The current UTC calendar month, in the database's clock: its first instant and the next month's. */
-const MONTH = `
-  (date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC') AS start,
-  ((date_trunc('month', now() AT TIME ZONE 'UTC') + interval '1 month') AT TIME ZONE 'UTC') AS next`;
+const MONTH = `utc_month_start(now()) AS start, utc_next_month_start(utc_month_start(now())) AS next`;
 
-/** Seconds of the organisation `o`'s session time inside the month `m`; open sessions count up to now. */
-const AGENT_SECONDS = `(
-  SELECT COALESCE(SUM(EXTRACT(EPOCH FROM LEAST(COALESCE(s.ended_at, now()), m.next) - GREATEST(s.started_at, m.start))), 0)::float8
-    FROM sessions s
-   WHERE s.organisation_id = o.id AND (s.ended_at IS NULL OR s.ended_at > m.start) AND s.started_at < m.next)`;
+/**
+ * Seconds of the organisation's agent time this month, sessions still open counted up to now,
+ * from its running total `a` (LEFT JOINed: no row is no time). See migration 1795371981912.
+ */
+const AGENT_SECONDS_USED = `agent_seconds_used(a.month_start, a.ended_seconds, a.open_sessions, a.open_offset_seconds, now())`;
 
 /**
  * Monthly allowances (SPEC §8), per UTC calendar month, from configuration. Interrupt messages
  * are a counter taken atomically in the transaction that opens the interrupt; agent hours are
- * the month's summed session time, computed when a session starts.
+ * the month's summed session time, kept as a running total in `agent_hours_totals` that
+ * starting a session and every append check (an append in its own statement: see
+ * `agentHoursLeftCondition`).
  */
 @Injectable()
 export class AllowancesService {
@@ -61,13 +61,28 @@ export class AllowancesService {
     }
   }
 
-  /** 402 when the month's agent hours are spent (a new session would only add to them). */
+  /**
+   * A condition on the organisations row `o`, for a statement that also LEFT JOINs the
+   * organisation's `agent_hours_totals` as `a`: true while the month's agent hours are not spent.
+   * `params` are appended to the statement's parameters (the plans' allowances, in hours).
+   */
+  agentHoursLeftCondition(firstParam: number): { sql: string; params: number[] } {
+    return {
+      sql: `${AGENT_SECONDS_USED} < 3600 * (CASE o.plan WHEN 'pro' THEN $${firstParam + 1}::int ELSE $${firstParam}::int END)`,
+      params: [this.config.plans.free.agentHours, this.config.plans.pro.agentHours],
+    };
+  }
+
+  /**
+   * 402 when the month's agent hours are spent: used to start a session, and to say why an
+   * append was refused. The running total makes this one primary-key read.
+   */
   async assertAgentHoursLeft(db: Queryable, organisationId: string): Promise<void> {
     const [row] = await queryRows<{ plan: Plan; seconds: number; renews_on: string }>(
       db,
       `WITH m AS (SELECT ${MONTH})
-       SELECT o.plan, ${AGENT_SECONDS} AS seconds, to_char(m.next AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS renews_on
-         FROM organisations o CROSS JOIN m
+       SELECT o.plan, ${AGENT_SECONDS_USED} AS seconds, to_char(m.next AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS renews_on
+         FROM organisations o CROSS JOIN m LEFT JOIN agent_hours_totals a ON a.organisation_id = o.id
         WHERE o.id = $1`,
       [organisationId],
     );
@@ -94,8 +109,8 @@ export class AllowancesService {
        SELECT o.plan, to_char(m.start AT TIME ZONE 'UTC', 'YYYY-MM') AS month, m.next AS renews_at,
               COALESCE((SELECT u.messages FROM usage_months u
                          WHERE u.organisation_id = o.id AND u.month = (m.start AT TIME ZONE 'UTC')::date), 0) AS messages,
-              ${AGENT_SECONDS} AS seconds
-         FROM organisations o CROSS JOIN m
+              ${AGENT_SECONDS_USED} AS seconds
+         FROM organisations o CROSS JOIN m LEFT JOIN agent_hours_totals a ON a.organisation_id = o.id
         WHERE o.id = $1`,
       [organisationId],
     );

@@ -3,8 +3,8 @@ import { OrganisationEntity } from '../organisation/organisation.entity';
 
 /**
  * An organisation's metered use in one UTC calendar month: the interrupt messages counter,
- * incremented atomically against the plan's allowance (SPEC §8). Agent hours are computed from
- * the sessions themselves, since open sessions keep counting.
+ * incremented atomically against the plan's allowance (SPEC §8). Agent hours are a running
+ * total of their own (`agent_hours_totals`), since open sessions keep counting.
  */
 @Entity({ name: 'usage_months' })
 export class UsageMonthEntity {

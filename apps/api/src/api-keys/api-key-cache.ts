@@ -17,12 +17,12 @@ export interface CachedApiKey {
  * Valid keys, cached in process for a few seconds so a busy agent does not cost a query per
  * request. Correctness never depends on the TTL: every change to a key or an organisation is
  * announced on the bus (by database triggers and by the service), and each instance drops the
- * entry at once. While the bus is unhealthy (notifications may be missed) the cache is bypassed,
- * and when it recovers the cache is emptied.
+ * entry at once; a change made through the API answers only once every instance has (the bus's
+ * `sync`). While the bus is unhealthy (its listener down, or not proved to receive within its
+ * lease) the cache is bypassed, and when the listener reconnects the cache is emptied.
  */
 export class ApiKeyCache {
   private readonly entries = new Map<string, CachedApiKey>();
-  private readonly waiters = new Map<string, Set<() => void>>();
   /** Bumped by every invalidation: a lookup that raced one must not be cached. */
   private generation = 0;
 
@@ -65,28 +65,6 @@ export class ApiKeyCache {
     this.entries.set(entry.keyHash, entry);
   }
 
-  /**
-   * Resolves once this instance has seen the invalidation of `message` (e.g. `key:<id>`), or
-   * after `timeoutMs`. A revoke waits for it so that, by the time it answers, the notification
-   * has reached the listeners — and every instance drops the key before it can serve it again.
-   */
-  awaitInvalidation(message: string, timeoutMs: number): { done: Promise<void> } {
-    let resolve!: () => void;
-    const done = new Promise<void>((r) => (resolve = r));
-    const set = this.waiters.get(message) ?? new Set();
-    this.waiters.set(message, set);
-    const finish = () => {
-      clearTimeout(timer);
-      set.delete(finish);
-      if (set.size === 0) this.waiters.delete(message);
-      resolve();
-    };
-    const timer = setTimeout(finish, timeoutMs);
-    timer.unref();
-    set.add(finish);
-    return { done };
-  }
-
   private invalidate(message: string): void {
     this.generation++;
     const [kind, id] = message.split(':', 2);
@@ -95,6 +73,5 @@ export class ApiKeyCache {
         this.entries.delete(hash);
       }
     }
-    for (const finish of [...(this.waiters.get(message) ?? [])]) finish();
   }
 }

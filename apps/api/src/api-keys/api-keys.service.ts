@@ -9,7 +9,6 @@ import { ApiError } from '../http/api-error';
 import { NotificationBus } from '../notifications/notification-bus';
 import { queryRows } from '../database/query-rows.util';
 import { actorOf, MemberPrincipal } from '../auth/principal';
-import { ApiKeyVerifier } from './api-key-verifier.service';
 import { AUTH_CHANNEL } from './api-key-cache';
 import type { ApiKeyExpiry } from './dto/create-api-key.dto';
 import type { ApiKeyResponse, CreatedApiKeyResponse } from './dto/api-key.response';
@@ -44,7 +43,6 @@ const LISTED = `id, name, start, created_at, expires_at, last_used_at`;
 export class ApiKeysService {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly verifier: ApiKeyVerifier,
     private readonly bus: NotificationBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -121,12 +119,12 @@ export class ApiKeysService {
       return updated;
     });
     await this.announce(id);
+    // Keys carry their name into audit entries: no instance uses the old one afterwards.
+    await this.bus.sync();
     return toResponse(row);
   }
 
   async revoke(member: MemberPrincipal, id: string, ip: string | null): Promise<void> {
-    const message = `key:${id}`;
-    const seen = this.verifier.cache.awaitInvalidation(message, 2_000);
     await this.dataSource.transaction(async (tx) => {
       const [deleted] = await queryRows<{ name: string; start: string }>(
         tx,
@@ -145,12 +143,15 @@ export class ApiKeysService {
       });
     });
     await this.announce(id);
-    // Answer only once the revocation has come back through the bus: every listening instance
-    // has been sent it by then, so none serves the key afterwards.
-    await seen.done;
+    // Answer only once every instance has dropped the key (or stopped trusting its cache): no
+    // instance accepts it after this answer (SPEC §2).
+    await this.bus.sync();
   }
 
-  /** Tells every instance (this one included) that the key changed. */
+  /**
+   * Tells every instance (this one included) that the key changed. The database triggers say
+   * so too; this covers the embedded database, whose NOTIFY does not leave its connection.
+   */
   private async announce(id: string): Promise<void> {
     await this.bus.publish(AUTH_CHANNEL, `key:${id}`);
   }

@@ -19,6 +19,7 @@ describe('loadConfig', () => {
       port: 3000,
       databaseUrl: undefined,
       dataDir: '/srv/interlock/.data',
+      webDir: '/srv/interlock/dist/apps/web',
       apiKeyPrefix: 'ilk_',
       apiKeyPepper: DEVELOPMENT_PEPPER,
       apiKeyPepperIsDefault: true,
@@ -34,8 +35,10 @@ describe('loadConfig', () => {
       {
         NODE_ENV: 'production',
         PORT: '8080',
-        DATABASE_URL: 'postgres://u:p@db:5432/interlock',
+        DATABASE_URL: 'postgres://u:p@pgbouncer:6432/interlock',
+        DATABASE_LISTEN_URL: 'postgres://u:p@db:5432/interlock',
         DATA_DIR: '/var/lib/interlock',
+        WEB_DIR: 'web',
         API_KEY_PREFIX: 'acme_',
         API_KEY_PEPPER: PEPPER,
         PLAN_FREE_MESSAGES: '5',
@@ -52,8 +55,10 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({
       nodeEnv: 'production',
       port: 8080,
-      databaseUrl: 'postgres://u:p@db:5432/interlock',
+      databaseUrl: 'postgres://u:p@pgbouncer:6432/interlock',
+      databaseListenUrl: 'postgres://u:p@db:5432/interlock',
       dataDir: '/var/lib/interlock',
+      webDir: '/x/web',
       apiKeyPrefix: 'acme_',
       apiKeyPepper: PEPPER,
       apiKeyPepperIsDefault: false,
@@ -65,11 +70,18 @@ describe('loadConfig', () => {
     });
   });
 
+  it('listens on DATABASE_URL unless DATABASE_LISTEN_URL says otherwise', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/x' }).databaseListenUrl).toBe('postgres://db/x');
+    expect(loadConfig({}).databaseListenUrl).toBeUndefined();
+  });
+
   it.each([
     [{ PORT: 'abc' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'postgres://db/x', DATABASE_LISTEN_URL: 'http://x' }, 'DATABASE_LISTEN_URL'],
+    [{ DATABASE_LISTEN_URL: 'postgres://db/x' }, 'DATABASE_LISTEN_URL needs DATABASE_URL'],
     [{ API_KEY_PREFIX: 'ilk' }, 'API_KEY_PREFIX'],
     [{ API_KEY_PREFIX: 'Bad_' }, 'API_KEY_PREFIX'],
     [{ API_KEY_PEPPER: 'short' }, 'API_KEY_PEPPER'],

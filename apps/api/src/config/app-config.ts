@@ -11,7 +11,14 @@ export interface AppConfig {
   readonly host: string;
   /** External Postgres; `undefined` selects the embedded database under `dataDir`. */
   readonly databaseUrl: string | undefined;
+  /**
+   * A direct connection for LISTEN (the notification bus), when `databaseUrl` goes through a
+   * transaction-pooling proxy such as PgBouncer, which cannot carry LISTEN. Default: `databaseUrl`.
+   */
+  readonly databaseListenUrl: string | undefined;
   readonly dataDir: string;
+  /** The built dashboard (`vite build` output) served at `/`. */
+  readonly webDir: string;
   readonly apiKeyPrefix: string;
   readonly apiKeyPepper: string;
   /** True when no pepper was configured and the development default is in use. */
@@ -115,20 +122,29 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
   const port = integer('PORT', 3000, 0, 65535);
   const host = read('HOST') ?? '0.0.0.0';
 
-  const databaseUrl = read('DATABASE_URL');
-  if (databaseUrl !== undefined) {
+  const postgresUrl = (name: string): string | undefined => {
+    const value = read(name);
+    if (value === undefined) return undefined;
     let protocol = '';
     try {
-      protocol = new URL(databaseUrl).protocol;
+      protocol = new URL(value).protocol;
     } catch {
       // reported below
     }
     if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
-      problems.push('DATABASE_URL must be a postgres:// or postgresql:// connection URL');
+      problems.push(`${name} must be a postgres:// or postgresql:// connection URL`);
     }
+    return value;
+  };
+  const databaseUrl = postgresUrl('DATABASE_URL');
+  const databaseListenUrl = postgresUrl('DATABASE_LISTEN_URL');
+  if (databaseListenUrl !== undefined && databaseUrl === undefined) {
+    problems.push('DATABASE_LISTEN_URL needs DATABASE_URL (the embedded database has no separate listener)');
   }
   const dataDirRaw = read('DATA_DIR') ?? '.data';
   const dataDir = isAbsolute(dataDirRaw) ? dataDirRaw : resolve(cwd, dataDirRaw);
+  const webDirRaw = read('WEB_DIR') ?? 'dist/apps/web';
+  const webDir = isAbsolute(webDirRaw) ? webDirRaw : resolve(cwd, webDirRaw);
 
   const apiKeyPrefix = read('API_KEY_PREFIX') ?? 'ilk_';
   if (!/^[a-z][a-z0-9]{0,15}_$/.test(apiKeyPrefix)) {
@@ -187,7 +203,9 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     port,
     host,
     databaseUrl,
+    databaseListenUrl: databaseListenUrl ?? databaseUrl,
     dataDir,
+    webDir,
     apiKeyPrefix,
     apiKeyPepper: pepper ?? DEVELOPMENT_PEPPER,
     apiKeyPepperIsDefault: pepper === undefined,

@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { createDataSource } from './data-source';
@@ -26,6 +27,7 @@ export class DatabaseConnection {
     const dataSource = createDataSource({ url, poolSize: embedded === undefined ? 10 : 1 });
     try {
       await dataSource.initialize();
+      guardNewConnections(dataSource);
       if (options.migrate !== false) await dataSource.runMigrations({ transaction: 'each' });
       return new DatabaseConnection(dataSource, url, embedded);
     } catch (error) {
@@ -42,4 +44,15 @@ export class DatabaseConnection {
       await this.embedded?.stop();
     }
   }
+}
+
+/**
+ * A connection can fail in the instant between the pool handing it out and TypeORM listening on
+ * it — Postgres stopping as it opens, with the first bytes after the handshake a FATAL: pg then
+ * raises an 'error' event with no listener, which would crash the process. Every new client
+ * gets a listener of its own (the pool's and TypeORM's still do the handling).
+ */
+function guardNewConnections(dataSource: DataSource): void {
+  const pool = (dataSource.driver as unknown as { master?: EventEmitter }).master;
+  pool?.on('connect', (client: EventEmitter) => client.on('error', () => undefined));
 }

@@ -1,3 +1,4 @@
+import { AgentHoursTotalsEntity } from '../allowances/agent-hours-totals.entity';
 import { UsageMonthEntity } from '../allowances/usage-month.entity';
 import { ApiKeyEntity } from '../api-keys/api-key.entity';
 import { MemberSessionEntity } from '../auth/member-session.entity';
@@ -33,6 +34,7 @@ export const ENTITIES = [
   InterruptEntity,
   InterruptDecisionEntity,
   UsageMonthEntity,
+  AgentHoursTotalsEntity,
   IdempotencyKeyEntity,
   WebhookEntity,
   WebhookEventEntity,

@@ -88,6 +88,9 @@ export class OrganisationEvent {
   @ApiPropertyOptional({ type: EventAssignee, description: 'interrupt.assigned.' })
   assignee?: EventAssignee;
 
+  @ApiPropertyOptional({ type: EventAssignee, description: 'interrupt.unassigned: who it was assigned to.' })
+  previousAssignee?: EventAssignee;
+
   @ApiPropertyOptional({ type: 'integer', minimum: 1, description: 'interrupt.escalated: the new level.' })
   level?: number;
 

@@ -48,6 +48,24 @@ describe('eventFrames', () => {
     ]);
   });
 
+  it('makes interrupt.unassigned, naming the previous assignee', () => {
+    const frames = parse(
+      eventFrames(row('interrupt.unassigned', { previousAssigneeType: 'team', previousAssigneeId: 'team-1', previousAssigneeName: 'Ops' })),
+    );
+    expect(frames).toEqual([
+      {
+        id: '42',
+        event: 'interrupt.unassigned',
+        data: {
+          ...base,
+          type: 'interrupt.unassigned',
+          interrupt: { id: 't1', title: 'Deploy' },
+          previousAssignee: { type: 'team', id: 'team-1', name: 'Ops' },
+        },
+      },
+    ]);
+  });
+
   it('follows a decision that answered the interrupt with interrupt.answered; only the last frame has the id', () => {
     const frames = parse(eventFrames(row('interrupt.decided', { actionName: 'deploy', decision: 'edit', becameAnswered: true })));
     expect(frames.map((f) => [f.id, f.event])).toEqual([

@@ -2,7 +2,13 @@ import type { ActorType, StreamEvent } from '@interlock/domain';
 import { sseEvent } from '../http/sse-event.util';
 
 /** The audit actions the event stream is made of; the session ones only for session.read. */
-export const INTERRUPT_EVENT_ACTIONS = ['interrupt.created', 'interrupt.decided', 'interrupt.assigned', 'interrupt.escalated'];
+export const INTERRUPT_EVENT_ACTIONS = [
+  'interrupt.created',
+  'interrupt.decided',
+  'interrupt.assigned',
+  'interrupt.unassigned',
+  'interrupt.escalated',
+];
 export const SESSION_EVENT_ACTIONS = ['session.started', 'session.ended', 'session.disconnected'];
 
 /** An audit entry as the stream reads it. */
@@ -67,6 +73,18 @@ export function eventFrames(row: EventSourceRow): string {
           type: m.assigneeType === 'team' ? 'team' : 'member',
           id: text(m.assigneeId) ?? '',
           name: text(m.assigneeName) ?? '',
+        },
+      });
+      break;
+    case 'interrupt.unassigned':
+      events.push({
+        ...base,
+        type: 'interrupt.unassigned',
+        interrupt,
+        previousAssignee: {
+          type: m.previousAssigneeType === 'team' ? 'team' : 'member',
+          id: text(m.previousAssigneeId) ?? '',
+          name: text(m.previousAssigneeName) ?? '',
         },
       });
       break;

@@ -6,7 +6,7 @@ import { ORGANISATION_EVENTS_CHANNEL } from './organisation-events-channel';
 
 /**
  * Wakes the organisation's event streams on every instance after a change that wrote an event
- * (interrupt opened, decided, assigned, escalated; session started, ended). Call it after the
+ * (interrupt opened, decided, assigned, unassigned, escalated; session started, ended). Call it after the
  * change committed; a lost announcement only delays the event to the streams' next heartbeat.
  */
 @Injectable()

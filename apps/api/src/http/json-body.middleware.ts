@@ -2,12 +2,14 @@ import express from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ERROR_MESSAGES } from '@interlock/domain';
 import { sendError } from './error-response.util';
+import { jsonSizeProblem } from './json-limits.util';
 import { requestIdOf } from './request-id.middleware';
 
 /** SPEC §10: JSON bodies are at most 1 MiB. */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
+const TOO_MANY_FIELDS = 'entity.too.many.fields';
 
 /** Requests whose body is not JSON (answered 415 by RequestHygieneInterceptor). */
 export const NOT_JSON = new WeakSet<Request>();
@@ -20,13 +22,23 @@ function hasBody(req: Request): boolean {
 
 /**
  * Parses JSON bodies and answers parse errors before routing, with the SPEC §4 error body:
- * 413 over 1 MiB, 400 for malformed JSON (SPEC §5 lets these come before authentication). A
+ * 413 over 1 MiB, 400 for malformed JSON (SPEC §5 lets these come before authentication), and
+ * 400 for a body with too many fields (`jsonSizeProblem`: checked on the raw bytes in one pass,
+ * before JSON.parse and the DTO machinery spend time on it). A
  * body that is not JSON is only marked here: RequestHygieneInterceptor answers 415 after the
  * guards, so a missing key or a key on a human route is reported first. A request without a
  * body (no Content-Length, or 0) passes with no Content-Type at all.
  */
 export function jsonBodyMiddleware(): RequestHandler {
-  const parse = express.json({ limit: MAX_JSON_BODY_BYTES, strict: false, type: JSON_TYPES });
+  const parse = express.json({
+    limit: MAX_JSON_BODY_BYTES,
+    strict: false,
+    type: JSON_TYPES,
+    verify: (_req, _res, body) => {
+      const problem = jsonSizeProblem(body);
+      if (problem !== null) throw Object.assign(new Error(problem), { type: TOO_MANY_FIELDS });
+    },
+  });
   return (req: Request, res: Response, next: NextFunction) => {
     if (!hasBody(req)) return next();
     if (!req.is(JSON_TYPES)) {
@@ -38,6 +50,9 @@ export function jsonBodyMiddleware(): RequestHandler {
     parse(req, res, (err?: unknown) => {
       if (err === undefined || err === null) return next();
       const type = (err as { type?: string }).type;
+      if (type === TOO_MANY_FIELDS) {
+        return sendError(res, 400, 'VALIDATION_FAILED', (err as Error).message, requestIdOf(req));
+      }
       if (type === 'entity.too.large') {
         res.setHeader('connection', 'close');
         return sendError(res, 413, 'PAYLOAD_TOO_LARGE', ERROR_MESSAGES.PAYLOAD_TOO_LARGE, requestIdOf(req));

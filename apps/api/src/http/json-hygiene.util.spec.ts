@@ -18,6 +18,16 @@ describe('jsonProblem', () => {
     expect(jsonProblem({ ok: '😀' }, 'body')).toBeNull();
   });
 
+  it('names a __proto__ key at any depth, and leaves every prototype alone', () => {
+    const before = Object.getOwnPropertyNames(Object.prototype).sort();
+    const parsed = JSON.parse('{"a":[{"b":{"__proto__":{"polluted":true}}}]}') as unknown;
+    expect(jsonProblem(parsed, 'body')).toBe('body.a.0.b.__proto__: is not allowed as a field name');
+    expect(jsonProblem(JSON.parse('{"__proto__":null}'), 'body')).toBe('body.__proto__: is not allowed as a field name');
+    expect(jsonProblem(JSON.parse('{"proto":1,"__proto":2,"constructor":{"prototype":3}}'), 'body')).toBeNull();
+    expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(before);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('refuses nesting deeper than the limit without overflowing the stack', () => {
     let deep: unknown = 'leaf';
     for (let i = 0; i < 100_000; i++) deep = [deep];

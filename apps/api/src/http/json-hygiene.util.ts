@@ -4,9 +4,11 @@ export const MAX_JSON_DEPTH = 64;
 
 /**
  * Finds what Postgres or the DTO machinery cannot take in parsed JSON, without recursion:
- * nesting deeper than MAX_JSON_DEPTH, and strings (values or keys) holding U+0000 or a lone
- * UTF-16 surrogate (which jsonb and text refuse). Returns a message naming the offending path
- * (`body.actionRequests.0.args.x: …`), or null when the value is fine.
+ * nesting deeper than MAX_JSON_DEPTH, strings (values or keys) holding U+0000 or a lone
+ * UTF-16 surrogate (which jsonb and text refuse), and a `__proto__` key at any depth (JSON.parse
+ * makes it a plain own property, but the DTO transformer and any object spread or merge would
+ * treat it as the prototype: it is refused before they see it). Returns a message naming the
+ * offending path (`body.actionRequests.0.args.x: …`), or null when the value is fine.
  */
 export function jsonProblem(value: unknown, root: string): string | null {
   const stack: [unknown, string, number][] = [[value, root, 0]];
@@ -21,6 +23,7 @@ export function jsonProblem(value: unknown, root: string): string | null {
     if (depth >= MAX_JSON_DEPTH) return `${root}: is nested deeper than ${MAX_JSON_DEPTH} levels`;
     const entries = Array.isArray(current) ? current.map((v, i) => [String(i), v] as const) : Object.entries(current);
     for (const [key, child] of entries) {
+      if (key === '__proto__') return `${path}.__proto__: is not allowed as a field name`;
       const keyProblem = stringProblem(key);
       if (keyProblem) return `${path}: has a key that ${keyProblem}`;
       stack.push([child, `${path}.${key}`, depth + 1]);

@@ -1,23 +1,46 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import type { Observable } from 'rxjs';
 import { ApiError } from './api-error';
 import { jsonProblem } from './json-hygiene.util';
 import { NOT_JSON } from './json-body.middleware';
+import { takesBody } from './reads-request-body.decorator';
+import { describeValidationErrors } from './validation.pipe';
 
 /**
  * Runs after the guards and before the validation pipe (SPEC §4 check order: key, plan, then
  * input): a body that is not JSON → 415; a body or query holding what the database cannot take
- * (nesting deeper than 64, NUL, lone surrogates) → 400 naming the path, before the DTO
- * transformer sees it.
+ * (nesting deeper than 64, NUL, lone surrogates, `__proto__` keys) → 400 naming the path, before
+ * the DTO transformer sees it; a body other than `{}` sent to an endpoint that takes none
+ * (`/end`, `/disconnect`, DELETEs…) → 400, since its fields are unknown (SPEC §5).
  */
 @Injectable()
 export class RequestHygieneInterceptor implements NestInterceptor {
+  constructor(private readonly reflector: Reflector) {}
+
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const req = context.switchToHttp().getRequest<Request>();
     if (NOT_JSON.has(req)) throw ApiError.of('UNSUPPORTED_MEDIA_TYPE');
     const problem = jsonProblem(req.query, 'query') ?? (req.body === undefined ? null : jsonProblem(req.body, 'body'));
     if (problem) throw new ApiError('VALIDATION_FAILED', problem);
+    if (req.body !== undefined && req.method !== 'GET' && req.method !== 'HEAD' && !takesBody(this.reflector, context)) {
+      const unexpected = unexpectedBodyProblem(req.body);
+      if (unexpected) throw new ApiError('VALIDATION_FAILED', unexpected);
+    }
     return next.handle();
   }
+}
+
+/** An endpoint that takes no body accepts none (the middleware leaves `req.body` unset) or `{}`. */
+function unexpectedBodyProblem(body: unknown): string | null {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    return 'body: this endpoint takes no body (send none, or {}).';
+  }
+  const fields = Object.keys(body);
+  if (fields.length === 0) return null;
+  // Named like the validation pipe names unknown fields of a body that has a DTO.
+  return describeValidationErrors(
+    fields.map((property) => ({ property, constraints: { whitelistValidation: `property ${property} should not exist` }, children: [] })),
+  );
 }

@@ -1,4 +1,4 @@
-import { prefixTsquery } from '@interlock/audit';
+import type { SearchCosts } from '@interlock/audit';
 import type { KeysetPosition } from '../http/keyset-cursor.util';
 import { INTERRUPT_STATUSES } from './interrupt.entity';
 import type { InterruptStatus } from './interrupt.entity';
@@ -13,7 +13,7 @@ export interface InboxFilter {
   unassigned?: boolean;
   escalated?: boolean;
   externalId?: string;
-  /** Folded title words, each required as a prefix. */
+  /** Folded title words, each required as a prefix (searched by the title-search plans). */
   words: readonly string[];
   /** ISO 8601 instants: createdAt ≥ from, < to. */
   from?: string;
@@ -120,55 +120,85 @@ export function inboxPageQuery(organisationId: string, filter: InboxFilter, afte
   };
 }
 
-/** A title search first walks this many interrupts of the listing in order... */
-export const TITLE_SEARCH_WINDOW = 2000;
 /**
- * ...and goes on (in one window sized by the density found) while the matches found promise a
- * full page within this many walked interrupts; otherwise, matches being scarce, it hands over
- * to the word index. The walk reads the listing index alone (it carries the title words), about
- * a tenth of a microsecond an interrupt, while the index pays a row visit and a sort per match:
- * the budget puts the switch near where the two cost the same (BENCHMARKS.md, "The inbox").
+ * How the two title-search plans compare on interrupts (libs/audit's chooseSearchPlan and
+ * walkOn decide with these): the walk reads a listing index that carries the title words, about
+ * a fifteenth of what the word index pays per match (a row visit, then a sort), so the index
+ * alone suits at most a few hundred matches (BENCHMARKS.md, "The inbox").
  */
-export const TITLE_SEARCH_WALK_BUDGET = 20_000;
+export const TITLE_SEARCH_COSTS: SearchCosts = { indexMatches: 300, walkEntriesPerIndexMatch: 15, windowMin: 2000, windowMax: 20000 };
+/** A walk reads at most this many interrupts per query. */
+export const TITLE_SEARCH_WALK_CHUNK = 10_000;
+/** A prefix that starts more of the organisation's words than this is searched as a prefix. */
+export const MAX_TITLE_PREFIX_EXPANSION = 64;
+
+/**
+ * For each word of a search (`n` from 1), the organisation's title words it is a prefix of (the
+ * first MAX_TITLE_PREFIX_EXPANSION + 1) and how many interrupts hold each; and (`n` 0) how many
+ * interrupts the organisation has. From the lexicon (migration 1795351400000), whose words are
+ * in C collation: a prefix's words are one range of its primary key.
+ */
+export function titleWordsQuery(organisationId: string, words: readonly string[]): SqlQuery {
+  return {
+    sql: `SELECT q.n::int AS n, t.word, t.interrupts::float8 AS interrupts
+            FROM unnest($2::text[]) WITH ORDINALITY AS q(prefix, n)
+           CROSS JOIN LATERAL (
+             SELECT word, interrupts FROM interrupt_title_words
+              WHERE organisation_id = $1 AND word >= q.prefix AND word < q.prefix || chr(1114111)
+              ORDER BY word LIMIT ${MAX_TITLE_PREFIX_EXPANSION + 1}) t
+          UNION ALL
+          SELECT 0, '', interrupts::float8 FROM interrupt_title_words WHERE organisation_id = $1 AND word = ''`,
+    params: [organisationId, words],
+  };
+}
 
 /**
  * A title search, first plan: walk the next `window` interrupts of the listing in keyset order
  * (the ordered indexes) and keep those whose title matches. Right whenever matches are common,
  * which is when the word index is slowest (it must fetch and sort every match). Postgres cannot
  * tell the two apart for a prefix (it estimates prefix selectivity poorly), so the service
- * decides: the matches come back with `hit` true, and the window's last row with `hit` false
- * when the window was full, so the walk can go on after it or hand over to
- * `titleSearchIndexQuery` from there.
+ * decides: a window that does not yield a page is followed by `titleSearchWindowEndQuery`, and
+ * the walk goes on after its end, or hands over to `titleSearchIndexQuery` from there.
  */
 export function titleSearchWalkQuery(
   organisationId: string,
   filter: InboxFilter,
   after: KeysetPosition | undefined,
   take: number,
-  window = TITLE_SEARCH_WINDOW,
+  window: number,
+  words: string,
 ): SqlQuery {
   const c = new Conditions(organisationId);
   c.statusAndAssignee(filter);
   c.common(filter, after);
-  const tsquery = c.bind(prefixTsquery(filter.words));
+  const tsquery = c.bind(words);
   const size = c.bind(window);
   const limit = c.bind(take);
   const order = orderOf(filter);
-  const where = c.where.join(' AND ');
-  // The window's last row is found by a second ordered walk (OFFSET) rather than a window
-  // function over the first: both read the index alone, and the window function cost more.
   return {
-    sql: `SELECT ${INTERRUPT_COLUMNS}, page.hit
-            FROM ((SELECT w.id, true AS hit
-                     FROM (SELECT i.id, i.created_at, i.title_search FROM interrupts i WHERE ${where}
-                            ORDER BY ${order} LIMIT ${size}) w
-                    WHERE w.title_search @@ ${tsquery}::tsquery
-                    ORDER BY ${orderOf(filter, 'w')} LIMIT ${limit})
-                  UNION ALL
-                  (SELECT i.id, false AS hit FROM interrupts i WHERE ${where}
-                    ORDER BY ${order} OFFSET ${size}::int - 1 LIMIT 1)) page
+    sql: `SELECT ${INTERRUPT_COLUMNS}
+            FROM (SELECT w.id
+                    FROM (SELECT i.id, i.created_at, i.title_search FROM interrupts i WHERE ${c.where.join(' AND ')}
+                           ORDER BY ${order} LIMIT ${size}) w
+                   WHERE w.title_search @@ ${tsquery}::tsquery
+                   ORDER BY ${orderOf(filter, 'w')} LIMIT ${limit}) page
             JOIN interrupts i ON i.organisation_id = $1 AND i.id = page.id
            ORDER BY ${order}`,
+    params: c.params,
+  };
+}
+
+/**
+ * The last interrupt of a walk's window (none when the listing ended within it): where a walk
+ * that did not fill its page goes on, or the word index takes over. Asked only then, since it
+ * reads the whole window (the index alone) even when the page filled early.
+ */
+export function titleSearchWindowEndQuery(organisationId: string, filter: InboxFilter, after: KeysetPosition | undefined, window: number): SqlQuery {
+  const c = new Conditions(organisationId);
+  c.statusAndAssignee(filter);
+  c.common(filter, after);
+  return {
+    sql: `SELECT i.id, i.created_at FROM interrupts i WHERE ${c.where.join(' AND ')} ORDER BY ${orderOf(filter)} OFFSET ${c.bind(window)}::int - 1 LIMIT 1`,
     params: c.params,
   };
 }
@@ -179,10 +209,15 @@ export function titleSearchWalkQuery(
  * collects the matches by the index rather than walking the ordered ones: right when matches
  * are rare.
  */
-export function titleSearchIndexQuery(organisationId: string, filter: InboxFilter, after: KeysetPosition | undefined, take: number): SqlQuery {
+export function titleSearchIndexQuery(
+  organisationId: string,
+  filter: InboxFilter,
+  after: KeysetPosition | undefined,
+  take: number,
+  keyedWords: string,
+): SqlQuery {
   const c = new Conditions(organisationId);
-  const keyed = prefixTsquery(filter.words.map((word) => `${organisationId}:${word}`));
-  c.where.push(`audit_log_search_keys(i.organisation_id, i.title_search) @@ ${c.bind(keyed)}::tsquery`);
+  c.where.push(`audit_log_search_keys(i.organisation_id, i.title_search) @@ ${c.bind(keyedWords)}::tsquery`);
   c.statusAndAssignee(filter);
   c.common(filter, after);
   const limit = c.bind(take);

@@ -26,6 +26,7 @@ interface LockedInterrupt {
   action_requests: StoredActionRequest[];
   assignee_type: 'member' | 'team' | null;
   assignee_id: string | null;
+  assignee_name: string | null;
   escalation_level: number;
 }
 
@@ -115,8 +116,12 @@ export class InterruptReviewService {
     return result;
   }
 
-  /** Assigns to a member or a team of the organisation; the same assignee again changes nothing. */
+  /**
+   * Assigns to a member or a team of the organisation, or (`memberId: null`) to nobody; the same
+   * assignee again changes nothing.
+   */
   async assign(member: MemberPrincipal, id: string, body: AssignInterruptDto, ip: string | null): Promise<InterruptResponse> {
+    if (body.memberId === null) return this.unassign(member, id, ip);
     const result = await this.dataSource.transaction(async (tx) => {
       const interrupt = await this.lock(tx, member, id);
       if (interrupt.status === 'answered') throw alreadyAnswered();
@@ -153,6 +158,41 @@ export class InterruptReviewService {
     return result;
   }
 
+  /** Removes the assignee (`interrupt.unassigned`); an unassigned interrupt stays as it is. */
+  private async unassign(member: MemberPrincipal, id: string, ip: string | null): Promise<InterruptResponse> {
+    let changed = false;
+    const result = await this.dataSource.transaction(async (tx) => {
+      const interrupt = await this.lock(tx, member, id);
+      if (interrupt.status === 'answered') throw alreadyAnswered();
+      if (interrupt.assignee_type === null) return this.read(tx, member, id);
+      await tx.query(
+        `UPDATE interrupts SET assignee_type = NULL, assignee_id = NULL, assignee_name = NULL
+          WHERE organisation_id = $1 AND id = $2`,
+        [member.organisationId, id],
+      );
+      const previous = `${interrupt.assignee_type === 'team' ? 'team ' : ''}${interrupt.assignee_name ?? ''}`;
+      await writeAuditEntry(tx, {
+        organisationId: member.organisationId,
+        action: 'interrupt.unassigned',
+        actor: actorOf(member),
+        target: { type: 'interrupt', id, name: interrupt.title },
+        summary: `Interrupt ${interrupt.title} unassigned from ${previous} by ${member.memberName}`,
+        metadata: {
+          previousAssigneeType: interrupt.assignee_type,
+          previousAssigneeId: interrupt.assignee_id,
+          previousAssigneeName: interrupt.assignee_name,
+        },
+        ipAddress: ip,
+      });
+      changed = true;
+      const unassigned = await this.read(tx, member, id);
+      await this.outbox.write(tx, member.organisationId, [{ type: 'interrupt.unassigned', subjectId: id, data: unassigned }]);
+      return unassigned;
+    });
+    if (changed) await this.events.announce(member.organisationId);
+    return result;
+  }
+
   /** Raises the escalation level by one, with an optional reason. */
   async escalate(member: MemberPrincipal, id: string, reason: string | undefined, ip: string | null): Promise<InterruptResponse> {
     const result = await this.dataSource.transaction(async (tx) => {
@@ -183,7 +223,7 @@ export class InterruptReviewService {
 
   private async lock(tx: EntityManager, member: MemberPrincipal, id: string): Promise<LockedInterrupt> {
     const [row]: LockedInterrupt[] = await tx.query(
-      `SELECT title, status, action_requests, assignee_type, assignee_id, escalation_level
+      `SELECT title, status, action_requests, assignee_type, assignee_id, assignee_name, escalation_level
          FROM interrupts WHERE organisation_id = $1 AND id = $2 FOR NO KEY UPDATE`,
       [member.organisationId, id],
     );

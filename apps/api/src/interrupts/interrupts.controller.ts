@@ -101,7 +101,10 @@ export class InterruptsController {
   @Post(':id/assign')
   @HttpCode(200)
   @MemberRoute('interrupt.assign')
-  @ApiOperation({ operationId: 'assignInterrupt', summary: 'Assign to a member or a team of the organisation' })
+  @ApiOperation({
+    operationId: 'assignInterrupt',
+    summary: 'Assign to a member or a team of the organisation, or unassign ({"memberId": null})',
+  })
   @ApiOkResponse({ type: InterruptResponse })
   @ApiConflictResponse({ description: 'CONFLICT: the interrupt is already answered.' })
   assign(

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { parseTimestamp, searchWords, writeAuditEntry } from '@interlock/audit';
+import { chooseSearchPlan, parseTimestamp, searchTsquery, searchWords, walkOn, writeAuditEntry } from '@interlock/audit';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { actorOf, ApiKeyPrincipal } from '../auth/principal';
@@ -33,10 +33,13 @@ import {
   InboxFilter,
   inboxCountsQuery,
   inboxPageQuery,
-  TITLE_SEARCH_WALK_BUDGET,
-  TITLE_SEARCH_WINDOW,
+  MAX_TITLE_PREFIX_EXPANSION,
+  TITLE_SEARCH_COSTS,
+  TITLE_SEARCH_WALK_CHUNK,
   titleSearchIndexQuery,
   titleSearchWalkQuery,
+  titleSearchWindowEndQuery,
+  titleWordsQuery,
 } from './inbox-query.util';
 
 const DEFAULT_PAGE = 50;
@@ -204,29 +207,47 @@ export class InterruptsService {
   }
 
   /**
-   * A page of a title search: an ordered walk of the listing, a window at a time, while the
-   * matches it finds promise a page within the walk budget; then the word index for the rest,
-   * after the last interrupt walked (see titleSearchWalkQuery).
+   * A page of a title search, planned as the audit log's are (libs/audit search-plan.ts): each
+   * prefix expands into the organisation's exact title words (the lexicon), whose counts choose
+   * between the word index (few matches) and an ordered walk of the listing, which goes on while
+   * the matches it finds make walking cheaper than the index, then hands over to the index from
+   * where it stopped. A prefix that starts no word matches nothing, and costs one lookup.
    */
   private async titleSearch(organisationId: string, filter: InboxFilter, after: KeysetPosition | undefined, take: number): Promise<InterruptRow[]> {
+    const lexicon = titleWordsQuery(organisationId, filter.words);
+    const found: { n: number; word: string; interrupts: number }[] = await this.dataSource.query(lexicon.sql, lexicon.params);
+    const total = found.find((r) => r.n === 0)?.interrupts ?? 0;
+    const expanded: (string[] | null)[] = [];
+    const counts: (number | null)[] = [];
+    filter.words.forEach((_, i) => {
+      const words = found.filter((r) => r.n === i + 1);
+      const tooMany = words.length > MAX_TITLE_PREFIX_EXPANSION;
+      expanded.push(tooMany ? null : words.map((r) => r.word));
+      counts.push(tooMany ? null : words.reduce((sum, r) => sum + r.interrupts, 0));
+    });
+    if (expanded.some((words) => words !== null && words.length === 0)) return [];
+    const search = { words: [...filter.words], expanded };
+    const plan = chooseSearchPlan(counts, total, take, TITLE_SEARCH_COSTS);
     const hits: InterruptRow[] = [];
     let position = after;
-    let walked = 0;
-    for (let window = TITLE_SEARCH_WINDOW; ; ) {
-      const walk = titleSearchWalkQuery(organisationId, filter, position, take - hits.length, window);
-      const rows = await queryRows<InterruptRow & { hit: boolean }>(this.dataSource, walk.sql, walk.params);
-      walked += window;
-      hits.push(...rows.filter((r) => r.hit).slice(0, take - hits.length));
-      const end = rows.find((r) => !r.hit);
-      if (hits.length >= take || end === undefined) return hits;
-      position = { createdAt: end.created_at, id: end.id };
-      // At the density found so far, how far the walk would still have to go: on, in one window
-      // (with a margin), when that fits the budget; else the word index.
-      const stillToWalk = hits.length === 0 ? Infinity : ((take - hits.length) * walked) / hits.length;
-      if (walked + stillToWalk > TITLE_SEARCH_WALK_BUDGET) break;
-      window = Math.min(TITLE_SEARCH_WALK_BUDGET - walked, Math.max(TITLE_SEARCH_WINDOW, Math.ceil(stillToWalk * 1.25)));
+    if (plan.kind === 'walk') {
+      const words = searchTsquery(search);
+      // The planned window in chunks (a long LIMIT can make Postgres sort instead of walk), then
+      // on while the matches found make walking cheaper than the index.
+      for (let walked = 0; ; ) {
+        const window = walked < plan.window ? Math.min(TITLE_SEARCH_WALK_CHUNK, plan.window - walked) : TITLE_SEARCH_WALK_CHUNK;
+        const walk = titleSearchWalkQuery(organisationId, filter, position, take - hits.length, window, words);
+        hits.push(...(await queryRows<InterruptRow>(this.dataSource, walk.sql, walk.params)));
+        if (hits.length >= take) return hits;
+        const windowEnd = titleSearchWindowEndQuery(organisationId, filter, position, window);
+        const [end] = await queryRows<{ id: string; created_at: Date }>(this.dataSource, windowEnd.sql, windowEnd.params);
+        if (end === undefined) return hits;
+        walked += window;
+        position = { createdAt: end.created_at, id: end.id };
+        if (walked >= plan.window && !walkOn(hits.length, walked, take, total, TITLE_SEARCH_COSTS)) break;
+      }
     }
-    const index = titleSearchIndexQuery(organisationId, filter, position, take - hits.length);
+    const index = titleSearchIndexQuery(organisationId, filter, position, take - hits.length, searchTsquery(search, `${organisationId}:`));
     return [...hits, ...(await queryRows<InterruptRow>(this.dataSource, index.sql, index.params))];
   }
 

@@ -50,14 +50,56 @@ export function createLogger(config: AppConfig, destination?: DestinationStream)
   );
 }
 
-/** Path segments that are secrets themselves (an invitation token) never reach a log line. */
-export function redactUrl(url: string): string {
+/** Query parameters whose values are credentials by their name, whatever the value looks like. */
+const SECRET_PARAMETER = /key|token|secret|passw|pwd|auth|session|cookie|credential|signature/i;
+const REDACTED = '[redacted]';
+
+/**
+ * A request URL as it may be logged: credentials that arrive in it — by mistake or by attack —
+ * never reach a log line. Redacts an invitation token in its path; any value that looks like
+ * an API key (the configured prefix followed by letters, or any `<prefix>_` + 64 letters)
+ * wherever it appears; and the value of every query parameter named like a credential (key,
+ * token, secret, password, auth, session, cookie, signature).
+ */
+export function redactUrl(url: string, apiKeyPrefix = 'ilk_'): string {
+  const keyLike = new RegExp(`${escapeRegExp(apiKeyPrefix)}[A-Za-z]{4,}|\\b[a-z][a-z0-9]{0,15}_[A-Za-z]{64}`, 'g');
+  const queryAt = url.indexOf('?');
   // Case-insensitive, as Express routes are.
-  return url.replace(/^(\/api\/invitations\/)[^/?#]+(\/accept)/i, '$1[redacted]$2');
+  const path = (queryAt < 0 ? url : url.slice(0, queryAt))
+    .replace(/^(\/api\/invitations\/)[^/?#]+(\/accept)/i, `$1${REDACTED}$2`)
+    .replace(keyLike, REDACTED);
+  if (queryAt < 0) return path;
+  const query = url
+    .slice(queryAt + 1)
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      const rawName = equals < 0 ? pair : pair.slice(0, equals);
+      const name = safeDecode(rawName);
+      if (equals >= 0 && SECRET_PARAMETER.test(name)) return `${rawName}=${REDACTED}`;
+      // Decoded first, so a percent-encoded key is recognised too.
+      const decoded = safeDecode(pair);
+      keyLike.lastIndex = 0;
+      return keyLike.test(decoded) ? decoded.replace(keyLike, REDACTED) : pair;
+    })
+    .join('&');
+  return `${path}?${query}`;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** One structured line per request: request id, method, route, status and duration. */
-export function httpLogger(logger: Logger): RequestHandler {
+export function httpLogger(logger: Logger, apiKeyPrefix: string): RequestHandler {
   return pinoHttp({
     logger,
     genReqId: (req) => requestIdOf(req),
@@ -65,7 +107,7 @@ export function httpLogger(logger: Logger): RequestHandler {
     serializers: {
       req: (req: { method: string; url: string; headers: Record<string, unknown>; remoteAddress?: string }) => ({
         method: req.method,
-        url: redactUrl(req.url),
+        url: redactUrl(req.url, apiKeyPrefix),
         headers: req.headers,
         remoteAddress: req.remoteAddress,
       }),

@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import { CurrentApiKey } from '../auth/decorators/current-principal.decorator';
 import { MachineRoute } from '../auth/decorators/route-access.decorator';
 import type { ApiKeyPrincipal } from '../auth/principal';
+import { ReadsRequestBody } from '../http/reads-request-body.decorator';
 import { McpService } from './mcp.service';
 
 /**
@@ -13,6 +14,8 @@ import { McpService } from './mcp.service';
  */
 @Controller('mcp')
 @ApiExcludeController()
+// The transport reads the JSON-RPC message from the request (GET and DELETE answer 405 whatever is sent).
+@ReadsRequestBody()
 export class McpController {
   constructor(private readonly mcp: McpService) {}
 

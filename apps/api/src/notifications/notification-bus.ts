@@ -11,13 +11,23 @@ export type NotificationHandler = (payload: string) => void;
  * there is only ever one process).
  */
 export abstract class NotificationBus {
-  /** False while notifications may be missed (the listener is reconnecting). */
+  /**
+   * True while this instance may trust what it cached from notifications: its listener is
+   * connected and has proved, within the last lease, that it receives (see PostgresNotificationBus).
+   */
   abstract get healthy(): boolean;
   /** Sends `payload` to every subscriber of `channel` on every instance, this one included. */
   abstract publish(channel: string, payload: string): Promise<void>;
   abstract subscribe(channel: string, handler: NotificationHandler): () => void;
   /** Called whenever the bus becomes healthy again after notifications may have been missed. */
   abstract onResync(handler: () => void): () => void;
+  /**
+   * Resolves once every live instance has handled every notification committed before the
+   * call — or can no longer trust what it cached. Call it after committing a change that
+   * instances cache (a revoked key, a plan), before answering: afterwards no instance acts on
+   * the old state.
+   */
+  abstract sync(): Promise<void>;
   abstract close(): Promise<void>;
 }
 
@@ -37,26 +47,55 @@ export class InProcessNotificationBus extends NotificationBus {
   onResync(): () => void {
     return () => undefined;
   }
+  /** One process, and handlers run as a notification is published: nothing to wait for. */
+  async sync(): Promise<void> {
+    return undefined;
+  }
   async close(): Promise<void> {
     this.emitter.removeAllListeners();
   }
 }
 
 const CHANNEL_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
-
-/** How often the listener proves it still receives, and how long a proof may take. */
-const PROBE_EVERY_MS = 5_000;
-const PROBE_TIMEOUT_MS = 3_000;
 const PROBE_CHANNEL = 'interlock_bus_probe';
+const BARRIER_CHANNEL = 'interlock_bus_barrier';
+const ACK_CHANNEL = 'interlock_bus_ack';
+/** Extra wait on top of a lease before `sync` counts a silent instance as fenced. */
+const SYNC_SAFETY_MS = 250;
+/** Registrations older than this are deleted (instances that died without signing off). */
+const FORGET_AFTER = '1 hour';
+
+export interface BusTiming {
+  /** How often an instance renews its registration and proves its listener receives. */
+  readonly heartbeatMs: number;
+  /** How long one proof lets an instance trust its caches, and how long `sync` waits at most. */
+  readonly leaseMs: number;
+}
+
+export const DEFAULT_BUS_TIMING: BusTiming = { heartbeatMs: 1_000, leaseMs: 3_000 };
+
+type Query = (sql: string, params: unknown[]) => Promise<unknown>;
 
 /**
- * LISTEN on one dedicated connection, reconnecting with backoff. While it is down the bus is
- * unhealthy, and after each reconnect subscribers are told to resynchronise (drop caches),
- * since notifications sent meanwhile are lost. A half-open connection raises no error, so the
- * listener also sends itself a probe every few seconds: one that does not come back marks the
- * bus unhealthy and reconnects.
+ * LISTEN on one dedicated connection (a direct one: a transaction-pooling PgBouncer cannot
+ * carry LISTEN), reconnecting with backoff; everything else — heartbeats, NOTIFY, acks — goes
+ * through the ordinary pool.
+ *
+ * Exact invalidation ("revoked on every instance at once"), without a database read per request:
+ * - Every `heartbeatMs` an instance upserts its row in `service_instances` and, in the same
+ *   statement, NOTIFYs a probe to itself. When the probe comes back, the listener is proved to
+ *   receive, and the instance trusts its caches until `sent + leaseMs` (`healthy`). A probe
+ *   outstanding for a lease marks the connection lost.
+ * - `sync()` (after a change commits) NOTIFYs a barrier token and waits until every instance
+ *   whose heartbeat is within the lease has acknowledged it. Postgres delivers notifications to
+ *   a listener in commit order, so an instance that acknowledges the barrier has handled the
+ *   change's own notification first (its cache entry is gone).
+ * - An instance that does not acknowledge has, by the same order, proved nothing committed after
+ *   the change, so its trust ends within a lease of the change: `sync` waits at most
+ *   `leaseMs` (+ a margin), and then no instance acts on the old state either way.
  */
 export class PostgresNotificationBus extends NotificationBus {
+  readonly instanceId = randomUUID();
   private readonly emitter = new EventEmitter().setMaxListeners(0);
   private readonly resync = new EventEmitter().setMaxListeners(0);
   private readonly channels = new Set<string>();
@@ -64,59 +103,158 @@ export class PostgresNotificationBus extends NotificationBus {
   private connected = false;
   private closed = false;
   private retryTimer: NodeJS.Timeout | undefined;
-  private probeTimer: NodeJS.Timeout | undefined;
-  private pendingProbe: { token: string; timer: NodeJS.Timeout } | undefined;
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private heartbeatCount = 0;
+  private heartbeatFailing = false;
+  /** performance.now() until which this instance may trust its caches. */
+  private trustUntil = 0;
+  /** Probes sent and not yet back: token → performance.now() when sent. */
+  private readonly probes = new Map<string, number>();
+  private readonly trustWaiters = new Set<() => void>();
+  /** Barriers this instance is waiting on: token → instances that acknowledged, and a wake-up. */
+  private readonly barriers = new Map<string, { acked: Set<string>; wake: () => void }>();
 
   constructor(
     private readonly url: string,
     private readonly logger: Logger,
-    private readonly publishQuery: (sql: string, params: unknown[]) => Promise<unknown>,
+    private readonly query: Query,
+    private readonly timing: BusTiming = DEFAULT_BUS_TIMING,
   ) {
     super();
   }
 
   get healthy(): boolean {
-    return this.connected;
+    return this.connected && performance.now() < this.trustUntil;
   }
 
+  /** Connects, registers, and waits (at most a lease) for the first proof that it receives. */
   async start(): Promise<void> {
     await this.connect(0);
-    this.probeTimer = setInterval(() => void this.probe(), PROBE_EVERY_MS);
-    this.probeTimer.unref();
+    const trusted = new Promise<void>((resolve) => this.trustWaiters.add(resolve));
+    await this.heartbeat();
+    await Promise.race([trusted, sleep(this.timing.leaseMs)]);
+    this.heartbeatTimer = setInterval(() => void this.heartbeat(), this.timing.heartbeatMs);
+    this.heartbeatTimer.unref();
   }
 
-  private async probe(): Promise<void> {
+  private async heartbeat(): Promise<void> {
     const client = this.client;
-    if (client === undefined || this.pendingProbe !== undefined) return;
+    if (client === undefined) return;
+    const now = performance.now();
+    for (const sentAt of this.probes.values()) {
+      if (now - sentAt > this.timing.leaseMs) {
+        this.lost(client, new Error('the notification probe did not come back'));
+        return;
+      }
+    }
     const token = randomUUID();
-    const timer = setTimeout(() => {
-      this.pendingProbe = undefined;
-      this.lost(client, new Error('the notification probe did not come back'));
-    }, PROBE_TIMEOUT_MS);
-    timer.unref();
-    this.pendingProbe = { token, timer };
-    await this.publishQuery('SELECT pg_notify($1, $2)', [PROBE_CHANNEL, token]).catch(() => undefined);
+    this.probes.set(token, now);
+    try {
+      await this.query(
+        `WITH beat AS (
+           INSERT INTO service_instances (id, heartbeat_at) VALUES ($1, now())
+           ON CONFLICT (id) DO UPDATE SET heartbeat_at = now()
+           RETURNING id)
+         SELECT pg_notify($2, $3) FROM beat`,
+        [this.instanceId, PROBE_CHANNEL, `${this.instanceId}:${token}`],
+      );
+      if (++this.heartbeatCount % 600 === 0) {
+        await this.query(`DELETE FROM service_instances WHERE heartbeat_at < now() - interval '${FORGET_AFTER}'`, []);
+      }
+      if (this.heartbeatFailing) this.logger.info('heartbeat recovered');
+      this.heartbeatFailing = false;
+    } catch (error) {
+      this.probes.delete(token);
+      if (!this.heartbeatFailing) this.logger.warn({ err: error }, 'heartbeat failed: caches are bypassed until it recovers');
+      this.heartbeatFailing = true;
+    }
+  }
+
+  private onNotification(channel: string, payload: string): void {
+    switch (channel) {
+      case PROBE_CHANNEL: {
+        const [instance, token] = payload.split(':');
+        const sentAt = instance === this.instanceId ? this.probes.get(token) : undefined;
+        if (sentAt === undefined) return;
+        // Notifications arrive in commit order: older probes are proved too.
+        for (const [t, at] of this.probes) if (at <= sentAt) this.probes.delete(t);
+        this.trustUntil = Math.max(this.trustUntil, sentAt + this.timing.leaseMs);
+        for (const wake of this.trustWaiters) wake();
+        this.trustWaiters.clear();
+        return;
+      }
+      case BARRIER_CHANNEL:
+        // Everything committed before the barrier has been handled (handlers run synchronously,
+        // in order): say so.
+        void this.query('SELECT pg_notify($1, $2)', [ACK_CHANNEL, `${payload}:${this.instanceId}`]).catch(
+          (error: unknown) => this.logger.warn({ err: error }, 'could not acknowledge a barrier'),
+        );
+        return;
+      case ACK_CHANNEL: {
+        const [token, instance] = payload.split(':');
+        const barrier = this.barriers.get(token);
+        if (barrier !== undefined && instance !== undefined) {
+          barrier.acked.add(instance);
+          barrier.wake();
+        }
+        return;
+      }
+      default:
+        this.emitter.emit(channel, payload);
+    }
+  }
+
+  async sync(): Promise<void> {
+    const deadline = performance.now() + this.timing.leaseMs + SYNC_SAFETY_MS;
+    const token = randomUUID();
+    const barrier = { acked: new Set<string>(), wake: () => undefined as void };
+    this.barriers.set(token, barrier);
+    let missing: string[] = [];
+    try {
+      await this.query('SELECT pg_notify($1, $2)', [BARRIER_CHANNEL, token]);
+      const live = (await this.query(
+        `SELECT id FROM service_instances WHERE heartbeat_at > now() - make_interval(secs => $1)`,
+        [this.timing.leaseMs / 1000],
+      )) as { id: string }[];
+      for (;;) {
+        missing = live.map((r) => r.id).filter((id) => !barrier.acked.has(id));
+        const left = deadline - performance.now();
+        if (missing.length === 0 || left <= 0) break;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, left);
+          barrier.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+    } catch (error) {
+      // Without the registry or the barrier, wait out a lease: every instance that has not
+      // handled the change has stopped trusting its caches by then.
+      this.logger.warn({ err: error }, 'sync could not ask the instances; waiting out the lease');
+      await sleep(deadline - performance.now());
+      return;
+    } finally {
+      this.barriers.delete(token);
+    }
+    if (missing.length > 0) {
+      this.logger.warn({ instances: missing }, 'instances did not acknowledge a change within a lease; their caches have lapsed');
+    }
   }
 
   private async connect(attempt: number): Promise<void> {
     if (this.closed) return;
     const client = new Client({ connectionString: this.url, application_name: 'interlock-listener', keepAlive: true });
     client.on('notification', (msg) => {
-      if (msg.channel === PROBE_CHANNEL) {
-        const pending = this.pendingProbe;
-        if (pending !== undefined && msg.payload === pending.token) {
-          clearTimeout(pending.timer);
-          this.pendingProbe = undefined;
-        }
-        return;
-      }
-      if (msg.payload !== undefined) this.emitter.emit(msg.channel, msg.payload);
+      if (msg.payload !== undefined) this.onNotification(msg.channel, msg.payload);
     });
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client, undefined));
     try {
       await client.connect();
-      for (const channel of [PROBE_CHANNEL, ...this.channels]) await client.query(`LISTEN "${channel}"`);
+      for (const channel of [PROBE_CHANNEL, BARRIER_CHANNEL, ACK_CHANNEL, ...this.channels]) {
+        await client.query(`LISTEN "${channel}"`);
+      }
       this.client = client;
       this.connected = true;
       if (attempt > 0) this.logger.info('notification listener reconnected');
@@ -133,6 +271,8 @@ export class PostgresNotificationBus extends NotificationBus {
     if (this.client !== client || this.closed) return;
     this.client = undefined;
     this.connected = false;
+    this.trustUntil = 0;
+    this.probes.clear();
     this.logger.warn({ err: error }, 'notification listener lost its connection');
     client.removeAllListeners();
     client.on('error', () => undefined);
@@ -151,7 +291,7 @@ export class PostgresNotificationBus extends NotificationBus {
   }
 
   async publish(channel: string, payload: string): Promise<void> {
-    await this.publishQuery('SELECT pg_notify($1, $2)', [channel, payload]);
+    await this.query('SELECT pg_notify($1, $2)', [channel, payload]);
   }
 
   subscribe(channel: string, handler: NotificationHandler): () => void {
@@ -172,9 +312,12 @@ export class PostgresNotificationBus extends NotificationBus {
   async close(): Promise<void> {
     this.closed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
-    if (this.probeTimer) clearInterval(this.probeTimer);
-    if (this.pendingProbe) clearTimeout(this.pendingProbe.timer);
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
     this.connected = false;
+    this.trustUntil = 0;
+    for (const barrier of this.barriers.values()) barrier.wake();
+    // Signing off lets a sync elsewhere stop waiting for this instance at once.
+    await this.query('DELETE FROM service_instances WHERE id = $1', [this.instanceId]).catch(() => undefined);
     const client = this.client;
     this.client = undefined;
     if (client) {
@@ -184,4 +327,8 @@ export class PostgresNotificationBus extends NotificationBus {
     }
     this.emitter.removeAllListeners();
   }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 }

@@ -1,5 +1,7 @@
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/app-config';
 import { DatabaseConnection } from '../database/database-connection';
 import { LOGGER } from '../logging/logger.module';
 import type { Logger } from 'pino';
@@ -10,10 +12,11 @@ import { InProcessNotificationBus, NotificationBus, PostgresNotificationBus } fr
   providers: [
     {
       provide: NotificationBus,
-      inject: [DatabaseConnection, DataSource, LOGGER],
-      useFactory: async (connection: DatabaseConnection, dataSource: DataSource, logger: Logger) => {
+      inject: [DatabaseConnection, DataSource, LOGGER, APP_CONFIG],
+      useFactory: async (connection: DatabaseConnection, dataSource: DataSource, logger: Logger, config: AppConfig) => {
         if (connection.mode === 'embedded') return new InProcessNotificationBus();
-        const bus = new PostgresNotificationBus(connection.url, logger, (sql, params) =>
+        // LISTEN on a direct connection; heartbeats, NOTIFY and acks through the pool.
+        const bus = new PostgresNotificationBus(config.databaseListenUrl ?? connection.url, logger, (sql, params) =>
           dataSource.query(sql, params),
         );
         await bus.start();

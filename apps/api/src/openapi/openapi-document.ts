@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { declaredRoutes } from '../auth/route-declarations.util';
-import type { RouteAccess } from '../auth/decorators/route-access.decorator';
+import { describePermission, RouteAccess } from '../auth/decorators/route-access.decorator';
 import { assertNever } from '../auth/principal';
 import { ErrorBody } from './error-body.schema';
 import { webhookEventUnionSchema } from '../webhooks/dto/webhook-event.schema';
@@ -15,7 +15,9 @@ type ErrorCase = { status: string; description: string };
 function errorsFor(access: RouteAccess, method: string, hasParams: boolean, hasQuery: boolean): ErrorCase[] {
   const errors: ErrorCase[] = [];
   const add = (status: string, description: string) => errors.push({ status, description });
-  if (hasQuery && (method === 'get' || method === 'delete')) {
+  if (method === 'delete') {
+    add('400', `VALIDATION_FAILED: a body other than none or {} (DELETE takes none)${hasQuery ? ', or a malformed query parameter' : ''} (the message names it).`);
+  } else if (hasQuery && method === 'get') {
     add('400', 'VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it).');
   }
   if (method !== 'get' && method !== 'delete') {
@@ -39,7 +41,7 @@ function errorsFor(access: RouteAccess, method: string, hasParams: boolean, hasQ
           'A cookie request: SIGN_IN_REQUIRED.',
       );
       if (access.plan) add('402', `PLAN_REQUIRED: a key needs the ${access.plan === 'pro' ? 'Pro' : 'Free'} plan (members do not).`);
-      add('403', `MISSING_PERMISSION: a member without ${access.permission}.`);
+      add('403', `MISSING_PERMISSION: a member without ${describePermission(access.permission)}.`);
       break;
     case 'human':
       add('403', 'HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED.');

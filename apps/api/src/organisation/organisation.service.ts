@@ -6,7 +6,6 @@ import { actorOf, MemberPrincipal } from '../auth/principal';
 import { ApiError } from '../http/api-error';
 import { NotificationBus } from '../notifications/notification-bus';
 import { AUTH_CHANNEL } from '../api-keys/api-key-cache';
-import { ApiKeyVerifier } from '../api-keys/api-key-verifier.service';
 import { AllowancesService } from '../allowances/allowances.service';
 import type { OrganisationResponse } from './dto/organisation.response';
 
@@ -16,7 +15,6 @@ export class OrganisationService {
     private readonly dataSource: DataSource,
     private readonly bus: NotificationBus,
     private readonly allowances: AllowancesService,
-    private readonly verifier: ApiKeyVerifier,
   ) {}
 
   async get(organisationId: string): Promise<OrganisationResponse> {
@@ -35,7 +33,6 @@ export class OrganisationService {
   }
 
   async changePlan(member: MemberPrincipal, plan: Plan, ip: string | null): Promise<OrganisationResponse> {
-    const seen = this.verifier.cache.awaitInvalidation(`org:${member.organisationId}`, 2_000);
     await this.dataSource.transaction(async (tx) => {
       const [before]: { name: string; plan: Plan }[] = await tx.query(
         `SELECT name, plan FROM organisations WHERE id = $1 FOR UPDATE`,
@@ -55,9 +52,9 @@ export class OrganisationService {
       });
     });
     // Cached keys carry the plan: every instance drops this organisation's entries. Answer once
-    // the notification has come back, so no instance serves the old plan afterwards.
+    // every instance has, so none serves the old plan afterwards.
     await this.bus.publish(AUTH_CHANNEL, `org:${member.organisationId}`);
-    await seen.done;
+    await this.bus.sync();
     return this.get(member.organisationId);
   }
 }

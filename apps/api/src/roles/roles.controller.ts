@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
-import { MemberRoute } from '../auth/decorators/route-access.decorator';
+import { anyPermissionOf, MemberRoute } from '../auth/decorators/route-access.decorator';
 import type { MemberPrincipal } from '../auth/principal';
 import { IdParam } from '../http/id-param.pipe';
 import { RolesService } from './roles.service';
@@ -14,9 +14,10 @@ import { RoleListResponse, RoleResponse } from './dto/role.response';
 export class RolesController {
   constructor(private readonly roles: RolesService) {}
 
+  /** Whoever invites needs the roles to invite with, so inviting admits too. */
   @Get()
-  @MemberRoute('role.manage')
-  @ApiOperation({ operationId: 'listRoles', summary: "List the organisation's roles, built-in and custom" })
+  @MemberRoute(anyPermissionOf('member.invite', 'role.manage'))
+  @ApiOperation({ operationId: 'listRoles', summary: "List the organisation's roles, built-in and custom (member.invite or role.manage)" })
   @ApiOkResponse({ type: RoleListResponse })
   async list(@CurrentMember() member: MemberPrincipal): Promise<RoleListResponse> {
     return { roles: await this.roles.list(member) };
@@ -50,7 +51,10 @@ export class RolesController {
   @Delete(':id')
   @HttpCode(204)
   @MemberRoute('role.manage')
-  @ApiOperation({ operationId: 'deleteRole', summary: 'Delete a custom role that no member holds' })
+  @ApiOperation({
+    operationId: 'deleteRole',
+    summary: 'Delete a custom role that no member holds; the invitations naming it are deleted with it, each audited',
+  })
   @ApiNoContentResponse({ description: 'Deleted.' })
   async remove(@CurrentMember() member: MemberPrincipal, @IdParam() id: string, @ClientIp() ip: string | null): Promise<void> {
     await this.roles.remove(member, id, ip);

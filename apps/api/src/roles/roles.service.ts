@@ -7,6 +7,7 @@ import { actorOf, MemberPrincipal } from '../auth/principal';
 import { queryRows } from '../database/query-rows.util';
 import { hasSqlState, UNIQUE_VIOLATION } from '../database/sql-state.util';
 import { ApiError } from '../http/api-error';
+import { deleteInvitationsWithRole, lockInvitationsWithRole } from '../invitations/role-invitations.util';
 import { assertHoldsAll, canonicalPermissions } from './permission-grant.util';
 import type { RoleResponse } from './dto/role.response';
 
@@ -143,8 +144,13 @@ export class RolesService {
     return toResponse(row);
   }
 
+  /**
+   * Deletes a custom role no member holds. The invitations naming it go with it, each with its
+   * audit entry (`member.invitation_deleted`), in the same transaction.
+   */
   async remove(member: MemberPrincipal, id: string, ip: string | null): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
+      await lockInvitationsWithRole(tx, member.organisationId, id);
       // FOR UPDATE waits for any transaction granting this role (its foreign key check holds a
       // KEY SHARE lock), so the count below sees every holder.
       const [role]: RoleRow[] = await tx.query(
@@ -158,6 +164,8 @@ export class RolesService {
         [member.organisationId, id],
       );
       if (count > 0) throw stillHeld(role.name, count);
+      // Not left to the foreign key's cascade, which would remove them without their entries.
+      const invitationsDeleted = await deleteInvitationsWithRole(tx, member.organisationId, role, actorOf(member), ip);
       try {
         await tx.query(`DELETE FROM roles WHERE organisation_id = $1 AND id = $2`, [member.organisationId, id]);
       } catch (error) {
@@ -170,7 +178,7 @@ export class RolesService {
         actor: actorOf(member),
         target: { type: 'role', id, name: role.name },
         summary: `Role ${role.name} deleted by ${member.memberName}`,
-        metadata: { permissions: canonicalPermissions(role.permissions) },
+        metadata: { permissions: canonicalPermissions(role.permissions), invitationsDeleted },
         ipAddress: ip,
       });
     });

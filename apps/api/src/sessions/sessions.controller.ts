@@ -73,6 +73,9 @@ export class SessionsController {
   @ApiOperation({ operationId: 'appendSessionMessages', summary: 'Append 1–100 messages to an active session' })
   @ApiHeader(IDEMPOTENCY_KEY_HEADER)
   @ApiCreatedResponse({ type: AppendMessagesResponse })
+  @ApiPaymentRequiredResponse({
+    description: "AGENT_HOURS_ALLOWANCE_EXHAUSTED: the month's included agent hours are used (the session stays open; it can still be ended).",
+  })
   @ApiConflictResponse({ description: 'CONFLICT: the session has ended or was disconnected, or the Idempotency-Key was used with a different request.' })
   async append(
     @CurrentApiKey() key: ApiKeyPrincipal,

@@ -88,6 +88,11 @@ export class SessionsService {
    * Appends messages, numbered on from the session's count under its row lock: numbers are
    * gapless and become visible in order, so a viewer resuming after N misses nothing. Appending
    * is traffic, not activity: no audit entry (SPEC §7).
+   *
+   * The same statement checks the month's agent hours against the organisation's running total
+   * (one primary-key read each of the organisation and its totals, no extra round trip): once
+   * they are spent, appends answer 402 — before the session is looked at (SPEC §4: allowance,
+   * then action) — while the session itself stays open for the agent to end.
    */
   async append(
     key: ApiKeyPrincipal,
@@ -96,16 +101,27 @@ export class SessionsService {
     idempotency: IdempotentRequest | undefined,
   ): Promise<IdempotentResult<{ appended: number }>> {
     let messageCount = 0;
+    const hoursLeft = this.allowances.agentHoursLeftCondition(4);
     const result = await this.dataSource.transaction((tx) =>
       this.idempotency.once(tx, idempotency, 201, async () => {
-        const [row] = await queryRows<{ message_count: number }>(
-          tx,
-          `UPDATE sessions SET message_count = message_count + $3
-            WHERE organisation_id = $1 AND id = $2 AND status = 'active'
-            RETURNING message_count`,
-          [key.organisationId, id, messages.length],
-        );
-        if (row === undefined) return this.refuseInactive(tx, key.organisationId, id, 'append');
+        const count = () =>
+          queryRows<{ message_count: number }>(
+            tx,
+            `UPDATE sessions s SET message_count = s.message_count + $3
+               FROM organisations o LEFT JOIN agent_hours_totals a ON a.organisation_id = o.id
+              WHERE s.organisation_id = $1 AND s.id = $2 AND s.status = 'active' AND o.id = $1
+                AND ${hoursLeft.sql}
+              RETURNING s.message_count`,
+            [key.organisationId, id, messages.length, ...hoursLeft.params],
+          );
+        let [row] = await count();
+        if (row === undefined) {
+          // Why not: hours spent (402), else no such session (404) or not active (409). An active
+          // session with hours left means the plan was upgraded meanwhile: once more.
+          await this.allowances.assertAgentHoursLeft(tx, key.organisationId);
+          if ((await this.statusOf(tx, key.organisationId, id)) === 'active') [row] = await count();
+          if (row === undefined) return this.refuseInactive(tx, key.organisationId, id, 'append');
+        }
         messageCount = row.message_count;
         await tx.query(
           `INSERT INTO session_messages (organisation_id, session_id, seq, role, content)
@@ -219,6 +235,15 @@ export class SessionsService {
     return row;
   }
 
+  private async statusOf(tx: EntityManager, organisationId: string, id: string): Promise<SessionRow['status'] | undefined> {
+    const [row] = await queryRows<{ status: SessionRow['status'] }>(
+      tx,
+      `SELECT status FROM sessions WHERE organisation_id = $1 AND id = $2`,
+      [organisationId, id],
+    );
+    return row?.status;
+  }
+
   /** Why a session could not be changed: 404 when it is not this organisation's, else 409. */
   private async refuseInactive(
     tx: EntityManager,
@@ -226,13 +251,10 @@ export class SessionsService {
     id: string,
     doing: 'append' | 'end' | 'disconnect',
   ): Promise<never> {
-    const [row]: { status: SessionRow['status'] }[] = await tx.query(
-      `SELECT status FROM sessions WHERE organisation_id = $1 AND id = $2`,
-      [organisationId, id],
-    );
-    if (row === undefined) throw ApiError.of('NOT_FOUND');
-    if (row.status === 'active') throw new Error(`session ${id} is active but could not be changed`);
-    throw new ApiError('CONFLICT', notActiveMessage(row.status, doing));
+    const status = await this.statusOf(tx, organisationId, id);
+    if (status === undefined) throw ApiError.of('NOT_FOUND');
+    if (status === 'active') throw new Error(`session ${id} is active but could not be changed`);
+    throw new ApiError('CONFLICT', notActiveMessage(status, doing));
   }
 
   /** Tells every instance's viewers; a lost announcement is caught up by their next heartbeat. */

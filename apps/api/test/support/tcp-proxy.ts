@@ -37,6 +37,15 @@ export class TcpProxy {
     this.port = (server.address() as { port: number }).port;
   }
 
+  /**
+   * Refuses every new connection until `restore`, leaving open ones be: with the server
+   * terminating those (`pg_terminate_backend`: FATAL 57P01, as a fast shutdown does), this is
+   * Postgres stopping, as the service sees it.
+   */
+  refuseNew(): void {
+    this.down = true;
+  }
+
   /** Drops every open connection and every new one until `restore`. */
   cut(): void {
     this.down = true;

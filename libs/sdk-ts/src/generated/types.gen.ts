@@ -91,9 +91,9 @@ export type AppendMessagesResponse = {
 
 export type AssignInterruptDto = {
     /**
-     * A member of the organisation (or give teamId).
+     * A member of the organisation (or give teamId); null unassigns the interrupt.
      */
-    memberId?: string;
+    memberId?: string | null;
     /**
      * A team of the organisation (or give memberId).
      */
@@ -390,7 +390,7 @@ export type EventStreamPosition = {
     seq: number;
 };
 
-export type EventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.escalated' | 'session.started' | 'session.ended' | 'webhook.test';
+export type EventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'session.started' | 'session.ended' | 'webhook.test';
 
 export type HealthStatus = {
     status: 'ok';
@@ -558,7 +558,7 @@ export type InterruptEscalatedEvent = {
 
 export type InterruptHistoryEntry = {
     /**
-     * interrupt.created, interrupt.decided (metadata {actionName, decision, becameAnswered}), interrupt.assigned (metadata {assigneeType, assigneeId, assigneeName, previousAssigneeType, previousAssigneeId}), interrupt.escalated (metadata {level, reason}); treat others as opaque.
+     * interrupt.created, interrupt.decided (metadata {actionName, decision, becameAnswered}), interrupt.assigned (metadata {assigneeType, assigneeId, assigneeName, previousAssigneeType, previousAssigneeId}), interrupt.unassigned (metadata {previousAssigneeType, previousAssigneeId, previousAssigneeName}), interrupt.escalated (metadata {level, reason}); treat others as opaque.
      */
     action: string;
     actorId: string | null;
@@ -622,6 +622,26 @@ export type InterruptResponse = {
  * open until every action request has a decision.
  */
 export type InterruptStatus = 'open' | 'answered';
+
+export type InterruptUnassignedEvent = {
+    /**
+     * When the change happened.
+     */
+    createdAt: string;
+    /**
+     * The interrupt with its decisions, as GET /api/interrupts/{id} returns it.
+     */
+    data: InterruptResponse;
+    /**
+     * The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
+     */
+    id: string;
+    organisationId: string;
+    /**
+     * A member removed the assignee.
+     */
+    type: 'interrupt.unassigned';
+};
 
 export type InvitationListResponse = {
     invitations: Array<InvitationResponse>;
@@ -706,6 +726,10 @@ export type OrganisationEvent = {
      */
     messageCount?: number;
     /**
+     * interrupt.unassigned: who it was assigned to.
+     */
+    previousAssignee?: EventAssignee;
+    /**
      * interrupt.escalated.
      */
     reason?: string | null;
@@ -721,7 +745,7 @@ export type OrganisationEvent = {
     type: OrganisationEventType;
 };
 
-export type OrganisationEventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.escalated' | 'session.started' | 'session.ended';
+export type OrganisationEventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'session.started' | 'session.ended';
 
 export type OrganisationResponse = {
     createdAt: string;
@@ -1021,12 +1045,12 @@ export type WebhookDeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'fa
 /**
  * The JSON body of a webhook delivery: {id, type, createdAt, organisationId, data}. Signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature headers); verify it with the SDKs' webhooks.unwrap.
  */
-export type WebhookEvent = InterruptCreatedEvent | InterruptDecidedEvent | InterruptAnsweredEvent | InterruptAssignedEvent | InterruptEscalatedEvent | SessionStartedEvent | SessionEndedEvent | WebhookTestEvent;
+export type WebhookEvent = InterruptCreatedEvent | InterruptDecidedEvent | InterruptAnsweredEvent | InterruptAssignedEvent | InterruptUnassignedEvent | InterruptEscalatedEvent | SessionStartedEvent | SessionEndedEvent | WebhookTestEvent;
 
 /**
  * null: every type.
  */
-export type WebhookEventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.escalated' | 'session.started' | 'session.ended';
+export type WebhookEventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'session.started' | 'session.ended';
 
 export type WebhookListResponse = {
     webhooks: Array<WebhookResponse>;
@@ -1201,6 +1225,10 @@ export type RevokeApiKeyData = {
 };
 
 export type RevokeApiKeyErrors = {
+    /**
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it).
+     */
+    400: ErrorBody;
     /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
@@ -1621,7 +1649,7 @@ export type StreamEventsError = StreamEventsErrors[keyof StreamEventsErrors];
 
 export type StreamEventsResponses = {
     /**
-     * First `retry: 3000`, then `ready` (data EventStreamPosition; id = the position the stream continues after), or `reset` when Last-Event-ID is more than 10,000 audit entries behind (or ahead): refetch, then carry on. Then one event per change, `event:` its type, `id:` its audit sequence number, `data:` an OrganisationEvent: interrupt.created, interrupt.decided, interrupt.answered (after the interrupt.decided that answered it; only the last of the two carries the id), interrupt.assigned, interrupt.escalated, and — for members holding session.read — session.started, session.ended. Comment heartbeats every 15 s; the stream closes when the member signs out or loses interrupt.read.
+     * First `retry: 3000`, then `ready` (data EventStreamPosition; id = the position the stream continues after), or `reset` when Last-Event-ID is more than 10,000 audit entries behind (or ahead): refetch, then carry on. Then one event per change, `event:` its type, `id:` its audit sequence number, `data:` an OrganisationEvent: interrupt.created, interrupt.decided, interrupt.answered (after the interrupt.decided that answered it; only the last of the two carries the id), interrupt.assigned, interrupt.unassigned, interrupt.escalated, and — for members holding session.read — session.started, session.ended. Comment heartbeats every 15 s; the stream closes when the member signs out or loses interrupt.read.
      */
     200: string;
 };
@@ -2181,6 +2209,10 @@ export type RemoveMemberData = {
 
 export type RemoveMemberErrors = {
     /**
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it).
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
@@ -2435,6 +2467,10 @@ export type DeleteRoleData = {
 };
 
 export type DeleteRoleErrors = {
+    /**
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it).
+     */
+    400: ErrorBody;
     /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
@@ -2798,6 +2834,10 @@ export type AppendSessionMessagesErrors = {
      */
     401: ErrorBody;
     /**
+     * AGENT_HOURS_ALLOWANCE_EXHAUSTED: the month's included agent hours are used (the session stays open; it can still be ended).
+     */
+    402: unknown;
+    /**
      * NOT_FOUND: no such resource in this organisation.
      */
     404: ErrorBody;
@@ -2975,6 +3015,10 @@ export type DeleteTeamData = {
 
 export type DeleteTeamErrors = {
     /**
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it).
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
@@ -3126,6 +3170,10 @@ export type RemoveTeamMemberData = {
 
 export type RemoveTeamMemberErrors = {
     /**
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it).
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
@@ -3248,6 +3296,10 @@ export type DeleteWebhookData = {
 };
 
 export type DeleteWebhookErrors = {
+    /**
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it).
+     */
+    400: ErrorBody;
     /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */

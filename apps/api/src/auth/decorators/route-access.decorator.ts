@@ -7,7 +7,7 @@ import { assertNever } from '../principal';
  * (deny by default) and fails the route-declaration test.
  * - `public`: anyone (health checks, the contract).
  * - `api_key`: machine endpoints, `x-api-key` only; optionally a plan.
- * - `member`: human-only, signed in; optionally a permission. A key gets 403.
+ * - `member`: human-only, signed in; optionally a permission (or any one of several). A key gets 403.
  * - `api_key_or_member`: a read shared with the dashboard (SPEC §5): any valid key (on `plan`,
  *   when given — members are not held to it), or a signed-in member holding `permission`.
  *   A request carrying `x-api-key` is a key request; otherwise the session cookie decides.
@@ -16,9 +16,27 @@ import { assertNever } from '../principal';
 export type RouteAccess =
   | { readonly principal: 'public' }
   | { readonly principal: 'api_key'; readonly plan?: Plan }
-  | { readonly principal: 'member'; readonly permission?: Permission }
-  | { readonly principal: 'api_key_or_member'; readonly permission: Permission; readonly plan?: Plan }
+  | { readonly principal: 'member'; readonly permission?: PermissionRequirement }
+  | { readonly principal: 'api_key_or_member'; readonly permission: PermissionRequirement; readonly plan?: Plan }
   | { readonly principal: 'human' };
+
+/** What a member must hold: one permission, or any one of several (`anyPermissionOf`). */
+export type PermissionRequirement = Permission | { readonly anyOf: readonly [Permission, Permission, ...Permission[]] };
+
+/** A requirement met by holding any one of the permissions (e.g. listing roles: inviting or managing roles). */
+export const anyPermissionOf = (first: Permission, second: Permission, ...rest: Permission[]): PermissionRequirement => ({
+  anyOf: [first, second, ...rest],
+});
+
+/** The permissions of which a member must hold one. */
+export function permissionsOf(requirement: PermissionRequirement): readonly Permission[] {
+  return typeof requirement === 'string' ? [requirement] : requirement.anyOf;
+}
+
+/** How the 403 message and the route snapshot name it: `role.manage`, `member.invite or role.manage`. */
+export function describePermission(requirement: PermissionRequirement): string {
+  return permissionsOf(requirement).join(' or ');
+}
 
 export const ROUTE_ACCESS = 'interlock:route-access';
 
@@ -32,14 +50,14 @@ export const MachineRoute = (options: { plan?: Plan } = {}) =>
   declare(options.plan ? { principal: 'api_key', plan: options.plan } : { principal: 'api_key' });
 
 /** A human-only endpoint for signed-in members holding `permission` (when given). */
-export const MemberRoute = (permission?: Permission) =>
+export const MemberRoute = (permission?: PermissionRequirement) =>
   declare(permission ? { principal: 'member', permission } : { principal: 'member' });
 
 /**
  * A read for agents and the dashboard alike: any valid key of the organisation (on `plan`, when
  * given: the plan binds the key path only), or a signed-in member holding `permission`.
  */
-export const MachineOrMemberRoute = (permission: Permission, options: { plan?: Plan } = {}) =>
+export const MachineOrMemberRoute = (permission: PermissionRequirement, options: { plan?: Plan } = {}) =>
   declare(
     options.plan
       ? { principal: 'api_key_or_member', permission, plan: options.plan }

@@ -32,6 +32,25 @@ describe('PermissionGuard', () => {
     expect(new PermissionGuard(reflector).canActivate(context)).toBe(true);
   });
 
+  describe('with any one of several permissions', () => {
+    const either = { principal: 'member', permission: { anyOf: ['member.invite', 'role.manage'] } } as const;
+
+    it.each([[['member.invite']], [['role.manage']], [['role.manage', 'member.invite']]] as Permission[][][])(
+      'admits a member holding %j',
+      (held) => {
+        const { context, reflector } = guardContext(either, { principal: member(held) });
+        expect(new PermissionGuard(reflector).canActivate(context)).toBe(true);
+      },
+    );
+
+    it('answers 403 naming every one of them to a member holding none', () => {
+      const { context, reflector } = guardContext(either, { principal: member(['member.manage', 'interrupt.read']) });
+      expect(() => new PermissionGuard(reflector).canActivate(context)).toThrow(
+        expect.objectContaining({ code: 'MISSING_PERMISSION', message: 'Missing permission: member.invite or role.manage.' }),
+      );
+    });
+  });
+
   it('admits any member on a route without a permission', () => {
     const { context, reflector } = guardContext({ principal: 'member' }, { principal: member([]) });
     expect(new PermissionGuard(reflector).canActivate(context)).toBe(true);

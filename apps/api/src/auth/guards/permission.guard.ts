@@ -4,11 +4,13 @@ import type { Request } from 'express';
 import { missingPermissionMessage } from '@interlock/domain';
 import type { Permission } from '@interlock/domain';
 import { ApiError } from '../../http/api-error';
+import { describePermission, permissionsOf, PermissionRequirement } from '../decorators/route-access.decorator';
 import { assertNever, principalOf } from '../principal';
 import { routeAccessOf } from './route-access.guard';
 
 /**
- * Last guard: a route that names a permission answers 403 to a member without it. Keys carry
+ * Last guard: a route that names a permission (or several, any one of which will do) answers 403
+ * to a member without it. Keys carry
  * no permissions (SPEC §2): on a shared read they were admitted by the key path.
  */
 @Injectable()
@@ -35,8 +37,11 @@ export class PermissionGuard implements CanActivate {
     }
   }
 
-  private holds(permissions: ReadonlySet<Permission>, permission: Permission): true {
-    if (!permissions.has(permission)) throw new ApiError('MISSING_PERMISSION', missingPermissionMessage(permission));
+  /** Holding any one permission of the requirement admits; the 403 names them all. */
+  private holds(permissions: ReadonlySet<Permission>, required: PermissionRequirement): true {
+    if (!permissionsOf(required).some((p) => permissions.has(p))) {
+      throw new ApiError('MISSING_PERMISSION', missingPermissionMessage(describePermission(required)));
+    }
     return true;
   }
 }

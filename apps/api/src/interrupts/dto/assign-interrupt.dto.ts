@@ -1,12 +1,20 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsUUID, ValidateBy, ValidateIf } from 'class-validator';
 
-/** Assign to a member (`memberId`) or to a team (`teamId`) of the organisation: exactly one. */
+/**
+ * Assign to a member (`memberId`) or to a team (`teamId`) of the organisation: exactly one.
+ * `memberId: null` removes the assignee, whichever kind it is.
+ */
 export class AssignInterruptDto {
-  @ApiPropertyOptional({ format: 'uuid', description: 'A member of the organisation (or give teamId).' })
-  @ValidateIf((o: AssignInterruptDto) => o.teamId === undefined || o.memberId !== undefined)
-  @IsUUID(undefined, { message: 'memberId must be a UUID (or give teamId instead)' })
-  memberId?: string;
+  @ApiPropertyOptional({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'A member of the organisation (or give teamId); null unassigns the interrupt.',
+  })
+  @ValidateIf((o: AssignInterruptDto) => (o.teamId === undefined || o.memberId !== undefined) && o.memberId !== null)
+  @IsUUID(undefined, { message: 'memberId must be a UUID or null (or give teamId instead)' })
+  memberId?: string | null;
 
   @ApiPropertyOptional({ format: 'uuid', description: 'A team of the organisation (or give memberId).' })
   @ValidateIf((o: AssignInterruptDto) => o.teamId !== undefined)

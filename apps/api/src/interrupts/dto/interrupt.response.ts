@@ -140,7 +140,8 @@ export class InterruptHistoryEntry {
     example: 'interrupt.assigned',
     description:
       'interrupt.created, interrupt.decided (metadata {actionName, decision, becameAnswered}), interrupt.assigned ' +
-      '(metadata {assigneeType, assigneeId, assigneeName, previousAssigneeType, previousAssigneeId}), interrupt.escalated ' +
+      '(metadata {assigneeType, assigneeId, assigneeName, previousAssigneeType, previousAssigneeId}), interrupt.unassigned ' +
+      '(metadata {previousAssigneeType, previousAssigneeId, previousAssigneeName}), interrupt.escalated ' +
       '(metadata {level, reason}); treat others as opaque.',
   })
   action!: string;

@@ -2,8 +2,11 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayUnique, IsArray, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { PERMISSIONS } from '@interlock/domain';
 import type { Permission } from '@interlock/domain';
+import { RequireAnyOf } from '../../http/require-any-of.decorator';
 import { IsPermission } from './is-permission.decorator';
 
+/** A change to a custom role: a new name, a new set of permissions, or both — never neither. */
+@RequireAnyOf('name', 'permissions')
 export class UpdateRoleDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 50, example: 'Reviewer', description: 'Omit to keep the name.' })
   @IsOptional()

@@ -60,6 +60,13 @@ export class InterruptAssignedEvent extends WebhookEventBase {
   data!: InterruptResponse;
 }
 
+export class InterruptUnassignedEvent extends WebhookEventBase {
+  @typeOf('interrupt.unassigned', 'A member removed the assignee.')
+  type!: 'interrupt.unassigned';
+  @interruptData
+  data!: InterruptResponse;
+}
+
 export class InterruptEscalatedEvent extends WebhookEventBase {
   @typeOf('interrupt.escalated', 'A member escalated the interrupt.')
   type!: 'interrupt.escalated';
@@ -94,6 +101,7 @@ export const WEBHOOK_EVENT_SCHEMAS: Record<EventType, new () => WebhookEventBase
   'interrupt.decided': InterruptDecidedEvent,
   'interrupt.answered': InterruptAnsweredEvent,
   'interrupt.assigned': InterruptAssignedEvent,
+  'interrupt.unassigned': InterruptUnassignedEvent,
   'interrupt.escalated': InterruptEscalatedEvent,
   'session.started': SessionStartedEvent,
   'session.ended': SessionEndedEvent,

@@ -83,7 +83,7 @@ class AssignInterruptDto(InterlockModel):
     )
     member_id: Optional[str] = Field(None, alias='memberId')
     """
-    A member of the organisation (or give teamId).
+    A member of the organisation (or give teamId); null unassigns the interrupt.
     """
     team_id: Optional[str] = Field(None, alias='teamId')
     """
@@ -286,7 +286,7 @@ class InterruptHistoryEntry(InterlockModel):
     )
     action: str = Field(..., examples=['interrupt.assigned'])
     """
-    interrupt.created, interrupt.decided (metadata {actionName, decision, becameAnswered}), interrupt.assigned (metadata {assigneeType, assigneeId, assigneeName, previousAssigneeType, previousAssigneeId}), interrupt.escalated (metadata {level, reason}); treat others as opaque.
+    interrupt.created, interrupt.decided (metadata {actionName, decision, becameAnswered}), interrupt.assigned (metadata {assigneeType, assigneeId, assigneeName, previousAssigneeType, previousAssigneeId}), interrupt.unassigned (metadata {previousAssigneeType, previousAssigneeId, previousAssigneeName}), interrupt.escalated (metadata {level, reason}); treat others as opaque.
     """
     actor_id: Optional[str] = Field(..., alias='actorId')
     actor_name: str = Field(..., alias='actorName')
@@ -605,6 +605,7 @@ class WebhookResponse(InterlockModel):
                 'interrupt.decided',
                 'interrupt.answered',
                 'interrupt.assigned',
+                'interrupt.unassigned',
                 'interrupt.escalated',
                 'session.started',
                 'session.ended'], str]
@@ -672,6 +673,7 @@ class WebhookWithSecretResponse(InterlockModel):
                 'interrupt.decided',
                 'interrupt.answered',
                 'interrupt.assigned',
+                'interrupt.unassigned',
                 'interrupt.escalated',
                 'session.started',
                 'session.ended'], str]
@@ -913,6 +915,7 @@ class CreateWebhookDto(InterlockModel):
                 'interrupt.decided',
                 'interrupt.answered',
                 'interrupt.assigned',
+                'interrupt.unassigned',
                 'interrupt.escalated',
                 'session.started',
                 'session.ended'], str]
@@ -1118,6 +1121,30 @@ class InterruptResponse(InterlockModel):
     title: str = Field(..., examples=['Deploy to prod'], max_length=200, min_length=1)
 
 
+class InterruptUnassignedEvent(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    """
+    When the change happened.
+    """
+    data: InterruptResponse
+    """
+    The interrupt with its decisions, as GET /api/interrupts/{id} returns it.
+    """
+    id: str
+    """
+    The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
+    """
+    organisation_id: str = Field(..., alias='organisationId')
+    type: Union[Literal['interrupt.unassigned'], str]
+    """
+    A member removed the assignee.
+    """
+
+
 class InvitationListResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1187,6 +1214,10 @@ class OrganisationEvent(InterlockModel):
     """
     session.ended.
     """
+    previous_assignee: Optional[EventAssignee] = Field(None, alias='previousAssignee')
+    """
+    interrupt.unassigned: who it was assigned to.
+    """
     reason: Optional[str] = None
     """
     interrupt.escalated.
@@ -1204,6 +1235,7 @@ class OrganisationEvent(InterlockModel):
         'interrupt.decided',
         'interrupt.answered',
         'interrupt.assigned',
+        'interrupt.unassigned',
         'interrupt.escalated',
         'session.started',
         'session.ended'], str]
@@ -1310,6 +1342,7 @@ class UpdateWebhookDto(InterlockModel):
                 'interrupt.decided',
                 'interrupt.answered',
                 'interrupt.assigned',
+                'interrupt.unassigned',
                 'interrupt.escalated',
                 'session.started',
                 'session.ended'], str]
@@ -1348,6 +1381,7 @@ class WebhookDeliveryResponse(InterlockModel):
         'interrupt.decided',
         'interrupt.answered',
         'interrupt.assigned',
+        'interrupt.unassigned',
         'interrupt.escalated',
         'session.started',
         'session.ended',
@@ -1618,6 +1652,7 @@ class WebhookEvent(
             InterruptDecidedEvent,
             InterruptAnsweredEvent,
             InterruptAssignedEvent,
+            InterruptUnassignedEvent,
             InterruptEscalatedEvent,
             SessionStartedEvent,
             SessionEndedEvent,
@@ -1633,6 +1668,7 @@ class WebhookEvent(
         InterruptDecidedEvent,
         InterruptAnsweredEvent,
         InterruptAssignedEvent,
+        InterruptUnassignedEvent,
         InterruptEscalatedEvent,
         SessionStartedEvent,
         SessionEndedEvent,

@@ -11,8 +11,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * - `webhook_delivery_attempts`: every attempt, listed per delivery.
  * - `scheduled_jobs`: when each periodic job runs next, shared by every instance.
  */
-export class Webhooks1795371670245 implements MigrationInterface {
-  name = 'Webhooks1795371670245';
+export class Webhooks1795380000000 implements MigrationInterface {
+  name = 'Webhooks1795380000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`CREATE TABLE "scheduled_jobs" ("name" text NOT NULL, "next_run_at" TIMESTAMP(3) WITH TIME ZONE NOT NULL, "last_started_at" TIMESTAMP(3) WITH TIME ZONE, CONSTRAINT "PK_5c795bbd339d082a44c10f1bb4c" PRIMARY KEY ("name"))`);

@@ -1,0 +1,44 @@
+import { defineConfig } from '@playwright/test';
+
+// The dashboard in a real browser: Debian's Chromium (Playwright's own browser download is not
+// reachable here), against the built service on real Postgres that tools/scripts/web-e2e.mjs
+// starts through with-service.mjs (INTERLOCK_BASE_URL).
+const serviceURL = process.env.INTERLOCK_BASE_URL;
+if (serviceURL === undefined) throw new Error('INTERLOCK_BASE_URL is not set: run through `npx nx run web-e2e:e2e` (tools/scripts/web-e2e.mjs)');
+// The browser uses the service's own origin (http://localhost:<port>, its default PUBLIC_ORIGIN),
+// so the CSRF origin check sees a same-origin dashboard.
+const baseURL = serviceURL.replace('//127.0.0.1:', '//localhost:');
+
+export default defineConfig({
+  testDir: './src',
+  testMatch: '**/*.e2e-spec.ts',
+  outputDir: '../../tmp/web-e2e/results',
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  forbidOnly: process.env.CI !== undefined,
+  retries: 0,
+  workers: Number(process.env.WEB_E2E_WORKERS ?? 2),
+  reporter: [['list'], ['./src/support/results-reporter.ts']],
+  use: {
+    baseURL,
+    browserName: 'chromium',
+    viewport: { width: 1360, height: 860 },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      // Without the background-networking flags Chromium's own connections are refused by this
+      // closed network, many at a time; --no-sandbox because the tests may run as root.
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+});

@@ -1,0 +1,248 @@
+import { Interlock } from '@interlock/sdk';
+import { addMember, expect, expectAccessible, screenshot, test } from './support/fixtures';
+import { api, baseURL, unique, type Member } from './support/service';
+
+async function agentFor(member: Member): Promise<Interlock> {
+  const { body } = await api<{ key: string }>('POST', '/api/api-keys', { cookie: member.cookie, body: { name: unique('agent').slice(0, 20), expiry: 'never' } });
+  return new Interlock({ apiKey: body.key, baseURL });
+}
+
+test.describe('Inbox and interrupts', () => {
+  test('flow 1: sign up, create a key, the agent’s interrupt appears live, edit one action and approve the other; the SDK gets the decisions; a colleague sees it answered live', async ({
+    browser,
+    pageFor,
+  }) => {
+    const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const page = await context.newPage();
+    const id = unique('flow1');
+
+    // Sign up.
+    await page.goto('/sign-up');
+    await page.getByLabel('Your name').fill('Ada Lovelace');
+    await page.getByLabel('Work email').fill(`${id}@web-e2e.example.com`);
+    await page.getByRole('textbox', { name: 'Password' }).fill(`correct horse ${id}`);
+    await page.getByLabel('Organisation name').fill(`Analytical Engines ${id}`);
+    await page.getByRole('button', { name: 'Create organisation' }).click();
+    await expect(page.getByText('Welcome to Interlock')).toBeVisible();
+
+    // Create a key: shown once, copied.
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    await page.getByRole('dialog', { name: 'Create an API key' }).getByLabel('Name').fill('refund-agent');
+    await page.getByRole('dialog', { name: 'Create an API key' }).getByRole('button', { name: 'Create key' }).click();
+    const shown = page.getByRole('dialog', { name: 'Copy your new key' });
+    await shown.getByRole('button', { name: 'Copy key' }).click();
+    await expect(shown.getByRole('button', { name: 'Copied' })).toBeVisible();
+    const key = await page.evaluate(() => navigator.clipboard.readText());
+    expect(key).toMatch(/^ilk_[A-Za-z]{64}$/);
+    await shown.getByRole('button', { name: 'Done' }).click();
+
+    // A colleague, in a browser of their own, watches the Answered tab.
+    const sessionCookie = (await context.cookies()).find((c) => c.name === 'session');
+    const owner: Member = {
+      name: 'Ada Lovelace',
+      email: `${id}@web-e2e.example.com`,
+      password: '',
+      cookie: `session=${sessionCookie?.value}`,
+      memberId: '',
+      organisationName: '',
+    };
+    const colleague = await addMember(owner, 'developer', 'Grace Hopper');
+    const theirs = await pageFor(colleague);
+    await theirs.goto('/inbox?tab=answered');
+    await expect(theirs.getByText('Nothing answered yet')).toBeVisible();
+
+    await page.getByRole('link', { name: 'Inbox' }).click();
+    await expect(page.getByText('Nothing waits for a decision')).toBeVisible();
+    await expectAccessible(page, 'the empty inbox');
+
+    // The agent, with the copied key, asks.
+    const agent = new Interlock({ apiKey: key, baseURL });
+    const created = await agent.interrupts.create({
+      title: 'Refund order #1042',
+      description: 'The customer reports a damaged parcel.',
+      actionRequests: [
+        { name: 'refund', args: { amount: 40, currency: 'EUR', order: '1042' } },
+        { name: 'notify_customer', args: { template: 'refund-issued' }, allowedDecisions: ['approve', 'reject'] },
+      ],
+    });
+    const answered = agent.interrupts.waitForAnswer(created.id, { pollInterval: 500, timeout: 120_000 });
+
+    // It appears without a reload.
+    const row = page.getByRole('table', { name: 'Interrupts' }).getByRole('row').filter({ hasText: 'Refund order #1042' });
+    await expect(row).toBeVisible();
+    await expect(row).toContainText('refund, notify_customer');
+    await expect(page.getByRole('tab', { name: 'Open (1)' })).toBeVisible();
+    await expectAccessible(page, 'the inbox');
+    await screenshot(page, 'inbox');
+
+    await row.getByRole('link', { name: 'Refund order #1042' }).click();
+    await expect(page.getByRole('heading', { name: 'Refund order #1042' })).toBeVisible();
+    await expect(page.getByLabel('Arguments of refund')).toContainText('"amount": 40');
+    // Only the decisions each action allows.
+    await expect(page.getByRole('button', { name: 'Edit notify_customer' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Respond to notify_customer' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Respond to refund' })).toBeVisible();
+    await expectAccessible(page, 'the interrupt page');
+    await screenshot(page, 'interrupt');
+
+    // Edit: the JSON is checked before anything is sent.
+    await page.getByRole('button', { name: 'Edit refund' }).click();
+    const editor = page.getByLabel('Edited arguments for refund');
+    await editor.fill('{"amount": 35, "currency": "EUR"');
+    await page.getByRole('button', { name: 'Send edit' }).click();
+    await expect(page.getByText(/Not valid JSON/)).toBeVisible();
+    await editor.fill('[35]');
+    await page.getByRole('button', { name: 'Send edit' }).click();
+    await expect(page.getByText('The edited arguments must be a JSON object ({…}), not an array.')).toBeVisible();
+    await editor.fill('{"amount": 35, "currency": "EUR", "order": "1042"}');
+    await expectAccessible(page, 'the edit editor');
+    await page.getByRole('button', { name: 'Send edit' }).click();
+    await expect(page.getByText(/^Edited by Ada Lovelace/)).toBeVisible();
+
+    await page.getByRole('button', { name: 'Approve notify_customer' }).click();
+    await expect(page.getByText(/^Approved by Ada Lovelace/)).toBeVisible();
+    await expect(page.getByText('Answered', { exact: true })).toBeVisible();
+
+    const result = await answered;
+    expect(result.status).toBe('answered');
+    expect(result.decisions.map((d) => ({ actionName: d.actionName, decision: d.decision, editedArgs: d.editedArgs }))).toEqual([
+      { actionName: 'refund', decision: 'edit', editedArgs: { amount: 35, currency: 'EUR', order: '1042' } },
+      { actionName: 'notify_customer', decision: 'approve', editedArgs: null },
+    ]);
+
+    // The colleague's Answered tab shows it, live.
+    await expect(theirs.getByRole('table', { name: 'Interrupts' }).getByRole('row').filter({ hasText: 'Refund order #1042' })).toBeVisible();
+    await context.close();
+  });
+
+  test('flow 2: the same decisions with the keyboard only; r asks for a reason; shortcuts can be turned off', async ({ page, owner }) => {
+    const agent = await agentFor(owner);
+    const word = unique('kbd').replace('-', '');
+    const release = await agent.interrupts.create({
+      title: `Release ${word} to production`,
+      actionRequests: [
+        { name: 'deploy', args: { version: '1.4.2' } },
+        { name: 'announce', args: { channel: '#releases' } },
+      ],
+    });
+    const cleanup = await agent.interrupts.create({ title: `Drop ${word} staging database`, actionRequests: [{ name: 'drop_database', args: { name: 'staging' } }] });
+
+    await page.goto(`/inbox?q=${word}&order=oldest`);
+    const rows = page.getByRole('table', { name: 'Interrupts' }).getByRole('row');
+    await expect(rows.filter({ hasText: `Release ${word}` })).toBeVisible();
+
+    // j moves to the first row; e opens the editor of its first editable action.
+    await page.keyboard.press('j');
+    await expect(page.getByRole('link', { name: `Release ${word} to production` })).toBeFocused();
+    await page.keyboard.press('e');
+    const editor = page.getByLabel('Edited arguments for deploy');
+    await expect(editor).toBeFocused();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('{"version": "1.4.3"}');
+    await page.keyboard.press('Control+Enter');
+    await expect(page.getByText(/^Edited by Ada Lovelace/)).toBeVisible();
+
+    // Back to the inbox (the browser's Back: headless Chromium has no Alt+Left); a approves what is left of it.
+    await page.goBack();
+    await expect(rows.filter({ hasText: `Release ${word}` })).toContainText('1 of 2 still to decide');
+    await page.keyboard.press('j');
+    await expect(page.getByRole('link', { name: `Release ${word} to production` })).toBeFocused();
+    await page.keyboard.press('a');
+    await expect(rows.filter({ hasText: `Release ${word}` })).toHaveCount(0);
+
+    // r on the next one asks for the reason.
+    await page.keyboard.press('j');
+    await expect(page.getByRole('link', { name: `Drop ${word} staging database` })).toBeFocused();
+    await page.keyboard.press('r');
+    const dialog = page.getByRole('dialog', { name: `Reject “Drop ${word} staging database”?` });
+    await expect(dialog.getByLabel('Reason')).toBeFocused();
+    await page.keyboard.type('Staging is in use by the QA team today.');
+    await page.keyboard.press('Control+Enter');
+    await expect(dialog).toBeHidden();
+    await expect(rows.filter({ hasText: `Drop ${word}` })).toHaveCount(0);
+
+    const decided = await agent.interrupts.get(release.id);
+    expect(decided.decisions.map((d) => [d.actionName, d.decision, d.editedArgs])).toEqual([
+      ['deploy', 'edit', { version: '1.4.3' }],
+      ['announce', 'approve', null],
+    ]);
+    const rejected = await agent.interrupts.get(cleanup.id);
+    expect(rejected.decisions).toMatchObject([{ actionName: 'drop_database', decision: 'reject', message: 'Staging is in use by the QA team today.' }]);
+
+    // A person who relies on speech input turns single-key shortcuts off.
+    await agent.interrupts.create({ title: `Rotate ${word} credentials`, actionRequests: [{ name: 'rotate', args: {} }] });
+    await page.goto('/settings');
+    await page.getByRole('switch', { name: 'Single-key keyboard shortcuts' }).uncheck();
+    await expectAccessible(page, 'the settings page');
+    await page.goto(`/inbox?q=${word}`);
+    await expect(rows.filter({ hasText: `Rotate ${word}` })).toBeVisible();
+    await page.keyboard.press('j');
+    await page.keyboard.press('a');
+    await expect(page.getByRole('link', { name: `Rotate ${word} credentials` })).not.toBeFocused();
+    await expect(rows.filter({ hasText: `Rotate ${word}` })).toBeVisible();
+    expect((await agent.interrupts.list({ status: 'open' })).data.some((i) => i.title === `Rotate ${word} credentials`)).toBe(true);
+    await page.goto('/settings');
+    await page.getByRole('switch', { name: 'Single-key keyboard shortcuts' }).check();
+  });
+
+  test('flow 3: two members decide the same action at once: one wins, the other sees who decided', async ({ page, owner, pageFor }) => {
+    const agent = await agentFor(owner);
+    const colleague = await addMember(owner, 'developer', 'Grace Hopper');
+    const theirs = await pageFor(colleague);
+    const created = await agent.interrupts.create({ title: `Pay invoice ${unique('inv')}`, actionRequests: [{ name: 'pay', args: { amount: 1200 } }] });
+
+    await Promise.all([page.goto(`/interrupts/${created.id}`), theirs.goto(`/interrupts/${created.id}`)]);
+    await expect(page.getByRole('button', { name: 'Approve pay' })).toBeVisible();
+    await expect(theirs.getByRole('button', { name: 'Approve pay' })).toBeVisible();
+    await Promise.all([page.getByRole('button', { name: 'Approve pay' }).click(), theirs.getByRole('button', { name: 'Approve pay' }).click()]);
+
+    const final = await agent.interrupts.get(created.id);
+    expect(final.decisions).toHaveLength(1);
+    const winner = final.decisions[0].decidedBy.name;
+    const [winnerPage, loserPage] = winner === 'Ada Lovelace' ? [page, theirs] : [theirs, page];
+    for (const p of [winnerPage, loserPage]) await expect(p.getByText(new RegExp(`^Approved by ${winner}`))).toBeVisible();
+    await expect(loserPage.getByRole('alert').filter({ hasText: `${winner} decided this first` })).toContainText(
+      'Action pay of this interrupt has already been decided.',
+    );
+    await expect(winnerPage.getByText('decided this first')).toHaveCount(0);
+  });
+
+  test('bulk approve only where every action allows it; assign and escalate show as badges', async ({ page, owner }) => {
+    const agent = await agentFor(owner);
+    const word = unique('bulk').replace('-', '');
+    await agent.interrupts.create({ title: `Bulk ${word} one`, actionRequests: [{ name: 'a', args: {} }] });
+    await agent.interrupts.create({ title: `Bulk ${word} two`, actionRequests: [{ name: 'b', args: {} }, { name: 'c', args: {} }] });
+    const respondOnly = await agent.interrupts.create({
+      title: `Bulk ${word} question`,
+      actionRequests: [{ name: 'ask', args: {}, allowedDecisions: ['respond'] }],
+    });
+
+    await page.goto(`/inbox?q=${word}`);
+    await expect(page.getByRole('checkbox', { name: `Bulk ${word} question cannot be approved in bulk` })).toBeDisabled();
+    await page.getByRole('checkbox', { name: 'Select every interrupt that can be approved' }).check();
+    await page.getByRole('button', { name: 'Approve selected (2)' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Approve 2 interrupts?' });
+    await expect(dialog).toContainText(`Bulk ${word} two (b, c)`);
+    await dialog.getByRole('button', { name: 'Approve all' }).click();
+    await expect(dialog).toBeHidden();
+    const rows = page.getByRole('table', { name: 'Interrupts' }).getByRole('row');
+    await expect(rows.filter({ hasText: `Bulk ${word}` })).toHaveCount(1);
+
+    // Assign to me, escalate with a reason: the inbox shows both.
+    await rows.getByRole('link', { name: `Bulk ${word} question` }).click();
+    await page.getByRole('button', { name: 'Assign to me' }).click();
+    await expect(page.getByLabel('Assigned to Ada Lovelace').first()).toBeVisible();
+    await page.getByLabel('Reason for escalating (optional)').fill('Needs legal review');
+    await page.getByRole('button', { name: 'Escalate' }).click();
+    await expect(page.getByText('Level 1: Needs legal review')).toBeVisible();
+    await expect(page.getByText('Escalated', { exact: true }).first()).toBeVisible();
+    await page.getByRole('button', { name: 'Respond to ask' }).click();
+    await page.getByLabel('Response to ask').fill('Yes, go ahead after legal signs off.');
+    await page.getByRole('button', { name: 'Send response' }).click();
+    await expect(page.getByText(/^Responded by Ada Lovelace/)).toBeVisible();
+    const final = await agent.interrupts.get(respondOnly.id);
+    expect(final.decisions).toMatchObject([{ decision: 'respond', message: 'Yes, go ahead after legal signs off.' }]);
+    await expect(page.getByRole('heading', { name: 'History' })).toBeVisible();
+  });
+});

@@ -1,0 +1,56 @@
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type Browser, type Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { addMember, signUpOwner, storageStateFor, type Member } from './service';
+
+const SCREENSHOTS = join(__dirname, '..', '..', '..', '..', 'tmp', 'web-e2e', 'screenshots');
+
+interface WorkerFixtures {
+  /** One organisation per worker; its Owner signs up once and every test's `page` is signed in as them. */
+  owner: Member;
+}
+
+interface TestFixtures {
+  /** Opens a page signed in as another member, in a browser context of its own. */
+  pageFor: (member: Member) => Promise<Page>;
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  owner: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use, workerInfo) => {
+      await use(await signUpOwner(`owner-w${workerInfo.workerIndex}`));
+    },
+    { scope: 'worker' },
+  ],
+  storageState: async ({ owner }, use) => {
+    await use(storageStateFor(owner));
+  },
+  pageFor: async ({ browser }, use) => {
+    const contexts: Awaited<ReturnType<Browser['newContext']>>[] = [];
+    await use(async (member) => {
+      const context = await browser.newContext({ storageState: storageStateFor(member) });
+      contexts.push(context);
+      return context.newPage();
+    });
+    await Promise.all(contexts.map((c) => c.close()));
+  },
+});
+
+export { addMember, expect, signUpOwner };
+
+/** axe-core on what the page shows now: no serious or critical violation of WCAG 2.x A/AA. */
+export async function expectAccessible(page: Page, what: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const serious = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(serious, `accessibility of ${what}`).toEqual([]);
+}
+
+/** Saves a screenshot of the page for the README and for review (tmp/web-e2e/screenshots). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: false });
+}

@@ -1,0 +1,98 @@
+// Set-up over HTTP, as a script would do it: organisations and members for the flows. The flows
+// themselves go through the dashboard in the browser.
+import { randomBytes } from 'node:crypto';
+
+/** The service, for set-up calls and the SDK (a script: loopback address). */
+export const baseURL = process.env.INTERLOCK_BASE_URL as string;
+/** The service as the browser reaches it: its own origin, http://localhost:<port> (PUBLIC_ORIGIN). */
+export const browserURL = baseURL.replace('//127.0.0.1:', '//localhost:');
+
+export interface Member {
+  name: string;
+  email: string;
+  password: string;
+  /** `session=…`, for a `cookie` header. */
+  cookie: string;
+  memberId: string;
+  organisationName: string;
+}
+
+export async function api<T = unknown>(
+  method: string,
+  path: string,
+  { body, cookie, expect = [200, 201, 204] }: { body?: unknown; cookie?: string; expect?: number[] } = {},
+): Promise<{ status: number; body: T }> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (cookie !== undefined) headers.cookie = cookie;
+  const response = await fetch(`${baseURL}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await response.text();
+  if (!expect.includes(response.status)) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+  return { status: response.status, body: (text === '' ? undefined : JSON.parse(text)) as T };
+}
+
+function sessionCookie(response: Response): string {
+  const pair = response.headers
+    .getSetCookie()
+    .map((h) => h.split(';')[0])
+    .find((p) => p.startsWith('session='));
+  if (pair === undefined) throw new Error('no session cookie was set');
+  return pair;
+}
+
+export function unique(label: string): string {
+  return `${label}-${randomBytes(4).toString('hex')}`;
+}
+
+/** A new organisation and its Owner, signed in. */
+export async function signUpOwner(label: string, name = 'Ada Lovelace'): Promise<Member> {
+  const id = unique(label);
+  const body = { email: `${id}@web-e2e.example.com`, password: `correct horse ${id}`, name, organisationName: `Analytical Engines ${id}` };
+  const response = await fetch(`${baseURL}/api/auth/sign-up`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (response.status !== 201) throw new Error(`sign-up answered ${response.status}: ${await response.text()}`);
+  const signedIn = (await response.json()) as { member: { id: string } };
+  return { ...body, cookie: sessionCookie(response), memberId: signedIn.member.id };
+}
+
+/** Invites someone with a built-in role and accepts for them: a second member, signed in. */
+export async function addMember(owner: Member, role: 'owner' | 'developer' | 'manager', name: string): Promise<Member> {
+  const { body: roles } = await api<{ roles: { id: string; builtIn: string | null }[] }>('GET', '/api/roles', { cookie: owner.cookie });
+  const roleId = roles.roles.find((r) => r.builtIn === role)?.id;
+  if (roleId === undefined) throw new Error(`no built-in ${role} role`);
+  const id = unique(role);
+  const email = `${id}@web-e2e.example.com`;
+  const { body: invitation } = await api<{ token: string }>('POST', '/api/invitations', { cookie: owner.cookie, body: { email, roleId } });
+  const password = `correct horse ${id}`;
+  const response = await fetch(`${baseURL}/api/invitations/${invitation.token}/accept`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name, password }),
+  });
+  if (response.status !== 201) throw new Error(`accepting answered ${response.status}: ${await response.text()}`);
+  const signedIn = (await response.json()) as { member: { id: string } };
+  return { name, email, password, cookie: sessionCookie(response), memberId: signedIn.member.id, organisationName: owner.organisationName };
+}
+
+/** A browser storage state holding a member's session cookie. */
+export function storageStateFor(member: Member) {
+  const url = new URL(browserURL);
+  return {
+    cookies: [
+      {
+        name: 'session',
+        value: member.cookie.slice('session='.length),
+        domain: url.hostname,
+        path: '/',
+        expires: -1,
+        httpOnly: true,
+        secure: false,
+        sameSite: 'Lax' as const,
+      },
+    ],
+    origins: [],
+  };
+}

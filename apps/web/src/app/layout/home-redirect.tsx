@@ -1,0 +1,8 @@
+import { Navigate } from 'react-router';
+import { useSignedIn } from '../../shared/session/session.queries';
+
+/** `/`: the inbox for reviewers, the organisation page for everyone else. */
+export function HomeRedirect() {
+  const { permissions } = useSignedIn();
+  return <Navigate to={permissions.includes('interrupt.read') ? '/inbox' : '/organisation'} replace />;
+}

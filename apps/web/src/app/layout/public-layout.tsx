@@ -1,0 +1,21 @@
+import { Center, Container, Paper, Stack } from '@mantine/core';
+import { Outlet } from 'react-router';
+import { Logo } from './logo';
+
+/** Sign in, sign up, accept an invitation: a centred card. */
+export function PublicLayout() {
+  return (
+    <Center mih="100vh" bg="gray.0" py="xl">
+      <Container size={440} w="100%">
+        <Stack gap="lg">
+          <Center>
+            <Logo />
+          </Center>
+          <Paper withBorder shadow="sm" p="xl" radius="md" component="main">
+            <Outlet />
+          </Paper>
+        </Stack>
+      </Container>
+    </Center>
+  );
+}

@@ -1,0 +1,18 @@
+import { Alert, Anchor, Container } from '@mantine/core';
+import { useRouteError } from 'react-router';
+import { errorMessage } from '../../shared/utils/errors';
+
+/** A page that failed to load (for example a new version was deployed: its chunk is gone). */
+export function RouteError() {
+  const error = useRouteError();
+  return (
+    <Container size="sm" py="xl">
+      <Alert color="red" title="This page could not be shown" role="alert">
+        {errorMessage(error)}{' '}
+        <Anchor href={window.location.href} c="red.9" fw={600}>
+          Reload the page
+        </Anchor>
+      </Alert>
+    </Container>
+  );
+}

@@ -1,0 +1,75 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { applyInterruptEvents, refreshInterrupts, type InterruptEvent } from '../features/interrupts/api/interrupt-events';
+import { applySessionEvents, refreshSessions, type SessionEvent } from '../features/sessions/api/session-events';
+import { useCan } from '../shared/session/session.queries';
+
+const INTERRUPT_EVENTS = [
+  'interrupt.created',
+  'interrupt.decided',
+  'interrupt.answered',
+  'interrupt.assigned',
+  'interrupt.unassigned',
+  'interrupt.escalated',
+];
+const SESSION_EVENTS = ['session.started', 'session.ended'];
+/** Events arrive in bursts (an agent opening many interrupts): refresh once per burst. */
+const BURST_MS = 150;
+
+/**
+ * The organisation's live events (`GET /api/events`, Server-Sent Events) keep every open page
+ * current without a reload: each event invalidates what it changes in the query cache, and
+ * TanStack Query refetches what is on screen. The browser reconnects by itself with
+ * `Last-Event-ID`, and the service replays what was missed.
+ */
+export function LiveEvents() {
+  const queryClient = useQueryClient();
+  const enabled = useCan('interrupt.read');
+
+  useEffect(() => {
+    if (!enabled) return;
+    const source = new EventSource('/api/events');
+    let interrupts: InterruptEvent[] = [];
+    let sessions: SessionEvent[] = [];
+    let timer: number | undefined;
+    const flush = () => {
+      timer = undefined;
+      if (interrupts.length > 0) void applyInterruptEvents(queryClient, interrupts);
+      if (sessions.length > 0) void applySessionEvents(queryClient, sessions);
+      interrupts = [];
+      sessions = [];
+    };
+    const schedule = () => {
+      timer ??= window.setTimeout(flush, BURST_MS);
+    };
+    const refreshAll = () => {
+      void refreshInterrupts(queryClient);
+      void refreshSessions(queryClient);
+    };
+    for (const type of INTERRUPT_EVENTS) {
+      source.addEventListener(type, (event) => {
+        interrupts.push(JSON.parse((event as MessageEvent<string>).data) as InterruptEvent);
+        schedule();
+      });
+    }
+    for (const type of SESSION_EVENTS) {
+      source.addEventListener(type, (event) => {
+        sessions.push(JSON.parse((event as MessageEvent<string>).data) as SessionEvent);
+        schedule();
+      });
+    }
+    // A fresh connection (or one too far behind to replay) starts from now: refetch what is shown.
+    let first = true;
+    source.addEventListener('ready', () => {
+      if (!first) refreshAll();
+      first = false;
+    });
+    source.addEventListener('reset', refreshAll);
+    return () => {
+      if (timer !== undefined) window.clearTimeout(timer);
+      source.close();
+    };
+  }, [enabled, queryClient]);
+
+  return null;
+}

@@ -1,0 +1,32 @@
+import { isApiError } from '@interlock/api-client';
+import { QueryCache, QueryClient } from '@tanstack/react-query';
+import { sessionKey } from '../shared/session/session.queries';
+
+/**
+ * Server state lives here (STYLE §14). A 4xx is an answer, not a hiccup: only network errors
+ * and 5xx are retried. A 401 on any read means the sign-in ended: the session is re-read, and
+ * the signed-in layout sends the person to the sign-in page.
+ */
+export function createQueryClient(): QueryClient {
+  const client: QueryClient = new QueryClient({
+    queryCache: new QueryCache({
+      onError: (error, query) => {
+        if (isApiError(error) && error.status === 401 && query.queryKey[0] !== sessionKey[0]) {
+          void client.invalidateQueries({ queryKey: sessionKey });
+        }
+      },
+    }),
+    defaultOptions: {
+      queries: {
+        staleTime: 15_000,
+        refetchOnWindowFocus: true,
+        retry: (failures, error) => failures < 2 && (!isApiError(error) || error.status === 0 || error.status >= 500),
+      },
+      mutations: { retry: false },
+    },
+  });
+  return client;
+}
+
+/** The app's one cache: the router's loaders start reads in it before pages render. */
+export const queryClient = createQueryClient();

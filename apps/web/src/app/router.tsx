@@ -1,0 +1,93 @@
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { prefetchInbox } from '../features/interrupts/api/interrupts.queries';
+import { InboxRoute } from '../features/interrupts/routes/inbox.route';
+import { sessionQuery } from '../shared/session/session.queries';
+import { AppLayout } from './layout/app-layout';
+import { PublicLayout } from './layout/public-layout';
+import { HomeRedirect } from './layout/home-redirect';
+import { NotFoundRoute } from './layout/not-found.route';
+import { RouteError } from './layout/route-error';
+import { queryClient } from './query-client';
+
+/**
+ * Every page is its own chunk (loaded on navigation), so the first load carries only the shell.
+ * Pages come from the features; the app only places them (imports run shared → features → app).
+ * Loaders start the reads a page needs as navigation starts, beside loading its code, and
+ * return at once: the pages read the same cache.
+ */
+const routes: RouteObject[] = [
+  {
+    element: <PublicLayout />,
+    errorElement: <RouteError />,
+    children: [
+      { path: 'sign-in', lazy: () => import('../features/auth/routes/sign-in.route').then((m) => ({ Component: m.SignInRoute })) },
+      { path: 'sign-up', lazy: () => import('../features/auth/routes/sign-up.route').then((m) => ({ Component: m.SignUpRoute })) },
+      {
+        path: 'invitations/:token',
+        lazy: () => import('../features/auth/routes/accept-invitation.route').then((m) => ({ Component: m.AcceptInvitationRoute })),
+      },
+    ],
+  },
+  {
+    element: <AppLayout />,
+    errorElement: <RouteError />,
+    loader: () => {
+      void queryClient.prefetchQuery(sessionQuery);
+      return null;
+    },
+    children: [
+      { index: true, element: <HomeRedirect /> },
+      {
+        path: 'inbox',
+        loader: ({ request }) => {
+          prefetchInbox(queryClient, new URL(request.url).searchParams);
+          return null;
+        },
+        // The inbox is where reviewers land: it ships with the shell (no second round trip).
+        Component: InboxRoute,
+      },
+      {
+        path: 'interrupts/:id',
+        lazy: () => import('../features/interrupts/routes/interrupt.route').then((m) => ({ Component: m.InterruptRoute })),
+      },
+      {
+        path: 'sessions',
+        lazy: () => import('../features/sessions/routes/sessions.route').then((m) => ({ Component: m.SessionsRoute })),
+      },
+      {
+        path: 'sessions/:id',
+        lazy: () => import('../features/sessions/routes/live-view.route').then((m) => ({ Component: m.LiveViewRoute })),
+      },
+      {
+        path: 'audit-log',
+        lazy: () => import('../features/audit-log/routes/audit-log.route').then((m) => ({ Component: m.AuditLogRoute })),
+      },
+      { path: 'integrations', element: <Navigate to="/integrations/api-keys" replace /> },
+      {
+        path: 'integrations/api-keys',
+        lazy: () => import('../features/api-keys/routes/api-keys.route').then((m) => ({ Component: m.ApiKeysRoute })),
+      },
+      {
+        path: 'members',
+        lazy: () => import('../features/members/routes/members.route').then((m) => ({ Component: m.MembersRoute })),
+      },
+      {
+        path: 'invitations',
+        lazy: () => import('../features/members/routes/invitations.route').then((m) => ({ Component: m.InvitationsRoute })),
+      },
+      { path: 'roles', lazy: () => import('../features/roles/routes/roles.route').then((m) => ({ Component: m.RolesRoute })) },
+      { path: 'teams', lazy: () => import('../features/teams/routes/teams.route').then((m) => ({ Component: m.TeamsRoute })) },
+      {
+        path: 'organisation',
+        lazy: () => import('../features/organisation/routes/organisation.route').then((m) => ({ Component: m.OrganisationRoute })),
+      },
+      {
+        path: 'settings',
+        lazy: () => import('../features/settings/routes/settings.route').then((m) => ({ Component: m.SettingsRoute })),
+      },
+      { path: '*', element: <NotFoundRoute /> },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);

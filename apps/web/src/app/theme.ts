@@ -1,0 +1,61 @@
+import {
+  Alert,
+  Anchor,
+  createTheme,
+  darken,
+  defaultVariantColorsResolver,
+  Modal,
+  Notification,
+  parseThemeColor,
+  type CSSVariablesResolver,
+  type VariantColorsResolver,
+} from '@mantine/core';
+
+/**
+ * Colours that keep WCAG AA contrast (4.5:1): text of light, subtle and outline variants in a
+ * darkened shade 9; filled backgrounds the same behind white text (the primary colour already
+ * uses shade 8, which passes).
+ */
+const variantColorResolver: VariantColorsResolver = (input) => {
+  const colors = defaultVariantColorsResolver(input);
+  const parsed = parseThemeColor({ color: input.color ?? input.theme.primaryColor, theme: input.theme });
+  if (!parsed.isThemeColor || parsed.shade !== undefined) return colors;
+  // Shade 9, darkened a little: yellow, orange and green are light even at 9.
+  const dark = darken(input.theme.colors[parsed.color][9], 0.2);
+  if (input.variant === 'light' || input.variant === 'subtle' || input.variant === 'outline') {
+    return { ...colors, color: dark, ...(input.variant === 'outline' ? { border: `1px solid ${dark}` } : {}) };
+  }
+  if (input.variant === 'filled' && parsed.color !== input.theme.primaryColor) {
+    return { ...colors, background: dark, hover: dark };
+  }
+  return colors;
+};
+
+export const theme = createTheme({
+  primaryColor: 'blue',
+  // Shade 8: white text on the primary colour, and primary links on white, keep 4.5:1.
+  primaryShade: 8,
+  defaultRadius: 'md',
+  fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+  focusRing: 'auto',
+  variantColorResolver,
+  components: {
+    // Every close button says what it does.
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close the dialog' } } }),
+    Alert: Alert.extend({ defaultProps: { closeButtonLabel: 'Dismiss' } }),
+    // Links in running text are told apart by more than their colour.
+    Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
+    Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss the notification' } } }),
+  },
+});
+
+/** WCAG AA contrast (4.5:1 on white) for secondary text, descriptions, errors and required marks. */
+export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
+  variables: {},
+  light: {
+    '--mantine-color-dimmed': t.colors.gray[7],
+    '--mantine-color-error': t.colors.red[9],
+    '--mantine-color-placeholder': t.colors.gray[6],
+  },
+  dark: {},
+});

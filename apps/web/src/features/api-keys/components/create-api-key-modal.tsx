@@ -1,0 +1,92 @@
+import type { CreatedApiKeyResponse, CreateApiKeyDto } from '@interlock/api-client';
+import { Alert, Button, Code, CopyButton, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useState } from 'react';
+import { FormError } from '../../../shared/components/form-error';
+import { useCreateApiKey } from '../api/api-keys.queries';
+
+const EXPIRIES: { value: CreateApiKeyDto['expiry']; label: string }[] = [
+  { value: 'never', label: 'Never' },
+  { value: '7d', label: '7 days' },
+  { value: '30d', label: '30 days' },
+  { value: '90d', label: '90 days' },
+];
+
+export const KEY_NAME_MAX = 32;
+
+/** Create a key; then show it, in full, this once. */
+export function CreateApiKeyModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const create = useCreateApiKey();
+  const [created, setCreated] = useState<CreatedApiKeyResponse | null>(null);
+  const form = useForm<{ name: string; expiry: CreateApiKeyDto['expiry'] }>({
+    initialValues: { name: '', expiry: 'never' },
+    validate: {
+      name: (v) => (v.trim() === '' ? 'Name the key' : v.length > KEY_NAME_MAX ? `At most ${KEY_NAME_MAX} characters` : null),
+    },
+  });
+  const close = () => {
+    setCreated(null);
+    form.reset();
+    create.reset();
+    onClose();
+  };
+  return (
+    <Modal opened={opened} onClose={close} title={created ? 'Copy your new key' : 'Create an API key'} size="lg" closeOnClickOutside={!created}>
+      {created ? (
+        <Stack>
+          <Alert color="yellow" variant="light" title="This is the only time the key is shown" role="alert">
+            Copy it now and keep it in your agent&apos;s secret store. Interlock keeps only its first characters ({created.start}); if you lose it, revoke
+            it and create another.
+          </Alert>
+          <Text size="sm" fw={500} id="new-key-label">
+            Key “{created.name}”
+          </Text>
+          <Code block aria-labelledby="new-key-label" data-testid="new-api-key" style={{ wordBreak: 'break-all' }}>
+            {created.key}
+          </Code>
+          <Group justify="space-between">
+            <CopyButton value={created.key}>
+              {({ copied, copy }) => (
+                <Button onClick={copy} color={copied ? 'teal' : 'blue'}>
+                  {copied ? 'Copied' : 'Copy key'}
+                </Button>
+              )}
+            </CopyButton>
+            <Button variant="default" onClick={close}>
+              Done
+            </Button>
+          </Group>
+        </Stack>
+      ) : (
+        <form onSubmit={form.onSubmit((values) => create.mutate({ name: values.name.trim(), expiry: values.expiry }, { onSuccess: setCreated }))}>
+          <Stack>
+            <TextInput
+              label="Name"
+              description={`What uses it, e.g. "billing-agent" (up to ${KEY_NAME_MAX} characters)`}
+              maxLength={KEY_NAME_MAX}
+              required
+              data-autofocus
+              {...form.getInputProps('name')}
+            />
+            <Select
+              label="Expires"
+              description="Fixed at creation"
+              data={EXPIRIES}
+              allowDeselect={false}
+              {...form.getInputProps('expiry')}
+            />
+            <FormError error={create.error} />
+            <Group justify="flex-end">
+              <Button variant="default" onClick={close}>
+                Cancel
+              </Button>
+              <Button type="submit" loading={create.isPending}>
+                Create key
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
+    </Modal>
+  );
+}

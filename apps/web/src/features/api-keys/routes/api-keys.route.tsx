@@ -1,0 +1,92 @@
+import type { ApiKeyResponse } from '@interlock/api-client';
+import { Alert, Button, Paper, Stack, Tabs, Text } from '@mantine/core';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { AgentSnippet } from '../../../shared/components/agent-snippet';
+import { CenteredLoader } from '../../../shared/components/centered-loader';
+import { EmptyHint } from '../../../shared/components/empty-hint';
+import { PageHeader } from '../../../shared/components/page-header';
+import { QueryError } from '../../../shared/components/query-error';
+import { useCan } from '../../../shared/session/session.queries';
+import { useApiKeys } from '../api/api-keys.queries';
+import { ApiKeysTable } from '../components/api-keys-table';
+import { CreateApiKeyModal } from '../components/create-api-key-modal';
+import { RenameApiKeyModal } from '../components/rename-api-key-modal';
+import { RevokeApiKeyModal } from '../components/revoke-api-key-modal';
+
+/** Integrations → Api Keys: the organisation's keys for agents. */
+export function ApiKeysRoute() {
+  const keys = useApiKeys();
+  const canCreate = useCan('apiKey.create');
+  const canRename = useCan('apiKey.update');
+  const canRevoke = useCan('apiKey.delete');
+  const [params, setParams] = useSearchParams();
+  const welcome = params.get('welcome') === '1';
+  const [creating, setCreating] = useState(false);
+  const [renaming, setRenaming] = useState<ApiKeyResponse | null>(null);
+  const [revoking, setRevoking] = useState<ApiKeyResponse | null>(null);
+
+  return (
+    <>
+      <PageHeader
+        title="Integrations"
+        description="Agents authenticate with organisation API keys sent in the x-api-key header. A key carries no role: any valid key can open interrupts and sessions for this organisation."
+        actions={
+          canCreate && (
+            <Button onClick={() => setCreating(true)} data-autofocus>
+              Create API key
+            </Button>
+          )
+        }
+      />
+      {welcome && (
+        <Alert
+          color="blue"
+          variant="light"
+          title="Welcome to Interlock"
+          mb="lg"
+          withCloseButton
+          closeButtonLabel="Dismiss the welcome"
+          onClose={() => setParams({}, { replace: true })}
+        >
+          <Text size="sm">
+            Three steps: create an API key here, run the agent snippet below with it, then decide the interrupt it opens in the Inbox.
+          </Text>
+        </Alert>
+      )}
+      <Tabs value="api-keys" keepMounted={false}>
+        <Tabs.List aria-label="Integrations">
+          <Tabs.Tab value="api-keys">Api Keys</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="api-keys" pt="md">
+          {keys.isPending ? (
+            <CenteredLoader label="Loading API keys" />
+          ) : keys.isError ? (
+            <QueryError error={keys.error} onRetry={() => void keys.refetch()} />
+          ) : keys.data.length === 0 ? (
+            <Paper withBorder p="lg">
+              <EmptyHint title="No API keys yet">
+                <Stack align="center" gap="sm">
+                  <Text size="sm" c="dimmed">
+                    {canCreate ? 'Create a key for your agent, then give it these lines:' : 'Ask a Developer or Owner to create a key for your agent. It then needs these lines:'}
+                  </Text>
+                  <AgentSnippet />
+                </Stack>
+              </EmptyHint>
+            </Paper>
+          ) : (
+            <Stack>
+              <Paper withBorder>
+                <ApiKeysTable apiKeys={keys.data} canRename={canRename} canRevoke={canRevoke} onRename={setRenaming} onRevoke={setRevoking} />
+              </Paper>
+              {welcome && <AgentSnippet intro="Your agent needs these lines, with the key in INTERLOCK_API_KEY:" />}
+            </Stack>
+          )}
+        </Tabs.Panel>
+      </Tabs>
+      {canCreate && <CreateApiKeyModal opened={creating} onClose={() => setCreating(false)} />}
+      <RenameApiKeyModal apiKey={renaming} onClose={() => setRenaming(null)} />
+      <RevokeApiKeyModal apiKey={revoking} onClose={() => setRevoking(null)} />
+    </>
+  );
+}

@@ -1,0 +1,166 @@
+import type { AuditEntryResponse } from '@interlock/api-client';
+import { Anchor, Button, Code, Group, Paper, Select, SimpleGrid, Table, Text, TextInput } from '@mantine/core';
+import { useDebouncedValue, useIntersection } from '@mantine/hooks';
+import { useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { CenteredLoader } from '../../../shared/components/centered-loader';
+import { EmptyHint } from '../../../shared/components/empty-hint';
+import { PageHeader } from '../../../shared/components/page-header';
+import { QueryError } from '../../../shared/components/query-error';
+import { RelativeTime } from '../../../shared/components/relative-time';
+import { useCan } from '../../../shared/session/session.queries';
+import { ACTOR_TYPES, CATEGORIES, FILTER_NAMES, filtersFromParams, isoToLocal, localToIso, TARGET_TYPES } from '../api/audit-filters';
+import { exportUrl, useAuditLog } from '../api/audit-log.queries';
+import { AuditEntryDrawer } from '../components/audit-entry-drawer';
+
+const options = (values: string[]) => values.map((v) => ({ value: v, label: v }));
+
+/** The audit log: every filter of the API, word-prefix search, endless scroll, entry detail, CSV export. */
+export function AuditLogRoute() {
+  const [params, setParams] = useSearchParams();
+  const filters = useMemo(() => filtersFromParams(params), [params]);
+  const set = (name: (typeof FILTER_NAMES)[number], value: string | null) =>
+    setParams(
+      (p) => {
+        const next = new URLSearchParams(p);
+        if (value === null || value.trim() === '') next.delete(name);
+        else next.set(name, value.trim());
+        return next;
+      },
+      { replace: true },
+    );
+
+  // Free-text fields apply once typing pauses.
+  const [q, setQ] = useState(filters.q ?? '');
+  const [action, setAction] = useState(filters.action ?? '');
+  const [actorId, setActorId] = useState(filters.actorId ?? '');
+  const [targetId, setTargetId] = useState(filters.targetId ?? '');
+  const [typed] = useDebouncedValue({ q, action, actorId, targetId }, 300);
+  useEffect(() => {
+    for (const name of ['q', 'action', 'actorId', 'targetId'] as const) {
+      if ((params.get(name) ?? '') !== typed[name].trim()) set(name, typed[name]);
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [typed]);
+
+  const log = useAuditLog(filters);
+  const entries = useMemo(() => log.data?.pages.flatMap((p) => p.entries) ?? [], [log.data]);
+  const canExport = useCan('auditLog.export');
+  const [open, setOpen] = useState<AuditEntryResponse | null>(null);
+  const sentinel = useIntersection({ rootMargin: '600px' });
+  useEffect(() => {
+    if (sentinel.entry?.isIntersecting && log.hasNextPage && !log.isFetchingNextPage) void log.fetchNextPage();
+  }, [sentinel.entry?.isIntersecting, log]);
+  const filtered = Object.keys(filters).length > 0;
+
+  return (
+    <>
+      <PageHeader
+        title="Audit log"
+        description="Every change anyone made in this organisation, newest first. Entries are never edited or removed."
+        actions={
+          canExport && (
+            <Button component="a" href={exportUrl(filters)} download variant="default">
+              Export CSV
+            </Button>
+          )
+        }
+      />
+      <Paper withBorder p="md" mb="md">
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
+          <TextInput label="Search" description="Word prefixes; every word must match" value={q} onChange={(e) => setQ(e.currentTarget.value)} type="search" maxLength={200} />
+          <Select label="Category" description="Any when empty" data={options(CATEGORIES)} value={filters.category ?? null} onChange={(v) => set('category', v)} clearable />
+          <TextInput label="Action" description="e.g. api_key.created" value={action} onChange={(e) => setAction(e.currentTarget.value)} />
+          <Select label="Actor type" description="Any when empty" data={options(ACTOR_TYPES)} value={filters.actorType ?? null} onChange={(v) => set('actorType', v)} clearable />
+          <TextInput label="Actor id" description="A member's or key's id" value={actorId} onChange={(e) => setActorId(e.currentTarget.value)} />
+          <Select label="Target type" description="Any when empty" data={options(TARGET_TYPES)} value={filters.targetType ?? null} onChange={(v) => set('targetType', v)} clearable />
+          <TextInput label="Target id" description="e.g. an interrupt's id" value={targetId} onChange={(e) => setTargetId(e.currentTarget.value)} />
+          <TextInput label="From" description="Inclusive, your time" type="datetime-local" value={isoToLocal(filters.from)} onChange={(e) => set('from', localToIso(e.currentTarget.value))} />
+          <TextInput label="To" description="Exclusive, your time" type="datetime-local" value={isoToLocal(filters.to)} onChange={(e) => set('to', localToIso(e.currentTarget.value))} />
+        </SimpleGrid>
+        {filtered && (
+          <Button
+            variant="subtle"
+            size="xs"
+            mt="sm"
+            onClick={() => {
+              setQ('');
+              setAction('');
+              setActorId('');
+              setTargetId('');
+              setParams({}, { replace: true });
+            }}
+          >
+            Clear every filter
+          </Button>
+        )}
+      </Paper>
+      {log.isPending ? (
+        <CenteredLoader label="Loading the audit log" />
+      ) : log.isError ? (
+        <QueryError error={log.error} onRetry={() => void log.refetch()} />
+      ) : entries.length === 0 ? (
+        <Paper withBorder p="lg">
+          <EmptyHint title={filtered ? 'No entry matches these filters' : 'Nothing recorded yet'}>
+            <Text size="sm" c="dimmed">
+              {filtered ? 'Widen the time range, or clear a filter.' : 'Creating a key, opening or deciding an interrupt, inviting a member: each writes an entry here.'}
+            </Text>
+          </EmptyHint>
+        </Paper>
+      ) : (
+        <Paper withBorder>
+          <Table.ScrollContainer minWidth={860}>
+            <Table verticalSpacing="xs" highlightOnHover aria-label="Audit entries">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th scope="col">When</Table.Th>
+                  <Table.Th scope="col">Action</Table.Th>
+                  <Table.Th scope="col">Actor</Table.Th>
+                  <Table.Th scope="col">Summary</Table.Th>
+                  <Table.Th scope="col">
+                    <span className="visually-hidden">Details</span>
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {entries.map((entry) => (
+                  <Table.Tr key={entry.id}>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                      <RelativeTime value={entry.createdAt} />
+                    </Table.Td>
+                    <Table.Td>
+                      <Code>{entry.action}</Code>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{entry.actorName}</Text>
+                      <Text size="xs" c="dimmed">
+                        {entry.actorType}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{entry.summary}</Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Anchor component="button" size="sm" onClick={() => setOpen(entry)} aria-label={`Details of ${entry.action} ${entry.summary}`}>
+                        Details
+                      </Anchor>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+          <div ref={sentinel.ref} />
+          {log.hasNextPage && (
+            <Group justify="center" p="sm">
+              <Button variant="subtle" loading={log.isFetchingNextPage} onClick={() => void log.fetchNextPage()}>
+                Load more
+              </Button>
+            </Group>
+          )}
+        </Paper>
+      )}
+      <AuditEntryDrawer entry={open} onClose={() => setOpen(null)} />
+    </>
+  );
+}

@@ -1,0 +1,16 @@
+import { Navigate, useSearchParams } from 'react-router';
+import { useSession } from '../../../shared/session/session.queries';
+
+/** Where to go after signing in: `?next=` when it is a path of this app, else the start page. */
+export function useNextPath(): string {
+  const [params] = useSearchParams();
+  const next = params.get('next');
+  return next !== null && next.startsWith('/') && !next.startsWith('//') ? next : '/';
+}
+
+/** A signed-in person who opens the sign-in page goes on to the app. */
+export function RedirectIfSignedIn() {
+  const session = useSession();
+  const next = useNextPath();
+  return session.data ? <Navigate to={next} replace /> : null;
+}

@@ -1,0 +1,157 @@
+import {
+  assignInterrupt,
+  call,
+  countInterrupts,
+  decideInterrupt,
+  escalateInterrupt,
+  getInterrupt,
+  listInterrupts,
+  type AssignInterruptDto,
+  type DecideInterruptDto,
+  type InterruptResponse,
+  type ListInterruptsData,
+} from '@interlock/api-client';
+import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+
+export type InboxFilters = NonNullable<Omit<NonNullable<ListInterruptsData['query']>, 'cursor' | 'limit'>>;
+
+export const interruptKeys = {
+  all: ['interrupts'] as const,
+  lists: () => [...interruptKeys.all, 'list'] as const,
+  list: (filters: InboxFilters) => [...interruptKeys.lists(), filters] as const,
+  counts: () => [...interruptKeys.all, 'counts'] as const,
+  details: () => [...interruptKeys.all, 'detail'] as const,
+  detail: (id: string) => [...interruptKeys.details(), id] as const,
+};
+
+export const INBOX_PAGE_SIZE = 50;
+
+export const interruptListQuery = (filters: InboxFilters) =>
+  infiniteQueryOptions({
+    queryKey: interruptKeys.list(filters),
+    queryFn: ({ pageParam, signal }) =>
+      call(listInterrupts({ query: { ...filters, limit: INBOX_PAGE_SIZE, cursor: pageParam ?? undefined }, signal })),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+  });
+
+export const interruptCountsQuery = queryOptions({
+  queryKey: interruptKeys.counts(),
+  queryFn: ({ signal }) => call(countInterrupts({ signal })),
+});
+
+/** The inbox: one tab and its filters, a page at a time (cursor paging, endless scroll). */
+export function useInterruptList(filters: InboxFilters) {
+  return useInfiniteQuery(interruptListQuery(filters));
+}
+
+/** The tab counts, in one cheap call (they stop at `cap`). */
+export function useInterruptCounts() {
+  return useQuery(interruptCountsQuery);
+}
+
+export type InboxTab = 'open' | 'mine' | 'escalated' | 'answered';
+export const INBOX_TABS: InboxTab[] = ['open', 'mine', 'escalated', 'answered'];
+
+/** The inbox's tab and filters from its address (`?tab=…&q=…&order=…&assignee=…`). */
+export function inboxFromParams(params: URLSearchParams): { tab: InboxTab; filters: InboxFilters } {
+  const raw = params.get('tab');
+  const tab: InboxTab = INBOX_TABS.includes(raw as InboxTab) ? (raw as InboxTab) : 'open';
+  const filters: InboxFilters = { ...tabFilters(tab), order: params.get('order') === 'oldest' ? 'oldest' : 'newest' };
+  const q = params.get('q')?.trim() ?? '';
+  if (q !== '') filters.q = q;
+  const assignee = params.get('assignee');
+  if (tab === 'open' && (assignee === 'unassigned' || assignee === 'my_teams')) filters.assignee = assignee;
+  return { tab, filters };
+}
+
+function tabFilters(tab: InboxTab): InboxFilters {
+  switch (tab) {
+    case 'mine':
+      return { status: 'open', assignee: 'me' };
+    case 'escalated':
+      return { status: 'open', escalated: true };
+    case 'answered':
+      return { status: 'answered' };
+    default:
+      return { status: 'open' };
+  }
+}
+
+/** Starts the inbox's reads as soon as navigation starts (in parallel with loading its code). */
+export function prefetchInbox(queryClient: QueryClient, params: URLSearchParams): void {
+  const { filters } = inboxFromParams(params);
+  void queryClient.prefetchInfiniteQuery(interruptListQuery(filters));
+  void queryClient.prefetchQuery(interruptCountsQuery);
+}
+
+/** One interrupt with its decisions, history and linked session. */
+export function useInterrupt(id: string) {
+  return useQuery({
+    queryKey: interruptKeys.detail(id),
+    queryFn: ({ signal }) => call(getInterrupt({ path: { id }, query: { include: ['history', 'session'] }, signal })),
+  });
+}
+
+/** What changes when an interrupt changes: the lists, the counts and its page. */
+export function invalidateInterrupt(queryClient: QueryClient, id?: string): Promise<unknown> {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: interruptKeys.lists() }),
+    queryClient.invalidateQueries({ queryKey: interruptKeys.counts() }),
+    id === undefined
+      ? queryClient.invalidateQueries({ queryKey: interruptKeys.details() })
+      : queryClient.invalidateQueries({ queryKey: interruptKeys.detail(id) }),
+  ]);
+}
+
+export function useDecide() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: string; body: DecideInterruptDto }) => call(decideInterrupt({ path: { id }, body })),
+    // A 409 (a colleague decided first) also changes what to show: refresh either way.
+    onSettled: (_data, _error, { id }) => invalidateInterrupt(queryClient, id),
+  });
+}
+
+/** Approves every undecided action of an interrupt, one decision each (the API decides per action). */
+export function useApproveAll() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (interrupt: InterruptResponse) => {
+      let latest = interrupt;
+      for (const action of undecidedActions(interrupt)) {
+        latest = await call(decideInterrupt({ path: { id: interrupt.id }, body: { actionName: action.name, decision: 'approve' } }));
+      }
+      return latest;
+    },
+    onSettled: (_data, _error, interrupt) => invalidateInterrupt(queryClient, interrupt.id),
+  });
+}
+
+export function useAssign() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: string; body: AssignInterruptDto }) => call(assignInterrupt({ path: { id }, body })),
+    onSettled: (_data, _error, { id }) => invalidateInterrupt(queryClient, id),
+  });
+}
+
+export function useEscalate() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, reason }: { id: string; reason?: string }) => call(escalateInterrupt({ path: { id }, body: reason ? { reason } : {} })),
+    onSettled: (_data, _error, { id }) => invalidateInterrupt(queryClient, id),
+  });
+}
+
+/** The action requests that have no decision yet. */
+export function undecidedActions(interrupt: InterruptResponse) {
+  const decided = new Set(interrupt.decisions.map((d) => d.actionName));
+  return interrupt.actionRequests.filter((a) => !decided.has(a.name));
+}
+
+/** True when `a` (or a bulk approve) may approve it: open, and every undecided action allows approve. */
+export function canApproveAll(interrupt: InterruptResponse): boolean {
+  const open = undecidedActions(interrupt);
+  return interrupt.status === 'open' && open.length > 0 && open.every((a) => a.allowedDecisions.includes('approve'));
+}

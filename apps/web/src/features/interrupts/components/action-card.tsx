@@ -1,0 +1,263 @@
+import { isApiError, type ActionRequestResponse, type DecisionResponse, type DecisionType, type InterruptResponse } from '@interlock/api-client';
+import { Alert, Badge, Button, Group, JsonInput, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
+import { useEffect, useRef, useState } from 'react';
+import { FormError } from '../../../shared/components/form-error';
+import { JsonBlock } from '../../../shared/components/json-block';
+import { RelativeTime } from '../../../shared/components/relative-time';
+import { prettyJson } from '../../../shared/utils/format';
+import { useDecide } from '../api/interrupts.queries';
+import { parseEditedArgs } from './edited-args';
+
+const DECIDED: Record<DecisionType, { label: string; color: string }> = {
+  approve: { label: 'Approved', color: 'teal' },
+  edit: { label: 'Edited', color: 'blue' },
+  reject: { label: 'Rejected', color: 'red' },
+  respond: { label: 'Responded', color: 'grape' },
+};
+
+type Mode = null | 'edit' | 'reject' | 'respond';
+
+/** One action request: its arguments, and the decisions it allows (or the one it got). */
+export function ActionCard({
+  interrupt,
+  action,
+  canDecide,
+  startEditing = false,
+}: {
+  interrupt: InterruptResponse;
+  action: ActionRequestResponse;
+  canDecide: boolean;
+  startEditing?: boolean;
+}) {
+  const decision = interrupt.decisions.find((d) => d.actionName === action.name);
+  const decide = useDecide();
+  const [mode, setMode] = useState<Mode>(startEditing && action.allowedDecisions.includes('edit') ? 'edit' : null);
+  const [lostRace, setLostRace] = useState<string | null>(null);
+  // After a decision its buttons are gone: keyboard focus moves to the action's heading, so the
+  // next Tab reaches the next action rather than the top of the page.
+  const heading = useRef<HTMLHeadingElement>(null);
+  const allows = (d: DecisionType) => action.allowedDecisions.includes(d);
+
+  const send = (body: { decision: DecisionType; editedArgs?: Record<string, unknown>; message?: string }) =>
+    decide.mutate(
+      { id: interrupt.id, body: { actionName: action.name, ...body } },
+      {
+        onSuccess: () => {
+          setMode(null);
+          window.requestAnimationFrame(() => heading.current?.focus());
+        },
+        onError: (error) => {
+          // A colleague decided first: the interrupt is refreshed and shows who.
+          if (isApiError(error) && error.status === 409) {
+            setLostRace(error.message);
+            setMode(null);
+          }
+        },
+      },
+    );
+
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby={`action-${action.name}`}>
+      <Stack gap="sm">
+        <Group justify="space-between" wrap="nowrap">
+          <Title order={2} size="h4" id={`action-${action.name}`} ref={heading} tabIndex={-1}>
+            {action.name}
+          </Title>
+          {decision ? (
+            <Badge color={DECIDED[decision.decision].color} variant="light">
+              {DECIDED[decision.decision].label}
+            </Badge>
+          ) : (
+            <Text size="xs" c="dimmed">
+              Allows: {action.allowedDecisions.join(', ')}
+            </Text>
+          )}
+        </Group>
+        {action.description !== null && <Text size="sm">{action.description}</Text>}
+        <JsonBlock value={action.args} label={`Arguments of ${action.name}`} />
+        {lostRace !== null && decision && (
+          <Alert color="orange" variant="light" role="alert" title={`${decision.decidedBy.name} decided this first`}>
+            {lostRace} It was {DECIDED[decision.decision].label.toLowerCase()} by {decision.decidedBy.name}; your decision was not recorded.
+          </Alert>
+        )}
+        {decision ? (
+          <DecisionView decision={decision} />
+        ) : (
+          canDecide &&
+          interrupt.status === 'open' && (
+            <>
+              {mode === null && (
+                <Group gap="xs">
+                  {allows('approve') && (
+                    <Button color="teal" loading={decide.isPending} onClick={() => send({ decision: 'approve' })}>
+                      Approve {action.name}
+                    </Button>
+                  )}
+                  {allows('edit') && (
+                    <Button variant="default" onClick={() => setMode('edit')}>
+                      Edit {action.name}
+                    </Button>
+                  )}
+                  {allows('reject') && (
+                    <Button variant="light" color="red" onClick={() => setMode('reject')}>
+                      Reject {action.name}
+                    </Button>
+                  )}
+                  {allows('respond') && (
+                    <Button variant="light" color="grape" onClick={() => setMode('respond')}>
+                      Respond to {action.name}
+                    </Button>
+                  )}
+                </Group>
+              )}
+              {mode === 'edit' && (
+                <EditForm action={action} pending={decide.isPending} onCancel={() => setMode(null)} onSend={(editedArgs) => send({ decision: 'edit', editedArgs })} />
+              )}
+              {(mode === 'reject' || mode === 'respond') && (
+                <MessageForm
+                  kind={mode}
+                  action={action}
+                  pending={decide.isPending}
+                  onCancel={() => setMode(null)}
+                  onSend={(message) => send({ decision: mode, message: message === '' ? undefined : message })}
+                />
+              )}
+              {!(isApiError(decide.error) && decide.error.status === 409) && <FormError error={decide.error} />}
+            </>
+          )
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+function DecisionView({ decision }: { decision: DecisionResponse }) {
+  return (
+    <Stack gap={6}>
+      <Text size="sm">
+        {DECIDED[decision.decision].label} by <strong>{decision.decidedBy.name}</strong> <RelativeTime value={decision.decidedAt} />
+      </Text>
+      {decision.editedArgs !== null && <JsonBlock value={decision.editedArgs} label="Edited arguments" />}
+      {decision.message !== null && (
+        <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
+          “{decision.message}”
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+function EditForm({
+  action,
+  pending,
+  onCancel,
+  onSend,
+}: {
+  action: ActionRequestResponse;
+  pending: boolean;
+  onCancel: () => void;
+  onSend: (editedArgs: Record<string, unknown>) => void;
+}) {
+  const [text, setText] = useState(() => prettyJson(action.args));
+  const [error, setError] = useState<string | null>(null);
+  const ref = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        const parsed = parseEditedArgs(text);
+        if (!parsed.ok) return setError(parsed.error);
+        setError(null);
+        onSend(parsed.value);
+      }}
+    >
+      <Stack gap="xs">
+        <JsonInput
+          ref={ref}
+          label={`Edited arguments for ${action.name}`}
+          description="A JSON object; it replaces the arguments the agent proposed. Ctrl+Enter sends."
+          value={text}
+          onChange={(value) => {
+            setText(value);
+            if (error !== null) {
+              const parsed = parseEditedArgs(value);
+              setError(parsed.ok ? null : parsed.error);
+            }
+          }}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) event.currentTarget.form?.requestSubmit();
+          }}
+          error={error}
+          // The input's own check (on blur) shows this text rather than a bare red border.
+          validationError={error ?? 'Not valid JSON.'}
+          autosize
+          minRows={4}
+          maxRows={20}
+          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+        />
+        <Group gap="xs">
+          <Button type="submit" loading={pending}>
+            Send edit
+          </Button>
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function MessageForm({
+  kind,
+  action,
+  pending,
+  onCancel,
+  onSend,
+}: {
+  kind: 'reject' | 'respond';
+  action: ActionRequestResponse;
+  pending: boolean;
+  onCancel: () => void;
+  onSend: (message: string) => void;
+}) {
+  const [message, setMessage] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (kind === 'respond' && message.trim() === '') return setError('Write the response the agent should receive.');
+        onSend(message.trim());
+      }}
+    >
+      <Stack gap="xs">
+        <Textarea
+          label={kind === 'reject' ? `Reason for rejecting ${action.name} (optional)` : `Response to ${action.name}`}
+          description={kind === 'reject' ? 'The agent receives it with the rejection. Ctrl+Enter sends.' : 'The agent receives it instead of running the action. Ctrl+Enter sends.'}
+          value={message}
+          onChange={(e) => setMessage(e.currentTarget.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) event.currentTarget.form?.requestSubmit();
+          }}
+          error={error}
+          required={kind === 'respond'}
+          maxLength={10_000}
+          autosize
+          minRows={2}
+          data-autofocus
+          autoFocus
+        />
+        <Group gap="xs">
+          <Button type="submit" color={kind === 'reject' ? 'red' : 'grape'} loading={pending}>
+            {kind === 'reject' ? `Reject ${action.name}` : 'Send response'}
+          </Button>
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,114 @@
+import type { InterruptResponse } from '@interlock/api-client';
+import { Button, Group, Paper, Select, Stack, Text, Textarea, Title } from '@mantine/core';
+import { useState } from 'react';
+import { FormError } from '../../../shared/components/form-error';
+import { useMembers, useTeams } from '../../../shared/directory/directory.queries';
+import { useCan, useSignedIn } from '../../../shared/session/session.queries';
+import { notifySuccess } from '../../../shared/utils/notify';
+import { useAssign, useEscalate } from '../api/interrupts.queries';
+import { AssigneeBadge } from './interrupt-badges';
+
+/** Assign to a member or a team. Lists what the member may list; "Assign to me" always works. */
+export function AssignPanel({ interrupt }: { interrupt: InterruptResponse }) {
+  const { member } = useSignedIn();
+  const members = useMembers({ enabled: useCan('member.manage') });
+  const teams = useTeams({ enabled: useCan('team.manage') });
+  const assign = useAssign();
+  const [target, setTarget] = useState<string | null>(null);
+  const data = [
+    ...(members.data ? [{ group: 'Members', items: members.data.map((m) => ({ value: `member:${m.id}`, label: m.name })) }] : []),
+    ...(teams.data ? [{ group: 'Teams', items: teams.data.map((t) => ({ value: `team:${t.id}`, label: `Team ${t.name}` })) }] : []),
+  ];
+  const submit = (value: string) => {
+    const [type, id] = value.split(':');
+    assign.mutate(
+      { id: interrupt.id, body: type === 'team' ? { teamId: id } : { memberId: id } },
+      {
+        onSuccess: (updated) => {
+          setTarget(null);
+          notifySuccess(`Assigned to ${updated.assignee?.name ?? 'nobody'}`);
+        },
+      },
+    );
+  };
+  return (
+    <Paper withBorder p="md">
+      <Stack gap="sm">
+        <Title order={2} size="h5">
+          Assignee
+        </Title>
+        {interrupt.assignee ? (
+          <Group gap="xs">
+            <AssigneeBadge assignee={interrupt.assignee} />
+          </Group>
+        ) : (
+          <Text size="sm" c="dimmed">
+            Nobody yet
+          </Text>
+        )}
+        {interrupt.status === 'open' && (
+          <>
+            {data.length > 0 && (
+              <Group align="flex-end" gap="xs" wrap="nowrap">
+                <Select label="Assign to" placeholder="A member or a team" data={data} value={target} onChange={setTarget} searchable style={{ flex: 1 }} />
+                <Button disabled={target === null} loading={assign.isPending} onClick={() => target && submit(target)}>
+                  Assign
+                </Button>
+              </Group>
+            )}
+            {!(interrupt.assignee?.type === 'member' && interrupt.assignee.id === member.id) && (
+              <Button variant="default" size="xs" w="fit-content" loading={assign.isPending} onClick={() => submit(`member:${member.id}`)}>
+                Assign to me
+              </Button>
+            )}
+            <FormError error={assign.error} />
+          </>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+/** Escalate, with an optional reason; each escalation raises the level. */
+export function EscalatePanel({ interrupt }: { interrupt: InterruptResponse }) {
+  const escalate = useEscalate();
+  const [reason, setReason] = useState('');
+  return (
+    <Paper withBorder p="md">
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          escalate.mutate(
+            { id: interrupt.id, reason: reason.trim() === '' ? undefined : reason.trim() },
+            {
+              onSuccess: (updated) => {
+                setReason('');
+                notifySuccess(`Escalated (level ${updated.escalationLevel})`);
+              },
+            },
+          );
+        }}
+      >
+        <Stack gap="sm">
+          <Title order={2} size="h5">
+            Escalation
+          </Title>
+          <Text size="sm" c={interrupt.escalationLevel > 0 ? undefined : 'dimmed'}>
+            {interrupt.escalationLevel === 0
+              ? 'Not escalated.'
+              : `Level ${interrupt.escalationLevel}${interrupt.escalationReason ? `: ${interrupt.escalationReason}` : ''}`}
+          </Text>
+          {interrupt.status === 'open' && (
+            <>
+              <Textarea label="Reason for escalating (optional)" value={reason} onChange={(e) => setReason(e.currentTarget.value)} maxLength={1000} autosize minRows={2} />
+              <Button type="submit" color="red" variant="light" w="fit-content" loading={escalate.isPending}>
+                Escalate
+              </Button>
+              <FormError error={escalate.error} />
+            </>
+          )}
+        </Stack>
+      </form>
+    </Paper>
+  );
+}

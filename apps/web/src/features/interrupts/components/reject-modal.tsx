@@ -1,0 +1,68 @@
+import type { InterruptResponse } from '@interlock/api-client';
+import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { FormError } from '../../../shared/components/form-error';
+import { useDecide, undecidedActions } from '../api/interrupts.queries';
+
+/** `r` in the inbox: reject every undecided action of the interrupt, with a reason. */
+export function RejectModal({ interrupt, onClose, onDone }: { interrupt: InterruptResponse | null; onClose: () => void; onDone: (title: string) => void }) {
+  const decide = useDecide();
+  const [reason, setReason] = useState('');
+  const reject = useMutation({
+    mutationFn: async (it: InterruptResponse) => {
+      for (const action of undecidedActions(it)) {
+        await decide.mutateAsync({ id: it.id, body: { actionName: action.name, decision: 'reject', message: reason.trim() === '' ? undefined : reason.trim() } });
+      }
+    },
+  });
+  const close = () => {
+    setReason('');
+    reject.reset();
+    onClose();
+  };
+  return (
+    <Modal opened={interrupt !== null} onClose={close} title={`Reject “${interrupt?.title ?? ''}”?`}>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (interrupt)
+            reject.mutate(interrupt, {
+              onSuccess: () => {
+                onDone(interrupt.title);
+                close();
+              },
+            });
+        }}
+      >
+        <Stack>
+          <Text size="sm">
+            Rejects {interrupt ? undecidedActions(interrupt).map((a) => a.name).join(', ') : ''}. The agent receives the reason with each rejection.
+          </Text>
+          <Textarea
+            label="Reason"
+            description="Ctrl+Enter rejects."
+            value={reason}
+            onChange={(e) => setReason(e.currentTarget.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) event.currentTarget.form?.requestSubmit();
+            }}
+            maxLength={10_000}
+            autosize
+            minRows={2}
+            data-autofocus
+          />
+          <FormError error={reject.error} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" color="red" loading={reject.isPending}>
+              Reject
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

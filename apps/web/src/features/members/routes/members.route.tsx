@@ -1,0 +1,160 @@
+import type { MemberResponse } from '@interlock/api-client';
+import { Badge, Button, Group, Modal, Paper, Select, Stack, Table, Text } from '@mantine/core';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { CenteredLoader } from '../../../shared/components/centered-loader';
+import { FormError } from '../../../shared/components/form-error';
+import { PageHeader } from '../../../shared/components/page-header';
+import { QueryError } from '../../../shared/components/query-error';
+import { RelativeTime } from '../../../shared/components/relative-time';
+import { useMembers, useRoles } from '../../../shared/directory/directory.queries';
+import { useCan, useSignedIn } from '../../../shared/session/session.queries';
+import { notifyError, notifySuccess } from '../../../shared/utils/notify';
+import { useChangeMemberRole, useRemoveMember } from '../api/members.queries';
+
+/** Members: who is in the organisation, their role; change it or remove them. */
+export function MembersRoute() {
+  const { member: me } = useSignedIn();
+  const members = useMembers();
+  const canInvite = useCan('member.invite');
+  const canListRoles = useCan('role.manage') || canInvite;
+  const roles = useRoles({ enabled: canListRoles });
+  const changeRole = useChangeMemberRole();
+  const [removing, setRemoving] = useState<MemberResponse | null>(null);
+
+  return (
+    <>
+      <PageHeader
+        title="Members"
+        description="Everyone who can sign in to this organisation. A role decides what each member may do."
+        actions={
+          canInvite && (
+            <Button component={Link} to="/invitations">
+              Invite a member
+            </Button>
+          )
+        }
+      />
+      {members.isPending ? (
+        <CenteredLoader label="Loading members" />
+      ) : members.isError ? (
+        <QueryError error={members.error} onRetry={() => void members.refetch()} />
+      ) : (
+        <Paper withBorder>
+          <Table.ScrollContainer minWidth={640}>
+            <Table verticalSpacing="sm" aria-label="Members">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th scope="col">Name</Table.Th>
+                  <Table.Th scope="col">Email</Table.Th>
+                  <Table.Th scope="col">Role</Table.Th>
+                  <Table.Th scope="col">Joined</Table.Th>
+                  <Table.Th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {members.data.map((m) => (
+                  <Table.Tr key={m.id}>
+                    <Table.Td>
+                      <Group gap="xs">
+                        <Text size="sm" fw={500}>
+                          {m.name}
+                        </Text>
+                        {m.id === me.id && (
+                          <Badge size="xs" variant="light">
+                            You
+                          </Badge>
+                        )}
+                      </Group>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{m.email}</Text>
+                    </Table.Td>
+                    <Table.Td>
+                      {roles.data ? (
+                        <Select
+                          aria-label={`Role of ${m.name}`}
+                          size="xs"
+                          w={180}
+                          allowDeselect={false}
+                          data={roles.data.map((r) => ({ value: r.id, label: r.name }))}
+                          value={m.roleId}
+                          disabled={changeRole.isPending}
+                          onChange={(roleId) =>
+                            roleId &&
+                            roleId !== m.roleId &&
+                            changeRole.mutate(
+                              { id: m.id, roleId },
+                              {
+                                onSuccess: (updated) => notifySuccess(`${updated.name} is now ${updated.roleName}`),
+                                onError: (error) => notifyError(error, `Could not change the role of ${m.name}`),
+                              },
+                            )
+                          }
+                        />
+                      ) : (
+                        <Text size="sm">{m.roleName}</Text>
+                      )}
+                    </Table.Td>
+                    <Table.Td>
+                      <RelativeTime value={m.createdAt} />
+                    </Table.Td>
+                    <Table.Td>
+                      <Group justify="flex-end">
+                        <Button size="xs" variant="light" color="red" onClick={() => setRemoving(m)} aria-label={`Remove ${m.name}`}>
+                          Remove
+                        </Button>
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        </Paper>
+      )}
+      <RemoveMemberModal member={removing} onClose={() => setRemoving(null)} />
+    </>
+  );
+}
+
+function RemoveMemberModal({ member, onClose }: { member: MemberResponse | null; onClose: () => void }) {
+  const remove = useRemoveMember();
+  const close = () => {
+    remove.reset();
+    onClose();
+  };
+  return (
+    <Modal opened={member !== null} onClose={close} title="Remove this member?">
+      <Stack>
+        <Text size="sm">
+          <strong>{member?.name}</strong> ({member?.email}) will be signed out everywhere and can no longer sign in to this organisation. Decisions they made
+          stay in the audit log.
+        </Text>
+        <FormError error={remove.error} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={close} data-autofocus>
+            Cancel
+          </Button>
+          <Button
+            color="red"
+            loading={remove.isPending}
+            onClick={() =>
+              member &&
+              remove.mutate(member.id, {
+                onSuccess: () => {
+                  notifySuccess(`${member.name} was removed`);
+                  close();
+                },
+              })
+            }
+          >
+            Remove member
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

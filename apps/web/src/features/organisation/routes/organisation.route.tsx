@@ -1,0 +1,102 @@
+import type { Plan } from '@interlock/api-client';
+import { Badge, Button, Group, Modal, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { CenteredLoader } from '../../../shared/components/centered-loader';
+import { FormError } from '../../../shared/components/form-error';
+import { PageHeader } from '../../../shared/components/page-header';
+import { QueryError } from '../../../shared/components/query-error';
+import { useCan } from '../../../shared/session/session.queries';
+import { dateTime } from '../../../shared/utils/format';
+import { notifySuccess } from '../../../shared/utils/notify';
+import { useChangePlan, useOrganisation } from '../api/organisation.queries';
+import { UsageBar } from '../components/usage-bar';
+
+const PLANS: Record<Plan, { name: string; summary: string }> = {
+  free: { name: 'Free', summary: 'Interrupts, sessions and the dashboard audit log, with a small monthly allowance.' },
+  pro: { name: 'Pro', summary: 'Larger allowances and the audit log API for API keys (mirror it to your SIEM).' },
+};
+
+export function OrganisationRoute() {
+  const organisation = useOrganisation();
+  const canManageBilling = useCan('billing.manage');
+  const [target, setTarget] = useState<Plan | null>(null);
+  const change = useChangePlan();
+
+  if (organisation.isPending) return <CenteredLoader label="Loading the organisation" />;
+  if (organisation.isError) return <QueryError error={organisation.error} onRetry={() => void organisation.refetch()} />;
+  const org = organisation.data;
+  const other: Plan = org.plan === 'pro' ? 'free' : 'pro';
+  const close = () => {
+    change.reset();
+    setTarget(null);
+  };
+
+  return (
+    <>
+      <PageHeader title="Organisation & billing" description={`Created ${dateTime(org.createdAt)}.`} />
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+        <Paper withBorder p="lg">
+          <Stack>
+            <Title order={2} size="h4">
+              {org.name}
+            </Title>
+            <Group gap="xs">
+              <Text size="sm">Plan</Text>
+              <Badge color={org.plan === 'pro' ? 'violet' : 'gray'} size="lg" variant="light">
+                {PLANS[org.plan].name}
+              </Badge>
+            </Group>
+            <Text size="sm" c="dimmed">
+              {PLANS[org.plan].summary}
+            </Text>
+            {canManageBilling && (
+              <Button variant={other === 'pro' ? 'filled' : 'default'} w="fit-content" onClick={() => setTarget(other)}>
+                {other === 'pro' ? 'Upgrade to Pro' : 'Move to the Free plan'}
+              </Button>
+            )}
+          </Stack>
+        </Paper>
+        <Paper withBorder p="lg">
+          <Stack>
+            <Title order={2} size="h4">
+              Usage this month ({org.usage.month})
+            </Title>
+            <UsageBar label="Messages (interrupts opened)" allowance={org.usage.messages} unit="messages" />
+            <UsageBar label="Agent hours (session time)" allowance={org.usage.agentHours} unit="hours" />
+            <Text size="xs" c="dimmed">
+              Allowances renew {dateTime(org.usage.renewsAt)}. When one is used up, agents get 402 until then (or until you upgrade).
+            </Text>
+          </Stack>
+        </Paper>
+      </SimpleGrid>
+      <Modal opened={target !== null} onClose={close} title={target === 'pro' ? 'Upgrade to Pro?' : 'Move to the Free plan?'}>
+        <Stack>
+          <Text size="sm">{target !== null && PLANS[target].summary}</Text>
+          {target === 'free' && (
+            <Text size="sm">API keys lose access to the audit log API at once, and the Free allowances apply from now on.</Text>
+          )}
+          <FormError error={change.error} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              Cancel
+            </Button>
+            <Button
+              loading={change.isPending}
+              onClick={() =>
+                target &&
+                change.mutate(target, {
+                  onSuccess: () => {
+                    notifySuccess(`The organisation is now on the ${PLANS[target].name} plan`);
+                    close();
+                  },
+                })
+              }
+            >
+              {target === 'pro' ? 'Upgrade' : 'Change plan'}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
+}

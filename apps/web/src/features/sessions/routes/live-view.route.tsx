@@ -1,0 +1,116 @@
+import { Alert, Anchor, Button, Group, Loader, Modal, Paper, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { EmptyHint } from '../../../shared/components/empty-hint';
+import { FormError } from '../../../shared/components/form-error';
+import { PageHeader } from '../../../shared/components/page-header';
+import { RelativeTime } from '../../../shared/components/relative-time';
+import { useCan } from '../../../shared/session/session.queries';
+import { notifySuccess } from '../../../shared/utils/notify';
+import { useLiveView, type LiveViewConnection } from '../api/live-view';
+import { useDisconnectSession } from '../api/sessions.queries';
+import { MessageLog } from '../components/message-log';
+import { SessionStatusBadge } from '../components/session-status-badge';
+
+const CONNECTION_TEXT: Record<LiveViewConnection, string> = {
+  connecting: 'Connecting…',
+  live: 'Live',
+  reconnecting: 'Connection lost — reconnecting and resuming where it left off…',
+  ended: 'The session has finished.',
+  closed: 'The stream closed.',
+};
+
+/** Live View: one session's messages streaming in as the agent appends them. */
+export function LiveViewRoute() {
+  const { id = '' } = useParams();
+  const { data, connection, reconnect } = useLiveView(id);
+  const canDisconnect = useCan('session.disconnect');
+  const [confirming, setConfirming] = useState(false);
+  const disconnect = useDisconnectSession();
+  const session = data.session;
+
+  return (
+    <>
+      <Anchor component={Link} to="/sessions" size="sm">
+        ← Sessions
+      </Anchor>
+      <PageHeader
+        title={session ? session.name : 'Live View'}
+        description={
+          session ? (
+            <>
+              Started <RelativeTime value={session.startedAt} />
+              {session.externalId !== null && <> · external id {session.externalId}</>} · {data.messages.length} of {session.messageCount} messages received
+            </>
+          ) : undefined
+        }
+        actions={
+          <Group gap="sm">
+            {session && <SessionStatusBadge status={session.status} />}
+            {canDisconnect && session?.status === 'active' && (
+              <Button color="red" variant="light" onClick={() => setConfirming(true)}>
+                Disconnect
+              </Button>
+            )}
+          </Group>
+        }
+      />
+      <Stack>
+        <Group gap="xs" role="status" aria-live="polite">
+          {(connection === 'connecting' || connection === 'reconnecting') && <Loader size="xs" />}
+          <Text size="sm" c={connection === 'reconnecting' || connection === 'closed' ? 'orange.9' : 'dimmed'}>
+            {CONNECTION_TEXT[connection]}
+          </Text>
+          {connection === 'closed' && (
+            <Button size="xs" variant="default" onClick={reconnect}>
+              Reconnect
+            </Button>
+          )}
+        </Group>
+        {connection === 'closed' && session === null && (
+          <Alert color="orange" variant="light" title="This session could not be opened">
+            It may not exist in this organisation, or your sign-in may have ended.
+          </Alert>
+        )}
+        <Paper withBorder>
+          {data.messages.length === 0 && connection !== 'closed' ? (
+            <EmptyHint title="No messages yet">
+              <Text size="sm" c="dimmed">
+                Messages appear here as the agent appends them (client.sessions.append in the SDK).
+              </Text>
+            </EmptyHint>
+          ) : (
+            <MessageLog messages={data.messages} />
+          )}
+        </Paper>
+      </Stack>
+      <Modal opened={confirming} onClose={() => setConfirming(false)} title="Disconnect this session?">
+        <Stack>
+          <Text size="sm">
+            The session ends now: the agent&apos;s next append or end call is refused. Its messages stay readable here.
+          </Text>
+          <FormError error={disconnect.error} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setConfirming(false)} data-autofocus>
+              Cancel
+            </Button>
+            <Button
+              color="red"
+              loading={disconnect.isPending}
+              onClick={() =>
+                disconnect.mutate(id, {
+                  onSuccess: () => {
+                    notifySuccess('Session disconnected');
+                    setConfirming(false);
+                  },
+                })
+              }
+            >
+              Disconnect
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
+}

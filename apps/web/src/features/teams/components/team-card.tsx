@@ -1,0 +1,156 @@
+import type { MemberResponse, TeamResponse } from '@interlock/api-client';
+import { Button, CloseButton, Group, Modal, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { FormError } from '../../../shared/components/form-error';
+import { notifyError, notifySuccess } from '../../../shared/utils/notify';
+import { useAddTeamMember, useDeleteTeam, useRemoveTeamMember, useRenameTeam } from '../api/teams.queries';
+
+export function TeamCard({ team, members }: { team: TeamResponse; members: MemberResponse[] | undefined }) {
+  const add = useAddTeamMember();
+  const removeMember = useRemoveTeamMember();
+  const [renaming, setRenaming] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [adding, setAdding] = useState<string | null>(null);
+  const byId = new Map(members?.map((m) => [m.id, m]));
+  const candidates = members?.filter((m) => !team.memberIds.includes(m.id)) ?? [];
+
+  return (
+    <Paper withBorder p="md">
+      <Stack gap="sm">
+        <Group justify="space-between" wrap="nowrap">
+          <Title order={2} size="h4">
+            {team.name}
+          </Title>
+          <Group gap="xs" wrap="nowrap">
+            <Button size="xs" variant="default" onClick={() => setRenaming(true)} aria-label={`Rename team ${team.name}`}>
+              Rename
+            </Button>
+            <Button size="xs" variant="light" color="red" onClick={() => setDeleting(true)} aria-label={`Delete team ${team.name}`}>
+              Delete
+            </Button>
+          </Group>
+        </Group>
+        {team.memberIds.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            No members yet. Add the people who should receive this team&apos;s interrupts.
+          </Text>
+        ) : (
+          <Stack gap={4} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label={`Members of ${team.name}`}>
+            {team.memberIds.map((id) => (
+              <Group key={id} component="li" justify="space-between" wrap="nowrap">
+                <Text size="sm">{byId.get(id)?.name ?? 'A member'}</Text>
+                <CloseButton
+                  size="sm"
+                  aria-label={`Remove ${byId.get(id)?.name ?? 'member'} from ${team.name}`}
+                  onClick={() =>
+                    removeMember.mutate({ teamId: team.id, memberId: id }, { onError: (error) => notifyError(error, 'Could not remove the member') })
+                  }
+                />
+              </Group>
+            ))}
+          </Stack>
+        )}
+        {members !== undefined && candidates.length > 0 && (
+          <Group align="flex-end" gap="xs" wrap="nowrap">
+            <Select
+              label={`Add a member to ${team.name}`}
+              placeholder="Choose a member"
+              data={candidates.map((m) => ({ value: m.id, label: `${m.name} (${m.email})` }))}
+              value={adding}
+              onChange={setAdding}
+              searchable
+              style={{ flex: 1 }}
+            />
+              <Button
+                disabled={adding === null}
+                loading={add.isPending}
+                onClick={() =>
+                  adding &&
+                  add.mutate(
+                    { teamId: team.id, memberId: adding },
+                    { onSuccess: () => setAdding(null), onError: (error) => notifyError(error, 'Could not add the member') },
+                  )
+                }
+              >
+                Add
+              </Button>
+          </Group>
+        )}
+      </Stack>
+      <RenameTeamModal team={team} opened={renaming} onClose={() => setRenaming(false)} />
+      <DeleteTeamModal team={team} opened={deleting} onClose={() => setDeleting(false)} />
+    </Paper>
+  );
+}
+
+function RenameTeamModal({ team, opened, onClose }: { team: TeamResponse; opened: boolean; onClose: () => void }) {
+  const rename = useRenameTeam();
+  const [name, setName] = useState(team.name);
+  useEffect(() => {
+    if (opened) setName(team.name);
+  }, [opened, team.name]);
+  const close = () => {
+    rename.reset();
+    onClose();
+  };
+  return (
+    <Modal opened={opened} onClose={close} title={`Rename team ${team.name}`}>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          rename.mutate({ id: team.id, name: name.trim() }, { onSuccess: () => close() });
+        }}
+      >
+        <Stack>
+          <TextInput label="Team name" value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={50} required data-autofocus />
+          <FormError error={rename.error} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={rename.isPending}>
+              Save
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+function DeleteTeamModal({ team, opened, onClose }: { team: TeamResponse; opened: boolean; onClose: () => void }) {
+  const remove = useDeleteTeam();
+  const close = () => {
+    remove.reset();
+    onClose();
+  };
+  return (
+    <Modal opened={opened} onClose={close} title="Delete this team?">
+      <Stack>
+        <Text size="sm">
+          The team <strong>{team.name}</strong> will be deleted. Its members stay in the organisation.
+        </Text>
+        <FormError error={remove.error} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={close} data-autofocus>
+            Cancel
+          </Button>
+          <Button
+            color="red"
+            loading={remove.isPending}
+            onClick={() =>
+              remove.mutate(team.id, {
+                onSuccess: () => {
+                  notifySuccess(`Team ${team.name} deleted`);
+                  close();
+                },
+              })
+            }
+          >
+            Delete team
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

@@ -1,0 +1,23 @@
+import { Group, Stack, Text, Title } from '@mantine/core';
+import { useDocumentTitle } from '@mantine/hooks';
+import type { ReactNode } from 'react';
+
+/** The page's one h1, a sentence saying what the page is for, and its main actions. */
+export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
+  useDocumentTitle(`${title} · Interlock`);
+  return (
+    <Group justify="space-between" align="flex-start" mb="lg" wrap="nowrap">
+      <Stack gap={4}>
+        <Title order={1} size="h2">
+          {title}
+        </Title>
+        {description !== undefined && (
+          <Text c="dimmed" size="sm" maw={720}>
+            {description}
+          </Text>
+        )}
+      </Stack>
+      {actions !== undefined && <Group gap="sm">{actions}</Group>}
+    </Group>
+  );
+}

@@ -1,0 +1,37 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// The dashboard. `vite build` writes dist/apps/web, which the API serves at `/`. In development
+// (`npx nx run web:serve`) Vite serves it on :5173 and proxies the API paths to the service on
+// :3000 (or INTERLOCK_API_ORIGIN), so the browser sees one origin and the session cookie works.
+const root = fileURLToPath(new URL('.', import.meta.url));
+const api = process.env.INTERLOCK_API_ORIGIN ?? 'http://localhost:3000';
+
+export default defineConfig({
+  root,
+  plugins: [react()],
+  resolve: {
+    alias: { '@interlock/api-client': fileURLToPath(new URL('../../libs/api-client/src/index.ts', import.meta.url)) },
+  },
+  build: {
+    outDir: fileURLToPath(new URL('../../dist/apps/web', import.meta.url)),
+    emptyOutDir: true,
+    sourcemap: true,
+    // tools/bench/web.bench.mjs reads which files a first load needs from the manifest.
+    manifest: true,
+    // The budget (initial JS ≤ 300 KB gzipped) is measured by tools/bench/web.bench.mjs.
+    chunkSizeWarningLimit: 800,
+  },
+  server: {
+    port: 5173,
+    strictPort: true,
+    proxy: {
+      // changeOrigin off: the service sees the browser's Origin; run it with
+      // ALLOWED_ORIGINS=http://localhost:5173 so cookie writes pass the CSRF origin check.
+      '/api': { target: api, changeOrigin: false },
+      '/docs': { target: api },
+      '/health': { target: api },
+    },
+  },
+});

@@ -6,6 +6,7 @@
 //   npx nx run tools:bench-webhooks    (BENCH_DATABASE_URL=postgres://… to use your own server)
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
+import { loadavg } from 'node:os';
 import pg from 'pg';
 import { benchDatabase, build, load, machine, startService, writeSection } from './bench-support.mjs';
 
@@ -105,6 +106,7 @@ async function backlog(db, organisationId, webhookId, count) {
 }
 
 build('apps/api/tsup.config.ts');
+const loadAtStart = loadavg()[0].toFixed(1);
 const database = await benchDatabase('interlock_bench_webhooks');
 const db = new pg.Client({ connectionString: database.url });
 const sink = await receiver();
@@ -179,7 +181,8 @@ try {
 Command: \`npx nx run tools:bench-webhooks\` — ${new Date().toISOString().slice(0, 10)}, ${machine()}.
 The built service (\`dist/apps/api/main.js\`, default webhook settings: 32 deliveries in flight per
 instance, 8 per endpoint), ${postgres}, the receiver (a Node HTTP server answering 204) and the load
-generator share the machine. One run per row: read as indicative.
+generator share the machine (1-minute load average ${loadAtStart} when the run started: the machine is shared).
+One run per row: read as indicative.
 
 **Deliveries/s.** ${BACKLOG.toLocaleString('en')} \`interrupt.created\` events (an interrupt as the body) are written to
 the outbox for a disabled webhook, then the webhook is enabled through the API (\`PATCH enabled: true\`,

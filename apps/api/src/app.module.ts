@@ -24,6 +24,8 @@ import { InterruptsModule } from './interrupts/interrupts.module';
 import { SessionsModule } from './sessions/sessions.module';
 import { McpModule } from './mcp/mcp.module';
 import { EventsModule } from './events/events.module';
+import { JobsModule } from './jobs/jobs.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
 export class AppModule {
@@ -37,6 +39,7 @@ export class AppModule {
         DatabaseModule,
         NotificationsModule,
         RateLimitsModule,
+        JobsModule,
         AuthModule,
         AuthRoutesModule,
         OrganisationModule,
@@ -49,6 +52,7 @@ export class AppModule {
         SessionsModule,
         McpModule,
         EventsModule,
+        WebhooksModule,
         HealthModule,
         OpenApiModule,
       ],

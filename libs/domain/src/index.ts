@@ -2,3 +2,4 @@ export * from './errors';
 export * from './permissions';
 export * from './plans';
 export * from './audit';
+export * from './events';

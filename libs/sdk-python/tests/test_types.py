@@ -36,6 +36,7 @@ def field(model: type[Any], name: str) -> set[str]:
         (types.AuditCategory, _generated.AuditEntryResponse, "category"),
         (types.ActorType, _generated.AuditEntryResponse, "actor_type"),
         (types.TargetType, _generated.AuditEntryResponse, "target_type"),
+        (types.WebhookEventType, _generated.WebhookDeliveryResponse, "event_type"),
     ],
 )
 def test_literal_aliases_match_the_contract(alias: Any, model: type[Any], name: str) -> None:

@@ -58,5 +58,7 @@ export type {
   LangGraphReviewConfig,
   ToolApprovalRequest,
 } from './lib/langgraph';
+export { Webhooks, WebhookVerificationError, DEFAULT_WEBHOOK_TOLERANCE_SECONDS } from './lib/webhooks';
+export type { WebhookHeaders, WebhookVerifyOptions, WebhookVerificationErrorCode } from './lib/webhooks';
 export type * from './lib/types';
 export { VERSION } from './lib/version';

@@ -112,6 +112,15 @@ describe('loadConfig', () => {
     [{ DASHBOARD_URL: 'javascript:alert(1)' }, 'DASHBOARD_URL'],
     [{ DASHBOARD_URL: 'https://dash.example.com/?next=x' }, 'DASHBOARD_URL'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ WEBHOOK_RETRY_SCHEDULE: '5s,soon' }, 'WEBHOOK_RETRY_SCHEDULE'],
+    [{ WEBHOOK_RETRY_SCHEDULE: '8d' }, 'WEBHOOK_RETRY_SCHEDULE'],
+    [{ WEBHOOK_TIMEOUT: '10' }, 'WEBHOOK_TIMEOUT'],
+    [{ WEBHOOK_TIMEOUT: '2m' }, 'WEBHOOK_TIMEOUT'],
+    [{ WEBHOOK_DISABLE_AFTER: '0s' }, 'WEBHOOK_DISABLE_AFTER'],
+    [{ WEBHOOK_POLL_INTERVAL: '1ms' }, 'WEBHOOK_POLL_INTERVAL'],
+    [{ WEBHOOK_CONCURRENCY: '0' }, 'WEBHOOK_CONCURRENCY'],
+    [{ WEBHOOK_ENDPOINT_CONCURRENCY: 'many' }, 'WEBHOOK_ENDPOINT_CONCURRENCY'],
+    [{ WEBHOOK_RETENTION: '30' }, 'WEBHOOK_RETENTION'],
   ])('%j → a problem naming %s', (env, name) => {
     const problems = problemsOf(env);
     if (name === null) {
@@ -125,6 +134,20 @@ describe('loadConfig', () => {
   it('links the dashboard at PUBLIC_ORIGIN unless DASHBOARD_URL says otherwise', () => {
     expect(loadConfig({ PUBLIC_ORIGIN: 'https://interlock.example.com' }).dashboardUrl).toBe('https://interlock.example.com');
     expect(loadConfig({ PORT: '8080' }).dashboardUrl).toBe('http://localhost:8080');
+  });
+
+  it('has the webhook defaults (SPEC §8a) and reads durations', () => {
+    expect(loadConfig({}).webhooks).toEqual({
+      retryScheduleMs: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+      timeoutMs: 10_000,
+      disableAfterMs: 5 * 86_400_000,
+      pollMs: 1_000,
+      concurrency: 32,
+      endpointConcurrency: 8,
+      retentionMs: 30 * 86_400_000,
+    });
+    const quick = loadConfig({ WEBHOOK_RETRY_SCHEDULE: '250ms, 1s,2m', WEBHOOK_TIMEOUT: '500ms', WEBHOOK_DISABLE_AFTER: '1h' }).webhooks;
+    expect([quick.retryScheduleMs, quick.timeoutMs, quick.disableAfterMs]).toEqual([[250, 1_000, 120_000], 500, 3_600_000]);
   });
 
   it('reports every bad variable at once', () => {

@@ -49,6 +49,7 @@ export interface AppConfig {
   readonly shutdownDrainDelayMs: number;
   /** SPEC §8b. A count of 0 turns that limit off. */
   readonly rateLimits: RateLimitsConfig;
+  readonly webhooks: WebhookConfig;
 }
 
 export interface RateLimitsConfig {
@@ -58,6 +59,34 @@ export interface RateLimitsConfig {
   readonly signUp: { readonly accountAttempts: number; readonly addressAttempts: number; readonly windowSeconds: number };
   /** Requests one organisation's keys may make per window, all keys and instances together. */
   readonly apiKey: { readonly requests: number; readonly windowSeconds: number };
+}
+
+/** Webhook delivery (SPEC §8a). */
+export interface WebhookConfig {
+  /**
+   * The wait before each retry: a delivery is attempted once, then once after each of these;
+   * after the last, it has failed. Default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (~27 h).
+   */
+  readonly retryScheduleMs: readonly number[];
+  /** How long one attempt may take, connection to last byte. */
+  readonly timeoutMs: number;
+  /** An endpoint whose every attempt has failed for this long is disabled. */
+  readonly disableAfterMs: number;
+  /** How often an idle worker looks for due deliveries (changes on this instance wake it at once). */
+  readonly pollMs: number;
+  /** Deliveries in flight per instance, and per endpoint per instance. */
+  readonly concurrency: number;
+  readonly endpointConcurrency: number;
+  /** Delivered and failed deliveries, and their events, are deleted after this long. */
+  readonly retentionMs: number;
+}
+
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `250ms`, `5s`, `30m`, `2h`, `5d` → milliseconds; undefined when malformed. */
+export function parseDuration(raw: string): number | undefined {
+  const match = /^(\d{1,9})(ms|s|m|h|d)$/.exec(raw.trim());
+  return match === null ? undefined : Number(match[1]) * DURATION_UNITS[match[2]];
 }
 
 /** Development-only pepper; refused when NODE_ENV=production. */
@@ -189,6 +218,21 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     );
   }
 
+  const duration = (name: string, fallback: string, min: number, max: number): number => {
+    const raw = read(name) ?? fallback;
+    const ms = parseDuration(raw);
+    if (ms === undefined || ms < min || ms > max) {
+      problems.push(`${name} must be a duration such as 500ms, 10s, 5m, 2h or 5d, from ${min} ms to ${max / 86_400_000} days (got "${raw}")`);
+      return parseDuration(fallback) as number;
+    }
+    return ms;
+  };
+  const retryRaw = read('WEBHOOK_RETRY_SCHEDULE') ?? '5s,5m,30m,2h,5h,10h,10h';
+  const retryScheduleMs = retryRaw.split(',').map((part) => parseDuration(part));
+  if (retryScheduleMs.length > 20 || retryScheduleMs.some((ms) => ms === undefined || ms > 7 * 86_400_000)) {
+    problems.push(`WEBHOOK_RETRY_SCHEDULE must be up to 20 comma-separated durations of at most 7 days, such as 5s,5m,30m,2h (got "${retryRaw}")`);
+  }
+
   const config: AppConfig = {
     nodeEnv,
     port,
@@ -237,6 +281,15 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
         requests: integer('RATE_LIMIT_API_KEY_REQUESTS', 6_000, 0, 1_000_000_000),
         windowSeconds: integer('RATE_LIMIT_API_KEY_WINDOW_SECONDS', 60, 1, 86_400),
       },
+    },
+    webhooks: {
+      retryScheduleMs: retryScheduleMs.map((ms) => ms ?? 0),
+      timeoutMs: duration('WEBHOOK_TIMEOUT', '10s', 100, 60_000),
+      disableAfterMs: duration('WEBHOOK_DISABLE_AFTER', '5d', 1_000, 90 * 86_400_000),
+      pollMs: duration('WEBHOOK_POLL_INTERVAL', '1s', 10, 60_000),
+      concurrency: integer('WEBHOOK_CONCURRENCY', 32, 1, 1000),
+      endpointConcurrency: integer('WEBHOOK_ENDPOINT_CONCURRENCY', 8, 1, 1000),
+      retentionMs: duration('WEBHOOK_RETENTION', '30d', 60_000, 3650 * 86_400_000),
     },
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -13,6 +13,11 @@ import { SessionMessageEntity } from '../sessions/session-message.entity';
 import { SessionEntity } from '../sessions/session.entity';
 import { TeamMemberEntity } from '../teams/team-member.entity';
 import { TeamEntity } from '../teams/team.entity';
+import { ScheduledJobEntity } from '../jobs/scheduled-job.entity';
+import { WebhookDeliveryAttemptEntity } from '../webhooks/webhook-delivery-attempt.entity';
+import { WebhookDeliveryEntity } from '../webhooks/webhook-delivery.entity';
+import { WebhookEventEntity } from '../webhooks/webhook-event.entity';
+import { WebhookEntity } from '../webhooks/webhook.entity';
 
 /** Every entity of the one data source. */
 export const ENTITIES = [
@@ -31,4 +36,9 @@ export const ENTITIES = [
   UsageMonthEntity,
   AgentHoursTotalsEntity,
   IdempotencyKeyEntity,
+  WebhookEntity,
+  WebhookEventEntity,
+  WebhookDeliveryEntity,
+  WebhookDeliveryAttemptEntity,
+  ScheduledJobEntity,
 ];

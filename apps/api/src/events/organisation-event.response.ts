@@ -1,21 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ACTOR_TYPES } from '@interlock/domain';
-import type { ActorType } from '@interlock/domain';
+import { ACTOR_TYPES, STREAM_EVENT_TYPES } from '@interlock/domain';
+import type { ActorType, StreamEventType } from '@interlock/domain';
 import { SESSION_STATUSES } from '../sessions/session.entity';
 import type { SessionStatus } from '../sessions/session.entity';
 
-/** The events of GET /api/events (the SSE `event:` names). */
-export const ORGANISATION_EVENT_TYPES = [
-  'interrupt.created',
-  'interrupt.decided',
-  'interrupt.answered',
-  'interrupt.assigned',
-  'interrupt.unassigned',
-  'interrupt.escalated',
-  'session.started',
-  'session.ended',
-] as const;
-export type OrganisationEventType = (typeof ORGANISATION_EVENT_TYPES)[number];
+/** The events of GET /api/events (the SSE `event:` names): the catalogue's, but webhook.test. */
+export const ORGANISATION_EVENT_TYPES = STREAM_EVENT_TYPES;
+export type OrganisationEventType = StreamEventType;
 
 export class EventActor {
   @ApiProperty({ enum: ACTOR_TYPES, enumName: 'ActorType' })
@@ -56,7 +47,8 @@ export class EventAssignee {
 }
 
 /**
- * The `data` of each event of GET /api/events (one line of JSON). `seq` is also the SSE id: the
+ * The `data` of each event of GET /api/events (one line of JSON): libs/domain's StreamEvent, as
+ * one flat schema for the contract. `seq` is also the SSE id: the
  * organisation's audit-log sequence number of the change.
  */
 export class OrganisationEvent {

@@ -1,6 +1,5 @@
-import type { ActorType } from '@interlock/domain';
+import type { ActorType, StreamEvent } from '@interlock/domain';
 import { sseEvent } from '../http/sse-event.util';
-import type { OrganisationEvent } from './organisation-event.response';
 
 /** The audit actions the event stream is made of; the session ones only for session.read. */
 export const INTERRUPT_EVENT_ACTIONS = [
@@ -43,7 +42,7 @@ export function eventFrames(row: EventSourceRow): string {
   const m = row.metadata ?? {};
   const interrupt = { id: row.target_id ?? '', title: row.target_name ?? '' };
   const session = { id: row.target_id ?? '', name: row.target_name ?? '' };
-  const events: OrganisationEvent[] = [];
+  const events: StreamEvent[] = [];
   switch (row.action) {
     case 'interrupt.created':
       events.push({

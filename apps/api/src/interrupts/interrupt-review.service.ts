@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { writeAuditEntry } from '@interlock/audit';
 import { actorOf, MemberPrincipal } from '../auth/principal';
 import { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
+import { WebhookOutbox } from '../webhooks/webhook-outbox';
 import { ApiError } from '../http/api-error';
 import type { Decision } from './interrupt-decision.entity';
 import type { InterruptStatus } from './interrupt.entity';
@@ -40,6 +41,7 @@ export class InterruptReviewService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly events: OrganisationEventsAnnouncer,
+    private readonly outbox: WebhookOutbox,
   ) {}
 
   /**
@@ -104,7 +106,12 @@ export class InterruptReviewService {
         metadata: { actionName: action.name, decision: body.decision, becameAnswered },
         ipAddress: ip,
       });
-      return this.read(tx, member, id);
+      const after = await this.read(tx, member, id);
+      await this.outbox.write(tx, member.organisationId, [
+        { type: 'interrupt.decided', subjectId: id, data: after },
+        ...(becameAnswered ? [{ type: 'interrupt.answered' as const, subjectId: id, data: after }] : []),
+      ]);
+      return after;
     });
     await this.events.announce(member.organisationId);
     return result;
@@ -144,7 +151,9 @@ export class InterruptReviewService {
         },
         ipAddress: ip,
       });
-      return this.read(tx, member, id);
+      const assigned = await this.read(tx, member, id);
+      await this.outbox.write(tx, member.organisationId, [{ type: 'interrupt.assigned', subjectId: id, data: assigned }]);
+      return assigned;
     });
     await this.events.announce(member.organisationId);
     return result;
@@ -177,7 +186,9 @@ export class InterruptReviewService {
         ipAddress: ip,
       });
       changed = true;
-      return this.read(tx, member, id);
+      const unassigned = await this.read(tx, member, id);
+      await this.outbox.write(tx, member.organisationId, [{ type: 'interrupt.unassigned', subjectId: id, data: unassigned }]);
+      return unassigned;
     });
     if (changed) await this.events.announce(member.organisationId);
     return result;
@@ -203,7 +214,9 @@ export class InterruptReviewService {
         metadata: { level, reason: reason ?? null },
         ipAddress: ip,
       });
-      return this.read(tx, member, id);
+      const escalated = await this.read(tx, member, id);
+      await this.outbox.write(tx, member.organisationId, [{ type: 'interrupt.escalated', subjectId: id, data: escalated }]);
+      return escalated;
     });
     await this.events.announce(member.organisationId);
     return result;

@@ -26,6 +26,7 @@ import type { ListInterruptsQuery } from './dto/list-interrupts.query';
 import type { InterruptCountsResponse, InterruptDetailResponse, InterruptListResponse, InterruptResponse } from './dto/interrupt.response';
 import { TeamsService } from '../teams/teams.service';
 import { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
+import { WebhookOutbox } from '../webhooks/webhook-outbox';
 import { INTERRUPT_STATUSES } from './interrupt.entity';
 import {
   COUNT_CAP,
@@ -56,6 +57,7 @@ export class InterruptsService {
     private readonly idempotency: IdempotencyService,
     private readonly teams: TeamsService,
     private readonly events: OrganisationEventsAnnouncer,
+    private readonly outbox: WebhookOutbox,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.cursors = new KeysetCursorCodec(config.apiKeyPepper, 'interrupts.list');
@@ -121,7 +123,9 @@ export class InterruptsService {
           metadata: { externalId: body.externalId ?? null, actionRequests: actionRequests.map((a) => a.name) },
           ipAddress: ip,
         });
-        return toInterruptResponse(row);
+        const interrupt = toInterruptResponse(row);
+        await this.outbox.write(tx, organisationId, [{ type: 'interrupt.created', subjectId: id, data: interrupt }]);
+        return interrupt;
       }),
     );
     if (!result.replayed) await this.events.announce(organisationId);

@@ -10,6 +10,7 @@ import { stateRequestConstraints } from './contract-constraints';
 import { stateCrossFieldRules, stateEventStreams } from './contract-schemas';
 import { ErrorBody } from './error-body.schema';
 import { OPERATION_ERRORS, OPERATION_LINKS, OPERATION_QUERY_RULES } from './operation-contract';
+import { webhookEventUnionSchema } from '../webhooks/dto/webhook-event.schema';
 
 export const API_KEY_SCHEME = 'apiKey';
 export const SESSION_SCHEME = 'session';
@@ -102,6 +103,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     extraModels: [ErrorBody],
     operationIdFactory: (_controller, method) => method,
   });
+  // The bodies webhooks deliver (no route returns them; the SDKs' webhooks.unwrap does).
+  document.components = { ...document.components, schemas: { ...document.components?.schemas, WebhookEvent: webhookEventUnionSchema() } };
 
   const errorRef = { $ref: `#/components/schemas/${ErrorBody.name}` };
   for (const route of declaredRoutes(app)) {

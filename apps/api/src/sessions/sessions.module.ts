@@ -2,12 +2,13 @@ import { Module } from '@nestjs/common';
 import { AllowancesModule } from '../allowances/allowances.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { EventsModule } from '../events/events.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 import { DEFAULT_LIVE_VIEW_OPTIONS, LIVE_VIEW_OPTIONS, LiveViewService } from './live-view.service';
 import { SessionsController } from './sessions.controller';
 import { SessionsService } from './sessions.service';
 
 @Module({
-  imports: [AllowancesModule, IdempotencyModule, EventsModule],
+  imports: [AllowancesModule, IdempotencyModule, EventsModule, WebhooksModule],
   controllers: [SessionsController],
   providers: [SessionsService, LiveViewService, { provide: LIVE_VIEW_OPTIONS, useValue: DEFAULT_LIVE_VIEW_OPTIONS }],
   exports: [SessionsService],

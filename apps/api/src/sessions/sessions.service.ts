@@ -14,6 +14,7 @@ import { IdempotencyService, IdempotentRequest, IdempotentResult } from '../idem
 import { LOGGER } from '../logging/logger.module';
 import { NotificationBus } from '../notifications/notification-bus';
 import { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
+import { WebhookOutbox } from '../webhooks/webhook-outbox';
 import { encodeSessionChange, LIVE_VIEW_CHANNEL, SessionChange } from './live-view-channel';
 import { notActiveMessage, SESSION_COLUMNS, SessionRow, toSessionResponse } from './session-record';
 import type { SessionMessageDto } from './dto/append-messages.dto';
@@ -35,6 +36,7 @@ export class SessionsService {
     private readonly idempotency: IdempotencyService,
     private readonly bus: NotificationBus,
     private readonly events: OrganisationEventsAnnouncer,
+    private readonly outbox: WebhookOutbox,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
@@ -73,7 +75,9 @@ export class SessionsService {
           metadata: { externalId: body.externalId ?? null },
           ipAddress: ip,
         });
-        return toSessionResponse(row);
+        const session = toSessionResponse(row);
+        await this.outbox.write(tx, key.organisationId, [{ type: 'session.started', subjectId: id, data: session }]);
+        return session;
       }),
     );
     if (!result.replayed) await this.events.announce(key.organisationId);
@@ -146,6 +150,7 @@ export class SessionsService {
         metadata: { messageCount: ended.message_count, durationSeconds: durationSeconds(ended) },
         ipAddress: ip,
       });
+      await this.outbox.write(tx, key.organisationId, [{ type: 'session.ended', subjectId: id, data: toSessionResponse(ended) }]);
       return ended;
     });
     await this.announce({ organisationId: key.organisationId, sessionId: id, messageCount: row.message_count, status: row.status });
@@ -165,6 +170,7 @@ export class SessionsService {
         metadata: { messageCount: disconnected.message_count, durationSeconds: durationSeconds(disconnected) },
         ipAddress: ip,
       });
+      await this.outbox.write(tx, member.organisationId, [{ type: 'session.ended', subjectId: id, data: toSessionResponse(disconnected) }]);
       return disconnected;
     });
     await this.announce({ organisationId: member.organisationId, sessionId: id, messageCount: row.message_count, status: row.status });

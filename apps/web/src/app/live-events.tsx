@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { applyInterruptEvents, refreshInterrupts, type InterruptEvent } from '../features/interrupts/api/interrupt-events';
 import { applySessionEvents, refreshSessions, type SessionEvent } from '../features/sessions/api/session-events';
+import { refreshWebhookDeliveries } from '../features/webhooks/api/webhook-events';
 import { useCan } from '../shared/session/session.queries';
 
 const INTERRUPT_EVENTS = [
@@ -36,6 +37,7 @@ export function LiveEvents() {
       timer = undefined;
       if (interrupts.length > 0) void applyInterruptEvents(queryClient, interrupts);
       if (sessions.length > 0) void applySessionEvents(queryClient, sessions);
+      if (interrupts.length > 0 || sessions.length > 0) void refreshWebhookDeliveries(queryClient);
       interrupts = [];
       sessions = [];
     };
@@ -45,6 +47,7 @@ export function LiveEvents() {
     const refreshAll = () => {
       void refreshInterrupts(queryClient);
       void refreshSessions(queryClient);
+      void refreshWebhookDeliveries(queryClient);
     };
     for (const type of INTERRUPT_EVENTS) {
       source.addEventListener(type, (event) => {

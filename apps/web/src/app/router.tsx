@@ -68,6 +68,14 @@ const routes: RouteObject[] = [
         lazy: () => import('../features/api-keys/routes/api-keys.route').then((m) => ({ Component: m.ApiKeysRoute })),
       },
       {
+        path: 'integrations/webhooks',
+        lazy: () => import('../features/webhooks/routes/webhooks.route').then((m) => ({ Component: m.WebhooksRoute })),
+      },
+      {
+        path: 'integrations/webhooks/:id',
+        lazy: () => import('../features/webhooks/routes/webhook.route').then((m) => ({ Component: m.WebhookRoute })),
+      },
+      {
         path: 'members',
         lazy: () => import('../features/members/routes/members.route').then((m) => ({ Component: m.MembersRoute })),
       },

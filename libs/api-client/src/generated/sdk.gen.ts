@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AcceptInvitationData, AcceptInvitationErrors, AcceptInvitationResponses, AddTeamMemberData, AddTeamMemberErrors, AddTeamMemberResponses, AppendSessionMessagesData, AppendSessionMessagesErrors, AppendSessionMessagesResponses, AssignInterruptData, AssignInterruptErrors, AssignInterruptResponses, ChangeMemberRoleData, ChangeMemberRoleErrors, ChangeMemberRoleResponses, ChangePlanData, ChangePlanErrors, ChangePlanResponses, CountInterruptsData, CountInterruptsErrors, CountInterruptsResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateInterruptData, CreateInterruptErrors, CreateInterruptResponses, CreateInvitationData, CreateInvitationErrors, CreateInvitationResponses, CreateRoleData, CreateRoleErrors, CreateRoleResponses, CreateTeamData, CreateTeamErrors, CreateTeamResponses, DecideInterruptData, DecideInterruptErrors, DecideInterruptResponses, DeleteRoleData, DeleteRoleErrors, DeleteRoleResponses, DeleteTeamData, DeleteTeamErrors, DeleteTeamResponses, DisconnectSessionData, DisconnectSessionErrors, DisconnectSessionResponses, EndSessionData, EndSessionErrors, EndSessionResponses, EscalateInterruptData, EscalateInterruptErrors, EscalateInterruptResponses, ExportAuditLogData, ExportAuditLogErrors, ExportAuditLogResponses, GetInterruptData, GetInterruptErrors, GetInterruptResponses, GetLivenessData, GetLivenessErrors, GetLivenessResponses, GetOrganisationData, GetOrganisationErrors, GetOrganisationResponses, GetReadinessData, GetReadinessErrors, GetReadinessResponses, GetSessionData, GetSessionErrors, GetSessionResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListAuditLogData, ListAuditLogErrors, ListAuditLogResponses, ListInterruptsData, ListInterruptsErrors, ListInterruptsResponses, ListInvitationsData, ListInvitationsErrors, ListInvitationsResponses, ListMembersData, ListMembersErrors, ListMembersResponses, ListRolesData, ListRolesErrors, ListRolesResponses, ListSessionsData, ListSessionsErrors, ListSessionsResponses, ListTeamsData, ListTeamsErrors, ListTeamsResponses, RemoveMemberData, RemoveMemberErrors, RemoveMemberResponses, RemoveTeamMemberData, RemoveTeamMemberErrors, RemoveTeamMemberResponses, RenameApiKeyData, RenameApiKeyErrors, RenameApiKeyResponses, RenameTeamData, RenameTeamErrors, RenameTeamResponses, RetrieveSessionData, RetrieveSessionErrors, RetrieveSessionResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, SignInData, SignInErrors, SignInResponses, SignOutData, SignOutErrors, SignOutResponses, SignUpData, SignUpErrors, SignUpResponses, StartSessionData, StartSessionErrors, StartSessionResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponse, StreamEventsResponses, StreamSessionData, StreamSessionErrors, StreamSessionResponse, StreamSessionResponses, UpdateRoleData, UpdateRoleErrors, UpdateRoleResponses, WhoamiData, WhoamiErrors, WhoamiResponses } from './types.gen';
+import type { AcceptInvitationData, AcceptInvitationErrors, AcceptInvitationResponses, AddTeamMemberData, AddTeamMemberErrors, AddTeamMemberResponses, AppendSessionMessagesData, AppendSessionMessagesErrors, AppendSessionMessagesResponses, AssignInterruptData, AssignInterruptErrors, AssignInterruptResponses, ChangeMemberRoleData, ChangeMemberRoleErrors, ChangeMemberRoleResponses, ChangePlanData, ChangePlanErrors, ChangePlanResponses, CountInterruptsData, CountInterruptsErrors, CountInterruptsResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateInterruptData, CreateInterruptErrors, CreateInterruptResponses, CreateInvitationData, CreateInvitationErrors, CreateInvitationResponses, CreateRoleData, CreateRoleErrors, CreateRoleResponses, CreateTeamData, CreateTeamErrors, CreateTeamResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DecideInterruptData, DecideInterruptErrors, DecideInterruptResponses, DeleteRoleData, DeleteRoleErrors, DeleteRoleResponses, DeleteTeamData, DeleteTeamErrors, DeleteTeamResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DisconnectSessionData, DisconnectSessionErrors, DisconnectSessionResponses, EndSessionData, EndSessionErrors, EndSessionResponses, EscalateInterruptData, EscalateInterruptErrors, EscalateInterruptResponses, ExportAuditLogData, ExportAuditLogErrors, ExportAuditLogResponses, GetInterruptData, GetInterruptErrors, GetInterruptResponses, GetLivenessData, GetLivenessErrors, GetLivenessResponses, GetOrganisationData, GetOrganisationErrors, GetOrganisationResponses, GetReadinessData, GetReadinessErrors, GetReadinessResponses, GetSessionData, GetSessionErrors, GetSessionResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListAuditLogData, ListAuditLogErrors, ListAuditLogResponses, ListInterruptsData, ListInterruptsErrors, ListInterruptsResponses, ListInvitationsData, ListInvitationsErrors, ListInvitationsResponses, ListMembersData, ListMembersErrors, ListMembersResponses, ListRolesData, ListRolesErrors, ListRolesResponses, ListSessionsData, ListSessionsErrors, ListSessionsResponses, ListTeamsData, ListTeamsErrors, ListTeamsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, RemoveMemberData, RemoveMemberErrors, RemoveMemberResponses, RemoveTeamMemberData, RemoveTeamMemberErrors, RemoveTeamMemberResponses, RenameApiKeyData, RenameApiKeyErrors, RenameApiKeyResponses, RenameTeamData, RenameTeamErrors, RenameTeamResponses, RetrieveSessionData, RetrieveSessionErrors, RetrieveSessionResponses, RetryWebhookDeliveryData, RetryWebhookDeliveryErrors, RetryWebhookDeliveryResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SignInData, SignInErrors, SignInResponses, SignOutData, SignOutErrors, SignOutResponses, SignUpData, SignUpErrors, SignUpResponses, StartSessionData, StartSessionErrors, StartSessionResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponse, StreamEventsResponses, StreamSessionData, StreamSessionErrors, StreamSessionResponse, StreamSessionResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, UpdateRoleData, UpdateRoleErrors, UpdateRoleResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, WhoamiData, WhoamiErrors, WhoamiResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -619,6 +619,131 @@ export const removeTeamMember = <ThrowOnError extends boolean = false>(options: 
             type: 'apiKey'
         }],
     url: '/api/teams/{id}/members/{memberId}',
+    ...options
+});
+
+/**
+ * List the organisation's webhooks (never their secrets)
+ */
+export const listWebhooks = <ThrowOnError extends boolean = false>(options?: Options<ListWebhooksData, ThrowOnError>) => (options?.client ?? client).get<ListWebhooksResponses, ListWebhooksErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/webhooks',
+    ...options
+});
+
+/**
+ * Create a webhook; its signing secret is in this response only
+ */
+export const createWebhook = <ThrowOnError extends boolean = false>(options: Options<CreateWebhookData, ThrowOnError>) => (options.client ?? client).post<CreateWebhookResponses, CreateWebhookErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/webhooks',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Delete a webhook and its deliveries
+ */
+export const deleteWebhook = <ThrowOnError extends boolean = false>(options: Options<DeleteWebhookData, ThrowOnError>) => (options.client ?? client).delete<DeleteWebhookResponses, DeleteWebhookErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/webhooks/{id}',
+    ...options
+});
+
+/**
+ * One webhook
+ */
+export const getWebhook = <ThrowOnError extends boolean = false>(options: Options<GetWebhookData, ThrowOnError>) => (options.client ?? client).get<GetWebhookResponses, GetWebhookErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/webhooks/{id}',
+    ...options
+});
+
+/**
+ * Change the URL, description, event types, or enable / disable
+ */
+export const updateWebhook = <ThrowOnError extends boolean = false>(options: Options<UpdateWebhookData, ThrowOnError>) => (options.client ?? client).patch<UpdateWebhookResponses, UpdateWebhookErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/webhooks/{id}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * The webhook's deliveries, newest first, with their attempts
+ */
+export const listWebhookDeliveries = <ThrowOnError extends boolean = false>(options: Options<ListWebhookDeliveriesData, ThrowOnError>) => (options.client ?? client).get<ListWebhookDeliveriesResponses, ListWebhookDeliveriesErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/webhooks/{id}/deliveries',
+    ...options
+});
+
+/**
+ * Send a succeeded or failed delivery again, now (one more attempt)
+ */
+export const retryWebhookDelivery = <ThrowOnError extends boolean = false>(options: Options<RetryWebhookDeliveryData, ThrowOnError>) => (options.client ?? client).post<RetryWebhookDeliveryResponses, RetryWebhookDeliveryErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/webhooks/{id}/deliveries/{deliveryId}/retry',
+    ...options
+});
+
+/**
+ * A new signing secret, in this response only; the previous one keeps signing beside it for 24 hours
+ */
+export const rotateWebhookSecret = <ThrowOnError extends boolean = false>(options: Options<RotateWebhookSecretData, ThrowOnError>) => (options.client ?? client).post<RotateWebhookSecretResponses, RotateWebhookSecretErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/webhooks/{id}/rotate-secret',
+    ...options
+});
+
+/**
+ * Queue a webhook.test event to this webhook (sent even while it is disabled)
+ */
+export const testWebhook = <ThrowOnError extends boolean = false>(options: Options<TestWebhookData, ThrowOnError>) => (options.client ?? client).post<TestWebhookResponses, TestWebhookErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/webhooks/{id}/test',
     ...options
 });
 

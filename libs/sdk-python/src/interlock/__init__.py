@@ -42,11 +42,19 @@ from .types import (
     Session,
     Whoami,
 )
+from .webhooks import (
+    DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
+    UnknownWebhookEvent,
+    WebhookEvent,
+    Webhooks,
+    WebhookVerificationError,
+)
 
 __all__ = [
     "DEFAULT_BASE_URL",
     "DEFAULT_MAX_RETRIES",
     "DEFAULT_TIMEOUT",
+    "DEFAULT_WEBHOOK_TOLERANCE_SECONDS",
     "LANGGRAPH_METADATA_KEY",
     "MAX_ACTIONS_PER_INTERRUPT",
     "MAX_DESCRIPTION_LENGTH",
@@ -78,8 +86,12 @@ __all__ = [
     "Session",
     "SyncPage",
     "Timeout",
+    "UnknownWebhookEvent",
     "UnprocessableEntityError",
     "WaitTimeoutError",
+    "WebhookEvent",
+    "WebhookVerificationError",
+    "Webhooks",
     "Whoami",
     "__version__",
     "interlock_decisions",

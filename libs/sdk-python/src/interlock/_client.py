@@ -26,6 +26,7 @@ from .resources.audit_log import AsyncAuditLog, AuditLog
 from .resources.interrupts import AsyncInterrupts, Interrupts
 from .resources.sessions import AsyncSessions, Sessions
 from .types import Whoami
+from .webhooks import Webhooks
 
 __all__ = [
     "DEFAULT_BASE_URL",
@@ -73,6 +74,7 @@ class _BaseClient:
     base_url: str
     timeout: Timeout
     max_retries: int
+    _webhook_secret: Optional[str]
 
     def __init__(
         self,
@@ -194,6 +196,7 @@ class _BaseClient:
             "max_retries": self.max_retries,
             "default_headers": self._default_headers,
             "default_query": self._default_query,
+            "webhook_secret": self._webhook_secret,
         }
         unknown = set(overrides) - {*current, "http_client"}
         if unknown:
@@ -211,6 +214,8 @@ class Interlock(_BaseClient):
     interrupts: Interrupts
     sessions: Sessions
     audit_log: AuditLog
+    #: Verifies the webhooks Interlock sends (``verify``, ``unwrap``).
+    webhooks: Webhooks
 
     def __init__(
         self,
@@ -222,6 +227,7 @@ class Interlock(_BaseClient):
         default_headers: Optional[Mapping[str, str]] = None,
         default_query: Optional[Mapping[str, object]] = None,
         http_client: Optional[httpx.Client] = None,
+        webhook_secret: Optional[str] = None,
     ) -> None:
         super().__init__(
             api_key=api_key,
@@ -237,6 +243,8 @@ class Interlock(_BaseClient):
         self.interrupts = Interrupts(self)
         self.sessions = Sessions(self)
         self.audit_log = AuditLog(self)
+        self._webhook_secret = webhook_secret
+        self.webhooks = Webhooks(webhook_secret)
 
     def whoami(
         self,
@@ -251,7 +259,7 @@ class Interlock(_BaseClient):
 
     def with_options(self, **overrides: Any) -> Interlock:
         """A copy of this client with some settings changed (``timeout``, ``max_retries``, ``api_key``,
-        ``base_url``, ``default_headers``, ``default_query``, ``http_client``); it shares the HTTP
+        ``base_url``, ``default_headers``, ``default_query``, ``http_client``, ``webhook_secret``); it shares the HTTP
         client unless given another."""
         options = self._options(overrides)
         options.setdefault("http_client", self._client)
@@ -457,6 +465,8 @@ class AsyncInterlock(_BaseClient):
     interrupts: AsyncInterrupts
     sessions: AsyncSessions
     audit_log: AsyncAuditLog
+    #: Verifies the webhooks Interlock sends (``verify``, ``unwrap``: no I/O, so not awaited).
+    webhooks: Webhooks
 
     def __init__(
         self,
@@ -468,6 +478,7 @@ class AsyncInterlock(_BaseClient):
         default_headers: Optional[Mapping[str, str]] = None,
         default_query: Optional[Mapping[str, object]] = None,
         http_client: Optional[httpx.AsyncClient] = None,
+        webhook_secret: Optional[str] = None,
     ) -> None:
         super().__init__(
             api_key=api_key,
@@ -483,6 +494,8 @@ class AsyncInterlock(_BaseClient):
         self.interrupts = AsyncInterrupts(self)
         self.sessions = AsyncSessions(self)
         self.audit_log = AsyncAuditLog(self)
+        self._webhook_secret = webhook_secret
+        self.webhooks = Webhooks(webhook_secret)
 
     async def whoami(
         self,
@@ -497,7 +510,7 @@ class AsyncInterlock(_BaseClient):
 
     def with_options(self, **overrides: Any) -> AsyncInterlock:
         """A copy of this client with some settings changed (``timeout``, ``max_retries``, ``api_key``,
-        ``base_url``, ``default_headers``, ``default_query``, ``http_client``); it shares the HTTP
+        ``base_url``, ``default_headers``, ``default_query``, ``http_client``, ``webhook_secret``); it shares the HTTP
         client unless given another."""
         options = self._options(overrides)
         options.setdefault("http_client", self._client)

@@ -213,6 +213,19 @@ export type CreateTeamDto = {
     name: string;
 };
 
+export type CreateWebhookDto = {
+    description?: string;
+    enabled?: boolean;
+    /**
+     * The event types to send; null or absent: every type, including ones added later.
+     */
+    eventTypes?: Array<WebhookEventType> | null;
+    /**
+     * https (http only to loopback, outside production). No credentials; in production no private, loopback, link-local or metadata address.
+     */
+    url: string;
+};
+
 export type CreatedApiKeyResponse = {
     createdAt: string;
     /**
@@ -377,8 +390,50 @@ export type EventStreamPosition = {
     seq: number;
 };
 
+export type EventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'session.started' | 'session.ended' | 'webhook.test';
+
 export type HealthStatus = {
     status: 'ok';
+};
+
+export type InterruptAnsweredEvent = {
+    /**
+     * When the change happened.
+     */
+    createdAt: string;
+    /**
+     * The interrupt with its decisions, as GET /api/interrupts/{id} returns it.
+     */
+    data: InterruptResponse;
+    /**
+     * The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
+     */
+    id: string;
+    organisationId: string;
+    /**
+     * Every action is decided: follows the interrupt.decided of the last one.
+     */
+    type: 'interrupt.answered';
+};
+
+export type InterruptAssignedEvent = {
+    /**
+     * When the change happened.
+     */
+    createdAt: string;
+    /**
+     * The interrupt with its decisions, as GET /api/interrupts/{id} returns it.
+     */
+    data: InterruptResponse;
+    /**
+     * The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
+     */
+    id: string;
+    organisationId: string;
+    /**
+     * A member assigned the interrupt to a member or team.
+     */
+    type: 'interrupt.assigned';
 };
 
 export type InterruptCountsResponse = {
@@ -402,6 +457,46 @@ export type InterruptCountsResponse = {
      * Open.
      */
     open: TabCount;
+};
+
+export type InterruptCreatedEvent = {
+    /**
+     * When the change happened.
+     */
+    createdAt: string;
+    /**
+     * The interrupt with its decisions, as GET /api/interrupts/{id} returns it.
+     */
+    data: InterruptResponse;
+    /**
+     * The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
+     */
+    id: string;
+    organisationId: string;
+    /**
+     * An agent opened an interrupt.
+     */
+    type: 'interrupt.created';
+};
+
+export type InterruptDecidedEvent = {
+    /**
+     * When the change happened.
+     */
+    createdAt: string;
+    /**
+     * The interrupt with its decisions, as GET /api/interrupts/{id} returns it.
+     */
+    data: InterruptResponse;
+    /**
+     * The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
+     */
+    id: string;
+    organisationId: string;
+    /**
+     * A member decided one action (the interrupt as it is after the decision).
+     */
+    type: 'interrupt.decided';
 };
 
 export type InterruptDetailResponse = {
@@ -439,6 +534,26 @@ export type InterruptDetailResponse = {
      */
     status: InterruptStatus;
     title: string;
+};
+
+export type InterruptEscalatedEvent = {
+    /**
+     * When the change happened.
+     */
+    createdAt: string;
+    /**
+     * The interrupt with its decisions, as GET /api/interrupts/{id} returns it.
+     */
+    data: InterruptResponse;
+    /**
+     * The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
+     */
+    id: string;
+    organisationId: string;
+    /**
+     * A member escalated the interrupt.
+     */
+    type: 'interrupt.escalated';
 };
 
 export type InterruptHistoryEntry = {
@@ -507,6 +622,26 @@ export type InterruptResponse = {
  * open until every action request has a decision.
  */
 export type InterruptStatus = 'open' | 'answered';
+
+export type InterruptUnassignedEvent = {
+    /**
+     * When the change happened.
+     */
+    createdAt: string;
+    /**
+     * The interrupt with its decisions, as GET /api/interrupts/{id} returns it.
+     */
+    data: InterruptResponse;
+    /**
+     * The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
+     */
+    id: string;
+    organisationId: string;
+    /**
+     * A member removed the assignee.
+     */
+    type: 'interrupt.unassigned';
+};
 
 export type InvitationListResponse = {
     invitations: Array<InvitationResponse>;
@@ -650,6 +785,26 @@ export type RoleResponse = {
     permissions: Array<Permission>;
 };
 
+export type SessionEndedEvent = {
+    /**
+     * When the change happened.
+     */
+    createdAt: string;
+    /**
+     * The session, as GET /api/sessions/{id} returns it.
+     */
+    data: SessionResponse;
+    /**
+     * The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
+     */
+    id: string;
+    organisationId: string;
+    /**
+     * The agent ended the session, or a member disconnected it (data.status says which).
+     */
+    type: 'session.ended';
+};
+
 export type SessionListResponse = {
     /**
      * Opaque; null on the last page.
@@ -687,6 +842,26 @@ export type SessionResponse = {
     name: string;
     startedAt: string;
     status: SessionStatus;
+};
+
+export type SessionStartedEvent = {
+    /**
+     * When the change happened.
+     */
+    createdAt: string;
+    /**
+     * The session, as GET /api/sessions/{id} returns it.
+     */
+    data: SessionResponse;
+    /**
+     * The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
+     */
+    id: string;
+    organisationId: string;
+    /**
+     * An agent started a Live View session.
+     */
+    type: 'session.started';
 };
 
 export type SessionStatus = 'active' | 'ended' | 'disconnected';
@@ -770,6 +945,19 @@ export type UpdateRoleDto = {
     permissions?: Array<Permission>;
 };
 
+export type UpdateWebhookDto = {
+    description?: string;
+    /**
+     * false stops deliveries (pending ones wait); true resumes them and clears the failure streak.
+     */
+    enabled?: boolean;
+    /**
+     * null: every type.
+     */
+    eventTypes?: Array<WebhookEventType> | null;
+    url?: string;
+};
+
 export type UsageSummary = {
     /**
      * Agent hours: the month's summed session time; open sessions count up to now.
@@ -787,6 +975,153 @@ export type UsageSummary = {
      * When the allowances renew: the first instant of next month, UTC.
      */
     renewsAt: string;
+};
+
+export type WebhookDeliveryAttempt = {
+    durationMs: number;
+    /**
+     * Why it failed; null on a 2xx.
+     */
+    error: string | null;
+    number: number;
+    /**
+     * null: no answer (refused, timed out, not sent).
+     */
+    responseStatus: number | null;
+    startedAt: string;
+};
+
+export type WebhookDeliveryListResponse = {
+    deliveries: Array<WebhookDeliveryResponse>;
+    /**
+     * null on the last page.
+     */
+    nextCursor: string | null;
+};
+
+export type WebhookDeliveryResponse = {
+    attemptCount: number;
+    /**
+     * Every attempt, oldest first.
+     */
+    attempts: Array<WebhookDeliveryAttempt>;
+    createdAt: string;
+    /**
+     * The last attempt's duration.
+     */
+    durationMs: number | null;
+    /**
+     * Why the last attempt failed.
+     */
+    error: string | null;
+    /**
+     * The event: the body's id and the webhook-id header.
+     */
+    eventId: string;
+    eventType: EventType;
+    finishedAt: string | null;
+    id: string;
+    lastAttemptAt: string | null;
+    /**
+     * When a pending delivery is attempted next; null otherwise (and while the webhook is disabled).
+     */
+    nextAttemptAt: string | null;
+    /**
+     * The last attempt's HTTP status.
+     */
+    responseStatus: number | null;
+    /**
+     * pending (waiting for its next attempt), delivering (an attempt under way), succeeded, failed (retries exhausted).
+     */
+    status: WebhookDeliveryStatus;
+    webhookId: string;
+};
+
+/**
+ * pending (waiting for its next attempt), delivering (an attempt under way), succeeded, failed (retries exhausted).
+ */
+export type WebhookDeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'failed';
+
+/**
+ * The JSON body of a webhook delivery: {id, type, createdAt, organisationId, data}. Signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature headers); verify it with the SDKs' webhooks.unwrap.
+ */
+export type WebhookEvent = InterruptCreatedEvent | InterruptDecidedEvent | InterruptAnsweredEvent | InterruptAssignedEvent | InterruptUnassignedEvent | InterruptEscalatedEvent | SessionStartedEvent | SessionEndedEvent | WebhookTestEvent;
+
+/**
+ * null: every type.
+ */
+export type WebhookEventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'session.started' | 'session.ended';
+
+export type WebhookListResponse = {
+    webhooks: Array<WebhookResponse>;
+};
+
+export type WebhookResponse = {
+    createdAt: string;
+    description: string;
+    enabled: boolean;
+    /**
+     * null: every type.
+     */
+    eventTypes: Array<WebhookEventType> | null;
+    /**
+     * Since when every attempt has failed; null after a success. Five days of it disables the webhook.
+     */
+    failingSince: string | null;
+    id: string;
+    /**
+     * After a rotation: until when the previous secret still signs beside the new one.
+     */
+    previousSecretExpiresAt: string | null;
+    updatedAt: string;
+    url: string;
+};
+
+export type WebhookTestData = {
+    message: string;
+    webhookId: string;
+};
+
+export type WebhookTestEvent = {
+    /**
+     * When the change happened.
+     */
+    createdAt: string;
+    data: WebhookTestData;
+    /**
+     * The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
+     */
+    id: string;
+    organisationId: string;
+    /**
+     * A test a member sent (POST /api/webhooks/{id}/test).
+     */
+    type: 'webhook.test';
+};
+
+export type WebhookWithSecretResponse = {
+    createdAt: string;
+    description: string;
+    enabled: boolean;
+    /**
+     * null: every type.
+     */
+    eventTypes: Array<WebhookEventType> | null;
+    /**
+     * Since when every attempt has failed; null after a success. Five days of it disables the webhook.
+     */
+    failingSince: string | null;
+    id: string;
+    /**
+     * After a rotation: until when the previous secret still signs beside the new one.
+     */
+    previousSecretExpiresAt: string | null;
+    /**
+     * The signing secret: whsec_ and the base64 of 32 random bytes. Shown once; store it now.
+     */
+    secret: string;
+    updatedAt: string;
+    url: string;
 };
 
 export type WhoamiApiKey = {
@@ -2870,6 +3205,433 @@ export type RemoveTeamMemberResponses = {
 };
 
 export type RemoveTeamMemberResponse = RemoveTeamMemberResponses[keyof RemoveTeamMemberResponses];
+
+export type ListWebhooksData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/webhooks';
+};
+
+export type ListWebhooksErrors = {
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type ListWebhooksError = ListWebhooksErrors[keyof ListWebhooksErrors];
+
+export type ListWebhooksResponses = {
+    200: WebhookListResponse;
+};
+
+export type ListWebhooksResponse = ListWebhooksResponses[keyof ListWebhooksResponses];
+
+export type CreateWebhookData = {
+    body: CreateWebhookDto;
+    path?: never;
+    query?: never;
+    url: '/api/webhooks';
+};
+
+export type CreateWebhookErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type CreateWebhookError = CreateWebhookErrors[keyof CreateWebhookErrors];
+
+export type CreateWebhookResponses = {
+    201: WebhookWithSecretResponse;
+};
+
+export type CreateWebhookResponse = CreateWebhookResponses[keyof CreateWebhookResponses];
+
+export type DeleteWebhookData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/webhooks/{id}';
+};
+
+export type DeleteWebhookErrors = {
+    /**
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it).
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation.
+     */
+    404: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type DeleteWebhookError = DeleteWebhookErrors[keyof DeleteWebhookErrors];
+
+export type DeleteWebhookResponses = {
+    /**
+     * Deleted.
+     */
+    204: void;
+};
+
+export type DeleteWebhookResponse = DeleteWebhookResponses[keyof DeleteWebhookResponses];
+
+export type GetWebhookData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/webhooks/{id}';
+};
+
+export type GetWebhookErrors = {
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation.
+     */
+    404: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type GetWebhookError = GetWebhookErrors[keyof GetWebhookErrors];
+
+export type GetWebhookResponses = {
+    200: WebhookResponse;
+};
+
+export type GetWebhookResponse = GetWebhookResponses[keyof GetWebhookResponses];
+
+export type UpdateWebhookData = {
+    body: UpdateWebhookDto;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/webhooks/{id}';
+};
+
+export type UpdateWebhookErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation.
+     */
+    404: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type UpdateWebhookError = UpdateWebhookErrors[keyof UpdateWebhookErrors];
+
+export type UpdateWebhookResponses = {
+    200: WebhookResponse;
+};
+
+export type UpdateWebhookResponse = UpdateWebhookResponses[keyof UpdateWebhookResponses];
+
+export type ListWebhookDeliveriesData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: {
+        status?: WebhookDeliveryStatus;
+        /**
+         * The previous nextCursor; repeat the other parameters unchanged.
+         */
+        cursor?: string;
+        limit?: number;
+    };
+    url: '/api/webhooks/{id}/deliveries';
+};
+
+export type ListWebhookDeliveriesErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it).
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation.
+     */
+    404: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type ListWebhookDeliveriesError = ListWebhookDeliveriesErrors[keyof ListWebhookDeliveriesErrors];
+
+export type ListWebhookDeliveriesResponses = {
+    200: WebhookDeliveryListResponse;
+};
+
+export type ListWebhookDeliveriesResponse = ListWebhookDeliveriesResponses[keyof ListWebhookDeliveriesResponses];
+
+export type RetryWebhookDeliveryData = {
+    body?: never;
+    path: {
+        id: string;
+        deliveryId: string;
+    };
+    query?: never;
+    url: '/api/webhooks/{id}/deliveries/{deliveryId}/retry';
+};
+
+export type RetryWebhookDeliveryErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation.
+     */
+    404: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type RetryWebhookDeliveryError = RetryWebhookDeliveryErrors[keyof RetryWebhookDeliveryErrors];
+
+export type RetryWebhookDeliveryResponses = {
+    202: WebhookDeliveryResponse;
+};
+
+export type RetryWebhookDeliveryResponse = RetryWebhookDeliveryResponses[keyof RetryWebhookDeliveryResponses];
+
+export type RotateWebhookSecretData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/webhooks/{id}/rotate-secret';
+};
+
+export type RotateWebhookSecretErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation.
+     */
+    404: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type RotateWebhookSecretError = RotateWebhookSecretErrors[keyof RotateWebhookSecretErrors];
+
+export type RotateWebhookSecretResponses = {
+    200: WebhookWithSecretResponse;
+};
+
+export type RotateWebhookSecretResponse = RotateWebhookSecretResponses[keyof RotateWebhookSecretResponses];
+
+export type TestWebhookData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/webhooks/{id}/test';
+};
+
+export type TestWebhookErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation.
+     */
+    404: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type TestWebhookError = TestWebhookErrors[keyof TestWebhookErrors];
+
+export type TestWebhookResponses = {
+    202: WebhookDeliveryResponse;
+};
+
+export type TestWebhookResponse = TestWebhookResponses[keyof TestWebhookResponses];
 
 export type WhoamiData = {
     body?: never;

@@ -16,6 +16,7 @@ import { AuditLog } from './resources/audit-log';
 import { Interrupts } from './resources/interrupts';
 import { Sessions } from './resources/sessions';
 import type { Whoami } from './types';
+import { Webhooks } from './webhooks';
 
 export const DEFAULT_BASE_URL = 'http://localhost:3000';
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -40,6 +41,8 @@ export interface ClientOptions {
   logLevel?: LogLevel;
   /** Where log lines go. Default: the console. */
   logger?: Logger;
+  /** The signing secret `webhooks.verify` / `unwrap` use by default. Defaults to `INTERLOCK_WEBHOOK_SECRET`. */
+  webhookSecret?: string;
   /**
    * API keys are server-side secrets: the client refuses to run in a browser, where the key would
    * be visible to anyone using the page, unless this is true.
@@ -72,6 +75,8 @@ export class Interlock {
   readonly interrupts: Interrupts;
   readonly sessions: Sessions;
   readonly auditLog: AuditLog;
+  /** Verifies the webhooks Interlock sends (`verify`, `unwrap`). */
+  readonly webhooks: Webhooks;
 
   readonly logLevel: LogLevel;
 
@@ -135,6 +140,7 @@ export class Interlock {
     this.interrupts = new Interrupts(this);
     this.sessions = new Sessions(this);
     this.auditLog = new AuditLog(this);
+    this.webhooks = new Webhooks({ secret: options.webhookSecret });
   }
 
   /**

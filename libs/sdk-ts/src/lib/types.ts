@@ -29,6 +29,18 @@ import type {
   TargetType,
   WhoamiApiKey,
   WhoamiResponse,
+  EventType,
+  InterruptAnsweredEvent,
+  InterruptAssignedEvent,
+  InterruptCreatedEvent,
+  InterruptDecidedEvent,
+  InterruptEscalatedEvent,
+  InterruptUnassignedEvent,
+  SessionEndedEvent,
+  SessionStartedEvent,
+  WebhookEvent,
+  WebhookTestData,
+  WebhookTestEvent,
 } from '../generated';
 
 export type {
@@ -44,7 +56,25 @@ export type {
   SessionStatus,
   TargetType,
   WhoamiApiKey,
+  EventType,
+  InterruptAnsweredEvent,
+  InterruptAssignedEvent,
+  InterruptCreatedEvent,
+  InterruptDecidedEvent,
+  InterruptEscalatedEvent,
+  InterruptUnassignedEvent,
+  SessionEndedEvent,
+  SessionStartedEvent,
+  WebhookTestData,
+  WebhookTestEvent,
 };
+
+/**
+ * The body of a webhook delivery, `{id, type, createdAt, organisationId, data}`: a union on
+ * `type` (switch on it to narrow `data` to the interrupt, the session or the test ping). What
+ * `client.webhooks.unwrap` returns.
+ */
+export type { WebhookEvent };
 
 /** One proposed action, as sent: LangGraph's action request plus its review config. */
 export type ActionRequest = ActionRequestDto;

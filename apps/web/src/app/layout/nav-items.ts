@@ -19,7 +19,7 @@ export const NAV_SECTIONS: { label: string; items: NavItem[] }[] = [
   {
     label: 'Organisation',
     items: [
-      { label: 'Integrations', to: '/integrations/api-keys', anyOf: ['apiKey.read'] },
+      { label: 'Integrations', to: '/integrations/api-keys', anyOf: ['apiKey.read', 'webhook.manage'] },
       { label: 'Members', to: '/members', anyOf: ['member.manage'] },
       { label: 'Invitations', to: '/invitations', anyOf: ['member.invite'] },
       { label: 'Roles', to: '/roles', anyOf: ['role.manage'] },

@@ -811,6 +811,134 @@ class UsageSummary(InterlockModel):
     """
 
 
+class WebhookDeliveryAttempt(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    duration_ms: int = Field(..., alias='durationMs', ge=0)
+    error: Optional[str] = Field(...)
+    """
+    Why it failed; null on a 2xx.
+    """
+    number: int = Field(..., ge=1)
+    response_status: Optional[int] = Field(..., alias='responseStatus')
+    """
+    null: no answer (refused, timed out, not sent).
+    """
+    started_at: AwareDatetime = Field(..., alias='startedAt')
+
+
+class WebhookResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    description: str
+    enabled: bool
+    event_types: Optional[
+        list[
+            Union[Literal['interrupt.created',
+                'interrupt.decided',
+                'interrupt.answered',
+                'interrupt.assigned',
+                'interrupt.unassigned',
+                'interrupt.escalated',
+                'session.started',
+                'session.ended'], str]
+        ]
+    ] = Field(..., alias='eventTypes')
+    """
+    null: every type.
+    """
+    failing_since: Optional[AwareDatetime] = Field(..., alias='failingSince')
+    """
+    Since when every attempt has failed; null after a success. Five days of it disables the webhook.
+    """
+    id: str
+    previous_secret_expires_at: Optional[AwareDatetime] = Field(
+        ..., alias='previousSecretExpiresAt'
+    )
+    """
+    After a rotation: until when the previous secret still signs beside the new one.
+    """
+    updated_at: AwareDatetime = Field(..., alias='updatedAt')
+    url: str
+
+
+class WebhookTestData(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    message: str = Field(..., examples=['A test event sent from Interlock.'])
+    webhook_id: str = Field(..., alias='webhookId')
+
+
+class WebhookTestEvent(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    """
+    When the change happened.
+    """
+    data: WebhookTestData
+    id: str
+    """
+    The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
+    """
+    organisation_id: str = Field(..., alias='organisationId')
+    type: Union[Literal['webhook.test'], str]
+    """
+    A test a member sent (POST /api/webhooks/{id}/test).
+    """
+
+
+class WebhookWithSecretResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    description: str
+    enabled: bool
+    event_types: Optional[
+        list[
+            Union[Literal['interrupt.created',
+                'interrupt.decided',
+                'interrupt.answered',
+                'interrupt.assigned',
+                'interrupt.unassigned',
+                'interrupt.escalated',
+                'session.started',
+                'session.ended'], str]
+        ]
+    ] = Field(..., alias='eventTypes')
+    """
+    null: every type.
+    """
+    failing_since: Optional[AwareDatetime] = Field(..., alias='failingSince')
+    """
+    Since when every attempt has failed; null after a success. Five days of it disables the webhook.
+    """
+    id: str
+    previous_secret_expires_at: Optional[AwareDatetime] = Field(
+        ..., alias='previousSecretExpiresAt'
+    )
+    """
+    After a rotation: until when the previous secret still signs beside the new one.
+    """
+    secret: str = Field(..., examples=['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'])
+    """
+    The signing secret: whsec_ and the base64 of 32 random bytes. Shown once; store it now.
+    """
+    updated_at: AwareDatetime = Field(..., alias='updatedAt')
+    url: str
+
+
 class WhoamiApiKey(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1040,6 +1168,36 @@ class CreateRoleDto(InterlockModel):
     """
 
 
+class CreateWebhookDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    description: str = Field('', max_length=500)
+    enabled: bool = True
+    event_types: Optional[
+        list[
+            Union[Literal['interrupt.created',
+                'interrupt.decided',
+                'interrupt.answered',
+                'interrupt.assigned',
+                'interrupt.unassigned',
+                'interrupt.escalated',
+                'session.started',
+                'session.ended'], str]
+        ]
+    ] = Field(None, alias='eventTypes')
+    """
+    The event types to send; null or absent: every type, including ones added later.
+    """
+    url: str = Field(
+        ..., examples=['https://agents.example.com/interlock/webhooks'], max_length=2048
+    )
+    """
+    https (http only to loopback, outside production). No credentials; in production no private, loopback, link-local or metadata address.
+    """
+
+
 class CurrentSessionResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1213,6 +1371,30 @@ class InterruptResponse(InterlockModel):
     title: str = Field(..., examples=['Deploy to prod'], max_length=200, min_length=1)
 
 
+class InterruptUnassignedEvent(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    """
+    When the change happened.
+    """
+    data: InterruptResponse
+    """
+    The interrupt with its decisions, as GET /api/interrupts/{id} returns it.
+    """
+    id: str
+    """
+    The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
+    """
+    organisation_id: str = Field(..., alias='organisationId')
+    type: Union[Literal['interrupt.unassigned'], str]
+    """
+    A member removed the assignee.
+    """
+
+
 class InvitationListResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1380,6 +1562,30 @@ class SessionResponse(InterlockModel):
     status: Union[Literal['active', 'ended', 'disconnected'], str]
 
 
+class SessionStartedEvent(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    """
+    When the change happened.
+    """
+    data: SessionResponse
+    """
+    The session, as GET /api/sessions/{id} returns it.
+    """
+    id: str
+    """
+    The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
+    """
+    organisation_id: str = Field(..., alias='organisationId')
+    type: Union[Literal['session.started'], str]
+    """
+    An agent started a Live View session.
+    """
+
+
 class TeamListResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1388,12 +1594,194 @@ class TeamListResponse(InterlockModel):
     teams: list[TeamResponse]
 
 
+class UpdateWebhookDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    description: Optional[str] = Field(None, max_length=500)
+    enabled: Optional[bool] = None
+    """
+    false stops deliveries (pending ones wait); true resumes them and clears the failure streak.
+    """
+    event_types: Optional[
+        list[
+            Union[Literal['interrupt.created',
+                'interrupt.decided',
+                'interrupt.answered',
+                'interrupt.assigned',
+                'interrupt.unassigned',
+                'interrupt.escalated',
+                'session.started',
+                'session.ended'], str]
+        ]
+    ] = Field(None, alias='eventTypes')
+    """
+    null: every type.
+    """
+    url: Optional[str] = Field(None, max_length=2048)
+
+
+class WebhookDeliveryResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    attempt_count: int = Field(..., alias='attemptCount', ge=0)
+    attempts: list[WebhookDeliveryAttempt]
+    """
+    Every attempt, oldest first.
+    """
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    duration_ms: Optional[int] = Field(..., alias='durationMs')
+    """
+    The last attempt's duration.
+    """
+    error: Optional[str] = Field(...)
+    """
+    Why the last attempt failed.
+    """
+    event_id: str = Field(..., alias='eventId')
+    """
+    The event: the body's id and the webhook-id header.
+    """
+    event_type: Union[Literal['interrupt.created',
+        'interrupt.decided',
+        'interrupt.answered',
+        'interrupt.assigned',
+        'interrupt.unassigned',
+        'interrupt.escalated',
+        'session.started',
+        'session.ended',
+        'webhook.test'], str] = Field(..., alias='eventType')
+    finished_at: Optional[AwareDatetime] = Field(..., alias='finishedAt')
+    id: str
+    last_attempt_at: Optional[AwareDatetime] = Field(..., alias='lastAttemptAt')
+    next_attempt_at: Optional[AwareDatetime] = Field(..., alias='nextAttemptAt')
+    """
+    When a pending delivery is attempted next; null otherwise (and while the webhook is disabled).
+    """
+    response_status: Optional[int] = Field(..., alias='responseStatus')
+    """
+    The last attempt's HTTP status.
+    """
+    status: Union[Literal['pending', 'delivering', 'succeeded', 'failed'], str]
+    """
+    pending (waiting for its next attempt), delivering (an attempt under way), succeeded, failed (retries exhausted).
+    """
+    webhook_id: str = Field(..., alias='webhookId')
+
+
+class WebhookListResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    webhooks: list[WebhookResponse]
+
+
 class AppendMessagesDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
     messages: list[SessionMessageDto] = Field(..., max_length=100, min_length=1)
+
+
+class InterruptAnsweredEvent(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    """
+    When the change happened.
+    """
+    data: InterruptResponse
+    """
+    The interrupt with its decisions, as GET /api/interrupts/{id} returns it.
+    """
+    id: str
+    """
+    The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
+    """
+    organisation_id: str = Field(..., alias='organisationId')
+    type: Union[Literal['interrupt.answered'], str]
+    """
+    Every action is decided: follows the interrupt.decided of the last one.
+    """
+
+
+class InterruptAssignedEvent(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    """
+    When the change happened.
+    """
+    data: InterruptResponse
+    """
+    The interrupt with its decisions, as GET /api/interrupts/{id} returns it.
+    """
+    id: str
+    """
+    The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
+    """
+    organisation_id: str = Field(..., alias='organisationId')
+    type: Union[Literal['interrupt.assigned'], str]
+    """
+    A member assigned the interrupt to a member or team.
+    """
+
+
+class InterruptCreatedEvent(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    """
+    When the change happened.
+    """
+    data: InterruptResponse
+    """
+    The interrupt with its decisions, as GET /api/interrupts/{id} returns it.
+    """
+    id: str
+    """
+    The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
+    """
+    organisation_id: str = Field(..., alias='organisationId')
+    type: Union[Literal['interrupt.created'], str]
+    """
+    An agent opened an interrupt.
+    """
+
+
+class InterruptDecidedEvent(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    """
+    When the change happened.
+    """
+    data: InterruptResponse
+    """
+    The interrupt with its decisions, as GET /api/interrupts/{id} returns it.
+    """
+    id: str
+    """
+    The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
+    """
+    organisation_id: str = Field(..., alias='organisationId')
+    type: Union[Literal['interrupt.decided'], str]
+    """
+    A member decided one action (the interrupt as it is after the decision).
+    """
 
 
 class InterruptDetailResponse(InterlockModel):
@@ -1435,6 +1823,30 @@ class InterruptDetailResponse(InterlockModel):
     title: str = Field(..., examples=['Deploy to prod'], max_length=200, min_length=1)
 
 
+class InterruptEscalatedEvent(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    """
+    When the change happened.
+    """
+    data: InterruptResponse
+    """
+    The interrupt with its decisions, as GET /api/interrupts/{id} returns it.
+    """
+    id: str
+    """
+    The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
+    """
+    organisation_id: str = Field(..., alias='organisationId')
+    type: Union[Literal['interrupt.escalated'], str]
+    """
+    A member escalated the interrupt.
+    """
+
+
 class InterruptListResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1450,6 +1862,30 @@ class InterruptListResponse(InterlockModel):
     """
 
 
+class SessionEndedEvent(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    """
+    When the change happened.
+    """
+    data: SessionResponse
+    """
+    The session, as GET /api/sessions/{id} returns it.
+    """
+    id: str
+    """
+    The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
+    """
+    organisation_id: str = Field(..., alias='organisationId')
+    type: Union[Literal['session.ended'], str]
+    """
+    The agent ended the session, or a member disconnected it (data.status says which).
+    """
+
+
 class SessionListResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1462,4 +1898,50 @@ class SessionListResponse(InterlockModel):
     sessions: list[SessionResponse]
     """
     Newest first.
+    """
+
+
+class WebhookDeliveryListResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    deliveries: list[WebhookDeliveryResponse]
+    next_cursor: Optional[str] = Field(..., alias='nextCursor')
+    """
+    null on the last page.
+    """
+
+
+class WebhookEvent(
+    RootModel[
+        Union[
+            InterruptCreatedEvent,
+            InterruptDecidedEvent,
+            InterruptAnsweredEvent,
+            InterruptAssignedEvent,
+            InterruptUnassignedEvent,
+            InterruptEscalatedEvent,
+            SessionStartedEvent,
+            SessionEndedEvent,
+            WebhookTestEvent,
+        ]
+    ]
+):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    root: Union[
+        InterruptCreatedEvent,
+        InterruptDecidedEvent,
+        InterruptAnsweredEvent,
+        InterruptAssignedEvent,
+        InterruptUnassignedEvent,
+        InterruptEscalatedEvent,
+        SessionStartedEvent,
+        SessionEndedEvent,
+        WebhookTestEvent,
+    ]
+    """
+    The JSON body of a webhook delivery: {id, type, createdAt, organisationId, data}. Signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature headers); verify it with the SDKs' webhooks.unwrap.
     """

@@ -1,10 +1,11 @@
 import type { ApiKeyResponse } from '@interlock/api-client';
-import { Alert, Button, Paper, Stack, Tabs, Text } from '@mantine/core';
+import { Alert, Button, Paper, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Navigate, useSearchParams } from 'react-router';
 import { AgentSnippet } from '../../../shared/components/agent-snippet';
 import { CenteredLoader } from '../../../shared/components/centered-loader';
 import { EmptyHint } from '../../../shared/components/empty-hint';
+import { IntegrationsTabs } from '../../../shared/components/integrations-tabs';
 import { PageHeader } from '../../../shared/components/page-header';
 import { QueryError } from '../../../shared/components/query-error';
 import { useCan } from '../../../shared/session/session.queries';
@@ -20,12 +21,16 @@ export function ApiKeysRoute() {
   const canCreate = useCan('apiKey.create');
   const canRename = useCan('apiKey.update');
   const canRevoke = useCan('apiKey.delete');
+  const canRead = useCan('apiKey.read');
+  const canWebhooks = useCan('webhook.manage');
   const [params, setParams] = useSearchParams();
   const welcome = params.get('welcome') === '1';
   const [creating, setCreating] = useState(false);
   const [renaming, setRenaming] = useState<ApiKeyResponse | null>(null);
   const [revoking, setRevoking] = useState<ApiKeyResponse | null>(null);
 
+  // Integrations opens here; a member who manages webhooks but may not read keys goes there.
+  if (!canRead && canWebhooks) return <Navigate to="/integrations/webhooks" replace />;
   return (
     <>
       <PageHeader
@@ -54,36 +59,31 @@ export function ApiKeysRoute() {
           </Text>
         </Alert>
       )}
-      <Tabs value="api-keys" keepMounted={false}>
-        <Tabs.List aria-label="Integrations">
-          <Tabs.Tab value="api-keys">Api Keys</Tabs.Tab>
-        </Tabs.List>
-        <Tabs.Panel value="api-keys" pt="md">
-          {keys.isPending ? (
-            <CenteredLoader label="Loading API keys" />
-          ) : keys.isError ? (
-            <QueryError error={keys.error} onRetry={() => void keys.refetch()} />
-          ) : keys.data.length === 0 ? (
-            <Paper withBorder p="lg">
-              <EmptyHint title="No API keys yet">
-                <Stack align="center" gap="sm">
-                  <Text size="sm" c="dimmed">
-                    {canCreate ? 'Create a key for your agent, then give it these lines:' : 'Ask a Developer or Owner to create a key for your agent. It then needs these lines:'}
-                  </Text>
-                  <AgentSnippet />
-                </Stack>
-              </EmptyHint>
+      <IntegrationsTabs active="api-keys">
+        {keys.isPending ? (
+          <CenteredLoader label="Loading API keys" />
+        ) : keys.isError ? (
+          <QueryError error={keys.error} onRetry={() => void keys.refetch()} />
+        ) : keys.data.length === 0 ? (
+          <Paper withBorder p="lg">
+            <EmptyHint title="No API keys yet">
+              <Stack align="center" gap="sm">
+                <Text size="sm" c="dimmed">
+                  {canCreate ? 'Create a key for your agent, then give it these lines:' : 'Ask a Developer or Owner to create a key for your agent. It then needs these lines:'}
+                </Text>
+                <AgentSnippet />
+              </Stack>
+            </EmptyHint>
+          </Paper>
+        ) : (
+          <Stack>
+            <Paper withBorder>
+              <ApiKeysTable apiKeys={keys.data} canRename={canRename} canRevoke={canRevoke} onRename={setRenaming} onRevoke={setRevoking} />
             </Paper>
-          ) : (
-            <Stack>
-              <Paper withBorder>
-                <ApiKeysTable apiKeys={keys.data} canRename={canRename} canRevoke={canRevoke} onRename={setRenaming} onRevoke={setRevoking} />
-              </Paper>
-              {welcome && <AgentSnippet intro="Your agent needs these lines, with the key in INTERLOCK_API_KEY:" />}
-            </Stack>
-          )}
-        </Tabs.Panel>
-      </Tabs>
+            {welcome && <AgentSnippet intro="Your agent needs these lines, with the key in INTERLOCK_API_KEY:" />}
+          </Stack>
+        )}
+      </IntegrationsTabs>
       {canCreate && <CreateApiKeyModal opened={creating} onClose={() => setCreating(false)} />}
       <RenameApiKeyModal apiKey={renaming} onClose={() => setRenaming(null)} />
       <RevokeApiKeyModal apiKey={revoking} onClose={() => setRevoking(null)} />

@@ -1,0 +1,45 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { STREAM_EVENT_TYPES } from '@interlock/domain';
+import { MAX_URL_LENGTH } from '../webhook-url.util';
+
+/** The event types a webhook can subscribe to: every type but `webhook.test`, sent on request. */
+export const SUBSCRIBABLE_EVENT_TYPES = STREAM_EVENT_TYPES;
+export const MAX_DESCRIPTION_LENGTH = 500;
+
+export class CreateWebhookDto {
+  @ApiProperty({
+    maxLength: MAX_URL_LENGTH,
+    example: 'https://agents.example.com/interlock/webhooks',
+    description: 'https (http only to loopback, outside production). No credentials; in production no private, loopback, link-local or metadata address.',
+  })
+  @IsString()
+  @MaxLength(MAX_URL_LENGTH)
+  url!: string;
+
+  @ApiPropertyOptional({ maxLength: MAX_DESCRIPTION_LENGTH, default: '' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_DESCRIPTION_LENGTH)
+  description?: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    enum: SUBSCRIBABLE_EVENT_TYPES,
+    enumName: 'WebhookEventType',
+    nullable: true,
+    description: 'The event types to send; null or absent: every type, including ones added later.',
+  })
+  @ValidateIf((o: CreateWebhookDto) => o.eventTypes !== null && o.eventTypes !== undefined)
+  @IsArray()
+  @ArrayMinSize(1, { message: 'eventTypes must list at least one event type (or be null for every type)' })
+  @ArrayMaxSize(SUBSCRIBABLE_EVENT_TYPES.length)
+  @ArrayUnique({ message: 'eventTypes must not repeat a type' })
+  @IsIn(SUBSCRIBABLE_EVENT_TYPES, { each: true, message: `eventTypes must list only ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}` })
+  eventTypes?: string[] | null;
+
+  @ApiPropertyOptional({ default: true })
+  @IsOptional()
+  @IsBoolean()
+  enabled?: boolean;
+}

@@ -1,0 +1,31 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
+
+/**
+ * The outbox: an event, written in the same transaction as the change it reports (SPEC §8a), with
+ * the exact body every delivery of it sends. Only events some webhook subscribed to are kept.
+ */
+@Entity({ name: 'webhook_events' })
+// Retention deletes old events (and with them their deliveries), oldest first, across organisations.
+@Index('webhook_events_created_idx', ['createdAt'])
+export class WebhookEventEntity {
+  @PrimaryColumn('uuid')
+  organisationId!: string;
+
+  /** Also the `webhook-id` header of its deliveries. */
+  @PrimaryColumn('uuid')
+  id!: string;
+
+  @Column('text')
+  type!: string;
+
+  /** The interrupt, session or webhook it is about. */
+  @Column('uuid')
+  subjectId!: string;
+
+  /** `{id, type, createdAt, organisationId, data}` as sent: text, so retries send the same bytes. */
+  @Column('text')
+  body!: string;
+
+  @CreateDateColumn({ type: 'timestamptz', precision: 3 })
+  createdAt!: Date;
+}

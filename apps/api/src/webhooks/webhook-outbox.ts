@@ -1,0 +1,51 @@
+import { randomUUID } from 'node:crypto';
+import type { EventType, WebhookEventData } from '@interlock/domain';
+import type { Queryable } from '../database/query-rows.util';
+import type { InterruptResponse } from '../interrupts/dto/interrupt.response';
+import type { SessionResponse } from '../sessions/dto/session.response';
+
+/** The resources webhook events carry, as the API returns them. */
+export interface ApiEventResources {
+  interrupt: InterruptResponse;
+  session: SessionResponse;
+}
+
+/** An event to record: its type, what it is about, and its data (typed by the catalogue). */
+export type OutboxEvent = {
+  [T in EventType]: { type: T; subjectId: string; data: WebhookEventData<ApiEventResources>[T] };
+}[EventType];
+
+/**
+ * One event: it is kept, with a delivery to each enabled webhook subscribed to its type, only if
+ * there is at least one — an organisation without webhooks pays one index probe per event.
+ */
+const WRITE_EVENT = `
+WITH targets AS (
+  SELECT id FROM webhooks
+   WHERE organisation_id = $1 AND enabled AND (event_types IS NULL OR $3::text = ANY(event_types))
+), event AS (
+  INSERT INTO webhook_events (organisation_id, id, type, subject_id, body, created_at)
+  SELECT $1, $2, $3, $4, $5, $6 WHERE EXISTS (SELECT 1 FROM targets)
+  RETURNING id
+)
+INSERT INTO webhook_deliveries (organisation_id, id, webhook_id, event_id, event_type, subject_id, due_at, max_attempts)
+SELECT $1, gen_random_uuid(), t.id, e.id, $3, $4, now(), $7 FROM targets t CROSS JOIN event e`;
+
+/**
+ * The transactional outbox (SPEC §8a). Features call `write` with the transaction of the change
+ * an event reports, so the event exists if and only if the change committed; the delivery worker
+ * sends it after the commit. Events of one call are written in order, and deliveries of one
+ * subject to one webhook leave in that order.
+ */
+export class WebhookOutbox {
+  constructor(private readonly maxAttempts: number) {}
+
+  async write(tx: Queryable, organisationId: string, events: readonly OutboxEvent[]): Promise<void> {
+    for (const event of events) {
+      const id = randomUUID();
+      const createdAt = new Date().toISOString();
+      const body = JSON.stringify({ id, type: event.type, createdAt, organisationId, data: event.data });
+      await tx.query(WRITE_EVENT, [organisationId, id, event.type, event.subjectId, body, createdAt, this.maxAttempts]);
+    }
+  }
+}

@@ -1,0 +1,95 @@
+import { checkUrlShape, isForbiddenAddress, resolveTarget, URL_MESSAGES } from './webhook-url.util';
+
+describe('isForbiddenAddress', () => {
+  it.each([
+    '127.0.0.1',
+    '127.255.0.9',
+    '10.0.0.1',
+    '10.255.255.255',
+    '172.16.0.1',
+    '172.31.255.254',
+    '192.168.1.1',
+    '169.254.169.254',
+    '169.254.0.1',
+    '100.64.0.1',
+    '0.0.0.0',
+    '224.0.0.1',
+    '255.255.255.255',
+    '198.18.0.1',
+    '::1',
+    '::',
+    'fe80::1',
+    'fc00::1',
+    'fd00:ec2::254',
+    'ff02::1',
+    '::ffff:127.0.0.1',
+    '::ffff:10.1.2.3',
+    '::ffff:169.254.169.254',
+    '64:ff9b::a00:1',
+    '64:ff9b::7f00:1',
+    '2002:a00:1::1',
+    '2001:db8::1',
+    'not-an-address',
+  ])('refuses %s', (address) => {
+    expect(isForbiddenAddress(address)).toBe(true);
+  });
+
+  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '192.169.0.1', '2606:4700::6810:85e5', '::ffff:93.184.216.34', '64:ff9b::808:808'])(
+    'allows the public address %s',
+    (address) => {
+      expect(isForbiddenAddress(address)).toBe(false);
+    },
+  );
+});
+
+describe('checkUrlShape', () => {
+  it('accepts https anywhere, and http only to loopback outside production', () => {
+    expect(checkUrlShape('https://hooks.example.com/x?y=1', true)).toBeInstanceOf(URL);
+    expect(checkUrlShape('https://hooks.example.com/x', false)).toBeInstanceOf(URL);
+    for (const url of ['http://localhost:3000/x', 'http://127.0.0.1/x', 'http://[::1]:80/', 'http://api.localhost/x', 'http://0x7f.1/']) {
+      expect(checkUrlShape(url, false)).toBeInstanceOf(URL);
+      expect(checkUrlShape(url, true)).toBe(URL_MESSAGES.httpsInProduction);
+    }
+    expect(checkUrlShape('http://example.com/', false)).toBe(URL_MESSAGES.httpOnlyLoopback);
+    expect(checkUrlShape('http://10.0.0.1/', false)).toBe(URL_MESSAGES.httpOnlyLoopback);
+  });
+
+  it('refuses other schemes, relative URLs and credentials', () => {
+    expect(checkUrlShape('ftp://example.com/', false)).toBe(URL_MESSAGES.invalid);
+    expect(checkUrlShape('/hooks', false)).toBe(URL_MESSAGES.invalid);
+    expect(checkUrlShape('javascript:alert(1)', false)).toBe(URL_MESSAGES.invalid);
+    expect(checkUrlShape('https://a:b@example.com/', false)).toBe(URL_MESSAGES.credentials);
+    expect(checkUrlShape('https://a@example.com/', false)).toBe(URL_MESSAGES.credentials);
+  });
+});
+
+describe('resolveTarget', () => {
+  const resolver = (answers: Record<string, string[]>) => async (host: string) => {
+    const found = answers[host];
+    if (found === undefined) throw new Error('ENOTFOUND');
+    return found.map((address) => ({ address, family: (address.includes(':') ? 6 : 4) as 4 | 6 }));
+  };
+
+  it('in production refuses a host with any private address, and IP literals without resolving', async () => {
+    const resolve = resolver({ 'public.test': ['93.184.216.34'], 'mixed.test': ['93.184.216.34', '10.0.0.1'], 'meta.test': ['169.254.169.254'] });
+    expect(await resolveTarget(new URL('https://public.test/'), true, resolve)).toEqual([{ address: '93.184.216.34', family: 4 }]);
+    expect(await resolveTarget(new URL('https://mixed.test/'), true, resolve)).toBe(URL_MESSAGES.forbidden);
+    expect(await resolveTarget(new URL('https://meta.test/'), true, resolve)).toBe(URL_MESSAGES.forbidden);
+    expect(await resolveTarget(new URL('https://missing.test/'), true, resolve)).toBe(URL_MESSAGES.unresolvable);
+    const never = async () => {
+      throw new Error('an IP literal is not resolved');
+    };
+    expect(await resolveTarget(new URL('https://[::1]/'), true, never)).toBe(URL_MESSAGES.forbidden);
+    expect(await resolveTarget(new URL('https://127.0.0.1:8443/'), true, never)).toBe(URL_MESSAGES.forbidden);
+    expect(await resolveTarget(new URL('https://2130706433/'), true, never)).toBe(URL_MESSAGES.forbidden);
+    expect(await resolveTarget(new URL('https://[::1]/'), false, never)).toEqual([{ address: '::1', family: 6 }]);
+  });
+
+  it('outside production returns every address unchecked', async () => {
+    const resolve = resolver({ 'intranet.test': ['10.0.0.1', 'fd00::1'] });
+    expect(await resolveTarget(new URL('https://intranet.test/'), false, resolve)).toEqual([
+      { address: '10.0.0.1', family: 4 },
+      { address: 'fd00::1', family: 6 },
+    ]);
+  });
+});

@@ -1,0 +1,57 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { OrganisationEntity } from '../organisation/organisation.entity';
+
+/**
+ * An endpoint that receives the organisation's events (SPEC §8a). The signing secrets are kept
+ * encrypted (webhook-secret.util.ts): the service must sign with them, so they cannot be hashed.
+ */
+@Entity({ name: 'webhooks' })
+@Index('webhooks_organisation_created_idx', ['organisationId', 'createdAt', 'id'])
+export class WebhookEntity {
+  @PrimaryColumn('uuid')
+  organisationId!: string;
+
+  @PrimaryColumn('uuid')
+  id!: string;
+
+  @ManyToOne(() => OrganisationEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'organisation_id' })
+  organisation?: OrganisationEntity;
+
+  @Column('text')
+  url!: string;
+
+  @Column('text', { default: '' })
+  description!: string;
+
+  /** The event types subscribed; null: every type. */
+  @Column('text', { array: true, nullable: true })
+  eventTypes!: string[] | null;
+
+  @Column('boolean', { default: true })
+  enabled!: boolean;
+
+  /** AES-256-GCM ciphertext of the current secret. */
+  @Column('bytea')
+  secret!: Buffer;
+
+  /** After a rotation: the previous secret, still signing beside the new one until it expires. */
+  @Column('bytea', { nullable: true })
+  previousSecret!: Buffer | null;
+
+  @Column('timestamp with time zone', { precision: 3, nullable: true })
+  previousSecretExpiresAt!: Date | null;
+
+  /** Since when every attempt has failed (null after a success); 5 days of it disables the endpoint. */
+  @Column('timestamp with time zone', { precision: 3, nullable: true })
+  failingSince!: Date | null;
+
+  @Column('uuid')
+  createdBy!: string;
+
+  @CreateDateColumn({ type: 'timestamptz', precision: 3 })
+  createdAt!: Date;
+
+  @Column('timestamp with time zone', { precision: 3, default: () => 'now()' })
+  updatedAt!: Date;
+}

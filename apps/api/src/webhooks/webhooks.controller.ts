@@ -1,0 +1,122 @@
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
+import {
+  ApiAcceptedResponse,
+  ApiCreatedResponse,
+  ApiExtraModels,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
+import { MemberRoute } from '../auth/decorators/route-access.decorator';
+import type { MemberPrincipal } from '../auth/principal';
+import { IdParam } from '../http/id-param.pipe';
+import { CreateWebhookDto } from './dto/create-webhook.dto';
+import { ListWebhookDeliveriesQuery } from './dto/list-webhook-deliveries.query';
+import { UpdateWebhookDto } from './dto/update-webhook.dto';
+import { WebhookDeliveryListResponse, WebhookDeliveryResponse } from './dto/webhook-delivery.response';
+import { WEBHOOK_EVENT_SCHEMAS, WebhookTestData } from './dto/webhook-event.schema';
+import { WebhookListResponse, WebhookResponse, WebhookWithSecretResponse } from './dto/webhook.response';
+import { WebhooksService } from './webhooks.service';
+
+/** Webhook management (SPEC §6, §8a): human-only, webhook.manage. */
+@Controller('api/webhooks')
+@ApiTags('webhooks')
+@ApiExtraModels(WebhookTestData, ...Object.values(WEBHOOK_EVENT_SCHEMAS))
+export class WebhooksController {
+  constructor(private readonly webhooks: WebhooksService) {}
+
+  @Get()
+  @MemberRoute('webhook.manage')
+  @ApiOperation({ operationId: 'listWebhooks', summary: "List the organisation's webhooks (never their secrets)" })
+  @ApiOkResponse({ type: WebhookListResponse })
+  async list(@CurrentMember() member: MemberPrincipal): Promise<WebhookListResponse> {
+    return { webhooks: await this.webhooks.list(member) };
+  }
+
+  @Post()
+  @MemberRoute('webhook.manage')
+  @ApiOperation({ operationId: 'createWebhook', summary: 'Create a webhook; its signing secret is in this response only' })
+  @ApiCreatedResponse({ type: WebhookWithSecretResponse })
+  create(@CurrentMember() member: MemberPrincipal, @Body() body: CreateWebhookDto, @ClientIp() ip: string | null): Promise<WebhookWithSecretResponse> {
+    return this.webhooks.create(member, body, ip);
+  }
+
+  @Get(':id')
+  @MemberRoute('webhook.manage')
+  @ApiOperation({ operationId: 'getWebhook', summary: 'One webhook' })
+  @ApiOkResponse({ type: WebhookResponse })
+  get(@CurrentMember() member: MemberPrincipal, @IdParam() id: string): Promise<WebhookResponse> {
+    return this.webhooks.get(member, id);
+  }
+
+  @Patch(':id')
+  @MemberRoute('webhook.manage')
+  @ApiOperation({ operationId: 'updateWebhook', summary: 'Change the URL, description, event types, or enable / disable' })
+  @ApiOkResponse({ type: WebhookResponse })
+  update(
+    @CurrentMember() member: MemberPrincipal,
+    @IdParam() id: string,
+    @Body() body: UpdateWebhookDto,
+    @ClientIp() ip: string | null,
+  ): Promise<WebhookResponse> {
+    return this.webhooks.update(member, id, body, ip);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @MemberRoute('webhook.manage')
+  @ApiOperation({ operationId: 'deleteWebhook', summary: 'Delete a webhook and its deliveries' })
+  @ApiNoContentResponse({ description: 'Deleted.' })
+  async remove(@CurrentMember() member: MemberPrincipal, @IdParam() id: string, @ClientIp() ip: string | null): Promise<void> {
+    await this.webhooks.remove(member, id, ip);
+  }
+
+  @Post(':id/rotate-secret')
+  @HttpCode(200)
+  @MemberRoute('webhook.manage')
+  @ApiOperation({
+    operationId: 'rotateWebhookSecret',
+    summary: 'A new signing secret, in this response only; the previous one keeps signing beside it for 24 hours',
+  })
+  @ApiOkResponse({ type: WebhookWithSecretResponse })
+  rotateSecret(@CurrentMember() member: MemberPrincipal, @IdParam() id: string, @ClientIp() ip: string | null): Promise<WebhookWithSecretResponse> {
+    return this.webhooks.rotateSecret(member, id, ip);
+  }
+
+  @Post(':id/test')
+  @HttpCode(202)
+  @MemberRoute('webhook.manage')
+  @ApiOperation({ operationId: 'testWebhook', summary: 'Queue a webhook.test event to this webhook (sent even while it is disabled)' })
+  @ApiAcceptedResponse({ type: WebhookDeliveryResponse })
+  test(@CurrentMember() member: MemberPrincipal, @IdParam() id: string): Promise<WebhookDeliveryResponse> {
+    return this.webhooks.sendTest(member, id);
+  }
+
+  @Get(':id/deliveries')
+  @MemberRoute('webhook.manage')
+  @ApiOperation({ operationId: 'listWebhookDeliveries', summary: "The webhook's deliveries, newest first, with their attempts" })
+  @ApiOkResponse({ type: WebhookDeliveryListResponse })
+  deliveries(
+    @CurrentMember() member: MemberPrincipal,
+    @IdParam() id: string,
+    @Query() query: ListWebhookDeliveriesQuery,
+  ): Promise<WebhookDeliveryListResponse> {
+    return this.webhooks.listDeliveries(member, id, query);
+  }
+
+  @Post(':id/deliveries/:deliveryId/retry')
+  @HttpCode(202)
+  @MemberRoute('webhook.manage')
+  @ApiOperation({ operationId: 'retryWebhookDelivery', summary: 'Send a succeeded or failed delivery again, now (one more attempt)' })
+  @ApiAcceptedResponse({ type: WebhookDeliveryResponse })
+  retry(
+    @CurrentMember() member: MemberPrincipal,
+    @IdParam() id: string,
+    @IdParam('deliveryId') deliveryId: string,
+    @ClientIp() ip: string | null,
+  ): Promise<WebhookDeliveryResponse> {
+    return this.webhooks.retryDelivery(member, id, deliveryId, ip);
+  }
+}

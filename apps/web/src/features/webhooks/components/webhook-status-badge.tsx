@@ -1,0 +1,16 @@
+import type { WebhookResponse } from '@interlock/api-client';
+import { Badge, Tooltip } from '@mantine/core';
+import { dateTime } from '../../../shared/utils/format';
+
+/** Enabled, disabled, or enabled but failing every attempt since some time. */
+export function WebhookStatusBadge({ webhook }: { webhook: WebhookResponse }) {
+  if (!webhook.enabled) return <Badge color="gray">Disabled</Badge>;
+  if (webhook.failingSince !== null) {
+    return (
+      <Tooltip label={`Every attempt has failed since ${dateTime(webhook.failingSince)}; after 5 days the webhook is disabled.`}>
+        <Badge color="orange">Failing</Badge>
+      </Tooltip>
+    );
+  }
+  return <Badge color="teal">Enabled</Badge>;
+}

@@ -1,0 +1,152 @@
+import type { WebhookDeliveryResponse } from '@interlock/api-client';
+import { Anchor, Button, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { CenteredLoader } from '../../../shared/components/centered-loader';
+import { EmptyHint } from '../../../shared/components/empty-hint';
+import { PageHeader } from '../../../shared/components/page-header';
+import { QueryError } from '../../../shared/components/query-error';
+import { RelativeTime } from '../../../shared/components/relative-time';
+import { notifyError, notifySuccess } from '../../../shared/utils/notify';
+import { useRetryDelivery, useSendTestEvent, useUpdateWebhook, useWebhook, useWebhookDeliveries } from '../api/webhooks.queries';
+import { DeleteWebhookModal } from '../components/delete-webhook-modal';
+import { DeliveriesTable } from '../components/deliveries-table';
+import { EditWebhookModal } from '../components/edit-webhook-modal';
+import { describeEventTypes } from '../components/event-types';
+import { RotateSecretModal } from '../components/rotate-secret-modal';
+import { WebhookStatusBadge } from '../components/webhook-status-badge';
+
+/** One webhook: its settings, test, rotate, enable / disable, and its deliveries with retry. */
+export function WebhookRoute() {
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const webhook = useWebhook(id);
+  const deliveries = useWebhookDeliveries(id);
+  const update = useUpdateWebhook();
+  const test = useSendTestEvent();
+  const retry = useRetryDelivery();
+  const [editing, setEditing] = useState(false);
+  const [rotating, setRotating] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const rows = useMemo(() => deliveries.data?.pages.flatMap((p) => p.deliveries) ?? [], [deliveries.data]);
+
+  if (webhook.isPending) return <CenteredLoader label="Loading the webhook" />;
+  if (webhook.isError) return <QueryError error={webhook.error} onRetry={() => void webhook.refetch()} />;
+  const hook = webhook.data;
+
+  const sendTest = () =>
+    test.mutate(hook.id, { onSuccess: () => notifySuccess('Test event queued'), onError: (error) => notifyError(error) });
+  const retryOne = (delivery: WebhookDeliveryResponse) =>
+    retry.mutate(
+      { webhookId: hook.id, deliveryId: delivery.id },
+      { onSuccess: () => notifySuccess('Delivery queued again'), onError: (error) => notifyError(error) },
+    );
+
+  return (
+    <>
+      <Anchor component={Link} to="/integrations/webhooks" size="sm">
+        ← Webhooks
+      </Anchor>
+      <PageHeader
+        title="Webhook"
+        description={<span style={{ wordBreak: 'break-all' }}>{hook.url}</span>}
+        actions={
+          <>
+            <Button onClick={sendTest} loading={test.isPending}>
+              Send test event
+            </Button>
+            <Button variant="default" onClick={() => setEditing(true)}>
+              Edit
+            </Button>
+            <Button variant="default" onClick={() => setRotating(true)}>
+              Rotate secret
+            </Button>
+            <Button variant="light" color="red" onClick={() => setDeleting(true)}>
+              Delete
+            </Button>
+          </>
+        }
+      />
+      <Stack>
+        <Paper withBorder p="md">
+          <Group gap="xl" align="flex-start">
+            <Stack gap={4}>
+              <Text size="xs" c="dimmed">
+                Status
+              </Text>
+              <WebhookStatusBadge webhook={hook} />
+            </Stack>
+            <Stack gap={4}>
+              <Text size="xs" c="dimmed">
+                Events
+              </Text>
+              <Text size="sm">{describeEventTypes(hook.eventTypes)}</Text>
+            </Stack>
+            {hook.description !== '' && (
+              <Stack gap={4}>
+                <Text size="xs" c="dimmed">
+                  Description
+                </Text>
+                <Text size="sm">{hook.description}</Text>
+              </Stack>
+            )}
+            <Stack gap={4}>
+              <Text size="xs" c="dimmed">
+                Created
+              </Text>
+              <RelativeTime value={hook.createdAt} />
+            </Stack>
+            {hook.previousSecretExpiresAt !== null && (
+              <Stack gap={4}>
+                <Text size="xs" c="dimmed">
+                  Previous secret signs until
+                </Text>
+                <RelativeTime value={hook.previousSecretExpiresAt} />
+              </Stack>
+            )}
+            <Switch
+              label="Enabled"
+              checked={hook.enabled}
+              onChange={(event) =>
+                update.mutate(
+                  { id: hook.id, body: { enabled: event.currentTarget.checked } },
+                  { onError: (error) => notifyError(error) },
+                )
+              }
+            />
+          </Group>
+        </Paper>
+        <Title order={2} size="h4">
+          Deliveries
+        </Title>
+        {deliveries.isPending ? (
+          <CenteredLoader label="Loading deliveries" />
+        ) : deliveries.isError ? (
+          <QueryError error={deliveries.error} onRetry={() => void deliveries.refetch()} />
+        ) : rows.length === 0 ? (
+          <Paper withBorder p="lg">
+            <EmptyHint title="No deliveries yet">
+              <Text size="sm" c="dimmed">
+                Events appear here as they are sent. Send a test event to check the endpoint.
+              </Text>
+            </EmptyHint>
+          </Paper>
+        ) : (
+          <Paper withBorder>
+            <DeliveriesTable deliveries={rows} onRetry={retryOne} retrying={retry.isPending ? (retry.variables?.deliveryId ?? null) : null} />
+            {deliveries.hasNextPage && (
+              <Group justify="center" p="sm">
+                <Button variant="subtle" loading={deliveries.isFetchingNextPage} onClick={() => void deliveries.fetchNextPage()}>
+                  Load more
+                </Button>
+              </Group>
+            )}
+          </Paper>
+        )}
+      </Stack>
+      <EditWebhookModal webhook={editing ? hook : null} onClose={() => setEditing(false)} />
+      <RotateSecretModal webhook={rotating ? hook : null} onClose={() => setRotating(false)} />
+      <DeleteWebhookModal webhook={deleting ? hook : null} onClose={() => setDeleting(false)} onDeleted={() => navigate('/integrations/webhooks')} />
+    </>
+  );
+}

@@ -762,6 +762,6 @@ export const whoami = <ThrowOnError extends boolean = false>(options?: Options<W
 export const getLiveness = <ThrowOnError extends boolean = false>(options?: Options<GetLivenessData, ThrowOnError>) => (options?.client ?? client).get<GetLivenessResponses, GetLivenessErrors, ThrowOnError>({ url: '/health/live', ...options });
 
 /**
- * The database answers and every migration is applied
+ * The instance takes traffic: not shutting down, its notification listener receives, the database is migrated
  */
 export const getReadiness = <ThrowOnError extends boolean = false>(options?: Options<GetReadinessData, ThrowOnError>) => (options?.client ?? client).get<GetReadinessResponses, GetReadinessErrors, ThrowOnError>({ url: '/health/ready', ...options });

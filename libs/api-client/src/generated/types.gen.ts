@@ -17,9 +17,7 @@ export type ActionRequestDto = {
      * Defaults to all four.
      */
     allowedDecisions?: Array<DecisionType>;
-    args?: {
-        [key: string]: unknown;
-    };
+    args?: JsonObject;
     description?: string;
     /**
      * Unique within the interrupt.
@@ -89,15 +87,44 @@ export type AppendMessagesResponse = {
     appended: number;
 };
 
-export type AssignInterruptDto = {
+/**
+ * Run the action as the agent asked.
+ */
+export type ApproveDecision = {
+    /**
+     * The name of one of the interrupt's action requests.
+     */
+    actionName: string;
+    decision: 'approve';
+    /**
+     * Required with respond; optional otherwise.
+     */
+    message?: string;
+};
+
+/**
+ * To a member (memberId) or to a team (teamId): exactly one.
+ */
+export type AssignInterruptDto = AssignToMember | AssignToTeam;
+
+/**
+ * Assign to a member of the organisation.
+ */
+export type AssignToMember = {
     /**
      * A member of the organisation (or give teamId); null unassigns the interrupt.
      */
-    memberId?: string | null;
+    memberId: string | null;
+};
+
+/**
+ * Assign to a team of the organisation.
+ */
+export type AssignToTeam = {
     /**
      * A team of the organisation (or give memberId).
      */
-    teamId?: string;
+    teamId: string;
 };
 
 export type Assignee = {
@@ -183,13 +210,11 @@ export type CreateInterruptDto = {
      * The agent's own id for this request.
      */
     externalId?: string;
-    metadata?: {
-        [key: string]: unknown;
-    };
+    metadata?: JsonObject;
     /**
-     * A session of this organisation.
+     * A session of this organisation; null is no session.
      */
-    sessionId?: string;
+    sessionId?: string | null;
     title: string;
 };
 
@@ -269,30 +294,18 @@ export type CurrentSessionResponse = {
     permissions: Array<'apiKey.create' | 'apiKey.read' | 'apiKey.update' | 'apiKey.delete' | 'interrupt.decide' | 'interrupt.assign' | 'interrupt.escalate' | 'interrupt.read' | 'session.read' | 'session.disconnect' | 'webhook.manage' | 'billing.manage' | 'member.invite' | 'member.manage' | 'role.manage' | 'team.manage' | 'auditLog.read' | 'auditLog.export'>;
 };
 
-export type DecideInterruptDto = {
-    /**
-     * The name of one of the interrupt's action requests.
-     */
-    actionName: string;
-    /**
-     * One of the action's allowedDecisions.
-     */
-    decision: DecisionType;
-    /**
-     * Required with edit, refused otherwise.
-     */
-    editedArgs?: {
-        [key: string]: unknown;
-    };
-    /**
-     * Optional with edit, refused otherwise: the name of the action to run instead.
-     */
-    editedName?: string;
-    /**
-     * Required with respond; optional otherwise.
-     */
-    message?: string;
-};
+/**
+ * One decision on one action request; the fields allowed depend on `decision`.
+ */
+export type DecideInterruptDto = ({
+    decision: 'approve';
+} & ApproveDecision) | ({
+    decision: 'edit';
+} & EditDecision) | ({
+    decision: 'reject';
+} & RejectDecision) | ({
+    decision: 'respond';
+} & RespondDecision);
 
 export type DecidedBy = {
     id: string;
@@ -329,6 +342,29 @@ export type DecisionResponse = {
  */
 export type DecisionType = 'approve' | 'edit' | 'reject' | 'respond';
 
+/**
+ * Run the action with other arguments (and, optionally, another name).
+ */
+export type EditDecision = {
+    /**
+     * The name of one of the interrupt's action requests.
+     */
+    actionName: string;
+    decision: 'edit';
+    /**
+     * Required with edit, refused otherwise.
+     */
+    editedArgs: JsonObject;
+    /**
+     * Optional with edit, refused otherwise: the name of the action to run instead.
+     */
+    editedName?: string;
+    /**
+     * Required with respond; optional otherwise.
+     */
+    message?: string;
+};
+
 export type ErrorBody = {
     /**
      * Stable: switch on this.
@@ -352,7 +388,7 @@ export type ErrorBody = {
 /**
  * Stable: switch on this.
  */
-export type ErrorCode = 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'API_KEY_EXPIRED' | 'SIGN_IN_REQUIRED' | 'INVALID_CREDENTIALS' | 'MESSAGES_ALLOWANCE_EXHAUSTED' | 'AGENT_HOURS_ALLOWANCE_EXHAUSTED' | 'PLAN_REQUIRED' | 'HUMANS_ONLY' | 'MISSING_PERMISSION' | 'FORBIDDEN' | 'CSRF_REJECTED' | 'SIGNUP_CLOSED' | 'VALIDATION_FAILED' | 'NOT_FOUND' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'SERVICE_UNAVAILABLE';
+export type ErrorCode = 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'API_KEY_EXPIRED' | 'SIGN_IN_REQUIRED' | 'INVALID_CREDENTIALS' | 'MESSAGES_ALLOWANCE_EXHAUSTED' | 'AGENT_HOURS_ALLOWANCE_EXHAUSTED' | 'PLAN_REQUIRED' | 'HUMANS_ONLY' | 'MISSING_PERMISSION' | 'FORBIDDEN' | 'CSRF_REJECTED' | 'SIGNUP_CLOSED' | 'VALIDATION_FAILED' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'SERVICE_UNAVAILABLE';
 
 export type EscalateInterruptDto = {
     reason?: string;
@@ -662,6 +698,18 @@ export type InvitationResponse = {
     roleId: string;
 };
 
+/**
+ * A JSON object; no NUL character (U+0000) in its keys or strings.
+ */
+export type JsonObject = {
+    [key: string]: JsonValue;
+};
+
+/**
+ * Any JSON value; strings hold no NUL character (U+0000).
+ */
+export type JsonValue = string | number | boolean | null | Array<JsonValue> | JsonObject;
+
 export type LinkedSession = {
     id: string;
     name: string;
@@ -669,6 +717,19 @@ export type LinkedSession = {
 };
 
 export type ListOrder = 'newest' | 'oldest';
+
+/**
+ * A `message` event of the Live View: one message of the session (the event id is its number).
+ */
+export type LiveViewMessage = {
+    content: string;
+    createdAt: string;
+    role: SessionMessageRole;
+    /**
+     * Its number in the session; also the event id.
+     */
+    seq: number;
+};
 
 export type MemberListResponse = {
     members: Array<MemberResponse>;
@@ -762,12 +823,42 @@ export type Permission = 'apiKey.create' | 'apiKey.read' | 'apiKey.update' | 'ap
 
 export type Plan = 'free' | 'pro';
 
+/**
+ * Do not run the action; optionally say why.
+ */
+export type RejectDecision = {
+    /**
+     * The name of one of the interrupt's action requests.
+     */
+    actionName: string;
+    decision: 'reject';
+    /**
+     * Required with respond; optional otherwise.
+     */
+    message?: string;
+};
+
 export type RenameApiKeyDto = {
     name: string;
 };
 
 export type RenameTeamDto = {
     name: string;
+};
+
+/**
+ * Answer instead of running the action.
+ */
+export type RespondDecision = {
+    /**
+     * The name of one of the interrupt's action requests.
+     */
+    actionName: string;
+    decision: 'respond';
+    /**
+     * Required with respond; optional otherwise.
+     */
+    message: string;
 };
 
 export type RoleListResponse = {
@@ -901,9 +992,7 @@ export type SignedInResponse = {
 
 export type StartSessionDto = {
     externalId?: string;
-    metadata?: {
-        [key: string]: unknown;
-    };
+    metadata?: JsonObject;
     name: string;
 };
 
@@ -1363,6 +1452,10 @@ export type ListAuditLogErrors = {
      */
     403: ErrorBody;
     /**
+     * RATE_LIMITED: the organisation's request budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -1487,6 +1580,10 @@ export type SignInErrors = {
      */
     400: ErrorBody;
     /**
+     * INVALID_CREDENTIALS: wrong email or password (the same answer, in the same time, for an email no account has).
+     */
+    401: ErrorBody;
+    /**
      * HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED.
      */
     403: ErrorBody;
@@ -1498,6 +1595,10 @@ export type SignInErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: too many failed sign-ins for this account or from this address (SPEC §8b).
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1581,9 +1682,13 @@ export type SignUpErrors = {
      */
     400: ErrorBody;
     /**
-     * HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED.
+     * HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED. SIGNUP_CLOSED: self-service sign-up is turned off on this server.
      */
     403: ErrorBody;
+    /**
+     * CONFLICT: an account with this email already exists.
+     */
+    409: ErrorBody;
     /**
      * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
      */
@@ -1592,6 +1697,10 @@ export type SignUpErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: too many sign-ups for this email or from this address (SPEC §8b).
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1628,6 +1737,10 @@ export type StreamEventsData = {
 
 export type StreamEventsErrors = {
     /**
+     * VALIDATION_FAILED: Last-Event-ID is not the id of an event of this stream.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
@@ -1648,10 +1761,18 @@ export type StreamEventsErrors = {
 export type StreamEventsError = StreamEventsErrors[keyof StreamEventsErrors];
 
 export type StreamEventsResponses = {
-    /**
-     * First `retry: 3000`, then `ready` (data EventStreamPosition; id = the position the stream continues after), or `reset` when Last-Event-ID is more than 10,000 audit entries behind (or ahead): refetch, then carry on. Then one event per change, `event:` its type, `id:` its audit sequence number, `data:` an OrganisationEvent: interrupt.created, interrupt.decided, interrupt.answered (after the interrupt.decided that answered it; only the last of the two carries the id), interrupt.assigned, interrupt.unassigned, interrupt.escalated, and — for members holding session.read — session.started, session.ended. Comment heartbeats every 15 s; the stream closes when the member signs out or loses interrupt.read.
-     */
-    200: string;
+    200: ({
+        data?: string;
+        event?: 'ready' | 'reset';
+    } | {
+        data?: string;
+        event?: 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'session.started' | 'session.ended';
+    }) & {
+        data: string;
+        event: string;
+        id?: string;
+        retry?: string;
+    };
 };
 
 export type StreamEventsResponse = StreamEventsResponses[keyof StreamEventsResponses];
@@ -1663,7 +1784,7 @@ export type ListInterruptsData = {
         status?: InterruptStatus;
         externalId?: string;
         /**
-         * me: assigned to the signed-in member; my_teams: to a team the member belongs to; unassigned: to no one. me and my_teams need a signed-in member (a key gets 400).
+         * me: assigned to the signed-in member; my_teams: to a team the member belongs to; unassigned: to no one. A key is no member and in no team: with a key, me and my_teams match nothing.
          */
         assignee?: AssigneeFilter;
         /**
@@ -1709,6 +1830,10 @@ export type ListInterruptsErrors = {
      */
     403: ErrorBody;
     /**
+     * RATE_LIMITED: the organisation's request budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -1753,6 +1878,10 @@ export type CreateInterruptErrors = {
      */
     402: unknown;
     /**
+     * NOT_FOUND: sessionId names no session of this organisation.
+     */
+    404: ErrorBody;
+    /**
      * CONFLICT: the Idempotency-Key was used with a different request.
      */
     409: unknown;
@@ -1764,6 +1893,10 @@ export type CreateInterruptErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the organisation's request budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1848,6 +1981,10 @@ export type GetInterruptErrors = {
      */
     404: ErrorBody;
     /**
+     * RATE_LIMITED: the organisation's request budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -1888,7 +2025,7 @@ export type AssignInterruptErrors = {
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation. NOT_FOUND: memberId or teamId names no member or team of this organisation.
      */
     404: ErrorBody;
     /**
@@ -1948,7 +2085,7 @@ export type DecideInterruptErrors = {
      */
     404: ErrorBody;
     /**
-     * CONFLICT: the action already has a decision.
+     * CONFLICT: the action already has a decision. CONFLICT: the action is already decided, the interrupt answered, or actionName or decision does not fit this interrupt.
      */
     409: unknown;
     /**
@@ -2091,6 +2228,14 @@ export type CreateInvitationErrors = {
      */
     403: ErrorBody;
     /**
+     * NOT_FOUND: roleId names no role of this organisation.
+     */
+    404: ErrorBody;
+    /**
+     * CONFLICT: an account with this email already exists.
+     */
+    409: ErrorBody;
+    /**
      * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
      */
     413: ErrorBody;
@@ -2138,6 +2283,10 @@ export type AcceptInvitationErrors = {
      * NOT_FOUND: no such resource in this organisation.
      */
     404: ErrorBody;
+    /**
+     * CONFLICT: an account with this email already exists.
+     */
+    409: ErrorBody;
     /**
      * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
      */
@@ -2225,6 +2374,10 @@ export type RemoveMemberErrors = {
      */
     404: ErrorBody;
     /**
+     * CONFLICT: the organisation must keep an Owner: the last Owner cannot be removed.
+     */
+    409: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -2268,9 +2421,13 @@ export type ChangeMemberRoleErrors = {
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation. NOT_FOUND: roleId names no role of this organisation.
      */
     404: ErrorBody;
+    /**
+     * CONFLICT: the organisation must keep an Owner: the last Owner keeps the role.
+     */
+    409: ErrorBody;
     /**
      * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
      */
@@ -2432,6 +2589,10 @@ export type CreateRoleErrors = {
      */
     403: ErrorBody;
     /**
+     * CONFLICT: a role with this name already exists.
+     */
+    409: ErrorBody;
+    /**
      * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
      */
     413: ErrorBody;
@@ -2484,6 +2645,10 @@ export type DeleteRoleErrors = {
      */
     404: ErrorBody;
     /**
+     * CONFLICT: built-in roles cannot be deleted, nor a role a member still holds.
+     */
+    409: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -2530,6 +2695,10 @@ export type UpdateRoleErrors = {
      * NOT_FOUND: no such resource in this organisation.
      */
     404: ErrorBody;
+    /**
+     * CONFLICT: built-in roles cannot be changed, or a role with this name already exists.
+     */
+    409: ErrorBody;
     /**
      * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
      */
@@ -2588,6 +2757,10 @@ export type ListSessionsErrors = {
      */
     403: ErrorBody;
     /**
+     * RATE_LIMITED: the organisation's request budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -2644,6 +2817,10 @@ export type StartSessionErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the organisation's request budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -2683,6 +2860,10 @@ export type RetrieveSessionErrors = {
      * NOT_FOUND: no such resource in this organisation.
      */
     404: ErrorBody;
+    /**
+     * RATE_LIMITED: the organisation's request budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -2792,6 +2973,10 @@ export type EndSessionErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the organisation's request budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -2854,6 +3039,10 @@ export type AppendSessionMessagesErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the organisation's request budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -2888,6 +3077,10 @@ export type StreamSessionData = {
 
 export type StreamSessionErrors = {
     /**
+     * VALIDATION_FAILED: Last-Event-ID is not the number of a message of this session.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
@@ -2912,10 +3105,18 @@ export type StreamSessionErrors = {
 export type StreamSessionError = StreamSessionErrors[keyof StreamSessionErrors];
 
 export type StreamSessionResponses = {
-    /**
-     * Events: `session` (the session record, first and last), `message` (id = its number; data {seq, role, content, createdAt}); comment heartbeats every 15 s. Ends after a finished session's last message.
-     */
-    200: string;
+    200: ({
+        data?: string;
+        event?: 'session';
+    } | {
+        data?: string;
+        event?: 'message';
+    }) & {
+        data: string;
+        event: string;
+        id?: string;
+        retry?: string;
+    };
     /**
      * The session has finished and Last-Event-ID is its last message: nothing more will come.
      */
@@ -2978,6 +3179,10 @@ export type CreateTeamErrors = {
      * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
      */
     403: ErrorBody;
+    /**
+     * CONFLICT: a team with this name already exists.
+     */
+    409: ErrorBody;
     /**
      * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
      */
@@ -3078,6 +3283,10 @@ export type RenameTeamErrors = {
      */
     404: ErrorBody;
     /**
+     * CONFLICT: a team with this name already exists.
+     */
+    409: ErrorBody;
+    /**
      * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
      */
     413: ErrorBody;
@@ -3126,7 +3335,7 @@ export type AddTeamMemberErrors = {
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation. NOT_FOUND: memberId names no member of this organisation.
      */
     404: ErrorBody;
     /**
@@ -3645,6 +3854,10 @@ export type WhoamiErrors = {
      * MISSING_API_KEY, INVALID_API_KEY or API_KEY_EXPIRED.
      */
     401: ErrorBody;
+    /**
+     * RATE_LIMITED: the organisation's request budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */

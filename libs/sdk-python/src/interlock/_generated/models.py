@@ -131,7 +131,7 @@ class AssignToMember(InterlockModel):
         extra='allow',
         populate_by_name=True,
     )
-    member_id: str = Field(..., alias='memberId')
+    member_id: Optional[str] = Field(..., alias='memberId')
     """
     A member of the organisation (or give teamId); null unassigns the interrupt.
     """
@@ -1173,7 +1173,7 @@ class CreateWebhookDto(InterlockModel):
         extra='allow',
         populate_by_name=True,
     )
-    description: str = Field('', max_length=500)
+    description: str = Field('', max_length=500, pattern='^[^\\u0000]*$')
     enabled: bool = True
     event_types: Optional[
         list[
@@ -1186,12 +1186,15 @@ class CreateWebhookDto(InterlockModel):
                 'session.started',
                 'session.ended'], str]
         ]
-    ] = Field(None, alias='eventTypes')
+    ] = Field(None, alias='eventTypes', max_length=8, min_length=1)
     """
     The event types to send; null or absent: every type, including ones added later.
     """
     url: str = Field(
-        ..., examples=['https://agents.example.com/interlock/webhooks'], max_length=2048
+        ...,
+        examples=['https://agents.example.com/interlock/webhooks'],
+        max_length=2048,
+        pattern='^[^\\u0000]*$',
     )
     """
     https (http only to loopback, outside production). No credentials; in production no private, loopback, link-local or metadata address.
@@ -1599,7 +1602,7 @@ class UpdateWebhookDto(InterlockModel):
         extra='allow',
         populate_by_name=True,
     )
-    description: Optional[str] = Field(None, max_length=500)
+    description: Optional[str] = Field(None, max_length=500, pattern='^[^\\u0000]*$')
     enabled: Optional[bool] = None
     """
     false stops deliveries (pending ones wait); true resumes them and clears the failure streak.
@@ -1615,11 +1618,11 @@ class UpdateWebhookDto(InterlockModel):
                 'session.started',
                 'session.ended'], str]
         ]
-    ] = Field(None, alias='eventTypes')
+    ] = Field(None, alias='eventTypes', max_length=8, min_length=1)
     """
     null: every type.
     """
-    url: Optional[str] = Field(None, max_length=2048)
+    url: Optional[str] = Field(None, max_length=2048, pattern='^[^\\u0000]*$')
 
 
 class WebhookDeliveryResponse(InterlockModel):

@@ -1,4 +1,12 @@
-import { isApiError, type ActionRequestResponse, type DecisionResponse, type DecisionType, type InterruptResponse } from '@interlock/api-client';
+import {
+  isApiError,
+  type ActionRequestResponse,
+  type DecideInterruptDto,
+  type DecisionResponse,
+  type DecisionType,
+  type InterruptResponse,
+  type JsonObject,
+} from '@interlock/api-client';
 import { Alert, Badge, Button, Group, JsonInput, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { FormError } from '../../../shared/components/form-error';
@@ -16,6 +24,9 @@ const DECIDED: Record<DecisionType, { label: string; color: string }> = {
 };
 
 type Mode = null | 'edit' | 'reject' | 'respond';
+
+/** A decision's body without the action it is for (one shape per decision type). */
+type DecisionBody = DecideInterruptDto extends infer D ? (D extends unknown ? Omit<D, 'actionName'> : never) : never;
 
 /** One action request: its arguments, and the decisions it allows (or the one it got). */
 export function ActionCard({
@@ -38,7 +49,7 @@ export function ActionCard({
   const heading = useRef<HTMLHeadingElement>(null);
   const allows = (d: DecisionType) => action.allowedDecisions.includes(d);
 
-  const send = (body: { decision: DecisionType; editedArgs?: Record<string, unknown>; message?: string }) =>
+  const send = (body: DecisionBody) =>
     decide.mutate(
       { id: interrupt.id, body: { actionName: action.name, ...body } },
       {
@@ -119,7 +130,9 @@ export function ActionCard({
                   action={action}
                   pending={decide.isPending}
                   onCancel={() => setMode(null)}
-                  onSend={(message) => send({ decision: mode, message: message === '' ? undefined : message })}
+                  onSend={(message) =>
+                    send(mode === 'respond' ? { decision: 'respond', message } : { decision: 'reject', message: message === '' ? undefined : message })
+                  }
                 />
               )}
               {!(isApiError(decide.error) && decide.error.status === 409) && <FormError error={decide.error} />}
@@ -156,7 +169,7 @@ function EditForm({
   action: ActionRequestResponse;
   pending: boolean;
   onCancel: () => void;
-  onSend: (editedArgs: Record<string, unknown>) => void;
+  onSend: (editedArgs: JsonObject) => void;
 }) {
   const [text, setText] = useState(() => prettyJson(action.args));
   const [error, setError] = useState<string | null>(null);

@@ -1,5 +1,7 @@
+import type { JsonObject } from '@interlock/api-client';
+
 /** The edit decision's `editedArgs`: a JSON object, checked before anything is sent. */
-export type EditedArgsResult = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
+export type EditedArgsResult = { ok: true; value: JsonObject } | { ok: false; error: string };
 
 const MAX_BYTES = 512 * 1024;
 
@@ -15,5 +17,7 @@ export function parseEditedArgs(text: string): EditedArgsResult {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { ok: false, error: 'The edited arguments must be a JSON object ({…}), not ' + (Array.isArray(value) ? 'an array.' : value === null ? 'null.' : `a ${typeof value}.`) };
   }
-  return { ok: true, value: value as Record<string, unknown> };
+  // The contract's JSON holds no NUL character; JSON text can only carry one escaped.
+  if (/(^|[^\\])(\\\\)*\\u0000/i.test(text)) return { ok: false, error: 'The edited arguments may not contain the NUL character (\\u0000).' };
+  return { ok: true, value: value as JsonObject };
 }

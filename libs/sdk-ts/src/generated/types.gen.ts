@@ -551,6 +551,8 @@ export type MemberResponse = {
     roleName: string;
 };
 
+export type OpenedByFilter = 'me';
+
 export type OrganisationEvent = {
     /**
      * interrupt.decided.
@@ -1323,6 +1325,10 @@ export type ListInterruptsData = {
          * me: assigned to the signed-in member; my_teams: to a team the member belongs to; unassigned: to no one. me and my_teams need a signed-in member (a key gets 400).
          */
         assignee?: AssigneeFilter;
+        /**
+         * me: opened by the API key making the request. Keys only (a signed-in member gets 400).
+         */
+        openedBy?: OpenedByFilter;
         /**
          * true: escalated at least once; false: never escalated.
          */

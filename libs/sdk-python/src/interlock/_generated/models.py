@@ -357,6 +357,13 @@ class MemberResponse(InterlockModel):
     """
 
 
+class OpenedByFilter(RootModel[Union[Literal['me'], str]]):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    root: Union[Literal['me'], str]
+
+
 class RenameApiKeyDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',

@@ -57,6 +57,19 @@ export async function decide(interruptId: string, actionName: string, decision =
   }
 }
 
+/** A new API key of the Pro organisation, created by its owner (a human route: the cookie). */
+export async function createKey(name: string): Promise<{ id: string; key: string }> {
+  const response = await raw('POST', '/api/api-keys', { headers: { cookie: live.memberCookie }, body: { name, expiry: 'never' } });
+  if (response.status !== 201) throw new Error(`creating a key answered ${response.status}: ${JSON.stringify(response.body)}`);
+  return response.body as { id: string; key: string };
+}
+
+/** Revokes a key created with `createKey`. */
+export async function revokeKey(id: string): Promise<void> {
+  const response = await raw('DELETE', `/api/api-keys/${id}`, { headers: { cookie: live.memberCookie } });
+  if (response.status !== 204) throw new Error(`revoking a key answered ${response.status}`);
+}
+
 /** A tag unique to this run, to find what a test wrote. */
 export function runTag(prefix: string): string {
   return `${prefix}${Math.random().toString(36).slice(2, 10)}`;

@@ -22,6 +22,7 @@ from ._generated.models import (
     ErrorBody,
     InterruptListResponse,
     InterruptResponse,
+    SessionListResponse,
     SessionMessageDto,
     SessionResponse,
     WhoamiApiKey,
@@ -34,6 +35,7 @@ __all__ = [
     "ActionRequestRecord",
     "ActorType",
     "Assignee",
+    "AssigneeFilter",
     "AuditCategory",
     "AuditEntry",
     "AuditLogEntry",
@@ -46,8 +48,12 @@ __all__ = [
     "Interrupt",
     "InterruptListResponse",
     "InterruptStatus",
+    "ListOrder",
+    "OpenedByFilter",
     "Session",
     "SessionAppendResponse",
+    "SessionListResponse",
+    "SessionListStatus",
     "SessionMessage",
     "SessionMessageParam",
     "SessionMessageRole",
@@ -99,6 +105,13 @@ AuditCategory = Literal[
     "organisation",
 ]
 ActorType = Literal["member", "api_key", "system", "argus"]
+#: ``interrupts.list(assignee=…)``: ``me`` and ``my_teams`` name a signed-in member (a key gets 400).
+AssigneeFilter = Literal["me", "my_teams", "unassigned"]
+#: ``interrupts.list(opened_by="me")``: the interrupts the calling API key opened.
+OpenedByFilter = Literal["me"]
+ListOrder = Literal["newest", "oldest"]
+#: ``sessions.list(status=…)``: ``ended`` is every session no longer active (ended or disconnected).
+SessionListStatus = Literal["active", "ended"]
 TargetType = Literal[
     "interrupt",
     "session",

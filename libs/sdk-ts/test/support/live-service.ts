@@ -30,10 +30,17 @@ export async function raw(
   path: string,
   { headers = {}, body }: { headers?: Record<string, string>; body?: unknown } = {},
 ): Promise<RawResponse> {
-  const response = await fetch(`${live.baseURL}${path}`, {
-    method,
-    headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
+  const send = () =>
+    fetch(`${live.baseURL}${path}`, {
+      method,
+      headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  // Once more when the connection broke before an answer: a kept-alive socket the service closed
+  // as it was reused ("other side closed"), which a loaded machine makes likelier.
+  const response = await send().catch((error: unknown) => {
+    if (error instanceof TypeError) return send();
+    throw error;
   });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) };

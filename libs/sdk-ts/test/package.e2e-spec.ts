@@ -104,6 +104,8 @@ describe('the npm package', () => {
     writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['quick-start.ts'] }));
     run(bin('tsc'), ['-p', 'tsconfig.json'], project);
 
+    // The event loop was blocked above: let it see the kept-alive sockets the service closed meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 100));
     // A key of its own, so the human in the loop answers exactly what this run opens.
     const key = await createKey(runTag('quick-start-'));
     try {

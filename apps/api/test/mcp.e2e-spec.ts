@@ -60,7 +60,7 @@ describe('/mcp (SPEC §8c)', () => {
     expect(row).toEqual({
       organisation_id: owner.organisationId,
       opened_by_key_id: key.id,
-      metadata: { interlockMcp: { tool: 'request_approval', apiKeyId: key.id } },
+      metadata: null,
     });
     const entries = await ds.query(
       `SELECT action, actor_type, actor_id, ip_address FROM audit_log_entries WHERE organisation_id = $1 AND target_id = $2`,
@@ -76,6 +76,9 @@ describe('/mcp (SPEC §8c)', () => {
     expect(text(peek)).toBe('Not found.');
     const listed = await call(otherClient, 'list_pending', {});
     expect((listed.structuredContent as { interrupts: unknown[] }).interrupts).toEqual([]);
+    // The opening key lists it, through the API's openedBy filter.
+    const own = await call(client, 'list_pending', {});
+    expect((own.structuredContent as { interrupts: { interruptId: string }[] }).interrupts.map((i) => i.interruptId)).toEqual([outcome.interruptId]);
   });
 
   it("answers a spent allowance with the API's exact 402 texts, as tool errors", async () => {

@@ -84,7 +84,8 @@ describe.each<[string, Transport]>([
       waitSeconds: 30,
     });
     const opened = await openedInterrupt(title);
-    expect(opened['metadata']).toEqual({ interlockMcp: { tool: 'request_approval', apiKeyId: expect.any(String) } });
+    // Nothing of the server's own in the agent's metadata: list_pending asks the API by key.
+    expect(opened['metadata']).toBeNull();
     await decide(opened.id, 'deploy', 'approve');
     await decide(opened.id, 'notify', 'edit', { editedArgs: { channel: '#releases' }, editedName: 'notify_releases' });
     const result = outcome(await pending);
@@ -175,9 +176,10 @@ describe.each<[string, Transport]>([
     expect(outcome(await call(client, 'get_decision', { interruptId: opened.id, waitSeconds: 0 })).answer).toBe('eu-west-1, please.');
   });
 
-  it("list_pending lists this key's open requests, not those of other keys or of the SDK", async () => {
+  it("list_pending lists this key's open requests, through MCP or the API, and nothing of other keys", async () => {
     const tag = runTag(`pending-${transport}-`);
     const mine = outcome(await call(client, 'request_approval', { title: `${tag} mine`, actions: [{ name: 'a', args: {} }], waitSeconds: 0 }));
+    const question = outcome(await call(client, 'ask_human', { question: `${tag} which region?`, waitSeconds: 0 }));
     const other = await createKey(runTag('other-'));
     const otherClient = await connect(transport, other.key);
     try {
@@ -185,14 +187,30 @@ describe.each<[string, Transport]>([
     } finally {
       await otherClient.close();
     }
-    await raw('POST', '/api/interrupts', {
+    await raw('POST', '/api/interrupts', { headers: { 'x-api-key': other.key }, body: { title: `${tag} other key via the API`, actionRequests: [{ name: 'a' }] } });
+    const viaApi = await raw('POST', '/api/interrupts', {
       headers: { 'x-api-key': live.apiKey },
-      body: { title: `${tag} via the API`, actionRequests: [{ name: 'a' }] },
+      body: { title: `${tag} via the API`, actionRequests: [{ name: 'a' }, { name: 'b' }] },
     });
+    const viaApiId = (viaApi.body as { id: string }).id;
+    // Answered ones are no longer pending; partly decided ones are, with what awaits a decision.
+    const done = outcome(await call(client, 'request_approval', { title: `${tag} done`, actions: [{ name: 'a', args: {} }], waitSeconds: 0 }));
+    await decide(done.interruptId, 'a', 'approve');
+    await decide(viaApiId, 'a', 'approve');
+
     const result = await call(client, 'list_pending', {});
-    const listed = (result.structuredContent as { interrupts: { interruptId: string; title: string; url: string }[]; complete: boolean })
-      .interrupts.filter((i) => i.title.startsWith(tag));
-    expect(listed).toEqual([expect.objectContaining({ interruptId: mine.interruptId, title: `${tag} mine`, url: mine.url })]);
+    const structured = result.structuredContent as {
+      interrupts: { interruptId: string; title: string; url: string; kind: string; actionsAwaitingDecision: string[] }[];
+      complete: boolean;
+      note: string;
+    };
+    expect(structured.complete).toBe(true);
+    expect(structured.note).toMatch(/^All of the open requests this API key opened\./);
+    expect(structured.interrupts.filter((i) => i.title.startsWith(tag))).toEqual([
+      expect.objectContaining({ interruptId: viaApiId, title: `${tag} via the API`, kind: 'approval', actionsAwaitingDecision: ['b'] }),
+      expect.objectContaining({ interruptId: question.interruptId, kind: 'question', actionsAwaitingDecision: ['answer'], url: question.url }),
+      expect.objectContaining({ interruptId: mine.interruptId, title: `${tag} mine`, kind: 'approval', url: mine.url }),
+    ]);
   });
 
   it('start_session, log_step and end_session stream steps into the Live View', async () => {

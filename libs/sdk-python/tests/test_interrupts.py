@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from typing import Any
 from uuid import UUID
 
@@ -65,3 +66,36 @@ def test_wait_for_answer_passes_api_errors_through() -> None:
     rec = recorder(error_response(404, "NOT_FOUND", "Not found."))
     with pytest.raises(NotFoundError):
         make(rec).interrupts.wait_for_answer("nope")
+
+
+def test_list_sends_every_filter_of_the_contract_and_repeats_them_on_each_page() -> None:
+    rec = recorder(
+        json_response(200, {"interrupts": [OPEN], "nextCursor": "c2"}),
+        json_response(200, {"interrupts": [], "nextCursor": None}),
+    )
+    listed = make(rec).interrupts.list(
+        status="open",
+        external_id="run-1",
+        opened_by="me",
+        assignee="unassigned",
+        escalated=False,
+        q="deploy prod",
+        from_=datetime(2026, 1, 1, tzinfo=timezone.utc),
+        to="2026-02-01",
+        order="oldest",
+        limit=10,
+    )
+    assert [i.id for i in listed] == [INTERRUPT_ID]
+    query = {
+        "status": "open",
+        "externalId": "run-1",
+        "openedBy": "me",
+        "assignee": "unassigned",
+        "escalated": "false",
+        "q": "deploy prod",
+        "from": "2026-01-01T00:00:00.000Z",
+        "to": "2026-02-01",
+        "order": "oldest",
+        "limit": "10",
+    }
+    assert [dict(r.url.params) for r in rec.requests] == [query, {**query, "cursor": "c2"}]

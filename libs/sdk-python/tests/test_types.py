@@ -43,6 +43,19 @@ def test_literal_aliases_match_the_contract(alias: Any, model: type[Any], name: 
     assert set(get_args(alias)) == field(model, name)
 
 
+@pytest.mark.parametrize(
+    ("alias", "model"),
+    [
+        (types.AssigneeFilter, _generated.AssigneeFilter),
+        (types.OpenedByFilter, _generated.OpenedByFilter),
+        (types.ListOrder, _generated.ListOrder),
+        (types.SessionListStatus, _generated.SessionListStatus),
+    ],
+)
+def test_query_literals_match_the_contract(alias: Any, model: type[Any]) -> None:
+    assert set(get_args(alias)) == field(model, "root")
+
+
 def test_public_names_are_the_generated_models() -> None:
     assert interlock.Interrupt is _generated.InterruptResponse
     assert interlock.Session is _generated.SessionResponse

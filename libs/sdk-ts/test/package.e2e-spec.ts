@@ -1,10 +1,13 @@
 // The published package as a user gets it: build with tsup, `npm pack`, install the tarball into a
-// clean project, and run the README's quick start there, verbatim, against the live service.
+// clean project, and run the README's quick start there, verbatim, against the live service. Then
+// every example of the SDK's README (and the agent snippets of the repository's README) runs as
+// written against the same service, on the same tarball, with the real pinned langchain packages.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { decide, live, raw } from './support/live-service';
+import { join, relative } from 'node:path';
+import { createKey, live, raw, revokeKey, runTag } from './support/live-service';
+import { answerWhileRunning, readmeBlocks, type ReadmeBlock } from './support/readme';
 
 const sdkDir = join(__dirname, '..');
 const root = join(sdkDir, '..', '..');
@@ -25,41 +28,39 @@ function readmeQuickStart(): string {
   return match[1];
 }
 
-/** Decides the interrupt the quick start opens, once it shows up: a member approves it. */
-async function approveWhenOpened(title: string, since: string): Promise<string> {
-  for (let i = 0; i < 300; i++) {
-    const page = await raw('GET', '/api/interrupts?status=open&limit=50', { headers: { 'x-api-key': live.apiKey } });
-    const found = (page.body as { interrupts: { id: string; title: string; createdAt: string; actionRequests: { name: string }[] }[] }).interrupts.find(
-      (i) => i.title === title && i.createdAt >= since,
-    );
-    if (found) {
-      for (const action of found.actionRequests) await decide(found.id, action.name);
-      return found.id;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`no open interrupt titled ${title} appeared`);
+interface Packed {
+  filename: string;
+  files: { path: string }[];
+  integrity: string;
 }
+
+let packDir: string;
+let packed: Packed;
+let tarball: string;
+
+// One build and one tarball for both the package checks and the README examples (tsup empties
+// dist/ when it builds, so two test files building at once would break each other).
+beforeAll(() => {
+  packDir = mkdtempSync(join(tmpdir(), 'interlock-sdk-ts-pack-'));
+  run(bin('tsup'), ['--config', join(sdkDir, 'tsup.config.ts')], root);
+  [packed] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', packDir], sdkDir)) as Packed[];
+  tarball = join(packDir, packed.filename);
+});
+afterAll(() => {
+  rmSync(packDir, { recursive: true, force: true });
+});
 
 describe('the npm package', () => {
   let project: string;
-  let packDir: string;
 
   beforeAll(() => {
     project = mkdtempSync(join(tmpdir(), 'interlock-sdk-ts-project-'));
-    packDir = mkdtempSync(join(tmpdir(), 'interlock-sdk-ts-pack-'));
   });
   afterAll(() => {
     rmSync(project, { recursive: true, force: true });
-    rmSync(packDir, { recursive: true, force: true });
   });
 
   it('packs only the build, installs into a clean project and runs the README quick start', async () => {
-    run(bin('tsup'), ['--config', join(sdkDir, 'tsup.config.ts')], root);
-    const [packed] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', packDir], sdkDir)) as {
-      filename: string;
-      files: { path: string }[];
-    }[];
     const files = packed.files.map((f) => f.path).sort();
     expect(files).toEqual(
       expect.arrayContaining(['CHANGELOG.md', 'README.md', 'dist/index.cjs', 'dist/index.d.cts', 'dist/index.d.ts', 'dist/index.js', 'package.json']),
@@ -71,14 +72,14 @@ describe('the npm package', () => {
     try {
       run(bin('tsup'), ['--config', join(sdkDir, 'tsup.config.ts')], root);
       const [repacked] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', again], sdkDir)) as { integrity: string }[];
-      expect(repacked.integrity).toBe((packed as unknown as { integrity: string }).integrity);
+      expect(repacked.integrity).toBe(packed.integrity);
     } finally {
       rmSync(again, { recursive: true, force: true });
     }
 
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'quick-start-check', private: true, type: 'module' }));
     // Zero runtime dependencies: nothing to fetch.
-    run('npm', ['install', join(packDir, packed.filename), '--no-audit', '--no-fund', '--offline'], project);
+    run('npm', ['install', tarball, '--no-audit', '--no-fund', '--offline'], project);
 
     // CommonJS consumers get the same API.
     const cjs = run(process.execPath, ['-e', "const s = require('@interlock/sdk'); console.log(typeof s.Interlock, typeof s.PlanRequiredError, s.VERSION)"], project);
@@ -103,19 +104,140 @@ describe('the npm package', () => {
     writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['quick-start.ts'] }));
     run(bin('tsc'), ['-p', 'tsconfig.json'], project);
 
-    const since = new Date(Date.now() - 1000).toISOString();
-    const child = spawn(process.execPath, ['quick-start.mjs'], {
-      cwd: project,
-      env: { PATH: process.env.PATH, INTERLOCK_API_KEY: live.apiKey, INTERLOCK_BASE_URL: live.baseURL },
+    // The event loop was blocked above: let it see the kept-alive sockets the service closed meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // A key of its own, so the human in the loop answers exactly what this run opens.
+    const key = await createKey(runTag('quick-start-'));
+    try {
+      const result = await runExample(join(project, 'quick-start.mjs'), project, key.key);
+      expect(result).toMatchObject({ code: 0, stderr: '', decided: 1 });
+      const printed = JSON.parse(result.stdout) as { id: string };
+      expect(printed).toEqual({ status: 'answered', decisions: [['refund', 'approve']], id: expect.any(String) });
+      const read = await raw('GET', `/api/interrupts/${printed.id}`, { headers: { 'x-api-key': key.key } });
+      expect((read.body as { title: string }).title).toBe('Send the refund?');
+    } finally {
+      await revokeKey(key.id);
+    }
+  });
+});
+
+interface ExampleRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** How many actions the human in the loop decided while it ran. */
+  decided: number;
+}
+
+/** Runs a script with `node` and the given key, answering what it asks; killed after 90 s. */
+async function runExample(script: string, cwd: string, apiKey: string): Promise<ExampleRun> {
+  const child = spawn(process.execPath, [script], {
+    cwd,
+    env: { PATH: process.env.PATH, INTERLOCK_API_KEY: apiKey, INTERLOCK_BASE_URL: live.baseURL },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  try {
+    const [code, decided] = await Promise.all([exited, answerWhileRunning(apiKey, exited)]);
+    return { code, stdout, stderr, decided };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const RUNNABLE = new Set(['ts', 'typescript', 'js', 'javascript']);
+const readmes = [join(sdkDir, 'README.md'), join(root, 'README.md')];
+const blocks = readmes.flatMap((file) => readmeBlocks(file).map((block, index) => ({ ...block, index })));
+// The SDK README's blocks all run unless marked; the repository README's shell and JSON blocks
+// are for operators, so only its TypeScript and JavaScript (the agent snippets) are checked.
+const sdkBlocks = blocks.filter((b) => b.file === readmes[0]);
+const examples = blocks.filter((b) => RUNNABLE.has(b.lang) && b.skip === undefined);
+const label = (b: ReadmeBlock) => `${relative(root, b.file)}:${b.line} (${b.heading})`;
+const needsHuman = /\.(waitForAnswer|reviewLangGraph)\(/;
+
+/** Runs `fn` over `items`, at most `width` at a time; one promise per item, in order. */
+function limited<T, R>(items: T[], width: number, fn: (item: T) => Promise<R>): Promise<R>[] {
+  const settle: { resolve: (value: R) => void; reject: (error: unknown) => void }[] = [];
+  const promises = items.map((_, i) => new Promise<R>((resolve, reject) => (settle[i] = { resolve, reject })));
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < items.length; i = next++) {
+      await fn(items[i]).then(settle[i].resolve, settle[i].reject);
+    }
+  };
+  for (let w = 0; w < width; w++) void worker();
+  return promises;
+}
+
+describe('the README examples, run as written against the live service', () => {
+  let project: string;
+  const runs = new Map<ReadmeBlock, Promise<ExampleRun>>();
+  const script = (b: ReadmeBlock & { index: number }) =>
+    `${b.file === readmes[0] ? 'sdk' : 'repo'}-${b.index}.${b.lang.startsWith('t') ? 'mts' : 'mjs'}`;
+
+  // A project inside the repository, so the examples' other imports (langchain,
+  // @langchain/langgraph, @langchain/core, zod) resolve to the root's pinned packages, while
+  // @interlock/sdk is the packed tarball, unpacked where npm installs it.
+  beforeAll(async () => {
+    project = join(root, 'tmp', `sdk-ts-readme-${process.pid}`);
+    rmSync(project, { recursive: true, force: true });
+    mkdirSync(join(project, 'node_modules', '@interlock', 'sdk'), { recursive: true });
+    run('tar', ['-xzf', tarball, '--strip-components=1', '-C', join(project, 'node_modules', '@interlock', 'sdk')], root);
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'readme-examples', private: true, type: 'module' }));
+    for (const b of examples) writeFileSync(join(project, script(b)), b.code);
+    // The TypeScript examples type-check under --strict against the published declarations, then run as compiled.
+    const compilerOptions = {
+      strict: true,
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      target: 'es2022',
+      lib: ['es2022', 'dom'],
+      types: ['node'],
+      skipLibCheck: true,
+      outDir: '.',
+      rootDir: '.',
+    };
+    const files = examples.filter((b) => b.lang.startsWith('t')).map(script);
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files }));
+    const tsc = spawnSync(bin('tsc'), ['-p', 'tsconfig.json'], { cwd: project, encoding: 'utf8' });
+    if (tsc.status !== 0) throw new Error(`the README examples do not type-check:\n${tsc.stdout}${tsc.stderr}`);
+    // The event loop was blocked above: let it see the kept-alive sockets the service closed meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Four at a time (most of an example's time is waiting for the service or the human); each
+    // with a key of its own, so the human answers exactly what that example opened.
+    const results = limited(examples, 4, async (b) => {
+      const key = await createKey(runTag('readme-'));
+      try {
+        return await runExample(join(project, script(b).replace(/\.mts$/, '.mjs')), project, key.key);
+      } finally {
+        await revokeKey(key.id);
+      }
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    const decidedId = await approveWhenOpened('Send the refund?', since);
-    expect(await exited).toBe(0);
-    expect(stderr).toBe('');
-    expect(JSON.parse(stdout)).toEqual({ status: 'answered', decisions: [['refund', 'approve']], id: decidedId });
+    examples.forEach((b, i) => {
+      runs.set(b, results[i]);
+      results[i].catch(() => undefined); // reported by the example's own test
+    });
+  });
+  afterAll(async () => {
+    await Promise.allSettled(runs.values());
+    rmSync(project, { recursive: true, force: true });
+  });
+
+  it('every block of the SDK README runs, except the few marked as not runnable here', () => {
+    const unmarked = sdkBlocks.filter((b) => !RUNNABLE.has(b.lang) && b.skip === undefined).map(label);
+    expect(unmarked).toEqual([]);
+    expect(sdkBlocks.filter((b) => b.skip !== undefined).map((b) => `${label(b)}: ${b.skip}`)).toHaveLength(2);
+    expect(examples.length).toBeGreaterThanOrEqual(10);
+  });
+
+  it.each(examples.map((b) => [label(b), b] as const))('%s', async (_label, b) => {
+    const result = await runs.get(b);
+    expect({ code: result?.code, stderr: result?.stderr }).toEqual({ code: 0, stderr: '' });
+    // An example that waits for a human ended because one decided, not for another reason.
+    if (needsHuman.test(b.code)) expect(result?.decided).toBeGreaterThan(0);
   });
 });

@@ -13,7 +13,7 @@ import {
   toLangGraphResume,
   type AuditEntry,
 } from '../src';
-import { decide, inBatches, live, raw, runTag } from './support/live-service';
+import { createKey, decide, inBatches, live, raw, revokeKey, runTag } from './support/live-service';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const client = new Interlock({ apiKey: live.apiKey, baseURL: live.baseURL });
@@ -69,6 +69,54 @@ describe('interrupts', () => {
     expect((await collect(client.interrupts.list({ externalId, status: 'answered' }))).length).toBe(0);
   });
 
+  it("lists by every filter keys may use, openedBy: 'me' giving exactly this key's", async () => {
+    const externalId = runTag('filters-');
+    const other = await createKey(runTag('sdk-other-'));
+    try {
+      const otherClient = new Interlock({ apiKey: other.key, baseURL: live.baseURL });
+      const opened: { id: string; by: 'main' | 'other'; title: string }[] = [];
+      for (const [by, title] of [
+        ['main', 'Deploy api'],
+        ['other', 'Deploy worker'],
+        ['main', 'Refund order 12'],
+        ['other', 'Déployer la prod'],
+      ] as const) {
+        const c = by === 'main' ? client : otherClient;
+        opened.push({ id: (await c.interrupts.create({ title, actionRequests: [{ name: 'a' }], externalId })).id, by, title });
+      }
+      await decide(opened[2].id, 'a');
+      const ids = async (items: AsyncIterable<{ id: string }>) => (await collect(items)).map((i) => i.id);
+      const newest = [...opened].reverse();
+
+      expect(await ids(otherClient.interrupts.list({ externalId, openedBy: 'me', limit: 1 }))).toEqual(
+        newest.filter((o) => o.by === 'other').map((o) => o.id),
+      );
+      expect(await ids(client.interrupts.list({ externalId, openedBy: 'me', status: 'open' }))).toEqual([opened[0].id]);
+      expect(await ids(client.interrupts.list({ externalId, order: 'oldest', limit: 3 }))).toEqual(opened.map((o) => o.id));
+      // Title words as prefixes, accents and case ignored.
+      expect(await ids(client.interrupts.list({ externalId, q: 'DEPLO' }))).toEqual(
+        newest.filter((o) => /^d[eé]plo/i.test(o.title)).map((o) => o.id),
+      );
+      expect(await ids(client.interrupts.list({ externalId, assignee: 'unassigned', escalated: false, status: 'answered' }))).toEqual([opened[2].id]);
+      // from takes a Date; the whole listing is after the first create.
+      const first = await client.interrupts.get(opened[0].id);
+      expect(await ids(client.interrupts.list({ externalId, from: new Date(first.createdAt), to: new Date(Date.now() + 60_000) }))).toEqual(
+        newest.map((o) => o.id),
+      );
+      // The same filters by hand: the SDK sends exactly them.
+      const rawPage = await raw('GET', `/api/interrupts?externalId=${externalId}&openedBy=me`, { headers: { 'x-api-key': other.key } });
+      expect((rawPage.body as { interrupts: { id: string }[] }).interrupts.map((i) => i.id)).toEqual(
+        newest.filter((o) => o.by === 'other').map((o) => o.id),
+      );
+      // me and my_teams name a signed-in member: nothing is assigned to a key.
+      const mine = await client.interrupts.list({ assignee: 'me' }).firstPage();
+      expect(mine.data).toEqual([]);
+      expect(mine.nextCursor).toBeNull();
+    } finally {
+      await revokeKey(other.id);
+    }
+  });
+
   it('replays a create sent again with the same Idempotency-Key', async () => {
     const params = { title: 'Refund order 1234?', actionRequests: [{ name: 'refund', args: { order: 1234 } }] };
     const idempotencyKey = runTag('refund-1234-');
@@ -116,6 +164,29 @@ describe('sessions', () => {
     const ended = await client.sessions.end(session.id);
     expect(ended).toMatchObject({ id: session.id, status: 'ended', messageCount: 2 });
     expect(ended.endedAt).not.toBeNull();
+  });
+
+  it('lists them newest first, page by page and by status, and retrieves one', async () => {
+    const externalId = runTag('list-');
+    const started = [];
+    for (const name of ['first', 'second', 'third']) started.push(await client.sessions.start({ name, externalId }));
+    const ended = await client.sessions.end(started[1].id);
+
+    const all = await collect(client.sessions.list({ externalId, limit: 1 }));
+    expect(all.map((s) => s.name)).toEqual(['third', 'second', 'first']);
+    expect(all[1]).toEqual(ended);
+    expect((await collect(client.sessions.list({ externalId, status: 'ended' }))).map((s) => s.id)).toEqual([ended.id]);
+    expect((await collect(client.sessions.list({ externalId, status: 'active' }))).map((s) => s.name)).toEqual(['third', 'first']);
+    const page = await client.sessions.list({ externalId, limit: 2 });
+    expect([page.data.length, page.hasNextPage()]).toEqual([2, true]);
+
+    const one = await client.sessions.retrieve(ended.id);
+    expect(one).toEqual(ended);
+    expect(one._request_id).toMatch(UUID);
+    expect(await raw('GET', `/api/sessions/${ended.id}`, { headers: { 'x-api-key': live.apiKey } }).then((r) => r.body)).toEqual(one);
+    const missing = await failure(client.sessions.retrieve('00000000-0000-4000-8000-000000000000'));
+    expect(missing).toBeInstanceOf(NotFoundError);
+    expect(missing.message).toBe('Not found.');
   });
 });
 

@@ -13,6 +13,8 @@ export interface InboxFilter {
   unassigned?: boolean;
   escalated?: boolean;
   externalId?: string;
+  /** Opened by this API key (`openedBy=me`). */
+  openedByKeyId?: string;
   /** Folded title words, each required as a prefix (searched by the title-search plans). */
   words: readonly string[];
   /** ISO 8601 instants: createdAt ≥ from, < to. */
@@ -47,6 +49,7 @@ class Conditions {
     if (filter.escalated === true) this.where.push('i.escalation_level > 0');
     if (filter.escalated === false) this.where.push('i.escalation_level = 0');
     if (filter.externalId !== undefined) this.where.push(`i.external_id = ${this.bind(filter.externalId)}`);
+    if (filter.openedByKeyId !== undefined) this.where.push(`i.opened_by_key_id = ${this.bind(filter.openedByKeyId)}::uuid`);
     if (filter.from !== undefined) this.where.push(`i.created_at >= ${this.bind(filter.from)}::timestamptz`);
     if (filter.to !== undefined) this.where.push(`i.created_at < ${this.bind(filter.to)}::timestamptz`);
     if (after !== undefined) {
@@ -79,7 +82,8 @@ const orderOf = (filter: InboxFilter, alias = 'i') => {
  * an index range: status and assignee are equalities that lead the indexes (migration
  * 1795351200000), so a listing over several statuses or assignees is the merge of one short
  * ordered index walk per (status, assignee) pair — each stops at `take` rows — rather than a sort
- * of everything that matches. Unassigned and escalated have partial indexes.
+ * of everything that matches. Unassigned and escalated have partial indexes; opened by a key,
+ * (opened_by_key_id, status, created_at, id) after the organisation (migration 1795372000000).
  */
 export function inboxPageQuery(organisationId: string, filter: InboxFilter, after: KeysetPosition | undefined, take: number): SqlQuery {
   const c = new Conditions(organisationId);

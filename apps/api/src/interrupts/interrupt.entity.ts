@@ -23,6 +23,9 @@ export type InterruptStatus = (typeof INTERRUPT_STATUSES)[number];
 @Index('interrupts_organisation_unassigned_idx', { synchronize: false })
 @Index('interrupts_organisation_escalated_idx', { synchronize: false })
 @Index('interrupts_title_search_keys_idx', { synchronize: false })
+// Opened by a key (openedBy=me): (organisation_id, opened_by_key_id, status, created_at, id),
+// migration 1795372000000.
+@Index('interrupts_organisation_opened_by_idx', { synchronize: false })
 @Check('interrupts_status_check', `"status" IN ('open', 'answered')`)
 @Check('interrupts_assignee_type_check', `"assignee_type" IN ('member', 'team')`)
 export class InterruptEntity {

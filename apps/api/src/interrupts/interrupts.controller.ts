@@ -60,7 +60,11 @@ export class InterruptsController {
   })
   @ApiOkResponse({ type: InterruptListResponse })
   list(@CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal, @Query() query: ListInterruptsQuery): Promise<InterruptListResponse> {
-    return this.interrupts.list(caller.organisationId, query, caller.kind === 'member' ? caller.memberId : undefined);
+    return this.interrupts.list(
+      caller.organisationId,
+      query,
+      caller.kind === 'member' ? { memberId: caller.memberId } : { apiKeyId: caller.apiKeyId },
+    );
   }
 
   // Declared before ':id', which would otherwise take "counts" for an id.

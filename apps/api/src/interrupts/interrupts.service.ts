@@ -43,6 +43,12 @@ import {
 } from './inbox-query.util';
 
 const DEFAULT_PAGE = 50;
+
+/** Who `me` is in a listing: the signed-in member (`assignee`), or the API key (`openedBy`). */
+export interface ListCaller {
+  memberId?: string;
+  apiKeyId?: string;
+}
 /** A title search holds at most this many words (as the audit log's `q`). */
 const MAX_SEARCH_WORDS = 8;
 
@@ -147,10 +153,11 @@ export class InterruptsService {
 
   /**
    * The inbox (and the agents' listing): filtered, newest or oldest first by keyset (createdAt,
-   * id), so a page is stable while new interrupts arrive. `memberId` is the signed-in member
-   * `assignee=me|my_teams` refers to; a key has none.
+   * id), so a page is stable while new interrupts arrive. `caller` is who `me` refers to: the
+   * signed-in member for `assignee=me|my_teams`, the API key for `openedBy=me`.
    */
-  async list(organisationId: string, query: ListInterruptsQuery, memberId?: string): Promise<InterruptListResponse> {
+  async list(organisationId: string, query: ListInterruptsQuery, caller: ListCaller = {}): Promise<InterruptListResponse> {
+    const { memberId, apiKeyId } = caller;
     const words = query.q === undefined ? [] : searchWords(query.q);
     if (words.length > MAX_SEARCH_WORDS) {
       throw new ApiError('VALIDATION_FAILED', `q: must have at most ${MAX_SEARCH_WORDS} words`);
@@ -161,8 +168,11 @@ export class InterruptsService {
       throw new ApiError('VALIDATION_FAILED', 'from: must not be after to');
     }
     const personal = query.assignee === 'me' || query.assignee === 'my_teams';
-    // A key is no member and in no team: nothing is assigned to it.
+    // `me` names the caller: a key is no member and in no team, so nothing is assigned to it; a
+    // member is no key, so it opened nothing. Both are valid queries that match nothing.
     if (personal && memberId === undefined) return { interrupts: [], nextCursor: null };
+    if (query.openedBy === 'me' && apiKeyId === undefined) return { interrupts: [], nextCursor: null };
+    const openedByKeyId = query.openedBy === 'me' ? apiKeyId : undefined;
     const order = query.order ?? 'newest';
     // A cursor is good for one organisation, one set of filters and (for me/my_teams) one member.
     const filters = JSON.stringify([
@@ -176,6 +186,7 @@ export class InterruptsService {
       from ?? null,
       to ?? null,
       order,
+      openedByKeyId ?? null,
     ]);
     let assignees: InboxFilter['assignees'];
     if (query.assignee === 'me') assignees = { type: 'member', ids: [memberId as string] };
@@ -186,6 +197,7 @@ export class InterruptsService {
       unassigned: query.assignee === 'unassigned',
       escalated: query.escalated,
       externalId: query.externalId,
+      openedByKeyId,
       words,
       from,
       to,

@@ -90,11 +90,15 @@ export class ServiceBackend implements InterlockBackend {
     });
   }
 
-  listOpenInterrupts(page: { cursor?: string; limit: number }): Promise<InterruptListResponse> {
+  listOwnOpenInterrupts(page: { cursor?: string; limit: number }): Promise<InterruptListResponse> {
     return this.run(async () => {
       const key = await this.key();
-      const query = await this.validate(ListInterruptsQuery, { status: 'open', cursor: page.cursor, limit: page.limit }, 'query');
-      return this.deps.interrupts.list(key.organisationId, query);
+      const query = await this.validate(
+        ListInterruptsQuery,
+        { status: 'open', openedBy: 'me', cursor: page.cursor, limit: page.limit },
+        'query',
+      );
+      return this.deps.interrupts.list(key.organisationId, query, { apiKeyId: key.apiKeyId });
     });
   }
 

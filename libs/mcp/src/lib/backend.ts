@@ -39,7 +39,8 @@ export interface InterlockBackend {
   identity(options?: CallOptions): Promise<KeyIdentity>;
   createInterrupt(params: InterruptCreateParams, options: CreateOptions): Promise<Created<Interrupt>>;
   getInterrupt(id: string, options?: CallOptions): Promise<Interrupt>;
-  listOpenInterrupts(page: { cursor?: string; limit: number }, options?: CallOptions): Promise<InterruptListResponse>;
+  /** A page of the open interrupts this key opened, newest first (`GET /api/interrupts?status=open&openedBy=me`). */
+  listOwnOpenInterrupts(page: { cursor?: string; limit: number }, options?: CallOptions): Promise<InterruptListResponse>;
   startSession(params: SessionStartParams, options?: CallOptions): Promise<Session>;
   appendMessages(sessionId: string, messages: SessionMessage[], options?: CallOptions): Promise<{ appended: number }>;
   endSession(sessionId: string, options?: CallOptions): Promise<Session>;

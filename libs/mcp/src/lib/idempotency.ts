@@ -13,11 +13,13 @@ export function canonicalJson(value: unknown): string {
 }
 
 /**
- * The `Idempotency-Key` of a tool call that opens an interrupt: derived from the tool and the
- * exact request it sends (which names the key that opens it), so a retried call — the client
- * timed out, the model called again — finds the interrupt the first call opened instead of
- * asking the humans twice. The API keeps keys 24 hours, per organisation.
+ * The `Idempotency-Key` of a tool call that opens an interrupt: derived from the tool, the API
+ * key that opens it and the exact request it sends, so a retried call — the client timed out,
+ * the model called again — finds the interrupt the first call opened instead of asking the
+ * humans twice. The API keeps idempotency keys 24 hours per organisation: the API key's id keeps
+ * two agents of one organisation asking the same thing from sharing one interrupt (each lists its
+ * own with list_pending).
  */
-export function idempotencyKeyFor(tool: string, body: unknown): string {
-  return `mcp-${tool}-${createHash('sha256').update(canonicalJson(body)).digest('hex')}`;
+export function idempotencyKeyFor(tool: string, apiKeyId: string, body: unknown): string {
+  return `mcp-${tool}-${createHash('sha256').update(canonicalJson({ apiKeyId, body })).digest('hex')}`;
 }

@@ -1,5 +1,5 @@
 import type { Interrupt } from '@interlock/sdk';
-import { dashboardLink, openingMark, toOutcome } from './outcome';
+import { dashboardLink, isQuestion, toOutcome } from './outcome';
 
 function interrupt(overrides: Partial<Interrupt> = {}): Interrupt {
   return {
@@ -18,7 +18,7 @@ function interrupt(overrides: Partial<Interrupt> = {}): Interrupt {
     escalationLevel: 0,
     escalationReason: null,
     escalatedAt: null,
-    metadata: { interlockMcp: { tool: 'request_approval', apiKeyId: 'k1' } },
+    metadata: null,
     createdAt: '2026-11-22T10:00:00.000Z',
     answeredAt: null,
     ...overrides,
@@ -73,10 +73,9 @@ describe('toOutcome', () => {
     ]);
   });
 
-  it("gives an ask_human interrupt's answer, found by its metadata mark", () => {
+  it("gives an ask_human interrupt's answer, known by its shape", () => {
     const asked = interrupt({
       status: 'answered',
-      metadata: { interlockMcp: { tool: 'ask_human', apiKeyId: 'k1' } },
       actionRequests: [{ name: 'answer', args: {}, description: null, allowedDecisions: ['respond'] }],
       decisions: [decision('answer', 'respond', 'eu-west-1')],
     });
@@ -94,12 +93,15 @@ describe('toOutcome', () => {
   });
 });
 
-describe('openingMark', () => {
-  it('reads only a well-formed mark', () => {
-    expect(openingMark({ metadata: { interlockMcp: { tool: 'ask_human', apiKeyId: 'k' } } })).toEqual({ tool: 'ask_human', apiKeyId: 'k' });
-    expect(openingMark({ metadata: null })).toBeUndefined();
-    expect(openingMark({ metadata: { interlockMcp: { tool: 'rm -rf', apiKeyId: 'k' } } })).toBeUndefined();
-    expect(openingMark({ metadata: { interlockMcp: 'x' } })).toBeUndefined();
+describe('isQuestion', () => {
+  const action = (name: string, allowedDecisions: ('approve' | 'edit' | 'reject' | 'respond')[]) => ({ name, args: {}, description: null, allowedDecisions });
+
+  it('is one action named answer that only a written response decides', () => {
+    expect(isQuestion({ actionRequests: [action('answer', ['respond'])] })).toBe(true);
+    expect(isQuestion({ actionRequests: [action('answer', ['respond', 'approve'])] })).toBe(false);
+    expect(isQuestion({ actionRequests: [action('reply', ['respond'])] })).toBe(false);
+    expect(isQuestion({ actionRequests: [action('answer', ['respond']), action('deploy', ['approve'])] })).toBe(false);
+    expect(isQuestion({ actionRequests: [] })).toBe(false);
   });
 });
 

@@ -1,30 +1,26 @@
 import type { Interrupt } from '@interlock/sdk';
 
-/** The tools that open interrupts, as recorded in the interrupt's metadata. */
+/** The tools that open interrupts. */
 export type OpeningTool = 'request_approval' | 'ask_human';
-
-/**
- * The mark an interrupt opened through this server carries in its metadata: which tool opened
- * it and with which key. `list_pending` finds "this key's" interrupts by it, because the API has
- * no filter by opening key; `get_decision` shapes an `ask_human` answer by it.
- */
-export const METADATA_KEY = 'interlockMcp';
-
-export interface OpeningMark {
-  tool: OpeningTool;
-  apiKeyId: string;
-}
-
-export function openingMark(interrupt: Pick<Interrupt, 'metadata'>): OpeningMark | undefined {
-  const mark = interrupt.metadata?.[METADATA_KEY];
-  if (typeof mark !== 'object' || mark === null) return undefined;
-  const { tool, apiKeyId } = mark as Record<string, unknown>;
-  if ((tool !== 'request_approval' && tool !== 'ask_human') || typeof apiKeyId !== 'string') return undefined;
-  return { tool, apiKeyId };
-}
 
 /** The action an `ask_human` interrupt asks the human to answer (with `respond`). */
 export const ASK_HUMAN_ACTION = 'answer';
+
+/**
+ * Whether an interrupt is a question (what `ask_human` opens: one action, `answer`, that only a
+ * written response can decide) rather than actions to approve. Read from its shape, so it holds
+ * for a question asked through the SDK or the API as well.
+ */
+export function isQuestion(interrupt: Pick<Interrupt, 'actionRequests'>): boolean {
+  const [action, ...more] = interrupt.actionRequests;
+  return (
+    action !== undefined &&
+    more.length === 0 &&
+    action.name === ASK_HUMAN_ACTION &&
+    action.allowedDecisions.length === 1 &&
+    action.allowedDecisions[0] === 'respond'
+  );
+}
 
 export interface OutcomeDecision {
   action: string;
@@ -76,7 +72,7 @@ export function toOutcome(
     decidedAt: d.decidedAt,
   }));
   const answered = interrupt.status === 'answered';
-  const asked = options.asked ?? openingMark(interrupt)?.tool === 'ask_human';
+  const asked = options.asked ?? isQuestion(interrupt);
   const outcome: Outcome = {
     status: answered ? 'answered' : 'pending',
     interruptId: interrupt.id,

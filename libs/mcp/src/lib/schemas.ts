@@ -152,13 +152,13 @@ export const listPendingOutput = {
     z.object({
       interruptId: z.string(),
       title: z.string(),
-      tool: z.string().describe('The tool that opened it: request_approval or ask_human.'),
+      kind: z.enum(['approval', 'question']).describe('question: a question to answer (as ask_human opens); approval: actions to decide.'),
       createdAt: z.string(),
       url: z.string(),
       actionsAwaitingDecision: z.array(z.string()),
     }),
   ),
-  complete: z.boolean().describe('False when there were more open interrupts in the organisation than were looked at.'),
+  complete: z.boolean().describe('False when this key has more open requests than were listed (the newest 1,000 are).'),
   note: z.string(),
 };
 

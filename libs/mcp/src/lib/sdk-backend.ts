@@ -80,13 +80,14 @@ export class SdkBackend implements InterlockBackend {
     return this.call(() => this.client.interrupts.get(id, { signal: options.signal }));
   }
 
-  listOpenInterrupts(page: { cursor?: string; limit: number }, options: CallOptions = {}): Promise<InterruptListResponse> {
-    return this.call(() =>
-      this.client.get<InterruptListResponse>('/api/interrupts', {
-        query: { status: 'open', limit: page.limit, cursor: page.cursor },
-        options: { signal: options.signal },
-      }),
-    );
+  listOwnOpenInterrupts(page: { cursor?: string; limit: number }, options: CallOptions = {}): Promise<InterruptListResponse> {
+    return this.call(async () => {
+      const listed = await this.client.interrupts.list(
+        { status: 'open', openedBy: 'me', limit: page.limit, cursor: page.cursor },
+        { signal: options.signal },
+      );
+      return { interrupts: listed.data, nextCursor: listed.nextCursor };
+    });
   }
 
   startSession(params: SessionStartParams, options: CallOptions = {}): Promise<Session> {

@@ -4,7 +4,7 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { InterlockBackend, InterlockBackendError } from './backend';
 import { idempotencyKeyFor } from './idempotency';
-import { ASK_HUMAN_ACTION, dashboardLink, METADATA_KEY, OpeningTool, openingMark, toOutcome } from './outcome';
+import { ASK_HUMAN_ACTION, dashboardLink, isQuestion, OpeningTool, toOutcome } from './outcome';
 import {
   askHumanInput,
   DEFAULT_WAIT_SECONDS,
@@ -44,7 +44,7 @@ const INSTRUCTIONS =
   'decided yet: never treat that as an approval — call get_decision later, or share the link. Use start_session, ' +
   'log_step and end_session to let reviewers follow your work live.';
 
-/** How many open interrupts list_pending looks through at most (the API pages at 200). */
+/** How many of this key's open interrupts list_pending returns at most (the API pages at 200). */
 const LIST_PAGE = 200;
 const LIST_MAX_PAGES = 5;
 
@@ -111,13 +111,12 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
 
   const open = async (
     tool: OpeningTool,
-    params: Omit<InterruptCreateParams, 'metadata'>,
+    body: Omit<InterruptCreateParams, 'metadata'>,
     extra: Extra,
     context: { interruptId?: string },
   ): Promise<{ interrupt: Interrupt; resumed: boolean }> => {
     const { apiKeyId } = await backend.identity({ signal: extra.signal });
-    const body: InterruptCreateParams = { ...params, metadata: { [METADATA_KEY]: { tool, apiKeyId } } };
-    const created = await backend.createInterrupt(body, { idempotencyKey: idempotencyKeyFor(tool, body), signal: extra.signal });
+    const created = await backend.createInterrupt(body, { idempotencyKey: idempotencyKeyFor(tool, apiKeyId, body), signal: extra.signal });
     context.interruptId = created.value.id;
     if (!created.replayed) return { interrupt: created.value, resumed: false };
     // A replay repeats the first creation's answer (then still open): read what it is now.
@@ -232,17 +231,15 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
     {
       title: 'List requests awaiting a human',
       description:
-        'List the requests this API key opened through Interlock MCP (request_approval, ask_human) that are still ' +
-        'waiting for a human, newest first, with their interruptIds and dashboard links. Use it to pick up pending ' +
-        'requests after a restart; then call get_decision. It does not list requests opened by other keys or through ' +
-        'the Interlock SDK directly.',
+        'List the requests this API key opened (with request_approval, ask_human, or the Interlock API) that are ' +
+        'still waiting for a human, newest first, with their interruptIds and dashboard links. Use it to pick up ' +
+        'pending requests after a restart; then call get_decision. Requests opened by other keys are not listed.',
       inputSchema: {},
       outputSchema: listPendingOutput,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     (_args, extra) =>
       guarded(extra, async () => {
-        const { apiKeyId } = await backend.identity({ signal: extra.signal });
         const mine: Record<string, unknown>[] = [];
         let cursor: string | undefined;
         let complete = true;
@@ -251,15 +248,13 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
             complete = false;
             break;
           }
-          const listed = await backend.listOpenInterrupts({ cursor, limit: LIST_PAGE }, { signal: extra.signal });
+          const listed = await backend.listOwnOpenInterrupts({ cursor, limit: LIST_PAGE }, { signal: extra.signal });
           for (const interrupt of listed.interrupts) {
-            const mark = openingMark(interrupt);
-            if (mark === undefined || mark.apiKeyId !== apiKeyId) continue;
             const decided = new Set(interrupt.decisions.map((d) => d.actionName));
             mine.push({
               interruptId: interrupt.id,
               title: interrupt.title,
-              tool: mark.tool,
+              kind: isQuestion(interrupt) ? 'question' : 'approval',
               createdAt: interrupt.createdAt,
               url: dashboardLink(dashboardUrl, interrupt.id),
               actionsAwaitingDecision: interrupt.actionRequests.map((a) => a.name).filter((n) => !decided.has(n)),
@@ -268,12 +263,12 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
           if (listed.nextCursor === null || listed.nextCursor === undefined) break;
           cursor = listed.nextCursor;
         }
-        const scanned = complete ? 'all of the organisation\'s open requests' : `the organisation's ${LIST_PAGE * LIST_MAX_PAGES} newest open requests`;
+        const listedHow = complete ? 'All of the' : `The ${LIST_PAGE * LIST_MAX_PAGES} newest of the`;
         return success({
           interrupts: mine,
           complete,
           note:
-            `Open requests this API key opened through Interlock MCP, found among ${scanned}. ` +
+            `${listedHow} open requests this API key opened. ` +
             (mine.length === 0 ? 'None is waiting.' : 'Call get_decision with an interruptId to wait for one.'),
         });
       }),

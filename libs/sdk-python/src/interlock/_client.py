@@ -252,9 +252,11 @@ class Interlock(_BaseClient):
         timeout: Optional[Timeout] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
     ) -> Whoami:
         """Which key this is, for which organisation, on which plan."""
-        options = RequestOptions(timeout=timeout, max_retries=max_retries, extra_headers=extra_headers)
+        options = RequestOptions(timeout, max_retries, None, extra_headers, extra_query, extra_body)
         return self.request_model(Whoami, "GET", "/api/whoami", options=options)
 
     def with_options(self, **overrides: Any) -> Interlock:
@@ -503,9 +505,11 @@ class AsyncInterlock(_BaseClient):
         timeout: Optional[Timeout] = None,
         max_retries: Optional[int] = None,
         extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
     ) -> Whoami:
         """Which key this is, for which organisation, on which plan."""
-        options = RequestOptions(timeout=timeout, max_retries=max_retries, extra_headers=extra_headers)
+        options = RequestOptions(timeout, max_retries, None, extra_headers, extra_query, extra_body)
         return await self.request_model(Whoami, "GET", "/api/whoami", options=options)
 
     def with_options(self, **overrides: Any) -> AsyncInterlock:

@@ -29,6 +29,7 @@ from ._generated.models import (
     InterruptResponse,
     InterruptUnassignedEvent,
     SessionEndedEvent,
+    SessionListResponse,
     SessionMessageDto,
     SessionResponse,
     SessionStartedEvent,
@@ -44,6 +45,7 @@ __all__ = [
     "ActionRequestRecord",
     "ActorType",
     "Assignee",
+    "AssigneeFilter",
     "AuditCategory",
     "AuditEntry",
     "AuditLogEntry",
@@ -62,9 +64,13 @@ __all__ = [
     "InterruptListResponse",
     "InterruptStatus",
     "InterruptUnassignedEvent",
+    "ListOrder",
+    "OpenedByFilter",
     "Session",
     "SessionAppendResponse",
     "SessionEndedEvent",
+    "SessionListResponse",
+    "SessionListStatus",
     "SessionMessage",
     "SessionMessageParam",
     "SessionMessageRole",
@@ -132,6 +138,13 @@ WebhookEventType = Literal[
     "session.ended",
     "webhook.test",
 ]
+#: ``interrupts.list(assignee=…)``: ``me`` and ``my_teams`` name a signed-in member (nothing is assigned to a key).
+AssigneeFilter = Literal["me", "my_teams", "unassigned"]
+#: ``interrupts.list(opened_by="me")``: the interrupts the calling API key opened.
+OpenedByFilter = Literal["me"]
+ListOrder = Literal["newest", "oldest"]
+#: ``sessions.list(status=…)``: ``ended`` is every session no longer active (ended or disconnected).
+SessionListStatus = Literal["active", "ended"]
 TargetType = Literal[
     "interrupt",
     "session",

@@ -55,6 +55,18 @@ class Live:
         )
         assert response.status_code in (200, 201), response.text
 
+    def create_key(self, name: str) -> tuple[str, str]:
+        """A new API key of the Pro organisation, created by its owner (a human route: the cookie):
+        ``(id, key)``. Revoke it with ``revoke_key``."""
+        response = self.raw("POST", "/api/api-keys", cookie=self.member_cookie, json={"name": name, "expiry": "never"})
+        assert response.status_code == 201, response.text
+        body = response.json()
+        return str(body["id"]), str(body["key"])
+
+    def revoke_key(self, key_id: str) -> None:
+        response = self.raw("DELETE", f"/api/api-keys/{key_id}", cookie=self.member_cookie)
+        assert response.status_code == 204, response.text
+
     def decide_when_open(
         self,
         external_id: str,

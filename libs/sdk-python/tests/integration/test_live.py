@@ -25,6 +25,7 @@ from interlock import (
     PaymentRequiredError,
     PermissionDeniedError,
     PlanRequiredError,
+    Session,
     to_langgraph_resume,
 )
 
@@ -71,6 +72,52 @@ def test_creates_gets_and_lists_interrupts(client: Interlock) -> None:
     assert first.has_next_page()
     assert [i.id for i in client.interrupts.list(external_id=external_id, limit=1)] == [second.id, created.id]
     assert list(client.interrupts.list(external_id=external_id, status="answered")) == []
+
+
+def test_lists_by_every_filter_keys_may_use_opened_by_me_giving_this_keys(client: Interlock, live: Live) -> None:
+    external_id = run_tag("filters-")
+    other_id, other_key = live.create_key(run_tag("py-other-"))
+    try:
+        with Interlock(api_key=other_key, base_url=live.base_url) as other:
+            opened: list[tuple[str, str, str]] = []
+            for by, title in [
+                ("main", "Deploy api"),
+                ("other", "Deploy worker"),
+                ("main", "Refund order 12"),
+                ("other", "Déployer la prod"),
+            ]:
+                c = client if by == "main" else other
+                created = c.interrupts.create(title=title, action_requests=[{"name": "a"}], external_id=external_id)
+                opened.append((created.id, by, title))
+            live.decide(opened[2][0], "a")
+            newest = list(reversed(opened))
+
+            def ids(items: Any) -> list[str]:
+                return [i.id for i in items]
+
+            assert ids(other.interrupts.list(external_id=external_id, opened_by="me", limit=1)) == [
+                o[0] for o in newest if o[1] == "other"
+            ]
+            assert ids(client.interrupts.list(external_id=external_id, opened_by="me", status="open")) == [opened[0][0]]
+            assert ids(client.interrupts.list(external_id=external_id, order="oldest", limit=3)) == [
+                o[0] for o in opened
+            ]
+            assert ids(client.interrupts.list(external_id=external_id, q="DEPLO")) == [
+                o[0] for o in newest if re.match(r"(?i)d[eé]plo", o[2])
+            ]
+            assert ids(
+                client.interrupts.list(
+                    external_id=external_id, assignee="unassigned", escalated=False, status="answered"
+                )
+            ) == [opened[2][0]]
+            first = client.interrupts.get(opened[0][0])
+            assert ids(client.interrupts.list(external_id=external_id, from_=first.created_at)) == [
+                o[0] for o in newest
+            ]
+            # me and my_teams name a signed-in member: nothing is assigned to a key.
+            assert ids(client.interrupts.list(assignee="me")) == []
+    finally:
+        live.revoke_key(other_id)
 
 
 def test_replays_a_create_sent_again_with_the_same_idempotency_key(client: Interlock) -> None:
@@ -128,6 +175,35 @@ def test_starts_appends_to_and_ends_a_session(client: Interlock) -> None:
     ended = client.sessions.end(session.id)
     assert (ended.id, ended.status, ended.message_count) == (session.id, "ended", 2)
     assert ended.ended_at is not None
+
+
+def test_lists_sessions_newest_first_by_status_and_retrieves_one(client: Interlock, live: Live) -> None:
+    external_id = run_tag("list-")
+    started = [client.sessions.start(name=name, external_id=external_id) for name in ("first", "second", "third")]
+    ended = client.sessions.end(started[1].id)
+    every = list(client.sessions.list(external_id=external_id, limit=1))
+    assert [s.name for s in every] == ["third", "second", "first"]
+    assert every[1] == ended
+    assert [s.id for s in client.sessions.list(external_id=external_id, status="ended")] == [ended.id]
+    assert [s.name for s in client.sessions.list(external_id=external_id, status="active")] == ["third", "first"]
+    page = client.sessions.list(external_id=external_id, limit=2)
+    assert (len(page.data), page.has_next_page()) == (2, True)
+    one = client.sessions.retrieve(ended.id)
+    assert one == ended
+    assert one == Session.model_validate(live.raw("GET", f"/api/sessions/{ended.id}", api_key=live.api_key).json())
+    with pytest.raises(NotFoundError) as info:
+        client.sessions.retrieve("00000000-0000-4000-8000-000000000000")
+    assert info.value.message == "Not found."
+
+
+@pytest.mark.anyio
+async def test_async_sessions_list_and_retrieve(async_client: AsyncInterlock) -> None:
+    external_id = run_tag("alist-")
+    async with async_client as client:
+        created = await client.sessions.start(name="async", external_id=external_id)
+        listed = [s.id async for s in client.sessions.list(external_id=external_id)]
+        assert listed == [created.id]
+        assert (await client.sessions.retrieve(created.id)).name == "async"
 
 
 # Audit log

@@ -733,6 +733,8 @@ export type MemberResponse = {
     roleName: string;
 };
 
+export type OpenedByFilter = 'me';
+
 export type OrganisationEvent = {
     /**
      * interrupt.decided.
@@ -1775,6 +1777,10 @@ export type ListInterruptsData = {
          * me: assigned to the signed-in member; my_teams: to a team the member belongs to; unassigned: to no one. A key is no member and in no team: with a key, me and my_teams match nothing.
          */
         assignee?: AssigneeFilter;
+        /**
+         * me: opened by the API key making the request (a signed-in member opened none: the page is empty).
+         */
+        openedBy?: OpenedByFilter;
         /**
          * true: escalated at least once; false: never escalated.
          */

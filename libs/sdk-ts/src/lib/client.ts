@@ -206,7 +206,7 @@ export class Interlock {
     const maxRetries = options.maxRetries ?? this.maxRetries;
     const timeout = options.timeout ?? this.timeout;
     const url = this.buildURL(spec.path, { ...this.defaultQuery, ...(spec.query ?? {}), ...(options.query ?? {}) });
-    const payload = mergeBody(spec.body, options.body);
+    const payload = mergeBody(spec.method, spec.body, options.body);
     const body = payload === undefined ? undefined : JSON.stringify(payload);
     // One key per call, reused by every retry, so the service can recognise a repeat.
     const idempotencyKey = spec.method === 'POST' ? (options.idempotencyKey ?? uuid4()) : undefined;
@@ -344,8 +344,10 @@ export class Interlock {
 }
 
 /** The call's body with the caller's extra fields (openai's `extra_body`) on top. */
-function mergeBody(body: unknown, extra: Record<string, unknown> | undefined): unknown {
+function mergeBody(method: Method, body: unknown, extra: Record<string, unknown> | undefined): unknown {
   if (extra === undefined) return body;
+  // fetch refuses a GET with a body; say so in our words rather than its TypeError.
+  if (method === 'GET') throw new InterlockError('A GET request has no body: pass extra parameters as `query`.');
   if (body === undefined) return { ...extra };
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new InterlockError('Extra body fields need a JSON object body.');

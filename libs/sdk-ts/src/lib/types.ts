@@ -8,6 +8,7 @@ import type {
   ActorType,
   AppendMessagesResponse,
   Assignee,
+  AssigneeFilter,
   AuditCategory,
   AuditEntryResponse,
   AuditLogPage,
@@ -21,6 +22,11 @@ import type {
   InterruptStatus,
   ListAuditLogData,
   ListInterruptsData,
+  ListOrder,
+  ListSessionsData,
+  OpenedByFilter,
+  SessionListResponse,
+  SessionListStatus,
   SessionMessageDto,
   SessionMessageRole,
   SessionResponse,
@@ -46,12 +52,17 @@ import type {
 export type {
   ActorType,
   Assignee,
+  AssigneeFilter,
   AuditCategory,
   DecidedBy,
   DecisionType,
   ErrorCode,
   InterruptListResponse,
   InterruptStatus,
+  ListOrder,
+  OpenedByFilter,
+  SessionListResponse,
+  SessionListStatus,
   SessionMessageRole,
   SessionStatus,
   TargetType,
@@ -85,13 +96,23 @@ export type Decision = DecisionResponse;
 /** A human-review request: `open` until every action request has a decision, then `answered`. */
 export type Interrupt = InterruptResponse;
 export type InterruptCreateParams = CreateInterruptDto;
-export type InterruptListParams = NonNullable<ListInterruptsData['query']>;
+/**
+ * `GET /api/interrupts` filters. `from` (inclusive) and `to` (exclusive) also take a `Date`.
+ * `assignee: 'me' | 'my_teams'` name a signed-in member, so with an API key they answer 400;
+ * `openedBy: 'me'` is the key making the call.
+ */
+export type InterruptListParams = Omit<NonNullable<ListInterruptsData['query']>, 'from' | 'to'> & {
+  from?: string | Date;
+  to?: string | Date;
+};
 
 /** An agent run streamed into the Live View. */
 export type Session = SessionResponse;
 export type SessionStartParams = StartSessionDto;
 export type SessionMessage = SessionMessageDto;
 export type SessionAppendResponse = AppendMessagesResponse;
+/** `GET /api/sessions` filters: `status` `active`, or `ended` (ended or disconnected); `externalId`. */
+export type SessionListParams = NonNullable<ListSessionsData['query']>;
 
 /** One entry of the organisation's append-only audit log. */
 export type AuditEntry = AuditEntryResponse;

@@ -30,10 +30,17 @@ export async function raw(
   path: string,
   { headers = {}, body }: { headers?: Record<string, string>; body?: unknown } = {},
 ): Promise<RawResponse> {
-  const response = await fetch(`${live.baseURL}${path}`, {
-    method,
-    headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
+  const send = () =>
+    fetch(`${live.baseURL}${path}`, {
+      method,
+      headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  // Once more when the connection broke before an answer: a kept-alive socket the service closed
+  // as it was reused ("other side closed"), which a loaded machine makes likelier.
+  const response = await send().catch((error: unknown) => {
+    if (error instanceof TypeError) return send();
+    throw error;
   });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) };
@@ -55,6 +62,19 @@ export async function decide(interruptId: string, actionName: string, decision =
   if (response.status !== 201 && response.status !== 200) {
     throw new Error(`deciding ${actionName} answered ${response.status}: ${JSON.stringify(response.body)}`);
   }
+}
+
+/** A new API key of the Pro organisation, created by its owner (a human route: the cookie). */
+export async function createKey(name: string): Promise<{ id: string; key: string }> {
+  const response = await raw('POST', '/api/api-keys', { headers: { cookie: live.memberCookie }, body: { name, expiry: 'never' } });
+  if (response.status !== 201) throw new Error(`creating a key answered ${response.status}: ${JSON.stringify(response.body)}`);
+  return response.body as { id: string; key: string };
+}
+
+/** Revokes a key created with `createKey`. */
+export async function revokeKey(id: string): Promise<void> {
+  const response = await raw('DELETE', `/api/api-keys/${id}`, { headers: { cookie: live.memberCookie } });
+  if (response.status !== 204) throw new Error(`revoking a key answered ${response.status}`);
 }
 
 /** A tag unique to this run, to find what a test wrote. */

@@ -8,6 +8,10 @@ import type { InterruptStatus } from '../interrupt.entity';
 export const ASSIGNEE_FILTERS = ['me', 'my_teams', 'unassigned'] as const;
 export type AssigneeFilter = (typeof ASSIGNEE_FILTERS)[number];
 
+/** `me`: the API key making the request (the key that opened the interrupts). */
+export const OPENED_BY_FILTERS = ['me'] as const;
+export type OpenedByFilter = (typeof OPENED_BY_FILTERS)[number];
+
 export const LIST_ORDERS = ['newest', 'oldest'] as const;
 export type ListOrder = (typeof LIST_ORDERS)[number];
 
@@ -36,6 +40,15 @@ export class ListInterruptsQuery {
   @IsOptional()
   @IsIn(ASSIGNEE_FILTERS)
   assignee?: AssigneeFilter;
+
+  @ApiPropertyOptional({
+    enum: OPENED_BY_FILTERS,
+    enumName: 'OpenedByFilter',
+    description: 'me: opened by the API key making the request (a signed-in member opened none: the page is empty).',
+  })
+  @IsOptional()
+  @IsIn(OPENED_BY_FILTERS)
+  openedBy?: OpenedByFilter;
 
   @ApiPropertyOptional({ type: 'boolean', description: 'true: escalated at least once; false: never escalated.' })
   @IsOptional()

@@ -501,6 +501,13 @@ class MemberResponse(InterlockModel):
     """
 
 
+class OpenedByFilter(RootModel[Union[Literal['me'], str]]):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    root: Union[Literal['me'], str]
+
+
 class RejectDecision(InterlockModel):
     """
     Do not run the action; optionally say why.

@@ -4,6 +4,7 @@ refuses unknown and, for some fields, null values), ids escaped into paths."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any, Union
 from urllib.parse import quote
 from uuid import UUID
@@ -31,6 +32,9 @@ def to_wire(value: Union[BaseModel, Mapping[str, Any]]) -> dict[str, Any]:
         return dumped
     return {_CAMEL.get(key, key): item for key, item in value.items() if item is not None}
 
+
+#: An ISO 8601 timestamp, or a datetime (a naive one is taken as UTC).
+Timestamp = Union[str, datetime]
 
 #: An id as the models hold it (a string), or a ``uuid.UUID``.
 Id = Union[str, UUID]

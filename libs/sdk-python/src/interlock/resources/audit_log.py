@@ -3,21 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import datetime
-from typing import TYPE_CHECKING, Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional
 
 from .._options import Headers, RequestOptions, Timeout
 from .._response import RawResponses
 from ..types import ActorType, AuditCategory, AuditLogEntry, TargetType
-from ._wire import Id, compact, wire_id
+from ._wire import Id, Timestamp, compact, wire_id
 
 if TYPE_CHECKING:
     from .._client import AsyncInterlock, Interlock
     from .._pagination import AsyncPaginator, SyncPage
 
 __all__ = ["AsyncAuditLog", "AuditLog"]
-
-Timestamp = Union[str, datetime]
 
 
 def _entries(body: Any) -> list[AuditLogEntry]:

@@ -11,8 +11,8 @@ from .._errors import WaitTimeoutError
 from .._options import Headers, RequestOptions, Timeout
 from .._response import RawResponses
 from ..langgraph import interrupts_from_langgraph, langgraph_review_id, to_langgraph_resume
-from ..types import Interrupt, InterruptStatus
-from ._wire import ActionRequestInput, Id, compact, path_id, to_wire, wire_id
+from ..types import AssigneeFilter, Interrupt, InterruptStatus, ListOrder, OpenedByFilter
+from ._wire import ActionRequestInput, Id, Timestamp, compact, path_id, to_wire, wire_id
 
 if TYPE_CHECKING:
     from .._client import AsyncInterlock, Interlock
@@ -47,9 +47,33 @@ def _create_body(
 
 
 def _list_params(
-    status: Optional[InterruptStatus], external_id: Optional[str], limit: Optional[int], cursor: Optional[str]
+    status: Optional[InterruptStatus],
+    external_id: Optional[str],
+    opened_by: Optional[OpenedByFilter],
+    assignee: Optional[AssigneeFilter],
+    escalated: Optional[bool],
+    q: Optional[str],
+    from_: Optional[Timestamp],
+    to: Optional[Timestamp],
+    order: Optional[ListOrder],
+    limit: Optional[int],
+    cursor: Optional[str],
 ) -> Mapping[str, object]:
-    return compact({"status": status, "externalId": external_id, "limit": limit, "cursor": cursor})
+    return compact(
+        {
+            "status": status,
+            "externalId": external_id,
+            "openedBy": opened_by,
+            "assignee": assignee,
+            "escalated": escalated,
+            "q": q,
+            "from": from_,
+            "to": to,
+            "order": order,
+            "limit": limit,
+            "cursor": cursor,
+        }
+    )
 
 
 def _interrupts(body: Any) -> list[Interrupt]:
@@ -111,6 +135,13 @@ class Interrupts:
         *,
         status: Optional[InterruptStatus] = None,
         external_id: Optional[str] = None,
+        opened_by: Optional[OpenedByFilter] = None,
+        assignee: Optional[AssigneeFilter] = None,
+        escalated: Optional[bool] = None,
+        q: Optional[str] = None,
+        from_: Optional[Timestamp] = None,
+        to: Optional[Timestamp] = None,
+        order: Optional[ListOrder] = None,
         limit: Optional[int] = None,
         cursor: Optional[str] = None,
         timeout: Optional[Timeout] = None,
@@ -119,7 +150,13 @@ class Interrupts:
         extra_query: Optional[Mapping[str, object]] = None,
         extra_body: Optional[Mapping[str, Any]] = None,
     ) -> SyncPage[Interrupt]:
-        """Interrupts, newest first: the first page; iterating it walks every page."""
+        """Interrupts, newest first (``order="oldest"`` reverses): the first page; iterating it walks every page.
+
+        Filters: ``status``, ``external_id``, ``opened_by="me"`` (the interrupts this key opened),
+        ``assignee="unassigned"`` (``me`` and ``my_teams`` name a signed-in member: nothing is assigned to a key),
+        ``escalated``, ``q`` (every word a prefix of a title word; case and accents ignored), ``from_``
+        (inclusive) and ``to`` (exclusive) on ``created_at``.
+        """
         options = RequestOptions(
             timeout=timeout,
             max_retries=max_retries,
@@ -127,7 +164,7 @@ class Interrupts:
             extra_query=extra_query,
             extra_body=extra_body,
         )
-        params = _list_params(status, external_id, limit, cursor)
+        params = _list_params(status, external_id, opened_by, assignee, escalated, q, from_, to, order, limit, cursor)
         return self._client.get_list("/api/interrupts", params, _interrupts, options)
 
     def wait_for_answer(
@@ -259,6 +296,13 @@ class AsyncInterrupts:
         *,
         status: Optional[InterruptStatus] = None,
         external_id: Optional[str] = None,
+        opened_by: Optional[OpenedByFilter] = None,
+        assignee: Optional[AssigneeFilter] = None,
+        escalated: Optional[bool] = None,
+        q: Optional[str] = None,
+        from_: Optional[Timestamp] = None,
+        to: Optional[Timestamp] = None,
+        order: Optional[ListOrder] = None,
         limit: Optional[int] = None,
         cursor: Optional[str] = None,
         timeout: Optional[Timeout] = None,
@@ -267,7 +311,8 @@ class AsyncInterrupts:
         extra_query: Optional[Mapping[str, object]] = None,
         extra_body: Optional[Mapping[str, Any]] = None,
     ) -> AsyncPaginator[Interrupt]:
-        """Interrupts, newest first: await for the first page, or ``async for`` over every item."""
+        """Interrupts, newest first: await for the first page, or ``async for`` over every item (the filters
+        of ``Interlock.interrupts.list``)."""
         options = RequestOptions(
             timeout=timeout,
             max_retries=max_retries,
@@ -275,7 +320,7 @@ class AsyncInterrupts:
             extra_query=extra_query,
             extra_body=extra_body,
         )
-        params = _list_params(status, external_id, limit, cursor)
+        params = _list_params(status, external_id, opened_by, assignee, escalated, q, from_, to, order, limit, cursor)
         return self._client.get_list("/api/interrupts", params, _interrupts, options)
 
     async def wait_for_answer(

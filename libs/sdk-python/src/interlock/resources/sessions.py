@@ -7,11 +7,12 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from .._options import Headers, RequestOptions, Timeout
 from .._response import RawResponses
-from ..types import Session, SessionAppendResponse
+from ..types import Session, SessionAppendResponse, SessionListStatus
 from ._wire import Id, SessionMessageInput, compact, path_id, to_wire
 
 if TYPE_CHECKING:
     from .._client import AsyncInterlock, Interlock
+    from .._pagination import AsyncPaginator, SyncPage
 
 __all__ = ["AsyncSessions", "Sessions"]
 
@@ -22,6 +23,32 @@ def _start_body(name: str, external_id: Optional[str], metadata: Optional[Mappin
 
 def _append_body(messages: Sequence[SessionMessageInput]) -> Mapping[str, Any]:
     return {"messages": [to_wire(message) for message in messages]}
+
+
+def _list_params(
+    status: Optional[SessionListStatus], external_id: Optional[str], limit: Optional[int], cursor: Optional[str]
+) -> Mapping[str, object]:
+    return compact({"status": status, "externalId": external_id, "limit": limit, "cursor": cursor})
+
+
+def _sessions(body: Any) -> list[Session]:
+    return [Session.model_validate(item) for item in body.get("sessions", [])]
+
+
+def _read_options(
+    timeout: Optional[Timeout],
+    max_retries: Optional[int],
+    extra_headers: Optional[Headers],
+    extra_query: Optional[Mapping[str, object]],
+    extra_body: Optional[Mapping[str, Any]],
+) -> RequestOptions:
+    return RequestOptions(
+        timeout=timeout,
+        max_retries=max_retries,
+        extra_headers=extra_headers,
+        extra_query=extra_query,
+        extra_body=extra_body,
+    )
 
 
 class Sessions:
@@ -50,6 +77,40 @@ class Sessions:
         options = RequestOptions(timeout, max_retries, idempotency_key, extra_headers, extra_query, extra_body)
         body = _start_body(name, external_id, metadata)
         return self._client.request_model(Session, "POST", "/api/sessions", body=body, options=options)
+
+    def retrieve(
+        self,
+        session_id: Id,
+        *,
+        timeout: Optional[Timeout] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
+    ) -> Session:
+        """One session (``message_count``, ``status``, ``ended_at``…)."""
+        options = _read_options(timeout, max_retries, extra_headers, extra_query, extra_body)
+        return self._client.request_model(Session, "GET", f"/api/sessions/{path_id(session_id)}", options=options)
+
+    def list(
+        self,
+        *,
+        status: Optional[SessionListStatus] = None,
+        external_id: Optional[str] = None,
+        limit: Optional[int] = None,
+        cursor: Optional[str] = None,
+        timeout: Optional[Timeout] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
+    ) -> SyncPage[Session]:
+        """Sessions, newest first (by ``started_at``): the first page; iterating it walks every page.
+        ``status="ended"`` is every session no longer active (ended or disconnected)."""
+        options = _read_options(timeout, max_retries, extra_headers, extra_query, extra_body)
+        return self._client.get_list(
+            "/api/sessions", _list_params(status, external_id, limit, cursor), _sessions, options
+        )
 
     def append(
         self,
@@ -113,6 +174,40 @@ class AsyncSessions:
         options = RequestOptions(timeout, max_retries, idempotency_key, extra_headers, extra_query, extra_body)
         body = _start_body(name, external_id, metadata)
         return await self._client.request_model(Session, "POST", "/api/sessions", body=body, options=options)
+
+    async def retrieve(
+        self,
+        session_id: Id,
+        *,
+        timeout: Optional[Timeout] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
+    ) -> Session:
+        """One session (``message_count``, ``status``, ``ended_at``…)."""
+        options = _read_options(timeout, max_retries, extra_headers, extra_query, extra_body)
+        path = f"/api/sessions/{path_id(session_id)}"
+        return await self._client.request_model(Session, "GET", path, options=options)
+
+    def list(
+        self,
+        *,
+        status: Optional[SessionListStatus] = None,
+        external_id: Optional[str] = None,
+        limit: Optional[int] = None,
+        cursor: Optional[str] = None,
+        timeout: Optional[Timeout] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
+    ) -> AsyncPaginator[Session]:
+        """Sessions, newest first: await for the first page, or ``async for`` over every item."""
+        options = _read_options(timeout, max_retries, extra_headers, extra_query, extra_body)
+        return self._client.get_list(
+            "/api/sessions", _list_params(status, external_id, limit, cursor), _sessions, options
+        )
 
     async def append(
         self,

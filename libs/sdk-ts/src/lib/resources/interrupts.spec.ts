@@ -13,6 +13,40 @@ const client = (fetch: ReturnType<typeof mockFetch>['fetch']) =>
   new Interlock({ apiKey: 'ilk_test', baseURL: 'http://interlock.test', fetch });
 
 describe('interrupts', () => {
+  it('lists with every filter of the contract, typed, a Date taken for from and to', async () => {
+    const { fetch, calls } = mockFetch(jsonResponse(200, { interrupts: [open], nextCursor: 'c2' }), jsonResponse(200, { interrupts: [], nextCursor: null }));
+    const listed: string[] = [];
+    const params = {
+      status: 'open',
+      externalId: 'run-1',
+      openedBy: 'me',
+      assignee: 'unassigned',
+      escalated: false,
+      q: 'deploy prod',
+      from: new Date('2026-01-01T00:00:00Z'),
+      to: '2026-02-01',
+      order: 'oldest',
+      limit: 10,
+    } as const;
+    for await (const interrupt of client(fetch).interrupts.list(params)) listed.push(interrupt.id);
+    expect(listed).toEqual(['int_1']);
+    const sent = calls.map((c) => Object.fromEntries(c.url.searchParams));
+    const query = {
+      status: 'open',
+      externalId: 'run-1',
+      openedBy: 'me',
+      assignee: 'unassigned',
+      escalated: 'false',
+      q: 'deploy prod',
+      from: '2026-01-01T00:00:00.000Z',
+      to: '2026-02-01',
+      order: 'oldest',
+      limit: '10',
+    };
+    // The second page repeats every filter, with the cursor.
+    expect(sent).toEqual([query, { ...query, cursor: 'c2' }]);
+  });
+
   it('creates with the body as given and reads one back', async () => {
     const { fetch, calls } = mockFetch(jsonResponse(201, open), jsonResponse(200, open));
     const c = client(fetch);

@@ -46,7 +46,11 @@ export class Interrupts {
     return this.client.get<Interrupt>(`/api/interrupts/${encodeURIComponent(id)}`, { options });
   }
 
-  /** Interrupts, newest first; `for await` walks every page. */
+  /**
+   * Interrupts, newest first (`order: 'oldest'` reverses), filtered by `status`, `externalId`,
+   * `openedBy: 'me'` (this key's), `assignee: 'unassigned'`, `escalated`, `q` (title words as
+   * prefixes), `from` / `to`; `for await` walks every page.
+   */
   list(params: InterruptListParams = {}, options?: RequestOptions): PagePromise<Interrupt> {
     return this.client.getList<Interrupt, InterruptListResponse>(
       '/api/interrupts',

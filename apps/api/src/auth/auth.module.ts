@@ -6,18 +6,18 @@ import { AuthenticationGuard } from './guards/authentication.guard';
 import { PermissionGuard } from './guards/permission.guard';
 import { PlanGuard } from './guards/plan.guard';
 import { RouteAccessGuard } from './guards/route-access.guard';
-import { SessionService } from './session.service';
+import { SignInSessionService } from './sign-in-session.service';
 import { ApiKeyAuthGuard, ApiKeyStrategy } from './strategies/api-key.strategy';
 
 /**
  * The global guards, in order (SPEC §4 check order): route declared and humans-only → caller
- * classified (key or session) → plan → permission. Deny by default.
+ * classified (key, or session cookie and organisation) → plan → permission. Deny by default.
  */
 @Global()
 @Module({
   imports: [PassportModule, ApiKeysModule],
   providers: [
-    SessionService,
+    SignInSessionService,
     ApiKeyStrategy,
     ApiKeyAuthGuard,
     { provide: APP_GUARD, useClass: RouteAccessGuard },
@@ -25,6 +25,6 @@ import { ApiKeyAuthGuard, ApiKeyStrategy } from './strategies/api-key.strategy';
     { provide: APP_GUARD, useClass: PlanGuard },
     { provide: APP_GUARD, useClass: PermissionGuard },
   ],
-  exports: [SessionService],
+  exports: [SignInSessionService],
 })
 export class AuthModule {}

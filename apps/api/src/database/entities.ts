@@ -1,24 +1,26 @@
 import { UsageMonthEntity } from '../allowances/usage-month.entity';
 import { ApiKeyEntity } from '../api-keys/api-key.entity';
-import { MemberSessionEntity } from '../auth/member-session.entity';
+import { SignInSessionEntity } from '../auth/sign-in-session.entity';
 import { IdempotencyKeyEntity } from '../idempotency/idempotency-key.entity';
 import { InterruptDecisionEntity } from '../interrupts/interrupt-decision.entity';
 import { InterruptEntity } from '../interrupts/interrupt.entity';
 import { InvitationEntity } from '../invitations/invitation.entity';
-import { MemberEntity } from '../members/member.entity';
+import { MembershipEntity } from '../members/membership.entity';
 import { OrganisationEntity } from '../organisation/organisation.entity';
 import { RoleEntity } from '../roles/role.entity';
 import { SessionMessageEntity } from '../sessions/session-message.entity';
 import { SessionEntity } from '../sessions/session.entity';
 import { TeamMemberEntity } from '../teams/team-member.entity';
 import { TeamEntity } from '../teams/team.entity';
+import { UserEntity } from '../users/user.entity';
 
 /** Every entity of the one data source. */
 export const ENTITIES = [
   OrganisationEntity,
   RoleEntity,
-  MemberEntity,
-  MemberSessionEntity,
+  UserEntity,
+  MembershipEntity,
+  SignInSessionEntity,
   ApiKeyEntity,
   TeamEntity,
   TeamMemberEntity,

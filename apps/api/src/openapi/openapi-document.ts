@@ -1,8 +1,10 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { ParameterObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { declaredRoutes } from '../auth/route-declarations.util';
 import type { RouteAccess } from '../auth/decorators/route-access.decorator';
 import { assertNever } from '../auth/principal';
+import { ORGANISATION_HEADER, ORGANISATION_QUERY } from '../auth/organisation-choice.util';
 import { ErrorBody } from './error-body.schema';
 
 export const API_KEY_SCHEME = 'apiKey';
@@ -29,7 +31,15 @@ function errorsFor(access: RouteAccess, method: string, hasParams: boolean, hasQ
       break;
     case 'member':
       add('401', 'SIGN_IN_REQUIRED: no valid session cookie.');
-      add('403', 'HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.');
+      add(
+        '403',
+        'HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id ' +
+          'and the person is a member of no organisation.',
+      );
+      break;
+    case 'user':
+      add('401', 'SIGN_IN_REQUIRED: no valid session cookie.');
+      add('403', 'HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED.');
       break;
     case 'api_key_or_member':
       add(
@@ -38,7 +48,10 @@ function errorsFor(access: RouteAccess, method: string, hasParams: boolean, hasQ
           'A cookie request: SIGN_IN_REQUIRED.',
       );
       if (access.plan) add('402', `PLAN_REQUIRED: a key needs the ${access.plan === 'pro' ? 'Pro' : 'Free'} plan (members do not).`);
-      add('403', `MISSING_PERMISSION: a member without ${access.permission}.`);
+      add(
+        '403',
+        `MISSING_PERMISSION: a member without ${access.permission}; FORBIDDEN: no x-organisation-id and the person is a member of no organisation.`,
+      );
       break;
     case 'human':
       add('403', 'HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED.');
@@ -46,7 +59,18 @@ function errorsFor(access: RouteAccess, method: string, hasParams: boolean, hasQ
     case 'public':
       break;
   }
-  if (hasParams) add('404', 'NOT_FOUND: no such resource in this organisation.');
+  const chosen = access.principal === 'member' || access.principal === 'api_key_or_member';
+  if (chosen) {
+    add('400', `VALIDATION_FAILED: a malformed ${ORGANISATION_HEADER}, or none from a member of several organisations.`);
+  }
+  if (hasParams || chosen) {
+    add(
+      '404',
+      chosen
+        ? `NOT_FOUND: no such resource in this organisation, or ${ORGANISATION_HEADER} names an organisation the person is not a member of.`
+        : 'NOT_FOUND: no such resource in this organisation.',
+    );
+  }
   add('500', 'INTERNAL_ERROR.');
   add('503', 'SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.');
   return errors;
@@ -82,15 +106,36 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     operation.security = securityOf(route.access);
     const extensions = operation as unknown as Record<string, unknown>;
     extensions['x-interlock-access'] = route.access;
-    const hasQuery = (operation.parameters ?? []).some((p) => 'in' in p && p.in === 'query');
-    for (const error of errorsFor(route.access, route.method.toLowerCase(), /\{\w+\}/.test(path), hasQuery)) {
-      operation.responses[error.status] ??= {
-        description: error.description,
+    if (route.access.principal === 'member' || route.access.principal === 'api_key_or_member') {
+      operation.parameters = [...(operation.parameters ?? []), organisationHeader(route.access.principal)];
+    }
+    const hasQuery = (operation.parameters ?? []).some((p) => 'in' in p && p.in === 'query' && p.name !== ORGANISATION_QUERY);
+    const cases = errorsFor(route.access, route.method.toLowerCase(), /\{\w+\}/.test(path), hasQuery);
+    for (const status of new Set(cases.map((c) => c.status))) {
+      operation.responses[status] ??= {
+        description: cases
+          .filter((c) => c.status === status)
+          .map((c) => c.description)
+          .join(' Or '),
         content: { 'application/json': { schema: errorRef } },
       };
     }
   }
   return sortKeys(document) as OpenAPIObject;
+}
+
+/** The header a signed-in person chooses the organisation with (docs/DECISIONS.md, "Users and memberships"). */
+function organisationHeader(principal: 'member' | 'api_key_or_member'): ParameterObject {
+  return {
+    name: ORGANISATION_HEADER,
+    in: 'header',
+    required: false,
+    schema: { type: 'string', format: 'uuid' },
+    description:
+      'The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). ' +
+      'Optional for a member of exactly one organisation.' +
+      (principal === 'api_key_or_member' ? ' Ignored on a key request: a key acts for its own organisation.' : ''),
+  };
 }
 
 /** The security requirement of a route: alternatives, so a shared read lists both schemes. */
@@ -99,6 +144,7 @@ function securityOf(access: RouteAccess): Record<string, string[]>[] {
     case 'api_key':
       return [{ [API_KEY_SCHEME]: [] }];
     case 'member':
+    case 'user':
       return [{ [SESSION_SCHEME]: [] }];
     case 'api_key_or_member':
       return [{ [API_KEY_SCHEME]: [] }, { [SESSION_SCHEME]: [] }];

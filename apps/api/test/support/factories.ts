@@ -47,7 +47,7 @@ export async function signUpOwner(
     password: body.password,
     name: body.name,
     cookie: sessionCookieOf(res),
-    memberId: res.body.member.id,
+    memberId: res.body.user.id,
     organisationId: res.body.organisation.id,
   };
 }
@@ -121,7 +121,7 @@ export async function joinOrganisation(
   if (accepted.status !== 201) {
     throw new Error(`invitation acceptance answered ${accepted.status}: ${JSON.stringify(accepted.body)}`);
   }
-  return { cookie: sessionCookieOf(accepted), memberId: accepted.body.member.id, email, name };
+  return { cookie: sessionCookieOf(accepted), memberId: accepted.body.user.id, email, name };
 }
 
 /** A custom role holding exactly `permissions`, created by a member with role.manage. */

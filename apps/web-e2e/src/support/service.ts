@@ -13,8 +13,10 @@ export interface Member {
   password: string;
   /** `session=…`, for a `cookie` header. */
   cookie: string;
+  /** Their user id: the same member id in every organisation they belong to. */
   memberId: string;
   organisationName: string;
+  organisationId: string;
 }
 
 export async function api<T = unknown>(
@@ -54,8 +56,8 @@ export async function signUpOwner(label: string, name = 'Ada Lovelace'): Promise
     body: JSON.stringify(body),
   });
   if (response.status !== 201) throw new Error(`sign-up answered ${response.status}: ${await response.text()}`);
-  const signedIn = (await response.json()) as { member: { id: string } };
-  return { ...body, cookie: sessionCookie(response), memberId: signedIn.member.id };
+  const signedIn = (await response.json()) as { user: { id: string }; organisation: { id: string } };
+  return { ...body, cookie: sessionCookie(response), memberId: signedIn.user.id, organisationId: signedIn.organisation.id };
 }
 
 /** Invites someone with a built-in role and accepts for them: a second member, signed in. */
@@ -73,8 +75,16 @@ export async function addMember(owner: Member, role: 'owner' | 'developer' | 'ma
     body: JSON.stringify({ name, password }),
   });
   if (response.status !== 201) throw new Error(`accepting answered ${response.status}: ${await response.text()}`);
-  const signedIn = (await response.json()) as { member: { id: string } };
-  return { name, email, password, cookie: sessionCookie(response), memberId: signedIn.member.id, organisationName: owner.organisationName };
+  const signedIn = (await response.json()) as { user: { id: string } };
+  return {
+    name,
+    email,
+    password,
+    cookie: sessionCookie(response),
+    memberId: signedIn.user.id,
+    organisationName: owner.organisationName,
+    organisationId: owner.organisationId,
+  };
 }
 
 /** A browser storage state holding a member's session cookie. */

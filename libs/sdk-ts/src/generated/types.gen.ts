@@ -12,6 +12,35 @@ export type AcceptInvitationDto = {
     password: string;
 };
 
+export type AccountOrganisation = {
+    /**
+     * The organisation id: send it as x-organisation-id to act for it.
+     */
+    id: string;
+    joinedAt: string;
+    name: string;
+    plan: Plan;
+    roleId: string;
+    /**
+     * The name of the person's role in this organisation.
+     */
+    roleName: string;
+};
+
+export type AccountResponse = {
+    /**
+     * Current memberships, in the order they were joined.
+     */
+    organisations: Array<AccountOrganisation>;
+    user: AccountUser;
+};
+
+export type AccountUser = {
+    email: string;
+    id: string;
+    name: string;
+};
+
 export type ActionRequestDto = {
     /**
      * Defaults to all four.
@@ -199,6 +228,10 @@ export type CreateInvitationDto = {
      * The role the invitee joins with.
      */
     roleId: string;
+};
+
+export type CreateOrganisationDto = {
+    name: string;
 };
 
 export type CreateRoleDto = {
@@ -512,6 +545,16 @@ export type InvitationListResponse = {
     invitations: Array<InvitationResponse>;
 };
 
+export type InvitationPreviewResponse = {
+    /**
+     * The address it was sent to: the account that may accept it.
+     */
+    email: string;
+    expiresAt: string;
+    organisationName: string;
+    roleName: string;
+};
+
 export type InvitationResponse = {
     /**
      * null: not accepted yet.
@@ -540,8 +583,14 @@ export type MemberListResponse = {
 };
 
 export type MemberResponse = {
+    /**
+     * When they joined the organisation (their current membership began).
+     */
     createdAt: string;
     email: string;
+    /**
+     * The member's id: their user id, the same in every organisation they belong to.
+     */
     id: string;
     name: string;
     roleId: string;
@@ -607,6 +656,18 @@ export type OrganisationEvent = {
 };
 
 export type OrganisationEventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.escalated' | 'session.started' | 'session.ended';
+
+export type OrganisationJoinedResponse = {
+    /**
+     * The organisation just created or joined (also in organisations).
+     */
+    organisation: AccountOrganisation;
+    /**
+     * Current memberships, in the order they were joined.
+     */
+    organisations: Array<AccountOrganisation>;
+    user: AccountUser;
+};
 
 export type OrganisationResponse = {
     createdAt: string;
@@ -704,20 +765,22 @@ export type SignUpDto = {
 
 export type SignedInMember = {
     email: string;
+    /**
+     * The member's id: their user id.
+     */
     id: string;
     name: string;
     roleId: string;
+    /**
+     * The name of the member's role in this organisation.
+     */
+    roleName: string;
 };
 
 export type SignedInOrganisation = {
     id: string;
     name: string;
     plan: Plan;
-};
-
-export type SignedInResponse = {
-    member: SignedInMember;
-    organisation: SignedInOrganisation;
 };
 
 export type StartSessionDto = {
@@ -798,6 +861,12 @@ export type WhoamiResponse = {
 
 export type ListApiKeysData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/api-keys';
@@ -805,13 +874,21 @@ export type ListApiKeysData = {
 
 export type ListApiKeysErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -832,6 +909,12 @@ export type ListApiKeysResponse = ListApiKeysResponses[keyof ListApiKeysResponse
 
 export type CreateApiKeyData = {
     body: CreateApiKeyDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/api-keys';
@@ -839,7 +922,7 @@ export type CreateApiKeyData = {
 
 export type CreateApiKeyErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -847,9 +930,13 @@ export type CreateApiKeyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
      */
@@ -878,6 +965,12 @@ export type CreateApiKeyResponse = CreateApiKeyResponses[keyof CreateApiKeyRespo
 
 export type RevokeApiKeyData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -887,15 +980,19 @@ export type RevokeApiKeyData = {
 
 export type RevokeApiKeyErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -921,6 +1018,12 @@ export type RevokeApiKeyResponse = RevokeApiKeyResponses[keyof RevokeApiKeyRespo
 
 export type RenameApiKeyData = {
     body: RenameApiKeyDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -930,7 +1033,7 @@ export type RenameApiKeyData = {
 
 export type RenameApiKeyErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -938,11 +1041,11 @@ export type RenameApiKeyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -973,6 +1076,12 @@ export type RenameApiKeyResponse = RenameApiKeyResponses[keyof RenameApiKeyRespo
 
 export type ListAuditLogData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation. Ignored on a key request: a key acts for its own organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: {
         limit?: number;
@@ -1004,7 +1113,7 @@ export type ListAuditLogData = {
 
 export type ListAuditLogErrors = {
     /**
-     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it).
+     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -1016,9 +1125,13 @@ export type ListAuditLogErrors = {
      */
     402: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without auditLog.read.
+     * MISSING_PERMISSION: a member without auditLog.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1039,6 +1152,12 @@ export type ListAuditLogResponse = ListAuditLogResponses[keyof ListAuditLogRespo
 
 export type ExportAuditLogData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: {
         /**
@@ -1065,7 +1184,7 @@ export type ExportAuditLogData = {
 
 export type ExportAuditLogErrors = {
     /**
-     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it).
+     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -1073,9 +1192,13 @@ export type ExportAuditLogErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1099,6 +1222,12 @@ export type ExportAuditLogResponse = ExportAuditLogResponses[keyof ExportAuditLo
 
 export type GetSessionData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/auth/session';
@@ -1106,13 +1235,21 @@ export type GetSessionData = {
 
 export type GetSessionErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1171,7 +1308,7 @@ export type SignInResponses = {
     /**
      * Signed in: sets the HttpOnly session cookie.
      */
-    200: SignedInResponse;
+    200: AccountResponse;
 };
 
 export type SignInResponse = SignInResponses[keyof SignInResponses];
@@ -1193,7 +1330,7 @@ export type SignOutErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED.
      */
     403: ErrorBody;
     /**
@@ -1265,7 +1402,7 @@ export type SignUpResponses = {
     /**
      * Signed in: sets the HttpOnly session cookie.
      */
-    201: SignedInResponse;
+    201: OrganisationJoinedResponse;
 };
 
 export type SignUpResponse = SignUpResponses[keyof SignUpResponses];
@@ -1277,21 +1414,38 @@ export type StreamEventsData = {
          * Resume after this event id (the organisation audit-log sequence number).
          */
         'Last-Event-ID'?: number;
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
     };
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * The organisation to act for, as `x-organisation-id` (for EventSource, which cannot send headers).
+         */
+        organisationId?: string;
+    };
     url: '/api/events';
 };
 
 export type StreamEventsErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1315,6 +1469,12 @@ export type StreamEventsResponse = StreamEventsResponses[keyof StreamEventsRespo
 
 export type ListInterruptsData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation. Ignored on a key request: a key acts for its own organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: {
         status?: InterruptStatus;
@@ -1354,7 +1514,7 @@ export type ListInterruptsData = {
 
 export type ListInterruptsErrors = {
     /**
-     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it).
+     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -1362,9 +1522,13 @@ export type ListInterruptsErrors = {
      */
     401: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without interrupt.read.
+     * MISSING_PERMISSION: a member without interrupt.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1441,6 +1605,12 @@ export type CreateInterruptResponse = CreateInterruptResponses[keyof CreateInter
 
 export type CountInterruptsData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/interrupts/counts';
@@ -1448,13 +1618,21 @@ export type CountInterruptsData = {
 
 export type CountInterruptsErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1475,6 +1653,12 @@ export type CountInterruptsResponse = CountInterruptsResponses[keyof CountInterr
 
 export type GetInterruptData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation. Ignored on a key request: a key acts for its own organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -1489,7 +1673,7 @@ export type GetInterruptData = {
 
 export type GetInterruptErrors = {
     /**
-     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it).
+     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -1497,11 +1681,11 @@ export type GetInterruptErrors = {
      */
     401: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without interrupt.read.
+     * MISSING_PERMISSION: a member without interrupt.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -1524,6 +1708,12 @@ export type GetInterruptResponse = GetInterruptResponses[keyof GetInterruptRespo
 
 export type AssignInterruptData = {
     body: AssignInterruptDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -1533,7 +1723,7 @@ export type AssignInterruptData = {
 
 export type AssignInterruptErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -1541,11 +1731,11 @@ export type AssignInterruptErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -1580,6 +1770,12 @@ export type AssignInterruptResponse = AssignInterruptResponses[keyof AssignInter
 
 export type DecideInterruptData = {
     body: DecideInterruptDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -1589,7 +1785,7 @@ export type DecideInterruptData = {
 
 export type DecideInterruptErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -1597,11 +1793,11 @@ export type DecideInterruptErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -1639,6 +1835,12 @@ export type DecideInterruptResponse = DecideInterruptResponses[keyof DecideInter
 
 export type EscalateInterruptData = {
     body: EscalateInterruptDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -1648,7 +1850,7 @@ export type EscalateInterruptData = {
 
 export type EscalateInterruptErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -1656,11 +1858,11 @@ export type EscalateInterruptErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -1695,6 +1897,12 @@ export type EscalateInterruptResponse = EscalateInterruptResponses[keyof Escalat
 
 export type ListInvitationsData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/invitations';
@@ -1702,13 +1910,21 @@ export type ListInvitationsData = {
 
 export type ListInvitationsErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1729,6 +1945,12 @@ export type ListInvitationsResponse = ListInvitationsResponses[keyof ListInvitat
 
 export type CreateInvitationData = {
     body: CreateInvitationDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/invitations';
@@ -1736,7 +1958,7 @@ export type CreateInvitationData = {
 
 export type CreateInvitationErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -1744,9 +1966,13 @@ export type CreateInvitationErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
      */
@@ -1772,6 +1998,95 @@ export type CreateInvitationResponses = {
 };
 
 export type CreateInvitationResponse = CreateInvitationResponses[keyof CreateInvitationResponses];
+
+export type WithdrawInvitationData = {
+    body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/invitations/{id}';
+};
+
+export type WithdrawInvitationErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type WithdrawInvitationError = WithdrawInvitationErrors[keyof WithdrawInvitationErrors];
+
+export type WithdrawInvitationResponses = {
+    /**
+     * Withdrawn.
+     */
+    204: void;
+};
+
+export type WithdrawInvitationResponse = WithdrawInvitationResponses[keyof WithdrawInvitationResponses];
+
+export type GetInvitationData = {
+    body?: never;
+    path: {
+        token: string;
+    };
+    query?: never;
+    url: '/api/invitations/{token}';
+};
+
+export type GetInvitationErrors = {
+    /**
+     * HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation.
+     */
+    404: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type GetInvitationError = GetInvitationErrors[keyof GetInvitationErrors];
+
+export type GetInvitationResponses = {
+    200: InvitationPreviewResponse;
+};
+
+export type GetInvitationResponse = GetInvitationResponses[keyof GetInvitationResponses];
 
 export type AcceptInvitationData = {
     body: AcceptInvitationDto;
@@ -1816,13 +2131,105 @@ export type AcceptInvitationErrors = {
 export type AcceptInvitationError = AcceptInvitationErrors[keyof AcceptInvitationErrors];
 
 export type AcceptInvitationResponses = {
-    201: SignedInResponse;
+    201: OrganisationJoinedResponse;
 };
 
 export type AcceptInvitationResponse = AcceptInvitationResponses[keyof AcceptInvitationResponses];
 
+export type JoinInvitationData = {
+    body?: never;
+    path: {
+        token: string;
+    };
+    query?: never;
+    url: '/api/invitations/{token}/join';
+};
+
+export type JoinInvitationErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation.
+     */
+    404: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type JoinInvitationError = JoinInvitationErrors[keyof JoinInvitationErrors];
+
+export type JoinInvitationResponses = {
+    201: OrganisationJoinedResponse;
+};
+
+export type JoinInvitationResponse = JoinInvitationResponses[keyof JoinInvitationResponses];
+
+export type GetMeData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/me';
+};
+
+export type GetMeErrors = {
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type GetMeError = GetMeErrors[keyof GetMeErrors];
+
+export type GetMeResponses = {
+    200: AccountResponse;
+};
+
+export type GetMeResponse = GetMeResponses[keyof GetMeResponses];
+
 export type ListMembersData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/members';
@@ -1830,13 +2237,21 @@ export type ListMembersData = {
 
 export type ListMembersErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1857,6 +2272,12 @@ export type ListMembersResponse = ListMembersResponses[keyof ListMembersResponse
 
 export type RemoveMemberData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -1866,15 +2287,19 @@ export type RemoveMemberData = {
 
 export type RemoveMemberErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -1891,7 +2316,7 @@ export type RemoveMemberError = RemoveMemberErrors[keyof RemoveMemberErrors];
 
 export type RemoveMemberResponses = {
     /**
-     * Removed. Removing yourself also clears your session cookie.
+     * Removed (or left, when it is yourself).
      */
     204: void;
 };
@@ -1900,6 +2325,12 @@ export type RemoveMemberResponse = RemoveMemberResponses[keyof RemoveMemberRespo
 
 export type ChangeMemberRoleData = {
     body: ChangeMemberRoleDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -1909,7 +2340,7 @@ export type ChangeMemberRoleData = {
 
 export type ChangeMemberRoleErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -1917,11 +2348,11 @@ export type ChangeMemberRoleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -1952,6 +2383,12 @@ export type ChangeMemberRoleResponse = ChangeMemberRoleResponses[keyof ChangeMem
 
 export type GetOrganisationData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/organisation';
@@ -1959,13 +2396,21 @@ export type GetOrganisationData = {
 
 export type GetOrganisationErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1986,6 +2431,12 @@ export type GetOrganisationResponse = GetOrganisationResponses[keyof GetOrganisa
 
 export type ChangePlanData = {
     body: ChangePlanDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/organisation/plan';
@@ -1993,7 +2444,7 @@ export type ChangePlanData = {
 
 export type ChangePlanErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -2001,9 +2452,13 @@ export type ChangePlanErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
      */
@@ -2030,8 +2485,60 @@ export type ChangePlanResponses = {
 
 export type ChangePlanResponse = ChangePlanResponses[keyof ChangePlanResponses];
 
+export type CreateOrganisationData = {
+    body: CreateOrganisationDto;
+    path?: never;
+    query?: never;
+    url: '/api/organisations';
+};
+
+export type CreateOrganisationErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type CreateOrganisationError = CreateOrganisationErrors[keyof CreateOrganisationErrors];
+
+export type CreateOrganisationResponses = {
+    201: OrganisationJoinedResponse;
+};
+
+export type CreateOrganisationResponse = CreateOrganisationResponses[keyof CreateOrganisationResponses];
+
 export type ListRolesData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/roles';
@@ -2039,13 +2546,21 @@ export type ListRolesData = {
 
 export type ListRolesErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -2066,6 +2581,12 @@ export type ListRolesResponse = ListRolesResponses[keyof ListRolesResponses];
 
 export type CreateRoleData = {
     body: CreateRoleDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/roles';
@@ -2073,7 +2594,7 @@ export type CreateRoleData = {
 
 export type CreateRoleErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -2081,9 +2602,13 @@ export type CreateRoleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
      */
@@ -2112,6 +2637,12 @@ export type CreateRoleResponse = CreateRoleResponses[keyof CreateRoleResponses];
 
 export type DeleteRoleData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -2121,15 +2652,19 @@ export type DeleteRoleData = {
 
 export type DeleteRoleErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -2155,6 +2690,12 @@ export type DeleteRoleResponse = DeleteRoleResponses[keyof DeleteRoleResponses];
 
 export type UpdateRoleData = {
     body: UpdateRoleDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -2164,7 +2705,7 @@ export type UpdateRoleData = {
 
 export type UpdateRoleErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -2172,11 +2713,11 @@ export type UpdateRoleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -2207,6 +2748,12 @@ export type UpdateRoleResponse = UpdateRoleResponses[keyof UpdateRoleResponses];
 
 export type ListSessionsData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation. Ignored on a key request: a key acts for its own organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: {
         /**
@@ -2225,7 +2772,7 @@ export type ListSessionsData = {
 
 export type ListSessionsErrors = {
     /**
-     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it).
+     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -2233,9 +2780,13 @@ export type ListSessionsErrors = {
      */
     401: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without session.read.
+     * MISSING_PERMISSION: a member without session.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -2312,6 +2863,12 @@ export type StartSessionResponse = StartSessionResponses[keyof StartSessionRespo
 
 export type RetrieveSessionData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation. Ignored on a key request: a key acts for its own organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -2321,15 +2878,19 @@ export type RetrieveSessionData = {
 
 export type RetrieveSessionErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * A key request (x-api-key present, or no credential at all): MISSING_API_KEY, INVALID_API_KEY or API_KEY_EXPIRED. A cookie request: SIGN_IN_REQUIRED.
      */
     401: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without session.read.
+     * MISSING_PERMISSION: a member without session.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -2352,6 +2913,12 @@ export type RetrieveSessionResponse = RetrieveSessionResponses[keyof RetrieveSes
 
 export type DisconnectSessionData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -2361,7 +2928,7 @@ export type DisconnectSessionData = {
 
 export type DisconnectSessionErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -2369,11 +2936,11 @@ export type DisconnectSessionErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -2523,25 +3090,38 @@ export type StreamSessionData = {
          * Resume after this message number.
          */
         'Last-Event-ID'?: number;
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
     };
     path: {
         id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * The organisation to act for, as `x-organisation-id` (for EventSource, which cannot send headers).
+         */
+        organisationId?: string;
+    };
     url: '/api/sessions/{id}/stream';
 };
 
 export type StreamSessionErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -2571,6 +3151,12 @@ export type StreamSessionResponse = StreamSessionResponses[keyof StreamSessionRe
 
 export type ListTeamsData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/teams';
@@ -2578,13 +3164,21 @@ export type ListTeamsData = {
 
 export type ListTeamsErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -2605,6 +3199,12 @@ export type ListTeamsResponse = ListTeamsResponses[keyof ListTeamsResponses];
 
 export type CreateTeamData = {
     body: CreateTeamDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/teams';
@@ -2612,7 +3212,7 @@ export type CreateTeamData = {
 
 export type CreateTeamErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -2620,9 +3220,13 @@ export type CreateTeamErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
      */
@@ -2651,6 +3255,12 @@ export type CreateTeamResponse = CreateTeamResponses[keyof CreateTeamResponses];
 
 export type DeleteTeamData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -2660,15 +3270,19 @@ export type DeleteTeamData = {
 
 export type DeleteTeamErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -2694,6 +3308,12 @@ export type DeleteTeamResponse = DeleteTeamResponses[keyof DeleteTeamResponses];
 
 export type RenameTeamData = {
     body: RenameTeamDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -2703,7 +3323,7 @@ export type RenameTeamData = {
 
 export type RenameTeamErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -2711,11 +3331,11 @@ export type RenameTeamErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -2746,6 +3366,12 @@ export type RenameTeamResponse = RenameTeamResponses[keyof RenameTeamResponses];
 
 export type AddTeamMemberData = {
     body: AddTeamMemberDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -2755,7 +3381,7 @@ export type AddTeamMemberData = {
 
 export type AddTeamMemberErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -2763,11 +3389,11 @@ export type AddTeamMemberErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -2801,6 +3427,12 @@ export type AddTeamMemberResponse = AddTeamMemberResponses[keyof AddTeamMemberRe
 
 export type RemoveTeamMemberData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
         memberId: string;
@@ -2811,15 +3443,19 @@ export type RemoveTeamMemberData = {
 
 export type RemoveTeamMemberErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**

@@ -164,3 +164,20 @@ export async function startSession(server: Server, key: string, body: { name?: s
   if (res.status !== 201) throw new Error(`session start answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body as { id: string; name: string };
 }
+
+/**
+ * An existing person (signed in elsewhere) invited into the inviter's organisation with
+ * `roleId`, who accepts while signed in: a second membership of the same user.
+ */
+export async function joinWithAccount(
+  server: Server,
+  inviterCookie: string,
+  roleId: string,
+  person: { cookie: string; email: string },
+): Promise<{ organisationId: string; organisations: { id: string; roleName: string }[] }> {
+  const invited = await request(server).post('/api/invitations').set('cookie', inviterCookie).send({ email: person.email, roleId });
+  if (invited.status !== 201) throw new Error(`invitation answered ${invited.status}: ${JSON.stringify(invited.body)}`);
+  const joined = await request(server).post(`/api/invitations/${invited.body.token}/join`).set('cookie', person.cookie);
+  if (joined.status !== 201) throw new Error(`joining answered ${joined.status}: ${JSON.stringify(joined.body)}`);
+  return { organisationId: joined.body.organisation.id, organisations: joined.body.organisations };
+}

@@ -26,8 +26,9 @@ describe('members sign up, sign in and out', () => {
       .send({ email, password: 'correct horse battery staple', name: 'Ada Lovelace', organisationName: 'Engines' });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
-      member: { email, name: 'Ada Lovelace' },
-      organisation: { name: 'Engines', plan: 'free' },
+      user: { email, name: 'Ada Lovelace' },
+      organisations: [{ name: 'Engines', plan: 'free', roleName: 'Owner' }],
+      organisation: { name: 'Engines', plan: 'free', roleName: 'Owner' },
     });
     const cookie = (res.headers['set-cookie'] as unknown as string[])[0];
     expect(cookie).toMatch(/^session=[A-Za-z0-9_-]{43}; /);
@@ -39,12 +40,13 @@ describe('members sign up, sign in and out', () => {
     const session = await http().get('/api/auth/session').set('cookie', sessionCookieOf(res));
     expect(session.status).toBe(200);
     expect(session.body.permissions).toEqual(expect.arrayContaining(['apiKey.create', 'billing.manage', 'role.manage']));
+    expect(session.body.member).toMatchObject({ id: res.body.user.id, email, name: 'Ada Lovelace', roleName: 'Owner' });
 
     const ds = t.app.get(DataSource);
-    const [member] = await ds.query(`SELECT password_hash FROM members WHERE email = $1`, [email]);
-    expect(member.password_hash).toMatch(/^scrypt\$32768\$8\$1\$/);
+    const [user] = await ds.query(`SELECT password_hash FROM users WHERE email = $1`, [email]);
+    expect(user.password_hash).toMatch(/^scrypt\$32768\$8\$1\$/);
     const token = sessionCookieOf(res).slice('session='.length);
-    const sessions = await ds.query(`SELECT token_hash FROM member_sessions WHERE organisation_id = $1`, [res.body.organisation.id]);
+    const sessions = await ds.query(`SELECT token_hash FROM sign_in_sessions WHERE user_id = $1`, [res.body.user.id]);
     expect(sessions).toEqual([{ token_hash: createHash('sha256').update(token).digest('hex') }]);
     const [entry] = await ds.query(`SELECT action, target_type, target_name FROM audit_log_entries WHERE organisation_id = $1`, [
       res.body.organisation.id,
@@ -76,7 +78,8 @@ describe('members sign up, sign in and out', () => {
     const owner = await signUpOwner(t.app.getHttpServer());
     const ok = await http().post('/api/auth/sign-in').send({ email: owner.email, password: owner.password });
     expect(ok.status).toBe(200);
-    expect(ok.body.member.id).toBe(owner.memberId);
+    expect(ok.body.user.id).toBe(owner.memberId);
+    expect(ok.body.organisations).toEqual([expect.objectContaining({ id: owner.organisationId, roleName: 'Owner' })]);
     expect((await http().get('/api/organisation').set('cookie', sessionCookieOf(ok))).status).toBe(200);
 
     // The module object itself (an `import * as` namespace would be a copy).
@@ -183,7 +186,26 @@ describe('SIGNUP=closed', () => {
 
     const signIn = await request(t.app.getHttpServer()).post('/api/auth/sign-in').send({ email, password: 'a strong password' });
     expect(signIn.status).toBe(200);
-    expect(signIn.body.organisation).toMatchObject({ name: 'Self Hosted', plan: 'free' });
+    expect(signIn.body.organisations).toEqual([expect.objectContaining({ name: 'Self Hosted', plan: 'free', roleName: 'Owner' })]);
+
+    // Signed in, a person cannot create organisations on a closed server either.
+    const create = await request(t.app.getHttpServer()).post('/api/organisations').set('cookie', sessionCookieOf(signIn)).send({ name: 'Mine' });
+    expect(create.status).toBe(403);
+    expect(create.body).toMatchObject({ code: 'SIGNUP_CLOSED', message: 'Creating organisations is closed on this server; ask an administrator.' });
+
+    // The CLI gives an existing account a second organisation, password untouched.
+    const again = spawnSync(
+      process.execPath,
+      [CLI, 'create-organisation', '--name', 'Second', '--owner-email', email.toUpperCase(), '--owner-name', 'Ignored'],
+      { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', DATABASE_URL: t.database.url, API_KEY_PEPPER: t.config.apiKeyPepper } },
+    );
+    expect(again.stderr).toBe('');
+    expect(again.status).toBe(0);
+    expect(again.stdout).toContain('an existing account, password unchanged');
+    expect(again.stdout).not.toContain('password (shown once)');
+    const me = await request(t.app.getHttpServer()).get('/api/me').set('cookie', sessionCookieOf(signIn));
+    expect(me.body.organisations.map((o: { name: string }) => o.name)).toEqual(['Self Hosted', 'Second']);
+    expect(me.body.user.name).toBe('Admin');
   });
 
   it('the CLI explains its usage', () => {

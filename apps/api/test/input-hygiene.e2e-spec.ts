@@ -106,7 +106,7 @@ describe('input the database cannot take', () => {
     const body = { email, password: 'race password 123', name: 'Racer', organisationName: 'Race' };
     const results = await Promise.all(Array.from({ length: 4 }, () => http().post('/api/auth/sign-up').send(body)));
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409]);
-    const [member] = await t.app.get(DataSource).query(`SELECT password_hash FROM members WHERE email = $1`, [email]);
+    const [member] = await t.app.get(DataSource).query(`SELECT password_hash FROM users WHERE email = $1`, [email]);
     const logs = JSON.stringify(t.logs);
     expect(logs).not.toContain(member.password_hash);
     expect(logs).not.toContain('race password 123');

@@ -101,9 +101,18 @@ describe('invitations (SPEC §6, member.invite)', () => {
       .post('/api/auth/sign-up')
       .send({ email: uniqueEmail(), password: PASSWORD, name: 'X', organisationName: 'Y' });
     expect(Object.keys(res.body).sort()).toEqual(Object.keys(signUpShape.body).sort());
+    const joined = {
+      id: owner.organisationId,
+      name: 'Analytical Engines',
+      plan: 'free',
+      roleId: roles.developer,
+      roleName: 'Developer',
+      joinedAt: expect.any(String),
+    };
     expect(res.body).toEqual({
-      member: { id: expect.any(String), email: sent.email, name: 'Grace Hopper', roleId: roles.developer },
-      organisation: { id: owner.organisationId, name: 'Analytical Engines', plan: 'free' },
+      user: { id: expect.any(String), email: sent.email, name: 'Grace Hopper' },
+      organisations: [joined],
+      organisation: joined,
     });
     const setCookie = String(res.headers['set-cookie']);
     expect(setCookie).toMatch(/HttpOnly/i);
@@ -111,7 +120,7 @@ describe('invitations (SPEC §6, member.invite)', () => {
 
     const session = await http().get('/api/auth/session').set('cookie', sessionCookieOf(res));
     expect(session.status).toBe(200);
-    expect(session.body.member.id).toBe(res.body.member.id);
+    expect(session.body.member.id).toBe(res.body.user.id);
     expect(session.body.permissions).toContain('apiKey.create');
 
     const signIn = await http().post('/api/auth/sign-in').send({ email: sent.email, password: PASSWORD });
@@ -136,7 +145,7 @@ describe('invitations (SPEC §6, member.invite)', () => {
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ code: 'NOT_FOUND', message: 'Not found.' });
     }
-    const [{ count }] = await db().query(`SELECT count(*)::int AS count FROM members WHERE name = 'Nobody'`);
+    const [{ count }] = await db().query(`SELECT count(*)::int AS count FROM users WHERE name = 'Nobody'`);
     expect(count).toBe(0);
   });
 
@@ -172,22 +181,74 @@ describe('invitations (SPEC §6, member.invite)', () => {
     expect(res.body.message).toContain(field);
   });
 
-  it('refuses an email that is already a member anywhere with 409', async () => {
-    for (const email of [owner.email, other.email, other.email.toUpperCase()]) {
-      const res = await http().post('/api/invitations').set('cookie', owner.cookie).send({ email, roleId: roles.manager });
-      expect(res.status).toBe(409);
-      expect(res.body).toMatchObject({ code: 'CONFLICT', message: 'An account with this email already exists.' });
-    }
+  it('answers an address with an account elsewhere exactly as a fresh one (no enumeration oracle)', async () => {
+    const withAccount = await http().post('/api/invitations').set('cookie', owner.cookie).send({ email: other.email.toUpperCase(), roleId: roles.manager });
+    const fresh = await http().post('/api/invitations').set('cookie', owner.cookie).send({ email: uniqueEmail(), roleId: roles.manager });
+    const shape = (res: request.Response) => ({
+      status: res.status,
+      type: res.headers['content-type'],
+      fields: Object.fromEntries(Object.entries(res.body as Record<string, unknown>).map(([k, v]) => [k, typeof v])),
+    });
+    expect(shape(withAccount)).toEqual(shape(fresh));
+    expect(withAccount.status).toBe(201);
+    expect(withAccount.body.email).toBe(other.email);
   });
 
-  it('refuses to accept when the email joined elsewhere meanwhile, with 409', async () => {
+  it('a conflict is only about this organisation: a current member, or a pending invitation (withdrawn, it may be sent again)', async () => {
+    const member = await http().post('/api/invitations').set('cookie', owner.cookie).send({ email: owner.email.toUpperCase(), roleId: roles.manager });
+    expect(member.status).toBe(409);
+    expect(member.body).toMatchObject({ code: 'CONFLICT', message: 'This email address is already a member of this organisation.' });
+
+    const email = uniqueEmail('pending');
+    const first = await invite(owner.cookie, roles.manager, email);
+    const again = await http().post('/api/invitations').set('cookie', owner.cookie).send({ email, roleId: roles.developer });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ code: 'CONFLICT', message: 'This email address already has a pending invitation to this organisation.' });
+    // Another organisation's pending invitation to the same address is no conflict here.
+    const otherRoles = await builtInRoleIds(t.app.getHttpServer(), other.cookie);
+    expect((await http().post('/api/invitations').set('cookie', other.cookie).send({ email, roleId: otherRoles.manager })).status).toBe(201);
+
+    // Withdrawn: the token stops working, the address may be invited again, and it is audited.
+    expect((await http().delete(`/api/invitations/${first.id}`).set('cookie', other.cookie)).status).toBe(404);
+    expect((await http().delete(`/api/invitations/${first.id}`).set('cookie', owner.cookie)).status).toBe(204);
+    expect((await http().delete(`/api/invitations/${first.id}`).set('cookie', owner.cookie)).status).toBe(404);
+    expect((await accept(first.token)).status).toBe(404);
+    expect((await http().get(`/api/invitations/${first.token}`)).status).toBe(404);
+    await invite(owner.cookie, roles.developer, email);
+    const [entry] = await db().query(
+      `SELECT action, actor_id, target_id, metadata FROM audit_log_entries WHERE organisation_id = $1 AND action = 'member.invitation_deleted'`,
+      [owner.organisationId],
+    );
+    expect(entry).toEqual({
+      action: 'member.invitation_deleted',
+      actor_id: owner.memberId,
+      target_id: first.id,
+      metadata: { email, roleId: roles.manager, role: 'Manager', state: 'pending', reason: 'withdrawn' },
+    });
+  });
+
+  it('shows what an invitation offers to whoever holds its token', async () => {
+    const sent = await invite(owner.cookie, roles.developer);
+    const res = await http().get(`/api/invitations/${sent.token}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ email: sent.email, organisationName: 'Analytical Engines', roleName: 'Developer', expiresAt: sent.expiresAt });
+    for (const token of ['A'.repeat(43), 'short']) expect((await http().get(`/api/invitations/${token}`)).status).toBe(404);
+  });
+
+  it('an address that has an account signs in and joins; signing up from the link answers 409', async () => {
     const email = uniqueEmail('twice');
     const mine = await invite(owner.cookie, roles.manager, email);
     const theirs = await invite(other.cookie, (await builtInRoleIds(t.app.getHttpServer(), other.cookie)).manager, email);
-    expect((await accept(theirs.token)).status).toBe(201);
+    const first = await accept(theirs.token);
+    expect(first.status).toBe(201);
     const res = await accept(mine.token);
     expect(res.status).toBe(409);
-    expect(res.body.code).toBe('CONFLICT');
+    expect(res.body).toMatchObject({ code: 'CONFLICT', message: 'An account with this email already exists: sign in, then accept the invitation.' });
+    const joined = await http().post(`/api/invitations/${mine.token}/join`).set('cookie', sessionCookieOf(first));
+    expect(joined.status).toBe(201);
+    expect(joined.body.organisation).toMatchObject({ id: owner.organisationId, roleName: 'Manager' });
+    expect(joined.body.organisations.map((o: { id: string }) => o.id).sort()).toEqual([owner.organisationId, other.organisationId].sort());
+    expect((await http().post(`/api/invitations/${mine.token}/join`).set('cookie', sessionCookieOf(first))).status).toBe(404);
   });
 
   it('answers 404 for a role of another organisation or an unknown one', async () => {
@@ -280,10 +341,10 @@ describe('invitations (SPEC §6, member.invite)', () => {
       {
         action: 'member.joined',
         actor_type: 'member',
-        actor_id: joined.body.member.id,
+        actor_id: joined.body.user.id,
         actor_name: 'Grace Hopper',
         target_type: 'user',
-        target_id: joined.body.member.id,
+        target_id: joined.body.user.id,
         target_name: 'Grace Hopper',
         summary: 'Grace Hopper joined as Manager',
       },

@@ -123,7 +123,7 @@ describe('members (SPEC §6, member.manage)', () => {
     expect(theirs.body.members).toHaveLength(1);
   });
 
-  it('removes a member: gone from the list, their sessions revoked', async () => {
+  it('removes a member: gone from the list, the membership ended at once, the user and sign-in kept', async () => {
     const m = await joinOrganisation(t.app.getHttpServer(), owner.cookie, roles.manager, 'Leo Leaving');
     expect((await http().get('/api/organisation').set('cookie', m.cookie)).status).toBe(200);
     const res = await http().delete(`/api/members/${m.memberId}`).set('cookie', owner.cookie);
@@ -131,16 +131,22 @@ describe('members (SPEC §6, member.manage)', () => {
     expect(res.text).toBe('');
     const list = await http().get('/api/members').set('cookie', owner.cookie);
     expect(list.body.members.map((x: { id: string }) => x.id)).not.toContain(m.memberId);
-    const [{ count }] = await t.app
-      .get(DataSource)
-      .query(`SELECT count(*)::int AS count FROM member_sessions WHERE organisation_id = $1 AND member_id = $2`, [
-        owner.organisationId,
-        m.memberId,
-      ]);
-    expect(count).toBe(0);
+    const ds = t.app.get(DataSource);
+    const [membership] = await ds.query(`SELECT role_id, left_at FROM memberships WHERE organisation_id = $1 AND user_id = $2`, [
+      owner.organisationId,
+      m.memberId,
+    ]);
+    expect(membership).toEqual({ role_id: null, left_at: expect.any(Date) });
+    // Still signed in, but a member of nothing: the organisation is out of reach at the next request.
+    const [{ count }] = await ds.query(`SELECT count(*)::int AS count FROM sign_in_sessions WHERE user_id = $1`, [m.memberId]);
+    expect(count).toBe(1);
     const after = await http().get('/api/organisation').set('cookie', m.cookie);
-    expect(after.status).toBe(401);
-    expect(after.body.message).toBe('Sign-in required.');
+    expect(after.status).toBe(403);
+    expect(after.body).toMatchObject({ code: 'FORBIDDEN', message: 'You are not a member of any organisation.' });
+    const named = await http().get('/api/organisation').set('cookie', m.cookie).set('x-organisation-id', owner.organisationId);
+    expect(named.status).toBe(404);
+    expect(named.body).toMatchObject({ code: 'NOT_FOUND', message: 'Not found.' });
+    expect((await http().get('/api/me').set('cookie', m.cookie)).body.organisations).toEqual([]);
     expect((await http().delete(`/api/members/${m.memberId}`).set('cookie', owner.cookie)).status).toBe(404);
   });
 
@@ -177,12 +183,13 @@ describe('members (SPEC §6, member.manage)', () => {
       expect(leave.status).toBe(409);
     });
 
-    it('lets an Owner leave while another remains; the cookie is cleared', async () => {
+    it('lets an Owner leave while another remains; they stay signed in, as a member of nothing', async () => {
       const third = await joinOrganisation(t.app.getHttpServer(), second.cookie, orgRoles.owner, 'Theo Third');
       const res = await http().delete(`/api/members/${third.memberId}`).set('cookie', third.cookie);
       expect(res.status).toBe(204);
-      expect(String(res.headers['set-cookie'])).toMatch(/^session=;/);
-      expect((await http().get('/api/members').set('cookie', third.cookie)).status).toBe(401);
+      expect(res.headers['set-cookie']).toBeUndefined();
+      expect((await http().get('/api/members').set('cookie', third.cookie)).status).toBe(403);
+      expect((await http().get('/api/me').set('cookie', third.cookie)).status).toBe(200);
     });
 
     it('survives concurrent demotions of every Owner: exactly one remains', async () => {
@@ -202,7 +209,7 @@ describe('members (SPEC §6, member.manage)', () => {
       expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 409]);
       const [{ count }] = await t.app
         .get(DataSource)
-        .query(`SELECT count(*)::int AS count FROM members WHERE organisation_id = $1 AND role_id = $2`, [
+        .query(`SELECT count(*)::int AS count FROM memberships WHERE organisation_id = $1 AND role_id = $2`, [
           race.organisationId,
           raceRoles.owner,
         ]);
@@ -215,7 +222,7 @@ describe('members (SPEC §6, member.manage)', () => {
     const m = await joinOrganisation(t.app.getHttpServer(), owner.cookie, people, 'Sam Self');
     const res = await http().delete(`/api/members/${m.memberId}`).set('cookie', m.cookie);
     expect(res.status).toBe(204);
-    expect((await http().get('/api/members').set('cookie', m.cookie)).status).toBe(401);
+    expect((await http().get('/api/members').set('cookie', m.cookie).set('x-organisation-id', owner.organisationId)).status).toBe(404);
   });
 
   it('answers 403 Missing permission: member.manage. to the built-in Manager', async () => {

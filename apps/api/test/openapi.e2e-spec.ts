@@ -10,6 +10,7 @@ interface Operation {
   operationId?: string;
   tags?: string[];
   security?: Record<string, string[]>[];
+  parameters?: { in?: string; name?: string }[];
   responses: Record<string, unknown>;
 }
 
@@ -49,7 +50,7 @@ describe('the OpenAPI contract', () => {
       const scheme =
         principal === 'api_key'
           ? [{ apiKey: [] }]
-          : principal === 'member'
+          : principal === 'member' || principal === 'user'
             ? [{ session: [] }]
             : principal === 'api_key_or_member'
               ? [{ apiKey: [] }, { session: [] }]
@@ -57,9 +58,15 @@ describe('the OpenAPI contract', () => {
       expect(op.security).toEqual(scheme);
       if (principal === 'api_key' || principal === 'api_key_or_member') expect(Object.keys(op.responses)).toContain('401');
       if (principal === 'api_key_or_member') expect(Object.keys(op.responses)).toContain('403');
-      if (route.access?.principal === 'member' || route.access?.principal === 'human') {
+      if (principal === 'member' || principal === 'user' || principal === 'human') {
         expect(Object.keys(op.responses)).toContain('403');
       }
+      // A signed-in person names the organisation they act for (docs/DECISIONS.md, "Users and memberships").
+      const header = (op.parameters ?? []).find((p) => p.in === 'header' && p.name === 'x-organisation-id');
+      expect({ route: `${route.method} ${route.path}`, header: header !== undefined }).toEqual({
+        route: `${route.method} ${route.path}`,
+        header: principal === 'member' || principal === 'api_key_or_member',
+      });
     }
   });
 

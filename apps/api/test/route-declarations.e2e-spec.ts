@@ -34,7 +34,7 @@ describe('route declarations', () => {
               : a.principal === 'api_key_or_member'
                 ? `api_key${a.plan ? ` plan=${a.plan}` : ''} | member ${describePermission(a.permission)}`
                 : a.principal;
-      const humanOnly = a?.principal === 'member' || a?.principal === 'human' ? ' humans-only' : '';
+      const humanOnly = a?.principal === 'member' || a?.principal === 'user' || a?.principal === 'human' ? ' humans-only' : '';
       return `${r.method.padEnd(6)} ${r.path.padEnd(40)} ${detail}${humanOnly}`;
     });
     expect(table).toMatchSnapshot();
@@ -48,14 +48,16 @@ describe('route declarations', () => {
     const fingerprint = async () =>
       JSON.stringify(
         await ds.query(
-          `SELECT (SELECT count(*) FROM organisations) o, (SELECT count(*) FROM members) m, (SELECT count(*) FROM roles) r,
-                  (SELECT count(*) FROM api_keys) k, (SELECT count(*) FROM teams) t, (SELECT count(*) FROM invitations) i,
-                  (SELECT count(*) FROM member_sessions) s, (SELECT count(*) FROM audit_log_entries) a,
+          `SELECT (SELECT count(*) FROM organisations) o, (SELECT count(*) FROM memberships) m, (SELECT count(*) FROM roles) r,
+                  (SELECT count(*) FROM api_keys) k, (SELECT count(*) FROM users) u, (SELECT count(*) FROM teams) t, (SELECT count(*) FROM invitations) i,
+                  (SELECT count(*) FROM sign_in_sessions) s, (SELECT count(*) FROM audit_log_entries) a,
                   (SELECT string_agg(plan, ',' ORDER BY id) FROM organisations) p`,
         ),
       );
     const before = await fingerprint();
-    const human = declaredRoutes(t.app).filter((r) => r.access?.principal === 'member' || r.access?.principal === 'human');
+    const human = declaredRoutes(t.app).filter(
+      (r) => r.access?.principal === 'member' || r.access?.principal === 'user' || r.access?.principal === 'human',
+    );
     expect(human.length).toBeGreaterThan(10);
     for (const route of human) {
       const path = route.path.replace(/:\w+/g, '00000000-0000-4000-8000-000000000000');

@@ -46,6 +46,7 @@ test.describe('Inbox and interrupts', () => {
       cookie: `session=${sessionCookie?.value}`,
       memberId: '',
       organisationName: '',
+      organisationId: '',
     };
     const colleague = await addMember(owner, 'developer', 'Grace Hopper');
     const theirs = await pageFor(colleague);

@@ -1,13 +1,14 @@
 import { Module } from '@nestjs/common';
 import { OrganisationModule } from '../organisation/organisation.module';
+import { AccountController } from '../users/account.controller';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { WhoamiController } from './whoami.controller';
 
-/** Sign-up, sign-in, sign-out, and a key's view of itself. */
+/** Sign-up, sign-in, sign-out, the signed-in person's account, and a key's view of itself. */
 @Module({
   imports: [OrganisationModule],
-  controllers: [AuthController, WhoamiController],
+  controllers: [AuthController, AccountController, WhoamiController],
   providers: [AuthService],
 })
 export class AuthRoutesModule {}

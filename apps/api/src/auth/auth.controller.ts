@@ -1,12 +1,13 @@
 import { Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { ClientIp, CurrentMember } from './decorators/current-principal.decorator';
-import { HumanRoute, MemberRoute } from './decorators/route-access.decorator';
-import type { MemberPrincipal } from './principal';
+import { AccountResponse, OrganisationJoinedResponse } from '../users/dto/account.response';
+import { ClientIp, CurrentMember, CurrentUser } from './decorators/current-principal.decorator';
+import { HumanRoute, MemberRoute, UserRoute } from './decorators/route-access.decorator';
+import type { MemberPrincipal, UserPrincipal } from './principal';
 import { AuthService } from './auth.service';
-import { CurrentSessionResponse, SignedInResponse } from './dto/session.response';
-import { SessionService } from './session.service';
+import { CurrentSessionResponse } from './dto/session.response';
+import { SignInSessionService } from './sign-in-session.service';
 import { SignInDto } from './dto/sign-in.dto';
 import { SignUpDto } from './dto/sign-up.dto';
 
@@ -15,20 +16,20 @@ import { SignUpDto } from './dto/sign-up.dto';
 export class AuthController {
   constructor(
     private readonly auth: AuthService,
-    private readonly sessions: SessionService,
+    private readonly signIns: SignInSessionService,
   ) {}
 
   @Post('sign-up')
   @HumanRoute()
-  @ApiOperation({ operationId: 'signUp', summary: 'Create an organisation (Free plan) and its Owner, and sign in' })
-  @ApiCreatedResponse({ type: SignedInResponse, description: 'Signed in: sets the HttpOnly session cookie.' })
+  @ApiOperation({ operationId: 'signUp', summary: 'Create an account and an organisation (Free plan) you own, and sign in' })
+  @ApiCreatedResponse({ type: OrganisationJoinedResponse, description: 'Signed in: sets the HttpOnly session cookie.' })
   async signUp(
     @Body() body: SignUpDto,
     @ClientIp() ip: string | null,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<SignedInResponse> {
+  ): Promise<OrganisationJoinedResponse> {
     const signedIn = await this.auth.signUp(body, ip);
-    this.sessions.setCookie(res, signedIn.token, signedIn.expiresAt);
+    this.signIns.setCookie(res, signedIn.token, signedIn.expiresAt);
     return signedIn.body;
   }
 
@@ -36,35 +37,35 @@ export class AuthController {
   @HttpCode(200)
   @HumanRoute()
   @ApiOperation({ operationId: 'signIn', summary: 'Sign in with email and password' })
-  @ApiOkResponse({ type: SignedInResponse, description: 'Signed in: sets the HttpOnly session cookie.' })
+  @ApiOkResponse({ type: AccountResponse, description: 'Signed in: sets the HttpOnly session cookie.' })
   async signIn(
     @Body() body: SignInDto,
     @ClientIp() ip: string | null,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<SignedInResponse> {
+  ): Promise<AccountResponse> {
     const signedIn = await this.auth.signIn(body.email, body.password, ip);
-    this.sessions.setCookie(res, signedIn.token, signedIn.expiresAt);
+    this.signIns.setCookie(res, signedIn.token, signedIn.expiresAt);
     return signedIn.body;
   }
 
   @Post('sign-out')
   @HttpCode(204)
-  @MemberRoute()
-  @ApiOperation({ operationId: 'signOut', summary: 'End this session' })
+  @UserRoute()
+  @ApiOperation({ operationId: 'signOut', summary: 'End this sign-in session (for every organisation)' })
   @ApiNoContentResponse({ description: 'Signed out; the cookie is cleared.' })
-  async signOut(@CurrentMember() member: MemberPrincipal, @Res({ passthrough: true }) res: Response): Promise<void> {
-    await this.sessions.revoke(member.organisationId, member.sessionId);
-    this.sessions.clearCookie(res);
+  async signOut(@CurrentUser() user: UserPrincipal, @Res({ passthrough: true }) res: Response): Promise<void> {
+    await this.signIns.revoke(user.signInSessionId);
+    this.signIns.clearCookie(res);
   }
 
   @Get('session')
   @MemberRoute()
-  @ApiOperation({ operationId: 'getSession', summary: 'Who is signed in, and their permissions' })
+  @ApiOperation({
+    operationId: 'getSession',
+    summary: 'Who is signed in, as a member of the organisation this request acts for: role and permissions',
+  })
   @ApiOkResponse({ type: CurrentSessionResponse })
-  async session(@CurrentMember() member: MemberPrincipal): Promise<CurrentSessionResponse> {
-    return {
-      ...(await this.auth.describe(member.organisationId, member.memberId)),
-      permissions: [...member.permissions],
-    };
+  session(@CurrentMember() member: MemberPrincipal): Promise<CurrentSessionResponse> {
+    return this.auth.describeSession(member);
   }
 }

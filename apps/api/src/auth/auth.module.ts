@@ -7,18 +7,19 @@ import { PermissionGuard } from './guards/permission.guard';
 import { PlanGuard } from './guards/plan.guard';
 import { RateLimitGuard } from './guards/rate-limit.guard';
 import { RouteAccessGuard } from './guards/route-access.guard';
-import { SessionService } from './session.service';
+import { SignInSessionService } from './sign-in-session.service';
 import { ApiKeyAuthGuard, ApiKeyStrategy } from './strategies/api-key.strategy';
 
 /**
  * The global guards, in order (SPEC §4 check order): route declared and humans-only → caller
- * classified (key or session) → a key's request budget (§8b) → plan → permission. Deny by default.
+ * classified (key, or session cookie and organisation) → a key's request budget (§8b) → plan →
+ * permission. Deny by default.
  */
 @Global()
 @Module({
   imports: [PassportModule, ApiKeysModule],
   providers: [
-    SessionService,
+    SignInSessionService,
     ApiKeyStrategy,
     ApiKeyAuthGuard,
     { provide: APP_GUARD, useClass: RouteAccessGuard },
@@ -27,6 +28,6 @@ import { ApiKeyAuthGuard, ApiKeyStrategy } from './strategies/api-key.strategy';
     { provide: APP_GUARD, useClass: PlanGuard },
     { provide: APP_GUARD, useClass: PermissionGuard },
   ],
-  exports: [SessionService],
+  exports: [SignInSessionService],
 })
 export class AuthModule {}

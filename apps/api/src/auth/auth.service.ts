@@ -1,84 +1,85 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { Plan } from '@interlock/domain';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { ApiError } from '../http/api-error';
-import { normaliseEmail, OrganisationSetupService } from '../organisation/organisation-setup.service';
 import { AuthAttemptLimiter } from '../rate-limits/auth-attempt-limiter.service';
-import { DECOY_PASSWORD_HASH, verifyPassword } from './password.util';
-import { SessionService } from './session.service';
-import type { SignedInResponse } from './dto/session.response';
+import { OrganisationSetupService } from '../organisation/organisation-setup.service';
+import { describeAccount, describeJoined } from '../users/account.util';
+import type { AccountResponse, OrganisationJoinedResponse } from '../users/dto/account.response';
+import { findUserByEmail, insertUser, normaliseEmail } from '../users/users.repository';
+import { DECOY_PASSWORD_HASH, hashPassword, verifyPassword } from './password.util';
+import type { MemberPrincipal } from './principal';
+import { SignInSessionService } from './sign-in-session.service';
+import type { CurrentSessionResponse } from './dto/session.response';
 import type { SignUpDto } from './dto/sign-up.dto';
 
-export interface SignedIn {
+/** A new sign-in session's cookie token, and the response body that goes with it. */
+export interface SignedIn<Body> {
   token: string;
   expiresAt: Date;
-  body: SignedInResponse;
-}
-
-/** The signed-in response body for a member: who they are and their organisation. */
-export async function signedInBody(db: EntityManager, organisationId: string, memberId: string): Promise<SignedIn['body']> {
-  const [row]: { id: string; email: string; name: string; role_id: string; organisation_name: string; plan: Plan }[] =
-    await db.query(
-      `SELECT m.id, m.email, m.name, m.role_id, o.name AS organisation_name, o.plan
-         FROM members m JOIN organisations o ON o.id = m.organisation_id
-        WHERE m.organisation_id = $1 AND m.id = $2`,
-      [organisationId, memberId],
-    );
-  if (row === undefined) throw ApiError.of('NOT_FOUND');
-  return {
-    member: { id: row.id, email: row.email, name: row.name, roleId: row.role_id },
-    organisation: { id: organisationId, name: row.organisation_name, plan: row.plan },
-  };
+  body: Body;
 }
 
 @Injectable()
 export class AuthService {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly sessions: SessionService,
+    private readonly signIns: SignInSessionService,
     private readonly setup: OrganisationSetupService,
     private readonly limiter: AuthAttemptLimiter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async signUp(input: SignUpDto, ip: string | null): Promise<SignedIn> {
+  /** A new user, a new organisation with them as its Owner, and a sign-in session: one transaction. */
+  async signUp(input: SignUpDto, ip: string | null): Promise<SignedIn<OrganisationJoinedResponse>> {
     if (this.config.signup === 'closed') {
       throw new ApiError('SIGNUP_CLOSED', 'Sign-up is closed on this server; ask an administrator for an invitation.');
     }
     await this.limiter.signUpAttempt(normaliseEmail(input.email), ip);
-    const { organisationId, ownerId, session } = await this.dataSource.transaction(async (tx) => {
-      const created = await this.setup.create(tx, {
+    const passwordHash = await hashPassword(input.password);
+    return this.dataSource.transaction(async (tx) => {
+      const userId = await insertUser(tx, { email: input.email, name: input.name, passwordHash });
+      const { organisationId } = await this.setup.create(tx, {
         organisationName: input.organisationName,
-        ownerEmail: input.email,
-        ownerName: input.name,
-        password: input.password,
+        owner: { userId, name: input.name },
         ipAddress: ip,
       });
-      return { ...created, session: await this.sessions.create(tx, created.organisationId, created.ownerId) };
+      const session = await this.signIns.create(tx, userId);
+      return { ...session, body: await describeJoined(tx, userId, organisationId) };
     });
-    return { ...session, body: await this.describe(organisationId, ownerId) };
   }
 
   /**
    * Unknown email and wrong password answer alike and take the same time (one scrypt each); so
    * does the throttle (SPEC §8b), which counts failures per email whether or not it exists.
    */
-  async signIn(email: string, password: string, ip: string | null): Promise<SignedIn> {
+  async signIn(email: string, password: string, ip: string | null): Promise<SignedIn<AccountResponse>> {
     const succeeded = await this.limiter.beginSignIn(normaliseEmail(email), ip);
-    const [member]: { organisation_id: string; id: string; password_hash: string }[] = await this.dataSource.query(
-      `SELECT organisation_id, id, password_hash FROM members WHERE email = $1`,
-      [normaliseEmail(email)],
-    );
-    const ok = await verifyPassword(password, member?.password_hash ?? (await DECOY_PASSWORD_HASH));
-    if (member === undefined || !ok) throw new ApiError('INVALID_CREDENTIALS', 'Invalid email or password.');
+    const user = await findUserByEmail(this.dataSource.manager, email);
+    const ok = await verifyPassword(password, user?.password_hash ?? (await DECOY_PASSWORD_HASH));
+    if (user === undefined || !ok) throw new ApiError('INVALID_CREDENTIALS', 'Invalid email or password.');
     await succeeded();
-    const session = await this.sessions.create(this.dataSource.manager, member.organisation_id, member.id);
-    return { ...session, body: await this.describe(member.organisation_id, member.id) };
+    const session = await this.signIns.create(this.dataSource.manager, user.id);
+    return { ...session, body: await describeAccount(this.dataSource.manager, user.id) };
   }
 
-  async describe(organisationId: string, memberId: string): Promise<SignedIn['body']> {
-    return signedInBody(this.dataSource.manager, organisationId, memberId);
+  /** The member acting for this request's organisation: who, which organisation, which role and permissions. */
+  async describeSession(member: MemberPrincipal): Promise<CurrentSessionResponse> {
+    const [organisation]: { name: string; plan: Plan }[] = await this.dataSource.query(
+      `SELECT name, plan FROM organisations WHERE id = $1`,
+      [member.organisationId],
+    );
+    if (organisation === undefined) throw ApiError.of('NOT_FOUND');
+    return {
+      member: { id: member.memberId, email: member.email, name: member.memberName, roleId: member.roleId, roleName: member.roleName },
+      organisation: { id: member.organisationId, name: organisation.name, plan: organisation.plan },
+      permissions: [...member.permissions],
+    };
+  }
+
+  async account(userId: string): Promise<AccountResponse> {
+    return describeAccount(this.dataSource.manager, userId);
   }
 }

@@ -10,15 +10,36 @@ export interface ApiKeyPrincipal {
   readonly apiKeyName: string;
 }
 
-/** A signed-in person, authenticated by the session cookie. */
+/**
+ * A signed-in person acting for one organisation (SPEC §3, docs/DECISIONS.md "Users and
+ * memberships"): their sign-in session (the cookie) and their current membership of the
+ * organisation the request chose. Permissions are that membership's role's, and only its.
+ */
 export interface MemberPrincipal {
   readonly kind: 'member';
   readonly organisationId: string;
   readonly plan: Plan;
+  /** The member's id: the user's id, the same in every organisation they belong to. */
   readonly memberId: string;
   readonly memberName: string;
-  readonly sessionId: string;
+  readonly email: string;
+  readonly roleId: string;
+  readonly roleName: string;
+  /** The person's sign-in session (not an agent's Live View session). */
+  readonly signInSessionId: string;
   readonly permissions: ReadonlySet<Permission>;
+}
+
+/**
+ * A signed-in person on a route that acts for no organisation: their account, the list of
+ * their organisations, creating one, joining one, signing out.
+ */
+export interface UserPrincipal {
+  readonly kind: 'user';
+  readonly userId: string;
+  readonly userName: string;
+  readonly email: string;
+  readonly signInSessionId: string;
 }
 
 /** Nobody yet: public routes, and the human routes that sign people in. */
@@ -30,7 +51,7 @@ export interface AnonymousPrincipal {
  * The one classification of a caller every guard and handler reads. A new kind added here
  * fails to compile at every `switch` that does not decide it (see `assertNever`).
  */
-export type Principal = ApiKeyPrincipal | MemberPrincipal | AnonymousPrincipal;
+export type Principal = ApiKeyPrincipal | MemberPrincipal | UserPrincipal | AnonymousPrincipal;
 
 export function assertNever(value: never): never {
   throw new Error(`Unhandled principal ${JSON.stringify(value)}`);
@@ -46,8 +67,8 @@ export function principalOf(req: Request): Principal {
   return (req as unknown as Record<symbol, Principal | undefined>)[PRINCIPAL] ?? { kind: 'anonymous' };
 }
 
-/** The audit actor for a principal. */
-export function actorOf(principal: ApiKeyPrincipal | MemberPrincipal): {
+/** The audit actor for a principal: a person is the `member` actor, by their user id, in every organisation. */
+export function actorOf(principal: ApiKeyPrincipal | MemberPrincipal | UserPrincipal): {
   type: 'api_key' | 'member';
   id: string;
   name: string;
@@ -57,6 +78,8 @@ export function actorOf(principal: ApiKeyPrincipal | MemberPrincipal): {
       return { type: 'api_key', id: principal.apiKeyId, name: principal.apiKeyName };
     case 'member':
       return { type: 'member', id: principal.memberId, name: principal.memberName };
+    case 'user':
+      return { type: 'member', id: principal.userId, name: principal.userName };
     default:
       return assertNever(principal);
   }

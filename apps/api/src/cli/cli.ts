@@ -4,8 +4,9 @@
  *
  *   create-organisation --name <organisation> --owner-email <email> --owner-name <name> [--password-stdin]
  *       Creates an organisation on the Free plan and its Owner — the way in when SIGNUP=closed.
- *       The password is read from standard input with --password-stdin, else generated and
- *       printed once.
+ *       A new account's password is read from standard input with --password-stdin, else
+ *       generated and printed once; an email that already has an account owns the new
+ *       organisation with its own password, unchanged.
  *
  *   verify-audit-chain [--organisation <id>]
  *       Recomputes every organisation's (or one's) audit hash chain and reports the first
@@ -17,7 +18,9 @@ import { parseArgs } from 'node:util';
 import { ConfigError, configFromEnvironment } from '../config/app-config';
 import { verifyAuditChain } from '@interlock/audit';
 import { DatabaseConnection } from '../database/database-connection';
+import { hashPassword } from '../auth/password.util';
 import { OrganisationSetupService } from '../organisation/organisation-setup.service';
+import { findUserByEmail, insertUser, normaliseEmail } from '../users/users.repository';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -43,24 +46,29 @@ async function createOrganisation(args: string[]): Promise<number> {
     console.error('Usage: create-organisation --name <organisation> --owner-email <email> --owner-name <name> [--password-stdin]');
     return 2;
   }
-  const generated = !values['password-stdin'];
-  const password = generated ? randomBytes(18).toString('base64url') : await readStdin();
-  if (password.length < 8 || password.length > 200) {
-    console.error('The password must be 8 to 200 characters long.');
-    return 2;
-  }
   const connection = await DatabaseConnection.open(configFromEnvironment());
   try {
-    const created = await connection.dataSource.transaction((tx) =>
-      new OrganisationSetupService().create(tx, {
-        organisationName: name,
-        ownerEmail: email,
-        ownerName,
-        password,
-        ipAddress: null,
-      }),
+    // An address that already has an account becomes the new organisation's Owner as it is:
+    // its password is the person's own and is neither asked for nor changed.
+    const existing = await findUserByEmail(connection.dataSource.manager, email);
+    const generated = existing === undefined && !values['password-stdin'];
+    const password = existing !== undefined ? undefined : generated ? randomBytes(18).toString('base64url') : await readStdin();
+    if (password !== undefined && (password.length < 8 || password.length > 200)) {
+      console.error('The password must be 8 to 200 characters long.');
+      return 2;
+    }
+    const passwordHash = password === undefined ? undefined : await hashPassword(password);
+    const created = await connection.dataSource.transaction(async (tx) => {
+      const owner =
+        existing !== undefined
+          ? { userId: existing.id, name: existing.name }
+          : { userId: await insertUser(tx, { email, name: ownerName, passwordHash: passwordHash as string }), name: ownerName };
+      return new OrganisationSetupService().create(tx, { organisationName: name, owner, ipAddress: null });
+    });
+    console.log(
+      `Created organisation ${name} (${created.organisationId}) with owner ${normaliseEmail(email)}` +
+        (existing !== undefined ? ' (an existing account, password unchanged).' : '.'),
     );
-    console.log(`Created organisation ${name} (${created.organisationId}) with owner ${email}.`);
     if (generated) console.log(`Owner password (shown once): ${password}`);
     return 0;
   } finally {

@@ -1,12 +1,12 @@
 import { AgentHoursTotalsEntity } from '../allowances/agent-hours-totals.entity';
 import { UsageMonthEntity } from '../allowances/usage-month.entity';
 import { ApiKeyEntity } from '../api-keys/api-key.entity';
-import { MemberSessionEntity } from '../auth/member-session.entity';
+import { SignInSessionEntity } from '../auth/sign-in-session.entity';
 import { IdempotencyKeyEntity } from '../idempotency/idempotency-key.entity';
 import { InterruptDecisionEntity } from '../interrupts/interrupt-decision.entity';
 import { InterruptEntity } from '../interrupts/interrupt.entity';
 import { InvitationEntity } from '../invitations/invitation.entity';
-import { MemberEntity } from '../members/member.entity';
+import { MembershipEntity } from '../members/membership.entity';
 import { OrganisationEntity } from '../organisation/organisation.entity';
 import { RoleEntity } from '../roles/role.entity';
 import { SessionMessageEntity } from '../sessions/session-message.entity';
@@ -18,13 +18,15 @@ import { WebhookDeliveryAttemptEntity } from '../webhooks/webhook-delivery-attem
 import { WebhookDeliveryEntity } from '../webhooks/webhook-delivery.entity';
 import { WebhookEventEntity } from '../webhooks/webhook-event.entity';
 import { WebhookEntity } from '../webhooks/webhook.entity';
+import { UserEntity } from '../users/user.entity';
 
 /** Every entity of the one data source. */
 export const ENTITIES = [
   OrganisationEntity,
   RoleEntity,
-  MemberEntity,
-  MemberSessionEntity,
+  UserEntity,
+  MembershipEntity,
+  SignInSessionEntity,
   ApiKeyEntity,
   TeamEntity,
   TeamMemberEntity,

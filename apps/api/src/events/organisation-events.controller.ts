@@ -2,7 +2,7 @@ import { Controller, Get, Headers, Req, Res } from '@nestjs/common';
 import { ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CurrentMember } from '../auth/decorators/current-principal.decorator';
-import { MemberRoute } from '../auth/decorators/route-access.decorator';
+import { MemberRoute, OrganisationInQuery } from '../auth/decorators/route-access.decorator';
 import type { MemberPrincipal } from '../auth/principal';
 import { ApiError } from '../http/api-error';
 import { parseLastEventId } from '../http/sse-event.util';
@@ -18,6 +18,7 @@ export class OrganisationEventsController {
   /** The organisation's live events for the dashboard: Server-Sent Events, resumable. */
   @Get()
   @MemberRoute('interrupt.read')
+  @OrganisationInQuery()
   @ApiOperation({ operationId: 'streamEvents', summary: "The organisation's interrupt and session events as Server-Sent Events" })
   @ApiHeader({
     name: 'Last-Event-ID',

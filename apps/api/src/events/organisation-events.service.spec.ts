@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import type { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
 import type { MemberPrincipal } from '../auth/principal';
-import type { SessionService } from '../auth/session.service';
+import type { SignInSessionService } from '../auth/sign-in-session.service';
 import { InProcessNotificationBus } from '../notifications/notification-bus';
 import type { EventSourceRow } from './organisation-event.util';
 import { ORGANISATION_EVENTS_CHANNEL } from './organisation-events-channel';
@@ -94,8 +94,9 @@ describe('OrganisationEventsService', () => {
     bus = new InProcessNotificationBus();
     permissions = new Set(['interrupt.read', 'session.read']);
     const signIns = {
-      authenticate: async () => (permissions === undefined ? undefined : { organisationId: ORG, permissions }),
-    } as unknown as SessionService;
+      stillMember: async (_token: string, organisationId: string) =>
+        permissions === undefined || organisationId !== ORG ? undefined : { organisationId: ORG, permissions },
+    } as unknown as SignInSessionService;
     const adapterHost = { httpAdapter: { getHttpServer: () => ({ listening: true }) } } as unknown as HttpAdapterHost;
     events = new OrganisationEventsService(log as unknown as DataSource, bus, adapterHost, signIns, logger, {
       heartbeatMs: 40,

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
 import type { MemberPrincipal } from '../auth/principal';
-import { SessionService } from '../auth/session.service';
+import { SignInSessionService } from '../auth/sign-in-session.service';
 import { readSessionCookie } from '../auth/session-cookie.util';
 import { sseEvent } from '../http/sse-event.util';
 import { SseStream, SseStreams } from '../http/sse-streams';
@@ -53,7 +53,7 @@ export class OrganisationEventsService implements BeforeApplicationShutdown {
     private readonly dataSource: DataSource,
     bus: NotificationBus,
     adapterHost: HttpAdapterHost,
-    private readonly signIns: SessionService,
+    private readonly signIns: SignInSessionService,
     @Inject(LOGGER) logger: Logger,
     @Inject(ORGANISATION_EVENTS_OPTIONS) private readonly options: OrganisationEventsOptions,
   ) {
@@ -122,11 +122,11 @@ export class OrganisationEventsService implements BeforeApplicationShutdown {
     }
   }
 
-  /** False once the member signed out, was removed, or lost interrupt.read; tracks session.read. */
+  /** False once the member signed out, left the organisation, or lost interrupt.read; tracks session.read. */
   private async mayStillWatch(listener: Listener): Promise<boolean> {
     if (listener.signIn === undefined) return false;
-    const member = await this.signIns.authenticate(listener.signIn);
-    if (member === undefined || member.organisationId !== listener.key || !member.permissions.has('interrupt.read')) return false;
+    const member = await this.signIns.stillMember(listener.signIn, listener.key);
+    if (member === undefined || !member.permissions.has('interrupt.read')) return false;
     listener.withSessions = member.permissions.has('session.read');
     return true;
   }

@@ -232,16 +232,19 @@ export class InterruptReviewService {
     return row;
   }
 
-  /** A member or team of the caller's organisation (404 otherwise), locked against removal. */
+  /** A current member or a team of the caller's organisation (404 otherwise), locked against removal. */
   private async findAssignee(
     tx: EntityManager,
     member: MemberPrincipal,
     type: 'member' | 'team',
     assigneeId: string,
   ): Promise<{ type: 'member' | 'team'; id: string; name: string }> {
-    const table = type === 'team' ? 'teams' : 'members';
     const [row]: { id: string; name: string }[] = await tx.query(
-      `SELECT id, name FROM ${table} WHERE organisation_id = $1 AND id = $2 FOR KEY SHARE`,
+      type === 'team'
+        ? `SELECT id, name FROM teams WHERE organisation_id = $1 AND id = $2 FOR KEY SHARE`
+        : `SELECT u.id, u.name FROM memberships m JOIN users u ON u.id = m.user_id
+            WHERE m.organisation_id = $1 AND m.user_id = $2 AND m.left_at IS NULL
+              FOR KEY SHARE OF m`,
       [member.organisationId, assigneeId],
     );
     if (row === undefined) throw ApiError.of('NOT_FOUND');

@@ -1,25 +1,23 @@
-import { Body, Controller, Get, Param, Post, Res } from '@nestjs/common';
-import { SignedInResponse } from '../auth/dto/session.response';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
-import { HumanRoute, MemberRoute } from '../auth/decorators/route-access.decorator';
-import type { MemberPrincipal } from '../auth/principal';
-import { SessionService } from '../auth/session.service';
+import { ClientIp, CurrentMember, CurrentUser } from '../auth/decorators/current-principal.decorator';
+import { HumanRoute, MemberRoute, UserRoute } from '../auth/decorators/route-access.decorator';
+import type { MemberPrincipal, UserPrincipal } from '../auth/principal';
+import { SignInSessionService } from '../auth/sign-in-session.service';
+import { IdParam } from '../http/id-param.pipe';
+import { OrganisationJoinedResponse } from '../users/dto/account.response';
 import { InvitationsService } from './invitations.service';
 import { AcceptInvitationDto } from './dto/accept-invitation.dto';
 import { CreateInvitationDto } from './dto/create-invitation.dto';
-import {
-  CreatedInvitationResponse,
-  InvitationListResponse,
-} from './dto/invitation.response';
+import { CreatedInvitationResponse, InvitationListResponse, InvitationPreviewResponse } from './dto/invitation.response';
 
 @Controller('api/invitations')
 @ApiTags('invitations')
 export class InvitationsController {
   constructor(
     private readonly invitations: InvitationsService,
-    private readonly sessions: SessionService,
+    private readonly signIns: SignInSessionService,
   ) {}
 
   @Get()
@@ -35,7 +33,12 @@ export class InvitationsController {
 
   @Post()
   @MemberRoute('member.invite')
-  @ApiOperation({ operationId: 'createInvitation', summary: 'Invite someone by email; the token is in this response only' })
+  @ApiOperation({
+    operationId: 'createInvitation',
+    summary:
+      'Invite someone by email, whether or not they have an account; the token is in this response only. ' +
+      '409 only for a current member of this organisation or a pending invitation to it.',
+  })
   @ApiCreatedResponse({ type: CreatedInvitationResponse })
   create(
     @CurrentMember() member: MemberPrincipal,
@@ -45,22 +48,53 @@ export class InvitationsController {
     return this.invitations.create(member, body.email, body.roleId, ip);
   }
 
-  /** Joins the organisation and signs in, like sign-up (the invitee has no session yet). */
+  @Delete(':id')
+  @HttpCode(204)
+  @MemberRoute('member.invite')
+  @ApiOperation({ operationId: 'withdrawInvitation', summary: 'Withdraw a pending invitation: its token stops working' })
+  @ApiNoContentResponse({ description: 'Withdrawn.' })
+  async withdraw(@CurrentMember() member: MemberPrincipal, @IdParam() id: string, @ClientIp() ip: string | null): Promise<void> {
+    await this.invitations.withdraw(member, id, ip);
+  }
+
+  @Get(':token')
+  @HumanRoute()
+  @ApiOperation({ operationId: 'getInvitation', summary: 'What a pending invitation offers: organisation, role, and the address it was sent to' })
+  @ApiOkResponse({ type: InvitationPreviewResponse })
+  preview(@Param('token') token: string): Promise<InvitationPreviewResponse> {
+    return this.invitations.preview(token);
+  }
+
+  /** Signs up from the invitation link: a new account joins the organisation and is signed in. */
   @Post(':token/accept')
   @HumanRoute()
   @ApiOperation({
     operationId: 'acceptInvitation',
-    summary: 'Accept an invitation: join the organisation and sign in (sets the session cookie)',
+    summary:
+      'Accept an invitation with a new account: join the organisation and sign in (sets the session cookie). ' +
+      'An address that already has an account signs in and uses join instead.',
   })
-  @ApiCreatedResponse({ type: SignedInResponse })
+  @ApiCreatedResponse({ type: OrganisationJoinedResponse })
   async accept(
     @Param('token') token: string,
     @Body() body: AcceptInvitationDto,
     @ClientIp() ip: string | null,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<SignedInResponse> {
+  ): Promise<OrganisationJoinedResponse> {
     const signedIn = await this.invitations.accept(token, body.name, body.password, ip);
-    this.sessions.setCookie(res, signedIn.token, signedIn.expiresAt);
+    this.signIns.setCookie(res, signedIn.token, signedIn.expiresAt);
     return signedIn.body;
+  }
+
+  /** The signed-in person accepts an invitation sent to their address: another organisation on the same account. */
+  @Post(':token/join')
+  @UserRoute()
+  @ApiOperation({
+    operationId: 'joinInvitation',
+    summary: 'Accept an invitation sent to your address while signed in: its organisation joins your account',
+  })
+  @ApiCreatedResponse({ type: OrganisationJoinedResponse })
+  join(@CurrentUser() user: UserPrincipal, @Param('token') token: string, @ClientIp() ip: string | null): Promise<OrganisationJoinedResponse> {
+    return this.invitations.join(user, token, ip);
   }
 }

@@ -1,10 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Patch } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
 import type { MemberPrincipal } from '../auth/principal';
-import { SessionService } from '../auth/session.service';
 import { IdParam } from '../http/id-param.pipe';
 import { MembersService } from './members.service';
 import { ChangeMemberRoleDto } from './dto/change-member-role.dto';
@@ -13,10 +11,7 @@ import { MemberListResponse, MemberResponse } from './dto/member.response';
 @Controller('api/members')
 @ApiTags('members')
 export class MembersController {
-  constructor(
-    private readonly members: MembersService,
-    private readonly sessions: SessionService,
-  ) {}
+  constructor(private readonly members: MembersService) {}
 
   @Get()
   @MemberRoute('member.manage')
@@ -44,17 +39,12 @@ export class MembersController {
   @MemberRoute('member.manage')
   @ApiOperation({
     operationId: 'removeMember',
-    summary: 'Remove a member with their sessions and team memberships (the last Owner cannot be removed)',
+    summary:
+      'Remove a member: their membership of this organisation ends, with its role and teams (the last Owner cannot be removed). ' +
+      'Their account and sign-in sessions stay, for their other organisations.',
   })
-  @ApiNoContentResponse({ description: 'Removed. Removing yourself also clears your session cookie.' })
-  async remove(
-    @CurrentMember() member: MemberPrincipal,
-    @IdParam() id: string,
-    @ClientIp() ip: string | null,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<void> {
+  @ApiNoContentResponse({ description: 'Removed (or left, when it is yourself).' })
+  async remove(@CurrentMember() member: MemberPrincipal, @IdParam() id: string, @ClientIp() ip: string | null): Promise<void> {
     await this.members.remove(member, id, ip);
-    // Their sessions are gone with them; a member who left also loses the cookie.
-    if (id === member.memberId) this.sessions.clearCookie(res);
   }
 }

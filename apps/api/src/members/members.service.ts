@@ -7,6 +7,7 @@ import { ApiError } from '../http/api-error';
 import { assertHoldsAll, canonicalPermissions } from '../roles/permission-grant.util';
 import { RolesService } from '../roles/roles.service';
 import type { MemberResponse } from './dto/member.response';
+import { endMembership } from './memberships.repository';
 
 interface MemberRow {
   id: string;
@@ -33,15 +34,20 @@ function toResponse(row: MemberRow): MemberResponse {
   };
 }
 
-const LISTED = `m.id, m.email, m.name, m.role_id, r.name AS role_name, m.created_at`;
+/** A current member: their user (id, email, name) and their membership (role, when they joined). */
+const LISTED = `u.id, u.email, u.name, m.role_id, r.name AS role_name, m.joined_at AS created_at`;
+const CURRENT_MEMBERS = `memberships m
+         JOIN users u ON u.id = m.user_id
+         JOIN roles r ON r.organisation_id = m.organisation_id AND r.id = m.role_id`;
 
 const lastOwner = (verb: string) =>
   new ApiError('CONFLICT', `The organisation must keep at least one Owner: ${verb} the last Owner is not allowed.`);
 
 /**
- * Members of the caller's organisation (SPEC §6, member.manage). Nobody grants a role beyond
- * their own permissions, nor changes or removes a member whose role holds more than theirs;
- * the organisation always keeps an Owner.
+ * Members of the caller's organisation (SPEC §6, member.manage): its users with a current
+ * membership. Nobody grants a role beyond their own permissions, nor changes or removes a
+ * member whose role holds more than theirs; the organisation always keeps an Owner. Removing a
+ * member ends their membership, never their user.
  */
 @Injectable()
 export class MembersService {
@@ -53,9 +59,9 @@ export class MembersService {
   async list(member: MemberPrincipal): Promise<MemberResponse[]> {
     const rows: MemberRow[] = await this.dataSource.query(
       `SELECT ${LISTED}
-         FROM members m JOIN roles r ON r.organisation_id = m.organisation_id AND r.id = m.role_id
-        WHERE m.organisation_id = $1
-        ORDER BY m.created_at, m.id`,
+         FROM ${CURRENT_MEMBERS}
+        WHERE m.organisation_id = $1 AND m.left_at IS NULL
+        ORDER BY m.joined_at, u.id`,
       [member.organisationId],
     );
     return rows.map(toResponse);
@@ -70,7 +76,7 @@ export class MembersService {
       if (target.built_in === 'owner' && role.builtIn !== 'owner') {
         await this.assertAnotherOwner(tx, member.organisationId, target.id, 'demoting');
       }
-      await tx.query(`UPDATE members SET role_id = $3 WHERE organisation_id = $1 AND id = $2`, [
+      await tx.query(`UPDATE memberships SET role_id = $3 WHERE organisation_id = $1 AND user_id = $2`, [
         member.organisationId,
         id,
         role.id,
@@ -88,13 +94,17 @@ export class MembersService {
     });
   }
 
-  /** Removes a member; their sessions and team memberships go with them (foreign keys cascade). */
+  /**
+   * Removes a member from the organisation: their membership ends (with its role and their
+   * teams). Their user and sign-in sessions stay, for their other organisations; here their
+   * next request finds no membership (404) — on every instance, since each request reads it.
+   */
   async remove(member: MemberPrincipal, id: string, ip: string | null): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       const target = await this.lockTarget(tx, member, id);
       if (target.id !== member.memberId) assertHoldsAll(member, canonicalPermissions(target.permissions));
       if (target.built_in === 'owner') await this.assertAnotherOwner(tx, member.organisationId, target.id, 'removing');
-      await tx.query(`DELETE FROM members WHERE organisation_id = $1 AND id = $2`, [member.organisationId, id]);
+      await endMembership(tx, member.organisationId, id);
       await writeAuditEntry(tx, {
         organisationId: member.organisationId,
         action: 'member.removed',
@@ -113,8 +123,8 @@ export class MembersService {
   private async lockTarget(tx: EntityManager, member: MemberPrincipal, id: string): Promise<TargetRow> {
     const [target]: TargetRow[] = await tx.query(
       `SELECT ${LISTED}, r.permissions, r.built_in
-         FROM members m JOIN roles r ON r.organisation_id = m.organisation_id AND r.id = m.role_id
-        WHERE m.organisation_id = $1 AND m.id = $2
+         FROM ${CURRENT_MEMBERS}
+        WHERE m.organisation_id = $1 AND m.user_id = $2 AND m.left_at IS NULL
         FOR UPDATE OF m`,
       [member.organisationId, id],
     );
@@ -135,7 +145,7 @@ export class MembersService {
     );
     if (ownerRole === undefined) throw lastOwner(verb);
     const [{ count }]: { count: number }[] = await tx.query(
-      `SELECT count(*)::int AS count FROM members WHERE organisation_id = $1 AND role_id = $2 AND id <> $3`,
+      `SELECT count(*)::int AS count FROM memberships WHERE organisation_id = $1 AND role_id = $2 AND user_id <> $3`,
       [organisationId, ownerRole.id, memberId],
     );
     if (count === 0) throw lastOwner(verb);

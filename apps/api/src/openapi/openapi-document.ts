@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import type { HeadersObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { HeadersObject, ParameterObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { declaredRoutes } from '../auth/route-declarations.util';
 import { describePermission, RouteAccess } from '../auth/decorators/route-access.decorator';
 import { assertNever } from '../auth/principal';
@@ -8,6 +8,7 @@ import { ERROR_CODES } from '@interlock/domain';
 import type { ErrorCode } from '@interlock/domain';
 import { stateRequestConstraints } from './contract-constraints';
 import { stateCrossFieldRules, stateEventStreams } from './contract-schemas';
+import { ORGANISATION_HEADER, ORGANISATION_QUERY } from '../auth/organisation-choice.util';
 import { ErrorBody } from './error-body.schema';
 import { OPERATION_ERRORS, OPERATION_LINKS, OPERATION_QUERY_RULES } from './operation-contract';
 import { webhookEventUnionSchema } from '../webhooks/dto/webhook-event.schema';
@@ -48,7 +49,15 @@ function errorsFor(access: RouteAccess, method: string, hasParams: boolean, hasQ
       break;
     case 'member':
       add('401', 'SIGN_IN_REQUIRED: no valid session cookie.');
-      add('403', 'HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.');
+      add(
+        '403',
+        'HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id ' +
+          'and the person is a member of no organisation.',
+      );
+      break;
+    case 'user':
+      add('401', 'SIGN_IN_REQUIRED: no valid session cookie.');
+      add('403', 'HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED.');
       break;
     case 'api_key_or_member':
       add(
@@ -57,7 +66,10 @@ function errorsFor(access: RouteAccess, method: string, hasParams: boolean, hasQ
           'A cookie request: SIGN_IN_REQUIRED.',
       );
       if (access.plan) add('402', `PLAN_REQUIRED: a key needs the ${access.plan === 'pro' ? 'Pro' : 'Free'} plan (members do not).`);
-      add('403', `MISSING_PERMISSION: a member without ${describePermission(access.permission)}.`);
+      add(
+        '403',
+        `MISSING_PERMISSION: a member without ${describePermission(access.permission)}; FORBIDDEN: no x-organisation-id and the person is a member of no organisation.`,
+      );
       break;
     case 'human':
       add('403', 'HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED.');
@@ -65,7 +77,18 @@ function errorsFor(access: RouteAccess, method: string, hasParams: boolean, hasQ
     case 'public':
       break;
   }
-  if (hasParams) add('404', 'NOT_FOUND: no such resource in this organisation.');
+  const chosen = access.principal === 'member' || access.principal === 'api_key_or_member';
+  if (chosen) {
+    add('400', `VALIDATION_FAILED: a malformed ${ORGANISATION_HEADER}, or none from a member of several organisations.`);
+  }
+  if (hasParams || chosen) {
+    add(
+      '404',
+      chosen
+        ? `NOT_FOUND: no such resource in this organisation, or ${ORGANISATION_HEADER} names an organisation the person is not a member of.`
+        : 'NOT_FOUND: no such resource in this organisation.',
+    );
+  }
   if (takesKeys(access)) {
     errors.push({
       status: '429',
@@ -114,12 +137,18 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     operation.security = securityOf(route.access);
     const extensions = operation as unknown as Record<string, unknown>;
     extensions['x-interlock-access'] = route.access;
-    const hasQuery = (operation.parameters ?? []).some((p) => 'in' in p && p.in === 'query');
-    for (const error of errorsFor(route.access, route.method.toLowerCase(), /\{\w+\}/.test(path), hasQuery)) {
-      operation.responses[error.status] ??= {
-        description: error.description,
+    if (route.access.principal === 'member' || route.access.principal === 'api_key_or_member') {
+      operation.parameters = [...(operation.parameters ?? []), organisationHeader(route.access.principal)];
+    }
+    const hasQuery = (operation.parameters ?? []).some((p) => 'in' in p && p.in === 'query' && p.name !== ORGANISATION_QUERY);
+    const cases = errorsFor(route.access, route.method.toLowerCase(), /\{\w+\}/.test(path), hasQuery);
+    for (const status of new Set(cases.map((c) => c.status))) {
+      const same = cases.filter((c) => c.status === status);
+      const headers = Object.assign({}, ...same.map((c) => c.headers ?? {})) as HeadersObject;
+      operation.responses[status] ??= {
+        description: same.map((c) => c.description).join(' Or '),
         content: { 'application/json': { schema: errorRef } },
-        ...(error.headers === undefined ? {} : { headers: error.headers }),
+        ...(Object.keys(headers).length === 0 ? {} : { headers }),
       };
     }
     // The errors of the operation's own rules, beside those of its access.
@@ -160,12 +189,27 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   return sortKeys(document) as OpenAPIObject;
 }
 
+/** The header a signed-in person chooses the organisation with (docs/DECISIONS.md, "Users and memberships"). */
+function organisationHeader(principal: 'member' | 'api_key_or_member'): ParameterObject {
+  return {
+    name: ORGANISATION_HEADER,
+    in: 'header',
+    required: false,
+    schema: { type: 'string', format: 'uuid' },
+    description:
+      'The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). ' +
+      'Optional for a member of exactly one organisation.' +
+      (principal === 'api_key_or_member' ? ' Ignored on a key request: a key acts for its own organisation.' : ''),
+  };
+}
+
 /** The security requirement of a route: alternatives, so a shared read lists both schemes. */
 function securityOf(access: RouteAccess): Record<string, string[]>[] {
   switch (access.principal) {
     case 'api_key':
       return [{ [API_KEY_SCHEME]: [] }];
     case 'member':
+    case 'user':
       return [{ [SESSION_SCHEME]: [] }];
     case 'api_key_or_member':
       return [{ [API_KEY_SCHEME]: [] }, { [SESSION_SCHEME]: [] }];

@@ -1,8 +1,13 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Plan } from '@interlock/domain';
 import { writeAuditEntry } from '@interlock/audit';
-import { actorOf, MemberPrincipal } from '../auth/principal';
+import { actorOf, MemberPrincipal, UserPrincipal } from '../auth/principal';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/app-config';
+import { describeJoined } from '../users/account.util';
+import type { OrganisationJoinedResponse } from '../users/dto/account.response';
+import { OrganisationSetupService } from './organisation-setup.service';
 import { ApiError } from '../http/api-error';
 import { NotificationBus } from '../notifications/notification-bus';
 import { AUTH_CHANNEL } from '../api-keys/api-key-cache';
@@ -15,7 +20,27 @@ export class OrganisationService {
     private readonly dataSource: DataSource,
     private readonly bus: NotificationBus,
     private readonly allowances: AllowancesService,
+    private readonly setup: OrganisationSetupService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /**
+   * A signed-in person creates another organisation, which they own. With sign-up closed, only
+   * the operator creates organisations (the CLI).
+   */
+  async create(user: UserPrincipal, name: string, ip: string | null): Promise<OrganisationJoinedResponse> {
+    if (this.config.signup === 'closed') {
+      throw new ApiError('SIGNUP_CLOSED', 'Creating organisations is closed on this server; ask an administrator.');
+    }
+    return this.dataSource.transaction(async (tx) => {
+      const { organisationId } = await this.setup.create(tx, {
+        organisationName: name,
+        owner: { userId: user.userId, name: user.userName },
+        ipAddress: ip,
+      });
+      return describeJoined(tx, user.userId, organisationId);
+    });
+  }
 
   async get(organisationId: string): Promise<OrganisationResponse> {
     const [row]: { id: string; name: string; plan: Plan; created_at: Date }[] = await this.dataSource.query(

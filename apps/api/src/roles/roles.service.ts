@@ -160,7 +160,7 @@ export class RolesService {
       if (role === undefined) throw ApiError.of('NOT_FOUND');
       if (role.built_in !== null) throw new ApiError('CONFLICT', 'Built-in roles cannot be deleted.');
       const [{ count }]: { count: number }[] = await tx.query(
-        `SELECT count(*)::int AS count FROM members WHERE organisation_id = $1 AND role_id = $2`,
+        `SELECT count(*)::int AS count FROM memberships WHERE organisation_id = $1 AND role_id = $2`,
         [member.organisationId, id],
       );
       if (count > 0) throw stillHeld(role.name, count);

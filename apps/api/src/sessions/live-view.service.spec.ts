@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import type { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
 import type { MemberPrincipal } from '../auth/principal';
-import type { SessionService } from '../auth/session.service';
+import type { SignInSessionService } from '../auth/sign-in-session.service';
 import { InProcessNotificationBus } from '../notifications/notification-bus';
 import { encodeSessionChange, LIVE_VIEW_CHANNEL } from './live-view-channel';
 import { LiveViewService } from './live-view.service';
@@ -98,11 +98,11 @@ describe('LiveViewService', () => {
     server = { listening: true };
     signedIn = true;
     const signIns = {
-      authenticate: async (token: string) =>
-        signedIn && token === 'a-sign-in-token-of-enough-length'
+      stillMember: async (token: string, organisationId: string) =>
+        signedIn && token === 'a-sign-in-token-of-enough-length' && organisationId === ORG
           ? { organisationId: ORG, permissions: new Set(['session.read']) }
           : undefined,
-    } as unknown as SessionService;
+    } as unknown as SignInSessionService;
     const adapterHost = { httpAdapter: { getHttpServer: () => server } } as unknown as HttpAdapterHost;
     live = new LiveViewService(db as unknown as DataSource, bus, adapterHost, signIns, logger, { heartbeatMs: 40, batchSize: 2 });
   });

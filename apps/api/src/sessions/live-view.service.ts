@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
 import type { MemberPrincipal } from '../auth/principal';
-import { SessionService } from '../auth/session.service';
+import { SignInSessionService } from '../auth/sign-in-session.service';
 import { readSessionCookie } from '../auth/session-cookie.util';
 import { ApiError } from '../http/api-error';
 import { LOGGER } from '../logging/logger.module';
@@ -63,7 +63,7 @@ export class LiveViewService implements BeforeApplicationShutdown {
     private readonly dataSource: DataSource,
     bus: NotificationBus,
     adapterHost: HttpAdapterHost,
-    private readonly signIns: SessionService,
+    private readonly signIns: SignInSessionService,
     @Inject(LOGGER) logger: Logger,
     @Inject(LIVE_VIEW_OPTIONS) private readonly options: LiveViewOptions,
   ) {
@@ -140,11 +140,11 @@ export class LiveViewService implements BeforeApplicationShutdown {
     }
   }
 
-  /** False once the viewer signed out, was removed, or lost session.read (the route's permission). */
+  /** False once the viewer signed out, left the organisation, or lost session.read (the route's permission). */
   private async mayStillWatch(viewer: Viewer): Promise<boolean> {
     if (viewer.signIn === undefined) return false;
-    const member = await this.signIns.authenticate(viewer.signIn);
-    return member !== undefined && member.organisationId === viewer.organisationId && member.permissions.has('session.read');
+    const member = await this.signIns.stillMember(viewer.signIn, viewer.organisationId);
+    return member !== undefined && member.permissions.has('session.read');
   }
 
   private async loadSession(organisationId: string, sessionId: string): Promise<SessionRow | undefined> {

@@ -12,7 +12,7 @@ import {
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ClientIp, CurrentApiKey, CurrentCaller, CurrentMember } from '../auth/decorators/current-principal.decorator';
-import { MachineOrMemberRoute, MachineRoute, MemberRoute } from '../auth/decorators/route-access.decorator';
+import { MachineOrMemberRoute, MachineRoute, MemberRoute, OrganisationInQuery } from '../auth/decorators/route-access.decorator';
 import type { ApiKeyPrincipal, MemberPrincipal } from '../auth/principal';
 import { ApiError } from '../http/api-error';
 import { IdParam } from '../http/id-param.pipe';
@@ -114,6 +114,7 @@ export class SessionsController {
   /** The Live View: Server-Sent Events, resumable with `Last-Event-ID`. */
   @Get(':id/stream')
   @MemberRoute('session.read')
+  @OrganisationInQuery()
   @ApiOperation({ operationId: 'streamSession', summary: 'The Live View: the session as Server-Sent Events' })
   @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'Resume after this message number.', schema: { type: 'integer', minimum: 0 } })
   @ApiProduces('text/event-stream')

@@ -1,5 +1,5 @@
 import { CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { MemberEntity } from '../members/member.entity';
+import { MembershipEntity } from '../members/membership.entity';
 import { TeamEntity } from './team.entity';
 
 @Entity({ name: 'team_members' })
@@ -21,12 +21,13 @@ export class TeamMemberEntity {
   ])
   team?: TeamEntity;
 
-  @ManyToOne(() => MemberEntity, { onDelete: 'CASCADE' })
+  /** The member's user id; removing the member deletes these rows with the membership's end. */
+  @ManyToOne(() => MembershipEntity, { onDelete: 'CASCADE' })
   @JoinColumn([
     { name: 'organisation_id', referencedColumnName: 'organisationId' },
-    { name: 'member_id', referencedColumnName: 'id' },
+    { name: 'member_id', referencedColumnName: 'userId' },
   ])
-  member?: MemberEntity;
+  member?: MembershipEntity;
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;

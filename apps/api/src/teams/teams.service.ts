@@ -188,10 +188,12 @@ export class TeamsService {
     return team;
   }
 
-  /** A member of the caller's organisation, locked against removal until the transaction ends. */
+  /** A current member of the caller's organisation, locked against removal until the transaction ends. */
   private async lockMember(tx: EntityManager, member: MemberPrincipal, memberId: string): Promise<{ id: string; name: string }> {
     const [row]: { id: string; name: string }[] = await tx.query(
-      `SELECT id, name FROM members WHERE organisation_id = $1 AND id = $2 FOR KEY SHARE`,
+      `SELECT u.id, u.name FROM memberships m JOIN users u ON u.id = m.user_id
+        WHERE m.organisation_id = $1 AND m.user_id = $2 AND m.left_at IS NULL
+          FOR KEY SHARE OF m`,
       [member.organisationId, memberId],
     );
     if (row === undefined) throw ApiError.of('NOT_FOUND');

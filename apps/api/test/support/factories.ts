@@ -47,7 +47,7 @@ export async function signUpOwner(
     password: body.password,
     name: body.name,
     cookie: sessionCookieOf(res),
-    memberId: res.body.member.id,
+    memberId: res.body.user.id,
     organisationId: res.body.organisation.id,
   };
 }
@@ -121,7 +121,7 @@ export async function joinOrganisation(
   if (accepted.status !== 201) {
     throw new Error(`invitation acceptance answered ${accepted.status}: ${JSON.stringify(accepted.body)}`);
   }
-  return { cookie: sessionCookieOf(accepted), memberId: accepted.body.member.id, email, name };
+  return { cookie: sessionCookieOf(accepted), memberId: accepted.body.user.id, email, name };
 }
 
 /** A custom role holding exactly `permissions`, created by a member with role.manage. */
@@ -163,4 +163,21 @@ export async function startSession(server: Server, key: string, body: { name?: s
     .send({ name: body.name ?? 'nightly-build', ...(body.externalId === undefined ? {} : { externalId: body.externalId }) });
   if (res.status !== 201) throw new Error(`session start answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body as { id: string; name: string };
+}
+
+/**
+ * An existing person (signed in elsewhere) invited into the inviter's organisation with
+ * `roleId`, who accepts while signed in: a second membership of the same user.
+ */
+export async function joinWithAccount(
+  server: Server,
+  inviterCookie: string,
+  roleId: string,
+  person: { cookie: string; email: string },
+): Promise<{ organisationId: string; organisations: { id: string; roleName: string }[] }> {
+  const invited = await request(server).post('/api/invitations').set('cookie', inviterCookie).send({ email: person.email, roleId });
+  if (invited.status !== 201) throw new Error(`invitation answered ${invited.status}: ${JSON.stringify(invited.body)}`);
+  const joined = await request(server).post(`/api/invitations/${invited.body.token}/join`).set('cookie', person.cookie);
+  if (joined.status !== 201) throw new Error(`joining answered ${joined.status}: ${JSON.stringify(joined.body)}`);
+  return { organisationId: joined.body.organisation.id, organisations: joined.body.organisations };
 }

@@ -13,18 +13,27 @@ export interface Member {
   password: string;
   /** `session=…`, for a `cookie` header. */
   cookie: string;
+  /** Their user id: the same member id in every organisation they belong to. */
   memberId: string;
   organisationName: string;
+  organisationId: string;
 }
 
 export async function api<T = unknown>(
   method: string,
   path: string,
-  { body, cookie, expect = [200, 201, 204] }: { body?: unknown; cookie?: string; expect?: number[] } = {},
+  {
+    body,
+    cookie,
+    organisationId,
+    expect = [200, 201, 204],
+  }: { body?: unknown; cookie?: string; organisationId?: string; expect?: number[] } = {},
 ): Promise<{ status: number; body: T }> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (cookie !== undefined) headers.cookie = cookie;
+  // A person in several organisations names the one they act for.
+  if (organisationId !== undefined) headers['x-organisation-id'] = organisationId;
   const response = await fetch(`${baseURL}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await response.text();
   if (!expect.includes(response.status)) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
@@ -54,8 +63,8 @@ export async function signUpOwner(label: string, name = 'Ada Lovelace'): Promise
     body: JSON.stringify(body),
   });
   if (response.status !== 201) throw new Error(`sign-up answered ${response.status}: ${await response.text()}`);
-  const signedIn = (await response.json()) as { member: { id: string } };
-  return { ...body, cookie: sessionCookie(response), memberId: signedIn.member.id };
+  const signedIn = (await response.json()) as { user: { id: string }; organisation: { id: string } };
+  return { ...body, cookie: sessionCookie(response), memberId: signedIn.user.id, organisationId: signedIn.organisation.id };
 }
 
 /** Invites someone with a built-in role and accepts for them: a second member, signed in. */
@@ -73,8 +82,39 @@ export async function addMember(owner: Member, role: 'owner' | 'developer' | 'ma
     body: JSON.stringify({ name, password }),
   });
   if (response.status !== 201) throw new Error(`accepting answered ${response.status}: ${await response.text()}`);
-  const signedIn = (await response.json()) as { member: { id: string } };
-  return { name, email, password, cookie: sessionCookie(response), memberId: signedIn.member.id, organisationName: owner.organisationName };
+  const signedIn = (await response.json()) as { user: { id: string } };
+  return {
+    name,
+    email,
+    password,
+    cookie: sessionCookie(response),
+    memberId: signedIn.user.id,
+    organisationName: owner.organisationName,
+    organisationId: owner.organisationId,
+  };
+}
+
+/**
+ * `inviter` invites `invitee`'s address (an account they already have) with a built-in role;
+ * the invitee accepts signed in: one more organisation on the same account.
+ */
+export async function inviteAndJoin(inviter: Member, invitee: Member, role: 'owner' | 'developer' | 'manager'): Promise<void> {
+  const as = { cookie: inviter.cookie, organisationId: inviter.organisationId };
+  const { body: roles } = await api<{ roles: { id: string; builtIn: string | null }[] }>('GET', '/api/roles', as);
+  const roleId = roles.roles.find((r) => r.builtIn === role)?.id;
+  const { body: invitation } = await api<{ token: string }>('POST', '/api/invitations', { ...as, body: { email: invitee.email, roleId } });
+  await api('POST', `/api/invitations/${invitation.token}/join`, { cookie: invitee.cookie, expect: [201] });
+}
+
+/** Opens an interrupt in the key's organisation, as an agent would. */
+export async function openInterrupt(key: string, title: string): Promise<{ id: string }> {
+  const response = await fetch(`${baseURL}/api/interrupts`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': key },
+    body: JSON.stringify({ title, actionRequests: [{ name: 'go' }] }),
+  });
+  if (response.status !== 201) throw new Error(`interrupt creation answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as { id: string };
 }
 
 /** A browser storage state holding a member's session cookie. */

@@ -1,8 +1,10 @@
+import { eventStreamUrl } from '@interlock/api-client';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { applyInterruptEvents, refreshInterrupts, type InterruptEvent } from '../features/interrupts/api/interrupt-events';
 import { applySessionEvents, refreshSessions, type SessionEvent } from '../features/sessions/api/session-events';
 import { refreshWebhookDeliveries } from '../features/webhooks/api/webhook-events';
+import { useActiveOrganisation } from '../shared/session/active-organisation';
 import { useCan } from '../shared/session/session.queries';
 
 const INTERRUPT_EVENTS = [
@@ -26,10 +28,12 @@ const BURST_MS = 150;
 export function LiveEvents() {
   const queryClient = useQueryClient();
   const enabled = useCan('interrupt.read');
+  const organisationId = useActiveOrganisation();
 
   useEffect(() => {
     if (!enabled) return;
-    const source = new EventSource('/api/events');
+    // The tab's organisation, by query: EventSource cannot send x-organisation-id.
+    const source = new EventSource(eventStreamUrl('/api/events', organisationId));
     let interrupts: InterruptEvent[] = [];
     let sessions: SessionEvent[] = [];
     let timer: number | undefined;
@@ -72,7 +76,7 @@ export function LiveEvents() {
       if (timer !== undefined) window.clearTimeout(timer);
       source.close();
     };
-  }, [enabled, queryClient]);
+  }, [enabled, organisationId, queryClient]);
 
   return null;
 }

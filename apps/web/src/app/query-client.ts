@@ -1,18 +1,20 @@
 import { isApiError } from '@interlock/api-client';
 import { QueryCache, QueryClient } from '@tanstack/react-query';
-import { sessionKey } from '../shared/session/session.queries';
+
+/** The account and sign-in queries (`['auth', …]`): what a 401 re-reads. */
+const AUTH = 'auth';
 
 /**
  * Server state lives here (STYLE §14). A 4xx is an answer, not a hiccup: only network errors
- * and 5xx are retried. A 401 on any read means the sign-in ended: the session is re-read, and
- * the signed-in layout sends the person to the sign-in page.
+ * and 5xx are retried. A 401 on any read means the sign-in ended: the account and session are
+ * re-read, and the signed-in layout sends the person to the sign-in page.
  */
 export function createQueryClient(): QueryClient {
   const client: QueryClient = new QueryClient({
     queryCache: new QueryCache({
       onError: (error, query) => {
-        if (isApiError(error) && error.status === 401 && query.queryKey[0] !== sessionKey[0]) {
-          void client.invalidateQueries({ queryKey: sessionKey });
+        if (isApiError(error) && error.status === 401 && query.queryKey[0] !== AUTH) {
+          void client.invalidateQueries({ queryKey: [AUTH] });
         }
       },
     }),

@@ -1,7 +1,7 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { prefetchInbox } from '../features/interrupts/api/interrupts.queries';
 import { InboxRoute } from '../features/interrupts/routes/inbox.route';
-import { sessionQuery } from '../shared/session/session.queries';
+import { meQuery } from '../shared/session/me.queries';
 import { AppLayout } from './layout/app-layout';
 import { PublicLayout } from './layout/public-layout';
 import { HomeRedirect } from './layout/home-redirect';
@@ -32,7 +32,7 @@ const routes: RouteObject[] = [
     element: <AppLayout />,
     errorElement: <RouteError />,
     loader: () => {
-      void queryClient.prefetchQuery(sessionQuery);
+      void queryClient.prefetchQuery(meQuery);
       return null;
     },
     children: [

@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AcceptInvitationData, AcceptInvitationErrors, AcceptInvitationResponses, AddTeamMemberData, AddTeamMemberErrors, AddTeamMemberResponses, AppendSessionMessagesData, AppendSessionMessagesErrors, AppendSessionMessagesResponses, AssignInterruptData, AssignInterruptErrors, AssignInterruptResponses, ChangeMemberRoleData, ChangeMemberRoleErrors, ChangeMemberRoleResponses, ChangePlanData, ChangePlanErrors, ChangePlanResponses, CountInterruptsData, CountInterruptsErrors, CountInterruptsResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateInterruptData, CreateInterruptErrors, CreateInterruptResponses, CreateInvitationData, CreateInvitationErrors, CreateInvitationResponses, CreateRoleData, CreateRoleErrors, CreateRoleResponses, CreateTeamData, CreateTeamErrors, CreateTeamResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DecideInterruptData, DecideInterruptErrors, DecideInterruptResponses, DeleteRoleData, DeleteRoleErrors, DeleteRoleResponses, DeleteTeamData, DeleteTeamErrors, DeleteTeamResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DisconnectSessionData, DisconnectSessionErrors, DisconnectSessionResponses, EndSessionData, EndSessionErrors, EndSessionResponses, EscalateInterruptData, EscalateInterruptErrors, EscalateInterruptResponses, ExportAuditLogData, ExportAuditLogErrors, ExportAuditLogResponses, GetInterruptData, GetInterruptErrors, GetInterruptResponses, GetLivenessData, GetLivenessErrors, GetLivenessResponses, GetOrganisationData, GetOrganisationErrors, GetOrganisationResponses, GetReadinessData, GetReadinessErrors, GetReadinessResponses, GetSessionData, GetSessionErrors, GetSessionResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListAuditLogData, ListAuditLogErrors, ListAuditLogResponses, ListInterruptsData, ListInterruptsErrors, ListInterruptsResponses, ListInvitationsData, ListInvitationsErrors, ListInvitationsResponses, ListMembersData, ListMembersErrors, ListMembersResponses, ListRolesData, ListRolesErrors, ListRolesResponses, ListSessionsData, ListSessionsErrors, ListSessionsResponses, ListTeamsData, ListTeamsErrors, ListTeamsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, RemoveMemberData, RemoveMemberErrors, RemoveMemberResponses, RemoveTeamMemberData, RemoveTeamMemberErrors, RemoveTeamMemberResponses, RenameApiKeyData, RenameApiKeyErrors, RenameApiKeyResponses, RenameTeamData, RenameTeamErrors, RenameTeamResponses, RetrieveSessionData, RetrieveSessionErrors, RetrieveSessionResponses, RetryWebhookDeliveryData, RetryWebhookDeliveryErrors, RetryWebhookDeliveryResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SignInData, SignInErrors, SignInResponses, SignOutData, SignOutErrors, SignOutResponses, SignUpData, SignUpErrors, SignUpResponses, StartSessionData, StartSessionErrors, StartSessionResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponse, StreamEventsResponses, StreamSessionData, StreamSessionErrors, StreamSessionResponse, StreamSessionResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, UpdateRoleData, UpdateRoleErrors, UpdateRoleResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, WhoamiData, WhoamiErrors, WhoamiResponses } from './types.gen';
+import type { AcceptInvitationData, AcceptInvitationErrors, AcceptInvitationResponses, AddTeamMemberData, AddTeamMemberErrors, AddTeamMemberResponses, AppendSessionMessagesData, AppendSessionMessagesErrors, AppendSessionMessagesResponses, AssignInterruptData, AssignInterruptErrors, AssignInterruptResponses, ChangeMemberRoleData, ChangeMemberRoleErrors, ChangeMemberRoleResponses, ChangePlanData, ChangePlanErrors, ChangePlanResponses, CountInterruptsData, CountInterruptsErrors, CountInterruptsResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateInterruptData, CreateInterruptErrors, CreateInterruptResponses, CreateInvitationData, CreateInvitationErrors, CreateInvitationResponses, CreateOrganisationData, CreateOrganisationErrors, CreateOrganisationResponses, CreateRoleData, CreateRoleErrors, CreateRoleResponses, CreateTeamData, CreateTeamErrors, CreateTeamResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DecideInterruptData, DecideInterruptErrors, DecideInterruptResponses, DeleteRoleData, DeleteRoleErrors, DeleteRoleResponses, DeleteTeamData, DeleteTeamErrors, DeleteTeamResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DisconnectSessionData, DisconnectSessionErrors, DisconnectSessionResponses, EndSessionData, EndSessionErrors, EndSessionResponses, EscalateInterruptData, EscalateInterruptErrors, EscalateInterruptResponses, ExportAuditLogData, ExportAuditLogErrors, ExportAuditLogResponses, GetInterruptData, GetInterruptErrors, GetInterruptResponses, GetInvitationData, GetInvitationErrors, GetInvitationResponses, GetLivenessData, GetLivenessErrors, GetLivenessResponses, GetMeData, GetMeErrors, GetMeResponses, GetOrganisationData, GetOrganisationErrors, GetOrganisationResponses, GetReadinessData, GetReadinessErrors, GetReadinessResponses, GetSessionData, GetSessionErrors, GetSessionResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, JoinInvitationData, JoinInvitationErrors, JoinInvitationResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListAuditLogData, ListAuditLogErrors, ListAuditLogResponses, ListInterruptsData, ListInterruptsErrors, ListInterruptsResponses, ListInvitationsData, ListInvitationsErrors, ListInvitationsResponses, ListMembersData, ListMembersErrors, ListMembersResponses, ListRolesData, ListRolesErrors, ListRolesResponses, ListSessionsData, ListSessionsErrors, ListSessionsResponses, ListTeamsData, ListTeamsErrors, ListTeamsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, RemoveMemberData, RemoveMemberErrors, RemoveMemberResponses, RemoveTeamMemberData, RemoveTeamMemberErrors, RemoveTeamMemberResponses, RenameApiKeyData, RenameApiKeyErrors, RenameApiKeyResponses, RenameTeamData, RenameTeamErrors, RenameTeamResponses, RetrieveSessionData, RetrieveSessionErrors, RetrieveSessionResponses, RetryWebhookDeliveryData, RetryWebhookDeliveryErrors, RetryWebhookDeliveryResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SignInData, SignInErrors, SignInResponses, SignOutData, SignOutErrors, SignOutResponses, SignUpData, SignUpErrors, SignUpResponses, StartSessionData, StartSessionErrors, StartSessionResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponse, StreamEventsResponses, StreamSessionData, StreamSessionErrors, StreamSessionResponse, StreamSessionResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, UpdateRoleData, UpdateRoleErrors, UpdateRoleResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, WhoamiData, WhoamiErrors, WhoamiResponses, WithdrawInvitationData, WithdrawInvitationErrors, WithdrawInvitationResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -105,7 +105,7 @@ export const exportAuditLog = <ThrowOnError extends boolean = false>(options?: O
 });
 
 /**
- * Who is signed in, and their permissions
+ * Who is signed in, as a member of the organisation this request acts for: role and permissions
  */
 export const getSession = <ThrowOnError extends boolean = false>(options?: Options<GetSessionData, ThrowOnError>) => (options?.client ?? client).get<GetSessionResponses, GetSessionErrors, ThrowOnError>({
     security: [{
@@ -130,7 +130,7 @@ export const signIn = <ThrowOnError extends boolean = false>(options: Options<Si
 });
 
 /**
- * End this session
+ * End this sign-in session (for every organisation)
  */
 export const signOut = <ThrowOnError extends boolean = false>(options?: Options<SignOutData, ThrowOnError>) => (options?.client ?? client).post<SignOutResponses, SignOutErrors, ThrowOnError>({
     security: [{
@@ -143,7 +143,7 @@ export const signOut = <ThrowOnError extends boolean = false>(options?: Options<
 });
 
 /**
- * Create an organisation (Free plan) and its Owner, and sign in
+ * Create an account and an organisation (Free plan) you own, and sign in
  */
 export const signUp = <ThrowOnError extends boolean = false>(options: Options<SignUpData, ThrowOnError>) => (options.client ?? client).post<SignUpResponses, SignUpErrors, ThrowOnError>({
     url: '/api/auth/sign-up',
@@ -284,7 +284,7 @@ export const listInvitations = <ThrowOnError extends boolean = false>(options?: 
 });
 
 /**
- * Invite someone by email; the token is in this response only
+ * Invite someone by email, whether or not they have an account; the token is in this response only. 409 only for a current member of this organisation or a pending invitation to it.
  */
 export const createInvitation = <ThrowOnError extends boolean = false>(options: Options<CreateInvitationData, ThrowOnError>) => (options.client ?? client).post<CreateInvitationResponses, CreateInvitationErrors, ThrowOnError>({
     security: [{
@@ -301,7 +301,25 @@ export const createInvitation = <ThrowOnError extends boolean = false>(options: 
 });
 
 /**
- * Accept an invitation: join the organisation and sign in (sets the session cookie)
+ * Withdraw a pending invitation: its token stops working
+ */
+export const withdrawInvitation = <ThrowOnError extends boolean = false>(options: Options<WithdrawInvitationData, ThrowOnError>) => (options.client ?? client).delete<WithdrawInvitationResponses, WithdrawInvitationErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/invitations/{id}',
+    ...options
+});
+
+/**
+ * What a pending invitation offers: organisation, role, and the address it was sent to
+ */
+export const getInvitation = <ThrowOnError extends boolean = false>(options: Options<GetInvitationData, ThrowOnError>) => (options.client ?? client).get<GetInvitationResponses, GetInvitationErrors, ThrowOnError>({ url: '/api/invitations/{token}', ...options });
+
+/**
+ * Accept an invitation with a new account: join the organisation and sign in (sets the session cookie). An address that already has an account signs in and uses join instead.
  */
 export const acceptInvitation = <ThrowOnError extends boolean = false>(options: Options<AcceptInvitationData, ThrowOnError>) => (options.client ?? client).post<AcceptInvitationResponses, AcceptInvitationErrors, ThrowOnError>({
     url: '/api/invitations/{token}/accept',
@@ -310,6 +328,32 @@ export const acceptInvitation = <ThrowOnError extends boolean = false>(options: 
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * Accept an invitation sent to your address while signed in: its organisation joins your account
+ */
+export const joinInvitation = <ThrowOnError extends boolean = false>(options: Options<JoinInvitationData, ThrowOnError>) => (options.client ?? client).post<JoinInvitationResponses, JoinInvitationErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/invitations/{token}/join',
+    ...options
+});
+
+/**
+ * The signed-in person and the organisations they are a member of, with their role in each
+ */
+export const getMe = <ThrowOnError extends boolean = false>(options?: Options<GetMeData, ThrowOnError>) => (options?.client ?? client).get<GetMeResponses, GetMeErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/me',
+    ...options
 });
 
 /**
@@ -326,7 +370,7 @@ export const listMembers = <ThrowOnError extends boolean = false>(options?: Opti
 });
 
 /**
- * Remove a member with their sessions and team memberships (the last Owner cannot be removed)
+ * Remove a member: their membership of this organisation ends, with its role and teams (the last Owner cannot be removed). Their account and sign-in sessions stay, for their other organisations.
  */
 export const removeMember = <ThrowOnError extends boolean = false>(options: Options<RemoveMemberData, ThrowOnError>) => (options.client ?? client).delete<RemoveMemberResponses, RemoveMemberErrors, ThrowOnError>({
     security: [{
@@ -378,6 +422,23 @@ export const changePlan = <ThrowOnError extends boolean = false>(options: Option
             type: 'apiKey'
         }],
     url: '/api/organisation/plan',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Create another organisation (Free plan), with you as its Owner
+ */
+export const createOrganisation = <ThrowOnError extends boolean = false>(options: Options<CreateOrganisationData, ThrowOnError>) => (options.client ?? client).post<CreateOrganisationResponses, CreateOrganisationErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/organisations',
     ...options,
     headers: {
         'Content-Type': 'application/json',

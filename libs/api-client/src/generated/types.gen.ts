@@ -12,6 +12,35 @@ export type AcceptInvitationDto = {
     password: string;
 };
 
+export type AccountOrganisation = {
+    /**
+     * The organisation id: send it as x-organisation-id to act for it.
+     */
+    id: string;
+    joinedAt: string;
+    name: string;
+    plan: Plan;
+    roleId: string;
+    /**
+     * The name of the person's role in this organisation.
+     */
+    roleName: string;
+};
+
+export type AccountResponse = {
+    /**
+     * Current memberships, in the order they were joined.
+     */
+    organisations: Array<AccountOrganisation>;
+    user: AccountUser;
+};
+
+export type AccountUser = {
+    email: string;
+    id: string;
+    name: string;
+};
+
 export type ActionRequestDto = {
     /**
      * Defaults to all four.
@@ -224,6 +253,10 @@ export type CreateInvitationDto = {
      * The role the invitee joins with.
      */
     roleId: string;
+};
+
+export type CreateOrganisationDto = {
+    name: string;
 };
 
 export type CreateRoleDto = {
@@ -683,6 +716,16 @@ export type InvitationListResponse = {
     invitations: Array<InvitationResponse>;
 };
 
+export type InvitationPreviewResponse = {
+    /**
+     * The address it was sent to: the account that may accept it.
+     */
+    email: string;
+    expiresAt: string;
+    organisationName: string;
+    roleName: string;
+};
+
 export type InvitationResponse = {
     /**
      * null: not accepted yet.
@@ -736,8 +779,14 @@ export type MemberListResponse = {
 };
 
 export type MemberResponse = {
+    /**
+     * When they joined the organisation (their current membership began).
+     */
     createdAt: string;
     email: string;
+    /**
+     * The member's id: their user id, the same in every organisation they belong to.
+     */
     id: string;
     name: string;
     roleId: string;
@@ -809,6 +858,18 @@ export type OrganisationEvent = {
 };
 
 export type OrganisationEventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'session.started' | 'session.ended';
+
+export type OrganisationJoinedResponse = {
+    /**
+     * The organisation just created or joined (also in organisations).
+     */
+    organisation: AccountOrganisation;
+    /**
+     * Current memberships, in the order they were joined.
+     */
+    organisations: Array<AccountOrganisation>;
+    user: AccountUser;
+};
 
 export type OrganisationResponse = {
     createdAt: string;
@@ -976,20 +1037,22 @@ export type SignUpDto = {
 
 export type SignedInMember = {
     email: string;
+    /**
+     * The member's id: their user id.
+     */
     id: string;
     name: string;
     roleId: string;
+    /**
+     * The name of the member's role in this organisation.
+     */
+    roleName: string;
 };
 
 export type SignedInOrganisation = {
     id: string;
     name: string;
     plan: Plan;
-};
-
-export type SignedInResponse = {
-    member: SignedInMember;
-    organisation: SignedInOrganisation;
 };
 
 export type StartSessionDto = {
@@ -1228,6 +1291,12 @@ export type WhoamiResponse = {
 
 export type ListApiKeysData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/api-keys';
@@ -1235,13 +1304,21 @@ export type ListApiKeysData = {
 
 export type ListApiKeysErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1262,6 +1339,12 @@ export type ListApiKeysResponse = ListApiKeysResponses[keyof ListApiKeysResponse
 
 export type CreateApiKeyData = {
     body: CreateApiKeyDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/api-keys';
@@ -1269,7 +1352,7 @@ export type CreateApiKeyData = {
 
 export type CreateApiKeyErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -1277,9 +1360,13 @@ export type CreateApiKeyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
      */
@@ -1308,6 +1395,12 @@ export type CreateApiKeyResponse = CreateApiKeyResponses[keyof CreateApiKeyRespo
 
 export type RevokeApiKeyData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -1317,7 +1410,7 @@ export type RevokeApiKeyData = {
 
 export type RevokeApiKeyErrors = {
     /**
-     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it).
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -1325,11 +1418,11 @@ export type RevokeApiKeyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -1355,6 +1448,12 @@ export type RevokeApiKeyResponse = RevokeApiKeyResponses[keyof RevokeApiKeyRespo
 
 export type RenameApiKeyData = {
     body: RenameApiKeyDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -1364,7 +1463,7 @@ export type RenameApiKeyData = {
 
 export type RenameApiKeyErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -1372,11 +1471,11 @@ export type RenameApiKeyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -1407,6 +1506,12 @@ export type RenameApiKeyResponse = RenameApiKeyResponses[keyof RenameApiKeyRespo
 
 export type ListAuditLogData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation. Ignored on a key request: a key acts for its own organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: {
         limit?: number;
@@ -1438,7 +1543,7 @@ export type ListAuditLogData = {
 
 export type ListAuditLogErrors = {
     /**
-     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it).
+     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -1450,9 +1555,13 @@ export type ListAuditLogErrors = {
      */
     402: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without auditLog.read.
+     * MISSING_PERMISSION: a member without auditLog.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * RATE_LIMITED: the organisation's request budget for this window is spent (SPEC §8b); retry after Retry-After.
      */
@@ -1477,6 +1586,12 @@ export type ListAuditLogResponse = ListAuditLogResponses[keyof ListAuditLogRespo
 
 export type ExportAuditLogData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: {
         /**
@@ -1503,7 +1618,7 @@ export type ExportAuditLogData = {
 
 export type ExportAuditLogErrors = {
     /**
-     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it).
+     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -1511,9 +1626,13 @@ export type ExportAuditLogErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1537,6 +1656,12 @@ export type ExportAuditLogResponse = ExportAuditLogResponses[keyof ExportAuditLo
 
 export type GetSessionData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/auth/session';
@@ -1544,13 +1669,21 @@ export type GetSessionData = {
 
 export type GetSessionErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1617,7 +1750,7 @@ export type SignInResponses = {
     /**
      * Signed in: sets the HttpOnly session cookie.
      */
-    200: SignedInResponse;
+    200: AccountResponse;
 };
 
 export type SignInResponse = SignInResponses[keyof SignInResponses];
@@ -1639,7 +1772,7 @@ export type SignOutErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED.
      */
     403: ErrorBody;
     /**
@@ -1719,7 +1852,7 @@ export type SignUpResponses = {
     /**
      * Signed in: sets the HttpOnly session cookie.
      */
-    201: SignedInResponse;
+    201: OrganisationJoinedResponse;
 };
 
 export type SignUpResponse = SignUpResponses[keyof SignUpResponses];
@@ -1731,15 +1864,24 @@ export type StreamEventsData = {
          * Resume after this event id (the organisation audit-log sequence number).
          */
         'Last-Event-ID'?: number;
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
     };
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * The organisation to act for, as `x-organisation-id` (for EventSource, which cannot send headers).
+         */
+        organisationId?: string;
+    };
     url: '/api/events';
 };
 
 export type StreamEventsErrors = {
     /**
-     * VALIDATION_FAILED: Last-Event-ID is not the id of an event of this stream.
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations. VALIDATION_FAILED: Last-Event-ID is not the id of an event of this stream.
      */
     400: ErrorBody;
     /**
@@ -1747,9 +1889,13 @@ export type StreamEventsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1781,6 +1927,12 @@ export type StreamEventsResponse = StreamEventsResponses[keyof StreamEventsRespo
 
 export type ListInterruptsData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation. Ignored on a key request: a key acts for its own organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: {
         status?: InterruptStatus;
@@ -1824,7 +1976,7 @@ export type ListInterruptsData = {
 
 export type ListInterruptsErrors = {
     /**
-     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it).
+     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -1832,9 +1984,13 @@ export type ListInterruptsErrors = {
      */
     401: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without interrupt.read.
+     * MISSING_PERMISSION: a member without interrupt.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * RATE_LIMITED: the organisation's request budget for this window is spent (SPEC §8b); retry after Retry-After.
      */
@@ -1923,6 +2079,12 @@ export type CreateInterruptResponse = CreateInterruptResponses[keyof CreateInter
 
 export type CountInterruptsData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/interrupts/counts';
@@ -1930,13 +2092,21 @@ export type CountInterruptsData = {
 
 export type CountInterruptsErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1957,6 +2127,12 @@ export type CountInterruptsResponse = CountInterruptsResponses[keyof CountInterr
 
 export type GetInterruptData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation. Ignored on a key request: a key acts for its own organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -1971,7 +2147,7 @@ export type GetInterruptData = {
 
 export type GetInterruptErrors = {
     /**
-     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it).
+     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -1979,11 +2155,11 @@ export type GetInterruptErrors = {
      */
     401: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without interrupt.read.
+     * MISSING_PERMISSION: a member without interrupt.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -2010,6 +2186,12 @@ export type GetInterruptResponse = GetInterruptResponses[keyof GetInterruptRespo
 
 export type AssignInterruptData = {
     body: AssignInterruptDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -2019,7 +2201,7 @@ export type AssignInterruptData = {
 
 export type AssignInterruptErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -2027,11 +2209,11 @@ export type AssignInterruptErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation. NOT_FOUND: memberId or teamId names no member or team of this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of. NOT_FOUND: memberId or teamId names no member or team of this organisation.
      */
     404: ErrorBody;
     /**
@@ -2066,6 +2248,12 @@ export type AssignInterruptResponse = AssignInterruptResponses[keyof AssignInter
 
 export type DecideInterruptData = {
     body: DecideInterruptDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -2075,7 +2263,7 @@ export type DecideInterruptData = {
 
 export type DecideInterruptErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -2083,11 +2271,11 @@ export type DecideInterruptErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -2125,6 +2313,12 @@ export type DecideInterruptResponse = DecideInterruptResponses[keyof DecideInter
 
 export type EscalateInterruptData = {
     body: EscalateInterruptDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -2134,7 +2328,7 @@ export type EscalateInterruptData = {
 
 export type EscalateInterruptErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -2142,11 +2336,11 @@ export type EscalateInterruptErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -2181,6 +2375,12 @@ export type EscalateInterruptResponse = EscalateInterruptResponses[keyof Escalat
 
 export type ListInvitationsData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/invitations';
@@ -2188,13 +2388,21 @@ export type ListInvitationsData = {
 
 export type ListInvitationsErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -2215,6 +2423,12 @@ export type ListInvitationsResponse = ListInvitationsResponses[keyof ListInvitat
 
 export type CreateInvitationData = {
     body: CreateInvitationDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/invitations';
@@ -2222,7 +2436,7 @@ export type CreateInvitationData = {
 
 export type CreateInvitationErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -2230,11 +2444,11 @@ export type CreateInvitationErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: roleId names no role of this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of. NOT_FOUND: roleId names no role of this organisation.
      */
     404: ErrorBody;
     /**
@@ -2266,6 +2480,95 @@ export type CreateInvitationResponses = {
 };
 
 export type CreateInvitationResponse = CreateInvitationResponses[keyof CreateInvitationResponses];
+
+export type WithdrawInvitationData = {
+    body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/invitations/{id}';
+};
+
+export type WithdrawInvitationErrors = {
+    /**
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type WithdrawInvitationError = WithdrawInvitationErrors[keyof WithdrawInvitationErrors];
+
+export type WithdrawInvitationResponses = {
+    /**
+     * Withdrawn.
+     */
+    204: void;
+};
+
+export type WithdrawInvitationResponse = WithdrawInvitationResponses[keyof WithdrawInvitationResponses];
+
+export type GetInvitationData = {
+    body?: never;
+    path: {
+        token: string;
+    };
+    query?: never;
+    url: '/api/invitations/{token}';
+};
+
+export type GetInvitationErrors = {
+    /**
+     * HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation.
+     */
+    404: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type GetInvitationError = GetInvitationErrors[keyof GetInvitationErrors];
+
+export type GetInvitationResponses = {
+    200: InvitationPreviewResponse;
+};
+
+export type GetInvitationResponse = GetInvitationResponses[keyof GetInvitationResponses];
 
 export type AcceptInvitationData = {
     body: AcceptInvitationDto;
@@ -2314,13 +2617,105 @@ export type AcceptInvitationErrors = {
 export type AcceptInvitationError = AcceptInvitationErrors[keyof AcceptInvitationErrors];
 
 export type AcceptInvitationResponses = {
-    201: SignedInResponse;
+    201: OrganisationJoinedResponse;
 };
 
 export type AcceptInvitationResponse = AcceptInvitationResponses[keyof AcceptInvitationResponses];
 
+export type JoinInvitationData = {
+    body?: never;
+    path: {
+        token: string;
+    };
+    query?: never;
+    url: '/api/invitations/{token}/join';
+};
+
+export type JoinInvitationErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation.
+     */
+    404: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type JoinInvitationError = JoinInvitationErrors[keyof JoinInvitationErrors];
+
+export type JoinInvitationResponses = {
+    201: OrganisationJoinedResponse;
+};
+
+export type JoinInvitationResponse = JoinInvitationResponses[keyof JoinInvitationResponses];
+
+export type GetMeData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/me';
+};
+
+export type GetMeErrors = {
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type GetMeError = GetMeErrors[keyof GetMeErrors];
+
+export type GetMeResponses = {
+    200: AccountResponse;
+};
+
+export type GetMeResponse = GetMeResponses[keyof GetMeResponses];
+
 export type ListMembersData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/members';
@@ -2328,13 +2723,21 @@ export type ListMembersData = {
 
 export type ListMembersErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -2355,6 +2758,12 @@ export type ListMembersResponse = ListMembersResponses[keyof ListMembersResponse
 
 export type RemoveMemberData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -2364,7 +2773,7 @@ export type RemoveMemberData = {
 
 export type RemoveMemberErrors = {
     /**
-     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it).
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -2372,11 +2781,11 @@ export type RemoveMemberErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -2397,7 +2806,7 @@ export type RemoveMemberError = RemoveMemberErrors[keyof RemoveMemberErrors];
 
 export type RemoveMemberResponses = {
     /**
-     * Removed. Removing yourself also clears your session cookie.
+     * Removed (or left, when it is yourself).
      */
     204: void;
 };
@@ -2406,6 +2815,12 @@ export type RemoveMemberResponse = RemoveMemberResponses[keyof RemoveMemberRespo
 
 export type ChangeMemberRoleData = {
     body: ChangeMemberRoleDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -2415,7 +2830,7 @@ export type ChangeMemberRoleData = {
 
 export type ChangeMemberRoleErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -2423,11 +2838,11 @@ export type ChangeMemberRoleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation. NOT_FOUND: roleId names no role of this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of. NOT_FOUND: roleId names no role of this organisation.
      */
     404: ErrorBody;
     /**
@@ -2462,6 +2877,12 @@ export type ChangeMemberRoleResponse = ChangeMemberRoleResponses[keyof ChangeMem
 
 export type GetOrganisationData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/organisation';
@@ -2469,13 +2890,21 @@ export type GetOrganisationData = {
 
 export type GetOrganisationErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -2496,6 +2925,12 @@ export type GetOrganisationResponse = GetOrganisationResponses[keyof GetOrganisa
 
 export type ChangePlanData = {
     body: ChangePlanDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/organisation/plan';
@@ -2503,7 +2938,7 @@ export type ChangePlanData = {
 
 export type ChangePlanErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -2511,9 +2946,13 @@ export type ChangePlanErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
      */
@@ -2540,8 +2979,60 @@ export type ChangePlanResponses = {
 
 export type ChangePlanResponse = ChangePlanResponses[keyof ChangePlanResponses];
 
+export type CreateOrganisationData = {
+    body: CreateOrganisationDto;
+    path?: never;
+    query?: never;
+    url: '/api/organisations';
+};
+
+export type CreateOrganisationErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type CreateOrganisationError = CreateOrganisationErrors[keyof CreateOrganisationErrors];
+
+export type CreateOrganisationResponses = {
+    201: OrganisationJoinedResponse;
+};
+
+export type CreateOrganisationResponse = CreateOrganisationResponses[keyof CreateOrganisationResponses];
+
 export type ListRolesData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/roles';
@@ -2549,13 +3040,21 @@ export type ListRolesData = {
 
 export type ListRolesErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -2576,6 +3075,12 @@ export type ListRolesResponse = ListRolesResponses[keyof ListRolesResponses];
 
 export type CreateRoleData = {
     body: CreateRoleDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/roles';
@@ -2583,7 +3088,7 @@ export type CreateRoleData = {
 
 export type CreateRoleErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -2591,9 +3096,13 @@ export type CreateRoleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * CONFLICT: a role with this name already exists.
      */
@@ -2626,6 +3135,12 @@ export type CreateRoleResponse = CreateRoleResponses[keyof CreateRoleResponses];
 
 export type DeleteRoleData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -2635,7 +3150,7 @@ export type DeleteRoleData = {
 
 export type DeleteRoleErrors = {
     /**
-     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it).
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -2643,11 +3158,11 @@ export type DeleteRoleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -2677,6 +3192,12 @@ export type DeleteRoleResponse = DeleteRoleResponses[keyof DeleteRoleResponses];
 
 export type UpdateRoleData = {
     body: UpdateRoleDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -2686,7 +3207,7 @@ export type UpdateRoleData = {
 
 export type UpdateRoleErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -2694,11 +3215,11 @@ export type UpdateRoleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -2733,6 +3254,12 @@ export type UpdateRoleResponse = UpdateRoleResponses[keyof UpdateRoleResponses];
 
 export type ListSessionsData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation. Ignored on a key request: a key acts for its own organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: {
         /**
@@ -2751,7 +3278,7 @@ export type ListSessionsData = {
 
 export type ListSessionsErrors = {
     /**
-     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it).
+     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -2759,9 +3286,13 @@ export type ListSessionsErrors = {
      */
     401: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without session.read.
+     * MISSING_PERMISSION: a member without session.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * RATE_LIMITED: the organisation's request budget for this window is spent (SPEC §8b); retry after Retry-After.
      */
@@ -2846,6 +3377,12 @@ export type StartSessionResponse = StartSessionResponses[keyof StartSessionRespo
 
 export type RetrieveSessionData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation. Ignored on a key request: a key acts for its own organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -2855,15 +3392,19 @@ export type RetrieveSessionData = {
 
 export type RetrieveSessionErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * A key request (x-api-key present, or no credential at all): MISSING_API_KEY, INVALID_API_KEY or API_KEY_EXPIRED. A cookie request: SIGN_IN_REQUIRED.
      */
     401: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without session.read.
+     * MISSING_PERMISSION: a member without session.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -2890,6 +3431,12 @@ export type RetrieveSessionResponse = RetrieveSessionResponses[keyof RetrieveSes
 
 export type DisconnectSessionData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -2899,7 +3446,7 @@ export type DisconnectSessionData = {
 
 export type DisconnectSessionErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -2907,11 +3454,11 @@ export type DisconnectSessionErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -3073,17 +3620,26 @@ export type StreamSessionData = {
          * Resume after this message number.
          */
         'Last-Event-ID'?: number;
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
     };
     path: {
         id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * The organisation to act for, as `x-organisation-id` (for EventSource, which cannot send headers).
+         */
+        organisationId?: string;
+    };
     url: '/api/sessions/{id}/stream';
 };
 
 export type StreamSessionErrors = {
     /**
-     * VALIDATION_FAILED: Last-Event-ID is not the number of a message of this session.
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations. VALIDATION_FAILED: Last-Event-ID is not the number of a message of this session.
      */
     400: ErrorBody;
     /**
@@ -3091,11 +3647,11 @@ export type StreamSessionErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -3133,6 +3689,12 @@ export type StreamSessionResponse = StreamSessionResponses[keyof StreamSessionRe
 
 export type ListTeamsData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/teams';
@@ -3140,13 +3702,21 @@ export type ListTeamsData = {
 
 export type ListTeamsErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -3167,6 +3737,12 @@ export type ListTeamsResponse = ListTeamsResponses[keyof ListTeamsResponses];
 
 export type CreateTeamData = {
     body: CreateTeamDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/teams';
@@ -3174,7 +3750,7 @@ export type CreateTeamData = {
 
 export type CreateTeamErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -3182,9 +3758,13 @@ export type CreateTeamErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * CONFLICT: a team with this name already exists.
      */
@@ -3217,6 +3797,12 @@ export type CreateTeamResponse = CreateTeamResponses[keyof CreateTeamResponses];
 
 export type DeleteTeamData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -3226,7 +3812,7 @@ export type DeleteTeamData = {
 
 export type DeleteTeamErrors = {
     /**
-     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it).
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -3234,11 +3820,11 @@ export type DeleteTeamErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -3264,6 +3850,12 @@ export type DeleteTeamResponse = DeleteTeamResponses[keyof DeleteTeamResponses];
 
 export type RenameTeamData = {
     body: RenameTeamDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -3273,7 +3865,7 @@ export type RenameTeamData = {
 
 export type RenameTeamErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -3281,11 +3873,11 @@ export type RenameTeamErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -3320,6 +3912,12 @@ export type RenameTeamResponse = RenameTeamResponses[keyof RenameTeamResponses];
 
 export type AddTeamMemberData = {
     body: AddTeamMemberDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -3329,7 +3927,7 @@ export type AddTeamMemberData = {
 
 export type AddTeamMemberErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -3337,11 +3935,11 @@ export type AddTeamMemberErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation. NOT_FOUND: memberId names no member of this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of. NOT_FOUND: memberId names no member of this organisation.
      */
     404: ErrorBody;
     /**
@@ -3375,6 +3973,12 @@ export type AddTeamMemberResponse = AddTeamMemberResponses[keyof AddTeamMemberRe
 
 export type RemoveTeamMemberData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
         memberId: string;
@@ -3385,7 +3989,7 @@ export type RemoveTeamMemberData = {
 
 export type RemoveTeamMemberErrors = {
     /**
-     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it).
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -3393,11 +3997,11 @@ export type RemoveTeamMemberErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -3423,6 +4027,12 @@ export type RemoveTeamMemberResponse = RemoveTeamMemberResponses[keyof RemoveTea
 
 export type ListWebhooksData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/webhooks';
@@ -3430,13 +4040,21 @@ export type ListWebhooksData = {
 
 export type ListWebhooksErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -3457,6 +4075,12 @@ export type ListWebhooksResponse = ListWebhooksResponses[keyof ListWebhooksRespo
 
 export type CreateWebhookData = {
     body: CreateWebhookDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/webhooks';
@@ -3464,7 +4088,7 @@ export type CreateWebhookData = {
 
 export type CreateWebhookErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -3472,9 +4096,13 @@ export type CreateWebhookErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
      */
@@ -3503,6 +4131,12 @@ export type CreateWebhookResponse = CreateWebhookResponses[keyof CreateWebhookRe
 
 export type DeleteWebhookData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -3512,7 +4146,7 @@ export type DeleteWebhookData = {
 
 export type DeleteWebhookErrors = {
     /**
-     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it).
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -3520,11 +4154,11 @@ export type DeleteWebhookErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -3550,6 +4184,12 @@ export type DeleteWebhookResponse = DeleteWebhookResponses[keyof DeleteWebhookRe
 
 export type GetWebhookData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -3559,15 +4199,19 @@ export type GetWebhookData = {
 
 export type GetWebhookErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -3590,6 +4234,12 @@ export type GetWebhookResponse = GetWebhookResponses[keyof GetWebhookResponses];
 
 export type UpdateWebhookData = {
     body: UpdateWebhookDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -3599,7 +4249,7 @@ export type UpdateWebhookData = {
 
 export type UpdateWebhookErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -3607,11 +4257,11 @@ export type UpdateWebhookErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -3642,6 +4292,12 @@ export type UpdateWebhookResponse = UpdateWebhookResponses[keyof UpdateWebhookRe
 
 export type ListWebhookDeliveriesData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -3658,7 +4314,7 @@ export type ListWebhookDeliveriesData = {
 
 export type ListWebhookDeliveriesErrors = {
     /**
-     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it).
+     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -3666,11 +4322,11 @@ export type ListWebhookDeliveriesErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -3693,6 +4349,12 @@ export type ListWebhookDeliveriesResponse = ListWebhookDeliveriesResponses[keyof
 
 export type RetryWebhookDeliveryData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
         deliveryId: string;
@@ -3703,7 +4365,7 @@ export type RetryWebhookDeliveryData = {
 
 export type RetryWebhookDeliveryErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -3711,11 +4373,11 @@ export type RetryWebhookDeliveryErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -3746,6 +4408,12 @@ export type RetryWebhookDeliveryResponse = RetryWebhookDeliveryResponses[keyof R
 
 export type RotateWebhookSecretData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -3755,7 +4423,7 @@ export type RotateWebhookSecretData = {
 
 export type RotateWebhookSecretErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -3763,11 +4431,11 @@ export type RotateWebhookSecretErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -3798,6 +4466,12 @@ export type RotateWebhookSecretResponse = RotateWebhookSecretResponses[keyof Rot
 
 export type TestWebhookData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -3807,7 +4481,7 @@ export type TestWebhookData = {
 
 export type TestWebhookErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -3815,11 +4489,11 @@ export type TestWebhookErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**

@@ -12,6 +12,35 @@ export type AcceptInvitationDto = {
     password: string;
 };
 
+export type AccountOrganisation = {
+    /**
+     * The organisation id: send it as x-organisation-id to act for it.
+     */
+    id: string;
+    joinedAt: string;
+    name: string;
+    plan: Plan;
+    roleId: string;
+    /**
+     * The name of the person's role in this organisation.
+     */
+    roleName: string;
+};
+
+export type AccountResponse = {
+    /**
+     * Current memberships, in the order they were joined.
+     */
+    organisations: Array<AccountOrganisation>;
+    user: AccountUser;
+};
+
+export type AccountUser = {
+    email: string;
+    id: string;
+    name: string;
+};
+
 export type ActionRequestDto = {
     /**
      * Defaults to all four.
@@ -228,6 +257,10 @@ export type CreateInvitationDto = {
      * The role the invitee joins with.
      */
     roleId: string;
+};
+
+export type CreateOrganisationDto = {
+    name: string;
 };
 
 export type CreateRoleDto = {
@@ -681,6 +714,16 @@ export type InvitationListResponse = {
     invitations: Array<InvitationResponse>;
 };
 
+export type InvitationPreviewResponse = {
+    /**
+     * The address it was sent to: the account that may accept it.
+     */
+    email: string;
+    expiresAt: string;
+    organisationName: string;
+    roleName: string;
+};
+
 export type InvitationResponse = {
     /**
      * null: not accepted yet.
@@ -722,8 +765,14 @@ export type MemberListResponse = {
 };
 
 export type MemberResponse = {
+    /**
+     * When they joined the organisation (their current membership began).
+     */
     createdAt: string;
     email: string;
+    /**
+     * The member's id: their user id, the same in every organisation they belong to.
+     */
     id: string;
     name: string;
     roleId: string;
@@ -795,6 +844,18 @@ export type OrganisationEvent = {
 };
 
 export type OrganisationEventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'session.started' | 'session.ended';
+
+export type OrganisationJoinedResponse = {
+    /**
+     * The organisation just created or joined (also in organisations).
+     */
+    organisation: AccountOrganisation;
+    /**
+     * Current memberships, in the order they were joined.
+     */
+    organisations: Array<AccountOrganisation>;
+    user: AccountUser;
+};
 
 export type OrganisationResponse = {
     createdAt: string;
@@ -962,20 +1023,22 @@ export type SignUpDto = {
 
 export type SignedInMember = {
     email: string;
+    /**
+     * The member's id: their user id.
+     */
     id: string;
     name: string;
     roleId: string;
+    /**
+     * The name of the member's role in this organisation.
+     */
+    roleName: string;
 };
 
 export type SignedInOrganisation = {
     id: string;
     name: string;
     plan: Plan;
-};
-
-export type SignedInResponse = {
-    member: SignedInMember;
-    organisation: SignedInOrganisation;
 };
 
 export type StartSessionDto = {
@@ -1216,6 +1279,12 @@ export type WhoamiResponse = {
 
 export type ListApiKeysData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/api-keys';
@@ -1223,13 +1292,21 @@ export type ListApiKeysData = {
 
 export type ListApiKeysErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1250,6 +1327,12 @@ export type ListApiKeysResponse = ListApiKeysResponses[keyof ListApiKeysResponse
 
 export type CreateApiKeyData = {
     body: CreateApiKeyDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/api-keys';
@@ -1257,7 +1340,7 @@ export type CreateApiKeyData = {
 
 export type CreateApiKeyErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -1265,9 +1348,13 @@ export type CreateApiKeyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
      */
@@ -1296,6 +1383,12 @@ export type CreateApiKeyResponse = CreateApiKeyResponses[keyof CreateApiKeyRespo
 
 export type RevokeApiKeyData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -1305,7 +1398,7 @@ export type RevokeApiKeyData = {
 
 export type RevokeApiKeyErrors = {
     /**
-     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it).
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -1313,11 +1406,11 @@ export type RevokeApiKeyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -1343,6 +1436,12 @@ export type RevokeApiKeyResponse = RevokeApiKeyResponses[keyof RevokeApiKeyRespo
 
 export type RenameApiKeyData = {
     body: RenameApiKeyDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -1352,7 +1451,7 @@ export type RenameApiKeyData = {
 
 export type RenameApiKeyErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -1360,11 +1459,11 @@ export type RenameApiKeyErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -1395,6 +1494,12 @@ export type RenameApiKeyResponse = RenameApiKeyResponses[keyof RenameApiKeyRespo
 
 export type ListAuditLogData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation. Ignored on a key request: a key acts for its own organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: {
         limit?: number;
@@ -1426,7 +1531,7 @@ export type ListAuditLogData = {
 
 export type ListAuditLogErrors = {
     /**
-     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it).
+     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -1438,9 +1543,13 @@ export type ListAuditLogErrors = {
      */
     402: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without auditLog.read.
+     * MISSING_PERMISSION: a member without auditLog.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * RATE_LIMITED: the organisation's request budget for this window is spent (SPEC §8b); retry after Retry-After.
      */
@@ -1465,6 +1574,12 @@ export type ListAuditLogResponse = ListAuditLogResponses[keyof ListAuditLogRespo
 
 export type ExportAuditLogData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: {
         /**
@@ -1491,7 +1606,7 @@ export type ExportAuditLogData = {
 
 export type ExportAuditLogErrors = {
     /**
-     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it).
+     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -1499,9 +1614,13 @@ export type ExportAuditLogErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1525,6 +1644,12 @@ export type ExportAuditLogResponse = ExportAuditLogResponses[keyof ExportAuditLo
 
 export type GetSessionData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/auth/session';
@@ -1532,13 +1657,21 @@ export type GetSessionData = {
 
 export type GetSessionErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1605,7 +1738,7 @@ export type SignInResponses = {
     /**
      * Signed in: sets the HttpOnly session cookie.
      */
-    200: SignedInResponse;
+    200: AccountResponse;
 };
 
 export type SignInResponse = SignInResponses[keyof SignInResponses];
@@ -1627,7 +1760,7 @@ export type SignOutErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED.
      */
     403: ErrorBody;
     /**
@@ -1707,7 +1840,7 @@ export type SignUpResponses = {
     /**
      * Signed in: sets the HttpOnly session cookie.
      */
-    201: SignedInResponse;
+    201: OrganisationJoinedResponse;
 };
 
 export type SignUpResponse = SignUpResponses[keyof SignUpResponses];
@@ -1719,15 +1852,24 @@ export type StreamEventsData = {
          * Resume after this event id (the organisation audit-log sequence number).
          */
         'Last-Event-ID'?: number;
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
     };
     path?: never;
-    query?: never;
+    query?: {
+        /**
+         * The organisation to act for, as `x-organisation-id` (for EventSource, which cannot send headers).
+         */
+        organisationId?: string;
+    };
     url: '/api/events';
 };
 
 export type StreamEventsErrors = {
     /**
-     * VALIDATION_FAILED: Last-Event-ID is not the id of an event of this stream.
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations. VALIDATION_FAILED: Last-Event-ID is not the id of an event of this stream.
      */
     400: ErrorBody;
     /**
@@ -1735,9 +1877,13 @@ export type StreamEventsErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1769,6 +1915,12 @@ export type StreamEventsResponse = StreamEventsResponses[keyof StreamEventsRespo
 
 export type ListInterruptsData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation. Ignored on a key request: a key acts for its own organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: {
         status?: InterruptStatus;
@@ -1812,7 +1964,7 @@ export type ListInterruptsData = {
 
 export type ListInterruptsErrors = {
     /**
-     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it).
+     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -1820,9 +1972,13 @@ export type ListInterruptsErrors = {
      */
     401: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without interrupt.read.
+     * MISSING_PERMISSION: a member without interrupt.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * RATE_LIMITED: the organisation's request budget for this window is spent (SPEC §8b); retry after Retry-After.
      */
@@ -1911,6 +2067,12 @@ export type CreateInterruptResponse = CreateInterruptResponses[keyof CreateInter
 
 export type CountInterruptsData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/interrupts/counts';
@@ -1918,13 +2080,21 @@ export type CountInterruptsData = {
 
 export type CountInterruptsErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1945,6 +2115,12 @@ export type CountInterruptsResponse = CountInterruptsResponses[keyof CountInterr
 
 export type GetInterruptData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation. Ignored on a key request: a key acts for its own organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -1959,7 +2135,7 @@ export type GetInterruptData = {
 
 export type GetInterruptErrors = {
     /**
-     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it).
+     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -1967,11 +2143,11 @@ export type GetInterruptErrors = {
      */
     401: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without interrupt.read.
+     * MISSING_PERMISSION: a member without interrupt.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -1998,6 +2174,12 @@ export type GetInterruptResponse = GetInterruptResponses[keyof GetInterruptRespo
 
 export type AssignInterruptData = {
     body: AssignInterruptDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -2007,7 +2189,7 @@ export type AssignInterruptData = {
 
 export type AssignInterruptErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -2015,11 +2197,11 @@ export type AssignInterruptErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation. NOT_FOUND: memberId or teamId names no member or team of this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of. NOT_FOUND: memberId or teamId names no member or team of this organisation.
      */
     404: ErrorBody;
     /**
@@ -2054,6 +2236,12 @@ export type AssignInterruptResponse = AssignInterruptResponses[keyof AssignInter
 
 export type DecideInterruptData = {
     body: DecideInterruptDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -2063,7 +2251,7 @@ export type DecideInterruptData = {
 
 export type DecideInterruptErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -2071,11 +2259,11 @@ export type DecideInterruptErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -2113,6 +2301,12 @@ export type DecideInterruptResponse = DecideInterruptResponses[keyof DecideInter
 
 export type EscalateInterruptData = {
     body: EscalateInterruptDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -2122,7 +2316,7 @@ export type EscalateInterruptData = {
 
 export type EscalateInterruptErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -2130,11 +2324,11 @@ export type EscalateInterruptErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -2169,6 +2363,12 @@ export type EscalateInterruptResponse = EscalateInterruptResponses[keyof Escalat
 
 export type ListInvitationsData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/invitations';
@@ -2176,13 +2376,21 @@ export type ListInvitationsData = {
 
 export type ListInvitationsErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -2203,6 +2411,12 @@ export type ListInvitationsResponse = ListInvitationsResponses[keyof ListInvitat
 
 export type CreateInvitationData = {
     body: CreateInvitationDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/invitations';
@@ -2210,7 +2424,7 @@ export type CreateInvitationData = {
 
 export type CreateInvitationErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -2218,11 +2432,11 @@ export type CreateInvitationErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: roleId names no role of this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of. NOT_FOUND: roleId names no role of this organisation.
      */
     404: ErrorBody;
     /**
@@ -2254,6 +2468,95 @@ export type CreateInvitationResponses = {
 };
 
 export type CreateInvitationResponse = CreateInvitationResponses[keyof CreateInvitationResponses];
+
+export type WithdrawInvitationData = {
+    body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/invitations/{id}';
+};
+
+export type WithdrawInvitationErrors = {
+    /**
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type WithdrawInvitationError = WithdrawInvitationErrors[keyof WithdrawInvitationErrors];
+
+export type WithdrawInvitationResponses = {
+    /**
+     * Withdrawn.
+     */
+    204: void;
+};
+
+export type WithdrawInvitationResponse = WithdrawInvitationResponses[keyof WithdrawInvitationResponses];
+
+export type GetInvitationData = {
+    body?: never;
+    path: {
+        token: string;
+    };
+    query?: never;
+    url: '/api/invitations/{token}';
+};
+
+export type GetInvitationErrors = {
+    /**
+     * HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation.
+     */
+    404: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type GetInvitationError = GetInvitationErrors[keyof GetInvitationErrors];
+
+export type GetInvitationResponses = {
+    200: InvitationPreviewResponse;
+};
+
+export type GetInvitationResponse = GetInvitationResponses[keyof GetInvitationResponses];
 
 export type AcceptInvitationData = {
     body: AcceptInvitationDto;
@@ -2302,13 +2605,105 @@ export type AcceptInvitationErrors = {
 export type AcceptInvitationError = AcceptInvitationErrors[keyof AcceptInvitationErrors];
 
 export type AcceptInvitationResponses = {
-    201: SignedInResponse;
+    201: OrganisationJoinedResponse;
 };
 
 export type AcceptInvitationResponse = AcceptInvitationResponses[keyof AcceptInvitationResponses];
 
+export type JoinInvitationData = {
+    body?: never;
+    path: {
+        token: string;
+    };
+    query?: never;
+    url: '/api/invitations/{token}/join';
+};
+
+export type JoinInvitationErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation.
+     */
+    404: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type JoinInvitationError = JoinInvitationErrors[keyof JoinInvitationErrors];
+
+export type JoinInvitationResponses = {
+    201: OrganisationJoinedResponse;
+};
+
+export type JoinInvitationResponse = JoinInvitationResponses[keyof JoinInvitationResponses];
+
+export type GetMeData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/me';
+};
+
+export type GetMeErrors = {
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type GetMeError = GetMeErrors[keyof GetMeErrors];
+
+export type GetMeResponses = {
+    200: AccountResponse;
+};
+
+export type GetMeResponse = GetMeResponses[keyof GetMeResponses];
+
 export type ListMembersData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/members';
@@ -2316,13 +2711,21 @@ export type ListMembersData = {
 
 export type ListMembersErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -2343,6 +2746,12 @@ export type ListMembersResponse = ListMembersResponses[keyof ListMembersResponse
 
 export type RemoveMemberData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -2352,7 +2761,7 @@ export type RemoveMemberData = {
 
 export type RemoveMemberErrors = {
     /**
-     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it).
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -2360,11 +2769,11 @@ export type RemoveMemberErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -2385,7 +2794,7 @@ export type RemoveMemberError = RemoveMemberErrors[keyof RemoveMemberErrors];
 
 export type RemoveMemberResponses = {
     /**
-     * Removed. Removing yourself also clears your session cookie.
+     * Removed (or left, when it is yourself).
      */
     204: void;
 };
@@ -2394,6 +2803,12 @@ export type RemoveMemberResponse = RemoveMemberResponses[keyof RemoveMemberRespo
 
 export type ChangeMemberRoleData = {
     body: ChangeMemberRoleDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -2403,7 +2818,7 @@ export type ChangeMemberRoleData = {
 
 export type ChangeMemberRoleErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -2411,11 +2826,11 @@ export type ChangeMemberRoleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation. NOT_FOUND: roleId names no role of this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of. NOT_FOUND: roleId names no role of this organisation.
      */
     404: ErrorBody;
     /**
@@ -2450,6 +2865,12 @@ export type ChangeMemberRoleResponse = ChangeMemberRoleResponses[keyof ChangeMem
 
 export type GetOrganisationData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/organisation';
@@ -2457,13 +2878,21 @@ export type GetOrganisationData = {
 
 export type GetOrganisationErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -2484,6 +2913,12 @@ export type GetOrganisationResponse = GetOrganisationResponses[keyof GetOrganisa
 
 export type ChangePlanData = {
     body: ChangePlanDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/organisation/plan';
@@ -2491,7 +2926,7 @@ export type ChangePlanData = {
 
 export type ChangePlanErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -2499,9 +2934,13 @@ export type ChangePlanErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
      */
@@ -2528,8 +2967,60 @@ export type ChangePlanResponses = {
 
 export type ChangePlanResponse = ChangePlanResponses[keyof ChangePlanResponses];
 
+export type CreateOrganisationData = {
+    body: CreateOrganisationDto;
+    path?: never;
+    query?: never;
+    url: '/api/organisations';
+};
+
+export type CreateOrganisationErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type CreateOrganisationError = CreateOrganisationErrors[keyof CreateOrganisationErrors];
+
+export type CreateOrganisationResponses = {
+    201: OrganisationJoinedResponse;
+};
+
+export type CreateOrganisationResponse = CreateOrganisationResponses[keyof CreateOrganisationResponses];
+
 export type ListRolesData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/roles';
@@ -2537,13 +3028,21 @@ export type ListRolesData = {
 
 export type ListRolesErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -2564,6 +3063,12 @@ export type ListRolesResponse = ListRolesResponses[keyof ListRolesResponses];
 
 export type CreateRoleData = {
     body: CreateRoleDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/roles';
@@ -2571,7 +3076,7 @@ export type CreateRoleData = {
 
 export type CreateRoleErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -2579,9 +3084,13 @@ export type CreateRoleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * CONFLICT: a role with this name already exists.
      */
@@ -2614,6 +3123,12 @@ export type CreateRoleResponse = CreateRoleResponses[keyof CreateRoleResponses];
 
 export type DeleteRoleData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -2623,7 +3138,7 @@ export type DeleteRoleData = {
 
 export type DeleteRoleErrors = {
     /**
-     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it).
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -2631,11 +3146,11 @@ export type DeleteRoleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -2665,6 +3180,12 @@ export type DeleteRoleResponse = DeleteRoleResponses[keyof DeleteRoleResponses];
 
 export type UpdateRoleData = {
     body: UpdateRoleDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -2674,7 +3195,7 @@ export type UpdateRoleData = {
 
 export type UpdateRoleErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -2682,11 +3203,11 @@ export type UpdateRoleErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -2721,6 +3242,12 @@ export type UpdateRoleResponse = UpdateRoleResponses[keyof UpdateRoleResponses];
 
 export type ListSessionsData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation. Ignored on a key request: a key acts for its own organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: {
         /**
@@ -2739,7 +3266,7 @@ export type ListSessionsData = {
 
 export type ListSessionsErrors = {
     /**
-     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it).
+     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -2747,9 +3274,13 @@ export type ListSessionsErrors = {
      */
     401: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without session.read.
+     * MISSING_PERMISSION: a member without session.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * RATE_LIMITED: the organisation's request budget for this window is spent (SPEC §8b); retry after Retry-After.
      */
@@ -2834,6 +3365,12 @@ export type StartSessionResponse = StartSessionResponses[keyof StartSessionRespo
 
 export type RetrieveSessionData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation. Ignored on a key request: a key acts for its own organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -2843,15 +3380,19 @@ export type RetrieveSessionData = {
 
 export type RetrieveSessionErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * A key request (x-api-key present, or no credential at all): MISSING_API_KEY, INVALID_API_KEY or API_KEY_EXPIRED. A cookie request: SIGN_IN_REQUIRED.
      */
     401: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without session.read.
+     * MISSING_PERMISSION: a member without session.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -2878,6 +3419,12 @@ export type RetrieveSessionResponse = RetrieveSessionResponses[keyof RetrieveSes
 
 export type DisconnectSessionData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -2887,7 +3434,7 @@ export type DisconnectSessionData = {
 
 export type DisconnectSessionErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -2895,11 +3442,11 @@ export type DisconnectSessionErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -3061,17 +3608,26 @@ export type StreamSessionData = {
          * Resume after this message number.
          */
         'Last-Event-ID'?: number;
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
     };
     path: {
         id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * The organisation to act for, as `x-organisation-id` (for EventSource, which cannot send headers).
+         */
+        organisationId?: string;
+    };
     url: '/api/sessions/{id}/stream';
 };
 
 export type StreamSessionErrors = {
     /**
-     * VALIDATION_FAILED: Last-Event-ID is not the number of a message of this session.
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations. VALIDATION_FAILED: Last-Event-ID is not the number of a message of this session.
      */
     400: ErrorBody;
     /**
@@ -3079,11 +3635,11 @@ export type StreamSessionErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -3121,6 +3677,12 @@ export type StreamSessionResponse = StreamSessionResponses[keyof StreamSessionRe
 
 export type ListTeamsData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/teams';
@@ -3128,13 +3690,21 @@ export type ListTeamsData = {
 
 export type ListTeamsErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -3155,6 +3725,12 @@ export type ListTeamsResponse = ListTeamsResponses[keyof ListTeamsResponses];
 
 export type CreateTeamData = {
     body: CreateTeamDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/teams';
@@ -3162,7 +3738,7 @@ export type CreateTeamData = {
 
 export type CreateTeamErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -3170,9 +3746,13 @@ export type CreateTeamErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * CONFLICT: a team with this name already exists.
      */
@@ -3205,6 +3785,12 @@ export type CreateTeamResponse = CreateTeamResponses[keyof CreateTeamResponses];
 
 export type DeleteTeamData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -3214,7 +3800,7 @@ export type DeleteTeamData = {
 
 export type DeleteTeamErrors = {
     /**
-     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it).
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -3222,11 +3808,11 @@ export type DeleteTeamErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -3252,6 +3838,12 @@ export type DeleteTeamResponse = DeleteTeamResponses[keyof DeleteTeamResponses];
 
 export type RenameTeamData = {
     body: RenameTeamDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -3261,7 +3853,7 @@ export type RenameTeamData = {
 
 export type RenameTeamErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -3269,11 +3861,11 @@ export type RenameTeamErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -3308,6 +3900,12 @@ export type RenameTeamResponse = RenameTeamResponses[keyof RenameTeamResponses];
 
 export type AddTeamMemberData = {
     body: AddTeamMemberDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -3317,7 +3915,7 @@ export type AddTeamMemberData = {
 
 export type AddTeamMemberErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -3325,11 +3923,11 @@ export type AddTeamMemberErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation. NOT_FOUND: memberId names no member of this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of. NOT_FOUND: memberId names no member of this organisation.
      */
     404: ErrorBody;
     /**
@@ -3363,6 +3961,12 @@ export type AddTeamMemberResponse = AddTeamMemberResponses[keyof AddTeamMemberRe
 
 export type RemoveTeamMemberData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
         memberId: string;
@@ -3373,7 +3977,7 @@ export type RemoveTeamMemberData = {
 
 export type RemoveTeamMemberErrors = {
     /**
-     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it).
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -3381,11 +3985,11 @@ export type RemoveTeamMemberErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -3411,6 +4015,12 @@ export type RemoveTeamMemberResponse = RemoveTeamMemberResponses[keyof RemoveTea
 
 export type ListWebhooksData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/webhooks';
@@ -3418,13 +4028,21 @@ export type ListWebhooksData = {
 
 export type ListWebhooksErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -3445,6 +4063,12 @@ export type ListWebhooksResponse = ListWebhooksResponses[keyof ListWebhooksRespo
 
 export type CreateWebhookData = {
     body: CreateWebhookDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path?: never;
     query?: never;
     url: '/api/webhooks';
@@ -3452,7 +4076,7 @@ export type CreateWebhookData = {
 
 export type CreateWebhookErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -3460,9 +4084,13 @@ export type CreateWebhookErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
     /**
      * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
      */
@@ -3491,6 +4119,12 @@ export type CreateWebhookResponse = CreateWebhookResponses[keyof CreateWebhookRe
 
 export type DeleteWebhookData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -3500,7 +4134,7 @@ export type DeleteWebhookData = {
 
 export type DeleteWebhookErrors = {
     /**
-     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it).
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -3508,11 +4142,11 @@ export type DeleteWebhookErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -3538,6 +4172,12 @@ export type DeleteWebhookResponse = DeleteWebhookResponses[keyof DeleteWebhookRe
 
 export type GetWebhookData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -3547,15 +4187,19 @@ export type GetWebhookData = {
 
 export type GetWebhookErrors = {
     /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
      * SIGN_IN_REQUIRED: no valid session cookie.
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -3578,6 +4222,12 @@ export type GetWebhookResponse = GetWebhookResponses[keyof GetWebhookResponses];
 
 export type UpdateWebhookData = {
     body: UpdateWebhookDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -3587,7 +4237,7 @@ export type UpdateWebhookData = {
 
 export type UpdateWebhookErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -3595,11 +4245,11 @@ export type UpdateWebhookErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -3630,6 +4280,12 @@ export type UpdateWebhookResponse = UpdateWebhookResponses[keyof UpdateWebhookRe
 
 export type ListWebhookDeliveriesData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -3646,7 +4302,7 @@ export type ListWebhookDeliveriesData = {
 
 export type ListWebhookDeliveriesErrors = {
     /**
-     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it).
+     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -3654,11 +4310,11 @@ export type ListWebhookDeliveriesErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -3681,6 +4337,12 @@ export type ListWebhookDeliveriesResponse = ListWebhookDeliveriesResponses[keyof
 
 export type RetryWebhookDeliveryData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
         deliveryId: string;
@@ -3691,7 +4353,7 @@ export type RetryWebhookDeliveryData = {
 
 export type RetryWebhookDeliveryErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -3699,11 +4361,11 @@ export type RetryWebhookDeliveryErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -3734,6 +4396,12 @@ export type RetryWebhookDeliveryResponse = RetryWebhookDeliveryResponses[keyof R
 
 export type RotateWebhookSecretData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -3743,7 +4411,7 @@ export type RotateWebhookSecretData = {
 
 export type RotateWebhookSecretErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -3751,11 +4419,11 @@ export type RotateWebhookSecretErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**
@@ -3786,6 +4454,12 @@ export type RotateWebhookSecretResponse = RotateWebhookSecretResponses[keyof Rot
 
 export type TestWebhookData = {
     body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
     path: {
         id: string;
     };
@@ -3795,7 +4469,7 @@ export type TestWebhookData = {
 
 export type TestWebhookErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
     400: ErrorBody;
     /**
@@ -3803,11 +4477,11 @@ export type TestWebhookErrors = {
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, or CSRF_REJECTED.
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
      */
     403: ErrorBody;
     /**
-     * NOT_FOUND: no such resource in this organisation.
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
     /**

@@ -1,11 +1,18 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import { ApiKeyPrincipal, MemberPrincipal, principalOf } from '../principal';
+import { ApiKeyPrincipal, MemberPrincipal, principalOf, UserPrincipal } from '../principal';
 
 /** The signed-in member of a `@MemberRoute` (the guards guarantee there is one). */
 export const CurrentMember = createParamDecorator((_: unknown, ctx: ExecutionContext): MemberPrincipal => {
   const principal = principalOf(ctx.switchToHttp().getRequest<Request>());
   if (principal.kind !== 'member') throw new Error('CurrentMember used on a route without a member');
+  return principal;
+});
+
+/** The signed-in person of a `@UserRoute` (the guards guarantee there is one). */
+export const CurrentUser = createParamDecorator((_: unknown, ctx: ExecutionContext): UserPrincipal => {
+  const principal = principalOf(ctx.switchToHttp().getRequest<Request>());
+  if (principal.kind !== 'user') throw new Error('CurrentUser used on a route without a signed-in user');
   return principal;
 });
 
@@ -19,7 +26,7 @@ export const CurrentApiKey = createParamDecorator((_: unknown, ctx: ExecutionCon
 /** The caller of a `@MachineOrMemberRoute`: a key or a member (the guards guarantee one). */
 export const CurrentCaller = createParamDecorator((_: unknown, ctx: ExecutionContext): ApiKeyPrincipal | MemberPrincipal => {
   const principal = principalOf(ctx.switchToHttp().getRequest<Request>());
-  if (principal.kind === 'anonymous') throw new Error('CurrentCaller used on a route without a key or member');
+  if (principal.kind !== 'api_key' && principal.kind !== 'member') throw new Error('CurrentCaller used on a route without a key or member');
   return principal;
 });
 

@@ -1,4 +1,5 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { ApiQuery } from '@nestjs/swagger';
 import type { Permission, Plan } from '@interlock/domain';
 import { assertNever } from '../principal';
 
@@ -7,10 +8,14 @@ import { assertNever } from '../principal';
  * (deny by default) and fails the route-declaration test.
  * - `public`: anyone (health checks, the contract).
  * - `api_key`: machine endpoints, `x-api-key` only; optionally a plan.
- * - `member`: human-only, signed in; optionally a permission (or any one of several). A key gets 403.
+ * - `member`: human-only, signed in and acting for one organisation (chosen with the
+ *   `x-organisation-id` header among the person's current memberships); optionally a
+ *   permission (or any one of several), which that membership's role must hold. A key gets 403.
  * - `api_key_or_member`: a read shared with the dashboard (SPEC §5): any valid key (on `plan`,
  *   when given — members are not held to it), or a signed-in member holding `permission`.
  *   A request carrying `x-api-key` is a key request; otherwise the session cookie decides.
+ * - `user`: human-only, signed in, acting for no organisation (the person's account and their
+ *   list of organisations, creating or joining one, signing out). A key gets 403.
  * - `human`: human-only, not signed in (sign-up, sign-in, accepting an invitation). A key gets 403.
  */
 export type RouteAccess =
@@ -18,6 +23,7 @@ export type RouteAccess =
   | { readonly principal: 'api_key'; readonly plan?: Plan }
   | { readonly principal: 'member'; readonly permission?: PermissionRequirement }
   | { readonly principal: 'api_key_or_member'; readonly permission: PermissionRequirement; readonly plan?: Plan }
+  | { readonly principal: 'user' }
   | { readonly principal: 'human' };
 
 /** What a member must hold: one permission, or any one of several (`anyPermissionOf`). */
@@ -64,12 +70,16 @@ export const MachineOrMemberRoute = (permission: PermissionRequirement, options:
       : { principal: 'api_key_or_member', permission },
   );
 
+/** A human-only endpoint for a signed-in person that acts for none of their organisations. */
+export const UserRoute = () => declare({ principal: 'user' });
+
 /** A human-only endpoint for people who are not signed in yet. */
 export const HumanRoute = () => declare({ principal: 'human' });
 
 export function isHumanOnly(access: RouteAccess): boolean {
   switch (access.principal) {
     case 'member':
+    case 'user':
     case 'human':
       return true;
     case 'public':
@@ -80,3 +90,21 @@ export function isHumanOnly(access: RouteAccess): boolean {
       return assertNever(access);
   }
 }
+
+export const ORGANISATION_IN_QUERY = 'interlock:organisation-in-query';
+
+/**
+ * On a member route read with `EventSource` (which cannot send headers), the organisation may
+ * be chosen with the `organisationId` query parameter instead of `x-organisation-id`; it is
+ * checked against the person's memberships exactly like the header.
+ */
+export const OrganisationInQuery = () =>
+  applyDecorators(
+    SetMetadata(ORGANISATION_IN_QUERY, true),
+    ApiQuery({
+      name: 'organisationId',
+      required: false,
+      schema: { type: 'string', format: 'uuid' },
+      description: 'The organisation to act for, as `x-organisation-id` (for EventSource, which cannot send headers).',
+    }),
+  );

@@ -3,7 +3,7 @@ import { PERMISSIONS, PLANS } from '@interlock/domain';
 import type { Permission, Plan } from '@interlock/domain';
 
 export class SignedInMember {
-  @ApiProperty({ format: 'uuid' })
+  @ApiProperty({ format: 'uuid', description: "The member's id: their user id." })
   id!: string;
 
   @ApiProperty({ format: 'email' })
@@ -14,6 +14,9 @@ export class SignedInMember {
 
   @ApiProperty({ format: 'uuid' })
   roleId!: string;
+
+  @ApiProperty({ example: 'Owner', description: "The name of the member's role in this organisation." })
+  roleName!: string;
 }
 
 export class SignedInOrganisation {
@@ -27,17 +30,17 @@ export class SignedInOrganisation {
   plan!: Plan;
 }
 
-/** Who is signed in; the session itself travels in the HttpOnly `session` cookie. */
-export class SignedInResponse {
+/**
+ * The signed-in person as a member of the organisation this request acts for (not an agent's
+ * Live View session): who, which organisation, the role and its permissions.
+ */
+export class CurrentSessionResponse {
   @ApiProperty({ type: SignedInMember })
   member!: SignedInMember;
 
   @ApiProperty({ type: SignedInOrganisation })
   organisation!: SignedInOrganisation;
-}
 
-/** The signed-in member's session (not an agent's Live View session). */
-export class CurrentSessionResponse extends SignedInResponse {
   @ApiProperty({ enum: PERMISSIONS, isArray: true })
   permissions!: Permission[];
 }

@@ -1,8 +1,8 @@
 import type { ExecutionContext } from '@nestjs/common';
 import { loadConfig } from '../../config/app-config';
-import type { ApiKeyPrincipal, MemberPrincipal } from '../principal';
+import type { ApiKeyPrincipal, MemberPrincipal, UserPrincipal } from '../principal';
 import { principalOf } from '../principal';
-import type { SessionService } from '../session.service';
+import type { MemberSignIn, SignInSessionService } from '../sign-in-session.service';
 import type { ApiKeyAuthGuard } from '../strategies/api-key.strategy';
 import { guardContext } from '../testing/guard-context';
 import { AuthenticationGuard } from './authentication.guard';
@@ -15,24 +15,49 @@ const memberPrincipal: MemberPrincipal = {
   plan: 'free',
   memberId: 'm',
   memberName: 'Ada',
-  sessionId: 's',
+  email: 'ada@example.test',
+  roleId: 'r',
+  roleName: 'Owner',
+  signInSessionId: 's',
   permissions: new Set(),
 };
+const userPrincipal: UserPrincipal = { kind: 'user', userId: 'm', userName: 'Ada', email: 'ada@example.test', signInSessionId: 's' };
 const TOKEN = 'A'.repeat(43);
+const ORG_A = '0a0a0a0a-0000-4000-8000-00000000000a';
+const ORG_B = '0b0b0b0b-0000-4000-8000-00000000000b';
 
-function setUp(options: { member?: MemberPrincipal } = {}) {
+/**
+ * A signed-in person (TOKEN) who is a member of `memberOf`: the fake answers as the service's
+ * one query does — the organisation asked for, or the only one when none is asked for.
+ */
+function signInOf(memberOf: string[]) {
+  return async (token: string, organisationId: string | undefined): Promise<MemberSignIn | undefined> => {
+    if (token !== TOKEN) return undefined;
+    const matching = organisationId === undefined ? memberOf : memberOf.filter((o) => o === organisationId);
+    if (matching.length === 0) return { outcome: organisationId === undefined ? 'no_organisation' : 'not_member', user: userPrincipal };
+    if (matching.length > 1) return { outcome: 'several', user: userPrincipal };
+    return { outcome: 'member', member: { ...memberPrincipal, organisationId: matching[0] } };
+  };
+}
+
+function setUp(options: { member?: MemberPrincipal; memberOf?: string[] } = {}) {
   const apiKeyGuard = {
     canActivate: jest.fn(async (context: ExecutionContext) => {
       (context.switchToHttp().getRequest() as { user?: unknown }).user = keyPrincipal;
       return true;
     }),
   };
+  const memberOf = options.memberOf ?? (options.member ? [options.member.organisationId] : []);
   const sessions = {
-    authenticate: jest.fn(async (token: string) => (token === TOKEN ? options.member : undefined)),
+    authenticateMember: jest.fn(async (token: string, organisationId: string | undefined): Promise<MemberSignIn | undefined> => {
+      const signIn = await signInOf(memberOf)(token, organisationId);
+      return signIn?.outcome === 'member' && options.member && organisationId === undefined ? { outcome: 'member', member: options.member } : signIn;
+    }),
+    authenticateUser: jest.fn(async (token: string) => (token === TOKEN ? userPrincipal : undefined)),
     clearCookie: jest.fn(),
   };
   const build = (reflector: ConstructorParameters<typeof AuthenticationGuard>[0]) =>
-    new AuthenticationGuard(reflector, apiKeyGuard as unknown as ApiKeyAuthGuard, sessions as unknown as SessionService, config);
+    new AuthenticationGuard(reflector, apiKeyGuard as unknown as ApiKeyAuthGuard, sessions as unknown as SignInSessionService, config);
   return { apiKeyGuard, sessions, build };
 }
 
@@ -42,7 +67,7 @@ describe('AuthenticationGuard', () => {
     const { context, req, reflector } = guardContext({ principal: 'api_key' }, { headers: { cookie: `session=${TOKEN}` } });
     await expect(build(reflector).canActivate(context)).resolves.toBe(true);
     expect(apiKeyGuard.canActivate).toHaveBeenCalledTimes(1);
-    expect(sessions.authenticate).not.toHaveBeenCalled();
+    expect(sessions.authenticateMember).not.toHaveBeenCalled();
     expect(principalOf(req)).toBe(keyPrincipal);
   });
 
@@ -92,7 +117,7 @@ describe('AuthenticationGuard', () => {
       const { context, req, reflector } = guardContext(shared, { headers: { 'x-api-key': 'k', cookie: `session=${TOKEN}` } });
       await expect(build(reflector).canActivate(context)).resolves.toBe(true);
       expect(apiKeyGuard.canActivate).toHaveBeenCalledTimes(1);
-      expect(sessions.authenticate).not.toHaveBeenCalled();
+      expect(sessions.authenticateMember).not.toHaveBeenCalled();
       expect(principalOf(req)).toBe(keyPrincipal);
     });
 
@@ -101,7 +126,7 @@ describe('AuthenticationGuard', () => {
       const { context, reflector } = guardContext(shared, { headers: { 'x-api-key': '', cookie: `session=${TOKEN}` } });
       await build(reflector).canActivate(context);
       expect(apiKeyGuard.canActivate).toHaveBeenCalledTimes(1);
-      expect(sessions.authenticate).not.toHaveBeenCalled();
+      expect(sessions.authenticateMember).not.toHaveBeenCalled();
     });
 
     it('without a key, the session cookie decides', async () => {
@@ -124,7 +149,107 @@ describe('AuthenticationGuard', () => {
       const { context, reflector } = guardContext(shared, { headers: {} });
       await build(reflector).canActivate(context);
       expect(apiKeyGuard.canActivate).toHaveBeenCalledTimes(1);
-      expect(sessions.authenticate).not.toHaveBeenCalled();
+      expect(sessions.authenticateMember).not.toHaveBeenCalled();
+    });
+  });
+
+  describe('the organisation a member route acts for', () => {
+    const route = { principal: 'member' } as const;
+    const cookie = `session=${TOKEN}`;
+
+    it('is the one x-organisation-id names, among the person\'s memberships', async () => {
+      const { sessions, build } = setUp({ memberOf: [ORG_A, ORG_B] });
+      for (const org of [ORG_A, ORG_B]) {
+        const { context, req, reflector } = guardContext(route, { headers: { cookie, 'x-organisation-id': org } });
+        await expect(build(reflector).canActivate(context)).resolves.toBe(true);
+        expect(principalOf(req)).toMatchObject({ kind: 'member', organisationId: org });
+      }
+      expect(sessions.authenticateMember).toHaveBeenCalledWith(TOKEN, ORG_B);
+    });
+
+    it('answers 404 "Not found." for an organisation the person is no member of (no existence oracle)', async () => {
+      const { build } = setUp({ memberOf: [ORG_A] });
+      const { context, reflector } = guardContext(route, { headers: { cookie, 'x-organisation-id': ORG_B } });
+      await expect(build(reflector).canActivate(context)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'Not found.' });
+    });
+
+    it('is the only one when the request names none; with several it must be named (400); with none, 403', async () => {
+      const one = setUp({ memberOf: [ORG_A] });
+      const a = guardContext(route, { headers: { cookie } });
+      await expect(one.build(a.reflector).canActivate(a.context)).resolves.toBe(true);
+      expect(principalOf(a.req)).toMatchObject({ organisationId: ORG_A });
+
+      const several = setUp({ memberOf: [ORG_A, ORG_B] });
+      const b = guardContext(route, { headers: { cookie } });
+      await expect(several.build(b.reflector).canActivate(b.context)).rejects.toMatchObject({
+        code: 'VALIDATION_FAILED',
+        message: 'x-organisation-id header is required: you are a member of several organisations.',
+      });
+
+      const none = setUp({ memberOf: [] });
+      const c = guardContext(route, { headers: { cookie } });
+      await expect(none.build(c.reflector).canActivate(c.context)).rejects.toMatchObject({
+        code: 'FORBIDDEN',
+        message: 'You are not a member of any organisation.',
+      });
+    });
+
+    it('refuses a malformed x-organisation-id with 400, but a signed-out request hears 401 first', async () => {
+      const { build } = setUp({ memberOf: [ORG_A] });
+      const bad = guardContext(route, { headers: { cookie, 'x-organisation-id': 'acme' } });
+      await expect(build(bad.reflector).canActivate(bad.context)).rejects.toMatchObject({
+        code: 'VALIDATION_FAILED',
+        message: 'x-organisation-id header must be a UUID.',
+      });
+      const signedOut = guardContext(route, { headers: { cookie: 'session=unknown-token-value-xxxxxxxxxx', 'x-organisation-id': 'acme' } });
+      await expect(build(signedOut.reflector).canActivate(signedOut.context)).rejects.toMatchObject({ code: 'SIGN_IN_REQUIRED' });
+    });
+
+    it('takes the organisationId query parameter only on routes read with EventSource, and only if it agrees with the header', async () => {
+      const { build } = setUp({ memberOf: [ORG_A, ORG_B] });
+      const ignored = guardContext(route, { headers: { cookie }, query: { organisationId: ORG_B } });
+      await expect(build(ignored.reflector).canActivate(ignored.context)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+
+      const stream = guardContext(route, { headers: { cookie }, query: { organisationId: ORG_B }, organisationInQuery: true });
+      await expect(build(stream.reflector).canActivate(stream.context)).resolves.toBe(true);
+      expect(principalOf(stream.req)).toMatchObject({ organisationId: ORG_B });
+
+      const disagree = guardContext(route, {
+        headers: { cookie, 'x-organisation-id': ORG_A },
+        query: { organisationId: ORG_B },
+        organisationInQuery: true,
+      });
+      await expect(build(disagree.reflector).canActivate(disagree.context)).rejects.toMatchObject({
+        code: 'VALIDATION_FAILED',
+        message: 'x-organisation-id and organisationId name different organisations.',
+      });
+    });
+
+    it('CSRF comes before the organisation: a cross-site POST is 403 whatever it names', async () => {
+      const { build } = setUp({ memberOf: [ORG_A] });
+      const { context, reflector } = guardContext(route, {
+        method: 'POST',
+        headers: { cookie, origin: 'https://evil.example', 'x-organisation-id': ORG_B },
+      });
+      await expect(build(reflector).canActivate(context)).rejects.toMatchObject({ code: 'CSRF_REJECTED' });
+    });
+  });
+
+  describe('a user route (acts for no organisation)', () => {
+    it('classifies the signed-in person, whatever x-organisation-id says', async () => {
+      const { sessions, build } = setUp({ memberOf: [] });
+      const { context, req, reflector } = guardContext({ principal: 'user' }, { headers: { cookie: `session=${TOKEN}`, 'x-organisation-id': 'x' } });
+      await expect(build(reflector).canActivate(context)).resolves.toBe(true);
+      expect(principalOf(req)).toBe(userPrincipal);
+      expect(sessions.authenticateMember).not.toHaveBeenCalled();
+    });
+
+    it('answers 401 without a valid session, and refuses cross-site writes', async () => {
+      const { build } = setUp();
+      const out = guardContext({ principal: 'user' }, { headers: {} });
+      await expect(build(out.reflector).canActivate(out.context)).rejects.toMatchObject({ code: 'SIGN_IN_REQUIRED' });
+      const csrf = guardContext({ principal: 'user' }, { method: 'POST', headers: { cookie: `session=${TOKEN}`, 'sec-fetch-site': 'cross-site' } });
+      await expect(build(csrf.reflector).canActivate(csrf.context)).rejects.toMatchObject({ code: 'CSRF_REJECTED' });
     });
   });
 

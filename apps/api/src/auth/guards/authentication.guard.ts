@@ -5,17 +5,23 @@ import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import { ApiError } from '../../http/api-error';
 import { isCrossSiteRequest } from '../csrf.util';
+import { ORGANISATION_IN_QUERY } from '../decorators/route-access.decorator';
+import { ORGANISATION_HEADER, requestedOrganisation } from '../organisation-choice.util';
 import { ApiKeyPrincipal, assertNever, setPrincipal } from '../principal';
-import { SessionService } from '../session.service';
+import { SignInSessionService } from '../sign-in-session.service';
 import { readSessionCookie } from '../session-cookie.util';
 import { ApiKeyAuthGuard } from '../strategies/api-key.strategy';
 import { routeAccessOf } from './route-access.guard';
 
+export const NO_ORGANISATION_MESSAGE = 'You are not a member of any organisation.';
+export const SEVERAL_ORGANISATIONS_MESSAGE = `${ORGANISATION_HEADER} header is required: you are a member of several organisations.`;
+
 /**
  * Second guard: classifies the caller once, as the route's declaration asks — an API key
- * (through the passport strategy), a signed-in member (session cookie), either of the two on a
- * shared read, or nobody — and
- * stores the principal on the request for the guards and handlers after it.
+ * (through the passport strategy), a signed-in person acting for one of their organisations
+ * (session cookie + the organisation chosen with `x-organisation-id`), a signed-in person
+ * acting for none, either a key or a member on a shared read, or nobody — and stores the
+ * principal on the request for the guards and handlers after it.
  */
 @Injectable()
 export class AuthenticationGuard implements CanActivate {
@@ -24,7 +30,7 @@ export class AuthenticationGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly apiKeyGuard: ApiKeyAuthGuard,
-    private readonly sessions: SessionService,
+    private readonly signIns: SignInSessionService,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.ownOrigins = new Set([config.publicOrigin, ...config.allowedOrigins]);
@@ -44,6 +50,8 @@ export class AuthenticationGuard implements CanActivate {
         this.refuseCrossSite(req);
         setPrincipal(req, { kind: 'anonymous' });
         return true;
+      case 'user':
+        return this.authenticateUser(context, req);
       case 'member':
         return this.authenticateMember(context, req);
       case 'api_key_or_member':
@@ -64,16 +72,56 @@ export class AuthenticationGuard implements CanActivate {
     return true;
   }
 
+  private async authenticateUser(context: ExecutionContext, req: Request): Promise<true> {
+    const token = readSessionCookie(req);
+    const user = token === undefined ? undefined : await this.signIns.authenticateUser(token);
+    if (user === undefined) this.signInRequired(context, token);
+    this.refuseCrossSite(req);
+    setPrincipal(req, user);
+    return true;
+  }
+
+  /**
+   * Signed in (401 otherwise), not cross-site (403), then the organisation: the one the request
+   * names, if the person is a current member of it (404 otherwise, as for any id that is not
+   * theirs: SPEC §1); or, when it names none, their only one (403 with none, 400 with several).
+   */
   private async authenticateMember(context: ExecutionContext, req: Request): Promise<true> {
     const token = readSessionCookie(req);
-    const member = token === undefined ? undefined : await this.sessions.authenticate(token);
-    if (member === undefined) {
-      if (token !== undefined) this.sessions.clearCookie(context.switchToHttp().getResponse<Response>());
-      throw ApiError.of('SIGN_IN_REQUIRED');
+    if (token === undefined) this.signInRequired(context, token);
+    const queryAllowed = this.reflector.getAllAndOverride<boolean | undefined>(ORGANISATION_IN_QUERY, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    let organisationId: string | undefined;
+    try {
+      organisationId = requestedOrganisation(req, queryAllowed === true);
+    } catch (malformed) {
+      // Signing in comes first: a signed-out request hears 401, whatever it asked for.
+      if ((await this.signIns.authenticateUser(token)) === undefined) this.signInRequired(context, token);
+      throw malformed;
     }
+    const signIn = await this.signIns.authenticateMember(token, organisationId);
+    if (signIn === undefined) this.signInRequired(context, token);
     this.refuseCrossSite(req);
-    setPrincipal(req, member);
-    return true;
+    switch (signIn.outcome) {
+      case 'member':
+        setPrincipal(req, signIn.member);
+        return true;
+      case 'not_member':
+        throw ApiError.of('NOT_FOUND');
+      case 'no_organisation':
+        throw new ApiError('FORBIDDEN', NO_ORGANISATION_MESSAGE);
+      case 'several':
+        throw new ApiError('VALIDATION_FAILED', SEVERAL_ORGANISATIONS_MESSAGE);
+      default:
+        return assertNever(signIn);
+    }
+  }
+
+  private signInRequired(context: ExecutionContext, token: string | undefined): never {
+    if (token !== undefined) this.signIns.clearCookie(context.switchToHttp().getResponse<Response>());
+    throw ApiError.of('SIGN_IN_REQUIRED');
   }
 
   private refuseCrossSite(req: Request): void {

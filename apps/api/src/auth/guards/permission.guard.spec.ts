@@ -9,7 +9,10 @@ const member = (permissions: Permission[]): MemberPrincipal => ({
   plan: 'free',
   memberId: 'm',
   memberName: 'Ada',
-  sessionId: 's',
+  email: 'ada@example.test',
+  roleId: 'r',
+  roleName: 'Owner',
+  signInSessionId: 's',
   permissions: new Set(permissions),
 });
 

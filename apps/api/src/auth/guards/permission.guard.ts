@@ -24,6 +24,7 @@ export class PermissionGuard implements CanActivate {
     switch (access.principal) {
       case 'public':
       case 'api_key':
+      case 'user':
       case 'human':
         return true;
       case 'member':

@@ -50,7 +50,10 @@ describe('PlanGuard', () => {
         plan: 'free',
         memberId: 'm',
         memberName: 'Ada',
-        sessionId: 's',
+        email: 'ada@example.test',
+  roleId: 'r',
+  roleName: 'Owner',
+  signInSessionId: 's',
         permissions: new Set(),
       };
       const { context, reflector } = guardContext(shared, { principal: member });

@@ -19,6 +19,7 @@ export class PlanGuard implements CanActivate {
     switch (access.principal) {
       case 'public':
       case 'member':
+      case 'user':
       case 'human':
         return true;
       case 'api_key':

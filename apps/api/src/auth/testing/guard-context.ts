@@ -1,13 +1,19 @@
 import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { ROUTE_ACCESS, RouteAccess } from '../decorators/route-access.decorator';
+import { ORGANISATION_IN_QUERY, ROUTE_ACCESS, RouteAccess } from '../decorators/route-access.decorator';
 import { Principal, setPrincipal } from '../principal';
 
 /** A handler carrying `access` (or nothing), and an ExecutionContext for a fake request to it. */
 export function guardContext(
   access: RouteAccess | undefined,
-  request: { method?: string; headers?: Record<string, string>; principal?: Principal } = {},
+  request: {
+    method?: string;
+    headers?: Record<string, string>;
+    query?: Record<string, string>;
+    principal?: Principal;
+    organisationInQuery?: boolean;
+  } = {},
 ): { context: ExecutionContext; req: Request; reflector: Reflector } {
   class ProbeController {
     handler(): void {
@@ -15,7 +21,8 @@ export function guardContext(
     }
   }
   if (access !== undefined) Reflect.defineMetadata(ROUTE_ACCESS, access, ProbeController.prototype.handler);
-  const req = { method: request.method ?? 'GET', headers: request.headers ?? {} } as unknown as Request;
+  if (request.organisationInQuery) Reflect.defineMetadata(ORGANISATION_IN_QUERY, true, ProbeController.prototype.handler);
+  const req = { method: request.method ?? 'GET', headers: request.headers ?? {}, query: request.query ?? {} } as unknown as Request;
   if (request.principal) setPrincipal(req, request.principal);
   const context = {
     getHandler: () => ProbeController.prototype.handler,

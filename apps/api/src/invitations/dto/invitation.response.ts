@@ -31,3 +31,18 @@ export class InvitationListResponse {
   @ApiProperty({ type: [InvitationResponse] })
   invitations!: InvitationResponse[];
 }
+
+/** What an invitation offers, shown to whoever holds its token (the accept page). */
+export class InvitationPreviewResponse {
+  @ApiProperty({ format: 'email', description: 'The address it was sent to: the account that may accept it.' })
+  email!: string;
+
+  @ApiProperty({ example: 'Acme' })
+  organisationName!: string;
+
+  @ApiProperty({ example: 'Developer' })
+  roleName!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  expiresAt!: string;
+}

@@ -1,18 +1,74 @@
-import { AppShell, Badge, Burger, Group, Menu, NavLink, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
+import { AppShell, Burger, Group, Menu, NavLink, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { Suspense } from 'react';
-import { Navigate, NavLink as RouterNavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { Suspense, useEffect } from 'react';
+import { Navigate, NavLink as RouterNavLink, Outlet, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useSignOut } from '../../features/auth/api/auth.queries';
+import { NoOrganisation } from '../../features/organisation/components/no-organisation';
+import { OrganisationSwitcher } from '../../features/organisation/components/organisation-switcher';
 import { CenteredLoader } from '../../shared/components/centered-loader';
 import { QueryError } from '../../shared/components/query-error';
+import { useActiveOrganisation } from '../../shared/session/active-organisation';
+import { useMe, type Account, type MyOrganisation } from '../../shared/session/me.queries';
 import { useSession } from '../../shared/session/session.queries';
+import { switchOrganisation } from '../../shared/session/switch-organisation';
 import { notifyError } from '../../shared/utils/notify';
 import { LiveEvents } from '../live-events';
 import { Logo } from './logo';
 import { NAV_SECTIONS, visibleItems } from './nav-items';
 
-/** The signed-in frame: navigation by permission, the organisation, the member's menu. */
+/**
+ * The organisation this tab acts for, among the person's: `?organisation=<id>` in the address
+ * (a link into one of them), else the tab's last choice, else the first. Until the tab acts for
+ * it, nothing is shown (so no page reads with another organisation's header).
+ */
+function useChosenOrganisation(organisations: MyOrganisation[]): MyOrganisation | undefined {
+  const queryClient = useQueryClient();
+  const active = useActiveOrganisation();
+  const [params] = useSearchParams();
+  const asked = params.get('organisation');
+  const chosen =
+    organisations.find((o) => o.id === asked) ?? organisations.find((o) => o.id === active) ?? organisations[0];
+  useEffect(() => {
+    if (chosen !== undefined && chosen.id !== active) void switchOrganisation(queryClient, chosen.id);
+  }, [chosen, active, queryClient]);
+  return chosen?.id === active ? chosen : undefined;
+}
+
+/** The signed-in layout: who is signed in, and which of their organisations this tab acts for. */
 export function AppLayout() {
+  const me = useMe();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const signOut = useSignOut();
+  const chosen = useChosenOrganisation(me.data?.organisations ?? []);
+
+  if (me.isPending) return <CenteredLoader label="Loading your organisations" />;
+  if (me.isError) return <QueryError error={me.error} onRetry={() => void me.refetch()} />;
+  if (me.data === null) {
+    const next = `${location.pathname}${location.search}`;
+    return <Navigate to={next === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(next)}`} replace />;
+  }
+  if (me.data.organisations.length === 0) {
+    return (
+      <NoOrganisation
+        account={me.data}
+        onSignOut={() =>
+          signOut.mutate(undefined, {
+            onSuccess: () => void navigate('/sign-in', { replace: true }),
+            onError: (error) => notifyError(error, 'Could not sign out'),
+          })
+        }
+      />
+    );
+  }
+  if (chosen === undefined) return <CenteredLoader label="Loading your organisation" />;
+  // Keyed by the organisation: switching remounts every page, whose reads start afresh.
+  return <SignedInFrame key={chosen.id} account={me.data} current={chosen} />;
+}
+
+/** The signed-in frame: navigation by permission, the organisation switcher, the person's menu. */
+function SignedInFrame({ account, current }: { account: Account; current: MyOrganisation }) {
   const session = useSession();
   const location = useLocation();
   const navigate = useNavigate();
@@ -21,11 +77,8 @@ export function AppLayout() {
 
   if (session.isPending) return <CenteredLoader label="Loading your organisation" />;
   if (session.isError) return <QueryError error={session.error} onRetry={() => void session.refetch()} />;
-  if (session.data === null) {
-    const next = `${location.pathname}${location.search}`;
-    return <Navigate to={next === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(next)}`} replace />;
-  }
-  const { member, organisation, permissions } = session.data;
+  if (session.data === null) return <CenteredLoader label="Signing in again" />;
+  const { member, permissions } = session.data;
 
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="lg">
@@ -37,12 +90,7 @@ export function AppLayout() {
           <Group gap="sm">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
             <Logo />
-            <Text fw={600} size="sm" visibleFrom="xs">
-              {organisation.name}
-            </Text>
-            <Badge variant="light" color={organisation.plan === 'pro' ? 'violet' : 'gray'} aria-label={`Plan: ${organisation.plan}`}>
-              {organisation.plan === 'pro' ? 'Pro' : 'Free'}
-            </Badge>
+            <OrganisationSwitcher current={current} organisations={account.organisations} />
           </Group>
           <Menu position="bottom-end" withinPortal>
             <Menu.Target>

@@ -26,6 +26,16 @@ class AcceptInvitationDto(InterlockModel):
     password: str = Field(..., max_length=200, min_length=8, pattern='^[^\\u0000]*$')
 
 
+class AccountUser(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    email: str
+    id: str
+    name: str
+
+
 class Args(InterlockModel):
     pass
     model_config = ConfigDict(
@@ -219,6 +229,20 @@ class CreateInvitationDto(InterlockModel):
     """
     The role the invitee joins with.
     """
+
+
+class CreateOrganisationDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    name: str = Field(
+        ...,
+        examples=['Acme staging'],
+        max_length=100,
+        min_length=1,
+        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
+    )
 
 
 class CreateTeamDto(InterlockModel):
@@ -459,6 +483,20 @@ class InterruptStatus(RootModel[Union[Literal['open', 'answered'], str]]):
     """
 
 
+class InvitationPreviewResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    email: str
+    """
+    The address it was sent to: the account that may accept it.
+    """
+    expires_at: AwareDatetime = Field(..., alias='expiresAt')
+    organisation_name: str = Field(..., alias='organisationName', examples=['Acme'])
+    role_name: str = Field(..., alias='roleName', examples=['Developer'])
+
+
 class InvitationResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -491,8 +529,14 @@ class MemberResponse(InterlockModel):
         populate_by_name=True,
     )
     created_at: AwareDatetime = Field(..., alias='createdAt')
+    """
+    When they joined the organisation (their current membership began).
+    """
     email: str = Field(..., examples=['grace@example.com'], max_length=254)
     id: str
+    """
+    The member's id: their user id, the same in every organisation they belong to.
+    """
     name: str = Field(..., examples=['Grace Hopper'], max_length=100, min_length=1)
     role_id: str = Field(..., alias='roleId')
     role_name: str = Field(..., alias='roleName', examples=['Developer'])
@@ -683,8 +727,15 @@ class SignedInMember(InterlockModel):
     )
     email: str
     id: str
+    """
+    The member's id: their user id.
+    """
     name: str
     role_id: str = Field(..., alias='roleId')
+    role_name: str = Field(..., alias='roleName', examples=['Owner'])
+    """
+    The name of the member's role in this organisation.
+    """
 
 
 class SignedInOrganisation(InterlockModel):
@@ -695,15 +746,6 @@ class SignedInOrganisation(InterlockModel):
     id: str
     name: str
     plan: Union[Literal['free', 'pro'], str]
-
-
-class SignedInResponse(InterlockModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    member: SignedInMember
-    organisation: SignedInOrganisation
 
 
 class StartSessionDto(InterlockModel):
@@ -963,6 +1005,37 @@ class WhoamiResponse(InterlockModel):
     api_key: WhoamiApiKey = Field(..., alias='apiKey')
     organisation_id: str = Field(..., alias='organisationId')
     plan: Union[Literal['free', 'pro'], str]
+
+
+class AccountOrganisation(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    id: str
+    """
+    The organisation id: send it as x-organisation-id to act for it.
+    """
+    joined_at: AwareDatetime = Field(..., alias='joinedAt')
+    name: str
+    plan: Union[Literal['free', 'pro'], str]
+    role_id: str = Field(..., alias='roleId')
+    role_name: str = Field(..., alias='roleName', examples=['Owner'])
+    """
+    The name of the person's role in this organisation.
+    """
+
+
+class AccountResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    organisations: list[AccountOrganisation]
+    """
+    Current memberships, in the order they were joined.
+    """
+    user: AccountUser
 
 
 class ActionRequestDto(InterlockModel):
@@ -1517,6 +1590,22 @@ class OrganisationEvent(InterlockModel):
         'interrupt.escalated',
         'session.started',
         'session.ended'], str]
+
+
+class OrganisationJoinedResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    organisation: AccountOrganisation
+    """
+    The organisation just created or joined (also in organisations).
+    """
+    organisations: list[AccountOrganisation]
+    """
+    Current memberships, in the order they were joined.
+    """
+    user: AccountUser
 
 
 class OrganisationResponse(InterlockModel):

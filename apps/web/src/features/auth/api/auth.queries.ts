@@ -1,37 +1,82 @@
-import { acceptInvitation, call, signIn, signOut, signUp, type AcceptInvitationDto, type SignInDto, type SignUpDto } from '@interlock/api-client';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  acceptInvitation,
+  call,
+  getInvitation,
+  joinInvitation,
+  signIn,
+  signOut,
+  signUp,
+  type AcceptInvitationDto,
+  type SignInDto,
+  type SignUpDto,
+} from '@interlock/api-client';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { setActiveOrganisation } from '../../../shared/session/active-organisation';
+import { meKey } from '../../../shared/session/me.queries';
 import { sessionKey } from '../../../shared/session/session.queries';
 
-/** After signing in (or out) nothing cached belongs to the new person: start again from the session. */
-function useResetAfter() {
-  const queryClient = useQueryClient();
-  return async () => {
-    queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== sessionKey[0] });
-    await queryClient.refetchQueries({ queryKey: sessionKey });
-  };
+const AUTH = meKey[0];
+
+/**
+ * After signing in (or joining an organisation) nothing cached belongs to the new person or
+ * organisation: start again from the account and the session. `organisationId` is the
+ * organisation to act for next, when the answer names one (sign-up, accepting an invitation).
+ */
+async function resetAfter(queryClient: QueryClient, organisationId?: string): Promise<void> {
+  await queryClient.cancelQueries();
+  if (organisationId !== undefined) setActiveOrganisation(organisationId);
+  queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== AUTH });
+  queryClient.removeQueries({ queryKey: sessionKey });
+  await queryClient.refetchQueries({ queryKey: meKey });
 }
 
 export function useSignIn() {
-  const reset = useResetAfter();
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: SignInDto) => call(signIn({ body })),
-    onSuccess: reset,
+    onSuccess: () => resetAfter(queryClient),
   });
 }
 
 export function useSignUp() {
-  const reset = useResetAfter();
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: SignUpDto) => call(signUp({ body })),
-    onSuccess: reset,
+    onSuccess: (created) => resetAfter(queryClient, created.organisation.id),
   });
 }
 
+/** What an invitation offers (organisation, role, the address it was sent to); `null` once it is no longer valid. */
+export function useInvitationPreview(token: string) {
+  return useQuery({
+    queryKey: ['invitation-preview', token],
+    queryFn: async () => {
+      try {
+        return await call(getInvitation({ path: { token } }));
+      } catch (error) {
+        if ((error as { status?: number }).status === 404) return null;
+        throw error;
+      }
+    },
+    staleTime: Infinity,
+  });
+}
+
+/** Signing up from an invitation link: a new account, in the invitation's organisation. */
 export function useAcceptInvitation(token: string) {
-  const reset = useResetAfter();
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: AcceptInvitationDto) => call(acceptInvitation({ path: { token }, body })),
-    onSuccess: reset,
+    onSuccess: (joined) => resetAfter(queryClient, joined.organisation.id),
+  });
+}
+
+/** A signed-in person accepting an invitation: its organisation joins their account, and the tab acts for it. */
+export function useJoinInvitation(token: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => call(joinInvitation({ path: { token } })),
+    onSuccess: (joined) => resetAfter(queryClient, joined.organisation.id),
   });
 }
 
@@ -40,8 +85,9 @@ export function useSignOut() {
   return useMutation({
     mutationFn: () => call(signOut()),
     onSuccess: () => {
-      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== sessionKey[0] });
-      queryClient.setQueryData(sessionKey, null);
+      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== AUTH });
+      queryClient.removeQueries({ queryKey: sessionKey });
+      queryClient.setQueryData(meKey, null);
     },
   });
 }

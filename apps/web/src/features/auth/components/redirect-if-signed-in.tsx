@@ -1,5 +1,5 @@
 import { Navigate, useSearchParams } from 'react-router';
-import { useSession } from '../../../shared/session/session.queries';
+import { useMe } from '../../../shared/session/me.queries';
 
 /** Where to go after signing in: `?next=` when it is a path of this app, else the start page. */
 export function useNextPath(): string {
@@ -10,7 +10,7 @@ export function useNextPath(): string {
 
 /** A signed-in person who opens the sign-in page goes on to the app. */
 export function RedirectIfSignedIn() {
-  const session = useSession();
+  const me = useMe();
   const next = useNextPath();
-  return session.data ? <Navigate to={next} replace /> : null;
+  return me.data ? <Navigate to={next} replace /> : null;
 }

@@ -1,6 +1,8 @@
-import { call, changePlan, getOrganisation, type Plan } from '@interlock/api-client';
+import { call, changePlan, createOrganisation, getOrganisation, type Plan } from '@interlock/api-client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { meKey } from '../../../shared/session/me.queries';
 import { sessionKey } from '../../../shared/session/session.queries';
+import { switchOrganisation } from '../../../shared/session/switch-organisation';
 
 export const organisationKeys = {
   all: ['organisation'] as const,
@@ -16,11 +18,24 @@ export function useChangePlan() {
   return useMutation({
     mutationFn: (plan: Plan) => call(changePlan({ body: { plan } })),
     onSuccess: async () => {
-      // The plan shows in the header (the session) and here.
+      // The plan shows in the header (the session and the account's organisations) and here.
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: organisationKeys.all }),
-        queryClient.invalidateQueries({ queryKey: sessionKey }),
+        queryClient.invalidateQueries({ queryKey: [sessionKey[0]] }),
       ]);
     },
   });
+}
+
+/**
+ * Creates another organisation the signed-in person owns. The caller switches the tab to it
+ * (`switchTo`) once it has navigated: switching remounts the signed-in pages, the caller included.
+ */
+export function useCreateOrganisation() {
+  const queryClient = useQueryClient();
+  const mutation = useMutation({
+    mutationFn: (name: string) => call(createOrganisation({ body: { name } })),
+    onSuccess: (created) => queryClient.setQueryData(meKey, { user: created.user, organisations: created.organisations }),
+  });
+  return { ...mutation, switchTo: (organisationId: string) => switchOrganisation(queryClient, organisationId) };
 }

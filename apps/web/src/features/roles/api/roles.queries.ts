@@ -10,7 +10,7 @@ function useInvalidateRoles() {
     Promise.all([
       queryClient.invalidateQueries({ queryKey: directoryKeys.roles }),
       queryClient.invalidateQueries({ queryKey: directoryKeys.members }),
-      queryClient.invalidateQueries({ queryKey: sessionKey }),
+      queryClient.invalidateQueries({ queryKey: [sessionKey[0]] }),
     ]);
 }
 

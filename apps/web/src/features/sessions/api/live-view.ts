@@ -1,6 +1,7 @@
-import type { SessionResponse } from '@interlock/api-client';
+import { eventStreamUrl, type SessionResponse } from '@interlock/api-client';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { useActiveOrganisation } from '../../../shared/session/active-organisation';
 
 export interface LiveMessage {
   seq: number;
@@ -40,11 +41,12 @@ export function useLiveView(sessionId: string): { data: LiveViewData; connection
   const { data = EMPTY } = useQuery({ queryKey: key, queryFn: () => EMPTY, staleTime: Infinity, gcTime: 5 * 60_000, enabled: false });
   const [connection, setConnection] = useState<LiveViewConnection>('connecting');
   const [attempt, setAttempt] = useState(0);
+  const organisationId = useActiveOrganisation();
 
   useEffect(() => {
     const queryKey = liveViewKey(sessionId);
     const update = (fn: (d: LiveViewData) => LiveViewData) => queryClient.setQueryData<LiveViewData>(queryKey, (d) => fn(d ?? EMPTY));
-    const source = new EventSource(`/api/sessions/${encodeURIComponent(sessionId)}/stream`);
+    const source = new EventSource(eventStreamUrl(`/api/sessions/${encodeURIComponent(sessionId)}/stream`, organisationId));
     let ended = false;
     // Messages arrive in bursts: apply each burst in one cache update.
     let pending: LiveMessage[] = [];
@@ -82,7 +84,7 @@ export function useLiveView(sessionId: string): { data: LiveViewData; connection
       if (frame !== 0) window.cancelAnimationFrame(frame);
       source.close();
     };
-  }, [sessionId, queryClient, attempt]);
+  }, [sessionId, queryClient, attempt, organisationId]);
 
   return { data, connection, reconnect: () => setAttempt((n) => n + 1) };
 }

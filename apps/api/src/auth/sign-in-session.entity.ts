@@ -1,0 +1,31 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { UserEntity } from '../users/user.entity';
+
+/**
+ * A person's sign-in session (the `session` cookie) — not an agent's Live View session. It
+ * belongs to the user, not to an organisation: each request chooses the organisation it acts
+ * for among the user's current memberships. Only the SHA-256 of the cookie's token is stored.
+ */
+@Entity({ name: 'sign_in_sessions' })
+@Index('sign_in_sessions_token_hash_key', ['tokenHash'], { unique: true })
+@Index('sign_in_sessions_user_idx', ['userId'])
+export class SignInSessionEntity {
+  @PrimaryColumn('uuid')
+  id!: string;
+
+  @Column('uuid')
+  userId!: string;
+
+  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: UserEntity;
+
+  @Column('text')
+  tokenHash!: string;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt!: Date;
+
+  @Column('timestamptz')
+  expiresAt!: Date;
+}

@@ -1,0 +1,27 @@
+import { Body, Controller, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ClientIp, CurrentUser } from '../auth/decorators/current-principal.decorator';
+import { UserRoute } from '../auth/decorators/route-access.decorator';
+import type { UserPrincipal } from '../auth/principal';
+import { OrganisationJoinedResponse } from '../users/dto/account.response';
+import { CreateOrganisationDto } from './dto/create-organisation.dto';
+import { OrganisationService } from './organisation.service';
+
+/** Organisations as the signed-in person sees them: creating another one they own. */
+@Controller('api/organisations')
+@ApiTags('organisation')
+export class OrganisationsController {
+  constructor(private readonly organisations: OrganisationService) {}
+
+  @Post()
+  @UserRoute()
+  @ApiOperation({ operationId: 'createOrganisation', summary: 'Create another organisation (Free plan), with you as its Owner' })
+  @ApiCreatedResponse({ type: OrganisationJoinedResponse })
+  create(
+    @CurrentUser() user: UserPrincipal,
+    @Body() body: CreateOrganisationDto,
+    @ClientIp() ip: string | null,
+  ): Promise<OrganisationJoinedResponse> {
+    return this.organisations.create(user, body.name, ip);
+  }
+}

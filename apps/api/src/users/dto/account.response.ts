@@ -1,0 +1,51 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { PLANS } from '@interlock/domain';
+import type { Plan } from '@interlock/domain';
+
+/** A person who signs in. Their id is their member id in every organisation they belong to. */
+export class AccountUser {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ format: 'email' })
+  email!: string;
+
+  @ApiProperty()
+  name!: string;
+}
+
+/** An organisation the person is a current member of, with their role in it. */
+export class AccountOrganisation {
+  @ApiProperty({ format: 'uuid', description: 'The organisation id: send it as x-organisation-id to act for it.' })
+  id!: string;
+
+  @ApiProperty()
+  name!: string;
+
+  @ApiProperty({ enum: PLANS, enumName: 'Plan' })
+  plan!: Plan;
+
+  @ApiProperty({ format: 'uuid' })
+  roleId!: string;
+
+  @ApiProperty({ example: 'Owner', description: "The name of the person's role in this organisation." })
+  roleName!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  joinedAt!: string;
+}
+
+/** The signed-in person and the organisations they may act for (GET /api/me, sign-in). */
+export class AccountResponse {
+  @ApiProperty({ type: AccountUser })
+  user!: AccountUser;
+
+  @ApiProperty({ type: [AccountOrganisation], description: 'Current memberships, in the order they were joined.' })
+  organisations!: AccountOrganisation[];
+}
+
+/** After creating or joining an organisation: the account, and the organisation concerned. */
+export class OrganisationJoinedResponse extends AccountResponse {
+  @ApiProperty({ type: AccountOrganisation, description: 'The organisation just created or joined (also in organisations).' })
+  organisation!: AccountOrganisation;
+}

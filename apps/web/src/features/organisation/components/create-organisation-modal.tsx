@@ -1,0 +1,53 @@
+import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useNavigate } from 'react-router';
+import { FormError } from '../../../shared/components/form-error';
+import { notifySuccess } from '../../../shared/utils/notify';
+import { useCreateOrganisation } from '../api/organisation.queries';
+
+/** Another organisation for the signed-in person (a staging one beside production, a client's…), which they own. */
+export function CreateOrganisationModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const navigate = useNavigate();
+  const create = useCreateOrganisation();
+  const form = useForm({
+    initialValues: { name: '' },
+    validate: { name: (v) => (v.trim() === '' ? 'Name your organisation' : v.length > 100 ? 'At most 100 characters' : null) },
+  });
+  const close = () => {
+    form.reset();
+    create.reset();
+    onClose();
+  };
+  return (
+    <Modal opened={opened} onClose={close} title="Create an organisation">
+      <form
+        onSubmit={form.onSubmit((values) =>
+          create.mutate(values.name.trim(), {
+            onSuccess: (created) => {
+              close();
+              notifySuccess(`You now own ${created.organisation.name}`);
+              void navigate('/integrations/api-keys?welcome=1');
+              void create.switchTo(created.organisation.id);
+            },
+          }),
+        )}
+      >
+        <Stack>
+          <Text size="sm" c="dimmed">
+            You become its Owner, on the Free plan. Your other organisations stay as they are; switch between them in the header.
+          </Text>
+          <TextInput label="Organisation name" data-autofocus required {...form.getInputProps('name')} />
+          <FormError error={create.error} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={create.isPending}>
+              Create organisation
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,70 @@
+import { Badge, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import type { MyOrganisation } from '../../../shared/session/me.queries';
+import { switchOrganisation } from '../../../shared/session/switch-organisation';
+import { CreateOrganisationModal } from './create-organisation-modal';
+
+/**
+ * The header's organisation switcher: the organisation this tab acts for and the person's role
+ * in it; the others they belong to; creating another. Switching changes this tab only.
+ */
+export function OrganisationSwitcher({ current, organisations }: { current: MyOrganisation; organisations: MyOrganisation[] }) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [creating, { open, close }] = useDisclosure(false);
+  const choose = (organisation: MyOrganisation) => {
+    if (organisation.id === current.id) return;
+    // Where the person lands in the other organisation: its start page (an id on this page is not its).
+    void navigate('/');
+    void switchOrganisation(queryClient, organisation.id);
+  };
+  return (
+    <>
+      {/* No focus placeholder: a bare div inside role="menu" fails aria-required-children (mantinedev/mantine#8971). */}
+      <Menu position="bottom-start" withinPortal withInitialFocusPlaceholder={false}>
+        <Menu.Target>
+          <UnstyledButton aria-label={`Organisation: ${current.name} (${current.roleName}). Switch organisation`} px="xs" py={4}>
+            <Group gap="xs" wrap="nowrap">
+              <Stack gap={0}>
+                <Text fw={600} size="sm" lineClamp={1}>
+                  {current.name}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {current.roleName}
+                </Text>
+              </Stack>
+              <Badge variant="light" color={current.plan === 'pro' ? 'violet' : 'gray'} aria-label={`Plan: ${current.plan}`}>
+                {current.plan === 'pro' ? 'Pro' : 'Free'}
+              </Badge>
+              <Text size="xs" c="dimmed" aria-hidden>
+                ▾
+              </Text>
+            </Group>
+          </UnstyledButton>
+        </Menu.Target>
+        <Menu.Dropdown>
+          {organisations.map((organisation) => (
+            <Menu.Item
+              key={organisation.id}
+              onClick={() => choose(organisation)}
+              aria-current={organisation.id === current.id ? 'true' : undefined}
+              rightSection={
+                <Text size="xs" c="dimmed">
+                  {organisation.roleName}
+                </Text>
+              }
+            >
+              {organisation.id === current.id ? `✓ ${organisation.name}` : organisation.name}
+            </Menu.Item>
+          ))}
+          <Menu.Item onClick={open} style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+            Create organisation…
+          </Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+      <CreateOrganisationModal opened={creating} onClose={close} />
+    </>
+  );
+}

@@ -18,6 +18,7 @@
 //   INTERLOCK_EXPIRED_API_KEY     a key of the Pro organisation, past its expiry
 //   INTERLOCK_TEST_MEMBER_COOKIE  the Pro owner's `session=…` cookie (to decide interrupts)
 //   INTERLOCK_TEST_MEMBER_EMAIL, INTERLOCK_TEST_MEMBER_PASSWORD  the Pro owner's credentials
+//   INTERLOCK_TEST_ORGANISATION_ID  the Pro organisation's id (for x-organisation-id)
 // The service runs with the environment below, plus any RATE_LIMIT_* variable of this process
 // (the contract test raises the limits: it signs in and up far more often than a person).
 // (The nx e2e targets build the service first, so the build here is normally a cache hit.)
@@ -167,10 +168,10 @@ async function signUpOwner(baseUrl, label) {
   const suffix = randomBytes(4).toString('hex');
   const email = `${label}-${suffix}@sdk-e2e.example.com`;
   const password = `correct horse ${suffix}`;
-  const { response } = await call(baseUrl, 'POST', '/api/auth/sign-up', {
+  const { response, body } = await call(baseUrl, 'POST', '/api/auth/sign-up', {
     body: { email, password, name: `SDK ${label} owner`, organisationName: `SDK e2e ${label} ${suffix}` },
   });
-  return { cookie: sessionCookie(response), email, password };
+  return { cookie: sessionCookie(response), email, password, organisationId: body.organisation.id };
 }
 
 export async function createKey(baseUrl, cookie, name, expiry = 'never') {
@@ -202,6 +203,7 @@ async function prepare(baseUrl, db) {
     INTERLOCK_TEST_MEMBER_COOKIE: proCookie,
     INTERLOCK_TEST_MEMBER_EMAIL: proOwner.email,
     INTERLOCK_TEST_MEMBER_PASSWORD: proOwner.password,
+    INTERLOCK_TEST_ORGANISATION_ID: proOwner.organisationId,
   };
 }
 

@@ -136,4 +136,18 @@ describe('input the database cannot take', () => {
     expect(res.status).toBe(201);
     expect(res.body.sessionId).toBeNull();
   });
+
+  it('a JSON null as the body → 400, even where the body itself is optional (escalate)', async () => {
+    const opened = await http()
+      .post('/api/interrupts')
+      .set('x-api-key', key)
+      .send({ title: 'Null body', actionRequests: [{ name: 'a', args: {} }] });
+    expect(opened.status).toBe(201);
+    for (const path of [`/api/interrupts/${opened.body.id}/escalate`, `/api/interrupts/${opened.body.id}/assign`]) {
+      const res = await http().post(path).set('cookie', owner.cookie).set('content-type', 'application/json').send('null');
+      expect({ path, status: res.status, message: res.body.message }).toEqual({ path, status: 400, message: 'body: must be a JSON object.' });
+    }
+    // Without a body at all, escalating is fine: the reason is optional.
+    expect((await http().post(`/api/interrupts/${opened.body.id}/escalate`).set('cookie', owner.cookie)).status).toBe(200);
+  });
 });

@@ -213,7 +213,7 @@ describe('invitations (SPEC §6, member.invite)', () => {
     expect((await http().delete(`/api/invitations/${first.id}`).set('cookie', owner.cookie)).status).toBe(204);
     expect((await http().delete(`/api/invitations/${first.id}`).set('cookie', owner.cookie)).status).toBe(404);
     expect((await accept(first.token)).status).toBe(404);
-    expect((await http().get(`/api/invitations/${first.token}`)).status).toBe(404);
+    expect((await http().get(`/api/invitations/${first.token}/preview`)).status).toBe(404);
     await invite(owner.cookie, roles.developer, email);
     const [entry] = await db().query(
       `SELECT action, actor_id, target_id, metadata FROM audit_log_entries WHERE organisation_id = $1 AND action = 'member.invitation_deleted'`,
@@ -229,10 +229,10 @@ describe('invitations (SPEC §6, member.invite)', () => {
 
   it('shows what an invitation offers to whoever holds its token', async () => {
     const sent = await invite(owner.cookie, roles.developer);
-    const res = await http().get(`/api/invitations/${sent.token}`);
+    const res = await http().get(`/api/invitations/${sent.token}/preview`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ email: sent.email, organisationName: 'Analytical Engines', roleName: 'Developer', expiresAt: sent.expiresAt });
-    for (const token of ['A'.repeat(43), 'short']) expect((await http().get(`/api/invitations/${token}`)).status).toBe(404);
+    for (const token of ['A'.repeat(43), 'short']) expect((await http().get(`/api/invitations/${token}/preview`)).status).toBe(404);
   });
 
   it('an address that has an account signs in and joins; signing up from the link answers 409', async () => {

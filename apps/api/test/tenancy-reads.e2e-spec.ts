@@ -44,6 +44,14 @@ async function seed(server: Server, owner: SignedUpOwner, marker: string): Promi
     await http().post('/api/invitations').set('cookie', owner.cookie).send({ email: `${marker}@example.test`, roleId }),
     201,
   );
+  // Disabled: nothing is delivered to it, but its reads (and its deliveries') are there.
+  const webhook = ok(
+    await http()
+      .post('/api/webhooks')
+      .set('cookie', owner.cookie)
+      .send({ url: `http://127.0.0.1:9/${marker}`, description: `${marker}-webhook`, enabled: false }),
+    201,
+  );
   const session = await startSession(server, key.key, { name: `${marker}-session`, externalId: `${marker}-session-ext` });
   ok(
     await http()
@@ -84,6 +92,7 @@ async function seed(server: Server, owner: SignedUpOwner, marker: string): Promi
       roleId,
       team.id,
       invitation.id,
+      webhook.id,
       session.id,
       interrupt.id,
       answered.id,
@@ -237,7 +246,7 @@ describe('every read acts for the chosen organisation only', () => {
     const allIds = [seeds.A, seeds.B, seeds.O].flatMap((o) => o.ids);
     for (const route of reads.filter((r) => r.access?.principal === 'api_key_or_member')) {
       for (const path of pathsOf(route, allIds)) {
-        // The header is a person's choice; a key acts for its own organisation whatever it says.
+        // A key acts for its own organisation: naming another one answers 404, never its data.
         const answer = await fetchRaw(base, path, { 'x-api-key': seeds.A.key, 'x-organisation-id': seeds.B.organisationId });
         expect({ path, status: answer.status, leaked: others.filter((f) => answer.body.includes(f)) }).toEqual({
           path,

@@ -305,13 +305,13 @@ describe(`the ${MIGRATION} migration`, () => {
       expect(whoami.body.organisationId).toBe(org.id);
       const invitations = await http().get('/api/invitations').set('cookie', owner);
       expect(invitations.body.invitations).toHaveLength(2);
-      expect((await http().get(`/api/invitations/${org.expiredToken}`)).status).toBe(404);
+      expect((await http().get(`/api/invitations/${org.expiredToken}/preview`)).status).toBe(404);
     }
   });
 
   it('the people carried over act as before: a pending invitation is accepted, a member is removed, a decision made', async () => {
     const [a, b] = orgs;
-    const preview = await http().get(`/api/invitations/${a.pendingToken}`);
+    const preview = await http().get(`/api/invitations/${a.pendingToken}/preview`);
     expect(preview.body).toMatchObject({ organisationName: a.name, roleName: 'Manager' });
     const joined = await http().post(`/api/invitations/${a.pendingToken}/accept`).send({ name: 'New Person', password: 'a new password' });
     expect(joined.status).toBe(201);

@@ -115,10 +115,18 @@ describe('users and memberships (one person, several organisations)', () => {
     expect(malformed.body.message).toBe('x-organisation-id header must be a UUID.');
     // A member of one organisation may leave it out (or name it).
     expect((await http().get('/api/organisation').set('cookie', babbage.cookie)).body.id).toBe(b);
-    // A key acts for its own organisation whatever the header says.
+    // A key acts for its own organisation: a header naming it is fine, one naming another
+    // answers 404 (as for a member), a malformed one 400 — the key is checked first.
     const key = await createApiKey(t.app.getHttpServer(), babbage.cookie);
-    const whoami = await http().get('/api/interrupts').set('x-api-key', key.key).set(ORG, a);
-    expect(whoami.status).toBe(200);
+    expect((await http().get('/api/interrupts').set('x-api-key', key.key).set(ORG, b)).status).toBe(200);
+    const elsewhere = await http().get('/api/interrupts').set('x-api-key', key.key).set(ORG, a);
+    expect(elsewhere.status).toBe(404);
+    expect(elsewhere.body).toMatchObject({ code: 'NOT_FOUND', message: 'Not found.' });
+    const garbled = await http().get('/api/interrupts').set('x-api-key', key.key).set(ORG, '{}');
+    expect(garbled.status).toBe(400);
+    expect(garbled.body.message).toBe('x-organisation-id header must be a UUID.');
+    const badKey = await http().get('/api/interrupts').set('x-api-key', 'not-a-key').set(ORG, '{}');
+    expect(badKey.status).toBe(401);
   });
 
   it('the event stream takes the organisation from its query (EventSource sends no headers), checked the same way', async () => {

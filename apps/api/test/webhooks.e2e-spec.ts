@@ -179,6 +179,27 @@ describe('webhook management (SPEC §6, §8a)', () => {
     expect(audit[2].summary).toBe('Webhook https://hooks.example.com/b disabled by Ada Lovelace');
   });
 
+  it('refuses an update that changes nothing, and null for a field that is not nullable (400, never 500)', async () => {
+    const { id } = await create();
+    for (const [body, message] of [
+      [{}, 'body: must hold at least one of url, description, eventTypes, enabled.'],
+      [{ url: null }, 'url must be a string'],
+      [{ enabled: null }, 'enabled must be a boolean value'],
+      [{ description: null }, 'description must be a string'],
+    ] as const) {
+      const res = await http().patch(`/api/webhooks/${id}`).set('cookie', owner.cookie).send(body);
+      expect({ body, status: res.status, code: res.body.code, message: res.body.message }).toEqual({
+        body,
+        status: 400,
+        code: 'VALIDATION_FAILED',
+        message: expect.stringContaining(message),
+      });
+    }
+    const created = await http().post('/api/webhooks').set('cookie', owner.cookie).send({ url: 'https://hooks.example.com/x', enabled: null });
+    expect(created.status).toBe(400);
+    expect(created.body.message).toContain('enabled must be a boolean value');
+  });
+
   it('rotates the secret: a new one, shown once; the previous one is kept 24 hours', async () => {
     const { id, secret } = await create();
     const before = Date.now();
@@ -211,7 +232,8 @@ describe('webhook management (SPEC §6, §8a)', () => {
       ['post', `/api/webhooks/${id}/test`],
       ['get', `/api/webhooks/${id}/deliveries`],
     ] as const) {
-      const res = await (http() as unknown as Record<string, (p: string) => request.Test>)[method](path).set('cookie', other.cookie).send({});
+      const body = method === 'patch' ? { enabled: false } : {};
+      const res = await (http() as unknown as Record<string, (p: string) => request.Test>)[method](path).set('cookie', other.cookie).send(body);
       expect([method, path, res.status, res.body.message]).toEqual([method, path, 404, 'Not found.']);
     }
     expect((await http().get('/api/webhooks').set('cookie', other.cookie)).body.webhooks).toEqual([]);

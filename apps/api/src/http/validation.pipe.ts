@@ -21,8 +21,9 @@ export class ApiValidationPipe extends ValidationPipe {
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     // A missing body is validated as an empty object, so required fields are named.
-    const input = metadata.type === 'body' && (value === undefined || value === null) ? {} : value;
-    if (metadata.type === 'body' && (typeof input !== 'object' || Array.isArray(input))) {
+    // (A JSON `null` is a body, and not an object.)
+    const input = metadata.type === 'body' && value === undefined ? {} : value;
+    if (metadata.type === 'body' && (typeof input !== 'object' || input === null || Array.isArray(input))) {
       throw new ApiError('VALIDATION_FAILED', 'body: must be a JSON object.');
     }
     const anyOf = metadata.type === 'body' ? requiredAnyOf(metadata.metatype) : undefined;

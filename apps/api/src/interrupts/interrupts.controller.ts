@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
 import {
+  ApiBody,
   ApiCreatedResponse,
   ApiHeader,
   ApiOkResponse,
@@ -124,6 +125,8 @@ export class InterruptsController {
   @HttpCode(200)
   @MemberRoute('interrupt.escalate')
   @ApiOperation({ operationId: 'escalateInterrupt', summary: 'Raise the escalation level, with an optional reason' })
+  // SPEC §6: `{reason?}` — no body at all escalates without a reason.
+  @ApiBody({ type: EscalateInterruptDto, required: false })
   @ApiOkResponse({ type: InterruptResponse })
   @ApiConflictResponse({ description: 'CONFLICT: the interrupt is already answered.' })
   escalate(

@@ -57,7 +57,7 @@ export class InvitationsController {
     await this.invitations.withdraw(member, id, ip);
   }
 
-  @Get(':token')
+  @Get(':token/preview')
   @HumanRoute()
   @ApiOperation({ operationId: 'getInvitation', summary: 'What a pending invitation offers: organisation, role, and the address it was sent to' })
   @ApiOkResponse({ type: InvitationPreviewResponse })

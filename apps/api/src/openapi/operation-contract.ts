@@ -109,4 +109,5 @@ export const OPERATION_QUERY_RULES: Record<string, QueryRules> = {
   exportAuditLog: { fromNotAfterTo: true, maxWords: { q: 8 } },
   listInterrupts: { opaqueCursor: true, fromNotAfterTo: true, maxWords: { q: 8 } },
   listSessions: { opaqueCursor: true },
+  listWebhookDeliveries: { opaqueCursor: true },
 };

@@ -1,4 +1,4 @@
-import { checkUrlShape, isForbiddenAddress, resolveTarget, URL_MESSAGES } from './webhook-url.util';
+import { checkUrlShape, isForbiddenAddress, resolveTarget, URL_MESSAGES, URL_PATTERN } from './webhook-url.util';
 
 describe('isForbiddenAddress', () => {
   it.each([
@@ -91,5 +91,20 @@ describe('resolveTarget', () => {
       { address: '10.0.0.1', family: 4 },
       { address: 'fd00::1', family: 6 },
     ]);
+  });
+});
+
+describe('URL_PATTERN (the contract)', () => {
+  const pattern = new RegExp(URL_PATTERN);
+  it('admits only URLs the shape check accepts outside production', () => {
+    for (const url of ['https://hooks.example.com/x?y=1', 'https://a', 'https://a-b.c:8443', 'http://127.0.0.1:9/x', 'http://localhost', 'http://[::1]:80/']) {
+      expect({ url, matches: pattern.test(url) }).toEqual({ url, matches: true });
+      expect(checkUrlShape(url, false)).toBeInstanceOf(URL);
+    }
+  });
+  it('refuses numbers as hosts, credentials, other schemes and NUL', () => {
+    for (const url of ['https://0000', 'https://1.2.3.4.5', 'https://a:b@example.com/', 'http://example.com/', 'ftp://a', 'https://a/\u0000', '00000']) {
+      expect({ url, matches: pattern.test(url) }).toEqual({ url, matches: false });
+    }
   });
 });

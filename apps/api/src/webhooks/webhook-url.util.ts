@@ -2,6 +2,16 @@ import { BlockList, isIP } from 'node:net';
 
 export const MAX_URL_LENGTH = 2048;
 
+/**
+ * The contract's statement of a webhook URL's shape (a JSON Schema `pattern`, read alike by
+ * JavaScript and Python): https to a host name, or http to loopback, with an optional port and
+ * path; no credentials. Host names start each label with a letter, so none reads as an IPv4
+ * number. What a pattern cannot say — production refusing http and private addresses, names
+ * that do not resolve — the service checks when the webhook is saved and on every delivery.
+ */
+export const URL_PATTERN =
+  '^(https://[A-Za-z][A-Za-z0-9-]*([.][A-Za-z][A-Za-z0-9-]*)*|http://(localhost|127[.]0[.]0[.]1|\\[::1\\]))(:[0-9]{1,4})?(/[^\\u0000]*)?$';
+
 /** One address a host name resolved to (the shape of dns.lookup's `all` answer). */
 export interface ResolvedAddress {
   address: string;

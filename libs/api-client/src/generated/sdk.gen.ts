@@ -314,11 +314,6 @@ export const withdrawInvitation = <ThrowOnError extends boolean = false>(options
 });
 
 /**
- * What a pending invitation offers: organisation, role, and the address it was sent to
- */
-export const getInvitation = <ThrowOnError extends boolean = false>(options: Options<GetInvitationData, ThrowOnError>) => (options.client ?? client).get<GetInvitationResponses, GetInvitationErrors, ThrowOnError>({ url: '/api/invitations/{token}', ...options });
-
-/**
  * Accept an invitation with a new account: join the organisation and sign in (sets the session cookie). An address that already has an account signs in and uses join instead.
  */
 export const acceptInvitation = <ThrowOnError extends boolean = false>(options: Options<AcceptInvitationData, ThrowOnError>) => (options.client ?? client).post<AcceptInvitationResponses, AcceptInvitationErrors, ThrowOnError>({
@@ -342,6 +337,11 @@ export const joinInvitation = <ThrowOnError extends boolean = false>(options: Op
     url: '/api/invitations/{token}/join',
     ...options
 });
+
+/**
+ * What a pending invitation offers: organisation, role, and the address it was sent to
+ */
+export const getInvitation = <ThrowOnError extends boolean = false>(options: Options<GetInvitationData, ThrowOnError>) => (options.client ?? client).get<GetInvitationResponses, GetInvitationErrors, ThrowOnError>({ url: '/api/invitations/{token}/preview', ...options });
 
 /**
  * The signed-in person and the organisations they are a member of, with their role in each

@@ -2300,7 +2300,7 @@ export type DecideInterruptResponses = {
 export type DecideInterruptResponse = DecideInterruptResponses[keyof DecideInterruptResponses];
 
 export type EscalateInterruptData = {
-    body: EscalateInterruptDto;
+    body?: EscalateInterruptDto;
     headers?: {
         /**
          * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
@@ -2522,42 +2522,6 @@ export type WithdrawInvitationResponses = {
 
 export type WithdrawInvitationResponse = WithdrawInvitationResponses[keyof WithdrawInvitationResponses];
 
-export type GetInvitationData = {
-    body?: never;
-    path: {
-        token: string;
-    };
-    query?: never;
-    url: '/api/invitations/{token}';
-};
-
-export type GetInvitationErrors = {
-    /**
-     * HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED.
-     */
-    403: ErrorBody;
-    /**
-     * NOT_FOUND: no such resource in this organisation.
-     */
-    404: ErrorBody;
-    /**
-     * INTERNAL_ERROR.
-     */
-    500: ErrorBody;
-    /**
-     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
-     */
-    503: ErrorBody;
-};
-
-export type GetInvitationError = GetInvitationErrors[keyof GetInvitationErrors];
-
-export type GetInvitationResponses = {
-    200: InvitationPreviewResponse;
-};
-
-export type GetInvitationResponse = GetInvitationResponses[keyof GetInvitationResponses];
-
 export type AcceptInvitationData = {
     body: AcceptInvitationDto;
     path: {
@@ -2661,6 +2625,42 @@ export type JoinInvitationResponses = {
 };
 
 export type JoinInvitationResponse = JoinInvitationResponses[keyof JoinInvitationResponses];
+
+export type GetInvitationData = {
+    body?: never;
+    path: {
+        token: string;
+    };
+    query?: never;
+    url: '/api/invitations/{token}/preview';
+};
+
+export type GetInvitationErrors = {
+    /**
+     * HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation.
+     */
+    404: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type GetInvitationError = GetInvitationErrors[keyof GetInvitationErrors];
+
+export type GetInvitationResponses = {
+    200: InvitationPreviewResponse;
+};
+
+export type GetInvitationResponse = GetInvitationResponses[keyof GetInvitationResponses];
 
 export type GetMeData = {
     body?: never;

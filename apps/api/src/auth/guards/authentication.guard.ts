@@ -58,7 +58,7 @@ export class AuthenticationGuard implements CanActivate {
         // A request carrying x-api-key is a key request, valid or not; so is one with neither
         // credential (agents keep their exact 401). Otherwise the session cookie decides.
         return req.headers['x-api-key'] !== undefined || readSessionCookie(req) === undefined
-          ? this.authenticateKey(context, req)
+          ? this.authenticateKeyOfOrganisation(context, req)
           : this.authenticateMember(context, req);
       default:
         return assertNever(access);
@@ -69,6 +69,23 @@ export class AuthenticationGuard implements CanActivate {
     // The strategy sets req.user to the key's principal or throws the exact 401.
     await this.apiKeyGuard.canActivate(context);
     setPrincipal(req, (req as unknown as { user: ApiKeyPrincipal }).user);
+    return true;
+  }
+
+  /**
+   * A key on a route shared with members: the key decides the organisation, and an
+   * `x-organisation-id` it also sends must be well-formed (400) and name that organisation (404,
+   * as a member naming one they are not in).
+   */
+  private async authenticateKeyOfOrganisation(context: ExecutionContext, req: Request): Promise<true> {
+    await this.authenticateKey(context, req);
+    const queryAllowed = this.reflector.getAllAndOverride<boolean | undefined>(ORGANISATION_IN_QUERY, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    const named = requestedOrganisation(req, queryAllowed === true);
+    const principal = (req as unknown as { user: ApiKeyPrincipal }).user;
+    if (named !== undefined && named !== principal.organisationId.toLowerCase()) throw ApiError.of('NOT_FOUND');
     return true;
   }
 

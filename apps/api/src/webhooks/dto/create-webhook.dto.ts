@@ -1,7 +1,8 @@
+import { OptionalField } from '../../http/optional-field.decorator';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { STREAM_EVENT_TYPES } from '@interlock/domain';
-import { MAX_URL_LENGTH } from '../webhook-url.util';
+import { MAX_URL_LENGTH, URL_PATTERN } from '../webhook-url.util';
 
 /** The event types a webhook can subscribe to: every type but `webhook.test`, sent on request. */
 export const SUBSCRIBABLE_EVENT_TYPES = STREAM_EVENT_TYPES;
@@ -10,6 +11,7 @@ export const MAX_DESCRIPTION_LENGTH = 500;
 export class CreateWebhookDto {
   @ApiProperty({
     maxLength: MAX_URL_LENGTH,
+    pattern: URL_PATTERN,
     example: 'https://agents.example.com/interlock/webhooks',
     description: 'https (http only to loopback, outside production). No credentials; in production no private, loopback, link-local or metadata address.',
   })
@@ -18,7 +20,7 @@ export class CreateWebhookDto {
   url!: string;
 
   @ApiPropertyOptional({ maxLength: MAX_DESCRIPTION_LENGTH, default: '' })
-  @IsOptional()
+  @OptionalField()
   @IsString()
   @MaxLength(MAX_DESCRIPTION_LENGTH)
   description?: string;
@@ -39,7 +41,7 @@ export class CreateWebhookDto {
   eventTypes?: string[] | null;
 
   @ApiPropertyOptional({ default: true })
-  @IsOptional()
+  @OptionalField()
   @IsBoolean()
   enabled?: boolean;
 }

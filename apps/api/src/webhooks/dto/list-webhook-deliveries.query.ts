@@ -9,7 +9,7 @@ export class ListWebhookDeliveriesQuery {
   @IsIn(DELIVERY_STATUSES)
   status?: DeliveryStatus;
 
-  @ApiPropertyOptional({ description: 'The previous nextCursor; repeat the other parameters unchanged.' })
+  @ApiPropertyOptional({ minLength: 1, maxLength: 1000, description: 'The previous nextCursor; repeat the other parameters unchanged.' })
   @IsOptional()
   @IsString()
   @Length(1, 1000)

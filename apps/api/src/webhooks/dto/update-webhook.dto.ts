@@ -1,18 +1,21 @@
+import { OptionalField } from '../../http/optional-field.decorator';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
-import { MAX_URL_LENGTH } from '../webhook-url.util';
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { RequireAnyOf } from '../../http/require-any-of.decorator';
+import { MAX_URL_LENGTH, URL_PATTERN } from '../webhook-url.util';
 import { MAX_DESCRIPTION_LENGTH, SUBSCRIBABLE_EVENT_TYPES } from './create-webhook.dto';
 
-/** Every field optional: what is given changes, the rest stays. */
+/** Every field optional: what is given changes, the rest stays — but something must be given. */
+@RequireAnyOf('url', 'description', 'eventTypes', 'enabled')
 export class UpdateWebhookDto {
-  @ApiPropertyOptional({ maxLength: MAX_URL_LENGTH })
-  @IsOptional()
+  @ApiPropertyOptional({ maxLength: MAX_URL_LENGTH, pattern: URL_PATTERN })
+  @OptionalField()
   @IsString()
   @MaxLength(MAX_URL_LENGTH)
   url?: string;
 
   @ApiPropertyOptional({ maxLength: MAX_DESCRIPTION_LENGTH })
-  @IsOptional()
+  @OptionalField()
   @IsString()
   @MaxLength(MAX_DESCRIPTION_LENGTH)
   description?: string;
@@ -33,7 +36,7 @@ export class UpdateWebhookDto {
   eventTypes?: string[] | null;
 
   @ApiPropertyOptional({ description: 'false stops deliveries (pending ones wait); true resumes them and clears the failure streak.' })
-  @IsOptional()
+  @OptionalField()
   @IsBoolean()
   enabled?: boolean;
 }

@@ -1274,7 +1274,7 @@ class CreateWebhookDto(InterlockModel):
         ...,
         examples=['https://agents.example.com/interlock/webhooks'],
         max_length=2048,
-        pattern='^[^\\u0000]*$',
+        pattern='^(https://[A-Za-z][A-Za-z0-9-]*([.][A-Za-z][A-Za-z0-9-]*)*|http://(localhost|127[.]0[.]0[.]1|\\[::1\\]))(:[0-9]{1,4})?(/[^\\u0000]*)?$',
     )
     """
     https (http only to loopback, outside production). No credentials; in production no private, loopback, link-local or metadata address.
@@ -1718,7 +1718,11 @@ class UpdateWebhookDto(InterlockModel):
     """
     null: every type.
     """
-    url: Optional[str] = Field(None, max_length=2048, pattern='^[^\\u0000]*$')
+    url: Optional[str] = Field(
+        None,
+        max_length=2048,
+        pattern='^(https://[A-Za-z][A-Za-z0-9-]*([.][A-Za-z][A-Za-z0-9-]*)*|http://(localhost|127[.]0[.]0[.]1|\\[::1\\]))(:[0-9]{1,4})?(/[^\\u0000]*)?$',
+    )
 
 
 class WebhookDeliveryResponse(InterlockModel):

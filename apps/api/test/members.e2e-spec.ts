@@ -225,16 +225,30 @@ describe('members (SPEC §6, member.manage)', () => {
     expect((await http().get('/api/members').set('cookie', m.cookie).set('x-organisation-id', owner.organisationId)).status).toBe(404);
   });
 
-  it('answers 403 Missing permission: member.manage. to the built-in Manager', async () => {
+  it('lists the members to the built-in Manager (who may assign interrupts), and nothing more', async () => {
     const manager = await joinOrganisation(t.app.getHttpServer(), owner.cookie, roles.manager, 'Mary Manager');
+    const list = await http().get('/api/members').set('cookie', manager.cookie);
+    expect(list.status).toBe(200);
+    expect((list.body.members as { id: string }[]).map((m) => m.id)).toEqual(expect.arrayContaining([owner.memberId, manager.memberId]));
     for (const res of [
-      await http().get('/api/members').set('cookie', manager.cookie),
       await http().patch(`/api/members/${manager.memberId}`).set('cookie', manager.cookie).send({ roleId: roles.owner }),
       await http().delete(`/api/members/${owner.memberId}`).set('cookie', manager.cookie),
     ]) {
       expect(res.status).toBe(403);
       expect(res.body).toMatchObject({ code: 'MISSING_PERMISSION', message: 'Missing permission: member.manage.' });
     }
+  });
+
+  it('answers 403 naming both permissions to a member who may neither manage members nor assign', async () => {
+    const role = await http().post('/api/roles').set('cookie', owner.cookie).send({ name: 'Reader', permissions: ['interrupt.read'] });
+    expect(role.status).toBe(201);
+    const reader = await joinOrganisation(t.app.getHttpServer(), owner.cookie, role.body.id, 'Rita Reader');
+    const res = await http().get('/api/members').set('cookie', reader.cookie);
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ code: 'MISSING_PERMISSION', message: 'Missing permission: member.manage or interrupt.assign.' });
+    const teams = await http().get('/api/teams').set('cookie', reader.cookie);
+    expect(teams.status).toBe(403);
+    expect(teams.body).toMatchObject({ code: 'MISSING_PERMISSION', message: 'Missing permission: team.manage or interrupt.assign.' });
   });
 
   it('answers 403 to a request carrying x-api-key', async () => {

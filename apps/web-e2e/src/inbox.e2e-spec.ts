@@ -97,9 +97,11 @@ test.describe('Inbox and interrupts', () => {
     await page.getByRole('button', { name: 'Send edit' }).click();
     await expect(page.getByText('The edited arguments must be a JSON object ({…}), not an array.')).toBeVisible();
     await editor.fill('{"amount": 35, "currency": "EUR", "order": "1042"}');
+    await page.getByLabel('Run a different action instead (optional)').fill('partial_refund');
     await expectAccessible(page, 'the edit editor');
     await page.getByRole('button', { name: 'Send edit' }).click();
     await expect(page.getByText(/^Edited by Ada Lovelace/)).toBeVisible();
+    await expect(page.getByText('Runs partial_refund instead')).toBeVisible();
 
     await page.getByRole('button', { name: 'Approve notify_customer' }).click();
     await expect(page.getByText(/^Approved by Ada Lovelace/)).toBeVisible();
@@ -107,6 +109,7 @@ test.describe('Inbox and interrupts', () => {
 
     const result = await answered;
     expect(result.status).toBe('answered');
+    expect(result.decisions.find((d) => d.actionName === 'refund')?.editedName).toBe('partial_refund');
     expect(result.decisions.map((d) => ({ actionName: d.actionName, decision: d.decision, editedArgs: d.editedArgs }))).toEqual([
       { actionName: 'refund', decision: 'edit', editedArgs: { amount: 35, currency: 'EUR', order: '1042' } },
       { actionName: 'notify_customer', decision: 'approve', editedArgs: null },
@@ -232,6 +235,12 @@ test.describe('Inbox and interrupts', () => {
 
     // Assign to me, escalate with a reason: the inbox shows both.
     await rows.getByRole('link', { name: `Bulk ${word} question` }).click();
+    await page.getByRole('button', { name: 'Assign to me' }).click();
+    await expect(page.getByLabel('Assigned to Ada Lovelace').first()).toBeVisible();
+    // Unassign, then take it again.
+    await page.getByRole('button', { name: 'Unassign' }).click();
+    await expect(page.getByText('Nobody yet')).toBeVisible();
+    expect((await agent.interrupts.get(respondOnly.id)).assignee).toBeNull();
     await page.getByRole('button', { name: 'Assign to me' }).click();
     await expect(page.getByLabel('Assigned to Ada Lovelace').first()).toBeVisible();
     await page.getByLabel('Reason for escalating (optional)').fill('Needs legal review');

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
-import { MemberRoute } from '../auth/decorators/route-access.decorator';
+import { anyPermissionOf, MemberRoute } from '../auth/decorators/route-access.decorator';
 import type { MemberPrincipal } from '../auth/principal';
 import { IdParam } from '../http/id-param.pipe';
 import { MembersService } from './members.service';
@@ -14,7 +14,8 @@ export class MembersController {
   constructor(private readonly members: MembersService) {}
 
   @Get()
-  @MemberRoute('member.manage')
+  // Whoever may assign interrupts must see whom to assign them to (docs/DECISIONS.md).
+  @MemberRoute(anyPermissionOf('member.manage', 'interrupt.assign'))
   @ApiOperation({ operationId: 'listMembers', summary: "List the organisation's members, oldest first" })
   @ApiOkResponse({ type: MemberListResponse })
   async list(@CurrentMember() member: MemberPrincipal): Promise<MemberListResponse> {

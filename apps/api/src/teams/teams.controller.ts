@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
-import { MemberRoute } from '../auth/decorators/route-access.decorator';
+import { anyPermissionOf, MemberRoute } from '../auth/decorators/route-access.decorator';
 import type { MemberPrincipal } from '../auth/principal';
 import { IdParam } from '../http/id-param.pipe';
 import { TeamsService } from './teams.service';
@@ -16,7 +16,8 @@ export class TeamsController {
   constructor(private readonly teams: TeamsService) {}
 
   @Get()
-  @MemberRoute('team.manage')
+  // Whoever may assign interrupts must see the teams to assign them to (docs/DECISIONS.md).
+  @MemberRoute(anyPermissionOf('team.manage', 'interrupt.assign'))
   @ApiOperation({ operationId: 'listTeams', summary: "List the organisation's teams with their members" })
   @ApiOkResponse({ type: TeamListResponse })
   async list(@CurrentMember() member: MemberPrincipal): Promise<TeamListResponse> {

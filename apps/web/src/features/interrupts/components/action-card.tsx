@@ -7,7 +7,7 @@ import {
   type InterruptResponse,
   type JsonObject,
 } from '@interlock/api-client';
-import { Alert, Badge, Button, Group, JsonInput, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Badge, Button, Code, Group, JsonInput, Paper, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { FormError } from '../../../shared/components/form-error';
 import { JsonBlock } from '../../../shared/components/json-block';
@@ -122,7 +122,7 @@ export function ActionCard({
                 </Group>
               )}
               {mode === 'edit' && (
-                <EditForm action={action} pending={decide.isPending} onCancel={() => setMode(null)} onSend={(editedArgs) => send({ decision: 'edit', editedArgs })} />
+                <EditForm action={action} pending={decide.isPending} onCancel={() => setMode(null)} onSend={(edit) => send({ decision: 'edit', ...edit })} />
               )}
               {(mode === 'reject' || mode === 'respond') && (
                 <MessageForm
@@ -150,6 +150,11 @@ function DecisionView({ decision }: { decision: DecisionResponse }) {
       <Text size="sm">
         {DECIDED[decision.decision].label} by <strong>{decision.decidedBy.name}</strong> <RelativeTime value={decision.decidedAt} />
       </Text>
+      {decision.editedName !== null && (
+        <Text size="sm">
+          Runs <Code>{decision.editedName}</Code> instead
+        </Text>
+      )}
       {decision.editedArgs !== null && <JsonBlock value={decision.editedArgs} label="Edited arguments" />}
       {decision.message !== null && (
         <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
@@ -169,9 +174,10 @@ function EditForm({
   action: ActionRequestResponse;
   pending: boolean;
   onCancel: () => void;
-  onSend: (editedArgs: JsonObject) => void;
+  onSend: (edit: { editedArgs: JsonObject; editedName?: string }) => void;
 }) {
   const [text, setText] = useState(() => prettyJson(action.args));
+  const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
   const ref = useRef<HTMLTextAreaElement>(null);
   useEffect(() => ref.current?.focus(), []);
@@ -182,7 +188,8 @@ function EditForm({
         const parsed = parseEditedArgs(text);
         if (!parsed.ok) return setError(parsed.error);
         setError(null);
-        onSend(parsed.value);
+        const editedName = name.trim();
+        onSend({ editedArgs: parsed.value, ...(editedName === '' || editedName === action.name ? {} : { editedName }) });
       }}
     >
       <Stack gap="xs">
@@ -208,6 +215,14 @@ function EditForm({
           minRows={4}
           maxRows={20}
           styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+        />
+        <TextInput
+          label="Run a different action instead (optional)"
+          description={`Leave empty to run ${action.name} with the arguments above.`}
+          placeholder={action.name}
+          maxLength={200}
+          value={name}
+          onChange={(event) => setName(event.currentTarget.value)}
         />
         <Group gap="xs">
           <Button type="submit" loading={pending}>

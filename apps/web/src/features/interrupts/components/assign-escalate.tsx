@@ -8,25 +8,26 @@ import { notifySuccess } from '../../../shared/utils/notify';
 import { useAssign, useEscalate } from '../api/interrupts.queries';
 import { AssigneeBadge } from './interrupt-badges';
 
-/** Assign to a member or a team. Lists what the member may list; "Assign to me" always works. */
+/** Assign to a member or a team, or unassign. Whoever may assign may list members and teams. */
 export function AssignPanel({ interrupt }: { interrupt: InterruptResponse }) {
   const { member } = useSignedIn();
-  const members = useMembers({ enabled: useCan('member.manage') });
-  const teams = useTeams({ enabled: useCan('team.manage') });
+  const canAssign = useCan('interrupt.assign');
+  const members = useMembers({ enabled: useCan('member.manage') || canAssign });
+  const teams = useTeams({ enabled: useCan('team.manage') || canAssign });
   const assign = useAssign();
   const [target, setTarget] = useState<string | null>(null);
   const data = [
     ...(members.data ? [{ group: 'Members', items: members.data.map((m) => ({ value: `member:${m.id}`, label: m.name })) }] : []),
     ...(teams.data ? [{ group: 'Teams', items: teams.data.map((t) => ({ value: `team:${t.id}`, label: `Team ${t.name}` })) }] : []),
   ];
-  const submit = (value: string) => {
-    const [type, id] = value.split(':');
+  const submit = (value: string | null) => {
+    const [type, id] = value === null ? ['member', null] : value.split(':');
     assign.mutate(
-      { id: interrupt.id, body: type === 'team' ? { teamId: id } : { memberId: id } },
+      { id: interrupt.id, body: type === 'team' ? { teamId: id as string } : { memberId: id } },
       {
         onSuccess: (updated) => {
           setTarget(null);
-          notifySuccess(`Assigned to ${updated.assignee?.name ?? 'nobody'}`);
+          notifySuccess(updated.assignee ? `Assigned to ${updated.assignee.name}` : 'Unassigned');
         },
       },
     );
@@ -40,6 +41,11 @@ export function AssignPanel({ interrupt }: { interrupt: InterruptResponse }) {
         {interrupt.assignee ? (
           <Group gap="xs">
             <AssigneeBadge assignee={interrupt.assignee} />
+            {interrupt.status === 'open' && (
+              <Button variant="subtle" color="gray" size="compact-xs" loading={assign.isPending} onClick={() => submit(null)}>
+                Unassign
+              </Button>
+            )}
           </Group>
         ) : (
           <Text size="sm" c="dimmed">

@@ -12,7 +12,7 @@ import { findUserByEmail, insertUser, normaliseEmail } from '../users/users.repo
 import { DECOY_PASSWORD_HASH, hashPassword, verifyPassword } from './password.util';
 import type { MemberPrincipal } from './principal';
 import { SignInSessionService } from './sign-in-session.service';
-import type { CurrentSessionResponse } from './dto/session.response';
+import type { SignInSessionResponse } from './dto/sign-in-session.response';
 import type { SignUpDto } from './dto/sign-up.dto';
 
 /** A new sign-in session's cookie token, and the response body that goes with it. */
@@ -66,7 +66,7 @@ export class AuthService {
   }
 
   /** The member acting for this request's organisation: who, which organisation, which role and permissions. */
-  async describeSession(member: MemberPrincipal): Promise<CurrentSessionResponse> {
+  async describeSignInSession(member: MemberPrincipal): Promise<SignInSessionResponse> {
     const [organisation]: { name: string; plan: Plan }[] = await this.dataSource.query(
       `SELECT name, plan FROM organisations WHERE id = $1`,
       [member.organisationId],

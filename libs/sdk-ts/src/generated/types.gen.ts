@@ -325,12 +325,6 @@ export type CreatedInvitationResponse = {
     token: string;
 };
 
-export type CurrentSessionResponse = {
-    member: SignedInMember;
-    organisation: SignedInOrganisation;
-    permissions: Array<'apiKey.create' | 'apiKey.read' | 'apiKey.update' | 'apiKey.delete' | 'interrupt.decide' | 'interrupt.assign' | 'interrupt.escalate' | 'interrupt.read' | 'session.read' | 'session.disconnect' | 'webhook.manage' | 'billing.manage' | 'member.invite' | 'member.manage' | 'role.manage' | 'team.manage' | 'auditLog.read' | 'auditLog.export'>;
-};
-
 /**
  * One decision on one action request; the fields allowed depend on `decision`.
  */
@@ -1011,6 +1005,12 @@ export type SignInDto = {
     password: string;
 };
 
+export type SignInSessionResponse = {
+    member: SignedInMember;
+    organisation: SignedInOrganisation;
+    permissions: Array<'apiKey.create' | 'apiKey.read' | 'apiKey.update' | 'apiKey.delete' | 'interrupt.decide' | 'interrupt.assign' | 'interrupt.escalate' | 'interrupt.read' | 'session.read' | 'session.disconnect' | 'webhook.manage' | 'billing.manage' | 'member.invite' | 'member.manage' | 'role.manage' | 'team.manage' | 'auditLog.read' | 'auditLog.export'>;
+};
+
 export type SignUpDto = {
     email: string;
     /**
@@ -1642,7 +1642,7 @@ export type ExportAuditLogResponses = {
 
 export type ExportAuditLogResponse = ExportAuditLogResponses[keyof ExportAuditLogResponses];
 
-export type GetSessionData = {
+export type GetSignInSessionData = {
     body?: never;
     headers?: {
         /**
@@ -1655,7 +1655,7 @@ export type GetSessionData = {
     url: '/api/auth/session';
 };
 
-export type GetSessionErrors = {
+export type GetSignInSessionErrors = {
     /**
      * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
      */
@@ -1682,13 +1682,13 @@ export type GetSessionErrors = {
     503: ErrorBody;
 };
 
-export type GetSessionError = GetSessionErrors[keyof GetSessionErrors];
+export type GetSignInSessionError = GetSignInSessionErrors[keyof GetSignInSessionErrors];
 
-export type GetSessionResponses = {
-    200: CurrentSessionResponse;
+export type GetSignInSessionResponses = {
+    200: SignInSessionResponse;
 };
 
-export type GetSessionResponse = GetSessionResponses[keyof GetSessionResponses];
+export type GetSignInSessionResponse = GetSignInSessionResponses[keyof GetSignInSessionResponses];
 
 export type SignInData = {
     body: SignInDto;
@@ -4510,14 +4510,14 @@ export type TestWebhookResponses = {
 
 export type TestWebhookResponse = TestWebhookResponses[keyof TestWebhookResponses];
 
-export type WhoamiData = {
+export type GetWhoamiData = {
     body?: never;
     path?: never;
     query?: never;
     url: '/api/whoami';
 };
 
-export type WhoamiErrors = {
+export type GetWhoamiErrors = {
     /**
      * MISSING_API_KEY, INVALID_API_KEY or API_KEY_EXPIRED.
      */
@@ -4536,13 +4536,13 @@ export type WhoamiErrors = {
     503: ErrorBody;
 };
 
-export type WhoamiError = WhoamiErrors[keyof WhoamiErrors];
+export type GetWhoamiError = GetWhoamiErrors[keyof GetWhoamiErrors];
 
-export type WhoamiResponses = {
+export type GetWhoamiResponses = {
     200: WhoamiResponse;
 };
 
-export type WhoamiResponse2 = WhoamiResponses[keyof WhoamiResponses];
+export type GetWhoamiResponse = GetWhoamiResponses[keyof GetWhoamiResponses];
 
 export type GetLivenessData = {
     body?: never;

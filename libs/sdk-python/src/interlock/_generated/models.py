@@ -1281,35 +1281,6 @@ class CreateWebhookDto(InterlockModel):
     """
 
 
-class CurrentSessionResponse(InterlockModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    member: SignedInMember
-    organisation: SignedInOrganisation
-    permissions: list[
-        Union[Literal['apiKey.create',
-            'apiKey.read',
-            'apiKey.update',
-            'apiKey.delete',
-            'interrupt.decide',
-            'interrupt.assign',
-            'interrupt.escalate',
-            'interrupt.read',
-            'session.read',
-            'session.disconnect',
-            'webhook.manage',
-            'billing.manage',
-            'member.invite',
-            'member.manage',
-            'role.manage',
-            'team.manage',
-            'auditLog.read',
-            'auditLog.export'], str]
-    ]
-
-
 class DecideInterruptDto(
     RootModel[Union[ApproveDecision, EditDecision, RejectDecision, RespondDecision]]
 ):
@@ -1683,6 +1654,35 @@ class SessionStartedEvent(InterlockModel):
     """
     An agent started a Live View session.
     """
+
+
+class SignInSessionResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    member: SignedInMember
+    organisation: SignedInOrganisation
+    permissions: list[
+        Union[Literal['apiKey.create',
+            'apiKey.read',
+            'apiKey.update',
+            'apiKey.delete',
+            'interrupt.decide',
+            'interrupt.assign',
+            'interrupt.escalate',
+            'interrupt.read',
+            'session.read',
+            'session.disconnect',
+            'webhook.manage',
+            'billing.manage',
+            'member.invite',
+            'member.manage',
+            'role.manage',
+            'team.manage',
+            'auditLog.read',
+            'auditLog.export'], str]
+    ]
 
 
 class TeamListResponse(InterlockModel):

@@ -3,9 +3,8 @@ import { DataSource } from 'typeorm';
 import {
   AuditFilter,
   AuditPosition,
+  AuditCursorCodec,
   AuditQueryError,
-  decodeCursor,
-  encodeCursor,
   pageQuery,
   parametersDigest,
   parseAuditQuery,
@@ -28,10 +27,14 @@ export const AUDIT_EXPORT_MAX = 5000;
 
 @Injectable()
 export class AuditLogService {
+  private readonly cursors: AuditCursorCodec;
+
   constructor(
     private readonly dataSource: DataSource,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.cursors = new AuditCursorCodec(config.cursorSecret);
+  }
 
   /** One page of a walk (SPEC §7): newest first, snapshot-bound, with an opaque next cursor. */
   async list(organisationId: string, raw: Record<string, unknown>): Promise<AuditLogPage> {
@@ -40,7 +43,7 @@ export class AuditLogService {
     let snapshot: string;
     let after: AuditPosition | undefined;
     if (query.cursor !== undefined) {
-      const cursor = decodeCursor(this.config.apiKeyPepper, organisationId, query.cursor);
+      const cursor = this.cursors.decode(organisationId, query.cursor);
       if (cursor === null) throw new ApiError('VALIDATION_FAILED', 'cursor: is not a cursor this endpoint issued');
       if (cursor.digest !== digest) {
         throw new ApiError('VALIDATION_FAILED', 'cursor: belongs to a walk with different parameters; repeat them unchanged');
@@ -55,7 +58,7 @@ export class AuditLogService {
     const last = page[page.length - 1];
     const nextCursor =
       rows.length > query.limit && last !== undefined
-        ? encodeCursor(this.config.apiKeyPepper, organisationId, {
+        ? this.cursors.encode(organisationId, {
             createdAt: last.created_at.toISOString(),
             seq: String(last.seq),
             snapshot,

@@ -10,7 +10,8 @@ import { queryRows } from '../database/query-rows.util';
 import { ApiError } from '../http/api-error';
 import { IdempotencyService, IdempotentRequest, IdempotentResult } from '../idempotency/idempotency.service';
 import { DECISIONS } from './interrupt-decision.entity';
-import { KeysetCursorCodec, keysetPage, KeysetPosition } from '../http/keyset-cursor.util';
+import { KeysetCursorCodec, type KeysetPosition } from '@interlock/cursor';
+import { keysetPage } from '../http/keyset-cursor.util';
 import {
   INTERRUPT_COLUMNS,
   InterruptDetailRow,
@@ -66,7 +67,7 @@ export class InterruptsService {
     private readonly outbox: WebhookOutbox,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.cursors = new KeysetCursorCodec(config.apiKeyPepper, 'interrupts.list');
+    this.cursors = new KeysetCursorCodec(config.cursorSecret, 'interrupts.list');
   }
 
   /**
@@ -205,7 +206,7 @@ export class InterruptsService {
     };
     const page = await keysetPage<InterruptRow>(
       this.cursors,
-      { filters, cursor: query.cursor, limit: query.limit ?? DEFAULT_PAGE },
+      { organisationId, filters, cursor: query.cursor, limit: query.limit ?? DEFAULT_PAGE },
       (row) => row.created_at,
       async (after, take) => {
         if (assignees !== undefined && assignees.ids.length === 0) return [];

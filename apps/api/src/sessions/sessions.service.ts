@@ -9,7 +9,8 @@ import { queryRows } from '../database/query-rows.util';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { ApiError } from '../http/api-error';
-import { KeysetCursorCodec, keysetPage } from '../http/keyset-cursor.util';
+import { KeysetCursorCodec } from '@interlock/cursor';
+import { keysetPage } from '../http/keyset-cursor.util';
 import { IdempotencyService, IdempotentRequest, IdempotentResult } from '../idempotency/idempotency.service';
 import { LOGGER } from '../logging/logger.module';
 import { NotificationBus } from '../notifications/notification-bus';
@@ -40,7 +41,7 @@ export class SessionsService {
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.cursors = new KeysetCursorCodec(config.apiKeyPepper, 'sessions.list');
+    this.cursors = new KeysetCursorCodec(config.cursorSecret, 'sessions.list');
   }
 
   async start(
@@ -193,7 +194,7 @@ export class SessionsService {
     const filters = JSON.stringify([organisationId, query.status ?? null, query.externalId ?? null]);
     const page = await keysetPage<SessionRow>(
       this.cursors,
-      { filters, cursor: query.cursor, limit: query.limit ?? DEFAULT_PAGE },
+      { organisationId, filters, cursor: query.cursor, limit: query.limit ?? DEFAULT_PAGE },
       (row) => row.started_at,
       (after, take) => {
         const params: unknown[] = [organisationId];

@@ -7,7 +7,8 @@ import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { queryRows } from '../database/query-rows.util';
 import { ApiError } from '../http/api-error';
-import { KeysetCursorCodec, keysetPage } from '../http/keyset-cursor.util';
+import { KeysetCursorCodec } from '@interlock/cursor';
+import { keysetPage } from '../http/keyset-cursor.util';
 import { JobRunner } from '../jobs/job-runner';
 import type { CreateWebhookDto } from './dto/create-webhook.dto';
 import type { ListWebhookDeliveriesQuery } from './dto/list-webhook-deliveries.query';
@@ -120,7 +121,7 @@ export class WebhooksService {
     @Inject(WEBHOOK_RESOLVER) private readonly resolve: AddressResolver,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.cursors = new KeysetCursorCodec(config.apiKeyPepper, 'webhooks.deliveries');
+    this.cursors = new KeysetCursorCodec(config.cursorSecret, 'webhooks.deliveries');
     this.production = config.nodeEnv === 'production';
     this.maxAttempts = config.webhooks.retryScheduleMs.length + 1;
   }
@@ -318,7 +319,7 @@ export class WebhooksService {
     const filters = JSON.stringify([member.organisationId, id, query.status ?? null]);
     const page = await keysetPage<DeliveryRow>(
       this.cursors,
-      { filters, cursor: query.cursor, limit: query.limit ?? DEFAULT_PAGE },
+      { organisationId: member.organisationId, filters, cursor: query.cursor, limit: query.limit ?? DEFAULT_PAGE },
       (row) => row.created_at,
       (after, take) => {
         const params: unknown[] = [member.organisationId, id];

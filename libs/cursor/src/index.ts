@@ -1,0 +1,2 @@
+export { CursorCodec, deriveCursorKey, MAX_CURSOR_LENGTH, type CursorScope } from './cursor-codec';
+export { KeysetCursorCodec, type KeysetPosition } from './keyset-cursor';

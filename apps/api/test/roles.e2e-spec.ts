@@ -248,7 +248,8 @@ describe('roles (SPEC §6, role.manage)', () => {
       for (let i = 0; i < 200 && (await waiting()) === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
       expect(await waiting()).toBeGreaterThan(0);
       await accepting.query(
-        `INSERT INTO members (organisation_id, id, email, name, password_hash, role_id) VALUES ($1, gen_random_uuid(), $2, 'Racer', 'x', $3)`,
+        `WITH u AS (INSERT INTO users (id, email, name, password_hash) VALUES (gen_random_uuid(), $2, 'Racer', 'x') RETURNING id)
+         INSERT INTO memberships (organisation_id, user_id, role_id) SELECT $1, u.id, $3 FROM u`,
         [owner.organisationId, sent.body.email, roleId],
       );
       await accepting.query(`UPDATE invitations SET accepted_at = now() WHERE organisation_id = $1 AND id = $2`, [owner.organisationId, sent.body.id]);

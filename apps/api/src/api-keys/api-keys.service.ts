@@ -75,7 +75,6 @@ export class ApiKeysService {
         action: 'api_key.created',
         actor: actorOf(member),
         target: { type: 'api_key', id, name },
-        summary: `Key ${name} created by ${member.memberName}`,
         metadata: { expiry, start, expiresAt: expiresAt?.toISOString() ?? null },
         ipAddress: ip,
       });
@@ -111,7 +110,6 @@ export class ApiKeysService {
           action: 'api_key.renamed',
           actor: actorOf(member),
           target: { type: 'api_key', id, name },
-          summary: `Key ${before.name} renamed to ${name} by ${member.memberName}`,
           metadata: { previousName: before.name, name },
           ipAddress: ip,
         });
@@ -137,7 +135,6 @@ export class ApiKeysService {
         action: 'api_key.revoked',
         actor: actorOf(member),
         target: { type: 'api_key', id, name: deleted.name },
-        summary: `Key ${deleted.name} revoked by ${member.memberName}`,
         metadata: { start: deleted.start },
         ipAddress: ip,
       });

@@ -6,19 +6,11 @@ import { actorOf, MemberPrincipal } from '../auth/principal';
 import { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
 import { WebhookOutbox } from '../webhooks/webhook-outbox';
 import { ApiError } from '../http/api-error';
-import type { Decision } from './interrupt-decision.entity';
 import type { InterruptStatus } from './interrupt.entity';
 import { INTERRUPT_COLUMNS, InterruptRow, StoredActionRequest, toInterruptResponse } from './interrupt-record';
 import type { AssignInterruptDto } from './dto/assign-interrupt.dto';
 import type { DecideInterruptDto } from './dto/decide-interrupt.dto';
 import type { InterruptResponse } from './dto/interrupt.response';
-
-const DECIDED: Record<Decision, string> = {
-  approve: 'approved',
-  edit: 'approved with edits',
-  reject: 'rejected',
-  respond: 'answered',
-};
 
 interface LockedInterrupt {
   title: string;
@@ -102,7 +94,6 @@ export class InterruptReviewService {
         action: 'interrupt.decided',
         actor: actorOf(member),
         target: { type: 'interrupt', id, name: interrupt.title },
-        summary: `Action ${action.name} of interrupt ${interrupt.title} ${DECIDED[body.decision]} by ${member.memberName}`,
         metadata: { actionName: action.name, decision: body.decision, becameAnswered },
         ipAddress: ip,
       });
@@ -141,7 +132,6 @@ export class InterruptReviewService {
         action: 'interrupt.assigned',
         actor: actorOf(member),
         target: { type: 'interrupt', id, name: interrupt.title },
-        summary: `Interrupt ${interrupt.title} assigned to ${assignee.type === 'team' ? 'team ' : ''}${assignee.name} by ${member.memberName}`,
         metadata: {
           assigneeType: assignee.type,
           assigneeId: assignee.id,
@@ -171,13 +161,11 @@ export class InterruptReviewService {
           WHERE organisation_id = $1 AND id = $2`,
         [member.organisationId, id],
       );
-      const previous = `${interrupt.assignee_type === 'team' ? 'team ' : ''}${interrupt.assignee_name ?? ''}`;
       await writeAuditEntry(tx, {
         organisationId: member.organisationId,
         action: 'interrupt.unassigned',
         actor: actorOf(member),
         target: { type: 'interrupt', id, name: interrupt.title },
-        summary: `Interrupt ${interrupt.title} unassigned from ${previous} by ${member.memberName}`,
         metadata: {
           previousAssigneeType: interrupt.assignee_type,
           previousAssigneeId: interrupt.assignee_id,
@@ -210,7 +198,6 @@ export class InterruptReviewService {
         action: 'interrupt.escalated',
         actor: actorOf(member),
         target: { type: 'interrupt', id, name: interrupt.title },
-        summary: `Interrupt ${interrupt.title} escalated to level ${level} by ${member.memberName}`,
         metadata: { level, reason: reason ?? null },
         ipAddress: ip,
       });

@@ -126,7 +126,6 @@ export class InterruptsService {
           action: 'interrupt.created',
           actor: actorOf(key),
           target: { type: 'interrupt', id, name: body.title },
-          summary: `Interrupt ${body.title} opened by key ${key.apiKeyName}`,
           metadata: { externalId: body.externalId ?? null, actionRequests: actionRequests.map((a) => a.name) },
           ipAddress: ip,
         });

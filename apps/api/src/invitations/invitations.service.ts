@@ -117,7 +117,6 @@ export class InvitationsService {
         action: 'member.invited',
         actor: actorOf(member),
         target: { type: 'invitation', id, name: address },
-        summary: `${address} invited as ${granted.name} by ${member.memberName}`,
         metadata: { roleId: granted.id, role: granted.name, expiresAt: expiresAt.toISOString() },
         ipAddress: ip,
       });
@@ -150,7 +149,6 @@ export class InvitationsService {
         action: 'member.invitation_deleted',
         actor: actorOf(member),
         target: { type: 'invitation', id, name: row.email },
-        summary: `Invitation of ${row.email} as ${row.role_name} withdrawn by ${member.memberName}`,
         metadata: { email: row.email, roleId: row.role_id, role: row.role_name, state: 'pending', reason: 'withdrawn' },
         ipAddress: ip,
       });
@@ -224,7 +222,6 @@ export class InvitationsService {
       action: 'member.joined',
       actor: { type: 'member', id: who.userId, name: who.name },
       target: { type: 'user', id: who.userId, name: who.name },
-      summary: `${who.name} joined as ${invitation.role_name}`,
       metadata: {
         invitationId: invitation.id,
         email: invitation.email,

@@ -86,7 +86,6 @@ export class MembersService {
         action: 'member.role_changed',
         actor: actorOf(member),
         target: { type: 'user', id, name: target.name },
-        summary: `${target.name}'s role changed from ${target.role_name} to ${role.name} by ${member.memberName}`,
         metadata: { fromRoleId: target.role_id, fromRole: target.role_name, toRoleId: role.id, toRole: role.name },
         ipAddress: ip,
       });
@@ -110,10 +109,6 @@ export class MembersService {
         action: 'member.removed',
         actor: actorOf(member),
         target: { type: 'user', id, name: target.name },
-        summary:
-          target.id === member.memberId
-            ? `${target.name} left the organisation`
-            : `${target.name} removed by ${member.memberName}`,
         metadata: { email: target.email, roleId: target.role_id, role: target.role_name },
         ipAddress: ip,
       });

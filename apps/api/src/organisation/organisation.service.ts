@@ -71,7 +71,6 @@ export class OrganisationService {
         action: 'billing.plan_changed',
         actor: actorOf(member),
         target: { type: 'organisation', id: member.organisationId, name: before.name },
-        summary: `Plan changed from ${before.plan === 'pro' ? 'Pro' : 'Free'} to ${plan === 'pro' ? 'Pro' : 'Free'} by ${member.memberName}`,
         metadata: { from: before.plan, to: plan },
         ipAddress: ip,
       });

@@ -83,7 +83,6 @@ export class RolesService {
         action: 'role.created',
         actor: actorOf(member),
         target: { type: 'role', id: created.id, name },
-        summary: `Role ${name} created by ${member.memberName}`,
         metadata: { permissions: ordered },
         ipAddress: ip,
       });
@@ -132,10 +131,6 @@ export class RolesService {
         action: 'role.updated',
         actor: actorOf(member),
         target: { type: 'role', id, name },
-        summary:
-          name === before.name
-            ? `Role ${name} updated by ${member.memberName}`
-            : `Role ${before.name} renamed to ${name} by ${member.memberName}`,
         metadata: { previousName: before.name, name, added, removed, permissions },
         ipAddress: ip,
       });
@@ -177,7 +172,6 @@ export class RolesService {
         action: 'role.deleted',
         actor: actorOf(member),
         target: { type: 'role', id, name: role.name },
-        summary: `Role ${role.name} deleted by ${member.memberName}`,
         metadata: { permissions: canonicalPermissions(role.permissions), invitationsDeleted },
         ipAddress: ip,
       });

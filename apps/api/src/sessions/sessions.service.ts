@@ -72,7 +72,6 @@ export class SessionsService {
           action: 'session.started',
           actor: actorOf(key),
           target: { type: 'session', id, name: body.name },
-          summary: `Session ${body.name} started by key ${key.apiKeyName}`,
           metadata: { externalId: body.externalId ?? null },
           ipAddress: ip,
         });
@@ -147,7 +146,6 @@ export class SessionsService {
         action: 'session.ended',
         actor: actorOf(key),
         target: { type: 'session', id, name: ended.name },
-        summary: `Session ${ended.name} ended by key ${key.apiKeyName}`,
         metadata: { messageCount: ended.message_count, durationSeconds: durationSeconds(ended) },
         ipAddress: ip,
       });
@@ -167,7 +165,6 @@ export class SessionsService {
         action: 'session.disconnected',
         actor: actorOf(member),
         target: { type: 'session', id, name: disconnected.name },
-        summary: `Session ${disconnected.name} disconnected by ${member.memberName}`,
         metadata: { messageCount: disconnected.message_count, durationSeconds: durationSeconds(disconnected) },
         ipAddress: ip,
       });

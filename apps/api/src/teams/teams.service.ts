@@ -70,7 +70,7 @@ export class TeamsService {
         action: 'team.created',
         actor: actorOf(member),
         target: { type: 'team', id: created.id, name },
-        summary: `Team ${name} created by ${member.memberName}`,
+        metadata: null,
         ipAddress: ip,
       });
       return { ...created, member_ids: [] };
@@ -97,7 +97,6 @@ export class TeamsService {
           action: 'team.renamed',
           actor: actorOf(member),
           target: { type: 'team', id, name },
-          summary: `Team ${before.name} renamed to ${name} by ${member.memberName}`,
           metadata: { previousName: before.name, name },
           ipAddress: ip,
         });
@@ -120,7 +119,6 @@ export class TeamsService {
         action: 'team.deleted',
         actor: actorOf(member),
         target: { type: 'team', id, name: team.name },
-        summary: `Team ${team.name} deleted by ${member.memberName}`,
         metadata: { memberCount: count },
         ipAddress: ip,
       });
@@ -144,7 +142,6 @@ export class TeamsService {
         action: 'team.member_added',
         actor: actorOf(member),
         target: { type: 'team', id, name: team.name },
-        summary: `${added.name} added to team ${team.name} by ${member.memberName}`,
         metadata: { memberId: added.id, memberName: added.name },
         ipAddress: ip,
       });
@@ -167,7 +164,6 @@ export class TeamsService {
         action: 'team.member_removed',
         actor: actorOf(member),
         target: { type: 'team', id, name: team.name },
-        summary: `${removed.name} removed from team ${team.name} by ${member.memberName}`,
         metadata: { memberId: removed.id, memberName: removed.name },
         ipAddress: ip,
       });

@@ -177,7 +177,6 @@ export class WebhooksService {
         action: 'webhook.created',
         actor: actorOf(member),
         target: { type: 'webhook', id, name: url },
-        summary: `Webhook ${url} created by ${member.memberName}`,
         metadata: { url, description: created.description, eventTypes: created.event_types, enabled: created.enabled },
         ipAddress: ip,
       });
@@ -225,7 +224,6 @@ export class WebhooksService {
         action: 'webhook.updated',
         actor: actorOf(member),
         target: { type: 'webhook', id, name: after.url },
-        summary: `Webhook ${after.url} ${describeChanges(changes)} by ${member.memberName}`,
         metadata: { changes },
         ipAddress: ip,
       });
@@ -250,7 +248,6 @@ export class WebhooksService {
         action: 'webhook.deleted',
         actor: actorOf(member),
         target: { type: 'webhook', id, name: webhook.url },
-        summary: `Webhook ${webhook.url} deleted by ${member.memberName}`,
         metadata: { url: webhook.url },
         ipAddress: ip,
       });
@@ -274,7 +271,6 @@ export class WebhooksService {
         action: 'webhook.secret_rotated',
         actor: actorOf(member),
         target: { type: 'webhook', id, name: webhook.url },
-        summary: `Signing secret of webhook ${webhook.url} rotated by ${member.memberName}`,
         metadata: { previousSecretExpiresAt: rotated.previous_secret_expires_at?.toISOString() ?? null },
         ipAddress: ip,
       });
@@ -378,7 +374,6 @@ export class WebhooksService {
         action: 'webhook.delivery_retried',
         actor: actorOf(member),
         target: { type: 'webhook', id, name: webhook.url },
-        summary: `Delivery of ${delivery.event_type} to webhook ${webhook.url} retried by ${member.memberName}`,
         metadata: { deliveryId, eventId: delivery.event_id, eventType: delivery.event_type, previousStatus: delivery.status },
         ipAddress: ip,
       });
@@ -423,12 +418,4 @@ export class WebhooksService {
     }
     return url.toString();
   }
-}
-
-function describeChanges(changes: Record<string, unknown>): string {
-  const fields = Object.keys(changes);
-  if (fields.length === 1 && 'enabled' in changes) {
-    return (changes.enabled as { to: boolean }).to ? 'enabled' : 'disabled';
-  }
-  return `updated (${fields.join(', ')})`;
 }

@@ -169,13 +169,18 @@ export type Assignee = {
 
 export type AssigneeFilter = 'me' | 'my_teams' | 'unassigned';
 
+/**
+ * <category>.<verb>: the actions the service writes today; new actions may appear: treat unknown ones as opaque.
+ */
+export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.role_changed' | 'organisation.created' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
+
 export type AuditCategory = 'interrupt' | 'session' | 'member' | 'role' | 'team' | 'api_key' | 'webhook' | 'classification' | 'settings' | 'billing' | 'organisation';
 
 export type AuditEntryResponse = {
     /**
-     * <category>.<verb>; new actions may appear: treat unknown ones as opaque.
+     * <category>.<verb>: the actions the service writes today; new actions may appear: treat unknown ones as opaque.
      */
-    action: string;
+    action: AuditAction;
     /**
      * A member's user id or an API key's id; absent for the system.
      */

@@ -102,7 +102,13 @@ const apiLayers = [
             {
               name: '@nestjs/common',
               importNames: NEST_HTTP_EXCEPTIONS,
-              message: 'Services do not throw HTTP exceptions: throw the error catalogue’s errors (ApiError) and let the filter map them.',
+              message: 'Services do not throw HTTP exceptions: throw DomainError (@interlock/domain) and let the filter map it.',
+            },
+          ],
+          patterns: [
+            {
+              group: ['**/http/api-error'],
+              message: "Services throw DomainError from '@interlock/domain'; http/api-error is the HTTP layer's name for it.",
             },
           ],
         },

@@ -37,6 +37,11 @@ describe('API layers', () => {
     expect(errors(SERVICE, "import { Injectable, Inject } from '@nestjs/common';\nexport const x = [Injectable, Inject];\n", 'no-restricted-imports')).toEqual([]);
   });
 
+  it("refuse the HTTP layer's error in a service: it throws the domain's", () => {
+    expect(errors(SERVICE, "import { ApiError } from '../http/api-error';\nexport const x = ApiError;\n", 'no-restricted-imports')).toHaveLength(1);
+    expect(errors(SERVICE, "import { DomainError } from '@interlock/domain';\nexport const x = DomainError;\n", 'no-restricted-imports')).toEqual([]);
+  });
+
   it('refuse SQL outside the owner of the table', () => {
     const sql = [
       "export const a = (db: { query(s: string): unknown }) => db.query('SELECT id FROM widgets WHERE organisation_id = $1');",

@@ -1,3 +1,4 @@
+import { DomainError } from '@interlock/domain';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
@@ -5,7 +6,6 @@ import { apiKeyHashesEqual, hashApiKey, parseApiKey } from '@interlock/api-keys'
 import type { Plan } from '@interlock/domain';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
-import { ApiError } from '../http/api-error';
 import { JobRunner } from '../jobs/job-runner';
 import { LOGGER } from '../logging/logger.module';
 import { NotificationBus } from '../notifications/notification-bus';
@@ -15,8 +15,8 @@ import { LastUsedRecorder } from './last-used.recorder';
 
 // Refusals are the hot path under a flood of bad keys: built once, thrown as often as needed
 // (they carry no per-request state; the filter adds the request id).
-const INVALID = ApiError.of('INVALID_API_KEY');
-const EXPIRED = ApiError.of('API_KEY_EXPIRED');
+const INVALID = DomainError.of('INVALID_API_KEY');
+const EXPIRED = DomainError.of('API_KEY_EXPIRED');
 
 /**
  * Turns an `x-api-key` value into the key's principal, in the SPEC §4 order: well-formed and

@@ -1,3 +1,4 @@
+import { DomainError } from '@interlock/domain';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
@@ -5,7 +6,6 @@ import { apiKeyStart, generateApiKey, hashApiKey } from '@interlock/api-keys';
 import { writeAuditEntry } from '@interlock/audit';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
-import { ApiError } from '../http/api-error';
 import { NotificationBus } from '../notifications/notification-bus';
 import { queryRows } from '../database/query-rows.util';
 import { actorOf, MemberPrincipal } from '../auth/principal';
@@ -98,7 +98,7 @@ export class ApiKeysService {
           FOR UPDATE`,
         [member.organisationId, id],
       );
-      if (before === undefined) throw ApiError.of('NOT_FOUND');
+      if (before === undefined) throw DomainError.of('NOT_FOUND');
       const [updated] = await queryRows<ApiKeyRow>(
         tx,
         `UPDATE api_keys SET name = $3 WHERE organisation_id = $1 AND id = $2 RETURNING ${LISTED}`,
@@ -129,7 +129,7 @@ export class ApiKeysService {
         `DELETE FROM api_keys WHERE organisation_id = $1 AND id = $2 RETURNING name, start`,
         [member.organisationId, id],
       );
-      if (deleted === undefined) throw ApiError.of('NOT_FOUND');
+      if (deleted === undefined) throw DomainError.of('NOT_FOUND');
       await writeAuditEntry(tx, {
         organisationId: member.organisationId,
         action: 'api_key.revoked',

@@ -1,6 +1,6 @@
+import { DomainError } from '@interlock/domain';
 import { Injectable } from '@nestjs/common';
 import { queryRows, Queryable } from '../database/query-rows.util';
-import { ApiError } from '../http/api-error';
 import { IDEMPOTENCY_RETENTION_SQL as RETENTION } from './idempotency-sweep.job';
 
 /** An `Idempotency-Key` on a request, with what the request was (see `requestFingerprint`). */
@@ -73,12 +73,12 @@ export class IdempotencyService {
     );
     if (row === undefined || row.response_status === null || row.response_body === null) {
       // Swept between the two statements: a conflict with nothing to replay, safe to retry.
-      throw new ApiError('CONFLICT', 'A request with this Idempotency-Key is in progress; retry it.', {
+      throw new DomainError('CONFLICT', 'A request with this Idempotency-Key is in progress; retry it.', {
         'x-should-retry': 'true',
       });
     }
     if (row.fingerprint !== request.fingerprint) {
-      throw new ApiError('CONFLICT', 'This Idempotency-Key was already used with a different request.');
+      throw new DomainError('CONFLICT', 'This Idempotency-Key was already used with a different request.');
     }
     return { status: row.response_status, body: row.response_body };
   }

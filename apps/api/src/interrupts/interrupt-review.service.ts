@@ -5,12 +5,12 @@ import { writeAuditEntry } from '@interlock/audit';
 import { actorOf, MemberPrincipal } from '../auth/principal';
 import { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
 import { WebhookOutbox } from '../webhooks/webhook-outbox';
-import { ApiError } from '../http/api-error';
 import type { InterruptStatus } from './interrupt.entity';
 import { INTERRUPT_COLUMNS, InterruptRow, StoredActionRequest, toInterruptResponse } from './interrupt-record';
 import type { AssignInterruptDto } from './dto/assign-interrupt.dto';
 import type { DecideInterruptDto } from './dto/decide-interrupt.dto';
 import type { InterruptResponse } from './dto/interrupt.response';
+import { DomainError } from '@interlock/domain';
 
 interface LockedInterrupt {
   title: string;
@@ -22,7 +22,7 @@ interface LockedInterrupt {
   escalation_level: number;
 }
 
-const alreadyAnswered = () => new ApiError('CONFLICT', 'This interrupt is already answered.');
+const alreadyAnswered = () => new DomainError('CONFLICT', 'This interrupt is already answered.');
 
 /**
  * What members do to interrupts (SPEC §6): decide, assign, escalate. Each writes its entry and,
@@ -47,10 +47,10 @@ export class InterruptReviewService {
       const action = interrupt.action_requests.find((a) => a.name === body.actionName);
       // The body is well-formed; what it names conflicts with this interrupt: 409, not 400.
       if (action === undefined) {
-        throw new ApiError('CONFLICT', `actionName must name one of this interrupt's action requests.`);
+        throw new DomainError('CONFLICT', `actionName must name one of this interrupt's action requests.`);
       }
       if (!action.allowedDecisions.includes(body.decision)) {
-        throw new ApiError(
+        throw new DomainError(
           'CONFLICT',
           `decision must be one of the decisions action ${action.name} allows: ${action.allowedDecisions.join(', ')}.`,
         );
@@ -76,7 +76,7 @@ export class InterruptReviewService {
         ],
       );
       if (inserted.length === 0) {
-        throw new ApiError('CONFLICT', `Action ${action.name} of this interrupt has already been decided.`);
+        throw new DomainError('CONFLICT', `Action ${action.name} of this interrupt has already been decided.`);
       }
       const [{ decided }]: { decided: number }[] = await tx.query(
         `SELECT count(*)::int AS decided FROM interrupt_decisions WHERE organisation_id = $1 AND interrupt_id = $2`,
@@ -215,7 +215,7 @@ export class InterruptReviewService {
          FROM interrupts WHERE organisation_id = $1 AND id = $2 FOR NO KEY UPDATE`,
       [member.organisationId, id],
     );
-    if (row === undefined) throw ApiError.of('NOT_FOUND');
+    if (row === undefined) throw DomainError.of('NOT_FOUND');
     return row;
   }
 
@@ -234,7 +234,7 @@ export class InterruptReviewService {
               FOR KEY SHARE OF m`,
       [member.organisationId, assigneeId],
     );
-    if (row === undefined) throw ApiError.of('NOT_FOUND');
+    if (row === undefined) throw DomainError.of('NOT_FOUND');
     return { type, id: row.id, name: row.name };
   }
 
@@ -243,7 +243,7 @@ export class InterruptReviewService {
       `SELECT ${INTERRUPT_COLUMNS} FROM interrupts i WHERE i.organisation_id = $1 AND i.id = $2`,
       [member.organisationId, id],
     );
-    if (row === undefined) throw ApiError.of('NOT_FOUND');
+    if (row === undefined) throw DomainError.of('NOT_FOUND');
     return toInterruptResponse(row);
   }
 }

@@ -1,9 +1,9 @@
+import { DomainError } from '@interlock/domain';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { BuiltInRoleKey } from '@interlock/domain';
 import { writeAuditEntry } from '@interlock/audit';
 import { actorOf, MemberPrincipal } from '../auth/principal';
-import { ApiError } from '../http/api-error';
 import { assertHoldsAll, canonicalPermissions } from '../roles/permission-grant.util';
 import { RolesService } from '../roles/roles.service';
 import type { MemberResponse } from './dto/member.response';
@@ -41,7 +41,7 @@ const CURRENT_MEMBERS = `memberships m
          JOIN roles r ON r.organisation_id = m.organisation_id AND r.id = m.role_id`;
 
 const lastOwner = (verb: string) =>
-  new ApiError('CONFLICT', `The organisation must keep at least one Owner: ${verb} the last Owner is not allowed.`);
+  new DomainError('CONFLICT', `The organisation must keep at least one Owner: ${verb} the last Owner is not allowed.`);
 
 /**
  * Members of the caller's organisation (SPEC §6, member.manage): its users with a current
@@ -123,7 +123,7 @@ export class MembersService {
         FOR UPDATE OF m`,
       [member.organisationId, id],
     );
-    if (target === undefined) throw ApiError.of('NOT_FOUND');
+    if (target === undefined) throw DomainError.of('NOT_FOUND');
     return target;
   }
 

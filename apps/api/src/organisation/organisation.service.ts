@@ -1,3 +1,4 @@
+import { DomainError } from '@interlock/domain';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Plan } from '@interlock/domain';
@@ -8,7 +9,6 @@ import type { AppConfig } from '../config/app-config';
 import { describeJoined } from '../users/account.util';
 import type { OrganisationJoinedResponse } from '../users/dto/account.response';
 import { OrganisationSetupService } from './organisation-setup.service';
-import { ApiError } from '../http/api-error';
 import { NotificationBus } from '../notifications/notification-bus';
 import { AUTH_CHANNEL } from '../api-keys/api-key-cache';
 import { AllowancesService } from '../allowances/allowances.service';
@@ -30,7 +30,7 @@ export class OrganisationService {
    */
   async create(user: UserPrincipal, name: string, ip: string | null): Promise<OrganisationJoinedResponse> {
     if (this.config.signup === 'closed') {
-      throw new ApiError('SIGNUP_CLOSED', 'Creating organisations is closed on this server; ask an administrator.');
+      throw new DomainError('SIGNUP_CLOSED', 'Creating organisations is closed on this server; ask an administrator.');
     }
     return this.dataSource.transaction(async (tx) => {
       const { organisationId } = await this.setup.create(tx, {
@@ -47,7 +47,7 @@ export class OrganisationService {
       `SELECT id, name, plan, created_at FROM organisations WHERE id = $1`,
       [organisationId],
     );
-    if (row === undefined) throw ApiError.of('NOT_FOUND');
+    if (row === undefined) throw DomainError.of('NOT_FOUND');
     return {
       id: row.id,
       name: row.name,
@@ -63,7 +63,7 @@ export class OrganisationService {
         `SELECT name, plan FROM organisations WHERE id = $1 FOR UPDATE`,
         [member.organisationId],
       );
-      if (before === undefined) throw ApiError.of('NOT_FOUND');
+      if (before === undefined) throw DomainError.of('NOT_FOUND');
       if (before.plan === plan) return;
       await tx.query(`UPDATE organisations SET plan = $2 WHERE id = $1`, [member.organisationId, plan]);
       await writeAuditEntry(tx, {

@@ -1,3 +1,4 @@
+import { DomainError } from '@interlock/domain';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
@@ -8,9 +9,7 @@ import { AllowancesService } from '../allowances/allowances.service';
 import { queryRows } from '../database/query-rows.util';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
-import { ApiError } from '../http/api-error';
-import { KeysetCursorCodec } from '@interlock/cursor';
-import { keysetPage } from '../http/keyset-cursor.util';
+import { KeysetCursorCodec, keysetPage } from '@interlock/cursor';
 import { IdempotencyService, IdempotentRequest, IdempotentResult } from '../idempotency/idempotency.service';
 import { LOGGER } from '../logging/logger.module';
 import { NotificationBus } from '../notifications/notification-bus';
@@ -182,7 +181,7 @@ export class SessionsService {
       `SELECT ${SESSION_COLUMNS} FROM sessions WHERE organisation_id = $1 AND id = $2`,
       [organisationId, id],
     );
-    if (row === undefined) throw ApiError.of('NOT_FOUND');
+    if (row === undefined) throw DomainError.of('NOT_FOUND');
     return toSessionResponse(row);
   }
 
@@ -250,9 +249,9 @@ export class SessionsService {
     doing: 'append' | 'end' | 'disconnect',
   ): Promise<never> {
     const status = await this.statusOf(tx, organisationId, id);
-    if (status === undefined) throw ApiError.of('NOT_FOUND');
+    if (status === undefined) throw DomainError.of('NOT_FOUND');
     if (status === 'active') throw new Error(`session ${id} is active but could not be changed`);
-    throw new ApiError('CONFLICT', notActiveMessage(status, doing));
+    throw new DomainError('CONFLICT', notActiveMessage(status, doing));
   }
 
   /** Tells every instance's viewers; a lost announcement is caught up by their next heartbeat. */

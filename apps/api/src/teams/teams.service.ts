@@ -5,8 +5,8 @@ import { writeAuditEntry } from '@interlock/audit';
 import { actorOf, MemberPrincipal } from '../auth/principal';
 import { queryRows } from '../database/query-rows.util';
 import { hasSqlState, UNIQUE_VIOLATION } from '../database/sql-state.util';
-import { ApiError } from '../http/api-error';
 import type { TeamResponse } from './dto/team.response';
+import { DomainError } from '@interlock/domain';
 
 interface TeamRow {
   id: string;
@@ -29,7 +29,7 @@ const SELECT_TEAMS = `
     FROM teams t
     LEFT JOIN team_members tm ON tm.organisation_id = t.organisation_id AND tm.team_id = t.id`;
 
-const nameTaken = () => new ApiError('CONFLICT', 'A team with this name already exists.');
+const nameTaken = () => new DomainError('CONFLICT', 'A team with this name already exists.');
 
 /** Teams of members (SPEC §6, team.manage). */
 @Injectable()
@@ -180,7 +180,7 @@ export class TeamsService {
       `SELECT name FROM teams WHERE organisation_id = $1 AND id = $2 ${lock}`,
       [member.organisationId, id],
     );
-    if (team === undefined) throw ApiError.of('NOT_FOUND');
+    if (team === undefined) throw DomainError.of('NOT_FOUND');
     return team;
   }
 
@@ -192,7 +192,7 @@ export class TeamsService {
           FOR KEY SHARE OF m`,
       [member.organisationId, memberId],
     );
-    if (row === undefined) throw ApiError.of('NOT_FOUND');
+    if (row === undefined) throw DomainError.of('NOT_FOUND');
     return row;
   }
 
@@ -203,7 +203,7 @@ export class TeamsService {
         GROUP BY t.organisation_id, t.id`,
       [member.organisationId, id],
     );
-    if (row === undefined) throw ApiError.of('NOT_FOUND');
+    if (row === undefined) throw DomainError.of('NOT_FOUND');
     return row;
   }
 }

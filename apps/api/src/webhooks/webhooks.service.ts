@@ -1,3 +1,4 @@
+import { DomainError } from '@interlock/domain';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
@@ -6,9 +7,7 @@ import { actorOf, MemberPrincipal } from '../auth/principal';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { queryRows } from '../database/query-rows.util';
-import { ApiError } from '../http/api-error';
-import { KeysetCursorCodec } from '@interlock/cursor';
-import { keysetPage } from '../http/keyset-cursor.util';
+import { KeysetCursorCodec, keysetPage } from '@interlock/cursor';
 import { JobRunner } from '../jobs/job-runner';
 import type { CreateWebhookDto } from './dto/create-webhook.dto';
 import type { ListWebhookDeliveriesQuery } from './dto/list-webhook-deliveries.query';
@@ -141,7 +140,7 @@ export class WebhooksService {
       `SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE organisation_id = $1 AND id = $2`,
       [member.organisationId, id],
     );
-    if (row === undefined) throw ApiError.of('NOT_FOUND');
+    if (row === undefined) throw DomainError.of('NOT_FOUND');
     return toWebhookResponse(row);
   }
 
@@ -155,7 +154,7 @@ export class WebhooksService {
       const [{ count }] = await queryRows<{ count: number }>(tx, `SELECT count(*)::int AS count FROM webhooks WHERE organisation_id = $1`, [
         member.organisationId,
       ]);
-      if (count >= MAX_WEBHOOKS) throw new ApiError('CONFLICT', `This organisation already has ${MAX_WEBHOOKS} webhooks, the most it can have.`);
+      if (count >= MAX_WEBHOOKS) throw new DomainError('CONFLICT', `This organisation already has ${MAX_WEBHOOKS} webhooks, the most it can have.`);
       const [created] = await queryRows<WebhookRow>(
         tx,
         `INSERT INTO webhooks (organisation_id, id, url, description, event_types, enabled, secret, created_by)
@@ -242,7 +241,7 @@ export class WebhooksService {
         member.organisationId,
         id,
       ]);
-      if (webhook === undefined) throw ApiError.of('NOT_FOUND');
+      if (webhook === undefined) throw DomainError.of('NOT_FOUND');
       await writeAuditEntry(tx, {
         organisationId: member.organisationId,
         action: 'webhook.deleted',
@@ -351,18 +350,18 @@ export class WebhooksService {
         `SELECT url, enabled FROM webhooks WHERE organisation_id = $1 AND id = $2`,
         [member.organisationId, id],
       );
-      if (webhook === undefined) throw ApiError.of('NOT_FOUND');
+      if (webhook === undefined) throw DomainError.of('NOT_FOUND');
       const [delivery] = await queryRows<{ status: DeliveryStatus; event_type: string; event_id: string }>(
         tx,
         `SELECT status, event_type, event_id FROM webhook_deliveries WHERE organisation_id = $1 AND webhook_id = $2 AND id = $3 FOR UPDATE`,
         [member.organisationId, id, deliveryId],
       );
-      if (delivery === undefined) throw ApiError.of('NOT_FOUND');
+      if (delivery === undefined) throw DomainError.of('NOT_FOUND');
       if (delivery.status === 'pending' || delivery.status === 'delivering') {
-        throw new ApiError('CONFLICT', 'This delivery is already waiting to be sent.');
+        throw new DomainError('CONFLICT', 'This delivery is already waiting to be sent.');
       }
       if (!webhook.enabled && delivery.event_type !== 'webhook.test') {
-        throw new ApiError('CONFLICT', 'This webhook is disabled: enable it to retry its deliveries.');
+        throw new DomainError('CONFLICT', 'This webhook is disabled: enable it to retry its deliveries.');
       }
       await tx.query(
         `UPDATE webhook_deliveries SET status = 'pending', due_at = now(), max_attempts = attempt_count + 1, finished_at = NULL
@@ -389,7 +388,7 @@ export class WebhooksService {
       `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE d.organisation_id = $1 AND d.webhook_id = $2 AND d.id = $3`,
       [organisationId, webhookId, id],
     );
-    if (row === undefined) throw ApiError.of('NOT_FOUND');
+    if (row === undefined) throw DomainError.of('NOT_FOUND');
     return toDeliveryResponse(row);
   }
 
@@ -404,17 +403,17 @@ export class WebhooksService {
       `SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE organisation_id = $1 AND id = $2 FOR UPDATE`,
       [member.organisationId, id],
     );
-    if (row === undefined) throw ApiError.of('NOT_FOUND');
+    if (row === undefined) throw DomainError.of('NOT_FOUND');
     return row;
   }
 
   /** The URL as stored (normalised), or 400: shape rules always, addresses in production. */
   private async checkUrl(raw: string): Promise<string> {
     const url = checkUrlShape(raw.trim(), this.production);
-    if (typeof url === 'string') throw new ApiError('VALIDATION_FAILED', url);
+    if (typeof url === 'string') throw new DomainError('VALIDATION_FAILED', url);
     if (this.production) {
       const target = await resolveTarget(url, true, this.resolve);
-      if (typeof target === 'string') throw new ApiError('VALIDATION_FAILED', target);
+      if (typeof target === 'string') throw new DomainError('VALIDATION_FAILED', target);
     }
     return url.toString();
   }

@@ -14,6 +14,13 @@ export interface AuditActorRef {
   name: string;
 }
 
+/** A member acting for an organisation: what a service takes instead of a request's principal. */
+export interface MemberActor extends AuditActorRef {
+  type: 'member';
+  /** The member's user id. */
+  id: string;
+}
+
 type AssigneeType = 'member' | 'team';
 type InvitationState = 'pending' | 'accepted' | 'expired';
 interface FieldChange<T> {

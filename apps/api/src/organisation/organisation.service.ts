@@ -1,9 +1,10 @@
+import type { MemberActor } from '@interlock/domain';
 import { DomainError } from '@interlock/domain';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Plan } from '@interlock/domain';
 import { writeAuditEntry } from '@interlock/audit';
-import { actorOf, MemberPrincipal, UserPrincipal } from '../auth/principal';
+import { UserPrincipal } from '../auth/principal';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { describeJoined } from '../users/account.util';
@@ -57,28 +58,28 @@ export class OrganisationService {
     };
   }
 
-  async changePlan(member: MemberPrincipal, plan: Plan, ip: string | null): Promise<OrganisationResponse> {
+  async changePlan(organisationId: string, actor: MemberActor, plan: Plan, ip: string | null): Promise<OrganisationResponse> {
     await this.dataSource.transaction(async (tx) => {
       const [before]: { name: string; plan: Plan }[] = await tx.query(
         `SELECT name, plan FROM organisations WHERE id = $1 FOR UPDATE`,
-        [member.organisationId],
+        [organisationId],
       );
       if (before === undefined) throw DomainError.of('NOT_FOUND');
       if (before.plan === plan) return;
-      await tx.query(`UPDATE organisations SET plan = $2 WHERE id = $1`, [member.organisationId, plan]);
+      await tx.query(`UPDATE organisations SET plan = $2 WHERE id = $1`, [organisationId, plan]);
       await writeAuditEntry(tx, {
-        organisationId: member.organisationId,
+        organisationId: organisationId,
         action: 'billing.plan_changed',
-        actor: actorOf(member),
-        target: { type: 'organisation', id: member.organisationId, name: before.name },
+        actor: actor,
+        target: { type: 'organisation', id: organisationId, name: before.name },
         metadata: { from: before.plan, to: plan },
         ipAddress: ip,
       });
     });
     // Cached keys carry the plan: every instance drops this organisation's entries. Answer once
     // every instance has, so none serves the old plan afterwards.
-    await this.bus.publish(AUTH_CHANNEL, `org:${member.organisationId}`);
+    await this.bus.publish(AUTH_CHANNEL, `org:${organisationId}`);
     await this.bus.sync();
-    return this.get(member.organisationId);
+    return this.get(organisationId);
   }
 }

@@ -39,6 +39,110 @@ const webZones = [
   })),
 ];
 
+// The service's layers (ARCHITECTURE.md, "Layers"). Services hold the domain work: they import
+// neither Express nor Nest's HTTP exceptions (controllers, guards, filters and middleware speak
+// HTTP). The four below still adapt a request themselves — two Server-Sent Events streams, the MCP
+// transport, and the sign-in cookie (whose guard lies on the request path another change is
+// optimising) — and are listed until they hand that to their controllers; the list may only shrink.
+const NEST_HTTP_EXCEPTIONS = [
+  'HttpException', 'BadRequestException', 'UnauthorizedException', 'ForbiddenException', 'NotFoundException',
+  'ConflictException', 'GoneException', 'PayloadTooLargeException', 'UnsupportedMediaTypeException',
+  'UnprocessableEntityException', 'InternalServerErrorException', 'NotImplementedException', 'BadGatewayException',
+  'ServiceUnavailableException', 'GatewayTimeoutException', 'MethodNotAllowedException', 'NotAcceptableException',
+  'RequestTimeoutException', 'PreconditionFailedException', 'ImATeapotException', 'MisdirectedException',
+  'HttpVersionNotSupportedException',
+];
+const SERVICES_ADAPTING_HTTP = [
+  'apps/api/src/events/organisation-events.service.ts',
+  'apps/api/src/sessions/live-view.service.ts',
+  'apps/api/src/mcp/mcp.service.ts',
+  'apps/api/src/auth/sign-in-session.service.ts',
+];
+// SQL lives with the tables' owners: repositories (`*.repository.ts`), query builders
+// (`*-query.util.ts`), background work (`*.job.ts`, `*.worker.ts`, jobs/) and the infrastructure
+// (database/, notifications/, health/, cli/, the API-key budget). The services below still hold
+// their module's SQL and are listed until it moves into their repository (issue 11, item 1); the
+// list may only shrink, and no other file may add SQL.
+const SQL_PENDING_OWNER = [
+  'apps/api/src/allowances/allowances.service.ts',
+  'apps/api/src/api-keys/api-key-verifier.service.ts',
+  'apps/api/src/api-keys/api-keys.service.ts',
+  'apps/api/src/api-keys/last-used.recorder.ts',
+  'apps/api/src/audit-log/audit-log.service.ts',
+  'apps/api/src/auth/auth.service.ts',
+  'apps/api/src/auth/sign-in-session.service.ts',
+  'apps/api/src/events/organisation-events.service.ts',
+  'apps/api/src/idempotency/idempotency.service.ts',
+  'apps/api/src/interrupts/interrupt-review.service.ts',
+  'apps/api/src/interrupts/interrupts.service.ts',
+  'apps/api/src/invitations/invitations.service.ts',
+  'apps/api/src/invitations/role-invitations.util.ts',
+  'apps/api/src/members/members.service.ts',
+  'apps/api/src/organisation/organisation-setup.service.ts',
+  'apps/api/src/organisation/organisation.service.ts',
+  'apps/api/src/roles/roles.service.ts',
+  'apps/api/src/sessions/live-view.service.ts',
+  'apps/api/src/sessions/sessions.service.ts',
+  'apps/api/src/teams/teams.service.ts',
+  'apps/api/src/webhooks/webhooks.service.ts',
+];
+// Upper case, as every statement here is written: prose such as 'Select a role' is not SQL.
+const SQL_TEXT = String.raw`/^\s*(SELECT|INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|WITH\s+\w+\s+AS)\b/`;
+const SQL_MESSAGE = "SQL belongs to the table's owner: put it in this module's repository (*.repository.ts) and call that.";
+const apiLayers = [
+  {
+    files: ['apps/api/src/**/*.service.ts', 'apps/api/src/**/*.repository.ts'],
+    ignores: SERVICES_ADAPTING_HTTP,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'express', message: 'Services do not speak HTTP: take values, let the controller read the request and write the response.' },
+            {
+              name: '@nestjs/common',
+              importNames: NEST_HTTP_EXCEPTIONS,
+              message: 'Services do not throw HTTP exceptions: throw DomainError (@interlock/domain) and let the filter map it.',
+            },
+          ],
+          patterns: [
+            {
+              group: ['**/http/api-error'],
+              message: "Services throw DomainError from '@interlock/domain'; http/api-error is the HTTP layer's name for it.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/api/src/**/*.ts'],
+    ignores: [
+      '**/*.spec.ts',
+      'apps/api/src/**/*.repository.ts',
+      'apps/api/src/**/*-query.util.ts',
+      'apps/api/src/**/*.job.ts',
+      'apps/api/src/**/*.worker.ts',
+      'apps/api/src/jobs/**',
+      'apps/api/src/database/**',
+      'apps/api/src/notifications/**',
+      'apps/api/src/health/**',
+      'apps/api/src/cli/**',
+      'apps/api/src/rate-limits/api-key-budget.ts',
+      // The webhooks module's outbox writer: its own tables, inside the caller's transaction.
+      'apps/api/src/webhooks/webhook-outbox.ts',
+      ...SQL_PENDING_OWNER,
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: `Literal[value=${SQL_TEXT}]`, message: SQL_MESSAGE },
+        { selector: `TemplateLiteral > TemplateElement:first-child[value.raw=${SQL_TEXT}]`, message: SQL_MESSAGE },
+      ],
+    },
+  },
+];
+
 export default [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
@@ -126,6 +230,7 @@ export default [
     },
   },
   ...webZones,
+  ...apiLayers,
   {
     // Benchmarks run the service's own code with probe routes mounted beside it.
     files: ['tools/bench/**/*.ts'],

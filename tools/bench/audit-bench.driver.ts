@@ -11,7 +11,7 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { generateApiKey, hashApiKey } from '@interlock/api-keys';
-import { writeAuditEntry } from '@interlock/audit';
+import { writeAuditRecord } from '@interlock/audit';
 import { AuditLogService } from '../../apps/api/src/audit-log/audit-log.service';
 import { configFromEnvironment } from '../../apps/api/src/config/app-config';
 import { DatabaseConnection } from '../../apps/api/src/database/database-connection';
@@ -223,7 +223,7 @@ async function main() {
   for (let i = 0; i < 2000; i++) {
     const t0 = process.hrtime.bigint();
     await ds.transaction((tx) =>
-      writeAuditEntry(tx, {
+      writeAuditRecord(tx, {
         organisationId: small.id,
         action: 'session.started',
         actor: { type: 'system', id: null, name: 'Bench' },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource, QueryRunner } from 'typeorm';
 import type { SqlExecutor } from '@interlock/audit';
-import { verifyAuditChain, writeAuditEntry } from '@interlock/audit';
+import { verifyAuditChain, writeAuditRecord } from '@interlock/audit';
 import { startTestApp, TestApp } from './support/test-app';
 
 // Issue 10, defect 6: a bulk write degraded quadratically (50,000 entries in one transaction: 11
@@ -28,7 +28,7 @@ describe('bulk audit writes', () => {
   }
 
   const write = (db: SqlExecutor, organisationId: string, i: number) =>
-    writeAuditEntry(db, {
+    writeAuditRecord(db, {
       organisationId,
       action: 'interrupt.created',
       actor: { type: 'api_key', id: randomUUID(), name: 'bulk-agent' },

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { verifyAuditChain, writeAuditEntry } from '@interlock/audit';
-import type { AuditEntryInput } from '@interlock/audit';
+import { verifyAuditChain, writeAuditRecord } from '@interlock/audit';
+import type { AuditRecordInput } from '@interlock/audit';
 import { builtInRoleIds, createApiKey, joinOrganisation, setPlan, signUpOwner, SignedUpOwner } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -36,16 +36,16 @@ describe('GET /api/audit-log (SPEC §7)', () => {
     http().get('/api/audit-log').query(query).set('x-api-key', apiKey);
 
   /** Writes entries straight through the audit writer (the same path the features use). */
-  async function write(organisationId: string, entries: Partial<AuditEntryInput>[]): Promise<void> {
+  async function write(organisationId: string, entries: Partial<AuditRecordInput>[]): Promise<void> {
     for (const e of entries) {
       await ds.transaction((tx) =>
-        writeAuditEntry(tx, {
+        writeAuditRecord(tx, {
           organisationId,
           action: 'session.started',
           actor: { type: 'system', id: null, name: 'Interlock' },
           summary: 'Session started',
           ...e,
-        } as AuditEntryInput),
+        } as AuditRecordInput),
       );
     }
   }
@@ -420,7 +420,7 @@ describe('GET /api/audit-log (SPEC §7)', () => {
   it('keeps actorName as it was when the key is later renamed', async () => {
     const created = await createApiKey(t.app.getHttpServer(), owner.cookie, { name: 'old-name' });
     await ds.transaction((tx) =>
-      writeAuditEntry(tx, {
+      writeAuditRecord(tx, {
         organisationId: owner.organisationId,
         action: 'interrupt.created',
         actor: { type: 'api_key', id: created.id, name: 'old-name' },
@@ -497,7 +497,7 @@ describe('GET /api/audit-log (SPEC §7)', () => {
     const writers = Array.from({ length: 8 }, async (_, w) => {
       for (let i = 0; i < PER_WRITER; i++) {
         await ds.transaction(async (tx) => {
-          await writeAuditEntry(tx, {
+          await writeAuditRecord(tx, {
             organisationId: org.organisationId,
             action: 'session.started',
             actor: { type: 'system', id: null, name: 'Interlock' },

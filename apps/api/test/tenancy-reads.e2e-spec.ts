@@ -27,8 +27,8 @@ interface Seeded {
 
 /**
  * Fills an organisation with one of everything a read can show — key, role, team, invitation,
- * session with messages, interrupts assigned, decided and escalated, the audit entries of all
- * of it — each named with `marker`. The owner must be a member of this organisation only.
+ * session with messages, interrupts assigned, decided and escalated, a webhook, the audit entries
+ * of all of it — each named with `marker`. The owner must be a member of this organisation only.
  */
 async function seed(server: Server, owner: SignedUpOwner, marker: string): Promise<Seeded> {
   const http = () => request(server);
@@ -78,6 +78,14 @@ async function seed(server: Server, owner: SignedUpOwner, marker: string): Promi
     201,
   ) as unknown as { decisions: { id: string }[] };
   const answered = await openInterrupt(server, key.key, { title: `${marker}-answered`, actions: ['only'] });
+  // A webhook (disabled: nothing is sent), so its reads have something of this organisation's.
+  const webhook = ok(
+    await http()
+      .post('/api/webhooks')
+      .set('cookie', owner.cookie)
+      .send({ url: `https://${marker}.example.test/hook`, description: `${marker}-webhook`, enabled: false }),
+    201,
+  );
   ok(
     await http().post(`/api/interrupts/${answered.id}/decisions`).set('cookie', owner.cookie).send({ actionName: 'only', decision: 'approve' }),
     201,
@@ -96,6 +104,7 @@ async function seed(server: Server, owner: SignedUpOwner, marker: string): Promi
       session.id,
       interrupt.id,
       answered.id,
+      webhook.id,
       ...decided.decisions.map((d) => d.id),
     ],
   };

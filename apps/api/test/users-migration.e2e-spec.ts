@@ -3,7 +3,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { BUILT_IN_ROLES } from '@interlock/domain';
 import { generateApiKey, hashApiKey } from '@interlock/api-keys';
-import { verifyAuditChain, writeAuditEntry } from '@interlock/audit';
+import { verifyAuditChain, writeAuditRecord } from '@interlock/audit';
 import { hashPassword } from '../src/auth/password.util';
 import { createDataSource } from '../src/database/data-source';
 import { MIGRATIONS } from '../src/database/migrations';
@@ -101,7 +101,7 @@ async function seedOldOrganisation(ds: DataSource, label: string): Promise<OldOr
       `INSERT INTO member_sessions (organisation_id, id, member_id, token_hash, expires_at) VALUES ($1, $2, $3, $4, now() - interval '1 day')`,
       [id, randomUUID(), reviewer.id, sha256(expiredSession)],
     );
-    await writeAuditEntry(tx, {
+    await writeAuditRecord(tx, {
       organisationId: id,
       action: 'organisation.created',
       actor: { type: 'member', id: owner.id, name: owner.name },
@@ -110,7 +110,7 @@ async function seedOldOrganisation(ds: DataSource, label: string): Promise<OldOr
       metadata: { plan: 'free' },
     });
     for (const m of [dev, manager, reviewer]) {
-      await writeAuditEntry(tx, {
+      await writeAuditRecord(tx, {
         organisationId: id,
         action: 'member.joined',
         actor: { type: 'member', id: m.id, name: m.name },
@@ -168,7 +168,7 @@ async function seedOldOrganisation(ds: DataSource, label: string): Promise<OldOr
        VALUES ($1, $2, $3, 'deploy', 'approve', $4, $5)`,
       [id, randomUUID(), interruptId, manager.id, manager.name],
     );
-    await writeAuditEntry(tx, {
+    await writeAuditRecord(tx, {
       organisationId: id,
       action: 'interrupt.decided',
       actor: { type: 'member', id: manager.id, name: manager.name },

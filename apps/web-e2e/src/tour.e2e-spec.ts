@@ -97,6 +97,7 @@ test('a tour of the main pages (screenshots for docs/), and flow 8: axe-core on 
   for (const [path, heading] of [
     ['/sign-in', 'Sign in to Interlock'],
     ['/sign-up', 'Create your organisation'],
+    // An unknown token: the page says so (since one person may join several organisations).
     ['/invitations/not-a-real-token', 'This invitation is no longer valid'],
   ]) {
     await visitor.goto(path);

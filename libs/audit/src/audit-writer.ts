@@ -1,14 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { ActorType, AuditAction, AuditCategory, TargetType } from '@interlock/domain';
+import { AUDIT_EVENTS, renderAuditSummary } from '@interlock/domain';
+import type { AuditAction, AuditActorRef, AuditCategory, AuditEvent, TargetType } from '@interlock/domain';
 import { searchWords } from './search-words';
 
 /** Who did it. `name` is the actor's name now; entries keep it as it was at the time. */
-export interface AuditActor {
-  type: ActorType;
-  /** A member's id or an API key's id; null for the system. */
-  id: string | null;
-  name: string;
-}
+export type AuditActor = AuditActorRef;
 
 export interface AuditTarget {
   type: TargetType;
@@ -16,7 +12,19 @@ export interface AuditTarget {
   name: string;
 }
 
-export interface AuditEntryInput {
+/**
+ * What the service writes: an event of the catalogue (`@interlock/domain`'s `AuditEvent`: the
+ * action, actor, target and typed metadata) for an organisation. The category and the summary
+ * sentence come from the catalogue.
+ */
+export type AuditEntryInput = AuditEvent & {
+  organisationId: string;
+  /** The client address, when the entry comes from a request. */
+  ipAddress?: string | null;
+};
+
+/** One row of the log as stored, any action: for tests, benchmarks and data migrations. */
+export interface AuditRecordInput {
   organisationId: string;
   action: AuditAction;
   actor: AuditActor;
@@ -38,13 +46,35 @@ export interface WrittenAuditEntry {
 }
 
 /**
- * Writes one audit entry with the caller's transactional handle, so the entry commits or rolls
+ * Writes one audit event with the caller's transactional handle, so the entry commits or rolls
  * back with the change it records. Call it inside the same transaction as the change, and as
  * late in it as you can: the database appends the entry to the organisation's chain (sequence,
  * timestamp, hash) under a lock held until the transaction ends.
  */
-export async function writeAuditEntry(db: SqlExecutor, input: AuditEntryInput): Promise<WrittenAuditEntry> {
-  const category = input.action.slice(0, input.action.indexOf('.')) as AuditCategory;
+export function writeAuditEntry(db: SqlExecutor, input: AuditEntryInput): Promise<WrittenAuditEntry> {
+  const { organisationId, ipAddress, ...event } = input;
+  return insertAuditRow(db, {
+    organisationId,
+    action: event.action,
+    category: AUDIT_EVENTS[event.action].category,
+    actor: event.actor,
+    target: event.target,
+    summary: renderAuditSummary(event as AuditEvent),
+    metadata: event.metadata,
+    ipAddress,
+  });
+}
+
+/**
+ * Writes one row as given, whatever its action (the category is the action's prefix). The
+ * service writes through `writeAuditEntry`; this is for tests, benchmarks and data migrations.
+ */
+export function writeAuditRecord(db: SqlExecutor, input: AuditRecordInput): Promise<WrittenAuditEntry> {
+  return insertAuditRow(db, { ...input, category: input.action.slice(0, input.action.indexOf('.')) as AuditCategory });
+}
+
+async function insertAuditRow(db: SqlExecutor, input: AuditRecordInput & { category: AuditCategory }): Promise<WrittenAuditEntry> {
+  const category = input.category;
   const id = randomUUID();
   await db.query(
     `INSERT INTO audit_log_entries

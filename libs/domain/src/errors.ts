@@ -84,3 +84,31 @@ export interface ErrorBody {
   message: string;
   requestId: string;
 }
+
+type FixedMessageCode = keyof typeof ERROR_MESSAGES & ErrorCode;
+
+/**
+ * The one error the service's features throw: a code of the catalogue, its status, and the
+ * message the client sees (the catalogue's exact text unless one is given), with any headers the
+ * answer needs (`Retry-After`). Framework-free: the API's exception filter turns it into the
+ * SPEC §4 body; the MCP backend into a tool error.
+ */
+export class DomainError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message?: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    const text = message ?? (ERROR_MESSAGES as Record<string, string>)[code];
+    if (text === undefined) throw new Error(`DomainError ${code} needs a message`);
+    super(text);
+    this.name = 'DomainError';
+    this.status = ERROR_CODES[code];
+  }
+
+  static of(code: FixedMessageCode): DomainError {
+    return new DomainError(code);
+  }
+}

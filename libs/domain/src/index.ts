@@ -3,3 +3,4 @@ export * from './permissions';
 export * from './plans';
 export * from './audit';
 export * from './events';
+export * from './audit-events';

@@ -230,7 +230,12 @@ describe('the README examples, run as written against the live service', () => {
   it('every block of the SDK README runs, except the few marked as not runnable here', () => {
     const unmarked = sdkBlocks.filter((b) => !RUNNABLE.has(b.lang) && b.skip === undefined).map(label);
     expect(unmarked).toEqual([]);
-    expect(sdkBlocks.filter((b) => b.skip !== undefined).map((b) => `${label(b)}: ${b.skip}`)).toHaveLength(3); // install, the webhook receiver (a server), development commands
+    // Named by section, so a new skip is a decision someone makes here.
+    expect(sdkBlocks.filter((b) => b.skip !== undefined).map((b) => label(b).replace(/^.*\((.*)\)$/, '$1'))).toEqual([
+      'Install',
+      'Webhooks',
+      'Development',
+    ]);
     expect(examples.length).toBeGreaterThanOrEqual(10);
   });
 

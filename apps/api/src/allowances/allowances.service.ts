@@ -1,10 +1,10 @@
+import { DomainError } from '@interlock/domain';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Plan } from '@interlock/domain';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { queryRows, Queryable } from '../database/query-rows.util';
-import { ApiError } from '../http/api-error';
 import { agentHoursExhaustedMessage, messagesExhaustedMessage } from './allowance-messages';
 import type { UsageSummary } from './dto/usage-summary.response';
 
@@ -49,7 +49,7 @@ export class AllowancesService {
     );
     if (counted.length === 0) {
       const { plan, renewsOn } = await this.planAndRenewal(tx, organisationId);
-      throw new ApiError(
+      throw new DomainError(
         'MESSAGES_ALLOWANCE_EXHAUSTED',
         messagesExhaustedMessage({
           plan,
@@ -86,10 +86,10 @@ export class AllowancesService {
         WHERE o.id = $1`,
       [organisationId],
     );
-    if (row === undefined) throw ApiError.of('NOT_FOUND');
+    if (row === undefined) throw DomainError.of('NOT_FOUND');
     const included = this.config.plans[row.plan].agentHours;
     if (row.seconds >= included * 3600) {
-      throw new ApiError(
+      throw new DomainError(
         'AGENT_HOURS_ALLOWANCE_EXHAUSTED',
         agentHoursExhaustedMessage({
           plan: row.plan,
@@ -114,7 +114,7 @@ export class AllowancesService {
         WHERE o.id = $1`,
       [organisationId],
     );
-    if (row === undefined) throw ApiError.of('NOT_FOUND');
+    if (row === undefined) throw DomainError.of('NOT_FOUND');
     const plan = this.config.plans[row.plan];
     return {
       month: row.month,
@@ -131,7 +131,7 @@ export class AllowancesService {
          FROM organisations WHERE id = $1`,
       [organisationId],
     );
-    if (row === undefined) throw ApiError.of('NOT_FOUND');
+    if (row === undefined) throw DomainError.of('NOT_FOUND');
     return { plan: row.plan, renewsOn: row.renews_on };
   }
 }

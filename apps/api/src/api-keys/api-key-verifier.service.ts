@@ -1,11 +1,12 @@
-import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { DomainError } from '@interlock/domain';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
 import { apiKeyHashesEqual, hashApiKey, parseApiKey } from '@interlock/api-keys';
 import type { Plan } from '@interlock/domain';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
-import { ApiError } from '../http/api-error';
+import { JobRunner } from '../jobs/job-runner';
 import { LOGGER } from '../logging/logger.module';
 import { NotificationBus } from '../notifications/notification-bus';
 import type { ApiKeyPrincipal } from '../auth/principal';
@@ -14,8 +15,8 @@ import { LastUsedRecorder } from './last-used.recorder';
 
 // Refusals are the hot path under a flood of bad keys: built once, thrown as often as needed
 // (they carry no per-request state; the filter adds the request id).
-const INVALID = ApiError.of('INVALID_API_KEY');
-const EXPIRED = ApiError.of('API_KEY_EXPIRED');
+const INVALID = DomainError.of('INVALID_API_KEY');
+const EXPIRED = DomainError.of('API_KEY_EXPIRED');
 
 /**
  * Turns an `x-api-key` value into the key's principal, in the SPEC §4 order: well-formed and
@@ -23,7 +24,7 @@ const EXPIRED = ApiError.of('API_KEY_EXPIRED');
  * malformed or checksum-failing key is refused without touching the database.
  */
 @Injectable()
-export class ApiKeyVerifier implements OnApplicationShutdown {
+export class ApiKeyVerifier {
   readonly cache: ApiKeyCache;
   private readonly lastUsed: LastUsedRecorder;
 
@@ -32,9 +33,12 @@ export class ApiKeyVerifier implements OnApplicationShutdown {
     bus: NotificationBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) logger: Logger,
+    jobs: JobRunner,
   ) {
     this.cache = new ApiKeyCache(bus);
+    // Written in the background by the job runner, which drains the last uses on shutdown.
     this.lastUsed = new LastUsedRecorder((sql, params) => dataSource.query(sql, params), logger);
+    jobs.register(this.lastUsed);
   }
 
   async verify(value: string): Promise<ApiKeyPrincipal> {
@@ -82,9 +86,5 @@ export class ApiKeyVerifier implements OnApplicationShutdown {
     };
     this.cache.set(entry, generation);
     return entry;
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.lastUsed.close();
   }
 }

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/co
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
-import type { MemberPrincipal } from '../auth/principal';
+import { memberActorOf, type MemberPrincipal } from '../auth/principal';
 import { IdParam } from '../http/id-param.pipe';
 import { ApiKeysService } from './api-keys.service';
 import { CreateApiKeyDto } from './dto/create-api-key.dto';
@@ -19,7 +19,7 @@ export class ApiKeysController {
   @ApiOperation({ operationId: 'listApiKeys', summary: 'List the organisation\'s keys (expired keys are not listed)' })
   @ApiOkResponse({ type: ApiKeyListResponse })
   async list(@CurrentMember() member: MemberPrincipal): Promise<ApiKeyListResponse> {
-    return { apiKeys: await this.apiKeys.list(member) };
+    return { apiKeys: await this.apiKeys.list(member.organisationId) };
   }
 
   @Post()
@@ -31,7 +31,7 @@ export class ApiKeysController {
     @Body() body: CreateApiKeyDto,
     @ClientIp() ip: string | null,
   ): Promise<CreatedApiKeyResponse> {
-    return this.apiKeys.create(member, body.name, body.expiry, ip);
+    return this.apiKeys.create(member.organisationId, memberActorOf(member), body.name, body.expiry, ip);
   }
 
   @Patch(':id')
@@ -44,7 +44,7 @@ export class ApiKeysController {
     @Body() body: RenameApiKeyDto,
     @ClientIp() ip: string | null,
   ): Promise<ApiKeyResponse> {
-    return this.apiKeys.rename(member, id, body.name, ip);
+    return this.apiKeys.rename(member.organisationId, memberActorOf(member), id, body.name, ip);
   }
 
   @Delete(':id')
@@ -53,6 +53,6 @@ export class ApiKeysController {
   @ApiOperation({ operationId: 'revokeApiKey', summary: 'Revoke (delete) a key; it stops working at once everywhere' })
   @ApiNoContentResponse({ description: 'Revoked.' })
   async revoke(@CurrentMember() member: MemberPrincipal, @IdParam() id: string, @ClientIp() ip: string | null): Promise<void> {
-    await this.apiKeys.revoke(member, id, ip);
+    await this.apiKeys.revoke(member.organisationId, memberActorOf(member), id, ip);
   }
 }

@@ -1,3 +1,5 @@
+import type { MemberActor } from '@interlock/domain';
+import { DomainError } from '@interlock/domain';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
@@ -5,10 +7,8 @@ import { apiKeyStart, generateApiKey, hashApiKey } from '@interlock/api-keys';
 import { writeAuditEntry } from '@interlock/audit';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
-import { ApiError } from '../http/api-error';
 import { NotificationBus } from '../notifications/notification-bus';
 import { queryRows } from '../database/query-rows.util';
-import { actorOf, MemberPrincipal } from '../auth/principal';
 import { AUTH_CHANNEL } from './api-key-cache';
 import type { ApiKeyExpiry } from './dto/create-api-key.dto';
 import type { ApiKeyResponse, CreatedApiKeyResponse } from './dto/api-key.response';
@@ -47,17 +47,17 @@ export class ApiKeysService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async list(member: MemberPrincipal): Promise<ApiKeyResponse[]> {
+  async list(organisationId: string): Promise<ApiKeyResponse[]> {
     const rows: ApiKeyRow[] = await this.dataSource.query(
       `SELECT ${LISTED} FROM api_keys
         WHERE organisation_id = $1 AND (expires_at IS NULL OR expires_at > now())
         ORDER BY created_at DESC, id`,
-      [member.organisationId],
+      [organisationId],
     );
     return rows.map(toResponse);
   }
 
-  async create(member: MemberPrincipal, name: string, expiry: ApiKeyExpiry, ip: string | null): Promise<CreatedApiKeyResponse> {
+  async create(organisationId: string, actor: MemberActor, name: string, expiry: ApiKeyExpiry, ip: string | null): Promise<CreatedApiKeyResponse> {
     const key = generateApiKey(this.config.apiKeyPrefix);
     const id = randomUUID();
     const createdAt = new Date();
@@ -68,14 +68,13 @@ export class ApiKeysService {
       await tx.query(
         `INSERT INTO api_keys (organisation_id, id, name, start, key_hash, created_by, created_at, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [member.organisationId, id, name, start, hashApiKey(key, this.config.apiKeyPepper), member.memberId, createdAt, expiresAt],
+        [organisationId, id, name, start, hashApiKey(key, this.config.apiKeyPepper), actor.id, createdAt, expiresAt],
       );
       await writeAuditEntry(tx, {
-        organisationId: member.organisationId,
+        organisationId: organisationId,
         action: 'api_key.created',
-        actor: actorOf(member),
+        actor: actor,
         target: { type: 'api_key', id, name },
-        summary: `Key ${name} created by ${member.memberName}`,
         metadata: { expiry, start, expiresAt: expiresAt?.toISOString() ?? null },
         ipAddress: ip,
       });
@@ -91,27 +90,26 @@ export class ApiKeysService {
     };
   }
 
-  async rename(member: MemberPrincipal, id: string, name: string, ip: string | null): Promise<ApiKeyResponse> {
+  async rename(organisationId: string, actor: MemberActor, id: string, name: string, ip: string | null): Promise<ApiKeyResponse> {
     const row = await this.dataSource.transaction(async (tx) => {
       const [before]: { name: string }[] = await tx.query(
         `SELECT name FROM api_keys
           WHERE organisation_id = $1 AND id = $2 AND (expires_at IS NULL OR expires_at > now())
           FOR UPDATE`,
-        [member.organisationId, id],
+        [organisationId, id],
       );
-      if (before === undefined) throw ApiError.of('NOT_FOUND');
+      if (before === undefined) throw DomainError.of('NOT_FOUND');
       const [updated] = await queryRows<ApiKeyRow>(
         tx,
         `UPDATE api_keys SET name = $3 WHERE organisation_id = $1 AND id = $2 RETURNING ${LISTED}`,
-        [member.organisationId, id, name],
+        [organisationId, id, name],
       );
       if (before.name !== name) {
         await writeAuditEntry(tx, {
-          organisationId: member.organisationId,
+          organisationId: organisationId,
           action: 'api_key.renamed',
-          actor: actorOf(member),
+          actor: actor,
           target: { type: 'api_key', id, name },
-          summary: `Key ${before.name} renamed to ${name} by ${member.memberName}`,
           metadata: { previousName: before.name, name },
           ipAddress: ip,
         });
@@ -124,20 +122,19 @@ export class ApiKeysService {
     return toResponse(row);
   }
 
-  async revoke(member: MemberPrincipal, id: string, ip: string | null): Promise<void> {
+  async revoke(organisationId: string, actor: MemberActor, id: string, ip: string | null): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       const [deleted] = await queryRows<{ name: string; start: string }>(
         tx,
         `DELETE FROM api_keys WHERE organisation_id = $1 AND id = $2 RETURNING name, start`,
-        [member.organisationId, id],
+        [organisationId, id],
       );
-      if (deleted === undefined) throw ApiError.of('NOT_FOUND');
+      if (deleted === undefined) throw DomainError.of('NOT_FOUND');
       await writeAuditEntry(tx, {
-        organisationId: member.organisationId,
+        organisationId: organisationId,
         action: 'api_key.revoked',
-        actor: actorOf(member),
+        actor: actor,
         target: { type: 'api_key', id, name: deleted.name },
-        summary: `Key ${deleted.name} revoked by ${member.memberName}`,
         metadata: { start: deleted.start },
         ipAddress: ip,
       });

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { JobWorker } from '../jobs/job-runner';
 
 interface PendingUse {
   organisationId: string;
@@ -9,22 +10,32 @@ type Execute = (sql: string, params: unknown[]) => Promise<unknown>;
 
 /**
  * `lastUsedAt` without a write per request (SPEC §2): uses are noted in memory and written in
- * the background, at most once a minute per key, never on the request's path.
+ * the background, at most once a minute per key, never on the request's path. The writing is a
+ * worker of the job runner (each instance flushes the uses it noted, every `idleMs`), so it
+ * stops with the runner and its last flush is drained on shutdown before the database closes.
  */
-export class LastUsedRecorder {
+export class LastUsedRecorder implements JobWorker {
+  readonly name = 'api-key-last-used';
   private readonly pending = new Map<string, PendingUse>();
   private readonly lastWritten = new Map<string, number>();
-  private readonly timer: NodeJS.Timeout;
   private flushing: Promise<void> | undefined;
 
   constructor(
     private readonly execute: Execute,
     private readonly logger: Logger,
     private readonly minGapMs = 55_000,
-    flushEveryMs = 5_000,
-  ) {
-    this.timer = setInterval(() => void this.flush(), flushEveryMs);
-    this.timer.unref();
+    readonly idleMs = 5_000,
+  ) {}
+
+  /** One round of the runner: writes what is pending; never asks for another round at once. */
+  async poll(): Promise<boolean> {
+    await this.flush();
+    return false;
+  }
+
+  /** On shutdown, after the runner's last round: the uses noted since. */
+  drain(): Promise<void> {
+    return this.flush();
   }
 
   record(organisationId: string, apiKeyId: string, now = Date.now()): void {
@@ -56,10 +67,5 @@ export class LastUsedRecorder {
     }
     const horizon = Date.now() - this.minGapMs;
     for (const [id, at] of this.lastWritten) if (at < horizon) this.lastWritten.delete(id);
-  }
-
-  async close(): Promise<void> {
-    clearInterval(this.timer);
-    await this.flush();
   }
 }

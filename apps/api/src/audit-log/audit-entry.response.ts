@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ACTOR_TYPES, AUDIT_CATEGORIES, TARGET_TYPES } from '@interlock/domain';
+import { ACTOR_TYPES, AUDIT_CATEGORIES, KNOWN_AUDIT_ACTIONS, TARGET_TYPES } from '@interlock/domain';
 import type { ActorType, AuditCategory, TargetType } from '@interlock/domain';
 
 /** An audit entry as the API shows it (SPEC §7); absent fields are omitted, not null. */
@@ -10,7 +10,12 @@ export class AuditEntryResponse {
   @ApiProperty({ format: 'date-time', description: 'ISO 8601, UTC, with milliseconds.', example: '2026-11-21T12:00:00.000Z' })
   createdAt!: string;
 
-  @ApiProperty({ description: '<category>.<verb>; new actions may appear: treat unknown ones as opaque.', example: 'api_key.created' })
+  @ApiProperty({
+    enum: KNOWN_AUDIT_ACTIONS,
+    enumName: 'AuditAction',
+    description: '<category>.<verb>: the actions the service writes today; new actions may appear: treat unknown ones as opaque.',
+    example: 'api_key.created',
+  })
   action!: string;
 
   @ApiProperty({ enum: AUDIT_CATEGORIES, enumName: 'AuditCategory' })

@@ -20,7 +20,7 @@ describe('AuditLogService search walk', () => {
         return answers.shift() ?? [];
       },
     } as unknown as DataSource;
-    const service = new AuditLogService(dataSource, { apiKeyPepper: 'p'.repeat(32) } as AppConfig);
+    const service = new AuditLogService(dataSource, { cursorSecret: 'p'.repeat(32) } as AppConfig);
     // rows() is the search itself (list() adds the snapshot lookup and the cursor).
     const search = service as unknown as { rows: (...args: unknown[]) => Promise<{ id: string }[]> };
     return { calls, rows: (words: string[]) => search.rows(ORG, { words }, '1000000', undefined, 51) };

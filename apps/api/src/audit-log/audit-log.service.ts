@@ -1,11 +1,11 @@
+import { DomainError } from '@interlock/domain';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import {
   AuditFilter,
   AuditPosition,
+  AuditCursorCodec,
   AuditQueryError,
-  decodeCursor,
-  encodeCursor,
   pageQuery,
   parametersDigest,
   parseAuditQuery,
@@ -20,7 +20,6 @@ import {
 } from '@interlock/audit';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
-import { ApiError } from '../http/api-error';
 import { AuditEntryResponse, AuditEntryRow, AuditLogPage, toAuditEntry } from './audit-entry.response';
 
 /** SPEC §10: the CSV export holds at most the 5,000 most recent matching entries. */
@@ -28,10 +27,14 @@ export const AUDIT_EXPORT_MAX = 5000;
 
 @Injectable()
 export class AuditLogService {
+  private readonly cursors: AuditCursorCodec;
+
   constructor(
     private readonly dataSource: DataSource,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.cursors = new AuditCursorCodec(config.cursorSecret);
+  }
 
   /** One page of a walk (SPEC §7): newest first, snapshot-bound, with an opaque next cursor. */
   async list(organisationId: string, raw: Record<string, unknown>): Promise<AuditLogPage> {
@@ -40,10 +43,10 @@ export class AuditLogService {
     let snapshot: string;
     let after: AuditPosition | undefined;
     if (query.cursor !== undefined) {
-      const cursor = decodeCursor(this.config.apiKeyPepper, organisationId, query.cursor);
-      if (cursor === null) throw new ApiError('VALIDATION_FAILED', 'cursor: is not a cursor this endpoint issued');
+      const cursor = this.cursors.decode(organisationId, query.cursor);
+      if (cursor === null) throw new DomainError('VALIDATION_FAILED', 'cursor: is not a cursor this endpoint issued');
       if (cursor.digest !== digest) {
-        throw new ApiError('VALIDATION_FAILED', 'cursor: belongs to a walk with different parameters; repeat them unchanged');
+        throw new DomainError('VALIDATION_FAILED', 'cursor: belongs to a walk with different parameters; repeat them unchanged');
       }
       snapshot = cursor.snapshot;
       after = { createdAt: cursor.createdAt, seq: cursor.seq };
@@ -55,7 +58,7 @@ export class AuditLogService {
     const last = page[page.length - 1];
     const nextCursor =
       rows.length > query.limit && last !== undefined
-        ? encodeCursor(this.config.apiKeyPepper, organisationId, {
+        ? this.cursors.encode(organisationId, {
             createdAt: last.created_at.toISOString(),
             seq: String(last.seq),
             snapshot,
@@ -68,8 +71,8 @@ export class AuditLogService {
   /** The most recent entries matching the filters (for the CSV export), newest first. */
   async recent(organisationId: string, raw: Record<string, unknown>): Promise<AuditEntryResponse[]> {
     const { cursor, limit, ...rest } = raw;
-    if (cursor !== undefined) throw new ApiError('VALIDATION_FAILED', 'cursor: is not a parameter of the export');
-    if (limit !== undefined) throw new ApiError('VALIDATION_FAILED', 'limit: is not a parameter of the export');
+    if (cursor !== undefined) throw new DomainError('VALIDATION_FAILED', 'cursor: is not a parameter of the export');
+    if (limit !== undefined) throw new DomainError('VALIDATION_FAILED', 'limit: is not a parameter of the export');
     const query = this.parse(rest);
     const rows = await this.rows(organisationId, query.filter, await this.snapshot(organisationId), undefined, AUDIT_EXPORT_MAX);
     return rows.map(toAuditEntry);
@@ -79,7 +82,7 @@ export class AuditLogService {
     try {
       return parseAuditQuery(raw);
     } catch (error) {
-      if (error instanceof AuditQueryError) throw new ApiError('VALIDATION_FAILED', error.message);
+      if (error instanceof AuditQueryError) throw new DomainError('VALIDATION_FAILED', error.message);
       throw error;
     }
   }

@@ -6,7 +6,7 @@ import { ClientIp, CurrentMember, CurrentUser } from './decorators/current-princ
 import { HumanRoute, MemberRoute, UserRoute } from './decorators/route-access.decorator';
 import type { MemberPrincipal, UserPrincipal } from './principal';
 import { AuthService } from './auth.service';
-import { CurrentSessionResponse } from './dto/session.response';
+import { SignInSessionResponse } from './dto/sign-in-session.response';
 import { SignInSessionService } from './sign-in-session.service';
 import { SignInDto } from './dto/sign-in.dto';
 import { SignUpDto } from './dto/sign-up.dto';
@@ -61,11 +61,11 @@ export class AuthController {
   @Get('session')
   @MemberRoute()
   @ApiOperation({
-    operationId: 'getSession',
+    operationId: 'getSignInSession',
     summary: 'Who is signed in, as a member of the organisation this request acts for: role and permissions',
   })
-  @ApiOkResponse({ type: CurrentSessionResponse })
-  session(@CurrentMember() member: MemberPrincipal): Promise<CurrentSessionResponse> {
-    return this.auth.describeSession(member);
+  @ApiOkResponse({ type: SignInSessionResponse })
+  signInSession(@CurrentMember() member: MemberPrincipal): Promise<SignInSessionResponse> {
+    return this.auth.describeSignInSession(member);
   }
 }

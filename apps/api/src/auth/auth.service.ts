@@ -3,7 +3,6 @@ import { DataSource } from 'typeorm';
 import type { Plan } from '@interlock/domain';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
-import { ApiError } from '../http/api-error';
 import { AuthAttemptLimiter } from '../rate-limits/auth-attempt-limiter.service';
 import { OrganisationSetupService } from '../organisation/organisation-setup.service';
 import { describeAccount, describeJoined } from '../users/account.util';
@@ -12,8 +11,9 @@ import { findUserByEmail, insertUser, normaliseEmail } from '../users/users.repo
 import { DECOY_PASSWORD_HASH, hashPassword, verifyPassword } from './password.util';
 import type { MemberPrincipal } from './principal';
 import { SignInSessionService } from './sign-in-session.service';
-import type { CurrentSessionResponse } from './dto/session.response';
+import type { SignInSessionResponse } from './dto/sign-in-session.response';
 import type { SignUpDto } from './dto/sign-up.dto';
+import { DomainError } from '@interlock/domain';
 
 /** A new sign-in session's cookie token, and the response body that goes with it. */
 export interface SignedIn<Body> {
@@ -35,7 +35,7 @@ export class AuthService {
   /** A new user, a new organisation with them as its Owner, and a sign-in session: one transaction. */
   async signUp(input: SignUpDto, ip: string | null): Promise<SignedIn<OrganisationJoinedResponse>> {
     if (this.config.signup === 'closed') {
-      throw new ApiError('SIGNUP_CLOSED', 'Sign-up is closed on this server; ask an administrator for an invitation.');
+      throw new DomainError('SIGNUP_CLOSED', 'Sign-up is closed on this server; ask an administrator for an invitation.');
     }
     await this.limiter.signUpAttempt(normaliseEmail(input.email), ip);
     const passwordHash = await hashPassword(input.password);
@@ -59,19 +59,19 @@ export class AuthService {
     const succeeded = await this.limiter.beginSignIn(normaliseEmail(email), ip);
     const user = await findUserByEmail(this.dataSource.manager, email);
     const ok = await verifyPassword(password, user?.password_hash ?? (await DECOY_PASSWORD_HASH));
-    if (user === undefined || !ok) throw new ApiError('INVALID_CREDENTIALS', 'Invalid email or password.');
+    if (user === undefined || !ok) throw new DomainError('INVALID_CREDENTIALS', 'Invalid email or password.');
     await succeeded();
     const session = await this.signIns.create(this.dataSource.manager, user.id);
     return { ...session, body: await describeAccount(this.dataSource.manager, user.id) };
   }
 
   /** The member acting for this request's organisation: who, which organisation, which role and permissions. */
-  async describeSession(member: MemberPrincipal): Promise<CurrentSessionResponse> {
+  async describeSignInSession(member: MemberPrincipal): Promise<SignInSessionResponse> {
     const [organisation]: { name: string; plan: Plan }[] = await this.dataSource.query(
       `SELECT name, plan FROM organisations WHERE id = $1`,
       [member.organisationId],
     );
-    if (organisation === undefined) throw ApiError.of('NOT_FOUND');
+    if (organisation === undefined) throw DomainError.of('NOT_FOUND');
     return {
       member: { id: member.memberId, email: member.email, name: member.memberName, roleId: member.roleId, roleName: member.roleName },
       organisation: { id: member.organisationId, name: organisation.name, plan: organisation.plan },

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { ApiError } from '../http/api-error';
+import { DomainError } from '@interlock/domain';
 
 export const ORGANISATION_HEADER = 'x-organisation-id';
 export const ORGANISATION_QUERY = 'organisationId';
@@ -18,12 +18,12 @@ export function requestedOrganisation(req: Request, queryAllowed: boolean): stri
   const fromHeader = header === undefined ? undefined : parse(header, `${ORGANISATION_HEADER} header`);
   const fromQuery = query === undefined ? undefined : parse(query, `${ORGANISATION_QUERY}`);
   if (fromHeader !== undefined && fromQuery !== undefined && fromHeader !== fromQuery) {
-    throw new ApiError('VALIDATION_FAILED', `${ORGANISATION_HEADER} and ${ORGANISATION_QUERY} name different organisations.`);
+    throw new DomainError('VALIDATION_FAILED', `${ORGANISATION_HEADER} and ${ORGANISATION_QUERY} name different organisations.`);
   }
   return fromHeader ?? fromQuery;
 }
 
 function parse(value: unknown, name: string): string {
-  if (typeof value !== 'string' || !UUID.test(value)) throw new ApiError('VALIDATION_FAILED', `${name} must be a UUID.`);
+  if (typeof value !== 'string' || !UUID.test(value)) throw new DomainError('VALIDATION_FAILED', `${name} must be a UUID.`);
   return value.toLowerCase();
 }

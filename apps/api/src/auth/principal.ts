@@ -1,3 +1,4 @@
+import type { MemberActor } from '@interlock/domain';
 import type { Request } from 'express';
 import type { Permission, Plan } from '@interlock/domain';
 
@@ -83,4 +84,9 @@ export function actorOf(principal: ApiKeyPrincipal | MemberPrincipal | UserPrinc
     default:
       return assertNever(principal);
   }
+}
+
+/** The member as the actor a service takes (with the organisation id beside it). */
+export function memberActorOf(member: MemberPrincipal): MemberActor {
+  return { type: 'member', id: member.memberId, name: member.memberName };
 }

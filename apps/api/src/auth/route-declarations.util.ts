@@ -2,7 +2,7 @@ import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import type { INestApplication, Type } from '@nestjs/common';
 import { MetadataScanner, ModulesContainer, Reflector } from '@nestjs/core';
-import { ROUTE_ACCESS, RouteAccess } from './decorators/route-access.decorator';
+import { describePermission, ROUTE_ACCESS, RouteAccess } from './decorators/route-access.decorator';
 
 export interface DeclaredRoute {
   method: string;
@@ -46,4 +46,28 @@ export function declaredRoutes(app: INestApplication): DeclaredRoute[] {
     }
   }
   return routes.sort((a, b) => (a.path === b.path ? a.method.localeCompare(b.method) : a.path.localeCompare(b.path)));
+}
+
+/** Whether a route is for people only (a key is refused with 403 HUMANS_ONLY). */
+export function isHumanOnly(route: DeclaredRoute): boolean {
+  const principal = route.access?.principal;
+  return principal === 'member' || principal === 'user' || principal === 'human';
+}
+
+/** One line per route: method, path and what it admits; the reviewed snapshot's rows. */
+export function routeDeclarationTable(routes: DeclaredRoute[]): string[] {
+  return routes.map((r) => {
+    const a = r.access;
+    const detail =
+      a === undefined
+        ? 'UNDECLARED'
+        : a.principal === 'api_key'
+          ? `api_key${a.plan ? ` plan=${a.plan}` : ''}`
+          : a.principal === 'member'
+            ? `member${a.permission ? ` ${describePermission(a.permission)}` : ''}`
+            : a.principal === 'api_key_or_member'
+              ? `api_key${a.plan ? ` plan=${a.plan}` : ''} | member ${describePermission(a.permission)}`
+              : a.principal;
+    return `${r.method.padEnd(6)} ${r.path.padEnd(40)} ${detail}${isHumanOnly(r) ? ' humans-only' : ''}`;
+  });
 }

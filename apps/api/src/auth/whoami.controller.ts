@@ -31,7 +31,7 @@ export class WhoamiResponse {
 export class WhoamiController {
   @Get()
   @MachineRoute()
-  @ApiOperation({ operationId: 'whoami', summary: 'The calling key, its organisation and plan' })
+  @ApiOperation({ operationId: 'getWhoami', summary: 'The calling key, its organisation and plan' })
   @ApiOkResponse({ type: WhoamiResponse })
   whoami(@CurrentApiKey() key: ApiKeyPrincipal): WhoamiResponse {
     return { organisationId: key.organisationId, plan: key.plan, apiKey: { id: key.apiKeyId, name: key.apiKeyName } };

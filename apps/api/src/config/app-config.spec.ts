@@ -79,6 +79,13 @@ describe('loadConfig', () => {
     ).toBe('postgres://db/x');
   });
 
+  it('derives cursor keys from CURSOR_SECRET, or else from the pepper', () => {
+    const own = 'c'.repeat(40);
+    expect(loadConfig({}).cursorSecret).toBe(DEVELOPMENT_PEPPER);
+    expect(loadConfig({ API_KEY_PEPPER: PEPPER }).cursorSecret).toBe(PEPPER);
+    expect(loadConfig({ API_KEY_PEPPER: PEPPER, CURSOR_SECRET: own })).toMatchObject({ apiKeyPepper: PEPPER, cursorSecret: own });
+  });
+
   it('drains for 5 s before refusing connections in production, not at all in development, unless told', () => {
     expect(loadConfig({}).shutdownDrainDelayMs).toBe(0);
     expect(loadConfig({ NODE_ENV: 'production', API_KEY_PEPPER: PEPPER }).shutdownDrainDelayMs).toBe(5_000);
@@ -101,6 +108,7 @@ describe('loadConfig', () => {
     [{ API_KEY_PREFIX: 'ilk' }, 'API_KEY_PREFIX'],
     [{ API_KEY_PREFIX: 'Bad_' }, 'API_KEY_PREFIX'],
     [{ API_KEY_PEPPER: 'short' }, 'API_KEY_PEPPER'],
+    [{ CURSOR_SECRET: 'short' }, 'CURSOR_SECRET must be at least 32 characters long'],
     [{ NODE_ENV: 'production' }, 'API_KEY_PEPPER is required when NODE_ENV=production'],
     [{ PLAN_FREE_MESSAGES: '-1' }, 'PLAN_FREE_MESSAGES'],
     [{ PLAN_PRO_MESSAGES: '1.5' }, 'PLAN_PRO_MESSAGES'],

@@ -25,6 +25,12 @@ export interface AppConfig {
   readonly apiKeyPepper: string;
   /** True when no pepper was configured and the development default is in use. */
   readonly apiKeyPepperIsDefault: boolean;
+  /**
+   * The server secret the pagination cursors' keys are derived from (HKDF, one key per kind of
+   * cursor: `@interlock/cursor`). Default: the pepper's value (keys still derived apart from
+   * it); set `CURSOR_SECRET` so that the pepper and the cursor keys rotate independently.
+   */
+  readonly cursorSecret: string;
   readonly plans: {
     readonly free: { readonly messages: number; readonly agentHours: number };
     readonly pro: { readonly messages: number; readonly agentHours: number };
@@ -183,6 +189,10 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
   } else if (pepper !== undefined && pepper.length < 32) {
     problems.push('API_KEY_PEPPER must be at least 32 characters long');
   }
+  const cursorSecret = read('CURSOR_SECRET');
+  if (cursorSecret !== undefined && cursorSecret.length < 32) {
+    problems.push('CURSOR_SECRET must be at least 32 characters long');
+  }
 
   const publicOriginRaw = read('PUBLIC_ORIGIN');
   const publicOrigin =
@@ -244,6 +254,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     apiKeyPrefix,
     apiKeyPepper: pepper ?? DEVELOPMENT_PEPPER,
     apiKeyPepperIsDefault: pepper === undefined,
+    cursorSecret: cursorSecret ?? pepper ?? DEVELOPMENT_PEPPER,
     plans: {
       free: {
         messages: integer('PLAN_FREE_MESSAGES', 1000, 0, 1_000_000_000),

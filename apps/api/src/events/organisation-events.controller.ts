@@ -1,10 +1,10 @@
+import { DomainError } from '@interlock/domain';
 import { Controller, Get, Headers, Req, Res } from '@nestjs/common';
 import { ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute, OrganisationInQuery } from '../auth/decorators/route-access.decorator';
 import type { MemberPrincipal } from '../auth/principal';
-import { ApiError } from '../http/api-error';
 import { parseLastEventId } from '../http/sse-event.util';
 import { EventStreamPosition, OrganisationEvent } from './organisation-event.response';
 import { OrganisationEventsService } from './organisation-events.service';
@@ -52,7 +52,7 @@ export class OrganisationEventsController {
   ): Promise<void> {
     const lastEventId = parseLastEventId(lastEventIdHeader);
     if (lastEventId === 'invalid') {
-      throw new ApiError('VALIDATION_FAILED', 'Last-Event-ID must be the id of an event of this stream (a non-negative integer).');
+      throw new DomainError('VALIDATION_FAILED', 'Last-Event-ID must be the id of an event of this stream (a non-negative integer).');
     }
     return this.events.open(member, lastEventId, res, req);
   }

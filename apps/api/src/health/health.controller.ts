@@ -1,8 +1,8 @@
+import { DomainError } from '@interlock/domain';
 import { Controller, Get, HttpCode } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 import { PublicRoute } from '../auth/decorators/route-access.decorator';
-import { ApiError } from '../http/api-error';
 import { NotificationBus } from '../notifications/notification-bus';
 import { ServiceState } from './service-state';
 
@@ -45,14 +45,14 @@ export class HealthController {
   @ApiOkResponse({ type: HealthStatus })
   @HttpCode(200)
   async ready(): Promise<{ status: 'ok' }> {
-    if (this.state.draining) throw new ApiError('SERVICE_UNAVAILABLE', 'The service is shutting down.');
+    if (this.state.draining) throw new DomainError('SERVICE_UNAVAILABLE', 'The service is shutting down.');
     // The database first: when it is gone the listener is too, and the database is the cause.
     await this.dataSource.query('SELECT 1');
     if (!this.bus.healthy) {
-      throw new ApiError('SERVICE_UNAVAILABLE', 'The notification listener is not receiving: see the service log.');
+      throw new DomainError('SERVICE_UNAVAILABLE', 'The notification listener is not receiving: see the service log.');
     }
     if (await this.dataSource.showMigrations()) {
-      throw new ApiError('SERVICE_UNAVAILABLE', 'Database migrations are pending.');
+      throw new DomainError('SERVICE_UNAVAILABLE', 'Database migrations are pending.');
     }
     return { status: 'ok' };
   }

@@ -1,7 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { ERROR_MESSAGES, ErrorCode } from '@interlock/domain';
-import { ApiError } from './api-error';
+import { DomainError, ERROR_MESSAGES, ErrorCode } from '@interlock/domain';
 import { isDatabaseUnavailable } from './database-unavailable.util';
 import { sendError } from './error-response.util';
 import { requestIdOf } from './request-id.middleware';
@@ -20,8 +19,10 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
 };
 
 /**
- * Turns every exception into the SPEC §4 body. Unexpected errors answer 500 without detail and
- * are logged once, with the request id; a lost database answers 503.
+ * The one place errors become HTTP: turns every exception — the domain's `DomainError` first,
+ * then Nest's own HTTP exceptions (routing, body parsing) — into the SPEC §4 body. Unexpected
+ * errors answer 500 without detail and are logged once, with the request id; a lost database
+ * answers 503.
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
@@ -36,10 +37,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return;
     }
 
-    if (exception instanceof ApiError) {
+    if (exception instanceof DomainError) {
       // Our conflicts are final (decided, ended, taken): tell SDKs not to retry them.
-      const headers = exception.getStatus() === 409 ? { 'x-should-retry': 'false', ...exception.headers } : exception.headers;
-      sendError(res, exception.getStatus(), exception.code, exception.message, requestIdOf(req), headers);
+      const headers = exception.status === 409 ? { 'x-should-retry': 'false', ...exception.headers } : exception.headers;
+      sendError(res, exception.status, exception.code, exception.message, requestIdOf(req), headers);
       return;
     }
     if (exception instanceof HttpException) {

@@ -1,24 +1,6 @@
-import { HttpException } from '@nestjs/common';
-import { ERROR_CODES, ERROR_MESSAGES, ErrorCode } from '@interlock/domain';
-
-type FixedMessageCode = keyof typeof ERROR_MESSAGES & ErrorCode;
-
 /**
- * The one exception type features throw: a stable code from the domain catalogue, its HTTP
- * status, and the message the client sees (the catalogue's exact text unless one is given).
+ * The domain's error (libs/domain), under the name the HTTP layer has always used for it: the
+ * guards, pipes and interceptors throw it, `AllExceptionsFilter` answers it. Services import
+ * `DomainError` from `@interlock/domain` directly.
  */
-export class ApiError extends HttpException {
-  constructor(
-    readonly code: ErrorCode,
-    message?: string,
-    readonly headers: Readonly<Record<string, string>> = {},
-  ) {
-    const text = message ?? (ERROR_MESSAGES as Record<string, string>)[code];
-    if (text === undefined) throw new Error(`ApiError ${code} needs a message`);
-    super(text, ERROR_CODES[code]);
-  }
-
-  static of(code: FixedMessageCode): ApiError {
-    return new ApiError(code);
-  }
-}
+export { DomainError as ApiError } from '@interlock/domain';

@@ -1,6 +1,6 @@
+import { DomainError } from '@interlock/domain';
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import { ApiError } from '../http/api-error';
 import { principalOf } from '../auth/principal';
 import type { IdempotentRequest } from './idempotency.service';
 import { requestFingerprint } from './request-fingerprint.util';
@@ -27,7 +27,7 @@ export const IdempotencyKey = createParamDecorator((_: unknown, ctx: ExecutionCo
   const value = req.headers['idempotency-key'];
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || !KEY.test(value)) {
-    throw new ApiError('VALIDATION_FAILED', 'Idempotency-Key must be 1 to 255 visible ASCII characters.');
+    throw new DomainError('VALIDATION_FAILED', 'Idempotency-Key must be 1 to 255 visible ASCII characters.');
   }
   const principal = principalOf(req);
   if (principal.kind !== 'api_key') throw new Error('IdempotencyKey used on a route without a key');

@@ -1,9 +1,7 @@
-import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import type { Logger } from 'pino';
+import { DomainError } from '@interlock/domain';
+import { Injectable } from '@nestjs/common';
 import { queryRows, Queryable } from '../database/query-rows.util';
-import { ApiError } from '../http/api-error';
-import { LOGGER } from '../logging/logger.module';
+import { IDEMPOTENCY_RETENTION_SQL as RETENTION } from './idempotency-sweep.job';
 
 /** An `Idempotency-Key` on a request, with what the request was (see `requestFingerprint`). */
 export interface IdempotentRequest {
@@ -18,10 +16,6 @@ export interface IdempotentResult<T> {
   replayed: boolean;
 }
 
-/** How long a key is remembered. */
-const RETENTION = `interval '24 hours'`;
-const SWEEP_EVERY_MS = 10 * 60_000;
-
 /**
  * Safe retries of POSTs (beyond the seed): the same `Idempotency-Key` within 24 hours returns
  * the first response without a second write; with a different request it answers 409.
@@ -31,20 +25,10 @@ const SWEEP_EVERY_MS = 10 * 60_000;
  * transaction ends: if it committed, the second finds the stored response and replays it; if it
  * rolled back (an error response), the second claims the key and does the work itself. Only
  * successful responses are stored, so a request refused (say 402) can be retried with its key.
+ * Expired keys are forgotten by a periodic job (`IdempotencySweepJob`) on the job runner.
  */
 @Injectable()
-export class IdempotencyService implements OnApplicationShutdown {
-  private readonly usedBy = new Set<string>();
-  private readonly sweeper: NodeJS.Timeout;
-
-  constructor(
-    private readonly dataSource: DataSource,
-    @Inject(LOGGER) private readonly logger: Logger,
-  ) {
-    this.sweeper = setInterval(() => void this.sweep(), SWEEP_EVERY_MS);
-    this.sweeper.unref();
-  }
-
+export class IdempotencyService {
   /**
    * Runs `work` once per key, inside the caller's transaction `tx`, storing its result as the
    * response (status `status`). Without a key, simply runs `work`.
@@ -66,7 +50,6 @@ export class IdempotencyService implements OnApplicationShutdown {
       `UPDATE idempotency_keys SET response_status = $3, response_body = $4 WHERE organisation_id = $1 AND key = $2`,
       [request.organisationId, request.key, status, JSON.stringify(value)],
     );
-    this.usedBy.add(request.organisationId);
     return { value, replayed: false };
   }
 
@@ -90,33 +73,13 @@ export class IdempotencyService implements OnApplicationShutdown {
     );
     if (row === undefined || row.response_status === null || row.response_body === null) {
       // Swept between the two statements: a conflict with nothing to replay, safe to retry.
-      throw new ApiError('CONFLICT', 'A request with this Idempotency-Key is in progress; retry it.', {
+      throw new DomainError('CONFLICT', 'A request with this Idempotency-Key is in progress; retry it.', {
         'x-should-retry': 'true',
       });
     }
     if (row.fingerprint !== request.fingerprint) {
-      throw new ApiError('CONFLICT', 'This Idempotency-Key was already used with a different request.');
+      throw new DomainError('CONFLICT', 'This Idempotency-Key was already used with a different request.');
     }
     return { status: row.response_status, body: row.response_body };
-  }
-
-  /** Forgets expired keys of the organisations that used keys since the last sweep. */
-  private async sweep(): Promise<void> {
-    const organisations = [...this.usedBy];
-    this.usedBy.clear();
-    for (const organisationId of organisations) {
-      try {
-        await this.dataSource.query(
-          `DELETE FROM idempotency_keys WHERE organisation_id = $1 AND created_at <= now() - ${RETENTION}`,
-          [organisationId],
-        );
-      } catch (error) {
-        this.logger.warn({ err: error, organisationId }, 'could not sweep expired idempotency keys');
-      }
-    }
-  }
-
-  onApplicationShutdown(): void {
-    clearInterval(this.sweeper);
   }
 }

@@ -1,5 +1,5 @@
 import type { SearchCosts } from '@interlock/audit';
-import type { KeysetPosition } from '../http/keyset-cursor.util';
+import type { KeysetPosition } from '@interlock/cursor';
 import { INTERRUPT_STATUSES } from './interrupt.entity';
 import type { InterruptStatus } from './interrupt.entity';
 import { INTERRUPT_COLUMNS } from './interrupt-record';

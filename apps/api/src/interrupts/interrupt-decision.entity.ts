@@ -1,8 +1,9 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { DECISIONS, type Decision } from '@interlock/domain';
 import { InterruptEntity } from './interrupt.entity';
 
-export const DECISIONS = ['approve', 'edit', 'reject', 'respond'] as const;
-export type Decision = (typeof DECISIONS)[number];
+// The decisions are the domain's (libs/domain); re-exported for the modules that read them here.
+export { DECISIONS, type Decision };
 
 /** A member's decision on one action request. One per action: the unique index enforces it. */
 @Entity({ name: 'interrupt_decisions' })

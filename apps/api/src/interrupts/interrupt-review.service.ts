@@ -5,20 +5,12 @@ import { writeAuditEntry } from '@interlock/audit';
 import { actorOf, MemberPrincipal } from '../auth/principal';
 import { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
 import { WebhookOutbox } from '../webhooks/webhook-outbox';
-import { ApiError } from '../http/api-error';
-import type { Decision } from './interrupt-decision.entity';
 import type { InterruptStatus } from './interrupt.entity';
 import { INTERRUPT_COLUMNS, InterruptRow, StoredActionRequest, toInterruptResponse } from './interrupt-record';
 import type { AssignInterruptDto } from './dto/assign-interrupt.dto';
 import type { DecideInterruptDto } from './dto/decide-interrupt.dto';
 import type { InterruptResponse } from './dto/interrupt.response';
-
-const DECIDED: Record<Decision, string> = {
-  approve: 'approved',
-  edit: 'approved with edits',
-  reject: 'rejected',
-  respond: 'answered',
-};
+import { DomainError } from '@interlock/domain';
 
 interface LockedInterrupt {
   title: string;
@@ -30,7 +22,7 @@ interface LockedInterrupt {
   escalation_level: number;
 }
 
-const alreadyAnswered = () => new ApiError('CONFLICT', 'This interrupt is already answered.');
+const alreadyAnswered = () => new DomainError('CONFLICT', 'This interrupt is already answered.');
 
 /**
  * What members do to interrupts (SPEC §6): decide, assign, escalate. Each writes its entry and,
@@ -55,10 +47,10 @@ export class InterruptReviewService {
       const action = interrupt.action_requests.find((a) => a.name === body.actionName);
       // The body is well-formed; what it names conflicts with this interrupt: 409, not 400.
       if (action === undefined) {
-        throw new ApiError('CONFLICT', `actionName must name one of this interrupt's action requests.`);
+        throw new DomainError('CONFLICT', `actionName must name one of this interrupt's action requests.`);
       }
       if (!action.allowedDecisions.includes(body.decision)) {
-        throw new ApiError(
+        throw new DomainError(
           'CONFLICT',
           `decision must be one of the decisions action ${action.name} allows: ${action.allowedDecisions.join(', ')}.`,
         );
@@ -84,7 +76,7 @@ export class InterruptReviewService {
         ],
       );
       if (inserted.length === 0) {
-        throw new ApiError('CONFLICT', `Action ${action.name} of this interrupt has already been decided.`);
+        throw new DomainError('CONFLICT', `Action ${action.name} of this interrupt has already been decided.`);
       }
       const [{ decided }]: { decided: number }[] = await tx.query(
         `SELECT count(*)::int AS decided FROM interrupt_decisions WHERE organisation_id = $1 AND interrupt_id = $2`,
@@ -102,7 +94,6 @@ export class InterruptReviewService {
         action: 'interrupt.decided',
         actor: actorOf(member),
         target: { type: 'interrupt', id, name: interrupt.title },
-        summary: `Action ${action.name} of interrupt ${interrupt.title} ${DECIDED[body.decision]} by ${member.memberName}`,
         metadata: { actionName: action.name, decision: body.decision, becameAnswered },
         ipAddress: ip,
       });
@@ -141,7 +132,6 @@ export class InterruptReviewService {
         action: 'interrupt.assigned',
         actor: actorOf(member),
         target: { type: 'interrupt', id, name: interrupt.title },
-        summary: `Interrupt ${interrupt.title} assigned to ${assignee.type === 'team' ? 'team ' : ''}${assignee.name} by ${member.memberName}`,
         metadata: {
           assigneeType: assignee.type,
           assigneeId: assignee.id,
@@ -171,13 +161,11 @@ export class InterruptReviewService {
           WHERE organisation_id = $1 AND id = $2`,
         [member.organisationId, id],
       );
-      const previous = `${interrupt.assignee_type === 'team' ? 'team ' : ''}${interrupt.assignee_name ?? ''}`;
       await writeAuditEntry(tx, {
         organisationId: member.organisationId,
         action: 'interrupt.unassigned',
         actor: actorOf(member),
         target: { type: 'interrupt', id, name: interrupt.title },
-        summary: `Interrupt ${interrupt.title} unassigned from ${previous} by ${member.memberName}`,
         metadata: {
           previousAssigneeType: interrupt.assignee_type,
           previousAssigneeId: interrupt.assignee_id,
@@ -210,7 +198,6 @@ export class InterruptReviewService {
         action: 'interrupt.escalated',
         actor: actorOf(member),
         target: { type: 'interrupt', id, name: interrupt.title },
-        summary: `Interrupt ${interrupt.title} escalated to level ${level} by ${member.memberName}`,
         metadata: { level, reason: reason ?? null },
         ipAddress: ip,
       });
@@ -228,7 +215,7 @@ export class InterruptReviewService {
          FROM interrupts WHERE organisation_id = $1 AND id = $2 FOR NO KEY UPDATE`,
       [member.organisationId, id],
     );
-    if (row === undefined) throw ApiError.of('NOT_FOUND');
+    if (row === undefined) throw DomainError.of('NOT_FOUND');
     return row;
   }
 
@@ -247,7 +234,7 @@ export class InterruptReviewService {
               FOR KEY SHARE OF m`,
       [member.organisationId, assigneeId],
     );
-    if (row === undefined) throw ApiError.of('NOT_FOUND');
+    if (row === undefined) throw DomainError.of('NOT_FOUND');
     return { type, id: row.id, name: row.name };
   }
 
@@ -256,7 +243,7 @@ export class InterruptReviewService {
       `SELECT ${INTERRUPT_COLUMNS} FROM interrupts i WHERE i.organisation_id = $1 AND i.id = $2`,
       [member.organisationId, id],
     );
-    if (row === undefined) throw ApiError.of('NOT_FOUND');
+    if (row === undefined) throw DomainError.of('NOT_FOUND');
     return toInterruptResponse(row);
   }
 }

@@ -1,3 +1,4 @@
+import { DomainError } from '@interlock/domain';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
@@ -7,10 +8,9 @@ import type { AppConfig } from '../config/app-config';
 import { actorOf, ApiKeyPrincipal } from '../auth/principal';
 import { AllowancesService } from '../allowances/allowances.service';
 import { queryRows } from '../database/query-rows.util';
-import { ApiError } from '../http/api-error';
 import { IdempotencyService, IdempotentRequest, IdempotentResult } from '../idempotency/idempotency.service';
 import { DECISIONS } from './interrupt-decision.entity';
-import { KeysetCursorCodec, keysetPage, KeysetPosition } from '../http/keyset-cursor.util';
+import { KeysetCursorCodec, keysetPage, type KeysetPosition } from '@interlock/cursor';
 import {
   INTERRUPT_COLUMNS,
   InterruptDetailRow,
@@ -66,7 +66,7 @@ export class InterruptsService {
     private readonly outbox: WebhookOutbox,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.cursors = new KeysetCursorCodec(config.apiKeyPepper, 'interrupts.list');
+    this.cursors = new KeysetCursorCodec(config.cursorSecret, 'interrupts.list');
   }
 
   /**
@@ -94,7 +94,7 @@ export class InterruptsService {
             `SELECT 1 FROM sessions WHERE organisation_id = $1 AND id = $2 FOR KEY SHARE`,
             [organisationId, body.sessionId],
           );
-          if (session === undefined) throw ApiError.of('NOT_FOUND');
+          if (session === undefined) throw DomainError.of('NOT_FOUND');
         }
         const id = randomUUID();
         const [row]: InterruptRow[] = await tx.query(
@@ -125,7 +125,6 @@ export class InterruptsService {
           action: 'interrupt.created',
           actor: actorOf(key),
           target: { type: 'interrupt', id, name: body.title },
-          summary: `Interrupt ${body.title} opened by key ${key.apiKeyName}`,
           metadata: { externalId: body.externalId ?? null, actionRequests: actionRequests.map((a) => a.name) },
           ipAddress: ip,
         });
@@ -147,7 +146,7 @@ export class InterruptsService {
       `SELECT ${interruptDetailColumns(include)} FROM interrupts i WHERE i.organisation_id = $1 AND i.id = $2`,
       [organisationId, id],
     );
-    if (row === undefined) throw ApiError.of('NOT_FOUND');
+    if (row === undefined) throw DomainError.of('NOT_FOUND');
     return toInterruptDetailResponse(row);
   }
 
@@ -160,12 +159,12 @@ export class InterruptsService {
     const { memberId, apiKeyId } = caller;
     const words = query.q === undefined ? [] : searchWords(query.q);
     if (words.length > MAX_SEARCH_WORDS) {
-      throw new ApiError('VALIDATION_FAILED', `q: must have at most ${MAX_SEARCH_WORDS} words`);
+      throw new DomainError('VALIDATION_FAILED', `q: must have at most ${MAX_SEARCH_WORDS} words`);
     }
     const from = timestampParameter('from', query.from);
     const to = timestampParameter('to', query.to);
     if (from !== undefined && to !== undefined && Date.parse(from) > Date.parse(to)) {
-      throw new ApiError('VALIDATION_FAILED', 'from: must not be after to');
+      throw new DomainError('VALIDATION_FAILED', 'from: must not be after to');
     }
     const personal = query.assignee === 'me' || query.assignee === 'my_teams';
     // `me` names the caller: a key is no member and in no team, so nothing is assigned to it; a
@@ -205,7 +204,7 @@ export class InterruptsService {
     };
     const page = await keysetPage<InterruptRow>(
       this.cursors,
-      { filters, cursor: query.cursor, limit: query.limit ?? DEFAULT_PAGE },
+      { organisationId, filters, cursor: query.cursor, limit: query.limit ?? DEFAULT_PAGE },
       (row) => row.created_at,
       async (after, take) => {
         if (assignees !== undefined && assignees.ids.length === 0) return [];
@@ -281,6 +280,6 @@ export class InterruptsService {
 function timestampParameter(name: 'from' | 'to', value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const parsed = parseTimestamp(value);
-  if (parsed === null) throw new ApiError('VALIDATION_FAILED', `${name}: must be an ISO 8601 timestamp such as 2026-01-31T12:00:00.000Z`);
+  if (parsed === null) throw new DomainError('VALIDATION_FAILED', `${name}: must be an ISO 8601 timestamp such as 2026-01-31T12:00:00.000Z`);
   return parsed;
 }

@@ -1,3 +1,4 @@
+import { DomainError } from '@interlock/domain';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
@@ -7,7 +8,6 @@ import { hashPassword } from '../auth/password.util';
 import { actorOf, MemberPrincipal, UserPrincipal } from '../auth/principal';
 import { SignInSessionService } from '../auth/sign-in-session.service';
 import { queryRows } from '../database/query-rows.util';
-import { ApiError } from '../http/api-error';
 import { beginMembership, isCurrentMemberByEmail } from '../members/memberships.repository';
 import { RolesService } from '../roles/roles.service';
 import { describeJoined } from '../users/account.util';
@@ -100,13 +100,13 @@ export class InvitationsService {
       await tx.query(`SELECT 1 FROM organisations WHERE id = $1 FOR NO KEY UPDATE`, [member.organisationId]);
       // Only this organisation's own members and invitations: whether the address has an
       // account elsewhere is never looked at (no enumeration oracle).
-      if (await isCurrentMemberByEmail(tx, member.organisationId, address)) throw new ApiError('CONFLICT', ALREADY_MEMBER);
+      if (await isCurrentMemberByEmail(tx, member.organisationId, address)) throw new DomainError('CONFLICT', ALREADY_MEMBER);
       const pending: unknown[] = await tx.query(
         `SELECT 1 FROM invitations
           WHERE organisation_id = $1 AND email = $2 AND accepted_at IS NULL AND expires_at > now()`,
         [member.organisationId, address],
       );
-      if (pending.length > 0) throw new ApiError('CONFLICT', ALREADY_INVITED);
+      if (pending.length > 0) throw new DomainError('CONFLICT', ALREADY_INVITED);
       await tx.query(
         `INSERT INTO invitations (organisation_id, id, email, role_id, token_hash, invited_by, created_at, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
@@ -117,7 +117,6 @@ export class InvitationsService {
         action: 'member.invited',
         actor: actorOf(member),
         target: { type: 'invitation', id, name: address },
-        summary: `${address} invited as ${granted.name} by ${member.memberName}`,
         metadata: { roleId: granted.id, role: granted.name, expiresAt: expiresAt.toISOString() },
         ipAddress: ip,
       });
@@ -144,13 +143,12 @@ export class InvitationsService {
           RETURNING i.email, i.role_id, r.name AS role_name`,
         [member.organisationId, id],
       );
-      if (row === undefined) throw ApiError.of('NOT_FOUND');
+      if (row === undefined) throw DomainError.of('NOT_FOUND');
       await writeAuditEntry(tx, {
         organisationId: member.organisationId,
         action: 'member.invitation_deleted',
         actor: actorOf(member),
         target: { type: 'invitation', id, name: row.email },
-        summary: `Invitation of ${row.email} as ${row.role_name} withdrawn by ${member.memberName}`,
         metadata: { email: row.email, roleId: row.role_id, role: row.role_name, state: 'pending', reason: 'withdrawn' },
         ipAddress: ip,
       });
@@ -160,7 +158,7 @@ export class InvitationsService {
   /** What a pending invitation offers, for whoever holds its token: 404 when unknown, used or expired. */
   async preview(token: string): Promise<InvitationPreviewResponse> {
     const invitation = TOKEN_PATTERN.test(token) ? await this.findPending(this.dataSource.manager, tokenHash(token), false) : undefined;
-    if (invitation === undefined) throw ApiError.of('NOT_FOUND');
+    if (invitation === undefined) throw DomainError.of('NOT_FOUND');
     return {
       email: invitation.email,
       organisationName: invitation.organisation_name,
@@ -176,16 +174,16 @@ export class InvitationsService {
    * (sign in and accept with `join`).
    */
   async accept(token: string, name: string, password: string, ip: string | null): Promise<SignedIn<OrganisationJoinedResponse>> {
-    if (!TOKEN_PATTERN.test(token)) throw ApiError.of('NOT_FOUND');
+    if (!TOKEN_PATTERN.test(token)) throw DomainError.of('NOT_FOUND');
     const hash = tokenHash(token);
     // Checked before the deliberately slow password hash, so a guessed token costs no scrypt.
-    if ((await this.findPending(this.dataSource.manager, hash, false)) === undefined) throw ApiError.of('NOT_FOUND');
+    if ((await this.findPending(this.dataSource.manager, hash, false)) === undefined) throw DomainError.of('NOT_FOUND');
     const passwordHash = await hashPassword(password);
 
     return this.dataSource.transaction(async (tx) => {
       // Locked, and re-checked once the lock is granted: of two concurrent accepts, one wins.
       const invitation = await this.findPending(tx, hash, true);
-      if (invitation === undefined) throw ApiError.of('NOT_FOUND');
+      if (invitation === undefined) throw DomainError.of('NOT_FOUND');
       const userId = await insertUser(tx, { email: invitation.email, name, passwordHash }, () => accountExists(SIGN_IN_TO_ACCEPT));
       await this.admit(tx, invitation, { userId, name, ip });
       const session = await this.signIns.create(tx, userId);
@@ -199,11 +197,11 @@ export class InvitationsService {
    * or used token; 403 when it was sent to another address; 409 when they are a member already.
    */
   async join(user: UserPrincipal, token: string, ip: string | null): Promise<OrganisationJoinedResponse> {
-    if (!TOKEN_PATTERN.test(token)) throw ApiError.of('NOT_FOUND');
+    if (!TOKEN_PATTERN.test(token)) throw DomainError.of('NOT_FOUND');
     return this.dataSource.transaction(async (tx) => {
       const invitation = await this.findPending(tx, tokenHash(token), true);
-      if (invitation === undefined) throw ApiError.of('NOT_FOUND');
-      if (invitation.email !== user.email) throw new ApiError('FORBIDDEN', INVITATION_FOR_ANOTHER_EMAIL);
+      if (invitation === undefined) throw DomainError.of('NOT_FOUND');
+      if (invitation.email !== user.email) throw new DomainError('FORBIDDEN', INVITATION_FOR_ANOTHER_EMAIL);
       await this.admit(tx, invitation, { userId: user.userId, name: user.userName, ip });
       return describeJoined(tx, user.userId, invitation.organisation_id);
     });
@@ -217,14 +215,13 @@ export class InvitationsService {
   ): Promise<void> {
     const orgId = invitation.organisation_id;
     const began = await beginMembership(tx, orgId, who.userId, invitation.role_id);
-    if (began === 'already') throw new ApiError('CONFLICT', YOU_ARE_ALREADY_A_MEMBER);
+    if (began === 'already') throw new DomainError('CONFLICT', YOU_ARE_ALREADY_A_MEMBER);
     await tx.query(`UPDATE invitations SET accepted_at = now() WHERE organisation_id = $1 AND id = $2`, [orgId, invitation.id]);
     await writeAuditEntry(tx, {
       organisationId: orgId,
       action: 'member.joined',
       actor: { type: 'member', id: who.userId, name: who.name },
       target: { type: 'user', id: who.userId, name: who.name },
-      summary: `${who.name} joined as ${invitation.role_name}`,
       metadata: {
         invitationId: invitation.id,
         email: invitation.email,

@@ -40,7 +40,6 @@ export async function deleteInvitationsWithRole(
       action: 'member.invitation_deleted',
       actor,
       target: { type: 'invitation', id: invitation.id, name: invitation.email },
-      summary: `Invitation of ${invitation.email} as ${role.name} deleted with the role by ${actor.name}`,
       metadata: { email: invitation.email, roleId: role.id, role: role.name, state: invitation.state, reason: 'role.deleted' },
       ipAddress: ip,
     });

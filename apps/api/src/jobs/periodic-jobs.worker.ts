@@ -7,7 +7,7 @@ export interface PeriodicJob {
   /** Stable: the row of `scheduled_jobs` that records when the job runs next. */
   readonly name: string;
   readonly everyMs: number;
-  run(): Promise<void>;
+  run(): Promise<unknown>;
 }
 
 /**
@@ -63,9 +63,12 @@ export class PeriodicJobsWorker implements JobWorker {
     );
     if (claimed === undefined) return false;
     const job = this.jobs.get(claimed.name) as PeriodicJob;
-    this.running = job.run().catch((error: unknown) => {
-      this.logger.error({ err: error, job: job.name }, 'periodic job failed');
-    });
+    this.running = job.run().then(
+      () => undefined,
+      (error: unknown) => {
+        this.logger.error({ err: error, job: job.name }, 'periodic job failed');
+      },
+    );
     await this.running;
     this.running = undefined;
     return true;

@@ -1,5 +1,5 @@
 import type { Type } from '@nestjs/common';
-import { ERROR_MESSAGES } from '@interlock/domain';
+import { ERROR_MESSAGES, DomainError } from '@interlock/domain';
 import {
   InterlockBackend,
   InterlockBackendError,
@@ -10,7 +10,6 @@ import {
 } from '@interlock/mcp';
 import type { ApiKeyVerifier } from '../api-keys/api-key-verifier.service';
 import type { ApiKeyPrincipal } from '../auth/principal';
-import { ApiError } from '../http/api-error';
 import { isDatabaseUnavailable } from '../http/database-unavailable.util';
 import { ApiValidationPipe } from '../http/validation.pipe';
 import { requestFingerprint } from '../idempotency/request-fingerprint.util';
@@ -141,8 +140,8 @@ export class ServiceBackend implements InterlockBackend {
     try {
       return await fn();
     } catch (error) {
-      if (error instanceof ApiError) {
-        throw new InterlockBackendError(error.message, { status: error.getStatus(), code: error.code, requestId: this.caller.requestId });
+      if (error instanceof DomainError) {
+        throw new InterlockBackendError(error.message, { status: error.status, code: error.code, requestId: this.caller.requestId });
       }
       if (isDatabaseUnavailable(error)) {
         throw new InterlockBackendError(ERROR_MESSAGES.SERVICE_UNAVAILABLE, {
@@ -158,6 +157,6 @@ export class ServiceBackend implements InterlockBackend {
 
 /** A path id that is not a UUID names nothing: 404, as the REST endpoints answer. */
 function uuid(id: string): string {
-  if (!UUID.test(id)) throw ApiError.of('NOT_FOUND');
+  if (!UUID.test(id)) throw DomainError.of('NOT_FOUND');
   return id.toLowerCase();
 }

@@ -1,9 +1,9 @@
+import { DomainError } from '@interlock/domain';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { BuiltInRoleKey } from '@interlock/domain';
 import { writeAuditEntry } from '@interlock/audit';
 import { actorOf, MemberPrincipal } from '../auth/principal';
-import { ApiError } from '../http/api-error';
 import { assertHoldsAll, canonicalPermissions } from '../roles/permission-grant.util';
 import { RolesService } from '../roles/roles.service';
 import type { MemberResponse } from './dto/member.response';
@@ -41,7 +41,7 @@ const CURRENT_MEMBERS = `memberships m
          JOIN roles r ON r.organisation_id = m.organisation_id AND r.id = m.role_id`;
 
 const lastOwner = (verb: string) =>
-  new ApiError('CONFLICT', `The organisation must keep at least one Owner: ${verb} the last Owner is not allowed.`);
+  new DomainError('CONFLICT', `The organisation must keep at least one Owner: ${verb} the last Owner is not allowed.`);
 
 /**
  * Members of the caller's organisation (SPEC §6, member.manage): its users with a current
@@ -86,7 +86,6 @@ export class MembersService {
         action: 'member.role_changed',
         actor: actorOf(member),
         target: { type: 'user', id, name: target.name },
-        summary: `${target.name}'s role changed from ${target.role_name} to ${role.name} by ${member.memberName}`,
         metadata: { fromRoleId: target.role_id, fromRole: target.role_name, toRoleId: role.id, toRole: role.name },
         ipAddress: ip,
       });
@@ -110,10 +109,6 @@ export class MembersService {
         action: 'member.removed',
         actor: actorOf(member),
         target: { type: 'user', id, name: target.name },
-        summary:
-          target.id === member.memberId
-            ? `${target.name} left the organisation`
-            : `${target.name} removed by ${member.memberName}`,
         metadata: { email: target.email, roleId: target.role_id, role: target.role_name },
         ipAddress: ip,
       });
@@ -128,7 +123,7 @@ export class MembersService {
         FOR UPDATE OF m`,
       [member.organisationId, id],
     );
-    if (target === undefined) throw ApiError.of('NOT_FOUND');
+    if (target === undefined) throw DomainError.of('NOT_FOUND');
     return target;
   }
 

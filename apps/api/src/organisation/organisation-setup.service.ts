@@ -43,7 +43,6 @@ export class OrganisationSetupService {
       action: 'organisation.created',
       actor: { type: 'member', id: input.owner.userId, name: input.owner.name },
       target: { type: 'organisation', id: organisationId, name: input.organisationName },
-      summary: `Organisation ${input.organisationName} created by ${input.owner.name}`,
       metadata: { plan: 'free' },
       ipAddress: input.ipAddress,
     });

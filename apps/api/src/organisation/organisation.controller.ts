@@ -2,7 +2,7 @@ import { Body, Controller, Get, Put } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
-import type { MemberPrincipal } from '../auth/principal';
+import { memberActorOf, type MemberPrincipal } from '../auth/principal';
 import { ChangePlanDto } from './dto/change-plan.dto';
 import { OrganisationResponse } from './dto/organisation.response';
 import { OrganisationService } from './organisation.service';
@@ -29,6 +29,6 @@ export class OrganisationController {
     @Body() body: ChangePlanDto,
     @ClientIp() ip: string | null,
   ): Promise<OrganisationResponse> {
-    return this.organisations.changePlan(member, body.plan, ip);
+    return this.organisations.changePlan(member.organisationId, memberActorOf(member), body.plan, ip);
   }
 }

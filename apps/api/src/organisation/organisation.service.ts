@@ -1,14 +1,15 @@
+import type { MemberActor } from '@interlock/domain';
+import { DomainError } from '@interlock/domain';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Plan } from '@interlock/domain';
 import { writeAuditEntry } from '@interlock/audit';
-import { actorOf, MemberPrincipal, UserPrincipal } from '../auth/principal';
+import { UserPrincipal } from '../auth/principal';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { describeJoined } from '../users/account.util';
 import type { OrganisationJoinedResponse } from '../users/dto/account.response';
 import { OrganisationSetupService } from './organisation-setup.service';
-import { ApiError } from '../http/api-error';
 import { NotificationBus } from '../notifications/notification-bus';
 import { AUTH_CHANNEL } from '../api-keys/api-key-cache';
 import { AllowancesService } from '../allowances/allowances.service';
@@ -30,7 +31,7 @@ export class OrganisationService {
    */
   async create(user: UserPrincipal, name: string, ip: string | null): Promise<OrganisationJoinedResponse> {
     if (this.config.signup === 'closed') {
-      throw new ApiError('SIGNUP_CLOSED', 'Creating organisations is closed on this server; ask an administrator.');
+      throw new DomainError('SIGNUP_CLOSED', 'Creating organisations is closed on this server; ask an administrator.');
     }
     return this.dataSource.transaction(async (tx) => {
       const { organisationId } = await this.setup.create(tx, {
@@ -47,7 +48,7 @@ export class OrganisationService {
       `SELECT id, name, plan, created_at FROM organisations WHERE id = $1`,
       [organisationId],
     );
-    if (row === undefined) throw ApiError.of('NOT_FOUND');
+    if (row === undefined) throw DomainError.of('NOT_FOUND');
     return {
       id: row.id,
       name: row.name,
@@ -57,29 +58,28 @@ export class OrganisationService {
     };
   }
 
-  async changePlan(member: MemberPrincipal, plan: Plan, ip: string | null): Promise<OrganisationResponse> {
+  async changePlan(organisationId: string, actor: MemberActor, plan: Plan, ip: string | null): Promise<OrganisationResponse> {
     await this.dataSource.transaction(async (tx) => {
       const [before]: { name: string; plan: Plan }[] = await tx.query(
         `SELECT name, plan FROM organisations WHERE id = $1 FOR UPDATE`,
-        [member.organisationId],
+        [organisationId],
       );
-      if (before === undefined) throw ApiError.of('NOT_FOUND');
+      if (before === undefined) throw DomainError.of('NOT_FOUND');
       if (before.plan === plan) return;
-      await tx.query(`UPDATE organisations SET plan = $2 WHERE id = $1`, [member.organisationId, plan]);
+      await tx.query(`UPDATE organisations SET plan = $2 WHERE id = $1`, [organisationId, plan]);
       await writeAuditEntry(tx, {
-        organisationId: member.organisationId,
+        organisationId: organisationId,
         action: 'billing.plan_changed',
-        actor: actorOf(member),
-        target: { type: 'organisation', id: member.organisationId, name: before.name },
-        summary: `Plan changed from ${before.plan === 'pro' ? 'Pro' : 'Free'} to ${plan === 'pro' ? 'Pro' : 'Free'} by ${member.memberName}`,
+        actor: actor,
+        target: { type: 'organisation', id: organisationId, name: before.name },
         metadata: { from: before.plan, to: plan },
         ipAddress: ip,
       });
     });
     // Cached keys carry the plan: every instance drops this organisation's entries. Answer once
     // every instance has, so none serves the old plan afterwards.
-    await this.bus.publish(AUTH_CHANNEL, `org:${member.organisationId}`);
+    await this.bus.publish(AUTH_CHANNEL, `org:${organisationId}`);
     await this.bus.sync();
-    return this.get(member.organisationId);
+    return this.get(organisationId);
   }
 }

@@ -1,5 +1,4 @@
-import { missingPermissionMessage, Permission, PERMISSIONS } from '@interlock/domain';
-import { ApiError } from '../http/api-error';
+import { missingPermissionMessage, Permission, PERMISSIONS, DomainError } from '@interlock/domain';
 import type { MemberPrincipal } from '../auth/principal';
 
 /**
@@ -8,7 +7,7 @@ import type { MemberPrincipal } from '../auth/principal';
  */
 export function assertHoldsAll(member: MemberPrincipal, permissions: readonly Permission[]): void {
   const missing = permissions.find((p) => !member.permissions.has(p));
-  if (missing !== undefined) throw new ApiError('MISSING_PERMISSION', missingPermissionMessage(missing));
+  if (missing !== undefined) throw new DomainError('MISSING_PERMISSION', missingPermissionMessage(missing));
 }
 
 /** A role's permissions in PERMISSIONS order, whatever order they were given or stored in. */

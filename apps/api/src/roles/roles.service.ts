@@ -1,3 +1,4 @@
+import { DomainError } from '@interlock/domain';
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
@@ -6,7 +7,6 @@ import { writeAuditEntry } from '@interlock/audit';
 import { actorOf, MemberPrincipal } from '../auth/principal';
 import { queryRows } from '../database/query-rows.util';
 import { hasSqlState, UNIQUE_VIOLATION } from '../database/sql-state.util';
-import { ApiError } from '../http/api-error';
 import { deleteInvitationsWithRole, lockInvitationsWithRole } from '../invitations/role-invitations.util';
 import { assertHoldsAll, canonicalPermissions } from './permission-grant.util';
 import type { RoleResponse } from './dto/role.response';
@@ -41,9 +41,9 @@ function toResponse(row: RoleRow): RoleResponse {
 
 const FOREIGN_KEY_VIOLATION = '23503';
 
-const nameTaken = () => new ApiError('CONFLICT', 'A role with this name already exists.');
+const nameTaken = () => new DomainError('CONFLICT', 'A role with this name already exists.');
 const stillHeld = (name: string, count: number) =>
-  new ApiError(
+  new DomainError(
     'CONFLICT',
     `Role ${name} is still held by ${count} ${count === 1 ? 'member' : 'members'}; give them another role first.`,
   );
@@ -83,7 +83,6 @@ export class RolesService {
         action: 'role.created',
         actor: actorOf(member),
         target: { type: 'role', id: created.id, name },
-        summary: `Role ${name} created by ${member.memberName}`,
         metadata: { permissions: ordered },
         ipAddress: ip,
       });
@@ -103,8 +102,8 @@ export class RolesService {
         `SELECT ${LISTED} FROM roles WHERE organisation_id = $1 AND id = $2 FOR NO KEY UPDATE`,
         [member.organisationId, id],
       );
-      if (before === undefined) throw ApiError.of('NOT_FOUND');
-      if (before.built_in !== null) throw new ApiError('CONFLICT', 'Built-in roles cannot be changed.');
+      if (before === undefined) throw DomainError.of('NOT_FOUND');
+      if (before.built_in !== null) throw new DomainError('CONFLICT', 'Built-in roles cannot be changed.');
       const previous = canonicalPermissions(before.permissions);
       // Neither widen a role beyond one's own permissions, nor change one that holds more.
       if (changes.permissions !== undefined) assertHoldsAll(member, changes.permissions);
@@ -132,10 +131,6 @@ export class RolesService {
         action: 'role.updated',
         actor: actorOf(member),
         target: { type: 'role', id, name },
-        summary:
-          name === before.name
-            ? `Role ${name} updated by ${member.memberName}`
-            : `Role ${before.name} renamed to ${name} by ${member.memberName}`,
         metadata: { previousName: before.name, name, added, removed, permissions },
         ipAddress: ip,
       });
@@ -157,8 +152,8 @@ export class RolesService {
         `SELECT ${LISTED} FROM roles WHERE organisation_id = $1 AND id = $2 FOR UPDATE`,
         [member.organisationId, id],
       );
-      if (role === undefined) throw ApiError.of('NOT_FOUND');
-      if (role.built_in !== null) throw new ApiError('CONFLICT', 'Built-in roles cannot be deleted.');
+      if (role === undefined) throw DomainError.of('NOT_FOUND');
+      if (role.built_in !== null) throw new DomainError('CONFLICT', 'Built-in roles cannot be deleted.');
       const [{ count }]: { count: number }[] = await tx.query(
         `SELECT count(*)::int AS count FROM memberships WHERE organisation_id = $1 AND role_id = $2`,
         [member.organisationId, id],
@@ -177,7 +172,6 @@ export class RolesService {
         action: 'role.deleted',
         actor: actorOf(member),
         target: { type: 'role', id, name: role.name },
-        summary: `Role ${role.name} deleted by ${member.memberName}`,
         metadata: { permissions: canonicalPermissions(role.permissions), invitationsDeleted },
         ipAddress: ip,
       });
@@ -195,7 +189,7 @@ export class RolesService {
       `SELECT ${LISTED} FROM roles WHERE organisation_id = $1 AND id = $2 FOR KEY SHARE`,
       [member.organisationId, roleId],
     );
-    if (row === undefined) throw ApiError.of('NOT_FOUND');
+    if (row === undefined) throw DomainError.of('NOT_FOUND');
     const permissions = canonicalPermissions(row.permissions);
     assertHoldsAll(member, permissions);
     return { id: row.id, name: row.name, permissions, builtIn: row.built_in };

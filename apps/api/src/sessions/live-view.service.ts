@@ -1,3 +1,4 @@
+import { DomainError } from '@interlock/domain';
 import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Request, Response } from 'express';
@@ -6,7 +7,6 @@ import type { Logger } from 'pino';
 import type { MemberPrincipal } from '../auth/principal';
 import { SignInSessionService } from '../auth/sign-in-session.service';
 import { readSessionCookie } from '../auth/session-cookie.util';
-import { ApiError } from '../http/api-error';
 import { LOGGER } from '../logging/logger.module';
 import { NotificationBus } from '../notifications/notification-bus';
 import { decodeSessionChange, LIVE_VIEW_CHANNEL } from './live-view-channel';
@@ -92,7 +92,7 @@ export class LiveViewService implements BeforeApplicationShutdown {
   async open(member: MemberPrincipal, sessionId: string, lastEventId: number | undefined, res: Response, req: Request): Promise<void> {
     this.streams.assertAccepting();
     const session = await this.loadSession(member.organisationId, sessionId);
-    if (session === undefined) throw ApiError.of('NOT_FOUND');
+    if (session === undefined) throw DomainError.of('NOT_FOUND');
     const resumeAfter = Math.min(lastEventId ?? 0, session.message_count);
     if (session.status !== 'active' && lastEventId !== undefined && resumeAfter >= session.message_count) {
       res.status(204).end();

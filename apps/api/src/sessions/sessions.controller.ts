@@ -1,3 +1,4 @@
+import { DomainError } from '@interlock/domain';
 import { Body, Controller, Get, Headers, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
 import {
   ApiConflictResponse,
@@ -14,7 +15,6 @@ import type { Request, Response } from 'express';
 import { ClientIp, CurrentApiKey, CurrentCaller, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MachineOrMemberRoute, MachineRoute, MemberRoute, OrganisationInQuery } from '../auth/decorators/route-access.decorator';
 import type { ApiKeyPrincipal, MemberPrincipal } from '../auth/principal';
-import { ApiError } from '../http/api-error';
 import { IdParam } from '../http/id-param.pipe';
 import { IDEMPOTENCY_KEY_HEADER, IdempotencyKey } from '../idempotency/idempotency-key.decorator';
 import type { IdempotentRequest } from '../idempotency/idempotency.service';
@@ -134,7 +134,7 @@ export class SessionsController {
   ): Promise<void> {
     const lastEventId = parseLastEventId(lastEventIdHeader);
     if (lastEventId === 'invalid') {
-      throw new ApiError('VALIDATION_FAILED', 'Last-Event-ID must be the number of a message of this session.');
+      throw new DomainError('VALIDATION_FAILED', 'Last-Event-ID must be the number of a message of this session.');
     }
     return this.liveView.open(member, id, lastEventId, res, req);
   }

@@ -1,3 +1,4 @@
+import { DomainError } from '@interlock/domain';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
@@ -8,8 +9,7 @@ import { AllowancesService } from '../allowances/allowances.service';
 import { queryRows } from '../database/query-rows.util';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
-import { ApiError } from '../http/api-error';
-import { KeysetCursorCodec, keysetPage } from '../http/keyset-cursor.util';
+import { KeysetCursorCodec, keysetPage } from '@interlock/cursor';
 import { IdempotencyService, IdempotentRequest, IdempotentResult } from '../idempotency/idempotency.service';
 import { LOGGER } from '../logging/logger.module';
 import { NotificationBus } from '../notifications/notification-bus';
@@ -40,7 +40,7 @@ export class SessionsService {
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.cursors = new KeysetCursorCodec(config.apiKeyPepper, 'sessions.list');
+    this.cursors = new KeysetCursorCodec(config.cursorSecret, 'sessions.list');
   }
 
   async start(
@@ -71,7 +71,6 @@ export class SessionsService {
           action: 'session.started',
           actor: actorOf(key),
           target: { type: 'session', id, name: body.name },
-          summary: `Session ${body.name} started by key ${key.apiKeyName}`,
           metadata: { externalId: body.externalId ?? null },
           ipAddress: ip,
         });
@@ -146,7 +145,6 @@ export class SessionsService {
         action: 'session.ended',
         actor: actorOf(key),
         target: { type: 'session', id, name: ended.name },
-        summary: `Session ${ended.name} ended by key ${key.apiKeyName}`,
         metadata: { messageCount: ended.message_count, durationSeconds: durationSeconds(ended) },
         ipAddress: ip,
       });
@@ -166,7 +164,6 @@ export class SessionsService {
         action: 'session.disconnected',
         actor: actorOf(member),
         target: { type: 'session', id, name: disconnected.name },
-        summary: `Session ${disconnected.name} disconnected by ${member.memberName}`,
         metadata: { messageCount: disconnected.message_count, durationSeconds: durationSeconds(disconnected) },
         ipAddress: ip,
       });
@@ -184,7 +181,7 @@ export class SessionsService {
       `SELECT ${SESSION_COLUMNS} FROM sessions WHERE organisation_id = $1 AND id = $2`,
       [organisationId, id],
     );
-    if (row === undefined) throw ApiError.of('NOT_FOUND');
+    if (row === undefined) throw DomainError.of('NOT_FOUND');
     return toSessionResponse(row);
   }
 
@@ -193,7 +190,7 @@ export class SessionsService {
     const filters = JSON.stringify([organisationId, query.status ?? null, query.externalId ?? null]);
     const page = await keysetPage<SessionRow>(
       this.cursors,
-      { filters, cursor: query.cursor, limit: query.limit ?? DEFAULT_PAGE },
+      { organisationId, filters, cursor: query.cursor, limit: query.limit ?? DEFAULT_PAGE },
       (row) => row.started_at,
       (after, take) => {
         const params: unknown[] = [organisationId];
@@ -252,9 +249,9 @@ export class SessionsService {
     doing: 'append' | 'end' | 'disconnect',
   ): Promise<never> {
     const status = await this.statusOf(tx, organisationId, id);
-    if (status === undefined) throw ApiError.of('NOT_FOUND');
+    if (status === undefined) throw DomainError.of('NOT_FOUND');
     if (status === 'active') throw new Error(`session ${id} is active but could not be changed`);
-    throw new ApiError('CONFLICT', notActiveMessage(status, doing));
+    throw new DomainError('CONFLICT', notActiveMessage(status, doing));
   }
 
   /** Tells every instance's viewers; a lost announcement is caught up by their next heartbeat. */

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/co
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { anyPermissionOf, MemberRoute } from '../auth/decorators/route-access.decorator';
-import type { MemberPrincipal } from '../auth/principal';
+import { memberActorOf, type MemberPrincipal } from '../auth/principal';
 import { IdParam } from '../http/id-param.pipe';
 import { TeamsService } from './teams.service';
 import { AddTeamMemberDto } from './dto/add-team-member.dto';
@@ -21,7 +21,7 @@ export class TeamsController {
   @ApiOperation({ operationId: 'listTeams', summary: "List the organisation's teams with their members" })
   @ApiOkResponse({ type: TeamListResponse })
   async list(@CurrentMember() member: MemberPrincipal): Promise<TeamListResponse> {
-    return { teams: await this.teams.list(member) };
+    return { teams: await this.teams.list(member.organisationId) };
   }
 
   @Post()
@@ -33,7 +33,7 @@ export class TeamsController {
     @Body() body: CreateTeamDto,
     @ClientIp() ip: string | null,
   ): Promise<TeamResponse> {
-    return this.teams.create(member, body.name, ip);
+    return this.teams.create(member.organisationId, memberActorOf(member), body.name, ip);
   }
 
   @Patch(':id')
@@ -46,7 +46,7 @@ export class TeamsController {
     @Body() body: RenameTeamDto,
     @ClientIp() ip: string | null,
   ): Promise<TeamResponse> {
-    return this.teams.rename(member, id, body.name, ip);
+    return this.teams.rename(member.organisationId, memberActorOf(member), id, body.name, ip);
   }
 
   @Delete(':id')
@@ -55,7 +55,7 @@ export class TeamsController {
   @ApiOperation({ operationId: 'deleteTeam', summary: 'Delete a team (its members stay in the organisation)' })
   @ApiNoContentResponse({ description: 'Deleted.' })
   async remove(@CurrentMember() member: MemberPrincipal, @IdParam() id: string, @ClientIp() ip: string | null): Promise<void> {
-    await this.teams.remove(member, id, ip);
+    await this.teams.remove(member.organisationId, memberActorOf(member), id, ip);
   }
 
   @Post(':id/members')
@@ -69,7 +69,7 @@ export class TeamsController {
     @Body() body: AddTeamMemberDto,
     @ClientIp() ip: string | null,
   ): Promise<void> {
-    await this.teams.addMember(member, id, body.memberId, ip);
+    await this.teams.addMember(member.organisationId, memberActorOf(member), id, body.memberId, ip);
   }
 
   @Delete(':id/members/:memberId')
@@ -86,6 +86,6 @@ export class TeamsController {
     @IdParam('memberId') memberId: string,
     @ClientIp() ip: string | null,
   ): Promise<void> {
-    await this.teams.removeMember(member, id, memberId, ip);
+    await this.teams.removeMember(member.organisationId, memberActorOf(member), id, memberId, ip);
   }
 }

@@ -1,12 +1,12 @@
+import type { MemberActor } from '@interlock/domain';
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { writeAuditEntry } from '@interlock/audit';
-import { actorOf, MemberPrincipal } from '../auth/principal';
 import { queryRows } from '../database/query-rows.util';
 import { hasSqlState, UNIQUE_VIOLATION } from '../database/sql-state.util';
-import { ApiError } from '../http/api-error';
 import type { TeamResponse } from './dto/team.response';
+import { DomainError } from '@interlock/domain';
 
 interface TeamRow {
   id: string;
@@ -29,20 +29,20 @@ const SELECT_TEAMS = `
     FROM teams t
     LEFT JOIN team_members tm ON tm.organisation_id = t.organisation_id AND tm.team_id = t.id`;
 
-const nameTaken = () => new ApiError('CONFLICT', 'A team with this name already exists.');
+const nameTaken = () => new DomainError('CONFLICT', 'A team with this name already exists.');
 
 /** Teams of members (SPEC §6, team.manage). */
 @Injectable()
 export class TeamsService {
   constructor(private readonly dataSource: DataSource) {}
 
-  async list(member: MemberPrincipal): Promise<TeamResponse[]> {
+  async list(organisationId: string): Promise<TeamResponse[]> {
     const rows: TeamRow[] = await this.dataSource.query(
       `${SELECT_TEAMS}
         WHERE t.organisation_id = $1
         GROUP BY t.organisation_id, t.id
         ORDER BY t.created_at, t.name`,
-      [member.organisationId],
+      [organisationId],
     );
     return rows.map(toResponse);
   }
@@ -56,21 +56,21 @@ export class TeamsService {
     return rows.map((r) => r.team_id);
   }
 
-  async create(member: MemberPrincipal, name: string, ip: string | null): Promise<TeamResponse> {
+  async create(organisationId: string, actor: MemberActor, name: string, ip: string | null): Promise<TeamResponse> {
     const row = await this.dataSource.transaction(async (tx) => {
       const [created]: Omit<TeamRow, 'member_ids'>[] = await tx.query(
         `INSERT INTO teams (organisation_id, id, name) VALUES ($1, $2, $3)
          ON CONFLICT (organisation_id, name) DO NOTHING
          RETURNING id, name, created_at`,
-        [member.organisationId, randomUUID(), name],
+        [organisationId, randomUUID(), name],
       );
       if (created === undefined) throw nameTaken();
       await writeAuditEntry(tx, {
-        organisationId: member.organisationId,
+        organisationId: organisationId,
         action: 'team.created',
-        actor: actorOf(member),
+        actor: actor,
         target: { type: 'team', id: created.id, name },
-        summary: `Team ${name} created by ${member.memberName}`,
+        metadata: null,
         ipAddress: ip,
       });
       return { ...created, member_ids: [] };
@@ -78,13 +78,13 @@ export class TeamsService {
     return toResponse(row);
   }
 
-  async rename(member: MemberPrincipal, id: string, name: string, ip: string | null): Promise<TeamResponse> {
+  async rename(organisationId: string, actor: MemberActor, id: string, name: string, ip: string | null): Promise<TeamResponse> {
     return this.dataSource.transaction(async (tx) => {
-      const before = await this.lockTeam(tx, member, id, 'FOR NO KEY UPDATE');
+      const before = await this.lockTeam(tx, organisationId, id, 'FOR NO KEY UPDATE');
       if (before.name !== name) {
         try {
           await tx.query(`UPDATE teams SET name = $3 WHERE organisation_id = $1 AND id = $2`, [
-            member.organisationId,
+            organisationId,
             id,
             name,
           ]);
@@ -93,34 +93,32 @@ export class TeamsService {
           throw error;
         }
         await writeAuditEntry(tx, {
-          organisationId: member.organisationId,
+          organisationId: organisationId,
           action: 'team.renamed',
-          actor: actorOf(member),
+          actor: actor,
           target: { type: 'team', id, name },
-          summary: `Team ${before.name} renamed to ${name} by ${member.memberName}`,
           metadata: { previousName: before.name, name },
           ipAddress: ip,
         });
       }
-      return toResponse(await this.read(tx, member, id));
+      return toResponse(await this.read(tx, organisationId, id));
     });
   }
 
-  async remove(member: MemberPrincipal, id: string, ip: string | null): Promise<void> {
+  async remove(organisationId: string, actor: MemberActor, id: string, ip: string | null): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
-      const team = await this.lockTeam(tx, member, id, 'FOR UPDATE');
+      const team = await this.lockTeam(tx, organisationId, id, 'FOR UPDATE');
       const [{ count }]: { count: number }[] = await tx.query(
         `SELECT count(*)::int AS count FROM team_members WHERE organisation_id = $1 AND team_id = $2`,
-        [member.organisationId, id],
+        [organisationId, id],
       );
       // Its memberships go with it (foreign key cascade).
-      await tx.query(`DELETE FROM teams WHERE organisation_id = $1 AND id = $2`, [member.organisationId, id]);
+      await tx.query(`DELETE FROM teams WHERE organisation_id = $1 AND id = $2`, [organisationId, id]);
       await writeAuditEntry(tx, {
-        organisationId: member.organisationId,
+        organisationId: organisationId,
         action: 'team.deleted',
-        actor: actorOf(member),
+        actor: actor,
         target: { type: 'team', id, name: team.name },
-        summary: `Team ${team.name} deleted by ${member.memberName}`,
         metadata: { memberCount: count },
         ipAddress: ip,
       });
@@ -128,23 +126,22 @@ export class TeamsService {
   }
 
   /** Adds a member of the organisation to the team; adding one already in it changes nothing. */
-  async addMember(member: MemberPrincipal, id: string, memberId: string, ip: string | null): Promise<void> {
+  async addMember(organisationId: string, actor: MemberActor, id: string, memberId: string, ip: string | null): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
-      const team = await this.lockTeam(tx, member, id, 'FOR KEY SHARE');
-      const added = await this.lockMember(tx, member, memberId);
+      const team = await this.lockTeam(tx, organisationId, id, 'FOR KEY SHARE');
+      const added = await this.lockMember(tx, organisationId, memberId);
       const inserted: unknown[] = await tx.query(
         `INSERT INTO team_members (organisation_id, team_id, member_id) VALUES ($1, $2, $3)
          ON CONFLICT DO NOTHING
          RETURNING member_id`,
-        [member.organisationId, id, added.id],
+        [organisationId, id, added.id],
       );
       if (inserted.length === 0) return;
       await writeAuditEntry(tx, {
-        organisationId: member.organisationId,
+        organisationId: organisationId,
         action: 'team.member_added',
-        actor: actorOf(member),
+        actor: actor,
         target: { type: 'team', id, name: team.name },
-        summary: `${added.name} added to team ${team.name} by ${member.memberName}`,
         metadata: { memberId: added.id, memberName: added.name },
         ipAddress: ip,
       });
@@ -152,22 +149,21 @@ export class TeamsService {
   }
 
   /** Removes a member of the organisation from the team; removing one not in it changes nothing. */
-  async removeMember(member: MemberPrincipal, id: string, memberId: string, ip: string | null): Promise<void> {
+  async removeMember(organisationId: string, actor: MemberActor, id: string, memberId: string, ip: string | null): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
-      const team = await this.lockTeam(tx, member, id, 'FOR KEY SHARE');
-      const removed = await this.lockMember(tx, member, memberId);
+      const team = await this.lockTeam(tx, organisationId, id, 'FOR KEY SHARE');
+      const removed = await this.lockMember(tx, organisationId, memberId);
       const deleted = await queryRows<{ member_id: string }>(
         tx,
         `DELETE FROM team_members WHERE organisation_id = $1 AND team_id = $2 AND member_id = $3 RETURNING member_id`,
-        [member.organisationId, id, removed.id],
+        [organisationId, id, removed.id],
       );
       if (deleted.length === 0) return;
       await writeAuditEntry(tx, {
-        organisationId: member.organisationId,
+        organisationId: organisationId,
         action: 'team.member_removed',
-        actor: actorOf(member),
+        actor: actor,
         target: { type: 'team', id, name: team.name },
-        summary: `${removed.name} removed from team ${team.name} by ${member.memberName}`,
         metadata: { memberId: removed.id, memberName: removed.name },
         ipAddress: ip,
       });
@@ -176,38 +172,38 @@ export class TeamsService {
 
   private async lockTeam(
     tx: EntityManager,
-    member: MemberPrincipal,
+    organisationId: string,
     id: string,
     lock: 'FOR UPDATE' | 'FOR NO KEY UPDATE' | 'FOR KEY SHARE',
   ): Promise<{ name: string }> {
     const [team]: { name: string }[] = await tx.query(
       `SELECT name FROM teams WHERE organisation_id = $1 AND id = $2 ${lock}`,
-      [member.organisationId, id],
+      [organisationId, id],
     );
-    if (team === undefined) throw ApiError.of('NOT_FOUND');
+    if (team === undefined) throw DomainError.of('NOT_FOUND');
     return team;
   }
 
   /** A current member of the caller's organisation, locked against removal until the transaction ends. */
-  private async lockMember(tx: EntityManager, member: MemberPrincipal, memberId: string): Promise<{ id: string; name: string }> {
+  private async lockMember(tx: EntityManager, organisationId: string, memberId: string): Promise<{ id: string; name: string }> {
     const [row]: { id: string; name: string }[] = await tx.query(
       `SELECT u.id, u.name FROM memberships m JOIN users u ON u.id = m.user_id
         WHERE m.organisation_id = $1 AND m.user_id = $2 AND m.left_at IS NULL
           FOR KEY SHARE OF m`,
-      [member.organisationId, memberId],
+      [organisationId, memberId],
     );
-    if (row === undefined) throw ApiError.of('NOT_FOUND');
+    if (row === undefined) throw DomainError.of('NOT_FOUND');
     return row;
   }
 
-  private async read(tx: EntityManager, member: MemberPrincipal, id: string): Promise<TeamRow> {
+  private async read(tx: EntityManager, organisationId: string, id: string): Promise<TeamRow> {
     const [row]: TeamRow[] = await tx.query(
       `${SELECT_TEAMS}
         WHERE t.organisation_id = $1 AND t.id = $2
         GROUP BY t.organisation_id, t.id`,
-      [member.organisationId, id],
+      [organisationId, id],
     );
-    if (row === undefined) throw ApiError.of('NOT_FOUND');
+    if (row === undefined) throw DomainError.of('NOT_FOUND');
     return row;
   }
 }

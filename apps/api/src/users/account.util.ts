@@ -1,13 +1,13 @@
 import type { EntityManager } from 'typeorm';
-import { ApiError } from '../http/api-error';
 import { organisationsOfUser } from '../members/memberships.repository';
 import type { AccountOrganisation, AccountResponse, OrganisationJoinedResponse } from './dto/account.response';
 import { findUser } from './users.repository';
+import { DomainError } from '@interlock/domain';
 
 /** A user and their current memberships, as the API shows them. */
 export async function describeAccount(db: EntityManager, userId: string): Promise<AccountResponse> {
   const user = await findUser(db, userId);
-  if (user === undefined) throw ApiError.of('NOT_FOUND');
+  if (user === undefined) throw DomainError.of('NOT_FOUND');
   const organisations: AccountOrganisation[] = (await organisationsOfUser(db, userId)).map((o) => ({
     id: o.id,
     name: o.name,
@@ -23,6 +23,6 @@ export async function describeAccount(db: EntityManager, userId: string): Promis
 export async function describeJoined(db: EntityManager, userId: string, organisationId: string): Promise<OrganisationJoinedResponse> {
   const account = await describeAccount(db, userId);
   const organisation = account.organisations.find((o) => o.id === organisationId);
-  if (organisation === undefined) throw ApiError.of('NOT_FOUND');
+  if (organisation === undefined) throw DomainError.of('NOT_FOUND');
   return { ...account, organisation };
 }

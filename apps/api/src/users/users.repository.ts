@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { hasSqlState, UNIQUE_VIOLATION } from '../database/sql-state.util';
-import { ApiError } from '../http/api-error';
+import { DomainError } from '@interlock/domain';
 
 /**
  * The `users` table's one owner: people, one per email address across the service. Functions
@@ -14,7 +14,7 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export const accountExists = (message = 'An account with this email already exists.') => new ApiError('CONFLICT', message);
+export const accountExists = (message = 'An account with this email already exists.') => new DomainError('CONFLICT', message);
 
 export interface UserRow {
   id: string;
@@ -27,7 +27,7 @@ export interface UserRow {
 export async function insertUser(
   tx: EntityManager,
   user: { email: string; name: string; passwordHash: string },
-  taken: () => ApiError = accountExists,
+  taken: () => DomainError = accountExists,
 ): Promise<string> {
   const id = randomUUID();
   try {

@@ -352,26 +352,9 @@ export class WebhookDeliveryWorker implements JobWorker {
         action: 'webhook.disabled',
         actor: SYSTEM_ACTOR,
         target: { type: 'webhook', id: webhookId, name: webhook.url },
-        summary: `Webhook ${webhook.url} disabled: every delivery failed for ${describeDuration(this.config.disableAfterMs)}`,
         metadata: { reason: 'failing', failingForMs: this.config.disableAfterMs },
       });
     });
     this.logger.warn({ webhookId, organisationId }, 'webhook disabled after failing every delivery');
   }
-}
-
-/** `5 days`, `36 hours`, `1 second`: for summaries people read. */
-export function describeDuration(ms: number): string {
-  for (const [unit, size] of [
-    ['day', 86_400_000],
-    ['hour', 3_600_000],
-    ['minute', 60_000],
-  ] as const) {
-    if (ms >= size) {
-      const n = Math.round((ms / size) * 10) / 10;
-      return `${n} ${unit}${n === 1 ? '' : 's'}`;
-    }
-  }
-  const seconds = Math.round(ms / 100) / 10;
-  return `${seconds} second${seconds === 1 ? '' : 's'}`;
 }

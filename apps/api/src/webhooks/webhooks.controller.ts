@@ -10,7 +10,7 @@ import {
 } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
-import type { MemberPrincipal } from '../auth/principal';
+import { memberActorOf, type MemberPrincipal } from '../auth/principal';
 import { IdParam } from '../http/id-param.pipe';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { ListWebhookDeliveriesQuery } from './dto/list-webhook-deliveries.query';
@@ -32,7 +32,7 @@ export class WebhooksController {
   @ApiOperation({ operationId: 'listWebhooks', summary: "List the organisation's webhooks (never their secrets)" })
   @ApiOkResponse({ type: WebhookListResponse })
   async list(@CurrentMember() member: MemberPrincipal): Promise<WebhookListResponse> {
-    return { webhooks: await this.webhooks.list(member) };
+    return { webhooks: await this.webhooks.list(member.organisationId) };
   }
 
   @Post()
@@ -40,7 +40,7 @@ export class WebhooksController {
   @ApiOperation({ operationId: 'createWebhook', summary: 'Create a webhook; its signing secret is in this response only' })
   @ApiCreatedResponse({ type: WebhookWithSecretResponse })
   create(@CurrentMember() member: MemberPrincipal, @Body() body: CreateWebhookDto, @ClientIp() ip: string | null): Promise<WebhookWithSecretResponse> {
-    return this.webhooks.create(member, body, ip);
+    return this.webhooks.create(member.organisationId, memberActorOf(member), body, ip);
   }
 
   @Get(':id')
@@ -48,7 +48,7 @@ export class WebhooksController {
   @ApiOperation({ operationId: 'getWebhook', summary: 'One webhook' })
   @ApiOkResponse({ type: WebhookResponse })
   get(@CurrentMember() member: MemberPrincipal, @IdParam() id: string): Promise<WebhookResponse> {
-    return this.webhooks.get(member, id);
+    return this.webhooks.get(member.organisationId, id);
   }
 
   @Patch(':id')
@@ -61,7 +61,7 @@ export class WebhooksController {
     @Body() body: UpdateWebhookDto,
     @ClientIp() ip: string | null,
   ): Promise<WebhookResponse> {
-    return this.webhooks.update(member, id, body, ip);
+    return this.webhooks.update(member.organisationId, memberActorOf(member), id, body, ip);
   }
 
   @Delete(':id')
@@ -70,7 +70,7 @@ export class WebhooksController {
   @ApiOperation({ operationId: 'deleteWebhook', summary: 'Delete a webhook and its deliveries' })
   @ApiNoContentResponse({ description: 'Deleted.' })
   async remove(@CurrentMember() member: MemberPrincipal, @IdParam() id: string, @ClientIp() ip: string | null): Promise<void> {
-    await this.webhooks.remove(member, id, ip);
+    await this.webhooks.remove(member.organisationId, memberActorOf(member), id, ip);
   }
 
   @Post(':id/rotate-secret')
@@ -82,7 +82,7 @@ export class WebhooksController {
   })
   @ApiOkResponse({ type: WebhookWithSecretResponse })
   rotateSecret(@CurrentMember() member: MemberPrincipal, @IdParam() id: string, @ClientIp() ip: string | null): Promise<WebhookWithSecretResponse> {
-    return this.webhooks.rotateSecret(member, id, ip);
+    return this.webhooks.rotateSecret(member.organisationId, memberActorOf(member), id, ip);
   }
 
   @Post(':id/test')
@@ -91,7 +91,7 @@ export class WebhooksController {
   @ApiOperation({ operationId: 'testWebhook', summary: 'Queue a webhook.test event to this webhook (sent even while it is disabled)' })
   @ApiAcceptedResponse({ type: WebhookDeliveryResponse })
   test(@CurrentMember() member: MemberPrincipal, @IdParam() id: string): Promise<WebhookDeliveryResponse> {
-    return this.webhooks.sendTest(member, id);
+    return this.webhooks.sendTest(member.organisationId, memberActorOf(member), id);
   }
 
   @Get(':id/deliveries')
@@ -103,7 +103,7 @@ export class WebhooksController {
     @IdParam() id: string,
     @Query() query: ListWebhookDeliveriesQuery,
   ): Promise<WebhookDeliveryListResponse> {
-    return this.webhooks.listDeliveries(member, id, query);
+    return this.webhooks.listDeliveries(member.organisationId, id, query);
   }
 
   @Post(':id/deliveries/:deliveryId/retry')
@@ -117,6 +117,6 @@ export class WebhooksController {
     @IdParam('deliveryId') deliveryId: string,
     @ClientIp() ip: string | null,
   ): Promise<WebhookDeliveryResponse> {
-    return this.webhooks.retryDelivery(member, id, deliveryId, ip);
+    return this.webhooks.retryDelivery(member.organisationId, memberActorOf(member), id, deliveryId, ip);
   }
 }

@@ -1,13 +1,13 @@
+import type { MemberActor } from '@interlock/domain';
+import { DomainError } from '@interlock/domain';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { writeAuditEntry } from '@interlock/audit';
-import { actorOf, MemberPrincipal } from '../auth/principal';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { queryRows } from '../database/query-rows.util';
-import { ApiError } from '../http/api-error';
-import { KeysetCursorCodec, keysetPage } from '../http/keyset-cursor.util';
+import { KeysetCursorCodec, keysetPage } from '@interlock/cursor';
 import { JobRunner } from '../jobs/job-runner';
 import type { CreateWebhookDto } from './dto/create-webhook.dto';
 import type { ListWebhookDeliveriesQuery } from './dto/list-webhook-deliveries.query';
@@ -120,63 +120,62 @@ export class WebhooksService {
     @Inject(WEBHOOK_RESOLVER) private readonly resolve: AddressResolver,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.cursors = new KeysetCursorCodec(config.apiKeyPepper, 'webhooks.deliveries');
+    this.cursors = new KeysetCursorCodec(config.cursorSecret, 'webhooks.deliveries');
     this.production = config.nodeEnv === 'production';
     this.maxAttempts = config.webhooks.retryScheduleMs.length + 1;
   }
 
-  async list(member: MemberPrincipal): Promise<WebhookResponse[]> {
+  async list(organisationId: string): Promise<WebhookResponse[]> {
     const rows = await queryRows<WebhookRow>(
       this.dataSource,
       `SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE organisation_id = $1 ORDER BY created_at, id`,
-      [member.organisationId],
+      [organisationId],
     );
     return rows.map(toWebhookResponse);
   }
 
-  async get(member: MemberPrincipal, id: string): Promise<WebhookResponse> {
+  async get(organisationId: string, id: string): Promise<WebhookResponse> {
     const [row] = await queryRows<WebhookRow>(
       this.dataSource,
       `SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE organisation_id = $1 AND id = $2`,
-      [member.organisationId, id],
+      [organisationId, id],
     );
-    if (row === undefined) throw ApiError.of('NOT_FOUND');
+    if (row === undefined) throw DomainError.of('NOT_FOUND');
     return toWebhookResponse(row);
   }
 
-  async create(member: MemberPrincipal, body: CreateWebhookDto, ip: string | null): Promise<WebhookWithSecretResponse> {
+  async create(organisationId: string, actor: MemberActor, body: CreateWebhookDto, ip: string | null): Promise<WebhookWithSecretResponse> {
     const url = await this.checkUrl(body.url);
     const id = randomUUID();
     const secret = generateWebhookSecret();
     const row = await this.dataSource.transaction(async (tx) => {
       // One creation at a time per organisation, so the cap holds under concurrent requests.
-      await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('webhooks:' || $1::text, 0))`, [member.organisationId]);
+      await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('webhooks:' || $1::text, 0))`, [organisationId]);
       const [{ count }] = await queryRows<{ count: number }>(tx, `SELECT count(*)::int AS count FROM webhooks WHERE organisation_id = $1`, [
-        member.organisationId,
+        organisationId,
       ]);
-      if (count >= MAX_WEBHOOKS) throw new ApiError('CONFLICT', `This organisation already has ${MAX_WEBHOOKS} webhooks, the most it can have.`);
+      if (count >= MAX_WEBHOOKS) throw new DomainError('CONFLICT', `This organisation already has ${MAX_WEBHOOKS} webhooks, the most it can have.`);
       const [created] = await queryRows<WebhookRow>(
         tx,
         `INSERT INTO webhooks (organisation_id, id, url, description, event_types, enabled, secret, created_by)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
          RETURNING ${WEBHOOK_COLUMNS}`,
         [
-          member.organisationId,
+          organisationId,
           id,
           url,
           body.description ?? '',
           body.eventTypes ?? null,
           body.enabled ?? true,
-          this.box.seal(secret, member.organisationId, id),
-          member.memberId,
+          this.box.seal(secret, organisationId, id),
+          actor.id,
         ],
       );
       await writeAuditEntry(tx, {
-        organisationId: member.organisationId,
+        organisationId: organisationId,
         action: 'webhook.created',
-        actor: actorOf(member),
+        actor: actor,
         target: { type: 'webhook', id, name: url },
-        summary: `Webhook ${url} created by ${member.memberName}`,
         metadata: { url, description: created.description, eventTypes: created.event_types, enabled: created.enabled },
         ipAddress: ip,
       });
@@ -185,10 +184,10 @@ export class WebhooksService {
     return { ...toWebhookResponse(row), secret };
   }
 
-  async update(member: MemberPrincipal, id: string, body: UpdateWebhookDto, ip: string | null): Promise<WebhookResponse> {
+  async update(organisationId: string, actor: MemberActor, id: string, body: UpdateWebhookDto, ip: string | null): Promise<WebhookResponse> {
     const url = body.url === undefined ? undefined : await this.checkUrl(body.url);
     const row = await this.dataSource.transaction(async (tx) => {
-      const before = await this.lock(tx, member, id);
+      const before = await this.lock(tx, organisationId, id);
       const after = {
         url: url ?? before.url,
         description: body.description ?? before.description,
@@ -209,22 +208,21 @@ export class WebhooksService {
                 failing_since = CASE WHEN $6 AND NOT enabled THEN NULL ELSE failing_since END
           WHERE organisation_id = $1 AND id = $2
           RETURNING ${WEBHOOK_COLUMNS}`,
-        [member.organisationId, id, after.url, after.description, after.eventTypes, after.enabled],
+        [organisationId, id, after.url, after.description, after.eventTypes, after.enabled],
       );
       if (changes.enabled !== undefined) {
         // Disabled: pending deliveries wait out of the workers' way; enabled: they are due at once.
         await tx.query(
           `UPDATE webhook_deliveries SET due_at = ${after.enabled ? 'now()' : 'NULL'}
             WHERE organisation_id = $1 AND webhook_id = $2 AND status = 'pending'${after.enabled ? ' AND due_at IS NULL' : ''}`,
-          [member.organisationId, id],
+          [organisationId, id],
         );
       }
       await writeAuditEntry(tx, {
-        organisationId: member.organisationId,
+        organisationId: organisationId,
         action: 'webhook.updated',
-        actor: actorOf(member),
+        actor: actor,
         target: { type: 'webhook', id, name: after.url },
-        summary: `Webhook ${after.url} ${describeChanges(changes)} by ${member.memberName}`,
         metadata: { changes },
         ipAddress: ip,
       });
@@ -234,22 +232,21 @@ export class WebhooksService {
     return toWebhookResponse(row);
   }
 
-  async remove(member: MemberPrincipal, id: string, ip: string | null): Promise<void> {
+  async remove(organisationId: string, actor: MemberActor, id: string, ip: string | null): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       // Deliveries first, then the webhook: the worker records an attempt by locking its delivery
       // and then (to keep the failure streak) its webhook, so locks are always taken in that order.
-      await tx.query(`DELETE FROM webhook_deliveries WHERE organisation_id = $1 AND webhook_id = $2`, [member.organisationId, id]);
+      await tx.query(`DELETE FROM webhook_deliveries WHERE organisation_id = $1 AND webhook_id = $2`, [organisationId, id]);
       const [webhook] = await queryRows<{ url: string }>(tx, `DELETE FROM webhooks WHERE organisation_id = $1 AND id = $2 RETURNING url`, [
-        member.organisationId,
+        organisationId,
         id,
       ]);
-      if (webhook === undefined) throw ApiError.of('NOT_FOUND');
+      if (webhook === undefined) throw DomainError.of('NOT_FOUND');
       await writeAuditEntry(tx, {
-        organisationId: member.organisationId,
+        organisationId: organisationId,
         action: 'webhook.deleted',
-        actor: actorOf(member),
+        actor: actor,
         target: { type: 'webhook', id, name: webhook.url },
-        summary: `Webhook ${webhook.url} deleted by ${member.memberName}`,
         metadata: { url: webhook.url },
         ipAddress: ip,
       });
@@ -257,23 +254,22 @@ export class WebhooksService {
   }
 
   /** A new secret; the previous one keeps signing beside it for 24 hours. */
-  async rotateSecret(member: MemberPrincipal, id: string, ip: string | null): Promise<WebhookWithSecretResponse> {
+  async rotateSecret(organisationId: string, actor: MemberActor, id: string, ip: string | null): Promise<WebhookWithSecretResponse> {
     const secret = generateWebhookSecret();
     const row = await this.dataSource.transaction(async (tx) => {
-      const webhook = await this.lock(tx, member, id);
+      const webhook = await this.lock(tx, organisationId, id);
       const [rotated] = await queryRows<WebhookRow>(
         tx,
         `UPDATE webhooks SET previous_secret = secret, previous_secret_expires_at = now() + ${ROTATION_OVERLAP}, secret = $3, updated_at = now()
           WHERE organisation_id = $1 AND id = $2
           RETURNING ${WEBHOOK_COLUMNS}`,
-        [member.organisationId, id, this.box.seal(secret, member.organisationId, id)],
+        [organisationId, id, this.box.seal(secret, organisationId, id)],
       );
       await writeAuditEntry(tx, {
-        organisationId: member.organisationId,
+        organisationId: organisationId,
         action: 'webhook.secret_rotated',
-        actor: actorOf(member),
+        actor: actor,
         target: { type: 'webhook', id, name: webhook.url },
-        summary: `Signing secret of webhook ${webhook.url} rotated by ${member.memberName}`,
         metadata: { previousSecretExpiresAt: rotated.previous_secret_expires_at?.toISOString() ?? null },
         ipAddress: ip,
       });
@@ -283,45 +279,45 @@ export class WebhooksService {
   }
 
   /** Queues a `webhook.test` event to this webhook alone (sent even while it is disabled). */
-  async sendTest(member: MemberPrincipal, id: string): Promise<WebhookDeliveryResponse> {
+  async sendTest(organisationId: string, actor: MemberActor, id: string): Promise<WebhookDeliveryResponse> {
     const deliveryId = await this.dataSource.transaction(async (tx) => {
-      await this.lock(tx, member, id);
+      await this.lock(tx, organisationId, id);
       const eventId = randomUUID();
       const createdAt = new Date().toISOString();
       const body = JSON.stringify({
         id: eventId,
         type: 'webhook.test',
         createdAt,
-        organisationId: member.organisationId,
-        data: { webhookId: id, message: `A test event sent from Interlock by ${member.memberName}.` },
+        organisationId: organisationId,
+        data: { webhookId: id, message: `A test event sent from Interlock by ${actor.name}.` },
       });
       await tx.query(
         `INSERT INTO webhook_events (organisation_id, id, type, subject_id, body, created_at) VALUES ($1, $2, 'webhook.test', $3, $4, $5)`,
-        [member.organisationId, eventId, id, body, createdAt],
+        [organisationId, eventId, id, body, createdAt],
       );
       const newId = randomUUID();
       await tx.query(
         `INSERT INTO webhook_deliveries (organisation_id, id, webhook_id, event_id, event_type, subject_id, due_at, max_attempts)
          VALUES ($1, $2, $3, $4, 'webhook.test', $3, now(), $5)`,
-        [member.organisationId, newId, id, eventId, this.maxAttempts],
+        [organisationId, newId, id, eventId, this.maxAttempts],
       );
       return newId;
     });
-    const queued = await this.delivery(member.organisationId, id, deliveryId);
+    const queued = await this.delivery(organisationId, id, deliveryId);
     this.jobs.wake(WebhookDeliveryWorker.NAME);
     return queued;
   }
 
   /** The webhook's deliveries, newest first, each with its attempts. */
-  async listDeliveries(member: MemberPrincipal, id: string, query: ListWebhookDeliveriesQuery): Promise<WebhookDeliveryListResponse> {
-    await this.get(member, id);
-    const filters = JSON.stringify([member.organisationId, id, query.status ?? null]);
+  async listDeliveries(organisationId: string, id: string, query: ListWebhookDeliveriesQuery): Promise<WebhookDeliveryListResponse> {
+    await this.get(organisationId, id);
+    const filters = JSON.stringify([organisationId, id, query.status ?? null]);
     const page = await keysetPage<DeliveryRow>(
       this.cursors,
-      { filters, cursor: query.cursor, limit: query.limit ?? DEFAULT_PAGE },
+      { organisationId: organisationId, filters, cursor: query.cursor, limit: query.limit ?? DEFAULT_PAGE },
       (row) => row.created_at,
       (after, take) => {
-        const params: unknown[] = [member.organisationId, id];
+        const params: unknown[] = [organisationId, id];
         const where = ['d.organisation_id = $1', 'd.webhook_id = $2'];
         if (query.status !== undefined) {
           params.push(query.status);
@@ -346,43 +342,42 @@ export class WebhooksService {
   }
 
   /** Sends a finished delivery again now: one more attempt, not a new retry schedule. */
-  async retryDelivery(member: MemberPrincipal, id: string, deliveryId: string, ip: string | null): Promise<WebhookDeliveryResponse> {
+  async retryDelivery(organisationId: string, actor: MemberActor, id: string, deliveryId: string, ip: string | null): Promise<WebhookDeliveryResponse> {
     await this.dataSource.transaction(async (tx) => {
       // The delivery is locked, the webhook only read: the worker locks a delivery, then its webhook.
       const [webhook] = await queryRows<{ url: string; enabled: boolean }>(
         tx,
         `SELECT url, enabled FROM webhooks WHERE organisation_id = $1 AND id = $2`,
-        [member.organisationId, id],
+        [organisationId, id],
       );
-      if (webhook === undefined) throw ApiError.of('NOT_FOUND');
+      if (webhook === undefined) throw DomainError.of('NOT_FOUND');
       const [delivery] = await queryRows<{ status: DeliveryStatus; event_type: string; event_id: string }>(
         tx,
         `SELECT status, event_type, event_id FROM webhook_deliveries WHERE organisation_id = $1 AND webhook_id = $2 AND id = $3 FOR UPDATE`,
-        [member.organisationId, id, deliveryId],
+        [organisationId, id, deliveryId],
       );
-      if (delivery === undefined) throw ApiError.of('NOT_FOUND');
+      if (delivery === undefined) throw DomainError.of('NOT_FOUND');
       if (delivery.status === 'pending' || delivery.status === 'delivering') {
-        throw new ApiError('CONFLICT', 'This delivery is already waiting to be sent.');
+        throw new DomainError('CONFLICT', 'This delivery is already waiting to be sent.');
       }
       if (!webhook.enabled && delivery.event_type !== 'webhook.test') {
-        throw new ApiError('CONFLICT', 'This webhook is disabled: enable it to retry its deliveries.');
+        throw new DomainError('CONFLICT', 'This webhook is disabled: enable it to retry its deliveries.');
       }
       await tx.query(
         `UPDATE webhook_deliveries SET status = 'pending', due_at = now(), max_attempts = attempt_count + 1, finished_at = NULL
           WHERE organisation_id = $1 AND id = $2`,
-        [member.organisationId, deliveryId],
+        [organisationId, deliveryId],
       );
       await writeAuditEntry(tx, {
-        organisationId: member.organisationId,
+        organisationId: organisationId,
         action: 'webhook.delivery_retried',
-        actor: actorOf(member),
+        actor: actor,
         target: { type: 'webhook', id, name: webhook.url },
-        summary: `Delivery of ${delivery.event_type} to webhook ${webhook.url} retried by ${member.memberName}`,
         metadata: { deliveryId, eventId: delivery.event_id, eventType: delivery.event_type, previousStatus: delivery.status },
         ipAddress: ip,
       });
     });
-    const queued = await this.delivery(member.organisationId, id, deliveryId);
+    const queued = await this.delivery(organisationId, id, deliveryId);
     this.jobs.wake(WebhookDeliveryWorker.NAME);
     return queued;
   }
@@ -393,7 +388,7 @@ export class WebhooksService {
       `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE d.organisation_id = $1 AND d.webhook_id = $2 AND d.id = $3`,
       [organisationId, webhookId, id],
     );
-    if (row === undefined) throw ApiError.of('NOT_FOUND');
+    if (row === undefined) throw DomainError.of('NOT_FOUND');
     return toDeliveryResponse(row);
   }
 
@@ -402,32 +397,24 @@ export class WebhooksService {
    * worker's record of an attempt does so); holding this lock, touch only pending deliveries
    * (never waited on: the worker holds only delivering ones) or new ones.
    */
-  private async lock(tx: EntityManager, member: MemberPrincipal, id: string): Promise<WebhookRow> {
+  private async lock(tx: EntityManager, organisationId: string, id: string): Promise<WebhookRow> {
     const [row] = await queryRows<WebhookRow>(
       tx,
       `SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE organisation_id = $1 AND id = $2 FOR UPDATE`,
-      [member.organisationId, id],
+      [organisationId, id],
     );
-    if (row === undefined) throw ApiError.of('NOT_FOUND');
+    if (row === undefined) throw DomainError.of('NOT_FOUND');
     return row;
   }
 
   /** The URL as stored (normalised), or 400: shape rules always, addresses in production. */
   private async checkUrl(raw: string): Promise<string> {
     const url = checkUrlShape(raw.trim(), this.production);
-    if (typeof url === 'string') throw new ApiError('VALIDATION_FAILED', url);
+    if (typeof url === 'string') throw new DomainError('VALIDATION_FAILED', url);
     if (this.production) {
       const target = await resolveTarget(url, true, this.resolve);
-      if (typeof target === 'string') throw new ApiError('VALIDATION_FAILED', target);
+      if (typeof target === 'string') throw new DomainError('VALIDATION_FAILED', target);
     }
     return url.toString();
   }
-}
-
-function describeChanges(changes: Record<string, unknown>): string {
-  const fields = Object.keys(changes);
-  if (fields.length === 1 && 'enabled' in changes) {
-    return (changes.enabled as { to: boolean }).to ? 'enabled' : 'disabled';
-  }
-  return `updated (${fields.join(', ')})`;
 }

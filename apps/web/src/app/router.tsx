@@ -1,7 +1,7 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { prefetchInbox } from '../features/interrupts/api/interrupts.queries';
 import { InboxRoute } from '../features/interrupts/routes/inbox.route';
-import { meQuery } from '../shared/session/me.queries';
+import { meQuery } from '../shared/sign-in/me.queries';
 import { AppLayout } from './layout/app-layout';
 import { PublicLayout } from './layout/public-layout';
 import { HomeRedirect } from './layout/home-redirect';

@@ -21,7 +21,7 @@ describe('RouteAccessGuard', () => {
         }
         expect(thrown).toBeInstanceOf(ApiError);
         expect(thrown).toMatchObject({ code: 'HUMANS_ONLY', message: 'This endpoint is reserved for humans.' });
-        expect((thrown as ApiError).getStatus()).toBe(403);
+        expect((thrown as ApiError).status).toBe(403);
       }
     },
   );

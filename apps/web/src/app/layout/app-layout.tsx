@@ -8,10 +8,10 @@ import { NoOrganisation } from '../../features/organisation/components/no-organi
 import { OrganisationSwitcher } from '../../features/organisation/components/organisation-switcher';
 import { CenteredLoader } from '../../shared/components/centered-loader';
 import { QueryError } from '../../shared/components/query-error';
-import { useActiveOrganisation } from '../../shared/session/active-organisation';
-import { useMe, type Account, type MyOrganisation } from '../../shared/session/me.queries';
-import { useSession } from '../../shared/session/session.queries';
-import { switchOrganisation } from '../../shared/session/switch-organisation';
+import { useActiveOrganisation } from '../../shared/sign-in/active-organisation';
+import { useMe, type Account, type MyOrganisation } from '../../shared/sign-in/me.queries';
+import { useSignInSession } from '../../shared/sign-in/sign-in-session.queries';
+import { switchOrganisation } from '../../shared/sign-in/switch-organisation';
 import { notifyError } from '../../shared/utils/notify';
 import { LiveEvents } from '../live-events';
 import { Logo } from './logo';
@@ -69,7 +69,7 @@ export function AppLayout() {
 
 /** The signed-in frame: navigation by permission, the organisation switcher, the person's menu. */
 function SignedInFrame({ account, current }: { account: Account; current: MyOrganisation }) {
-  const session = useSession();
+  const session = useSignInSession();
   const location = useLocation();
   const navigate = useNavigate();
   const [opened, { toggle, close }] = useDisclosure();

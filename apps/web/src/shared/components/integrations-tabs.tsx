@@ -1,7 +1,7 @@
 import { Tabs } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import { useCan } from '../session/session.queries';
+import { useCan } from '../sign-in/sign-in-session.queries';
 
 export type IntegrationsTab = 'api-keys' | 'webhooks';
 

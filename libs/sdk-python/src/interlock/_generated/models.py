@@ -1104,9 +1104,40 @@ class AuditEntryResponse(InterlockModel):
         extra='allow',
         populate_by_name=True,
     )
-    action: str = Field(..., examples=['api_key.created'])
+    action: Union[Literal['api_key.created',
+        'api_key.renamed',
+        'api_key.revoked',
+        'billing.plan_changed',
+        'interrupt.created',
+        'interrupt.decided',
+        'interrupt.assigned',
+        'interrupt.unassigned',
+        'interrupt.escalated',
+        'member.invited',
+        'member.invitation_deleted',
+        'member.joined',
+        'member.removed',
+        'member.role_changed',
+        'organisation.created',
+        'role.created',
+        'role.updated',
+        'role.deleted',
+        'session.started',
+        'session.ended',
+        'session.disconnected',
+        'team.created',
+        'team.renamed',
+        'team.deleted',
+        'team.member_added',
+        'team.member_removed',
+        'webhook.created',
+        'webhook.updated',
+        'webhook.deleted',
+        'webhook.secret_rotated',
+        'webhook.delivery_retried',
+        'webhook.disabled'], str] = Field(..., examples=['api_key.created'])
     """
-    <category>.<verb>; new actions may appear: treat unknown ones as opaque.
+    <category>.<verb>: the actions the service writes today; new actions may appear: treat unknown ones as opaque.
     """
     actor_id: Optional[str] = Field(None, alias='actorId')
     """
@@ -1279,35 +1310,6 @@ class CreateWebhookDto(InterlockModel):
     """
     https (http only to loopback, outside production). No credentials; in production no private, loopback, link-local or metadata address.
     """
-
-
-class CurrentSessionResponse(InterlockModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    member: SignedInMember
-    organisation: SignedInOrganisation
-    permissions: list[
-        Union[Literal['apiKey.create',
-            'apiKey.read',
-            'apiKey.update',
-            'apiKey.delete',
-            'interrupt.decide',
-            'interrupt.assign',
-            'interrupt.escalate',
-            'interrupt.read',
-            'session.read',
-            'session.disconnect',
-            'webhook.manage',
-            'billing.manage',
-            'member.invite',
-            'member.manage',
-            'role.manage',
-            'team.manage',
-            'auditLog.read',
-            'auditLog.export'], str]
-    ]
 
 
 class DecideInterruptDto(
@@ -1683,6 +1685,35 @@ class SessionStartedEvent(InterlockModel):
     """
     An agent started a Live View session.
     """
+
+
+class SignInSessionResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    member: SignedInMember
+    organisation: SignedInOrganisation
+    permissions: list[
+        Union[Literal['apiKey.create',
+            'apiKey.read',
+            'apiKey.update',
+            'apiKey.delete',
+            'interrupt.decide',
+            'interrupt.assign',
+            'interrupt.escalate',
+            'interrupt.read',
+            'session.read',
+            'session.disconnect',
+            'webhook.manage',
+            'billing.manage',
+            'member.invite',
+            'member.manage',
+            'role.manage',
+            'team.manage',
+            'auditLog.read',
+            'auditLog.export'], str]
+    ]
 
 
 class TeamListResponse(InterlockModel):

@@ -8,7 +8,7 @@ import { EmptyHint } from '../../../shared/components/empty-hint';
 import { IntegrationsTabs } from '../../../shared/components/integrations-tabs';
 import { PageHeader } from '../../../shared/components/page-header';
 import { QueryError } from '../../../shared/components/query-error';
-import { useCan } from '../../../shared/session/session.queries';
+import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
 import { useApiKeys } from '../api/api-keys.queries';
 import { ApiKeysTable } from '../components/api-keys-table';
 import { CreateApiKeyModal } from '../components/create-api-key-modal';

@@ -8,7 +8,7 @@ import { EmptyHint } from '../../../shared/components/empty-hint';
 import { PageHeader } from '../../../shared/components/page-header';
 import { QueryError } from '../../../shared/components/query-error';
 import { RelativeTime } from '../../../shared/components/relative-time';
-import { useCan } from '../../../shared/session/session.queries';
+import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
 import { ACTOR_TYPES, CATEGORIES, FILTER_NAMES, filtersFromParams, isoToLocal, localToIso, TARGET_TYPES } from '../api/audit-filters';
 import { exportUrl, useAuditLog } from '../api/audit-log.queries';
 import { AuditEntryDrawer } from '../components/audit-entry-drawer';

@@ -11,9 +11,9 @@ import {
   type SignUpDto,
 } from '@interlock/api-client';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { setActiveOrganisation } from '../../../shared/session/active-organisation';
-import { meKey } from '../../../shared/session/me.queries';
-import { sessionKey } from '../../../shared/session/session.queries';
+import { setActiveOrganisation } from '../../../shared/sign-in/active-organisation';
+import { meKey } from '../../../shared/sign-in/me.queries';
+import { signInSessionKey } from '../../../shared/sign-in/sign-in-session.queries';
 
 const AUTH = meKey[0];
 
@@ -26,7 +26,7 @@ async function resetAfter(queryClient: QueryClient, organisationId?: string): Pr
   await queryClient.cancelQueries();
   if (organisationId !== undefined) setActiveOrganisation(organisationId);
   queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== AUTH });
-  queryClient.removeQueries({ queryKey: sessionKey });
+  queryClient.removeQueries({ queryKey: signInSessionKey });
   await queryClient.refetchQueries({ queryKey: meKey });
 }
 
@@ -86,7 +86,7 @@ export function useSignOut() {
     mutationFn: () => call(signOut()),
     onSuccess: () => {
       queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== AUTH });
-      queryClient.removeQueries({ queryKey: sessionKey });
+      queryClient.removeQueries({ queryKey: signInSessionKey });
       queryClient.setQueryData(meKey, null);
     },
   });

@@ -5,7 +5,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { CenteredLoader } from '../../../shared/components/centered-loader';
 import { FormError } from '../../../shared/components/form-error';
 import { QueryError } from '../../../shared/components/query-error';
-import { useMe, type Account } from '../../../shared/session/me.queries';
+import { useMe, type Account } from '../../../shared/sign-in/me.queries';
 import { notifyError } from '../../../shared/utils/notify';
 import { useAcceptInvitation, useInvitationPreview, useJoinInvitation, useSignOut } from '../api/auth.queries';
 

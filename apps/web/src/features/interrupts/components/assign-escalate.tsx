@@ -3,7 +3,7 @@ import { Button, Group, Paper, Select, Stack, Text, Textarea, Title } from '@man
 import { useState } from 'react';
 import { FormError } from '../../../shared/components/form-error';
 import { useMembers, useTeams } from '../../../shared/directory/directory.queries';
-import { useCan, useSignedIn } from '../../../shared/session/session.queries';
+import { useCan, useSignedIn } from '../../../shared/sign-in/sign-in-session.queries';
 import { notifySuccess } from '../../../shared/utils/notify';
 import { useAssign, useEscalate } from '../api/interrupts.queries';
 import { AssigneeBadge } from './interrupt-badges';

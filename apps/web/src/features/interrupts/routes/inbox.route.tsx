@@ -10,7 +10,7 @@ import { FormError } from '../../../shared/components/form-error';
 import { PageHeader } from '../../../shared/components/page-header';
 import { QueryError } from '../../../shared/components/query-error';
 import { useShortcutsEnabled } from '../../../shared/preferences/preferences';
-import { useCan } from '../../../shared/session/session.queries';
+import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
 import { notifyError, notifySuccess } from '../../../shared/utils/notify';
 import {
   canApproveAll,

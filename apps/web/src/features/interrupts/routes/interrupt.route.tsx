@@ -5,7 +5,7 @@ import { JsonBlock } from '../../../shared/components/json-block';
 import { PageHeader } from '../../../shared/components/page-header';
 import { QueryError } from '../../../shared/components/query-error';
 import { RelativeTime } from '../../../shared/components/relative-time';
-import { useCan } from '../../../shared/session/session.queries';
+import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
 import { undecidedActions, useInterrupt } from '../api/interrupts.queries';
 import { ActionCard } from '../components/action-card';
 import { AssignPanel, EscalatePanel } from '../components/assign-escalate';

@@ -5,7 +5,7 @@ import { PageHeader } from '../../../shared/components/page-header';
 import { QueryError } from '../../../shared/components/query-error';
 import { RelativeTime } from '../../../shared/components/relative-time';
 import { useRoles } from '../../../shared/directory/directory.queries';
-import { useCan, useSignedIn } from '../../../shared/session/session.queries';
+import { useCan, useSignedIn } from '../../../shared/sign-in/sign-in-session.queries';
 import { useInvitations } from '../api/members.queries';
 import { InviteMemberForm } from '../components/invite-member-form';
 

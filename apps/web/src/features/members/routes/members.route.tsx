@@ -8,7 +8,7 @@ import { PageHeader } from '../../../shared/components/page-header';
 import { QueryError } from '../../../shared/components/query-error';
 import { RelativeTime } from '../../../shared/components/relative-time';
 import { useMembers, useRoles } from '../../../shared/directory/directory.queries';
-import { useCan, useSignedIn } from '../../../shared/session/session.queries';
+import { useCan, useSignedIn } from '../../../shared/sign-in/sign-in-session.queries';
 import { notifyError, notifySuccess } from '../../../shared/utils/notify';
 import { useChangeMemberRole, useRemoveMember } from '../api/members.queries';
 

@@ -1,8 +1,8 @@
 import { call, changePlan, createOrganisation, getOrganisation, type Plan } from '@interlock/api-client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { meKey } from '../../../shared/session/me.queries';
-import { sessionKey } from '../../../shared/session/session.queries';
-import { switchOrganisation } from '../../../shared/session/switch-organisation';
+import { meKey } from '../../../shared/sign-in/me.queries';
+import { signInSessionKey } from '../../../shared/sign-in/sign-in-session.queries';
+import { switchOrganisation } from '../../../shared/sign-in/switch-organisation';
 
 export const organisationKeys = {
   all: ['organisation'] as const,
@@ -21,7 +21,7 @@ export function useChangePlan() {
       // The plan shows in the header (the session and the account's organisations) and here.
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: organisationKeys.all }),
-        queryClient.invalidateQueries({ queryKey: [sessionKey[0]] }),
+        queryClient.invalidateQueries({ queryKey: [signInSessionKey[0]] }),
       ]);
     },
   });

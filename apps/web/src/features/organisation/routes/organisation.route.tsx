@@ -5,7 +5,7 @@ import { CenteredLoader } from '../../../shared/components/centered-loader';
 import { FormError } from '../../../shared/components/form-error';
 import { PageHeader } from '../../../shared/components/page-header';
 import { QueryError } from '../../../shared/components/query-error';
-import { useCan } from '../../../shared/session/session.queries';
+import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
 import { dateTime } from '../../../shared/utils/format';
 import { notifySuccess } from '../../../shared/utils/notify';
 import { useChangePlan, useOrganisation } from '../api/organisation.queries';

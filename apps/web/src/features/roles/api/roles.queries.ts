@@ -1,7 +1,7 @@
 import { call, createRole, deleteRole, updateRole, type CreateRoleDto, type UpdateRoleDto } from '@interlock/api-client';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { directoryKeys } from '../../../shared/directory/directory.queries';
-import { sessionKey } from '../../../shared/session/session.queries';
+import { signInSessionKey } from '../../../shared/sign-in/sign-in-session.queries';
 
 function useInvalidateRoles() {
   const queryClient = useQueryClient();
@@ -10,7 +10,7 @@ function useInvalidateRoles() {
     Promise.all([
       queryClient.invalidateQueries({ queryKey: directoryKeys.roles }),
       queryClient.invalidateQueries({ queryKey: directoryKeys.members }),
-      queryClient.invalidateQueries({ queryKey: [sessionKey[0]] }),
+      queryClient.invalidateQueries({ queryKey: [signInSessionKey[0]] }),
     ]);
 }
 

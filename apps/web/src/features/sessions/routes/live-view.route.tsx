@@ -5,7 +5,7 @@ import { EmptyHint } from '../../../shared/components/empty-hint';
 import { FormError } from '../../../shared/components/form-error';
 import { PageHeader } from '../../../shared/components/page-header';
 import { RelativeTime } from '../../../shared/components/relative-time';
-import { useCan } from '../../../shared/session/session.queries';
+import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
 import { notifySuccess } from '../../../shared/utils/notify';
 import { useLiveView, type LiveViewConnection } from '../api/live-view';
 import { useDisconnectSession } from '../api/sessions.queries';

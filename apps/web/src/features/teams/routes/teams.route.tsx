@@ -6,7 +6,7 @@ import { FormError } from '../../../shared/components/form-error';
 import { PageHeader } from '../../../shared/components/page-header';
 import { QueryError } from '../../../shared/components/query-error';
 import { useMembers, useTeams } from '../../../shared/directory/directory.queries';
-import { useCan } from '../../../shared/session/session.queries';
+import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
 import { useCreateTeam } from '../api/teams.queries';
 import { TeamCard } from '../components/team-card';
 

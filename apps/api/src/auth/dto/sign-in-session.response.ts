@@ -34,7 +34,7 @@ export class SignedInOrganisation {
  * The signed-in person as a member of the organisation this request acts for (not an agent's
  * Live View session): who, which organisation, the role and its permissions.
  */
-export class CurrentSessionResponse {
+export class SignInSessionResponse {
   @ApiProperty({ type: SignedInMember })
   member!: SignedInMember;
 

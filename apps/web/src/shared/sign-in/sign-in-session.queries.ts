@@ -1,16 +1,16 @@
-import { call, getSession, isApiError, type CurrentSessionResponse, type Permission } from '@interlock/api-client';
+import { call, getSignInSession, isApiError, type SignInSessionResponse, type Permission } from '@interlock/api-client';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-export type CurrentSession = CurrentSessionResponse;
+export type SignInSession = SignInSessionResponse;
 
-export const sessionKey = ['auth', 'session'] as const;
+export const signInSessionKey = ['auth', 'session'] as const;
 
 /** The signed-in member, organisation and permissions; `null` when nobody is signed in. */
-export const sessionQuery = queryOptions({
-  queryKey: sessionKey,
-  queryFn: async (): Promise<CurrentSession | null> => {
+export const signInSessionQuery = queryOptions({
+  queryKey: signInSessionKey,
+  queryFn: async (): Promise<SignInSession | null> => {
     try {
-      return await call(getSession());
+      return await call(getSignInSession());
     } catch (error) {
       if (isApiError(error) && error.status === 401) return null;
       throw error;
@@ -19,19 +19,19 @@ export const sessionQuery = queryOptions({
   staleTime: 60_000,
 });
 
-export function useSession() {
-  return useQuery(sessionQuery);
+export function useSignInSession() {
+  return useQuery(signInSessionQuery);
 }
 
 /** The signed-in member's session; only for components rendered inside the signed-in layout. */
-export function useSignedIn(): CurrentSession {
-  const { data } = useSession();
+export function useSignedIn(): SignInSession {
+  const { data } = useSignInSession();
   if (data === undefined || data === null) throw new Error('useSignedIn outside the signed-in layout');
   return data;
 }
 
 /** Whether the signed-in member holds a permission (the UI hides what they may not do; the API refuses it anyway). */
 export function useCan(permission: Permission): boolean {
-  const { data } = useSession();
+  const { data } = useSignInSession();
   return data?.permissions.includes(permission) ?? false;
 }

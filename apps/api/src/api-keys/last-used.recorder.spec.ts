@@ -1,0 +1,46 @@
+import type { Logger } from 'pino';
+import { JobRunner } from '../jobs/job-runner';
+import { LastUsedRecorder } from './last-used.recorder';
+
+const logger = { warn: () => undefined, error: () => undefined } as unknown as Logger;
+
+async function eventually(check: () => boolean): Promise<void> {
+  for (let waited = 0; !check(); waited += 5) {
+    if (waited > 2_000) throw new Error('condition not met within 2 s');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe('LastUsedRecorder on the job runner', () => {
+  it('writes noted uses in the runner’s rounds, at most once per key within the gap', async () => {
+    const writes: unknown[][] = [];
+    const recorder = new LastUsedRecorder(async (_sql, params) => writes.push(params), logger, 55_000, 10);
+    const runner = new JobRunner(logger);
+    runner.register(recorder);
+    runner.start();
+    try {
+      const now = Date.now();
+      recorder.record('org-1', 'key-1', now);
+      await eventually(() => writes.length === 1);
+      expect(writes[0]).toEqual(['org-1', 'key-1', new Date(now)]);
+      recorder.record('org-1', 'key-1', now + 1_000); // within the gap: not noted again
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(writes).toHaveLength(1);
+    } finally {
+      await runner.stop();
+    }
+  });
+
+  it('drains the uses noted after the last round when the runner stops', async () => {
+    const writes: unknown[][] = [];
+    const recorder = new LastUsedRecorder(async (_sql, params) => writes.push(params), logger, 55_000, 60_000);
+    const runner = new JobRunner(logger);
+    runner.register(recorder);
+    runner.start();
+    await eventually(() => true);
+    recorder.record('org-1', 'key-2');
+    expect(writes).toHaveLength(0);
+    await runner.stop();
+    expect(writes.map((w) => w[1])).toEqual(['key-2']);
+  });
+});

@@ -1,0 +1,297 @@
+import type { ActorType, AuditCategory, TargetType } from './audit';
+import type { Permission } from './permissions';
+import type { Plan } from './plans';
+
+/** SPEC §4: the four decisions a member can take on an action request. */
+export const DECISIONS = ['approve', 'edit', 'reject', 'respond'] as const;
+export type Decision = (typeof DECISIONS)[number];
+
+/** Who did it, as an audit entry records it: the name as it is now (entries keep it as it was). */
+export interface AuditActorRef {
+  type: ActorType;
+  /** A member's user id or an API key's id; null for the system. */
+  id: string | null;
+  name: string;
+}
+
+/** A member acting for an organisation: what a service takes instead of a request's principal. */
+export interface MemberActor extends AuditActorRef {
+  type: 'member';
+  /** The member's user id. */
+  id: string;
+}
+
+type AssigneeType = 'member' | 'team';
+type InvitationState = 'pending' | 'accepted' | 'expired';
+interface FieldChange<T> {
+  from: T;
+  to: T;
+}
+
+/**
+ * The closed catalogue of the audit actions the service writes (SPEC §7): for each action its
+ * target type and its metadata. Adding an action here fails to compile until `AUDIT_EVENTS`
+ * below gives it a category and a summary; writing an action that is not here fails to compile
+ * at the call (`writeAuditEntry` takes an `AuditEvent`).
+ */
+export interface AuditEventCatalogue {
+  'api_key.created': { target: 'api_key'; metadata: { expiry: string; start: string; expiresAt: string | null } };
+  'api_key.renamed': { target: 'api_key'; metadata: { previousName: string; name: string } };
+  'api_key.revoked': { target: 'api_key'; metadata: { start: string } };
+  'billing.plan_changed': { target: 'organisation'; metadata: { from: Plan; to: Plan } };
+  'interrupt.created': { target: 'interrupt'; metadata: { externalId: string | null; actionRequests: string[] } };
+  'interrupt.decided': { target: 'interrupt'; metadata: { actionName: string; decision: Decision; becameAnswered: boolean } };
+  'interrupt.assigned': {
+    target: 'interrupt';
+    metadata: {
+      assigneeType: AssigneeType;
+      assigneeId: string;
+      assigneeName: string;
+      previousAssigneeType: AssigneeType | null;
+      previousAssigneeId: string | null;
+    };
+  };
+  'interrupt.unassigned': {
+    target: 'interrupt';
+    metadata: { previousAssigneeType: AssigneeType | null; previousAssigneeId: string | null; previousAssigneeName: string | null };
+  };
+  'interrupt.escalated': { target: 'interrupt'; metadata: { level: number; reason: string | null } };
+  'member.invited': { target: 'invitation'; metadata: { roleId: string; role: string; expiresAt: string } };
+  'member.invitation_deleted': {
+    target: 'invitation';
+    metadata: { email: string; roleId: string; role: string; state: InvitationState; reason: 'withdrawn' | 'role.deleted' };
+  };
+  'member.joined': {
+    target: 'user';
+    metadata: { invitationId: string; email: string; roleId: string; role: string; rejoined?: true };
+  };
+  'member.removed': { target: 'user'; metadata: { email: string; roleId: string; role: string } };
+  'member.role_changed': { target: 'user'; metadata: { fromRoleId: string; fromRole: string; toRoleId: string; toRole: string } };
+  'organisation.created': { target: 'organisation'; metadata: { plan: Plan } };
+  'role.created': { target: 'role'; metadata: { permissions: Permission[] } };
+  'role.updated': {
+    target: 'role';
+    metadata: { previousName: string; name: string; added: Permission[]; removed: Permission[]; permissions: Permission[] };
+  };
+  'role.deleted': { target: 'role'; metadata: { permissions: Permission[]; invitationsDeleted: number } };
+  'session.started': { target: 'session'; metadata: { externalId: string | null } };
+  'session.ended': { target: 'session'; metadata: { messageCount: number; durationSeconds: number } };
+  'session.disconnected': { target: 'session'; metadata: { messageCount: number; durationSeconds: number } };
+  'team.created': { target: 'team'; metadata: null };
+  'team.renamed': { target: 'team'; metadata: { previousName: string; name: string } };
+  'team.deleted': { target: 'team'; metadata: { memberCount: number } };
+  'team.member_added': { target: 'team'; metadata: { memberId: string; memberName: string } };
+  'team.member_removed': { target: 'team'; metadata: { memberId: string; memberName: string } };
+  'webhook.created': { target: 'webhook'; metadata: { url: string; description: string | null; eventTypes: string[] | null; enabled: boolean } };
+  'webhook.updated': {
+    target: 'webhook';
+    metadata: {
+      changes: {
+        url?: FieldChange<string>;
+        description?: FieldChange<string | null>;
+        eventTypes?: FieldChange<string[] | null>;
+        enabled?: FieldChange<boolean>;
+      };
+    };
+  };
+  'webhook.deleted': { target: 'webhook'; metadata: { url: string } };
+  'webhook.secret_rotated': { target: 'webhook'; metadata: { previousSecretExpiresAt: string | null } };
+  'webhook.delivery_retried': {
+    target: 'webhook';
+    metadata: { deliveryId: string; eventId: string; eventType: string; previousStatus: string };
+  };
+  'webhook.disabled': { target: 'webhook'; metadata: { reason: 'failing'; failingForMs: number } };
+}
+
+export type KnownAuditAction = keyof AuditEventCatalogue;
+
+/** One audit event of the catalogue: the action, who did it, to what, and its metadata. */
+export type AuditEvent = {
+  [A in KnownAuditAction]: {
+    action: A;
+    actor: AuditActorRef;
+    target: { type: AuditEventCatalogue[A]['target'] & TargetType; id: string; name: string };
+    metadata: AuditEventCatalogue[A]['metadata'];
+  };
+}[KnownAuditAction];
+
+/** The event of one action. */
+export type AuditEventOf<A extends KnownAuditAction> = Extract<AuditEvent, { action: A }>;
+
+interface AuditEventDefinition<A extends KnownAuditAction> {
+  category: AuditCategory;
+  target: AuditEventCatalogue[A]['target'];
+  /** The sentence the dashboard shows, e.g. "Key ci-runner created by Ada Lovelace". */
+  summary(event: AuditEventOf<A>): string;
+}
+
+const DECIDED: Record<Decision, string> = {
+  approve: 'approved',
+  edit: 'approved with edits',
+  reject: 'rejected',
+  respond: 'answered',
+};
+
+const PLAN_NAMES: Record<Plan, string> = { free: 'Free', pro: 'Pro' };
+
+/** `5 days`, `36 hours`, `1 second`: for summaries people read. */
+export function describeDuration(ms: number): string {
+  for (const [unit, size] of [
+    ['day', 86_400_000],
+    ['hour', 3_600_000],
+    ['minute', 60_000],
+  ] as const) {
+    if (ms >= size) {
+      const n = Math.round((ms / size) * 10) / 10;
+      return `${n} ${unit}${n === 1 ? '' : 's'}`;
+    }
+  }
+  const seconds = Math.round(ms / 100) / 10;
+  return `${seconds} second${seconds === 1 ? '' : 's'}`;
+}
+
+function describeWebhookChanges(changes: AuditEventCatalogue['webhook.updated']['metadata']['changes']): string {
+  const fields = Object.keys(changes);
+  if (fields.length === 1 && changes.enabled !== undefined) return changes.enabled.to ? 'enabled' : 'disabled';
+  return `updated (${fields.join(', ')})`;
+}
+
+/** Every action's category, target type and summary renderer. */
+export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinition<A> } = {
+  'api_key.created': { category: 'api_key', target: 'api_key', summary: (e) => `Key ${e.target.name} created by ${e.actor.name}` },
+  'api_key.renamed': {
+    category: 'api_key',
+    target: 'api_key',
+    summary: (e) => `Key ${e.metadata.previousName} renamed to ${e.metadata.name} by ${e.actor.name}`,
+  },
+  'api_key.revoked': { category: 'api_key', target: 'api_key', summary: (e) => `Key ${e.target.name} revoked by ${e.actor.name}` },
+  'billing.plan_changed': {
+    category: 'billing',
+    target: 'organisation',
+    summary: (e) => `Plan changed from ${PLAN_NAMES[e.metadata.from]} to ${PLAN_NAMES[e.metadata.to]} by ${e.actor.name}`,
+  },
+  'interrupt.created': {
+    category: 'interrupt',
+    target: 'interrupt',
+    summary: (e) => `Interrupt ${e.target.name} opened by key ${e.actor.name}`,
+  },
+  'interrupt.decided': {
+    category: 'interrupt',
+    target: 'interrupt',
+    summary: (e) => `Action ${e.metadata.actionName} of interrupt ${e.target.name} ${DECIDED[e.metadata.decision]} by ${e.actor.name}`,
+  },
+  'interrupt.assigned': {
+    category: 'interrupt',
+    target: 'interrupt',
+    summary: (e) =>
+      `Interrupt ${e.target.name} assigned to ${e.metadata.assigneeType === 'team' ? 'team ' : ''}${e.metadata.assigneeName} by ${e.actor.name}`,
+  },
+  'interrupt.unassigned': {
+    category: 'interrupt',
+    target: 'interrupt',
+    summary: (e) =>
+      `Interrupt ${e.target.name} unassigned from ${e.metadata.previousAssigneeType === 'team' ? 'team ' : ''}${e.metadata.previousAssigneeName ?? ''} by ${e.actor.name}`,
+  },
+  'interrupt.escalated': {
+    category: 'interrupt',
+    target: 'interrupt',
+    summary: (e) => `Interrupt ${e.target.name} escalated to level ${e.metadata.level} by ${e.actor.name}`,
+  },
+  'member.invited': {
+    category: 'member',
+    target: 'invitation',
+    summary: (e) => `${e.target.name} invited as ${e.metadata.role} by ${e.actor.name}`,
+  },
+  'member.invitation_deleted': {
+    category: 'member',
+    target: 'invitation',
+    summary: (e) =>
+      e.metadata.reason === 'withdrawn'
+        ? `Invitation of ${e.metadata.email} as ${e.metadata.role} withdrawn by ${e.actor.name}`
+        : `Invitation of ${e.metadata.email} as ${e.metadata.role} deleted with the role by ${e.actor.name}`,
+  },
+  'member.joined': { category: 'member', target: 'user', summary: (e) => `${e.actor.name} joined as ${e.metadata.role}` },
+  'member.removed': {
+    category: 'member',
+    target: 'user',
+    summary: (e) => (e.target.id === e.actor.id ? `${e.target.name} left the organisation` : `${e.target.name} removed by ${e.actor.name}`),
+  },
+  'member.role_changed': {
+    category: 'member',
+    target: 'user',
+    summary: (e) => `${e.target.name}'s role changed from ${e.metadata.fromRole} to ${e.metadata.toRole} by ${e.actor.name}`,
+  },
+  'organisation.created': {
+    category: 'organisation',
+    target: 'organisation',
+    summary: (e) => `Organisation ${e.target.name} created by ${e.actor.name}`,
+  },
+  'role.created': { category: 'role', target: 'role', summary: (e) => `Role ${e.target.name} created by ${e.actor.name}` },
+  'role.updated': {
+    category: 'role',
+    target: 'role',
+    summary: (e) =>
+      e.metadata.name === e.metadata.previousName
+        ? `Role ${e.metadata.name} updated by ${e.actor.name}`
+        : `Role ${e.metadata.previousName} renamed to ${e.metadata.name} by ${e.actor.name}`,
+  },
+  'role.deleted': { category: 'role', target: 'role', summary: (e) => `Role ${e.target.name} deleted by ${e.actor.name}` },
+  'session.started': { category: 'session', target: 'session', summary: (e) => `Session ${e.target.name} started by key ${e.actor.name}` },
+  'session.ended': { category: 'session', target: 'session', summary: (e) => `Session ${e.target.name} ended by key ${e.actor.name}` },
+  'session.disconnected': {
+    category: 'session',
+    target: 'session',
+    summary: (e) => `Session ${e.target.name} disconnected by ${e.actor.name}`,
+  },
+  'team.created': { category: 'team', target: 'team', summary: (e) => `Team ${e.target.name} created by ${e.actor.name}` },
+  'team.renamed': {
+    category: 'team',
+    target: 'team',
+    summary: (e) => `Team ${e.metadata.previousName} renamed to ${e.metadata.name} by ${e.actor.name}`,
+  },
+  'team.deleted': { category: 'team', target: 'team', summary: (e) => `Team ${e.target.name} deleted by ${e.actor.name}` },
+  'team.member_added': {
+    category: 'team',
+    target: 'team',
+    summary: (e) => `${e.metadata.memberName} added to team ${e.target.name} by ${e.actor.name}`,
+  },
+  'team.member_removed': {
+    category: 'team',
+    target: 'team',
+    summary: (e) => `${e.metadata.memberName} removed from team ${e.target.name} by ${e.actor.name}`,
+  },
+  'webhook.created': { category: 'webhook', target: 'webhook', summary: (e) => `Webhook ${e.target.name} created by ${e.actor.name}` },
+  'webhook.updated': {
+    category: 'webhook',
+    target: 'webhook',
+    summary: (e) => `Webhook ${e.target.name} ${describeWebhookChanges(e.metadata.changes)} by ${e.actor.name}`,
+  },
+  'webhook.deleted': { category: 'webhook', target: 'webhook', summary: (e) => `Webhook ${e.target.name} deleted by ${e.actor.name}` },
+  'webhook.secret_rotated': {
+    category: 'webhook',
+    target: 'webhook',
+    summary: (e) => `Signing secret of webhook ${e.target.name} rotated by ${e.actor.name}`,
+  },
+  'webhook.delivery_retried': {
+    category: 'webhook',
+    target: 'webhook',
+    summary: (e) => `Delivery of ${e.metadata.eventType} to webhook ${e.target.name} retried by ${e.actor.name}`,
+  },
+  'webhook.disabled': {
+    category: 'webhook',
+    target: 'webhook',
+    summary: (e) => `Webhook ${e.target.name} disabled: every delivery failed for ${describeDuration(e.metadata.failingForMs)}`,
+  },
+};
+
+/** The known actions, in catalogue order: the contract lists them (clients treat others as opaque). */
+export const KNOWN_AUDIT_ACTIONS = Object.keys(AUDIT_EVENTS) as KnownAuditAction[];
+
+export function isKnownAuditAction(x: unknown): x is KnownAuditAction {
+  return typeof x === 'string' && Object.prototype.hasOwnProperty.call(AUDIT_EVENTS, x);
+}
+
+/** The summary sentence of an event, by its action's renderer. */
+export function renderAuditSummary(event: AuditEvent): string {
+  return (AUDIT_EVENTS[event.action] as unknown as { summary(e: AuditEvent): string }).summary(event);
+}

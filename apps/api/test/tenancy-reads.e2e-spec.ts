@@ -44,14 +44,6 @@ async function seed(server: Server, owner: SignedUpOwner, marker: string): Promi
     await http().post('/api/invitations').set('cookie', owner.cookie).send({ email: `${marker}@example.test`, roleId }),
     201,
   );
-  // Disabled: nothing is delivered to it, but its reads (and its deliveries') are there.
-  const webhook = ok(
-    await http()
-      .post('/api/webhooks')
-      .set('cookie', owner.cookie)
-      .send({ url: `http://127.0.0.1:9/${marker}`, description: `${marker}-webhook`, enabled: false }),
-    201,
-  );
   const session = await startSession(server, key.key, { name: `${marker}-session`, externalId: `${marker}-session-ext` });
   ok(
     await http()
@@ -100,7 +92,6 @@ async function seed(server: Server, owner: SignedUpOwner, marker: string): Promi
       roleId,
       team.id,
       invitation.id,
-      webhook.id,
       session.id,
       interrupt.id,
       answered.id,

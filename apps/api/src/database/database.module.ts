@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { DatabaseConnection } from './database-connection';
+import { PreparedReads } from './prepared-reads';
 import { LOGGER } from '../logging/logger.module';
 import type { Logger } from 'pino';
 
@@ -20,8 +21,15 @@ import type { Logger } from 'pino';
       useFactory: (connection: DatabaseConnection) => connection.dataSource,
       inject: [DatabaseConnection],
     },
+    {
+      provide: PreparedReads,
+      // Only where each pooled connection is a session of its own (see PreparedReads).
+      useFactory: (connection: DatabaseConnection, config: AppConfig) =>
+        new PreparedReads(connection.dataSource, connection.mode === 'external' && config.databaseDirectUrl === undefined),
+      inject: [DatabaseConnection, APP_CONFIG],
+    },
   ],
-  exports: [DatabaseConnection, DataSource],
+  exports: [DatabaseConnection, DataSource, PreparedReads],
 })
 export class DatabaseModule implements OnApplicationShutdown {
   constructor(@Inject(DatabaseConnection) private readonly connection: DatabaseConnection) {}

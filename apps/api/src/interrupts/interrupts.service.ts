@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { chooseSearchPlan, parseTimestamp, searchTsquery, searchWords, walkOn, writeAuditEntry } from '@interlock/audit';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { actorOf, ApiKeyPrincipal } from '../auth/principal';
 import { AllowancesService } from '../allowances/allowances.service';
+import { PreparedReads } from '../database/prepared-reads';
 import { queryRows } from '../database/query-rows.util';
 import { ApiError } from '../http/api-error';
 import { IdempotencyService, IdempotentRequest, IdempotentResult } from '../idempotency/idempotency.service';
@@ -56,6 +57,7 @@ const MAX_SEARCH_WORDS = 8;
 @Injectable()
 export class InterruptsService {
   private readonly cursors: KeysetCursorCodec;
+  private readonly reads: PreparedReads;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -65,8 +67,10 @@ export class InterruptsService {
     private readonly events: OrganisationEventsAnnouncer,
     private readonly outbox: WebhookOutbox,
     @Inject(APP_CONFIG) config: AppConfig,
+    @Optional() reads?: PreparedReads,
   ) {
     this.cursors = new KeysetCursorCodec(config.apiKeyPepper, 'interrupts.list');
+    this.reads = reads ?? new PreparedReads(dataSource, false);
   }
 
   /**
@@ -143,7 +147,7 @@ export class InterruptsService {
    * one query. Without `include` it is exactly the record agents read.
    */
   async get(organisationId: string, id: string, include: ReadonlySet<InterruptInclude> = new Set()): Promise<InterruptDetailResponse> {
-    const [row]: InterruptDetailRow[] = await this.dataSource.query(
+    const [row] = await this.reads.query<InterruptDetailRow>(
       `SELECT ${interruptDetailColumns(include)} FROM interrupts i WHERE i.organisation_id = $1 AND i.id = $2`,
       [organisationId, id],
     );

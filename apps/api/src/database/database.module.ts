@@ -23,10 +23,11 @@ import type { Logger } from 'pino';
     },
     {
       provide: PreparedReads,
-      // Only where each pooled connection is a session of its own (see PreparedReads).
-      useFactory: (connection: DatabaseConnection, config: AppConfig) =>
-        new PreparedReads(connection.dataSource, connection.mode === 'external' && config.databaseDirectUrl === undefined),
-      inject: [DatabaseConnection, APP_CONFIG],
+      // Only where each pooled connection is a session of its own (see PreparedReads): an
+      // external database whose pool goes to Postgres itself (no separate DATABASE_DIRECT_URL).
+      useFactory: (connection: DatabaseConnection) =>
+        new PreparedReads(connection.dataSource, connection.mode === 'external' && connection.directUrl === connection.url),
+      inject: [DatabaseConnection],
     },
   ],
   exports: [DatabaseConnection, DataSource, PreparedReads],

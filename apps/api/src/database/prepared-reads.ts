@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { Pool } from 'pg';
-import { DataSource, QueryFailedError } from 'typeorm';
+import type { Pool, PoolClient } from 'pg';
+import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import type { Queryable } from './query-rows.util';
+
+/** A transaction's raw `query`, as TypeORM's EntityManager types it (the caller names the rows). */
+export interface TransactionQueries extends Queryable {
+  query<T = unknown>(sql: string, parameters?: unknown[]): Promise<T>;
+}
 
 /** Distinct statements prepared at most (each connection keeps each one it ran). */
 const MAX_STATEMENTS = 500;
@@ -41,6 +47,29 @@ export class PreparedReads {
     } catch (error) {
       throw new QueryFailedError(sql, params, error as Error);
     }
+  }
+
+  /**
+   * The statements of a transaction (`dataSource.transaction((tx) => …)`), prepared the same way
+   * on the transaction's own connection: a Queryable answering as `tx.query` does (rows; for
+   * UPDATE and DELETE `[rows, rowCount]`). Statements without parameters go through `tx`.
+   */
+  within(tx: EntityManager): TransactionQueries {
+    const runner = tx.queryRunner as unknown as { databaseConnection?: PoolClient; isReleased: boolean } | undefined;
+    if (this.pool === undefined || runner === undefined) return tx;
+    return {
+      query: async <T>(sql: string, params: unknown[] = []): Promise<T> => {
+        const client = runner.databaseConnection;
+        const name = params.length === 0 ? undefined : this.nameOf(sql);
+        if (name === undefined || client === undefined || runner.isReleased) return tx.query<T>(sql, params);
+        try {
+          const raw = await client.query({ name, text: sql, values: params });
+          return (raw.command === 'UPDATE' || raw.command === 'DELETE' ? [raw.rows, raw.rowCount] : raw.rows) as T;
+        } catch (error) {
+          throw new QueryFailedError(sql, params, error as Error);
+        }
+      },
+    };
   }
 
   /** One name per statement text (the driver refuses a name reused for another text). */

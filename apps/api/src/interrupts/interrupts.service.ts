@@ -91,8 +91,10 @@ export class InterruptsService {
       description: a.description ?? null,
       allowedDecisions: a.allowedDecisions ?? [...DECISIONS],
     }));
-    const result = await this.dataSource.transaction((tx) =>
-      this.idempotency.once(tx, idempotency, 201, async () => {
+    const result = await this.dataSource.transaction((manager) => {
+      // The transaction's statements, prepared on its connection (PreparedReads.within).
+      const tx = this.reads.within(manager);
+      return this.idempotency.once(tx, idempotency, 201, async () => {
         if (body.sessionId !== undefined && body.sessionId !== null) {
           const [session]: unknown[] = await tx.query(
             `SELECT 1 FROM sessions WHERE organisation_id = $1 AND id = $2 FOR KEY SHARE`,
@@ -136,8 +138,8 @@ export class InterruptsService {
         const interrupt = toInterruptResponse(row);
         await this.outbox.write(tx, organisationId, [{ type: 'interrupt.created', subjectId: id, data: interrupt }]);
         return interrupt;
-      }),
-    );
+      });
+    });
     if (!result.replayed) await this.events.announce(organisationId);
     return result;
   }

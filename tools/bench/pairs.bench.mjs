@@ -16,6 +16,7 @@
 //   CONNECTIONS          default 50
 //   MEMORY_MINUTES       minutes of mixed full load while RSS is sampled (default 1; 5 for the target, 0 skips)
 //   CPU_PROF=dir         runs the service with node --cpu-prof into dir (profiles written at exit)
+//   SERVICE_NODE_OPTIONS the service's NODE_OPTIONS (default: the production image's, docker/api.Dockerfile)
 //   BENCH_WRITE=0        print, do not write BENCHMARKS.md
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -128,6 +129,12 @@ async function startBaseline(dir, databaseUrl) {
   return { base, pid: child.pid, stop: stopper(child) };
 }
 
+/** The production image's NODE_OPTIONS (docker/api.Dockerfile), so the service runs as it is shipped. */
+function productionNodeOptions() {
+  const dockerfile = readFileSync(join(root, 'docker', 'api.Dockerfile'), 'utf8');
+  return /NODE_OPTIONS=(\S+)/.exec(dockerfile)?.[1] ?? '';
+}
+
 async function startService(databaseUrl, logLevel) {
   const port = await freePort();
   const nodeArgs = [];
@@ -140,6 +147,7 @@ async function startService(databaseUrl, logLevel) {
       PATH: process.env.PATH,
       DATABASE_URL: databaseUrl,
       NODE_ENV: 'production',
+      NODE_OPTIONS: process.env.SERVICE_NODE_OPTIONS ?? productionNodeOptions(),
       API_KEY_PEPPER: PEPPER,
       LOG_LEVEL: logLevel,
       // The key budget and the allowance stay on (their bookkeeping is measured) but never refuse.
@@ -478,7 +486,8 @@ Load average (1 / 5 / 15 min) ${loadBefore} before, ${loadAfter} after: the mach
 each taken in one run, are figures. Each pair is the baseline's \`run-pair.sh\` (${ROUNDS} rounds × ${SECONDS} s, A then B, a
 ${WARMUP} s warm-up before every run, ${CONNECTIONS} connections; the ratio is the median of the per-round ratios); the POST pair
 alternates autocannon with pgbench the same way. The service runs with \`NODE_ENV=production\`, its pool of ${POOL} against
-the baseline's \`PG_POOL_MAX=${POOL}\`; at \`info\` it writes one line per request (to /dev/null).
+the baseline's \`PG_POOL_MAX=${POOL}\`, and \`NODE_OPTIONS=${process.env.SERVICE_NODE_OPTIONS ?? productionNodeOptions()}\` as in the production
+image; at \`info\` it writes one line per request (to /dev/null).
 
 | A (the service) | B | ${LEVELS.map((l) => `ratio A/B, LOG_LEVEL=${l} (req/s A / B)`).join(' | ')} | goal | met (${LEVELS.join(' / ')}) |
 |---|---|${LEVELS.map(() => '---|').join('')}---|---|

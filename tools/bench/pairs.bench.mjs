@@ -216,10 +216,10 @@ async function seedService(base, client) {
   return { key, keyId, organisationId, interruptId: interrupt.id, broken };
 }
 
-// The statements of one POST /api/interrupts without webhooks (InterruptsService.create): the
-// interrupt, the month's allowance (conditional upsert), the audit entry (its triggers chain it
-// and count its words), the outbox probe (no webhook: nothing written), COMMIT; then the
-// announcement (pg_notify) after the commit. A space after each colon, or pgbench reads
+// The statements of one POST /api/interrupts without webhooks (InterruptsService.create), in its
+// order: the interrupt, the outbox probe (no webhook: nothing written), the month's allowance
+// (conditional upsert), the audit entry (its triggers chain it and count its words), COMMIT; then
+// the announcement (pg_notify) after the commit. A space after each colon, or pgbench reads
 // `:null` as a variable.
 const STORED_ACTIONS = JSON.stringify([
   { name: 'deploy', args: { service: 'api', version: '1.4.2' }, description: 'Roll out 1.4.2', allowedDecisions: ['approve', 'edit', 'reject', 'respond'] },
@@ -229,16 +229,6 @@ const pgbenchInsert = (org, keyId) => `BEGIN;
 INSERT INTO interrupts (organisation_id, id, title, description, external_id, session_id, action_requests, metadata, opened_by_key_id, title_search)
   VALUES ('${org}', gen_random_uuid(), 'Deploy to prod', NULL, 'run-42', NULL, '${STORED_ACTIONS}', NULL, '${keyId}', array_to_tsvector(ARRAY['deploy','to','prod']))
   RETURNING id AS iid, created_at \\gset
-INSERT INTO usage_months AS u (organisation_id, month, messages)
-  SELECT '${org}'::uuid, (date_trunc('month', now() AT TIME ZONE 'UTC'))::date, 1
-   WHERE (SELECT CASE o.plan WHEN 'pro' THEN 1000000000 ELSE 1000000000 END FROM organisations o WHERE o.id = '${org}'::uuid) > 0
-  ON CONFLICT (organisation_id, month) DO UPDATE SET messages = u.messages + 1
-   WHERE u.messages < (SELECT CASE o.plan WHEN 'pro' THEN 1000000000 ELSE 1000000000 END FROM organisations o WHERE o.id = '${org}'::uuid)
-  RETURNING u.messages;
-INSERT INTO audit_log_entries
-  (organisation_id, id, action, category, actor_type, actor_id, actor_name, target_type, target_id, target_name, summary, metadata, ip_address)
-  VALUES ('${org}', gen_random_uuid(), 'interrupt.created', 'interrupt', 'api_key', '${keyId}', 'bench', 'interrupt', :iid, 'Deploy to prod',
-          'Interrupt Deploy to prod opened by key bench', '{"externalId": "run-42", "actionRequests": ["deploy","notify"]}', '127.0.0.1');
 WITH targets AS (
   SELECT id FROM webhooks
    WHERE organisation_id = '${org}' AND enabled AND (event_types IS NULL OR 'interrupt.created' = ANY(event_types))
@@ -249,6 +239,17 @@ WITH targets AS (
 )
 INSERT INTO webhook_deliveries (organisation_id, id, webhook_id, event_id, event_type, subject_id, due_at, max_attempts)
 SELECT '${org}', gen_random_uuid(), t.id, e.id, 'interrupt.created', :iid, now(), 10 FROM targets t CROSS JOIN event e;
+INSERT INTO usage_months AS u (organisation_id, month, messages)
+  SELECT '${org}'::uuid, (date_trunc('month', now() AT TIME ZONE 'UTC'))::date, 1
+   WHERE (SELECT CASE o.plan WHEN 'pro' THEN 1000000000 ELSE 1000000000 END FROM organisations o WHERE o.id = '${org}'::uuid) > 0
+  ON CONFLICT (organisation_id, month) DO UPDATE SET messages = u.messages + 1
+   WHERE u.messages < (SELECT CASE o.plan WHEN 'pro' THEN 1000000000 ELSE 1000000000 END FROM organisations o WHERE o.id = '${org}'::uuid)
+  RETURNING u.messages;
+INSERT INTO audit_log_entries
+  (organisation_id, id, action, category, actor_type, actor_id, actor_name, target_type, target_id, target_name, summary, metadata, ip_address, search)
+  VALUES ('${org}', gen_random_uuid(), 'interrupt.created', 'interrupt', 'api_key', '${keyId}', 'bench', 'interrupt', :iid, 'Deploy to prod',
+          'Interrupt Deploy to prod opened by key bench', '{"externalId": "run-42", "actionRequests": ["deploy","notify"]}', '127.0.0.1',
+          array_to_tsvector(ARRAY['interrupt','deploy','to','prod','opened','by','key','bench','created']));
 END;
 SELECT pg_notify('interlock_org_events', '${org}');
 `;

@@ -122,9 +122,12 @@ export class InterruptsService {
             searchWords(body.title),
           ],
         );
+        const interrupt = toInterruptResponse(row);
+        // The webhook event (usually one probe: no webhook) before the locks below.
+        await this.outbox.write(tx, organisationId, [{ type: 'interrupt.created', subjectId: id, data: interrupt }]);
         // The count and the audit entry lock the organisation's counter row and audit chain
         // until the commit: they go last, so writes of one organisation queue for as short a
-        // time as possible. A refusal (402) rolls the insert above back.
+        // time as possible. A refusal (402) rolls the insert and the event above back.
         await this.allowances.consumeMessage(tx, organisationId);
         await writeAuditEntry(tx, {
           organisationId,
@@ -135,8 +138,6 @@ export class InterruptsService {
           metadata: { externalId: body.externalId ?? null, actionRequests: actionRequests.map((a) => a.name) },
           ipAddress: ip,
         });
-        const interrupt = toInterruptResponse(row);
-        await this.outbox.write(tx, organisationId, [{ type: 'interrupt.created', subjectId: id, data: interrupt }]);
         return interrupt;
       });
     });

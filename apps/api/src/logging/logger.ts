@@ -61,7 +61,7 @@ const REDACTED = '[redacted]';
  * token, secret, password, auth, session, cookie, signature).
  */
 export function redactUrl(url: string, apiKeyPrefix = 'ilk_'): string {
-  const keyLike = new RegExp(`${escapeRegExp(apiKeyPrefix)}[A-Za-z]{4,}|\\b[a-z][a-z0-9]{0,15}_[A-Za-z]{64}`, 'g');
+  const keyLike = keyLikePattern(apiKeyPrefix);
   const queryAt = url.indexOf('?');
   // Case-insensitive, as Express routes are.
   const path = (queryAt < 0 ? url : url.slice(0, queryAt))
@@ -83,6 +83,19 @@ export function redactUrl(url: string, apiKeyPrefix = 'ilk_'): string {
     })
     .join('&');
   return `${path}?${query}`;
+}
+
+const keyLikePatterns = new Map<string, RegExp>();
+
+/** What a key looks like under `apiKeyPrefix`, compiled once per prefix (every logged request asks). */
+function keyLikePattern(apiKeyPrefix: string): RegExp {
+  let pattern = keyLikePatterns.get(apiKeyPrefix);
+  if (pattern === undefined) {
+    pattern = new RegExp(`${escapeRegExp(apiKeyPrefix)}[A-Za-z]{4,}|\\b[a-z][a-z0-9]{0,15}_[A-Za-z]{64}`, 'g');
+    keyLikePatterns.set(apiKeyPrefix, pattern);
+  }
+  pattern.lastIndex = 0;
+  return pattern;
 }
 
 function safeDecode(text: string): string {

@@ -37,6 +37,8 @@ export class AppModule {
         LoggerModule.forRoot(logger),
         DatabaseModule,
         NotificationsModule,
+        // Early: routes are matched in registration order, and health checks are the most frequent calls.
+        HealthModule,
         RateLimitsModule,
         JobsModule,
         AuthModule,
@@ -52,7 +54,6 @@ export class AppModule {
         McpModule,
         EventsModule,
         WebhooksModule,
-        HealthModule,
         OpenApiModule,
       ],
       providers: [

@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
+import { APP_FILTER, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import type { Logger } from 'pino';
 import { AuditLogModule } from './audit-log/audit-log.module';
 import { AuthModule } from './auth/auth.module';
@@ -9,7 +9,6 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
-import { RequestHygieneInterceptor } from './http/request-hygiene.interceptor';
 import { ApiValidationPipe } from './http/validation.pipe';
 import { LoggerModule } from './logging/logger.module';
 import { NotificationsModule } from './notifications/notifications.module';
@@ -38,6 +37,8 @@ export class AppModule {
         LoggerModule.forRoot(logger),
         DatabaseModule,
         NotificationsModule,
+        // Early: routes are matched in registration order, and health checks are the most frequent calls.
+        HealthModule,
         RateLimitsModule,
         JobsModule,
         AuthModule,
@@ -53,12 +54,10 @@ export class AppModule {
         McpModule,
         EventsModule,
         WebhooksModule,
-        HealthModule,
         OpenApiModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
-        { provide: APP_INTERCEPTOR, useClass: RequestHygieneInterceptor },
         { provide: APP_PIPE, useClass: ApiValidationPipe },
       ],
     };

@@ -220,6 +220,25 @@ export function pageQuery(organisationId: string, filter: AuditFilter, snapshot:
 }
 
 /**
+ * The first page of a walk without `q`, and the walk's snapshot, in one statement: the
+ * organisation's newest sequence number (`snapshot`, text; null when it has no entries yet) on
+ * every row. The snapshot bound itself is left out: in one statement every entry it can see has
+ * a sequence number up to the head's (the head moves in the transaction that appends), so the
+ * rows are exactly `pageQuery`'s with that snapshot.
+ */
+export function firstPageQuery(organisationId: string, filter: AuditFilter, take: number): SqlQuery {
+  const c = new Clauses();
+  c.add((n) => `organisation_id = ${n}`, organisationId);
+  filters(c, filter);
+  const limit = c.bind(take);
+  return {
+    sql: `SELECT ${AUDIT_COLUMNS}, (SELECT h.last_seq::text FROM audit_log_heads h WHERE h.organisation_id = $1) AS snapshot
+      FROM audit_log_entries WHERE ${c.where.join(' AND ')} ${ORDER} LIMIT ${limit}`,
+    params: c.params,
+  };
+}
+
+/**
  * Search by walking (see search-plan.ts): the newest entries in the walk's scope, in order, at
  * most `window` of them, each tested against the words; reading stops once `take` matches are
  * found. Each row says whether it matched (`hit`); the window's last entry comes back too,

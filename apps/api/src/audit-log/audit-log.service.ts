@@ -1,11 +1,12 @@
 import { DomainError } from '@interlock/domain';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import {
   AuditFilter,
   AuditPosition,
   AuditCursorCodec,
   AuditQueryError,
+  firstPageQuery,
   pageQuery,
   parametersDigest,
   parseAuditQuery,
@@ -20,6 +21,7 @@ import {
 } from '@interlock/audit';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
+import { PreparedReads } from '../database/prepared-reads';
 import { AuditEntryResponse, AuditEntryRow, AuditLogPage, toAuditEntry } from './audit-entry.response';
 
 /** SPEC §10: the CSV export holds at most the 5,000 most recent matching entries. */
@@ -28,12 +30,15 @@ export const AUDIT_EXPORT_MAX = 5000;
 @Injectable()
 export class AuditLogService {
   private readonly cursors: AuditCursorCodec;
+  private readonly reads: PreparedReads;
 
   constructor(
     private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) config: AppConfig,
+    @Optional() reads?: PreparedReads,
   ) {
     this.cursors = new AuditCursorCodec(config.cursorSecret);
+    this.reads = reads ?? new PreparedReads(dataSource, false);
   }
 
   /** One page of a walk (SPEC §7): newest first, snapshot-bound, with an opaque next cursor. */
@@ -42,7 +47,14 @@ export class AuditLogService {
     const digest = parametersDigest(query.parameters);
     let snapshot: string;
     let after: AuditPosition | undefined;
-    if (query.cursor !== undefined) {
+    let rows: AuditEntryRow[];
+    if (query.cursor === undefined && query.filter.words.length === 0) {
+      // The agents' common read: the first page and its snapshot in one round trip.
+      const q = firstPageQuery(organisationId, query.filter, query.limit + 1);
+      const found = await this.reads.query<AuditEntryRow & { snapshot: string | null }>(q.sql, q.params);
+      snapshot = found[0]?.snapshot ?? '0';
+      rows = found;
+    } else if (query.cursor !== undefined) {
       const cursor = this.cursors.decode(organisationId, query.cursor);
       if (cursor === null) throw new DomainError('VALIDATION_FAILED', 'cursor: is not a cursor this endpoint issued');
       if (cursor.digest !== digest) {
@@ -50,10 +62,11 @@ export class AuditLogService {
       }
       snapshot = cursor.snapshot;
       after = { createdAt: cursor.createdAt, seq: cursor.seq };
+      rows = await this.rows(organisationId, query.filter, snapshot, after, query.limit + 1);
     } else {
       snapshot = await this.snapshot(organisationId);
+      rows = await this.rows(organisationId, query.filter, snapshot, after, query.limit + 1);
     }
-    const rows = await this.rows(organisationId, query.filter, snapshot, after, query.limit + 1);
     const page = rows.slice(0, query.limit);
     const last = page[page.length - 1];
     const nextCursor =
@@ -105,7 +118,7 @@ export class AuditLogService {
   ): Promise<AuditEntryRow[]> {
     if (filter.words.length === 0) {
       const q = pageQuery(organisationId, filter, snapshot, after, take);
-      return this.dataSource.query(q.sql, q.params);
+      return this.reads.query(q.sql, q.params);
     }
     // Each prefix becomes the exact words it matches, when they are few enough to list; a prefix
     // no word has means nothing can match. Their entry counts choose the plan (search-plan.ts).

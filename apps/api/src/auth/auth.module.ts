@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
+import { RequestHygieneGuard } from '../http/request-hygiene.guard';
 import { AuthenticationGuard } from './guards/authentication.guard';
 import { PermissionGuard } from './guards/permission.guard';
 import { PlanGuard } from './guards/plan.guard';
@@ -13,7 +14,8 @@ import { ApiKeyAuthGuard, ApiKeyStrategy } from './strategies/api-key.strategy';
 /**
  * The global guards, in order (SPEC §4 check order): route declared and humans-only → caller
  * classified (key, or session cookie and organisation) → a key's request budget (§8b) → plan →
- * permission. Deny by default.
+ * permission → the request's hygiene (415, JSON Postgres cannot store, a body where none is
+ * taken: SPEC §4 puts input after the key and the plan). Deny by default.
  */
 @Global()
 @Module({
@@ -27,6 +29,7 @@ import { ApiKeyAuthGuard, ApiKeyStrategy } from './strategies/api-key.strategy';
     { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_GUARD, useClass: PlanGuard },
     { provide: APP_GUARD, useClass: PermissionGuard },
+    { provide: APP_GUARD, useClass: RequestHygieneGuard },
   ],
   exports: [SignInSessionService],
 })

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { DatabaseConnection } from './database-connection';
+import { PreparedReads } from './prepared-reads';
 import { LOGGER } from '../logging/logger.module';
 import type { Logger } from 'pino';
 
@@ -20,8 +21,16 @@ import type { Logger } from 'pino';
       useFactory: (connection: DatabaseConnection) => connection.dataSource,
       inject: [DatabaseConnection],
     },
+    {
+      provide: PreparedReads,
+      // Only where each pooled connection is a session of its own (see PreparedReads): an
+      // external database whose pool goes to Postgres itself (no separate DATABASE_DIRECT_URL).
+      useFactory: (connection: DatabaseConnection) =>
+        new PreparedReads(connection.dataSource, connection.mode === 'external' && connection.directUrl === connection.url),
+      inject: [DatabaseConnection],
+    },
   ],
-  exports: [DatabaseConnection, DataSource],
+  exports: [DatabaseConnection, DataSource, PreparedReads],
 })
 export class DatabaseModule implements OnApplicationShutdown {
   constructor(@Inject(DatabaseConnection) private readonly connection: DatabaseConnection) {}

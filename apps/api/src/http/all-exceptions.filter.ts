@@ -4,6 +4,7 @@ import { DomainError, ERROR_MESSAGES, ErrorCode } from '@interlock/domain';
 import { isDatabaseUnavailable } from './database-unavailable.util';
 import { sendError } from './error-response.util';
 import { requestIdOf } from './request-id.middleware';
+import { requestLog } from '../logging/logger';
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'VALIDATION_FAILED',
@@ -32,7 +33,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const res = http.getResponse<Response>();
     if (res.headersSent) {
       // A streaming response failed part-way: nothing can be sent, only logged.
-      req.log?.error({ err: exception }, 'error after the response started');
+      requestLog(req).error({ err: exception }, 'error after the response started');
       res.end();
       return;
     }
@@ -55,18 +56,18 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (isDataException(exception)) {
       // A backstop: input is checked before it reaches the database; should any slip through,
       // Postgres's refusal is still the caller's bad input, not a server error.
-      req.log?.warn({ err: exception }, 'input refused by the database');
+      requestLog(req).warn({ err: exception }, 'input refused by the database');
       sendError(res, 400, 'VALIDATION_FAILED', 'body: a value is malformed or out of range.', requestIdOf(req));
       return;
     }
     if (isDatabaseUnavailable(exception)) {
-      req.log?.warn({ err: exception }, 'database unavailable');
+      requestLog(req).warn({ err: exception }, 'database unavailable');
       sendError(res, 503, 'SERVICE_UNAVAILABLE', ERROR_MESSAGES.SERVICE_UNAVAILABLE, requestIdOf(req), {
         'retry-after': '5',
       });
       return;
     }
-    req.log?.error({ err: exception }, 'unhandled exception');
+    requestLog(req).error({ err: exception }, 'unhandled exception');
     sendError(res, 500, 'INTERNAL_ERROR', ERROR_MESSAGES.INTERNAL_ERROR, requestIdOf(req));
   }
 }

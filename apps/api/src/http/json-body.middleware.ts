@@ -11,7 +11,7 @@ export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 const JSON_TYPES = ['application/json', 'application/*+json'];
 const TOO_MANY_FIELDS = 'entity.too.many.fields';
 
-/** Requests whose body is not JSON (answered 415 by RequestHygieneInterceptor). */
+/** Requests whose body is not JSON (answered 415 by RequestHygieneGuard). */
 export const NOT_JSON = new WeakSet<Request>();
 
 function hasBody(req: Request): boolean {
@@ -25,7 +25,7 @@ function hasBody(req: Request): boolean {
  * 413 over 1 MiB, 400 for malformed JSON (SPEC §5 lets these come before authentication), and
  * 400 for a body with too many fields (`jsonSizeProblem`: checked on the raw bytes in one pass,
  * before JSON.parse and the DTO machinery spend time on it). A
- * body that is not JSON is only marked here: RequestHygieneInterceptor answers 415 after the
+ * body that is not JSON is only marked here: RequestHygieneGuard answers 415 after the
  * guards, so a missing key or a key on a human route is reported first. A request without a
  * body (no Content-Length, or 0) passes with no Content-Type at all.
  */

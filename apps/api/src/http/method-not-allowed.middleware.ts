@@ -3,29 +3,67 @@ import { ERROR_MESSAGES } from '@interlock/domain';
 import { sendError } from './error-response.util';
 import { requestIdOf } from './request-id.middleware';
 
+interface PathNode {
+  readonly literal: Map<string, PathNode>;
+  param: PathNode | undefined;
+  readonly methods: Set<string>;
+}
+
+const node = (): PathNode => ({ literal: new Map(), param: undefined, methods: new Set() });
+
+/** The segments of a path as the routes are matched: one trailing slash allowed, none empty. */
+function segmentsOf(path: string): string[] | undefined {
+  const segments = path.split('/');
+  if (segments[0] !== '') return undefined;
+  segments.shift();
+  if (segments.length > 1 && segments[segments.length - 1] === '') segments.pop();
+  if (segments.length === 1 && segments[0] === '') return [];
+  return segments.some((s) => s === '') ? undefined : segments;
+}
+
+/** The methods served on `path`: every route whose pattern matches it (a `:param` matches any one segment). */
+function collect(at: PathNode, segments: readonly string[], i: number, into: Set<string>): void {
+  if (i === segments.length) {
+    for (const m of at.methods) into.add(m);
+    return;
+  }
+  const literal = at.literal.get(segments[i].toLowerCase());
+  if (literal !== undefined) collect(literal, segments, i + 1, into);
+  if (at.param !== undefined) collect(at.param, segments, i + 1, into);
+}
+
 /**
  * A method the API does not serve on a path it does serve answers 405 with `Allow` (RFC 9110),
  * before authentication, like any routing answer; a path it does not serve stays a 404. `HEAD`
  * goes wherever `GET` does. `routes` are the app's own (`declaredRoutes`), `:param` segments
- * matching any one segment.
+ * matching any one segment, literal segments case-insensitively, one trailing slash allowed.
+ * The routes are a tree of segments, so a request walks its own path's segments instead of
+ * testing every route's pattern (issue 14).
  */
 export function methodNotAllowedMiddleware(routes: readonly { method: string; path: string }[]): RequestHandler {
-  const byPattern = new Map<string, { pattern: RegExp; methods: Set<string> }>();
+  const root = node();
   for (const route of routes) {
-    const key = route.path;
-    const entry = byPattern.get(key) ?? {
-      pattern: new RegExp(`^${route.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\/:\w+/g, '/[^/]+')}/?$`, 'i'),
-      methods: new Set<string>(),
-    };
-    entry.methods.add(route.method.toUpperCase());
-    byPattern.set(key, entry);
-  }
-  const patterns = [...byPattern.values()];
-  return (req: Request, res: Response, next: NextFunction) => {
-    const allowed = new Set<string>();
-    for (const { pattern, methods } of patterns) {
-      if (pattern.test(req.path)) for (const m of methods) allowed.add(m);
+    const segments = segmentsOf(route.path);
+    if (segments === undefined) throw new Error(`cannot index the route path ${route.path}`);
+    let at = root;
+    for (const segment of segments) {
+      if (/^:\w+$/.test(segment)) {
+        at = at.param ??= node();
+      } else {
+        if (segment.includes(':') || /[*?()[\]]/.test(segment)) throw new Error(`cannot index the route path ${route.path}`);
+        const key = segment.toLowerCase();
+        let next = at.literal.get(key);
+        if (next === undefined) at.literal.set(key, (next = node()));
+        at = next;
+      }
     }
+    at.methods.add(route.method.toUpperCase());
+  }
+  return (req: Request, res: Response, next: NextFunction) => {
+    const segments = segmentsOf(req.path);
+    if (segments === undefined) return next();
+    const allowed = new Set<string>();
+    collect(root, segments, 0, allowed);
     const method = req.method.toUpperCase();
     if (allowed.size === 0 || allowed.has(method) || (method === 'HEAD' && allowed.has('GET'))) return next();
     req.resume(); // a body sent with the wrong method is not read

@@ -8,12 +8,13 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export function requestIdMiddleware(req: Request, res: Response, next: NextFunction): void {
   const offered = req.headers['x-request-id'];
   const id = typeof offered === 'string' && SANE_REQUEST_ID.test(offered) ? offered : randomUUID();
-  req.id = id;
+  (req as { id?: string }).id = id;
   res.setHeader('x-request-id', id);
   next();
 }
 
-/** The request id settled by `requestIdMiddleware` (pino-http types `req.id` loosely). */
+/** The request id settled by `requestIdMiddleware`. */
 export function requestIdOf(req: IncomingMessage): string {
-  return typeof req.id === 'string' ? req.id : String(req.id ?? '');
+  const id = (req as { id?: unknown }).id;
+  return typeof id === 'string' ? id : String(id ?? '');
 }

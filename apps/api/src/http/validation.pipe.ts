@@ -19,10 +19,46 @@ export class ApiValidationPipe extends ValidationPipe {
     });
   }
 
+  /** What an empty object (no query string, `{}` or no body) becomes, per DTO class: it is always the same. */
+  private readonly emptyOutcomes = new WeakMap<object, { value: Record<string, unknown> } | { error: ApiError }>();
+
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     // A missing body is validated as an empty object, so required fields are named.
     // (A JSON `null` is a body, and not an object.)
     const input = metadata.type === 'body' && value === undefined ? {} : value;
+    if (metadata.metatype !== undefined && isEmptyPlainObject(input) && (metadata.type === 'query' || metadata.type === 'body')) {
+      return this.transformEmpty(input, metadata);
+    }
+    return this.transformValue(input, metadata);
+  }
+
+  /**
+   * An empty query or body is transformed and validated once per DTO class, and the outcome
+   * reused (issue 14: class-transformer and class-validator are most of a GET's validation
+   * cost, and most reads send no query string): a fresh copy of the same instance, or the same
+   * 400. Outcomes holding objects (a default `new Date()`, a nested default) are not reused.
+   */
+  private async transformEmpty(input: object, metadata: ArgumentMetadata): Promise<unknown> {
+    const metatype = metadata.metatype as object;
+    let outcome = this.emptyOutcomes.get(metatype);
+    if (outcome === undefined) {
+      try {
+        const value = await this.transformValue(input, metadata);
+        if (value === null || typeof value !== 'object' || !Object.values(value).every((v) => v === null || typeof v !== 'object')) {
+          return value;
+        }
+        outcome = { value: value as Record<string, unknown> };
+      } catch (error) {
+        if (!(error instanceof ApiError) || Object.keys(error.headers).length > 0) throw error;
+        outcome = { error };
+      }
+      this.emptyOutcomes.set(metatype, outcome);
+    }
+    if ('error' in outcome) throw new ApiError(outcome.error.code, outcome.error.message);
+    return Object.assign(Object.create(Object.getPrototypeOf(outcome.value) as object | null) as object, outcome.value);
+  }
+
+  private async transformValue(input: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type === 'body' && (typeof input !== 'object' || input === null || Array.isArray(input))) {
       throw new ApiError('VALIDATION_FAILED', 'body: must be a JSON object.');
     }
@@ -33,6 +69,13 @@ export class ApiValidationPipe extends ValidationPipe {
     }
     return output;
   }
+}
+
+function isEmptyPlainObject(value: unknown): value is object {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) return false;
+  return Object.keys(value).length === 0;
 }
 
 /** A 400 names at most this many offending parameters, then how many more there are. */

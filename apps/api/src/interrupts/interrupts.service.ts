@@ -1,12 +1,13 @@
 import { DomainError } from '@interlock/domain';
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { chooseSearchPlan, parseTimestamp, searchTsquery, searchWords, walkOn, writeAuditEntry } from '@interlock/audit';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { actorOf, ApiKeyPrincipal } from '../auth/principal';
 import { AllowancesService } from '../allowances/allowances.service';
+import { PreparedReads } from '../database/prepared-reads';
 import { queryRows } from '../database/query-rows.util';
 import { IdempotencyService, IdempotentRequest, IdempotentResult } from '../idempotency/idempotency.service';
 import { DECISIONS } from './interrupt-decision.entity';
@@ -56,6 +57,7 @@ const MAX_SEARCH_WORDS = 8;
 @Injectable()
 export class InterruptsService {
   private readonly cursors: KeysetCursorCodec;
+  private readonly reads: PreparedReads;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -65,8 +67,10 @@ export class InterruptsService {
     private readonly events: OrganisationEventsAnnouncer,
     private readonly outbox: WebhookOutbox,
     @Inject(APP_CONFIG) config: AppConfig,
+    @Optional() reads?: PreparedReads,
   ) {
     this.cursors = new KeysetCursorCodec(config.cursorSecret, 'interrupts.list');
+    this.reads = reads ?? new PreparedReads(dataSource, false);
   }
 
   /**
@@ -87,8 +91,10 @@ export class InterruptsService {
       description: a.description ?? null,
       allowedDecisions: a.allowedDecisions ?? [...DECISIONS],
     }));
-    const result = await this.dataSource.transaction((tx) =>
-      this.idempotency.once(tx, idempotency, 201, async () => {
+    const result = await this.dataSource.transaction((manager) => {
+      // The transaction's statements, prepared on its connection (PreparedReads.within).
+      const tx = this.reads.within(manager);
+      return this.idempotency.once(tx, idempotency, 201, async () => {
         if (body.sessionId !== undefined && body.sessionId !== null) {
           const [session]: unknown[] = await tx.query(
             `SELECT 1 FROM sessions WHERE organisation_id = $1 AND id = $2 FOR KEY SHARE`,
@@ -116,9 +122,12 @@ export class InterruptsService {
             searchWords(body.title),
           ],
         );
+        const interrupt = toInterruptResponse(row);
+        // The webhook event (usually one probe: no webhook) before the locks below.
+        await this.outbox.write(tx, organisationId, [{ type: 'interrupt.created', subjectId: id, data: interrupt }]);
         // The count and the audit entry lock the organisation's counter row and audit chain
         // until the commit: they go last, so writes of one organisation queue for as short a
-        // time as possible. A refusal (402) rolls the insert above back.
+        // time as possible. A refusal (402) rolls the insert and the event above back.
         await this.allowances.consumeMessage(tx, organisationId);
         await writeAuditEntry(tx, {
           organisationId,
@@ -128,11 +137,9 @@ export class InterruptsService {
           metadata: { externalId: body.externalId ?? null, actionRequests: actionRequests.map((a) => a.name) },
           ipAddress: ip,
         });
-        const interrupt = toInterruptResponse(row);
-        await this.outbox.write(tx, organisationId, [{ type: 'interrupt.created', subjectId: id, data: interrupt }]);
         return interrupt;
-      }),
-    );
+      });
+    });
     if (!result.replayed) await this.events.announce(organisationId);
     return result;
   }
@@ -142,7 +149,7 @@ export class InterruptsService {
    * one query. Without `include` it is exactly the record agents read.
    */
   async get(organisationId: string, id: string, include: ReadonlySet<InterruptInclude> = new Set()): Promise<InterruptDetailResponse> {
-    const [row]: InterruptDetailRow[] = await this.dataSource.query(
+    const [row] = await this.reads.query<InterruptDetailRow>(
       `SELECT ${interruptDetailColumns(include)} FROM interrupts i WHERE i.organisation_id = $1 AND i.id = $2`,
       [organisationId, id],
     );

@@ -1,7 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
 import pino, { DestinationStream, Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
-import type { RequestHandler } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AppConfig } from '../config/app-config';
 import { requestIdOf } from '../http/request-id.middleware';
 
@@ -62,7 +61,7 @@ const REDACTED = '[redacted]';
  * token, secret, password, auth, session, cookie, signature).
  */
 export function redactUrl(url: string, apiKeyPrefix = 'ilk_'): string {
-  const keyLike = new RegExp(`${escapeRegExp(apiKeyPrefix)}[A-Za-z]{4,}|\\b[a-z][a-z0-9]{0,15}_[A-Za-z]{64}`, 'g');
+  const keyLike = keyLikePattern(apiKeyPrefix);
   const queryAt = url.indexOf('?');
   // Case-insensitive, as Express routes are.
   const path = (queryAt < 0 ? url : url.slice(0, queryAt))
@@ -86,6 +85,19 @@ export function redactUrl(url: string, apiKeyPrefix = 'ilk_'): string {
   return `${path}?${query}`;
 }
 
+const keyLikePatterns = new Map<string, RegExp>();
+
+/** What a key looks like under `apiKeyPrefix`, compiled once per prefix (every logged request asks). */
+function keyLikePattern(apiKeyPrefix: string): RegExp {
+  let pattern = keyLikePatterns.get(apiKeyPrefix);
+  if (pattern === undefined) {
+    pattern = new RegExp(`${escapeRegExp(apiKeyPrefix)}[A-Za-z]{4,}|\\b[a-z][a-z0-9]{0,15}_[A-Za-z]{64}`, 'g');
+    keyLikePatterns.set(apiKeyPrefix, pattern);
+  }
+  pattern.lastIndex = 0;
+  return pattern;
+}
+
 function safeDecode(text: string): string {
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '));
@@ -98,37 +110,87 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** One structured line per request: request id, method, route, status and duration. */
+/** What a request line says about the request (credentials in `headers` are censored by `REDACTED_PATHS`). */
+function requestFields(req: Request, apiKeyPrefix: string) {
+  return {
+    method: req.method,
+    url: redactUrl(req.originalUrl || req.url, apiKeyPrefix),
+    headers: req.headers,
+    remoteAddress: req.socket?.remoteAddress,
+  };
+}
+
+interface LogContext {
+  readonly logger: Logger;
+  readonly apiKeyPrefix: string;
+}
+
+const LOG_CONTEXT = Symbol('logContext');
+const REQUEST_LOG = Symbol('requestLog');
+type LoggedRequest = Request & { [LOG_CONTEXT]?: LogContext; [REQUEST_LOG]?: Logger };
+
+const silent = pino({ level: 'silent' });
+
+/**
+ * The logger for what happens while serving `req` (the exception filter's 500s, a failed MCP
+ * tool): its lines carry the request (method, redacted URL, headers), the request id and the
+ * route. Made on first use, so a request that logs nothing pays nothing for it.
+ */
+export function requestLog(req: Request): Logger {
+  const logged = req as LoggedRequest;
+  const context = logged[LOG_CONTEXT];
+  if (context === undefined) return silent;
+  let log = logged[REQUEST_LOG];
+  if (log === undefined) {
+    const route = (req as { route?: { path?: unknown } }).route?.path;
+    log = context.logger.child(
+      typeof route === 'string'
+        ? { req: requestFields(req, context.apiKeyPrefix), requestId: requestIdOf(req), route }
+        : { req: requestFields(req, context.apiKeyPrefix), requestId: requestIdOf(req) },
+    );
+    logged[REQUEST_LOG] = log;
+  }
+  return log;
+}
+
+/**
+ * One structured line per request when its response completes (or its connection closes
+ * first): request id, method, redacted URL and headers, route, status, response headers and
+ * duration, at `info` (`warn` for a 5xx). Written with the service's logger directly: no child
+ * logger, serializer or listener is made for a request unless its line will be written, so at
+ * `LOG_LEVEL=silent` (or `error`) a request pays one property write here (issue 14: pino-http's
+ * per-request child loggers cost about a tenth of the request path even when silent).
+ */
 export function httpLogger(logger: Logger, apiKeyPrefix: string): RequestHandler {
-  return pinoHttp({
-    logger,
-    genReqId: (req) => requestIdOf(req),
-    customAttributeKeys: { responseTime: 'durationMs' },
-    serializers: {
-      req: (req: { method: string; url: string; headers: Record<string, unknown>; remoteAddress?: string }) => ({
-        method: req.method,
-        url: redactUrl(req.url, apiKeyPrefix),
-        headers: req.headers,
-        remoteAddress: req.remoteAddress,
-      }),
-      res: (res: { statusCode: number; headers: Record<string, unknown> }) => ({
-        statusCode: res.statusCode,
-        headers: res.headers,
-      }),
-    },
-    customProps: (req) => {
-      const route = (req as { route?: { path?: unknown } }).route?.path;
-      return typeof route === 'string'
-        ? { requestId: requestIdOf(req), route }
-        : { requestId: requestIdOf(req) };
-    },
-    customLogLevel: (_req, res, err) =>
-      err !== undefined || res.statusCode >= 500 ? 'warn' : 'info',
-    customSuccessMessage: (req, res) => `${req.method} ${res.statusCode}`,
-    customErrorMessage: (req, res) => `${req.method} ${res.statusCode}`,
-    // Unexpected errors are logged once, by the exception filter, with their stack.
-    customErrorObject: (_req, _res, _err, val) => ({ ...val, err: undefined }),
-  }) as unknown as RequestHandler;
+  const context: LogContext = { logger, apiKeyPrefix };
+  const infoEnabled = logger.isLevelEnabled('info');
+  const warnEnabled = logger.isLevelEnabled('warn');
+  return (req: Request, res: Response, next: NextFunction) => {
+    (req as LoggedRequest)[LOG_CONTEXT] = context;
+    if (warnEnabled) {
+      const started = performance.now();
+      let logged = false;
+      const complete = () => {
+        if (logged) return;
+        logged = true;
+        const status = res.statusCode;
+        const level = status >= 500 ? 'warn' : 'info';
+        if (level === 'info' && !infoEnabled) return;
+        const route = (req as { route?: { path?: unknown } }).route?.path;
+        const line = {
+          req: requestFields(req, apiKeyPrefix),
+          requestId: requestIdOf(req),
+          ...(typeof route === 'string' ? { route } : {}),
+          res: { statusCode: status, headers: res.getHeaders() },
+          durationMs: Math.round(performance.now() - started),
+        };
+        logger[level](line, `${req.method} ${status}`);
+      };
+      res.once('finish', complete);
+      res.once('close', complete);
+    }
+    next();
+  };
 }
 
 /** Nest's own messages (bootstrap, lifecycle) go through the same JSON logger. */

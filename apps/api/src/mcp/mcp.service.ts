@@ -7,6 +7,7 @@ import type { ApiKeyPrincipal } from '../auth/principal';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { requestIdOf } from '../http/request-id.middleware';
+import { requestLog } from '../logging/logger';
 import { InterruptsService } from '../interrupts/interrupts.service';
 import { SessionsService } from '../sessions/sessions.service';
 import { ServiceBackend } from './service-backend';
@@ -43,7 +44,7 @@ export class McpService {
       dashboardUrl: this.config.dashboardUrl,
       pollIntervalMs: POLL_INTERVAL_MS,
       stopWaiting: this.stopping.signal,
-      onError: (error) => req.log?.error({ err: error, organisationId: key.organisationId }, 'MCP tool failed'),
+      onError: (error) => requestLog(req).error({ err: error, organisationId: key.organisationId }, 'MCP tool failed'),
     });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     // The client went away (or the answer is sent): stop any wait and free both.

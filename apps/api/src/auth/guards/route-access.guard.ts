@@ -4,9 +4,24 @@ import type { Request } from 'express';
 import { ApiError } from '../../http/api-error';
 import { isHumanOnly, ROUTE_ACCESS, RouteAccess } from '../decorators/route-access.decorator';
 
-/** Reads a route's declaration; `undefined` when the route has none. */
+/** Declarations read so far, by controller class and handler: metadata does not change once the app runs. */
+const declarations = new WeakMap<object, WeakMap<object, { access: RouteAccess | undefined }>>();
+
+/**
+ * Reads a route's declaration; `undefined` when the route has none. Each of the guards asks, so
+ * it is read from the metadata once per route and remembered.
+ */
 export function routeAccessOf(reflector: Reflector, context: ExecutionContext): RouteAccess | undefined {
-  return reflector.getAllAndOverride<RouteAccess | undefined>(ROUTE_ACCESS, [context.getHandler(), context.getClass()]);
+  const handler = context.getHandler();
+  const controller = context.getClass();
+  let byHandler = declarations.get(controller);
+  if (byHandler === undefined) declarations.set(controller, (byHandler = new WeakMap()));
+  let known = byHandler.get(handler);
+  if (known === undefined) {
+    known = { access: reflector.getAllAndOverride<RouteAccess | undefined>(ROUTE_ACCESS, [handler, controller]) };
+    byHandler.set(handler, known);
+  }
+  return known.access;
 }
 
 /**

@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
-import { AuthGuard, PassportStrategy } from '@nestjs/passport';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import type { Request } from 'express';
 import { HeaderAPIKeyStrategy } from 'passport-headerapikey';
 import { ApiError } from '../../http/api-error';
 import { ApiKeyVerifier } from '../../api-keys/api-key-verifier.service';
@@ -20,11 +21,37 @@ export class ApiKeyStrategy extends PassportStrategy(HeaderAPIKeyStrategy, 'api-
   }
 }
 
+/** What passport gives a strategy for one request: its verdicts. */
+interface StrategyAttempt {
+  success(principal: ApiKeyPrincipal): void;
+  fail(): void;
+  error(error: unknown): void;
+  authenticate(req: Request, options: object): void;
+}
+
+/**
+ * Runs the strategy on a request and sets `req.user` to the key's principal, or rejects with the
+ * exact 401: the strategy's own error (invalid, expired), or MISSING_API_KEY when it found no
+ * key. It speaks passport's strategy protocol (an object made from the strategy that receives
+ * `success`, `fail` or `error`) as `passport.authenticate` does, without the per-request
+ * middleware, option merging and callbacks of `passport.authenticate` and `@nestjs/passport`'s
+ * AuthGuard around it (issue 14, BENCHMARKS.md).
+ */
 @Injectable()
-export class ApiKeyAuthGuard extends AuthGuard('api-key') {
-  override handleRequest<T>(error: unknown, principal: T | false): T {
-    if (error) throw error;
-    if (!principal) throw ApiError.of('MISSING_API_KEY');
-    return principal;
+export class ApiKeyAuthGuard implements CanActivate {
+  constructor(private readonly strategy: ApiKeyStrategy) {}
+
+  canActivate(context: ExecutionContext): Promise<true> {
+    const req = context.switchToHttp().getRequest<Request>();
+    return new Promise<true>((resolve, reject) => {
+      const attempt = Object.create(this.strategy) as StrategyAttempt;
+      attempt.success = (principal) => {
+        (req as unknown as { user: ApiKeyPrincipal }).user = principal;
+        resolve(true);
+      };
+      attempt.fail = () => reject(ApiError.of('MISSING_API_KEY'));
+      attempt.error = reject;
+      attempt.authenticate(req, {});
+    });
   }
 }

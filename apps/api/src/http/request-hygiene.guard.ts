@@ -1,7 +1,6 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import type { Observable } from 'rxjs';
 import { ApiError } from './api-error';
 import { jsonProblem } from './json-hygiene.util';
 import { NOT_JSON } from './json-body.middleware';
@@ -9,17 +8,21 @@ import { takesBody } from './reads-request-body.decorator';
 import { describeValidationErrors } from './validation.pipe';
 
 /**
- * Runs after the guards and before the validation pipe (SPEC §4 check order: key, plan, then
- * input): a body that is not JSON → 415; a body or query holding what the database cannot take
+ * The last guard, so it runs after the caller's guards and before the validation pipe (SPEC §4
+ * check order: key, plan, then input): a body that is not JSON → 415; a body or query holding what the database cannot take
  * (nesting deeper than 64, NUL, lone surrogates, `__proto__` keys) → 400 naming the path, before
  * the DTO transformer sees it; a body other than `{}` sent to an endpoint that takes none
  * (`/end`, `/disconnect`, DELETEs…) → 400, since its fields are unknown (SPEC §5).
+ *
+ * A guard rather than an interceptor: with no interceptor at all, Nest calls the handler
+ * directly instead of wrapping every request in rxjs observables bound to an AsyncResource
+ * (issue 14, BENCHMARKS.md).
  */
 @Injectable()
-export class RequestHygieneInterceptor implements NestInterceptor {
+export class RequestHygieneGuard implements CanActivate {
   constructor(private readonly reflector: Reflector) {}
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+  canActivate(context: ExecutionContext): boolean {
     const req = context.switchToHttp().getRequest<Request>();
     if (NOT_JSON.has(req)) throw ApiError.of('UNSUPPORTED_MEDIA_TYPE');
     const problem = jsonProblem(req.query, 'query') ?? (req.body === undefined ? null : jsonProblem(req.body, 'body'));
@@ -28,7 +31,7 @@ export class RequestHygieneInterceptor implements NestInterceptor {
       const unexpected = unexpectedBodyProblem(req.body);
       if (unexpected) throw new ApiError('VALIDATION_FAILED', unexpected);
     }
-    return next.handle();
+    return true;
   }
 }
 

@@ -1,0 +1,502 @@
+#!/usr/bin/env node
+// The service's request path against a bare NestJS (Express) + pg app (../shared/perf-baseline)
+// on the same throwaway Postgres, side by side in one run (issue 14). Every pair is measured by
+// the baseline's own run-pair.sh (A B alternated, ROUNDS rounds, a warm-up before every measured
+// run), once with the service at LOG_LEVEL=silent and once at info (its lines go to /dev/null);
+// the POST pair alternates autocannon against pgbench running the same statements. Then memory:
+// the service's RSS, sampled under a mixed full load.
+//
+//   npx nx run tools:bench-pairs
+//
+// Environment:
+//   PERF_BASELINE        the baseline's directory (default ../shared/perf-baseline, copied to tmp/perf-baseline)
+//   PAIRS                comma-separated pair names to run (default all: health,whoami,interrupt,audit,post,malformed)
+//   LEVELS               log levels to run the service at (default silent,info)
+//   SECONDS_PER_RUN      seconds per measured run (default 10); ROUNDS (default 3), WARMUP (default 3)
+//   CONNECTIONS          default 50
+//   MEMORY_MINUTES       minutes of mixed full load while RSS is sampled (default 1; 5 for the target, 0 skips)
+//   CPU_PROF=dir         runs the service with node --cpu-prof into dir (profiles written at exit)
+//   SERVICE_NODE_OPTIONS the service's NODE_OPTIONS (default: the production image's, docker/api.Dockerfile)
+//   BENCH_WRITE=0        print, do not write BENCHMARKS.md
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import pg from 'pg';
+import { benchDatabase, build, load, machine, root, writeSection } from './bench-support.mjs';
+
+const PEPPER = 'bench-pepper-0123456789-0123456789-01234';
+const SECONDS = Number(process.env.SECONDS_PER_RUN ?? 10);
+const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const WARMUP = Number(process.env.WARMUP ?? 3);
+const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
+/** The service's pool (apps/api/src/database/database-connection.ts) and the baseline's PG_POOL_MAX. */
+const POOL = 10;
+const AUDIT_ENTRIES = 50_000;
+const MEMORY_MINUTES = Number(process.env.MEMORY_MINUTES ?? 1);
+const ALL_PAIRS = ['health', 'whoami', 'interrupt', 'audit', 'post', 'malformed'];
+const PAIRS = (process.env.PAIRS ?? ALL_PAIRS.join(',')).split(',').filter(Boolean);
+const LEVELS = (process.env.LEVELS ?? 'silent,info').split(',').filter(Boolean);
+const BASELINE_ITEM = '761ff52b-8e6d-d373-fdf2-91a1a70df20c';
+const BASELINE_ORG = 'a8d899a4-2029-d806-24b7-a414eab21801';
+
+function log(message) {
+  console.error(`[bench:pairs] ${message}`);
+}
+
+function loadAverage() {
+  return loadavg().map((x) => x.toFixed(1)).join(' / ');
+}
+
+function freePort() {
+  return new Promise((resolvePort) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
+async function waitFor(url, child, what) {
+  for (let i = 0; i < 600; i++) {
+    const ok = await fetch(url).then((r) => r.ok, () => false);
+    if (ok) return;
+    if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`${what} did not answer in 60 s`);
+}
+
+function stopper(child) {
+  return () =>
+    new Promise((r) => {
+      if (child.exitCode !== null) return r();
+      child.on('exit', r);
+      child.kill('SIGTERM');
+    });
+}
+
+/** A copy of the baseline under tmp/ with its dependencies installed and built (kept between runs). */
+function prepareBaseline() {
+  const source = resolve(process.env.PERF_BASELINE ?? join(root, '..', '..', 'shared', 'perf-baseline'));
+  const fallback = '/work/shared/perf-baseline';
+  const from = existsSync(join(source, 'run-pair.sh')) ? source : fallback;
+  if (!existsSync(join(from, 'run-pair.sh'))) throw new Error(`no perf baseline at ${source}: set PERF_BASELINE`);
+  const dir = join(root, 'tmp', 'perf-baseline');
+  const stamp = join(dir, '.prepared-from');
+  const sourceLock = readFileSync(join(from, 'package-lock.json'), 'utf8');
+  const fresh =
+    existsSync(stamp) &&
+    existsSync(join(dir, 'dist', 'main.js')) &&
+    readFileSync(join(dir, 'package-lock.json'), 'utf8') === sourceLock;
+  // Sources are copied every run (cheap); dependencies are installed only when the lock changed.
+  mkdirSync(dir, { recursive: true });
+  for (const entry of readdirSync(from)) {
+    if (entry === 'node_modules' || entry === 'dist') continue;
+    cpSync(join(from, entry), join(dir, entry), { recursive: true });
+  }
+  if (!fresh) {
+    log(`installing the baseline's dependencies in ${dir}`);
+    execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+  }
+  execFileSync('npm', ['run', 'build'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+  writeFileSync(stamp, `${from}\n`);
+  return { dir, from };
+}
+
+function findPgbench() {
+  if (process.env.PGBENCH) return process.env.PGBENCH;
+  const onPath = spawnSync('sh', ['-c', 'command -v pgbench'], { encoding: 'utf8' }).stdout.trim();
+  if (onPath) return onPath;
+  const base = '/usr/lib/postgresql';
+  const versions = existsSync(base) ? readdirSync(base).sort((a, b) => Number(b) - Number(a)) : [];
+  const found = versions.map((v) => join(base, v, 'bin', 'pgbench')).find((p) => existsSync(p));
+  if (!found) throw new Error('pgbench not found: install the PostgreSQL client tools or set PGBENCH');
+  return found;
+}
+
+async function startBaseline(dir, databaseUrl) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(dir, 'dist', 'main.js')], {
+    cwd: dir,
+    env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, PG_POOL_MAX: String(POOL), PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}/ping`, child, 'the baseline');
+  return { base, pid: child.pid, stop: stopper(child) };
+}
+
+/** The production image's NODE_OPTIONS (docker/api.Dockerfile), so the service runs as it is shipped. */
+function productionNodeOptions() {
+  const dockerfile = readFileSync(join(root, 'docker', 'api.Dockerfile'), 'utf8');
+  return /NODE_OPTIONS=(\S+)/.exec(dockerfile)?.[1] ?? '';
+}
+
+async function startService(databaseUrl, logLevel) {
+  const port = await freePort();
+  const nodeArgs = [];
+  if (process.env.CPU_PROF) {
+    mkdirSync(process.env.CPU_PROF, { recursive: true });
+    nodeArgs.push('--cpu-prof', '--cpu-prof-dir', resolve(process.env.CPU_PROF));
+  }
+  const child = spawn(process.execPath, [...nodeArgs, join(root, 'dist/apps/api/main.js')], {
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: databaseUrl,
+      NODE_ENV: 'production',
+      NODE_OPTIONS: process.env.SERVICE_NODE_OPTIONS ?? productionNodeOptions(),
+      API_KEY_PEPPER: PEPPER,
+      LOG_LEVEL: logLevel,
+      // The key budget and the allowance stay on (their bookkeeping is measured) but never refuse.
+      RATE_LIMIT_API_KEY_REQUESTS: '1000000000',
+      PLAN_FREE_MESSAGES: '1000000000',
+      PLAN_PRO_MESSAGES: '1000000000',
+      SHUTDOWN_DRAIN_DELAY_MS: '0',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    },
+    // Log lines (info) go to /dev/null: written, not kept.
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}/health/ready`, child, 'the service');
+  return { base, pid: child.pid, stop: stopper(child) };
+}
+
+async function call(base, method, path, { cookie, key, body } = {}) {
+  const headers = {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (cookie) headers.cookie = cookie;
+  if (key) headers['x-api-key'] = key;
+  const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return res;
+}
+
+const INTERRUPT = {
+  title: 'Deploy to prod',
+  externalId: 'run-42',
+  actionRequests: [
+    { name: 'deploy', args: { service: 'api', version: '1.4.2' }, description: 'Roll out 1.4.2' },
+    { name: 'notify', allowedDecisions: ['approve', 'respond'] },
+  ],
+};
+
+/** An organisation on Pro with a key, one interrupt, and AUDIT_ENTRIES audit entries. */
+async function seedService(base, client) {
+  const signUp = await call(base, 'POST', '/api/auth/sign-up', {
+    body: { email: 'bench@example.test', password: 'bench password', name: 'Bench', organisationName: 'Bench' },
+  });
+  const cookie = signUp.headers.get('set-cookie').split(';')[0];
+  await call(base, 'PUT', '/api/organisation/plan', { cookie, body: { plan: 'pro' } });
+  const { id: keyId, key } = await (await call(base, 'POST', '/api/api-keys', { cookie, body: { name: 'bench', expiry: 'never' } })).json();
+  const { organisationId } = await (await call(base, 'GET', '/api/whoami', { key })).json();
+  const interrupt = await (await call(base, 'POST', '/api/interrupts', { key, body: INTERRUPT })).json();
+  const started = performance.now();
+  for (let done = 0; done < AUDIT_ENTRIES; done += 1000) {
+    await client.query(
+      `INSERT INTO audit_log_entries (organisation_id, id, action, category, actor_type, actor_id, actor_name,
+         target_type, target_id, target_name, summary, metadata, ip_address)
+       SELECT $1, gen_random_uuid(), 'interrupt.created', 'interrupt', 'api_key', $2, 'bench',
+         'interrupt', gen_random_uuid()::text, 'Deploy build ' || ($3 + g),
+         'Interrupt Deploy build ' || ($3 + g) || ' opened by key bench',
+         jsonb_build_object('externalId', 'run-' || ($3 + g), 'actionRequests', jsonb_build_array('deploy')),
+         '127.0.0.1'
+       FROM generate_series(1, 1000) AS g`,
+      [organisationId, keyId, done],
+    );
+  }
+  await client.query('VACUUM ANALYZE audit_log_entries');
+  log(`seeded ${AUDIT_ENTRIES} audit entries in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  // Same length and alphabet, one letter changed: it fails the checksum, never reaching the database.
+  const broken = key.slice(0, 20) + (key[20] === 'a' ? 'b' : 'a') + key.slice(21);
+  return { key, keyId, organisationId, interruptId: interrupt.id, broken };
+}
+
+// The statements of one POST /api/interrupts without webhooks (InterruptsService.create), in its
+// order: the interrupt, the outbox probe (no webhook: nothing written), the month's allowance
+// (conditional upsert), the audit entry (its triggers chain it and count its words), COMMIT; then
+// the announcement (pg_notify) after the commit. A space after each colon, or pgbench reads
+// `:null` as a variable.
+const STORED_ACTIONS = JSON.stringify([
+  { name: 'deploy', args: { service: 'api', version: '1.4.2' }, description: 'Roll out 1.4.2', allowedDecisions: ['approve', 'edit', 'reject', 'respond'] },
+  { name: 'notify', args: {}, description: null, allowedDecisions: ['approve', 'respond'] },
+]).replace(/":/g, '": ');
+const pgbenchInsert = (org, keyId) => `BEGIN;
+INSERT INTO interrupts (organisation_id, id, title, description, external_id, session_id, action_requests, metadata, opened_by_key_id, title_search)
+  VALUES ('${org}', gen_random_uuid(), 'Deploy to prod', NULL, 'run-42', NULL, '${STORED_ACTIONS}', NULL, '${keyId}', array_to_tsvector(ARRAY['deploy','to','prod']))
+  RETURNING id AS iid, created_at \\gset
+WITH targets AS (
+  SELECT id FROM webhooks
+   WHERE organisation_id = '${org}' AND enabled AND (event_types IS NULL OR 'interrupt.created' = ANY(event_types))
+), event AS (
+  INSERT INTO webhook_events (organisation_id, id, type, subject_id, body, created_at)
+  SELECT '${org}', gen_random_uuid(), 'interrupt.created', :iid, '{}', now() WHERE EXISTS (SELECT 1 FROM targets)
+  RETURNING id
+)
+INSERT INTO webhook_deliveries (organisation_id, id, webhook_id, event_id, event_type, subject_id, due_at, max_attempts)
+SELECT '${org}', gen_random_uuid(), t.id, e.id, 'interrupt.created', :iid, now(), 10 FROM targets t CROSS JOIN event e;
+INSERT INTO usage_months AS u (organisation_id, month, messages)
+  SELECT '${org}'::uuid, (date_trunc('month', now() AT TIME ZONE 'UTC'))::date, 1
+   WHERE (SELECT CASE o.plan WHEN 'pro' THEN 1000000000 ELSE 1000000000 END FROM organisations o WHERE o.id = '${org}'::uuid) > 0
+  ON CONFLICT (organisation_id, month) DO UPDATE SET messages = u.messages + 1
+   WHERE u.messages < (SELECT CASE o.plan WHEN 'pro' THEN 1000000000 ELSE 1000000000 END FROM organisations o WHERE o.id = '${org}'::uuid)
+  RETURNING u.messages;
+INSERT INTO audit_log_entries
+  (organisation_id, id, action, category, actor_type, actor_id, actor_name, target_type, target_id, target_name, summary, metadata, ip_address, search)
+  VALUES ('${org}', gen_random_uuid(), 'interrupt.created', 'interrupt', 'api_key', '${keyId}', 'bench', 'interrupt', :iid, 'Deploy to prod',
+          'Interrupt Deploy to prod opened by key bench', '{"externalId": "run-42", "actionRequests": ["deploy","notify"]}', '127.0.0.1',
+          array_to_tsvector(ARRAY['interrupt','deploy','to','prod','opened','by','key','bench','created']));
+END;
+SELECT pg_notify('interlock_org_events', '${org}');
+`;
+
+function pgbenchRun(binary, url, script, seconds) {
+  const dir = mkdtempSync(join(tmpdir(), 'interlock-pgbench-'));
+  try {
+    writeFileSync(join(dir, 'script.sql'), script);
+    const out = execFileSync(
+      binary,
+      ['-n', '-M', 'prepared', '-c', String(POOL), '-j', '2', '-T', String(seconds), '-f', join(dir, 'script.sql'), url],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const tps = Number(/tps = ([\d.]+)/.exec(out)?.[1]);
+    const failed = Number(/number of failed transactions: (\d+)/.exec(out)?.[1] ?? 0);
+    if (!Number.isFinite(tps)) throw new Error(`pgbench printed no tps:\n${out}`);
+    return { rps: tps, failed };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((x, y) => x - y);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/** run-pair.sh with its output streamed; returns the per-round ratios, medians and the ratio line. */
+function runPair(baselineDir, urlA, urlB, env) {
+  const result = spawnSync(join(baselineDir, 'run-pair.sh'), [urlA, urlB, String(SECONDS), String(CONNECTIONS)], {
+    cwd: baselineDir,
+    encoding: 'utf8',
+    env: { ...process.env, ROUNDS: String(ROUNDS), WARMUP: String(WARMUP), ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  process.stderr.write(result.stdout);
+  if (result.status !== 0) throw new Error(`run-pair.sh exited with ${result.status}`);
+  const ratio = Number(/ratio A\/B: ([\d.]+)/.exec(result.stdout)?.[1]);
+  const perRound = /per-round A\/B: (.*)/.exec(result.stdout)?.[1] ?? '';
+  const [, a, b] = /median req\/s: A ([\d.]+)\s+B ([\d.]+)/.exec(result.stdout) ?? [];
+  return { ratio, perRound, a: Number(a), b: Number(b) };
+}
+
+/** POST through the service vs pgbench of the same statements, alternated like run-pair.sh. */
+async function runPostPair(binary, base, dbUrl, seeded) {
+  const script = pgbenchInsert(seeded.organisationId, seeded.keyId);
+  const post = {
+    url: `${base}/api/interrupts`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': seeded.key },
+    body: JSON.stringify(INTERRUPT),
+    connections: CONNECTIONS,
+  };
+  const a = [];
+  const b = [];
+  let bad = 0;
+  for (let round = 1; round <= ROUNDS; round++) {
+    if (WARMUP > 0) await load({ ...post, duration: WARMUP });
+    const r = await load({ ...post, duration: SECONDS });
+    const rps = r.requests.total / SECONDS;
+    bad += r.non2xx + r.errors + r.timeouts;
+    a.push(rps);
+    log(`round ${round}  A  ${rps.toFixed(1)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  non2xx=${r.non2xx} errors=${r.errors}`);
+    if (WARMUP > 0) pgbenchRun(binary, dbUrl, script, WARMUP);
+    const p = pgbenchRun(binary, dbUrl, script, SECONDS);
+    bad += p.failed;
+    b.push(p.rps);
+    log(`round ${round}  B  ${p.rps.toFixed(1)} tps (pgbench, ${POOL} clients)  failed=${p.failed}`);
+  }
+  if (bad !== 0) throw new Error(`the POST pair saw ${bad} failed requests or transactions`);
+  const ratios = a.map((x, i) => x / b[i]);
+  log(`per-round A/B: ${ratios.map((r) => r.toFixed(3)).join(' ')}`);
+  return { ratio: Number(median(ratios).toFixed(2)), perRound: ratios.map((r) => r.toFixed(3)).join(' '), a: median(a), b: median(b) };
+}
+
+function rssMb(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) / 1024;
+}
+
+/**
+ * MEMORY_MINUTES of full load (CONNECTIONS connections spread over whoami, the interrupt read,
+ * the audit page and POST), the service's RSS sampled every 10 s.
+ */
+async function measureMemory(service, seeded) {
+  const samples = [];
+  const started = Date.now();
+  const timer = setInterval(() => samples.push({ at: (Date.now() - started) / 1000, rss: rssMb(service.pid) }), 10_000);
+  const quarter = Math.max(1, Math.floor(CONNECTIONS / 4));
+  const duration = MEMORY_MINUTES * 60;
+  const headers = { 'x-api-key': seeded.key };
+  const results = await Promise.all([
+    load({ url: `${service.base}/api/whoami`, headers, connections: quarter, duration }),
+    load({ url: `${service.base}/api/interrupts/${seeded.interruptId}`, headers, connections: quarter, duration }),
+    load({ url: `${service.base}/api/audit-log?limit=50`, headers, connections: quarter, duration }),
+    load({
+      url: `${service.base}/api/interrupts`,
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify(INTERRUPT),
+      connections: quarter,
+      duration,
+    }),
+  ]);
+  clearInterval(timer);
+  samples.push({ at: (Date.now() - started) / 1000, rss: rssMb(service.pid) });
+  const requests = results.reduce((n, r) => n + r.requests.total, 0);
+  const bad = results.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0);
+  const at = (minute) => samples.filter((s) => s.at <= minute * 60 + 5).at(-1)?.rss;
+  return { samples, requests, bad, at, max: Math.max(...samples.map((s) => s.rss)) };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const startedAt = Date.now();
+const loadBefore = loadAverage();
+const baseline = prepareBaseline();
+log(`building the service`);
+build('apps/api/tsup.config.ts');
+const pgbenchBinary = PAIRS.includes('post') ? findPgbench() : undefined;
+
+const db = await benchDatabase('interlock_bench_pairs', ['shared_buffers=512MB']);
+const baselineUrl = new URL(db.adminUrl);
+baselineUrl.pathname = '/perf_baseline';
+{
+  const admin = new pg.Client({ connectionString: db.adminUrl });
+  await admin.connect();
+  await admin.query('DROP DATABASE IF EXISTS perf_baseline WITH (FORCE)');
+  await admin.query('CREATE DATABASE perf_baseline');
+  await admin.end();
+}
+log('seeding the baseline (its seed.mjs: 100k items, 1M audit rows over 20 orgs)');
+execFileSync(process.execPath, ['seed.mjs'], {
+  cwd: baseline.dir,
+  env: { ...process.env, DATABASE_URL: baselineUrl.toString() },
+  // Its progress on stderr: stdout carries only the section written to BENCHMARKS.md.
+  stdio: ['ignore', process.stderr, 'inherit'],
+});
+
+const client = new pg.Client({ connectionString: db.url });
+await client.connect();
+const bare = await startBaseline(baseline.dir, baselineUrl.toString());
+const results = {}; // level -> pair -> result
+let seeded;
+let memory;
+const stops = [bare.stop];
+try {
+  for (const level of LEVELS) {
+    const service = await startService(db.url, level);
+    stops.push(service.stop);
+    seeded ??= await seedService(service.base, client);
+    const a = service.base;
+    const b = bare.base;
+    const keyed = { HEADERS_A: `x-api-key=${seeded.key}` };
+    const pairs = {
+      health: () => runPair(baseline.dir, `${a}/health/live`, `${b}/ping`, {}),
+      whoami: () => runPair(baseline.dir, `${a}/api/whoami`, `${b}/ping`, keyed),
+      interrupt: () => runPair(baseline.dir, `${a}/api/interrupts/${seeded.interruptId}`, `${b}/rows/${BASELINE_ITEM}`, keyed),
+      audit: () => runPair(baseline.dir, `${a}/api/audit-log?limit=50`, `${b}/page?org=${BASELINE_ORG}&limit=50`, keyed),
+      post: () => runPostPair(pgbenchBinary, a, db.url, seeded),
+      malformed: () =>
+        runPair(baseline.dir, `${a}/api/whoami`, `${a}/api/whoami`, {
+          HEADERS_A: `x-api-key=${seeded.broken}`,
+          HEADERS_B: `x-api-key=${seeded.key}`,
+          ALLOW_NON2XX: '1',
+        }),
+    };
+    results[level] = {};
+    for (const name of PAIRS) {
+      log(`LOG_LEVEL=${level}: pair ${name} (load average ${loadAverage()})`);
+      results[level][name] = await pairs[name]();
+      log(`LOG_LEVEL=${level}: ${name} ratio ${results[level][name].ratio}`);
+    }
+    if (level === LEVELS[0] && MEMORY_MINUTES > 0) {
+      log(`memory: ${MEMORY_MINUTES} min of mixed full load at LOG_LEVEL=${level}`);
+      memory = await measureMemory(service, seeded);
+      log(`memory: RSS ${memory.samples.map((s) => `${Math.round(s.at)}s ${s.rss.toFixed(0)}`).join(', ')} MB`);
+    }
+    await service.stop();
+    stops.pop();
+  }
+} finally {
+  await client.end();
+  for (const stop of stops.reverse()) await stop();
+  db.stop();
+}
+const loadAfter = loadAverage();
+const minutes = ((Date.now() - startedAt) / 60_000).toFixed(1);
+
+const LABELS = {
+  health: ['`GET /health/live`', 'bare `GET /ping`', 0.9, '≥'],
+  whoami: ['`GET /api/whoami` with a key', 'bare `GET /ping`', 0.75, '≥'],
+  interrupt: ['`GET /api/interrupts/{id}` with a key', 'bare PK read `GET /rows/:id`', 0.8, '≥'],
+  audit: ['`GET /api/audit-log?limit=50` (50,000 entries) with a key', 'bare keyset page `GET /page?org=…&limit=50`', 0.7, '≥'],
+  post: ['`POST /api/interrupts` (1 organisation)', `pgbench, the same statements (${POOL} clients)`, 0.5, '≥'],
+  malformed: ['`GET /api/whoami`, checksum-failing key (401)', '`GET /api/whoami`, valid key (the service)', 1.0, '≥'],
+};
+const fmt = (x) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en') : '–');
+const rows = PAIRS.map((name) => {
+  const [a, b, goal] = LABELS[name];
+  const cells = LEVELS.map((level) => {
+    const r = results[level]?.[name];
+    return r ? `**${r.ratio.toFixed(2)}** (${fmt(r.a)} / ${fmt(r.b)})` : '–';
+  });
+  const met = LEVELS.map((level) => (results[level]?.[name]?.ratio >= goal ? 'yes' : 'no')).join(' / ');
+  return `| ${a} | ${b} | ${cells.join(' | ')} | ≥ ${goal.toFixed(2)} | ${met} |`;
+});
+const perRound = PAIRS.flatMap((name) => LEVELS.map((level) => `${name} (${level}): ${results[level]?.[name]?.perRound ?? '–'}`));
+
+let memoryText = '';
+if (memory) {
+  const growth =
+    MEMORY_MINUTES >= 5 ? `; minute 2 → 5: ${memory.at(2).toFixed(0)} → ${memory.at(5).toFixed(0)} MB (${(memory.at(5) - memory.at(2)).toFixed(0)} MB)` : '';
+  memoryText = `
+Memory (\`MEMORY_MINUTES=${MEMORY_MINUTES}\`, LOG_LEVEL=${LEVELS[0]}): ${MEMORY_MINUTES} min of full load, ${CONNECTIONS} connections spread
+over whoami, the interrupt read, the audit page and POST (${memory.requests.toLocaleString('en')} requests, ${memory.bad} failed).
+RSS every 10 s (MB): ${memory.samples.map((s) => s.rss.toFixed(0)).join(', ')}. At the end: **${memory.samples.at(-1).rss.toFixed(0)} MB**, max ${memory.max.toFixed(0)} MB${growth}.
+Target: ≤ 250 MB after 5 minutes, no growth between minute 2 and 5.`;
+}
+
+const env = [
+  process.env.PAIRS ? `PAIRS=${process.env.PAIRS}` : '',
+  process.env.LEVELS ? `LEVELS=${process.env.LEVELS}` : '',
+  process.env.SECONDS_PER_RUN ? `SECONDS_PER_RUN=${SECONDS}` : '',
+  process.env.ROUNDS ? `ROUNDS=${ROUNDS}` : '',
+  process.env.MEMORY_MINUTES ? `MEMORY_MINUTES=${MEMORY_MINUTES}` : '',
+]
+  .filter(Boolean)
+  .join(' ');
+const markdown = `## The request path against a bare NestJS + pg app (issue 14)
+
+Command: \`${env ? `${env} ` : ''}npx nx run tools:bench-pairs\` — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${machine()},
+Postgres 15 (one throwaway cluster, fsync off; the baseline in its own database, seeded by its \`seed.mjs\`), ${minutes} min.
+Load average (1 / 5 / 15 min) ${loadBefore} before, ${loadAfter} after: the machine is shared, so only the ratios,
+each taken in one run, are figures. Each pair is the baseline's \`run-pair.sh\` (${ROUNDS} rounds × ${SECONDS} s, A then B, a
+${WARMUP} s warm-up before every run, ${CONNECTIONS} connections; the ratio is the median of the per-round ratios); the POST pair
+alternates autocannon with pgbench the same way. The service runs with \`NODE_ENV=production\`, its pool of ${POOL} against
+the baseline's \`PG_POOL_MAX=${POOL}\`, and \`NODE_OPTIONS=${process.env.SERVICE_NODE_OPTIONS ?? productionNodeOptions()}\` as in the production
+image; at \`info\` it writes one line per request (to /dev/null).
+
+| A (the service) | B | ${LEVELS.map((l) => `ratio A/B, LOG_LEVEL=${l} (req/s A / B)`).join(' | ')} | goal | met (${LEVELS.join(' / ')}) |
+|---|---|${LEVELS.map(() => '---|').join('')}---|---|
+${rows.join('\n')}
+
+Per-round ratios: ${perRound.join('; ')}.
+${memoryText}`;
+
+console.log(markdown);
+if (process.env.BENCH_WRITE !== '0') writeSection('pairs', markdown);

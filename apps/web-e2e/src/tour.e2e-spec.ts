@@ -5,6 +5,8 @@ import { expect, expectAccessible, screenshot, signUpOwner, test } from './suppo
 import { api, baseURL, storageStateFor } from './support/service';
 
 test('a tour of the main pages (screenshots for docs/), and flow 8: axe-core on every page', async ({ browser }) => {
+  // Eleven pages, each with an axe-core scan: the longest test here, given room on a busy machine.
+  test.setTimeout(240_000);
   const owner = await signUpOwner('tour', 'Ada Lovelace');
   const { body: key } = await api<{ key: string }>('POST', '/api/api-keys', { cookie: owner.cookie, body: { name: 'billing-agent', expiry: '90d' } });
   await api('POST', '/api/api-keys', { cookie: owner.cookie, body: { name: 'deploy-bot', expiry: 'never' } });

@@ -42,12 +42,18 @@ describe('endpoints that take no body', () => {
     expect(bodyLessRoutes().map((r) => `${r.method} ${r.path}`)).toEqual([
       'DELETE /api/api-keys/:id',
       'POST /api/auth/sign-out',
+      'DELETE /api/invitations/:id',
+      'POST /api/invitations/:token/join',
       'DELETE /api/members/:id',
       'DELETE /api/roles/:id',
       'POST /api/sessions/:id/disconnect',
       'POST /api/sessions/:id/end',
       'DELETE /api/teams/:id',
       'DELETE /api/teams/:id/members/:memberId',
+      'DELETE /api/webhooks/:id',
+      'POST /api/webhooks/:id/deliveries/:deliveryId/retry',
+      'POST /api/webhooks/:id/rotate-secret',
+      'POST /api/webhooks/:id/test',
     ]);
   });
 

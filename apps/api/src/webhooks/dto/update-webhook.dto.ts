@@ -1,9 +1,11 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { RequireAnyOf } from '../../http/require-any-of.decorator';
 import { MAX_URL_LENGTH } from '../webhook-url.util';
 import { MAX_DESCRIPTION_LENGTH, SUBSCRIBABLE_EVENT_TYPES } from './create-webhook.dto';
 
-/** Every field optional: what is given changes, the rest stays. */
+/** Every field optional: what is given changes, the rest stays — but some field, never none. */
+@RequireAnyOf('url', 'description', 'eventTypes', 'enabled')
 export class UpdateWebhookDto {
   @ApiPropertyOptional({ maxLength: MAX_URL_LENGTH })
   @IsOptional()

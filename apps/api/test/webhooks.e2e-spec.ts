@@ -232,6 +232,7 @@ describe('webhook management (SPEC §6, §8a)', () => {
       ['post', `/api/webhooks/${id}/test`],
       ['get', `/api/webhooks/${id}/deliveries`],
     ] as const) {
+      // A valid body where one is needed: the refusal is about the webhook, not the input.
       const body = method === 'patch' ? { enabled: false } : {};
       const res = await (http() as unknown as Record<string, (p: string) => request.Test>)[method](path).set('cookie', other.cookie).send(body);
       expect([method, path, res.status, res.body.message]).toEqual([method, path, 404, 'Not found.']);

@@ -5,6 +5,8 @@ import { writeAuditEntry } from '@interlock/audit';
 import { actorOf, MemberPrincipal } from '../auth/principal';
 import { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
 import { WebhookOutbox } from '../webhooks/webhook-outbox';
+import { lockCurrentMember } from '../members/memberships.repository';
+import { TeamsService } from '../teams/teams.service';
 import type { InterruptStatus } from './interrupt.entity';
 import { INTERRUPT_COLUMNS, InterruptRow, StoredActionRequest, toInterruptResponse } from './interrupt-record';
 import type { AssignInterruptDto } from './dto/assign-interrupt.dto';
@@ -34,6 +36,7 @@ export class InterruptReviewService {
     private readonly dataSource: DataSource,
     private readonly events: OrganisationEventsAnnouncer,
     private readonly outbox: WebhookOutbox,
+    private readonly teams: TeamsService,
   ) {}
 
   /**
@@ -226,14 +229,9 @@ export class InterruptReviewService {
     type: 'member' | 'team',
     assigneeId: string,
   ): Promise<{ type: 'member' | 'team'; id: string; name: string }> {
-    const [row]: { id: string; name: string }[] = await tx.query(
-      type === 'team'
-        ? `SELECT id, name FROM teams WHERE organisation_id = $1 AND id = $2 FOR KEY SHARE`
-        : `SELECT u.id, u.name FROM memberships m JOIN users u ON u.id = m.user_id
-            WHERE m.organisation_id = $1 AND m.user_id = $2 AND m.left_at IS NULL
-              FOR KEY SHARE OF m`,
-      [member.organisationId, assigneeId],
-    );
+    // Each locked by its table's owner: the team by TeamsService, the member by memberships.
+    if (type === 'team') return { type, ...(await this.teams.lockTeam(tx, member.organisationId, assigneeId, 'FOR KEY SHARE')) };
+    const row = await lockCurrentMember(tx, member.organisationId, assigneeId);
     if (row === undefined) throw DomainError.of('NOT_FOUND');
     return { type, id: row.id, name: row.name };
   }

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { Plan } from '@interlock/domain';
-import { queryRows } from '../database/query-rows.util';
+import { type Queryable, queryRows } from '../database/query-rows.util';
 
 /**
  * The `memberships` table's one owner: a user's membership of an organisation, with its role.
@@ -71,4 +71,19 @@ export async function organisationsOfUser(db: EntityManager, userId: string): Pr
       ORDER BY m.joined_at, o.id`,
     [userId],
   );
+}
+
+/**
+ * A current member of the organisation (their user id and name), locked against removal until
+ * the transaction ends; undefined when `userId` is no current member of it.
+ */
+export async function lockCurrentMember(db: Queryable, organisationId: string, userId: string): Promise<{ id: string; name: string } | undefined> {
+  const [row] = await queryRows<{ id: string; name: string }>(
+    db,
+    `SELECT u.id, u.name FROM memberships m JOIN users u ON u.id = m.user_id
+      WHERE m.organisation_id = $1 AND m.user_id = $2 AND m.left_at IS NULL
+        FOR KEY SHARE OF m`,
+    [organisationId, userId],
+  );
+  return row;
 }

@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
 import { TeamsController } from './teams.controller';
+import { TeamsRepository } from './teams.repository';
 import { TeamsService } from './teams.service';
 
 @Module({
   controllers: [TeamsController],
-  providers: [TeamsService],
+  providers: [TeamsService, TeamsRepository],
   exports: [TeamsService],
 })
 export class TeamsModule {}

@@ -1,0 +1,65 @@
+import type { DataSource } from 'typeorm';
+import { DomainError, type MemberActor } from '@interlock/domain';
+import type { TeamRow, TeamsRepository } from './teams.repository';
+import { TeamsService } from './teams.service';
+
+// The service's rules over a fake repository and a fake transaction: what it asks the owner of
+// the tables, and which audit entries it writes (the audit writer's INSERTs, recorded).
+const ORG = '6c0f7a52-93a3-4d55-9e4b-7c2b3f1a0e11';
+const ada: MemberActor = { type: 'member', id: 'u-ada', name: 'Ada Lovelace' };
+const ops: TeamRow = { id: 't-1', name: 'Ops', member_ids: [], created_at: new Date('2026-11-22T00:00:00.000Z') };
+
+function setUp(overrides: Partial<Record<keyof TeamsRepository, jest.Mock>> = {}) {
+  const audit: unknown[][] = [];
+  const tx = { query: jest.fn(async (_sql: string, params: unknown[]) => (audit.push(params), [])) };
+  const dataSource = { transaction: async (work: (t: typeof tx) => Promise<unknown>) => work(tx) } as unknown as DataSource;
+  const repository = {
+    lock: jest.fn(async () => ({ id: ops.id, name: ops.name })),
+    read: jest.fn(async () => ops),
+    rename: jest.fn(async () => true),
+    insert: jest.fn(async () => ({ id: 't-2', name: 'SRE', created_at: ops.created_at })),
+    memberCount: jest.fn(async () => 2),
+    delete: jest.fn(async () => undefined),
+    ...overrides,
+  } as unknown as TeamsRepository;
+  const actions = () => audit.map((params) => params[2]);
+  return { service: new TeamsService(dataSource, repository), repository, actions };
+}
+
+describe('TeamsService', () => {
+  it('creates a team and audits it; a taken name is a 409 and writes nothing', async () => {
+    const { service, actions } = setUp();
+    expect(await service.create(ORG, ada, 'SRE', null)).toEqual({ id: 't-2', name: 'SRE', memberIds: [], createdAt: '2026-11-22T00:00:00.000Z' });
+    expect(actions()).toEqual(['team.created']);
+    const taken = setUp({ insert: jest.fn(async () => undefined) });
+    await expect(taken.service.create(ORG, ada, 'Ops', null)).rejects.toMatchObject({ code: 'CONFLICT', message: 'A team with this name already exists.' });
+    expect(taken.actions()).toEqual([]);
+  });
+
+  it('renames only when the name changes, and audits only then', async () => {
+    const same = setUp();
+    await same.service.rename(ORG, ada, ops.id, 'Ops', null);
+    expect(same.repository.rename).not.toHaveBeenCalled();
+    expect(same.actions()).toEqual([]);
+    const renamed = setUp();
+    await renamed.service.rename(ORG, ada, ops.id, 'SRE', null);
+    expect(renamed.repository.rename).toHaveBeenCalledWith(expect.anything(), ORG, ops.id, 'SRE');
+    expect(renamed.actions()).toEqual(['team.renamed']);
+  });
+
+  it("answers 404 for a team that is not the organisation's, before changing anything", async () => {
+    const { service, repository, actions } = setUp({ lock: jest.fn(async () => undefined) });
+    const error = await service.remove(ORG, ada, 'nope', null).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DomainError);
+    expect(error).toMatchObject({ code: 'NOT_FOUND', status: 404 });
+    expect(repository.delete).not.toHaveBeenCalled();
+    expect(actions()).toEqual([]);
+  });
+
+  it('deletes with the member count in the audit entry', async () => {
+    const { service, repository, actions } = setUp();
+    await service.remove(ORG, ada, ops.id, '203.0.113.7');
+    expect(repository.delete).toHaveBeenCalledWith(expect.anything(), ORG, ops.id);
+    expect(actions()).toEqual(['team.deleted']);
+  });
+});

@@ -140,9 +140,10 @@ describe('API key authentication (SPEC §4)', () => {
       const flipped = key.key.slice(0, -1) + (key.key.endsWith('a') ? 'b' : 'a');
       expect((await http().get('/probe-machine').set('x-api-key', flipped)).status).toBe(401);
       expect((await http().get('/probe-machine').set('x-api-key', 'ilk_short')).status).toBe(401);
-      // (The rate limiter's background sync, every 250 ms, is not the request's doing.)
-      const requestQueries = spy.mock.calls.filter(([sql]) => !String(sql).includes('api_key_request_windows'));
-      expect(requestQueries).toEqual([]);
+      // The instance's background statements (its heartbeat every second, the key budget's sync
+      // every 250 ms, lastUsedAt every 5 s) may fall between the two requests on a loaded machine.
+      const background = /INSERT INTO service_instances|INSERT INTO api_key_request_windows|SET last_used_at/;
+      expect(spy.mock.calls.map(([sql]) => String(sql)).filter((sql) => !background.test(sql))).toEqual([]);
     } finally {
       spy.mockRestore();
     }

@@ -62,3 +62,41 @@ describe('AuditLogService search walk', () => {
     expect(often.calls[3].sql).toContain('row_number()');
   });
 });
+
+describe('AuditLogService first page', () => {
+  it('reads the first page and its snapshot in one statement, and puts the snapshot in the cursor', async () => {
+    const calls: { sql: string; params: unknown[] }[] = [];
+    const rows = [3, 2, 1].map((seq) => ({
+      ...row(seq, seq, true),
+      action: 'interrupt.created',
+      category: 'interrupt',
+      actor_type: 'api_key',
+      actor_id: null,
+      actor_name: 'k',
+      target_type: null,
+      target_id: null,
+      target_name: null,
+      summary: 's',
+      metadata: null,
+      ip_address: null,
+      snapshot: '7',
+    }));
+    const dataSource = {
+      query: async (sql: string, params: unknown[]) => {
+        calls.push({ sql, params });
+        return calls.length === 1 ? rows : [];
+      },
+    } as unknown as DataSource;
+    const service = new AuditLogService(dataSource, { apiKeyPepper: 'p'.repeat(32) } as AppConfig);
+    const page = await service.list(ORG, { limit: '2' });
+    expect(calls).toHaveLength(1);
+    expect(calls[0].sql).toContain('audit_log_heads');
+    expect(calls[0].params).toEqual([ORG, 3]);
+    expect(page.entries.map((e) => e.id)).toEqual(['e3', 'e2']);
+    expect(page.entries[0]).not.toHaveProperty('snapshot');
+    // The next page is read at the snapshot the first one saw, after its last entry.
+    await service.list(ORG, { limit: '2', cursor: page.nextCursor });
+    expect(calls).toHaveLength(2);
+    expect(calls[1].params).toEqual([ORG, '7', rows[1].created_at.toISOString(), '2', 3]);
+  });
+});

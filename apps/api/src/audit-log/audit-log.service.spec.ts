@@ -87,7 +87,7 @@ describe('AuditLogService first page', () => {
         return calls.length === 1 ? rows : [];
       },
     } as unknown as DataSource;
-    const service = new AuditLogService(dataSource, { apiKeyPepper: 'p'.repeat(32) } as AppConfig);
+    const service = new AuditLogService(dataSource, { apiKeyPepper: 'p'.repeat(32), cursorSecret: 'c'.repeat(32) } as AppConfig);
     const page = await service.list(ORG, { limit: '2' });
     expect(calls).toHaveLength(1);
     expect(calls[0].sql).toContain('audit_log_heads');

@@ -119,8 +119,10 @@ describe('webhook delivery when a process is killed mid-delivery', () => {
     API_KEY_PEPPER: PEPPER,
     WEBHOOK_POLL_INTERVAL: '100ms',
     WEBHOOK_CONCURRENCY: '1',
-    // A claim is a lease of 2 × timeout + 5 s: a killed process's delivery is due again after 9 s.
-    WEBHOOK_TIMEOUT: '2s',
+    // A claim is a lease of 2 × timeout + 5 s: a killed process's delivery is due again after 15 s.
+    // Long enough that the held request is still in flight when the process is killed, even on a
+    // loaded machine (with 2 s it once timed out first, and the next delivery was in flight).
+    WEBHOOK_TIMEOUT: '5s',
   });
   let survivor: ServiceProcess | undefined;
 

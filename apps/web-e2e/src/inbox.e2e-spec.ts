@@ -201,6 +201,8 @@ test.describe('Inbox and interrupts', () => {
     await expect(theirs.getByRole('button', { name: 'Approve pay' })).toBeVisible();
     await Promise.all([page.getByRole('button', { name: 'Approve pay' }).click(), theirs.getByRole('button', { name: 'Approve pay' }).click()]);
 
+    // A click returns once dispatched, not when its request is answered: wait for the decision.
+    await expect.poll(async () => (await agent.interrupts.get(created.id)).decisions.length, { timeout: 15_000 }).toBe(1);
     const final = await agent.interrupts.get(created.id);
     expect(final.decisions).toHaveLength(1);
     const winner = final.decisions[0].decidedBy.name;

@@ -79,14 +79,15 @@ export class AuthenticationGuard implements CanActivate {
    */
   private async authenticateKeyOfOrganisation(context: ExecutionContext, req: Request): Promise<true> {
     await this.authenticateKey(context, req);
-    const queryAllowed = this.reflector.getAllAndOverride<boolean | undefined>(ORGANISATION_IN_QUERY, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
-    const named = requestedOrganisation(req, queryAllowed === true);
+    const named = requestedOrganisation(req, this.organisationInQuery(context));
     const principal = (req as unknown as { user: ApiKeyPrincipal }).user;
     if (named !== undefined && named !== principal.organisationId.toLowerCase()) throw ApiError.of('NOT_FOUND');
     return true;
+  }
+
+  /** Whether the route also takes the organisation from `?organisationId=` (event streams). */
+  private organisationInQuery(context: ExecutionContext): boolean {
+    return this.reflector.getAllAndOverride<boolean | undefined>(ORGANISATION_IN_QUERY, [context.getHandler(), context.getClass()]) === true;
   }
 
   private async authenticateUser(context: ExecutionContext, req: Request): Promise<true> {
@@ -106,13 +107,10 @@ export class AuthenticationGuard implements CanActivate {
   private async authenticateMember(context: ExecutionContext, req: Request): Promise<true> {
     const token = readSessionCookie(req);
     if (token === undefined) this.signInRequired(context, token);
-    const queryAllowed = this.reflector.getAllAndOverride<boolean | undefined>(ORGANISATION_IN_QUERY, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
+    const queryAllowed = this.organisationInQuery(context);
     let organisationId: string | undefined;
     try {
-      organisationId = requestedOrganisation(req, queryAllowed === true);
+      organisationId = requestedOrganisation(req, queryAllowed);
     } catch (malformed) {
       // Signing in comes first: a signed-out request hears 401, whatever it asked for.
       if ((await this.signIns.authenticateUser(token)) === undefined) this.signInRequired(context, token);

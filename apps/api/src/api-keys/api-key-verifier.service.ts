@@ -3,7 +3,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
 import { apiKeyHashesEqual, hashApiKey, parseApiKey } from '@interlock/api-keys';
-import type { Plan } from '@interlock/domain';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { JobRunner } from '../jobs/job-runner';
@@ -11,6 +10,7 @@ import { LOGGER } from '../logging/logger.module';
 import { NotificationBus } from '../notifications/notification-bus';
 import type { ApiKeyPrincipal } from '../auth/principal';
 import { ApiKeyCache, CachedApiKey } from './api-key-cache';
+import { ApiKeysRepository } from './api-keys.repository';
 import { LastUsedRecorder } from './last-used.recorder';
 
 // Refusals are the hot path under a flood of bad keys: built once, thrown as often as needed
@@ -30,6 +30,7 @@ export class ApiKeyVerifier {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly keys: ApiKeysRepository,
     bus: NotificationBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) logger: Logger,
@@ -37,7 +38,10 @@ export class ApiKeyVerifier {
   ) {
     this.cache = new ApiKeyCache(bus);
     // Written in the background by the job runner, which drains the last uses on shutdown.
-    this.lastUsed = new LastUsedRecorder((sql, params) => dataSource.query(sql, params), logger);
+    this.lastUsed = new LastUsedRecorder(
+      (organisationId, apiKeyId, usedAt) => keys.recordLastUsed(dataSource, organisationId, apiKeyId, usedAt),
+      logger,
+    );
     jobs.register(this.lastUsed);
   }
 
@@ -60,20 +64,8 @@ export class ApiKeyVerifier {
 
   private async load(keyHash: string, now: number): Promise<CachedApiKey | undefined> {
     const generation = this.cache.currentGeneration();
-    const rows: {
-      id: string;
-      organisation_id: string;
-      name: string;
-      key_hash: string;
-      expires_at: Date | null;
-      plan: Plan;
-    }[] = await this.dataSource.query(
-      `SELECT k.id, k.organisation_id, k.name, k.key_hash, k.expires_at, o.plan
-         FROM api_keys k JOIN organisations o ON o.id = k.organisation_id
-        WHERE k.key_hash = $1`,
-      [keyHash],
-    );
-    const row = rows[0];
+    // One statement, on a miss only (the repository's lookup by hash, with the plan joined in).
+    const row = await this.keys.findByHash(this.dataSource, keyHash);
     if (row === undefined) return undefined;
     const entry: CachedApiKey = {
       keyHash: row.key_hash,

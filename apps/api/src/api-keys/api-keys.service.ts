@@ -8,22 +8,13 @@ import { writeAuditEntry } from '@interlock/audit';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { NotificationBus } from '../notifications/notification-bus';
-import { queryRows } from '../database/query-rows.util';
 import { AUTH_CHANNEL } from './api-key-cache';
+import { type ApiKeyRow, ApiKeysRepository } from './api-keys.repository';
 import type { ApiKeyExpiry } from './dto/create-api-key.dto';
 import type { ApiKeyResponse, CreatedApiKeyResponse } from './dto/api-key.response';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const EXPIRY_DAYS: Record<ApiKeyExpiry, number | null> = { never: null, '7d': 7, '30d': 30, '90d': 90 };
-
-interface ApiKeyRow {
-  id: string;
-  name: string;
-  start: string;
-  created_at: Date;
-  expires_at: Date | null;
-  last_used_at: Date | null;
-}
 
 function toResponse(row: ApiKeyRow): ApiKeyResponse {
   return {
@@ -36,25 +27,21 @@ function toResponse(row: ApiKeyRow): ApiKeyResponse {
   };
 }
 
-const LISTED = `id, name, start, created_at, expires_at, last_used_at`;
-
-/** Key management for members (SPEC §6); every change writes its audit entry in its transaction. */
+/**
+ * Key management for members (SPEC §6): the rules; the table is `ApiKeysRepository`'s. Every
+ * change writes its audit entry in its transaction.
+ */
 @Injectable()
 export class ApiKeysService {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly keys: ApiKeysRepository,
     private readonly bus: NotificationBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async list(organisationId: string): Promise<ApiKeyResponse[]> {
-    const rows: ApiKeyRow[] = await this.dataSource.query(
-      `SELECT ${LISTED} FROM api_keys
-        WHERE organisation_id = $1 AND (expires_at IS NULL OR expires_at > now())
-        ORDER BY created_at DESC, id`,
-      [organisationId],
-    );
-    return rows.map(toResponse);
+    return (await this.keys.listLive(this.dataSource, organisationId)).map(toResponse);
   }
 
   async create(organisationId: string, actor: MemberActor, name: string, expiry: ApiKeyExpiry, ip: string | null): Promise<CreatedApiKeyResponse> {
@@ -65,11 +52,15 @@ export class ApiKeysService {
     const expiresAt = days === null ? null : new Date(createdAt.getTime() + days * DAY_MS);
     const start = apiKeyStart(key, this.config.apiKeyPrefix);
     await this.dataSource.transaction(async (tx) => {
-      await tx.query(
-        `INSERT INTO api_keys (organisation_id, id, name, start, key_hash, created_by, created_at, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [organisationId, id, name, start, hashApiKey(key, this.config.apiKeyPepper), actor.id, createdAt, expiresAt],
-      );
+      await this.keys.insert(tx, organisationId, {
+        id,
+        name,
+        start,
+        keyHash: hashApiKey(key, this.config.apiKeyPepper),
+        createdBy: actor.id,
+        createdAt,
+        expiresAt,
+      });
       await writeAuditEntry(tx, {
         organisationId: organisationId,
         action: 'api_key.created',
@@ -92,18 +83,11 @@ export class ApiKeysService {
 
   async rename(organisationId: string, actor: MemberActor, id: string, name: string, ip: string | null): Promise<ApiKeyResponse> {
     const row = await this.dataSource.transaction(async (tx) => {
-      const [before]: { name: string }[] = await tx.query(
-        `SELECT name FROM api_keys
-          WHERE organisation_id = $1 AND id = $2 AND (expires_at IS NULL OR expires_at > now())
-          FOR UPDATE`,
-        [organisationId, id],
-      );
+      const before = await this.keys.lockLive(tx, organisationId, id);
       if (before === undefined) throw DomainError.of('NOT_FOUND');
-      const [updated] = await queryRows<ApiKeyRow>(
-        tx,
-        `UPDATE api_keys SET name = $3 WHERE organisation_id = $1 AND id = $2 RETURNING ${LISTED}`,
-        [organisationId, id, name],
-      );
+      const updated = await this.keys.rename(tx, organisationId, id, name);
+      // Locked above: the key is there until the transaction ends.
+      if (updated === undefined) throw DomainError.of('NOT_FOUND');
       if (before.name !== name) {
         await writeAuditEntry(tx, {
           organisationId: organisationId,
@@ -124,11 +108,7 @@ export class ApiKeysService {
 
   async revoke(organisationId: string, actor: MemberActor, id: string, ip: string | null): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
-      const [deleted] = await queryRows<{ name: string; start: string }>(
-        tx,
-        `DELETE FROM api_keys WHERE organisation_id = $1 AND id = $2 RETURNING name, start`,
-        [organisationId, id],
-      );
+      const deleted = await this.keys.delete(tx, organisationId, id);
       if (deleted === undefined) throw DomainError.of('NOT_FOUND');
       await writeAuditEntry(tx, {
         organisationId: organisationId,

@@ -6,7 +6,8 @@ interface PendingUse {
   usedAt: Date;
 }
 
-type Execute = (sql: string, params: unknown[]) => Promise<unknown>;
+/** Writes one use (`ApiKeysRepository.recordLastUsed`, which never moves it backwards). */
+type WriteLastUse = (organisationId: string, apiKeyId: string, usedAt: Date) => Promise<void>;
 
 /**
  * `lastUsedAt` without a write per request (SPEC §2): uses are noted in memory and written in
@@ -21,7 +22,7 @@ export class LastUsedRecorder implements JobWorker {
   private flushing: Promise<void> | undefined;
 
   constructor(
-    private readonly execute: Execute,
+    private readonly write: WriteLastUse,
     private readonly logger: Logger,
     private readonly minGapMs = 55_000,
     readonly idleMs = 5_000,
@@ -55,11 +56,7 @@ export class LastUsedRecorder implements JobWorker {
     this.pending.clear();
     for (const [apiKeyId, use] of batch) {
       try {
-        await this.execute(
-          `UPDATE api_keys SET last_used_at = $3
-            WHERE organisation_id = $1 AND id = $2 AND (last_used_at IS NULL OR last_used_at < $3)`,
-          [use.organisationId, apiKeyId, use.usedAt],
-        );
+        await this.write(use.organisationId, apiKeyId, use.usedAt);
         this.lastWritten.set(apiKeyId, use.usedAt.getTime());
       } catch (error) {
         this.logger.warn({ err: error, apiKeyId }, 'could not record lastUsedAt');

@@ -69,7 +69,6 @@ const SQL_PENDING_OWNER = [
   'apps/api/src/auth/auth.service.ts',
   'apps/api/src/auth/sign-in-session.service.ts',
   'apps/api/src/events/organisation-events.service.ts',
-  'apps/api/src/idempotency/idempotency.service.ts',
   'apps/api/src/interrupts/interrupt-review.service.ts',
   'apps/api/src/interrupts/interrupts.service.ts',
   'apps/api/src/invitations/invitations.service.ts',

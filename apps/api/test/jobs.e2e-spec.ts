@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { IdempotencySweepJob } from '../src/idempotency/idempotency-sweep.job';
+import { IdempotencyRepository } from '../src/idempotency/idempotency.repository';
 import { PeriodicJobsWorker } from '../src/jobs/periodic-jobs.worker';
 import { signUpOwner } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
@@ -62,7 +63,7 @@ describe('periodic jobs on the job runner', () => {
         [org],
       );
     }
-    expect(await new IdempotencySweepJob(ds, logger).run()).toBe(2);
+    expect(await new IdempotencySweepJob(ds, new IdempotencyRepository(), logger).run()).toBe(2);
     const left = await ds.query(`SELECT organisation_id, key FROM idempotency_keys WHERE organisation_id = ANY($1) ORDER BY key`, [orgs]);
     expect(left.map((r: { key: string }) => r.key)).toEqual(['fresh', 'fresh']);
   });

@@ -1,9 +1,7 @@
 import type { Logger } from 'pino';
-import { type Queryable, queryRows } from '../database/query-rows.util';
+import type { Queryable } from '../database/query-rows.util';
 import type { PeriodicJob } from '../jobs/periodic-jobs.worker';
-
-/** How long an `Idempotency-Key` is remembered (the service's claim reuses older rows too). */
-export const IDEMPOTENCY_RETENTION_SQL = `interval '24 hours'`;
+import type { IdempotencyRepository } from './idempotency.repository';
 
 const BATCH = 1_000;
 /** A run stops after this many batches; the next run carries on. */
@@ -20,20 +18,16 @@ export class IdempotencySweepJob implements PeriodicJob {
 
   constructor(
     private readonly db: Queryable,
+    private readonly keys: IdempotencyRepository,
     private readonly logger: Logger,
   ) {}
 
   async run(): Promise<number> {
     let deleted = 0;
     for (let i = 0; i < MAX_BATCHES; i++) {
-      const rows = await queryRows<unknown>(
-        this.db,
-        `DELETE FROM idempotency_keys WHERE (organisation_id, key) IN (
-           SELECT organisation_id, key FROM idempotency_keys WHERE created_at <= now() - ${IDEMPOTENCY_RETENTION_SQL} LIMIT ${BATCH})
-         RETURNING 1`,
-      );
-      deleted += rows.length;
-      if (rows.length < BATCH) break;
+      const batch = await this.keys.deleteExpired(this.db, BATCH);
+      deleted += batch;
+      if (batch < BATCH) break;
     }
     if (deleted > 0) this.logger.info({ deleted }, 'expired idempotency keys forgotten');
     return deleted;

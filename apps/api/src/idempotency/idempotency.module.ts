@@ -4,16 +4,18 @@ import { DataSource } from 'typeorm';
 import { PeriodicJobsWorker } from '../jobs/periodic-jobs.worker';
 import { LOGGER } from '../logging/logger.module';
 import { IdempotencySweepJob } from './idempotency-sweep.job';
+import { IdempotencyRepository } from './idempotency.repository';
 import { IdempotencyService } from './idempotency.service';
 
 @Module({
   providers: [
     IdempotencyService,
+    IdempotencyRepository,
     {
       provide: IdempotencySweepJob,
-      inject: [DataSource, LOGGER, PeriodicJobsWorker],
-      useFactory: (dataSource: DataSource, logger: Logger, periodic: PeriodicJobsWorker) => {
-        const job = new IdempotencySweepJob(dataSource, logger);
+      inject: [DataSource, IdempotencyRepository, LOGGER, PeriodicJobsWorker],
+      useFactory: (dataSource: DataSource, keys: IdempotencyRepository, logger: Logger, periodic: PeriodicJobsWorker) => {
+        const job = new IdempotencySweepJob(dataSource, keys, logger);
         periodic.add(job);
         return job;
       },

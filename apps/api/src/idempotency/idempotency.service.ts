@@ -1,7 +1,7 @@
 import { DomainError } from '@interlock/domain';
 import { Injectable } from '@nestjs/common';
-import { queryRows, Queryable } from '../database/query-rows.util';
-import { IDEMPOTENCY_RETENTION_SQL as RETENTION } from './idempotency-sweep.job';
+import type { Queryable } from '../database/query-rows.util';
+import { IdempotencyRepository } from './idempotency.repository';
 
 /** An `Idempotency-Key` on a request, with what the request was (see `requestFingerprint`). */
 export interface IdempotentRequest {
@@ -25,10 +25,13 @@ export interface IdempotentResult<T> {
  * transaction ends: if it committed, the second finds the stored response and replays it; if it
  * rolled back (an error response), the second claims the key and does the work itself. Only
  * successful responses are stored, so a request refused (say 402) can be retried with its key.
- * Expired keys are forgotten by a periodic job (`IdempotencySweepJob`) on the job runner.
+ * Expired keys are forgotten by a periodic job (`IdempotencySweepJob`) on the job runner. The
+ * rules are here; the table is `IdempotencyRepository`'s.
  */
 @Injectable()
 export class IdempotencyService {
+  constructor(private readonly keys: IdempotencyRepository) {}
+
   /**
    * Runs `work` once per key, inside the caller's transaction `tx`, storing its result as the
    * response (status `status`). Without a key, simply runs `work`.
@@ -46,31 +49,15 @@ export class IdempotencyService {
       return { value: JSON.parse(stored.body) as T, replayed: true };
     }
     const value = await work();
-    await tx.query(
-      `UPDATE idempotency_keys SET response_status = $3, response_body = $4 WHERE organisation_id = $1 AND key = $2`,
-      [request.organisationId, request.key, status, JSON.stringify(value)],
-    );
+    await this.keys.complete(tx, request.organisationId, request.key, status, JSON.stringify(value));
     return { value, replayed: false };
   }
 
   /** Claims the key (undefined), or returns the response stored under it. */
   private async claim(tx: Queryable, request: IdempotentRequest): Promise<{ status: number; body: string } | undefined> {
-    const claimed = await queryRows<{ key: string }>(
-      tx,
-      `INSERT INTO idempotency_keys AS k (organisation_id, key, fingerprint) VALUES ($1, $2, $3)
-       ON CONFLICT (organisation_id, key) DO UPDATE
-         SET fingerprint = EXCLUDED.fingerprint, response_status = NULL, response_body = NULL, created_at = now()
-         WHERE k.created_at <= now() - ${RETENTION}
-       RETURNING k.key`,
-      [request.organisationId, request.key, request.fingerprint],
-    );
-    if (claimed.length > 0) return undefined;
-    // The key is held by a committed request of the last 24 hours (the upsert waited for it).
-    const [row] = await queryRows<{ fingerprint: string; response_status: number | null; response_body: string | null }>(
-      tx,
-      `SELECT fingerprint, response_status, response_body FROM idempotency_keys WHERE organisation_id = $1 AND key = $2`,
-      [request.organisationId, request.key],
-    );
+    if (await this.keys.claim(tx, request.organisationId, request.key, request.fingerprint)) return undefined;
+    // The key is held by a committed request of the last 24 hours (the claim waited for it).
+    const row = await this.keys.read(tx, request.organisationId, request.key);
     if (row === undefined || row.response_status === null || row.response_body === null) {
       // Swept between the two statements: a conflict with nothing to replay, safe to retry.
       throw new DomainError('CONFLICT', 'A request with this Idempotency-Key is in progress; retry it.', {

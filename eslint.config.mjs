@@ -65,7 +65,6 @@ const SERVICES_ADAPTING_HTTP = [
 // list may only shrink, and no other file may add SQL.
 const SQL_PENDING_OWNER = [
   'apps/api/src/allowances/allowances.service.ts',
-  'apps/api/src/audit-log/audit-log.service.ts',
   'apps/api/src/auth/auth.service.ts',
   'apps/api/src/auth/sign-in-session.service.ts',
   'apps/api/src/events/organisation-events.service.ts',

@@ -12,6 +12,7 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { generateApiKey, hashApiKey } from '@interlock/api-keys';
 import { writeAuditRecord } from '@interlock/audit';
+import { AuditLogRepository } from '../../apps/api/src/audit-log/audit-log.repository';
 import { AuditLogService } from '../../apps/api/src/audit-log/audit-log.service';
 import { configFromEnvironment } from '../../apps/api/src/config/app-config';
 import { DatabaseConnection } from '../../apps/api/src/database/database-connection';
@@ -33,7 +34,7 @@ async function main() {
   const connection = await DatabaseConnection.open(config);
   const ds = connection.dataSource;
   const log = (m: string) => process.stderr.write(`[bench] ${new Date().toISOString()} ${m}\n`);
-  const service = new AuditLogService(ds, config);
+  const service = new AuditLogService(new AuditLogRepository(ds), config);
 
   const [{ n: existing }] = await ds.query(`SELECT count(*)::bigint AS n FROM audit_log_entries`);
   if (Number(existing) < TOTAL) {

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { WALK_CHUNK } from '@interlock/audit';
 import type { AppConfig } from '../config/app-config';
+import { AuditLogRepository } from './audit-log.repository';
 import { AuditLogService } from './audit-log.service';
 
 const ORG = '6aba50bc-8b1f-4c19-8090-f9042950ef24';
@@ -20,7 +21,7 @@ describe('AuditLogService search walk', () => {
         return answers.shift() ?? [];
       },
     } as unknown as DataSource;
-    const service = new AuditLogService(dataSource, { cursorSecret: 'p'.repeat(32) } as AppConfig);
+    const service = new AuditLogService(new AuditLogRepository(dataSource), { cursorSecret: 'p'.repeat(32) } as AppConfig);
     // rows() is the search itself (list() adds the snapshot lookup and the cursor).
     const search = service as unknown as { rows: (...args: unknown[]) => Promise<{ id: string }[]> };
     return { calls, rows: (words: string[]) => search.rows(ORG, { words }, '1000000', undefined, 51) };
@@ -87,7 +88,7 @@ describe('AuditLogService first page', () => {
         return calls.length === 1 ? rows : [];
       },
     } as unknown as DataSource;
-    const service = new AuditLogService(dataSource, { apiKeyPepper: 'p'.repeat(32), cursorSecret: 'c'.repeat(32) } as AppConfig);
+    const service = new AuditLogService(new AuditLogRepository(dataSource), { apiKeyPepper: 'p'.repeat(32), cursorSecret: 'c'.repeat(32) } as AppConfig);
     const page = await service.list(ORG, { limit: '2' });
     expect(calls).toHaveLength(1);
     expect(calls[0].sql).toContain('audit_log_heads');
@@ -98,5 +99,84 @@ describe('AuditLogService first page', () => {
     await service.list(ORG, { limit: '2', cursor: page.nextCursor });
     expect(calls).toHaveLength(2);
     expect(calls[1].params).toEqual([ORG, '7', rows[1].created_at.toISOString(), '2', 3]);
+  });
+});
+
+describe('AuditLogService rules, over a fake repository', () => {
+  const config = { cursorSecret: 'c'.repeat(32) } as AppConfig;
+  const entry = (seq: number) => ({
+    ...row(seq, seq, true),
+    action: 'interrupt.created',
+    category: 'interrupt',
+    actor_type: 'api_key',
+    actor_id: 'k-1',
+    actor_name: 'ci',
+    target_type: null,
+    target_id: null,
+    target_name: null,
+    summary: 's',
+    metadata: null,
+    ip_address: null,
+  });
+
+  function setUp(overrides: Partial<Record<keyof AuditLogRepository, jest.Mock>> = {}) {
+    const repository = {
+      firstPage: jest.fn(async () => [3, 2, 1].map((seq) => ({ ...entry(seq), snapshot: '3' }))),
+      page: jest.fn(async () => [entry(1)]),
+      snapshot: jest.fn(async () => '3'),
+      prefixWords: jest.fn(async () => []),
+      searchWalkChunk: jest.fn(async () => []),
+      searchIndex: jest.fn(async () => []),
+      ...overrides,
+    };
+    return { service: new AuditLogService(repository as unknown as AuditLogRepository, config), repository };
+  }
+
+  it('ends the walk (nextCursor null) when the page is the last', async () => {
+    const { service } = setUp();
+    const page = await service.list(ORG, { limit: '5' });
+    expect(page.entries.map((e) => e.id)).toEqual(['e3', 'e2', 'e1']);
+    expect(page.nextCursor).toBeNull();
+  });
+
+  it("refuses another organisation's cursor, and a cursor with other parameters, before reading a page", async () => {
+    const { service, repository } = setUp();
+    const { nextCursor } = await service.list(ORG, { limit: '2', category: 'interrupt' });
+    expect(nextCursor).not.toBeNull();
+    const other = '0f8fad5b-d9cb-469f-a165-70867728950e';
+    await expect(service.list(other, { limit: '2', category: 'interrupt', cursor: nextCursor })).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'cursor: is not a cursor this endpoint issued',
+    });
+    await expect(service.list(ORG, { limit: '2', category: 'session', cursor: nextCursor })).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'cursor: belongs to a walk with different parameters; repeat them unchanged',
+    });
+    expect(repository.page).not.toHaveBeenCalled();
+    await service.list(ORG, { limit: '2', category: 'interrupt', cursor: nextCursor });
+    expect(repository.page).toHaveBeenCalledWith(ORG, expect.anything(), '3', { createdAt: entry(2).created_at.toISOString(), seq: '2' }, 3);
+  });
+
+  it('answers nothing, without a search, when a word prefix matches no word of the organisation', async () => {
+    const { service, repository } = setUp();
+    expect(await service.list(ORG, { q: 'zzz' })).toEqual({ entries: [], nextCursor: null });
+    expect(repository.prefixWords).toHaveBeenCalledWith(ORG, 'zzz');
+    expect(repository.searchWalkChunk).not.toHaveBeenCalled();
+    expect(repository.searchIndex).not.toHaveBeenCalled();
+  });
+
+  it('exports at most 5,000 entries at a fresh snapshot, and refuses the walk parameters', async () => {
+    const { service, repository } = setUp();
+    expect(await service.recent(ORG, { category: 'interrupt' })).toHaveLength(1);
+    expect(repository.page).toHaveBeenCalledWith(ORG, expect.anything(), '3', undefined, 5000);
+    await expect(service.recent(ORG, { cursor: 'x' })).rejects.toMatchObject({ message: 'cursor: is not a parameter of the export' });
+    await expect(service.recent(ORG, { limit: '5' })).rejects.toMatchObject({ message: 'limit: is not a parameter of the export' });
+    expect(repository.page).toHaveBeenCalledTimes(1);
+  });
+
+  it('turns a malformed query into a validation error', async () => {
+    const { service, repository } = setUp();
+    await expect(service.list(ORG, { limit: '0' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', status: 400 });
+    expect(repository.firstPage).not.toHaveBeenCalled();
   });
 });

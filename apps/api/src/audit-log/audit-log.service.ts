@@ -1,44 +1,39 @@
 import { DomainError } from '@interlock/domain';
-import { Inject, Injectable, Optional } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   AuditFilter,
   AuditPosition,
   AuditCursorCodec,
   AuditQueryError,
-  firstPageQuery,
-  pageQuery,
   parametersDigest,
   parseAuditQuery,
-  searchIndexQuery,
   MAX_PREFIX_COUNT,
   MAX_PREFIX_EXPANSION,
-  prefixExpansionQuery,
-  searchWalkQuery,
   WALK_CHUNK,
   walkOn,
   chooseSearchPlan,
 } from '@interlock/audit';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
-import { PreparedReads } from '../database/prepared-reads';
 import { AuditEntryResponse, AuditEntryRow, AuditLogPage, toAuditEntry } from './audit-entry.response';
+import { AuditLogRepository } from './audit-log.repository';
 
 /** SPEC §10: the CSV export holds at most the 5,000 most recent matching entries. */
 export const AUDIT_EXPORT_MAX = 5000;
 
+/**
+ * The audit log's reads (SPEC §7, §10): the walk's rules (cursors, snapshots, the search plan);
+ * the statements are `AuditLogRepository`'s.
+ */
 @Injectable()
 export class AuditLogService {
   private readonly cursors: AuditCursorCodec;
-  private readonly reads: PreparedReads;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly entries: AuditLogRepository,
     @Inject(APP_CONFIG) config: AppConfig,
-    @Optional() reads?: PreparedReads,
   ) {
     this.cursors = new AuditCursorCodec(config.cursorSecret);
-    this.reads = reads ?? new PreparedReads(dataSource, false);
   }
 
   /** One page of a walk (SPEC §7): newest first, snapshot-bound, with an opaque next cursor. */
@@ -50,8 +45,7 @@ export class AuditLogService {
     let rows: AuditEntryRow[];
     if (query.cursor === undefined && query.filter.words.length === 0) {
       // The agents' common read: the first page and its snapshot in one round trip.
-      const q = firstPageQuery(organisationId, query.filter, query.limit + 1);
-      const found = await this.reads.query<AuditEntryRow & { snapshot: string | null }>(q.sql, q.params);
+      const found = await this.entries.firstPage(organisationId, query.filter, query.limit + 1);
       snapshot = found[0]?.snapshot ?? '0';
       rows = found;
     } else if (query.cursor !== undefined) {
@@ -64,7 +58,7 @@ export class AuditLogService {
       after = { createdAt: cursor.createdAt, seq: cursor.seq };
       rows = await this.rows(organisationId, query.filter, snapshot, after, query.limit + 1);
     } else {
-      snapshot = await this.snapshot(organisationId);
+      snapshot = await this.entries.snapshot(organisationId);
       rows = await this.rows(organisationId, query.filter, snapshot, after, query.limit + 1);
     }
     const page = rows.slice(0, query.limit);
@@ -87,7 +81,7 @@ export class AuditLogService {
     if (cursor !== undefined) throw new DomainError('VALIDATION_FAILED', 'cursor: is not a parameter of the export');
     if (limit !== undefined) throw new DomainError('VALIDATION_FAILED', 'limit: is not a parameter of the export');
     const query = this.parse(rest);
-    const rows = await this.rows(organisationId, query.filter, await this.snapshot(organisationId), undefined, AUDIT_EXPORT_MAX);
+    const rows = await this.rows(organisationId, query.filter, await this.entries.snapshot(organisationId), undefined, AUDIT_EXPORT_MAX);
     return rows.map(toAuditEntry);
   }
 
@@ -100,15 +94,6 @@ export class AuditLogService {
     }
   }
 
-  /** The newest sequence number now: entries appended after it are outside this walk. */
-  private async snapshot(organisationId: string): Promise<string> {
-    const [head]: { last_seq: string }[] = await this.dataSource.query(
-      `SELECT last_seq FROM audit_log_heads WHERE organisation_id = $1`,
-      [organisationId],
-    );
-    return head === undefined ? '0' : String(head.last_seq);
-  }
-
   private async rows(
     organisationId: string,
     filter: AuditFilter,
@@ -117,8 +102,7 @@ export class AuditLogService {
     take: number,
   ): Promise<AuditEntryRow[]> {
     if (filter.words.length === 0) {
-      const q = pageQuery(organisationId, filter, snapshot, after, take);
-      return this.reads.query(q.sql, q.params);
+      return this.entries.page(organisationId, filter, snapshot, after, take);
     }
     // Each prefix becomes the exact words it matches, when they are few enough to list; a prefix
     // no word has means nothing can match. Their entry counts choose the plan (search-plan.ts).
@@ -131,8 +115,7 @@ export class AuditLogService {
       const hits = await this.walk(organisationId, filter, snapshot, after, take, plan.window);
       if (hits !== null) return hits;
     }
-    const index = searchIndexQuery(organisationId, filter, snapshot, after, take);
-    return this.dataSource.query(index.sql, index.params);
+    return this.entries.searchIndex(organisationId, filter, snapshot, after, take);
   }
 
   /**
@@ -152,8 +135,7 @@ export class AuditLogService {
     const hits: AuditEntryRow[] = [];
     for (let read = 0; ; ) {
       const size = read < window ? Math.min(WALK_CHUNK, window - read) : WALK_CHUNK;
-      const q = searchWalkQuery(organisationId, filter, snapshot, after, take - hits.length, size);
-      const rows: (AuditEntryRow & { hit: boolean; n: string })[] = await this.dataSource.query(q.sql, q.params);
+      const rows = await this.entries.searchWalkChunk(organisationId, filter, snapshot, after, take - hits.length, size);
       rows.sort((a, b) => Number(a.n) - Number(b.n));
       for (const { hit, n: _n, ...row } of rows) if (hit) hits.push(row);
       // The chunk's last entry comes back when the chunk was full: without it, the scope ran out.
@@ -170,8 +152,7 @@ export class AuditLogService {
    * entries hold them (at most; null when the prefix has too many words to count).
    */
   private async expand(organisationId: string, prefix: string): Promise<{ words: string[] | null; entries: number | null }> {
-    const q = prefixExpansionQuery(organisationId, prefix);
-    const rows: { word: string; words: string; entries_total: string }[] = await this.dataSource.query(q.sql, q.params);
+    const rows = await this.entries.prefixWords(organisationId, prefix);
     if (rows.length === 0) return { words: [], entries: 0 };
     const { words, entries_total } = rows[0];
     return {

@@ -1,0 +1,95 @@
+import { Injectable, Optional } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import {
+  type AuditFilter,
+  type AuditPosition,
+  firstPageQuery,
+  pageQuery,
+  prefixExpansionQuery,
+  searchIndexQuery,
+  searchWalkQuery,
+} from '@interlock/audit';
+import { PreparedReads } from '../database/prepared-reads';
+import type { AuditEntryRow } from './audit-entry.response';
+
+/** An entry of a search walk's chunk: whether it matched, and its place in the chunk (1-based). */
+export type AuditWalkRow = AuditEntryRow & { hit: boolean; n: string };
+
+/** A word of the organisation's lexicon starting with a prefix, with the totals over all of them. */
+export interface AuditPrefixRow {
+  word: string;
+  /** How many words start with the prefix. */
+  words: string;
+  /** How many entries hold one of them (at most: an entry may hold several). */
+  entries_total: string;
+}
+
+/**
+ * The audit log's reads (`audit_log_entries`, `audit_log_heads`, `audit_log_words`; the writer
+ * and the statements' text are `@interlock/audit`'s, whose plans the hand-written SQL keeps).
+ * Every method reads one organisation, named first. The two page reads of the hot path (a first
+ * page, a page of a walk) run as named prepared statements (`PreparedReads`).
+ */
+@Injectable()
+export class AuditLogRepository {
+  private readonly reads: PreparedReads;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @Optional() reads?: PreparedReads,
+  ) {
+    this.reads = reads ?? new PreparedReads(dataSource, false);
+  }
+
+  /**
+   * The first page of a walk without words and the snapshot it is bound to, in one statement:
+   * each row carries the organisation's newest sequence number (`snapshot`, null when none).
+   */
+  firstPage(organisationId: string, filter: AuditFilter, take: number): Promise<(AuditEntryRow & { snapshot: string | null })[]> {
+    const q = firstPageQuery(organisationId, filter, take);
+    return this.reads.query(q.sql, q.params);
+  }
+
+  /** Up to `take` entries matching the filters (no words), newest first, at the snapshot, after `after`. */
+  page(organisationId: string, filter: AuditFilter, snapshot: string, after: AuditPosition | undefined, take: number): Promise<AuditEntryRow[]> {
+    const q = pageQuery(organisationId, filter, snapshot, after, take);
+    return this.reads.query(q.sql, q.params);
+  }
+
+  /** The organisation's newest sequence number now ('0' before its first entry). */
+  async snapshot(organisationId: string): Promise<string> {
+    const [head]: { last_seq: string }[] = await this.dataSource.query(
+      `SELECT last_seq FROM audit_log_heads WHERE organisation_id = $1`,
+      [organisationId],
+    );
+    return head === undefined ? '0' : String(head.last_seq);
+  }
+
+  /** The organisation's words starting with `prefix`, each row with the totals (none: no such word). */
+  prefixWords(organisationId: string, prefix: string): Promise<AuditPrefixRow[]> {
+    const q = prefixExpansionQuery(organisationId, prefix);
+    return this.dataSource.query(q.sql, q.params);
+  }
+
+  /**
+   * One chunk of a search walk: the next `size` entries in scope after `after`, of which the
+   * matches (up to `take`) and the chunk's last entry (when the chunk was full) come back.
+   */
+  searchWalkChunk(
+    organisationId: string,
+    filter: AuditFilter,
+    snapshot: string,
+    after: AuditPosition | undefined,
+    take: number,
+    size: number,
+  ): Promise<AuditWalkRow[]> {
+    const q = searchWalkQuery(organisationId, filter, snapshot, after, take, size);
+    return this.dataSource.query(q.sql, q.params);
+  }
+
+  /** A search through the word index: up to `take` matches, newest first, at the snapshot, after `after`. */
+  searchIndex(organisationId: string, filter: AuditFilter, snapshot: string, after: AuditPosition | undefined, take: number): Promise<AuditEntryRow[]> {
+    const q = searchIndexQuery(organisationId, filter, snapshot, after, take);
+    return this.dataSource.query(q.sql, q.params);
+  }
+}

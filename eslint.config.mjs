@@ -78,7 +78,6 @@ const SQL_PENDING_OWNER = [
   'apps/api/src/roles/roles.service.ts',
   'apps/api/src/sessions/live-view.service.ts',
   'apps/api/src/sessions/sessions.service.ts',
-  'apps/api/src/webhooks/webhooks.service.ts',
 ];
 // Upper case, as every statement here is written: prose such as 'Select a role' is not SQL.
 const SQL_TEXT = String.raw`/^\s*(SELECT|INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|WITH\s+\w+\s+AS)\b/`;

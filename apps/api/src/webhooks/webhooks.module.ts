@@ -15,6 +15,7 @@ import { WebhookRetentionJob } from './webhook-retention.job';
 import { WebhookSecretBox } from './webhook-secret.util';
 import { WebhookSender } from './webhook-sender';
 import { WebhooksController } from './webhooks.controller';
+import { WebhooksRepository } from './webhooks.repository';
 import { WEBHOOK_RESOLVER, WEBHOOK_SECRET_BOX, WebhooksService } from './webhooks.service';
 
 /**
@@ -27,6 +28,7 @@ import { WEBHOOK_RESOLVER, WEBHOOK_SECRET_BOX, WebhooksService } from './webhook
   controllers: [WebhooksController],
   providers: [
     WebhooksService,
+    WebhooksRepository,
     { provide: WebhookResolver, useValue: new WebhookResolver() },
     { provide: WEBHOOK_RESOLVER, inject: [WebhookResolver], useFactory: (resolver: WebhookResolver) => (host: string) => resolver.lookup(host) },
     { provide: WEBHOOK_SECRET_BOX, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new WebhookSecretBox(config.apiKeyPepper) },

@@ -13,28 +13,38 @@ __all__ = ["AsyncPage", "AsyncPaginator", "SyncPage"]
 T = TypeVar("T")
 
 
-def _has_next(cursor: Optional[str]) -> bool:
-    return isinstance(cursor, str) and cursor != ""
+class _Page(Generic[T]):
+    """What a sync and an async page share: the items, the next cursor and whether there is a next page."""
 
-
-class SyncPage(Generic[T]):
-    """One page of a list. Iterating it walks this page's items and every later page's."""
-
-    def __init__(self, *, data: list[T], next_cursor: Optional[str], fetch_page: Callable[[str], SyncPage[T]]) -> None:
+    def __init__(self, data: list[T], next_cursor: Optional[str]) -> None:
         #: The items of this page.
         self.data = data
         #: The cursor of the next page; None on the last.
         self.next_cursor = next_cursor
-        self._fetch_page = fetch_page
 
     def has_next_page(self) -> bool:
-        return _has_next(self.next_cursor)
+        return isinstance(self.next_cursor, str) and self.next_cursor != ""
+
+    def _next_page_cursor(self) -> str:
+        """The cursor to fetch the next page with; raises when there is none."""
+        if self.next_cursor is None or not self.has_next_page():
+            raise InterlockError("No next page: check has_next_page() before calling get_next_page().")
+        return self.next_cursor
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(items={len(self.data)}, next_cursor={self.next_cursor!r})"
+
+
+class SyncPage(_Page[T]):
+    """One page of a list. Iterating it walks this page's items and every later page's."""
+
+    def __init__(self, *, data: list[T], next_cursor: Optional[str], fetch_page: Callable[[str], SyncPage[T]]) -> None:
+        super().__init__(data, next_cursor)
+        self._fetch_page = fetch_page
 
     def get_next_page(self) -> SyncPage[T]:
         """The next page; raises when there is none (check ``has_next_page()`` first)."""
-        if self.next_cursor is None or not self.has_next_page():
-            raise InterlockError("No next page: check has_next_page() before calling get_next_page().")
-        return self._fetch_page(self.next_cursor)
+        return self._fetch_page(self._next_page_cursor())
 
     def iter_pages(self) -> Iterator[SyncPage[T]]:
         """This page and each later one, fetched as the loop asks for them."""
@@ -47,28 +57,19 @@ class SyncPage(Generic[T]):
         for page in self.iter_pages():
             yield from page.data
 
-    def __repr__(self) -> str:
-        return f"SyncPage(items={len(self.data)}, next_cursor={self.next_cursor!r})"
 
-
-class AsyncPage(Generic[T]):
+class AsyncPage(_Page[T]):
     """One page of a list. ``async for`` over it walks this page's items and every later page's."""
 
     def __init__(
         self, *, data: list[T], next_cursor: Optional[str], fetch_page: Callable[[str], Awaitable[AsyncPage[T]]]
     ) -> None:
-        self.data = data
-        self.next_cursor = next_cursor
+        super().__init__(data, next_cursor)
         self._fetch_page = fetch_page
-
-    def has_next_page(self) -> bool:
-        return _has_next(self.next_cursor)
 
     async def get_next_page(self) -> AsyncPage[T]:
         """The next page; raises when there is none (check ``has_next_page()`` first)."""
-        if self.next_cursor is None or not self.has_next_page():
-            raise InterlockError("No next page: check has_next_page() before calling get_next_page().")
-        return await self._fetch_page(self.next_cursor)
+        return await self._fetch_page(self._next_page_cursor())
 
     async def iter_pages(self) -> AsyncIterator[AsyncPage[T]]:
         page: Optional[AsyncPage[T]] = self
@@ -80,9 +81,6 @@ class AsyncPage(Generic[T]):
         async for page in self.iter_pages():
             for item in page.data:
                 yield item
-
-    def __repr__(self) -> str:
-        return f"AsyncPage(items={len(self.data)}, next_cursor={self.next_cursor!r})"
 
 
 class AsyncPaginator(Generic[T]):

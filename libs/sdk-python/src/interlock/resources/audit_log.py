@@ -5,14 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Optional
 
-from .._options import Headers, RequestOptions, Timeout
-from .._response import RawResponses
+from .._options import Headers, Timeout
 from ..types import ActorType, AuditCategory, AuditLogEntry, TargetType
+from ._base import ClientT, ListingResource, ListT, read_options
 from ._wire import Id, Timestamp, compact, wire_id
 
 if TYPE_CHECKING:
-    from .._client import AsyncInterlock, Interlock
-    from .._pagination import AsyncPaginator, SyncPage
+    # Named by the sync and async classes' base (string type arguments, which ruff does not read).
+    from .._client import AsyncInterlock, Interlock  # noqa: F401
+    from .._pagination import AsyncPaginator, SyncPage  # noqa: F401
 
 __all__ = ["AsyncAuditLog", "AuditLog"]
 
@@ -51,15 +52,7 @@ def _params(
     )
 
 
-class AuditLog:
-    def __init__(self, client: Interlock) -> None:
-        self._client = client
-
-    @property
-    def with_raw_response(self) -> Any:
-        """The same calls, returning an ``APIResponse`` (status, headers, ``request_id``, ``parse()``)."""
-        return RawResponses(self)
-
+class _AuditLog(ListingResource[ClientT, ListT]):
     def list(
         self,
         *,
@@ -79,58 +72,19 @@ class AuditLog:
         extra_headers: Optional[Headers] = None,
         extra_query: Optional[Mapping[str, object]] = None,
         extra_body: Optional[Mapping[str, Any]] = None,
-    ) -> SyncPage[AuditLogEntry]:
+    ) -> ListT:
         """Entries, newest first. ``for e in client.audit_log.list(...)`` walks every page with the same
-        filters; the returned first page also gives page-by-page access. ``from_`` is inclusive, ``to``
-        exclusive (ISO 8601 strings or datetimes; naive datetimes are taken as UTC)."""
-        options = RequestOptions(
-            timeout=timeout,
-            max_retries=max_retries,
-            extra_headers=extra_headers,
-            extra_query=extra_query,
-            extra_body=extra_body,
-        )
+        filters; the returned first page also gives page-by-page access (async: ``async for`` walks every
+        page; ``await`` it for the first page). ``from_`` is inclusive, ``to`` exclusive (ISO 8601 strings
+        or datetimes; naive datetimes are taken as UTC)."""
+        options = read_options(timeout, max_retries, extra_headers, extra_query, extra_body)
         params = _params(q, category, action, actor_type, actor_id, target_type, target_id, from_, to, limit, cursor)
-        return self._client.get_list("/api/audit-log", params, _entries, options)
+        return self._get_list("/api/audit-log", params, _entries, options)
 
 
-class AsyncAuditLog:
-    def __init__(self, client: AsyncInterlock) -> None:
-        self._client = client
+class AuditLog(_AuditLog["Interlock", "SyncPage[AuditLogEntry]"]):
+    """``client.audit_log``."""
 
-    @property
-    def with_raw_response(self) -> Any:
-        """The same calls, returning an ``APIResponse`` (status, headers, ``request_id``, ``parse()``)."""
-        return RawResponses(self)
 
-    def list(
-        self,
-        *,
-        q: Optional[str] = None,
-        category: Optional[AuditCategory] = None,
-        action: Optional[str] = None,
-        actor_type: Optional[ActorType] = None,
-        actor_id: Optional[Id] = None,
-        target_type: Optional[TargetType] = None,
-        target_id: Optional[Id] = None,
-        from_: Optional[Timestamp] = None,
-        to: Optional[Timestamp] = None,
-        limit: Optional[int] = None,
-        cursor: Optional[str] = None,
-        timeout: Optional[Timeout] = None,
-        max_retries: Optional[int] = None,
-        extra_headers: Optional[Headers] = None,
-        extra_query: Optional[Mapping[str, object]] = None,
-        extra_body: Optional[Mapping[str, Any]] = None,
-    ) -> AsyncPaginator[AuditLogEntry]:
-        """Entries, newest first: ``async for e in client.audit_log.list(...)`` walks every page; ``await``
-        it for the first page."""
-        options = RequestOptions(
-            timeout=timeout,
-            max_retries=max_retries,
-            extra_headers=extra_headers,
-            extra_query=extra_query,
-            extra_body=extra_body,
-        )
-        params = _params(q, category, action, actor_type, actor_id, target_type, target_id, from_, to, limit, cursor)
-        return self._client.get_list("/api/audit-log", params, _entries, options)
+class AsyncAuditLog(_AuditLog["AsyncInterlock", "AsyncPaginator[AuditLogEntry]"]):
+    """``client.audit_log`` of the async client."""

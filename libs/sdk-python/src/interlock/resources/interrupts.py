@@ -9,14 +9,15 @@ from typing import TYPE_CHECKING, Any, Optional
 from .. import _retry
 from .._errors import WaitTimeoutError
 from .._options import Headers, RequestOptions, Timeout
-from .._response import RawResponses
 from ..langgraph import interrupts_from_langgraph, langgraph_review_id, to_langgraph_resume
 from ..types import AssigneeFilter, Interrupt, InterruptStatus, ListOrder, OpenedByFilter
+from ._base import ClientT, ListingResource, ListT, read_options
 from ._wire import ActionRequestInput, Id, Timestamp, compact, path_id, to_wire, wire_id
 
 if TYPE_CHECKING:
-    from .._client import AsyncInterlock, Interlock
-    from .._pagination import AsyncPaginator, SyncPage
+    # Named by the sync and async classes' base (string type arguments, which ruff does not read).
+    from .._client import AsyncInterlock, Interlock  # noqa: F401
+    from .._pagination import AsyncPaginator, SyncPage  # noqa: F401
 
 __all__ = ["DEFAULT_POLL_INTERVAL", "DEFAULT_WAIT_TIMEOUT", "AsyncInterrupts", "Interrupts"]
 
@@ -80,15 +81,41 @@ def _interrupts(body: Any) -> list[Interrupt]:
     return [Interrupt.model_validate(item) for item in body.get("interrupts", [])]
 
 
-class Interrupts:
-    def __init__(self, client: Interlock) -> None:
-        self._client = client
+class _Interrupts(ListingResource[ClientT, ListT]):
+    def list(
+        self,
+        *,
+        status: Optional[InterruptStatus] = None,
+        external_id: Optional[str] = None,
+        opened_by: Optional[OpenedByFilter] = None,
+        assignee: Optional[AssigneeFilter] = None,
+        escalated: Optional[bool] = None,
+        q: Optional[str] = None,
+        from_: Optional[Timestamp] = None,
+        to: Optional[Timestamp] = None,
+        order: Optional[ListOrder] = None,
+        limit: Optional[int] = None,
+        cursor: Optional[str] = None,
+        timeout: Optional[Timeout] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
+    ) -> ListT:
+        """Interrupts, newest first (``order="oldest"`` reverses): the first page, iterating which walks every
+        page (async: ``await`` it for the first page, or ``async for`` over every item).
 
-    @property
-    def with_raw_response(self) -> Any:
-        """The same calls, returning an ``APIResponse`` (status, headers, ``request_id``, ``parse()``)."""
-        return RawResponses(self)
+        Filters: ``status``, ``external_id``, ``opened_by="me"`` (the interrupts this key opened),
+        ``assignee="unassigned"`` (``me`` and ``my_teams`` name a signed-in member: nothing is assigned to a key),
+        ``escalated``, ``q`` (every word a prefix of a title word; case and accents ignored), ``from_``
+        (inclusive) and ``to`` (exclusive) on ``created_at``.
+        """
+        options = read_options(timeout, max_retries, extra_headers, extra_query, extra_body)
+        params = _list_params(status, external_id, opened_by, assignee, escalated, q, from_, to, order, limit, cursor)
+        return self._get_list("/api/interrupts", params, _interrupts, options)
 
+
+class Interrupts(_Interrupts["Interlock", "SyncPage[Interrupt]"]):
     def create(
         self,
         *,
@@ -121,51 +148,8 @@ class Interrupts:
         extra_body: Optional[Mapping[str, Any]] = None,
     ) -> Interrupt:
         """One interrupt, with its decisions."""
-        options = RequestOptions(
-            timeout=timeout,
-            max_retries=max_retries,
-            extra_headers=extra_headers,
-            extra_query=extra_query,
-            extra_body=extra_body,
-        )
+        options = read_options(timeout, max_retries, extra_headers, extra_query, extra_body)
         return self._client.request_model(Interrupt, "GET", f"/api/interrupts/{path_id(interrupt_id)}", options=options)
-
-    def list(
-        self,
-        *,
-        status: Optional[InterruptStatus] = None,
-        external_id: Optional[str] = None,
-        opened_by: Optional[OpenedByFilter] = None,
-        assignee: Optional[AssigneeFilter] = None,
-        escalated: Optional[bool] = None,
-        q: Optional[str] = None,
-        from_: Optional[Timestamp] = None,
-        to: Optional[Timestamp] = None,
-        order: Optional[ListOrder] = None,
-        limit: Optional[int] = None,
-        cursor: Optional[str] = None,
-        timeout: Optional[Timeout] = None,
-        max_retries: Optional[int] = None,
-        extra_headers: Optional[Headers] = None,
-        extra_query: Optional[Mapping[str, object]] = None,
-        extra_body: Optional[Mapping[str, Any]] = None,
-    ) -> SyncPage[Interrupt]:
-        """Interrupts, newest first (``order="oldest"`` reverses): the first page; iterating it walks every page.
-
-        Filters: ``status``, ``external_id``, ``opened_by="me"`` (the interrupts this key opened),
-        ``assignee="unassigned"`` (``me`` and ``my_teams`` name a signed-in member: nothing is assigned to a key),
-        ``escalated``, ``q`` (every word a prefix of a title word; case and accents ignored), ``from_``
-        (inclusive) and ``to`` (exclusive) on ``created_at``.
-        """
-        options = RequestOptions(
-            timeout=timeout,
-            max_retries=max_retries,
-            extra_headers=extra_headers,
-            extra_query=extra_query,
-            extra_body=extra_body,
-        )
-        params = _list_params(status, external_id, opened_by, assignee, escalated, q, from_, to, order, limit, cursor)
-        return self._client.get_list("/api/interrupts", params, _interrupts, options)
 
     def wait_for_answer(
         self,
@@ -239,15 +223,7 @@ class Interrupts:
         return to_langgraph_resume(answered)
 
 
-class AsyncInterrupts:
-    def __init__(self, client: AsyncInterlock) -> None:
-        self._client = client
-
-    @property
-    def with_raw_response(self) -> Any:
-        """The same calls, returning an ``APIResponse`` (status, headers, ``request_id``, ``parse()``)."""
-        return RawResponses(self)
-
+class AsyncInterrupts(_Interrupts["AsyncInterlock", "AsyncPaginator[Interrupt]"]):
     async def create(
         self,
         *,
@@ -280,48 +256,10 @@ class AsyncInterrupts:
         extra_body: Optional[Mapping[str, Any]] = None,
     ) -> Interrupt:
         """One interrupt, with its decisions."""
-        options = RequestOptions(
-            timeout=timeout,
-            max_retries=max_retries,
-            extra_headers=extra_headers,
-            extra_query=extra_query,
-            extra_body=extra_body,
-        )
+        options = read_options(timeout, max_retries, extra_headers, extra_query, extra_body)
         return await self._client.request_model(
             Interrupt, "GET", f"/api/interrupts/{path_id(interrupt_id)}", options=options
         )
-
-    def list(
-        self,
-        *,
-        status: Optional[InterruptStatus] = None,
-        external_id: Optional[str] = None,
-        opened_by: Optional[OpenedByFilter] = None,
-        assignee: Optional[AssigneeFilter] = None,
-        escalated: Optional[bool] = None,
-        q: Optional[str] = None,
-        from_: Optional[Timestamp] = None,
-        to: Optional[Timestamp] = None,
-        order: Optional[ListOrder] = None,
-        limit: Optional[int] = None,
-        cursor: Optional[str] = None,
-        timeout: Optional[Timeout] = None,
-        max_retries: Optional[int] = None,
-        extra_headers: Optional[Headers] = None,
-        extra_query: Optional[Mapping[str, object]] = None,
-        extra_body: Optional[Mapping[str, Any]] = None,
-    ) -> AsyncPaginator[Interrupt]:
-        """Interrupts, newest first: await for the first page, or ``async for`` over every item (the filters
-        of ``Interlock.interrupts.list``)."""
-        options = RequestOptions(
-            timeout=timeout,
-            max_retries=max_retries,
-            extra_headers=extra_headers,
-            extra_query=extra_query,
-            extra_body=extra_body,
-        )
-        params = _list_params(status, external_id, opened_by, assignee, escalated, q, from_, to, order, limit, cursor)
-        return self._client.get_list("/api/interrupts", params, _interrupts, options)
 
     async def wait_for_answer(
         self,

@@ -6,13 +6,14 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Optional
 
 from .._options import Headers, RequestOptions, Timeout
-from .._response import RawResponses
 from ..types import Session, SessionAppendResponse, SessionListStatus
+from ._base import ClientT, ListingResource, ListT, read_options
 from ._wire import Id, SessionMessageInput, compact, path_id, to_wire
 
 if TYPE_CHECKING:
-    from .._client import AsyncInterlock, Interlock
-    from .._pagination import AsyncPaginator, SyncPage
+    # Named by the sync and async classes' base (string type arguments, which ruff does not read).
+    from .._client import AsyncInterlock, Interlock  # noqa: F401
+    from .._pagination import AsyncPaginator, SyncPage  # noqa: F401
 
 __all__ = ["AsyncSessions", "Sessions"]
 
@@ -35,31 +36,28 @@ def _sessions(body: Any) -> list[Session]:
     return [Session.model_validate(item) for item in body.get("sessions", [])]
 
 
-def _read_options(
-    timeout: Optional[Timeout],
-    max_retries: Optional[int],
-    extra_headers: Optional[Headers],
-    extra_query: Optional[Mapping[str, object]],
-    extra_body: Optional[Mapping[str, Any]],
-) -> RequestOptions:
-    return RequestOptions(
-        timeout=timeout,
-        max_retries=max_retries,
-        extra_headers=extra_headers,
-        extra_query=extra_query,
-        extra_body=extra_body,
-    )
+class _Sessions(ListingResource[ClientT, ListT]):
+    def list(
+        self,
+        *,
+        status: Optional[SessionListStatus] = None,
+        external_id: Optional[str] = None,
+        limit: Optional[int] = None,
+        cursor: Optional[str] = None,
+        timeout: Optional[Timeout] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
+    ) -> ListT:
+        """Sessions, newest first (by ``started_at``): the first page, iterating which walks every page
+        (async: ``await`` it for the first page, or ``async for`` over every item). ``status="ended"`` is
+        every session no longer active (ended or disconnected)."""
+        options = read_options(timeout, max_retries, extra_headers, extra_query, extra_body)
+        return self._get_list("/api/sessions", _list_params(status, external_id, limit, cursor), _sessions, options)
 
 
-class Sessions:
-    def __init__(self, client: Interlock) -> None:
-        self._client = client
-
-    @property
-    def with_raw_response(self) -> Any:
-        """The same calls, returning an ``APIResponse`` (status, headers, ``request_id``, ``parse()``)."""
-        return RawResponses(self)
-
+class Sessions(_Sessions["Interlock", "SyncPage[Session]"]):
     def start(
         self,
         *,
@@ -89,28 +87,8 @@ class Sessions:
         extra_body: Optional[Mapping[str, Any]] = None,
     ) -> Session:
         """One session (``message_count``, ``status``, ``ended_at``…)."""
-        options = _read_options(timeout, max_retries, extra_headers, extra_query, extra_body)
+        options = read_options(timeout, max_retries, extra_headers, extra_query, extra_body)
         return self._client.request_model(Session, "GET", f"/api/sessions/{path_id(session_id)}", options=options)
-
-    def list(
-        self,
-        *,
-        status: Optional[SessionListStatus] = None,
-        external_id: Optional[str] = None,
-        limit: Optional[int] = None,
-        cursor: Optional[str] = None,
-        timeout: Optional[Timeout] = None,
-        max_retries: Optional[int] = None,
-        extra_headers: Optional[Headers] = None,
-        extra_query: Optional[Mapping[str, object]] = None,
-        extra_body: Optional[Mapping[str, Any]] = None,
-    ) -> SyncPage[Session]:
-        """Sessions, newest first (by ``started_at``): the first page; iterating it walks every page.
-        ``status="ended"`` is every session no longer active (ended or disconnected)."""
-        options = _read_options(timeout, max_retries, extra_headers, extra_query, extra_body)
-        return self._client.get_list(
-            "/api/sessions", _list_params(status, external_id, limit, cursor), _sessions, options
-        )
 
     def append(
         self,
@@ -148,15 +126,7 @@ class Sessions:
         return self._client.request_model(Session, "POST", path, options=options)
 
 
-class AsyncSessions:
-    def __init__(self, client: AsyncInterlock) -> None:
-        self._client = client
-
-    @property
-    def with_raw_response(self) -> Any:
-        """The same calls, returning an ``APIResponse`` (status, headers, ``request_id``, ``parse()``)."""
-        return RawResponses(self)
-
+class AsyncSessions(_Sessions["AsyncInterlock", "AsyncPaginator[Session]"]):
     async def start(
         self,
         *,
@@ -186,28 +156,9 @@ class AsyncSessions:
         extra_body: Optional[Mapping[str, Any]] = None,
     ) -> Session:
         """One session (``message_count``, ``status``, ``ended_at``…)."""
-        options = _read_options(timeout, max_retries, extra_headers, extra_query, extra_body)
+        options = read_options(timeout, max_retries, extra_headers, extra_query, extra_body)
         path = f"/api/sessions/{path_id(session_id)}"
         return await self._client.request_model(Session, "GET", path, options=options)
-
-    def list(
-        self,
-        *,
-        status: Optional[SessionListStatus] = None,
-        external_id: Optional[str] = None,
-        limit: Optional[int] = None,
-        cursor: Optional[str] = None,
-        timeout: Optional[Timeout] = None,
-        max_retries: Optional[int] = None,
-        extra_headers: Optional[Headers] = None,
-        extra_query: Optional[Mapping[str, object]] = None,
-        extra_body: Optional[Mapping[str, Any]] = None,
-    ) -> AsyncPaginator[Session]:
-        """Sessions, newest first: await for the first page, or ``async for`` over every item."""
-        options = _read_options(timeout, max_retries, extra_headers, extra_query, extra_body)
-        return self._client.get_list(
-            "/api/sessions", _list_params(status, external_id, limit, cursor), _sessions, options
-        )
 
     async def append(
         self,

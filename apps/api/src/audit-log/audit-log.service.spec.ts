@@ -11,6 +11,24 @@ function row(seq: number, n: number, hit: boolean) {
   return { id: `e${seq}`, created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, seq)), seq: String(seq), hit, n: String(n) };
 }
 
+/** An entry as a page query returns it. */
+function entry(seq: number) {
+  return {
+    ...row(seq, seq, true),
+    action: 'interrupt.created',
+    category: 'interrupt',
+    actor_type: 'api_key',
+    actor_id: 'k-1',
+    actor_name: 'ci',
+    target_type: null,
+    target_id: null,
+    target_name: null,
+    summary: 's',
+    metadata: null,
+    ip_address: null,
+  };
+}
+
 describe('AuditLogService search walk', () => {
   /** A service whose data source answers the queries in order with `answers`, recording them. */
   function scripted(answers: unknown[][]) {
@@ -67,21 +85,7 @@ describe('AuditLogService search walk', () => {
 describe('AuditLogService first page', () => {
   it('reads the first page and its snapshot in one statement, and puts the snapshot in the cursor', async () => {
     const calls: { sql: string; params: unknown[] }[] = [];
-    const rows = [3, 2, 1].map((seq) => ({
-      ...row(seq, seq, true),
-      action: 'interrupt.created',
-      category: 'interrupt',
-      actor_type: 'api_key',
-      actor_id: null,
-      actor_name: 'k',
-      target_type: null,
-      target_id: null,
-      target_name: null,
-      summary: 's',
-      metadata: null,
-      ip_address: null,
-      snapshot: '7',
-    }));
+    const rows = [3, 2, 1].map((seq) => ({ ...entry(seq), snapshot: '7' }));
     const dataSource = {
       query: async (sql: string, params: unknown[]) => {
         calls.push({ sql, params });
@@ -104,20 +108,6 @@ describe('AuditLogService first page', () => {
 
 describe('AuditLogService rules, over a fake repository', () => {
   const config = { cursorSecret: 'c'.repeat(32) } as AppConfig;
-  const entry = (seq: number) => ({
-    ...row(seq, seq, true),
-    action: 'interrupt.created',
-    category: 'interrupt',
-    actor_type: 'api_key',
-    actor_id: 'k-1',
-    actor_name: 'ci',
-    target_type: null,
-    target_id: null,
-    target_name: null,
-    summary: 's',
-    metadata: null,
-    ip_address: null,
-  });
 
   function setUp(overrides: Partial<Record<keyof AuditLogRepository, jest.Mock>> = {}) {
     const repository = {

@@ -107,7 +107,7 @@ const apiLayers = [
           patterns: [
             {
               group: ['**/http/api-error'],
-              message: "Services throw DomainError from '@interlock/domain'; http/api-error is the HTTP layer's name for it.",
+              message: "There is one error class, DomainError from '@interlock/domain' (the http/api-error alias is gone).",
             },
           ],
         },

@@ -9,7 +9,7 @@ import { ORGANISATION_IN_QUERY } from '../decorators/route-access.decorator';
 import { ORGANISATION_HEADER, requestedOrganisation } from '../organisation-choice.util';
 import { ApiKeyPrincipal, assertNever, setPrincipal } from '../principal';
 import { SignInSessionService } from '../sign-in-session.service';
-import { readSessionCookie } from '../session-cookie.util';
+import { readSessionCookie, SessionCookies } from '../session-cookie.util';
 import { ApiKeyAuthGuard } from '../strategies/api-key.strategy';
 import { routeAccessOf } from './route-access.guard';
 
@@ -31,6 +31,7 @@ export class AuthenticationGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly apiKeyGuard: ApiKeyAuthGuard,
     private readonly signIns: SignInSessionService,
+    private readonly cookies: SessionCookies,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.ownOrigins = new Set([config.publicOrigin, ...config.allowedOrigins]);
@@ -135,7 +136,7 @@ export class AuthenticationGuard implements CanActivate {
   }
 
   private signInRequired(context: ExecutionContext, token: string | undefined): never {
-    if (token !== undefined) this.signIns.clearCookie(context.switchToHttp().getResponse<Response>());
+    if (token !== undefined) this.cookies.clear(context.switchToHttp().getResponse<Response>());
     throw DomainError.of('SIGN_IN_REQUIRED');
   }
 

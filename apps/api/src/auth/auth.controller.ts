@@ -7,6 +7,7 @@ import { HumanRoute, MemberRoute, UserRoute } from './decorators/route-access.de
 import type { MemberPrincipal, UserPrincipal } from './principal';
 import { AuthService } from './auth.service';
 import { SignInSessionResponse } from './dto/sign-in-session.response';
+import { SessionCookies } from './session-cookie.util';
 import { SignInSessionService } from './sign-in-session.service';
 import { SignInDto } from './dto/sign-in.dto';
 import { SignUpDto } from './dto/sign-up.dto';
@@ -17,6 +18,7 @@ export class AuthController {
   constructor(
     private readonly auth: AuthService,
     private readonly signIns: SignInSessionService,
+    private readonly cookies: SessionCookies,
   ) {}
 
   @Post('sign-up')
@@ -29,7 +31,7 @@ export class AuthController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<OrganisationJoinedResponse> {
     const signedIn = await this.auth.signUp(body, ip);
-    this.signIns.setCookie(res, signedIn.token, signedIn.expiresAt);
+    this.cookies.set(res, signedIn.token, signedIn.expiresAt);
     return signedIn.body;
   }
 
@@ -44,7 +46,7 @@ export class AuthController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<AccountResponse> {
     const signedIn = await this.auth.signIn(body.email, body.password, ip);
-    this.signIns.setCookie(res, signedIn.token, signedIn.expiresAt);
+    this.cookies.set(res, signedIn.token, signedIn.expiresAt);
     return signedIn.body;
   }
 
@@ -55,7 +57,7 @@ export class AuthController {
   @ApiNoContentResponse({ description: 'Signed out; the cookie is cleared.' })
   async signOut(@CurrentUser() user: UserPrincipal, @Res({ passthrough: true }) res: Response): Promise<void> {
     await this.signIns.revoke(user.signInSessionId);
-    this.signIns.clearCookie(res);
+    this.cookies.clear(res);
   }
 
   @Get('session')
@@ -66,6 +68,10 @@ export class AuthController {
   })
   @ApiOkResponse({ type: SignInSessionResponse })
   signInSession(@CurrentMember() member: MemberPrincipal): Promise<SignInSessionResponse> {
-    return this.auth.describeSignInSession(member);
+    return this.auth.describeSignInSession(
+      member.organisationId,
+      { id: member.memberId, email: member.email, name: member.memberName, roleId: member.roleId, roleName: member.roleName },
+      [...member.permissions],
+    );
   }
 }

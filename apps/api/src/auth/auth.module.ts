@@ -8,7 +8,9 @@ import { PermissionGuard } from './guards/permission.guard';
 import { PlanGuard } from './guards/plan.guard';
 import { RateLimitGuard } from './guards/rate-limit.guard';
 import { RouteAccessGuard } from './guards/route-access.guard';
+import { SessionCookies } from './session-cookie.util';
 import { SignInSessionService } from './sign-in-session.service';
+import { SignInSessionsRepository } from './sign-in-sessions.repository';
 import { ApiKeyAuthGuard, ApiKeyStrategy } from './strategies/api-key.strategy';
 
 /**
@@ -22,6 +24,8 @@ import { ApiKeyAuthGuard, ApiKeyStrategy } from './strategies/api-key.strategy';
   imports: [PassportModule, ApiKeysModule],
   providers: [
     SignInSessionService,
+    SignInSessionsRepository,
+    SessionCookies,
     ApiKeyStrategy,
     ApiKeyAuthGuard,
     { provide: APP_GUARD, useClass: RouteAccessGuard },
@@ -31,6 +35,6 @@ import { ApiKeyAuthGuard, ApiKeyStrategy } from './strategies/api-key.strategy';
     { provide: APP_GUARD, useClass: PermissionGuard },
     { provide: APP_GUARD, useClass: RequestHygieneGuard },
   ],
-  exports: [SignInSessionService],
+  exports: [SignInSessionService, SessionCookies],
 })
 export class AuthModule {}

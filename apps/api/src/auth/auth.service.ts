@@ -1,15 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { Plan } from '@interlock/domain';
+import type { Permission } from '@interlock/domain';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { AuthAttemptLimiter } from '../rate-limits/auth-attempt-limiter.service';
 import { OrganisationSetupService } from '../organisation/organisation-setup.service';
+import { OrganisationsRepository } from '../organisation/organisations.repository';
 import { describeAccount, describeJoined } from '../users/account.util';
 import type { AccountResponse, OrganisationJoinedResponse } from '../users/dto/account.response';
 import { findUserByEmail, insertUser, normaliseEmail } from '../users/users.repository';
 import { DECOY_PASSWORD_HASH, hashPassword, verifyPassword } from './password.util';
-import type { MemberPrincipal } from './principal';
 import { SignInSessionService } from './sign-in-session.service';
 import type { SignInSessionResponse } from './dto/sign-in-session.response';
 import type { SignUpDto } from './dto/sign-up.dto';
@@ -28,6 +28,7 @@ export class AuthService {
     private readonly dataSource: DataSource,
     private readonly signIns: SignInSessionService,
     private readonly setup: OrganisationSetupService,
+    private readonly organisations: OrganisationsRepository,
     private readonly limiter: AuthAttemptLimiter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -66,16 +67,17 @@ export class AuthService {
   }
 
   /** The member acting for this request's organisation: who, which organisation, which role and permissions. */
-  async describeSignInSession(member: MemberPrincipal): Promise<SignInSessionResponse> {
-    const [organisation]: { name: string; plan: Plan }[] = await this.dataSource.query(
-      `SELECT name, plan FROM organisations WHERE id = $1`,
-      [member.organisationId],
-    );
+  async describeSignInSession(
+    organisationId: string,
+    member: SignInSessionResponse['member'],
+    permissions: Permission[],
+  ): Promise<SignInSessionResponse> {
+    const organisation = await this.organisations.read(this.dataSource, organisationId);
     if (organisation === undefined) throw DomainError.of('NOT_FOUND');
     return {
-      member: { id: member.memberId, email: member.email, name: member.memberName, roleId: member.roleId, roleName: member.roleName },
-      organisation: { id: member.organisationId, name: organisation.name, plan: organisation.plan },
-      permissions: [...member.permissions],
+      member,
+      organisation: { id: organisationId, name: organisation.name, plan: organisation.plan },
+      permissions,
     };
   }
 

@@ -90,3 +90,8 @@ export function actorOf(principal: ApiKeyPrincipal | MemberPrincipal | UserPrinc
 export function memberActorOf(member: MemberPrincipal): MemberActor {
   return { type: 'member', id: member.memberId, name: member.memberName };
 }
+
+/** The member as the one who grants roles or changes members: their actor and their role's permissions. */
+export function granterOf(member: MemberPrincipal): { actor: MemberActor; permissions: ReadonlySet<Permission> } {
+  return { actor: memberActorOf(member), permissions: member.permissions };
+}

@@ -1,4 +1,7 @@
-import type { Request } from 'express';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/app-config';
 
 export const SESSION_COOKIE = 'session';
 
@@ -15,4 +18,33 @@ export function readSessionCookie(req: Request): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * Writes and clears the `session` cookie on a response (the HTTP side of a sign-in session; the
+ * session itself is `SignInSessionService`'s). Controllers call it when they sign someone in or
+ * out: HttpOnly, SameSite=Lax, Secure in production, for the whole site.
+ */
+@Injectable()
+export class SessionCookies {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  set(res: Response, token: string, expiresAt: Date): void {
+    res.cookie(SESSION_COOKIE, token, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: this.config.nodeEnv === 'production',
+      path: '/',
+      expires: expiresAt,
+    });
+  }
+
+  clear(res: Response): void {
+    res.clearCookie(SESSION_COOKIE, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: this.config.nodeEnv === 'production',
+      path: '/',
+    });
+  }
 }

@@ -1,12 +1,10 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
-import type { Response } from 'express';
-import { DataSource, EntityManager } from 'typeorm';
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { isPermission, Permission, Plan } from '@interlock/domain';
-import { APP_CONFIG } from '../config/config.module';
-import type { AppConfig } from '../config/app-config';
+import type { Queryable } from '../database/query-rows.util';
 import type { MemberPrincipal, UserPrincipal } from './principal';
-import { SESSION_COOKIE } from './session-cookie.util';
+import { SignedInUserRow, SignInSessionsRepository } from './sign-in-sessions.repository';
 
 const SESSION_DAYS = 30;
 
@@ -26,52 +24,31 @@ export type MemberSignIn =
   | { readonly outcome: 'member'; readonly member: MemberPrincipal }
   | { readonly outcome: 'not_member' | 'no_organisation' | 'several'; readonly user: UserPrincipal };
 
-interface SignInRow {
-  sign_in_session_id: string;
-  user_id: string;
-  name: string;
-  email: string;
-  organisation_id: string | null;
-  role_id: string | null;
-  role_name: string | null;
-  permissions: string[] | null;
-  plan: Plan | null;
-}
-
 /**
  * People's sign-in sessions (the `session` cookie): a random token in an HttpOnly cookie, its
  * SHA-256 in `sign_in_sessions`. A session belongs to the user; the organisation a request acts
  * for is looked up with it, among the user's current memberships, on every request — so a
- * sign-out, a removal or a role change holds at the next request on every instance.
+ * sign-out, a removal or a role change holds at the next request on every instance. The table
+ * is `SignInSessionsRepository`'s; the cookie itself is the HTTP layer's (`SessionCookies`).
  */
 @Injectable()
 export class SignInSessionService {
   constructor(
     private readonly dataSource: DataSource,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly sessions: SignInSessionsRepository,
   ) {}
 
   /** Creates a sign-in session for a user (inside the caller's transaction) and returns its cookie token. */
-  async create(manager: EntityManager, userId: string): Promise<{ token: string; expiresAt: Date }> {
+  async create(tx: Queryable, userId: string): Promise<{ token: string; expiresAt: Date }> {
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(Date.now() + SESSION_DAYS * 24 * 3600 * 1000);
-    await manager.query(`INSERT INTO sign_in_sessions (id, user_id, token_hash, expires_at) VALUES ($1, $2, $3, $4)`, [
-      randomUUID(),
-      userId,
-      tokenHash(token),
-      expiresAt,
-    ]);
+    await this.sessions.insert(tx, { id: randomUUID(), userId, tokenHash: tokenHash(token), expiresAt });
     return { token, expiresAt };
   }
 
   /** The signed-in user, for routes that act for no organisation. */
   async authenticateUser(token: string): Promise<UserPrincipal | undefined> {
-    const [row]: SignInRow[] = await this.dataSource.query(
-      `SELECT s.id AS sign_in_session_id, u.id AS user_id, u.name, u.email
-         FROM sign_in_sessions s JOIN users u ON u.id = s.user_id
-        WHERE s.token_hash = $1 AND s.expires_at > now()`,
-      [tokenHash(token)],
-    );
+    const row = await this.sessions.findUser(this.dataSource, tokenHash(token));
     return row === undefined ? undefined : toUser(row);
   }
 
@@ -81,20 +58,7 @@ export class SignInSessionService {
    * memberships (at most two are read: two already mean "choose one").
    */
   async authenticateMember(token: string, organisationId: string | undefined): Promise<MemberSignIn | undefined> {
-    const rows: SignInRow[] = await this.dataSource.query(
-      `SELECT s.id AS sign_in_session_id, u.id AS user_id, u.name, u.email,
-              m.organisation_id, m.role_id, r.name AS role_name, r.permissions, o.plan
-         FROM sign_in_sessions s
-         JOIN users u ON u.id = s.user_id
-         LEFT JOIN (memberships m
-                    JOIN roles r ON r.organisation_id = m.organisation_id AND r.id = m.role_id
-                    JOIN organisations o ON o.id = m.organisation_id)
-                ON m.user_id = u.id AND m.left_at IS NULL AND ($2::uuid IS NULL OR m.organisation_id = $2::uuid)
-        WHERE s.token_hash = $1 AND s.expires_at > now()
-        ORDER BY m.organisation_id
-        LIMIT 2`,
-      [tokenHash(token), organisationId ?? null],
-    );
+    const rows = await this.sessions.findMember(this.dataSource, tokenHash(token), organisationId ?? null);
     const [row] = rows;
     if (row === undefined) return undefined;
     if (row.organisation_id === null) {
@@ -128,29 +92,10 @@ export class SignInSessionService {
   }
 
   async revoke(signInSessionId: string): Promise<void> {
-    await this.dataSource.query(`DELETE FROM sign_in_sessions WHERE id = $1`, [signInSessionId]);
-  }
-
-  setCookie(res: Response, token: string, expiresAt: Date): void {
-    res.cookie(SESSION_COOKIE, token, {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: this.config.nodeEnv === 'production',
-      path: '/',
-      expires: expiresAt,
-    });
-  }
-
-  clearCookie(res: Response): void {
-    res.clearCookie(SESSION_COOKIE, {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: this.config.nodeEnv === 'production',
-      path: '/',
-    });
+    await this.sessions.delete(this.dataSource, signInSessionId);
   }
 }
 
-function toUser(row: SignInRow): UserPrincipal {
+function toUser(row: SignedInUserRow): UserPrincipal {
   return { kind: 'user', userId: row.user_id, userName: row.name, email: row.email, signInSessionId: row.sign_in_session_id };
 }

@@ -20,6 +20,8 @@ import { verifyAuditChain } from '@interlock/audit';
 import { DatabaseConnection } from '../database/database-connection';
 import { hashPassword } from '../auth/password.util';
 import { OrganisationSetupService } from '../organisation/organisation-setup.service';
+import { OrganisationsRepository } from '../organisation/organisations.repository';
+import { RolesRepository } from '../roles/roles.repository';
 import { findUserByEmail, insertUser, normaliseEmail } from '../users/users.repository';
 
 async function readStdin(): Promise<string> {
@@ -63,7 +65,7 @@ async function createOrganisation(args: string[]): Promise<number> {
         existing !== undefined
           ? { userId: existing.id, name: existing.name }
           : { userId: await insertUser(tx, { email, name: ownerName, passwordHash: passwordHash as string }), name: ownerName };
-      return new OrganisationSetupService().create(tx, { organisationName: name, owner, ipAddress: null });
+      return new OrganisationSetupService(new OrganisationsRepository(), new RolesRepository()).create(tx, { organisationName: name, owner, ipAddress: null });
     });
     console.log(
       `Created organisation ${name} (${created.organisationId}) with owner ${normaliseEmail(email)}` +

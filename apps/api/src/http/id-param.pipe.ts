@@ -1,5 +1,5 @@
 import { Injectable, Param, PipeTransform } from '@nestjs/common';
-import { ApiError } from './api-error';
+import { DomainError } from '@interlock/domain';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -7,7 +7,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 @Injectable()
 export class IdPipe implements PipeTransform<string, string> {
   transform(value: string): string {
-    if (!UUID.test(value)) throw ApiError.of('NOT_FOUND');
+    if (!UUID.test(value)) throw DomainError.of('NOT_FOUND');
     return value.toLowerCase();
   }
 }

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { ApiError } from './api-error';
+import { DomainError } from '@interlock/domain';
 import { jsonProblem } from './json-hygiene.util';
 import { NOT_JSON } from './json-body.middleware';
 import { takesBody } from './reads-request-body.decorator';
@@ -24,12 +24,12 @@ export class RequestHygieneGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     const req = context.switchToHttp().getRequest<Request>();
-    if (NOT_JSON.has(req)) throw ApiError.of('UNSUPPORTED_MEDIA_TYPE');
+    if (NOT_JSON.has(req)) throw DomainError.of('UNSUPPORTED_MEDIA_TYPE');
     const problem = jsonProblem(req.query, 'query') ?? (req.body === undefined ? null : jsonProblem(req.body, 'body'));
-    if (problem) throw new ApiError('VALIDATION_FAILED', problem);
+    if (problem) throw new DomainError('VALIDATION_FAILED', problem);
     if (req.body !== undefined && req.method !== 'GET' && req.method !== 'HEAD' && !takesBody(this.reflector, context)) {
       const unexpected = unexpectedBodyProblem(req.body);
-      if (unexpected) throw new ApiError('VALIDATION_FAILED', unexpected);
+      if (unexpected) throw new DomainError('VALIDATION_FAILED', unexpected);
     }
     return true;
   }

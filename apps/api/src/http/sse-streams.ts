@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { HttpAdapterHost } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { ApiError } from './api-error';
+import { DomainError } from '@interlock/domain';
 import { SSE_HEARTBEAT } from './sse-event.util';
 
 /** One open Server-Sent Events response, addressed by `key` (what announcements name). */
@@ -59,7 +59,7 @@ export class SseStreams<S extends SseStream> {
 
   /** Refuses new streams once a shutdown began (503: the client reconnects elsewhere). */
   assertAccepting(): void {
-    if (this.stopping) throw new ApiError('SERVICE_UNAVAILABLE', 'The service is restarting; reconnect shortly.');
+    if (this.stopping) throw new DomainError('SERVICE_UNAVAILABLE', 'The service is restarting; reconnect shortly.');
   }
 
   /** Answers 200 with the event-stream headers, flushed at once. */

@@ -1,5 +1,5 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
-import { ApiError } from './api-error';
+import { DomainError } from '@interlock/domain';
 import { requiredAnyOf } from './require-any-of.decorator';
 
 /**
@@ -15,12 +15,12 @@ export class ApiValidationPipe extends ValidationPipe {
       forbidUnknownValues: true,
       transform: true,
       validationError: { target: false, value: false },
-      exceptionFactory: (errors) => new ApiError('VALIDATION_FAILED', describeValidationErrors(errors)),
+      exceptionFactory: (errors) => new DomainError('VALIDATION_FAILED', describeValidationErrors(errors)),
     });
   }
 
   /** What an empty object (no query string, `{}` or no body) becomes, per DTO class: it is always the same. */
-  private readonly emptyOutcomes = new WeakMap<object, { value: Record<string, unknown> } | { error: ApiError }>();
+  private readonly emptyOutcomes = new WeakMap<object, { value: Record<string, unknown> } | { error: DomainError }>();
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     // A missing body is validated as an empty object, so required fields are named.
@@ -49,23 +49,23 @@ export class ApiValidationPipe extends ValidationPipe {
         }
         outcome = { value: value as Record<string, unknown> };
       } catch (error) {
-        if (!(error instanceof ApiError) || Object.keys(error.headers).length > 0) throw error;
+        if (!(error instanceof DomainError) || Object.keys(error.headers).length > 0) throw error;
         outcome = { error };
       }
       this.emptyOutcomes.set(metatype, outcome);
     }
-    if ('error' in outcome) throw new ApiError(outcome.error.code, outcome.error.message);
+    if ('error' in outcome) throw new DomainError(outcome.error.code, outcome.error.message);
     return Object.assign(Object.create(Object.getPrototypeOf(outcome.value) as object | null) as object, outcome.value);
   }
 
   private async transformValue(input: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type === 'body' && (typeof input !== 'object' || input === null || Array.isArray(input))) {
-      throw new ApiError('VALIDATION_FAILED', 'body: must be a JSON object.');
+      throw new DomainError('VALIDATION_FAILED', 'body: must be a JSON object.');
     }
     const anyOf = metadata.type === 'body' ? requiredAnyOf(metadata.metatype) : undefined;
     const output: unknown = await super.transform(input, metadata);
     if (anyOf !== undefined && !anyOf.some((field) => (output as Record<string, unknown>)[field] !== undefined)) {
-      throw new ApiError('VALIDATION_FAILED', `body: must hold at least one of ${anyOf.join(', ')}.`);
+      throw new DomainError('VALIDATION_FAILED', `body: must hold at least one of ${anyOf.join(', ')}.`);
     }
     return output;
   }

@@ -3,8 +3,8 @@ import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, 
 import type { Response } from 'express';
 import { ClientIp, CurrentMember, CurrentUser } from '../auth/decorators/current-principal.decorator';
 import { HumanRoute, MemberRoute, UserRoute } from '../auth/decorators/route-access.decorator';
-import type { MemberPrincipal, UserPrincipal } from '../auth/principal';
-import { SignInSessionService } from '../auth/sign-in-session.service';
+import { granterOf, memberActorOf, type MemberPrincipal, type UserPrincipal } from '../auth/principal';
+import { SessionCookies } from '../auth/session-cookie.util';
 import { IdParam } from '../http/id-param.pipe';
 import { OrganisationJoinedResponse } from '../users/dto/account.response';
 import { InvitationsService } from './invitations.service';
@@ -17,7 +17,7 @@ import { CreatedInvitationResponse, InvitationListResponse, InvitationPreviewRes
 export class InvitationsController {
   constructor(
     private readonly invitations: InvitationsService,
-    private readonly signIns: SignInSessionService,
+    private readonly cookies: SessionCookies,
   ) {}
 
   @Get()
@@ -28,7 +28,7 @@ export class InvitationsController {
   })
   @ApiOkResponse({ type: InvitationListResponse })
   async list(@CurrentMember() member: MemberPrincipal): Promise<InvitationListResponse> {
-    return { invitations: await this.invitations.list(member) };
+    return { invitations: await this.invitations.list(member.organisationId) };
   }
 
   @Post()
@@ -45,7 +45,7 @@ export class InvitationsController {
     @Body() body: CreateInvitationDto,
     @ClientIp() ip: string | null,
   ): Promise<CreatedInvitationResponse> {
-    return this.invitations.create(member, body.email, body.roleId, ip);
+    return this.invitations.create(member.organisationId, granterOf(member), body.email, body.roleId, ip);
   }
 
   @Delete(':id')
@@ -54,7 +54,7 @@ export class InvitationsController {
   @ApiOperation({ operationId: 'withdrawInvitation', summary: 'Withdraw a pending invitation: its token stops working' })
   @ApiNoContentResponse({ description: 'Withdrawn.' })
   async withdraw(@CurrentMember() member: MemberPrincipal, @IdParam() id: string, @ClientIp() ip: string | null): Promise<void> {
-    await this.invitations.withdraw(member, id, ip);
+    await this.invitations.withdraw(member.organisationId, memberActorOf(member), id, ip);
   }
 
   @Get(':token/preview')
@@ -82,7 +82,7 @@ export class InvitationsController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<OrganisationJoinedResponse> {
     const signedIn = await this.invitations.accept(token, body.name, body.password, ip);
-    this.signIns.setCookie(res, signedIn.token, signedIn.expiresAt);
+    this.cookies.set(res, signedIn.token, signedIn.expiresAt);
     return signedIn.body;
   }
 
@@ -95,6 +95,6 @@ export class InvitationsController {
   })
   @ApiCreatedResponse({ type: OrganisationJoinedResponse })
   join(@CurrentUser() user: UserPrincipal, @Param('token') token: string, @ClientIp() ip: string | null): Promise<OrganisationJoinedResponse> {
-    return this.invitations.join(user, token, ip);
+    return this.invitations.join({ id: user.userId, name: user.userName, email: user.email }, token, ip);
   }
 }

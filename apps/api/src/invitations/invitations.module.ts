@@ -1,11 +1,13 @@
 import { Module } from '@nestjs/common';
+import { OrganisationModule } from '../organisation/organisation.module';
 import { RolesModule } from '../roles/roles.module';
 import { InvitationsController } from './invitations.controller';
+import { InvitationsRepository } from './invitations.repository';
 import { InvitationsService } from './invitations.service';
 
 @Module({
-  imports: [RolesModule],
+  imports: [RolesModule, OrganisationModule],
   controllers: [InvitationsController],
-  providers: [InvitationsService],
+  providers: [InvitationsService, InvitationsRepository],
 })
 export class InvitationsModule {}

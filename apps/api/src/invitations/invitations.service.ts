@@ -1,19 +1,22 @@
-import { DomainError } from '@interlock/domain';
+import { DomainError, type MemberActor } from '@interlock/domain';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { writeAuditEntry } from '@interlock/audit';
 import type { SignedIn } from '../auth/auth.service';
 import { hashPassword } from '../auth/password.util';
-import { actorOf, MemberPrincipal, UserPrincipal } from '../auth/principal';
 import { SignInSessionService } from '../auth/sign-in-session.service';
-import { queryRows } from '../database/query-rows.util';
+import type { Queryable } from '../database/query-rows.util';
 import { beginMembership, isCurrentMemberByEmail } from '../members/memberships.repository';
+import { OrganisationsRepository } from '../organisation/organisations.repository';
+import type { Granter } from '../roles/permission-grant.util';
+import { RolesRepository } from '../roles/roles.repository';
 import { RolesService } from '../roles/roles.service';
 import { describeJoined } from '../users/account.util';
 import type { OrganisationJoinedResponse } from '../users/dto/account.response';
 import { accountExists, insertUser, normaliseEmail } from '../users/users.repository';
 import type { CreatedInvitationResponse, InvitationPreviewResponse, InvitationResponse } from './dto/invitation.response';
+import { InvitationRow, InvitationsRepository, PendingInvitationRow } from './invitations.repository';
 
 const INVITATION_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -22,25 +25,6 @@ const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 function tokenHash(token: string): string {
   return createHash('sha256').update(token).digest('hex');
-}
-
-interface InvitationRow {
-  id: string;
-  email: string;
-  role_id: string;
-  created_at: Date;
-  expires_at: Date;
-  accepted_at: Date | null;
-}
-
-interface PendingRow {
-  organisation_id: string;
-  organisation_name: string;
-  id: string;
-  email: string;
-  role_id: string;
-  role_name: string;
-  expires_at: Date;
 }
 
 function toResponse(row: InvitationRow): InvitationResponse {
@@ -60,6 +44,13 @@ export const SIGN_IN_TO_ACCEPT = 'An account with this email already exists: sig
 export const INVITATION_FOR_ANOTHER_EMAIL = 'This invitation was sent to another email address.';
 export const YOU_ARE_ALREADY_A_MEMBER = 'You are already a member of this organisation.';
 
+/** A signed-in person accepting an invitation sent to them: their user id, name and email. */
+export interface SignedInUser {
+  readonly id: string;
+  readonly name: string;
+  readonly email: string;
+}
+
 /**
  * Invitations (SPEC §6, member.invite): a one-time token, shown once and stored as its SHA-256,
  * valid for 7 days, that adds a person to the organisation with the invitation's role — a new
@@ -71,51 +62,47 @@ export const YOU_ARE_ALREADY_A_MEMBER = 'You are already a member of this organi
 export class InvitationsService {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly invitations: InvitationsRepository,
     private readonly roles: RolesService,
+    private readonly roleRows: RolesRepository,
+    private readonly organisations: OrganisationsRepository,
     private readonly signIns: SignInSessionService,
   ) {}
 
   /** Pending and accepted invitations, newest first; expired ones that were never used are gone. */
-  async list(member: MemberPrincipal): Promise<InvitationResponse[]> {
-    const rows: InvitationRow[] = await this.dataSource.query(
-      `SELECT id, email, role_id, created_at, expires_at, accepted_at FROM invitations
-        WHERE organisation_id = $1 AND (accepted_at IS NOT NULL OR expires_at > now())
-        ORDER BY created_at DESC, id DESC`,
-      [member.organisationId],
-    );
-    return rows.map(toResponse);
+  async list(organisationId: string): Promise<InvitationResponse[]> {
+    return (await this.invitations.list(this.dataSource, organisationId)).map(toResponse);
   }
 
-  async create(member: MemberPrincipal, email: string, roleId: string, ip: string | null): Promise<CreatedInvitationResponse> {
+  async create(organisationId: string, granter: Granter, email: string, roleId: string, ip: string | null): Promise<CreatedInvitationResponse> {
     const address = normaliseEmail(email);
     const token = randomBytes(32).toString('base64url');
     const id = randomUUID();
     const createdAt = new Date();
     const expiresAt = new Date(createdAt.getTime() + INVITATION_DAYS * DAY_MS);
     const role = await this.dataSource.transaction(async (tx) => {
-      const granted = await this.roles.findGrantable(tx, member, roleId);
+      const granted = await this.roles.findGrantable(tx, organisationId, granter.permissions, roleId);
       // Invitations of one organisation queue here, so two concurrent ones for an address
       // cannot both find none pending. (NO KEY UPDATE: the organisation's other writes, which
       // take KEY SHARE through their foreign keys, do not wait.)
-      await tx.query(`SELECT 1 FROM organisations WHERE id = $1 FOR NO KEY UPDATE`, [member.organisationId]);
+      await this.organisations.lock(tx, organisationId, 'FOR NO KEY UPDATE');
       // Only this organisation's own members and invitations: whether the address has an
       // account elsewhere is never looked at (no enumeration oracle).
-      if (await isCurrentMemberByEmail(tx, member.organisationId, address)) throw new DomainError('CONFLICT', ALREADY_MEMBER);
-      const pending: unknown[] = await tx.query(
-        `SELECT 1 FROM invitations
-          WHERE organisation_id = $1 AND email = $2 AND accepted_at IS NULL AND expires_at > now()`,
-        [member.organisationId, address],
-      );
-      if (pending.length > 0) throw new DomainError('CONFLICT', ALREADY_INVITED);
-      await tx.query(
-        `INSERT INTO invitations (organisation_id, id, email, role_id, token_hash, invited_by, created_at, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [member.organisationId, id, address, granted.id, tokenHash(token), member.memberId, createdAt, expiresAt],
-      );
+      if (await isCurrentMemberByEmail(tx, organisationId, address)) throw new DomainError('CONFLICT', ALREADY_MEMBER);
+      if (await this.invitations.hasPending(tx, organisationId, address)) throw new DomainError('CONFLICT', ALREADY_INVITED);
+      await this.invitations.insert(tx, organisationId, {
+        id,
+        email: address,
+        roleId: granted.id,
+        tokenHash: tokenHash(token),
+        invitedBy: granter.actor.id,
+        createdAt,
+        expiresAt,
+      });
       await writeAuditEntry(tx, {
-        organisationId: member.organisationId,
+        organisationId,
         action: 'member.invited',
-        actor: actorOf(member),
+        actor: granter.actor,
         target: { type: 'invitation', id, name: address },
         metadata: { roleId: granted.id, role: granted.name, expiresAt: expiresAt.toISOString() },
         ipAddress: ip,
@@ -133,23 +120,20 @@ export class InvitationsService {
   }
 
   /** Withdraws a pending invitation (its token stops working); accepted or expired ones are 404. */
-  async withdraw(member: MemberPrincipal, id: string, ip: string | null): Promise<void> {
+  async withdraw(organisationId: string, actor: MemberActor, id: string, ip: string | null): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
-      const [row] = await queryRows<{ email: string; role_id: string; role_name: string }>(
-        tx,
-        `DELETE FROM invitations i USING roles r
-          WHERE i.organisation_id = $1 AND i.id = $2 AND i.accepted_at IS NULL AND i.expires_at > now()
-            AND r.organisation_id = i.organisation_id AND r.id = i.role_id
-          RETURNING i.email, i.role_id, r.name AS role_name`,
-        [member.organisationId, id],
-      );
+      const row = await this.invitations.deletePending(tx, organisationId, id);
       if (row === undefined) throw DomainError.of('NOT_FOUND');
+      // The role's name for the entry, from its owner (a second statement: withdrawing is rare).
+      // The role still exists: deleting it locks its invitations first, so it waits for this one.
+      const role = await this.roleRows.lock(tx, organisationId, row.role_id, 'FOR KEY SHARE');
+      if (role === undefined) throw DomainError.of('NOT_FOUND');
       await writeAuditEntry(tx, {
-        organisationId: member.organisationId,
+        organisationId,
         action: 'member.invitation_deleted',
-        actor: actorOf(member),
+        actor,
         target: { type: 'invitation', id, name: row.email },
-        metadata: { email: row.email, roleId: row.role_id, role: row.role_name, state: 'pending', reason: 'withdrawn' },
+        metadata: { email: row.email, roleId: row.role_id, role: role.name, state: 'pending', reason: 'withdrawn' },
         ipAddress: ip,
       });
     });
@@ -157,7 +141,7 @@ export class InvitationsService {
 
   /** What a pending invitation offers, for whoever holds its token: 404 when unknown, used or expired. */
   async preview(token: string): Promise<InvitationPreviewResponse> {
-    const invitation = TOKEN_PATTERN.test(token) ? await this.findPending(this.dataSource.manager, tokenHash(token), false) : undefined;
+    const invitation = TOKEN_PATTERN.test(token) ? await this.invitations.findPendingByToken(this.dataSource, tokenHash(token), false) : undefined;
     if (invitation === undefined) throw DomainError.of('NOT_FOUND');
     return {
       email: invitation.email,
@@ -177,12 +161,12 @@ export class InvitationsService {
     if (!TOKEN_PATTERN.test(token)) throw DomainError.of('NOT_FOUND');
     const hash = tokenHash(token);
     // Checked before the deliberately slow password hash, so a guessed token costs no scrypt.
-    if ((await this.findPending(this.dataSource.manager, hash, false)) === undefined) throw DomainError.of('NOT_FOUND');
+    if ((await this.invitations.findPendingByToken(this.dataSource, hash, false)) === undefined) throw DomainError.of('NOT_FOUND');
     const passwordHash = await hashPassword(password);
 
     return this.dataSource.transaction(async (tx) => {
       // Locked, and re-checked once the lock is granted: of two concurrent accepts, one wins.
-      const invitation = await this.findPending(tx, hash, true);
+      const invitation = await this.invitations.findPendingByToken(tx, hash, true);
       if (invitation === undefined) throw DomainError.of('NOT_FOUND');
       const userId = await insertUser(tx, { email: invitation.email, name, passwordHash }, () => accountExists(SIGN_IN_TO_ACCEPT));
       await this.admit(tx, invitation, { userId, name, ip });
@@ -196,27 +180,27 @@ export class InvitationsService {
    * membership of the organisation (a former member's begins anew). 404 for an unknown, expired
    * or used token; 403 when it was sent to another address; 409 when they are a member already.
    */
-  async join(user: UserPrincipal, token: string, ip: string | null): Promise<OrganisationJoinedResponse> {
+  async join(user: SignedInUser, token: string, ip: string | null): Promise<OrganisationJoinedResponse> {
     if (!TOKEN_PATTERN.test(token)) throw DomainError.of('NOT_FOUND');
     return this.dataSource.transaction(async (tx) => {
-      const invitation = await this.findPending(tx, tokenHash(token), true);
+      const invitation = await this.invitations.findPendingByToken(tx, tokenHash(token), true);
       if (invitation === undefined) throw DomainError.of('NOT_FOUND');
       if (invitation.email !== user.email) throw new DomainError('FORBIDDEN', INVITATION_FOR_ANOTHER_EMAIL);
-      await this.admit(tx, invitation, { userId: user.userId, name: user.userName, ip });
-      return describeJoined(tx, user.userId, invitation.organisation_id);
+      await this.admit(tx, invitation, { userId: user.id, name: user.name, ip });
+      return describeJoined(tx, user.id, invitation.organisation_id);
     });
   }
 
   /** The membership, the invitation marked used and the `member.joined` entry (inside the caller's transaction). */
   private async admit(
-    tx: EntityManager,
-    invitation: PendingRow,
+    tx: Queryable,
+    invitation: PendingInvitationRow,
     who: { userId: string; name: string; ip: string | null },
   ): Promise<void> {
     const orgId = invitation.organisation_id;
     const began = await beginMembership(tx, orgId, who.userId, invitation.role_id);
     if (began === 'already') throw new DomainError('CONFLICT', YOU_ARE_ALREADY_A_MEMBER);
-    await tx.query(`UPDATE invitations SET accepted_at = now() WHERE organisation_id = $1 AND id = $2`, [orgId, invitation.id]);
+    await this.invitations.markAccepted(tx, orgId, invitation.id);
     await writeAuditEntry(tx, {
       organisationId: orgId,
       action: 'member.joined',
@@ -231,19 +215,5 @@ export class InvitationsService {
       },
       ipAddress: who.ip,
     });
-  }
-
-  /** The invitation a token names, if it is unused and unexpired (the token names its organisation). */
-  private async findPending(db: EntityManager, hash: string, lock: boolean): Promise<PendingRow | undefined> {
-    const [row]: PendingRow[] = await db.query(
-      `SELECT i.organisation_id, o.name AS organisation_name, i.id, i.email, i.role_id, r.name AS role_name, i.expires_at
-         FROM invitations i
-         JOIN roles r ON r.organisation_id = i.organisation_id AND r.id = i.role_id
-         JOIN organisations o ON o.id = i.organisation_id
-        WHERE i.token_hash = $1 AND i.accepted_at IS NULL AND i.expires_at > now()
-        ${lock ? 'FOR UPDATE OF i' : ''}`,
-      [hash],
-    );
-    return row;
   }
 }

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Patch } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { anyPermissionOf, MemberRoute } from '../auth/decorators/route-access.decorator';
-import type { MemberPrincipal } from '../auth/principal';
+import { granterOf, type MemberPrincipal } from '../auth/principal';
 import { IdParam } from '../http/id-param.pipe';
 import { MembersService } from './members.service';
 import { ChangeMemberRoleDto } from './dto/change-member-role.dto';
@@ -19,7 +19,7 @@ export class MembersController {
   @ApiOperation({ operationId: 'listMembers', summary: "List the organisation's members, oldest first" })
   @ApiOkResponse({ type: MemberListResponse })
   async list(@CurrentMember() member: MemberPrincipal): Promise<MemberListResponse> {
-    return { members: await this.members.list(member) };
+    return { members: await this.members.list(member.organisationId) };
   }
 
   @Patch(':id')
@@ -32,7 +32,7 @@ export class MembersController {
     @Body() body: ChangeMemberRoleDto,
     @ClientIp() ip: string | null,
   ): Promise<MemberResponse> {
-    return this.members.changeRole(member, id, body.roleId, ip);
+    return this.members.changeRole(member.organisationId, granterOf(member), id, body.roleId, ip);
   }
 
   @Delete(':id')
@@ -46,6 +46,6 @@ export class MembersController {
   })
   @ApiNoContentResponse({ description: 'Removed (or left, when it is yourself).' })
   async remove(@CurrentMember() member: MemberPrincipal, @IdParam() id: string, @ClientIp() ip: string | null): Promise<void> {
-    await this.members.remove(member, id, ip);
+    await this.members.remove(member.organisationId, granterOf(member), id, ip);
   }
 }

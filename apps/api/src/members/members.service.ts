@@ -1,27 +1,22 @@
-import { DomainError } from '@interlock/domain';
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
-import type { BuiltInRoleKey } from '@interlock/domain';
+import { DataSource } from 'typeorm';
+import { DomainError } from '@interlock/domain';
 import { writeAuditEntry } from '@interlock/audit';
-import { actorOf, MemberPrincipal } from '../auth/principal';
-import { assertHoldsAll, canonicalPermissions } from '../roles/permission-grant.util';
+import type { Queryable } from '../database/query-rows.util';
+import { assertHoldsAll, canonicalPermissions, type Granter } from '../roles/permission-grant.util';
+import { RolesRepository } from '../roles/roles.repository';
 import { RolesService } from '../roles/roles.service';
+import { TeamsRepository } from '../teams/teams.repository';
 import type { MemberResponse } from './dto/member.response';
-import { endMembership } from './memberships.repository';
-
-interface MemberRow {
-  id: string;
-  email: string;
-  name: string;
-  role_id: string;
-  role_name: string;
-  created_at: Date;
-}
-
-interface TargetRow extends MemberRow {
-  permissions: string[];
-  built_in: BuiltInRoleKey | null;
-}
+import {
+  countRoleHolders,
+  endMembership,
+  listCurrentMembers,
+  lockMemberForChange,
+  type LockedMemberRow,
+  type MemberRow,
+  setMemberRole,
+} from './memberships.repository';
 
 function toResponse(row: MemberRow): MemberResponse {
   return {
@@ -34,57 +29,43 @@ function toResponse(row: MemberRow): MemberResponse {
   };
 }
 
-/** A current member: their user (id, email, name) and their membership (role, when they joined). */
-const LISTED = `u.id, u.email, u.name, m.role_id, r.name AS role_name, m.joined_at AS created_at`;
-const CURRENT_MEMBERS = `memberships m
-         JOIN users u ON u.id = m.user_id
-         JOIN roles r ON r.organisation_id = m.organisation_id AND r.id = m.role_id`;
-
 const lastOwner = (verb: string) =>
   new DomainError('CONFLICT', `The organisation must keep at least one Owner: ${verb} the last Owner is not allowed.`);
 
 /**
- * Members of the caller's organisation (SPEC §6, member.manage): its users with a current
- * membership. Nobody grants a role beyond their own permissions, nor changes or removes a
- * member whose role holds more than theirs; the organisation always keeps an Owner. Removing a
- * member ends their membership, never their user.
+ * Members of the organisation (SPEC §6, member.manage): its users with a current membership.
+ * Nobody grants a role beyond their own permissions, nor changes or removes a member whose role
+ * holds more than theirs; the organisation always keeps an Owner. Removing a member ends their
+ * membership, never their user. The memberships are `memberships.repository`'s; the Owner role
+ * is locked through the roles' owner, and the teams are left through theirs.
  */
 @Injectable()
 export class MembersService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly roles: RolesService,
+    private readonly roleRows: RolesRepository,
+    private readonly teams: TeamsRepository,
   ) {}
 
-  async list(member: MemberPrincipal): Promise<MemberResponse[]> {
-    const rows: MemberRow[] = await this.dataSource.query(
-      `SELECT ${LISTED}
-         FROM ${CURRENT_MEMBERS}
-        WHERE m.organisation_id = $1 AND m.left_at IS NULL
-        ORDER BY m.joined_at, u.id`,
-      [member.organisationId],
-    );
-    return rows.map(toResponse);
+  async list(organisationId: string): Promise<MemberResponse[]> {
+    return (await listCurrentMembers(this.dataSource, organisationId)).map(toResponse);
   }
 
-  async changeRole(member: MemberPrincipal, id: string, roleId: string, ip: string | null): Promise<MemberResponse> {
+  async changeRole(organisationId: string, granter: Granter, id: string, roleId: string, ip: string | null): Promise<MemberResponse> {
     return this.dataSource.transaction(async (tx) => {
-      const target = await this.lockTarget(tx, member, id);
-      const role = await this.roles.findGrantable(tx, member, roleId);
-      if (target.id !== member.memberId) assertHoldsAll(member, canonicalPermissions(target.permissions));
+      const target = await this.lockTarget(tx, organisationId, id);
+      const role = await this.roles.findGrantable(tx, organisationId, granter.permissions, roleId);
+      if (target.id !== granter.actor.id) assertHoldsAll(granter.permissions, canonicalPermissions(target.permissions));
       if (role.id === target.role_id) return toResponse(target);
       if (target.built_in === 'owner' && role.builtIn !== 'owner') {
-        await this.assertAnotherOwner(tx, member.organisationId, target.id, 'demoting');
+        await this.assertAnotherOwner(tx, organisationId, target.id, 'demoting');
       }
-      await tx.query(`UPDATE memberships SET role_id = $3 WHERE organisation_id = $1 AND user_id = $2`, [
-        member.organisationId,
-        id,
-        role.id,
-      ]);
+      await setMemberRole(tx, organisationId, id, role.id);
       await writeAuditEntry(tx, {
-        organisationId: member.organisationId,
+        organisationId,
         action: 'member.role_changed',
-        actor: actorOf(member),
+        actor: granter.actor,
         target: { type: 'user', id, name: target.name },
         metadata: { fromRoleId: target.role_id, fromRole: target.role_name, toRoleId: role.id, toRole: role.name },
         ipAddress: ip,
@@ -98,16 +79,17 @@ export class MembersService {
    * teams). Their user and sign-in sessions stay, for their other organisations; here their
    * next request finds no membership (404) — on every instance, since each request reads it.
    */
-  async remove(member: MemberPrincipal, id: string, ip: string | null): Promise<void> {
+  async remove(organisationId: string, granter: Granter, id: string, ip: string | null): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
-      const target = await this.lockTarget(tx, member, id);
-      if (target.id !== member.memberId) assertHoldsAll(member, canonicalPermissions(target.permissions));
-      if (target.built_in === 'owner') await this.assertAnotherOwner(tx, member.organisationId, target.id, 'removing');
-      await endMembership(tx, member.organisationId, id);
+      const target = await this.lockTarget(tx, organisationId, id);
+      if (target.id !== granter.actor.id) assertHoldsAll(granter.permissions, canonicalPermissions(target.permissions));
+      if (target.built_in === 'owner') await this.assertAnotherOwner(tx, organisationId, target.id, 'removing');
+      await this.teams.removeMemberFromAll(tx, organisationId, id);
+      await endMembership(tx, organisationId, id);
       await writeAuditEntry(tx, {
-        organisationId: member.organisationId,
+        organisationId,
         action: 'member.removed',
-        actor: actorOf(member),
+        actor: granter.actor,
         target: { type: 'user', id, name: target.name },
         metadata: { email: target.email, roleId: target.role_id, role: target.role_name },
         ipAddress: ip,
@@ -115,14 +97,8 @@ export class MembersService {
     });
   }
 
-  private async lockTarget(tx: EntityManager, member: MemberPrincipal, id: string): Promise<TargetRow> {
-    const [target]: TargetRow[] = await tx.query(
-      `SELECT ${LISTED}, r.permissions, r.built_in
-         FROM ${CURRENT_MEMBERS}
-        WHERE m.organisation_id = $1 AND m.user_id = $2 AND m.left_at IS NULL
-        FOR UPDATE OF m`,
-      [member.organisationId, id],
-    );
+  private async lockTarget(tx: Queryable, organisationId: string, id: string): Promise<LockedMemberRow> {
+    const target = await lockMemberForChange(tx, organisationId, id);
     if (target === undefined) throw DomainError.of('NOT_FOUND');
     return target;
   }
@@ -132,17 +108,10 @@ export class MembersService {
    * first serialises concurrent demotions and removals of Owners, so two of them cannot each
    * count the other and leave the organisation with none.
    */
-  private async assertAnotherOwner(tx: EntityManager, organisationId: string, memberId: string, verb: string): Promise<void> {
+  private async assertAnotherOwner(tx: Queryable, organisationId: string, memberId: string, verb: string): Promise<void> {
     // Two statements: the count must take its snapshot after the lock is granted.
-    const [ownerRole]: { id: string }[] = await tx.query(
-      `SELECT id FROM roles WHERE organisation_id = $1 AND built_in = 'owner' FOR NO KEY UPDATE`,
-      [organisationId],
-    );
+    const ownerRole = await this.roleRows.lockBuiltIn(tx, organisationId, 'owner', 'FOR NO KEY UPDATE');
     if (ownerRole === undefined) throw lastOwner(verb);
-    const [{ count }]: { count: number }[] = await tx.query(
-      `SELECT count(*)::int AS count FROM memberships WHERE organisation_id = $1 AND role_id = $2 AND user_id <> $3`,
-      [organisationId, ownerRole.id, memberId],
-    );
-    if (count === 0) throw lastOwner(verb);
+    if ((await countRoleHolders(tx, organisationId, ownerRole.id, memberId)) === 0) throw lastOwner(verb);
   }
 }

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { BUILT_IN_ROLES, BuiltInRoleKey } from '@interlock/domain';
 import { writeAuditEntry } from '@interlock/audit';
+import type { Queryable } from '../database/query-rows.util';
 import { beginMembership } from '../members/memberships.repository';
+import { RolesRepository } from '../roles/roles.repository';
+import { OrganisationsRepository } from './organisations.repository';
 
 export { normaliseEmail } from '../users/users.repository';
 
@@ -22,20 +24,29 @@ export interface CreatedOrganisation {
 /**
  * Creates an organisation on the Free plan with its built-in roles and an existing user as its
  * Owner, inside the caller's transaction (sign-up, a signed-in person creating another
- * organisation, and the CLI when sign-up is closed).
+ * organisation, and the CLI when sign-up is closed). The rows are their owners': the
+ * organisation's, the roles', the membership's.
  */
 @Injectable()
 export class OrganisationSetupService {
-  async create(tx: EntityManager, input: NewOrganisation): Promise<CreatedOrganisation> {
+  constructor(
+    private readonly organisations: OrganisationsRepository,
+    private readonly roles: RolesRepository,
+  ) {}
+
+  async create(tx: Queryable, input: NewOrganisation): Promise<CreatedOrganisation> {
     const organisationId = randomUUID();
-    await tx.query(`INSERT INTO organisations (id, name, plan) VALUES ($1, $2, 'free')`, [organisationId, input.organisationName]);
+    await this.organisations.insert(tx, organisationId, input.organisationName);
     const roleIds = {} as Record<BuiltInRoleKey, string>;
     for (const role of Object.values(BUILT_IN_ROLES)) {
       roleIds[role.key] = randomUUID();
-      await tx.query(
-        `INSERT INTO roles (organisation_id, id, name, permissions, built_in) VALUES ($1, $2, $3, $4, $5)`,
-        [organisationId, roleIds[role.key], role.name, [...role.permissions], role.key],
-      );
+      const created = await this.roles.insert(tx, organisationId, {
+        id: roleIds[role.key],
+        name: role.name,
+        permissions: role.permissions,
+        builtIn: role.key,
+      });
+      if (created === undefined) throw new Error(`Built-in role ${role.name} already exists in a new organisation`);
     }
     await beginMembership(tx, organisationId, input.owner.userId, roleIds.owner);
     await writeAuditEntry(tx, {

@@ -1,15 +1,18 @@
 import { Module } from '@nestjs/common';
 import { AllowancesModule } from '../allowances/allowances.module';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
+import { RolesRepository } from '../roles/roles.repository';
 import { OrganisationController } from './organisation.controller';
 import { OrganisationService } from './organisation.service';
 import { OrganisationsController } from './organisations.controller';
+import { OrganisationsRepository } from './organisations.repository';
 import { OrganisationSetupService } from './organisation-setup.service';
 
 @Module({
   imports: [AllowancesModule, ApiKeysModule],
   controllers: [OrganisationController, OrganisationsController],
-  providers: [OrganisationService, OrganisationSetupService],
-  exports: [OrganisationSetupService],
+  // The built-in roles are written through their owner at set-up.
+  providers: [OrganisationService, OrganisationSetupService, OrganisationsRepository, RolesRepository],
+  exports: [OrganisationSetupService, OrganisationsRepository],
 })
 export class OrganisationModule {}

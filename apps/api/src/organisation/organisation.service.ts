@@ -4,7 +4,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Plan } from '@interlock/domain';
 import { writeAuditEntry } from '@interlock/audit';
-import { UserPrincipal } from '../auth/principal';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { describeJoined } from '../users/account.util';
@@ -14,11 +13,19 @@ import { NotificationBus } from '../notifications/notification-bus';
 import { AUTH_CHANNEL } from '../api-keys/api-key-cache';
 import { AllowancesService } from '../allowances/allowances.service';
 import type { OrganisationResponse } from './dto/organisation.response';
+import { OrganisationsRepository } from './organisations.repository';
+
+/** The signed-in person creating an organisation: their user id and name. */
+export interface OrganisationCreator {
+  readonly id: string;
+  readonly name: string;
+}
 
 @Injectable()
 export class OrganisationService {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly organisations: OrganisationsRepository,
     private readonly bus: NotificationBus,
     private readonly allowances: AllowancesService,
     private readonly setup: OrganisationSetupService,
@@ -29,25 +36,22 @@ export class OrganisationService {
    * A signed-in person creates another organisation, which they own. With sign-up closed, only
    * the operator creates organisations (the CLI).
    */
-  async create(user: UserPrincipal, name: string, ip: string | null): Promise<OrganisationJoinedResponse> {
+  async create(user: OrganisationCreator, name: string, ip: string | null): Promise<OrganisationJoinedResponse> {
     if (this.config.signup === 'closed') {
       throw new DomainError('SIGNUP_CLOSED', 'Creating organisations is closed on this server; ask an administrator.');
     }
     return this.dataSource.transaction(async (tx) => {
       const { organisationId } = await this.setup.create(tx, {
         organisationName: name,
-        owner: { userId: user.userId, name: user.userName },
+        owner: { userId: user.id, name: user.name },
         ipAddress: ip,
       });
-      return describeJoined(tx, user.userId, organisationId);
+      return describeJoined(tx, user.id, organisationId);
     });
   }
 
   async get(organisationId: string): Promise<OrganisationResponse> {
-    const [row]: { id: string; name: string; plan: Plan; created_at: Date }[] = await this.dataSource.query(
-      `SELECT id, name, plan, created_at FROM organisations WHERE id = $1`,
-      [organisationId],
-    );
+    const row = await this.organisations.read(this.dataSource, organisationId);
     if (row === undefined) throw DomainError.of('NOT_FOUND');
     return {
       id: row.id,
@@ -60,17 +64,14 @@ export class OrganisationService {
 
   async changePlan(organisationId: string, actor: MemberActor, plan: Plan, ip: string | null): Promise<OrganisationResponse> {
     await this.dataSource.transaction(async (tx) => {
-      const [before]: { name: string; plan: Plan }[] = await tx.query(
-        `SELECT name, plan FROM organisations WHERE id = $1 FOR UPDATE`,
-        [organisationId],
-      );
+      const before = await this.organisations.lock(tx, organisationId, 'FOR UPDATE');
       if (before === undefined) throw DomainError.of('NOT_FOUND');
       if (before.plan === plan) return;
-      await tx.query(`UPDATE organisations SET plan = $2 WHERE id = $1`, [organisationId, plan]);
+      await this.organisations.setPlan(tx, organisationId, plan);
       await writeAuditEntry(tx, {
-        organisationId: organisationId,
+        organisationId,
         action: 'billing.plan_changed',
-        actor: actor,
+        actor,
         target: { type: 'organisation', id: organisationId, name: before.name },
         metadata: { from: before.plan, to: plan },
         ipAddress: ip,

@@ -22,6 +22,6 @@ export class OrganisationsController {
     @Body() body: CreateOrganisationDto,
     @ClientIp() ip: string | null,
   ): Promise<OrganisationJoinedResponse> {
-    return this.organisations.create(user, body.name, ip);
+    return this.organisations.create({ id: user.userId, name: user.userName }, body.name, ip);
   }
 }

@@ -1,12 +1,21 @@
-import { missingPermissionMessage, Permission, PERMISSIONS, DomainError } from '@interlock/domain';
-import type { MemberPrincipal } from '../auth/principal';
+import { missingPermissionMessage, Permission, PERMISSIONS, DomainError, type MemberActor } from '@interlock/domain';
+
+/**
+ * Who grants, changes or removes: the member as the audit actor (their id is their member id)
+ * and the permissions their role holds. The controller builds it from the signed-in member
+ * (`granterOf` in auth/principal.ts).
+ */
+export interface Granter {
+  readonly actor: MemberActor;
+  readonly permissions: ReadonlySet<Permission>;
+}
 
 /**
  * No privilege escalation: a member may only create, grant or change what they hold themselves.
  * Answers 403 MISSING_PERMISSION naming the first permission (in the order given) they lack.
  */
-export function assertHoldsAll(member: MemberPrincipal, permissions: readonly Permission[]): void {
-  const missing = permissions.find((p) => !member.permissions.has(p));
+export function assertHoldsAll(held: ReadonlySet<Permission>, permissions: readonly Permission[]): void {
+  const missing = permissions.find((p) => !held.has(p));
   if (missing !== undefined) throw new DomainError('MISSING_PERMISSION', missingPermissionMessage(missing));
 }
 

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/co
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { anyPermissionOf, MemberRoute } from '../auth/decorators/route-access.decorator';
-import type { MemberPrincipal } from '../auth/principal';
+import { granterOf, type MemberPrincipal } from '../auth/principal';
 import { IdParam } from '../http/id-param.pipe';
 import { RolesService } from './roles.service';
 import { CreateRoleDto } from './dto/create-role.dto';
@@ -20,7 +20,7 @@ export class RolesController {
   @ApiOperation({ operationId: 'listRoles', summary: "List the organisation's roles, built-in and custom (member.invite or role.manage)" })
   @ApiOkResponse({ type: RoleListResponse })
   async list(@CurrentMember() member: MemberPrincipal): Promise<RoleListResponse> {
-    return { roles: await this.roles.list(member) };
+    return { roles: await this.roles.list(member.organisationId) };
   }
 
   @Post()
@@ -32,7 +32,7 @@ export class RolesController {
     @Body() body: CreateRoleDto,
     @ClientIp() ip: string | null,
   ): Promise<RoleResponse> {
-    return this.roles.create(member, body.name, body.permissions, ip);
+    return this.roles.create(member.organisationId, granterOf(member), body.name, body.permissions, ip);
   }
 
   @Patch(':id')
@@ -45,7 +45,7 @@ export class RolesController {
     @Body() body: UpdateRoleDto,
     @ClientIp() ip: string | null,
   ): Promise<RoleResponse> {
-    return this.roles.update(member, id, { name: body.name, permissions: body.permissions }, ip);
+    return this.roles.update(member.organisationId, granterOf(member), id, { name: body.name, permissions: body.permissions }, ip);
   }
 
   @Delete(':id')
@@ -57,6 +57,6 @@ export class RolesController {
   })
   @ApiNoContentResponse({ description: 'Deleted.' })
   async remove(@CurrentMember() member: MemberPrincipal, @IdParam() id: string, @ClientIp() ip: string | null): Promise<void> {
-    await this.roles.remove(member, id, ip);
+    await this.roles.remove(member.organisationId, granterOf(member), id, ip);
   }
 }

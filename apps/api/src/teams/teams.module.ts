@@ -6,6 +6,6 @@ import { TeamsService } from './teams.service';
 @Module({
   controllers: [TeamsController],
   providers: [TeamsService, TeamsRepository],
-  exports: [TeamsService],
+  exports: [TeamsService, TeamsRepository],
 })
 export class TeamsModule {}

@@ -119,6 +119,11 @@ export class TeamsRepository {
     return inserted.length > 0;
   }
 
+  /** Takes a member out of every team of the organisation (their membership is ending). */
+  async removeMemberFromAll(db: Queryable, organisationId: string, memberId: string): Promise<void> {
+    await db.query(`DELETE FROM team_members WHERE organisation_id = $1 AND member_id = $2`, [organisationId, memberId]);
+  }
+
   /** True when the member was removed (false: not in the team). */
   async removeMember(db: Queryable, organisationId: string, id: string, memberId: string): Promise<boolean> {
     const deleted = await queryRows<{ member_id: string }>(

@@ -1,11 +1,11 @@
-import type { EntityManager } from 'typeorm';
+import type { Queryable } from '../database/query-rows.util';
 import { organisationsOfUser } from '../members/memberships.repository';
 import type { AccountOrganisation, AccountResponse, OrganisationJoinedResponse } from './dto/account.response';
 import { findUser } from './users.repository';
 import { DomainError } from '@interlock/domain';
 
 /** A user and their current memberships, as the API shows them. */
-export async function describeAccount(db: EntityManager, userId: string): Promise<AccountResponse> {
+export async function describeAccount(db: Queryable, userId: string): Promise<AccountResponse> {
   const user = await findUser(db, userId);
   if (user === undefined) throw DomainError.of('NOT_FOUND');
   const organisations: AccountOrganisation[] = (await organisationsOfUser(db, userId)).map((o) => ({
@@ -20,7 +20,7 @@ export async function describeAccount(db: EntityManager, userId: string): Promis
 }
 
 /** The account, and the organisation it just created or joined. */
-export async function describeJoined(db: EntityManager, userId: string, organisationId: string): Promise<OrganisationJoinedResponse> {
+export async function describeJoined(db: Queryable, userId: string, organisationId: string): Promise<OrganisationJoinedResponse> {
   const account = await describeAccount(db, userId);
   const organisation = account.organisations.find((o) => o.id === organisationId);
   if (organisation === undefined) throw DomainError.of('NOT_FOUND');

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
+import { type Queryable, queryRows } from '../database/query-rows.util';
 import { hasSqlState, UNIQUE_VIOLATION } from '../database/sql-state.util';
 import { DomainError } from '@interlock/domain';
 
@@ -8,6 +8,16 @@ import { DomainError } from '@interlock/domain';
  * over the caller's connection or transaction, so sign-up, invitations and the operator CLI
  * share them.
  */
+
+/**
+ * The users table joined beside another owner's rows, for reads that show a person's name and
+ * email and must stay one statement (the sign-in lookup on every cookie request, a member locked
+ * with its name, the member list): `JOIN users <alias> ON <alias>.id = <userIdColumn>`. The
+ * composing owner selects `<alias>.name` and `<alias>.email` from it, and nothing else.
+ */
+export function joinUsers(alias: string, userIdColumn: string): string {
+  return `JOIN users ${alias} ON ${alias}.id = ${userIdColumn}`;
+}
 
 /** Normalised form of an email address: trimmed and lower-cased. */
 export function normaliseEmail(email: string): string {
@@ -25,7 +35,7 @@ export interface UserRow {
 
 /** Creates a user; 409 when the email already has an account (also when a concurrent insert wins). */
 export async function insertUser(
-  tx: EntityManager,
+  tx: Queryable,
   user: { email: string; name: string; passwordHash: string },
   taken: () => DomainError = accountExists,
 ): Promise<string> {
@@ -44,14 +54,12 @@ export async function insertUser(
   return id;
 }
 
-export async function findUserByEmail(db: EntityManager, email: string): Promise<UserRow | undefined> {
-  const [row]: UserRow[] = await db.query(`SELECT id, email, name, password_hash FROM users WHERE email = $1`, [
-    normaliseEmail(email),
-  ]);
+export async function findUserByEmail(db: Queryable, email: string): Promise<UserRow | undefined> {
+  const [row] = await queryRows<UserRow>(db, `SELECT id, email, name, password_hash FROM users WHERE email = $1`, [normaliseEmail(email)]);
   return row;
 }
 
-export async function findUser(db: EntityManager, id: string): Promise<Omit<UserRow, 'password_hash'> | undefined> {
-  const [row]: UserRow[] = await db.query(`SELECT id, email, name FROM users WHERE id = $1`, [id]);
+export async function findUser(db: Queryable, id: string): Promise<Omit<UserRow, 'password_hash'> | undefined> {
+  const [row] = await queryRows<UserRow>(db, `SELECT id, email, name FROM users WHERE id = $1`, [id]);
   return row;
 }

@@ -2,6 +2,7 @@ import type { ExecutionContext } from '@nestjs/common';
 import { loadConfig } from '../../config/app-config';
 import type { ApiKeyPrincipal, MemberPrincipal, UserPrincipal } from '../principal';
 import { principalOf } from '../principal';
+import type { SessionCookies } from '../session-cookie.util';
 import type { MemberSignIn, SignInSessionService } from '../sign-in-session.service';
 import type { ApiKeyAuthGuard } from '../strategies/api-key.strategy';
 import { guardContext } from '../testing/guard-context';
@@ -54,10 +55,10 @@ function setUp(options: { member?: MemberPrincipal; memberOf?: string[] } = {}) 
       return signIn?.outcome === 'member' && options.member && organisationId === undefined ? { outcome: 'member', member: options.member } : signIn;
     }),
     authenticateUser: jest.fn(async (token: string) => (token === TOKEN ? userPrincipal : undefined)),
-    clearCookie: jest.fn(),
   };
+  const cookies = { clear: jest.fn(), set: jest.fn() };
   const build = (reflector: ConstructorParameters<typeof AuthenticationGuard>[0]) =>
-    new AuthenticationGuard(reflector, apiKeyGuard as unknown as ApiKeyAuthGuard, sessions as unknown as SignInSessionService, config);
+    new AuthenticationGuard(reflector, apiKeyGuard as unknown as ApiKeyAuthGuard, sessions as unknown as SignInSessionService, cookies as unknown as SessionCookies, config);
   return { apiKeyGuard, sessions, build };
 }
 

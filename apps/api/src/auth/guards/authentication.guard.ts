@@ -3,13 +3,13 @@ import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
-import { ApiError } from '../../http/api-error';
+import { DomainError } from '@interlock/domain';
 import { isCrossSiteRequest } from '../csrf.util';
 import { ORGANISATION_IN_QUERY } from '../decorators/route-access.decorator';
 import { ORGANISATION_HEADER, requestedOrganisation } from '../organisation-choice.util';
 import { ApiKeyPrincipal, assertNever, setPrincipal } from '../principal';
 import { SignInSessionService } from '../sign-in-session.service';
-import { readSessionCookie } from '../session-cookie.util';
+import { readSessionCookie, SessionCookies } from '../session-cookie.util';
 import { ApiKeyAuthGuard } from '../strategies/api-key.strategy';
 import { routeAccessOf } from './route-access.guard';
 
@@ -31,6 +31,7 @@ export class AuthenticationGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly apiKeyGuard: ApiKeyAuthGuard,
     private readonly signIns: SignInSessionService,
+    private readonly cookies: SessionCookies,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.ownOrigins = new Set([config.publicOrigin, ...config.allowedOrigins]);
@@ -81,7 +82,7 @@ export class AuthenticationGuard implements CanActivate {
     await this.authenticateKey(context, req);
     const named = requestedOrganisation(req, this.organisationInQuery(context));
     const principal = (req as unknown as { user: ApiKeyPrincipal }).user;
-    if (named !== undefined && named !== principal.organisationId.toLowerCase()) throw ApiError.of('NOT_FOUND');
+    if (named !== undefined && named !== principal.organisationId.toLowerCase()) throw DomainError.of('NOT_FOUND');
     return true;
   }
 
@@ -124,24 +125,24 @@ export class AuthenticationGuard implements CanActivate {
         setPrincipal(req, signIn.member);
         return true;
       case 'not_member':
-        throw ApiError.of('NOT_FOUND');
+        throw DomainError.of('NOT_FOUND');
       case 'no_organisation':
-        throw new ApiError('FORBIDDEN', NO_ORGANISATION_MESSAGE);
+        throw new DomainError('FORBIDDEN', NO_ORGANISATION_MESSAGE);
       case 'several':
-        throw new ApiError('VALIDATION_FAILED', SEVERAL_ORGANISATIONS_MESSAGE);
+        throw new DomainError('VALIDATION_FAILED', SEVERAL_ORGANISATIONS_MESSAGE);
       default:
         return assertNever(signIn);
     }
   }
 
   private signInRequired(context: ExecutionContext, token: string | undefined): never {
-    if (token !== undefined) this.signIns.clearCookie(context.switchToHttp().getResponse<Response>());
-    throw ApiError.of('SIGN_IN_REQUIRED');
+    if (token !== undefined) this.cookies.clear(context.switchToHttp().getResponse<Response>());
+    throw DomainError.of('SIGN_IN_REQUIRED');
   }
 
   private refuseCrossSite(req: Request): void {
     if (isCrossSiteRequest(req, this.ownOrigins)) {
-      throw new ApiError('CSRF_REJECTED', 'Cross-site request refused.');
+      throw new DomainError('CSRF_REJECTED', 'Cross-site request refused.');
     }
   }
 }

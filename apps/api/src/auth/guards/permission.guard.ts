@@ -1,9 +1,8 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { missingPermissionMessage } from '@interlock/domain';
+import { DomainError, missingPermissionMessage } from '@interlock/domain';
 import type { Permission } from '@interlock/domain';
-import { ApiError } from '../../http/api-error';
 import { describePermission, permissionsOf, PermissionRequirement } from '../decorators/route-access.decorator';
 import { assertNever, principalOf } from '../principal';
 import { routeAccessOf } from './route-access.guard';
@@ -41,7 +40,7 @@ export class PermissionGuard implements CanActivate {
   /** Holding any one permission of the requirement admits; the 403 names them all. */
   private holds(permissions: ReadonlySet<Permission>, required: PermissionRequirement): true {
     if (!permissionsOf(required).some((p) => permissions.has(p))) {
-      throw new ApiError('MISSING_PERMISSION', missingPermissionMessage(describePermission(required)));
+      throw new DomainError('MISSING_PERMISSION', missingPermissionMessage(describePermission(required)));
     }
     return true;
   }

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { ApiError } from '../../http/api-error';
+import { DomainError } from '@interlock/domain';
 import { assertNever, principalOf } from '../principal';
 import { routeAccessOf } from './route-access.guard';
 
@@ -28,7 +28,7 @@ export class PlanGuard implements CanActivate {
         const principal = principalOf(context.switchToHttp().getRequest<Request>());
         if (principal.kind === 'member' && access.principal === 'api_key_or_member') return true;
         if (principal.kind !== 'api_key') return false;
-        if (principal.plan !== access.plan) throw ApiError.of('PLAN_REQUIRED');
+        if (principal.plan !== access.plan) throw DomainError.of('PLAN_REQUIRED');
         return true;
       }
       default:

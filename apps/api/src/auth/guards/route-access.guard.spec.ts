@@ -1,4 +1,4 @@
-import { ApiError } from '../../http/api-error';
+import { DomainError } from '@interlock/domain';
 import { guardContext } from '../testing/guard-context';
 import { RouteAccessGuard } from './route-access.guard';
 
@@ -19,9 +19,9 @@ describe('RouteAccessGuard', () => {
         } catch (error) {
           thrown = error;
         }
-        expect(thrown).toBeInstanceOf(ApiError);
+        expect(thrown).toBeInstanceOf(DomainError);
         expect(thrown).toMatchObject({ code: 'HUMANS_ONLY', message: 'This endpoint is reserved for humans.' });
-        expect((thrown as ApiError).status).toBe(403);
+        expect((thrown as DomainError).status).toBe(403);
       }
     },
   );

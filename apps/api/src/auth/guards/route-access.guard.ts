@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { ApiError } from '../../http/api-error';
+import { DomainError } from '@interlock/domain';
 import { isHumanOnly, ROUTE_ACCESS, RouteAccess } from '../decorators/route-access.decorator';
 
 /** Declarations read so far, by controller class and handler: metadata does not change once the app runs. */
@@ -39,7 +39,7 @@ export class RouteAccessGuard implements CanActivate {
     }
     const req = context.switchToHttp().getRequest<Request>();
     if (isHumanOnly(access) && req.headers['x-api-key'] !== undefined) {
-      throw ApiError.of('HUMANS_ONLY');
+      throw DomainError.of('HUMANS_ONLY');
     }
     return true;
   }

@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
 import { HeaderAPIKeyStrategy } from 'passport-headerapikey';
-import { ApiError } from '../../http/api-error';
+import { DomainError } from '@interlock/domain';
 import { ApiKeyVerifier } from '../../api-keys/api-key-verifier.service';
 import type { ApiKeyPrincipal } from '../principal';
 
@@ -49,7 +49,7 @@ export class ApiKeyAuthGuard implements CanActivate {
         (req as unknown as { user: ApiKeyPrincipal }).user = principal;
         resolve(true);
       };
-      attempt.fail = () => reject(ApiError.of('MISSING_API_KEY'));
+      attempt.fail = () => reject(DomainError.of('MISSING_API_KEY'));
       attempt.error = reject;
       attempt.authenticate(req, {});
     });

@@ -1,0 +1,106 @@
+import { DomainError, type Permission } from '@interlock/domain';
+import type { AppConfig } from '../config/app-config';
+import { fakeDataSource } from '../database/testing/fake-data-source';
+import type { OrganisationSetupService } from '../organisation/organisation-setup.service';
+import type { OrganisationsRepository } from '../organisation/organisations.repository';
+import type { AuthAttemptLimiter } from '../rate-limits/auth-attempt-limiter.service';
+import * as users from '../users/users.repository';
+import { AuthService } from './auth.service';
+import { verifyPassword } from './password.util';
+import type { SignInSessionService } from './sign-in-session.service';
+
+// The users' owner and the account description are function-style: faked here. The password
+// functions are stand-ins (scrypt is deliberately slow); the decoy is what an unknown email checks.
+jest.mock('../users/users.repository', () => ({
+  ...jest.requireActual('../users/users.repository'),
+  insertUser: jest.fn(async () => 'u-ada'),
+  findUserByEmail: jest.fn(),
+}));
+jest.mock('../users/account.util', () => ({
+  describeAccount: jest.fn(async (_db: unknown, userId: string) => ({ userId })),
+  describeJoined: jest.fn(async (_db: unknown, userId: string, organisationId: string) => ({ userId, organisationId })),
+}));
+jest.mock('./password.util', () => ({
+  hashPassword: jest.fn(async () => 'scrypt$new'),
+  verifyPassword: jest.fn(async (password: string, hash: string) => hash === 'scrypt$ada' && password === 'correct horse'),
+  DECOY_PASSWORD_HASH: Promise.resolve('scrypt$decoy'),
+}));
+const fakeUsers = users as jest.Mocked<typeof users>;
+
+const ORG = '6c0f7a52-93a3-4d55-9e4b-7c2b3f1a0e11';
+const signUp = { email: ' Ada@Example.com', password: 'correct horse', name: 'Ada', organisationName: 'Acme' };
+
+function setUp(signup: 'open' | 'closed' = 'open') {
+  const { dataSource, tx } = fakeDataSource();
+  const succeeded = jest.fn(async () => undefined);
+  const limiter = {
+    signUpAttempt: jest.fn(async () => undefined),
+    beginSignIn: jest.fn(async () => succeeded),
+  } as unknown as AuthAttemptLimiter;
+  const signIns = { create: jest.fn(async () => ({ token: 'cookie-token', expiresAt: new Date(0) })) } as unknown as SignInSessionService;
+  const setup = { create: jest.fn(async () => ({ organisationId: ORG, roleIds: {} })) } as unknown as OrganisationSetupService;
+  const organisations = { read: jest.fn(async () => ({ id: ORG, name: 'Acme', plan: 'pro', created_at: new Date(0) })) } as unknown as OrganisationsRepository;
+  const service = new AuthService(dataSource, signIns, setup, organisations, limiter, { signup } as AppConfig);
+  return { service, limiter, succeeded, signIns, setup, organisations, tx };
+}
+
+beforeEach(() => jest.clearAllMocks());
+
+describe('AuthService', () => {
+  it('signs up: throttled by the normalised email, then user, organisation and sign-in session in one transaction', async () => {
+    const { service, limiter, setup, signIns, tx } = setUp();
+    const signedIn = await service.signUp(signUp, '203.0.113.7');
+    expect(limiter.signUpAttempt).toHaveBeenCalledWith('ada@example.com', '203.0.113.7');
+    expect(fakeUsers.insertUser).toHaveBeenCalledWith(tx, { email: signUp.email, name: 'Ada', passwordHash: 'scrypt$new' });
+    expect(setup.create).toHaveBeenCalledWith(tx, { organisationName: 'Acme', owner: { userId: 'u-ada', name: 'Ada' }, ipAddress: '203.0.113.7' });
+    expect(signIns.create).toHaveBeenCalledWith(tx, 'u-ada');
+    expect(signedIn).toEqual({ token: 'cookie-token', expiresAt: new Date(0), body: { userId: 'u-ada', organisationId: ORG } });
+  });
+
+  it('refuses sign-up when it is closed, before counting or writing anything', async () => {
+    const { service, limiter } = setUp('closed');
+    await expect(service.signUp(signUp, null)).rejects.toMatchObject({
+      code: 'SIGNUP_CLOSED',
+      message: 'Sign-up is closed on this server; ask an administrator for an invitation.',
+    });
+    expect(limiter.signUpAttempt).not.toHaveBeenCalled();
+    expect(fakeUsers.insertUser).not.toHaveBeenCalled();
+  });
+
+  it('signs in with the right password: the throttle is told of the success, a session begins', async () => {
+    fakeUsers.findUserByEmail.mockResolvedValue({ id: 'u-ada', email: 'ada@example.com', name: 'Ada', password_hash: 'scrypt$ada' });
+    const { service, limiter, succeeded, signIns } = setUp();
+    const signedIn = await service.signIn('Ada@example.com', 'correct horse', null);
+    expect(limiter.beginSignIn).toHaveBeenCalledWith('ada@example.com', null);
+    expect(succeeded).toHaveBeenCalledTimes(1);
+    expect(signIns.create).toHaveBeenCalledWith(expect.anything(), 'u-ada');
+    expect(signedIn.body).toEqual({ userId: 'u-ada' });
+  });
+
+  it('answers a wrong password and an unknown email alike, each after one password check, with no session', async () => {
+    for (const user of [{ id: 'u-ada', email: 'ada@example.com', name: 'Ada', password_hash: 'scrypt$ada' }, undefined]) {
+      fakeUsers.findUserByEmail.mockResolvedValue(user);
+      (verifyPassword as jest.Mock).mockClear();
+      const { service, succeeded, signIns } = setUp();
+      const error = await service.signIn('ada@example.com', 'wrong', null).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DomainError);
+      expect(error).toMatchObject({ code: 'INVALID_CREDENTIALS', message: 'Invalid email or password.' });
+      expect(verifyPassword).toHaveBeenCalledWith('wrong', user === undefined ? 'scrypt$decoy' : 'scrypt$ada');
+      expect(succeeded).not.toHaveBeenCalled();
+      expect(signIns.create).not.toHaveBeenCalled();
+    }
+  });
+
+  it("describes the sign-in session with its organisation's name and plan; 404 when the organisation is gone", async () => {
+    const member = { id: 'u-ada', email: 'ada@example.com', name: 'Ada', roleId: 'r-1', roleName: 'Owner' };
+    const permissions: Permission[] = ['interrupt.read'];
+    const { service, organisations } = setUp();
+    await expect(service.describeSignInSession(ORG, member, permissions)).resolves.toEqual({
+      member,
+      organisation: { id: ORG, name: 'Acme', plan: 'pro' },
+      permissions,
+    });
+    (organisations.read as jest.Mock).mockResolvedValue(undefined);
+    await expect(service.describeSignInSession(ORG, member, permissions)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});

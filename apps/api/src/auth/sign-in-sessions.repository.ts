@@ -1,0 +1,76 @@
+import { Injectable } from '@nestjs/common';
+import type { Plan } from '@interlock/domain';
+import { type Queryable, queryRows } from '../database/query-rows.util';
+import { CURRENT_MEMBERSHIP_COLUMNS, leftJoinCurrentMemberships } from '../members/memberships.repository';
+import { joinUsers } from '../users/users.repository';
+
+/** A live sign-in session with its user. */
+export interface SignedInUserRow {
+  sign_in_session_id: string;
+  user_id: string;
+  name: string;
+  email: string;
+}
+
+/** …and one of the user's current memberships (all null when none matched). */
+export interface SignedInMemberRow extends SignedInUserRow {
+  organisation_id: string | null;
+  role_id: string | null;
+  role_name: string | null;
+  permissions: string[] | null;
+  plan: Plan | null;
+}
+
+/**
+ * The `sign_in_sessions` table's one owner. A session belongs to a user, not an organisation
+ * (a reference table: ARCHITECTURE.md), so its methods take no organisation. The lookups by
+ * token run on every cookie request and stay one statement each: they compose the users' and
+ * memberships' owners' join fragments instead of asking those owners in further round trips.
+ */
+@Injectable()
+export class SignInSessionsRepository {
+  async insert(db: Queryable, session: { id: string; userId: string; tokenHash: string; expiresAt: Date }): Promise<void> {
+    await db.query(`INSERT INTO sign_in_sessions (id, user_id, token_hash, expires_at) VALUES ($1, $2, $3, $4)`, [
+      session.id,
+      session.userId,
+      session.tokenHash,
+      session.expiresAt,
+    ]);
+  }
+
+  /** The unexpired session a token's hash names, with its user. */
+  async findUser(db: Queryable, tokenHash: string): Promise<SignedInUserRow | undefined> {
+    const [row] = await queryRows<SignedInUserRow>(
+      db,
+      `SELECT s.id AS sign_in_session_id, u.id AS user_id, u.name, u.email
+         FROM sign_in_sessions s ${joinUsers('u', 's.user_id')}
+        WHERE s.token_hash = $1 AND s.expires_at > now()`,
+      [tokenHash],
+    );
+    return row;
+  }
+
+  /**
+   * The unexpired session a token's hash names, its user, and the user's current memberships —
+   * of `organisationId` only, when given — with role and plan: at most two rows (two already
+   * mean "choose one"), ordered by organisation; one row with null membership columns when
+   * none matched; none when the session is unknown or expired.
+   */
+  findMember(db: Queryable, tokenHash: string, organisationId: string | null): Promise<SignedInMemberRow[]> {
+    return queryRows<SignedInMemberRow>(
+      db,
+      `SELECT s.id AS sign_in_session_id, u.id AS user_id, u.name, u.email, ${CURRENT_MEMBERSHIP_COLUMNS}
+         FROM sign_in_sessions s
+         ${joinUsers('u', 's.user_id')}
+         ${leftJoinCurrentMemberships('u.id', '$2')}
+        WHERE s.token_hash = $1 AND s.expires_at > now()
+        ORDER BY m.organisation_id
+        LIMIT 2`,
+      [tokenHash, organisationId],
+    );
+  }
+
+  async delete(db: Queryable, signInSessionId: string): Promise<void> {
+    await db.query(`DELETE FROM sign_in_sessions WHERE id = $1`, [signInSessionId]);
+  }
+}

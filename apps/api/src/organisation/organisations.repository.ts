@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import type { Plan } from '@interlock/domain';
+import { type Queryable, queryRows } from '../database/query-rows.util';
+
+export interface OrganisationRow {
+  id: string;
+  name: string;
+  plan: Plan;
+  created_at: Date;
+}
+
+export type OrganisationLock = 'FOR UPDATE' | 'FOR NO KEY UPDATE';
+
+/**
+ * The organisations table joined beside another owner's rows, for reads that show its name or
+ * plan and must stay one statement (the sign-in lookup on every cookie request, an invitation
+ * found by its token): `JOIN organisations <alias> ON <alias>.id = <organisationIdColumn>`. The
+ * composing owner selects `<alias>.name` and `<alias>.plan` from it, and nothing else.
+ */
+export function joinOrganisations(alias: string, organisationIdColumn: string): string {
+  return `JOIN organisations ${alias} ON ${alias}.id = ${organisationIdColumn}`;
+}
+
+/**
+ * The `organisations` table's one owner. Every method takes the handle to run on (the caller's
+ * transaction, or the data source for a plain read) and the organisation first.
+ */
+@Injectable()
+export class OrganisationsRepository {
+  /** A new organisation on the Free plan. */
+  async insert(db: Queryable, organisationId: string, name: string): Promise<void> {
+    await db.query(`INSERT INTO organisations (id, name, plan) VALUES ($1, $2, 'free')`, [organisationId, name]);
+  }
+
+  async read(db: Queryable, organisationId: string): Promise<OrganisationRow | undefined> {
+    const [row] = await queryRows<OrganisationRow>(db, `SELECT id, name, plan, created_at FROM organisations WHERE id = $1`, [organisationId]);
+    return row;
+  }
+
+  /**
+   * The organisation, locked as asked until the transaction ends: FOR UPDATE before changing
+   * it; FOR NO KEY UPDATE to queue one kind of work of the organisation (its other writes, which
+   * take KEY SHARE through their foreign keys, do not wait).
+   */
+  async lock(db: Queryable, organisationId: string, lock: OrganisationLock): Promise<OrganisationRow | undefined> {
+    const [row] = await queryRows<OrganisationRow>(
+      db,
+      `SELECT id, name, plan, created_at FROM organisations WHERE id = $1 ${lock}`,
+      [organisationId],
+    );
+    return row;
+  }
+
+  async setPlan(db: Queryable, organisationId: string, plan: Plan): Promise<void> {
+    await db.query(`UPDATE organisations SET plan = $2 WHERE id = $1`, [organisationId, plan]);
+  }
+}

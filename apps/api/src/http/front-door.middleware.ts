@@ -12,21 +12,25 @@ export interface FrontDoorSteps {
   dashboard: RequestHandler;
   /** Reads a JSON body (`jsonBodyStep`). */
   jsonBody: (req: Request, res: Response, state: RequestState, next: NextFunction) => void;
+  /** Hands the request to its route (`RouteDispatcher`), or to the router. */
+  route: (req: Request, res: Response, next: NextFunction) => void;
 }
 
 /**
  * Everything that happens to a request before routing, in order, as one Express middleware:
  * request id and state → the log line → 405 → the dashboard (pages and files, never `/api`,
- * `/docs` or `/health`) → the JSON body. One router layer instead of five: Express walks its
- * layers for every request, so each middleware costs every request a match (issue 14).
+ * `/docs` or `/health`) → the JSON body → the route, found in a tree (`RouteDispatcher`). One
+ * router layer instead of five, and no walk through the routes: Express tests its layers one by
+ * one for every request, so each costs every request a match (issue 14).
  */
 export function frontDoorMiddleware(steps: FrontDoorSteps): RequestHandler {
-  const { log, methodGate, dashboard, jsonBody } = steps;
+  const { log, methodGate, dashboard, jsonBody, route } = steps;
   return (req: Request, res: Response, next: NextFunction) => {
     const state = assignRequestId(req, res);
     log(req, res, state);
     if (methodGate(req, res)) return;
-    if (isServicePath(req.path)) return jsonBody(req, res, state, next);
-    dashboard(req, res, () => jsonBody(req, res, state, next));
+    const toRoute = () => route(req, res, next);
+    if (isServicePath(req.path)) return jsonBody(req, res, state, toRoute);
+    dashboard(req, res, () => jsonBody(req, res, state, toRoute));
   };
 }

@@ -12,7 +12,7 @@ interface PathNode {
 const node = (): PathNode => ({ literal: new Map(), param: undefined, methods: new Set() });
 
 /** The segments of a path as the routes are matched: one trailing slash allowed, none empty. */
-function segmentsOf(path: string): string[] | undefined {
+export function segmentsOf(path: string): string[] | undefined {
   const segments = path.split('/');
   if (segments[0] !== '') return undefined;
   segments.shift();

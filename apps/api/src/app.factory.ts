@@ -2,14 +2,16 @@ import type { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { SwaggerModule } from '@nestjs/swagger';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Express } from 'express';
 import type { DestinationStream, Logger } from 'pino';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config/app-config';
 import { declaredRoutes } from './auth/route-declarations.util';
 import { dashboardMiddleware } from './http/dashboard.middleware';
-import { jsonBodyMiddleware } from './http/json-body.middleware';
-import { methodNotAllowedMiddleware } from './http/method-not-allowed.middleware';
-import { requestIdMiddleware } from './http/request-id.middleware';
+import { frontDoorMiddleware } from './http/front-door.middleware';
+import { jsonBodyStep } from './http/json-body.middleware';
+import { methodNotAllowedGate } from './http/method-not-allowed.middleware';
+import { RouteDispatcher } from './http/route-dispatch';
 import { createLogger, httpLogger, PinoNestLogger } from './logging/logger';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { OPENAPI_DOCUMENT } from './openapi/openapi.controller';
@@ -39,16 +41,20 @@ export async function createApp(
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
-  app.use(requestIdMiddleware);
-  app.use(httpLogger(logger, config.apiKeyPrefix));
-  app.use(methodNotAllowedMiddleware(declaredRoutes(app)));
-  // The dashboard at `/` (before body parsing: it only answers GET and HEAD).
-  app.use(
-    dashboardMiddleware(config.webDir, (indexPath) =>
+  // Request id and state, the log line, 405, the dashboard at `/` (it only answers GET and HEAD
+  // off the service's paths), the JSON body, the route: one middleware (http/front-door.middleware.ts).
+  const express = app.getHttpAdapter().getInstance() as Express;
+  const routes = new RouteDispatcher(() => express.router.stack, () => frontDoor);
+  const frontDoor = frontDoorMiddleware({
+    log: httpLogger(logger, config.apiKeyPrefix),
+    methodGate: methodNotAllowedGate(declaredRoutes(app)),
+    dashboard: dashboardMiddleware(config.webDir, (indexPath) =>
       logger.warn({ indexPath }, 'the dashboard is not built (npx nx run web:build): / explains how to build it'),
     ),
-  );
-  app.use(jsonBodyMiddleware());
+    jsonBody: jsonBodyStep(),
+    route: (req, res, next) => routes.dispatch(req, res, next),
+  });
+  app.use(frontDoor);
 
   // The contract, served at /api/openapi.json and rendered at /docs.
   const document = buildOpenApiDocument(app);

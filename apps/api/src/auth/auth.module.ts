@@ -11,13 +11,15 @@ import { RouteAccessGuard } from './guards/route-access.guard';
 import { SessionCookies } from './session-cookie.util';
 import { SignInSessionService } from './sign-in-session.service';
 import { SignInSessionsRepository } from './sign-in-sessions.repository';
-import { ApiKeyAuthGuard, ApiKeyStrategy } from './strategies/api-key.strategy';
+import { RequestGuards } from './guards/request-guards';
+import { ApiKeyAuthenticator, ApiKeyStrategy } from './strategies/api-key.strategy';
 
 /**
- * The global guards, in order (SPEC §4 check order): route declared and humans-only → caller
- * classified (key, or session cookie and organisation) → a key's request budget (§8b) → plan →
- * permission → the request's hygiene (415, JSON Postgres cannot store, a body where none is
- * taken: SPEC §4 puts input after the key and the plan). Deny by default.
+ * The global guard (`RequestGuards`) and the checks it runs, in order (SPEC §4 check order):
+ * route declared and humans-only → caller classified (key, or session cookie and organisation)
+ * → a key's request budget (§8b) → plan → permission → the request's hygiene (415, JSON
+ * Postgres cannot store, a body where none is taken: SPEC §4 puts input after the key and the
+ * plan). Deny by default.
  */
 @Global()
 @Module({
@@ -27,13 +29,14 @@ import { ApiKeyAuthGuard, ApiKeyStrategy } from './strategies/api-key.strategy';
     SignInSessionsRepository,
     SessionCookies,
     ApiKeyStrategy,
-    ApiKeyAuthGuard,
-    { provide: APP_GUARD, useClass: RouteAccessGuard },
-    { provide: APP_GUARD, useClass: AuthenticationGuard },
-    { provide: APP_GUARD, useClass: RateLimitGuard },
-    { provide: APP_GUARD, useClass: PlanGuard },
-    { provide: APP_GUARD, useClass: PermissionGuard },
-    { provide: APP_GUARD, useClass: RequestHygieneGuard },
+    ApiKeyAuthenticator,
+    RouteAccessGuard,
+    AuthenticationGuard,
+    RateLimitGuard,
+    PlanGuard,
+    PermissionGuard,
+    RequestHygieneGuard,
+    { provide: APP_GUARD, useClass: RequestGuards },
   ],
   exports: [SignInSessionService, SessionCookies],
 })

@@ -1,5 +1,6 @@
 import type { MemberActor } from '@interlock/domain';
 import type { Request } from 'express';
+import { requestStateOf } from '../http/request-state';
 import type { Permission, Plan } from '@interlock/domain';
 
 /** An agent, authenticated by an organisation API key. */
@@ -58,14 +59,15 @@ export function assertNever(value: never): never {
   throw new Error(`Unhandled principal ${JSON.stringify(value)}`);
 }
 
-const PRINCIPAL = Symbol('principal');
+const ANONYMOUS: AnonymousPrincipal = Object.freeze({ kind: 'anonymous' });
 
+/** Records who is asking, in the request's state (`http/request-state.ts`). */
 export function setPrincipal(req: Request, principal: Principal): void {
-  (req as unknown as Record<symbol, Principal>)[PRINCIPAL] = principal;
+  requestStateOf(req).principal = principal;
 }
 
 export function principalOf(req: Request): Principal {
-  return (req as unknown as Record<symbol, Principal | undefined>)[PRINCIPAL] ?? { kind: 'anonymous' };
+  return (requestStateOf(req).principal as Principal | undefined) ?? ANONYMOUS;
 }
 
 /** The audit actor for a principal: a person is the `member` actor, by their user id, in every organisation. */

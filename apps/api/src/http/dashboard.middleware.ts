@@ -24,7 +24,7 @@ export const DASHBOARD_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-function isServicePath(path: string): boolean {
+export function isServicePath(path: string): boolean {
   return SERVICE_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 }
 

@@ -1,7 +1,7 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
 import { ERROR_MESSAGES } from '@interlock/domain';
 import { sendError } from './error-response.util';
-import { requestIdOf } from './request-id.middleware';
+import { requestIdOf } from './request-state';
 
 interface PathNode {
   readonly literal: Map<string, PathNode>;
@@ -12,7 +12,7 @@ interface PathNode {
 const node = (): PathNode => ({ literal: new Map(), param: undefined, methods: new Set() });
 
 /** The segments of a path as the routes are matched: one trailing slash allowed, none empty. */
-function segmentsOf(path: string): string[] | undefined {
+export function segmentsOf(path: string): string[] | undefined {
   const segments = path.split('/');
   if (segments[0] !== '') return undefined;
   segments.shift();
@@ -32,15 +32,34 @@ function collect(at: PathNode, segments: readonly string[], i: number, into: Set
   if (at.param !== undefined) collect(at.param, segments, i + 1, into);
 }
 
+const NO_ROUTE = 0;
+const OTHER_METHODS = 1;
+const SERVED = 2;
+
+/** Whether a route serves `method` on the path (SERVED), only other methods (OTHER_METHODS), or none matches. */
+function lookup(at: PathNode, segments: readonly string[], i: number, method: string): number {
+  if (i === segments.length) {
+    if (at.methods.size === 0) return NO_ROUTE;
+    return at.methods.has(method) || (method === 'HEAD' && at.methods.has('GET')) ? SERVED : OTHER_METHODS;
+  }
+  let found = NO_ROUTE;
+  const literal = at.literal.get(segments[i].toLowerCase());
+  if (literal !== undefined) found = lookup(literal, segments, i + 1, method);
+  if (found !== SERVED && at.param !== undefined) found = Math.max(found, lookup(at.param, segments, i + 1, method));
+  return found;
+}
+
 /**
  * A method the API does not serve on a path it does serve answers 405 with `Allow` (RFC 9110),
  * before authentication, like any routing answer; a path it does not serve stays a 404. `HEAD`
  * goes wherever `GET` does. `routes` are the app's own (`declaredRoutes`), `:param` segments
  * matching any one segment, literal segments case-insensitively, one trailing slash allowed.
  * The routes are a tree of segments, so a request walks its own path's segments instead of
- * testing every route's pattern (issue 14).
+ * testing every route's pattern, and the set of allowed methods is only made for a 405 (issue 14).
+ *
+ * Returns the front door's step: true when it answered the request (405), false to go on.
  */
-export function methodNotAllowedMiddleware(routes: readonly { method: string; path: string }[]): RequestHandler {
+export function methodNotAllowedGate(routes: readonly { method: string; path: string }[]): (req: Request, res: Response) => boolean {
   const root = node();
   for (const route of routes) {
     const segments = segmentsOf(route.path);
@@ -59,15 +78,16 @@ export function methodNotAllowedMiddleware(routes: readonly { method: string; pa
     }
     at.methods.add(route.method.toUpperCase());
   }
-  return (req: Request, res: Response, next: NextFunction) => {
+  return (req: Request, res: Response) => {
     const segments = segmentsOf(req.path);
-    if (segments === undefined) return next();
+    if (segments === undefined) return false;
+    const method = req.method.toUpperCase();
+    if (lookup(root, segments, 0, method) !== OTHER_METHODS) return false;
     const allowed = new Set<string>();
     collect(root, segments, 0, allowed);
-    const method = req.method.toUpperCase();
-    if (allowed.size === 0 || allowed.has(method) || (method === 'HEAD' && allowed.has('GET'))) return next();
     req.resume(); // a body sent with the wrong method is not read
     res.setHeader('allow', [...allowed].sort().join(', '));
     sendError(res, 405, 'METHOD_NOT_ALLOWED', ERROR_MESSAGES.METHOD_NOT_ALLOWED, requestIdOf(req));
+    return true;
   };
 }

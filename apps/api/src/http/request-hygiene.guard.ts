@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { DomainError } from '@interlock/domain';
 import { jsonProblem } from './json-hygiene.util';
-import { NOT_JSON } from './json-body.middleware';
+import { requestStateOf } from './request-state';
 import { takesBody } from './reads-request-body.decorator';
 import { describeValidationErrors } from './validation.pipe';
 
@@ -24,7 +24,7 @@ export class RequestHygieneGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     const req = context.switchToHttp().getRequest<Request>();
-    if (NOT_JSON.has(req)) throw DomainError.of('UNSUPPORTED_MEDIA_TYPE');
+    if (requestStateOf(req).notJson) throw DomainError.of('UNSUPPORTED_MEDIA_TYPE');
     const problem = jsonProblem(req.query, 'query') ?? (req.body === undefined ? null : jsonProblem(req.body, 'body'));
     if (problem) throw new DomainError('VALIDATION_FAILED', problem);
     if (req.body !== undefined && req.method !== 'GET' && req.method !== 'HEAD' && !takesBody(this.reflector, context)) {

@@ -1,20 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { attachRequestState, type RequestState } from './request-state';
+
+export { requestIdOf } from './request-state';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** First middleware: settles the request id and echoes it on every response. */
-export function requestIdMiddleware(req: Request, res: Response, next: NextFunction): void {
+/**
+ * The front door's first step: settles the request id (the caller's `x-request-id` when it is
+ * sane, a new UUID otherwise), echoes it on every response, and attaches the request's state.
+ */
+export function assignRequestId(req: IncomingMessage, res: ServerResponse): RequestState {
   const offered = req.headers['x-request-id'];
   const id = typeof offered === 'string' && SANE_REQUEST_ID.test(offered) ? offered : randomUUID();
-  (req as { id?: string }).id = id;
   res.setHeader('x-request-id', id);
-  next();
-}
-
-/** The request id settled by `requestIdMiddleware`. */
-export function requestIdOf(req: IncomingMessage): string {
-  const id = (req as { id?: unknown }).id;
-  return typeof id === 'string' ? id : String(id ?? '');
+  return attachRequestState(req, id);
 }

@@ -1,8 +1,8 @@
 import type { LoggerService } from '@nestjs/common';
 import pino, { DestinationStream, Logger } from 'pino';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
 import type { AppConfig } from '../config/app-config';
-import { requestIdOf } from '../http/request-id.middleware';
+import { requestIdOf, requestStateOf, type RequestState } from '../http/request-state';
 
 /** Paths pino censors wherever they appear in a log line: credentials never reach the logs. */
 export const REDACTED_PATHS = [
@@ -125,10 +125,6 @@ interface LogContext {
   readonly apiKeyPrefix: string;
 }
 
-const LOG_CONTEXT = Symbol('logContext');
-const REQUEST_LOG = Symbol('requestLog');
-type LoggedRequest = Request & { [LOG_CONTEXT]?: LogContext; [REQUEST_LOG]?: Logger };
-
 const silent = pino({ level: 'silent' });
 
 /**
@@ -137,10 +133,10 @@ const silent = pino({ level: 'silent' });
  * route. Made on first use, so a request that logs nothing pays nothing for it.
  */
 export function requestLog(req: Request): Logger {
-  const logged = req as LoggedRequest;
-  const context = logged[LOG_CONTEXT];
+  const state = requestStateOf(req);
+  const context = state.logContext as LogContext | undefined;
   if (context === undefined) return silent;
-  let log = logged[REQUEST_LOG];
+  let log = state.requestLog as Logger | undefined;
   if (log === undefined) {
     const route = (req as { route?: { path?: unknown } }).route?.path;
     log = context.logger.child(
@@ -148,7 +144,7 @@ export function requestLog(req: Request): Logger {
         ? { req: requestFields(req, context.apiKeyPrefix), requestId: requestIdOf(req), route }
         : { req: requestFields(req, context.apiKeyPrefix), requestId: requestIdOf(req) },
     );
-    logged[REQUEST_LOG] = log;
+    state.requestLog = log;
   }
   return log;
 }
@@ -158,38 +154,32 @@ export function requestLog(req: Request): Logger {
  * first): request id, method, redacted URL and headers, route, status, response headers and
  * duration, at `info` (`warn` for a 5xx). Written with the service's logger directly: no child
  * logger, serializer or listener is made for a request unless its line will be written, so at
- * `LOG_LEVEL=silent` (or `error`) a request pays one property write here (issue 14: pino-http's
+ * `LOG_LEVEL=silent` (or `error`) a request pays one field write here (issue 14: pino-http's
  * per-request child loggers cost about a tenth of the request path even when silent).
  */
-export function httpLogger(logger: Logger, apiKeyPrefix: string): RequestHandler {
+export function httpLogger(logger: Logger, apiKeyPrefix: string): (req: Request, res: Response, state: RequestState) => void {
   const context: LogContext = { logger, apiKeyPrefix };
   const infoEnabled = logger.isLevelEnabled('info');
   const warnEnabled = logger.isLevelEnabled('warn');
-  return (req: Request, res: Response, next: NextFunction) => {
-    (req as LoggedRequest)[LOG_CONTEXT] = context;
-    if (warnEnabled) {
-      const started = performance.now();
-      let logged = false;
-      const complete = () => {
-        if (logged) return;
-        logged = true;
-        const status = res.statusCode;
-        const level = status >= 500 ? 'warn' : 'info';
-        if (level === 'info' && !infoEnabled) return;
-        const route = (req as { route?: { path?: unknown } }).route?.path;
-        const line = {
-          req: requestFields(req, apiKeyPrefix),
-          requestId: requestIdOf(req),
-          ...(typeof route === 'string' ? { route } : {}),
-          res: { statusCode: status, headers: res.getHeaders() },
-          durationMs: Math.round(performance.now() - started),
-        };
-        logger[level](line, `${req.method} ${status}`);
+  return (req, res, state) => {
+    state.logContext = context;
+    if (!warnEnabled) return;
+    const started = performance.now();
+    // A response always emits 'close' (after 'finish', or when its connection goes first).
+    res.once('close', () => {
+      const status = res.statusCode;
+      const level = status >= 500 ? 'warn' : 'info';
+      if (level === 'info' && !infoEnabled) return;
+      const route = (req as { route?: { path?: unknown } }).route?.path;
+      const line = {
+        req: requestFields(req, apiKeyPrefix),
+        requestId: state.id,
+        ...(typeof route === 'string' ? { route } : {}),
+        res: { statusCode: status, headers: res.getHeaders() },
+        durationMs: Math.round(performance.now() - started),
       };
-      res.once('finish', complete);
-      res.once('close', complete);
-    }
-    next();
+      logger[level](line, `${req.method} ${status}`);
+    });
   };
 }
 

@@ -1,10 +1,9 @@
-import type { ExecutionContext } from '@nestjs/common';
 import { loadConfig } from '../../config/app-config';
 import type { ApiKeyPrincipal, MemberPrincipal, UserPrincipal } from '../principal';
 import { principalOf } from '../principal';
 import type { SessionCookies } from '../session-cookie.util';
 import type { MemberSignIn, SignInSessionService } from '../sign-in-session.service';
-import type { ApiKeyAuthGuard } from '../strategies/api-key.strategy';
+import type { ApiKeyAuthenticator } from '../strategies/api-key.strategy';
 import { guardContext } from '../testing/guard-context';
 import { AuthenticationGuard } from './authentication.guard';
 
@@ -42,12 +41,7 @@ function signInOf(memberOf: string[]) {
 }
 
 function setUp(options: { member?: MemberPrincipal; memberOf?: string[] } = {}) {
-  const apiKeyGuard = {
-    canActivate: jest.fn(async (context: ExecutionContext) => {
-      (context.switchToHttp().getRequest() as { user?: unknown }).user = keyPrincipal;
-      return true;
-    }),
-  };
+  const apiKeyGuard = { authenticate: jest.fn(async () => keyPrincipal) };
   const memberOf = options.memberOf ?? (options.member ? [options.member.organisationId] : []);
   const sessions = {
     authenticateMember: jest.fn(async (token: string, organisationId: string | undefined): Promise<MemberSignIn | undefined> => {
@@ -58,7 +52,7 @@ function setUp(options: { member?: MemberPrincipal; memberOf?: string[] } = {}) 
   };
   const cookies = { clear: jest.fn(), set: jest.fn() };
   const build = (reflector: ConstructorParameters<typeof AuthenticationGuard>[0]) =>
-    new AuthenticationGuard(reflector, apiKeyGuard as unknown as ApiKeyAuthGuard, sessions as unknown as SignInSessionService, cookies as unknown as SessionCookies, config);
+    new AuthenticationGuard(reflector, apiKeyGuard as unknown as ApiKeyAuthenticator, sessions as unknown as SignInSessionService, cookies as unknown as SessionCookies, config);
   return { apiKeyGuard, sessions, build };
 }
 
@@ -67,7 +61,7 @@ describe('AuthenticationGuard', () => {
     const { apiKeyGuard, sessions, build } = setUp({ member: memberPrincipal });
     const { context, req, reflector } = guardContext({ principal: 'api_key' }, { headers: { cookie: `session=${TOKEN}` } });
     await expect(build(reflector).canActivate(context)).resolves.toBe(true);
-    expect(apiKeyGuard.canActivate).toHaveBeenCalledTimes(1);
+    expect(apiKeyGuard.authenticate).toHaveBeenCalledTimes(1);
     expect(sessions.authenticateMember).not.toHaveBeenCalled();
     expect(principalOf(req)).toBe(keyPrincipal);
   });
@@ -76,7 +70,7 @@ describe('AuthenticationGuard', () => {
     const { apiKeyGuard, build } = setUp({ member: memberPrincipal });
     const { context, req, reflector } = guardContext({ principal: 'member' }, { headers: { cookie: `other=1; session=${TOKEN}` } });
     await expect(build(reflector).canActivate(context)).resolves.toBe(true);
-    expect(apiKeyGuard.canActivate).not.toHaveBeenCalled();
+    expect(apiKeyGuard.authenticate).not.toHaveBeenCalled();
     expect(principalOf(req)).toBe(memberPrincipal);
   });
 
@@ -117,7 +111,7 @@ describe('AuthenticationGuard', () => {
       const { apiKeyGuard, sessions, build } = setUp({ member: memberPrincipal });
       const { context, req, reflector } = guardContext(shared, { headers: { 'x-api-key': 'k', cookie: `session=${TOKEN}` } });
       await expect(build(reflector).canActivate(context)).resolves.toBe(true);
-      expect(apiKeyGuard.canActivate).toHaveBeenCalledTimes(1);
+      expect(apiKeyGuard.authenticate).toHaveBeenCalledTimes(1);
       expect(sessions.authenticateMember).not.toHaveBeenCalled();
       expect(principalOf(req)).toBe(keyPrincipal);
     });
@@ -126,7 +120,7 @@ describe('AuthenticationGuard', () => {
       const { apiKeyGuard, sessions, build } = setUp({ member: memberPrincipal });
       const { context, reflector } = guardContext(shared, { headers: { 'x-api-key': '', cookie: `session=${TOKEN}` } });
       await build(reflector).canActivate(context);
-      expect(apiKeyGuard.canActivate).toHaveBeenCalledTimes(1);
+      expect(apiKeyGuard.authenticate).toHaveBeenCalledTimes(1);
       expect(sessions.authenticateMember).not.toHaveBeenCalled();
     });
 
@@ -134,7 +128,7 @@ describe('AuthenticationGuard', () => {
       const { apiKeyGuard, build } = setUp({ member: memberPrincipal });
       const { context, req, reflector } = guardContext(shared, { headers: { cookie: `session=${TOKEN}` } });
       await expect(build(reflector).canActivate(context)).resolves.toBe(true);
-      expect(apiKeyGuard.canActivate).not.toHaveBeenCalled();
+      expect(apiKeyGuard.authenticate).not.toHaveBeenCalled();
       expect(principalOf(req)).toBe(memberPrincipal);
     });
 
@@ -142,14 +136,14 @@ describe('AuthenticationGuard', () => {
       const { apiKeyGuard, build } = setUp({ member: memberPrincipal });
       const { context, reflector } = guardContext(shared, { headers: { cookie: 'session=unknown-token-value-xxxxxxxxxx' } });
       await expect(build(reflector).canActivate(context)).rejects.toMatchObject({ code: 'SIGN_IN_REQUIRED' });
-      expect(apiKeyGuard.canActivate).not.toHaveBeenCalled();
+      expect(apiKeyGuard.authenticate).not.toHaveBeenCalled();
     });
 
     it('with neither credential it is a key request, so agents keep their exact 401', async () => {
       const { apiKeyGuard, sessions, build } = setUp({ member: memberPrincipal });
       const { context, reflector } = guardContext(shared, { headers: {} });
       await build(reflector).canActivate(context);
-      expect(apiKeyGuard.canActivate).toHaveBeenCalledTimes(1);
+      expect(apiKeyGuard.authenticate).toHaveBeenCalledTimes(1);
       expect(sessions.authenticateMember).not.toHaveBeenCalled();
     });
   });
@@ -257,7 +251,7 @@ describe('AuthenticationGuard', () => {
   it('leaves public routes anonymous', async () => {
     const { build } = setUp();
     const { context, req, reflector } = guardContext({ principal: 'public' }, { headers: { 'x-api-key': 'x' } });
-    await expect(build(reflector).canActivate(context)).resolves.toBe(true);
+    expect(await build(reflector).canActivate(context)).toBe(true);
     expect(principalOf(req)).toEqual({ kind: 'anonymous' });
   });
 });

@@ -7,10 +7,10 @@ import { DomainError } from '@interlock/domain';
 import { isCrossSiteRequest } from '../csrf.util';
 import { ORGANISATION_IN_QUERY } from '../decorators/route-access.decorator';
 import { ORGANISATION_HEADER, requestedOrganisation } from '../organisation-choice.util';
-import { ApiKeyPrincipal, assertNever, setPrincipal } from '../principal';
+import { assertNever, setPrincipal } from '../principal';
 import { SignInSessionService } from '../sign-in-session.service';
 import { readSessionCookie, SessionCookies } from '../session-cookie.util';
-import { ApiKeyAuthGuard } from '../strategies/api-key.strategy';
+import { ApiKeyAuthenticator } from '../strategies/api-key.strategy';
 import { routeAccessOf } from './route-access.guard';
 
 export const NO_ORGANISATION_MESSAGE = 'You are not a member of any organisation.';
@@ -29,7 +29,7 @@ export class AuthenticationGuard implements CanActivate {
 
   constructor(
     private readonly reflector: Reflector,
-    private readonly apiKeyGuard: ApiKeyAuthGuard,
+    private readonly keys: ApiKeyAuthenticator,
     private readonly signIns: SignInSessionService,
     private readonly cookies: SessionCookies,
     @Inject(APP_CONFIG) config: AppConfig,
@@ -37,7 +37,8 @@ export class AuthenticationGuard implements CanActivate {
     this.ownOrigins = new Set([config.publicOrigin, ...config.allowedOrigins]);
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  /** Synchronous where nothing is looked up (public and sign-in routes); a promise otherwise. */
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const access = routeAccessOf(this.reflector, context);
     const req = context.switchToHttp().getRequest<Request>();
     if (access === undefined) return false;
@@ -46,7 +47,7 @@ export class AuthenticationGuard implements CanActivate {
         setPrincipal(req, { kind: 'anonymous' });
         return true;
       case 'api_key':
-        return this.authenticateKey(context, req);
+        return this.authenticateKey(req);
       case 'human':
         this.refuseCrossSite(req);
         setPrincipal(req, { kind: 'anonymous' });
@@ -66,10 +67,9 @@ export class AuthenticationGuard implements CanActivate {
     }
   }
 
-  private async authenticateKey(context: ExecutionContext, req: Request): Promise<true> {
-    // The strategy sets req.user to the key's principal or throws the exact 401.
-    await this.apiKeyGuard.canActivate(context);
-    setPrincipal(req, (req as unknown as { user: ApiKeyPrincipal }).user);
+  private async authenticateKey(req: Request): Promise<true> {
+    // The key's principal, or the exact 401.
+    setPrincipal(req, await this.keys.authenticate(req));
     return true;
   }
 
@@ -79,9 +79,9 @@ export class AuthenticationGuard implements CanActivate {
    * as a member naming one they are not in).
    */
   private async authenticateKeyOfOrganisation(context: ExecutionContext, req: Request): Promise<true> {
-    await this.authenticateKey(context, req);
+    const principal = await this.keys.authenticate(req);
+    setPrincipal(req, principal);
     const named = requestedOrganisation(req, this.organisationInQuery(context));
-    const principal = (req as unknown as { user: ApiKeyPrincipal }).user;
     if (named !== undefined && named !== principal.organisationId.toLowerCase()) throw DomainError.of('NOT_FOUND');
     return true;
   }

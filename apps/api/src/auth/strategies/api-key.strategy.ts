@@ -1,4 +1,4 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
 import { HeaderAPIKeyStrategy } from 'passport-headerapikey';
@@ -30,25 +30,21 @@ interface StrategyAttempt {
 }
 
 /**
- * Runs the strategy on a request and sets `req.user` to the key's principal, or rejects with the
- * exact 401: the strategy's own error (invalid, expired), or MISSING_API_KEY when it found no
- * key. It speaks passport's strategy protocol (an object made from the strategy that receives
- * `success`, `fail` or `error`) as `passport.authenticate` does, without the per-request
- * middleware, option merging and callbacks of `passport.authenticate` and `@nestjs/passport`'s
- * AuthGuard around it (issue 14, BENCHMARKS.md).
+ * Runs the strategy on a request: the key's principal, or a rejection with the exact 401 — the
+ * strategy's own error (invalid, expired), or MISSING_API_KEY when it found no key. It speaks
+ * passport's strategy protocol (an object made from the strategy that receives `success`, `fail`
+ * or `error`) as `passport.authenticate` does, without the per-request middleware, option
+ * merging and callbacks of `passport.authenticate` and `@nestjs/passport`'s AuthGuard around it,
+ * and without writing `req.user` (issue 14, BENCHMARKS.md).
  */
 @Injectable()
-export class ApiKeyAuthGuard implements CanActivate {
+export class ApiKeyAuthenticator {
   constructor(private readonly strategy: ApiKeyStrategy) {}
 
-  canActivate(context: ExecutionContext): Promise<true> {
-    const req = context.switchToHttp().getRequest<Request>();
-    return new Promise<true>((resolve, reject) => {
+  authenticate(req: Request): Promise<ApiKeyPrincipal> {
+    return new Promise<ApiKeyPrincipal>((resolve, reject) => {
       const attempt = Object.create(this.strategy) as StrategyAttempt;
-      attempt.success = (principal) => {
-        (req as unknown as { user: ApiKeyPrincipal }).user = principal;
-        resolve(true);
-      };
+      attempt.success = resolve;
       attempt.fail = () => reject(DomainError.of('MISSING_API_KEY'));
       attempt.error = reject;
       attempt.authenticate(req, {});

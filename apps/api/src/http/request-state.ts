@@ -1,0 +1,38 @@
+import type { IncomingMessage } from 'node:http';
+
+/**
+ * What the service knows about one request, in one object attached once by the front door
+ * (`frontDoorMiddleware`): its id, who is asking (set by the authentication guard), whether its
+ * body was not JSON (refused with 415 after the guards), and the request's logger once made.
+ * One property on the request instead of one per fact: every property added to a Node request
+ * is a hidden-class transition on a large object, paid on every request (issue 14).
+ * Each slot is read and written through its module's accessor (`requestIdOf`, `principalOf`,
+ * `requestLog`, …), never directly.
+ */
+export class RequestState {
+  principal: unknown = undefined;
+  notJson = false;
+  requestLog: unknown = undefined;
+  logContext: unknown = undefined;
+
+  constructor(readonly id: string) {}
+}
+
+type WithState = IncomingMessage & { interlock?: RequestState };
+
+/** The request's state; a request that did not pass the front door (a unit test's fake) gets one now. */
+export function requestStateOf(req: IncomingMessage): RequestState {
+  const withState = req as WithState;
+  return (withState.interlock ??= new RequestState(''));
+}
+
+export function attachRequestState(req: IncomingMessage, id: string): RequestState {
+  const state = new RequestState(id);
+  (req as WithState).interlock = state;
+  return state;
+}
+
+/** The request id settled by the front door ('' for a request that never passed it). */
+export function requestIdOf(req: IncomingMessage): string {
+  return (req as WithState).interlock?.id ?? '';
+}

@@ -1,4 +1,4 @@
-import type { MemberActor } from '@interlock/domain';
+import type { ApiKeyActor, MemberActor } from '@interlock/domain';
 import type { Request } from 'express';
 import type { Permission, Plan } from '@interlock/domain';
 
@@ -89,4 +89,9 @@ export function actorOf(principal: ApiKeyPrincipal | MemberPrincipal | UserPrinc
 /** The member as the actor a service takes (with the organisation id beside it). */
 export function memberActorOf(member: MemberPrincipal): MemberActor {
   return { type: 'member', id: member.memberId, name: member.memberName };
+}
+
+/** The API key as the actor a service takes (with the organisation id beside it). */
+export function apiKeyActorOf(key: ApiKeyPrincipal): ApiKeyActor {
+  return { type: 'api_key', id: key.apiKeyId, name: key.apiKeyName };
 }

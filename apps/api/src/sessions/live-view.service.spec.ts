@@ -9,6 +9,7 @@ import { InProcessNotificationBus } from '../notifications/notification-bus';
 import { encodeSessionChange, LIVE_VIEW_CHANNEL } from './live-view-channel';
 import { LiveViewService } from './live-view.service';
 import type { SessionRow } from './session-record';
+import { SessionsRepository } from './sessions.repository';
 
 const ORG = 'o1';
 const SESSION = 's1';
@@ -104,7 +105,7 @@ describe('LiveViewService', () => {
           : undefined,
     } as unknown as SignInSessionService;
     const adapterHost = { httpAdapter: { getHttpServer: () => server } } as unknown as HttpAdapterHost;
-    live = new LiveViewService(db as unknown as DataSource, bus, adapterHost, signIns, logger, { heartbeatMs: 40, batchSize: 2 });
+    live = new LiveViewService(db as unknown as DataSource, new SessionsRepository(), bus, adapterHost, signIns, logger, { heartbeatMs: 40, batchSize: 2 });
   });
   afterEach(() => live.beforeApplicationShutdown());
 

@@ -10,7 +10,8 @@ import { readSessionCookie } from '../auth/session-cookie.util';
 import { LOGGER } from '../logging/logger.module';
 import { NotificationBus } from '../notifications/notification-bus';
 import { decodeSessionChange, LIVE_VIEW_CHANNEL } from './live-view-channel';
-import { SESSION_COLUMNS, SessionRow, toSessionResponse } from './session-record';
+import { SessionRow, toSessionResponse } from './session-record';
+import { SessionsRepository } from './sessions.repository';
 import { sseEvent } from '../http/sse-event.util';
 import { SseStream, SseStreams } from '../http/sse-streams';
 
@@ -37,13 +38,6 @@ interface Viewer extends SseStream {
   lastSeq: number;
 }
 
-interface MessageRow {
-  seq: number;
-  role: string;
-  content: string;
-  created_at: Date;
-}
-
 /**
  * The Live View (SPEC §6): a session as Server-Sent Events — its messages so far, then each new
  * one as it is appended on any instance. Appends are announced on the notification bus
@@ -61,6 +55,7 @@ export class LiveViewService implements BeforeApplicationShutdown {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly sessions: SessionsRepository,
     bus: NotificationBus,
     adapterHost: HttpAdapterHost,
     private readonly signIns: SignInSessionService,
@@ -120,12 +115,7 @@ export class LiveViewService implements BeforeApplicationShutdown {
     const session = await this.loadSession(viewer.organisationId, viewer.key);
     if (session === undefined) return this.streams.close(viewer);
     while (!viewer.closed && viewer.lastSeq < session.message_count) {
-      const rows: MessageRow[] = await this.dataSource.query(
-        `SELECT seq, role, content, created_at FROM session_messages
-          WHERE organisation_id = $1 AND session_id = $2 AND seq > $3
-          ORDER BY seq LIMIT $4`,
-        [viewer.organisationId, viewer.key, viewer.lastSeq, this.options.batchSize],
-      );
+      const rows = await this.sessions.messagesAfter(this.dataSource, viewer.organisationId, viewer.key, viewer.lastSeq, this.options.batchSize);
       if (rows.length === 0) break;
       const chunk = rows
         .map((m) => sseEvent('message', { seq: m.seq, role: m.role, content: m.content, createdAt: m.created_at.toISOString() }, m.seq))
@@ -147,12 +137,8 @@ export class LiveViewService implements BeforeApplicationShutdown {
     return member !== undefined && member.permissions.has('session.read');
   }
 
-  private async loadSession(organisationId: string, sessionId: string): Promise<SessionRow | undefined> {
-    const [row]: SessionRow[] = await this.dataSource.query(
-      `SELECT ${SESSION_COLUMNS} FROM sessions WHERE organisation_id = $1 AND id = $2`,
-      [organisationId, sessionId],
-    );
-    return row;
+  private loadSession(organisationId: string, sessionId: string): Promise<SessionRow | undefined> {
+    return this.sessions.read(this.dataSource, organisationId, sessionId);
   }
 
   beforeApplicationShutdown(): void {

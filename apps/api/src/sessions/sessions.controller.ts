@@ -14,7 +14,7 @@ import {
 import type { Request, Response } from 'express';
 import { ClientIp, CurrentApiKey, CurrentCaller, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MachineOrMemberRoute, MachineRoute, MemberRoute, OrganisationInQuery } from '../auth/decorators/route-access.decorator';
-import type { ApiKeyPrincipal, MemberPrincipal } from '../auth/principal';
+import { apiKeyActorOf, memberActorOf, type ApiKeyPrincipal, type MemberPrincipal } from '../auth/principal';
 import { IdParam } from '../http/id-param.pipe';
 import { IDEMPOTENCY_KEY_HEADER, IdempotencyKey } from '../idempotency/idempotency-key.decorator';
 import type { IdempotentRequest } from '../idempotency/idempotency.service';
@@ -49,7 +49,7 @@ export class SessionsController {
     @ClientIp() ip: string | null,
     @Res({ passthrough: true }) res: Response,
   ): Promise<SessionResponse> {
-    return markReplay(res, await this.sessions.start(key, body, idempotency, ip));
+    return markReplay(res, await this.sessions.start(key.organisationId, apiKeyActorOf(key), body, idempotency, ip));
   }
 
   @Get()
@@ -84,7 +84,7 @@ export class SessionsController {
     @IdempotencyKey() idempotency: IdempotentRequest | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<{ appended: number }> {
-    return markReplay(res, await this.sessions.append(key, id, body.messages, idempotency));
+    return markReplay(res, await this.sessions.append(key.organisationId, id, body.messages, idempotency));
   }
 
   @Post(':id/end')
@@ -94,7 +94,7 @@ export class SessionsController {
   @ApiOkResponse({ type: SessionResponse })
   @ApiConflictResponse({ description: 'CONFLICT: the session has already ended or was disconnected.' })
   end(@CurrentApiKey() key: ApiKeyPrincipal, @IdParam() id: string, @ClientIp() ip: string | null): Promise<SessionResponse> {
-    return this.sessions.end(key, id, ip);
+    return this.sessions.end(key.organisationId, apiKeyActorOf(key), id, ip);
   }
 
   @Post(':id/disconnect')
@@ -108,7 +108,7 @@ export class SessionsController {
     @IdParam() id: string,
     @ClientIp() ip: string | null,
   ): Promise<SessionResponse> {
-    return this.sessions.disconnect(member, id, ip);
+    return this.sessions.disconnect(member.organisationId, memberActorOf(member), id, ip);
   }
 
   /** The Live View: Server-Sent Events, resumable with `Last-Event-ID`. */

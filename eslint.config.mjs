@@ -72,8 +72,6 @@ const SQL_PENDING_OWNER = [
   'apps/api/src/auth/sign-in-session.service.ts',
   'apps/api/src/events/organisation-events.service.ts',
   'apps/api/src/idempotency/idempotency.service.ts',
-  'apps/api/src/interrupts/interrupt-review.service.ts',
-  'apps/api/src/interrupts/interrupts.service.ts',
   'apps/api/src/invitations/invitations.service.ts',
   'apps/api/src/invitations/role-invitations.util.ts',
   'apps/api/src/members/members.service.ts',

@@ -4,3 +4,4 @@ export * from './audit-query';
 export * from './search-words';
 export * from './chain-verifier';
 export * from './search-plan';
+export * from './target-history';

@@ -69,7 +69,8 @@ export class ServiceBackend implements InterlockBackend {
       const key = await this.key();
       const body = await this.validate(CreateInterruptDto, params, 'body');
       const result = await this.deps.interrupts.create(
-        key,
+        key.organisationId,
+        apiKeyActorOf(key),
         body,
         {
           organisationId: key.organisationId,

@@ -41,9 +41,10 @@ const webZones = [
 
 // The service's layers (ARCHITECTURE.md, "Layers"). Services hold the domain work: they import
 // neither Express nor Nest's HTTP exceptions (controllers, guards, filters and middleware speak
-// HTTP). The four below still adapt a request themselves — two Server-Sent Events streams, the MCP
-// transport, and the sign-in cookie (whose guard lies on the request path another change is
-// optimising) — and are listed until they hand that to their controllers; the list may only shrink.
+// HTTP). The one below still adapts a request itself — the sign-in cookie (whose guard lies on the
+// request path another change is optimising) — and is listed until it hands that to its
+// controller; the list may only shrink. (The two Server-Sent Events streams and the MCP transport
+// are their controllers' now: http/sse-streams.ts, mcp/mcp.controller.ts.)
 const NEST_HTTP_EXCEPTIONS = [
   'HttpException', 'BadRequestException', 'UnauthorizedException', 'ForbiddenException', 'NotFoundException',
   'ConflictException', 'GoneException', 'PayloadTooLargeException', 'UnsupportedMediaTypeException',
@@ -53,9 +54,6 @@ const NEST_HTTP_EXCEPTIONS = [
   'HttpVersionNotSupportedException',
 ];
 const SERVICES_ADAPTING_HTTP = [
-  'apps/api/src/events/organisation-events.service.ts',
-  'apps/api/src/sessions/live-view.service.ts',
-  'apps/api/src/mcp/mcp.service.ts',
   'apps/api/src/auth/sign-in-session.service.ts',
 ];
 // SQL lives with the tables' owners: repositories (`*.repository.ts`), query builders
@@ -70,7 +68,6 @@ const SQL_PENDING_OWNER = [
   'apps/api/src/audit-log/audit-log.service.ts',
   'apps/api/src/auth/auth.service.ts',
   'apps/api/src/auth/sign-in-session.service.ts',
-  'apps/api/src/events/organisation-events.service.ts',
   'apps/api/src/idempotency/idempotency.service.ts',
   'apps/api/src/invitations/invitations.service.ts',
   'apps/api/src/invitations/role-invitations.util.ts',

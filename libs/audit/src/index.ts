@@ -5,3 +5,4 @@ export * from './search-words';
 export * from './chain-verifier';
 export * from './search-plan';
 export * from './target-history';
+export * from './audit-stream';

@@ -1,19 +1,35 @@
 import { DomainError } from '@interlock/domain';
-import { Controller, Get, Headers, Req, Res } from '@nestjs/common';
+import { BeforeApplicationShutdown, Controller, Get, Headers, Inject, Req, Res } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import { ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import type { Logger } from 'pino';
 import { CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute, OrganisationInQuery } from '../auth/decorators/route-access.decorator';
 import type { MemberPrincipal } from '../auth/principal';
+import { SignInSessionService } from '../auth/sign-in-session.service';
 import { parseLastEventId } from '../http/sse-event.util';
+import { SseStreams } from '../http/sse-streams';
+import { LOGGER } from '../logging/logger.module';
 import { EventStreamPosition, OrganisationEvent } from './organisation-event.response';
-import { OrganisationEventsService } from './organisation-events.service';
+import { OrganisationEventsCursor, OrganisationEventsService } from './organisation-events.service';
 
 @Controller('api/events')
 @ApiTags('events')
 @ApiExtraModels(OrganisationEvent, EventStreamPosition)
-export class OrganisationEventsController {
-  constructor(private readonly events: OrganisationEventsService) {}
+export class OrganisationEventsController implements BeforeApplicationShutdown {
+  /** The open streams: the HTTP side of the feed (responses, heartbeats, the member's sign-in cookie). */
+  private readonly streams: SseStreams<OrganisationEventsCursor>;
+
+  constructor(
+    private readonly events: OrganisationEventsService,
+    adapterHost: HttpAdapterHost,
+    signIns: SignInSessionService,
+    @Inject(LOGGER) logger: Logger,
+  ) {
+    this.streams = new SseStreams(adapterHost, logger, signIns, events);
+  }
+
 
   /** The organisation's live events for the dashboard: Server-Sent Events, resumable. */
   @Get()
@@ -54,6 +70,10 @@ export class OrganisationEventsController {
     if (lastEventId === 'invalid') {
       throw new DomainError('VALIDATION_FAILED', 'Last-Event-ID must be the id of an event of this stream (a non-negative integer).');
     }
-    return this.events.open(member, lastEventId, res, req);
+    return this.streams.serve(req, res, () => this.events.start(member.organisationId, member.permissions, lastEventId));
+  }
+
+  beforeApplicationShutdown(): void {
+    this.streams.closeAll();
   }
 }

@@ -3,12 +3,13 @@ import type { HttpAdapterHost } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import type { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
-import type { MemberPrincipal } from '../auth/principal';
-import type { SignInSessionService } from '../auth/sign-in-session.service';
+import type { Permission } from '@interlock/domain';
+import type { SignInCheck } from '../http/sse-streams';
+import { SseStreams } from '../http/sse-streams';
 import { InProcessNotificationBus } from '../notifications/notification-bus';
 import type { EventSourceRow } from './organisation-event.util';
 import { ORGANISATION_EVENTS_CHANNEL } from './organisation-events-channel';
-import { OrganisationEventsService } from './organisation-events.service';
+import { OrganisationEventsCursor, OrganisationEventsService } from './organisation-events.service';
 
 const ORG = '0b6f6f3e-2a43-4a39-9a0e-5b1c1d0e0f10';
 
@@ -87,7 +88,8 @@ describe('OrganisationEventsService', () => {
   let log: FakeAuditLog;
   let bus: InProcessNotificationBus;
   let permissions: Set<string> | undefined;
-  let events: OrganisationEventsService;
+  let events: SseStreams<OrganisationEventsCursor>;
+  let feed: OrganisationEventsService;
 
   beforeEach(() => {
     log = new FakeAuditLog();
@@ -96,20 +98,17 @@ describe('OrganisationEventsService', () => {
     const signIns = {
       stillMember: async (_token: string, organisationId: string) =>
         permissions === undefined || organisationId !== ORG ? undefined : { organisationId: ORG, permissions },
-    } as unknown as SignInSessionService;
+    } as unknown as SignInCheck;
     const adapterHost = { httpAdapter: { getHttpServer: () => ({ listening: true }) } } as unknown as HttpAdapterHost;
-    events = new OrganisationEventsService(log as unknown as DataSource, bus, adapterHost, signIns, logger, {
-      heartbeatMs: 40,
-      batchSize: 2,
-      maxReplay: 5,
-    });
+    // The feed (the service) behind the HTTP layer's streams, as OrganisationEventsController wires them.
+    feed = new OrganisationEventsService(log as unknown as DataSource, bus, { heartbeatMs: 40, batchSize: 2, maxReplay: 5 });
+    events = new SseStreams(adapterHost, logger, signIns, feed);
   });
-  afterEach(() => events.beforeApplicationShutdown());
+  afterEach(() => events.closeAll());
 
   const open = async (lastEventId?: number, held = ['interrupt.read', 'session.read']) => {
     const res = new FakeResponse();
-    const member = { kind: 'member', organisationId: ORG, permissions: new Set(held) } as unknown as MemberPrincipal;
-    await events.open(member, lastEventId, res as unknown as Response, req);
+    await events.serve(req, res as unknown as Response, () => feed.start(ORG, new Set(held as Permission[]), lastEventId));
     return res;
   };
   const announce = () => bus.publish(ORGANISATION_EVENTS_CHANNEL, ORG);
@@ -178,7 +177,7 @@ describe('OrganisationEventsService', () => {
     permissions = new Set(['session.read']);
     await tick(100);
     expect(res.writableEnded).toBe(true);
-    expect(events.listenerCount).toBe(0);
+    expect(events.count).toBe(0);
     permissions = undefined;
     const again = await open();
     await tick(100);
@@ -193,7 +192,7 @@ describe('OrganisationEventsService', () => {
     await tick(5);
     expect(log.queries).toBe(before);
     res.emit('close');
-    expect(events.listenerCount).toBe(0);
+    expect(events.count).toBe(0);
     await announce();
     await tick(5);
     expect(log.queries).toBe(before);

@@ -3,11 +3,11 @@ import type { HttpAdapterHost } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import type { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
-import type { MemberPrincipal } from '../auth/principal';
-import type { SignInSessionService } from '../auth/sign-in-session.service';
+import type { SignInCheck } from '../http/sse-streams';
+import { SseStreams } from '../http/sse-streams';
 import { InProcessNotificationBus } from '../notifications/notification-bus';
 import { encodeSessionChange, LIVE_VIEW_CHANNEL } from './live-view-channel';
-import { LiveViewService } from './live-view.service';
+import { LiveViewCursor, LiveViewService } from './live-view.service';
 import type { SessionRow } from './session-record';
 import { SessionsRepository } from './sessions.repository';
 
@@ -78,7 +78,6 @@ class FakeResponse extends EventEmitter {
   }
 }
 
-const member = { kind: 'member', organisationId: ORG } as MemberPrincipal;
 const req = {
   headers: { cookie: 'session=a-sign-in-token-of-enough-length' },
   socket: { setNoDelay: () => undefined, destroyed: false },
@@ -91,7 +90,8 @@ describe('LiveViewService', () => {
   let bus: InProcessNotificationBus;
   let server: { listening: boolean };
   let signedIn: boolean;
-  let live: LiveViewService;
+  let live: SseStreams<LiveViewCursor>;
+  let serve: (res: FakeResponse, lastEventId: number | undefined) => Promise<void>;
 
   beforeEach(() => {
     db = new FakeDatabase();
@@ -103,15 +103,18 @@ describe('LiveViewService', () => {
         signedIn && token === 'a-sign-in-token-of-enough-length' && organisationId === ORG
           ? { organisationId: ORG, permissions: new Set(['session.read']) }
           : undefined,
-    } as unknown as SignInSessionService;
+    } as unknown as SignInCheck;
     const adapterHost = { httpAdapter: { getHttpServer: () => server } } as unknown as HttpAdapterHost;
-    live = new LiveViewService(db as unknown as DataSource, new SessionsRepository(), bus, adapterHost, signIns, logger, { heartbeatMs: 40, batchSize: 2 });
+    // The feed (the service) behind the HTTP layer's streams, as SessionsController wires them.
+    const feed = new LiveViewService(db as unknown as DataSource, new SessionsRepository(), bus, { heartbeatMs: 40, batchSize: 2 });
+    live = new SseStreams(adapterHost, logger, signIns, feed);
+    serve = (res, lastEventId) => live.serve(req, res as unknown as Response, () => feed.start(ORG, SESSION, lastEventId));
   });
-  afterEach(() => live.beforeApplicationShutdown());
+  afterEach(() => live.closeAll());
 
   const open = async (lastEventId?: number) => {
     const res = new FakeResponse();
-    await live.open(member, SESSION, lastEventId, res as unknown as Response, req);
+    await serve(res, lastEventId);
     return res;
   };
   const announce = () =>
@@ -141,7 +144,7 @@ describe('LiveViewService', () => {
     signedIn = false;
     await tick(100);
     expect(res.writableEnded).toBe(true);
-    expect(live.viewerCount).toBe(0);
+    expect(live.count).toBe(0);
   });
 
   it('resumes after Last-Event-ID; ends with the final record; answers 204 when nothing is left', async () => {
@@ -155,14 +158,14 @@ describe('LiveViewService', () => {
     expect(res.text.trimEnd().split('\n\n').pop()).toContain('"status":"ended"');
     const after = await open(3);
     expect(after.statusCode).toBe(204);
-    expect(live.viewerCount).toBe(0);
+    expect(live.count).toBe(0);
   });
 
   it('waits for a slow client to drain before writing more', async () => {
     db.append('a', 'b', 'c', 'd');
     const res = new FakeResponse();
     res.slow = true;
-    const opened = live.open(member, SESSION, undefined, res as unknown as Response, req);
+    const opened = serve(res, undefined);
     await tick(5);
     const written = res.chunks.length;
     await tick(20);
@@ -178,15 +181,15 @@ describe('LiveViewService', () => {
     server.listening = false;
     await tick(400);
     expect(res.writableEnded).toBe(true);
-    expect(live.viewerCount).toBe(0);
+    expect(live.count).toBe(0);
     await expect(open()).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
   });
 
   it('forgets a viewer whose client left', async () => {
     const res = await open();
-    expect(live.viewerCount).toBe(1);
+    expect(live.count).toBe(1);
     res.emit('close');
-    expect(live.viewerCount).toBe(0);
+    expect(live.count).toBe(0);
     const before = db.queries;
     db.append('x');
     await announce();

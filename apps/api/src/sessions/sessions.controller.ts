@@ -1,5 +1,6 @@
 import { DomainError } from '@interlock/domain';
-import { Body, Controller, Get, Headers, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import { BeforeApplicationShutdown, Body, Controller, Get, Headers, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import {
   ApiConflictResponse,
   ApiCreatedResponse,
@@ -12,6 +13,10 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import type { Logger } from 'pino';
+import { SignInSessionService } from '../auth/sign-in-session.service';
+import { SseStreams } from '../http/sse-streams';
+import { LOGGER } from '../logging/logger.module';
 import { ClientIp, CurrentApiKey, CurrentCaller, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MachineOrMemberRoute, MachineRoute, MemberRoute, OrganisationInQuery } from '../auth/decorators/route-access.decorator';
 import { apiKeyActorOf, memberActorOf, type ApiKeyPrincipal, type MemberPrincipal } from '../auth/principal';
@@ -19,7 +24,7 @@ import { IdParam } from '../http/id-param.pipe';
 import { IDEMPOTENCY_KEY_HEADER, IdempotencyKey } from '../idempotency/idempotency-key.decorator';
 import type { IdempotentRequest } from '../idempotency/idempotency.service';
 import { markReplay } from '../idempotency/replay-header.util';
-import { LiveViewService } from './live-view.service';
+import { LiveViewCursor, LiveViewService } from './live-view.service';
 import { SessionsService } from './sessions.service';
 import { parseLastEventId } from '../http/sse-event.util';
 import { AppendMessagesDto } from './dto/append-messages.dto';
@@ -29,11 +34,20 @@ import { ListSessionsQuery } from './dto/list-sessions.query';
 
 @Controller('api/sessions')
 @ApiTags('sessions')
-export class SessionsController {
+export class SessionsController implements BeforeApplicationShutdown {
+  /** The Live View's open streams: the HTTP side of the feed (responses, heartbeats, the viewer's sign-in cookie). */
+  private readonly viewers: SseStreams<LiveViewCursor>;
+
   constructor(
     private readonly sessions: SessionsService,
     private readonly liveView: LiveViewService,
-  ) {}
+    adapterHost: HttpAdapterHost,
+    signIns: SignInSessionService,
+    @Inject(LOGGER) logger: Logger,
+  ) {
+    this.viewers = new SseStreams(adapterHost, logger, signIns, liveView);
+  }
+
 
   @Post()
   @MachineRoute()
@@ -136,6 +150,10 @@ export class SessionsController {
     if (lastEventId === 'invalid') {
       throw new DomainError('VALIDATION_FAILED', 'Last-Event-ID must be the number of a message of this session.');
     }
-    return this.liveView.open(member, id, lastEventId, res, req);
+    return this.viewers.serve(req, res, () => this.liveView.start(member.organisationId, id, lastEventId));
+  }
+
+  beforeApplicationShutdown(): void {
+    this.viewers.closeAll();
   }
 }

@@ -1,33 +1,25 @@
-import { DomainError } from '@interlock/domain';
-import { BeforeApplicationShutdown, Controller, Get, Headers, Inject, Req, Res } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
+import { Controller, Get, Req, Res } from '@nestjs/common';
 import { ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import type { Logger } from 'pino';
 import { CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute, OrganisationInQuery } from '../auth/decorators/route-access.decorator';
 import type { MemberPrincipal } from '../auth/principal';
-import { SignInSessionService } from '../auth/sign-in-session.service';
-import { parseLastEventId } from '../http/sse-event.util';
-import { SseStreams } from '../http/sse-streams';
-import { LOGGER } from '../logging/logger.module';
+import { SseStreams, SseStreamsFactory } from '../http/sse-streams';
 import { EventStreamPosition, OrganisationEvent } from './organisation-event.response';
 import { OrganisationEventsCursor, OrganisationEventsService } from './organisation-events.service';
 
 @Controller('api/events')
 @ApiTags('events')
 @ApiExtraModels(OrganisationEvent, EventStreamPosition)
-export class OrganisationEventsController implements BeforeApplicationShutdown {
+export class OrganisationEventsController {
   /** The open streams: the HTTP side of the feed (responses, heartbeats, the member's sign-in cookie). */
   private readonly streams: SseStreams<OrganisationEventsCursor>;
 
   constructor(
     private readonly events: OrganisationEventsService,
-    adapterHost: HttpAdapterHost,
-    signIns: SignInSessionService,
-    @Inject(LOGGER) logger: Logger,
+    sse: SseStreamsFactory,
   ) {
-    this.streams = new SseStreams(adapterHost, logger, signIns, events);
+    this.streams = sse.for(events);
   }
 
 
@@ -60,20 +52,9 @@ export class OrganisationEventsController implements BeforeApplicationShutdown {
       } as never,
     },
   })
-  stream(
-    @CurrentMember() member: MemberPrincipal,
-    @Headers('last-event-id') lastEventIdHeader: string | undefined,
-    @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
-    const lastEventId = parseLastEventId(lastEventIdHeader);
-    if (lastEventId === 'invalid') {
-      throw new DomainError('VALIDATION_FAILED', 'Last-Event-ID must be the id of an event of this stream (a non-negative integer).');
-    }
-    return this.streams.serve(req, res, () => this.events.start(member.organisationId, member.permissions, lastEventId));
-  }
-
-  beforeApplicationShutdown(): void {
-    this.streams.closeAll();
+  stream(@CurrentMember() member: MemberPrincipal, @Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.streams.serve(req, res, 'Last-Event-ID must be the id of an event of this stream (a non-negative integer).', (lastEventId) =>
+      this.events.start(member.organisationId, member.permissions, lastEventId),
+    );
   }
 }

@@ -1,11 +1,10 @@
-import { EventEmitter } from 'node:events';
 import type { HttpAdapterHost } from '@nestjs/core';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import type { DataSource } from 'typeorm';
-import type { Logger } from 'pino';
 import type { Permission } from '@interlock/domain';
 import type { SignInCheck } from '../http/sse-streams';
 import { SseStreams } from '../http/sse-streams';
+import { FakeResponse, quietLogger, streamRequest, tick } from '../http/sse-streams.spec-support';
 import { InProcessNotificationBus } from '../notifications/notification-bus';
 import type { EventSourceRow } from './organisation-event.util';
 import { ORGANISATION_EVENTS_CHANNEL } from './organisation-events-channel';
@@ -45,44 +44,7 @@ class FakeAuditLog {
   }
 }
 
-/** Just enough of an Express response. */
-class FakeResponse extends EventEmitter {
-  chunks: string[] = [];
-  writableEnded = false;
-  status() {
-    return this;
-  }
-  set() {
-    return this;
-  }
-  flushHeaders(): void {
-    // Headers are not modelled.
-  }
-  write(chunk: string): boolean {
-    this.chunks.push(chunk);
-    return true;
-  }
-  end() {
-    this.writableEnded = true;
-    this.emit('close');
-  }
-  get text() {
-    return this.chunks.join('');
-  }
-  events(): string[] {
-    return [...this.text.matchAll(/^event: (.+)$/gm)].map((m) => m[1]);
-  }
-  ids(): number[] {
-    return [...this.text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
-  }
-}
-
-const req = {
-  headers: { cookie: 'session=a-sign-in-token-of-enough-length' },
-  socket: { setNoDelay: () => undefined, destroyed: false },
-} as unknown as Request;
-const logger = { warn: () => undefined } as unknown as Logger;
-const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
+const logger = quietLogger;
 
 describe('OrganisationEventsService', () => {
   let log: FakeAuditLog;
@@ -108,7 +70,9 @@ describe('OrganisationEventsService', () => {
 
   const open = async (lastEventId?: number, held = ['interrupt.read', 'session.read']) => {
     const res = new FakeResponse();
-    await events.serve(req, res as unknown as Response, () => feed.start(ORG, new Set(held as Permission[]), lastEventId));
+    await events.serve(streamRequest(lastEventId), res as unknown as Response, 'Last-Event-ID must be the id of an event of this stream (a non-negative integer).', (after) =>
+      feed.start(ORG, new Set(held as Permission[]), after),
+    );
     return res;
   };
   const announce = () => bus.publish(ORGANISATION_EVENTS_CHANNEL, ORG);
@@ -182,6 +146,16 @@ describe('OrganisationEventsService', () => {
     const again = await open();
     await tick(100);
     expect(again.writableEnded).toBe(true);
+  });
+
+  it('refuses a Last-Event-ID that is not a non-negative integer with 400, opening nothing', async () => {
+    await expect(open('-1' as unknown as number)).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      status: 400,
+      message: 'Last-Event-ID must be the id of an event of this stream (a non-negative integer).',
+    });
+    expect(events.count).toBe(0);
+    expect(log.queries).toBe(0);
   });
 
   it('forgets a stream whose client left, and ignores announcements of other organisations', async () => {

@@ -1,11 +1,14 @@
 import type { Server } from 'node:http';
-import type { HttpAdapterHost } from '@nestjs/core';
+import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { DomainError, type Permission } from '@interlock/domain';
 import { readSessionCookie } from '../auth/session-cookie.util';
+import { SignInSessionService } from '../auth/sign-in-session.service';
+import { LOGGER } from '../logging/logger.module';
 import type { FeedCursor, FeedOutput, FeedStart, StreamFeed } from '../notifications/stream-feed';
-import { SSE_HEARTBEAT } from './sse-event.util';
+import { parseLastEventId, SSE_HEARTBEAT } from './sse-event.util';
 
 /** One open Server-Sent Events response and where its feed stands. */
 interface SseStream<C extends FeedCursor> {
@@ -39,7 +42,7 @@ const DRAIN_TIMEOUT_MS = 30_000;
  * with and its re-check at every heartbeat, one pump at a time per stream (a change arriving
  * meanwhile makes it go round again), writes that wait for a slow client to drain, and closing
  * every stream once the server stops listening — streams never end by themselves, and main.ts
- * waits for open connections before it exits. Its controller owns it and closes it at shutdown.
+ * waits for open connections before it exits. Made by `SseStreamsFactory` for a controller.
  */
 export class SseStreams<C extends FeedCursor> {
   private readonly streams = new Map<string, Set<SseStream<C>>>();
@@ -62,14 +65,22 @@ export class SseStreams<C extends FeedCursor> {
   }
 
   /**
-   * Serves one member's stream: refuses it when shutting down (503), lets the feed start it —
-   * which may throw the feed's refusal, or say nothing more will come (204) — then answers 200
-   * with the event-stream headers and pumps until the client leaves, the member may no longer
-   * watch, or the server stops.
+   * Serves one member's stream: reads the `Last-Event-ID` to resume after (400 with
+   * `invalidLastEventId` when it is not a non-negative integer), refuses the stream when shutting
+   * down (503), lets the feed start it — which may throw the feed's refusal, or say nothing more
+   * will come (204) — then answers 200 with the event-stream headers and pumps until the client
+   * leaves, the member may no longer watch, or the server stops.
    */
-  async serve(req: Request, res: Response, start: () => Promise<FeedStart<C>>): Promise<void> {
+  async serve(
+    req: Request,
+    res: Response,
+    invalidLastEventId: string,
+    start: (lastEventId: number | undefined) => Promise<FeedStart<C>>,
+  ): Promise<void> {
+    const lastEventId = parseLastEventId(req.headers['last-event-id'] as string | undefined);
+    if (lastEventId === 'invalid') throw new DomainError('VALIDATION_FAILED', invalidLastEventId);
     this.assertAccepting();
-    const started = await start();
+    const started = await start(lastEventId);
     if (started.kind === 'finished') {
       res.status(204).end();
       return;
@@ -252,5 +263,31 @@ export class SseStreams<C extends FeedCursor> {
     clearInterval(this.shutdownWatch);
     this.heartbeat = undefined;
     this.shutdownWatch = undefined;
+  }
+}
+
+/**
+ * Makes each feed's `SseStreams` with what every stream needs — the HTTP server (to notice a
+ * shutdown), the sign-in check, the logger — and closes them all when the application shuts
+ * down. A controller that serves a feed asks it once, in its constructor.
+ */
+@Injectable()
+export class SseStreamsFactory implements BeforeApplicationShutdown {
+  private readonly made: SseStreams<FeedCursor>[] = [];
+
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly signIns: SignInSessionService,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  for<C extends FeedCursor>(feed: StreamFeed<C>): SseStreams<C> {
+    const streams = new SseStreams(this.adapterHost, this.logger, this.signIns, feed);
+    this.made.push(streams as unknown as SseStreams<FeedCursor>);
+    return streams;
+  }
+
+  beforeApplicationShutdown(): void {
+    for (const streams of this.made) streams.closeAll();
   }
 }

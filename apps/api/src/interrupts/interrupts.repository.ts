@@ -24,8 +24,6 @@ import {
   InterruptRow,
   StoredActionRequest,
 } from './interrupt-record';
-import type { InterruptStatus } from './interrupt.entity';
-import type { Decision } from './interrupt-decision.entity';
 
 /** The detail read's extra columns, on request: the linked session (id, name, status) and the interrupt's audit entries. */
 const INCLUDE_COLUMNS: Record<InterruptInclude, string> = {
@@ -54,27 +52,13 @@ export interface NewInterrupt {
 }
 
 /** An interrupt as a review reads it under its row lock. */
-export interface LockedInterrupt {
-  title: string;
-  status: InterruptStatus;
-  action_requests: StoredActionRequest[];
-  assignee_type: 'member' | 'team' | null;
-  assignee_id: string | null;
-  assignee_name: string | null;
-  escalation_level: number;
-}
+export type LockedInterrupt = Pick<
+  InterruptRow,
+  'title' | 'status' | 'action_requests' | 'assignee_type' | 'assignee_id' | 'assignee_name' | 'escalation_level'
+>;
 
-export interface NewDecision {
-  id: string;
-  interruptId: string;
-  actionName: string;
-  decision: Decision;
-  editedArgs: Record<string, unknown> | null;
-  editedName: string | null;
-  message: string | null;
-  decidedById: string;
-  decidedByName: string;
-}
+/** A decision to record: the record's decision fields (its time is the database's) and the interrupt. */
+export type NewDecision = Omit<InterruptRow['decisions'][number], 'decidedAt'> & { interruptId: string };
 
 export interface InboxCountsRow {
   open: number;

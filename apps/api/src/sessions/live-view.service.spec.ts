@@ -1,10 +1,9 @@
-import { EventEmitter } from 'node:events';
 import type { HttpAdapterHost } from '@nestjs/core';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import type { DataSource } from 'typeorm';
-import type { Logger } from 'pino';
 import type { SignInCheck } from '../http/sse-streams';
 import { SseStreams } from '../http/sse-streams';
+import { FakeResponse, quietLogger, SIGN_IN_TOKEN, streamRequest, tick } from '../http/sse-streams.spec-support';
 import { InProcessNotificationBus } from '../notifications/notification-bus';
 import { encodeSessionChange, LIVE_VIEW_CHANNEL } from './live-view-channel';
 import { LiveViewCursor, LiveViewService } from './live-view.service';
@@ -46,44 +45,8 @@ class FakeDatabase {
   }
 }
 
-/** Just enough of an Express response: records writes, can be made slow. */
-class FakeResponse extends EventEmitter {
-  chunks: string[] = [];
-  writableEnded = false;
-  statusCode = 0;
-  slow = false;
-  status(code: number) {
-    this.statusCode = code;
-    return this;
-  }
-  set() {
-    return this;
-  }
-  flushHeaders(): void {
-    // Headers are not modelled.
-  }
-  write(chunk: string): boolean {
-    this.chunks.push(chunk);
-    return !this.slow;
-  }
-  end() {
-    this.writableEnded = true;
-    this.emit('close');
-  }
-  get text() {
-    return this.chunks.join('');
-  }
-  ids(): number[] {
-    return [...this.text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
-  }
-}
-
-const req = {
-  headers: { cookie: 'session=a-sign-in-token-of-enough-length' },
-  socket: { setNoDelay: () => undefined, destroyed: false },
-} as unknown as Request;
-const logger = { warn: () => undefined } as unknown as Logger;
-const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
+const req = streamRequest();
+const logger = quietLogger;
 
 describe('LiveViewService', () => {
   let db: FakeDatabase;
@@ -91,7 +54,8 @@ describe('LiveViewService', () => {
   let server: { listening: boolean };
   let signedIn: boolean;
   let live: SseStreams<LiveViewCursor>;
-  let serve: (res: FakeResponse, lastEventId: number | undefined) => Promise<void>;
+  let feed: LiveViewService;
+  let serve: (res: FakeResponse, lastEventId: number | string | undefined) => Promise<void>;
 
   beforeEach(() => {
     db = new FakeDatabase();
@@ -100,15 +64,18 @@ describe('LiveViewService', () => {
     signedIn = true;
     const signIns = {
       stillMember: async (token: string, organisationId: string) =>
-        signedIn && token === 'a-sign-in-token-of-enough-length' && organisationId === ORG
+        signedIn && token === SIGN_IN_TOKEN && organisationId === ORG
           ? { organisationId: ORG, permissions: new Set(['session.read']) }
           : undefined,
     } as unknown as SignInCheck;
     const adapterHost = { httpAdapter: { getHttpServer: () => server } } as unknown as HttpAdapterHost;
     // The feed (the service) behind the HTTP layer's streams, as SessionsController wires them.
-    const feed = new LiveViewService(db as unknown as DataSource, new SessionsRepository(), bus, { heartbeatMs: 40, batchSize: 2 });
+    feed = new LiveViewService(db as unknown as DataSource, new SessionsRepository(), bus, { heartbeatMs: 40, batchSize: 2 });
     live = new SseStreams(adapterHost, logger, signIns, feed);
-    serve = (res, lastEventId) => live.serve(req, res as unknown as Response, () => feed.start(ORG, SESSION, lastEventId));
+    serve = (res, lastEventId) =>
+      live.serve(streamRequest(lastEventId), res as unknown as Response, 'Last-Event-ID must be the number of a message of this session.', (after) =>
+        feed.start(ORG, SESSION, after),
+      );
   });
   afterEach(() => live.closeAll());
 
@@ -183,6 +150,19 @@ describe('LiveViewService', () => {
     expect(res.writableEnded).toBe(true);
     expect(live.count).toBe(0);
     await expect(open()).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+  });
+
+  it("refuses a Last-Event-ID that is no message number (400) and a session that is not the organisation's (404), before any header", async () => {
+    const res = new FakeResponse();
+    await expect(serve(res, 'x1')).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'Last-Event-ID must be the number of a message of this session.',
+    });
+    await expect(live.serve(req, res as unknown as Response, 'unused', () => feed.start(ORG, 'another-session', undefined))).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    expect(res.statusCode).toBe(0);
+    expect(live.count).toBe(0);
   });
 
   it('forgets a viewer whose client left', async () => {

@@ -1,6 +1,4 @@
-import { DomainError } from '@interlock/domain';
-import { BeforeApplicationShutdown, Body, Controller, Get, Headers, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
+import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
 import {
   ApiConflictResponse,
   ApiCreatedResponse,
@@ -13,10 +11,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import type { Logger } from 'pino';
-import { SignInSessionService } from '../auth/sign-in-session.service';
-import { SseStreams } from '../http/sse-streams';
-import { LOGGER } from '../logging/logger.module';
+import { SseStreams, SseStreamsFactory } from '../http/sse-streams';
 import { ClientIp, CurrentApiKey, CurrentCaller, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MachineOrMemberRoute, MachineRoute, MemberRoute, OrganisationInQuery } from '../auth/decorators/route-access.decorator';
 import { apiKeyActorOf, memberActorOf, type ApiKeyPrincipal, type MemberPrincipal } from '../auth/principal';
@@ -26,7 +21,6 @@ import type { IdempotentRequest } from '../idempotency/idempotency.service';
 import { markReplay } from '../idempotency/replay-header.util';
 import { LiveViewCursor, LiveViewService } from './live-view.service';
 import { SessionsService } from './sessions.service';
-import { parseLastEventId } from '../http/sse-event.util';
 import { AppendMessagesDto } from './dto/append-messages.dto';
 import { StartSessionDto } from './dto/start-session.dto';
 import { AppendMessagesResponse, SessionListResponse, SessionResponse } from './dto/session.response';
@@ -34,18 +28,16 @@ import { ListSessionsQuery } from './dto/list-sessions.query';
 
 @Controller('api/sessions')
 @ApiTags('sessions')
-export class SessionsController implements BeforeApplicationShutdown {
+export class SessionsController {
   /** The Live View's open streams: the HTTP side of the feed (responses, heartbeats, the viewer's sign-in cookie). */
   private readonly viewers: SseStreams<LiveViewCursor>;
 
   constructor(
     private readonly sessions: SessionsService,
     private readonly liveView: LiveViewService,
-    adapterHost: HttpAdapterHost,
-    signIns: SignInSessionService,
-    @Inject(LOGGER) logger: Logger,
+    sse: SseStreamsFactory,
   ) {
-    this.viewers = new SseStreams(adapterHost, logger, signIns, liveView);
+    this.viewers = sse.for(liveView);
   }
 
 
@@ -139,21 +131,9 @@ export class SessionsController implements BeforeApplicationShutdown {
     schema: { type: 'string' },
   })
   @ApiNoContentResponse({ description: 'The session has finished and Last-Event-ID is its last message: nothing more will come.' })
-  stream(
-    @CurrentMember() member: MemberPrincipal,
-    @IdParam() id: string,
-    @Headers('last-event-id') lastEventIdHeader: string | undefined,
-    @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
-    const lastEventId = parseLastEventId(lastEventIdHeader);
-    if (lastEventId === 'invalid') {
-      throw new DomainError('VALIDATION_FAILED', 'Last-Event-ID must be the number of a message of this session.');
-    }
-    return this.viewers.serve(req, res, () => this.liveView.start(member.organisationId, id, lastEventId));
-  }
-
-  beforeApplicationShutdown(): void {
-    this.viewers.closeAll();
+  stream(@CurrentMember() member: MemberPrincipal, @IdParam() id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.viewers.serve(req, res, 'Last-Event-ID must be the number of a message of this session.', (lastEventId) =>
+      this.liveView.start(member.organisationId, id, lastEventId),
+    );
   }
 }

@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { type ApiKeyActor, DomainError } from '@interlock/domain';
 import type { AllowancesService } from '../allowances/allowances.service';
 import type { AppConfig } from '../config/app-config';
+import type { PreparedReads } from '../database/prepared-reads';
 import type { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
 import { IdempotencyService } from '../idempotency/idempotency.service';
 import type { SessionsService } from '../sessions/sessions.service';
@@ -57,14 +58,19 @@ function setUp(overrides: Partial<Record<keyof InterruptsRepository, jest.Mock>>
   const teams = { teamIdsOf: more.teamIdsOf ?? jest.fn(async () => []) } as unknown as TeamsService;
   const events = { announce: jest.fn(async () => undefined) } as unknown as OrganisationEventsAnnouncer;
   const outbox = { write: jest.fn(async () => void steps.push('webhook event')) } as unknown as WebhookOutbox;
-  const service = new InterruptsService(dataSource, repository, sessions, allowances, new IdempotencyService(), teams, events, outbox, config);
-  return { service, repository, events, steps };
+  // The hot reads' named prepared statements: the detail read runs on them, and the create's
+  // transaction through them (PreparedReads.within).
+  const prepared = { query: (sql: string, params: unknown[]) => tx.query(sql, params) };
+  const reads = { query: jest.fn(), within: jest.fn(() => prepared) } as unknown as PreparedReads;
+  const service = new InterruptsService(dataSource, repository, sessions, allowances, new IdempotencyService(), teams, events, outbox, config, reads);
+  return { service, repository, events, steps, reads, prepared };
 }
 
 describe('InterruptsService', () => {
   it('opens an interrupt: the row, its webhook event, then the count and the audit entry by the key; then announces it', async () => {
-    const { service, repository, events, steps } = setUp();
+    const { service, repository, events, steps, prepared } = setUp();
     const { value, replayed } = await service.create(ORG, agent, body, undefined, null);
+    expect((repository.insert as jest.Mock).mock.calls[0][0]).toBe(prepared);
     expect(value).toMatchObject({ id: 'i-1', status: 'open', decisions: [] });
     expect(replayed).toBe(false);
     expect(repository.insert).toHaveBeenCalledWith(
@@ -101,9 +107,9 @@ describe('InterruptsService', () => {
   });
 
   it("reads one interrupt with what was asked to be included; 404 when it is not the organisation's", async () => {
-    const { service, repository } = setUp({ readDetail: jest.fn(async () => undefined) });
+    const { service, repository, reads } = setUp({ readDetail: jest.fn(async () => undefined) });
     await expect(service.get(ORG, 'i-x', new Set(['session']))).rejects.toMatchObject({ code: 'NOT_FOUND', status: 404 });
-    expect(repository.readDetail).toHaveBeenCalledWith(expect.anything(), ORG, 'i-x', new Set(['session']));
+    expect(repository.readDetail).toHaveBeenCalledWith(reads, ORG, 'i-x', new Set(['session']));
   });
 
   it('refuses a listing with too many search words, or from after to, before reading anything', async () => {

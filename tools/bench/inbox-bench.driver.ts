@@ -15,6 +15,8 @@ import { configFromEnvironment } from '../../apps/api/src/config/app-config';
 import { DatabaseConnection } from '../../apps/api/src/database/database-connection';
 import { InterruptsService } from '../../apps/api/src/interrupts/interrupts.service';
 import type { ListInterruptsQuery } from '../../apps/api/src/interrupts/dto/list-interrupts.query';
+import { InterruptsRepository } from '../../apps/api/src/interrupts/interrupts.repository';
+import { TeamsRepository } from '../../apps/api/src/teams/teams.repository';
 import { TeamsService } from '../../apps/api/src/teams/teams.service';
 
 const BIG = Number(process.argv[2] ?? 100_000);
@@ -34,7 +36,18 @@ async function main() {
   const ds = connection.dataSource;
   const log = (m: string) => process.stderr.write(`[bench] ${new Date().toISOString()} ${m}\n`);
   // Only the read path is exercised: the collaborators of the write path are not needed.
-  const service = new InterruptsService(ds, undefined as never, undefined as never, new TeamsService(ds), undefined as never, config);
+  const teams = new TeamsService(ds, new TeamsRepository());
+  const service = new InterruptsService(
+    ds,
+    new InterruptsRepository(),
+    undefined as never,
+    undefined as never,
+    undefined as never,
+    teams,
+    undefined as never,
+    undefined as never,
+    config,
+  );
 
   const [existing] = await ds.query(`SELECT organisation_id AS id, count(*)::int AS n FROM interrupts GROUP BY 1 ORDER BY 2 DESC LIMIT 1`);
   if (existing === undefined || existing.n < BIG) {

@@ -4,3 +4,5 @@ export * from './audit-query';
 export * from './search-words';
 export * from './chain-verifier';
 export * from './search-plan';
+export * from './target-history';
+export * from './audit-stream';

@@ -21,6 +21,13 @@ export interface MemberActor extends AuditActorRef {
   id: string;
 }
 
+/** An agent acting through an organisation API key: what a service takes instead of the key's principal. */
+export interface ApiKeyActor extends AuditActorRef {
+  type: 'api_key';
+  /** The API key's id. */
+  id: string;
+}
+
 type AssigneeType = 'member' | 'team';
 type InvitationState = 'pending' | 'accepted' | 'expired';
 interface FieldChange<T> {

@@ -1,4 +1,4 @@
-import type { MemberActor } from '@interlock/domain';
+import type { ApiKeyActor, MemberActor } from '@interlock/domain';
 import type { Request } from 'express';
 import { requestStateOf } from '../http/request-state';
 import type { Permission, Plan } from '@interlock/domain';
@@ -96,4 +96,9 @@ export function memberActorOf(member: MemberPrincipal): MemberActor {
 /** The member as the one who grants roles or changes members: their actor and their role's permissions. */
 export function granterOf(member: MemberPrincipal): { actor: MemberActor; permissions: ReadonlySet<Permission> } {
   return { actor: memberActorOf(member), permissions: member.permissions };
+}
+
+/** The API key as the actor a service takes (with the organisation id beside it). */
+export function apiKeyActorOf(key: ApiKeyPrincipal): ApiKeyActor {
+  return { type: 'api_key', id: key.apiKeyId, name: key.apiKeyName };
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { SseStreamsFactory } from '../http/sse-streams';
 import { OrganisationEventsAnnouncer } from './organisation-events.announcer';
 import { OrganisationEventsController } from './organisation-events.controller';
 import {
@@ -13,6 +14,7 @@ import {
   providers: [
     OrganisationEventsService,
     OrganisationEventsAnnouncer,
+    SseStreamsFactory,
     { provide: ORGANISATION_EVENTS_OPTIONS, useValue: DEFAULT_ORGANISATION_EVENTS_OPTIONS },
   ],
   exports: [OrganisationEventsAnnouncer],

@@ -1,4 +1,5 @@
-import type { ActorType, StreamEvent } from '@interlock/domain';
+import type { AuditStreamRow } from '@interlock/audit';
+import type { StreamEvent } from '@interlock/domain';
 import { sseEvent } from '../http/sse-event.util';
 
 /** The audit actions the event stream is made of; the session ones only for session.read. */
@@ -11,18 +12,8 @@ export const INTERRUPT_EVENT_ACTIONS = [
 ];
 export const SESSION_EVENT_ACTIONS = ['session.started', 'session.ended', 'session.disconnected'];
 
-/** An audit entry as the stream reads it. */
-export interface EventSourceRow {
-  seq: string;
-  action: string;
-  created_at: Date;
-  actor_type: ActorType;
-  actor_id: string | null;
-  actor_name: string;
-  target_id: string | null;
-  target_name: string | null;
-  metadata: Record<string, unknown> | null;
-}
+/** An audit entry as the stream reads it (libs/audit's `auditEntriesAfter`). */
+export type EventSourceRow = AuditStreamRow;
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 const count = (value: unknown): number => (typeof value === 'number' ? value : 0);

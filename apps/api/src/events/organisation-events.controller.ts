@@ -1,19 +1,27 @@
-import { DomainError } from '@interlock/domain';
-import { Controller, Get, Headers, Req, Res } from '@nestjs/common';
+import { Controller, Get, Req, Res } from '@nestjs/common';
 import { ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute, OrganisationInQuery } from '../auth/decorators/route-access.decorator';
 import type { MemberPrincipal } from '../auth/principal';
-import { parseLastEventId } from '../http/sse-event.util';
+import { SseStreams, SseStreamsFactory } from '../http/sse-streams';
 import { EventStreamPosition, OrganisationEvent } from './organisation-event.response';
-import { OrganisationEventsService } from './organisation-events.service';
+import { OrganisationEventsCursor, OrganisationEventsService } from './organisation-events.service';
 
 @Controller('api/events')
 @ApiTags('events')
 @ApiExtraModels(OrganisationEvent, EventStreamPosition)
 export class OrganisationEventsController {
-  constructor(private readonly events: OrganisationEventsService) {}
+  /** The open streams: the HTTP side of the feed (responses, heartbeats, the member's sign-in cookie). */
+  private readonly streams: SseStreams<OrganisationEventsCursor>;
+
+  constructor(
+    private readonly events: OrganisationEventsService,
+    sse: SseStreamsFactory,
+  ) {
+    this.streams = sse.for(events);
+  }
+
 
   /** The organisation's live events for the dashboard: Server-Sent Events, resumable. */
   @Get()
@@ -44,16 +52,9 @@ export class OrganisationEventsController {
       } as never,
     },
   })
-  stream(
-    @CurrentMember() member: MemberPrincipal,
-    @Headers('last-event-id') lastEventIdHeader: string | undefined,
-    @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
-    const lastEventId = parseLastEventId(lastEventIdHeader);
-    if (lastEventId === 'invalid') {
-      throw new DomainError('VALIDATION_FAILED', 'Last-Event-ID must be the id of an event of this stream (a non-negative integer).');
-    }
-    return this.events.open(member, lastEventId, res, req);
+  stream(@CurrentMember() member: MemberPrincipal, @Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.streams.serve(req, res, 'Last-Event-ID must be the id of an event of this stream (a non-negative integer).', (lastEventId) =>
+      this.events.start(member.organisationId, member.permissions, lastEventId),
+    );
   }
 }

@@ -1,14 +1,14 @@
-import { EventEmitter } from 'node:events';
 import type { HttpAdapterHost } from '@nestjs/core';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import type { DataSource } from 'typeorm';
-import type { Logger } from 'pino';
-import type { MemberPrincipal } from '../auth/principal';
-import type { SignInSessionService } from '../auth/sign-in-session.service';
+import type { Permission } from '@interlock/domain';
+import type { SignInCheck } from '../http/sse-streams';
+import { SseStreams } from '../http/sse-streams';
+import { FakeResponse, quietLogger, streamRequest, tick } from '../http/sse-streams.spec-support';
 import { InProcessNotificationBus } from '../notifications/notification-bus';
 import type { EventSourceRow } from './organisation-event.util';
 import { ORGANISATION_EVENTS_CHANNEL } from './organisation-events-channel';
-import { OrganisationEventsService } from './organisation-events.service';
+import { OrganisationEventsCursor, OrganisationEventsService } from './organisation-events.service';
 
 const ORG = '0b6f6f3e-2a43-4a39-9a0e-5b1c1d0e0f10';
 
@@ -44,50 +44,14 @@ class FakeAuditLog {
   }
 }
 
-/** Just enough of an Express response. */
-class FakeResponse extends EventEmitter {
-  chunks: string[] = [];
-  writableEnded = false;
-  status() {
-    return this;
-  }
-  set() {
-    return this;
-  }
-  flushHeaders(): void {
-    // Headers are not modelled.
-  }
-  write(chunk: string): boolean {
-    this.chunks.push(chunk);
-    return true;
-  }
-  end() {
-    this.writableEnded = true;
-    this.emit('close');
-  }
-  get text() {
-    return this.chunks.join('');
-  }
-  events(): string[] {
-    return [...this.text.matchAll(/^event: (.+)$/gm)].map((m) => m[1]);
-  }
-  ids(): number[] {
-    return [...this.text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
-  }
-}
-
-const req = {
-  headers: { cookie: 'session=a-sign-in-token-of-enough-length' },
-  socket: { setNoDelay: () => undefined, destroyed: false },
-} as unknown as Request;
-const logger = { warn: () => undefined } as unknown as Logger;
-const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
+const logger = quietLogger;
 
 describe('OrganisationEventsService', () => {
   let log: FakeAuditLog;
   let bus: InProcessNotificationBus;
   let permissions: Set<string> | undefined;
-  let events: OrganisationEventsService;
+  let events: SseStreams<OrganisationEventsCursor>;
+  let feed: OrganisationEventsService;
 
   beforeEach(() => {
     log = new FakeAuditLog();
@@ -96,20 +60,19 @@ describe('OrganisationEventsService', () => {
     const signIns = {
       stillMember: async (_token: string, organisationId: string) =>
         permissions === undefined || organisationId !== ORG ? undefined : { organisationId: ORG, permissions },
-    } as unknown as SignInSessionService;
+    } as unknown as SignInCheck;
     const adapterHost = { httpAdapter: { getHttpServer: () => ({ listening: true }) } } as unknown as HttpAdapterHost;
-    events = new OrganisationEventsService(log as unknown as DataSource, bus, adapterHost, signIns, logger, {
-      heartbeatMs: 40,
-      batchSize: 2,
-      maxReplay: 5,
-    });
+    // The feed (the service) behind the HTTP layer's streams, as OrganisationEventsController wires them.
+    feed = new OrganisationEventsService(log as unknown as DataSource, bus, { heartbeatMs: 40, batchSize: 2, maxReplay: 5 });
+    events = new SseStreams(adapterHost, logger, signIns, feed);
   });
-  afterEach(() => events.beforeApplicationShutdown());
+  afterEach(() => events.closeAll());
 
   const open = async (lastEventId?: number, held = ['interrupt.read', 'session.read']) => {
     const res = new FakeResponse();
-    const member = { kind: 'member', organisationId: ORG, permissions: new Set(held) } as unknown as MemberPrincipal;
-    await events.open(member, lastEventId, res as unknown as Response, req);
+    await events.serve(streamRequest(lastEventId), res as unknown as Response, 'Last-Event-ID must be the id of an event of this stream (a non-negative integer).', (after) =>
+      feed.start(ORG, new Set(held as Permission[]), after),
+    );
     return res;
   };
   const announce = () => bus.publish(ORGANISATION_EVENTS_CHANNEL, ORG);
@@ -178,11 +141,21 @@ describe('OrganisationEventsService', () => {
     permissions = new Set(['session.read']);
     await tick(100);
     expect(res.writableEnded).toBe(true);
-    expect(events.listenerCount).toBe(0);
+    expect(events.count).toBe(0);
     permissions = undefined;
     const again = await open();
     await tick(100);
     expect(again.writableEnded).toBe(true);
+  });
+
+  it('refuses a Last-Event-ID that is not a non-negative integer with 400, opening nothing', async () => {
+    await expect(open('-1' as unknown as number)).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      status: 400,
+      message: 'Last-Event-ID must be the id of an event of this stream (a non-negative integer).',
+    });
+    expect(events.count).toBe(0);
+    expect(log.queries).toBe(0);
   });
 
   it('forgets a stream whose client left, and ignores announcements of other organisations', async () => {
@@ -193,7 +166,7 @@ describe('OrganisationEventsService', () => {
     await tick(5);
     expect(log.queries).toBe(before);
     res.emit('close');
-    expect(events.listenerCount).toBe(0);
+    expect(events.count).toBe(0);
     await announce();
     await tick(5);
     expect(log.queries).toBe(before);

@@ -2,7 +2,21 @@ import type { SearchCosts } from '@interlock/audit';
 import type { KeysetPosition } from '@interlock/cursor';
 import { INTERRUPT_STATUSES } from './interrupt.entity';
 import type { InterruptStatus } from './interrupt.entity';
-import { INTERRUPT_COLUMNS } from './interrupt-record';
+
+/** The columns every read of an interrupt selects, with its decisions as a JSON array. */
+export const INTERRUPT_COLUMNS = `
+  i.id, i.title, i.description, i.external_id, i.session_id, i.status, i.action_requests,
+  i.assignee_type, i.assignee_id, i.assignee_name, i.escalation_level, i.escalation_reason,
+  i.escalated_at, i.metadata, i.created_at, i.answered_at,
+  COALESCE((
+    SELECT json_agg(json_build_object(
+             'id', d.id, 'actionName', d.action_name, 'decision', d.decision,
+             'editedArgs', d.edited_args, 'editedName', d.edited_name, 'message', d.message,
+             'decidedById', d.decided_by_id, 'decidedByName', d.decided_by_name, 'decidedAt', d.decided_at)
+           ORDER BY d.decided_at, d.id)
+      FROM interrupt_decisions d
+     WHERE d.organisation_id = i.organisation_id AND d.interrupt_id = i.id
+  ), '[]'::json) AS decisions`;
 
 /** What a page of the inbox is filtered by, resolved (the member's teams already looked up). */
 export interface InboxFilter {

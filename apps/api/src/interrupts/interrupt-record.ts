@@ -12,21 +12,6 @@ export interface StoredActionRequest {
   allowedDecisions: Decision[];
 }
 
-/** The columns every read of an interrupt selects, with its decisions as a JSON array. */
-export const INTERRUPT_COLUMNS = `
-  i.id, i.title, i.description, i.external_id, i.session_id, i.status, i.action_requests,
-  i.assignee_type, i.assignee_id, i.assignee_name, i.escalation_level, i.escalation_reason,
-  i.escalated_at, i.metadata, i.created_at, i.answered_at,
-  COALESCE((
-    SELECT json_agg(json_build_object(
-             'id', d.id, 'actionName', d.action_name, 'decision', d.decision,
-             'editedArgs', d.edited_args, 'editedName', d.edited_name, 'message', d.message,
-             'decidedById', d.decided_by_id, 'decidedByName', d.decided_by_name, 'decidedAt', d.decided_at)
-           ORDER BY d.decided_at, d.id)
-      FROM interrupt_decisions d
-     WHERE d.organisation_id = i.organisation_id AND d.interrupt_id = i.id
-  ), '[]'::json) AS decisions`;
-
 export interface InterruptRow {
   id: string;
   title: string;
@@ -103,34 +88,6 @@ export const INTERRUPT_HISTORY_MAX = 100;
 /** What GET /api/interrupts/{id} may add to the record, on request (`include`). */
 export const INTERRUPT_INCLUDES = ['history', 'session'] as const;
 export type InterruptInclude = (typeof INTERRUPT_INCLUDES)[number];
-
-/**
- * The detail read's extra columns: the linked session (id, name, status), and the interrupt's
- * audit entries — the latest INTERRUPT_HISTORY_MAX, oldest first — through the audit log's
- * target index.
- */
-const INCLUDE_COLUMNS: Record<InterruptInclude, string> = {
-  session: `
-  (SELECT json_build_object('id', s.id, 'name', s.name, 'status', s.status)
-     FROM sessions s WHERE s.organisation_id = i.organisation_id AND s.id = i.session_id) AS session`,
-  history: `
-  COALESCE((
-    SELECT json_agg(json_build_object(
-             'id', h.id, 'action', h.action, 'createdAt', h.created_at, 'actorType', h.actor_type,
-             'actorId', h.actor_id, 'actorName', h.actor_name, 'summary', h.summary, 'metadata', h.metadata)
-           ORDER BY h.created_at, h.seq)
-      FROM (SELECT a.id, a.seq, a.action, a.created_at, a.actor_type, a.actor_id, a.actor_name, a.summary, a.metadata
-              FROM audit_log_entries a
-             WHERE a.organisation_id = i.organisation_id AND a.target_id = i.id::text AND a.target_type = 'interrupt'
-             ORDER BY a.created_at DESC, a.seq DESC
-             LIMIT ${INTERRUPT_HISTORY_MAX}) h
-  ), '[]'::json) AS history`,
-};
-
-/** The columns of a detail read: the record's, and those of what was asked to be included. */
-export function interruptDetailColumns(include: ReadonlySet<InterruptInclude>): string {
-  return [INTERRUPT_COLUMNS, ...INTERRUPT_INCLUDES.filter((x) => include.has(x)).map((x) => INCLUDE_COLUMNS[x])].join(',');
-}
 
 export interface InterruptDetailRow extends InterruptRow {
   session?: { id: string; name: string; status: SessionStatus } | null;

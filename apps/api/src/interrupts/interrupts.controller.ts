@@ -12,7 +12,7 @@ import {
 import type { Response } from 'express';
 import { ClientIp, CurrentApiKey, CurrentCaller, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MachineOrMemberRoute, MachineRoute, MemberRoute } from '../auth/decorators/route-access.decorator';
-import type { ApiKeyPrincipal, MemberPrincipal } from '../auth/principal';
+import { apiKeyActorOf, memberActorOf, type ApiKeyPrincipal, type MemberPrincipal } from '../auth/principal';
 import { IdParam } from '../http/id-param.pipe';
 import { IdempotencyKey } from '../idempotency/idempotency-key.decorator';
 import type { IdempotentRequest } from '../idempotency/idempotency.service';
@@ -50,7 +50,7 @@ export class InterruptsController {
     @ClientIp() ip: string | null,
     @Res({ passthrough: true }) res: Response,
   ): Promise<InterruptResponse> {
-    return markReplay(res, await this.interrupts.create(key, body, idempotency, ip));
+    return markReplay(res, await this.interrupts.create(key.organisationId, apiKeyActorOf(key), body, idempotency, ip));
   }
 
   @Get()
@@ -100,7 +100,7 @@ export class InterruptsController {
     @Body() body: DecideInterruptDto,
     @ClientIp() ip: string | null,
   ): Promise<InterruptResponse> {
-    return this.review.decide(member, id, body, ip);
+    return this.review.decide(member.organisationId, memberActorOf(member), id, body, ip);
   }
 
   @Post(':id/assign')
@@ -118,7 +118,7 @@ export class InterruptsController {
     @Body() body: AssignInterruptDto,
     @ClientIp() ip: string | null,
   ): Promise<InterruptResponse> {
-    return this.review.assign(member, id, body, ip);
+    return this.review.assign(member.organisationId, memberActorOf(member), id, body, ip);
   }
 
   @Post(':id/escalate')
@@ -135,6 +135,6 @@ export class InterruptsController {
     @Body() body: EscalateInterruptDto,
     @ClientIp() ip: string | null,
   ): Promise<InterruptResponse> {
-    return this.review.escalate(member, id, body.reason, ip);
+    return this.review.escalate(member.organisationId, memberActorOf(member), id, body.reason, ip);
   }
 }

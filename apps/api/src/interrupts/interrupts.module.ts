@@ -7,11 +7,13 @@ import { TeamsModule } from '../teams/teams.module';
 import { InterruptReviewService } from './interrupt-review.service';
 import { InterruptsController } from './interrupts.controller';
 import { InterruptsService } from './interrupts.service';
+import { InterruptsRepository } from './interrupts.repository';
+import { SessionsModule } from '../sessions/sessions.module';
 
 @Module({
-  imports: [AllowancesModule, IdempotencyModule, TeamsModule, EventsModule, WebhooksModule],
+  imports: [AllowancesModule, IdempotencyModule, TeamsModule, SessionsModule, EventsModule, WebhooksModule],
   controllers: [InterruptsController],
-  providers: [InterruptsService, InterruptReviewService],
+  providers: [InterruptsService, InterruptReviewService, InterruptsRepository],
   exports: [InterruptsService],
 })
 export class InterruptsModule {}

@@ -1,27 +1,18 @@
-import { DomainError } from '@interlock/domain';
+import { type ApiKeyActor, DomainError } from '@interlock/domain';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { chooseSearchPlan, parseTimestamp, searchTsquery, searchWords, walkOn, writeAuditEntry } from '@interlock/audit';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
-import { actorOf, ApiKeyPrincipal } from '../auth/principal';
 import { AllowancesService } from '../allowances/allowances.service';
 import { PreparedReads } from '../database/prepared-reads';
-import { queryRows } from '../database/query-rows.util';
 import { IdempotencyService, IdempotentRequest, IdempotentResult } from '../idempotency/idempotency.service';
 import { DECISIONS } from './interrupt-decision.entity';
 import { KeysetCursorCodec, keysetPage, type KeysetPosition } from '@interlock/cursor';
-import {
-  INTERRUPT_COLUMNS,
-  InterruptDetailRow,
-  interruptDetailColumns,
-  InterruptInclude,
-  InterruptRow,
-  StoredActionRequest,
-  toInterruptDetailResponse,
-  toInterruptResponse,
-} from './interrupt-record';
+import { InterruptInclude, InterruptRow, StoredActionRequest, toInterruptDetailResponse, toInterruptResponse } from './interrupt-record';
+import { InterruptsRepository } from './interrupts.repository';
+import { SessionsService } from '../sessions/sessions.service';
 import type { CreateInterruptDto } from './dto/create-interrupt.dto';
 import type { ListInterruptsQuery } from './dto/list-interrupts.query';
 import type { InterruptCountsResponse, InterruptDetailResponse, InterruptListResponse, InterruptResponse } from './dto/interrupt.response';
@@ -29,19 +20,7 @@ import { TeamsService } from '../teams/teams.service';
 import { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
 import { WebhookOutbox } from '../webhooks/webhook-outbox';
 import { INTERRUPT_STATUSES } from './interrupt.entity';
-import {
-  COUNT_CAP,
-  InboxFilter,
-  inboxCountsQuery,
-  inboxPageQuery,
-  MAX_TITLE_PREFIX_EXPANSION,
-  TITLE_SEARCH_COSTS,
-  TITLE_SEARCH_WALK_CHUNK,
-  titleSearchIndexQuery,
-  titleSearchWalkQuery,
-  titleSearchWindowEndQuery,
-  titleWordsQuery,
-} from './inbox-query.util';
+import { COUNT_CAP, InboxFilter, MAX_TITLE_PREFIX_EXPANSION, TITLE_SEARCH_COSTS, TITLE_SEARCH_WALK_CHUNK } from './inbox-query.util';
 
 const DEFAULT_PAGE = 50;
 
@@ -53,7 +32,10 @@ export interface ListCaller {
 /** A title search holds at most this many words (as the audit log's `q`). */
 const MAX_SEARCH_WORDS = 8;
 
-/** Interrupts as agents and the inbox see them (SPEC §5): open one, read one, list and count them. */
+/**
+ * Interrupts as agents and the inbox see them (SPEC §5): open one, read one, list and count them.
+ * The rules and the title-search planning; the tables are `InterruptsRepository`'s.
+ */
 @Injectable()
 export class InterruptsService {
   private readonly cursors: KeysetCursorCodec;
@@ -61,6 +43,8 @@ export class InterruptsService {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly interrupts: InterruptsRepository,
+    private readonly sessions: SessionsService,
     private readonly allowances: AllowancesService,
     private readonly idempotency: IdempotencyService,
     private readonly teams: TeamsService,
@@ -79,12 +63,12 @@ export class InterruptsService {
    * (the count included).
    */
   async create(
-    key: ApiKeyPrincipal,
+    organisationId: string,
+    actor: ApiKeyActor,
     body: CreateInterruptDto,
     idempotency: IdempotentRequest | undefined,
     ip: string | null,
   ): Promise<IdempotentResult<InterruptResponse>> {
-    const organisationId = key.organisationId;
     const actionRequests: StoredActionRequest[] = body.actionRequests.map((a) => ({
       name: a.name,
       args: a.args ?? {},
@@ -95,33 +79,20 @@ export class InterruptsService {
       // The transaction's statements, prepared on its connection (PreparedReads.within).
       const tx = this.reads.within(manager);
       return this.idempotency.once(tx, idempotency, 201, async () => {
-        if (body.sessionId !== undefined && body.sessionId !== null) {
-          const [session]: unknown[] = await tx.query(
-            `SELECT 1 FROM sessions WHERE organisation_id = $1 AND id = $2 FOR KEY SHARE`,
-            [organisationId, body.sessionId],
-          );
-          if (session === undefined) throw DomainError.of('NOT_FOUND');
-        }
+        // The linked session, locked against deletion by its owner.
+        if (body.sessionId !== undefined && body.sessionId !== null) await this.sessions.lockForLink(tx, organisationId, body.sessionId);
         const id = randomUUID();
-        const [row]: InterruptRow[] = await tx.query(
-          `INSERT INTO interrupts AS i
-             (organisation_id, id, title, description, external_id, session_id, action_requests, metadata, opened_by_key_id,
-              title_search)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, array_to_tsvector($10::text[]))
-           RETURNING ${INTERRUPT_COLUMNS}`,
-          [
-            organisationId,
-            id,
-            body.title,
-            body.description ?? null,
-            body.externalId ?? null,
-            body.sessionId ?? null,
-            JSON.stringify(actionRequests),
-            body.metadata === undefined || body.metadata === null ? null : JSON.stringify(body.metadata),
-            key.apiKeyId,
-            searchWords(body.title),
-          ],
-        );
+        const row = await this.interrupts.insert(tx, organisationId, {
+          id,
+          title: body.title,
+          description: body.description ?? null,
+          externalId: body.externalId ?? null,
+          sessionId: body.sessionId ?? null,
+          actionRequests,
+          metadata: body.metadata ?? null,
+          openedByKeyId: actor.id,
+          titleWords: searchWords(body.title),
+        });
         const interrupt = toInterruptResponse(row);
         // The webhook event (usually one probe: no webhook) before the locks below.
         await this.outbox.write(tx, organisationId, [{ type: 'interrupt.created', subjectId: id, data: interrupt }]);
@@ -132,7 +103,7 @@ export class InterruptsService {
         await writeAuditEntry(tx, {
           organisationId,
           action: 'interrupt.created',
-          actor: actorOf(key),
+          actor,
           target: { type: 'interrupt', id, name: body.title },
           metadata: { externalId: body.externalId ?? null, actionRequests: actionRequests.map((a) => a.name) },
           ipAddress: ip,
@@ -149,10 +120,7 @@ export class InterruptsService {
    * one query. Without `include` it is exactly the record agents read.
    */
   async get(organisationId: string, id: string, include: ReadonlySet<InterruptInclude> = new Set()): Promise<InterruptDetailResponse> {
-    const [row] = await this.reads.query<InterruptDetailRow>(
-      `SELECT ${interruptDetailColumns(include)} FROM interrupts i WHERE i.organisation_id = $1 AND i.id = $2`,
-      [organisationId, id],
-    );
+    const row = await this.interrupts.readDetail(this.reads, organisationId, id, include);
     if (row === undefined) throw DomainError.of('NOT_FOUND');
     return toInterruptDetailResponse(row);
   }
@@ -216,8 +184,7 @@ export class InterruptsService {
       async (after, take) => {
         if (assignees !== undefined && assignees.ids.length === 0) return [];
         if (words.length > 0) return this.titleSearch(organisationId, filter, after, take);
-        const q = inboxPageQuery(organisationId, filter, after, take);
-        return queryRows<InterruptRow>(this.dataSource, q.sql, q.params);
+        return this.interrupts.page(this.dataSource, organisationId, filter, after, take);
       },
     );
     return { interrupts: page.rows.map(toInterruptResponse), nextCursor: page.nextCursor };
@@ -231,8 +198,7 @@ export class InterruptsService {
    * where it stopped. A prefix that starts no word matches nothing, and costs one lookup.
    */
   private async titleSearch(organisationId: string, filter: InboxFilter, after: KeysetPosition | undefined, take: number): Promise<InterruptRow[]> {
-    const lexicon = titleWordsQuery(organisationId, filter.words);
-    const found: { n: number; word: string; interrupts: number }[] = await this.dataSource.query(lexicon.sql, lexicon.params);
+    const found = await this.interrupts.titleWords(this.dataSource, organisationId, filter.words);
     const total = found.find((r) => r.n === 0)?.interrupts ?? 0;
     const expanded: (string[] | null)[] = [];
     const counts: (number | null)[] = [];
@@ -253,25 +219,22 @@ export class InterruptsService {
       // on while the matches found make walking cheaper than the index.
       for (let walked = 0; ; ) {
         const window = walked < plan.window ? Math.min(TITLE_SEARCH_WALK_CHUNK, plan.window - walked) : TITLE_SEARCH_WALK_CHUNK;
-        const walk = titleSearchWalkQuery(organisationId, filter, position, take - hits.length, window, words);
-        hits.push(...(await queryRows<InterruptRow>(this.dataSource, walk.sql, walk.params)));
+        hits.push(...(await this.interrupts.titleSearchWalk(this.dataSource, organisationId, filter, position, take - hits.length, window, words)));
         if (hits.length >= take) return hits;
-        const windowEnd = titleSearchWindowEndQuery(organisationId, filter, position, window);
-        const [end] = await queryRows<{ id: string; created_at: Date }>(this.dataSource, windowEnd.sql, windowEnd.params);
+        const end = await this.interrupts.titleSearchWindowEnd(this.dataSource, organisationId, filter, position, window);
         if (end === undefined) return hits;
         walked += window;
         position = { createdAt: end.created_at, id: end.id };
         if (walked >= plan.window && !walkOn(hits.length, walked, take, total, TITLE_SEARCH_COSTS)) break;
       }
     }
-    const index = titleSearchIndexQuery(organisationId, filter, position, take - hits.length, searchTsquery(search, `${organisationId}:`));
-    return [...hits, ...(await queryRows<InterruptRow>(this.dataSource, index.sql, index.params))];
+    const keyed = searchTsquery(search, `${organisationId}:`);
+    return [...hits, ...(await this.interrupts.titleSearchIndex(this.dataSource, organisationId, filter, position, take - hits.length, keyed))];
   }
 
   /** The inbox tabs' counts for a member, each capped (see COUNT_CAP). */
   async counts(organisationId: string, memberId: string): Promise<InterruptCountsResponse> {
-    const q = inboxCountsQuery(organisationId, memberId);
-    const [row]: Record<'open' | 'assigned_to_me' | 'escalated' | 'answered', number>[] = await this.dataSource.query(q.sql, q.params);
+    const row = await this.interrupts.counts(this.dataSource, organisationId, memberId);
     const tab = (n: number) => ({ count: Math.min(n, COUNT_CAP), capped: n > COUNT_CAP });
     return {
       open: tab(row.open),

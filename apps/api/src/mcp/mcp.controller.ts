@@ -1,10 +1,13 @@
 import { Controller, Delete, Get, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CurrentApiKey } from '../auth/decorators/current-principal.decorator';
 import { MachineRoute } from '../auth/decorators/route-access.decorator';
 import type { ApiKeyPrincipal } from '../auth/principal';
 import { ReadsRequestBody } from '../http/reads-request-body.decorator';
+import { requestIdOf } from '../http/request-id.middleware';
+import { requestLog } from '../logging/logger';
 import { McpService } from './mcp.service';
 
 /**
@@ -22,7 +25,21 @@ export class McpController {
   @Post()
   @MachineRoute()
   async post(@CurrentApiKey() key: ApiKeyPrincipal, @Req() req: Request, @Res() res: Response): Promise<void> {
-    await this.mcp.handle(key, req, res);
+    // The guards verified this header and built `key` from it; the backend re-verifies it per call.
+    const caller = { rawKey: req.headers['x-api-key'] as string, ip: req.ip ?? null, requestId: requestIdOf(req) };
+    const server = this.mcp.serverFor(caller, (error) =>
+      requestLog(req).error({ err: error, organisationId: key.organisationId }, 'MCP tool failed'),
+    );
+    // Stateless: this request's own transport, answering on its own response (JSON, or a
+    // Server-Sent Events stream when a tool sends progress).
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    // The client went away (or the answer is sent): stop any wait and free both.
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
   }
 
   /**

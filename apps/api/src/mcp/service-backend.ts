@@ -9,7 +9,7 @@ import {
   type KeyIdentity,
 } from '@interlock/mcp';
 import type { ApiKeyVerifier } from '../api-keys/api-key-verifier.service';
-import type { ApiKeyPrincipal } from '../auth/principal';
+import { apiKeyActorOf, type ApiKeyPrincipal } from '../auth/principal';
 import { isDatabaseUnavailable } from '../http/database-unavailable.util';
 import { ApiValidationPipe } from '../http/validation.pipe';
 import { requestFingerprint } from '../idempotency/request-fingerprint.util';
@@ -69,7 +69,8 @@ export class ServiceBackend implements InterlockBackend {
       const key = await this.key();
       const body = await this.validate(CreateInterruptDto, params, 'body');
       const result = await this.deps.interrupts.create(
-        key,
+        key.organisationId,
+        apiKeyActorOf(key),
         body,
         {
           organisationId: key.organisationId,
@@ -105,7 +106,7 @@ export class ServiceBackend implements InterlockBackend {
     return this.run(async () => {
       const key = await this.key();
       const body = await this.validate(StartSessionDto, params, 'body');
-      return (await this.deps.sessions.start(key, body, undefined, this.caller.ip)).value;
+      return (await this.deps.sessions.start(key.organisationId, apiKeyActorOf(key), body, undefined, this.caller.ip)).value;
     });
   }
 
@@ -113,14 +114,14 @@ export class ServiceBackend implements InterlockBackend {
     return this.run(async () => {
       const key = await this.key();
       const body = await this.validate(AppendMessagesDto, { messages }, 'body');
-      return (await this.deps.sessions.append(key, uuid(sessionId), body.messages, undefined)).value;
+      return (await this.deps.sessions.append(key.organisationId, uuid(sessionId), body.messages, undefined)).value;
     });
   }
 
   endSession(sessionId: string): Promise<SessionResponse> {
     return this.run(async () => {
       const key = await this.key();
-      return this.deps.sessions.end(key, uuid(sessionId), this.caller.ip);
+      return this.deps.sessions.end(key.organisationId, apiKeyActorOf(key), uuid(sessionId), this.caller.ip);
     });
   }
 

@@ -1,14 +1,14 @@
-import { EventEmitter } from 'node:events';
 import type { HttpAdapterHost } from '@nestjs/core';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import type { DataSource } from 'typeorm';
-import type { Logger } from 'pino';
-import type { MemberPrincipal } from '../auth/principal';
-import type { SignInSessionService } from '../auth/sign-in-session.service';
+import type { SignInCheck } from '../http/sse-streams';
+import { SseStreams } from '../http/sse-streams';
+import { FakeResponse, quietLogger, SIGN_IN_TOKEN, streamRequest, tick } from '../http/sse-streams.spec-support';
 import { InProcessNotificationBus } from '../notifications/notification-bus';
 import { encodeSessionChange, LIVE_VIEW_CHANNEL } from './live-view-channel';
-import { LiveViewService } from './live-view.service';
+import { LiveViewCursor, LiveViewService } from './live-view.service';
 import type { SessionRow } from './session-record';
+import { SessionsRepository } from './sessions.repository';
 
 const ORG = 'o1';
 const SESSION = 's1';
@@ -45,52 +45,17 @@ class FakeDatabase {
   }
 }
 
-/** Just enough of an Express response: records writes, can be made slow. */
-class FakeResponse extends EventEmitter {
-  chunks: string[] = [];
-  writableEnded = false;
-  statusCode = 0;
-  slow = false;
-  status(code: number) {
-    this.statusCode = code;
-    return this;
-  }
-  set() {
-    return this;
-  }
-  flushHeaders(): void {
-    // Headers are not modelled.
-  }
-  write(chunk: string): boolean {
-    this.chunks.push(chunk);
-    return !this.slow;
-  }
-  end() {
-    this.writableEnded = true;
-    this.emit('close');
-  }
-  get text() {
-    return this.chunks.join('');
-  }
-  ids(): number[] {
-    return [...this.text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
-  }
-}
-
-const member = { kind: 'member', organisationId: ORG } as MemberPrincipal;
-const req = {
-  headers: { cookie: 'session=a-sign-in-token-of-enough-length' },
-  socket: { setNoDelay: () => undefined, destroyed: false },
-} as unknown as Request;
-const logger = { warn: () => undefined } as unknown as Logger;
-const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
+const req = streamRequest();
+const logger = quietLogger;
 
 describe('LiveViewService', () => {
   let db: FakeDatabase;
   let bus: InProcessNotificationBus;
   let server: { listening: boolean };
   let signedIn: boolean;
-  let live: LiveViewService;
+  let live: SseStreams<LiveViewCursor>;
+  let feed: LiveViewService;
+  let serve: (res: FakeResponse, lastEventId: number | string | undefined) => Promise<void>;
 
   beforeEach(() => {
     db = new FakeDatabase();
@@ -99,18 +64,24 @@ describe('LiveViewService', () => {
     signedIn = true;
     const signIns = {
       stillMember: async (token: string, organisationId: string) =>
-        signedIn && token === 'a-sign-in-token-of-enough-length' && organisationId === ORG
+        signedIn && token === SIGN_IN_TOKEN && organisationId === ORG
           ? { organisationId: ORG, permissions: new Set(['session.read']) }
           : undefined,
-    } as unknown as SignInSessionService;
+    } as unknown as SignInCheck;
     const adapterHost = { httpAdapter: { getHttpServer: () => server } } as unknown as HttpAdapterHost;
-    live = new LiveViewService(db as unknown as DataSource, bus, adapterHost, signIns, logger, { heartbeatMs: 40, batchSize: 2 });
+    // The feed (the service) behind the HTTP layer's streams, as SessionsController wires them.
+    feed = new LiveViewService(db as unknown as DataSource, new SessionsRepository(), bus, { heartbeatMs: 40, batchSize: 2 });
+    live = new SseStreams(adapterHost, logger, signIns, feed);
+    serve = (res, lastEventId) =>
+      live.serve(streamRequest(lastEventId), res as unknown as Response, 'Last-Event-ID must be the number of a message of this session.', (after) =>
+        feed.start(ORG, SESSION, after),
+      );
   });
-  afterEach(() => live.beforeApplicationShutdown());
+  afterEach(() => live.closeAll());
 
   const open = async (lastEventId?: number) => {
     const res = new FakeResponse();
-    await live.open(member, SESSION, lastEventId, res as unknown as Response, req);
+    await serve(res, lastEventId);
     return res;
   };
   const announce = () =>
@@ -140,7 +111,7 @@ describe('LiveViewService', () => {
     signedIn = false;
     await tick(100);
     expect(res.writableEnded).toBe(true);
-    expect(live.viewerCount).toBe(0);
+    expect(live.count).toBe(0);
   });
 
   it('resumes after Last-Event-ID; ends with the final record; answers 204 when nothing is left', async () => {
@@ -154,14 +125,14 @@ describe('LiveViewService', () => {
     expect(res.text.trimEnd().split('\n\n').pop()).toContain('"status":"ended"');
     const after = await open(3);
     expect(after.statusCode).toBe(204);
-    expect(live.viewerCount).toBe(0);
+    expect(live.count).toBe(0);
   });
 
   it('waits for a slow client to drain before writing more', async () => {
     db.append('a', 'b', 'c', 'd');
     const res = new FakeResponse();
     res.slow = true;
-    const opened = live.open(member, SESSION, undefined, res as unknown as Response, req);
+    const opened = serve(res, undefined);
     await tick(5);
     const written = res.chunks.length;
     await tick(20);
@@ -177,15 +148,28 @@ describe('LiveViewService', () => {
     server.listening = false;
     await tick(400);
     expect(res.writableEnded).toBe(true);
-    expect(live.viewerCount).toBe(0);
+    expect(live.count).toBe(0);
     await expect(open()).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+  });
+
+  it("refuses a Last-Event-ID that is no message number (400) and a session that is not the organisation's (404), before any header", async () => {
+    const res = new FakeResponse();
+    await expect(serve(res, 'x1')).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'Last-Event-ID must be the number of a message of this session.',
+    });
+    await expect(live.serve(req, res as unknown as Response, 'unused', () => feed.start(ORG, 'another-session', undefined))).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    expect(res.statusCode).toBe(0);
+    expect(live.count).toBe(0);
   });
 
   it('forgets a viewer whose client left', async () => {
     const res = await open();
-    expect(live.viewerCount).toBe(1);
+    expect(live.count).toBe(1);
     res.emit('close');
-    expect(live.viewerCount).toBe(0);
+    expect(live.count).toBe(0);
     const before = db.queries;
     db.append('x');
     await announce();

@@ -1,8 +1,6 @@
 import type { SessionStatus } from './session.entity';
 import type { SessionResponse } from './dto/session.response';
 
-export const SESSION_COLUMNS = `id, name, external_id, status, metadata, message_count, started_at, ended_at`;
-
 export interface SessionRow {
   id: string;
   name: string;

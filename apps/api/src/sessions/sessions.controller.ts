@@ -1,5 +1,4 @@
-import { DomainError } from '@interlock/domain';
-import { Body, Controller, Get, Headers, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
 import {
   ApiConflictResponse,
   ApiCreatedResponse,
@@ -12,16 +11,16 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { SseStreams, SseStreamsFactory } from '../http/sse-streams';
 import { ClientIp, CurrentApiKey, CurrentCaller, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MachineOrMemberRoute, MachineRoute, MemberRoute, OrganisationInQuery } from '../auth/decorators/route-access.decorator';
-import type { ApiKeyPrincipal, MemberPrincipal } from '../auth/principal';
+import { apiKeyActorOf, memberActorOf, type ApiKeyPrincipal, type MemberPrincipal } from '../auth/principal';
 import { IdParam } from '../http/id-param.pipe';
 import { IDEMPOTENCY_KEY_HEADER, IdempotencyKey } from '../idempotency/idempotency-key.decorator';
 import type { IdempotentRequest } from '../idempotency/idempotency.service';
 import { markReplay } from '../idempotency/replay-header.util';
-import { LiveViewService } from './live-view.service';
+import { LiveViewCursor, LiveViewService } from './live-view.service';
 import { SessionsService } from './sessions.service';
-import { parseLastEventId } from '../http/sse-event.util';
 import { AppendMessagesDto } from './dto/append-messages.dto';
 import { StartSessionDto } from './dto/start-session.dto';
 import { AppendMessagesResponse, SessionListResponse, SessionResponse } from './dto/session.response';
@@ -30,10 +29,17 @@ import { ListSessionsQuery } from './dto/list-sessions.query';
 @Controller('api/sessions')
 @ApiTags('sessions')
 export class SessionsController {
+  /** The Live View's open streams: the HTTP side of the feed (responses, heartbeats, the viewer's sign-in cookie). */
+  private readonly viewers: SseStreams<LiveViewCursor>;
+
   constructor(
     private readonly sessions: SessionsService,
     private readonly liveView: LiveViewService,
-  ) {}
+    sse: SseStreamsFactory,
+  ) {
+    this.viewers = sse.for(liveView);
+  }
+
 
   @Post()
   @MachineRoute()
@@ -49,7 +55,7 @@ export class SessionsController {
     @ClientIp() ip: string | null,
     @Res({ passthrough: true }) res: Response,
   ): Promise<SessionResponse> {
-    return markReplay(res, await this.sessions.start(key, body, idempotency, ip));
+    return markReplay(res, await this.sessions.start(key.organisationId, apiKeyActorOf(key), body, idempotency, ip));
   }
 
   @Get()
@@ -84,7 +90,7 @@ export class SessionsController {
     @IdempotencyKey() idempotency: IdempotentRequest | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<{ appended: number }> {
-    return markReplay(res, await this.sessions.append(key, id, body.messages, idempotency));
+    return markReplay(res, await this.sessions.append(key.organisationId, id, body.messages, idempotency));
   }
 
   @Post(':id/end')
@@ -94,7 +100,7 @@ export class SessionsController {
   @ApiOkResponse({ type: SessionResponse })
   @ApiConflictResponse({ description: 'CONFLICT: the session has already ended or was disconnected.' })
   end(@CurrentApiKey() key: ApiKeyPrincipal, @IdParam() id: string, @ClientIp() ip: string | null): Promise<SessionResponse> {
-    return this.sessions.end(key, id, ip);
+    return this.sessions.end(key.organisationId, apiKeyActorOf(key), id, ip);
   }
 
   @Post(':id/disconnect')
@@ -108,7 +114,7 @@ export class SessionsController {
     @IdParam() id: string,
     @ClientIp() ip: string | null,
   ): Promise<SessionResponse> {
-    return this.sessions.disconnect(member, id, ip);
+    return this.sessions.disconnect(member.organisationId, memberActorOf(member), id, ip);
   }
 
   /** The Live View: Server-Sent Events, resumable with `Last-Event-ID`. */
@@ -125,17 +131,9 @@ export class SessionsController {
     schema: { type: 'string' },
   })
   @ApiNoContentResponse({ description: 'The session has finished and Last-Event-ID is its last message: nothing more will come.' })
-  stream(
-    @CurrentMember() member: MemberPrincipal,
-    @IdParam() id: string,
-    @Headers('last-event-id') lastEventIdHeader: string | undefined,
-    @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
-    const lastEventId = parseLastEventId(lastEventIdHeader);
-    if (lastEventId === 'invalid') {
-      throw new DomainError('VALIDATION_FAILED', 'Last-Event-ID must be the number of a message of this session.');
-    }
-    return this.liveView.open(member, id, lastEventId, res, req);
+  stream(@CurrentMember() member: MemberPrincipal, @IdParam() id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.viewers.serve(req, res, 'Last-Event-ID must be the number of a message of this session.', (lastEventId) =>
+      this.liveView.start(member.organisationId, id, lastEventId),
+    );
   }
 }

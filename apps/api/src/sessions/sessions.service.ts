@@ -1,12 +1,11 @@
-import { DomainError } from '@interlock/domain';
+import { type ApiKeyActor, DomainError, type MemberActor } from '@interlock/domain';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
 import { writeAuditEntry } from '@interlock/audit';
-import { actorOf, ApiKeyPrincipal, MemberPrincipal } from '../auth/principal';
 import { AllowancesService } from '../allowances/allowances.service';
-import { queryRows } from '../database/query-rows.util';
+import type { Queryable } from '../database/query-rows.util';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { KeysetCursorCodec, keysetPage } from '@interlock/cursor';
@@ -16,7 +15,8 @@ import { NotificationBus } from '../notifications/notification-bus';
 import { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
 import { WebhookOutbox } from '../webhooks/webhook-outbox';
 import { encodeSessionChange, LIVE_VIEW_CHANNEL, SessionChange } from './live-view-channel';
-import { notActiveMessage, SESSION_COLUMNS, SessionRow, toSessionResponse } from './session-record';
+import { notActiveMessage, SessionRow, toSessionResponse } from './session-record';
+import { SessionsRepository } from './sessions.repository';
 import type { SessionMessageDto } from './dto/append-messages.dto';
 import type { SessionListResponse, SessionResponse } from './dto/session.response';
 import type { ListSessionsQuery } from './dto/list-sessions.query';
@@ -24,14 +24,17 @@ import type { StartSessionDto } from './dto/start-session.dto';
 
 const DEFAULT_PAGE = 50;
 
-/** Live View sessions (SPEC §5, §6): agents start, append to and end them; members disconnect them;
- * keys and members read them. */
+/**
+ * Live View sessions (SPEC §5, §6): agents start, append to and end them; members disconnect
+ * them; keys and members read them. The rules; the tables are `SessionsRepository`'s.
+ */
 @Injectable()
 export class SessionsService {
   private readonly cursors: KeysetCursorCodec;
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly sessions: SessionsRepository,
     private readonly allowances: AllowancesService,
     private readonly idempotency: IdempotencyService,
     private readonly bus: NotificationBus,
@@ -44,42 +47,37 @@ export class SessionsService {
   }
 
   async start(
-    key: ApiKeyPrincipal,
+    organisationId: string,
+    actor: ApiKeyActor,
     body: StartSessionDto,
     idempotency: IdempotentRequest | undefined,
     ip: string | null,
   ): Promise<IdempotentResult<SessionResponse>> {
     const result = await this.dataSource.transaction((tx) =>
       this.idempotency.once(tx, idempotency, 201, async () => {
-        await this.allowances.assertAgentHoursLeft(tx, key.organisationId);
+        await this.allowances.assertAgentHoursLeft(tx, organisationId);
         const id = randomUUID();
-        const [row]: SessionRow[] = await tx.query(
-          `INSERT INTO sessions (organisation_id, id, name, external_id, metadata, started_by_key_id)
-           VALUES ($1, $2, $3, $4, $5, $6)
-           RETURNING ${SESSION_COLUMNS}`,
-          [
-            key.organisationId,
-            id,
-            body.name,
-            body.externalId ?? null,
-            body.metadata === undefined || body.metadata === null ? null : JSON.stringify(body.metadata),
-            key.apiKeyId,
-          ],
-        );
+        const row = await this.sessions.insert(tx, organisationId, {
+          id,
+          name: body.name,
+          externalId: body.externalId ?? null,
+          metadata: body.metadata ?? null,
+          startedByKeyId: actor.id,
+        });
         await writeAuditEntry(tx, {
-          organisationId: key.organisationId,
+          organisationId,
           action: 'session.started',
-          actor: actorOf(key),
+          actor,
           target: { type: 'session', id, name: body.name },
           metadata: { externalId: body.externalId ?? null },
           ipAddress: ip,
         });
         const session = toSessionResponse(row);
-        await this.outbox.write(tx, key.organisationId, [{ type: 'session.started', subjectId: id, data: session }]);
+        await this.outbox.write(tx, organisationId, [{ type: 'session.started', subjectId: id, data: session }]);
         return session;
       }),
     );
-    if (!result.replayed) await this.events.announce(key.organisationId);
+    if (!result.replayed) await this.events.announce(organisationId);
     return result;
   }
 
@@ -94,93 +92,47 @@ export class SessionsService {
    * then action) — while the session itself stays open for the agent to end.
    */
   async append(
-    key: ApiKeyPrincipal,
+    organisationId: string,
     id: string,
     messages: SessionMessageDto[],
     idempotency: IdempotentRequest | undefined,
   ): Promise<IdempotentResult<{ appended: number }>> {
     let messageCount = 0;
-    const hoursLeft = this.allowances.agentHoursLeftCondition(4);
+    const hoursLeft = this.allowances.agentHoursLeft('$1', 4);
     const result = await this.dataSource.transaction((tx) =>
       this.idempotency.once(tx, idempotency, 201, async () => {
-        const count = () =>
-          queryRows<{ message_count: number }>(
-            tx,
-            `UPDATE sessions s SET message_count = s.message_count + $3
-               FROM organisations o LEFT JOIN agent_hours_totals a ON a.organisation_id = o.id
-              WHERE s.organisation_id = $1 AND s.id = $2 AND s.status = 'active' AND o.id = $1
-                AND ${hoursLeft.sql}
-              RETURNING s.message_count`,
-            [key.organisationId, id, messages.length, ...hoursLeft.params],
-          );
-        let [row] = await count();
-        if (row === undefined) {
+        const count = () => this.sessions.countMessages(tx, organisationId, id, messages.length, hoursLeft);
+        let counted = await count();
+        if (counted === undefined) {
           // Why not: hours spent (402), else no such session (404) or not active (409). An active
           // session with hours left means the plan was upgraded meanwhile: once more.
-          await this.allowances.assertAgentHoursLeft(tx, key.organisationId);
-          if ((await this.statusOf(tx, key.organisationId, id)) === 'active') [row] = await count();
-          if (row === undefined) return this.refuseInactive(tx, key.organisationId, id, 'append');
+          await this.allowances.assertAgentHoursLeft(tx, organisationId);
+          if ((await this.sessions.status(tx, organisationId, id)) === 'active') counted = await count();
+          if (counted === undefined) return this.refuseInactive(tx, organisationId, id, 'append');
         }
-        messageCount = row.message_count;
-        await tx.query(
-          `INSERT INTO session_messages (organisation_id, session_id, seq, role, content)
-           SELECT $1, $2, $3 + m.n - 1, m.role, m.content
-             FROM unnest($4::text[], $5::text[]) WITH ORDINALITY AS m(role, content, n)`,
-          [key.organisationId, id, messageCount - messages.length + 1, messages.map((m) => m.role), messages.map((m) => m.content)],
-        );
+        messageCount = counted;
+        await this.sessions.insertMessages(tx, organisationId, id, messageCount - messages.length + 1, messages);
         return { appended: messages.length };
       }),
     );
     if (!result.replayed) {
-      await this.announce({ organisationId: key.organisationId, sessionId: id, messageCount, status: 'active' });
+      await this.announce({ organisationId, sessionId: id, messageCount, status: 'active' });
     }
     return result;
   }
 
-  async end(key: ApiKeyPrincipal, id: string, ip: string | null): Promise<SessionResponse> {
-    const row = await this.dataSource.transaction(async (tx) => {
-      const ended = await this.close(tx, key.organisationId, id, 'ended');
-      await writeAuditEntry(tx, {
-        organisationId: key.organisationId,
-        action: 'session.ended',
-        actor: actorOf(key),
-        target: { type: 'session', id, name: ended.name },
-        metadata: { messageCount: ended.message_count, durationSeconds: durationSeconds(ended) },
-        ipAddress: ip,
-      });
-      await this.outbox.write(tx, key.organisationId, [{ type: 'session.ended', subjectId: id, data: toSessionResponse(ended) }]);
-      return ended;
-    });
-    await this.announce({ organisationId: key.organisationId, sessionId: id, messageCount: row.message_count, status: row.status });
-    await this.events.announce(key.organisationId);
-    return toSessionResponse(row);
+  /** The agent ends its session (`session.ended`). */
+  end(organisationId: string, actor: ApiKeyActor, id: string, ip: string | null): Promise<SessionResponse> {
+    return this.finish(organisationId, actor, id, 'ended', ip);
   }
 
-  async disconnect(member: MemberPrincipal, id: string, ip: string | null): Promise<SessionResponse> {
-    const row = await this.dataSource.transaction(async (tx) => {
-      const disconnected = await this.close(tx, member.organisationId, id, 'disconnected');
-      await writeAuditEntry(tx, {
-        organisationId: member.organisationId,
-        action: 'session.disconnected',
-        actor: actorOf(member),
-        target: { type: 'session', id, name: disconnected.name },
-        metadata: { messageCount: disconnected.message_count, durationSeconds: durationSeconds(disconnected) },
-        ipAddress: ip,
-      });
-      await this.outbox.write(tx, member.organisationId, [{ type: 'session.ended', subjectId: id, data: toSessionResponse(disconnected) }]);
-      return disconnected;
-    });
-    await this.announce({ organisationId: member.organisationId, sessionId: id, messageCount: row.message_count, status: row.status });
-    await this.events.announce(member.organisationId);
-    return toSessionResponse(row);
+  /** A member disconnects a session from the dashboard (`session.disconnected`; its webhook event is `session.ended`). */
+  disconnect(organisationId: string, actor: MemberActor, id: string, ip: string | null): Promise<SessionResponse> {
+    return this.finish(organisationId, actor, id, 'disconnected', ip);
   }
 
   async get(organisationId: string, id: string): Promise<SessionResponse> {
-    const [row] = await queryRows<SessionRow>(
-      this.dataSource,
-      `SELECT ${SESSION_COLUMNS} FROM sessions WHERE organisation_id = $1 AND id = $2`,
-      [organisationId, id],
-    );
+    const row = await this.sessions.read(this.dataSource, organisationId, id);
     if (row === undefined) throw DomainError.of('NOT_FOUND');
     return toSessionResponse(row);
   }
@@ -192,63 +144,45 @@ export class SessionsService {
       this.cursors,
       { organisationId, filters, cursor: query.cursor, limit: query.limit ?? DEFAULT_PAGE },
       (row) => row.started_at,
-      (after, take) => {
-        const params: unknown[] = [organisationId];
-        const where = ['organisation_id = $1'];
-        // ended_at is set exactly when a session stops being active (ended or disconnected).
-        if (query.status === 'active') where.push('ended_at IS NULL');
-        if (query.status === 'ended') where.push('ended_at IS NOT NULL');
-        if (query.externalId !== undefined) {
-          params.push(query.externalId);
-          where.push(`external_id = $${params.length}`);
-        }
-        if (after !== undefined) {
-          params.push(after.createdAt, after.id);
-          where.push(`(started_at, id) < ($${params.length - 1}, $${params.length})`);
-        }
-        params.push(take);
-        return queryRows<SessionRow>(
-          this.dataSource,
-          `SELECT ${SESSION_COLUMNS} FROM sessions
-            WHERE ${where.join(' AND ')}
-            ORDER BY started_at DESC, id DESC
-            LIMIT $${params.length}`,
-          params,
-        );
-      },
+      (after, take) => this.sessions.page(this.dataSource, organisationId, { status: query.status, externalId: query.externalId }, after, take),
     );
     return { sessions: page.rows.map(toSessionResponse), nextCursor: page.nextCursor };
   }
 
-  private async close(tx: EntityManager, organisationId: string, id: string, status: 'ended' | 'disconnected'): Promise<SessionRow> {
-    const [row] = await queryRows<SessionRow>(
-      tx,
-      `UPDATE sessions SET status = $3, ended_at = now()
-        WHERE organisation_id = $1 AND id = $2 AND status = 'active'
-        RETURNING ${SESSION_COLUMNS}`,
-      [organisationId, id, status],
-    );
-    if (row === undefined) return this.refuseInactive(tx, organisationId, id, status === 'ended' ? 'end' : 'disconnect');
-    return row;
+  /** For an interrupt that links to the session: locks it against deletion until `tx` ends (404 when it is not the organisation's). */
+  async lockForLink(tx: Queryable, organisationId: string, id: string): Promise<void> {
+    if (!(await this.sessions.lockForLink(tx, organisationId, id))) throw DomainError.of('NOT_FOUND');
   }
 
-  private async statusOf(tx: EntityManager, organisationId: string, id: string): Promise<SessionRow['status'] | undefined> {
-    const [row] = await queryRows<{ status: SessionRow['status'] }>(
-      tx,
-      `SELECT status FROM sessions WHERE organisation_id = $1 AND id = $2`,
-      [organisationId, id],
-    );
-    return row?.status;
+  private async finish(
+    organisationId: string,
+    actor: ApiKeyActor | MemberActor,
+    id: string,
+    status: 'ended' | 'disconnected',
+    ip: string | null,
+  ): Promise<SessionResponse> {
+    const row = await this.dataSource.transaction(async (tx) => {
+      const closed = await this.sessions.close(tx, organisationId, id, status);
+      if (closed === undefined) return this.refuseInactive(tx, organisationId, id, status === 'ended' ? 'end' : 'disconnect');
+      await writeAuditEntry(tx, {
+        organisationId,
+        action: status === 'ended' ? 'session.ended' : 'session.disconnected',
+        actor,
+        target: { type: 'session', id, name: closed.name },
+        metadata: { messageCount: closed.message_count, durationSeconds: durationSeconds(closed) },
+        ipAddress: ip,
+      });
+      await this.outbox.write(tx, organisationId, [{ type: 'session.ended', subjectId: id, data: toSessionResponse(closed) }]);
+      return closed;
+    });
+    await this.announce({ organisationId, sessionId: id, messageCount: row.message_count, status: row.status });
+    await this.events.announce(organisationId);
+    return toSessionResponse(row);
   }
 
   /** Why a session could not be changed: 404 when it is not this organisation's, else 409. */
-  private async refuseInactive(
-    tx: EntityManager,
-    organisationId: string,
-    id: string,
-    doing: 'append' | 'end' | 'disconnect',
-  ): Promise<never> {
-    const status = await this.statusOf(tx, organisationId, id);
+  private async refuseInactive(tx: Queryable, organisationId: string, id: string, doing: 'append' | 'end' | 'disconnect'): Promise<never> {
+    const status = await this.sessions.status(tx, organisationId, id);
     if (status === undefined) throw DomainError.of('NOT_FOUND');
     if (status === 'active') throw new Error(`session ${id} is active but could not be changed`);
     throw new DomainError('CONFLICT', notActiveMessage(status, doing));

@@ -1,0 +1,111 @@
+import { Injectable } from '@nestjs/common';
+import type { Plan } from '@interlock/domain';
+import { type Queryable, queryRows } from '../database/query-rows.util';
+// The plan is the organisation owner's column: read through its fragment, in the same statement
+// as the counters (see organisation-plan-query.util.ts for why not a second call).
+import { organisationPlanRow } from '../organisation/organisation-plan-query.util';
+
+/** The current UTC calendar month, in the database's clock: its first instant and the next month's. */
+const MONTH = `utc_month_start(now()) AS start, utc_next_month_start(utc_month_start(now())) AS next`;
+
+/**
+ * Seconds of the organisation's agent time this month, sessions still open counted up to now,
+ * from its running total `a` (LEFT JOINed: no row is no time). See migration 1795371981912.
+ */
+const AGENT_SECONDS_USED = `agent_seconds_used(a.month_start, a.ended_seconds, a.open_sessions, a.open_offset_seconds, now())`;
+
+/** What each plan includes, as the statements compare it (config.plans). */
+export interface PlanLimits {
+  free: number;
+  pro: number;
+}
+
+/**
+ * A condition another module's statement adds to stay within the month's agent hours: `from` is
+ * the organisation (as `o`) with its running total (as `a`) for the statement's FROM, `where`
+ * is true while the hours are not spent, `params` are appended to the statement's parameters.
+ */
+export interface AgentHoursLeft {
+  from: string;
+  where: string;
+  params: number[];
+}
+
+/**
+ * The `usage_months` and `agent_hours_totals` tables' one owner. Every method takes the handle to
+ * run on (the caller's transaction, or the data source) and the organisation first.
+ */
+@Injectable()
+export class AllowancesRepository {
+  /**
+   * Counts one message in the month's row unless the plan's allowance is reached: one
+   * conditional upsert (concurrent callers queue on the row). False when refused.
+   */
+  async countMessage(db: Queryable, organisationId: string, messages: PlanLimits): Promise<boolean> {
+    const limit = `(SELECT CASE o.plan WHEN 'pro' THEN $3::int ELSE $2::int END FROM ${organisationPlanRow('o', '$1::uuid')})`;
+    const counted = await queryRows<{ messages: number }>(
+      db,
+      `INSERT INTO usage_months AS u (organisation_id, month, messages)
+       SELECT $1::uuid, (date_trunc('month', now() AT TIME ZONE 'UTC'))::date, 1 WHERE ${limit} > 0
+       ON CONFLICT (organisation_id, month) DO UPDATE SET messages = u.messages + 1 WHERE u.messages < ${limit}
+       RETURNING u.messages`,
+      [organisationId, messages.free, messages.pro],
+    );
+    return counted.length > 0;
+  }
+
+  /** The organisation's plan and the first day of next month (UTC, YYYY-MM-DD); undefined: no such organisation. */
+  async planAndRenewal(db: Queryable, organisationId: string): Promise<{ plan: Plan; renews_on: string } | undefined> {
+    const [row] = await queryRows<{ plan: Plan; renews_on: string }>(
+      db,
+      `SELECT o.plan, to_char(date_trunc('month', now() AT TIME ZONE 'UTC') + interval '1 month', 'YYYY-MM-DD') AS renews_on
+         FROM ${organisationPlanRow('o', '$1')}`,
+      [organisationId],
+    );
+    return row;
+  }
+
+  /** The month's agent seconds so far with the plan and the renewal day: one primary-key read of each table. */
+  async agentHours(db: Queryable, organisationId: string): Promise<{ plan: Plan; seconds: number; renews_on: string } | undefined> {
+    const [row] = await queryRows<{ plan: Plan; seconds: number; renews_on: string }>(
+      db,
+      `WITH m AS (SELECT ${MONTH})
+       SELECT o.plan, ${AGENT_SECONDS_USED} AS seconds, to_char(m.next AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS renews_on
+         FROM ${organisationPlanRow('o', '$1')} CROSS JOIN m LEFT JOIN agent_hours_totals a ON a.organisation_id = o.id`,
+      [organisationId],
+    );
+    return row;
+  }
+
+  /** This month's use: messages counted and agent seconds, with the plan and the month. */
+  async usage(
+    db: Queryable,
+    organisationId: string,
+  ): Promise<{ plan: Plan; month: string; renews_at: Date; messages: number; seconds: number } | undefined> {
+    const [row] = await queryRows<{ plan: Plan; month: string; renews_at: Date; messages: number; seconds: number }>(
+      db,
+      `WITH m AS (SELECT ${MONTH})
+       SELECT o.plan, to_char(m.start AT TIME ZONE 'UTC', 'YYYY-MM') AS month, m.next AS renews_at,
+              COALESCE((SELECT u.messages FROM usage_months u
+                         WHERE u.organisation_id = o.id AND u.month = (m.start AT TIME ZONE 'UTC')::date), 0) AS messages,
+              ${AGENT_SECONDS_USED} AS seconds
+         FROM ${organisationPlanRow('o', '$1')} CROSS JOIN m LEFT JOIN agent_hours_totals a ON a.organisation_id = o.id`,
+      [organisationId],
+    );
+    return row;
+  }
+
+  /**
+   * The fragment a statement of the sessions' owner composes to refuse an append once the
+   * month's agent hours are spent, in the append's own statement (no extra round trip).
+   * `organisationParam` is the statement's parameter holding the organisation id; the plans'
+   * allowances (in hours) become parameters `firstParam` and `firstParam + 1`.
+   */
+  agentHoursLeft(organisationParam: string, firstParam: number, agentHours: PlanLimits): AgentHoursLeft {
+    return {
+      from: `${organisationPlanRow('o', organisationParam)} LEFT JOIN agent_hours_totals a ON a.organisation_id = o.id`,
+      where: `${AGENT_SECONDS_USED} < 3600 * (CASE o.plan WHEN 'pro' THEN $${firstParam + 1}::int ELSE $${firstParam}::int END)`,
+      params: [agentHours.free, agentHours.pro],
+    };
+  }
+}

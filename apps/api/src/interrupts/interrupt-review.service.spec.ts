@@ -1,0 +1,145 @@
+import type { DataSource } from 'typeorm';
+import { DomainError, type MemberActor } from '@interlock/domain';
+import type { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
+import type { TeamsService } from '../teams/teams.service';
+import type { WebhookOutbox } from '../webhooks/webhook-outbox';
+import type { DecideInterruptDto } from './dto/decide-interrupt.dto';
+import type { InterruptRow } from './interrupt-record';
+import type { InterruptsRepository, LockedInterrupt } from './interrupts.repository';
+import { InterruptReviewService } from './interrupt-review.service';
+
+// The review rules over a fake repository: the conflicts (409 with the exact texts), not-found,
+// which audit entries and webhook events are written, and that a refusal writes nothing.
+const ORG = '6c0f7a52-93a3-4d55-9e4b-7c2b3f1a0e11';
+const ada: MemberActor = { type: 'member', id: 'u-ada', name: 'Ada Lovelace' };
+const locked: LockedInterrupt = {
+  title: 'Deploy to prod',
+  status: 'open',
+  action_requests: [
+    { name: 'deploy', args: {}, description: null, allowedDecisions: ['approve', 'reject'] },
+    { name: 'notify', args: {}, description: null, allowedDecisions: ['approve'] },
+  ],
+  assignee_type: null,
+  assignee_id: null,
+  assignee_name: null,
+  escalation_level: 0,
+};
+const row = { id: 'i-1', title: 'Deploy to prod', action_requests: locked.action_requests, decisions: [], created_at: new Date(), status: 'open' } as unknown as InterruptRow;
+
+function setUp(overrides: Partial<Record<keyof InterruptsRepository, jest.Mock>> = {}) {
+  const audit: unknown[][] = [];
+  const tx = { query: jest.fn(async (_sql: string, params: unknown[]) => (audit.push(params), [])) };
+  const dataSource = { transaction: async (work: (t: typeof tx) => Promise<unknown>) => work(tx) } as unknown as DataSource;
+  const repository = {
+    lock: jest.fn(async () => locked),
+    read: jest.fn(async () => row),
+    insertDecision: jest.fn(async () => true),
+    decisionCount: jest.fn(async () => 1),
+    markAnswered: jest.fn(async () => undefined),
+    setAssignee: jest.fn(async () => undefined),
+    escalate: jest.fn(async () => undefined),
+    ...overrides,
+  } as unknown as InterruptsRepository;
+  const events = { announce: jest.fn(async () => undefined) } as unknown as OrganisationEventsAnnouncer;
+  const outbox = { write: jest.fn(async () => undefined) } as unknown as WebhookOutbox;
+  const teams = { lockTeam: jest.fn(async () => ({ id: 't-1', name: 'Ops' })) } as unknown as TeamsService;
+  const service = new InterruptReviewService(dataSource, repository, events, outbox, teams);
+  const actions = () => audit.map((params) => params[2]);
+  const webhookTypes = () => (outbox.write as jest.Mock).mock.calls.flatMap((call) => (call[2] as { type: string }[]).map((e) => e.type));
+  return { service, repository, events, outbox, teams, audit, actions, webhookTypes };
+}
+
+const decision = (actionName: string, d: DecideInterruptDto['decision']) => ({ actionName, decision: d }) as DecideInterruptDto;
+
+describe('InterruptReviewService', () => {
+  it('records a decision by the member and audits it; not yet answered while an action is undecided', async () => {
+    const { service, repository, audit, webhookTypes, events } = setUp();
+    await service.decide(ORG, ada, 'i-1', decision('deploy', 'approve'), null);
+    expect(repository.insertDecision).toHaveBeenCalledWith(
+      expect.anything(),
+      ORG,
+      expect.objectContaining({ interruptId: 'i-1', actionName: 'deploy', decision: 'approve', decidedById: 'u-ada', decidedByName: 'Ada Lovelace' }),
+    );
+    expect(repository.markAnswered).not.toHaveBeenCalled();
+    expect(audit.map((p) => [p[2], p[4], p[5]])).toEqual([['interrupt.decided', 'member', 'u-ada']]);
+    expect(webhookTypes()).toEqual(['interrupt.decided']);
+    expect(events.announce).toHaveBeenCalledWith(ORG);
+  });
+
+  it('answers the interrupt with its last decision: interrupt.decided then interrupt.answered', async () => {
+    const { service, repository, webhookTypes } = setUp({ decisionCount: jest.fn(async () => 2) });
+    await service.decide(ORG, ada, 'i-1', decision('notify', 'approve'), null);
+    expect(repository.markAnswered).toHaveBeenCalledWith(expect.anything(), ORG, 'i-1');
+    expect(webhookTypes()).toEqual(['interrupt.decided', 'interrupt.answered']);
+  });
+
+  it('refuses, with 409 and nothing written: an unknown action, a decision the action does not allow, an action already decided', async () => {
+    const unknown = setUp();
+    await expect(unknown.service.decide(ORG, ada, 'i-1', decision('launch', 'approve'), null)).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: "actionName must name one of this interrupt's action requests.",
+    });
+    await expect(unknown.service.decide(ORG, ada, 'i-1', decision('notify', 'reject'), null)).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: 'decision must be one of the decisions action notify allows: approve.',
+    });
+    expect(unknown.repository.insertDecision).not.toHaveBeenCalled();
+    const twice = setUp({ insertDecision: jest.fn(async () => false) });
+    await expect(twice.service.decide(ORG, ada, 'i-1', decision('deploy', 'approve'), null)).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: 'Action deploy of this interrupt has already been decided.',
+    });
+    for (const { actions, events, outbox } of [unknown, twice]) {
+      expect(actions()).toEqual([]);
+      expect(outbox.write).not.toHaveBeenCalled();
+      expect(events.announce).not.toHaveBeenCalled();
+    }
+  });
+
+  it("answers 404 for an interrupt that is not the organisation's", async () => {
+    const { service, actions } = setUp({ lock: jest.fn(async () => undefined) });
+    const error = await service.escalate(ORG, ada, 'i-x', undefined, null).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DomainError);
+    expect(error).toMatchObject({ code: 'NOT_FOUND', status: 404 });
+    expect(actions()).toEqual([]);
+  });
+
+  it('assigns to a team through its owner; the same assignee again changes nothing', async () => {
+    const { service, repository, teams, actions, webhookTypes } = setUp();
+    await service.assign(ORG, ada, 'i-1', { teamId: 't-1' } as never, null);
+    expect(teams.lockTeam).toHaveBeenCalledWith(expect.anything(), ORG, 't-1', 'FOR KEY SHARE');
+    expect(repository.setAssignee).toHaveBeenCalledWith(expect.anything(), ORG, 'i-1', { type: 'team', id: 't-1', name: 'Ops' });
+    expect(actions()).toEqual(['interrupt.assigned']);
+    expect(webhookTypes()).toEqual(['interrupt.assigned']);
+    const same = setUp({ lock: jest.fn(async () => ({ ...locked, assignee_type: 'team', assignee_id: 't-1', assignee_name: 'Ops' })) });
+    await same.service.assign(ORG, ada, 'i-1', { teamId: 't-1' } as never, null);
+    expect(same.repository.setAssignee).not.toHaveBeenCalled();
+    expect(same.actions()).toEqual([]);
+  });
+
+  it('unassigns only an assigned interrupt, and announces only then', async () => {
+    const none = setUp();
+    await none.service.assign(ORG, ada, 'i-1', { memberId: null } as never, null);
+    expect(none.repository.setAssignee).not.toHaveBeenCalled();
+    expect(none.events.announce).not.toHaveBeenCalled();
+    const assigned = setUp({ lock: jest.fn(async () => ({ ...locked, assignee_type: 'member', assignee_id: 'u-bob', assignee_name: 'Bob' })) });
+    await assigned.service.assign(ORG, ada, 'i-1', { memberId: null } as never, null);
+    expect(assigned.repository.setAssignee).toHaveBeenCalledWith(expect.anything(), ORG, 'i-1', null);
+    expect(assigned.actions()).toEqual(['interrupt.unassigned']);
+    expect(assigned.events.announce).toHaveBeenCalledWith(ORG);
+  });
+
+  it('refuses to assign or escalate an answered interrupt (409), and escalates an open one a level up', async () => {
+    const answered = setUp({ lock: jest.fn(async () => ({ ...locked, status: 'answered' })) });
+    await expect(answered.service.assign(ORG, ada, 'i-1', { teamId: 't-1' } as never, null)).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: 'This interrupt is already answered.',
+    });
+    await expect(answered.service.escalate(ORG, ada, 'i-1', 'late', null)).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(answered.actions()).toEqual([]);
+    const open = setUp({ lock: jest.fn(async () => ({ ...locked, escalation_level: 1 })) });
+    await open.service.escalate(ORG, ada, 'i-1', 'late', null);
+    expect(open.repository.escalate).toHaveBeenCalledWith(expect.anything(), ORG, 'i-1', 2, 'late');
+    expect(open.actions()).toEqual(['interrupt.escalated']);
+  });
+});

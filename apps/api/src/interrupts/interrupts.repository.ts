@@ -1,0 +1,245 @@
+import { Injectable } from '@nestjs/common';
+import type { KeysetPosition } from '@interlock/cursor';
+// The detail read shows what two other owners hold — the linked session and the audit history —
+// in its one statement (a hot read: one named prepared statement, no extra round trip), so it
+// composes the fragments those owners lend rather than calling them.
+import { targetHistoryJson } from '@interlock/audit';
+import { linkedSessionJson } from '../sessions/sessions.repository';
+import { type Queryable, queryRows } from '../database/query-rows.util';
+import {
+  INTERRUPT_COLUMNS,
+  InboxFilter,
+  inboxCountsQuery,
+  inboxPageQuery,
+  titleSearchIndexQuery,
+  titleSearchWalkQuery,
+  titleSearchWindowEndQuery,
+  titleWordsQuery,
+} from './inbox-query.util';
+import {
+  INTERRUPT_HISTORY_MAX,
+  INTERRUPT_INCLUDES,
+  InterruptDetailRow,
+  InterruptInclude,
+  InterruptRow,
+  StoredActionRequest,
+} from './interrupt-record';
+
+/** The detail read's extra columns, on request: the linked session (id, name, status) and the interrupt's audit entries. */
+const INCLUDE_COLUMNS: Record<InterruptInclude, string> = {
+  session: `
+  ${linkedSessionJson('i.organisation_id', 'i.session_id')} AS session`,
+  history: `
+  ${targetHistoryJson('i.organisation_id', 'interrupt', 'i.id::text', INTERRUPT_HISTORY_MAX)} AS history`,
+};
+
+/** The columns of a detail read: the record's, and those of what was asked to be included. */
+function detailColumns(include: ReadonlySet<InterruptInclude>): string {
+  return [INTERRUPT_COLUMNS, ...INTERRUPT_INCLUDES.filter((x) => include.has(x)).map((x) => INCLUDE_COLUMNS[x])].join(',');
+}
+
+export interface NewInterrupt {
+  id: string;
+  title: string;
+  description: string | null;
+  externalId: string | null;
+  sessionId: string | null;
+  actionRequests: StoredActionRequest[];
+  metadata: Record<string, unknown> | null;
+  openedByKeyId: string;
+  /** The title's folded words, for the title search. */
+  titleWords: string[];
+}
+
+/** An interrupt as a review reads it under its row lock. */
+export type LockedInterrupt = Pick<
+  InterruptRow,
+  'title' | 'status' | 'action_requests' | 'assignee_type' | 'assignee_id' | 'assignee_name' | 'escalation_level'
+>;
+
+/** A decision to record: the record's decision fields (its time is the database's) and the interrupt. */
+export type NewDecision = Omit<InterruptRow['decisions'][number], 'decidedAt'> & { interruptId: string };
+
+export interface InboxCountsRow {
+  open: number;
+  assigned_to_me: number;
+  escalated: number;
+  answered: number;
+}
+
+/**
+ * The `interrupts`, `interrupt_decisions` and `interrupt_title_words` tables' one owner (the
+ * title words are kept by triggers; the inbox's statements are built in inbox-query.util.ts).
+ * Every method takes the handle to run on — the caller's transaction, the data source, or the
+ * prepared reads (`PreparedReads` and its `within(tx)` are Queryables) — and the organisation first.
+ */
+@Injectable()
+export class InterruptsRepository {
+  async insert(db: Queryable, organisationId: string, interrupt: NewInterrupt): Promise<InterruptRow> {
+    const [row] = await queryRows<InterruptRow>(
+      db,
+      `INSERT INTO interrupts AS i
+         (organisation_id, id, title, description, external_id, session_id, action_requests, metadata, opened_by_key_id,
+          title_search)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, array_to_tsvector($10::text[]))
+       RETURNING ${INTERRUPT_COLUMNS}`,
+      [
+        organisationId,
+        interrupt.id,
+        interrupt.title,
+        interrupt.description,
+        interrupt.externalId,
+        interrupt.sessionId,
+        JSON.stringify(interrupt.actionRequests),
+        interrupt.metadata === null ? null : JSON.stringify(interrupt.metadata),
+        interrupt.openedByKeyId,
+        interrupt.titleWords,
+      ],
+    );
+    return row;
+  }
+
+  /** One interrupt with its decisions and, when asked, its linked session and history — one statement. */
+  async readDetail(db: Queryable, organisationId: string, id: string, include: ReadonlySet<InterruptInclude>): Promise<InterruptDetailRow | undefined> {
+    const [row] = await queryRows<InterruptDetailRow>(
+      db,
+      `SELECT ${detailColumns(include)} FROM interrupts i WHERE i.organisation_id = $1 AND i.id = $2`,
+      [organisationId, id],
+    );
+    return row;
+  }
+
+  async read(db: Queryable, organisationId: string, id: string): Promise<InterruptRow | undefined> {
+    const [row] = await queryRows<InterruptRow>(db, `SELECT ${INTERRUPT_COLUMNS} FROM interrupts i WHERE i.organisation_id = $1 AND i.id = $2`, [
+      organisationId,
+      id,
+    ]);
+    return row;
+  }
+
+  /** The interrupt, locked until the transaction ends: concurrent reviews of it queue. */
+  async lock(db: Queryable, organisationId: string, id: string): Promise<LockedInterrupt | undefined> {
+    const [row] = await queryRows<LockedInterrupt>(
+      db,
+      `SELECT title, status, action_requests, assignee_type, assignee_id, assignee_name, escalation_level
+         FROM interrupts WHERE organisation_id = $1 AND id = $2 FOR NO KEY UPDATE`,
+      [organisationId, id],
+    );
+    return row;
+  }
+
+  /** False when the action already has a decision (the unique index is the backstop). */
+  async insertDecision(db: Queryable, organisationId: string, decision: NewDecision): Promise<boolean> {
+    const inserted = await queryRows<{ id: string }>(
+      db,
+      `INSERT INTO interrupt_decisions
+         (organisation_id, id, interrupt_id, action_name, decision, edited_args, edited_name, message,
+          decided_by_id, decided_by_name)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+       ON CONFLICT (organisation_id, interrupt_id, action_name) DO NOTHING
+       RETURNING id`,
+      [
+        organisationId,
+        decision.id,
+        decision.interruptId,
+        decision.actionName,
+        decision.decision,
+        decision.editedArgs === null ? null : JSON.stringify(decision.editedArgs),
+        decision.editedName,
+        decision.message,
+        decision.decidedById,
+        decision.decidedByName,
+      ],
+    );
+    return inserted.length > 0;
+  }
+
+  async decisionCount(db: Queryable, organisationId: string, id: string): Promise<number> {
+    const [{ decided }] = await queryRows<{ decided: number }>(
+      db,
+      `SELECT count(*)::int AS decided FROM interrupt_decisions WHERE organisation_id = $1 AND interrupt_id = $2`,
+      [organisationId, id],
+    );
+    return decided;
+  }
+
+  async markAnswered(db: Queryable, organisationId: string, id: string): Promise<void> {
+    await db.query(`UPDATE interrupts SET status = 'answered', answered_at = now() WHERE organisation_id = $1 AND id = $2`, [organisationId, id]);
+  }
+
+  /** Sets the assignee, or (null) clears it. */
+  async setAssignee(db: Queryable, organisationId: string, id: string, assignee: { type: 'member' | 'team'; id: string; name: string } | null): Promise<void> {
+    await db.query(
+      `UPDATE interrupts SET assignee_type = $3, assignee_id = $4, assignee_name = $5
+        WHERE organisation_id = $1 AND id = $2`,
+      [organisationId, id, assignee?.type ?? null, assignee?.id ?? null, assignee?.name ?? null],
+    );
+  }
+
+  async escalate(db: Queryable, organisationId: string, id: string, level: number, reason: string | null): Promise<void> {
+    await db.query(
+      `UPDATE interrupts SET escalation_level = $3, escalation_reason = $4, escalated_at = now()
+        WHERE organisation_id = $1 AND id = $2`,
+      [organisationId, id, level, reason],
+    );
+  }
+
+  /** A page of the inbox without a title search (see inboxPageQuery). */
+  page(db: Queryable, organisationId: string, filter: InboxFilter, after: KeysetPosition | undefined, take: number): Promise<InterruptRow[]> {
+    const q = inboxPageQuery(organisationId, filter, after, take);
+    return queryRows<InterruptRow>(db, q.sql, q.params);
+  }
+
+  /** The lexicon's words for each search prefix (`n` from 1) and the organisation's interrupt count (`n` 0). */
+  titleWords(db: Queryable, organisationId: string, words: readonly string[]): Promise<{ n: number; word: string; interrupts: number }[]> {
+    const q = titleWordsQuery(organisationId, words);
+    return queryRows(db, q.sql, q.params);
+  }
+
+  /** A title search's walk of the next `window` interrupts (see titleSearchWalkQuery). */
+  titleSearchWalk(
+    db: Queryable,
+    organisationId: string,
+    filter: InboxFilter,
+    after: KeysetPosition | undefined,
+    take: number,
+    window: number,
+    tsquery: string,
+  ): Promise<InterruptRow[]> {
+    const q = titleSearchWalkQuery(organisationId, filter, after, take, window, tsquery);
+    return queryRows<InterruptRow>(db, q.sql, q.params);
+  }
+
+  /** The last interrupt of a walk's window; undefined when the listing ended within it. */
+  async titleSearchWindowEnd(
+    db: Queryable,
+    organisationId: string,
+    filter: InboxFilter,
+    after: KeysetPosition | undefined,
+    window: number,
+  ): Promise<{ id: string; created_at: Date } | undefined> {
+    const q = titleSearchWindowEndQuery(organisationId, filter, after, window);
+    const [end] = await queryRows<{ id: string; created_at: Date }>(db, q.sql, q.params);
+    return end;
+  }
+
+  /** A title search through the word index (see titleSearchIndexQuery). */
+  titleSearchIndex(
+    db: Queryable,
+    organisationId: string,
+    filter: InboxFilter,
+    after: KeysetPosition | undefined,
+    take: number,
+    keyedTsquery: string,
+  ): Promise<InterruptRow[]> {
+    const q = titleSearchIndexQuery(organisationId, filter, after, take, keyedTsquery);
+    return queryRows<InterruptRow>(db, q.sql, q.params);
+  }
+
+  /** The inbox tabs' counts, each capped (see inboxCountsQuery). */
+  async counts(db: Queryable, organisationId: string, memberId: string): Promise<InboxCountsRow> {
+    const q = inboxCountsQuery(organisationId, memberId);
+    const [row] = await queryRows<InboxCountsRow>(db, q.sql, q.params);
+    return row;
+  }
+}

@@ -10,6 +10,7 @@ import { declaredRoutes } from './auth/route-declarations.util';
 import { dashboardMiddleware } from './http/dashboard.middleware';
 import { frontDoorMiddleware } from './http/front-door.middleware';
 import { jsonBodyStep } from './http/json-body.middleware';
+import { JsonReplyExpressAdapter } from './http/json-reply.adapter';
 import { methodNotAllowedGate } from './http/method-not-allowed.middleware';
 import { RouteDispatcher } from './http/route-dispatch';
 import { createLogger, httpLogger, PinoNestLogger } from './logging/logger';
@@ -33,7 +34,7 @@ export async function createApp(
   const logger = createLogger(config, options.logDestination);
   const root = AppModule.forRoot(config, logger);
   root.imports = [...(root.imports ?? []), ...(options.imports ?? [])];
-  const app = await NestFactory.create<NestExpressApplication>(root, {
+  const app = await NestFactory.create<NestExpressApplication>(root, new JsonReplyExpressAdapter(), {
     bodyParser: false,
     logger: new PinoNestLogger(logger),
     abortOnError: false,

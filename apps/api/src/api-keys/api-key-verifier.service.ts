@@ -49,8 +49,11 @@ export class ApiKeyVerifier {
     if (!parseApiKey(value, this.config.apiKeyPrefix).ok) throw INVALID;
     const keyHash = hashApiKey(value, this.config.apiKeyPepper);
     const now = Date.now();
-    const key = this.cache.get(keyHash, now) ?? (await this.load(keyHash, now));
-    if (key === undefined || !apiKeyHashesEqual(key.keyHash, keyHash)) throw INVALID;
+    const cached = this.cache.get(keyHash, now);
+    const key = cached ?? (await this.load(keyHash, now));
+    // A cached key was found by this very hash (the cache's map key); a row read from the
+    // database is compared in constant time.
+    if (key === undefined || (cached === undefined && !apiKeyHashesEqual(key.keyHash, keyHash))) throw INVALID;
     if (key.expiresAt !== null && key.expiresAt.getTime() <= now) throw EXPIRED;
     this.lastUsed.record(key.organisationId, key.apiKeyId, now);
     return {

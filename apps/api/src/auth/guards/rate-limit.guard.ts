@@ -19,15 +19,21 @@ export class RateLimitGuard implements CanActivate {
     if (principal.kind !== 'api_key') return true;
     const verdict = this.budget.admit(principal.organisationId);
     if (verdict === undefined) return true;
-    const headers = {
-      'ratelimit-policy': `${verdict.limit};w=${verdict.windowSeconds}`,
-      'ratelimit-limit': String(verdict.limit),
-      'ratelimit-remaining': String(verdict.remaining),
-      'ratelimit-reset': String(verdict.resetSeconds),
-    };
-    if (!verdict.allowed) throw rateLimited(verdict.resetSeconds * 1000, headers);
+    const policy = `${verdict.limit};w=${verdict.windowSeconds}`;
+    if (!verdict.allowed) {
+      throw rateLimited(verdict.resetSeconds * 1000, {
+        'ratelimit-policy': policy,
+        'ratelimit-limit': String(verdict.limit),
+        'ratelimit-remaining': String(verdict.remaining),
+        'ratelimit-reset': String(verdict.resetSeconds),
+      });
+    }
+    // On every admitted key request: set one by one, without an object to iterate.
     const res = http.getResponse<Response>();
-    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    res.setHeader('ratelimit-policy', policy);
+    res.setHeader('ratelimit-limit', String(verdict.limit));
+    res.setHeader('ratelimit-remaining', String(verdict.remaining));
+    res.setHeader('ratelimit-reset', String(verdict.resetSeconds));
     return true;
   }
 }

@@ -1,0 +1,88 @@
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Controller, Get, Head, HttpCode, Module, Post, Res } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
+import type { Response } from 'express';
+import { JsonReplyExpressAdapter } from './json-reply.adapter';
+
+@Controller()
+class Answers {
+  @Get('object') object() {
+    return { id: 'a1', name: 'Zoë — “quoted” ✓', nested: { n: 1, list: [true, null, 'x'] } };
+  }
+  @Get('array') array() {
+    return [{ a: 1 }, { b: '\u2028' }];
+  }
+  @Post('created') created() {
+    return { created: true };
+  }
+  @Get('empty') @HttpCode(204) empty() {
+    return undefined;
+  }
+  @Get('text') text() {
+    return 'plain words';
+  }
+  @Get('async') async later() {
+    return { later: 'yes' };
+  }
+  @Get('typed') typed(@Res({ passthrough: true }) res: Response) {
+    res.setHeader('content-type', 'application/problem+json');
+    return { typed: true };
+  }
+  @Head('object') head() {
+    return { id: 'a1' };
+  }
+}
+
+@Module({ controllers: [Answers] })
+class AnswersModule {}
+
+/** The raw response: status line, headers in order (Date dropped), body bytes. */
+function raw(port: number, method: string, path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ port, method, path, host: '127.0.0.1', headers: { connection: 'close' } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const headers = res.rawHeaders.reduce<string[]>((lines, value, i, all) => (i % 2 === 0 && value.toLowerCase() !== 'date' ? [...lines, `${value}: ${all[i + 1]}`] : lines), []);
+        resolve([`${res.statusCode}`, ...headers, '', Buffer.concat(chunks).toString('hex')].join('\n'));
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function start(adapter: ExpressAdapter): Promise<{ app: NestExpressApplication; port: number }> {
+  const app = await NestFactory.create<NestExpressApplication>(AnswersModule, adapter, { logger: false });
+  app.set('etag', false);
+  app.disable('x-powered-by');
+  await app.listen(0, '127.0.0.1');
+  return { app, port: (app.getHttpServer().address() as AddressInfo).port };
+}
+
+describe('JsonReplyExpressAdapter', () => {
+  it('writes the same bytes as Express for every kind of answer', async () => {
+    const express = await start(new ExpressAdapter());
+    const ours = await start(new JsonReplyExpressAdapter());
+    try {
+      for (const [method, path] of [
+        ['GET', '/object'],
+        ['GET', '/array'],
+        ['POST', '/created'],
+        ['GET', '/empty'],
+        ['GET', '/text'],
+        ['GET', '/async'],
+        ['GET', '/typed'],
+        ['HEAD', '/object'],
+        ['GET', '/missing'],
+      ]) {
+        expect(`${method} ${path}\n${await raw(ours.port, method, path)}`).toBe(`${method} ${path}\n${await raw(express.port, method, path)}`);
+      }
+    } finally {
+      await express.app.close();
+      await ours.app.close();
+    }
+  });
+});

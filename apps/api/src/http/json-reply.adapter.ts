@@ -1,0 +1,40 @@
+import { StreamableFile } from '@nestjs/common';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import type { Response } from 'express';
+
+/** Statuses whose responses carry no body (Express strips it): left to Express. */
+const BODILESS = new Set([204, 205, 304]);
+
+/**
+ * Nest's Express adapter, writing a handler's JSON answer itself: `JSON.stringify`, the two
+ * headers Express would set (`Content-Type: application/json; charset=utf-8` and
+ * `Content-Length`) and one `end`. The same bytes as `res.json` with this app's settings (no
+ * replacer, no spaces, no escaping, ETags off, so never a 304), without Express's per-response
+ * content-type parsing and formatting, charset rewriting and freshness check (issue 14).
+ * Anything else — no body, a stream, a bodiless status, HEAD, a Content-Type or
+ * Transfer-Encoding already set — goes to Nest's own reply, and so to Express.
+ */
+export class JsonReplyExpressAdapter extends ExpressAdapter {
+  override reply(response: Response, body: unknown, statusCode?: number): unknown {
+    if (statusCode) response.statusCode = statusCode;
+    if (
+      body === null ||
+      typeof body !== 'object' ||
+      body instanceof StreamableFile ||
+      body instanceof Error ||
+      ArrayBuffer.isView(body) ||
+      BODILESS.has(response.statusCode) ||
+      response.req.method === 'HEAD' ||
+      response.hasHeader('content-type') ||
+      response.hasHeader('transfer-encoding')
+    ) {
+      return super.reply(response, body, statusCode);
+    }
+    const json = JSON.stringify(body) as string | undefined;
+    if (json === undefined) return super.reply(response, body, statusCode);
+    response.setHeader('Content-Type', 'application/json; charset=utf-8');
+    response.setHeader('Content-Length', Buffer.byteLength(json));
+    response.end(json);
+    return response;
+  }
+}

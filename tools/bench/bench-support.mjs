@@ -1,9 +1,9 @@
 // Shared plumbing for benchmarks: a Postgres, a database, a server process, autocannon, and
 // writing a section of BENCHMARKS.md.
 import { spawn, execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -99,4 +99,36 @@ export function writeSection(name, markdown) {
   const j = text.indexOf(end);
   text = i >= 0 && j > i ? text.slice(0, i) + block + text.slice(j + end.length) : `${text.trimEnd()}\n\n${block}\n`;
   writeFileSync(file, text);
+}
+
+/**
+ * The bare NestJS + pg baseline (../shared/perf-baseline), the denominator of the request-path
+ * ratios (issue 14): a copy under tmp/ with its dependencies installed and built (kept between
+ * runs). Returns its directory and where it was copied from.
+ */
+export function prepareBaseline(log = (message) => console.error(message)) {
+  const source = resolve(process.env.PERF_BASELINE ?? join(root, '..', '..', 'shared', 'perf-baseline'));
+  const fallback = '/work/shared/perf-baseline';
+  const from = existsSync(join(source, 'run-pair.sh')) ? source : fallback;
+  if (!existsSync(join(from, 'run-pair.sh'))) throw new Error(`no perf baseline at ${source}: set PERF_BASELINE`);
+  const dir = join(root, 'tmp', 'perf-baseline');
+  const stamp = join(dir, '.prepared-from');
+  const sourceLock = readFileSync(join(from, 'package-lock.json'), 'utf8');
+  const fresh =
+    existsSync(stamp) &&
+    existsSync(join(dir, 'dist', 'main.js')) &&
+    readFileSync(join(dir, 'package-lock.json'), 'utf8') === sourceLock;
+  // Sources are copied every run (cheap); dependencies are installed only when the lock changed.
+  mkdirSync(dir, { recursive: true });
+  for (const entry of readdirSync(from)) {
+    if (entry === 'node_modules' || entry === 'dist') continue;
+    cpSync(join(from, entry), join(dir, entry), { recursive: true });
+  }
+  if (!fresh) {
+    log(`[bench] installing the baseline's dependencies in ${dir}`);
+    execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+  }
+  execFileSync('npm', ['run', 'build'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+  writeFileSync(stamp, `${from}\n`);
+  return { dir, from };
 }

@@ -19,12 +19,12 @@
 //   SERVICE_NODE_OPTIONS the service's NODE_OPTIONS (default: the production image's, docker/api.Dockerfile)
 //   BENCH_WRITE=0        print, do not write BENCHMARKS.md
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
-import { benchDatabase, build, load, machine, root, writeSection } from './bench-support.mjs';
+import { benchDatabase, build, load, machine, prepareBaseline, root, writeSection } from './bench-support.mjs';
 
 const PEPPER = 'bench-pepper-0123456789-0123456789-01234';
 const SECONDS = Number(process.env.SECONDS_PER_RUN ?? 10);
@@ -76,34 +76,6 @@ function stopper(child) {
       child.on('exit', r);
       child.kill('SIGTERM');
     });
-}
-
-/** A copy of the baseline under tmp/ with its dependencies installed and built (kept between runs). */
-function prepareBaseline() {
-  const source = resolve(process.env.PERF_BASELINE ?? join(root, '..', '..', 'shared', 'perf-baseline'));
-  const fallback = '/work/shared/perf-baseline';
-  const from = existsSync(join(source, 'run-pair.sh')) ? source : fallback;
-  if (!existsSync(join(from, 'run-pair.sh'))) throw new Error(`no perf baseline at ${source}: set PERF_BASELINE`);
-  const dir = join(root, 'tmp', 'perf-baseline');
-  const stamp = join(dir, '.prepared-from');
-  const sourceLock = readFileSync(join(from, 'package-lock.json'), 'utf8');
-  const fresh =
-    existsSync(stamp) &&
-    existsSync(join(dir, 'dist', 'main.js')) &&
-    readFileSync(join(dir, 'package-lock.json'), 'utf8') === sourceLock;
-  // Sources are copied every run (cheap); dependencies are installed only when the lock changed.
-  mkdirSync(dir, { recursive: true });
-  for (const entry of readdirSync(from)) {
-    if (entry === 'node_modules' || entry === 'dist') continue;
-    cpSync(join(from, entry), join(dir, entry), { recursive: true });
-  }
-  if (!fresh) {
-    log(`installing the baseline's dependencies in ${dir}`);
-    execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
-  }
-  execFileSync('npm', ['run', 'build'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
-  writeFileSync(stamp, `${from}\n`);
-  return { dir, from };
 }
 
 function findPgbench() {
@@ -283,7 +255,9 @@ function runPair(baselineDir, urlA, urlB, env) {
   const result = spawnSync(join(baselineDir, 'run-pair.sh'), [urlA, urlB, String(SECONDS), String(CONNECTIONS)], {
     cwd: baselineDir,
     encoding: 'utf8',
-    env: { ...process.env, ROUNDS: String(ROUNDS), WARMUP: String(WARMUP), ...env },
+    // FORCE_COLOR (set by nx) would colour the numbers run-pair.sh reads back from node, and its
+    // pre-flight would take a coloured 0 for a failed request.
+    env: { ...process.env, FORCE_COLOR: '0', ROUNDS: String(ROUNDS), WARMUP: String(WARMUP), ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   process.stderr.write(result.stdout);
@@ -367,7 +341,7 @@ async function measureMemory(service, seeded) {
 
 const startedAt = Date.now();
 const loadBefore = loadAverage();
-const baseline = prepareBaseline();
+const baseline = prepareBaseline(log);
 log(`building the service`);
 build('apps/api/tsup.config.ts');
 const pgbenchBinary = PAIRS.includes('post') ? findPgbench() : undefined;

@@ -23,7 +23,7 @@ export class RequestHygieneGuard implements CanActivate {
   constructor(private readonly reflector: Reflector) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const req = context.switchToHttp().getRequest<Request>();
+    const req = context.getArgByIndex<Request>(0);
     if (requestStateOf(req).notJson) throw DomainError.of('UNSUPPORTED_MEDIA_TYPE');
     const problem = jsonProblem(req.query, 'query') ?? (req.body === undefined ? null : jsonProblem(req.body, 'body'));
     if (problem) throw new DomainError('VALIDATION_FAILED', problem);

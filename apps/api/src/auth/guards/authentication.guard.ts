@@ -40,7 +40,7 @@ export class AuthenticationGuard implements CanActivate {
   /** Synchronous where nothing is looked up (public and sign-in routes); a promise otherwise. */
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const access = routeAccessOf(this.reflector, context);
-    const req = context.switchToHttp().getRequest<Request>();
+    const req = context.getArgByIndex<Request>(0);
     if (access === undefined) return false;
     switch (access.principal) {
       case 'public':

@@ -19,7 +19,7 @@ export class PermissionGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const access = routeAccessOf(this.reflector, context);
     if (access === undefined) return false;
-    const principal = principalOf(context.switchToHttp().getRequest<Request>());
+    const principal = principalOf(context.getArgByIndex<Request>(0));
     switch (access.principal) {
       case 'public':
       case 'api_key':

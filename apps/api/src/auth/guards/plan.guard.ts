@@ -25,7 +25,7 @@ export class PlanGuard implements CanActivate {
       case 'api_key':
       case 'api_key_or_member': {
         if (access.plan === undefined) return true;
-        const principal = principalOf(context.switchToHttp().getRequest<Request>());
+        const principal = principalOf(context.getArgByIndex<Request>(0));
         if (principal.kind === 'member' && access.principal === 'api_key_or_member') return true;
         if (principal.kind !== 'api_key') return false;
         if (principal.plan !== access.plan) throw DomainError.of('PLAN_REQUIRED');

@@ -14,8 +14,7 @@ export class RateLimitGuard implements CanActivate {
   constructor(private readonly budget: ApiKeyBudgetService) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const http = context.switchToHttp();
-    const principal = principalOf(http.getRequest<Request>());
+    const principal = principalOf(context.getArgByIndex<Request>(0));
     if (principal.kind !== 'api_key') return true;
     const verdict = this.budget.admit(principal.organisationId);
     if (verdict === undefined) return true;
@@ -29,7 +28,7 @@ export class RateLimitGuard implements CanActivate {
       });
     }
     // On every admitted key request: set one by one, without an object to iterate.
-    const res = http.getResponse<Response>();
+    const res = context.getArgByIndex<Response>(1);
     res.setHeader('ratelimit-policy', policy);
     res.setHeader('ratelimit-limit', String(verdict.limit));
     res.setHeader('ratelimit-remaining', String(verdict.remaining));

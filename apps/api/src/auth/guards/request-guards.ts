@@ -12,6 +12,8 @@ import { RouteAccessGuard } from './route-access.guard';
  * plan → permission → the request's hygiene (415, JSON Postgres cannot store, a body where none
  * is taken). Deny by default: a check that says no stops the rest. One guard for Nest to run
  * rather than six (each with its own await), synchronous where nothing is looked up (issue 14).
+ * The checks read the request and response as `context.getArgByIndex(0)` and `(1)`: Nest's
+ * `switchToHttp()` makes three closures on every call.
  */
 @Injectable()
 export class RequestGuards implements CanActivate {

@@ -37,7 +37,7 @@ export class RouteAccessGuard implements CanActivate {
     if (access === undefined) {
       throw new Error(`${context.getClass().name}.${context.getHandler().name} declares no route access`);
     }
-    const req = context.switchToHttp().getRequest<Request>();
+    const req = context.getArgByIndex<Request>(0);
     if (isHumanOnly(access) && req.headers['x-api-key'] !== undefined) {
       throw DomainError.of('HUMANS_ONLY');
     }

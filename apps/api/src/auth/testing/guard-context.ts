@@ -24,10 +24,12 @@ export function guardContext(
   if (request.organisationInQuery) Reflect.defineMetadata(ORGANISATION_IN_QUERY, true, ProbeController.prototype.handler);
   const req = { method: request.method ?? 'GET', headers: request.headers ?? {}, query: request.query ?? {} } as unknown as Request;
   if (request.principal) setPrincipal(req, request.principal);
+  const response = {};
   const context = {
     getHandler: () => ProbeController.prototype.handler,
     getClass: () => ProbeController,
-    switchToHttp: () => ({ getRequest: () => req, getResponse: () => ({}) }),
+    switchToHttp: () => ({ getRequest: () => req, getResponse: () => response }),
+    getArgByIndex: (index: number) => [req, response][index],
   } as unknown as ExecutionContext;
   return { context, req, reflector: new Reflector() };
 }

@@ -39,9 +39,9 @@ class Answers {
 class AnswersModule {}
 
 /** The raw response: status line, headers in order (Date dropped), body bytes. */
-function raw(port: number, method: string, path: string): Promise<string> {
+function raw(port: number, method: string, path: string, headers: Record<string, string> = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ port, method, path, host: '127.0.0.1', headers: { connection: 'close' } }, (res) => {
+    const req = httpRequest({ port, method, path, host: '127.0.0.1', headers: { connection: 'close', ...headers } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
@@ -67,7 +67,7 @@ describe('JsonReplyExpressAdapter', () => {
     const express = await start(new ExpressAdapter());
     const ours = await start(new JsonReplyExpressAdapter());
     try {
-      for (const [method, path] of [
+      for (const [method, path, condition] of [
         ['GET', '/object'],
         ['GET', '/array'],
         ['POST', '/created'],
@@ -77,8 +77,12 @@ describe('JsonReplyExpressAdapter', () => {
         ['GET', '/typed'],
         ['HEAD', '/object'],
         ['GET', '/missing'],
-      ]) {
-        expect(`${method} ${path}\n${await raw(ours.port, method, path)}`).toBe(`${method} ${path}\n${await raw(express.port, method, path)}`);
+        // Express answers these 304 (If-None-Match: *) or checks them, ETag or not.
+        ['GET', '/object', { 'if-none-match': '*' }],
+        ['GET', '/object', { 'if-modified-since': 'Sun, 22 Nov 2026 00:00:00 GMT' }],
+      ] as [string, string, Record<string, string>?][]) {
+        const name = `${method} ${path} ${JSON.stringify(condition ?? {})}`;
+        expect(`${name}\n${await raw(ours.port, method, path, condition)}`).toBe(`${name}\n${await raw(express.port, method, path, condition)}`);
       }
     } finally {
       await express.app.close();

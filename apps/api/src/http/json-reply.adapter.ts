@@ -9,10 +9,10 @@ const BODILESS = new Set([204, 205, 304]);
  * Nest's Express adapter, writing a handler's JSON answer itself: `JSON.stringify`, the two
  * headers Express would set (`Content-Type: application/json; charset=utf-8` and
  * `Content-Length`) and one `end`. The same bytes as `res.json` with this app's settings (no
- * replacer, no spaces, no escaping, ETags off, so never a 304), without Express's per-response
- * content-type parsing and formatting, charset rewriting and freshness check (issue 14).
- * Anything else — no body, a stream, a bodiless status, HEAD, a Content-Type or
- * Transfer-Encoding already set — goes to Nest's own reply, and so to Express.
+ * replacer, no spaces, no escaping, ETags off), without Express's per-response content-type
+ * parsing and formatting, charset rewriting and freshness check (issue 14). Anything else — no
+ * body, a stream, a bodiless status, HEAD, a conditional request (Express may answer it 304), a
+ * Content-Type or Transfer-Encoding already set — goes to Nest's own reply, and so to Express.
  */
 export class JsonReplyExpressAdapter extends ExpressAdapter {
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
@@ -25,6 +25,9 @@ export class JsonReplyExpressAdapter extends ExpressAdapter {
       ArrayBuffer.isView(body) ||
       BODILESS.has(response.statusCode) ||
       response.req.method === 'HEAD' ||
+      // Express answers some conditional requests 304 even without an ETag (If-None-Match: *).
+      response.req.headers['if-none-match'] !== undefined ||
+      response.req.headers['if-modified-since'] !== undefined ||
       response.hasHeader('content-type') ||
       response.hasHeader('transfer-encoding')
     ) {
@@ -33,7 +36,7 @@ export class JsonReplyExpressAdapter extends ExpressAdapter {
     const json = JSON.stringify(body) as string | undefined;
     if (json === undefined) return super.reply(response, body, statusCode);
     response.setHeader('Content-Type', 'application/json; charset=utf-8');
-    response.setHeader('Content-Length', Buffer.byteLength(json));
+    response.setHeader('Content-Length', String(Buffer.byteLength(json)));
     response.end(json);
     return response;
   }

@@ -36,6 +36,13 @@ function makeApp(withDispatcher: boolean) {
   app.use('/static', (_req: Request, res: Response) => res.json({ route: 'static middleware' }));
   app.get('/static/file', answer('shadowed by the middleware'));
   app.get('/after/static', answer('after the middleware'));
+  // A middleware that takes only some values of a later route's parameter, and a route after the
+  // parameter route that the parameter route shadows.
+  app.use('/c/x', (_req: Request, res: Response) => res.json({ route: 'c/x middleware' }));
+  app.get('/c/:id', answer('c by id'));
+  app.get('/c/d', answer('c/d (after /c/:id: never reached)'));
+  app.use('/a/special', (_req: Request, res: Response) => res.json({ route: 'a/special middleware' }));
+  app.get('/a/:id', answer('a by id'));
   app.get('/wild/*rest', answer('wildcard: not indexed'));
   app.get('/after/wild', answer('after an unindexed route'));
   app.use((_req: Request, res: Response) => res.status(404).json({ route: 'not found' }));
@@ -66,6 +73,10 @@ const REQUESTS: [string, string][] = [
   ['GET', '/items//x'],
   ['GET', '/static/file'],
   ['GET', '/after/static'],
+  ['GET', '/c/d'],
+  ['GET', '/c/x'],
+  ['GET', '/a/special'],
+  ['GET', '/a/other'],
   ['GET', '/wild/a/b'],
   ['GET', '/after/wild'],
   ['GET', '/nowhere'],
@@ -90,9 +101,10 @@ describe('RouteDispatcher', () => {
       );
       expect({ method, path, ...actual }).toEqual({ method, path, ...expected });
     }
-    // Taken directly: the indexed routes no middleware before them could take, up to the first
-    // route it cannot index, for the methods it dispatches. HEAD, OPTIONS, `/static/*` (behind
-    // the middleware), `/wild/*` and what follows it, and the bad paths went to Express.
+    // Taken directly: requests to indexed routes (up to the first route it cannot index) that no
+    // middleware before the route takes, for the methods it dispatches. HEAD, OPTIONS,
+    // `/static/file`, `/c/x` and `/a/special` (taken by a middleware first), `/wild/*` and what
+    // follows it, and the bad paths went to Express.
     expect(fast.direct).toEqual([
       'GET /things/counts',
       'GET /things/abc',
@@ -102,6 +114,8 @@ describe('RouteDispatcher', () => {
       'POST /items/7',
       'DELETE /items/1/parts/2',
       'GET /after/static',
+      'GET /c/d',
+      'GET /a/other',
     ]);
   });
 });

@@ -30,6 +30,17 @@ interface DispatchNode {
 
 const node = (): DispatchNode => ({ literal: new Map(), param: undefined, methods: new Map() });
 
+/** A middleware between the front door and the routes, at its place in the router's stack. */
+interface Middleware {
+  readonly order: number;
+  readonly layer: RouterLayer;
+}
+
+interface DispatchTable {
+  readonly root: DispatchNode;
+  readonly middleware: readonly Middleware[];
+}
+
 /** The methods a request may be dispatched for directly; HEAD and OPTIONS keep Express's own rules. */
 const DIRECT_METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 const LITERAL_SEGMENT = /^[A-Za-z0-9._~-]+$/;
@@ -53,11 +64,11 @@ function decodeParam(value: string): string | undefined {
  * Express's matching (literal segments case-insensitive, `:param` one non-empty segment, one
  * trailing slash allowed) and its parameter decoding. Whatever it is not sure of goes to the
  * router as before: HEAD and OPTIONS, a path with an empty segment, a parameter that does not
- * decode, a route after a middleware that could also match it, and every route after one it
- * cannot index.
+ * decode, a request a middleware before its route would take (tested on the request's own
+ * path), and every route after one it cannot index.
  */
 export class RouteDispatcher {
-  private root: DispatchNode | undefined;
+  private table: DispatchTable | undefined;
 
   /**
    * @param stack the router's layers (read at the first request: routes are registered when the app starts)
@@ -73,9 +84,16 @@ export class RouteDispatcher {
     if (!DIRECT_METHODS.has(req.method)) return next();
     const segments = segmentsOf(req.path);
     if (segments === undefined) return next();
-    const found = this.find((this.root ??= this.build()), segments, 0, req.method, undefined);
+    const table = (this.table ??= this.build());
+    const found = this.find(table.root, segments, 0, req.method, undefined);
     if (found === undefined) return next();
-    const params: Record<string, string> = {};
+    // A middleware before the route that takes this path runs first, as Express would run it.
+    for (const m of table.middleware) {
+      if (m.order > found.order) break;
+      if (matches(m.layer, req.path)) return next();
+    }
+    // As path-to-regexp makes them: no prototype.
+    const params = Object.create(null) as Record<string, string>;
     for (let i = 0; i < found.params.length; i++) {
       const name = found.params[i];
       if (name === undefined) continue;
@@ -98,25 +116,22 @@ export class RouteDispatcher {
     return best;
   }
 
-  private build(): DispatchNode {
+  private build(): DispatchTable {
     const root = node();
+    const middleware: Middleware[] = [];
     const layers = this.stack() as readonly RouterLayer[];
     const front = this.front();
     const start = layers.findIndex((layer) => layer.handle === front);
-    if (start < 0) return root; // not mounted as expected: everything goes to the router
-    const middleware: RouterLayer[] = [];
+    if (start < 0) return { root, middleware }; // not mounted as expected: everything goes to the router
     for (let order = start + 1; order < layers.length; order++) {
       const layer = layers[order];
       const route = layer.route;
       if (route === undefined) {
-        middleware.push(layer);
+        middleware.push({ order, layer });
         continue;
       }
       const segments = typeof route.path === 'string' ? segmentsOf(route.path) : undefined;
       if (route.methods._all || segments === undefined || !segments.every((s) => LITERAL_SEGMENT.test(s) || PARAM_SEGMENT.test(s))) break;
-      // A middleware between the front door and this route that could take its requests: leave it to the router.
-      const sample = `/${segments.map((s) => (PARAM_SEGMENT.test(s) ? 'x' : s)).join('/')}`;
-      if (middleware.some((m) => matches(m, sample))) continue;
       let at = root;
       const params: (string | undefined)[] = [];
       for (const segment of segments) {
@@ -139,7 +154,7 @@ export class RouteDispatcher {
         at.methods.set(upper, list);
       }
     }
-    return root;
+    return { root, middleware };
   }
 }
 

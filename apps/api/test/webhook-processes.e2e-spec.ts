@@ -119,10 +119,12 @@ describe('webhook delivery when a process is killed mid-delivery', () => {
     API_KEY_PEPPER: PEPPER,
     WEBHOOK_POLL_INTERVAL: '100ms',
     WEBHOOK_CONCURRENCY: '1',
-    // A claim is a lease of 2 × timeout + 5 s: a killed process's delivery is due again after 15 s.
+    // A claim is a lease of 2 × timeout + 5 s: a killed process's delivery is due again after 45 s.
     // Long enough that the held request is still in flight when the process is killed, even on a
-    // loaded machine (with 2 s it once timed out first, and the next delivery was in flight).
-    WEBHOOK_TIMEOUT: '5s',
+    // loaded machine: the first delivery is held while the test is still opening interrupts, and
+    // with 2 s, then 5 s, it once timed out first in a full `npm test` (the next delivery was then
+    // the one in flight, and both were sent twice).
+    WEBHOOK_TIMEOUT: '20s',
   });
   let survivor: ServiceProcess | undefined;
 
@@ -148,7 +150,7 @@ describe('webhook delivery when a process is killed mid-delivery', () => {
     await new Promise((resolve) => doomed.child.once('exit', resolve));
 
     survivor = await startServiceProcess(env());
-    await untilAllSucceeded(db, 10, 60_000);
+    await untilAllSucceeded(db, 10, 120_000);
     await new Promise((resolve) => setTimeout(resolve, 300));
 
     const perId = new Map<string, number>();
@@ -165,5 +167,5 @@ describe('webhook delivery when a process is killed mid-delivery', () => {
       [null, 'No result: the instance that claimed this delivery stopped before it recorded an answer.'],
       [204, null],
     ]);
-  }, 120_000);
+  }, 240_000);
 });

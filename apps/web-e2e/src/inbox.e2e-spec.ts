@@ -1,4 +1,5 @@
 import { Interlock } from '@interlock/sdk';
+import type { Route } from '@playwright/test';
 import { addMember, expect, expectAccessible, screenshot, test } from './support/fixtures';
 import { api, baseURL, unique, type Member } from './support/service';
 
@@ -199,6 +200,19 @@ test.describe('Inbox and interrupts', () => {
     await Promise.all([page.goto(`/interrupts/${created.id}`), theirs.goto(`/interrupts/${created.id}`)]);
     await expect(page.getByRole('button', { name: 'Approve pay' })).toBeVisible();
     await expect(theirs.getByRole('button', { name: 'Approve pay' })).toBeVisible();
+    // "At once": each page's decision request is held in its browser until both have been sent,
+    // then both go. Without it, one decision could land (and reach the other page live, replacing
+    // its button) before the other page's click was dispatched.
+    let sent = 0;
+    let bothSent!: () => void;
+    const both = new Promise<void>((resolve) => (bothSent = resolve));
+    const holdUntilBoth = async (route: Route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      if (++sent === 2) bothSent();
+      await Promise.race([both, new Promise((resolve) => setTimeout(resolve, 30_000))]);
+      await route.continue();
+    };
+    for (const p of [page, theirs]) await p.route('**/api/interrupts/*/decisions', holdUntilBoth);
     await Promise.all([page.getByRole('button', { name: 'Approve pay' }).click(), theirs.getByRole('button', { name: 'Approve pay' }).click()]);
 
     // A click returns once dispatched, not when its request is answered: wait for the decision.

@@ -35,31 +35,66 @@ export async function benchDatabase(name, settings = []) {
   return { url: url.toString(), adminUrl, stop: () => cluster?.stop() };
 }
 
+/** A port nothing listens on now (the kernel's pick, released for the caller). */
+export async function freePort() {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Waits until `url` answers 2xx (up to 60 s), failing early if `child` exits. */
+export async function waitFor(url, child, what) {
+  for (let i = 0; i < 600; i++) {
+    const ok = await fetch(url).then((r) => r.ok, () => false);
+    if (ok) return;
+    if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`${what} did not answer in 60 s`);
+}
+
+/** Stops `child` with SIGTERM and resolves when it has exited. */
+export function stopper(child) {
+  return () =>
+    new Promise((r) => {
+      if (child.exitCode !== null) return r();
+      child.on('exit', r);
+      child.kill('SIGTERM');
+    });
+}
+
 /**
  * Starts the built service on a free port and waits until /health/ready answers 200. The
  * organisation's key budget is off unless a bench sets it: benches measure the request path at
  * full speed from one organisation, which the budget (6,000 a minute by default) would refuse.
  */
 export async function startService(env) {
-  const { createServer } = await import('node:net');
-  const port = await new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port: p } = probe.address();
-      probe.close(() => resolve(p));
-    });
-  });
+  const port = await freePort();
   const child = spawn(process.execPath, [join(root, 'dist/apps/api/main.js')], {
     env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', RATE_LIMIT_API_KEY_REQUESTS: '0', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  for (let i = 0; i < 600; i++) {
-    const ok = await fetch(`http://127.0.0.1:${port}/health/ready`).then((r) => r.ok, () => false);
-    if (ok) return { port, stop: () => new Promise((r) => (child.on('exit', r), child.kill('SIGTERM'))) };
-    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error('the service did not become ready in 60 s');
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}/health/ready`, child, 'the service');
+  return { port, base, pid: child.pid, stop: stopper(child) };
+}
+
+/** Starts the bare baseline built by `prepareBaseline` on a free port, with `pool` connections. */
+export async function startBaseline(dir, databaseUrl, pool) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(dir, 'dist', 'main.js')], {
+    cwd: dir,
+    env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, PG_POOL_MAX: String(pool), PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}/ping`, child, 'the baseline');
+  return { base, pid: child.pid, stop: stopper(child) };
 }
 
 export function startServer(script, env) {

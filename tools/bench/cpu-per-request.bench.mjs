@@ -9,13 +9,12 @@
 //
 // Environment: REQUESTS per measurement (default 40000), ROUNDS (default 2), CONNECTIONS
 // (default 50), LOG_LEVEL of the service (default silent), BENCH_WRITE=0 to print only.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { benchDatabase, build, machine, prepareBaseline, root, writeSection } from './bench-support.mjs';
+import { benchDatabase, build, machine, prepareBaseline, root, startBaseline, startService, writeSection } from './bench-support.mjs';
 
 const REQUESTS = Number(process.env.REQUESTS ?? 40_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 2);
@@ -27,31 +26,10 @@ const TICK_US = 1_000_000 / Number(execFileSync('getconf', ['CLK_TCK'], { encodi
 const log = (message) => console.error(`[bench:cpu] ${message}`);
 const loadAverage = () => loadavg().map((x) => x.toFixed(1)).join(' / ');
 
-function freePort() {
-  return new Promise((resolvePort) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolvePort(port));
-    });
-  });
-}
-
 /** User + system CPU time of a process so far, in microseconds. */
 function cpuMicros(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) * TICK_US;
-}
-
-async function start(script, env, ready) {
-  const port = await freePort();
-  const child = spawn(process.execPath, [script], { env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if (await fetch(`${base}${ready}`).then((r) => r.ok, () => false)) break;
-    if (child.exitCode !== null || i > 600) throw new Error(`${script} did not start`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { base, pid: child.pid, stop: () => new Promise((r) => (child.exitCode !== null ? r() : (child.on('exit', r), child.kill('SIGTERM')))) };
 }
 
 const autocannon = join(root, 'node_modules', '.bin', 'autocannon');
@@ -87,19 +65,15 @@ execFileSync(process.execPath, ['seed.mjs'], {
   stdio: 'ignore',
 });
 
-const bare = await start(join(baseline.dir, 'dist', 'main.js'), { DATABASE_URL: baselineUrl.toString(), PG_POOL_MAX: '10' }, '/ping');
-const service = await start(
-  join(root, 'dist/apps/api/main.js'),
-  {
-    DATABASE_URL: db.url,
-    NODE_ENV: 'production',
-    API_KEY_PEPPER: 'bench-pepper-0123456789-0123456789-01234',
-    LOG_LEVEL,
-    RATE_LIMIT_API_KEY_REQUESTS: '1000000000',
-    SHUTDOWN_DRAIN_DELAY_MS: '0',
-  },
-  '/health/ready',
-);
+const bare = await startBaseline(baseline.dir, baselineUrl.toString(), 10);
+const service = await startService({
+  DATABASE_URL: db.url,
+  NODE_ENV: 'production',
+  API_KEY_PEPPER: 'bench-pepper-0123456789-0123456789-01234',
+  LOG_LEVEL,
+  RATE_LIMIT_API_KEY_REQUESTS: '1000000000',
+  SHUTDOWN_DRAIN_DELAY_MS: '0',
+});
 
 async function call(method, path, { cookie, key, body } = {}) {
   const headers = { ...(body ? { 'content-type': 'application/json' } : {}), ...(cookie ? { cookie } : {}), ...(key ? { 'x-api-key': key } : {}) };

@@ -20,11 +20,10 @@
 //   BENCH_WRITE=0        print, do not write BENCHMARKS.md
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
-import { benchDatabase, build, load, machine, prepareBaseline, root, writeSection } from './bench-support.mjs';
+import { benchDatabase, build, freePort, load, machine, prepareBaseline, root, startBaseline, stopper, waitFor, writeSection } from './bench-support.mjs';
 
 const PEPPER = 'bench-pepper-0123456789-0123456789-01234';
 const SECONDS = Number(process.env.SECONDS_PER_RUN ?? 10);
@@ -49,35 +48,6 @@ function loadAverage() {
   return loadavg().map((x) => x.toFixed(1)).join(' / ');
 }
 
-function freePort() {
-  return new Promise((resolvePort) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolvePort(port));
-    });
-  });
-}
-
-async function waitFor(url, child, what) {
-  for (let i = 0; i < 600; i++) {
-    const ok = await fetch(url).then((r) => r.ok, () => false);
-    if (ok) return;
-    if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`${what} did not answer in 60 s`);
-}
-
-function stopper(child) {
-  return () =>
-    new Promise((r) => {
-      if (child.exitCode !== null) return r();
-      child.on('exit', r);
-      child.kill('SIGTERM');
-    });
-}
-
 function findPgbench() {
   if (process.env.PGBENCH) return process.env.PGBENCH;
   const onPath = spawnSync('sh', ['-c', 'command -v pgbench'], { encoding: 'utf8' }).stdout.trim();
@@ -87,18 +57,6 @@ function findPgbench() {
   const found = versions.map((v) => join(base, v, 'bin', 'pgbench')).find((p) => existsSync(p));
   if (!found) throw new Error('pgbench not found: install the PostgreSQL client tools or set PGBENCH');
   return found;
-}
-
-async function startBaseline(dir, databaseUrl) {
-  const port = await freePort();
-  const child = spawn(process.execPath, [join(dir, 'dist', 'main.js')], {
-    cwd: dir,
-    env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, PG_POOL_MAX: String(POOL), PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  await waitFor(`${base}/ping`, child, 'the baseline');
-  return { base, pid: child.pid, stop: stopper(child) };
 }
 
 /** The production image's NODE_OPTIONS (docker/api.Dockerfile), so the service runs as it is shipped. */
@@ -366,7 +324,7 @@ execFileSync(process.execPath, ['seed.mjs'], {
 
 const client = new pg.Client({ connectionString: db.url });
 await client.connect();
-const bare = await startBaseline(baseline.dir, baselineUrl.toString());
+const bare = await startBaseline(baseline.dir, baselineUrl.toString(), POOL);
 const results = {}; // level -> pair -> result
 let seeded;
 let memory;

@@ -59,7 +59,8 @@ export function assertNever(value: never): never {
   throw new Error(`Unhandled principal ${JSON.stringify(value)}`);
 }
 
-const ANONYMOUS: AnonymousPrincipal = Object.freeze({ kind: 'anonymous' });
+/** Nobody: one frozen value, shared by every public request. */
+export const ANONYMOUS: AnonymousPrincipal = Object.freeze({ kind: 'anonymous' });
 
 /** Records who is asking, in the request's state (`http/request-state.ts`). */
 export function setPrincipal(req: Request, principal: Principal): void {

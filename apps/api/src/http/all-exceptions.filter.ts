@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { DomainError, ERROR_MESSAGES, ErrorCode } from '@interlock/domain';
 import { isDatabaseUnavailable } from './database-unavailable.util';
 import { sendError } from './error-response.util';
-import { requestIdOf } from './request-id.middleware';
+import { requestIdOf } from './request-state';
 import { requestLog } from '../logging/logger';
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {

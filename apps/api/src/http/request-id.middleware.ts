@@ -2,8 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { attachRequestState, type RequestState } from './request-state';
 
-export { requestIdOf } from './request-state';
-
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**

@@ -6,7 +6,7 @@ import { CurrentApiKey } from '../auth/decorators/current-principal.decorator';
 import { MachineRoute } from '../auth/decorators/route-access.decorator';
 import type { ApiKeyPrincipal } from '../auth/principal';
 import { ReadsRequestBody } from '../http/reads-request-body.decorator';
-import { requestIdOf } from '../http/request-id.middleware';
+import { requestIdOf } from '../http/request-state';
 import { requestLog } from '../logging/logger';
 import { McpService } from './mcp.service';
 

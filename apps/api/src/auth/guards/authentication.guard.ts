@@ -7,7 +7,7 @@ import { DomainError } from '@interlock/domain';
 import { isCrossSiteRequest } from '../csrf.util';
 import { ORGANISATION_IN_QUERY } from '../decorators/route-access.decorator';
 import { ORGANISATION_HEADER, requestedOrganisation } from '../organisation-choice.util';
-import { assertNever, setPrincipal } from '../principal';
+import { ANONYMOUS, assertNever, setPrincipal } from '../principal';
 import { SignInSessionService } from '../sign-in-session.service';
 import { readSessionCookie, SessionCookies } from '../session-cookie.util';
 import { ApiKeyAuthenticator } from '../strategies/api-key.strategy';
@@ -44,13 +44,13 @@ export class AuthenticationGuard implements CanActivate {
     if (access === undefined) return false;
     switch (access.principal) {
       case 'public':
-        setPrincipal(req, { kind: 'anonymous' });
+        setPrincipal(req, ANONYMOUS);
         return true;
       case 'api_key':
         return this.authenticateKey(req);
       case 'human':
         this.refuseCrossSite(req);
-        setPrincipal(req, { kind: 'anonymous' });
+        setPrincipal(req, ANONYMOUS);
         return true;
       case 'user':
         return this.authenticateUser(context, req);

@@ -72,10 +72,11 @@ export function stopper(child) {
  * Starts the built service on a free port and waits until /health/ready answers 200. The
  * organisation's key budget is off unless a bench sets it: benches measure the request path at
  * full speed from one organisation, which the budget (6,000 a minute by default) would refuse.
+ * `nodeArgs` go before the script (e.g. `--cpu-prof`, which NODE_OPTIONS refuses).
  */
-export async function startService(env) {
+export async function startService(env, nodeArgs = []) {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(root, 'dist/apps/api/main.js')], {
+  const child = spawn(process.execPath, [...nodeArgs, join(root, 'dist/apps/api/main.js')], {
     env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', RATE_LIMIT_API_KEY_REQUESTS: '0', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -167,3 +168,34 @@ export function prepareBaseline(log = (message) => console.error(message)) {
   writeFileSync(stamp, `${from}\n`);
   return { dir, from };
 }
+
+/**
+ * `count` audit entries (a multiple of 1000) in one organisation, written straight into the table
+ * (its triggers chain them and count their words), each shaped like an interrupt's creation.
+ */
+export async function seedAuditEntries(client, organisationId, keyId, count) {
+  for (let done = 0; done < count; done += 1000) {
+    await client.query(
+      `INSERT INTO audit_log_entries (organisation_id, id, action, category, actor_type, actor_id, actor_name,
+         target_type, target_id, target_name, summary, metadata, ip_address)
+       SELECT $1, gen_random_uuid(), 'interrupt.created', 'interrupt', 'api_key', $2, 'bench',
+         'interrupt', gen_random_uuid()::text, 'Deploy build ' || ($3 + g),
+         'Interrupt Deploy build ' || ($3 + g) || ' opened by key bench',
+         jsonb_build_object('externalId', 'run-' || ($3 + g), 'actionRequests', jsonb_build_array('deploy')),
+         '127.0.0.1'
+       FROM generate_series(1, 1000) AS g`,
+      [organisationId, keyId, done],
+    );
+  }
+  await client.query('VACUUM ANALYZE audit_log_entries');
+}
+
+/** The interrupt the benches open and read: two action requests, one with arguments. */
+export const BENCH_INTERRUPT = {
+  title: 'Deploy to prod',
+  externalId: 'run-42',
+  actionRequests: [
+    { name: 'deploy', args: { service: 'api', version: '1.4.2' }, description: 'Roll out 1.4.2' },
+    { name: 'notify', allowedDecisions: ['approve', 'respond'] },
+  ],
+};

@@ -23,7 +23,21 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
-import { benchDatabase, build, freePort, load, machine, prepareBaseline, root, startBaseline, stopper, waitFor, writeSection } from './bench-support.mjs';
+import {
+  BENCH_INTERRUPT,
+  benchDatabase,
+  build,
+  freePort,
+  load,
+  machine,
+  prepareBaseline,
+  root,
+  seedAuditEntries,
+  startBaseline,
+  stopper,
+  waitFor,
+  writeSection,
+} from './bench-support.mjs';
 
 const PEPPER = 'bench-pepper-0123456789-0123456789-01234';
 const SECONDS = Number(process.env.SECONDS_PER_RUN ?? 10);
@@ -106,15 +120,6 @@ async function call(base, method, path, { cookie, key, body } = {}) {
   return res;
 }
 
-const INTERRUPT = {
-  title: 'Deploy to prod',
-  externalId: 'run-42',
-  actionRequests: [
-    { name: 'deploy', args: { service: 'api', version: '1.4.2' }, description: 'Roll out 1.4.2' },
-    { name: 'notify', allowedDecisions: ['approve', 'respond'] },
-  ],
-};
-
 /** An organisation on Pro with a key, one interrupt, and AUDIT_ENTRIES audit entries. */
 async function seedService(base, client) {
   const signUp = await call(base, 'POST', '/api/auth/sign-up', {
@@ -124,22 +129,9 @@ async function seedService(base, client) {
   await call(base, 'PUT', '/api/organisation/plan', { cookie, body: { plan: 'pro' } });
   const { id: keyId, key } = await (await call(base, 'POST', '/api/api-keys', { cookie, body: { name: 'bench', expiry: 'never' } })).json();
   const { organisationId } = await (await call(base, 'GET', '/api/whoami', { key })).json();
-  const interrupt = await (await call(base, 'POST', '/api/interrupts', { key, body: INTERRUPT })).json();
+  const interrupt = await (await call(base, 'POST', '/api/interrupts', { key, body: BENCH_INTERRUPT })).json();
   const started = performance.now();
-  for (let done = 0; done < AUDIT_ENTRIES; done += 1000) {
-    await client.query(
-      `INSERT INTO audit_log_entries (organisation_id, id, action, category, actor_type, actor_id, actor_name,
-         target_type, target_id, target_name, summary, metadata, ip_address)
-       SELECT $1, gen_random_uuid(), 'interrupt.created', 'interrupt', 'api_key', $2, 'bench',
-         'interrupt', gen_random_uuid()::text, 'Deploy build ' || ($3 + g),
-         'Interrupt Deploy build ' || ($3 + g) || ' opened by key bench',
-         jsonb_build_object('externalId', 'run-' || ($3 + g), 'actionRequests', jsonb_build_array('deploy')),
-         '127.0.0.1'
-       FROM generate_series(1, 1000) AS g`,
-      [organisationId, keyId, done],
-    );
-  }
-  await client.query('VACUUM ANALYZE audit_log_entries');
+  await seedAuditEntries(client, organisationId, keyId, AUDIT_ENTRIES);
   log(`seeded ${AUDIT_ENTRIES} audit entries in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   // Same length and alphabet, one letter changed: it fails the checksum, never reaching the database.
   const broken = key.slice(0, 20) + (key[20] === 'a' ? 'b' : 'a') + key.slice(21);
@@ -233,7 +225,7 @@ async function runPostPair(binary, base, dbUrl, seeded) {
     url: `${base}/api/interrupts`,
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': seeded.key },
-    body: JSON.stringify(INTERRUPT),
+    body: JSON.stringify(BENCH_INTERRUPT),
     connections: CONNECTIONS,
   };
   const a = [];
@@ -282,7 +274,7 @@ async function measureMemory(service, seeded) {
       url: `${service.base}/api/interrupts`,
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify(INTERRUPT),
+      body: JSON.stringify(BENCH_INTERRUPT),
       connections: quarter,
       duration,
     }),

@@ -1,0 +1,163 @@
+#!/usr/bin/env node
+// The request path's cost as CPU time per request (issue 14): the service's and the bare
+// baseline's (../shared/perf-baseline) processor time, read from /proc, over a fixed number of
+// requests. Throughput ratios move with whatever else the machine runs; CPU time per request
+// moves much less, so this is the figure to judge one change of the request path by. The pair
+// bench (`npx nx run tools:bench-pairs`) stays the figure of the goals.
+//
+//   npx nx run tools:bench-cpu
+//
+// Environment: REQUESTS per measurement (default 40000; the audit pages a quarter of it), ROUNDS
+// (default 2), CONNECTIONS (default 50), LOG_LEVEL of the service (default silent), ONLY (a
+// comma-separated subset of ping,health,whoami,row,interrupt,page,audit; implies BENCH_WRITE=0),
+// BENCH_WRITE=0 to print only.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import {
+  BENCH_INTERRUPT,
+  benchDatabase,
+  build,
+  machine,
+  prepareBaseline,
+  root,
+  seedAuditEntries,
+  startBaseline,
+  startService,
+  writeSection,
+} from './bench-support.mjs';
+
+const REQUESTS = Number(process.env.REQUESTS ?? 40_000);
+const ROUNDS = Number(process.env.ROUNDS ?? 2);
+const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
+const LOG_LEVEL = process.env.LOG_LEVEL ?? 'silent';
+const BASELINE_ITEM = '761ff52b-8e6d-d373-fdf2-91a1a70df20c';
+const BASELINE_ORG = 'a8d899a4-2029-d806-24b7-a414eab21801';
+const ONLY = process.env.ONLY?.split(',');
+const TICK_US = 1_000_000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+
+const log = (message) => console.error(`[bench:cpu] ${message}`);
+const loadAverage = () => loadavg().map((x) => x.toFixed(1)).join(' / ');
+
+/** User + system CPU time of a process so far, in microseconds. */
+function cpuMicros(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (process.env.PART === "user" ? Number(fields[11]) : process.env.PART === "sys" ? Number(fields[12]) : Number(fields[11]) + Number(fields[12])) * TICK_US;
+}
+
+const autocannon = join(root, 'node_modules', '.bin', 'autocannon');
+/** CPU microseconds the process spent per request over REQUESTS requests (after a warm-up). */
+function measure(pid, url, headers = [], requests = REQUESTS) {
+  const args = ['-c', String(CONNECTIONS), ...headers.flatMap((h) => ['-H', h]), url];
+  execFileSync(autocannon, ['-a', String(Math.min(5000, requests)), ...args], { stdio: 'ignore' });
+  const before = cpuMicros(pid);
+  const out = JSON.parse(execFileSync(autocannon, ['-j', '-a', String(requests), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  const bad = out.non2xx + out.errors + out.timeouts;
+  if (bad > 0) throw new Error(`${url}: ${bad} of ${requests} requests failed`);
+  return (cpuMicros(pid) - before) / requests;
+}
+
+const startedAt = Date.now();
+const loadBefore = loadAverage();
+const baseline = prepareBaseline(log);
+log('building the service');
+build('apps/api/tsup.config.ts');
+const db = await benchDatabase('interlock_bench_cpu');
+const baselineUrl = new URL(db.adminUrl);
+baselineUrl.pathname = '/perf_baseline_cpu';
+{
+  const admin = new pg.Client({ connectionString: db.adminUrl });
+  await admin.connect();
+  await admin.query('DROP DATABASE IF EXISTS perf_baseline_cpu WITH (FORCE)');
+  await admin.query('CREATE DATABASE perf_baseline_cpu');
+  await admin.end();
+}
+execFileSync(process.execPath, ['seed.mjs'], {
+  cwd: baseline.dir,
+  env: { ...process.env, DATABASE_URL: baselineUrl.toString(), ITEMS: '1000', AUDIT_ROWS: '2000', ORGS: '2' },
+  stdio: 'ignore',
+});
+
+const bare = await startBaseline(baseline.dir, baselineUrl.toString(), 10);
+const service = await startService({
+  DATABASE_URL: db.url,
+  NODE_ENV: 'production',
+  API_KEY_PEPPER: 'bench-pepper-0123456789-0123456789-01234',
+  LOG_LEVEL,
+  RATE_LIMIT_API_KEY_REQUESTS: '1000000000',
+  SHUTDOWN_DRAIN_DELAY_MS: '0',
+});
+
+async function call(method, path, { cookie, key, body } = {}) {
+  const headers = { ...(body ? { 'content-type': 'application/json' } : {}), ...(cookie ? { cookie } : {}), ...(key ? { 'x-api-key': key } : {}) };
+  const res = await fetch(`${service.base}${path}`, { method, headers, body: body && JSON.stringify(body) });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return res;
+}
+const signUp = await call('POST', '/api/auth/sign-up', { body: { email: 'cpu@example.test', password: 'bench password', name: 'Bench', organisationName: 'Bench' } });
+const cookie = signUp.headers.get('set-cookie').split(';')[0];
+await call('PUT', '/api/organisation/plan', { cookie, body: { plan: 'pro' } });
+const { id: keyId, key } = await (await call('POST', '/api/api-keys', { cookie, body: { name: 'bench', expiry: 'never' } })).json();
+const { organisationId } = await (await call('GET', '/api/whoami', { key })).json();
+const interrupt = await (await call('POST', '/api/interrupts', { key, body: BENCH_INTERRUPT })).json();
+{
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  await seedAuditEntries(client, organisationId, keyId, 1000);
+  await client.end();
+}
+const withKey = [`x-api-key=${key}`];
+const PAGE_REQUESTS = Math.round(REQUESTS / 4);
+const measurements = {
+  ping: () => measure(bare.pid, `${bare.base}/ping`),
+  health: () => measure(service.pid, `${service.base}/health/live`),
+  whoami: () => measure(service.pid, `${service.base}/api/whoami`, withKey),
+  row: () => measure(bare.pid, `${bare.base}/rows/${BASELINE_ITEM}`),
+  interrupt: () => measure(service.pid, `${service.base}/api/interrupts/${interrupt.id}`, withKey),
+  page: () => measure(bare.pid, `${bare.base}/page?org=${BASELINE_ORG}&limit=50`, [], PAGE_REQUESTS),
+  audit: () => measure(service.pid, `${service.base}/api/audit-log?limit=50`, withKey, PAGE_REQUESTS),
+};
+
+const rows = [];
+try {
+  for (let round = 1; round <= ROUNDS; round++) {
+    log(`round ${round} (load average ${loadAverage()})`);
+    const row = {};
+    for (const [name, run] of Object.entries(measurements)) if (ONLY === undefined || ONLY.includes(name)) row[name] = run();
+    rows.push(row);
+  }
+} finally {
+  await service.stop();
+  await bare.stop();
+  await db.stop();
+}
+
+const us = (x) => (x === undefined ? '–' : x.toFixed(0));
+const ratio = (b, a) => (a === undefined || b === undefined ? '' : ` (${(b / a).toFixed(2)})`);
+const table = [
+  '| round | bare `GET /ping` | `GET /health/live` (ratio) | `GET /api/whoami` (ratio) | bare `GET /rows/:id` | `GET /api/interrupts/{id}` (ratio) | bare `GET /page?limit=50` | `GET /api/audit-log?limit=50` (ratio) |',
+  '|---|---|---|---|---|---|---|---|',
+  ...rows.map(
+    (r, i) =>
+      `| ${i + 1} | ${us(r.ping)} | ${us(r.health)}${ratio(r.ping, r.health)} | ${us(r.whoami)}${ratio(r.ping, r.whoami)} | ${us(r.row)} | ${us(r.interrupt)}${ratio(r.row, r.interrupt)} | ${us(r.page)} | ${us(r.audit)}${ratio(r.page, r.audit)} |`,
+  ),
+].join('\n');
+console.log(table);
+
+if (process.env.BENCH_WRITE !== '0' && ONLY === undefined) {
+  writeSection(
+    'cpu-per-request',
+    `## The request path as CPU time per request (issue 14)
+
+Command: \`npx nx run tools:bench-cpu\` — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${machine()}, load average ${loadBefore} before, ${loadAverage()} after, ${((Date.now() - startedAt) / 60000).toFixed(1)} min.
+Microseconds of processor time (user + system, from \`/proc/<pid>/stat\`) each process spent per request,
+over ${REQUESTS.toLocaleString('en')} requests (the audit pages ${PAGE_REQUESTS.toLocaleString('en')}) from ${CONNECTIONS} connections after a warm-up; the service with \`NODE_ENV=production\` and
+\`LOG_LEVEL=${LOG_LEVEL}\`. The ratio is the baseline's time over the service's, the throughput ratio a single busy
+process would reach; the pair bench above is the figure of the goals. This one moves little with the machine's
+other load, so each change of the request path is judged by it (the list below).
+
+${table}`,
+  );
+}

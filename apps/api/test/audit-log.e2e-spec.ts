@@ -3,10 +3,11 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { verifyAuditChain, writeAuditRecord } from '@interlock/audit';
+import { AUDIT_COLUMNS, verifyAuditChain, writeAuditRecord } from '@interlock/audit';
 import type { AuditRecordInput } from '@interlock/audit';
 import { builtInRoleIds, createApiKey, joinOrganisation, setPlan, signUpOwner, SignedUpOwner } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
+import { AuditEntryRow, toAuditEntry } from '../src/audit-log/audit-entry.response';
 
 const CLI = join(__dirname, '..', '..', '..', 'dist', 'apps', 'api', 'cli.js');
 
@@ -109,6 +110,60 @@ describe('GET /api/audit-log (SPEC §7)', () => {
     expect(entry).not.toHaveProperty('targetName');
     expect(entry).not.toHaveProperty('ipAddress');
     expect(entry.metadata).toBeNull();
+  });
+
+  it('answers the bytes JSON.stringify gives of the entries, whether Postgres rendered the page or a search', async () => {
+    // Pages without q are rendered by Postgres (AUDIT_RENDERED_COLUMNS); searches are serialised
+    // in the service. Both must be what toAuditEntry and JSON.stringify make of the stored rows.
+    const org = await signUpOwner(t.app.getHttpServer(), { name: 'Renderer', organisationName: 'Rendering' });
+    await setPlan(t.app.getHttpServer(), org.cookie, 'pro');
+    const orgKey = (await createApiKey(t.app.getHttpServer(), org.cookie, { name: 'render' })).key;
+    const awkward = 'zebra "quoted" back\\slash\ttab\nline\r\b\f \u0001\u001f\u007f é ✓ 😀 \u2028\u2029 </script>';
+    await write(org.organisationId, [
+      {
+        action: 'interrupt.created',
+        actor: { type: 'api_key', id: 'key "1"\n', name: awkward },
+        target: { type: 'interrupt', id: 'int-\u0002', name: awkward },
+        summary: awkward,
+        metadata: {
+          nested: { list: [1, 2.5, -0.001, 1e-7, 1e21, 123456789012, null, true, false, 'x"y'], empty: {}, none: [] },
+          ключ: 'значение',
+          '10': 'numeric key',
+          '2': awkward,
+          b: null,
+        },
+        ipAddress: '::1',
+      },
+      { action: 'session.started', summary: 'zebra no target, no metadata', metadata: null, ipAddress: null },
+      { action: 'session.started', summary: 'zebra target without a name', target: { type: 'session', id: 's-1', name: '' } },
+      { action: 'session.started', summary: 'zebra empty metadata', metadata: {}, ipAddress: '203.0.113.9' },
+    ]);
+    const stored: AuditEntryRow[] = await ds.query(
+      `SELECT ${AUDIT_COLUMNS} FROM audit_log_entries WHERE organisation_id = $1 ORDER BY created_at DESC, seq DESC`,
+      [org.organisationId],
+    );
+    const expected = stored.map((row) => JSON.stringify(toAuditEntry(row)));
+    const page = (entries: string[], nextCursor: string | null) => `{"entries":[${entries.join(',')}],"nextCursor":${JSON.stringify(nextCursor)}}`;
+
+    // The first page, whole.
+    const whole = await get({ limit: 200 }, orgKey);
+    expect(whole.status).toBe(200);
+    expect(whole.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(whole.text).toBe(page(expected, null));
+    // A walk two at a time: the first page and the pages after a cursor.
+    let cursor: string | null = null;
+    for (let i = 0; i < expected.length; i += 2) {
+      const res = await get(cursor === null ? { limit: 2 } : { limit: 2, cursor }, orgKey);
+      cursor = res.body.nextCursor;
+      expect(res.text).toBe(page(expected.slice(i, i + 2), cursor));
+    }
+    expect(cursor).toBeNull();
+    // A search (serialised in the service) finds the four entries holding "zebra".
+    const search = await get({ q: 'zebra', limit: 200 }, orgKey);
+    expect(search.status).toBe(200);
+    const zebras = stored.filter((row) => row.summary.startsWith('zebra')).map((row) => JSON.stringify(toAuditEntry(row)));
+    expect(zebras).toHaveLength(4);
+    expect(search.text).toBe(page(zebras, null));
   });
 
   describe('filters', () => {

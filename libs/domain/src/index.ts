@@ -4,3 +4,4 @@ export * from './plans';
 export * from './audit';
 export * from './events';
 export * from './audit-events';
+export * from './json-text';

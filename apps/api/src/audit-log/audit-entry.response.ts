@@ -74,6 +74,23 @@ export interface AuditEntryRow {
   ip_address: string | null;
 }
 
+/**
+ * An entry of a page read as Postgres renders it (`AUDIT_RENDERED_COLUMNS`): the entry's JSON is
+ * `json_head`, the metadata serialised, `json_tail`; `created_at_iso` and `seq` are its position.
+ */
+export interface RenderedAuditRow {
+  seq: string;
+  created_at_iso: string;
+  json_head: string;
+  metadata: Record<string, unknown> | null;
+  json_tail: string;
+}
+
+/** The JSON text of a rendered entry: exactly `JSON.stringify(toAuditEntry(row))` of the same entry. */
+export function renderedAuditEntryJson(row: RenderedAuditRow): string {
+  return row.json_head + JSON.stringify(row.metadata) + row.json_tail;
+}
+
 export function toAuditEntry(row: AuditEntryRow): AuditEntryResponse {
   const entry: AuditEntryResponse = {
     id: row.id,

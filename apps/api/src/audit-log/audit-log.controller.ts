@@ -1,7 +1,7 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { ACTOR_TYPES, AUDIT_CATEGORIES, TARGET_TYPES } from '@interlock/domain';
+import { ACTOR_TYPES, AUDIT_CATEGORIES, JsonText, TARGET_TYPES } from '@interlock/domain';
 import { CurrentCaller, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MachineOrMemberRoute, MemberRoute } from '../auth/decorators/route-access.decorator';
 import type { ApiKeyPrincipal, MemberPrincipal } from '../auth/principal';
@@ -45,7 +45,7 @@ export class AuditLogController {
   @ApiQuery({ name: 'cursor', required: false, type: String, description: 'The previous nextCursor; repeat every other parameter unchanged.' })
   @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } })
   @ApiOkResponse({ type: AuditLogPage })
-  list(@CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal, @Query() query: Record<string, unknown>): Promise<AuditLogPage> {
+  list(@CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal, @Query() query: Record<string, unknown>): Promise<JsonText<AuditLogPage>> {
     return this.auditLog.list(caller.organisationId, query);
   }
 

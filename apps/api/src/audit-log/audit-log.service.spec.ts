@@ -11,7 +11,13 @@ function row(seq: number, n: number, hit: boolean) {
   return { id: `e${seq}`, created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, seq)), seq: String(seq), hit, n: String(n) };
 }
 
-/** An entry as a page query returns it. */
+/** An entry as a page query returns it rendered (the JSON is the entry's, shortened). */
+function rendered(seq: number) {
+  const createdAt = new Date(Date.UTC(2026, 0, 1, 0, 0, 0, seq)).toISOString();
+  return { seq: String(seq), created_at_iso: createdAt, json_head: `{"id":"e${seq}","metadata":`, metadata: { seq }, json_tail: '}' };
+}
+
+/** An entry as a search query returns it. */
 function entry(seq: number) {
   return {
     ...row(seq, seq, true),
@@ -85,7 +91,7 @@ describe('AuditLogService search walk', () => {
 describe('AuditLogService first page', () => {
   it('reads the first page and its snapshot in one statement, and puts the snapshot in the cursor', async () => {
     const calls: { sql: string; params: unknown[] }[] = [];
-    const rows = [3, 2, 1].map((seq) => ({ ...entry(seq), snapshot: '7' }));
+    const rows = [3, 2, 1].map((seq) => ({ ...rendered(seq), snapshot: '7' }));
     const dataSource = {
       query: async (sql: string, params: unknown[]) => {
         calls.push({ sql, params });
@@ -93,16 +99,17 @@ describe('AuditLogService first page', () => {
       },
     } as unknown as DataSource;
     const service = new AuditLogService(new AuditLogRepository(dataSource), { apiKeyPepper: 'p'.repeat(32), cursorSecret: 'c'.repeat(32) } as AppConfig);
-    const page = await service.list(ORG, { limit: '2' });
+    const answer = await service.list(ORG, { limit: '2' });
     expect(calls).toHaveLength(1);
     expect(calls[0].sql).toContain('audit_log_heads');
+    expect(calls[0].sql).toContain('json_head');
     expect(calls[0].params).toEqual([ORG, 3]);
-    expect(page.entries.map((e) => e.id)).toEqual(['e3', 'e2']);
-    expect(page.entries[0]).not.toHaveProperty('snapshot');
+    const page = answer.parse();
+    expect(answer.text).toBe(`{"entries":[{"id":"e3","metadata":{"seq":3}},{"id":"e2","metadata":{"seq":2}}],"nextCursor":${JSON.stringify(page.nextCursor)}}`);
     // The next page is read at the snapshot the first one saw, after its last entry.
     await service.list(ORG, { limit: '2', cursor: page.nextCursor });
     expect(calls).toHaveLength(2);
-    expect(calls[1].params).toEqual([ORG, '7', rows[1].created_at.toISOString(), '2', 3]);
+    expect(calls[1].params).toEqual([ORG, '7', rows[1].created_at_iso, '2', 3]);
   });
 });
 
@@ -111,7 +118,8 @@ describe('AuditLogService rules, over a fake repository', () => {
 
   function setUp(overrides: Partial<Record<keyof AuditLogRepository, jest.Mock>> = {}) {
     const repository = {
-      firstPage: jest.fn(async () => [3, 2, 1].map((seq) => ({ ...entry(seq), snapshot: '3' }))),
+      firstPage: jest.fn(async () => [3, 2, 1].map((seq) => ({ ...rendered(seq), snapshot: '3' }))),
+      renderedPage: jest.fn(async () => [rendered(1)]),
       page: jest.fn(async () => [entry(1)]),
       snapshot: jest.fn(async () => '3'),
       prefixWords: jest.fn(async () => []),
@@ -124,14 +132,14 @@ describe('AuditLogService rules, over a fake repository', () => {
 
   it('ends the walk (nextCursor null) when the page is the last', async () => {
     const { service } = setUp();
-    const page = await service.list(ORG, { limit: '5' });
+    const page = (await service.list(ORG, { limit: '5' })).parse();
     expect(page.entries.map((e) => e.id)).toEqual(['e3', 'e2', 'e1']);
     expect(page.nextCursor).toBeNull();
   });
 
   it("refuses another organisation's cursor, and a cursor with other parameters, before reading a page", async () => {
     const { service, repository } = setUp();
-    const { nextCursor } = await service.list(ORG, { limit: '2', category: 'interrupt' });
+    const { nextCursor } = (await service.list(ORG, { limit: '2', category: 'interrupt' })).parse();
     expect(nextCursor).not.toBeNull();
     const other = '0f8fad5b-d9cb-469f-a165-70867728950e';
     await expect(service.list(other, { limit: '2', category: 'interrupt', cursor: nextCursor })).rejects.toMatchObject({
@@ -142,17 +150,37 @@ describe('AuditLogService rules, over a fake repository', () => {
       code: 'VALIDATION_FAILED',
       message: 'cursor: belongs to a walk with different parameters; repeat them unchanged',
     });
-    expect(repository.page).not.toHaveBeenCalled();
+    expect(repository.renderedPage).not.toHaveBeenCalled();
     await service.list(ORG, { limit: '2', category: 'interrupt', cursor: nextCursor });
-    expect(repository.page).toHaveBeenCalledWith(ORG, expect.anything(), '3', { createdAt: entry(2).created_at.toISOString(), seq: '2' }, 3);
+    expect(repository.renderedPage).toHaveBeenCalledWith(ORG, expect.anything(), '3', { createdAt: rendered(2).created_at_iso, seq: '2' }, 3);
   });
 
   it('answers nothing, without a search, when a word prefix matches no word of the organisation', async () => {
     const { service, repository } = setUp();
-    expect(await service.list(ORG, { q: 'zzz' })).toEqual({ entries: [], nextCursor: null });
+    expect((await service.list(ORG, { q: 'zzz' })).text).toBe('{"entries":[],"nextCursor":null}');
     expect(repository.prefixWords).toHaveBeenCalledWith(ORG, 'zzz');
     expect(repository.searchWalkChunk).not.toHaveBeenCalled();
     expect(repository.searchIndex).not.toHaveBeenCalled();
+  });
+
+  it("serialises a search's entries as the API shows them, without their walk position", async () => {
+    const { service } = setUp({
+      prefixWords: jest.fn(async () => [{ word: 'ci', words: '1', entries_total: '1' }]),
+      searchIndex: jest.fn(async () => [entry(5)]),
+      searchWalkChunk: jest.fn(async () => [{ ...entry(5), hit: true, n: '1' }]),
+    });
+    const expected = {
+      id: 'e5',
+      createdAt: entry(5).created_at.toISOString(),
+      action: 'interrupt.created',
+      category: 'interrupt',
+      actorType: 'api_key',
+      actorName: 'ci',
+      summary: 's',
+      metadata: null,
+      actorId: 'k-1',
+    };
+    expect((await service.list(ORG, { q: 'ci' })).text).toBe(`{"entries":[${JSON.stringify(expected)}],"nextCursor":null}`);
   });
 
   it('exports at most 5,000 entries at a fresh snapshot, and refuses the walk parameters', async () => {

@@ -1,4 +1,4 @@
-import { DomainError } from '@interlock/domain';
+import { DomainError, JsonText } from '@interlock/domain';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   AuditFilter,
@@ -15,7 +15,7 @@ import {
 } from '@interlock/audit';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
-import { AuditEntryResponse, AuditEntryRow, AuditLogPage, toAuditEntry } from './audit-entry.response';
+import { AuditEntryResponse, AuditEntryRow, AuditLogPage, renderedAuditEntryJson, toAuditEntry } from './audit-entry.response';
 import { AuditLogRepository } from './audit-log.repository';
 
 /** SPEC §10: the CSV export holds at most the 5,000 most recent matching entries. */
@@ -36,19 +36,17 @@ export class AuditLogService {
     this.cursors = new AuditCursorCodec(config.cursorSecret);
   }
 
-  /** One page of a walk (SPEC §7): newest first, snapshot-bound, with an opaque next cursor. */
-  async list(organisationId: string, raw: Record<string, unknown>): Promise<AuditLogPage> {
+  /**
+   * One page of a walk (SPEC §7): newest first, snapshot-bound, with an opaque next cursor. The
+   * answer is its JSON text: a page without words is read rendered by Postgres, a search's
+   * entries are serialised here; either way the bytes `JSON.stringify` gives of the page.
+   */
+  async list(organisationId: string, raw: Record<string, unknown>): Promise<JsonText<AuditLogPage>> {
     const query = this.parse(raw);
     const digest = parametersDigest(query.parameters);
     let snapshot: string;
     let after: AuditPosition | undefined;
-    let rows: AuditEntryRow[];
-    if (query.cursor === undefined && query.filter.words.length === 0) {
-      // The agents' common read: the first page and its snapshot in one round trip.
-      const found = await this.entries.firstPage(organisationId, query.filter, query.limit + 1);
-      snapshot = found[0]?.snapshot ?? '0';
-      rows = found;
-    } else if (query.cursor !== undefined) {
+    if (query.cursor !== undefined) {
       const cursor = this.cursors.decode(organisationId, query.cursor);
       if (cursor === null) throw new DomainError('VALIDATION_FAILED', 'cursor: is not a cursor this endpoint issued');
       if (cursor.digest !== digest) {
@@ -56,23 +54,37 @@ export class AuditLogService {
       }
       snapshot = cursor.snapshot;
       after = { createdAt: cursor.createdAt, seq: cursor.seq };
-      rows = await this.rows(organisationId, query.filter, snapshot, after, query.limit + 1);
+    } else if (query.filter.words.length === 0) {
+      // The agents' common read: the first page and its snapshot in one round trip.
+      const rows = await this.entries.firstPage(organisationId, query.filter, query.limit + 1);
+      return this.page(organisationId, rows[0]?.snapshot ?? '0', digest, query.limit, rows, renderedAuditEntryJson);
     } else {
       snapshot = await this.entries.snapshot(organisationId);
-      rows = await this.rows(organisationId, query.filter, snapshot, after, query.limit + 1);
     }
-    const page = rows.slice(0, query.limit);
-    const last = page[page.length - 1];
+    if (query.filter.words.length === 0) {
+      const rows = await this.entries.renderedPage(organisationId, query.filter, snapshot, after, query.limit + 1);
+      return this.page(organisationId, snapshot, digest, query.limit, rows, renderedAuditEntryJson);
+    }
+    const rows = await this.rows(organisationId, query.filter, snapshot, after, query.limit + 1);
+    const positioned = rows.map((row) => Object.assign(row, { created_at_iso: row.created_at.toISOString() }));
+    return this.page(organisationId, snapshot, digest, query.limit, positioned, (row) => JSON.stringify(toAuditEntry(row)));
+  }
+
+  /** The page's JSON text from up to `limit + 1` rows (one more: there is a next page). */
+  private page<R extends { created_at_iso: string; seq: string }>(
+    organisationId: string,
+    snapshot: string,
+    digest: string,
+    limit: number,
+    rows: R[],
+    json: (row: R) => string,
+  ): JsonText<AuditLogPage> {
+    const last = rows.length > limit ? rows[limit - 1] : undefined;
     const nextCursor =
-      rows.length > query.limit && last !== undefined
-        ? this.cursors.encode(organisationId, {
-            createdAt: last.created_at.toISOString(),
-            seq: String(last.seq),
-            snapshot,
-            digest,
-          })
-        : null;
-    return { entries: page.map(toAuditEntry), nextCursor };
+      last === undefined ? null : this.cursors.encode(organisationId, { createdAt: last.created_at_iso, seq: String(last.seq), snapshot, digest });
+    let entries = '';
+    for (let i = 0; i < rows.length && i < limit; i++) entries += (i === 0 ? '' : ',') + json(rows[i]);
+    return new JsonText(`{"entries":[${entries}],"nextCursor":${JSON.stringify(nextCursor)}}`);
   }
 
   /** The most recent entries matching the filters (for the CSV export), newest first. */

@@ -1,13 +1,31 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Controller, Get, Head, HttpCode, Module, Post, Res } from '@nestjs/common';
+import { JsonText } from '@interlock/domain';
+import { Controller, Get, Head, HttpCode, Module, Post, Req, Res } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { JsonReplyExpressAdapter } from './json-reply.adapter';
+
+/** The ports of the apps whose handlers answer JsonText where the others answer the value. */
+const rendering = new Set<number>();
+const PAGE = { entries: [{ id: 'e1', summary: 'Key “ci” created\n', metadata: { n: 1.5, tags: ['a'] } }], nextCursor: null };
+function page(req: Request): unknown {
+  return rendering.has(req.socket.localPort ?? 0) ? new JsonText(JSON.stringify(PAGE)) : PAGE;
+}
 
 @Controller()
 class Answers {
+  @Get('rendered') rendered(@Req() req: Request) {
+    return page(req);
+  }
+  @Head('rendered') renderedHead(@Req() req: Request) {
+    return page(req);
+  }
+  @Get('rendered-typed') renderedTyped(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    res.setHeader('content-type', 'application/problem+json');
+    return page(req);
+  }
   @Get('object') object() {
     return { id: 'a1', name: 'Zoë — “quoted” ✓', nested: { n: 1, list: [true, null, 'x'] } };
   }
@@ -63,9 +81,10 @@ async function start(adapter: ExpressAdapter): Promise<{ app: NestExpressApplica
 }
 
 describe('JsonReplyExpressAdapter', () => {
-  it('writes the same bytes as Express for every kind of answer', async () => {
+  it('writes the same bytes as Express for every kind of answer, JsonText as its value', async () => {
     const express = await start(new ExpressAdapter());
     const ours = await start(new JsonReplyExpressAdapter());
+    rendering.add(ours.port);
     try {
       for (const [method, path, condition] of [
         ['GET', '/object'],
@@ -80,6 +99,12 @@ describe('JsonReplyExpressAdapter', () => {
         // Express answers these 304 (If-None-Match: *) or checks them, ETag or not.
         ['GET', '/object', { 'if-none-match': '*' }],
         ['GET', '/object', { 'if-modified-since': 'Sun, 22 Nov 2026 00:00:00 GMT' }],
+        // JsonText answers (ours) against the value itself (Express).
+        ['GET', '/rendered'],
+        ['HEAD', '/rendered'],
+        ['GET', '/rendered-typed'],
+        ['GET', '/rendered', { 'if-none-match': '*' }],
+        ['GET', '/rendered', { 'if-modified-since': 'Sun, 22 Nov 2026 00:00:00 GMT' }],
       ] as [string, string, Record<string, string>?][]) {
         const name = `${method} ${path} ${JSON.stringify(condition ?? {})}`;
         expect(`${name}\n${await raw(ours.port, method, path, condition)}`).toBe(`${name}\n${await raw(express.port, method, path, condition)}`);

@@ -1,3 +1,4 @@
+import { JsonText } from '@interlock/domain';
 import { StreamableFile } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Response } from 'express';
@@ -13,6 +14,9 @@ const BODILESS = new Set([204, 205, 304]);
  * parsing and formatting, charset rewriting and freshness check (issue 14). Anything else — no
  * body, a stream, a bodiless status, HEAD, a conditional request (Express may answer it 304), a
  * Content-Type or Transfer-Encoding already set — goes to Nest's own reply, and so to Express.
+ *
+ * A `JsonText` answer is JSON already written out: its text is sent where `JSON.stringify` of
+ * the value would have been, here and (as a JSON-typed string) through Express.
  */
 export class JsonReplyExpressAdapter extends ExpressAdapter {
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
@@ -31,7 +35,18 @@ export class JsonReplyExpressAdapter extends ExpressAdapter {
       response.hasHeader('content-type') ||
       response.hasHeader('transfer-encoding')
     ) {
+      if (body instanceof JsonText) {
+        if (!response.hasHeader('content-type')) response.setHeader('Content-Type', 'application/json; charset=utf-8');
+        return super.reply(response, body.text, statusCode);
+      }
       return super.reply(response, body, statusCode);
+    }
+    if (body instanceof JsonText) {
+      const bytes = Buffer.from(body.text);
+      response.setHeader('Content-Type', 'application/json; charset=utf-8');
+      response.setHeader('Content-Length', String(bytes.length));
+      response.end(bytes);
+      return response;
     }
     const json = JSON.stringify(body) as string | undefined;
     if (json === undefined) return super.reply(response, body, statusCode);

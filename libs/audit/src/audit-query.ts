@@ -149,20 +149,21 @@ const jsonString = (column: string) => `to_json(${column})::text`;
 /**
  * An entry as the API shows it (SPEC §7), rendered by Postgres: the JSON text
  * `JSON.stringify(toAuditEntry(row))` gives, in the same key order, with absent fields omitted,
- * except the metadata, which sits between `json_head` and `json_tail` (Postgres writes jsonb with
- * spaces, so the caller serialises that value itself). `created_at_iso` and `seq` are the
- * entry's walk position. The hot page reads select these instead of AUDIT_COLUMNS, so that the
- * service neither parses fourteen columns a row (dates among them) nor serialises them again
- * (issue 14). Postgres' escaping of strings in JSON is JavaScript's: `"`, `\`, `\b\f\n\r\t`,
- * other controls as lower-case `\u00xx`, nothing else. The audit-log e2e suite holds the two to
- * the same bytes. Named so that ORDER BY created_at still means the column, not this text.
+ * except the metadata, which sits between `json_head` and `json_tail` as Postgres writes jsonb
+ * (with a space after each `:` and `,`, which the service takes out). `created_at_iso` and `seq`
+ * are the entry's walk position. The hot page reads select these instead of AUDIT_COLUMNS, so
+ * that the service neither parses fourteen columns a row (dates and JSON among them) nor
+ * serialises them again (issue 14). Postgres escapes strings in JSON as JavaScript does: `"`,
+ * `\`, `\b\f\n\r\t`, other controls as lower-case `\u00xx`, nothing else. The audit-log e2e
+ * suite holds the two to the same bytes for entries of the audit catalogue. Named so that
+ * ORDER BY created_at still means the column, not this text.
  */
 export const AUDIT_RENDERED_COLUMNS = `seq, ${ISO_MILLIS} AS created_at_iso,
   '{"id":"' || id || '","createdAt":"' || ${ISO_MILLIS} || '","action":' || ${jsonString('action')}
     || ',"category":' || ${jsonString('category')} || ',"actorType":' || ${jsonString('actor_type')}
     || ',"actorName":' || ${jsonString('actor_name')} || ',"summary":' || ${jsonString('summary')}
     || ',"metadata":' AS json_head,
-  metadata,
+  metadata::text AS metadata,
   CASE WHEN actor_id IS NULL THEN '' ELSE ',"actorId":' || ${jsonString('actor_id')} END
     || CASE WHEN target_type IS NULL OR target_id IS NULL THEN '' ELSE ',"targetType":' || ${jsonString('target_type')}
       || ',"targetId":' || ${jsonString('target_id')} || ',"targetName":' || ${jsonString("coalesce(target_name, '')")} END

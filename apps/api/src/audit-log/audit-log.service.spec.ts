@@ -14,7 +14,7 @@ function row(seq: number, n: number, hit: boolean) {
 /** An entry as a page query returns it rendered (the JSON is the entry's, shortened). */
 function rendered(seq: number) {
   const createdAt = new Date(Date.UTC(2026, 0, 1, 0, 0, 0, seq)).toISOString();
-  return { seq: String(seq), created_at_iso: createdAt, json_head: `{"id":"e${seq}","metadata":`, metadata: { seq }, json_tail: '}' };
+  return { seq: String(seq), created_at_iso: createdAt, json_head: `{"id":"e${seq}","metadata":`, metadata: `{"seq": ${seq}}`, json_tail: '}' };
 }
 
 /** An entry as a search query returns it. */

@@ -112,9 +112,9 @@ describe('GET /api/audit-log (SPEC §7)', () => {
     expect(entry.metadata).toBeNull();
   });
 
-  it('answers the bytes JSON.stringify gives of the entries, whether Postgres rendered the page or a search', async () => {
-    // Pages without q are rendered by Postgres (AUDIT_RENDERED_COLUMNS); searches are serialised
-    // in the service. Both must be what toAuditEntry and JSON.stringify make of the stored rows,
+  it('answers the bytes JSON.stringify gives of the entries, for a page read as text and for a search', async () => {
+    // Pages without q are read as text and written out directly (auditEntryJson); searches are
+    // serialised from parsed rows. Both must be what toAuditEntry and JSON.stringify make of the stored rows,
     // for metadata of the catalogue's shapes (named keys; numbers JSON.stringify writes in digits).
     const org = await signUpOwner(t.app.getHttpServer(), { name: 'Renderer', organisationName: 'Rendering' });
     await setPlan(t.app.getHttpServer(), org.cookie, 'pro');

@@ -74,25 +74,40 @@ export interface AuditEntryRow {
   ip_address: string | null;
 }
 
-/**
- * An entry of a page read as Postgres renders it (`AUDIT_RENDERED_COLUMNS`): the entry's JSON is
- * `json_head`, the metadata, `json_tail`; `created_at_iso` and `seq` are its position.
- */
-export interface RenderedAuditRow {
-  seq: string;
-  created_at_iso: string;
-  json_head: string;
+/** An entry as the page reads return it (`AUDIT_TEXT_COLUMNS`): the instant and the metadata as text. */
+export interface AuditTextRow extends Omit<AuditEntryRow, 'created_at' | 'metadata'> {
+  /** `2026-11-21 12:00:00.123456` in UTC (fraction without trailing zeros, or none). */
+  created_at_utc: string;
   /** As Postgres writes jsonb (`{"a": 1, "b": [2, 3]}`), or null. */
   metadata: string | null;
-  json_tail: string;
 }
 
 /**
- * The JSON text of a rendered entry: the JSON of `toAuditEntry(row)` of the same entry, its
- * metadata with jsonb's spaces taken out (`compactJson`).
+ * The JSON text of an entry read as text: the bytes `JSON.stringify(toAuditEntry(row))` gives
+ * of the same entry (the audit-log e2e suite holds the two together), written without a Date,
+ * JSON.parse or an intermediate object. The metadata is jsonb's text without its spaces
+ * (`compactJson`).
  */
-export function renderedAuditEntryJson(row: RenderedAuditRow): string {
-  return row.json_head + (row.metadata === null ? 'null' : compactJson(row.metadata)) + row.json_tail;
+export function auditEntryJson(row: AuditTextRow): string {
+  let json = `{"id":"${row.id}","createdAt":"${isoMillis(row.created_at_utc)}","action":${JSON.stringify(row.action)},"category":${JSON.stringify(row.category)},"actorType":${JSON.stringify(row.actor_type)},"actorName":${JSON.stringify(row.actor_name)},"summary":${JSON.stringify(row.summary)},"metadata":${row.metadata === null ? 'null' : compactJson(row.metadata)}`;
+  if (row.actor_id !== null) json += `,"actorId":${JSON.stringify(row.actor_id)}`;
+  if (row.target_type !== null && row.target_id !== null) {
+    json += `,"targetType":${JSON.stringify(row.target_type)},"targetId":${JSON.stringify(row.target_id)},"targetName":${JSON.stringify(row.target_name ?? '')}`;
+  }
+  if (row.ip_address !== null) json += `,"ipAddress":${JSON.stringify(row.ip_address)}`;
+  return json + '}';
+}
+
+const UTC_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,6})?$/;
+
+/**
+ * `2026-11-21 12:00:00.123456` (a UTC timestamp as Postgres writes it) as `toISOString` writes
+ * the same instant: `2026-11-21T12:00:00.123Z`, milliseconds truncated as a Date keeps them.
+ */
+export function isoMillis(utc: string): string {
+  if (!UTC_TIMESTAMP.test(utc)) throw new Error(`not a UTC timestamp of four-digit years: ${utc}`);
+  const fraction = utc.length > 20 ? utc.slice(20, 23) : '';
+  return `${utc.slice(0, 10)}T${utc.slice(11, 19)}.${fraction.padEnd(3, '0')}Z`;
 }
 
 export function toAuditEntry(row: AuditEntryRow): AuditEntryResponse {

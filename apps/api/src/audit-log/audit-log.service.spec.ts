@@ -11,10 +11,10 @@ function row(seq: number, n: number, hit: boolean) {
   return { id: `e${seq}`, created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, seq)), seq: String(seq), hit, n: String(n) };
 }
 
-/** An entry as a page query returns it rendered (the JSON is the entry's, shortened). */
-function rendered(seq: number) {
-  const createdAt = new Date(Date.UTC(2026, 0, 1, 0, 0, 0, seq)).toISOString();
-  return { seq: String(seq), created_at_iso: createdAt, json_head: `{"id":"e${seq}","metadata":`, metadata: `{"seq": ${seq}}`, json_tail: '}' };
+/** An entry as a page query returns it (instant and metadata as text). */
+function textRow(seq: number) {
+  const { created_at, ...rest } = entry(seq);
+  return { ...rest, created_at_utc: created_at.toISOString().replace('T', ' ').replace('Z', ''), metadata: `{"seq": ${seq}}` };
 }
 
 /** An entry as a search query returns it. */
@@ -91,7 +91,7 @@ describe('AuditLogService search walk', () => {
 describe('AuditLogService first page', () => {
   it('reads the first page and its snapshot in one statement, and puts the snapshot in the cursor', async () => {
     const calls: { sql: string; params: unknown[] }[] = [];
-    const rows = [3, 2, 1].map((seq) => ({ ...rendered(seq), snapshot: '7' }));
+    const rows = [3, 2, 1].map((seq) => ({ ...textRow(seq), snapshot: '7' }));
     const dataSource = {
       query: async (sql: string, params: unknown[]) => {
         calls.push({ sql, params });
@@ -102,14 +102,15 @@ describe('AuditLogService first page', () => {
     const answer = await service.list(ORG, { limit: '2' });
     expect(calls).toHaveLength(1);
     expect(calls[0].sql).toContain('audit_log_heads');
-    expect(calls[0].sql).toContain('json_head');
+    expect(calls[0].sql).toContain('created_at_utc');
     expect(calls[0].params).toEqual([ORG, 3]);
     const page = answer.parse();
-    expect(answer.text).toBe(`{"entries":[{"id":"e3","metadata":{"seq":3}},{"id":"e2","metadata":{"seq":2}}],"nextCursor":${JSON.stringify(page.nextCursor)}}`);
+    expect(page.entries.map((e) => [e.id, e.metadata])).toEqual([['e3', { seq: 3 }], ['e2', { seq: 2 }]]);
+    expect(page.entries[0]).not.toHaveProperty('snapshot');
     // The next page is read at the snapshot the first one saw, after its last entry.
     await service.list(ORG, { limit: '2', cursor: page.nextCursor });
     expect(calls).toHaveLength(2);
-    expect(calls[1].params).toEqual([ORG, '7', rows[1].created_at_iso, '2', 3]);
+    expect(calls[1].params).toEqual([ORG, '7', entry(2).created_at.toISOString(), '2', 3]);
   });
 });
 
@@ -118,8 +119,8 @@ describe('AuditLogService rules, over a fake repository', () => {
 
   function setUp(overrides: Partial<Record<keyof AuditLogRepository, jest.Mock>> = {}) {
     const repository = {
-      firstPage: jest.fn(async () => [3, 2, 1].map((seq) => ({ ...rendered(seq), snapshot: '3' }))),
-      renderedPage: jest.fn(async () => [rendered(1)]),
+      firstPage: jest.fn(async () => [3, 2, 1].map((seq) => ({ ...textRow(seq), snapshot: '3' }))),
+      textPage: jest.fn(async () => [textRow(1)]),
       page: jest.fn(async () => [entry(1)]),
       snapshot: jest.fn(async () => '3'),
       prefixWords: jest.fn(async () => []),
@@ -150,9 +151,9 @@ describe('AuditLogService rules, over a fake repository', () => {
       code: 'VALIDATION_FAILED',
       message: 'cursor: belongs to a walk with different parameters; repeat them unchanged',
     });
-    expect(repository.renderedPage).not.toHaveBeenCalled();
+    expect(repository.textPage).not.toHaveBeenCalled();
     await service.list(ORG, { limit: '2', category: 'interrupt', cursor: nextCursor });
-    expect(repository.renderedPage).toHaveBeenCalledWith(ORG, expect.anything(), '3', { createdAt: rendered(2).created_at_iso, seq: '2' }, 3);
+    expect(repository.textPage).toHaveBeenCalledWith(ORG, expect.anything(), '3', { createdAt: entry(2).created_at.toISOString(), seq: '2' }, 3);
   });
 
   it('answers nothing, without a search, when a word prefix matches no word of the organisation', async () => {

@@ -15,8 +15,11 @@ import {
 } from '@interlock/audit';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
-import { AuditEntryResponse, AuditEntryRow, AuditLogPage, renderedAuditEntryJson, toAuditEntry } from './audit-entry.response';
+import { AuditEntryResponse, AuditEntryRow, AuditLogPage, AuditTextRow, auditEntryJson, isoMillis, toAuditEntry } from './audit-entry.response';
 import { AuditLogRepository } from './audit-log.repository';
+
+const textPosition = (row: AuditTextRow): AuditPosition => ({ createdAt: isoMillis(row.created_at_utc), seq: String(row.seq) });
+const entryPosition = (row: AuditEntryRow): AuditPosition => ({ createdAt: row.created_at.toISOString(), seq: String(row.seq) });
 
 /** SPEC §10: the CSV export holds at most the 5,000 most recent matching entries. */
 export const AUDIT_EXPORT_MAX = 5000;
@@ -38,8 +41,9 @@ export class AuditLogService {
 
   /**
    * One page of a walk (SPEC §7): newest first, snapshot-bound, with an opaque next cursor. The
-   * answer is its JSON text: a page without words is read rendered by Postgres, a search's
-   * entries are serialised here; either way the bytes `JSON.stringify` gives of the page.
+   * answer is its JSON text: a page without words is read as text and written out directly
+   * (`auditEntryJson`), a search's entries are serialised; either way the bytes
+   * `JSON.stringify` gives of the page.
    */
   async list(organisationId: string, raw: Record<string, unknown>): Promise<JsonText<AuditLogPage>> {
     const query = this.parse(raw);
@@ -57,31 +61,30 @@ export class AuditLogService {
     } else if (query.filter.words.length === 0) {
       // The agents' common read: the first page and its snapshot in one round trip.
       const rows = await this.entries.firstPage(organisationId, query.filter, query.limit + 1);
-      return this.page(organisationId, rows[0]?.snapshot ?? '0', digest, query.limit, rows, renderedAuditEntryJson);
+      return this.page(organisationId, rows[0]?.snapshot ?? '0', digest, query.limit, rows, textPosition, auditEntryJson);
     } else {
       snapshot = await this.entries.snapshot(organisationId);
     }
     if (query.filter.words.length === 0) {
-      const rows = await this.entries.renderedPage(organisationId, query.filter, snapshot, after, query.limit + 1);
-      return this.page(organisationId, snapshot, digest, query.limit, rows, renderedAuditEntryJson);
+      const rows = await this.entries.textPage(organisationId, query.filter, snapshot, after, query.limit + 1);
+      return this.page(organisationId, snapshot, digest, query.limit, rows, textPosition, auditEntryJson);
     }
     const rows = await this.rows(organisationId, query.filter, snapshot, after, query.limit + 1);
-    const positioned = rows.map((row) => Object.assign(row, { created_at_iso: row.created_at.toISOString() }));
-    return this.page(organisationId, snapshot, digest, query.limit, positioned, (row) => JSON.stringify(toAuditEntry(row)));
+    return this.page(organisationId, snapshot, digest, query.limit, rows, entryPosition, (row) => JSON.stringify(toAuditEntry(row)));
   }
 
   /** The page's JSON text from up to `limit + 1` rows (one more: there is a next page). */
-  private page<R extends { created_at_iso: string; seq: string }>(
+  private page<R>(
     organisationId: string,
     snapshot: string,
     digest: string,
     limit: number,
     rows: R[],
+    position: (row: R) => AuditPosition,
     json: (row: R) => string,
   ): JsonText<AuditLogPage> {
     const last = rows.length > limit ? rows[limit - 1] : undefined;
-    const nextCursor =
-      last === undefined ? null : this.cursors.encode(organisationId, { createdAt: last.created_at_iso, seq: String(last.seq), snapshot, digest });
+    const nextCursor = last === undefined ? null : this.cursors.encode(organisationId, { ...position(last), snapshot, digest });
     let entries = '';
     for (let i = 0; i < rows.length && i < limit; i++) entries += (i === 0 ? '' : ',') + json(rows[i]);
     return new JsonText(`{"entries":[${entries}],"nextCursor":${JSON.stringify(nextCursor)}}`);

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { call, createKey, signUp } from '../scripts/with-service.mjs';
-import { benchDatabase, build, machine, root, startService, writeSection } from './bench-support.mjs';
+import { benchDatabase, build, machine, root, seedAuditEntries, startService, writeSection } from './bench-support.mjs';
 
 const TOTAL = Number(process.argv[2] ?? 100_000);
 const BATCH = 1_000;
@@ -22,24 +22,6 @@ const PEPPER = 'bench-pepper-0123456789-0123456789-01234';
 
 function log(message) {
   console.error(`[bench:sdk-pagination] ${message}`);
-}
-
-/** One row per entry, as the audit writer would write an interrupt being opened. */
-async function seed(db, organisationId, keyId, total) {
-  for (let done = 0; done < total; done += BATCH) {
-    const rows = Math.min(BATCH, total - done);
-    await db.query(
-      `INSERT INTO audit_log_entries (organisation_id, id, action, category, actor_type, actor_id, actor_name,
-         target_type, target_id, target_name, summary, metadata, ip_address)
-       SELECT $1, gen_random_uuid(), 'interrupt.created', 'interrupt', 'api_key', $2, 'bench',
-         'interrupt', gen_random_uuid()::text, 'Deploy build ' || ($3 + g),
-         'Interrupt Deploy build ' || ($3 + g) || ' opened by key bench',
-         jsonb_build_object('externalId', 'run-' || ($3 + g), 'actionRequests', jsonb_build_array('deploy')),
-         '127.0.0.1'
-       FROM generate_series(1, $4::int) AS g`,
-      [organisationId, keyId, done, rows],
-    );
-  }
 }
 
 function median(values) {
@@ -172,7 +154,7 @@ try {
   client = new pg.Client({ connectionString: db.url });
   await client.connect();
   const seeding = performance.now();
-  await seed(client, me.organisationId, key.id, TOTAL);
+  await seedAuditEntries(client, me.organisationId, key.id, TOTAL, { batch: BATCH, vacuum: false });
   const seedSeconds = (performance.now() - seeding) / 1000;
   const [{ n, chained }] = (
     await client.query(

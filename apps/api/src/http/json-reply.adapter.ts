@@ -41,14 +41,7 @@ export class JsonReplyExpressAdapter extends ExpressAdapter {
       }
       return super.reply(response, body, statusCode);
     }
-    if (body instanceof JsonText) {
-      const bytes = Buffer.from(body.text);
-      response.setHeader('Content-Type', 'application/json; charset=utf-8');
-      response.setHeader('Content-Length', String(bytes.length));
-      response.end(bytes);
-      return response;
-    }
-    const json = JSON.stringify(body) as string | undefined;
+    const json = body instanceof JsonText ? body.text : (JSON.stringify(body) as string | undefined);
     if (json === undefined) return super.reply(response, body, statusCode);
     response.setHeader('Content-Type', 'application/json; charset=utf-8');
     response.setHeader('Content-Length', String(Buffer.byteLength(json)));

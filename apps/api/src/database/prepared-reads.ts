@@ -1,11 +1,32 @@
-import { createHash } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import type { Queryable } from './query-rows.util';
+import { PreparedStatement, type StatementExecution, type StatementResult } from './prepared-statement';
 
 /** A transaction's raw `query`, as TypeORM's EntityManager types it (the caller names the rows). */
 export interface TransactionQueries extends Queryable {
   query<T = unknown>(sql: string, parameters?: unknown[]): Promise<T>;
+}
+
+/**
+ * A statement by name on a connection of the pool: pg-pool's `query` checks one out, sets the
+ * execution's callback, and releases the connection when it answers. Parameters the execution
+ * does not take as they are go through the driver's own `Query`.
+ */
+function runOnPool(pool: Pool, statement: PreparedStatement, params: unknown[]): Promise<StatementResult> {
+  const execution = statement.execution(params);
+  if (execution === undefined) return pool.query({ name: statement.name, text: statement.text, values: params });
+  return (pool as unknown as { query(e: StatementExecution): Promise<StatementResult> }).query(execution);
+}
+
+/** The same on a transaction's connection, which stays checked out. */
+function runOnClient(client: PoolClient, statement: PreparedStatement, params: unknown[]): Promise<StatementResult> {
+  const execution = statement.execution(params);
+  if (execution === undefined) return client.query({ name: statement.name, text: statement.text, values: params });
+  return new Promise((resolve, reject) => {
+    execution.callback = (error, result) => (error ? reject(error) : resolve(result as StatementResult));
+    client.query(execution);
+  });
 }
 
 /** Distinct statements prepared at most (each connection keeps each one it ran). */
@@ -15,7 +36,8 @@ const MAX_STATEMENTS = 500;
  * The hot reads (an interrupt, an audit page) as named prepared statements on the data source's
  * own pool: Postgres parses and plans each statement once per connection instead of once per
  * request — for the interrupt read, about four times the statement's own cost on this machine
- * (issue 14, BENCHMARKS.md). Rows and errors are as `dataSource.query` gives them: the driver's
+ * (issue 14, BENCHMARKS.md). Each runs as a `PreparedStatement`'s execution, described once and
+ * then Bind/Execute/Sync only. Rows and errors are as `dataSource.query` gives them: the driver's
  * rows, and a failed statement as TypeORM's `QueryFailedError` carrying the driver's error.
  *
  * Named statements live in a server session, so they are used only when the pool's connections
@@ -24,7 +46,7 @@ const MAX_STATEMENTS = 500;
  * There, and past MAX_STATEMENTS distinct texts, statements run unnamed through TypeORM.
  */
 export class PreparedReads {
-  private readonly names = new Map<string, string>();
+  private readonly statements = new Map<string, PreparedStatement>();
   private readonly pool: Pool | undefined;
 
   constructor(
@@ -39,10 +61,10 @@ export class PreparedReads {
   }
 
   async query<T>(sql: string, params: unknown[]): Promise<T[]> {
-    const name = this.pool === undefined ? undefined : this.nameOf(sql);
-    if (this.pool === undefined || name === undefined) return this.dataSource.query(sql, params);
+    const statement = this.pool === undefined ? undefined : this.statementOf(sql);
+    if (this.pool === undefined || statement === undefined) return this.dataSource.query(sql, params);
     try {
-      const result = await this.pool.query({ name, text: sql, values: params });
+      const result = await runOnPool(this.pool, statement, params);
       return result.rows as T[];
     } catch (error) {
       throw new QueryFailedError(sql, params, error as Error);
@@ -60,10 +82,10 @@ export class PreparedReads {
     return {
       query: async <T>(sql: string, params: unknown[] = []): Promise<T> => {
         const client = runner.databaseConnection;
-        const name = params.length === 0 ? undefined : this.nameOf(sql);
-        if (name === undefined || client === undefined || runner.isReleased) return tx.query<T>(sql, params);
+        const statement = params.length === 0 ? undefined : this.statementOf(sql);
+        if (statement === undefined || client === undefined || runner.isReleased) return tx.query<T>(sql, params);
         try {
-          const raw = await client.query({ name, text: sql, values: params });
+          const raw = await runOnClient(client, statement, params);
           return (raw.command === 'UPDATE' || raw.command === 'DELETE' ? [raw.rows, raw.rowCount] : raw.rows) as T;
         } catch (error) {
           throw new QueryFailedError(sql, params, error as Error);
@@ -72,14 +94,14 @@ export class PreparedReads {
     };
   }
 
-  /** One name per statement text (the driver refuses a name reused for another text). */
-  private nameOf(sql: string): string | undefined {
-    let name = this.names.get(sql);
-    if (name === undefined) {
-      if (this.names.size >= MAX_STATEMENTS) return undefined;
-      name = `interlock_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`;
-      this.names.set(sql, name);
+  /** One statement, and so one name, per text (the driver refuses a name reused for another text). */
+  private statementOf(sql: string): PreparedStatement | undefined {
+    let statement = this.statements.get(sql);
+    if (statement === undefined) {
+      if (this.statements.size >= MAX_STATEMENTS) return undefined;
+      statement = new PreparedStatement(sql);
+      this.statements.set(sql, statement);
     }
-    return name;
+    return statement;
   }
 }

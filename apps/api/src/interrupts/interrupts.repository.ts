@@ -38,6 +38,22 @@ function detailColumns(include: ReadonlySet<InterruptInclude>): string {
   return [INTERRUPT_COLUMNS, ...INTERRUPT_INCLUDES.filter((x) => include.has(x)).map((x) => INCLUDE_COLUMNS[x])].join(',');
 }
 
+/**
+ * The detail read's statement for each set of includes, built once: a prepared read is looked up
+ * by its text, and a text built per request is hashed again on every lookup.
+ */
+const DETAIL_STATEMENTS = new Map<string, string>();
+
+function detailStatement(include: ReadonlySet<InterruptInclude>): string {
+  const key = include.size === 0 ? '' : INTERRUPT_INCLUDES.filter((x) => include.has(x)).join();
+  let sql = DETAIL_STATEMENTS.get(key);
+  if (sql === undefined) {
+    sql = `SELECT ${detailColumns(include)} FROM interrupts i WHERE i.organisation_id = $1 AND i.id = $2`;
+    DETAIL_STATEMENTS.set(key, sql);
+  }
+  return sql;
+}
+
 export interface NewInterrupt {
   id: string;
   title: string;
@@ -101,11 +117,7 @@ export class InterruptsRepository {
 
   /** One interrupt with its decisions and, when asked, its linked session and history — one statement. */
   async readDetail(db: Queryable, organisationId: string, id: string, include: ReadonlySet<InterruptInclude>): Promise<InterruptDetailRow | undefined> {
-    const [row] = await queryRows<InterruptDetailRow>(
-      db,
-      `SELECT ${detailColumns(include)} FROM interrupts i WHERE i.organisation_id = $1 AND i.id = $2`,
-      [organisationId, id],
-    );
+    const [row] = await queryRows<InterruptDetailRow>(db, detailStatement(include), [organisationId, id]);
     return row;
   }
 

@@ -1,0 +1,135 @@
+import { PreparedStatement, StatementResult } from './prepared-statement';
+
+/** The messages an execution writes, as node-postgres' Connection would send them. */
+function fakeConnection() {
+  const sent: string[] = [];
+  return {
+    sent,
+    stream: { cork: () => sent.push('cork'), uncork: () => sent.push('uncork') },
+    parsedStatements: {} as Record<string, string | undefined>,
+    submittedNamedStatements: {} as Record<string, string | undefined>,
+    parse: (m: { name: string }) => sent.push(`parse ${m.name}`),
+    bind: (m: { statement: string; values: (string | null)[] }) => sent.push(`bind ${m.statement} ${JSON.stringify(m.values)}`),
+    describe: () => sent.push('describe'),
+    execute: () => sent.push('execute'),
+    sync: () => sent.push('sync'),
+    sendCopyFail: () => sent.push('copy-fail'),
+  };
+}
+
+const INT4 = 23;
+const TEXT = 25;
+const JSONB = 3802;
+
+function settled(statement: PreparedStatement, params: unknown[]) {
+  const execution = statement.execution(params);
+  if (!execution) throw new Error('no execution');
+  const results: { error: Error | null; result?: StatementResult }[] = [];
+  execution.callback = (error, result) => results.push({ error, result });
+  return { execution, results };
+}
+
+describe('PreparedStatement', () => {
+  it('parses once per connection and describes only until one execution has been described', () => {
+    const statement = new PreparedStatement('SELECT $1::int AS n');
+    const conn = fakeConnection();
+    const first = settled(statement, [1]);
+    first.execution.submit(conn);
+    expect(conn.sent).toEqual(['cork', `parse ${statement.name}`, `bind ${statement.name} ["1"]`, 'describe', 'execute', 'sync', 'uncork']);
+    // The client records the parse when Postgres completes it.
+    conn.parsedStatements[statement.name] = statement.text;
+    first.execution.handleRowDescription({ fields: [{ name: 'n', dataTypeID: INT4 }] });
+    first.execution.handleDataRow({ fields: ['1'] });
+    first.execution.handleCommandComplete({ text: 'SELECT 1' });
+    first.execution.handleReadyForQuery();
+    expect(first.results).toEqual([{ error: null, result: { command: 'SELECT', rowCount: 1, rows: [{ n: 1 }] } }]);
+
+    conn.sent.length = 0;
+    const second = settled(statement, [2]);
+    second.execution.submit(conn);
+    expect(conn.sent).toEqual(['cork', `bind ${statement.name} ["2"]`, 'execute', 'sync', 'uncork']);
+    second.execution.handleDataRow({ fields: ['2'] });
+    second.execution.handleCommandComplete({ text: 'SELECT 1' });
+    second.execution.handleReadyForQuery();
+    expect(second.results[0].result?.rows).toEqual([{ n: 2 }]);
+
+    // Another connection parses it, but no longer asks for the description.
+    const other = fakeConnection();
+    settled(statement, [3]).execution.submit(other);
+    expect(other.sent).toEqual(['cork', `parse ${statement.name}`, `bind ${statement.name} ["3"]`, 'execute', 'sync', 'uncork']);
+  });
+
+  it('learns that a statement returns no rows when its description brings none', () => {
+    const statement = new PreparedStatement('UPDATE t SET a = $1');
+    const conn = fakeConnection();
+    const first = settled(statement, ['x']);
+    first.execution.submit(conn);
+    first.execution.handleCommandComplete({ text: 'UPDATE 3' });
+    first.execution.handleReadyForQuery();
+    expect(first.results).toEqual([{ error: null, result: { command: 'UPDATE', rowCount: 3, rows: [] } }]);
+    conn.sent.length = 0;
+    settled(statement, ['y']).execution.submit(conn);
+    expect(conn.sent).not.toContain('describe');
+  });
+
+  it('decodes each column with the driver parser for its type, and nulls as null', () => {
+    const statement = new PreparedStatement('SELECT a, b, c');
+    const { execution, results } = settled(statement, []);
+    execution.submit(fakeConnection());
+    execution.handleRowDescription({
+      fields: [
+        { name: 'a', dataTypeID: INT4 },
+        { name: 'b', dataTypeID: TEXT },
+        { name: 'c', dataTypeID: JSONB },
+      ],
+    });
+    execution.handleDataRow({ fields: ['7', '7', '{"k": [1]}'] });
+    execution.handleDataRow({ fields: [null, null, null] });
+    execution.handleCommandComplete({ text: 'SELECT 2' });
+    execution.handleReadyForQuery();
+    expect(results[0].result?.rows).toEqual([
+      { a: 7, b: '7', c: { k: [1] } },
+      { a: null, b: null, c: null },
+    ]);
+  });
+
+  it('reports a row it cannot decode at the end of the answer, once', () => {
+    const statement = new PreparedStatement('SELECT c');
+    const { execution, results } = settled(statement, []);
+    execution.submit(fakeConnection());
+    execution.handleRowDescription({ fields: [{ name: 'c', dataTypeID: JSONB }] });
+    execution.handleDataRow({ fields: ['{not json'] });
+    expect(results).toEqual([]);
+    execution.handleDataRow({ fields: ['{}'] });
+    execution.handleCommandComplete({ text: 'SELECT 2' });
+    execution.handleReadyForQuery();
+    execution.handleError(new Error('late'));
+    expect(results).toHaveLength(1);
+    expect(results[0].error).toBeInstanceOf(SyntaxError);
+  });
+
+  it('reports a server error once', () => {
+    const { execution, results } = settled(new PreparedStatement('SELECT 1 WHERE $1'), [true]);
+    execution.submit(fakeConnection());
+    const error = new Error('boom');
+    execution.handleError(error);
+    execution.handleReadyForQuery();
+    expect(results).toEqual([{ error }]);
+  });
+
+  it('takes strings, finite numbers, booleans, bigints and nulls; anything else is left to the driver', () => {
+    const statement = new PreparedStatement('SELECT $1, $2, $3, $4, $5, $6');
+    const conn = fakeConnection();
+    statement.execution(['a', 1.5, true, 10n, null, undefined])?.submit(conn);
+    expect(conn.sent).toContain(`bind ${statement.name} ["a","1.5","true","10",null,null]`);
+    for (const other of [[['a']], [new Date(0)], [{ a: 1 }], [Buffer.from('x')], [Number.NaN]]) {
+      expect(statement.execution(other)).toBeUndefined();
+    }
+  });
+
+  it('names a statement by its text', () => {
+    expect(new PreparedStatement('SELECT 1').name).toBe(new PreparedStatement('SELECT 1').name);
+    expect(new PreparedStatement('SELECT 1').name).not.toBe(new PreparedStatement('SELECT 2').name);
+    expect(new PreparedStatement('SELECT 1').name).toMatch(/^interlock_[0-9a-f]{24}$/);
+  });
+});

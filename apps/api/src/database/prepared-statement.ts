@@ -1,0 +1,219 @@
+import { createHash } from 'node:crypto';
+import { types, type Submittable } from 'pg';
+
+/**
+ * The part of node-postgres' `Connection` a statement is written with: its extended-protocol
+ * messages and its record of the statements parsed on it (what pg's own `Query` and pg-cursor
+ * use; the typings leave the record out).
+ */
+interface WireConnection {
+  stream: { cork?(): void; uncork?(): void };
+  parsedStatements: Record<string, string | undefined>;
+  submittedNamedStatements: Record<string, string | undefined>;
+  parse(message: { name: string; text: string }): void;
+  bind(message: { statement: string; values: (string | null)[] }): void;
+  describe(message: { type: 'P'; name: string }): void;
+  execute(message: Record<string, never>): void;
+  sync(): void;
+  sendCopyFail(message: string): void;
+}
+
+interface FieldDescription {
+  name: string;
+  dataTypeID: number;
+  format?: string;
+}
+
+/** How one statement's rows are read: its columns' names and text parsers, in order. */
+class RowShape {
+  private readonly names: string[];
+  private readonly parsers: ((text: string) => unknown)[];
+
+  constructor(fields: readonly FieldDescription[]) {
+    this.names = fields.map((f) => f.name);
+    // The driver's own parsers for each type, as its `Result` picks them (text results).
+    this.parsers = fields.map((f) => types.getTypeParser(f.dataTypeID, (f.format ?? 'text') as 'text'));
+  }
+
+  /** A row as the driver builds it: one property per column, in order (a later duplicate name wins). */
+  row(values: readonly (string | null)[]): Record<string, unknown> {
+    if (values.length !== this.names.length) throw new Error(`a row of ${values.length} columns where ${this.names.length} were described`);
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < values.length; i++) {
+      const value = values[i];
+      row[this.names[i]] = value === null ? null : this.parsers[i](value);
+    }
+    return row;
+  }
+}
+
+/** A statement's rows and the command tag's counts, as the driver's `Result` has them. */
+export interface StatementResult {
+  command: string | null;
+  rowCount: number | null;
+  rows: Record<string, unknown>[];
+}
+
+const COMMAND_TAG = /^([A-Za-z]+)(?: (\d+))?(?: (\d+))?/;
+
+/**
+ * A statement prepared by name on every connection that runs it. The first execution asks
+ * Postgres to describe its result; every later one, on any connection, reuses that description,
+ * so an execution is Bind, Execute and Sync only — no RowDescription for the server to send and
+ * the driver to parse again, and rows decoded with parsers chosen once (issue 14: about 12 µs of
+ * the interrupt read's ~300 went to re-describing its 17 columns and copying a prototype row).
+ *
+ * The description stays valid for as long as the statement runs: a schema change that alters
+ * its result makes Postgres refuse the prepared statement ("cached plan must not change result
+ * type"), as it would without this.
+ */
+export class PreparedStatement {
+  readonly name: string;
+  /** Undefined until an execution is described; `null`: the statement returns no rows. */
+  private shape: RowShape | null | undefined;
+
+  constructor(readonly text: string) {
+    this.name = `interlock_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+  }
+
+  /**
+   * One execution with these parameters, to hand to `client.query` or `pool.query` (a
+   * node-postgres Submittable), or undefined when a parameter is not a string, number, boolean or
+   * null: those go through the driver's own value conversion (`query({ name, text, values })`).
+   */
+  execution(params: readonly unknown[]): StatementExecution | undefined {
+    const values: (string | null)[] = new Array(params.length);
+    for (let i = 0; i < params.length; i++) {
+      const p = params[i];
+      if (p === null || p === undefined) values[i] = null;
+      else if (typeof p === 'string') values[i] = p;
+      else if ((typeof p === 'number' && Number.isFinite(p)) || typeof p === 'boolean' || typeof p === 'bigint') values[i] = String(p);
+      else return undefined;
+    }
+    return new StatementExecution(this, values);
+  }
+
+  /** @internal */
+  get described(): boolean {
+    return this.shape !== undefined;
+  }
+
+  /** @internal The description of the first execution that asked for it. */
+  learn(fields: readonly FieldDescription[] | null): void {
+    this.shape ??= fields === null ? null : new RowShape(fields);
+  }
+
+  /** @internal */
+  row(values: readonly (string | null)[]): Record<string, unknown> {
+    if (!this.shape) throw new Error(`a row from statement ${this.name}, described as returning none`);
+    return this.shape.row(values);
+  }
+}
+
+/**
+ * One execution of a PreparedStatement: what node-postgres' client drives through the extended
+ * protocol (it calls `submit`, then a handler per message, and reads `name` and `text` when the
+ * statement's Parse completes or fails). `callback` is set by the client or the pool.
+ */
+export class StatementExecution implements Submittable {
+  callback: ((error: Error | null, result?: StatementResult) => void) | undefined;
+  private readonly rows: Record<string, unknown>[] = [];
+  private command: string | null = null;
+  private rowCount: number | null = null;
+  private describing = false;
+  private described = false;
+  private failure: Error | undefined;
+  private settled = false;
+
+  constructor(
+    private readonly statement: PreparedStatement,
+    private readonly values: (string | null)[],
+  ) {}
+
+  get name(): string {
+    return this.statement.name;
+  }
+
+  get text(): string {
+    return this.statement.text;
+  }
+
+  submit(connection: unknown): void {
+    const wire = connection as WireConnection;
+    const { name, text } = this.statement;
+    wire.stream.cork?.();
+    try {
+      if (wire.parsedStatements[name] === undefined && wire.submittedNamedStatements[name] === undefined) {
+        wire.parse({ name, text });
+        wire.submittedNamedStatements[name] = text;
+      }
+      wire.bind({ statement: name, values: this.values });
+      if (!this.statement.described) {
+        this.describing = true;
+        wire.describe({ type: 'P', name: '' });
+      }
+      wire.execute({});
+      wire.sync();
+    } finally {
+      wire.stream.uncork?.();
+    }
+  }
+
+  handleRowDescription(message: { fields: FieldDescription[] }): void {
+    this.described = true;
+    this.statement.learn(message.fields);
+  }
+
+  handleDataRow(message: { fields: (string | null)[] }): void {
+    if (this.failure) return;
+    try {
+      this.rows.push(this.statement.row(message.fields));
+    } catch (error) {
+      // As the driver does: the rest of the answer is read, and the error reported at its end.
+      this.failure = error as Error;
+    }
+  }
+
+  handleCommandComplete(message: { text: string }): void {
+    const tag = COMMAND_TAG.exec(message.text);
+    if (!tag) return;
+    this.command = tag[1];
+    const count = tag[3] ?? tag[2];
+    if (count !== undefined) this.rowCount = Number.parseInt(count, 10);
+  }
+
+  // Not sent for a non-empty statement executed to its end (no row limit).
+  handleEmptyQuery(): void {
+    return undefined;
+  }
+
+  handlePortalSuspended(): void {
+    return undefined;
+  }
+
+  handleCopyInResponse(connection: unknown): void {
+    (connection as WireConnection).sendCopyFail('No source stream defined');
+  }
+
+  handleCopyData(): void {
+    return undefined;
+  }
+
+  handleError(error: Error): void {
+    this.settle(this.failure ?? error);
+  }
+
+  handleReadyForQuery(): void {
+    if (this.failure) return this.settle(this.failure);
+    // Described, and no RowDescription came: a statement that returns no rows (NoData).
+    if (this.describing && !this.described) this.statement.learn(null);
+    this.settle(null);
+  }
+
+  private settle(error: Error | null): void {
+    if (this.settled) return;
+    this.settled = true;
+    if (error) this.callback?.(error);
+    else this.callback?.(null, { command: this.command, rowCount: this.rowCount, rows: this.rows });
+  }
+}

@@ -1,0 +1,93 @@
+import { DataSource, QueryFailedError } from 'typeorm';
+import { createDataSource } from '../src/database/data-source';
+import { PreparedReads } from '../src/database/prepared-reads';
+import { createTestDatabase, TestDatabase } from './support/test-database';
+
+// PreparedReads runs its statements through its own node-postgres Submittable (StatementExecution):
+// described once, then Bind/Execute/Sync only. Its rows must be the driver's, value for value.
+describe('prepared reads on Postgres', () => {
+  let db: TestDatabase;
+  let ds: DataSource;
+  let reads: PreparedReads;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    ds = createDataSource({ url: db.url, poolSize: 3 });
+    await ds.initialize();
+    reads = new PreparedReads(ds, true);
+    await ds.query(`
+      CREATE TABLE things (
+        id uuid PRIMARY KEY, name text, size int, big bigint, ratio numeric, ok boolean, at timestamptz,
+        doc jsonb, raw json, tags text[], born date)`);
+    await ds.query(
+      `INSERT INTO things VALUES
+         ('9b2d1f8e-5a6c-4e7b-8d9f-0a1b2c3d4e5f', 'Ünïcødé "quoted" \\ 🎉', 42, 9007199254740993, 1.50, true,
+          '2026-11-21 10:00:00.123456+00', '{"b": [1, 2.5, null], "a": {"c": "d"}}', '{"z": 1,  "y": 2}', '{x,"y z"}', '2026-01-02'),
+         ('1c2d3e4f-5a6b-4c7d-8e9f-a0b1c2d3e4f5', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)`,
+    );
+  });
+  afterAll(async () => {
+    await ds.destroy();
+    await db.drop();
+  });
+
+  const SELECT_ALL = `SELECT id, name, size, big, ratio, ok, at, doc, raw, tags, born, size AS size FROM things WHERE id = ANY(ARRAY[$1, $2]::uuid[]) ORDER BY id`;
+  const ids = ['9b2d1f8e-5a6c-4e7b-8d9f-0a1b2c3d4e5f', '1c2d3e4f-5a6b-4c7d-8e9f-a0b1c2d3e4f5'];
+
+  it('gives the rows the driver gives, on the described execution and on every one after it, on every connection', async () => {
+    const expected = await ds.query(SELECT_ALL, ids);
+    expect(expected).toHaveLength(2);
+    expect(expected[1].at).toBeInstanceOf(Date);
+    expect(expected[1].doc).toEqual({ a: { c: 'd' }, b: [1, 2.5, null] });
+    // Enough executions at once that each of the pool's connections parses the statement, and
+    // most run without describing it.
+    const runs = await Promise.all(Array.from({ length: 12 }, () => reads.query(SELECT_ALL, ids)));
+    for (const rows of runs) {
+      expect(rows).toEqual(expected);
+      expect(rows.map((r) => Object.keys(r as object))).toEqual(expected.map((r: object) => Object.keys(r)));
+    }
+  });
+
+  it('answers a statement with no rows, and one that returns none, with an empty list', async () => {
+    expect(await reads.query(`SELECT id FROM things WHERE id = $1`, ['00000000-0000-4000-8000-000000000000'])).toEqual([]);
+    expect(await reads.query(`SELECT id FROM things WHERE id = $1`, ['00000000-0000-4000-8000-000000000000'])).toEqual([]);
+    const rows = await ds.transaction((tx) => reads.within(tx).query(`UPDATE things SET size = size WHERE id = $1`, [ids[0]]));
+    expect(rows).toEqual([[], 1]);
+    // Described as returning nothing: the second execution skips the description and still answers.
+    expect(await ds.transaction((tx) => reads.within(tx).query(`UPDATE things SET size = size WHERE id = $1`, [ids[1]]))).toEqual([[], 1]);
+  });
+
+  it('takes numbers, booleans and nulls as the driver does, and hands other parameters to the driver', async () => {
+    const sql = `SELECT $1::int + 1 AS n, $2::boolean AS b, $3::text IS NULL AS missing, $4::text[] AS list`;
+    expect(await reads.query(sql, [41, false, null, ['a', 'b c']])).toEqual([{ n: 42, b: false, missing: true, list: ['a', 'b c'] }]);
+    expect(await reads.query(`SELECT $1::int + 1 AS n, $2::boolean AS b`, [41, true])).toEqual([{ n: 42, b: true }]);
+  });
+
+  it("fails as TypeORM's QueryFailedError with the driver's error, and the connections stay usable", async () => {
+    const sql = `SELECT id FROM things WHERE id = $1`;
+    for (let i = 0; i < 4; i++) {
+      const failure = await reads.query(sql, ['not-a-uuid']).catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(QueryFailedError);
+      expect((failure as QueryFailedError & { driverError: { code: string } }).driverError.code).toBe('22P02');
+    }
+    // A statement that fails to parse, then the same text is never retried as parsed.
+    for (let i = 0; i < 2; i++) {
+      const failure = await reads.query(`SELECT nonsense FROM things WHERE id = $1`, [ids[0]]).catch((e: unknown) => e);
+      expect((failure as QueryFailedError & { driverError: { code: string } }).driverError.code).toBe('42703');
+    }
+    const rows = await Promise.all(Array.from({ length: 6 }, () => reads.query(sql, [ids[0]])));
+    expect(rows).toEqual(Array.from({ length: 6 }, () => [{ id: ids[0] }]));
+  });
+
+  it('fails inside a transaction the way the transaction does, and rolls it back', async () => {
+    const failure = await ds
+      .transaction(async (tx) => {
+        const q = reads.within(tx);
+        await q.query(`UPDATE things SET size = 7 WHERE id = $1`, [ids[0]]);
+        await q.query(`SELECT 1 / $1::int AS x`, [0]);
+      })
+      .catch((e: unknown) => e);
+    expect((failure as QueryFailedError & { driverError: { code: string } }).driverError.code).toBe('22012');
+    expect(await ds.query(`SELECT size FROM things WHERE id = $1`, [ids[0]])).toEqual([{ size: 42 }]);
+  });
+});

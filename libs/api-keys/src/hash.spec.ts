@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { apiKeyHashesEqual, constantTimeEqual, hashApiKey } from './hash';
 
@@ -10,6 +11,15 @@ describe('hashApiKey', () => {
       'bfd1b0b6d3e97cea0195c00800e2a598d140dd6c371777dee140b1dbb0e2cffa',
     );
     expect(hashApiKey(KEY, Buffer.from('pepper'))).toBe(hashApiKey(KEY, 'pepper'));
+  });
+
+  it('is the HMAC under the pepper as given, when the pepper changes between calls', () => {
+    // Lone surrogates included: a string pepper is imported once as its UTF-8 bytes, as createHmac takes it.
+    fc.assert(
+      fc.property(fc.string(), fc.string({ unit: 'binary', minLength: 1 }), (value, pepper) => {
+        expect(hashApiKey(value, pepper)).toBe(createHmac('sha256', pepper).update(value, 'utf8').digest('hex'));
+      }),
+    );
   });
 
   it('is deterministic and 64 hex characters', () => {

@@ -146,6 +146,10 @@ describe('webhook delivery when a process is killed mid-delivery', () => {
     await openInterrupts([doomed.baseUrl], org.key, 10, 2);
     await receiver.until(() => receiver.requests.length >= 1, 10_000);
     const inFlight = receiver.requests[0].headers['webhook-id'];
+    // The endpoint has more than one slot: the others are sent while the first is held. Killed
+    // once they are all recorded, the held one is the only delivery in flight (killed earlier, on
+    // a loaded machine, a delivery answered but not yet recorded was sent twice too).
+    await untilAllSucceeded(db, 9, 60_000);
     doomed.child.kill('SIGKILL');
     await new Promise((resolve) => doomed.child.once('exit', resolve));
 

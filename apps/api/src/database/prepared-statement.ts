@@ -117,7 +117,8 @@ export class PreparedStatement {
  */
 export class StatementExecution implements Submittable {
   callback: ((error: Error | null, result?: StatementResult) => void) | undefined;
-  private readonly rows: Record<string, unknown>[] = [];
+  // Not `rows`: the driver reads a query's `rows` as its rows-per-fetch option.
+  private readonly collected: Record<string, unknown>[] = [];
   private command: string | null = null;
   private rowCount: number | null = null;
   private describing = false;
@@ -167,7 +168,7 @@ export class StatementExecution implements Submittable {
   handleDataRow(message: { fields: (string | null)[] }): void {
     if (this.failure) return;
     try {
-      this.rows.push(this.statement.row(message.fields));
+      this.collected.push(this.statement.row(message.fields));
     } catch (error) {
       // As the driver does: the rest of the answer is read, and the error reported at its end.
       this.failure = error as Error;
@@ -214,6 +215,6 @@ export class StatementExecution implements Submittable {
     if (this.settled) return;
     this.settled = true;
     if (error) this.callback?.(error);
-    else this.callback?.(null, { command: this.command, rowCount: this.rowCount, rows: this.rows });
+    else this.callback?.(null, { command: this.command, rowCount: this.rowCount, rows: this.collected });
   }
 }

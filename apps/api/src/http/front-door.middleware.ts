@@ -29,8 +29,9 @@ export function frontDoorMiddleware(steps: FrontDoorSteps): RequestHandler {
     const state = assignRequestId(req, res);
     log(req, res, state);
     if (methodGate(req, res)) return;
-    const toRoute = () => route(req, res, next);
-    if (isServicePath(req.path)) return jsonBody(req, res, state, toRoute);
-    dashboard(req, res, () => jsonBody(req, res, state, toRoute));
+    // Inline arrows: the bundle names a function held in a variable (esbuild's keepNames, which
+    // tsup's decorator support turns on) with a defineProperty on every request.
+    if (isServicePath(req.path)) return jsonBody(req, res, state, () => route(req, res, next));
+    dashboard(req, res, () => jsonBody(req, res, state, () => route(req, res, next)));
   };
 }

@@ -74,9 +74,9 @@ export function stopper(child) {
  * full speed from one organisation, which the budget (6,000 a minute by default) would refuse.
  * `nodeArgs` go before the script (e.g. `--cpu-prof`, which NODE_OPTIONS refuses).
  */
-export async function startService(env, nodeArgs = []) {
+export async function startService(env, nodeArgs = [], checkout = root) {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, join(root, 'dist/apps/api/main.js')], {
+  const child = spawn(process.execPath, [...nodeArgs, join(checkout, 'dist/apps/api/main.js')], {
     env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', RATE_LIMIT_API_KEY_REQUESTS: '0', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -10,7 +10,11 @@
 // Environment: REQUESTS per measurement (default 40000; the audit pages a quarter of it), ROUNDS
 // (default 2), CONNECTIONS (default 50), LOG_LEVEL of the service (default silent), ONLY (a
 // comma-separated subset of ping,health,whoami,row,interrupt,page,audit; implies BENCH_WRITE=0),
-// BENCH_WRITE=0 to print only.
+// BENCH_WRITE=0 to print only, AUDIT_ENTRIES in the audit log read (default 1000).
+//
+// AGAINST=<another checkout, its service built there>: instead, that build's service and this
+// one's on the same database, their routes measured alternately (the order swapped each round),
+// printed as this build's CPU per request over the other's; nothing is written.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -105,10 +109,43 @@ const interrupt = await (await call('POST', '/api/interrupts', { key, body: BENC
 {
   const client = new pg.Client({ connectionString: db.url });
   await client.connect();
-  await seedAuditEntries(client, organisationId, keyId, 1000);
+  await seedAuditEntries(client, organisationId, keyId, Number(process.env.AUDIT_ENTRIES ?? 1000));
   await client.end();
 }
 const withKey = [`x-api-key=${key}`];
+const us = (x) => (x === undefined ? '–' : x.toFixed(0));
+
+if (process.env.AGAINST) {
+  const other = await startService(
+    { DATABASE_URL: db.url, NODE_ENV: 'production', API_KEY_PEPPER: 'bench-pepper-0123456789-0123456789-01234', LOG_LEVEL, RATE_LIMIT_API_KEY_REQUESTS: '1000000000', SHUTDOWN_DRAIN_DELAY_MS: '0' },
+    [],
+    process.env.AGAINST,
+  );
+  const routes = { health: ['/health/live', [], REQUESTS], whoami: ['/api/whoami', withKey, REQUESTS], interrupt: [`/api/interrupts/${interrupt.id}`, withKey, REQUESTS], audit: ['/api/audit-log?limit=50', withKey, Math.round(REQUESTS / 4)] };
+  const lines = ['| route | this build, µs a request | the other build (AGAINST) | this / other, per round (median) |', '|---|---|---|---|'];
+  try {
+    for (const [name, [path, headers, requests]] of Object.entries(routes)) {
+      if (ONLY !== undefined && !ONLY.includes(name)) continue;
+      const mine = [];
+      const theirs = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        const pair = [() => mine.push(measure(service.pid, service.base + path, headers, requests)), () => theirs.push(measure(other.pid, other.base + path, headers, requests))];
+        for (const run of round % 2 ? pair.reverse() : pair) run();
+      }
+      const ratios = mine.map((m, i) => m / theirs[i]);
+      const median = [...ratios].sort((a, b) => a - b)[ratios.length >> 1];
+      lines.push(`| ${name} | ${mine.map(us).join(' ')} | ${theirs.map(us).join(' ')} | ${ratios.map((r) => r.toFixed(3)).join(' ')} (**${median.toFixed(3)}**) |`);
+      log(lines.at(-1));
+    }
+  } finally {
+    await other.stop();
+    await service.stop();
+    await bare.stop();
+    await db.stop();
+  }
+  console.log(lines.join('\n'));
+  process.exit(0);
+}
 const PAGE_REQUESTS = Math.round(REQUESTS / 4);
 const measurements = {
   ping: () => measure(bare.pid, `${bare.base}/ping`),
@@ -134,7 +171,6 @@ try {
   await db.stop();
 }
 
-const us = (x) => (x === undefined ? '–' : x.toFixed(0));
 const ratio = (b, a) => (a === undefined || b === undefined ? '' : ` (${(b / a).toFixed(2)})`);
 const table = [
   '| round | bare `GET /ping` | `GET /health/live` (ratio) | `GET /api/whoami` (ratio) | bare `GET /rows/:id` | `GET /api/interrupts/{id}` (ratio) | bare `GET /page?limit=50` | `GET /api/audit-log?limit=50` (ratio) |',

@@ -79,6 +79,22 @@ describe('prepared reads on Postgres', () => {
     expect(rows).toEqual(Array.from({ length: 6 }, () => [{ id: ids[0] }]));
   });
 
+  it('after a change of a column type, never decodes rows with the old description', async () => {
+    await ds.query(`CREATE TABLE shifting (id int PRIMARY KEY, v int)`);
+    await ds.query(`INSERT INTO shifting VALUES (1, 42)`);
+    const sql = `SELECT v FROM shifting WHERE id = $1`;
+    // Parsed and described on every connection of the pool.
+    expect(await Promise.all(Array.from({ length: 6 }, () => reads.query(sql, [1])))).toEqual(Array.from({ length: 6 }, () => [{ v: 42 }]));
+    await ds.query(`ALTER TABLE shifting ALTER COLUMN v TYPE text USING 'x' || v`);
+    // Connections that had parsed it are refused by Postgres (and dropped by the pool); fresh ones
+    // describe it again. Every answer is the new type's, as the driver decodes it.
+    const answers: unknown[] = [];
+    for (let i = 0; i < 12; i++) answers.push(await reads.query(sql, [1]).catch((e: QueryFailedError & { driverError: { code: string } }) => e.driverError.code));
+    expect(answers.filter((a) => a !== '0A000')).toContainEqual([{ v: 'x42' }]);
+    expect(answers.every((a) => a === '0A000' || JSON.stringify(a) === JSON.stringify([{ v: 'x42' }]))).toBe(true);
+    expect(answers.slice(-3)).toEqual([[{ v: 'x42' }], [{ v: 'x42' }], [{ v: 'x42' }]]);
+  });
+
   it('fails inside a transaction the way the transaction does, and rolls it back', async () => {
     const failure = await ds
       .transaction(async (tx) => {

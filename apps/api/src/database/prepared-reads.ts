@@ -36,7 +36,7 @@ const MAX_STATEMENTS = 500;
  * The hot reads (an interrupt, an audit page) as named prepared statements on the data source's
  * own pool: Postgres parses and plans each statement once per connection instead of once per
  * request — for the interrupt read, about four times the statement's own cost on this machine
- * (issue 14, BENCHMARKS.md). Each runs as a `PreparedStatement`'s execution, described once and
+ * (issue 14, BENCHMARKS.md). Each runs as a `PreparedStatement`'s execution, described once a connection and
  * then Bind/Execute/Sync only. Rows and errors are as `dataSource.query` gives them: the driver's
  * rows, and a failed statement as TypeORM's `QueryFailedError` carrying the driver's error.
  *

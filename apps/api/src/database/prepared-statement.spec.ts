@@ -30,7 +30,7 @@ function settled(statement: PreparedStatement, params: unknown[]) {
 }
 
 describe('PreparedStatement', () => {
-  it('parses once per connection and describes only until one execution has been described', () => {
+  it('parses and describes once per connection; later executions there are Bind, Execute and Sync only', () => {
     const statement = new PreparedStatement('SELECT $1::int AS n');
     const conn = fakeConnection();
     const first = settled(statement, [1]);
@@ -53,10 +53,44 @@ describe('PreparedStatement', () => {
     second.execution.handleReadyForQuery();
     expect(second.results[0].result?.rows).toEqual([{ n: 2 }]);
 
-    // Another connection parses it, but no longer asks for the description.
+    // Another connection parses it, and describes it for itself (its session's statement).
     const other = fakeConnection();
     settled(statement, [3]).execution.submit(other);
-    expect(other.sent).toEqual(['cork', `parse ${statement.name}`, `bind ${statement.name} ["3"]`, 'execute', 'sync', 'uncork']);
+    expect(other.sent).toEqual(['cork', `parse ${statement.name}`, `bind ${statement.name} ["3"]`, 'describe', 'execute', 'sync', 'uncork']);
+  });
+
+  it('describes a statement the connection parsed without a description (e.g. through the driver)', () => {
+    const statement = new PreparedStatement('SELECT $1::int AS n');
+    const conn = fakeConnection();
+    conn.parsedStatements[statement.name] = statement.text;
+    settled(statement, [1]).execution.submit(conn);
+    expect(conn.sent).toEqual(['cork', `bind ${statement.name} ["1"]`, 'describe', 'execute', 'sync', 'uncork']);
+  });
+
+  it('describes again on a connection where it is parsed again', () => {
+    const statement = new PreparedStatement('SELECT $1::int AS n');
+    const conn = fakeConnection();
+    const first = settled(statement, [1]);
+    first.execution.submit(conn);
+    first.execution.handleRowDescription({ fields: [{ name: 'n', dataTypeID: INT4 }] });
+    first.execution.handleReadyForQuery();
+    // A failed Parse: the client forgets the statement, so the next execution parses and describes.
+    delete conn.submittedNamedStatements[statement.name];
+    conn.sent.length = 0;
+    settled(statement, [2]).execution.submit(conn);
+    expect(conn.sent).toContain('describe');
+  });
+
+  it('makes a column named __proto__ a property of the row, as the driver does', () => {
+    const { execution, results } = settled(new PreparedStatement('SELECT 1'), []);
+    execution.submit(fakeConnection());
+    execution.handleRowDescription({ fields: [{ name: '__proto__', dataTypeID: TEXT }, { name: 'x', dataTypeID: INT4 }] });
+    execution.handleDataRow({ fields: ['a', '1'] });
+    execution.handleReadyForQuery();
+    const row = results[0].result?.rows[0] as Record<string, unknown>;
+    expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+    expect(Object.keys(row)).toEqual(['__proto__', 'x']);
+    expect(Object.getOwnPropertyDescriptor(row, '__proto__')?.value).toBe('a');
   });
 
   it('learns that a statement returns no rows when its description brings none', () => {

@@ -41,7 +41,10 @@ class RowShape {
     const row: Record<string, unknown> = {};
     for (let i = 0; i < values.length; i++) {
       const value = values[i];
-      row[this.names[i]] = value === null ? null : this.parsers[i](value);
+      const parsed = value === null ? null : this.parsers[i](value);
+      // A column named `__proto__` is a property of the row, as the driver makes it, not its prototype.
+      if (this.names[i] === '__proto__') Object.defineProperty(row, '__proto__', { value: parsed, enumerable: true, writable: true, configurable: true });
+      else row[this.names[i]] = parsed;
     }
     return row;
   }
@@ -57,20 +60,34 @@ export interface StatementResult {
 const COMMAND_TAG = /^([A-Za-z]+)(?: (\d+))?(?: (\d+))?/;
 
 /**
- * A statement prepared by name on every connection that runs it. The first execution asks
- * Postgres to describe its result; every later one, on any connection, reuses that description,
- * so an execution is Bind, Execute and Sync only — no RowDescription for the server to send and
- * the driver to parse again, and rows decoded with parsers chosen once (issue 14: about 12 µs of
- * the interrupt read's ~300 went to re-describing its 17 columns and copying a prototype row).
- *
- * The description stays valid for as long as the statement runs: a schema change that alters
- * its result makes Postgres refuse the prepared statement ("cached plan must not change result
- * type"), as it would without this.
+ * What each connection knows of the statements parsed on it: their result's description, from
+ * the execution that parsed them there (`null`: no rows). Kept per connection, as Postgres keeps
+ * the prepared statement per session: a schema change that alters a statement's result makes
+ * Postgres refuse it on the connections that had parsed it ("cached plan must not change result
+ * type"; the pool then drops that connection), and a connection that parses it afresh describes
+ * it afresh, so rows are never decoded with another session's description.
+ */
+const SHAPES = new WeakMap<object, Map<string, RowShape | null>>();
+
+function shapesOf(connection: object): Map<string, RowShape | null> {
+  let shapes = SHAPES.get(connection);
+  if (shapes === undefined) {
+    shapes = new Map();
+    SHAPES.set(connection, shapes);
+  }
+  return shapes;
+}
+
+/**
+ * A statement prepared by name on every connection that runs it. The execution that parses it on
+ * a connection also asks Postgres to describe its result; every later one there reuses that
+ * description, so an execution is Bind, Execute and Sync only — no RowDescription for the server
+ * to send and the driver to parse again, and rows decoded with parsers chosen once (issue 14:
+ * about 12 µs of the interrupt read's ~300 went to re-describing its 17 columns and copying a
+ * prototype row).
  */
 export class PreparedStatement {
   readonly name: string;
-  /** Undefined until an execution is described; `null`: the statement returns no rows. */
-  private shape: RowShape | null | undefined;
 
   constructor(readonly text: string) {
     this.name = `interlock_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
@@ -92,22 +109,6 @@ export class PreparedStatement {
     }
     return new StatementExecution(this, values);
   }
-
-  /** @internal */
-  get described(): boolean {
-    return this.shape !== undefined;
-  }
-
-  /** @internal The description of the first execution that asked for it. */
-  learn(fields: readonly FieldDescription[] | null): void {
-    this.shape ??= fields === null ? null : new RowShape(fields);
-  }
-
-  /** @internal */
-  row(values: readonly (string | null)[]): Record<string, unknown> {
-    if (!this.shape) throw new Error(`a row from statement ${this.name}, described as returning none`);
-    return this.shape.row(values);
-  }
 }
 
 /**
@@ -121,6 +122,9 @@ export class StatementExecution implements Submittable {
   private readonly collected: Record<string, unknown>[] = [];
   private command: string | null = null;
   private rowCount: number | null = null;
+  /** The connection's description of the statement; undefined until this execution learns it. */
+  private shape: RowShape | null | undefined;
+  private shapes: Map<string, RowShape | null> | undefined;
   private describing = false;
   private described = false;
   private failure: Error | undefined;
@@ -142,14 +146,17 @@ export class StatementExecution implements Submittable {
   submit(connection: unknown): void {
     const wire = connection as WireConnection;
     const { name, text } = this.statement;
+    this.shapes = shapesOf(wire);
     wire.stream.cork?.();
     try {
       if (wire.parsedStatements[name] === undefined && wire.submittedNamedStatements[name] === undefined) {
         wire.parse({ name, text });
         wire.submittedNamedStatements[name] = text;
+        this.shapes.delete(name);
       }
       wire.bind({ statement: name, values: this.values });
-      if (!this.statement.described) {
+      this.shape = this.shapes.get(name);
+      if (this.shape === undefined) {
         this.describing = true;
         wire.describe({ type: 'P', name: '' });
       }
@@ -162,13 +169,15 @@ export class StatementExecution implements Submittable {
 
   handleRowDescription(message: { fields: FieldDescription[] }): void {
     this.described = true;
-    this.statement.learn(message.fields);
+    this.shape = new RowShape(message.fields);
+    this.shapes?.set(this.statement.name, this.shape);
   }
 
   handleDataRow(message: { fields: (string | null)[] }): void {
     if (this.failure) return;
     try {
-      this.collected.push(this.statement.row(message.fields));
+      if (!this.shape) throw new Error(`a row from statement ${this.statement.name}, described as returning none`);
+      this.collected.push(this.shape.row(message.fields));
     } catch (error) {
       // As the driver does: the rest of the answer is read, and the error reported at its end.
       this.failure = error as Error;
@@ -207,14 +216,21 @@ export class StatementExecution implements Submittable {
   handleReadyForQuery(): void {
     if (this.failure) return this.settle(this.failure);
     // Described, and no RowDescription came: a statement that returns no rows (NoData).
-    if (this.describing && !this.described) this.statement.learn(null);
+    if (this.describing && !this.described) this.shapes?.set(this.statement.name, null);
     this.settle(null);
   }
 
   private settle(error: Error | null): void {
     if (this.settled) return;
     this.settled = true;
-    if (error) this.callback?.(error);
-    else this.callback?.(null, { command: this.command, rowCount: this.rowCount, rows: this.collected });
+    try {
+      if (error) this.callback?.(error);
+      else this.callback?.(null, { command: this.command, rowCount: this.rowCount, rows: this.collected });
+    } catch (thrown) {
+      // As the driver does: a throwing callback must not stop the client reading its connection.
+      process.nextTick(() => {
+        throw thrown;
+      });
+    }
   }
 }

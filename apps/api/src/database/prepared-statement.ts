@@ -31,7 +31,8 @@ class RowShape {
 
   constructor(fields: readonly FieldDescription[]) {
     this.names = fields.map((f) => f.name);
-    // The driver's own parsers for each type, as its `Result` picks them (text results).
+    // The driver's own parsers for each type, as its `Result` picks them for text results: the
+    // global ones (this app gives its pools no `types` of their own).
     this.parsers = fields.map((f) => types.getTypeParser(f.dataTypeID, (f.format ?? 'text') as 'text'));
   }
 

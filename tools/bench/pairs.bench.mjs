@@ -201,7 +201,41 @@ const median = (xs) => {
 };
 
 /** run-pair.sh with its output streamed; returns the per-round ratios, medians and the ratio line. */
-function runPair(baselineDir, urlA, urlB, env) {
+const TICK_US = 1_000_000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+
+/** User + system CPU time of a process so far, in microseconds. */
+function cpuMicros(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * TICK_US;
+}
+
+/** The machine's CPU time so far and the part of it stolen by the hypervisor, in ticks. */
+function stealTicks() {
+  const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  return { total: cpu.slice(0, 8).reduce((x, y) => x + y, 0), steal: cpu[7] ?? 0 };
+}
+
+/**
+ * Where a pair's time went, to read a ratio by: each side's CPU time per request and share of
+ * a core while it was loaded (A and B alternate, so each process is busy only in its own turns;
+ * warm-ups are counted at the measured rate), and the hypervisor's steal over the pair.
+ */
+function pairCpu(pids, before, stdout) {
+  const rates = { A: [], B: [] };
+  for (const [, side, rps] of stdout.matchAll(/^round \d+\s+([AB])\s+([\d.]+) req\/s/gm)) rates[side].push(Number(rps));
+  const busySeconds = ROUNDS * (SECONDS + WARMUP);
+  const side = (name, pid, start) => {
+    const micros = cpuMicros(pid) - start;
+    const requests = rates[name].reduce((x, y) => x + y, 0) * (SECONDS + WARMUP);
+    return { perRequest: micros / requests, core: micros / 1e6 / busySeconds };
+  };
+  const machine = stealTicks();
+  const steal = (machine.steal - before.machine.steal) / Math.max(1, machine.total - before.machine.total);
+  return { a: side('A', pids.a, before.a), b: side('B', pids.b, before.b), steal };
+}
+
+function runPair(baselineDir, urlA, urlB, env, pids) {
+  const before = pids && { a: cpuMicros(pids.a), b: cpuMicros(pids.b), machine: stealTicks() };
   const result = spawnSync(join(baselineDir, 'run-pair.sh'), [urlA, urlB, String(SECONDS), String(CONNECTIONS)], {
     cwd: baselineDir,
     encoding: 'utf8',
@@ -215,7 +249,9 @@ function runPair(baselineDir, urlA, urlB, env) {
   const ratio = Number(/ratio A\/B: ([\d.]+)/.exec(result.stdout)?.[1]);
   const perRound = /per-round A\/B: (.*)/.exec(result.stdout)?.[1] ?? '';
   const [, a, b] = /median req\/s: A ([\d.]+)\s+B ([\d.]+)/.exec(result.stdout) ?? [];
-  return { ratio, perRound, a: Number(a), b: Number(b) };
+  const cpu = before && pairCpu(pids, before, result.stdout);
+  if (cpu) log(`CPU: A ${cpu.a.perRequest.toFixed(0)} µs a request, ${(100 * cpu.a.core).toFixed(0)} % of a core; B ${cpu.b.perRequest.toFixed(0)} µs, ${(100 * cpu.b.core).toFixed(0)} %; steal ${(100 * cpu.steal).toFixed(1)} %`);
+  return { ratio, perRound, a: Number(a), b: Number(b), cpu };
 }
 
 /** POST through the service vs pgbench of the same statements, alternated like run-pair.sh. */
@@ -329,11 +365,12 @@ try {
     const a = service.base;
     const b = bare.base;
     const keyed = { HEADERS_A: `x-api-key=${seeded.key}` };
+    const pids = { a: service.pid, b: bare.pid };
     const pairs = {
-      health: () => runPair(baseline.dir, `${a}/health/live`, `${b}/ping`, {}),
-      whoami: () => runPair(baseline.dir, `${a}/api/whoami`, `${b}/ping`, keyed),
-      interrupt: () => runPair(baseline.dir, `${a}/api/interrupts/${seeded.interruptId}`, `${b}/rows/${BASELINE_ITEM}`, keyed),
-      audit: () => runPair(baseline.dir, `${a}/api/audit-log?limit=50`, `${b}/page?org=${BASELINE_ORG}&limit=50`, keyed),
+      health: () => runPair(baseline.dir, `${a}/health/live`, `${b}/ping`, {}, pids),
+      whoami: () => runPair(baseline.dir, `${a}/api/whoami`, `${b}/ping`, keyed, pids),
+      interrupt: () => runPair(baseline.dir, `${a}/api/interrupts/${seeded.interruptId}`, `${b}/rows/${BASELINE_ITEM}`, keyed, pids),
+      audit: () => runPair(baseline.dir, `${a}/api/audit-log?limit=50`, `${b}/page?org=${BASELINE_ORG}&limit=50`, keyed, pids),
       post: () => runPostPair(pgbenchBinary, a, db.url, seeded),
       malformed: () =>
         runPair(baseline.dir, `${a}/api/whoami`, `${a}/api/whoami`, {
@@ -383,6 +420,13 @@ const rows = PAIRS.map((name) => {
   return `| ${a} | ${b} | ${cells.join(' | ')} | ≥ ${goal.toFixed(2)} | ${met} |`;
 });
 const perRound = PAIRS.flatMap((name) => LEVELS.map((level) => `${name} (${level}): ${results[level]?.[name]?.perRound ?? '–'}`));
+const cpuLines = PAIRS.flatMap((name) =>
+  LEVELS.flatMap((level) => {
+    const cpu = results[level]?.[name]?.cpu;
+    if (!cpu) return [];
+    return [`${name} (${level}): A ${cpu.a.perRequest.toFixed(0)} µs at ${(100 * cpu.a.core).toFixed(0)} %, B ${cpu.b.perRequest.toFixed(0)} µs at ${(100 * cpu.b.core).toFixed(0)} %, steal ${(100 * cpu.steal).toFixed(1)} %`];
+  }),
+);
 
 let memoryText = '';
 if (memory) {
@@ -420,6 +464,11 @@ image; at \`info\` it writes one line per request (to /dev/null).
 ${rows.join('\n')}
 
 Per-round ratios: ${perRound.join('; ')}.
+
+Where each pair's time went (from \`/proc\`: each process's CPU time per request, and its share of a core
+in its own turns — over 100 % with V8's and libuv's helper threads; warm-ups counted at the measured rate —
+and the hypervisor's steal over the pair), to tell a ratio the code earned from one the machine gave:
+${cpuLines.join('; ')}.
 ${memoryText}`;
 
 console.log(markdown);

@@ -58,6 +58,14 @@ export async function waitFor(url, child, what) {
   throw new Error(`${what} did not answer in 60 s`);
 }
 
+const TICK_US = 1_000_000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+
+/** User + system CPU time of a process so far, in microseconds (from `/proc/<pid>/stat`). */
+export function cpuMicros(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * TICK_US;
+}
+
 /** Stops `child` with SIGTERM and resolves when it has exited. */
 export function stopper(child) {
   return () =>

@@ -16,7 +16,6 @@
 // one's on the same database, their routes measured alternately (the order swapped each round),
 // printed as this build's CPU per request over the other's; nothing is written.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -24,6 +23,7 @@ import {
   BENCH_INTERRUPT,
   benchDatabase,
   build,
+  cpuMicros,
   machine,
   prepareBaseline,
   root,
@@ -40,16 +40,9 @@ const LOG_LEVEL = process.env.LOG_LEVEL ?? 'silent';
 const BASELINE_ITEM = '761ff52b-8e6d-d373-fdf2-91a1a70df20c';
 const BASELINE_ORG = 'a8d899a4-2029-d806-24b7-a414eab21801';
 const ONLY = process.env.ONLY?.split(',');
-const TICK_US = 1_000_000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
 
 const log = (message) => console.error(`[bench:cpu] ${message}`);
 const loadAverage = () => loadavg().map((x) => x.toFixed(1)).join(' / ');
-
-/** User + system CPU time of a process so far, in microseconds. */
-function cpuMicros(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * TICK_US;
-}
 
 const autocannon = join(root, 'node_modules', '.bin', 'autocannon');
 /** CPU microseconds the process spent per request over REQUESTS requests (after a warm-up). */
@@ -85,14 +78,15 @@ execFileSync(process.execPath, ['seed.mjs'], {
 });
 
 const bare = await startBaseline(baseline.dir, baselineUrl.toString(), 10);
-const service = await startService({
+const serviceEnv = {
   DATABASE_URL: db.url,
   NODE_ENV: 'production',
   API_KEY_PEPPER: 'bench-pepper-0123456789-0123456789-01234',
   LOG_LEVEL,
   RATE_LIMIT_API_KEY_REQUESTS: '1000000000',
   SHUTDOWN_DRAIN_DELAY_MS: '0',
-});
+};
+const service = await startService(serviceEnv);
 
 async function call(method, path, { cookie, key, body } = {}) {
   const headers = { ...(body ? { 'content-type': 'application/json' } : {}), ...(cookie ? { cookie } : {}), ...(key ? { 'x-api-key': key } : {}) };
@@ -116,11 +110,7 @@ const withKey = [`x-api-key=${key}`];
 const us = (x) => (x === undefined ? '–' : x.toFixed(0));
 
 if (process.env.AGAINST) {
-  const other = await startService(
-    { DATABASE_URL: db.url, NODE_ENV: 'production', API_KEY_PEPPER: 'bench-pepper-0123456789-0123456789-01234', LOG_LEVEL, RATE_LIMIT_API_KEY_REQUESTS: '1000000000', SHUTDOWN_DRAIN_DELAY_MS: '0' },
-    [],
-    process.env.AGAINST,
-  );
+  const other = await startService(serviceEnv, [], process.env.AGAINST);
   const routes = { health: ['/health/live', [], REQUESTS], whoami: ['/api/whoami', withKey, REQUESTS], interrupt: [`/api/interrupts/${interrupt.id}`, withKey, REQUESTS], audit: ['/api/audit-log?limit=50', withKey, Math.round(REQUESTS / 4)] };
   const lines = ['| route | this build, µs a request | the other build (AGAINST) | this / other, per round (median) |', '|---|---|---|---|'];
   try {

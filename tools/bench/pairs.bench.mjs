@@ -27,6 +27,7 @@ import {
   BENCH_INTERRUPT,
   benchDatabase,
   build,
+  cpuMicros,
   freePort,
   load,
   machine,
@@ -200,15 +201,6 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
-/** run-pair.sh with its output streamed; returns the per-round ratios, medians and the ratio line. */
-const TICK_US = 1_000_000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
-
-/** User + system CPU time of a process so far, in microseconds. */
-function cpuMicros(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * TICK_US;
-}
-
 /** The machine's CPU time so far and the part of it stolen by the hypervisor, in ticks. */
 function stealTicks() {
   const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
@@ -234,6 +226,10 @@ function pairCpu(pids, before, stdout) {
   return { a: side('A', pids.a, before.a), b: side('B', pids.b, before.b), steal };
 }
 
+/**
+ * run-pair.sh with its output streamed; returns the per-round ratios, medians and the ratio line,
+ * and, given the two sides' pids, where their time went (`pairCpu`).
+ */
 function runPair(baselineDir, urlA, urlB, env, pids) {
   const before = pids && { a: cpuMicros(pids.a), b: cpuMicros(pids.b), machine: stealTicks() };
   const result = spawnSync(join(baselineDir, 'run-pair.sh'), [urlA, urlB, String(SECONDS), String(CONNECTIONS)], {

@@ -127,7 +127,6 @@ export class StatementExecution implements Submittable {
   private shape: RowShape | null | undefined;
   private shapes: Map<string, RowShape | null> | undefined;
   private describing = false;
-  private described = false;
   private failure: Error | undefined;
   private settled = false;
 
@@ -169,7 +168,6 @@ export class StatementExecution implements Submittable {
   }
 
   handleRowDescription(message: { fields: FieldDescription[] }): void {
-    this.described = true;
     this.shape = new RowShape(message.fields);
     this.shapes?.set(this.statement.name, this.shape);
   }
@@ -217,7 +215,7 @@ export class StatementExecution implements Submittable {
   handleReadyForQuery(): void {
     if (this.failure) return this.settle(this.failure);
     // Described, and no RowDescription came: a statement that returns no rows (NoData).
-    if (this.describing && !this.described) this.shapes?.set(this.statement.name, null);
+    if (this.describing && this.shape === undefined) this.shapes?.set(this.statement.name, null);
     this.settle(null);
   }
 

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { Client } from 'pg';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
@@ -113,9 +114,9 @@ describe('GET /api/audit-log (SPEC §7)', () => {
   });
 
   it('answers the bytes JSON.stringify gives of the entries, for a page read as text and for a search', async () => {
-    // Pages without q are read as text and written out directly (auditEntryJson); searches are
-    // serialised from parsed rows. Both must be what toAuditEntry and JSON.stringify make of the stored rows,
-    // for metadata of the catalogue's shapes (named keys; numbers JSON.stringify writes in digits).
+    // Pages without q answer each entry's JSON stored when it was appended (entry_json); searches
+    // are serialised from parsed rows. Both must be what toAuditEntry and JSON.stringify make of the
+    // stored rows, for metadata of the catalogue's shapes (named keys; numbers JSON.stringify writes in digits).
     const org = await signUpOwner(t.app.getHttpServer(), { name: 'Renderer', organisationName: 'Rendering' });
     await setPlan(t.app.getHttpServer(), org.cookie, 'pro');
     const orgKey = (await createApiKey(t.app.getHttpServer(), org.cookie, { name: 'render' })).key;
@@ -165,6 +166,95 @@ describe('GET /api/audit-log (SPEC §7)', () => {
     const zebras = stored.filter((row) => row.summary.startsWith('zebra')).map((row) => JSON.stringify(toAuditEntry(row)));
     expect(zebras).toHaveLength(4);
     expect(search.text).toBe(page(zebras, null));
+  });
+
+  describe('the JSON stored with each entry (entry_json)', () => {
+    /** Text Postgres can store (no NUL) and UTF-8 can carry (no lone surrogate). */
+    const text = (maxLength: number) =>
+      fc.string({ unit: 'binary', maxLength }).map((s) => Buffer.from(s.replace(/\0/g, ''), 'utf8').toString('utf8'));
+    /** Metadata whose JSON.stringify text jsonb keeps: no array-index keys, numbers without an exponent. */
+    const metadata = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        text(12),
+        fc.integer(),
+        fc.double({ noNaN: true, noDefaultInfinity: true }).filter((x) => !/e/.test(String(x))),
+        fc.boolean(),
+        fc.constant(null),
+        fc.array(tie('value'), { maxLength: 4 }),
+        fc.dictionary(text(8).filter((k) => !/^(0|[1-9]\d*)$/.test(k)), tie('value'), { maxKeys: 4 }),
+      ),
+    })).value;
+    const entryInput = fc.record({
+      actorId: fc.option(text(20), { nil: null }),
+      actorName: text(30),
+      target: fc.option(fc.record({ id: text(20), name: text(30) }), { nil: undefined }),
+      summary: text(60),
+      metadata: fc.option(fc.dictionary(text(8).filter((k) => !/^(0|[1-9]\d*)$/.test(k)), metadata, { maxKeys: 5 }), { nil: null }),
+      ipAddress: fc.option(text(40), { nil: null }),
+    });
+
+    let org: SignedUpOwner;
+    let orgKey: string;
+    beforeAll(async () => {
+      org = await signUpOwner(t.app.getHttpServer(), { name: 'Stored', organisationName: 'Stored rendering' });
+      await setPlan(t.app.getHttpServer(), org.cookie, 'pro');
+      orgKey = (await createApiKey(t.app.getHttpServer(), org.cookie, { name: 'stored' })).key;
+    });
+
+    /** The newest entry of the organisation: its stored text, its rendering now, and its columns. */
+    async function newest(): Promise<{ stored: string | null; now: string; row: AuditEntryRow }> {
+      const [row]: (AuditEntryRow & { entry_json: string | null; now: string })[] = await ds.query(
+        `SELECT ${AUDIT_COLUMNS}, entry_json, audit_log_entry_json(audit_log_entries) AS now
+           FROM audit_log_entries WHERE organisation_id = $1 ORDER BY seq DESC LIMIT 1`,
+        [org.organisationId],
+      );
+      const { entry_json, now, ...columns } = row;
+      return { stored: entry_json, now, row: columns };
+    }
+
+    it('is the bytes JSON.stringify gives of the entry, for any text and metadata (property, on Postgres)', async () => {
+      await fc.assert(
+        fc.asyncProperty(entryInput, async (input) => {
+          await write(org.organisationId, [
+            {
+              action: 'interrupt.created',
+              actor: { type: 'api_key', id: input.actorId, name: input.actorName },
+              target: input.target && { type: 'interrupt', ...input.target },
+              summary: input.summary,
+              metadata: input.metadata,
+              ipAddress: input.ipAddress,
+            } as Partial<AuditRecordInput>,
+          ]);
+          const { stored, now, row } = await newest();
+          expect(stored).toBe(JSON.stringify(toAuditEntry(row)));
+          expect(now).toBe(stored);
+        }),
+        { numRuns: 150 },
+      );
+    });
+
+    it('is made when read for an entry appended before it was stored, the same bytes', async () => {
+      const awkward = 'legacy "entry" \\ \t\n ✓ 😀';
+      const entry = { action: 'session.started', summary: awkward, metadata: { nested: [1, { k: awkward }], b: null }, ipAddress: '::1' } as const;
+      // As an entry appended before migration 1795400000000: no stored text.
+      await ds.query('ALTER TABLE audit_log_entries DISABLE TRIGGER audit_log_entries_json');
+      try {
+        await write(org.organisationId, [entry]);
+      } finally {
+        await ds.query('ALTER TABLE audit_log_entries ENABLE TRIGGER audit_log_entries_json');
+      }
+      const legacy = await newest();
+      expect(legacy.stored).toBeNull();
+      await write(org.organisationId, [entry]);
+      const current = await newest();
+      expect(current.stored).toBe(JSON.stringify(toAuditEntry(current.row)));
+
+      const res = await get({ limit: 2 }, orgKey);
+      expect(res.status).toBe(200);
+      expect(res.text.startsWith(`{"entries":[${current.stored},${JSON.stringify(toAuditEntry(legacy.row))}],`)).toBe(true);
+      expect(res.body.entries[1]).toEqual({ ...res.body.entries[0], id: legacy.row.id, createdAt: legacy.row.created_at.toISOString() });
+    });
   });
 
   describe('filters', () => {

@@ -143,16 +143,14 @@ export const AUDIT_COLUMNS = `id, created_at, seq, action, category, actor_type,
   target_type, target_id, target_name, summary, metadata, ip_address`;
 
 /**
- * The page reads' columns for an answer written without parsing (issue 14): AUDIT_COLUMNS with
- * the two the driver would parse as text — the instant as Postgres writes a UTC timestamp
- * (`2026-11-21 12:00:00.123456`, DateStyle ISO, which the driver's own date parser needs too)
- * and the metadata as jsonb's text. Parsing them (a Date, JSON.parse) only to write them out
- * again was most of the service's cost of a page; rendering the whole entry in SQL instead
- * costs Postgres about six microseconds an entry, on the one server every replica shares.
- * Named so that ORDER BY created_at still means the column.
+ * The page reads' columns (issue 14): the entry's API rendering as it was stored when appended
+ * (`entry_json`; for entries appended before it was kept, the same rendering made now), and its
+ * place in the walk — the instant as Postgres writes a UTC timestamp (`2026-11-21
+ * 12:00:00.123`), and the sequence number — for the next cursor. Named so that ORDER BY
+ * created_at still means the column.
  */
-export const AUDIT_TEXT_COLUMNS = `id, (created_at AT TIME ZONE 'UTC')::text AS created_at_utc, seq, action, category,
-  actor_type, actor_id, actor_name, target_type, target_id, target_name, summary, metadata::text AS metadata, ip_address`;
+export const AUDIT_JSON_COLUMNS = `(created_at AT TIME ZONE 'UTC')::text AS created_at_utc, seq,
+  coalesce(entry_json, audit_log_entry_json(audit_log_entries)) AS entry_json`;
 
 /** Bound parameters and the SQL conditions that use them, built up clause by clause. */
 class Clauses {

@@ -1,7 +1,7 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import {
-  AUDIT_TEXT_COLUMNS,
+  AUDIT_JSON_COLUMNS,
   type AuditFilter,
   type AuditPosition,
   firstPageQuery,
@@ -11,7 +11,7 @@ import {
   searchWalkQuery,
 } from '@interlock/audit';
 import { PreparedReads } from '../database/prepared-reads';
-import type { AuditEntryRow, AuditTextRow } from './audit-entry.response';
+import type { AuditEntryRow, AuditJsonRow } from './audit-entry.response';
 
 /** An entry of a search walk's chunk: whether it matched, and its place in the chunk (1-based). */
 export type AuditWalkRow = AuditEntryRow & { hit: boolean; n: string };
@@ -30,7 +30,7 @@ export interface AuditPrefixRow {
  * and the statements' text are `@interlock/audit`'s, whose plans the hand-written SQL keeps).
  * Every method reads one organisation, named first. The two page reads of the hot path (a first
  * page, a page of a walk) run as named prepared statements (`PreparedReads`) and come back
- * with their instant and metadata as text (`AUDIT_TEXT_COLUMNS`).
+ * as each entry's stored JSON text and its place in the walk (`AUDIT_JSON_COLUMNS`).
  */
 @Injectable()
 export class AuditLogRepository {
@@ -44,24 +44,24 @@ export class AuditLogRepository {
   }
 
   /**
-   * The first page of a walk without words (`AuditTextRow`s) and the snapshot it is bound to, in
+   * The first page of a walk without words (`AuditJsonRow`s) and the snapshot it is bound to, in
    * one statement: each row carries the organisation's newest sequence number (`snapshot`, null
    * when none).
    */
-  firstPage(organisationId: string, filter: AuditFilter, take: number): Promise<(AuditTextRow & { snapshot: string | null })[]> {
-    const q = firstPageQuery(organisationId, filter, take, AUDIT_TEXT_COLUMNS);
+  firstPage(organisationId: string, filter: AuditFilter, take: number): Promise<(AuditJsonRow & { snapshot: string | null })[]> {
+    const q = firstPageQuery(organisationId, filter, take, AUDIT_JSON_COLUMNS);
     return this.reads.query(q.sql, q.params);
   }
 
-  /** Up to `take` entries matching the filters (no words), as text, newest first, at the snapshot, after `after`. */
-  textPage(
+  /** Up to `take` entries matching the filters (no words), as JSON text, newest first, at the snapshot, after `after`. */
+  jsonPage(
     organisationId: string,
     filter: AuditFilter,
     snapshot: string,
     after: AuditPosition | undefined,
     take: number,
-  ): Promise<AuditTextRow[]> {
-    const q = pageQuery(organisationId, filter, snapshot, after, take, AUDIT_TEXT_COLUMNS);
+  ): Promise<AuditJsonRow[]> {
+    const q = pageQuery(organisationId, filter, snapshot, after, take, AUDIT_JSON_COLUMNS);
     return this.reads.query(q.sql, q.params);
   }
 

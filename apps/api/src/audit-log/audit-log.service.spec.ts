@@ -11,10 +11,14 @@ function row(seq: number, n: number, hit: boolean) {
   return { id: `e${seq}`, created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, seq)), seq: String(seq), hit, n: String(n) };
 }
 
-/** An entry as a page query returns it (instant and metadata as text). */
-function textRow(seq: number) {
+/** An entry as a page query returns it: its stored JSON text and its place in the walk. */
+function jsonRow(seq: number) {
   const { created_at, ...rest } = entry(seq);
-  return { ...rest, created_at_utc: created_at.toISOString().replace('T', ' ').replace('Z', ''), metadata: `{"seq": ${seq}}` };
+  return {
+    created_at_utc: created_at.toISOString().replace('T', ' ').replace('Z', ''),
+    seq: rest.seq,
+    entry_json: JSON.stringify({ id: rest.id, createdAt: created_at.toISOString(), metadata: { seq } }),
+  };
 }
 
 /** An entry as a search query returns it. */
@@ -91,7 +95,7 @@ describe('AuditLogService search walk', () => {
 describe('AuditLogService first page', () => {
   it('reads the first page and its snapshot in one statement, and puts the snapshot in the cursor', async () => {
     const calls: { sql: string; params: unknown[] }[] = [];
-    const rows = [3, 2, 1].map((seq) => ({ ...textRow(seq), snapshot: '7' }));
+    const rows = [3, 2, 1].map((seq) => ({ ...jsonRow(seq), snapshot: '7' }));
     const dataSource = {
       query: async (sql: string, params: unknown[]) => {
         calls.push({ sql, params });
@@ -102,7 +106,7 @@ describe('AuditLogService first page', () => {
     const answer = await service.list(ORG, { limit: '2' });
     expect(calls).toHaveLength(1);
     expect(calls[0].sql).toContain('audit_log_heads');
-    expect(calls[0].sql).toContain('created_at_utc');
+    expect(calls[0].sql).toContain('entry_json');
     expect(calls[0].params).toEqual([ORG, 3]);
     const page = answer.parse();
     expect(page.entries.map((e) => [e.id, e.metadata])).toEqual([['e3', { seq: 3 }], ['e2', { seq: 2 }]]);
@@ -119,8 +123,8 @@ describe('AuditLogService rules, over a fake repository', () => {
 
   function setUp(overrides: Partial<Record<keyof AuditLogRepository, jest.Mock>> = {}) {
     const repository = {
-      firstPage: jest.fn(async () => [3, 2, 1].map((seq) => ({ ...textRow(seq), snapshot: '3' }))),
-      textPage: jest.fn(async () => [textRow(1)]),
+      firstPage: jest.fn(async () => [3, 2, 1].map((seq) => ({ ...jsonRow(seq), snapshot: '3' }))),
+      jsonPage: jest.fn(async () => [jsonRow(1)]),
       page: jest.fn(async () => [entry(1)]),
       snapshot: jest.fn(async () => '3'),
       prefixWords: jest.fn(async () => []),
@@ -151,9 +155,9 @@ describe('AuditLogService rules, over a fake repository', () => {
       code: 'VALIDATION_FAILED',
       message: 'cursor: belongs to a walk with different parameters; repeat them unchanged',
     });
-    expect(repository.textPage).not.toHaveBeenCalled();
+    expect(repository.jsonPage).not.toHaveBeenCalled();
     await service.list(ORG, { limit: '2', category: 'interrupt', cursor: nextCursor });
-    expect(repository.textPage).toHaveBeenCalledWith(ORG, expect.anything(), '3', { createdAt: entry(2).created_at.toISOString(), seq: '2' }, 3);
+    expect(repository.jsonPage).toHaveBeenCalledWith(ORG, expect.anything(), '3', { createdAt: entry(2).created_at.toISOString(), seq: '2' }, 3);
   });
 
   it('answers nothing, without a search, when a word prefix matches no word of the organisation', async () => {

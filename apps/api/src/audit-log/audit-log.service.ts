@@ -15,10 +15,11 @@ import {
 } from '@interlock/audit';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
-import { AuditEntryResponse, AuditEntryRow, AuditLogPage, AuditTextRow, auditEntryJson, isoMillis, toAuditEntry } from './audit-entry.response';
+import { AuditEntryResponse, AuditEntryRow, AuditJsonRow, AuditLogPage, isoMillis, toAuditEntry } from './audit-entry.response';
 import { AuditLogRepository } from './audit-log.repository';
 
-const textPosition = (row: AuditTextRow): AuditPosition => ({ createdAt: isoMillis(row.created_at_utc), seq: String(row.seq) });
+const jsonPosition = (row: AuditJsonRow): AuditPosition => ({ createdAt: isoMillis(row.created_at_utc), seq: String(row.seq) });
+const entryJson = (row: AuditJsonRow): string => row.entry_json;
 const entryPosition = (row: AuditEntryRow): AuditPosition => ({ createdAt: row.created_at.toISOString(), seq: String(row.seq) });
 
 /** SPEC §10: the CSV export holds at most the 5,000 most recent matching entries. */
@@ -41,9 +42,9 @@ export class AuditLogService {
 
   /**
    * One page of a walk (SPEC §7): newest first, snapshot-bound, with an opaque next cursor. The
-   * answer is its JSON text: a page without words is read as text and written out directly
-   * (`auditEntryJson`), a search's entries are serialised; either way the bytes
-   * `JSON.stringify` gives of the page.
+   * answer is its JSON text: a page without words is each entry's JSON as it was stored when the
+   * entry was appended (`AuditJsonRow`), joined; a search's entries are serialised; either way
+   * the bytes `JSON.stringify` gives of the page.
    */
   async list(organisationId: string, raw: Record<string, unknown>): Promise<JsonText<AuditLogPage>> {
     const query = this.parse(raw);
@@ -61,13 +62,13 @@ export class AuditLogService {
     } else if (query.filter.words.length === 0) {
       // The agents' common read: the first page and its snapshot in one round trip.
       const rows = await this.entries.firstPage(organisationId, query.filter, query.limit + 1);
-      return this.page(organisationId, rows[0]?.snapshot ?? '0', digest, query.limit, rows, textPosition, auditEntryJson);
+      return this.page(organisationId, rows[0]?.snapshot ?? '0', digest, query.limit, rows, jsonPosition, entryJson);
     } else {
       snapshot = await this.entries.snapshot(organisationId);
     }
     if (query.filter.words.length === 0) {
-      const rows = await this.entries.textPage(organisationId, query.filter, snapshot, after, query.limit + 1);
-      return this.page(organisationId, snapshot, digest, query.limit, rows, textPosition, auditEntryJson);
+      const rows = await this.entries.jsonPage(organisationId, query.filter, snapshot, after, query.limit + 1);
+      return this.page(organisationId, snapshot, digest, query.limit, rows, jsonPosition, entryJson);
     }
     const rows = await this.rows(organisationId, query.filter, snapshot, after, query.limit + 1);
     return this.page(organisationId, snapshot, digest, query.limit, rows, entryPosition, (row) => JSON.stringify(toAuditEntry(row)));

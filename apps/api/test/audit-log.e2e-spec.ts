@@ -4,11 +4,11 @@ import fc from 'fast-check';
 import { Client } from 'pg';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { AUDIT_COLUMNS, verifyAuditChain, writeAuditRecord } from '@interlock/audit';
+import { AUDIT_COLUMNS, AUDIT_TEXT_COLUMNS, verifyAuditChain, writeAuditRecord } from '@interlock/audit';
 import type { AuditRecordInput } from '@interlock/audit';
 import { builtInRoleIds, createApiKey, joinOrganisation, setPlan, signUpOwner, SignedUpOwner } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
-import { AuditEntryRow, toAuditEntry } from '../src/audit-log/audit-entry.response';
+import { AuditEntryRow, AuditTextRow, auditEntryJson, toAuditEntry } from '../src/audit-log/audit-entry.response';
 
 const CLI = join(__dirname, '..', '..', '..', 'dist', 'apps', 'api', 'cli.js');
 
@@ -188,7 +188,7 @@ describe('GET /api/audit-log (SPEC §7)', () => {
     const entryInput = fc.record({
       actorId: fc.option(text(20), { nil: null }),
       actorName: text(30),
-      target: fc.option(fc.record({ id: text(20), name: text(30) }), { nil: undefined }),
+      target: fc.option(fc.record({ id: fc.option(text(20), { nil: null }), name: fc.option(text(30), { nil: null }) }), { nil: undefined }),
       summary: text(60),
       metadata: fc.option(fc.dictionary(text(8).filter((k) => !/^(0|[1-9]\d*)$/.test(k)), metadata, { maxKeys: 5 }), { nil: null }),
       ipAddress: fc.option(text(40), { nil: null }),
@@ -202,15 +202,22 @@ describe('GET /api/audit-log (SPEC §7)', () => {
       orgKey = (await createApiKey(t.app.getHttpServer(), org.cookie, { name: 'stored' })).key;
     });
 
-    /** The newest entry of the organisation: its stored text, its rendering now, and its columns. */
-    async function newest(): Promise<{ stored: string | null; now: string; row: AuditEntryRow }> {
+    /**
+     * The newest entry of the organisation: its stored text, the database's rendering of it now,
+     * the service's rendering of its text columns (for entries stored without it), and its columns.
+     */
+    async function newest(): Promise<{ stored: string | null; now: string; service: string; row: AuditEntryRow }> {
       const [row]: (AuditEntryRow & { entry_json: string | null; now: string })[] = await ds.query(
         `SELECT ${AUDIT_COLUMNS}, entry_json, audit_log_entry_json(audit_log_entries) AS now
            FROM audit_log_entries WHERE organisation_id = $1 ORDER BY seq DESC LIMIT 1`,
         [org.organisationId],
       );
+      const [text]: AuditTextRow[] = await ds.query(`SELECT ${AUDIT_TEXT_COLUMNS} FROM audit_log_entries WHERE organisation_id = $1 AND id = $2`, [
+        org.organisationId,
+        row.id,
+      ]);
       const { entry_json, now, ...columns } = row;
-      return { stored: entry_json, now, row: columns };
+      return { stored: entry_json, now, service: auditEntryJson(text), row: columns };
     }
 
     it('is the bytes JSON.stringify gives of the entry, for any text and metadata (property, on Postgres)', async () => {
@@ -226,15 +233,16 @@ describe('GET /api/audit-log (SPEC §7)', () => {
               ipAddress: input.ipAddress,
             } as Partial<AuditRecordInput>,
           ]);
-          const { stored, now, row } = await newest();
+          const { stored, now, service, row } = await newest();
           expect(stored).toBe(JSON.stringify(toAuditEntry(row)));
           expect(now).toBe(stored);
+          expect(service).toBe(stored);
         }),
         { numRuns: 150 },
       );
     });
 
-    it('is made when read for an entry appended before it was stored, the same bytes', async () => {
+    it('is made by the service for an entry appended before it was stored, the same bytes', async () => {
       const awkward = 'legacy "entry" \\ \t\n ✓ 😀';
       const entry = { action: 'session.started', summary: awkward, metadata: { nested: [1, { k: awkward }], b: null }, ipAddress: '::1' } as const;
       // As an entry appended before migration 1795400000000: no stored text.
@@ -628,6 +636,31 @@ describe('GET /api/audit-log (SPEC §7)', () => {
       expect(cli.status).toBe(3);
       expect(cli.stdout).toContain(`BROKEN  ${org.organisationId}`);
       expect(cli.stdout).toContain(`entry ${victim.seq} (${victim.id})`);
+    });
+
+    it('names the entry whose stored JSON was forged, though its hashed content is intact', async () => {
+      const org = await signUpOwner(t.app.getHttpServer(), { organisationName: 'Shown' });
+      await write(org.organisationId, Array.from({ length: 5 }, (_, i) => ({ summary: `Shown ${i}` })));
+      expect(await verifyAuditChain(ds, org.organisationId)).toEqual({ ok: true, entries: 6 });
+      const [victim] = await ds.query(`SELECT id, seq::text AS seq FROM audit_log_entries WHERE organisation_id = $1 AND summary = 'Shown 2'`, [
+        org.organisationId,
+      ]);
+      const admin = new Client({ connectionString: t.database.url });
+      await admin.connect();
+      try {
+        await admin.query('BEGIN');
+        await admin.query(`ALTER TABLE audit_log_entries DISABLE TRIGGER audit_log_entries_no_update_delete`);
+        await admin.query(`UPDATE audit_log_entries SET entry_json = replace(entry_json, 'Shown 2', 'Nothing happened here') WHERE id = $1`, [victim.id]);
+        await admin.query(`ALTER TABLE audit_log_entries ENABLE TRIGGER audit_log_entries_no_update_delete`);
+        await admin.query('COMMIT');
+      } finally {
+        await admin.end();
+      }
+      expect(await verifyAuditChain(ds, org.organisationId)).toEqual({
+        ok: false,
+        entries: Number(victim.seq) - 1,
+        brokenAt: { seq: victim.seq, id: victim.id, reason: 'its stored JSON does not match its content' },
+      });
     });
   });
 

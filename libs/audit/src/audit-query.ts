@@ -143,14 +143,21 @@ export const AUDIT_COLUMNS = `id, created_at, seq, action, category, actor_type,
   target_type, target_id, target_name, summary, metadata, ip_address`;
 
 /**
- * The page reads' columns (issue 14): the entry's API rendering as it was stored when appended
- * (`entry_json`; for entries appended before it was kept, the same rendering made now), and its
- * place in the walk — the instant as Postgres writes a UTC timestamp (`2026-11-21
- * 12:00:00.123`), and the sequence number — for the next cursor. Named so that ORDER BY
- * created_at still means the column.
+ * The page reads' columns (issue 14): the entry's API rendering as it was stored when it was
+ * appended (`entry_json`; NULL for entries appended before it was kept, which the service renders
+ * from AUDIT_TEXT_COLUMNS), and its place in the walk — the instant as Postgres writes a UTC
+ * timestamp (`2026-11-21 12:00:00.123`) and the sequence number — for the next cursor. Named so
+ * that ORDER BY created_at still means the column.
  */
-export const AUDIT_JSON_COLUMNS = `(created_at AT TIME ZONE 'UTC')::text AS created_at_utc, seq,
-  coalesce(entry_json, audit_log_entry_json(audit_log_entries)) AS entry_json`;
+export const AUDIT_JSON_COLUMNS = `(created_at AT TIME ZONE 'UTC')::text AS created_at_utc, seq, entry_json`;
+
+/**
+ * An entry's columns for rendering it in the service without parsing (`auditEntryJson`, for
+ * entries appended before their JSON was stored): AUDIT_COLUMNS with the instant as Postgres
+ * writes a UTC timestamp (DateStyle ISO) and the metadata as jsonb's text.
+ */
+export const AUDIT_TEXT_COLUMNS = `id, (created_at AT TIME ZONE 'UTC')::text AS created_at_utc, seq, action, category,
+  actor_type, actor_id, actor_name, target_type, target_id, target_name, summary, metadata::text AS metadata, ip_address`;
 
 /** Bound parameters and the SQL conditions that use them, built up clause by clause. */
 class Clauses {

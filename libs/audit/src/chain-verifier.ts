@@ -10,7 +10,8 @@ const BATCH = 5000;
  * Walks one organisation's audit chain in sequence order, recomputing each entry's hash from
  * its content and its predecessor's hash with the database's own digest function, and reports
  * the first broken link: an altered entry, a gap or a duplicate in the sequence, or a head that
- * does not match the last entry (entries removed from the end).
+ * does not match the last entry (entries removed from the end). The JSON an entry stores for the
+ * audit pages (`entry_json`, outside the hash) must be its content's rendering, made again here.
  */
 export async function verifyAuditChain(db: SqlExecutor, organisationId: string): Promise<ChainVerdict> {
   let carried = '';
@@ -21,13 +22,14 @@ export async function verifyAuditChain(db: SqlExecutor, organisationId: string):
       `SELECT id, seq::text AS seq, hash,
               audit_log_entry_digest(
                 CASE WHEN row_number() OVER (ORDER BY e.seq) = 1 THEN $3 ELSE lag(hash) OVER (ORDER BY e.seq) END, e
-              ) AS expected
+              ) AS expected,
+              entry_json IS NULL OR entry_json = audit_log_entry_json(e) AS json_matches
          FROM audit_log_entries e
         WHERE organisation_id = $1 AND e.seq > $2
         ORDER BY e.seq
         LIMIT ${BATCH}`,
       [organisationId, lastSeq.toString(), carried],
-    )) as { id: string; seq: string; hash: string; expected: string }[];
+    )) as { id: string; seq: string; hash: string; expected: string; json_matches: boolean }[];
     for (const row of rows) {
       const seq = BigInt(row.seq);
       if (seq !== lastSeq + 1n) {
@@ -35,6 +37,9 @@ export async function verifyAuditChain(db: SqlExecutor, organisationId: string):
       }
       if (row.hash !== row.expected) {
         return { ok: false, entries: count, brokenAt: { seq: row.seq, id: row.id, reason: 'content does not match its hash' } };
+      }
+      if (!row.json_matches) {
+        return { ok: false, entries: count, brokenAt: { seq: row.seq, id: row.id, reason: 'its stored JSON does not match its content' } };
       }
       carried = row.hash;
       lastSeq = seq;

@@ -2,6 +2,7 @@ import { Injectable, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import {
   AUDIT_JSON_COLUMNS,
+  AUDIT_TEXT_COLUMNS,
   type AuditFilter,
   type AuditPosition,
   firstPageQuery,
@@ -11,7 +12,7 @@ import {
   searchWalkQuery,
 } from '@interlock/audit';
 import { PreparedReads } from '../database/prepared-reads';
-import type { AuditEntryRow, AuditJsonRow } from './audit-entry.response';
+import type { AuditEntryRow, AuditJsonRow, AuditTextRow } from './audit-entry.response';
 
 /** An entry of a search walk's chunk: whether it matched, and its place in the chunk (1-based). */
 export type AuditWalkRow = AuditEntryRow & { hit: boolean; n: string };
@@ -63,6 +64,17 @@ export class AuditLogRepository {
   ): Promise<AuditJsonRow[]> {
     const q = pageQuery(organisationId, filter, snapshot, after, take, AUDIT_JSON_COLUMNS);
     return this.reads.query(q.sql, q.params);
+  }
+
+  /**
+   * The entries with these sequence numbers, as text (`AuditTextRow`): those a page found without
+   * stored JSON, appended before migration 1795400000000.
+   */
+  textEntries(organisationId: string, seqs: string[]): Promise<AuditTextRow[]> {
+    return this.dataSource.query(`SELECT ${AUDIT_TEXT_COLUMNS} FROM audit_log_entries WHERE organisation_id = $1 AND seq = ANY($2::bigint[])`, [
+      organisationId,
+      seqs,
+    ]);
   }
 
   /** Up to `take` entries matching the filters (no words), newest first, at the snapshot, after `after`. */

@@ -15,11 +15,11 @@ import {
 } from '@interlock/audit';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
-import { AuditEntryResponse, AuditEntryRow, AuditJsonRow, AuditLogPage, isoMillis, toAuditEntry } from './audit-entry.response';
+import { AuditEntryResponse, AuditEntryRow, AuditJsonRow, AuditLogPage, auditEntryJson, isoMillis, toAuditEntry } from './audit-entry.response';
 import { AuditLogRepository } from './audit-log.repository';
 
 const jsonPosition = (row: AuditJsonRow): AuditPosition => ({ createdAt: isoMillis(row.created_at_utc), seq: String(row.seq) });
-const entryJson = (row: AuditJsonRow): string => row.entry_json;
+const entryJson = (row: AuditJsonRow): string => row.entry_json as string;
 const entryPosition = (row: AuditEntryRow): AuditPosition => ({ createdAt: row.created_at.toISOString(), seq: String(row.seq) });
 
 /** SPEC §10: the CSV export holds at most the 5,000 most recent matching entries. */
@@ -61,17 +61,34 @@ export class AuditLogService {
       after = { createdAt: cursor.createdAt, seq: cursor.seq };
     } else if (query.filter.words.length === 0) {
       // The agents' common read: the first page and its snapshot in one round trip.
-      const rows = await this.entries.firstPage(organisationId, query.filter, query.limit + 1);
+      const rows = await this.withJson(organisationId, await this.entries.firstPage(organisationId, query.filter, query.limit + 1));
       return this.page(organisationId, rows[0]?.snapshot ?? '0', digest, query.limit, rows, jsonPosition, entryJson);
     } else {
       snapshot = await this.entries.snapshot(organisationId);
     }
     if (query.filter.words.length === 0) {
-      const rows = await this.entries.jsonPage(organisationId, query.filter, snapshot, after, query.limit + 1);
+      const rows = await this.withJson(organisationId, await this.entries.jsonPage(organisationId, query.filter, snapshot, after, query.limit + 1));
       return this.page(organisationId, snapshot, digest, query.limit, rows, jsonPosition, entryJson);
     }
     const rows = await this.rows(organisationId, query.filter, snapshot, after, query.limit + 1);
     return this.page(organisationId, snapshot, digest, query.limit, rows, entryPosition, (row) => JSON.stringify(toAuditEntry(row)));
+  }
+
+  /**
+   * The rows with every entry's JSON: an entry appended before its JSON was stored (migration
+   * 1795400000000) is read again as text and rendered here, as every entry was before.
+   */
+  private async withJson<R extends AuditJsonRow>(organisationId: string, rows: R[]): Promise<R[]> {
+    const missing = rows.filter((row) => row.entry_json === null);
+    if (missing.length === 0) return rows;
+    const texts = await this.entries.textEntries(organisationId, missing.map((row) => String(row.seq)));
+    const bySeq = new Map(texts.map((text) => [String(text.seq), auditEntryJson(text)]));
+    for (const row of missing) {
+      const json = bySeq.get(String(row.seq));
+      if (json === undefined) throw new Error(`audit entry ${row.seq} of ${organisationId} vanished while its page was read`);
+      row.entry_json = json;
+    }
+    return rows;
   }
 
   /** The page's JSON text from up to `limit + 1` rows (one more: there is a next page). */

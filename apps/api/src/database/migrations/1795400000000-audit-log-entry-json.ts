@@ -4,16 +4,22 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * Each audit entry keeps its API rendering (SPEC §7), written once as it is appended: the page
  * reads return it as it is, instead of fourteen columns for the service to decode and write out
  * again on every read of a log that agents poll (issue 14). Entries are never edited, so the
- * text never goes stale.
+ * text never goes stale; it is outside the hash chain, and the chain verifier checks each stored
+ * text against the entry's content.
  *
- * `audit_log_entry_json(e)` is the rendering: the bytes `JSON.stringify` gives of the entry as
- * `toAuditEntry` makes it — the same key order, absent fields left out, strings escaped as
- * JSON.stringify escapes them (Postgres' JSON escaping is the same) — with the metadata written
- * compactly in jsonb's own order (`audit_json_compact`). The audit-log e2e suite holds the two
- * together. A BEFORE INSERT trigger fills `entry_json`; it is named to fire after
+ * `audit_log_entry_json(e)` is the rendering: the bytes the service's `auditEntryJson` writes
+ * of the entry — `JSON.stringify` of it as `toAuditEntry` makes it: the same key order, absent
+ * fields left out, strings escaped as JSON.stringify escapes them (Postgres' JSON escaping is the
+ * same) — with the metadata written compactly in jsonb's own order (`audit_json_compact`). As for
+ * `compactJson`, two things no JSON reader tells apart may differ from JSON.stringify of the
+ * parsed metadata: a key that looks like an array index keeps jsonb's place, and numbers keep
+ * jsonb's digits. The audit-log e2e suite holds the renderings together.
+ *
+ * A BEFORE INSERT trigger fills `entry_json`; it is named to fire after
  * `audit_log_entries_append` (Postgres fires a table's triggers of one kind in name order), which
- * sets the entry's instant. Entries appended before this migration keep a NULL and are rendered
- * by the same function when read (`coalesce`): no rewrite of the table on upgrade.
+ * sets the entry's instant. Entries appended before this migration keep a NULL, and the service
+ * renders them from their columns as it did before (`AuditLogService`): the upgrade rewrites
+ * nothing. Adding the column takes a brief ACCESS EXCLUSIVE lock on the table (README, Upgrades).
  */
 export class AuditLogEntryJson1795400000000 implements MigrationInterface {
   name = 'AuditLogEntryJson1795400000000';

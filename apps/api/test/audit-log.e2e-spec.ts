@@ -603,6 +603,21 @@ describe('GET /api/audit-log (SPEC §7)', () => {
       expect(n).toBeGreaterThan(0);
     });
 
+    /** A superuser disables the immutability trigger and rewrites history with `sql`. */
+    async function forge(sql: string, params: unknown[]): Promise<void> {
+      const admin = new Client({ connectionString: t.database.url });
+      await admin.connect();
+      try {
+        await admin.query('BEGIN');
+        await admin.query(`ALTER TABLE audit_log_entries DISABLE TRIGGER audit_log_entries_no_update_delete`);
+        await admin.query(sql, params);
+        await admin.query(`ALTER TABLE audit_log_entries ENABLE TRIGGER audit_log_entries_no_update_delete`);
+        await admin.query('COMMIT');
+      } finally {
+        await admin.end();
+      }
+    }
+
     it('verifies a clean chain, and names the entry after a forged change', async () => {
       const org = await signUpOwner(t.app.getHttpServer(), { organisationName: 'Chained' });
       await write(org.organisationId, Array.from({ length: 20 }, (_, i) => ({ summary: `Chained ${i}` })));
@@ -612,18 +627,7 @@ describe('GET /api/audit-log (SPEC §7)', () => {
         `SELECT id, seq::text AS seq FROM audit_log_entries WHERE organisation_id = $1 AND summary = 'Chained 7'`,
         [org.organisationId],
       );
-      // A superuser disables the immutability trigger and rewrites history.
-      const admin = new Client({ connectionString: t.database.url });
-      await admin.connect();
-      try {
-        await admin.query('BEGIN');
-        await admin.query(`ALTER TABLE audit_log_entries DISABLE TRIGGER audit_log_entries_no_update_delete`);
-        await admin.query(`UPDATE audit_log_entries SET summary = 'Nothing happened here' WHERE id = $1`, [victim.id]);
-        await admin.query(`ALTER TABLE audit_log_entries ENABLE TRIGGER audit_log_entries_no_update_delete`);
-        await admin.query('COMMIT');
-      } finally {
-        await admin.end();
-      }
+      await forge(`UPDATE audit_log_entries SET summary = 'Nothing happened here' WHERE id = $1`, [victim.id]);
       expect(await verifyAuditChain(ds, org.organisationId)).toEqual({
         ok: false,
         entries: Number(victim.seq) - 1,
@@ -645,17 +649,7 @@ describe('GET /api/audit-log (SPEC §7)', () => {
       const [victim] = await ds.query(`SELECT id, seq::text AS seq FROM audit_log_entries WHERE organisation_id = $1 AND summary = 'Shown 2'`, [
         org.organisationId,
       ]);
-      const admin = new Client({ connectionString: t.database.url });
-      await admin.connect();
-      try {
-        await admin.query('BEGIN');
-        await admin.query(`ALTER TABLE audit_log_entries DISABLE TRIGGER audit_log_entries_no_update_delete`);
-        await admin.query(`UPDATE audit_log_entries SET entry_json = replace(entry_json, 'Shown 2', 'Nothing happened here') WHERE id = $1`, [victim.id]);
-        await admin.query(`ALTER TABLE audit_log_entries ENABLE TRIGGER audit_log_entries_no_update_delete`);
-        await admin.query('COMMIT');
-      } finally {
-        await admin.end();
-      }
+      await forge(`UPDATE audit_log_entries SET entry_json = replace(entry_json, 'Shown 2', 'Nothing happened here') WHERE id = $1`, [victim.id]);
       expect(await verifyAuditChain(ds, org.organisationId)).toEqual({
         ok: false,
         entries: Number(victim.seq) - 1,

@@ -6,7 +6,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { AUDIT_COLUMNS, AUDIT_TEXT_COLUMNS, verifyAuditChain, writeAuditRecord } from '@interlock/audit';
 import type { AuditRecordInput } from '@interlock/audit';
-import { builtInRoleIds, createApiKey, joinOrganisation, setPlan, signUpOwner, SignedUpOwner } from './support/factories';
+import { builtInRoleIds, createApiKey, joinOrganisation, setPlan, signUpOwner, SignedUpOwner, signUpProWithKey } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 import { AuditEntryRow, AuditTextRow, auditEntryJson, toAuditEntry } from '../src/audit-log/audit-entry.response';
 
@@ -67,9 +67,7 @@ describe('GET /api/audit-log (SPEC §7)', () => {
   beforeAll(async () => {
     t = await startTestApp();
     ds = t.app.get(DataSource);
-    owner = await signUpOwner(t.app.getHttpServer(), { name: 'Ada Lovelace', organisationName: 'Engines' });
-    await setPlan(t.app.getHttpServer(), owner.cookie, 'pro');
-    key = (await createApiKey(t.app.getHttpServer(), owner.cookie, { name: 'ci-runner' })).key;
+    ({ org: owner, key } = await signUpProWithKey(t.app.getHttpServer(), { name: 'Ada Lovelace', organisationName: 'Engines' }, 'ci-runner'));
   });
   afterAll(async () => {
     await t.close();
@@ -117,9 +115,7 @@ describe('GET /api/audit-log (SPEC §7)', () => {
     // Pages without q answer each entry's JSON stored when it was appended (entry_json); searches
     // are serialised from parsed rows. Both must be what toAuditEntry and JSON.stringify make of the
     // stored rows, for metadata of the catalogue's shapes (named keys; numbers JSON.stringify writes in digits).
-    const org = await signUpOwner(t.app.getHttpServer(), { name: 'Renderer', organisationName: 'Rendering' });
-    await setPlan(t.app.getHttpServer(), org.cookie, 'pro');
-    const orgKey = (await createApiKey(t.app.getHttpServer(), org.cookie, { name: 'render' })).key;
+    const { org, key: orgKey } = await signUpProWithKey(t.app.getHttpServer(), { name: 'Renderer', organisationName: 'Rendering' }, 'render');
     const awkward = 'zebra "quoted" back\\slash\ttab\nline\r\b\f \u0001\u001f\u007f é ✓ 😀 \u2028\u2029 </script>';
     await write(org.organisationId, [
       {
@@ -172,6 +168,8 @@ describe('GET /api/audit-log (SPEC §7)', () => {
     /** Text Postgres can store (no NUL) and UTF-8 can carry (no lone surrogate). */
     const text = (maxLength: number) =>
       fc.string({ unit: 'binary', maxLength }).map((s) => Buffer.from(s.replace(/\0/g, ''), 'utf8').toString('utf8'));
+    /** A metadata key whose place JSON.parse keeps: not an array index (JavaScript moves those first). */
+    const metadataKey = text(8).filter((k) => !/^(0|[1-9]\d*)$/.test(k));
     /** Metadata whose JSON.stringify text jsonb keeps: no array-index keys, numbers without an exponent. */
     const metadata = fc.letrec((tie) => ({
       value: fc.oneof(
@@ -182,7 +180,7 @@ describe('GET /api/audit-log (SPEC §7)', () => {
         fc.boolean(),
         fc.constant(null),
         fc.array(tie('value'), { maxLength: 4 }),
-        fc.dictionary(text(8).filter((k) => !/^(0|[1-9]\d*)$/.test(k)), tie('value'), { maxKeys: 4 }),
+        fc.dictionary(metadataKey, tie('value'), { maxKeys: 4 }),
       ),
     })).value;
     const entryInput = fc.record({
@@ -190,16 +188,14 @@ describe('GET /api/audit-log (SPEC §7)', () => {
       actorName: text(30),
       target: fc.option(fc.record({ id: fc.option(text(20), { nil: null }), name: fc.option(text(30), { nil: null }) }), { nil: undefined }),
       summary: text(60),
-      metadata: fc.option(fc.dictionary(text(8).filter((k) => !/^(0|[1-9]\d*)$/.test(k)), metadata, { maxKeys: 5 }), { nil: null }),
+      metadata: fc.option(fc.dictionary(metadataKey, metadata, { maxKeys: 5 }), { nil: null }),
       ipAddress: fc.option(text(40), { nil: null }),
     });
 
     let org: SignedUpOwner;
     let orgKey: string;
     beforeAll(async () => {
-      org = await signUpOwner(t.app.getHttpServer(), { name: 'Stored', organisationName: 'Stored rendering' });
-      await setPlan(t.app.getHttpServer(), org.cookie, 'pro');
-      orgKey = (await createApiKey(t.app.getHttpServer(), org.cookie, { name: 'stored' })).key;
+      ({ org, key: orgKey } = await signUpProWithKey(t.app.getHttpServer(), { name: 'Stored', organisationName: 'Stored rendering' }, 'stored'));
     });
 
     /**
@@ -271,9 +267,7 @@ describe('GET /api/audit-log (SPEC §7)', () => {
     let marks: string[];
 
     beforeAll(async () => {
-      org = await signUpOwner(t.app.getHttpServer(), { name: 'Filter Owner', organisationName: 'Filters' });
-      await setPlan(t.app.getHttpServer(), org.cookie, 'pro');
-      orgKey = (await createApiKey(t.app.getHttpServer(), org.cookie, { name: 'filter-key' })).key;
+      ({ org, key: orgKey } = await signUpProWithKey(t.app.getHttpServer(), { name: 'Filter Owner', organisationName: 'Filters' }, 'filter-key'));
       await write(org.organisationId, [
         { action: 'interrupt.created', actor: { type: 'api_key', id: 'k-1', name: 'agent one' }, target: { type: 'interrupt', id: 'i-1', name: 'Deploy to prod' }, summary: 'Interrupt Deploy to prod opened by key agent one' },
         { action: 'interrupt.decided', actor: { type: 'member', id: 'm-1', name: 'Zoë Çelik' }, target: { type: 'interrupt', id: 'i-1', name: 'Deploy to prod' }, summary: 'Zoë Çelik approved Deploy to prod' },
@@ -388,9 +382,7 @@ describe('GET /api/audit-log (SPEC §7)', () => {
     let orgKey: string;
 
     beforeAll(async () => {
-      org = await signUpOwner(t.app.getHttpServer(), { name: 'Walker', organisationName: 'Walks' });
-      await setPlan(t.app.getHttpServer(), org.cookie, 'pro');
-      orgKey = (await createApiKey(t.app.getHttpServer(), org.cookie, { name: 'walker' })).key;
+      ({ org, key: orgKey } = await signUpProWithKey(t.app.getHttpServer(), { name: 'Walker', organisationName: 'Walks' }, 'walker'));
       await write(
         org.organisationId,
         Array.from({ length: 247 }, (_, i) => ({ action: 'session.started' as const, summary: `Walk entry ${i}` })),
@@ -453,9 +445,7 @@ describe('GET /api/audit-log (SPEC §7)', () => {
   });
 
   it('search finds rare words through the word index, dense ones by walking, and pages through them', async () => {
-    const org = await signUpOwner(t.app.getHttpServer(), { organisationName: 'Haystack' });
-    await setPlan(t.app.getHttpServer(), org.cookie, 'pro');
-    const hayKey = (await createApiKey(t.app.getHttpServer(), org.cookie, { name: 'hay' })).key;
+    const { org, key: hayKey } = await signUpProWithKey(t.app.getHttpServer(), { organisationName: 'Haystack' }, 'hay');
     await write(org.organisationId, [
       { summary: 'Needle one in the haystack' },
       { summary: 'Needle two in the haystack' },
@@ -659,9 +649,7 @@ describe('GET /api/audit-log (SPEC §7)', () => {
   });
 
   it('mirroring by rule 5 misses nothing under 8 concurrent writers', async () => {
-    const org = await signUpOwner(t.app.getHttpServer(), { organisationName: 'Mirrored' });
-    await setPlan(t.app.getHttpServer(), org.cookie, 'pro');
-    const mirrorKey = (await createApiKey(t.app.getHttpServer(), org.cookie, { name: 'mirror' })).key;
+    const { org, key: mirrorKey } = await signUpProWithKey(t.app.getHttpServer(), { organisationName: 'Mirrored' }, 'mirror');
     const PER_WRITER = 40;
     const mirror = new Map<string, string>();
     let newest: string | undefined;

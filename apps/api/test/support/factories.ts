@@ -81,6 +81,17 @@ export async function setPlan(server: Server, ownerCookie: string, plan: 'free' 
   if (res.status !== 200) throw new Error(`plan change answered ${res.status}: ${JSON.stringify(res.body)}`);
 }
 
+/** Signs up a new organisation, puts it on Pro and creates a key of it: what the key-read suites start from. */
+export async function signUpProWithKey(
+  server: Server,
+  owner: Parameters<typeof signUpOwner>[1],
+  keyName: string,
+): Promise<{ org: SignedUpOwner; key: string }> {
+  const org = await signUpOwner(server, owner);
+  await setPlan(server, org.cookie, 'pro');
+  return { org, key: (await createApiKey(server, org.cookie, { name: keyName })).key };
+}
+
 /** The ids of an organisation's built-in roles, as seen by a signed-in member. */
 export async function builtInRoleIds(
   server: Server,

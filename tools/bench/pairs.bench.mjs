@@ -140,7 +140,8 @@ async function seedService(base, client) {
 }
 
 // The statements of one POST /api/interrupts without webhooks (InterruptsService.create), in its
-// order: the interrupt, the outbox probe (no webhook: nothing written), the month's allowance
+// order: the interrupt, its record kept with the row (the service's rendering; here one of the
+// same length, its colons spaced), the outbox probe (no webhook: nothing written), the month's allowance
 // (conditional upsert), the audit entry (its triggers chain it and count its words), COMMIT; then
 // the announcement (pg_notify) after the commit. A space after each colon, or pgbench reads
 // `:null` as a variable.
@@ -148,10 +149,28 @@ const STORED_ACTIONS = JSON.stringify([
   { name: 'deploy', args: { service: 'api', version: '1.4.2' }, description: 'Roll out 1.4.2', allowedDecisions: ['approve', 'edit', 'reject', 'respond'] },
   { name: 'notify', args: {}, description: null, allowedDecisions: ['approve', 'respond'] },
 ]).replace(/":/g, '": ');
+const RECORD = JSON.stringify({
+  id: '00000000-0000-4000-8000-000000000000',
+  title: 'Deploy to prod',
+  description: null,
+  externalId: 'run-42',
+  sessionId: null,
+  status: 'open',
+  actionRequests: JSON.parse(STORED_ACTIONS),
+  decisions: [],
+  assignee: null,
+  escalationLevel: 0,
+  escalationReason: null,
+  escalatedAt: null,
+  metadata: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  answeredAt: null,
+}).replace(/":/g, '": ');
 const pgbenchInsert = (org, keyId) => `BEGIN;
 INSERT INTO interrupts (organisation_id, id, title, description, external_id, session_id, action_requests, metadata, opened_by_key_id, title_search)
   VALUES ('${org}', gen_random_uuid(), 'Deploy to prod', NULL, 'run-42', NULL, '${STORED_ACTIONS}', NULL, '${keyId}', array_to_tsvector(ARRAY['deploy','to','prod']))
   RETURNING id AS iid, created_at \\gset
+UPDATE interrupts SET record_json = '${RECORD}' WHERE organisation_id = '${org}' AND id = :iid;
 WITH targets AS (
   SELECT id FROM webhooks
    WHERE organisation_id = '${org}' AND enabled AND (event_types IS NULL OR 'interrupt.created' = ANY(event_types))

@@ -4,7 +4,7 @@ import type { OrganisationEventsAnnouncer } from '../events/organisation-events.
 import type { TeamsService } from '../teams/teams.service';
 import type { WebhookOutbox } from '../webhooks/webhook-outbox';
 import type { DecideInterruptDto } from './dto/decide-interrupt.dto';
-import type { InterruptRow } from './interrupt-record';
+import { type InterruptRow, toInterruptResponse } from './interrupt-record';
 import type { InterruptsRepository, LockedInterrupt } from './interrupts.repository';
 import { InterruptReviewService } from './interrupt-review.service';
 
@@ -38,6 +38,7 @@ function setUp(overrides: Partial<Record<keyof InterruptsRepository, jest.Mock>>
     markAnswered: jest.fn(async () => undefined),
     setAssignee: jest.fn(async () => undefined),
     escalate: jest.fn(async () => undefined),
+    keepRecord: jest.fn(async () => undefined),
     ...overrides,
   } as unknown as InterruptsRepository;
   const events = { announce: jest.fn(async () => undefined) } as unknown as OrganisationEventsAnnouncer;
@@ -64,6 +65,8 @@ describe('InterruptReviewService', () => {
     expect(audit.map((p) => [p[2], p[4], p[5]])).toEqual([['interrupt.decided', 'member', 'u-ada']]);
     expect(webhookTypes()).toEqual(['interrupt.decided']);
     expect(events.announce).toHaveBeenCalledWith(ORG);
+    // The decision cleared the record kept with the row: the answer is kept again.
+    expect(repository.keepRecord).toHaveBeenCalledWith(expect.anything(), ORG, 'i-1', JSON.stringify(toInterruptResponse(row)));
   });
 
   it('answers the interrupt with its last decision: interrupt.decided then interrupt.answered', async () => {
@@ -114,6 +117,7 @@ describe('InterruptReviewService', () => {
     const same = setUp({ lock: jest.fn(async () => ({ ...locked, assignee_type: 'team', assignee_id: 't-1', assignee_name: 'Ops' })) });
     await same.service.assign(ORG, ada, 'i-1', { teamId: 't-1' } as never, null);
     expect(same.repository.setAssignee).not.toHaveBeenCalled();
+    expect(same.repository.keepRecord).not.toHaveBeenCalled();
     expect(same.actions()).toEqual([]);
   });
 
@@ -126,6 +130,7 @@ describe('InterruptReviewService', () => {
     await assigned.service.assign(ORG, ada, 'i-1', { memberId: null } as never, null);
     expect(assigned.repository.setAssignee).toHaveBeenCalledWith(expect.anything(), ORG, 'i-1', null);
     expect(assigned.actions()).toEqual(['interrupt.unassigned']);
+    expect(assigned.repository.keepRecord).toHaveBeenCalledTimes(1);
     expect(assigned.events.announce).toHaveBeenCalledWith(ORG);
   });
 
@@ -141,5 +146,6 @@ describe('InterruptReviewService', () => {
     await open.service.escalate(ORG, ada, 'i-1', 'late', null);
     expect(open.repository.escalate).toHaveBeenCalledWith(expect.anything(), ORG, 'i-1', 2, 'late');
     expect(open.actions()).toEqual(['interrupt.escalated']);
+    expect(open.repository.keepRecord).toHaveBeenCalledTimes(1);
   });
 });

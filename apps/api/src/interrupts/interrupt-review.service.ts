@@ -75,7 +75,7 @@ export class InterruptReviewService {
         metadata: { actionName: action.name, decision: body.decision, becameAnswered },
         ipAddress: ip,
       });
-      const after = await this.read(tx, organisationId, id);
+      const after = await this.kept(tx, organisationId, id);
       await this.outbox.write(tx, organisationId, [
         { type: 'interrupt.decided', subjectId: id, data: after },
         ...(becameAnswered ? [{ type: 'interrupt.answered' as const, subjectId: id, data: after }] : []),
@@ -115,7 +115,7 @@ export class InterruptReviewService {
         },
         ipAddress: ip,
       });
-      const assigned = await this.read(tx, organisationId, id);
+      const assigned = await this.kept(tx, organisationId, id);
       await this.outbox.write(tx, organisationId, [{ type: 'interrupt.assigned', subjectId: id, data: assigned }]);
       return assigned;
     });
@@ -144,7 +144,7 @@ export class InterruptReviewService {
         ipAddress: ip,
       });
       changed = true;
-      const unassigned = await this.read(tx, organisationId, id);
+      const unassigned = await this.kept(tx, organisationId, id);
       await this.outbox.write(tx, organisationId, [{ type: 'interrupt.unassigned', subjectId: id, data: unassigned }]);
       return unassigned;
     });
@@ -167,7 +167,7 @@ export class InterruptReviewService {
         metadata: { level, reason: reason ?? null },
         ipAddress: ip,
       });
-      const escalated = await this.read(tx, organisationId, id);
+      const escalated = await this.kept(tx, organisationId, id);
       await this.outbox.write(tx, organisationId, [{ type: 'interrupt.escalated', subjectId: id, data: escalated }]);
       return escalated;
     });
@@ -193,6 +193,16 @@ export class InterruptReviewService {
     const row = await lockCurrentMember(tx, organisationId, assigneeId);
     if (row === undefined) throw DomainError.of('NOT_FOUND');
     return { type, id: row.id, name: row.name };
+  }
+
+  /**
+   * The interrupt as the change left it, its rendering kept with the row (`record_json`, which
+   * the change cleared): the last write to the interrupt in the transaction.
+   */
+  private async kept(tx: Queryable, organisationId: string, id: string): Promise<InterruptResponse> {
+    const record = await this.read(tx, organisationId, id);
+    await this.interrupts.keepRecord(tx, organisationId, id, JSON.stringify(record));
+    return record;
   }
 
   private async read(tx: Queryable, organisationId: string, id: string): Promise<InterruptResponse> {

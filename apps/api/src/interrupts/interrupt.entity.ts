@@ -103,4 +103,12 @@ export class InterruptEntity {
    */
   @Column('tsvector', { default: () => "''", select: false })
   titleSearch!: string;
+
+  /**
+   * The record as the API renders it, kept by the service with every change (InterruptsRepository
+   * keepRecord); NULL until then, and cleared by the database whenever a change does not set it
+   * (migration 1795410000000).
+   */
+  @Column('text', { nullable: true, select: false })
+  recordJson!: string | null;
 }

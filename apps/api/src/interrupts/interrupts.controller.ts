@@ -10,6 +10,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
+import type { JsonText } from '@interlock/domain';
 import { ClientIp, CurrentApiKey, CurrentCaller, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MachineOrMemberRoute, MachineRoute, MemberRoute } from '../auth/decorators/route-access.decorator';
 import { apiKeyActorOf, memberActorOf, type ApiKeyPrincipal, type MemberPrincipal } from '../auth/principal';
@@ -85,8 +86,8 @@ export class InterruptsController {
     @CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal,
     @IdParam() id: string,
     @Query() query: GetInterruptQuery,
-  ): Promise<InterruptDetailResponse> {
-    return this.interrupts.get(caller.organisationId, id, new Set(query.include));
+  ): Promise<JsonText<InterruptDetailResponse> | InterruptDetailResponse> {
+    return this.interrupts.getAnswer(caller.organisationId, id, new Set(query.include));
   }
 
   @Post(':id/decisions')

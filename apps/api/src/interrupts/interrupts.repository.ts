@@ -121,6 +121,27 @@ export class InterruptsRepository {
     return row;
   }
 
+  /**
+   * The record as the API renders it, kept with the row (`record_json`): null when it is not kept
+   * (opened before it was, or changed outside the service), and then `readDetail` reads it.
+   */
+  async readRecord(db: Queryable, organisationId: string, id: string): Promise<{ record_json: string | null } | undefined> {
+    const [row] = await queryRows<{ record_json: string | null }>(
+      db,
+      `SELECT i.record_json FROM interrupts i WHERE i.organisation_id = $1 AND i.id = $2`,
+      [organisationId, id],
+    );
+    return row;
+  }
+
+  /**
+   * Keeps the record's rendering with the row: the last write of every transaction that changes
+   * the interrupt (any other update of the row, and any change to its decisions, clears it).
+   */
+  async keepRecord(db: Queryable, organisationId: string, id: string, recordJson: string): Promise<void> {
+    await db.query(`UPDATE interrupts SET record_json = $3 WHERE organisation_id = $1 AND id = $2`, [organisationId, id, recordJson]);
+  }
+
   async read(db: Queryable, organisationId: string, id: string): Promise<InterruptRow | undefined> {
     const [row] = await queryRows<InterruptRow>(db, `SELECT ${INTERRUPT_COLUMNS} FROM interrupts i WHERE i.organisation_id = $1 AND i.id = $2`, [
       organisationId,

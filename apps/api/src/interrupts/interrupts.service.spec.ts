@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { type ApiKeyActor, DomainError } from '@interlock/domain';
+import { type ApiKeyActor, DomainError, JsonText } from '@interlock/domain';
 import type { AllowancesService } from '../allowances/allowances.service';
 import type { AppConfig } from '../config/app-config';
 import type { PreparedReads } from '../database/prepared-reads';
@@ -11,7 +11,7 @@ import type { TeamsService } from '../teams/teams.service';
 import type { WebhookOutbox } from '../webhooks/webhook-outbox';
 import type { CreateInterruptDto } from './dto/create-interrupt.dto';
 import type { ListInterruptsQuery } from './dto/list-interrupts.query';
-import type { InterruptRow } from './interrupt-record';
+import { type InterruptDetailRow, type InterruptRow, toInterruptDetailResponse } from './interrupt-record';
 import type { InterruptsRepository } from './interrupts.repository';
 import { InterruptsService } from './interrupts.service';
 
@@ -49,7 +49,9 @@ function setUp(overrides: Partial<Record<keyof InterruptsRepository, jest.Mock>>
   const dataSource = { transaction: async (work: (t: typeof tx) => Promise<unknown>) => work(tx), query: jest.fn() } as unknown as DataSource;
   const repository = {
     insert: jest.fn(async () => (steps.push('insert'), row)),
+    keepRecord: jest.fn(async () => void steps.push('keep record')),
     readDetail: jest.fn(async () => row),
+    readRecord: jest.fn(async () => ({ record_json: null })),
     page: jest.fn(async () => [row]),
     counts: jest.fn(async () => ({ open: 1001, assigned_to_me: 3, escalated: 1000, answered: 0 })),
     ...overrides,
@@ -84,7 +86,9 @@ describe('InterruptsService', () => {
         actionRequests: [{ name: 'deploy', args: {}, description: null, allowedDecisions: ['approve', 'reject'] }],
       }),
     );
-    expect(steps).toEqual(['insert', 'webhook event', 'count message', 'audit interrupt.created by api_key k-1']);
+    expect(steps).toEqual(['insert', 'keep record', 'webhook event', 'count message', 'audit interrupt.created by api_key k-1']);
+    // The record kept with the row is the answer, written out.
+    expect(repository.keepRecord).toHaveBeenCalledWith(prepared, ORG, 'i-1', JSON.stringify(value));
     expect(events.announce).toHaveBeenCalledWith(ORG);
   });
 
@@ -111,6 +115,24 @@ describe('InterruptsService', () => {
     const { service, repository, reads } = setUp({ readDetail: jest.fn(async () => undefined) });
     await expect(service.get(ORG, 'i-x', new Set(['session']))).rejects.toMatchObject({ code: 'NOT_FOUND', status: 404 });
     expect(repository.readDetail).toHaveBeenCalledWith(reads, ORG, 'i-x', new Set(['session']));
+  });
+
+  it('answers a read without include with the record kept with the row, as it is; one not kept, or with include, is read and rendered', async () => {
+    const kept = setUp({ readRecord: jest.fn(async () => ({ record_json: '{"id":"i-1"}' })) });
+    const answer = await kept.service.getAnswer(ORG, 'i-1', new Set());
+    expect(answer).toBeInstanceOf(JsonText);
+    expect((answer as JsonText).text).toBe('{"id":"i-1"}');
+    expect(kept.repository.readRecord).toHaveBeenCalledWith(kept.reads, ORG, 'i-1');
+    expect(kept.repository.readDetail).not.toHaveBeenCalled();
+    const notKept = setUp();
+    expect(await notKept.service.getAnswer(ORG, 'i-1', new Set())).toEqual(toInterruptDetailResponse(row as InterruptDetailRow));
+    expect(notKept.repository.readDetail).toHaveBeenCalledWith(notKept.reads, ORG, 'i-1', new Set());
+    const included = setUp();
+    await included.service.getAnswer(ORG, 'i-1', new Set(['history']));
+    expect(included.repository.readRecord).not.toHaveBeenCalled();
+    expect(included.repository.readDetail).toHaveBeenCalledWith(included.reads, ORG, 'i-1', new Set(['history']));
+    const missing = setUp({ readRecord: jest.fn(async () => undefined) });
+    await expect(missing.service.getAnswer(ORG, 'i-x', new Set())).rejects.toMatchObject({ code: 'NOT_FOUND', status: 404 });
   });
 
   it('refuses a listing with too many search words, or from after to, before reading anything', async () => {

@@ -1,4 +1,4 @@
-import { type ApiKeyActor, DomainError } from '@interlock/domain';
+import { type ApiKeyActor, DomainError, JsonText } from '@interlock/domain';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
@@ -94,6 +94,8 @@ export class InterruptsService {
           titleWords: searchWords(body.title),
         });
         const interrupt = toInterruptResponse(row);
+        // Rendered from the row as stored (jsonb's key order), as every read renders it.
+        await this.interrupts.keepRecord(tx, organisationId, row.id, JSON.stringify(interrupt));
         // The webhook event (usually one probe: no webhook) before the locks below.
         await this.outbox.write(tx, organisationId, [{ type: 'interrupt.created', subjectId: id, data: interrupt }]);
         // The count and the audit entry lock the organisation's counter row and audit chain
@@ -123,6 +125,22 @@ export class InterruptsService {
     const row = await this.interrupts.readDetail(this.reads, organisationId, id, include);
     if (row === undefined) throw DomainError.of('NOT_FOUND');
     return toInterruptDetailResponse(row);
+  }
+
+  /**
+   * `get` as the HTTP answer. Without `include` it is the record kept with the row, answered as it
+   * is: one text column to read, nothing to decode and nothing to write out again — the read
+   * agents poll while they wait for a decision (issue 14). A record not kept is read as `get` reads it.
+   */
+  async getAnswer(
+    organisationId: string,
+    id: string,
+    include: ReadonlySet<InterruptInclude>,
+  ): Promise<JsonText<InterruptDetailResponse> | InterruptDetailResponse> {
+    if (include.size > 0) return this.get(organisationId, id, include);
+    const kept = await this.interrupts.readRecord(this.reads, organisationId, id);
+    if (kept === undefined) throw DomainError.of('NOT_FOUND');
+    return kept.record_json === null ? this.get(organisationId, id) : new JsonText(kept.record_json);
   }
 
   /**

@@ -1,7 +1,16 @@
 import type { Response } from 'express';
 import { ErrorBody, ErrorCode, reasonPhrase } from '@interlock/domain';
 
-/** Writes a SPEC §4 error body. Used by the exception filter and by the pre-routing middleware. */
+/**
+ * Writes a SPEC §4 error body. Used by the exception filter and by the pre-routing middleware.
+ *
+ * The bytes `res.status(status).type('application/json').send(text)` writes with this app's
+ * settings (ETags off) — the status, `Content-Type: application/json; charset=utf-8`,
+ * `Content-Length`, the body — written directly: Express's `send` would parse
+ * and format the content type again, compute the length and check freshness (never fresh for an
+ * error status) on every refusal, and the malformed-key 401 must cost no more than an answer
+ * (issue 14).
+ */
 export function sendError(
   res: Response,
   status: number,
@@ -11,6 +20,11 @@ export function sendError(
   headers: Readonly<Record<string, string>> = {},
 ): void {
   const body: ErrorBody = { statusCode: status, error: reasonPhrase(status), code, message, requestId };
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  res.status(status).type('application/json').send(JSON.stringify(body));
+  for (const name in headers) res.setHeader(name, headers[name]);
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', String(Buffer.byteLength(text)));
+  // Node's server writes no body for HEAD itself.
+  res.end(text);
 }

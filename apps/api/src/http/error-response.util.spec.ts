@@ -1,0 +1,73 @@
+import { request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express, { type Response } from 'express';
+import type { ErrorCode } from '@interlock/domain';
+import { ErrorBody, reasonPhrase } from '@interlock/domain';
+import { sendError } from './error-response.util';
+
+/** What sendError wrote before issue 14: Express's own send, the reference for the bytes. */
+function viaExpress(res: Response, status: number, code: ErrorCode, message: string, requestId: string, headers: Record<string, string> = {}): void {
+  const body: ErrorBody = { statusCode: status, error: reasonPhrase(status), code, message, requestId };
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.status(status).type('application/json').send(JSON.stringify(body));
+}
+
+const CASES: Record<string, (send: typeof sendError, res: Response) => void> = {
+  unauthorized: (send, res) => send(res, 401, 'INVALID_API_KEY', 'Invalid API key.', 'req-1'),
+  limited: (send, res) => send(res, 429, 'RATE_LIMITED', 'Too many requests. Try again later.', 'req-2', { 'Retry-After': '7' }),
+  unicode: (send, res) => send(res, 400, 'VALIDATION_FAILED', 'title: “Zoë” \u2028 ✓ is too long', 'req-3'),
+  // A route that had set another type before it failed: the error is JSON all the same.
+  retyped: (send, res) => (res.setHeader('Content-Type', 'text/event-stream'), send(res, 503, 'SERVICE_UNAVAILABLE', 'The database is unavailable. Try again shortly.', 'req-4')),
+};
+
+function listen(send: typeof sendError): Promise<Server> {
+  const app = express();
+  app.set('etag', false);
+  app.disable('x-powered-by');
+  app.all('/:case', (req, res) => CASES[req.params.case as string](send, res));
+  return new Promise((resolve) => {
+    const server = app.listen(0, '127.0.0.1', () => resolve(server));
+  });
+}
+
+/** The raw response: status line, headers in order (Date dropped), body bytes. */
+function raw(server: Server, method: string, path: string, headers: Record<string, string> = {}): Promise<string> {
+  const { port } = server.address() as AddressInfo;
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ port, method, path, host: '127.0.0.1', headers: { connection: 'close', ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const lines = res.rawHeaders.reduce<string[]>((all, value, i, list) => (i % 2 === 0 && value.toLowerCase() !== 'date' ? [...all, `${value}: ${list[i + 1]}`] : all), []);
+        resolve([`${res.statusCode}`, ...lines, '', Buffer.concat(chunks).toString('hex')].join('\n'));
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('sendError', () => {
+  it('writes the bytes Express writes for an error body: GET, HEAD, POST, conditional requests, extra headers, a type set before', async () => {
+    const reference = await listen(viaExpress);
+    const ours = await listen(sendError);
+    try {
+      for (const name of Object.keys(CASES)) {
+        for (const [method, condition] of [
+          ['GET'],
+          ['HEAD'],
+          ['POST'],
+          // Express would answer a fresh GET 304; an error status is never fresh.
+          ['GET', { 'if-none-match': '*' }],
+          ['GET', { 'if-modified-since': 'Sun, 22 Nov 2026 00:00:00 GMT' }],
+        ] as [string, Record<string, string>?][]) {
+          const label = `${method} /${name} ${JSON.stringify(condition ?? {})}`;
+          expect(`${label}\n${await raw(ours, method, `/${name}`, condition)}`).toBe(`${label}\n${await raw(reference, method, `/${name}`, condition)}`);
+        }
+      }
+    } finally {
+      reference.close();
+      ours.close();
+    }
+  });
+});

@@ -1,9 +1,10 @@
-import { request as httpRequest, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Response } from 'express';
 import type { ErrorCode } from '@interlock/domain';
 import { ErrorBody, reasonPhrase } from '@interlock/domain';
 import { sendError } from './error-response.util';
+import { rawResponse } from './raw-response.spec-support';
 
 /** What sendError wrote before issue 14: Express's own send, the reference for the bytes. */
 function viaExpress(res: Response, status: number, code: ErrorCode, message: string, requestId: string, headers: Record<string, string> = {}): void {
@@ -30,22 +31,8 @@ function listen(send: typeof sendError): Promise<Server> {
   });
 }
 
-/** The raw response: status line, headers in order (Date dropped), body bytes. */
-function raw(server: Server, method: string, path: string, headers: Record<string, string> = {}): Promise<string> {
-  const { port } = server.address() as AddressInfo;
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ port, method, path, host: '127.0.0.1', headers: { connection: 'close', ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const lines = res.rawHeaders.reduce<string[]>((all, value, i, list) => (i % 2 === 0 && value.toLowerCase() !== 'date' ? [...all, `${value}: ${list[i + 1]}`] : all), []);
-        resolve([`${res.statusCode}`, ...lines, '', Buffer.concat(chunks).toString('hex')].join('\n'));
-      });
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const raw = (server: Server, method: string, path: string, headers?: Record<string, string>) =>
+  rawResponse((server.address() as AddressInfo).port, method, path, headers);
 
 describe('sendError', () => {
   it('writes the bytes Express writes for an error body: GET, HEAD, POST, conditional requests, extra headers, a type set before', async () => {

@@ -1,4 +1,3 @@
-import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { JsonText } from '@interlock/domain';
 import { Controller, Get, Head, HttpCode, Module, Post, Req, Res } from '@nestjs/common';
@@ -6,6 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import type { Request, Response } from 'express';
 import { JsonReplyExpressAdapter } from './json-reply.adapter';
+import { rawResponse } from './raw-response.spec-support';
 
 /** The ports of the apps whose handlers answer JsonText where the others answer the value. */
 const rendering = new Set<number>();
@@ -56,22 +56,6 @@ class Answers {
 @Module({ controllers: [Answers] })
 class AnswersModule {}
 
-/** The raw response: status line, headers in order (Date dropped), body bytes. */
-function raw(port: number, method: string, path: string, headers: Record<string, string> = {}): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ port, method, path, host: '127.0.0.1', headers: { connection: 'close', ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const headers = res.rawHeaders.reduce<string[]>((lines, value, i, all) => (i % 2 === 0 && value.toLowerCase() !== 'date' ? [...lines, `${value}: ${all[i + 1]}`] : lines), []);
-        resolve([`${res.statusCode}`, ...headers, '', Buffer.concat(chunks).toString('hex')].join('\n'));
-      });
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 async function start(adapter: ExpressAdapter): Promise<{ app: NestExpressApplication; port: number }> {
   const app = await NestFactory.create<NestExpressApplication>(AnswersModule, adapter, { logger: false });
   app.set('etag', false);
@@ -107,7 +91,7 @@ describe('JsonReplyExpressAdapter', () => {
         ['GET', '/rendered', { 'if-modified-since': 'Sun, 22 Nov 2026 00:00:00 GMT' }],
       ] as [string, string, Record<string, string>?][]) {
         const name = `${method} ${path} ${JSON.stringify(condition ?? {})}`;
-        expect(`${name}\n${await raw(ours.port, method, path, condition)}`).toBe(`${name}\n${await raw(express.port, method, path, condition)}`);
+        expect(`${name}\n${await rawResponse(ours.port, method, path, condition)}`).toBe(`${name}\n${await rawResponse(express.port, method, path, condition)}`);
       }
     } finally {
       await express.app.close();

@@ -1,7 +1,9 @@
 import { JsonText } from '@interlock/domain';
 import { StreamableFile } from '@nestjs/common';
+import type { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
-import type { Response } from 'express';
+import type { Express, Response } from 'express';
+import { createExpressServer } from './express-server';
 
 /** Statuses whose responses carry no body (Express strips it): left to Express. */
 const BODILESS = new Set([204, 205, 304]);
@@ -17,8 +19,17 @@ const BODILESS = new Set([204, 205, 304]);
  *
  * A `JsonText` answer is JSON already written out: its text is sent where `JSON.stringify` of
  * the value would have been, here and (as a JSON-typed string) through Express.
+ *
+ * Its HTTP server makes requests and responses with Express's prototypes from the start
+ * (`createExpressServer`); with HTTPS or `forceCloseConnections`, which this service does not
+ * use, it is Nest's own.
  */
 export class JsonReplyExpressAdapter extends ExpressAdapter {
+  override initHttpServer(options: NestApplicationOptions): void {
+    if (options?.httpsOptions !== undefined || options?.forceCloseConnections === true) return super.initHttpServer(options);
+    this.httpServer = createExpressServer(this.getInstance<Express>());
+  }
+
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
     if (statusCode) response.statusCode = statusCode;
     if (

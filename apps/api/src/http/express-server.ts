@@ -1,0 +1,47 @@
+import { IncomingMessage, ServerResponse, createServer, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Express } from 'express';
+
+/** Whether `f` may be called on an object made elsewhere (`f.call(this, …)`): a function, not a class. */
+function callable(f: unknown): boolean {
+  return typeof f === 'function' && !/^class\b/.test(Function.prototype.toString.call(f));
+}
+
+/**
+ * The HTTP server of an Express app, making each request and response with Express's own
+ * prototypes (`app.request`, `app.response`) from the start.
+ *
+ * Express otherwise sets them on every request (`Object.setPrototypeOf(req, app.request)` and
+ * the same for `res`, in `app.handle`). Changing an object's prototype after it is made costs V8
+ * dearly: under load the requests and responses, and what they reference, outlived the young
+ * generation and were collected only by full collections (issue 14, BENCHMARKS.md). Made with
+ * the right prototype, Express's `setPrototypeOf` finds it already set and changes nothing;
+ * the objects are the same (`instanceof` IncomingMessage and ServerResponse, Express's methods).
+ *
+ * Node's own constructors are called on the new object (`IncomingMessage.call(this, socket)`),
+ * as Node's HTTP classes are functions; `Reflect.construct` would do the same for classes but
+ * V8 makes it much slower here. Should a Node version make them classes, the server is Node's
+ * default one, as before.
+ */
+export function createExpressServer(app: Express): Server {
+  if (!callable(IncomingMessage) || !callable(ServerResponse)) return createServer(app);
+  const construct = {
+    request: IncomingMessage as unknown as (this: object, socket: Socket) => void,
+    response: ServerResponse as unknown as (this: object, req: IncomingMessage, options?: object) => void,
+  };
+  function ExpressRequest(this: object, socket: Socket): void {
+    construct.request.call(this, socket);
+  }
+  ExpressRequest.prototype = app.request;
+  function ExpressResponse(this: object, req: IncomingMessage, options?: object): void {
+    construct.response.call(this, req, options);
+  }
+  ExpressResponse.prototype = app.response;
+  return createServer(
+    {
+      IncomingMessage: ExpressRequest as unknown as typeof IncomingMessage,
+      ServerResponse: ExpressResponse as unknown as typeof ServerResponse,
+    },
+    app,
+  );
+}

@@ -13,9 +13,9 @@ RUN npm ci --ignore-scripts --no-audit --no-fund \
 
 FROM node:22-slim AS runtime
 # NODE_OPTIONS: the old generation is capped at 192 MB. Under full load the live heap is about
-# 45 MB, but without a cap V8 lets the old generation fill with promoted request garbage up to
-# ~190 MB between full collections (RSS ~280 MB); with it RSS stays near 165 MB, for about one
-# extra full collection a second (BENCHMARKS.md, tools/bench/pairs.bench.mjs reads it from here).
+# 45 MB, but without a cap V8 lets the old generation fill with promoted request garbage between
+# full collections (RSS 190–250 MB under the bench's mixed load); with it RSS stays near 165 MB
+# (BENCHMARKS.md, tools/bench/pairs.bench.mjs reads it from here).
 ENV NODE_ENV=production \
     NODE_OPTIONS=--max-old-space-size=192 \
     PORT=3000 \

@@ -1,4 +1,4 @@
-import { IncomingMessage, ServerResponse, type Server } from 'node:http';
+import { IncomingMessage, ServerResponse, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -15,8 +15,10 @@ interface Seen {
 }
 
 /** Each request's and response's prototype as the server made them, before Express sees them. */
-function watch(server: Server): Seen[] {
+function watch(server: Server): { seen: Seen[]; connections: () => number } {
   const seen: Seen[] = [];
+  let connections = 0;
+  server.on('connection', () => connections++);
   server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
     seen.push({
       request: Object.getPrototypeOf(req) as object | null,
@@ -25,12 +27,26 @@ function watch(server: Server): Seen[] {
       isResponse: res instanceof ServerResponse,
     });
   });
-  return seen;
+  return { seen, connections: () => connections };
 }
 
 async function listening(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** An HTTP/1.0 request, answered without chunking (Node reads the version to frame the body). */
+function http10(base: string, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${base}${path}`, { agent: false, headers: { connection: 'close' } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 describe('createExpressServer', () => {
@@ -49,11 +65,15 @@ describe('createExpressServer', () => {
     app.post('/echo', (req, res) => {
       res.json({ body: req.body as unknown, type: req.get('content-type') });
     });
+    app.get('/stream', (_req, res) => {
+      res.write('a');
+      res.end('b');
+    });
     server = createExpressServer(app);
-    const seen = watch(server);
+    const { seen, connections } = watch(server);
     const base = await listening(server);
 
-    // Several requests on one kept-alive connection (fetch reuses it), and a body read by express.json().
+    // Several requests on kept-alive connections (fetch reuses them), and a body read by express.json().
     for (let i = 0; i < 3; i++) {
       const got = await fetch(`${base}/hello?n=${i}`);
       expect(got.status).toBe(201);
@@ -62,26 +82,48 @@ describe('createExpressServer', () => {
     }
     const echoed = await fetch(`${base}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":[1,"ü"]}' });
     expect(await echoed.json()).toEqual({ body: { a: [1, 'ü'] }, type: 'application/json' });
-    const missing = await fetch(`${base}/missing`);
-    expect(missing.status).toBe(404);
+    expect((await fetch(`${base}/missing`)).status).toBe(404);
+    // HEAD: the headers of GET, no body.
+    const head = await fetch(`${base}/hello?n=0`, { method: 'HEAD' });
+    expect(head.status).toBe(201);
+    expect(head.headers.get('content-length')).toBe(String(JSON.stringify({ path: '/hello', query: { n: '0' }, ip: '127.0.0.1', accepts: 'json' }).length));
+    expect(await head.text()).toBe('');
+    // Six requests over fewer connections: they were kept alive.
+    expect(connections()).toBeLessThan(6);
+    // HTTP/1.0 on a connection of its own: a streamed body without chunked framing.
+    expect(await http10(base, '/stream')).toEqual({ status: 200, body: 'ab' });
 
-    expect(seen).toHaveLength(5);
+    expect(seen).toHaveLength(7);
     for (const made of seen) {
-      expect(made).toEqual({ request: app.request, response: app.response, isRequest: true, isResponse: true });
+      expect(made.request).toBe(app.request);
+      expect(made.response).toBe(app.response);
+      expect(made).toMatchObject({ isRequest: true, isResponse: true });
     }
   });
 
-  it("is the HTTP server of the service's Nest adapter", async () => {
+  it("is the HTTP server of the service's Nest adapter, and Nest's own where the adapter leaves it to Nest", async () => {
     @Module({})
     class EmptyModule {}
-    const app = await NestFactory.create<NestExpressApplication>(EmptyModule, new JsonReplyExpressAdapter(), { logger: false });
-    server = app.getHttpServer();
-    const seen = watch(server);
-    await app.init();
-    const base = await listening(server);
-    expect((await fetch(`${base}/nothing`)).status).toBe(404);
-    const instance = app.getHttpAdapter().getInstance() as Express;
-    expect(seen).toEqual([{ request: instance.request, response: instance.response, isRequest: true, isResponse: true }]);
-    await app.close();
+    for (const forceCloseConnections of [false, true]) {
+      const app = await NestFactory.create<NestExpressApplication>(EmptyModule, new JsonReplyExpressAdapter(), {
+        logger: false,
+        forceCloseConnections,
+      });
+      server = app.getHttpServer();
+      const { seen } = watch(server);
+      await app.init();
+      const base = await listening(server);
+      expect((await fetch(`${base}/nothing`)).status).toBe(404);
+      const instance = app.getHttpAdapter().getInstance() as Express;
+      expect(seen).toHaveLength(1);
+      if (forceCloseConnections) {
+        expect(seen[0].request).toBe(IncomingMessage.prototype);
+        expect(seen[0].response).toBe(ServerResponse.prototype);
+      } else {
+        expect(seen[0].request).toBe(instance.request);
+        expect(seen[0].response).toBe(instance.response);
+      }
+      await app.close();
+    }
   });
 });

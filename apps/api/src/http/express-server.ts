@@ -14,15 +14,17 @@ function callable(f: unknown): boolean {
  * Express otherwise sets them on every request (`Object.setPrototypeOf(req, app.request)` and
  * the same for `res`, in `app.handle`), a known cost (expressjs/express#5998, nodejs/node#37457).
  * Here, under V8's `--trace-gc-nvp`, it showed as the requests and responses, and what they
- * reference, outliving the young generation: 20–30 % of new space surviving each scavenge and
+ * reference, outliving the young generation: 15–30 % of new space surviving each scavenge and
  * nearly all of it promoted, even at one connection, then collected by full collections several
  * times a second (issue 14, BENCHMARKS.md). Made with the right prototype, Express's
  * `setPrototypeOf` finds it already set and changes nothing; the objects are the same
- * (`instanceof` IncomingMessage and ServerResponse, Express's methods).
+ * (`instanceof` IncomingMessage and ServerResponse, Express's methods). A sub-app mounted with
+ * `app.use(path, otherApp)` would switch prototypes per request again on its routes; the service
+ * mounts none.
  *
  * Node's own constructors are called on the new object (`IncomingMessage.call(this, socket)`),
- * as Node's HTTP classes are functions; `Reflect.construct` would do the same for classes but
- * V8 makes it much slower here. Should a Node version make them classes, the server is Node's
+ * as Node's HTTP classes are functions; `Reflect.construct` would do the same for classes, but a
+ * bare Express app served this way took four times as long for the same requests. Should a Node version make them classes, the server is Node's
  * default one, as before.
  */
 export function createExpressServer(app: Express): Server {

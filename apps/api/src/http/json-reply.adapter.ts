@@ -26,7 +26,7 @@ const BODILESS = new Set([204, 205, 304]);
  */
 export class JsonReplyExpressAdapter extends ExpressAdapter {
   override initHttpServer(options: NestApplicationOptions): void {
-    if (options?.httpsOptions !== undefined || options?.forceCloseConnections === true) return super.initHttpServer(options);
+    if (options?.httpsOptions || options?.forceCloseConnections) return super.initHttpServer(options);
     this.httpServer = createExpressServer(this.getInstance<Express>());
   }
 

@@ -64,13 +64,8 @@ async function main() {
       for (let m = 0; m < 20; m++) {
         const id = randomUUID();
         members.push(id);
-        await ds.query(`INSERT INTO members (organisation_id, id, email, name, password_hash, role_id) VALUES ($1, $2, $3, $4, 'x', $5)`, [
-          org,
-          id,
-          `m${m}-${org}@bench.test`,
-          `Member ${m}`,
-          role,
-        ]);
+        await ds.query(`INSERT INTO users (id, email, name, password_hash) VALUES ($1, $2, $3, 'x')`, [id, `m${m}-${org}@bench.test`, `Member ${m}`]);
+        await ds.query(`INSERT INTO memberships (organisation_id, user_id, role_id) VALUES ($1, $2, $3)`, [org, id, role]);
       }
       const teams: string[] = [];
       for (let t = 0; t < 5; t++) {
@@ -133,9 +128,9 @@ async function main() {
   }
   const [big] = await ds.query(`SELECT organisation_id AS id, count(*)::int AS n FROM interrupts GROUP BY 1 ORDER BY 2 DESC LIMIT 1`);
   const org: string = big.id;
-  const [me] = await ds.query(
-    `SELECT m.id FROM members m JOIN team_members tm ON tm.organisation_id = m.organisation_id AND tm.member_id = m.id
-      WHERE m.organisation_id = $1 LIMIT 1`,
+  const [me]: { id: string }[] = await ds.query(
+    `SELECT ms.user_id AS id FROM memberships ms JOIN team_members tm ON tm.organisation_id = ms.organisation_id AND tm.member_id = ms.user_id
+      WHERE ms.organisation_id = $1 LIMIT 1`,
     [org],
   );
   const [stats] = await ds.query(
@@ -192,10 +187,10 @@ async function main() {
   };
 
   const page = (query: Partial<ListInterruptsQuery>) => async () =>
-    (await service.list(org, { limit: 50, ...query } as ListInterruptsQuery, me.id)).interrupts.length;
+    (await service.list(org, { limit: 50, ...query } as ListInterruptsQuery, { memberId: me.id })).interrupts.length;
   /** The second page: the cursor is taken once, outside the timing. */
   const second = async (query: Partial<ListInterruptsQuery>) => {
-    const first = await service.list(org, { limit: 50, ...query } as ListInterruptsQuery, me.id);
+    const first = await service.list(org, { limit: 50, ...query } as ListInterruptsQuery, { memberId: me.id });
     return page({ ...query, cursor: first.nextCursor ?? undefined });
   };
   const recent = new Date(Date.parse('2026-11-22T00:00:00Z') - 7 * 86_400_000).toISOString();

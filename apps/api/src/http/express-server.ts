@@ -24,21 +24,19 @@ function callable(f: unknown): boolean {
  *
  * Node's own constructors are called on the new object (`IncomingMessage.call(this, socket)`),
  * as Node's HTTP classes are functions; `Reflect.construct` would do the same for classes, but a
- * bare Express app served this way took four times as long for the same requests. Should a Node version make them classes, the server is Node's
- * default one, as before.
+ * bare Express app served this way took four times as long for the same requests. Should a Node
+ * version make them classes, the server is Node's default one, as before.
  */
 export function createExpressServer(app: Express): Server {
   if (!callable(IncomingMessage) || !callable(ServerResponse)) return createServer(app);
-  const construct = {
-    request: IncomingMessage as unknown as (this: object, socket: Socket) => void,
-    response: ServerResponse as unknown as (this: object, req: IncomingMessage, options?: object) => void,
-  };
+  const initRequest = IncomingMessage as unknown as (this: object, socket: Socket) => void;
+  const initResponse = ServerResponse as unknown as (this: object, req: IncomingMessage, options?: object) => void;
   function ExpressRequest(this: object, socket: Socket): void {
-    construct.request.call(this, socket);
+    initRequest.call(this, socket);
   }
   ExpressRequest.prototype = app.request;
   function ExpressResponse(this: object, req: IncomingMessage, options?: object): void {
-    construct.response.call(this, req, options);
+    initResponse.call(this, req, options);
   }
   ExpressResponse.prototype = app.response;
   return createServer(

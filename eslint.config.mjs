@@ -2,11 +2,11 @@ import { readdirSync } from 'node:fs';
 import nx from '@nx/eslint-plugin';
 import reactHooks from 'eslint-plugin-react-hooks';
 
-// Module boundaries (STYLE.md §6): apps may use every lib; the pure libs (domain, util) use
+// Module boundaries (docs/STYLE.md §6): apps may use every lib; the pure libs (domain, util) use
 // only each other and never a framework, ORM or database driver.
 const FRAMEWORK_IMPORTS = ['@nestjs/*', 'typeorm', 'pg', 'pg-*', 'express', '@electric-sql/*', 'passport*'];
 
-// The dashboard's import zones (STYLE.md §13): shared → features → app, never feature to feature.
+// The dashboard's import zones (docs/STYLE.md §13): shared → features → app, never feature to feature.
 const WEB_FEATURES = readdirSync(new URL('./apps/web/src/features', import.meta.url), { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name);

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
-// The dashboard's import zones (STYLE.md §13): shared → features → app, never feature to
+// The dashboard's import zones (docs/STYLE.md §13): shared → features → app, never feature to
 // feature. Probe sources are linted as if they lived in apps/web, with the real ESLint config.
 const root = join(__dirname, '..', '..');
 

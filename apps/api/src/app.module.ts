@@ -22,6 +22,7 @@ import { TeamsModule } from './teams/teams.module';
 import { InterruptsModule } from './interrupts/interrupts.module';
 import { SessionsModule } from './sessions/sessions.module';
 import { McpModule } from './mcp/mcp.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { EventsModule } from './events/events.module';
 import { JobsModule } from './jobs/jobs.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -55,6 +56,7 @@ export class AppModule {
         EventsModule,
         WebhooksModule,
         OpenApiModule,
+        MetricsModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

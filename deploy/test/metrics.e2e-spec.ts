@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createDatabase, eventually, type PrometheusServer, ROOT, serviceMain, startProcess, type Started, startPrometheus } from './support/processes';
 
@@ -166,5 +167,32 @@ describe('metrics, scraped by Prometheus', () => {
     await atLeast('process_cpu_seconds_total', 0);
     await atLeast('process_resident_memory_bytes', 1);
     await atLeast('count(nodejs_gc_duration_seconds_count)', 1);
+  });
+
+  it('evaluates every shipped alert rule without error', async () => {
+    const groups = await eventually('the rules evaluated', async () => {
+      const res = (await (await fetch(`${prometheus.url}/api/v1/rules`)).json()) as {
+        data: { groups: { rules: { name: string; health: string; lastError?: string; lastEvaluation: string }[] }[] };
+      };
+      const rules = res.data.groups.flatMap((g) => g.rules);
+      return rules.length > 0 && rules.every((r) => !r.lastEvaluation.startsWith('0001')) ? rules : undefined;
+    });
+    expect(groups.map((r) => r.name)).toContain('InterlockHigh5xxRatio');
+    for (const rule of groups) expect({ rule: rule.name, health: rule.health, lastError: rule.lastError ?? '' }).toEqual({ rule: rule.name, health: 'ok', lastError: '' });
+  });
+
+  it('draws every panel of the Grafana dashboard from series the service exposes', async () => {
+    const dashboard = JSON.parse(readFileSync(join(ROOT, 'deploy/grafana/interlock.json'), 'utf8')) as {
+      panels: { type: string; title: string; targets?: { expr: string }[] }[];
+    };
+    // Empty in a short run: nothing in flight between requests, no periodic run due yet, no deadlines yet.
+    const mayBeEmpty = /interlock_http_requests_in_flight|interlock_job_runs_total|interlock_interrupts_open_past_deadline/;
+    const targets = dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => ({ panel: p.title, expr: t.expr })));
+    expect(targets.length).toBeGreaterThan(20);
+    for (const { panel, expr } of targets) {
+      const promql = expr.replaceAll('$__rate_interval', '1m').replaceAll('$instance', '.*');
+      const result = await prometheus.query(promql);
+      if (!mayBeEmpty.test(expr)) expect({ panel, expr, samples: result.length > 0 }).toEqual({ panel, expr, samples: true });
+    }
   });
 });

@@ -4,16 +4,23 @@
 // built with `go install` from the Go module proxy into tmp/tools/bin (kept between runs).
 // Prints nothing when all is in place; exits non-zero with a reason when something cannot be had.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 /** The Helm release the chart is checked with; `go install` builds it from the module proxy. */
 export const HELM_VERSION = 'v3.19.0';
-export const helmPath = join(root, 'tmp', 'tools', 'bin', 'helm');
 export const prometheusPath = process.env.PROMETHEUS_PATH ?? '/usr/bin/prometheus';
 export const promtoolPath = process.env.PROMTOOL_PATH ?? '/usr/bin/promtool';
+/** Where the link to the Helm in use is kept for the tests (deploy/test/support/processes.ts). */
+export const helmPath = join(root, 'tmp', 'tools', 'bin', 'helm');
+
+/** A `go install` build reports its version without the patch (`v3.19`): it must be HELM_VERSION's. */
+function isWantedHelm(path) {
+  const version = existsSync(path) ? helmVersionOf(path) : undefined;
+  return version !== undefined && (version === HELM_VERSION || HELM_VERSION.startsWith(`${version}.`));
+}
 
 function helmVersionOf(path) {
   try {
@@ -34,17 +41,28 @@ export function ensurePrometheus() {
   execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'prometheus'], { stdio: 'inherit', env });
 }
 
+function goBinary() {
+  return existsSync('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : 'go';
+}
+
+/**
+ * Helm $HELM_VERSION: one already on PATH or in $GOPATH/bin, else built there with `go install`
+ * (about 3 minutes of CPU the first time on this machine, seconds once Go's caches are warm, which
+ * outlive a checkout), then linked at tmp/tools/bin/helm.
+ */
 export function ensureHelm() {
-  // `go install` reports a module build as "v3.19.0"; the binary says so in `helm version`.
-  if (existsSync(helmPath) && helmVersionOf(helmPath) !== undefined) return;
-  let go = 'go';
-  if (existsSync('/usr/local/go/bin/go')) go = '/usr/local/go/bin/go';
-  console.log(`[ops-tools] building Helm ${HELM_VERSION} with go install (a few minutes the first time)…`);
-  mkdirSync(join(root, 'tmp', 'tools', 'bin'), { recursive: true });
-  execFileSync(go, ['install', `helm.sh/helm/v3/cmd/helm@${HELM_VERSION}`], {
-    stdio: 'inherit',
-    env: { ...process.env, GOBIN: join(root, 'tmp', 'tools', 'bin'), CGO_ENABLED: '0' },
-  });
+  if (isWantedHelm(helmPath)) return;
+  const gopath = execFileSync(goBinary(), ['env', 'GOPATH'], { encoding: 'utf8' }).trim();
+  const candidates = [join(gopath, 'bin', 'helm'), ...(process.env.PATH ?? '').split(':').map((dir) => join(dir, 'helm'))];
+  let found = candidates.find(isWantedHelm);
+  if (found === undefined) {
+    console.log(`[ops-tools] building Helm ${HELM_VERSION} with go install into ${join(gopath, 'bin')} (minutes the first time)…`);
+    execFileSync(goBinary(), ['install', `helm.sh/helm/v3/cmd/helm@${HELM_VERSION}`], { stdio: 'inherit' });
+    found = join(gopath, 'bin', 'helm');
+  }
+  mkdirSync(dirname(helmPath), { recursive: true });
+  rmSync(helmPath, { force: true });
+  symlinkSync(found, helmPath);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -11,6 +11,7 @@ import {
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { JsonText } from '@interlock/domain';
+import { assertMayReadAuditLog } from '../auth/audit-log-access.util';
 import { ClientIp, CurrentApiKey, CurrentCaller, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MachineOrMemberRoute, MachineRoute, MemberRoute } from '../auth/decorators/route-access.decorator';
 import { apiKeyActorOf, memberActorOf, type ApiKeyPrincipal, type MemberPrincipal } from '../auth/principal';
@@ -87,7 +88,10 @@ export class InterruptsController {
     @IdParam() id: string,
     @Query() query: GetInterruptQuery,
   ): Promise<JsonText<InterruptDetailResponse> | InterruptDetailResponse> {
-    return this.interrupts.getAnswer(caller.organisationId, id, new Set(query.include));
+    const include = new Set(query.include);
+    // History is the interrupt's audit entries: the audit log's own rules apply (issue 34, item 8).
+    if (include.has('history')) assertMayReadAuditLog(caller);
+    return this.interrupts.getAnswer(caller.organisationId, id, include);
   }
 
   @Post(':id/decisions')

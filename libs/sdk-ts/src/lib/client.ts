@@ -5,6 +5,7 @@ import {
   APIConnectionTimeoutError,
   APIError,
   APIUserAbortError,
+  connectionErrorMessage,
   InterlockError,
 } from './errors';
 import { CursorPage, PagePromise } from './pagination';
@@ -280,7 +281,7 @@ export class Interlock {
       } catch (cause) {
         if (signal?.aborted) return { ok: false, error: new APIUserAbortError({ cause }), retryable: false };
         if (timedOut) return { ok: false, error: new APIConnectionTimeoutError({ cause }), retryable: true };
-        return { ok: false, error: new APIConnectionError({ cause }), retryable: true };
+        return { ok: false, error: new APIConnectionError({ cause, message: connectionErrorMessage(url, cause) }), retryable: true };
       }
       const requestId = responseHeaders.get('x-request-id');
       // The body is read (retries need it): hand out a Response that can be read again.
@@ -292,7 +293,7 @@ export class Interlock {
       if (status < 200 || status >= 300) {
         return {
           ok: false,
-          error: APIError.generate(status, parseBody(text), responseHeaders),
+          error: APIError.generate(status, parseBody(text), responseHeaders, url, method),
           retryable: shouldRetryResponse(status, responseHeaders),
           headers: responseHeaders,
         };

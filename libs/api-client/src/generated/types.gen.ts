@@ -2271,6 +2271,10 @@ export type GetInterruptData = {
          * Add to the record: history (its audit entries, oldest first) and/or session (the linked session, or null). Repeat the parameter or separate with commas. Without it the record is exactly what agents read.
          */
         include?: Array<'history' | 'session'>;
+        /**
+         * Hold the request while the interrupt is open, for at most this many seconds, then answer its current state (200 either way). An interrupt that is not open is answered at once. A held request costs one request of the organisation's budget, however long it waits.
+         */
+        waitSeconds?: number;
     };
     url: '/api/interrupts/{id}';
 };
@@ -2285,7 +2289,11 @@ export type GetInterruptErrors = {
      */
     401: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without interrupt.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * PLAN_REQUIRED: include=history with a key of an organisation not on Pro: history is audit entries, and the audit log API needs Pro.
+     */
+    402: ErrorBody;
+    /**
+     * MISSING_PERMISSION: a member without interrupt.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation. MISSING_PERMISSION: include=history by a member without auditLog.read.
      */
     403: ErrorBody;
     /**

@@ -5,6 +5,8 @@ import {
   APIConnectionTimeoutError,
   APIError,
   APIUserAbortError,
+  connectionErrorMessage,
+  RedirectError,
   InterlockError,
 } from './errors';
 import { CursorPage, PagePromise } from './pagination';
@@ -271,7 +273,11 @@ export class Interlock {
       let responseHeaders: Headers;
       let text: string;
       try {
-        const response = await this.fetchImpl(url, { method, headers, body, signal: controller.signal });
+        // Never follow a redirect: fetch would resend x-api-key (and the body) to wherever it points.
+        const response = await this.fetchImpl(url, { method, headers, body, signal: controller.signal, redirect: 'manual' });
+        if (response.type === 'opaqueredirect') {
+          return { ok: false, error: new RedirectError(undefined, undefined, undefined), retryable: false };
+        }
         status = response.status;
         statusText = response.statusText;
         responseHeaders = response.headers;
@@ -280,7 +286,7 @@ export class Interlock {
       } catch (cause) {
         if (signal?.aborted) return { ok: false, error: new APIUserAbortError({ cause }), retryable: false };
         if (timedOut) return { ok: false, error: new APIConnectionTimeoutError({ cause }), retryable: true };
-        return { ok: false, error: new APIConnectionError({ cause }), retryable: true };
+        return { ok: false, error: new APIConnectionError({ cause, message: connectionErrorMessage(url, cause) }), retryable: true };
       }
       const requestId = responseHeaders.get('x-request-id');
       // The body is read (retries need it): hand out a Response that can be read again.
@@ -292,8 +298,8 @@ export class Interlock {
       if (status < 200 || status >= 300) {
         return {
           ok: false,
-          error: APIError.generate(status, parseBody(text), responseHeaders),
-          retryable: shouldRetryResponse(status, responseHeaders),
+          error: APIError.generate(status, parseBody(text), responseHeaders, url, method),
+          retryable: status >= 400 && shouldRetryResponse(status, responseHeaders),
           headers: responseHeaders,
         };
       }

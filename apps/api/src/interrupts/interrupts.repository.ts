@@ -24,6 +24,7 @@ import {
   InterruptRow,
   StoredActionRequest,
 } from './interrupt-record';
+import type { InterruptStatus } from './interrupt.entity';
 
 /** The detail read's extra columns, on request: the linked session (id, name, status) and the interrupt's audit entries. */
 const INCLUDE_COLUMNS: Record<InterruptInclude, string> = {
@@ -125,10 +126,10 @@ export class InterruptsRepository {
    * The record as the API renders it, kept with the row (`record_json`): null when it is not kept
    * (opened before it was, or changed outside the service), and then `readDetail` reads it.
    */
-  async readRecord(db: Queryable, organisationId: string, id: string): Promise<{ record_json: string | null } | undefined> {
-    const [row] = await queryRows<{ record_json: string | null }>(
+  async readRecord(db: Queryable, organisationId: string, id: string): Promise<{ status: InterruptStatus; record_json: string | null } | undefined> {
+    const [row] = await queryRows<{ status: InterruptStatus; record_json: string | null }>(
       db,
-      `SELECT i.record_json FROM interrupts i WHERE i.organisation_id = $1 AND i.id = $2`,
+      `SELECT i.status, i.record_json FROM interrupts i WHERE i.organisation_id = $1 AND i.id = $2`,
       [organisationId, id],
     );
     return row;

@@ -27,12 +27,12 @@ export function InterruptRoute() {
 
 function InterruptPage({ id }: { id: string }) {
   const [params] = useSearchParams();
-  const interrupt = useInterrupt(id);
   const canDecide = useCan('interrupt.decide');
   const canAssign = useCan('interrupt.assign');
   const canEscalate = useCan('interrupt.escalate');
   const canWatch = useCan('session.read');
   const canAudit = useCan('auditLog.read');
+  const interrupt = useInterrupt(id, canAudit);
   const [shortcuts] = useShortcutsEnabled();
   useInterruptShortcuts(shortcuts && canDecide);
   const goNext = useNextAfterDecisionEffect(interrupt.data);
@@ -112,7 +112,7 @@ function InterruptPage({ id }: { id: string }) {
             )}
             {canAssign && <AssignPanel interrupt={it} />}
             {canEscalate && <EscalatePanel interrupt={it} />}
-            <HistoryTimeline history={it.history ?? []} />
+            {canAudit && <HistoryTimeline history={it.history ?? []} />}
             {canAudit && (
               <Anchor component={Link} to={`/audit-log?targetType=interrupt&targetId=${it.id}`} size="sm">
                 Audit log entries

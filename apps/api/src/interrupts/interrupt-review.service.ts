@@ -9,6 +9,7 @@ import { WebhookOutbox } from '../webhooks/webhook-outbox';
 import { lockCurrentMember } from '../members/memberships.repository';
 import { TeamsService } from '../teams/teams.service';
 import { toInterruptResponse } from './interrupt-record';
+import { InterruptWaits } from './interrupt-waits';
 import { InterruptsRepository, LockedInterrupt } from './interrupts.repository';
 import type { AssignInterruptDto } from './dto/assign-interrupt.dto';
 import type { DecideInterruptDto } from './dto/decide-interrupt.dto';
@@ -29,6 +30,7 @@ export class InterruptReviewService {
     private readonly events: OrganisationEventsAnnouncer,
     private readonly outbox: WebhookOutbox,
     private readonly teams: TeamsService,
+    private readonly waits: InterruptWaits,
   ) {}
 
   /**
@@ -82,6 +84,7 @@ export class InterruptReviewService {
       return after;
     });
     await this.events.announce(organisationId);
+    if (result.status !== 'open') await this.waits.announceSettled(organisationId, id);
     return result;
   }
 

@@ -25,6 +25,7 @@ import {
   RECORD_RENDER_VERSION,
   StoredActionRequest,
 } from './interrupt-record';
+import type { InterruptStatus } from './interrupt.entity';
 
 /** The detail read's extra columns, on request: the linked session (id, name, status) and the interrupt's audit entries. */
 const INCLUDE_COLUMNS: Record<InterruptInclude, string> = {
@@ -126,11 +127,11 @@ export class InterruptsRepository {
    * The record as the API renders it, kept with the row (`record_json`): null when it is not kept
    * (opened before it was, or changed outside the service), and then `readDetail` reads it.
    */
-  async readRecord(db: Queryable, organisationId: string, id: string): Promise<{ record_json: string | null } | undefined> {
+  async readRecord(db: Queryable, organisationId: string, id: string): Promise<{ status: InterruptStatus; record_json: string | null } | undefined> {
     // A record kept by another version of the renderer counts as not kept.
-    const [row] = await queryRows<{ record_json: string | null }>(
+    const [row] = await queryRows<{ status: InterruptStatus; record_json: string | null }>(
       db,
-      `SELECT CASE WHEN i.record_version = $3 THEN i.record_json END AS record_json FROM interrupts i WHERE i.organisation_id = $1 AND i.id = $2`,
+      `SELECT i.status, CASE WHEN i.record_version = $3 THEN i.record_json END AS record_json FROM interrupts i WHERE i.organisation_id = $1 AND i.id = $2`,
       [organisationId, id, RECORD_RENDER_VERSION],
     );
     return row;

@@ -2184,6 +2184,10 @@ export type GetInterruptData = {
          * Add to the record: history (its audit entries, oldest first) and/or session (the linked session, or null). Repeat the parameter or separate with commas. Without it the record is exactly what agents read.
          */
         include?: Array<'history' | 'session'>;
+        /**
+         * Hold the request while the interrupt is open, for at most this many seconds, then answer its current state (200 either way). An interrupt that is not open is answered at once. A held request costs one request of the organisation's budget, however long it waits.
+         */
+        waitSeconds?: number;
     };
     url: '/api/interrupts/{id}';
 };

@@ -2202,7 +2202,11 @@ export type GetInterruptErrors = {
      */
     401: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without interrupt.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * PLAN_REQUIRED: include=history with a key of an organisation not on Pro: history is audit entries, and the audit log API needs Pro.
+     */
+    402: ErrorBody;
+    /**
+     * MISSING_PERMISSION: a member without interrupt.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation. MISSING_PERMISSION: include=history by a member without auditLog.read.
      */
     403: ErrorBody;
     /**

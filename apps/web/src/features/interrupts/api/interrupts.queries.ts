@@ -85,11 +85,15 @@ export function prefetchInbox(queryClient: QueryClient, params: URLSearchParams)
   void queryClient.prefetchQuery(interruptCountsQuery);
 }
 
-/** One interrupt with its decisions, history and linked session. */
-export function useInterrupt(id: string) {
+/**
+ * One interrupt with its decisions and linked session, and its history when the member may read
+ * the audit log (history is audit entries: the API answers 403 without `auditLog.read`).
+ */
+export function useInterrupt(id: string, withHistory: boolean) {
   return useQuery({
-    queryKey: interruptKeys.detail(id),
-    queryFn: ({ signal }) => call(getInterrupt({ path: { id }, query: { include: ['history', 'session'] }, signal })),
+    queryKey: [...interruptKeys.detail(id), { withHistory }],
+    queryFn: ({ signal }) =>
+      call(getInterrupt({ path: { id }, query: { include: withHistory ? ['history', 'session'] : ['session'] }, signal })),
   });
 }
 

@@ -16,12 +16,12 @@ import { AssigneeBadge, EscalationBadge, StatusBadge } from '../components/inter
 export function InterruptRoute() {
   const { id = '' } = useParams();
   const [params] = useSearchParams();
-  const interrupt = useInterrupt(id);
   const canDecide = useCan('interrupt.decide');
   const canAssign = useCan('interrupt.assign');
   const canEscalate = useCan('interrupt.escalate');
   const canWatch = useCan('session.read');
   const canAudit = useCan('auditLog.read');
+  const interrupt = useInterrupt(id, canAudit);
 
   if (interrupt.isPending) return <CenteredLoader label="Loading the interrupt" />;
   if (interrupt.isError) return <QueryError error={interrupt.error} title="Could not load this interrupt" onRetry={() => void interrupt.refetch()} />;
@@ -90,7 +90,7 @@ export function InterruptRoute() {
             )}
             {canAssign && <AssignPanel interrupt={it} />}
             {canEscalate && <EscalatePanel interrupt={it} />}
-            <HistoryTimeline history={it.history ?? []} />
+            {canAudit && <HistoryTimeline history={it.history ?? []} />}
             {canAudit && (
               <Anchor component={Link} to={`/audit-log?targetType=interrupt&targetId=${it.id}`} size="sm">
                 Audit log entries

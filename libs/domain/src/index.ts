@@ -6,3 +6,4 @@ export * from './events';
 export * from './audit-events';
 export * from './json-text';
 export * from './deciders';
+export * from './notifications';

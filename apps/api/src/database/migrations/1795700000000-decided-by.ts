@@ -11,8 +11,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * (`record_version`): records kept before `decidedBy` gained its `type` have none, and are rendered
  * again on read instead of being answered in the old shape.
  */
-export class DecidedBy1795420000000 implements MigrationInterface {
-  name = 'DecidedBy1795420000000';
+export class DecidedBy1795700000000 implements MigrationInterface {
+  name = 'DecidedBy1795700000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE "interrupt_decisions" ADD "decided_by_type" text NOT NULL DEFAULT 'member'`);

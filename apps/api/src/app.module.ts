@@ -26,6 +26,8 @@ import { McpModule } from './mcp/mcp.module';
 import { EventsModule } from './events/events.module';
 import { JobsModule } from './jobs/jobs.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { MailModule } from './mail/mail.module';
+import { NotifyModule } from './notify/notify.module';
 
 @Module({})
 export class AppModule {
@@ -55,6 +57,8 @@ export class AppModule {
         McpModule,
         EventsModule,
         WebhooksModule,
+        MailModule,
+        NotifyModule,
         OpenApiModule,
         DownloadsModule,
       ],

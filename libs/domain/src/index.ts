@@ -5,3 +5,4 @@ export * from './audit';
 export * from './events';
 export * from './audit-events';
 export * from './json-text';
+export * from './notifications';

@@ -1119,6 +1119,8 @@ class AuditEntryResponse(InterlockModel):
         'member.removed',
         'member.role_changed',
         'organisation.created',
+        'settings.notification_preferences_updated',
+        'settings.notifications_updated',
         'role.created',
         'role.updated',
         'role.deleted',
@@ -1524,6 +1526,121 @@ class MemberListResponse(InterlockModel):
     members: list[MemberResponse]
 
 
+class NotificationChannelModes(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    browser: Optional[Union[Literal['immediately', 'off'], str]] = None
+    email: Optional[Union[Literal['immediately', 'hourly', 'daily', 'off'], str]] = None
+
+
+class NotificationDeliveryResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    attempts: int
+    channel: str = Field(..., examples=['email'])
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    id: str
+    kind: str = Field(..., examples=['interrupt.opened'])
+    """
+    A notification kind, or invitation.
+    """
+    last_error: Optional[str] = Field(..., alias='lastError')
+    mode: Union[Literal['immediately', 'hourly', 'daily'], str]
+    recipient_email: str = Field(..., alias='recipientEmail')
+    scheduled_for: AwareDatetime = Field(..., alias='scheduledFor')
+    """
+    When it leaves: now, or its digest’s time.
+    """
+    sent_at: Optional[AwareDatetime] = Field(..., alias='sentAt')
+    status: Union[Literal['pending', 'sending', 'sent', 'logged', 'failed'], str]
+    """
+    logged: email is off, the message went to the log.
+    """
+    subject_id: Optional[str] = Field(..., alias='subjectId')
+    """
+    The interrupt (or invitation) it is about.
+    """
+    title: Optional[str] = Field(...)
+    """
+    The interrupt's title when it was written.
+    """
+
+
+class NotificationPreferenceSet(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    interrupt_assigned: Optional[NotificationChannelModes] = Field(
+        None, alias='interrupt.assigned'
+    )
+    """
+    An interrupt assigned to you or a team of yours.
+    """
+    interrupt_decided: Optional[NotificationChannelModes] = Field(
+        None, alias='interrupt.decided'
+    )
+    """
+    An interrupt assigned to you or your team was answered.
+    """
+    interrupt_escalated: Optional[NotificationChannelModes] = Field(
+        None, alias='interrupt.escalated'
+    )
+    """
+    An interrupt escalated.
+    """
+    interrupt_opened: Optional[NotificationChannelModes] = Field(
+        None, alias='interrupt.opened'
+    )
+    """
+    A new interrupt in the inbox.
+    """
+
+
+class NotificationPreferencesResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    effective: NotificationPreferenceSet
+    """
+    Every kind and channel, as they apply now.
+    """
+    email_enabled: bool = Field(..., alias='emailEnabled')
+    """
+    False when the service has no SMTP_URL: email notifications are written to the log, not sent.
+    """
+    preferences: NotificationPreferenceSet
+    """
+    The member's own choices (what is absent follows the organisation).
+    """
+    time_zone: str = Field(..., alias='timeZone', examples=['UTC'])
+
+
+class NotificationSettingsResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    built_in_defaults: NotificationPreferenceSet = Field(..., alias='builtInDefaults')
+    """
+    The built-in defaults.
+    """
+    defaults: NotificationPreferenceSet
+    """
+    The organisation's defaults (what is absent follows the built-in default).
+    """
+    email_enabled: bool = Field(..., alias='emailEnabled')
+    """
+    False when the service has no SMTP_URL.
+    """
+    token_actions: bool = Field(..., alias='tokenActions')
+
+
 class OrganisationEvent(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1722,6 +1839,42 @@ class TeamListResponse(InterlockModel):
         populate_by_name=True,
     )
     teams: list[TeamResponse]
+
+
+class UpdateNotificationPreferencesDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    preferences: Optional[NotificationPreferenceSet] = None
+    """
+    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided.
+    """
+    time_zone: Optional[str] = Field(
+        None,
+        alias='timeZone',
+        examples=['Europe/Paris'],
+        max_length=64,
+        pattern='^[^\\u0000]*$',
+    )
+    """
+    An IANA time zone (the daily digest leaves at 09:00 there).
+    """
+
+
+class UpdateNotificationSettingsDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    defaults: Optional[NotificationPreferenceSet] = None
+    """
+    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided.
+    """
+    token_actions: Optional[bool] = Field(None, alias='tokenActions')
+    """
+    Whether emailed action links may decide without signing in (single-use, 24 h).
+    """
 
 
 class UpdateWebhookDto(InterlockModel):
@@ -1993,6 +2146,17 @@ class InterruptListResponse(InterlockModel):
     next_cursor: Optional[str] = Field(..., alias='nextCursor')
     """
     Opaque; null on the last page.
+    """
+
+
+class NotificationDeliveryListResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    deliveries: list[NotificationDeliveryResponse]
+    """
+    Newest first, at most 100.
     """
 
 

@@ -34,11 +34,14 @@ export function ActionCard({
   action,
   canDecide,
   startEditing = false,
+  onDecided,
 }: {
   interrupt: InterruptResponse;
   action: ActionRequestResponse;
   canDecide: boolean;
   startEditing?: boolean;
+  /** Called after this page recorded a decision (the interrupt page then moves on). */
+  onDecided?: () => void;
 }) {
   const decision = interrupt.decisions.find((d) => d.actionName === action.name);
   const decide = useDecide();
@@ -56,6 +59,7 @@ export function ActionCard({
         onSuccess: () => {
           setMode(null);
           window.requestAnimationFrame(() => heading.current?.focus());
+          onDecided?.();
         },
         onError: (error) => {
           // A colleague decided first: the interrupt is refreshed and shows who.
@@ -68,7 +72,7 @@ export function ActionCard({
     );
 
   return (
-    <Paper withBorder p="md" component="section" aria-labelledby={`action-${action.name}`}>
+    <Paper withBorder p="md" component="section" aria-labelledby={`action-${action.name}`} data-action-card={action.name} data-undecided={decision ? undefined : ''}>
       <Stack gap="sm">
         <Group justify="space-between" wrap="nowrap">
           <Title order={2} size="h4" id={`action-${action.name}`} ref={heading} tabIndex={-1}>
@@ -100,22 +104,22 @@ export function ActionCard({
               {mode === null && (
                 <Group gap="xs">
                   {allows('approve') && (
-                    <Button color="teal" loading={decide.isPending} onClick={() => send({ decision: 'approve' })}>
+                    <Button color="teal" loading={decide.isPending} onClick={() => send({ decision: 'approve' })} data-decision="approve">
                       Approve {action.name}
                     </Button>
                   )}
                   {allows('edit') && (
-                    <Button variant="default" onClick={() => setMode('edit')}>
+                    <Button variant="default" onClick={() => setMode('edit')} data-decision="edit">
                       Edit {action.name}
                     </Button>
                   )}
                   {allows('reject') && (
-                    <Button variant="light" color="red" onClick={() => setMode('reject')}>
+                    <Button variant="light" color="red" onClick={() => setMode('reject')} data-decision="reject">
                       Reject {action.name}
                     </Button>
                   )}
                   {allows('respond') && (
-                    <Button variant="light" color="grape" onClick={() => setMode('respond')}>
+                    <Button variant="light" color="grape" onClick={() => setMode('respond')} data-decision="respond">
                       Respond to {action.name}
                     </Button>
                   )}

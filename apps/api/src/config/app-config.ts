@@ -9,6 +9,12 @@ export interface AppConfig {
   readonly nodeEnv: 'development' | 'production' | 'test';
   readonly port: number;
   readonly host: string;
+  /**
+   * Where `GET /metrics` is served (SPEC §8g), on `host`: a listener of its own, so the metrics
+   * are reachable only where this port is exposed. `undefined`: no metrics (and no per-request
+   * instrumentation at all).
+   */
+  readonly metricsPort: number | undefined;
   /** External Postgres; `undefined` selects the embedded database under `dataDir`. */
   readonly databaseUrl: string | undefined;
   /**
@@ -179,6 +185,10 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
   const nodeEnv = oneOf('NODE_ENV', ['development', 'production', 'test'], 'development');
   const port = integer('PORT', 3000, 0, 65535);
   const host = read('HOST') ?? '0.0.0.0';
+  const metricsPort = read('METRICS_PORT') === undefined ? undefined : integer('METRICS_PORT', 0, 0, 65535);
+  if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) {
+    problems.push(`METRICS_PORT must differ from PORT (${port}): the metrics have a listener of their own`);
+  }
 
   const postgresUrl = (name: string): string | undefined => {
     const value = read(name);
@@ -314,6 +324,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     nodeEnv,
     port,
     host,
+    metricsPort,
     databaseUrl,
     databaseDirectUrl: databaseDirectUrl ?? databaseUrl,
     dataDir,

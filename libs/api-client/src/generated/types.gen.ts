@@ -1544,6 +1544,10 @@ export type CreateApiKeyErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -1593,6 +1597,10 @@ export type RevokeApiKeyErrors = {
      * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1654,6 +1662,10 @@ export type RenameApiKeyErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1951,6 +1963,10 @@ export type SignOutErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -2405,6 +2421,10 @@ export type AssignInterruptErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -2466,6 +2486,10 @@ export type DecideInterruptErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -2531,6 +2555,10 @@ export type EscalateInterruptErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -2640,6 +2668,10 @@ export type CreateInvitationErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -2689,6 +2721,10 @@ export type WithdrawInvitationErrors = {
      * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -2796,6 +2832,10 @@ export type JoinInvitationErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -2969,6 +3009,10 @@ export type RemoveMemberErrors = {
      */
     409: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -3033,6 +3077,10 @@ export type ChangeMemberRoleErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -3191,6 +3239,10 @@ export type UpdateNotificationPreferencesErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -3294,6 +3346,10 @@ export type UpdateNotificationSettingsErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -3399,6 +3455,10 @@ export type ChangePlanErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -3444,6 +3504,10 @@ export type CreateOrganisationErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -3553,6 +3617,10 @@ export type CreateRoleErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -3606,6 +3674,10 @@ export type DeleteRoleErrors = {
      * CONFLICT: built-in roles cannot be deleted, nor a role a member still holds.
      */
     409: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -3671,6 +3743,10 @@ export type UpdateRoleErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -3910,6 +3986,10 @@ export type DisconnectSessionErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -4215,6 +4295,10 @@ export type CreateTeamErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -4264,6 +4348,10 @@ export type DeleteTeamErrors = {
      * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -4330,6 +4418,10 @@ export type RenameTeamErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -4388,6 +4480,10 @@ export type AddTeamMemberErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -4441,6 +4537,10 @@ export type RemoveTeamMemberErrors = {
      * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -4549,6 +4649,10 @@ export type CreateWebhookErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -4598,6 +4702,10 @@ export type DeleteWebhookErrors = {
      * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -4709,6 +4817,10 @@ export type UpdateWebhookErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -4826,6 +4938,10 @@ export type RetryWebhookDeliveryErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -4884,6 +5000,10 @@ export type RotateWebhookSecretErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -4941,6 +5061,10 @@ export type TestWebhookErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */

@@ -1526,6 +1526,10 @@ export type CreateApiKeyErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -1575,6 +1579,10 @@ export type RevokeApiKeyErrors = {
      * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1636,6 +1644,10 @@ export type RenameApiKeyErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1933,6 +1945,10 @@ export type SignOutErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -2387,6 +2403,10 @@ export type AssignInterruptErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -2448,6 +2468,10 @@ export type DecideInterruptErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -2513,6 +2537,10 @@ export type EscalateInterruptErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -2622,6 +2650,10 @@ export type CreateInvitationErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -2671,6 +2703,10 @@ export type WithdrawInvitationErrors = {
      * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -2778,6 +2814,10 @@ export type JoinInvitationErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -2951,6 +2991,10 @@ export type RemoveMemberErrors = {
      */
     409: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -3015,6 +3059,10 @@ export type ChangeMemberRoleErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -3173,6 +3221,10 @@ export type UpdateNotificationPreferencesErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -3276,6 +3328,10 @@ export type UpdateNotificationSettingsErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -3381,6 +3437,10 @@ export type ChangePlanErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -3426,6 +3486,10 @@ export type CreateOrganisationErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -3535,6 +3599,10 @@ export type CreateRoleErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -3588,6 +3656,10 @@ export type DeleteRoleErrors = {
      * CONFLICT: built-in roles cannot be deleted, nor a role a member still holds.
      */
     409: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -3653,6 +3725,10 @@ export type UpdateRoleErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -3892,6 +3968,10 @@ export type DisconnectSessionErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -4197,6 +4277,10 @@ export type CreateTeamErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -4246,6 +4330,10 @@ export type DeleteTeamErrors = {
      * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -4312,6 +4400,10 @@ export type RenameTeamErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -4370,6 +4462,10 @@ export type AddTeamMemberErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -4423,6 +4519,10 @@ export type RemoveTeamMemberErrors = {
      * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -4531,6 +4631,10 @@ export type CreateWebhookErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -4580,6 +4684,10 @@ export type DeleteWebhookErrors = {
      * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -4691,6 +4799,10 @@ export type UpdateWebhookErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -4808,6 +4920,10 @@ export type RetryWebhookDeliveryErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -4866,6 +4982,10 @@ export type RotateWebhookSecretErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -4923,6 +5043,10 @@ export type TestWebhookErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */

@@ -24,6 +24,7 @@ import { ClassificationModule } from './classification/classification.module';
 import { InterruptsModule } from './interrupts/interrupts.module';
 import { SessionsModule } from './sessions/sessions.module';
 import { McpModule } from './mcp/mcp.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { EventsModule } from './events/events.module';
 import { JobsModule } from './jobs/jobs.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -63,6 +64,7 @@ export class AppModule {
         NotifyModule,
         OpenApiModule,
         DownloadsModule,
+        MetricsModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

@@ -1727,6 +1727,10 @@ export type CreateApiKeyErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -1776,6 +1780,10 @@ export type RevokeApiKeyErrors = {
      * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1837,6 +1845,10 @@ export type RenameApiKeyErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -2134,6 +2146,10 @@ export type SignOutErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -2853,6 +2869,10 @@ export type AssignInterruptErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -2914,6 +2934,10 @@ export type DecideInterruptErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -2979,6 +3003,10 @@ export type EscalateInterruptErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -3088,6 +3116,10 @@ export type CreateInvitationErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -3137,6 +3169,10 @@ export type WithdrawInvitationErrors = {
      * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -3244,6 +3280,10 @@ export type JoinInvitationErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -3417,6 +3457,10 @@ export type RemoveMemberErrors = {
      */
     409: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -3481,6 +3525,10 @@ export type ChangeMemberRoleErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -3639,6 +3687,10 @@ export type UpdateNotificationPreferencesErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -3742,6 +3794,10 @@ export type UpdateNotificationSettingsErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -3847,6 +3903,10 @@ export type ChangePlanErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -3892,6 +3952,10 @@ export type CreateOrganisationErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -4001,6 +4065,10 @@ export type CreateRoleErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -4054,6 +4122,10 @@ export type DeleteRoleErrors = {
      * CONFLICT: built-in roles cannot be deleted, nor a role a member still holds.
      */
     409: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -4119,6 +4191,10 @@ export type UpdateRoleErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -4358,6 +4434,10 @@ export type DisconnectSessionErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -4663,6 +4743,10 @@ export type CreateTeamErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -4712,6 +4796,10 @@ export type DeleteTeamErrors = {
      * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -4778,6 +4866,10 @@ export type RenameTeamErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -4836,6 +4928,10 @@ export type AddTeamMemberErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -4889,6 +4985,10 @@ export type RemoveTeamMemberErrors = {
      * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -4997,6 +5097,10 @@ export type CreateWebhookErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -5046,6 +5150,10 @@ export type DeleteWebhookErrors = {
      * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -5157,6 +5265,10 @@ export type UpdateWebhookErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -5274,6 +5386,10 @@ export type RetryWebhookDeliveryErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -5332,6 +5448,10 @@ export type RotateWebhookSecretErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -5389,6 +5509,10 @@ export type TestWebhookErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */

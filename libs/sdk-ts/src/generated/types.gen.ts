@@ -1701,6 +1701,10 @@ export type CreateApiKeyErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -1750,6 +1754,10 @@ export type RevokeApiKeyErrors = {
      * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1811,6 +1819,10 @@ export type RenameApiKeyErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -2108,6 +2120,10 @@ export type SignOutErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -2827,6 +2843,10 @@ export type AssignInterruptErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -2888,6 +2908,10 @@ export type DecideInterruptErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -2953,6 +2977,10 @@ export type EscalateInterruptErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -3062,6 +3090,10 @@ export type CreateInvitationErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -3111,6 +3143,10 @@ export type WithdrawInvitationErrors = {
      * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -3218,6 +3254,10 @@ export type JoinInvitationErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -3391,6 +3431,10 @@ export type RemoveMemberErrors = {
      */
     409: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -3455,6 +3499,10 @@ export type ChangeMemberRoleErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -3613,6 +3661,10 @@ export type UpdateNotificationPreferencesErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -3716,6 +3768,10 @@ export type UpdateNotificationSettingsErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -3821,6 +3877,10 @@ export type ChangePlanErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -3866,6 +3926,10 @@ export type CreateOrganisationErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -3975,6 +4039,10 @@ export type CreateRoleErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -4028,6 +4096,10 @@ export type DeleteRoleErrors = {
      * CONFLICT: built-in roles cannot be deleted, nor a role a member still holds.
      */
     409: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -4093,6 +4165,10 @@ export type UpdateRoleErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -4332,6 +4408,10 @@ export type DisconnectSessionErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -4637,6 +4717,10 @@ export type CreateTeamErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -4686,6 +4770,10 @@ export type DeleteTeamErrors = {
      * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -4752,6 +4840,10 @@ export type RenameTeamErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -4810,6 +4902,10 @@ export type AddTeamMemberErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -4863,6 +4959,10 @@ export type RemoveTeamMemberErrors = {
      * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -4971,6 +5071,10 @@ export type CreateWebhookErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -5020,6 +5124,10 @@ export type DeleteWebhookErrors = {
      * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -5131,6 +5239,10 @@ export type UpdateWebhookErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -5248,6 +5360,10 @@ export type RetryWebhookDeliveryErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -5306,6 +5422,10 @@ export type RotateWebhookSecretErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -5363,6 +5483,10 @@ export type TestWebhookErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */

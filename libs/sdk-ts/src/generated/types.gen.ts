@@ -2285,6 +2285,10 @@ export type CreateClassificationRuleErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -2334,6 +2338,10 @@ export type DeleteClassificationRuleErrors = {
      * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -2445,6 +2453,10 @@ export type UpdateClassificationRuleErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */

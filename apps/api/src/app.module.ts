@@ -20,9 +20,11 @@ import { RolesModule } from './roles/roles.module';
 import { MembersModule } from './members/members.module';
 import { InvitationsModule } from './invitations/invitations.module';
 import { TeamsModule } from './teams/teams.module';
+import { ClassificationModule } from './classification/classification.module';
 import { InterruptsModule } from './interrupts/interrupts.module';
 import { SessionsModule } from './sessions/sessions.module';
 import { McpModule } from './mcp/mcp.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { EventsModule } from './events/events.module';
 import { JobsModule } from './jobs/jobs.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -51,6 +53,7 @@ export class AppModule {
         MembersModule,
         InvitationsModule,
         TeamsModule,
+        ClassificationModule,
         AuditLogModule,
         InterruptsModule,
         SessionsModule,
@@ -61,6 +64,7 @@ export class AppModule {
         NotifyModule,
         OpenApiModule,
         DownloadsModule,
+        MetricsModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

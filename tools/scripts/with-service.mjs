@@ -21,6 +21,8 @@
 //   INTERLOCK_TEST_ORGANISATION_ID  the Pro organisation's id (for x-organisation-id)
 //   INTERLOCK_MAIL_DIR            where every email the service sent lands, one `<n>.eml` each:
 //                                 the service's SMTP_URL is a real SMTP server (smtp-server) here
+//   INTERLOCK_TEST_DOWNLOADS_DIR  the service's DOWNLOADS_DIR (empty): what a test puts there, with
+//                                 a manifest.json, is served at /downloads/…
 // The service runs with the environment below, plus any RATE_LIMIT_* variable of this process
 // (the contract test raises the limits: it signs in and up far more often than a person).
 // (The nx e2e targets build the service first, so the build here is normally a cache hit.)
@@ -28,7 +30,8 @@
 // the command's.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -120,7 +123,7 @@ async function startMailSink(dir) {
   return { url: `smtp://127.0.0.1:${server.server.address().port}`, stop: () => new Promise((resolve) => server.close(resolve)) };
 }
 
-async function startService(databaseUrl, smtpUrl) {
+async function startService(databaseUrl, downloadsDir, smtpUrl) {
   const port = await freePort();
   const child = spawn(process.execPath, [join(root, 'dist/apps/api/main.js')], {
     cwd: root,
@@ -131,6 +134,7 @@ async function startService(databaseUrl, smtpUrl) {
       HOST: '127.0.0.1',
       API_KEY_PEPPER: randomBytes(24).toString('hex'),
       NODE_ENV: 'test',
+      DOWNLOADS_DIR: downloadsDir,
       SMTP_URL: smtpUrl,
       LOG_LEVEL: process.env.WITH_SERVICE_LOG_LEVEL ?? 'warn',
       ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('RATE_LIMIT_'))),
@@ -274,6 +278,8 @@ async function main() {
   let service;
   let db;
   let cleaned;
+  // The service's /downloads folder, empty: a test puts there the packages it installs over HTTP.
+  const downloadsDir = mkdtempSync(join(tmpdir(), 'interlock-downloads-'));
   const mailDir = join(root, 'tmp', 'with-service-mail', `${process.pid}`);
   rmSync(mailDir, { recursive: true, force: true });
   const mail = await startMailSink(mailDir);
@@ -292,6 +298,7 @@ async function main() {
         await admin.end().catch(() => undefined);
       }
       cluster?.stop();
+      rmSync(downloadsDir, { recursive: true, force: true });
     })());
 
   let code = 1;
@@ -300,14 +307,14 @@ async function main() {
     await admin.connect();
     await admin.query(`CREATE DATABASE ${dbName}`).finally(() => admin.end());
     await buildService();
-    service = await startService(dbUrl.toString(), mail.url);
+    service = await startService(dbUrl.toString(), downloadsDir, mail.url);
     log(`service ready at ${service.baseUrl} (database ${dbName})`);
     db = new pg.Client({ connectionString: dbUrl.toString() });
     await db.connect();
     const prepared = await prepare(service.baseUrl, db);
     await db.end();
     db = undefined;
-    code = await runCommand(command, { ...process.env, ...prepared, INTERLOCK_MAIL_DIR: mailDir }, state);
+    code = await runCommand(command, { ...process.env, ...prepared, INTERLOCK_TEST_DOWNLOADS_DIR: downloadsDir, INTERLOCK_MAIL_DIR: mailDir }, state);
   } catch (error) {
     log(`FAILED: ${error.message}`);
     code = 1;

@@ -7,6 +7,7 @@ import { AuthRoutesModule } from './auth/auth-routes.module';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { DownloadsModule } from './downloads/downloads.module';
 import { HealthModule } from './health/health.module';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { ApiValidationPipe } from './http/validation.pipe';
@@ -59,6 +60,7 @@ export class AppModule {
         MailModule,
         NotifyModule,
         OpenApiModule,
+        DownloadsModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

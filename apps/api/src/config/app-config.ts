@@ -21,6 +21,11 @@ export interface AppConfig {
   readonly dataDir: string;
   /** The built dashboard (`vite build` output) served at `/`. */
   readonly webDir: string;
+  /**
+   * The service's own built packages (the SDK tarball, the Python wheel, the MCP server tarball
+   * and their `manifest.json`: `tools/scripts/build-downloads.mjs`), served at `/downloads/…`.
+   */
+  readonly downloadsDir: string;
   readonly apiKeyPrefix: string;
   readonly apiKeyPepper: string;
   /** True when no pepper was configured and the development default is in use. */
@@ -200,6 +205,8 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
   const dataDir = isAbsolute(dataDirRaw) ? dataDirRaw : resolve(cwd, dataDirRaw);
   const webDirRaw = read('WEB_DIR') ?? 'dist/apps/web';
   const webDir = isAbsolute(webDirRaw) ? webDirRaw : resolve(cwd, webDirRaw);
+  const downloadsDirRaw = read('DOWNLOADS_DIR') ?? 'dist/downloads';
+  const downloadsDir = isAbsolute(downloadsDirRaw) ? downloadsDirRaw : resolve(cwd, downloadsDirRaw);
 
   const apiKeyPrefix = read('API_KEY_PREFIX') ?? 'ilk_';
   if (!/^[a-z][a-z0-9]{0,15}_$/.test(apiKeyPrefix)) {
@@ -307,6 +314,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     databaseDirectUrl: databaseDirectUrl ?? databaseUrl,
     dataDir,
     webDir,
+    downloadsDir,
     apiKeyPrefix,
     apiKeyPepper: pepper ?? DEVELOPMENT_PEPPER,
     apiKeyPepperIsDefault: pepper === undefined,

@@ -9,6 +9,12 @@ export interface AppConfig {
   readonly nodeEnv: 'development' | 'production' | 'test';
   readonly port: number;
   readonly host: string;
+  /**
+   * Where `GET /metrics` is served (SPEC §8g), on `host`: a listener of its own, so the metrics
+   * are reachable only where this port is exposed. `undefined`: no metrics (and no per-request
+   * instrumentation at all).
+   */
+  readonly metricsPort: number | undefined;
   /** External Postgres; `undefined` selects the embedded database under `dataDir`. */
   readonly databaseUrl: string | undefined;
   /**
@@ -94,6 +100,10 @@ export interface RateLimitsConfig {
   readonly signUp: { readonly accountAttempts: number; readonly addressAttempts: number; readonly windowSeconds: number };
   /** Requests one organisation's keys may make per window, all keys and instances together. */
   readonly apiKey: { readonly requests: number; readonly windowSeconds: number };
+  /** Writes one person (a signed-in user) may make per window on human write routes, every organisation together. */
+  readonly memberWrites: { readonly writes: number; readonly windowSeconds: number };
+  /** Writes of each costly kind (`@CostlyWrite`: webhook tests, organisations, invitations, roles) one person may make per window. */
+  readonly memberCostlyWrites: { readonly writes: number; readonly windowSeconds: number };
 }
 
 /** Webhook delivery (SPEC §8a). */
@@ -175,6 +185,10 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
   const nodeEnv = oneOf('NODE_ENV', ['development', 'production', 'test'], 'development');
   const port = integer('PORT', 3000, 0, 65535);
   const host = read('HOST') ?? '0.0.0.0';
+  const metricsPort = read('METRICS_PORT') === undefined ? undefined : integer('METRICS_PORT', 0, 0, 65535);
+  if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) {
+    problems.push(`METRICS_PORT must differ from PORT (${port}): the metrics have a listener of their own`);
+  }
 
   const postgresUrl = (name: string): string | undefined => {
     const value = read(name);
@@ -310,6 +324,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     nodeEnv,
     port,
     host,
+    metricsPort,
     databaseUrl,
     databaseDirectUrl: databaseDirectUrl ?? databaseUrl,
     dataDir,
@@ -355,6 +370,14 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
       apiKey: {
         requests: integer('RATE_LIMIT_API_KEY_REQUESTS', 6_000, 0, 1_000_000_000),
         windowSeconds: integer('RATE_LIMIT_API_KEY_WINDOW_SECONDS', 60, 1, 86_400),
+      },
+      memberWrites: {
+        writes: integer('RATE_LIMIT_MEMBER_WRITES', 600, 0, 1_000_000),
+        windowSeconds: integer('RATE_LIMIT_MEMBER_WRITES_WINDOW_SECONDS', 60, 1, 86_400),
+      },
+      memberCostlyWrites: {
+        writes: integer('RATE_LIMIT_MEMBER_COSTLY_WRITES', 100, 0, 1_000_000),
+        windowSeconds: integer('RATE_LIMIT_MEMBER_COSTLY_WRITES_WINDOW_SECONDS', 3_600, 1, 86_400),
       },
     },
     webhooks: {

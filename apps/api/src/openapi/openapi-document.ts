@@ -89,7 +89,13 @@ function errorsFor(access: RouteAccess, method: string, hasParams: boolean, hasQ
         : 'NOT_FOUND: no such resource in this organisation.',
     );
   }
-  if (takesKeys(access)) {
+  if ((access.principal === 'member' || access.principal === 'user') && method !== 'get' && method !== 'head') {
+    errors.push({
+      status: '429',
+      description: "RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.",
+      headers: RETRY_AFTER,
+    });
+  } else if (takesKeys(access)) {
     errors.push({
       status: '429',
       description: "RATE_LIMITED: the organisation's request budget for this window is spent (SPEC §8b); retry after Retry-After.",

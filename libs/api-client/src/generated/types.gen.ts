@@ -131,6 +131,15 @@ export type ApproveDecision = {
     message?: string;
 };
 
+export type ArgusDecidedBy = {
+    name: 'argus';
+    /**
+     * The classification rule that decided.
+     */
+    ruleId: string;
+    type: 'argus';
+};
+
 /**
  * To a member (memberId) or to a team (teamId): exactly one.
  */
@@ -341,13 +350,16 @@ export type DecideInterruptDto = ({
     decision: 'respond';
 } & RespondDecision);
 
-export type DecidedBy = {
-    id: string;
-    /**
-     * The member's name at the time of the decision.
-     */
-    name: string;
-};
+/**
+ * Who decided: a member (type member, with the member's id and name at the time), argus (the automatic classifier, with the rule) or the service itself (type system, with the reason).
+ */
+export type DecidedBy = ({
+    type: 'member';
+} & MemberDecidedBy) | ({
+    type: 'argus';
+} & ArgusDecidedBy) | ({
+    type: 'system';
+} & SystemDecidedBy);
 
 export type DecisionResponse = {
     actionName: string;
@@ -775,6 +787,18 @@ export type LiveViewMessage = {
     seq: number;
 };
 
+export type MemberDecidedBy = {
+    /**
+     * The member's user id.
+     */
+    id: string;
+    /**
+     * The member's name at the time of the decision.
+     */
+    name: string;
+    type: 'member';
+};
+
 export type MemberListResponse = {
     members: Array<MemberResponse>;
 };
@@ -1168,6 +1192,20 @@ export type StartSessionDto = {
     metadata?: JsonObject;
     name: string;
 };
+
+export type SystemDecidedBy = {
+    name: 'system';
+    /**
+     * Why the service decided.
+     */
+    reason: SystemDecisionReason;
+    type: 'system';
+};
+
+/**
+ * Why the service decided.
+ */
+export type SystemDecisionReason = 'timeout';
 
 export type TabCount = {
     /**

@@ -133,6 +133,15 @@ export type ApproveDecision = {
     message?: string;
 };
 
+export type ArgusDecidedBy = {
+    name: 'argus';
+    /**
+     * The classification rule that decided.
+     */
+    ruleId: string;
+    type: 'argus';
+};
+
 /**
  * To a member (memberId) or to a team (teamId): exactly one.
  */
@@ -337,13 +346,10 @@ export type CreatedInvitationResponse = {
  */
 export type DecideInterruptDto = ApproveDecision | EditDecision | RejectDecision | RespondDecision;
 
-export type DecidedBy = {
-    id: string;
-    /**
-     * The member's name at the time of the decision.
-     */
-    name: string;
-};
+/**
+ * Who decided: a member (type member, with the member's id and name at the time), argus (the automatic classifier, with the rule) or the service itself (type system, with the reason).
+ */
+export type DecidedBy = MemberDecidedBy | ArgusDecidedBy | SystemDecidedBy;
 
 export type DecisionResponse = {
     actionName: string;
@@ -761,6 +767,18 @@ export type LiveViewMessage = {
     seq: number;
 };
 
+export type MemberDecidedBy = {
+    /**
+     * The member's user id.
+     */
+    id: string;
+    /**
+     * The member's name at the time of the decision.
+     */
+    name: string;
+    type: 'member';
+};
+
 export type MemberListResponse = {
     members: Array<MemberResponse>;
 };
@@ -1156,6 +1174,20 @@ export type StartSessionDto = {
     };
     name: string;
 };
+
+export type SystemDecidedBy = {
+    name: 'system';
+    /**
+     * Why the service decided.
+     */
+    reason: SystemDecisionReason;
+    type: 'system';
+};
+
+/**
+ * Why the service decided.
+ */
+export type SystemDecisionReason = 'timeout';
 
 export type TabCount = {
     /**

@@ -51,7 +51,7 @@ function decided(
     editedArgs: extra.editedArgs ?? null,
     editedName: extra.editedName ?? null,
     message: extra.message ?? null,
-    decidedBy: { id: 'm1', name: 'Ada' },
+    decidedBy: { type: 'member', id: 'm1', name: 'Ada' },
     decidedAt: '2025-01-01T00:05:00.000Z',
   };
 }

@@ -1,6 +1,7 @@
 import {
   isApiError,
   type ActionRequestResponse,
+  type DecidedBy,
   type DecideInterruptDto,
   type DecisionResponse,
   type DecisionType,
@@ -148,11 +149,44 @@ export function ActionCard({
   );
 }
 
+/** Why the service decided, in words. */
+const SYSTEM_REASONS: Record<string, string> = { timeout: 'the deadline passed' };
+
+/** Who decided: a member by name; argus (with its rule) and the service as badges, never as a person. */
+export function DeciderName({ decidedBy }: { decidedBy: DecidedBy }) {
+  switch (decidedBy.type) {
+    case 'argus':
+      return (
+        <>
+          <Badge color="violet" variant="light" size="sm" title="Decided automatically by argus, the classifier">
+            argus
+          </Badge>{' '}
+          <Text span size="xs" c="dimmed">
+            (rule <Code>{decidedBy.ruleId.slice(0, 8)}</Code>)
+          </Text>
+        </>
+      );
+    case 'system':
+      return (
+        <>
+          <Badge color="gray" variant="light" size="sm" title="Decided by Interlock itself">
+            system
+          </Badge>{' '}
+          <Text span size="xs" c="dimmed">
+            ({SYSTEM_REASONS[decidedBy.reason] ?? decidedBy.reason})
+          </Text>
+        </>
+      );
+    default:
+      return <strong>{decidedBy.name}</strong>;
+  }
+}
+
 function DecisionView({ decision }: { decision: DecisionResponse }) {
   return (
     <Stack gap={6}>
       <Text size="sm">
-        {DECIDED[decision.decision].label} by <strong>{decision.decidedBy.name}</strong> <RelativeTime value={decision.decidedAt} />
+        {DECIDED[decision.decision].label} by <DeciderName decidedBy={decision.decidedBy} /> <RelativeTime value={decision.decidedAt} />
       </Text>
       {decision.editedName !== null && (
         <Text size="sm">

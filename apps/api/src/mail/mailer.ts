@@ -58,7 +58,7 @@ export class Mailer {
       if (this.files === undefined) {
         this.logger.warn({ to: mail.to, subject: mail.subject, messageId }, 'email is off (no SMTP_URL): message not sent');
       } else {
-        const file = await this.writeFile(mail, messageId);
+        const file = await this.writeFile(this.files, mail, messageId);
         this.logger.info({ to: mail.to, subject: mail.subject, messageId, file }, 'email is off (no SMTP_URL): the message is in a file');
       }
       return { messageId, transport: 'log' };
@@ -80,8 +80,8 @@ export class Mailer {
   }
 
   /** Writes the message as `<MAIL_DIR>/<time>-<messageId>.eml` (readable by its owner only) and returns the path. */
-  private async writeFile(mail: OutgoingMail, messageId: string): Promise<string> {
-    const info = (await this.files!.sendMail(this.envelope(mail, messageId))) as { message: Buffer };
+  private async writeFile(files: Transporter, mail: OutgoingMail, messageId: string): Promise<string> {
+    const info = (await files.sendMail(this.envelope(mail, messageId))) as { message: Buffer };
     await mkdir(this.config.outboxDir, { recursive: true, mode: 0o700 });
     const file = join(this.config.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${messageId.replace(/[^\w.@-]/g, '_')}.eml`);
     await writeFile(file, info.message, { mode: 0o600 });

@@ -17,6 +17,7 @@ export {
   ConflictError,
   UnprocessableEntityError,
   RateLimitError,
+  RedirectError,
   InternalServerError,
   APIConnectionError,
   APIConnectionTimeoutError,

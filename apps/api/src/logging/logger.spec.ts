@@ -35,3 +35,23 @@ describe('redactUrl', () => {
     expect(redactUrl('/API/Invitations/tok-123/accept?x=1')).toBe('/API/Invitations/[redacted]/accept?x=1');
   });
 });
+
+describe('redactUrl and invitation tokens (issue 34, item 6)', () => {
+  const TOKEN = 'X6JaqQtQvu0lacGUcX3lPQZLod6iFwt1xZiSO6LpBCU';
+
+  it('redacts the token after invitations/ in every path, keeping an invitation id', () => {
+    expect(redactUrl(`/api/invitations/${TOKEN}/preview`)).toBe('/api/invitations/[redacted]/preview');
+    expect(redactUrl(`/api/invitations/${TOKEN}/join`)).toBe('/api/invitations/[redacted]/join');
+    expect(redactUrl(`/invitations/${TOKEN}`)).toBe('/invitations/[redacted]');
+    expect(redactUrl('/invitations/short-guess?x=1')).toBe('/invitations/[redacted]?x=1');
+    expect(redactUrl('/api/invitations/0b7c4a52-1f0e-4d7a-9a51-55bd2b0b1e11')).toBe('/api/invitations/0b7c4a52-1f0e-4d7a-9a51-55bd2b0b1e11');
+    expect(redactUrl('/api/invitations')).toBe('/api/invitations');
+  });
+
+  it('redacts it in a query value however often it was encoded, and in a full URL (a Referer)', () => {
+    expect(redactUrl(`/sign-in?next=${encodeURIComponent(`/invitations/${TOKEN}`)}`)).toBe('/sign-in?next=/invitations/[redacted]');
+    expect(redactUrl(`/sign-in?next=${encodeURIComponent(encodeURIComponent(`/invitations/${TOKEN}`))}`)).toBe('/sign-in?next=/invitations/[redacted]');
+    expect(redactUrl(`https://interlock.example.com/invitations/${TOKEN}?a=b`)).toBe('https://interlock.example.com/invitations/[redacted]?a=b');
+    expect(redactUrl(`/x?invite=${TOKEN}&status=open`)).toBe('/x?invite=[redacted]&status=open');
+  });
+});

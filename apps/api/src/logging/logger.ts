@@ -54,19 +54,27 @@ const SECRET_PARAMETER = /key|token|secret|passw|pwd|auth|session|cookie|credent
 const REDACTED = '[redacted]';
 
 /**
+ * A path segment after `invitations/` that is not a UUID (an invitation's id is not a secret,
+ * its token is): the API's `/api/invitations/<token>/…` and the dashboard's page
+ * `/invitations/<token>`, wherever it appears — in the path, in a `next=` value, in a Referer.
+ */
+const INVITATION_TOKEN_SEGMENT = /(\/invitations\/)(?![0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?:[/?#&]|$))[^/?#&]+/gi;
+/** What an invitation or password-reset token looks like (32 random bytes, base64url), wherever it appears. */
+const TOKEN_LIKE = /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g;
+
+/**
  * A request URL as it may be logged: credentials that arrive in it — by mistake or by attack —
- * never reach a log line. Redacts an invitation token in its path; any value that looks like
- * an API key (the configured prefix followed by letters, or any `<prefix>_` + 64 letters)
- * wherever it appears; and the value of every query parameter named like a credential (key,
- * token, secret, password, auth, session, cookie, signature).
+ * never reach a log line. Redacts invitation tokens (the segment after `invitations/`, and any
+ * value shaped like one: 43 base64url characters) in the path and in every query value; any
+ * value that looks like an API key (the configured prefix followed by letters, or any
+ * `<prefix>_` + 64 letters) wherever it appears; and the value of every query parameter named
+ * like a credential (key, token, secret, password, auth, session, cookie, signature). Text is
+ * percent-decoded (up to three times) before it is matched, so no encoding hides a secret; a
+ * part that held one is logged decoded, with the secret replaced.
  */
 export function redactUrl(url: string, apiKeyPrefix = 'ilk_'): string {
-  const keyLike = keyLikePattern(apiKeyPrefix);
   const queryAt = url.indexOf('?');
-  // Case-insensitive, as Express routes are.
-  const path = (queryAt < 0 ? url : url.slice(0, queryAt))
-    .replace(/^(\/api\/invitations\/)[^/?#]+(\/accept)/i, `$1${REDACTED}$2`)
-    .replace(keyLike, REDACTED);
+  const path = redactSecrets(queryAt < 0 ? url : url.slice(0, queryAt), apiKeyPrefix);
   if (queryAt < 0) return path;
   const query = url
     .slice(queryAt + 1)
@@ -76,13 +84,31 @@ export function redactUrl(url: string, apiKeyPrefix = 'ilk_'): string {
       const rawName = equals < 0 ? pair : pair.slice(0, equals);
       const name = safeDecode(rawName);
       if (equals >= 0 && SECRET_PARAMETER.test(name)) return `${rawName}=${REDACTED}`;
-      // Decoded first, so a percent-encoded key is recognised too.
-      const decoded = safeDecode(pair);
-      keyLike.lastIndex = 0;
-      return keyLike.test(decoded) ? decoded.replace(keyLike, REDACTED) : pair;
+      return redactSecrets(pair, apiKeyPrefix);
     })
     .join('&');
   return `${path}?${query}`;
+}
+
+/** `text` as it is when it holds no secret, else fully decoded with every secret replaced. */
+function redactSecrets(text: string, apiKeyPrefix: string): string {
+  const decoded = text.includes('%') || text.includes('+') ? fullyDecode(text) : text;
+  const redacted = decoded
+    .replace(INVITATION_TOKEN_SEGMENT, `$1${REDACTED}`)
+    .replace(keyLikePattern(apiKeyPrefix), REDACTED)
+    .replace(TOKEN_LIKE, REDACTED);
+  return redacted === decoded ? text : redacted;
+}
+
+/** Percent-decodes until nothing changes (at most three rounds: a value encoded twice is still read). */
+function fullyDecode(text: string): string {
+  let current = safeDecode(text);
+  for (let round = 1; round < 3 && current.includes('%'); round += 1) {
+    const next = safeDecode(current);
+    if (next === current) break;
+    current = next;
+  }
+  return current;
 }
 
 const keyLikePatterns = new Map<string, RegExp>();
@@ -115,7 +141,8 @@ function requestFields(req: Request, apiKeyPrefix: string) {
   return {
     method: req.method,
     url: redactUrl(req.originalUrl || req.url, apiKeyPrefix),
-    headers: req.headers,
+    // A page's address travels in Referer: the dashboard's invitation page holds its token.
+    headers: req.headers.referer === undefined ? req.headers : { ...req.headers, referer: redactUrl(req.headers.referer, apiKeyPrefix) },
     remoteAddress: req.socket?.remoteAddress,
   };
 }

@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Interlock } from './client';
-import { APIConnectionError, APIConnectionTimeoutError, AuthenticationError } from './errors';
+import { APIConnectionError, APIConnectionTimeoutError, AuthenticationError, RedirectError } from './errors';
 
 type Route = (req: IncomingMessage, body: string, res: ServerResponse) => void;
 
@@ -83,5 +83,61 @@ describe('Interlock client over real HTTP', () => {
 
     const closed = new Interlock({ apiKey: 'k', baseURL: 'http://127.0.0.1:9', maxRetries: 0 });
     await expect(closed.whoami()).rejects.toBeInstanceOf(APIConnectionError);
+  });
+});
+
+// Issue 34, item 7: fetch follows redirects by default, and a 307 from one origin to another
+// delivered the key (x-api-key is not a header fetch strips across origins) and the body.
+describe('redirects are never followed', () => {
+  let elsewhere: Server;
+  let elsewhereURL: string;
+  const reached: Array<{ url: string; headers: IncomingMessage['headers']; body: string }> = [];
+
+  beforeAll(async () => {
+    elsewhere = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        reached.push({ url: req.url ?? '', headers: req.headers, body });
+        send(res, 201, { id: 'stolen' });
+      });
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    // Another origin: the same loopback address under another name and port.
+    elsewhereURL = `http://localhost:${(elsewhere.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    elsewhere.closeAllConnections();
+    await new Promise((resolve) => elsewhere.close(resolve));
+  });
+  beforeEach(() => {
+    reached.length = 0;
+  });
+
+  it.each([301, 302, 303, 307, 308])('a %i to another origin raises RedirectError and sends it neither the key nor the body', async (status) => {
+    route = (_req, _body, res) => {
+      res.writeHead(status, { location: `${elsewhereURL}/api/interrupts`, 'x-request-id': 'req-redirect' }).end();
+    };
+    const client = new Interlock({ apiKey: 'ilk_redirect_secret', baseURL, maxRetries: 2 });
+    const error = await client.interrupts.create({ title: 'Deploy', actionRequests: [{ name: 'deploy' }] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RedirectError);
+    const redirect = error as RedirectError;
+    expect(redirect.status).toBe(status);
+    expect(redirect.location).toBe(`${elsewhereURL}/api/interrupts`);
+    expect(redirect.requestId).toBe('req-redirect');
+    expect(redirect.message).toBe(
+      `The service answered ${status} with a redirect to ${elsewhereURL}/api/interrupts; the SDK does not follow redirects (they could carry the API key elsewhere): set baseURL to the service's address.`,
+    );
+    expect(reached).toEqual([]);
+    // Not retried: a redirect is an answer, not a failure.
+    expect(seen).toHaveLength(1);
+  });
+
+  it('a redirect to the same origin is refused too, and a GET as well', async () => {
+    route = (_req, _body, res) => res.writeHead(302, { location: '/api/whoami-elsewhere' }).end();
+    const error = await new Interlock({ apiKey: 'k', baseURL }).whoami().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RedirectError);
+    expect((error as RedirectError).location).toBe('/api/whoami-elsewhere');
+    expect(seen.map((r) => r.url)).toEqual(['/api/whoami']);
   });
 });

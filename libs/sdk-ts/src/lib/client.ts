@@ -5,6 +5,7 @@ import {
   APIConnectionTimeoutError,
   APIError,
   APIUserAbortError,
+  RedirectError,
   InterlockError,
 } from './errors';
 import { CursorPage, PagePromise } from './pagination';
@@ -271,7 +272,11 @@ export class Interlock {
       let responseHeaders: Headers;
       let text: string;
       try {
-        const response = await this.fetchImpl(url, { method, headers, body, signal: controller.signal });
+        // Never follow a redirect: fetch would resend x-api-key (and the body) to wherever it points.
+        const response = await this.fetchImpl(url, { method, headers, body, signal: controller.signal, redirect: 'manual' });
+        if (response.type === 'opaqueredirect') {
+          return { ok: false, error: new RedirectError(undefined, undefined, undefined), retryable: false };
+        }
         status = response.status;
         statusText = response.statusText;
         responseHeaders = response.headers;
@@ -293,7 +298,7 @@ export class Interlock {
         return {
           ok: false,
           error: APIError.generate(status, parseBody(text), responseHeaders),
-          retryable: shouldRetryResponse(status, responseHeaders),
+          retryable: status >= 400 && shouldRetryResponse(status, responseHeaders),
           headers: responseHeaders,
         };
       }

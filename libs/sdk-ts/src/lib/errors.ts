@@ -46,6 +46,7 @@ export class APIError extends InterlockError {
   static generate(status: number, body: unknown, headers: Headers): APIError {
     const message = messageOf(status, body);
     const code = isRecord(body) ? body['code'] : undefined;
+    if (status >= 300 && status < 400) return new RedirectError(status, body, headers);
     if (status === 400) return new BadRequestError(status, body, message, headers);
     if (status === 401) return new AuthenticationError(status, body, message, headers);
     if (status === 402) {
@@ -80,6 +81,28 @@ export class UnprocessableEntityError extends APIError {}
 export class RateLimitError extends APIError {}
 /** 5xx. */
 export class InternalServerError extends APIError {}
+
+/**
+ * 3xx: the service (or something in front of it) answered with a redirect. The SDK never follows
+ * one — a redirect could carry the key and the body to another origin — so `baseURL` must be
+ * the service's own address. `location` is where it pointed.
+ */
+export class RedirectError extends APIError {
+  readonly location: string | null;
+
+  /** `status` is undefined where the runtime hides the redirect (a browser's opaque redirect). */
+  constructor(status: number | undefined, body: unknown, headers: Headers | undefined) {
+    const location = headers?.get('location') ?? null;
+    const answered = status === undefined ? 'with a redirect' : `${status} with a redirect`;
+    super(
+      status,
+      body,
+      `The service answered ${answered} to ${location ?? 'an unknown location'}; the SDK does not follow redirects (they could carry the API key elsewhere): set baseURL to the service's address.`,
+      headers,
+    );
+    this.location = location;
+  }
+}
 
 /** The service could not be reached, or the connection broke before a response. */
 export class APIConnectionError extends APIError {

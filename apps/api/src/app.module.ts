@@ -7,6 +7,7 @@ import { AuthRoutesModule } from './auth/auth-routes.module';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { DownloadsModule } from './downloads/downloads.module';
 import { HealthModule } from './health/health.module';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { ApiValidationPipe } from './http/validation.pipe';
@@ -22,9 +23,12 @@ import { TeamsModule } from './teams/teams.module';
 import { InterruptsModule } from './interrupts/interrupts.module';
 import { SessionsModule } from './sessions/sessions.module';
 import { McpModule } from './mcp/mcp.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { EventsModule } from './events/events.module';
 import { JobsModule } from './jobs/jobs.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { MailModule } from './mail/mail.module';
+import { NotifyModule } from './notify/notify.module';
 
 @Module({})
 export class AppModule {
@@ -54,7 +58,11 @@ export class AppModule {
         McpModule,
         EventsModule,
         WebhooksModule,
+        MailModule,
+        NotifyModule,
         OpenApiModule,
+        DownloadsModule,
+        MetricsModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

@@ -4,6 +4,7 @@ import { createApp } from './app.factory';
 import { HttpDrain } from './health/http-drain';
 import { ServiceState } from './health/service-state';
 import { McpService } from './mcp/mcp.service';
+import { InterruptWaits } from './interrupts/interrupt-waits';
 
 async function bootstrap(): Promise<void> {
   let config;
@@ -52,6 +53,8 @@ async function bootstrap(): Promise<void> {
       logger.info('drain delay over: refusing new connections');
       // MCP tools waiting up to 50 s for a human answer "pending" at once, so they do not hold the drain.
       app.get(McpService).stopWaiting();
+      // Requests held by ?waitSeconds answer the interrupt's current state at once, for the same reason.
+      app.get(InterruptWaits).stopWaiting();
       // Event streams end once the server stops listening; then Nest closes the pool, the
       // notification bus (signing the instance off) and the embedded database.
       drain

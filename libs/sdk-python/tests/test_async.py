@@ -91,6 +91,18 @@ async def test_wait_for_answer(sleeps: list[float]) -> None:
     assert sleeps == [1.5]
 
 
+async def test_wait_for_answer_asks_the_service_to_hold_and_falls_back_to_polling(sleeps: list[float]) -> None:
+    rec = recorder(
+        json_response(200, OPEN),
+        error_response(400, "VALIDATION_FAILED", "property waitSeconds should not exist"),
+        json_response(200, {**OPEN, "status": "withdrawn"}),
+    )
+    result = await make(rec).interrupts.wait_for_answer(INTERRUPT_ID, poll_interval=1.5)
+    assert result.status == "withdrawn"
+    assert [r.url.params.get("waitSeconds") for r in rec.requests] == ["60", "60", None]
+    assert sleeps == [1.5]
+
+
 async def test_wait_for_answer_times_out() -> None:
     rec = recorder(json_response(200, OPEN))
     with pytest.raises(WaitTimeoutError):

@@ -7,7 +7,8 @@ from uuid import UUID
 import httpx
 import pytest
 
-from interlock import Interlock, NotFoundError, WaitTimeoutError
+from interlock import BadRequestError, Interlock, NotFoundError, WaitTimeoutError
+from interlock.types import MemberDecidedBy
 
 from .conftest import Recorder, error_response, json_response, recorder
 from .factories import INTERRUPT_ID, MEMBER_ID, SESSION_ID, answered, decision, interrupt
@@ -39,8 +40,8 @@ def test_create_and_get() -> None:
     got = client.interrupts.get(created.id)
     assert got.decisions[0].action_name == "a"
     decided_by = got.decisions[0].decided_by
-    assert decided_by is not None
-    assert (decided_by.id, decided_by.name) == (MEMBER_ID, "Ada")
+    assert isinstance(decided_by, MemberDecidedBy)
+    assert (decided_by.type, decided_by.id, decided_by.name) == ("member", MEMBER_ID, "Ada")
     assert rec.requests[1].url.path == f"/api/interrupts/{INTERRUPT_ID}"
 
 
@@ -52,6 +53,41 @@ def test_wait_for_answer_polls_until_answered(sleeps: list[float]) -> None:
     assert len(rec.requests) == 3
     assert all(r.method == "GET" and r.url.path == f"/api/interrupts/{INTERRUPT_ID}" for r in rec.requests)
     assert sleeps == [0.5, 0.5]
+
+
+def test_wait_for_answer_asks_the_service_to_hold_each_read(sleeps: list[float]) -> None:
+    expired = {**OPEN, "status": "expired"}
+    rec = recorder(json_response(200, OPEN), json_response(200, expired))
+    result = make(rec).interrupts.wait_for_answer(INTERRUPT_ID, poll_interval=0.5)
+    assert result.status == "expired"
+    assert [r.url.params.get("waitSeconds") for r in rec.requests] == ["60", "60"]
+    # The read may take its wait besides the client's own timeout (here the injected httpx client's 5 s).
+    assert rec.requests[0].extensions["timeout"]["read"] == pytest.approx(65.0)
+    # Answered at once while still open (a service restarting): a pause before the next read.
+    assert sleeps == [0.5]
+
+    short = recorder(json_response(200, ANSWERED))
+    make(short).interrupts.wait_for_answer(INTERRUPT_ID, timeout=5.5)
+    assert short.requests[0].url.params.get("waitSeconds") == "5"
+
+
+def test_wait_for_answer_polls_an_older_service_that_refuses_wait_seconds(sleeps: list[float]) -> None:
+    rec = recorder(
+        error_response(400, "VALIDATION_FAILED", "property waitSeconds should not exist"),
+        json_response(200, OPEN),
+        json_response(200, ANSWERED),
+    )
+    client = make(rec)
+    assert client.interrupts.wait_for_answer(INTERRUPT_ID, poll_interval=0.5).status == "answered"
+    assert [r.url.params.get("waitSeconds") for r in rec.requests] == ["60", None, None]
+    client.interrupts.wait_for_answer(INTERRUPT_ID)
+    assert rec.requests[3].url.params.get("waitSeconds") is None
+
+
+def test_wait_for_answer_passes_other_bad_requests_through() -> None:
+    rec = recorder(error_response(400, "VALIDATION_FAILED", "id: must be a UUID"))
+    with pytest.raises(BadRequestError):
+        make(rec).interrupts.wait_for_answer(INTERRUPT_ID)
 
 
 def test_wait_for_answer_gives_up_with_wait_timeout_error() -> None:

@@ -9,6 +9,12 @@ export interface AppConfig {
   readonly nodeEnv: 'development' | 'production' | 'test';
   readonly port: number;
   readonly host: string;
+  /**
+   * Where `GET /metrics` is served (SPEC §8g), on `host`: a listener of its own, so the metrics
+   * are reachable only where this port is exposed. `undefined`: no metrics (and no per-request
+   * instrumentation at all).
+   */
+  readonly metricsPort: number | undefined;
   /** External Postgres; `undefined` selects the embedded database under `dataDir`. */
   readonly databaseUrl: string | undefined;
   /**
@@ -21,6 +27,11 @@ export interface AppConfig {
   readonly dataDir: string;
   /** The built dashboard (`vite build` output) served at `/`. */
   readonly webDir: string;
+  /**
+   * The service's own built packages (the SDK tarball, the Python wheel, the MCP server tarball
+   * and their `manifest.json`: `tools/scripts/build-downloads.mjs`), served at `/downloads/…`.
+   */
+  readonly downloadsDir: string;
   readonly apiKeyPrefix: string;
   readonly apiKeyPepper: string;
   /** True when no pepper was configured and the development default is in use. */
@@ -56,6 +67,30 @@ export interface AppConfig {
   /** SPEC §8b. A count of 0 turns that limit off. */
   readonly rateLimits: RateLimitsConfig;
   readonly webhooks: WebhookConfig;
+  readonly mail: MailConfig;
+  readonly notifications: NotificationConfig;
+}
+
+/** Email (SPEC §8f). */
+export interface MailConfig {
+  /** `smtp://` or `smtps://`, with optional credentials; undefined: email is off. */
+  readonly smtpUrl: string | undefined;
+  /** The From header, e.g. `Interlock <interlock@example.com>`. */
+  readonly from: string;
+  /** The right-hand side of the Message-IDs the service makes. */
+  readonly messageIdDomain: string;
+  /** SMTP connections per instance. */
+  readonly maxConnections: number;
+}
+
+/** Notification delivery (issue 30). */
+export interface NotificationConfig {
+  /** The wait before each retry; after the last, the notification has failed. */
+  readonly retryScheduleMs: readonly number[];
+  /** How often an idle worker looks for due notifications. */
+  readonly pollMs: number;
+  /** Messages being sent at once per instance. */
+  readonly concurrency: number;
 }
 
 export interface RateLimitsConfig {
@@ -146,6 +181,10 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
   const nodeEnv = oneOf('NODE_ENV', ['development', 'production', 'test'], 'development');
   const port = integer('PORT', 3000, 0, 65535);
   const host = read('HOST') ?? '0.0.0.0';
+  const metricsPort = read('METRICS_PORT') === undefined ? undefined : integer('METRICS_PORT', 0, 0, 65535);
+  if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) {
+    problems.push(`METRICS_PORT must differ from PORT (${port}): the metrics have a listener of their own`);
+  }
 
   const postgresUrl = (name: string): string | undefined => {
     const value = read(name);
@@ -176,6 +215,8 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
   const dataDir = isAbsolute(dataDirRaw) ? dataDirRaw : resolve(cwd, dataDirRaw);
   const webDirRaw = read('WEB_DIR') ?? 'dist/apps/web';
   const webDir = isAbsolute(webDirRaw) ? webDirRaw : resolve(cwd, webDirRaw);
+  const downloadsDirRaw = read('DOWNLOADS_DIR') ?? 'dist/downloads';
+  const downloadsDir = isAbsolute(downloadsDirRaw) ? downloadsDirRaw : resolve(cwd, downloadsDirRaw);
 
   const apiKeyPrefix = read('API_KEY_PREFIX') ?? 'ilk_';
   if (!/^[a-z][a-z0-9]{0,15}_$/.test(apiKeyPrefix)) {
@@ -243,14 +284,48 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     problems.push(`WEBHOOK_RETRY_SCHEDULE must be up to 20 comma-separated durations of at most 7 days, such as 5s,5m,30m,2h (got "${retryRaw}")`);
   }
 
+  const smtpUrl = read('SMTP_URL');
+  if (smtpUrl !== undefined) {
+    let protocol = '';
+    try {
+      protocol = new URL(smtpUrl).protocol;
+    } catch {
+      // reported below
+    }
+    if (protocol !== 'smtp:' && protocol !== 'smtps:') {
+      problems.push('SMTP_URL must be an smtp:// or smtps:// URL such as smtps://user:password@smtp.example.com');
+    }
+  }
+  const publicHost = (() => {
+    try {
+      return new URL(publicOrigin).hostname;
+    } catch {
+      return 'localhost';
+    }
+  })();
+  const mailFrom = read('MAIL_FROM') ?? `Interlock <interlock@${publicHost}>`;
+  const fromAddress = /<([^<>\s]+@[^<>\s]+)>\s*$/.exec(mailFrom)?.[1] ?? (/^[^<>\s]+@[^<>\s]+$/.test(mailFrom) ? mailFrom : undefined);
+  if (fromAddress === undefined) {
+    problems.push(`MAIL_FROM must be an address such as interlock@example.com or Interlock <interlock@example.com> (got "${mailFrom}")`);
+  }
+  const notificationRetryRaw = read('NOTIFICATION_RETRY_SCHEDULE') ?? '30s,2m,10m,1h,6h';
+  const notificationRetryMs = notificationRetryRaw.split(',').map((part) => parseDuration(part));
+  if (notificationRetryMs.length > 20 || notificationRetryMs.some((ms) => ms === undefined || ms > 7 * 86_400_000)) {
+    problems.push(
+      `NOTIFICATION_RETRY_SCHEDULE must be up to 20 comma-separated durations of at most 7 days, such as 30s,2m,10m (got "${notificationRetryRaw}")`,
+    );
+  }
+
   const config: AppConfig = {
     nodeEnv,
     port,
     host,
+    metricsPort,
     databaseUrl,
     databaseDirectUrl: databaseDirectUrl ?? databaseUrl,
     dataDir,
     webDir,
+    downloadsDir,
     apiKeyPrefix,
     apiKeyPepper: pepper ?? DEVELOPMENT_PEPPER,
     apiKeyPepperIsDefault: pepper === undefined,
@@ -301,6 +376,17 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
       concurrency: integer('WEBHOOK_CONCURRENCY', 32, 1, 1000),
       endpointConcurrency: integer('WEBHOOK_ENDPOINT_CONCURRENCY', 8, 1, 1000),
       retentionMs: duration('WEBHOOK_RETENTION', '30d', 60_000, 3650 * 86_400_000),
+    },
+    mail: {
+      smtpUrl,
+      from: mailFrom,
+      messageIdDomain: fromAddress?.split('@')[1] ?? publicHost,
+      maxConnections: integer('SMTP_MAX_CONNECTIONS', 5, 1, 100),
+    },
+    notifications: {
+      retryScheduleMs: notificationRetryMs.map((ms) => ms ?? 0),
+      pollMs: duration('NOTIFICATION_POLL_INTERVAL', '1s', 10, 60_000),
+      concurrency: integer('NOTIFICATION_CONCURRENCY', 16, 1, 1000),
     },
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -7,6 +7,7 @@ import type { DecideInterruptDto } from './dto/decide-interrupt.dto';
 import { type InterruptRow, toInterruptResponse } from './interrupt-record';
 import type { InterruptsRepository, LockedInterrupt } from './interrupts.repository';
 import { InterruptReviewService } from './interrupt-review.service';
+import type { InterruptWaits } from './interrupt-waits';
 
 // The review rules over a fake repository: the conflicts (409 with the exact texts), not-found,
 // which audit entries and webhook events are written, and that a refusal writes nothing.
@@ -44,10 +45,11 @@ function setUp(overrides: Partial<Record<keyof InterruptsRepository, jest.Mock>>
   const events = { announce: jest.fn(async () => undefined) } as unknown as OrganisationEventsAnnouncer;
   const outbox = { write: jest.fn(async () => undefined) } as unknown as WebhookOutbox;
   const teams = { lockTeam: jest.fn(async () => ({ id: 't-1', name: 'Ops' })) } as unknown as TeamsService;
-  const service = new InterruptReviewService(dataSource, repository, events, outbox, teams);
+  const waits = { announceSettled: jest.fn(async () => undefined) } as unknown as InterruptWaits;
+  const service = new InterruptReviewService(dataSource, repository, events, outbox, teams, waits);
   const actions = () => audit.map((params) => params[2]);
   const webhookTypes = () => (outbox.write as jest.Mock).mock.calls.flatMap((call) => (call[2] as { type: string }[]).map((e) => e.type));
-  return { service, repository, events, outbox, teams, audit, actions, webhookTypes };
+  return { service, repository, events, outbox, teams, waits, audit, actions, webhookTypes };
 }
 
 const decision = (actionName: string, d: DecideInterruptDto['decision']) => ({ actionName, decision: d }) as DecideInterruptDto;

@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { writeAuditEntry } from '@interlock/audit';
-import { DomainError, type MemberActor } from '@interlock/domain';
+import { DomainError, type MemberActor, storeDecider } from '@interlock/domain';
 import type { Queryable } from '../database/query-rows.util';
 import { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
 import { WebhookOutbox } from '../webhooks/webhook-outbox';
 import { lockCurrentMember } from '../members/memberships.repository';
 import { TeamsService } from '../teams/teams.service';
 import { toInterruptResponse } from './interrupt-record';
+import { InterruptWaits } from './interrupt-waits';
 import { InterruptsRepository, LockedInterrupt } from './interrupts.repository';
 import type { AssignInterruptDto } from './dto/assign-interrupt.dto';
 import type { DecideInterruptDto } from './dto/decide-interrupt.dto';
@@ -29,6 +30,7 @@ export class InterruptReviewService {
     private readonly events: OrganisationEventsAnnouncer,
     private readonly outbox: WebhookOutbox,
     private readonly teams: TeamsService,
+    private readonly waits: InterruptWaits,
   ) {}
 
   /**
@@ -58,8 +60,7 @@ export class InterruptReviewService {
         editedArgs: body.editedArgs ?? null,
         editedName: body.editedName ?? null,
         message: body.message ?? null,
-        decidedById: actor.id,
-        decidedByName: actor.name,
+        ...storeDecider({ type: 'member', id: actor.id, name: actor.name }),
       });
       if (!inserted) {
         throw new DomainError('CONFLICT', `Action ${action.name} of this interrupt has already been decided.`);
@@ -83,6 +84,7 @@ export class InterruptReviewService {
       return after;
     });
     await this.events.announce(organisationId);
+    if (result.status !== 'open') await this.waits.announceSettled(organisationId, id);
     return result;
   }
 

@@ -111,4 +111,11 @@ export class InterruptEntity {
    */
   @Column('text', { nullable: true, select: false })
   recordJson!: string | null;
+
+  /**
+   * The version of the rendering `record_json` holds (interrupt-record.ts RECORD_RENDER_VERSION):
+   * a record kept by an older renderer is rendered again instead of answered.
+   */
+  @Column('smallint', { nullable: true, select: false })
+  recordVersion!: number | null;
 }

@@ -9,8 +9,10 @@ import {
   ApiConflictResponse,
   ApiTags,
 } from '@nestjs/swagger';
+import type { ServerResponse } from 'node:http';
 import type { Response } from 'express';
 import type { JsonText } from '@interlock/domain';
+import { assertMayReadAuditLog } from '../auth/audit-log-access.util';
 import { ClientIp, CurrentApiKey, CurrentCaller, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MachineOrMemberRoute, MachineRoute, MemberRoute } from '../auth/decorators/route-access.decorator';
 import { apiKeyActorOf, memberActorOf, type ApiKeyPrincipal, type MemberPrincipal } from '../auth/principal';
@@ -28,6 +30,20 @@ import { ListInterruptsQuery } from './dto/list-interrupts.query';
 import { GetInterruptQuery } from './dto/get-interrupt.query';
 import { InterruptCountsResponse, InterruptDetailResponse, InterruptListResponse, InterruptResponse } from './dto/interrupt.response';
 import { IDEMPOTENCY_KEY_HEADER } from '../idempotency/idempotency-key.decorator';
+
+/**
+ * Aborts when the client's connection closes before the response is sent: a held wait is then
+ * released. The raw Node response (Express's is one; Fastify's reply carries it as `raw`).
+ */
+function clientGone(res: unknown): AbortSignal {
+  const raw = ((res as { raw?: ServerResponse }).raw ?? res) as ServerResponse;
+  const controller = new AbortController();
+  const onClose = () => {
+    if (!raw.writableFinished) controller.abort();
+  };
+  raw.once('close', onClose);
+  return controller.signal;
+}
 
 @Controller('api/interrupts')
 @ApiTags('interrupts')
@@ -86,8 +102,13 @@ export class InterruptsController {
     @CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal,
     @IdParam() id: string,
     @Query() query: GetInterruptQuery,
+    @Res({ passthrough: true }) res: unknown,
   ): Promise<JsonText<InterruptDetailResponse> | InterruptDetailResponse> {
-    return this.interrupts.getAnswer(caller.organisationId, id, new Set(query.include));
+    const include = new Set(query.include);
+    // History is the interrupt's audit entries: the audit log's own rules apply (issue 34, item 8).
+    if (include.has('history')) assertMayReadAuditLog(caller);
+    if (query.waitSeconds === undefined || query.waitSeconds === 0) return this.interrupts.getAnswer(caller.organisationId, id, include);
+    return this.interrupts.waitForAnswer(caller.organisationId, id, include, query.waitSeconds * 1000, clientGone(res));
   }
 
   @Post(':id/decisions')

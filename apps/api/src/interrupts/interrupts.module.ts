@@ -8,12 +8,13 @@ import { InterruptReviewService } from './interrupt-review.service';
 import { InterruptsController } from './interrupts.controller';
 import { InterruptsService } from './interrupts.service';
 import { InterruptsRepository } from './interrupts.repository';
+import { InterruptWaits } from './interrupt-waits';
 import { SessionsModule } from '../sessions/sessions.module';
 
 @Module({
   imports: [AllowancesModule, IdempotencyModule, TeamsModule, SessionsModule, EventsModule, WebhooksModule],
   controllers: [InterruptsController],
-  providers: [InterruptsService, InterruptReviewService, InterruptsRepository],
-  exports: [InterruptsService],
+  providers: [InterruptsService, InterruptReviewService, InterruptsRepository, InterruptWaits],
+  exports: [InterruptsService, InterruptWaits],
 })
 export class InterruptsModule {}

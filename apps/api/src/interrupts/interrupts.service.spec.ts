@@ -14,6 +14,9 @@ import type { ListInterruptsQuery } from './dto/list-interrupts.query';
 import { type InterruptDetailRow, type InterruptRow, toInterruptDetailResponse } from './interrupt-record';
 import type { InterruptsRepository } from './interrupts.repository';
 import { InterruptsService } from './interrupts.service';
+import { InterruptWaits } from './interrupt-waits';
+import { InProcessNotificationBus } from '../notifications/notification-bus';
+import pino from 'pino';
 
 // The interrupts' rules over a fake repository and a fake transaction: what opening one writes
 // and in which order, what is refused before anything is written, and the listing's validation.
@@ -65,7 +68,7 @@ function setUp(overrides: Partial<Record<keyof InterruptsRepository, jest.Mock>>
   // transaction through them (PreparedReads.within).
   const prepared = { query: (sql: string, params: unknown[]) => tx.query(sql, params) };
   const reads = { query: jest.fn(), within: jest.fn(() => prepared) } as unknown as PreparedReads;
-  const service = new InterruptsService(dataSource, repository, sessions, allowances, new IdempotencyService(new IdempotencyRepository()), teams, events, outbox, config, reads);
+  const service = new InterruptsService(dataSource, repository, sessions, allowances, new IdempotencyService(new IdempotencyRepository()), teams, events, outbox, new InterruptWaits(new InProcessNotificationBus(), pino({ enabled: false })), config, reads);
   return { service, repository, events, steps, reads, prepared };
 }
 

@@ -19,7 +19,8 @@ import type { InterruptCountsResponse, InterruptDetailResponse, InterruptListRes
 import { TeamsService } from '../teams/teams.service';
 import { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
 import { WebhookOutbox } from '../webhooks/webhook-outbox';
-import { INTERRUPT_STATUSES } from './interrupt.entity';
+import { INTERRUPT_STATUSES, type InterruptStatus } from './interrupt.entity';
+import { InterruptWaits } from './interrupt-waits';
 import { COUNT_CAP, InboxFilter, MAX_TITLE_PREFIX_EXPANSION, TITLE_SEARCH_COSTS, TITLE_SEARCH_WALK_CHUNK } from './inbox-query.util';
 
 const DEFAULT_PAGE = 50;
@@ -50,6 +51,7 @@ export class InterruptsService {
     private readonly teams: TeamsService,
     private readonly events: OrganisationEventsAnnouncer,
     private readonly outbox: WebhookOutbox,
+    private readonly waits: InterruptWaits,
     @Inject(APP_CONFIG) config: AppConfig,
     @Optional() reads?: PreparedReads,
   ) {
@@ -138,9 +140,53 @@ export class InterruptsService {
     include: ReadonlySet<InterruptInclude>,
   ): Promise<JsonText<InterruptDetailResponse> | InterruptDetailResponse> {
     if (include.size > 0) return this.get(organisationId, id, include);
+    return (await this.readAnswer(organisationId, id)).answer;
+  }
+
+  /**
+   * `getAnswer`, held while the interrupt is `open` (SPEC §8e `waitSeconds`): the wait is
+   * registered before the first read, so a decision committed between the read and the wait still
+   * wakes it; then nothing is read until it is woken — by the decision, on any instance — or its
+   * time runs out, and the current state is read once more. A client that leaves is released
+   * without that read (nobody is there to answer).
+   */
+  async waitForAnswer(
+    organisationId: string,
+    id: string,
+    include: ReadonlySet<InterruptInclude>,
+    waitMs: number,
+    signal?: AbortSignal,
+  ): Promise<JsonText<InterruptDetailResponse> | InterruptDetailResponse> {
+    const wait = this.waits.register(organisationId, id);
+    try {
+      const { status, answer } = include.size > 0 ? await this.readDetail(organisationId, id, include) : await this.readAnswer(organisationId, id);
+      if (status !== 'open' || waitMs <= 0) return answer;
+      const outcome = await wait.until(waitMs, signal);
+      if (outcome === 'disconnected') return answer;
+      return await this.getAnswer(organisationId, id, include);
+    } finally {
+      wait.release();
+    }
+  }
+
+  private async readDetail(
+    organisationId: string,
+    id: string,
+    include: ReadonlySet<InterruptInclude>,
+  ): Promise<{ status: InterruptStatus; answer: InterruptDetailResponse }> {
+    const answer = await this.get(organisationId, id, include);
+    return { status: answer.status, answer };
+  }
+
+  /** The kept record (or, when not kept, the read `get` makes) and its status. */
+  private async readAnswer(
+    organisationId: string,
+    id: string,
+  ): Promise<{ status: InterruptStatus; answer: JsonText<InterruptDetailResponse> | InterruptDetailResponse }> {
     const kept = await this.interrupts.readRecord(this.reads, organisationId, id);
     if (kept === undefined) throw DomainError.of('NOT_FOUND');
-    return kept.record_json === null ? this.get(organisationId, id) : new JsonText(kept.record_json);
+    if (kept.record_json === null) return { status: kept.status, answer: await this.get(organisationId, id) };
+    return { status: kept.status, answer: new JsonText(kept.record_json) };
   }
 
   /**

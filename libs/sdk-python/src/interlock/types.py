@@ -8,16 +8,16 @@ aliases (tests check them against the generated models) and the request shapes a
 for keyword arguments.
 """
 
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, TypedDict, Union
 
 from ._generated.models import (
     ActionRequestDto,
     ActionRequestResponse,
     AppendMessagesResponse,
+    ArgusDecidedBy,
     Assignee,
     AuditEntryResponse,
     AuditLogPage,
-    DecidedBy,
     DecisionResponse,
     ErrorBody,
     InterruptAnsweredEvent,
@@ -28,11 +28,13 @@ from ._generated.models import (
     InterruptListResponse,
     InterruptResponse,
     InterruptUnassignedEvent,
+    MemberDecidedBy,
     SessionEndedEvent,
     SessionListResponse,
     SessionMessageDto,
     SessionResponse,
     SessionStartedEvent,
+    SystemDecidedBy,
     WebhookTestData,
     WebhookTestEvent,
     WhoamiApiKey,
@@ -44,6 +46,7 @@ __all__ = [
     "ActionRequestParam",
     "ActionRequestRecord",
     "ActorType",
+    "ArgusDecidedBy",
     "Assignee",
     "AssigneeFilter",
     "AuditCategory",
@@ -52,6 +55,7 @@ __all__ = [
     "AuditLogListResponse",
     "CreateInterruptParams",
     "DecidedBy",
+    "DeciderType",
     "Decision",
     "DecisionType",
     "ErrorBody",
@@ -65,6 +69,7 @@ __all__ = [
     "InterruptStatus",
     "InterruptUnassignedEvent",
     "ListOrder",
+    "MemberDecidedBy",
     "OpenedByFilter",
     "Session",
     "SessionAppendResponse",
@@ -76,6 +81,8 @@ __all__ = [
     "SessionMessageRole",
     "SessionStartedEvent",
     "SessionStatus",
+    "SystemDecidedBy",
+    "SystemDecisionReason",
     "TargetType",
     "WebhookEventType",
     "WebhookTestData",
@@ -90,8 +97,12 @@ __all__ = [
 ActionRequest = ActionRequestDto
 #: One proposed action, as stored: ``args`` ``{}`` and ``allowed_decisions`` all four when not given.
 ActionRequestRecord = ActionRequestResponse
-#: A member's decision on one action of an interrupt.
+#: A decision on one action of an interrupt: by a member, by argus (a classification rule) or by
+#: the service itself (``decided_by.type``).
 Decision = DecisionResponse
+#: Who decided: ``MemberDecidedBy`` (``type`` ``member``, ``id``, ``name``), ``ArgusDecidedBy``
+#: (``argus``, ``rule_id``) or ``SystemDecidedBy`` (``system``, ``reason``).
+DecidedBy = Union[MemberDecidedBy, ArgusDecidedBy, SystemDecidedBy]
 #: A human-review request: ``open`` until every action request has a decision, then ``answered``.
 Interrupt = InterruptResponse
 #: An agent run streamed into the Live View.
@@ -109,6 +120,8 @@ Whoami = WhoamiResponse
 # Enumerations of the contract, for annotating arguments.
 
 DecisionType = Literal["approve", "edit", "reject", "respond"]
+DeciderType = Literal["member", "argus", "system"]
+SystemDecisionReason = Literal["timeout"]
 InterruptStatus = Literal["open", "answered"]
 SessionMessageRole = Literal["agent", "user", "tool", "system"]
 SessionStatus = Literal["active", "ended", "disconnected"]

@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import { IsIn, IsOptional } from 'class-validator';
 import { INTERRUPT_INCLUDES } from '../interrupt-record';
 import type { InterruptInclude } from '../interrupt-record';
@@ -7,6 +7,10 @@ import type { InterruptInclude } from '../interrupt-record';
 /** `include=history,session`, or the parameter repeated: one list either way. */
 const commaList = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value.flatMap((v) => (typeof v === 'string' ? v.split(',') : [v])) : value;
+
+/** `waitSeconds` at most (SPEC §8e). */
+export const MAX_WAIT_SECONDS = 60;
+const WAIT_SECONDS = Array.from({ length: MAX_WAIT_SECONDS + 1 }, (_, i) => i);
 
 export class GetInterruptQuery {
   @ApiPropertyOptional({
@@ -20,4 +24,19 @@ export class GetInterruptQuery {
   @Transform(commaList)
   @IsIn(INTERRUPT_INCLUDES, { each: true, message: `include must list only ${INTERRUPT_INCLUDES.join(', ')}` })
   include?: InterruptInclude[];
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: MAX_WAIT_SECONDS,
+    description:
+      'Hold the request while the interrupt is open, for at most this many seconds, then answer its current state ' +
+      '(200 either way). An interrupt that is not open is answered at once. A held request costs one request of the ' +
+      "organisation's budget, however long it waits.",
+  })
+  @IsOptional()
+  @Type(() => Number)
+  // One rule, one message: an integer of the range (NaN, fractions and the out of range are not in it).
+  @IsIn(WAIT_SECONDS, { message: `waitSeconds must be an integer from 0 to ${MAX_WAIT_SECONDS}` })
+  waitSeconds?: number;
 }

@@ -6,8 +6,10 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Optional
 
+import httpx
+
 from .. import _retry
-from .._errors import WaitTimeoutError
+from .._errors import BadRequestError, WaitTimeoutError
 from .._options import Headers, RequestOptions, Timeout
 from ..langgraph import interrupts_from_langgraph, langgraph_review_id, to_langgraph_resume
 from ..types import AssigneeFilter, Interrupt, InterruptStatus, ListOrder, OpenedByFilter
@@ -19,12 +21,40 @@ if TYPE_CHECKING:
     from .._client import AsyncInterlock, Interlock  # noqa: F401
     from .._pagination import AsyncPaginator, SyncPage  # noqa: F401
 
-__all__ = ["DEFAULT_POLL_INTERVAL", "DEFAULT_WAIT_TIMEOUT", "AsyncInterrupts", "Interrupts"]
+__all__ = ["DEFAULT_POLL_INTERVAL", "DEFAULT_WAIT_TIMEOUT", "MAX_WAIT_SECONDS", "AsyncInterrupts", "Interrupts"]
 
 #: Seconds ``wait_for_answer`` waits in all by default.
 DEFAULT_WAIT_TIMEOUT = 600.0
-#: Seconds between polls.
+#: Seconds between two reads when the service did not hold the request (an older service, or one restarting).
 DEFAULT_POLL_INTERVAL = 2.0
+#: The longest wait the service holds one request for (``waitSeconds``, SPEC §8e).
+MAX_WAIT_SECONDS = 60
+
+
+def _wait_seconds(deadline: Optional[float], service_waits: bool) -> int:
+    """How long to ask the service to hold the next read: up to 60 s, within the caller's deadline."""
+    if not service_waits:
+        return 0
+    if deadline is None:
+        return MAX_WAIT_SECONDS
+    return max(0, min(MAX_WAIT_SECONDS, int(deadline - time.monotonic())))
+
+
+def _held_timeout(timeout: Timeout, wait: int) -> Timeout:
+    """The read's timeout with the service's wait added: a held request is not a stalled one."""
+    if isinstance(timeout, httpx.Timeout):
+        read = None if timeout.read is None else timeout.read + wait
+        return httpx.Timeout(connect=timeout.connect, read=read, write=timeout.write, pool=timeout.pool)
+    return float(timeout) + wait
+
+
+def _refuses_waiting(error: BadRequestError) -> bool:
+    """A 400 about ``waitSeconds``: the service predates waiting, and the SDK polls it instead."""
+    return "waitSeconds" in error.message
+
+
+def _wait_query(extra_query: Optional[Mapping[str, object]], wait: int) -> Optional[Mapping[str, object]]:
+    return {**(extra_query or {}), "waitSeconds": wait} if wait > 0 else extra_query
 
 
 def _create_body(
@@ -82,6 +112,9 @@ def _interrupts(body: Any) -> list[Interrupt]:
 
 
 class _Interrupts(ListingResource[ClientT, ListT]):
+    #: False once the service refused ``waitSeconds`` (an older service): then waits poll.
+    _service_waits = True
+
     def list(
         self,
         *,
@@ -163,28 +196,43 @@ class Interrupts(_Interrupts["Interlock", "SyncPage[Interrupt]"]):
         extra_query: Optional[Mapping[str, object]] = None,
         extra_body: Optional[Mapping[str, Any]] = None,
     ) -> Interrupt:
-        """Polls until every action has a decision (``status == "answered"``) and returns the interrupt.
+        """Waits until the interrupt is no longer ``open`` — every action decided (``answered``), its
+        deadline passed (``expired``) or withdrawn (``withdrawn``) — and returns it.
 
-        Raises ``WaitTimeoutError`` when ``timeout`` seconds pass first (None waits for ever).
+        Each read is held by the service until the interrupt changes or up to 60 s pass
+        (``waitSeconds``), so a decision reaches the agent at once and waiting costs one request a
+        minute; against an older service it polls every ``poll_interval`` seconds. Raises
+        ``WaitTimeoutError`` when ``timeout`` seconds pass first (None waits for ever).
         """
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
-            interrupt = self.get(
-                interrupt_id,
-                timeout=request_timeout,
-                max_retries=max_retries,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-            )
-            if interrupt.status == "answered":
+            wait = _wait_seconds(deadline, self._service_waits)
+            sent_at = time.monotonic()
+            try:
+                interrupt = self.get(
+                    interrupt_id,
+                    timeout=_held_timeout(
+                        request_timeout if request_timeout is not None else self._client.timeout, wait
+                    ),
+                    max_retries=max_retries,
+                    extra_headers=extra_headers,
+                    extra_query=_wait_query(extra_query, wait),
+                )
+            except BadRequestError as error:
+                if wait > 0 and _refuses_waiting(error):
+                    self._service_waits = False
+                    continue
+                raise
+            if interrupt.status != "open":
                 return interrupt
-            if deadline is None:
-                _retry.sleep(poll_interval)
-                continue
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
+            remaining = None if deadline is None else deadline - time.monotonic()
+            if remaining is not None and remaining <= 0:
                 raise WaitTimeoutError(str(interrupt_id), timeout or 0.0)
-            _retry.sleep(min(poll_interval, remaining))
+            # Held for its whole wait: ask again at once. Answered early while still open (a service
+            # restarting, or one that does not hold requests): pause first.
+            if wait > 0 and time.monotonic() - sent_at >= wait:
+                continue
+            _retry.sleep(poll_interval if remaining is None else min(poll_interval, remaining))
 
     def review_langgraph(
         self,
@@ -273,28 +321,43 @@ class AsyncInterrupts(_Interrupts["AsyncInterlock", "AsyncPaginator[Interrupt]"]
         extra_query: Optional[Mapping[str, object]] = None,
         extra_body: Optional[Mapping[str, Any]] = None,
     ) -> Interrupt:
-        """Polls until every action has a decision (``status == "answered"``) and returns the interrupt.
+        """Waits until the interrupt is no longer ``open`` — every action decided (``answered``), its
+        deadline passed (``expired``) or withdrawn (``withdrawn``) — and returns it.
 
-        Raises ``WaitTimeoutError`` when ``timeout`` seconds pass first (None waits for ever).
+        Each read is held by the service until the interrupt changes or up to 60 s pass
+        (``waitSeconds``), so a decision reaches the agent at once and waiting costs one request a
+        minute; against an older service it polls every ``poll_interval`` seconds. Raises
+        ``WaitTimeoutError`` when ``timeout`` seconds pass first (None waits for ever).
         """
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
-            interrupt = await self.get(
-                interrupt_id,
-                timeout=request_timeout,
-                max_retries=max_retries,
-                extra_headers=extra_headers,
-                extra_query=extra_query,
-            )
-            if interrupt.status == "answered":
+            wait = _wait_seconds(deadline, self._service_waits)
+            sent_at = time.monotonic()
+            try:
+                interrupt = await self.get(
+                    interrupt_id,
+                    timeout=_held_timeout(
+                        request_timeout if request_timeout is not None else self._client.timeout, wait
+                    ),
+                    max_retries=max_retries,
+                    extra_headers=extra_headers,
+                    extra_query=_wait_query(extra_query, wait),
+                )
+            except BadRequestError as error:
+                if wait > 0 and _refuses_waiting(error):
+                    self._service_waits = False
+                    continue
+                raise
+            if interrupt.status != "open":
                 return interrupt
-            if deadline is None:
-                await _retry.async_sleep(poll_interval)
-                continue
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
+            remaining = None if deadline is None else deadline - time.monotonic()
+            if remaining is not None and remaining <= 0:
                 raise WaitTimeoutError(str(interrupt_id), timeout or 0.0)
-            await _retry.async_sleep(min(poll_interval, remaining))
+            # Held for its whole wait: ask again at once. Answered early while still open (a service
+            # restarting, or one that does not hold requests): pause first.
+            if wait > 0 and time.monotonic() - sent_at >= wait:
+                continue
+            await _retry.async_sleep(poll_interval if remaining is None else min(poll_interval, remaining))
 
     async def review_langgraph(
         self,

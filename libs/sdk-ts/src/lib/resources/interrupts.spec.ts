@@ -76,6 +76,37 @@ describe('interrupts', () => {
     expect(calls.every((c) => c.method === 'GET' && c.url.pathname === '/api/interrupts/int_1')).toBe(true);
   });
 
+  it('waitForAnswer asks the service to hold each read (waitSeconds, at most 60, within its timeout) and ends on any final status', async () => {
+    const expired = { ...open, status: 'expired' };
+    const { fetch, calls } = mockFetch(jsonResponse(200, open), jsonResponse(200, expired));
+    const result = await client(fetch).interrupts.waitForAnswer('int_1', { pollInterval: 10 });
+    expect(result.status).toBe('expired');
+    expect(calls.map((c) => c.url.searchParams.get('waitSeconds'))).toEqual(['60', '60']);
+
+    const short = mockFetch(jsonResponse(200, answered));
+    await client(short.fetch).interrupts.waitForAnswer('int_1', { timeout: 5_500 });
+    expect(short.calls[0].url.searchParams.get('waitSeconds')).toBe('5');
+  });
+
+  it('waitForAnswer polls an older service that refuses waitSeconds, without asking it again', async () => {
+    const { fetch, calls } = mockFetch(
+      errorResponse(400, 'VALIDATION_FAILED', 'property waitSeconds should not exist'),
+      jsonResponse(200, open),
+      jsonResponse(200, answered),
+      jsonResponse(200, answered),
+    );
+    const interlock = client(fetch);
+    expect((await interlock.interrupts.waitForAnswer('int_1', { pollInterval: 10 })).status).toBe('answered');
+    expect(calls.map((c) => c.url.searchParams.get('waitSeconds'))).toEqual(['60', null, null]);
+    await interlock.interrupts.waitForAnswer('int_1', { pollInterval: 10 });
+    expect(calls[3].url.searchParams.get('waitSeconds')).toBeNull();
+  });
+
+  it('waitForAnswer passes other 400s through', async () => {
+    const { fetch } = mockFetch(errorResponse(400, 'VALIDATION_FAILED', 'id: must be a UUID'));
+    await expect(client(fetch).interrupts.waitForAnswer('int_1')).rejects.toThrow('id: must be a UUID');
+  });
+
   it('waitForAnswer gives up with WaitTimeoutError', async () => {
     const { fetch, calls } = mockFetch(jsonResponse(200, open));
     const error = await client(fetch)

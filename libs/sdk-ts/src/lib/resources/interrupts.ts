@@ -1,6 +1,6 @@
 import type { APIPromise } from '../api-promise';
 import type { Interlock } from '../client';
-import { APIUserAbortError, WaitTimeoutError } from '../errors';
+import { APIUserAbortError, BadRequestError, WaitTimeoutError } from '../errors';
 import {
   interruptsFromLangGraph,
   langGraphReviewId,
@@ -16,9 +16,12 @@ import type { Interrupt, InterruptCreateParams, InterruptListParams, InterruptLi
 export interface WaitForAnswerOptions extends Omit<RequestOptions, 'timeout' | 'idempotencyKey'> {
   /** Milliseconds to wait in all before `WaitTimeoutError`. Default 10 minutes; `Infinity` waits for ever. */
   timeout?: number;
-  /** Milliseconds between polls. Default 2 000. */
+  /**
+   * Milliseconds between two reads when the service did not hold the request (an older service
+   * that does not know `waitSeconds`, or one restarting). Default 2 000.
+   */
   pollInterval?: number;
-  /** Milliseconds each poll may take (the client's `timeout` by default). */
+  /** Milliseconds each read may take besides its wait (the client's `timeout` by default). */
   requestTimeout?: number;
 }
 
@@ -31,9 +34,19 @@ export interface ReviewLangGraphOptions extends InterruptFromLangGraphOptions {
 
 export const DEFAULT_WAIT_TIMEOUT_MS = 10 * 60_000;
 export const DEFAULT_POLL_INTERVAL_MS = 2_000;
+/** The longest wait the service holds one request for (`waitSeconds`, SPEC §8e). */
+export const MAX_WAIT_SECONDS = 60;
+
+/** A 400 about `waitSeconds`: the service predates waiting, and the SDK polls it instead. */
+function refusesWaiting(error: unknown): boolean {
+  return error instanceof BadRequestError && /waitSeconds/.test(error.message);
+}
 
 /** Human-review requests: `/api/interrupts`. */
 export class Interrupts {
+  /** False once the service refused `waitSeconds` (an older service): then waits poll. */
+  private serviceWaits = true;
+
   constructor(private readonly client: Interlock) {}
 
   /** Opens an interrupt in the organisation's inbox. */
@@ -61,8 +74,11 @@ export class Interrupts {
   }
 
   /**
-   * Polls the interrupt until every action has a decision (`status` is `answered`) and returns it;
-   * throws `WaitTimeoutError` when `timeout` passes first.
+   * Waits until the interrupt is no longer `open` — every action decided (`answered`), its
+   * deadline passed (`expired`) or withdrawn (`withdrawn`) — and returns it; throws
+   * `WaitTimeoutError` when `timeout` passes first. Each request is held by the service until the
+   * interrupt changes or up to 60 s pass (`waitSeconds`), so a decision reaches the agent at once
+   * and waiting costs one request a minute; against an older service it polls every `pollInterval`.
    */
   async waitForAnswer(id: string, options: WaitForAnswerOptions = {}): Promise<Interrupt> {
     const {
@@ -72,11 +88,30 @@ export class Interrupts {
       ...requestOptions
     } = options;
     const deadline = Date.now() + timeout;
+    const path = `/api/interrupts/${encodeURIComponent(id)}`;
     for (;;) {
-      const interrupt = await this.get(id, { ...requestOptions, timeout: requestTimeout });
-      if (interrupt.status === 'answered') return interrupt;
+      const waitSeconds = this.serviceWaits ? Math.max(0, Math.min(MAX_WAIT_SECONDS, Math.floor((deadline - Date.now()) / 1000))) : 0;
+      const sentAt = Date.now();
+      let interrupt: Interrupt;
+      try {
+        interrupt = await this.client.get<Interrupt>(path, {
+          query: waitSeconds > 0 ? { waitSeconds } : {},
+          // The wait is the service's, not a stall: the request may take that long besides its own time.
+          options: { ...requestOptions, timeout: (requestTimeout ?? this.client.timeout) + waitSeconds * 1000 },
+        });
+      } catch (error) {
+        if (waitSeconds > 0 && refusesWaiting(error)) {
+          this.serviceWaits = false;
+          continue;
+        }
+        throw error;
+      }
+      if (interrupt.status !== 'open') return interrupt;
       const remaining = deadline - Date.now();
       if (remaining <= 0) throw new WaitTimeoutError(id, timeout);
+      // Held for its whole wait: ask again at once. Answered early while still open (a service
+      // restarting, or one that does not hold requests): pause first.
+      if (waitSeconds > 0 && Date.now() - sentAt >= waitSeconds * 1000) continue;
       try {
         await sleep(Math.min(pollInterval, remaining), requestOptions.signal);
       } catch (cause) {

@@ -1,0 +1,138 @@
+import { BeforeApplicationShutdown, Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { LOGGER } from '../logging/logger.module';
+import { NotificationBus } from '../notifications/notification-bus';
+
+/**
+ * The bus channel on which "this interrupt is no longer open" is announced to every instance,
+ * after the change committed. The payload is `<organisationId>:<interruptId>`: a woken wait reads
+ * the interrupt itself, so an announcement carries nothing that could be stale.
+ */
+export const INTERRUPT_SETTLED_CHANNEL = 'interlock_interrupt_settled';
+
+/** Why a wait ended. */
+export type WaitOutcome = 'settled' | 'elapsed' | 'disconnected' | 'stopping';
+
+/** One held request, registered before its first read so that no announcement can slip between. */
+export interface InterruptWait {
+  /** Resolves when the interrupt is announced settled, `ms` pass, `signal` aborts or the instance stops. */
+  until(ms: number, signal?: AbortSignal): Promise<WaitOutcome>;
+  /** Unregisters (idempotent); call it in every case. */
+  release(): void;
+}
+
+interface Waiter {
+  wake(outcome: WaitOutcome): void;
+}
+
+/**
+ * Requests held until an interrupt is decided (`GET /api/interrupts/{id}?waitSeconds=N`, SPEC
+ * §8e), on this instance. One subscription to the bus serves them all: a waiting request costs a
+ * map entry and a timer, and no database query while it waits. Woken by an announcement from any
+ * instance, by the bus reconnecting (announcements may have been missed: every wait reads again),
+ * by its own time running out, by its client leaving, and by the shutdown — each then answers
+ * the interrupt's current state, so none holds up a drain.
+ */
+@Injectable()
+export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdown {
+  private readonly waiters = new Map<string, Set<Waiter>>();
+  private readonly unsubscribe: () => void;
+  private readonly unresync: () => void;
+  private stopping = false;
+  private count = 0;
+
+  constructor(
+    private readonly bus: NotificationBus,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {
+    this.unsubscribe = bus.subscribe(INTERRUPT_SETTLED_CHANNEL, (payload) => this.wakeKey(payload, 'settled'));
+    this.unresync = bus.onResync(() => this.wakeAll('settled'));
+  }
+
+  /** How many requests this instance holds now. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Announces, after its commit, that an interrupt is no longer open; a lost announcement only delays waits to their time. */
+  async announceSettled(organisationId: string, interruptId: string): Promise<void> {
+    try {
+      await this.bus.publish(INTERRUPT_SETTLED_CHANNEL, `${organisationId}:${interruptId}`);
+    } catch (error) {
+      this.logger.warn({ err: error, organisationId, interruptId }, 'could not announce a settled interrupt');
+    }
+  }
+
+  register(organisationId: string, interruptId: string): InterruptWait {
+    const key = `${organisationId}:${interruptId}`;
+    let woken: WaitOutcome | undefined = this.stopping ? 'stopping' : undefined;
+    let resolve: ((outcome: WaitOutcome) => void) | undefined;
+    let registered = false;
+    const waiter: Waiter = {
+      wake: (outcome) => {
+        woken ??= outcome;
+        resolve?.(woken);
+      },
+    };
+    const release = () => {
+      if (!registered) return;
+      registered = false;
+      this.count--;
+      const set = this.waiters.get(key);
+      set?.delete(waiter);
+      if (set?.size === 0) this.waiters.delete(key);
+    };
+    if (woken === undefined) {
+      let set = this.waiters.get(key);
+      if (set === undefined) this.waiters.set(key, (set = new Set()));
+      set.add(waiter);
+      registered = true;
+      this.count++;
+    }
+    return {
+      release,
+      until: (ms, signal) => {
+        if (woken !== undefined) return Promise.resolve(woken);
+        if (signal?.aborted) return Promise.resolve<WaitOutcome>('disconnected');
+        return new Promise<WaitOutcome>((done) => {
+          const timer = setTimeout(() => waiter.wake('elapsed'), Math.max(0, ms));
+          const onAbort = () => waiter.wake('disconnected');
+          signal?.addEventListener('abort', onAbort, { once: true });
+          resolve = (outcome) => {
+            resolve = undefined;
+            clearTimeout(timer);
+            signal?.removeEventListener('abort', onAbort);
+            release();
+            done(outcome);
+          };
+        });
+      },
+    };
+  }
+
+  /** Ends every wait now (each answers the current state): the server is about to stop listening. */
+  stopWaiting(): void {
+    this.stopping = true;
+    this.wakeAll('stopping');
+  }
+
+  beforeApplicationShutdown(): void {
+    this.stopWaiting();
+  }
+
+  onModuleDestroy(): void {
+    this.stopWaiting();
+    this.unsubscribe();
+    this.unresync();
+  }
+
+  private wakeKey(key: string, outcome: WaitOutcome): void {
+    const set = this.waiters.get(key);
+    if (set === undefined) return;
+    for (const waiter of [...set]) waiter.wake(outcome);
+  }
+
+  private wakeAll(outcome: WaitOutcome): void {
+    for (const set of [...this.waiters.values()]) for (const waiter of [...set]) waiter.wake(outcome);
+  }
+}

@@ -1,0 +1,165 @@
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { InterruptWaits } from '../src/interrupts/interrupt-waits';
+import { InterruptsRepository } from '../src/interrupts/interrupts.repository';
+import { createApiKey, openInterrupt, signUpOwner, SignedUpOwner } from './support/factories';
+import { startTestApp, TestApp } from './support/test-app';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until(condition: () => boolean, what: string, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+// SPEC §8e: GET /api/interrupts/{id}?waitSeconds=N — held while open, woken across instances by
+// the notification bus, no database read while it waits, released when its client leaves.
+describe('waiting for an answer (GET /api/interrupts/{id}?waitSeconds)', () => {
+  let a: TestApp;
+  let b: TestApp;
+  let owner: SignedUpOwner;
+  let key: string;
+
+  const on = (t: TestApp) => request(t.app.getHttpServer());
+  const wait = (t: TestApp, id: string, seconds: number | string) => on(t).get(`/api/interrupts/${id}?waitSeconds=${seconds}`).set('x-api-key', key);
+  const decide = (t: TestApp, id: string, actionName = 'deploy') =>
+    on(t).post(`/api/interrupts/${id}/decisions`).set('cookie', owner.cookie).send({ actionName, decision: 'approve' });
+
+  beforeAll(async () => {
+    a = await startTestApp();
+    // A second instance of the service on the same database: its own bus listener, its own waits.
+    b = await startTestApp({ databaseUrl: a.database.url });
+    owner = await signUpOwner(a.app.getHttpServer());
+    ({ key } = await createApiKey(a.app.getHttpServer(), owner.cookie));
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  it('a wait held on instance A answers the decision made on instance B, without reading while it waits', async () => {
+    const { id } = await openInterrupt(a.app.getHttpServer(), key, { actions: ['deploy'] });
+    const reads = jest.spyOn(a.app.get(InterruptsRepository), 'readRecord');
+    try {
+      const held = wait(a, id, 30).then((res) => res);
+      await until(() => a.app.get(InterruptWaits).size === 1, 'the wait to be held');
+      expect(reads).toHaveBeenCalledTimes(1);
+      // Held for a while: nothing more is read.
+      await sleep(500);
+      expect(reads).toHaveBeenCalledTimes(1);
+      expect((await decide(b, id)).status).toBe(201);
+      const decidedAt = Date.now();
+      const res = await held;
+      const wokenAfterMs = Date.now() - decidedAt;
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ id, status: 'answered', decisions: [{ actionName: 'deploy', decision: 'approve' }] });
+      // Woken by the announcement, not by its 30 s.
+      expect(wokenAfterMs).toBeLessThan(10_000);
+      expect(reads).toHaveBeenCalledTimes(2);
+      expect(a.app.get(InterruptWaits).size).toBe(0);
+    } finally {
+      reads.mockRestore();
+    }
+  });
+
+  it('an interrupt that is not open is answered at once', async () => {
+    const { id } = await openInterrupt(a.app.getHttpServer(), key, { actions: ['deploy'] });
+    expect((await decide(a, id)).status).toBe(201);
+    const startedAt = Date.now();
+    const res = await wait(b, id, 60);
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('answered');
+    expect(Date.now() - startedAt).toBeLessThan(10_000);
+  });
+
+  it('a decision that leaves the interrupt open does not end the wait', async () => {
+    const { id } = await openInterrupt(a.app.getHttpServer(), key, { actions: ['deploy', 'notify'] });
+    const held = wait(a, id, 30).then((res) => res);
+    await until(() => a.app.get(InterruptWaits).size === 1, 'the wait to be held');
+    expect((await decide(b, id, 'deploy')).status).toBe(201);
+    await sleep(300);
+    expect(a.app.get(InterruptWaits).size).toBe(1);
+    expect((await decide(b, id, 'notify')).status).toBe(201);
+    const res = await held;
+    expect(res.body.status).toBe('answered');
+    expect(res.body.decisions).toHaveLength(2);
+  });
+
+  it('a wait whose time runs out answers the current state, 200 open', async () => {
+    const { id } = await openInterrupt(a.app.getHttpServer(), key);
+    const startedAt = Date.now();
+    const res = await wait(a, id, 1);
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(1_000);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id, status: 'open', decisions: [] });
+    expect(a.app.get(InterruptWaits).size).toBe(0);
+  });
+
+  it('waitSeconds=0 and no waitSeconds answer at once; include works with a wait', async () => {
+    const { id } = await openInterrupt(a.app.getHttpServer(), key);
+    expect((await wait(a, id, 0)).body.status).toBe('open');
+    const held = on(a).get(`/api/interrupts/${id}?waitSeconds=30&include=history`).set('x-api-key', key).then((res) => res);
+    await until(() => a.app.get(InterruptWaits).size === 1, 'the wait to be held');
+    expect((await decide(b, id)).status).toBe(201);
+    const res = await held;
+    expect(res.body.status).toBe('answered');
+    expect(res.body.history.map((h: { action: string }) => h.action)).toEqual(['interrupt.created', 'interrupt.decided']);
+  });
+
+  it.each(['61', '-1', '1.5', 'soon'])('waitSeconds=%s answers 400 VALIDATION_FAILED', async (value) => {
+    const message = 'waitSeconds must be an integer from 0 to 60';
+    const { id } = await openInterrupt(a.app.getHttpServer(), key);
+    const res = await wait(a, id, value);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED', message });
+  });
+
+  it("an unknown or another organisation's interrupt answers 404 at once", async () => {
+    const other = await signUpOwner(a.app.getHttpServer(), { organisationName: 'Elsewhere' });
+    const { id } = await openInterrupt(a.app.getHttpServer(), (await createApiKey(a.app.getHttpServer(), other.cookie)).key);
+    const res = await wait(a, id, 30);
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ code: 'NOT_FOUND', message: 'Not found.' });
+    expect(a.app.get(InterruptWaits).size).toBe(0);
+  });
+
+  it('a held wait spends one request of the budget, however long it is held', async () => {
+    const { id } = await openInterrupt(a.app.getHttpServer(), key);
+    const first = await on(a).get(`/api/interrupts/${id}`).set('x-api-key', key);
+    const held = await wait(a, id, 2);
+    const after = await on(a).get(`/api/interrupts/${id}`).set('x-api-key', key);
+    expect(Number(held.headers['ratelimit-remaining'])).toBe(Number(first.headers['ratelimit-remaining']) - 1);
+    expect(Number(after.headers['ratelimit-remaining'])).toBe(Number(first.headers['ratelimit-remaining']) - 2);
+  });
+
+  it('a client that disconnects is released at once, and the instance keeps serving', async () => {
+    const { id } = await openInterrupt(a.app.getHttpServer(), key);
+    const server = a.app.getHttpServer();
+    if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const req = httpRequest({ host: '127.0.0.1', port, path: `/api/interrupts/${id}?waitSeconds=60`, headers: { 'x-api-key': key } });
+    req.on('error', () => undefined);
+    req.end();
+    await until(() => a.app.get(InterruptWaits).size === 1, 'the wait to be held');
+    req.destroy();
+    await until(() => a.app.get(InterruptWaits).size === 0, 'the wait to be released', 5_000);
+    expect((await decide(a, id)).status).toBe(201);
+    expect((await wait(a, id, 5)).body.status).toBe('answered');
+  });
+
+  it('stopping the instance answers its held waits at once with the current state', async () => {
+    const { id } = await openInterrupt(b.app.getHttpServer(), key);
+    const startedAt = Date.now();
+    const held = wait(b, id, 60).then((res) => res);
+    await until(() => b.app.get(InterruptWaits).size === 1, 'the wait to be held');
+    b.app.get(InterruptWaits).stopWaiting();
+    const res = await held;
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('open');
+    expect(Date.now() - startedAt).toBeLessThan(10_000);
+  });
+});

@@ -100,6 +100,10 @@ export interface RateLimitsConfig {
   readonly signUp: { readonly accountAttempts: number; readonly addressAttempts: number; readonly windowSeconds: number };
   /** Requests one organisation's keys may make per window, all keys and instances together. */
   readonly apiKey: { readonly requests: number; readonly windowSeconds: number };
+  /** Writes one person (a signed-in user) may make per window on human write routes, every organisation together. */
+  readonly memberWrites: { readonly writes: number; readonly windowSeconds: number };
+  /** Writes of each costly kind (`@CostlyWrite`: webhook tests, organisations, invitations, roles) one person may make per window. */
+  readonly memberCostlyWrites: { readonly writes: number; readonly windowSeconds: number };
 }
 
 /** Webhook delivery (SPEC §8a). */
@@ -366,6 +370,14 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
       apiKey: {
         requests: integer('RATE_LIMIT_API_KEY_REQUESTS', 6_000, 0, 1_000_000_000),
         windowSeconds: integer('RATE_LIMIT_API_KEY_WINDOW_SECONDS', 60, 1, 86_400),
+      },
+      memberWrites: {
+        writes: integer('RATE_LIMIT_MEMBER_WRITES', 600, 0, 1_000_000),
+        windowSeconds: integer('RATE_LIMIT_MEMBER_WRITES_WINDOW_SECONDS', 60, 1, 86_400),
+      },
+      memberCostlyWrites: {
+        writes: integer('RATE_LIMIT_MEMBER_COSTLY_WRITES', 100, 0, 1_000_000),
+        windowSeconds: integer('RATE_LIMIT_MEMBER_COSTLY_WRITES_WINDOW_SECONDS', 3_600, 1, 86_400),
       },
     },
     webhooks: {

@@ -20,6 +20,7 @@ import { RolesModule } from './roles/roles.module';
 import { MembersModule } from './members/members.module';
 import { InvitationsModule } from './invitations/invitations.module';
 import { TeamsModule } from './teams/teams.module';
+import { ClassificationModule } from './classification/classification.module';
 import { InterruptsModule } from './interrupts/interrupts.module';
 import { SessionsModule } from './sessions/sessions.module';
 import { McpModule } from './mcp/mcp.module';
@@ -52,6 +53,7 @@ export class AppModule {
         MembersModule,
         InvitationsModule,
         TeamsModule,
+        ClassificationModule,
         AuditLogModule,
         InterruptsModule,
         SessionsModule,

@@ -7,7 +7,7 @@ import { assertNever } from '../auth/principal';
 import { ERROR_CODES } from '@interlock/domain';
 import type { ErrorCode } from '@interlock/domain';
 import { stateRequestConstraints } from './contract-constraints';
-import { stateCrossFieldRules, stateEventStreams } from './contract-schemas';
+import { stateClassificationRules, stateCrossFieldRules, stateEventStreams } from './contract-schemas';
 import { ORGANISATION_HEADER, ORGANISATION_QUERY } from '../auth/organisation-choice.util';
 import { ErrorBody } from './error-body.schema';
 import { OPERATION_ERRORS, OPERATION_LINKS, OPERATION_QUERY_RULES } from './operation-contract';
@@ -191,6 +191,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   }
   stateRequestConstraints(document);
   stateCrossFieldRules(document);
+  stateClassificationRules(document);
   stateEventStreams(document);
   return sortKeys(document) as OpenAPIObject;
 }

@@ -111,7 +111,7 @@ export type Interrupt = InterruptResponse;
 export type InterruptCreateParams = CreateInterruptDto;
 /**
  * `GET /api/interrupts` filters. `from` (inclusive) and `to` (exclusive) also take a `Date`.
- * `assignee: 'me' | 'my_teams'` name a signed-in member, so with an API key they answer 400;
+ * `assignee: 'me' | 'my_teams'` name a signed-in member, so with an API key they match nothing (an empty page);
  * `openedBy: 'me'` is the key making the call.
  */
 export type InterruptListParams = Omit<NonNullable<ListInterruptsData['query']>, 'from' | 'to'> & {

@@ -14,10 +14,12 @@ from ._generated.models import (
     ActionRequestDto,
     ActionRequestResponse,
     AppendMessagesResponse,
+    ApproveOutcome,
     ArgusDecidedBy,
     Assignee,
     AuditEntryResponse,
     AuditLogPage,
+    ClassificationRuleResponse,
     DecisionResponse,
     ErrorBody,
     InterruptAnsweredEvent,
@@ -29,6 +31,14 @@ from ._generated.models import (
     InterruptResponse,
     InterruptUnassignedEvent,
     MemberDecidedBy,
+    RejectOutcome,
+    RequireHumanOutcome,
+    RouteOutcome,
+    RuleComparePredicate,
+    RuleEqualsPredicate,
+    RuleGlobPredicate,
+    RuleInPredicate,
+    RuleMatch,
     SessionEndedEvent,
     SessionListResponse,
     SessionMessageDto,
@@ -46,6 +56,7 @@ __all__ = [
     "ActionRequestParam",
     "ActionRequestRecord",
     "ActorType",
+    "ApproveOutcome",
     "ArgusDecidedBy",
     "Assignee",
     "AssigneeFilter",
@@ -53,6 +64,8 @@ __all__ = [
     "AuditEntry",
     "AuditLogEntry",
     "AuditLogListResponse",
+    "ClassificationRule",
+    "ClassificationRuleMode",
     "CreateInterruptParams",
     "DecidedBy",
     "DeciderType",
@@ -71,6 +84,12 @@ __all__ = [
     "ListOrder",
     "MemberDecidedBy",
     "OpenedByFilter",
+    "RejectOutcome",
+    "RequireHumanOutcome",
+    "RouteOutcome",
+    "RuleArgPredicate",
+    "RuleMatch",
+    "RuleOutcome",
     "Session",
     "SessionAppendResponse",
     "SessionEndedEvent",
@@ -103,6 +122,12 @@ Decision = DecisionResponse
 #: Who decided: ``MemberDecidedBy`` (``type`` ``member``, ``id``, ``name``), ``ArgusDecidedBy``
 #: (``argus``, ``rule_id``) or ``SystemDecidedBy`` (``system``, ``reason``).
 DecidedBy = Union[MemberDecidedBy, ArgusDecidedBy, SystemDecidedBy]
+#: An argus classification rule (SPEC §8d): name, mode, priority, ``match``, ``outcome``, expiry.
+ClassificationRule = ClassificationRuleResponse
+#: One condition of a rule's ``match.args``.
+RuleArgPredicate = Union[RuleEqualsPredicate, RuleInPredicate, RuleComparePredicate, RuleGlobPredicate]
+#: What a rule does.
+RuleOutcome = Union[ApproveOutcome, RejectOutcome, RouteOutcome, RequireHumanOutcome]
 #: A human-review request: ``open`` until every action request has a decision, then ``answered``.
 Interrupt = InterruptResponse
 #: An agent run streamed into the Live View.
@@ -121,6 +146,7 @@ Whoami = WhoamiResponse
 
 DecisionType = Literal["approve", "edit", "reject", "respond"]
 DeciderType = Literal["member", "argus", "system"]
+ClassificationRuleMode = Literal["off", "shadow", "enforce"]
 SystemDecisionReason = Literal["timeout"]
 InterruptStatus = Literal["open", "answered"]
 SessionMessageRole = Literal["agent", "user", "tool", "system"]

@@ -1,5 +1,5 @@
 import type { Decision } from './interrupt-decision.entity';
-import type { InterruptStatus } from './interrupt.entity';
+import type { InterruptStatus, OnTimeout } from './interrupt.entity';
 import type { ActorType } from '@interlock/domain';
 import type { SessionStatus } from '../sessions/session.entity';
 import type { InterruptDetailResponse, InterruptResponse } from './dto/interrupt.response';
@@ -29,6 +29,10 @@ export interface InterruptRow {
   metadata: Record<string, unknown> | null;
   created_at: Date;
   answered_at: Date | null;
+  expires_at: Date | null;
+  on_timeout: OnTimeout | null;
+  closed_at: Date | null;
+  withdrawn_reason: string | null;
   decisions: {
     id: string;
     actionName: string;
@@ -79,6 +83,10 @@ export function toInterruptResponse(row: InterruptRow): InterruptResponse {
     metadata: row.metadata,
     createdAt: row.created_at.toISOString(),
     answeredAt: row.answered_at?.toISOString() ?? null,
+    expiresAt: row.expires_at?.toISOString() ?? null,
+    onTimeout: row.on_timeout,
+    closedAt: row.closed_at?.toISOString() ?? null,
+    withdrawnReason: row.withdrawn_reason,
   };
 }
 

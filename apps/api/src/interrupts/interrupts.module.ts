@@ -1,4 +1,8 @@
 import { Module } from '@nestjs/common';
+import { PeriodicJobsWorker } from '../jobs/periodic-jobs.worker';
+import { OrganisationModule } from '../organisation/organisation.module';
+import { InterruptExpiryJob } from './interrupt-expiry.job';
+import { InterruptLifecycleService } from './interrupt-lifecycle.service';
 import { AllowancesModule } from '../allowances/allowances.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { EventsModule } from '../events/events.module';
@@ -12,9 +16,24 @@ import { InterruptWaits } from './interrupt-waits';
 import { SessionsModule } from '../sessions/sessions.module';
 
 @Module({
-  imports: [AllowancesModule, IdempotencyModule, TeamsModule, SessionsModule, EventsModule, WebhooksModule],
+  imports: [AllowancesModule, IdempotencyModule, TeamsModule, SessionsModule, EventsModule, WebhooksModule, OrganisationModule],
   controllers: [InterruptsController],
-  providers: [InterruptsService, InterruptReviewService, InterruptsRepository, InterruptWaits],
-  exports: [InterruptsService, InterruptWaits],
+  providers: [
+    InterruptsService,
+    InterruptReviewService,
+    InterruptLifecycleService,
+    InterruptsRepository,
+    InterruptWaits,
+    {
+      provide: InterruptExpiryJob,
+      inject: [InterruptLifecycleService, PeriodicJobsWorker],
+      useFactory: (lifecycle: InterruptLifecycleService, periodic: PeriodicJobsWorker) => {
+        const job = new InterruptExpiryJob(lifecycle);
+        periodic.add(job);
+        return job;
+      },
+    },
+  ],
+  exports: [InterruptsService, InterruptLifecycleService, InterruptWaits],
 })
 export class InterruptsModule {}

@@ -25,9 +25,11 @@ from ._generated.models import (
     InterruptCreatedEvent,
     InterruptDecidedEvent,
     InterruptEscalatedEvent,
+    InterruptExpiredEvent,
     InterruptListResponse,
     InterruptResponse,
     InterruptUnassignedEvent,
+    InterruptWithdrawnEvent,
     SessionEndedEvent,
     SessionListResponse,
     SessionMessageDto,
@@ -61,10 +63,13 @@ __all__ = [
     "InterruptCreatedEvent",
     "InterruptDecidedEvent",
     "InterruptEscalatedEvent",
+    "InterruptExpiredEvent",
+    "InterruptWithdrawnEvent",
     "InterruptListResponse",
     "InterruptStatus",
     "InterruptUnassignedEvent",
     "ListOrder",
+    "OnTimeout",
     "OpenedByFilter",
     "Session",
     "SessionAppendResponse",
@@ -92,7 +97,8 @@ ActionRequest = ActionRequestDto
 ActionRequestRecord = ActionRequestResponse
 #: A member's decision on one action of an interrupt.
 Decision = DecisionResponse
-#: A human-review request: ``open`` until every action request has a decision, then ``answered``.
+#: A human-review request: ``open`` until every action request has a decision (``answered``), its deadline
+#: passes (``expired``) or its agent withdraws it (``withdrawn``).
 Interrupt = InterruptResponse
 #: An agent run streamed into the Live View.
 Session = SessionResponse
@@ -109,7 +115,9 @@ Whoami = WhoamiResponse
 # Enumerations of the contract, for annotating arguments.
 
 DecisionType = Literal["approve", "edit", "reject", "respond"]
-InterruptStatus = Literal["open", "answered"]
+InterruptStatus = Literal["open", "answered", "expired", "withdrawn"]
+#: What an interrupt's deadline does (``interrupts.create(on_timeout=…)``).
+OnTimeout = Literal["reject", "approve", "escalate"]
 SessionMessageRole = Literal["agent", "user", "tool", "system"]
 SessionStatus = Literal["active", "ended", "disconnected"]
 AuditCategory = Literal[
@@ -134,6 +142,8 @@ WebhookEventType = Literal[
     "interrupt.assigned",
     "interrupt.unassigned",
     "interrupt.escalated",
+    "interrupt.expired",
+    "interrupt.withdrawn",
     "session.started",
     "session.ended",
     "webhook.test",

@@ -12,6 +12,7 @@ import type {
   AuditCategory,
   AuditEntryResponse,
   AuditLogPage,
+  CancelInterruptDto,
   CreateInterruptDto,
   DecidedBy,
   DecisionResponse,
@@ -41,7 +42,10 @@ import type {
   InterruptCreatedEvent,
   InterruptDecidedEvent,
   InterruptEscalatedEvent,
+  InterruptExpiredEvent,
   InterruptUnassignedEvent,
+  InterruptWithdrawnEvent,
+  OnTimeout,
   SessionEndedEvent,
   SessionStartedEvent,
   WebhookEvent,
@@ -73,7 +77,10 @@ export type {
   InterruptCreatedEvent,
   InterruptDecidedEvent,
   InterruptEscalatedEvent,
+  InterruptExpiredEvent,
   InterruptUnassignedEvent,
+  InterruptWithdrawnEvent,
+  OnTimeout,
   SessionEndedEvent,
   SessionStartedEvent,
   WebhookTestData,
@@ -93,9 +100,15 @@ export type ActionRequest = ActionRequestDto;
 export type ActionRequestRecord = ActionRequestResponse;
 /** A member's decision on one action of an interrupt. */
 export type Decision = DecisionResponse;
-/** A human-review request: `open` until every action request has a decision, then `answered`. */
+/**
+ * A human-review request: `open` until every action request has a decision (`answered`), its
+ * deadline passes (`expired`) or its agent withdraws it (`withdrawn`).
+ */
 export type Interrupt = InterruptResponse;
+/** `timeoutSeconds` and `onTimeout` set a deadline (SPEC §8e). */
 export type InterruptCreateParams = CreateInterruptDto;
+/** `POST /api/interrupts/{id}/cancel`: an optional reason, shown in the inbox. */
+export type InterruptCancelParams = CancelInterruptDto;
 /**
  * `GET /api/interrupts` filters. `from` (inclusive) and `to` (exclusive) also take a `Date`.
  * `assignee: 'me' | 'my_teams'` name a signed-in member, so with an API key they answer 400;

@@ -99,6 +99,8 @@ const apiLayers = [
       'apps/api/src/rate-limits/api-key-budget.ts',
       // The webhooks module's outbox writer: its own tables, inside the caller's transaction.
       'apps/api/src/webhooks/webhook-outbox.ts',
+      // The notification outbox writer likewise (issue 30).
+      'apps/api/src/notify/notification-outbox.ts',
     ],
     rules: {
       'no-restricted-syntax': [

@@ -25,6 +25,8 @@ import { McpModule } from './mcp/mcp.module';
 import { EventsModule } from './events/events.module';
 import { JobsModule } from './jobs/jobs.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { MailModule } from './mail/mail.module';
+import { NotifyModule } from './notify/notify.module';
 
 @Module({})
 export class AppModule {
@@ -54,6 +56,8 @@ export class AppModule {
         McpModule,
         EventsModule,
         WebhooksModule,
+        MailModule,
+        NotifyModule,
         OpenApiModule,
       ],
       providers: [

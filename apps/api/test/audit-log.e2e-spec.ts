@@ -701,14 +701,21 @@ describe('GET /api/audit-log (SPEC §7)', () => {
 
   describe('CSV export', () => {
     it('streams the most recent matching entries as CSV, formulas neutralised', async () => {
-      await write(owner.organisationId, [{ action: 'settings.updated', summary: '=HYPERLINK("http://evil")' }]);
+      await write(owner.organisationId, [
+        { action: 'settings.updated', summary: '=HYPERLINK("http://evil")' },
+        // Issue 34, item 9: split into a formula cell by a spreadsheet in a `;` locale when written bare.
+        { action: 'settings.updated', summary: "Deploy;=cmd|' /C calc'!A0" },
+      ]);
       const res = await http().get('/api/audit-log/export').query({ category: 'settings' }).set('cookie', owner.cookie);
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
       expect(res.headers['content-disposition']).toMatch(/^attachment; filename="audit-log-\d{4}-\d{2}-\d{2}\.csv"$/);
       const lines = res.text.split('\r\n');
-      expect(lines[0]).toBe('id,createdAt,action,category,actorType,actorId,actorName,targetType,targetId,targetName,summary,metadata,ipAddress');
-      expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil"")"`);
+      expect(lines[0]).toBe('"id","createdAt","action","category","actorType","actorId","actorName","targetType","targetId","targetName","summary","metadata","ipAddress"');
+      expect(res.text).toContain(`,"'=HYPERLINK(""http://evil"")",`);
+      expect(res.text).toContain(`,"Deploy;'=cmd|' /C calc'!A0",`);
+      // Every cell of every row is quoted.
+      for (const line of lines.filter((l) => l !== '')) expect(line).toMatch(/^"(?:[^"]|"")*"(?:,"(?:[^"]|"")*")*$/);
       const [{ n }] = await ds.query(
         `SELECT count(*)::int AS n FROM audit_log_entries WHERE organisation_id = $1 AND category = 'settings'`,
         [owner.organisationId],

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { builtInRoleIds, createApiKey, joinOrganisation, signUpOwner, SignedUpOwner } from './support/factories';
+import { builtInRoleIds, createApiKey, joinOrganisation, setPlan, signUpOwner, SignedUpOwner } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 
 // Issue 14: each interrupt keeps its record as the API renders it (`record_json`, migration
@@ -137,6 +137,8 @@ describe('the interrupt record kept with the row', () => {
   });
 
   it('with include, the read renders from the columns as before; another organisation still gets 404', async () => {
+    // History is audit entries: a key reads it on Pro (issue 34, item 8).
+    await setPlan(t.app.getHttpServer(), owner.cookie, 'pro');
     const opened = await http().post('/api/interrupts').set('x-api-key', key).send({ title: 'Audit me', actionRequests: [{ name: 'go' }] });
     const id = opened.body.id as string;
     const withHistory = await http().get(`/api/interrupts/${id}?include=history`).set('x-api-key', key);

@@ -107,7 +107,7 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
         editedArgs: { service: 'api', version: '1.4.3' },
         editedName: null,
         message: null,
-        decidedBy: { id: owner.memberId, name: 'Ada Lovelace' },
+        decidedBy: { type: 'member', id: owner.memberId, name: 'Ada Lovelace' },
         decidedAt: expect.stringMatching(/Z$/),
       },
     ]);

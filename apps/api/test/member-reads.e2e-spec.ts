@@ -98,7 +98,8 @@ describe('reads shared by keys and members', () => {
       const times = history.map((h) => h.createdAt as string);
       expect([...times].sort()).toEqual(times);
 
-      // The key reads the same; the session's status follows the session.
+      // A key of a Pro organisation reads the same (history is audit entries: item 8 below); the session's status follows the session.
+      await setPlan(server, owner.cookie, 'pro');
       expect((await http().post(`/api/sessions/${session.id}/end`).set('x-api-key', key)).status).toBe(200);
       const byKey = await http().get(`/api/interrupts/${opened.id}?include=session&include=history`).set('x-api-key', key);
       expect(byKey.body.session).toEqual({ id: session.id, name: 'refund-run', status: 'ended' });
@@ -116,6 +117,7 @@ describe('reads shared by keys and members', () => {
       expect(bad.body).toMatchObject({ code: 'VALIDATION_FAILED', message: 'include must list only history, session' });
       const list = await http().get('/api/interrupts').query({ limit: 1 }).set('x-api-key', key);
       expect(list.body.interrupts[0]).not.toHaveProperty('history');
+      await setPlan(server, owner.cookie, 'free');
     });
 
     it('a member without interrupt.read gets 403 "Missing permission: interrupt.read."', async () => {
@@ -307,6 +309,47 @@ describe('reads shared by keys and members', () => {
       const page = await http().get('/api/audit-log').query({ limit: 1 }).set('cookie', owner.cookie);
       const across = await http().get('/api/audit-log').query({ limit: 1, cursor: page.body.nextCursor }).set('cookie', other.cookie);
       expect(across.status).toBe(400);
+    });
+  });
+
+  // Issue 34, item 8: include=history reads the interrupt's audit entries, so it obeys the audit
+  // log's rules (SPEC §5 (D)): a key needs Pro, a member needs auditLog.read.
+  describe('include=history obeys the audit log\'s plan and permission rules', () => {
+    it('a Free organisation\'s key gets 402 PLAN_REQUIRED for history, and everything else as before', async () => {
+      const free = await signUpOwner(t.app.getHttpServer(), { organisationName: 'Free Org' });
+      const freeKey = (await createApiKey(t.app.getHttpServer(), free.cookie)).key;
+      const opened = await openInterrupt(t.app.getHttpServer(), freeKey);
+      for (const include of ['history', 'history,session', 'session,history']) {
+        const refused = await http().get(`/api/interrupts/${opened.id}`).query({ include }).set('x-api-key', freeKey);
+        expect(refused.status).toBe(402);
+        expect(refused.body).toMatchObject({ statusCode: 402, code: 'PLAN_REQUIRED', message: 'The audit log API requires the Pro plan.' });
+      }
+      const withSession = await http().get(`/api/interrupts/${opened.id}`).query({ include: 'session' }).set('x-api-key', freeKey);
+      expect(withSession.status).toBe(200);
+      expect(withSession.body).not.toHaveProperty('history');
+      expect((await http().get(`/api/interrupts/${opened.id}`).set('x-api-key', freeKey)).status).toBe(200);
+      // On Pro the same key reads it.
+      await setPlan(t.app.getHttpServer(), free.cookie, 'pro');
+      const allowed = await http().get(`/api/interrupts/${opened.id}`).query({ include: 'history' }).set('x-api-key', freeKey);
+      expect(allowed.status).toBe(200);
+      expect(allowed.body.history.map((h: { action: string }) => h.action)).toEqual(['interrupt.created']);
+    });
+
+    it('a member without auditLog.read gets 403 for history (on any plan), and the record and session without it', async () => {
+      const opened = await openInterrupt(t.app.getHttpServer(), key);
+      const reader = await memberWithPermissions(t.app.getHttpServer(), owner.cookie, ['interrupt.read', 'session.read'], 'Rita Reader');
+      const refused = await http().get(`/api/interrupts/${opened.id}`).query({ include: 'history' }).set('cookie', reader.cookie);
+      expect(refused.status).toBe(403);
+      expect(refused.body).toMatchObject({ statusCode: 403, code: 'MISSING_PERMISSION', message: 'Missing permission: auditLog.read.' });
+      const withSession = await http().get(`/api/interrupts/${opened.id}`).query({ include: 'session' }).set('cookie', reader.cookie);
+      expect(withSession.status).toBe(200);
+      expect(withSession.body).not.toHaveProperty('history');
+
+      // The dashboard's view of the audit log is on every plan: a member holding auditLog.read reads history on Free.
+      const auditor = await memberWithPermissions(t.app.getHttpServer(), owner.cookie, ['interrupt.read', 'auditLog.read'], 'Audrey Auditor');
+      const allowed = await http().get(`/api/interrupts/${opened.id}`).query({ include: 'history' }).set('cookie', auditor.cookie);
+      expect(allowed.status).toBe(200);
+      expect(allowed.body.history.map((h: { action: string }) => h.action)).toEqual(['interrupt.created']);
     });
   });
 });

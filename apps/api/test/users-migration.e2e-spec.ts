@@ -298,7 +298,7 @@ describe(`the ${MIGRATION} migration`, () => {
       const interrupt = await http().get(`/api/interrupts/${org.interruptId}`).set('cookie', owner);
       expect(interrupt.body.assignee).toEqual({ type: 'member', id: org.members[1].id, name: org.members[1].name });
       expect(interrupt.body.decisions).toEqual([
-        expect.objectContaining({ actionName: 'deploy', decidedBy: { id: org.members[2].id, name: org.members[2].name } }),
+        expect.objectContaining({ actionName: 'deploy', decidedBy: { type: 'member', id: org.members[2].id, name: org.members[2].name } }),
       ]);
       // Audit entries' actors still name members by the same id.
       const byManager = await http().get(`/api/audit-log?actorId=${org.members[2].id}`).set('cookie', owner);

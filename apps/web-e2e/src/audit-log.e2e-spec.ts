@@ -44,7 +44,7 @@ test.describe('Audit log', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
     const csv = readFileSync(await download.path(), 'utf8').trim().split(/\r?\n/);
     expect(csv).toHaveLength(3);
-    expect(csv[0]).toMatch(/^id,createdAt,action/);
+    expect(csv[0]).toMatch(/^"id","createdAt","action"/);
     expect(csv.slice(1).every((line) => line.includes(created.id))).toBe(true);
     expect(csv.some((line) => line.includes('interrupt.decided'))).toBe(true);
   });

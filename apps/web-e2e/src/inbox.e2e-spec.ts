@@ -148,13 +148,30 @@ test.describe('Inbox and interrupts', () => {
     await page.keyboard.press('Control+Enter');
     await expect(page.getByText(/^Edited by Ada Lovelace/)).toBeVisible();
 
-    // Back to the inbox (the browser's Back: headless Chromium has no Alt+Left); a approves what is left of it.
+    // Back to the inbox (the browser's Back: headless Chromium has no Alt+Left). a shows what
+    // would be approved — the action left and its arguments — and approves nothing yet.
     await page.goBack();
     await expect(rows.filter({ hasText: `Release ${word}` })).toContainText('1 of 2 still to decide');
     await page.keyboard.press('j');
     await expect(page.getByRole('link', { name: `Release ${word} to production` })).toBeFocused();
     await page.keyboard.press('a');
+    const confirm = page.getByRole('dialog', { name: `Approve “Release ${word} to production”?` });
+    await expect(confirm.getByLabel('Arguments of announce')).toContainText('"channel": "#releases"');
+    await expect(confirm.getByLabel('Arguments of deploy')).toHaveCount(0);
+    await expectAccessible(page, 'the approve confirmation');
+    // Escape: nothing happened, the cursor is back on the row.
+    await page.keyboard.press('Escape');
+    await expect(confirm).toBeHidden();
+    await expect(page.getByRole('link', { name: `Release ${word} to production` })).toBeFocused();
+    expect((await agent.interrupts.get(release.id)).decisions).toHaveLength(1);
+    // a, then Enter: the row leaves at once, the approval is sent when the undo window ends.
+    await page.keyboard.press('a');
+    await expect(confirm.getByRole('button', { name: 'Approve' })).toBeFocused();
+    await page.keyboard.press('Enter');
     await expect(rows.filter({ hasText: `Release ${word}` })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Undo' })).toBeVisible();
+    await expect.poll(async () => (await agent.interrupts.get(release.id)).status).toBe('answered');
+    await expect(page.getByText(`Approved “Release ${word} to production”`)).toBeVisible();
 
     // r on the next one asks for the reason.
     await page.keyboard.press('j');
@@ -196,6 +213,8 @@ test.describe('Inbox and interrupts', () => {
     const colleague = await addMember(owner, 'developer', 'Grace Hopper');
     const theirs = await pageFor(colleague);
     const created = await agent.interrupts.create({ title: `Pay invoice ${unique('inv')}`, actionRequests: [{ name: 'pay', args: { amount: 1200 } }] });
+    // Both stay on this interrupt after deciding (other tests leave open interrupts to move on to).
+    for (const p of [page, theirs]) await p.addInitScript(() => localStorage.setItem('interlock.nextAfterDecision', 'false'));
 
     await Promise.all([page.goto(`/interrupts/${created.id}`), theirs.goto(`/interrupts/${created.id}`)]);
     await expect(page.getByRole('button', { name: 'Approve pay' })).toBeVisible();
@@ -238,6 +257,7 @@ test.describe('Inbox and interrupts', () => {
       actionRequests: [{ name: 'ask', args: {}, allowedDecisions: ['respond'] }],
     });
 
+    await page.addInitScript(() => localStorage.setItem('interlock.nextAfterDecision', 'false'));
     await page.goto(`/inbox?q=${word}`);
     await expect(page.getByRole('checkbox', { name: `Bulk ${word} question cannot be approved in bulk` })).toBeDisabled();
     await page.getByRole('checkbox', { name: 'Select every interrupt that can be approved' }).check();
@@ -248,6 +268,10 @@ test.describe('Inbox and interrupts', () => {
     await expect(dialog).toBeHidden();
     const rows = page.getByRole('table', { name: 'Interrupts' }).getByRole('row');
     await expect(rows.filter({ hasText: `Bulk ${word}` })).toHaveCount(1);
+    await expect(page.getByText('Approved 2 interrupts')).toBeVisible();
+    expect((await agent.interrupts.list({ status: 'open' })).data.filter((i) => i.title.startsWith(`Bulk ${word}`)).map((i) => i.title)).toEqual([
+      `Bulk ${word} question`,
+    ]);
 
     // Assign to me, escalate with a reason: the inbox shows both.
     await rows.getByRole('link', { name: `Bulk ${word} question` }).click();
@@ -270,5 +294,124 @@ test.describe('Inbox and interrupts', () => {
     const final = await agent.interrupts.get(respondOnly.id);
     expect(final.decisions).toMatchObject([{ decision: 'respond', message: 'Yes, go ahead after legal signs off.' }]);
     await expect(page.getByRole('heading', { name: 'History' })).toBeVisible();
+  });
+
+  test('undo: an approval from the inbox is held for five seconds; Undo (or z) sends nothing, and the audit log has no trace of it', async ({ page, owner }) => {
+    const agent = await agentFor(owner);
+    const word = unique('undo').replace('-', '');
+    const one = await agent.interrupts.create({ title: `Undo ${word} one`, actionRequests: [{ name: 'pay', args: { amount: 10 } }] });
+    const two = await agent.interrupts.create({ title: `Undo ${word} two`, actionRequests: [{ name: 'pay', args: { amount: 20 } }] });
+    // The page's timers run on a clock the test moves: past the window without waiting for it.
+    await page.clock.install();
+    await page.goto(`/inbox?q=${word}&order=oldest`);
+    const rows = page.getByRole('table', { name: 'Interrupts' }).getByRole('row');
+    await expect(rows.filter({ hasText: `Undo ${word}` })).toHaveCount(2);
+
+    // One, with the button.
+    await page.keyboard.press('j');
+    await page.keyboard.press('a');
+    await page.getByRole('dialog', { name: `Approve “Undo ${word} one”?` }).getByRole('button', { name: 'Approve' }).click();
+    await expect(rows.filter({ hasText: `Undo ${word} one` })).toHaveCount(0);
+    await expect(page.getByText(`Approving “Undo ${word} one” in`)).toBeVisible();
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect(page.getByText(`Undone: “Undo ${word} one” was not sent.`)).toBeVisible();
+    await expect(rows.filter({ hasText: `Undo ${word} one` })).toBeVisible();
+
+    // The other, with z (the cursor is back on a row after the dialog).
+    await page.getByRole('link', { name: `Undo ${word} two` }).focus();
+    await page.keyboard.press('a');
+    await expect(page.getByRole('dialog', { name: `Approve “Undo ${word} two”?` }).getByRole('button', { name: 'Approve' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(rows.filter({ hasText: `Undo ${word} two` })).toHaveCount(0);
+    await page.keyboard.press('z');
+    await expect(page.getByText(`Undone: “Undo ${word} two” was not sent.`)).toBeVisible();
+    await expect(rows.filter({ hasText: `Undo ${word}` })).toHaveCount(2);
+
+    await page.clock.runFor(10_000);
+    for (const it of [one, two]) expect((await agent.interrupts.get(it.id)).decisions).toEqual([]);
+    const { body: audit } = await api<{ entries: { action: string }[] }>('GET', `/api/audit-log?targetType=interrupt&targetId=${one.id}`, { cookie: owner.cookie });
+    expect(audit.entries.map((e) => e.action)).toEqual(['interrupt.created']);
+  });
+
+  test('the bulk dialog keeps its buttons in view with 50 selected', async ({ page, owner }) => {
+    const agent = await agentFor(owner);
+    const word = unique('fifty').replace('-', '');
+    for (let i = 1; i <= 50; i++) {
+      await agent.interrupts.create({ title: `Fifty ${word} number ${i} with a title long enough to take a line`, actionRequests: [{ name: 'go', args: { i } }] });
+    }
+    await page.clock.install();
+    await page.goto(`/inbox?q=${word}`);
+    await expect(page.getByRole('table', { name: 'Interrupts' }).getByRole('row').filter({ hasText: `Fifty ${word}` })).toHaveCount(50);
+    await page.getByRole('checkbox', { name: 'Select every interrupt that can be approved' }).check();
+    await page.getByRole('button', { name: 'Approve selected (50)' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Approve 50 interrupts?' });
+    await expect(dialog.getByRole('button', { name: 'Approve all' })).toBeInViewport();
+    await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeInViewport();
+    await dialog.getByRole('button', { name: 'Approve all' }).click();
+    await expect(page.getByRole('table', { name: 'Interrupts' })).toBeHidden();
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect(page.getByRole('table', { name: 'Interrupts' }).getByRole('row').filter({ hasText: `Fifty ${word}` })).toHaveCount(50);
+    await page.clock.runFor(10_000);
+    expect((await agent.interrupts.list({ status: 'open', limit: 200 })).data.filter((i) => i.title.startsWith(`Fifty ${word}`))).toHaveLength(50);
+  });
+
+  test('interrupt page: a/e/r/s for the focused action, Approve all, and the next open interrupt after a decision (a setting turns it off)', async ({ page, owner }) => {
+    const agent = await agentFor(owner);
+    const word = unique('page').replace('-', '');
+    const first = await agent.interrupts.create({
+      title: `Page ${word} first`,
+      actionRequests: [
+        { name: 'x', args: { n: 1 } },
+        { name: 'y', args: { n: 2 }, allowedDecisions: ['approve', 'reject'] },
+        { name: 'z', args: { n: 3 } },
+      ],
+    });
+    const second = await agent.interrupts.create({ title: `Page ${word} second`, actionRequests: [{ name: 'p', args: {} }, { name: 'q', args: {} }] });
+    const third = await agent.interrupts.create({ title: `Page ${word} third`, actionRequests: [{ name: 'w', args: {} }] });
+
+    await page.goto(`/inbox?q=${word}&order=oldest`);
+    await page.getByRole('link', { name: `Page ${word} first` }).click();
+    await expect(page.getByRole('button', { name: 'Approve all 3 actions' })).toBeVisible();
+    // a: the first undecided action.
+    await page.keyboard.press('a');
+    await expect(page.getByRole('region', { name: 'x' })).toContainText(/Approved by Ada Lovelace/);
+    // s: y allows no response — said, nothing opened.
+    await page.keyboard.press('s');
+    await expect(page.getByText('y does not allow a response.')).toBeVisible();
+    // r: y's reason, Ctrl+Enter sends.
+    await page.keyboard.press('r');
+    await expect(page.getByLabel('Reason for rejecting y (optional)')).toBeFocused();
+    await page.keyboard.type('Not this one.');
+    await page.keyboard.press('Control+Enter');
+    await expect(page.getByRole('region', { name: 'y' })).toContainText(/Rejected by Ada Lovelace/);
+    // e on the last: its editor.
+    await page.keyboard.press('e');
+    await expect(page.getByLabel('Edited arguments for z')).toBeFocused();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('{"n": 4}');
+    await page.keyboard.press('Control+Enter');
+    // That answered it: the next open interrupt of the list opens.
+    await expect(page).toHaveURL(new RegExp(`/interrupts/${second.id}$`));
+    await expect(page.getByRole('heading', { name: `Page ${word} second` })).toBeVisible();
+    expect((await agent.interrupts.get(first.id)).decisions.map((d) => [d.actionName, d.decision, d.message, d.editedArgs])).toEqual([
+      ['x', 'approve', null, null],
+      ['y', 'reject', 'Not this one.', null],
+      ['z', 'edit', null, { n: 4 }],
+    ]);
+
+    // Approve all: one click for every action.
+    await page.getByRole('button', { name: 'Approve all 2 actions' }).click();
+    await expect(page).toHaveURL(new RegExp(`/interrupts/${third.id}$`));
+    expect((await agent.interrupts.get(second.id)).decisions.map((d) => d.decision)).toEqual(['approve', 'approve']);
+
+    // Turned off, the page stays.
+    await page.goto('/settings');
+    await page.getByRole('switch', { name: 'Open the next interrupt after deciding' }).uncheck();
+    await page.goto(`/interrupts/${third.id}`);
+    await page.getByRole('button', { name: 'Approve w' }).click();
+    await expect(page.getByText(/^Approved by Ada Lovelace/)).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/interrupts/${third.id}$`));
+    await page.goto('/settings');
+    await page.getByRole('switch', { name: 'Open the next interrupt after deciding' }).check();
   });
 });

@@ -1,5 +1,6 @@
 import type { ActorType, AuditCategory, TargetType } from './audit';
 import type { Permission } from './permissions';
+import type { NotificationPreferences } from './notifications';
 import type { Plan } from './plans';
 
 /** SPEC §4: the four decisions a member can take on an action request. */
@@ -89,6 +90,14 @@ export interface AuditEventCatalogue {
   'session.started': { target: 'session'; metadata: { externalId: string | null } };
   'session.ended': { target: 'session'; metadata: { messageCount: number; durationSeconds: number } };
   'session.disconnected': { target: 'session'; metadata: { messageCount: number; durationSeconds: number } };
+  'settings.notification_preferences_updated': {
+    target: 'user';
+    metadata: { changes: { timeZone?: FieldChange<string>; preferences?: FieldChange<NotificationPreferences> } };
+  };
+  'settings.notifications_updated': {
+    target: 'organisation';
+    metadata: { changes: { defaults?: FieldChange<NotificationPreferences>; tokenActions?: FieldChange<boolean> } };
+  };
   'team.created': { target: 'team'; metadata: null };
   'team.renamed': { target: 'team'; metadata: { previousName: string; name: string } };
   'team.deleted': { target: 'team'; metadata: { memberCount: number } };
@@ -253,6 +262,16 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
     category: 'organisation',
     target: 'organisation',
     summary: (e) => `Organisation ${e.target.name} created by ${e.actor.name}`,
+  },
+  'settings.notification_preferences_updated': {
+    category: 'settings',
+    target: 'user',
+    summary: (e) => `Notification preferences of ${e.target.name} changed (${Object.keys(e.metadata.changes).join(', ')})`,
+  },
+  'settings.notifications_updated': {
+    category: 'settings',
+    target: 'organisation',
+    summary: (e) => `Notification settings changed (${Object.keys(e.metadata.changes).join(', ')}) by ${e.actor.name}`,
   },
   'role.created': { category: 'role', target: 'role', summary: (e) => `Role ${e.target.name} created by ${e.actor.name}` },
   'role.updated': {

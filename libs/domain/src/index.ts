@@ -5,3 +5,5 @@ export * from './audit';
 export * from './events';
 export * from './audit-events';
 export * from './json-text';
+export * from './deciders';
+export * from './notifications';

@@ -59,7 +59,7 @@ def decision(
         "editedArgs": edited_args,
         "editedName": edited_name,
         "message": message,
-        "decidedBy": {"id": MEMBER_ID, "name": "Ada"},
+        "decidedBy": {"type": "member", "id": MEMBER_ID, "name": "Ada"},
         "decidedAt": "2025-01-01T00:05:00.000Z",
     }
 

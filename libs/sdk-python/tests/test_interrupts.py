@@ -8,6 +8,7 @@ import httpx
 import pytest
 
 from interlock import BadRequestError, Interlock, NotFoundError, WaitTimeoutError
+from interlock.types import MemberDecidedBy
 
 from .conftest import Recorder, error_response, json_response, recorder
 from .factories import INTERRUPT_ID, MEMBER_ID, SESSION_ID, answered, decision, interrupt
@@ -39,8 +40,8 @@ def test_create_and_get() -> None:
     got = client.interrupts.get(created.id)
     assert got.decisions[0].action_name == "a"
     decided_by = got.decisions[0].decided_by
-    assert decided_by is not None
-    assert (decided_by.id, decided_by.name) == (MEMBER_ID, "Ada")
+    assert isinstance(decided_by, MemberDecidedBy)
+    assert (decided_by.type, decided_by.id, decided_by.name) == ("member", MEMBER_ID, "Ada")
     assert rec.requests[1].url.path == f"/api/interrupts/{INTERRUPT_ID}"
 
 

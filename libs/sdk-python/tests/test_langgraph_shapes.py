@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from interlock import (
+    LANGGRAPH_METADATA_KEY,
     MAX_DESCRIPTION_LENGTH,
     InterlockError,
     interlock_decisions,
@@ -213,3 +214,48 @@ def test_unknown_decision_types_are_refused_clearly() -> None:
         to_langgraph_resume(stored(params, decision("a", "delegate")))
     with pytest.raises(InterlockError, match="Not a LangGraph review request"):
         interrupts_from_langgraph({"foo": 1})
+
+
+def test_a_payload_keeps_its_title_description_and_fields_under_the_callers_arguments() -> None:
+    payload = interlock_payload(
+        title="Refund order 1234?",
+        description="The customer says the parcel never came.",
+        external_id="order-1234",
+        metadata={"shop": "eu"},
+        action_requests=[{"name": "refund", "args": {"amount": 40}}],
+    )
+    params = interrupt_from_langgraph({"id": "p1", "value": payload})
+    assert params["title"] == "Refund order 1234?"
+    assert params.get("description") == "The customer says the parcel never came."
+    assert params.get("external_id") == "order-1234"
+    assert params["metadata"]["shop"] == "eu"
+    assert LANGGRAPH_METADATA_KEY in params["metadata"]
+    mine = interrupt_from_langgraph([{"id": "p1", "value": payload}], title="Mine", metadata={"run": 7})
+    assert (mine["title"], mine.get("description")) == ("Mine", "The customer says the parcel never came.")
+    assert {k: v for k, v in mine["metadata"].items() if k != LANGGRAPH_METADATA_KEY} == {"shop": "eu", "run": 7}
+    # Two payloads reviewed together: neither title speaks for both.
+    other = interlock_payload(title="Other", action_requests=[{"name": "notify"}])
+    two = interrupt_from_langgraph([{"id": "a", "value": payload}, {"id": "b", "value": other}])
+    assert two["title"] == "Review 2 actions: refund, notify"
+    assert "description" not in two
+
+
+def test_generated_titles_name_each_tool_once_with_how_often_it_was_called() -> None:
+    request = {
+        "action_requests": [
+            {"name": "send_email"},
+            {"name": "send_email"},
+            {"name": "read_file"},
+            {"name": "send_email"},
+        ]
+    }
+    params = interrupt_from_langgraph(request)
+    assert params["title"] == "Review 4 actions: send_email ×3, read_file"
+    assert [a["name"] for a in params["action_requests"]] == [
+        "send_email",
+        "send_email #2",
+        "read_file",
+        "send_email #3",
+    ]
+    parts = interrupts_from_langgraph({"action_requests": [{"name": "tool"}] * 21})
+    assert [p["title"] for p in parts] == ["Review 21 actions (1/2): tool ×20", "Review 21 actions (2/2): tool"]

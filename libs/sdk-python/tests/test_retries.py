@@ -13,6 +13,7 @@ from interlock import (
     BadRequestError,
     Interlock,
     InternalServerError,
+    NotFoundError,
     RateLimitError,
 )
 from interlock._retry import MAX_RETRY_DELAY, retry_after, retry_delay, should_retry
@@ -99,7 +100,11 @@ def test_retries_connection_errors_then_raises_api_connection_error(sleeps: list
         make(rec).interrupts.get(INTERRUPT_ID)
     assert not isinstance(info.value, APIConnectionTimeoutError)
     assert isinstance(info.value.__cause__, httpx.ConnectError)
-    assert info.value.message == "Connection error."
+    assert info.value.message == (
+        f"Connection error: could not reach http://interlock.test/api/interrupts/{INTERRUPT_ID} (ConnectError: "
+        "connection refused). Check that Interlock is running at http://interlock.test, or set base_url (or "
+        "INTERLOCK_BASE_URL) to where it runs."
+    )
     assert info.value.status is None
     assert len(rec.requests) == 3
     assert len(sleeps) == 2
@@ -170,3 +175,39 @@ def test_retry_policy_rules() -> None:
     # An absurd or negative Retry-After falls back to the backoff.
     assert retry_delay(0, {"retry-after": "3600"}) <= 0.5
     assert retry_delay(0, {"retry-after": "-5"}) > 0
+
+
+def test_a_refused_connection_names_the_url_and_the_operating_systems_reason() -> None:
+    import socket
+
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    client = Interlock(api_key="ilk_test", base_url=f"http://127.0.0.1:{port}", max_retries=0)
+    with pytest.raises(APIConnectionError) as info:
+        client.interrupts.list(status="open")
+    message = info.value.message
+    assert message.startswith(
+        f"Connection error: could not reach http://127.0.0.1:{port}/api/interrupts (ConnectError: "
+    )
+    assert "refused" in message.lower()
+    assert message.endswith(
+        f"running at http://127.0.0.1:{port}, or set base_url (or INTERLOCK_BASE_URL) to where it runs."
+    )
+
+
+def test_a_base_url_ending_in_api_gets_a_404_that_says_so_and_how_to_fix_it() -> None:
+    rec = recorder(error_response(404, "NOT_FOUND", "Not found."))
+    http = httpx.Client(transport=rec.transport())
+    client = Interlock(api_key="ilk_test", base_url="http://interlock.test/api", http_client=http)
+    with pytest.raises(NotFoundError) as info:
+        client.interrupts.get(INTERRUPT_ID)
+    assert info.value.message == (
+        f"Not found. (GET http://interlock.test/api/api/interrupts/{INTERRUPT_ID}: the base URL "
+        "http://interlock.test/api ends in /api, but the SDK adds /api itself; set base_url (or INTERLOCK_BASE_URL) "
+        "to http://interlock.test)"
+    )
+    # An unknown id under the right base URL keeps the service's text exactly.
+    with pytest.raises(NotFoundError) as plain:
+        make(recorder(error_response(404, "NOT_FOUND", "Not found."))).interrupts.get(INTERRUPT_ID)
+    assert plain.value.message == "Not found."

@@ -37,6 +37,7 @@ def field(model: type[Any], name: str) -> set[str]:
         (types.ActorType, _generated.AuditEntryResponse, "actor_type"),
         (types.TargetType, _generated.AuditEntryResponse, "target_type"),
         (types.WebhookEventType, _generated.WebhookDeliveryResponse, "event_type"),
+        (types.SystemDecisionReason, _generated.SystemDecidedBy, "reason"),
     ],
 )
 def test_literal_aliases_match_the_contract(alias: Any, model: type[Any], name: str) -> None:
@@ -65,6 +66,36 @@ def test_public_names_are_the_generated_models() -> None:
     assert interlock.Whoami is _generated.WhoamiResponse
     for name in types.__all__:
         assert hasattr(types, name), name
+
+
+def test_decided_by_is_the_union_of_the_three_deciders() -> None:
+    variants = (_generated.MemberDecidedBy, _generated.ArgusDecidedBy, _generated.SystemDecidedBy)
+    assert get_args(types.DecidedBy) == variants
+    assert set(get_args(types.DeciderType)) == set().union(*(field(m, "type") for m in variants))
+    decision = {
+        "id": "d1",
+        "actionName": "deploy",
+        "decision": "approve",
+        "editedArgs": None,
+        "editedName": None,
+        "message": None,
+        "decidedAt": "2026-11-26T12:00:00.000Z",
+    }
+    member = _generated.DecisionResponse.model_validate(
+        {**decision, "decidedBy": {"type": "member", "id": "u1", "name": "Ada"}}
+    )
+    argus = _generated.DecisionResponse.model_validate(
+        {**decision, "decidedBy": {"type": "argus", "ruleId": "r1", "name": "argus"}}
+    )
+    system = _generated.DecisionResponse.model_validate(
+        {**decision, "decidedBy": {"type": "system", "reason": "timeout", "name": "system"}}
+    )
+    assert isinstance(member.decided_by, _generated.MemberDecidedBy)
+    assert member.decided_by.name == "Ada"
+    assert isinstance(argus.decided_by, _generated.ArgusDecidedBy)
+    assert argus.decided_by.rule_id == "r1"
+    assert isinstance(system.decided_by, _generated.SystemDecidedBy)
+    assert system.decided_by.reason == "timeout"
 
 
 def test_nullable_fields_accept_null() -> None:

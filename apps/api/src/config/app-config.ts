@@ -56,6 +56,30 @@ export interface AppConfig {
   /** SPEC §8b. A count of 0 turns that limit off. */
   readonly rateLimits: RateLimitsConfig;
   readonly webhooks: WebhookConfig;
+  readonly mail: MailConfig;
+  readonly notifications: NotificationConfig;
+}
+
+/** Email (SPEC §8f). */
+export interface MailConfig {
+  /** `smtp://` or `smtps://`, with optional credentials; undefined: email is off. */
+  readonly smtpUrl: string | undefined;
+  /** The From header, e.g. `Interlock <interlock@example.com>`. */
+  readonly from: string;
+  /** The right-hand side of the Message-IDs the service makes. */
+  readonly messageIdDomain: string;
+  /** SMTP connections per instance. */
+  readonly maxConnections: number;
+}
+
+/** Notification delivery (issue 30). */
+export interface NotificationConfig {
+  /** The wait before each retry; after the last, the notification has failed. */
+  readonly retryScheduleMs: readonly number[];
+  /** How often an idle worker looks for due notifications. */
+  readonly pollMs: number;
+  /** Messages being sent at once per instance. */
+  readonly concurrency: number;
 }
 
 export interface RateLimitsConfig {
@@ -243,6 +267,38 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     problems.push(`WEBHOOK_RETRY_SCHEDULE must be up to 20 comma-separated durations of at most 7 days, such as 5s,5m,30m,2h (got "${retryRaw}")`);
   }
 
+  const smtpUrl = read('SMTP_URL');
+  if (smtpUrl !== undefined) {
+    let protocol = '';
+    try {
+      protocol = new URL(smtpUrl).protocol;
+    } catch {
+      // reported below
+    }
+    if (protocol !== 'smtp:' && protocol !== 'smtps:') {
+      problems.push('SMTP_URL must be an smtp:// or smtps:// URL such as smtps://user:password@smtp.example.com');
+    }
+  }
+  const publicHost = (() => {
+    try {
+      return new URL(publicOrigin).hostname;
+    } catch {
+      return 'localhost';
+    }
+  })();
+  const mailFrom = read('MAIL_FROM') ?? `Interlock <interlock@${publicHost}>`;
+  const fromAddress = /<([^<>\s]+@[^<>\s]+)>\s*$/.exec(mailFrom)?.[1] ?? (/^[^<>\s]+@[^<>\s]+$/.test(mailFrom) ? mailFrom : undefined);
+  if (fromAddress === undefined) {
+    problems.push(`MAIL_FROM must be an address such as interlock@example.com or Interlock <interlock@example.com> (got "${mailFrom}")`);
+  }
+  const notificationRetryRaw = read('NOTIFICATION_RETRY_SCHEDULE') ?? '30s,2m,10m,1h,6h';
+  const notificationRetryMs = notificationRetryRaw.split(',').map((part) => parseDuration(part));
+  if (notificationRetryMs.length > 20 || notificationRetryMs.some((ms) => ms === undefined || ms > 7 * 86_400_000)) {
+    problems.push(
+      `NOTIFICATION_RETRY_SCHEDULE must be up to 20 comma-separated durations of at most 7 days, such as 30s,2m,10m (got "${notificationRetryRaw}")`,
+    );
+  }
+
   const config: AppConfig = {
     nodeEnv,
     port,
@@ -301,6 +357,17 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
       concurrency: integer('WEBHOOK_CONCURRENCY', 32, 1, 1000),
       endpointConcurrency: integer('WEBHOOK_ENDPOINT_CONCURRENCY', 8, 1, 1000),
       retentionMs: duration('WEBHOOK_RETENTION', '30d', 60_000, 3650 * 86_400_000),
+    },
+    mail: {
+      smtpUrl,
+      from: mailFrom,
+      messageIdDomain: fromAddress?.split('@')[1] ?? publicHost,
+      maxConnections: integer('SMTP_MAX_CONNECTIONS', 5, 1, 100),
+    },
+    notifications: {
+      retryScheduleMs: notificationRetryMs.map((ms) => ms ?? 0),
+      pollMs: duration('NOTIFICATION_POLL_INTERVAL', '1s', 10, 60_000),
+      concurrency: integer('NOTIFICATION_CONCURRENCY', 16, 1, 1000),
     },
   };
   if (problems.length > 0) throw new ConfigError(problems);

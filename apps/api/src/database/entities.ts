@@ -18,6 +18,8 @@ import { WebhookDeliveryAttemptEntity } from '../webhooks/webhook-delivery-attem
 import { WebhookDeliveryEntity } from '../webhooks/webhook-delivery.entity';
 import { WebhookEventEntity } from '../webhooks/webhook-event.entity';
 import { WebhookEntity } from '../webhooks/webhook.entity';
+import { NotificationEntity } from '../notify/notification.entity';
+import { NotificationMemberSettingsEntity, NotificationSettingsEntity } from '../notify/notification-settings.entity';
 import { UserEntity } from '../users/user.entity';
 
 /** Every entity of the one data source. */
@@ -42,5 +44,8 @@ export const ENTITIES = [
   WebhookEventEntity,
   WebhookDeliveryEntity,
   WebhookDeliveryAttemptEntity,
+  NotificationEntity,
+  NotificationSettingsEntity,
+  NotificationMemberSettingsEntity,
   ScheduledJobEntity,
 ];

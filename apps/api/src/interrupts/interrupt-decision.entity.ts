@@ -1,14 +1,21 @@
 import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { DECISIONS, type Decision } from '@interlock/domain';
+import { DECISIONS, type Decision, type DeciderType } from '@interlock/domain';
 import { InterruptEntity } from './interrupt.entity';
 
 // The decisions are the domain's (libs/domain); re-exported for the modules that read them here.
 export { DECISIONS, type Decision };
 
-/** A member's decision on one action request. One per action: the unique index enforces it. */
+/**
+ * A decision on one action request, by a member, argus or the service (`decided_by_type`). One per
+ * action: the unique index enforces it.
+ */
 @Entity({ name: 'interrupt_decisions' })
 @Index('interrupt_decisions_action_key', ['organisationId', 'interruptId', 'actionName'], { unique: true })
 @Check('interrupt_decisions_decision_check', `"decision" IN ('approve', 'edit', 'reject', 'respond')`)
+@Check(
+  'interrupt_decisions_decided_by_check',
+  `("decided_by_type" = 'member' AND "decided_by_id" IS NOT NULL) OR ("decided_by_type" = 'argus' AND "decided_by_rule_id" IS NOT NULL) OR ("decided_by_type" = 'system' AND "decided_by_reason" IS NOT NULL)`,
+)
 export class InterruptDecisionEntity {
   @PrimaryColumn('uuid')
   organisationId!: string;
@@ -42,12 +49,25 @@ export class InterruptDecisionEntity {
   @Column('text', { nullable: true })
   message!: string | null;
 
-  /** The member who decided, and their name at the time (no foreign key: members can leave). */
-  @Column('uuid')
-  decidedById!: string;
+  /** Who decided: `member`, `argus` or `system` (libs/domain deciders.ts). */
+  @Column('text', { default: 'member' })
+  decidedByType!: DeciderType;
 
+  /** The member who decided (no foreign key: members can leave); null for argus and system. */
+  @Column('uuid', { nullable: true })
+  decidedById!: string | null;
+
+  /** The member's name at the time; `argus` or `system` for those. */
   @Column('text')
   decidedByName!: string;
+
+  /** With argus: the classification rule that decided (no foreign key: rules can be deleted). */
+  @Column('uuid', { nullable: true })
+  decidedByRuleId!: string | null;
+
+  /** With system: why the service decided (e.g. `timeout`). */
+  @Column('text', { nullable: true })
+  decidedByReason!: string | null;
 
   @CreateDateColumn({ type: 'timestamptz', precision: 3 })
   decidedAt!: Date;

@@ -180,7 +180,7 @@ export class InterruptLifecycleService {
           decidedByName: 'system',
           decidedByRuleId: null,
           decidedByReason: 'timeout',
-        } as never); // TEMP-ARGUS
+        });
         if (inserted) actionNames.push(action.name);
       }
       await this.interrupts.close(tx, organisationId, id, 'expired', null);

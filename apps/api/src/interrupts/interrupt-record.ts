@@ -1,6 +1,6 @@
 import type { Decision } from './interrupt-decision.entity';
 import type { InterruptStatus, OnTimeout } from './interrupt.entity';
-import type { ActorType } from '@interlock/domain';
+import { type ActorType, readDecider, type StoredDecider } from '@interlock/domain';
 import type { SessionStatus } from '../sessions/session.entity';
 import type { InterruptDetailResponse, InterruptResponse } from './dto/interrupt.response';
 
@@ -33,19 +33,26 @@ export interface InterruptRow {
   on_timeout: OnTimeout | null;
   closed_at: Date | null;
   withdrawn_reason: string | null;
-  decisions: {
+  decisions: ({
     id: string;
     actionName: string;
     decision: Decision;
     editedArgs: Record<string, unknown> | null;
     editedName: string | null;
     message: string | null;
-    decidedById: string;
-    decidedByName: string;
     /** Postgres' JSON text of a timestamptz, e.g. `2026-11-21T10:00:00.123+00:00`. */
     decidedAt: string;
-  }[];
+  } & StoredDecider)[];
 }
+
+/**
+ * The version of `toInterruptResponse`'s rendering. The record kept with each interrupt
+ * (`record_json`) is answered only when it was kept by this version; raise it with every change
+ * to what the record renders, and older kept records are rendered again on read.
+ * 2: `decidedBy` is a tagged union (`type`: member, argus, system).
+ * 3: the deadline and withdrawal (`expiresAt`, `onTimeout`, `closedAt`, `withdrawnReason`).
+ */
+export const RECORD_RENDER_VERSION = 3;
 
 /** The interrupt record of SPEC §5. */
 export function toInterruptResponse(row: InterruptRow): InterruptResponse {
@@ -70,7 +77,7 @@ export function toInterruptResponse(row: InterruptRow): InterruptResponse {
       editedArgs: d.editedArgs,
       editedName: d.editedName,
       message: d.message,
-      decidedBy: { id: d.decidedById, name: d.decidedByName },
+      decidedBy: readDecider(d),
       decidedAt: new Date(d.decidedAt).toISOString(),
     })),
     assignee:

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { writeAuditEntry } from '@interlock/audit';
-import { DomainError, type MemberActor } from '@interlock/domain';
+import { DomainError, type MemberActor, storeDecider } from '@interlock/domain';
 import type { Queryable } from '../database/query-rows.util';
 import { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
 import { WebhookOutbox } from '../webhooks/webhook-outbox';
@@ -64,8 +64,7 @@ export class InterruptReviewService {
         editedArgs: body.editedArgs ?? null,
         editedName: body.editedName ?? null,
         message: body.message ?? null,
-        decidedById: actor.id,
-        decidedByName: actor.name,
+        ...storeDecider({ type: 'member', id: actor.id, name: actor.name }),
       });
       if (!inserted) {
         throw new DomainError('CONFLICT', `Action ${action.name} of this interrupt has already been decided.`);

@@ -32,7 +32,7 @@ export type OnTimeout = (typeof ON_TIMEOUT)[number];
 @Index('interrupts_organisation_opened_by_idx', { synchronize: false })
 @Check('interrupts_status_check', `"status" IN ('open', 'answered', 'expired', 'withdrawn')`)
 @Check('interrupts_on_timeout_check', `"on_timeout" IN ('reject', 'approve', 'escalate')`)
-// Open interrupts with a deadline, by deadline (partial: created by migration 1795445000000).
+// Open interrupts with a deadline, by deadline (partial: created by migration 1795710000000).
 @Index('interrupts_due_idx', { synchronize: false })
 @Check('interrupts_assignee_type_check', `"assignee_type" IN ('member', 'team')`)
 export class InterruptEntity {
@@ -138,4 +138,11 @@ export class InterruptEntity {
    */
   @Column('text', { nullable: true, select: false })
   recordJson!: string | null;
+
+  /**
+   * The version of the rendering `record_json` holds (interrupt-record.ts RECORD_RENDER_VERSION):
+   * a record kept by an older renderer is rendered again instead of answered.
+   */
+  @Column('smallint', { nullable: true, select: false })
+  recordVersion!: number | null;
 }

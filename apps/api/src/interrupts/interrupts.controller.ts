@@ -12,6 +12,7 @@ import {
 import type { ServerResponse } from 'node:http';
 import type { Response } from 'express';
 import type { JsonText } from '@interlock/domain';
+import { assertMayReadAuditLog } from '../auth/audit-log-access.util';
 import { ClientIp, CurrentApiKey, CurrentCaller, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MachineOrMemberRoute, MachineRoute, MemberRoute } from '../auth/decorators/route-access.decorator';
 import { apiKeyActorOf, memberActorOf, type ApiKeyPrincipal, type MemberPrincipal } from '../auth/principal';
@@ -108,6 +109,8 @@ export class InterruptsController {
     @Res({ passthrough: true }) res: unknown,
   ): Promise<JsonText<InterruptDetailResponse> | InterruptDetailResponse> {
     const include = new Set(query.include);
+    // History is the interrupt's audit entries: the audit log's own rules apply (issue 34, item 8).
+    if (include.has('history')) assertMayReadAuditLog(caller);
     if (query.waitSeconds === undefined || query.waitSeconds === 0) return this.interrupts.getAnswer(caller.organisationId, id, include);
     return this.interrupts.waitForAnswer(caller.organisationId, id, include, query.waitSeconds * 1000, clientGone(res));
   }

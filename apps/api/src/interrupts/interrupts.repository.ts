@@ -22,6 +22,7 @@ import {
   InterruptDetailRow,
   InterruptInclude,
   InterruptRow,
+  RECORD_RENDER_VERSION,
   StoredActionRequest,
 } from './interrupt-record';
 import type { InterruptStatus, OnTimeout } from './interrupt.entity';
@@ -138,10 +139,11 @@ export class InterruptsRepository {
    * (opened before it was, or changed outside the service), and then `readDetail` reads it.
    */
   async readRecord(db: Queryable, organisationId: string, id: string): Promise<{ status: InterruptStatus; record_json: string | null } | undefined> {
+    // A record kept by another version of the renderer counts as not kept.
     const [row] = await queryRows<{ status: InterruptStatus; record_json: string | null }>(
       db,
-      `SELECT i.status, i.record_json FROM interrupts i WHERE i.organisation_id = $1 AND i.id = $2`,
-      [organisationId, id],
+      `SELECT i.status, CASE WHEN i.record_version = $3 THEN i.record_json END AS record_json FROM interrupts i WHERE i.organisation_id = $1 AND i.id = $2`,
+      [organisationId, id, RECORD_RENDER_VERSION],
     );
     return row;
   }
@@ -151,7 +153,12 @@ export class InterruptsRepository {
    * the interrupt (any other update of the row, and any change to its decisions, clears it).
    */
   async keepRecord(db: Queryable, organisationId: string, id: string, recordJson: string): Promise<void> {
-    await db.query(`UPDATE interrupts SET record_json = $3 WHERE organisation_id = $1 AND id = $2`, [organisationId, id, recordJson]);
+    await db.query(`UPDATE interrupts SET record_json = $3, record_version = $4 WHERE organisation_id = $1 AND id = $2`, [
+      organisationId,
+      id,
+      recordJson,
+      RECORD_RENDER_VERSION,
+    ]);
   }
 
   async read(db: Queryable, organisationId: string, id: string): Promise<InterruptRow | undefined> {
@@ -180,8 +187,8 @@ export class InterruptsRepository {
       db,
       `INSERT INTO interrupt_decisions
          (organisation_id, id, interrupt_id, action_name, decision, edited_args, edited_name, message,
-          decided_by_id, decided_by_name)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+          decided_by_type, decided_by_id, decided_by_name, decided_by_rule_id, decided_by_reason)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
        ON CONFLICT (organisation_id, interrupt_id, action_name) DO NOTHING
        RETURNING id`,
       [
@@ -193,8 +200,11 @@ export class InterruptsRepository {
         decision.editedArgs === null ? null : JSON.stringify(decision.editedArgs),
         decision.editedName,
         decision.message,
+        decision.decidedByType,
         decision.decidedById,
         decision.decidedByName,
+        decision.decidedByRuleId,
+        decision.decidedByReason,
       ],
     );
     return inserted.length > 0;

@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { OrganisationModule } from '../organisation/organisation.module';
+import { NotifyModule } from '../notify/notify.module';
 import { RolesModule } from '../roles/roles.module';
 import { InvitationsController } from './invitations.controller';
 import { InvitationsRepository } from './invitations.repository';
 import { InvitationsService } from './invitations.service';
 
 @Module({
-  imports: [RolesModule, OrganisationModule],
+  imports: [RolesModule, OrganisationModule, NotifyModule],
   controllers: [InvitationsController],
   providers: [InvitationsService, InvitationsRepository],
 })

@@ -3,6 +3,7 @@ import { DomainError, type MemberActor, type Permission } from '@interlock/domai
 import type { SignInSessionService } from '../auth/sign-in-session.service';
 import { fakeDataSource } from '../database/testing/fake-data-source';
 import * as memberships from '../members/memberships.repository';
+import type { NotificationOutbox } from '../notify/notification-outbox';
 import type { OrganisationsRepository } from '../organisation/organisations.repository';
 import type { RolesRepository } from '../roles/roles.repository';
 import type { RolesService } from '../roles/roles.service';
@@ -59,8 +60,9 @@ function setUp(overrides: Partial<Record<keyof InvitationsRepository, jest.Mock>
   const roleRows = { lock: jest.fn(async () => ({ id: 'r-dev', name: 'Developer' })) } as unknown as RolesRepository;
   const organisations = { lock: jest.fn(async () => void order.push('organisation')) } as unknown as OrganisationsRepository;
   const signIns = { create: jest.fn(async () => ({ token: 'cookie-token', expiresAt: new Date(0) })) } as unknown as SignInSessionService;
-  const service = new InvitationsService(dataSource, invitations, roles, roleRows, organisations, signIns);
-  return { service, invitations, roles, roleRows, organisations, signIns, tx, audit, order };
+  const notifications = { writeInvitation: jest.fn(async () => void order.push('email')) } as unknown as NotificationOutbox;
+  const service = new InvitationsService(dataSource, invitations, roles, roleRows, organisations, signIns, notifications);
+  return { service, invitations, roles, roleRows, organisations, signIns, notifications, tx, audit, order };
 }
 
 beforeEach(() => {
@@ -72,11 +74,17 @@ beforeEach(() => {
 
 describe('InvitationsService', () => {
   it('invites an address: role granted, organisation queued, checks, then the row and its entry; the token stored as its SHA-256', async () => {
-    const { service, invitations, organisations, tx, audit, order } = setUp();
+    const { service, invitations, organisations, notifications, tx, audit, order } = setUp();
     const created = await service.create(ORG, granter, '  Bob@Example.com ', 'r-dev', '203.0.113.7');
     expect(created.email).toBe('bob@example.com');
     expect(created.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(order).toEqual(['role', 'organisation', 'pending?', 'insert']);
+    expect(order).toEqual(['role', 'organisation', 'pending?', 'insert', 'email']);
+    // The email is written in the invitation's transaction, with the link's token.
+    expect(notifications.writeInvitation).toHaveBeenCalledWith(
+      tx,
+      ORG,
+      expect.objectContaining({ invitationId: created.id, email: 'bob@example.com', token: created.token, inviterName: ada.name, roleName: 'Developer' }),
+    );
     expect(organisations.lock).toHaveBeenCalledWith(tx, ORG, 'FOR NO KEY UPDATE');
     expect(invitations.insert).toHaveBeenCalledWith(
       tx,

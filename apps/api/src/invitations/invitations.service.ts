@@ -8,6 +8,7 @@ import { hashPassword } from '../auth/password.util';
 import { SignInSessionService } from '../auth/sign-in-session.service';
 import type { Queryable } from '../database/query-rows.util';
 import { beginMembership, isCurrentMemberByEmail } from '../members/memberships.repository';
+import { NotificationOutbox } from '../notify/notification-outbox';
 import { OrganisationsRepository } from '../organisation/organisations.repository';
 import type { Granter } from '../roles/permission-grant.util';
 import { RolesRepository } from '../roles/roles.repository';
@@ -67,6 +68,7 @@ export class InvitationsService {
     private readonly roleRows: RolesRepository,
     private readonly organisations: OrganisationsRepository,
     private readonly signIns: SignInSessionService,
+    private readonly notifications: NotificationOutbox,
   ) {}
 
   /** Pending and accepted invitations, newest first; expired ones that were never used are gone. */
@@ -106,6 +108,15 @@ export class InvitationsService {
         target: { type: 'invitation', id, name: address },
         metadata: { roleId: granted.id, role: granted.name, expiresAt: expiresAt.toISOString() },
         ipAddress: ip,
+      });
+      // The link is emailed too (issue 30); the response still carries the token to copy by hand.
+      await this.notifications.writeInvitation(tx, organisationId, {
+        invitationId: id,
+        email: address,
+        token,
+        inviterName: granter.actor.name,
+        roleName: granted.name,
+        expiresAt: expiresAt.toISOString(),
       });
       return granted;
     });

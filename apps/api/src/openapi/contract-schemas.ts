@@ -54,6 +54,18 @@ export function stateCrossFieldRules(document: OpenAPIObject): void {
     description: 'To a member (memberId) or to a team (teamId): exactly one.',
     oneOf: [ref('AssignToMember'), ref('AssignToTeam')],
   };
+
+  // Who decided: a union told apart by `type` (the SDK generators drop the discriminator, and
+  // the variants' required fields tell them apart as well).
+  const deciders = { member: 'MemberDecidedBy', argus: 'ArgusDecidedBy', system: 'SystemDecidedBy' };
+  schemas.DecidedBy = {
+    description: "Who decided: a member (type member, with the member's id and name at the time), argus (the automatic classifier, with the rule) or the service itself (type system, with the reason).",
+    oneOf: Object.values(deciders).map(ref),
+    discriminator: {
+      propertyName: 'type',
+      mapping: Object.fromEntries(Object.entries(deciders).map(([type, name]) => [type, `#/components/schemas/${name}`])),
+    },
+  };
 }
 
 /**

@@ -18,6 +18,10 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
     RATE_LIMITED: 'too many sign-ups for this email or from this address (SPEC §8b)',
   },
   createInterrupt: { NOT_FOUND: 'sessionId names no session of this organisation' },
+  getInterrupt: {
+    PLAN_REQUIRED: 'include=history with a key of an organisation not on Pro: history is audit entries, and the audit log API needs Pro',
+    MISSING_PERMISSION: 'include=history by a member without auditLog.read',
+  },
   createInvitation: {
     NOT_FOUND: 'roleId names no role of this organisation',
     CONFLICT: 'an account with this email already exists',

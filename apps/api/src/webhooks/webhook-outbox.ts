@@ -32,13 +32,28 @@ INSERT INTO webhook_deliveries (organisation_id, id, webhook_id, event_id, event
 SELECT $1, gen_random_uuid(), t.id, e.id, $3, $4, now(), $7 FROM targets t CROSS JOIN event e`;
 
 /**
+ * Something else that records events in the same transaction (the notification outbox): it is
+ * handed every event written, after the webhook rows, and may add rows of its own.
+ */
+export interface OutboxListener {
+  write(tx: Queryable, organisationId: string, events: readonly OutboxEvent[]): Promise<void>;
+}
+
+/**
  * The transactional outbox (SPEC §8a). Features call `write` with the transaction of the change
  * an event reports, so the event exists if and only if the change committed; the delivery worker
  * sends it after the commit. Events of one call are written in order, and deliveries of one
  * subject to one webhook leave in that order.
  */
 export class WebhookOutbox {
+  private readonly listeners: OutboxListener[] = [];
+
   constructor(private readonly maxAttempts: number) {}
+
+  /** Called once at start by a module that records events too (notifications). */
+  listen(listener: OutboxListener): void {
+    this.listeners.push(listener);
+  }
 
   async write(tx: Queryable, organisationId: string, events: readonly OutboxEvent[]): Promise<void> {
     for (const event of events) {
@@ -47,5 +62,6 @@ export class WebhookOutbox {
       const body = JSON.stringify({ id, type: event.type, createdAt, organisationId, data: event.data });
       await tx.query(WRITE_EVENT, [organisationId, id, event.type, event.subjectId, body, createdAt, this.maxAttempts]);
     }
+    for (const listener of this.listeners) await listener.write(tx, organisationId, events);
   }
 }

@@ -21,8 +21,9 @@ const TAG_BYTES = 16;
 export class WebhookSecretBox {
   private readonly key: Buffer;
 
-  constructor(serverSecret: string) {
-    this.key = Buffer.from(hkdfSync('sha256', serverSecret, 'interlock', 'webhook-signing-secrets/v1', 32));
+  /** `purpose` keeps each use's key apart (the notifications seal invitation links and Slack credentials with their own). */
+  constructor(serverSecret: string, purpose = 'webhook-signing-secrets/v1') {
+    this.key = Buffer.from(hkdfSync('sha256', serverSecret, 'interlock', purpose, 32));
   }
 
   seal(secret: string, organisationId: string, webhookId: string): Buffer {

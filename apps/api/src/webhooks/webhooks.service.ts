@@ -194,7 +194,7 @@ export class WebhooksService {
 
   /** Queues a `webhook.test` event to this webhook alone (sent even while it is disabled). */
   async sendTest(organisationId: string, actor: MemberActor, id: string): Promise<WebhookDeliveryResponse> {
-    const deliveryId = await this.dataSource.transaction(async (tx) => {
+    const queued = await this.dataSource.transaction(async (tx) => {
       await this.lock(tx, organisationId, id);
       const eventId = randomUUID();
       const createdAt = new Date().toISOString();
@@ -207,9 +207,8 @@ export class WebhooksService {
       });
       const newId = randomUUID();
       await this.webhooks.queueSingleDelivery(tx, organisationId, id, { id: eventId, type: 'webhook.test', body, createdAt }, newId, this.maxAttempts);
-      return newId;
+      return this.delivery(tx, organisationId, id, newId);
     });
-    const queued = await this.delivery(organisationId, id, deliveryId);
     this.jobs.wake(WebhookDeliveryWorker.NAME);
     return queued;
   }
@@ -229,7 +228,7 @@ export class WebhooksService {
 
   /** Sends a finished delivery again now: one more attempt, not a new retry schedule. */
   async retryDelivery(organisationId: string, actor: MemberActor, id: string, deliveryId: string, ip: string | null): Promise<WebhookDeliveryResponse> {
-    await this.dataSource.transaction(async (tx) => {
+    const queued = await this.dataSource.transaction(async (tx) => {
       // The delivery is locked, the webhook only read: the worker locks a delivery, then its webhook.
       const webhook = await this.webhooks.read(tx, organisationId, id);
       if (webhook === undefined) throw DomainError.of('NOT_FOUND');
@@ -250,14 +249,18 @@ export class WebhooksService {
         metadata: { deliveryId, eventId: delivery.event_id, eventType: delivery.event_type, previousStatus: delivery.status },
         ipAddress: ip,
       });
+      return this.delivery(tx, organisationId, id, deliveryId);
     });
-    const queued = await this.delivery(organisationId, id, deliveryId);
     this.jobs.wake(WebhookDeliveryWorker.NAME);
     return queued;
   }
 
-  private async delivery(organisationId: string, webhookId: string, id: string): Promise<WebhookDeliveryResponse> {
-    const row = await this.webhooks.readDelivery(this.dataSource, organisationId, webhookId, id);
+  /**
+   * One delivery as the response shows it. Read inside the transaction that queued it, so the
+   * answer is the delivery as queued: after the commit the worker may already be sending it.
+   */
+  private async delivery(db: Queryable, organisationId: string, webhookId: string, id: string): Promise<WebhookDeliveryResponse> {
+    const row = await this.webhooks.readDelivery(db, organisationId, webhookId, id);
     if (row === undefined) throw DomainError.of('NOT_FOUND');
     return toDeliveryResponse(row);
   }

@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AcceptInvitationData, AcceptInvitationErrors, AcceptInvitationResponses, AddTeamMemberData, AddTeamMemberErrors, AddTeamMemberResponses, AppendSessionMessagesData, AppendSessionMessagesErrors, AppendSessionMessagesResponses, AssignInterruptData, AssignInterruptErrors, AssignInterruptResponses, CancelInterruptData, CancelInterruptErrors, CancelInterruptResponses, ChangeMemberRoleData, ChangeMemberRoleErrors, ChangeMemberRoleResponses, ChangePlanData, ChangePlanErrors, ChangePlanResponses, CountInterruptsData, CountInterruptsErrors, CountInterruptsResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateInterruptData, CreateInterruptErrors, CreateInterruptResponses, CreateInvitationData, CreateInvitationErrors, CreateInvitationResponses, CreateOrganisationData, CreateOrganisationErrors, CreateOrganisationResponses, CreateRoleData, CreateRoleErrors, CreateRoleResponses, CreateTeamData, CreateTeamErrors, CreateTeamResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DecideInterruptData, DecideInterruptErrors, DecideInterruptResponses, DeleteRoleData, DeleteRoleErrors, DeleteRoleResponses, DeleteTeamData, DeleteTeamErrors, DeleteTeamResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DisconnectSessionData, DisconnectSessionErrors, DisconnectSessionResponses, EndSessionData, EndSessionErrors, EndSessionResponses, EscalateInterruptData, EscalateInterruptErrors, EscalateInterruptResponses, ExportAuditLogData, ExportAuditLogErrors, ExportAuditLogResponses, ExtendInterruptDeadlineData, ExtendInterruptDeadlineErrors, ExtendInterruptDeadlineResponses, GetInterruptData, GetInterruptErrors, GetInterruptResponses, GetInvitationData, GetInvitationErrors, GetInvitationResponses, GetLivenessData, GetLivenessErrors, GetLivenessResponses, GetMeData, GetMeErrors, GetMeResponses, GetOrganisationData, GetOrganisationErrors, GetOrganisationResponses, GetReadinessData, GetReadinessErrors, GetReadinessResponses, GetSignInSessionData, GetSignInSessionErrors, GetSignInSessionResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, GetWhoamiData, GetWhoamiErrors, GetWhoamiResponses, JoinInvitationData, JoinInvitationErrors, JoinInvitationResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListAuditLogData, ListAuditLogErrors, ListAuditLogResponses, ListInterruptsData, ListInterruptsErrors, ListInterruptsResponses, ListInvitationsData, ListInvitationsErrors, ListInvitationsResponses, ListMembersData, ListMembersErrors, ListMembersResponses, ListRolesData, ListRolesErrors, ListRolesResponses, ListSessionsData, ListSessionsErrors, ListSessionsResponses, ListTeamsData, ListTeamsErrors, ListTeamsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, RemoveMemberData, RemoveMemberErrors, RemoveMemberResponses, RemoveTeamMemberData, RemoveTeamMemberErrors, RemoveTeamMemberResponses, RenameApiKeyData, RenameApiKeyErrors, RenameApiKeyResponses, RenameTeamData, RenameTeamErrors, RenameTeamResponses, RetrieveSessionData, RetrieveSessionErrors, RetrieveSessionResponses, RetryWebhookDeliveryData, RetryWebhookDeliveryErrors, RetryWebhookDeliveryResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SignInData, SignInErrors, SignInResponses, SignOutData, SignOutErrors, SignOutResponses, SignUpData, SignUpErrors, SignUpResponses, StartSessionData, StartSessionErrors, StartSessionResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponse, StreamEventsResponses, StreamSessionData, StreamSessionErrors, StreamSessionResponse, StreamSessionResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, UpdateRoleData, UpdateRoleErrors, UpdateRoleResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, WithdrawInvitationData, WithdrawInvitationErrors, WithdrawInvitationResponses } from './types.gen';
+import type { AcceptInvitationData, AcceptInvitationErrors, AcceptInvitationResponses, AddTeamMemberData, AddTeamMemberErrors, AddTeamMemberResponses, AppendSessionMessagesData, AppendSessionMessagesErrors, AppendSessionMessagesResponses, AssignInterruptData, AssignInterruptErrors, AssignInterruptResponses, CancelInterruptData, CancelInterruptErrors, CancelInterruptResponses, ChangeMemberRoleData, ChangeMemberRoleErrors, ChangeMemberRoleResponses, ChangePlanData, ChangePlanErrors, ChangePlanResponses, CountInterruptsData, CountInterruptsErrors, CountInterruptsResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateInterruptData, CreateInterruptErrors, CreateInterruptResponses, CreateInvitationData, CreateInvitationErrors, CreateInvitationResponses, CreateOrganisationData, CreateOrganisationErrors, CreateOrganisationResponses, CreateRoleData, CreateRoleErrors, CreateRoleResponses, CreateTeamData, CreateTeamErrors, CreateTeamResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DecideInterruptData, DecideInterruptErrors, DecideInterruptResponses, DeleteRoleData, DeleteRoleErrors, DeleteRoleResponses, DeleteTeamData, DeleteTeamErrors, DeleteTeamResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DisconnectSessionData, DisconnectSessionErrors, DisconnectSessionResponses, EndSessionData, EndSessionErrors, EndSessionResponses, EscalateInterruptData, EscalateInterruptErrors, EscalateInterruptResponses, ExportAuditLogData, ExportAuditLogErrors, ExportAuditLogResponses, ExtendInterruptDeadlineData, ExtendInterruptDeadlineErrors, ExtendInterruptDeadlineResponses, GetInterruptData, GetInterruptErrors, GetInterruptResponses, GetInvitationData, GetInvitationErrors, GetInvitationResponses, GetLivenessData, GetLivenessErrors, GetLivenessResponses, GetMeData, GetMeErrors, GetMeResponses, GetNotificationPreferencesData, GetNotificationPreferencesErrors, GetNotificationPreferencesResponses, GetNotificationSettingsData, GetNotificationSettingsErrors, GetNotificationSettingsResponses, GetOrganisationData, GetOrganisationErrors, GetOrganisationResponses, GetReadinessData, GetReadinessErrors, GetReadinessResponses, GetSignInSessionData, GetSignInSessionErrors, GetSignInSessionResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, GetWhoamiData, GetWhoamiErrors, GetWhoamiResponses, JoinInvitationData, JoinInvitationErrors, JoinInvitationResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListAuditLogData, ListAuditLogErrors, ListAuditLogResponses, ListInterruptsData, ListInterruptsErrors, ListInterruptsResponses, ListInvitationsData, ListInvitationsErrors, ListInvitationsResponses, ListMembersData, ListMembersErrors, ListMembersResponses, ListNotificationDeliveriesData, ListNotificationDeliveriesErrors, ListNotificationDeliveriesResponses, ListRolesData, ListRolesErrors, ListRolesResponses, ListSessionsData, ListSessionsErrors, ListSessionsResponses, ListTeamsData, ListTeamsErrors, ListTeamsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, RemoveMemberData, RemoveMemberErrors, RemoveMemberResponses, RemoveTeamMemberData, RemoveTeamMemberErrors, RemoveTeamMemberResponses, RenameApiKeyData, RenameApiKeyErrors, RenameApiKeyResponses, RenameTeamData, RenameTeamErrors, RenameTeamResponses, RetrieveSessionData, RetrieveSessionErrors, RetrieveSessionResponses, RetryWebhookDeliveryData, RetryWebhookDeliveryErrors, RetryWebhookDeliveryResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SignInData, SignInErrors, SignInResponses, SignOutData, SignOutErrors, SignOutResponses, SignUpData, SignUpErrors, SignUpResponses, StartSessionData, StartSessionErrors, StartSessionResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponse, StreamEventsResponses, StreamSessionData, StreamSessionErrors, StreamSessionResponse, StreamSessionResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, UpdateNotificationPreferencesData, UpdateNotificationPreferencesErrors, UpdateNotificationPreferencesResponses, UpdateNotificationSettingsData, UpdateNotificationSettingsErrors, UpdateNotificationSettingsResponses, UpdateRoleData, UpdateRoleErrors, UpdateRoleResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, WithdrawInvitationData, WithdrawInvitationErrors, WithdrawInvitationResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -426,6 +426,79 @@ export const changeMemberRole = <ThrowOnError extends boolean = false>(options: 
             type: 'apiKey'
         }],
     url: '/api/members/{id}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Recent notifications and their delivery status: yours, or (member.manage) everyone’s
+ */
+export const listNotificationDeliveries = <ThrowOnError extends boolean = false>(options?: Options<ListNotificationDeliveriesData, ThrowOnError>) => (options?.client ?? client).get<ListNotificationDeliveriesResponses, ListNotificationDeliveriesErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/notifications/deliveries',
+    ...options
+});
+
+/**
+ * Your notification preferences in this organisation, and what applies
+ */
+export const getNotificationPreferences = <ThrowOnError extends boolean = false>(options?: Options<GetNotificationPreferencesData, ThrowOnError>) => (options?.client ?? client).get<GetNotificationPreferencesResponses, GetNotificationPreferencesErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/notifications/preferences',
+    ...options
+});
+
+/**
+ * Set your time zone and preferences (a kind or channel left out follows the organisation)
+ */
+export const updateNotificationPreferences = <ThrowOnError extends boolean = false>(options: Options<UpdateNotificationPreferencesData, ThrowOnError>) => (options.client ?? client).put<UpdateNotificationPreferencesResponses, UpdateNotificationPreferencesErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/notifications/preferences',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * The organisation's notification defaults and action-link policy
+ */
+export const getNotificationSettings = <ThrowOnError extends boolean = false>(options?: Options<GetNotificationSettingsData, ThrowOnError>) => (options?.client ?? client).get<GetNotificationSettingsResponses, GetNotificationSettingsErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/notifications/settings',
+    ...options
+});
+
+/**
+ * Change the organisation's notification defaults or action-link policy
+ */
+export const updateNotificationSettings = <ThrowOnError extends boolean = false>(options: Options<UpdateNotificationSettingsData, ThrowOnError>) => (options.client ?? client).patch<UpdateNotificationSettingsResponses, UpdateNotificationSettingsErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/notifications/settings',
     ...options,
     headers: {
         'Content-Type': 'application/json',

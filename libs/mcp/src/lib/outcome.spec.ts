@@ -32,7 +32,7 @@ const decision = (actionName: string, kind: 'approve' | 'edit' | 'reject' | 'res
   editedArgs: null,
   editedName: null,
   message,
-  decidedBy: { id: 'm1', name: 'Alice' },
+  decidedBy: { type: 'member' as const, id: 'm1', name: 'Alice' },
   decidedAt: '2026-11-22T10:01:00.000Z',
 });
 

@@ -16,7 +16,14 @@ from typing import Any, Callable, Optional, TypeVar, Union
 import httpx
 
 from . import _retry
-from ._errors import APIConnectionError, APIConnectionTimeoutError, APIError, InterlockError, make_api_error
+from ._errors import (
+    APIConnectionError,
+    APIConnectionTimeoutError,
+    APIError,
+    InterlockError,
+    connection_error_message,
+    make_api_error,
+)
 from ._models import InterlockModel
 from ._options import NO_OPTIONS, Headers, RequestOptions, Timeout
 from ._pagination import AsyncPage, AsyncPaginator, SyncPage
@@ -415,7 +422,7 @@ class Interlock(_BaseClient):
                     _retry.sleep(_retry.retry_delay(retries_taken))
                     retries_taken += 1
                     continue
-                raise APIConnectionError(request=request) from exc
+                raise APIConnectionError(message=connection_error_message(request, exc), request=request) from exc
             self._log_response(request, response, started)
             if response.is_success:
                 self._received(response)
@@ -668,7 +675,7 @@ class AsyncInterlock(_BaseClient):
                     await _retry.async_sleep(_retry.retry_delay(retries_taken))
                     retries_taken += 1
                     continue
-                raise APIConnectionError(request=request) from exc
+                raise APIConnectionError(message=connection_error_message(request, exc), request=request) from exc
             self._log_response(request, response, started)
             if response.is_success:
                 self._received(response)

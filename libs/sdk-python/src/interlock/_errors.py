@@ -164,6 +164,8 @@ def make_api_error(response: httpx.Response) -> APIError:
     if not isinstance(message, str):
         text = response.text.strip()
         message = f"{status} {text[:500]}" if text else f"{status} status code (no body)"
+    if status == 404:
+        message += _doubled_api_hint(response)
     cls: type[APIError]
     if status == 402 and fields.get("code") == "PLAN_REQUIRED":
         cls = PlanRequiredError
@@ -182,3 +184,32 @@ def _parse_body(response: httpx.Response) -> object:
     except ValueError:
         return response.text
     return parsed
+
+
+def _doubled_api_hint(response: httpx.Response) -> str:
+    """For a 404 of a path under ``/api/api/``: the base URL ended in ``/api``; say so, and the fix."""
+    try:
+        url = response.request.url
+    except RuntimeError:  # a response made without a request (tests)
+        return ""
+    path = url.path
+    at = path.find("/api/api/")
+    if at < 0:
+        return ""
+    base = f"{url.scheme}://{url.netloc.decode('ascii')}{path[: at + 4]}"
+    origin = base[: -len("/api")]
+    return (
+        f" ({response.request.method} {url.copy_with(query=None)}: the base URL {base} ends in /api,"
+        f" but the SDK adds /api itself; set base_url (or INTERLOCK_BASE_URL) to {origin or '/'})"
+    )
+
+
+def connection_error_message(request: httpx.Request, cause: BaseException) -> str:
+    """What ``APIConnectionError`` says: the URL tried, the cause, and what to check."""
+    url = request.url.copy_with(query=None)
+    origin = f"{url.scheme}://{url.netloc.decode('ascii')}"
+    reason = str(cause).strip() or type(cause).__name__
+    return (
+        f"Connection error: could not reach {url} ({type(cause).__name__}: {reason}). Check that Interlock "
+        f"is running at {origin}, or set base_url (or INTERLOCK_BASE_URL) to where it runs."
+    )

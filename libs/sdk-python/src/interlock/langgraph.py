@@ -312,12 +312,36 @@ def _fit_title(title: str) -> str:
     return title if _utf16_len(title) <= _MAX_TITLE_LENGTH else _utf16_cut(title, _MAX_TITLE_LENGTH - 1) + "…"
 
 
+def _summarise_names(names: Sequence[str]) -> str:
+    """The names of a part, each once, with how many times it was asked: ``send_email ×2, read_file``."""
+    counts: dict[str, int] = {}
+    for name in names:
+        counts[name] = counts.get(name, 0) + 1
+    return ", ".join(name if count == 1 else f"{name} ×{count}" for name, count in counts.items())
+
+
 def _default_title(names: Sequence[str], total: int, part: int, parts: int) -> str:
     if parts == 1:
         return _fit_title(
-            f"Review {names[0]}" if len(names) == 1 else f"Review {len(names)} actions: {', '.join(names)}"
+            f"Review {names[0]}" if len(names) == 1 else f"Review {len(names)} actions: {_summarise_names(names)}"
         )
-    return _fit_title(f"Review {total} actions ({part}/{parts}): {', '.join(names)}")
+    return _fit_title(f"Review {total} actions ({part}/{parts}): {_summarise_names(names)}")
+
+
+def _payload_defaults(values: list[Any]) -> dict[str, Any]:
+    """What a reviewed ``interlock_payload`` request gives the interrupt besides its actions (title,
+    description, externalId, sessionId, metadata): used when it is the only interrupt reviewed."""
+    if len(values) != 1:
+        return {}
+    value = values[0]
+    request = value.get("request") if isinstance(value, Mapping) and value.get("type") == "interlock" else None
+    if not isinstance(request, Mapping):
+        return {}
+    wire = {"title": "title", "description": "description", "externalId": "external_id", "sessionId": "session_id"}
+    defaults: dict[str, Any] = {py: request[key] for key, py in wire.items() if isinstance(request.get(key), str)}
+    if isinstance(request.get("metadata"), Mapping):
+        defaults["metadata"] = request["metadata"]
+    return defaults
 
 
 def _unique_name(original: str, used: set[str]) -> str:
@@ -361,13 +385,22 @@ def interrupts_from_langgraph(
     ``source`` is a run's result (``GraphOutput`` with ``version="v2"``, or a v1 dict with
     ``__interrupt__``), its ``.interrupts``, one ``Interrupt``, or a bare interrupt value. Each action
     keeps its name and args; a description over 10,000 characters is shortened; the allowed
-    decisions come from the request. A name repeated in one interrupt becomes ``name #2``…; the
-    metadata (``langgraph``) records how to map the answers back (``to_langgraph_resume``).
+    decisions come from the request. An ``interlock_payload`` request keeps its own title,
+    description, external id, session id and metadata (the arguments win over them). A name
+    repeated in one interrupt becomes ``name #2``…; the metadata (``langgraph``) records how to map
+    the answers back (``to_langgraph_resume``).
     """
     targets: list[dict[str, Any]] = []
     actions: list[_Pending] = []
-    for index, (interrupt_id, value, schema) in enumerate(_interrupts_of(source)):
+    interrupts = _interrupts_of(source)
+    for index, (interrupt_id, value, schema) in enumerate(interrupts):
         actions.extend(_read(index, interrupt_id, value, schema, targets))
+    defaults = _payload_defaults([value for _, value, _ in interrupts])
+    title = title if title is not None else defaults.get("title")
+    description = description if description is not None else defaults.get("description")
+    external_id = external_id if external_id is not None else defaults.get("external_id")
+    session_id = session_id if session_id is not None else defaults.get("session_id")
+    metadata = {**defaults.get("metadata", {}), **(metadata or {})}
 
     parts = _split(actions)
     ids = [t["id"] for t in targets]
@@ -441,6 +474,9 @@ def interlock_payload(
     title: str,
     action_requests: Sequence[Mapping[str, Any]],
     description: Optional[str] = None,
+    external_id: Optional[str] = None,
+    session_id: Optional[str] = None,
+    metadata: Optional[Mapping[str, Any]] = None,
 ) -> dict[str, Any]:
     """The payload of a plain ``interrupt()`` that asks for an Interlock review::
 
@@ -450,8 +486,11 @@ def interlock_payload(
     from .resources._wire import to_wire
 
     request: dict[str, Any] = {"title": title, "actionRequests": [to_wire(a) for a in action_requests]}
-    if description is not None:
-        request["description"] = description
+    for key, value in (("description", description), ("externalId", external_id), ("sessionId", session_id)):
+        if value is not None:
+            request[key] = value
+    if metadata is not None:
+        request["metadata"] = dict(metadata)
     return {"type": "interlock", "request": request}
 
 

@@ -8,16 +8,16 @@ aliases (tests check them against the generated models) and the request shapes a
 for keyword arguments.
 """
 
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, TypedDict, Union
 
 from ._generated.models import (
     ActionRequestDto,
     ActionRequestResponse,
     AppendMessagesResponse,
+    ArgusDecidedBy,
     Assignee,
     AuditEntryResponse,
     AuditLogPage,
-    DecidedBy,
     DecisionResponse,
     ErrorBody,
     InterruptAnsweredEvent,
@@ -30,11 +30,13 @@ from ._generated.models import (
     InterruptResponse,
     InterruptUnassignedEvent,
     InterruptWithdrawnEvent,
+    MemberDecidedBy,
     SessionEndedEvent,
     SessionListResponse,
     SessionMessageDto,
     SessionResponse,
     SessionStartedEvent,
+    SystemDecidedBy,
     WebhookTestData,
     WebhookTestEvent,
     WhoamiApiKey,
@@ -46,6 +48,7 @@ __all__ = [
     "ActionRequestParam",
     "ActionRequestRecord",
     "ActorType",
+    "ArgusDecidedBy",
     "Assignee",
     "AssigneeFilter",
     "AuditCategory",
@@ -54,6 +57,7 @@ __all__ = [
     "AuditLogListResponse",
     "CreateInterruptParams",
     "DecidedBy",
+    "DeciderType",
     "Decision",
     "DecisionType",
     "ErrorBody",
@@ -64,11 +68,12 @@ __all__ = [
     "InterruptDecidedEvent",
     "InterruptEscalatedEvent",
     "InterruptExpiredEvent",
-    "InterruptWithdrawnEvent",
     "InterruptListResponse",
     "InterruptStatus",
     "InterruptUnassignedEvent",
+    "InterruptWithdrawnEvent",
     "ListOrder",
+    "MemberDecidedBy",
     "OnTimeout",
     "OpenedByFilter",
     "Session",
@@ -81,6 +86,8 @@ __all__ = [
     "SessionMessageRole",
     "SessionStartedEvent",
     "SessionStatus",
+    "SystemDecidedBy",
+    "SystemDecisionReason",
     "TargetType",
     "WebhookEventType",
     "WebhookTestData",
@@ -95,8 +102,12 @@ __all__ = [
 ActionRequest = ActionRequestDto
 #: One proposed action, as stored: ``args`` ``{}`` and ``allowed_decisions`` all four when not given.
 ActionRequestRecord = ActionRequestResponse
-#: A member's decision on one action of an interrupt.
+#: A decision on one action of an interrupt: by a member, by argus (a classification rule) or by
+#: the service itself (``decided_by.type``).
 Decision = DecisionResponse
+#: Who decided: ``MemberDecidedBy`` (``type`` ``member``, ``id``, ``name``), ``ArgusDecidedBy``
+#: (``argus``, ``rule_id``) or ``SystemDecidedBy`` (``system``, ``reason``).
+DecidedBy = Union[MemberDecidedBy, ArgusDecidedBy, SystemDecidedBy]
 #: A human-review request: ``open`` until every action request has a decision (``answered``), its deadline
 #: passes (``expired``) or its agent withdraws it (``withdrawn``).
 Interrupt = InterruptResponse
@@ -115,6 +126,8 @@ Whoami = WhoamiResponse
 # Enumerations of the contract, for annotating arguments.
 
 DecisionType = Literal["approve", "edit", "reject", "respond"]
+DeciderType = Literal["member", "argus", "system"]
+SystemDecisionReason = Literal["timeout"]
 InterruptStatus = Literal["open", "answered", "expired", "withdrawn"]
 #: What an interrupt's deadline does (``interrupts.create(on_timeout=…)``).
 OnTimeout = Literal["reject", "approve", "escalate"]

@@ -145,6 +145,7 @@ def test_wait_for_answer_returns_when_a_member_decides(client: Interlock, live: 
     assert answered.answered_at is not None
     assert [(d.action_name, d.decision) for d in answered.decisions] == [("deploy", "approve"), ("notify", "approve")]
     assert answered.decisions[0].decided_by.name == "SDK pro owner"
+    assert answered.decisions[0].decided_by.type == "member"
     assert to_langgraph_resume(answered) == {"decisions": [{"type": "approve"}, {"type": "approve"}]}
 
 

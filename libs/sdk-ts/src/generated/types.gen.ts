@@ -133,6 +133,15 @@ export type ApproveDecision = {
     message?: string;
 };
 
+export type ArgusDecidedBy = {
+    name: 'argus';
+    /**
+     * The classification rule that decided.
+     */
+    ruleId: string;
+    type: 'argus';
+};
+
 /**
  * To a member (memberId) or to a team (teamId): exactly one.
  */
@@ -172,7 +181,7 @@ export type AssigneeFilter = 'me' | 'my_teams' | 'unassigned';
 /**
  * <category>.<verb>: the actions the service writes today; new actions may appear: treat unknown ones as opaque.
  */
-export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.role_changed' | 'organisation.created' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
+export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
 
 export type AuditCategory = 'interrupt' | 'session' | 'member' | 'role' | 'team' | 'api_key' | 'webhook' | 'classification' | 'settings' | 'billing' | 'organisation';
 
@@ -219,6 +228,8 @@ export type AuditLogPage = {
      */
     nextCursor: string | null;
 };
+
+export type BrowserNotificationMode = 'immediately' | 'off';
 
 export type CancelInterruptDto = {
     /**
@@ -350,13 +361,10 @@ export type CreatedInvitationResponse = {
  */
 export type DecideInterruptDto = ApproveDecision | EditDecision | RejectDecision | RespondDecision;
 
-export type DecidedBy = {
-    id: string;
-    /**
-     * The member's name at the time of the decision.
-     */
-    name: string;
-};
+/**
+ * Who decided: a member (type member, with the member's id and name at the time), argus (the automatic classifier, with the rule) or the service itself (type system, with the reason).
+ */
+export type DecidedBy = MemberDecidedBy | ArgusDecidedBy | SystemDecidedBy;
 
 export type DecisionResponse = {
     actionName: string;
@@ -594,7 +602,7 @@ export type InterruptDetailResponse = {
     /**
      * When it expired or was withdrawn.
      */
-    closedAt: string | null;
+    closedAt?: string | null;
     createdAt: string;
     /**
      * In the order they were made.
@@ -610,7 +618,7 @@ export type InterruptDetailResponse = {
     /**
      * The deadline, or null for none.
      */
-    expiresAt: string | null;
+    expiresAt?: string | null;
     externalId: string | null;
     /**
      * With include=history: the interrupt's audit entries, oldest first (the latest 100 at most).
@@ -623,7 +631,7 @@ export type InterruptDetailResponse = {
     /**
      * What the deadline does: reject (the default) or approve the undecided actions, or escalate and extend once. Null without a deadline.
      */
-    onTimeout: OnTimeout | null;
+    onTimeout?: OnTimeout | null;
     /**
      * With include=session: the session sessionId names, or null.
      */
@@ -637,7 +645,7 @@ export type InterruptDetailResponse = {
     /**
      * Why its agent withdrew it, when it said.
      */
-    withdrawnReason: string | null;
+    withdrawnReason?: string | null;
 };
 
 export type InterruptEscalatedEvent = {
@@ -720,7 +728,7 @@ export type InterruptResponse = {
     /**
      * When it expired or was withdrawn.
      */
-    closedAt: string | null;
+    closedAt?: string | null;
     createdAt: string;
     /**
      * In the order they were made.
@@ -736,7 +744,7 @@ export type InterruptResponse = {
     /**
      * The deadline, or null for none.
      */
-    expiresAt: string | null;
+    expiresAt?: string | null;
     externalId: string | null;
     id: string;
     metadata: {
@@ -745,7 +753,7 @@ export type InterruptResponse = {
     /**
      * What the deadline does: reject (the default) or approve the undecided actions, or escalate and extend once. Null without a deadline.
      */
-    onTimeout: OnTimeout | null;
+    onTimeout?: OnTimeout | null;
     sessionId: string | null;
     /**
      * open until every action request has a decision (answered), its deadline passes (expired) or its agent withdraws it (withdrawn). Every status but open is final.
@@ -755,7 +763,7 @@ export type InterruptResponse = {
     /**
      * Why its agent withdrew it, when it said.
      */
-    withdrawnReason: string | null;
+    withdrawnReason?: string | null;
 };
 
 /**
@@ -853,6 +861,18 @@ export type LiveViewMessage = {
     seq: number;
 };
 
+export type MemberDecidedBy = {
+    /**
+     * The member's user id.
+     */
+    id: string;
+    /**
+     * The member's name at the time of the decision.
+     */
+    name: string;
+    type: 'member';
+};
+
 export type MemberListResponse = {
     members: Array<MemberResponse>;
 };
@@ -874,6 +894,107 @@ export type MemberResponse = {
      */
     roleName: string;
 };
+
+export type NotificationChannelModes = {
+    browser?: BrowserNotificationMode | null;
+    email?: NotificationMode | null;
+};
+
+export type NotificationDeliveryListResponse = {
+    /**
+     * Newest first, at most 100.
+     */
+    deliveries: Array<NotificationDeliveryResponse>;
+};
+
+export type NotificationDeliveryResponse = {
+    attempts: number;
+    channel: string;
+    createdAt: string;
+    id: string;
+    /**
+     * A notification kind, or invitation.
+     */
+    kind: string;
+    lastError: string | null;
+    mode: 'immediately' | 'hourly' | 'daily';
+    recipientEmail: string;
+    /**
+     * When it leaves: now, or its digest’s time.
+     */
+    scheduledFor: string;
+    sentAt: string | null;
+    /**
+     * logged: email is off, the message went to the log.
+     */
+    status: NotificationStatus;
+    /**
+     * The interrupt (or invitation) it is about.
+     */
+    subjectId: string | null;
+    /**
+     * The interrupt's title when it was written.
+     */
+    title: string | null;
+};
+
+export type NotificationMode = 'immediately' | 'hourly' | 'daily' | 'off';
+
+export type NotificationPreferenceSet = {
+    /**
+     * An interrupt assigned to you or a team of yours.
+     */
+    'interrupt.assigned'?: NotificationChannelModes;
+    /**
+     * An interrupt assigned to you or your team was answered.
+     */
+    'interrupt.decided'?: NotificationChannelModes;
+    /**
+     * An interrupt escalated.
+     */
+    'interrupt.escalated'?: NotificationChannelModes;
+    /**
+     * A new interrupt in the inbox.
+     */
+    'interrupt.opened'?: NotificationChannelModes;
+};
+
+export type NotificationPreferencesResponse = {
+    /**
+     * Every kind and channel, as they apply now.
+     */
+    effective: NotificationPreferenceSet;
+    /**
+     * False when the service has no SMTP_URL: email notifications are written to the log, not sent.
+     */
+    emailEnabled: boolean;
+    /**
+     * The member's own choices (what is absent follows the organisation).
+     */
+    preferences: NotificationPreferenceSet;
+    timeZone: string;
+};
+
+export type NotificationSettingsResponse = {
+    /**
+     * The built-in defaults.
+     */
+    builtInDefaults: NotificationPreferenceSet;
+    /**
+     * The organisation's defaults (what is absent follows the built-in default).
+     */
+    defaults: NotificationPreferenceSet;
+    /**
+     * False when the service has no SMTP_URL.
+     */
+    emailEnabled: boolean;
+    tokenActions: boolean;
+};
+
+/**
+ * logged: email is off, the message went to the log.
+ */
+export type NotificationStatus = 'pending' | 'sending' | 'sent' | 'logged' | 'failed';
 
 /**
  * What the deadline does: reject every undecided action (the default), approve them (only where the organisation allows it), or escalate the interrupt and extend the deadline once by the same time.
@@ -1157,6 +1278,20 @@ export type StartSessionDto = {
     name: string;
 };
 
+export type SystemDecidedBy = {
+    name: 'system';
+    /**
+     * Why the service decided.
+     */
+    reason: SystemDecisionReason;
+    type: 'system';
+};
+
+/**
+ * Why the service decided.
+ */
+export type SystemDecisionReason = 'timeout';
+
 export type TabCount = {
     /**
      * true: there are more than cap (show "cap+").
@@ -1182,6 +1317,28 @@ export type TeamResponse = {
      */
     memberIds: Array<string>;
     name: string;
+};
+
+export type UpdateNotificationPreferencesDto = {
+    /**
+     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided.
+     */
+    preferences?: NotificationPreferenceSet;
+    /**
+     * An IANA time zone (the daily digest leaves at 09:00 there).
+     */
+    timeZone?: string;
+};
+
+export type UpdateNotificationSettingsDto = {
+    /**
+     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided.
+     */
+    defaults?: NotificationPreferenceSet;
+    /**
+     * Whether emailed action links may decide without signing in (single-use, 24 h).
+     */
+    tokenActions?: boolean;
 };
 
 export type UpdateRoleDto = {
@@ -2255,7 +2412,11 @@ export type GetInterruptErrors = {
      */
     401: ErrorBody;
     /**
-     * MISSING_PERMISSION: a member without interrupt.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     * PLAN_REQUIRED: include=history with a key of an organisation not on Pro: history is audit entries, and the audit log API needs Pro.
+     */
+    402: ErrorBody;
+    /**
+     * MISSING_PERMISSION: a member without interrupt.read; FORBIDDEN: no x-organisation-id and the person is a member of no organisation. MISSING_PERMISSION: include=history by a member without auditLog.read.
      */
     403: ErrorBody;
     /**
@@ -3102,6 +3263,267 @@ export type ChangeMemberRoleResponses = {
 };
 
 export type ChangeMemberRoleResponse = ChangeMemberRoleResponses[keyof ChangeMemberRoleResponses];
+
+export type ListNotificationDeliveriesData = {
+    body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: {
+        /**
+         * organisation: everyone’s (member.manage). Default mine.
+         */
+        scope?: 'mine' | 'organisation';
+    };
+    url: '/api/notifications/deliveries';
+};
+
+export type ListNotificationDeliveriesErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type ListNotificationDeliveriesError = ListNotificationDeliveriesErrors[keyof ListNotificationDeliveriesErrors];
+
+export type ListNotificationDeliveriesResponses = {
+    200: NotificationDeliveryListResponse;
+};
+
+export type ListNotificationDeliveriesResponse = ListNotificationDeliveriesResponses[keyof ListNotificationDeliveriesResponses];
+
+export type GetNotificationPreferencesData = {
+    body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/notifications/preferences';
+};
+
+export type GetNotificationPreferencesErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type GetNotificationPreferencesError = GetNotificationPreferencesErrors[keyof GetNotificationPreferencesErrors];
+
+export type GetNotificationPreferencesResponses = {
+    200: NotificationPreferencesResponse;
+};
+
+export type GetNotificationPreferencesResponse = GetNotificationPreferencesResponses[keyof GetNotificationPreferencesResponses];
+
+export type UpdateNotificationPreferencesData = {
+    body: UpdateNotificationPreferencesDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/notifications/preferences';
+};
+
+export type UpdateNotificationPreferencesErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type UpdateNotificationPreferencesError = UpdateNotificationPreferencesErrors[keyof UpdateNotificationPreferencesErrors];
+
+export type UpdateNotificationPreferencesResponses = {
+    200: NotificationPreferencesResponse;
+};
+
+export type UpdateNotificationPreferencesResponse = UpdateNotificationPreferencesResponses[keyof UpdateNotificationPreferencesResponses];
+
+export type GetNotificationSettingsData = {
+    body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/notifications/settings';
+};
+
+export type GetNotificationSettingsErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type GetNotificationSettingsError = GetNotificationSettingsErrors[keyof GetNotificationSettingsErrors];
+
+export type GetNotificationSettingsResponses = {
+    200: NotificationSettingsResponse;
+};
+
+export type GetNotificationSettingsResponse = GetNotificationSettingsResponses[keyof GetNotificationSettingsResponses];
+
+export type UpdateNotificationSettingsData = {
+    body: UpdateNotificationSettingsDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/notifications/settings';
+};
+
+export type UpdateNotificationSettingsErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type UpdateNotificationSettingsError = UpdateNotificationSettingsErrors[keyof UpdateNotificationSettingsErrors];
+
+export type UpdateNotificationSettingsResponses = {
+    200: NotificationSettingsResponse;
+};
+
+export type UpdateNotificationSettingsResponse = UpdateNotificationSettingsResponses[keyof UpdateNotificationSettingsResponses];
 
 export type GetOrganisationData = {
     body?: never;

@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Interlock } from './client';
-import { APIConnectionError, APIConnectionTimeoutError, AuthenticationError, RedirectError } from './errors';
+import { APIConnectionError, APIConnectionTimeoutError, AuthenticationError, NotFoundError, RedirectError } from './errors';
 
 type Route = (req: IncomingMessage, body: string, res: ServerResponse) => void;
 
@@ -81,8 +81,33 @@ describe('Interlock client over real HTTP', () => {
     expect((error as AuthenticationError).message).toBe('Invalid API key.');
     expect((error as AuthenticationError).requestId).toBe('abc');
 
-    const closed = new Interlock({ apiKey: 'k', baseURL: 'http://127.0.0.1:9', maxRetries: 0 });
-    await expect(closed.whoami()).rejects.toBeInstanceOf(APIConnectionError);
+    // A port nothing listens on.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+    const closed = new Interlock({ apiKey: 'k', baseURL: `http://127.0.0.1:${port}`, maxRetries: 0 });
+    const refused = await closed.interrupts.list({ status: 'open' }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(APIConnectionError);
+    // The URL tried (without its query), the operating system's reason, and what to check.
+    expect((refused as APIConnectionError).message).toBe(
+      `Connection error: could not reach http://127.0.0.1:${port}/api/interrupts (connect ECONNREFUSED 127.0.0.1:${port}). ` +
+        `Check that Interlock is running at http://127.0.0.1:${port}, or set baseURL (or INTERLOCK_BASE_URL) to where it runs.`,
+    );
+  });
+
+  it('says when a 404 comes from a base URL that ends in /api, and keeps other 404s exact', async () => {
+    route = (_req, _body, res) =>
+      send(res, 404, { statusCode: 404, error: 'Not Found', code: 'NOT_FOUND', message: 'Not found.', requestId: 'r' });
+    const doubled = await new Interlock({ apiKey: 'k', baseURL: `${baseURL}/api/` }).interrupts.get('i1').catch((e: unknown) => e);
+    expect(doubled).toBeInstanceOf(NotFoundError);
+    expect((doubled as NotFoundError).message).toBe(
+      `Not found. (GET ${baseURL}/api/api/interrupts/i1: the base URL ${baseURL}/api ends in /api, but the SDK adds /api ` +
+        `itself; set baseURL (or INTERLOCK_BASE_URL) to ${baseURL})`,
+    );
+    expect(seen.at(-1)?.url).toBe('/api/api/interrupts/i1');
+    const plain = await new Interlock({ apiKey: 'k', baseURL }).interrupts.get('i1').catch((e: unknown) => e);
+    expect((plain as NotFoundError).message).toBe('Not found.');
   });
 });
 

@@ -203,6 +203,7 @@ describe('Interlock client: retries', () => {
     expect(error).toBeInstanceOf(APIConnectionError);
     expect(error).not.toBeInstanceOf(APIConnectionTimeoutError);
     expect((error as APIConnectionError).cause).toBeInstanceOf(TypeError);
+    expect((error as APIConnectionError).message).toMatch(/^Connection error: could not reach \S+\/api\/interrupts\/int_1 \(fetch failed\)\. /);
     expect(calls).toHaveLength(3);
   });
 

@@ -5,6 +5,7 @@ import {
   APIConnectionTimeoutError,
   APIError,
   APIUserAbortError,
+  connectionErrorMessage,
   RedirectError,
   InterlockError,
 } from './errors';
@@ -285,7 +286,7 @@ export class Interlock {
       } catch (cause) {
         if (signal?.aborted) return { ok: false, error: new APIUserAbortError({ cause }), retryable: false };
         if (timedOut) return { ok: false, error: new APIConnectionTimeoutError({ cause }), retryable: true };
-        return { ok: false, error: new APIConnectionError({ cause }), retryable: true };
+        return { ok: false, error: new APIConnectionError({ cause, message: connectionErrorMessage(url, cause) }), retryable: true };
       }
       const requestId = responseHeaders.get('x-request-id');
       // The body is read (retries need it): hand out a Response that can be read again.
@@ -297,7 +298,7 @@ export class Interlock {
       if (status < 200 || status >= 300) {
         return {
           ok: false,
-          error: APIError.generate(status, parseBody(text), responseHeaders),
+          error: APIError.generate(status, parseBody(text), responseHeaders, url, method),
           retryable: status >= 400 && shouldRetryResponse(status, responseHeaders),
           headers: responseHeaders,
         };

@@ -43,8 +43,8 @@ export class APIError extends InterlockError {
   }
 
   /** The subclass for a status (and, for 402, the code). */
-  static generate(status: number, body: unknown, headers: Headers): APIError {
-    const message = messageOf(status, body);
+  static generate(status: number, body: unknown, headers: Headers, url?: string, method?: string): APIError {
+    const message = messageOf(status, body) + (status === 404 && url !== undefined ? doubledApiHint(url, method ?? 'GET') : '');
     const code = isRecord(body) ? body['code'] : undefined;
     if (status >= 300 && status < 400) return new RedirectError(status, body, headers);
     if (status === 400) return new BadRequestError(status, body, message, headers);
@@ -143,4 +143,52 @@ function messageOf(status: number, body: unknown): string {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** For a 404 of a path under `/api/api/`: the base URL ended in `/api`; say so, and the fix. */
+function doubledApiHint(url: string, method: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return '';
+  }
+  const at = parsed.pathname.indexOf('/api/api/');
+  if (at < 0) return '';
+  const base = `${parsed.origin}${parsed.pathname.slice(0, at + 4)}`;
+  return (
+    ` (${method} ${parsed.origin}${parsed.pathname}: the base URL ${base} ends in /api, but the SDK adds /api itself; ` +
+    `set baseURL (or INTERLOCK_BASE_URL) to ${base.slice(0, -'/api'.length)})`
+  );
+}
+
+/** What `APIConnectionError` says: the URL tried, the cause (the operating system's, when fetch gives one), what to check. */
+export function connectionErrorMessage(url: string, cause: unknown): string {
+  let reason = 'unknown cause';
+  // fetch wraps the socket's error: `TypeError: fetch failed` with `cause: Error: connect ECONNREFUSED …`.
+  for (let c: unknown = cause, depth = 0; c !== undefined && c !== null && depth < 5; depth++) {
+    // Duck-typed: the error may come from another realm (a test runner's, a polyfill's fetch).
+    if (isRecord(c) || (typeof c === 'object' && typeof (c as { message?: unknown }).message === 'string')) {
+      const { code, message, cause: next } = c as { code?: unknown; message?: unknown; cause?: unknown };
+      const text = typeof message === 'string' && message !== '' ? message : String(c);
+      reason = typeof code === 'string' && !text.includes(code) ? `${code}: ${text}` : text;
+      c = next;
+    } else {
+      reason = String(c);
+      break;
+    }
+  }
+  let where = url;
+  let origin = url;
+  try {
+    const parsed = new URL(url);
+    where = `${parsed.origin}${parsed.pathname}`;
+    origin = parsed.origin;
+  } catch {
+    // not a URL: quoted as it is
+  }
+  return (
+    `Connection error: could not reach ${where} (${reason}). Check that Interlock is running at ${origin}, ` +
+    'or set baseURL (or INTERLOCK_BASE_URL) to where it runs.'
+  );
 }

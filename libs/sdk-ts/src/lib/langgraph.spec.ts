@@ -51,7 +51,7 @@ function decided(
     editedArgs: extra.editedArgs ?? null,
     editedName: extra.editedName ?? null,
     message: extra.message ?? null,
-    decidedBy: { id: 'm1', name: 'Ada' },
+    decidedBy: { type: 'member', id: 'm1', name: 'Ada' },
     decidedAt: '2025-01-01T00:05:00.000Z',
   };
 }
@@ -267,6 +267,37 @@ describe('LangGraph bridge: a payload of ours', () => {
       ['notify', 'approve', null],
     ]);
     expect(() => interlockDecisions({ decisions: [{ nope: 1 }] })).toThrow(InterlockError);
+  });
+
+  it('keeps the title, description and fields the payload gives, under the caller\'s options', () => {
+    const payload = interlockPayload({
+      title: 'Refund order 1234?',
+      description: 'The customer says the parcel never came.',
+      externalId: 'order-1234',
+      metadata: { shop: 'eu' },
+      actionRequests: [{ name: 'refund', args: { amount: 40 } }],
+    });
+    const params = interruptFromLangGraph({ id: 'p1', value: payload });
+    expect(params).toMatchObject({ title: 'Refund order 1234?', description: 'The customer says the parcel never came.', externalId: 'order-1234' });
+    expect(params.metadata).toMatchObject({ shop: 'eu', [LANGGRAPH_METADATA_KEY]: expect.any(Object) });
+    const mine = interruptFromLangGraph([{ id: 'p1', value: payload }], { title: 'Mine', externalId: undefined, metadata: { run: 7 } });
+    expect(mine).toMatchObject({ title: 'Mine', description: 'The customer says the parcel never came.', externalId: 'order-1234' });
+    expect(mine.metadata).toMatchObject({ shop: 'eu', run: 7 });
+    // Two payloads reviewed together: neither title speaks for both.
+    const two = interruptFromLangGraph([{ id: 'a', value: payload }, { id: 'b', value: interlockPayload({ title: 'Other', actionRequests: [{ name: 'notify' }] }) }]);
+    expect(two.title).toBe('Review 2 actions: refund, notify');
+    expect(two.description).toBeUndefined();
+  });
+});
+
+describe('LangGraph bridge: generated titles', () => {
+  it('names each tool once, with how often it was called', () => {
+    const request = { action_requests: [{ name: 'send_email' }, { name: 'send_email' }, { name: 'read_file' }, { name: 'send_email' }] };
+    const params = interruptFromLangGraph(request);
+    expect(params.title).toBe('Review 4 actions: send_email ×3, read_file');
+    expect(params.actionRequests.map((a) => a.name)).toEqual(['send_email', 'send_email #2', 'read_file', 'send_email #3']);
+    const parts = interruptsFromLangGraph({ action_requests: Array.from({ length: 21 }, () => ({ name: 'tool' })) });
+    expect(parts.map((p) => p.title)).toEqual(['Review 21 actions (1/2): tool ×20', 'Review 21 actions (2/2): tool']);
   });
 });
 

@@ -381,9 +381,28 @@ function fitTitle(title: string): string {
   return title.length <= MAX_TITLE_LENGTH ? title : `${cut(title, MAX_TITLE_LENGTH - 1)}…`;
 }
 
+/** The names of a part, each once, with how many times it was asked: `send_email ×2, read_file`. */
+function summariseNames(names: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const n of names) counts.set(n, (counts.get(n) ?? 0) + 1);
+  return [...counts].map(([n, count]) => (count === 1 ? n : `${n} ×${count}`)).join(', ');
+}
+
 function defaultTitle(names: readonly string[], total: number, part: number, parts: number): string {
-  if (parts === 1) return fitTitle(names.length === 1 ? `Review ${names[0]}` : `Review ${names.length} actions: ${names.join(', ')}`);
-  return fitTitle(`Review ${total} actions (${part}/${parts}): ${names.join(', ')}`);
+  if (parts === 1) return fitTitle(names.length === 1 ? `Review ${names[0]}` : `Review ${names.length} actions: ${summariseNames(names)}`);
+  return fitTitle(`Review ${total} actions (${part}/${parts}): ${summariseNames(names)}`);
+}
+
+/**
+ * The fields a reviewed `interlockPayload` request gives the interrupt besides its actions (title,
+ * description, externalId…): used when it is the only interrupt reviewed, under the caller's options.
+ */
+function payloadDefaults(interrupts: readonly LangGraphInterrupt[]): InterruptFromLangGraphOptions {
+  if (interrupts.length !== 1) return {};
+  const value = interrupts[0].value;
+  if (!isRecord(value) || value['type'] !== 'interlock' || !isRecord(value['request'])) return {};
+  const { actionRequests: _actions, ...rest } = value['request'];
+  return rest as InterruptFromLangGraphOptions;
 }
 
 /** A name for the service: at most 200 characters, unique within its interrupt (`name #2`…). */
@@ -433,12 +452,17 @@ function split(actions: PendingAction[]): PendingAction[][] {
   return parts;
 }
 
+function definedOnly<T extends object>(options: T): Partial<T> {
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
 /**
  * The create-interrupt parameters for LangGraph's review request(s): one interrupt, or several
  * when there are more than 20 actions. `source` is a run's result (`{ __interrupt__ }`), its
- * `__interrupt__` list, one `Interrupt`, or a bare interrupt value. Each action keeps its name and
- * args; a description over 10,000 characters is shortened; the allowed decisions come from the
- * request. A name repeated in one interrupt becomes `name #2`…; the metadata (`langgraph`) records
+ * `__interrupt__` list, one `Interrupt`, or a bare interrupt value. An `interlockPayload` request
+ * keeps its own title, description and other fields (the options win over them). Each action
+ * keeps its name and args; a description over 10,000 characters is shortened; the allowed
+ * decisions come from the request. A name repeated in one interrupt becomes `name #2`…; the metadata (`langgraph`) records
  * how to map the answers back (`toLangGraphResume`).
  */
 export function interruptsFromLangGraph(source: unknown, options: InterruptFromLangGraphOptions = {}): InterruptCreateParams[] {
@@ -450,7 +474,8 @@ export function interruptsFromLangGraph(source: unknown, options: InterruptFromL
   const parts = split(actions);
   const ids = targets.map((t) => t.id);
   const review = ids.every((id): id is string => id !== null) ? fingerprint(ids.join('\n')) : randomId();
-  const { title, metadata, ...rest } = options;
+  const defaults = payloadDefaults(interrupts);
+  const { title, metadata, ...rest } = { ...defaults, ...definedOnly(options), metadata: { ...defaults.metadata, ...options.metadata } };
   return parts.map((part, i) => {
     const used = new Set<string>();
     const actionRequests = part.map((action): ActionRequest => {

@@ -7,6 +7,7 @@ import type {
   ActionRequestResponse,
   ActorType,
   AppendMessagesResponse,
+  ArgusDecidedBy,
   Assignee,
   AssigneeFilter,
   AuditCategory,
@@ -25,6 +26,7 @@ import type {
   ListInterruptsData,
   ListOrder,
   ListSessionsData,
+  MemberDecidedBy,
   OpenedByFilter,
   SessionListResponse,
   SessionListStatus,
@@ -33,6 +35,8 @@ import type {
   SessionResponse,
   SessionStatus,
   StartSessionDto,
+  SystemDecidedBy,
+  SystemDecisionReason,
   TargetType,
   WhoamiApiKey,
   WhoamiResponse,
@@ -55,10 +59,14 @@ import type {
 
 export type {
   ActorType,
+  ArgusDecidedBy,
   Assignee,
   AssigneeFilter,
   AuditCategory,
   DecidedBy,
+  MemberDecidedBy,
+  SystemDecidedBy,
+  SystemDecisionReason,
   DecisionType,
   ErrorCode,
   InterruptListResponse,
@@ -98,8 +106,13 @@ export type { WebhookEvent };
 export type ActionRequest = ActionRequestDto;
 /** One proposed action, as stored: `args` `{}` and `allowedDecisions` all four when not given. */
 export type ActionRequestRecord = ActionRequestResponse;
-/** A member's decision on one action of an interrupt. */
+/**
+ * A decision on one action of an interrupt: by a member, by argus (a classification rule) or by
+ * the service itself — `decidedBy.type` says which.
+ */
 export type Decision = DecisionResponse;
+/** Who decides: `member`, `argus` (the automatic classifier) or `system`. */
+export type DeciderType = DecidedBy['type'];
 /**
  * A human-review request: `open` until every action request has a decision (`answered`), its
  * deadline passes (`expired`) or its agent withdraws it (`withdrawn`).

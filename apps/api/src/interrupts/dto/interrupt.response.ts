@@ -1,8 +1,8 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { DECISIONS } from '../interrupt-decision.entity';
 import type { Decision } from '../interrupt-decision.entity';
-import { ACTOR_TYPES } from '@interlock/domain';
-import type { ActorType } from '@interlock/domain';
+import { ACTOR_TYPES, DECIDER_TYPES, SYSTEM_DECISION_REASONS } from '@interlock/domain';
+import type { ActorType, DeciderType, SystemDecisionReason } from '@interlock/domain';
 import { INTERRUPT_STATUSES, ON_TIMEOUT } from '../interrupt.entity';
 import type { InterruptStatus, OnTimeout } from '../interrupt.entity';
 import { SESSION_STATUSES } from '../../sessions/session.entity';
@@ -27,14 +27,58 @@ export class ActionRequestResponse {
   allowedDecisions!: Decision[];
 }
 
-export class DecidedBy {
-  @ApiProperty({ format: 'uuid' })
+/** A member's decision: the member, and their name at the time. */
+export class MemberDecidedBy {
+  @ApiProperty({ enum: ['member'] })
+  type!: 'member';
+
+  @ApiProperty({ format: 'uuid', description: "The member's user id." })
   id!: string;
 
   @ApiProperty({ description: "The member's name at the time of the decision." })
   name!: string;
 }
 
+/** Argus's decision (the automatic classifier), by one of the organisation's classification rules. */
+export class ArgusDecidedBy {
+  @ApiProperty({ enum: ['argus'] })
+  type!: 'argus';
+
+  @ApiProperty({ format: 'uuid', description: 'The classification rule that decided.' })
+  ruleId!: string;
+
+  @ApiProperty({ enum: ['argus'] })
+  name!: 'argus';
+}
+
+/** The service's own decision, e.g. at the interrupt's deadline. */
+export class SystemDecidedBy {
+  @ApiProperty({ enum: ['system'] })
+  type!: 'system';
+
+  @ApiProperty({ enum: SYSTEM_DECISION_REASONS, enumName: 'SystemDecisionReason', description: 'Why the service decided.' })
+  reason!: SystemDecisionReason;
+
+  @ApiProperty({ enum: ['system'] })
+  name!: 'system';
+}
+
+/**
+ * Who decided: a member, argus or the service — told apart by `type` (SPEC §5). Stated in the
+ * contract as the union of the three (openapi/contract-schemas.ts stateDecidedBy); this class
+ * only names the schema.
+ */
+export class DecidedBy {
+  @ApiProperty({ enum: DECIDER_TYPES })
+  type!: DeciderType;
+
+  @ApiProperty()
+  name!: string;
+}
+
+export type DecidedByValue = MemberDecidedBy | ArgusDecidedBy | SystemDecidedBy;
+
+@ApiExtraModels(MemberDecidedBy, ArgusDecidedBy, SystemDecidedBy)
 export class DecisionResponse {
   @ApiProperty({ format: 'uuid' })
   id!: string;
@@ -55,7 +99,7 @@ export class DecisionResponse {
   message!: string | null;
 
   @ApiProperty({ type: DecidedBy })
-  decidedBy!: DecidedBy;
+  decidedBy!: DecidedByValue;
 
   @ApiProperty({ format: 'date-time' })
   decidedAt!: string;
@@ -125,10 +169,12 @@ export class InterruptResponse {
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
   answeredAt!: string | null;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'The deadline, or null for none.' })
+  // The four deadline fields are always sent; optional in the contract only so that clients still
+  // read services from before deadlines.
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'The deadline, or null for none.' })
   expiresAt!: string | null;
 
-  @ApiProperty({
+  @ApiPropertyOptional({
     enum: ON_TIMEOUT,
     enumName: 'OnTimeout',
     nullable: true,
@@ -136,10 +182,10 @@ export class InterruptResponse {
   })
   onTimeout!: OnTimeout | null;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When it expired or was withdrawn.' })
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'When it expired or was withdrawn.' })
   closedAt!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, description: 'Why its agent withdrew it, when it said.' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Why its agent withdrew it, when it said.' })
   withdrawnReason!: string | null;
 }
 

@@ -7,3 +7,8 @@ import { useLocalStorage } from '@mantine/hooks';
 export function useShortcutsEnabled() {
   return useLocalStorage<boolean>({ key: 'interlock.shortcuts', defaultValue: true, getInitialValueInEffect: false });
 }
+
+/** After a decision answers the interrupt, open the next open one (on by default; Settings turns it off). */
+export function useNextAfterDecision() {
+  return useLocalStorage<boolean>({ key: 'interlock.nextAfterDecision', defaultValue: true, getInitialValueInEffect: false });
+}

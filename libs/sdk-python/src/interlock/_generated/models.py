@@ -132,6 +132,19 @@ class ApproveDecision(InterlockModel):
     """
 
 
+class ArgusDecidedBy(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    name: Union[Literal['argus'], str]
+    rule_id: str = Field(..., alias='ruleId')
+    """
+    The classification rule that decided.
+    """
+    type: Union[Literal['argus'], str]
+
+
 class AssignToMember(InterlockModel):
     """
     Assign to a member of the organisation.
@@ -317,18 +330,6 @@ class CreatedInvitationResponse(InterlockModel):
     token: str
     """
     The one-time token for the accept link. Shown once; send it to the invitee now.
-    """
-
-
-class DecidedBy(InterlockModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    id: str
-    name: str
-    """
-    The member's name at the time of the decision.
     """
 
 
@@ -548,6 +549,22 @@ class ListOrder(RootModel[Union[Literal['newest', 'oldest'], str]]):
         populate_by_name=True,
     )
     root: Union[Literal['newest', 'oldest'], str]
+
+
+class MemberDecidedBy(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    id: str
+    """
+    The member's user id.
+    """
+    name: str
+    """
+    The member's name at the time of the decision.
+    """
+    type: Union[Literal['member'], str]
 
 
 class MemberResponse(InterlockModel):
@@ -1153,6 +1170,8 @@ class AuditEntryResponse(InterlockModel):
         'member.removed',
         'member.role_changed',
         'organisation.created',
+        'settings.notification_preferences_updated',
+        'settings.notifications_updated',
         'role.created',
         'role.updated',
         'role.deleted',
@@ -1372,33 +1391,6 @@ class DecideInterruptDto(
     """
 
 
-class DecisionResponse(InterlockModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    action_name: str = Field(..., alias='actionName')
-    decided_at: AwareDatetime = Field(..., alias='decidedAt')
-    decided_by: DecidedBy = Field(..., alias='decidedBy')
-    decision: Union[Literal['approve', 'edit', 'reject', 'respond'], str]
-    """
-    Defaults to all four.
-    """
-    edited_args: Optional[dict[str, Any]] = Field(..., alias='editedArgs')
-    """
-    Set with decision edit.
-    """
-    edited_name: Optional[str] = Field(..., alias='editedName')
-    """
-    Set with decision edit when the member renamed the action.
-    """
-    id: str
-    message: Optional[str] = Field(...)
-    """
-    Required with respond; optional with the others.
-    """
-
-
 class ErrorBody(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1473,103 +1465,6 @@ class InterruptCountsResponse(InterlockModel):
     """
 
 
-class InterruptResponse(InterlockModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    action_requests: list[ActionRequestResponse] = Field(..., alias='actionRequests')
-    answered_at: Optional[AwareDatetime] = Field(..., alias='answeredAt')
-    assignee: Optional[Assignee] = Field(...)
-    closed_at: Optional[AwareDatetime] = Field(..., alias='closedAt')
-    """
-    When it expired or was withdrawn.
-    """
-    created_at: AwareDatetime = Field(..., alias='createdAt')
-    decisions: list[DecisionResponse]
-    """
-    In the order they were made.
-    """
-    description: Optional[str] = Field(...)
-    escalated_at: Optional[AwareDatetime] = Field(..., alias='escalatedAt')
-    escalation_level: int = Field(..., alias='escalationLevel', ge=0)
-    """
-    0 until escalated; each escalation adds one.
-    """
-    escalation_reason: Optional[str] = Field(..., alias='escalationReason')
-    expires_at: Optional[AwareDatetime] = Field(..., alias='expiresAt')
-    """
-    The deadline, or null for none.
-    """
-    external_id: Optional[str] = Field(..., alias='externalId')
-    id: str
-    metadata: Optional[dict[str, Any]] = Field(...)
-    on_timeout: Optional[Union[Literal['reject', 'approve', 'escalate'], str]] = Field(
-        ..., alias='onTimeout'
-    )
-    """
-    What the deadline does: reject (the default) or approve the undecided actions, or escalate and extend once. Null without a deadline.
-    """
-    session_id: Optional[str] = Field(..., alias='sessionId')
-    status: Union[Literal['open', 'answered', 'expired', 'withdrawn'], str]
-    """
-    open until every action request has a decision (answered), its deadline passes (expired) or its agent withdraws it (withdrawn). Every status but open is final.
-    """
-    title: str = Field(..., examples=['Deploy to prod'], max_length=200, min_length=1)
-    withdrawn_reason: Optional[str] = Field(..., alias='withdrawnReason')
-    """
-    Why its agent withdrew it, when it said.
-    """
-
-
-class InterruptUnassignedEvent(InterlockModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    created_at: AwareDatetime = Field(..., alias='createdAt')
-    """
-    When the change happened.
-    """
-    data: InterruptResponse
-    """
-    The interrupt with its decisions, as GET /api/interrupts/{id} returns it.
-    """
-    id: str
-    """
-    The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
-    """
-    organisation_id: str = Field(..., alias='organisationId')
-    type: Union[Literal['interrupt.unassigned'], str]
-    """
-    A member removed the assignee.
-    """
-
-
-class InterruptWithdrawnEvent(InterlockModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    created_at: AwareDatetime = Field(..., alias='createdAt')
-    """
-    When the change happened.
-    """
-    data: InterruptResponse
-    """
-    The interrupt with its decisions, as GET /api/interrupts/{id} returns it.
-    """
-    id: str
-    """
-    The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
-    """
-    organisation_id: str = Field(..., alias='organisationId')
-    type: Union[Literal['interrupt.withdrawn'], str]
-    """
-    Its agent withdrew the interrupt: its undecided actions can no longer be decided.
-    """
-
-
 class InvitationListResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1612,6 +1507,121 @@ class MemberListResponse(InterlockModel):
         populate_by_name=True,
     )
     members: list[MemberResponse]
+
+
+class NotificationChannelModes(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    browser: Optional[Union[Literal['immediately', 'off'], str]] = None
+    email: Optional[Union[Literal['immediately', 'hourly', 'daily', 'off'], str]] = None
+
+
+class NotificationDeliveryResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    attempts: int
+    channel: str = Field(..., examples=['email'])
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    id: str
+    kind: str = Field(..., examples=['interrupt.opened'])
+    """
+    A notification kind, or invitation.
+    """
+    last_error: Optional[str] = Field(..., alias='lastError')
+    mode: Union[Literal['immediately', 'hourly', 'daily'], str]
+    recipient_email: str = Field(..., alias='recipientEmail')
+    scheduled_for: AwareDatetime = Field(..., alias='scheduledFor')
+    """
+    When it leaves: now, or its digest’s time.
+    """
+    sent_at: Optional[AwareDatetime] = Field(..., alias='sentAt')
+    status: Union[Literal['pending', 'sending', 'sent', 'logged', 'failed'], str]
+    """
+    logged: email is off, the message went to the log.
+    """
+    subject_id: Optional[str] = Field(..., alias='subjectId')
+    """
+    The interrupt (or invitation) it is about.
+    """
+    title: Optional[str] = Field(...)
+    """
+    The interrupt's title when it was written.
+    """
+
+
+class NotificationPreferenceSet(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    interrupt_assigned: Optional[NotificationChannelModes] = Field(
+        None, alias='interrupt.assigned'
+    )
+    """
+    An interrupt assigned to you or a team of yours.
+    """
+    interrupt_decided: Optional[NotificationChannelModes] = Field(
+        None, alias='interrupt.decided'
+    )
+    """
+    An interrupt assigned to you or your team was answered.
+    """
+    interrupt_escalated: Optional[NotificationChannelModes] = Field(
+        None, alias='interrupt.escalated'
+    )
+    """
+    An interrupt escalated.
+    """
+    interrupt_opened: Optional[NotificationChannelModes] = Field(
+        None, alias='interrupt.opened'
+    )
+    """
+    A new interrupt in the inbox.
+    """
+
+
+class NotificationPreferencesResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    effective: NotificationPreferenceSet
+    """
+    Every kind and channel, as they apply now.
+    """
+    email_enabled: bool = Field(..., alias='emailEnabled')
+    """
+    False when the service has no SMTP_URL: email notifications are written to the log, not sent.
+    """
+    preferences: NotificationPreferenceSet
+    """
+    The member's own choices (what is absent follows the organisation).
+    """
+    time_zone: str = Field(..., alias='timeZone', examples=['UTC'])
+
+
+class NotificationSettingsResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    built_in_defaults: NotificationPreferenceSet = Field(..., alias='builtInDefaults')
+    """
+    The built-in defaults.
+    """
+    defaults: NotificationPreferenceSet
+    """
+    The organisation's defaults (what is absent follows the built-in default).
+    """
+    email_enabled: bool = Field(..., alias='emailEnabled')
+    """
+    False when the service has no SMTP_URL.
+    """
+    token_actions: bool = Field(..., alias='tokenActions')
 
 
 class OrganisationEvent(InterlockModel):
@@ -1812,12 +1822,61 @@ class SignInSessionResponse(InterlockModel):
     ]
 
 
+class SystemDecidedBy(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    name: Union[Literal['system'], str]
+    reason: Union[Literal['timeout'], str]
+    """
+    Why the service decided.
+    """
+    type: Union[Literal['system'], str]
+
+
 class TeamListResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
     teams: list[TeamResponse]
+
+
+class UpdateNotificationPreferencesDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    preferences: Optional[NotificationPreferenceSet] = None
+    """
+    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided.
+    """
+    time_zone: Optional[str] = Field(
+        None,
+        alias='timeZone',
+        examples=['Europe/Paris'],
+        max_length=64,
+        pattern='^[^\\u0000]*$',
+    )
+    """
+    An IANA time zone (the daily digest leaves at 09:00 there).
+    """
+
+
+class UpdateNotificationSettingsDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    defaults: Optional[NotificationPreferenceSet] = None
+    """
+    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided.
+    """
+    token_actions: Optional[bool] = Field(None, alias='tokenActions')
+    """
+    Whether emailed action links may decide without signing in (single-use, 24 h).
+    """
 
 
 class UpdateWebhookDto(InterlockModel):
@@ -1922,6 +1981,254 @@ class AppendMessagesDto(InterlockModel):
     messages: list[SessionMessageDto] = Field(..., max_length=100, min_length=1)
 
 
+class DecisionResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action_name: str = Field(..., alias='actionName')
+    decided_at: AwareDatetime = Field(..., alias='decidedAt')
+    decided_by: Union[MemberDecidedBy, ArgusDecidedBy, SystemDecidedBy] = Field(
+        ..., alias='decidedBy'
+    )
+    """
+    Who decided: a member (type member, with the member's id and name at the time), argus (the automatic classifier, with the rule) or the service itself (type system, with the reason).
+    """
+    decision: Union[Literal['approve', 'edit', 'reject', 'respond'], str]
+    """
+    Defaults to all four.
+    """
+    edited_args: Optional[dict[str, Any]] = Field(..., alias='editedArgs')
+    """
+    Set with decision edit.
+    """
+    edited_name: Optional[str] = Field(..., alias='editedName')
+    """
+    Set with decision edit when the member renamed the action.
+    """
+    id: str
+    message: Optional[str] = Field(...)
+    """
+    Required with respond; optional with the others.
+    """
+
+
+class InterruptDetailResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action_requests: list[ActionRequestResponse] = Field(..., alias='actionRequests')
+    answered_at: Optional[AwareDatetime] = Field(..., alias='answeredAt')
+    assignee: Optional[Assignee] = Field(...)
+    closed_at: Optional[AwareDatetime] = Field(None, alias='closedAt')
+    """
+    When it expired or was withdrawn.
+    """
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    decisions: list[DecisionResponse]
+    """
+    In the order they were made.
+    """
+    description: Optional[str] = Field(...)
+    escalated_at: Optional[AwareDatetime] = Field(..., alias='escalatedAt')
+    escalation_level: int = Field(..., alias='escalationLevel', ge=0)
+    """
+    0 until escalated; each escalation adds one.
+    """
+    escalation_reason: Optional[str] = Field(..., alias='escalationReason')
+    expires_at: Optional[AwareDatetime] = Field(None, alias='expiresAt')
+    """
+    The deadline, or null for none.
+    """
+    external_id: Optional[str] = Field(..., alias='externalId')
+    history: Optional[list[InterruptHistoryEntry]] = None
+    """
+    With include=history: the interrupt's audit entries, oldest first (the latest 100 at most).
+    """
+    id: str
+    metadata: Optional[dict[str, Any]] = Field(...)
+    on_timeout: Optional[Union[Literal['reject', 'approve', 'escalate'], str]] = Field(
+        None, alias='onTimeout'
+    )
+    """
+    What the deadline does: reject (the default) or approve the undecided actions, or escalate and extend once. Null without a deadline.
+    """
+    session: Optional[LinkedSession] = None
+    """
+    With include=session: the session sessionId names, or null.
+    """
+    session_id: Optional[str] = Field(..., alias='sessionId')
+    status: Union[Literal['open', 'answered', 'expired', 'withdrawn'], str]
+    """
+    open until every action request has a decision (answered), its deadline passes (expired) or its agent withdraws it (withdrawn). Every status but open is final.
+    """
+    title: str = Field(..., examples=['Deploy to prod'], max_length=200, min_length=1)
+    withdrawn_reason: Optional[str] = Field(None, alias='withdrawnReason')
+    """
+    Why its agent withdrew it, when it said.
+    """
+
+
+class InterruptResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action_requests: list[ActionRequestResponse] = Field(..., alias='actionRequests')
+    answered_at: Optional[AwareDatetime] = Field(..., alias='answeredAt')
+    assignee: Optional[Assignee] = Field(...)
+    closed_at: Optional[AwareDatetime] = Field(None, alias='closedAt')
+    """
+    When it expired or was withdrawn.
+    """
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    decisions: list[DecisionResponse]
+    """
+    In the order they were made.
+    """
+    description: Optional[str] = Field(...)
+    escalated_at: Optional[AwareDatetime] = Field(..., alias='escalatedAt')
+    escalation_level: int = Field(..., alias='escalationLevel', ge=0)
+    """
+    0 until escalated; each escalation adds one.
+    """
+    escalation_reason: Optional[str] = Field(..., alias='escalationReason')
+    expires_at: Optional[AwareDatetime] = Field(None, alias='expiresAt')
+    """
+    The deadline, or null for none.
+    """
+    external_id: Optional[str] = Field(..., alias='externalId')
+    id: str
+    metadata: Optional[dict[str, Any]] = Field(...)
+    on_timeout: Optional[Union[Literal['reject', 'approve', 'escalate'], str]] = Field(
+        None, alias='onTimeout'
+    )
+    """
+    What the deadline does: reject (the default) or approve the undecided actions, or escalate and extend once. Null without a deadline.
+    """
+    session_id: Optional[str] = Field(..., alias='sessionId')
+    status: Union[Literal['open', 'answered', 'expired', 'withdrawn'], str]
+    """
+    open until every action request has a decision (answered), its deadline passes (expired) or its agent withdraws it (withdrawn). Every status but open is final.
+    """
+    title: str = Field(..., examples=['Deploy to prod'], max_length=200, min_length=1)
+    withdrawn_reason: Optional[str] = Field(None, alias='withdrawnReason')
+    """
+    Why its agent withdrew it, when it said.
+    """
+
+
+class InterruptUnassignedEvent(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    """
+    When the change happened.
+    """
+    data: InterruptResponse
+    """
+    The interrupt with its decisions, as GET /api/interrupts/{id} returns it.
+    """
+    id: str
+    """
+    The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
+    """
+    organisation_id: str = Field(..., alias='organisationId')
+    type: Union[Literal['interrupt.unassigned'], str]
+    """
+    A member removed the assignee.
+    """
+
+
+class InterruptWithdrawnEvent(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    """
+    When the change happened.
+    """
+    data: InterruptResponse
+    """
+    The interrupt with its decisions, as GET /api/interrupts/{id} returns it.
+    """
+    id: str
+    """
+    The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
+    """
+    organisation_id: str = Field(..., alias='organisationId')
+    type: Union[Literal['interrupt.withdrawn'], str]
+    """
+    Its agent withdrew the interrupt: its undecided actions can no longer be decided.
+    """
+
+
+class NotificationDeliveryListResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    deliveries: list[NotificationDeliveryResponse]
+    """
+    Newest first, at most 100.
+    """
+
+
+class SessionEndedEvent(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    """
+    When the change happened.
+    """
+    data: SessionResponse
+    """
+    The session, as GET /api/sessions/{id} returns it.
+    """
+    id: str
+    """
+    The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
+    """
+    organisation_id: str = Field(..., alias='organisationId')
+    type: Union[Literal['session.ended'], str]
+    """
+    The agent ended the session, or a member disconnected it (data.status says which).
+    """
+
+
+class SessionListResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    next_cursor: Optional[str] = Field(..., alias='nextCursor')
+    """
+    Opaque; null on the last page.
+    """
+    sessions: list[SessionResponse]
+    """
+    Newest first.
+    """
+
+
+class WebhookDeliveryListResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    deliveries: list[WebhookDeliveryResponse]
+    next_cursor: Optional[str] = Field(..., alias='nextCursor')
+    """
+    null on the last page.
+    """
+
+
 class InterruptAnsweredEvent(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -2018,63 +2325,6 @@ class InterruptDecidedEvent(InterlockModel):
     """
 
 
-class InterruptDetailResponse(InterlockModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    action_requests: list[ActionRequestResponse] = Field(..., alias='actionRequests')
-    answered_at: Optional[AwareDatetime] = Field(..., alias='answeredAt')
-    assignee: Optional[Assignee] = Field(...)
-    closed_at: Optional[AwareDatetime] = Field(..., alias='closedAt')
-    """
-    When it expired or was withdrawn.
-    """
-    created_at: AwareDatetime = Field(..., alias='createdAt')
-    decisions: list[DecisionResponse]
-    """
-    In the order they were made.
-    """
-    description: Optional[str] = Field(...)
-    escalated_at: Optional[AwareDatetime] = Field(..., alias='escalatedAt')
-    escalation_level: int = Field(..., alias='escalationLevel', ge=0)
-    """
-    0 until escalated; each escalation adds one.
-    """
-    escalation_reason: Optional[str] = Field(..., alias='escalationReason')
-    expires_at: Optional[AwareDatetime] = Field(..., alias='expiresAt')
-    """
-    The deadline, or null for none.
-    """
-    external_id: Optional[str] = Field(..., alias='externalId')
-    history: Optional[list[InterruptHistoryEntry]] = None
-    """
-    With include=history: the interrupt's audit entries, oldest first (the latest 100 at most).
-    """
-    id: str
-    metadata: Optional[dict[str, Any]] = Field(...)
-    on_timeout: Optional[Union[Literal['reject', 'approve', 'escalate'], str]] = Field(
-        ..., alias='onTimeout'
-    )
-    """
-    What the deadline does: reject (the default) or approve the undecided actions, or escalate and extend once. Null without a deadline.
-    """
-    session: Optional[LinkedSession] = None
-    """
-    With include=session: the session sessionId names, or null.
-    """
-    session_id: Optional[str] = Field(..., alias='sessionId')
-    status: Union[Literal['open', 'answered', 'expired', 'withdrawn'], str]
-    """
-    open until every action request has a decision (answered), its deadline passes (expired) or its agent withdraws it (withdrawn). Every status but open is final.
-    """
-    title: str = Field(..., examples=['Deploy to prod'], max_length=200, min_length=1)
-    withdrawn_reason: Optional[str] = Field(..., alias='withdrawnReason')
-    """
-    Why its agent withdrew it, when it said.
-    """
-
-
 class InterruptEscalatedEvent(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -2135,57 +2385,6 @@ class InterruptListResponse(InterlockModel):
     next_cursor: Optional[str] = Field(..., alias='nextCursor')
     """
     Opaque; null on the last page.
-    """
-
-
-class SessionEndedEvent(InterlockModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    created_at: AwareDatetime = Field(..., alias='createdAt')
-    """
-    When the change happened.
-    """
-    data: SessionResponse
-    """
-    The session, as GET /api/sessions/{id} returns it.
-    """
-    id: str
-    """
-    The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
-    """
-    organisation_id: str = Field(..., alias='organisationId')
-    type: Union[Literal['session.ended'], str]
-    """
-    The agent ended the session, or a member disconnected it (data.status says which).
-    """
-
-
-class SessionListResponse(InterlockModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    next_cursor: Optional[str] = Field(..., alias='nextCursor')
-    """
-    Opaque; null on the last page.
-    """
-    sessions: list[SessionResponse]
-    """
-    Newest first.
-    """
-
-
-class WebhookDeliveryListResponse(InterlockModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    deliveries: list[WebhookDeliveryResponse]
-    next_cursor: Optional[str] = Field(..., alias='nextCursor')
-    """
-    null on the last page.
     """
 
 

@@ -1,11 +1,11 @@
 import { Navigate, useSearchParams } from 'react-router';
 import { useMe } from '../../../shared/sign-in/me.queries';
+import { safeNextPath } from '../utils/next-path';
 
 /** Where to go after signing in: `?next=` when it is a path of this app, else the start page. */
 export function useNextPath(): string {
   const [params] = useSearchParams();
-  const next = params.get('next');
-  return next !== null && next.startsWith('/') && !next.startsWith('//') ? next : '/';
+  return safeNextPath(params.get('next'));
 }
 
 /** A signed-in person who opens the sign-in page goes on to the app. */

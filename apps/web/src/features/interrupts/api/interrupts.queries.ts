@@ -8,10 +8,11 @@ import {
   listInterrupts,
   type AssignInterruptDto,
   type DecideInterruptDto,
+  type InterruptListResponse,
   type InterruptResponse,
   type ListInterruptsData,
 } from '@interlock/api-client';
-import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { infiniteQueryOptions, type InfiniteData, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 
 export type InboxFilters = NonNullable<Omit<NonNullable<ListInterruptsData['query']>, 'cursor' | 'limit'>>;
 
@@ -85,11 +86,15 @@ export function prefetchInbox(queryClient: QueryClient, params: URLSearchParams)
   void queryClient.prefetchQuery(interruptCountsQuery);
 }
 
-/** One interrupt with its decisions, history and linked session. */
-export function useInterrupt(id: string) {
+/**
+ * One interrupt with its decisions and linked session, and its history when the member may read
+ * the audit log (history is audit entries: the API answers 403 without `auditLog.read`).
+ */
+export function useInterrupt(id: string, withHistory: boolean) {
   return useQuery({
-    queryKey: interruptKeys.detail(id),
-    queryFn: ({ signal }) => call(getInterrupt({ path: { id }, query: { include: ['history', 'session'] }, signal })),
+    queryKey: [...interruptKeys.detail(id), { withHistory }],
+    queryFn: ({ signal }) =>
+      call(getInterrupt({ path: { id }, query: { include: withHistory ? ['history', 'session'] : ['session'] }, signal })),
   });
 }
 
@@ -154,4 +159,22 @@ export function undecidedActions(interrupt: InterruptResponse) {
 export function canApproveAll(interrupt: InterruptResponse): boolean {
   const open = undecidedActions(interrupt);
   return interrupt.status === 'open' && open.length > 0 && open.every((a) => a.allowedDecisions.includes('approve'));
+}
+
+/**
+ * The open interrupt to decide after `currentId`: the one after it in an inbox list this tab
+ * already shows (so "next" follows the tab, search and order the person chose), else the
+ * newest open one.
+ */
+export async function nextOpenInterrupt(queryClient: QueryClient, currentId: string, skip: ReadonlySet<string> = new Set()): Promise<InterruptResponse | undefined> {
+  const usable = (i: InterruptResponse) => i.id !== currentId && i.status === 'open' && !skip.has(i.id);
+  for (const [, data] of queryClient.getQueriesData<InfiniteData<InterruptListResponse>>({ queryKey: interruptKeys.lists() })) {
+    const items = data?.pages.flatMap((p) => p.interrupts) ?? [];
+    const at = items.findIndex((i) => i.id === currentId);
+    if (at < 0) continue;
+    const next = [...items.slice(at + 1), ...items.slice(0, at)].find(usable);
+    if (next !== undefined) return next;
+  }
+  const fresh = await call(listInterrupts({ query: { status: 'open', limit: 5 } }));
+  return fresh.interrupts.find(usable);
 }

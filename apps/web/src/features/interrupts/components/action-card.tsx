@@ -1,6 +1,7 @@
 import {
   isApiError,
   type ActionRequestResponse,
+  type DecidedBy,
   type DecideInterruptDto,
   type DecisionResponse,
   type DecisionType,
@@ -34,11 +35,14 @@ export function ActionCard({
   action,
   canDecide,
   startEditing = false,
+  onDecided,
 }: {
   interrupt: InterruptResponse;
   action: ActionRequestResponse;
   canDecide: boolean;
   startEditing?: boolean;
+  /** Called after this page recorded a decision (the interrupt page then moves on). */
+  onDecided?: () => void;
 }) {
   const decision = interrupt.decisions.find((d) => d.actionName === action.name);
   const decide = useDecide();
@@ -56,6 +60,7 @@ export function ActionCard({
         onSuccess: () => {
           setMode(null);
           window.requestAnimationFrame(() => heading.current?.focus());
+          onDecided?.();
         },
         onError: (error) => {
           // A colleague decided first: the interrupt is refreshed and shows who.
@@ -68,7 +73,7 @@ export function ActionCard({
     );
 
   return (
-    <Paper withBorder p="md" component="section" aria-labelledby={`action-${action.name}`}>
+    <Paper withBorder p="md" component="section" aria-labelledby={`action-${action.name}`} data-action-card={action.name} data-undecided={decision ? undefined : ''}>
       <Stack gap="sm">
         <Group justify="space-between" wrap="nowrap">
           <Title order={2} size="h4" id={`action-${action.name}`} ref={heading} tabIndex={-1}>
@@ -100,22 +105,22 @@ export function ActionCard({
               {mode === null && (
                 <Group gap="xs">
                   {allows('approve') && (
-                    <Button color="teal" loading={decide.isPending} onClick={() => send({ decision: 'approve' })}>
+                    <Button color="teal" loading={decide.isPending} onClick={() => send({ decision: 'approve' })} data-decision="approve">
                       Approve {action.name}
                     </Button>
                   )}
                   {allows('edit') && (
-                    <Button variant="default" onClick={() => setMode('edit')}>
+                    <Button variant="default" onClick={() => setMode('edit')} data-decision="edit">
                       Edit {action.name}
                     </Button>
                   )}
                   {allows('reject') && (
-                    <Button variant="light" color="red" onClick={() => setMode('reject')}>
+                    <Button variant="light" color="red" onClick={() => setMode('reject')} data-decision="reject">
                       Reject {action.name}
                     </Button>
                   )}
                   {allows('respond') && (
-                    <Button variant="light" color="grape" onClick={() => setMode('respond')}>
+                    <Button variant="light" color="grape" onClick={() => setMode('respond')} data-decision="respond">
                       Respond to {action.name}
                     </Button>
                   )}
@@ -144,11 +149,44 @@ export function ActionCard({
   );
 }
 
+/** Why the service decided, in words. */
+const SYSTEM_REASONS: Record<string, string> = { timeout: 'the deadline passed' };
+
+/** Who decided: a member by name; argus (with its rule) and the service as badges, never as a person. */
+export function DeciderName({ decidedBy }: { decidedBy: DecidedBy }) {
+  switch (decidedBy.type) {
+    case 'argus':
+      return (
+        <>
+          <Badge color="violet" variant="light" size="sm" title="Decided automatically by argus, the classifier">
+            argus
+          </Badge>{' '}
+          <Text span size="xs" c="dimmed">
+            (rule <Code>{decidedBy.ruleId.slice(0, 8)}</Code>)
+          </Text>
+        </>
+      );
+    case 'system':
+      return (
+        <>
+          <Badge color="gray" variant="light" size="sm" title="Decided by Interlock itself">
+            system
+          </Badge>{' '}
+          <Text span size="xs" c="dimmed">
+            ({SYSTEM_REASONS[decidedBy.reason] ?? decidedBy.reason})
+          </Text>
+        </>
+      );
+    default:
+      return <strong>{decidedBy.name}</strong>;
+  }
+}
+
 function DecisionView({ decision }: { decision: DecisionResponse }) {
   return (
     <Stack gap={6}>
       <Text size="sm">
-        {DECIDED[decision.decision].label} by <strong>{decision.decidedBy.name}</strong> <RelativeTime value={decision.decidedAt} />
+        {DECIDED[decision.decision].label} by <DeciderName decidedBy={decision.decidedBy} /> <RelativeTime value={decision.decidedAt} />
       </Text>
       {decision.editedName !== null && (
         <Text size="sm">

@@ -6,17 +6,25 @@ export interface InboxShortcutHandlers {
   approve: () => void;
   reject: () => void;
   edit: () => void;
+  undo: () => void;
 }
 
-/** Whether a key press belongs to something else: typing in a field, a dialog, a menu, a modifier chord. */
-function belongsElsewhere(event: KeyboardEvent): boolean {
+/** Whether a key press belongs to something else: a modifier chord, typing in a field. */
+function isTyping(event: KeyboardEvent): boolean {
   if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return true;
   const target = event.target as HTMLElement | null;
-  if (target?.closest('input, textarea, select, [contenteditable="true"], [role="dialog"], [role="menu"], [role="listbox"]')) return true;
+  return target?.closest('input, textarea, select, [contenteditable="true"]') != null;
+}
+
+/** Whether a key press belongs to something else: typing in a field, a dialog (open or closing), a menu, a modifier chord. */
+export function belongsElsewhere(event: KeyboardEvent): boolean {
+  if (isTyping(event)) return true;
+  const target = event.target as HTMLElement | null;
+  if (target?.closest('[role="dialog"], [role="menu"], [role="listbox"]')) return true;
   return document.querySelector('[role="dialog"]') !== null;
 }
 
-/** The inbox's single-key shortcuts: j/k move, Enter opens, a approves, r rejects, e edits. */
+/** The inbox's single-key shortcuts: j/k move, Enter opens, a approves (after a confirm), z undoes, r rejects, e edits. */
 export function useInboxShortcuts(enabled: boolean, handlers: InboxShortcutHandlers): void {
   const latest = useRef(handlers);
   useEffect(() => {
@@ -25,6 +33,12 @@ export function useInboxShortcuts(enabled: boolean, handlers: InboxShortcutHandl
   useEffect(() => {
     if (!enabled) return;
     const onKeyDown = (event: KeyboardEvent) => {
+      // z takes an approval back even while a dialog is still closing or another is open.
+      if (event.key === 'z' && !isTyping(event)) {
+        latest.current.undo();
+        event.preventDefault();
+        return;
+      }
       if (belongsElsewhere(event)) return;
       const h = latest.current;
       const target = event.target as HTMLElement | null;

@@ -1,26 +1,28 @@
 import type { InterruptResponse } from '@interlock/api-client';
-import { Anchor, Badge, Button, Group, Kbd, Modal, Paper, Select, Stack, Tabs, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Kbd, Modal, Paper, ScrollArea, Select, Stack, Tabs, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue, useIntersection } from '@mantine/hooks';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { AgentSnippet } from '../../../shared/components/agent-snippet';
 import { CenteredLoader } from '../../../shared/components/centered-loader';
 import { EmptyHint } from '../../../shared/components/empty-hint';
-import { FormError } from '../../../shared/components/form-error';
 import { PageHeader } from '../../../shared/components/page-header';
 import { QueryError } from '../../../shared/components/query-error';
 import { useShortcutsEnabled } from '../../../shared/preferences/preferences';
 import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
 import { notifyError, notifySuccess } from '../../../shared/utils/notify';
+import { latestHeld, UNDO_SECONDS, useHeldInterruptIds } from '../api/held-approvals';
 import {
   canApproveAll,
   undecidedActions,
-  useApproveAll,
   useInterruptCounts,
   useInterruptList,
   inboxFromParams,
   type InboxTab,
 } from '../api/interrupts.queries';
+import { ApproveConfirmModal } from '../components/approve-confirm-modal';
+import { approveWithUndo, undo } from '../components/approve-with-undo';
 import { InboxTable } from '../components/inbox-table';
 import { RejectModal } from '../components/reject-modal';
 import { useInboxShortcuts } from '../components/use-inbox-shortcuts';
@@ -58,7 +60,9 @@ export function InboxRoute() {
 
   const list = useInterruptList(filters);
   const counts = useInterruptCounts();
-  const interrupts = useMemo(() => list.data?.pages.flatMap((p) => p.interrupts) ?? [], [list.data]);
+  // Interrupts whose approval is held for undo (or being sent) are gone from the list already.
+  const heldIds = useHeldInterruptIds();
+  const interrupts = useMemo(() => (list.data?.pages.flatMap((p) => p.interrupts) ?? []).filter((i) => !heldIds.has(i.id)), [list.data, heldIds]);
 
   const canDecide = useCan('interrupt.decide');
   const [shortcuts] = useShortcutsEnabled();
@@ -68,7 +72,9 @@ export function InboxRoute() {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [rejecting, setRejecting] = useState<InterruptResponse | null>(null);
   const [bulkOpen, setBulkOpen] = useState(false);
-  const approveAll = useApproveAll();
+  const [confirming, setConfirming] = useState<InterruptResponse | null>(null);
+  const [focusAfter, setFocusAfter] = useState<number | null>(null);
+  const queryClient = useQueryClient();
 
   // A new tab or filter starts without a cursor row or a selection.
   useEffect(() => {
@@ -81,12 +87,17 @@ export function InboxRoute() {
     const links = tbody.current?.querySelectorAll<HTMLAnchorElement>('a[data-row-link]');
     links?.[index]?.focus();
   };
+  // After a dialog closes (or a row leaves), the cursor goes back to the row now at that place.
+  useEffect(() => {
+    if (focusAfter === null) return;
+    setFocusAfter(null);
+    if (interrupts.length > 0) focusRow(Math.min(focusAfter, interrupts.length - 1));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [focusAfter]);
+  // `a` never approves unseen: it shows what would be approved, and Enter confirms.
   const approve = (it: InterruptResponse) => {
     if (!canApproveAll(it)) return notifyError(new Error(`“${it.title}” has an action that cannot be approved: open it to decide.`));
-    approveAll.mutate(it, {
-      onSuccess: () => notifySuccess(`Approved “${it.title}”`),
-      onError: (error) => notifyError(error, `Could not approve “${it.title}”`),
-    });
+    setConfirming(it);
   };
 
   useInboxShortcuts(shortcuts, {
@@ -110,6 +121,10 @@ export function InboxRoute() {
       const editable = undecidedActions(current).find((a) => a.allowedDecisions.includes('edit'));
       if (!editable) return notifyError(new Error(`“${current.title}” has no action that can be edited.`));
       void navigate(`/interrupts/${current.id}?edit=${encodeURIComponent(editable.name)}`);
+    },
+    undo: () => {
+      const last = latestHeld();
+      if (last !== undefined) undo(last.key);
     },
   });
 
@@ -188,7 +203,8 @@ export function InboxRoute() {
       </Group>
       {shortcuts && (
         <Text size="xs" c="dimmed" mb="sm">
-          Keyboard: <Kbd>j</Kbd> <Kbd>k</Kbd> move · <Kbd>Enter</Kbd> open · <Kbd>a</Kbd> approve · <Kbd>r</Kbd> reject · <Kbd>e</Kbd> edit ·{' '}
+          Keyboard: <Kbd>j</Kbd> <Kbd>k</Kbd> move · <Kbd>Enter</Kbd> open · <Kbd>a</Kbd> approve (shows the arguments; <Kbd>Enter</Kbd> confirms) ·{' '}
+          <Kbd>z</Kbd> undo ({UNDO_SECONDS} s) · <Kbd>r</Kbd> reject · <Kbd>e</Kbd> edit ·{' '}
           <Anchor component={Link} to="/settings" size="xs">
             turn single-key shortcuts off
           </Anchor>
@@ -254,61 +270,62 @@ export function InboxRoute() {
         </Paper>
       )}
       <RejectModal interrupt={rejecting} onClose={() => setRejecting(null)} onDone={(title) => notifySuccess(`Rejected “${title}”`)} />
+      <ApproveConfirmModal
+        interrupt={confirming}
+        onClose={() => {
+          setConfirming(null);
+          setFocusAfter(active);
+        }}
+        onConfirm={(it) => {
+          setConfirming(null);
+          approveWithUndo([it], queryClient);
+          setFocusAfter(active);
+        }}
+      />
       <BulkApproveModal
         opened={bulkOpen}
         interrupts={interrupts.filter((i) => selected.has(i.id))}
         onClose={() => setBulkOpen(false)}
-        onDone={() => setSelected(new Set())}
+        onConfirm={(chosen) => {
+          setBulkOpen(false);
+          setSelected(new Set());
+          approveWithUndo(chosen, queryClient);
+        }}
       />
     </>
   );
 }
 
-function BulkApproveModal({ opened, interrupts, onClose, onDone }: { opened: boolean; interrupts: InterruptResponse[]; onClose: () => void; onDone: () => void }) {
-  const approveAll = useApproveAll();
-  const [failures, setFailures] = useState<{ title: string; error: unknown }[]>([]);
-  const [running, setRunning] = useState(false);
-  const run = async () => {
-    setRunning(true);
-    const failed: { title: string; error: unknown }[] = [];
-    for (const it of interrupts) {
-      await approveAll.mutateAsync(it).catch((error: unknown) => failed.push({ title: it.title, error }));
-    }
-    setRunning(false);
-    setFailures(failed);
-    const done = interrupts.length - failed.length;
-    if (done > 0) notifySuccess(`Approved ${done} interrupt${done === 1 ? '' : 's'}`);
-    if (failed.length === 0) {
-      onDone();
-      onClose();
-    }
-  };
+/** Bulk approve: the list scrolls inside the dialog so its buttons stay in view, whatever the selection. */
+function BulkApproveModal({
+  opened,
+  interrupts,
+  onClose,
+  onConfirm,
+}: {
+  opened: boolean;
+  interrupts: InterruptResponse[];
+  onClose: () => void;
+  onConfirm: (interrupts: InterruptResponse[]) => void;
+}) {
   return (
-    <Modal
-      opened={opened}
-      onClose={() => {
-        setFailures([]);
-        onClose();
-      }}
-      title={`Approve ${interrupts.length} interrupt${interrupts.length === 1 ? '' : 's'}?`}
-    >
+    <Modal opened={opened} onClose={onClose} title={`Approve ${interrupts.length} interrupt${interrupts.length === 1 ? '' : 's'}?`}>
       <Stack>
-        <Text size="sm">Every undecided action of these is approved with the arguments the agent proposed:</Text>
-        <Stack gap={2} component="ul" pl="md" m={0}>
-          {interrupts.map((it) => (
-            <Text key={it.id} size="sm" component="li">
-              {it.title} ({undecidedActions(it).map((a) => a.name).join(', ')})
-            </Text>
-          ))}
-        </Stack>
-        {failures.map((f) => (
-          <FormError key={f.title} error={new Error(`${f.title}: ${f.error instanceof Error ? f.error.message : String(f.error)}`)} />
-        ))}
+        <Text size="sm">Every undecided action of these is approved with the arguments the agent proposed. You can undo for {UNDO_SECONDS} seconds.</Text>
+        <ScrollArea.Autosize mah="50dvh" type="auto" offsetScrollbars>
+          <Stack gap={2} component="ul" pl="md" m={0}>
+            {interrupts.map((it) => (
+              <Text key={it.id} size="sm" component="li" style={{ overflowWrap: 'anywhere' }}>
+                {it.title} ({undecidedActions(it).map((a) => a.name).join(', ')})
+              </Text>
+            ))}
+          </Stack>
+        </ScrollArea.Autosize>
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
-          <Button color="teal" loading={running} onClick={() => void run()} disabled={interrupts.length === 0}>
+          <Button color="teal" onClick={() => onConfirm(interrupts)} disabled={interrupts.length === 0}>
             Approve all
           </Button>
         </Group>

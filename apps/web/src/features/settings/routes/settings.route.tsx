@@ -1,20 +1,27 @@
 import { Paper, Stack, Switch, Text } from '@mantine/core';
 import { PageHeader } from '../../../shared/components/page-header';
-import { useShortcutsEnabled } from '../../../shared/preferences/preferences';
+import { useNextAfterDecision, useShortcutsEnabled } from '../../../shared/preferences/preferences';
 
 /** Preferences of this browser. */
 export function SettingsRoute() {
   const [shortcuts, setShortcuts] = useShortcutsEnabled();
+  const [nextAfter, setNextAfter] = useNextAfterDecision();
   return (
     <>
       <PageHeader title="Settings" description="Preferences for this browser." />
       <Paper withBorder p="lg" maw={640}>
-        <Stack gap="xs">
+        <Stack gap="md">
           <Switch
             checked={shortcuts}
             onChange={(event) => setShortcuts(event.currentTarget.checked)}
             label="Single-key keyboard shortcuts"
-            description="In the inbox: j and k move, Enter opens, a approves, r rejects (asks for a reason), e edits. Turn them off if you use speech input or a screen reader's single-key navigation."
+            description="In the inbox: j and k move, Enter opens, a approves (after showing the arguments; Enter confirms), z undoes an approval, r rejects (asks for a reason), e edits. On an interrupt's page, for the focused action: a approves, e edits, r rejects, s responds. Turn them off if you use speech input or a screen reader's single-key navigation."
+          />
+          <Switch
+            checked={nextAfter}
+            onChange={(event) => setNextAfter(event.currentTarget.checked)}
+            label="Open the next interrupt after deciding"
+            description="When your decision answers an interrupt, its page moves on to the next open one (the next in the inbox list you came from)."
           />
           <Text size="xs" c="dimmed">
             Saved in this browser only.

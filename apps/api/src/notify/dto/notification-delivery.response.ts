@@ -1,0 +1,57 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsIn, IsOptional } from 'class-validator';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { NOTIFICATION_STATUSES, type NotificationStatus } from '../notification.entity';
+
+export class NotificationDeliveryResponse {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ example: 'interrupt.opened', description: 'A notification kind, or invitation.' })
+  kind!: string;
+
+  @ApiProperty({ example: 'email' })
+  channel!: string;
+
+  @ApiProperty({ enum: ['immediately', 'hourly', 'daily'] })
+  mode!: string;
+
+  @ApiProperty({ enum: NOTIFICATION_STATUSES, enumName: 'NotificationStatus', description: 'logged: email is off, the message went to the log.' })
+  status!: NotificationStatus;
+
+  @ApiProperty()
+  recipientEmail!: string;
+
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The interrupt (or invitation) it is about.' })
+  subjectId!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: "The interrupt's title when it was written." })
+  title!: string | null;
+
+  @ApiProperty({ type: 'integer' })
+  attempts!: number;
+
+  @ApiProperty({ type: String, nullable: true })
+  lastError!: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt!: string;
+
+  @ApiProperty({ format: 'date-time', description: 'When it leaves: now, or its digest’s time.' })
+  scheduledFor!: string;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  sentAt!: string | null;
+}
+
+export class NotificationDeliveryListResponse {
+  @ApiProperty({ type: [NotificationDeliveryResponse], description: 'Newest first, at most 100.' })
+  deliveries!: NotificationDeliveryResponse[];
+}
+
+export class ListNotificationDeliveriesQuery {
+  @ApiPropertyOptional({ enum: ['mine', 'organisation'], description: 'organisation: everyone’s (member.manage). Default mine.' })
+  @IsOptional()
+  @IsIn(['mine', 'organisation'], { message: 'scope must be one of mine, organisation' })
+  scope?: 'mine' | 'organisation';
+}

@@ -1,0 +1,105 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsString, MaxLength, ValidateBy, type ValidationArguments } from 'class-validator';
+import {
+  CHANNEL_MODES,
+  NOTIFICATION_KINDS,
+  NOTIFICATION_MODES,
+  type NotificationMode,
+  notificationPreferencesProblem,
+  type NotificationPreferences,
+} from '@interlock/domain';
+import { OptionalField } from '../../http/optional-field.decorator';
+import { RequireAnyOf } from '../../http/require-any-of.decorator';
+
+/** `{kind: {channel: mode | null}}`, checked against the catalogue (null: fall back to the default). */
+function IsNotificationPreferences(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isNotificationPreferences',
+    validator: {
+      validate: (value: unknown, args?: ValidationArguments) => notificationPreferencesProblem(value, args?.property ?? 'preferences') === null,
+      defaultMessage: (args?: ValidationArguments) =>
+        notificationPreferencesProblem(args?.value, args?.property ?? 'preferences') ?? 'preferences is not valid.',
+    },
+  });
+}
+
+/** A kind's modes per channel (null or absent: the default applies). */
+export class NotificationChannelModes {
+  @ApiPropertyOptional({ enum: NOTIFICATION_MODES, enumName: 'NotificationMode', nullable: true })
+  email?: NotificationMode | null;
+
+  @ApiPropertyOptional({ enum: CHANNEL_MODES.browser, enumName: 'BrowserNotificationMode', nullable: true })
+  browser?: NotificationMode | null;
+}
+
+/** Per notification kind: its modes per channel. */
+export class NotificationPreferenceSet {
+  @ApiPropertyOptional({ type: NotificationChannelModes, description: 'A new interrupt in the inbox.' })
+  'interrupt.opened'?: NotificationChannelModes;
+
+  @ApiPropertyOptional({ type: NotificationChannelModes, description: 'An interrupt assigned to you or a team of yours.' })
+  'interrupt.assigned'?: NotificationChannelModes;
+
+  @ApiPropertyOptional({ type: NotificationChannelModes, description: 'An interrupt escalated.' })
+  'interrupt.escalated'?: NotificationChannelModes;
+
+  @ApiPropertyOptional({ type: NotificationChannelModes, description: 'An interrupt assigned to you or your team was answered.' })
+  'interrupt.decided'?: NotificationChannelModes;
+}
+
+/** A member's own choices: what is given replaces what was there. */
+@RequireAnyOf('timeZone', 'preferences')
+export class UpdateNotificationPreferencesDto {
+  @ApiPropertyOptional({ description: 'An IANA time zone (the daily digest leaves at 09:00 there).', example: 'Europe/Paris', maxLength: 64 })
+  @OptionalField()
+  @IsString()
+  @MaxLength(64)
+  timeZone?: string;
+
+  @ApiPropertyOptional({ type: NotificationPreferenceSet, description: `Kinds: ${NOTIFICATION_KINDS.join(', ')}.` })
+  @OptionalField()
+  @IsNotificationPreferences()
+  preferences?: NotificationPreferences;
+}
+
+/** The organisation's defaults and action-link policy (member.manage). */
+@RequireAnyOf('defaults', 'tokenActions')
+export class UpdateNotificationSettingsDto {
+  @ApiPropertyOptional({ type: NotificationPreferenceSet, description: `Kinds: ${NOTIFICATION_KINDS.join(', ')}.` })
+  @OptionalField()
+  @IsNotificationPreferences()
+  defaults?: NotificationPreferences;
+
+  @ApiPropertyOptional({ description: 'Whether emailed action links may decide without signing in (single-use, 24 h).' })
+  @OptionalField()
+  @IsBoolean()
+  tokenActions?: boolean;
+}
+
+export class NotificationPreferencesResponse {
+  @ApiProperty({ example: 'UTC' })
+  timeZone!: string;
+
+  @ApiProperty({ type: NotificationPreferenceSet, description: "The member's own choices (what is absent follows the organisation)." })
+  preferences!: NotificationPreferences;
+
+  @ApiProperty({ type: NotificationPreferenceSet, description: 'Every kind and channel, as they apply now.' })
+  effective!: NotificationPreferences;
+
+  @ApiProperty({ description: 'False when the service has no SMTP_URL: email notifications are written to the log, not sent.' })
+  emailEnabled!: boolean;
+}
+
+export class NotificationSettingsResponse {
+  @ApiProperty({ type: NotificationPreferenceSet, description: "The organisation's defaults (what is absent follows the built-in default)." })
+  defaults!: NotificationPreferences;
+
+  @ApiProperty({ type: NotificationPreferenceSet, description: 'The built-in defaults.' })
+  builtInDefaults!: NotificationPreferences;
+
+  @ApiProperty()
+  tokenActions!: boolean;
+
+  @ApiProperty({ description: 'False when the service has no SMTP_URL.' })
+  emailEnabled!: boolean;
+}

@@ -1,0 +1,69 @@
+import { MAIL_TEMPLATES } from './mail-templates';
+import { MessageRenderer } from './message-renderer';
+import type { InterruptNotice } from './notification-outbox';
+
+const hostile = '<script>alert("x")</script> & "quotes" \'single\'';
+
+function notice(overrides: Partial<InterruptNotice> = {}): InterruptNotice {
+  return {
+    id: '0b7f1a52-93a3-4d55-9e4b-7c2b3f1a0e11',
+    title: hostile,
+    description: hostile,
+    status: 'open',
+    escalationLevel: 1,
+    escalationReason: hostile,
+    assignee: { type: 'team', id: 't', name: hostile },
+    actionRequests: [{ name: `deploy ${hostile}`, description: hostile, allowedDecisions: ['approve', 'reject', 'edit'], args: JSON.stringify({ x: hostile }) }],
+    decisions: [],
+    createdAt: '2026-11-26T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+describe('MessageRenderer', () => {
+  const renderer = new MessageRenderer('https://interlock.example.com');
+
+  it('no HTML template can print a value unescaped (no triple-stash, no {{&)', () => {
+    for (const template of Object.values(MAIL_TEMPLATES)) {
+      for (const source of [template.html, template.body]) {
+        expect(source).not.toMatch(/\{\{\{|\{\{~?\s*&/);
+      }
+    }
+  });
+
+  it('escapes every agent-supplied value in the HTML part, keeps them as written in the text part', () => {
+    const mail = renderer.interrupt('Acme <Corp>', { kind: 'interrupt.opened', interrupt: notice() });
+    expect(mail.html).not.toContain('<script>');
+    expect(mail.html).not.toContain('Acme <Corp>');
+    expect(mail.html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &quot;quotes&quot; &#x27;single&#x27;');
+    expect(mail.text).toContain(hostile);
+    expect(mail.subject).toBe(`[Acme <Corp>] Approval needed: ${hostile}`);
+  });
+
+  it('action links go to the confirmation page with the action and decision in the query, encoded; only for open actions', () => {
+    const mail = renderer.interrupt('Acme', { kind: 'interrupt.assigned', interrupt: notice({ actionRequests: [{ name: 'a&b=c', description: null, allowedDecisions: ['approve', 'respond'], args: '{}' }] }) });
+    expect(mail.text).toContain('Approve a&b=c: https://interlock.example.com/interrupts/0b7f1a52-93a3-4d55-9e4b-7c2b3f1a0e11/confirm?action=a%26b%3Dc&decision=approve');
+    expect(mail.text).not.toContain('decision=reject');
+    const answered = renderer.interrupt('Acme', {
+      kind: 'interrupt.decided',
+      interrupt: notice({ status: 'answered', decisions: [{ actionName: `deploy ${hostile}`, decision: 'approve', by: 'Ada' }] }),
+    });
+    expect(answered.text).not.toContain('/confirm?');
+    expect(answered.text).toContain('approve by Ada');
+  });
+
+  it('a subject is one line, however the title was written', () => {
+    const mail = renderer.interrupt('Acme', { kind: 'interrupt.opened', interrupt: notice({ title: 'line one\r\nBcc: someone@example.com' }) });
+    expect(mail.subject).toBe('[Acme] Approval needed: line one Bcc: someone@example.com');
+  });
+
+  it('a digest lists each interrupt and links to the inbox', () => {
+    const mail = renderer.digest('Acme', 'daily', [
+      { kind: 'interrupt.opened', interrupt: notice({ title: 'One' }) },
+      { kind: 'interrupt.escalated', interrupt: notice({ title: 'Two' }) },
+    ]);
+    expect(mail.subject).toBe('[Acme] 2 interrupts for you today');
+    expect(mail.text).toMatch(/One[\s\S]*Two/);
+    expect(mail.html).toContain('href="https://interlock.example.com/inbox"');
+  });
+});

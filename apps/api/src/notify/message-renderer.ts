@@ -1,0 +1,139 @@
+import Handlebars from 'handlebars';
+import type { InterruptNotice } from './notification-outbox';
+import { MAIL_TEMPLATES, type MailTemplateName } from './mail-templates';
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+interface Compiled {
+  subject: Handlebars.TemplateDelegate;
+  text: Handlebars.TemplateDelegate;
+  html: Handlebars.TemplateDelegate;
+}
+
+/** One interrupt in a message, with what it is about for this recipient. */
+export interface NoticeItem {
+  kind: string;
+  interrupt: InterruptNotice;
+}
+
+const HEADINGS: Record<string, string> = {
+  'interrupt.opened': 'Approval needed',
+  'interrupt.assigned': 'Assigned to you',
+  'interrupt.escalated': 'Escalated',
+  'interrupt.decided': 'Decided',
+};
+
+const LABELS: Record<string, string> = {
+  'interrupt.opened': 'New interrupt',
+  'interrupt.assigned': 'Assigned to you or your team',
+  'interrupt.escalated': 'Escalated',
+  'interrupt.decided': 'Decided',
+};
+
+/** Which decisions get a link in an email: the two a reviewer takes from a phone. */
+const LINKED_DECISIONS = [
+  { decision: 'approve', label: 'Approve', primary: true },
+  { decision: 'reject', label: 'Reject', primary: false },
+] as const;
+
+/**
+ * Renders the notification emails from their templates (`mail-templates.ts`). Links never
+ * decide anything: an action link opens the dashboard's confirmation page, where the decision
+ * is a POST by a signed-in member (issue 30, §2).
+ */
+export class MessageRenderer {
+  private readonly templates = new Map<MailTemplateName, Compiled>();
+
+  constructor(private readonly dashboardUrl: string) {
+    for (const [name, source] of Object.entries(MAIL_TEMPLATES) as [MailTemplateName, (typeof MAIL_TEMPLATES)[MailTemplateName]][]) {
+      const html = Handlebars.create();
+      html.registerPartial('body', source.body);
+      this.templates.set(name, {
+        subject: Handlebars.compile(source.subject, { noEscape: true, strict: true }),
+        text: Handlebars.compile(source.text, { noEscape: true }),
+        html: html.compile(source.html),
+      });
+    }
+  }
+
+  /** One notification about one interrupt. */
+  interrupt(organisationName: string, item: NoticeItem): RenderedMail {
+    return this.render('interrupt', {
+      organisationName,
+      heading: HEADINGS[item.kind] ?? 'Interlock',
+      item: this.itemView(item),
+      footer: `You receive this because of your notification settings in ${organisationName}.`,
+      settingsUrl: `${this.dashboardUrl}/settings/notifications`,
+    });
+  }
+
+  /** An hourly or daily digest: one organisation's notifications to one member. */
+  digest(organisationName: string, mode: string, items: readonly NoticeItem[]): RenderedMail {
+    const count = items.length;
+    const period = mode === 'daily' ? 'today' : 'this hour';
+    return this.render('digest', {
+      organisationName,
+      heading: `${count} ${count === 1 ? 'interrupt' : 'interrupts'} for you ${period}`,
+      items: items.map((item) => this.itemView(item)),
+      inboxUrl: `${this.dashboardUrl}/inbox`,
+      footer: `Your ${mode} digest for ${organisationName}.`,
+      settingsUrl: `${this.dashboardUrl}/settings/notifications`,
+    });
+  }
+
+  invitation(organisationName: string, invitation: { inviterName: string; roleName: string; expiresAt: string; token: string }): RenderedMail {
+    return this.render('invitation', {
+      organisationName,
+      inviterName: invitation.inviterName,
+      roleName: invitation.roleName,
+      expiresAt: new Date(invitation.expiresAt).toUTCString(),
+      acceptUrl: `${this.dashboardUrl}/invitations/${encodeURIComponent(invitation.token)}`,
+      footer: `Sent by Interlock for ${organisationName}.`,
+      settingsUrl: null,
+    });
+  }
+
+  private itemView(item: NoticeItem) {
+    const interrupt = item.interrupt;
+    const url = `${this.dashboardUrl}/interrupts/${interrupt.id}`;
+    const open = interrupt.status === 'open';
+    return {
+      title: interrupt.title,
+      description: interrupt.description,
+      label: LABELS[item.kind] ?? item.kind,
+      assignee: interrupt.assignee?.name ?? null,
+      escalation:
+        interrupt.escalationLevel > 0
+          ? `escalation level ${interrupt.escalationLevel}${interrupt.escalationReason === null ? '' : `: ${interrupt.escalationReason}`}`
+          : null,
+      url,
+      actions: interrupt.actionRequests.map((action) => {
+        const decision = interrupt.decisions.find((d) => d.actionName === action.name);
+        return {
+          name: action.name,
+          description: action.description,
+          args: action.args,
+          decided: decision === undefined ? null : `${decision.decision} by ${decision.by}`,
+          links:
+            !open || decision !== undefined
+              ? []
+              : LINKED_DECISIONS.filter((d) => action.allowedDecisions.includes(d.decision)).map((d) => ({
+                  label: `${d.label} ${action.name}`,
+                  primary: d.primary,
+                  url: `${url}/confirm?${new URLSearchParams({ action: action.name, decision: d.decision }).toString()}`,
+                })),
+        };
+      }),
+    };
+  }
+
+  private render(name: MailTemplateName, view: Record<string, unknown>): RenderedMail {
+    const compiled = this.templates.get(name) as Compiled;
+    const subject = compiled.subject(view).replace(/\s+/g, ' ').trim().slice(0, 250);
+    return { subject, text: compiled.text(view), html: compiled.html({ ...view, subject }) };
+  }
+}

@@ -1,0 +1,208 @@
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import type { NotificationConfig } from '../config/app-config';
+import { queryRows } from '../database/query-rows.util';
+import type { JobWorker } from '../jobs/job-runner';
+import type { Mailer } from '../mail/mailer';
+import { retryDelayMs } from '../webhooks/webhook-retry.util';
+import type { RenderedMail } from './message-renderer';
+import { MessageRenderer } from './message-renderer';
+import type { InterruptNotice, NotificationOutbox } from './notification-outbox';
+
+interface ClaimedNotification {
+  organisation_id: string;
+  id: string;
+  recipient_email: string;
+  recipient_key: string;
+  kind: string;
+  mode: string;
+  subject_id: string | null;
+  data: Record<string, unknown>;
+  batch_key: string;
+  attempt_count: number;
+  max_attempts: number;
+  organisation_name: string;
+  /** False when the recipient left the organisation since the notification was written. */
+  still_member: boolean;
+}
+
+/**
+ * Claims due notifications, a batch at a time: a batch is one message (one immediate
+ * notification, or every row of one recipient's digest). Batches are taken with a transaction
+ * advisory lock each (so no two instances split a digest) and their rows with FOR UPDATE SKIP
+ * LOCKED, re-checked on the locked row, so of several instances exactly one takes each row. A
+ * claim is a lease: the rows turn `sending` with `due_at` the lease's end; if the instance dies,
+ * they are due again when it runs out.
+ */
+const CLAIM = `
+WITH candidates AS (
+  SELECT organisation_id, recipient_key, batch_key
+    FROM notifications
+   WHERE status IN ('pending', 'sending') AND due_at <= now()
+   ORDER BY due_at
+   LIMIT $1
+), batches AS (
+  SELECT DISTINCT organisation_id, recipient_key, batch_key FROM candidates
+), mine AS (
+  SELECT b.* FROM batches b
+   WHERE pg_try_advisory_xact_lock(hashtextextended('notification:' || b.organisation_id::text || '/' || b.recipient_key || '/' || b.batch_key, 0))
+   LIMIT $2
+), locked AS (
+  SELECT n.organisation_id, n.id
+    FROM notifications n JOIN mine b
+      ON b.organisation_id = n.organisation_id AND b.recipient_key = n.recipient_key AND b.batch_key = n.batch_key
+   WHERE n.status IN ('pending', 'sending') AND n.due_at <= now()
+   FOR UPDATE OF n SKIP LOCKED
+), claimed AS (
+  UPDATE notifications n
+     SET status = 'sending', attempt_count = n.attempt_count + 1, due_at = now() + $3::int * interval '1 millisecond'
+    FROM locked l
+   WHERE n.organisation_id = l.organisation_id AND n.id = l.id
+  RETURNING n.organisation_id, n.id, n.recipient_user_id, n.recipient_email, n.recipient_key, n.kind, n.mode, n.subject_id, n.data,
+            n.batch_key, n.attempt_count, n.max_attempts, n.created_at
+)
+SELECT c.*, (SELECT count(*) FROM candidates)::int AS seen, o.name AS organisation_name,
+       (c.recipient_user_id IS NULL OR EXISTS (
+          SELECT 1 FROM memberships m WHERE m.organisation_id = c.organisation_id AND m.user_id = c.recipient_user_id AND m.left_at IS NULL
+       )) AS still_member
+  FROM claimed c JOIN organisations o ON o.id = c.organisation_id
+ ORDER BY c.created_at`;
+
+/**
+ * Records a batch's outcome on the rows that are still this attempt's. A sent invitation keeps
+ * no token: its sealed link is removed from the row.
+ */
+const RECORD = `
+UPDATE notifications n
+   SET status = $3::text,
+       due_at = CASE WHEN $3::text = 'pending' THEN now() + $4::int * interval '1 millisecond' END,
+       last_error = $5::text, message_id = $6::text,
+       sent_at = CASE WHEN $3::text IN ('sent', 'logged') THEN now() END,
+       data = CASE WHEN $3::text IN ('sent', 'logged', 'failed') THEN n.data - 'sealedToken' ELSE n.data END
+  FROM unnest($2::uuid[], $7::int[]) AS a(id, attempt)
+ WHERE n.organisation_id = $1 AND n.id = a.id AND n.status = 'sending' AND n.attempt_count = a.attempt`;
+
+/** Gives back claims not sent because the instance is stopping: due again at once, elsewhere. */
+const RELEASE = `
+UPDATE notifications n SET status = 'pending', attempt_count = n.attempt_count - 1, due_at = now()
+  FROM unnest($2::uuid[], $3::int[]) AS a(id, attempt)
+ WHERE n.organisation_id = $1 AND n.id = a.id AND n.status = 'sending' AND n.attempt_count = a.attempt`;
+
+type Batch = ClaimedNotification[];
+
+/**
+ * The notification delivery worker (issue 30), one per instance, driven by the job runner: each
+ * round claims due batches up to its free slots and sends each as one email through the shared
+ * `Mailer`. A failure is retried on NOTIFICATION_RETRY_SCHEDULE and then marked failed.
+ */
+export class NotificationDeliveryWorker implements JobWorker {
+  static readonly NAME = 'notification-deliveries';
+  readonly name = NotificationDeliveryWorker.NAME;
+  readonly idleMs: number;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly waiting: Batch[] = [];
+  private readonly leaseMs = 120_000;
+  private stopping = false;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: NotificationConfig,
+    private readonly mailer: Mailer,
+    private readonly renderer: MessageRenderer,
+    private readonly outbox: NotificationOutbox,
+    private readonly logger: Logger,
+    private readonly wakeMe: () => void,
+  ) {
+    this.idleMs = config.pollMs;
+  }
+
+  async poll(): Promise<boolean> {
+    const free = 2 * this.config.concurrency - this.inFlight.size - this.waiting.length;
+    if (free <= 0 || this.stopping) return false;
+    const lookahead = Math.max(free * 4, 64);
+    const rows = await queryRows<ClaimedNotification & { seen: number }>(this.dataSource, CLAIM, [lookahead, free, this.leaseMs]);
+    const batches = new Map<string, Batch>();
+    for (const row of rows) {
+      const key = `${row.organisation_id}/${row.recipient_key}/${row.batch_key}`;
+      const batch = batches.get(key) ?? [];
+      batch.push(row);
+      batches.set(key, batch);
+    }
+    this.waiting.push(...batches.values());
+    this.pump();
+    return rows.length > 0 && rows[0].seen >= lookahead;
+  }
+
+  async drain(): Promise<void> {
+    this.stopping = true;
+    for (const batch of this.waiting.splice(0)) {
+      await this.dataSource
+        .query(RELEASE, [batch[0].organisation_id, batch.map((r) => r.id), batch.map((r) => r.attempt_count)])
+        .catch((error: unknown) => this.logger.warn({ err: error }, 'could not give back claimed notifications (their lease will run out)'));
+    }
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  private pump(): void {
+    while (this.inFlight.size < this.config.concurrency && this.waiting.length > 0 && !this.stopping) {
+      const batch = this.waiting.shift() as Batch;
+      const run: Promise<void> = this.deliver(batch)
+        .catch((error: unknown) => {
+          this.logger.error({ err: error, notificationIds: batch.map((r) => r.id) }, 'notification delivery could not be recorded');
+        })
+        .finally(() => {
+          this.inFlight.delete(run);
+          this.pump();
+          this.wakeMe();
+        });
+      this.inFlight.add(run);
+    }
+  }
+
+  private async deliver(batch: Batch): Promise<void> {
+    const first = batch[0];
+    let status: 'sent' | 'logged' | 'pending' | 'failed';
+    let error: string | null = null;
+    let messageId: string | null = null;
+    if (!first.still_member) {
+      status = 'failed';
+      error = 'Not sent: the recipient is no longer a member of the organisation.';
+    } else {
+      try {
+        const mail = this.render(batch);
+        const sent = await this.mailer.send({ to: first.recipient_email, ...mail });
+        messageId = sent.messageId;
+        status = sent.transport === 'smtp' ? 'sent' : 'logged';
+      } catch (failure) {
+        error = failure instanceof Error ? failure.message.slice(0, 1000) : String(failure);
+        status = first.attempt_count < first.max_attempts ? 'pending' : 'failed';
+      }
+    }
+    const delay = status === 'pending' ? retryDelayMs(this.config.retryScheduleMs, first.attempt_count) : 0;
+    await this.dataSource.query(RECORD, [
+      first.organisation_id,
+      batch.map((r) => r.id),
+      status,
+      delay,
+      error,
+      messageId,
+      batch.map((r) => r.attempt_count),
+    ]);
+    this.logger.info(
+      { organisationId: first.organisation_id, notificationIds: batch.map((r) => r.id), kind: first.kind, mode: first.mode, status, attempt: first.attempt_count },
+      'notification delivery attempt',
+    );
+  }
+
+  private render(batch: Batch): RenderedMail {
+    const first = batch[0];
+    if (first.kind === 'invitation') {
+      const data = first.data as { inviterName: string; roleName: string; expiresAt: string; sealedToken: string };
+      const token = this.outbox.openInvitationToken(first.organisation_id, first.subject_id as string, data.sealedToken);
+      return this.renderer.invitation(first.organisation_name, { ...data, token });
+    }
+    const items = batch.map((row) => ({ kind: row.kind, interrupt: row.data as unknown as InterruptNotice }));
+    if (first.mode === 'immediately') return this.renderer.interrupt(first.organisation_name, items[0]);
+    return this.renderer.digest(first.organisation_name, first.mode, items);
+  }
+}

@@ -1,0 +1,188 @@
+import { BUILT_IN_NOTIFICATION_DEFAULTS, DAILY_DIGEST_HOUR, type NotificationKind } from '@interlock/domain';
+import { queryRows, type Queryable } from '../database/query-rows.util';
+import type { InterruptResponse } from '../interrupts/dto/interrupt.response';
+import type { OutboxEvent, OutboxListener } from '../webhooks/webhook-outbox';
+import type { WebhookSecretBox } from '../webhooks/webhook-secret.util';
+
+/** Who an interrupt notification goes to: every member who may read interrupts, its assignee, or both. */
+interface Audience {
+  watchers: boolean;
+  assignee: { type: 'member' | 'team'; id: string } | null;
+  /** Members already told about this change by another kind (the assignee of a new interrupt). */
+  except: readonly string[];
+}
+
+/** What an interrupt notification shows: the interrupt as the API rendered it, without bulky parts. */
+export interface InterruptNotice {
+  id: string;
+  title: string;
+  description: string | null;
+  status: string;
+  escalationLevel: number;
+  escalationReason: string | null;
+  assignee: { type: string; id: string; name: string } | null;
+  actionRequests: { name: string; description: string | null; allowedDecisions: string[]; args: string }[];
+  decisions: { actionName: string; decision: string; by: string }[];
+  createdAt: string;
+}
+
+/** An action's arguments as the email shows them: compact JSON, cut at this many characters. */
+const ARGS_PREVIEW_CHARS = 400;
+
+export function toNotice(interrupt: InterruptResponse): InterruptNotice {
+  return {
+    id: interrupt.id,
+    title: interrupt.title,
+    description: interrupt.description === null ? null : interrupt.description.slice(0, 2000),
+    status: interrupt.status,
+    escalationLevel: interrupt.escalationLevel,
+    escalationReason: interrupt.escalationReason,
+    assignee: interrupt.assignee,
+    actionRequests: interrupt.actionRequests.map((a) => {
+      const args = JSON.stringify(a.args);
+      return {
+        name: a.name,
+        description: a.description,
+        allowedDecisions: a.allowedDecisions,
+        args: args.length > ARGS_PREVIEW_CHARS ? `${args.slice(0, ARGS_PREVIEW_CHARS)}…` : args,
+      };
+    }),
+    decisions: interrupt.decisions.map((d) => ({ actionName: d.actionName, decision: d.decision, by: d.decidedBy.name })),
+    createdAt: interrupt.createdAt,
+  };
+}
+
+/**
+ * One statement per kind and audience: the recipients (current members whose role may read
+ * interrupts), each one's mode (their own choice, else the organisation's default, else the
+ * built-in one), and a row for each whose mode is not `off`, due now or at the digest's hour
+ * (the next full hour; the next DAILY_DIGEST_HOUR in the member's time zone).
+ */
+const WRITE_INTERRUPT_NOTIFICATIONS = `
+WITH recipients AS (
+  SELECT m.user_id, u.email
+    FROM memberships m
+    JOIN users u ON u.id = m.user_id
+    JOIN roles r ON r.organisation_id = m.organisation_id AND r.id = m.role_id
+   WHERE m.organisation_id = $1 AND m.left_at IS NULL AND 'interrupt.read' = ANY(r.permissions)
+     AND NOT (m.user_id = ANY($9::uuid[]))
+     AND ($4::boolean
+          OR ($5::text = 'member' AND m.user_id = $6::uuid)
+          OR ($5::text = 'team' AND EXISTS (SELECT 1 FROM team_members tm
+                                             WHERE tm.organisation_id = $1 AND tm.team_id = $6::uuid AND tm.member_id = m.user_id)))
+), chosen AS (
+  SELECT r.user_id, r.email, gen_random_uuid() AS id, coalesce(ms.time_zone, 'UTC') AS tz,
+         coalesce(ms.preferences -> $2::text ->> 'email', os.defaults -> $2::text ->> 'email', $7::text) AS mode
+    FROM recipients r
+    LEFT JOIN notification_member_settings ms ON ms.organisation_id = $1 AND ms.user_id = r.user_id
+    LEFT JOIN notification_settings os ON os.organisation_id = $1
+), timed AS (
+  SELECT c.*, CASE c.mode
+           WHEN 'hourly' THEN date_trunc('hour', now()) + interval '1 hour'
+           WHEN 'daily' THEN (date_trunc('day', now() AT TIME ZONE c.tz) + $10::int * interval '1 hour'
+                              + CASE WHEN now() AT TIME ZONE c.tz >= date_trunc('day', now() AT TIME ZONE c.tz) + $10::int * interval '1 hour'
+                                     THEN interval '1 day' ELSE interval '0' END) AT TIME ZONE c.tz
+           ELSE now() END AS at
+    FROM chosen c WHERE c.mode IN ('immediately', 'hourly', 'daily')
+)
+INSERT INTO notifications (organisation_id, id, recipient_user_id, recipient_email, recipient_key, channel, kind, mode, subject_id,
+                           data, batch_key, status, due_at, scheduled_for, max_attempts)
+SELECT $1, t.id, t.user_id, t.email, t.user_id::text, 'email', $2, t.mode, $3, $8::jsonb,
+       CASE WHEN t.mode = 'immediately' THEN t.id::text ELSE t.mode || ':' || (extract(epoch FROM t.at) * 1000)::bigint END,
+       'pending', t.at, t.at, $11
+  FROM timed t
+RETURNING recipient_user_id AS user_id`;
+
+const WRITE_INVITATION = `
+INSERT INTO notifications (organisation_id, id, recipient_user_id, recipient_email, recipient_key, channel, kind, mode, subject_id,
+                           data, batch_key, status, due_at, scheduled_for, max_attempts)
+VALUES ($1, $2::uuid, NULL, $3::text, 'email:' || $3::text, 'email', 'invitation', 'immediately', $2::uuid, $4::jsonb, $6::text, 'pending', now(), now(), $5)`;
+
+/** An invitation to email: the link carries the token, kept sealed until it is sent. */
+export interface InvitationNotice {
+  invitationId: string;
+  email: string;
+  token: string;
+  inviterName: string;
+  roleName: string;
+  expiresAt: string;
+}
+
+/**
+ * The notification outbox (issue 30). It hears every event the webhook outbox records, in the
+ * same transaction, and writes a notification for each person the event concerns — so a
+ * notification exists if and only if its change committed, and the delivery worker sends it
+ * after the commit. Events it does not know (those other features add) notify nobody until a
+ * line below maps them: that is the extension point for reminders and deadlines.
+ */
+export class NotificationOutbox implements OutboxListener {
+  constructor(
+    private readonly maxAttempts: number,
+    private readonly box: WebhookSecretBox,
+  ) {}
+
+  async write(tx: Queryable, organisationId: string, events: readonly OutboxEvent[]): Promise<void> {
+    for (const event of events) {
+      switch (event.type) {
+        case 'interrupt.created': {
+          const interrupt = event.data;
+          // Decided at once (by argus): nothing waits for anyone.
+          if (interrupt.status !== 'open') break;
+          const told = interrupt.assignee === null ? [] : await this.notify(tx, organisationId, 'interrupt.assigned', interrupt, this.assigneeOnly(interrupt));
+          await this.notify(tx, organisationId, 'interrupt.opened', interrupt, { watchers: true, assignee: null, except: told });
+          break;
+        }
+        case 'interrupt.assigned':
+          await this.notify(tx, organisationId, 'interrupt.assigned', event.data, this.assigneeOnly(event.data));
+          break;
+        case 'interrupt.escalated':
+          await this.notify(tx, organisationId, 'interrupt.escalated', event.data, { ...this.assigneeOnly(event.data), watchers: true });
+          break;
+        case 'interrupt.answered':
+          if (event.data.assignee !== null) await this.notify(tx, organisationId, 'interrupt.decided', event.data, this.assigneeOnly(event.data));
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  /** Emails an invitation (written in the invitation's transaction). */
+  async writeInvitation(tx: Queryable, organisationId: string, invitation: InvitationNotice): Promise<void> {
+    const sealedToken = this.box.seal(invitation.token, organisationId, invitation.invitationId).toString('base64');
+    const data = {
+      inviterName: invitation.inviterName,
+      roleName: invitation.roleName,
+      expiresAt: invitation.expiresAt,
+      sealedToken,
+    };
+    await tx.query(WRITE_INVITATION, [organisationId, invitation.invitationId, invitation.email, JSON.stringify(data), this.maxAttempts, invitation.invitationId]);
+  }
+
+  /** The invitation's token, for the message (and nothing else). */
+  openInvitationToken(organisationId: string, invitationId: string, sealed: string): string {
+    return this.box.open(Buffer.from(sealed, 'base64'), organisationId, invitationId);
+  }
+
+  private assigneeOnly(interrupt: InterruptResponse): Audience {
+    return { watchers: false, assignee: interrupt.assignee === null ? null : { type: interrupt.assignee.type, id: interrupt.assignee.id }, except: [] };
+  }
+
+  private async notify(tx: Queryable, organisationId: string, kind: NotificationKind, interrupt: InterruptResponse, audience: Audience): Promise<string[]> {
+    if (!audience.watchers && audience.assignee === null) return [];
+    const rows = await queryRows<{ user_id: string }>(tx, WRITE_INTERRUPT_NOTIFICATIONS, [
+      organisationId,
+      kind,
+      interrupt.id,
+      audience.watchers,
+      audience.assignee?.type ?? null,
+      audience.assignee?.id ?? null,
+      BUILT_IN_NOTIFICATION_DEFAULTS[kind].email,
+      JSON.stringify(toNotice(interrupt)),
+      audience.except,
+      DAILY_DIGEST_HOUR,
+      this.maxAttempts,
+    ]);
+    return rows.map((r) => r.user_id);
+  }
+}

@@ -1,0 +1,52 @@
+import { Column, Entity, JoinColumn, ManyToOne, OneToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { OrganisationEntity } from '../organisation/organisation.entity';
+import { MembershipEntity } from '../members/membership.entity';
+
+/** An organisation's notification defaults (per kind and channel) and its action-link policy. */
+@Entity({ name: 'notification_settings' })
+export class NotificationSettingsEntity {
+  @PrimaryColumn('uuid')
+  organisationId!: string;
+
+  @OneToOne(() => OrganisationEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'organisation_id' })
+  organisation?: OrganisationEntity;
+
+  /** `{kind: {channel: mode}}`; what is missing falls back to the built-in default. */
+  @Column('jsonb', { default: {} })
+  defaults!: Record<string, Record<string, string>>;
+
+  /** Whether emailed action links may decide without signing in (a single-use signed token). */
+  @Column('boolean', { default: false })
+  tokenActions!: boolean;
+
+  @UpdateDateColumn({ type: 'timestamptz', precision: 3 })
+  updatedAt!: Date;
+}
+
+/** One member's own notification preferences and time zone (for the daily digest). */
+@Entity({ name: 'notification_member_settings' })
+export class NotificationMemberSettingsEntity {
+  @PrimaryColumn('uuid')
+  organisationId!: string;
+
+  @PrimaryColumn('uuid')
+  userId!: string;
+
+  @ManyToOne(() => MembershipEntity, { onDelete: 'CASCADE' })
+  @JoinColumn([
+    { name: 'organisation_id', referencedColumnName: 'organisationId' },
+    { name: 'user_id', referencedColumnName: 'userId' },
+  ])
+  membership?: MembershipEntity;
+
+  @Column('jsonb', { default: {} })
+  preferences!: Record<string, Record<string, string>>;
+
+  /** An IANA time zone name. */
+  @Column('text', { default: 'UTC' })
+  timeZone!: string;
+
+  @UpdateDateColumn({ type: 'timestamptz', precision: 3 })
+  updatedAt!: Date;
+}

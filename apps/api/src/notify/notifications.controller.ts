@@ -1,0 +1,71 @@
+import { Body, Controller, Get, Patch, Put, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { DomainError, missingPermissionMessage } from '@interlock/domain';
+import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
+import { MemberRoute } from '../auth/decorators/route-access.decorator';
+import { memberActorOf, type MemberPrincipal } from '../auth/principal';
+import { ListNotificationDeliveriesQuery, NotificationDeliveryListResponse } from './dto/notification-delivery.response';
+import {
+  NotificationPreferencesResponse,
+  NotificationSettingsResponse,
+  UpdateNotificationPreferencesDto,
+  UpdateNotificationSettingsDto,
+} from './dto/notification-preferences.dto';
+import { NotificationSettingsService } from './notification-settings.service';
+
+/** Settings → Notifications (issue 30): human-only. */
+@Controller('api/notifications')
+@ApiTags('notifications')
+export class NotificationsController {
+  constructor(private readonly settings: NotificationSettingsService) {}
+
+  @Get('preferences')
+  @MemberRoute()
+  @ApiOperation({ operationId: 'getNotificationPreferences', summary: 'Your notification preferences in this organisation, and what applies' })
+  @ApiOkResponse({ type: NotificationPreferencesResponse })
+  preferences(@CurrentMember() member: MemberPrincipal): Promise<NotificationPreferencesResponse> {
+    return this.settings.preferences(member.organisationId, member.memberId);
+  }
+
+  @Put('preferences')
+  @MemberRoute()
+  @ApiOperation({ operationId: 'updateNotificationPreferences', summary: 'Set your time zone and preferences (a kind or channel left out follows the organisation)' })
+  @ApiOkResponse({ type: NotificationPreferencesResponse })
+  updatePreferences(
+    @CurrentMember() member: MemberPrincipal,
+    @Body() body: UpdateNotificationPreferencesDto,
+    @ClientIp() ip: string | null,
+  ): Promise<NotificationPreferencesResponse> {
+    return this.settings.updatePreferences(member.organisationId, memberActorOf(member), body, ip);
+  }
+
+  @Get('settings')
+  @MemberRoute()
+  @ApiOperation({ operationId: 'getNotificationSettings', summary: "The organisation's notification defaults and action-link policy" })
+  @ApiOkResponse({ type: NotificationSettingsResponse })
+  organisationSettings(@CurrentMember() member: MemberPrincipal): Promise<NotificationSettingsResponse> {
+    return this.settings.settings(member.organisationId);
+  }
+
+  @Patch('settings')
+  @MemberRoute('member.manage')
+  @ApiOperation({ operationId: 'updateNotificationSettings', summary: "Change the organisation's notification defaults or action-link policy" })
+  @ApiOkResponse({ type: NotificationSettingsResponse })
+  updateOrganisationSettings(
+    @CurrentMember() member: MemberPrincipal,
+    @Body() body: UpdateNotificationSettingsDto,
+    @ClientIp() ip: string | null,
+  ): Promise<NotificationSettingsResponse> {
+    return this.settings.updateSettings(member.organisationId, memberActorOf(member), body, ip);
+  }
+
+  @Get('deliveries')
+  @MemberRoute()
+  @ApiOperation({ operationId: 'listNotificationDeliveries', summary: 'Recent notifications and their delivery status: yours, or (member.manage) everyone’s' })
+  @ApiOkResponse({ type: NotificationDeliveryListResponse })
+  async deliveries(@CurrentMember() member: MemberPrincipal, @Query() query: ListNotificationDeliveriesQuery): Promise<NotificationDeliveryListResponse> {
+    const everyone = query.scope === 'organisation';
+    if (everyone && !member.permissions.has('member.manage')) throw new DomainError('FORBIDDEN', missingPermissionMessage('member.manage'));
+    return { deliveries: await this.settings.deliveries(member.organisationId, everyone ? null : member.memberId) };
+  }
+}

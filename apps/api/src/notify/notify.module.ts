@@ -1,0 +1,74 @@
+import { Module } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { Logger } from 'pino';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/app-config';
+import { ORGANISATION_EVENTS_CHANNEL } from '../events/organisation-events-channel';
+import { JobRunner } from '../jobs/job-runner';
+import { LOGGER } from '../logging/logger.module';
+import { Mailer } from '../mail/mailer';
+import { NotificationBus } from '../notifications/notification-bus';
+import { OrganisationModule } from '../organisation/organisation.module';
+import { WebhookOutbox } from '../webhooks/webhook-outbox';
+import { WebhookSecretBox } from '../webhooks/webhook-secret.util';
+import { WebhooksModule } from '../webhooks/webhooks.module';
+import { MessageRenderer } from './message-renderer';
+import { NotificationDeliveryWorker } from './notification-delivery.worker';
+import { NotificationOutbox } from './notification-outbox';
+import { NotificationSettingsService } from './notification-settings.service';
+import { NotificationsController } from './notifications.controller';
+import { NotificationsRepository } from './notifications.repository';
+
+/**
+ * Notifications to people (issue 30): the outbox that hears the interrupts' events in their
+ * transactions (and invitations), the delivery worker every instance runs on the job runner
+ * (woken by the organisation-event announcements, else every NOTIFICATION_POLL_INTERVAL for
+ * digests and retries coming due), and Settings → Notifications.
+ */
+@Module({
+  imports: [WebhooksModule, OrganisationModule],
+  controllers: [NotificationsController],
+  providers: [
+    NotificationsRepository,
+    NotificationSettingsService,
+    {
+      provide: NotificationOutbox,
+      inject: [APP_CONFIG, WebhookOutbox],
+      useFactory: (config: AppConfig, events: WebhookOutbox) => {
+        const outbox = new NotificationOutbox(
+          config.notifications.retryScheduleMs.length + 1,
+          new WebhookSecretBox(config.apiKeyPepper, 'notification-links/v1'),
+        );
+        events.listen(outbox);
+        return outbox;
+      },
+    },
+    {
+      provide: MessageRenderer,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new MessageRenderer(config.dashboardUrl),
+    },
+    {
+      provide: NotificationDeliveryWorker,
+      inject: [DataSource, APP_CONFIG, Mailer, MessageRenderer, NotificationOutbox, LOGGER, JobRunner, NotificationBus],
+      useFactory: (
+        dataSource: DataSource,
+        config: AppConfig,
+        mailer: Mailer,
+        renderer: MessageRenderer,
+        outbox: NotificationOutbox,
+        logger: Logger,
+        runner: JobRunner,
+        bus: NotificationBus,
+      ) => {
+        const wake = () => runner.wake(NotificationDeliveryWorker.NAME);
+        const worker = new NotificationDeliveryWorker(dataSource, config.notifications, mailer, renderer, outbox, logger, wake);
+        runner.register(worker);
+        bus.subscribe(ORGANISATION_EVENTS_CHANNEL, wake);
+        return worker;
+      },
+    },
+  ],
+  exports: [NotificationOutbox],
+})
+export class NotifyModule {}

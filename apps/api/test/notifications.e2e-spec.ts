@@ -1,0 +1,352 @@
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { builtInRoleIds, createApiKey, joinOrganisation, JoinedMember, signUpOwner, SignedUpOwner, uniqueEmail } from './support/factories';
+import { SmtpSink } from './support/smtp-sink';
+import { startTestApp, TestApp } from './support/test-app';
+
+/** Every href of a message's HTML part, and every URL of its text part. */
+function linksOf(html: string, text: string): string[] {
+  const hrefs = [...html.matchAll(/href="([^"]+)"/g)].map((m) => m[1].replace(/&amp;/g, '&').replace(/&#x3D;/g, '='));
+  const urls = [...text.matchAll(/https?:\/\/\S+/g)].map((m) => m[0]);
+  return [...new Set([...hrefs, ...urls])];
+}
+
+describe('notifications (issue 30): outbox, email over SMTP, preferences, digests, invitations', () => {
+  let t: TestApp;
+  let sink: SmtpSink;
+  let owner: SignedUpOwner;
+  let grace: JoinedMember;
+  let key: string;
+  const http = () => request(t.app.getHttpServer());
+  const db = () => t.app.get(DataSource);
+
+  beforeAll(async () => {
+    sink = new SmtpSink();
+    await sink.start();
+    t = await startTestApp({
+      env: {
+        SMTP_URL: sink.url,
+        MAIL_FROM: 'Interlock Review <review@interlock.test>',
+        NOTIFICATION_POLL_INTERVAL: '50ms',
+        NOTIFICATION_RETRY_SCHEDULE: '200ms,200ms',
+        DASHBOARD_URL: 'https://review.example.test/app',
+      },
+    });
+    owner = await signUpOwner(t.app.getHttpServer(), { name: 'Ada Lovelace', organisationName: 'Analytical Engines' });
+    key = (await createApiKey(t.app.getHttpServer(), owner.cookie)).key;
+    const roles = await builtInRoleIds(t.app.getHttpServer(), owner.cookie);
+    grace = await joinOrganisation(t.app.getHttpServer(), owner.cookie, roles.manager, 'Grace Hopper');
+    // The invitation that brought Grace in was emailed; start each test from a clean sink.
+    await sink.until(() => sink.to(grace.email).length === 1);
+    sink.messages.length = 0;
+  });
+  afterAll(async () => {
+    await t.close();
+    await sink.stop();
+  });
+
+  const open = async (title: string, actions: { name: string; args?: Record<string, unknown> }[] = [{ name: 'deploy' }]) => {
+    const res = await http()
+      .post('/api/interrupts')
+      .set('x-api-key', key)
+      .send({ title, description: 'Please <b>check</b> & decide', actionRequests: actions });
+    expect(res.status).toBe(201);
+    return res.body as { id: string };
+  };
+  /** Waits for the messages still on their way, then starts the sink afresh. */
+  const settle = async () => {
+    await new Promise((r) => setTimeout(r, 400));
+    sink.messages.length = 0;
+  };
+  const setPreferences = async (cookie: string, body: Record<string, unknown>) => {
+    const res = await http().put('/api/notifications/preferences').set('cookie', cookie).send(body);
+    expect(res.status).toBe(200);
+    return res.body;
+  };
+
+  it('a new interrupt emails every member who may read it: multipart, from MAIL_FROM, agent values escaped, links to the dashboard', async () => {
+    const title = 'Deploy <script>alert(1)</script> to prod';
+    const { id } = await open(title, [{ name: 'deploy', args: { image: '<img src=x onerror=alert(1)>' } }, { name: 'notify' }]);
+    await sink.until(() => sink.to(owner.email).length === 1 && sink.to(grace.email).length === 1);
+    const mail = sink.to(owner.email)[0];
+    expect(mail.parsed.from?.value).toEqual([{ address: 'review@interlock.test', name: 'Interlock Review' }]);
+    expect(mail.parsed.subject).toBe(`[Analytical Engines] Approval needed: ${title}`);
+    const html = mail.parsed.html as string;
+    const text = mail.parsed.text as string;
+    expect(html).not.toContain('<script>');
+    expect(html).not.toContain('<img src=x');
+    expect(html).not.toContain('<b>check</b>');
+    expect(html).toContain('Deploy &lt;script&gt;alert(1)&lt;/script&gt; to prod');
+    expect(html).toContain('Please &lt;b&gt;check&lt;/b&gt; &amp; decide');
+    expect(text).toContain(title);
+    expect(text).toContain('Please <b>check</b> & decide');
+    const links = linksOf(html, text);
+    expect(links).toContain(`https://review.example.test/app/interrupts/${id}`);
+    expect(links).toContain(`https://review.example.test/app/interrupts/${id}/confirm?action=deploy&decision=approve`);
+    expect(links).toContain(`https://review.example.test/app/interrupts/${id}/confirm?action=notify&decision=reject`);
+    expect(links).toContain('https://review.example.test/app/settings/notifications');
+    // Exactly one message each, however many rounds the workers ran.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(sink.to(owner.email)).toHaveLength(1);
+    expect(sink.to(grace.email)).toHaveLength(1);
+
+    const deliveries = await http().get('/api/notifications/deliveries').set('cookie', owner.cookie);
+    expect(deliveries.status).toBe(200);
+    expect(deliveries.body.deliveries[0]).toMatchObject({ kind: 'interrupt.opened', channel: 'email', mode: 'immediately', status: 'sent', subjectId: id, title, attempts: 1, lastError: null });
+  });
+
+  it('fetching every link of a message, as a mail scanner does, decides nothing', async () => {
+    await settle();
+    const { id } = await open('Rotate the signing keys', [{ name: 'rotate' }]);
+    await sink.until(() => sink.to(owner.email).length === 1);
+    const mail = sink.to(owner.email)[0];
+    const links = linksOf(mail.parsed.html as string, mail.parsed.text as string);
+    expect(links.length).toBeGreaterThanOrEqual(4);
+    for (const link of links) {
+      const url = new URL(link);
+      // The scanner of a signed-in member's mailbox, even: with the cookie.
+      const res = await http().get(`${url.pathname.replace(/^\/app/, '')}${url.search}`).set('cookie', owner.cookie);
+      expect(res.status).toBeLessThan(500);
+    }
+    const read = await http().get(`/api/interrupts/${id}`).set('x-api-key', key);
+    expect(read.body).toMatchObject({ status: 'open', decisions: [] });
+  });
+
+  it('assigning to a member or a team emails them "Assigned to you"', async () => {
+    await settle();
+    const { id } = await open('Refund order 1138');
+    await sink.until(() => sink.messages.length === 2);
+    const assigned = await http().post(`/api/interrupts/${id}/assign`).set('cookie', owner.cookie).send({ memberId: grace.memberId });
+    expect(assigned.status).toBe(200);
+    await sink.until(() => sink.to(grace.email).length === 2);
+    expect(sink.to(grace.email)[1].parsed.subject).toBe('[Analytical Engines] Assigned to you: Refund order 1138');
+    expect(sink.to(owner.email)).toHaveLength(1);
+
+    const team = await http().post('/api/teams').set('cookie', owner.cookie).send({ name: 'Payments' });
+    expect(team.status).toBe(201);
+    expect((await http().post(`/api/teams/${team.body.id}/members`).set('cookie', owner.cookie).send({ memberId: owner.memberId })).status).toBe(204);
+    expect((await http().post(`/api/interrupts/${id}/assign`).set('cookie', owner.cookie).send({ teamId: team.body.id })).status).toBe(200);
+    await sink.until(() => sink.to(owner.email).length === 2);
+    expect(sink.to(owner.email)[1].parsed.subject).toBe('[Analytical Engines] Assigned to you: Refund order 1138');
+    expect(sink.to(grace.email)).toHaveLength(2);
+
+    expect((await http().post(`/api/interrupts/${id}/escalate`).set('cookie', owner.cookie).send({ reason: 'Over <limit>' })).status).toBe(200);
+    await sink.until(() => sink.to(owner.email).length === 3 && sink.to(grace.email).length === 3);
+    const escalated = sink.to(owner.email)[2];
+    expect(escalated.parsed.subject).toBe('[Analytical Engines] Escalated: Refund order 1138');
+    expect(escalated.parsed.html).toContain('escalation level 1: Over &lt;limit&gt;');
+  });
+
+  it('an hourly digest gathers one member’s notifications into one message at the hour; off sends nothing', async () => {
+    await settle();
+    const prefs = await setPreferences(grace.cookie, { preferences: { 'interrupt.opened': { email: 'hourly' } } });
+    expect(prefs).toMatchObject({ timeZone: 'UTC', preferences: { 'interrupt.opened': { email: 'hourly' } }, emailEnabled: true });
+    expect(prefs.effective['interrupt.opened']).toEqual({ email: 'hourly', browser: 'off' });
+    expect(prefs.effective['interrupt.assigned']).toEqual({ email: 'immediately', browser: 'immediately' });
+    await setPreferences(owner.cookie, { preferences: { 'interrupt.opened': { email: 'off' } } });
+
+    const first = await open('Digest item one');
+    const second = await open('Digest item two <i>');
+    const pending = await db().query(
+      `SELECT mode, status, scheduled_for FROM notifications WHERE organisation_id = $1 AND recipient_user_id = $2 AND subject_id = ANY($3::uuid[])`,
+      [owner.organisationId, grace.memberId, [first.id, second.id]],
+    );
+    expect(pending).toHaveLength(2);
+    const hour = new Date();
+    hour.setUTCMinutes(0, 0, 0);
+    hour.setUTCHours(hour.getUTCHours() + 1);
+    for (const row of pending) expect(row).toMatchObject({ mode: 'hourly', status: 'pending', scheduled_for: hour });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(sink.messages).toHaveLength(0);
+
+    // The hour comes (the clock moved forward for these rows).
+    await db().query(`UPDATE notifications SET due_at = now() WHERE organisation_id = $1 AND status = 'pending' AND mode = 'hourly'`, [owner.organisationId]);
+    await sink.until(() => sink.to(grace.email).length === 1);
+    const digest = sink.to(grace.email)[0];
+    expect(digest.parsed.subject).toBe('[Analytical Engines] 2 interrupts for you this hour');
+    expect(digest.parsed.text).toContain('Digest item one');
+    expect(digest.parsed.text).toContain('Digest item two <i>');
+    expect(digest.parsed.html).toContain('Digest item two &lt;i&gt;');
+    expect(digest.parsed.html).toContain('https://review.example.test/app/inbox');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(sink.messages).toHaveLength(1);
+    await setPreferences(grace.cookie, { preferences: {} });
+    await setPreferences(owner.cookie, { preferences: {} });
+  });
+
+  it('the daily digest leaves at 09:00 in the member’s time zone', async () => {
+    await setPreferences(grace.cookie, { timeZone: 'Asia/Tokyo', preferences: { 'interrupt.opened': { email: 'daily' } } });
+    const { id } = await open('Daily item');
+    const [row] = await db().query(`SELECT scheduled_for FROM notifications WHERE organisation_id = $1 AND recipient_user_id = $2 AND subject_id = $3`, [
+      owner.organisationId,
+      grace.memberId,
+      id,
+    ]);
+    const at = row.scheduled_for as Date;
+    expect(new Intl.DateTimeFormat('en-GB', { timeZone: 'Asia/Tokyo', hour: '2-digit', minute: '2-digit', hour12: false }).format(at)).toBe('09:00');
+    expect(at.getTime()).toBeGreaterThan(Date.now());
+    expect(at.getTime()).toBeLessThanOrEqual(Date.now() + 24 * 3600_000);
+    await setPreferences(grace.cookie, { timeZone: 'UTC', preferences: {} });
+  });
+
+  it('a failed send is retried with backoff and its status shows it', async () => {
+    await settle();
+    const before = 0;
+    sink.failNext = 2;
+    const { id } = await open('Retry me');
+    await sink.until(() => sink.messages.length >= before + 2, 10_000).catch(async (error: Error) => {
+      throw new Error(`${error.message}: ${JSON.stringify(await db().query(`SELECT status, attempt_count, last_error, due_at FROM notifications WHERE subject_id = $1`, [id]))}`);
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    const rows = await db().query(`SELECT status, attempt_count, last_error FROM notifications WHERE organisation_id = $1 AND subject_id = $2 ORDER BY recipient_email`, [
+      owner.organisationId,
+      id,
+    ]);
+    expect(rows).toHaveLength(2);
+    // Two sends failed (one each, or both of one's first two): three attempts at most, all sent.
+    expect(rows.map((r: { status: string }) => r.status)).toEqual(['sent', 'sent']);
+    expect(rows.reduce((n: number, r: { attempt_count: number }) => n + r.attempt_count, 0)).toBe(4);
+  });
+
+  it('an invitation is emailed with its link, which works', async () => {
+    await settle();
+    const roles = await builtInRoleIds(t.app.getHttpServer(), owner.cookie);
+    const email = uniqueEmail('invitee');
+    const invited = await http().post('/api/invitations').set('cookie', owner.cookie).send({ email, roleId: roles.developer });
+    expect(invited.status).toBe(201);
+    await sink.until(() => sink.to(email).length === 1);
+    const mail = sink.to(email)[0];
+    expect(mail.parsed.subject).toBe('Ada Lovelace invited you to Analytical Engines on Interlock');
+    const link = linksOf(mail.parsed.html as string, mail.parsed.text as string).find((l) => l.includes('/invitations/'));
+    expect(link).toBe(`https://review.example.test/app/invitations/${invited.body.token}`);
+    // The token is not kept once the message left.
+    await new Promise((r) => setTimeout(r, 300));
+    const [row] = await db().query(`SELECT data, status FROM notifications WHERE organisation_id = $1 AND kind = 'invitation' AND recipient_email = $2`, [
+      owner.organisationId,
+      email,
+    ]);
+    expect(JSON.stringify(row.data)).not.toContain(invited.body.token);
+    expect(row.data.sealedToken).toBeUndefined();
+    expect(row.status).toBe('sent');
+    const accepted = await http().post(`/api/invitations/${invited.body.token}/accept`).send({ name: 'Linus', password: 'correct horse battery staple' });
+    expect(accepted.status).toBe(201);
+  });
+
+  it('preferences and organisation defaults are validated, audited (settings), and the defaults need member.manage', async () => {
+    const bad = await http().put('/api/notifications/preferences').set('cookie', grace.cookie).send({ preferences: { 'interrupt.opened': { browser: 'hourly' } } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe('preferences must give interrupt.opened.browser one of immediately, off, or null for the default.');
+    const kind = await http().put('/api/notifications/preferences').set('cookie', grace.cookie).send({ preferences: { 'session.started': {} } });
+    expect(kind.status).toBe(400);
+    expect(kind.body.message).toBe('preferences may only name the kinds interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided.');
+    const zone = await http().put('/api/notifications/preferences').set('cookie', grace.cookie).send({ timeZone: 'Mars/Olympus' });
+    expect(zone.status).toBe(400);
+    expect(zone.body.message).toBe('timeZone must be an IANA time zone name such as Europe/Paris or UTC.');
+    const empty = await http().put('/api/notifications/preferences').set('cookie', grace.cookie).send({});
+    expect(empty.status).toBe(400);
+
+    await setPreferences(grace.cookie, { timeZone: 'Europe/Paris', preferences: { 'interrupt.escalated': { email: 'daily', browser: null } } });
+    const developer = await joinOrganisation(t.app.getHttpServer(), owner.cookie, (await builtInRoleIds(t.app.getHttpServer(), owner.cookie)).developer, 'Dev');
+    const refused = await http().patch('/api/notifications/settings').set('cookie', developer.cookie).send({ tokenActions: true });
+    expect(refused.status).toBe(403);
+    const everyone = await http().get('/api/notifications/deliveries?scope=organisation').set('cookie', developer.cookie);
+    expect(everyone.status).toBe(403);
+    const changed = await http()
+      .patch('/api/notifications/settings')
+      .set('cookie', owner.cookie)
+      .send({ defaults: { 'interrupt.decided': { email: 'immediately' } } });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ defaults: { 'interrupt.decided': { email: 'immediately' } }, tokenActions: false, emailEnabled: true });
+    const devPrefs = await http().get('/api/notifications/preferences').set('cookie', developer.cookie);
+    expect(devPrefs.body.effective['interrupt.decided']).toEqual({ email: 'immediately', browser: 'off' });
+
+    const audit = await http().get('/api/audit-log?category=settings').set('cookie', owner.cookie);
+    expect(audit.status).toBe(200);
+    const actions = (audit.body.entries as { action: string; summary: string; metadata: unknown }[]).map((e) => e.action);
+    expect(actions).toContain('settings.notification_preferences_updated');
+    expect(actions).toContain('settings.notifications_updated');
+    const orgEntry = (audit.body.entries as { action: string; summary: string; metadata: unknown }[]).find((e) => e.action === 'settings.notifications_updated');
+    expect(orgEntry?.summary).toBe('Notification settings changed (defaults) by Ada Lovelace');
+    expect(orgEntry?.metadata).toEqual({ changes: { defaults: { from: {}, to: { 'interrupt.decided': { email: 'immediately' } } } } });
+    await http().patch('/api/notifications/settings').set('cookie', owner.cookie).send({ defaults: {} });
+  });
+});
+
+describe('notifications across two instances', () => {
+  let a: TestApp;
+  let b: TestApp;
+  let sink: SmtpSink;
+  beforeAll(async () => {
+    sink = new SmtpSink();
+    await sink.start();
+    const env = { SMTP_URL: sink.url, NOTIFICATION_POLL_INTERVAL: '20ms' };
+    a = await startTestApp({ env });
+    b = await startTestApp({ env, databaseUrl: a.database.url });
+  });
+  afterAll(async () => {
+    await b.close();
+    await a.close();
+    await sink.stop();
+  });
+
+  it('a burst of interrupts is delivered by both, each notification exactly once', async () => {
+    const owner = await signUpOwner(a.app.getHttpServer());
+    const key = (await createApiKey(a.app.getHttpServer(), owner.cookie)).key;
+    const roles = await builtInRoleIds(a.app.getHttpServer(), owner.cookie);
+    const grace = await joinOrganisation(a.app.getHttpServer(), owner.cookie, roles.developer, 'Grace Hopper');
+    await sink.until(() => sink.messages.length === 1);
+    sink.messages.length = 0;
+    const servers = [a.app.getHttpServer(), b.app.getHttpServer()];
+    const ids = await Promise.all(
+      Array.from({ length: 40 }, async (_, i) => {
+        const res = await request(servers[i % 2]).post('/api/interrupts').set('x-api-key', key).send({ title: `Burst ${i}`, actionRequests: [{ name: 'go' }] });
+        expect(res.status).toBe(201);
+        return res.body.id as string;
+      }),
+    );
+    await sink.until(() => sink.messages.length >= 80, 30_000);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(sink.messages).toHaveLength(80);
+    const seen = sink.messages.map((m) => `${m.to[0]} ${/\/interrupts\/([0-9a-f-]{36})/.exec(m.parsed.text as string)?.[1]}`);
+    expect(new Set(seen).size).toBe(80);
+    for (const id of ids) {
+      expect(seen).toContain(`${owner.email} ${id}`);
+      expect(seen).toContain(`${grace.email} ${id}`);
+    }
+    // Between them, the two instances sent each once (which one sent which is up to their claims).
+    const senders = (app: TestApp) =>
+      app.logs.filter((l) => l.msg === 'notification delivery attempt' && l.status === 'sent' && l.kind !== 'invitation').length;
+    expect(senders(a) + senders(b)).toBe(80);
+  });
+});
+
+describe('notifications without SMTP_URL (development)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { NODE_ENV: 'development', NOTIFICATION_POLL_INTERVAL: '50ms' } });
+  });
+  afterAll(() => t.close());
+
+  it('writes each message to the log, marks it logged, and says email is off', async () => {
+    const owner = await signUpOwner(t.app.getHttpServer());
+    const key = (await createApiKey(t.app.getHttpServer(), owner.cookie)).key;
+    const res = await request(t.app.getHttpServer())
+      .post('/api/interrupts')
+      .set('x-api-key', key)
+      .send({ title: 'Logged, not sent', actionRequests: [{ name: 'deploy' }] });
+    expect(res.status).toBe(201);
+    const deadline = Date.now() + 10_000;
+    let logged: Record<string, unknown> | undefined;
+    while (logged === undefined && Date.now() < deadline) {
+      logged = t.logs.find((l) => l.msg === 'email is off (no SMTP_URL): the message' && l.to === owner.email);
+      if (logged === undefined) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(logged).toMatchObject({ subject: '[Analytical Engines] Approval needed: Logged, not sent' });
+    expect(logged?.text).toContain(`/interrupts/${res.body.id}`);
+    const prefs = await request(t.app.getHttpServer()).get('/api/notifications/preferences').set('cookie', owner.cookie);
+    expect(prefs.body.emailEnabled).toBe(false);
+    await new Promise((r) => setTimeout(r, 200));
+    const deliveries = await request(t.app.getHttpServer()).get('/api/notifications/deliveries').set('cookie', owner.cookie);
+    expect(deliveries.body.deliveries[0]).toMatchObject({ status: 'logged', subjectId: res.body.id });
+  });
+});

@@ -32,6 +32,7 @@ export default defineConfig({
       '/api': { target: api, changeOrigin: false },
       '/docs': { target: api },
       '/health': { target: api },
+      '/downloads': { target: api },
     },
   },
 });

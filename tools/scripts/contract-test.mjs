@@ -86,6 +86,9 @@ function outer() {
         RATE_LIMIT_SIGN_UP_ACCOUNT_ATTEMPTS: '0',
         RATE_LIMIT_SIGN_UP_ADDRESS_ATTEMPTS: '0',
         RATE_LIMIT_API_KEY_REQUESTS: '1000000',
+        // One signed-in person makes every write of the run: far more than a person's budget.
+        RATE_LIMIT_MEMBER_WRITES: '0',
+        RATE_LIMIT_MEMBER_COSTLY_WRITES: '0',
       },
     },
   );

@@ -19,6 +19,8 @@
 //   INTERLOCK_TEST_MEMBER_COOKIE  the Pro owner's `session=…` cookie (to decide interrupts)
 //   INTERLOCK_TEST_MEMBER_EMAIL, INTERLOCK_TEST_MEMBER_PASSWORD  the Pro owner's credentials
 //   INTERLOCK_TEST_ORGANISATION_ID  the Pro organisation's id (for x-organisation-id)
+//   INTERLOCK_TEST_DOWNLOADS_DIR  the service's DOWNLOADS_DIR (empty): what a test puts there, with
+//                                 a manifest.json, is served at /downloads/…
 // The service runs with the environment below, plus any RATE_LIMIT_* variable of this process
 // (the contract test raises the limits: it signs in and up far more often than a person).
 // (The nx e2e targets build the service first, so the build here is normally a cache hit.)
@@ -26,7 +28,8 @@
 // the command's.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -95,7 +98,7 @@ async function buildService() {
   }
 }
 
-async function startService(databaseUrl) {
+async function startService(databaseUrl, downloadsDir) {
   const port = await freePort();
   const child = spawn(process.execPath, [join(root, 'dist/apps/api/main.js')], {
     cwd: root,
@@ -106,6 +109,7 @@ async function startService(databaseUrl) {
       HOST: '127.0.0.1',
       API_KEY_PEPPER: randomBytes(24).toString('hex'),
       NODE_ENV: 'test',
+      DOWNLOADS_DIR: downloadsDir,
       LOG_LEVEL: process.env.WITH_SERVICE_LOG_LEVEL ?? 'warn',
       ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('RATE_LIMIT_'))),
     },
@@ -248,6 +252,8 @@ async function main() {
   let service;
   let db;
   let cleaned;
+  // The service's /downloads folder, empty: a test puts there the packages it installs over HTTP.
+  const downloadsDir = mkdtempSync(join(tmpdir(), 'interlock-downloads-'));
   state.cleanup = () =>
     (cleaned ??= (async () => {
       await db?.end().catch(() => undefined);
@@ -262,6 +268,7 @@ async function main() {
         await admin.end().catch(() => undefined);
       }
       cluster?.stop();
+      rmSync(downloadsDir, { recursive: true, force: true });
     })());
 
   let code = 1;
@@ -270,14 +277,14 @@ async function main() {
     await admin.connect();
     await admin.query(`CREATE DATABASE ${dbName}`).finally(() => admin.end());
     await buildService();
-    service = await startService(dbUrl.toString());
+    service = await startService(dbUrl.toString(), downloadsDir);
     log(`service ready at ${service.baseUrl} (database ${dbName})`);
     db = new pg.Client({ connectionString: dbUrl.toString() });
     await db.connect();
     const prepared = await prepare(service.baseUrl, db);
     await db.end();
     db = undefined;
-    code = await runCommand(command, { ...process.env, ...prepared }, state);
+    code = await runCommand(command, { ...process.env, ...prepared, INTERLOCK_TEST_DOWNLOADS_DIR: downloadsDir }, state);
   } catch (error) {
     log(`FAILED: ${error.message}`);
     code = 1;

@@ -7,6 +7,7 @@ import { AuthRoutesModule } from './auth/auth-routes.module';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { DownloadsModule } from './downloads/downloads.module';
 import { HealthModule } from './health/health.module';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { ApiValidationPipe } from './http/validation.pipe';
@@ -19,9 +20,11 @@ import { RolesModule } from './roles/roles.module';
 import { MembersModule } from './members/members.module';
 import { InvitationsModule } from './invitations/invitations.module';
 import { TeamsModule } from './teams/teams.module';
+import { ClassificationModule } from './classification/classification.module';
 import { InterruptsModule } from './interrupts/interrupts.module';
 import { SessionsModule } from './sessions/sessions.module';
 import { McpModule } from './mcp/mcp.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { EventsModule } from './events/events.module';
 import { JobsModule } from './jobs/jobs.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -50,6 +53,7 @@ export class AppModule {
         MembersModule,
         InvitationsModule,
         TeamsModule,
+        ClassificationModule,
         AuditLogModule,
         InterruptsModule,
         SessionsModule,
@@ -59,6 +63,8 @@ export class AppModule {
         MailModule,
         NotifyModule,
         OpenApiModule,
+        DownloadsModule,
+        MetricsModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

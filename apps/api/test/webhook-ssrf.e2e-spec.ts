@@ -54,6 +54,12 @@ describe('webhook SSRF protection in production', () => {
     ['https://[::1]/hooks', FORBIDDEN],
     ['https://[::ffff:127.0.0.1]/hooks', FORBIDDEN],
     ['https://[fd00:ec2::254]/latest/meta-data/', FORBIDDEN],
+    // Issue 34, item 11: loopback and metadata behind IPv4-compatible, IPv4-translated and local-use NAT64 forms.
+    ['https://[::127.0.0.1]/hooks', FORBIDDEN],
+    ['https://[::a9fe:a9fe]/latest/meta-data/', FORBIDDEN],
+    ['https://[::ffff:0:127.0.0.1]/hooks', FORBIDDEN],
+    ['https://[::ffff:0:a9fe:a9fe]/latest/meta-data/', FORBIDDEN],
+    ['https://[64:ff9b:1::a9fe:a9fe]/latest/meta-data/', FORBIDDEN],
     ['https://192.168.1.10/hooks', FORBIDDEN],
     ['https://2130706433/hooks', FORBIDDEN],
     ['https://localhost/hooks', FORBIDDEN],

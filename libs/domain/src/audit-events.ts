@@ -30,6 +30,32 @@ export interface ApiKeyActor extends AuditActorRef {
 }
 
 type AssigneeType = 'member' | 'team';
+
+/** A classification rule as its audit entries record it (SPEC §8d). */
+export type ClassificationRuleSnapshot = {
+  name: string;
+  mode: 'off' | 'shadow' | 'enforce';
+  priority: number;
+  match: Record<string, unknown>;
+  outcome: Record<string, unknown>;
+  expiresAt: string | null;
+};
+
+/**
+ * Argus's receipt for one action (SPEC §8d): the rules that matched, their mode, what they would
+ * do (`outcome`) and whether it was done (`enforced`).
+ */
+export type ClassificationReceipt = {
+  actionName: string;
+  ruleIds: string[];
+  mode: 'shadow' | 'enforce';
+  outcome: 'approve' | 'reject' | 'route' | 'require_human';
+  enforced: boolean;
+  /** Set when an enforced outcome could not be applied (e.g. the action does not allow the decision). */
+  skipped?: 'decision_not_allowed' | 'circuit_breaker';
+  risk?: string;
+  labels?: string[];
+};
 type InvitationState = 'pending' | 'accepted' | 'expired';
 interface FieldChange<T> {
   from: T;
@@ -47,6 +73,19 @@ export interface AuditEventCatalogue {
   'api_key.renamed': { target: 'api_key'; metadata: { previousName: string; name: string } };
   'api_key.revoked': { target: 'api_key'; metadata: { start: string } };
   'billing.plan_changed': { target: 'organisation'; metadata: { from: Plan; to: Plan } };
+  'classification.rule_created': { target: 'classification'; metadata: { rule: ClassificationRuleSnapshot } };
+  'classification.rule_updated': {
+    target: 'classification';
+    metadata: { changes: { [K in keyof ClassificationRuleSnapshot]?: FieldChange<ClassificationRuleSnapshot[K]> } };
+  };
+  'classification.rule_deleted': { target: 'classification'; metadata: { rule: ClassificationRuleSnapshot } };
+  'classification.applied': { target: 'interrupt'; metadata: ClassificationReceipt };
+  'classification.shadowed': { target: 'interrupt'; metadata: ClassificationReceipt };
+  'classification.failed': { target: 'interrupt'; metadata: { reason: string; actionNames: string[] } };
+  'classification.breaker_tripped': {
+    target: 'interrupt';
+    metadata: { apiKeyId: string; rejections: number; windowSeconds: number; actionNames: string[] };
+  };
   'interrupt.created': { target: 'interrupt'; metadata: { externalId: string | null; actionRequests: string[] } };
   'interrupt.decided': { target: 'interrupt'; metadata: { actionName: string; decision: Decision; becameAnswered: boolean } };
   'interrupt.assigned': {
@@ -190,6 +229,46 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
     category: 'billing',
     target: 'organisation',
     summary: (e) => `Plan changed from ${PLAN_NAMES[e.metadata.from]} to ${PLAN_NAMES[e.metadata.to]} by ${e.actor.name}`,
+  },
+  'classification.rule_created': {
+    category: 'classification',
+    target: 'classification',
+    summary: (e) => `Classification rule ${e.target.name} created (${e.metadata.rule.mode}) by ${e.actor.name}`,
+  },
+  'classification.rule_updated': {
+    category: 'classification',
+    target: 'classification',
+    summary: (e) =>
+      e.metadata.changes.mode !== undefined
+        ? `Classification rule ${e.target.name} switched from ${e.metadata.changes.mode.from} to ${e.metadata.changes.mode.to} by ${e.actor.name}`
+        : `Classification rule ${e.target.name} updated (${Object.keys(e.metadata.changes).join(', ')}) by ${e.actor.name}`,
+  },
+  'classification.rule_deleted': {
+    category: 'classification',
+    target: 'classification',
+    summary: (e) => `Classification rule ${e.target.name} deleted by ${e.actor.name}`,
+  },
+  'classification.applied': {
+    category: 'classification',
+    target: 'interrupt',
+    summary: (e) =>
+      `Action ${e.metadata.actionName} of interrupt ${e.target.name}: argus ${e.metadata.enforced ? 'applied' : 'did not apply'} ${e.metadata.outcome.replace('_', ' ')}`,
+  },
+  'classification.shadowed': {
+    category: 'classification',
+    target: 'interrupt',
+    summary: (e) => `Action ${e.metadata.actionName} of interrupt ${e.target.name}: argus would ${e.metadata.outcome.replace('_', ' ')} (shadow)`,
+  },
+  'classification.failed': {
+    category: 'classification',
+    target: 'interrupt',
+    summary: (e) => `Interrupt ${e.target.name} left for a person: argus failed (${e.metadata.reason})`,
+  },
+  'classification.breaker_tripped': {
+    category: 'classification',
+    target: 'interrupt',
+    summary: (e) =>
+      `Interrupt ${e.target.name} left for a person: ${e.metadata.rejections} automatic rejections of its key within ${describeDuration(e.metadata.windowSeconds * 1000)}`,
   },
   'interrupt.created': {
     category: 'interrupt',

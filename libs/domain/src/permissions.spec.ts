@@ -30,6 +30,8 @@ describe('PERMISSIONS', () => {
         'team.manage',
         'auditLog.read',
         'auditLog.export',
+        'classification.read',
+        'classification.manage',
       ]),
     );
     expect(new Set(PERMISSIONS).size).toBe(PERMISSIONS.length);
@@ -98,11 +100,13 @@ describe('BUILT_IN_ROLES', () => {
         'team.manage',
         'auditLog.read',
         'auditLog.export',
+        'classification.read',
+        'classification.manage',
       ]),
     );
   });
 
-  it('gives Developer apiKey.*, interrupt.*, session.*, webhook.manage and auditLog.*', () => {
+  it('gives Developer apiKey.*, interrupt.*, session.*, webhook.manage, auditLog.* and classification.*', () => {
     expect(sorted(BUILT_IN_ROLES.developer.permissions)).toEqual(
       sorted([
         'apiKey.create',
@@ -118,11 +122,13 @@ describe('BUILT_IN_ROLES', () => {
         'webhook.manage',
         'auditLog.read',
         'auditLog.export',
+        'classification.read',
+        'classification.manage',
       ]),
     );
   });
 
-  it('gives Manager apiKey.read, interrupt.*, session.read, member.invite, auditLog.read', () => {
+  it('gives Manager apiKey.read, interrupt.*, session.read, member.invite, auditLog.read, classification.read', () => {
     expect(sorted(BUILT_IN_ROLES.manager.permissions)).toEqual(
       sorted([
         'apiKey.read',
@@ -133,6 +139,7 @@ describe('BUILT_IN_ROLES', () => {
         'session.read',
         'member.invite',
         'auditLog.read',
+        'classification.read',
       ]),
     );
   });

@@ -21,6 +21,8 @@ export const PERMISSIONS = [
   'team.manage',
   'auditLog.read',
   'auditLog.export',
+  'classification.read',
+  'classification.manage',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -59,14 +61,15 @@ function role(key: BuiltInRoleKey, name: string, permissions: readonly Permissio
 
 /**
  * SPEC §6: Owner (everything), Developer (apiKey.*, interrupt.*, session.*, webhook.manage,
- * auditLog.*), Manager (apiKey.read, interrupt.*, session.read, member.invite, auditLog.read).
+ * auditLog.*, classification.*), Manager (apiKey.read, interrupt.*, session.read, member.invite,
+ * auditLog.read, classification.read) — SPEC §8d for classification.
  * A `*` covers every permission of its group, including ones added later; the role tests list
  * each set literally, so such an addition shows up there for review.
  */
 export const BUILT_IN_ROLES: Readonly<Record<BuiltInRoleKey, BuiltInRole>> = Object.freeze({
   owner: role('owner', 'Owner', PERMISSIONS),
   developer: role('developer', 'Developer', [
-    ...allOf('apiKey', 'interrupt', 'session', 'auditLog'),
+    ...allOf('apiKey', 'interrupt', 'session', 'auditLog', 'classification'),
     'webhook.manage',
   ]),
   manager: role('manager', 'Manager', [
@@ -75,5 +78,6 @@ export const BUILT_IN_ROLES: Readonly<Record<BuiltInRoleKey, BuiltInRole>> = Obj
     'session.read',
     'member.invite',
     'auditLog.read',
+    'classification.read',
   ]),
 });

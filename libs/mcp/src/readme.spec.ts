@@ -11,12 +11,12 @@ import { MCP_SERVER_VERSION } from './lib/version';
 const readme = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
 
 describe('the package README', () => {
-  it('has configuration snippets that are valid JSON, each naming the package or the /mcp endpoint', () => {
+  it('has configuration snippets that are valid JSON, each naming the package (its tarball at /downloads) or the /mcp endpoint', () => {
     const blocks = [...readme.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]);
     expect(blocks.length).toBeGreaterThanOrEqual(5);
     for (const block of blocks) {
       expect(() => JSON.parse(block)).not.toThrow();
-      expect(block).toMatch(/"@interlock\/mcp"|\/mcp"/);
+      expect(block).toMatch(/"@interlock\/mcp"|\/mcp"|\/downloads\/interlock-mcp-\d+\.\d+\.\d+\.tgz"/);
     }
   });
 

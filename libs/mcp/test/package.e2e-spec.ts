@@ -1,8 +1,10 @@
-// The published package as a user gets it: `npm pack`, install the tarball into a clean project,
-// and start it the way the README's client configurations do — `npx @interlock/mcp` — with the
-// official MCP client, against the live service.
+// The published package as a user gets it: `npm pack` (and `npm publish --dry-run` agrees), served
+// at the service's /downloads, and started the way the README's client configurations do —
+// `npx -y <server>/downloads/interlock-mcp-<version>.tgz`, with a fresh npm cache, as on a new
+// machine — with the official MCP client, against the live service.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -31,27 +33,44 @@ describe('the npm package', () => {
     rmSync(packDir, { recursive: true, force: true });
   });
 
-  it('packs only the build, installs into a clean project and serves over stdio as `npx @interlock/mcp`', async () => {
+  it('packs only the build and serves over stdio as `npx -y <server>/downloads/interlock-mcp-<version>.tgz`', async () => {
     // The build is the mcp:build target's (mcp:e2e depends on it).
     const [packed] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', packDir], packageDir)) as {
       filename: string;
+      version: string;
       files: { path: string }[];
     }[];
     const files = packed.files.map((f) => f.path);
     expect(files).toEqual(expect.arrayContaining(['README.md', 'package.json', 'dist/cli.js', 'dist/index.js', 'dist/index.d.ts']));
     expect(files.filter((f) => !f.startsWith('dist/') && f !== 'README.md' && f !== 'package.json')).toEqual([]);
 
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'mcp-package-check', private: true }));
-    // Its dependencies (the MCP SDK, zod) come from the npm cache when they are there.
-    run('npm', ['install', join(packDir, packed.filename), '--no-audit', '--no-fund', '--prefer-offline'], project);
+    // The release path: what `npm publish` would upload is this package.
+    const wouldPublish = JSON.parse(run('npm', ['publish', '--dry-run', '--json'], packageDir)) as Record<string, { id: string }>;
+    expect(Object.values(wouldPublish).map((p) => p.id)).toEqual([`@interlock/mcp@${packed.version}`]);
+
+    // Served by the service, as the dashboard and the README tell people to install it.
+    const dir = process.env['INTERLOCK_TEST_DOWNLOADS_DIR'];
+    if (dir === undefined) throw new Error('INTERLOCK_TEST_DOWNLOADS_DIR is not set: run through tools/scripts/with-service.mjs');
+    const bytes = readFileSync(join(packDir, packed.filename));
+    writeFileSync(join(dir, packed.filename), bytes);
+    const entry = { name: '@interlock/mcp', kind: 'npm', version: packed.version, file: packed.filename, size: bytes.length };
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ packages: [{ ...entry, sha256: createHash('sha256').update(bytes).digest('hex') }] }));
+    const url = `${live.baseURL}/downloads/${packed.filename}`;
 
     const client = new Client({ name: 'package-check', version: '1.0.0' });
     await client.connect(
       new StdioClientTransport({
         command: 'npx',
-        args: ['--no-install', '@interlock/mcp'],
+        args: ['-y', url],
         cwd: project,
-        env: { ...(process.env as Record<string, string>), INTERLOCK_API_KEY: live.apiKey, INTERLOCK_BASE_URL: live.baseURL },
+        env: {
+          ...(process.env as Record<string, string>),
+          INTERLOCK_API_KEY: live.apiKey,
+          INTERLOCK_BASE_URL: live.baseURL,
+          // A cache of its own: nothing left by an earlier run (or the workspace) stands in for the download.
+          npm_config_cache: join(project, 'npm-cache'),
+          npm_config_update_notifier: 'false',
+        },
         stderr: 'ignore',
       }),
     );

@@ -1,11 +1,13 @@
-// The published package as a user gets it: build with tsup, `npm pack`, install the tarball into a
+// The published package as a user gets it: build with tsup, `npm pack` (and `npm publish --dry-run`
+// agrees), serve the tarball at the service's /downloads, `npm install` it from that URL into a
 // clean project, and run the README's quick start there, verbatim, against the live service. Then
 // every example of the SDK's README (and the agent snippets of the repository's README) runs as
 // written against the same service, on the same tarball, with the real pinned langchain packages.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { createKey, live, raw, revokeKey, runTag } from './support/live-service';
 import { answerWhileRunning, readmeBlocks, type ReadmeBlock } from './support/readme';
 
@@ -26,6 +28,20 @@ function readmeQuickStart(): string {
   const match = /```ts\n([\s\S]*?)```/.exec(section);
   if (!match) throw new Error('no ```ts block under "## Quick start" in libs/sdk-ts/README.md');
   return match[1];
+}
+
+const version = (JSON.parse(readFileSync(join(sdkDir, 'package.json'), 'utf8')) as { version: string }).version;
+
+/** Puts a built package into the service's /downloads folder (with its manifest); returns its URL. */
+function serve(file: string, name: string, kind: 'npm' | 'python'): string {
+  const dir = process.env['INTERLOCK_TEST_DOWNLOADS_DIR'];
+  if (dir === undefined) throw new Error('INTERLOCK_TEST_DOWNLOADS_DIR is not set: run through tools/scripts/with-service.mjs');
+  const bytes = readFileSync(file);
+  const base = basename(file);
+  copyFileSync(file, join(dir, base));
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ packages: [{ name, kind, version, file: base, sha256, size: bytes.length }] }));
+  return `${live.baseURL}/downloads/${base}`;
 }
 
 interface Packed {
@@ -77,13 +93,21 @@ describe('the npm package', () => {
       rmSync(again, { recursive: true, force: true });
     }
 
+    // The release path: what `npm publish` would upload is exactly this tarball.
+    const [wouldPublish] = Object.values(JSON.parse(run('npm', ['publish', '--dry-run', '--json'], sdkDir)) as Record<string, Packed & { id: string }>);
+    expect([wouldPublish.id, wouldPublish.integrity]).toEqual([`@interlock/sdk@${version}`, packed.integrity]);
+
+    // Installed as the dashboard tells people to: from the service's /downloads (issue 32 §4).
+    const url = serve(tarball, '@interlock/sdk', 'npm');
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'quick-start-check', private: true, type: 'module' }));
-    // Zero runtime dependencies: nothing to fetch.
-    run('npm', ['install', tarball, '--no-audit', '--no-fund', '--offline'], project);
+    // Zero runtime dependencies: the tarball is all there is to fetch.
+    run('npm', ['install', url, '--no-audit', '--no-fund'], project);
+    const installed = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(installed.dependencies['@interlock/sdk']).toBe(url);
 
     // CommonJS consumers get the same API.
     const cjs = run(process.execPath, ['-e', "const s = require('@interlock/sdk'); console.log(typeof s.Interlock, typeof s.PlanRequiredError, s.VERSION)"], project);
-    expect(cjs.trim()).toBe(`function function ${JSON.parse(readFileSync(join(sdkDir, 'package.json'), 'utf8')).version}`);
+    expect(cjs.trim()).toBe(`function function ${version}`);
 
     // The quick start exactly as the README prints it, then one line to show what it got.
     const quickStart = readmeQuickStart();

@@ -6,6 +6,7 @@ import { RequestHygieneGuard } from '../http/request-hygiene.guard';
 import { AuthenticationGuard } from './guards/authentication.guard';
 import { PermissionGuard } from './guards/permission.guard';
 import { PlanGuard } from './guards/plan.guard';
+import { MemberWriteBudgetGuard } from './guards/member-write-budget.guard';
 import { RateLimitGuard } from './guards/rate-limit.guard';
 import { RouteAccessGuard } from './guards/route-access.guard';
 import { SessionCookies } from './session-cookie.util';
@@ -33,6 +34,7 @@ import { ApiKeyAuthenticator, ApiKeyStrategy } from './strategies/api-key.strate
     RouteAccessGuard,
     AuthenticationGuard,
     RateLimitGuard,
+    MemberWriteBudgetGuard,
     PlanGuard,
     PermissionGuard,
     RequestHygieneGuard,

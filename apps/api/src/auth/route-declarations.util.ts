@@ -23,7 +23,11 @@ function joinPath(...parts: (string | string[] | undefined)[]): string {
 export function declaredRoutes(app: INestApplication): DeclaredRoute[] {
   // The module container, not DiscoveryService: it works in preview mode too (the contract is
   // built without instantiating anything).
-  const modules = app.get(ModulesContainer);
+  return declaredRoutesIn(app.get(ModulesContainer));
+}
+
+/** The same, from the module container (for a provider, which has no app to ask). */
+export function declaredRoutesIn(modules: ModulesContainer): DeclaredRoute[] {
   const scanner = new MetadataScanner();
   const reflector = new Reflector();
   const routes: DeclaredRoute[] = [];

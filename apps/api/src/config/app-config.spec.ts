@@ -17,9 +17,11 @@ describe('loadConfig', () => {
     const config = loadConfig({}, '/srv/interlock');
     expect(config).toMatchObject({
       port: 3000,
+      metricsPort: undefined,
       databaseUrl: undefined,
       dataDir: '/srv/interlock/.data',
       webDir: '/srv/interlock/dist/apps/web',
+      downloadsDir: '/srv/interlock/dist/downloads',
       apiKeyPrefix: 'ilk_',
       apiKeyPepper: DEVELOPMENT_PEPPER,
       apiKeyPepperIsDefault: true,
@@ -35,10 +37,12 @@ describe('loadConfig', () => {
       {
         NODE_ENV: 'production',
         PORT: '8080',
+        METRICS_PORT: '9464',
         DATABASE_URL: 'postgres://u:p@pgbouncer:6432/interlock',
         DATABASE_DIRECT_URL: 'postgres://u:p@db:5432/interlock',
         DATA_DIR: '/var/lib/interlock',
         WEB_DIR: 'web',
+        DOWNLOADS_DIR: '/srv/packages',
         API_KEY_PREFIX: 'acme_',
         API_KEY_PEPPER: PEPPER,
         PLAN_FREE_MESSAGES: '5',
@@ -55,10 +59,12 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({
       nodeEnv: 'production',
       port: 8080,
+      metricsPort: 9464,
       databaseUrl: 'postgres://u:p@pgbouncer:6432/interlock',
       databaseDirectUrl: 'postgres://u:p@db:5432/interlock',
       dataDir: '/var/lib/interlock',
       webDir: '/x/web',
+      downloadsDir: '/srv/packages',
       apiKeyPrefix: 'acme_',
       apiKeyPepper: PEPPER,
       apiKeyPepperIsDefault: false,
@@ -162,5 +168,12 @@ describe('loadConfig', () => {
     const problems = problemsOf({ PORT: 'x', SIGNUP: 'y', PLAN_PRO_MESSAGES: 'z' });
     expect(problems).toHaveLength(3);
     expect(() => loadConfig({ PORT: 'x' })).toThrow(/Invalid configuration:\n {2}- PORT must be/);
+  });
+  it('serves metrics only on a port of their own (SPEC §8g)', () => {
+    expect(problemsOf({ PORT: '8080', METRICS_PORT: '8080' })).toEqual([
+      'METRICS_PORT must differ from PORT (8080): the metrics have a listener of their own',
+    ]);
+    expect(problemsOf({ METRICS_PORT: 'x' })).toEqual(['METRICS_PORT must be a whole number from 0 to 65535 (got "x")']);
+    expect(loadConfig({ METRICS_PORT: '0' }).metricsPort).toBe(0);
   });
 });

@@ -9,6 +9,12 @@ export interface AppConfig {
   readonly nodeEnv: 'development' | 'production' | 'test';
   readonly port: number;
   readonly host: string;
+  /**
+   * Where `GET /metrics` is served (SPEC §8g), on `host`: a listener of its own, so the metrics
+   * are reachable only where this port is exposed. `undefined`: no metrics (and no per-request
+   * instrumentation at all).
+   */
+  readonly metricsPort: number | undefined;
   /** External Postgres; `undefined` selects the embedded database under `dataDir`. */
   readonly databaseUrl: string | undefined;
   /**
@@ -21,6 +27,11 @@ export interface AppConfig {
   readonly dataDir: string;
   /** The built dashboard (`vite build` output) served at `/`. */
   readonly webDir: string;
+  /**
+   * The service's own built packages (the SDK tarball, the Python wheel, the MCP server tarball
+   * and their `manifest.json`: `tools/scripts/build-downloads.mjs`), served at `/downloads/…`.
+   */
+  readonly downloadsDir: string;
   readonly apiKeyPrefix: string;
   readonly apiKeyPepper: string;
   /** True when no pepper was configured and the development default is in use. */
@@ -89,6 +100,10 @@ export interface RateLimitsConfig {
   readonly signUp: { readonly accountAttempts: number; readonly addressAttempts: number; readonly windowSeconds: number };
   /** Requests one organisation's keys may make per window, all keys and instances together. */
   readonly apiKey: { readonly requests: number; readonly windowSeconds: number };
+  /** Writes one person (a signed-in user) may make per window on human write routes, every organisation together. */
+  readonly memberWrites: { readonly writes: number; readonly windowSeconds: number };
+  /** Writes of each costly kind (`@CostlyWrite`: webhook tests, organisations, invitations, roles) one person may make per window. */
+  readonly memberCostlyWrites: { readonly writes: number; readonly windowSeconds: number };
 }
 
 /** Webhook delivery (SPEC §8a). */
@@ -170,6 +185,10 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
   const nodeEnv = oneOf('NODE_ENV', ['development', 'production', 'test'], 'development');
   const port = integer('PORT', 3000, 0, 65535);
   const host = read('HOST') ?? '0.0.0.0';
+  const metricsPort = read('METRICS_PORT') === undefined ? undefined : integer('METRICS_PORT', 0, 0, 65535);
+  if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) {
+    problems.push(`METRICS_PORT must differ from PORT (${port}): the metrics have a listener of their own`);
+  }
 
   const postgresUrl = (name: string): string | undefined => {
     const value = read(name);
@@ -200,6 +219,8 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
   const dataDir = isAbsolute(dataDirRaw) ? dataDirRaw : resolve(cwd, dataDirRaw);
   const webDirRaw = read('WEB_DIR') ?? 'dist/apps/web';
   const webDir = isAbsolute(webDirRaw) ? webDirRaw : resolve(cwd, webDirRaw);
+  const downloadsDirRaw = read('DOWNLOADS_DIR') ?? 'dist/downloads';
+  const downloadsDir = isAbsolute(downloadsDirRaw) ? downloadsDirRaw : resolve(cwd, downloadsDirRaw);
 
   const apiKeyPrefix = read('API_KEY_PREFIX') ?? 'ilk_';
   if (!/^[a-z][a-z0-9]{0,15}_$/.test(apiKeyPrefix)) {
@@ -303,10 +324,12 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     nodeEnv,
     port,
     host,
+    metricsPort,
     databaseUrl,
     databaseDirectUrl: databaseDirectUrl ?? databaseUrl,
     dataDir,
     webDir,
+    downloadsDir,
     apiKeyPrefix,
     apiKeyPepper: pepper ?? DEVELOPMENT_PEPPER,
     apiKeyPepperIsDefault: pepper === undefined,
@@ -347,6 +370,14 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
       apiKey: {
         requests: integer('RATE_LIMIT_API_KEY_REQUESTS', 6_000, 0, 1_000_000_000),
         windowSeconds: integer('RATE_LIMIT_API_KEY_WINDOW_SECONDS', 60, 1, 86_400),
+      },
+      memberWrites: {
+        writes: integer('RATE_LIMIT_MEMBER_WRITES', 600, 0, 1_000_000),
+        windowSeconds: integer('RATE_LIMIT_MEMBER_WRITES_WINDOW_SECONDS', 60, 1, 86_400),
+      },
+      memberCostlyWrites: {
+        writes: integer('RATE_LIMIT_MEMBER_COSTLY_WRITES', 100, 0, 1_000_000),
+        windowSeconds: integer('RATE_LIMIT_MEMBER_COSTLY_WRITES_WINDOW_SECONDS', 3_600, 1, 86_400),
       },
     },
     webhooks: {

@@ -13,6 +13,7 @@ import { SessionMessageEntity } from '../sessions/session-message.entity';
 import { SessionEntity } from '../sessions/session.entity';
 import { TeamMemberEntity } from '../teams/team-member.entity';
 import { TeamEntity } from '../teams/team.entity';
+import { ClassificationRuleEntity } from '../classification/classification-rule.entity';
 import { ScheduledJobEntity } from '../jobs/scheduled-job.entity';
 import { WebhookDeliveryAttemptEntity } from '../webhooks/webhook-delivery-attempt.entity';
 import { WebhookDeliveryEntity } from '../webhooks/webhook-delivery.entity';
@@ -31,6 +32,7 @@ export const ENTITIES = [
   SignInSessionEntity,
   ApiKeyEntity,
   TeamEntity,
+  ClassificationRuleEntity,
   TeamMemberEntity,
   InvitationEntity,
   SessionEntity,

@@ -4,7 +4,7 @@ import express from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 /** Paths the service answers itself: never the dashboard (an unknown `/api/…` stays a JSON 404). */
-const SERVICE_PREFIXES = ['/api', '/docs', '/health'];
+const SERVICE_PREFIXES = ['/api', '/docs', '/health', '/downloads'];
 
 /**
  * The document's policy: scripts only from this origin; inline styles are allowed because the

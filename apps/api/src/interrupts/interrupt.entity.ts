@@ -32,7 +32,7 @@ export type OnTimeout = (typeof ON_TIMEOUT)[number];
 @Index('interrupts_organisation_opened_by_idx', { synchronize: false })
 @Check('interrupts_status_check', `"status" IN ('open', 'answered', 'expired', 'withdrawn')`)
 @Check('interrupts_on_timeout_check', `"on_timeout" IN ('reject', 'approve', 'escalate')`)
-// Open interrupts with a deadline, by deadline (partial: created by migration 1795710000000).
+// Open interrupts with a deadline, by deadline (partial: created by migration 1795720000000).
 @Index('interrupts_due_idx', { synchronize: false })
 @Check('interrupts_assignee_type_check', `"assignee_type" IN ('member', 'team')`)
 export class InterruptEntity {

@@ -11,6 +11,7 @@ import { InvitationsService } from './invitations.service';
 import { AcceptInvitationDto } from './dto/accept-invitation.dto';
 import { CreateInvitationDto } from './dto/create-invitation.dto';
 import { CreatedInvitationResponse, InvitationListResponse, InvitationPreviewResponse } from './dto/invitation.response';
+import { CostlyWrite } from '../rate-limits/costly-write.decorator';
 
 @Controller('api/invitations')
 @ApiTags('invitations')
@@ -33,6 +34,7 @@ export class InvitationsController {
 
   @Post()
   @MemberRoute('member.invite')
+  @CostlyWrite('invitation_create')
   @ApiOperation({
     operationId: 'createInvitation',
     summary:

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { jobRoundChannel, type JobRoundRecord } from '../metrics/instrumentation-channels';
 
 /**
  * A kind of background work the runner drives. The work itself lives in Postgres (a queue table
@@ -81,12 +82,17 @@ export class JobRunner {
     while (!this.stopping) {
       lane.woken = false;
       let busy = false;
+      const started = performance.now();
       try {
         busy = await lane.worker.poll();
         lane.failures = 0;
       } catch (error) {
         lane.failures += 1;
         this.logger.warn({ err: error, worker: lane.worker.name, failures: lane.failures }, 'job worker round failed');
+      }
+      if (jobRoundChannel.hasSubscribers) {
+        const result = lane.failures > 0 ? 'failed' : busy ? 'busy' : 'idle';
+        jobRoundChannel.publish({ worker: lane.worker.name, result, durationMs: performance.now() - started } satisfies JobRoundRecord);
       }
       if (this.stopping) break;
       if ((busy || lane.woken) && lane.failures === 0) {

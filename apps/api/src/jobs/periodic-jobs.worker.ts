@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { type Queryable, queryRows } from '../database/query-rows.util';
 import type { JobWorker } from './job-runner';
+import { periodicJobRunChannel, type PeriodicJobRunRecord } from '../metrics/instrumentation-channels';
 
 /** Work to do every `everyMs` — once across all instances, not once per instance. */
 export interface PeriodicJob {
@@ -63,10 +64,17 @@ export class PeriodicJobsWorker implements JobWorker {
     );
     if (claimed === undefined) return false;
     const job = this.jobs.get(claimed.name) as PeriodicJob;
+    const started = performance.now();
+    const report = (result: PeriodicJobRunRecord['result']) => {
+      if (periodicJobRunChannel.hasSubscribers) {
+        periodicJobRunChannel.publish({ job: job.name, result, durationMs: performance.now() - started } satisfies PeriodicJobRunRecord);
+      }
+    };
     this.running = job.run().then(
-      () => undefined,
+      () => report('ok'),
       (error: unknown) => {
         this.logger.error({ err: error, job: job.name }, 'periodic job failed');
+        report('failed');
       },
     );
     await this.running;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { Client } from 'pg';
 import type { Logger } from 'pino';
+import { busProbeChannel, type BusProbeRecord } from '../metrics/instrumentation-channels';
 
 export type NotificationHandler = (payload: string) => void;
 
@@ -201,6 +202,9 @@ export class PostgresNotificationBus extends NotificationBus {
         const [instance, token] = payload.split(':');
         const sentAt = instance === this.instanceId ? this.probes.get(token) : undefined;
         if (sentAt === undefined) return;
+        if (busProbeChannel.hasSubscribers) {
+          busProbeChannel.publish({ roundTripMs: performance.now() - sentAt } satisfies BusProbeRecord);
+        }
         // Notifications arrive in commit order: older probes are proved too.
         for (const [t, at] of this.probes) if (at <= sentAt) this.probes.delete(t);
         this.trustUntil = Math.max(this.trustUntil, sentAt + this.timing.leaseMs);

@@ -1,4 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { ARG_OPS, ARG_PATH_PATTERN, OUTCOME_TYPES, RISKS, RULE_LIMITS } from '../classification/rule-engine';
+import { NOT_BLANK_PATTERN, NUL_FREE_PATTERN } from '../http/text-patterns';
 type Schema = Record<string, unknown>;
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 
@@ -66,6 +68,98 @@ export function stateCrossFieldRules(document: OpenAPIObject): void {
       mapping: Object.fromEntries(Object.entries(deciders).map(([type, name]) => [type, `#/components/schemas/${name}`])),
     },
   };
+}
+
+/**
+ * A classification rule's `match` and `outcome` (SPEC §8d), as the rule engine checks them
+ * (classification/rule-engine.ts): the DTOs take them as objects and the engine names the
+ * offending path; the contract states their shapes here.
+ */
+export function stateClassificationRules(document: OpenAPIObject): void {
+  const schemas = (document.components ?? {}).schemas as Record<string, Schema>;
+  const text = (max: number, pattern = NUL_FREE_PATTERN): Schema => ({ type: 'string', minLength: 1, maxLength: max, pattern });
+  const list = (items: Schema, max: number, description: string): Schema => ({
+    type: 'array',
+    minItems: 1,
+    maxItems: max,
+    uniqueItems: true,
+    items,
+    description,
+  });
+  const predicate = (ops: string[], value: Schema, description: string): Schema => ({
+    type: 'object',
+    additionalProperties: false,
+    required: ['path', 'op', 'value'],
+    description,
+    properties: {
+      path: { type: 'string', maxLength: RULE_LIMITS.pathLength, pattern: ARG_PATH_PATTERN, description: 'A dotted path into the arguments, e.g. amount or customer.tier.' },
+      op: { type: 'string', enum: ops },
+      value,
+    },
+  });
+  schemas.RuleArgPredicate = {
+    description: `A condition on one argument (ops ${ARG_OPS.join(', ')}). An argument that is absent fails every op but ne.`,
+    oneOf: [
+      predicate(['eq', 'ne'], ref('JsonValue'), 'Equal (ne: not equal) as JSON: same type and value.'),
+      predicate(['in'], { type: 'array', minItems: 1, maxItems: RULE_LIMITS.inValues, items: ref('JsonValue') }, 'Equal to one of the values.'),
+      predicate(['lt', 'lte', 'gt', 'gte'], { type: 'number' }, 'A numeric comparison; only a JSON number compares (a string "50" does not).'),
+      predicate(['matches'], text(RULE_LIMITS.stringValue), 'A string matching a glob: * any run of characters, ? one.'),
+    ],
+  };
+  schemas.RuleMatch = {
+    type: 'object',
+    additionalProperties: false,
+    description: 'What a rule matches: every condition given must hold ({} matches every action).',
+    properties: {
+      actions: list(text(RULE_LIMITS.nameLength), RULE_LIMITS.names, 'Action names, exact or globs (* any run of characters, ? one).'),
+      keyIds: list({ type: 'string', format: 'uuid' }, RULE_LIMITS.names, 'The API key that opened the interrupt.'),
+      sessionIds: list({ type: 'string', format: 'uuid' }, RULE_LIMITS.names, 'The session the interrupt is linked to.'),
+      titleWords: list(
+        { type: 'string', minLength: 1, maxLength: RULE_LIMITS.wordLength, pattern: '^[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]+$' },
+        RULE_LIMITS.words,
+        'Words the title must contain, each (case- and accent-insensitively).',
+      ),
+      args: { type: 'array', minItems: 1, maxItems: RULE_LIMITS.predicates, items: ref('RuleArgPredicate'), description: 'Conditions on the arguments, each.' },
+      risk: list({ type: 'string', enum: [...RISKS] }, RISKS.length, "The external classifier's risk (none is connected yet: a rule naming it matches nothing)."),
+      labels: list(text(RULE_LIMITS.wordLength), RULE_LIMITS.labels, "The external classifier's labels (none is connected yet: a rule naming them matches nothing)."),
+    },
+  };
+  const outcome = (type: string, description: string, properties: Record<string, Schema> = {}, required: string[] = []): Schema => ({
+    type: 'object',
+    additionalProperties: false,
+    description,
+    required: ['type', ...required],
+    properties: { type: { type: 'string', enum: [type] }, ...properties },
+  });
+  schemas.ApproveOutcome = outcome('approve', 'Approve the action (only where it allows approve).');
+  schemas.RejectOutcome = outcome('reject', 'Reject the action with the message the agent receives (only where it allows reject).', { message: text(RULE_LIMITS.message, NOT_BLANK_PATTERN) }, ['message']);
+  schemas.RouteOutcome = {
+    ...outcome('route', 'Leave the action for a person, assigned and/or escalated (at least one of them).', {
+      assignTo: {
+        oneOf: [
+          { type: 'object', additionalProperties: false, required: ['memberId'], properties: { memberId: { type: 'string', format: 'uuid' } } },
+          { type: 'object', additionalProperties: false, required: ['teamId'], properties: { teamId: { type: 'string', format: 'uuid' } } },
+        ],
+      },
+      escalate: { type: 'boolean' },
+    }),
+    anyOf: [{ required: ['assignTo'] }, { required: ['escalate'], properties: { escalate: { type: 'boolean', enum: [true] } } }],
+  };
+  schemas.RequireHumanOutcome = outcome('require_human', 'Leave the action for a person, and stop later rules from deciding it.');
+  const outcomes = { approve: 'ApproveOutcome', reject: 'RejectOutcome', route: 'RouteOutcome', require_human: 'RequireHumanOutcome' };
+  schemas.RuleOutcome = {
+    description: `What a rule does: ${OUTCOME_TYPES.join(', ')}.`,
+    oneOf: Object.values(outcomes).map(ref),
+    discriminator: {
+      propertyName: 'type',
+      mapping: Object.fromEntries(Object.entries(outcomes).map(([type, name]) => [type, `#/components/schemas/${name}`])),
+    },
+  };
+  for (const name of ['CreateClassificationRuleDto', 'UpdateClassificationRuleDto', 'ClassificationRuleResponse']) {
+    const properties = (schemas[name] as { properties: Record<string, Schema> }).properties;
+    properties.match = { allOf: [ref('RuleMatch')], description: properties.match.description };
+    properties.outcome = { allOf: [ref('RuleOutcome')], description: properties.outcome.description };
+  }
 }
 
 /**

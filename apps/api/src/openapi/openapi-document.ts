@@ -7,7 +7,7 @@ import { assertNever } from '../auth/principal';
 import { ERROR_CODES } from '@interlock/domain';
 import type { ErrorCode } from '@interlock/domain';
 import { stateRequestConstraints } from './contract-constraints';
-import { stateCrossFieldRules, stateEventStreams } from './contract-schemas';
+import { stateClassificationRules, stateCrossFieldRules, stateEventStreams } from './contract-schemas';
 import { ORGANISATION_HEADER, ORGANISATION_QUERY } from '../auth/organisation-choice.util';
 import { ErrorBody } from './error-body.schema';
 import { OPERATION_ERRORS, OPERATION_LINKS, OPERATION_QUERY_RULES } from './operation-contract';
@@ -89,7 +89,13 @@ function errorsFor(access: RouteAccess, method: string, hasParams: boolean, hasQ
         : 'NOT_FOUND: no such resource in this organisation.',
     );
   }
-  if (takesKeys(access)) {
+  if ((access.principal === 'member' || access.principal === 'user') && method !== 'get' && method !== 'head') {
+    errors.push({
+      status: '429',
+      description: "RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.",
+      headers: RETRY_AFTER,
+    });
+  } else if (takesKeys(access)) {
     errors.push({
       status: '429',
       description: "RATE_LIMITED: the organisation's request budget for this window is spent (SPEC §8b); retry after Retry-After.",
@@ -185,6 +191,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   }
   stateRequestConstraints(document);
   stateCrossFieldRules(document);
+  stateClassificationRules(document);
   stateEventStreams(document);
   return sortKeys(document) as OpenAPIObject;
 }

@@ -6,6 +6,7 @@ import type { UserPrincipal } from '../auth/principal';
 import { OrganisationJoinedResponse } from '../users/dto/account.response';
 import { CreateOrganisationDto } from './dto/create-organisation.dto';
 import { OrganisationService } from './organisation.service';
+import { CostlyWrite } from '../rate-limits/costly-write.decorator';
 
 /** Organisations as the signed-in person sees them: creating another one they own. */
 @Controller('api/organisations')
@@ -15,6 +16,7 @@ export class OrganisationsController {
 
   @Post()
   @UserRoute()
+  @CostlyWrite('organisation_create')
   @ApiOperation({ operationId: 'createOrganisation', summary: 'Create another organisation (Free plan), with you as its Owner' })
   @ApiCreatedResponse({ type: OrganisationJoinedResponse })
   create(

@@ -8,6 +8,7 @@ import { RolesService } from './roles.service';
 import { CreateRoleDto } from './dto/create-role.dto';
 import { UpdateRoleDto } from './dto/update-role.dto';
 import { RoleListResponse, RoleResponse } from './dto/role.response';
+import { CostlyWrite } from '../rate-limits/costly-write.decorator';
 
 @Controller('api/roles')
 @ApiTags('roles')
@@ -25,6 +26,7 @@ export class RolesController {
 
   @Post()
   @MemberRoute('role.manage')
+  @CostlyWrite('role_create')
   @ApiOperation({ operationId: 'createRole', summary: 'Create a custom role with a set of permissions' })
   @ApiCreatedResponse({ type: RoleResponse })
   create(

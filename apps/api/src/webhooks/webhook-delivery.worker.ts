@@ -4,6 +4,7 @@ import { writeAuditEntry } from '@interlock/audit';
 import type { WebhookConfig } from '../config/app-config';
 import { queryRows } from '../database/query-rows.util';
 import type { JobWorker } from '../jobs/job-runner';
+import { webhookAttemptChannel, type WebhookAttemptRecord } from '../metrics/instrumentation-channels';
 import { retryDelayMs } from './webhook-retry.util';
 import { WebhookSecretBox } from './webhook-secret.util';
 import { type AttemptResult, WebhookSender } from './webhook-sender';
@@ -290,6 +291,10 @@ export class WebhookDeliveryWorker implements JobWorker {
       result.error,
       ok,
     ]);
+    if (recorded !== undefined && webhookAttemptChannel.hasSubscribers) {
+      const outcome = status === 'pending' ? 'retrying' : status;
+      webhookAttemptChannel.publish({ outcome, durationMs: result.durationMs } satisfies WebhookAttemptRecord);
+    }
     this.logger.info(
       {
         webhookId: row.webhook_id,

@@ -29,12 +29,29 @@ describe('isForbiddenAddress', () => {
     '64:ff9b::7f00:1',
     '2002:a00:1::1',
     '2001:db8::1',
+    // Issue 34, item 11: IPv4-compatible (::/96), IPv4-translated (::ffff:0:0/96) and local-use NAT64 (64:ff9b:1::/48).
+    '::127.0.0.1',
+    '::7f00:1',
+    '::10.0.0.1',
+    '::169.254.169.254',
+    '::8.8.8.8',
+    '::ffff:0:127.0.0.1',
+    '::ffff:0:7f00:1',
+    '::ffff:0:a9fe:a9fe',
+    '::ffff:0:8.8.8.8',
+    '64:ff9b:1::a00:1',
+    '64:ff9b:1::808:808',
+    '64:ff9b:1:ffff:ffff:ffff:ffff:ffff',
+    // The mapped form written in hex, not dotted.
+    '::ffff:7f00:1',
+    '::ffff:a9fe:a9fe',
+    '0:0:0:0:0:ffff:a00:1',
     'not-an-address',
   ])('refuses %s', (address) => {
     expect(isForbiddenAddress(address)).toBe(true);
   });
 
-  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '192.169.0.1', '2606:4700::6810:85e5', '::ffff:93.184.216.34', '64:ff9b::808:808'])(
+  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '192.169.0.1', '2606:4700::6810:85e5', '::ffff:93.184.216.34', '::ffff:5db8:d822', '64:ff9b::808:808', '64:ff9b:2::1'])(
     'allows the public address %s',
     (address) => {
       expect(isForbiddenAddress(address)).toBe(false);

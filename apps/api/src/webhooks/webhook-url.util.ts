@@ -25,7 +25,8 @@ export type AddressResolver = (hostname: string) => Promise<ResolvedAddress[]>;
  * Addresses a webhook may not reach in production (server-side request forgery): this network's
  * own, private, loopback, link-local (and so the cloud metadata services at 169.254.169.254 and
  * fd00:ec2::254), shared, documentation, benchmarking, multicast and reserved ranges.
- * IPv4-mapped IPv6 addresses (::ffff:a.b.c.d) are checked against the IPv4 ranges by BlockList.
+ * IPv4-mapped IPv6 addresses (::ffff:a.b.c.d, dotted or in hex) are checked against the IPv4
+ * ranges by BlockList; the well-known NAT64 prefix (64:ff9b::/96) and 6to4 by `embeddedIpv4`.
  */
 const FORBIDDEN = new BlockList();
 for (const [network, prefix] of [
@@ -87,12 +88,27 @@ function expandIpv6(address: string): number[] | undefined {
   return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : undefined;
 }
 
+/**
+ * IPv6 ranges that carry an IPv4 address and are never reachable on the Internet, so refused
+ * whole: IPv4-compatible `::a.b.c.d` (::/96, deprecated by RFC 4291), IPv4-translated
+ * `::ffff:0:a.b.c.d` (::ffff:0:0/96, RFC 2765) and local-use NAT64 (64:ff9b:1::/48, RFC 8215).
+ * Checked on the groups rather than with BlockList, which compares IPv4 rules and these
+ * prefixes in one space and would refuse every IPv4 address (issue 34, item 11).
+ */
+function isUnroutableIpv4Carrier(groups: readonly number[]): boolean {
+  if (groups.slice(0, 6).every((g) => g === 0)) return true;
+  if (groups.slice(0, 4).every((g) => g === 0) && groups[4] === 0xffff && groups[5] === 0) return true;
+  return groups[0] === 0x64 && groups[1] === 0xff9b && groups[2] === 1;
+}
+
 /** True for an address a production webhook must not reach. */
 export function isForbiddenAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return FORBIDDEN.check(address, 'ipv4');
   if (family !== 6) return true;
   if (FORBIDDEN.check(address, 'ipv6')) return true;
+  const groups = expandIpv6(address);
+  if (groups === undefined || isUnroutableIpv4Carrier(groups)) return true;
   const inner = embeddedIpv4(address);
   return inner !== undefined && FORBIDDEN.check(inner, 'ipv4');
 }

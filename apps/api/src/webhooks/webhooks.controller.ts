@@ -19,6 +19,7 @@ import { WebhookDeliveryListResponse, WebhookDeliveryResponse } from './dto/webh
 import { WEBHOOK_EVENT_SCHEMAS, WebhookTestData } from './dto/webhook-event.schema';
 import { WebhookListResponse, WebhookResponse, WebhookWithSecretResponse } from './dto/webhook.response';
 import { WebhooksService } from './webhooks.service';
+import { CostlyWrite } from '../rate-limits/costly-write.decorator';
 
 /** Webhook management (SPEC §6, §8a): human-only, webhook.manage. */
 @Controller('api/webhooks')
@@ -86,6 +87,7 @@ export class WebhooksController {
   }
 
   @Post(':id/test')
+  @CostlyWrite('webhook_test')
   @HttpCode(202)
   @MemberRoute('webhook.manage')
   @ApiOperation({ operationId: 'testWebhook', summary: 'Queue a webhook.test event to this webhook (sent even while it is disabled)' })

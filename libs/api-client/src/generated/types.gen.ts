@@ -131,6 +131,13 @@ export type ApproveDecision = {
     message?: string;
 };
 
+/**
+ * Approve the action (only where it allows approve).
+ */
+export type ApproveOutcome = {
+    type: 'approve';
+};
+
 export type ArgusDecidedBy = {
     name: 'argus';
     /**
@@ -179,7 +186,7 @@ export type AssigneeFilter = 'me' | 'my_teams' | 'unassigned';
 /**
  * <category>.<verb>: the actions the service writes today; new actions may appear: treat unknown ones as opaque.
  */
-export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
+export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
 
 export type AuditCategory = 'interrupt' | 'session' | 'member' | 'role' | 'team' | 'api_key' | 'webhook' | 'classification' | 'settings' | 'billing' | 'organisation';
 
@@ -247,12 +254,63 @@ export type ChangePlanDto = {
     plan: Plan;
 };
 
+export type ClassificationRuleListResponse = {
+    /**
+     * In evaluation order: priority, then creation.
+     */
+    rules: Array<ClassificationRuleResponse>;
+};
+
+export type ClassificationRuleMode = 'off' | 'shadow' | 'enforce';
+
+export type ClassificationRuleResponse = {
+    createdAt: string;
+    expiresAt: string | null;
+    id: string;
+    /**
+     * What the rule matches (every given condition must hold): RuleMatch.
+     */
+    match: RuleMatch;
+    mode: ClassificationRuleMode;
+    name: string;
+    /**
+     * What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
+     */
+    outcome: RuleOutcome;
+    priority: number;
+    updatedAt: string;
+};
+
 export type CreateApiKeyDto = {
     /**
      * Fixed at creation: never, or 7, 30 or 90 days.
      */
     expiry: 'never' | '7d' | '30d' | '90d';
     name: string;
+};
+
+export type CreateClassificationRuleDto = {
+    /**
+     * After this the rule no longer applies; null or absent: never.
+     */
+    expiresAt?: string | null;
+    /**
+     * What the rule matches (every given condition must hold): RuleMatch.
+     */
+    match: RuleMatch;
+    /**
+     * off: ignored; shadow: recorded, never applied; enforce: applied.
+     */
+    mode: ClassificationRuleMode;
+    name: string;
+    /**
+     * What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
+     */
+    outcome: RuleOutcome;
+    /**
+     * Lower runs first.
+     */
+    priority?: number;
 };
 
 export type CreateInterruptDto = {
@@ -1111,7 +1169,7 @@ export type OrganisationResponse = {
     usage: UsageSummary;
 };
 
-export type Permission = 'apiKey.create' | 'apiKey.read' | 'apiKey.update' | 'apiKey.delete' | 'interrupt.decide' | 'interrupt.assign' | 'interrupt.escalate' | 'interrupt.read' | 'session.read' | 'session.disconnect' | 'webhook.manage' | 'billing.manage' | 'member.invite' | 'member.manage' | 'role.manage' | 'team.manage' | 'auditLog.read' | 'auditLog.export';
+export type Permission = 'apiKey.create' | 'apiKey.read' | 'apiKey.update' | 'apiKey.delete' | 'interrupt.decide' | 'interrupt.assign' | 'interrupt.escalate' | 'interrupt.read' | 'session.read' | 'session.disconnect' | 'webhook.manage' | 'billing.manage' | 'member.invite' | 'member.manage' | 'role.manage' | 'team.manage' | 'auditLog.read' | 'auditLog.export' | 'classification.read' | 'classification.manage';
 
 export type Plan = 'free' | 'pro';
 
@@ -1130,12 +1188,27 @@ export type RejectDecision = {
     message?: string;
 };
 
+/**
+ * Reject the action with the message the agent receives (only where it allows reject).
+ */
+export type RejectOutcome = {
+    message: string;
+    type: 'reject';
+};
+
 export type RenameApiKeyDto = {
     name: string;
 };
 
 export type RenameTeamDto = {
     name: string;
+};
+
+/**
+ * Leave the action for a person, and stop later rules from deciding it.
+ */
+export type RequireHumanOutcome = {
+    type: 'require_human';
 };
 
 /**
@@ -1167,6 +1240,98 @@ export type RoleResponse = {
     name: string;
     permissions: Array<Permission>;
 };
+
+export type RouteOutcome = (unknown | {
+    escalate: true;
+}) & {
+    assignTo?: {
+        memberId: string;
+    } | {
+        teamId: string;
+    };
+    escalate?: boolean;
+    type: 'route';
+};
+
+/**
+ * A condition on one argument (ops eq, ne, in, lt, lte, gt, gte, matches). An argument that is absent fails every op but ne.
+ */
+export type RuleArgPredicate = {
+    op: 'eq' | 'ne';
+    /**
+     * A dotted path into the arguments, e.g. amount or customer.tier.
+     */
+    path: string;
+    value: JsonValue;
+} | {
+    op: 'in';
+    /**
+     * A dotted path into the arguments, e.g. amount or customer.tier.
+     */
+    path: string;
+    value: Array<JsonValue>;
+} | {
+    op: 'lt' | 'lte' | 'gt' | 'gte';
+    /**
+     * A dotted path into the arguments, e.g. amount or customer.tier.
+     */
+    path: string;
+    value: number;
+} | {
+    op: 'matches';
+    /**
+     * A dotted path into the arguments, e.g. amount or customer.tier.
+     */
+    path: string;
+    value: string;
+};
+
+/**
+ * What a rule matches: every condition given must hold ({} matches every action).
+ */
+export type RuleMatch = {
+    /**
+     * Action names, exact or globs (* any run of characters, ? one).
+     */
+    actions?: Array<string>;
+    /**
+     * Conditions on the arguments, each.
+     */
+    args?: Array<RuleArgPredicate>;
+    /**
+     * The API key that opened the interrupt.
+     */
+    keyIds?: Array<string>;
+    /**
+     * The external classifier's labels (none is connected yet: a rule naming them matches nothing).
+     */
+    labels?: Array<string>;
+    /**
+     * The external classifier's risk (none is connected yet: a rule naming it matches nothing).
+     */
+    risk?: Array<'low' | 'medium' | 'high' | 'critical'>;
+    /**
+     * The session the interrupt is linked to.
+     */
+    sessionIds?: Array<string>;
+    /**
+     * Words the title must contain, each (case- and accent-insensitively).
+     */
+    titleWords?: Array<string>;
+};
+
+/**
+ * What a rule does: approve, reject, route, require_human.
+ */
+export type RuleOutcome = ({
+    type: 'approve';
+} & ApproveOutcome) | ({
+    type: 'reject';
+} & RejectOutcome) | ({
+    type: 'route';
+} & RouteOutcome) | ({
+    type: 'require_human';
+} & RequireHumanOutcome);
 
 export type SessionEndedEvent = {
     /**
@@ -1257,7 +1422,7 @@ export type SignInDto = {
 export type SignInSessionResponse = {
     member: SignedInMember;
     organisation: SignedInOrganisation;
-    permissions: Array<'apiKey.create' | 'apiKey.read' | 'apiKey.update' | 'apiKey.delete' | 'interrupt.decide' | 'interrupt.assign' | 'interrupt.escalate' | 'interrupt.read' | 'session.read' | 'session.disconnect' | 'webhook.manage' | 'billing.manage' | 'member.invite' | 'member.manage' | 'role.manage' | 'team.manage' | 'auditLog.read' | 'auditLog.export'>;
+    permissions: Array<'apiKey.create' | 'apiKey.read' | 'apiKey.update' | 'apiKey.delete' | 'interrupt.decide' | 'interrupt.assign' | 'interrupt.escalate' | 'interrupt.read' | 'session.read' | 'session.disconnect' | 'webhook.manage' | 'billing.manage' | 'member.invite' | 'member.manage' | 'role.manage' | 'team.manage' | 'auditLog.read' | 'auditLog.export' | 'classification.read' | 'classification.manage'>;
 };
 
 export type SignUpDto = {
@@ -1335,6 +1500,24 @@ export type TeamResponse = {
      */
     memberIds: Array<string>;
     name: string;
+};
+
+export type UpdateClassificationRuleDto = {
+    /**
+     * null: never expires.
+     */
+    expiresAt?: string | null;
+    /**
+     * What the rule matches (every given condition must hold): RuleMatch.
+     */
+    match?: RuleMatch;
+    mode?: ClassificationRuleMode;
+    name?: string;
+    /**
+     * What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
+     */
+    outcome?: RuleOutcome;
+    priority?: number;
 };
 
 export type UpdateNotificationPreferencesDto = {
@@ -1647,6 +1830,10 @@ export type CreateApiKeyErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -1696,6 +1883,10 @@ export type RevokeApiKeyErrors = {
      * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -1757,6 +1948,10 @@ export type RenameApiKeyErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -2055,6 +2250,10 @@ export type SignOutErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -2127,6 +2326,283 @@ export type SignUpResponses = {
 };
 
 export type SignUpResponse = SignUpResponses[keyof SignUpResponses];
+
+export type ListClassificationRulesData = {
+    body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/classification/rules';
+};
+
+export type ListClassificationRulesErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type ListClassificationRulesError = ListClassificationRulesErrors[keyof ListClassificationRulesErrors];
+
+export type ListClassificationRulesResponses = {
+    200: ClassificationRuleListResponse;
+};
+
+export type ListClassificationRulesResponse = ListClassificationRulesResponses[keyof ListClassificationRulesResponses];
+
+export type CreateClassificationRuleData = {
+    body: CreateClassificationRuleDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/classification/rules';
+};
+
+export type CreateClassificationRuleErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type CreateClassificationRuleError = CreateClassificationRuleErrors[keyof CreateClassificationRuleErrors];
+
+export type CreateClassificationRuleResponses = {
+    201: ClassificationRuleResponse;
+};
+
+export type CreateClassificationRuleResponse = CreateClassificationRuleResponses[keyof CreateClassificationRuleResponses];
+
+export type DeleteClassificationRuleData = {
+    body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/classification/rules/{id}';
+};
+
+export type DeleteClassificationRuleErrors = {
+    /**
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type DeleteClassificationRuleError = DeleteClassificationRuleErrors[keyof DeleteClassificationRuleErrors];
+
+export type DeleteClassificationRuleResponses = {
+    /**
+     * Deleted.
+     */
+    204: void;
+};
+
+export type DeleteClassificationRuleResponse = DeleteClassificationRuleResponses[keyof DeleteClassificationRuleResponses];
+
+export type GetClassificationRuleData = {
+    body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/classification/rules/{id}';
+};
+
+export type GetClassificationRuleErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type GetClassificationRuleError = GetClassificationRuleErrors[keyof GetClassificationRuleErrors];
+
+export type GetClassificationRuleResponses = {
+    200: ClassificationRuleResponse;
+};
+
+export type GetClassificationRuleResponse = GetClassificationRuleResponses[keyof GetClassificationRuleResponses];
+
+export type UpdateClassificationRuleData = {
+    body: UpdateClassificationRuleDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/classification/rules/{id}';
+};
+
+export type UpdateClassificationRuleErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type UpdateClassificationRuleError = UpdateClassificationRuleErrors[keyof UpdateClassificationRuleErrors];
+
+export type UpdateClassificationRuleResponses = {
+    200: ClassificationRuleResponse;
+};
+
+export type UpdateClassificationRuleResponse = UpdateClassificationRuleResponses[keyof UpdateClassificationRuleResponses];
 
 export type StreamEventsData = {
     body?: never;
@@ -2508,6 +2984,10 @@ export type AssignInterruptErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -2636,6 +3116,10 @@ export type DecideInterruptErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -2701,6 +3185,10 @@ export type EscalateInterruptErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -2762,6 +3250,10 @@ export type ExtendInterruptDeadlineErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -2871,6 +3363,10 @@ export type CreateInvitationErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -2920,6 +3416,10 @@ export type WithdrawInvitationErrors = {
      * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -3027,6 +3527,10 @@ export type JoinInvitationErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -3200,6 +3704,10 @@ export type RemoveMemberErrors = {
      */
     409: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -3264,6 +3772,10 @@ export type ChangeMemberRoleErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -3422,6 +3934,10 @@ export type UpdateNotificationPreferencesErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -3525,6 +4041,10 @@ export type UpdateNotificationSettingsErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -3630,6 +4150,10 @@ export type ChangePlanErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -3675,6 +4199,10 @@ export type CreateOrganisationErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -3784,6 +4312,10 @@ export type CreateRoleErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -3837,6 +4369,10 @@ export type DeleteRoleErrors = {
      * CONFLICT: built-in roles cannot be deleted, nor a role a member still holds.
      */
     409: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -3902,6 +4438,10 @@ export type UpdateRoleErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -4141,6 +4681,10 @@ export type DisconnectSessionErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -4446,6 +4990,10 @@ export type CreateTeamErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -4495,6 +5043,10 @@ export type DeleteTeamErrors = {
      * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -4561,6 +5113,10 @@ export type RenameTeamErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -4619,6 +5175,10 @@ export type AddTeamMemberErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -4672,6 +5232,10 @@ export type RemoveTeamMemberErrors = {
      * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -4780,6 +5344,10 @@ export type CreateWebhookErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -4829,6 +5397,10 @@ export type DeleteWebhookErrors = {
      * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -4940,6 +5512,10 @@ export type UpdateWebhookErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */
@@ -5057,6 +5633,10 @@ export type RetryWebhookDeliveryErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -5115,6 +5695,10 @@ export type RotateWebhookSecretErrors = {
      */
     415: ErrorBody;
     /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
@@ -5172,6 +5756,10 @@ export type TestWebhookErrors = {
      * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
      */
     415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
     /**
      * INTERNAL_ERROR.
      */

@@ -1,9 +1,11 @@
-"""The distribution as a user gets it: ``pip wheel`` the SDK, install the wheel into a fresh virtual
+"""The distribution as a user gets it: build the SDK (``twine check`` accepts it), serve the wheel at the
+service's ``/downloads``, ``pip install`` it from that URL into a fresh virtual
 environment (httpx and pydantic come from the package index), and run the README's quick start there,
 verbatim, against the live service."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -107,8 +109,29 @@ def test_wheel_and_sdist_build_reproducibly_and_the_sdist_installs(tmp_path: Pat
     assert version.strip() == re.search(r'^version = "(.+)"', (SDK_DIR / "pyproject.toml").read_text(), re.M).group(1)  # type: ignore[union-attr]
 
 
+def serve(live: Live, file: Path) -> str:
+    """Puts a built package into the service's /downloads folder (with its manifest); returns its URL."""
+    folder = Path(os.environ["INTERLOCK_TEST_DOWNLOADS_DIR"])
+    data = file.read_bytes()
+    (folder / file.name).write_bytes(data)
+    version = file.name.split("-")[1]
+    package = {
+        "name": "interlock-sdk",
+        "kind": "python",
+        "version": version,
+        "file": file.name,
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "size": len(data),
+    }
+    (folder / "manifest.json").write_text(json.dumps({"packages": [package]}), encoding="utf-8")
+    return f"{live.base_url}/downloads/{file.name}"
+
+
 def test_the_wheel_installs_into_a_fresh_venv_and_runs_the_readme_quick_start(live: Live, tmp_path: Path) -> None:
-    wheel, _ = build(tmp_path / "dist")
+    wheel, sdist = build(tmp_path / "dist")
+    # The release path: twine accepts both archives (metadata, the README renders on PyPI).
+    checked = run(sys.executable, "-m", "twine", "check", "--strict", str(wheel), str(sdist), cwd=tmp_path)
+    assert checked.count("PASSED") == 2, checked
     names = zipfile.ZipFile(wheel).namelist()
     assert "interlock/py.typed" in names
     assert "interlock/_generated/models.py" in names
@@ -117,7 +140,8 @@ def test_the_wheel_installs_into_a_fresh_venv_and_runs_the_readme_quick_start(li
     venv = tmp_path / "venv"
     run(sys.executable, "-m", "venv", str(venv), cwd=tmp_path)
     python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
-    run(str(python), "-m", "pip", "install", "--quiet", str(wheel), cwd=tmp_path)
+    # Installed as the dashboard tells people to: from the service's /downloads (issue 32 §4).
+    run(str(python), "-m", "pip", "install", "--quiet", serve(live, wheel), cwd=tmp_path)
     installed = run(str(python), "-m", "pip", "list", "--format=json", cwd=tmp_path)
     assert {p["name"].lower() for p in json.loads(installed)} >= {"interlock-sdk", "httpx", "pydantic"}
 

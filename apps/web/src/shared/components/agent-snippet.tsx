@@ -3,7 +3,7 @@ import { Code, CopyButton, Button, Stack, Text } from '@mantine/core';
 /** The three lines an agent needs (as in the README), with this service's address. */
 export function agentSnippet(origin: string = window.location.origin): string {
   return [
-    `// npm install @interlock/sdk   ·   export INTERLOCK_API_KEY=ilk_…   INTERLOCK_BASE_URL=${origin}`,
+    `// npm install ${origin}/downloads/… (Integrations → Api Keys shows the command)   ·   export INTERLOCK_API_KEY=ilk_…   INTERLOCK_BASE_URL=${origin}`,
     "import { Interlock } from '@interlock/sdk';",
     'const client = new Interlock();',
     "const interrupt = await client.interrupts.create({ title: 'Send the refund?', actionRequests: [{ name: 'refund', args: { amount: 40 } }] });",

@@ -132,6 +132,18 @@ class ApproveDecision(InterlockModel):
     """
 
 
+class ApproveOutcome(InterlockModel):
+    """
+    Approve the action (only where it allows approve).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    type: Union[Literal['approve'], str]
+
+
 class ArgusDecidedBy(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -222,6 +234,28 @@ class ChangeMemberRoleDto(InterlockModel):
     """
 
 
+class Outcome1(InterlockModel):
+    """
+    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+
+
+class Outcome2(ApproveOutcome, Outcome1):
+    """
+    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+
+
 class CreateApiKeyDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -237,6 +271,28 @@ class CreateApiKeyDto(InterlockModel):
         max_length=32,
         min_length=1,
         pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
+    )
+
+
+class Outcome61(InterlockModel):
+    """
+    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+
+
+class Outcome62(ApproveOutcome, Outcome61):
+    """
+    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
     )
 
 
@@ -628,6 +684,24 @@ class RejectDecision(InterlockModel):
     """
 
 
+class RejectOutcome(InterlockModel):
+    """
+    Reject the action with the message the agent receives (only where it allows reject).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    message: str = Field(
+        ...,
+        max_length=1000,
+        min_length=1,
+        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
+    )
+    type: Union[Literal['reject'], str]
+
+
 class RenameApiKeyDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -653,6 +727,18 @@ class RenameTeamDto(InterlockModel):
         min_length=1,
         pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
     )
+
+
+class RequireHumanOutcome(InterlockModel):
+    """
+    Leave the action for a person, and stop later rules from deciding it.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    type: Union[Literal['require_human'], str]
 
 
 class RespondDecision(InterlockModel):
@@ -719,8 +805,252 @@ class RoleResponse(InterlockModel):
             'role.manage',
             'team.manage',
             'auditLog.read',
-            'auditLog.export'], str]
+            'auditLog.export',
+            'classification.read',
+            'classification.manage'], str]
     ]
+
+
+class AssignTo(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    member_id: str = Field(..., alias='memberId')
+
+
+class AssignTo1(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    team_id: str = Field(..., alias='teamId')
+
+
+class RouteOutcome1(InterlockModel):
+    """
+    Leave the action for a person, assigned and/or escalated (at least one of them).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    assign_to: Union[AssignTo, AssignTo1] = Field(..., alias='assignTo')
+    escalate: Optional[bool] = None
+    type: Union[Literal['route'], str]
+
+
+class AssignTo2(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    member_id: str = Field(..., alias='memberId')
+
+
+class AssignTo3(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    team_id: str = Field(..., alias='teamId')
+
+
+class RouteOutcome2(InterlockModel):
+    """
+    Leave the action for a person, assigned and/or escalated (at least one of them).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    assign_to: Optional[Union[AssignTo2, AssignTo3]] = Field(None, alias='assignTo')
+    escalate: Literal[True]
+    type: Union[Literal['route'], str]
+
+
+class RuleArgPredicate1(InterlockModel):
+    """
+    Equal (ne: not equal) as JSON: same type and value.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    op: Union[Literal['eq', 'ne'], str]
+    path: str = Field(
+        ..., max_length=200, pattern='^[A-Za-z0-9_$-]+(\\.[A-Za-z0-9_$-]+)*$'
+    )
+    """
+    A dotted path into the arguments, e.g. amount or customer.tier.
+    """
+    value: Any
+
+
+class RuleArgPredicate2(InterlockModel):
+    """
+    Equal to one of the values.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    op: Union[Literal['in'], str]
+    path: str = Field(
+        ..., max_length=200, pattern='^[A-Za-z0-9_$-]+(\\.[A-Za-z0-9_$-]+)*$'
+    )
+    """
+    A dotted path into the arguments, e.g. amount or customer.tier.
+    """
+    value: list[Any] = Field(..., max_length=100, min_length=1)
+
+
+class RuleArgPredicate3(InterlockModel):
+    """
+    A numeric comparison; only a JSON number compares (a string "50" does not).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    op: Union[Literal['lt', 'lte', 'gt', 'gte'], str]
+    path: str = Field(
+        ..., max_length=200, pattern='^[A-Za-z0-9_$-]+(\\.[A-Za-z0-9_$-]+)*$'
+    )
+    """
+    A dotted path into the arguments, e.g. amount or customer.tier.
+    """
+    value: float
+
+
+class RuleArgPredicate4(InterlockModel):
+    """
+    A string matching a glob: * any run of characters, ? one.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    op: Union[Literal['matches'], str]
+    path: str = Field(
+        ..., max_length=200, pattern='^[A-Za-z0-9_$-]+(\\.[A-Za-z0-9_$-]+)*$'
+    )
+    """
+    A dotted path into the arguments, e.g. amount or customer.tier.
+    """
+    value: str = Field(..., max_length=1000, min_length=1, pattern='^[^\\u0000]*$')
+
+
+class Action1(RootModel[str]):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    root: str = Field(..., max_length=200, min_length=1, pattern='^[^\\u0000]*$')
+
+
+class Label(RootModel[str]):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    root: str = Field(..., max_length=50, min_length=1, pattern='^[^\\u0000]*$')
+
+
+class TitleWord(RootModel[str]):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    root: str = Field(
+        ...,
+        max_length=50,
+        min_length=1,
+        pattern='^[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]+$',
+    )
+
+
+class RuleMatch(InterlockModel):
+    """
+    What a rule matches: every condition given must hold ({} matches every action).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    actions: Optional[list[Action1]] = Field(None, max_length=50, min_length=1)
+    """
+    Action names, exact or globs (* any run of characters, ? one).
+    """
+    args: Optional[
+        list[
+            Union[
+                RuleArgPredicate1,
+                RuleArgPredicate2,
+                RuleArgPredicate3,
+                RuleArgPredicate4,
+            ]
+        ]
+    ] = Field(None, max_length=20, min_length=1)
+    """
+    Conditions on the arguments, each.
+    """
+    key_ids: Optional[list[str]] = Field(
+        None, alias='keyIds', max_length=50, min_length=1
+    )
+    """
+    The API key that opened the interrupt.
+    """
+    labels: Optional[list[Label]] = Field(None, max_length=20, min_length=1)
+    """
+    The external classifier's labels (none is connected yet: a rule naming them matches nothing).
+    """
+    risk: Optional[list[Union[Literal['low', 'medium', 'high', 'critical'], str]]] = Field(
+        None, max_length=4, min_length=1
+    )
+    """
+    The external classifier's risk (none is connected yet: a rule naming it matches nothing).
+    """
+    session_ids: Optional[list[str]] = Field(
+        None, alias='sessionIds', max_length=50, min_length=1
+    )
+    """
+    The session the interrupt is linked to.
+    """
+    title_words: Optional[list[TitleWord]] = Field(
+        None, alias='titleWords', max_length=20, min_length=1
+    )
+    """
+    Words the title must contain, each (case- and accent-insensitively).
+    """
+
+
+class RuleOutcome(
+    RootModel[
+        Union[
+            ApproveOutcome,
+            RejectOutcome,
+            RequireHumanOutcome,
+            Union[RouteOutcome1, RouteOutcome2],
+        ]
+    ]
+):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    root: Union[
+        ApproveOutcome,
+        RejectOutcome,
+        RequireHumanOutcome,
+        Union[RouteOutcome1, RouteOutcome2],
+    ]
+    """
+    What a rule does: approve, reject, route, require_human.
+    """
 
 
 class SessionListStatus(RootModel[Union[Literal['active', 'ended'], str]]):
@@ -839,6 +1169,88 @@ class TeamResponse(InterlockModel):
     name: str = Field(..., examples=['Platform'], max_length=50, min_length=1)
 
 
+class Outcome71(InterlockModel):
+    """
+    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+
+
+class Outcome72(ApproveOutcome, Outcome71):
+    """
+    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+
+
+class Outcome73(RejectOutcome, Outcome71):
+    """
+    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+
+
+class Outcome74(Outcome71):
+    """
+    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+
+
+class Outcome75(RequireHumanOutcome, Outcome71):
+    """
+    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+
+
+class UpdateClassificationRuleDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    expires_at: Optional[AwareDatetime] = Field(None, alias='expiresAt')
+    """
+    null: never expires.
+    """
+    match: Optional[RuleMatch] = None
+    """
+    What the rule matches (every given condition must hold): RuleMatch.
+    """
+    mode: Optional[Union[Literal['off', 'shadow', 'enforce'], str]] = None
+    name: Optional[str] = Field(
+        None,
+        max_length=100,
+        min_length=1,
+        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
+    )
+    outcome: Optional[Union[Outcome72, Outcome73, Outcome74, Outcome75]] = None
+    """
+    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
+    """
+    priority: Optional[int] = Field(None, ge=0, le=1000000)
+
+
 class UpdateRoleDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -873,9 +1285,11 @@ class UpdateRoleDto(InterlockModel):
                 'role.manage',
                 'team.manage',
                 'auditLog.read',
-                'auditLog.export'], str]
+                'auditLog.export',
+                'classification.read',
+                'classification.manage'], str]
         ]
-    ] = Field(None, max_length=18)
+    ] = Field(None, max_length=20)
     """
     The whole new set, without repeats; omit to keep the permissions.
     """
@@ -1156,6 +1570,13 @@ class AuditEntryResponse(InterlockModel):
         'api_key.renamed',
         'api_key.revoked',
         'billing.plan_changed',
+        'classification.rule_created',
+        'classification.rule_updated',
+        'classification.rule_deleted',
+        'classification.applied',
+        'classification.shadowed',
+        'classification.failed',
+        'classification.breaker_tripped',
         'interrupt.created',
         'interrupt.decided',
         'interrupt.assigned',
@@ -1266,6 +1687,128 @@ class ChangePlanDto(InterlockModel):
     plan: Union[Literal['free', 'pro'], str]
 
 
+class Outcome3(RejectOutcome, Outcome1):
+    """
+    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+
+
+class Outcome4(Outcome1):
+    """
+    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+
+
+class Outcome5(RequireHumanOutcome, Outcome1):
+    """
+    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+
+
+class ClassificationRuleResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    expires_at: Optional[AwareDatetime] = Field(..., alias='expiresAt')
+    id: str
+    match: RuleMatch
+    """
+    What the rule matches (every given condition must hold): RuleMatch.
+    """
+    mode: Union[Literal['off', 'shadow', 'enforce'], str]
+    name: str
+    outcome: Union[Outcome2, Outcome3, Outcome4, Outcome5]
+    """
+    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
+    """
+    priority: int
+    updated_at: AwareDatetime = Field(..., alias='updatedAt')
+
+
+class Outcome63(RejectOutcome, Outcome61):
+    """
+    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+
+
+class Outcome64(Outcome61):
+    """
+    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+
+
+class Outcome65(RequireHumanOutcome, Outcome61):
+    """
+    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+
+
+class CreateClassificationRuleDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    expires_at: Optional[AwareDatetime] = Field(None, alias='expiresAt')
+    """
+    After this the rule no longer applies; null or absent: never.
+    """
+    match: RuleMatch
+    """
+    What the rule matches (every given condition must hold): RuleMatch.
+    """
+    mode: Union[Literal['off', 'shadow', 'enforce'], str]
+    """
+    off: ignored; shadow: recorded, never applied; enforce: applied.
+    """
+    name: str = Field(
+        ...,
+        examples=['Small refunds from the billing agent'],
+        max_length=100,
+        min_length=1,
+        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
+    )
+    outcome: Union[Outcome62, Outcome63, Outcome64, Outcome65]
+    """
+    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
+    """
+    priority: int = Field(100, ge=0, le=1000000)
+    """
+    Lower runs first.
+    """
+
+
 class CreateInterruptDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1337,8 +1880,10 @@ class CreateRoleDto(InterlockModel):
             'role.manage',
             'team.manage',
             'auditLog.read',
-            'auditLog.export'], str]
-    ] = Field(..., max_length=18)
+            'auditLog.export',
+            'classification.read',
+            'classification.manage'], str]
+    ] = Field(..., max_length=20)
     """
     Without repeats; may be empty.
     """
@@ -1818,7 +2363,9 @@ class SignInSessionResponse(InterlockModel):
             'role.manage',
             'team.manage',
             'auditLog.read',
-            'auditLog.export'], str]
+            'auditLog.export',
+            'classification.read',
+            'classification.manage'], str]
     ]
 
 
@@ -1979,6 +2526,17 @@ class AppendMessagesDto(InterlockModel):
         populate_by_name=True,
     )
     messages: list[SessionMessageDto] = Field(..., max_length=100, min_length=1)
+
+
+class ClassificationRuleListResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    rules: list[ClassificationRuleResponse]
+    """
+    In evaluation order: priority, then creation.
+    """
 
 
 class DecisionResponse(InterlockModel):

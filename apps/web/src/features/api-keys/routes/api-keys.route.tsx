@@ -3,6 +3,7 @@ import { Alert, Button, Paper, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 import { AgentSnippet } from '../../../shared/components/agent-snippet';
+import { InstallCommandsPanel } from '../../../shared/components/install-commands';
 import { CenteredLoader } from '../../../shared/components/centered-loader';
 import { EmptyHint } from '../../../shared/components/empty-hint';
 import { IntegrationsTabs } from '../../../shared/components/integrations-tabs';
@@ -84,6 +85,7 @@ export function ApiKeysRoute() {
           </Stack>
         )}
       </IntegrationsTabs>
+      <InstallCommandsPanel />
       {canCreate && <CreateApiKeyModal opened={creating} onClose={() => setCreating(false)} />}
       <RenameApiKeyModal apiKey={renaming} onClose={() => setRenaming(null)} />
       <RevokeApiKeyModal apiKey={revoking} onClose={() => setRevoking(null)} />

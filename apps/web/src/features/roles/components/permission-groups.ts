@@ -45,6 +45,13 @@ export const PERMISSION_GROUPS: { label: string; permissions: { value: Permissio
       { value: 'auditLog.export', label: 'Export the audit log (CSV)' },
     ],
   },
+  {
+    label: 'Classification (argus)',
+    permissions: [
+      { value: 'classification.read', label: 'See classification rules' },
+      { value: 'classification.manage', label: 'Manage classification rules' },
+    ],
+  },
 ];
 
 export const ALL_PERMISSIONS: Permission[] = PERMISSION_GROUPS.flatMap((g) => g.permissions.map((p) => p.value));

@@ -10,8 +10,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * needs no organisation_id under Citus). The organisation holds the bounds (`interrupt_timeout_*`).
  * Every column is nullable or has a constant default: nothing is rewritten.
  */
-export class InterruptDeadlines1795710000000 implements MigrationInterface {
-  name = 'InterruptDeadlines1795710000000';
+export class InterruptDeadlines1795720000000 implements MigrationInterface {
+  name = 'InterruptDeadlines1795720000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE "interrupts" ADD "expires_at" TIMESTAMP(3) WITH TIME ZONE`);

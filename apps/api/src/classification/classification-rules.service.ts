@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { writeAuditEntry } from '@interlock/audit';
+import { type ClassificationRuleSnapshot, DomainError, type MemberActor } from '@interlock/domain';
+import type { Queryable } from '../database/query-rows.util';
+import { lockCurrentMember } from '../members/memberships.repository';
+import { TeamsService } from '../teams/teams.service';
+import { ClassificationRulesRepository, type RuleRecord } from './classification-rules.repository';
+import type { CreateClassificationRuleDto, UpdateClassificationRuleDto } from './dto/classification-rule.dto';
+import { RuleCache } from './rule-cache';
+import { parseRuleMatch, parseRuleOutcome, type RuleDefinition, RuleValidationError } from './rule-engine';
+
+/** Rules an organisation may hold. */
+export const MAX_RULES_PER_ORGANISATION = 5_000;
+const DEFAULT_PRIORITY = 100;
+
+function snapshot(rule: RuleDefinition): ClassificationRuleSnapshot {
+  return {
+    name: rule.name,
+    mode: rule.mode,
+    priority: rule.priority,
+    match: rule.match as Record<string, unknown>,
+    outcome: rule.outcome as Record<string, unknown>,
+    expiresAt: rule.expiresAt,
+  };
+}
+
+function normaliseTimestamp(value: string | null | undefined): string | null {
+  if (value === undefined || value === null) return null;
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) throw new DomainError('VALIDATION_FAILED', 'expiresAt must be an ISO 8601 timestamp such as 2026-01-31T12:00:00.000Z');
+  return new Date(ms).toISOString();
+}
+
+function checked<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof RuleValidationError) throw new DomainError('VALIDATION_FAILED', error.message);
+    throw error;
+  }
+}
+
+/**
+ * Classification rules (SPEC §8d): create, read, change and delete, each change audited by the
+ * member in its transaction and announced to every instance's rule cache before it answers.
+ */
+@Injectable()
+export class ClassificationRulesService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly rules: ClassificationRulesRepository,
+    private readonly cache: RuleCache,
+    private readonly teams: TeamsService,
+  ) {}
+
+  list(organisationId: string): Promise<RuleRecord[]> {
+    return this.rules.list(this.dataSource, organisationId);
+  }
+
+  async get(organisationId: string, id: string): Promise<RuleRecord> {
+    const rule = await this.rules.read(this.dataSource, organisationId, id);
+    if (rule === undefined) throw DomainError.of('NOT_FOUND');
+    return rule;
+  }
+
+  async create(organisationId: string, actor: MemberActor, body: CreateClassificationRuleDto, ip: string | null): Promise<RuleRecord> {
+    const definition: RuleDefinition = {
+      name: body.name,
+      mode: body.mode,
+      priority: body.priority ?? DEFAULT_PRIORITY,
+      match: checked(() => parseRuleMatch(body.match)),
+      outcome: checked(() => parseRuleOutcome(body.outcome)),
+      expiresAt: normaliseTimestamp(body.expiresAt),
+    };
+    const created = await this.dataSource.transaction(async (tx) => {
+      await this.checkAssignee(tx, organisationId, definition);
+      if ((await this.rules.count(tx, organisationId)) >= MAX_RULES_PER_ORGANISATION) {
+        throw new DomainError('CONFLICT', `This organisation has reached its limit of ${MAX_RULES_PER_ORGANISATION} classification rules.`);
+      }
+      const rule = await this.rules.insert(tx, organisationId, randomUUID(), definition);
+      await writeAuditEntry(tx, {
+        organisationId,
+        action: 'classification.rule_created',
+        actor,
+        target: { type: 'classification', id: rule.id, name: rule.name },
+        metadata: { rule: snapshot(rule) },
+        ipAddress: ip,
+      });
+      return rule;
+    });
+    await this.cache.changed(organisationId);
+    return created;
+  }
+
+  async update(organisationId: string, actor: MemberActor, id: string, body: UpdateClassificationRuleDto, ip: string | null): Promise<RuleRecord> {
+    const match = body.match === undefined ? undefined : checked(() => parseRuleMatch(body.match));
+    const outcome = body.outcome === undefined ? undefined : checked(() => parseRuleOutcome(body.outcome));
+    let changed = false;
+    const updated = await this.dataSource.transaction(async (tx) => {
+      const before = await this.rules.read(tx, organisationId, id, true);
+      if (before === undefined) throw DomainError.of('NOT_FOUND');
+      const after: RuleDefinition = {
+        name: body.name ?? before.name,
+        mode: body.mode ?? before.mode,
+        priority: body.priority ?? before.priority,
+        match: match ?? before.match,
+        outcome: outcome ?? before.outcome,
+        expiresAt: body.expiresAt === undefined ? before.expiresAt : normaliseTimestamp(body.expiresAt),
+      };
+      if (outcome !== undefined) await this.checkAssignee(tx, organisationId, after);
+      const was = snapshot(before);
+      const now = snapshot(after);
+      const changes: Record<string, { from: unknown; to: unknown }> = {};
+      for (const key of Object.keys(now) as (keyof ClassificationRuleSnapshot)[]) {
+        if (JSON.stringify(was[key]) !== JSON.stringify(now[key])) changes[key] = { from: was[key], to: now[key] };
+      }
+      if (Object.keys(changes).length === 0) return before;
+      const rule = await this.rules.update(tx, organisationId, id, after);
+      await writeAuditEntry(tx, {
+        organisationId,
+        action: 'classification.rule_updated',
+        actor,
+        target: { type: 'classification', id, name: rule.name },
+        metadata: { changes },
+        ipAddress: ip,
+      });
+      changed = true;
+      return rule;
+    });
+    if (changed) await this.cache.changed(organisationId);
+    return updated;
+  }
+
+  async remove(organisationId: string, actor: MemberActor, id: string, ip: string | null): Promise<void> {
+    await this.dataSource.transaction(async (tx) => {
+      const rule = await this.rules.read(tx, organisationId, id, true);
+      if (rule === undefined) throw DomainError.of('NOT_FOUND');
+      await this.rules.remove(tx, organisationId, id);
+      await writeAuditEntry(tx, {
+        organisationId,
+        action: 'classification.rule_deleted',
+        actor,
+        target: { type: 'classification', id, name: rule.name },
+        metadata: { rule: snapshot(rule) },
+        ipAddress: ip,
+      });
+    });
+    await this.cache.changed(organisationId);
+  }
+
+  /** A route's assignee must be a current member or a team of the organisation (404 otherwise). */
+  private async checkAssignee(tx: Queryable, organisationId: string, rule: RuleDefinition): Promise<void> {
+    if (rule.outcome.type !== 'route' || rule.outcome.assignTo === undefined) return;
+    const to = rule.outcome.assignTo;
+    if ('teamId' in to) {
+      await this.teams.lockTeam(tx, organisationId, to.teamId, 'FOR KEY SHARE');
+      return;
+    }
+    if ((await lockCurrentMember(tx, organisationId, to.memberId)) === undefined) throw DomainError.of('NOT_FOUND');
+  }
+}

@@ -1,0 +1,69 @@
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
+import { MemberRoute } from '../auth/decorators/route-access.decorator';
+import { memberActorOf, type MemberPrincipal } from '../auth/principal';
+import { IdParam } from '../http/id-param.pipe';
+import { ClassificationRulesService } from './classification-rules.service';
+import {
+  ClassificationRuleListResponse,
+  ClassificationRuleResponse,
+  CreateClassificationRuleDto,
+  UpdateClassificationRuleDto,
+} from './dto/classification-rule.dto';
+
+@Controller('api/classification/rules')
+@ApiTags('classification')
+export class ClassificationController {
+  constructor(private readonly rules: ClassificationRulesService) {}
+
+  @Get()
+  @MemberRoute('classification.read')
+  @ApiOperation({ operationId: 'listClassificationRules', summary: "List the organisation's classification rules, in evaluation order" })
+  @ApiOkResponse({ type: ClassificationRuleListResponse })
+  async list(@CurrentMember() member: MemberPrincipal): Promise<ClassificationRuleListResponse> {
+    return { rules: await this.rules.list(member.organisationId) };
+  }
+
+  @Post()
+  @MemberRoute('classification.manage')
+  @ApiOperation({ operationId: 'createClassificationRule', summary: 'Create a classification rule' })
+  @ApiCreatedResponse({ type: ClassificationRuleResponse })
+  create(
+    @CurrentMember() member: MemberPrincipal,
+    @Body() body: CreateClassificationRuleDto,
+    @ClientIp() ip: string | null,
+  ): Promise<ClassificationRuleResponse> {
+    return this.rules.create(member.organisationId, memberActorOf(member), body, ip);
+  }
+
+  @Get(':id')
+  @MemberRoute('classification.read')
+  @ApiOperation({ operationId: 'getClassificationRule', summary: 'Read one classification rule' })
+  @ApiOkResponse({ type: ClassificationRuleResponse })
+  get(@CurrentMember() member: MemberPrincipal, @IdParam() id: string): Promise<ClassificationRuleResponse> {
+    return this.rules.get(member.organisationId, id);
+  }
+
+  @Patch(':id')
+  @MemberRoute('classification.manage')
+  @ApiOperation({ operationId: 'updateClassificationRule', summary: 'Change a classification rule (its mode, its match, its outcome…)' })
+  @ApiOkResponse({ type: ClassificationRuleResponse })
+  update(
+    @CurrentMember() member: MemberPrincipal,
+    @IdParam() id: string,
+    @Body() body: UpdateClassificationRuleDto,
+    @ClientIp() ip: string | null,
+  ): Promise<ClassificationRuleResponse> {
+    return this.rules.update(member.organisationId, memberActorOf(member), id, body, ip);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @MemberRoute('classification.manage')
+  @ApiOperation({ operationId: 'deleteClassificationRule', summary: 'Delete a classification rule' })
+  @ApiNoContentResponse({ description: 'Deleted.' })
+  async remove(@CurrentMember() member: MemberPrincipal, @IdParam() id: string, @ClientIp() ip: string | null): Promise<void> {
+    await this.rules.remove(member.organisationId, memberActorOf(member), id, ip);
+  }
+}

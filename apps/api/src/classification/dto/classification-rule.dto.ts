@@ -1,0 +1,120 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsInt, IsObject, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { OptionalField } from '../../http/optional-field.decorator';
+import { RequireAnyOf } from '../../http/require-any-of.decorator';
+import { RULE_LIMITS, RULE_MODES, type RuleMatch, type RuleMode, type RuleOutcome } from '../rule-engine';
+
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/;
+const MATCH_DESCRIPTION = 'What the rule matches (every given condition must hold): RuleMatch.';
+const OUTCOME_DESCRIPTION = 'What the rule does: RuleOutcome (approve, reject with a message, route, require_human).';
+
+/**
+ * A rule (SPEC §8d). `match` and `outcome` are checked field by field by the rule engine
+ * (rule-engine.ts), which names the offending path; the contract states their shapes
+ * (openapi/contract-schemas.ts stateClassificationRules).
+ */
+export class CreateClassificationRuleDto {
+  @ApiProperty({ minLength: 1, maxLength: RULE_LIMITS.name, example: 'Small refunds from the billing agent' })
+  @IsString()
+  @Length(1, RULE_LIMITS.name)
+  @Matches(/\S/, { message: 'name must not be blank' })
+  name!: string;
+
+  @ApiProperty({ enum: RULE_MODES, enumName: 'ClassificationRuleMode', description: 'off: ignored; shadow: recorded, never applied; enforce: applied.' })
+  @IsIn(RULE_MODES, { message: `mode must be one of ${RULE_MODES.join(', ')}` })
+  mode!: RuleMode;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: RULE_LIMITS.priority, default: 100, description: 'Lower runs first.' })
+  @OptionalField()
+  @IsInt()
+  @Min(0)
+  @Max(RULE_LIMITS.priority)
+  priority?: number;
+
+  @ApiProperty({ type: 'object', additionalProperties: true, description: MATCH_DESCRIPTION })
+  @IsObject()
+  match!: Record<string, unknown>;
+
+  @ApiProperty({ type: 'object', additionalProperties: true, description: OUTCOME_DESCRIPTION })
+  @IsObject()
+  outcome!: Record<string, unknown>;
+
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'After this the rule no longer applies; null or absent: never.' })
+  @ValidateIf((_o: unknown, v: unknown) => v !== undefined && v !== null)
+  @IsString()
+  @Matches(ISO_TIMESTAMP, { message: 'expiresAt must be an ISO 8601 timestamp such as 2026-01-31T12:00:00.000Z' })
+  expiresAt?: string | null;
+}
+
+/** Every field optional: what is given changes, the rest stays — but something must be given. */
+@RequireAnyOf('name', 'mode', 'priority', 'match', 'outcome', 'expiresAt')
+export class UpdateClassificationRuleDto {
+  @ApiPropertyOptional({ minLength: 1, maxLength: RULE_LIMITS.name })
+  @OptionalField()
+  @IsString()
+  @Length(1, RULE_LIMITS.name)
+  @Matches(/\S/, { message: 'name must not be blank' })
+  name?: string;
+
+  @ApiPropertyOptional({ enum: RULE_MODES, enumName: 'ClassificationRuleMode' })
+  @OptionalField()
+  @IsIn(RULE_MODES, { message: `mode must be one of ${RULE_MODES.join(', ')}` })
+  mode?: RuleMode;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: RULE_LIMITS.priority })
+  @OptionalField()
+  @IsInt()
+  @Min(0)
+  @Max(RULE_LIMITS.priority)
+  priority?: number;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: MATCH_DESCRIPTION })
+  @OptionalField()
+  @IsObject()
+  match?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: OUTCOME_DESCRIPTION })
+  @OptionalField()
+  @IsObject()
+  outcome?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'null: never expires.' })
+  @ValidateIf((_o: unknown, v: unknown) => v !== undefined && v !== null)
+  @IsString()
+  @Matches(ISO_TIMESTAMP, { message: 'expiresAt must be an ISO 8601 timestamp such as 2026-01-31T12:00:00.000Z' })
+  expiresAt?: string | null;
+}
+
+export class ClassificationRuleResponse {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty()
+  name!: string;
+
+  @ApiProperty({ enum: RULE_MODES, enumName: 'ClassificationRuleMode' })
+  mode!: RuleMode;
+
+  @ApiProperty({ type: 'integer' })
+  priority!: number;
+
+  @ApiProperty({ type: 'object', additionalProperties: true, description: MATCH_DESCRIPTION })
+  match!: RuleMatch;
+
+  @ApiProperty({ type: 'object', additionalProperties: true, description: OUTCOME_DESCRIPTION })
+  outcome!: RuleOutcome;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  expiresAt!: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updatedAt!: string;
+}
+
+export class ClassificationRuleListResponse {
+  @ApiProperty({ type: [ClassificationRuleResponse], description: 'In evaluation order: priority, then creation.' })
+  rules!: ClassificationRuleResponse[];
+}

@@ -1,0 +1,109 @@
+import { type ActionFacts, compileRule, evaluateAction, globToRegExp, parseRuleMatch, parseRuleOutcome, sortRules, type StoredRule } from './rule-engine';
+
+const facts = (over: Partial<ActionFacts> = {}): ActionFacts => ({
+  actionName: 'refund',
+  args: { amount: 50, currency: 'EUR', customer: { tier: 'gold' } },
+  keyId: 'a1b2c3d4-0000-4000-8000-000000000001',
+  sessionId: null,
+  titleWords: ['refund', 'order', '42'],
+  ...over,
+});
+
+let n = 0;
+const rule = (over: Partial<StoredRule>): StoredRule => ({
+  id: `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`,
+  name: `rule ${n}`,
+  mode: 'enforce',
+  priority: 100,
+  match: {},
+  outcome: { type: 'approve' },
+  expiresAt: null,
+  createdAt: `2026-11-26T10:00:${String(n % 60).padStart(2, '0')}.000Z`,
+  ...over,
+});
+const run = (rules: StoredRule[], f = facts(), now = Date.parse('2026-11-26T12:00:00Z')) => evaluateAction(sortRules(rules.map(compileRule)), f, now);
+
+describe('rule matching', () => {
+  it.each([
+    [{ actions: ['refund'] }, true],
+    [{ actions: ['ref*'] }, true],
+    [{ actions: ['refun?'] }, true],
+    [{ actions: ['Refund'] }, false],
+    [{ actions: ['deploy', 'refund.*'] }, false],
+    [{ keyIds: ['a1b2c3d4-0000-4000-8000-000000000001'] }, true],
+    [{ keyIds: ['a1b2c3d4-0000-4000-8000-000000000002'] }, false],
+    [{ sessionIds: ['a1b2c3d4-0000-4000-8000-000000000003'] }, false],
+    [{ titleWords: ['ORDER', 'refund'] }, true],
+    [{ titleWords: ['order', 'cancel'] }, false],
+    [{ args: [{ path: 'amount', op: 'lte', value: 50 }] }, true],
+    [{ args: [{ path: 'amount', op: 'lt', value: 50 }] }, false],
+    [{ args: [{ path: 'amount', op: 'gt', value: 10 }, { path: 'currency', op: 'in', value: ['EUR', 'USD'] }] }, true],
+    [{ args: [{ path: 'customer.tier', op: 'eq', value: 'gold' }] }, true],
+    [{ args: [{ path: 'customer.tier', op: 'matches', value: 'g*d' }] }, true],
+    [{ args: [{ path: 'customer', op: 'eq', value: { tier: 'gold' } }] }, true],
+    [{ args: [{ path: 'missing', op: 'ne', value: 1 }] }, true],
+    [{ args: [{ path: 'missing', op: 'eq', value: null }] }, false],
+    [{ args: [{ path: 'currency', op: 'lte', value: 100 }] }, false],
+    [{ risk: ['low'] }, false],
+  ] as const)('%j matches: %s', (match, expected) => {
+    const parsed = parseRuleMatch(match);
+    expect(run([rule({ match: parsed })]).enforced !== undefined).toBe(expected);
+  });
+
+  it('compares numbers only: a quoted number does not pass a numeric limit', () => {
+    const limit = rule({ match: parseRuleMatch({ args: [{ path: 'amount', op: 'lte', value: 100 }] }) });
+    expect(run([limit], facts({ args: { amount: '50' } })).enforced).toBeUndefined();
+  });
+
+  it('globs are literal but for * and ?', () => {
+    expect(globToRegExp('a.b*').test('a.bc')).toBe(true);
+    expect(globToRegExp('a.b*').test('axbc')).toBe(false);
+    expect(globToRegExp('(x)+').test('(x)+')).toBe(true);
+  });
+});
+
+describe('rule ordering', () => {
+  it('runs by priority, then creation; the first matching enforce rule decides', () => {
+    const later = rule({ priority: 5, outcome: { type: 'reject', message: 'no' } });
+    const first = rule({ priority: 1, outcome: { type: 'approve' } });
+    expect(run([later, first]).enforced?.id).toBe(first.id);
+    const sameA = rule({ priority: 7, createdAt: '2026-11-26T09:00:00.000Z' });
+    const sameB = rule({ priority: 7, createdAt: '2026-11-26T08:00:00.000Z' });
+    expect(run([sameA, sameB]).enforced?.id).toBe(sameB.id);
+  });
+
+  it('records shadow matches and goes on; off and expired rules are skipped; require_human stops', () => {
+    const shadow = rule({ priority: 1, mode: 'shadow', outcome: { type: 'reject', message: 'would' } });
+    const off = rule({ priority: 2, mode: 'off' });
+    const expired = rule({ priority: 3, expiresAt: '2026-11-26T11:00:00.000Z' });
+    const human = rule({ priority: 4, outcome: { type: 'require_human' } });
+    const approve = rule({ priority: 5 });
+    const result = run([approve, human, expired, off, shadow]);
+    expect(result.shadowed.map((r) => r.id)).toEqual([shadow.id]);
+    expect(result.enforced?.id).toBe(human.id);
+  });
+
+  it('with no matching rule, nothing decides (the action goes to a person)', () => {
+    const result = run([rule({ match: parseRuleMatch({ actions: ['deploy'] }) })]);
+    expect(result).toEqual({ shadowed: [] });
+  });
+});
+
+describe('rule validation', () => {
+  it.each([
+    [{ args: [{ path: 'a', op: 'in', value: [] }] }, 'match.args[0].value: must be an array of 1 to 100 values'],
+    [{ args: [{ path: 'a', op: 'matches', value: 3 }] }, 'match.args[0].value: must be a glob of 1 to 1000 characters'],
+    [{ args: [{ path: 'a', op: 'eq' }] }, 'match.args[0].value: is required'],
+    [{ titleWords: ['two words'] }, 'match.titleWords[0]: must be one word'],
+    [{ risk: ['extreme'] }, 'match.risk[0]: must be one of low, medium, high, critical'],
+    [{ actions: ['a', 'a'] }, 'match.actions: must not repeat a value'],
+  ])('%j → %s', (match, message) => {
+    expect(() => parseRuleMatch(match)).toThrow(message);
+  });
+
+  it('outcomes carry only their own fields', () => {
+    expect(() => parseRuleOutcome({ type: 'approve', message: 'x' })).toThrow('outcome.message: is not a known field');
+    expect(() => parseRuleOutcome({ type: 'route', assignTo: { memberId: 'x' } })).toThrow('outcome.assignTo.memberId: must be a UUID');
+    expect(parseRuleOutcome({ type: 'route', escalate: true })).toEqual({ type: 'route', escalate: true });
+  });
+});

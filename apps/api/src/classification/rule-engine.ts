@@ -1,0 +1,376 @@
+/**
+ * Argus's rules (SPEC §8d), pure: the shapes, their validation with exact texts, compilation
+ * to matchers, and evaluation of one action request against an organisation's rules. No
+ * framework and no database: the pipeline and the dry run call it with rules already loaded.
+ *
+ * Ordering (stated and tested): rules run by `priority` (lower first), then by creation time,
+ * then by id. `off` and expired rules are skipped. A matching `shadow` rule is recorded (what
+ * it would have done) and evaluation goes on; the first matching `enforce` rule decides and
+ * ends evaluation — `require_human` included, which stops later rules from deciding.
+ */
+export const RULE_MODES = ['off', 'shadow', 'enforce'] as const;
+export type RuleMode = (typeof RULE_MODES)[number];
+export const ARG_OPS = ['eq', 'ne', 'in', 'lt', 'lte', 'gt', 'gte', 'matches'] as const;
+export type ArgOp = (typeof ARG_OPS)[number];
+export const RISKS = ['low', 'medium', 'high', 'critical'] as const;
+export type Risk = (typeof RISKS)[number];
+export const OUTCOME_TYPES = ['approve', 'reject', 'route', 'require_human'] as const;
+export type OutcomeType = (typeof OUTCOME_TYPES)[number];
+
+export const RULE_LIMITS = {
+  name: 100,
+  names: 50,
+  nameLength: 200,
+  predicates: 20,
+  pathLength: 200,
+  inValues: 100,
+  stringValue: 1000,
+  words: 20,
+  wordLength: 50,
+  labels: 20,
+  message: 1000,
+  priority: 1_000_000,
+} as const;
+
+/** An argument path: keys separated by dots, read inside the action's `args`. */
+export const ARG_PATH_PATTERN = '^[A-Za-z0-9_$-]+(\\.[A-Za-z0-9_$-]+)*$';
+const ARG_PATH = new RegExp(ARG_PATH_PATTERN);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export type ArgPredicate =
+  | { path: string; op: 'eq' | 'ne'; value: unknown }
+  | { path: string; op: 'in'; value: unknown[] }
+  | { path: string; op: 'lt' | 'lte' | 'gt' | 'gte'; value: number }
+  | { path: string; op: 'matches'; value: string };
+
+export interface RuleMatch {
+  /** Action names, exact or globs (`*` any run of characters, `?` one). */
+  actions?: string[];
+  /** The API key that opened the interrupt. */
+  keyIds?: string[];
+  /** The session the interrupt is linked to. */
+  sessionIds?: string[];
+  /** Words the title must contain (each, case- and accent-insensitively). */
+  titleWords?: string[];
+  args?: ArgPredicate[];
+  /** The external classifier's risk (not connected yet: a rule naming it matches nothing). */
+  risk?: Risk[];
+  /** The external classifier's labels (not connected yet: a rule naming them matches nothing). */
+  labels?: string[];
+}
+
+export type RuleOutcome =
+  | { type: 'approve' }
+  | { type: 'reject'; message: string }
+  | { type: 'route'; assignTo?: { memberId: string } | { teamId: string }; escalate?: boolean }
+  | { type: 'require_human' };
+
+export interface RuleDefinition {
+  name: string;
+  mode: RuleMode;
+  priority: number;
+  match: RuleMatch;
+  outcome: RuleOutcome;
+  expiresAt: string | null;
+}
+
+export interface StoredRule extends RuleDefinition {
+  id: string;
+  createdAt: string;
+}
+
+/** A refusal of a rule body: `path: what is wrong`. */
+export class RuleValidationError extends Error {}
+
+const fail = (path: string, what: string): never => {
+  throw new RuleValidationError(`${path}: ${what}`);
+};
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function onlyKeys(value: Record<string, unknown>, path: string, allowed: readonly string[]): void {
+  for (const key of Object.keys(value)) if (!allowed.includes(key)) fail(`${path}.${key}`, 'is not a known field');
+}
+
+function stringList(value: unknown, path: string, max: number, maxLength: number, check?: (s: string, p: string) => void): string[] {
+  if (!Array.isArray(value)) return fail(path, 'must be an array of strings');
+  if (value.length < 1) fail(path, 'must list at least one value');
+  if (value.length > max) fail(path, `must list at most ${max} values`);
+  value.forEach((s, i) => {
+    if (typeof s !== 'string' || s.length < 1 || s.length > maxLength) fail(`${path}[${i}]`, `must be a string of 1 to ${maxLength} characters`);
+    check?.(s as string, `${path}[${i}]`);
+  });
+  if (new Set(value).size !== value.length) fail(path, 'must not repeat a value');
+  return value as string[];
+}
+
+const uuidCheck = (s: string, p: string) => {
+  if (!UUID.test(s)) fail(p, 'must be a UUID');
+};
+
+function jsonValueSize(value: unknown): number {
+  return JSON.stringify(value)?.length ?? 0;
+}
+
+function parsePredicate(value: unknown, path: string): ArgPredicate {
+  if (!isObject(value)) return fail(path, 'must be an object {path, op, value}');
+  onlyKeys(value, path, ['path', 'op', 'value']);
+  const p = value.path;
+  if (typeof p !== 'string' || p.length > RULE_LIMITS.pathLength || !ARG_PATH.test(p)) {
+    fail(`${path}.path`, 'must be a dotted path into the arguments, such as amount or customer.tier');
+  }
+  const op = value.op;
+  if (typeof op !== 'string' || !(ARG_OPS as readonly string[]).includes(op)) fail(`${path}.op`, `must be one of ${ARG_OPS.join(', ')}`);
+  if (!('value' in value)) fail(`${path}.value`, 'is required');
+  const v = value.value;
+  switch (op as ArgOp) {
+    case 'eq':
+    case 'ne':
+      if (jsonValueSize(v) > RULE_LIMITS.stringValue) fail(`${path}.value`, `must be at most ${RULE_LIMITS.stringValue} characters of JSON`);
+      return { path: p as string, op: op as 'eq' | 'ne', value: v };
+    case 'in':
+      if (!Array.isArray(v) || v.length < 1 || v.length > RULE_LIMITS.inValues) fail(`${path}.value`, `must be an array of 1 to ${RULE_LIMITS.inValues} values`);
+      if (jsonValueSize(v) > RULE_LIMITS.stringValue * 10) fail(`${path}.value`, `must be at most ${RULE_LIMITS.stringValue * 10} characters of JSON`);
+      return { path: p as string, op: 'in', value: v as unknown[] };
+    case 'matches':
+      if (typeof v !== 'string' || v.length < 1 || v.length > RULE_LIMITS.stringValue) fail(`${path}.value`, `must be a glob of 1 to ${RULE_LIMITS.stringValue} characters`);
+      return { path: p as string, op: 'matches', value: v as string };
+    default:
+      if (typeof v !== 'number' || !Number.isFinite(v)) fail(`${path}.value`, 'must be a number');
+      return { path: p as string, op: op as 'lt', value: v as number };
+  }
+}
+
+export function parseRuleMatch(value: unknown, path = 'match'): RuleMatch {
+  if (!isObject(value)) return fail(path, 'must be an object');
+  onlyKeys(value, path, ['actions', 'keyIds', 'sessionIds', 'titleWords', 'args', 'risk', 'labels']);
+  const match: RuleMatch = {};
+  if (value.actions !== undefined) match.actions = stringList(value.actions, `${path}.actions`, RULE_LIMITS.names, RULE_LIMITS.nameLength);
+  if (value.keyIds !== undefined) match.keyIds = stringList(value.keyIds, `${path}.keyIds`, RULE_LIMITS.names, 36, uuidCheck).map((s) => s.toLowerCase());
+  if (value.sessionIds !== undefined) {
+    match.sessionIds = stringList(value.sessionIds, `${path}.sessionIds`, RULE_LIMITS.names, 36, uuidCheck).map((s) => s.toLowerCase());
+  }
+  if (value.titleWords !== undefined) {
+    match.titleWords = stringList(value.titleWords, `${path}.titleWords`, RULE_LIMITS.words, RULE_LIMITS.wordLength, (s, p) => {
+      if (!/^\S+$/.test(s)) fail(p, 'must be one word');
+    });
+  }
+  if (value.args !== undefined) {
+    if (!Array.isArray(value.args) || value.args.length < 1 || value.args.length > RULE_LIMITS.predicates) {
+      fail(`${path}.args`, `must be an array of 1 to ${RULE_LIMITS.predicates} predicates`);
+    }
+    match.args = (value.args as unknown[]).map((a, i) => parsePredicate(a, `${path}.args[${i}]`));
+  }
+  if (value.risk !== undefined) {
+    match.risk = stringList(value.risk, `${path}.risk`, RISKS.length, 10, (s, p) => {
+      if (!(RISKS as readonly string[]).includes(s)) fail(p, `must be one of ${RISKS.join(', ')}`);
+    }) as Risk[];
+  }
+  if (value.labels !== undefined) match.labels = stringList(value.labels, `${path}.labels`, RULE_LIMITS.labels, RULE_LIMITS.wordLength);
+  return match;
+}
+
+export function parseRuleOutcome(value: unknown, path = 'outcome'): RuleOutcome {
+  if (!isObject(value)) return fail(path, 'must be an object with a type');
+  const type = value.type;
+  if (typeof type !== 'string' || !(OUTCOME_TYPES as readonly string[]).includes(type)) fail(`${path}.type`, `must be one of ${OUTCOME_TYPES.join(', ')}`);
+  switch (type as OutcomeType) {
+    case 'approve':
+      onlyKeys(value, path, ['type']);
+      return { type: 'approve' };
+    case 'require_human':
+      onlyKeys(value, path, ['type']);
+      return { type: 'require_human' };
+    case 'reject': {
+      onlyKeys(value, path, ['type', 'message']);
+      const m = value.message;
+      if (typeof m !== 'string' || m.trim().length < 1 || m.length > RULE_LIMITS.message) {
+        fail(`${path}.message`, `is required with reject: the message the agent receives, 1 to ${RULE_LIMITS.message} characters`);
+      }
+      return { type: 'reject', message: m as string };
+    }
+    case 'route': {
+      onlyKeys(value, path, ['type', 'assignTo', 'escalate']);
+      const outcome: Extract<RuleOutcome, { type: 'route' }> = { type: 'route' };
+      if (value.assignTo !== undefined) {
+        const a = value.assignTo;
+        if (!isObject(a)) return fail(`${path}.assignTo`, 'must be {memberId} or {teamId}');
+        const keys = Object.keys(a);
+        if (keys.length !== 1 || (keys[0] !== 'memberId' && keys[0] !== 'teamId')) fail(`${path}.assignTo`, 'must be {memberId} or {teamId}');
+        const id = a[keys[0]];
+        if (typeof id !== 'string' || !UUID.test(id)) fail(`${path}.assignTo.${keys[0]}`, 'must be a UUID');
+        outcome.assignTo = keys[0] === 'memberId' ? { memberId: (id as string).toLowerCase() } : { teamId: (id as string).toLowerCase() };
+      }
+      if (value.escalate !== undefined) {
+        if (typeof value.escalate !== 'boolean') fail(`${path}.escalate`, 'must be a boolean');
+        outcome.escalate = value.escalate as boolean;
+      }
+      if (outcome.assignTo === undefined && outcome.escalate !== true) fail(path, 'route must assign (assignTo) or escalate (escalate: true)');
+      return outcome;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Matching
+
+/** What one action request is matched on. */
+export interface ActionFacts {
+  actionName: string;
+  args: Record<string, unknown>;
+  keyId: string;
+  sessionId: string | null;
+  /** The title's folded words (libs/audit searchWords). */
+  titleWords: readonly string[];
+  risk?: Risk;
+  labels?: readonly string[];
+}
+
+/** A glob (`*`, `?`; everything else literal) as an anchored regular expression. */
+export function globToRegExp(glob: string): RegExp {
+  let source = '';
+  for (const ch of glob) {
+    if (ch === '*') source += '.*';
+    else if (ch === '?') source += '.';
+    else source += ch.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  }
+  return new RegExp(`^${source}$`, 's');
+}
+
+function readPath(args: Record<string, unknown>, path: string): { found: boolean; value: unknown } {
+  let current: unknown = args;
+  for (const key of path.split('.')) {
+    if (!isObject(current) || !Object.prototype.hasOwnProperty.call(current, key)) return { found: false, value: undefined };
+    current = current[key];
+  }
+  return { found: true, value: current };
+}
+
+/** JSON equality: same type and value; object key order does not matter. */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((x, i) => jsonEqual(x, (b as unknown[])[i]));
+  const ak = Object.keys(a as object);
+  const bk = Object.keys(b as object);
+  return ak.length === bk.length && ak.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual((a as never)[k], (b as never)[k]));
+}
+
+type Test = (facts: ActionFacts) => boolean;
+
+function predicateTest(p: ArgPredicate): Test {
+  switch (p.op) {
+    case 'eq':
+      return (f) => {
+        const r = readPath(f.args, p.path);
+        return r.found && jsonEqual(r.value, p.value);
+      };
+    case 'ne':
+      // A missing argument is not equal to anything: `ne` holds.
+      return (f) => {
+        const r = readPath(f.args, p.path);
+        return !r.found || !jsonEqual(r.value, p.value);
+      };
+    case 'in':
+      return (f) => {
+        const r = readPath(f.args, p.path);
+        return r.found && p.value.some((v) => jsonEqual(r.value, v));
+      };
+    case 'matches': {
+      const re = globToRegExp(p.value);
+      return (f) => {
+        const r = readPath(f.args, p.path);
+        return r.found && typeof r.value === 'string' && re.test(r.value);
+      };
+    }
+    default: {
+      const compare = { lt: (x: number) => x < p.value, lte: (x: number) => x <= p.value, gt: (x: number) => x > p.value, gte: (x: number) => x >= p.value }[
+        p.op
+      ];
+      // Only numbers compare: a string "50" is not 50 (an agent cannot slip past a limit by quoting it).
+      return (f) => {
+        const r = readPath(f.args, p.path);
+        return r.found && typeof r.value === 'number' && compare(r.value);
+      };
+    }
+  }
+}
+
+/** Folds a title word as the title search does (lower case, no accents). */
+export function foldWord(word: string): string {
+  return word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+export interface CompiledRule {
+  rule: StoredRule;
+  expiresAtMs: number | null;
+  test: Test;
+}
+
+export function compileRule(rule: StoredRule): CompiledRule {
+  const tests: Test[] = [];
+  const m = rule.match;
+  if (m.actions !== undefined) {
+    const exact = new Set(m.actions.filter((a) => !/[*?]/.test(a)));
+    const globs = m.actions.filter((a) => /[*?]/.test(a)).map(globToRegExp);
+    tests.push((f) => exact.has(f.actionName) || globs.some((g) => g.test(f.actionName)));
+  }
+  if (m.keyIds !== undefined) {
+    const keys = new Set(m.keyIds);
+    tests.push((f) => keys.has(f.keyId));
+  }
+  if (m.sessionIds !== undefined) {
+    const sessions = new Set(m.sessionIds);
+    tests.push((f) => f.sessionId !== null && sessions.has(f.sessionId));
+  }
+  if (m.titleWords !== undefined) {
+    const words = m.titleWords.map(foldWord);
+    tests.push((f) => words.every((w) => f.titleWords.includes(w)));
+  }
+  if (m.risk !== undefined) {
+    const risks = new Set<string>(m.risk);
+    tests.push((f) => f.risk !== undefined && risks.has(f.risk));
+  }
+  if (m.labels !== undefined) {
+    const labels = m.labels;
+    tests.push((f) => f.labels !== undefined && labels.some((l) => f.labels?.includes(l)));
+  }
+  for (const p of m.args ?? []) tests.push(predicateTest(p));
+  return {
+    rule,
+    expiresAtMs: rule.expiresAt === null ? null : Date.parse(rule.expiresAt),
+    test: (f) => tests.every((t) => t(f)),
+  };
+}
+
+/** The evaluation order: priority, then creation, then id. */
+export function sortRules(rules: CompiledRule[]): CompiledRule[] {
+  return [...rules].sort(
+    (a, b) => a.rule.priority - b.rule.priority || a.rule.createdAt.localeCompare(b.rule.createdAt) || a.rule.id.localeCompare(b.rule.id),
+  );
+}
+
+export interface ActionEvaluation {
+  /** The enforce-mode rule that decides this action, if one matched. */
+  enforced?: StoredRule;
+  /** Shadow-mode rules that matched before it (or all that matched, when none enforced). */
+  shadowed: StoredRule[];
+}
+
+/** One action against an organisation's rules, already compiled and sorted (see the ordering above). */
+export function evaluateAction(rules: readonly CompiledRule[], facts: ActionFacts, now: number): ActionEvaluation {
+  const shadowed: StoredRule[] = [];
+  for (const compiled of rules) {
+    const { rule } = compiled;
+    if (rule.mode === 'off') continue;
+    if (compiled.expiresAtMs !== null && compiled.expiresAtMs <= now) continue;
+    if (!compiled.test(facts)) continue;
+    if (rule.mode === 'shadow') {
+      shadowed.push(rule);
+      continue;
+    }
+    return { enforced: rule, shadowed };
+  }
+  return { shadowed };
+}

@@ -1,0 +1,133 @@
+import type { Server } from 'node:http';
+import { Global, Inject, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { HttpAdapterHost, ModulesContainer } from '@nestjs/core';
+import { DataSource } from 'typeorm';
+import type { Logger } from 'pino';
+import { declaredRoutesIn } from '../auth/route-declarations.util';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/app-config';
+import { countOpenInterruptsByAge, OPEN_AGE_BUCKETS } from '../interrupts/open-interrupts-query.util';
+import { readPeriodicJobLag } from '../jobs/job-lag-query.util';
+import { LOGGER } from '../logging/logger.module';
+import { NotificationBus } from '../notifications/notification-bus';
+import { readOutboxStats } from '../webhooks/webhook-outbox-stats-query.util';
+import { instrumentDatabase } from './database-metrics';
+import { instrumentHttpServer } from './http-metrics';
+import {
+  busProbeChannel,
+  type BusProbeRecord,
+  jobRoundChannel,
+  type JobRoundRecord,
+  periodicJobRunChannel,
+  type PeriodicJobRunRecord,
+  webhookAttemptChannel,
+  type WebhookAttemptRecord,
+} from './instrumentation-channels';
+import { Metrics } from './metrics';
+import { startMetricsServer } from './metrics-server';
+import { RouteTemplates } from './route-templates';
+
+/** Readings that cost a query are taken at most this often per instance, however often scraped. */
+const DATABASE_READING_MS = 10_000;
+
+/**
+ * Prometheus metrics (SPEC §8g), only when `METRICS_PORT` is set: then the HTTP server, the pool,
+ * the job runner, the webhook worker and the notification bus are instrumented, and a listener of
+ * its own serves `GET /metrics`. Without it nothing is instrumented and nothing listens.
+ */
+@Global()
+@Module({ providers: [{ provide: Metrics, useFactory: () => new Metrics() }], exports: [Metrics] })
+export class MetricsModule implements OnApplicationBootstrap, OnApplicationShutdown {
+  private server: Server | undefined;
+  private readonly stops: (() => void)[] = [];
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(Metrics) private readonly metrics: Metrics,
+    @Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost,
+    @Inject(ModulesContainer) private readonly modules: ModulesContainer,
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(NotificationBus) private readonly bus: NotificationBus,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.config.metricsPort === undefined) return;
+    const metrics = this.metrics;
+    const routes = new RouteTemplates(declaredRoutesIn(this.modules));
+    this.stops.push(instrumentHttpServer(this.adapterHost.httpAdapter.getHttpServer() as Server, metrics, routes));
+    instrumentDatabase(this.dataSource, metrics);
+    this.subscribe();
+
+    metrics.addCollector('notification-bus', () => metrics.busHealthy.set(this.bus.healthy ? 1 : 0));
+    metrics.addCollector(
+      'job-lag',
+      everyAtMost(DATABASE_READING_MS, async () => {
+        for (const row of await readPeriodicJobLag(this.dataSource)) metrics.jobLag.set({ job: row.name }, row.lag_seconds);
+      }),
+    );
+    metrics.addCollector(
+      'webhook-outbox',
+      everyAtMost(DATABASE_READING_MS, async () => {
+        const stats = await readOutboxStats(this.dataSource);
+        for (const state of ['due', 'scheduled', 'delivering', 'paused'] as const) {
+          metrics.webhookOutboxDepth.set({ state }, stats[state]);
+        }
+        metrics.webhookOutboxOldestDue.set(stats.oldest_due_seconds);
+      }),
+    );
+    metrics.addCollector(
+      'interrupts-open',
+      everyAtMost(DATABASE_READING_MS, async () => {
+        const counts = await countOpenInterruptsByAge(this.dataSource);
+        for (const age of OPEN_AGE_BUCKETS) metrics.interruptsOpen.set({ age }, counts[age]);
+      }),
+    );
+
+    const { server, port } = await startMetricsServer(metrics, this.config.metricsPort, this.config.host);
+    this.server = server;
+    this.logger.info({ metricsPort: port }, `metrics on http://${this.config.host}:${port}/metrics`);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    for (const stop of this.stops.splice(0)) stop();
+    const server = this.server;
+    this.server = undefined;
+    if (server === undefined) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  private subscribe(): void {
+    const metrics = this.metrics;
+    const on = <T>(channel: typeof jobRoundChannel, handle: (record: T) => void) => {
+      const listener = (message: unknown) => handle(message as T);
+      channel.subscribe(listener);
+      this.stops.push(() => channel.unsubscribe(listener));
+    };
+    on<JobRoundRecord>(jobRoundChannel, ({ worker, result, durationMs }) => {
+      metrics.jobRounds.inc({ worker, result });
+      metrics.jobRoundDuration.observe({ worker }, durationMs / 1000);
+      metrics.jobLastRound.set({ worker }, Date.now() / 1000);
+    });
+    on<PeriodicJobRunRecord>(periodicJobRunChannel, ({ job, result, durationMs }) => {
+      metrics.periodicJobRuns.inc({ job, result });
+      metrics.periodicJobDuration.observe({ job }, durationMs / 1000);
+    });
+    on<WebhookAttemptRecord>(webhookAttemptChannel, ({ outcome, durationMs }) => {
+      metrics.webhookAttempts.inc({ outcome });
+      metrics.webhookAttemptDuration.observe(durationMs / 1000);
+    });
+    on<BusProbeRecord>(busProbeChannel, ({ roundTripMs }) => metrics.busProbeRoundTrip.observe(roundTripMs / 1000));
+  }
+}
+
+/** Runs `read` when the last run is older than `ms` (or failed); otherwise keeps the last values. */
+function everyAtMost(ms: number, read: () => Promise<void>): () => Promise<void> {
+  let last = -Infinity;
+  return async () => {
+    if (performance.now() - last < ms) return;
+    await read();
+    last = performance.now();
+  };
+}

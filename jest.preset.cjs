@@ -13,9 +13,24 @@ for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
   moduleNameMapper[`^${alias.replace(/[/@.-]/g, (c) => `\\${c}`)}$`] = path.join(__dirname, target);
 }
 
+// NestJS 12 ships its packages as ES modules. Node (20.19+) loads them from CommonJS through
+// require(esm), but Jest's module runtime does not (before Node 24.9), so Jest compiles those
+// packages to CommonJS with the same SWC, and leaves every other package in node_modules alone.
+const esmPackages = ['@nestjs'];
+const esmJs = {
+  ...swcrc,
+  swcrc: false,
+  sourceMaps: false,
+  jsc: { ...swcrc.jsc, parser: { syntax: 'ecmascript' }, transform: undefined },
+};
+
 module.exports = {
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': ['@swc/jest', { ...swcrc, swcrc: false, sourceMaps: 'inline' }] },
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { ...swcrc, swcrc: false, sourceMaps: 'inline' }],
+    [`/node_modules/(${esmPackages.join('|')})/.+\\.js$`]: ['@swc/jest', esmJs],
+  },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmPackages.join('|')})/)`],
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper,
   reporters: ['default', path.join(__dirname, 'tools/jest/results-reporter.cjs')],

@@ -125,6 +125,7 @@ describe('metrics, scraped by Prometheus', () => {
     const stream = new AbortController();
     const events = await fetch(`${api}/api/events`, { headers: { cookie, 'x-organisation-id': organisationId }, signal: stream.signal });
     expect(events.status).toBe(200);
+    let lastId = '';
     for (let i = 0; i < 3; i++) {
       const opened = await fetch(`${api}/api/interrupts`, {
         method: 'POST',
@@ -133,10 +134,20 @@ describe('metrics, scraped by Prometheus', () => {
       });
       expect(opened.status).toBe(201);
       const { id } = (await opened.json()) as { id: string };
+      lastId = id;
       expect((await fetch(`${api}/api/interrupts/${id}`, { headers: { 'x-api-key': key } })).status).toBe(200);
     }
 
     await atLeast('interlock_http_streams_open{route="/api/events"}', 1);
+    // A long poll on an open interrupt is held; it is counted while held and never timed.
+    const poll = new AbortController();
+    const held = fetch(`${api}/api/interrupts/${lastId}?waitSeconds=30`, { headers: { 'x-api-key': key }, signal: poll.signal }).catch(() => undefined);
+    await atLeast('interlock_http_long_polls_open{route="/api/interrupts/:id"}', 1);
+    const timedBefore = (await value('interlock_http_request_duration_seconds_count{route="/api/interrupts/:id",method="GET",status_class="2xx"}')) ?? 0;
+    poll.abort();
+    await held;
+    await eventually('the long poll to end', async () => ((await value('interlock_http_long_polls_open{route="/api/interrupts/:id"}')) === 0 ? true : undefined));
+    expect(await value('interlock_http_request_duration_seconds_count{route="/api/interrupts/:id",method="GET",status_class="2xx"}')).toBe(timedBefore);
     await atLeast('interlock_http_requests_total{route="/api/interrupts",method="POST",status_class="2xx"}', 3);
     await atLeast('interlock_http_requests_total{route="/api/interrupts/:id",method="GET",status_class="2xx"}', 3);
     await atLeast('interlock_interrupts_open{age="0-5m"}', 3);

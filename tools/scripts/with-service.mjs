@@ -19,6 +19,8 @@
 //   INTERLOCK_TEST_MEMBER_COOKIE  the Pro owner's `session=…` cookie (to decide interrupts)
 //   INTERLOCK_TEST_MEMBER_EMAIL, INTERLOCK_TEST_MEMBER_PASSWORD  the Pro owner's credentials
 //   INTERLOCK_TEST_ORGANISATION_ID  the Pro organisation's id (for x-organisation-id)
+//   INTERLOCK_MAIL_DIR            where every email the service sent lands, one `<n>.eml` each:
+//                                 the service's SMTP_URL is a real SMTP server (smtp-server) here
 //   INTERLOCK_TEST_DOWNLOADS_DIR  the service's DOWNLOADS_DIR (empty): what a test puts there, with
 //                                 a manifest.json, is served at /downloads/…
 // The service runs with the environment below, plus any RATE_LIMIT_* variable of this process
@@ -28,12 +30,13 @@
 // the command's.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
+import smtp from 'smtp-server';
 import { startThrowawayPostgres } from './throwaway-postgres.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -98,7 +101,29 @@ async function buildService() {
   }
 }
 
-async function startService(databaseUrl, downloadsDir) {
+/** A real SMTP server on loopback that writes each message it accepts to `dir` as `<n>.eml`. */
+async function startMailSink(dir) {
+  mkdirSync(dir, { recursive: true });
+  let count = 0;
+  const server = new smtp.SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      const chunks = [];
+      stream.on('data', (c) => chunks.push(c));
+      stream.on('end', () => {
+        count += 1;
+        writeFileSync(join(dir, `${String(count).padStart(6, '0')}.eml`), Buffer.concat(chunks));
+        callback();
+      });
+    },
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `smtp://127.0.0.1:${server.server.address().port}`, stop: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+async function startService(databaseUrl, downloadsDir, smtpUrl) {
   const port = await freePort();
   const child = spawn(process.execPath, [join(root, 'dist/apps/api/main.js')], {
     cwd: root,
@@ -110,6 +135,7 @@ async function startService(databaseUrl, downloadsDir) {
       API_KEY_PEPPER: randomBytes(24).toString('hex'),
       NODE_ENV: 'test',
       DOWNLOADS_DIR: downloadsDir,
+      SMTP_URL: smtpUrl,
       LOG_LEVEL: process.env.WITH_SERVICE_LOG_LEVEL ?? 'warn',
       ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('RATE_LIMIT_'))),
     },
@@ -254,10 +280,14 @@ async function main() {
   let cleaned;
   // The service's /downloads folder, empty: a test puts there the packages it installs over HTTP.
   const downloadsDir = mkdtempSync(join(tmpdir(), 'interlock-downloads-'));
+  const mailDir = join(root, 'tmp', 'with-service-mail', `${process.pid}`);
+  rmSync(mailDir, { recursive: true, force: true });
+  const mail = await startMailSink(mailDir);
   state.cleanup = () =>
     (cleaned ??= (async () => {
       await db?.end().catch(() => undefined);
       await service?.stop().catch((error) => log(`stopping the service: ${error.message}`));
+      await mail.stop().catch(() => undefined);
       const admin = new pg.Client({ connectionString: adminUrl });
       try {
         await admin.connect();
@@ -277,14 +307,14 @@ async function main() {
     await admin.connect();
     await admin.query(`CREATE DATABASE ${dbName}`).finally(() => admin.end());
     await buildService();
-    service = await startService(dbUrl.toString(), downloadsDir);
+    service = await startService(dbUrl.toString(), downloadsDir, mail.url);
     log(`service ready at ${service.baseUrl} (database ${dbName})`);
     db = new pg.Client({ connectionString: dbUrl.toString() });
     await db.connect();
     const prepared = await prepare(service.baseUrl, db);
     await db.end();
     db = undefined;
-    code = await runCommand(command, { ...process.env, ...prepared, INTERLOCK_TEST_DOWNLOADS_DIR: downloadsDir }, state);
+    code = await runCommand(command, { ...process.env, ...prepared, INTERLOCK_TEST_DOWNLOADS_DIR: downloadsDir, INTERLOCK_MAIL_DIR: mailDir }, state);
   } catch (error) {
     log(`FAILED: ${error.message}`);
     code = 1;

@@ -2,8 +2,11 @@ import 'reflect-metadata';
 import { ConfigError, configFromEnvironment } from './config/app-config';
 import { createApp } from './app.factory';
 import { HttpDrain } from './health/http-drain';
+import { startBanner } from './logging/banner';
+import { isPrettyLog } from './logging/logger';
 import { ServiceState } from './health/service-state';
 import { McpService } from './mcp/mcp.service';
+import { MetricsModule } from './metrics/metrics.module';
 import { InterruptWaits } from './interrupts/interrupt-waits';
 
 async function bootstrap(): Promise<void> {
@@ -31,6 +34,8 @@ async function bootstrap(): Promise<void> {
     { port, database: config.databaseUrl === undefined ? `embedded (${config.dataDir})` : 'external' },
     `Interlock API listening on http://localhost:${port}`,
   );
+  // On a terminal, a person started it: say where to go and how to stop, after the log lines.
+  if (isPrettyLog(config)) process.stdout.write(startBanner(config, port, metricsPortOf(app)));
 
   // SIGTERM: readiness turns 503 at once; the instance keeps serving for the drain delay (every
   // response closing its connection) while the balancer's health checks take it out of rotation;
@@ -74,6 +79,11 @@ async function bootstrap(): Promise<void> {
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
+}
+
+/** The metrics listener's port, when there is one (it may have been chosen by the system). */
+function metricsPortOf(app: Awaited<ReturnType<typeof createApp>>['app']): number | undefined {
+  return app.get(MetricsModule).port;
 }
 
 bootstrap().catch((error: unknown) => {

@@ -131,6 +131,13 @@ describe('members sign up, sign in and out', () => {
       expect(res.status).toBe(403);
       expect(res.body).toMatchObject({ code: 'CSRF_REJECTED' });
     }
+    // The refusal names the origin it came from, the one expected and the settings, in the answer and the log.
+    const expected =
+      'Cross-site request refused: this service accepts browser requests from http://localhost:3000 (PUBLIC_ORIGIN), not from https://evil.example. ' +
+      'Open the dashboard at http://localhost:3000, or add https://evil.example to ALLOWED_ORIGINS (or set PUBLIC_ORIGIN to it) and restart the service.';
+    expect((await send({ origin: 'https://evil.example' })).body.message).toBe(expected);
+    expect(t.logs.some((l) => l.msg === expected && l.origin === 'https://evil.example' && l.expectedOrigin === 'http://localhost:3000')).toBe(true);
+    expect((await send({ 'sec-fetch-site': 'cross-site' })).body.message).toContain('not from another site. Open the dashboard at http://localhost:3000, or add that origin to ALLOWED_ORIGINS');
     expect(await count()).toBe(0);
     expect((await send({ origin: 'http://localhost:3000', 'sec-fetch-site': 'same-origin' })).status).toBe(201);
     expect((await send({})).status).toBe(201);

@@ -1,5 +1,7 @@
 import { Body, Controller, Get, Module, Post } from '@nestjs/common';
 import { IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
+import type { AddressInfo } from 'node:net';
+import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import request from 'supertest';
 import { PublicRoute } from '../src/auth/decorators/route-access.decorator';
 import { adminDatabaseUrl, createTestDatabase, TestDatabase } from './support/test-database';
@@ -34,6 +36,13 @@ class ProbeController {
 
 @Module({ controllers: [ProbeController] })
 class ProbeModule {}
+
+/** The test app on a port of its own (tests that speak raw HTTP); listens on the first call. */
+async function listening(t: TestApp): Promise<AddressInfo> {
+  const server = t.app.getHttpServer();
+  if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server.address() as AddressInfo;
+}
 
 const ERROR_KEYS = ['code', 'error', 'message', 'requestId', 'statusCode'];
 
@@ -109,6 +118,66 @@ describe('HTTP errors (SPEC §4)', () => {
     const res = await http().post('/probe').set('content-type', 'text/plain').send('title=a');
     expect(res.status).toBe(415);
     expect(res.body).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', error: 'Unsupported Media Type' });
+  });
+
+  // Issue 34 item 4: a body that is not JSON is held to the JSON cap, whether its length is
+  // declared or it is sent in chunks (the stream is never ended: the 413 must come on its own).
+  it.each([
+    ['a declared length', false],
+    ['chunks', true],
+  ])('answers a non-JSON body over 1 MiB sent with %s with 413, and closes the connection', async (_how, chunked) => {
+    const { port } = await listening(t);
+    const answer = await new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((resolve, reject) => {
+      const headers: Record<string, string> = { 'content-type': 'text/plain' };
+      if (!chunked) headers['content-length'] = String(2 * 1024 * 1024);
+      const req = httpRequest({ port, host: '127.0.0.1', method: 'POST', path: '/probe', headers });
+      let answered = false;
+      req.on('response', (res) => {
+        answered = true;
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      });
+      req.on('error', (error) => (answered ? undefined : reject(error)));
+      const chunk = Buffer.alloc(256 * 1024, 'x');
+      let sent = 0;
+      const send = () => {
+        // Up to 2 MiB, then wait: the service must answer without the end of the body.
+        while (!answered && sent < 2 * 1024 * 1024) {
+          sent += chunk.length;
+          if (!req.write(chunk)) return void req.once('drain', send);
+        }
+      };
+      send();
+    });
+    expect(answer.status).toBe(413);
+    expect(answer.headers.connection).toBe('close');
+    expect(JSON.parse(answer.body)).toMatchObject({
+      statusCode: 413,
+      code: 'PAYLOAD_TOO_LARGE',
+      message: 'Request body exceeds the 1 MiB limit.',
+    });
+  });
+
+  it('still drains a non-JSON body under 1 MiB and answers 415 on the same connection', async () => {
+    const { port } = await listening(t);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const post = (body: string) =>
+      new Promise<{ status: number; socket: unknown }>((resolve, reject) => {
+        const req = httpRequest({ port, host: '127.0.0.1', method: 'POST', path: '/probe', agent, headers: { 'content-type': 'text/plain' } });
+        req.on('response', (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, socket: req.socket }));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    const first = await post('x'.repeat(512 * 1024));
+    const second = await post('y');
+    agent.destroy();
+    expect([first.status, second.status]).toEqual([415, 415]);
+    expect(second.socket).toBe(first.socket);
   });
 
   it('answers an unknown route with 404 and the JSON body', async () => {

@@ -247,7 +247,7 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
 
     await setPreferences(grace.cookie, { timeZone: 'Europe/Paris', preferences: { 'interrupt.escalated': { email: 'daily', browser: null } } });
     const developer = await joinOrganisation(t.app.getHttpServer(), owner.cookie, (await builtInRoleIds(t.app.getHttpServer(), owner.cookie)).developer, 'Dev');
-    const refused = await http().patch('/api/notifications/settings').set('cookie', developer.cookie).send({ tokenActions: true });
+    const refused = await http().patch('/api/notifications/settings').set('cookie', developer.cookie).send({ defaults: {} });
     expect(refused.status).toBe(403);
     const everyone = await http().get('/api/notifications/deliveries?scope=organisation').set('cookie', developer.cookie);
     expect(everyone.status).toBe(403);
@@ -256,7 +256,7 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
       .set('cookie', owner.cookie)
       .send({ defaults: { 'interrupt.decided': { email: 'immediately' } } });
     expect(changed.status).toBe(200);
-    expect(changed.body).toMatchObject({ defaults: { 'interrupt.decided': { email: 'immediately' } }, tokenActions: false, emailEnabled: true });
+    expect(changed.body).toMatchObject({ defaults: { 'interrupt.decided': { email: 'immediately' } }, emailEnabled: true });
     const devPrefs = await http().get('/api/notifications/preferences').set('cookie', developer.cookie);
     expect(devPrefs.body.effective['interrupt.decided']).toEqual({ email: 'immediately', browser: 'off' });
 

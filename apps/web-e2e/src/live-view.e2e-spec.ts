@@ -35,6 +35,8 @@ test.describe('Sessions → Live View', () => {
         Array.from({ length: 40 }, (_, i) => ({ role: 'agent' as const, content: `Refund ${i + 1} checked` })),
       );
       await expect(log.getByText('Refund 40 checked', { exact: true })).toBeInViewport();
+      // The count follows what arrived (the session record sent when the stream opened said 0).
+      await expect(page.getByText('42 of 42 messages received')).toBeVisible();
 
       // The connection drops; the agent goes on; back online, the stream resumes after the last
       // message it had (Last-Event-ID): nothing missing, nothing twice.

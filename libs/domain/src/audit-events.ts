@@ -135,7 +135,7 @@ export interface AuditEventCatalogue {
   };
   'settings.notifications_updated': {
     target: 'organisation';
-    metadata: { changes: { defaults?: FieldChange<NotificationPreferences>; tokenActions?: FieldChange<boolean> } };
+    metadata: { changes: { defaults?: FieldChange<NotificationPreferences> } };
   };
   'team.created': { target: 'team'; metadata: null };
   'team.renamed': { target: 'team'; metadata: { previousName: string; name: string } };

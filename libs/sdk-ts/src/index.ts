@@ -29,6 +29,8 @@ export { CursorPage, PagePromise } from './lib/pagination';
 export { Interrupts, DEFAULT_POLL_INTERVAL_MS, DEFAULT_WAIT_TIMEOUT_MS } from './lib/resources/interrupts';
 export type { ReviewLangGraphOptions, WaitForAnswerOptions } from './lib/resources/interrupts';
 export { Sessions } from './lib/resources/sessions';
+export { requireApproval, ApprovalRejectedError } from './lib/gate';
+export type { RequireApprovalOptions } from './lib/gate';
 export { AuditLog } from './lib/resources/audit-log';
 export {
   interruptFromLangGraph,

@@ -13,3 +13,17 @@ export function isCrossSiteRequest(req: Request, allowedOrigins: ReadonlySet<str
   const origin = req.headers.origin;
   return origin !== undefined && !allowedOrigins.has(origin);
 }
+
+/**
+ * What a refused cross-site request is told (and what the log says): the origin it came from,
+ * the one the service expects, and the settings that change that — so a person who opened the
+ * dashboard at another address (127.0.0.1 rather than localhost, a proxy's name) can fix it.
+ */
+export function crossSiteRefusal(req: Request, publicOrigin: string): string {
+  const origin = req.headers.origin;
+  const from = origin === undefined || origin === 'null' ? 'another site' : origin;
+  return (
+    `Cross-site request refused: this service accepts browser requests from ${publicOrigin} (PUBLIC_ORIGIN), not from ${from}. ` +
+    `Open the dashboard at ${publicOrigin}, or add ${from === 'another site' ? 'that origin' : from} to ALLOWED_ORIGINS (or set PUBLIC_ORIGIN to it) and restart the service.`
+  );
+}

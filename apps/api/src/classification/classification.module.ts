@@ -4,12 +4,13 @@ import { ClassificationController } from './classification.controller';
 import { ClassificationRulesRepository } from './classification-rules.repository';
 import { ClassificationRulesService } from './classification-rules.service';
 import { RuleCache } from './rule-cache';
+import { ArgusPipeline } from './argus-pipeline';
 
 /** Argus, the automatic classifier (SPEC §8d): its rules, their cache. */
 @Module({
   imports: [TeamsModule],
   controllers: [ClassificationController],
-  providers: [ClassificationRulesService, ClassificationRulesRepository, RuleCache],
-  exports: [RuleCache],
+  providers: [ClassificationRulesService, ClassificationRulesRepository, RuleCache, ArgusPipeline],
+  exports: [RuleCache, ArgusPipeline],
 })
 export class ClassificationModule {}

@@ -176,4 +176,9 @@ describe('loadConfig', () => {
     expect(problemsOf({ METRICS_PORT: 'x' })).toEqual(['METRICS_PORT must be a whole number from 0 to 65535 (got "x")']);
     expect(loadConfig({ METRICS_PORT: '0' }).metricsPort).toBe(0);
   });
+  it('reads LOG_FORMAT: auto by default, json or pretty', () => {
+    expect(loadConfig({}).logFormat).toBe('auto');
+    expect(loadConfig({ LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    expect(problemsOf({ LOG_FORMAT: 'text' })).toEqual(['LOG_FORMAT must be one of auto, json, pretty (got "text")']);
+  });
 });

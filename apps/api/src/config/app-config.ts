@@ -54,6 +54,11 @@ export interface AppConfig {
   /** Where people open the dashboard (no trailing slash): the links MCP tools return. */
   readonly dashboardUrl: string;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /**
+   * `json`: one JSON object a line (for log collectors); `pretty`: lines for a person;
+   * `auto` (default): pretty when standard output is a terminal, else JSON.
+   */
+  readonly logFormat: 'auto' | 'json' | 'pretty';
   /** Express `trust proxy` setting: how many proxy hops to trust for the client address. */
   readonly trustProxy: number;
   /** How long a graceful shutdown may take before the process exits anyway. */
@@ -353,6 +358,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
       ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
       nodeEnv === 'test' ? 'silent' : 'info',
     ),
+    logFormat: oneOf('LOG_FORMAT', ['auto', 'json', 'pretty'], 'auto'),
     trustProxy: integer('TRUST_PROXY', 0, 0, 10),
     shutdownTimeoutMs,
     shutdownDrainDelayMs,

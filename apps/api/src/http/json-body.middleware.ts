@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { ERROR_MESSAGES } from '@interlock/domain';
@@ -22,9 +23,10 @@ function hasBody(req: Request): boolean {
  * 413 over 1 MiB, 400 for malformed JSON (SPEC §5 lets these come before authentication), and
  * 400 for a body with too many fields (`jsonSizeProblem`: checked on the raw bytes in one pass,
  * before JSON.parse and the DTO machinery spend time on it). A
- * body that is not JSON is only marked here (in the request's state): RequestHygieneGuard answers 415 after the
- * guards, so a missing key or a key on a human route is reported first. A request without a
- * body (no Content-Length, or 0) passes with no Content-Type at all.
+ * body that is not JSON is read and thrown away under the same 1 MiB cap (413 past it, issue 34
+ * item 4), and marked in the request's state: RequestHygieneGuard answers 415 after the guards,
+ * so a missing key or a key on a human route is reported first. A request without a body (no
+ * Content-Length, or 0) passes with no Content-Type at all.
  */
 export function jsonBodyStep(): (req: Request, res: Response, state: RequestState, next: NextFunction) => void {
   const parse = express.json({
@@ -39,10 +41,16 @@ export function jsonBodyStep(): (req: Request, res: Response, state: RequestStat
   return (req, res, state, next) => {
     if (!hasBody(req)) return next();
     if (!req.is(JSON_TYPES)) {
-      // Drain what was sent so the connection can be reused; refused after the guards.
-      req.resume();
+      // Drained (so the connection can be reused) under the JSON cap; refused after the guards.
       state.notJson = true;
-      return next();
+      return discardBody(req, MAX_JSON_BODY_BYTES, (outcome) => {
+        if (outcome === 'ok') return next();
+        if (outcome === 'too-large') {
+          res.setHeader('connection', 'close');
+          return sendError(res, 413, 'PAYLOAD_TOO_LARGE', ERROR_MESSAGES.PAYLOAD_TOO_LARGE, state.id);
+        }
+        sendError(res, 400, 'VALIDATION_FAILED', 'body: the request body was incomplete.', state.id);
+      });
     }
     parse(req, res, (err?: unknown) => {
       if (err === undefined || err === null) return next();
@@ -63,4 +71,38 @@ export function jsonBodyStep(): (req: Request, res: Response, state: RequestStat
       return sendError(res, 400, 'VALIDATION_FAILED', ERROR_MESSAGES.MALFORMED_JSON, state.id);
     });
   };
+}
+
+export type DiscardOutcome = 'ok' | 'too-large' | 'incomplete';
+
+/**
+ * Reads a request body to its end and throws it away, counting its bytes: `too-large` as soon as
+ * a declared Content-Length or the bytes received pass `limit` (reading stops there; the caller
+ * answers 413 and closes the connection), `incomplete` when the client stops sending.
+ */
+export function discardBody(req: IncomingMessage, limit: number, done: (outcome: DiscardOutcome) => void): void {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) return done('too-large');
+  let received = 0;
+  let settled = false;
+  const settle = (outcome: DiscardOutcome) => {
+    if (settled) return;
+    settled = true;
+    req.off('data', onData);
+    req.off('end', onEnd);
+    req.off('aborted', onAborted);
+    req.off('error', onAborted);
+    if (outcome === 'too-large') req.pause();
+    done(outcome);
+  };
+  const onData = (chunk: Buffer) => {
+    received += chunk.length;
+    if (received > limit) settle('too-large');
+  };
+  const onEnd = () => settle('ok');
+  const onAborted = () => settle('incomplete');
+  req.on('data', onData);
+  req.on('end', onEnd);
+  req.on('aborted', onAborted);
+  req.on('error', onAborted);
 }

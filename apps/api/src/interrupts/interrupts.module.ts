@@ -14,9 +14,10 @@ import { InterruptsService } from './interrupts.service';
 import { InterruptsRepository } from './interrupts.repository';
 import { InterruptWaits } from './interrupt-waits';
 import { SessionsModule } from '../sessions/sessions.module';
+import { ClassificationModule } from '../classification/classification.module';
 
 @Module({
-  imports: [AllowancesModule, IdempotencyModule, TeamsModule, SessionsModule, EventsModule, WebhooksModule, OrganisationModule],
+  imports: [AllowancesModule, IdempotencyModule, TeamsModule, SessionsModule, EventsModule, WebhooksModule, ClassificationModule, OrganisationModule],
   controllers: [InterruptsController],
   providers: [
     InterruptsService,

@@ -210,6 +210,23 @@ export class InterruptsRepository {
     return inserted.length > 0;
   }
 
+  /**
+   * How many actions argus rejected, within the last `windowSeconds`, of interrupts this key
+   * opened (the circuit breaker); walks the key's recent interrupts by their index.
+   */
+  async countArgusRejections(db: Queryable, organisationId: string, apiKeyId: string, windowSeconds: number): Promise<number> {
+    const [{ n }] = await queryRows<{ n: number }>(
+      db,
+      `SELECT count(*)::int AS n
+         FROM interrupts i
+         JOIN interrupt_decisions d ON d.organisation_id = i.organisation_id AND d.interrupt_id = i.id
+        WHERE i.organisation_id = $1 AND i.opened_by_key_id = $2 AND i.created_at > now() - make_interval(secs => $3)
+          AND d.decided_by_type = 'argus' AND d.decision = 'reject' AND d.decided_at > now() - make_interval(secs => $3)`,
+      [organisationId, apiKeyId, windowSeconds],
+    );
+    return n;
+  }
+
   async decisionCount(db: Queryable, organisationId: string, id: string): Promise<number> {
     const [{ decided }] = await queryRows<{ decided: number }>(
       db,

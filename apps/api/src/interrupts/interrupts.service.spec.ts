@@ -1,3 +1,4 @@
+import type { ArgusPipeline } from '../classification/argus-pipeline';
 import type { DataSource } from 'typeorm';
 import { type ApiKeyActor, DomainError, JsonText } from '@interlock/domain';
 import type { AllowancesService } from '../allowances/allowances.service';
@@ -50,6 +51,9 @@ const row: InterruptRow = {
 const body = { title: 'Deploy to prod', actionRequests: [{ name: 'deploy', allowedDecisions: ['approve', 'reject'] }] } as CreateInterruptDto;
 const config = { cursorSecret: 'a-cursor-secret-of-enough-length-for-tests' } as unknown as AppConfig;
 
+// Argus with no rules: nothing to plan (its own behaviour is tested in classification/ and the e2e).
+const noRules = { plan: async () => ({ ok: true, actions: [] }) } as unknown as ArgusPipeline;
+
 function setUp(overrides: Partial<Record<keyof InterruptsRepository, jest.Mock>> = {}, more: { consumeMessage?: jest.Mock; lockForLink?: jest.Mock; teamIdsOf?: jest.Mock } = {}) {
   const steps: string[] = [];
   // The audit writer's INSERT is the only statement the fake transaction sees: its action is the third parameter.
@@ -80,7 +84,7 @@ function setUp(overrides: Partial<Record<keyof InterruptsRepository, jest.Mock>>
   // transaction through them (PreparedReads.within).
   const prepared = { query: (sql: string, params: unknown[]) => tx.query(sql, params) };
   const reads = { query: jest.fn(), within: jest.fn(() => prepared) } as unknown as PreparedReads;
-  const service = new InterruptsService(dataSource, repository, sessions, allowances, new IdempotencyService(new IdempotencyRepository()), teams, events, outbox, new InterruptWaits(new InProcessNotificationBus(), pino({ enabled: false })), organisations, config, reads);
+  const service = new InterruptsService(dataSource, repository, sessions, allowances, new IdempotencyService(new IdempotencyRepository()), teams, events, outbox, new InterruptWaits(new InProcessNotificationBus(), pino({ enabled: false })), noRules, organisations, config, reads);
   return { service, repository, events, steps, reads, prepared };
 }
 

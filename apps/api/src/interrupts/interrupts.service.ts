@@ -1,4 +1,7 @@
-import { type ApiKeyActor, DomainError, JsonText } from '@interlock/domain';
+import { type ApiKeyActor, type AuditEvent, DomainError, JsonText, storeDecider } from '@interlock/domain';
+import { type ActionPlan, ARGUS_ACTOR, ArgusPipeline, BREAKER_REJECTIONS, BREAKER_WINDOW_SECONDS, withoutDecisions } from '../classification/argus-pipeline';
+import type { Queryable } from '../database/query-rows.util';
+import { lockCurrentMember } from '../members/memberships.repository';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
@@ -14,7 +17,6 @@ import { InterruptInclude, InterruptRow, StoredActionRequest, toInterruptDetailR
 import { InterruptsRepository } from './interrupts.repository';
 import { SessionsService } from '../sessions/sessions.service';
 import { type CreateInterruptDto, MAX_TIMEOUT_SECONDS } from './dto/create-interrupt.dto';
-import type { Queryable } from '../database/query-rows.util';
 import { OrganisationsRepository } from '../organisation/organisations.repository';
 import type { ListInterruptsQuery } from './dto/list-interrupts.query';
 import type { InterruptCountsResponse, InterruptDetailResponse, InterruptListResponse, InterruptResponse } from './dto/interrupt.response';
@@ -26,6 +28,10 @@ import { InterruptWaits } from './interrupt-waits';
 import { COUNT_CAP, InboxFilter, MAX_TITLE_PREFIX_EXPANSION, TITLE_SEARCH_COSTS, TITLE_SEARCH_WALK_CHUNK } from './inbox-query.util';
 
 const DEFAULT_PAGE = 50;
+
+/** An audit entry argus writes for a new interrupt: the target and address are the interrupt's and none. */
+type ArgusAudit = Pick<AuditEvent, 'action' | 'actor' | 'metadata'>;
+type WriteTail = { organisationId: string; ipAddress: null };
 
 /** Who `me` is in a listing: the signed-in member (`assignee`), or the API key (`openedBy`). */
 export interface ListCaller {
@@ -54,6 +60,7 @@ export class InterruptsService {
     private readonly events: OrganisationEventsAnnouncer,
     private readonly outbox: WebhookOutbox,
     private readonly waits: InterruptWaits,
+    private readonly argus: ArgusPipeline,
     private readonly organisations: OrganisationsRepository,
     @Inject(APP_CONFIG) config: AppConfig,
     @Optional() reads?: PreparedReads,
@@ -80,6 +87,18 @@ export class InterruptsService {
       description: a.description ?? null,
       allowedDecisions: a.allowedDecisions ?? [...DECISIONS],
     }));
+    const titleWords = searchWords(body.title);
+    const plan = await this.argus.plan(
+      organisationId,
+      actionRequests.map((a) => ({
+        actionName: a.name,
+        args: a.args,
+        keyId: actor.id,
+        sessionId: body.sessionId ?? null,
+        titleWords,
+        allowedDecisions: a.allowedDecisions,
+      })),
+    );
     const result = await this.dataSource.transaction((manager) => {
       // The transaction's statements, prepared on its connection (PreparedReads.within).
       const tx = this.reads.within(manager);
@@ -97,14 +116,20 @@ export class InterruptsService {
           actionRequests,
           metadata: body.metadata ?? null,
           openedByKeyId: actor.id,
-          titleWords: searchWords(body.title),
+          titleWords,
           deadline,
         });
-        const interrupt = toInterruptResponse(row);
+        const created = toInterruptResponse(row);
+        // Argus (SPEC §8d): its decisions and route, written like a member's, before the record is kept.
+        const applied = plan.ok && plan.actions.length > 0 ? await this.applyArgus(tx, organisationId, actor, id, body.title, actionRequests.length, plan.actions) : null;
+        const interrupt = applied === null ? created : toInterruptResponse((await this.interrupts.read(tx, organisationId, id)) as InterruptRow);
         // Rendered from the row as stored (jsonb's key order), as every read renders it.
         await this.interrupts.keepRecord(tx, organisationId, row.id, JSON.stringify(interrupt));
-        // The webhook event (usually one probe: no webhook) before the locks below.
-        await this.outbox.write(tx, organisationId, [{ type: 'interrupt.created', subjectId: id, data: interrupt }]);
+        // The webhook events (usually one probe: no webhook) before the locks below.
+        await this.outbox.write(tx, organisationId, [
+          { type: 'interrupt.created', subjectId: id, data: created },
+          ...(applied === null ? [] : applied.events.map((type) => ({ type, subjectId: id, data: interrupt }))),
+        ]);
         // The count and the audit entry lock the organisation's counter row and audit chain
         // until the commit: they go last, so writes of one organisation queue for as short a
         // time as possible. A refusal (402) rolls the insert and the event above back.
@@ -117,6 +142,18 @@ export class InterruptsService {
           metadata: { externalId: body.externalId ?? null, actionRequests: actionRequests.map((a) => a.name) },
           ipAddress: ip,
         });
+        const target = { type: 'interrupt' as const, id, name: body.title };
+        if (!plan.ok) {
+          await writeAuditEntry(tx, {
+            organisationId,
+            action: 'classification.failed',
+            actor: ARGUS_ACTOR,
+            target,
+            metadata: { reason: plan.reason, actionNames: actionRequests.map((a) => a.name) },
+            ipAddress: null,
+          });
+        }
+        for (const event of applied?.audit ?? []) await writeAuditEntry(tx, { organisationId, ...event, target, ipAddress: null } as AuditEvent & WriteTail);
         return interrupt;
       });
     });
@@ -150,6 +187,93 @@ export class InterruptsService {
       throw new DomainError('VALIDATION_FAILED', "onTimeout: approve is not allowed by this organisation's settings");
     }
     return { seconds, onTimeout };
+  }
+
+  /**
+   * Writes what argus decided for a new interrupt, as a member's decisions are written: each
+   * decision (decider argus, the rule), the route (assignee, escalation), the answered status
+   * when argus decided every action; and returns the audit entries (receipts, then the
+   * decisions, the assignment and the escalation, all by actor argus) and webhook events to
+   * write. The circuit breaker first: a key argus has rejected too often gets a person.
+   */
+  private async applyArgus(
+    tx: Queryable,
+    organisationId: string,
+    actor: ApiKeyActor,
+    id: string,
+    title: string,
+    actionCount: number,
+    planned: ActionPlan[],
+  ): Promise<{ audit: ArgusAudit[]; events: ('interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.escalated')[] }> {
+    const audit: ArgusAudit[] = [];
+    const events: ('interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.escalated')[] = [];
+    let actions = planned;
+    if (actions.some((a) => a.decision?.decision === 'reject')) {
+      const rejections = await this.interrupts.countArgusRejections(tx, organisationId, actor.id, BREAKER_WINDOW_SECONDS);
+      if (rejections >= BREAKER_REJECTIONS) {
+        actions = withoutDecisions(actions);
+        audit.push({
+          action: 'classification.breaker_tripped',
+          actor: ARGUS_ACTOR,
+          metadata: { apiKeyId: actor.id, rejections, windowSeconds: BREAKER_WINDOW_SECONDS, actionNames: planned.map((a) => a.actionName) },
+        });
+      }
+    }
+    for (const plan of actions) for (const r of plan.receipts) audit.push({ action: r.action, actor: ARGUS_ACTOR, metadata: r.metadata });
+    let decided = 0;
+    for (const plan of actions) {
+      if (plan.decision === undefined) continue;
+      await this.interrupts.insertDecision(tx, organisationId, {
+        id: randomUUID(),
+        interruptId: id,
+        actionName: plan.actionName,
+        decision: plan.decision.decision,
+        editedArgs: null,
+        editedName: null,
+        message: plan.decision.message,
+        ...storeDecider({ type: 'argus', ruleId: plan.decision.ruleId, name: 'argus' }),
+      });
+      decided++;
+      const becameAnswered = decided === actionCount;
+      audit.push({
+        action: 'interrupt.decided',
+        actor: ARGUS_ACTOR,
+        metadata: { actionName: plan.actionName, decision: plan.decision.decision, becameAnswered },
+      });
+      events.push('interrupt.decided');
+      if (becameAnswered) {
+        await this.interrupts.markAnswered(tx, organisationId, id);
+        events.push('interrupt.answered');
+      }
+    }
+    // A route applies to the interrupt: the first enforced one, while an action is left for a person.
+    const route = decided < actionCount ? actions.find((a) => a.route !== undefined)?.route : undefined;
+    if (route !== undefined) {
+      const to = route.outcome.assignTo;
+      const assignee =
+        to === undefined
+          ? undefined
+          : 'teamId' in to
+            ? await this.teams.findTeam(tx, organisationId, to.teamId).then((t) => (t === undefined ? undefined : { type: 'team' as const, ...t }))
+            : await lockCurrentMember(tx, organisationId, to.memberId).then((m) => (m === undefined ? undefined : { type: 'member' as const, ...m }));
+      if (assignee !== undefined) {
+        await this.interrupts.setAssignee(tx, organisationId, id, assignee);
+        audit.push({
+          action: 'interrupt.assigned',
+          actor: ARGUS_ACTOR,
+          metadata: { assigneeType: assignee.type, assigneeId: assignee.id, assigneeName: assignee.name, previousAssigneeType: null, previousAssigneeId: null },
+        });
+        events.push('interrupt.assigned');
+      }
+      if (route.outcome.escalate === true) {
+        const reason = 'Escalated by a classification rule';
+        await this.interrupts.escalate(tx, organisationId, id, 1, reason);
+        audit.push({ action: 'interrupt.escalated', actor: ARGUS_ACTOR, metadata: { level: 1, reason } });
+        events.push('interrupt.escalated');
+      }
+    }
+    void title;
+    return { audit, events };
   }
 
   /**

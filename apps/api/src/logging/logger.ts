@@ -1,5 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
 import pino, { DestinationStream, Logger } from 'pino';
+import pinoPretty from 'pino-pretty';
 import type { Request, Response } from 'express';
 import type { AppConfig } from '../config/app-config';
 import { requestIdOf, requestStateOf, type RequestState } from '../http/request-state';
@@ -35,7 +36,34 @@ export function serializeError(error: unknown): Record<string, unknown> {
   return serialized;
 }
 
+/** Whether the log is for a person: `LOG_FORMAT=pretty`, or `auto` on a terminal. */
+export function isPrettyLog(config: Pick<AppConfig, 'logFormat'>, stdout: { isTTY?: boolean } = process.stdout): boolean {
+  return config.logFormat === 'pretty' || (config.logFormat === 'auto' && stdout.isTTY === true);
+}
+
+/**
+ * Lines a person reads: time, level, message, then the fields; the `req` and `res` objects of
+ * request lines are folded into the message (`GET /api/interrupts 201 12ms`). Written
+ * synchronously, like the JSON log.
+ */
+export function prettyDestination(destination?: DestinationStream): DestinationStream {
+  return pinoPretty({
+    sync: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,service,context,req,res',
+    messageFormat: (log, messageKey) => {
+      const req = log.req as { method?: string; url?: string } | undefined;
+      const res = log.res as { statusCode?: number } | undefined;
+      const message = String(log[messageKey] ?? '');
+      if (req?.url === undefined || res?.statusCode === undefined) return message;
+      return `${req.method} ${req.url} ${res.statusCode}${typeof log.durationMs === 'number' ? ` ${log.durationMs}ms` : ''}`;
+    },
+    ...(destination === undefined ? {} : { destination: destination as unknown as NodeJS.WritableStream }),
+  });
+}
+
 export function createLogger(config: AppConfig, destination?: DestinationStream): Logger {
+  const pretty = destination === undefined ? isPrettyLog(config) : config.logFormat === 'pretty';
   return pino(
     {
       level: config.logLevel,
@@ -45,7 +73,7 @@ export function createLogger(config: AppConfig, destination?: DestinationStream)
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       formatters: { level: (label) => ({ level: label }) },
     },
-    destination,
+    pretty ? prettyDestination(destination) : destination,
   );
 }
 
@@ -210,11 +238,18 @@ export function httpLogger(logger: Logger, apiKeyPrefix: string): (req: Request,
   };
 }
 
-/** Nest's own messages (bootstrap, lifecycle) go through the same JSON logger. */
+/**
+ * Nest's start-up chatter — one line per module, controller and mapped route (over a hundred) —
+ * is for debugging the wiring, not for reading at every start: `debug`.
+ */
+const WIRING_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
+
+/** Nest's own messages (bootstrap, lifecycle) go through the same logger. */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
   log(message: unknown, context?: string) {
-    this.logger.info({ context }, String(message));
+    if (context !== undefined && WIRING_CONTEXTS.has(context)) this.logger.debug({ context }, String(message));
+    else this.logger.info({ context }, String(message));
   }
   error(message: unknown, trace?: string, context?: string) {
     this.logger.error({ context, trace }, String(message));

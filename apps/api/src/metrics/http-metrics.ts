@@ -5,6 +5,15 @@ import type { RouteTemplates } from './route-templates';
 interface InFlight {
   readonly route: string;
   readonly res: ServerResponse;
+  /** A long poll (`waitSeconds` above 0, SPEC §8e): it lasts until an answer or its timeout. */
+  readonly longPoll: boolean;
+}
+
+/** `waitSeconds=N` with N > 0 anywhere in the query: the request may be held (a long poll). */
+const LONG_POLL = /[?&]waitSeconds=0*[1-9]/;
+
+export function isLongPoll(url: string): boolean {
+  return LONG_POLL.test(url);
 }
 
 /**
@@ -19,7 +28,8 @@ export function instrumentHttpServer(server: Server, metrics: Metrics, routes: R
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     const started = process.hrtime.bigint();
     const method = req.method ?? 'GET';
-    const entry: InFlight = { route: routes.match(method, req.url ?? '/'), res };
+    const url = req.url ?? '/';
+    const entry: InFlight = { route: routes.match(method, url), res, longPoll: isLongPoll(url) };
     inFlight.add(entry);
     res.once('close', () => {
       inFlight.delete(entry);
@@ -27,24 +37,31 @@ export function instrumentHttpServer(server: Server, metrics: Metrics, routes: R
       const statusClass = res.headersSent ? `${Math.floor(res.statusCode / 100)}xx` : 'aborted';
       const labels = { route: entry.route, method, status_class: statusClass };
       metrics.httpRequests.inc(labels);
-      if (!isEventStream(res)) metrics.httpDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+      // Streams and long polls last as long as the client or a person makes them: not latency.
+      if (!entry.longPoll && !isEventStream(res)) metrics.httpDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
     });
   };
   server.on('request', onRequest);
 
   // Routes seen in flight keep their series at 0 afterwards, so a graph drops to 0, not to nothing.
-  const seen = { requests: new Set<string>(), streams: new Set<string>() };
+  const seen = { requests: new Set<string>(), streams: new Set<string>(), longPolls: new Set<string>() };
   metrics.addCollector('http', () => {
     const requests = new Map<string, number>();
     const streams = new Map<string, number>();
-    for (const { route, res } of inFlight) {
-      requests.set(route, (requests.get(route) ?? 0) + 1);
-      if (isEventStream(res)) streams.set(route, (streams.get(route) ?? 0) + 1);
+    const longPolls = new Map<string, number>();
+    const add = (counts: Map<string, number>, route: string) => counts.set(route, (counts.get(route) ?? 0) + 1);
+    for (const { route, res, longPoll } of inFlight) {
+      add(requests, route);
+      if (isEventStream(res)) add(streams, route);
+      if (longPoll) add(longPolls, route);
     }
-    for (const route of requests.keys()) seen.requests.add(route);
-    for (const route of streams.keys()) seen.streams.add(route);
-    for (const route of seen.requests) metrics.httpInFlight.set({ route }, requests.get(route) ?? 0);
-    for (const route of seen.streams) metrics.httpStreamsOpen.set({ route }, streams.get(route) ?? 0);
+    const publish = (counts: Map<string, number>, known: Set<string>, gauge: Metrics['httpInFlight']) => {
+      for (const route of counts.keys()) known.add(route);
+      for (const route of known) gauge.set({ route }, counts.get(route) ?? 0);
+    };
+    publish(requests, seen.requests, metrics.httpInFlight);
+    publish(streams, seen.streams, metrics.httpStreamsOpen);
+    publish(longPolls, seen.longPolls, metrics.httpLongPollsOpen);
   });
   return () => server.off('request', onRequest);
 }

@@ -39,6 +39,8 @@ const DATABASE_READING_MS = 10_000;
 @Module({ providers: [{ provide: Metrics, useFactory: () => new Metrics() }], exports: [Metrics] })
 export class MetricsModule implements OnApplicationBootstrap, OnApplicationShutdown {
   private server: Server | undefined;
+  /** The metrics listener's port once it listens (METRICS_PORT, or the one chosen for 0). */
+  port: number | undefined;
   private readonly stops: (() => void)[] = [];
 
   constructor(
@@ -86,6 +88,7 @@ export class MetricsModule implements OnApplicationBootstrap, OnApplicationShutd
 
     const { server, port } = await startMetricsServer(metrics, this.config.metricsPort, this.config.host);
     this.server = server;
+    this.port = port;
     this.logger.info({ metricsPort: port }, `metrics on http://${this.config.host}:${port}/metrics`);
   }
 

@@ -23,7 +23,7 @@ export class Metrics {
   });
   readonly httpDuration = new Histogram({
     name: 'interlock_http_request_duration_seconds',
-    help: 'Time from the request to the last byte of the answer; event streams are left out (they last as long as the client stays).',
+    help: 'Time from the request to the last byte of the answer; event streams and long polls (waitSeconds) are left out: they last as long as the client or a person makes them.',
     labelNames: ['route', 'method', 'status_class'] as const,
     buckets: LATENCY_BUCKETS,
     registers: [this.registry],
@@ -37,6 +37,13 @@ export class Metrics {
   readonly httpStreamsOpen = new Gauge({
     name: 'interlock_http_streams_open',
     help: 'Server-sent event streams open now (Live View, organisation events), by route template.',
+    labelNames: ['route'] as const,
+    registers: [this.registry],
+  });
+
+  readonly httpLongPollsOpen = new Gauge({
+    name: 'interlock_http_long_polls_open',
+    help: 'Long polls (GET with waitSeconds above 0) held now, waiting for an answer, by route template.',
     labelNames: ['route'] as const,
     registers: [this.registry],
   });

@@ -1,5 +1,6 @@
 import { RouteTemplates, UNMATCHED_ROUTE } from './route-templates';
 import { statementKind } from './database-metrics';
+import { isLongPoll } from './http-metrics';
 
 describe('RouteTemplates', () => {
   const routes = new RouteTemplates([
@@ -50,5 +51,15 @@ describe('statementKind', () => {
     expect(statementKind('START TRANSACTION')).toBe('transaction');
     expect(statementKind('LISTEN "x"')).toBe('other');
     expect(statementKind(undefined)).toBe('other');
+  });
+});
+
+describe('isLongPoll', () => {
+  it('is a request with waitSeconds above 0', () => {
+    expect(isLongPoll('/api/interrupts/x?waitSeconds=30')).toBe(true);
+    expect(isLongPoll('/api/interrupts/x?include=session&waitSeconds=5')).toBe(true);
+    expect(isLongPoll('/api/interrupts/x?waitSeconds=0')).toBe(false);
+    expect(isLongPoll('/api/interrupts/x')).toBe(false);
+    expect(isLongPoll('/api/interrupts/x?maxWaitSeconds=5')).toBe(false);
   });
 });

@@ -41,7 +41,7 @@ export class NotificationsController {
 
   @Get('settings')
   @MemberRoute()
-  @ApiOperation({ operationId: 'getNotificationSettings', summary: "The organisation's notification defaults and action-link policy" })
+  @ApiOperation({ operationId: 'getNotificationSettings', summary: "The organisation's notification defaults" })
   @ApiOkResponse({ type: NotificationSettingsResponse })
   organisationSettings(@CurrentMember() member: MemberPrincipal): Promise<NotificationSettingsResponse> {
     return this.settings.settings(member.organisationId);
@@ -49,7 +49,7 @@ export class NotificationsController {
 
   @Patch('settings')
   @MemberRoute('member.manage')
-  @ApiOperation({ operationId: 'updateNotificationSettings', summary: "Change the organisation's notification defaults or action-link policy" })
+  @ApiOperation({ operationId: 'updateNotificationSettings', summary: "Replace the organisation's notification defaults" })
   @ApiOkResponse({ type: NotificationSettingsResponse })
   updateOrganisationSettings(
     @CurrentMember() member: MemberPrincipal,

@@ -38,6 +38,11 @@ export class TeamsService {
     return team;
   }
 
+  /** The team, locked against removal until the transaction ends; undefined when it is not the organisation's. */
+  findTeam(tx: Queryable, organisationId: string, id: string): Promise<{ id: string; name: string } | undefined> {
+    return this.teams.lock(tx, organisationId, id, 'FOR KEY SHARE');
+  }
+
   async create(organisationId: string, actor: MemberActor, name: string, ip: string | null): Promise<TeamResponse> {
     const row = await this.dataSource.transaction(async (tx) => {
       const created = await this.teams.insert(tx, organisationId, randomUUID(), name);

@@ -51,6 +51,10 @@ const routes: RouteObject[] = [
         lazy: () => import('../features/interrupts/routes/interrupt.route').then((m) => ({ Component: m.InterruptRoute })),
       },
       {
+        path: 'interrupts/:id/confirm',
+        lazy: () => import('../features/interrupts/routes/confirm-decision.route').then((m) => ({ Component: m.ConfirmDecisionRoute })),
+      },
+      {
         path: 'sessions',
         lazy: () => import('../features/sessions/routes/sessions.route').then((m) => ({ Component: m.SessionsRoute })),
       },
@@ -92,6 +96,10 @@ const routes: RouteObject[] = [
       {
         path: 'settings',
         lazy: () => import('../features/settings/routes/settings.route').then((m) => ({ Component: m.SettingsRoute })),
+      },
+      {
+        path: 'settings/notifications',
+        lazy: () => import('../features/notifications/routes/notifications.route').then((m) => ({ Component: m.NotificationsRoute })),
       },
       { path: '*', element: <NotFoundRoute /> },
     ],

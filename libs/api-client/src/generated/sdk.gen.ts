@@ -550,7 +550,7 @@ export const updateNotificationPreferences = <ThrowOnError extends boolean = fal
 });
 
 /**
- * The organisation's notification defaults and action-link policy
+ * The organisation's notification defaults
  */
 export const getNotificationSettings = <ThrowOnError extends boolean = false>(options?: Options<GetNotificationSettingsData, ThrowOnError>) => (options?.client ?? client).get<GetNotificationSettingsResponses, GetNotificationSettingsErrors, ThrowOnError>({
     security: [{
@@ -563,7 +563,7 @@ export const getNotificationSettings = <ThrowOnError extends boolean = false>(op
 });
 
 /**
- * Change the organisation's notification defaults or action-link policy
+ * Replace the organisation's notification defaults
  */
 export const updateNotificationSettings = <ThrowOnError extends boolean = false>(options: Options<UpdateNotificationSettingsData, ThrowOnError>) => (options.client ?? client).patch<UpdateNotificationSettingsResponses, UpdateNotificationSettingsErrors, ThrowOnError>({
     security: [{

@@ -1066,7 +1066,6 @@ export type NotificationSettingsResponse = {
      * False when the service has no SMTP_URL.
      */
     emailEnabled: boolean;
-    tokenActions: boolean;
 };
 
 /**
@@ -1533,13 +1532,9 @@ export type UpdateNotificationPreferencesDto = {
 
 export type UpdateNotificationSettingsDto = {
     /**
-     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided.
+     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided. Replaces the defaults.
      */
-    defaults?: NotificationPreferenceSet;
-    /**
-     * Whether emailed action links may decide without signing in (single-use, 24 h).
-     */
-    tokenActions?: boolean;
+    defaults: NotificationPreferenceSet;
 };
 
 export type UpdateRoleDto = {

@@ -22,6 +22,7 @@ from ._options import RequestOptions, Timeout
 from ._pagination import AsyncPage, AsyncPaginator, SyncPage
 from ._response import APIResponse
 from ._version import __version__
+from .gate import ApprovalRejectedError, require_approval
 from .langgraph import (
     LANGGRAPH_METADATA_KEY,
     MAX_ACTIONS_PER_INTERRUPT,
@@ -64,6 +65,7 @@ __all__ = [
     "APIResponse",
     "ActionRequest",
     "ActionRequestRecord",
+    "ApprovalRejectedError",
     "AsyncInterlock",
     "AsyncPage",
     "AsyncPaginator",
@@ -98,5 +100,6 @@ __all__ = [
     "interlock_payload",
     "interrupt_from_langgraph",
     "interrupts_from_langgraph",
+    "require_approval",
     "to_langgraph_resume",
 ]

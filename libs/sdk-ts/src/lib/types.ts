@@ -124,7 +124,7 @@ export type InterruptCreateParams = CreateInterruptDto;
 export type InterruptCancelParams = CancelInterruptDto;
 /**
  * `GET /api/interrupts` filters. `from` (inclusive) and `to` (exclusive) also take a `Date`.
- * `assignee: 'me' | 'my_teams'` name a signed-in member, so with an API key they answer 400;
+ * `assignee: 'me' | 'my_teams'` name a signed-in member, so with an API key they match nothing (an empty page);
  * `openedBy: 'me'` is the key making the call.
  */
 export type InterruptListParams = Omit<NonNullable<ListInterruptsData['query']>, 'from' | 'to'> & {

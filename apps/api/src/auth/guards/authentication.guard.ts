@@ -4,7 +4,8 @@ import type { Request, Response } from 'express';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import { DomainError } from '@interlock/domain';
-import { isCrossSiteRequest } from '../csrf.util';
+import { crossSiteRefusal, isCrossSiteRequest } from '../csrf.util';
+import { requestLog } from '../../logging/logger';
 import { ORGANISATION_IN_QUERY } from '../decorators/route-access.decorator';
 import { ORGANISATION_HEADER, requestedOrganisation } from '../organisation-choice.util';
 import { ANONYMOUS, assertNever, setPrincipal } from '../principal';
@@ -26,6 +27,7 @@ export const SEVERAL_ORGANISATIONS_MESSAGE = `${ORGANISATION_HEADER} header is r
 @Injectable()
 export class AuthenticationGuard implements CanActivate {
   private readonly ownOrigins: ReadonlySet<string>;
+  private readonly publicOrigin: string;
 
   constructor(
     private readonly reflector: Reflector,
@@ -35,6 +37,7 @@ export class AuthenticationGuard implements CanActivate {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.ownOrigins = new Set([config.publicOrigin, ...config.allowedOrigins]);
+    this.publicOrigin = config.publicOrigin;
   }
 
   /** Synchronous where nothing is looked up (public and sign-in routes); a promise otherwise. */
@@ -142,7 +145,9 @@ export class AuthenticationGuard implements CanActivate {
 
   private refuseCrossSite(req: Request): void {
     if (isCrossSiteRequest(req, this.ownOrigins)) {
-      throw new DomainError('CSRF_REJECTED', 'Cross-site request refused.');
+      const message = crossSiteRefusal(req, this.publicOrigin);
+      requestLog(req).warn({ origin: req.headers.origin ?? null, secFetchSite: req.headers['sec-fetch-site'] ?? null, expectedOrigin: this.publicOrigin }, message);
+      throw new DomainError('CSRF_REJECTED', message);
     }
   }
 }

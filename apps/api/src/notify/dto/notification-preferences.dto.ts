@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsString, MaxLength, ValidateBy, type ValidationArguments } from 'class-validator';
+import { IsString, MaxLength, ValidateBy, type ValidationArguments } from 'class-validator';
 import {
   CHANNEL_MODES,
   NOTIFICATION_KINDS,
@@ -62,18 +62,11 @@ export class UpdateNotificationPreferencesDto {
   preferences?: NotificationPreferences;
 }
 
-/** The organisation's defaults and action-link policy (member.manage). */
-@RequireAnyOf('defaults', 'tokenActions')
+/** The organisation's defaults (member.manage). */
 export class UpdateNotificationSettingsDto {
-  @ApiPropertyOptional({ type: NotificationPreferenceSet, description: `Kinds: ${NOTIFICATION_KINDS.join(', ')}.` })
-  @OptionalField()
+  @ApiProperty({ type: NotificationPreferenceSet, description: `Kinds: ${NOTIFICATION_KINDS.join(', ')}. Replaces the defaults.` })
   @IsNotificationPreferences()
-  defaults?: NotificationPreferences;
-
-  @ApiPropertyOptional({ description: 'Whether emailed action links may decide without signing in (single-use, 24 h).' })
-  @OptionalField()
-  @IsBoolean()
-  tokenActions?: boolean;
+  defaults!: NotificationPreferences;
 }
 
 export class NotificationPreferencesResponse {
@@ -96,9 +89,6 @@ export class NotificationSettingsResponse {
 
   @ApiProperty({ type: NotificationPreferenceSet, description: 'The built-in defaults.' })
   builtInDefaults!: NotificationPreferences;
-
-  @ApiProperty()
-  tokenActions!: boolean;
 
   @ApiProperty({ description: 'False when the service has no SMTP_URL.' })
   emailEnabled!: boolean;

@@ -15,7 +15,8 @@ import { switchOrganisation } from '../../shared/sign-in/switch-organisation';
 import { notifyError } from '../../shared/utils/notify';
 import { LiveEvents } from '../live-events';
 import { Logo } from './logo';
-import { NAV_SECTIONS, visibleItems } from './nav-items';
+import { NoAccess } from './no-access';
+import { NAV_SECTIONS, pagePermissions, visibleItems } from './nav-items';
 
 /**
  * The organisation this tab acts for, among the person's: `?organisation=<id>` in the address
@@ -79,6 +80,8 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
   if (session.isError) return <QueryError error={session.error} onRetry={() => void session.refetch()} />;
   if (session.data === null) return <CenteredLoader label="Signing in again" />;
   const { member, permissions } = session.data;
+  const needs = pagePermissions(location.pathname);
+  const allowed = needs === undefined || needs.some((p) => permissions.includes(p));
 
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="lg">
@@ -107,6 +110,7 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
             </Menu.Target>
             <Menu.Dropdown>
               <Menu.Item onClick={() => void navigate('/settings')}>Settings</Menu.Item>
+              <Menu.Item onClick={() => void navigate('/settings/notifications')}>Notifications</Menu.Item>
               <Menu.Item
                 color="red"
                 onClick={() =>
@@ -151,9 +155,7 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
       </AppShell.Navbar>
       <AppShell.Main id="main" tabIndex={-1}>
         <LiveEvents />
-        <Suspense fallback={<CenteredLoader />}>
-          <Outlet />
-        </Suspense>
+        <Suspense fallback={<CenteredLoader />}>{allowed ? <Outlet /> : <NoAccess needs={needs ?? []} />}</Suspense>
       </AppShell.Main>
     </AppShell>
   );

@@ -33,3 +33,20 @@ export const NAV_SECTIONS: { label: string; items: NavItem[] }[] = [
 export function visibleItems(items: NavItem[], permissions: readonly Permission[]): NavItem[] {
   return items.filter((item) => item.anyOf === undefined || item.anyOf.some((p) => permissions.includes(p)));
 }
+
+/**
+ * What each page needs, by address prefix (longest first): a member without any of these sees
+ * a "no access" page instead, so no page offers an action its reader cannot take. The API
+ * refuses them anyway; this keeps people from filling a form only to be told at submit.
+ */
+export const PAGE_PERMISSIONS: { prefix: string; anyOf: Permission[] }[] = [
+  { prefix: '/integrations/webhooks', anyOf: ['webhook.manage'] },
+  { prefix: '/integrations/api-keys', anyOf: ['apiKey.read', 'webhook.manage'] },
+  { prefix: '/interrupts', anyOf: ['interrupt.read'] },
+  ...NAV_SECTIONS.flatMap((s) => s.items).flatMap((item) => (item.anyOf === undefined ? [] : [{ prefix: item.to, anyOf: item.anyOf }])),
+];
+
+/** The permissions a page needs (any one of them), or undefined when everyone may open it. */
+export function pagePermissions(pathname: string): Permission[] | undefined {
+  return PAGE_PERMISSIONS.find((p) => pathname === p.prefix || pathname.startsWith(`${p.prefix}/`))?.anyOf;
+}

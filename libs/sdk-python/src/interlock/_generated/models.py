@@ -2166,7 +2166,6 @@ class NotificationSettingsResponse(InterlockModel):
     """
     False when the service has no SMTP_URL.
     """
-    token_actions: bool = Field(..., alias='tokenActions')
 
 
 class OrganisationEvent(InterlockModel):
@@ -2416,13 +2415,9 @@ class UpdateNotificationSettingsDto(InterlockModel):
         extra='allow',
         populate_by_name=True,
     )
-    defaults: Optional[NotificationPreferenceSet] = None
+    defaults: NotificationPreferenceSet
     """
-    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided.
-    """
-    token_actions: Optional[bool] = Field(None, alias='tokenActions')
-    """
-    Whether emailed action links may decide without signing in (single-use, 24 h).
+    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided. Replaces the defaults.
     """
 
 

@@ -29,6 +29,16 @@ export function mergeMessages(current: LiveMessage[], incoming: LiveMessage[]): 
 }
 
 /**
+ * How many messages the session has, as far as this page knows: the session record's count is
+ * taken when the stream opens and is not re-sent per message, so the messages received since
+ * (each numbered by `seq`, 1, 2, 3…) count too.
+ */
+export function messageTotal(data: LiveViewData): number {
+  const lastSeq = data.messages.length === 0 ? 0 : data.messages[data.messages.length - 1].seq;
+  return Math.max(data.session?.messageCount ?? 0, lastSeq, data.messages.length);
+}
+
+/**
  * The Live View: the session's messages as they arrive over Server-Sent Events
  * (`GET /api/sessions/{id}/stream`, the member's cookie). The stream feeds the query cache, so
  * leaving and coming back shows what was already received. When the connection drops the

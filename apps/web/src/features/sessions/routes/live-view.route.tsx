@@ -7,7 +7,7 @@ import { PageHeader } from '../../../shared/components/page-header';
 import { RelativeTime } from '../../../shared/components/relative-time';
 import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
 import { notifySuccess } from '../../../shared/utils/notify';
-import { useLiveView, type LiveViewConnection } from '../api/live-view';
+import { messageTotal, useLiveView, type LiveViewConnection } from '../api/live-view';
 import { useDisconnectSession } from '../api/sessions.queries';
 import { MessageLog } from '../components/message-log';
 import { SessionStatusBadge } from '../components/session-status-badge';
@@ -40,7 +40,7 @@ export function LiveViewRoute() {
           session ? (
             <>
               Started <RelativeTime value={session.startedAt} />
-              {session.externalId !== null && <> · external id {session.externalId}</>} · {data.messages.length} of {session.messageCount} messages received
+              {session.externalId !== null && <> · external id {session.externalId}</>} · {data.messages.length} of {messageTotal(data)} messages received
             </>
           ) : undefined
         }

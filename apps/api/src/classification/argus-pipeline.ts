@@ -1,0 +1,96 @@
+import { Injectable } from '@nestjs/common';
+import type { AuditActorRef, ClassificationReceipt, Decision } from '@interlock/domain';
+import { RuleCache } from './rule-cache';
+import { type ActionFacts, type CompiledRule, evaluateAction, type RuleOutcome, type StoredRule } from './rule-engine';
+
+/** The actor of everything argus does (SPEC §1, §8d): no id, the name `argus`. */
+export const ARGUS_ACTOR: AuditActorRef = { type: 'argus', id: null, name: 'argus' };
+
+/**
+ * The circuit breaker (issue 29 §1.5): when argus has rejected this many actions of one key
+ * within the window, that key's next interrupts go to a person whole, until the window moves on.
+ */
+export const BREAKER_REJECTIONS = 10;
+export const BREAKER_WINDOW_SECONDS = 600;
+
+/** One action request as argus sees it: its facts and the decisions it allows. */
+export interface ActionToClassify extends ActionFacts {
+  allowedDecisions: readonly Decision[];
+}
+
+/** What argus does to one action. */
+export interface ActionPlan {
+  actionName: string;
+  /** The decision argus writes (enforced approve or reject, allowed by the action). */
+  decision?: { decision: 'approve' | 'reject'; message: string | null; ruleId: string };
+  /** The route an enforced rule applies to the interrupt. */
+  route?: { ruleId: string; outcome: Extract<RuleOutcome, { type: 'route' }> };
+  /** The receipts: one per matching rule (shadow ones first, then the enforced one). */
+  receipts: { action: 'classification.applied' | 'classification.shadowed'; metadata: ClassificationReceipt }[];
+}
+
+export type ArgusPlan = { ok: true; actions: ActionPlan[] } | { ok: false; reason: string };
+
+function receipt(rule: StoredRule, actionName: string, enforced: boolean): ClassificationReceipt {
+  return { actionName, ruleIds: [rule.id], mode: rule.mode === 'enforce' ? 'enforce' : 'shadow', outcome: rule.outcome.type, enforced };
+}
+
+/** Plans every action against compiled rules: pure, and the dry run's engine as well. */
+export function planActions(rules: readonly CompiledRule[], actions: readonly ActionToClassify[], now: number): ActionPlan[] {
+  return actions.map((action) => {
+    const evaluation = evaluateAction(rules, action, now);
+    const plan: ActionPlan = {
+      actionName: action.actionName,
+      receipts: evaluation.shadowed.map((rule) => ({ action: 'classification.shadowed' as const, metadata: receipt(rule, action.actionName, false) })),
+    };
+    const rule = evaluation.enforced;
+    if (rule === undefined) return plan;
+    const outcome = rule.outcome;
+    const applied = receipt(rule, action.actionName, true);
+    if (outcome.type === 'approve' || outcome.type === 'reject') {
+      // Argus never takes a decision the action does not allow: it goes to a person instead.
+      if (action.allowedDecisions.includes(outcome.type)) {
+        plan.decision = { decision: outcome.type, message: outcome.type === 'reject' ? outcome.message : null, ruleId: rule.id };
+      } else {
+        applied.enforced = false;
+        applied.skipped = 'decision_not_allowed';
+      }
+    }
+    if (outcome.type === 'route') plan.route = { ruleId: rule.id, outcome };
+    plan.receipts.push({ action: 'classification.applied', metadata: applied });
+    return plan;
+  });
+}
+
+/**
+ * Argus's pipeline for `POST /api/interrupts`: the organisation's rules from the cache (memory,
+ * no query), evaluated per action request. Any failure — the rules cannot be loaded, a rule
+ * throws — fails closed: nothing is decided automatically, and the caller records why.
+ */
+@Injectable()
+export class ArgusPipeline {
+  constructor(private readonly cache: RuleCache) {}
+
+  async plan(organisationId: string, actions: readonly ActionToClassify[], now = Date.now()): Promise<ArgusPlan> {
+    try {
+      const rules = await this.cache.rules(organisationId, now);
+      if (rules.length === 0) return { ok: true, actions: [] };
+      return { ok: true, actions: planActions(rules, actions, now) };
+    } catch (error) {
+      return { ok: false, reason: error instanceof Error ? error.message.slice(0, 200) : 'unknown error' };
+    }
+  }
+}
+
+/** Drops automatic decisions (the breaker tripped): receipts say the rejection was not applied. */
+export function withoutDecisions(actions: ActionPlan[]): ActionPlan[] {
+  return actions.map((plan) => ({
+    ...plan,
+    decision: undefined,
+    receipts: plan.receipts.map((r) =>
+      r.action === 'classification.applied' && (r.metadata.outcome === 'approve' || r.metadata.outcome === 'reject') && r.metadata.enforced
+        ? { ...r, metadata: { ...r.metadata, enforced: false, skipped: 'circuit_breaker' as const } }
+        : r,
+    ),
+  }));
+}

@@ -1,0 +1,56 @@
+import {
+  call,
+  getNotificationPreferences,
+  getNotificationSettings,
+  listNotificationDeliveries,
+  updateNotificationPreferences,
+  updateNotificationSettings,
+  type NotificationDeliveryResponse,
+  type NotificationPreferenceSet,
+} from '@interlock/api-client';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+
+export const notificationKeys = {
+  all: ['notifications'] as const,
+  preferences: () => [...notificationKeys.all, 'preferences'] as const,
+  settings: () => [...notificationKeys.all, 'settings'] as const,
+  deliveries: (scope: 'mine' | 'organisation') => [...notificationKeys.all, 'deliveries', scope] as const,
+};
+
+/** While a notification is on its way, the list is read again every few seconds. */
+const UNFINISHED: NotificationDeliveryResponse['status'][] = ['pending', 'sending'];
+
+export function useNotificationPreferences() {
+  return useQuery({ queryKey: notificationKeys.preferences(), queryFn: ({ signal }) => call(getNotificationPreferences({ signal })) });
+}
+
+export function useNotificationSettings() {
+  return useQuery({ queryKey: notificationKeys.settings(), queryFn: ({ signal }) => call(getNotificationSettings({ signal })) });
+}
+
+export function useNotificationDeliveries(scope: 'mine' | 'organisation') {
+  return useQuery({
+    queryKey: notificationKeys.deliveries(scope),
+    queryFn: async ({ signal }) => (await call(listNotificationDeliveries({ query: { scope }, signal }))).deliveries,
+    refetchInterval: (query) => (query.state.data?.some((d) => UNFINISHED.includes(d.status)) ? 5_000 : false),
+  });
+}
+
+export function useUpdateNotificationPreferences() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { timeZone?: string; preferences?: NotificationPreferenceSet }) => call(updateNotificationPreferences({ body })),
+    onSuccess: (data) => queryClient.setQueryData(notificationKeys.preferences(), data),
+  });
+}
+
+export function useUpdateNotificationSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (defaults: NotificationPreferenceSet) => call(updateNotificationSettings({ body: { defaults } })),
+    onSuccess: (data) => {
+      queryClient.setQueryData(notificationKeys.settings(), data);
+      return queryClient.invalidateQueries({ queryKey: notificationKeys.preferences() });
+    },
+  });
+}

@@ -46,6 +46,8 @@ async function main() {
     teams,
     undefined as never,
     undefined as never,
+    undefined as never,
+    undefined as never,
     config,
   );
 

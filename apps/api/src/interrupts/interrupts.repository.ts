@@ -210,6 +210,20 @@ export class InterruptsRepository {
     return inserted.length > 0;
   }
 
+  /** The organisation's latest interrupts as argus sees them (the classification dry run). */
+  recentForClassification(
+    db: Queryable,
+    organisationId: string,
+    limit: number,
+  ): Promise<{ id: string; title: string; session_id: string | null; opened_by_key_id: string | null; action_requests: StoredActionRequest[] }[]> {
+    return queryRows(
+      db,
+      `SELECT id, title, session_id, opened_by_key_id, action_requests FROM interrupts
+        WHERE organisation_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
+      [organisationId, limit],
+    );
+  }
+
   /**
    * How many actions argus rejected, within the last `windowSeconds`, of interrupts this key
    * opened (the circuit breaker); walks the key's recent interrupts by their index.

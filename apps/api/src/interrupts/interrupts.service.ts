@@ -346,6 +346,15 @@ export class InterruptsService {
     return { status: kept.status, answer: new JsonText(kept.record_json) };
   }
 
+  /** The latest interrupts with what argus matches on (the classification dry run). */
+  async recentForClassification(
+    organisationId: string,
+    limit: number,
+  ): Promise<{ id: string; title: string; sessionId: string | null; keyId: string | null; actionRequests: StoredActionRequest[] }[]> {
+    const rows = await this.interrupts.recentForClassification(this.dataSource, organisationId, limit);
+    return rows.map((r) => ({ id: r.id, title: r.title, sessionId: r.session_id, keyId: r.opened_by_key_id, actionRequests: r.action_requests }));
+  }
+
   /**
    * The inbox (and the agents' listing): filtered, newest or oldest first by keyset (createdAt,
    * id), so a page is stable while new interrupts arrive. `caller` is who `me` refers to: the

@@ -267,15 +267,9 @@ export type ClassificationRuleResponse = {
     createdAt: string;
     expiresAt: string | null;
     id: string;
-    /**
-     * What the rule matches (every given condition must hold): RuleMatch.
-     */
     match: RuleMatch;
     mode: ClassificationRuleMode;
     name: string;
-    /**
-     * What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-     */
     outcome: RuleOutcome;
     priority: number;
     updatedAt: string;
@@ -294,18 +288,12 @@ export type CreateClassificationRuleDto = {
      * After this the rule no longer applies; null or absent: never.
      */
     expiresAt?: string | null;
-    /**
-     * What the rule matches (every given condition must hold): RuleMatch.
-     */
     match: RuleMatch;
     /**
      * off: ignored; shadow: recorded, never applied; enforce: applied.
      */
     mode: ClassificationRuleMode;
     name: string;
-    /**
-     * What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-     */
     outcome: RuleOutcome;
     /**
      * Lower runs first.
@@ -456,10 +444,69 @@ export type DecisionResponse = {
     message: string | null;
 };
 
-/**
- * Defaults to all four.
- */
 export type DecisionType = 'approve' | 'edit' | 'reject' | 'respond';
+
+export type DryRunActionDto = {
+    allowedDecisions?: Array<DecisionType>;
+    args?: JsonObject;
+    name: string;
+};
+
+export type DryRunActionResult = {
+    actionName: string;
+    /**
+     * With reject: the message the agent would receive.
+     */
+    message: string | null;
+    /**
+     * What argus would do; person: no rule decides.
+     */
+    result: 'approve' | 'reject' | 'route' | 'require_human' | 'person';
+    /**
+     * The enforce rule that decides, if one does.
+     */
+    ruleId: string | null;
+    /**
+     * Shadow rules that would match (recorded, not applied).
+     */
+    shadowRuleIds: Array<string>;
+    /**
+     * Why an enforce rule would not apply (decision_not_allowed).
+     */
+    skipped: string | null;
+};
+
+export type DryRunDto = {
+    lastInterrupts?: number;
+    /**
+     * Draft rules to run instead of the saved ones.
+     */
+    rules?: Array<CreateClassificationRuleDto>;
+    sample?: DryRunSampleDto;
+};
+
+export type DryRunInterruptResult = {
+    actions: Array<DryRunActionResult>;
+    /**
+     * The interrupt classified (null for a sample).
+     */
+    interruptId: string | null;
+    title: string;
+};
+
+export type DryRunResponse = {
+    results: Array<DryRunInterruptResult>;
+};
+
+export type DryRunSampleDto = {
+    actionRequests: Array<DryRunActionDto>;
+    /**
+     * The API key that would open it.
+     */
+    keyId?: string;
+    sessionId?: string;
+    title?: string;
+};
 
 /**
  * Run the action with other arguments (and, optionally, another name).
@@ -1240,43 +1287,61 @@ export type RoleResponse = {
     permissions: Array<Permission>;
 };
 
-export type RouteOutcome = (unknown | {
-    escalate: true;
-}) & {
-    assignTo?: {
-        memberId: string;
-    } | {
-        teamId: string;
-    };
+/**
+ * Leave the action for a person, assigned to a member or team and/or escalated.
+ */
+export type RouteOutcome = {
+    assignTo?: RouteToMember | RouteToTeam;
     escalate?: boolean;
     type: 'route';
 };
 
+export type RouteToMember = {
+    memberId: string;
+};
+
+export type RouteToTeam = {
+    teamId: string;
+};
+
+/**
+ * An action name, or a glob of them.
+ */
+export type RuleActionPattern = string;
+
 /**
  * A condition on one argument (ops eq, ne, in, lt, lte, gt, gte, matches). An argument that is absent fails every op but ne.
  */
-export type RuleArgPredicate = {
-    op: 'eq' | 'ne';
-    /**
-     * A dotted path into the arguments, e.g. amount or customer.tier.
-     */
-    path: string;
-    value: JsonValue;
-} | {
-    op: 'in';
-    /**
-     * A dotted path into the arguments, e.g. amount or customer.tier.
-     */
-    path: string;
-    value: Array<JsonValue>;
-} | {
+export type RuleArgPredicate = RuleEqualsPredicate | RuleInPredicate | RuleComparePredicate | RuleGlobPredicate;
+
+/**
+ * A numeric comparison; only a JSON number compares (a string "50" does not).
+ */
+export type RuleComparePredicate = {
     op: 'lt' | 'lte' | 'gt' | 'gte';
     /**
      * A dotted path into the arguments, e.g. amount or customer.tier.
      */
     path: string;
     value: number;
-} | {
+};
+
+/**
+ * Equal (ne: not equal) as JSON: same type and value.
+ */
+export type RuleEqualsPredicate = {
+    op: 'eq' | 'ne';
+    /**
+     * A dotted path into the arguments, e.g. amount or customer.tier.
+     */
+    path: string;
+    value: JsonValue;
+};
+
+/**
+ * A string matching a glob: * any run of characters, ? one.
+ */
+export type RuleGlobPredicate = {
     op: 'matches';
     /**
      * A dotted path into the arguments, e.g. amount or customer.tier.
@@ -1286,13 +1351,25 @@ export type RuleArgPredicate = {
 };
 
 /**
+ * Equal to one of the values.
+ */
+export type RuleInPredicate = {
+    op: 'in';
+    /**
+     * A dotted path into the arguments, e.g. amount or customer.tier.
+     */
+    path: string;
+    value: Array<JsonValue>;
+};
+
+/**
  * What a rule matches: every condition given must hold ({} matches every action).
  */
 export type RuleMatch = {
     /**
      * Action names, exact or globs (* any run of characters, ? one).
      */
-    actions?: Array<string>;
+    actions?: Array<RuleActionPattern>;
     /**
      * Conditions on the arguments, each.
      */
@@ -1506,15 +1583,9 @@ export type UpdateClassificationRuleDto = {
      * null: never expires.
      */
     expiresAt?: string | null;
-    /**
-     * What the rule matches (every given condition must hold): RuleMatch.
-     */
     match?: RuleMatch;
     mode?: ClassificationRuleMode;
     name?: string;
-    /**
-     * What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-     */
     outcome?: RuleOutcome;
     priority?: number;
 };
@@ -2321,6 +2392,66 @@ export type SignUpResponses = {
 };
 
 export type SignUpResponse = SignUpResponses[keyof SignUpResponses];
+
+export type DryRunClassificationData = {
+    body: DryRunDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/classification/dry-run';
+};
+
+export type DryRunClassificationErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type DryRunClassificationError = DryRunClassificationErrors[keyof DryRunClassificationErrors];
+
+export type DryRunClassificationResponses = {
+    200: DryRunResponse;
+};
+
+export type DryRunClassificationResponse = DryRunClassificationResponses[keyof DryRunClassificationResponses];
 
 export type ListClassificationRulesData = {
     body?: never;

@@ -14,10 +14,12 @@ from ._generated.models import (
     ActionRequestDto,
     ActionRequestResponse,
     AppendMessagesResponse,
+    ApproveOutcome,
     ArgusDecidedBy,
     Assignee,
     AuditEntryResponse,
     AuditLogPage,
+    ClassificationRuleResponse,
     DecisionResponse,
     ErrorBody,
     InterruptAnsweredEvent,
@@ -31,6 +33,14 @@ from ._generated.models import (
     InterruptUnassignedEvent,
     InterruptWithdrawnEvent,
     MemberDecidedBy,
+    RejectOutcome,
+    RequireHumanOutcome,
+    RouteOutcome,
+    RuleComparePredicate,
+    RuleEqualsPredicate,
+    RuleGlobPredicate,
+    RuleInPredicate,
+    RuleMatch,
     SessionEndedEvent,
     SessionListResponse,
     SessionMessageDto,
@@ -48,6 +58,7 @@ __all__ = [
     "ActionRequestParam",
     "ActionRequestRecord",
     "ActorType",
+    "ApproveOutcome",
     "ArgusDecidedBy",
     "Assignee",
     "AssigneeFilter",
@@ -55,6 +66,8 @@ __all__ = [
     "AuditEntry",
     "AuditLogEntry",
     "AuditLogListResponse",
+    "ClassificationRule",
+    "ClassificationRuleMode",
     "CreateInterruptParams",
     "DecidedBy",
     "DeciderType",
@@ -76,6 +89,12 @@ __all__ = [
     "MemberDecidedBy",
     "OnTimeout",
     "OpenedByFilter",
+    "RejectOutcome",
+    "RequireHumanOutcome",
+    "RouteOutcome",
+    "RuleArgPredicate",
+    "RuleMatch",
+    "RuleOutcome",
     "Session",
     "SessionAppendResponse",
     "SessionEndedEvent",
@@ -108,6 +127,12 @@ Decision = DecisionResponse
 #: Who decided: ``MemberDecidedBy`` (``type`` ``member``, ``id``, ``name``), ``ArgusDecidedBy``
 #: (``argus``, ``rule_id``) or ``SystemDecidedBy`` (``system``, ``reason``).
 DecidedBy = Union[MemberDecidedBy, ArgusDecidedBy, SystemDecidedBy]
+#: An argus classification rule (SPEC §8d): name, mode, priority, ``match``, ``outcome``, expiry.
+ClassificationRule = ClassificationRuleResponse
+#: One condition of a rule's ``match.args``.
+RuleArgPredicate = Union[RuleEqualsPredicate, RuleInPredicate, RuleComparePredicate, RuleGlobPredicate]
+#: What a rule does.
+RuleOutcome = Union[ApproveOutcome, RejectOutcome, RouteOutcome, RequireHumanOutcome]
 #: A human-review request: ``open`` until every action request has a decision (``answered``), its deadline
 #: passes (``expired``) or its agent withdraws it (``withdrawn``).
 Interrupt = InterruptResponse
@@ -127,6 +152,7 @@ Whoami = WhoamiResponse
 
 DecisionType = Literal["approve", "edit", "reject", "respond"]
 DeciderType = Literal["member", "argus", "system"]
+ClassificationRuleMode = Literal["off", "shadow", "enforce"]
 SystemDecisionReason = Literal["timeout"]
 InterruptStatus = Literal["open", "answered", "expired", "withdrawn"]
 #: What an interrupt's deadline does (``interrupts.create(on_timeout=…)``).

@@ -8,12 +8,25 @@ import type {
   ActorType,
   AppendMessagesResponse,
   ArgusDecidedBy,
+  ApproveOutcome,
   Assignee,
   AssigneeFilter,
   AuditCategory,
   AuditEntryResponse,
   AuditLogPage,
   CancelInterruptDto,
+  ClassificationRuleMode,
+  ClassificationRuleResponse,
+  CreateClassificationRuleDto,
+  DryRunDto,
+  DryRunResponse,
+  RejectOutcome,
+  RequireHumanOutcome,
+  RouteOutcome,
+  RuleArgPredicate,
+  RuleMatch,
+  RuleOutcome,
+  UpdateClassificationRuleDto,
   CreateInterruptDto,
   DecidedBy,
   DecisionResponse,
@@ -59,6 +72,15 @@ import type {
 
 export type {
   ActorType,
+  ApproveOutcome,
+  ClassificationRuleMode,
+  DryRunResponse,
+  RejectOutcome,
+  RequireHumanOutcome,
+  RouteOutcome,
+  RuleArgPredicate,
+  RuleMatch,
+  RuleOutcome,
   ArgusDecidedBy,
   Assignee,
   AssigneeFilter,
@@ -153,3 +175,12 @@ export type AuditLogListResponse = AuditLogPage;
 
 /** GET /api/whoami: which key this is, for which organisation, on which plan. */
 export type Whoami = WhoamiResponse;
+
+/** An argus classification rule (SPEC §8d), as the API answers it; `match` and `outcome` typed. */
+export type ClassificationRule = ClassificationRuleResponse;
+/** A new rule: name, mode, priority?, match, outcome, expiresAt?. */
+export type ClassificationRuleCreateParams = CreateClassificationRuleDto;
+/** A change to a rule: any of its fields. */
+export type ClassificationRuleUpdateParams = UpdateClassificationRuleDto;
+/** `POST /api/classification/dry-run`: a sample or the latest interrupts, with saved or draft rules. */
+export type ClassificationDryRunParams = DryRunDto;

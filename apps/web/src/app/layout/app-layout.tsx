@@ -14,6 +14,7 @@ import { useSignInSession } from '../../shared/sign-in/sign-in-session.queries';
 import { switchOrganisation } from '../../shared/sign-in/switch-organisation';
 import { notifyError } from '../../shared/utils/notify';
 import { LiveEvents } from '../live-events';
+import { WaitingIndicator } from '../waiting-indicator';
 import { Logo } from './logo';
 import { NoAccess } from './no-access';
 import { NAV_SECTIONS, pagePermissions, visibleItems } from './nav-items';
@@ -111,6 +112,7 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
             <Menu.Dropdown>
               <Menu.Item onClick={() => void navigate('/settings')}>Settings</Menu.Item>
               <Menu.Item onClick={() => void navigate('/settings/notifications')}>Notifications</Menu.Item>
+              <Menu.Item onClick={() => void navigate('/settings/classification')}>Classification</Menu.Item>
               <Menu.Item
                 color="red"
                 onClick={() =>
@@ -155,6 +157,7 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
       </AppShell.Navbar>
       <AppShell.Main id="main" tabIndex={-1}>
         <LiveEvents />
+        <WaitingIndicator />
         <Suspense fallback={<CenteredLoader />}>{allowed ? <Outlet /> : <NoAccess needs={needs ?? []} />}</Suspense>
       </AppShell.Main>
     </AppShell>

@@ -234,28 +234,6 @@ class ChangeMemberRoleDto(InterlockModel):
     """
 
 
-class Outcome1(InterlockModel):
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-
-
-class Outcome2(ApproveOutcome, Outcome1):
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-
-
 class CreateApiKeyDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -271,28 +249,6 @@ class CreateApiKeyDto(InterlockModel):
         max_length=32,
         min_length=1,
         pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
-    )
-
-
-class Outcome61(InterlockModel):
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-
-
-class Outcome62(ApproveOutcome, Outcome61):
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
     )
 
 
@@ -387,6 +343,83 @@ class CreatedInvitationResponse(InterlockModel):
     """
     The one-time token for the accept link. Shown once; send it to the invitee now.
     """
+
+
+class DryRunActionDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    allowed_decisions: Optional[
+        list[Union[Literal['approve', 'edit', 'reject', 'respond'], str]]
+    ] = Field(None, alias='allowedDecisions', min_length=1)
+    args: Optional[Args] = None
+    name: str = Field(..., max_length=200, min_length=1, pattern='^[^\\u0000]*$')
+
+
+class DryRunActionResult(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action_name: str = Field(..., alias='actionName')
+    message: Optional[str] = Field(...)
+    """
+    With reject: the message the agent would receive.
+    """
+    result: Union[Literal['approve', 'reject', 'route', 'require_human', 'person'], str]
+    """
+    What argus would do; person: no rule decides.
+    """
+    rule_id: Optional[str] = Field(..., alias='ruleId')
+    """
+    The enforce rule that decides, if one does.
+    """
+    shadow_rule_ids: list[str] = Field(..., alias='shadowRuleIds')
+    """
+    Shadow rules that would match (recorded, not applied).
+    """
+    skipped: Optional[str] = Field(...)
+    """
+    Why an enforce rule would not apply (decision_not_allowed).
+    """
+
+
+class DryRunInterruptResult(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    actions: list[DryRunActionResult]
+    interrupt_id: Optional[str] = Field(..., alias='interruptId')
+    """
+    The interrupt classified (null for a sample).
+    """
+    title: str
+
+
+class DryRunResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    results: list[DryRunInterruptResult]
+
+
+class DryRunSampleDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action_requests: list[DryRunActionDto] = Field(
+        ..., alias='actionRequests', max_length=20, min_length=1
+    )
+    key_id: Optional[str] = Field(None, alias='keyId')
+    """
+    The API key that would open it.
+    """
+    session_id: Optional[str] = Field(None, alias='sessionId')
+    title: str = Field('', max_length=200, min_length=1, pattern='^[^\\u0000]*$')
 
 
 class EditedArgs(InterlockModel):
@@ -811,7 +844,7 @@ class RoleResponse(InterlockModel):
     ]
 
 
-class AssignTo(InterlockModel):
+class RouteToMember(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -819,7 +852,7 @@ class AssignTo(InterlockModel):
     member_id: str = Field(..., alias='memberId')
 
 
-class AssignTo1(InterlockModel):
+class RouteToTeam(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -827,89 +860,17 @@ class AssignTo1(InterlockModel):
     team_id: str = Field(..., alias='teamId')
 
 
-class RouteOutcome1(InterlockModel):
-    """
-    Leave the action for a person, assigned and/or escalated (at least one of them).
-    """
-
+class RuleActionPattern(RootModel[str]):
     model_config = ConfigDict(
-        extra='allow',
         populate_by_name=True,
     )
-    assign_to: Union[AssignTo, AssignTo1] = Field(..., alias='assignTo')
-    escalate: Optional[bool] = None
-    type: Union[Literal['route'], str]
-
-
-class AssignTo2(InterlockModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    member_id: str = Field(..., alias='memberId')
-
-
-class AssignTo3(InterlockModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    team_id: str = Field(..., alias='teamId')
-
-
-class RouteOutcome2(InterlockModel):
+    root: str = Field(..., max_length=200, min_length=1, pattern='^[^\\u0000]*$')
     """
-    Leave the action for a person, assigned and/or escalated (at least one of them).
+    An action name, or a glob of them.
     """
 
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    assign_to: Optional[Union[AssignTo2, AssignTo3]] = Field(None, alias='assignTo')
-    escalate: Literal[True]
-    type: Union[Literal['route'], str]
 
-
-class RuleArgPredicate1(InterlockModel):
-    """
-    Equal (ne: not equal) as JSON: same type and value.
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    op: Union[Literal['eq', 'ne'], str]
-    path: str = Field(
-        ..., max_length=200, pattern='^[A-Za-z0-9_$-]+(\\.[A-Za-z0-9_$-]+)*$'
-    )
-    """
-    A dotted path into the arguments, e.g. amount or customer.tier.
-    """
-    value: Any
-
-
-class RuleArgPredicate2(InterlockModel):
-    """
-    Equal to one of the values.
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    op: Union[Literal['in'], str]
-    path: str = Field(
-        ..., max_length=200, pattern='^[A-Za-z0-9_$-]+(\\.[A-Za-z0-9_$-]+)*$'
-    )
-    """
-    A dotted path into the arguments, e.g. amount or customer.tier.
-    """
-    value: list[Any] = Field(..., max_length=100, min_length=1)
-
-
-class RuleArgPredicate3(InterlockModel):
+class RuleComparePredicate(InterlockModel):
     """
     A numeric comparison; only a JSON number compares (a string "50" does not).
     """
@@ -928,7 +889,26 @@ class RuleArgPredicate3(InterlockModel):
     value: float
 
 
-class RuleArgPredicate4(InterlockModel):
+class RuleEqualsPredicate(InterlockModel):
+    """
+    Equal (ne: not equal) as JSON: same type and value.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    op: Union[Literal['eq', 'ne'], str]
+    path: str = Field(
+        ..., max_length=200, pattern='^[A-Za-z0-9_$-]+(\\.[A-Za-z0-9_$-]+)*$'
+    )
+    """
+    A dotted path into the arguments, e.g. amount or customer.tier.
+    """
+    value: Any
+
+
+class RuleGlobPredicate(InterlockModel):
     """
     A string matching a glob: * any run of characters, ? one.
     """
@@ -947,11 +927,23 @@ class RuleArgPredicate4(InterlockModel):
     value: str = Field(..., max_length=1000, min_length=1, pattern='^[^\\u0000]*$')
 
 
-class Action1(RootModel[str]):
+class RuleInPredicate(InterlockModel):
+    """
+    Equal to one of the values.
+    """
+
     model_config = ConfigDict(
+        extra='allow',
         populate_by_name=True,
     )
-    root: str = Field(..., max_length=200, min_length=1, pattern='^[^\\u0000]*$')
+    op: Union[Literal['in'], str]
+    path: str = Field(
+        ..., max_length=200, pattern='^[A-Za-z0-9_$-]+(\\.[A-Za-z0-9_$-]+)*$'
+    )
+    """
+    A dotted path into the arguments, e.g. amount or customer.tier.
+    """
+    value: list[Any] = Field(..., max_length=100, min_length=1)
 
 
 class Label(RootModel[str]):
@@ -971,86 +963,6 @@ class TitleWord(RootModel[str]):
         min_length=1,
         pattern='^[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]+$',
     )
-
-
-class RuleMatch(InterlockModel):
-    """
-    What a rule matches: every condition given must hold ({} matches every action).
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    actions: Optional[list[Action1]] = Field(None, max_length=50, min_length=1)
-    """
-    Action names, exact or globs (* any run of characters, ? one).
-    """
-    args: Optional[
-        list[
-            Union[
-                RuleArgPredicate1,
-                RuleArgPredicate2,
-                RuleArgPredicate3,
-                RuleArgPredicate4,
-            ]
-        ]
-    ] = Field(None, max_length=20, min_length=1)
-    """
-    Conditions on the arguments, each.
-    """
-    key_ids: Optional[list[str]] = Field(
-        None, alias='keyIds', max_length=50, min_length=1
-    )
-    """
-    The API key that opened the interrupt.
-    """
-    labels: Optional[list[Label]] = Field(None, max_length=20, min_length=1)
-    """
-    The external classifier's labels (none is connected yet: a rule naming them matches nothing).
-    """
-    risk: Optional[list[Union[Literal['low', 'medium', 'high', 'critical'], str]]] = Field(
-        None, max_length=4, min_length=1
-    )
-    """
-    The external classifier's risk (none is connected yet: a rule naming it matches nothing).
-    """
-    session_ids: Optional[list[str]] = Field(
-        None, alias='sessionIds', max_length=50, min_length=1
-    )
-    """
-    The session the interrupt is linked to.
-    """
-    title_words: Optional[list[TitleWord]] = Field(
-        None, alias='titleWords', max_length=20, min_length=1
-    )
-    """
-    Words the title must contain, each (case- and accent-insensitively).
-    """
-
-
-class RuleOutcome(
-    RootModel[
-        Union[
-            ApproveOutcome,
-            RejectOutcome,
-            RequireHumanOutcome,
-            Union[RouteOutcome1, RouteOutcome2],
-        ]
-    ]
-):
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
-    root: Union[
-        ApproveOutcome,
-        RejectOutcome,
-        RequireHumanOutcome,
-        Union[RouteOutcome1, RouteOutcome2],
-    ]
-    """
-    What a rule does: approve, reject, route, require_human.
-    """
 
 
 class SessionListStatus(RootModel[Union[Literal['active', 'ended'], str]]):
@@ -1167,88 +1079,6 @@ class TeamResponse(InterlockModel):
     Member ids, in the order they joined the team.
     """
     name: str = Field(..., examples=['Platform'], max_length=50, min_length=1)
-
-
-class Outcome71(InterlockModel):
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-
-
-class Outcome72(ApproveOutcome, Outcome71):
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-
-
-class Outcome73(RejectOutcome, Outcome71):
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-
-
-class Outcome74(Outcome71):
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-
-
-class Outcome75(RequireHumanOutcome, Outcome71):
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-
-
-class UpdateClassificationRuleDto(InterlockModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    expires_at: Optional[AwareDatetime] = Field(None, alias='expiresAt')
-    """
-    null: never expires.
-    """
-    match: Optional[RuleMatch] = None
-    """
-    What the rule matches (every given condition must hold): RuleMatch.
-    """
-    mode: Optional[Union[Literal['off', 'shadow', 'enforce'], str]] = None
-    name: Optional[str] = Field(
-        None,
-        max_length=100,
-        min_length=1,
-        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
-    )
-    outcome: Optional[Union[Outcome72, Outcome73, Outcome74, Outcome75]] = None
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-    priority: Optional[int] = Field(None, ge=0, le=1000000)
 
 
 class UpdateRoleDto(InterlockModel):
@@ -1685,128 +1515,6 @@ class ChangePlanDto(InterlockModel):
         populate_by_name=True,
     )
     plan: Union[Literal['free', 'pro'], str]
-
-
-class Outcome3(RejectOutcome, Outcome1):
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-
-
-class Outcome4(Outcome1):
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-
-
-class Outcome5(RequireHumanOutcome, Outcome1):
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-
-
-class ClassificationRuleResponse(InterlockModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    created_at: AwareDatetime = Field(..., alias='createdAt')
-    expires_at: Optional[AwareDatetime] = Field(..., alias='expiresAt')
-    id: str
-    match: RuleMatch
-    """
-    What the rule matches (every given condition must hold): RuleMatch.
-    """
-    mode: Union[Literal['off', 'shadow', 'enforce'], str]
-    name: str
-    outcome: Union[Outcome2, Outcome3, Outcome4, Outcome5]
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-    priority: int
-    updated_at: AwareDatetime = Field(..., alias='updatedAt')
-
-
-class Outcome63(RejectOutcome, Outcome61):
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-
-
-class Outcome64(Outcome61):
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-
-
-class Outcome65(RequireHumanOutcome, Outcome61):
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-
-
-class CreateClassificationRuleDto(InterlockModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    expires_at: Optional[AwareDatetime] = Field(None, alias='expiresAt')
-    """
-    After this the rule no longer applies; null or absent: never.
-    """
-    match: RuleMatch
-    """
-    What the rule matches (every given condition must hold): RuleMatch.
-    """
-    mode: Union[Literal['off', 'shadow', 'enforce'], str]
-    """
-    off: ignored; shadow: recorded, never applied; enforce: applied.
-    """
-    name: str = Field(
-        ...,
-        examples=['Small refunds from the billing agent'],
-        max_length=100,
-        min_length=1,
-        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
-    )
-    outcome: Union[Outcome62, Outcome63, Outcome64, Outcome65]
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-    priority: int = Field(100, ge=0, le=1000000)
-    """
-    Lower runs first.
-    """
 
 
 class CreateInterruptDto(InterlockModel):
@@ -2283,6 +1991,80 @@ class RoleListResponse(InterlockModel):
     roles: list[RoleResponse]
 
 
+class RouteOutcome(InterlockModel):
+    """
+    Leave the action for a person, assigned to a member or team and/or escalated.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    assign_to: Optional[Union[RouteToMember, RouteToTeam]] = Field(
+        None, alias='assignTo'
+    )
+    escalate: Optional[bool] = None
+    type: Union[Literal['route'], str]
+
+
+class RuleMatch(InterlockModel):
+    """
+    What a rule matches: every condition given must hold ({} matches every action).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    actions: Optional[list[RuleActionPattern]] = Field(
+        None, max_length=50, min_length=1
+    )
+    """
+    Action names, exact or globs (* any run of characters, ? one).
+    """
+    args: Optional[
+        list[
+            Union[
+                RuleEqualsPredicate,
+                RuleInPredicate,
+                RuleComparePredicate,
+                RuleGlobPredicate,
+            ]
+        ]
+    ] = Field(None, max_length=20, min_length=1)
+    """
+    Conditions on the arguments, each.
+    """
+    key_ids: Optional[list[str]] = Field(
+        None, alias='keyIds', max_length=50, min_length=1
+    )
+    """
+    The API key that opened the interrupt.
+    """
+    labels: Optional[list[Label]] = Field(None, max_length=20, min_length=1)
+    """
+    The external classifier's labels (none is connected yet: a rule naming them matches nothing).
+    """
+    risk: Optional[list[Union[Literal['low', 'medium', 'high', 'critical'], str]]] = Field(
+        None, max_length=4, min_length=1
+    )
+    """
+    The external classifier's risk (none is connected yet: a rule naming it matches nothing).
+    """
+    session_ids: Optional[list[str]] = Field(
+        None, alias='sessionIds', max_length=50, min_length=1
+    )
+    """
+    The session the interrupt is linked to.
+    """
+    title_words: Optional[list[TitleWord]] = Field(
+        None, alias='titleWords', max_length=20, min_length=1
+    )
+    """
+    Words the title must contain, each (case- and accent-insensitively).
+    """
+
+
 class SessionMessageDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -2387,6 +2169,32 @@ class TeamListResponse(InterlockModel):
         populate_by_name=True,
     )
     teams: list[TeamResponse]
+
+
+class UpdateClassificationRuleDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    expires_at: Optional[AwareDatetime] = Field(None, alias='expiresAt')
+    """
+    null: never expires.
+    """
+    match: Optional[RuleMatch] = None
+    mode: Optional[Union[Literal['off', 'shadow', 'enforce'], str]] = None
+    name: Optional[str] = Field(
+        None,
+        max_length=100,
+        min_length=1,
+        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
+    )
+    outcome: Optional[
+        Union[ApproveOutcome, RejectOutcome, RouteOutcome, RequireHumanOutcome]
+    ] = None
+    """
+    What a rule does: approve, reject, route, require_human.
+    """
+    priority: Optional[int] = Field(None, ge=0, le=1000000)
 
 
 class UpdateNotificationPreferencesDto(InterlockModel):
@@ -2523,14 +2331,53 @@ class AppendMessagesDto(InterlockModel):
     messages: list[SessionMessageDto] = Field(..., max_length=100, min_length=1)
 
 
-class ClassificationRuleListResponse(InterlockModel):
+class ClassificationRuleResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
-    rules: list[ClassificationRuleResponse]
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    expires_at: Optional[AwareDatetime] = Field(..., alias='expiresAt')
+    id: str
+    match: RuleMatch
+    mode: Union[Literal['off', 'shadow', 'enforce'], str]
+    name: str
+    outcome: Union[ApproveOutcome, RejectOutcome, RouteOutcome, RequireHumanOutcome]
     """
-    In evaluation order: priority, then creation.
+    What a rule does: approve, reject, route, require_human.
+    """
+    priority: int
+    updated_at: AwareDatetime = Field(..., alias='updatedAt')
+
+
+class CreateClassificationRuleDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    expires_at: Optional[AwareDatetime] = Field(None, alias='expiresAt')
+    """
+    After this the rule no longer applies; null or absent: never.
+    """
+    match: RuleMatch
+    mode: Union[Literal['off', 'shadow', 'enforce'], str]
+    """
+    off: ignored; shadow: recorded, never applied; enforce: applied.
+    """
+    name: str = Field(
+        ...,
+        examples=['Small refunds from the billing agent'],
+        max_length=100,
+        min_length=1,
+        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
+    )
+    outcome: Union[ApproveOutcome, RejectOutcome, RouteOutcome, RequireHumanOutcome]
+    """
+    What a rule does: approve, reject, route, require_human.
+    """
+    priority: int = Field(100, ge=0, le=1000000)
+    """
+    Lower runs first.
     """
 
 
@@ -2548,9 +2395,6 @@ class DecisionResponse(InterlockModel):
     Who decided: a member (type member, with the member's id and name at the time), argus (the automatic classifier, with the rule) or the service itself (type system, with the reason).
     """
     decision: Union[Literal['approve', 'edit', 'reject', 'respond'], str]
-    """
-    Defaults to all four.
-    """
     edited_args: Optional[dict[str, Any]] = Field(..., alias='editedArgs')
     """
     Set with decision edit.
@@ -2564,6 +2408,19 @@ class DecisionResponse(InterlockModel):
     """
     Required with respond; optional with the others.
     """
+
+
+class DryRunDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    last_interrupts: Optional[int] = Field(None, alias='lastInterrupts', ge=1, le=200)
+    rules: Optional[list[CreateClassificationRuleDto]] = Field(None, max_length=20)
+    """
+    Draft rules to run instead of the saved ones.
+    """
+    sample: Optional[DryRunSampleDto] = None
 
 
 class InterruptDetailResponse(InterlockModel):
@@ -2779,6 +2636,17 @@ class WebhookDeliveryListResponse(InterlockModel):
     next_cursor: Optional[str] = Field(..., alias='nextCursor')
     """
     null on the last page.
+    """
+
+
+class ClassificationRuleListResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    rules: list[ClassificationRuleResponse]
+    """
+    In evaluation order: priority, then creation.
     """
 
 

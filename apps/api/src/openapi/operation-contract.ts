@@ -108,6 +108,19 @@ export interface QueryRules {
   maxWords?: Record<string, number>;
 }
 
+/**
+ * Rules on a body that JSON Schema cannot state, as `x-interlock-body-rules` on the operation:
+ * `ianaTimeZone` names the fields that hold an IANA time zone name (a string the runtime's time
+ * zone database must know; any other answers 400). The contract test's generator honours them.
+ */
+export interface BodyRules {
+  ianaTimeZone?: string[];
+}
+
+export const OPERATION_BODY_RULES: Record<string, BodyRules> = {
+  updateNotificationPreferences: { ianaTimeZone: ['timeZone'] },
+};
+
 export const OPERATION_QUERY_RULES: Record<string, QueryRules> = {
   listAuditLog: { opaqueCursor: true, fromNotAfterTo: true, maxWords: { q: 8 } },
   exportAuditLog: { fromNotAfterTo: true, maxWords: { q: 8 } },

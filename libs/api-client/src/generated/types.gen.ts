@@ -1050,7 +1050,7 @@ export type NotificationDeliveryResponse = {
     scheduledFor: string;
     sentAt: string | null;
     /**
-     * logged: email is off, the message went to the log.
+     * logged: email is off (no SMTP_URL): not sent; outside production the message is an .eml file in MAIL_DIR.
      */
     status: NotificationStatus;
     /**
@@ -1116,7 +1116,7 @@ export type NotificationSettingsResponse = {
 };
 
 /**
- * logged: email is off, the message went to the log.
+ * logged: email is off (no SMTP_URL): not sent; outside production the message is an .eml file in MAIL_DIR.
  */
 export type NotificationStatus = 'pending' | 'sending' | 'sent' | 'logged' | 'failed';
 
@@ -1596,7 +1596,7 @@ export type UpdateNotificationPreferencesDto = {
      */
     preferences?: NotificationPreferenceSet;
     /**
-     * An IANA time zone (the daily digest leaves at 09:00 there).
+     * An IANA time zone name such as Europe/Paris or UTC (the daily digest leaves at 09:00 there); a name the time zone database does not know answers 400.
      */
     timeZone?: string;
 };

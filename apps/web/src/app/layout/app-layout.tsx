@@ -1,4 +1,4 @@
-import { AppShell, Burger, Group, Menu, NavLink, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
+import { AppShell, Avatar, Burger, Group, Menu, NavLink, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect } from 'react';
@@ -90,8 +90,8 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
         Skip to content
       </a>
       <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between">
-          <Group gap="sm">
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="xs">
+          <Group gap="sm" wrap="nowrap" miw={0}>
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
             <Logo />
             <OrganisationSwitcher current={current} organisations={account.organisations} />
@@ -99,7 +99,8 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
           <Menu position="bottom-end" withinPortal>
             <Menu.Target>
               <UnstyledButton aria-label={`Account: ${member.name}`} px="xs" py={4}>
-                <Stack gap={0} align="flex-end">
+                <Avatar size="sm" name={member.name} color="initials" hiddenFrom="sm" aria-hidden />
+                <Stack gap={0} align="flex-end" visibleFrom="sm">
                   <Text size="sm" fw={500}>
                     {member.name}
                   </Text>

@@ -1794,7 +1794,7 @@ class NotificationDeliveryResponse(InterlockModel):
     sent_at: Optional[AwareDatetime] = Field(..., alias='sentAt')
     status: Union[Literal['pending', 'sending', 'sent', 'logged', 'failed'], str]
     """
-    logged: email is off, the message went to the log.
+    logged: email is off (no SMTP_URL): not sent; outside production the message is an .eml file in MAIL_DIR.
     """
     subject_id: Optional[str] = Field(..., alias='subjectId')
     """
@@ -2214,7 +2214,7 @@ class UpdateNotificationPreferencesDto(InterlockModel):
         pattern='^[^\\u0000]*$',
     )
     """
-    An IANA time zone (the daily digest leaves at 09:00 there).
+    An IANA time zone name such as Europe/Paris or UTC (the daily digest leaves at 09:00 there); a name the time zone database does not know answers 400.
     """
 
 

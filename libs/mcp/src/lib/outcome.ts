@@ -71,7 +71,8 @@ export function toOutcome(
     decidedBy: d.decidedBy.name,
     decidedAt: d.decidedAt,
   }));
-  const answered = interrupt.status === 'answered';
+  // An expired interrupt is decided too: its deadline decided every action the humans had not (as `system`).
+  const answered = interrupt.status === 'answered' || interrupt.status === 'expired';
   const asked = options.asked ?? isQuestion(interrupt);
   const outcome: Outcome = {
     status: answered ? 'answered' : 'pending',

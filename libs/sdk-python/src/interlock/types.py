@@ -27,9 +27,11 @@ from ._generated.models import (
     InterruptCreatedEvent,
     InterruptDecidedEvent,
     InterruptEscalatedEvent,
+    InterruptExpiredEvent,
     InterruptListResponse,
     InterruptResponse,
     InterruptUnassignedEvent,
+    InterruptWithdrawnEvent,
     MemberDecidedBy,
     RejectOutcome,
     RequireHumanOutcome,
@@ -78,11 +80,14 @@ __all__ = [
     "InterruptCreatedEvent",
     "InterruptDecidedEvent",
     "InterruptEscalatedEvent",
+    "InterruptExpiredEvent",
     "InterruptListResponse",
     "InterruptStatus",
     "InterruptUnassignedEvent",
+    "InterruptWithdrawnEvent",
     "ListOrder",
     "MemberDecidedBy",
+    "OnTimeout",
     "OpenedByFilter",
     "RejectOutcome",
     "RequireHumanOutcome",
@@ -128,7 +133,8 @@ ClassificationRule = ClassificationRuleResponse
 RuleArgPredicate = Union[RuleEqualsPredicate, RuleInPredicate, RuleComparePredicate, RuleGlobPredicate]
 #: What a rule does.
 RuleOutcome = Union[ApproveOutcome, RejectOutcome, RouteOutcome, RequireHumanOutcome]
-#: A human-review request: ``open`` until every action request has a decision, then ``answered``.
+#: A human-review request: ``open`` until every action request has a decision (``answered``), its deadline
+#: passes (``expired``) or its agent withdraws it (``withdrawn``).
 Interrupt = InterruptResponse
 #: An agent run streamed into the Live View.
 Session = SessionResponse
@@ -148,7 +154,9 @@ DecisionType = Literal["approve", "edit", "reject", "respond"]
 DeciderType = Literal["member", "argus", "system"]
 ClassificationRuleMode = Literal["off", "shadow", "enforce"]
 SystemDecisionReason = Literal["timeout"]
-InterruptStatus = Literal["open", "answered"]
+InterruptStatus = Literal["open", "answered", "expired", "withdrawn"]
+#: What an interrupt's deadline does (``interrupts.create(on_timeout=…)``).
+OnTimeout = Literal["reject", "approve", "escalate"]
 SessionMessageRole = Literal["agent", "user", "tool", "system"]
 SessionStatus = Literal["active", "ended", "disconnected"]
 AuditCategory = Literal[
@@ -173,6 +181,8 @@ WebhookEventType = Literal[
     "interrupt.assigned",
     "interrupt.unassigned",
     "interrupt.escalated",
+    "interrupt.expired",
+    "interrupt.withdrawn",
     "session.started",
     "session.ended",
     "webhook.test",

@@ -14,6 +14,7 @@ import type {
   AuditCategory,
   AuditEntryResponse,
   AuditLogPage,
+  CancelInterruptDto,
   ClassificationRuleMode,
   ClassificationRuleResponse,
   CreateClassificationRuleDto,
@@ -58,7 +59,10 @@ import type {
   InterruptCreatedEvent,
   InterruptDecidedEvent,
   InterruptEscalatedEvent,
+  InterruptExpiredEvent,
   InterruptUnassignedEvent,
+  InterruptWithdrawnEvent,
+  OnTimeout,
   SessionEndedEvent,
   SessionStartedEvent,
   WebhookEvent,
@@ -103,7 +107,10 @@ export type {
   InterruptCreatedEvent,
   InterruptDecidedEvent,
   InterruptEscalatedEvent,
+  InterruptExpiredEvent,
   InterruptUnassignedEvent,
+  InterruptWithdrawnEvent,
+  OnTimeout,
   SessionEndedEvent,
   SessionStartedEvent,
   WebhookTestData,
@@ -128,9 +135,15 @@ export type ActionRequestRecord = ActionRequestResponse;
 export type Decision = DecisionResponse;
 /** Who decides: `member`, `argus` (the automatic classifier) or `system`. */
 export type DeciderType = DecidedBy['type'];
-/** A human-review request: `open` until every action request has a decision, then `answered`. */
+/**
+ * A human-review request: `open` until every action request has a decision (`answered`), its
+ * deadline passes (`expired`) or its agent withdraws it (`withdrawn`).
+ */
 export type Interrupt = InterruptResponse;
+/** `timeoutSeconds` and `onTimeout` set a deadline (SPEC §8e). */
 export type InterruptCreateParams = CreateInterruptDto;
+/** `POST /api/interrupts/{id}/cancel`: an optional reason, shown in the inbox. */
+export type InterruptCancelParams = CancelInterruptDto;
 /**
  * `GET /api/interrupts` filters. `from` (inclusive) and `to` (exclusive) also take a `Date`.
  * `assignee: 'me' | 'my_teams'` name a signed-in member, so with an API key they match nothing (an empty page);

@@ -207,6 +207,22 @@ class AssigneeFilter(RootModel[Union[Literal['me', 'my_teams', 'unassigned'], st
     root: Union[Literal['me', 'my_teams', 'unassigned'], str]
 
 
+class CancelInterruptDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    reason: Optional[str] = Field(
+        None,
+        max_length=1000,
+        min_length=1,
+        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
+    )
+    """
+    Why the agent no longer needs the review; shown in the inbox.
+    """
+
+
 class ChangeMemberRoleDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -529,6 +545,17 @@ class EventStreamPosition(InterlockModel):
     """
 
 
+class ExtendDeadlineDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    timeout_seconds: int = Field(..., alias='timeoutSeconds', ge=1, le=2592000)
+    """
+    The new deadline, in seconds from now: later than the current one, within the organisation's maximum.
+    """
+
+
 class HealthStatus(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -563,13 +590,13 @@ class InterruptHistoryEntry(InterlockModel):
     summary: str
 
 
-class InterruptStatus(RootModel[Union[Literal['open', 'answered'], str]]):
+class InterruptStatus(RootModel[Union[Literal['open', 'answered', 'expired', 'withdrawn'], str]]):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    root: Union[Literal['open', 'answered'], str]
+    root: Union[Literal['open', 'answered', 'expired', 'withdrawn'], str]
     """
-    open until every action request has a decision.
+    open until every action request has a decision (answered), its deadline passes (expired) or its agent withdraws it (withdrawn). Every status but open is final.
     """
 
 
@@ -1155,6 +1182,8 @@ class WebhookResponse(InterlockModel):
                 'interrupt.assigned',
                 'interrupt.unassigned',
                 'interrupt.escalated',
+                'interrupt.expired',
+                'interrupt.withdrawn',
                 'session.started',
                 'session.ended'], str]
         ]
@@ -1223,6 +1252,8 @@ class WebhookWithSecretResponse(InterlockModel):
                 'interrupt.assigned',
                 'interrupt.unassigned',
                 'interrupt.escalated',
+                'interrupt.expired',
+                'interrupt.withdrawn',
                 'session.started',
                 'session.ended'], str]
         ]
@@ -1381,6 +1412,9 @@ class AuditEntryResponse(InterlockModel):
         'interrupt.assigned',
         'interrupt.unassigned',
         'interrupt.escalated',
+        'interrupt.expired',
+        'interrupt.withdrawn',
+        'interrupt.deadline_extended',
         'member.invited',
         'member.invitation_deleted',
         'member.joined',
@@ -1499,9 +1533,21 @@ class CreateInterruptDto(InterlockModel):
     The agent's own id for this request.
     """
     metadata: Optional[Metadata] = None
+    on_timeout: Optional[Union[Literal['reject', 'approve', 'escalate'], str]] = Field(
+        None, alias='onTimeout'
+    )
+    """
+    What the deadline does: reject every undecided action (the default), approve them (only where the organisation allows it), or escalate the interrupt and extend the deadline once by the same time.
+    """
     session_id: Optional[str] = Field(None, alias='sessionId')
     """
     A session of this organisation; null is no session.
+    """
+    timeout_seconds: Optional[int] = Field(
+        None, alias='timeoutSeconds', ge=1, le=2592000
+    )
+    """
+    Seconds until the deadline, within the organisation's maximum; without it, the organisation's default deadline (if any). At the deadline the service applies onTimeout as actor system.
     """
     title: str = Field(
         ...,
@@ -1566,10 +1612,12 @@ class CreateWebhookDto(InterlockModel):
                 'interrupt.assigned',
                 'interrupt.unassigned',
                 'interrupt.escalated',
+                'interrupt.expired',
+                'interrupt.withdrawn',
                 'session.started',
                 'session.ended'], str]
         ]
-    ] = Field(None, alias='eventTypes', max_length=8, min_length=1)
+    ] = Field(None, alias='eventTypes', max_length=10, min_length=1)
     """
     The event types to send; null or absent: every type, including ones added later.
     """
@@ -1839,7 +1887,7 @@ class OrganisationEvent(InterlockModel):
     """
     action_names: Optional[list[str]] = Field(None, alias='actionNames')
     """
-    interrupt.created: the action names.
+    interrupt.created: the action names; interrupt.expired: the actions its deadline decided.
     """
     actor: EventActor
     assignee: Optional[EventAssignee] = None
@@ -1871,13 +1919,17 @@ class OrganisationEvent(InterlockModel):
     """
     session.ended.
     """
+    outcome: Optional[Union[Literal['approve', 'reject'], str]] = None
+    """
+    interrupt.expired: what the deadline decided.
+    """
     previous_assignee: Optional[EventAssignee] = Field(None, alias='previousAssignee')
     """
     interrupt.unassigned: who it was assigned to.
     """
     reason: Optional[str] = None
     """
-    interrupt.escalated.
+    interrupt.escalated, interrupt.withdrawn.
     """
     seq: int = Field(..., ge=1)
     session: Optional[EventSession] = None
@@ -1894,6 +1946,8 @@ class OrganisationEvent(InterlockModel):
         'interrupt.assigned',
         'interrupt.unassigned',
         'interrupt.escalated',
+        'interrupt.expired',
+        'interrupt.withdrawn',
         'session.started',
         'session.ended'], str]
 
@@ -2193,10 +2247,12 @@ class UpdateWebhookDto(InterlockModel):
                 'interrupt.assigned',
                 'interrupt.unassigned',
                 'interrupt.escalated',
+                'interrupt.expired',
+                'interrupt.withdrawn',
                 'session.started',
                 'session.ended'], str]
         ]
-    ] = Field(None, alias='eventTypes', max_length=8, min_length=1)
+    ] = Field(None, alias='eventTypes', max_length=10, min_length=1)
     """
     null: every type.
     """
@@ -2236,6 +2292,8 @@ class WebhookDeliveryResponse(InterlockModel):
         'interrupt.assigned',
         'interrupt.unassigned',
         'interrupt.escalated',
+        'interrupt.expired',
+        'interrupt.withdrawn',
         'session.started',
         'session.ended',
         'webhook.test'], str] = Field(..., alias='eventType')
@@ -2373,6 +2431,10 @@ class InterruptDetailResponse(InterlockModel):
     action_requests: list[ActionRequestResponse] = Field(..., alias='actionRequests')
     answered_at: Optional[AwareDatetime] = Field(..., alias='answeredAt')
     assignee: Optional[Assignee] = Field(...)
+    closed_at: Optional[AwareDatetime] = Field(None, alias='closedAt')
+    """
+    When it expired or was withdrawn.
+    """
     created_at: AwareDatetime = Field(..., alias='createdAt')
     decisions: list[DecisionResponse]
     """
@@ -2385,6 +2447,10 @@ class InterruptDetailResponse(InterlockModel):
     0 until escalated; each escalation adds one.
     """
     escalation_reason: Optional[str] = Field(..., alias='escalationReason')
+    expires_at: Optional[AwareDatetime] = Field(None, alias='expiresAt')
+    """
+    The deadline, or null for none.
+    """
     external_id: Optional[str] = Field(..., alias='externalId')
     history: Optional[list[InterruptHistoryEntry]] = None
     """
@@ -2392,16 +2458,26 @@ class InterruptDetailResponse(InterlockModel):
     """
     id: str
     metadata: Optional[dict[str, Any]] = Field(...)
+    on_timeout: Optional[Union[Literal['reject', 'approve', 'escalate'], str]] = Field(
+        None, alias='onTimeout'
+    )
+    """
+    What the deadline does: reject (the default) or approve the undecided actions, or escalate and extend once. Null without a deadline.
+    """
     session: Optional[LinkedSession] = None
     """
     With include=session: the session sessionId names, or null.
     """
     session_id: Optional[str] = Field(..., alias='sessionId')
-    status: Union[Literal['open', 'answered'], str]
+    status: Union[Literal['open', 'answered', 'expired', 'withdrawn'], str]
     """
-    open until every action request has a decision.
+    open until every action request has a decision (answered), its deadline passes (expired) or its agent withdraws it (withdrawn). Every status but open is final.
     """
     title: str = Field(..., examples=['Deploy to prod'], max_length=200, min_length=1)
+    withdrawn_reason: Optional[str] = Field(None, alias='withdrawnReason')
+    """
+    Why its agent withdrew it, when it said.
+    """
 
 
 class InterruptResponse(InterlockModel):
@@ -2412,6 +2488,10 @@ class InterruptResponse(InterlockModel):
     action_requests: list[ActionRequestResponse] = Field(..., alias='actionRequests')
     answered_at: Optional[AwareDatetime] = Field(..., alias='answeredAt')
     assignee: Optional[Assignee] = Field(...)
+    closed_at: Optional[AwareDatetime] = Field(None, alias='closedAt')
+    """
+    When it expired or was withdrawn.
+    """
     created_at: AwareDatetime = Field(..., alias='createdAt')
     decisions: list[DecisionResponse]
     """
@@ -2424,15 +2504,29 @@ class InterruptResponse(InterlockModel):
     0 until escalated; each escalation adds one.
     """
     escalation_reason: Optional[str] = Field(..., alias='escalationReason')
+    expires_at: Optional[AwareDatetime] = Field(None, alias='expiresAt')
+    """
+    The deadline, or null for none.
+    """
     external_id: Optional[str] = Field(..., alias='externalId')
     id: str
     metadata: Optional[dict[str, Any]] = Field(...)
-    session_id: Optional[str] = Field(..., alias='sessionId')
-    status: Union[Literal['open', 'answered'], str]
+    on_timeout: Optional[Union[Literal['reject', 'approve', 'escalate'], str]] = Field(
+        None, alias='onTimeout'
+    )
     """
-    open until every action request has a decision.
+    What the deadline does: reject (the default) or approve the undecided actions, or escalate and extend once. Null without a deadline.
+    """
+    session_id: Optional[str] = Field(..., alias='sessionId')
+    status: Union[Literal['open', 'answered', 'expired', 'withdrawn'], str]
+    """
+    open until every action request has a decision (answered), its deadline passes (expired) or its agent withdraws it (withdrawn). Every status but open is final.
     """
     title: str = Field(..., examples=['Deploy to prod'], max_length=200, min_length=1)
+    withdrawn_reason: Optional[str] = Field(None, alias='withdrawnReason')
+    """
+    Why its agent withdrew it, when it said.
+    """
 
 
 class InterruptUnassignedEvent(InterlockModel):
@@ -2456,6 +2550,30 @@ class InterruptUnassignedEvent(InterlockModel):
     type: Union[Literal['interrupt.unassigned'], str]
     """
     A member removed the assignee.
+    """
+
+
+class InterruptWithdrawnEvent(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    """
+    When the change happened.
+    """
+    data: InterruptResponse
+    """
+    The interrupt with its decisions, as GET /api/interrupts/{id} returns it.
+    """
+    id: str
+    """
+    The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
+    """
+    organisation_id: str = Field(..., alias='organisationId')
+    type: Union[Literal['interrupt.withdrawn'], str]
+    """
+    Its agent withdrew the interrupt: its undecided actions can no longer be decided.
     """
 
 
@@ -2648,7 +2766,31 @@ class InterruptEscalatedEvent(InterlockModel):
     organisation_id: str = Field(..., alias='organisationId')
     type: Union[Literal['interrupt.escalated'], str]
     """
-    A member escalated the interrupt.
+    A member escalated the interrupt (or, with onTimeout escalate, its deadline did).
+    """
+
+
+class InterruptExpiredEvent(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    """
+    When the change happened.
+    """
+    data: InterruptResponse
+    """
+    The interrupt with its decisions, as GET /api/interrupts/{id} returns it.
+    """
+    id: str
+    """
+    The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
+    """
+    organisation_id: str = Field(..., alias='organisationId')
+    type: Union[Literal['interrupt.expired'], str]
+    """
+    The deadline passed: the service decided every undecided action (onTimeout) as actor system.
     """
 
 
@@ -2676,6 +2818,8 @@ class WebhookEvent(
             InterruptAssignedEvent,
             InterruptUnassignedEvent,
             InterruptEscalatedEvent,
+            InterruptExpiredEvent,
+            InterruptWithdrawnEvent,
             SessionStartedEvent,
             SessionEndedEvent,
             WebhookTestEvent,
@@ -2692,6 +2836,8 @@ class WebhookEvent(
         InterruptAssignedEvent,
         InterruptUnassignedEvent,
         InterruptEscalatedEvent,
+        InterruptExpiredEvent,
+        InterruptWithdrawnEvent,
         SessionStartedEvent,
         SessionEndedEvent,
         WebhookTestEvent,

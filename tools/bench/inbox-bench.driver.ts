@@ -48,6 +48,7 @@ async function main() {
     undefined as never,
     undefined as never,
     undefined as never,
+    undefined as never,
     config,
   );
 

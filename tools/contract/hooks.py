@@ -15,6 +15,8 @@ On bodies (`x-interlock-body-rules`):
 
 - `ianaTimeZone`: the named fields hold a time zone name the service's database knows; valid
   cases get one of a few real names (which one follows from the generated value).
+- `organisationDependent`: the named fields are valid or not depending on the organisation's
+  settings (a deadline to apply `onTimeout` to, `approve` allowed); valid cases leave them out.
 
 And one the contract states in JSON Schema that OpenAPI 3.0 tools do not read: free-form JSON
 (`JsonObject`) has `propertyNames` without NUL; valid bodies get NUL out of their keys.
@@ -130,6 +132,8 @@ def map_case(context: Any, case: Any) -> Any:
                 value = case.body.get(name)
                 if isinstance(value, str):
                     case.body[name] = _TIME_ZONES[sum(map(ord, value)) % len(_TIME_ZONES)]
+            for name in _body_rules(context).get("organisationDependent") or []:
+                case.body.pop(name, None)
     rules = _rules(context)
     query = case.query
     if not rules or not isinstance(query, dict) or not _is_positive(case, ParameterLocation.QUERY):

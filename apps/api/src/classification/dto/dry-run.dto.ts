@@ -29,7 +29,7 @@ export class DryRunActionDto {
 
 /** One action (or several) to classify, as an interrupt would bring it. */
 export class DryRunSampleDto {
-  @ApiPropertyOptional({ minLength: 1, maxLength: 200, default: '' })
+  @ApiPropertyOptional({ maxLength: 200, default: '' })
   @OptionalField()
   @IsString()
   @Length(0, 200)

@@ -419,7 +419,7 @@ class DryRunSampleDto(InterlockModel):
     The API key that would open it.
     """
     session_id: Optional[str] = Field(None, alias='sessionId')
-    title: str = Field('', max_length=200, min_length=1, pattern='^[^\\u0000]*$')
+    title: str = Field('', max_length=200, min_length=0, pattern='^[^\\u0000]*$')
 
 
 class EditedArgs(InterlockModel):

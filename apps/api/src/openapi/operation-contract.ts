@@ -122,11 +122,14 @@ export interface BodyRules {
    * allow it (SPEC §8e). The contract test's valid cases leave them out; the e2e tests cover them.
    */
   organisationDependent?: string[];
+  /** At least one of these fields must be present (a body holding only others answers 400). */
+  requireAnyOf?: string[];
 }
 
 export const OPERATION_BODY_RULES: Record<string, BodyRules> = {
   updateNotificationPreferences: { ianaTimeZone: ['timeZone'] },
   createInterrupt: { organisationDependent: ['onTimeout'] },
+  dryRunClassification: { requireAnyOf: ['sample', 'lastInterrupts'] },
 };
 
 export const OPERATION_QUERY_RULES: Record<string, QueryRules> = {

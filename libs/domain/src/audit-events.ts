@@ -87,7 +87,11 @@ export interface AuditEventCatalogue {
     metadata: { apiKeyId: string; rejections: number; windowSeconds: number; actionNames: string[] };
   };
   'interrupt.created': { target: 'interrupt'; metadata: { externalId: string | null; actionRequests: string[] } };
-  'interrupt.decided': { target: 'interrupt'; metadata: { actionName: string; decision: Decision; becameAnswered: boolean } };
+  'interrupt.decided': {
+    target: 'interrupt';
+    /** `argus`: with a person's decision, the shadow rules that matched the action and whether each would have agreed. */
+    metadata: { actionName: string; decision: Decision; becameAnswered: boolean; argus?: { ruleId: string; outcome: string; agreed: boolean | null }[] };
+  };
   'interrupt.assigned': {
     target: 'interrupt';
     metadata: {

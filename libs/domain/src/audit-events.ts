@@ -89,8 +89,17 @@ export interface AuditEventCatalogue {
   'interrupt.created': { target: 'interrupt'; metadata: { externalId: string | null; actionRequests: string[] } };
   'interrupt.decided': {
     target: 'interrupt';
-    /** `argus`: with a person's decision, the shadow rules that matched the action and whether each would have agreed. */
-    metadata: { actionName: string; decision: Decision; becameAnswered: boolean; argus?: { ruleId: string; outcome: string; agreed: boolean | null }[] };
+    /**
+     * `via`: how a member decided when not in the dashboard or the API (`email_link`: an emailed single-use link).
+     * `argus`: with a person's decision, the shadow rules that matched the action and whether each would have agreed.
+     */
+    metadata: {
+      actionName: string;
+      decision: Decision;
+      becameAnswered: boolean;
+      via?: 'email_link';
+      argus?: { ruleId: string; outcome: string; agreed: boolean | null }[];
+    };
   };
   'interrupt.assigned': {
     target: 'interrupt';
@@ -139,7 +148,7 @@ export interface AuditEventCatalogue {
   };
   'settings.notifications_updated': {
     target: 'organisation';
-    metadata: { changes: { defaults?: FieldChange<NotificationPreferences> } };
+    metadata: { changes: { defaults?: FieldChange<NotificationPreferences>; tokenActions?: FieldChange<boolean> } };
   };
   'team.created': { target: 'team'; metadata: null };
   'team.renamed': { target: 'team'; metadata: { previousName: string; name: string } };

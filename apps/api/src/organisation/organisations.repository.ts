@@ -9,7 +9,7 @@ export interface OrganisationRow {
   created_at: Date;
 }
 
-/** The bounds an organisation sets on interrupt deadlines (SPEC §8e). */
+/** The bounds an organisation sets on interrupt deadlines (SPEC §8e); a null maximum is the service's (30 days). */
 export interface DeadlineSettingsRow {
   interrupt_timeout_default_seconds: number | null;
   interrupt_timeout_max_seconds: number | null;
@@ -58,14 +58,29 @@ export class OrganisationsRepository {
     return row;
   }
 
-  async deadlineSettings(db: Queryable, organisationId: string): Promise<DeadlineSettingsRow | undefined> {
-    const [row] = await queryRows<DeadlineSettingsRow>(
+  /** The deadline bounds; `lock` FOR UPDATE before changing them. */
+  async deadlineSettings(db: Queryable, organisationId: string, lock: '' | 'FOR UPDATE' = ''): Promise<(DeadlineSettingsRow & { name: string }) | undefined> {
+    const [row] = await queryRows<DeadlineSettingsRow & { name: string }>(
       db,
-      `SELECT interrupt_timeout_default_seconds, interrupt_timeout_max_seconds, interrupt_timeout_approve_allowed
-         FROM organisations WHERE id = $1`,
+      `SELECT name, interrupt_timeout_default_seconds, interrupt_timeout_max_seconds, interrupt_timeout_approve_allowed
+         FROM organisations WHERE id = $1 ${lock}`,
       [organisationId],
     );
     return row;
+  }
+
+  async setDeadlineSettings(db: Queryable, organisationId: string, settings: DeadlineSettingsRow): Promise<void> {
+    await db.query(
+      `UPDATE organisations
+          SET interrupt_timeout_default_seconds = $2, interrupt_timeout_max_seconds = $3, interrupt_timeout_approve_allowed = $4
+        WHERE id = $1`,
+      [
+        organisationId,
+        settings.interrupt_timeout_default_seconds,
+        settings.interrupt_timeout_max_seconds,
+        settings.interrupt_timeout_approve_allowed,
+      ],
+    );
   }
 
   async setPlan(db: Queryable, organisationId: string, plan: Plan): Promise<void> {

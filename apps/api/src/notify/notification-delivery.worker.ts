@@ -4,6 +4,7 @@ import type { NotificationConfig } from '../config/app-config';
 import { queryRows } from '../database/query-rows.util';
 import type { JobWorker } from '../jobs/job-runner';
 import type { Mailer } from '../mail/mailer';
+import { notificationAttemptChannel, type NotificationAttemptRecord } from '../metrics/instrumentation-channels';
 import { retryDelayMs } from '../webhooks/webhook-retry.util';
 import type { RenderedMail } from './message-renderer';
 import { MessageRenderer } from './message-renderer';
@@ -164,22 +165,28 @@ export class NotificationDeliveryWorker implements JobWorker {
     let status: 'sent' | 'logged' | 'pending' | 'failed';
     let error: string | null = null;
     let messageId: string | null = null;
+    let transportMs = 0;
     if (!first.still_member) {
       status = 'failed';
       error = 'Not sent: the recipient is no longer a member of the organisation.';
     } else {
       try {
         const mail = this.render(batch);
-        const sent = await this.mailer.send({ to: first.recipient_email, ...mail });
-        messageId = sent.messageId;
-        status = sent.transport === 'smtp' ? 'sent' : 'logged';
+        const started = performance.now();
+        try {
+          const sent = await this.mailer.send({ to: first.recipient_email, ...mail });
+          messageId = sent.messageId;
+          status = sent.transport === 'smtp' ? 'sent' : 'logged';
+        } finally {
+          transportMs = performance.now() - started;
+        }
       } catch (failure) {
         error = failure instanceof Error ? failure.message.slice(0, 1000) : String(failure);
         status = first.attempt_count < first.max_attempts ? 'pending' : 'failed';
       }
     }
     const delay = status === 'pending' ? retryDelayMs(this.config.retryScheduleMs, first.attempt_count) : 0;
-    await this.dataSource.query(RECORD, [
+    const [, recorded] = (await this.dataSource.query(RECORD, [
       first.organisation_id,
       batch.map((r) => r.id),
       status,
@@ -187,7 +194,12 @@ export class NotificationDeliveryWorker implements JobWorker {
       error,
       messageId,
       batch.map((r) => r.attempt_count),
-    ]);
+    ])) as [unknown, number];
+    // Counted once per message, when this attempt's outcome was recorded (its lease still held).
+    if (recorded > 0 && notificationAttemptChannel.hasSubscribers) {
+      const outcome = status === 'pending' ? 'retrying' : status;
+      notificationAttemptChannel.publish({ outcome, durationMs: transportMs } satisfies NotificationAttemptRecord);
+    }
     this.logger.info(
       { organisationId: first.organisation_id, notificationIds: batch.map((r) => r.id), kind: first.kind, mode: first.mode, status, attempt: first.attempt_count },
       'notification delivery attempt',

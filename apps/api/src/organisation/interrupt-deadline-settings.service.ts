@@ -38,7 +38,7 @@ export class InterruptDeadlineSettingsService {
     ip: string | null,
   ): Promise<InterruptDeadlineSettings> {
     return this.dataSource.transaction(async (tx) => {
-      const row = await this.organisations.deadlineSettings(tx, organisationId, 'FOR UPDATE');
+      const row = await this.organisations.deadlineSettings(tx, organisationId, 'FOR NO KEY UPDATE');
       if (row === undefined) throw DomainError.of('NOT_FOUND');
       const before = toSettings(row);
       const after: InterruptDeadlineSettings = {

@@ -45,9 +45,11 @@ export class OrganisationsRepository {
   }
 
   /**
-   * The organisation, locked as asked until the transaction ends: FOR UPDATE before changing
-   * it; FOR NO KEY UPDATE to queue one kind of work of the organisation (its other writes, which
-   * take KEY SHARE through their foreign keys, do not wait).
+   * The organisation, locked as asked until the transaction ends: FOR NO KEY UPDATE before
+   * changing a column that is no key (the plan, the settings) or to queue one kind of work of the
+   * organisation (its other writes, which take KEY SHARE through their foreign keys, do not wait —
+   * under FOR UPDATE one that already holds its audit head would deadlock with a change that
+   * writes an audit entry); FOR UPDATE only before changing its key.
    */
   async lock(db: Queryable, organisationId: string, lock: OrganisationLock): Promise<OrganisationRow | undefined> {
     const [row] = await queryRows<OrganisationRow>(
@@ -58,8 +60,12 @@ export class OrganisationsRepository {
     return row;
   }
 
-  /** The deadline bounds; `lock` FOR UPDATE before changing them. */
-  async deadlineSettings(db: Queryable, organisationId: string, lock: '' | 'FOR UPDATE' = ''): Promise<(DeadlineSettingsRow & { name: string }) | undefined> {
+  /**
+   * The deadline bounds; `lock` FOR NO KEY UPDATE before changing them (not FOR UPDATE: the
+   * organisation's other writes take KEY SHARE through their foreign keys, some after their audit
+   * entry, whose head this change then waits for — a deadlock).
+   */
+  async deadlineSettings(db: Queryable, organisationId: string, lock: '' | 'FOR NO KEY UPDATE' = ''): Promise<(DeadlineSettingsRow & { name: string }) | undefined> {
     const [row] = await queryRows<DeadlineSettingsRow & { name: string }>(
       db,
       `SELECT name, interrupt_timeout_default_seconds, interrupt_timeout_max_seconds, interrupt_timeout_approve_allowed

@@ -16,7 +16,12 @@ for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
 // NestJS 12 ships its packages as ES modules. Node (20.19+) loads them from CommonJS through
 // require(esm), but Jest's module runtime does not (before Node 24.9), so Jest compiles those
 // packages to CommonJS with the same SWC, and leaves every other package in node_modules alone.
-const esmPackages = ['@nestjs'];
+// The AI SDK (`ai`, its `@ai-sdk/*` and `@workflow/serde`) is ESM only too: the SDK's bridge is
+// tested against it.
+const esmPackages = ['@nestjs', 'ai', '@ai-sdk', '@workflow'];
+// @ai-sdk/provider-utils imports `zod/v4/locales/en.js`, which zod's exports map to its ES module
+// for require too; its CommonJS twin sits beside it.
+moduleNameMapper['^zod/v4/locales/(.+)\\.js$'] = path.join(path.dirname(require.resolve('zod/package.json')), 'v4/locales/$1.cjs');
 const esmJs = {
   ...swcrc,
   swcrc: false,

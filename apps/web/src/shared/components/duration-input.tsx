@@ -32,7 +32,9 @@ export function DurationInput({
           allowDecimal={false}
           disabled={disabled}
           onChange={(value) => typeof value === 'number' && value > 0 && onChange(toSeconds(value, unit))}
-          w={200}
+          maw={200}
+          miw={0}
+          style={{ flex: '1 1 8rem' }}
         />
         <Select
           aria-label={`${label} unit`}
@@ -42,6 +44,7 @@ export function DurationInput({
           disabled={disabled}
           onChange={(next) => next !== null && onChange(toSeconds(Math.max(1, Math.round(amount)), next as DurationUnit))}
           w={120}
+          style={{ flex: 'none' }}
         />
       </Group>
       {description !== undefined && (

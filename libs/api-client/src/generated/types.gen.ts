@@ -2794,11 +2794,15 @@ export type StreamEventsErrors = {
      */
     404: ErrorBody;
     /**
+     * RATE_LIMITED: the person's or the organisation's open streams are at their cap on this instance (SPEC §8b); Retry-After 15.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
     /**
-     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After. SERVICE_UNAVAILABLE: the instance's open streams are at its cap (SPEC §8b); Retry-After 5.
      */
     503: ErrorBody;
 };
@@ -5125,11 +5129,15 @@ export type StreamSessionErrors = {
      */
     404: ErrorBody;
     /**
+     * RATE_LIMITED: the person's or the organisation's open streams are at their cap on this instance (SPEC §8b); Retry-After 15.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
     /**
-     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After. SERVICE_UNAVAILABLE: the instance's open streams are at its cap (SPEC §8b); Retry-After 5.
      */
     503: ErrorBody;
 };

@@ -4,6 +4,7 @@ import pinoPretty from 'pino-pretty';
 import type { Request, Response } from 'express';
 import type { AppConfig } from '../config/app-config';
 import { requestIdOf, requestStateOf, type RequestState } from '../http/request-state';
+import { traceFields, tracingEnabled } from '../tracing/spans';
 
 /** Paths pino censors wherever they appear in a log line: credentials never reach the logs. */
 export const REDACTED_PATHS = [
@@ -72,6 +73,8 @@ export function createLogger(config: AppConfig, destination?: DestinationStream)
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       formatters: { level: (label) => ({ level: label }) },
+      // With traces on, every line written within a trace carries its trace and span ids.
+      ...(tracingEnabled() ? { mixin: traceFields } : {}),
     },
     pretty ? prettyDestination(destination) : destination,
   );

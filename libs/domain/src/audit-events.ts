@@ -89,8 +89,17 @@ export interface AuditEventCatalogue {
   'interrupt.created': { target: 'interrupt'; metadata: { externalId: string | null; actionRequests: string[] } };
   'interrupt.decided': {
     target: 'interrupt';
-    /** `via`: how a member decided when not in the dashboard or the API (`email_link`: an emailed single-use link). */
-    metadata: { actionName: string; decision: Decision; becameAnswered: boolean; via?: 'email_link' };
+    /**
+     * `via`: how a member decided when not in the dashboard or the API (`email_link`: an emailed single-use link).
+     * `argus`: with a person's decision, the shadow rules that matched the action and whether each would have agreed.
+     */
+    metadata: {
+      actionName: string;
+      decision: Decision;
+      becameAnswered: boolean;
+      via?: 'email_link';
+      argus?: { ruleId: string; outcome: string; agreed: boolean | null }[];
+    };
   };
   'interrupt.assigned': {
     target: 'interrupt';

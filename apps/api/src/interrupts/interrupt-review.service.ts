@@ -9,6 +9,7 @@ import { WebhookOutbox } from '../webhooks/webhook-outbox';
 import { lockCurrentMember } from '../members/memberships.repository';
 import { TeamsService } from '../teams/teams.service';
 import { toInterruptResponse } from './interrupt-record';
+import { ArgusPipeline } from '../classification/argus-pipeline';
 import { InterruptWaits } from './interrupt-waits';
 import { InterruptsRepository, LockedInterrupt } from './interrupts.repository';
 import type { AssignInterruptDto } from './dto/assign-interrupt.dto';
@@ -40,6 +41,7 @@ export class InterruptReviewService {
     private readonly outbox: WebhookOutbox,
     private readonly teams: TeamsService,
     private readonly waits: InterruptWaits,
+    private readonly argus: ArgusPipeline,
   ) {}
 
   /**
@@ -95,12 +97,20 @@ export class InterruptReviewService {
       const decided = await this.interrupts.decisionCount(tx, organisationId, id);
       const becameAnswered = decided === interrupt.action_requests.length;
       if (becameAnswered) await this.interrupts.markAnswered(tx, organisationId, id);
+      // Shadow rules that matched this action: would argus have agreed (SPEC §8d)?
+      const argus = await this.argus.personDecided(tx, organisationId, id, action.name, body.decision, actor.name);
       await writeAuditEntry(tx, {
         organisationId,
         action: 'interrupt.decided',
         actor,
         target: { type: 'interrupt', id, name: interrupt.title },
-        metadata: { actionName: action.name, decision: body.decision, becameAnswered, ...(via === undefined ? {} : { via }) },
+        metadata: {
+          actionName: action.name,
+          decision: body.decision,
+          becameAnswered,
+          ...(via === undefined ? {} : { via }),
+          ...(argus.length === 0 ? {} : { argus }),
+        },
         ipAddress: ip,
       });
       const after = await this.kept(tx, organisationId, id);

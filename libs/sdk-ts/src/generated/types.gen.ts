@@ -293,11 +293,54 @@ export type ChangePlanDto = {
     plan: Plan;
 };
 
+export type ClassificationDisagreement = {
+    actionName: string;
+    decidedAt: string;
+    /**
+     * The person, by name at the time.
+     */
+    decidedByName: string | null;
+    /**
+     * What the person decided: approve, edit, reject or respond.
+     */
+    decision: string;
+    interruptId: string;
+    /**
+     * What the rule would have done: approve or reject.
+     */
+    outcome: string;
+    title: string;
+};
+
+export type ClassificationEnforceStats = {
+    /**
+     * Of those, the actions it decided.
+     */
+    decided: number;
+    /**
+     * Actions the rule matched in enforce mode.
+     */
+    matched: number;
+};
+
+export type ClassificationRuleListItem = {
+    createdAt: string;
+    expiresAt: string | null;
+    id: string;
+    match: RuleMatch;
+    mode: ClassificationRuleMode;
+    name: string;
+    outcome: RuleOutcome;
+    priority: number;
+    stats: ClassificationRuleStats;
+    updatedAt: string;
+};
+
 export type ClassificationRuleListResponse = {
     /**
-     * In evaluation order: priority, then creation.
+     * In evaluation order: priority, then creation; each with its statistics.
      */
-    rules: Array<ClassificationRuleResponse>;
+    rules: Array<ClassificationRuleListItem>;
 };
 
 export type ClassificationRuleMode = 'off' | 'shadow' | 'enforce';
@@ -312,6 +355,42 @@ export type ClassificationRuleResponse = {
     outcome: RuleOutcome;
     priority: number;
     updatedAt: string;
+};
+
+export type ClassificationRuleStats = {
+    enforce: ClassificationEnforceStats;
+    lastMatchedAt: string | null;
+    shadow: ClassificationShadowStats;
+};
+
+export type ClassificationRuleStatsResponse = {
+    /**
+     * The latest 50, newest first.
+     */
+    disagreements: Array<ClassificationDisagreement>;
+    enforce: ClassificationEnforceStats;
+    lastMatchedAt: string | null;
+    ruleId: string;
+    shadow: ClassificationShadowStats;
+};
+
+export type ClassificationShadowStats = {
+    /**
+     * Of those, the actions the person decided as the rule would have.
+     */
+    agreed: number;
+    /**
+     * Of those, the actions a person has since decided.
+     */
+    decidedByPeople: number;
+    /**
+     * Actions the rule matched in shadow mode.
+     */
+    matched: number;
+    /**
+     * Of those, the actions it would have decided (approve or reject, allowed by the action).
+     */
+    wouldDecide: number;
 };
 
 export type CreateApiKeyDto = {
@@ -2852,6 +2931,56 @@ export type UpdateClassificationRuleResponses = {
 };
 
 export type UpdateClassificationRuleResponse = UpdateClassificationRuleResponses[keyof UpdateClassificationRuleResponses];
+
+export type GetClassificationRuleStatsData = {
+    body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/classification/rules/{id}/stats';
+};
+
+export type GetClassificationRuleStatsErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type GetClassificationRuleStatsError = GetClassificationRuleStatsErrors[keyof GetClassificationRuleStatsErrors];
+
+export type GetClassificationRuleStatsResponses = {
+    200: ClassificationRuleStatsResponse;
+};
+
+export type GetClassificationRuleStatsResponse = GetClassificationRuleStatsResponses[keyof GetClassificationRuleStatsResponses];
 
 export type StreamEventsData = {
     body?: never;

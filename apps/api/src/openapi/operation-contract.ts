@@ -132,17 +132,21 @@ export interface BodyRules {
    * cover them.
    */
   organisationDependent?: string[];
-  /** At least one of these fields must be present (a body holding only others answers 400). */
-  requireAnyOf?: string[];
+  /**
+   * At least one of `fields` must be present (a body holding only others answers 400); `fill` is
+   * what a valid request holding none of them may add — valid for any organisation — so a fuzzer
+   * need not guess one.
+   */
+  requireAnyOf?: { fields: string[]; fill: Record<string, unknown> };
 }
 
 export const OPERATION_BODY_RULES: Record<string, BodyRules> = {
   updateNotificationPreferences: { ianaTimeZone: ['timeZone'] },
   createInterrupt: { organisationDependent: ['onTimeout'] },
-  dryRunClassification: { requireAnyOf: ['sample', 'lastInterrupts'] },
+  dryRunClassification: { requireAnyOf: { fields: ['sample', 'lastInterrupts'], fill: { lastInterrupts: 1 } } },
   updateInterruptDeadlineSettings: {
     organisationDependent: ['defaultTimeoutSeconds', 'maxTimeoutSeconds'],
-    requireAnyOf: ['defaultTimeoutSeconds', 'maxTimeoutSeconds', 'approveOnTimeoutAllowed'],
+    requireAnyOf: { fields: ['defaultTimeoutSeconds', 'maxTimeoutSeconds', 'approveOnTimeoutAllowed'], fill: { approveOnTimeoutAllowed: false } },
   },
 };
 

@@ -106,6 +106,10 @@ const routes: RouteObject[] = [
         lazy: () => import('../features/classification/routes/classification.route').then((m) => ({ Component: m.ClassificationRoute })),
       },
       {
+        path: 'settings/deadlines',
+        lazy: () => import('../features/organisation/routes/deadline-settings.route').then((m) => ({ Component: m.DeadlineSettingsRoute })),
+      },
+      {
         path: 'settings/notifications',
         lazy: () => import('../features/notifications/routes/notifications.route').then((m) => ({ Component: m.NotificationsRoute })),
       },

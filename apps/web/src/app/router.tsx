@@ -106,6 +106,10 @@ const routes: RouteObject[] = [
         lazy: () => import('../features/classification/routes/classification.route').then((m) => ({ Component: m.ClassificationRoute })),
       },
       {
+        path: 'settings/classification/:ruleId',
+        lazy: () => import('../features/classification/routes/rule-editor.route').then((m) => ({ Component: m.RuleEditorRoute })),
+      },
+      {
         path: 'settings/notifications',
         lazy: () => import('../features/notifications/routes/notifications.route').then((m) => ({ Component: m.NotificationsRoute })),
       },

@@ -114,10 +114,15 @@ export class InterruptReviewService {
         ipAddress: ip,
       });
       const after = await this.kept(tx, organisationId, id);
-      await this.outbox.write(tx, organisationId, [
-        { type: 'interrupt.decided', subjectId: id, data: after },
-        ...(becameAnswered ? [{ type: 'interrupt.answered' as const, subjectId: id, data: after }] : []),
-      ]);
+      await this.outbox.write(
+        tx,
+        organisationId,
+        [
+          { type: 'interrupt.decided', subjectId: id, data: after },
+          ...(becameAnswered ? [{ type: 'interrupt.answered' as const, subjectId: id, data: after }] : []),
+        ],
+        { memberId: actor.id },
+      );
       return after;
     });
     await this.events.announce(organisationId);
@@ -155,7 +160,7 @@ export class InterruptReviewService {
         ipAddress: ip,
       });
       const assigned = await this.kept(tx, organisationId, id);
-      await this.outbox.write(tx, organisationId, [{ type: 'interrupt.assigned', subjectId: id, data: assigned }]);
+      await this.outbox.write(tx, organisationId, [{ type: 'interrupt.assigned', subjectId: id, data: assigned }], { memberId: actor.id });
       return assigned;
     });
     await this.events.announce(organisationId);
@@ -184,7 +189,7 @@ export class InterruptReviewService {
       });
       changed = true;
       const unassigned = await this.kept(tx, organisationId, id);
-      await this.outbox.write(tx, organisationId, [{ type: 'interrupt.unassigned', subjectId: id, data: unassigned }]);
+      await this.outbox.write(tx, organisationId, [{ type: 'interrupt.unassigned', subjectId: id, data: unassigned }], { memberId: actor.id });
       return unassigned;
     });
     if (changed) await this.events.announce(organisationId);
@@ -207,7 +212,7 @@ export class InterruptReviewService {
         ipAddress: ip,
       });
       const escalated = await this.kept(tx, organisationId, id);
-      await this.outbox.write(tx, organisationId, [{ type: 'interrupt.escalated', subjectId: id, data: escalated }]);
+      await this.outbox.write(tx, organisationId, [{ type: 'interrupt.escalated', subjectId: id, data: escalated }], { memberId: actor.id });
       return escalated;
     });
     await this.events.announce(organisationId);

@@ -36,7 +36,12 @@ SELECT $1, gen_random_uuid(), t.id, e.id, $3, $4, now(), $7 FROM targets t CROSS
  * handed every event written, after the webhook rows, and may add rows of its own.
  */
 export interface OutboxListener {
-  write(tx: Queryable, organisationId: string, events: readonly OutboxEvent[]): Promise<void>;
+  write(tx: Queryable, organisationId: string, events: readonly OutboxEvent[], cause: OutboxCause): Promise<void>;
+}
+
+/** Who caused the events, when a member did (people are not told about what they did themselves). */
+export interface OutboxCause {
+  memberId?: string;
 }
 
 /**
@@ -55,13 +60,13 @@ export class WebhookOutbox {
     this.listeners.push(listener);
   }
 
-  async write(tx: Queryable, organisationId: string, events: readonly OutboxEvent[]): Promise<void> {
+  async write(tx: Queryable, organisationId: string, events: readonly OutboxEvent[], cause: OutboxCause = {}): Promise<void> {
     for (const event of events) {
       const id = randomUUID();
       const createdAt = new Date().toISOString();
       const body = JSON.stringify({ id, type: event.type, createdAt, organisationId, data: event.data });
       await tx.query(WRITE_EVENT, [organisationId, id, event.type, event.subjectId, body, createdAt, this.maxAttempts]);
     }
-    for (const listener of this.listeners) await listener.write(tx, organisationId, events);
+    for (const listener of this.listeners) await listener.write(tx, organisationId, events, cause);
   }
 }

@@ -1,6 +1,7 @@
 import type { ClassificationRuleListItem, ClassificationRuleMode, ClassificationRuleResponse } from '@interlock/api-client';
 import { Alert, Anchor, Button, Code, Group, Paper, SegmentedControl, Stack, Table } from '@mantine/core';
 import { Link } from 'react-router';
+import { confirmAction } from '../../../shared/components/confirm';
 import { FormError } from '../../../shared/components/form-error';
 import { PageHeader } from '../../../shared/components/page-header';
 import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
@@ -115,7 +116,14 @@ export function ClassificationRoute() {
                     {canManage && (
                       <Table.Td>
                         <Group justify="flex-end">
-                          <Button size="xs" variant="subtle" color="red" onClick={() => remove.mutate(rule.id)} aria-label={`Delete ${rule.name}`}>
+                          <Button size="xs" variant="subtle" color="red" onClick={() =>
+                              confirmAction({
+                                title: `Delete rule ${rule.name}?`,
+                                body: 'Argus stops applying it at once, and its evidence (matches and agreement) is deleted with it. Its receipts stay in the audit log.',
+                                confirmLabel: 'Delete rule',
+                                onConfirm: () => remove.mutateAsync(rule.id),
+                              })
+                            } aria-label={`Delete ${rule.name}`}>
                             Delete
                           </Button>
                         </Group>

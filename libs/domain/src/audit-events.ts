@@ -2,6 +2,7 @@ import type { ActorType, AuditCategory, TargetType } from './audit';
 import type { Permission } from './permissions';
 import type { NotificationPreferences } from './notifications';
 import type { Plan } from './plans';
+import type { InterruptDeadlineSettings } from './deadlines';
 
 /** SPEC §4: the four decisions a member can take on an action request. */
 export const DECISIONS = ['approve', 'edit', 'reject', 'respond'] as const;
@@ -149,6 +150,10 @@ export interface AuditEventCatalogue {
   'settings.notifications_updated': {
     target: 'organisation';
     metadata: { changes: { defaults?: FieldChange<NotificationPreferences>; tokenActions?: FieldChange<boolean> } };
+  };
+  'settings.interrupt_deadlines_updated': {
+    target: 'organisation';
+    metadata: { changes: { [K in keyof InterruptDeadlineSettings]?: FieldChange<InterruptDeadlineSettings[K]> } };
   };
   'team.created': { target: 'team'; metadata: null };
   'team.renamed': { target: 'team'; metadata: { previousName: string; name: string } };
@@ -364,6 +369,11 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
     category: 'settings',
     target: 'organisation',
     summary: (e) => `Notification settings changed (${Object.keys(e.metadata.changes).join(', ')}) by ${e.actor.name}`,
+  },
+  'settings.interrupt_deadlines_updated': {
+    category: 'settings',
+    target: 'organisation',
+    summary: (e) => `Interrupt deadline settings changed (${Object.keys(e.metadata.changes).join(', ')}) by ${e.actor.name}`,
   },
   'role.created': { category: 'role', target: 'role', summary: (e) => `Role ${e.target.name} created by ${e.actor.name}` },
   'role.updated': {

@@ -110,6 +110,10 @@ const routes: RouteObject[] = [
         lazy: () => import('../features/classification/routes/rule-editor.route').then((m) => ({ Component: m.RuleEditorRoute })),
       },
       {
+        path: 'settings/deadlines',
+        lazy: () => import('../features/organisation/routes/deadline-settings.route').then((m) => ({ Component: m.DeadlineSettingsRoute })),
+      },
+      {
         path: 'settings/notifications',
         lazy: () => import('../features/notifications/routes/notifications.route').then((m) => ({ Component: m.NotificationsRoute })),
       },

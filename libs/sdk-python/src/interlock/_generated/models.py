@@ -661,6 +661,27 @@ class HealthStatus(InterlockModel):
     status: Union[Literal['ok'], str]
 
 
+class InterruptDeadlineSettingsResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    approve_on_timeout_allowed: bool = Field(..., alias='approveOnTimeoutAllowed')
+    """
+    Whether an agent may ask for onTimeout: approve. Off, such an interrupt is refused at creation, and one already open is rejected at its deadline instead.
+    """
+    default_timeout_seconds: Optional[int] = Field(
+        ..., alias='defaultTimeoutSeconds', ge=1, le=2592000
+    )
+    """
+    The deadline, in seconds, of an interrupt opened without timeoutSeconds; null: such interrupts wait without a deadline.
+    """
+    max_timeout_seconds: int = Field(..., alias='maxTimeoutSeconds', ge=1, le=2592000)
+    """
+    The longest deadline an agent (timeoutSeconds) or a member (extend) may set, in seconds.
+    """
+
+
 class InterruptHistoryEntry(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1191,6 +1212,25 @@ class TeamResponse(InterlockModel):
     name: str = Field(..., examples=['Platform'], max_length=50, min_length=1)
 
 
+class UpdateInterruptDeadlineSettingsDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    approve_on_timeout_allowed: Optional[bool] = Field(
+        None, alias='approveOnTimeoutAllowed'
+    )
+    default_timeout_seconds: Optional[int] = Field(
+        None, alias='defaultTimeoutSeconds', ge=1, le=2592000
+    )
+    """
+    null: no default deadline. At most maxTimeoutSeconds (as it is after this change).
+    """
+    max_timeout_seconds: Optional[int] = Field(
+        None, alias='maxTimeoutSeconds', ge=1, le=2592000
+    )
+
+
 class UpdateRoleDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1546,6 +1586,7 @@ class AuditEntryResponse(InterlockModel):
         'organisation.created',
         'settings.notification_preferences_updated',
         'settings.notifications_updated',
+        'settings.interrupt_deadlines_updated',
         'role.created',
         'role.updated',
         'role.deleted',

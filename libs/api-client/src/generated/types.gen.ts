@@ -1113,7 +1113,7 @@ export type LinkedSession = {
     status: SessionStatus;
 };
 
-export type ListOrder = 'newest' | 'oldest';
+export type ListOrder = 'newest' | 'oldest' | 'deadline';
 
 /**
  * A `message` event of the Live View: one message of the session (the event id is its number).
@@ -1169,9 +1169,13 @@ export type NotificationChannelModes = {
 
 export type NotificationDeliveryListResponse = {
     /**
-     * Newest first, at most 100.
+     * Newest first, `limit` of them.
      */
     deliveries: Array<NotificationDeliveryResponse>;
+    /**
+     * The next page: repeat the request with it (and the same scope); null at the end.
+     */
+    nextCursor: string | null;
 };
 
 export type NotificationDeliveryResponse = {
@@ -3139,7 +3143,7 @@ export type ListInterruptsData = {
          */
         to?: string;
         /**
-         * By createdAt, ties by id.
+         * newest/oldest: by createdAt; deadline: the soonest expiresAt first, interrupts without a deadline last. Ties by id.
          */
         order?: ListOrder;
         /**
@@ -4238,6 +4242,11 @@ export type ListNotificationDeliveriesData = {
          * organisation: everyone’s (member.manage). Default mine.
          */
         scope?: 'mine' | 'organisation';
+        /**
+         * The previous nextCursor; repeat the other parameters unchanged.
+         */
+        cursor?: string;
+        limit?: number;
     };
     url: '/api/notifications/deliveries';
 };

@@ -751,11 +751,11 @@ class InvitationResponse(InterlockModel):
     role_id: str = Field(..., alias='roleId')
 
 
-class ListOrder(RootModel[Union[Literal['newest', 'oldest'], str]]):
+class ListOrder(RootModel[Union[Literal['newest', 'oldest', 'deadline'], str]]):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    root: Union[Literal['newest', 'oldest'], str]
+    root: Union[Literal['newest', 'oldest', 'deadline'], str]
 
 
 class MemberDecidedBy(InterlockModel):
@@ -2845,7 +2845,11 @@ class NotificationDeliveryListResponse(InterlockModel):
     )
     deliveries: list[NotificationDeliveryResponse]
     """
-    Newest first, at most 100.
+    Newest first, `limit` of them.
+    """
+    next_cursor: Optional[str] = Field(..., alias='nextCursor')
+    """
+    The next page: repeat the request with it (and the same scope); null at the end.
     """
 
 

@@ -13,10 +13,12 @@ for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
   moduleNameMapper[`^${alias.replace(/[/@.-]/g, (c) => `\\${c}`)}$`] = path.join(__dirname, target);
 }
 
-// NestJS 12 ships its packages as ES modules. Node (20.19+) loads them from CommonJS through
-// require(esm), but Jest's module runtime does not (before Node 24.9), so Jest compiles those
-// packages to CommonJS with the same SWC, and leaves every other package in node_modules alone.
-const esmPackages = ['@nestjs'];
+// NestJS 12 ships its packages as ES modules (and so does `content-disposition` 1.x, which
+// @fastify/static loads). Node (20.19+) loads them from CommonJS through require(esm), but
+// Jest's module runtime does not (before Node 24.9), so Jest compiles those packages to
+// CommonJS with the same SWC, wherever they sit in node_modules, and leaves every other
+// package alone.
+const esmPackages = ['@nestjs', 'content-disposition'];
 const esmJs = {
   ...swcrc,
   swcrc: false,
@@ -30,7 +32,7 @@ module.exports = {
     '^.+\\.ts$': ['@swc/jest', { ...swcrc, swcrc: false, sourceMaps: 'inline' }],
     [`/node_modules/(${esmPackages.join('|')})/.+\\.js$`]: ['@swc/jest', esmJs],
   },
-  transformIgnorePatterns: [`/node_modules/(?!(${esmPackages.join('|')})/)`],
+  transformIgnorePatterns: [`^(?!.*/node_modules/(${esmPackages.join('|')})/).*/node_modules/`],
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper,
   reporters: ['default', path.join(__dirname, 'tools/jest/results-reporter.cjs')],

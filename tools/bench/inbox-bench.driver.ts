@@ -46,6 +46,9 @@ async function main() {
     teams,
     undefined as never,
     undefined as never,
+    undefined as never,
+    undefined as never,
+    undefined as never,
     config,
   );
 

@@ -4,6 +4,7 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   entry: {
     'auth-bench.server': 'tools/bench/auth-bench.server.ts',
+    'classification-bench.driver': 'tools/bench/classification-bench.driver.ts',
     'audit-bench.driver': 'tools/bench/audit-bench.driver.ts',
     'inbox-bench.driver': 'tools/bench/inbox-bench.driver.ts',
     'interrupts-bench.server': 'tools/bench/interrupts-bench.server.ts',

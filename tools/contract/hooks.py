@@ -11,6 +11,15 @@ them, so that a 400 for breaking one is not reported as a valid request refused:
   marks dropped, lower case, ß as ss, split on anything not a letter or digit); valid cases
   keep the first ones.
 
+On bodies (`x-interlock-body-rules`):
+
+- `ianaTimeZone`: the named fields hold a time zone name the service's database knows; valid
+  cases get one of a few real names (which one follows from the generated value).
+- `organisationDependent`: the named fields are valid or not depending on the organisation's
+  settings (a deadline to apply `onTimeout` to, `approve` allowed); valid cases leave them out.
+- `requireAnyOf`: at least one of the named fields must be there; valid cases without any get
+  `lastInterrupts: 1` (the dry run's only such rule).
+
 And one the contract states in JSON Schema that OpenAPI 3.0 tools do not read: free-form JSON
 (`JsonObject`) has `propertyNames` without NUL; valid bodies get NUL out of their keys.
 
@@ -50,6 +59,16 @@ def _rules(context: Any) -> dict[str, Any]:
     raw = getattr(getattr(operation, "definition", None), "raw", None) or {}
     rules = raw.get("x-interlock-query-rules")
     return rules if isinstance(rules, dict) else {}
+
+
+def _body_rules(context: Any) -> dict[str, Any]:
+    operation = getattr(context, "operation", None)
+    raw = getattr(getattr(operation, "definition", None), "raw", None) or {}
+    rules = raw.get("x-interlock-body-rules")
+    return rules if isinstance(rules, dict) else {}
+
+
+_TIME_ZONES = ("UTC", "Europe/Paris", "America/New_York", "Asia/Kolkata", "Australia/Sydney")
 
 
 def _is_positive(case: Any, location: ParameterLocation) -> bool:
@@ -110,6 +129,16 @@ def _instant(value: Any) -> datetime | None:
 def map_case(context: Any, case: Any) -> Any:
     if isinstance(case.body, (dict, list)) and _is_positive(case, ParameterLocation.BODY):
         case.body = _without_nul_keys(case.body)
+        if isinstance(case.body, dict):
+            for name in _body_rules(context).get("ianaTimeZone") or []:
+                value = case.body.get(name)
+                if isinstance(value, str):
+                    case.body[name] = _TIME_ZONES[sum(map(ord, value)) % len(_TIME_ZONES)]
+            for name in _body_rules(context).get("organisationDependent") or []:
+                case.body.pop(name, None)
+            any_of = _body_rules(context).get("requireAnyOf") or []
+            if any_of and not any(name in case.body for name in any_of) and "lastInterrupts" in any_of:
+                case.body["lastInterrupts"] = 1
     rules = _rules(context)
     query = case.query
     if not rules or not isinstance(query, dict) or not _is_positive(case, ParameterLocation.QUERY):

@@ -21,6 +21,7 @@ import { MembersModule } from './members/members.module';
 import { InvitationsModule } from './invitations/invitations.module';
 import { TeamsModule } from './teams/teams.module';
 import { ClassificationModule } from './classification/classification.module';
+import { ClassificationDryRunModule } from './classification/classification-dry-run.module';
 import { InterruptsModule } from './interrupts/interrupts.module';
 import { SessionsModule } from './sessions/sessions.module';
 import { McpModule } from './mcp/mcp.module';
@@ -54,6 +55,7 @@ export class AppModule {
         InvitationsModule,
         TeamsModule,
         ClassificationModule,
+        ClassificationDryRunModule,
         AuditLogModule,
         InterruptsModule,
         SessionsModule,

@@ -180,6 +180,58 @@ describe('argus in POST /api/interrupts', () => {
     expect((await open(org, [{ name: 'spam' }], 'Refund', other.key)).body.status).toBe('answered');
   });
 
+  it('the dry run classifies a sample or the latest interrupts, with saved or draft rules, and writes nothing', async () => {
+    const org = await newOrg('Dry run');
+    const ruleId = await rule(org, { name: 'Small refunds', match: { actions: ['refund'], args: [{ path: 'amount', op: 'lte', value: 100 }] } });
+    const shadowId = await rule(org, { name: 'Watch', mode: 'shadow', priority: 1, match: { actions: ['refund'] }, outcome: { type: 'reject', message: 'x' } });
+    const opened = await open(org, [{ name: 'refund', args: { amount: 500 } }, { name: 'refund_fee', args: { amount: 5 } }]);
+    const auditBefore = (await http().get('/api/audit-log?limit=200').set('cookie', org.owner.cookie)).body.entries.length;
+
+    const sample = await http()
+      .post('/api/classification/dry-run')
+      .set('cookie', org.owner.cookie)
+      .send({ sample: { title: 'Refund', keyId: org.keyId, actionRequests: [{ name: 'refund', args: { amount: 20 } }, { name: 'deploy' }] } });
+    expect(sample.status).toBe(200);
+    expect(sample.body).toEqual({
+      results: [
+        {
+          interruptId: null,
+          title: 'Refund',
+          actions: [
+            { actionName: 'refund', result: 'approve', ruleId, message: null, shadowRuleIds: [shadowId], skipped: null },
+            { actionName: 'deploy', result: 'person', ruleId: null, message: null, shadowRuleIds: [], skipped: null },
+          ],
+        },
+      ],
+    });
+
+    const draft = await http()
+      .post('/api/classification/dry-run')
+      .set('cookie', org.owner.cookie)
+      .send({ lastInterrupts: 5, rules: [{ name: 'Draft', mode: 'enforce', match: { actions: ['refund*'] }, outcome: { type: 'reject', message: 'Too much.' } }] });
+    expect(draft.status).toBe(200);
+    expect(draft.body.results[0]).toEqual({
+      interruptId: opened.body.id,
+      title: 'Refund order 42',
+      actions: [
+        { actionName: 'refund', result: 'reject', ruleId: expect.any(String), message: 'Too much.', shadowRuleIds: [], skipped: null },
+        { actionName: 'refund_fee', result: 'reject', ruleId: expect.any(String), message: 'Too much.', shadowRuleIds: [], skipped: null },
+      ],
+    });
+    const badDraft = await http()
+      .post('/api/classification/dry-run')
+      .set('cookie', org.owner.cookie)
+      .send({ lastInterrupts: 1, rules: [{ name: 'Bad', mode: 'enforce', match: { args: [{ path: 'a', op: 'lt', value: 'x' }] }, outcome: { type: 'approve' } }] });
+    expect({ status: badDraft.status, message: badDraft.body.message }).toEqual({ status: 400, message: 'rules[0].match.args[0].value: must be a number' });
+    const none = await http().post('/api/classification/dry-run').set('cookie', org.owner.cookie).send({});
+    expect(none.status).toBe(400);
+    const key = await http().post('/api/classification/dry-run').set('x-api-key', org.key).send({ lastInterrupts: 1 });
+    expect({ status: key.status, message: key.body.message }).toEqual({ status: 403, message: 'This endpoint is reserved for humans.' });
+
+    expect((await http().get('/api/audit-log?limit=200').set('cookie', org.owner.cookie)).body.entries.length).toBe(auditBefore);
+    expect((await http().get(`/api/interrupts/${opened.body.id}`).set('x-api-key', org.key)).body.decisions).toEqual([]);
+  });
+
   it('fails closed: when the rules cannot be evaluated, every action goes to a person and the log says why', async () => {
     const org = await newOrg('Broken rules');
     const id = await rule(org, { match: { actions: ['refund'] } });

@@ -42,6 +42,7 @@ describe('endpoints that take no body', () => {
     expect(bodyLessRoutes().map((r) => `${r.method} ${r.path}`)).toEqual([
       'DELETE /api/api-keys/:id',
       'POST /api/auth/sign-out',
+      'DELETE /api/classification/rules/:id',
       'DELETE /api/invitations/:id',
       'POST /api/invitations/:token/join',
       'DELETE /api/members/:id',

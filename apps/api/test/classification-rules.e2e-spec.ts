@@ -87,7 +87,7 @@ describe('classification rules', () => {
       [{ ...refund, match: { keyIds: ['not-a-uuid'] } }, 'match.keyIds[0]: must be a UUID'],
       [{ ...refund, match: { actions: [] } }, 'match.actions: must list at least one value'],
       [{ ...refund, outcome: { type: 'reject' } }, 'outcome.message: is required with reject: the message the agent receives, 1 to 1000 characters'],
-      [{ ...refund, outcome: { type: 'route' } }, 'outcome: route must assign (assignTo) or escalate (escalate: true)'],
+      [{ ...refund, outcome: { type: 'route', assignTo: {} } }, 'outcome.assignTo: must be {memberId} or {teamId}'],
       [{ ...refund, outcome: { type: 'maybe' } }, 'outcome.type: must be one of approve, reject, route, require_human'],
       [{ ...refund, expiresAt: 'tomorrow' }, 'expiresAt must be an ISO 8601 timestamp such as 2026-01-31T12:00:00.000Z'],
     ];

@@ -213,7 +213,7 @@ describe('inbox (GET /api/interrupts filters, GET /api/interrupts/counts)', () =
       [{ assignee: 'you' }, 'assignee must be one of the following values: me, my_teams, unassigned'],
       [{ escalated: 'yes' }, 'escalated must be true or false'],
       [{ order: 'random' }, 'order must be one of the following values: newest, oldest'],
-      [{ status: 'closed' }, 'status must be one of the following values: open, answered'],
+      [{ status: 'closed' }, 'status must be one of the following values: open, answered, expired, withdrawn'],
       [{ from: 'yesterday' }, 'from: must be an ISO 8601 timestamp such as 2026-01-31T12:00:00.000Z'],
       [{ to: '2026-02-30T00:00:00Z' }, 'to: must be an ISO 8601 timestamp such as 2026-01-31T12:00:00.000Z'],
       [{ from: '2026-02-01', to: '2026-01-01' }, 'from: must not be after to'],

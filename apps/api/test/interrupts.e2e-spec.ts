@@ -87,6 +87,10 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
       metadata: { pr: 7 },
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       answeredAt: null,
+      expiresAt: null,
+      onTimeout: null,
+      closedAt: null,
+      withdrawnReason: null,
     });
 
     const first = await http()

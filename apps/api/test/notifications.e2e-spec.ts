@@ -1,3 +1,7 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { simpleParser } from 'mailparser';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { builtInRoleIds, createApiKey, joinOrganisation, JoinedMember, signUpOwner, SignedUpOwner, uniqueEmail } from './support/factories';
@@ -322,12 +326,17 @@ describe('notifications across two instances', () => {
 
 describe('notifications without SMTP_URL (development)', () => {
   let t: TestApp;
+  let mailDir: string;
   beforeAll(async () => {
-    t = await startTestApp({ env: { NODE_ENV: 'development', NOTIFICATION_POLL_INTERVAL: '50ms' } });
+    mailDir = mkdtempSync(join(tmpdir(), 'interlock-mail-test-'));
+    t = await startTestApp({ env: { NODE_ENV: 'development', NOTIFICATION_POLL_INTERVAL: '50ms', MAIL_DIR: mailDir } });
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    rmSync(mailDir, { recursive: true, force: true });
+  });
 
-  it('writes each message to the log, marks it logged, and says email is off', async () => {
+  it('writes each message to a file in MAIL_DIR, logs only where (never its body), marks it logged, and says email is off', async () => {
     const owner = await signUpOwner(t.app.getHttpServer());
     const key = (await createApiKey(t.app.getHttpServer(), owner.cookie)).key;
     const res = await request(t.app.getHttpServer())
@@ -338,11 +347,20 @@ describe('notifications without SMTP_URL (development)', () => {
     const deadline = Date.now() + 10_000;
     let logged: Record<string, unknown> | undefined;
     while (logged === undefined && Date.now() < deadline) {
-      logged = t.logs.find((l) => l.msg === 'email is off (no SMTP_URL): the message' && l.to === owner.email);
+      logged = t.logs.find((l) => l.msg === 'email is off (no SMTP_URL): the message is in a file' && l.to === owner.email);
       if (logged === undefined) await new Promise((r) => setTimeout(r, 50));
     }
     expect(logged).toMatchObject({ subject: '[Analytical Engines] Approval needed: Logged, not sent' });
-    expect(logged?.text).toContain(`/interrupts/${res.body.id}`);
+    expect(Object.keys(logged ?? {})).not.toContain('text');
+    const file = String(logged?.file);
+    expect(dirname(file)).toBe(mailDir);
+    const parsed = await simpleParser(readFileSync(file));
+    expect(parsed.subject).toBe('[Analytical Engines] Approval needed: Logged, not sent');
+    expect(parsed.text).toContain(`/interrupts/${res.body.id}`);
+    const links = parsed.text?.match(/https?:\/\/\S+/g) ?? [];
+    expect(links.length).toBeGreaterThan(0);
+    const logs = JSON.stringify(t.logs);
+    for (const link of links) expect(logs).not.toContain(link);
     const prefs = await request(t.app.getHttpServer()).get('/api/notifications/preferences').set('cookie', owner.cookie);
     expect(prefs.body.emailEnabled).toBe(false);
     await new Promise((r) => setTimeout(r, 200));

@@ -33,8 +33,9 @@ describe('the OpenAPI contract', () => {
   it('has every route the app serves, each with an operationId, a tag and its security', () => {
     const ids = new Set<string>();
     for (const route of declaredRoutes(t.app)) {
-      // Not REST: the contract itself, and /mcp, which speaks JSON-RPC as the MCP spec describes.
-      if (route.path === '/api/openapi.json' || route.path === '/mcp') continue;
+      // Not REST: the contract itself, /mcp, which speaks JSON-RPC as the MCP spec describes, and
+      // /downloads, the service's own package files (SPEC §9), served like the dashboard's.
+      if (route.path === '/api/openapi.json' || route.path === '/mcp' || route.path.startsWith('/downloads')) continue;
       const path = route.path.replace(/:(\w+)/g, '{$1}');
       const operation = served.paths[path]?.[route.method.toLowerCase()];
       expect({ route: `${route.method} ${route.path}`, present: operation !== undefined }).toEqual({

@@ -61,6 +61,7 @@ describe('roles (SPEC §6, role.manage)', () => {
       'session.read',
       'member.invite',
       'auditLog.read',
+      'classification.read',
     ]);
     expect(new Date(ownerRole.createdAt).toISOString()).toBe(ownerRole.createdAt);
   });

@@ -82,6 +82,14 @@ async function seed(server: Server, owner: SignedUpOwner, marker: string): Promi
     await http().post(`/api/interrupts/${answered.id}/decisions`).set('cookie', owner.cookie).send({ actionName: 'only', decision: 'approve' }),
     201,
   );
+  // A classification rule (off: it never acts), so the rules' reads have one of this organisation's.
+  const rule = ok(
+    await http()
+      .post('/api/classification/rules')
+      .set('cookie', owner.cookie)
+      .send({ name: `${marker}-rule`, mode: 'off', priority: 1, match: { actions: [`${marker}-action`] }, outcome: { type: 'require_human' } }),
+    201,
+  );
   return {
     organisationId: owner.organisationId,
     marker,
@@ -96,6 +104,7 @@ async function seed(server: Server, owner: SignedUpOwner, marker: string): Promi
       interrupt.id,
       answered.id,
       webhook.id,
+      rule.id,
       ...decided.decisions.map((d) => d.id),
     ],
   };

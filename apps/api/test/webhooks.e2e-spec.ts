@@ -139,7 +139,7 @@ describe('webhook management (SPEC §6, §8a)', () => {
 
   it.each([
     [{ eventTypes: [] }, 'eventTypes must list at least one event type (or be null for every type)'],
-    [{ eventTypes: ['webhook.test'] }, 'eventTypes must list only interrupt.created, interrupt.decided, interrupt.answered, interrupt.assigned, interrupt.unassigned, interrupt.escalated, session.started, session.ended'],
+    [{ eventTypes: ['webhook.test'] }, 'eventTypes must list only interrupt.created, interrupt.decided, interrupt.answered, interrupt.assigned, interrupt.unassigned, interrupt.escalated, interrupt.expired, interrupt.withdrawn, session.started, session.ended'],
     [{ eventTypes: ['interrupt.created', 'interrupt.created'] }, "eventTypes must not repeat a type"],
     [{ enabled: 'yes' }, 'enabled must be a boolean value'],
     [{ secret: 'whsec_mine' }, 'property secret should not exist'],

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { expect, expectAccessible, screenshot, test } from './support/fixtures';
-import { api, openInterrupt, unique } from './support/service';
+import { api, openInterrupt, storageStateFor, unique } from './support/service';
 
 /** The service's SMTP server writes each message it receives here (tools/scripts/with-service.mjs). */
 const MAIL_DIR = process.env.INTERLOCK_MAIL_DIR as string;
@@ -65,5 +65,45 @@ test.describe('Notifications', () => {
     await expect(page.getByRole('heading', { name: 'Recent' })).toBeVisible();
     await expectAccessible(page, 'Settings → Notifications');
     await screenshot(page, 'notification-settings');
+  });
+});
+
+test.describe('Notifications in the browser', () => {
+  test('the tab shows what waits for you; an opted-in browser notification appears when something is assigned while the tab is hidden', async ({ browser, owner }) => {
+    const context = await browser.newContext({ storageState: storageStateFor(owner) });
+    await context.grantPermissions(['notifications']);
+    // Chromium's own Notification, watched: every one the page shows is recorded (and still shown).
+    await context.addInitScript(() => {
+      const Real = window.Notification;
+      const shown: string[] = [];
+      (window as unknown as { __shown: string[] }).__shown = shown;
+      class Watched extends Real {
+        constructor(title: string, options?: NotificationOptions) {
+          super(title, options);
+          shown.push(title);
+        }
+      }
+      Object.defineProperty(window, 'Notification', { value: Watched });
+    });
+    const page = await context.newPage();
+    await page.goto('/settings/notifications');
+    await page.getByRole('button', { name: 'Turn on in this browser' }).click();
+    await expect(page.getByText('Browser notifications are on in this browser')).toBeVisible();
+
+    await page.goto('/inbox');
+    await expect(page).toHaveTitle(/^Inbox · Interlock$/);
+    // The tab goes to the background.
+    await page.evaluate(() => {
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    const { body: created } = await api<{ key: string }>('POST', '/api/api-keys', { cookie: owner.cookie, body: { name: unique('agent').slice(0, 20), expiry: 'never' } });
+    const { id } = await openInterrupt(created.key, `Assigned ${unique('a')}`);
+    await api('POST', `/api/interrupts/${id}/assign`, { cookie: owner.cookie, body: { memberId: owner.memberId } });
+
+    await expect(page).toHaveTitle(/^\(1\) Inbox · Interlock$/);
+    await expect(page.locator('link[rel="icon"]')).toHaveAttribute('href', /^data:image\/svg\+xml,.*%3E1%3C%2Ftext%3E/);
+    await expect.poll(() => page.evaluate(() => (window as unknown as { __shown: string[] }).__shown)).toEqual(['1 interrupt waits for you']);
+    await context.close();
   });
 });

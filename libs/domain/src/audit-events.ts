@@ -103,6 +103,11 @@ export interface AuditEventCatalogue {
     metadata: { previousAssigneeType: AssigneeType | null; previousAssigneeId: string | null; previousAssigneeName: string | null };
   };
   'interrupt.escalated': { target: 'interrupt'; metadata: { level: number; reason: string | null } };
+  /** At its deadline, by the system: every undecided action got `outcome` (SPEC §8e). */
+  'interrupt.expired': { target: 'interrupt'; metadata: { outcome: 'approve' | 'reject'; actionNames: string[] } };
+  /** Withdrawn by its agent (or a member): the undecided actions can no longer be decided. */
+  'interrupt.withdrawn': { target: 'interrupt'; metadata: { reason: string | null; actionNames: string[] } };
+  'interrupt.deadline_extended': { target: 'interrupt'; metadata: { from: string; to: string } };
   'member.invited': { target: 'invitation'; metadata: { roleId: string; role: string; expiresAt: string } };
   'member.invitation_deleted': {
     target: 'invitation';
@@ -291,6 +296,22 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
     category: 'interrupt',
     target: 'interrupt',
     summary: (e) => `Interrupt ${e.target.name} escalated to level ${e.metadata.level} by ${e.actor.name}`,
+  },
+  'interrupt.expired': {
+    category: 'interrupt',
+    target: 'interrupt',
+    summary: (e) =>
+      `Interrupt ${e.target.name} expired: ${e.metadata.actionNames.length === 1 ? 'its undecided action' : `its ${e.metadata.actionNames.length} undecided actions`} ${DECIDED[e.metadata.outcome]} by ${e.actor.name}`,
+  },
+  'interrupt.withdrawn': {
+    category: 'interrupt',
+    target: 'interrupt',
+    summary: (e) => `Interrupt ${e.target.name} withdrawn by ${e.actor.type === 'api_key' ? 'key ' : ''}${e.actor.name}`,
+  },
+  'interrupt.deadline_extended': {
+    category: 'interrupt',
+    target: 'interrupt',
+    summary: (e) => `Deadline of interrupt ${e.target.name} extended to ${e.metadata.to} by ${e.actor.name}`,
   },
   'member.invited': {
     category: 'member',

@@ -12,6 +12,8 @@ export const EVENT_TYPES = [
   'interrupt.assigned',
   'interrupt.unassigned',
   'interrupt.escalated',
+  'interrupt.expired',
+  'interrupt.withdrawn',
   'session.started',
   'session.ended',
   'webhook.test',
@@ -30,6 +32,8 @@ export const EVENT_SUBJECTS = {
   'interrupt.assigned': 'interrupt',
   'interrupt.unassigned': 'interrupt',
   'interrupt.escalated': 'interrupt',
+  'interrupt.expired': 'interrupt',
+  'interrupt.withdrawn': 'interrupt',
   'session.started': 'session',
   'session.ended': 'session',
   'webhook.test': 'webhook',
@@ -71,6 +75,8 @@ export interface StreamEventFields {
   'interrupt.assigned': { interrupt: EventInterruptRef; assignee: EventAssigneeRef };
   'interrupt.unassigned': { interrupt: EventInterruptRef; previousAssignee: EventAssigneeRef };
   'interrupt.escalated': { interrupt: EventInterruptRef; level: number; reason: string | null };
+  'interrupt.expired': { interrupt: EventInterruptRef; outcome: string; actionNames: string[] };
+  'interrupt.withdrawn': { interrupt: EventInterruptRef; reason: string | null };
   'session.started': { session: EventSessionRef; externalId: string | null };
   'session.ended': { session: EventSessionRef; status: 'ended' | 'disconnected'; messageCount: number };
 }

@@ -66,6 +66,7 @@ Call = Callable[[Any], Any]
 METHODS: list[tuple[str, str, Call]] = [
     ("interrupts", "create", lambda c: c.interrupts.create(title="t", action_requests=[{"name": "a"}])),
     ("interrupts", "get", lambda c: c.interrupts.get(INTERRUPT_ID)),
+    ("interrupts", "cancel", lambda c: c.interrupts.cancel(INTERRUPT_ID, reason="gave up")),
     ("interrupts", "list", lambda c: c.interrupts.list(status="open")),
     ("interrupts", "wait_for_answer", lambda c: c.interrupts.wait_for_answer(INTERRUPT_ID, timeout=5)),
     ("interrupts", "review_langgraph", lambda c: c.interrupts.review_langgraph(HITL, timeout=5)),

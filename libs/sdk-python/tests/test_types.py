@@ -38,6 +38,7 @@ def field(model: type[Any], name: str) -> set[str]:
         (types.TargetType, _generated.AuditEntryResponse, "target_type"),
         (types.WebhookEventType, _generated.WebhookDeliveryResponse, "event_type"),
         (types.SystemDecisionReason, _generated.SystemDecidedBy, "reason"),
+        (types.ClassificationRuleMode, _generated.ClassificationRuleResponse, "mode"),
     ],
 )
 def test_literal_aliases_match_the_contract(alias: Any, model: type[Any], name: str) -> None:

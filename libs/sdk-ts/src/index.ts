@@ -30,6 +30,21 @@ export { Interrupts, DEFAULT_POLL_INTERVAL_MS, DEFAULT_WAIT_TIMEOUT_MS } from '.
 export type { ReviewLangGraphOptions, WaitForAnswerOptions } from './lib/resources/interrupts';
 export { Sessions } from './lib/resources/sessions';
 export { requireApproval, ApprovalRejectedError } from './lib/gate';
+export {
+  OPENAI_AGENTS_METADATA_KEY,
+  openAIAgentsInterrupt,
+  applyOpenAIAgentsDecisions,
+  reviewOpenAIAgents,
+  openOpenAIAgentsReview,
+  resumeOpenAIAgents,
+} from './lib/openai-agents';
+export type {
+  OpenAIAgentsApprovalItem,
+  OpenAIAgentsInterruptOptions,
+  OpenAIAgentsRunState,
+  OpenAIAgentsSource,
+  ReviewOpenAIAgentsOptions,
+} from './lib/openai-agents';
 export type { RequireApprovalOptions } from './lib/gate';
 export { AuditLog } from './lib/resources/audit-log';
 export {

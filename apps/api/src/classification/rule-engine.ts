@@ -205,7 +205,6 @@ export function parseRuleOutcome(value: unknown, path = 'outcome'): RuleOutcome 
         if (typeof value.escalate !== 'boolean') fail(`${path}.escalate`, 'must be a boolean');
         outcome.escalate = value.escalate as boolean;
       }
-      if (outcome.assignTo === undefined && outcome.escalate !== true) fail(path, 'route must assign (assignTo) or escalate (escalate: true)');
       return outcome;
     }
   }

@@ -1,4 +1,5 @@
-import { isAbsolute, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
 
 /**
  * The service's whole configuration (SPEC §9), read once from the environment and validated.
@@ -88,6 +89,8 @@ export interface MailConfig {
   readonly messageIdDomain: string;
   /** SMTP connections per instance. */
   readonly maxConnections: number;
+  /** Without `smtpUrl`, outside production: where each message is written as an `.eml` file. */
+  readonly outboxDir: string;
 }
 
 /** Notification delivery (issue 30). */
@@ -403,6 +406,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
       from: mailFrom,
       messageIdDomain: fromAddress?.split('@')[1] ?? publicHost,
       maxConnections: integer('SMTP_MAX_CONNECTIONS', 5, 1, 100),
+      outboxDir: resolve(cwd, read('MAIL_DIR') ?? join(tmpdir(), 'interlock-mail')),
     },
     notifications: {
       retryScheduleMs: notificationRetryMs.map((ms) => ms ?? 0),

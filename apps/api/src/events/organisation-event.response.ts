@@ -73,7 +73,7 @@ export class OrganisationEvent {
   @ApiPropertyOptional({ type: String, nullable: true, description: 'interrupt.created, session.started.' })
   externalId?: string | null;
 
-  @ApiPropertyOptional({ type: [String], description: 'interrupt.created: the action names.' })
+  @ApiPropertyOptional({ type: [String], description: 'interrupt.created: the action names; interrupt.expired: the actions its deadline decided.' })
   actionNames?: string[];
 
   @ApiPropertyOptional({ description: 'interrupt.decided.' })
@@ -94,7 +94,10 @@ export class OrganisationEvent {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, description: 'interrupt.escalated: the new level.' })
   level?: number;
 
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'interrupt.escalated.' })
+  @ApiPropertyOptional({ enum: ['approve', 'reject'], description: 'interrupt.expired: what the deadline decided.' })
+  outcome?: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'interrupt.escalated, interrupt.withdrawn.' })
   reason?: string | null;
 
   @ApiPropertyOptional({ enum: SESSION_STATUSES, enumName: 'SessionStatus', description: 'session.ended: ended or disconnected.' })

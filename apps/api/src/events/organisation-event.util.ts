@@ -9,6 +9,8 @@ export const INTERRUPT_EVENT_ACTIONS = [
   'interrupt.assigned',
   'interrupt.unassigned',
   'interrupt.escalated',
+  'interrupt.expired',
+  'interrupt.withdrawn',
 ];
 export const SESSION_EVENT_ACTIONS = ['session.started', 'session.ended', 'session.disconnected'];
 
@@ -17,6 +19,7 @@ export type EventSourceRow = AuditStreamRow;
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 const count = (value: unknown): number => (typeof value === 'number' ? value : 0);
+const names = (value: unknown): string[] => (Array.isArray(value) ? value.filter((a): a is string => typeof a === 'string') : []);
 
 /**
  * The events one audit entry makes, as SSE frames. A decision that answered its interrupt makes
@@ -81,6 +84,12 @@ export function eventFrames(row: EventSourceRow): string {
       break;
     case 'interrupt.escalated':
       events.push({ ...base, type: 'interrupt.escalated', interrupt, level: count(m.level), reason: text(m.reason) });
+      break;
+    case 'interrupt.expired':
+      events.push({ ...base, type: 'interrupt.expired', interrupt, outcome: text(m.outcome) ?? '', actionNames: names(m.actionNames) });
+      break;
+    case 'interrupt.withdrawn':
+      events.push({ ...base, type: 'interrupt.withdrawn', interrupt, reason: text(m.reason) });
       break;
     case 'session.started':
       events.push({ ...base, type: 'session.started', session, externalId: text(m.externalId) });

@@ -41,7 +41,8 @@ export class OrganisationEventsController {
       '`reset` when Last-Event-ID is more than 10,000 audit entries behind (or ahead): refetch, then carry on. Then one ' +
       'event per change, `event:` its type, `id:` its audit sequence number, `data:` an OrganisationEvent: ' +
       'interrupt.created, interrupt.decided, interrupt.answered (after the interrupt.decided that answered it; only the ' +
-      'last of the two carries the id), interrupt.assigned, interrupt.unassigned, interrupt.escalated, and — for members holding ' +
+      'last of the two carries the id), interrupt.assigned, interrupt.unassigned, interrupt.escalated, interrupt.expired, ' +
+      'interrupt.withdrawn, and — for members holding ' +
       'session.read — session.started, session.ended. Comment heartbeats every 15 s; the stream closes when the member ' +
       'signs out or loses interrupt.read.',
     content: {

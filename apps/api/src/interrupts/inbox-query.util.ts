@@ -7,7 +7,7 @@ import type { InterruptStatus } from './interrupt.entity';
 export const INTERRUPT_COLUMNS = `
   i.id, i.title, i.description, i.external_id, i.session_id, i.status, i.action_requests,
   i.assignee_type, i.assignee_id, i.assignee_name, i.escalation_level, i.escalation_reason,
-  i.escalated_at, i.metadata, i.created_at, i.answered_at,
+  i.escalated_at, i.metadata, i.created_at, i.answered_at, i.expires_at, i.on_timeout, i.closed_at, i.withdrawn_reason,
   COALESCE((
     SELECT json_agg(json_build_object(
              'id', d.id, 'actionName', d.action_name, 'decision', d.decision,

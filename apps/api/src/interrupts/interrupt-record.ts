@@ -1,5 +1,5 @@
 import type { Decision } from './interrupt-decision.entity';
-import type { InterruptStatus } from './interrupt.entity';
+import type { InterruptStatus, OnTimeout } from './interrupt.entity';
 import { type ActorType, readDecider, type StoredDecider } from '@interlock/domain';
 import type { SessionStatus } from '../sessions/session.entity';
 import type { InterruptDetailResponse, InterruptResponse } from './dto/interrupt.response';
@@ -29,6 +29,10 @@ export interface InterruptRow {
   metadata: Record<string, unknown> | null;
   created_at: Date;
   answered_at: Date | null;
+  expires_at: Date | null;
+  on_timeout: OnTimeout | null;
+  closed_at: Date | null;
+  withdrawn_reason: string | null;
   decisions: ({
     id: string;
     actionName: string;
@@ -46,8 +50,9 @@ export interface InterruptRow {
  * (`record_json`) is answered only when it was kept by this version; raise it with every change
  * to what the record renders, and older kept records are rendered again on read.
  * 2: `decidedBy` is a tagged union (`type`: member, argus, system).
+ * 3: the deadline and withdrawal (`expiresAt`, `onTimeout`, `closedAt`, `withdrawnReason`).
  */
-export const RECORD_RENDER_VERSION = 2;
+export const RECORD_RENDER_VERSION = 3;
 
 /** The interrupt record of SPEC §5. */
 export function toInterruptResponse(row: InterruptRow): InterruptResponse {
@@ -85,6 +90,10 @@ export function toInterruptResponse(row: InterruptRow): InterruptResponse {
     metadata: row.metadata,
     createdAt: row.created_at.toISOString(),
     answeredAt: row.answered_at?.toISOString() ?? null,
+    expiresAt: row.expires_at?.toISOString() ?? null,
+    onTimeout: row.on_timeout,
+    closedAt: row.closed_at?.toISOString() ?? null,
+    withdrawnReason: row.withdrawn_reason,
   };
 }
 

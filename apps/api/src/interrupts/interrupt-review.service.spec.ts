@@ -24,6 +24,10 @@ const locked: LockedInterrupt = {
   assignee_id: null,
   assignee_name: null,
   escalation_level: 0,
+  expires_at: null,
+  on_timeout: null,
+  created_at: new Date('2026-11-22T10:00:00.000Z'),
+  timeout_escalated: false,
 };
 const row = { id: 'i-1', title: 'Deploy to prod', action_requests: locked.action_requests, decisions: [], created_at: new Date(), status: 'open' } as unknown as InterruptRow;
 

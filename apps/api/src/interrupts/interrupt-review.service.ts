@@ -16,6 +16,9 @@ import type { DecideInterruptDto } from './dto/decide-interrupt.dto';
 import type { InterruptResponse } from './dto/interrupt.response';
 
 const alreadyAnswered = () => new DomainError('CONFLICT', 'This interrupt is already answered.');
+const noLongerOpen = (status: string) => new DomainError('CONFLICT', `This interrupt is no longer open: it is ${status}.`);
+/** Assigning or escalating an interrupt that is not open: 409 (answered keeps its text). */
+const closed = (status: string) => (status === 'answered' ? alreadyAnswered() : noLongerOpen(status));
 
 /**
  * What members do to interrupts (SPEC §6): decide, assign, escalate. Each writes its entry and,
@@ -41,6 +44,7 @@ export class InterruptReviewService {
   async decide(organisationId: string, actor: MemberActor, id: string, body: DecideInterruptDto, ip: string | null): Promise<InterruptResponse> {
     const result = await this.dataSource.transaction(async (tx) => {
       const interrupt = await this.lock(tx, organisationId, id);
+      if (interrupt.status === 'expired' || interrupt.status === 'withdrawn') throw noLongerOpen(interrupt.status);
       const action = interrupt.action_requests.find((a) => a.name === body.actionName);
       // The body is well-formed; what it names conflicts with this interrupt: 409, not 400.
       if (action === undefined) {
@@ -96,7 +100,7 @@ export class InterruptReviewService {
     if (body.memberId === null) return this.unassign(organisationId, actor, id, ip);
     const result = await this.dataSource.transaction(async (tx) => {
       const interrupt = await this.lock(tx, organisationId, id);
-      if (interrupt.status === 'answered') throw alreadyAnswered();
+      if (interrupt.status !== 'open') throw closed(interrupt.status);
       const assignee =
         body.teamId !== undefined
           ? await this.findAssignee(tx, organisationId, 'team', body.teamId)
@@ -130,7 +134,7 @@ export class InterruptReviewService {
     let changed = false;
     const result = await this.dataSource.transaction(async (tx) => {
       const interrupt = await this.lock(tx, organisationId, id);
-      if (interrupt.status === 'answered') throw alreadyAnswered();
+      if (interrupt.status !== 'open') throw closed(interrupt.status);
       if (interrupt.assignee_type === null) return this.read(tx, organisationId, id);
       await this.interrupts.setAssignee(tx, organisationId, id, null);
       await writeAuditEntry(tx, {
@@ -158,7 +162,7 @@ export class InterruptReviewService {
   async escalate(organisationId: string, actor: MemberActor, id: string, reason: string | undefined, ip: string | null): Promise<InterruptResponse> {
     const result = await this.dataSource.transaction(async (tx) => {
       const interrupt = await this.lock(tx, organisationId, id);
-      if (interrupt.status === 'answered') throw alreadyAnswered();
+      if (interrupt.status !== 'open') throw closed(interrupt.status);
       const level = interrupt.escalation_level + 1;
       await this.interrupts.escalate(tx, organisationId, id, level, reason ?? null);
       await writeAuditEntry(tx, {

@@ -3,8 +3,12 @@ import { OrganisationEntity } from '../organisation/organisation.entity';
 import { SessionEntity } from '../sessions/session.entity';
 import type { StoredActionRequest } from './interrupt-record';
 
-export const INTERRUPT_STATUSES = ['open', 'answered'] as const;
+export const INTERRUPT_STATUSES = ['open', 'answered', 'expired', 'withdrawn'] as const;
 export type InterruptStatus = (typeof INTERRUPT_STATUSES)[number];
+
+/** What an interrupt's deadline does (SPEC §8e); `reject` is the default, the least permissive. */
+export const ON_TIMEOUT = ['reject', 'approve', 'escalate'] as const;
+export type OnTimeout = (typeof ON_TIMEOUT)[number];
 
 /** A human-review request an agent opened (SPEC §5). `open` until every action has a decision. */
 @Entity({ name: 'interrupts' })
@@ -26,7 +30,10 @@ export type InterruptStatus = (typeof INTERRUPT_STATUSES)[number];
 // Opened by a key (openedBy=me): (organisation_id, opened_by_key_id, status, created_at, id),
 // migration 1795372000000.
 @Index('interrupts_organisation_opened_by_idx', { synchronize: false })
-@Check('interrupts_status_check', `"status" IN ('open', 'answered')`)
+@Check('interrupts_status_check', `"status" IN ('open', 'answered', 'expired', 'withdrawn')`)
+@Check('interrupts_on_timeout_check', `"on_timeout" IN ('reject', 'approve', 'escalate')`)
+// Open interrupts with a deadline, by deadline (partial: created by migration 1795720000000).
+@Index('interrupts_due_idx', { synchronize: false })
 @Check('interrupts_assignee_type_check', `"assignee_type" IN ('member', 'team')`)
 export class InterruptEntity {
   @PrimaryColumn('uuid')
@@ -96,6 +103,26 @@ export class InterruptEntity {
 
   @Column('timestamp with time zone', { precision: 3, nullable: true })
   answeredAt!: Date | null;
+
+  /** The deadline (SPEC §8e), or null for none. */
+  @Column('timestamp with time zone', { precision: 3, nullable: true })
+  expiresAt!: Date | null;
+
+  /** What the deadline does: reject, approve or escalate; null when there is no deadline. */
+  @Column('text', { nullable: true })
+  onTimeout!: OnTimeout | null;
+
+  /** Set when an `escalate` deadline escalated the interrupt and extended itself (it does so once). */
+  @Column('boolean', { default: false })
+  timeoutEscalated!: boolean;
+
+  /** When it became expired or withdrawn. */
+  @Column('timestamp with time zone', { precision: 3, nullable: true })
+  closedAt!: Date | null;
+
+  /** Why the agent withdrew it, when it said. */
+  @Column('text', { nullable: true })
+  withdrawnReason!: string | null;
 
   /**
    * The title's folded words (libs/audit searchWords) for the inbox's title search. The default

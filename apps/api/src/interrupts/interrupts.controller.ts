@@ -23,6 +23,9 @@ import { markReplay } from '../idempotency/replay-header.util';
 import { InterruptsService } from './interrupts.service';
 import { InterruptReviewService } from './interrupt-review.service';
 import { AssignInterruptDto } from './dto/assign-interrupt.dto';
+import { CancelInterruptDto } from './dto/cancel-interrupt.dto';
+import { ExtendDeadlineDto } from './dto/extend-deadline.dto';
+import { InterruptLifecycleService } from './interrupt-lifecycle.service';
 import { CreateInterruptDto } from './dto/create-interrupt.dto';
 import { DecideInterruptDto } from './dto/decide-interrupt.dto';
 import { EscalateInterruptDto } from './dto/escalate-interrupt.dto';
@@ -51,6 +54,7 @@ export class InterruptsController {
   constructor(
     private readonly interrupts: InterruptsService,
     private readonly review: InterruptReviewService,
+    private readonly lifecycle: InterruptLifecycleService,
   ) {}
 
   @Post()
@@ -123,6 +127,42 @@ export class InterruptsController {
     @ClientIp() ip: string | null,
   ): Promise<InterruptResponse> {
     return this.review.decide(member.organisationId, memberActorOf(member), id, body, ip);
+  }
+
+  @Post(':id/cancel')
+  @HttpCode(200)
+  @MachineOrMemberRoute('interrupt.decide')
+  @ApiOperation({
+    operationId: 'cancelInterrupt',
+    summary: 'Withdraw an open interrupt its agent no longer needs: its undecided actions can no longer be decided',
+  })
+  // SPEC §8e: `{reason?}` — no body at all withdraws without a reason.
+  @ApiBody({ type: CancelInterruptDto, required: false })
+  @ApiOkResponse({ type: InterruptResponse })
+  @ApiConflictResponse({ description: 'CONFLICT: the interrupt is no longer open.' })
+  cancel(
+    @CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal,
+    @IdParam() id: string,
+    @Body() body: CancelInterruptDto,
+    @ClientIp() ip: string | null,
+  ): Promise<InterruptResponse> {
+    const actor = caller.kind === 'member' ? memberActorOf(caller) : apiKeyActorOf(caller);
+    return this.lifecycle.cancel(caller.organisationId, actor, id, body.reason ?? null, ip);
+  }
+
+  @Post(':id/extend')
+  @HttpCode(200)
+  @MemberRoute('interrupt.decide')
+  @ApiOperation({ operationId: 'extendInterruptDeadline', summary: "Move an open interrupt's deadline later" })
+  @ApiOkResponse({ type: InterruptResponse })
+  @ApiConflictResponse({ description: 'CONFLICT: the interrupt is no longer open.' })
+  extend(
+    @CurrentMember() member: MemberPrincipal,
+    @IdParam() id: string,
+    @Body() body: ExtendDeadlineDto,
+    @ClientIp() ip: string | null,
+  ): Promise<InterruptResponse> {
+    return this.lifecycle.extend(member.organisationId, memberActorOf(member), id, body.timeoutSeconds, ip);
   }
 
   @Post(':id/assign')

@@ -1,4 +1,8 @@
 import { Module } from '@nestjs/common';
+import { PeriodicJobsWorker } from '../jobs/periodic-jobs.worker';
+import { OrganisationModule } from '../organisation/organisation.module';
+import { InterruptExpiryJob } from './interrupt-expiry.job';
+import { InterruptLifecycleService } from './interrupt-lifecycle.service';
 import { AllowancesModule } from '../allowances/allowances.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { EventsModule } from '../events/events.module';
@@ -13,9 +17,24 @@ import { SessionsModule } from '../sessions/sessions.module';
 import { ClassificationModule } from '../classification/classification.module';
 
 @Module({
-  imports: [AllowancesModule, IdempotencyModule, TeamsModule, SessionsModule, EventsModule, WebhooksModule, ClassificationModule],
+  imports: [AllowancesModule, IdempotencyModule, TeamsModule, SessionsModule, EventsModule, WebhooksModule, ClassificationModule, OrganisationModule],
   controllers: [InterruptsController],
-  providers: [InterruptsService, InterruptReviewService, InterruptsRepository, InterruptWaits],
-  exports: [InterruptsService, InterruptWaits],
+  providers: [
+    InterruptsService,
+    InterruptReviewService,
+    InterruptLifecycleService,
+    InterruptsRepository,
+    InterruptWaits,
+    {
+      provide: InterruptExpiryJob,
+      inject: [InterruptLifecycleService, PeriodicJobsWorker],
+      useFactory: (lifecycle: InterruptLifecycleService, periodic: PeriodicJobsWorker) => {
+        const job = new InterruptExpiryJob(lifecycle);
+        periodic.add(job);
+        return job;
+      },
+    },
+  ],
+  exports: [InterruptsService, InterruptLifecycleService, InterruptWaits],
 })
 export class InterruptsModule {}

@@ -25,7 +25,7 @@ import {
   RECORD_RENDER_VERSION,
   StoredActionRequest,
 } from './interrupt-record';
-import type { InterruptStatus } from './interrupt.entity';
+import type { InterruptStatus, OnTimeout } from './interrupt.entity';
 
 /** The detail read's extra columns, on request: the linked session (id, name, status) and the interrupt's audit entries. */
 const INCLUDE_COLUMNS: Record<InterruptInclude, string> = {
@@ -67,13 +67,21 @@ export interface NewInterrupt {
   openedByKeyId: string;
   /** The title's folded words, for the title search. */
   titleWords: string[];
+  /** The deadline, in seconds from now (the database's now), and what it does; null for none. */
+  deadline: { seconds: number; onTimeout: OnTimeout } | null;
+}
+
+/** An open interrupt whose deadline has passed, across organisations (the expiry job). */
+export interface DueInterrupt {
+  organisation_id: string;
+  id: string;
 }
 
 /** An interrupt as a review reads it under its row lock. */
 export type LockedInterrupt = Pick<
   InterruptRow,
-  'title' | 'status' | 'action_requests' | 'assignee_type' | 'assignee_id' | 'assignee_name' | 'escalation_level'
->;
+  'title' | 'status' | 'action_requests' | 'assignee_type' | 'assignee_id' | 'assignee_name' | 'escalation_level' | 'expires_at' | 'on_timeout'
+> & { created_at: Date; timeout_escalated: boolean };
 
 /** A decision to record: the record's decision fields (its time is the database's) and the interrupt. */
 export type NewDecision = Omit<InterruptRow['decisions'][number], 'decidedAt'> & { interruptId: string };
@@ -98,8 +106,9 @@ export class InterruptsRepository {
       db,
       `INSERT INTO interrupts AS i
          (organisation_id, id, title, description, external_id, session_id, action_requests, metadata, opened_by_key_id,
-          title_search)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, array_to_tsvector($10::text[]))
+          title_search, expires_at, on_timeout)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, array_to_tsvector($10::text[]),
+               now() + $11::integer * interval '1 second', $12)
        RETURNING ${INTERRUPT_COLUMNS}`,
       [
         organisationId,
@@ -112,6 +121,8 @@ export class InterruptsRepository {
         interrupt.metadata === null ? null : JSON.stringify(interrupt.metadata),
         interrupt.openedByKeyId,
         interrupt.titleWords,
+        interrupt.deadline?.seconds ?? null,
+        interrupt.deadline?.onTimeout ?? null,
       ],
     );
     return row;
@@ -162,7 +173,8 @@ export class InterruptsRepository {
   async lock(db: Queryable, organisationId: string, id: string): Promise<LockedInterrupt | undefined> {
     const [row] = await queryRows<LockedInterrupt>(
       db,
-      `SELECT title, status, action_requests, assignee_type, assignee_id, assignee_name, escalation_level
+      `SELECT title, status, action_requests, assignee_type, assignee_id, assignee_name, escalation_level,
+              expires_at, on_timeout, created_at, timeout_escalated
          FROM interrupts WHERE organisation_id = $1 AND id = $2 FOR NO KEY UPDATE`,
       [organisationId, id],
     );
@@ -198,6 +210,20 @@ export class InterruptsRepository {
     return inserted.length > 0;
   }
 
+  /** The organisation's latest interrupts as argus sees them (the classification dry run). */
+  recentForClassification(
+    db: Queryable,
+    organisationId: string,
+    limit: number,
+  ): Promise<{ id: string; title: string; session_id: string | null; opened_by_key_id: string | null; action_requests: StoredActionRequest[] }[]> {
+    return queryRows(
+      db,
+      `SELECT id, title, session_id, opened_by_key_id, action_requests FROM interrupts
+        WHERE organisation_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
+      [organisationId, limit],
+    );
+  }
+
   /**
    * How many actions argus rejected, within the last `windowSeconds`, of interrupts this key
    * opened (the circuit breaker); walks the key's recent interrupts by their index.
@@ -222,6 +248,40 @@ export class InterruptsRepository {
       [organisationId, id],
     );
     return decided;
+  }
+
+  /**
+   * Open interrupts whose deadline is at or before `now`, oldest deadline first, across
+   * organisations (the expiry job; `interrupts_due_idx`). Not locked: each is locked and checked
+   * again when it is expired, so several instances may read the same ones.
+   */
+  async due(db: Queryable, now: Date, limit: number): Promise<DueInterrupt[]> {
+    return queryRows<DueInterrupt>(
+      db,
+      `SELECT organisation_id, id FROM interrupts
+        WHERE status = 'open' AND expires_at IS NOT NULL AND expires_at <= $1
+        ORDER BY expires_at LIMIT $2`,
+      [now, limit],
+    );
+  }
+
+  /** Ends an open interrupt as `expired` or `withdrawn` (with the agent's reason). */
+  async close(db: Queryable, organisationId: string, id: string, status: 'expired' | 'withdrawn', reason: string | null): Promise<void> {
+    await db.query(`UPDATE interrupts SET status = $3, closed_at = now(), withdrawn_reason = $4 WHERE organisation_id = $1 AND id = $2`, [
+      organisationId,
+      id,
+      status,
+      reason,
+    ]);
+  }
+
+  /** Moves the deadline (an extension, or an `escalate` deadline extending itself once: `escalated`). */
+  async setDeadline(db: Queryable, organisationId: string, id: string, expiresAt: Date, escalated: boolean, onTimeout: OnTimeout): Promise<void> {
+    await db.query(
+      `UPDATE interrupts SET expires_at = $3, timeout_escalated = timeout_escalated OR $4, on_timeout = $5
+        WHERE organisation_id = $1 AND id = $2`,
+      [organisationId, id, expiresAt, escalated, onTimeout],
+    );
   }
 
   async markAnswered(db: Queryable, organisationId: string, id: string): Promise<void> {

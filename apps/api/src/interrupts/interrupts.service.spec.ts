@@ -16,6 +16,7 @@ import { type InterruptDetailRow, type InterruptRow, toInterruptDetailResponse }
 import type { InterruptsRepository } from './interrupts.repository';
 import { InterruptsService } from './interrupts.service';
 import { InterruptWaits } from './interrupt-waits';
+import type { OrganisationsRepository } from '../organisation/organisations.repository';
 import { InProcessNotificationBus } from '../notifications/notification-bus';
 import pino from 'pino';
 
@@ -41,6 +42,10 @@ const row: InterruptRow = {
   metadata: null,
   created_at: new Date('2026-11-22T10:00:00.000Z'),
   answered_at: null,
+  expires_at: null,
+  on_timeout: null,
+  closed_at: null,
+  withdrawn_reason: null,
   decisions: [],
 };
 const body = { title: 'Deploy to prod', actionRequests: [{ name: 'deploy', allowedDecisions: ['approve', 'reject'] }] } as CreateInterruptDto;
@@ -68,11 +73,18 @@ function setUp(overrides: Partial<Record<keyof InterruptsRepository, jest.Mock>>
   const teams = { teamIdsOf: more.teamIdsOf ?? jest.fn(async () => []) } as unknown as TeamsService;
   const events = { announce: jest.fn(async () => undefined) } as unknown as OrganisationEventsAnnouncer;
   const outbox = { write: jest.fn(async () => void steps.push('webhook event')) } as unknown as WebhookOutbox;
+  const organisations = {
+    deadlineSettings: jest.fn(async () => ({
+      interrupt_timeout_default_seconds: null,
+      interrupt_timeout_max_seconds: null,
+      interrupt_timeout_approve_allowed: false,
+    })),
+  } as unknown as OrganisationsRepository;
   // The hot reads' named prepared statements: the detail read runs on them, and the create's
   // transaction through them (PreparedReads.within).
   const prepared = { query: (sql: string, params: unknown[]) => tx.query(sql, params) };
   const reads = { query: jest.fn(), within: jest.fn(() => prepared) } as unknown as PreparedReads;
-  const service = new InterruptsService(dataSource, repository, sessions, allowances, new IdempotencyService(new IdempotencyRepository()), teams, events, outbox, new InterruptWaits(new InProcessNotificationBus(), pino({ enabled: false })), noRules, config, reads);
+  const service = new InterruptsService(dataSource, repository, sessions, allowances, new IdempotencyService(new IdempotencyRepository()), teams, events, outbox, new InterruptWaits(new InProcessNotificationBus(), pino({ enabled: false })), noRules, organisations, config, reads);
   return { service, repository, events, steps, reads, prepared };
 }
 

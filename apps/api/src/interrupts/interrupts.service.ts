@@ -16,13 +16,14 @@ import { KeysetCursorCodec, keysetPage, type KeysetPosition } from '@interlock/c
 import { InterruptInclude, InterruptRow, StoredActionRequest, toInterruptDetailResponse, toInterruptResponse } from './interrupt-record';
 import { InterruptsRepository } from './interrupts.repository';
 import { SessionsService } from '../sessions/sessions.service';
-import type { CreateInterruptDto } from './dto/create-interrupt.dto';
+import { type CreateInterruptDto, MAX_TIMEOUT_SECONDS } from './dto/create-interrupt.dto';
+import { OrganisationsRepository } from '../organisation/organisations.repository';
 import type { ListInterruptsQuery } from './dto/list-interrupts.query';
 import type { InterruptCountsResponse, InterruptDetailResponse, InterruptListResponse, InterruptResponse } from './dto/interrupt.response';
 import { TeamsService } from '../teams/teams.service';
 import { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
 import { WebhookOutbox } from '../webhooks/webhook-outbox';
-import { INTERRUPT_STATUSES, type InterruptStatus } from './interrupt.entity';
+import { INTERRUPT_STATUSES, type InterruptStatus, type OnTimeout } from './interrupt.entity';
 import { InterruptWaits } from './interrupt-waits';
 import { COUNT_CAP, InboxFilter, MAX_TITLE_PREFIX_EXPANSION, TITLE_SEARCH_COSTS, TITLE_SEARCH_WALK_CHUNK } from './inbox-query.util';
 
@@ -60,6 +61,7 @@ export class InterruptsService {
     private readonly outbox: WebhookOutbox,
     private readonly waits: InterruptWaits,
     private readonly argus: ArgusPipeline,
+    private readonly organisations: OrganisationsRepository,
     @Inject(APP_CONFIG) config: AppConfig,
     @Optional() reads?: PreparedReads,
   ) {
@@ -103,6 +105,7 @@ export class InterruptsService {
       return this.idempotency.once(tx, idempotency, 201, async () => {
         // The linked session, locked against deletion by its owner.
         if (body.sessionId !== undefined && body.sessionId !== null) await this.sessions.lockForLink(tx, organisationId, body.sessionId);
+        const deadline = await this.deadlineOf(tx, organisationId, body);
         const id = randomUUID();
         const row = await this.interrupts.insert(tx, organisationId, {
           id,
@@ -114,6 +117,7 @@ export class InterruptsService {
           metadata: body.metadata ?? null,
           openedByKeyId: actor.id,
           titleWords,
+          deadline,
         });
         const created = toInterruptResponse(row);
         // Argus (SPEC §8d): its decisions and route, written like a member's, before the record is kept.
@@ -155,6 +159,34 @@ export class InterruptsService {
     });
     if (!result.replayed) await this.events.announce(organisationId);
     return result;
+  }
+
+  /**
+   * The deadline an interrupt opens with (SPEC §8e): its `timeoutSeconds`, or the organisation's
+   * default; within the organisation's maximum; `onTimeout: approve` only where the organisation
+   * allows it. Each refusal is a 400 naming the parameter (checked before the allowance).
+   */
+  private async deadlineOf(
+    tx: Queryable,
+    organisationId: string,
+    body: CreateInterruptDto,
+  ): Promise<{ seconds: number; onTimeout: OnTimeout } | null> {
+    const settings = await this.organisations.deadlineSettings(tx, organisationId);
+    if (settings === undefined) throw DomainError.of('NOT_FOUND');
+    const seconds = body.timeoutSeconds ?? settings.interrupt_timeout_default_seconds;
+    const onTimeout = body.onTimeout ?? 'reject';
+    if (seconds === null) {
+      if (body.onTimeout !== undefined) {
+        throw new DomainError('VALIDATION_FAILED', 'onTimeout: needs timeoutSeconds (this organisation sets no default deadline)');
+      }
+      return null;
+    }
+    const max = settings.interrupt_timeout_max_seconds ?? MAX_TIMEOUT_SECONDS;
+    if (seconds > max) throw new DomainError('VALIDATION_FAILED', `timeoutSeconds: must be at most ${max} (this organisation's maximum)`);
+    if (onTimeout === 'approve' && !settings.interrupt_timeout_approve_allowed) {
+      throw new DomainError('VALIDATION_FAILED', "onTimeout: approve is not allowed by this organisation's settings");
+    }
+    return { seconds, onTimeout };
   }
 
   /**
@@ -312,6 +344,15 @@ export class InterruptsService {
     if (kept === undefined) throw DomainError.of('NOT_FOUND');
     if (kept.record_json === null) return { status: kept.status, answer: await this.get(organisationId, id) };
     return { status: kept.status, answer: new JsonText(kept.record_json) };
+  }
+
+  /** The latest interrupts with what argus matches on (the classification dry run). */
+  async recentForClassification(
+    organisationId: string,
+    limit: number,
+  ): Promise<{ id: string; title: string; sessionId: string | null; keyId: string | null; actionRequests: StoredActionRequest[] }[]> {
+    const rows = await this.interrupts.recentForClassification(this.dataSource, organisationId, limit);
+    return rows.map((r) => ({ id: r.id, title: r.title, sessionId: r.session_id, keyId: r.opened_by_key_id, actionRequests: r.action_requests }));
   }
 
   /**

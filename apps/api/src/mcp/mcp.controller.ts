@@ -8,6 +8,8 @@ import type { ApiKeyPrincipal } from '../auth/principal';
 import { ReadsRequestBody } from '../http/reads-request-body.decorator';
 import { requestIdOf } from '../http/request-state';
 import { requestLog } from '../logging/logger';
+import { ApiKeyBudgetService } from '../rate-limits/api-key-budget.service';
+import { rateLimited } from '../rate-limits/rate-limited.error';
 import { McpService } from './mcp.service';
 
 /**
@@ -20,14 +22,32 @@ import { McpService } from './mcp.service';
 // The transport reads the JSON-RPC message from the request (GET and DELETE answer 405 whatever is sent).
 @ReadsRequestBody()
 export class McpController {
-  constructor(private readonly mcp: McpService) {}
+  constructor(
+    private readonly mcp: McpService,
+    private readonly budget: ApiKeyBudgetService,
+  ) {}
 
   @Post()
   @MachineRoute()
   async post(@CurrentApiKey() key: ApiKeyPrincipal, @Req() req: HttpRequest, @Res() reply: HttpResponse): Promise<void> {
+    // A JSON-RPC batch is as many calls as it holds messages: the guard spent one for the
+    // request, the rest are spent here, and a batch the budget cannot cover is refused whole
+    // with the 429 of every key request (issue 34, item 2).
+    const messages = Array.isArray(req.body) ? req.body.length : 1;
+    if (messages > 1) {
+      const verdict = this.budget.admitMore(key.organisationId, messages - 1);
+      if (verdict !== undefined && !verdict.allowed) {
+        throw rateLimited(verdict.resetSeconds * 1000, {
+          'ratelimit-policy': `${verdict.limit};w=${verdict.windowSeconds}`,
+          'ratelimit-limit': String(verdict.limit),
+          'ratelimit-remaining': '0',
+          'ratelimit-reset': String(verdict.resetSeconds),
+        });
+      }
+    }
     // The guards verified this header and built `key` from it; the backend re-verifies it per call.
     const caller = { rawKey: req.headers['x-api-key'] as string, ip: req.ip ?? null, requestId: requestIdOf(req) };
-    const server = this.mcp.serverFor(caller, (error) =>
+    const server = this.mcp.serverFor(caller, key.apiKeyId, (error) =>
       requestLog(req).error({ err: error, organisationId: key.organisationId }, 'MCP tool failed'),
     );
     // Stateless: this request's own transport, answering on its own response (JSON, or a

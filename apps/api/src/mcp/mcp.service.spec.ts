@@ -21,7 +21,7 @@ async function connect(verify: jest.Mock) {
   const verifier = { verify } as unknown as ApiKeyVerifier;
   const service = new McpService({} as InterruptsService, sessions, verifier, { dashboardUrl: 'https://interlock.test' } as AppConfig);
   const errors: unknown[] = [];
-  const server = service.serverFor({ rawKey: 'il_live_raw-key', ip: '203.0.113.7', requestId: 'req-1' }, (e) => errors.push(e));
+  const server = service.serverFor({ rawKey: 'il_live_raw-key', ip: '203.0.113.7', requestId: 'req-1' }, 'key-1', (e) => errors.push(e));
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'spec', version: '1.0.0' });

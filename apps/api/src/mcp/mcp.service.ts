@@ -12,6 +12,13 @@ import { McpCaller, ServiceBackend } from './service-backend';
 const POLL_INTERVAL_MS = 1_000;
 
 /**
+ * Waits one API key may hold open at once on this instance (issue 34, item 2): each polls the
+ * database while it waits, so a batch of a hundred `get_decision` calls must not become a
+ * hundred pollers. A call past the cap answers at once, pending, saying it did not wait.
+ */
+export const MCP_MAX_WAITS_PER_KEY = 10;
+
+/**
  * The Interlock MCP server (libs/mcp) on the service's own code: one server per `/mcp` request,
  * bound to the key that authenticated it (re-verified on every call). The transport — the
  * request, the response, Streamable HTTP — is McpController's; nothing is kept between requests,
@@ -20,6 +27,8 @@ const POLL_INTERVAL_MS = 1_000;
 @Injectable()
 export class McpService {
   private readonly stopping = new AbortController();
+  /** Waits open per API key id, on this instance. */
+  private readonly waits = new Map<string, number>();
 
   constructor(
     private readonly interrupts: InterruptsService,
@@ -29,7 +38,7 @@ export class McpService {
   ) {}
 
   /** A server for one request of `caller`; `onError` hears what a tool failed on (for the request's log). */
-  serverFor(caller: McpCaller, onError: (error: unknown) => void): McpServer {
+  serverFor(caller: McpCaller, apiKeyId: string, onError: (error: unknown) => void): McpServer {
     const backend = new ServiceBackend({ interrupts: this.interrupts, sessions: this.sessions, verifier: this.verifier }, caller);
     return createInterlockMcpServer({
       backend,
@@ -37,7 +46,23 @@ export class McpService {
       pollIntervalMs: POLL_INTERVAL_MS,
       stopWaiting: this.stopping.signal,
       onError,
+      acquireWait: () => this.acquireWait(apiKeyId),
     });
+  }
+
+  /** A wait slot of the key, with its release; undefined when the key holds MCP_MAX_WAITS_PER_KEY already. */
+  private acquireWait(apiKeyId: string): (() => void) | undefined {
+    const open = this.waits.get(apiKeyId) ?? 0;
+    if (open >= MCP_MAX_WAITS_PER_KEY) return undefined;
+    this.waits.set(apiKeyId, open + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.waits.get(apiKeyId) ?? 1) - 1;
+      if (left === 0) this.waits.delete(apiKeyId);
+      else this.waits.set(apiKeyId, left);
+    };
   }
 
   /** Shutting down: tools waiting for a human answer "pending" now instead of holding the drain. */

@@ -2,7 +2,7 @@ import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, 
 import { OrganisationEntity } from '../organisation/organisation.entity';
 
 export const NOTIFICATION_STATUSES = ['pending', 'sending', 'sent', 'logged', 'failed'] as const;
-/** `logged`: email is off (no SMTP_URL) and the message went to the log instead. */
+/** `logged`: email is off (no SMTP_URL): not sent (outside production, written to a file in MAIL_DIR). */
 export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
 
 /**

@@ -97,21 +97,25 @@ export function stateClassificationRules(document: OpenAPIObject): void {
       value,
     },
   });
+  schemas.RuleEqualsPredicate = predicate(['eq', 'ne'], ref('JsonValue'), 'Equal (ne: not equal) as JSON: same type and value.');
+  schemas.RuleInPredicate = predicate(['in'], { type: 'array', minItems: 1, maxItems: RULE_LIMITS.inValues, items: ref('JsonValue') }, 'Equal to one of the values.');
+  schemas.RuleComparePredicate = predicate(
+    ['lt', 'lte', 'gt', 'gte'],
+    { type: 'number' },
+    'A numeric comparison; only a JSON number compares (a string "50" does not).',
+  );
+  schemas.RuleGlobPredicate = predicate(['matches'], text(RULE_LIMITS.stringValue), 'A string matching a glob: * any run of characters, ? one.');
   schemas.RuleArgPredicate = {
     description: `A condition on one argument (ops ${ARG_OPS.join(', ')}). An argument that is absent fails every op but ne.`,
-    oneOf: [
-      predicate(['eq', 'ne'], ref('JsonValue'), 'Equal (ne: not equal) as JSON: same type and value.'),
-      predicate(['in'], { type: 'array', minItems: 1, maxItems: RULE_LIMITS.inValues, items: ref('JsonValue') }, 'Equal to one of the values.'),
-      predicate(['lt', 'lte', 'gt', 'gte'], { type: 'number' }, 'A numeric comparison; only a JSON number compares (a string "50" does not).'),
-      predicate(['matches'], text(RULE_LIMITS.stringValue), 'A string matching a glob: * any run of characters, ? one.'),
-    ],
+    oneOf: ['RuleEqualsPredicate', 'RuleInPredicate', 'RuleComparePredicate', 'RuleGlobPredicate'].map(ref),
   };
+  schemas.RuleActionPattern = { ...text(RULE_LIMITS.nameLength), description: 'An action name, or a glob of them.' };
   schemas.RuleMatch = {
     type: 'object',
     additionalProperties: false,
     description: 'What a rule matches: every condition given must hold ({} matches every action).',
     properties: {
-      actions: list(text(RULE_LIMITS.nameLength), RULE_LIMITS.names, 'Action names, exact or globs (* any run of characters, ? one).'),
+      actions: list(ref('RuleActionPattern'), RULE_LIMITS.names, 'Action names, exact or globs (* any run of characters, ? one).'),
       keyIds: list({ type: 'string', format: 'uuid' }, RULE_LIMITS.names, 'The API key that opened the interrupt.'),
       sessionIds: list({ type: 'string', format: 'uuid' }, RULE_LIMITS.names, 'The session the interrupt is linked to.'),
       titleWords: list(
@@ -133,18 +137,12 @@ export function stateClassificationRules(document: OpenAPIObject): void {
   });
   schemas.ApproveOutcome = outcome('approve', 'Approve the action (only where it allows approve).');
   schemas.RejectOutcome = outcome('reject', 'Reject the action with the message the agent receives (only where it allows reject).', { message: text(RULE_LIMITS.message, NOT_BLANK_PATTERN) }, ['message']);
-  schemas.RouteOutcome = {
-    ...outcome('route', 'Leave the action for a person, assigned and/or escalated (at least one of them).', {
-      assignTo: {
-        oneOf: [
-          { type: 'object', additionalProperties: false, required: ['memberId'], properties: { memberId: { type: 'string', format: 'uuid' } } },
-          { type: 'object', additionalProperties: false, required: ['teamId'], properties: { teamId: { type: 'string', format: 'uuid' } } },
-        ],
-      },
-      escalate: { type: 'boolean' },
-    }),
-    anyOf: [{ required: ['assignTo'] }, { required: ['escalate'], properties: { escalate: { type: 'boolean', enum: [true] } } }],
-  };
+  schemas.RouteToMember = { type: 'object', additionalProperties: false, required: ['memberId'], properties: { memberId: { type: 'string', format: 'uuid' } } };
+  schemas.RouteToTeam = { type: 'object', additionalProperties: false, required: ['teamId'], properties: { teamId: { type: 'string', format: 'uuid' } } };
+  schemas.RouteOutcome = outcome('route', 'Leave the action for a person, assigned to a member or team and/or escalated.', {
+    assignTo: { oneOf: [ref('RouteToMember'), ref('RouteToTeam')] },
+    escalate: { type: 'boolean' },
+  });
   schemas.RequireHumanOutcome = outcome('require_human', 'Leave the action for a person, and stop later rules from deciding it.');
   const outcomes = { approve: 'ApproveOutcome', reject: 'RejectOutcome', route: 'RouteOutcome', require_human: 'RequireHumanOutcome' };
   schemas.RuleOutcome = {
@@ -157,8 +155,8 @@ export function stateClassificationRules(document: OpenAPIObject): void {
   };
   for (const name of ['CreateClassificationRuleDto', 'UpdateClassificationRuleDto', 'ClassificationRuleResponse']) {
     const properties = (schemas[name] as { properties: Record<string, Schema> }).properties;
-    properties.match = { allOf: [ref('RuleMatch')], description: properties.match.description };
-    properties.outcome = { allOf: [ref('RuleOutcome')], description: properties.outcome.description };
+    properties.match = ref('RuleMatch');
+    properties.outcome = ref('RuleOutcome');
   }
 }
 

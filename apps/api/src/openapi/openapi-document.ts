@@ -10,7 +10,7 @@ import { stateRequestConstraints } from './contract-constraints';
 import { stateClassificationRules, stateCrossFieldRules, stateEventStreams } from './contract-schemas';
 import { ORGANISATION_HEADER, ORGANISATION_QUERY } from '../auth/organisation-choice.util';
 import { ErrorBody } from './error-body.schema';
-import { OPERATION_ERRORS, OPERATION_LINKS, OPERATION_QUERY_RULES } from './operation-contract';
+import { OPERATION_BODY_RULES, OPERATION_ERRORS, OPERATION_LINKS, OPERATION_QUERY_RULES } from './operation-contract';
 import { webhookEventUnionSchema } from '../webhooks/dto/webhook-event.schema';
 
 export const API_KEY_SCHEME = 'apiKey';
@@ -182,6 +182,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     }
     const rules = OPERATION_QUERY_RULES[operation.operationId ?? ''];
     if (rules !== undefined) extensions['x-interlock-query-rules'] = rules;
+    const bodyRules = OPERATION_BODY_RULES[operation.operationId ?? ''];
+    if (bodyRules !== undefined) extensions['x-interlock-body-rules'] = bodyRules;
     const links = OPERATION_LINKS[operation.operationId ?? ''] ?? {};
     if (Object.keys(links).length > 0) {
       const success = Object.keys(operation.responses).find((status) => status.startsWith('2'));

@@ -108,6 +108,30 @@ export interface QueryRules {
   maxWords?: Record<string, number>;
 }
 
+/**
+ * Rules on a body that JSON Schema cannot state, as `x-interlock-body-rules` on the operation:
+ * `ianaTimeZone` names the fields that hold an IANA time zone name (a string the runtime's time
+ * zone database must know; any other answers 400), `organisationDependent` those whose validity
+ * depends on the organisation's settings. The contract test's generator honours them.
+ */
+export interface BodyRules {
+  ianaTimeZone?: string[];
+  /**
+   * Fields whose valid values depend on the organisation's settings: `onTimeout` needs a deadline
+   * (`timeoutSeconds`, or the organisation's default) and `approve` needs the organisation to
+   * allow it (SPEC §8e). The contract test's valid cases leave them out; the e2e tests cover them.
+   */
+  organisationDependent?: string[];
+  /** At least one of these fields must be present (a body holding only others answers 400). */
+  requireAnyOf?: string[];
+}
+
+export const OPERATION_BODY_RULES: Record<string, BodyRules> = {
+  updateNotificationPreferences: { ianaTimeZone: ['timeZone'] },
+  createInterrupt: { organisationDependent: ['onTimeout'] },
+  dryRunClassification: { requireAnyOf: ['sample', 'lastInterrupts'] },
+};
+
 export const OPERATION_QUERY_RULES: Record<string, QueryRules> = {
   listAuditLog: { opaqueCursor: true, fromNotAfterTo: true, maxWords: { q: 8 } },
   exportAuditLog: { fromNotAfterTo: true, maxWords: { q: 8 } },

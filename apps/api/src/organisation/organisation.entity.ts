@@ -15,4 +15,16 @@ export class OrganisationEntity {
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;
+
+  /** The deadline of an interrupt opened without one, in seconds; null: none (SPEC §8e). */
+  @Column('integer', { nullable: true })
+  interruptTimeoutDefaultSeconds!: number | null;
+
+  /** The longest deadline an interrupt may have, in seconds; null: the SPEC's 30 days. */
+  @Column('integer', { nullable: true })
+  interruptTimeoutMaxSeconds!: number | null;
+
+  /** Whether an interrupt may be approved by its deadline (`onTimeout: approve`). */
+  @Column('boolean', { default: false })
+  interruptTimeoutApproveAllowed!: boolean;
 }

@@ -9,6 +9,13 @@ export interface OrganisationRow {
   created_at: Date;
 }
 
+/** The bounds an organisation sets on interrupt deadlines (SPEC §8e). */
+export interface DeadlineSettingsRow {
+  interrupt_timeout_default_seconds: number | null;
+  interrupt_timeout_max_seconds: number | null;
+  interrupt_timeout_approve_allowed: boolean;
+}
+
 export type OrganisationLock = 'FOR UPDATE' | 'FOR NO KEY UPDATE';
 
 /**
@@ -46,6 +53,16 @@ export class OrganisationsRepository {
     const [row] = await queryRows<OrganisationRow>(
       db,
       `SELECT id, name, plan, created_at FROM organisations WHERE id = $1 ${lock}`,
+      [organisationId],
+    );
+    return row;
+  }
+
+  async deadlineSettings(db: Queryable, organisationId: string): Promise<DeadlineSettingsRow | undefined> {
+    const [row] = await queryRows<DeadlineSettingsRow>(
+      db,
+      `SELECT interrupt_timeout_default_seconds, interrupt_timeout_max_seconds, interrupt_timeout_approve_allowed
+         FROM organisations WHERE id = $1`,
       [organisationId],
     );
     return row;

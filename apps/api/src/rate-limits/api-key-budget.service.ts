@@ -21,6 +21,20 @@ export class ApiKeyBudgetService implements OnApplicationShutdown {
     return this.budget.admit(organisationId);
   }
 
+  /**
+   * Spends `count` more of the organisation's budget (a request that carries several calls, such
+   * as an MCP batch, after the guard spent one for the request): the first refusal, or the last
+   * admission; undefined when the budget is off.
+   */
+  admitMore(organisationId: string, count: number): BudgetVerdict | undefined {
+    let verdict: BudgetVerdict | undefined;
+    for (let i = 0; i < count; i++) {
+      verdict = this.budget.admit(organisationId);
+      if (verdict === undefined || !verdict.allowed) return verdict;
+    }
+    return verdict;
+  }
+
   async onApplicationShutdown(): Promise<void> {
     await this.budget.close();
   }

@@ -98,6 +98,10 @@ const routes: RouteObject[] = [
         lazy: () => import('../features/settings/routes/settings.route').then((m) => ({ Component: m.SettingsRoute })),
       },
       {
+        path: 'settings/classification',
+        lazy: () => import('../features/classification/routes/classification.route').then((m) => ({ Component: m.ClassificationRoute })),
+      },
+      {
         path: 'settings/notifications',
         lazy: () => import('../features/notifications/routes/notifications.route').then((m) => ({ Component: m.NotificationsRoute })),
       },

@@ -186,7 +186,7 @@ export type AssigneeFilter = 'me' | 'my_teams' | 'unassigned';
 /**
  * <category>.<verb>: the actions the service writes today; new actions may appear: treat unknown ones as opaque.
  */
-export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
+export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
 
 export type AuditCategory = 'interrupt' | 'session' | 'member' | 'role' | 'team' | 'api_key' | 'webhook' | 'classification' | 'settings' | 'billing' | 'organisation';
 
@@ -236,6 +236,13 @@ export type AuditLogPage = {
 
 export type BrowserNotificationMode = 'immediately' | 'off';
 
+export type CancelInterruptDto = {
+    /**
+     * Why the agent no longer needs the review; shown in the inbox.
+     */
+    reason?: string;
+};
+
 export type ChangeMemberRoleDto = {
     /**
      * The role to give the member.
@@ -260,15 +267,9 @@ export type ClassificationRuleResponse = {
     createdAt: string;
     expiresAt: string | null;
     id: string;
-    /**
-     * What the rule matches (every given condition must hold): RuleMatch.
-     */
     match: RuleMatch;
     mode: ClassificationRuleMode;
     name: string;
-    /**
-     * What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-     */
     outcome: RuleOutcome;
     priority: number;
     updatedAt: string;
@@ -287,18 +288,12 @@ export type CreateClassificationRuleDto = {
      * After this the rule no longer applies; null or absent: never.
      */
     expiresAt?: string | null;
-    /**
-     * What the rule matches (every given condition must hold): RuleMatch.
-     */
     match: RuleMatch;
     /**
      * off: ignored; shadow: recorded, never applied; enforce: applied.
      */
     mode: ClassificationRuleMode;
     name: string;
-    /**
-     * What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-     */
     outcome: RuleOutcome;
     /**
      * Lower runs first.
@@ -315,9 +310,17 @@ export type CreateInterruptDto = {
     externalId?: string;
     metadata?: JsonObject;
     /**
+     * What the deadline does: reject every undecided action (the default), approve them (only where the organisation allows it), or escalate the interrupt and extend the deadline once by the same time.
+     */
+    onTimeout?: OnTimeout;
+    /**
      * A session of this organisation; null is no session.
      */
     sessionId?: string | null;
+    /**
+     * Seconds until the deadline, within the organisation's maximum; without it, the organisation's default deadline (if any). At the deadline the service applies onTimeout as actor system.
+     */
+    timeoutSeconds?: number;
     title: string;
 };
 
@@ -441,10 +444,69 @@ export type DecisionResponse = {
     message: string | null;
 };
 
-/**
- * Defaults to all four.
- */
 export type DecisionType = 'approve' | 'edit' | 'reject' | 'respond';
+
+export type DryRunActionDto = {
+    allowedDecisions?: Array<DecisionType>;
+    args?: JsonObject;
+    name: string;
+};
+
+export type DryRunActionResult = {
+    actionName: string;
+    /**
+     * With reject: the message the agent would receive.
+     */
+    message: string | null;
+    /**
+     * What argus would do; person: no rule decides.
+     */
+    result: 'approve' | 'reject' | 'route' | 'require_human' | 'person';
+    /**
+     * The enforce rule that decides, if one does.
+     */
+    ruleId: string | null;
+    /**
+     * Shadow rules that would match (recorded, not applied).
+     */
+    shadowRuleIds: Array<string>;
+    /**
+     * Why an enforce rule would not apply (decision_not_allowed).
+     */
+    skipped: string | null;
+};
+
+export type DryRunDto = {
+    lastInterrupts?: number;
+    /**
+     * Draft rules to run instead of the saved ones.
+     */
+    rules?: Array<CreateClassificationRuleDto>;
+    sample?: DryRunSampleDto;
+};
+
+export type DryRunInterruptResult = {
+    actions: Array<DryRunActionResult>;
+    /**
+     * The interrupt classified (null for a sample).
+     */
+    interruptId: string | null;
+    title: string;
+};
+
+export type DryRunResponse = {
+    results: Array<DryRunInterruptResult>;
+};
+
+export type DryRunSampleDto = {
+    actionRequests: Array<DryRunActionDto>;
+    /**
+     * The API key that would open it.
+     */
+    keyId?: string;
+    sessionId?: string;
+    title?: string;
+};
 
 /**
  * Run the action with other arguments (and, optionally, another name).
@@ -530,7 +592,14 @@ export type EventStreamPosition = {
     seq: number;
 };
 
-export type EventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'session.started' | 'session.ended' | 'webhook.test';
+export type EventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'session.started' | 'session.ended' | 'webhook.test';
+
+export type ExtendDeadlineDto = {
+    /**
+     * The new deadline, in seconds from now: later than the current one, within the organisation's maximum.
+     */
+    timeoutSeconds: number;
+};
 
 export type HealthStatus = {
     status: 'ok';
@@ -643,6 +712,10 @@ export type InterruptDetailResponse = {
     actionRequests: Array<ActionRequestResponse>;
     answeredAt: string | null;
     assignee: Assignee | null;
+    /**
+     * When it expired or was withdrawn.
+     */
+    closedAt?: string | null;
     createdAt: string;
     /**
      * In the order they were made.
@@ -655,6 +728,10 @@ export type InterruptDetailResponse = {
      */
     escalationLevel: number;
     escalationReason: string | null;
+    /**
+     * The deadline, or null for none.
+     */
+    expiresAt?: string | null;
     externalId: string | null;
     /**
      * With include=history: the interrupt's audit entries, oldest first (the latest 100 at most).
@@ -665,15 +742,23 @@ export type InterruptDetailResponse = {
         [key: string]: unknown;
     } | null;
     /**
+     * What the deadline does: reject (the default) or approve the undecided actions, or escalate and extend once. Null without a deadline.
+     */
+    onTimeout?: OnTimeout | null;
+    /**
      * With include=session: the session sessionId names, or null.
      */
     session?: LinkedSession | null;
     sessionId: string | null;
     /**
-     * open until every action request has a decision.
+     * open until every action request has a decision (answered), its deadline passes (expired) or its agent withdraws it (withdrawn). Every status but open is final.
      */
     status: InterruptStatus;
     title: string;
+    /**
+     * Why its agent withdrew it, when it said.
+     */
+    withdrawnReason?: string | null;
 };
 
 export type InterruptEscalatedEvent = {
@@ -691,9 +776,29 @@ export type InterruptEscalatedEvent = {
     id: string;
     organisationId: string;
     /**
-     * A member escalated the interrupt.
+     * A member escalated the interrupt (or, with onTimeout escalate, its deadline did).
      */
     type: 'interrupt.escalated';
+};
+
+export type InterruptExpiredEvent = {
+    /**
+     * When the change happened.
+     */
+    createdAt: string;
+    /**
+     * The interrupt with its decisions, as GET /api/interrupts/{id} returns it.
+     */
+    data: InterruptResponse;
+    /**
+     * The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
+     */
+    id: string;
+    organisationId: string;
+    /**
+     * The deadline passed: the service decided every undecided action (onTimeout) as actor system.
+     */
+    type: 'interrupt.expired';
 };
 
 export type InterruptHistoryEntry = {
@@ -733,6 +838,10 @@ export type InterruptResponse = {
     actionRequests: Array<ActionRequestResponse>;
     answeredAt: string | null;
     assignee: Assignee | null;
+    /**
+     * When it expired or was withdrawn.
+     */
+    closedAt?: string | null;
     createdAt: string;
     /**
      * In the order they were made.
@@ -745,23 +854,35 @@ export type InterruptResponse = {
      */
     escalationLevel: number;
     escalationReason: string | null;
+    /**
+     * The deadline, or null for none.
+     */
+    expiresAt?: string | null;
     externalId: string | null;
     id: string;
     metadata: {
         [key: string]: unknown;
     } | null;
+    /**
+     * What the deadline does: reject (the default) or approve the undecided actions, or escalate and extend once. Null without a deadline.
+     */
+    onTimeout?: OnTimeout | null;
     sessionId: string | null;
     /**
-     * open until every action request has a decision.
+     * open until every action request has a decision (answered), its deadline passes (expired) or its agent withdraws it (withdrawn). Every status but open is final.
      */
     status: InterruptStatus;
     title: string;
+    /**
+     * Why its agent withdrew it, when it said.
+     */
+    withdrawnReason?: string | null;
 };
 
 /**
- * open until every action request has a decision.
+ * open until every action request has a decision (answered), its deadline passes (expired) or its agent withdraws it (withdrawn). Every status but open is final.
  */
-export type InterruptStatus = 'open' | 'answered';
+export type InterruptStatus = 'open' | 'answered' | 'expired' | 'withdrawn';
 
 export type InterruptUnassignedEvent = {
     /**
@@ -781,6 +902,26 @@ export type InterruptUnassignedEvent = {
      * A member removed the assignee.
      */
     type: 'interrupt.unassigned';
+};
+
+export type InterruptWithdrawnEvent = {
+    /**
+     * When the change happened.
+     */
+    createdAt: string;
+    /**
+     * The interrupt with its decisions, as GET /api/interrupts/{id} returns it.
+     */
+    data: InterruptResponse;
+    /**
+     * The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
+     */
+    id: string;
+    organisationId: string;
+    /**
+     * Its agent withdrew the interrupt: its undecided actions can no longer be decided.
+     */
+    type: 'interrupt.withdrawn';
 };
 
 export type InvitationListResponse = {
@@ -909,7 +1050,7 @@ export type NotificationDeliveryResponse = {
     scheduledFor: string;
     sentAt: string | null;
     /**
-     * logged: email is off, the message went to the log.
+     * logged: email is off (no SMTP_URL): not sent; outside production the message is an .eml file in MAIL_DIR.
      */
     status: NotificationStatus;
     /**
@@ -975,9 +1116,14 @@ export type NotificationSettingsResponse = {
 };
 
 /**
- * logged: email is off, the message went to the log.
+ * logged: email is off (no SMTP_URL): not sent; outside production the message is an .eml file in MAIL_DIR.
  */
 export type NotificationStatus = 'pending' | 'sending' | 'sent' | 'logged' | 'failed';
+
+/**
+ * What the deadline does: reject every undecided action (the default), approve them (only where the organisation allows it), or escalate the interrupt and extend the deadline once by the same time.
+ */
+export type OnTimeout = 'reject' | 'approve' | 'escalate';
 
 export type OpenedByFilter = 'me';
 
@@ -987,7 +1133,7 @@ export type OrganisationEvent = {
      */
     actionName?: string;
     /**
-     * interrupt.created: the action names.
+     * interrupt.created: the action names; interrupt.expired: the actions its deadline decided.
      */
     actionNames?: Array<string>;
     actor: EventActor;
@@ -1021,11 +1167,15 @@ export type OrganisationEvent = {
      */
     messageCount?: number;
     /**
+     * interrupt.expired: what the deadline decided.
+     */
+    outcome?: 'approve' | 'reject';
+    /**
      * interrupt.unassigned: who it was assigned to.
      */
     previousAssignee?: EventAssignee;
     /**
-     * interrupt.escalated.
+     * interrupt.escalated, interrupt.withdrawn.
      */
     reason?: string | null;
     seq: number;
@@ -1040,7 +1190,7 @@ export type OrganisationEvent = {
     type: OrganisationEventType;
 };
 
-export type OrganisationEventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'session.started' | 'session.ended';
+export type OrganisationEventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'session.started' | 'session.ended';
 
 export type OrganisationJoinedResponse = {
     /**
@@ -1137,43 +1287,61 @@ export type RoleResponse = {
     permissions: Array<Permission>;
 };
 
-export type RouteOutcome = (unknown | {
-    escalate: true;
-}) & {
-    assignTo?: {
-        memberId: string;
-    } | {
-        teamId: string;
-    };
+/**
+ * Leave the action for a person, assigned to a member or team and/or escalated.
+ */
+export type RouteOutcome = {
+    assignTo?: RouteToMember | RouteToTeam;
     escalate?: boolean;
     type: 'route';
 };
 
+export type RouteToMember = {
+    memberId: string;
+};
+
+export type RouteToTeam = {
+    teamId: string;
+};
+
+/**
+ * An action name, or a glob of them.
+ */
+export type RuleActionPattern = string;
+
 /**
  * A condition on one argument (ops eq, ne, in, lt, lte, gt, gte, matches). An argument that is absent fails every op but ne.
  */
-export type RuleArgPredicate = {
-    op: 'eq' | 'ne';
-    /**
-     * A dotted path into the arguments, e.g. amount or customer.tier.
-     */
-    path: string;
-    value: JsonValue;
-} | {
-    op: 'in';
-    /**
-     * A dotted path into the arguments, e.g. amount or customer.tier.
-     */
-    path: string;
-    value: Array<JsonValue>;
-} | {
+export type RuleArgPredicate = RuleEqualsPredicate | RuleInPredicate | RuleComparePredicate | RuleGlobPredicate;
+
+/**
+ * A numeric comparison; only a JSON number compares (a string "50" does not).
+ */
+export type RuleComparePredicate = {
     op: 'lt' | 'lte' | 'gt' | 'gte';
     /**
      * A dotted path into the arguments, e.g. amount or customer.tier.
      */
     path: string;
     value: number;
-} | {
+};
+
+/**
+ * Equal (ne: not equal) as JSON: same type and value.
+ */
+export type RuleEqualsPredicate = {
+    op: 'eq' | 'ne';
+    /**
+     * A dotted path into the arguments, e.g. amount or customer.tier.
+     */
+    path: string;
+    value: JsonValue;
+};
+
+/**
+ * A string matching a glob: * any run of characters, ? one.
+ */
+export type RuleGlobPredicate = {
     op: 'matches';
     /**
      * A dotted path into the arguments, e.g. amount or customer.tier.
@@ -1183,13 +1351,25 @@ export type RuleArgPredicate = {
 };
 
 /**
+ * Equal to one of the values.
+ */
+export type RuleInPredicate = {
+    op: 'in';
+    /**
+     * A dotted path into the arguments, e.g. amount or customer.tier.
+     */
+    path: string;
+    value: Array<JsonValue>;
+};
+
+/**
  * What a rule matches: every condition given must hold ({} matches every action).
  */
 export type RuleMatch = {
     /**
      * Action names, exact or globs (* any run of characters, ? one).
      */
-    actions?: Array<string>;
+    actions?: Array<RuleActionPattern>;
     /**
      * Conditions on the arguments, each.
      */
@@ -1403,15 +1583,9 @@ export type UpdateClassificationRuleDto = {
      * null: never expires.
      */
     expiresAt?: string | null;
-    /**
-     * What the rule matches (every given condition must hold): RuleMatch.
-     */
     match?: RuleMatch;
     mode?: ClassificationRuleMode;
     name?: string;
-    /**
-     * What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-     */
     outcome?: RuleOutcome;
     priority?: number;
 };
@@ -1422,7 +1596,7 @@ export type UpdateNotificationPreferencesDto = {
      */
     preferences?: NotificationPreferenceSet;
     /**
-     * An IANA time zone (the daily digest leaves at 09:00 there).
+     * An IANA time zone name such as Europe/Paris or UTC (the daily digest leaves at 09:00 there); a name the time zone database does not know answers 400.
      */
     timeZone?: string;
 };
@@ -1545,12 +1719,12 @@ export type WebhookDeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'fa
 /**
  * The JSON body of a webhook delivery: {id, type, createdAt, organisationId, data}. Signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature headers); verify it with the SDKs' webhooks.unwrap.
  */
-export type WebhookEvent = InterruptCreatedEvent | InterruptDecidedEvent | InterruptAnsweredEvent | InterruptAssignedEvent | InterruptUnassignedEvent | InterruptEscalatedEvent | SessionStartedEvent | SessionEndedEvent | WebhookTestEvent;
+export type WebhookEvent = InterruptCreatedEvent | InterruptDecidedEvent | InterruptAnsweredEvent | InterruptAssignedEvent | InterruptUnassignedEvent | InterruptEscalatedEvent | InterruptExpiredEvent | InterruptWithdrawnEvent | SessionStartedEvent | SessionEndedEvent | WebhookTestEvent;
 
 /**
  * null: every type.
  */
-export type WebhookEventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'session.started' | 'session.ended';
+export type WebhookEventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'session.started' | 'session.ended';
 
 export type WebhookListResponse = {
     webhooks: Array<WebhookResponse>;
@@ -2219,6 +2393,66 @@ export type SignUpResponses = {
 
 export type SignUpResponse = SignUpResponses[keyof SignUpResponses];
 
+export type DryRunClassificationData = {
+    body: DryRunDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/classification/dry-run';
+};
+
+export type DryRunClassificationErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type DryRunClassificationError = DryRunClassificationErrors[keyof DryRunClassificationErrors];
+
+export type DryRunClassificationResponses = {
+    200: DryRunResponse;
+};
+
+export type DryRunClassificationResponse = DryRunClassificationResponses[keyof DryRunClassificationResponses];
+
 export type ListClassificationRulesData = {
     body?: never;
     headers?: {
@@ -2553,7 +2787,7 @@ export type StreamEventsResponses = {
         event?: 'ready' | 'reset';
     } | {
         data?: string;
-        event?: 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'session.started' | 'session.ended';
+        event?: 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'session.started' | 'session.ended';
     }) & {
         data: string;
         event: string;
@@ -2897,6 +3131,72 @@ export type AssignInterruptResponses = {
 
 export type AssignInterruptResponse = AssignInterruptResponses[keyof AssignInterruptResponses];
 
+export type CancelInterruptData = {
+    body?: CancelInterruptDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation. Ignored on a key request: a key acts for its own organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/interrupts/{id}/cancel';
+};
+
+export type CancelInterruptErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * A key request (x-api-key present, or no credential at all): MISSING_API_KEY, INVALID_API_KEY or API_KEY_EXPIRED. A cookie request: SIGN_IN_REQUIRED.
+     */
+    401: ErrorBody;
+    /**
+     * MISSING_PERMISSION: a member without interrupt.decide; FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * CONFLICT: the interrupt is no longer open.
+     */
+    409: unknown;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the organisation's request budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type CancelInterruptError = CancelInterruptErrors[keyof CancelInterruptErrors];
+
+export type CancelInterruptResponses = {
+    200: InterruptResponse;
+};
+
+export type CancelInterruptResponse = CancelInterruptResponses[keyof CancelInterruptResponses];
+
 export type DecideInterruptData = {
     body: DecideInterruptDto;
     headers?: {
@@ -3031,6 +3331,72 @@ export type EscalateInterruptResponses = {
 };
 
 export type EscalateInterruptResponse = EscalateInterruptResponses[keyof EscalateInterruptResponses];
+
+export type ExtendInterruptDeadlineData = {
+    body: ExtendDeadlineDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/interrupts/{id}/extend';
+};
+
+export type ExtendInterruptDeadlineErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * CONFLICT: the interrupt is no longer open.
+     */
+    409: unknown;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type ExtendInterruptDeadlineError = ExtendInterruptDeadlineErrors[keyof ExtendInterruptDeadlineErrors];
+
+export type ExtendInterruptDeadlineResponses = {
+    200: InterruptResponse;
+};
+
+export type ExtendInterruptDeadlineResponse = ExtendInterruptDeadlineResponses[keyof ExtendInterruptDeadlineResponses];
 
 export type ListInvitationsData = {
     body?: never;

@@ -57,7 +57,7 @@ export function dashboardLink(dashboardUrl: string, interruptId: string): string
 export function toOutcome(
   interrupt: Interrupt,
   dashboardUrl: string,
-  options: { asked?: boolean; resumed?: boolean; stopped?: boolean } = {},
+  options: { asked?: boolean; resumed?: boolean; stopped?: boolean; notWaited?: boolean } = {},
 ): Outcome {
   const url = dashboardLink(dashboardUrl, interrupt.id);
   const decided = new Set(interrupt.decisions.map((d) => d.actionName));
@@ -71,7 +71,8 @@ export function toOutcome(
     decidedBy: d.decidedBy.name,
     decidedAt: d.decidedAt,
   }));
-  const answered = interrupt.status === 'answered';
+  // An expired interrupt is decided too: its deadline decided every action the humans had not (as `system`).
+  const answered = interrupt.status === 'answered' || interrupt.status === 'expired';
   const asked = options.asked ?? isQuestion(interrupt);
   const outcome: Outcome = {
     status: answered ? 'answered' : 'pending',
@@ -94,7 +95,7 @@ function answerOf(interrupt: Interrupt): string | undefined {
   return decision?.message ?? undefined;
 }
 
-function nextStep(outcome: Outcome, asked: boolean, options: { resumed?: boolean; stopped?: boolean }): string {
+function nextStep(outcome: Outcome, asked: boolean, options: { resumed?: boolean; stopped?: boolean; notWaited?: boolean }): string {
   const resumed = options.resumed
     ? 'This is the request you already opened with exactly these arguments in the last 24 hours; no new one was opened. '
     : '';
@@ -106,7 +107,11 @@ function nextStep(outcome: Outcome, asked: boolean, options: { resumed?: boolean
       '"respond" → do not do it, read message and adapt. To ask again about the same thing, change the title or description.'
     );
   }
-  const stopped = options.stopped ? 'The server is restarting, so it stopped waiting early. ' : '';
+  const stopped = options.stopped
+    ? 'The server is restarting, so it stopped waiting early. '
+    : options.notWaited
+      ? 'Not waited: this API key already has as many waits open as the server allows at once. '
+      : '';
   const partly =
     outcome.decisions.length > 0
       ? `${outcome.decisions.length} of ${outcome.decisions.length + outcome.actionsAwaitingDecision.length} actions are decided; wait for all of them. `

@@ -35,6 +35,11 @@ export interface InterlockMcpServerOptions {
   stopWaiting?: AbortSignal;
   /** Told about unexpected errors (bugs), which the model sees only as an internal error. */
   onError?: (error: unknown) => void;
+  /**
+   * Asked before a tool waits: a release to call when the wait ends, or undefined when the key
+   * may not wait now (too many waits open): the tool then answers at once, pending.
+   */
+  acquireWait?: () => (() => void) | undefined;
 }
 
 const INSTRUCTIONS =
@@ -83,8 +88,10 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
     const progressToken = extra._meta?.progressToken;
     const url = dashboardLink(dashboardUrl, interrupt.id);
     let lastProgress = -1;
+    const release = seconds > 0 && interrupt.status === 'open' && options.acquireWait ? options.acquireWait() : () => undefined;
+    const notWaited = release === undefined;
     const { interrupt: latest, stopped } = await waitForDecision(backend, interrupt, {
-      waitMs: seconds * 1000,
+      waitMs: notWaited ? 0 : seconds * 1000,
       pollIntervalMs,
       signal: extra.signal,
       stop: options.stopWaiting,
@@ -105,8 +112,8 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
                 },
               });
             },
-    });
-    return success(toOutcome(latest, dashboardUrl, { ...shape, stopped }));
+    }).finally(() => release?.());
+    return success(toOutcome(latest, dashboardUrl, { ...shape, stopped, notWaited: notWaited && latest.status === 'open' }));
   };
 
   const open = async (

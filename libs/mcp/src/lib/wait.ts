@@ -31,7 +31,8 @@ export async function waitForDecision(backend: InterlockBackend, interrupt: Inte
   const deadline = started + options.waitMs;
   let current = interrupt;
   const ended = () => options.signal.aborted || options.stop?.aborted === true;
-  while (current.status !== 'answered' && !ended()) {
+  // Every status but open is final (answered, expired, withdrawn: SPEC §8e).
+  while (current.status === 'open' && !ended()) {
     const now = Date.now();
     if (now >= deadline) break;
     await options.onWaiting?.(now - started);
@@ -39,7 +40,7 @@ export async function waitForDecision(backend: InterlockBackend, interrupt: Inte
     if (ended()) break;
     current = await backend.getInterrupt(current.id, { signal: options.signal });
   }
-  return { interrupt: current, stopped: current.status !== 'answered' && options.stop?.aborted === true };
+  return { interrupt: current, stopped: current.status === 'open' && options.stop?.aborted === true };
 }
 
 /** Sleeps `ms`, or less when one of the signals aborts. */

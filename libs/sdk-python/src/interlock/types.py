@@ -14,10 +14,12 @@ from ._generated.models import (
     ActionRequestDto,
     ActionRequestResponse,
     AppendMessagesResponse,
+    ApproveOutcome,
     ArgusDecidedBy,
     Assignee,
     AuditEntryResponse,
     AuditLogPage,
+    ClassificationRuleResponse,
     DecisionResponse,
     ErrorBody,
     InterruptAnsweredEvent,
@@ -25,10 +27,20 @@ from ._generated.models import (
     InterruptCreatedEvent,
     InterruptDecidedEvent,
     InterruptEscalatedEvent,
+    InterruptExpiredEvent,
     InterruptListResponse,
     InterruptResponse,
     InterruptUnassignedEvent,
+    InterruptWithdrawnEvent,
     MemberDecidedBy,
+    RejectOutcome,
+    RequireHumanOutcome,
+    RouteOutcome,
+    RuleComparePredicate,
+    RuleEqualsPredicate,
+    RuleGlobPredicate,
+    RuleInPredicate,
+    RuleMatch,
     SessionEndedEvent,
     SessionListResponse,
     SessionMessageDto,
@@ -46,6 +58,7 @@ __all__ = [
     "ActionRequestParam",
     "ActionRequestRecord",
     "ActorType",
+    "ApproveOutcome",
     "ArgusDecidedBy",
     "Assignee",
     "AssigneeFilter",
@@ -53,6 +66,8 @@ __all__ = [
     "AuditEntry",
     "AuditLogEntry",
     "AuditLogListResponse",
+    "ClassificationRule",
+    "ClassificationRuleMode",
     "CreateInterruptParams",
     "DecidedBy",
     "DeciderType",
@@ -65,12 +80,21 @@ __all__ = [
     "InterruptCreatedEvent",
     "InterruptDecidedEvent",
     "InterruptEscalatedEvent",
+    "InterruptExpiredEvent",
     "InterruptListResponse",
     "InterruptStatus",
     "InterruptUnassignedEvent",
+    "InterruptWithdrawnEvent",
     "ListOrder",
     "MemberDecidedBy",
+    "OnTimeout",
     "OpenedByFilter",
+    "RejectOutcome",
+    "RequireHumanOutcome",
+    "RouteOutcome",
+    "RuleArgPredicate",
+    "RuleMatch",
+    "RuleOutcome",
     "Session",
     "SessionAppendResponse",
     "SessionEndedEvent",
@@ -103,7 +127,14 @@ Decision = DecisionResponse
 #: Who decided: ``MemberDecidedBy`` (``type`` ``member``, ``id``, ``name``), ``ArgusDecidedBy``
 #: (``argus``, ``rule_id``) or ``SystemDecidedBy`` (``system``, ``reason``).
 DecidedBy = Union[MemberDecidedBy, ArgusDecidedBy, SystemDecidedBy]
-#: A human-review request: ``open`` until every action request has a decision, then ``answered``.
+#: An argus classification rule (SPEC §8d): name, mode, priority, ``match``, ``outcome``, expiry.
+ClassificationRule = ClassificationRuleResponse
+#: One condition of a rule's ``match.args``.
+RuleArgPredicate = Union[RuleEqualsPredicate, RuleInPredicate, RuleComparePredicate, RuleGlobPredicate]
+#: What a rule does.
+RuleOutcome = Union[ApproveOutcome, RejectOutcome, RouteOutcome, RequireHumanOutcome]
+#: A human-review request: ``open`` until every action request has a decision (``answered``), its deadline
+#: passes (``expired``) or its agent withdraws it (``withdrawn``).
 Interrupt = InterruptResponse
 #: An agent run streamed into the Live View.
 Session = SessionResponse
@@ -121,8 +152,11 @@ Whoami = WhoamiResponse
 
 DecisionType = Literal["approve", "edit", "reject", "respond"]
 DeciderType = Literal["member", "argus", "system"]
+ClassificationRuleMode = Literal["off", "shadow", "enforce"]
 SystemDecisionReason = Literal["timeout"]
-InterruptStatus = Literal["open", "answered"]
+InterruptStatus = Literal["open", "answered", "expired", "withdrawn"]
+#: What an interrupt's deadline does (``interrupts.create(on_timeout=…)``).
+OnTimeout = Literal["reject", "approve", "escalate"]
 SessionMessageRole = Literal["agent", "user", "tool", "system"]
 SessionStatus = Literal["active", "ended", "disconnected"]
 AuditCategory = Literal[
@@ -147,6 +181,8 @@ WebhookEventType = Literal[
     "interrupt.assigned",
     "interrupt.unassigned",
     "interrupt.escalated",
+    "interrupt.expired",
+    "interrupt.withdrawn",
     "session.started",
     "session.ended",
     "webhook.test",

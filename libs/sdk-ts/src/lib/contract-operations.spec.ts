@@ -53,6 +53,7 @@ type Call = (client: Interlock) => PromiseLike<unknown>;
 const methods: [string, string, Call][] = [
   ['interrupts', 'create', (c) => c.interrupts.create({ title: 't', actionRequests: [{ name: 'a' }] })],
   ['interrupts', 'get', (c) => c.interrupts.get('int_1')],
+  ['interrupts', 'cancel', (c) => c.interrupts.cancel('int_1', { reason: 'gave up' })],
   ['interrupts', 'list', (c) => c.interrupts.list({ status: 'open' })],
   ['interrupts', 'waitForAnswer', (c) => c.interrupts.waitForAnswer('int_1', { timeout: 1_000 })],
   [

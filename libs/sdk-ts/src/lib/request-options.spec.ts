@@ -39,6 +39,7 @@ const bodyExtra = { priority: 'high' };
 const methods: [string, string, 'GET' | 'POST', Call][] = [
   ['interrupts', 'create', 'POST', (c, o) => c.interrupts.create({ title: 't', actionRequests: [{ name: 'a' }] }, o)],
   ['interrupts', 'get', 'GET', (c, o) => c.interrupts.get('int_1', o)],
+  ['interrupts', 'cancel', 'POST', (c, o) => c.interrupts.cancel('int_1', { reason: 'gave up' }, o)],
   ['interrupts', 'list', 'GET', (c, o) => c.interrupts.list({ status: 'open' }, o)],
   ['interrupts', 'waitForAnswer', 'GET', (c, o) => c.interrupts.waitForAnswer('int_1', { ...o, timeout: 1_000 })],
   [

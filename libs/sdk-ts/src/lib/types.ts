@@ -8,11 +8,25 @@ import type {
   ActorType,
   AppendMessagesResponse,
   ArgusDecidedBy,
+  ApproveOutcome,
   Assignee,
   AssigneeFilter,
   AuditCategory,
   AuditEntryResponse,
   AuditLogPage,
+  CancelInterruptDto,
+  ClassificationRuleMode,
+  ClassificationRuleResponse,
+  CreateClassificationRuleDto,
+  DryRunDto,
+  DryRunResponse,
+  RejectOutcome,
+  RequireHumanOutcome,
+  RouteOutcome,
+  RuleArgPredicate,
+  RuleMatch,
+  RuleOutcome,
+  UpdateClassificationRuleDto,
   CreateInterruptDto,
   DecidedBy,
   DecisionResponse,
@@ -45,7 +59,10 @@ import type {
   InterruptCreatedEvent,
   InterruptDecidedEvent,
   InterruptEscalatedEvent,
+  InterruptExpiredEvent,
   InterruptUnassignedEvent,
+  InterruptWithdrawnEvent,
+  OnTimeout,
   SessionEndedEvent,
   SessionStartedEvent,
   WebhookEvent,
@@ -55,6 +72,15 @@ import type {
 
 export type {
   ActorType,
+  ApproveOutcome,
+  ClassificationRuleMode,
+  DryRunResponse,
+  RejectOutcome,
+  RequireHumanOutcome,
+  RouteOutcome,
+  RuleArgPredicate,
+  RuleMatch,
+  RuleOutcome,
   ArgusDecidedBy,
   Assignee,
   AssigneeFilter,
@@ -81,7 +107,10 @@ export type {
   InterruptCreatedEvent,
   InterruptDecidedEvent,
   InterruptEscalatedEvent,
+  InterruptExpiredEvent,
   InterruptUnassignedEvent,
+  InterruptWithdrawnEvent,
+  OnTimeout,
   SessionEndedEvent,
   SessionStartedEvent,
   WebhookTestData,
@@ -106,9 +135,15 @@ export type ActionRequestRecord = ActionRequestResponse;
 export type Decision = DecisionResponse;
 /** Who decides: `member`, `argus` (the automatic classifier) or `system`. */
 export type DeciderType = DecidedBy['type'];
-/** A human-review request: `open` until every action request has a decision, then `answered`. */
+/**
+ * A human-review request: `open` until every action request has a decision (`answered`), its
+ * deadline passes (`expired`) or its agent withdraws it (`withdrawn`).
+ */
 export type Interrupt = InterruptResponse;
+/** `timeoutSeconds` and `onTimeout` set a deadline (SPEC §8e). */
 export type InterruptCreateParams = CreateInterruptDto;
+/** `POST /api/interrupts/{id}/cancel`: an optional reason, shown in the inbox. */
+export type InterruptCancelParams = CancelInterruptDto;
 /**
  * `GET /api/interrupts` filters. `from` (inclusive) and `to` (exclusive) also take a `Date`.
  * `assignee: 'me' | 'my_teams'` name a signed-in member, so with an API key they match nothing (an empty page);
@@ -140,3 +175,12 @@ export type AuditLogListResponse = AuditLogPage;
 
 /** GET /api/whoami: which key this is, for which organisation, on which plan. */
 export type Whoami = WhoamiResponse;
+
+/** An argus classification rule (SPEC §8d), as the API answers it; `match` and `outcome` typed. */
+export type ClassificationRule = ClassificationRuleResponse;
+/** A new rule: name, mode, priority?, match, outcome, expiresAt?. */
+export type ClassificationRuleCreateParams = CreateClassificationRuleDto;
+/** A change to a rule: any of its fields. */
+export type ClassificationRuleUpdateParams = UpdateClassificationRuleDto;
+/** `POST /api/classification/dry-run`: a sample or the latest interrupts, with saved or draft rules. */
+export type ClassificationDryRunParams = DryRunDto;

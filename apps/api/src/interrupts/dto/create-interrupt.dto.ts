@@ -6,18 +6,25 @@ import {
   ArrayUnique,
   IsArray,
   IsIn,
+  IsInt,
   IsObject,
   IsOptional,
   IsString,
   IsUUID,
   Length,
   Matches,
+  Max,
   MaxLength,
+  Min,
   ValidateNested,
 } from 'class-validator';
 import { DECISIONS } from '../interrupt-decision.entity';
 import type { Decision } from '../interrupt-decision.entity';
 import { OptionalField } from '../../http/optional-field.decorator';
+import { ON_TIMEOUT, type OnTimeout } from '../interrupt.entity';
+
+/** SPEC §8e: a deadline is at most 30 days away. */
+export const MAX_TIMEOUT_SECONDS = 2_592_000;
 
 /** SPEC §10: at most 20 action requests per interrupt. */
 export const MAX_ACTION_REQUESTS = 20;
@@ -90,4 +97,29 @@ export class CreateInterruptDto {
   @OptionalField()
   @IsObject()
   metadata?: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_TIMEOUT_SECONDS,
+    description:
+      "Seconds until the deadline, within the organisation's maximum; without it, the organisation's default deadline (if any). " +
+      'At the deadline the service applies onTimeout as actor system.',
+  })
+  @OptionalField()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_TIMEOUT_SECONDS)
+  timeoutSeconds?: number;
+
+  @ApiPropertyOptional({
+    enum: ON_TIMEOUT,
+    enumName: 'OnTimeout',
+    description:
+      'What the deadline does: reject every undecided action (the default), approve them (only where the organisation allows it), ' +
+      'or escalate the interrupt and extend the deadline once by the same time.',
+  })
+  @OptionalField()
+  @IsIn(ON_TIMEOUT)
+  onTimeout?: OnTimeout;
 }

@@ -3,8 +3,8 @@ import { DECISIONS } from '../interrupt-decision.entity';
 import type { Decision } from '../interrupt-decision.entity';
 import { ACTOR_TYPES, DECIDER_TYPES, SYSTEM_DECISION_REASONS } from '@interlock/domain';
 import type { ActorType, DeciderType, SystemDecisionReason } from '@interlock/domain';
-import { INTERRUPT_STATUSES } from '../interrupt.entity';
-import type { InterruptStatus } from '../interrupt.entity';
+import { INTERRUPT_STATUSES, ON_TIMEOUT } from '../interrupt.entity';
+import type { InterruptStatus, OnTimeout } from '../interrupt.entity';
 import { SESSION_STATUSES } from '../../sessions/session.entity';
 import type { SessionStatus } from '../../sessions/session.entity';
 import { INTERRUPT_HISTORY_MAX } from '../interrupt-record';
@@ -133,7 +133,13 @@ export class InterruptResponse {
   @ApiProperty({ type: String, format: 'uuid', nullable: true })
   sessionId!: string | null;
 
-  @ApiProperty({ enum: INTERRUPT_STATUSES, enumName: 'InterruptStatus', description: 'open until every action request has a decision.' })
+  @ApiProperty({
+    enum: INTERRUPT_STATUSES,
+    enumName: 'InterruptStatus',
+    description:
+      'open until every action request has a decision (answered), its deadline passes (expired) or its agent withdraws it ' +
+      '(withdrawn). Every status but open is final.',
+  })
   status!: InterruptStatus;
 
   @ApiProperty({ type: [ActionRequestResponse] })
@@ -162,6 +168,25 @@ export class InterruptResponse {
 
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
   answeredAt!: string | null;
+
+  // The four deadline fields are always sent; optional in the contract only so that clients still
+  // read services from before deadlines.
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'The deadline, or null for none.' })
+  expiresAt!: string | null;
+
+  @ApiPropertyOptional({
+    enum: ON_TIMEOUT,
+    enumName: 'OnTimeout',
+    nullable: true,
+    description: 'What the deadline does: reject (the default) or approve the undecided actions, or escalate and extend once. Null without a deadline.',
+  })
+  onTimeout!: OnTimeout | null;
+
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'When it expired or was withdrawn.' })
+  closedAt!: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Why its agent withdrew it, when it said.' })
+  withdrawnReason!: string | null;
 }
 
 export class LinkedSession {

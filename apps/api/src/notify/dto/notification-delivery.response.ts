@@ -16,7 +16,7 @@ export class NotificationDeliveryResponse {
   @ApiProperty({ enum: ['immediately', 'hourly', 'daily'] })
   mode!: string;
 
-  @ApiProperty({ enum: NOTIFICATION_STATUSES, enumName: 'NotificationStatus', description: 'logged: email is off, the message went to the log.' })
+  @ApiProperty({ enum: NOTIFICATION_STATUSES, enumName: 'NotificationStatus', description: 'logged: email is off (no SMTP_URL): not sent; outside production the message is an .eml file in MAIL_DIR.' })
   status!: NotificationStatus;
 
   @ApiProperty()

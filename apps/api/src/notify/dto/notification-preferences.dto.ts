@@ -50,7 +50,11 @@ export class NotificationPreferenceSet {
 /** A member's own choices: what is given replaces what was there. */
 @RequireAnyOf('timeZone', 'preferences')
 export class UpdateNotificationPreferencesDto {
-  @ApiPropertyOptional({ description: 'An IANA time zone (the daily digest leaves at 09:00 there).', example: 'Europe/Paris', maxLength: 64 })
+  @ApiPropertyOptional({
+    description: 'An IANA time zone name such as Europe/Paris or UTC (the daily digest leaves at 09:00 there); a name the time zone database does not know answers 400.',
+    example: 'Europe/Paris',
+    maxLength: 64,
+  })
   @OptionalField()
   @IsString()
   @MaxLength(64)

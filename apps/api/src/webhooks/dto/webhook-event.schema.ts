@@ -68,8 +68,22 @@ export class InterruptUnassignedEvent extends WebhookEventBase {
 }
 
 export class InterruptEscalatedEvent extends WebhookEventBase {
-  @typeOf('interrupt.escalated', 'A member escalated the interrupt.')
+  @typeOf('interrupt.escalated', 'A member escalated the interrupt (or, with onTimeout escalate, its deadline did).')
   type!: 'interrupt.escalated';
+  @interruptData
+  data!: InterruptResponse;
+}
+
+export class InterruptExpiredEvent extends WebhookEventBase {
+  @typeOf('interrupt.expired', 'The deadline passed: the service decided every undecided action (onTimeout) as actor system.')
+  type!: 'interrupt.expired';
+  @interruptData
+  data!: InterruptResponse;
+}
+
+export class InterruptWithdrawnEvent extends WebhookEventBase {
+  @typeOf('interrupt.withdrawn', 'Its agent withdrew the interrupt: its undecided actions can no longer be decided.')
+  type!: 'interrupt.withdrawn';
   @interruptData
   data!: InterruptResponse;
 }
@@ -103,6 +117,8 @@ export const WEBHOOK_EVENT_SCHEMAS: Record<EventType, new () => WebhookEventBase
   'interrupt.assigned': InterruptAssignedEvent,
   'interrupt.unassigned': InterruptUnassignedEvent,
   'interrupt.escalated': InterruptEscalatedEvent,
+  'interrupt.expired': InterruptExpiredEvent,
+  'interrupt.withdrawn': InterruptWithdrawnEvent,
   'session.started': SessionStartedEvent,
   'session.ended': SessionEndedEvent,
   'webhook.test': WebhookTestEvent,

@@ -1,4 +1,4 @@
-import { AppShell, Burger, Group, Menu, NavLink, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
+import { AppShell, Avatar, Burger, Group, Menu, NavLink, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect } from 'react';
@@ -14,6 +14,7 @@ import { useSignInSession } from '../../shared/sign-in/sign-in-session.queries';
 import { switchOrganisation } from '../../shared/sign-in/switch-organisation';
 import { notifyError } from '../../shared/utils/notify';
 import { LiveEvents } from '../live-events';
+import { WaitingIndicator } from '../waiting-indicator';
 import { Logo } from './logo';
 import { NoAccess } from './no-access';
 import { NAV_SECTIONS, pagePermissions, visibleItems } from './nav-items';
@@ -89,8 +90,8 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
         Skip to content
       </a>
       <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between">
-          <Group gap="sm">
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="xs">
+          <Group gap="sm" wrap="nowrap" miw={0}>
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
             <Logo />
             <OrganisationSwitcher current={current} organisations={account.organisations} />
@@ -98,7 +99,8 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
           <Menu position="bottom-end" withinPortal>
             <Menu.Target>
               <UnstyledButton aria-label={`Account: ${member.name}`} px="xs" py={4}>
-                <Stack gap={0} align="flex-end">
+                <Avatar size="sm" name={member.name} color="initials" hiddenFrom="sm" aria-hidden />
+                <Stack gap={0} align="flex-end" visibleFrom="sm">
                   <Text size="sm" fw={500}>
                     {member.name}
                   </Text>
@@ -111,6 +113,7 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
             <Menu.Dropdown>
               <Menu.Item onClick={() => void navigate('/settings')}>Settings</Menu.Item>
               <Menu.Item onClick={() => void navigate('/settings/notifications')}>Notifications</Menu.Item>
+              <Menu.Item onClick={() => void navigate('/settings/classification')}>Classification</Menu.Item>
               <Menu.Item
                 color="red"
                 onClick={() =>
@@ -155,6 +158,7 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
       </AppShell.Navbar>
       <AppShell.Main id="main" tabIndex={-1}>
         <LiveEvents />
+        <WaitingIndicator />
         <Suspense fallback={<CenteredLoader />}>{allowed ? <Outlet /> : <NoAccess needs={needs ?? []} />}</Suspense>
       </AppShell.Main>
     </AppShell>

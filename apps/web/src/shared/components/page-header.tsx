@@ -6,13 +6,13 @@ import type { ReactNode } from 'react';
 export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
   useDocumentTitle(`${title} · Interlock`);
   return (
-    <Group justify="space-between" align="flex-start" mb="lg" wrap="nowrap">
-      <Stack gap={4}>
-        <Title order={1} size="h2">
+    <Group justify="space-between" align="flex-start" mb="lg" wrap="wrap" gap="sm">
+      <Stack gap={4} miw={0} style={{ flex: '1 1 18rem' }}>
+        <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
           {title}
         </Title>
         {description !== undefined && (
-          <Text c="dimmed" size="sm" maw={720}>
+          <Text c="dimmed" size="sm" maw={720} style={{ overflowWrap: 'anywhere' }}>
             {description}
           </Text>
         )}

@@ -207,6 +207,22 @@ class AssigneeFilter(RootModel[Union[Literal['me', 'my_teams', 'unassigned'], st
     root: Union[Literal['me', 'my_teams', 'unassigned'], str]
 
 
+class CancelInterruptDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    reason: Optional[str] = Field(
+        None,
+        max_length=1000,
+        min_length=1,
+        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
+    )
+    """
+    Why the agent no longer needs the review; shown in the inbox.
+    """
+
+
 class ChangeMemberRoleDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -216,28 +232,6 @@ class ChangeMemberRoleDto(InterlockModel):
     """
     The role to give the member.
     """
-
-
-class Outcome1(InterlockModel):
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-
-
-class Outcome2(ApproveOutcome, Outcome1):
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
 
 
 class CreateApiKeyDto(InterlockModel):
@@ -255,28 +249,6 @@ class CreateApiKeyDto(InterlockModel):
         max_length=32,
         min_length=1,
         pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
-    )
-
-
-class Outcome61(InterlockModel):
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-
-
-class Outcome62(ApproveOutcome, Outcome61):
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
     )
 
 
@@ -371,6 +343,83 @@ class CreatedInvitationResponse(InterlockModel):
     """
     The one-time token for the accept link. Shown once; send it to the invitee now.
     """
+
+
+class DryRunActionDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    allowed_decisions: Optional[
+        list[Union[Literal['approve', 'edit', 'reject', 'respond'], str]]
+    ] = Field(None, alias='allowedDecisions', min_length=1)
+    args: Optional[Args] = None
+    name: str = Field(..., max_length=200, min_length=1, pattern='^[^\\u0000]*$')
+
+
+class DryRunActionResult(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action_name: str = Field(..., alias='actionName')
+    message: Optional[str] = Field(...)
+    """
+    With reject: the message the agent would receive.
+    """
+    result: Union[Literal['approve', 'reject', 'route', 'require_human', 'person'], str]
+    """
+    What argus would do; person: no rule decides.
+    """
+    rule_id: Optional[str] = Field(..., alias='ruleId')
+    """
+    The enforce rule that decides, if one does.
+    """
+    shadow_rule_ids: list[str] = Field(..., alias='shadowRuleIds')
+    """
+    Shadow rules that would match (recorded, not applied).
+    """
+    skipped: Optional[str] = Field(...)
+    """
+    Why an enforce rule would not apply (decision_not_allowed).
+    """
+
+
+class DryRunInterruptResult(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    actions: list[DryRunActionResult]
+    interrupt_id: Optional[str] = Field(..., alias='interruptId')
+    """
+    The interrupt classified (null for a sample).
+    """
+    title: str
+
+
+class DryRunResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    results: list[DryRunInterruptResult]
+
+
+class DryRunSampleDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action_requests: list[DryRunActionDto] = Field(
+        ..., alias='actionRequests', max_length=20, min_length=1
+    )
+    key_id: Optional[str] = Field(None, alias='keyId')
+    """
+    The API key that would open it.
+    """
+    session_id: Optional[str] = Field(None, alias='sessionId')
+    title: str = Field('', max_length=200, min_length=0, pattern='^[^\\u0000]*$')
 
 
 class EditedArgs(InterlockModel):
@@ -496,6 +545,17 @@ class EventStreamPosition(InterlockModel):
     """
 
 
+class ExtendDeadlineDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    timeout_seconds: int = Field(..., alias='timeoutSeconds', ge=1, le=2592000)
+    """
+    The new deadline, in seconds from now: later than the current one, within the organisation's maximum.
+    """
+
+
 class HealthStatus(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -530,13 +590,13 @@ class InterruptHistoryEntry(InterlockModel):
     summary: str
 
 
-class InterruptStatus(RootModel[Union[Literal['open', 'answered'], str]]):
+class InterruptStatus(RootModel[Union[Literal['open', 'answered', 'expired', 'withdrawn'], str]]):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    root: Union[Literal['open', 'answered'], str]
+    root: Union[Literal['open', 'answered', 'expired', 'withdrawn'], str]
     """
-    open until every action request has a decision.
+    open until every action request has a decision (answered), its deadline passes (expired) or its agent withdraws it (withdrawn). Every status but open is final.
     """
 
 
@@ -784,7 +844,7 @@ class RoleResponse(InterlockModel):
     ]
 
 
-class AssignTo(InterlockModel):
+class RouteToMember(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -792,7 +852,7 @@ class AssignTo(InterlockModel):
     member_id: str = Field(..., alias='memberId')
 
 
-class AssignTo1(InterlockModel):
+class RouteToTeam(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -800,89 +860,17 @@ class AssignTo1(InterlockModel):
     team_id: str = Field(..., alias='teamId')
 
 
-class RouteOutcome1(InterlockModel):
-    """
-    Leave the action for a person, assigned and/or escalated (at least one of them).
-    """
-
+class RuleActionPattern(RootModel[str]):
     model_config = ConfigDict(
-        extra='allow',
         populate_by_name=True,
     )
-    assign_to: Union[AssignTo, AssignTo1] = Field(..., alias='assignTo')
-    escalate: Optional[bool] = None
-    type: Union[Literal['route'], str]
-
-
-class AssignTo2(InterlockModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    member_id: str = Field(..., alias='memberId')
-
-
-class AssignTo3(InterlockModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    team_id: str = Field(..., alias='teamId')
-
-
-class RouteOutcome2(InterlockModel):
+    root: str = Field(..., max_length=200, min_length=1, pattern='^[^\\u0000]*$')
     """
-    Leave the action for a person, assigned and/or escalated (at least one of them).
+    An action name, or a glob of them.
     """
 
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    assign_to: Optional[Union[AssignTo2, AssignTo3]] = Field(None, alias='assignTo')
-    escalate: Literal[True]
-    type: Union[Literal['route'], str]
 
-
-class RuleArgPredicate1(InterlockModel):
-    """
-    Equal (ne: not equal) as JSON: same type and value.
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    op: Union[Literal['eq', 'ne'], str]
-    path: str = Field(
-        ..., max_length=200, pattern='^[A-Za-z0-9_$-]+(\\.[A-Za-z0-9_$-]+)*$'
-    )
-    """
-    A dotted path into the arguments, e.g. amount or customer.tier.
-    """
-    value: Any
-
-
-class RuleArgPredicate2(InterlockModel):
-    """
-    Equal to one of the values.
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    op: Union[Literal['in'], str]
-    path: str = Field(
-        ..., max_length=200, pattern='^[A-Za-z0-9_$-]+(\\.[A-Za-z0-9_$-]+)*$'
-    )
-    """
-    A dotted path into the arguments, e.g. amount or customer.tier.
-    """
-    value: list[Any] = Field(..., max_length=100, min_length=1)
-
-
-class RuleArgPredicate3(InterlockModel):
+class RuleComparePredicate(InterlockModel):
     """
     A numeric comparison; only a JSON number compares (a string "50" does not).
     """
@@ -901,7 +889,26 @@ class RuleArgPredicate3(InterlockModel):
     value: float
 
 
-class RuleArgPredicate4(InterlockModel):
+class RuleEqualsPredicate(InterlockModel):
+    """
+    Equal (ne: not equal) as JSON: same type and value.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    op: Union[Literal['eq', 'ne'], str]
+    path: str = Field(
+        ..., max_length=200, pattern='^[A-Za-z0-9_$-]+(\\.[A-Za-z0-9_$-]+)*$'
+    )
+    """
+    A dotted path into the arguments, e.g. amount or customer.tier.
+    """
+    value: Any
+
+
+class RuleGlobPredicate(InterlockModel):
     """
     A string matching a glob: * any run of characters, ? one.
     """
@@ -920,11 +927,23 @@ class RuleArgPredicate4(InterlockModel):
     value: str = Field(..., max_length=1000, min_length=1, pattern='^[^\\u0000]*$')
 
 
-class Action1(RootModel[str]):
+class RuleInPredicate(InterlockModel):
+    """
+    Equal to one of the values.
+    """
+
     model_config = ConfigDict(
+        extra='allow',
         populate_by_name=True,
     )
-    root: str = Field(..., max_length=200, min_length=1, pattern='^[^\\u0000]*$')
+    op: Union[Literal['in'], str]
+    path: str = Field(
+        ..., max_length=200, pattern='^[A-Za-z0-9_$-]+(\\.[A-Za-z0-9_$-]+)*$'
+    )
+    """
+    A dotted path into the arguments, e.g. amount or customer.tier.
+    """
+    value: list[Any] = Field(..., max_length=100, min_length=1)
 
 
 class Label(RootModel[str]):
@@ -944,86 +963,6 @@ class TitleWord(RootModel[str]):
         min_length=1,
         pattern='^[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]+$',
     )
-
-
-class RuleMatch(InterlockModel):
-    """
-    What a rule matches: every condition given must hold ({} matches every action).
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    actions: Optional[list[Action1]] = Field(None, max_length=50, min_length=1)
-    """
-    Action names, exact or globs (* any run of characters, ? one).
-    """
-    args: Optional[
-        list[
-            Union[
-                RuleArgPredicate1,
-                RuleArgPredicate2,
-                RuleArgPredicate3,
-                RuleArgPredicate4,
-            ]
-        ]
-    ] = Field(None, max_length=20, min_length=1)
-    """
-    Conditions on the arguments, each.
-    """
-    key_ids: Optional[list[str]] = Field(
-        None, alias='keyIds', max_length=50, min_length=1
-    )
-    """
-    The API key that opened the interrupt.
-    """
-    labels: Optional[list[Label]] = Field(None, max_length=20, min_length=1)
-    """
-    The external classifier's labels (none is connected yet: a rule naming them matches nothing).
-    """
-    risk: Optional[list[Union[Literal['low', 'medium', 'high', 'critical'], str]]] = Field(
-        None, max_length=4, min_length=1
-    )
-    """
-    The external classifier's risk (none is connected yet: a rule naming it matches nothing).
-    """
-    session_ids: Optional[list[str]] = Field(
-        None, alias='sessionIds', max_length=50, min_length=1
-    )
-    """
-    The session the interrupt is linked to.
-    """
-    title_words: Optional[list[TitleWord]] = Field(
-        None, alias='titleWords', max_length=20, min_length=1
-    )
-    """
-    Words the title must contain, each (case- and accent-insensitively).
-    """
-
-
-class RuleOutcome(
-    RootModel[
-        Union[
-            ApproveOutcome,
-            RejectOutcome,
-            RequireHumanOutcome,
-            Union[RouteOutcome1, RouteOutcome2],
-        ]
-    ]
-):
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
-    root: Union[
-        ApproveOutcome,
-        RejectOutcome,
-        RequireHumanOutcome,
-        Union[RouteOutcome1, RouteOutcome2],
-    ]
-    """
-    What a rule does: approve, reject, route, require_human.
-    """
 
 
 class SessionListStatus(RootModel[Union[Literal['active', 'ended'], str]]):
@@ -1142,88 +1081,6 @@ class TeamResponse(InterlockModel):
     name: str = Field(..., examples=['Platform'], max_length=50, min_length=1)
 
 
-class Outcome71(InterlockModel):
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-
-
-class Outcome72(ApproveOutcome, Outcome71):
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-
-
-class Outcome73(RejectOutcome, Outcome71):
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-
-
-class Outcome74(Outcome71):
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-
-
-class Outcome75(RequireHumanOutcome, Outcome71):
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-
-
-class UpdateClassificationRuleDto(InterlockModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    expires_at: Optional[AwareDatetime] = Field(None, alias='expiresAt')
-    """
-    null: never expires.
-    """
-    match: Optional[RuleMatch] = None
-    """
-    What the rule matches (every given condition must hold): RuleMatch.
-    """
-    mode: Optional[Union[Literal['off', 'shadow', 'enforce'], str]] = None
-    name: Optional[str] = Field(
-        None,
-        max_length=100,
-        min_length=1,
-        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
-    )
-    outcome: Optional[Union[Outcome72, Outcome73, Outcome74, Outcome75]] = None
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-    priority: Optional[int] = Field(None, ge=0, le=1000000)
-
-
 class UpdateRoleDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1325,6 +1182,8 @@ class WebhookResponse(InterlockModel):
                 'interrupt.assigned',
                 'interrupt.unassigned',
                 'interrupt.escalated',
+                'interrupt.expired',
+                'interrupt.withdrawn',
                 'session.started',
                 'session.ended'], str]
         ]
@@ -1393,6 +1252,8 @@ class WebhookWithSecretResponse(InterlockModel):
                 'interrupt.assigned',
                 'interrupt.unassigned',
                 'interrupt.escalated',
+                'interrupt.expired',
+                'interrupt.withdrawn',
                 'session.started',
                 'session.ended'], str]
         ]
@@ -1551,6 +1412,9 @@ class AuditEntryResponse(InterlockModel):
         'interrupt.assigned',
         'interrupt.unassigned',
         'interrupt.escalated',
+        'interrupt.expired',
+        'interrupt.withdrawn',
+        'interrupt.deadline_extended',
         'member.invited',
         'member.invitation_deleted',
         'member.joined',
@@ -1653,128 +1517,6 @@ class ChangePlanDto(InterlockModel):
     plan: Union[Literal['free', 'pro'], str]
 
 
-class Outcome3(RejectOutcome, Outcome1):
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-
-
-class Outcome4(Outcome1):
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-
-
-class Outcome5(RequireHumanOutcome, Outcome1):
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-
-
-class ClassificationRuleResponse(InterlockModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    created_at: AwareDatetime = Field(..., alias='createdAt')
-    expires_at: Optional[AwareDatetime] = Field(..., alias='expiresAt')
-    id: str
-    match: RuleMatch
-    """
-    What the rule matches (every given condition must hold): RuleMatch.
-    """
-    mode: Union[Literal['off', 'shadow', 'enforce'], str]
-    name: str
-    outcome: Union[Outcome2, Outcome3, Outcome4, Outcome5]
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-    priority: int
-    updated_at: AwareDatetime = Field(..., alias='updatedAt')
-
-
-class Outcome63(RejectOutcome, Outcome61):
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-
-
-class Outcome64(Outcome61):
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-
-
-class Outcome65(RequireHumanOutcome, Outcome61):
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-
-
-class CreateClassificationRuleDto(InterlockModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    expires_at: Optional[AwareDatetime] = Field(None, alias='expiresAt')
-    """
-    After this the rule no longer applies; null or absent: never.
-    """
-    match: RuleMatch
-    """
-    What the rule matches (every given condition must hold): RuleMatch.
-    """
-    mode: Union[Literal['off', 'shadow', 'enforce'], str]
-    """
-    off: ignored; shadow: recorded, never applied; enforce: applied.
-    """
-    name: str = Field(
-        ...,
-        examples=['Small refunds from the billing agent'],
-        max_length=100,
-        min_length=1,
-        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
-    )
-    outcome: Union[Outcome62, Outcome63, Outcome64, Outcome65]
-    """
-    What the rule does: RuleOutcome (approve, reject with a message, route, require_human).
-    """
-    priority: int = Field(100, ge=0, le=1000000)
-    """
-    Lower runs first.
-    """
-
-
 class CreateInterruptDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1791,9 +1533,21 @@ class CreateInterruptDto(InterlockModel):
     The agent's own id for this request.
     """
     metadata: Optional[Metadata] = None
+    on_timeout: Optional[Union[Literal['reject', 'approve', 'escalate'], str]] = Field(
+        None, alias='onTimeout'
+    )
+    """
+    What the deadline does: reject every undecided action (the default), approve them (only where the organisation allows it), or escalate the interrupt and extend the deadline once by the same time.
+    """
     session_id: Optional[str] = Field(None, alias='sessionId')
     """
     A session of this organisation; null is no session.
+    """
+    timeout_seconds: Optional[int] = Field(
+        None, alias='timeoutSeconds', ge=1, le=2592000
+    )
+    """
+    Seconds until the deadline, within the organisation's maximum; without it, the organisation's default deadline (if any). At the deadline the service applies onTimeout as actor system.
     """
     title: str = Field(
         ...,
@@ -1858,10 +1612,12 @@ class CreateWebhookDto(InterlockModel):
                 'interrupt.assigned',
                 'interrupt.unassigned',
                 'interrupt.escalated',
+                'interrupt.expired',
+                'interrupt.withdrawn',
                 'session.started',
                 'session.ended'], str]
         ]
-    ] = Field(None, alias='eventTypes', max_length=8, min_length=1)
+    ] = Field(None, alias='eventTypes', max_length=10, min_length=1)
     """
     The event types to send; null or absent: every type, including ones added later.
     """
@@ -2038,7 +1794,7 @@ class NotificationDeliveryResponse(InterlockModel):
     sent_at: Optional[AwareDatetime] = Field(..., alias='sentAt')
     status: Union[Literal['pending', 'sending', 'sent', 'logged', 'failed'], str]
     """
-    logged: email is off, the message went to the log.
+    logged: email is off (no SMTP_URL): not sent; outside production the message is an .eml file in MAIL_DIR.
     """
     subject_id: Optional[str] = Field(..., alias='subjectId')
     """
@@ -2131,7 +1887,7 @@ class OrganisationEvent(InterlockModel):
     """
     action_names: Optional[list[str]] = Field(None, alias='actionNames')
     """
-    interrupt.created: the action names.
+    interrupt.created: the action names; interrupt.expired: the actions its deadline decided.
     """
     actor: EventActor
     assignee: Optional[EventAssignee] = None
@@ -2163,13 +1919,17 @@ class OrganisationEvent(InterlockModel):
     """
     session.ended.
     """
+    outcome: Optional[Union[Literal['approve', 'reject'], str]] = None
+    """
+    interrupt.expired: what the deadline decided.
+    """
     previous_assignee: Optional[EventAssignee] = Field(None, alias='previousAssignee')
     """
     interrupt.unassigned: who it was assigned to.
     """
     reason: Optional[str] = None
     """
-    interrupt.escalated.
+    interrupt.escalated, interrupt.withdrawn.
     """
     seq: int = Field(..., ge=1)
     session: Optional[EventSession] = None
@@ -2186,6 +1946,8 @@ class OrganisationEvent(InterlockModel):
         'interrupt.assigned',
         'interrupt.unassigned',
         'interrupt.escalated',
+        'interrupt.expired',
+        'interrupt.withdrawn',
         'session.started',
         'session.ended'], str]
 
@@ -2227,6 +1989,80 @@ class RoleListResponse(InterlockModel):
         populate_by_name=True,
     )
     roles: list[RoleResponse]
+
+
+class RouteOutcome(InterlockModel):
+    """
+    Leave the action for a person, assigned to a member or team and/or escalated.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    assign_to: Optional[Union[RouteToMember, RouteToTeam]] = Field(
+        None, alias='assignTo'
+    )
+    escalate: Optional[bool] = None
+    type: Union[Literal['route'], str]
+
+
+class RuleMatch(InterlockModel):
+    """
+    What a rule matches: every condition given must hold ({} matches every action).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    actions: Optional[list[RuleActionPattern]] = Field(
+        None, max_length=50, min_length=1
+    )
+    """
+    Action names, exact or globs (* any run of characters, ? one).
+    """
+    args: Optional[
+        list[
+            Union[
+                RuleEqualsPredicate,
+                RuleInPredicate,
+                RuleComparePredicate,
+                RuleGlobPredicate,
+            ]
+        ]
+    ] = Field(None, max_length=20, min_length=1)
+    """
+    Conditions on the arguments, each.
+    """
+    key_ids: Optional[list[str]] = Field(
+        None, alias='keyIds', max_length=50, min_length=1
+    )
+    """
+    The API key that opened the interrupt.
+    """
+    labels: Optional[list[Label]] = Field(None, max_length=20, min_length=1)
+    """
+    The external classifier's labels (none is connected yet: a rule naming them matches nothing).
+    """
+    risk: Optional[list[Union[Literal['low', 'medium', 'high', 'critical'], str]]] = Field(
+        None, max_length=4, min_length=1
+    )
+    """
+    The external classifier's risk (none is connected yet: a rule naming it matches nothing).
+    """
+    session_ids: Optional[list[str]] = Field(
+        None, alias='sessionIds', max_length=50, min_length=1
+    )
+    """
+    The session the interrupt is linked to.
+    """
+    title_words: Optional[list[TitleWord]] = Field(
+        None, alias='titleWords', max_length=20, min_length=1
+    )
+    """
+    Words the title must contain, each (case- and accent-insensitively).
+    """
 
 
 class SessionMessageDto(InterlockModel):
@@ -2335,6 +2171,32 @@ class TeamListResponse(InterlockModel):
     teams: list[TeamResponse]
 
 
+class UpdateClassificationRuleDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    expires_at: Optional[AwareDatetime] = Field(None, alias='expiresAt')
+    """
+    null: never expires.
+    """
+    match: Optional[RuleMatch] = None
+    mode: Optional[Union[Literal['off', 'shadow', 'enforce'], str]] = None
+    name: Optional[str] = Field(
+        None,
+        max_length=100,
+        min_length=1,
+        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
+    )
+    outcome: Optional[
+        Union[ApproveOutcome, RejectOutcome, RouteOutcome, RequireHumanOutcome]
+    ] = None
+    """
+    What a rule does: approve, reject, route, require_human.
+    """
+    priority: Optional[int] = Field(None, ge=0, le=1000000)
+
+
 class UpdateNotificationPreferencesDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -2352,7 +2214,7 @@ class UpdateNotificationPreferencesDto(InterlockModel):
         pattern='^[^\\u0000]*$',
     )
     """
-    An IANA time zone (the daily digest leaves at 09:00 there).
+    An IANA time zone name such as Europe/Paris or UTC (the daily digest leaves at 09:00 there); a name the time zone database does not know answers 400.
     """
 
 
@@ -2385,10 +2247,12 @@ class UpdateWebhookDto(InterlockModel):
                 'interrupt.assigned',
                 'interrupt.unassigned',
                 'interrupt.escalated',
+                'interrupt.expired',
+                'interrupt.withdrawn',
                 'session.started',
                 'session.ended'], str]
         ]
-    ] = Field(None, alias='eventTypes', max_length=8, min_length=1)
+    ] = Field(None, alias='eventTypes', max_length=10, min_length=1)
     """
     null: every type.
     """
@@ -2428,6 +2292,8 @@ class WebhookDeliveryResponse(InterlockModel):
         'interrupt.assigned',
         'interrupt.unassigned',
         'interrupt.escalated',
+        'interrupt.expired',
+        'interrupt.withdrawn',
         'session.started',
         'session.ended',
         'webhook.test'], str] = Field(..., alias='eventType')
@@ -2465,14 +2331,53 @@ class AppendMessagesDto(InterlockModel):
     messages: list[SessionMessageDto] = Field(..., max_length=100, min_length=1)
 
 
-class ClassificationRuleListResponse(InterlockModel):
+class ClassificationRuleResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
-    rules: list[ClassificationRuleResponse]
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    expires_at: Optional[AwareDatetime] = Field(..., alias='expiresAt')
+    id: str
+    match: RuleMatch
+    mode: Union[Literal['off', 'shadow', 'enforce'], str]
+    name: str
+    outcome: Union[ApproveOutcome, RejectOutcome, RouteOutcome, RequireHumanOutcome]
     """
-    In evaluation order: priority, then creation.
+    What a rule does: approve, reject, route, require_human.
+    """
+    priority: int
+    updated_at: AwareDatetime = Field(..., alias='updatedAt')
+
+
+class CreateClassificationRuleDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    expires_at: Optional[AwareDatetime] = Field(None, alias='expiresAt')
+    """
+    After this the rule no longer applies; null or absent: never.
+    """
+    match: RuleMatch
+    mode: Union[Literal['off', 'shadow', 'enforce'], str]
+    """
+    off: ignored; shadow: recorded, never applied; enforce: applied.
+    """
+    name: str = Field(
+        ...,
+        examples=['Small refunds from the billing agent'],
+        max_length=100,
+        min_length=1,
+        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
+    )
+    outcome: Union[ApproveOutcome, RejectOutcome, RouteOutcome, RequireHumanOutcome]
+    """
+    What a rule does: approve, reject, route, require_human.
+    """
+    priority: int = Field(100, ge=0, le=1000000)
+    """
+    Lower runs first.
     """
 
 
@@ -2490,9 +2395,6 @@ class DecisionResponse(InterlockModel):
     Who decided: a member (type member, with the member's id and name at the time), argus (the automatic classifier, with the rule) or the service itself (type system, with the reason).
     """
     decision: Union[Literal['approve', 'edit', 'reject', 'respond'], str]
-    """
-    Defaults to all four.
-    """
     edited_args: Optional[dict[str, Any]] = Field(..., alias='editedArgs')
     """
     Set with decision edit.
@@ -2508,6 +2410,19 @@ class DecisionResponse(InterlockModel):
     """
 
 
+class DryRunDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    last_interrupts: Optional[int] = Field(None, alias='lastInterrupts', ge=1, le=200)
+    rules: Optional[list[CreateClassificationRuleDto]] = Field(None, max_length=20)
+    """
+    Draft rules to run instead of the saved ones.
+    """
+    sample: Optional[DryRunSampleDto] = None
+
+
 class InterruptDetailResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -2516,6 +2431,10 @@ class InterruptDetailResponse(InterlockModel):
     action_requests: list[ActionRequestResponse] = Field(..., alias='actionRequests')
     answered_at: Optional[AwareDatetime] = Field(..., alias='answeredAt')
     assignee: Optional[Assignee] = Field(...)
+    closed_at: Optional[AwareDatetime] = Field(None, alias='closedAt')
+    """
+    When it expired or was withdrawn.
+    """
     created_at: AwareDatetime = Field(..., alias='createdAt')
     decisions: list[DecisionResponse]
     """
@@ -2528,6 +2447,10 @@ class InterruptDetailResponse(InterlockModel):
     0 until escalated; each escalation adds one.
     """
     escalation_reason: Optional[str] = Field(..., alias='escalationReason')
+    expires_at: Optional[AwareDatetime] = Field(None, alias='expiresAt')
+    """
+    The deadline, or null for none.
+    """
     external_id: Optional[str] = Field(..., alias='externalId')
     history: Optional[list[InterruptHistoryEntry]] = None
     """
@@ -2535,16 +2458,26 @@ class InterruptDetailResponse(InterlockModel):
     """
     id: str
     metadata: Optional[dict[str, Any]] = Field(...)
+    on_timeout: Optional[Union[Literal['reject', 'approve', 'escalate'], str]] = Field(
+        None, alias='onTimeout'
+    )
+    """
+    What the deadline does: reject (the default) or approve the undecided actions, or escalate and extend once. Null without a deadline.
+    """
     session: Optional[LinkedSession] = None
     """
     With include=session: the session sessionId names, or null.
     """
     session_id: Optional[str] = Field(..., alias='sessionId')
-    status: Union[Literal['open', 'answered'], str]
+    status: Union[Literal['open', 'answered', 'expired', 'withdrawn'], str]
     """
-    open until every action request has a decision.
+    open until every action request has a decision (answered), its deadline passes (expired) or its agent withdraws it (withdrawn). Every status but open is final.
     """
     title: str = Field(..., examples=['Deploy to prod'], max_length=200, min_length=1)
+    withdrawn_reason: Optional[str] = Field(None, alias='withdrawnReason')
+    """
+    Why its agent withdrew it, when it said.
+    """
 
 
 class InterruptResponse(InterlockModel):
@@ -2555,6 +2488,10 @@ class InterruptResponse(InterlockModel):
     action_requests: list[ActionRequestResponse] = Field(..., alias='actionRequests')
     answered_at: Optional[AwareDatetime] = Field(..., alias='answeredAt')
     assignee: Optional[Assignee] = Field(...)
+    closed_at: Optional[AwareDatetime] = Field(None, alias='closedAt')
+    """
+    When it expired or was withdrawn.
+    """
     created_at: AwareDatetime = Field(..., alias='createdAt')
     decisions: list[DecisionResponse]
     """
@@ -2567,15 +2504,29 @@ class InterruptResponse(InterlockModel):
     0 until escalated; each escalation adds one.
     """
     escalation_reason: Optional[str] = Field(..., alias='escalationReason')
+    expires_at: Optional[AwareDatetime] = Field(None, alias='expiresAt')
+    """
+    The deadline, or null for none.
+    """
     external_id: Optional[str] = Field(..., alias='externalId')
     id: str
     metadata: Optional[dict[str, Any]] = Field(...)
-    session_id: Optional[str] = Field(..., alias='sessionId')
-    status: Union[Literal['open', 'answered'], str]
+    on_timeout: Optional[Union[Literal['reject', 'approve', 'escalate'], str]] = Field(
+        None, alias='onTimeout'
+    )
     """
-    open until every action request has a decision.
+    What the deadline does: reject (the default) or approve the undecided actions, or escalate and extend once. Null without a deadline.
+    """
+    session_id: Optional[str] = Field(..., alias='sessionId')
+    status: Union[Literal['open', 'answered', 'expired', 'withdrawn'], str]
+    """
+    open until every action request has a decision (answered), its deadline passes (expired) or its agent withdraws it (withdrawn). Every status but open is final.
     """
     title: str = Field(..., examples=['Deploy to prod'], max_length=200, min_length=1)
+    withdrawn_reason: Optional[str] = Field(None, alias='withdrawnReason')
+    """
+    Why its agent withdrew it, when it said.
+    """
 
 
 class InterruptUnassignedEvent(InterlockModel):
@@ -2599,6 +2550,30 @@ class InterruptUnassignedEvent(InterlockModel):
     type: Union[Literal['interrupt.unassigned'], str]
     """
     A member removed the assignee.
+    """
+
+
+class InterruptWithdrawnEvent(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    """
+    When the change happened.
+    """
+    data: InterruptResponse
+    """
+    The interrupt with its decisions, as GET /api/interrupts/{id} returns it.
+    """
+    id: str
+    """
+    The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
+    """
+    organisation_id: str = Field(..., alias='organisationId')
+    type: Union[Literal['interrupt.withdrawn'], str]
+    """
+    Its agent withdrew the interrupt: its undecided actions can no longer be decided.
     """
 
 
@@ -2661,6 +2636,17 @@ class WebhookDeliveryListResponse(InterlockModel):
     next_cursor: Optional[str] = Field(..., alias='nextCursor')
     """
     null on the last page.
+    """
+
+
+class ClassificationRuleListResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    rules: list[ClassificationRuleResponse]
+    """
+    In evaluation order: priority, then creation.
     """
 
 
@@ -2780,7 +2766,31 @@ class InterruptEscalatedEvent(InterlockModel):
     organisation_id: str = Field(..., alias='organisationId')
     type: Union[Literal['interrupt.escalated'], str]
     """
-    A member escalated the interrupt.
+    A member escalated the interrupt (or, with onTimeout escalate, its deadline did).
+    """
+
+
+class InterruptExpiredEvent(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    """
+    When the change happened.
+    """
+    data: InterruptResponse
+    """
+    The interrupt with its decisions, as GET /api/interrupts/{id} returns it.
+    """
+    id: str
+    """
+    The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
+    """
+    organisation_id: str = Field(..., alias='organisationId')
+    type: Union[Literal['interrupt.expired'], str]
+    """
+    The deadline passed: the service decided every undecided action (onTimeout) as actor system.
     """
 
 
@@ -2808,6 +2818,8 @@ class WebhookEvent(
             InterruptAssignedEvent,
             InterruptUnassignedEvent,
             InterruptEscalatedEvent,
+            InterruptExpiredEvent,
+            InterruptWithdrawnEvent,
             SessionStartedEvent,
             SessionEndedEvent,
             WebhookTestEvent,
@@ -2824,6 +2836,8 @@ class WebhookEvent(
         InterruptAssignedEvent,
         InterruptUnassignedEvent,
         InterruptEscalatedEvent,
+        InterruptExpiredEvent,
+        InterruptWithdrawnEvent,
         SessionStartedEvent,
         SessionEndedEvent,
         WebhookTestEvent,

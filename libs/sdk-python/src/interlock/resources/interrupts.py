@@ -12,7 +12,7 @@ from .. import _retry
 from .._errors import BadRequestError, WaitTimeoutError
 from .._options import Headers, RequestOptions, Timeout
 from ..langgraph import interrupts_from_langgraph, langgraph_review_id, to_langgraph_resume
-from ..types import AssigneeFilter, Interrupt, InterruptStatus, ListOrder, OpenedByFilter
+from ..types import AssigneeFilter, Interrupt, InterruptStatus, ListOrder, OnTimeout, OpenedByFilter
 from ._base import ClientT, ListingResource, ListT, read_options
 from ._wire import ActionRequestInput, Id, Timestamp, compact, path_id, to_wire, wire_id
 
@@ -64,6 +64,8 @@ def _create_body(
     external_id: Optional[str],
     session_id: Optional[Id],
     metadata: Optional[Mapping[str, Any]],
+    timeout_seconds: Optional[int] = None,
+    on_timeout: Optional[OnTimeout] = None,
 ) -> Mapping[str, Any]:
     return compact(
         {
@@ -73,6 +75,8 @@ def _create_body(
             "externalId": external_id,
             "sessionId": wire_id(session_id),
             "metadata": dict(metadata) if metadata is not None else None,
+            "timeoutSeconds": timeout_seconds,
+            "onTimeout": on_timeout,
         }
     )
 
@@ -158,6 +162,8 @@ class Interrupts(_Interrupts["Interlock", "SyncPage[Interrupt]"]):
         external_id: Optional[str] = None,
         session_id: Optional[Id] = None,
         metadata: Optional[Mapping[str, Any]] = None,
+        timeout_seconds: Optional[int] = None,
+        on_timeout: Optional[OnTimeout] = None,
         timeout: Optional[Timeout] = None,
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
@@ -165,10 +171,37 @@ class Interrupts(_Interrupts["Interlock", "SyncPage[Interrupt]"]):
         extra_query: Optional[Mapping[str, object]] = None,
         extra_body: Optional[Mapping[str, Any]] = None,
     ) -> Interrupt:
-        """Opens an interrupt in the organisation's inbox."""
-        body = _create_body(title, action_requests, description, external_id, session_id, metadata)
+        """Opens an interrupt in the organisation's inbox. ``timeout_seconds`` sets a deadline, at which the
+        service applies ``on_timeout`` (``"reject"`` by default, ``"approve"`` where the organisation allows it,
+        or ``"escalate"``) as actor system."""
+        body = _create_body(
+            title, action_requests, description, external_id, session_id, metadata, timeout_seconds, on_timeout
+        )
         options = RequestOptions(timeout, max_retries, idempotency_key, extra_headers, extra_query, extra_body)
         return self._client.request_model(Interrupt, "POST", "/api/interrupts", body=body, options=options)
+
+    def cancel(
+        self,
+        interrupt_id: Id,
+        *,
+        reason: Optional[str] = None,
+        timeout: Optional[Timeout] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
+    ) -> Interrupt:
+        """Withdraws an open interrupt the agent no longer needs (after a ``WaitTimeoutError``, say): its
+        undecided actions can no longer be decided and its status becomes ``withdrawn``. Raises
+        ``ConflictError`` when it is no longer open."""
+        options = RequestOptions(timeout, max_retries, None, extra_headers, extra_query, extra_body)
+        return self._client.request_model(
+            Interrupt,
+            "POST",
+            f"/api/interrupts/{path_id(interrupt_id)}/cancel",
+            body=compact({"reason": reason}),
+            options=options,
+        )
 
     def get(
         self,
@@ -281,6 +314,8 @@ class AsyncInterrupts(_Interrupts["AsyncInterlock", "AsyncPaginator[Interrupt]"]
         external_id: Optional[str] = None,
         session_id: Optional[Id] = None,
         metadata: Optional[Mapping[str, Any]] = None,
+        timeout_seconds: Optional[int] = None,
+        on_timeout: Optional[OnTimeout] = None,
         timeout: Optional[Timeout] = None,
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
@@ -288,10 +323,37 @@ class AsyncInterrupts(_Interrupts["AsyncInterlock", "AsyncPaginator[Interrupt]"]
         extra_query: Optional[Mapping[str, object]] = None,
         extra_body: Optional[Mapping[str, Any]] = None,
     ) -> Interrupt:
-        """Opens an interrupt in the organisation's inbox."""
-        body = _create_body(title, action_requests, description, external_id, session_id, metadata)
+        """Opens an interrupt in the organisation's inbox. ``timeout_seconds`` sets a deadline, at which the
+        service applies ``on_timeout`` (``"reject"`` by default, ``"approve"`` where the organisation allows it,
+        or ``"escalate"``) as actor system."""
+        body = _create_body(
+            title, action_requests, description, external_id, session_id, metadata, timeout_seconds, on_timeout
+        )
         options = RequestOptions(timeout, max_retries, idempotency_key, extra_headers, extra_query, extra_body)
         return await self._client.request_model(Interrupt, "POST", "/api/interrupts", body=body, options=options)
+
+    async def cancel(
+        self,
+        interrupt_id: Id,
+        *,
+        reason: Optional[str] = None,
+        timeout: Optional[Timeout] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Headers] = None,
+        extra_query: Optional[Mapping[str, object]] = None,
+        extra_body: Optional[Mapping[str, Any]] = None,
+    ) -> Interrupt:
+        """Withdraws an open interrupt the agent no longer needs (after a ``WaitTimeoutError``, say): its
+        undecided actions can no longer be decided and its status becomes ``withdrawn``. Raises
+        ``ConflictError`` when it is no longer open."""
+        options = RequestOptions(timeout, max_retries, None, extra_headers, extra_query, extra_body)
+        return await self._client.request_model(
+            Interrupt,
+            "POST",
+            f"/api/interrupts/{path_id(interrupt_id)}/cancel",
+            body=compact({"reason": reason}),
+            options=options,
+        )
 
     async def get(
         self,

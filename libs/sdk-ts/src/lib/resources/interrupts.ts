@@ -11,7 +11,7 @@ import {
 import type { PagePromise } from '../pagination';
 import type { RequestOptions } from '../request-options';
 import { sleep } from '../runtime';
-import type { Interrupt, InterruptCreateParams, InterruptListParams, InterruptListResponse } from '../types';
+import type { Interrupt, InterruptCancelParams, InterruptCreateParams, InterruptListParams, InterruptListResponse } from '../types';
 
 export interface WaitForAnswerOptions extends Omit<RequestOptions, 'timeout' | 'idempotencyKey'> {
   /** Milliseconds to wait in all before `WaitTimeoutError`. Default 10 minutes; `Infinity` waits for ever. */
@@ -52,6 +52,15 @@ export class Interrupts {
   /** Opens an interrupt in the organisation's inbox. */
   create(params: InterruptCreateParams, options?: RequestOptions): APIPromise<Interrupt> {
     return this.client.post<Interrupt>('/api/interrupts', { body: params, options });
+  }
+
+  /**
+   * Withdraws an open interrupt the agent no longer needs (after a `WaitTimeoutError`, say): its
+   * undecided actions can no longer be decided, and its status becomes `withdrawn`. Throws
+   * `ConflictError` when it is no longer open.
+   */
+  cancel(id: string, params: InterruptCancelParams = {}, options?: RequestOptions): APIPromise<Interrupt> {
+    return this.client.post<Interrupt>(`/api/interrupts/${encodeURIComponent(id)}/cancel`, { body: params, options });
   }
 
   /** One interrupt, with its decisions. */

@@ -8,7 +8,7 @@ import {
   type InterruptResponse,
   type JsonObject,
 } from '@interlock/api-client';
-import { Alert, Badge, Button, Code, Group, JsonInput, Paper, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Code, Group, JsonInput, Paper, Spoiler, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { FormError } from '../../../shared/components/form-error';
 import { JsonBlock } from '../../../shared/components/json-block';
@@ -25,6 +25,9 @@ const DECIDED: Record<DecisionType, { label: string; color: string }> = {
 };
 
 type Mode = null | 'edit' | 'reject' | 'respond';
+
+/** A button named after an action keeps to the card's width: a long name ends in an ellipsis (its accessible name stays whole). */
+const FITS = { root: { maxWidth: '100%' }, inner: { minWidth: 0 }, label: { display: 'block', overflow: 'hidden', textOverflow: 'ellipsis' } } as const;
 
 /** A decision's body without the action it is for (one shape per decision type). */
 type DecisionBody = DecideInterruptDto extends infer D ? (D extends unknown ? Omit<D, 'actionName'> : never) : never;
@@ -76,7 +79,7 @@ export function ActionCard({
     <Paper withBorder p="md" component="section" aria-labelledby={`action-${action.name}`} data-action-card={action.name} data-undecided={decision ? undefined : ''}>
       <Stack gap="sm">
         <Group justify="space-between" wrap="nowrap">
-          <Title order={2} size="h4" id={`action-${action.name}`} ref={heading} tabIndex={-1}>
+          <Title order={2} size="h4" id={`action-${action.name}`} ref={heading} tabIndex={-1} style={{ overflowWrap: 'anywhere' }}>
             {action.name}
           </Title>
           {decision ? (
@@ -89,7 +92,13 @@ export function ActionCard({
             </Text>
           )}
         </Group>
-        {action.description !== null && <Text size="sm">{action.description}</Text>}
+        {action.description !== null && (
+          <Spoiler maxHeight={120} showLabel="Show the whole action description" hideLabel="Show less">
+            <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+              {action.description}
+            </Text>
+          </Spoiler>
+        )}
         <JsonBlock value={action.args} label={`Arguments of ${action.name}`} />
         {lostRace !== null && decision && (
           <Alert color="orange" variant="light" role="alert" title={`${decision.decidedBy.name} decided this first`}>
@@ -103,24 +112,24 @@ export function ActionCard({
           interrupt.status === 'open' && (
             <>
               {mode === null && (
-                <Group gap="xs">
+                <Group gap="xs" wrap="wrap">
                   {allows('approve') && (
-                    <Button color="teal" loading={decide.isPending} onClick={() => send({ decision: 'approve' })} data-decision="approve">
+                    <Button color="teal" loading={decide.isPending} onClick={() => send({ decision: 'approve' })} data-decision="approve" styles={FITS}>
                       Approve {action.name}
                     </Button>
                   )}
                   {allows('edit') && (
-                    <Button variant="default" onClick={() => setMode('edit')} data-decision="edit">
+                    <Button variant="default" onClick={() => setMode('edit')} data-decision="edit" styles={FITS}>
                       Edit {action.name}
                     </Button>
                   )}
                   {allows('reject') && (
-                    <Button variant="light" color="red" onClick={() => setMode('reject')} data-decision="reject">
+                    <Button variant="light" color="red" onClick={() => setMode('reject')} data-decision="reject" styles={FITS}>
                       Reject {action.name}
                     </Button>
                   )}
                   {allows('respond') && (
-                    <Button variant="light" color="grape" onClick={() => setMode('respond')} data-decision="respond">
+                    <Button variant="light" color="grape" onClick={() => setMode('respond')} data-decision="respond" styles={FITS}>
                       Respond to {action.name}
                     </Button>
                   )}

@@ -26,7 +26,7 @@ export const InboxTable = forwardRef<HTMLTableSectionElement, InboxTableProps>(f
   const allSelected = approvable.length > 0 && approvable.every((i) => selected.has(i.id));
   return (
     <Table.ScrollContainer minWidth={720}>
-      <Table verticalSpacing="sm" highlightOnHover aria-label="Interrupts">
+      <Table verticalSpacing="sm" highlightOnHover aria-label="Interrupts" layout="fixed">
         <Table.Thead>
           <Table.Tr>
             {selectable && (
@@ -41,9 +41,15 @@ export const InboxTable = forwardRef<HTMLTableSectionElement, InboxTableProps>(f
               </Table.Th>
             )}
             <Table.Th scope="col">Interrupt</Table.Th>
-            <Table.Th scope="col">Actions</Table.Th>
-            <Table.Th scope="col">Assignee</Table.Th>
-            <Table.Th scope="col">{answered ? 'Answered' : 'Opened'}</Table.Th>
+            <Table.Th scope="col" w="22%">
+              Actions
+            </Table.Th>
+            <Table.Th scope="col" w="18%">
+              Assignee
+            </Table.Th>
+            <Table.Th scope="col" w="14%">
+              {answered ? 'Answered' : 'Opened'}
+            </Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody ref={ref}>
@@ -63,20 +69,32 @@ export const InboxTable = forwardRef<HTMLTableSectionElement, InboxTableProps>(f
                   </Table.Td>
                 )}
                 <Table.Td>
-                  <Group gap="xs" wrap="nowrap">
-                    <Anchor component={Link} to={`/interrupts/${it.id}`} fw={500} size="sm" data-row-link onFocus={() => onFocusRow(index)}>
+                  <Group gap="xs" wrap="nowrap" miw={0}>
+                    <Anchor
+                      component={Link}
+                      to={`/interrupts/${it.id}`}
+                      fw={500}
+                      size="sm"
+                      data-row-link
+                      onFocus={() => onFocusRow(index)}
+                      title={it.title}
+                      lineClamp={2}
+                      style={{ overflowWrap: 'anywhere' }}
+                    >
                       {it.title}
                     </Anchor>
                     <EscalationBadge interrupt={it} />
                   </Group>
                   {it.description !== null && (
-                    <Text size="xs" c="dimmed" lineClamp={1}>
+                    <Text size="xs" c="dimmed" lineClamp={1} style={{ overflowWrap: 'anywhere' }} title={it.description.slice(0, 500)}>
                       {it.description}
                     </Text>
                   )}
                 </Table.Td>
                 <Table.Td>
-                  <Text size="sm">{it.actionRequests.map((a) => a.name).join(', ')}</Text>
+                  <Text size="sm" lineClamp={2} style={{ overflowWrap: 'anywhere' }} title={it.actionRequests.map((a) => a.name).join(', ')}>
+                    {it.actionRequests.map((a) => a.name).join(', ')}
+                  </Text>
                   {!answered && it.decisions.length > 0 && (
                     <Text size="xs" c="dimmed">
                       {pending.length} of {it.actionRequests.length} still to decide

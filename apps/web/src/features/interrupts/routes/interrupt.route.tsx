@@ -1,5 +1,5 @@
 import type { InterruptResponse } from '@interlock/api-client';
-import { Anchor, Button, Grid, Group, Kbd, Paper, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Grid, Group, Kbd, Paper, Spoiler, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
@@ -73,7 +73,11 @@ function InterruptPage({ id }: { id: string }) {
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, lg: 8 }}>
           <Stack>
-            {it.description !== null && <Text>{it.description}</Text>}
+            {it.description !== null && (
+              <Spoiler maxHeight={220} showLabel="Show the whole description" hideLabel="Show less">
+                <Text style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{it.description}</Text>
+              </Spoiler>
+            )}
             {canDecide && <DecideAllBar interrupt={it} shortcuts={shortcuts} onDecided={goNext} />}
             {it.actionRequests.map((action) => (
               <ActionCard

@@ -5,6 +5,12 @@ import { CenteredLoader } from '../../../shared/components/centered-loader';
 import { FormError } from '../../../shared/components/form-error';
 import { PageHeader } from '../../../shared/components/page-header';
 import { QueryError } from '../../../shared/components/query-error';
+import {
+  browserNotificationsOn,
+  browserNotificationsSupported,
+  turnOffBrowserNotifications,
+  turnOnBrowserNotifications,
+} from '../../../shared/preferences/browser-notifications';
 import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
 import {
   useNotificationDeliveries,
@@ -34,6 +40,7 @@ export function NotificationsRoute() {
   const [timeZone, setTimeZone] = useState('UTC');
   const [defaults, setDefaults] = useState<NotificationPreferenceSet>({});
   const zones = useMemo(timeZones, []);
+  const [browserOn, setBrowserOn] = useState(browserNotificationsOn);
 
   useEffect(() => {
     if (preferences.data) {
@@ -86,6 +93,23 @@ export function NotificationsRoute() {
                 onChange={(zone) => zone !== null && setTimeZone(zone)}
                 maw={320}
               />
+              {browserNotificationsSupported() && (
+                <Group>
+                  <Text size="sm">{browserOn ? 'Browser notifications are on in this browser (shown while Interlock is in a background tab).' : 'Browser notifications are off in this browser.'}</Text>
+                  <Button
+                    variant="default"
+                    size="xs"
+                    onClick={() => {
+                      if (browserOn) {
+                        turnOffBrowserNotifications();
+                        setBrowserOn(false);
+                      } else void turnOnBrowserNotifications().then(setBrowserOn);
+                    }}
+                  >
+                    {browserOn ? 'Turn off in this browser' : 'Turn on in this browser'}
+                  </Button>
+                </Group>
+              )}
               <FormError error={savePreferences.error} />
               <Group>
                 <Button type="submit" loading={savePreferences.isPending}>

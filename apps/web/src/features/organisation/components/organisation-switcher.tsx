@@ -25,17 +25,17 @@ export function OrganisationSwitcher({ current, organisations }: { current: MyOr
       {/* No focus placeholder: a bare div inside role="menu" fails aria-required-children (mantinedev/mantine#8971). */}
       <Menu position="bottom-start" withinPortal withInitialFocusPlaceholder={false}>
         <Menu.Target>
-          <UnstyledButton aria-label={`Organisation: ${current.name} (${current.roleName}). Switch organisation`} px="xs" py={4}>
-            <Group gap="xs" wrap="nowrap">
-              <Stack gap={0}>
-                <Text fw={600} size="sm" lineClamp={1}>
+          <UnstyledButton aria-label={`Organisation: ${current.name} (${current.roleName}). Switch organisation`} px="xs" py={4} maw="100%" miw={0}>
+            <Group gap="xs" wrap="nowrap" miw={0}>
+              <Stack gap={0} miw={0}>
+                <Text fw={600} size="sm" truncate="end" maw={{ base: 120, sm: 260 }} title={current.name}>
                   {current.name}
                 </Text>
-                <Text size="xs" c="dimmed">
+                <Text size="xs" c="dimmed" visibleFrom="sm">
                   {current.roleName}
                 </Text>
               </Stack>
-              <Badge variant="light" color={current.plan === 'pro' ? 'violet' : 'gray'} aria-label={`Plan: ${current.plan}`}>
+              <Badge variant="light" color={current.plan === 'pro' ? 'violet' : 'gray'} aria-label={`Plan: ${current.plan}`} visibleFrom="sm">
                 {current.plan === 'pro' ? 'Pro' : 'Free'}
               </Badge>
               <Text size="xs" c="dimmed" aria-hidden>

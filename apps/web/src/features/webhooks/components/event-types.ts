@@ -8,6 +8,8 @@ export const EVENT_TYPE_OPTIONS = [
   { value: 'interrupt.assigned', label: 'Interrupt assigned' },
   { value: 'interrupt.unassigned', label: 'Interrupt unassigned' },
   { value: 'interrupt.escalated', label: 'Interrupt escalated' },
+  { value: 'interrupt.expired', label: 'Interrupt expired (its deadline passed)' },
+  { value: 'interrupt.withdrawn', label: 'Interrupt withdrawn by its agent' },
   { value: 'session.started', label: 'Session started' },
   { value: 'session.ended', label: 'Session ended or disconnected' },
 ] as const satisfies readonly { value: WebhookEventType; label: string }[];

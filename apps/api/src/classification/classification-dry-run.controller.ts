@@ -1,0 +1,25 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentMember } from '../auth/decorators/current-principal.decorator';
+import { MemberRoute } from '../auth/decorators/route-access.decorator';
+import type { MemberPrincipal } from '../auth/principal';
+import { ClassificationDryRunService } from './classification-dry-run.service';
+import { DryRunDto, DryRunResponse } from './dto/dry-run.dto';
+
+@Controller('api/classification/dry-run')
+@ApiTags('classification')
+export class ClassificationDryRunController {
+  constructor(private readonly dryRun: ClassificationDryRunService) {}
+
+  @Post()
+  @HttpCode(200)
+  @MemberRoute('classification.read')
+  @ApiOperation({
+    operationId: 'dryRunClassification',
+    summary: 'Run argus on a sample or on the latest interrupts, with the saved rules or drafts; nothing is written',
+  })
+  @ApiOkResponse({ type: DryRunResponse })
+  async run(@CurrentMember() member: MemberPrincipal, @Body() body: DryRunDto): Promise<DryRunResponse> {
+    return { results: await this.dryRun.run(member.organisationId, body) };
+  }
+}

@@ -1,0 +1,120 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsString, IsUUID, Length, Max, Min, ValidateNested } from 'class-validator';
+import { DECISIONS, type Decision } from '@interlock/domain';
+import { OptionalField } from '../../http/optional-field.decorator';
+import { RequireAnyOf } from '../../http/require-any-of.decorator';
+import { CreateClassificationRuleDto } from './classification-rule.dto';
+
+export const DRY_RUN_MAX_INTERRUPTS = 200;
+
+export class DryRunActionDto {
+  @ApiProperty({ minLength: 1, maxLength: 200 })
+  @IsString()
+  @Length(1, 200)
+  name!: string;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
+  @OptionalField()
+  @IsObject()
+  args?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ enum: DECISIONS, enumName: 'DecisionType', isArray: true })
+  @OptionalField()
+  @IsArray()
+  @ArrayMinSize(1)
+  @IsIn(DECISIONS, { each: true })
+  allowedDecisions?: Decision[];
+}
+
+/** One action (or several) to classify, as an interrupt would bring it. */
+export class DryRunSampleDto {
+  @ApiPropertyOptional({ maxLength: 200, default: '' })
+  @OptionalField()
+  @IsString()
+  @Length(0, 200)
+  title?: string;
+
+  @ApiProperty({ type: [DryRunActionDto], minItems: 1, maxItems: 20 })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(20)
+  @ValidateNested({ each: true })
+  @Type(() => DryRunActionDto)
+  actionRequests!: DryRunActionDto[];
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'The API key that would open it.' })
+  @OptionalField()
+  @IsUUID()
+  keyId?: string;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  @OptionalField()
+  @IsUUID()
+  sessionId?: string;
+}
+
+/**
+ * `sample`: classify these actions; `lastInterrupts`: classify the organisation's latest N
+ * interrupts. `rules`: run these draft rules (as written, enforce or shadow) instead of the
+ * saved ones — the rule editor's preview. Nothing is written.
+ */
+@RequireAnyOf('sample', 'lastInterrupts')
+export class DryRunDto {
+  @ApiPropertyOptional({ type: DryRunSampleDto })
+  @OptionalField()
+  @ValidateNested()
+  @Type(() => DryRunSampleDto)
+  sample?: DryRunSampleDto;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: DRY_RUN_MAX_INTERRUPTS })
+  @OptionalField()
+  @IsInt()
+  @Min(1)
+  @Max(DRY_RUN_MAX_INTERRUPTS)
+  lastInterrupts?: number;
+
+  @ApiPropertyOptional({ type: [CreateClassificationRuleDto], maxItems: 20, description: 'Draft rules to run instead of the saved ones.' })
+  @OptionalField()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @ValidateNested({ each: true })
+  @Type(() => CreateClassificationRuleDto)
+  rules?: CreateClassificationRuleDto[];
+}
+
+export class DryRunActionResult {
+  @ApiProperty()
+  actionName!: string;
+
+  @ApiProperty({ enum: ['approve', 'reject', 'route', 'require_human', 'person'], description: 'What argus would do; person: no rule decides.' })
+  result!: 'approve' | 'reject' | 'route' | 'require_human' | 'person';
+
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The enforce rule that decides, if one does.' })
+  ruleId!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'With reject: the message the agent would receive.' })
+  message!: string | null;
+
+  @ApiProperty({ type: [String], description: 'Shadow rules that would match (recorded, not applied).' })
+  shadowRuleIds!: string[];
+
+  @ApiProperty({ type: String, nullable: true, description: 'Why an enforce rule would not apply (decision_not_allowed).' })
+  skipped!: string | null;
+}
+
+export class DryRunInterruptResult {
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The interrupt classified (null for a sample).' })
+  interruptId!: string | null;
+
+  @ApiProperty()
+  title!: string;
+
+  @ApiProperty({ type: [DryRunActionResult] })
+  actions!: DryRunActionResult[];
+}
+
+export class DryRunResponse {
+  @ApiProperty({ type: [DryRunInterruptResult] })
+  results!: DryRunInterruptResult[];
+}

@@ -1,0 +1,228 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { writeAuditEntry } from '@interlock/audit';
+import { type ApiKeyActor, type AuditActorRef, DomainError, type MemberActor } from '@interlock/domain';
+import type { Queryable } from '../database/query-rows.util';
+import { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
+import { LOGGER } from '../logging/logger.module';
+import { OrganisationsRepository } from '../organisation/organisations.repository';
+import { WebhookOutbox } from '../webhooks/webhook-outbox';
+import { MAX_TIMEOUT_SECONDS } from './dto/create-interrupt.dto';
+import type { InterruptResponse } from './dto/interrupt.response';
+import { toInterruptResponse } from './interrupt-record';
+import { InterruptWaits } from './interrupt-waits';
+import { InterruptsRepository, LockedInterrupt } from './interrupts.repository';
+
+/** The service itself, as the audit log and decisions name it when a deadline acts (SPEC §8e). */
+export const SYSTEM_ACTOR: AuditActorRef = { type: 'system', id: null, name: 'system' };
+
+/** What a deadline leaves as the message of the decisions it makes. */
+export const TIMEOUT_MESSAGE = 'No decision before the deadline.';
+
+/** Why an `escalate` deadline escalated the interrupt. */
+const TIMEOUT_ESCALATION_REASON = 'No decision before the deadline; the deadline was extended once.';
+
+/** How many due interrupts one pass of the expiry reads at a time, and expires at once. */
+const DUE_BATCH = 200;
+const EXPIRY_CONCURRENCY = 4;
+
+const noLongerOpen = (status: string) => new DomainError('CONFLICT', `This interrupt is no longer open: it is ${status}.`);
+
+/**
+ * An interrupt's life after it opens, beside the members' reviews (SPEC §8e): the deadline — applied
+ * by the expiry job as actor `system`, exactly once across instances (the row lock and the status
+ * read under it), or extended by a member — and withdrawal by its agent. Each change writes its
+ * audit entry and webhook event in its transaction and, once committed, wakes the organisation's
+ * event streams and the requests waiting on the interrupt.
+ */
+@Injectable()
+export class InterruptLifecycleService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly interrupts: InterruptsRepository,
+    private readonly organisations: OrganisationsRepository,
+    private readonly events: OrganisationEventsAnnouncer,
+    private readonly outbox: WebhookOutbox,
+    private readonly waits: InterruptWaits,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /**
+   * Withdraws an open interrupt: its undecided actions can no longer be decided (409 afterwards),
+   * its status becomes `withdrawn` with the reason. An interrupt that is no longer open answers 409.
+   */
+  async cancel(organisationId: string, actor: ApiKeyActor | MemberActor, id: string, reason: string | null, ip: string | null): Promise<InterruptResponse> {
+    const result = await this.dataSource.transaction(async (tx) => {
+      const interrupt = await this.lock(tx, organisationId, id);
+      if (interrupt.status !== 'open') throw noLongerOpen(interrupt.status);
+      const before = await this.read(tx, organisationId, id);
+      const decided = new Set(before.decisions.map((d) => d.actionName));
+      await this.interrupts.close(tx, organisationId, id, 'withdrawn', reason);
+      await writeAuditEntry(tx, {
+        organisationId,
+        action: 'interrupt.withdrawn',
+        actor,
+        target: { type: 'interrupt', id, name: interrupt.title },
+        metadata: { reason, actionNames: interrupt.action_requests.map((a) => a.name).filter((name) => !decided.has(name)) },
+        ipAddress: ip,
+      });
+      const withdrawn = await this.kept(tx, organisationId, id);
+      await this.outbox.write(tx, organisationId, [{ type: 'interrupt.withdrawn', subjectId: id, data: withdrawn }]);
+      return withdrawn;
+    });
+    await this.settled(organisationId, id);
+    return result;
+  }
+
+  /**
+   * Moves an open interrupt's deadline to `timeoutSeconds` from now: later than the current one,
+   * within the organisation's maximum. An interrupt without a deadline gets one (`onTimeout`
+   * reject).
+   */
+  async extend(organisationId: string, actor: MemberActor, id: string, timeoutSeconds: number, ip: string | null): Promise<InterruptResponse> {
+    const result = await this.dataSource.transaction(async (tx) => {
+      const interrupt = await this.lock(tx, organisationId, id);
+      if (interrupt.status !== 'open') throw noLongerOpen(interrupt.status);
+      const settings = await this.organisations.deadlineSettings(tx, organisationId);
+      const max = settings?.interrupt_timeout_max_seconds ?? MAX_TIMEOUT_SECONDS;
+      if (timeoutSeconds > max) throw new DomainError('VALIDATION_FAILED', `timeoutSeconds: must be at most ${max} (this organisation's maximum)`);
+      const to = new Date(Date.now() + timeoutSeconds * 1000);
+      if (interrupt.expires_at !== null && to <= interrupt.expires_at) {
+        throw new DomainError('VALIDATION_FAILED', `timeoutSeconds: the new deadline must be later than the current one (${interrupt.expires_at.toISOString()})`);
+      }
+      await this.interrupts.setDeadline(tx, organisationId, id, to, false, interrupt.on_timeout ?? 'reject');
+      await writeAuditEntry(tx, {
+        organisationId,
+        action: 'interrupt.deadline_extended',
+        actor,
+        target: { type: 'interrupt', id, name: interrupt.title },
+        metadata: { from: interrupt.expires_at?.toISOString() ?? 'none', to: to.toISOString() },
+        ipAddress: ip,
+      });
+      return this.kept(tx, organisationId, id);
+    });
+    await this.events.announce(organisationId);
+    return result;
+  }
+
+  /**
+   * Applies every deadline at or before `now` (the expiry job; `now` is injected so tests need not
+   * wait). Safe to run on several instances at once: each interrupt is locked and checked again,
+   * so each deadline acts once. Returns how many interrupts it changed.
+   */
+  async expireDue(now: Date): Promise<number> {
+    let changed = 0;
+    for (;;) {
+      const due = await this.interrupts.due(this.dataSource, now, DUE_BATCH);
+      let next = 0;
+      let changedNow = 0;
+      const worker = async () => {
+        while (next < due.length) {
+          const { organisation_id: organisationId, id } = due[next++];
+          try {
+            if (await this.expire(organisationId, id, now)) changedNow++;
+          } catch (error) {
+            this.logger.error({ err: error, organisationId, interruptId: id }, 'could not apply an interrupt deadline');
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: EXPIRY_CONCURRENCY }, worker));
+      changed += changedNow;
+      // A full batch of which none changed was taken by another instance (or failed): stop here,
+      // the next run picks up what is left.
+      if (due.length < DUE_BATCH || changedNow === 0) return changed;
+    }
+  }
+
+  /**
+   * One deadline: `escalate` (the first time) escalates and extends the deadline by its original
+   * length; otherwise every undecided action is decided `reject` (or `approve`) by `system` and the
+   * interrupt becomes `expired`. False when there was nothing to do (decided, withdrawn, extended
+   * or expired meanwhile — by another instance too).
+   */
+  async expire(organisationId: string, id: string, now: Date): Promise<boolean> {
+    const outcome = await this.dataSource.transaction(async (tx) => {
+      const interrupt = await this.interrupts.lock(tx, organisationId, id);
+      if (interrupt === undefined || interrupt.status !== 'open' || interrupt.expires_at === null || interrupt.expires_at > now) return undefined;
+      const target = { type: 'interrupt' as const, id, name: interrupt.title };
+      if (interrupt.on_timeout === 'escalate' && !interrupt.timeout_escalated) {
+        const length = interrupt.expires_at.getTime() - interrupt.created_at.getTime();
+        const level = interrupt.escalation_level + 1;
+        await this.interrupts.escalate(tx, organisationId, id, level, TIMEOUT_ESCALATION_REASON);
+        await this.interrupts.setDeadline(tx, organisationId, id, new Date(now.getTime() + length), true, 'escalate');
+        await writeAuditEntry(tx, {
+          organisationId,
+          action: 'interrupt.escalated',
+          actor: SYSTEM_ACTOR,
+          target,
+          metadata: { level, reason: TIMEOUT_ESCALATION_REASON },
+          ipAddress: null,
+        });
+        const escalated = await this.kept(tx, organisationId, id);
+        await this.outbox.write(tx, organisationId, [{ type: 'interrupt.escalated', subjectId: id, data: escalated }]);
+        return 'escalated' as const;
+      }
+      const decision = interrupt.on_timeout === 'approve' ? 'approve' : 'reject';
+      const actionNames: string[] = [];
+      for (const action of interrupt.action_requests) {
+        const inserted = await this.interrupts.insertDecision(tx, organisationId, {
+          id: randomUUID(),
+          interruptId: id,
+          actionName: action.name,
+          decision,
+          editedArgs: null,
+          editedName: null,
+          message: decision === 'reject' ? TIMEOUT_MESSAGE : null,
+          decidedByType: 'system',
+          decidedById: null,
+          decidedByName: 'system',
+          decidedByRuleId: null,
+          decidedByReason: 'timeout',
+        });
+        if (inserted) actionNames.push(action.name);
+      }
+      await this.interrupts.close(tx, organisationId, id, 'expired', null);
+      await writeAuditEntry(tx, {
+        organisationId,
+        action: 'interrupt.expired',
+        actor: SYSTEM_ACTOR,
+        target,
+        metadata: { outcome: decision, actionNames },
+        ipAddress: null,
+      });
+      const expired = await this.kept(tx, organisationId, id);
+      await this.outbox.write(tx, organisationId, [{ type: 'interrupt.expired', subjectId: id, data: expired }]);
+      return 'expired' as const;
+    });
+    if (outcome === undefined) return false;
+    if (outcome === 'expired') await this.settled(organisationId, id);
+    else await this.events.announce(organisationId);
+    return true;
+  }
+
+  private async settled(organisationId: string, id: string): Promise<void> {
+    await this.events.announce(organisationId);
+    await this.waits.announceSettled(organisationId, id);
+  }
+
+  private async lock(tx: Queryable, organisationId: string, id: string): Promise<LockedInterrupt> {
+    const row = await this.interrupts.lock(tx, organisationId, id);
+    if (row === undefined) throw DomainError.of('NOT_FOUND');
+    return row;
+  }
+
+  /** The interrupt as the change left it, its rendering kept with the row (the transaction's last write to it). */
+  private async kept(tx: Queryable, organisationId: string, id: string): Promise<InterruptResponse> {
+    const record = await this.read(tx, organisationId, id);
+    await this.interrupts.keepRecord(tx, organisationId, id, JSON.stringify(record));
+    return record;
+  }
+
+  private async read(tx: Queryable, organisationId: string, id: string): Promise<InterruptResponse> {
+    const row = await this.interrupts.read(tx, organisationId, id);
+    if (row === undefined) throw DomainError.of('NOT_FOUND');
+    return toInterruptResponse(row);
+  }
+}

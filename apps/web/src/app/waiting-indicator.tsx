@@ -1,0 +1,54 @@
+import { useEffect, useRef } from 'react';
+import { useInterruptCounts } from '../features/interrupts/api/interrupts.queries';
+import { useNotificationPreferences } from '../features/notifications/api/notifications.queries';
+import { browserNotificationsOn } from '../shared/preferences/browser-notifications';
+import { faviconWithCount, titleWithCount } from './waiting-count';
+
+/**
+ * While the dashboard is open (in a background tab too): the tab's title and favicon show how
+ * many open interrupts wait for you (assigned to you), kept current by the live events that
+ * refresh the inbox counts (issue 30, §3). When that number grows while the tab is hidden, and
+ * the member turned browser notifications on here (and has not set assignments' browser
+ * channel off), the browser shows a notification; clicking it opens the inbox's Mine tab.
+ */
+export function WaitingIndicator() {
+  const counts = useInterruptCounts();
+  const preferences = useNotificationPreferences();
+  const count = counts.data?.assignedToMe.count ?? 0;
+  const known = useRef<number | undefined>(undefined);
+  const wantsBrowser = preferences.data?.effective['interrupt.assigned']?.browser !== 'off';
+  useEffect(() => {
+    const before = known.current;
+    known.current = count;
+    if (before === undefined || count <= before || !document.hidden || !wantsBrowser || !browserNotificationsOn()) return;
+    const shown = new Notification(count === 1 ? '1 interrupt waits for you' : `${count} interrupts wait for you`, {
+      body: 'Assigned to you in Interlock.',
+      tag: 'interlock-waiting',
+    });
+    shown.onclick = () => {
+      window.focus();
+      window.location.assign('/inbox?tab=mine');
+    };
+  }, [count, wantsBrowser]);
+  useEffect(() => {
+    const apply = () => {
+      const next = titleWithCount(document.title, count);
+      if (next !== document.title) document.title = next;
+    };
+    apply();
+    // Pages set their own titles as they open: put the count back in front.
+    const title = document.querySelector('title');
+    const observer = title === null ? undefined : new MutationObserver(apply);
+    if (title !== null) observer?.observe(title, { childList: true });
+    let link = document.querySelector<HTMLLinkElement>('link[rel="icon"]');
+    if (link === null) {
+      link = document.createElement('link');
+      link.rel = 'icon';
+      document.head.appendChild(link);
+    }
+    link.type = 'image/svg+xml';
+    link.href = faviconWithCount(count);
+    return () => observer?.disconnect();
+  }, [count]);
+  return null;
+}

@@ -1,0 +1,190 @@
+// The OpenAI Agents SDK bridge (`@openai/agents`): a run paused on tool approvals, reviewed in the
+// inbox. Plain data in and out, no import of the SDK: it works on the objects the SDK hands out.
+//
+// A tool with `needsApproval` pauses the run: `result.interruptions` lists one approval item per
+// call. The bridge opens one interrupt for them (one action per call, its JSON arguments as
+// `args`), waits, and applies each member's decision to the `RunState`: approve →
+// `state.approve(item)`, reject → `state.reject(item, { message })` (the member's message is what
+// the model reads). Resume with `runner.run(agent, state)`. The SDK cannot run a tool with other
+// arguments than the model gave, so each action allows only `approve` and `reject`.
+//
+// Durable path: `openOpenAIAgentsReview` stores the serialised state in the interrupt's metadata
+// and returns at once; later, in any process, `resumeOpenAIAgents` rebuilds the state from the
+// answered interrupt with the decisions applied.
+import type { Interlock } from './client';
+import { InterlockError } from './errors';
+import { shortenDescription } from './langgraph';
+import type { RequestOptions } from './request-options';
+import type { WaitForAnswerOptions } from './resources/interrupts';
+import type { ActionRequest, Interrupt, InterruptCreateParams } from './types';
+
+/** Where the bridge keeps, in the interrupt's metadata, which action is which tool call (and the state, when durable). */
+export const OPENAI_AGENTS_METADATA_KEY = 'openaiAgents';
+
+/** What the bridge reads of the SDK's `RunToolApprovalItem`. */
+export interface OpenAIAgentsApprovalItem {
+  name?: string;
+  arguments?: string;
+  rawItem: { callId?: string } | Record<string, unknown>;
+  agent?: { name?: string };
+}
+
+/** What the bridge uses of the SDK's `RunState`. */
+export interface OpenAIAgentsRunState<Item = OpenAIAgentsApprovalItem> {
+  getInterruptions(): Item[];
+  approve(item: Item, options?: { alwaysApprove?: boolean }): void;
+  reject(item: Item, options?: { alwaysReject?: boolean; message?: string }): void;
+  toString(): string;
+}
+
+/** A run's result (`{ state }`) or its `RunState`. */
+export type OpenAIAgentsSource<Item> = OpenAIAgentsRunState<Item> | { state: OpenAIAgentsRunState<Item> };
+
+export type OpenAIAgentsInterruptOptions = Partial<Omit<InterruptCreateParams, 'actionRequests'>>;
+
+export interface ReviewOpenAIAgentsOptions extends OpenAIAgentsInterruptOptions {
+  /** How to wait for the answer (`waitForAnswer`'s options). */
+  wait?: WaitForAnswerOptions;
+  /** Per-request options of the create call. */
+  request?: RequestOptions;
+}
+
+interface BridgeMetadata {
+  v: 1;
+  /** Per action: [its name in the interrupt, the tool call's id]. */
+  calls: [string, string][];
+  state?: string;
+}
+
+function stateOf<Item>(source: OpenAIAgentsSource<Item>): OpenAIAgentsRunState<Item> {
+  if (typeof (source as OpenAIAgentsRunState<Item>).getInterruptions === 'function') return source as OpenAIAgentsRunState<Item>;
+  const state = (source as { state?: OpenAIAgentsRunState<Item> }).state;
+  if (state !== undefined && typeof state.getInterruptions === 'function') return state;
+  throw new InterlockError('Expected an @openai/agents run result or its RunState (result.state).');
+}
+
+function callId(item: OpenAIAgentsApprovalItem): string {
+  const id = (item.rawItem as { callId?: unknown }).callId;
+  if (typeof id !== 'string' || id === '') {
+    throw new InterlockError('A tool approval item without a callId: the bridge cannot map its decision back.');
+  }
+  return id;
+}
+
+function argumentsOf(item: OpenAIAgentsApprovalItem): Record<string, unknown> {
+  const text = item.arguments;
+  if (text === undefined || text === '') return {};
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { arguments: parsed };
+  } catch {
+    return { arguments: text }; // not JSON: shown as the model wrote it
+  }
+}
+
+/** The create parameters for a paused run's tool approvals (at most 20); `includeState` stores the serialised state. */
+export function openAIAgentsInterrupt<Item extends OpenAIAgentsApprovalItem>(
+  source: OpenAIAgentsSource<Item>,
+  options: OpenAIAgentsInterruptOptions = {},
+  includeState = false,
+): InterruptCreateParams {
+  const state = stateOf(source);
+  const items = state.getInterruptions();
+  if (items.length === 0) throw new InterlockError('This run has no pending tool approvals (result.interruptions is empty).');
+  if (items.length > 20) throw new InterlockError(`${items.length} tool approvals: an interrupt holds at most 20.`);
+  const used = new Set<string>();
+  const calls: [string, string][] = [];
+  const actionRequests = items.map((item): ActionRequest => {
+    const tool = item.name ?? 'tool';
+    let name = tool;
+    for (let n = 2; used.has(name); n++) name = `${tool} #${n}`;
+    used.add(name);
+    calls.push([name, callId(item)]);
+    const action: ActionRequest = { name, args: argumentsOf(item), allowedDecisions: ['approve', 'reject'] };
+    if (item.agent?.name) action.description = shortenDescription(`${item.agent.name} wants to call ${tool}.`);
+    return action;
+  });
+  const bridge: BridgeMetadata = { v: 1, calls, ...(includeState ? { state: state.toString() } : {}) };
+  const tools = [...new Set(items.map((i) => i.name ?? 'tool'))].join(', ');
+  const title = items.length === 1 ? `Approve ${tools}?` : `Approve ${items.length} tool calls: ${tools}?`;
+  const { metadata, ...rest } = options;
+  return { title: title.slice(0, 200), ...rest, actionRequests, metadata: { ...metadata, [OPENAI_AGENTS_METADATA_KEY]: bridge } };
+}
+
+function bridgeOf(interrupt: Pick<Interrupt, 'metadata' | 'status'>): BridgeMetadata {
+  const kept = interrupt.metadata?.[OPENAI_AGENTS_METADATA_KEY] as BridgeMetadata | undefined;
+  if (kept === undefined || kept === null || kept.v !== 1 || !Array.isArray(kept.calls)) {
+    throw new InterlockError('This interrupt was not opened by the OpenAI Agents bridge (no metadata.openaiAgents).');
+  }
+  if (interrupt.status === 'open') throw new InterlockError('The interrupt is still open: wait for the answer first (interrupts.waitForAnswer).');
+  return kept;
+}
+
+/**
+ * Applies the members' decisions of an answered interrupt to the run state (approve → approve;
+ * reject → reject with the member's message; a call left undecided because the interrupt was
+ * withdrawn → reject, saying so). Returns the state, ready for `runner.run(agent, state)`.
+ */
+export function applyOpenAIAgentsDecisions<Item extends OpenAIAgentsApprovalItem, S extends OpenAIAgentsRunState<Item>>(
+  state: S,
+  interrupt: Pick<Interrupt, 'metadata' | 'status' | 'decisions'>,
+): S {
+  const bridge = bridgeOf(interrupt);
+  const byCall = new Map(bridge.calls.map(([name, id]) => [id, name]));
+  for (const item of state.getInterruptions()) {
+    const name = byCall.get(callId(item));
+    if (name === undefined) continue; // an approval this interrupt did not ask about
+    const decision = interrupt.decisions.find((d) => d.actionName === name);
+    if (decision === undefined) state.reject(item, { message: 'The request for approval was withdrawn; the tool did not run.' });
+    else if (decision.decision === 'approve') state.approve(item);
+    else if (decision.decision === 'reject') state.reject(item, decision.message ? { message: decision.message } : {});
+    else throw new InterlockError(`Decision ${decision.decision} on ${name} cannot be applied to an @openai/agents run.`);
+  }
+  return state;
+}
+
+/**
+ * Opens one interrupt for a paused run's tool approvals, waits for the members, applies their
+ * decisions and returns the `RunState`: `result = await runner.run(agent, state)`.
+ */
+export async function reviewOpenAIAgents<Item extends OpenAIAgentsApprovalItem, S extends OpenAIAgentsRunState<Item>>(
+  client: Interlock,
+  source: S | { state: S },
+  options: ReviewOpenAIAgentsOptions = {},
+): Promise<S> {
+  const { wait, request, ...params } = options;
+  const state = stateOf(source) as S;
+  const opened = await client.interrupts.create(openAIAgentsInterrupt(state, params), request);
+  const answered = await client.interrupts.waitForAnswer(opened.id, wait);
+  return applyOpenAIAgentsDecisions(state, answered);
+}
+
+/**
+ * The durable path's first half: opens the interrupt with the serialised run state in its
+ * metadata and returns it at once (keep its id, or receive `interrupt.answered` by webhook).
+ */
+export async function openOpenAIAgentsReview<Item extends OpenAIAgentsApprovalItem>(
+  client: Interlock,
+  source: OpenAIAgentsSource<Item>,
+  options: Omit<ReviewOpenAIAgentsOptions, 'wait'> = {},
+): Promise<Interrupt> {
+  const { request, ...params } = options;
+  return await client.interrupts.create(openAIAgentsInterrupt(source, params, true), request);
+}
+
+/**
+ * The durable path's second half: the run state stored by `openOpenAIAgentsReview`, rebuilt with
+ * `fromString` (`(text) => RunState.fromString(agent, text)`, with the same agent definition) and
+ * the answered interrupt's decisions applied. Read the interrupt with your own key: its metadata
+ * is what your agent stored (members cannot change it); never take the state from a request body.
+ */
+export async function resumeOpenAIAgents<Item extends OpenAIAgentsApprovalItem, S extends OpenAIAgentsRunState<Item>>(
+  answered: Pick<Interrupt, 'metadata' | 'status' | 'decisions'>,
+  fromString: (state: string) => Promise<S>,
+): Promise<S> {
+  const bridge = bridgeOf(answered);
+  if (typeof bridge.state !== 'string') {
+    throw new InterlockError('This interrupt holds no run state: it was opened with reviewOpenAIAgents, not openOpenAIAgentsReview.');
+  }
+  return applyOpenAIAgentsDecisions(await fromString(bridge.state), answered);
+}

@@ -50,9 +50,10 @@ export async function createApp(
       root,
       new InterlockFastifyAdapter({
         bodyLimit: MAX_JSON_BODY_BYTES,
-        // The number of proxy hops to trust, as Express's `trust proxy` takes it (Fastify
-        // accepts a hop count too; its option type names only the other forms).
-        trustProxy: (config.trustProxy === 0 ? false : config.trustProxy) as boolean,
+        // The number of proxy hops to trust, as Express's `trust proxy` takes a number: the
+        // address `hop` steps from the socket is trusted to forward while `hop` < TRUST_PROXY.
+        // (Fastify 5 refuses a bare hop count — it trusts nothing then — so it gets the function.)
+        trustProxy: config.trustProxy === 0 ? false : (_address: string, hop: number) => hop < config.trustProxy,
         logger: false,
         // Express's matching: case-insensitive, one trailing slash allowed, ids of any length
         // (the pipes answer a malformed one).

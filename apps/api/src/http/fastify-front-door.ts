@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, ERROR_MESSAGES } from '@interlock/domain';
 import type { DashboardResponder } from './dashboard.middleware';
@@ -56,13 +57,18 @@ export function installFastifyFrontDoor(fastify: FastifyInstance, steps: Fastify
     done();
   });
 
+  // A GET's body is read like any other (Fastify would leave it unread): a malformed or non-JSON
+  // one is refused as on Express, and a JSON one passes the same hygiene checks.
+  fastify.addHttpMethod('GET', { hasBody: true, overrideExisting: true });
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser(JSON_TYPE, { parseAs: 'buffer', bodyLimit: MAX_JSON_BODY_BYTES }, (request, body, done) => {
     const contentType = request.headers['content-type'] ?? '';
     const charset = CHARSET.exec(contentType)?.[1]?.toLowerCase();
     if (charset !== undefined && !charset.startsWith('utf-')) return done(DomainError.of('UNSUPPORTED_MEDIA_TYPE'), undefined);
-    if (!identityEncoded(request)) return done(DomainError.of('UNSUPPORTED_MEDIA_TYPE'), undefined);
-    const bytes = body as Buffer;
+    const bytes = decoded(request, body as Buffer);
+    if (bytes === 'unsupported') return done(DomainError.of('UNSUPPORTED_MEDIA_TYPE'), undefined);
+    if (bytes === 'too-large') return done(DomainError.of('PAYLOAD_TOO_LARGE'), undefined);
+    if (bytes === 'malformed') return done(new DomainError('VALIDATION_FAILED', ERROR_MESSAGES.MALFORMED_JSON), undefined);
     // No bytes: no body (Content-Length: 0), or an empty chunked one, which Express reads as {}.
     if (bytes.length === 0) return done(null, request.headers['transfer-encoding'] === undefined ? undefined : {});
     const problem = jsonSizeProblem(bytes);
@@ -80,9 +86,29 @@ export function installFastifyFrontDoor(fastify: FastifyInstance, steps: Fastify
   });
 }
 
-function identityEncoded(request: FastifyRequest): boolean {
-  const encoding = request.headers['content-encoding'];
-  return encoding === undefined || encoding.trim().toLowerCase() === 'identity';
+const INFLATE: Record<string, (bytes: Buffer, options: { maxOutputLength: number }) => Buffer> = {
+  gzip: gunzipSync,
+  'x-gzip': gunzipSync,
+  deflate: inflateSync,
+  br: brotliDecompressSync,
+};
+
+/**
+ * A JSON body's bytes after its `Content-Encoding` (none, `identity`, gzip, deflate or br, as
+ * Express's JSON parser takes them), inflated to at most 1 MiB: past it `too-large` (413, the
+ * limit is on the JSON, not on the bytes sent); bytes that do not inflate are malformed (400);
+ * any other encoding is `unsupported` (415).
+ */
+function decoded(request: FastifyRequest, bytes: Buffer): Buffer | 'unsupported' | 'too-large' | 'malformed' {
+  const encoding = request.headers['content-encoding']?.trim().toLowerCase();
+  if (encoding === undefined || encoding === 'identity') return bytes;
+  const inflate = INFLATE[encoding];
+  if (inflate === undefined) return 'unsupported';
+  try {
+    return inflate(bytes, { maxOutputLength: MAX_JSON_BODY_BYTES });
+  } catch (error) {
+    return (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' ? 'too-large' : 'malformed';
+  }
 }
 
 /**

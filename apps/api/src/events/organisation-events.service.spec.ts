@@ -1,5 +1,5 @@
 import type { HttpAdapterHost } from '@nestjs/core';
-import type { Response } from 'express';
+import type { HttpResponse } from '../http/platform';
 import type { DataSource } from 'typeorm';
 import type { Permission } from '@interlock/domain';
 import type { SignInCheck } from '../http/sse-streams';
@@ -70,7 +70,7 @@ describe('OrganisationEventsService', () => {
 
   const open = async (lastEventId?: number, held = ['interrupt.read', 'session.read']) => {
     const res = new FakeResponse();
-    await events.serve(streamRequest(lastEventId), res as unknown as Response, 'Last-Event-ID must be the id of an event of this stream (a non-negative integer).', (after) =>
+    await events.serve(streamRequest(lastEventId), res as unknown as HttpResponse, 'Last-Event-ID must be the id of an event of this stream (a non-negative integer).', (after) =>
       feed.start(ORG, new Set(held as Permission[]), after),
     );
     return res;

@@ -87,7 +87,11 @@ export interface AuditEventCatalogue {
     metadata: { apiKeyId: string; rejections: number; windowSeconds: number; actionNames: string[] };
   };
   'interrupt.created': { target: 'interrupt'; metadata: { externalId: string | null; actionRequests: string[] } };
-  'interrupt.decided': { target: 'interrupt'; metadata: { actionName: string; decision: Decision; becameAnswered: boolean } };
+  'interrupt.decided': {
+    target: 'interrupt';
+    /** `via`: how a member decided when not in the dashboard or the API (`email_link`: an emailed single-use link). */
+    metadata: { actionName: string; decision: Decision; becameAnswered: boolean; via?: 'email_link' };
+  };
   'interrupt.assigned': {
     target: 'interrupt';
     metadata: {
@@ -135,7 +139,7 @@ export interface AuditEventCatalogue {
   };
   'settings.notifications_updated': {
     target: 'organisation';
-    metadata: { changes: { defaults?: FieldChange<NotificationPreferences> } };
+    metadata: { changes: { defaults?: FieldChange<NotificationPreferences>; tokenActions?: FieldChange<boolean> } };
   };
   'team.created': { target: 'team'; metadata: null };
   'team.renamed': { target: 'team'; metadata: { previousName: string; name: string } };

@@ -74,6 +74,8 @@ export interface AppConfig {
   readonly shutdownDrainDelayMs: number;
   /** SPEC §8b. A count of 0 turns that limit off. */
   readonly rateLimits: RateLimitsConfig;
+  /** Open event streams (GET /api/events, the Live View) this instance holds (issue 34). A count of 0 turns that cap off. */
+  readonly streams: StreamLimitsConfig;
   readonly webhooks: WebhookConfig;
   readonly mail: MailConfig;
   readonly notifications: NotificationConfig;
@@ -114,6 +116,16 @@ export interface RateLimitsConfig {
   readonly memberWrites: { readonly writes: number; readonly windowSeconds: number };
   /** Writes of each costly kind (`@CostlyWrite`: webhook tests, organisations, invitations, roles) one person may make per window. */
   readonly memberCostlyWrites: { readonly writes: number; readonly windowSeconds: number };
+}
+
+/** Caps on open event streams, counted on this instance (SPEC §8b). */
+export interface StreamLimitsConfig {
+  /** Streams one person may hold open, every organisation and both feeds together. */
+  readonly perMember: number;
+  /** Streams one organisation's members may hold open. */
+  readonly perOrganisation: number;
+  /** Streams the instance holds open in all; past it, 503 (another instance may have room). */
+  readonly perInstance: number;
 }
 
 /** Webhook delivery (SPEC §8a). */
@@ -391,6 +403,11 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
         writes: integer('RATE_LIMIT_MEMBER_COSTLY_WRITES', 100, 0, 1_000_000),
         windowSeconds: integer('RATE_LIMIT_MEMBER_COSTLY_WRITES_WINDOW_SECONDS', 3_600, 1, 86_400),
       },
+    },
+    streams: {
+      perMember: integer('STREAMS_MAX_PER_MEMBER', 20, 0, 1_000_000),
+      perOrganisation: integer('STREAMS_MAX_PER_ORGANISATION', 500, 0, 1_000_000),
+      perInstance: integer('STREAMS_MAX_PER_INSTANCE', 10_000, 0, 1_000_000),
     },
     webhooks: {
       retryScheduleMs: retryScheduleMs.map((ms) => ms ?? 0),

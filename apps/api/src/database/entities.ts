@@ -20,7 +20,7 @@ import { WebhookDeliveryEntity } from '../webhooks/webhook-delivery.entity';
 import { WebhookEventEntity } from '../webhooks/webhook-event.entity';
 import { WebhookEntity } from '../webhooks/webhook.entity';
 import { NotificationEntity } from '../notify/notification.entity';
-import { NotificationMemberSettingsEntity, NotificationSettingsEntity } from '../notify/notification-settings.entity';
+import { NotificationActionLinkUseEntity, NotificationMemberSettingsEntity, NotificationSettingsEntity } from '../notify/notification-settings.entity';
 import { UserEntity } from '../users/user.entity';
 
 /** Every entity of the one data source. */
@@ -48,6 +48,7 @@ export const ENTITIES = [
   WebhookDeliveryAttemptEntity,
   NotificationEntity,
   NotificationSettingsEntity,
+  NotificationActionLinkUseEntity,
   NotificationMemberSettingsEntity,
   ScheduledJobEntity,
 ];

@@ -20,6 +20,12 @@ const noLongerOpen = (status: string) => new DomainError('CONFLICT', `This inter
 /** Assigning or escalating an interrupt that is not open: 409 (answered keeps its text). */
 const closed = (status: string) => (status === 'answered' ? alreadyAnswered() : noLongerOpen(status));
 
+/** Who decides, once `decideAuthorised` has checked: a member, and (when not the dashboard or API) how. */
+export interface DecisionAuthority {
+  actor: MemberActor;
+  via?: 'email_link';
+}
+
 /**
  * What members do to interrupts (SPEC §6): decide, assign, escalate. Each writes its entry and,
  * once committed, announces it to the organisation's event streams. The rules; the tables are
@@ -42,6 +48,22 @@ export class InterruptReviewService {
    * members deciding the same action at once, exactly one wins and the other gets 409.
    */
   async decide(organisationId: string, actor: MemberActor, id: string, body: DecideInterruptDto, ip: string | null): Promise<InterruptResponse> {
+    return this.decideAuthorised(organisationId, id, body, ip, () => Promise.resolve({ actor }));
+  }
+
+  /**
+   * A decision whose decider is established inside its transaction, after the interrupt is
+   * locked and the action found: `authorise` names the member (and how they decided) or throws,
+   * and may write rows of its own there (an emailed action link records its use, notify's
+   * `ActionLinksService`). Otherwise exactly `decide`.
+   */
+  async decideAuthorised(
+    organisationId: string,
+    id: string,
+    body: DecideInterruptDto,
+    ip: string | null,
+    authorise: (tx: Queryable, action: { name: string; args: Record<string, unknown> }) => Promise<DecisionAuthority>,
+  ): Promise<InterruptResponse> {
     const result = await this.dataSource.transaction(async (tx) => {
       const interrupt = await this.lock(tx, organisationId, id);
       if (interrupt.status === 'expired' || interrupt.status === 'withdrawn') throw noLongerOpen(interrupt.status);
@@ -56,6 +78,7 @@ export class InterruptReviewService {
           `decision must be one of the decisions action ${action.name} allows: ${action.allowedDecisions.join(', ')}.`,
         );
       }
+      const { actor, via } = await authorise(tx, { name: action.name, args: action.args });
       const inserted = await this.interrupts.insertDecision(tx, organisationId, {
         id: randomUUID(),
         interruptId: id,
@@ -77,7 +100,7 @@ export class InterruptReviewService {
         action: 'interrupt.decided',
         actor,
         target: { type: 'interrupt', id, name: interrupt.title },
-        metadata: { actionName: action.name, decision: body.decision, becameAnswered },
+        metadata: { actionName: action.name, decision: body.decision, becameAnswered, ...(via === undefined ? {} : { via }) },
         ipAddress: ip,
       });
       const after = await this.kept(tx, organisationId, id);

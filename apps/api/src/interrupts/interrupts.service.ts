@@ -1,4 +1,4 @@
-import { type ApiKeyActor, type AuditEvent, DomainError, JsonText, storeDecider } from '@interlock/domain';
+import { type ApiKeyActor, type AuditEvent, type ClassificationReceipt, DomainError, JsonText, storeDecider } from '@interlock/domain';
 import { type ActionPlan, ARGUS_ACTOR, ArgusPipeline, BREAKER_REJECTIONS, BREAKER_WINDOW_SECONDS, withoutDecisions } from '../classification/argus-pipeline';
 import type { Queryable } from '../database/query-rows.util';
 import { lockCurrentMember } from '../members/memberships.repository';
@@ -25,6 +25,7 @@ import { OrganisationEventsAnnouncer } from '../events/organisation-events.annou
 import { WebhookOutbox } from '../webhooks/webhook-outbox';
 import { INTERRUPT_STATUSES, type InterruptStatus, type OnTimeout } from './interrupt.entity';
 import { InterruptWaits } from './interrupt-waits';
+import { argusClassificationChannel, type ArgusClassificationRecord } from '../metrics/instrumentation-channels';
 import { COUNT_CAP, InboxFilter, MAX_TITLE_PREFIX_EXPANSION, TITLE_SEARCH_COSTS, TITLE_SEARCH_WALK_CHUNK } from './inbox-query.util';
 
 const DEFAULT_PAGE = 50;
@@ -99,6 +100,7 @@ export class InterruptsService {
         allowedDecisions: a.allowedDecisions,
       })),
     );
+    let argusAudit: ArgusAudit[] = [];
     const result = await this.dataSource.transaction((manager) => {
       // The transaction's statements, prepared on its connection (PreparedReads.within).
       const tx = this.reads.within(manager);
@@ -153,11 +155,19 @@ export class InterruptsService {
             ipAddress: null,
           });
         }
-        for (const event of applied?.audit ?? []) await writeAuditEntry(tx, { organisationId, ...event, target, ipAddress: null } as AuditEvent & WriteTail);
+        argusAudit = applied?.audit ?? [];
+        for (const event of argusAudit) await writeAuditEntry(tx, { organisationId, ...event, target, ipAddress: null } as AuditEvent & WriteTail);
         return interrupt;
       });
     });
     if (!result.replayed) await this.events.announce(organisationId);
+    if (!result.replayed && argusClassificationChannel.hasSubscribers) {
+      argusClassificationChannel.publish({
+        failed: !plan.ok,
+        breakerTripped: argusAudit.some((e) => e.action === 'classification.breaker_tripped'),
+        receipts: argusAudit.flatMap((e) => (e.action === 'classification.applied' || e.action === 'classification.shadowed' ? [{ action: e.action, metadata: e.metadata as ClassificationReceipt }] : [])),
+      } satisfies ArgusClassificationRecord);
+    }
     return result;
   }
 

@@ -1,5 +1,6 @@
 import { BUILT_IN_NOTIFICATION_DEFAULTS, DAILY_DIGEST_HOUR, type NotificationKind } from '@interlock/domain';
 import { queryRows, type Queryable } from '../database/query-rows.util';
+import { actionDigest } from '../interrupts/action-digest.util';
 import type { InterruptResponse } from '../interrupts/dto/interrupt.response';
 import type { OutboxEvent, OutboxListener } from '../webhooks/webhook-outbox';
 import type { WebhookSecretBox } from '../webhooks/webhook-secret.util';
@@ -21,7 +22,8 @@ export interface InterruptNotice {
   escalationLevel: number;
   escalationReason: string | null;
   assignee: { type: string; id: string; name: string } | null;
-  actionRequests: { name: string; description: string | null; allowedDecisions: string[]; args: string }[];
+  /** `digest`: the action's digest (SPEC §8e), which an emailed single-use link is bound to (absent in older rows). */
+  actionRequests: { name: string; description: string | null; allowedDecisions: string[]; args: string; digest?: string }[];
   decisions: { actionName: string; decision: string; by: string }[];
   createdAt: string;
 }
@@ -45,6 +47,7 @@ export function toNotice(interrupt: InterruptResponse): InterruptNotice {
         description: a.description,
         allowedDecisions: a.allowedDecisions,
         args: args.length > ARGS_PREVIEW_CHARS ? `${args.slice(0, ARGS_PREVIEW_CHARS)}…` : args,
+        digest: actionDigest(interrupt.id, a.name, a.args),
       };
     }),
     decisions: interrupt.decisions.map((d) => ({ actionName: d.actionName, decision: d.decision, by: d.decidedBy.name })),

@@ -91,7 +91,7 @@ export class NotificationSettingsService {
 
   async settings(organisationId: string): Promise<NotificationSettingsResponse> {
     const row = await this.repository.organisationSettings(this.dataSource, organisationId);
-    return this.settingsResponse(row?.defaults ?? {});
+    return this.settingsResponse(row?.defaults ?? {}, row?.token_actions ?? false);
   }
 
   async updateSettings(
@@ -104,9 +104,13 @@ export class NotificationSettingsService {
       const organisation = await this.organisations.read(tx, organisationId);
       if (organisation === undefined) throw DomainError.of('NOT_FOUND');
       const before = (await this.repository.organisationSettings(tx, organisationId, true)) ?? { defaults: {}, token_actions: false };
-      const after = { defaults: compact(body.defaults), token_actions: before.token_actions };
-      const changes: { defaults?: { from: NotificationPreferences; to: NotificationPreferences } } = {};
+      const after = {
+        defaults: body.defaults === undefined ? before.defaults : compact(body.defaults),
+        token_actions: body.tokenActions ?? before.token_actions,
+      };
+      const changes: { defaults?: { from: NotificationPreferences; to: NotificationPreferences }; tokenActions?: { from: boolean; to: boolean } } = {};
       if (!same(after.defaults, before.defaults)) changes.defaults = { from: before.defaults, to: after.defaults };
+      if (after.token_actions !== before.token_actions) changes.tokenActions = { from: before.token_actions, to: after.token_actions };
       if (Object.keys(changes).length > 0) {
         await this.repository.saveOrganisationSettings(tx, organisationId, after);
         await writeAuditEntry(tx, {
@@ -118,7 +122,7 @@ export class NotificationSettingsService {
           ipAddress: ip,
         });
       }
-      return this.settingsResponse(after.defaults);
+      return this.settingsResponse(after.defaults, after.token_actions);
     });
   }
 
@@ -145,7 +149,7 @@ export class NotificationSettingsService {
     return { timeZone, preferences: own, effective: effectiveNotificationPreferences(own, defaults), emailEnabled: this.mailer.enabled };
   }
 
-  private settingsResponse(defaults: NotificationPreferences): NotificationSettingsResponse {
-    return { defaults, builtInDefaults: BUILT_IN_NOTIFICATION_DEFAULTS, emailEnabled: this.mailer.enabled };
+  private settingsResponse(defaults: NotificationPreferences, tokenActions: boolean): NotificationSettingsResponse {
+    return { defaults, builtInDefaults: BUILT_IN_NOTIFICATION_DEFAULTS, tokenActions, emailEnabled: this.mailer.enabled };
   }
 }

@@ -49,10 +49,10 @@ export class NotificationsRepository {
     );
   }
 
-  async organisationSettings(db: Queryable, organisationId: string, lock = false): Promise<OrganisationSettingsRow | undefined> {
+  async organisationSettings(db: Queryable, organisationId: string, lock: boolean | 'share' = false): Promise<OrganisationSettingsRow | undefined> {
     const [row] = await queryRows<OrganisationSettingsRow>(
       db,
-      `SELECT defaults, token_actions FROM notification_settings WHERE organisation_id = $1${lock ? ' FOR UPDATE' : ''}`,
+      `SELECT defaults, token_actions FROM notification_settings WHERE organisation_id = $1${lock === 'share' ? ' FOR SHARE' : lock ? ' FOR UPDATE' : ''}`,
       [organisationId],
     );
     return row;
@@ -64,6 +64,30 @@ export class NotificationsRepository {
        ON CONFLICT (organisation_id) DO UPDATE SET defaults = EXCLUDED.defaults, token_actions = EXCLUDED.token_actions, updated_at = now()`,
       [organisationId, JSON.stringify(settings.defaults), settings.token_actions],
     );
+  }
+
+  /** Records an emailed action link's use; false when it was used before. */
+  async recordLinkUse(
+    db: Queryable,
+    organisationId: string,
+    use: { nonce: string; interruptId: string; userId: string; actionName: string; decision: string },
+  ): Promise<boolean> {
+    const rows = await queryRows<{ nonce: string }>(
+      db,
+      `INSERT INTO notification_action_link_uses (organisation_id, nonce, interrupt_id, user_id, action_name, decision)
+       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (organisation_id, nonce) DO NOTHING RETURNING nonce`,
+      [organisationId, use.nonce, use.interruptId, use.userId, use.actionName, use.decision],
+    );
+    return rows.length === 1;
+  }
+
+  async linkUsed(db: Queryable, organisationId: string, nonce: string): Promise<boolean> {
+    const rows = await queryRows<{ nonce: string }>(
+      db,
+      `SELECT nonce FROM notification_action_link_uses WHERE organisation_id = $1 AND nonce = $2`,
+      [organisationId, nonce],
+    );
+    return rows.length === 1;
   }
 
   /** Whether Postgres knows the time zone (the digest times are computed there). */

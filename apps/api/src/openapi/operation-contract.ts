@@ -18,6 +18,16 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
     RATE_LIMITED: 'too many sign-ups for this email or from this address (SPEC §8b)',
   },
   createInterrupt: { NOT_FOUND: 'sessionId names no session of this organisation' },
+  streamEvents: {
+    VALIDATION_FAILED: 'Last-Event-ID is not the id of an event of this stream',
+    RATE_LIMITED: "the person's or the organisation's open streams are at their cap on this instance (SPEC §8b); Retry-After 15",
+    SERVICE_UNAVAILABLE: "the instance's open streams are at its cap (SPEC §8b); Retry-After 5",
+  },
+  streamSession: {
+    VALIDATION_FAILED: 'Last-Event-ID is not the number of a message of this session',
+    RATE_LIMITED: "the person's or the organisation's open streams are at their cap on this instance (SPEC §8b); Retry-After 15",
+    SERVICE_UNAVAILABLE: "the instance's open streams are at its cap (SPEC §8b); Retry-After 5",
+  },
   getInterrupt: {
     PLAN_REQUIRED: 'include=history with a key of an organisation not on Pro: history is audit entries, and the audit log API needs Pro',
     MISSING_PERMISSION: 'include=history by a member without auditLog.read',
@@ -42,8 +52,6 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
   decideInterrupt: {
     CONFLICT: 'the action is already decided, the interrupt answered, or actionName or decision does not fit this interrupt',
   },
-  streamSession: { VALIDATION_FAILED: 'Last-Event-ID is not the number of a message of this session' },
-  streamEvents: { VALIDATION_FAILED: 'Last-Event-ID is not the id of an event of this stream' },
 };
 
 /** The HTTP status of an error code. */

@@ -26,6 +26,10 @@ const routes: RouteObject[] = [
         path: 'invitations/:token',
         lazy: () => import('../features/auth/routes/accept-invitation.route').then((m) => ({ Component: m.AcceptInvitationRoute })),
       },
+      {
+        path: 'decide',
+        lazy: () => import('../features/notifications/routes/decide-by-link.route').then((m) => ({ Component: m.DecideByLinkRoute })),
+      },
     ],
   },
   {

@@ -41,6 +41,43 @@ export type AccountUser = {
     name: string;
 };
 
+export type ActionLinkDecided = {
+    decidedAt: string;
+    /**
+     * The decider's name.
+     */
+    decidedBy: string;
+    decision: DecisionType;
+};
+
+export type ActionLinkDecision = 'approve' | 'reject';
+
+export type ActionLinkPreviewResponse = {
+    action: ActionRequestResponse;
+    /**
+     * The action’s decision, when it has one (by anyone).
+     */
+    decided: ActionLinkDecided | null;
+    decision: ActionLinkDecision;
+    description: string | null;
+    /**
+     * The link works until then (24 hours after the email was sent).
+     */
+    expiresAt: string;
+    interruptId: string;
+    /**
+     * The member the link was sent to: the decision is theirs.
+     */
+    memberName: string;
+    organisationName: string;
+    status: InterruptStatus;
+    title: string;
+    /**
+     * True once the link has decided.
+     */
+    used: boolean;
+};
+
 export type ActionRequestDto = {
     /**
      * Defaults to all four.
@@ -406,6 +443,17 @@ export type CreatedInvitationResponse = {
  * One decision on one action request; the fields allowed depend on `decision`.
  */
 export type DecideInterruptDto = ApproveDecision | EditDecision | RejectDecision | RespondDecision;
+
+export type DecideWithActionLinkDto = {
+    /**
+     * A message for the agent (a reason for a rejection).
+     */
+    message?: string;
+    /**
+     * The token of an emailed action link (the part after '#' in the link). It is a credential: it names the member who decides.
+     */
+    token: string;
+};
 
 /**
  * Who decided: a member (type member, with the member's id and name at the time), argus (the automatic classifier, with the rule) or the service itself (type system, with the reason).
@@ -1095,6 +1143,10 @@ export type NotificationSettingsResponse = {
      * False when the service has no SMTP_URL.
      */
     emailEnabled: boolean;
+    /**
+     * Whether an email's action links decide without signing in (single-use, 24 hours).
+     */
+    tokenActions: boolean;
 };
 
 /**
@@ -1200,6 +1252,13 @@ export type OrganisationResponse = {
 export type Permission = 'apiKey.create' | 'apiKey.read' | 'apiKey.update' | 'apiKey.delete' | 'interrupt.decide' | 'interrupt.assign' | 'interrupt.escalate' | 'interrupt.read' | 'session.read' | 'session.disconnect' | 'webhook.manage' | 'billing.manage' | 'member.invite' | 'member.manage' | 'role.manage' | 'team.manage' | 'auditLog.read' | 'auditLog.export' | 'classification.read' | 'classification.manage';
 
 export type Plan = 'free' | 'pro';
+
+export type PreviewActionLinkDto = {
+    /**
+     * The token of an emailed action link (the part after '#' in the link). It is a credential: it names the member who decides.
+     */
+    token: string;
+};
 
 /**
  * Do not run the action; optionally say why.
@@ -1581,7 +1640,11 @@ export type UpdateNotificationSettingsDto = {
     /**
      * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided. Replaces the defaults.
      */
-    defaults: NotificationPreferenceSet;
+    defaults?: NotificationPreferenceSet;
+    /**
+     * Whether an email's Approve / Reject links may decide without signing in: each is a single-use link for the member it was sent to, bound to the action's digest, working for 24 hours. Off by default.
+     */
+    tokenActions?: boolean;
 };
 
 export type UpdateRoleDto = {
@@ -1784,6 +1847,90 @@ export type WhoamiResponse = {
     organisationId: string;
     plan: Plan;
 };
+
+export type DecideWithActionLinkData = {
+    body: DecideWithActionLinkDto;
+    path?: never;
+    query?: never;
+    url: '/api/action-links/decide';
+};
+
+export type DecideWithActionLinkErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     */
+    400: ErrorBody;
+    /**
+     * HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type DecideWithActionLinkError = DecideWithActionLinkErrors[keyof DecideWithActionLinkErrors];
+
+export type DecideWithActionLinkResponses = {
+    200: InterruptResponse;
+};
+
+export type DecideWithActionLinkResponse = DecideWithActionLinkResponses[keyof DecideWithActionLinkResponses];
+
+export type PreviewActionLinkData = {
+    body: PreviewActionLinkDto;
+    path?: never;
+    query?: never;
+    url: '/api/action-links/preview';
+};
+
+export type PreviewActionLinkErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     */
+    400: ErrorBody;
+    /**
+     * HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type PreviewActionLinkError = PreviewActionLinkErrors[keyof PreviewActionLinkErrors];
+
+export type PreviewActionLinkResponses = {
+    200: ActionLinkPreviewResponse;
+};
+
+export type PreviewActionLinkResponse = PreviewActionLinkResponses[keyof PreviewActionLinkResponses];
 
 export type ListApiKeysData = {
     body?: never;
@@ -2746,11 +2893,15 @@ export type StreamEventsErrors = {
      */
     404: ErrorBody;
     /**
+     * RATE_LIMITED: the person's or the organisation's open streams are at their cap on this instance (SPEC §8b); Retry-After 15.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
     /**
-     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After. SERVICE_UNAVAILABLE: the instance's open streams are at its cap (SPEC §8b); Retry-After 5.
      */
     503: ErrorBody;
 };
@@ -4969,11 +5120,15 @@ export type StreamSessionErrors = {
      */
     404: ErrorBody;
     /**
+     * RATE_LIMITED: the person's or the organisation's open streams are at their cap on this instance (SPEC §8b); Retry-After 15.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
     /**
-     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After. SERVICE_UNAVAILABLE: the instance's open streams are at its cap (SPEC §8b); Retry-After 5.
      */
     503: ErrorBody;
 };

@@ -345,6 +345,35 @@ class CreatedInvitationResponse(InterlockModel):
     """
 
 
+class DecideWithActionLinkDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    message: Optional[str] = Field(
+        None,
+        max_length=10000,
+        min_length=1,
+        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
+    )
+    """
+    A message for the agent (a reason for a rejection).
+    """
+    token: str = Field(
+        ..., examples=['al1.eyJv….mac'], max_length=4096, pattern='^[^\\u0000]*$'
+    )
+    """
+    The token of an emailed action link (the part after '#' in the link). It is a credential: it names the member who decides.
+    """
+
+
+class DecisionType(RootModel[Union[Literal['approve', 'edit', 'reject', 'respond'], str]]):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    root: Union[Literal['approve', 'edit', 'reject', 'respond'], str]
+
+
 class DryRunActionDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -683,6 +712,19 @@ class OpenedByFilter(RootModel[Union[Literal['me'], str]]):
         populate_by_name=True,
     )
     root: Union[Literal['me'], str]
+
+
+class PreviewActionLinkDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    token: str = Field(
+        ..., examples=['al1.eyJv….mac'], max_length=4096, pattern='^[^\\u0000]*$'
+    )
+    """
+    The token of an emailed action link (the part after '#' in the link). It is a credential: it names the member who decides.
+    """
 
 
 class RejectDecision(InterlockModel):
@@ -1330,6 +1372,19 @@ class AccountResponse(InterlockModel):
     user: AccountUser
 
 
+class ActionLinkDecided(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    decided_at: AwareDatetime = Field(..., alias='decidedAt')
+    decided_by: str = Field(..., alias='decidedBy')
+    """
+    The decider's name.
+    """
+    decision: Union[Literal['approve', 'edit', 'reject', 'respond'], str]
+
+
 class ActionRequestDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1874,6 +1929,10 @@ class NotificationSettingsResponse(InterlockModel):
     """
     False when the service has no SMTP_URL.
     """
+    token_actions: bool = Field(..., alias='tokenActions')
+    """
+    Whether an email's action links decide without signing in (single-use, 24 hours).
+    """
 
 
 class OrganisationEvent(InterlockModel):
@@ -2223,9 +2282,13 @@ class UpdateNotificationSettingsDto(InterlockModel):
         extra='allow',
         populate_by_name=True,
     )
-    defaults: NotificationPreferenceSet
+    defaults: Optional[NotificationPreferenceSet] = None
     """
     Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided. Replaces the defaults.
+    """
+    token_actions: Optional[bool] = Field(None, alias='tokenActions')
+    """
+    Whether an email's Approve / Reject links may decide without signing in: each is a single-use link for the member it was sent to, bound to the action's digest, working for 24 hours. Off by default.
     """
 
 
@@ -2321,6 +2384,39 @@ class WebhookListResponse(InterlockModel):
         populate_by_name=True,
     )
     webhooks: list[WebhookResponse]
+
+
+class ActionLinkPreviewResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action: ActionRequestResponse
+    decided: Optional[ActionLinkDecided] = Field(...)
+    """
+    The action’s decision, when it has one (by anyone).
+    """
+    decision: Union[Literal['approve', 'reject'], str]
+    description: Optional[str] = Field(...)
+    expires_at: AwareDatetime = Field(..., alias='expiresAt')
+    """
+    The link works until then (24 hours after the email was sent).
+    """
+    interrupt_id: str = Field(..., alias='interruptId')
+    member_name: str = Field(..., alias='memberName')
+    """
+    The member the link was sent to: the decision is theirs.
+    """
+    organisation_name: str = Field(..., alias='organisationName')
+    status: Union[Literal['open', 'answered', 'expired', 'withdrawn'], str]
+    """
+    open until every action request has a decision (answered), its deadline passes (expired) or its agent withdraws it (withdrawn). Every status but open is final.
+    """
+    title: str
+    used: bool
+    """
+    True once the link has decided.
+    """
 
 
 class AppendMessagesDto(InterlockModel):

@@ -83,7 +83,7 @@ export function ActionCard({
             {action.name}
           </Title>
           {decision ? (
-            <Badge color={DECIDED[decision.decision].color} variant="light">
+            <Badge color={DECIDED[decision.decision].color} variant="light" miw="max-content">
               {DECIDED[decision.decision].label}
             </Badge>
           ) : (

@@ -24,14 +24,19 @@ export function EscalationBadge({ interrupt }: { interrupt: Pick<InterruptRespon
   );
 }
 
+const STATUS: Record<InterruptResponse['status'], { color: string; label: string; title?: string }> = {
+  open: { color: 'blue', label: 'Open' },
+  answered: { color: 'teal', label: 'Answered' },
+  expired: { color: 'orange', label: 'Expired', title: 'The deadline passed before every action was decided' },
+  withdrawn: { color: 'gray', label: 'Withdrawn', title: 'The agent withdrew it' },
+};
+
+/** The interrupt's status (SPEC §8e), whole even in a narrow column. */
 export function StatusBadge({ status }: { status: InterruptResponse['status'] }) {
-  return status === 'open' ? (
-    <Badge variant="light" color="blue">
-      Open
-    </Badge>
-  ) : (
-    <Badge variant="light" color="teal">
-      Answered
+  const look = STATUS[status];
+  return (
+    <Badge variant="light" color={look.color} miw="max-content" title={look.title}>
+      {look.label}
     </Badge>
   );
 }

@@ -18,7 +18,7 @@ export function TeamCard({ team, members }: { team: TeamResponse; members: Membe
     <Paper withBorder p="md">
       <Stack gap="sm">
         <Group justify="space-between" wrap="nowrap">
-          <Title order={2} size="h4">
+          <Title order={2} size="h4" miw={0}>
             {team.name}
           </Title>
           <Group gap="xs" wrap="nowrap">
@@ -59,6 +59,7 @@ export function TeamCard({ team, members }: { team: TeamResponse; members: Membe
               value={adding}
               onChange={setAdding}
               searchable
+              miw={0}
               style={{ flex: 1 }}
             />
               <Button

@@ -439,3 +439,12 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
 export function configFromEnvironment(): AppConfig {
   return loadConfig(process.env);
 }
+
+/**
+ * The variables OpenTelemetry reads (`OTEL_*`, SPEC §8g): tracing starts before the rest of the
+ * configuration is read (`tracing/start.ts`, before anything loads `pg`), and its SDK reads its
+ * own variables itself.
+ */
+export function tracingEnvironment(): NodeJS.ProcessEnv {
+  return process.env;
+}

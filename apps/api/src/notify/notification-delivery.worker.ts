@@ -1,3 +1,4 @@
+import { type Span, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import type { NotificationConfig } from '../config/app-config';
@@ -5,6 +6,7 @@ import { queryRows } from '../database/query-rows.util';
 import type { JobWorker } from '../jobs/job-runner';
 import type { Mailer } from '../mail/mailer';
 import { notificationAttemptChannel, type NotificationAttemptRecord } from '../metrics/instrumentation-channels';
+import { inSpan } from '../tracing/spans';
 import { retryDelayMs } from '../webhooks/webhook-retry.util';
 import type { RenderedMail } from './message-renderer';
 import { MessageRenderer, type LinkToken } from './message-renderer';
@@ -171,7 +173,13 @@ export class NotificationDeliveryWorker implements JobWorker {
     }
   }
 
-  private async deliver(batch: Batch): Promise<void> {
+  /** One message in a span of its own (traces on): its statements are children, its log line carries the trace id. */
+  private deliver(batch: Batch): Promise<void> {
+    const attributes = { 'interlock.notification.kind': batch[0].kind, 'interlock.notification.mode': batch[0].mode, 'interlock.notification.count': batch.length, 'interlock.attempt': batch[0].attempt_count };
+    return inSpan('notification delivery', { kind: SpanKind.CONSUMER, attributes }, (span) => this.deliverTraced(batch, span));
+  }
+
+  private async deliverTraced(batch: Batch, span: Span): Promise<void> {
     const first = batch[0];
     let status: 'sent' | 'logged' | 'pending' | 'failed';
     let error: string | null = null;
@@ -206,6 +214,8 @@ export class NotificationDeliveryWorker implements JobWorker {
       messageId,
       batch.map((r) => r.attempt_count),
     ])) as [unknown, number];
+    span.setAttribute('interlock.outcome', status === 'pending' ? 'retrying' : status);
+    if (error !== null) span.setStatus({ code: SpanStatusCode.ERROR, message: error });
     // Counted once per message, when this attempt's outcome was recorded (its lease still held).
     if (recorded > 0 && notificationAttemptChannel.hasSubscribers) {
       const outcome = status === 'pending' ? 'retrying' : status;

@@ -1,3 +1,4 @@
+import { type Span, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { writeAuditEntry } from '@interlock/audit';
@@ -5,6 +6,7 @@ import type { WebhookConfig } from '../config/app-config';
 import { queryRows } from '../database/query-rows.util';
 import type { JobWorker } from '../jobs/job-runner';
 import { webhookAttemptChannel, type WebhookAttemptRecord } from '../metrics/instrumentation-channels';
+import { inSpan } from '../tracing/spans';
 import { retryDelayMs } from './webhook-retry.util';
 import { WebhookSecretBox } from './webhook-secret.util';
 import { type AttemptResult, WebhookSender } from './webhook-sender';
@@ -270,7 +272,13 @@ export class WebhookDeliveryWorker implements JobWorker {
     }
   }
 
-  private async attempt(row: ClaimedDelivery): Promise<void> {
+  /** One attempt in a span of its own (traces on): the request to the endpoint is its child and carries `traceparent`. */
+  private attempt(row: ClaimedDelivery): Promise<void> {
+    const attributes = { 'interlock.webhook.event_type': row.event_type, 'interlock.webhook.delivery_id': row.id, 'interlock.attempt': row.attempt_count };
+    return inSpan('webhook delivery', { kind: SpanKind.CONSUMER, attributes }, (span) => this.attemptTraced(row, span));
+  }
+
+  private async attemptTraced(row: ClaimedDelivery, span: Span): Promise<void> {
     if (row.url === null) return; // the webhook was deleted, and its deliveries with it
     if (row.enabled === false && row.event_type !== 'webhook.test') {
       await this.dataSource.query(UNCLAIM, [row.organisation_id, row.id, row.attempt_count]);
@@ -291,6 +299,8 @@ export class WebhookDeliveryWorker implements JobWorker {
       result.error,
       ok,
     ]);
+    span.setAttribute('interlock.outcome', status === 'pending' ? 'retrying' : status);
+    if (!ok) span.setStatus({ code: SpanStatusCode.ERROR, message: result.error ?? undefined });
     if (recorded !== undefined && webhookAttemptChannel.hasSubscribers) {
       const outcome = status === 'pending' ? 'retrying' : status;
       webhookAttemptChannel.publish({ outcome, durationMs: result.durationMs } satisfies WebhookAttemptRecord);

@@ -177,13 +177,15 @@ describe('traces, received over OTLP/HTTP', () => {
     expect(span.name).toMatch(/^GET \/api\/invitations\/:\w+\/preview$/);
   });
 
-  it('traces webhook deliveries and sends traceparent with them; every log line of a trace carries its trace id', async () => {
+  it('traces webhook deliveries in the trace of the request that wrote the event and sends traceparent with them; every log line of a trace carries its trace id', async () => {
     const { port } = hooks.address() as AddressInfo;
     const hook = await fetch(`${api}/api/webhooks`, { method: 'POST', headers: member, body: JSON.stringify({ url: `http://127.0.0.1:${port}/hook?token=receiver-secret` }) });
     expect(hook.status).toBe(201);
+    // The agent's trace: the interrupt it opens is delivered within it.
+    const agentTrace = '0af7651916cd43dd8448eb211c80319c';
     const opened = await fetch(`${api}/api/interrupts`, {
       method: 'POST',
-      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      headers: { 'x-api-key': key, 'content-type': 'application/json', traceparent: `00-${agentTrace}-b7ad6b7169203331-01` },
       body: JSON.stringify({ title: 'Hooked', actionRequests: [{ name: 'deploy' }] }),
     });
     expect(opened.status).toBe(201);
@@ -191,12 +193,16 @@ describe('traces, received over OTLP/HTTP', () => {
     const traceparent = String(headers.traceparent);
     expect(traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
     const [, traceId, parentId] = traceparent.split('-');
+    expect(traceId).toBe(agentTrace);
     const client = await eventually('the delivery’s client span', async () => spans.find((s) => s.spanId === parentId));
     expect(client.kind).toBe(CLIENT);
     expect(client.traceId).toBe(traceId);
     expect(JSON.stringify(client)).not.toContain('receiver-secret');
     const delivery = await eventually('the delivery span', async () => inTrace(traceId).find((s) => s.name === 'webhook delivery'));
     expect(descends(client, delivery)).toBe(true);
+    // The delivery continues the request that wrote the event (after its commit, in the background).
+    const create = await eventually('the create request span', async () => inTrace(agentTrace).find((s) => s.kind === SERVER && s.name === 'POST /api/interrupts'));
+    expect(delivery.parentSpanId).toBe(create.spanId);
     expect(delivery.attributes['interlock.outcome']).toBe('succeeded');
     expect(delivery.attributes['interlock.webhook.event_type']).toBe('interrupt.created');
     // Its statements (recording the attempt) are its children too.

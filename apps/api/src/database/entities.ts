@@ -14,6 +14,7 @@ import { SessionEntity } from '../sessions/session.entity';
 import { TeamMemberEntity } from '../teams/team-member.entity';
 import { TeamEntity } from '../teams/team.entity';
 import { ClassificationRuleEntity } from '../classification/classification-rule.entity';
+import { ClassificationMatchEntity } from '../classification/classification-match.entity';
 import { ScheduledJobEntity } from '../jobs/scheduled-job.entity';
 import { WebhookDeliveryAttemptEntity } from '../webhooks/webhook-delivery-attempt.entity';
 import { WebhookDeliveryEntity } from '../webhooks/webhook-delivery.entity';
@@ -33,6 +34,7 @@ export const ENTITIES = [
   ApiKeyEntity,
   TeamEntity,
   ClassificationRuleEntity,
+  ClassificationMatchEntity,
   TeamMemberEntity,
   InvitationEntity,
   SessionEntity,

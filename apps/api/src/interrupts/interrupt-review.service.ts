@@ -9,6 +9,7 @@ import { WebhookOutbox } from '../webhooks/webhook-outbox';
 import { lockCurrentMember } from '../members/memberships.repository';
 import { TeamsService } from '../teams/teams.service';
 import { toInterruptResponse } from './interrupt-record';
+import { ArgusPipeline } from '../classification/argus-pipeline';
 import { InterruptWaits } from './interrupt-waits';
 import { InterruptsRepository, LockedInterrupt } from './interrupts.repository';
 import type { AssignInterruptDto } from './dto/assign-interrupt.dto';
@@ -40,6 +41,7 @@ export class InterruptReviewService {
     private readonly outbox: WebhookOutbox,
     private readonly teams: TeamsService,
     private readonly waits: InterruptWaits,
+    private readonly argus: ArgusPipeline,
   ) {}
 
   /**
@@ -95,19 +97,32 @@ export class InterruptReviewService {
       const decided = await this.interrupts.decisionCount(tx, organisationId, id);
       const becameAnswered = decided === interrupt.action_requests.length;
       if (becameAnswered) await this.interrupts.markAnswered(tx, organisationId, id);
+      // Shadow rules that matched this action: would argus have agreed (SPEC §8d)?
+      const argus = await this.argus.personDecided(tx, organisationId, id, action.name, body.decision, actor.name);
       await writeAuditEntry(tx, {
         organisationId,
         action: 'interrupt.decided',
         actor,
         target: { type: 'interrupt', id, name: interrupt.title },
-        metadata: { actionName: action.name, decision: body.decision, becameAnswered, ...(via === undefined ? {} : { via }) },
+        metadata: {
+          actionName: action.name,
+          decision: body.decision,
+          becameAnswered,
+          ...(via === undefined ? {} : { via }),
+          ...(argus.length === 0 ? {} : { argus }),
+        },
         ipAddress: ip,
       });
       const after = await this.kept(tx, organisationId, id);
-      await this.outbox.write(tx, organisationId, [
-        { type: 'interrupt.decided', subjectId: id, data: after },
-        ...(becameAnswered ? [{ type: 'interrupt.answered' as const, subjectId: id, data: after }] : []),
-      ]);
+      await this.outbox.write(
+        tx,
+        organisationId,
+        [
+          { type: 'interrupt.decided', subjectId: id, data: after },
+          ...(becameAnswered ? [{ type: 'interrupt.answered' as const, subjectId: id, data: after }] : []),
+        ],
+        { memberId: actor.id },
+      );
       return after;
     });
     await this.events.announce(organisationId);
@@ -145,7 +160,7 @@ export class InterruptReviewService {
         ipAddress: ip,
       });
       const assigned = await this.kept(tx, organisationId, id);
-      await this.outbox.write(tx, organisationId, [{ type: 'interrupt.assigned', subjectId: id, data: assigned }]);
+      await this.outbox.write(tx, organisationId, [{ type: 'interrupt.assigned', subjectId: id, data: assigned }], { memberId: actor.id });
       return assigned;
     });
     await this.events.announce(organisationId);
@@ -174,7 +189,7 @@ export class InterruptReviewService {
       });
       changed = true;
       const unassigned = await this.kept(tx, organisationId, id);
-      await this.outbox.write(tx, organisationId, [{ type: 'interrupt.unassigned', subjectId: id, data: unassigned }]);
+      await this.outbox.write(tx, organisationId, [{ type: 'interrupt.unassigned', subjectId: id, data: unassigned }], { memberId: actor.id });
       return unassigned;
     });
     if (changed) await this.events.announce(organisationId);
@@ -197,7 +212,7 @@ export class InterruptReviewService {
         ipAddress: ip,
       });
       const escalated = await this.kept(tx, organisationId, id);
-      await this.outbox.write(tx, organisationId, [{ type: 'interrupt.escalated', subjectId: id, data: escalated }]);
+      await this.outbox.write(tx, organisationId, [{ type: 'interrupt.escalated', subjectId: id, data: escalated }], { memberId: actor.id });
       return escalated;
     });
     await this.events.announce(organisationId);

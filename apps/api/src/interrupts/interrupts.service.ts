@@ -230,6 +230,7 @@ export class InterruptsService {
       }
     }
     for (const plan of actions) for (const r of plan.receipts) audit.push({ action: r.action, actor: ARGUS_ACTOR, metadata: r.metadata });
+    await this.argus.record(tx, organisationId, id, actions);
     let decided = 0;
     for (const plan of actions) {
       if (plan.decision === undefined) continue;

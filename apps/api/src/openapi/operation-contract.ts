@@ -127,7 +127,9 @@ export interface BodyRules {
   /**
    * Fields whose valid values depend on the organisation's settings: `onTimeout` needs a deadline
    * (`timeoutSeconds`, or the organisation's default) and `approve` needs the organisation to
-   * allow it (SPEC §8e). The contract test's valid cases leave them out; the e2e tests cover them.
+   * allow it (SPEC §8e); a default deadline must not exceed the maximum, and a lower maximum makes
+   * longer `timeoutSeconds` invalid. The contract test's valid cases leave them out; the e2e tests
+   * cover them.
    */
   organisationDependent?: string[];
   /** At least one of these fields must be present (a body holding only others answers 400). */
@@ -138,6 +140,10 @@ export const OPERATION_BODY_RULES: Record<string, BodyRules> = {
   updateNotificationPreferences: { ianaTimeZone: ['timeZone'] },
   createInterrupt: { organisationDependent: ['onTimeout'] },
   dryRunClassification: { requireAnyOf: ['sample', 'lastInterrupts'] },
+  updateInterruptDeadlineSettings: {
+    organisationDependent: ['defaultTimeoutSeconds', 'maxTimeoutSeconds'],
+    requireAnyOf: ['defaultTimeoutSeconds', 'maxTimeoutSeconds', 'approveOnTimeoutAllowed'],
+  },
 };
 
 export const OPERATION_QUERY_RULES: Record<string, QueryRules> = {

@@ -1,4 +1,4 @@
-import { context, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, isSpanContextValid, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 
 /**
  * The service's side of tracing, on the OpenTelemetry API alone (no SDK is loaded by importing
@@ -62,10 +62,14 @@ export function inSpan<T>(
   });
 }
 
-/** The current span's W3C `traceparent`, when one is being recorded (to store with an event). */
+/**
+ * The current span's W3C `traceparent` (to store with an event), when there is a trace — sampled
+ * or not, so that what continues it keeps its sampling decision; null with traces off.
+ */
 export function currentTraceparent(): string | null {
+  if (!enabled) return null;
   const span = trace.getActiveSpan();
-  if (span === undefined || !span.isRecording()) return null;
+  if (span === undefined || !isSpanContextValid(span.spanContext())) return null;
   const carrier: Record<string, string> = {};
   propagation.inject(context.active(), carrier);
   return carrier.traceparent ?? null;

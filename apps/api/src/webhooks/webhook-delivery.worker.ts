@@ -21,6 +21,8 @@ interface ClaimedDelivery {
   attempt_count: number;
   max_attempts: number;
   body: string;
+  /** The trace the event was written in (traces on). */
+  trace_parent: string | null;
   /** The webhook's; null when it was deleted since the claim's look-ahead. */
   url: string | null;
   enabled: boolean | null;
@@ -86,7 +88,7 @@ WITH candidates AS (
    WHERE d.organisation_id = l.organisation_id AND d.id = l.id
   RETURNING d.organisation_id, d.id, d.webhook_id, d.event_id, d.event_type, d.attempt_count, d.max_attempts
 )
-SELECT c.*, (SELECT count(*) FROM candidates)::int AS seen, e.body, w.url, w.enabled, w.secret, w.previous_secret,
+SELECT c.*, (SELECT count(*) FROM candidates)::int AS seen, e.body, e.trace_parent, w.url, w.enabled, w.secret, w.previous_secret,
        w.previous_secret_expires_at > now() AS previous_valid
   FROM claimed c
   JOIN webhook_events e ON e.organisation_id = c.organisation_id AND e.id = c.event_id
@@ -272,10 +274,14 @@ export class WebhookDeliveryWorker implements JobWorker {
     }
   }
 
-  /** One attempt in a span of its own (traces on): the request to the endpoint is its child and carries `traceparent`. */
+  /**
+   * One attempt in a span of its own (traces on), in the trace of the request or job that wrote
+   * the event (its stored `traceparent`), else a new one: the request to the endpoint is its child
+   * and carries `traceparent`, so the receiver's spans join that trace too.
+   */
   private attempt(row: ClaimedDelivery): Promise<void> {
     const attributes = { 'interlock.webhook.event_type': row.event_type, 'interlock.webhook.delivery_id': row.id, 'interlock.attempt': row.attempt_count };
-    return inSpan('webhook delivery', { kind: SpanKind.CONSUMER, attributes }, (span) => this.attemptTraced(row, span));
+    return inSpan('webhook delivery', { kind: SpanKind.CONSUMER, attributes, parent: row.trace_parent }, (span) => this.attemptTraced(row, span));
   }
 
   private async attemptTraced(row: ClaimedDelivery, span: Span): Promise<void> {

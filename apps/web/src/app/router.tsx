@@ -106,6 +106,14 @@ const routes: RouteObject[] = [
         lazy: () => import('../features/classification/routes/classification.route').then((m) => ({ Component: m.ClassificationRoute })),
       },
       {
+        path: 'settings/classification/:ruleId',
+        lazy: () => import('../features/classification/routes/rule-editor.route').then((m) => ({ Component: m.RuleEditorRoute })),
+      },
+      {
+        path: 'settings/deadlines',
+        lazy: () => import('../features/organisation/routes/deadline-settings.route').then((m) => ({ Component: m.DeadlineSettingsRoute })),
+      },
+      {
         path: 'settings/notifications',
         lazy: () => import('../features/notifications/routes/notifications.route').then((m) => ({ Component: m.NotificationsRoute })),
       },

@@ -225,7 +225,7 @@ export type AssigneeFilter = 'me' | 'my_teams' | 'unassigned';
 /**
  * <category>.<verb>: the actions the service writes today; new actions may appear: treat unknown ones as opaque.
  */
-export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
+export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
 
 export type AuditCategory = 'interrupt' | 'session' | 'member' | 'role' | 'team' | 'api_key' | 'webhook' | 'classification' | 'settings' | 'billing' | 'organisation';
 
@@ -293,11 +293,54 @@ export type ChangePlanDto = {
     plan: Plan;
 };
 
+export type ClassificationDisagreement = {
+    actionName: string;
+    decidedAt: string;
+    /**
+     * The person, by name at the time.
+     */
+    decidedByName: string | null;
+    /**
+     * What the person decided: approve, edit, reject or respond.
+     */
+    decision: string;
+    interruptId: string;
+    /**
+     * What the rule would have done: approve or reject.
+     */
+    outcome: string;
+    title: string;
+};
+
+export type ClassificationEnforceStats = {
+    /**
+     * Of those, the actions it decided.
+     */
+    decided: number;
+    /**
+     * Actions the rule matched in enforce mode.
+     */
+    matched: number;
+};
+
+export type ClassificationRuleListItem = {
+    createdAt: string;
+    expiresAt: string | null;
+    id: string;
+    match: RuleMatch;
+    mode: ClassificationRuleMode;
+    name: string;
+    outcome: RuleOutcome;
+    priority: number;
+    stats: ClassificationRuleStats;
+    updatedAt: string;
+};
+
 export type ClassificationRuleListResponse = {
     /**
-     * In evaluation order: priority, then creation.
+     * In evaluation order: priority, then creation; each with its statistics.
      */
-    rules: Array<ClassificationRuleResponse>;
+    rules: Array<ClassificationRuleListItem>;
 };
 
 export type ClassificationRuleMode = 'off' | 'shadow' | 'enforce';
@@ -312,6 +355,42 @@ export type ClassificationRuleResponse = {
     outcome: RuleOutcome;
     priority: number;
     updatedAt: string;
+};
+
+export type ClassificationRuleStats = {
+    enforce: ClassificationEnforceStats;
+    lastMatchedAt: string | null;
+    shadow: ClassificationShadowStats;
+};
+
+export type ClassificationRuleStatsResponse = {
+    /**
+     * The latest 50, newest first.
+     */
+    disagreements: Array<ClassificationDisagreement>;
+    enforce: ClassificationEnforceStats;
+    lastMatchedAt: string | null;
+    ruleId: string;
+    shadow: ClassificationShadowStats;
+};
+
+export type ClassificationShadowStats = {
+    /**
+     * Of those, the actions the person decided as the rule would have.
+     */
+    agreed: number;
+    /**
+     * Of those, the actions a person has since decided.
+     */
+    decidedByPeople: number;
+    /**
+     * Actions the rule matched in shadow mode.
+     */
+    matched: number;
+    /**
+     * Of those, the actions it would have decided (approve or reject, allowed by the action).
+     */
+    wouldDecide: number;
 };
 
 export type CreateApiKeyDto = {
@@ -728,6 +807,21 @@ export type InterruptCreatedEvent = {
      * An agent opened an interrupt.
      */
     type: 'interrupt.created';
+};
+
+export type InterruptDeadlineSettingsResponse = {
+    /**
+     * Whether an agent may ask for onTimeout: approve. Off, such an interrupt is refused at creation, and one already open is rejected at its deadline instead.
+     */
+    approveOnTimeoutAllowed: boolean;
+    /**
+     * The deadline, in seconds, of an interrupt opened without timeoutSeconds; null: such interrupts wait without a deadline.
+     */
+    defaultTimeoutSeconds: number | null;
+    /**
+     * The longest deadline an agent (timeoutSeconds) or a member (extend) may set, in seconds.
+     */
+    maxTimeoutSeconds: number;
 };
 
 export type InterruptDecidedEvent = {
@@ -1623,6 +1717,15 @@ export type UpdateClassificationRuleDto = {
     name?: string;
     outcome?: RuleOutcome;
     priority?: number;
+};
+
+export type UpdateInterruptDeadlineSettingsDto = {
+    approveOnTimeoutAllowed?: boolean;
+    /**
+     * null: no default deadline. At most maxTimeoutSeconds (as it is after this change).
+     */
+    defaultTimeoutSeconds?: number | null;
+    maxTimeoutSeconds?: number;
 };
 
 export type UpdateNotificationPreferencesDto = {
@@ -2852,6 +2955,56 @@ export type UpdateClassificationRuleResponses = {
 };
 
 export type UpdateClassificationRuleResponse = UpdateClassificationRuleResponses[keyof UpdateClassificationRuleResponses];
+
+export type GetClassificationRuleStatsData = {
+    body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/classification/rules/{id}/stats';
+};
+
+export type GetClassificationRuleStatsErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type GetClassificationRuleStatsError = GetClassificationRuleStatsErrors[keyof GetClassificationRuleStatsErrors];
+
+export type GetClassificationRuleStatsResponses = {
+    200: ClassificationRuleStatsResponse;
+};
+
+export type GetClassificationRuleStatsResponse = GetClassificationRuleStatsResponses[keyof GetClassificationRuleStatsResponses];
 
 export type StreamEventsData = {
     body?: never;
@@ -4363,6 +4516,114 @@ export type GetOrganisationResponses = {
 };
 
 export type GetOrganisationResponse = GetOrganisationResponses[keyof GetOrganisationResponses];
+
+export type GetInterruptDeadlineSettingsData = {
+    body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/organisation/interrupt-deadlines';
+};
+
+export type GetInterruptDeadlineSettingsErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type GetInterruptDeadlineSettingsError = GetInterruptDeadlineSettingsErrors[keyof GetInterruptDeadlineSettingsErrors];
+
+export type GetInterruptDeadlineSettingsResponses = {
+    200: InterruptDeadlineSettingsResponse;
+};
+
+export type GetInterruptDeadlineSettingsResponse = GetInterruptDeadlineSettingsResponses[keyof GetInterruptDeadlineSettingsResponses];
+
+export type UpdateInterruptDeadlineSettingsData = {
+    body: UpdateInterruptDeadlineSettingsDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/organisation/interrupt-deadlines';
+};
+
+export type UpdateInterruptDeadlineSettingsErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type UpdateInterruptDeadlineSettingsError = UpdateInterruptDeadlineSettingsErrors[keyof UpdateInterruptDeadlineSettingsErrors];
+
+export type UpdateInterruptDeadlineSettingsResponses = {
+    200: InterruptDeadlineSettingsResponse;
+};
+
+export type UpdateInterruptDeadlineSettingsResponse = UpdateInterruptDeadlineSettingsResponses[keyof UpdateInterruptDeadlineSettingsResponses];
 
 export type ChangePlanData = {
     body: ChangePlanDto;

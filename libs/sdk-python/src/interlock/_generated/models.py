@@ -234,6 +234,74 @@ class ChangeMemberRoleDto(InterlockModel):
     """
 
 
+class ClassificationDisagreement(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action_name: str = Field(..., alias='actionName')
+    decided_at: AwareDatetime = Field(..., alias='decidedAt')
+    decided_by_name: Optional[str] = Field(..., alias='decidedByName')
+    """
+    The person, by name at the time.
+    """
+    decision: str
+    """
+    What the person decided: approve, edit, reject or respond.
+    """
+    interrupt_id: str = Field(..., alias='interruptId')
+    outcome: str
+    """
+    What the rule would have done: approve or reject.
+    """
+    title: str
+
+
+class ClassificationEnforceStats(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    decided: int
+    """
+    Of those, the actions it decided.
+    """
+    matched: int
+    """
+    Actions the rule matched in enforce mode.
+    """
+
+
+class ClassificationRuleMode(RootModel[Union[Literal['off', 'shadow', 'enforce'], str]]):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    root: Union[Literal['off', 'shadow', 'enforce'], str]
+
+
+class ClassificationShadowStats(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    agreed: int
+    """
+    Of those, the actions the person decided as the rule would have.
+    """
+    decided_by_people: int = Field(..., alias='decidedByPeople')
+    """
+    Of those, the actions a person has since decided.
+    """
+    matched: int
+    """
+    Actions the rule matched in shadow mode.
+    """
+    would_decide: int = Field(..., alias='wouldDecide')
+    """
+    Of those, the actions it would have decided (approve or reject, allowed by the action).
+    """
+
+
 class CreateApiKeyDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -591,6 +659,27 @@ class HealthStatus(InterlockModel):
         populate_by_name=True,
     )
     status: Union[Literal['ok'], str]
+
+
+class InterruptDeadlineSettingsResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    approve_on_timeout_allowed: bool = Field(..., alias='approveOnTimeoutAllowed')
+    """
+    Whether an agent may ask for onTimeout: approve. Off, such an interrupt is refused at creation, and one already open is rejected at its deadline instead.
+    """
+    default_timeout_seconds: Optional[int] = Field(
+        ..., alias='defaultTimeoutSeconds', ge=1, le=2592000
+    )
+    """
+    The deadline, in seconds, of an interrupt opened without timeoutSeconds; null: such interrupts wait without a deadline.
+    """
+    max_timeout_seconds: int = Field(..., alias='maxTimeoutSeconds', ge=1, le=2592000)
+    """
+    The longest deadline an agent (timeoutSeconds) or a member (extend) may set, in seconds.
+    """
 
 
 class InterruptHistoryEntry(InterlockModel):
@@ -1123,6 +1212,25 @@ class TeamResponse(InterlockModel):
     name: str = Field(..., examples=['Platform'], max_length=50, min_length=1)
 
 
+class UpdateInterruptDeadlineSettingsDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    approve_on_timeout_allowed: Optional[bool] = Field(
+        None, alias='approveOnTimeoutAllowed'
+    )
+    default_timeout_seconds: Optional[int] = Field(
+        None, alias='defaultTimeoutSeconds', ge=1, le=2592000
+    )
+    """
+    null: no default deadline. At most maxTimeoutSeconds (as it is after this change).
+    """
+    max_timeout_seconds: Optional[int] = Field(
+        None, alias='maxTimeoutSeconds', ge=1, le=2592000
+    )
+
+
 class UpdateRoleDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1478,6 +1586,7 @@ class AuditEntryResponse(InterlockModel):
         'organisation.created',
         'settings.notification_preferences_updated',
         'settings.notifications_updated',
+        'settings.interrupt_deadlines_updated',
         'role.created',
         'role.updated',
         'role.deleted',
@@ -1570,6 +1679,31 @@ class ChangePlanDto(InterlockModel):
         populate_by_name=True,
     )
     plan: Union[Literal['free', 'pro'], str]
+
+
+class ClassificationRuleStats(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    enforce: ClassificationEnforceStats
+    last_matched_at: Optional[AwareDatetime] = Field(..., alias='lastMatchedAt')
+    shadow: ClassificationShadowStats
+
+
+class ClassificationRuleStatsResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    disagreements: list[ClassificationDisagreement]
+    """
+    The latest 50, newest first.
+    """
+    enforce: ClassificationEnforceStats
+    last_matched_at: Optional[AwareDatetime] = Field(..., alias='lastMatchedAt')
+    rule_id: str = Field(..., alias='ruleId')
+    shadow: ClassificationShadowStats
 
 
 class CreateInterruptDto(InterlockModel):
@@ -2427,6 +2561,37 @@ class AppendMessagesDto(InterlockModel):
     messages: list[SessionMessageDto] = Field(..., max_length=100, min_length=1)
 
 
+class ClassificationRuleListItem(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    expires_at: Optional[AwareDatetime] = Field(..., alias='expiresAt')
+    id: str
+    match: RuleMatch
+    mode: Union[Literal['off', 'shadow', 'enforce'], str]
+    name: str
+    outcome: Union[ApproveOutcome, RejectOutcome, RouteOutcome, RequireHumanOutcome]
+    """
+    What a rule does: approve, reject, route, require_human.
+    """
+    priority: int
+    stats: ClassificationRuleStats
+    updated_at: AwareDatetime = Field(..., alias='updatedAt')
+
+
+class ClassificationRuleListResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    rules: list[ClassificationRuleListItem]
+    """
+    In evaluation order: priority, then creation; each with its statistics.
+    """
+
+
 class ClassificationRuleResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -2732,17 +2897,6 @@ class WebhookDeliveryListResponse(InterlockModel):
     next_cursor: Optional[str] = Field(..., alias='nextCursor')
     """
     null on the last page.
-    """
-
-
-class ClassificationRuleListResponse(InterlockModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    rules: list[ClassificationRuleResponse]
-    """
-    In evaluation order: priority, then creation.
     """
 
 

@@ -5,6 +5,7 @@ import {
   decideInterrupt,
   escalateInterrupt,
   getInterrupt,
+  listClassificationRules,
   listInterrupts,
   type AssignInterruptDto,
   type DecideInterruptDto,
@@ -13,6 +14,7 @@ import {
   type ListInterruptsData,
 } from '@interlock/api-client';
 import { infiniteQueryOptions, type InfiniteData, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
 
 export type InboxFilters = NonNullable<Omit<NonNullable<ListInterruptsData['query']>, 'cursor' | 'limit'>>;
 
@@ -177,4 +179,19 @@ export async function nextOpenInterrupt(queryClient: QueryClient, currentId: str
   }
   const fresh = await call(listInterrupts({ query: { status: 'open', limit: 5 } }));
   return fresh.interrupts.find(usable);
+}
+
+/**
+ * The name of the classification rule that decided (argus's receipt on the decision card), for a
+ * member who may read the rules; undefined otherwise or while loading (the card shows its id).
+ */
+export function useRuleName(ruleId: string | undefined): string | undefined {
+  const canRead = useCan('classification.read');
+  const rules = useQuery({
+    queryKey: ['classification', 'rules'],
+    queryFn: () => call(listClassificationRules()),
+    enabled: canRead && ruleId !== undefined,
+    staleTime: 60_000,
+  });
+  return ruleId === undefined ? undefined : rules.data?.rules.find((r) => r.id === ruleId)?.name;
 }

@@ -264,6 +264,34 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
     expect(accepted.status).toBe(201);
   });
 
+  it('the deliveries list walks by cursor, newest first, bound to its scope', async () => {
+    const all = await http().get('/api/notifications/deliveries?scope=organisation&limit=200').set('cookie', owner.cookie);
+    expect(all.status).toBe(200);
+    expect(all.body.nextCursor).toBeNull();
+    const ids = all.body.deliveries.map((d: { id: string }) => d.id);
+    expect(ids.length).toBeGreaterThan(5);
+    const walked: string[] = [];
+    let cursor: string | null = null;
+    let first = '';
+    do {
+      const page: request.Response = await http()
+        .get(`/api/notifications/deliveries?scope=organisation&limit=2${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`)
+        .set('cookie', owner.cookie);
+      expect(page.status).toBe(200);
+      expect(page.body.deliveries.length).toBeLessThanOrEqual(2);
+      walked.push(...page.body.deliveries.map((d: { id: string }) => d.id));
+      cursor = page.body.nextCursor;
+      if (first === '' && cursor !== null) first = cursor;
+    } while (cursor !== null);
+    expect(walked).toEqual(ids);
+    // A cursor belongs to its scope (and organisation): reused for another, 400.
+    const other = await http().get(`/api/notifications/deliveries?scope=mine&limit=2&cursor=${encodeURIComponent(first)}`).set('cookie', owner.cookie);
+    expect([other.status, other.body.message]).toEqual([400, 'cursor is not a valid cursor for this listing (use nextCursor with the same filters).']);
+    expect((await http().get('/api/notifications/deliveries?limit=0').set('cookie', owner.cookie)).status).toBe(400);
+    const mine = await http().get('/api/notifications/deliveries').set('cookie', grace.cookie);
+    expect(mine.body.deliveries.every((d: { recipientEmail: string }) => d.recipientEmail === grace.email)).toBe(true);
+  });
+
   it('preferences and organisation defaults are validated, audited (settings), and the defaults need member.manage', async () => {
     const bad = await http().put('/api/notifications/preferences').set('cookie', grace.cookie).send({ preferences: { 'interrupt.opened': { browser: 'hourly' } } });
     expect(bad.status).toBe(400);

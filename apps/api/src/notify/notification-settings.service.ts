@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { KeysetCursorCodec, keysetPage } from '@interlock/cursor';
 import { DataSource } from 'typeorm';
 import { writeAuditEntry } from '@interlock/audit';
 import {
@@ -8,6 +9,8 @@ import {
   type MemberActor,
   type NotificationPreferences,
 } from '@interlock/domain';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
 import { Mailer } from '../mail/mailer';
 import { OrganisationsRepository } from '../organisation/organisations.repository';
 import type {
@@ -17,9 +20,9 @@ import type {
   UpdateNotificationSettingsDto,
 } from './dto/notification-preferences.dto';
 import type { NotificationDeliveryResponse } from './dto/notification-delivery.response';
-import { NotificationsRepository } from './notifications.repository';
+import { type DeliveryRow, NotificationsRepository } from './notifications.repository';
 
-const DELIVERY_PAGE = 100;
+const DELIVERY_PAGE = 50;
 
 /** Drops the nulls (a null asks for the default) and the kinds left empty. */
 function compact(preferences: NotificationPreferences): NotificationPreferences {
@@ -45,7 +48,12 @@ export class NotificationSettingsService {
     private readonly repository: NotificationsRepository,
     private readonly mailer: Mailer,
     private readonly organisations: OrganisationsRepository,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.cursors = new KeysetCursorCodec(config.cursorSecret, 'notifications.deliveries');
+  }
+
+  private readonly cursors: KeysetCursorCodec;
 
   async preferences(organisationId: string, userId: string): Promise<NotificationPreferencesResponse> {
     const [member, organisation] = await Promise.all([
@@ -126,9 +134,19 @@ export class NotificationSettingsService {
     });
   }
 
-  async deliveries(organisationId: string, userId: string | null): Promise<NotificationDeliveryResponse[]> {
-    const rows = await this.repository.deliveries(this.dataSource, organisationId, userId, DELIVERY_PAGE);
-    return rows.map((r) => ({
+  /** Newest first, a keyset page at a time (the cursor is bound to the organisation and the scope). */
+  async deliveries(
+    organisationId: string,
+    userId: string | null,
+    page: { cursor?: string; limit?: number },
+  ): Promise<{ deliveries: NotificationDeliveryResponse[]; nextCursor: string | null }> {
+    const { rows, nextCursor } = await keysetPage<DeliveryRow>(
+      this.cursors,
+      { organisationId, filters: JSON.stringify([organisationId, userId]), cursor: page.cursor, limit: page.limit ?? DELIVERY_PAGE },
+      (row) => row.created_at,
+      (after, take) => this.repository.deliveries(this.dataSource, organisationId, userId, after, take),
+    );
+    const deliveries = rows.map((r) => ({
       id: r.id,
       kind: r.kind,
       channel: r.channel,
@@ -143,6 +161,7 @@ export class NotificationSettingsService {
       scheduledFor: r.scheduled_for.toISOString(),
       sentAt: r.sent_at?.toISOString() ?? null,
     }));
+    return { deliveries, nextCursor };
   }
 
   private preferencesResponse(own: NotificationPreferences, timeZone: string, defaults: NotificationPreferences): NotificationPreferencesResponse {

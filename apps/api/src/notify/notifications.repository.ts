@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { KeysetPosition } from '@interlock/cursor';
 import type { NotificationPreferences } from '@interlock/domain';
 import { queryRows, type Queryable } from '../database/query-rows.util';
 import type { NotificationStatus } from './notification.entity';
@@ -96,17 +97,18 @@ export class NotificationsRepository {
     return rows.length > 0;
   }
 
-  /** Newest first: one member's (userId) or the whole organisation's (null). */
-  async deliveries(db: Queryable, organisationId: string, userId: string | null, limit: number): Promise<DeliveryRow[]> {
+  /** Newest first, after `after` (a keyset position): one member's (userId) or the whole organisation's (null). */
+  async deliveries(db: Queryable, organisationId: string, userId: string | null, after: KeysetPosition | undefined, take: number): Promise<DeliveryRow[]> {
     return queryRows<DeliveryRow>(
       db,
       `SELECT id, kind, channel, mode, status, recipient_email, subject_id, data ->> 'title' AS title, attempt_count, last_error,
               created_at, scheduled_for, sent_at
          FROM notifications
         WHERE organisation_id = $1 AND ($2::uuid IS NULL OR recipient_user_id = $2::uuid)
+          AND ($3::timestamptz IS NULL OR (created_at, id) < ($3::timestamptz, $4::uuid))
         ORDER BY created_at DESC, id DESC
-        LIMIT $3`,
-      [organisationId, userId, limit],
+        LIMIT $5`,
+      [organisationId, userId, after?.createdAt ?? null, after?.id ?? null, take],
     );
   }
 }

@@ -152,4 +152,5 @@ export const OPERATION_QUERY_RULES: Record<string, QueryRules> = {
   listInterrupts: { opaqueCursor: true, fromNotAfterTo: true, maxWords: { q: 8 } },
   listSessions: { opaqueCursor: true },
   listWebhookDeliveries: { opaqueCursor: true },
+  listNotificationDeliveries: { opaqueCursor: true },
 };

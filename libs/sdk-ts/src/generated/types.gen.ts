@@ -1151,9 +1151,13 @@ export type NotificationChannelModes = {
 
 export type NotificationDeliveryListResponse = {
     /**
-     * Newest first, at most 100.
+     * Newest first, `limit` of them.
      */
     deliveries: Array<NotificationDeliveryResponse>;
+    /**
+     * The next page: repeat the request with it (and the same scope); null at the end.
+     */
+    nextCursor: string | null;
 };
 
 export type NotificationDeliveryResponse = {
@@ -4214,6 +4218,11 @@ export type ListNotificationDeliveriesData = {
          * organisation: everyone’s (member.manage). Default mine.
          */
         scope?: 'mine' | 'organisation';
+        /**
+         * The previous nextCursor; repeat the other parameters unchanged.
+         */
+        cursor?: string;
+        limit?: number;
     };
     url: '/api/notifications/deliveries';
 };

@@ -2845,7 +2845,11 @@ class NotificationDeliveryListResponse(InterlockModel):
     )
     deliveries: list[NotificationDeliveryResponse]
     """
-    Newest first, at most 100.
+    Newest first, `limit` of them.
+    """
+    next_cursor: Optional[str] = Field(..., alias='nextCursor')
+    """
+    The next page: repeat the request with it (and the same scope); null at the end.
     """
 
 

@@ -66,7 +66,7 @@ export function LiveViewRoute() {
       <Stack>
         <Group gap="xs" role="status" aria-live="polite">
           {(connection === 'connecting' || connection === 'reconnecting') && <Loader size="xs" />}
-          <Text size="sm" c={connection === 'reconnecting' || connection === 'closed' ? 'orange.9' : 'dimmed'}>
+          <Text size="sm" c={connection === 'reconnecting' || connection === 'closed' ? 'light-dark(var(--mantine-color-orange-9), var(--mantine-color-orange-4))' : 'dimmed'}>
             {CONNECTION_TEXT[connection]}
           </Text>
           {connection === 'closed' && (

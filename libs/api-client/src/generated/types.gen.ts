@@ -1113,7 +1113,7 @@ export type LinkedSession = {
     status: SessionStatus;
 };
 
-export type ListOrder = 'newest' | 'oldest';
+export type ListOrder = 'newest' | 'oldest' | 'deadline';
 
 /**
  * A `message` event of the Live View: one message of the session (the event id is its number).
@@ -3143,7 +3143,7 @@ export type ListInterruptsData = {
          */
         to?: string;
         /**
-         * By createdAt, ties by id.
+         * newest/oldest: by createdAt; deadline: the soonest expiresAt first, interrupts without a deadline last. Ties by id.
          */
         order?: ListOrder;
         /**

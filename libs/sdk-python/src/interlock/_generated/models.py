@@ -751,11 +751,11 @@ class InvitationResponse(InterlockModel):
     role_id: str = Field(..., alias='roleId')
 
 
-class ListOrder(RootModel[Union[Literal['newest', 'oldest'], str]]):
+class ListOrder(RootModel[Union[Literal['newest', 'oldest', 'deadline'], str]]):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    root: Union[Literal['newest', 'oldest'], str]
+    root: Union[Literal['newest', 'oldest', 'deadline'], str]
 
 
 class MemberDecidedBy(InterlockModel):

@@ -4,6 +4,7 @@ import {
   countInterrupts,
   decideInterrupt,
   escalateInterrupt,
+  extendInterruptDeadline,
   getInterrupt,
   listClassificationRules,
   listInterrupts,
@@ -56,15 +57,19 @@ export function useInterruptCounts() {
 export type InboxTab = 'open' | 'mine' | 'escalated' | 'answered';
 export const INBOX_TABS: InboxTab[] = ['open', 'mine', 'escalated', 'answered'];
 
-/** The inbox's tab and filters from its address (`?tab=…&q=…&order=…&assignee=…`). */
+/** The inbox's tab and filters from its address (`?tab=…&q=…&order=newest|oldest|deadline&assignee=…&closed=…`). */
 export function inboxFromParams(params: URLSearchParams): { tab: InboxTab; filters: InboxFilters } {
   const raw = params.get('tab');
   const tab: InboxTab = INBOX_TABS.includes(raw as InboxTab) ? (raw as InboxTab) : 'open';
-  const filters: InboxFilters = { ...tabFilters(tab), order: params.get('order') === 'oldest' ? 'oldest' : 'newest' };
+  const order = params.get('order');
+  const filters: InboxFilters = { ...tabFilters(tab), order: order === 'oldest' || order === 'deadline' ? order : 'newest' };
   const q = params.get('q')?.trim() ?? '';
   if (q !== '') filters.q = q;
   const assignee = params.get('assignee');
   if (tab === 'open' && (assignee === 'unassigned' || assignee === 'my_teams')) filters.assignee = assignee;
+  // The Answered tab also lists the interrupts closed another way (`?closed=expired|withdrawn`).
+  const closed = params.get('closed');
+  if (tab === 'answered' && (closed === 'expired' || closed === 'withdrawn')) filters.status = closed;
   return { tab, filters };
 }
 
@@ -147,6 +152,15 @@ export function useEscalate() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, reason }: { id: string; reason?: string }) => call(escalateInterrupt({ path: { id }, body: reason ? { reason } : {} })),
+    onSettled: (_data, _error, { id }) => invalidateInterrupt(queryClient, id),
+  });
+}
+
+/** Moves an open interrupt's deadline to `timeoutSeconds` from now (SPEC §8e; later than the current one). */
+export function useExtendDeadline() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, timeoutSeconds }: { id: string; timeoutSeconds: number }) => call(extendInterruptDeadline({ path: { id }, body: { timeoutSeconds } })),
     onSettled: (_data, _error, { id }) => invalidateInterrupt(queryClient, id),
   });
 }

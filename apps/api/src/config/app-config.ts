@@ -68,8 +68,10 @@ export interface AppConfig {
    * `auto` (default): pretty when standard output is a terminal, else JSON.
    */
   readonly logFormat: 'auto' | 'json' | 'pretty';
-  /** Express `trust proxy` setting: how many proxy hops to trust for the client address. */
+  /** How many proxy hops to trust for the client address (both adapters' `trustProxy`). */
   readonly trustProxy: number;
+  /** The HTTP adapter NestJS runs on (`HTTP_ADAPTER`): `express` or `fastify`. */
+  readonly httpAdapter: 'express' | 'fastify';
   /** How long a graceful shutdown may take before the process exits anyway. */
   readonly shutdownTimeoutMs: number;
   /**
@@ -391,6 +393,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     ),
     logFormat: oneOf('LOG_FORMAT', ['auto', 'json', 'pretty'], 'auto'),
     trustProxy: integer('TRUST_PROXY', 0, 0, 10),
+    httpAdapter: oneOf('HTTP_ADAPTER', ['express', 'fastify'], 'express'),
     shutdownTimeoutMs,
     shutdownDrainDelayMs,
     rateLimits: {

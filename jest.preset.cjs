@@ -13,12 +13,13 @@ for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
   moduleNameMapper[`^${alias.replace(/[/@.-]/g, (c) => `\\${c}`)}$`] = path.join(__dirname, target);
 }
 
-// NestJS 12 ships its packages as ES modules. Node (20.19+) loads them from CommonJS through
-// require(esm), but Jest's module runtime does not (before Node 24.9), so Jest compiles those
-// packages to CommonJS with the same SWC, and leaves every other package in node_modules alone.
+// NestJS 12 ships its packages as ES modules (and so does `content-disposition` 1.x, which
+// @fastify/static loads). Node (20.19+) loads them from CommonJS through require(esm), but
+// Jest's module runtime does not (before Node 24.9), so Jest compiles those packages to
+// CommonJS with the same SWC, and leaves every other package in node_modules alone.
 // The AI SDK (`ai`, its `@ai-sdk/*` and `@workflow/serde`) is ESM only too: the SDK's bridge is
 // tested against it.
-const esmPackages = ['@nestjs', 'ai', '@ai-sdk', '@workflow'];
+const esmPackages = ['@nestjs', 'content-disposition', 'ai', '@ai-sdk', '@workflow'];
 // @ai-sdk/provider-utils imports `zod/v4/locales/en.js`, which zod's exports map to its ES module
 // for require too; its CommonJS twin sits beside it.
 moduleNameMapper['^zod/v4/locales/(.+)\\.js$'] = path.join(path.dirname(require.resolve('zod/package.json')), 'v4/locales/$1.cjs');
@@ -35,7 +36,7 @@ module.exports = {
     '^.+\\.ts$': ['@swc/jest', { ...swcrc, swcrc: false, sourceMaps: 'inline' }],
     [`/node_modules/(${esmPackages.join('|')})/.+\\.js$`]: ['@swc/jest', esmJs],
   },
-  transformIgnorePatterns: [`/node_modules/(?!(${esmPackages.join('|')})/)`],
+  transformIgnorePatterns: [`^(?!.*/node_modules/(${esmPackages.join('|')})/).*/node_modules/`],
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper,
   reporters: ['default', path.join(__dirname, 'tools/jest/results-reporter.cjs')],

@@ -17,8 +17,9 @@ On bodies (`x-interlock-body-rules`):
   cases get one of a few real names (which one follows from the generated value).
 - `organisationDependent`: the named fields are valid or not depending on the organisation's
   settings (a deadline to apply `onTimeout` to, `approve` allowed); valid cases leave them out.
-- `requireAnyOf`: at least one of the named fields must be there; valid cases without any get
-  `lastInterrupts: 1` (the dry run's only such rule).
+- `requireAnyOf`: `{fields, fill}`: at least one of `fields` must be there; valid cases without
+  any get the rule's own `fill`, a value valid for any organisation (the contract states it:
+  `lastInterrupts: 1` for the dry run, `approveOnTimeoutAllowed: false` for the deadline settings).
 
 And one the contract states in JSON Schema that OpenAPI 3.0 tools do not read: free-form JSON
 (`JsonObject`) has `propertyNames` without NUL; valid bodies get NUL out of their keys.
@@ -136,9 +137,10 @@ def map_case(context: Any, case: Any) -> Any:
                     case.body[name] = _TIME_ZONES[sum(map(ord, value)) % len(_TIME_ZONES)]
             for name in _body_rules(context).get("organisationDependent") or []:
                 case.body.pop(name, None)
-            any_of = _body_rules(context).get("requireAnyOf") or []
-            if any_of and not any(name in case.body for name in any_of) and "lastInterrupts" in any_of:
-                case.body["lastInterrupts"] = 1
+            any_of = _body_rules(context).get("requireAnyOf") or {}
+            fields = any_of.get("fields") or []
+            if fields and not any(name in case.body for name in fields):
+                case.body.update(any_of.get("fill") or {})
     rules = _rules(context)
     query = case.query
     if not rules or not isinstance(query, dict) or not _is_positive(case, ParameterLocation.QUERY):

@@ -1,15 +1,18 @@
-import type { DynamicModule, Type } from '@nestjs/common';
+import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { SwaggerModule } from '@nestjs/swagger';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Express } from 'express';
 import type { DestinationStream, Logger } from 'pino';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config/app-config';
 import { declaredRoutes } from './auth/route-declarations.util';
-import { dashboardMiddleware } from './http/dashboard.middleware';
+import { dashboardMiddleware, dashboardResponder } from './http/dashboard.middleware';
 import { frontDoorMiddleware } from './http/front-door.middleware';
-import { jsonBodyStep } from './http/json-body.middleware';
+import { fastifyFrameworkError, installFastifyFrontDoor } from './http/fastify-front-door';
+import { InterlockFastifyAdapter } from './http/interlock-fastify.adapter';
+import { jsonBodyStep, MAX_JSON_BODY_BYTES } from './http/json-body.middleware';
 import { JsonReplyExpressAdapter } from './http/json-reply.adapter';
 import { methodNotAllowedGate } from './http/method-not-allowed.middleware';
 import { RouteDispatcher } from './http/route-dispatch';
@@ -18,14 +21,15 @@ import { buildOpenApiDocument } from './openapi/openapi-document';
 import { OPENAPI_DOCUMENT } from './openapi/openapi.controller';
 
 export interface CreatedApp {
-  app: NestExpressApplication;
+  app: INestApplication;
   logger: Logger;
 }
 
 /**
  * Builds the service (not yet listening): the request pipeline every entry point and every
- * e2e test shares. `logDestination` lets tests read the log lines; `imports` lets a test mount
- * a probe module beside the real ones.
+ * e2e test shares, on the HTTP adapter the configuration names (`HTTP_ADAPTER`).
+ * `logDestination` lets tests read the log lines; `imports` lets a test mount a probe module
+ * beside the real ones.
  */
 export async function createApp(
   config: AppConfig,
@@ -34,28 +38,55 @@ export async function createApp(
   const logger = createLogger(config, options.logDestination);
   const root = AppModule.forRoot(config, logger);
   root.imports = [...(root.imports ?? []), ...(options.imports ?? [])];
-  const app = await NestFactory.create<NestExpressApplication>(root, new JsonReplyExpressAdapter(), {
-    bodyParser: false,
-    logger: new PinoNestLogger(logger),
-    abortOnError: false,
-  });
-  app.disable('x-powered-by');
-  app.set('trust proxy', config.trustProxy);
-  app.set('etag', false);
-  // Request id and state, the log line, 405, the dashboard at `/` (it only answers GET and HEAD
-  // off the service's paths), the JSON body, the route: one middleware (http/front-door.middleware.ts).
-  const express = app.getHttpAdapter().getInstance() as Express;
-  const routes = new RouteDispatcher(() => express.router.stack, () => frontDoor);
-  const frontDoor = frontDoorMiddleware({
-    log: httpLogger(logger, config.apiKeyPrefix),
-    methodGate: methodNotAllowedGate(declaredRoutes(app)),
-    dashboard: dashboardMiddleware(config.webDir, (indexPath) =>
-      logger.warn({ indexPath }, 'the dashboard is not built (npx nx run web:build): / explains how to build it'),
-    ),
-    jsonBody: jsonBodyStep(),
-    route: (req, res, next) => routes.dispatch(req, res, next),
-  });
-  app.use(frontDoor);
+  const nestOptions = { bodyParser: false, logger: new PinoNestLogger(logger), abortOnError: false };
+  const dashboard = dashboardResponder(config.webDir, (indexPath) =>
+    logger.warn({ indexPath }, 'the dashboard is not built (npx nx run web:build): / explains how to build it'),
+  );
+  const log = httpLogger(logger, config.apiKeyPrefix);
+
+  let app: INestApplication;
+  if (config.httpAdapter === 'fastify') {
+    const fastifyApp = await NestFactory.create<NestFastifyApplication>(
+      root,
+      new InterlockFastifyAdapter({
+        bodyLimit: MAX_JSON_BODY_BYTES,
+        // The number of proxy hops to trust, as Express's `trust proxy` takes a number: the
+        // address `hop` steps from the socket is trusted to forward while `hop` < TRUST_PROXY.
+        // (Fastify 5 refuses a bare hop count — it trusts nothing then — so it gets the function.)
+        trustProxy: config.trustProxy === 0 ? false : (_address: string, hop: number) => hop < config.trustProxy,
+        logger: false,
+        // Express's matching: case-insensitive, one trailing slash allowed, ids of any length
+        // (the pipes answer a malformed one).
+        routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 2048 },
+        frameworkErrors: fastifyFrameworkError,
+      }),
+      nestOptions,
+    );
+    installFastifyFrontDoor(fastifyApp.getHttpAdapter().getInstance(), {
+      log,
+      methodGate: methodNotAllowedGate(declaredRoutes(fastifyApp)),
+      dashboard,
+    });
+    app = fastifyApp;
+  } else {
+    const expressApp = await NestFactory.create<NestExpressApplication>(root, new JsonReplyExpressAdapter(), nestOptions);
+    expressApp.disable('x-powered-by');
+    expressApp.set('trust proxy', config.trustProxy);
+    expressApp.set('etag', false);
+    // Request id and state, the log line, 405, the dashboard at `/` (it only answers GET and HEAD
+    // off the service's paths), the JSON body, the route: one middleware (http/front-door.middleware.ts).
+    const express = expressApp.getHttpAdapter().getInstance() as Express;
+    const routes = new RouteDispatcher(() => express.router.stack, () => frontDoor);
+    const frontDoor = frontDoorMiddleware({
+      log,
+      methodGate: methodNotAllowedGate(declaredRoutes(expressApp)),
+      dashboard: dashboardMiddleware(dashboard),
+      jsonBody: jsonBodyStep(),
+      route: (req, res, next) => routes.dispatch(req, res, next),
+    });
+    expressApp.use(frontDoor);
+    app = expressApp;
+  }
 
   // The contract, served at /api/openapi.json and rendered at /docs.
   const document = buildOpenApiDocument(app);

@@ -100,4 +100,53 @@ describe('Postgres stopping under concurrent creates', () => {
     // The service is back: a create after the outage succeeds.
     await http().post('/api/interrupts').set('x-api-key', key).send({ title: 'after', actionRequests: [{ name: 'a' }] }).expect(201);
   });
+
+  // Issue 34 item 14, the outside run again: Postgres stopped 10 s under mixed load. Every answer
+  // is a success or the JSON 503 with Retry-After, and no acknowledged write is lost.
+  it('Postgres stopped 10 s under 20 clients: only successes and JSON 503s, 0 acknowledged creates lost', async () => {
+    const server = t.app.getHttpServer();
+    const owner = await signUpOwner(server);
+    const { key } = await createApiKey(server, owner.cookie);
+    const http = () => request(server);
+    const acknowledged: string[] = [];
+    const wrong: string[] = [];
+    let answers = 0;
+    let running = true;
+    let n = 0;
+    const client = async () => {
+      while (running) {
+        const i = n++;
+        const res =
+          i % 5 === 4
+            ? await http().get('/api/interrupts?limit=5').set('x-api-key', key)
+            : await http().post('/api/interrupts').set('x-api-key', key).send({ title: `long outage ${i}`, actionRequests: [{ name: 'deploy' }] });
+        answers++;
+        if (res.status === 201) acknowledged.push(res.body.id as string);
+        else if (res.status === 503) {
+          if (res.headers['retry-after'] === undefined || res.body.code !== 'SERVICE_UNAVAILABLE') wrong.push(`503 ${JSON.stringify(res.body)}`);
+          await sleep(50);
+        } else if (res.status !== 200) wrong.push(`${res.status} ${JSON.stringify(res.body)}`);
+      }
+    };
+    const clients = Array.from({ length: 20 }, client);
+    await sleep(1_000);
+    await stopPostgres();
+    await sleep(10_000);
+    proxy.restore();
+    await sleep(3_000);
+    running = false;
+    await Promise.all(clients);
+
+    expect(wrong).toEqual([]);
+    expect(acknowledged.length).toBeGreaterThan(0);
+    const check = new Client({ connectionString: db.url });
+    await check.connect();
+    try {
+      const { rows } = await check.query(`SELECT count(*)::int AS n FROM interrupts WHERE id = ANY($1::uuid[])`, [acknowledged]);
+      expect(rows[0].n).toBe(acknowledged.length);
+    } finally {
+      await check.end();
+    }
+    console.log(`outage of 10 s: ${answers} answers, ${acknowledged.length} creates acknowledged, all stored`);
+  }, 60_000);
 });

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Module, Post } from '@nestjs/common';
 import { IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
 import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import request from 'supertest';
 import { PublicRoute } from '../src/auth/decorators/route-access.decorator';
@@ -26,6 +27,11 @@ class ProbeController {
   @Post()
   create(@Body() body: ProbeDto) {
     return body;
+  }
+
+  @Get('ok')
+  ok() {
+    return { ok: true };
   }
 
   @Get('boom')
@@ -118,6 +124,57 @@ describe('HTTP errors (SPEC §4)', () => {
     const res = await http().post('/probe').set('content-type', 'text/plain').send('title=a');
     expect(res.status).toBe(415);
     expect(res.body).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', error: 'Unsupported Media Type' });
+  });
+
+  /** POSTs bytes as they are (supertest would re-encode a Buffer), with a Content-Encoding. */
+  async function encodedPost(encoding: string, bytes: Buffer): Promise<{ status: number; body: unknown }> {
+    const { port } = await listening(t);
+    const res = await fetch(`http://127.0.0.1:${port}/probe`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+      body: bytes,
+    });
+    return { status: res.status, body: await res.json() };
+  }
+
+  it('inflates a gzip, deflate or br JSON body', async () => {
+    const json = JSON.stringify({ title: 'zipped', count: 3 });
+    for (const [encoding, bytes] of [
+      ['gzip', gzipSync(json)],
+      ['deflate', deflateSync(json)],
+      ['br', brotliCompressSync(json)],
+    ] as const) {
+      const res = await encodedPost(encoding, bytes);
+      expect([encoding, res.status, res.body]).toEqual([encoding, 201, { title: 'zipped', count: 3 }]);
+    }
+  });
+
+  it('holds an inflated JSON body to 1 MiB (413), refuses bytes that do not inflate (400) and an unknown encoding (415)', async () => {
+    // 2 MiB of JSON in about 2 KiB of gzip: the limit is on what the service would parse.
+    const bomb = gzipSync(JSON.stringify({ title: 'x'.repeat(2 * 1024 * 1024) }));
+    expect(bomb.length).toBeLessThan(64 * 1024);
+    const tooLarge = await encodedPost('gzip', bomb);
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', message: 'Request body exceeds the 1 MiB limit.' });
+
+    const broken = await encodedPost('gzip', Buffer.from('{"title": "x"}'));
+    expect(broken.status).toBe(400);
+    expect(broken.body).toMatchObject({ code: 'VALIDATION_FAILED' });
+
+    const unknown = await encodedPost('zstd-x', Buffer.from('{}'));
+    expect(unknown.status).toBe(415);
+    expect(unknown.body).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', error: 'Unsupported Media Type' });
+  });
+
+  it("reads a GET's body like any other: malformed JSON → 400, not JSON → 415, none → answered", async () => {
+    const malformed = await http().get('/probe/ok').set('content-type', 'application/json').send('{"title": ');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toMatchObject({ code: 'VALIDATION_FAILED', message: 'body: is not valid JSON.' });
+    const text = await http().get('/probe/ok').set('content-type', 'text/plain').send('title=a');
+    expect(text.status).toBe(415);
+    expect(text.body).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
+    const none = await http().get('/probe/ok');
+    expect([none.status, none.body]).toEqual([200, { ok: true }]);
   });
 
   // Issue 34 item 4: a body that is not JSON is held to the JSON cap, whether its length is

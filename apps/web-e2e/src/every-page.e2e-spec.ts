@@ -64,6 +64,7 @@ test.describe('Every page with stress content', () => {
       ['settings', '/settings'],
       ['notifications', '/settings/notifications'],
       ['classification', '/settings/classification'],
+      ['deadlines', '/settings/deadlines'],
       ['not-found', '/no-such-page'],
     ];
     for (const viewport of [PHONE, DESKTOP]) {

@@ -1,6 +1,6 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import { type HttpResponse, takeResponse } from '../http/platform';
 import { ACTOR_TYPES, AUDIT_CATEGORIES, JsonText, TARGET_TYPES } from '@interlock/domain';
 import { CurrentCaller, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MachineOrMemberRoute, MemberRoute } from '../auth/decorators/route-access.decorator';
@@ -59,10 +59,11 @@ export class AuditLogController {
   async export(
     @CurrentMember() member: MemberPrincipal,
     @Query() query: Record<string, unknown>,
-    @Res() res: Response,
+    @Res() reply: HttpResponse,
   ): Promise<void> {
     const entries = await this.auditLog.recent(member.organisationId, query);
-    res.status(200);
+    const res = takeResponse(reply);
+    res.statusCode = 200;
     res.setHeader('content-type', 'text/csv; charset=utf-8');
     res.setHeader('content-disposition', `attachment; filename="audit-log-${new Date().toISOString().slice(0, 10)}.csv"`);
     res.write(csvRow(AUDIT_CSV_COLUMNS));

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { HttpResponse } from '../http/platform';
 import { AccountResponse, OrganisationJoinedResponse } from '../users/dto/account.response';
 import { ClientIp, CurrentMember, CurrentUser } from './decorators/current-principal.decorator';
 import { HumanRoute, MemberRoute, UserRoute } from './decorators/route-access.decorator';
@@ -28,7 +28,7 @@ export class AuthController {
   async signUp(
     @Body() body: SignUpDto,
     @ClientIp() ip: string | null,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: HttpResponse,
   ): Promise<OrganisationJoinedResponse> {
     const signedIn = await this.auth.signUp(body, ip);
     this.cookies.set(res, signedIn.token, signedIn.expiresAt);
@@ -43,7 +43,7 @@ export class AuthController {
   async signIn(
     @Body() body: SignInDto,
     @ClientIp() ip: string | null,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: HttpResponse,
   ): Promise<AccountResponse> {
     const signedIn = await this.auth.signIn(body.email, body.password, ip);
     this.cookies.set(res, signedIn.token, signedIn.expiresAt);
@@ -55,7 +55,7 @@ export class AuthController {
   @UserRoute()
   @ApiOperation({ operationId: 'signOut', summary: 'End this sign-in session (for every organisation)' })
   @ApiNoContentResponse({ description: 'Signed out; the cookie is cleared.' })
-  async signOut(@CurrentUser() user: UserPrincipal, @Res({ passthrough: true }) res: Response): Promise<void> {
+  async signOut(@CurrentUser() user: UserPrincipal, @Res({ passthrough: true }) res: HttpResponse): Promise<void> {
     await this.signIns.revoke(user.signInSessionId);
     this.cookies.clear(res);
   }

@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { HttpRequest } from '../http/platform';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -7,7 +7,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * or whose `Origin` is not one of ours, is refused. Requests with neither header (scripts,
  * non-browser clients) pass; browsers always send at least one on cross-site unsafe requests.
  */
-export function isCrossSiteRequest(req: Request, allowedOrigins: ReadonlySet<string>): boolean {
+export function isCrossSiteRequest(req: HttpRequest, allowedOrigins: ReadonlySet<string>): boolean {
   if (SAFE_METHODS.has(req.method)) return false;
   if (req.headers['sec-fetch-site'] === 'cross-site') return true;
   const origin = req.headers.origin;
@@ -19,7 +19,7 @@ export function isCrossSiteRequest(req: Request, allowedOrigins: ReadonlySet<str
  * the one the service expects, and the settings that change that — so a person who opened the
  * dashboard at another address (127.0.0.1 rather than localhost, a proxy's name) can fix it.
  */
-export function crossSiteRefusal(req: Request, publicOrigin: string): string {
+export function crossSiteRefusal(req: HttpRequest, publicOrigin: string): string {
   const origin = req.headers.origin;
   const from = origin === undefined || origin === 'null' ? 'another site' : origin;
   return (

@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { HttpRequest } from '../http/platform';
 import { DomainError } from '@interlock/domain';
 
 export const ORGANISATION_HEADER = 'x-organisation-id';
@@ -12,7 +12,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * `organisationId` query parameter. `undefined` when the request names none. It is only a
  * request: the guard admits it only if the person holds a current membership of it.
  */
-export function requestedOrganisation(req: Request, queryAllowed: boolean): string | undefined {
+export function requestedOrganisation(req: HttpRequest, queryAllowed: boolean): string | undefined {
   const header = req.headers[ORGANISATION_HEADER];
   const query = queryAllowed ? (req.query as Record<string, unknown> | undefined)?.[ORGANISATION_QUERY] : undefined;
   const fromHeader = header === undefined ? undefined : parse(header, `${ORGANISATION_HEADER} header`);

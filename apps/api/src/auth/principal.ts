@@ -1,5 +1,5 @@
 import type { ApiKeyActor, MemberActor } from '@interlock/domain';
-import type { Request } from 'express';
+import type { HttpRequest } from '../http/platform';
 import { requestStateOf } from '../http/request-state';
 import type { Permission, Plan } from '@interlock/domain';
 
@@ -63,11 +63,11 @@ export function assertNever(value: never): never {
 export const ANONYMOUS: AnonymousPrincipal = Object.freeze({ kind: 'anonymous' });
 
 /** Records who is asking, in the request's state (`http/request-state.ts`). */
-export function setPrincipal(req: Request, principal: Principal): void {
+export function setPrincipal(req: HttpRequest, principal: Principal): void {
   requestStateOf(req).principal = principal;
 }
 
-export function principalOf(req: Request): Principal {
+export function principalOf(req: HttpRequest): Principal {
   return (requestStateOf(req).principal as Principal | undefined) ?? ANONYMOUS;
 }
 

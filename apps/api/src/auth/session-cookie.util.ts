@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { type HttpRequest, type HttpResponse, nodeResponse } from '../http/platform';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 
 export const SESSION_COOKIE = 'session';
 
 /** The `session` cookie's value, if the request carries one. */
-export function readSessionCookie(req: Request): string | undefined {
+export function readSessionCookie(req: HttpRequest): string | undefined {
   const header = req.headers.cookie;
   if (header === undefined) return undefined;
   for (const part of header.split(';')) {
@@ -29,22 +29,24 @@ export function readSessionCookie(req: Request): string | undefined {
 export class SessionCookies {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
-  set(res: Response, token: string, expiresAt: Date): void {
-    res.cookie(SESSION_COOKIE, token, {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: this.config.nodeEnv === 'production',
-      path: '/',
-      expires: expiresAt,
-    });
+  set(res: HttpResponse, token: string, expiresAt: Date): void {
+    this.write(res, `${SESSION_COOKIE}=${token}`, expiresAt);
   }
 
-  clear(res: Response): void {
-    res.clearCookie(SESSION_COOKIE, {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: this.config.nodeEnv === 'production',
-      path: '/',
-    });
+  clear(res: HttpResponse): void {
+    this.write(res, `${SESSION_COOKIE}=`, new Date(0));
+  }
+
+  /**
+   * Adds a `Set-Cookie` header on the Node response (either adapter), in the attribute order
+   * the `cookie` package (Express's `res.cookie`) writes: `Path`, `Expires`, `HttpOnly`,
+   * `SameSite`, `Secure`. The value is ours (base64url), so it needs no encoding.
+   */
+  private write(reply: HttpResponse, pair: string, expires: Date): void {
+    const secure = this.config.nodeEnv === 'production' ? '; Secure' : '';
+    const cookie = `${pair}; Path=/; Expires=${expires.toUTCString()}; HttpOnly; SameSite=Lax${secure}`;
+    const res = nodeResponse(reply);
+    const previous = res.getHeader('set-cookie');
+    res.setHeader('set-cookie', previous === undefined ? [cookie] : [...(Array.isArray(previous) ? previous : [String(previous)]), cookie]);
   }
 }

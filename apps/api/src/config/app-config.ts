@@ -25,6 +25,14 @@ export interface AppConfig {
    * session between transactions. Default: `databaseUrl`.
    */
   readonly databaseDirectUrl: string | undefined;
+  /**
+   * The role that owns the schema, for migrations only (issue 34 item 12): when set, the service
+   * migrates through it and then grants `databaseUrl`'s role what the service does — every table
+   * read and written, the audit log's only read and appended — so the role the service runs as
+   * owns nothing and cannot switch the audit log's triggers off. Default: none (the service's own
+   * role migrates, as `databaseDirectUrl`).
+   */
+  readonly databaseMigrationUrl: string | undefined;
   readonly dataDir: string;
   /** The built dashboard (`vite build` output) served at `/`. */
   readonly webDir: string;
@@ -60,8 +68,10 @@ export interface AppConfig {
    * `auto` (default): pretty when standard output is a terminal, else JSON.
    */
   readonly logFormat: 'auto' | 'json' | 'pretty';
-  /** Express `trust proxy` setting: how many proxy hops to trust for the client address. */
+  /** How many proxy hops to trust for the client address (both adapters' `trustProxy`). */
   readonly trustProxy: number;
+  /** The HTTP adapter NestJS runs on (`HTTP_ADAPTER`): `express` or `fastify`. */
+  readonly httpAdapter: 'express' | 'fastify';
   /** How long a graceful shutdown may take before the process exits anyway. */
   readonly shutdownTimeoutMs: number;
   /**
@@ -235,6 +245,13 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
   if (databaseDirectUrl !== undefined && databaseUrl === undefined) {
     problems.push('DATABASE_DIRECT_URL needs DATABASE_URL (the embedded database has no separate connection)');
   }
+  const databaseMigrationUrl = postgresUrl('DATABASE_MIGRATION_URL');
+  if (databaseMigrationUrl !== undefined && databaseUrl === undefined) {
+    problems.push('DATABASE_MIGRATION_URL needs DATABASE_URL (the embedded database has one role)');
+  }
+  if (databaseMigrationUrl !== undefined && databaseUrl !== undefined && new URL(databaseUrl).username === '') {
+    problems.push("DATABASE_MIGRATION_URL needs DATABASE_URL to name the service's role (postgres://<role>@…)");
+  }
   const dataDirRaw = read('DATA_DIR') ?? '.data';
   const dataDir = isAbsolute(dataDirRaw) ? dataDirRaw : resolve(cwd, dataDirRaw);
   const webDirRaw = read('WEB_DIR') ?? 'dist/apps/web';
@@ -347,6 +364,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     metricsPort,
     databaseUrl,
     databaseDirectUrl: databaseDirectUrl ?? databaseUrl,
+    databaseMigrationUrl,
     dataDir,
     webDir,
     downloadsDir,
@@ -375,6 +393,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     ),
     logFormat: oneOf('LOG_FORMAT', ['auto', 'json', 'pretty'], 'auto'),
     trustProxy: integer('TRUST_PROXY', 0, 0, 10),
+    httpAdapter: oneOf('HTTP_ADAPTER', ['express', 'fastify'], 'express'),
     shutdownTimeoutMs,
     shutdownDrainDelayMs,
     rateLimits: {
@@ -435,4 +454,13 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
 /** The process's configuration: the only read of `process.env` in the service. */
 export function configFromEnvironment(): AppConfig {
   return loadConfig(process.env);
+}
+
+/**
+ * The variables OpenTelemetry reads (`OTEL_*`, SPEC §8g): tracing starts before the rest of the
+ * configuration is read (`tracing/start.ts`, before anything loads `pg`), and its SDK reads its
+ * own variables itself.
+ */
+export function tracingEnvironment(): NodeJS.ProcessEnv {
+  return process.env;
 }

@@ -1,6 +1,6 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
 import { ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { HttpRequest, HttpResponse } from '../http/platform';
 import { CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute, OrganisationInQuery } from '../auth/decorators/route-access.decorator';
 import type { MemberPrincipal } from '../auth/principal';
@@ -53,7 +53,7 @@ export class OrganisationEventsController {
       } as never,
     },
   })
-  stream(@CurrentMember() member: MemberPrincipal, @Req() req: Request, @Res() res: Response): Promise<void> {
+  stream(@CurrentMember() member: MemberPrincipal, @Req() req: HttpRequest, @Res() res: HttpResponse): Promise<void> {
     return this.streams.serve(req, res, member, 'Last-Event-ID must be the id of an event of this stream (a non-negative integer).', (lastEventId) =>
       this.events.start(member.organisationId, member.permissions, lastEventId),
     );

@@ -1,5 +1,5 @@
 import type { HttpAdapterHost } from '@nestjs/core';
-import type { Response } from 'express';
+import type { HttpResponse } from '../http/platform';
 import type { DataSource } from 'typeorm';
 import type { Permission } from '@interlock/domain';
 import type { SignInCheck } from '../http/sse-streams';
@@ -75,7 +75,7 @@ describe('OrganisationEventsService', () => {
 
   const open = async (lastEventId?: number, held = ['interrupt.read', 'session.read']) => {
     const res = new FakeResponse();
-    await events.serve(streamRequest(lastEventId), res as unknown as Response, { memberId: 'u1', organisationId: ORG }, 'Last-Event-ID must be the id of an event of this stream (a non-negative integer).', (after) =>
+    await events.serve(streamRequest(lastEventId), res as unknown as HttpResponse, { memberId: 'u1', organisationId: ORG }, 'Last-Event-ID must be the id of an event of this stream (a non-negative integer).', (after) =>
       feed.start(ORG, new Set(held as Permission[]), after),
     );
     return res;

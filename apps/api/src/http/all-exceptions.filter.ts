@@ -1,8 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/common';
-import type { Request, Response } from 'express';
 import { DomainError, ERROR_MESSAGES, ErrorCode } from '@interlock/domain';
 import { isDatabaseUnavailable } from './database-unavailable.util';
 import { sendError } from './error-response.util';
+import { nodeResponse } from './platform';
 import { requestIdOf } from './request-state';
 import { requestLog } from '../logging/logger';
 
@@ -29,12 +29,12 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
 export class AllExceptionsFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const req = http.getRequest<Request>();
-    const res = http.getResponse<Response>();
-    if (res.headersSent) {
+    const req = http.getRequest<object>();
+    const res = http.getResponse<object>();
+    if (nodeResponse(res).headersSent) {
       // A streaming response failed part-way: nothing can be sent, only logged.
       requestLog(req).error({ err: exception }, 'error after the response started');
-      res.end();
+      nodeResponse(res).end();
       return;
     }
 
@@ -47,6 +47,20 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const code = CODE_BY_STATUS[status];
+      const fastifyCode = (exception.cause as { code?: unknown } | undefined)?.code;
+      if (status === 413) {
+        // Fastify's bodyLimit (the Fastify adapter reads bodies itself): the rest is not read.
+        sendError(res, 413, 'PAYLOAD_TOO_LARGE', ERROR_MESSAGES.PAYLOAD_TOO_LARGE, requestIdOf(req), { connection: 'close' });
+        return;
+      }
+      if (status === 415) {
+        sendError(res, 415, 'UNSUPPORTED_MEDIA_TYPE', ERROR_MESSAGES.UNSUPPORTED_MEDIA_TYPE, requestIdOf(req));
+        return;
+      }
+      if (fastifyCode === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') {
+        sendError(res, 400, 'VALIDATION_FAILED', 'body: the request body was incomplete.', requestIdOf(req));
+        return;
+      }
       if (code !== undefined) {
         const message = code === 'NOT_FOUND' ? ERROR_MESSAGES.NOT_FOUND : httpExceptionMessage(exception);
         sendError(res, status, code, message, requestIdOf(req));

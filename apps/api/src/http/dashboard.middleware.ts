@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import express from 'express';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join, relative, sep } from 'node:path';
+import serveStatic from 'serve-static';
+import { pathOf } from './platform';
 
 /** Paths the service answers itself: never the dashboard (an unknown `/api/…` stays a JSON 404). */
 const SERVICE_PREFIXES = ['/api', '/docs', '/health', '/downloads'];
@@ -29,31 +30,45 @@ export function isServicePath(path: string): boolean {
 }
 
 /** A browser navigation (it wants a page), as opposed to a script or an SDK that wants JSON. */
-function wantsPage(req: Request): boolean {
+function wantsPage(req: IncomingMessage): boolean {
   return (req.method === 'GET' || req.method === 'HEAD') && (req.headers.accept ?? '').includes('text/html');
 }
+
+/**
+ * The dashboard's answer to one request, decided at once: a function that writes it on Node's
+ * response, or undefined when the request is not the dashboard's (then it goes on to the routes).
+ */
+export type DashboardResponder = (req: IncomingMessage, res: ServerResponse) => (() => void) | undefined;
 
 /**
  * Serves the built dashboard (apps/web, `vite build` into `webDir`) at `/`: its files as they
  * are (hashed `/assets/*` cached for a year), and `index.html` for every other page navigation
  * so client routes such as `/inbox` load the app. `/api`, `/docs` and `/health` are left to
  * the service. When the dashboard was not built, a navigation says how to build it.
+ *
+ * Works on Node's request and response, so both HTTP adapters run it before routing. The build
+ * is read once at start (its index, and the list of its files, so whether a path is a file is
+ * known without touching the disk); a rebuild needs a restart, as it always did for the index.
  */
-export function dashboardMiddleware(webDir: string, onMissing: (indexPath: string) => void): RequestHandler {
+export function dashboardResponder(webDir: string, onMissing: (indexPath: string) => void): DashboardResponder {
   const indexPath = join(webDir, 'index.html');
   if (!existsSync(indexPath)) {
     onMissing(indexPath);
-    return (req: Request, res: Response, next: NextFunction) => {
-      if (isServicePath(req.path) || !wantsPage(req)) return next();
-      res
-        .status(503)
-        .type('text/plain; charset=utf-8')
-        .set('cache-control', 'no-store')
-        .send('The Interlock dashboard is not built. Run `npx nx run web:build` (npm start does it), then reload.\n');
+    const text = 'The Interlock dashboard is not built. Run `npx nx run web:build` (npm start does it), then reload.\n';
+    return (req, res) => {
+      if (isServicePath(pathOf(req)) || !wantsPage(req)) return undefined;
+      return () => {
+        res.statusCode = 503;
+        res.setHeader('content-type', 'text/plain; charset=utf-8');
+        res.setHeader('cache-control', 'no-store');
+        res.setHeader('content-length', String(Buffer.byteLength(text)));
+        res.end(text);
+      };
     };
   }
   const index = readFileSync(indexPath);
-  const files = express.static(webDir, {
+  const builtFiles = new Set(listFiles(webDir).map((file) => `/${relative(webDir, file).split(sep).join('/')}`));
+  const files = serveStatic(webDir, {
     index: false,
     redirect: false,
     fallthrough: true,
@@ -62,21 +77,46 @@ export function dashboardMiddleware(webDir: string, onMissing: (indexPath: strin
       res.setHeader('cache-control', path.includes(`${join(webDir, 'assets')}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
-  const sendIndex = (res: Response) => {
-    res
-      .status(200)
-      .type('text/html; charset=utf-8')
-      .set({
-        'cache-control': 'no-cache',
-        'content-security-policy': DASHBOARD_CSP,
-        'x-content-type-options': 'nosniff',
-        'referrer-policy': 'same-origin',
-      })
-      .send(index);
+  const sendIndex = (res: ServerResponse) => {
+    res.statusCode = 200;
+    res.setHeader('content-type', 'text/html; charset=utf-8');
+    res.setHeader('cache-control', 'no-cache');
+    res.setHeader('content-security-policy', DASHBOARD_CSP);
+    res.setHeader('x-content-type-options', 'nosniff');
+    res.setHeader('referrer-policy', 'same-origin');
+    res.setHeader('content-length', String(index.length));
+    res.end(index);
   };
-  return (req: Request, res: Response, next: NextFunction) => {
-    if (isServicePath(req.path) || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
-    if (req.path === '/' || req.path === '/index.html') return sendIndex(res);
-    files(req, res, () => (wantsPage(req) ? sendIndex(res) : next()));
+  return (req, res) => {
+    const path = pathOf(req);
+    if (isServicePath(path) || (req.method !== 'GET' && req.method !== 'HEAD')) return undefined;
+    if (path === '/' || path === '/index.html') return () => sendIndex(res);
+    if (builtFiles.has(safeDecode(path))) return () => files(req, res, () => sendIndex(res));
+    return wantsPage(req) ? () => sendIndex(res) : undefined;
   };
+}
+
+/** The dashboard as an Express middleware (the Express adapter's front door). */
+export function dashboardMiddleware(respond: DashboardResponder): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
+  return (req, res, next) => {
+    const answer = respond(req, res);
+    if (answer === undefined) next();
+    else answer();
+  };
+}
+
+function listFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return listFiles(path);
+    return entry.isFile() ? [path] : [];
+  });
+}
+
+function safeDecode(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }

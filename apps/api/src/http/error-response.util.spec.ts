@@ -7,7 +7,8 @@ import { sendError } from './error-response.util';
 import { rawResponse } from './raw-response.spec-support';
 
 /** What sendError wrote before issue 14: Express's own send, the reference for the bytes. */
-function viaExpress(res: Response, status: number, code: ErrorCode, message: string, requestId: string, headers: Record<string, string> = {}): void {
+function viaExpress(reply: object, status: number, code: ErrorCode, message: string, requestId: string, headers: Record<string, string> = {}): void {
+  const res = reply as Response;
   const body: ErrorBody = { statusCode: status, error: reasonPhrase(status), code, message, requestId };
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.status(status).type('application/json').send(JSON.stringify(body));

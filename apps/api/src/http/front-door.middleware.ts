@@ -9,7 +9,7 @@ export interface FrontDoorSteps {
   /** Answers 405 for a method the path does not serve (`methodNotAllowedGate`); true when it answered. */
   methodGate: (req: Request, res: Response) => boolean;
   /** The dashboard (`dashboardMiddleware`), for paths the service does not answer itself. */
-  dashboard: RequestHandler;
+  dashboard: (req: Request, res: Response, next: () => void) => void;
   /** Reads a JSON body (`jsonBodyStep`). */
   jsonBody: (req: Request, res: Response, state: RequestState, next: NextFunction) => void;
   /** Hands the request to its route (`RouteDispatcher`), or to the router. */

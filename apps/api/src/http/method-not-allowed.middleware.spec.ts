@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { methodNotAllowedGate } from './method-not-allowed.middleware';
 
 const ROUTES = [
@@ -20,8 +20,8 @@ function answer(method: string, path: string): string {
     setHeader: (name: string, value: string) => name === 'allow' && (allow = value),
     end: () => res,
   };
-  const req = { method, path, headers: {}, resume: () => undefined };
-  const answered = middleware(req as unknown as Request, res as unknown as Response);
+  const req = { method, url: path, headers: {}, resume: () => undefined };
+  const answered = middleware(req as unknown as IncomingMessage, res as unknown as ServerResponse);
   expect(answered).toBe(allow !== 'next');
   return allow;
 }

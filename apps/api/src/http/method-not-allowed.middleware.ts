@@ -1,6 +1,7 @@
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ERROR_MESSAGES } from '@interlock/domain';
 import { sendError } from './error-response.util';
+import { pathOf } from './platform';
 import { requestIdOf } from './request-state';
 
 interface PathNode {
@@ -59,7 +60,9 @@ function lookup(at: PathNode, segments: readonly string[], i: number, method: st
  *
  * Returns the front door's step: true when it answered the request (405), false to go on.
  */
-export function methodNotAllowedGate(routes: readonly { method: string; path: string }[]): (req: Request, res: Response) => boolean {
+export function methodNotAllowedGate(
+  routes: readonly { method: string; path: string }[],
+): (req: IncomingMessage, res: ServerResponse) => boolean {
   const root = node();
   for (const route of routes) {
     const segments = segmentsOf(route.path);
@@ -78,10 +81,10 @@ export function methodNotAllowedGate(routes: readonly { method: string; path: st
     }
     at.methods.add(route.method.toUpperCase());
   }
-  return (req: Request, res: Response) => {
-    const segments = segmentsOf(req.path);
+  return (req, res) => {
+    const segments = segmentsOf(pathOf(req));
     if (segments === undefined) return false;
-    const method = req.method.toUpperCase();
+    const method = (req.method ?? 'GET').toUpperCase();
     if (lookup(root, segments, 0, method) !== OTHER_METHODS) return false;
     const allowed = new Set<string>();
     collect(root, segments, 0, allowed);

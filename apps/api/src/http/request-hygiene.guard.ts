@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
+import type { HttpRequest } from './platform';
 import { DomainError } from '@interlock/domain';
 import { jsonProblem } from './json-hygiene.util';
 import { requestStateOf } from './request-state';
@@ -23,7 +23,7 @@ export class RequestHygieneGuard implements CanActivate {
   constructor(private readonly reflector: Reflector) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const req = context.getArgByIndex<Request>(0);
+    const req = context.getArgByIndex<HttpRequest>(0);
     if (requestStateOf(req).notJson) throw DomainError.of('UNSUPPORTED_MEDIA_TYPE');
     const problem = jsonProblem(req.query, 'query') ?? (req.body === undefined ? null : jsonProblem(req.body, 'body'));
     if (problem) throw new DomainError('VALIDATION_FAILED', problem);

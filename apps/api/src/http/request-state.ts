@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { nodeRequest } from './platform';
 
 /**
  * What the service knows about one request, in one object attached once by the front door
@@ -7,13 +8,16 @@ import type { IncomingMessage } from 'node:http';
  * One property on the request instead of one per fact: every property added to a Node request
  * is a hidden-class transition on a large object, paid on every request (issue 14).
  * Each slot is read and written through its module's accessor (`requestIdOf`, `principalOf`,
- * `requestLog`, …), never directly.
+ * `requestLog`, …), never directly. It lives on Node's request, so the accessors take either
+ * adapter's request (Fastify's wraps Node's as `raw`).
  */
 export class RequestState {
   principal: unknown = undefined;
   notJson = false;
   requestLog: unknown = undefined;
   logContext: unknown = undefined;
+  /** The matched route's pattern where the adapter knows it before the handler (Fastify). */
+  route: string | undefined = undefined;
 
   constructor(readonly id: string) {}
 }
@@ -21,8 +25,8 @@ export class RequestState {
 type WithState = IncomingMessage & { interlock?: RequestState };
 
 /** The request's state; a request that did not pass the front door (a unit test's fake) gets one now. */
-export function requestStateOf(req: IncomingMessage): RequestState {
-  const withState = req as WithState;
+export function requestStateOf(req: object): RequestState {
+  const withState = nodeRequest(req) as WithState;
   return (withState.interlock ??= new RequestState(''));
 }
 
@@ -33,6 +37,6 @@ export function attachRequestState(req: IncomingMessage, id: string): RequestSta
 }
 
 /** The request id settled by the front door ('' for a request that never passed it). */
-export function requestIdOf(req: IncomingMessage): string {
-  return (req as WithState).interlock?.id ?? '';
+export function requestIdOf(req: object): string {
+  return (nodeRequest(req) as WithState).interlock?.id ?? '';
 }

@@ -1,22 +1,20 @@
 import { EventEmitter } from 'node:events';
-import type { Request } from 'express';
+import type { HttpRequest } from './platform';
 import type { Logger } from 'pino';
 
 // What the unit specs of the live feeds (the Live View, the organisation's events) drive the
 // HTTP layer's SseStreams with: a response that records what is written, and the request.
 
-/** Just enough of an Express response: records writes and the status, can be made slow. */
+/** Just enough of Node's response (what SseStreams writes on, either adapter): records writes and the status, can be made slow. */
 export class FakeResponse extends EventEmitter {
   chunks: string[] = [];
   writableEnded = false;
   statusCode = 0;
   /** While true, writes report a full buffer (the client is slow to read). */
   slow = false;
-  status(code: number) {
-    this.statusCode = code;
-    return this;
-  }
-  set() {
+  readonly headers: Record<string, string> = {};
+  setHeader(name: string, value: string) {
+    this.headers[name.toLowerCase()] = value;
     return this;
   }
   flushHeaders(): void {
@@ -45,11 +43,11 @@ export class FakeResponse extends EventEmitter {
 export const SIGN_IN_TOKEN = 'a-sign-in-token-of-enough-length';
 
 /** A signed-in member's request, resuming after `lastEventId` when given (the Last-Event-ID header). */
-export function streamRequest(lastEventId?: number | string): Request {
+export function streamRequest(lastEventId?: number | string): HttpRequest {
   return {
     headers: { cookie: `session=${SIGN_IN_TOKEN}`, ...(lastEventId === undefined ? {} : { 'last-event-id': String(lastEventId) }) },
     socket: { setNoDelay: () => undefined, destroyed: false },
-  } as unknown as Request;
+  } as unknown as HttpRequest;
 }
 
 export const quietLogger = { warn: () => undefined } as unknown as Logger;

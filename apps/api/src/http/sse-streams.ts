@@ -1,7 +1,6 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { DomainError, type Permission } from '@interlock/domain';
 import { readSessionCookie } from '../auth/session-cookie.util';
@@ -9,6 +8,7 @@ import { SignInSessionService } from '../auth/sign-in-session.service';
 import { LOGGER } from '../logging/logger.module';
 import { StreamAdmission, type StreamHolder } from '../notifications/stream-admission';
 import type { FeedCursor, FeedOutput, FeedStart, StreamFeed } from '../notifications/stream-feed';
+import { type HttpRequest, type HttpResponse, nodeRequest, takeResponse } from './platform';
 import { parseLastEventId, SSE_HEARTBEAT } from './sse-event.util';
 
 /** One open Server-Sent Events response and where its feed stands. */
@@ -16,7 +16,7 @@ interface SseStream<C extends FeedCursor> {
   /** The feed's key (what announcements name). */
   readonly key: string;
   readonly cursor: C;
-  readonly res: Response;
+  readonly res: ServerResponse;
   /** The member's sign-in (the session cookie), checked again at every heartbeat. */
   readonly signIn: string | undefined;
   /** What the feed writes through. */
@@ -81,8 +81,8 @@ export class SseStreams<C extends FeedCursor> {
    * leaves, the member may no longer watch, or the server stops.
    */
   async serve(
-    req: Request,
-    res: Response,
+    req: HttpRequest,
+    reply: HttpResponse,
     holder: StreamHolder,
     invalidLastEventId: string,
     start: (lastEventId: number | undefined) => Promise<FeedStart<C>>,
@@ -101,10 +101,13 @@ export class SseStreams<C extends FeedCursor> {
     }
     if (started.kind === 'finished') {
       release();
-      res.status(204).end();
+      const res = takeResponse(reply);
+      res.statusCode = 204;
+      res.end();
       return;
     }
-    this.begin(res, req);
+    const res = takeResponse(reply);
+    this.begin(res, nodeRequest(req));
     const stream: SseStream<C> = {
       key: started.cursor.key,
       cursor: started.cursor,
@@ -122,7 +125,7 @@ export class SseStreams<C extends FeedCursor> {
       again: false,
       closed: false,
     };
-    if (!this.add(stream, req)) return;
+    if (!this.add(stream, nodeRequest(req))) return;
     res.write(`retry: 3000\n\n${started.first}`);
     await this.pump(stream);
   }
@@ -139,21 +142,20 @@ export class SseStreams<C extends FeedCursor> {
   }
 
   /** Answers 200 with the event-stream headers, flushed at once. */
-  private begin(res: Response, req: Request): void {
-    res.status(200).set({
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      // One stream per connection: when it ends, so does the connection (no idle socket to
-      // hold up a graceful shutdown).
-      connection: 'close',
-      'x-accel-buffering': 'no',
-    });
+  private begin(res: ServerResponse, req: IncomingMessage): void {
+    res.statusCode = 200;
+    res.setHeader('content-type', 'text/event-stream; charset=utf-8');
+    res.setHeader('cache-control', 'no-cache, no-transform');
+    // One stream per connection: when it ends, so does the connection (no idle socket to hold
+    // up a graceful shutdown).
+    res.setHeader('connection', 'close');
+    res.setHeader('x-accel-buffering', 'no');
     res.flushHeaders();
     req.socket.setNoDelay(true);
   }
 
   /** Registers a stream (forgotten when its client leaves); false when the client already left. */
-  private add(stream: SseStream<C>, req: Request): boolean {
+  private add(stream: SseStream<C>, req: IncomingMessage): boolean {
     const set = this.streams.get(stream.key) ?? new Set<SseStream<C>>();
     this.streams.set(stream.key, set);
     set.add(stream);

@@ -1,6 +1,6 @@
 import { DomainError } from '@interlock/domain';
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import type { Request } from 'express';
+import { type HttpRequest, pathOf } from '../http/platform';
 import { principalOf } from '../auth/principal';
 import type { IdempotentRequest } from './idempotency.service';
 import { requestFingerprint } from './request-fingerprint.util';
@@ -23,7 +23,7 @@ export const IDEMPOTENCY_KEY_HEADER = {
  * Machine routes only: the key belongs to the caller's organisation.
  */
 export const IdempotencyKey = createParamDecorator((_: unknown, ctx: ExecutionContext): IdempotentRequest | undefined => {
-  const req = ctx.switchToHttp().getRequest<Request>();
+  const req = ctx.switchToHttp().getRequest<HttpRequest>();
   const value = req.headers['idempotency-key'];
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || !KEY.test(value)) {
@@ -34,6 +34,6 @@ export const IdempotencyKey = createParamDecorator((_: unknown, ctx: ExecutionCo
   return {
     organisationId: principal.organisationId,
     key: value,
-    fingerprint: requestFingerprint(req.method, req.path, req.body),
+    fingerprint: requestFingerprint(req.method, pathOf(req), req.body),
   };
 });

@@ -10,7 +10,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { ServerResponse } from 'node:http';
-import type { Response } from 'express';
+import type { HttpResponse } from '../http/platform';
 import type { JsonText } from '@interlock/domain';
 import { assertMayReadAuditLog } from '../auth/audit-log-access.util';
 import { ClientIp, CurrentApiKey, CurrentCaller, CurrentMember } from '../auth/decorators/current-principal.decorator';
@@ -69,7 +69,7 @@ export class InterruptsController {
     @Body() body: CreateInterruptDto,
     @IdempotencyKey() idempotency: IdempotentRequest | undefined,
     @ClientIp() ip: string | null,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: HttpResponse,
   ): Promise<InterruptResponse> {
     return markReplay(res, await this.interrupts.create(key.organisationId, apiKeyActorOf(key), body, idempotency, ip));
   }

@@ -26,7 +26,7 @@ import { WebhookOutbox } from '../webhooks/webhook-outbox';
 import { INTERRUPT_STATUSES, type InterruptStatus, type OnTimeout } from './interrupt.entity';
 import { InterruptWaits } from './interrupt-waits';
 import { argusClassificationChannel, type ArgusClassificationRecord } from '../metrics/instrumentation-channels';
-import { COUNT_CAP, InboxFilter, MAX_TITLE_PREFIX_EXPANSION, TITLE_SEARCH_COSTS, TITLE_SEARCH_WALK_CHUNK } from './inbox-query.util';
+import { COUNT_CAP, InboxFilter, MAX_TITLE_PREFIX_EXPANSION, NO_DEADLINE, TITLE_SEARCH_COSTS, TITLE_SEARCH_WALK_CHUNK } from './inbox-query.util';
 
 const DEFAULT_PAGE = 50;
 
@@ -230,6 +230,7 @@ export class InterruptsService {
       }
     }
     for (const plan of actions) for (const r of plan.receipts) audit.push({ action: r.action, actor: ARGUS_ACTOR, metadata: r.metadata });
+    await this.argus.record(tx, organisationId, id, actions);
     let decided = 0;
     for (const plan of actions) {
       if (plan.decision === undefined) continue;
@@ -420,7 +421,8 @@ export class InterruptsService {
     const page = await keysetPage<InterruptRow>(
       this.cursors,
       { organisationId, filters, cursor: query.cursor, limit: query.limit ?? DEFAULT_PAGE },
-      (row) => row.created_at,
+      // The position is the order's key: createdAt, or the deadline (NO_DEADLINE for none).
+      (row) => (order === 'deadline' ? (row.expires_at ?? NO_DEADLINE) : row.created_at),
       async (after, take) => {
         if (assignees !== undefined && assignees.ids.length === 0) return [];
         if (words.length > 0) return this.titleSearch(organisationId, filter, after, take);
@@ -464,7 +466,7 @@ export class InterruptsService {
         const end = await this.interrupts.titleSearchWindowEnd(this.dataSource, organisationId, filter, position, window);
         if (end === undefined) return hits;
         walked += window;
-        position = { createdAt: end.created_at, id: end.id };
+        position = { createdAt: end.position_at, id: end.id };
         if (walked >= plan.window && !walkOn(hits.length, walked, take, total, TITLE_SEARCH_COSTS)) break;
       }
     }

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { HttpResponse } from '../http/platform';
 import { ClientIp, CurrentMember, CurrentUser } from '../auth/decorators/current-principal.decorator';
 import { HumanRoute, MemberRoute, UserRoute } from '../auth/decorators/route-access.decorator';
 import { granterOf, memberActorOf, type MemberPrincipal, type UserPrincipal } from '../auth/principal';
@@ -81,7 +81,7 @@ export class InvitationsController {
     @Param('token') token: string,
     @Body() body: AcceptInvitationDto,
     @ClientIp() ip: string | null,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: HttpResponse,
   ): Promise<OrganisationJoinedResponse> {
     const signedIn = await this.invitations.accept(token, body.name, body.password, ip);
     this.cookies.set(res, signedIn.token, signedIn.expiresAt);

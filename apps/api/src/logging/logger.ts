@@ -1,9 +1,11 @@
 import type { LoggerService } from '@nestjs/common';
 import pino, { DestinationStream, Logger } from 'pino';
 import pinoPretty from 'pino-pretty';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppConfig } from '../config/app-config';
+import { nodeRequest, routePatternOf } from '../http/platform';
 import { requestIdOf, requestStateOf, type RequestState } from '../http/request-state';
+import { traceFields, tracingEnabled } from '../tracing/spans';
 
 /** Paths pino censors wherever they appear in a log line: credentials never reach the logs. */
 export const REDACTED_PATHS = [
@@ -72,6 +74,8 @@ export function createLogger(config: AppConfig, destination?: DestinationStream)
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       formatters: { level: (label) => ({ level: label }) },
+      // With traces on, every line written within a trace carries its trace and span ids.
+      ...(tracingEnabled() ? { mixin: traceFields } : {}),
     },
     pretty ? prettyDestination(destination) : destination,
   );
@@ -165,10 +169,10 @@ function escapeRegExp(text: string): string {
 }
 
 /** What a request line says about the request (credentials in `headers` are censored by `REDACTED_PATHS`). */
-function requestFields(req: Request, apiKeyPrefix: string) {
+function requestFields(req: IncomingMessage & { originalUrl?: string }, apiKeyPrefix: string) {
   return {
     method: req.method,
-    url: redactUrl(req.originalUrl || req.url, apiKeyPrefix),
+    url: redactUrl(req.originalUrl || req.url || '/', apiKeyPrefix),
     // A page's address travels in Referer: the dashboard's invitation page holds its token.
     headers: req.headers.referer === undefined ? req.headers : { ...req.headers, referer: redactUrl(req.headers.referer, apiKeyPrefix) },
     remoteAddress: req.socket?.remoteAddress,
@@ -187,13 +191,14 @@ const silent = pino({ level: 'silent' });
  * tool): its lines carry the request (method, redacted URL, headers), the request id and the
  * route. Made on first use, so a request that logs nothing pays nothing for it.
  */
-export function requestLog(req: Request): Logger {
-  const state = requestStateOf(req);
+export function requestLog(request: object): Logger {
+  const state = requestStateOf(request);
+  const req = nodeRequest(request);
   const context = state.logContext as LogContext | undefined;
   if (context === undefined) return silent;
   let log = state.requestLog as Logger | undefined;
   if (log === undefined) {
-    const route = (req as { route?: { path?: unknown } }).route?.path;
+    const route = state.route ?? routePatternOf(request);
     log = context.logger.child(
       typeof route === 'string'
         ? { req: requestFields(req, context.apiKeyPrefix), requestId: requestIdOf(req), route }
@@ -212,7 +217,10 @@ export function requestLog(req: Request): Logger {
  * `LOG_LEVEL=silent` (or `error`) a request pays one field write here (issue 14: pino-http's
  * per-request child loggers cost about a tenth of the request path even when silent).
  */
-export function httpLogger(logger: Logger, apiKeyPrefix: string): (req: Request, res: Response, state: RequestState) => void {
+export function httpLogger(
+  logger: Logger,
+  apiKeyPrefix: string,
+): (req: IncomingMessage, res: ServerResponse, state: RequestState) => void {
   const context: LogContext = { logger, apiKeyPrefix };
   const infoEnabled = logger.isLevelEnabled('info');
   const warnEnabled = logger.isLevelEnabled('warn');
@@ -225,7 +233,7 @@ export function httpLogger(logger: Logger, apiKeyPrefix: string): (req: Request,
       const status = res.statusCode;
       const level = status >= 500 ? 'warn' : 'info';
       if (level === 'info' && !infoEnabled) return;
-      const route = (req as { route?: { path?: unknown } }).route?.path;
+      const route = state.route ?? routePatternOf(req);
       const line = {
         req: requestFields(req, apiKeyPrefix),
         requestId: state.id,

@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import { type HttpRequest, type HttpResponse, nodeRequest, sendJson, takeResponse } from '../http/platform';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CurrentApiKey } from '../auth/decorators/current-principal.decorator';
 import { MachineRoute } from '../auth/decorators/route-access.decorator';
@@ -29,7 +29,7 @@ export class McpController {
 
   @Post()
   @MachineRoute()
-  async post(@CurrentApiKey() key: ApiKeyPrincipal, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async post(@CurrentApiKey() key: ApiKeyPrincipal, @Req() req: HttpRequest, @Res() reply: HttpResponse): Promise<void> {
     // A JSON-RPC batch is as many calls as it holds messages: the guard spent one for the
     // request, the rest are spent here, and a batch the budget cannot cover is refused whole
     // with the 429 of every key request (issue 34, item 2).
@@ -53,13 +53,14 @@ export class McpController {
     // Stateless: this request's own transport, answering on its own response (JSON, or a
     // Server-Sent Events stream when a tool sends progress).
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const res = takeResponse(reply);
     // The client went away (or the answer is sent): stop any wait and free both.
     res.on('close', () => {
       void transport.close();
       void server.close();
     });
     await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
+    await transport.handleRequest(nodeRequest(req), res, req.body);
   }
 
   /**
@@ -68,20 +69,19 @@ export class McpController {
    */
   @Get()
   @MachineRoute()
-  get(@Res() res: Response): void {
+  get(@Res() res: HttpResponse): void {
     methodNotAllowed(res);
   }
 
   @Delete()
   @MachineRoute()
-  delete(@Res() res: Response): void {
+  delete(@Res() res: HttpResponse): void {
     methodNotAllowed(res);
   }
 }
 
-function methodNotAllowed(res: Response): void {
-  res
-    .status(405)
-    .set('allow', 'POST')
-    .json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null });
+function methodNotAllowed(reply: HttpResponse): void {
+  const res = takeResponse(reply);
+  res.setHeader('allow', 'POST');
+  sendJson(res, 405, { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null });
 }

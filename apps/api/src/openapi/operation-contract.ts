@@ -127,17 +127,27 @@ export interface BodyRules {
   /**
    * Fields whose valid values depend on the organisation's settings: `onTimeout` needs a deadline
    * (`timeoutSeconds`, or the organisation's default) and `approve` needs the organisation to
-   * allow it (SPEC §8e). The contract test's valid cases leave them out; the e2e tests cover them.
+   * allow it (SPEC §8e); a default deadline must not exceed the maximum, and a lower maximum makes
+   * longer `timeoutSeconds` invalid. The contract test's valid cases leave them out; the e2e tests
+   * cover them.
    */
   organisationDependent?: string[];
-  /** At least one of these fields must be present (a body holding only others answers 400). */
-  requireAnyOf?: string[];
+  /**
+   * At least one of `fields` must be present (a body holding only others answers 400); `fill` is
+   * what a valid request holding none of them may add — valid for any organisation — so a fuzzer
+   * need not guess one.
+   */
+  requireAnyOf?: { fields: string[]; fill: Record<string, unknown> };
 }
 
 export const OPERATION_BODY_RULES: Record<string, BodyRules> = {
   updateNotificationPreferences: { ianaTimeZone: ['timeZone'] },
   createInterrupt: { organisationDependent: ['onTimeout'] },
-  dryRunClassification: { requireAnyOf: ['sample', 'lastInterrupts'] },
+  dryRunClassification: { requireAnyOf: { fields: ['sample', 'lastInterrupts'], fill: { lastInterrupts: 1 } } },
+  updateInterruptDeadlineSettings: {
+    organisationDependent: ['defaultTimeoutSeconds', 'maxTimeoutSeconds'],
+    requireAnyOf: { fields: ['defaultTimeoutSeconds', 'maxTimeoutSeconds', 'approveOnTimeoutAllowed'], fill: { approveOnTimeoutAllowed: false } },
+  },
 };
 
 export const OPERATION_QUERY_RULES: Record<string, QueryRules> = {
@@ -146,4 +156,5 @@ export const OPERATION_QUERY_RULES: Record<string, QueryRules> = {
   listInterrupts: { opaqueCursor: true, fromNotAfterTo: true, maxWords: { q: 8 } },
   listSessions: { opaqueCursor: true },
   listWebhookDeliveries: { opaqueCursor: true },
+  listNotificationDeliveries: { opaqueCursor: true },
 };

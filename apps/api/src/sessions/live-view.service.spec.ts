@@ -1,5 +1,5 @@
 import type { HttpAdapterHost } from '@nestjs/core';
-import type { Response } from 'express';
+import type { HttpResponse } from '../http/platform';
 import type { DataSource } from 'typeorm';
 import type { SignInCheck } from '../http/sse-streams';
 import { SseStreams } from '../http/sse-streams';
@@ -81,7 +81,7 @@ describe('LiveViewService', () => {
     feed = new LiveViewService(db as unknown as DataSource, new SessionsRepository(), bus, { heartbeatMs: 40, batchSize: 2 });
     live = new SseStreams(adapterHost, logger, signIns, feed, { admit: () => () => undefined });
     serve = (res, lastEventId) =>
-      live.serve(streamRequest(lastEventId), res as unknown as Response, HOLDER, 'Last-Event-ID must be the number of a message of this session.', (after) =>
+      live.serve(streamRequest(lastEventId), res as unknown as HttpResponse, HOLDER, 'Last-Event-ID must be the number of a message of this session.', (after) =>
         feed.start(ORG, SESSION, after),
       );
   });
@@ -166,7 +166,7 @@ describe('LiveViewService', () => {
       code: 'VALIDATION_FAILED',
       message: 'Last-Event-ID must be the number of a message of this session.',
     });
-    await expect(live.serve(req, res as unknown as Response, HOLDER, 'unused', () => feed.start(ORG, 'another-session', undefined))).rejects.toMatchObject({
+    await expect(live.serve(req, res as unknown as HttpResponse, HOLDER, 'unused', () => feed.start(ORG, 'another-session', undefined))).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
     expect(res.statusCode).toBe(0);

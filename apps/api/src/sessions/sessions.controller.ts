@@ -10,7 +10,7 @@ import {
   ApiProduces,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { HttpRequest, HttpResponse } from '../http/platform';
 import { SseStreams, SseStreamsFactory } from '../http/sse-streams';
 import { ClientIp, CurrentApiKey, CurrentCaller, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MachineOrMemberRoute, MachineRoute, MemberRoute, OrganisationInQuery } from '../auth/decorators/route-access.decorator';
@@ -53,7 +53,7 @@ export class SessionsController {
     @Body() body: StartSessionDto,
     @IdempotencyKey() idempotency: IdempotentRequest | undefined,
     @ClientIp() ip: string | null,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: HttpResponse,
   ): Promise<SessionResponse> {
     return markReplay(res, await this.sessions.start(key.organisationId, apiKeyActorOf(key), body, idempotency, ip));
   }
@@ -88,7 +88,7 @@ export class SessionsController {
     @IdParam() id: string,
     @Body() body: AppendMessagesDto,
     @IdempotencyKey() idempotency: IdempotentRequest | undefined,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: HttpResponse,
   ): Promise<{ appended: number }> {
     return markReplay(res, await this.sessions.append(key.organisationId, id, body.messages, idempotency));
   }
@@ -131,7 +131,7 @@ export class SessionsController {
     schema: { type: 'string' },
   })
   @ApiNoContentResponse({ description: 'The session has finished and Last-Event-ID is its last message: nothing more will come.' })
-  stream(@CurrentMember() member: MemberPrincipal, @IdParam() id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+  stream(@CurrentMember() member: MemberPrincipal, @IdParam() id: string, @Req() req: HttpRequest, @Res() res: HttpResponse): Promise<void> {
     return this.viewers.serve(req, res, member, 'Last-Event-ID must be the number of a message of this session.', (lastEventId) =>
       this.liveView.start(member.organisationId, id, lastEventId),
     );

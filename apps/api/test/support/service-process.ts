@@ -20,10 +20,15 @@ export interface ServiceProcess {
   stop(): Promise<number | null>;
 }
 
+/** The adapter the suite runs on (HTTP_ADAPTER), passed on to every service process. */
+function adapterEnv(): Record<string, string> {
+  return process.env.HTTP_ADAPTER === undefined ? {} : { HTTP_ADAPTER: process.env.HTTP_ADAPTER };
+}
+
 /** Starts the built service (`nx run api:build`) as its own process, on a free port. */
 export async function startServiceProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<ServiceProcess> {
   const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'info', PORT: '0', HOST: '127.0.0.1', ...env },
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'info', PORT: '0', HOST: '127.0.0.1', ...adapterEnv(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -64,7 +69,7 @@ export async function startServiceProcess(env: Record<string, string>, timeoutMs
 export function runServiceToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [MAIN], {
-      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', ...env },
+      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', ...adapterEnv(), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

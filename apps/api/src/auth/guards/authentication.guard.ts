@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request, Response } from 'express';
+import type { HttpRequest, HttpResponse } from '../../http/platform';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import { DomainError } from '@interlock/domain';
@@ -43,7 +43,7 @@ export class AuthenticationGuard implements CanActivate {
   /** Synchronous where nothing is looked up (public and sign-in routes); a promise otherwise. */
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const access = routeAccessOf(this.reflector, context);
-    const req = context.getArgByIndex<Request>(0);
+    const req = context.getArgByIndex<HttpRequest>(0);
     if (access === undefined) return false;
     switch (access.principal) {
       case 'public':
@@ -70,7 +70,7 @@ export class AuthenticationGuard implements CanActivate {
     }
   }
 
-  private async authenticateKey(req: Request): Promise<true> {
+  private async authenticateKey(req: HttpRequest): Promise<true> {
     // The key's principal, or the exact 401.
     setPrincipal(req, await this.keys.authenticate(req));
     return true;
@@ -81,7 +81,7 @@ export class AuthenticationGuard implements CanActivate {
    * `x-organisation-id` it also sends must be well-formed (400) and name that organisation (404,
    * as a member naming one they are not in).
    */
-  private async authenticateKeyOfOrganisation(context: ExecutionContext, req: Request): Promise<true> {
+  private async authenticateKeyOfOrganisation(context: ExecutionContext, req: HttpRequest): Promise<true> {
     const principal = await this.keys.authenticate(req);
     setPrincipal(req, principal);
     const named = requestedOrganisation(req, this.organisationInQuery(context));
@@ -94,7 +94,7 @@ export class AuthenticationGuard implements CanActivate {
     return this.reflector.getAllAndOverride<boolean | undefined>(ORGANISATION_IN_QUERY, [context.getHandler(), context.getClass()]) === true;
   }
 
-  private async authenticateUser(context: ExecutionContext, req: Request): Promise<true> {
+  private async authenticateUser(context: ExecutionContext, req: HttpRequest): Promise<true> {
     const token = readSessionCookie(req);
     const user = token === undefined ? undefined : await this.signIns.authenticateUser(token);
     if (user === undefined) this.signInRequired(context, token);
@@ -108,7 +108,7 @@ export class AuthenticationGuard implements CanActivate {
    * names, if the person is a current member of it (404 otherwise, as for any id that is not
    * theirs: SPEC §1); or, when it names none, their only one (403 with none, 400 with several).
    */
-  private async authenticateMember(context: ExecutionContext, req: Request): Promise<true> {
+  private async authenticateMember(context: ExecutionContext, req: HttpRequest): Promise<true> {
     const token = readSessionCookie(req);
     if (token === undefined) this.signInRequired(context, token);
     const queryAllowed = this.organisationInQuery(context);
@@ -139,11 +139,11 @@ export class AuthenticationGuard implements CanActivate {
   }
 
   private signInRequired(context: ExecutionContext, token: string | undefined): never {
-    if (token !== undefined) this.cookies.clear(context.switchToHttp().getResponse<Response>());
+    if (token !== undefined) this.cookies.clear(context.switchToHttp().getResponse<HttpResponse>());
     throw DomainError.of('SIGN_IN_REQUIRED');
   }
 
-  private refuseCrossSite(req: Request): void {
+  private refuseCrossSite(req: HttpRequest): void {
     if (isCrossSiteRequest(req, this.ownOrigins)) {
       const message = crossSiteRefusal(req, this.publicOrigin);
       requestLog(req).warn({ origin: req.headers.origin ?? null, secFetchSite: req.headers['sec-fetch-site'] ?? null, expectedOrigin: this.publicOrigin }, message);

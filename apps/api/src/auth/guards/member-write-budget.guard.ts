@@ -1,6 +1,6 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
+import type { HttpRequest } from '../../http/platform';
 import { COSTLY_WRITE, type CostlyWriteKind } from '../../rate-limits/costly-write.decorator';
 import { MemberWriteBudget } from '../../rate-limits/member-write-budget.service';
 import { principalOf } from '../principal';
@@ -24,7 +24,7 @@ export class MemberWriteBudgetGuard {
 
   /** `true` at once for everything but a person's write; otherwise the budget's verdict. */
   check(context: ExecutionContext): true | Promise<boolean> {
-    const req = context.getArgByIndex<Request>(0);
+    const req = context.getArgByIndex<HttpRequest>(0);
     if (SAFE_METHODS.has(req.method)) return true;
     // Public and human routes (sign-in, sign-up, sign-out, accepting an invitation) have limits of their own.
     const access = routeAccessOf(this.reflector, context)?.principal;

@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
+import type { HttpRequest } from '../../http/platform';
 import { DomainError, missingPermissionMessage } from '@interlock/domain';
 import type { Permission } from '@interlock/domain';
 import { describePermission, permissionsOf, PermissionRequirement } from '../decorators/route-access.decorator';
@@ -19,7 +19,7 @@ export class PermissionGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const access = routeAccessOf(this.reflector, context);
     if (access === undefined) return false;
-    const principal = principalOf(context.getArgByIndex<Request>(0));
+    const principal = principalOf(context.getArgByIndex<HttpRequest>(0));
     switch (access.principal) {
       case 'public':
       case 'api_key':

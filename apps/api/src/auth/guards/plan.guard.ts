@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
+import type { HttpRequest } from '../../http/platform';
 import { DomainError } from '@interlock/domain';
 import { assertNever, principalOf } from '../principal';
 import { routeAccessOf } from './route-access.guard';
@@ -25,7 +25,7 @@ export class PlanGuard implements CanActivate {
       case 'api_key':
       case 'api_key_or_member': {
         if (access.plan === undefined) return true;
-        const principal = principalOf(context.getArgByIndex<Request>(0));
+        const principal = principalOf(context.getArgByIndex<HttpRequest>(0));
         if (principal.kind === 'member' && access.principal === 'api_key_or_member') return true;
         if (principal.kind !== 'api_key') return false;
         if (principal.plan !== access.plan) throw DomainError.of('PLAN_REQUIRED');

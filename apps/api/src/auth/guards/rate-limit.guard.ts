@@ -1,5 +1,5 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { type HttpRequest, type HttpResponse, nodeResponse } from '../../http/platform';
 import { ApiKeyBudgetService } from '../../rate-limits/api-key-budget.service';
 import { rateLimited } from '../../rate-limits/rate-limited.error';
 import { principalOf } from '../principal';
@@ -14,7 +14,7 @@ export class RateLimitGuard implements CanActivate {
   constructor(private readonly budget: ApiKeyBudgetService) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const principal = principalOf(context.getArgByIndex<Request>(0));
+    const principal = principalOf(context.getArgByIndex<HttpRequest>(0));
     if (principal.kind !== 'api_key') return true;
     const verdict = this.budget.admit(principal.organisationId);
     if (verdict === undefined) return true;
@@ -28,7 +28,7 @@ export class RateLimitGuard implements CanActivate {
       });
     }
     // On every admitted key request: set one by one, without an object to iterate.
-    const res = context.getArgByIndex<Response>(1);
+    const res = nodeResponse(context.getArgByIndex<HttpResponse>(1));
     res.setHeader('ratelimit-policy', policy);
     res.setHeader('ratelimit-limit', String(verdict.limit));
     res.setHeader('ratelimit-remaining', String(verdict.remaining));

@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
+import type { HttpRequest } from '../../http/platform';
 import { DomainError } from '@interlock/domain';
 import { isHumanOnly, ROUTE_ACCESS, RouteAccess } from '../decorators/route-access.decorator';
 
@@ -37,7 +37,7 @@ export class RouteAccessGuard implements CanActivate {
     if (access === undefined) {
       throw new Error(`${context.getClass().name}.${context.getHandler().name} declares no route access`);
     }
-    const req = context.getArgByIndex<Request>(0);
+    const req = context.getArgByIndex<HttpRequest>(0);
     if (isHumanOnly(access) && req.headers['x-api-key'] !== undefined) {
       throw DomainError.of('HUMANS_ONLY');
     }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
-import type { Request } from 'express';
+import type { HttpRequest } from '../../http/platform';
 import { HeaderAPIKeyStrategy } from 'passport-headerapikey';
 import { DomainError } from '@interlock/domain';
 import { ApiKeyVerifier } from '../../api-keys/api-key-verifier.service';
@@ -26,7 +26,7 @@ interface StrategyAttempt {
   success(principal: ApiKeyPrincipal): void;
   fail(): void;
   error(error: unknown): void;
-  authenticate(req: Request, options: object): void;
+  authenticate(req: HttpRequest, options: object): void;
 }
 
 /**
@@ -41,7 +41,7 @@ interface StrategyAttempt {
 export class ApiKeyAuthenticator {
   constructor(private readonly strategy: ApiKeyStrategy) {}
 
-  authenticate(req: Request): Promise<ApiKeyPrincipal> {
+  authenticate(req: HttpRequest): Promise<ApiKeyPrincipal> {
     return new Promise<ApiKeyPrincipal>((resolve, reject) => {
       const attempt = Object.create(this.strategy) as StrategyAttempt;
       attempt.success = resolve;

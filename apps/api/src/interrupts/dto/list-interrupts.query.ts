@@ -13,7 +13,7 @@ export type AssigneeFilter = (typeof ASSIGNEE_FILTERS)[number];
 export const OPENED_BY_FILTERS = ['me'] as const;
 export type OpenedByFilter = (typeof OPENED_BY_FILTERS)[number];
 
-export const LIST_ORDERS = ['newest', 'oldest'] as const;
+export const LIST_ORDERS = ['newest', 'oldest', 'deadline'] as const;
 export type ListOrder = (typeof LIST_ORDERS)[number];
 
 /** `true`/`false` in a query string; anything else is left for IsBoolean to refuse. */
@@ -77,7 +77,12 @@ class ListInterruptsFilters {
   @IsString()
   to?: string;
 
-  @ApiPropertyOptional({ enum: LIST_ORDERS, enumName: 'ListOrder', default: 'newest', description: 'By createdAt, ties by id.' })
+  @ApiPropertyOptional({
+    enum: LIST_ORDERS,
+    enumName: 'ListOrder',
+    default: 'newest',
+    description: 'newest/oldest: by createdAt; deadline: the soonest expiresAt first, interrupts without a deadline last. Ties by id.',
+  })
   @IsOptional()
   @IsIn(LIST_ORDERS)
   order?: ListOrder;

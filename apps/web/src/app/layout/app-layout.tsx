@@ -116,6 +116,7 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
               <Menu.Item onClick={() => void navigate('/settings')}>Settings</Menu.Item>
               <Menu.Item onClick={() => void navigate('/settings/notifications')}>Notifications</Menu.Item>
               <Menu.Item onClick={() => void navigate('/settings/classification')}>Classification</Menu.Item>
+              <Menu.Item onClick={() => void navigate('/settings/deadlines')}>Deadlines</Menu.Item>
               <Menu.Item
                 color="red"
                 onClick={() =>

@@ -1,0 +1,126 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, ERROR_MESSAGES } from '@interlock/domain';
+import type { DashboardResponder } from './dashboard.middleware';
+import { isServicePath } from './dashboard.middleware';
+import { sendError } from './error-response.util';
+import { jsonSizeProblem } from './json-limits.util';
+import { MAX_JSON_BODY_BYTES } from './json-body.middleware';
+import { pathOf } from './platform';
+import type { RequestState } from './request-state';
+import { requestStateOf } from './request-state';
+import { assignRequestId } from './request-id.middleware';
+
+export interface FastifyFrontDoorSteps {
+  /** Starts the request's log line (`httpLogger`). */
+  log: (req: IncomingMessage, res: ServerResponse, state: RequestState) => void;
+  /** Answers 405 for a method the path does not serve (`methodNotAllowedGate`); true when it answered. */
+  methodGate: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /** The dashboard, for paths the service does not answer itself. */
+  dashboard: DashboardResponder;
+}
+
+/** `application/json` and `application/<anything>+json`, as the Express front door reads them. */
+const JSON_TYPE = /^application\/(?:[^;\s]+\+)?json\s*(?:;|$)/i;
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)"?/i;
+
+/**
+ * The Fastify adapter's front door: the steps the Express front door (`frontDoorMiddleware`)
+ * runs before routing, as one `onRequest` hook (request id and state, the log line, 405, the
+ * dashboard), and the body as Fastify's content-type parsers, under Fastify's `bodyLimit`
+ * (1 MiB, 413 past it): JSON with the same checks and texts (`jsonSizeProblem` on the raw
+ * bytes, then `JSON.parse`), and any other body read under the same cap, thrown away and
+ * marked, so RequestHygieneGuard answers 415 after the guards. Fastify routes before its hooks,
+ * so the route's pattern is known here (the log line's `route`, even for a refused request).
+ */
+export function installFastifyFrontDoor(fastify: FastifyInstance, steps: FastifyFrontDoorSteps): void {
+  const { log, methodGate, dashboard } = steps;
+  fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    const req = request.raw;
+    const res = reply.raw;
+    const state = assignRequestId(req, res);
+    state.route = request.routeOptions.url;
+    log(req, res, state);
+    if (methodGate(req, res)) {
+      reply.hijack();
+      return;
+    }
+    if (!isServicePath(pathOf(req))) {
+      const answer = dashboard(req, res);
+      if (answer !== undefined) {
+        reply.hijack();
+        answer();
+        return;
+      }
+    }
+    done();
+  });
+
+  // A GET's body is read like any other (Fastify would leave it unread): a malformed or non-JSON
+  // one is refused as on Express, and a JSON one passes the same hygiene checks.
+  fastify.addHttpMethod('GET', { hasBody: true, overrideExisting: true });
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser(JSON_TYPE, { parseAs: 'buffer', bodyLimit: MAX_JSON_BODY_BYTES }, (request, body, done) => {
+    const contentType = request.headers['content-type'] ?? '';
+    const charset = CHARSET.exec(contentType)?.[1]?.toLowerCase();
+    if (charset !== undefined && !charset.startsWith('utf-')) return done(DomainError.of('UNSUPPORTED_MEDIA_TYPE'), undefined);
+    const bytes = decoded(request, body as Buffer);
+    if (bytes === 'unsupported') return done(DomainError.of('UNSUPPORTED_MEDIA_TYPE'), undefined);
+    if (bytes === 'too-large') return done(DomainError.of('PAYLOAD_TOO_LARGE'), undefined);
+    if (bytes === 'malformed') return done(new DomainError('VALIDATION_FAILED', ERROR_MESSAGES.MALFORMED_JSON), undefined);
+    // No bytes: no body (Content-Length: 0), or an empty chunked one, which Express reads as {}.
+    if (bytes.length === 0) return done(null, request.headers['transfer-encoding'] === undefined ? undefined : {});
+    const problem = jsonSizeProblem(bytes);
+    if (problem !== null) return done(new DomainError('VALIDATION_FAILED', problem), undefined);
+    try {
+      done(null, JSON.parse(bytes.toString('utf8')));
+    } catch {
+      done(new DomainError('VALIDATION_FAILED', ERROR_MESSAGES.MALFORMED_JSON), undefined);
+    }
+  });
+  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_JSON_BODY_BYTES }, (request, body, done) => {
+    // Read under the cap and thrown away; refused after the guards (issue 34 item 4).
+    if ((body as Buffer).length > 0 || request.headers['transfer-encoding'] !== undefined) requestStateOf(request.raw).notJson = true;
+    done(null, undefined);
+  });
+}
+
+const INFLATE: Record<string, (bytes: Buffer, options: { maxOutputLength: number }) => Buffer> = {
+  gzip: gunzipSync,
+  'x-gzip': gunzipSync,
+  deflate: inflateSync,
+  br: brotliDecompressSync,
+};
+
+/**
+ * A JSON body's bytes after its `Content-Encoding` (none, `identity`, gzip, deflate or br, as
+ * Express's JSON parser takes them), inflated to at most 1 MiB: past it `too-large` (413, the
+ * limit is on the JSON, not on the bytes sent); bytes that do not inflate are malformed (400);
+ * any other encoding is `unsupported` (415).
+ */
+function decoded(request: FastifyRequest, bytes: Buffer): Buffer | 'unsupported' | 'too-large' | 'malformed' {
+  const encoding = request.headers['content-encoding']?.trim().toLowerCase();
+  if (encoding === undefined || encoding === 'identity') return bytes;
+  const inflate = INFLATE[encoding];
+  if (inflate === undefined) return 'unsupported';
+  try {
+    return inflate(bytes, { maxOutputLength: MAX_JSON_BODY_BYTES });
+  } catch (error) {
+    return (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' ? 'too-large' : 'malformed';
+  }
+}
+
+/**
+ * Fastify's answer to a request its router refused before any hook ran (a malformed URL: 400;
+ * a route parameter over `maxParamLength`: 414), with the SPEC §4 body and a request id.
+ */
+export function fastifyFrameworkError(error: Error & { statusCode?: number }, request: FastifyRequest, reply: FastifyReply): void {
+  const state = requestStateOf(request.raw).id === '' ? assignRequestId(request.raw, reply.raw) : requestStateOf(request.raw);
+  const status = error.statusCode ?? 400;
+  if (status === 414) {
+    sendError(reply, 404, 'NOT_FOUND', ERROR_MESSAGES.NOT_FOUND, state.id);
+    return;
+  }
+  sendError(reply, 400, 'VALIDATION_FAILED', 'path: is not a valid URL.', state.id);
+}

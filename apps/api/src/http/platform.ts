@@ -1,0 +1,73 @@
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+
+/**
+ * What the service reads of a request, on either HTTP adapter: Express's request is Node's
+ * `IncomingMessage` with Express's additions; Fastify's wraps Node's as `raw`. Both carry these
+ * (`ip` honours `TRUST_PROXY` on both). Guards, decorators and controllers take this, never
+ * an adapter's own type, so they run on Express and on Fastify alike.
+ */
+export interface HttpRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly query?: unknown;
+  readonly body?: unknown;
+  readonly ip?: string;
+  /** Fastify: Node's request. */
+  readonly raw?: IncomingMessage;
+  /** Express: the URL before any mount point changed `url` (the service mounts none). */
+  readonly originalUrl?: string;
+}
+
+/** What the service writes on a response, on either adapter: the Node `ServerResponse` under it. */
+export type HttpResponse = object;
+
+/** Node's request under either adapter's request. */
+export function nodeRequest(req: object): IncomingMessage {
+  return (req as { raw?: IncomingMessage }).raw ?? (req as IncomingMessage);
+}
+
+/**
+ * Node's response under either adapter's response: Express's response is one; Fastify's reply
+ * wraps it as `raw`. Headers set on it before a handler's answer are sent with that answer on
+ * both adapters (Fastify merges them into the head it writes); streams (SSE, the CSV export,
+ * the MCP transport) write to it directly.
+ */
+export function nodeResponse(res: object): ServerResponse {
+  return (res as { raw?: ServerResponse }).raw ?? (res as ServerResponse);
+}
+
+/** The request's path, without the query. */
+export function pathOf(req: { url?: string; originalUrl?: string }): string {
+  const url = req.originalUrl ?? req.url ?? '/';
+  const query = url.indexOf('?');
+  return query < 0 ? url : url.slice(0, query);
+}
+
+/** The pattern of the route that matched (`/api/interrupts/:id`), once routed; else undefined. */
+export function routePatternOf(req: object): string | undefined {
+  const express = (req as { route?: { path?: unknown } }).route?.path;
+  if (typeof express === 'string') return express;
+  const fastify = (req as { routeOptions?: { url?: unknown } }).routeOptions?.url;
+  return typeof fastify === 'string' ? fastify : undefined;
+}
+
+/**
+ * Node's response under either adapter's response, for a handler that writes its own answer
+ * (`@Res()` without passthrough: a stream, the CSV export, the MCP transport). A Fastify reply
+ * is told it was answered elsewhere (`hijack`), so Fastify sends nothing after the handler.
+ */
+export function takeResponse(res: object): ServerResponse {
+  const hijack = (res as { hijack?: () => void }).hijack;
+  if (typeof hijack === 'function') hijack.call(res);
+  return nodeResponse(res);
+}
+
+/** Writes `body` as JSON with `status` (the bytes Express's `res.status(status).json(body)` writes here). */
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', String(Buffer.byteLength(text)));
+  res.end(text);
+}

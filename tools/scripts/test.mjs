@@ -69,10 +69,21 @@ async function main() {
     if (code !== 0) throw new Error('codegen check failed');
     // The tree is formatted as .prettierrc says (what it leaves out: .prettierignore).
     code = await run('npx', ['prettier', '--check', '.', '--log-level=warn'], env);
-    if (code !== 0) throw new Error('formatting check failed: `npx prettier --write .` formats the tree');
+    if (code !== 0)
+      throw new Error('formatting check failed: `npx prettier --write .` formats the tree');
     code = await run(
       'npx',
-      ['nx', 'run-many', '-t', 'lint', 'typecheck', 'test', 'e2e', '--outputStyle=static', '--parallel=2'],
+      [
+        'nx',
+        'run-many',
+        '-t',
+        'lint',
+        'typecheck',
+        'test',
+        'e2e',
+        '--outputStyle=static',
+        '--parallel=2',
+      ],
       env,
     );
   } catch (error) {

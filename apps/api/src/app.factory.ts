@@ -38,9 +38,16 @@ export async function createApp(
   const logger = createLogger(config, options.logDestination);
   const root = AppModule.forRoot(config, logger);
   root.imports = [...(root.imports ?? []), ...(options.imports ?? [])];
-  const nestOptions = { bodyParser: false, logger: new PinoNestLogger(logger), abortOnError: false };
+  const nestOptions = {
+    bodyParser: false,
+    logger: new PinoNestLogger(logger),
+    abortOnError: false,
+  };
   const dashboard = dashboardResponder(config.webDir, (indexPath) =>
-    logger.warn({ indexPath }, 'the dashboard is not built (npx nx run web:build): / explains how to build it'),
+    logger.warn(
+      { indexPath },
+      'the dashboard is not built (npx nx run web:build): / explains how to build it',
+    ),
   );
   const log = httpLogger(logger, config.apiKeyPrefix);
 
@@ -53,7 +60,10 @@ export async function createApp(
         // The number of proxy hops to trust, as Express's `trust proxy` takes a number: the
         // address `hop` steps from the socket is trusted to forward while `hop` < TRUST_PROXY.
         // (Fastify 5 refuses a bare hop count — it trusts nothing then — so it gets the function.)
-        trustProxy: config.trustProxy === 0 ? false : (_address: string, hop: number) => hop < config.trustProxy,
+        trustProxy:
+          config.trustProxy === 0
+            ? false
+            : (_address: string, hop: number) => hop < config.trustProxy,
         logger: false,
         // Express's matching: case-insensitive, one trailing slash allowed, ids of any length
         // (the pipes answer a malformed one).
@@ -69,14 +79,21 @@ export async function createApp(
     });
     app = fastifyApp;
   } else {
-    const expressApp = await NestFactory.create<NestExpressApplication>(root, new JsonReplyExpressAdapter(), nestOptions);
+    const expressApp = await NestFactory.create<NestExpressApplication>(
+      root,
+      new JsonReplyExpressAdapter(),
+      nestOptions,
+    );
     expressApp.disable('x-powered-by');
     expressApp.set('trust proxy', config.trustProxy);
     expressApp.set('etag', false);
     // Request id and state, the log line, 405, the dashboard at `/` (it only answers GET and HEAD
     // off the service's paths), the JSON body, the route: one middleware (http/front-door.middleware.ts).
     const express = expressApp.getHttpAdapter().getInstance() as Express;
-    const routes = new RouteDispatcher(() => express.router.stack, () => frontDoor);
+    const routes = new RouteDispatcher(
+      () => express.router.stack,
+      () => frontDoor,
+    );
     const frontDoor = frontDoorMiddleware({
       log,
       methodGate: methodNotAllowedGate(declaredRoutes(expressApp)),

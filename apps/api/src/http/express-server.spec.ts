@@ -39,7 +39,9 @@ async function listening(server: Server): Promise<string> {
 function http10(base: string, path: string): Promise<string> {
   const { port } = new URL(base);
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), '127.0.0.1', () => socket.end(`GET ${path} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n`));
+    const socket = connect(Number(port), '127.0.0.1', () =>
+      socket.end(`GET ${path} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n`),
+    );
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('end', () => resolve(Buffer.concat(chunks).toString('latin1')));
@@ -58,7 +60,9 @@ describe('createExpressServer', () => {
     const app: Express = express();
     app.use(express.json());
     app.get('/hello', (req, res) => {
-      res.status(201).json({ path: req.path, query: req.query, ip: req.ip, accepts: req.accepts('json') });
+      res
+        .status(201)
+        .json({ path: req.path, query: req.query, ip: req.ip, accepts: req.accepts('json') });
     });
     app.post('/echo', (req, res) => {
       res.json({ body: req.body as unknown, type: req.get('content-type') });
@@ -76,15 +80,29 @@ describe('createExpressServer', () => {
       const got = await fetch(`${base}/hello?n=${i}`);
       expect(got.status).toBe(201);
       expect(got.headers.get('content-type')).toBe('application/json; charset=utf-8');
-      expect(await got.json()).toEqual({ path: '/hello', query: { n: String(i) }, ip: '127.0.0.1', accepts: 'json' });
+      expect(await got.json()).toEqual({
+        path: '/hello',
+        query: { n: String(i) },
+        ip: '127.0.0.1',
+        accepts: 'json',
+      });
     }
-    const echoed = await fetch(`${base}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":[1,"ü"]}' });
+    const echoed = await fetch(`${base}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"a":[1,"ü"]}',
+    });
     expect(await echoed.json()).toEqual({ body: { a: [1, 'ü'] }, type: 'application/json' });
     expect((await fetch(`${base}/missing`)).status).toBe(404);
     // HEAD: the headers of GET, no body.
     const head = await fetch(`${base}/hello?n=0`, { method: 'HEAD' });
     expect(head.status).toBe(201);
-    expect(head.headers.get('content-length')).toBe(String(JSON.stringify({ path: '/hello', query: { n: '0' }, ip: '127.0.0.1', accepts: 'json' }).length));
+    expect(head.headers.get('content-length')).toBe(
+      String(
+        JSON.stringify({ path: '/hello', query: { n: '0' }, ip: '127.0.0.1', accepts: 'json' })
+          .length,
+      ),
+    );
     expect(await head.text()).toBe('');
     // Six requests over fewer connections: they were kept alive.
     expect(connections()).toBeLessThan(6);
@@ -106,10 +124,14 @@ describe('createExpressServer', () => {
     @Module({})
     class EmptyModule {}
     for (const forceCloseConnections of [false, true]) {
-      const app = await NestFactory.create<NestExpressApplication>(EmptyModule, new JsonReplyExpressAdapter(), {
-        logger: false,
-        forceCloseConnections,
-      });
+      const app = await NestFactory.create<NestExpressApplication>(
+        EmptyModule,
+        new JsonReplyExpressAdapter(),
+        {
+          logger: false,
+          forceCloseConnections,
+        },
+      );
       server = app.getHttpServer();
       const { seen } = watch(server);
       await app.init();

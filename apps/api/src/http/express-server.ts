@@ -30,7 +30,11 @@ function callable(f: unknown): boolean {
 export function createExpressServer(app: Express): Server {
   if (!callable(IncomingMessage) || !callable(ServerResponse)) return createServer(app);
   const initRequest = IncomingMessage as unknown as (this: object, socket: Socket) => void;
-  const initResponse = ServerResponse as unknown as (this: object, req: IncomingMessage, options?: object) => void;
+  const initResponse = ServerResponse as unknown as (
+    this: object,
+    req: IncomingMessage,
+    options?: object,
+  ) => void;
   function ExpressRequest(this: object, socket: Socket): void {
     initRequest.call(this, socket);
   }

@@ -9,7 +9,10 @@ import { rawResponse } from './raw-response.spec-support';
 
 /** The ports of the apps whose handlers answer JsonText where the others answer the value. */
 const rendering = new Set<number>();
-const PAGE = { entries: [{ id: 'e1', summary: 'Key “ci” created\n', metadata: { n: 1.5, tags: ['a'] } }], nextCursor: null };
+const PAGE = {
+  entries: [{ id: 'e1', summary: 'Key “ci” created\n', metadata: { n: 1.5, tags: ['a'] } }],
+  nextCursor: null,
+};
 function page(req: Request): unknown {
   return rendering.has(req.socket.localPort ?? 0) ? new JsonText(JSON.stringify(PAGE)) : PAGE;
 }
@@ -22,7 +25,10 @@ class Answers {
   @Head('rendered') renderedHead(@Req() req: Request) {
     return page(req);
   }
-  @Get('rendered-typed') renderedTyped(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  @Get('rendered-typed') renderedTyped(
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     res.setHeader('content-type', 'application/problem+json');
     return page(req);
   }
@@ -56,8 +62,12 @@ class Answers {
 @Module({ controllers: [Answers] })
 class AnswersModule {}
 
-async function start(adapter: ExpressAdapter): Promise<{ app: NestExpressApplication; port: number }> {
-  const app = await NestFactory.create<NestExpressApplication>(AnswersModule, adapter, { logger: false });
+async function start(
+  adapter: ExpressAdapter,
+): Promise<{ app: NestExpressApplication; port: number }> {
+  const app = await NestFactory.create<NestExpressApplication>(AnswersModule, adapter, {
+    logger: false,
+  });
   app.set('etag', false);
   app.disable('x-powered-by');
   await app.listen(0, '127.0.0.1');
@@ -91,7 +101,9 @@ describe('JsonReplyExpressAdapter', () => {
         ['GET', '/rendered', { 'if-modified-since': 'Sun, 22 Nov 2026 00:00:00 GMT' }],
       ] as [string, string, Record<string, string>?][]) {
         const name = `${method} ${path} ${JSON.stringify(condition ?? {})}`;
-        expect(`${name}\n${await rawResponse(ours.port, method, path, condition)}`).toBe(`${name}\n${await rawResponse(express.port, method, path, condition)}`);
+        expect(`${name}\n${await rawResponse(ours.port, method, path, condition)}`).toBe(
+          `${name}\n${await rawResponse(express.port, method, path, condition)}`,
+        );
       }
     } finally {
       await express.app.close();

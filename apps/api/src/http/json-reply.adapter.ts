@@ -26,7 +26,8 @@ const BODILESS = new Set([204, 205, 304]);
  */
 export class JsonReplyExpressAdapter extends ExpressAdapter {
   override initHttpServer(options: NestApplicationOptions): void {
-    if (options?.httpsOptions || options?.forceCloseConnections) return super.initHttpServer(options);
+    if (options?.httpsOptions || options?.forceCloseConnections)
+      return super.initHttpServer(options);
     this.httpServer = createExpressServer(this.getInstance<Express>());
   }
 
@@ -47,12 +48,14 @@ export class JsonReplyExpressAdapter extends ExpressAdapter {
       response.hasHeader('transfer-encoding')
     ) {
       if (body instanceof JsonText) {
-        if (!response.hasHeader('content-type')) response.setHeader('Content-Type', 'application/json; charset=utf-8');
+        if (!response.hasHeader('content-type'))
+          response.setHeader('Content-Type', 'application/json; charset=utf-8');
         return super.reply(response, body.text, statusCode);
       }
       return super.reply(response, body, statusCode);
     }
-    const json = body instanceof JsonText ? body.text : (JSON.stringify(body) as string | undefined);
+    const json =
+      body instanceof JsonText ? body.text : (JSON.stringify(body) as string | undefined);
     if (json === undefined) return super.reply(response, body, statusCode);
     response.setHeader('Content-Type', 'application/json; charset=utf-8');
     response.setHeader('Content-Length', String(Buffer.byteLength(json)));

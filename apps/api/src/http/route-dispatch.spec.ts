@@ -11,7 +11,10 @@ import { RouteDispatcher } from './route-dispatch';
 function makeApp(withDispatcher: boolean) {
   const app = express();
   const direct: string[] = [];
-  const dispatcher = new RouteDispatcher(() => app.router.stack, () => front);
+  const dispatcher = new RouteDispatcher(
+    () => app.router.stack,
+    () => front,
+  );
   const front = (req: Request, res: Response, next: NextFunction) => {
     if (!withDispatcher) return next();
     // Marked while the dispatcher has it; unmarked when it hands the request to the router.
@@ -24,7 +27,8 @@ function makeApp(withDispatcher: boolean) {
   };
   app.use(front);
   const answer = (name: string) => (req: Request, res: Response) => {
-    if ((req as Request & { viaDispatcher?: boolean }).viaDispatcher) direct.push(`${req.method} ${req.path}`);
+    if ((req as Request & { viaDispatcher?: boolean }).viaDispatcher)
+      direct.push(`${req.method} ${req.path}`);
     res.json({ route: name, params: req.params, routePath: (req.route as { path: string }).path });
   };
   app.get('/things/:id', answer('thing by id'));
@@ -41,19 +45,25 @@ function makeApp(withDispatcher: boolean) {
   app.use('/c/x', (_req: Request, res: Response) => res.json({ route: 'c/x middleware' }));
   app.get('/c/:id', answer('c by id'));
   app.get('/c/d', answer('c/d (after /c/:id: never reached)'));
-  app.use('/a/special', (_req: Request, res: Response) => res.json({ route: 'a/special middleware' }));
+  app.use('/a/special', (_req: Request, res: Response) =>
+    res.json({ route: 'a/special middleware' }),
+  );
   app.get('/a/:id', answer('a by id'));
   app.get('/wild/*rest', answer('wildcard: not indexed'));
   app.get('/after/wild', answer('after an unindexed route'));
   app.use((_req: Request, res: Response) => res.status(404).json({ route: 'not found' }));
   // Express's own error handler answers 400 for a parameter that does not decode.
-  app.use((err: { status?: number }, _req: Request, res: Response, _next: NextFunction) => res.status(err.status ?? 500).json({ route: 'error' }));
+  app.use((err: { status?: number }, _req: Request, res: Response, _next: NextFunction) =>
+    res.status(err.status ?? 500).json({ route: 'error' }),
+  );
   return { app, direct };
 }
 
 async function serve(app: express.Express): Promise<{ base: string; server: Server }> {
   return new Promise((resolve) => {
-    const server = app.listen(0, '127.0.0.1', () => resolve({ base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }));
+    const server = app.listen(0, '127.0.0.1', () =>
+      resolve({ base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }),
+    );
   });
 }
 
@@ -96,7 +106,11 @@ describe('RouteDispatcher', () => {
       const [expected, actual] = await Promise.all(
         [a.base, b.base].map(async (base) => {
           const res = await fetch(`${base}${path}`, { method });
-          return { status: res.status, allow: res.headers.get('allow'), body: method === 'HEAD' ? '' : await res.text() };
+          return {
+            status: res.status,
+            allow: res.headers.get('allow'),
+            body: method === 'HEAD' ? '' : await res.text(),
+          };
         }),
       );
       expect({ method, path, ...actual }).toEqual({ method, path, ...expected });

@@ -105,14 +105,21 @@ export class RouteDispatcher {
     found.route.dispatch(req, res, next);
   }
 
-  private find(at: DispatchNode, segments: readonly string[], i: number, method: string, best: Candidate | undefined): Candidate | undefined {
+  private find(
+    at: DispatchNode,
+    segments: readonly string[],
+    i: number,
+    method: string,
+    best: Candidate | undefined,
+  ): Candidate | undefined {
     if (i === segments.length) {
       const here = at.methods.get(method)?.[0];
       return here !== undefined && (best === undefined || here.order < best.order) ? here : best;
     }
     const literal = at.literal.get(segments[i].toLowerCase());
     if (literal !== undefined) best = this.find(literal, segments, i + 1, method, best);
-    if (at.param !== undefined && segments[i] !== '') best = this.find(at.param, segments, i + 1, method, best);
+    if (at.param !== undefined && segments[i] !== '')
+      best = this.find(at.param, segments, i + 1, method, best);
     return best;
   }
 
@@ -131,7 +138,12 @@ export class RouteDispatcher {
         continue;
       }
       const segments = typeof route.path === 'string' ? segmentsOf(route.path) : undefined;
-      if (route.methods._all || segments === undefined || !segments.every((s) => LITERAL_SEGMENT.test(s) || PARAM_SEGMENT.test(s))) break;
+      if (
+        route.methods._all ||
+        segments === undefined ||
+        !segments.every((s) => LITERAL_SEGMENT.test(s) || PARAM_SEGMENT.test(s))
+      )
+        break;
       let at = root;
       const params: (string | undefined)[] = [];
       for (const segment of segments) {

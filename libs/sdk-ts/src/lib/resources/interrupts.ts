@@ -82,8 +82,8 @@ export class Interrupts {
   }
 
   /**
-   * Interrupts, newest first (`order: 'oldest'` reverses), filtered by `status`, `externalId`,
-   * `openedBy: 'me'` (this key's), `assignee: 'unassigned'`, `escalated`, `q` (title words as
+   * Interrupts, newest first (`order: 'oldest'` reverses; `order: 'deadline'`: the soonest
+   * deadline first), filtered by `status`, `externalId`, `openedBy: 'me'` (this key's), `assignee: 'unassigned'`, `escalated`, `q` (title words as
    * prefixes), `from` / `to`; `for await` walks every page.
    */
   list(params: InterruptListParams = {}, options?: RequestOptions): PagePromise<Interrupt> {

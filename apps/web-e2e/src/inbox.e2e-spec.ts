@@ -212,6 +212,9 @@ test.describe('Inbox and interrupts', () => {
     await expect(confirm).toBeHidden();
     await expect(page.getByRole('link', { name: `Release ${word} to production` })).toBeFocused();
     expect((await agent.interrupts.get(release.id)).decisions).toHaveLength(1);
+    // The shortcuts wait until a closing dialog has left the page (use-inbox-shortcuts.ts):
+    // hidden is not yet gone.
+    await expect(page.locator('[role="dialog"]')).toHaveCount(0);
     // a, then Enter: the row leaves at once, the approval is sent when the undo window ends.
     await page.keyboard.press('a');
     await expect(confirm.getByRole('button', { name: 'Approve' })).toBeFocused();

@@ -6,8 +6,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * posted interrupt, written in the interrupt's transactions and claimed by the Slack delivery
  * workers through `slack_messages_due_idx` with FOR UPDATE SKIP LOCKED. New tables only.
  */
-export class Slack1795760000000 implements MigrationInterface {
-  name = 'Slack1795760000000';
+export class Slack1795762000000 implements MigrationInterface {
+  name = 'Slack1795762000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(

@@ -31,7 +31,9 @@ import { JsonTree } from '../../../shared/components/json-tree';
 import { Markdown } from '../../../shared/components/markdown';
 import { RelativeTime } from '../../../shared/components/relative-time';
 import { prettyJson } from '../../../shared/utils/format';
+import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
 import { useDecide, useRuleName } from '../api/interrupts.queries';
+import { AlwaysAllowForm } from './always-allow-form';
 import { ArgsDiff } from './args-diff';
 import { parseEditedArgs } from './edited-args';
 import './action-card.css';
@@ -43,7 +45,7 @@ const DECIDED: Record<DecisionType, { label: string; color: string }> = {
   respond: { label: 'Responded', color: 'grape' },
 };
 
-type Mode = null | 'edit' | 'reject' | 'respond';
+type Mode = null | 'edit' | 'reject' | 'respond' | 'always';
 
 /**
  * A button named after an action keeps to the card's width: a long name ends in an ellipsis (its
@@ -92,6 +94,7 @@ export function ActionCard({
   // next Tab reaches the next action rather than the top of the page.
   const heading = useRef<HTMLHeadingElement>(null);
   const allows = (d: DecisionType) => action.allowedDecisions.includes(d);
+  const canWriteRules = useCan('classification.manage');
 
   const send = (body: DecisionBody) =>
     decide.mutate(
@@ -185,6 +188,17 @@ export function ActionCard({
                       <Fit>Approve {action.name}</Fit>
                     </Button>
                   )}
+                  {allows('approve') && canWriteRules && (
+                    <Button
+                      variant="light"
+                      color="teal"
+                      onClick={() => setMode('always')}
+                      data-decision="always-allow"
+                      styles={FITS}
+                    >
+                      <Fit>Always allow {action.name}…</Fit>
+                    </Button>
+                  )}
                   {allows('edit') && (
                     <Button
                       variant="default"
@@ -218,6 +232,14 @@ export function ActionCard({
                     </Button>
                   )}
                 </Group>
+              )}
+              {mode === 'always' && (
+                <AlwaysAllowForm
+                  interrupt={interrupt}
+                  action={action}
+                  onCancel={() => setMode(null)}
+                  onDone={() => onDecided?.()}
+                />
               )}
               {mode === 'edit' && (
                 <EditForm

@@ -30,8 +30,9 @@ import { AuditLogOwner1795740000000 } from './1795740000000-audit-log-owner';
 import { ClassificationMatches1795741000000 } from './1795741000000-classification-matches';
 import { InboxDeadlineOrder1795742000000 } from './1795742000000-inbox-deadline-order';
 import { WebhookEventTraceParent1795750000000 } from './1795750000000-webhook-event-trace-parent';
-import { SessionStorage1795760000001 } from './1795760000001-session-storage';
-import { SessionMessageRetention1795760000000 } from './1795760000000-session-message-retention';
+import { ClassificationRuleOrigin1795761000000 } from './1795761000000-classification-rule-origin';
+import { SessionStorage1795762000001 } from './1795762000001-session-storage';
+import { SessionMessageRetention1795762000000 } from './1795762000000-session-message-retention';
 
 export const MIGRATIONS = [
   CreateOrganisations1763683200000,
@@ -65,6 +66,7 @@ export const MIGRATIONS = [
   ClassificationMatches1795741000000,
   InboxDeadlineOrder1795742000000,
   WebhookEventTraceParent1795750000000,
-  SessionMessageRetention1795760000000,
-  SessionStorage1795760000001,
+  ClassificationRuleOrigin1795761000000,
+  SessionMessageRetention1795762000000,
+  SessionStorage1795762000001,
 ];

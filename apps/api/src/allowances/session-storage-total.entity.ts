@@ -6,7 +6,7 @@ import { OrganisationEntity } from '../organisation/organisation.entity';
  * `octet_length(content)` over its `session_messages`. An append adds its bytes with one
  * conditional upsert, refused past the plan's quota (`AllowancesRepository.addSessionBytes`);
  * deletions are subtracted by a statement trigger on `session_messages` (migration
- * 1795762000001), so every deleter — the retention job, an organisation's deletion — keeps it.
+ * 1795763000001), so every deleter — the retention job, an organisation's deletion — keeps it.
  */
 @Entity({ name: 'session_storage_totals' })
 export class SessionStorageTotalEntity {

@@ -15,7 +15,7 @@ export type MessageRole = (typeof MESSAGE_ROLES)[number];
 
 /** One message of a session, numbered from 1 within it (`seq` is the SSE event id). */
 @Entity({ name: 'session_messages' })
-// The retention job's walk by age: a BRIN index, which TypeORM cannot compare (migration 1795762000000).
+// The retention job's walk by age: a BRIN index, which TypeORM cannot compare (migration 1795763000000).
 @Index('session_messages_created_idx', { synchronize: false })
 @Check('session_messages_role_check', `"role" IN ('agent', 'user', 'tool', 'system')`)
 export class SessionMessageEntity {

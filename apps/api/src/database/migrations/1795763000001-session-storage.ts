@@ -15,8 +15,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * previous version appending during a rolling upgrade does not add to the total: those few
  * messages are not counted (and are subtracted when deleted, so the total errs on the low side).
  */
-export class SessionStorage1795762000001 implements MigrationInterface {
-  name = 'SessionStorage1795762000001';
+export class SessionStorage1795763000001 implements MigrationInterface {
+  name = 'SessionStorage1795763000001';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(

@@ -7,8 +7,8 @@ import { createIndexConcurrently, dropIndexConcurrently } from '../online-index.
  * block ranges summarise it in a few pages, and an append pays almost nothing for it (a b-tree
  * would add an entry to every insert of the busiest table). Built CONCURRENTLY: appends go on.
  */
-export class SessionMessageRetention1795762000000 implements MigrationInterface {
-  name = 'SessionMessageRetention1795762000000';
+export class SessionMessageRetention1795763000000 implements MigrationInterface {
+  name = 'SessionMessageRetention1795763000000';
   transaction = false;
 
   async up(queryRunner: QueryRunner): Promise<void> {

@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import nx from '@nx/eslint-plugin';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 // Module boundaries (docs/STYLE.md §6): apps may use every lib; the pure libs (domain, util) use
@@ -257,6 +258,18 @@ export default [
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'error',
+    },
+  },
+  {
+    // Accessibility in the JSX itself (labels, roles, keyboard), before axe sees the page in
+    // apps/web-e2e. Mantine components are checked where they render DOM elements we write.
+    files: ['apps/web/src/**/*.tsx'],
+    ...jsxA11y.flatConfigs.recommended,
+    rules: {
+      ...jsxA11y.flatConfigs.recommended.rules,
+      // A box that scrolls is focusable so keyboard users can scroll it (axe's
+      // scrollable-region-focusable): it is a labelled region, as WAI-ARIA's practices advise.
+      'jsx-a11y/no-noninteractive-tabindex': ['error', { roles: ['tabpanel', 'region'] }],
     },
   },
   ...webZones,

@@ -459,6 +459,9 @@ function MessageForm({
 }) {
   const [message, setMessage] = useState('');
   const [error, setError] = useState<string | null>(null);
+  // The form opens because the reviewer chose Reject or Respond: the message is where they type.
+  const ref = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => ref.current?.focus(), []);
   return (
     <form
       onSubmit={(event) => {
@@ -491,8 +494,7 @@ function MessageForm({
           maxLength={10_000}
           autosize
           minRows={2}
-          data-autofocus
-          autoFocus
+          ref={ref}
         />
         <Group gap="xs">
           <Button type="submit" color={kind === 'reject' ? 'red' : 'grape'} loading={pending}>

@@ -21,7 +21,16 @@ const WEB_FEATURES = readdirSync(new URL('./apps/web/src/features', import.meta.
 })
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
+// Across areas (app/, shared/, one feature) imports use the `@/` alias, never `../../…`.
+const ALIAS_ACROSS_AREAS = {
+  group: ['../../*'],
+  message: 'Import from another area of the dashboard with @/ (e.g. @/shared/components/…).',
+};
 const webZones = [
+  {
+    files: ['apps/web/src/app/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [ALIAS_ACROSS_AREAS] }] },
+  },
   {
     files: ['apps/web/src/shared/**/*.{ts,tsx}'],
     rules: {
@@ -29,6 +38,7 @@ const webZones = [
         'error',
         {
           patterns: [
+            ALIAS_ACROSS_AREAS,
             {
               group: ['**/features/**', '**/app/**'],
               message: 'shared/ is below features/ and app/: it may not import them.',
@@ -45,16 +55,13 @@ const webZones = [
         'error',
         {
           patterns: [
+            ALIAS_ACROSS_AREAS,
             {
               group: ['**/app/**'],
               message: 'features/ may not import app/ (imports run shared → features → app).',
             },
             {
-              group: WEB_FEATURES.filter((f) => f !== feature).flatMap((f) => [
-                `**/features/${f}/**`,
-                `../../${f}/**`,
-                `../../../${f}/**`,
-              ]),
+              group: WEB_FEATURES.filter((f) => f !== feature).map((f) => `**/features/${f}/**`),
               message: 'A feature may not import another feature: move what both need to shared/.',
             },
           ],

@@ -26,12 +26,12 @@ import {
 } from '@mantine/core';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { FormError } from '../../../shared/components/form-error';
-import { JsonTree } from '../../../shared/components/json-tree';
-import { Markdown } from '../../../shared/components/markdown';
-import { RelativeTime } from '../../../shared/components/relative-time';
-import { prettyJson } from '../../../shared/utils/format';
-import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
+import { FormError } from '@/shared/components/form-error';
+import { JsonTree } from '@/shared/components/json-tree';
+import { Markdown } from '@/shared/components/markdown';
+import { RelativeTime } from '@/shared/components/relative-time';
+import { prettyJson } from '@/shared/utils/format';
+import { useCan } from '@/shared/sign-in/sign-in-session.queries';
 import { useDecide, useRuleName } from '../api/interrupts.queries';
 import { AlwaysAllowForm } from './always-allow-form';
 import { ArgsDiff } from './args-diff';

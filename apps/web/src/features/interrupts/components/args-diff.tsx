@@ -1,8 +1,8 @@
 import { Box, Text } from '@mantine/core';
 import { diffLines } from 'diff';
 import { useMemo } from 'react';
-import { prettyJson } from '../../../shared/utils/format';
-import { inOrderOf } from '../../../shared/utils/json-view';
+import { prettyJson } from '@/shared/utils/format';
+import { inOrderOf } from '@/shared/utils/json-view';
 import './args-diff.css';
 
 export interface DiffLine {

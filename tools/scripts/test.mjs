@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: every check the repository has — the lock file's completeness (`npm ci` must
 // accept it), the contract/codegen drift check, lint,
-// type-check, unit and e2e tests (TypeScript and the Python SDK) — against a throwaway Postgres
+// type-check, unit and e2e tests (TypeScript and the Python SDK; the API's e2e suite on Fastify,
+// the default adapter, and its smoke files and the contract test on Express too) — against a throwaway Postgres
 // that this script starts and always stops (or TEST_DATABASE_URL when set).
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -69,7 +70,7 @@ async function main() {
     if (code !== 0) throw new Error('codegen check failed');
     code = await run(
       'npx',
-      ['nx', 'run-many', '-t', 'lint', 'typecheck', 'test', 'e2e', '--outputStyle=static', '--parallel=2'],
+      ['nx', 'run-many', '-t', 'lint', 'typecheck', 'test', 'e2e', 'e2e-express', '--outputStyle=static', '--parallel=2'],
       env,
     );
   } catch (error) {

@@ -3,7 +3,6 @@ import { NestFactory } from '@nestjs/core';
 import { SwaggerModule } from '@nestjs/swagger';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { Express } from 'express';
 import type { DestinationStream, Logger } from 'pino';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config/app-config';
@@ -13,9 +12,8 @@ import { frontDoorMiddleware } from './http/front-door.middleware';
 import { fastifyFrameworkError, installFastifyFrontDoor } from './http/fastify-front-door';
 import { InterlockFastifyAdapter } from './http/interlock-fastify.adapter';
 import { jsonBodyStep, MAX_JSON_BODY_BYTES } from './http/json-body.middleware';
-import { JsonReplyExpressAdapter } from './http/json-reply.adapter';
+import { InterlockExpressAdapter } from './http/interlock-express.adapter';
 import { methodNotAllowedGate } from './http/method-not-allowed.middleware';
-import { RouteDispatcher } from './http/route-dispatch';
 import { createLogger, httpLogger, PinoNestLogger } from './logging/logger';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { OPENAPI_DOCUMENT } from './openapi/openapi.controller';
@@ -69,22 +67,20 @@ export async function createApp(
     });
     app = fastifyApp;
   } else {
-    const expressApp = await NestFactory.create<NestExpressApplication>(root, new JsonReplyExpressAdapter(), nestOptions);
+    const expressApp = await NestFactory.create<NestExpressApplication>(root, new InterlockExpressAdapter(), nestOptions);
     expressApp.disable('x-powered-by');
     expressApp.set('trust proxy', config.trustProxy);
     expressApp.set('etag', false);
     // Request id and state, the log line, 405, the dashboard at `/` (it only answers GET and HEAD
-    // off the service's paths), the JSON body, the route: one middleware (http/front-door.middleware.ts).
-    const express = expressApp.getHttpAdapter().getInstance() as Express;
-    const routes = new RouteDispatcher(() => express.router.stack, () => frontDoor);
-    const frontDoor = frontDoorMiddleware({
-      log,
-      methodGate: methodNotAllowedGate(declaredRoutes(expressApp)),
-      dashboard: dashboardMiddleware(dashboard),
-      jsonBody: jsonBodyStep(),
-      route: (req, res, next) => routes.dispatch(req, res, next),
-    });
-    expressApp.use(frontDoor);
+    // off the service's paths), the JSON body: one middleware (http/front-door.middleware.ts).
+    expressApp.use(
+      frontDoorMiddleware({
+        log,
+        methodGate: methodNotAllowedGate(declaredRoutes(expressApp)),
+        dashboard: dashboardMiddleware(dashboard),
+        jsonBody: jsonBodyStep(),
+      }),
+    );
     app = expressApp;
   }
 

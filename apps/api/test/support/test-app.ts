@@ -29,7 +29,7 @@ export async function startTestApp(
     // Factories invite and create roles for many members as one owner: the per-person write budgets are their own test's.
     RATE_LIMIT_MEMBER_WRITES: '100000',
     RATE_LIMIT_MEMBER_COSTLY_WRITES: '100000',
-    // The suite runs on either adapter: HTTP_ADAPTER=fastify npx jest -c apps/api/jest.e2e.config.cjs
+    // The suite runs on either adapter (Fastify by default): HTTP_ADAPTER=express npx jest -c apps/api/jest.e2e.config.cjs
     ...(process.env.HTTP_ADAPTER === undefined ? {} : { HTTP_ADAPTER: process.env.HTTP_ADAPTER }),
     ...options.env,
   });

@@ -16,9 +16,13 @@ for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
 // NestJS 12 ships its packages as ES modules (and so does `content-disposition` 1.x, which
 // @fastify/static loads). Node (20.19+) loads them from CommonJS through require(esm), but
 // Jest's module runtime does not (before Node 24.9), so Jest compiles those packages to
-// CommonJS with the same SWC, wherever they sit in node_modules, and leaves every other
-// package alone.
-const esmPackages = ['@nestjs', 'content-disposition'];
+// CommonJS with the same SWC, and leaves every other package in node_modules alone.
+// The AI SDK (`ai`, its `@ai-sdk/*` and `@workflow/serde`) is ESM only too: the SDK's bridge is
+// tested against it.
+const esmPackages = ['@nestjs', 'content-disposition', 'ai', '@ai-sdk', '@workflow'];
+// @ai-sdk/provider-utils imports `zod/v4/locales/en.js`, which zod's exports map to its ES module
+// for require too; its CommonJS twin sits beside it.
+moduleNameMapper['^zod/v4/locales/(.+)\\.js$'] = path.join(path.dirname(require.resolve('zod/package.json')), 'v4/locales/$1.cjs');
 const esmJs = {
   ...swcrc,
   swcrc: false,

@@ -29,6 +29,8 @@ describe('deploy/prometheus/alerts.yaml', () => {
         'InterlockPeriodicJobLate',
         'InterlockDatabasePoolSaturated',
         'InterlockInterruptsPastDeadline',
+        'InterlockNotificationOutboxBacklog',
+        'InterlockArgusFailingClosed',
       ]),
     );
     // Every rule is exercised by the unit tests.

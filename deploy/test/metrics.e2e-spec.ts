@@ -1,7 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from 'pg';
 import { createDatabase, eventually, type PrometheusServer, ROOT, serviceMain, startProcess, type Started, startPrometheus } from './support/processes';
 
 /**
@@ -17,6 +19,8 @@ describe('metrics, scraped by Prometheus', () => {
   let received = 0;
   let api = '';
   let metricsPort = 0;
+
+  const mailDir = mkdtempSync(join(tmpdir(), 'interlock-metrics-mail-'));
 
   beforeAll(async () => {
     database = await createDatabase();
@@ -40,6 +44,7 @@ describe('metrics, scraped by Prometheus', () => {
         HOST: '127.0.0.1',
         DATABASE_URL: database.url,
         WEBHOOK_POLL_INTERVAL: '200ms',
+        MAIL_DIR: mailDir,
       },
       /"metricsPort":(\d+)[\s\S]*"port":(\d+)[^\n]*listening/,
     );
@@ -54,6 +59,7 @@ describe('metrics, scraped by Prometheus', () => {
     await service?.stop();
     await new Promise((done) => receiver?.close(done));
     await database?.drop();
+    rmSync(mailDir, { recursive: true, force: true });
   }, 60_000);
 
   const value = async (promql: string): Promise<number | undefined> => {
@@ -172,6 +178,63 @@ describe('metrics, scraped by Prometheus', () => {
     await atLeast('interlock_notification_bus_healthy', 1);
   });
 
+  it('follows the notification outbox, argus outcomes and interrupts past their deadline', async () => {
+    const signUp = await fetch(`${api}/api/auth/sign-up`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: `argus-${Date.now()}@example.test`, password: 'correct horse battery staple', name: 'Argus Ops', organisationName: 'Argus Ops' }),
+    });
+    expect(signUp.status).toBe(201);
+    const cookie = (signUp.headers.getSetCookie().find((c) => c.startsWith('session=')) as string).split(';')[0];
+    const organisationId = ((await signUp.json()) as { organisation: { id: string } }).organisation.id;
+    const member = { cookie, 'x-organisation-id': organisationId, 'content-type': 'application/json' };
+    expect((await fetch(`${api}/api/organisation/plan`, { method: 'PUT', headers: member, body: JSON.stringify({ plan: 'pro' }) })).status).toBe(200);
+    const keyRes = await fetch(`${api}/api/api-keys`, { method: 'POST', headers: member, body: JSON.stringify({ name: 'argus', expiry: 'never' }) });
+    const key = ((await keyRes.json()) as { key: string }).key;
+    const rule = async (body: Record<string, unknown>) => {
+      const res = await fetch(`${api}/api/classification/rules`, { method: 'POST', headers: member, body: JSON.stringify({ name: 'rule', ...body }) });
+      expect(res.status).toBe(201);
+    };
+    await rule({ mode: 'enforce', priority: 1, match: { actions: ['read_logs'] }, outcome: { type: 'approve' } });
+    await rule({ mode: 'shadow', priority: 2, match: { actions: ['drop_table'] }, outcome: { type: 'reject', message: 'Never.' } });
+    const open = async (body: Record<string, unknown>) => {
+      const res = await fetch(`${api}/api/interrupts`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect(res.status).toBe(201);
+      return (await res.json()) as { id: string; status: string };
+    };
+    expect((await open({ title: 'Read the logs', actionRequests: [{ name: 'read_logs' }] })).status).toBe('answered');
+    expect((await open({ title: 'Drop a table', actionRequests: [{ name: 'drop_table' }] })).status).toBe('open');
+    await atLeast('interlock_argus_outcomes_total{outcome="approve",result="enforced"}', 1);
+    await atLeast('interlock_argus_outcomes_total{outcome="reject",result="shadow"}', 1);
+    await atLeast('interlock_argus_failures_total', 0);
+    await atLeast('interlock_argus_breaker_trips_total', 0);
+
+    // The owner is notified of the open interrupt (email off: the message is written to MAIL_DIR).
+    await atLeast('sum(interlock_notification_deliveries_total{outcome="logged"})', 1);
+    await atLeast('interlock_notification_delivery_duration_seconds_count', 1);
+    await atLeast('count(interlock_notification_outbox_depth)', 3);
+    await atLeast('interlock_notification_outbox_oldest_due_seconds', 0);
+
+    // Deadlines the expiry job has not applied yet: the job is held back, so they stay open.
+    const db = new Client({ connectionString: database.url });
+    await db.connect();
+    try {
+      await db.query(`UPDATE scheduled_jobs SET next_run_at = now() + interval '1 hour' WHERE name = 'interrupt-expiry'`);
+      expect((await db.query(`SELECT 1 FROM scheduled_jobs WHERE name = 'interrupt-expiry'`)).rowCount).toBe(1);
+      const late = await open({ title: 'Late', actionRequests: [{ name: 'deploy' }], timeoutSeconds: 1 });
+      await atLeast('interlock_interrupts_open_past_deadline', 1);
+      // Once the job runs again, it expires them and the gauge goes back to 0.
+      await db.query(`UPDATE scheduled_jobs SET next_run_at = now() WHERE name = 'interrupt-expiry'`);
+      await eventually('the late interrupt to expire', async () => {
+        const res = await fetch(`${api}/api/interrupts/${late.id}`, { headers: { 'x-api-key': key } });
+        return ((await res.json()) as { status: string }).status === 'expired' ? true : undefined;
+      });
+      await eventually('the gauge to drop', async () => ((await value('interlock_interrupts_open_past_deadline')) === 0 ? true : undefined));
+    } finally {
+      await db.end();
+    }
+  });
+
   it('exposes the process: event-loop lag, heap, GC, CPU', async () => {
     await atLeast('nodejs_eventloop_lag_seconds', 0);
     await atLeast('nodejs_heap_size_used_bytes', 1);
@@ -196,8 +259,8 @@ describe('metrics, scraped by Prometheus', () => {
     const dashboard = JSON.parse(readFileSync(join(ROOT, 'deploy/grafana/interlock.json'), 'utf8')) as {
       panels: { type: string; title: string; targets?: { expr: string }[] }[];
     };
-    // Empty in a short run: nothing in flight between requests, no periodic run due yet, no deadlines yet.
-    const mayBeEmpty = /interlock_http_requests_in_flight|interlock_job_runs_total|interlock_interrupts_open_past_deadline/;
+    // Empty in a short run: nothing in flight between requests, no periodic run due yet.
+    const mayBeEmpty = /interlock_http_requests_in_flight|interlock_job_runs_total/;
     const targets = dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => ({ panel: p.title, expr: t.expr })));
     expect(targets.length).toBeGreaterThan(20);
     for (const { panel, expr } of targets) {

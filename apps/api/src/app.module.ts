@@ -26,6 +26,7 @@ import { InterruptsModule } from './interrupts/interrupts.module';
 import { SessionsModule } from './sessions/sessions.module';
 import { McpModule } from './mcp/mcp.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { TracingModule } from './tracing/tracing.module';
 import { EventsModule } from './events/events.module';
 import { JobsModule } from './jobs/jobs.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -67,6 +68,7 @@ export class AppModule {
         OpenApiModule,
         DownloadsModule,
         MetricsModule,
+        TracingModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

@@ -1,3 +1,5 @@
+// Before anything loads `pg` or `http`: OpenTelemetry patches them when traces are on.
+import './tracing/start';
 import 'reflect-metadata';
 import { ConfigError, configFromEnvironment } from './config/app-config';
 import { createApp } from './app.factory';
@@ -8,6 +10,8 @@ import { ServiceState } from './health/service-state';
 import { McpService } from './mcp/mcp.service';
 import { MetricsModule } from './metrics/metrics.module';
 import { InterruptWaits } from './interrupts/interrupt-waits';
+import { stopTracing } from './tracing/tracing';
+import { tracingEnabled } from './tracing/spans';
 
 async function bootstrap(): Promise<void> {
   let config;
@@ -34,6 +38,7 @@ async function bootstrap(): Promise<void> {
     { port, database: config.databaseUrl === undefined ? `embedded (${config.dataDir})` : 'external' },
     `Interlock API listening on http://localhost:${port}`,
   );
+  if (tracingEnabled()) logger.info('traces on: OpenTelemetry over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT)');
   // On a terminal, a person started it: say where to go and how to stop, after the log lines.
   if (isPrettyLog(config)) process.stdout.write(startBanner(config, port, metricsPortOf(app)));
 
@@ -65,6 +70,8 @@ async function bootstrap(): Promise<void> {
       drain
         .close()
         .then(() => app.close())
+        // The spans still buffered leave before the process does.
+        .then(() => stopTracing())
         .then(
           () => {
             logger.info('stopped');

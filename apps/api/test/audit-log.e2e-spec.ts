@@ -4,13 +4,56 @@ import fc from 'fast-check';
 import { Client } from 'pg';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { AUDIT_COLUMNS, AUDIT_TEXT_COLUMNS, verifyAuditChain, writeAuditRecord } from '@interlock/audit';
+import { AUDIT_COLUMNS, AUDIT_RENDER_VERSION, verifyAuditChain, writeAuditRecord } from '@interlock/audit';
 import type { AuditRecordInput } from '@interlock/audit';
 import { builtInRoleIds, createApiKey, joinOrganisation, setPlan, signUpOwner, SignedUpOwner, signUpProWithKey } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
-import { AuditEntryRow, AuditTextRow, auditEntryJson, toAuditEntry } from '../src/audit-log/audit-entry.response';
 
 const CLI = join(__dirname, '..', '..', '..', 'dist', 'apps', 'api', 'cli.js');
+
+/** An entry's columns (`AUDIT_COLUMNS`). */
+interface EntryRow {
+  id: string;
+  created_at: Date;
+  seq: string;
+  action: string;
+  category: string;
+  actor_type: string;
+  actor_id: string | null;
+  actor_name: string;
+  target_type: string | null;
+  target_id: string | null;
+  target_name: string | null;
+  summary: string;
+  metadata: Record<string, unknown> | null;
+  ip_address: string | null;
+}
+
+/**
+ * SPEC §7's entry, made here from the columns to check the service's one renderer (the
+ * database's audit_log_entry_json) against: the fields in the contract's order, absent ones
+ * left out, a target only with its type and id.
+ */
+function expectedJson(row: EntryRow): string {
+  const entry: Record<string, unknown> = {
+    id: row.id,
+    createdAt: row.created_at.toISOString(),
+    action: row.action,
+    category: row.category,
+    actorType: row.actor_type,
+    actorName: row.actor_name,
+    summary: row.summary,
+    metadata: row.metadata,
+  };
+  if (row.actor_id !== null) entry.actorId = row.actor_id;
+  if (row.target_type !== null && row.target_id !== null) {
+    entry.targetType = row.target_type;
+    entry.targetId = row.target_id;
+    entry.targetName = row.target_name ?? '';
+  }
+  if (row.ip_address !== null) entry.ipAddress = row.ip_address;
+  return JSON.stringify(entry);
+}
 
 interface Entry {
   id: string;
@@ -112,9 +155,9 @@ describe('GET /api/audit-log (SPEC §7)', () => {
   });
 
   it('answers the bytes JSON.stringify gives of the entries, for a page read as text and for a search', async () => {
-    // Pages without q answer each entry's JSON stored when it was appended (entry_json); searches
-    // are serialised from parsed rows. Both must be what toAuditEntry and JSON.stringify make of the
-    // stored rows, for metadata of the catalogue's shapes (named keys; numbers JSON.stringify writes in digits).
+    // Pages answer each entry's JSON stored when it was appended (entry_json), through both
+    // search plans as well: what JSON.stringify makes of the entry SPEC §7 describes, for metadata
+    // of the catalogue's shapes (named keys; numbers JSON.stringify writes in digits).
     const { org, key: orgKey } = await signUpProWithKey(t.app.getHttpServer(), { name: 'Renderer', organisationName: 'Rendering' }, 'render');
     const awkward = 'zebra "quoted" back\\slash\ttab\nline\r\b\f \u0001\u001f\u007f é ✓ 😀 \u2028\u2029 </script>';
     await write(org.organisationId, [
@@ -136,11 +179,11 @@ describe('GET /api/audit-log (SPEC §7)', () => {
       { action: 'session.started', summary: 'zebra target without a name', target: { type: 'session', id: 's-1', name: '' } },
       { action: 'session.started', summary: 'zebra empty metadata', metadata: {}, ipAddress: '203.0.113.9' },
     ]);
-    const stored: AuditEntryRow[] = await ds.query(
+    const stored: EntryRow[] = await ds.query(
       `SELECT ${AUDIT_COLUMNS} FROM audit_log_entries WHERE organisation_id = $1 ORDER BY created_at DESC, seq DESC`,
       [org.organisationId],
     );
-    const expected = stored.map((row) => JSON.stringify(toAuditEntry(row)));
+    const expected = stored.map(expectedJson);
     const page = (entries: string[], nextCursor: string | null) => `{"entries":[${entries.join(',')}],"nextCursor":${JSON.stringify(nextCursor)}}`;
 
     // The first page, whole.
@@ -156,10 +199,10 @@ describe('GET /api/audit-log (SPEC §7)', () => {
       expect(res.text).toBe(page(expected.slice(i, i + 2), cursor));
     }
     expect(cursor).toBeNull();
-    // A search (serialised in the service) finds the four entries holding "zebra".
+    // A search finds the four entries holding "zebra".
     const search = await get({ q: 'zebra', limit: 200 }, orgKey);
     expect(search.status).toBe(200);
-    const zebras = stored.filter((row) => row.summary.startsWith('zebra')).map((row) => JSON.stringify(toAuditEntry(row)));
+    const zebras = stored.filter((row) => row.summary.startsWith('zebra')).map(expectedJson);
     expect(zebras).toHaveLength(4);
     expect(search.text).toBe(page(zebras, null));
   });
@@ -198,25 +241,37 @@ describe('GET /api/audit-log (SPEC §7)', () => {
       ({ org, key: orgKey } = await signUpProWithKey(t.app.getHttpServer(), { name: 'Stored', organisationName: 'Stored rendering' }, 'stored'));
     });
 
-    /**
-     * The newest entry of the organisation: its stored text, the database's rendering of it now,
-     * the service's rendering of its text columns (for entries stored without it), and its columns.
-     */
-    async function newest(): Promise<{ stored: string | null; now: string; service: string; row: AuditEntryRow }> {
-      const [row]: (AuditEntryRow & { entry_json: string | null; now: string })[] = await ds.query(
-        `SELECT ${AUDIT_COLUMNS}, entry_json, audit_log_entry_json(audit_log_entries) AS now
+    /** The newest entry of the organisation: its stored text and version, the database's rendering of it now, and its columns. */
+    async function newest(): Promise<{ stored: string | null; version: number | null; now: string; row: EntryRow }> {
+      const [row]: (EntryRow & { entry_json: string | null; entry_render_version: number | null; now: string })[] = await ds.query(
+        `SELECT ${AUDIT_COLUMNS}, entry_json, entry_render_version, audit_log_entry_json(audit_log_entries) AS now
            FROM audit_log_entries WHERE organisation_id = $1 ORDER BY seq DESC LIMIT 1`,
         [org.organisationId],
       );
-      const [text]: AuditTextRow[] = await ds.query(`SELECT ${AUDIT_TEXT_COLUMNS} FROM audit_log_entries WHERE organisation_id = $1 AND id = $2`, [
-        org.organisationId,
-        row.id,
-      ]);
-      const { entry_json, now, ...columns } = row;
-      return { stored: entry_json, now, service: auditEntryJson(text), row: columns };
+      const { entry_json, entry_render_version, now, ...columns } = row;
+      return { stored: entry_json, version: entry_render_version, now, row: columns };
     }
 
-    it('is the bytes JSON.stringify gives of the entry, for any text and metadata (property, on Postgres)', async () => {
+    /**
+     * Appends `entry` with the JSON trigger's function replaced by `body` for the one write (an
+     * entry as an older service stored it), and puts the function back as the migrations made it.
+     */
+    async function appendWithTrigger(body: string, entry: Partial<AuditRecordInput>): Promise<void> {
+      const [{ def }]: { def: string }[] = await ds.query(`SELECT pg_get_functiondef('audit_log_entries_json'::regproc) AS def`);
+      await ds.query(`CREATE OR REPLACE FUNCTION audit_log_entries_json() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN ${body} RETURN NEW; END $$`);
+      try {
+        await write(org.organisationId, [entry]);
+      } finally {
+        await ds.query(def);
+      }
+    }
+
+    it('is the renderer of the version the service reads, the one the migrations installed', async () => {
+      const [{ version }]: { version: number }[] = await ds.query('SELECT audit_log_render_version() AS version');
+      expect(version).toBe(AUDIT_RENDER_VERSION);
+    });
+
+    it('is the bytes JSON.stringify gives of the entry, for any text and metadata, stamped with its version (property, on Postgres)', async () => {
       await fc.assert(
         fc.asyncProperty(entryInput, async (input) => {
           await write(org.organisationId, [
@@ -229,35 +284,50 @@ describe('GET /api/audit-log (SPEC §7)', () => {
               ipAddress: input.ipAddress,
             } as Partial<AuditRecordInput>,
           ]);
-          const { stored, now, service, row } = await newest();
-          expect(stored).toBe(JSON.stringify(toAuditEntry(row)));
+          const { stored, version, now, row } = await newest();
+          expect(stored).toBe(expectedJson(row));
           expect(now).toBe(stored);
-          expect(service).toBe(stored);
+          expect(version).toBe(AUDIT_RENDER_VERSION);
         }),
         { numRuns: 150 },
       );
     });
 
-    it('is made by the service for an entry appended before it was stored, the same bytes', async () => {
-      const awkward = 'legacy "entry" \\ \t\n ✓ 😀';
+    it('is rendered on read for an entry appended before it was stored, and for one stored by another version of the renderer', async () => {
+      const awkward = 'legacy "entry" \\ \t\n ✓ 😀 zebu';
       const entry = { action: 'session.started', summary: awkward, metadata: { nested: [1, { k: awkward }], b: null }, ipAddress: '::1' } as const;
-      // As an entry appended before migration 1795400000000: no stored text.
-      await ds.query('ALTER TABLE audit_log_entries DISABLE TRIGGER audit_log_entries_json');
-      try {
-        await write(org.organisationId, [entry]);
-      } finally {
-        await ds.query('ALTER TABLE audit_log_entries ENABLE TRIGGER audit_log_entries_json');
-      }
+      // As an entry appended before migration 1795400000000: no stored text, no version.
+      await appendWithTrigger('', entry);
       const legacy = await newest();
-      expect(legacy.stored).toBeNull();
+      expect([legacy.stored, legacy.version]).toEqual([null, null]);
+      // As an entry an older renderer stored: a text today's would not write.
+      await appendWithTrigger(`NEW.entry_json := '{"stale":true}'; NEW.entry_render_version := ${AUDIT_RENDER_VERSION - 1};`, entry);
+      const stale = await newest();
+      expect([stale.stored, stale.version]).toEqual(['{"stale":true}', AUDIT_RENDER_VERSION - 1]);
       await write(org.organisationId, [entry]);
       const current = await newest();
-      expect(current.stored).toBe(JSON.stringify(toAuditEntry(current.row)));
+      expect(current.stored).toBe(expectedJson(current.row));
 
-      const res = await get({ limit: 2 }, orgKey);
+      const texts = [current, stale, legacy].map((e) => expectedJson(e.row));
+      // A page, a page after a cursor, a search, and the CSV export all render the two again.
+      const res = await get({ limit: 3 }, orgKey);
       expect(res.status).toBe(200);
-      expect(res.text.startsWith(`{"entries":[${current.stored},${JSON.stringify(toAuditEntry(legacy.row))}],`)).toBe(true);
-      expect(res.body.entries[1]).toEqual({ ...res.body.entries[0], id: legacy.row.id, createdAt: legacy.row.created_at.toISOString() });
+      expect(res.text.startsWith(`{"entries":[${texts.join(',')}],`)).toBe(true);
+      let cursor: string | undefined;
+      for (const text of texts) {
+        const one = await get(cursor === undefined ? { limit: 1 } : { limit: 1, cursor }, orgKey);
+        expect(one.text.startsWith(`{"entries":[${text}],`)).toBe(true);
+        cursor = one.body.nextCursor;
+      }
+      const search = await get({ q: 'zebu', limit: 3 }, orgKey);
+      expect(search.text.startsWith(`{"entries":[${texts.join(',')}],`)).toBe(true);
+      expect(res.body.entries.map((e: Entry) => e.summary)).toEqual([awkward, awkward, awkward]);
+      const csv = await http().get('/api/audit-log/export').query({ q: 'zebu' }).set('cookie', org.cookie);
+      expect(csv.status).toBe(200);
+      for (const e of [current, stale, legacy]) expect(csv.text).toContain(e.row.id);
+      expect(csv.text).not.toContain('stale');
+      // The chain still verifies: a text of another version is not checked against today's renderer.
+      expect(await verifyAuditChain(ds, org.organisationId)).toEqual({ ok: true, entries: expect.any(Number) });
     });
   });
 

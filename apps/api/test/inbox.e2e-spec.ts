@@ -212,7 +212,7 @@ describe('inbox (GET /api/interrupts filters, GET /api/interrupts/counts)', () =
     const cases: [Query, string | RegExp][] = [
       [{ assignee: 'you' }, 'assignee must be one of the following values: me, my_teams, unassigned'],
       [{ escalated: 'yes' }, 'escalated must be true or false'],
-      [{ order: 'random' }, 'order must be one of the following values: newest, oldest'],
+      [{ order: 'random' }, 'order must be one of the following values: newest, oldest, deadline'],
       [{ status: 'closed' }, 'status must be one of the following values: open, answered, expired, withdrawn'],
       [{ from: 'yesterday' }, 'from: must be an ISO 8601 timestamp such as 2026-01-31T12:00:00.000Z'],
       [{ to: '2026-02-30T00:00:00Z' }, 'to: must be an ISO 8601 timestamp such as 2026-01-31T12:00:00.000Z'],

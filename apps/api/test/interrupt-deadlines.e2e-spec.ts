@@ -317,4 +317,64 @@ describe('interrupt deadlines and withdrawal (SPEC §8e)', () => {
       expect(res.body.interrupts.every((i: { status: string }) => i.status === 'withdrawn')).toBe(true);
     });
   });
+
+  describe('the inbox by deadline (order=deadline)', () => {
+    it('lists the soonest deadline first and interrupts without one last, across pages, plans and filters', async () => {
+      // An organisation of its own, so the listing holds only this test's interrupts.
+      const org = await signUpOwner(t.app.getHttpServer(), { organisationName: 'Deadline order' });
+      const orgKey = (await createApiKey(t.app.getHttpServer(), org.cookie)).key;
+      const make = async (title: string, timeoutSeconds?: number) =>
+        (
+          await http()
+            .post('/api/interrupts')
+            .set('x-api-key', orgKey)
+            .send({ title, actionRequests: [{ name: 'go' }], ...(timeoutSeconds === undefined ? {} : { timeoutSeconds }) })
+        ).body as { id: string; title: string };
+      const none1 = await make('Refund without deadline one');
+      const inHour = await make('Refund within the hour', 3_600);
+      const inMinute = await make('Refund within the minute', 60);
+      const none2 = await make('Refund without deadline two');
+      const inTen = await make('Refund within ten minutes', 600);
+      const answered = await make('Refund answered', 30);
+      expect((await http().post(`/api/interrupts/${answered.id}/decisions`).set('cookie', org.cookie).send({ actionName: 'go', decision: 'approve' })).status).toBe(201);
+      const noDeadline = [none1.id, none2.id].sort();
+
+      const walk = async (query: string): Promise<string[]> => {
+        const ids: string[] = [];
+        let cursor: string | null = null;
+        do {
+          const res: request.Response = await http()
+            .get(`/api/interrupts?${query}&order=deadline&limit=2${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`)
+            .set('x-api-key', orgKey);
+          expect(res.status).toBe(200);
+          ids.push(...res.body.interrupts.map((i: { id: string }) => i.id));
+          cursor = res.body.nextCursor;
+        } while (cursor !== null);
+        return ids;
+      };
+      const open = [inMinute.id, inTen.id, inHour.id, ...noDeadline];
+      expect(await walk('status=open')).toEqual(open);
+      // Every status: one ordered walk per status, merged.
+      expect(await walk('')).toEqual([answered.id, ...open.slice(0, 3), ...noDeadline]);
+      // A title search keeps the order.
+      expect(await walk('status=open&q=within')).toEqual([inMinute.id, inTen.id, inHour.id]);
+      expect(await walk('status=open&q=without')).toEqual(noDeadline);
+      // A member's view: the same order.
+      const asMember = await http().get('/api/interrupts?status=open&order=deadline').set('cookie', org.cookie);
+      expect(asMember.body.interrupts.map((i: { id: string }) => i.id)).toEqual(open);
+      // A cursor of one order is refused by another.
+      const first = await http().get('/api/interrupts?status=open&order=deadline&limit=1').set('x-api-key', orgKey);
+      const mixed = await http().get(`/api/interrupts?status=open&order=newest&limit=1&cursor=${encodeURIComponent(first.body.nextCursor)}`).set('x-api-key', orgKey);
+      expect(mixed.status).toBe(400);
+    });
+
+    it('walks the index that orders by deadline', async () => {
+      const plan: { 'QUERY PLAN': string }[] = await t.app.get(DataSource).query(
+        `EXPLAIN SELECT id FROM interrupts i WHERE i.organisation_id = $1 AND i.status = 'open'
+          ORDER BY COALESCE(i.expires_at, '9999-12-31 00:00:00+00'::timestamptz), i.id LIMIT 50`,
+        [owner.organisationId],
+      );
+      expect(plan.map((r) => r['QUERY PLAN']).join('\n')).toContain('interrupts_organisation_status_deadline_idx');
+    });
+  });
 });

@@ -351,5 +351,26 @@ describe('reads shared by keys and members', () => {
       expect(allowed.status).toBe(200);
       expect(allowed.body.history.map((h: { action: string }) => h.action)).toEqual(['interrupt.created']);
     });
+
+    // SPEC §5 (D): include=session needs only interrupt.read — it adds the linked session's id
+    // (already on the record), name and status, never its messages, metadata or externalId,
+    // which stay behind session.read.
+    it('include=session needs only interrupt.read and shows only the linked session\'s id, name and status', async () => {
+      const { body: session } = await http()
+        .post('/api/sessions')
+        .set('x-api-key', key)
+        .send({ name: 'nightly deploy', externalId: 'run-7', metadata: { secret: 'kept' } });
+      await http().post(`/api/sessions/${session.id}/messages`).set('x-api-key', key).send({ messages: [{ role: 'agent', content: 'private' }] });
+      const opened = await openInterrupt(t.app.getHttpServer(), key, { sessionId: session.id });
+      const reader = await memberWithPermissions(t.app.getHttpServer(), owner.cookie, ['interrupt.read'], 'Ivy Interrupts');
+      const res = await http().get(`/api/interrupts/${opened.id}`).query({ include: 'session' }).set('cookie', reader.cookie);
+      expect(res.status).toBe(200);
+      expect(res.body.session).toEqual({ id: session.id, name: 'nightly deploy', status: 'active' });
+      expect(JSON.stringify(res.body)).not.toContain('private');
+      expect(JSON.stringify(res.body)).not.toContain('run-7');
+      const direct = await http().get(`/api/sessions/${session.id}`).set('cookie', reader.cookie);
+      expect(direct.status).toBe(403);
+      expect(direct.body.message).toBe('Missing permission: session.read.');
+    });
   });
 });

@@ -129,16 +129,44 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
     const team = await http().post('/api/teams').set('cookie', owner.cookie).send({ name: 'Payments' });
     expect(team.status).toBe(201);
     expect((await http().post(`/api/teams/${team.body.id}/members`).set('cookie', owner.cookie).send({ memberId: owner.memberId })).status).toBe(204);
-    expect((await http().post(`/api/interrupts/${id}/assign`).set('cookie', owner.cookie).send({ teamId: team.body.id })).status).toBe(200);
+    // Grace hands it to Ada's team, then escalates it: Ada is told both times, Grace neither (she did it).
+    expect((await http().post(`/api/interrupts/${id}/assign`).set('cookie', grace.cookie).send({ teamId: team.body.id })).status).toBe(200);
     await sink.until(() => sink.to(owner.email).length === 2);
     expect(sink.to(owner.email)[1].parsed.subject).toBe('[Analytical Engines] Assigned to you: Refund order 1138');
-    expect(sink.to(grace.email)).toHaveLength(2);
 
-    expect((await http().post(`/api/interrupts/${id}/escalate`).set('cookie', owner.cookie).send({ reason: 'Over <limit>' })).status).toBe(200);
-    await sink.until(() => sink.to(owner.email).length === 3 && sink.to(grace.email).length === 3);
+    expect((await http().post(`/api/interrupts/${id}/escalate`).set('cookie', grace.cookie).send({ reason: 'Over <limit>' })).status).toBe(200);
+    await sink.until(() => sink.to(owner.email).length === 3);
     const escalated = sink.to(owner.email)[2];
     expect(escalated.parsed.subject).toBe('[Analytical Engines] Escalated: Refund order 1138');
     expect(escalated.parsed.html).toContain('escalation level 1: Over &lt;limit&gt;');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(sink.to(grace.email)).toHaveLength(2);
+  });
+
+  it('the member who made a change is not told about it: assigning to themself or their team, escalating, deciding what was theirs', async () => {
+    await settle();
+    await setPreferences(owner.cookie, { preferences: { 'interrupt.decided': { email: 'immediately' } } });
+    const { id } = await open('Archive the 2019 invoices', [{ name: 'archive' }]);
+    await sink.until(() => sink.messages.length === 2);
+    sink.messages.length = 0;
+
+    expect((await http().post(`/api/interrupts/${id}/assign`).set('cookie', owner.cookie).send({ memberId: owner.memberId })).status).toBe(200);
+    expect((await http().post(`/api/interrupts/${id}/escalate`).set('cookie', owner.cookie).send({ reason: 'Needs a second look' })).status).toBe(200);
+    // Grace, a reader, hears of the escalation; Ada, who escalated, does not.
+    await sink.until(() => sink.to(grace.email).length === 1);
+    expect(sink.to(grace.email)[0].parsed.subject).toBe('[Analytical Engines] Escalated: Archive the 2019 invoices');
+    expect((await http().post(`/api/interrupts/${id}/decisions`).set('cookie', owner.cookie).send({ actionName: 'archive', decision: 'approve' })).status).toBe(201);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(sink.to(owner.email)).toHaveLength(0);
+    const mine = await http().get('/api/notifications/deliveries').set('cookie', owner.cookie);
+    expect(mine.body.deliveries.filter((d: { subjectId: string }) => d.subjectId === id).map((d: { kind: string }) => d.kind)).toEqual(['interrupt.opened']);
+
+    // Decided by someone else, the assignee does hear of it.
+    const second = await open('Archive the 2020 invoices', [{ name: 'archive' }]);
+    expect((await http().post(`/api/interrupts/${second.id}/assign`).set('cookie', grace.cookie).send({ memberId: owner.memberId })).status).toBe(200);
+    expect((await http().post(`/api/interrupts/${second.id}/decisions`).set('cookie', grace.cookie).send({ actionName: 'archive', decision: 'reject' })).status).toBe(201);
+    await sink.until(() => sink.to(owner.email).some((m) => m.parsed.subject === '[Analytical Engines] Decided: Archive the 2020 invoices'));
+    await setPreferences(owner.cookie, { preferences: {} });
   });
 
   it('an hourly digest gathers one member’s notifications into one message at the hour; off sends nothing', async () => {
@@ -234,6 +262,34 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
     expect(row.status).toBe('sent');
     const accepted = await http().post(`/api/invitations/${invited.body.token}/accept`).send({ name: 'Linus', password: 'correct horse battery staple' });
     expect(accepted.status).toBe(201);
+  });
+
+  it('the deliveries list walks by cursor, newest first, bound to its scope', async () => {
+    const all = await http().get('/api/notifications/deliveries?scope=organisation&limit=200').set('cookie', owner.cookie);
+    expect(all.status).toBe(200);
+    expect(all.body.nextCursor).toBeNull();
+    const ids = all.body.deliveries.map((d: { id: string }) => d.id);
+    expect(ids.length).toBeGreaterThan(5);
+    const walked: string[] = [];
+    let cursor: string | null = null;
+    let first = '';
+    do {
+      const page: request.Response = await http()
+        .get(`/api/notifications/deliveries?scope=organisation&limit=2${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`)
+        .set('cookie', owner.cookie);
+      expect(page.status).toBe(200);
+      expect(page.body.deliveries.length).toBeLessThanOrEqual(2);
+      walked.push(...page.body.deliveries.map((d: { id: string }) => d.id));
+      cursor = page.body.nextCursor;
+      if (first === '' && cursor !== null) first = cursor;
+    } while (cursor !== null);
+    expect(walked).toEqual(ids);
+    // A cursor belongs to its scope (and organisation): reused for another, 400.
+    const other = await http().get(`/api/notifications/deliveries?scope=mine&limit=2&cursor=${encodeURIComponent(first)}`).set('cookie', owner.cookie);
+    expect([other.status, other.body.message]).toEqual([400, 'cursor is not a valid cursor for this listing (use nextCursor with the same filters).']);
+    expect((await http().get('/api/notifications/deliveries?limit=0').set('cookie', owner.cookie)).status).toBe(400);
+    const mine = await http().get('/api/notifications/deliveries').set('cookie', grace.cookie);
+    expect(mine.body.deliveries.every((d: { recipientEmail: string }) => d.recipientEmail === grace.email)).toBe(true);
   });
 
   it('preferences and organisation defaults are validated, audited (settings), and the defaults need member.manage', async () => {

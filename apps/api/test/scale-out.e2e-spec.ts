@@ -154,6 +154,50 @@ describe('scale-out: HAProxy, two instances, PgBouncer in transaction mode', () 
     }
   });
 
+  it('a POST that stalls past the balancer\'s timeout is written once; an Idempotency-Key POST is retried, still once (issue 34 item 13)', async () => {
+    const a = instance('a');
+    const { key } = await createKey(a);
+    // The shipped retry policy, with a short `timeout server` to stall past.
+    const impatient = await startHaProxy(
+      [
+        { name: 'a', port: ports.a },
+        { name: 'b', port: ports.b },
+      ],
+      { interMs: 200, fall: 2, rise: 2, serverTimeoutMs: 1_000 },
+    );
+    const sql = new Client({ connectionString: db.url });
+    await sql.connect();
+    try {
+      await impatient.waitFor(['a', 'b'], 'UP');
+      const organisationId = ((await json(await call(a, '/api/whoami', { headers: { 'x-api-key': key } }))) as { organisationId: string }).organisationId;
+      const count = async (title: string) =>
+        Number((await sql.query(`SELECT count(*) AS n FROM interrupts WHERE organisation_id = $1 AND title = $2`, [organisationId, title])).rows[0].n);
+      const stalled = async (title: string, headers: Record<string, string>) => {
+        // Every interrupt appends an audit entry, which waits for the organisation's audit head: hold it.
+        await sql.query('BEGIN');
+        await sql.query(`SELECT 1 FROM audit_log_heads WHERE organisation_id = $1 FOR UPDATE`, [organisationId]);
+        const answer = post(impatient as unknown as ServiceProcess, '/api/interrupts', { title, actionRequests: [{ name: 'deploy' }] }, { 'x-api-key': key, ...headers }).then(
+          (res) => res.status,
+        );
+        const status = await answer;
+        await sleep(300);
+        await sql.query('COMMIT');
+        // Whatever the replicas still hold commits now.
+        await sleep(1_500);
+        return status;
+      };
+      expect(await stalled('stalled once', {})).toBe(504);
+      expect(await count('stalled once')).toBe(1);
+      const keyed = await stalled('stalled with a key', { 'idempotency-key': 'stall-1' });
+      expect([409, 504]).toContain(keyed);
+      expect(await count('stalled with a key')).toBe(1);
+    } finally {
+      await sql.query('ROLLBACK').catch(() => undefined);
+      await sql.end();
+      await impatient.stop();
+    }
+  }, 60_000);
+
   it('Live View messages appended through B reach a stream on A within 100 ms of the append (p95 of 100; p99 under 500 ms)', async () => {
     const [a, b] = [instance('a'), instance('b')];
     const { key } = await createKey(a);

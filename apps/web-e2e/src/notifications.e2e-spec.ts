@@ -53,6 +53,44 @@ test.describe('Notifications', () => {
     expect(after.body.decisions).toMatchObject([{ decision: 'approve', decidedBy: { name: owner.name } }]);
   });
 
+  test('where the organisation allows it, an emailed Approve link decides from a browser that is not signed in — once', async ({ browser, owner }) => {
+    expect((await api('PATCH', '/api/notifications/settings', { cookie: owner.cookie, body: { tokenActions: true } })).status).toBe(200);
+    try {
+      const { body: created } = await api<{ key: string }>('POST', '/api/api-keys', { cookie: owner.cookie, body: { name: unique('agent').slice(0, 20), expiry: 'never' } });
+      const title = `Rotate keys ${unique('r')}`;
+      const { id } = await openInterrupt(created.key, title);
+      const mail = await receivedMail(owner.email, title);
+      const approve = [...(mail.html as string).matchAll(/href="([^"]+)"/g)]
+        .map((m) => m[1].replace(/&amp;/g, '&').replace(/&#x3D;/g, '='))
+        .find((href) => href.includes('/decide#al1.'));
+      expect(approve).toBeDefined();
+
+      // A phone's browser: no sign-in cookie.
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(approve as string);
+      await expect(page.getByRole('heading', { name: `Approve go for ${title}?` })).toBeVisible();
+      await expect(page.getByText(`You decide as ${owner.name} in ${owner.organisationName}.`)).toBeVisible();
+      expect((await api<{ status: string }>('GET', `/api/interrupts/${id}`, { cookie: owner.cookie })).body.status).toBe('open');
+      await expectAccessible(page, 'the single-use decision page');
+      await screenshot(page, 'notification-decide-by-link');
+
+      await page.getByRole('button', { name: 'Approve go' }).click();
+      await expect(page.getByText('go is decided: approve')).toBeVisible();
+      const after = await api<{ status: string; decisions: { decision: string; decidedBy: { name: string } }[] }>('GET', `/api/interrupts/${id}`, { cookie: owner.cookie });
+      expect(after.body.status).toBe('answered');
+      expect(after.body.decisions).toMatchObject([{ decision: 'approve', decidedBy: { name: owner.name } }]);
+
+      // The same link again: it shows what was decided and offers nothing to press.
+      await page.reload();
+      await expect(page.getByText('go is decided: approve')).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Approve go' })).toHaveCount(0);
+      await context.close();
+    } finally {
+      await api('PATCH', '/api/notifications/settings', { cookie: owner.cookie, body: { tokenActions: false } });
+    }
+  });
+
   test('Settings → Notifications: choose a daily digest and see what was sent', async ({ page }) => {
     await page.goto('/settings/notifications');
     await expect(page.getByRole('heading', { name: 'Your preferences' })).toBeVisible();

@@ -68,6 +68,20 @@ test.describe('Members, invitations, roles, teams, organisation', () => {
     await expect(roleRow).toContainText('interrupt.escalate');
     await expectAccessible(page, 'the roles page');
     await screenshot(page, 'roles');
+    // A role someone holds cannot go: the confirmation stays open with the service's reason.
+    const { body: roles } = await api<{ roles: { id: string; name: string }[] }>('GET', '/api/roles', { cookie: owner.cookie });
+    const custom = roles.roles.find((r) => r.name === roleName);
+    await api('PATCH', `/api/members/${colleague.memberId}`, { cookie: owner.cookie, body: { roleId: custom?.id } });
+    await roleRow.getByRole('button', { name: `Delete ${roleName}` }).click();
+    const confirmDelete = page.getByRole('dialog', { name: 'Delete this role?' });
+    await expect(confirmDelete.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await confirmDelete.getByRole('button', { name: 'Delete role' }).click();
+    await expect(confirmDelete.getByRole('alert')).toHaveText(`Role ${roleName} is still held by 1 member; give them another role first.`);
+    await confirmDelete.getByRole('button', { name: 'Cancel' }).click();
+    await expect(confirmDelete).toBeHidden();
+    await expect(roleRow).toHaveCount(1);
+    // Once nobody holds it, it goes.
+    await api('PATCH', `/api/members/${colleague.memberId}`, { cookie: owner.cookie, body: { roleId: roles.roles.find((r) => r.name === 'Developer')?.id } });
     await roleRow.getByRole('button', { name: `Delete ${roleName}` }).click();
     await page.getByRole('dialog', { name: 'Delete this role?' }).getByRole('button', { name: 'Delete role' }).click();
     await expect(roleRow).toHaveCount(0);

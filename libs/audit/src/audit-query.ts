@@ -143,21 +143,33 @@ export const AUDIT_COLUMNS = `id, created_at, seq, action, category, actor_type,
   target_type, target_id, target_name, summary, metadata, ip_address`;
 
 /**
- * The page reads' columns (issue 14): the entry's API rendering as it was stored when it was
- * appended (`entry_json`; NULL for entries appended before it was kept, which the service renders
- * from AUDIT_TEXT_COLUMNS), and its place in the walk — the instant as Postgres writes a UTC
- * timestamp (`2026-11-21 12:00:00.123`) and the sequence number — for the next cursor. Named so
- * that ORDER BY created_at still means the column.
+ * The version of the one renderer of an audit entry's API JSON, the database's
+ * `audit_log_entry_json(e)`: what its `audit_log_render_version()` returns (the audit-log e2e
+ * suite holds the two equal). Raised, with a migration replacing both functions, whenever the
+ * rendering changes (migration 1795730000000 says how).
  */
-export const AUDIT_JSON_COLUMNS = `(created_at AT TIME ZONE 'UTC')::text AS created_at_utc, seq, entry_json`;
+export const AUDIT_RENDER_VERSION = 1;
 
 /**
- * An entry's columns for rendering it in the service without parsing (`auditEntryJson`, for
- * entries appended before their JSON was stored): AUDIT_COLUMNS with the instant as Postgres
- * writes a UTC timestamp (DateStyle ISO) and the metadata as jsonb's text.
+ * An entry's API rendering (SPEC §7) as a column: the text stored when it was appended
+ * (`entry_json`) when today's renderer made it, and otherwise the entry rendered again now — an
+ * entry appended before its text was stored, or by an earlier version of the renderer. `row` is
+ * the table's name or alias in the statement.
  */
-export const AUDIT_TEXT_COLUMNS = `id, (created_at AT TIME ZONE 'UTC')::text AS created_at_utc, seq, action, category,
-  actor_type, actor_id, actor_name, target_type, target_id, target_name, summary, metadata::text AS metadata, ip_address`;
+export function auditEntryJsonColumn(row: string): string {
+  return `CASE WHEN ${row}.entry_render_version = audit_log_render_version() AND ${row}.entry_json IS NOT NULL
+    THEN ${row}.entry_json ELSE audit_log_entry_json(${row}) END AS entry_json`;
+}
+
+/**
+ * The page reads' columns: the entry's API rendering (`auditEntryJsonColumn`) and its place in
+ * the walk — the instant as Postgres writes a UTC timestamp (`2026-11-21 12:00:00.123`) and the
+ * sequence number — for the next cursor. Named so that ORDER BY created_at still means the
+ * column. `row` is the table's name or alias in the statement.
+ */
+export function auditJsonColumns(row = 'audit_log_entries'): string {
+  return `(${row}.created_at AT TIME ZONE 'UTC')::text AS created_at_utc, ${row}.seq, ${auditEntryJsonColumn(row)}`;
+}
 
 /** Bound parameters and the SQL conditions that use them, built up clause by clause. */
 class Clauses {
@@ -231,14 +243,13 @@ export function pageQuery(
   snapshot: string,
   after: AuditPosition | undefined,
   take: number,
-  columns: string = AUDIT_COLUMNS,
 ): SqlQuery {
   const c = new Clauses();
   scope(c, organisationId, snapshot, after);
   filters(c, filter);
   const limit = c.bind(take);
   return {
-    sql: `SELECT ${columns} FROM audit_log_entries WHERE ${c.where.join(' AND ')} ${ORDER} LIMIT ${limit}`,
+    sql: `SELECT ${auditJsonColumns()} FROM audit_log_entries WHERE ${c.where.join(' AND ')} ${ORDER} LIMIT ${limit}`,
     params: c.params,
   };
 }
@@ -250,13 +261,13 @@ export function pageQuery(
  * a sequence number up to the head's (the head moves in the transaction that appends), so the
  * rows are exactly `pageQuery`'s with that snapshot.
  */
-export function firstPageQuery(organisationId: string, filter: AuditFilter, take: number, columns: string = AUDIT_COLUMNS): SqlQuery {
+export function firstPageQuery(organisationId: string, filter: AuditFilter, take: number): SqlQuery {
   const c = new Clauses();
   c.add((n) => `organisation_id = ${n}`, organisationId);
   filters(c, filter);
   const limit = c.bind(take);
   return {
-    sql: `SELECT ${columns}, (SELECT h.last_seq::text FROM audit_log_heads h WHERE h.organisation_id = $1) AS snapshot
+    sql: `SELECT ${auditJsonColumns()}, (SELECT h.last_seq::text FROM audit_log_heads h WHERE h.organisation_id = $1) AS snapshot
       FROM audit_log_entries WHERE ${c.where.join(' AND ')} ${ORDER} LIMIT ${limit}`,
     params: c.params,
   };
@@ -284,9 +295,10 @@ export function searchWalkQuery(
   const size = c.bind(window);
   const limit = c.bind(take);
   return {
-    sql: `SELECT ${AUDIT_COLUMNS}, hit, n FROM (
-        SELECT ${AUDIT_COLUMNS}, search @@ ${words}::tsquery AS hit, row_number() OVER (${ORDER}) AS n
-          FROM (SELECT ${AUDIT_COLUMNS}, search FROM audit_log_entries WHERE ${c.where.join(' AND ')} ${ORDER} LIMIT ${size}) w
+    sql: `SELECT created_at_utc, seq, entry_json, hit, n FROM (
+        SELECT created_at_utc, seq, entry_json, search @@ ${words}::tsquery AS hit, row_number() OVER (${ORDER}) AS n
+          FROM (SELECT created_at, ${auditJsonColumns()}, search FROM audit_log_entries
+                 WHERE ${c.where.join(' AND ')} ${ORDER} LIMIT ${size}) w
       ) x WHERE hit OR n = ${size} LIMIT ${limit}`,
     params: c.params,
   };
@@ -333,7 +345,7 @@ export function searchIndexQuery(
       ), page AS (
         SELECT * FROM m WHERE ${outer.join(' AND ')} ${ORDER} LIMIT ${limit}
       )
-      SELECT ${AUDIT_COLUMNS.split(',').map((c) => `e.${c.trim()}`).join(', ')}
+      SELECT ${auditJsonColumns('e')}
         FROM page JOIN audit_log_entries e ON e.organisation_id = page.organisation_id AND e.id = page.id
        ORDER BY page.created_at DESC, page.seq DESC`,
     params: c.params,

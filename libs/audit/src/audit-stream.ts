@@ -22,6 +22,20 @@ export async function auditHead(db: SqlExecutor, organisationId: string): Promis
 }
 
 /**
+ * The newest audit sequence number of each of `organisationIds` (0 before its first entry), in
+ * one statement however many: the heartbeat of every open event stream at once.
+ */
+export async function auditHeads(db: SqlExecutor, organisationIds: readonly string[]): Promise<Map<string, number>> {
+  const heads = new Map<string, number>();
+  if (organisationIds.length === 0) return heads;
+  const rows = (await db.query(`SELECT organisation_id, last_seq FROM audit_log_heads WHERE organisation_id = ANY($1::uuid[])`, [
+    [...new Set(organisationIds)],
+  ])) as { organisation_id: string; last_seq: string }[];
+  for (const row of rows) heads.set(row.organisation_id, Number(row.last_seq));
+  return heads;
+}
+
+/**
  * Up to `limit` of the organisation's entries with sequence numbers in (`afterSeq`, `upToSeq`]
  * whose action is one of `actions`, in sequence order (the (organisation, seq) index): what the
  * event stream (GET /api/events) has not sent yet.

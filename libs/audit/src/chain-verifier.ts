@@ -11,7 +11,9 @@ const BATCH = 5000;
  * its content and its predecessor's hash with the database's own digest function, and reports
  * the first broken link: an altered entry, a gap or a duplicate in the sequence, or a head that
  * does not match the last entry (entries removed from the end). The JSON an entry stores for the
- * audit pages (`entry_json`, outside the hash) must be its content's rendering, made again here.
+ * audit pages (`entry_json`, outside the hash) must be its content's rendering, made again here,
+ * when today's renderer stored it (a text of another version is never answered: reads render
+ * such entries again).
  */
 export async function verifyAuditChain(db: SqlExecutor, organisationId: string): Promise<ChainVerdict> {
   let carried = '';
@@ -23,7 +25,8 @@ export async function verifyAuditChain(db: SqlExecutor, organisationId: string):
               audit_log_entry_digest(
                 CASE WHEN row_number() OVER (ORDER BY e.seq) = 1 THEN $3 ELSE lag(hash) OVER (ORDER BY e.seq) END, e
               ) AS expected,
-              entry_json IS NULL OR entry_json = audit_log_entry_json(e) AS json_matches
+              entry_json IS NULL OR entry_render_version IS DISTINCT FROM audit_log_render_version()
+                OR entry_json = audit_log_entry_json(e) AS json_matches
          FROM audit_log_entries e
         WHERE organisation_id = $1 AND e.seq > $2
         ORDER BY e.seq

@@ -2,6 +2,7 @@ import type { ActorType, AuditCategory, TargetType } from './audit';
 import type { Permission } from './permissions';
 import type { NotificationPreferences } from './notifications';
 import type { Plan } from './plans';
+import type { InterruptDeadlineSettings } from './deadlines';
 
 /** SPEC §4: the four decisions a member can take on an action request. */
 export const DECISIONS = ['approve', 'edit', 'reject', 'respond'] as const;
@@ -87,7 +88,20 @@ export interface AuditEventCatalogue {
     metadata: { apiKeyId: string; rejections: number; windowSeconds: number; actionNames: string[] };
   };
   'interrupt.created': { target: 'interrupt'; metadata: { externalId: string | null; actionRequests: string[] } };
-  'interrupt.decided': { target: 'interrupt'; metadata: { actionName: string; decision: Decision; becameAnswered: boolean } };
+  'interrupt.decided': {
+    target: 'interrupt';
+    /**
+     * `via`: how a member decided when not in the dashboard or the API (`email_link`: an emailed single-use link).
+     * `argus`: with a person's decision, the shadow rules that matched the action and whether each would have agreed.
+     */
+    metadata: {
+      actionName: string;
+      decision: Decision;
+      becameAnswered: boolean;
+      via?: 'email_link';
+      argus?: { ruleId: string; outcome: string; agreed: boolean | null }[];
+    };
+  };
   'interrupt.assigned': {
     target: 'interrupt';
     metadata: {
@@ -135,7 +149,11 @@ export interface AuditEventCatalogue {
   };
   'settings.notifications_updated': {
     target: 'organisation';
-    metadata: { changes: { defaults?: FieldChange<NotificationPreferences> } };
+    metadata: { changes: { defaults?: FieldChange<NotificationPreferences>; tokenActions?: FieldChange<boolean> } };
+  };
+  'settings.interrupt_deadlines_updated': {
+    target: 'organisation';
+    metadata: { changes: { [K in keyof InterruptDeadlineSettings]?: FieldChange<InterruptDeadlineSettings[K]> } };
   };
   'team.created': { target: 'team'; metadata: null };
   'team.renamed': { target: 'team'; metadata: { previousName: string; name: string } };
@@ -351,6 +369,11 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
     category: 'settings',
     target: 'organisation',
     summary: (e) => `Notification settings changed (${Object.keys(e.metadata.changes).join(', ')}) by ${e.actor.name}`,
+  },
+  'settings.interrupt_deadlines_updated': {
+    category: 'settings',
+    target: 'organisation',
+    summary: (e) => `Interrupt deadline settings changed (${Object.keys(e.metadata.changes).join(', ')}) by ${e.actor.name}`,
   },
   'role.created': { category: 'role', target: 'role', summary: (e) => `Role ${e.target.name} created by ${e.actor.name}` },
   'role.updated': {

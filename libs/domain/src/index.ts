@@ -7,3 +7,4 @@ export * from './audit-events';
 export * from './json-text';
 export * from './deciders';
 export * from './notifications';
+export * from './deadlines';

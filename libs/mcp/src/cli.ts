@@ -22,6 +22,7 @@ async function main(): Promise<void> {
   const server = createInterlockMcpServer({
     backend: new SdkBackend({ apiKey: config.apiKey, baseURL: config.baseURL, userAgent: `interlock-mcp/${MCP_SERVER_VERSION}` }),
     dashboardUrl: config.dashboardUrl,
+    permissionWaitSeconds: config.permissionWaitSeconds,
     stopWaiting: stop.signal,
     onError: (error) => process.stderr.write(`interlock-mcp: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
   });

@@ -21,6 +21,7 @@ describe('the MCP Inspector (CLI mode) against the stdio server', () => {
       'get_decision',
       'list_pending',
       'log_step',
+      'permission_prompt',
       'request_approval',
       'start_session',
     ]);

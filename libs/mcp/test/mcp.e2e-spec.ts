@@ -19,7 +19,18 @@ import {
   watchLiveView,
 } from './support/live';
 
-const TOOLS = ['ask_human', 'end_session', 'get_decision', 'list_pending', 'log_step', 'request_approval', 'start_session'];
+const TOOLS = ['ask_human', 'end_session', 'get_decision', 'list_pending', 'log_step', 'permission_prompt', 'request_approval', 'start_session'];
+
+/** The open interrupt with this externalId (what permission_prompt makes of tool_use_id), once it is there. */
+async function openedWithExternalId(externalId: string): Promise<Record<string, unknown> & { id: string }> {
+  for (let i = 0; i < 400; i++) {
+    const page = await raw('GET', `/api/interrupts?status=open&externalId=${encodeURIComponent(externalId)}`, { headers: { 'x-api-key': live.apiKey } });
+    const [found] = (page.body as { interrupts: (Record<string, unknown> & { id: string })[] }).interrupts;
+    if (found) return found;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no open interrupt with externalId ${externalId} appeared`);
+}
 
 async function call(client: Client, name: string, args: Record<string, unknown>, onprogress?: (p: Progress) => void) {
   return (await client.callTool({ name, arguments: args }, undefined, { onprogress, timeout: 90_000 })) as CallToolResult;
@@ -63,8 +74,12 @@ describe.each<[string, Transport]>([
     for (const tool of tools) {
       expect(tool.description?.length).toBeGreaterThan(80);
       expect(tool.inputSchema.type).toBe('object');
-      expect(tool.outputSchema?.type).toBe('object');
+      // permission_prompt answers in text only, as Claude Code reads it.
+      if (tool.name !== 'permission_prompt') expect(tool.outputSchema?.type).toBe('object');
     }
+    const prompt = tools.find((t) => t.name === 'permission_prompt');
+    expect(prompt?.inputSchema.required).toEqual(['tool_name', 'input']);
+    expect(Object.keys(prompt?.inputSchema.properties ?? {})).toEqual(['tool_name', 'input', 'tool_use_id']);
     const approval = tools.find((t) => t.name === 'request_approval');
     expect(approval?.inputSchema.required).toEqual(['title', 'actions']);
     expect(Object.keys(approval?.inputSchema.properties ?? {})).toEqual(['title', 'description', 'actions', 'waitSeconds', 'sessionId']);
@@ -110,6 +125,30 @@ describe.each<[string, Transport]>([
     expect(result.resumed).toBeUndefined();
     // The text mirrors the structured result for clients that only show text.
     expect(JSON.parse(textOf(await pending))).toEqual(result);
+  });
+
+  it("permission_prompt answers in Claude Code's shape: allow as asked, allow as edited, deny with the member's message", async () => {
+    const input = { command: 'ls /srv', description: 'List the deploy directory' };
+    const cases: ['approve' | 'edit' | 'reject', Record<string, unknown>, unknown][] = [
+      ['approve', {}, { behavior: 'allow', updatedInput: input }],
+      ['edit', { editedArgs: { command: 'ls -la /srv' } }, { behavior: 'allow', updatedInput: { command: 'ls -la /srv' } }],
+      ['reject', { message: 'Not on the production host.' }, { behavior: 'deny', message: 'Not on the production host.' }],
+    ];
+    await Promise.all(
+      cases.map(async ([decision, extras, expected]) => {
+        const toolUseId = runTag(`toolu_${transport}_${decision}_`);
+        const answer = call(client, 'permission_prompt', { tool_name: 'Bash', input, tool_use_id: toolUseId });
+        const opened = await openedWithExternalId(toolUseId);
+        expect([opened['title'], opened['actionRequests']]).toEqual([
+          'Allow Bash?',
+          [expect.objectContaining({ name: 'Bash', args: input, allowedDecisions: ['approve', 'edit', 'reject'] })],
+        ]);
+        await decide(opened.id, 'Bash', decision, extras);
+        const result = await answer;
+        expect(result.isError).toBeFalsy();
+        expect(JSON.parse(textOf(result))).toEqual(expected);
+      }),
+    );
   });
 
   it('answers pending when nobody decides in time (never approved), then get_decision picks it up', async () => {
@@ -284,6 +323,24 @@ describe.each<[string, Transport]>([
       }
     } finally {
       await doomedClient.close();
+    }
+  });
+});
+
+describe('permission_prompt over stdio, with INTERLOCK_PERMISSION_WAIT_SECONDS', () => {
+  it('denies when nobody decides in time, saying where to decide; the request stays open', async () => {
+    const client = await connect('stdio', live.apiKey, { INTERLOCK_PERMISSION_WAIT_SECONDS: '1' });
+    try {
+      const toolUseId = runTag('toolu_timeout_');
+      const result = await call(client, 'permission_prompt', { tool_name: 'Write', input: { file_path: '/etc/hosts', content: '' }, tool_use_id: toolUseId });
+      const answer = JSON.parse(textOf(result)) as { behavior: string; message: string };
+      const opened = await openedWithExternalId(toolUseId);
+      expect(answer).toEqual({
+        behavior: 'deny',
+        message: `Nobody in your organisation has decided yet whether to allow Write; it was not run. The request stays open at ${live.baseURL}/interrupts/${opened.id}: ask again once someone decided there.`,
+      });
+    } finally {
+      await client.close();
     }
   });
 });

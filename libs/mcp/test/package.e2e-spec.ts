@@ -77,7 +77,7 @@ describe('the npm package', () => {
     try {
       expect(client.getServerVersion()).toMatchObject({ name: 'interlock', version: '0.1.0' });
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(7);
+      expect(tools).toHaveLength(8);
       const result = (await client.callTool({ name: 'list_pending', arguments: {} })) as CallToolResult;
       expect(result.isError).toBeFalsy();
       expect(result.structuredContent).toMatchObject({ complete: true });

@@ -46,6 +46,27 @@ export type {
   ReviewOpenAIAgentsOptions,
 } from './lib/openai-agents';
 export type { RequireApprovalOptions } from './lib/gate';
+export {
+  AI_SDK_METADATA_KEY,
+  interlockToolApproval,
+  pendingAISDKApprovals,
+  aiSDKInterrupt,
+  aiSDKApprovalDecisions,
+  aiSDKApprovalMessage,
+  openAISDKReview,
+  reviewAISDK,
+} from './lib/ai-sdk';
+export type {
+  AISDKApprovalDecision,
+  AISDKApprovalMessage,
+  AISDKApprovalSource,
+  AISDKApprovalStatus,
+  AISDKPendingApproval,
+  AISDKToolCall,
+  AISDKTools,
+  InterlockToolApprovalOptions,
+} from './lib/ai-sdk';
+export type { BridgeInterruptOptions, BridgeReviewOptions } from './lib/tool-approvals';
 export { AuditLog } from './lib/resources/audit-log';
 export {
   interruptFromLangGraph,

@@ -1,8 +1,6 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import {
-  AUDIT_JSON_COLUMNS,
-  AUDIT_TEXT_COLUMNS,
   type AuditFilter,
   type AuditPosition,
   firstPageQuery,
@@ -12,10 +10,10 @@ import {
   searchWalkQuery,
 } from '@interlock/audit';
 import { PreparedReads } from '../database/prepared-reads';
-import type { AuditEntryRow, AuditJsonRow, AuditTextRow } from './audit-entry.response';
+import type { AuditJsonRow } from './audit-entry.response';
 
 /** An entry of a search walk's chunk: whether it matched, and its place in the chunk (1-based). */
-export type AuditWalkRow = AuditEntryRow & { hit: boolean; n: string };
+export type AuditWalkRow = AuditJsonRow & { hit: boolean; n: string };
 
 /** A word of the organisation's lexicon starting with a prefix, with the totals over all of them. */
 export interface AuditPrefixRow {
@@ -29,9 +27,9 @@ export interface AuditPrefixRow {
 /**
  * The audit log's reads (`audit_log_entries`, `audit_log_heads`, `audit_log_words`; the writer
  * and the statements' text are `@interlock/audit`'s, whose plans the hand-written SQL keeps).
- * Every method reads one organisation, named first. The two page reads of the hot path (a first
- * page, a page of a walk) run as named prepared statements (`PreparedReads`) and come back
- * as each entry's stored JSON text and its place in the walk (`AUDIT_JSON_COLUMNS`).
+ * Every method reads one organisation, named first. Every entry comes back as its API JSON text
+ * and its place in the walk (`auditJsonColumns`); the two page reads of the hot path (a first
+ * page, a page of a walk) run as named prepared statements (`PreparedReads`).
  */
 @Injectable()
 export class AuditLogRepository {
@@ -50,7 +48,7 @@ export class AuditLogRepository {
    * when none).
    */
   firstPage(organisationId: string, filter: AuditFilter, take: number): Promise<(AuditJsonRow & { snapshot: string | null })[]> {
-    const q = firstPageQuery(organisationId, filter, take, AUDIT_JSON_COLUMNS);
+    const q = firstPageQuery(organisationId, filter, take);
     return this.reads.query(q.sql, q.params);
   }
 
@@ -62,23 +60,6 @@ export class AuditLogRepository {
     after: AuditPosition | undefined,
     take: number,
   ): Promise<AuditJsonRow[]> {
-    const q = pageQuery(organisationId, filter, snapshot, after, take, AUDIT_JSON_COLUMNS);
-    return this.reads.query(q.sql, q.params);
-  }
-
-  /**
-   * The entries with these sequence numbers, as text (`AuditTextRow`): those a page found without
-   * stored JSON, appended before migration 1795400000000.
-   */
-  textEntries(organisationId: string, seqs: string[]): Promise<AuditTextRow[]> {
-    return this.dataSource.query(`SELECT ${AUDIT_TEXT_COLUMNS} FROM audit_log_entries WHERE organisation_id = $1 AND seq = ANY($2::bigint[])`, [
-      organisationId,
-      seqs,
-    ]);
-  }
-
-  /** Up to `take` entries matching the filters (no words), newest first, at the snapshot, after `after`. */
-  page(organisationId: string, filter: AuditFilter, snapshot: string, after: AuditPosition | undefined, take: number): Promise<AuditEntryRow[]> {
     const q = pageQuery(organisationId, filter, snapshot, after, take);
     return this.reads.query(q.sql, q.params);
   }
@@ -115,7 +96,7 @@ export class AuditLogRepository {
   }
 
   /** A search through the word index: up to `take` matches, newest first, at the snapshot, after `after`. */
-  searchIndex(organisationId: string, filter: AuditFilter, snapshot: string, after: AuditPosition | undefined, take: number): Promise<AuditEntryRow[]> {
+  searchIndex(organisationId: string, filter: AuditFilter, snapshot: string, after: AuditPosition | undefined, take: number): Promise<AuditJsonRow[]> {
     const q = searchIndexQuery(organisationId, filter, snapshot, after, take);
     return this.dataSource.query(q.sql, q.params);
   }

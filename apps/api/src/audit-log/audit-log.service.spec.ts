@@ -6,38 +6,24 @@ import { AuditLogService } from './audit-log.service';
 
 const ORG = '6aba50bc-8b1f-4c19-8090-f9042950ef24';
 
-/** A row as the walk query returns it: `n` is its place in the chunk. */
-function row(seq: number, n: number, hit: boolean) {
-  return { id: `e${seq}`, created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, seq)), seq: String(seq), hit, n: String(n) };
-}
+/** The instant of entry `seq` (a millisecond each). */
+const iso = (seq: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, 0, seq)).toISOString();
 
-/** An entry as a page query returns it: its stored JSON text and its place in the walk. */
+/** An entry as every read returns it: its JSON text as the database renders it, and its place in the walk. */
 function jsonRow(seq: number) {
-  const { created_at, ...rest } = entry(seq);
   return {
-    created_at_utc: created_at.toISOString().replace('T', ' ').replace('Z', ''),
-    seq: rest.seq,
-    entry_json: JSON.stringify({ id: rest.id, createdAt: created_at.toISOString(), metadata: { seq } }),
+    created_at_utc: iso(seq).replace('T', ' ').replace('Z', ''),
+    seq: String(seq),
+    entry_json: JSON.stringify({ id: `e${seq}`, createdAt: iso(seq), metadata: { seq } }),
   };
 }
 
-/** An entry as a search query returns it. */
-function entry(seq: number) {
-  return {
-    ...row(seq, seq, true),
-    action: 'interrupt.created',
-    category: 'interrupt',
-    actor_type: 'api_key',
-    actor_id: 'k-1',
-    actor_name: 'ci',
-    target_type: null,
-    target_id: null,
-    target_name: null,
-    summary: 's',
-    metadata: null,
-    ip_address: null,
-  };
+/** An entry as the walk query returns it: `n` is its place in the chunk. */
+function row(seq: number, n: number, hit: boolean) {
+  return { ...jsonRow(seq), hit, n: String(n) };
 }
+
+const ids = (rows: { entry_json: string }[]) => rows.map((r) => (JSON.parse(r.entry_json) as { id: string }).id);
 
 describe('AuditLogService search walk', () => {
   /** A service whose data source answers the queries in order with `answers`, recording them. */
@@ -51,7 +37,7 @@ describe('AuditLogService search walk', () => {
     } as unknown as DataSource;
     const service = new AuditLogService(new AuditLogRepository(dataSource), { cursorSecret: 'p'.repeat(32) } as AppConfig);
     // rows() is the search itself (list() adds the snapshot lookup and the cursor).
-    const search = service as unknown as { rows: (...args: unknown[]) => Promise<{ id: string }[]> };
+    const search = service as unknown as { rows: (...args: unknown[]) => Promise<{ entry_json: string }[]> };
     return { calls, rows: (words: string[]) => search.rows(ORG, { words }, '1000000', undefined, 51) };
   }
 
@@ -65,13 +51,13 @@ describe('AuditLogService search walk', () => {
       [row(979_000, 12, true), row(978_000, 900, true)],
     ]);
     const rows = await search(['deploy']);
-    expect(rows.map((r) => r.id)).toEqual(['e979000', 'e978000']);
+    expect(ids(rows)).toEqual(['e979000', 'e978000']);
     expect(calls).toHaveLength(3);
     const [, first, second] = calls;
     // No position on the first chunk; the second starts after the first chunk's last entry.
     expect(first.sql).not.toContain('(created_at, seq) <');
     expect(second.sql).toContain('(created_at, seq) < ($3::timestamptz, $4::bigint)');
-    expect(second.params.slice(2, 4)).toEqual([new Date(Date.UTC(2026, 0, 1, 0, 0, 0, 990_000)).toISOString(), '990000']);
+    expect(second.params.slice(2, 4)).toEqual([iso(990_000), '990000']);
     // Each chunk asks for the matches still missing.
     expect(first.params.at(-1)).toBe(51);
     expect(second.params.at(-2)).toBe(WALK_CHUNK);
@@ -114,7 +100,7 @@ describe('AuditLogService first page', () => {
     // The next page is read at the snapshot the first one saw, after its last entry.
     await service.list(ORG, { limit: '2', cursor: page.nextCursor });
     expect(calls).toHaveLength(2);
-    expect(calls[1].params).toEqual([ORG, '7', entry(2).created_at.toISOString(), '2', 3]);
+    expect(calls[1].params).toEqual([ORG, '7', iso(2), '2', 3]);
   });
 });
 
@@ -125,7 +111,6 @@ describe('AuditLogService rules, over a fake repository', () => {
     const repository = {
       firstPage: jest.fn(async () => [3, 2, 1].map((seq) => ({ ...jsonRow(seq), snapshot: '3' }))),
       jsonPage: jest.fn(async () => [jsonRow(1)]),
-      page: jest.fn(async () => [entry(1)]),
       snapshot: jest.fn(async () => '3'),
       prefixWords: jest.fn(async () => []),
       searchWalkChunk: jest.fn(async () => []),
@@ -157,7 +142,7 @@ describe('AuditLogService rules, over a fake repository', () => {
     });
     expect(repository.jsonPage).not.toHaveBeenCalled();
     await service.list(ORG, { limit: '2', category: 'interrupt', cursor: nextCursor });
-    expect(repository.jsonPage).toHaveBeenCalledWith(ORG, expect.anything(), '3', { createdAt: entry(2).created_at.toISOString(), seq: '2' }, 3);
+    expect(repository.jsonPage).toHaveBeenCalledWith(ORG, expect.anything(), '3', { createdAt: iso(2), seq: '2' }, 3);
   });
 
   it('answers nothing, without a search, when a word prefix matches no word of the organisation', async () => {
@@ -168,33 +153,22 @@ describe('AuditLogService rules, over a fake repository', () => {
     expect(repository.searchIndex).not.toHaveBeenCalled();
   });
 
-  it("serialises a search's entries as the API shows them, without their walk position", async () => {
+  it("answers a search's entries as the database rendered them, without their walk position", async () => {
     const { service } = setUp({
       prefixWords: jest.fn(async () => [{ word: 'ci', words: '1', entries_total: '1' }]),
-      searchIndex: jest.fn(async () => [entry(5)]),
-      searchWalkChunk: jest.fn(async () => [{ ...entry(5), hit: true, n: '1' }]),
+      searchIndex: jest.fn(async () => [jsonRow(5)]),
+      searchWalkChunk: jest.fn(async () => [row(5, 1, true)]),
     });
-    const expected = {
-      id: 'e5',
-      createdAt: entry(5).created_at.toISOString(),
-      action: 'interrupt.created',
-      category: 'interrupt',
-      actorType: 'api_key',
-      actorName: 'ci',
-      summary: 's',
-      metadata: null,
-      actorId: 'k-1',
-    };
-    expect((await service.list(ORG, { q: 'ci' })).text).toBe(`{"entries":[${JSON.stringify(expected)}],"nextCursor":null}`);
+    expect((await service.list(ORG, { q: 'ci' })).text).toBe(`{"entries":[${jsonRow(5).entry_json}],"nextCursor":null}`);
   });
 
   it('exports at most 5,000 entries at a fresh snapshot, and refuses the walk parameters', async () => {
     const { service, repository } = setUp();
-    expect(await service.recent(ORG, { category: 'interrupt' })).toHaveLength(1);
-    expect(repository.page).toHaveBeenCalledWith(ORG, expect.anything(), '3', undefined, 5000);
+    expect(await service.recent(ORG, { category: 'interrupt' })).toEqual([JSON.parse(jsonRow(1).entry_json)]);
+    expect(repository.jsonPage).toHaveBeenCalledWith(ORG, expect.anything(), '3', undefined, 5000);
     await expect(service.recent(ORG, { cursor: 'x' })).rejects.toMatchObject({ message: 'cursor: is not a parameter of the export' });
     await expect(service.recent(ORG, { limit: '5' })).rejects.toMatchObject({ message: 'limit: is not a parameter of the export' });
-    expect(repository.page).toHaveBeenCalledTimes(1);
+    expect(repository.jsonPage).toHaveBeenCalledTimes(1);
   });
 
   it('turns a malformed query into a validation error', async () => {

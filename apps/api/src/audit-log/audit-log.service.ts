@@ -15,12 +15,10 @@ import {
 } from '@interlock/audit';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
-import { AuditEntryResponse, AuditEntryRow, AuditJsonRow, AuditLogPage, auditEntryJson, isoMillis, toAuditEntry } from './audit-entry.response';
+import { AuditEntryResponse, AuditJsonRow, AuditLogPage, isoMillis } from './audit-entry.response';
 import { AuditLogRepository } from './audit-log.repository';
 
-const jsonPosition = (row: AuditJsonRow): AuditPosition => ({ createdAt: isoMillis(row.created_at_utc), seq: String(row.seq) });
-const entryJson = (row: AuditJsonRow): string => row.entry_json as string;
-const entryPosition = (row: AuditEntryRow): AuditPosition => ({ createdAt: row.created_at.toISOString(), seq: String(row.seq) });
+const position = (row: AuditJsonRow): AuditPosition => ({ createdAt: isoMillis(row.created_at_utc), seq: String(row.seq) });
 
 /** SPEC §10: the CSV export holds at most the 5,000 most recent matching entries. */
 export const AUDIT_EXPORT_MAX = 5000;
@@ -42,9 +40,8 @@ export class AuditLogService {
 
   /**
    * One page of a walk (SPEC §7): newest first, snapshot-bound, with an opaque next cursor. The
-   * answer is its JSON text: a page without words is each entry's JSON as it was stored when the
-   * entry was appended (`AuditJsonRow`), joined; a search's entries are serialised; either way
-   * the bytes `JSON.stringify` gives of the page.
+   * answer is its JSON text: each entry's JSON as the database renders it (`AuditJsonRow`: the
+   * text stored when the entry was appended, while the renderer is the same), joined.
    */
   async list(organisationId: string, raw: Record<string, unknown>): Promise<JsonText<AuditLogPage>> {
     const query = this.parse(raw);
@@ -61,50 +58,21 @@ export class AuditLogService {
       after = { createdAt: cursor.createdAt, seq: cursor.seq };
     } else if (query.filter.words.length === 0) {
       // The agents' common read: the first page and its snapshot in one round trip.
-      const rows = await this.withJson(organisationId, await this.entries.firstPage(organisationId, query.filter, query.limit + 1));
-      return this.page(organisationId, rows[0]?.snapshot ?? '0', digest, query.limit, rows, jsonPosition, entryJson);
+      const rows = await this.entries.firstPage(organisationId, query.filter, query.limit + 1);
+      return this.page(organisationId, rows[0]?.snapshot ?? '0', digest, query.limit, rows);
     } else {
       snapshot = await this.entries.snapshot(organisationId);
     }
-    if (query.filter.words.length === 0) {
-      const rows = await this.withJson(organisationId, await this.entries.jsonPage(organisationId, query.filter, snapshot, after, query.limit + 1));
-      return this.page(organisationId, snapshot, digest, query.limit, rows, jsonPosition, entryJson);
-    }
     const rows = await this.rows(organisationId, query.filter, snapshot, after, query.limit + 1);
-    return this.page(organisationId, snapshot, digest, query.limit, rows, entryPosition, (row) => JSON.stringify(toAuditEntry(row)));
-  }
-
-  /**
-   * The rows with every entry's JSON: an entry appended before its JSON was stored (migration
-   * 1795400000000) is read again as text and rendered here, as every entry was before.
-   */
-  private async withJson<R extends AuditJsonRow>(organisationId: string, rows: R[]): Promise<R[]> {
-    const missing = rows.filter((row) => row.entry_json === null);
-    if (missing.length === 0) return rows;
-    const texts = await this.entries.textEntries(organisationId, missing.map((row) => String(row.seq)));
-    const bySeq = new Map(texts.map((text) => [String(text.seq), auditEntryJson(text)]));
-    for (const row of missing) {
-      const json = bySeq.get(String(row.seq));
-      if (json === undefined) throw new Error(`audit entry ${row.seq} of ${organisationId} vanished while its page was read`);
-      row.entry_json = json;
-    }
-    return rows;
+    return this.page(organisationId, snapshot, digest, query.limit, rows);
   }
 
   /** The page's JSON text from up to `limit + 1` rows (one more: there is a next page). */
-  private page<R>(
-    organisationId: string,
-    snapshot: string,
-    digest: string,
-    limit: number,
-    rows: R[],
-    position: (row: R) => AuditPosition,
-    json: (row: R) => string,
-  ): JsonText<AuditLogPage> {
+  private page(organisationId: string, snapshot: string, digest: string, limit: number, rows: AuditJsonRow[]): JsonText<AuditLogPage> {
     const last = rows.length > limit ? rows[limit - 1] : undefined;
     const nextCursor = last === undefined ? null : this.cursors.encode(organisationId, { ...position(last), snapshot, digest });
     let entries = '';
-    for (let i = 0; i < rows.length && i < limit; i++) entries += (i === 0 ? '' : ',') + json(rows[i]);
+    for (let i = 0; i < rows.length && i < limit; i++) entries += (i === 0 ? '' : ',') + rows[i].entry_json;
     return new JsonText(`{"entries":[${entries}],"nextCursor":${JSON.stringify(nextCursor)}}`);
   }
 
@@ -115,7 +83,7 @@ export class AuditLogService {
     if (limit !== undefined) throw new DomainError('VALIDATION_FAILED', 'limit: is not a parameter of the export');
     const query = this.parse(rest);
     const rows = await this.rows(organisationId, query.filter, await this.entries.snapshot(organisationId), undefined, AUDIT_EXPORT_MAX);
-    return rows.map(toAuditEntry);
+    return rows.map((row) => JSON.parse(row.entry_json) as AuditEntryResponse);
   }
 
   private parse(raw: Record<string, unknown>) {
@@ -133,9 +101,9 @@ export class AuditLogService {
     snapshot: string,
     after: AuditPosition | undefined,
     take: number,
-  ): Promise<AuditEntryRow[]> {
+  ): Promise<AuditJsonRow[]> {
     if (filter.words.length === 0) {
-      return this.entries.page(organisationId, filter, snapshot, after, take);
+      return this.entries.jsonPage(organisationId, filter, snapshot, after, take);
     }
     // Each prefix becomes the exact words it matches, when they are few enough to list; a prefix
     // no word has means nothing can match. Their entry counts choose the plan (search-plan.ts).
@@ -164,8 +132,8 @@ export class AuditLogService {
     after: AuditPosition | undefined,
     take: number,
     window: number,
-  ): Promise<AuditEntryRow[] | null> {
-    const hits: AuditEntryRow[] = [];
+  ): Promise<AuditJsonRow[] | null> {
+    const hits: AuditJsonRow[] = [];
     for (let read = 0; ; ) {
       const size = read < window ? Math.min(WALK_CHUNK, window - read) : WALK_CHUNK;
       const rows = await this.entries.searchWalkChunk(organisationId, filter, snapshot, after, take - hits.length, size);
@@ -174,7 +142,7 @@ export class AuditLogService {
       // The chunk's last entry comes back when the chunk was full: without it, the scope ran out.
       const last = rows.find((r) => Number(r.n) === size);
       if (hits.length >= take || last === undefined) return hits;
-      after = { createdAt: last.created_at.toISOString(), seq: String(last.seq) };
+      after = position(last);
       read += size;
       if (read >= window && !walkOn(hits.length, read, take, Number(snapshot))) return null;
     }

@@ -91,6 +91,23 @@ export class SignInSessionService {
     return signIn?.outcome === 'member' ? signIn.member : undefined;
   }
 
+  /**
+   * `stillMember` for many streams at once, in one query: for each check, the member's
+   * permissions as they are now, or `undefined` once the sign-in or the membership is gone.
+   */
+  async stillMembers(checks: readonly { token: string; organisationId: string }[]): Promise<(ReadonlySet<Permission> | undefined)[]> {
+    if (checks.length === 0) return [];
+    const hashed = checks.map((c) => ({ tokenHash: tokenHash(c.token), organisationId: c.organisationId }));
+    const unique = new Map<string, { tokenHash: string; organisationId: string }>();
+    for (const pair of hashed) unique.set(`${pair.tokenHash} ${pair.organisationId}`, pair);
+    const rows = await this.sessions.findCurrentMembers(this.dataSource, [...unique.values()]);
+    const found = new Map<string, ReadonlySet<Permission>>();
+    for (const row of rows) {
+      found.set(`${row.token_hash} ${row.organisation_id}`, new Set((row.permissions ?? []).filter(isPermission) as Permission[]));
+    }
+    return hashed.map((pair) => found.get(`${pair.tokenHash} ${pair.organisationId}`));
+  }
+
   async revoke(signInSessionId: string): Promise<void> {
     await this.sessions.delete(this.dataSource, signInSessionId);
   }

@@ -21,6 +21,13 @@ export interface SignedInMemberRow extends SignedInUserRow {
   plan: Plan | null;
 }
 
+/** A (token hash, organisation) pair that is still a signed-in current member, with the role's permissions. */
+export interface StillMemberRow {
+  token_hash: string;
+  organisation_id: string;
+  permissions: string[] | null;
+}
+
 /**
  * The `sign_in_sessions` table's one owner. A session belongs to a user, not an organisation
  * (a reference table: ARCHITECTURE.md), so its methods take no organisation. The lookups by
@@ -67,6 +74,25 @@ export class SignInSessionsRepository {
         ORDER BY m.organisation_id
         LIMIT 2`,
       [tokenHash, organisationId],
+    );
+  }
+
+  /**
+   * For the heartbeat of every open stream at once: of each (token hash, organisation) pair,
+   * those whose session is unexpired and whose user is a current member of that organisation,
+   * with the role's permissions — one statement however many pairs. A pair absent from the
+   * answer is gone (signed out, expired, removed).
+   */
+  findCurrentMembers(db: Queryable, pairs: readonly { tokenHash: string; organisationId: string }[]): Promise<StillMemberRow[]> {
+    return queryRows<StillMemberRow>(
+      db,
+      `SELECT q.token_hash, m.organisation_id, r.permissions
+         FROM unnest($1::text[], $2::uuid[]) AS q(token_hash, organisation_id)
+         JOIN sign_in_sessions s ON s.token_hash = q.token_hash AND s.expires_at > now()
+         ${joinUsers('u', 's.user_id')}
+         ${leftJoinCurrentMemberships('u.id', 'q.organisation_id')}
+        WHERE m.organisation_id IS NOT NULL`,
+      [pairs.map((p) => p.tokenHash), pairs.map((p) => p.organisationId)],
     );
   }
 

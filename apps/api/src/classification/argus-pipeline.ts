@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AuditActorRef, ClassificationReceipt, Decision } from '@interlock/domain';
+import type { Queryable } from '../database/query-rows.util';
+import { ClassificationMatchesRepository, type MatchToRecord, type ShadowOpinion } from './classification-matches.repository';
 import { RuleCache } from './rule-cache';
 import { type ActionFacts, type CompiledRule, evaluateAction, type RuleOutcome, type StoredRule } from './rule-engine';
 
@@ -25,6 +27,8 @@ export interface ActionPlan {
   decision?: { decision: 'approve' | 'reject'; message: string | null; ruleId: string };
   /** The route an enforced rule applies to the interrupt. */
   route?: { ruleId: string; outcome: Extract<RuleOutcome, { type: 'route' }> };
+  /** The decisions the action allows (a shadow rule "would decide" only a decision it allows). */
+  allowedDecisions: readonly Decision[];
   /** The receipts: one per matching rule (shadow ones first, then the enforced one). */
   receipts: { action: 'classification.applied' | 'classification.shadowed'; metadata: ClassificationReceipt }[];
 }
@@ -41,6 +45,7 @@ export function planActions(rules: readonly CompiledRule[], actions: readonly Ac
     const evaluation = evaluateAction(rules, action, now);
     const plan: ActionPlan = {
       actionName: action.actionName,
+      allowedDecisions: action.allowedDecisions,
       receipts: evaluation.shadowed.map((rule) => ({ action: 'classification.shadowed' as const, metadata: receipt(rule, action.actionName, false) })),
     };
     const rule = evaluation.enforced;
@@ -69,7 +74,10 @@ export function planActions(rules: readonly CompiledRule[], actions: readonly Ac
  */
 @Injectable()
 export class ArgusPipeline {
-  constructor(private readonly cache: RuleCache) {}
+  constructor(
+    private readonly cache: RuleCache,
+    private readonly matches: ClassificationMatchesRepository,
+  ) {}
 
   async plan(organisationId: string, actions: readonly ActionToClassify[], now = Date.now()): Promise<ArgusPlan> {
     try {
@@ -80,6 +88,34 @@ export class ArgusPipeline {
       return { ok: false, reason: error instanceof Error ? error.message.slice(0, 200) : 'unknown error' };
     }
   }
+
+  /** Records what matched a new interrupt's actions (the rules' statistics), in its transaction. */
+  async record(tx: Queryable, organisationId: string, interruptId: string, actions: readonly ActionPlan[]): Promise<void> {
+    await this.matches.insertMany(tx, organisationId, interruptId, matchesOf(actions));
+  }
+
+  /**
+   * A person decided an action: the shadow rules that matched it record whether they would have
+   * agreed, and their opinions join the decision's audit entry (SPEC §8d).
+   */
+  personDecided(tx: Queryable, organisationId: string, interruptId: string, actionName: string, decision: Decision, personName: string): Promise<ShadowOpinion[]> {
+    return this.matches.recordPersonDecision(tx, organisationId, interruptId, actionName, decision, personName);
+  }
+}
+
+const DECIDING = new Set(['approve', 'reject']);
+
+/** One row per receipt: a shadow rule "decides" when its approve or reject is allowed by the action; an enforced one when it was applied. */
+export function matchesOf(actions: readonly ActionPlan[]): MatchToRecord[] {
+  return actions.flatMap((plan) =>
+    plan.receipts.map(({ metadata: r }) => ({
+      ruleId: r.ruleIds[0],
+      actionName: plan.actionName,
+      mode: r.mode,
+      outcome: r.outcome,
+      decides: DECIDING.has(r.outcome) && (r.mode === 'enforce' ? r.enforced : plan.allowedDecisions.includes(r.outcome as Decision)),
+    })),
+  );
 }
 
 /** Drops automatic decisions (the breaker tripped): receipts say the rejection was not applied. */

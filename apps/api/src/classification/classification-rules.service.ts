@@ -6,10 +6,27 @@ import { type ClassificationRuleSnapshot, DomainError, type MemberActor } from '
 import type { Queryable } from '../database/query-rows.util';
 import { lockCurrentMember } from '../members/memberships.repository';
 import { TeamsService } from '../teams/teams.service';
+import { ClassificationMatchesRepository, type RuleStatsRow } from './classification-matches.repository';
 import { ClassificationRulesRepository, type RuleRecord } from './classification-rules.repository';
-import type { CreateClassificationRuleDto, UpdateClassificationRuleDto } from './dto/classification-rule.dto';
+import type { ClassificationRuleStats, ClassificationRuleStatsResponse, CreateClassificationRuleDto, UpdateClassificationRuleDto } from './dto/classification-rule.dto';
 import { RuleCache } from './rule-cache';
 import { parseRuleMatch, parseRuleOutcome, type RuleDefinition, RuleValidationError } from './rule-engine';
+
+/** A rule's statistics list at most this many disagreements (the latest). */
+export const MAX_DISAGREEMENTS = 50;
+
+function statsOf(row: RuleStatsRow | undefined): ClassificationRuleStats {
+  return {
+    shadow: {
+      matched: row?.shadow_matched ?? 0,
+      wouldDecide: row?.shadow_would_decide ?? 0,
+      decidedByPeople: row?.shadow_decided_by_people ?? 0,
+      agreed: row?.shadow_agreed ?? 0,
+    },
+    enforce: { matched: row?.enforce_matched ?? 0, decided: row?.enforce_decided ?? 0 },
+    lastMatchedAt: row?.last_matched_at?.toISOString() ?? null,
+  };
+}
 
 /** Rules an organisation may hold. */
 export const MAX_RULES_PER_ORGANISATION = 5_000;
@@ -53,10 +70,43 @@ export class ClassificationRulesService {
     private readonly rules: ClassificationRulesRepository,
     private readonly cache: RuleCache,
     private readonly teams: TeamsService,
+    private readonly matches: ClassificationMatchesRepository,
   ) {}
 
-  list(organisationId: string): Promise<RuleRecord[]> {
-    return this.rules.list(this.dataSource, organisationId);
+  /** The rules in evaluation order, each with its statistics. */
+  async list(organisationId: string): Promise<(RuleRecord & { stats: ClassificationRuleStats })[]> {
+    const [rules, stats] = await Promise.all([
+      this.rules.list(this.dataSource, organisationId),
+      this.matches.statsByRule(this.dataSource, organisationId),
+    ]);
+    const byRule = new Map(stats.map((s) => [s.rule_id, s]));
+    return rules.map((rule) => ({ ...rule, stats: statsOf(byRule.get(rule.id)) }));
+  }
+
+  /**
+   * One rule's statistics (SPEC §8d): what it matched since what it matches or does last changed —
+   * in shadow mode, how often it would have decided and how often people decided the same — and
+   * the latest disagreements.
+   */
+  async stats(organisationId: string, id: string): Promise<ClassificationRuleStatsResponse> {
+    const rule = await this.get(organisationId, id);
+    const [row, disagreements] = await Promise.all([
+      this.matches.statsOfRule(this.dataSource, organisationId, id),
+      this.matches.disagreements(this.dataSource, organisationId, id, MAX_DISAGREEMENTS),
+    ]);
+    return {
+      ruleId: rule.id,
+      ...statsOf(row),
+      disagreements: disagreements.map((d) => ({
+        interruptId: d.interrupt_id,
+        title: d.title,
+        actionName: d.action_name,
+        outcome: d.outcome,
+        decision: d.person_decision,
+        decidedByName: d.person_name,
+        decidedAt: d.decided_at.toISOString(),
+      })),
+    };
   }
 
   async get(organisationId: string, id: string): Promise<RuleRecord> {
@@ -118,6 +168,8 @@ export class ClassificationRulesService {
       }
       if (Object.keys(changes).length === 0) return before;
       const rule = await this.rules.update(tx, organisationId, id, after);
+      // The figures describe the rule as it was: a new match or outcome starts them again.
+      if (changes.match !== undefined || changes.outcome !== undefined) await this.matches.forgetRule(tx, organisationId, id);
       await writeAuditEntry(tx, {
         organisationId,
         action: 'classification.rule_updated',

@@ -8,6 +8,7 @@ import { ClassificationRulesService } from './classification-rules.service';
 import {
   ClassificationRuleListResponse,
   ClassificationRuleResponse,
+  ClassificationRuleStatsResponse,
   CreateClassificationRuleDto,
   UpdateClassificationRuleDto,
 } from './dto/classification-rule.dto';
@@ -43,6 +44,17 @@ export class ClassificationController {
   @ApiOkResponse({ type: ClassificationRuleResponse })
   get(@CurrentMember() member: MemberPrincipal, @IdParam() id: string): Promise<ClassificationRuleResponse> {
     return this.rules.get(member.organisationId, id);
+  }
+
+  @Get(':id/stats')
+  @MemberRoute('classification.read')
+  @ApiOperation({
+    operationId: 'getClassificationRuleStats',
+    summary: "A rule's statistics: matches, and in shadow mode how often people decided as it would have, with the disagreements",
+  })
+  @ApiOkResponse({ type: ClassificationRuleStatsResponse })
+  stats(@CurrentMember() member: MemberPrincipal, @IdParam() id: string): Promise<ClassificationRuleStatsResponse> {
+    return this.rules.stats(member.organisationId, id);
   }
 
   @Patch(':id')

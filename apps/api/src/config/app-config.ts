@@ -25,6 +25,14 @@ export interface AppConfig {
    * session between transactions. Default: `databaseUrl`.
    */
   readonly databaseDirectUrl: string | undefined;
+  /**
+   * The role that owns the schema, for migrations only (issue 34 item 12): when set, the service
+   * migrates through it and then grants `databaseUrl`'s role what the service does — every table
+   * read and written, the audit log's only read and appended — so the role the service runs as
+   * owns nothing and cannot switch the audit log's triggers off. Default: none (the service's own
+   * role migrates, as `databaseDirectUrl`).
+   */
+  readonly databaseMigrationUrl: string | undefined;
   readonly dataDir: string;
   /** The built dashboard (`vite build` output) served at `/`. */
   readonly webDir: string;
@@ -74,6 +82,8 @@ export interface AppConfig {
   readonly shutdownDrainDelayMs: number;
   /** SPEC §8b. A count of 0 turns that limit off. */
   readonly rateLimits: RateLimitsConfig;
+  /** Open event streams (GET /api/events, the Live View) this instance holds (issue 34). A count of 0 turns that cap off. */
+  readonly streams: StreamLimitsConfig;
   readonly webhooks: WebhookConfig;
   readonly mail: MailConfig;
   readonly notifications: NotificationConfig;
@@ -114,6 +124,16 @@ export interface RateLimitsConfig {
   readonly memberWrites: { readonly writes: number; readonly windowSeconds: number };
   /** Writes of each costly kind (`@CostlyWrite`: webhook tests, organisations, invitations, roles) one person may make per window. */
   readonly memberCostlyWrites: { readonly writes: number; readonly windowSeconds: number };
+}
+
+/** Caps on open event streams, counted on this instance (SPEC §8b). */
+export interface StreamLimitsConfig {
+  /** Streams one person may hold open, every organisation and both feeds together. */
+  readonly perMember: number;
+  /** Streams one organisation's members may hold open. */
+  readonly perOrganisation: number;
+  /** Streams the instance holds open in all; past it, 503 (another instance may have room). */
+  readonly perInstance: number;
 }
 
 /** Webhook delivery (SPEC §8a). */
@@ -224,6 +244,13 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
   const databaseDirectUrl = directUrl ?? listenUrl;
   if (databaseDirectUrl !== undefined && databaseUrl === undefined) {
     problems.push('DATABASE_DIRECT_URL needs DATABASE_URL (the embedded database has no separate connection)');
+  }
+  const databaseMigrationUrl = postgresUrl('DATABASE_MIGRATION_URL');
+  if (databaseMigrationUrl !== undefined && databaseUrl === undefined) {
+    problems.push('DATABASE_MIGRATION_URL needs DATABASE_URL (the embedded database has one role)');
+  }
+  if (databaseMigrationUrl !== undefined && databaseUrl !== undefined && new URL(databaseUrl).username === '') {
+    problems.push("DATABASE_MIGRATION_URL needs DATABASE_URL to name the service's role (postgres://<role>@…)");
   }
   const dataDirRaw = read('DATA_DIR') ?? '.data';
   const dataDir = isAbsolute(dataDirRaw) ? dataDirRaw : resolve(cwd, dataDirRaw);
@@ -337,6 +364,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     metricsPort,
     databaseUrl,
     databaseDirectUrl: databaseDirectUrl ?? databaseUrl,
+    databaseMigrationUrl,
     dataDir,
     webDir,
     downloadsDir,
@@ -392,6 +420,11 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
         windowSeconds: integer('RATE_LIMIT_MEMBER_COSTLY_WRITES_WINDOW_SECONDS', 3_600, 1, 86_400),
       },
     },
+    streams: {
+      perMember: integer('STREAMS_MAX_PER_MEMBER', 20, 0, 1_000_000),
+      perOrganisation: integer('STREAMS_MAX_PER_ORGANISATION', 500, 0, 1_000_000),
+      perInstance: integer('STREAMS_MAX_PER_INSTANCE', 10_000, 0, 1_000_000),
+    },
     webhooks: {
       retryScheduleMs: retryScheduleMs.map((ms) => ms ?? 0),
       timeoutMs: duration('WEBHOOK_TIMEOUT', '10s', 100, 60_000),
@@ -421,4 +454,13 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
 /** The process's configuration: the only read of `process.env` in the service. */
 export function configFromEnvironment(): AppConfig {
   return loadConfig(process.env);
+}
+
+/**
+ * The variables OpenTelemetry reads (`OTEL_*`, SPEC §8g): tracing starts before the rest of the
+ * configuration is read (`tracing/start.ts`, before anything loads `pg`), and its SDK reads its
+ * own variables itself.
+ */
+export function tracingEnvironment(): NodeJS.ProcessEnv {
+  return process.env;
 }

@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { createDataSource } from './data-source';
 import { EmbeddedPostgres } from './embedded-postgres';
-import { MigrationLog, migrateUnderLock, revertLastUnderLock } from './migrator';
+import { grantServiceRoleUnderLock, MigrationLog, migrateUnderLock, revertLastUnderLock } from './migrator';
 
 /**
  * The open database: an external Postgres when `DATABASE_URL` is set, else the embedded one.
@@ -38,7 +38,12 @@ export class DatabaseConnection {
     const dataSource = createDataSource({ url, poolSize: embedded === undefined ? 10 : 1 });
     try {
       if (options.migrate !== false && embedded === undefined) {
-        await withDirectDataSource(directUrl, (direct) => migrateUnderLock(direct, log));
+        const migrationUrl = config.databaseMigrationUrl;
+        await withDirectDataSource(migrationUrl ?? directUrl, async (direct) => {
+          await migrateUnderLock(direct, log);
+          // Two roles (README: Security notes): the schema's owner migrates, the service's role owns nothing.
+          if (migrationUrl !== undefined) await grantServiceRoleUnderLock(direct, decodeURIComponent(new URL(url).username), log);
+        });
       }
       await dataSource.initialize();
       guardNewConnections(dataSource);
@@ -52,10 +57,10 @@ export class DatabaseConnection {
     }
   }
 
-  /** Undoes the last applied migration, under the migration lock, on the direct connection. */
-  async revertLastMigration(log: MigrationLog): Promise<void> {
+  /** Undoes the last applied migration, under the migration lock, on the migration (or direct) connection. */
+  async revertLastMigration(log: MigrationLog, migrationUrl?: string): Promise<void> {
     if (this.embedded !== undefined) return revertLastUnderLock(this.dataSource, log);
-    await withDirectDataSource(this.directUrl, (direct) => revertLastUnderLock(direct, log));
+    await withDirectDataSource(migrationUrl ?? this.directUrl, (direct) => revertLastUnderLock(direct, log));
   }
 
   async close(): Promise<void> {

@@ -14,13 +14,14 @@ import { SessionEntity } from '../sessions/session.entity';
 import { TeamMemberEntity } from '../teams/team-member.entity';
 import { TeamEntity } from '../teams/team.entity';
 import { ClassificationRuleEntity } from '../classification/classification-rule.entity';
+import { ClassificationMatchEntity } from '../classification/classification-match.entity';
 import { ScheduledJobEntity } from '../jobs/scheduled-job.entity';
 import { WebhookDeliveryAttemptEntity } from '../webhooks/webhook-delivery-attempt.entity';
 import { WebhookDeliveryEntity } from '../webhooks/webhook-delivery.entity';
 import { WebhookEventEntity } from '../webhooks/webhook-event.entity';
 import { WebhookEntity } from '../webhooks/webhook.entity';
 import { NotificationEntity } from '../notify/notification.entity';
-import { NotificationMemberSettingsEntity, NotificationSettingsEntity } from '../notify/notification-settings.entity';
+import { NotificationActionLinkUseEntity, NotificationMemberSettingsEntity, NotificationSettingsEntity } from '../notify/notification-settings.entity';
 import { UserEntity } from '../users/user.entity';
 
 /** Every entity of the one data source. */
@@ -33,6 +34,7 @@ export const ENTITIES = [
   ApiKeyEntity,
   TeamEntity,
   ClassificationRuleEntity,
+  ClassificationMatchEntity,
   TeamMemberEntity,
   InvitationEntity,
   SessionEntity,
@@ -48,6 +50,7 @@ export const ENTITIES = [
   WebhookDeliveryAttemptEntity,
   NotificationEntity,
   NotificationSettingsEntity,
+  NotificationActionLinkUseEntity,
   NotificationMemberSettingsEntity,
   ScheduledJobEntity,
 ];

@@ -26,7 +26,7 @@ async function main(argv: string[]): Promise<number> {
         console.log('Migrations are up to date.');
         return 0;
       case 'revert':
-        await connection.revertLastMigration(log);
+        await connection.revertLastMigration(log, config.databaseMigrationUrl);
         console.log('Reverted the last migration.');
         return 0;
       case 'show': {

@@ -54,6 +54,52 @@ export async function migrateUnderLock(dataSource: DataSource, log: MigrationLog
   }
 }
 
+/** The audit log's tables: the service's role only reads them and appends (its triggers keep heads and words). */
+const AUDIT_GRANTS = [
+  `REVOKE UPDATE, DELETE, TRUNCATE ON audit_log_entries FROM %I`,
+  `REVOKE DELETE, TRUNCATE ON audit_log_heads, audit_log_words FROM %I`,
+];
+
+/**
+ * Gives the service's role (`DATABASE_URL`'s, when migrations run as another: `DATABASE_MIGRATION_URL`)
+ * what the service does and nothing more, under the migration lock (concurrent GRANTs on one
+ * object fail): using the schema, reading and writing every table and sequence — the audit log's
+ * tables only read and appended to — and owning nothing, so it cannot alter a table, disable a
+ * trigger or replace a function. Run at every start after migrating: new tables are covered.
+ */
+export async function grantServiceRoleUnderLock(dataSource: DataSource, role: string, log: MigrationLog): Promise<void> {
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  try {
+    await acquire(runner, log);
+    try {
+      await runner.startTransaction();
+      const [{ sql }]: { sql: string }[] = await runner.query(
+        `SELECT string_agg(format(s, $1::text), '; ') AS sql FROM unnest($2::text[]) AS s`,
+        [
+          role,
+          [
+            `GRANT USAGE ON SCHEMA public TO %I`,
+            `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO %I`,
+            `GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO %I`,
+            ...AUDIT_GRANTS,
+          ],
+        ],
+      );
+      await runner.query(sql);
+      await runner.commitTransaction();
+      log.info(`granted the service's role ${role} its privileges (it owns nothing)`);
+    } catch (error) {
+      if (runner.isTransactionActive) await runner.rollbackTransaction();
+      throw error;
+    } finally {
+      await release(runner);
+    }
+  } finally {
+    await runner.release();
+  }
+}
+
 /**
  * Reverts the last migration under the same lock (the migrate CLI). A migration that declares
  * `transaction = false` (concurrent index builds) is reverted outside a transaction too.

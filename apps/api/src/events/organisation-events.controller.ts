@@ -54,7 +54,7 @@ export class OrganisationEventsController {
     },
   })
   stream(@CurrentMember() member: MemberPrincipal, @Req() req: HttpRequest, @Res() res: HttpResponse): Promise<void> {
-    return this.streams.serve(req, res, 'Last-Event-ID must be the id of an event of this stream (a non-negative integer).', (lastEventId) =>
+    return this.streams.serve(req, res, member, 'Last-Event-ID must be the id of an event of this stream (a non-negative integer).', (lastEventId) =>
       this.events.start(member.organisationId, member.permissions, lastEventId),
     );
   }

@@ -35,6 +35,10 @@ class FakeAuditLog {
 
   async query(sql: string, params: unknown[]): Promise<unknown[]> {
     this.queries++;
+    if (Array.isArray(params[0])) {
+      // Every organisation's head at once (the heartbeat).
+      return (params[0] as string[]).includes(ORG) && this.entries.length > 0 ? [{ organisation_id: ORG, last_seq: String(this.entries.length) }] : [];
+    }
     if (params[0] !== ORG) return [];
     if (sql.includes('FROM audit_log_heads')) return this.entries.length === 0 ? [] : [{ last_seq: String(this.entries.length) }];
     const [, after, head, actions, limit] = params as [string, number, number, string[], number];
@@ -52,25 +56,26 @@ describe('OrganisationEventsService', () => {
   let permissions: Set<string> | undefined;
   let events: SseStreams<OrganisationEventsCursor>;
   let feed: OrganisationEventsService;
+  let signInCalls = 0;
 
   beforeEach(() => {
     log = new FakeAuditLog();
     bus = new InProcessNotificationBus();
     permissions = new Set(['interrupt.read', 'session.read']);
     const signIns = {
-      stillMember: async (_token: string, organisationId: string) =>
-        permissions === undefined || organisationId !== ORG ? undefined : { organisationId: ORG, permissions },
+      stillMembers: async (checks: { token: string; organisationId: string }[]) =>
+        (signInCalls++, checks).map(({ organisationId }) => (permissions === undefined || organisationId !== ORG ? undefined : permissions)),
     } as unknown as SignInCheck;
     const adapterHost = { httpAdapter: { getHttpServer: () => ({ listening: true }) } } as unknown as HttpAdapterHost;
     // The feed (the service) behind the HTTP layer's streams, as OrganisationEventsController wires them.
     feed = new OrganisationEventsService(log as unknown as DataSource, bus, { heartbeatMs: 40, batchSize: 2, maxReplay: 5 });
-    events = new SseStreams(adapterHost, logger, signIns, feed);
+    events = new SseStreams(adapterHost, logger, signIns, feed, { admit: () => () => undefined });
   });
   afterEach(() => events.closeAll());
 
   const open = async (lastEventId?: number, held = ['interrupt.read', 'session.read']) => {
     const res = new FakeResponse();
-    await events.serve(streamRequest(lastEventId), res as unknown as HttpResponse, 'Last-Event-ID must be the id of an event of this stream (a non-negative integer).', (after) =>
+    await events.serve(streamRequest(lastEventId), res as unknown as HttpResponse, { memberId: 'u1', organisationId: ORG }, 'Last-Event-ID must be the id of an event of this stream (a non-negative integer).', (after) =>
       feed.start(ORG, new Set(held as Permission[]), after),
     );
     return res;
@@ -106,6 +111,25 @@ describe('OrganisationEventsService', () => {
     expect(ahead.events()).toEqual(['reset']);
     const near = await open(3);
     expect(near.events()).toEqual(['ready', 'interrupt.created', 'interrupt.created', 'interrupt.created', 'interrupt.created', 'interrupt.created']);
+  });
+
+  it('costs two queries per heartbeat however many streams are open: one sign-in check, one read of the heads', async () => {
+    const streams = await Promise.all(Array.from({ length: 40 }, () => open()));
+    signInCalls = 0;
+    const before = log.queries;
+    await tick(50);
+    expect(streams.every((res) => res.text.includes(': heartbeat\n\n'))).toBe(true);
+    // Each heartbeat in the window: one sign-in check for all 40, one read of the heads for all 40.
+    expect(signInCalls).toBeGreaterThanOrEqual(1);
+    expect(log.queries - before).toBe(signInCalls);
+    // One organisation ahead: the same two per heartbeat, and each stream's catch-up once (its head and one page).
+    log.add('interrupt.created');
+    signInCalls = 0;
+    const next = log.queries;
+    await tick(50);
+    expect(signInCalls).toBeGreaterThanOrEqual(1);
+    expect(log.queries - next).toBe(signInCalls + 40 * 2);
+    expect(streams.every((res) => res.events().includes('interrupt.created'))).toBe(true);
   });
 
   it('catches up at the heartbeat when an announcement was lost', async () => {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { auditEntriesAfter, auditHead } from '@interlock/audit';
+import { auditEntriesAfter, auditHead, auditHeads } from '@interlock/audit';
 import type { Permission } from '@interlock/domain';
 import { sseEvent } from '../http/sse-event.util';
 import { NotificationBus } from '../notifications/notification-bus';
@@ -78,6 +78,13 @@ export class OrganisationEventsService implements StreamFeed<OrganisationEventsC
       this.bus.onResync(resync),
     ];
     return () => offs.forEach((off) => off());
+  }
+
+  /** The streams behind their organisation's head: one read of every organisation's head. */
+  async pending(listeners: readonly OrganisationEventsCursor[]): Promise<readonly OrganisationEventsCursor[]> {
+    if (listeners.length === 0) return [];
+    const heads = await auditHeads(this.dataSource, listeners.map((l) => l.organisationId));
+    return listeners.filter((l) => l.lastSeq < (heads.get(l.organisationId) ?? 0));
   }
 
   /** Sends the events after `lastSeq` up to the head, a batch at a time. */

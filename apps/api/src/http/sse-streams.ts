@@ -6,6 +6,7 @@ import { DomainError, type Permission } from '@interlock/domain';
 import { readSessionCookie } from '../auth/session-cookie.util';
 import { SignInSessionService } from '../auth/sign-in-session.service';
 import { LOGGER } from '../logging/logger.module';
+import { StreamAdmission, type StreamHolder } from '../notifications/stream-admission';
 import type { FeedCursor, FeedOutput, FeedStart, StreamFeed } from '../notifications/stream-feed';
 import { type HttpRequest, type HttpResponse, nodeRequest, takeResponse } from './platform';
 import { parseLastEventId, SSE_HEARTBEAT } from './sse-event.util';
@@ -20,15 +21,20 @@ interface SseStream<C extends FeedCursor> {
   readonly signIn: string | undefined;
   /** What the feed writes through. */
   readonly out: FeedOutput;
+  /** Gives back the stream's slot under the caps (once). */
+  readonly release: () => void;
   pumping: boolean;
   /** A change arrived while pumping: pump again. */
   again: boolean;
   closed: boolean;
 }
 
-/** What the streams need of the sign-in: the member as they are now, or undefined once gone. */
+/**
+ * What the streams need of the sign-in: for each (cookie token, organisation), the member's
+ * permissions as they are now, or undefined once gone — all of a heartbeat's streams in one query.
+ */
 export interface SignInCheck {
-  stillMember(token: string, organisationId: string): Promise<{ permissions: ReadonlySet<Permission> } | undefined>;
+  stillMembers(checks: readonly { token: string; organisationId: string }[]): Promise<(ReadonlySet<Permission> | undefined)[]>;
 }
 
 /** How often to check whether the server has stopped listening (a graceful shutdown began). */
@@ -51,12 +57,15 @@ export class SseStreams<C extends FeedCursor> {
   private shutdownWatch: NodeJS.Timeout | undefined;
   private server: Server | undefined;
   private stopping = false;
+  /** A heartbeat is under way (its queries have not answered): the next one is skipped. */
+  private beating = false;
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly logger: Logger,
     private readonly signIns: SignInCheck,
     private readonly feed: StreamFeed<C>,
+    private readonly admission: Pick<StreamAdmission, 'admit'>,
   ) {
     this.unwatch = feed.watch(
       (key, which) => this.pumpKey(key, which),
@@ -67,21 +76,31 @@ export class SseStreams<C extends FeedCursor> {
   /**
    * Serves one member's stream: reads the `Last-Event-ID` to resume after (400 with
    * `invalidLastEventId` when it is not a non-negative integer), refuses the stream when shutting
-   * down (503), lets the feed start it — which may throw the feed's refusal, or say nothing more
+   * down (503) or past a cap (`StreamAdmission`: 429, or 503 for the instance's), lets the feed start it — which may throw the feed's refusal, or say nothing more
    * will come (204) — then answers 200 with the event-stream headers and pumps until the client
    * leaves, the member may no longer watch, or the server stops.
    */
   async serve(
     req: HttpRequest,
     reply: HttpResponse,
+    holder: StreamHolder,
     invalidLastEventId: string,
     start: (lastEventId: number | undefined) => Promise<FeedStart<C>>,
   ): Promise<void> {
     const lastEventId = parseLastEventId(req.headers['last-event-id'] as string | undefined);
     if (lastEventId === 'invalid') throw new DomainError('VALIDATION_FAILED', invalidLastEventId);
     this.assertAccepting();
-    const started = await start(lastEventId);
+    // The slot is taken before the feed's first query, so a flood of opens cannot queue queries past the caps.
+    const release = this.admission.admit(holder);
+    let started: FeedStart<C>;
+    try {
+      started = await start(lastEventId);
+    } catch (error) {
+      release();
+      throw error;
+    }
     if (started.kind === 'finished') {
+      release();
       const res = takeResponse(reply);
       res.statusCode = 204;
       res.end();
@@ -101,6 +120,7 @@ export class SseStreams<C extends FeedCursor> {
         write: (chunk) => this.write(stream, chunk),
         close: () => this.close(stream),
       },
+      release,
       pumping: false,
       again: false,
       closed: false,
@@ -211,30 +231,65 @@ export class SseStreams<C extends FeedCursor> {
     this.stopTimers();
   }
 
-  /** A heartbeat: the comment, the viewer's right to watch checked again, and a catch-up. */
-  private async beat(stream: SseStream<C>): Promise<void> {
-    if (!stream.pumping) stream.res.write(SSE_HEARTBEAT);
-    let allowed: boolean;
+  /**
+   * A heartbeat of every stream: the comment; every viewer's right to watch checked again, all
+   * in one query (closed once the member signed out, left the organisation, or — the feed says —
+   * lost what the stream needs); then where every remaining stream's key stands, in one more
+   * query, and a catch-up of only those with something to send (an announcement was lost).
+   * Two pool queries per heartbeat however many streams are open (BENCHMARKS.md).
+   */
+  private async beat(): Promise<void> {
+    if (this.beating) return;
+    this.beating = true;
     try {
-      allowed = await this.mayStillWatch(stream);
-    } catch (error) {
-      // The database is unreachable: keep the stream, the next heartbeat decides.
-      this.logger.warn({ err: error, stream: this.feed.name }, 'event stream could not check a viewer');
-      allowed = true;
+      const streams: SseStream<C>[] = [];
+      this.forEach((stream) => {
+        if (!stream.pumping) stream.res.write(SSE_HEARTBEAT);
+        if (stream.signIn === undefined) this.close(stream);
+        else streams.push(stream);
+      });
+      const watching = await this.stillWatching(streams);
+      let due: readonly C[];
+      try {
+        due = await this.feed.pending(watching.map((stream) => stream.cursor));
+      } catch (error) {
+        // The database is unreachable: keep the streams; the next heartbeat catches them up.
+        this.logger.warn({ err: error, stream: this.feed.name }, 'event stream could not check where its streams stand');
+        return;
+      }
+      const byCursor = new Map(watching.map((stream) => [stream.cursor, stream] as const));
+      for (const cursor of due) {
+        const stream = byCursor.get(cursor);
+        if (stream !== undefined) void this.pump(stream);
+      }
+    } finally {
+      this.beating = false;
     }
-    if (!allowed) return this.close(stream);
-    await this.pump(stream);
   }
 
-  /** False once the member signed out, left the organisation, or (the feed says) lost what the stream needs. */
-  private async mayStillWatch(stream: SseStream<C>): Promise<boolean> {
-    if (stream.signIn === undefined) return false;
-    const member = await this.signIns.stillMember(stream.signIn, stream.cursor.organisationId);
-    return member !== undefined && this.feed.mayStillWatch(stream.cursor, member.permissions);
+  /** The streams whose viewers may still watch; the others are closed. */
+  private async stillWatching(streams: SseStream<C>[]): Promise<SseStream<C>[]> {
+    if (streams.length === 0) return [];
+    let members: (ReadonlySet<Permission> | undefined)[];
+    try {
+      members = await this.signIns.stillMembers(streams.map((s) => ({ token: s.signIn as string, organisationId: s.cursor.organisationId })));
+    } catch (error) {
+      // The database is unreachable: keep the streams, the next heartbeat decides.
+      this.logger.warn({ err: error, stream: this.feed.name }, 'event stream could not check its viewers');
+      return streams;
+    }
+    return streams.filter((stream, i) => {
+      const permissions = members[i];
+      if (stream.closed) return false;
+      if (permissions !== undefined && this.feed.mayStillWatch(stream.cursor, permissions)) return true;
+      this.close(stream);
+      return false;
+    });
   }
 
   private remove(stream: SseStream<C>): void {
     stream.closed = true;
+    stream.release();
     const set = this.streams.get(stream.key);
     set?.delete(stream);
     if (set?.size === 0) this.streams.delete(stream.key);
@@ -247,7 +302,7 @@ export class SseStreams<C extends FeedCursor> {
 
   private startTimers(): void {
     if (this.heartbeat === undefined) {
-      this.heartbeat = setInterval(() => this.forEach((stream) => void this.beat(stream)), this.feed.heartbeatMs);
+      this.heartbeat = setInterval(() => void this.beat(), this.feed.heartbeatMs);
       this.heartbeat.unref();
     }
     if (this.shutdownWatch === undefined) {
@@ -280,11 +335,12 @@ export class SseStreamsFactory implements BeforeApplicationShutdown {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly signIns: SignInSessionService,
+    private readonly admission: StreamAdmission,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   for<C extends FeedCursor>(feed: StreamFeed<C>): SseStreams<C> {
-    const streams = new SseStreams(this.adapterHost, this.logger, this.signIns, feed);
+    const streams = new SseStreams(this.adapterHost, this.logger, this.signIns, feed, this.admission);
     this.made.push(streams as unknown as SseStreams<FeedCursor>);
     return streams;
   }

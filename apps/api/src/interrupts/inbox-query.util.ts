@@ -35,7 +35,19 @@ export interface InboxFilter {
   /** ISO 8601 instants: createdAt ≥ from, < to. */
   from?: string;
   to?: string;
-  order: 'newest' | 'oldest';
+  order: 'newest' | 'oldest' | 'deadline';
+}
+
+/**
+ * Where an interrupt without a deadline sorts in `deadline` order: after every deadline (the
+ * cursor's position, and the listing index's expression, migration 1795730000000).
+ */
+export const NO_DEADLINE = new Date('9999-12-31T00:00:00.000Z');
+const NO_DEADLINE_SQL = `'9999-12-31 00:00:00+00'::timestamptz`;
+
+/** What a listing is ordered by (then by id): createdAt, or the deadline (none last). */
+export function sortKeyOf(filter: Pick<InboxFilter, 'order'>, alias = 'i'): string {
+  return filter.order === 'deadline' ? `COALESCE(${alias}.expires_at, ${NO_DEADLINE_SQL})` : `${alias}.created_at`;
 }
 
 export interface SqlQuery {
@@ -69,7 +81,7 @@ class Conditions {
     if (filter.to !== undefined) this.where.push(`i.created_at < ${this.bind(filter.to)}::timestamptz`);
     if (after !== undefined) {
       const at = this.bind(after.createdAt);
-      this.where.push(`(i.created_at, i.id) ${filter.order === 'newest' ? '<' : '>'} (${at}, ${this.bind(after.id)})`);
+      this.where.push(`(${sortKeyOf(filter)}, i.id) ${filter.order === 'newest' ? '<' : '>'} (${at}::timestamptz, ${this.bind(after.id)}::uuid)`);
     }
   }
 
@@ -89,11 +101,11 @@ class Conditions {
 
 const orderOf = (filter: InboxFilter, alias = 'i') => {
   const direction = filter.order === 'newest' ? 'DESC' : 'ASC';
-  return `${alias}.created_at ${direction}, ${alias}.id ${direction}`;
+  return `${sortKeyOf(filter, alias)} ${direction}, ${alias}.id ${direction}`;
 };
 
 /**
- * One page of the inbox without a title search, in keyset order (createdAt, id). Each filter is
+ * One page of the inbox without a title search, in keyset order ((createdAt or the deadline), id). Each filter is
  * an index range: status and assignee are equalities that lead the indexes (migration
  * 1795351200000), so a listing over several statuses or assignees is the merge of one short
  * ordered index walk per (status, assignee) pair — each stops at `take` rows — rather than a sort
@@ -126,10 +138,10 @@ export function inboxPageQuery(organisationId: string, filter: InboxFilter, afte
   }
   return {
     sql: `SELECT ${INTERRUPT_COLUMNS}
-            FROM (SELECT p.id, p.created_at
+            FROM (SELECT p.id, p.created_at, p.expires_at
                     FROM ${partitions.join(' CROSS JOIN ')}
                    CROSS JOIN LATERAL (
-                     SELECT i.id, i.created_at FROM interrupts i
+                     SELECT i.id, i.created_at, i.expires_at FROM interrupts i
                       WHERE ${c.where.join(' AND ')}
                       ORDER BY ${order} LIMIT ${limit}) p
                    ORDER BY ${orderOf(filter, 'p')} LIMIT ${limit}) page
@@ -197,7 +209,7 @@ export function titleSearchWalkQuery(
   return {
     sql: `SELECT ${INTERRUPT_COLUMNS}
             FROM (SELECT w.id
-                    FROM (SELECT i.id, i.created_at, i.title_search FROM interrupts i WHERE ${c.where.join(' AND ')}
+                    FROM (SELECT i.id, i.created_at, i.expires_at, i.title_search FROM interrupts i WHERE ${c.where.join(' AND ')}
                            ORDER BY ${order} LIMIT ${size}) w
                    WHERE w.title_search @@ ${tsquery}::tsquery
                    ORDER BY ${orderOf(filter, 'w')} LIMIT ${limit}) page
@@ -217,7 +229,7 @@ export function titleSearchWindowEndQuery(organisationId: string, filter: InboxF
   c.statusAndAssignee(filter);
   c.common(filter, after);
   return {
-    sql: `SELECT i.id, i.created_at FROM interrupts i WHERE ${c.where.join(' AND ')} ORDER BY ${orderOf(filter)} OFFSET ${c.bind(window)}::int - 1 LIMIT 1`,
+    sql: `SELECT i.id, ${sortKeyOf(filter)} AS position_at FROM interrupts i WHERE ${c.where.join(' AND ')} ORDER BY ${orderOf(filter)} OFFSET ${c.bind(window)}::int - 1 LIMIT 1`,
     params: c.params,
   };
 }
@@ -241,7 +253,7 @@ export function titleSearchIndexQuery(
   c.common(filter, after);
   const limit = c.bind(take);
   return {
-    sql: `WITH matches AS MATERIALIZED (SELECT i.id, i.created_at FROM interrupts i WHERE ${c.where.join(' AND ')})
+    sql: `WITH matches AS MATERIALIZED (SELECT i.id, i.created_at, i.expires_at FROM interrupts i WHERE ${c.where.join(' AND ')})
           SELECT ${INTERRUPT_COLUMNS}
             FROM (SELECT m.id FROM matches m ORDER BY ${orderOf(filter, 'm')} LIMIT ${limit}) page
             JOIN interrupts i ON i.organisation_id = $1 AND i.id = page.id

@@ -164,7 +164,11 @@ export class InterruptLifecycleService {
         await this.outbox.write(tx, organisationId, [{ type: 'interrupt.escalated', subjectId: id, data: escalated }]);
         return 'escalated' as const;
       }
-      const decision = interrupt.on_timeout === 'approve' ? 'approve' : 'reject';
+      // Approval at the deadline needs the organisation's leave now, not only when it opened:
+      // turning it off in Settings rejects the interrupts already waiting for it.
+      const approveAllowed =
+        interrupt.on_timeout === 'approve' && (await this.organisations.deadlineSettings(tx, organisationId))?.interrupt_timeout_approve_allowed === true;
+      const decision = approveAllowed ? 'approve' : 'reject';
       const actionNames: string[] = [];
       for (const action of interrupt.action_requests) {
         const inserted = await this.interrupts.insertDecision(tx, organisationId, {

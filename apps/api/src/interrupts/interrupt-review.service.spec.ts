@@ -1,3 +1,4 @@
+import type { ArgusPipeline } from '../classification/argus-pipeline';
 import type { DataSource } from 'typeorm';
 import { DomainError, type MemberActor } from '@interlock/domain';
 import type { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
@@ -50,7 +51,8 @@ function setUp(overrides: Partial<Record<keyof InterruptsRepository, jest.Mock>>
   const outbox = { write: jest.fn(async () => undefined) } as unknown as WebhookOutbox;
   const teams = { lockTeam: jest.fn(async () => ({ id: 't-1', name: 'Ops' })) } as unknown as TeamsService;
   const waits = { announceSettled: jest.fn(async () => undefined) } as unknown as InterruptWaits;
-  const service = new InterruptReviewService(dataSource, repository, events, outbox, teams, waits);
+  const argus = { personDecided: jest.fn(async () => []) } as unknown as ArgusPipeline;
+  const service = new InterruptReviewService(dataSource, repository, events, outbox, teams, waits, argus);
   const actions = () => audit.map((params) => params[2]);
   const webhookTypes = () => (outbox.write as jest.Mock).mock.calls.flatMap((call) => (call[2] as { type: string }[]).map((e) => e.type));
   return { service, repository, events, outbox, teams, waits, audit, actions, webhookTypes };

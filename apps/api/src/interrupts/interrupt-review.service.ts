@@ -9,6 +9,7 @@ import { WebhookOutbox } from '../webhooks/webhook-outbox';
 import { lockCurrentMember } from '../members/memberships.repository';
 import { TeamsService } from '../teams/teams.service';
 import { toInterruptResponse } from './interrupt-record';
+import { ArgusPipeline } from '../classification/argus-pipeline';
 import { InterruptWaits } from './interrupt-waits';
 import { InterruptsRepository, LockedInterrupt } from './interrupts.repository';
 import type { AssignInterruptDto } from './dto/assign-interrupt.dto';
@@ -19,6 +20,12 @@ const alreadyAnswered = () => new DomainError('CONFLICT', 'This interrupt is alr
 const noLongerOpen = (status: string) => new DomainError('CONFLICT', `This interrupt is no longer open: it is ${status}.`);
 /** Assigning or escalating an interrupt that is not open: 409 (answered keeps its text). */
 const closed = (status: string) => (status === 'answered' ? alreadyAnswered() : noLongerOpen(status));
+
+/** Who decides, once `decideAuthorised` has checked: a member, and (when not the dashboard or API) how. */
+export interface DecisionAuthority {
+  actor: MemberActor;
+  via?: 'email_link';
+}
 
 /**
  * What members do to interrupts (SPEC §6): decide, assign, escalate. Each writes its entry and,
@@ -34,6 +41,7 @@ export class InterruptReviewService {
     private readonly outbox: WebhookOutbox,
     private readonly teams: TeamsService,
     private readonly waits: InterruptWaits,
+    private readonly argus: ArgusPipeline,
   ) {}
 
   /**
@@ -42,6 +50,22 @@ export class InterruptReviewService {
    * members deciding the same action at once, exactly one wins and the other gets 409.
    */
   async decide(organisationId: string, actor: MemberActor, id: string, body: DecideInterruptDto, ip: string | null): Promise<InterruptResponse> {
+    return this.decideAuthorised(organisationId, id, body, ip, () => Promise.resolve({ actor }));
+  }
+
+  /**
+   * A decision whose decider is established inside its transaction, after the interrupt is
+   * locked and the action found: `authorise` names the member (and how they decided) or throws,
+   * and may write rows of its own there (an emailed action link records its use, notify's
+   * `ActionLinksService`). Otherwise exactly `decide`.
+   */
+  async decideAuthorised(
+    organisationId: string,
+    id: string,
+    body: DecideInterruptDto,
+    ip: string | null,
+    authorise: (tx: Queryable, action: { name: string; args: Record<string, unknown> }) => Promise<DecisionAuthority>,
+  ): Promise<InterruptResponse> {
     const result = await this.dataSource.transaction(async (tx) => {
       const interrupt = await this.lock(tx, organisationId, id);
       if (interrupt.status === 'expired' || interrupt.status === 'withdrawn') throw noLongerOpen(interrupt.status);
@@ -56,6 +80,7 @@ export class InterruptReviewService {
           `decision must be one of the decisions action ${action.name} allows: ${action.allowedDecisions.join(', ')}.`,
         );
       }
+      const { actor, via } = await authorise(tx, { name: action.name, args: action.args });
       const inserted = await this.interrupts.insertDecision(tx, organisationId, {
         id: randomUUID(),
         interruptId: id,
@@ -72,19 +97,32 @@ export class InterruptReviewService {
       const decided = await this.interrupts.decisionCount(tx, organisationId, id);
       const becameAnswered = decided === interrupt.action_requests.length;
       if (becameAnswered) await this.interrupts.markAnswered(tx, organisationId, id);
+      // Shadow rules that matched this action: would argus have agreed (SPEC §8d)?
+      const argus = await this.argus.personDecided(tx, organisationId, id, action.name, body.decision, actor.name);
       await writeAuditEntry(tx, {
         organisationId,
         action: 'interrupt.decided',
         actor,
         target: { type: 'interrupt', id, name: interrupt.title },
-        metadata: { actionName: action.name, decision: body.decision, becameAnswered },
+        metadata: {
+          actionName: action.name,
+          decision: body.decision,
+          becameAnswered,
+          ...(via === undefined ? {} : { via }),
+          ...(argus.length === 0 ? {} : { argus }),
+        },
         ipAddress: ip,
       });
       const after = await this.kept(tx, organisationId, id);
-      await this.outbox.write(tx, organisationId, [
-        { type: 'interrupt.decided', subjectId: id, data: after },
-        ...(becameAnswered ? [{ type: 'interrupt.answered' as const, subjectId: id, data: after }] : []),
-      ]);
+      await this.outbox.write(
+        tx,
+        organisationId,
+        [
+          { type: 'interrupt.decided', subjectId: id, data: after },
+          ...(becameAnswered ? [{ type: 'interrupt.answered' as const, subjectId: id, data: after }] : []),
+        ],
+        { memberId: actor.id },
+      );
       return after;
     });
     await this.events.announce(organisationId);
@@ -122,7 +160,7 @@ export class InterruptReviewService {
         ipAddress: ip,
       });
       const assigned = await this.kept(tx, organisationId, id);
-      await this.outbox.write(tx, organisationId, [{ type: 'interrupt.assigned', subjectId: id, data: assigned }]);
+      await this.outbox.write(tx, organisationId, [{ type: 'interrupt.assigned', subjectId: id, data: assigned }], { memberId: actor.id });
       return assigned;
     });
     await this.events.announce(organisationId);
@@ -151,7 +189,7 @@ export class InterruptReviewService {
       });
       changed = true;
       const unassigned = await this.kept(tx, organisationId, id);
-      await this.outbox.write(tx, organisationId, [{ type: 'interrupt.unassigned', subjectId: id, data: unassigned }]);
+      await this.outbox.write(tx, organisationId, [{ type: 'interrupt.unassigned', subjectId: id, data: unassigned }], { memberId: actor.id });
       return unassigned;
     });
     if (changed) await this.events.announce(organisationId);
@@ -174,7 +212,7 @@ export class InterruptReviewService {
         ipAddress: ip,
       });
       const escalated = await this.kept(tx, organisationId, id);
-      await this.outbox.write(tx, organisationId, [{ type: 'interrupt.escalated', subjectId: id, data: escalated }]);
+      await this.outbox.write(tx, organisationId, [{ type: 'interrupt.escalated', subjectId: id, data: escalated }], { memberId: actor.id });
       return escalated;
     });
     await this.events.announce(organisationId);

@@ -34,6 +34,9 @@ export type OnTimeout = (typeof ON_TIMEOUT)[number];
 @Check('interrupts_on_timeout_check', `"on_timeout" IN ('reject', 'approve', 'escalate')`)
 // Open interrupts with a deadline, by deadline (partial: created by migration 1795720000000).
 @Index('interrupts_due_idx', { synchronize: false })
+// The inbox by deadline (order=deadline): (organisation_id, status, COALESCE(expires_at, NO_DEADLINE),
+// id), an expression TypeORM cannot express: created by migration 1795742000000.
+@Index('interrupts_organisation_status_deadline_idx', { synchronize: false })
 @Check('interrupts_assignee_type_check', `"assignee_type" IN ('member', 'team')`)
 export class InterruptEntity {
   @PrimaryColumn('uuid')

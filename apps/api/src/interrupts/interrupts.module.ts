@@ -35,6 +35,6 @@ import { ClassificationModule } from '../classification/classification.module';
       },
     },
   ],
-  exports: [InterruptsService, InterruptLifecycleService, InterruptWaits],
+  exports: [InterruptsService, InterruptLifecycleService, InterruptWaits, InterruptReviewService],
 })
 export class InterruptsModule {}

@@ -338,9 +338,9 @@ export class InterruptsRepository {
     filter: InboxFilter,
     after: KeysetPosition | undefined,
     window: number,
-  ): Promise<{ id: string; created_at: Date } | undefined> {
+  ): Promise<{ id: string; position_at: Date } | undefined> {
     const q = titleSearchWindowEndQuery(organisationId, filter, after, window);
-    const [end] = await queryRows<{ id: string; created_at: Date }>(db, q.sql, q.params);
+    const [end] = await queryRows<{ id: string; position_at: Date }>(db, q.sql, q.params);
     return end;
   }
 

@@ -1,4 +1,4 @@
-import { type ApiKeyActor, type AuditEvent, DomainError, JsonText, storeDecider } from '@interlock/domain';
+import { type ApiKeyActor, type AuditEvent, type ClassificationReceipt, DomainError, JsonText, storeDecider } from '@interlock/domain';
 import { type ActionPlan, ARGUS_ACTOR, ArgusPipeline, BREAKER_REJECTIONS, BREAKER_WINDOW_SECONDS, withoutDecisions } from '../classification/argus-pipeline';
 import type { Queryable } from '../database/query-rows.util';
 import { lockCurrentMember } from '../members/memberships.repository';
@@ -25,7 +25,8 @@ import { OrganisationEventsAnnouncer } from '../events/organisation-events.annou
 import { WebhookOutbox } from '../webhooks/webhook-outbox';
 import { INTERRUPT_STATUSES, type InterruptStatus, type OnTimeout } from './interrupt.entity';
 import { InterruptWaits } from './interrupt-waits';
-import { COUNT_CAP, InboxFilter, MAX_TITLE_PREFIX_EXPANSION, TITLE_SEARCH_COSTS, TITLE_SEARCH_WALK_CHUNK } from './inbox-query.util';
+import { argusClassificationChannel, type ArgusClassificationRecord } from '../metrics/instrumentation-channels';
+import { COUNT_CAP, InboxFilter, MAX_TITLE_PREFIX_EXPANSION, NO_DEADLINE, TITLE_SEARCH_COSTS, TITLE_SEARCH_WALK_CHUNK } from './inbox-query.util';
 
 const DEFAULT_PAGE = 50;
 
@@ -99,6 +100,7 @@ export class InterruptsService {
         allowedDecisions: a.allowedDecisions,
       })),
     );
+    let argusAudit: ArgusAudit[] = [];
     const result = await this.dataSource.transaction((manager) => {
       // The transaction's statements, prepared on its connection (PreparedReads.within).
       const tx = this.reads.within(manager);
@@ -153,11 +155,19 @@ export class InterruptsService {
             ipAddress: null,
           });
         }
-        for (const event of applied?.audit ?? []) await writeAuditEntry(tx, { organisationId, ...event, target, ipAddress: null } as AuditEvent & WriteTail);
+        argusAudit = applied?.audit ?? [];
+        for (const event of argusAudit) await writeAuditEntry(tx, { organisationId, ...event, target, ipAddress: null } as AuditEvent & WriteTail);
         return interrupt;
       });
     });
     if (!result.replayed) await this.events.announce(organisationId);
+    if (!result.replayed && argusClassificationChannel.hasSubscribers) {
+      argusClassificationChannel.publish({
+        failed: !plan.ok,
+        breakerTripped: argusAudit.some((e) => e.action === 'classification.breaker_tripped'),
+        receipts: argusAudit.flatMap((e) => (e.action === 'classification.applied' || e.action === 'classification.shadowed' ? [{ action: e.action, metadata: e.metadata as ClassificationReceipt }] : [])),
+      } satisfies ArgusClassificationRecord);
+    }
     return result;
   }
 
@@ -220,6 +230,7 @@ export class InterruptsService {
       }
     }
     for (const plan of actions) for (const r of plan.receipts) audit.push({ action: r.action, actor: ARGUS_ACTOR, metadata: r.metadata });
+    await this.argus.record(tx, organisationId, id, actions);
     let decided = 0;
     for (const plan of actions) {
       if (plan.decision === undefined) continue;
@@ -410,7 +421,8 @@ export class InterruptsService {
     const page = await keysetPage<InterruptRow>(
       this.cursors,
       { organisationId, filters, cursor: query.cursor, limit: query.limit ?? DEFAULT_PAGE },
-      (row) => row.created_at,
+      // The position is the order's key: createdAt, or the deadline (NO_DEADLINE for none).
+      (row) => (order === 'deadline' ? (row.expires_at ?? NO_DEADLINE) : row.created_at),
       async (after, take) => {
         if (assignees !== undefined && assignees.ids.length === 0) return [];
         if (words.length > 0) return this.titleSearch(organisationId, filter, after, take);
@@ -454,7 +466,7 @@ export class InterruptsService {
         const end = await this.interrupts.titleSearchWindowEnd(this.dataSource, organisationId, filter, position, window);
         if (end === undefined) return hits;
         walked += window;
-        position = { createdAt: end.created_at, id: end.id };
+        position = { createdAt: end.position_at, id: end.id };
         if (walked >= plan.window && !walkOn(hits.length, walked, take, total, TITLE_SEARCH_COSTS)) break;
       }
     }

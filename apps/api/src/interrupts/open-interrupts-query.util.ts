@@ -21,3 +21,16 @@ export async function countOpenInterruptsByAge(db: Queryable): Promise<Record<Op
   );
   return row;
 }
+
+/**
+ * Open interrupts whose deadline has passed and that the expiry job has not closed yet (the
+ * metric `interlock_interrupts_open_past_deadline`), across every organisation, through the
+ * partial index `interrupts_due_idx`. Above 0 for long, the expiry job is not keeping up.
+ */
+export async function countOpenPastDeadline(db: Queryable): Promise<number> {
+  const [row] = await queryRows<{ count: number }>(
+    db,
+    `SELECT count(*)::int AS count FROM interrupts WHERE status = 'open' AND expires_at IS NOT NULL AND expires_at <= now()`,
+  );
+  return row.count;
+}

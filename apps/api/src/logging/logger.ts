@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppConfig } from '../config/app-config';
 import { nodeRequest, routePatternOf } from '../http/platform';
 import { requestIdOf, requestStateOf, type RequestState } from '../http/request-state';
+import { traceFields, tracingEnabled } from '../tracing/spans';
 
 /** Paths pino censors wherever they appear in a log line: credentials never reach the logs. */
 export const REDACTED_PATHS = [
@@ -73,6 +74,8 @@ export function createLogger(config: AppConfig, destination?: DestinationStream)
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       formatters: { level: (label) => ({ level: label }) },
+      // With traces on, every line written within a trace carries its trace and span ids.
+      ...(tracingEnabled() ? { mixin: traceFields } : {}),
     },
     pretty ? prettyDestination(destination) : destination,
   );

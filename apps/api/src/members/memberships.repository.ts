@@ -158,6 +158,27 @@ export async function lockCurrentMember(db: Queryable, organisationId: string, u
   return row;
 }
 
+/**
+ * A current member and whether their role holds `permission` now, locked like `lockCurrentMember`
+ * (for a decision taken on a credential other than the sign-in: an emailed action link).
+ */
+export async function lockCurrentMemberHolding(
+  db: Queryable,
+  organisationId: string,
+  userId: string,
+  permission: string,
+): Promise<{ id: string; name: string; holds: boolean } | undefined> {
+  const [row] = await queryRows<{ id: string; name: string; holds: boolean }>(
+    db,
+    `SELECT u.id, u.name, $3::text = ANY(r.permissions) AS holds
+       FROM memberships m ${joinUsers('u', 'm.user_id')} ${joinRoles('r', 'm.organisation_id', 'm.role_id')}
+      WHERE m.organisation_id = $1 AND m.user_id = $2 AND m.left_at IS NULL
+        FOR KEY SHARE OF m`,
+    [organisationId, userId, permission],
+  );
+  return row;
+}
+
 /** Columns of `leftJoinCurrentMemberships`: the membership's organisation, role and plan (null when none matched). */
 export const CURRENT_MEMBERSHIP_COLUMNS = `m.organisation_id, m.role_id, r.name AS role_name, r.permissions, o.plan`;
 

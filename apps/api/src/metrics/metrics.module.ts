@@ -6,18 +6,23 @@ import type { Logger } from 'pino';
 import { declaredRoutesIn } from '../auth/route-declarations.util';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
-import { countOpenInterruptsByAge, OPEN_AGE_BUCKETS } from '../interrupts/open-interrupts-query.util';
+import { countOpenInterruptsByAge, countOpenPastDeadline, OPEN_AGE_BUCKETS } from '../interrupts/open-interrupts-query.util';
 import { readPeriodicJobLag } from '../jobs/job-lag-query.util';
 import { LOGGER } from '../logging/logger.module';
 import { NotificationBus } from '../notifications/notification-bus';
+import { readNotificationOutboxStats } from '../notify/notification-outbox-stats-query.util';
 import { readOutboxStats } from '../webhooks/webhook-outbox-stats-query.util';
 import { instrumentDatabase } from './database-metrics';
 import { instrumentHttpServer } from './http-metrics';
 import {
+  argusClassificationChannel,
+  type ArgusClassificationRecord,
   busProbeChannel,
   type BusProbeRecord,
   jobRoundChannel,
   type JobRoundRecord,
+  notificationAttemptChannel,
+  type NotificationAttemptRecord,
   periodicJobRunChannel,
   type PeriodicJobRunRecord,
   webhookAttemptChannel,
@@ -32,8 +37,9 @@ const DATABASE_READING_MS = 10_000;
 
 /**
  * Prometheus metrics (SPEC §8g), only when `METRICS_PORT` is set: then the HTTP server, the pool,
- * the job runner, the webhook worker and the notification bus are instrumented, and a listener of
- * its own serves `GET /metrics`. Without it nothing is instrumented and nothing listens.
+ * the job runner, the webhook and notification workers, argus and the notification bus are
+ * instrumented, and a listener of its own serves `GET /metrics`. Without it nothing is
+ * instrumented and nothing listens.
  */
 @Global()
 @Module({ providers: [{ provide: Metrics, useFactory: () => new Metrics() }], exports: [Metrics] })
@@ -79,10 +85,19 @@ export class MetricsModule implements OnApplicationBootstrap, OnApplicationShutd
       }),
     );
     metrics.addCollector(
+      'notification-outbox',
+      everyAtMost(DATABASE_READING_MS, async () => {
+        const stats = await readNotificationOutboxStats(this.dataSource);
+        for (const state of ['due', 'scheduled', 'sending'] as const) metrics.notificationOutboxDepth.set({ state }, stats[state]);
+        metrics.notificationOutboxOldestDue.set(stats.oldest_due_seconds);
+      }),
+    );
+    metrics.addCollector(
       'interrupts-open',
       everyAtMost(DATABASE_READING_MS, async () => {
         const counts = await countOpenInterruptsByAge(this.dataSource);
         for (const age of OPEN_AGE_BUCKETS) metrics.interruptsOpen.set({ age }, counts[age]);
+        metrics.interruptsPastDeadline.set(await countOpenPastDeadline(this.dataSource));
       }),
     );
 
@@ -121,8 +136,24 @@ export class MetricsModule implements OnApplicationBootstrap, OnApplicationShutd
       metrics.webhookAttempts.inc({ outcome });
       metrics.webhookAttemptDuration.observe(durationMs / 1000);
     });
+    on<NotificationAttemptRecord>(notificationAttemptChannel, ({ outcome, durationMs }) => {
+      metrics.notificationAttempts.inc({ outcome });
+      if (durationMs > 0) metrics.notificationAttemptDuration.observe(durationMs / 1000);
+    });
+    on<ArgusClassificationRecord>(argusClassificationChannel, ({ failed, breakerTripped, receipts }) => {
+      if (failed) metrics.argusFailures.inc();
+      if (breakerTripped) metrics.argusBreakerTrips.inc();
+      for (const { action, metadata } of receipts) metrics.argusOutcomes.inc({ outcome: metadata.outcome, result: argusResult(action, metadata) });
+    });
     on<BusProbeRecord>(busProbeChannel, ({ roundTripMs }) => metrics.busProbeRoundTrip.observe(roundTripMs / 1000));
   }
+}
+
+/** What became of a receipt's outcome: a closed set, from the receipt alone. */
+export function argusResult(action: string, receipt: ArgusClassificationRecord['receipts'][number]['metadata']): string {
+  if (action === 'classification.shadowed' || receipt.mode === 'shadow') return 'shadow';
+  if (receipt.enforced) return 'enforced';
+  return receipt.skipped === undefined ? 'not_enforced' : `skipped_${receipt.skipped}`;
 }
 
 /** Runs `read` when the last run is older than `ms` (or failed); otherwise keeps the last values. */

@@ -6,10 +6,12 @@ import { DatabaseConnection } from '../database/database-connection';
 import { LOGGER } from '../logging/logger.module';
 import type { Logger } from 'pino';
 import { InProcessNotificationBus, NotificationBus, PostgresNotificationBus } from './notification-bus';
+import { StreamAdmission } from './stream-admission';
 
 @Global()
 @Module({
   providers: [
+    StreamAdmission,
     {
       provide: NotificationBus,
       inject: [DatabaseConnection, DataSource, LOGGER, APP_CONFIG],
@@ -24,7 +26,7 @@ import { InProcessNotificationBus, NotificationBus, PostgresNotificationBus } fr
       },
     },
   ],
-  exports: [NotificationBus],
+  exports: [NotificationBus, StreamAdmission],
 })
 export class NotificationsModule implements OnApplicationShutdown {
   constructor(@Inject(NotificationBus) private readonly bus: NotificationBus) {}

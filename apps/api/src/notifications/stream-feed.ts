@@ -37,6 +37,12 @@ export interface StreamFeed<C extends FeedCursor> {
    * the unsubscribe.
    */
   watch(wake: (key: string, which?: (cursor: C) => boolean) => void, resync: () => void): () => void;
+  /**
+   * Of the open streams, those with something to send (or to end): where each stands checked in
+   * one query for all of them, so a heartbeat costs the pool a constant number of queries
+   * however many streams are open. Only these are filled at the heartbeat.
+   */
+  pending(cursors: readonly C[]): Promise<readonly C[]>;
   /** Sends the stream what it has not seen yet (and may close it). Called one at a time per stream. */
   fill(cursor: C, out: FeedOutput): Promise<void>;
   /** With the member's permissions as they are now: whether the stream may go on (it may adjust the cursor). */

@@ -52,6 +52,24 @@ describe('MessageRenderer', () => {
     expect(answered.text).toContain('approve by Ada');
   });
 
+  it('with a token minter, each open action links to /decide#<token> for that action and decision (older notices without a digest keep the confirmation page)', () => {
+    const minted: string[] = [];
+    const token = (interruptId: string, action: { name: string; digest: string }, decision: string) => {
+      minted.push(`${interruptId}/${action.name}/${action.digest}/${decision}`);
+      return `al1.t${minted.length}.m`;
+    };
+    const digest = 'd'.repeat(64);
+    const mail = renderer.digest('Acme', 'hourly', [
+      { kind: 'interrupt.opened', interrupt: notice({ actionRequests: [{ name: 'go', description: null, allowedDecisions: ['approve', 'reject'], args: '{}', digest }] }) },
+      { kind: 'interrupt.opened', interrupt: notice({ id: 'old', actionRequests: [{ name: 'legacy', description: null, allowedDecisions: ['approve'], args: '{}' }] }) },
+    ], token);
+    expect(minted).toEqual([`0b7f1a52-93a3-4d55-9e4b-7c2b3f1a0e11/go/${digest}/approve`, `0b7f1a52-93a3-4d55-9e4b-7c2b3f1a0e11/go/${digest}/reject`]);
+    expect(mail.text).toContain('Approve go: https://interlock.example.com/decide#al1.t1.m');
+    expect(mail.text).toContain('Reject go: https://interlock.example.com/decide#al1.t2.m');
+    expect(mail.html).toContain('href="https://interlock.example.com/decide#al1.t1.m"');
+    expect(mail.text).toContain('Approve legacy: https://interlock.example.com/interrupts/old/confirm?action=legacy&decision=approve');
+  });
+
   it('a subject is one line, however the title was written', () => {
     const mail = renderer.interrupt('Acme', { kind: 'interrupt.opened', interrupt: notice({ title: 'line one\r\nBcc: someone@example.com' }) });
     expect(mail.subject).toBe('[Acme] Approval needed: line one Bcc: someone@example.com');

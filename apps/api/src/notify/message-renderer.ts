@@ -14,6 +14,12 @@ interface Compiled {
   html: Handlebars.TemplateDelegate;
 }
 
+/**
+ * Mints the single-use token of an action link for this message's recipient (issue 30, §2), when
+ * the organisation lets links decide; the link then opens `/decide#<token>`.
+ */
+export type LinkToken = (interruptId: string, action: { name: string; digest: string }, decision: 'approve' | 'reject') => string;
+
 /** One interrupt in a message, with what it is about for this recipient. */
 export interface NoticeItem {
   kind: string;
@@ -61,24 +67,24 @@ export class MessageRenderer {
   }
 
   /** One notification about one interrupt. */
-  interrupt(organisationName: string, item: NoticeItem): RenderedMail {
+  interrupt(organisationName: string, item: NoticeItem, token?: LinkToken): RenderedMail {
     return this.render('interrupt', {
       organisationName,
       heading: HEADINGS[item.kind] ?? 'Interlock',
-      item: this.itemView(item),
+      item: this.itemView(item, token),
       footer: `You receive this because of your notification settings in ${organisationName}.`,
       settingsUrl: `${this.dashboardUrl}/settings/notifications`,
     });
   }
 
   /** An hourly or daily digest: one organisation's notifications to one member. */
-  digest(organisationName: string, mode: string, items: readonly NoticeItem[]): RenderedMail {
+  digest(organisationName: string, mode: string, items: readonly NoticeItem[], token?: LinkToken): RenderedMail {
     const count = items.length;
     const period = mode === 'daily' ? 'today' : 'this hour';
     return this.render('digest', {
       organisationName,
       heading: `${count} ${count === 1 ? 'interrupt' : 'interrupts'} for you ${period}`,
-      items: items.map((item) => this.itemView(item)),
+      items: items.map((item) => this.itemView(item, token)),
       inboxUrl: `${this.dashboardUrl}/inbox`,
       footer: `Your ${mode} digest for ${organisationName}.`,
       settingsUrl: `${this.dashboardUrl}/settings/notifications`,
@@ -97,7 +103,7 @@ export class MessageRenderer {
     });
   }
 
-  private itemView(item: NoticeItem) {
+  private itemView(item: NoticeItem, token: LinkToken | undefined) {
     const interrupt = item.interrupt;
     const url = `${this.dashboardUrl}/interrupts/${interrupt.id}`;
     const open = interrupt.status === 'open';
@@ -124,7 +130,11 @@ export class MessageRenderer {
               : LINKED_DECISIONS.filter((d) => action.allowedDecisions.includes(d.decision)).map((d) => ({
                   label: `${d.label} ${action.name}`,
                   primary: d.primary,
-                  url: `${url}/confirm?${new URLSearchParams({ action: action.name, decision: d.decision }).toString()}`,
+                  // A notice written before digests were kept has none: it links to the sign-in confirmation.
+                  url:
+                    token !== undefined && action.digest !== undefined
+                      ? `${this.dashboardUrl}/decide#${token(interrupt.id, { name: action.name, digest: action.digest }, d.decision)}`
+                      : `${url}/confirm?${new URLSearchParams({ action: action.name, decision: d.decision }).toString()}`,
                 })),
         };
       }),

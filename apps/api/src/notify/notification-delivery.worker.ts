@@ -1,12 +1,16 @@
+import { type Span, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import type { NotificationConfig } from '../config/app-config';
 import { queryRows } from '../database/query-rows.util';
 import type { JobWorker } from '../jobs/job-runner';
 import type { Mailer } from '../mail/mailer';
+import { notificationAttemptChannel, type NotificationAttemptRecord } from '../metrics/instrumentation-channels';
+import { inSpan } from '../tracing/spans';
 import { retryDelayMs } from '../webhooks/webhook-retry.util';
 import type { RenderedMail } from './message-renderer';
-import { MessageRenderer } from './message-renderer';
+import { MessageRenderer, type LinkToken } from './message-renderer';
+import type { ActionLinkSigner } from './action-link-token.util';
 import type { InterruptNotice, NotificationOutbox } from './notification-outbox';
 
 interface ClaimedNotification {
@@ -22,8 +26,11 @@ interface ClaimedNotification {
   attempt_count: number;
   max_attempts: number;
   organisation_name: string;
+  recipient_user_id: string | null;
   /** False when the recipient left the organisation since the notification was written. */
   still_member: boolean;
+  /** Whether the message's action links decide by themselves: the organisation allows it and the recipient may decide. */
+  token_links: boolean;
 }
 
 /**
@@ -64,8 +71,14 @@ WITH candidates AS (
 SELECT c.*, (SELECT count(*) FROM candidates)::int AS seen, o.name AS organisation_name,
        (c.recipient_user_id IS NULL OR EXISTS (
           SELECT 1 FROM memberships m WHERE m.organisation_id = c.organisation_id AND m.user_id = c.recipient_user_id AND m.left_at IS NULL
-       )) AS still_member
+       )) AS still_member,
+       (coalesce(ns.token_actions, false) AND EXISTS (
+          SELECT 1 FROM memberships m JOIN roles r ON r.organisation_id = m.organisation_id AND r.id = m.role_id
+           WHERE m.organisation_id = c.organisation_id AND m.user_id = c.recipient_user_id AND m.left_at IS NULL
+             AND 'interrupt.decide' = ANY(r.permissions)
+       )) AS token_links
   FROM claimed c JOIN organisations o ON o.id = c.organisation_id
+  LEFT JOIN notification_settings ns ON ns.organisation_id = c.organisation_id
  ORDER BY c.created_at`;
 
 /**
@@ -110,6 +123,7 @@ export class NotificationDeliveryWorker implements JobWorker {
     private readonly mailer: Mailer,
     private readonly renderer: MessageRenderer,
     private readonly outbox: NotificationOutbox,
+    private readonly signer: ActionLinkSigner,
     private readonly logger: Logger,
     private readonly wakeMe: () => void,
   ) {
@@ -159,27 +173,39 @@ export class NotificationDeliveryWorker implements JobWorker {
     }
   }
 
-  private async deliver(batch: Batch): Promise<void> {
+  /** One message in a span of its own (traces on): its statements are children, its log line carries the trace id. */
+  private deliver(batch: Batch): Promise<void> {
+    const attributes = { 'interlock.notification.kind': batch[0].kind, 'interlock.notification.mode': batch[0].mode, 'interlock.notification.count': batch.length, 'interlock.attempt': batch[0].attempt_count };
+    return inSpan('notification delivery', { kind: SpanKind.CONSUMER, attributes }, (span) => this.deliverTraced(batch, span));
+  }
+
+  private async deliverTraced(batch: Batch, span: Span): Promise<void> {
     const first = batch[0];
     let status: 'sent' | 'logged' | 'pending' | 'failed';
     let error: string | null = null;
     let messageId: string | null = null;
+    let transportMs = 0;
     if (!first.still_member) {
       status = 'failed';
       error = 'Not sent: the recipient is no longer a member of the organisation.';
     } else {
       try {
         const mail = this.render(batch);
-        const sent = await this.mailer.send({ to: first.recipient_email, ...mail });
-        messageId = sent.messageId;
-        status = sent.transport === 'smtp' ? 'sent' : 'logged';
+        const started = performance.now();
+        try {
+          const sent = await this.mailer.send({ to: first.recipient_email, ...mail });
+          messageId = sent.messageId;
+          status = sent.transport === 'smtp' ? 'sent' : 'logged';
+        } finally {
+          transportMs = performance.now() - started;
+        }
       } catch (failure) {
         error = failure instanceof Error ? failure.message.slice(0, 1000) : String(failure);
         status = first.attempt_count < first.max_attempts ? 'pending' : 'failed';
       }
     }
     const delay = status === 'pending' ? retryDelayMs(this.config.retryScheduleMs, first.attempt_count) : 0;
-    await this.dataSource.query(RECORD, [
+    const [, recorded] = (await this.dataSource.query(RECORD, [
       first.organisation_id,
       batch.map((r) => r.id),
       status,
@@ -187,7 +213,14 @@ export class NotificationDeliveryWorker implements JobWorker {
       error,
       messageId,
       batch.map((r) => r.attempt_count),
-    ]);
+    ])) as [unknown, number];
+    span.setAttribute('interlock.outcome', status === 'pending' ? 'retrying' : status);
+    if (error !== null) span.setStatus({ code: SpanStatusCode.ERROR, message: error });
+    // Counted once per message, when this attempt's outcome was recorded (its lease still held).
+    if (recorded > 0 && notificationAttemptChannel.hasSubscribers) {
+      const outcome = status === 'pending' ? 'retrying' : status;
+      notificationAttemptChannel.publish({ outcome, durationMs: transportMs } satisfies NotificationAttemptRecord);
+    }
     this.logger.info(
       { organisationId: first.organisation_id, notificationIds: batch.map((r) => r.id), kind: first.kind, mode: first.mode, status, attempt: first.attempt_count },
       'notification delivery attempt',
@@ -202,7 +235,14 @@ export class NotificationDeliveryWorker implements JobWorker {
       return this.renderer.invitation(first.organisation_name, { ...data, token });
     }
     const items = batch.map((row) => ({ kind: row.kind, interrupt: row.data as unknown as InterruptNotice }));
-    if (first.mode === 'immediately') return this.renderer.interrupt(first.organisation_name, items[0]);
-    return this.renderer.digest(first.organisation_name, first.mode, items);
+    // Single-use links, minted as the message is sent (so their 24 hours start now), for this recipient only.
+    const recipient = first.recipient_user_id;
+    const token: LinkToken | undefined =
+      first.token_links && recipient !== null
+        ? (interruptId, action, decision) =>
+            this.signer.mint({ organisationId: first.organisation_id, interruptId, actionName: action.name, decision, userId: recipient, actionDigest: action.digest })
+        : undefined;
+    if (first.mode === 'immediately') return this.renderer.interrupt(first.organisation_name, items[0], token);
+    return this.renderer.digest(first.organisation_name, first.mode, items, token);
   }
 }

@@ -1,7 +1,8 @@
 import { BUILT_IN_NOTIFICATION_DEFAULTS, DAILY_DIGEST_HOUR, type NotificationKind } from '@interlock/domain';
 import { queryRows, type Queryable } from '../database/query-rows.util';
+import { actionDigest } from '../interrupts/action-digest.util';
 import type { InterruptResponse } from '../interrupts/dto/interrupt.response';
-import type { OutboxEvent, OutboxListener } from '../webhooks/webhook-outbox';
+import type { OutboxCause, OutboxEvent, OutboxListener } from '../webhooks/webhook-outbox';
 import type { WebhookSecretBox } from '../webhooks/webhook-secret.util';
 
 /** Who an interrupt notification goes to: every member who may read interrupts, its assignee, or both. */
@@ -21,7 +22,8 @@ export interface InterruptNotice {
   escalationLevel: number;
   escalationReason: string | null;
   assignee: { type: string; id: string; name: string } | null;
-  actionRequests: { name: string; description: string | null; allowedDecisions: string[]; args: string }[];
+  /** `digest`: the action's digest (SPEC §8e), which an emailed single-use link is bound to (absent in older rows). */
+  actionRequests: { name: string; description: string | null; allowedDecisions: string[]; args: string; digest?: string }[];
   decisions: { actionName: string; decision: string; by: string }[];
   createdAt: string;
 }
@@ -45,6 +47,7 @@ export function toNotice(interrupt: InterruptResponse): InterruptNotice {
         description: a.description,
         allowedDecisions: a.allowedDecisions,
         args: args.length > ARGS_PREVIEW_CHARS ? `${args.slice(0, ARGS_PREVIEW_CHARS)}…` : args,
+        digest: actionDigest(interrupt.id, a.name, a.args),
       };
     }),
     decisions: interrupt.decisions.map((d) => ({ actionName: d.actionName, decision: d.decision, by: d.decidedBy.name })),
@@ -121,25 +124,27 @@ export class NotificationOutbox implements OutboxListener {
     private readonly box: WebhookSecretBox,
   ) {}
 
-  async write(tx: Queryable, organisationId: string, events: readonly OutboxEvent[]): Promise<void> {
+  async write(tx: Queryable, organisationId: string, events: readonly OutboxEvent[], cause: OutboxCause = {}): Promise<void> {
+    // The member who made the change is not told about it (assigning to their own team, deciding what was theirs…).
+    const actor = cause.memberId === undefined ? [] : [cause.memberId];
     for (const event of events) {
       switch (event.type) {
         case 'interrupt.created': {
           const interrupt = event.data;
           // Decided at once (by argus): nothing waits for anyone.
           if (interrupt.status !== 'open') break;
-          const told = interrupt.assignee === null ? [] : await this.notify(tx, organisationId, 'interrupt.assigned', interrupt, this.assigneeOnly(interrupt));
-          await this.notify(tx, organisationId, 'interrupt.opened', interrupt, { watchers: true, assignee: null, except: told });
+          const told = interrupt.assignee === null ? [] : await this.notify(tx, organisationId, 'interrupt.assigned', interrupt, this.assigneeOnly(interrupt, actor));
+          await this.notify(tx, organisationId, 'interrupt.opened', interrupt, { watchers: true, assignee: null, except: [...actor, ...told] });
           break;
         }
         case 'interrupt.assigned':
-          await this.notify(tx, organisationId, 'interrupt.assigned', event.data, this.assigneeOnly(event.data));
+          await this.notify(tx, organisationId, 'interrupt.assigned', event.data, this.assigneeOnly(event.data, actor));
           break;
         case 'interrupt.escalated':
-          await this.notify(tx, organisationId, 'interrupt.escalated', event.data, { ...this.assigneeOnly(event.data), watchers: true });
+          await this.notify(tx, organisationId, 'interrupt.escalated', event.data, { ...this.assigneeOnly(event.data, actor), watchers: true });
           break;
         case 'interrupt.answered':
-          if (event.data.assignee !== null) await this.notify(tx, organisationId, 'interrupt.decided', event.data, this.assigneeOnly(event.data));
+          if (event.data.assignee !== null) await this.notify(tx, organisationId, 'interrupt.decided', event.data, this.assigneeOnly(event.data, actor));
           break;
         default:
           break;
@@ -164,8 +169,8 @@ export class NotificationOutbox implements OutboxListener {
     return this.box.open(Buffer.from(sealed, 'base64'), organisationId, invitationId);
   }
 
-  private assigneeOnly(interrupt: InterruptResponse): Audience {
-    return { watchers: false, assignee: interrupt.assignee === null ? null : { type: interrupt.assignee.type, id: interrupt.assignee.id }, except: [] };
+  private assigneeOnly(interrupt: InterruptResponse, except: readonly string[]): Audience {
+    return { watchers: false, assignee: interrupt.assignee === null ? null : { type: interrupt.assignee.type, id: interrupt.assignee.id }, except };
   }
 
   private async notify(tx: Queryable, organisationId: string, kind: NotificationKind, interrupt: InterruptResponse, audience: Audience): Promise<string[]> {

@@ -1,4 +1,4 @@
-import { Column, Entity, JoinColumn, ManyToOne, OneToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, OneToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import { OrganisationEntity } from '../organisation/organisation.entity';
 import { MembershipEntity } from '../members/membership.entity';
 
@@ -49,4 +49,36 @@ export class NotificationMemberSettingsEntity {
 
   @UpdateDateColumn({ type: 'timestamptz', precision: 3 })
   updatedAt!: Date;
+}
+
+/**
+ * An emailed action link that was used (issue 30): a link decides once. Written in the decision's
+ * transaction, keyed by the link's nonce; the link itself (the token) is never stored.
+ */
+@Entity({ name: 'notification_action_link_uses' })
+export class NotificationActionLinkUseEntity {
+  @PrimaryColumn('uuid')
+  organisationId!: string;
+
+  @PrimaryColumn('uuid')
+  nonce!: string;
+
+  @ManyToOne(() => OrganisationEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'organisation_id' })
+  organisation?: OrganisationEntity;
+
+  @Column('uuid')
+  interruptId!: string;
+
+  @Column('uuid')
+  userId!: string;
+
+  @Column('text')
+  actionName!: string;
+
+  @Column('text')
+  decision!: string;
+
+  @CreateDateColumn({ type: 'timestamptz', precision: 3 })
+  usedAt!: Date;
 }

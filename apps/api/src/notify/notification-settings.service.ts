@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { KeysetCursorCodec, keysetPage } from '@interlock/cursor';
 import { DataSource } from 'typeorm';
 import { writeAuditEntry } from '@interlock/audit';
 import {
@@ -8,6 +9,8 @@ import {
   type MemberActor,
   type NotificationPreferences,
 } from '@interlock/domain';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
 import { Mailer } from '../mail/mailer';
 import { OrganisationsRepository } from '../organisation/organisations.repository';
 import type {
@@ -17,9 +20,9 @@ import type {
   UpdateNotificationSettingsDto,
 } from './dto/notification-preferences.dto';
 import type { NotificationDeliveryResponse } from './dto/notification-delivery.response';
-import { NotificationsRepository } from './notifications.repository';
+import { type DeliveryRow, NotificationsRepository } from './notifications.repository';
 
-const DELIVERY_PAGE = 100;
+const DELIVERY_PAGE = 50;
 
 /** Drops the nulls (a null asks for the default) and the kinds left empty. */
 function compact(preferences: NotificationPreferences): NotificationPreferences {
@@ -45,7 +48,12 @@ export class NotificationSettingsService {
     private readonly repository: NotificationsRepository,
     private readonly mailer: Mailer,
     private readonly organisations: OrganisationsRepository,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.cursors = new KeysetCursorCodec(config.cursorSecret, 'notifications.deliveries');
+  }
+
+  private readonly cursors: KeysetCursorCodec;
 
   async preferences(organisationId: string, userId: string): Promise<NotificationPreferencesResponse> {
     const [member, organisation] = await Promise.all([
@@ -91,7 +99,7 @@ export class NotificationSettingsService {
 
   async settings(organisationId: string): Promise<NotificationSettingsResponse> {
     const row = await this.repository.organisationSettings(this.dataSource, organisationId);
-    return this.settingsResponse(row?.defaults ?? {});
+    return this.settingsResponse(row?.defaults ?? {}, row?.token_actions ?? false);
   }
 
   async updateSettings(
@@ -104,9 +112,13 @@ export class NotificationSettingsService {
       const organisation = await this.organisations.read(tx, organisationId);
       if (organisation === undefined) throw DomainError.of('NOT_FOUND');
       const before = (await this.repository.organisationSettings(tx, organisationId, true)) ?? { defaults: {}, token_actions: false };
-      const after = { defaults: compact(body.defaults), token_actions: before.token_actions };
-      const changes: { defaults?: { from: NotificationPreferences; to: NotificationPreferences } } = {};
+      const after = {
+        defaults: body.defaults === undefined ? before.defaults : compact(body.defaults),
+        token_actions: body.tokenActions ?? before.token_actions,
+      };
+      const changes: { defaults?: { from: NotificationPreferences; to: NotificationPreferences }; tokenActions?: { from: boolean; to: boolean } } = {};
       if (!same(after.defaults, before.defaults)) changes.defaults = { from: before.defaults, to: after.defaults };
+      if (after.token_actions !== before.token_actions) changes.tokenActions = { from: before.token_actions, to: after.token_actions };
       if (Object.keys(changes).length > 0) {
         await this.repository.saveOrganisationSettings(tx, organisationId, after);
         await writeAuditEntry(tx, {
@@ -118,13 +130,23 @@ export class NotificationSettingsService {
           ipAddress: ip,
         });
       }
-      return this.settingsResponse(after.defaults);
+      return this.settingsResponse(after.defaults, after.token_actions);
     });
   }
 
-  async deliveries(organisationId: string, userId: string | null): Promise<NotificationDeliveryResponse[]> {
-    const rows = await this.repository.deliveries(this.dataSource, organisationId, userId, DELIVERY_PAGE);
-    return rows.map((r) => ({
+  /** Newest first, a keyset page at a time (the cursor is bound to the organisation and the scope). */
+  async deliveries(
+    organisationId: string,
+    userId: string | null,
+    page: { cursor?: string; limit?: number },
+  ): Promise<{ deliveries: NotificationDeliveryResponse[]; nextCursor: string | null }> {
+    const { rows, nextCursor } = await keysetPage<DeliveryRow>(
+      this.cursors,
+      { organisationId, filters: JSON.stringify([organisationId, userId]), cursor: page.cursor, limit: page.limit ?? DELIVERY_PAGE },
+      (row) => row.created_at,
+      (after, take) => this.repository.deliveries(this.dataSource, organisationId, userId, after, take),
+    );
+    const deliveries = rows.map((r) => ({
       id: r.id,
       kind: r.kind,
       channel: r.channel,
@@ -139,13 +161,14 @@ export class NotificationSettingsService {
       scheduledFor: r.scheduled_for.toISOString(),
       sentAt: r.sent_at?.toISOString() ?? null,
     }));
+    return { deliveries, nextCursor };
   }
 
   private preferencesResponse(own: NotificationPreferences, timeZone: string, defaults: NotificationPreferences): NotificationPreferencesResponse {
     return { timeZone, preferences: own, effective: effectiveNotificationPreferences(own, defaults), emailEnabled: this.mailer.enabled };
   }
 
-  private settingsResponse(defaults: NotificationPreferences): NotificationSettingsResponse {
-    return { defaults, builtInDefaults: BUILT_IN_NOTIFICATION_DEFAULTS, emailEnabled: this.mailer.enabled };
+  private settingsResponse(defaults: NotificationPreferences, tokenActions: boolean): NotificationSettingsResponse {
+    return { defaults, builtInDefaults: BUILT_IN_NOTIFICATION_DEFAULTS, tokenActions, emailEnabled: this.mailer.enabled };
   }
 }

@@ -66,6 +66,6 @@ export class NotificationsController {
   async deliveries(@CurrentMember() member: MemberPrincipal, @Query() query: ListNotificationDeliveriesQuery): Promise<NotificationDeliveryListResponse> {
     const everyone = query.scope === 'organisation';
     if (everyone && !member.permissions.has('member.manage')) throw new DomainError('FORBIDDEN', missingPermissionMessage('member.manage'));
-    return { deliveries: await this.settings.deliveries(member.organisationId, everyone ? null : member.memberId) };
+    return this.settings.deliveries(member.organisationId, everyone ? null : member.memberId, { cursor: query.cursor, limit: query.limit });
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { KeysetPosition } from '@interlock/cursor';
 import type { NotificationPreferences } from '@interlock/domain';
 import { queryRows, type Queryable } from '../database/query-rows.util';
 import type { NotificationStatus } from './notification.entity';
@@ -49,10 +50,10 @@ export class NotificationsRepository {
     );
   }
 
-  async organisationSettings(db: Queryable, organisationId: string, lock = false): Promise<OrganisationSettingsRow | undefined> {
+  async organisationSettings(db: Queryable, organisationId: string, lock: boolean | 'share' = false): Promise<OrganisationSettingsRow | undefined> {
     const [row] = await queryRows<OrganisationSettingsRow>(
       db,
-      `SELECT defaults, token_actions FROM notification_settings WHERE organisation_id = $1${lock ? ' FOR UPDATE' : ''}`,
+      `SELECT defaults, token_actions FROM notification_settings WHERE organisation_id = $1${lock === 'share' ? ' FOR SHARE' : lock ? ' FOR UPDATE' : ''}`,
       [organisationId],
     );
     return row;
@@ -66,23 +67,48 @@ export class NotificationsRepository {
     );
   }
 
+  /** Records an emailed action link's use; false when it was used before. */
+  async recordLinkUse(
+    db: Queryable,
+    organisationId: string,
+    use: { nonce: string; interruptId: string; userId: string; actionName: string; decision: string },
+  ): Promise<boolean> {
+    const rows = await queryRows<{ nonce: string }>(
+      db,
+      `INSERT INTO notification_action_link_uses (organisation_id, nonce, interrupt_id, user_id, action_name, decision)
+       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (organisation_id, nonce) DO NOTHING RETURNING nonce`,
+      [organisationId, use.nonce, use.interruptId, use.userId, use.actionName, use.decision],
+    );
+    return rows.length === 1;
+  }
+
+  async linkUsed(db: Queryable, organisationId: string, nonce: string): Promise<boolean> {
+    const rows = await queryRows<{ nonce: string }>(
+      db,
+      `SELECT nonce FROM notification_action_link_uses WHERE organisation_id = $1 AND nonce = $2`,
+      [organisationId, nonce],
+    );
+    return rows.length === 1;
+  }
+
   /** Whether Postgres knows the time zone (the digest times are computed there). */
   async isTimeZone(db: Queryable, name: string): Promise<boolean> {
     const rows = await queryRows<{ ok: boolean }>(db, `SELECT true AS ok FROM pg_timezone_names WHERE name = $1`, [name]);
     return rows.length > 0;
   }
 
-  /** Newest first: one member's (userId) or the whole organisation's (null). */
-  async deliveries(db: Queryable, organisationId: string, userId: string | null, limit: number): Promise<DeliveryRow[]> {
+  /** Newest first, after `after` (a keyset position): one member's (userId) or the whole organisation's (null). */
+  async deliveries(db: Queryable, organisationId: string, userId: string | null, after: KeysetPosition | undefined, take: number): Promise<DeliveryRow[]> {
     return queryRows<DeliveryRow>(
       db,
       `SELECT id, kind, channel, mode, status, recipient_email, subject_id, data ->> 'title' AS title, attempt_count, last_error,
               created_at, scheduled_for, sent_at
          FROM notifications
         WHERE organisation_id = $1 AND ($2::uuid IS NULL OR recipient_user_id = $2::uuid)
+          AND ($3::timestamptz IS NULL OR (created_at, id) < ($3::timestamptz, $4::uuid))
         ORDER BY created_at DESC, id DESC
-        LIMIT $3`,
-      [organisationId, userId, limit],
+        LIMIT $5`,
+      [organisationId, userId, after?.createdAt ?? null, after?.id ?? null, take],
     );
   }
 }

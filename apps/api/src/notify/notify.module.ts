@@ -12,6 +12,10 @@ import { OrganisationModule } from '../organisation/organisation.module';
 import { WebhookOutbox } from '../webhooks/webhook-outbox';
 import { WebhookSecretBox } from '../webhooks/webhook-secret.util';
 import { WebhooksModule } from '../webhooks/webhooks.module';
+import { InterruptsModule } from '../interrupts/interrupts.module';
+import { ActionLinkSigner } from './action-link-token.util';
+import { ActionLinksController } from './action-links.controller';
+import { ActionLinksService } from './action-links.service';
 import { MessageRenderer } from './message-renderer';
 import { NotificationDeliveryWorker } from './notification-delivery.worker';
 import { NotificationOutbox } from './notification-outbox';
@@ -26,11 +30,17 @@ import { NotificationsRepository } from './notifications.repository';
  * digests and retries coming due), and Settings → Notifications.
  */
 @Module({
-  imports: [WebhooksModule, OrganisationModule],
-  controllers: [NotificationsController],
+  imports: [WebhooksModule, OrganisationModule, InterruptsModule],
+  controllers: [NotificationsController, ActionLinksController],
   providers: [
     NotificationsRepository,
     NotificationSettingsService,
+    ActionLinksService,
+    {
+      provide: ActionLinkSigner,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new ActionLinkSigner(config.apiKeyPepper),
+    },
     {
       provide: NotificationOutbox,
       inject: [APP_CONFIG, WebhookOutbox],
@@ -50,19 +60,20 @@ import { NotificationsRepository } from './notifications.repository';
     },
     {
       provide: NotificationDeliveryWorker,
-      inject: [DataSource, APP_CONFIG, Mailer, MessageRenderer, NotificationOutbox, LOGGER, JobRunner, NotificationBus],
+      inject: [DataSource, APP_CONFIG, Mailer, MessageRenderer, NotificationOutbox, ActionLinkSigner, LOGGER, JobRunner, NotificationBus],
       useFactory: (
         dataSource: DataSource,
         config: AppConfig,
         mailer: Mailer,
         renderer: MessageRenderer,
         outbox: NotificationOutbox,
+        signer: ActionLinkSigner,
         logger: Logger,
         runner: JobRunner,
         bus: NotificationBus,
       ) => {
         const wake = () => runner.wake(NotificationDeliveryWorker.NAME);
-        const worker = new NotificationDeliveryWorker(dataSource, config.notifications, mailer, renderer, outbox, logger, wake);
+        const worker = new NotificationDeliveryWorker(dataSource, config.notifications, mailer, renderer, outbox, signer, logger, wake);
         runner.register(worker);
         bus.subscribe(ORGANISATION_EVENTS_CHANNEL, wake);
         return worker;

@@ -153,7 +153,7 @@ export function stateClassificationRules(document: OpenAPIObject): void {
       mapping: Object.fromEntries(Object.entries(outcomes).map(([type, name]) => [type, `#/components/schemas/${name}`])),
     },
   };
-  for (const name of ['CreateClassificationRuleDto', 'UpdateClassificationRuleDto', 'ClassificationRuleResponse']) {
+  for (const name of ['CreateClassificationRuleDto', 'UpdateClassificationRuleDto', 'ClassificationRuleResponse', 'ClassificationRuleListItem']) {
     const properties = (schemas[name] as { properties: Record<string, Schema> }).properties;
     properties.match = ref('RuleMatch');
     properties.outcome = ref('RuleOutcome');

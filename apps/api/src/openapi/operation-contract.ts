@@ -18,6 +18,16 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
     RATE_LIMITED: 'too many sign-ups for this email or from this address (SPEC §8b)',
   },
   createInterrupt: { NOT_FOUND: 'sessionId names no session of this organisation' },
+  streamEvents: {
+    VALIDATION_FAILED: 'Last-Event-ID is not the id of an event of this stream',
+    RATE_LIMITED: "the person's or the organisation's open streams are at their cap on this instance (SPEC §8b); Retry-After 15",
+    SERVICE_UNAVAILABLE: "the instance's open streams are at its cap (SPEC §8b); Retry-After 5",
+  },
+  streamSession: {
+    VALIDATION_FAILED: 'Last-Event-ID is not the number of a message of this session',
+    RATE_LIMITED: "the person's or the organisation's open streams are at their cap on this instance (SPEC §8b); Retry-After 15",
+    SERVICE_UNAVAILABLE: "the instance's open streams are at its cap (SPEC §8b); Retry-After 5",
+  },
   getInterrupt: {
     PLAN_REQUIRED: 'include=history with a key of an organisation not on Pro: history is audit entries, and the audit log API needs Pro',
     MISSING_PERMISSION: 'include=history by a member without auditLog.read',
@@ -42,8 +52,6 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
   decideInterrupt: {
     CONFLICT: 'the action is already decided, the interrupt answered, or actionName or decision does not fit this interrupt',
   },
-  streamSession: { VALIDATION_FAILED: 'Last-Event-ID is not the number of a message of this session' },
-  streamEvents: { VALIDATION_FAILED: 'Last-Event-ID is not the id of an event of this stream' },
 };
 
 /** The HTTP status of an error code. */
@@ -119,7 +127,9 @@ export interface BodyRules {
   /**
    * Fields whose valid values depend on the organisation's settings: `onTimeout` needs a deadline
    * (`timeoutSeconds`, or the organisation's default) and `approve` needs the organisation to
-   * allow it (SPEC §8e). The contract test's valid cases leave them out; the e2e tests cover them.
+   * allow it (SPEC §8e); a default deadline must not exceed the maximum, and a lower maximum makes
+   * longer `timeoutSeconds` invalid. The contract test's valid cases leave them out; the e2e tests
+   * cover them.
    */
   organisationDependent?: string[];
   /** At least one of these fields must be present (a body holding only others answers 400). */
@@ -130,6 +140,10 @@ export const OPERATION_BODY_RULES: Record<string, BodyRules> = {
   updateNotificationPreferences: { ianaTimeZone: ['timeZone'] },
   createInterrupt: { organisationDependent: ['onTimeout'] },
   dryRunClassification: { requireAnyOf: ['sample', 'lastInterrupts'] },
+  updateInterruptDeadlineSettings: {
+    organisationDependent: ['defaultTimeoutSeconds', 'maxTimeoutSeconds'],
+    requireAnyOf: ['defaultTimeoutSeconds', 'maxTimeoutSeconds', 'approveOnTimeoutAllowed'],
+  },
 };
 
 export const OPERATION_QUERY_RULES: Record<string, QueryRules> = {
@@ -138,4 +152,5 @@ export const OPERATION_QUERY_RULES: Record<string, QueryRules> = {
   listInterrupts: { opaqueCursor: true, fromNotAfterTo: true, maxWords: { q: 8 } },
   listSessions: { opaqueCursor: true },
   listWebhookDeliveries: { opaqueCursor: true },
+  listNotificationDeliveries: { opaqueCursor: true },
 };

@@ -1,16 +1,21 @@
-import { Body, Controller, Get, Put } from '@nestjs/common';
+import { Body, Controller, Get, Patch, Put } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
 import { memberActorOf, type MemberPrincipal } from '../auth/principal';
 import { ChangePlanDto } from './dto/change-plan.dto';
+import { InterruptDeadlineSettingsResponse, UpdateInterruptDeadlineSettingsDto } from './dto/interrupt-deadline-settings.dto';
 import { OrganisationResponse } from './dto/organisation.response';
+import { InterruptDeadlineSettingsService } from './interrupt-deadline-settings.service';
 import { OrganisationService } from './organisation.service';
 
 @Controller('api/organisation')
 @ApiTags('organisation')
 export class OrganisationController {
-  constructor(private readonly organisations: OrganisationService) {}
+  constructor(
+    private readonly organisations: OrganisationService,
+    private readonly deadlines: InterruptDeadlineSettingsService,
+  ) {}
 
   @Get()
   @MemberRoute()
@@ -30,5 +35,26 @@ export class OrganisationController {
     @ClientIp() ip: string | null,
   ): Promise<OrganisationResponse> {
     return this.organisations.changePlan(member.organisationId, memberActorOf(member), body.plan, ip);
+  }
+
+  @Get('interrupt-deadlines')
+  @MemberRoute()
+  @ApiOperation({ operationId: 'getInterruptDeadlineSettings', summary: "The organisation's bounds on interrupt deadlines (default, maximum, approval at the deadline)" })
+  @ApiOkResponse({ type: InterruptDeadlineSettingsResponse })
+  deadlineSettings(@CurrentMember() member: MemberPrincipal): Promise<InterruptDeadlineSettingsResponse> {
+    return this.deadlines.get(member.organisationId);
+  }
+
+  // Who may let the service approve without a person: the same holders as argus's rules.
+  @Patch('interrupt-deadlines')
+  @MemberRoute('classification.manage')
+  @ApiOperation({ operationId: 'updateInterruptDeadlineSettings', summary: "Change the organisation's bounds on interrupt deadlines (the fields given)" })
+  @ApiOkResponse({ type: InterruptDeadlineSettingsResponse })
+  updateDeadlineSettings(
+    @CurrentMember() member: MemberPrincipal,
+    @Body() body: UpdateInterruptDeadlineSettingsDto,
+    @ClientIp() ip: string | null,
+  ): Promise<InterruptDeadlineSettingsResponse> {
+    return this.deadlines.update(member.organisationId, memberActorOf(member), body, ip);
   }
 }

@@ -3,6 +3,7 @@ import { AllowancesModule } from '../allowances/allowances.module';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
 import { RolesRepository } from '../roles/roles.repository';
 import { OrganisationController } from './organisation.controller';
+import { InterruptDeadlineSettingsService } from './interrupt-deadline-settings.service';
 import { OrganisationService } from './organisation.service';
 import { OrganisationsController } from './organisations.controller';
 import { OrganisationsRepository } from './organisations.repository';
@@ -12,7 +13,7 @@ import { OrganisationSetupService } from './organisation-setup.service';
   imports: [AllowancesModule, ApiKeysModule],
   controllers: [OrganisationController, OrganisationsController],
   // The built-in roles are written through their owner at set-up.
-  providers: [OrganisationService, OrganisationSetupService, OrganisationsRepository, RolesRepository],
+  providers: [OrganisationService, InterruptDeadlineSettingsService, OrganisationSetupService, OrganisationsRepository, RolesRepository],
   exports: [OrganisationSetupService, OrganisationsRepository],
 })
 export class OrganisationModule {}

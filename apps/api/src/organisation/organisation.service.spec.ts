@@ -72,7 +72,7 @@ describe('OrganisationService', () => {
   it('changes the plan under a lock, audits it, and tells every instance before answering', async () => {
     const { service, organisations, events, tx, audit } = setUp();
     await service.changePlan(ORG, ada, 'pro', '203.0.113.7');
-    expect(organisations.lock).toHaveBeenCalledWith(tx, ORG, 'FOR UPDATE');
+    expect(organisations.lock).toHaveBeenCalledWith(tx, ORG, 'FOR NO KEY UPDATE');
     expect(organisations.setPlan).toHaveBeenCalledWith(tx, ORG, 'pro');
     expect(audit).toEqual([expect.objectContaining({ action: 'billing.plan_changed', actor: ada, metadata: { from: 'free', to: 'pro' } })]);
     expect(events).toEqual([`interlock_auth org:${ORG}`, 'sync']);

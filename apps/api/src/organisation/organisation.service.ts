@@ -64,7 +64,10 @@ export class OrganisationService {
 
   async changePlan(organisationId: string, actor: MemberActor, plan: Plan, ip: string | null): Promise<OrganisationResponse> {
     await this.dataSource.transaction(async (tx) => {
-      const before = await this.organisations.lock(tx, organisationId, 'FOR UPDATE');
+      // FOR NO KEY UPDATE, not FOR UPDATE: a write of the organisation that wrote its audit entry
+      // and then takes KEY SHARE on this row (a foreign key) would wait for this one while this one
+      // waits for the audit head it holds — a deadlock (seen in the contract test).
+      const before = await this.organisations.lock(tx, organisationId, 'FOR NO KEY UPDATE');
       if (before === undefined) throw DomainError.of('NOT_FOUND');
       if (before.plan === plan) return;
       await this.organisations.setPlan(tx, organisationId, plan);

@@ -9,7 +9,7 @@ export interface OrganisationRow {
   created_at: Date;
 }
 
-/** The bounds an organisation sets on interrupt deadlines (SPEC §8e). */
+/** The bounds an organisation sets on interrupt deadlines (SPEC §8e); a null maximum is the service's (30 days). */
 export interface DeadlineSettingsRow {
   interrupt_timeout_default_seconds: number | null;
   interrupt_timeout_max_seconds: number | null;
@@ -45,9 +45,11 @@ export class OrganisationsRepository {
   }
 
   /**
-   * The organisation, locked as asked until the transaction ends: FOR UPDATE before changing
-   * it; FOR NO KEY UPDATE to queue one kind of work of the organisation (its other writes, which
-   * take KEY SHARE through their foreign keys, do not wait).
+   * The organisation, locked as asked until the transaction ends: FOR NO KEY UPDATE before
+   * changing a column that is no key (the plan, the settings) or to queue one kind of work of the
+   * organisation (its other writes, which take KEY SHARE through their foreign keys, do not wait —
+   * under FOR UPDATE one that already holds its audit head would deadlock with a change that
+   * writes an audit entry); FOR UPDATE only before changing its key.
    */
   async lock(db: Queryable, organisationId: string, lock: OrganisationLock): Promise<OrganisationRow | undefined> {
     const [row] = await queryRows<OrganisationRow>(
@@ -58,14 +60,33 @@ export class OrganisationsRepository {
     return row;
   }
 
-  async deadlineSettings(db: Queryable, organisationId: string): Promise<DeadlineSettingsRow | undefined> {
-    const [row] = await queryRows<DeadlineSettingsRow>(
+  /**
+   * The deadline bounds; `lock` FOR NO KEY UPDATE before changing them (not FOR UPDATE: the
+   * organisation's other writes take KEY SHARE through their foreign keys, some after their audit
+   * entry, whose head this change then waits for — a deadlock).
+   */
+  async deadlineSettings(db: Queryable, organisationId: string, lock: '' | 'FOR NO KEY UPDATE' = ''): Promise<(DeadlineSettingsRow & { name: string }) | undefined> {
+    const [row] = await queryRows<DeadlineSettingsRow & { name: string }>(
       db,
-      `SELECT interrupt_timeout_default_seconds, interrupt_timeout_max_seconds, interrupt_timeout_approve_allowed
-         FROM organisations WHERE id = $1`,
+      `SELECT name, interrupt_timeout_default_seconds, interrupt_timeout_max_seconds, interrupt_timeout_approve_allowed
+         FROM organisations WHERE id = $1 ${lock}`,
       [organisationId],
     );
     return row;
+  }
+
+  async setDeadlineSettings(db: Queryable, organisationId: string, settings: DeadlineSettingsRow): Promise<void> {
+    await db.query(
+      `UPDATE organisations
+          SET interrupt_timeout_default_seconds = $2, interrupt_timeout_max_seconds = $3, interrupt_timeout_approve_allowed = $4
+        WHERE id = $1`,
+      [
+        organisationId,
+        settings.interrupt_timeout_default_seconds,
+        settings.interrupt_timeout_max_seconds,
+        settings.interrupt_timeout_approve_allowed,
+      ],
+    );
   }
 
   async setPlan(db: Queryable, organisationId: string, plan: Plan): Promise<void> {

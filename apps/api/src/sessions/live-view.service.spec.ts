@@ -12,6 +12,7 @@ import { SessionsRepository } from './sessions.repository';
 
 const ORG = 'o1';
 const SESSION = 's1';
+const HOLDER = { memberId: 'u1', organisationId: ORG };
 
 /** An in-memory stand-in for the two tables the Live View reads. */
 class FakeDatabase {
@@ -37,6 +38,13 @@ class FakeDatabase {
 
   async query(sql: string, params: unknown[]): Promise<unknown[]> {
     this.queries++;
+    if (sql.includes('unnest(')) {
+      // Where many sessions stand (the heartbeat): the pairs of this organisation's session.
+      const [orgs, ids] = params as [string[], string[]];
+      return orgs.some((o, i) => o === ORG && ids[i] === SESSION)
+        ? [{ organisation_id: ORG, id: SESSION, message_count: this.session.message_count, status: this.session.status }]
+        : [];
+    }
     if (params[0] !== ORG || params[1] !== SESSION) return [];
     if (sql.includes('FROM session_messages')) {
       return this.messages.filter((m) => m.seq > (params[2] as number)).slice(0, params[3] as number);
@@ -63,17 +71,17 @@ describe('LiveViewService', () => {
     server = { listening: true };
     signedIn = true;
     const signIns = {
-      stillMember: async (token: string, organisationId: string) =>
-        signedIn && token === SIGN_IN_TOKEN && organisationId === ORG
-          ? { organisationId: ORG, permissions: new Set(['session.read']) }
-          : undefined,
+      stillMembers: async (checks: { token: string; organisationId: string }[]) =>
+        checks.map(({ token, organisationId }) =>
+          signedIn && token === SIGN_IN_TOKEN && organisationId === ORG ? new Set(['session.read']) : undefined,
+        ),
     } as unknown as SignInCheck;
     const adapterHost = { httpAdapter: { getHttpServer: () => server } } as unknown as HttpAdapterHost;
     // The feed (the service) behind the HTTP layer's streams, as SessionsController wires them.
     feed = new LiveViewService(db as unknown as DataSource, new SessionsRepository(), bus, { heartbeatMs: 40, batchSize: 2 });
-    live = new SseStreams(adapterHost, logger, signIns, feed);
+    live = new SseStreams(adapterHost, logger, signIns, feed, { admit: () => () => undefined });
     serve = (res, lastEventId) =>
-      live.serve(streamRequest(lastEventId), res as unknown as HttpResponse, 'Last-Event-ID must be the number of a message of this session.', (after) =>
+      live.serve(streamRequest(lastEventId), res as unknown as HttpResponse, HOLDER, 'Last-Event-ID must be the number of a message of this session.', (after) =>
         feed.start(ORG, SESSION, after),
       );
   });
@@ -158,7 +166,7 @@ describe('LiveViewService', () => {
       code: 'VALIDATION_FAILED',
       message: 'Last-Event-ID must be the number of a message of this session.',
     });
-    await expect(live.serve(req, res as unknown as HttpResponse, 'unused', () => feed.start(ORG, 'another-session', undefined))).rejects.toMatchObject({
+    await expect(live.serve(req, res as unknown as HttpResponse, HOLDER, 'unused', () => feed.start(ORG, 'another-session', undefined))).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
     expect(res.statusCode).toBe(0);

@@ -75,6 +75,19 @@ export class LiveViewService implements StreamFeed<LiveViewCursor> {
     return () => offs.forEach((off) => off());
   }
 
+  /** The viewers behind their session, or whose session ended or is gone: one read of every watched session. */
+  async pending(viewers: readonly LiveViewCursor[]): Promise<readonly LiveViewCursor[]> {
+    if (viewers.length === 0) return [];
+    const unique = new Map<string, { organisationId: string; id: string }>();
+    for (const v of viewers) unique.set(`${v.organisationId} ${v.key}`, { organisationId: v.organisationId, id: v.key });
+    const rows = await this.sessions.positions(this.dataSource, [...unique.values()]);
+    const at = new Map(rows.map((r) => [`${r.organisation_id} ${r.id}`, r]));
+    return viewers.filter((v) => {
+      const session = at.get(`${v.organisationId} ${v.key}`);
+      return session === undefined || session.status !== 'active' || v.lastSeq < session.message_count;
+    });
+  }
+
   /** Sends the viewer what it has not seen: messages after `lastSeq`, then the end, if any. */
   async fill(viewer: LiveViewCursor, out: FeedOutput): Promise<void> {
     // Status first: messages appended before an end are committed before it.

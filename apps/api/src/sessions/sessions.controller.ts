@@ -132,7 +132,7 @@ export class SessionsController {
   })
   @ApiNoContentResponse({ description: 'The session has finished and Last-Event-ID is its last message: nothing more will come.' })
   stream(@CurrentMember() member: MemberPrincipal, @IdParam() id: string, @Req() req: HttpRequest, @Res() res: HttpResponse): Promise<void> {
-    return this.viewers.serve(req, res, 'Last-Event-ID must be the number of a message of this session.', (lastEventId) =>
+    return this.viewers.serve(req, res, member, 'Last-Event-ID must be the number of a message of this session.', (lastEventId) =>
       this.liveView.start(member.organisationId, id, lastEventId),
     );
   }

@@ -65,6 +65,21 @@ export class SessionsRepository {
     return row;
   }
 
+  /**
+   * Where each of many sessions stands — its message count and status — in one statement (the
+   * Live View's heartbeat for every viewer at once). Pairs name (organisation, session); a
+   * session not of its organisation is absent.
+   */
+  positions(db: Queryable, pairs: readonly { organisationId: string; id: string }[]): Promise<{ organisation_id: string; id: string; message_count: number; status: SessionRow['status'] }[]> {
+    return queryRows(
+      db,
+      `SELECT s.organisation_id, s.id, s.message_count, s.status
+         FROM unnest($1::uuid[], $2::uuid[]) AS q(organisation_id, id)
+         JOIN sessions s ON s.organisation_id = q.organisation_id AND s.id = q.id`,
+      [pairs.map((p) => p.organisationId), pairs.map((p) => p.id)],
+    );
+  }
+
   async status(db: Queryable, organisationId: string, id: string): Promise<SessionRow['status'] | undefined> {
     const [row] = await queryRows<{ status: SessionRow['status'] }>(
       db,

@@ -1,3 +1,4 @@
+import { type Span, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { writeAuditEntry } from '@interlock/audit';
@@ -5,6 +6,7 @@ import type { WebhookConfig } from '../config/app-config';
 import { queryRows } from '../database/query-rows.util';
 import type { JobWorker } from '../jobs/job-runner';
 import { webhookAttemptChannel, type WebhookAttemptRecord } from '../metrics/instrumentation-channels';
+import { inSpan } from '../tracing/spans';
 import { retryDelayMs } from './webhook-retry.util';
 import { WebhookSecretBox } from './webhook-secret.util';
 import { type AttemptResult, WebhookSender } from './webhook-sender';
@@ -19,6 +21,8 @@ interface ClaimedDelivery {
   attempt_count: number;
   max_attempts: number;
   body: string;
+  /** The trace the event was written in (traces on). */
+  trace_parent: string | null;
   /** The webhook's; null when it was deleted since the claim's look-ahead. */
   url: string | null;
   enabled: boolean | null;
@@ -84,7 +88,7 @@ WITH candidates AS (
    WHERE d.organisation_id = l.organisation_id AND d.id = l.id
   RETURNING d.organisation_id, d.id, d.webhook_id, d.event_id, d.event_type, d.attempt_count, d.max_attempts
 )
-SELECT c.*, (SELECT count(*) FROM candidates)::int AS seen, e.body, w.url, w.enabled, w.secret, w.previous_secret,
+SELECT c.*, (SELECT count(*) FROM candidates)::int AS seen, e.body, e.trace_parent, w.url, w.enabled, w.secret, w.previous_secret,
        w.previous_secret_expires_at > now() AS previous_valid
   FROM claimed c
   JOIN webhook_events e ON e.organisation_id = c.organisation_id AND e.id = c.event_id
@@ -270,7 +274,17 @@ export class WebhookDeliveryWorker implements JobWorker {
     }
   }
 
-  private async attempt(row: ClaimedDelivery): Promise<void> {
+  /**
+   * One attempt in a span of its own (traces on), in the trace of the request or job that wrote
+   * the event (its stored `traceparent`), else a new one: the request to the endpoint is its child
+   * and carries `traceparent`, so the receiver's spans join that trace too.
+   */
+  private attempt(row: ClaimedDelivery): Promise<void> {
+    const attributes = { 'interlock.webhook.event_type': row.event_type, 'interlock.webhook.delivery_id': row.id, 'interlock.attempt': row.attempt_count };
+    return inSpan('webhook delivery', { kind: SpanKind.CONSUMER, attributes, parent: row.trace_parent }, (span) => this.attemptTraced(row, span));
+  }
+
+  private async attemptTraced(row: ClaimedDelivery, span: Span): Promise<void> {
     if (row.url === null) return; // the webhook was deleted, and its deliveries with it
     if (row.enabled === false && row.event_type !== 'webhook.test') {
       await this.dataSource.query(UNCLAIM, [row.organisation_id, row.id, row.attempt_count]);
@@ -291,6 +305,8 @@ export class WebhookDeliveryWorker implements JobWorker {
       result.error,
       ok,
     ]);
+    span.setAttribute('interlock.outcome', status === 'pending' ? 'retrying' : status);
+    if (!ok) span.setStatus({ code: SpanStatusCode.ERROR, message: result.error ?? undefined });
     if (recorded !== undefined && webhookAttemptChannel.hasSubscribers) {
       const outcome = status === 'pending' ? 'retrying' : status;
       webhookAttemptChannel.publish({ outcome, durationMs: result.durationMs } satisfies WebhookAttemptRecord);

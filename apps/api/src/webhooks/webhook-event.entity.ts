@@ -26,6 +26,10 @@ export class WebhookEventEntity {
   @Column('text')
   body!: string;
 
+  /** The W3C `traceparent` of the request or job that wrote it (traces on), continued by its deliveries. */
+  @Column('text', { nullable: true })
+  traceParent!: string | null;
+
   @CreateDateColumn({ type: 'timestamptz', precision: 3 })
   createdAt!: Date;
 }

@@ -3,6 +3,7 @@ import type { EventType, WebhookEventData } from '@interlock/domain';
 import type { Queryable } from '../database/query-rows.util';
 import type { InterruptResponse } from '../interrupts/dto/interrupt.response';
 import type { SessionResponse } from '../sessions/dto/session.response';
+import { currentTraceparent } from '../tracing/spans';
 
 /** The resources webhook events carry, as the API returns them. */
 export interface ApiEventResources {
@@ -24,8 +25,8 @@ WITH targets AS (
   SELECT id FROM webhooks
    WHERE organisation_id = $1 AND enabled AND (event_types IS NULL OR $3::text = ANY(event_types))
 ), event AS (
-  INSERT INTO webhook_events (organisation_id, id, type, subject_id, body, created_at)
-  SELECT $1, $2, $3, $4, $5, $6 WHERE EXISTS (SELECT 1 FROM targets)
+  INSERT INTO webhook_events (organisation_id, id, type, subject_id, body, created_at, trace_parent)
+  SELECT $1, $2, $3, $4, $5, $6, $8 WHERE EXISTS (SELECT 1 FROM targets)
   RETURNING id
 )
 INSERT INTO webhook_deliveries (organisation_id, id, webhook_id, event_id, event_type, subject_id, due_at, max_attempts)
@@ -36,7 +37,12 @@ SELECT $1, gen_random_uuid(), t.id, e.id, $3, $4, now(), $7 FROM targets t CROSS
  * handed every event written, after the webhook rows, and may add rows of its own.
  */
 export interface OutboxListener {
-  write(tx: Queryable, organisationId: string, events: readonly OutboxEvent[]): Promise<void>;
+  write(tx: Queryable, organisationId: string, events: readonly OutboxEvent[], cause: OutboxCause): Promise<void>;
+}
+
+/** Who caused the events, when a member did (people are not told about what they did themselves). */
+export interface OutboxCause {
+  memberId?: string;
 }
 
 /**
@@ -55,13 +61,15 @@ export class WebhookOutbox {
     this.listeners.push(listener);
   }
 
-  async write(tx: Queryable, organisationId: string, events: readonly OutboxEvent[]): Promise<void> {
+  async write(tx: Queryable, organisationId: string, events: readonly OutboxEvent[], cause: OutboxCause = {}): Promise<void> {
+    // The trace this change is part of (traces on): its deliveries continue it.
+    const traceParent = currentTraceparent();
     for (const event of events) {
       const id = randomUUID();
       const createdAt = new Date().toISOString();
       const body = JSON.stringify({ id, type: event.type, createdAt, organisationId, data: event.data });
-      await tx.query(WRITE_EVENT, [organisationId, id, event.type, event.subjectId, body, createdAt, this.maxAttempts]);
+      await tx.query(WRITE_EVENT, [organisationId, id, event.type, event.subjectId, body, createdAt, this.maxAttempts, traceParent]);
     }
-    for (const listener of this.listeners) await listener.write(tx, organisationId, events);
+    for (const listener of this.listeners) await listener.write(tx, organisationId, events, cause);
   }
 }

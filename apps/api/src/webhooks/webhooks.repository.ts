@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { KeysetPosition } from '@interlock/cursor';
 import { type Queryable, queryRows } from '../database/query-rows.util';
 import type { DeliveryStatus } from './webhook-delivery.entity';
+import { currentTraceparent } from '../tracing/spans';
 
 /** How long the previous secret keeps signing after a rotation (SPEC §8a). */
 const ROTATION_OVERLAP = `interval '24 hours'`;
@@ -190,14 +191,10 @@ export class WebhooksRepository {
     deliveryId: string,
     maxAttempts: number,
   ): Promise<void> {
-    await db.query(`INSERT INTO webhook_events (organisation_id, id, type, subject_id, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)`, [
-      organisationId,
-      event.id,
-      event.type,
-      webhookId,
-      event.body,
-      event.createdAt,
-    ]);
+    await db.query(
+      `INSERT INTO webhook_events (organisation_id, id, type, subject_id, body, created_at, trace_parent) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [organisationId, event.id, event.type, webhookId, event.body, event.createdAt, currentTraceparent()],
+    );
     await db.query(
       `INSERT INTO webhook_deliveries (organisation_id, id, webhook_id, event_id, event_type, subject_id, due_at, max_attempts)
        VALUES ($1, $2, $3, $4, $5, $3, now(), $6)`,

@@ -1,5 +1,5 @@
 import { ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -176,8 +176,10 @@ export interface HaProxyOptions {
   /** Failed checks before a server is taken out, passed ones before it is put back. */
   readonly fall: number;
   readonly rise: number;
-  /** Retry a failed request on another server (on by default; off to measure what it saves). */
+  /** Retry a failed request on another server as docker/haproxy.cfg does (on by default; off to measure what it saves). */
   readonly retries?: boolean;
+  /** `timeout server` (default 60 s). */
+  readonly serverTimeoutMs?: number;
 }
 
 /**
@@ -185,6 +187,19 @@ export interface HaProxyOptions {
  * server (`retry-on` connection failures, empty responses and timeouts, `option redispatch`),
  * and each response marked with the server that answered it (`x-served-by`).
  */
+/**
+ * The retry policy of the shipped configuration (docker/haproxy.cfg), so that the tests exercise
+ * exactly it: the defaults' `retries`, `option redispatch` and `retry-on` lines, and the backend's
+ * `http-request disable-l7-retry` rule.
+ */
+const SHIPPED_RETRIES = (() => {
+  const lines = readFileSync(join(__dirname, '../../../../docker/haproxy.cfg'), 'utf8').split('\n');
+  const defaults = lines.filter((l) => /^\s+(retries |option redispatch|retry-on )/.test(l));
+  const backend = lines.filter((l) => /^\s+http-request disable-l7-retry /.test(l));
+  if (defaults.length !== 3 || backend.length !== 1) throw new Error('docker/haproxy.cfg: retry policy not found');
+  return { defaults, backend };
+})();
+
 export async function startHaProxy(
   servers: { name: string; port: number }[],
   timing: HaProxyOptions = { interMs: 200, fall: 2, rise: 2 },
@@ -203,14 +218,14 @@ export async function startHaProxy(
       '  mode http',
       '  timeout connect 1s',
       '  timeout client 60s',
-      '  timeout server 60s',
+      `  timeout server ${timing.serverTimeoutMs ?? 60_000}ms`,
       '  timeout http-keep-alive 10s',
       // A check must answer within this (the default is the check interval, which a loaded
       // machine can miss twice in a row without anything being wrong).
       '  timeout check 2s',
       ...(timing.retries === false
         ? ['  retries 0']
-        : ['  retries 3', '  option redispatch 1', '  retry-on conn-failure empty-response response-timeout']),
+        : SHIPPED_RETRIES.defaults),
       'frontend api',
       `  bind 127.0.0.1:${port}`,
       '  default_backend instances',
@@ -219,6 +234,7 @@ export async function startHaProxy(
       '  option httpchk GET /health/ready',
       '  http-check expect status 200',
       '  http-response set-header x-served-by %s',
+      ...(timing.retries === false ? [] : SHIPPED_RETRIES.backend),
       `  default-server inter ${timing.interMs} fall ${timing.fall} rise ${timing.rise}`,
       ...servers.map((s) => `  server ${s.name} 127.0.0.1:${s.port} check`),
       'frontend stats',

@@ -1,4 +1,4 @@
-import { MantineProvider } from '@mantine/core';
+import { localStorageColorSchemeManager, MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
@@ -7,9 +7,12 @@ import { queryClient } from './query-client';
 import { router } from './router';
 import { cssVariablesResolver, theme } from './theme';
 
+/** Light or dark: the browser's preference ("auto") unless Settings chose one for this browser. */
+const colorSchemeManager = localStorageColorSchemeManager({ key: 'interlock.colorScheme' });
+
 export function App() {
   return (
-    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager}>
       <QueryClientProvider client={queryClient}>
         <ModalsProvider>
           <Notifications position="top-right" />

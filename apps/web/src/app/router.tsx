@@ -26,6 +26,10 @@ const routes: RouteObject[] = [
         path: 'invitations/:token',
         lazy: () => import('../features/auth/routes/accept-invitation.route').then((m) => ({ Component: m.AcceptInvitationRoute })),
       },
+      {
+        path: 'decide',
+        lazy: () => import('../features/notifications/routes/decide-by-link.route').then((m) => ({ Component: m.DecideByLinkRoute })),
+      },
     ],
   },
   {
@@ -100,6 +104,14 @@ const routes: RouteObject[] = [
       {
         path: 'settings/classification',
         lazy: () => import('../features/classification/routes/classification.route').then((m) => ({ Component: m.ClassificationRoute })),
+      },
+      {
+        path: 'settings/classification/:ruleId',
+        lazy: () => import('../features/classification/routes/rule-editor.route').then((m) => ({ Component: m.RuleEditorRoute })),
+      },
+      {
+        path: 'settings/deadlines',
+        lazy: () => import('../features/organisation/routes/deadline-settings.route').then((m) => ({ Component: m.DeadlineSettingsRoute })),
       },
       {
         path: 'settings/notifications',

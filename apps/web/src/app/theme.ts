@@ -12,9 +12,10 @@ import {
 } from '@mantine/core';
 
 /**
- * Colours that keep WCAG AA contrast (4.5:1): text of light, subtle and outline variants in a
- * darkened shade 9; filled backgrounds the same behind white text (the primary colour already
- * uses shade 8, which passes).
+ * Colours that keep WCAG AA contrast (4.5:1): in the light scheme, text of light, subtle and
+ * outline variants in a darkened shade 9 (the dark scheme keeps Mantine's light shades, which
+ * pass on its dark backgrounds: CSS light-dark() picks per scheme); filled backgrounds the same
+ * darkened shade behind white text in both (the primary colour already uses shade 8, which passes).
  */
 const variantColorResolver: VariantColorsResolver = (input) => {
   const colors = defaultVariantColorsResolver(input);
@@ -23,7 +24,8 @@ const variantColorResolver: VariantColorsResolver = (input) => {
   // Shade 9, darkened a little: yellow, orange and green are light even at 9.
   const dark = darken(input.theme.colors[parsed.color][9], 0.2);
   if (input.variant === 'light' || input.variant === 'subtle' || input.variant === 'outline') {
-    return { ...colors, color: dark, ...(input.variant === 'outline' ? { border: `1px solid ${dark}` } : {}) };
+    const text = `light-dark(${dark}, ${colors.color})`;
+    return { ...colors, color: text, ...(input.variant === 'outline' ? { border: `1px solid ${text}` } : {}) };
   }
   if (input.variant === 'filled' && parsed.color !== input.theme.primaryColor) {
     return { ...colors, background: dark, hover: dark };
@@ -49,7 +51,7 @@ export const theme = createTheme({
   },
 });
 
-/** WCAG AA contrast (4.5:1 on white) for secondary text, descriptions, errors and required marks. */
+/** WCAG AA contrast (4.5:1 on the body, in both schemes) for secondary text, descriptions, errors and required marks. */
 export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
   variables: {},
   light: {
@@ -57,5 +59,9 @@ export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
     '--mantine-color-error': t.colors.red[9],
     '--mantine-color-placeholder': t.colors.gray[6],
   },
-  dark: {},
+  // On the dark body (dark 7), Mantine's dimmed (dark 2) is 4.1:1: dark 1 reads at 8:1.
+  dark: {
+    '--mantine-color-dimmed': t.colors.dark[1],
+    '--mantine-color-error': t.colors.red[5],
+  },
 });

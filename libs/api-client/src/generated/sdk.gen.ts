@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AcceptInvitationData, AcceptInvitationErrors, AcceptInvitationResponses, AddTeamMemberData, AddTeamMemberErrors, AddTeamMemberResponses, AppendSessionMessagesData, AppendSessionMessagesErrors, AppendSessionMessagesResponses, AssignInterruptData, AssignInterruptErrors, AssignInterruptResponses, CancelInterruptData, CancelInterruptErrors, CancelInterruptResponses, ChangeMemberRoleData, ChangeMemberRoleErrors, ChangeMemberRoleResponses, ChangePlanData, ChangePlanErrors, ChangePlanResponses, CountInterruptsData, CountInterruptsErrors, CountInterruptsResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateClassificationRuleData, CreateClassificationRuleErrors, CreateClassificationRuleResponses, CreateInterruptData, CreateInterruptErrors, CreateInterruptResponses, CreateInvitationData, CreateInvitationErrors, CreateInvitationResponses, CreateOrganisationData, CreateOrganisationErrors, CreateOrganisationResponses, CreateRoleData, CreateRoleErrors, CreateRoleResponses, CreateTeamData, CreateTeamErrors, CreateTeamResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DecideInterruptData, DecideInterruptErrors, DecideInterruptResponses, DeleteClassificationRuleData, DeleteClassificationRuleErrors, DeleteClassificationRuleResponses, DeleteRoleData, DeleteRoleErrors, DeleteRoleResponses, DeleteTeamData, DeleteTeamErrors, DeleteTeamResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DisconnectSessionData, DisconnectSessionErrors, DisconnectSessionResponses, DryRunClassificationData, DryRunClassificationErrors, DryRunClassificationResponses, EndSessionData, EndSessionErrors, EndSessionResponses, EscalateInterruptData, EscalateInterruptErrors, EscalateInterruptResponses, ExportAuditLogData, ExportAuditLogErrors, ExportAuditLogResponses, ExtendInterruptDeadlineData, ExtendInterruptDeadlineErrors, ExtendInterruptDeadlineResponses, GetClassificationRuleData, GetClassificationRuleErrors, GetClassificationRuleResponses, GetInterruptData, GetInterruptErrors, GetInterruptResponses, GetInvitationData, GetInvitationErrors, GetInvitationResponses, GetLivenessData, GetLivenessErrors, GetLivenessResponses, GetMeData, GetMeErrors, GetMeResponses, GetNotificationPreferencesData, GetNotificationPreferencesErrors, GetNotificationPreferencesResponses, GetNotificationSettingsData, GetNotificationSettingsErrors, GetNotificationSettingsResponses, GetOrganisationData, GetOrganisationErrors, GetOrganisationResponses, GetReadinessData, GetReadinessErrors, GetReadinessResponses, GetSignInSessionData, GetSignInSessionErrors, GetSignInSessionResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, GetWhoamiData, GetWhoamiErrors, GetWhoamiResponses, JoinInvitationData, JoinInvitationErrors, JoinInvitationResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListAuditLogData, ListAuditLogErrors, ListAuditLogResponses, ListClassificationRulesData, ListClassificationRulesErrors, ListClassificationRulesResponses, ListInterruptsData, ListInterruptsErrors, ListInterruptsResponses, ListInvitationsData, ListInvitationsErrors, ListInvitationsResponses, ListMembersData, ListMembersErrors, ListMembersResponses, ListNotificationDeliveriesData, ListNotificationDeliveriesErrors, ListNotificationDeliveriesResponses, ListRolesData, ListRolesErrors, ListRolesResponses, ListSessionsData, ListSessionsErrors, ListSessionsResponses, ListTeamsData, ListTeamsErrors, ListTeamsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, RemoveMemberData, RemoveMemberErrors, RemoveMemberResponses, RemoveTeamMemberData, RemoveTeamMemberErrors, RemoveTeamMemberResponses, RenameApiKeyData, RenameApiKeyErrors, RenameApiKeyResponses, RenameTeamData, RenameTeamErrors, RenameTeamResponses, RetrieveSessionData, RetrieveSessionErrors, RetrieveSessionResponses, RetryWebhookDeliveryData, RetryWebhookDeliveryErrors, RetryWebhookDeliveryResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SignInData, SignInErrors, SignInResponses, SignOutData, SignOutErrors, SignOutResponses, SignUpData, SignUpErrors, SignUpResponses, StartSessionData, StartSessionErrors, StartSessionResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponse, StreamEventsResponses, StreamSessionData, StreamSessionErrors, StreamSessionResponse, StreamSessionResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, UpdateClassificationRuleData, UpdateClassificationRuleErrors, UpdateClassificationRuleResponses, UpdateNotificationPreferencesData, UpdateNotificationPreferencesErrors, UpdateNotificationPreferencesResponses, UpdateNotificationSettingsData, UpdateNotificationSettingsErrors, UpdateNotificationSettingsResponses, UpdateRoleData, UpdateRoleErrors, UpdateRoleResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, WithdrawInvitationData, WithdrawInvitationErrors, WithdrawInvitationResponses } from './types.gen';
+import type { AcceptInvitationData, AcceptInvitationErrors, AcceptInvitationResponses, AddTeamMemberData, AddTeamMemberErrors, AddTeamMemberResponses, AppendSessionMessagesData, AppendSessionMessagesErrors, AppendSessionMessagesResponses, AssignInterruptData, AssignInterruptErrors, AssignInterruptResponses, CancelInterruptData, CancelInterruptErrors, CancelInterruptResponses, ChangeMemberRoleData, ChangeMemberRoleErrors, ChangeMemberRoleResponses, ChangePlanData, ChangePlanErrors, ChangePlanResponses, CountInterruptsData, CountInterruptsErrors, CountInterruptsResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateClassificationRuleData, CreateClassificationRuleErrors, CreateClassificationRuleResponses, CreateInterruptData, CreateInterruptErrors, CreateInterruptResponses, CreateInvitationData, CreateInvitationErrors, CreateInvitationResponses, CreateOrganisationData, CreateOrganisationErrors, CreateOrganisationResponses, CreateRoleData, CreateRoleErrors, CreateRoleResponses, CreateTeamData, CreateTeamErrors, CreateTeamResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DecideInterruptData, DecideInterruptErrors, DecideInterruptResponses, DecideWithActionLinkData, DecideWithActionLinkErrors, DecideWithActionLinkResponses, DeleteClassificationRuleData, DeleteClassificationRuleErrors, DeleteClassificationRuleResponses, DeleteRoleData, DeleteRoleErrors, DeleteRoleResponses, DeleteTeamData, DeleteTeamErrors, DeleteTeamResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DisconnectSessionData, DisconnectSessionErrors, DisconnectSessionResponses, DryRunClassificationData, DryRunClassificationErrors, DryRunClassificationResponses, EndSessionData, EndSessionErrors, EndSessionResponses, EscalateInterruptData, EscalateInterruptErrors, EscalateInterruptResponses, ExportAuditLogData, ExportAuditLogErrors, ExportAuditLogResponses, ExtendInterruptDeadlineData, ExtendInterruptDeadlineErrors, ExtendInterruptDeadlineResponses, GetClassificationRuleData, GetClassificationRuleErrors, GetClassificationRuleResponses, GetClassificationRuleStatsData, GetClassificationRuleStatsErrors, GetClassificationRuleStatsResponses, GetInterruptData, GetInterruptDeadlineSettingsData, GetInterruptDeadlineSettingsErrors, GetInterruptDeadlineSettingsResponses, GetInterruptErrors, GetInterruptResponses, GetInvitationData, GetInvitationErrors, GetInvitationResponses, GetLivenessData, GetLivenessErrors, GetLivenessResponses, GetMeData, GetMeErrors, GetMeResponses, GetNotificationPreferencesData, GetNotificationPreferencesErrors, GetNotificationPreferencesResponses, GetNotificationSettingsData, GetNotificationSettingsErrors, GetNotificationSettingsResponses, GetOrganisationData, GetOrganisationErrors, GetOrganisationResponses, GetReadinessData, GetReadinessErrors, GetReadinessResponses, GetSignInSessionData, GetSignInSessionErrors, GetSignInSessionResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, GetWhoamiData, GetWhoamiErrors, GetWhoamiResponses, JoinInvitationData, JoinInvitationErrors, JoinInvitationResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListAuditLogData, ListAuditLogErrors, ListAuditLogResponses, ListClassificationRulesData, ListClassificationRulesErrors, ListClassificationRulesResponses, ListInterruptsData, ListInterruptsErrors, ListInterruptsResponses, ListInvitationsData, ListInvitationsErrors, ListInvitationsResponses, ListMembersData, ListMembersErrors, ListMembersResponses, ListNotificationDeliveriesData, ListNotificationDeliveriesErrors, ListNotificationDeliveriesResponses, ListRolesData, ListRolesErrors, ListRolesResponses, ListSessionsData, ListSessionsErrors, ListSessionsResponses, ListTeamsData, ListTeamsErrors, ListTeamsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, PreviewActionLinkData, PreviewActionLinkErrors, PreviewActionLinkResponses, RemoveMemberData, RemoveMemberErrors, RemoveMemberResponses, RemoveTeamMemberData, RemoveTeamMemberErrors, RemoveTeamMemberResponses, RenameApiKeyData, RenameApiKeyErrors, RenameApiKeyResponses, RenameTeamData, RenameTeamErrors, RenameTeamResponses, RetrieveSessionData, RetrieveSessionErrors, RetrieveSessionResponses, RetryWebhookDeliveryData, RetryWebhookDeliveryErrors, RetryWebhookDeliveryResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SignInData, SignInErrors, SignInResponses, SignOutData, SignOutErrors, SignOutResponses, SignUpData, SignUpErrors, SignUpResponses, StartSessionData, StartSessionErrors, StartSessionResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponse, StreamEventsResponses, StreamSessionData, StreamSessionErrors, StreamSessionResponse, StreamSessionResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, UpdateClassificationRuleData, UpdateClassificationRuleErrors, UpdateClassificationRuleResponses, UpdateInterruptDeadlineSettingsData, UpdateInterruptDeadlineSettingsErrors, UpdateInterruptDeadlineSettingsResponses, UpdateNotificationPreferencesData, UpdateNotificationPreferencesErrors, UpdateNotificationPreferencesResponses, UpdateNotificationSettingsData, UpdateNotificationSettingsErrors, UpdateNotificationSettingsResponses, UpdateRoleData, UpdateRoleErrors, UpdateRoleResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, WithdrawInvitationData, WithdrawInvitationErrors, WithdrawInvitationResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -17,6 +17,30 @@ export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends 
      */
     meta?: Record<string, unknown>;
 };
+
+/**
+ * Decide with an emailed action link, once, as the member it was sent to
+ */
+export const decideWithActionLink = <ThrowOnError extends boolean = false>(options: Options<DecideWithActionLinkData, ThrowOnError>) => (options.client ?? client).post<DecideWithActionLinkResponses, DecideWithActionLinkErrors, ThrowOnError>({
+    url: '/api/action-links/decide',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * What an emailed action link would decide, for whom (changes nothing)
+ */
+export const previewActionLink = <ThrowOnError extends boolean = false>(options: Options<PreviewActionLinkData, ThrowOnError>) => (options.client ?? client).post<PreviewActionLinkResponses, PreviewActionLinkErrors, ThrowOnError>({
+    url: '/api/action-links/preview',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
 
 /**
  * List the organisation's keys (expired keys are not listed)
@@ -242,6 +266,19 @@ export const updateClassificationRule = <ThrowOnError extends boolean = false>(o
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * A rule's statistics: matches, and in shadow mode how often people decided as it would have, with the disagreements
+ */
+export const getClassificationRuleStats = <ThrowOnError extends boolean = false>(options: Options<GetClassificationRuleStatsData, ThrowOnError>) => (options.client ?? client).get<GetClassificationRuleStatsResponses, GetClassificationRuleStatsErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/classification/rules/{id}/stats',
+    ...options
 });
 
 /**
@@ -607,6 +644,36 @@ export const getOrganisation = <ThrowOnError extends boolean = false>(options?: 
         }],
     url: '/api/organisation',
     ...options
+});
+
+/**
+ * The organisation's bounds on interrupt deadlines (default, maximum, approval at the deadline)
+ */
+export const getInterruptDeadlineSettings = <ThrowOnError extends boolean = false>(options?: Options<GetInterruptDeadlineSettingsData, ThrowOnError>) => (options?.client ?? client).get<GetInterruptDeadlineSettingsResponses, GetInterruptDeadlineSettingsErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/organisation/interrupt-deadlines',
+    ...options
+});
+
+/**
+ * Change the organisation's bounds on interrupt deadlines (the fields given)
+ */
+export const updateInterruptDeadlineSettings = <ThrowOnError extends boolean = false>(options: Options<UpdateInterruptDeadlineSettingsData, ThrowOnError>) => (options.client ?? client).patch<UpdateInterruptDeadlineSettingsResponses, UpdateInterruptDeadlineSettingsErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/organisation/interrupt-deadlines',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });
 
 /**

@@ -41,6 +41,43 @@ export type AccountUser = {
     name: string;
 };
 
+export type ActionLinkDecided = {
+    decidedAt: string;
+    /**
+     * The decider's name.
+     */
+    decidedBy: string;
+    decision: DecisionType;
+};
+
+export type ActionLinkDecision = 'approve' | 'reject';
+
+export type ActionLinkPreviewResponse = {
+    action: ActionRequestResponse;
+    /**
+     * The action’s decision, when it has one (by anyone).
+     */
+    decided: ActionLinkDecided | null;
+    decision: ActionLinkDecision;
+    description: string | null;
+    /**
+     * The link works until then (24 hours after the email was sent).
+     */
+    expiresAt: string;
+    interruptId: string;
+    /**
+     * The member the link was sent to: the decision is theirs.
+     */
+    memberName: string;
+    organisationName: string;
+    status: InterruptStatus;
+    title: string;
+    /**
+     * True once the link has decided.
+     */
+    used: boolean;
+};
+
 export type ActionRequestDto = {
     /**
      * Defaults to all four.
@@ -186,7 +223,7 @@ export type AssigneeFilter = 'me' | 'my_teams' | 'unassigned';
 /**
  * <category>.<verb>: the actions the service writes today; new actions may appear: treat unknown ones as opaque.
  */
-export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
+export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
 
 export type AuditCategory = 'interrupt' | 'session' | 'member' | 'role' | 'team' | 'api_key' | 'webhook' | 'classification' | 'settings' | 'billing' | 'organisation';
 
@@ -254,11 +291,54 @@ export type ChangePlanDto = {
     plan: Plan;
 };
 
+export type ClassificationDisagreement = {
+    actionName: string;
+    decidedAt: string;
+    /**
+     * The person, by name at the time.
+     */
+    decidedByName: string | null;
+    /**
+     * What the person decided: approve, edit, reject or respond.
+     */
+    decision: string;
+    interruptId: string;
+    /**
+     * What the rule would have done: approve or reject.
+     */
+    outcome: string;
+    title: string;
+};
+
+export type ClassificationEnforceStats = {
+    /**
+     * Of those, the actions it decided.
+     */
+    decided: number;
+    /**
+     * Actions the rule matched in enforce mode.
+     */
+    matched: number;
+};
+
+export type ClassificationRuleListItem = {
+    createdAt: string;
+    expiresAt: string | null;
+    id: string;
+    match: RuleMatch;
+    mode: ClassificationRuleMode;
+    name: string;
+    outcome: RuleOutcome;
+    priority: number;
+    stats: ClassificationRuleStats;
+    updatedAt: string;
+};
+
 export type ClassificationRuleListResponse = {
     /**
-     * In evaluation order: priority, then creation.
+     * In evaluation order: priority, then creation; each with its statistics.
      */
-    rules: Array<ClassificationRuleResponse>;
+    rules: Array<ClassificationRuleListItem>;
 };
 
 export type ClassificationRuleMode = 'off' | 'shadow' | 'enforce';
@@ -273,6 +353,42 @@ export type ClassificationRuleResponse = {
     outcome: RuleOutcome;
     priority: number;
     updatedAt: string;
+};
+
+export type ClassificationRuleStats = {
+    enforce: ClassificationEnforceStats;
+    lastMatchedAt: string | null;
+    shadow: ClassificationShadowStats;
+};
+
+export type ClassificationRuleStatsResponse = {
+    /**
+     * The latest 50, newest first.
+     */
+    disagreements: Array<ClassificationDisagreement>;
+    enforce: ClassificationEnforceStats;
+    lastMatchedAt: string | null;
+    ruleId: string;
+    shadow: ClassificationShadowStats;
+};
+
+export type ClassificationShadowStats = {
+    /**
+     * Of those, the actions the person decided as the rule would have.
+     */
+    agreed: number;
+    /**
+     * Of those, the actions a person has since decided.
+     */
+    decidedByPeople: number;
+    /**
+     * Actions the rule matched in shadow mode.
+     */
+    matched: number;
+    /**
+     * Of those, the actions it would have decided (approve or reject, allowed by the action).
+     */
+    wouldDecide: number;
 };
 
 export type CreateApiKeyDto = {
@@ -410,6 +526,17 @@ export type DecideInterruptDto = ({
 } & RejectDecision) | ({
     decision: 'respond';
 } & RespondDecision);
+
+export type DecideWithActionLinkDto = {
+    /**
+     * A message for the agent (a reason for a rejection).
+     */
+    message?: string;
+    /**
+     * The token of an emailed action link (the part after '#' in the link). It is a credential: it names the member who decides.
+     */
+    token: string;
+};
 
 /**
  * Who decided: a member (type member, with the member's id and name at the time), argus (the automatic classifier, with the rule) or the service itself (type system, with the reason).
@@ -686,6 +813,21 @@ export type InterruptCreatedEvent = {
      * An agent opened an interrupt.
      */
     type: 'interrupt.created';
+};
+
+export type InterruptDeadlineSettingsResponse = {
+    /**
+     * Whether an agent may ask for onTimeout: approve. Off, such an interrupt is refused at creation, and one already open is rejected at its deadline instead.
+     */
+    approveOnTimeoutAllowed: boolean;
+    /**
+     * The deadline, in seconds, of an interrupt opened without timeoutSeconds; null: such interrupts wait without a deadline.
+     */
+    defaultTimeoutSeconds: number | null;
+    /**
+     * The longest deadline an agent (timeoutSeconds) or a member (extend) may set, in seconds.
+     */
+    maxTimeoutSeconds: number;
 };
 
 export type InterruptDecidedEvent = {
@@ -971,7 +1113,7 @@ export type LinkedSession = {
     status: SessionStatus;
 };
 
-export type ListOrder = 'newest' | 'oldest';
+export type ListOrder = 'newest' | 'oldest' | 'deadline';
 
 /**
  * A `message` event of the Live View: one message of the session (the event id is its number).
@@ -1027,9 +1169,13 @@ export type NotificationChannelModes = {
 
 export type NotificationDeliveryListResponse = {
     /**
-     * Newest first, at most 100.
+     * Newest first, `limit` of them.
      */
     deliveries: Array<NotificationDeliveryResponse>;
+    /**
+     * The next page: repeat the request with it (and the same scope); null at the end.
+     */
+    nextCursor: string | null;
 };
 
 export type NotificationDeliveryResponse = {
@@ -1113,6 +1259,10 @@ export type NotificationSettingsResponse = {
      * False when the service has no SMTP_URL.
      */
     emailEnabled: boolean;
+    /**
+     * Whether an email's action links decide without signing in (single-use, 24 hours).
+     */
+    tokenActions: boolean;
 };
 
 /**
@@ -1218,6 +1368,13 @@ export type OrganisationResponse = {
 export type Permission = 'apiKey.create' | 'apiKey.read' | 'apiKey.update' | 'apiKey.delete' | 'interrupt.decide' | 'interrupt.assign' | 'interrupt.escalate' | 'interrupt.read' | 'session.read' | 'session.disconnect' | 'webhook.manage' | 'billing.manage' | 'member.invite' | 'member.manage' | 'role.manage' | 'team.manage' | 'auditLog.read' | 'auditLog.export' | 'classification.read' | 'classification.manage';
 
 export type Plan = 'free' | 'pro';
+
+export type PreviewActionLinkDto = {
+    /**
+     * The token of an emailed action link (the part after '#' in the link). It is a credential: it names the member who decides.
+     */
+    token: string;
+};
 
 /**
  * Do not run the action; optionally say why.
@@ -1590,6 +1747,15 @@ export type UpdateClassificationRuleDto = {
     priority?: number;
 };
 
+export type UpdateInterruptDeadlineSettingsDto = {
+    approveOnTimeoutAllowed?: boolean;
+    /**
+     * null: no default deadline. At most maxTimeoutSeconds (as it is after this change).
+     */
+    defaultTimeoutSeconds?: number | null;
+    maxTimeoutSeconds?: number;
+};
+
 export type UpdateNotificationPreferencesDto = {
     /**
      * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided.
@@ -1605,7 +1771,11 @@ export type UpdateNotificationSettingsDto = {
     /**
      * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided. Replaces the defaults.
      */
-    defaults: NotificationPreferenceSet;
+    defaults?: NotificationPreferenceSet;
+    /**
+     * Whether an email's Approve / Reject links may decide without signing in: each is a single-use link for the member it was sent to, bound to the action's digest, working for 24 hours. Off by default.
+     */
+    tokenActions?: boolean;
 };
 
 export type UpdateRoleDto = {
@@ -1808,6 +1978,90 @@ export type WhoamiResponse = {
     organisationId: string;
     plan: Plan;
 };
+
+export type DecideWithActionLinkData = {
+    body: DecideWithActionLinkDto;
+    path?: never;
+    query?: never;
+    url: '/api/action-links/decide';
+};
+
+export type DecideWithActionLinkErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     */
+    400: ErrorBody;
+    /**
+     * HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type DecideWithActionLinkError = DecideWithActionLinkErrors[keyof DecideWithActionLinkErrors];
+
+export type DecideWithActionLinkResponses = {
+    200: InterruptResponse;
+};
+
+export type DecideWithActionLinkResponse = DecideWithActionLinkResponses[keyof DecideWithActionLinkResponses];
+
+export type PreviewActionLinkData = {
+    body: PreviewActionLinkDto;
+    path?: never;
+    query?: never;
+    url: '/api/action-links/preview';
+};
+
+export type PreviewActionLinkErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     */
+    400: ErrorBody;
+    /**
+     * HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type PreviewActionLinkError = PreviewActionLinkErrors[keyof PreviewActionLinkErrors];
+
+export type PreviewActionLinkResponses = {
+    200: ActionLinkPreviewResponse;
+};
+
+export type PreviewActionLinkResponse = PreviewActionLinkResponses[keyof PreviewActionLinkResponses];
 
 export type ListApiKeysData = {
     body?: never;
@@ -2730,6 +2984,56 @@ export type UpdateClassificationRuleResponses = {
 
 export type UpdateClassificationRuleResponse = UpdateClassificationRuleResponses[keyof UpdateClassificationRuleResponses];
 
+export type GetClassificationRuleStatsData = {
+    body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/classification/rules/{id}/stats';
+};
+
+export type GetClassificationRuleStatsErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type GetClassificationRuleStatsError = GetClassificationRuleStatsErrors[keyof GetClassificationRuleStatsErrors];
+
+export type GetClassificationRuleStatsResponses = {
+    200: ClassificationRuleStatsResponse;
+};
+
+export type GetClassificationRuleStatsResponse = GetClassificationRuleStatsResponses[keyof GetClassificationRuleStatsResponses];
+
 export type StreamEventsData = {
     body?: never;
     headers?: {
@@ -2770,11 +3074,15 @@ export type StreamEventsErrors = {
      */
     404: ErrorBody;
     /**
+     * RATE_LIMITED: the person's or the organisation's open streams are at their cap on this instance (SPEC §8b); Retry-After 15.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
     /**
-     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After. SERVICE_UNAVAILABLE: the instance's open streams are at its cap (SPEC §8b); Retry-After 5.
      */
     503: ErrorBody;
 };
@@ -2835,7 +3143,7 @@ export type ListInterruptsData = {
          */
         to?: string;
         /**
-         * By createdAt, ties by id.
+         * newest/oldest: by createdAt; deadline: the soonest expiresAt first, interrupts without a deadline last. Ties by id.
          */
         order?: ListOrder;
         /**
@@ -3934,6 +4242,11 @@ export type ListNotificationDeliveriesData = {
          * organisation: everyone’s (member.manage). Default mine.
          */
         scope?: 'mine' | 'organisation';
+        /**
+         * The previous nextCursor; repeat the other parameters unchanged.
+         */
+        cursor?: string;
+        limit?: number;
     };
     url: '/api/notifications/deliveries';
 };
@@ -4236,6 +4549,114 @@ export type GetOrganisationResponses = {
 };
 
 export type GetOrganisationResponse = GetOrganisationResponses[keyof GetOrganisationResponses];
+
+export type GetInterruptDeadlineSettingsData = {
+    body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/organisation/interrupt-deadlines';
+};
+
+export type GetInterruptDeadlineSettingsErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type GetInterruptDeadlineSettingsError = GetInterruptDeadlineSettingsErrors[keyof GetInterruptDeadlineSettingsErrors];
+
+export type GetInterruptDeadlineSettingsResponses = {
+    200: InterruptDeadlineSettingsResponse;
+};
+
+export type GetInterruptDeadlineSettingsResponse = GetInterruptDeadlineSettingsResponses[keyof GetInterruptDeadlineSettingsResponses];
+
+export type UpdateInterruptDeadlineSettingsData = {
+    body: UpdateInterruptDeadlineSettingsDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/organisation/interrupt-deadlines';
+};
+
+export type UpdateInterruptDeadlineSettingsErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type UpdateInterruptDeadlineSettingsError = UpdateInterruptDeadlineSettingsErrors[keyof UpdateInterruptDeadlineSettingsErrors];
+
+export type UpdateInterruptDeadlineSettingsResponses = {
+    200: InterruptDeadlineSettingsResponse;
+};
+
+export type UpdateInterruptDeadlineSettingsResponse = UpdateInterruptDeadlineSettingsResponses[keyof UpdateInterruptDeadlineSettingsResponses];
 
 export type ChangePlanData = {
     body: ChangePlanDto;
@@ -4993,11 +5414,15 @@ export type StreamSessionErrors = {
      */
     404: ErrorBody;
     /**
+     * RATE_LIMITED: the person's or the organisation's open streams are at their cap on this instance (SPEC §8b); Retry-After 15.
+     */
+    429: ErrorBody;
+    /**
      * INTERNAL_ERROR.
      */
     500: ErrorBody;
     /**
-     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After. SERVICE_UNAVAILABLE: the instance's open streams are at its cap (SPEC §8b); Retry-After 5.
      */
     503: ErrorBody;
 };

@@ -1,7 +1,7 @@
 import type { Interrupt } from '@interlock/sdk';
 
 /** The tools that open interrupts. */
-export type OpeningTool = 'request_approval' | 'ask_human';
+export type OpeningTool = 'request_approval' | 'ask_human' | 'permission_prompt';
 
 /** The action an `ask_human` interrupt asks the human to answer (with `respond`). */
 export const ASK_HUMAN_ACTION = 'answer';

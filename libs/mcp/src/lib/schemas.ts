@@ -175,3 +175,13 @@ export const logStepOutput = {
   sessionId: z.string(),
   appended: z.number(),
 };
+
+/**
+ * Claude Code's `--permission-prompt-tool` input, exactly as Claude Code sends it: the tool it
+ * wants to use, that tool's input, and the tool use's id.
+ */
+export const permissionPromptInput = {
+  tool_name: z.string().min(1).max(200).describe('The tool the agent wants to use, e.g. "Bash", "Write", "mcp__github__create_pull_request".'),
+  input: freeObject().describe('The input the agent would give that tool.'),
+  tool_use_id: z.string().min(1).max(190).optional().describe('The id of this tool use, when the caller has one.'),
+};

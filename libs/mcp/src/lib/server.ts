@@ -14,10 +14,12 @@ import {
   logStepInput,
   logStepOutput,
   outcomeOutput,
+  permissionPromptInput,
   requestApprovalInput,
   sessionOutput,
   startSessionInput,
 } from './schemas';
+import { permissionAnswer } from './permission-prompt';
 import { failure, success } from './tool-result';
 import { MCP_SERVER_VERSION } from './version';
 import { waitForDecision } from './wait';
@@ -31,6 +33,12 @@ export interface InterlockMcpServerOptions {
   dashboardUrl: string;
   /** Time between reads of an interrupt while waiting. Default 2 000 ms. */
   pollIntervalMs?: number;
+  /**
+   * How long `permission_prompt` waits for a person before it denies the call, saying nobody
+   * decided yet (default 45 s). Claude Code waits for an MCP tool as long as `MCP_TOOL_TIMEOUT`
+   * says; keep this under it.
+   */
+  permissionWaitSeconds?: number;
   /** Aborted when the host shuts down: waits end at once, as pending. */
   stopWaiting?: AbortSignal;
   /** Told about unexpected errors (bugs), which the model sees only as an internal error. */
@@ -210,6 +218,46 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
           context,
         );
         return waitAndReport(interrupt, args.waitSeconds, extra, { asked: true, resumed });
+      }),
+  );
+
+  server.registerTool(
+    'permission_prompt',
+    {
+      title: 'Ask a human to allow a tool call (Claude Code permission prompt)',
+      description:
+        "For Claude Code's --permission-prompt-tool (and any agent host with the same contract): asks a human in your " +
+        'organisation whether the agent may use tool_name with this input, waits for the decision, and answers with ' +
+        'text JSON: {"behavior":"allow","updatedInput":{…}} (the input as approved, or as the human edited it) or ' +
+        '{"behavior":"deny","message":"…"} (rejected, with the human\'s message, or nobody decided in time). Not for the ' +
+        'model to call directly: use request_approval.',
+      inputSchema: permissionPromptInput,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    },
+    (args, extra) =>
+      guarded(extra, async (context) => {
+        const { interrupt } = await open(
+          'permission_prompt',
+          {
+            title: truncate(`Allow ${args.tool_name}?`, 200),
+            description: 'An agent asks to use this tool with the input below. Approve, edit the input, or reject with a message the agent reads.',
+            // Each tool use is its own question: the same input asked again later is asked again.
+            externalId: args.tool_use_id,
+            actionRequests: [{ name: args.tool_name, args: args.input, allowedDecisions: ['approve', 'edit', 'reject'] }],
+          },
+          extra,
+          context,
+        );
+        const seconds = options.permissionWaitSeconds ?? DEFAULT_WAIT_SECONDS;
+        const release = interrupt.status === 'open' && options.acquireWait ? options.acquireWait() : () => undefined;
+        const { interrupt: latest } = await waitForDecision(backend, interrupt, {
+          waitMs: release === undefined ? 0 : seconds * 1000,
+          pollIntervalMs,
+          signal: extra.signal,
+          stop: options.stopWaiting,
+        }).finally(() => release?.());
+        const answer = permissionAnswer(latest, args.tool_name, args.input, dashboardLink(dashboardUrl, latest.id));
+        return { content: [{ type: 'text' as const, text: JSON.stringify(answer) }] };
       }),
   );
 

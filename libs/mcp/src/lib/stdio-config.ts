@@ -5,6 +5,8 @@ export interface StdioConfig {
   baseURL: string;
   /** Where people open the dashboard: links are `<dashboardUrl>/interrupts/<id>`. */
   dashboardUrl: string;
+  /** How long `permission_prompt` waits for a person (INTERLOCK_PERMISSION_WAIT_SECONDS); the server's default when absent. */
+  permissionWaitSeconds?: number;
 }
 
 export class StdioConfigError extends Error {
@@ -17,9 +19,9 @@ export class StdioConfigError extends Error {
 export const DEFAULT_BASE_URL = 'http://localhost:3000';
 
 /**
- * INTERLOCK_API_KEY (required), INTERLOCK_BASE_URL (default http://localhost:3000) and
- * INTERLOCK_DASHBOARD_URL (default: the base URL, which serves the dashboard at `/`). Every
- * problem is reported at once.
+ * INTERLOCK_API_KEY (required), INTERLOCK_BASE_URL (default http://localhost:3000),
+ * INTERLOCK_DASHBOARD_URL (default: the base URL, which serves the dashboard at `/`) and
+ * INTERLOCK_PERMISSION_WAIT_SECONDS (0–86400; default 45). Every problem is reported at once.
  */
 export function readStdioConfig(env: Readonly<Record<string, string | undefined>>): StdioConfig {
   const problems: string[] = [];
@@ -44,6 +46,11 @@ export function readStdioConfig(env: Readonly<Record<string, string | undefined>
   const baseURL = url('INTERLOCK_BASE_URL', read('INTERLOCK_BASE_URL') ?? DEFAULT_BASE_URL);
   const dashboardRaw = read('INTERLOCK_DASHBOARD_URL');
   const dashboardUrl = dashboardRaw === undefined ? baseURL : url('INTERLOCK_DASHBOARD_URL', dashboardRaw);
+  const waitRaw = read('INTERLOCK_PERMISSION_WAIT_SECONDS');
+  const permissionWaitSeconds = waitRaw === undefined ? undefined : Number(waitRaw);
+  if (permissionWaitSeconds !== undefined && !(Number.isInteger(permissionWaitSeconds) && permissionWaitSeconds >= 0 && permissionWaitSeconds <= 86_400)) {
+    problems.push(`INTERLOCK_PERMISSION_WAIT_SECONDS must be a whole number of seconds from 0 to 86400 (got "${waitRaw}")`);
+  }
   if (problems.length > 0) throw new StdioConfigError(problems);
-  return { apiKey: apiKey as string, baseURL, dashboardUrl };
+  return { apiKey: apiKey as string, baseURL, dashboardUrl, ...(permissionWaitSeconds === undefined ? {} : { permissionWaitSeconds }) };
 }

@@ -126,14 +126,14 @@ export async function watchLiveView(sessionId: string, texts: string[]): Promise
 export type Transport = 'stdio' | 'http';
 
 /** The official MCP client, connected to the stdio bin (spawned) or to the API's /mcp. */
-export async function connect(transport: Transport, apiKey = live.apiKey): Promise<Client> {
+export async function connect(transport: Transport, apiKey = live.apiKey, env: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'interlock-mcp-e2e', version: '1.0.0' });
   if (transport === 'stdio') {
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
         args: [BIN],
-        env: { PATH: process.env.PATH ?? '', INTERLOCK_API_KEY: apiKey, INTERLOCK_BASE_URL: live.baseURL },
+        env: { PATH: process.env.PATH ?? '', INTERLOCK_API_KEY: apiKey, INTERLOCK_BASE_URL: live.baseURL, ...env },
         stderr: 'ignore',
       }),
     );

@@ -20,16 +20,31 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any, Optional, Protocol, Union
+from typing import TYPE_CHECKING, Any, Optional, Protocol, Union
 
+from ._bridge import (
+    InterruptOptions,
+    ReviewOptions,
+    action_namer,
+    answered,
+    approval_title,
+    create_params,
+    interrupt_options,
+    not_decided,
+    wait_kwargs,
+)
 from ._client import AsyncInterlock, Interlock
 from ._errors import InterlockError
 from .langgraph import shorten_description
-from .resources.interrupts import DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT
 from .types import Interrupt
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = [
     "OPENAI_AGENTS_METADATA_KEY",
+    "InterruptOptions",
+    "ReviewOptions",
     "apply_decisions",
     "interrupt_params",
     "open_review",
@@ -43,7 +58,6 @@ __all__ = [
 #: the durable path, the serialised run state).
 OPENAI_AGENTS_METADATA_KEY = "openaiAgents"
 _ALLOWED = ["approve", "reject"]
-_MAX_TITLE = 200
 
 
 class _ApprovalItem(Protocol):
@@ -101,14 +115,7 @@ def _arguments(item: Any) -> dict[str, Any]:
 
 
 def interrupt_params(
-    source: Any,
-    *,
-    title: Optional[str] = None,
-    description: Optional[str] = None,
-    external_id: Optional[str] = None,
-    session_id: Optional[str] = None,
-    metadata: Optional[Mapping[str, Any]] = None,
-    include_state: bool = False,
+    source: Any, *, include_state: bool = False, **options: Unpack[InterruptOptions]
 ) -> dict[str, Any]:
     """The keyword arguments of ``interrupts.create`` for a paused run's approvals (at most 20)."""
     state = _state_of(source)
@@ -117,15 +124,12 @@ def interrupt_params(
         raise InterlockError("This run has no pending tool approvals (result.interruptions is empty).")
     if len(items) > 20:
         raise InterlockError(f"{len(items)} tool approvals: an interrupt holds at most 20.")
-    used: set[str] = set()
+    name_of = action_namer()
     actions: list[dict[str, Any]] = []
     calls: list[list[str]] = []
     for item in items:
         tool = item.name or "tool"
-        name, n = tool, 2
-        while name in used:
-            name, n = f"{tool} #{n}", n + 1
-        used.add(name)
+        name = name_of(tool)
         action: dict[str, Any] = {"name": name, "args": _arguments(item), "allowed_decisions": list(_ALLOWED)}
         agent = getattr(getattr(item, "agent", None), "name", None)
         if isinstance(agent, str) and agent:
@@ -135,44 +139,21 @@ def interrupt_params(
     bridge: dict[str, Any] = {"v": 1, "calls": calls}
     if include_state:
         bridge["state"] = state.to_string()
-    tools = ", ".join(dict.fromkeys(a["name"].split(" #")[0] for a in actions))
-    default_title = f"Approve {tools}?" if len(actions) == 1 else f"Approve {len(actions)} tool calls: {tools}?"
-    params: dict[str, Any] = {
-        "title": title if title is not None else default_title[:_MAX_TITLE],
-        "action_requests": actions,
-        "metadata": {**(metadata or {}), OPENAI_AGENTS_METADATA_KEY: bridge},
-    }
-    for key, value in (("description", description), ("external_id", external_id), ("session_id", session_id)):
-        if value is not None:
-            params[key] = value
-    return params
-
-
-def _bridge(interrupt: Union[Interrupt, Mapping[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The bridge's metadata and the decisions by action name, of an answered interrupt."""
-    status: Any
-    if isinstance(interrupt, Interrupt):
-        metadata: Any = interrupt.metadata
-        decisions = {d.action_name: d.model_dump(by_alias=True) for d in interrupt.decisions}
-        status = interrupt.status
-    else:
-        metadata = interrupt.get("metadata")
-        decisions = {d["actionName"]: d for d in interrupt.get("decisions") or []}
-        status = interrupt.get("status")
-    bridge = metadata.get(OPENAI_AGENTS_METADATA_KEY) if isinstance(metadata, Mapping) else None
-    if not isinstance(bridge, Mapping) or bridge.get("v") != 1:
-        raise InterlockError("This interrupt was not opened by the OpenAI Agents bridge (no metadata.openaiAgents).")
-    if status == "open":
-        raise InterlockError("The interrupt is still open: wait for the answer first (interrupts.wait_for_answer).")
-    return dict(bridge), decisions
+    return create_params(
+        options,
+        default_title=approval_title([item.name or "tool" for item in items]),
+        actions=actions,
+        key=OPENAI_AGENTS_METADATA_KEY,
+        bridge=bridge,
+    )
 
 
 def apply_decisions(state: Any, interrupt: Union[Interrupt, Mapping[str, Any]]) -> Any:
     """Applies the members' decisions of an answered interrupt to the run state: approve →
     ``state.approve(item)``; reject → ``state.reject(item, rejection_message=message)``. A call
-    left without a decision (the interrupt was withdrawn) is rejected with a message saying so.
-    Returns the state, ready for ``Runner.run(agent, state)``."""
-    bridge, decisions = _bridge(interrupt)
+    left without a decision (the interrupt was withdrawn or expired) is rejected with a message
+    saying so. Returns the state, ready for ``Runner.run(agent, state)``."""
+    bridge, decisions, status = answered(interrupt, OPENAI_AGENTS_METADATA_KEY, "the OpenAI Agents bridge")
     by_call = {call_id: name for name, call_id in bridge["calls"]}
     for item in list(state.get_interruptions()):
         name = by_call.get(_call_id(item))
@@ -182,106 +163,45 @@ def apply_decisions(state: Any, interrupt: Union[Interrupt, Mapping[str, Any]]) 
         kind = decision.get("decision") if decision else None
         if kind == "approve":
             state.approve(item)
-        elif kind == "reject":
-            state.reject(item, rejection_message=decision.get("message") if decision else None)
         elif decision is None:
-            state.reject(item, rejection_message="The request for approval was withdrawn; the tool did not run.")
+            state.reject(item, rejection_message=not_decided(status))
+        elif kind == "reject":
+            state.reject(item, rejection_message=decision.get("message"))
         else:
-            raise InterlockError(f"Decision {kind} on {name} cannot be applied to an openai-agents run.")
+            state.reject(
+                item, rejection_message=f"The decision was {kind}, which this tool call cannot take; it did not run."
+            )
     return state
 
 
-async def review_interruptions(
-    client: AsyncInterlock,
-    source: Any,
-    *,
-    title: Optional[str] = None,
-    description: Optional[str] = None,
-    external_id: Optional[str] = None,
-    session_id: Optional[str] = None,
-    metadata: Optional[Mapping[str, Any]] = None,
-    wait_timeout: Optional[float] = DEFAULT_WAIT_TIMEOUT,
-    poll_interval: float = DEFAULT_POLL_INTERVAL,
-) -> Any:
+async def review_interruptions(client: AsyncInterlock, source: Any, **options: Unpack[ReviewOptions]) -> Any:
     """Opens one interrupt for a paused run's tool approvals, waits for the members, applies
-    their decisions and returns the ``RunState``: ``result = await Runner.run(agent, state)``."""
+    their decisions and returns the ``RunState``: ``result = await Runner.run(agent, state)``.
+    Takes the bridges' ``ReviewOptions``: ``title``, ``description``, ``external_id``,
+    ``session_id``, ``metadata``, ``timeout_seconds``, ``on_timeout``, ``wait_timeout``,
+    ``poll_interval``."""
     state = _state_of(source)
-    params = interrupt_params(
-        state, title=title, description=description, external_id=external_id, session_id=session_id, metadata=metadata
-    )
-    opened = await client.interrupts.create(**params)
-    answered = await client.interrupts.wait_for_answer(opened.id, timeout=wait_timeout, poll_interval=poll_interval)
-    return apply_decisions(state, answered)
+    opened = await client.interrupts.create(**interrupt_params(state, **interrupt_options(options)))
+    return apply_decisions(state, await client.interrupts.wait_for_answer(opened.id, **wait_kwargs(options)))
 
 
-def review_interruptions_sync(
-    client: Interlock,
-    source: Any,
-    *,
-    title: Optional[str] = None,
-    description: Optional[str] = None,
-    external_id: Optional[str] = None,
-    session_id: Optional[str] = None,
-    metadata: Optional[Mapping[str, Any]] = None,
-    wait_timeout: Optional[float] = DEFAULT_WAIT_TIMEOUT,
-    poll_interval: float = DEFAULT_POLL_INTERVAL,
-) -> Any:
+def review_interruptions_sync(client: Interlock, source: Any, **options: Unpack[ReviewOptions]) -> Any:
     """``review_interruptions`` with the sync client (for ``Runner.run_sync``)."""
     state = _state_of(source)
-    params = interrupt_params(
-        state, title=title, description=description, external_id=external_id, session_id=session_id, metadata=metadata
-    )
-    opened = client.interrupts.create(**params)
-    answered = client.interrupts.wait_for_answer(opened.id, timeout=wait_timeout, poll_interval=poll_interval)
-    return apply_decisions(state, answered)
+    opened = client.interrupts.create(**interrupt_params(state, **interrupt_options(options)))
+    return apply_decisions(state, client.interrupts.wait_for_answer(opened.id, **wait_kwargs(options)))
 
 
-async def open_review(
-    client: AsyncInterlock,
-    source: Any,
-    *,
-    title: Optional[str] = None,
-    description: Optional[str] = None,
-    external_id: Optional[str] = None,
-    session_id: Optional[str] = None,
-    metadata: Optional[Mapping[str, Any]] = None,
-) -> Interrupt:
+async def open_review(client: AsyncInterlock, source: Any, **options: Unpack[InterruptOptions]) -> Interrupt:
     """The durable path's first half: opens the interrupt with the serialised run state in its
     metadata and returns it at once (keep its ``id``, or receive ``interrupt.answered`` by
     webhook). Resume later, in any process, with ``resume_state``."""
-    params = interrupt_params(
-        source,
-        title=title,
-        description=description,
-        external_id=external_id,
-        session_id=session_id,
-        metadata=metadata,
-        include_state=True,
-    )
-    return await client.interrupts.create(**params)
+    return await client.interrupts.create(**interrupt_params(source, include_state=True, **options))
 
 
-def open_review_sync(
-    client: Interlock,
-    source: Any,
-    *,
-    title: Optional[str] = None,
-    description: Optional[str] = None,
-    external_id: Optional[str] = None,
-    session_id: Optional[str] = None,
-    metadata: Optional[Mapping[str, Any]] = None,
-) -> Interrupt:
+def open_review_sync(client: Interlock, source: Any, **options: Unpack[InterruptOptions]) -> Interrupt:
     """``open_review`` with the sync client."""
-    params = interrupt_params(
-        source,
-        title=title,
-        description=description,
-        external_id=external_id,
-        session_id=session_id,
-        metadata=metadata,
-        include_state=True,
-    )
-    return client.interrupts.create(**params)
+    return client.interrupts.create(**interrupt_params(source, include_state=True, **options))
 
 
 async def resume_state(agent: Any, interrupt: Union[Interrupt, Mapping[str, Any]]) -> Any:
@@ -293,7 +213,7 @@ async def resume_state(agent: Any, interrupt: Union[Interrupt, Mapping[str, Any]
     metadata); read the interrupt with your own key, never from a client's request."""
     from agents import RunState  # the SDK itself, only on this path
 
-    bridge, _ = _bridge(interrupt)
+    bridge, _, _ = answered(interrupt, OPENAI_AGENTS_METADATA_KEY, "the OpenAI Agents bridge")
     text = bridge.get("state")
     if not isinstance(text, str):
         raise InterlockError(

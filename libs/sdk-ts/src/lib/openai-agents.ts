@@ -14,8 +14,7 @@
 import type { Interlock } from './client';
 import { InterlockError } from './errors';
 import { shortenDescription } from './langgraph';
-import type { RequestOptions } from './request-options';
-import type { WaitForAnswerOptions } from './resources/interrupts';
+import { actionNamer, approvalOutcome, approvalTitle, type BridgeInterruptOptions, type BridgeReviewOptions, parseArguments } from './tool-approvals';
 import type { ActionRequest, Interrupt, InterruptCreateParams } from './types';
 
 /** Where the bridge keeps, in the interrupt's metadata, which action is which tool call (and the state, when durable). */
@@ -40,14 +39,11 @@ export interface OpenAIAgentsRunState<Item = OpenAIAgentsApprovalItem> {
 /** A run's result (`{ state }`) or its `RunState`. */
 export type OpenAIAgentsSource<Item> = OpenAIAgentsRunState<Item> | { state: OpenAIAgentsRunState<Item> };
 
-export type OpenAIAgentsInterruptOptions = Partial<Omit<InterruptCreateParams, 'actionRequests'>>;
+/** The interrupt's fields the caller sets (every bridge's `BridgeInterruptOptions`). */
+export type OpenAIAgentsInterruptOptions = BridgeInterruptOptions;
 
-export interface ReviewOpenAIAgentsOptions extends OpenAIAgentsInterruptOptions {
-  /** How to wait for the answer (`waitForAnswer`'s options). */
-  wait?: WaitForAnswerOptions;
-  /** Per-request options of the create call. */
-  request?: RequestOptions;
-}
+/** The interrupt's fields, `wait` and `request` (every waiting bridge's `BridgeReviewOptions`). */
+export type ReviewOpenAIAgentsOptions = BridgeReviewOptions;
 
 interface BridgeMetadata {
   v: 1;
@@ -71,17 +67,6 @@ function callId(item: OpenAIAgentsApprovalItem): string {
   return id;
 }
 
-function argumentsOf(item: OpenAIAgentsApprovalItem): Record<string, unknown> {
-  const text = item.arguments;
-  if (text === undefined || text === '') return {};
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { arguments: parsed };
-  } catch {
-    return { arguments: text }; // not JSON: shown as the model wrote it
-  }
-}
-
 /** The create parameters for a paused run's tool approvals (at most 20); `includeState` stores the serialised state. */
 export function openAIAgentsInterrupt<Item extends OpenAIAgentsApprovalItem>(
   source: OpenAIAgentsSource<Item>,
@@ -92,23 +77,24 @@ export function openAIAgentsInterrupt<Item extends OpenAIAgentsApprovalItem>(
   const items = state.getInterruptions();
   if (items.length === 0) throw new InterlockError('This run has no pending tool approvals (result.interruptions is empty).');
   if (items.length > 20) throw new InterlockError(`${items.length} tool approvals: an interrupt holds at most 20.`);
-  const used = new Set<string>();
+  const nameOf = actionNamer();
   const calls: [string, string][] = [];
   const actionRequests = items.map((item): ActionRequest => {
     const tool = item.name ?? 'tool';
-    let name = tool;
-    for (let n = 2; used.has(name); n++) name = `${tool} #${n}`;
-    used.add(name);
+    const name = nameOf(tool);
     calls.push([name, callId(item)]);
-    const action: ActionRequest = { name, args: argumentsOf(item), allowedDecisions: ['approve', 'reject'] };
+    const action: ActionRequest = { name, args: parseArguments(item.arguments), allowedDecisions: ['approve', 'reject'] };
     if (item.agent?.name) action.description = shortenDescription(`${item.agent.name} wants to call ${tool}.`);
     return action;
   });
   const bridge: BridgeMetadata = { v: 1, calls, ...(includeState ? { state: state.toString() } : {}) };
-  const tools = [...new Set(items.map((i) => i.name ?? 'tool'))].join(', ');
-  const title = items.length === 1 ? `Approve ${tools}?` : `Approve ${items.length} tool calls: ${tools}?`;
   const { metadata, ...rest } = options;
-  return { title: title.slice(0, 200), ...rest, actionRequests, metadata: { ...metadata, [OPENAI_AGENTS_METADATA_KEY]: bridge } };
+  return {
+    title: approvalTitle(items.map((i) => i.name ?? 'tool')),
+    ...rest,
+    actionRequests,
+    metadata: { ...metadata, [OPENAI_AGENTS_METADATA_KEY]: bridge },
+  };
 }
 
 function bridgeOf(interrupt: Pick<Interrupt, 'metadata' | 'status'>): BridgeMetadata {
@@ -123,7 +109,7 @@ function bridgeOf(interrupt: Pick<Interrupt, 'metadata' | 'status'>): BridgeMeta
 /**
  * Applies the members' decisions of an answered interrupt to the run state (approve → approve;
  * reject → reject with the member's message; a call left undecided because the interrupt was
- * withdrawn → reject, saying so). Returns the state, ready for `runner.run(agent, state)`.
+ * withdrawn or expired → reject, saying so). Returns the state, ready for `runner.run(agent, state)`.
  */
 export function applyOpenAIAgentsDecisions<Item extends OpenAIAgentsApprovalItem, S extends OpenAIAgentsRunState<Item>>(
   state: S,
@@ -134,11 +120,9 @@ export function applyOpenAIAgentsDecisions<Item extends OpenAIAgentsApprovalItem
   for (const item of state.getInterruptions()) {
     const name = byCall.get(callId(item));
     if (name === undefined) continue; // an approval this interrupt did not ask about
-    const decision = interrupt.decisions.find((d) => d.actionName === name);
-    if (decision === undefined) state.reject(item, { message: 'The request for approval was withdrawn; the tool did not run.' });
-    else if (decision.decision === 'approve') state.approve(item);
-    else if (decision.decision === 'reject') state.reject(item, decision.message ? { message: decision.message } : {});
-    else throw new InterlockError(`Decision ${decision.decision} on ${name} cannot be applied to an @openai/agents run.`);
+    const outcome = approvalOutcome(interrupt, name);
+    if (outcome.approved) state.approve(item);
+    else state.reject(item, outcome.reason === undefined ? {} : { message: outcome.reason });
   }
   return state;
 }

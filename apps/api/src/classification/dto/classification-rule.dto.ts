@@ -114,7 +114,78 @@ export class ClassificationRuleResponse {
   updatedAt!: string;
 }
 
+export class ClassificationShadowStats {
+  @ApiProperty({ type: 'integer', description: 'Actions the rule matched in shadow mode.' })
+  matched!: number;
+
+  @ApiProperty({ type: 'integer', description: 'Of those, the actions it would have decided (approve or reject, allowed by the action).' })
+  wouldDecide!: number;
+
+  @ApiProperty({ type: 'integer', description: 'Of those, the actions a person has since decided.' })
+  decidedByPeople!: number;
+
+  @ApiProperty({ type: 'integer', description: 'Of those, the actions the person decided as the rule would have.' })
+  agreed!: number;
+}
+
+export class ClassificationEnforceStats {
+  @ApiProperty({ type: 'integer', description: 'Actions the rule matched in enforce mode.' })
+  matched!: number;
+
+  @ApiProperty({ type: 'integer', description: 'Of those, the actions it decided.' })
+  decided!: number;
+}
+
+/** What a rule has matched since what it matches or does last changed. */
+export class ClassificationRuleStats {
+  @ApiProperty({ type: ClassificationShadowStats })
+  shadow!: ClassificationShadowStats;
+
+  @ApiProperty({ type: ClassificationEnforceStats })
+  enforce!: ClassificationEnforceStats;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  lastMatchedAt!: string | null;
+}
+
+export class ClassificationRuleListItem extends ClassificationRuleResponse {
+  @ApiProperty({ type: ClassificationRuleStats })
+  stats!: ClassificationRuleStats;
+}
+
 export class ClassificationRuleListResponse {
-  @ApiProperty({ type: [ClassificationRuleResponse], description: 'In evaluation order: priority, then creation.' })
-  rules!: ClassificationRuleResponse[];
+  @ApiProperty({ type: [ClassificationRuleListItem], description: 'In evaluation order: priority, then creation; each with its statistics.' })
+  rules!: ClassificationRuleListItem[];
+}
+
+/** An action a person decided otherwise than a shadow rule would have. */
+export class ClassificationDisagreement {
+  @ApiProperty({ format: 'uuid' })
+  interruptId!: string;
+
+  @ApiProperty()
+  title!: string;
+
+  @ApiProperty()
+  actionName!: string;
+
+  @ApiProperty({ description: 'What the rule would have done: approve or reject.' })
+  outcome!: string;
+
+  @ApiProperty({ description: 'What the person decided: approve, edit, reject or respond.' })
+  decision!: string;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The person, by name at the time.' })
+  decidedByName!: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  decidedAt!: string;
+}
+
+export class ClassificationRuleStatsResponse extends ClassificationRuleStats {
+  @ApiProperty({ format: 'uuid' })
+  ruleId!: string;
+
+  @ApiProperty({ type: [ClassificationDisagreement], description: 'The latest 50, newest first.' })
+  disagreements!: ClassificationDisagreement[];
 }

@@ -23,8 +23,8 @@ import type { Decision } from '../interrupt-decision.entity';
 import { OptionalField } from '../../http/optional-field.decorator';
 import { ON_TIMEOUT, type OnTimeout } from '../interrupt.entity';
 
-/** SPEC §8e: a deadline is at most 30 days away. */
-export const MAX_TIMEOUT_SECONDS = 2_592_000;
+import { MAX_TIMEOUT_SECONDS } from '@interlock/domain';
+export { MAX_TIMEOUT_SECONDS };
 
 /** SPEC §10: at most 20 action requests per interrupt. */
 export const MAX_ACTION_REQUESTS = 20;

@@ -1,8 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { INTERRUPT_STATUSES } from '../interrupt.entity';
 import type { InterruptStatus } from '../interrupt.entity';
+import { CursorPage } from '../../http/cursor-page.query';
 
 /** `me` and `my_teams` name the signed-in member; `unassigned` suits keys too. */
 export const ASSIGNEE_FILTERS = ['me', 'my_teams', 'unassigned'] as const;
@@ -12,13 +13,13 @@ export type AssigneeFilter = (typeof ASSIGNEE_FILTERS)[number];
 export const OPENED_BY_FILTERS = ['me'] as const;
 export type OpenedByFilter = (typeof OPENED_BY_FILTERS)[number];
 
-export const LIST_ORDERS = ['newest', 'oldest'] as const;
+export const LIST_ORDERS = ['newest', 'oldest', 'deadline'] as const;
 export type ListOrder = (typeof LIST_ORDERS)[number];
 
 /** `true`/`false` in a query string; anything else is left for IsBoolean to refuse. */
 const queryBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
 
-export class ListInterruptsQuery {
+class ListInterruptsFilters {
   @ApiPropertyOptional({ enum: INTERRUPT_STATUSES, enumName: 'InterruptStatus' })
   @IsOptional()
   @IsIn(INTERRUPT_STATUSES)
@@ -76,23 +77,16 @@ export class ListInterruptsQuery {
   @IsString()
   to?: string;
 
-  @ApiPropertyOptional({ enum: LIST_ORDERS, enumName: 'ListOrder', default: 'newest', description: 'By createdAt, ties by id.' })
+  @ApiPropertyOptional({
+    enum: LIST_ORDERS,
+    enumName: 'ListOrder',
+    default: 'newest',
+    description: 'newest/oldest: by createdAt; deadline: the soonest expiresAt first, interrupts without a deadline last. Ties by id.',
+  })
   @IsOptional()
   @IsIn(LIST_ORDERS)
   order?: ListOrder;
 
-  /** Opaque: the `nextCursor` of the previous page, with the same filters. */
-  @ApiPropertyOptional({ minLength: 1, maxLength: 1000, description: 'The previous nextCursor; repeat the other parameters unchanged.' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 1000)
-  cursor?: string;
-
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 200, default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(200)
-  limit?: number;
 }
+
+export class ListInterruptsQuery extends CursorPage(ListInterruptsFilters) {}

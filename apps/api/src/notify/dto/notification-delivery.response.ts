@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { ApiPropertyOptional } from '@nestjs/swagger';
+import { CursorPage } from '../../http/cursor-page.query';
 import { NOTIFICATION_STATUSES, type NotificationStatus } from '../notification.entity';
 
 export class NotificationDeliveryResponse {
@@ -45,13 +46,18 @@ export class NotificationDeliveryResponse {
 }
 
 export class NotificationDeliveryListResponse {
-  @ApiProperty({ type: [NotificationDeliveryResponse], description: 'Newest first, at most 100.' })
+  @ApiProperty({ type: [NotificationDeliveryResponse], description: 'Newest first, `limit` of them.' })
   deliveries!: NotificationDeliveryResponse[];
+
+  @ApiProperty({ type: String, nullable: true, description: 'The next page: repeat the request with it (and the same scope); null at the end.' })
+  nextCursor!: string | null;
 }
 
-export class ListNotificationDeliveriesQuery {
+export class ListNotificationDeliveriesFilters {
   @ApiPropertyOptional({ enum: ['mine', 'organisation'], description: 'organisation: everyone’s (member.manage). Default mine.' })
   @IsOptional()
   @IsIn(['mine', 'organisation'], { message: 'scope must be one of mine, organisation' })
   scope?: 'mine' | 'organisation';
 }
+
+export class ListNotificationDeliveriesQuery extends CursorPage(ListNotificationDeliveriesFilters) {}

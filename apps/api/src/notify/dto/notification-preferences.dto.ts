@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsString, MaxLength, ValidateBy, type ValidationArguments } from 'class-validator';
+import { IsBoolean, IsString, MaxLength, ValidateBy, type ValidationArguments } from 'class-validator';
 import {
   CHANNEL_MODES,
   NOTIFICATION_KINDS,
@@ -66,11 +66,21 @@ export class UpdateNotificationPreferencesDto {
   preferences?: NotificationPreferences;
 }
 
-/** The organisation's defaults (member.manage). */
+/** The organisation's defaults and action-link policy (member.manage); what is left out stays. */
+@RequireAnyOf('defaults', 'tokenActions')
 export class UpdateNotificationSettingsDto {
-  @ApiProperty({ type: NotificationPreferenceSet, description: `Kinds: ${NOTIFICATION_KINDS.join(', ')}. Replaces the defaults.` })
+  @ApiPropertyOptional({ type: NotificationPreferenceSet, description: `Kinds: ${NOTIFICATION_KINDS.join(', ')}. Replaces the defaults.` })
+  @OptionalField()
   @IsNotificationPreferences()
-  defaults!: NotificationPreferences;
+  defaults?: NotificationPreferences;
+
+  @ApiPropertyOptional({
+    description:
+      "Whether an email's Approve / Reject links may decide without signing in: each is a single-use link for the member it was sent to, bound to the action's digest, working for 24 hours. Off by default.",
+  })
+  @OptionalField()
+  @IsBoolean()
+  tokenActions?: boolean;
 }
 
 export class NotificationPreferencesResponse {
@@ -93,6 +103,9 @@ export class NotificationSettingsResponse {
 
   @ApiProperty({ type: NotificationPreferenceSet, description: 'The built-in defaults.' })
   builtInDefaults!: NotificationPreferences;
+
+  @ApiProperty({ description: "Whether an email's action links decide without signing in (single-use, 24 hours)." })
+  tokenActions!: boolean;
 
   @ApiProperty({ description: 'False when the service has no SMTP_URL.' })
   emailEnabled!: boolean;

@@ -1,25 +1,14 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsIn, IsOptional } from 'class-validator';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../webhook-delivery.entity';
+import { CursorPage } from '../../http/cursor-page.query';
 
-export class ListWebhookDeliveriesQuery {
+class ListWebhookDeliveriesFilters {
   @ApiPropertyOptional({ enum: DELIVERY_STATUSES, enumName: 'WebhookDeliveryStatus' })
   @IsOptional()
   @IsIn(DELIVERY_STATUSES)
   status?: DeliveryStatus;
 
-  @ApiPropertyOptional({ minLength: 1, maxLength: 1000, description: 'The previous nextCursor; repeat the other parameters unchanged.' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 1000)
-  cursor?: string;
-
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 200, default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(200)
-  limit?: number;
 }
+
+export class ListWebhookDeliveriesQuery extends CursorPage(ListWebhookDeliveriesFilters) {}

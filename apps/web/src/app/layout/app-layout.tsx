@@ -18,6 +18,7 @@ import { WaitingIndicator } from '../waiting-indicator';
 import { Logo } from './logo';
 import { NoAccess } from './no-access';
 import { NAV_SECTIONS, pagePermissions, visibleItems } from './nav-items';
+import { useTableCellLabels } from './table-cell-labels';
 
 /**
  * The organisation this tab acts for, among the person's: `?organisation=<id>` in the address
@@ -76,6 +77,7 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
   const navigate = useNavigate();
   const [opened, { toggle, close }] = useDisclosure();
   const signOut = useSignOut();
+  const labelTables = useTableCellLabels();
 
   if (session.isPending) return <CenteredLoader label="Loading your organisation" />;
   if (session.isError) return <QueryError error={session.error} onRetry={() => void session.refetch()} />;
@@ -100,11 +102,11 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
             <Menu.Target>
               <UnstyledButton aria-label={`Account: ${member.name}`} px="xs" py={4}>
                 <Avatar size="sm" name={member.name} color="initials" hiddenFrom="sm" aria-hidden />
-                <Stack gap={0} align="flex-end" visibleFrom="sm">
-                  <Text size="sm" fw={500}>
+                <Stack gap={0} align="flex-end" visibleFrom="sm" maw={280}>
+                  <Text size="sm" fw={500} truncate="end" maw="100%" title={member.name}>
                     {member.name}
                   </Text>
-                  <Text size="xs" c="dimmed">
+                  <Text size="xs" c="dimmed" truncate="end" maw="100%" title={member.email}>
                     {member.email}
                   </Text>
                 </Stack>
@@ -114,6 +116,7 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
               <Menu.Item onClick={() => void navigate('/settings')}>Settings</Menu.Item>
               <Menu.Item onClick={() => void navigate('/settings/notifications')}>Notifications</Menu.Item>
               <Menu.Item onClick={() => void navigate('/settings/classification')}>Classification</Menu.Item>
+              <Menu.Item onClick={() => void navigate('/settings/deadlines')}>Deadlines</Menu.Item>
               <Menu.Item
                 color="red"
                 onClick={() =>
@@ -156,7 +159,7 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
           </nav>
         </ScrollArea>
       </AppShell.Navbar>
-      <AppShell.Main id="main" tabIndex={-1}>
+      <AppShell.Main id="main" tabIndex={-1} ref={labelTables}>
         <LiveEvents />
         <WaitingIndicator />
         <Suspense fallback={<CenteredLoader />}>{allowed ? <Outlet /> : <NoAccess needs={needs ?? []} />}</Suspense>

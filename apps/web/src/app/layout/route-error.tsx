@@ -9,7 +9,7 @@ export function RouteError() {
     <Container size="sm" py="xl">
       <Alert color="red" title="This page could not be shown" role="alert">
         {errorMessage(error)}{' '}
-        <Anchor href={window.location.href} c="red.9" fw={600}>
+        <Anchor href={window.location.href} c="var(--mantine-color-error)" fw={600}>
           Reload the page
         </Anchor>
       </Alert>

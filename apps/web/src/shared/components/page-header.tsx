@@ -8,7 +8,8 @@ export function PageHeader({ title, description, actions }: { title: string; des
   return (
     <Group justify="space-between" align="flex-start" mb="lg" wrap="wrap" gap="sm">
       <Stack gap={4} miw={0} style={{ flex: '1 1 18rem' }}>
-        <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
+        {/* A title of hundreds of characters stops after four lines (whole in its tooltip). */}
+        <Title order={1} size="h2" lineClamp={4} title={title.length > 120 ? title : undefined} style={{ overflowWrap: 'anywhere' }}>
           {title}
         </Title>
         {description !== undefined && (

@@ -234,6 +234,74 @@ class ChangeMemberRoleDto(InterlockModel):
     """
 
 
+class ClassificationDisagreement(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action_name: str = Field(..., alias='actionName')
+    decided_at: AwareDatetime = Field(..., alias='decidedAt')
+    decided_by_name: Optional[str] = Field(..., alias='decidedByName')
+    """
+    The person, by name at the time.
+    """
+    decision: str
+    """
+    What the person decided: approve, edit, reject or respond.
+    """
+    interrupt_id: str = Field(..., alias='interruptId')
+    outcome: str
+    """
+    What the rule would have done: approve or reject.
+    """
+    title: str
+
+
+class ClassificationEnforceStats(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    decided: int
+    """
+    Of those, the actions it decided.
+    """
+    matched: int
+    """
+    Actions the rule matched in enforce mode.
+    """
+
+
+class ClassificationRuleMode(RootModel[Union[Literal['off', 'shadow', 'enforce'], str]]):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    root: Union[Literal['off', 'shadow', 'enforce'], str]
+
+
+class ClassificationShadowStats(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    agreed: int
+    """
+    Of those, the actions the person decided as the rule would have.
+    """
+    decided_by_people: int = Field(..., alias='decidedByPeople')
+    """
+    Of those, the actions a person has since decided.
+    """
+    matched: int
+    """
+    Actions the rule matched in shadow mode.
+    """
+    would_decide: int = Field(..., alias='wouldDecide')
+    """
+    Of those, the actions it would have decided (approve or reject, allowed by the action).
+    """
+
+
 class CreateApiKeyDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -343,6 +411,35 @@ class CreatedInvitationResponse(InterlockModel):
     """
     The one-time token for the accept link. Shown once; send it to the invitee now.
     """
+
+
+class DecideWithActionLinkDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    message: Optional[str] = Field(
+        None,
+        max_length=10000,
+        min_length=1,
+        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
+    )
+    """
+    A message for the agent (a reason for a rejection).
+    """
+    token: str = Field(
+        ..., examples=['al1.eyJv….mac'], max_length=4096, pattern='^[^\\u0000]*$'
+    )
+    """
+    The token of an emailed action link (the part after '#' in the link). It is a credential: it names the member who decides.
+    """
+
+
+class DecisionType(RootModel[Union[Literal['approve', 'edit', 'reject', 'respond'], str]]):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    root: Union[Literal['approve', 'edit', 'reject', 'respond'], str]
 
 
 class DryRunActionDto(InterlockModel):
@@ -564,6 +661,27 @@ class HealthStatus(InterlockModel):
     status: Union[Literal['ok'], str]
 
 
+class InterruptDeadlineSettingsResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    approve_on_timeout_allowed: bool = Field(..., alias='approveOnTimeoutAllowed')
+    """
+    Whether an agent may ask for onTimeout: approve. Off, such an interrupt is refused at creation, and one already open is rejected at its deadline instead.
+    """
+    default_timeout_seconds: Optional[int] = Field(
+        ..., alias='defaultTimeoutSeconds', ge=1, le=2592000
+    )
+    """
+    The deadline, in seconds, of an interrupt opened without timeoutSeconds; null: such interrupts wait without a deadline.
+    """
+    max_timeout_seconds: int = Field(..., alias='maxTimeoutSeconds', ge=1, le=2592000)
+    """
+    The longest deadline an agent (timeoutSeconds) or a member (extend) may set, in seconds.
+    """
+
+
 class InterruptHistoryEntry(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -633,11 +751,11 @@ class InvitationResponse(InterlockModel):
     role_id: str = Field(..., alias='roleId')
 
 
-class ListOrder(RootModel[Union[Literal['newest', 'oldest'], str]]):
+class ListOrder(RootModel[Union[Literal['newest', 'oldest', 'deadline'], str]]):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    root: Union[Literal['newest', 'oldest'], str]
+    root: Union[Literal['newest', 'oldest', 'deadline'], str]
 
 
 class MemberDecidedBy(InterlockModel):
@@ -683,6 +801,19 @@ class OpenedByFilter(RootModel[Union[Literal['me'], str]]):
         populate_by_name=True,
     )
     root: Union[Literal['me'], str]
+
+
+class PreviewActionLinkDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    token: str = Field(
+        ..., examples=['al1.eyJv….mac'], max_length=4096, pattern='^[^\\u0000]*$'
+    )
+    """
+    The token of an emailed action link (the part after '#' in the link). It is a credential: it names the member who decides.
+    """
 
 
 class RejectDecision(InterlockModel):
@@ -1081,6 +1212,25 @@ class TeamResponse(InterlockModel):
     name: str = Field(..., examples=['Platform'], max_length=50, min_length=1)
 
 
+class UpdateInterruptDeadlineSettingsDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    approve_on_timeout_allowed: Optional[bool] = Field(
+        None, alias='approveOnTimeoutAllowed'
+    )
+    default_timeout_seconds: Optional[int] = Field(
+        None, alias='defaultTimeoutSeconds', ge=1, le=2592000
+    )
+    """
+    null: no default deadline. At most maxTimeoutSeconds (as it is after this change).
+    """
+    max_timeout_seconds: Optional[int] = Field(
+        None, alias='maxTimeoutSeconds', ge=1, le=2592000
+    )
+
+
 class UpdateRoleDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1330,6 +1480,19 @@ class AccountResponse(InterlockModel):
     user: AccountUser
 
 
+class ActionLinkDecided(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    decided_at: AwareDatetime = Field(..., alias='decidedAt')
+    decided_by: str = Field(..., alias='decidedBy')
+    """
+    The decider's name.
+    """
+    decision: Union[Literal['approve', 'edit', 'reject', 'respond'], str]
+
+
 class ActionRequestDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1423,6 +1586,7 @@ class AuditEntryResponse(InterlockModel):
         'organisation.created',
         'settings.notification_preferences_updated',
         'settings.notifications_updated',
+        'settings.interrupt_deadlines_updated',
         'role.created',
         'role.updated',
         'role.deleted',
@@ -1515,6 +1679,31 @@ class ChangePlanDto(InterlockModel):
         populate_by_name=True,
     )
     plan: Union[Literal['free', 'pro'], str]
+
+
+class ClassificationRuleStats(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    enforce: ClassificationEnforceStats
+    last_matched_at: Optional[AwareDatetime] = Field(..., alias='lastMatchedAt')
+    shadow: ClassificationShadowStats
+
+
+class ClassificationRuleStatsResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    disagreements: list[ClassificationDisagreement]
+    """
+    The latest 50, newest first.
+    """
+    enforce: ClassificationEnforceStats
+    last_matched_at: Optional[AwareDatetime] = Field(..., alias='lastMatchedAt')
+    rule_id: str = Field(..., alias='ruleId')
+    shadow: ClassificationShadowStats
 
 
 class CreateInterruptDto(InterlockModel):
@@ -1874,6 +2063,10 @@ class NotificationSettingsResponse(InterlockModel):
     """
     False when the service has no SMTP_URL.
     """
+    token_actions: bool = Field(..., alias='tokenActions')
+    """
+    Whether an email's action links decide without signing in (single-use, 24 hours).
+    """
 
 
 class OrganisationEvent(InterlockModel):
@@ -2223,9 +2416,13 @@ class UpdateNotificationSettingsDto(InterlockModel):
         extra='allow',
         populate_by_name=True,
     )
-    defaults: NotificationPreferenceSet
+    defaults: Optional[NotificationPreferenceSet] = None
     """
     Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided. Replaces the defaults.
+    """
+    token_actions: Optional[bool] = Field(None, alias='tokenActions')
+    """
+    Whether an email's Approve / Reject links may decide without signing in: each is a single-use link for the member it was sent to, bound to the action's digest, working for 24 hours. Off by default.
     """
 
 
@@ -2323,12 +2520,76 @@ class WebhookListResponse(InterlockModel):
     webhooks: list[WebhookResponse]
 
 
+class ActionLinkPreviewResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action: ActionRequestResponse
+    decided: Optional[ActionLinkDecided] = Field(...)
+    """
+    The action’s decision, when it has one (by anyone).
+    """
+    decision: Union[Literal['approve', 'reject'], str]
+    description: Optional[str] = Field(...)
+    expires_at: AwareDatetime = Field(..., alias='expiresAt')
+    """
+    The link works until then (24 hours after the email was sent).
+    """
+    interrupt_id: str = Field(..., alias='interruptId')
+    member_name: str = Field(..., alias='memberName')
+    """
+    The member the link was sent to: the decision is theirs.
+    """
+    organisation_name: str = Field(..., alias='organisationName')
+    status: Union[Literal['open', 'answered', 'expired', 'withdrawn'], str]
+    """
+    open until every action request has a decision (answered), its deadline passes (expired) or its agent withdraws it (withdrawn). Every status but open is final.
+    """
+    title: str
+    used: bool
+    """
+    True once the link has decided.
+    """
+
+
 class AppendMessagesDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
     messages: list[SessionMessageDto] = Field(..., max_length=100, min_length=1)
+
+
+class ClassificationRuleListItem(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    expires_at: Optional[AwareDatetime] = Field(..., alias='expiresAt')
+    id: str
+    match: RuleMatch
+    mode: Union[Literal['off', 'shadow', 'enforce'], str]
+    name: str
+    outcome: Union[ApproveOutcome, RejectOutcome, RouteOutcome, RequireHumanOutcome]
+    """
+    What a rule does: approve, reject, route, require_human.
+    """
+    priority: int
+    stats: ClassificationRuleStats
+    updated_at: AwareDatetime = Field(..., alias='updatedAt')
+
+
+class ClassificationRuleListResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    rules: list[ClassificationRuleListItem]
+    """
+    In evaluation order: priority, then creation; each with its statistics.
+    """
 
 
 class ClassificationRuleResponse(InterlockModel):
@@ -2584,7 +2845,11 @@ class NotificationDeliveryListResponse(InterlockModel):
     )
     deliveries: list[NotificationDeliveryResponse]
     """
-    Newest first, at most 100.
+    Newest first, `limit` of them.
+    """
+    next_cursor: Optional[str] = Field(..., alias='nextCursor')
+    """
+    The next page: repeat the request with it (and the same scope); null at the end.
     """
 
 
@@ -2636,17 +2901,6 @@ class WebhookDeliveryListResponse(InterlockModel):
     next_cursor: Optional[str] = Field(..., alias='nextCursor')
     """
     null on the last page.
-    """
-
-
-class ClassificationRuleListResponse(InterlockModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    rules: list[ClassificationRuleResponse]
-    """
-    In evaluation order: priority, then creation.
     """
 
 

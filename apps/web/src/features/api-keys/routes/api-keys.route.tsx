@@ -14,7 +14,7 @@ import { useApiKeys } from '../api/api-keys.queries';
 import { ApiKeysTable } from '../components/api-keys-table';
 import { CreateApiKeyModal } from '../components/create-api-key-modal';
 import { RenameApiKeyModal } from '../components/rename-api-key-modal';
-import { RevokeApiKeyModal } from '../components/revoke-api-key-modal';
+import { useConfirmRevokeApiKey } from '../components/confirm-revoke-api-key';
 
 /** Integrations → Api Keys: the organisation's keys for agents. */
 export function ApiKeysRoute() {
@@ -28,7 +28,7 @@ export function ApiKeysRoute() {
   const welcome = params.get('welcome') === '1';
   const [creating, setCreating] = useState(false);
   const [renaming, setRenaming] = useState<ApiKeyResponse | null>(null);
-  const [revoking, setRevoking] = useState<ApiKeyResponse | null>(null);
+  const confirmRevoke = useConfirmRevokeApiKey();
 
   // Integrations opens here; a member who manages webhooks but may not read keys goes there.
   if (!canRead && canWebhooks) return <Navigate to="/integrations/webhooks" replace />;
@@ -79,7 +79,7 @@ export function ApiKeysRoute() {
         ) : (
           <Stack>
             <Paper withBorder>
-              <ApiKeysTable apiKeys={keys.data} canRename={canRename} canRevoke={canRevoke} onRename={setRenaming} onRevoke={setRevoking} />
+              <ApiKeysTable apiKeys={keys.data} canRename={canRename} canRevoke={canRevoke} onRename={setRenaming} onRevoke={confirmRevoke} />
             </Paper>
             {welcome && <AgentSnippet intro="Your agent needs these lines, with the key in INTERLOCK_API_KEY:" />}
           </Stack>
@@ -88,7 +88,6 @@ export function ApiKeysRoute() {
       <InstallCommandsPanel />
       {canCreate && <CreateApiKeyModal opened={creating} onClose={() => setCreating(false)} />}
       <RenameApiKeyModal apiKey={renaming} onClose={() => setRenaming(null)} />
-      <RevokeApiKeyModal apiKey={revoking} onClose={() => setRevoking(null)} />
     </>
   );
 }

@@ -140,7 +140,7 @@ export function AuditLogRoute() {
                     <Table.Td>
                       <Text size="sm">{entry.summary}</Text>
                     </Table.Td>
-                    <Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
                       <Anchor component="button" size="sm" onClick={() => setOpen(entry)} aria-label={`Details of ${entry.action} ${entry.summary}`}>
                         Details
                       </Anchor>

@@ -1,17 +1,71 @@
-import { call, deleteClassificationRule, listClassificationRules, updateClassificationRule, type ClassificationRuleMode } from '@interlock/api-client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  call,
+  createClassificationRule,
+  deleteClassificationRule,
+  dryRunClassification,
+  getClassificationRule,
+  getClassificationRuleStats,
+  listApiKeys,
+  listClassificationRules,
+  updateClassificationRule,
+  type ClassificationRuleMode,
+  type CreateClassificationRuleDto,
+} from '@interlock/api-client';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
-export const classificationKeys = { rules: ['classification', 'rules'] as const };
+export const classificationKeys = {
+  all: ['classification'] as const,
+  rules: ['classification', 'rules'] as const,
+  rule: (id: string) => ['classification', 'rule', id] as const,
+  stats: (id: string) => ['classification', 'stats', id] as const,
+  preview: (draft: unknown) => ['classification', 'preview', draft] as const,
+};
+
+/** How many of the latest interrupts the editor's preview runs a draft on. */
+export const PREVIEW_INTERRUPTS = 50;
 
 export function useClassificationRules() {
   return useQuery({ queryKey: classificationKeys.rules, queryFn: () => call(listClassificationRules()) });
+}
+
+export function useClassificationRule(id: string | undefined) {
+  return useQuery({ queryKey: classificationKeys.rule(id ?? ''), queryFn: () => call(getClassificationRule({ path: { id: id ?? '' } })), enabled: id !== undefined });
+}
+
+export function useRuleStats(id: string | undefined) {
+  return useQuery({ queryKey: classificationKeys.stats(id ?? ''), queryFn: () => call(getClassificationRuleStats({ path: { id: id ?? '' } })), enabled: id !== undefined });
+}
+
+/** The organisation's API keys, to name the keys a rule matches. */
+export function useKeyChoices() {
+  return useQuery({ queryKey: ['classification', 'keys'], queryFn: () => call(listApiKeys()) });
+}
+
+/** The draft rule run on the latest interrupts (nothing is written); null while the draft is incomplete. */
+export function useRulePreview(draft: CreateClassificationRuleDto | null) {
+  return useQuery({
+    queryKey: classificationKeys.preview(draft),
+    queryFn: () => call(dryRunClassification({ body: { lastInterrupts: PREVIEW_INTERRUPTS, rules: [{ ...(draft as CreateClassificationRuleDto), mode: 'enforce' }] } })),
+    enabled: draft !== null,
+    placeholderData: keepPreviousData,
+    retry: false,
+  });
+}
+
+export function useSaveRule(id: string | undefined) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CreateClassificationRuleDto) =>
+      id === undefined ? call(createClassificationRule({ body })) : call(updateClassificationRule({ path: { id }, body })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: classificationKeys.all }),
+  });
 }
 
 export function useSetRuleMode() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, mode }: { id: string; mode: ClassificationRuleMode }) => call(updateClassificationRule({ path: { id }, body: { mode } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: classificationKeys.rules }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: classificationKeys.all }),
   });
 }
 
@@ -19,6 +73,6 @@ export function useDeleteRule() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => call(deleteClassificationRule({ path: { id } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: classificationKeys.rules }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: classificationKeys.all }),
   });
 }

@@ -1,5 +1,7 @@
-import type { ClassificationRuleMode, ClassificationRuleResponse } from '@interlock/api-client';
-import { Alert, Button, Code, Group, Paper, SegmentedControl, Stack, Table, Text } from '@mantine/core';
+import type { ClassificationRuleListItem, ClassificationRuleMode, ClassificationRuleResponse } from '@interlock/api-client';
+import { Alert, Anchor, Button, Code, Group, Paper, SegmentedControl, Stack, Table } from '@mantine/core';
+import { Link } from 'react-router';
+import { confirmAction } from '../../../shared/components/confirm';
 import { FormError } from '../../../shared/components/form-error';
 import { PageHeader } from '../../../shared/components/page-header';
 import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
@@ -34,6 +36,15 @@ function describeOutcome(rule: ClassificationRuleResponse): string {
   }
 }
 
+/** A rule's evidence in a line: in shadow, how often people agreed; enforced, what it decided. */
+function describeStats(rule: ClassificationRuleListItem): string {
+  const { shadow, enforce } = rule.stats;
+  const parts = [];
+  if (shadow.matched > 0) parts.push(`shadow: matched ${shadow.matched}, agreed ${shadow.agreed} of ${shadow.decidedByPeople}`);
+  if (enforce.matched > 0) parts.push(`enforced: matched ${enforce.matched}, decided ${enforce.decided}`);
+  return parts.length === 0 ? 'no matches yet' : parts.join(' · ');
+}
+
 /** Settings → Classification: argus's rules, in evaluation order, with their mode. */
 export function ClassificationRoute() {
   const canManage = useCan('classification.manage');
@@ -49,9 +60,16 @@ export function ClassificationRoute() {
       <Paper withBorder p="lg">
         <Stack gap="md">
           <FormError error={rules.error ?? setMode.error ?? remove.error} />
+          {canManage && (
+            <Group>
+              <Button component={Link} to="/settings/classification/new">
+                New rule
+              </Button>
+            </Group>
+          )}
           {rules.data?.rules.length === 0 && (
             <Alert variant="light" title="No rules yet">
-              Every action waits for a person. Create rules with POST /api/classification/rules (README, “Argus: classification rules”).
+              Every action waits for a person. Write a rule, start it in shadow mode, and switch it to enforce when people agree with it.
             </Alert>
           )}
           {rules.data !== undefined && rules.data.rules.length > 0 && (
@@ -62,6 +80,7 @@ export function ClassificationRoute() {
                   <Table.Th>Name</Table.Th>
                   <Table.Th>Matches</Table.Th>
                   <Table.Th>Outcome</Table.Th>
+                  <Table.Th>Evidence</Table.Th>
                   <Table.Th>Mode</Table.Th>
                   <Table.Th>Expires</Table.Th>
                   {canManage && <Table.Th />}
@@ -72,11 +91,14 @@ export function ClassificationRoute() {
                   <Table.Tr key={rule.id}>
                     <Table.Td>{rule.priority}</Table.Td>
                     <Table.Td>
-                      <Text fw={500}>{rule.name}</Text>
+                      <Anchor component={Link} to={`/settings/classification/${rule.id}`} fw={500}>
+                        {rule.name}
+                      </Anchor>
                       <Code>{rule.id.slice(0, 8)}</Code>
                     </Table.Td>
                     <Table.Td>{describeMatch(rule)}</Table.Td>
                     <Table.Td>{describeOutcome(rule)}</Table.Td>
+                    <Table.Td>{describeStats(rule)}</Table.Td>
                     <Table.Td>
                       {canManage ? (
                         <SegmentedControl
@@ -94,7 +116,14 @@ export function ClassificationRoute() {
                     {canManage && (
                       <Table.Td>
                         <Group justify="flex-end">
-                          <Button size="xs" variant="subtle" color="red" onClick={() => remove.mutate(rule.id)} aria-label={`Delete ${rule.name}`}>
+                          <Button size="xs" variant="subtle" color="red" onClick={() =>
+                              confirmAction({
+                                title: `Delete rule ${rule.name}?`,
+                                body: 'Argus stops applying it at once, and its evidence (matches and agreement) is deleted with it. Its receipts stay in the audit log.',
+                                confirmLabel: 'Delete rule',
+                                onConfirm: () => remove.mutateAsync(rule.id),
+                              })
+                            } aria-label={`Delete ${rule.name}`}>
                             Delete
                           </Button>
                         </Group>

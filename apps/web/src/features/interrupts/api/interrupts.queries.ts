@@ -4,7 +4,9 @@ import {
   countInterrupts,
   decideInterrupt,
   escalateInterrupt,
+  extendInterruptDeadline,
   getInterrupt,
+  listClassificationRules,
   listInterrupts,
   type AssignInterruptDto,
   type DecideInterruptDto,
@@ -13,6 +15,7 @@ import {
   type ListInterruptsData,
 } from '@interlock/api-client';
 import { infiniteQueryOptions, type InfiniteData, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
 
 export type InboxFilters = NonNullable<Omit<NonNullable<ListInterruptsData['query']>, 'cursor' | 'limit'>>;
 
@@ -54,15 +57,19 @@ export function useInterruptCounts() {
 export type InboxTab = 'open' | 'mine' | 'escalated' | 'answered';
 export const INBOX_TABS: InboxTab[] = ['open', 'mine', 'escalated', 'answered'];
 
-/** The inbox's tab and filters from its address (`?tab=…&q=…&order=…&assignee=…`). */
+/** The inbox's tab and filters from its address (`?tab=…&q=…&order=newest|oldest|deadline&assignee=…&closed=…`). */
 export function inboxFromParams(params: URLSearchParams): { tab: InboxTab; filters: InboxFilters } {
   const raw = params.get('tab');
   const tab: InboxTab = INBOX_TABS.includes(raw as InboxTab) ? (raw as InboxTab) : 'open';
-  const filters: InboxFilters = { ...tabFilters(tab), order: params.get('order') === 'oldest' ? 'oldest' : 'newest' };
+  const order = params.get('order');
+  const filters: InboxFilters = { ...tabFilters(tab), order: order === 'oldest' || order === 'deadline' ? order : 'newest' };
   const q = params.get('q')?.trim() ?? '';
   if (q !== '') filters.q = q;
   const assignee = params.get('assignee');
   if (tab === 'open' && (assignee === 'unassigned' || assignee === 'my_teams')) filters.assignee = assignee;
+  // The Answered tab also lists the interrupts closed another way (`?closed=expired|withdrawn`).
+  const closed = params.get('closed');
+  if (tab === 'answered' && (closed === 'expired' || closed === 'withdrawn')) filters.status = closed;
   return { tab, filters };
 }
 
@@ -149,6 +156,15 @@ export function useEscalate() {
   });
 }
 
+/** Moves an open interrupt's deadline to `timeoutSeconds` from now (SPEC §8e; later than the current one). */
+export function useExtendDeadline() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, timeoutSeconds }: { id: string; timeoutSeconds: number }) => call(extendInterruptDeadline({ path: { id }, body: { timeoutSeconds } })),
+    onSettled: (_data, _error, { id }) => invalidateInterrupt(queryClient, id),
+  });
+}
+
 /** The action requests that have no decision yet. */
 export function undecidedActions(interrupt: InterruptResponse) {
   const decided = new Set(interrupt.decisions.map((d) => d.actionName));
@@ -177,4 +193,19 @@ export async function nextOpenInterrupt(queryClient: QueryClient, currentId: str
   }
   const fresh = await call(listInterrupts({ query: { status: 'open', limit: 5 } }));
   return fresh.interrupts.find(usable);
+}
+
+/**
+ * The name of the classification rule that decided (argus's receipt on the decision card), for a
+ * member who may read the rules; undefined otherwise or while loading (the card shows its id).
+ */
+export function useRuleName(ruleId: string | undefined): string | undefined {
+  const canRead = useCan('classification.read');
+  const rules = useQuery({
+    queryKey: ['classification', 'rules'],
+    queryFn: () => call(listClassificationRules()),
+    enabled: canRead && ruleId !== undefined,
+    staleTime: 60_000,
+  });
+  return ruleId === undefined ? undefined : rules.data?.rules.find((r) => r.id === ruleId)?.name;
 }

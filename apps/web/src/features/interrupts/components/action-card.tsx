@@ -8,13 +8,14 @@ import {
   type InterruptResponse,
   type JsonObject,
 } from '@interlock/api-client';
-import { Alert, Badge, Button, Code, Group, JsonInput, Paper, Spoiler, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Code, Group, JsonInput, Paper, Spoiler, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import { FormError } from '../../../shared/components/form-error';
 import { JsonBlock } from '../../../shared/components/json-block';
 import { RelativeTime } from '../../../shared/components/relative-time';
 import { prettyJson } from '../../../shared/utils/format';
-import { useDecide } from '../api/interrupts.queries';
+import { useDecide, useRuleName } from '../api/interrupts.queries';
 import { parseEditedArgs } from './edited-args';
 
 const DECIDED: Record<DecisionType, { label: string; color: string }> = {
@@ -83,7 +84,7 @@ export function ActionCard({
             {action.name}
           </Title>
           {decision ? (
-            <Badge color={DECIDED[decision.decision].color} variant="light">
+            <Badge color={DECIDED[decision.decision].color} variant="light" miw="max-content">
               {DECIDED[decision.decision].label}
             </Badge>
           ) : (
@@ -163,6 +164,7 @@ const SYSTEM_REASONS: Record<string, string> = { timeout: 'the deadline passed' 
 
 /** Who decided: a member by name; argus (with its rule) and the service as badges, never as a person. */
 export function DeciderName({ decidedBy }: { decidedBy: DecidedBy }) {
+  const ruleName = useRuleName(decidedBy.type === 'argus' ? decidedBy.ruleId : undefined);
   switch (decidedBy.type) {
     case 'argus':
       return (
@@ -171,7 +173,11 @@ export function DeciderName({ decidedBy }: { decidedBy: DecidedBy }) {
             argus
           </Badge>{' '}
           <Text span size="xs" c="dimmed">
-            (rule <Code>{decidedBy.ruleId.slice(0, 8)}</Code>)
+            (rule{' '}
+            <Anchor component={Link} to={`/settings/classification/${decidedBy.ruleId}`} size="xs" aria-label={`The rule that decided: ${ruleName ?? decidedBy.ruleId}`}>
+              {ruleName ?? <Code>{decidedBy.ruleId.slice(0, 8)}</Code>}
+            </Anchor>
+            )
           </Text>
         </>
       );

@@ -4,7 +4,7 @@ import { forwardRef } from 'react';
 import { Link } from 'react-router';
 import { RelativeTime } from '../../../shared/components/relative-time';
 import { canApproveAll, undecidedActions } from '../api/interrupts.queries';
-import { AssigneeBadge, EscalationBadge } from './interrupt-badges';
+import { AssigneeBadge, DeadlineBadge, EscalationBadge, StatusBadge } from './interrupt-badges';
 
 export interface InboxTableProps {
   interrupts: InterruptResponse[];
@@ -84,7 +84,14 @@ export const InboxTable = forwardRef<HTMLTableSectionElement, InboxTableProps>(f
                       {it.title}
                     </Anchor>
                     <EscalationBadge interrupt={it} />
+                    <DeadlineBadge interrupt={it} />
+                    {(it.status === 'expired' || it.status === 'withdrawn') && <StatusBadge status={it.status} />}
                   </Group>
+                  {it.status === 'withdrawn' && (
+                    <Text size="xs" c="dimmed" lineClamp={1} style={{ overflowWrap: 'anywhere' }}>
+                      {it.withdrawnReason ? `Withdrawn: ${it.withdrawnReason}` : 'Withdrawn (no reason given)'}
+                    </Text>
+                  )}
                   {it.description !== null && (
                     <Text size="xs" c="dimmed" lineClamp={1} style={{ overflowWrap: 'anywhere' }} title={it.description.slice(0, 500)}>
                       {it.description}
@@ -112,7 +119,7 @@ export const InboxTable = forwardRef<HTMLTableSectionElement, InboxTableProps>(f
                 </Table.Td>
                 <Table.Td>
                   <Text size="sm">
-                    <RelativeTime value={answered && it.answeredAt ? it.answeredAt : it.createdAt} />
+                    <RelativeTime value={answered ? (it.answeredAt ?? it.closedAt ?? it.createdAt) : it.createdAt} />
                   </Text>
                 </Table.Td>
               </Table.Tr>

@@ -1,5 +1,6 @@
 import type { Assignee, InterruptResponse } from '@interlock/api-client';
 import { Badge, Tooltip } from '@mantine/core';
+import { Countdown, useNow } from '../../../shared/components/countdown';
 import { dateTime } from '../../../shared/utils/format';
 
 export function AssigneeBadge({ assignee }: { assignee: Assignee | null }) {
@@ -24,14 +25,51 @@ export function EscalationBadge({ interrupt }: { interrupt: Pick<InterruptRespon
   );
 }
 
+const STATUS: Record<InterruptResponse['status'], { color: string; label: string; title?: string }> = {
+  open: { color: 'blue', label: 'Open' },
+  answered: { color: 'teal', label: 'Answered' },
+  expired: { color: 'orange', label: 'Expired', title: 'The deadline passed before every action was decided' },
+  withdrawn: { color: 'gray', label: 'Withdrawn', title: 'The agent withdrew it' },
+};
+
+/** The interrupt's status (SPEC §8e), whole even in a narrow column. */
 export function StatusBadge({ status }: { status: InterruptResponse['status'] }) {
-  return status === 'open' ? (
-    <Badge variant="light" color="blue">
-      Open
+  const look = STATUS[status];
+  return (
+    <Badge variant="light" color={look.color} miw="max-content" title={look.title}>
+      {look.label}
     </Badge>
-  ) : (
-    <Badge variant="light" color="teal">
-      Answered
-    </Badge>
+  );
+}
+
+/** What a deadline does, in words (SPEC §8e). */
+export function onTimeoutText(onTimeout: InterruptResponse['onTimeout']): string {
+  switch (onTimeout) {
+    case 'approve':
+      return 'every undecided action is approved';
+    case 'escalate':
+      return 'the interrupt is escalated and its deadline extended once';
+    default:
+      return 'every undecided action is rejected';
+  }
+}
+
+/**
+ * The time left until an open interrupt's deadline, counting down: red in its last 5 minutes,
+ * orange in its last hour. Nothing for an interrupt that is not open or has no deadline.
+ */
+export function DeadlineBadge({ interrupt }: { interrupt: Pick<InterruptResponse, 'status' | 'expiresAt' | 'onTimeout'> }) {
+  const now = useNow(15_000);
+  const expiresAt = interrupt.expiresAt;
+  if (interrupt.status !== 'open' || expiresAt === null || expiresAt === undefined) return null;
+  const left = Date.parse(expiresAt) - now;
+  const color = left <= 5 * 60_000 ? 'red' : left <= 3_600_000 ? 'orange' : 'gray';
+  return (
+    <Tooltip label={`Deadline ${dateTime(expiresAt)}: then ${onTimeoutText(interrupt.onTimeout)}.`}>
+      <Badge variant="light" color={color} tt="none" style={{ fontVariantNumeric: 'tabular-nums' }}>
+        {left > 0 ? 'Due in ' : 'Due: '}
+        <Countdown deadline={expiresAt} />
+      </Badge>
+    </Tooltip>
   );
 }

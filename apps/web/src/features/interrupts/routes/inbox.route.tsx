@@ -182,9 +182,10 @@ export function InboxRoute() {
           data={[
             { value: 'newest', label: 'Newest first' },
             { value: 'oldest', label: 'Oldest first' },
+            { value: 'deadline', label: 'Due soonest' },
           ]}
           value={order}
-          onChange={(v) => setParam('order', v === 'oldest' ? 'oldest' : null)}
+          onChange={(v) => setParam('order', v === 'oldest' || v === 'deadline' ? v : null)}
         />
         {tab === 'open' && (
           <Select
@@ -198,6 +199,20 @@ export function InboxRoute() {
             ]}
             value={assignee ?? 'any'}
             onChange={(v) => setParam('assignee', v === 'any' ? null : v)}
+          />
+        )}
+        {tab === 'answered' && (
+          <Select
+            label="Closed as"
+            w={170}
+            allowDeselect={false}
+            data={[
+              { value: 'answered', label: 'Answered' },
+              { value: 'expired', label: 'Expired' },
+              { value: 'withdrawn', label: 'Withdrawn' },
+            ]}
+            value={filters.status ?? 'answered'}
+            onChange={(v) => setParam('closed', v === 'expired' || v === 'withdrawn' ? v : null)}
           />
         )}
       </Group>

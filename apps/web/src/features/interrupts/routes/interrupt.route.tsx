@@ -14,8 +14,9 @@ import { notifyError, notifySuccess } from '../../../shared/utils/notify';
 import { canApproveAll, nextOpenInterrupt, undecidedActions, useApproveAll, useInterrupt } from '../api/interrupts.queries';
 import { ActionCard } from '../components/action-card';
 import { AssignPanel, EscalatePanel } from '../components/assign-escalate';
+import { DeadlinePanel } from '../components/deadline-panel';
 import { HistoryTimeline } from '../components/history-timeline';
-import { AssigneeBadge, EscalationBadge, StatusBadge } from '../components/interrupt-badges';
+import { AssigneeBadge, DeadlineBadge, EscalationBadge, StatusBadge } from '../components/interrupt-badges';
 import { useInterruptShortcuts } from '../components/use-interrupt-shortcuts';
 
 /** One interrupt: its actions to decide, assignment, escalation and history. `?edit=<action>` opens that action's editor. */
@@ -67,6 +68,7 @@ function InterruptPage({ id }: { id: string }) {
             <StatusBadge status={it.status} />
             <AssigneeBadge assignee={it.assignee} />
             <EscalationBadge interrupt={it} />
+            <DeadlineBadge interrupt={it} />
           </Group>
         }
       />
@@ -114,6 +116,7 @@ function InterruptPage({ id }: { id: string }) {
                 ({it.session.status})
               </Text>
             )}
+            <DeadlinePanel interrupt={it} canDecide={canDecide} />
             {canAssign && <AssignPanel interrupt={it} />}
             {canEscalate && <EscalatePanel interrupt={it} />}
             {canAudit && <HistoryTimeline history={it.history ?? []} />}

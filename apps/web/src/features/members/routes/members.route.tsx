@@ -1,9 +1,8 @@
 import type { MemberResponse } from '@interlock/api-client';
-import { Badge, Button, Group, Modal, Paper, Select, Stack, Table, Text } from '@mantine/core';
-import { useState } from 'react';
+import { Badge, Button, Group, Paper, Select, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { CenteredLoader } from '../../../shared/components/centered-loader';
-import { FormError } from '../../../shared/components/form-error';
+import { confirmAction } from '../../../shared/components/confirm';
 import { PageHeader } from '../../../shared/components/page-header';
 import { QueryError } from '../../../shared/components/query-error';
 import { RelativeTime } from '../../../shared/components/relative-time';
@@ -20,7 +19,22 @@ export function MembersRoute() {
   const canListRoles = useCan('role.manage') || canInvite;
   const roles = useRoles({ enabled: canListRoles });
   const changeRole = useChangeMemberRole();
-  const [removing, setRemoving] = useState<MemberResponse | null>(null);
+  const remove = useRemoveMember();
+  const confirmRemove = (member: MemberResponse) =>
+    confirmAction({
+      title: 'Remove this member?',
+      body: (
+        <Text size="sm">
+          <strong>{member.name}</strong> ({member.email}) will be signed out everywhere and can no longer sign in to this organisation. Decisions they made
+          stay in the audit log.
+        </Text>
+      ),
+      confirmLabel: 'Remove member',
+      onConfirm: async () => {
+        await remove.mutateAsync(member.id);
+        notifySuccess(`${member.name} was removed`);
+      },
+    });
 
   return (
     <>
@@ -103,7 +117,7 @@ export function MembersRoute() {
                     </Table.Td>
                     <Table.Td>
                       <Group justify="flex-end">
-                        <Button size="xs" variant="light" color="red" onClick={() => setRemoving(m)} aria-label={`Remove ${m.name}`}>
+                        <Button size="xs" variant="light" color="red" onClick={() => confirmRemove(m)} aria-label={`Remove ${m.name}`}>
                           Remove
                         </Button>
                       </Group>
@@ -115,46 +129,6 @@ export function MembersRoute() {
           </Table.ScrollContainer>
         </Paper>
       )}
-      <RemoveMemberModal member={removing} onClose={() => setRemoving(null)} />
     </>
-  );
-}
-
-function RemoveMemberModal({ member, onClose }: { member: MemberResponse | null; onClose: () => void }) {
-  const remove = useRemoveMember();
-  const close = () => {
-    remove.reset();
-    onClose();
-  };
-  return (
-    <Modal opened={member !== null} onClose={close} title="Remove this member?">
-      <Stack>
-        <Text size="sm">
-          <strong>{member?.name}</strong> ({member?.email}) will be signed out everywhere and can no longer sign in to this organisation. Decisions they made
-          stay in the audit log.
-        </Text>
-        <FormError error={remove.error} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={close} data-autofocus>
-            Cancel
-          </Button>
-          <Button
-            color="red"
-            loading={remove.isPending}
-            onClick={() =>
-              member &&
-              remove.mutate(member.id, {
-                onSuccess: () => {
-                  notifySuccess(`${member.name} was removed`);
-                  close();
-                },
-              })
-            }
-          >
-            Remove member
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
   );
 }

@@ -1,6 +1,8 @@
 import {
   call,
+  decideWithActionLink,
   getNotificationPreferences,
+  previewActionLink,
   getNotificationSettings,
   listNotificationDeliveries,
   updateNotificationPreferences,
@@ -47,10 +49,30 @@ export function useUpdateNotificationPreferences() {
 export function useUpdateNotificationSettings() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (defaults: NotificationPreferenceSet) => call(updateNotificationSettings({ body: { defaults } })),
+    mutationFn: (body: { defaults?: NotificationPreferenceSet; tokenActions?: boolean }) => call(updateNotificationSettings({ body })),
     onSuccess: (data) => {
       queryClient.setQueryData(notificationKeys.settings(), data);
       return queryClient.invalidateQueries({ queryKey: notificationKeys.preferences() });
     },
+  });
+}
+
+/** What an emailed single-use link would decide (a POST, so the token stays out of URLs; changes nothing). */
+export function useActionLinkPreview(token: string) {
+  return useQuery({
+    queryKey: ['action-link', token],
+    queryFn: () => call(previewActionLink({ body: { token } })),
+    enabled: token !== '',
+    retry: false,
+    staleTime: Infinity,
+  });
+}
+
+/** Decides with an emailed single-use link, as the member it was sent to. */
+export function useDecideWithActionLink(token: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (message: string | undefined) => call(decideWithActionLink({ body: { token, ...(message === undefined ? {} : { message }) } })),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['action-link', token] }),
   });
 }

@@ -1,5 +1,5 @@
 import type { NotificationPreferenceSet } from '@interlock/api-client';
-import { Alert, Button, Group, Paper, SegmentedControl, Select, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, SegmentedControl, Select, Stack, Switch, Text, Title } from '@mantine/core';
 import { useEffect, useMemo, useState } from 'react';
 import { CenteredLoader } from '../../../shared/components/centered-loader';
 import { FormError } from '../../../shared/components/form-error';
@@ -129,7 +129,7 @@ export function NotificationsRoute() {
             <form
               onSubmit={(event) => {
                 event.preventDefault();
-                saveDefaults.mutate(defaults);
+                saveDefaults.mutate({ defaults });
               }}
             >
               <Stack>
@@ -140,6 +140,13 @@ export function NotificationsRoute() {
                   What applies to every member who has not chosen otherwise.
                 </Text>
                 <PreferencesTable value={defaults} fallback={settings.data.builtInDefaults} onChange={setDefaults} fallbackLabel="Built-in" labelPrefix="Organisation default, " />
+                <Switch
+                  label="Email links decide without signing in"
+                  description="Each Approve / Reject link in an email then works once, for the member it was sent to, for 24 hours — so a reviewer can decide from a phone. Off: the links open a page where a signed-in member confirms."
+                  checked={settings.data.tokenActions}
+                  disabled={saveDefaults.isPending}
+                  onChange={(event) => saveDefaults.mutate({ tokenActions: event.currentTarget.checked })}
+                />
                 <FormError error={saveDefaults.error} />
                 <Group>
                   <Button type="submit" loading={saveDefaults.isPending}>

@@ -1,4 +1,13 @@
-import { call, changePlan, createOrganisation, getOrganisation, type Plan } from '@interlock/api-client';
+import {
+  call,
+  changePlan,
+  createOrganisation,
+  getInterruptDeadlineSettings,
+  getOrganisation,
+  type Plan,
+  type UpdateInterruptDeadlineSettingsDto,
+  updateInterruptDeadlineSettings,
+} from '@interlock/api-client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { meKey } from '../../../shared/sign-in/me.queries';
 import { signInSessionKey } from '../../../shared/sign-in/sign-in-session.queries';
@@ -38,4 +47,19 @@ export function useCreateOrganisation() {
     onSuccess: (created) => queryClient.setQueryData(meKey, { user: created.user, organisations: created.organisations }),
   });
   return { ...mutation, switchTo: (organisationId: string) => switchOrganisation(queryClient, organisationId) };
+}
+
+export const deadlineSettingsKey = [...organisationKeys.all, 'interrupt-deadlines'] as const;
+
+/** The organisation's bounds on interrupt deadlines (Settings → Deadlines). */
+export function useDeadlineSettings() {
+  return useQuery({ queryKey: deadlineSettingsKey, queryFn: () => call(getInterruptDeadlineSettings()) });
+}
+
+export function useUpdateDeadlineSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: UpdateInterruptDeadlineSettingsDto) => call(updateInterruptDeadlineSettings({ body })),
+    onSuccess: (saved) => queryClient.setQueryData(deadlineSettingsKey, saved),
+  });
 }

@@ -7,7 +7,7 @@ import { CreateOrganisationModal } from './create-organisation-modal';
 export function NoOrganisation({ account, onSignOut }: { account: Account; onSignOut: () => void }) {
   const [creating, { open, close }] = useDisclosure(false);
   return (
-    <Center mih="100vh" bg="gray.0" py="xl" component="main">
+    <Center mih="100vh" bg="light-dark(var(--mantine-color-gray-0), var(--mantine-color-dark-8))" py="xl" component="main">
       <Container size={480} w="100%">
         <Paper withBorder shadow="sm" p="xl" radius="md">
           <Stack>

@@ -1,8 +1,8 @@
 import type { RoleResponse } from '@interlock/api-client';
-import { Badge, Button, Group, Modal, Paper, Stack, Table, Text } from '@mantine/core';
+import { Badge, Button, Group, Paper, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import { CenteredLoader } from '../../../shared/components/centered-loader';
-import { FormError } from '../../../shared/components/form-error';
+import { confirmAction } from '../../../shared/components/confirm';
 import { PageHeader } from '../../../shared/components/page-header';
 import { QueryError } from '../../../shared/components/query-error';
 import { useRoles } from '../../../shared/directory/directory.queries';
@@ -14,7 +14,21 @@ import { RoleEditorModal } from '../components/role-editor-modal';
 export function RolesRoute() {
   const roles = useRoles();
   const [editing, setEditing] = useState<RoleResponse | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<RoleResponse | null>(null);
+  const remove = useDeleteRole();
+  const confirmDelete = (role: RoleResponse) =>
+    confirmAction({
+      title: 'Delete this role?',
+      body: (
+        <Text size="sm">
+          The role <strong>{role.name}</strong> will be deleted. A role that members still hold cannot be deleted: give them another role first.
+        </Text>
+      ),
+      confirmLabel: 'Delete role',
+      onConfirm: async () => {
+        await remove.mutateAsync(role.id);
+        notifySuccess(`Role ${role.name} deleted`);
+      },
+    });
   return (
     <>
       <PageHeader
@@ -77,7 +91,7 @@ export function RolesRoute() {
                           <Button size="xs" variant="default" onClick={() => setEditing(role)} aria-label={`Edit ${role.name}`}>
                             Edit
                           </Button>
-                          <Button size="xs" variant="light" color="red" onClick={() => setDeleting(role)} aria-label={`Delete ${role.name}`}>
+                          <Button size="xs" variant="light" color="red" onClick={() => confirmDelete(role)} aria-label={`Delete ${role.name}`}>
                             Delete
                           </Button>
                         </Group>
@@ -91,45 +105,6 @@ export function RolesRoute() {
         </Paper>
       )}
       <RoleEditorModal opened={editing !== null} role={editing === 'new' || editing === null ? undefined : editing} onClose={() => setEditing(null)} />
-      <DeleteRoleModal role={deleting} onClose={() => setDeleting(null)} />
     </>
-  );
-}
-
-function DeleteRoleModal({ role, onClose }: { role: RoleResponse | null; onClose: () => void }) {
-  const remove = useDeleteRole();
-  const close = () => {
-    remove.reset();
-    onClose();
-  };
-  return (
-    <Modal opened={role !== null} onClose={close} title="Delete this role?">
-      <Stack>
-        <Text size="sm">
-          The role <strong>{role?.name}</strong> will be deleted. A role that members still hold cannot be deleted: give them another role first.
-        </Text>
-        <FormError error={remove.error} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={close} data-autofocus>
-            Cancel
-          </Button>
-          <Button
-            color="red"
-            loading={remove.isPending}
-            onClick={() =>
-              role &&
-              remove.mutate(role.id, {
-                onSuccess: () => {
-                  notifySuccess(`Role ${role.name} deleted`);
-                  close();
-                },
-              })
-            }
-          >
-            Delete role
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
   );
 }

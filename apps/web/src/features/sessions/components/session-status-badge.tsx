@@ -10,7 +10,7 @@ const LOOK: Record<SessionResponse['status'], { color: string; label: string }> 
 export function SessionStatusBadge({ status }: { status: SessionResponse['status'] }) {
   const look = LOOK[status];
   return (
-    <Badge color={look.color} variant="light">
+    <Badge color={look.color} variant="light" miw="max-content">
       {look.label}
     </Badge>
   );

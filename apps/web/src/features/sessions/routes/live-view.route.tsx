@@ -1,8 +1,7 @@
-import { Alert, Anchor, Button, Group, Loader, Modal, Paper, Stack, Text } from '@mantine/core';
-import { useState } from 'react';
+import { Alert, Anchor, Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { EmptyHint } from '../../../shared/components/empty-hint';
-import { FormError } from '../../../shared/components/form-error';
+import { confirmAction } from '../../../shared/components/confirm';
 import { PageHeader } from '../../../shared/components/page-header';
 import { RelativeTime } from '../../../shared/components/relative-time';
 import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
@@ -25,8 +24,17 @@ export function LiveViewRoute() {
   const { id = '' } = useParams();
   const { data, connection, reconnect } = useLiveView(id);
   const canDisconnect = useCan('session.disconnect');
-  const [confirming, setConfirming] = useState(false);
   const disconnect = useDisconnectSession();
+  const confirmDisconnect = () =>
+    confirmAction({
+      title: 'Disconnect this session?',
+      body: "The session ends now: the agent's next append or end call is refused. Its messages stay readable here.",
+      confirmLabel: 'Disconnect',
+      onConfirm: async () => {
+        await disconnect.mutateAsync(id);
+        notifySuccess('Session disconnected');
+      },
+    });
   const session = data.session;
 
   return (
@@ -48,7 +56,7 @@ export function LiveViewRoute() {
           <Group gap="sm">
             {session && <SessionStatusBadge status={session.status} />}
             {canDisconnect && session?.status === 'active' && (
-              <Button color="red" variant="light" onClick={() => setConfirming(true)}>
+              <Button color="red" variant="light" onClick={confirmDisconnect}>
                 Disconnect
               </Button>
             )}
@@ -58,7 +66,7 @@ export function LiveViewRoute() {
       <Stack>
         <Group gap="xs" role="status" aria-live="polite">
           {(connection === 'connecting' || connection === 'reconnecting') && <Loader size="xs" />}
-          <Text size="sm" c={connection === 'reconnecting' || connection === 'closed' ? 'orange.9' : 'dimmed'}>
+          <Text size="sm" c={connection === 'reconnecting' || connection === 'closed' ? 'light-dark(var(--mantine-color-orange-9), var(--mantine-color-orange-4))' : 'dimmed'}>
             {CONNECTION_TEXT[connection]}
           </Text>
           {connection === 'closed' && (
@@ -84,33 +92,6 @@ export function LiveViewRoute() {
           )}
         </Paper>
       </Stack>
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title="Disconnect this session?">
-        <Stack>
-          <Text size="sm">
-            The session ends now: the agent&apos;s next append or end call is refused. Its messages stay readable here.
-          </Text>
-          <FormError error={disconnect.error} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirming(false)} data-autofocus>
-              Cancel
-            </Button>
-            <Button
-              color="red"
-              loading={disconnect.isPending}
-              onClick={() =>
-                disconnect.mutate(id, {
-                  onSuccess: () => {
-                    notifySuccess('Session disconnected');
-                    setConfirming(false);
-                  },
-                })
-              }
-            >
-              Disconnect
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { Paper, Stack, Switch, Text } from '@mantine/core';
+import { Paper, SegmentedControl, Stack, Switch, Text, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
 import { PageHeader } from '../../../shared/components/page-header';
 import { useNextAfterDecision, useShortcutsEnabled } from '../../../shared/preferences/preferences';
 
@@ -6,11 +6,31 @@ import { useNextAfterDecision, useShortcutsEnabled } from '../../../shared/prefe
 export function SettingsRoute() {
   const [shortcuts, setShortcuts] = useShortcutsEnabled();
   const [nextAfter, setNextAfter] = useNextAfterDecision();
+  const { colorScheme, setColorScheme } = useMantineColorScheme();
   return (
     <>
       <PageHeader title="Settings" description="Preferences for this browser." />
       <Paper withBorder p="lg" maw={640}>
         <Stack gap="md">
+          <Stack gap={4}>
+            <Text size="sm" fw={500} id="appearance-label">
+              Appearance
+            </Text>
+            <SegmentedControl
+              aria-labelledby="appearance-label"
+              value={colorScheme}
+              onChange={(value) => setColorScheme(value as MantineColorScheme)}
+              data={[
+                { value: 'auto', label: 'Follow the system' },
+                { value: 'light', label: 'Light' },
+                { value: 'dark', label: 'Dark' },
+              ]}
+              maw={420}
+            />
+            <Text size="xs" c="dimmed">
+              Follow the system uses your browser&apos;s light or dark preference, and changes with it.
+            </Text>
+          </Stack>
           <Switch
             checked={shortcuts}
             onChange={(event) => setShortcuts(event.currentTarget.checked)}

@@ -1,6 +1,7 @@
 import type { MemberResponse, TeamResponse } from '@interlock/api-client';
 import { Button, CloseButton, Group, Modal, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
+import { confirmAction } from '../../../shared/components/confirm';
 import { FormError } from '../../../shared/components/form-error';
 import { notifyError, notifySuccess } from '../../../shared/utils/notify';
 import { useAddTeamMember, useDeleteTeam, useRemoveTeamMember, useRenameTeam } from '../api/teams.queries';
@@ -9,7 +10,21 @@ export function TeamCard({ team, members }: { team: TeamResponse; members: Membe
   const add = useAddTeamMember();
   const removeMember = useRemoveTeamMember();
   const [renaming, setRenaming] = useState(false);
-  const [deleting, setDeleting] = useState(false);
+  const remove = useDeleteTeam();
+  const confirmDelete = () =>
+    confirmAction({
+      title: 'Delete this team?',
+      body: (
+        <Text size="sm">
+          The team <strong>{team.name}</strong> will be deleted. Its members stay in the organisation.
+        </Text>
+      ),
+      confirmLabel: 'Delete team',
+      onConfirm: async () => {
+        await remove.mutateAsync(team.id);
+        notifySuccess(`Team ${team.name} deleted`);
+      },
+    });
   const [adding, setAdding] = useState<string | null>(null);
   const byId = new Map(members?.map((m) => [m.id, m]));
   const candidates = members?.filter((m) => !team.memberIds.includes(m.id)) ?? [];
@@ -18,14 +33,14 @@ export function TeamCard({ team, members }: { team: TeamResponse; members: Membe
     <Paper withBorder p="md">
       <Stack gap="sm">
         <Group justify="space-between" wrap="nowrap">
-          <Title order={2} size="h4">
+          <Title order={2} size="h4" miw={0}>
             {team.name}
           </Title>
           <Group gap="xs" wrap="nowrap">
             <Button size="xs" variant="default" onClick={() => setRenaming(true)} aria-label={`Rename team ${team.name}`}>
               Rename
             </Button>
-            <Button size="xs" variant="light" color="red" onClick={() => setDeleting(true)} aria-label={`Delete team ${team.name}`}>
+            <Button size="xs" variant="light" color="red" onClick={confirmDelete} aria-label={`Delete team ${team.name}`}>
               Delete
             </Button>
           </Group>
@@ -59,6 +74,7 @@ export function TeamCard({ team, members }: { team: TeamResponse; members: Membe
               value={adding}
               onChange={setAdding}
               searchable
+              miw={0}
               style={{ flex: 1 }}
             />
               <Button
@@ -78,7 +94,6 @@ export function TeamCard({ team, members }: { team: TeamResponse; members: Membe
         )}
       </Stack>
       <RenameTeamModal team={team} opened={renaming} onClose={() => setRenaming(false)} />
-      <DeleteTeamModal team={team} opened={deleting} onClose={() => setDeleting(false)} />
     </Paper>
   );
 }
@@ -114,43 +129,6 @@ function RenameTeamModal({ team, opened, onClose }: { team: TeamResponse; opened
           </Group>
         </Stack>
       </form>
-    </Modal>
-  );
-}
-
-function DeleteTeamModal({ team, opened, onClose }: { team: TeamResponse; opened: boolean; onClose: () => void }) {
-  const remove = useDeleteTeam();
-  const close = () => {
-    remove.reset();
-    onClose();
-  };
-  return (
-    <Modal opened={opened} onClose={close} title="Delete this team?">
-      <Stack>
-        <Text size="sm">
-          The team <strong>{team.name}</strong> will be deleted. Its members stay in the organisation.
-        </Text>
-        <FormError error={remove.error} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={close} data-autofocus>
-            Cancel
-          </Button>
-          <Button
-            color="red"
-            loading={remove.isPending}
-            onClick={() =>
-              remove.mutate(team.id, {
-                onSuccess: () => {
-                  notifySuccess(`Team ${team.name} deleted`);
-                  close();
-                },
-              })
-            }
-          >
-            Delete team
-          </Button>
-        </Group>
-      </Stack>
     </Modal>
   );
 }

@@ -9,7 +9,7 @@ import { QueryError } from '../../../shared/components/query-error';
 import { RelativeTime } from '../../../shared/components/relative-time';
 import { notifyError, notifySuccess } from '../../../shared/utils/notify';
 import { useRetryDelivery, useSendTestEvent, useUpdateWebhook, useWebhook, useWebhookDeliveries } from '../api/webhooks.queries';
-import { DeleteWebhookModal } from '../components/delete-webhook-modal';
+import { useConfirmDeleteWebhook } from '../components/confirm-delete-webhook';
 import { DeliveriesTable } from '../components/deliveries-table';
 import { EditWebhookModal } from '../components/edit-webhook-modal';
 import { describeEventTypes } from '../components/event-types';
@@ -27,7 +27,7 @@ export function WebhookRoute() {
   const retry = useRetryDelivery();
   const [editing, setEditing] = useState(false);
   const [rotating, setRotating] = useState(false);
-  const [deleting, setDeleting] = useState(false);
+  const confirmDelete = useConfirmDeleteWebhook(() => void navigate('/integrations/webhooks'));
   const rows = useMemo(() => deliveries.data?.pages.flatMap((p) => p.deliveries) ?? [], [deliveries.data]);
 
   if (webhook.isPending) return <CenteredLoader label="Loading the webhook" />;
@@ -61,7 +61,7 @@ export function WebhookRoute() {
             <Button variant="default" onClick={() => setRotating(true)}>
               Rotate secret
             </Button>
-            <Button variant="light" color="red" onClick={() => setDeleting(true)}>
+            <Button variant="light" color="red" onClick={() => confirmDelete(hook)}>
               Delete
             </Button>
           </>
@@ -146,7 +146,6 @@ export function WebhookRoute() {
       </Stack>
       <EditWebhookModal webhook={editing ? hook : null} onClose={() => setEditing(false)} />
       <RotateSecretModal webhook={rotating ? hook : null} onClose={() => setRotating(false)} />
-      <DeleteWebhookModal webhook={deleting ? hook : null} onClose={() => setDeleting(false)} onDeleted={() => navigate('/integrations/webhooks')} />
     </>
   );
 }

@@ -1,0 +1,74 @@
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { InterruptEntity } from '../interrupts/interrupt.entity';
+import { ClassificationRuleEntity } from './classification-rule.entity';
+
+/**
+ * One rule matching one action request (SPEC §8d, statistics): written with the interrupt, and —
+ * for a shadow rule — completed when a person decides the action, with whether argus would have
+ * agreed. A rule's statistics are read from here; its rows go when the rule does, or when what
+ * it matches or does changes (the figures are about the rule as it is).
+ */
+@Entity({ name: 'classification_matches' })
+@Index('classification_matches_rule_idx', ['organisationId', 'ruleId', 'createdAt'])
+@Index('classification_matches_action_idx', ['organisationId', 'interruptId', 'actionName'])
+@Check('classification_matches_mode_check', `"mode" IN ('shadow', 'enforce')`)
+export class ClassificationMatchEntity {
+  @PrimaryColumn('uuid')
+  organisationId!: string;
+
+  @PrimaryColumn('uuid')
+  id!: string;
+
+  @Column('uuid')
+  ruleId!: string;
+
+  @ManyToOne(() => ClassificationRuleEntity, { onDelete: 'CASCADE' })
+  @JoinColumn([
+    { name: 'organisation_id', referencedColumnName: 'organisationId' },
+    { name: 'rule_id', referencedColumnName: 'id' },
+  ])
+  rule?: ClassificationRuleEntity;
+
+  @Column('uuid')
+  interruptId!: string;
+
+  @ManyToOne(() => InterruptEntity, { onDelete: 'CASCADE' })
+  @JoinColumn([
+    { name: 'organisation_id', referencedColumnName: 'organisationId' },
+    { name: 'interrupt_id', referencedColumnName: 'id' },
+  ])
+  interrupt?: InterruptEntity;
+
+  @Column('text')
+  actionName!: string;
+
+  /** The rule's mode when it matched. */
+  @Column('text')
+  mode!: 'shadow' | 'enforce';
+
+  /** What the rule does: approve, reject, route or require_human. */
+  @Column('text')
+  outcome!: string;
+
+  /** Shadow: the rule would have decided the action (approve or reject, allowed by it). Enforce: it did. */
+  @Column('boolean')
+  decides!: boolean;
+
+  /** The decision a person then made on the action (shadow matches only). */
+  @Column('text', { nullable: true })
+  personDecision!: string | null;
+
+  /** The person's name at the time. */
+  @Column('text', { nullable: true })
+  personName!: string | null;
+
+  /** Whether the rule would have decided as the person did (null: it would not have decided, or nobody has yet). */
+  @Column('boolean', { nullable: true })
+  agreed!: boolean | null;
+
+  @Column('timestamp with time zone', { precision: 3, nullable: true })
+  decidedAt!: Date | null;
+
+  @CreateDateColumn({ type: 'timestamptz', precision: 3 })
+  createdAt!: Date;
+}

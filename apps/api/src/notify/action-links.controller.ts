@@ -1,0 +1,35 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ClientIp } from '../auth/decorators/current-principal.decorator';
+import { HumanRoute } from '../auth/decorators/route-access.decorator';
+import { InterruptResponse } from '../interrupts/dto/interrupt.response';
+import { ActionLinksService } from './action-links.service';
+import { ActionLinkPreviewResponse, DecideWithActionLinkDto, PreviewActionLinkDto } from './dto/action-link.dto';
+
+/**
+ * Emailed single-use action links (issue 30, §2): the token is the credential, so these routes
+ * need no sign-in (human-only: a key gets 403). The token comes in the body, never in a URL.
+ */
+@Controller('api/action-links')
+@ApiTags('notifications')
+export class ActionLinksController {
+  constructor(private readonly links: ActionLinksService) {}
+
+  @Post('preview')
+  @HttpCode(200)
+  @HumanRoute()
+  @ApiOperation({ operationId: 'previewActionLink', summary: 'What an emailed action link would decide, for whom (changes nothing)' })
+  @ApiOkResponse({ type: ActionLinkPreviewResponse })
+  preview(@Body() body: PreviewActionLinkDto): Promise<ActionLinkPreviewResponse> {
+    return this.links.preview(body.token);
+  }
+
+  @Post('decide')
+  @HttpCode(200)
+  @HumanRoute()
+  @ApiOperation({ operationId: 'decideWithActionLink', summary: 'Decide with an emailed action link, once, as the member it was sent to' })
+  @ApiOkResponse({ type: InterruptResponse })
+  decide(@Body() body: DecideWithActionLinkDto, @ClientIp() ip: string | null): Promise<InterruptResponse> {
+    return this.links.decide(body.token, body.message, ip);
+  }
+}

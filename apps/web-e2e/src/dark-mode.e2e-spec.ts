@@ -1,0 +1,70 @@
+import { Interlock } from '@interlock/sdk';
+import type { Page } from '@playwright/test';
+import { expect, expectAccessible, screenshot, test } from './support/fixtures';
+import { api, baseURL, unique } from './support/service';
+
+/** The scheme the dashboard is drawn in, and how dark its background is (0 black … 1 white). */
+async function scheme(page: Page): Promise<{ attribute: string | null; luminance: number }> {
+  return page.evaluate(() => {
+    const [r, g, b] = (getComputedStyle(document.body).backgroundColor.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map(Number);
+    return { attribute: document.documentElement.getAttribute('data-mantine-color-scheme'), luminance: (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255 };
+  });
+}
+
+test.describe('Dark mode', () => {
+  test("follows the browser's preference, Settings overrides it for this browser, and axe passes in both schemes", async ({ page, owner }) => {
+    test.setTimeout(240_000);
+    const { body: created } = await api<{ key: string }>('POST', '/api/api-keys', { cookie: owner.cookie, body: { name: 'dark-agent', expiry: 'never' } });
+    const agent = new Interlock({ apiKey: created.key, baseURL });
+    const word = unique('dusk').replace('-', '');
+    const interrupt = await agent.interrupts.create({
+      title: `Rotate ${word} credentials`,
+      description: 'Rotates the **staging** credentials.',
+      actionRequests: [{ name: 'rotate', args: { env: 'staging', keys: ['a', 'b'] } }, { name: 'notify', args: { channel: '#ops' } }],
+    });
+    await agent.sessions.start({ name: `Dark session ${word}` });
+
+    const pages = [
+      `/inbox?q=${word}`,
+      `/interrupts/${interrupt.id}`,
+      '/sessions',
+      '/audit-log',
+      '/integrations/api-keys',
+      '/members',
+      '/roles',
+      '/settings',
+      '/settings/notifications',
+    ];
+    for (const colorScheme of ['dark', 'light'] as const) {
+      await page.emulateMedia({ colorScheme });
+      for (const path of pages) {
+        await page.goto(path);
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+        await expect(page.getByRole('status', { name: /^Loading/ })).toHaveCount(0);
+        const drawn = await scheme(page);
+        expect(drawn.attribute, `${path} with a ${colorScheme} preference`).toBe(colorScheme);
+        if (colorScheme === 'dark') expect(drawn.luminance, `${path}: a dark background`).toBeLessThan(0.2);
+        else expect(drawn.luminance, `${path}: a light background`).toBeGreaterThan(0.9);
+        await expectAccessible(page, `${path} in the ${colorScheme} scheme`);
+      }
+    }
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto(`/inbox?q=${word}`);
+    await expect(page.getByRole('link', { name: `Rotate ${word} credentials` })).toBeVisible();
+    await screenshot(page, 'dark-inbox');
+    await page.goto(`/interrupts/${interrupt.id}`);
+    await expect(page.getByRole('button', { name: 'Approve rotate' })).toBeVisible();
+    await screenshot(page, 'dark-interrupt');
+
+    // Settings → Appearance: Light wins over the dark preference, in this browser, after a reload.
+    await page.goto('/settings');
+    await expect(page.getByRole('radio', { name: 'Follow the system' })).toBeChecked();
+    await page.getByText('Light', { exact: true }).click();
+    await expect.poll(async () => (await scheme(page)).attribute).toBe('light');
+    await page.reload();
+    await expect(page.getByRole('radio', { name: 'Light' })).toBeChecked();
+    expect((await scheme(page)).attribute).toBe('light');
+    await page.getByText('Follow the system', { exact: true }).click();
+    await expect.poll(async () => (await scheme(page)).attribute).toBe('dark');
+  });
+});

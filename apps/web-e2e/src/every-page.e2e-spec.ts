@@ -1,0 +1,94 @@
+import { Interlock } from '@interlock/sdk';
+import { expect, screenshot, signUpOwner, test } from './support/fixtures';
+import { DESKTOP, expectHeadingClear, expectNoHorizontalOverflow, expectNoSidewaysScrolling, PHONE } from './support/layout';
+import { addMember, api, baseURL, unique } from './support/service';
+
+/**
+ * Every page of the dashboard, filled with the content that broke it (issue 31): names and
+ * values without spaces at the lengths the contract allows. At a phone's and a laptop's size
+ * nothing widens the page, nothing has to be dragged sideways (tables become lists on a phone),
+ * and the heading is clear of the header. Screenshots land in tmp/web-e2e/screenshots.
+ */
+test.describe('Every page with stress content', () => {
+  test('no page scrolls sideways at phone or desktop size, and tables become lists on a phone', async ({ page }) => {
+    test.setTimeout(300_000);
+    const long = (label: string, n: number) => `${label}${'W'.repeat(Math.max(0, n - label.length))}`;
+    // An organisation of its own, whose names are as long as sign-up allows.
+    const owner = await signUpOwner('pages', long('Owner', 100));
+    await page.context().addCookies([{ name: 'session', value: owner.cookie.slice('session='.length), url: baseURL.replace('//127.0.0.1:', '//localhost:') }]);
+    const as = { cookie: owner.cookie };
+    const { body: key } = await api<{ key: string }>('POST', '/api/api-keys', { ...as, body: { name: long('key', 32), expiry: 'never' } });
+    const agent = new Interlock({ apiKey: key.key, baseURL });
+    const word = unique('wide').replace('-', '');
+    const interrupt = await agent.interrupts.create({
+      title: `${word}${'x'.repeat(180)}`,
+      description: `https://example.com/${'a'.repeat(2_000)}`,
+      actionRequests: [{ name: `deploy_${'y'.repeat(120)}`, args: { path: `/var/${'q'.repeat(400)}` } }],
+      metadata: { ticket: 't'.repeat(300) },
+    });
+    const answered = await agent.interrupts.create({ title: `answered ${'z'.repeat(180)}`, actionRequests: [{ name: `go_${'g'.repeat(120)}` }] });
+    await api('POST', `/api/interrupts/${answered.id}/decisions`, { ...as, body: { actionName: `go_${'g'.repeat(120)}`, decision: 'reject', message: 'm'.repeat(500) } });
+    const session = await agent.sessions.start({ name: long('session', 200) });
+    await agent.sessions.append(session.id, [{ role: 'agent', content: `${'c'.repeat(3_000)} **bold** [link](https://example.com)` }]);
+    const { body: webhook } = await api<{ id: string }>('POST', '/api/webhooks', {
+      ...as,
+      body: { url: `http://127.0.0.1:9/${'h'.repeat(400)}`, eventTypes: ['interrupt.created'], description: 'd'.repeat(200) },
+    });
+    await api('POST', '/api/teams', { ...as, body: { name: long('team', 50) } });
+    const { body: roles } = await api<{ roles: { id: string; builtIn: string | null }[] }>('GET', '/api/roles', as);
+    await api('POST', '/api/invitations', { ...as, body: { email: `${'i'.repeat(64)}@${'e'.repeat(60)}.example.com`, roleId: roles.roles.find((r) => r.builtIn === 'developer')?.id } });
+    await addMember(owner, 'manager', long('Manager', 100));
+    await api('POST', '/api/classification/rules', {
+      ...as,
+      body: { name: long('rule', 100), mode: 'shadow', match: { actions: [`deploy_${'y'.repeat(120)}`] }, outcome: { type: 'approve' } },
+    });
+
+    const action = `deploy_${'y'.repeat(120)}`;
+    const pages: [name: string, path: string][] = [
+      ['inbox', '/inbox'],
+      ['inbox-answered', '/inbox?status=answered'],
+      ['interrupt', `/interrupts/${interrupt.id}`],
+      ['interrupt-answered', `/interrupts/${answered.id}`],
+      ['confirm', `/interrupts/${interrupt.id}/confirm?action=${action}&decision=approve`],
+      ['sessions', '/sessions'],
+      ['live-view', `/sessions/${session.id}`],
+      ['audit-log', '/audit-log'],
+      ['api-keys', '/integrations/api-keys'],
+      ['webhooks', '/integrations/webhooks'],
+      ['webhook', `/integrations/webhooks/${webhook.id}`],
+      ['members', '/members'],
+      ['invitations', '/invitations'],
+      ['roles', '/roles'],
+      ['teams', '/teams'],
+      ['organisation', '/organisation'],
+      ['settings', '/settings'],
+      ['notifications', '/settings/notifications'],
+      ['classification', '/settings/classification'],
+      ['deadlines', '/settings/deadlines'],
+      ['not-found', '/no-such-page'],
+    ];
+    for (const viewport of [PHONE, DESKTOP]) {
+      await page.setViewportSize(viewport);
+      for (const [name, path] of pages) {
+        const what = `${name} (${path.slice(0, 60)}) at ${viewport.name} size`;
+        await page.goto(path);
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+        await expect(page.getByRole('status', { name: /^Loading/ })).toHaveCount(0);
+        await page.waitForLoadState('networkidle').catch(() => undefined);
+        await screenshot(page, `pages-${viewport.name}-${name}`);
+        await expectNoHorizontalOverflow(page, what, { soft: true });
+        await expectNoSidewaysScrolling(page, what, { soft: true });
+        await expectHeadingClear(page, what, { soft: true });
+      }
+    }
+
+    // On a phone a table is a list: a member's row is a card, each value under its column's name.
+    await page.setViewportSize(PHONE);
+    await page.goto('/members');
+    const email = page.getByRole('cell', { name: owner.email });
+    await expect(email).toHaveAttribute('data-label', 'Email');
+    const [row, cell] = await Promise.all([email.locator('xpath=..').boundingBox(), email.boundingBox()]);
+    expect(cell?.width, 'the cell takes the card\'s width').toBeGreaterThan((row?.width ?? 0) - 40);
+    expect(await page.getByRole('columnheader', { name: 'Email' }).isVisible()).toBe(false);
+  });
+});

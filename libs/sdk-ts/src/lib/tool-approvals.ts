@@ -1,0 +1,73 @@
+// What the framework bridges share: the options every bridge takes for the interrupt it opens,
+// the actions' names (each unique in its interrupt), and the title made from them.
+import type { RequestOptions } from './request-options';
+import type { WaitForAnswerOptions } from './resources/interrupts';
+import type { Decision, Interrupt, InterruptCreateParams } from './types';
+
+const MAX_TITLE_LENGTH = 200;
+
+/** What a bridge's caller may set on the interrupt it opens: `title`, `description`, `externalId`, `sessionId`, `metadata`, a deadline… */
+export type BridgeInterruptOptions = Partial<Omit<InterruptCreateParams, 'actionRequests'>>;
+
+/** A bridge that waits: the interrupt's fields, how to wait, and the create call's request options. */
+export interface BridgeReviewOptions extends BridgeInterruptOptions {
+  /** How to wait for the answer (`waitForAnswer`'s options: `timeout`, `pollInterval`, `signal`…). */
+  wait?: WaitForAnswerOptions;
+  /** Per-request options of the create call. */
+  request?: RequestOptions;
+}
+
+/** Names each tool call's action: the tool's name, then `name #2`, `name #3` for repeated calls. */
+export function actionNamer(): (tool: string) => string {
+  const used = new Set<string>();
+  return (tool) => {
+    let name = tool;
+    for (let n = 2; used.has(name); n++) name = `${tool} #${n}`;
+    used.add(name);
+    return name;
+  };
+}
+
+/** `Approve send_email?`, or `Approve 3 tool calls: send_email, delete_file?` (each tool named once). */
+export function approvalTitle(tools: readonly string[]): string {
+  const names = [...new Set(tools)].join(', ');
+  const title = tools.length === 1 ? `Approve ${names}?` : `Approve ${tools.length} tool calls: ${names}?`;
+  return title.length <= MAX_TITLE_LENGTH ? title : `${title.slice(0, MAX_TITLE_LENGTH - 1)}…`;
+}
+
+/** A tool call's arguments as an action's `args`: an object as it is, anything else under `arguments`. */
+export function argsOf(input: unknown): Record<string, unknown> {
+  if (typeof input === 'object' && input !== null && !Array.isArray(input)) return input as Record<string, unknown>;
+  return input === undefined ? {} : { arguments: input };
+}
+
+/** JSON arguments as the model wrote them, parsed; text that is not JSON is shown as it is. */
+export function parseArguments(text: string | undefined): Record<string, unknown> {
+  if (text === undefined || text === '') return {};
+  try {
+    return argsOf(JSON.parse(text));
+  } catch {
+    return { arguments: text };
+  }
+}
+
+/** The outcome of one approval action of an answered (or withdrawn, or expired) interrupt. */
+export type ApprovalOutcome = { approved: true; decision: Decision } | { approved: false; reason?: string; decision?: Decision };
+
+/**
+ * What an answered interrupt says of action `name`, for a framework that can only run or not run
+ * the call: approve → approved; reject → not approved, with the member's message if any; no
+ * decision (the interrupt was withdrawn or expired) → not approved, saying so. Any other decision
+ * is not one the bridge allowed: not approved, saying which it was.
+ */
+export function approvalOutcome(interrupt: Pick<Interrupt, 'status' | 'decisions'>, name: string): ApprovalOutcome {
+  const decision = interrupt.decisions.find((d) => d.actionName === name);
+  if (decision === undefined) {
+    return { approved: false, reason: `The request for approval was ${interrupt.status}; the tool did not run.` };
+  }
+  if (decision.decision === 'approve') return { approved: true, decision };
+  if (decision.decision === 'reject') {
+    return decision.message ? { approved: false, decision, reason: decision.message } : { approved: false, decision };
+  }
+  return { approved: false, decision, reason: `The decision was ${decision.decision}, which this tool call cannot take; it did not run.` };
+}

@@ -4,10 +4,20 @@ import reactHooks from 'eslint-plugin-react-hooks';
 
 // Module boundaries (docs/STYLE.md §6): apps may use every lib; the pure libs (domain, util) use
 // only each other and never a framework, ORM or database driver.
-const FRAMEWORK_IMPORTS = ['@nestjs/*', 'typeorm', 'pg', 'pg-*', 'express', '@electric-sql/*', 'passport*'];
+const FRAMEWORK_IMPORTS = [
+  '@nestjs/*',
+  'typeorm',
+  'pg',
+  'pg-*',
+  'express',
+  '@electric-sql/*',
+  'passport*',
+];
 
 // The dashboard's import zones (docs/STYLE.md §13): shared → features → app, never feature to feature.
-const WEB_FEATURES = readdirSync(new URL('./apps/web/src/features', import.meta.url), { withFileTypes: true })
+const WEB_FEATURES = readdirSync(new URL('./apps/web/src/features', import.meta.url), {
+  withFileTypes: true,
+})
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
 const webZones = [
@@ -16,7 +26,14 @@ const webZones = [
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/features/**', '**/app/**'], message: 'shared/ is below features/ and app/: it may not import them.' }] },
+        {
+          patterns: [
+            {
+              group: ['**/features/**', '**/app/**'],
+              message: 'shared/ is below features/ and app/: it may not import them.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -27,9 +44,16 @@ const webZones = [
         'error',
         {
           patterns: [
-            { group: ['**/app/**'], message: 'features/ may not import app/ (imports run shared → features → app).' },
             {
-              group: WEB_FEATURES.filter((f) => f !== feature).flatMap((f) => [`**/features/${f}/**`, `../../${f}/**`, `../../../${f}/**`]),
+              group: ['**/app/**'],
+              message: 'features/ may not import app/ (imports run shared → features → app).',
+            },
+            {
+              group: WEB_FEATURES.filter((f) => f !== feature).flatMap((f) => [
+                `**/features/${f}/**`,
+                `../../${f}/**`,
+                `../../../${f}/**`,
+              ]),
               message: 'A feature may not import another feature: move what both need to shared/.',
             },
           ],
@@ -44,11 +68,27 @@ const webZones = [
 // HTTP: the two Server-Sent Events streams in http/sse-streams.ts, the MCP transport in
 // mcp/mcp.controller.ts, the sign-in cookie in auth/session-cookie.util.ts). No service is exempt.
 const NEST_HTTP_EXCEPTIONS = [
-  'HttpException', 'BadRequestException', 'UnauthorizedException', 'ForbiddenException', 'NotFoundException',
-  'ConflictException', 'GoneException', 'PayloadTooLargeException', 'UnsupportedMediaTypeException',
-  'UnprocessableEntityException', 'InternalServerErrorException', 'NotImplementedException', 'BadGatewayException',
-  'ServiceUnavailableException', 'GatewayTimeoutException', 'MethodNotAllowedException', 'NotAcceptableException',
-  'RequestTimeoutException', 'PreconditionFailedException', 'ImATeapotException', 'MisdirectedException',
+  'HttpException',
+  'BadRequestException',
+  'UnauthorizedException',
+  'ForbiddenException',
+  'NotFoundException',
+  'ConflictException',
+  'GoneException',
+  'PayloadTooLargeException',
+  'UnsupportedMediaTypeException',
+  'UnprocessableEntityException',
+  'InternalServerErrorException',
+  'NotImplementedException',
+  'BadGatewayException',
+  'ServiceUnavailableException',
+  'GatewayTimeoutException',
+  'MethodNotAllowedException',
+  'NotAcceptableException',
+  'RequestTimeoutException',
+  'PreconditionFailedException',
+  'ImATeapotException',
+  'MisdirectedException',
   'HttpVersionNotSupportedException',
 ];
 // SQL lives with the tables' owners: repositories (`*.repository.ts`), query builders
@@ -57,7 +97,8 @@ const NEST_HTTP_EXCEPTIONS = [
 // service calls its module's repository (issue 11, item 1).
 // Upper case, as every statement here is written: prose such as 'Select a role' is not SQL.
 const SQL_TEXT = String.raw`/^\s*(SELECT|INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|WITH\s+\w+\s+AS)\b/`;
-const SQL_MESSAGE = "SQL belongs to the table's owner: put it in this module's repository (*.repository.ts) and call that.";
+const SQL_MESSAGE =
+  "SQL belongs to the table's owner: put it in this module's repository (*.repository.ts) and call that.";
 const apiLayers = [
   {
     files: ['apps/api/src/**/*.service.ts', 'apps/api/src/**/*.repository.ts'],
@@ -66,17 +107,23 @@ const apiLayers = [
         'error',
         {
           paths: [
-            { name: 'express', message: 'Services do not speak HTTP: take values, let the controller read the request and write the response.' },
+            {
+              name: 'express',
+              message:
+                'Services do not speak HTTP: take values, let the controller read the request and write the response.',
+            },
             {
               name: '@nestjs/common',
               importNames: NEST_HTTP_EXCEPTIONS,
-              message: 'Services do not throw HTTP exceptions: throw DomainError (@interlock/domain) and let the filter map it.',
+              message:
+                'Services do not throw HTTP exceptions: throw DomainError (@interlock/domain) and let the filter map it.',
             },
           ],
           patterns: [
             {
               group: ['**/http/api-error'],
-              message: "There is one error class, DomainError from '@interlock/domain' (the http/api-error alias is gone).",
+              message:
+                "There is one error class, DomainError from '@interlock/domain' (the http/api-error alias is gone).",
             },
           ],
         },
@@ -106,7 +153,10 @@ const apiLayers = [
       'no-restricted-syntax': [
         'error',
         { selector: `Literal[value=${SQL_TEXT}]`, message: SQL_MESSAGE },
-        { selector: `TemplateLiteral > TemplateElement:first-child[value.raw=${SQL_TEXT}]`, message: SQL_MESSAGE },
+        {
+          selector: `TemplateLiteral > TemplateElement:first-child[value.raw=${SQL_TEXT}]`,
+          message: SQL_MESSAGE,
+        },
       ],
     },
   },
@@ -140,7 +190,12 @@ export default [
           depConstraints: [
             {
               sourceTag: 'type:app',
-              onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:data-access', 'type:mcp'],
+              onlyDependOnLibsWithTags: [
+                'type:domain',
+                'type:util',
+                'type:data-access',
+                'type:mcp',
+              ],
             },
             {
               sourceTag: 'type:data-access',
@@ -179,13 +234,17 @@ export default [
   {
     files: ['**/*.ts', '**/*.tsx'],
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       'no-restricted-properties': [
         'error',
         {
           object: 'process',
           property: 'env',
-          message: 'Read configuration through AppConfig (apps/api/src/config); only app-config.ts reads the environment.',
+          message:
+            'Read configuration through AppConfig (apps/api/src/config); only app-config.ts reads the environment.',
         },
       ],
     },

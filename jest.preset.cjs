@@ -22,7 +22,10 @@ for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
 const esmPackages = ['@nestjs', 'content-disposition', 'ai', '@ai-sdk', '@workflow'];
 // @ai-sdk/provider-utils imports `zod/v4/locales/en.js`, which zod's exports map to its ES module
 // for require too; its CommonJS twin sits beside it.
-moduleNameMapper['^zod/v4/locales/(.+)\\.js$'] = path.join(path.dirname(require.resolve('zod/package.json')), 'v4/locales/$1.cjs');
+moduleNameMapper['^zod/v4/locales/(.+)\\.js$'] = path.join(
+  path.dirname(require.resolve('zod/package.json')),
+  'v4/locales/$1.cjs',
+);
 const esmJs = {
   ...swcrc,
   swcrc: false,

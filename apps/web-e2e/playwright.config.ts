@@ -4,7 +4,10 @@ import { defineConfig } from '@playwright/test';
 // reachable here), against the built service on real Postgres that tools/scripts/web-e2e.mjs
 // starts through with-service.mjs (INTERLOCK_BASE_URL).
 const serviceURL = process.env.INTERLOCK_BASE_URL;
-if (serviceURL === undefined) throw new Error('INTERLOCK_BASE_URL is not set: run through `npx nx run web-e2e:e2e` (tools/scripts/web-e2e.mjs)');
+if (serviceURL === undefined)
+  throw new Error(
+    'INTERLOCK_BASE_URL is not set: run through `npx nx run web-e2e:e2e` (tools/scripts/web-e2e.mjs)',
+  );
 // The browser uses the service's own origin (http://localhost:<port>, its default PUBLIC_ORIGIN),
 // so the CSRF origin check sees a same-origin dashboard.
 const baseURL = serviceURL.replace('//127.0.0.1:', '//localhost:');

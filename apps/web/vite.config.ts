@@ -12,7 +12,11 @@ export default defineConfig({
   root,
   plugins: [react()],
   resolve: {
-    alias: { '@interlock/api-client': fileURLToPath(new URL('../../libs/api-client/src/index.ts', import.meta.url)) },
+    alias: {
+      '@interlock/api-client': fileURLToPath(
+        new URL('../../libs/api-client/src/index.ts', import.meta.url),
+      ),
+    },
   },
   build: {
     outDir: fileURLToPath(new URL('../../dist/apps/web', import.meta.url)),

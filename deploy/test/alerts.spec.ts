@@ -6,7 +6,11 @@ import { PROMTOOL, ROOT } from './support/processes';
 const dir = join(ROOT, 'deploy', 'prometheus');
 
 function promtool(...args: string[]): string {
-  return execFileSync(PROMTOOL, args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  return execFileSync(PROMTOOL, args, {
+    cwd: dir,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 describe('deploy/prometheus/alerts.yaml', () => {

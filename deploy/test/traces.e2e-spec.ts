@@ -4,7 +4,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { createDatabase, eventually, serviceMain, startProcess, type Started } from './support/processes';
+import {
+  createDatabase,
+  eventually,
+  serviceMain,
+  startProcess,
+  type Started,
+} from './support/processes';
 
 /** A span as OTLP/HTTP's JSON encoding carries it (ids in hex). */
 interface ReceivedSpan {
@@ -47,11 +53,20 @@ describe('traces, received over OTLP/HTTP', () => {
         let body = Buffer.concat(chunks);
         if (req.headers['content-encoding'] === 'gzip') body = gunzipSync(body);
         const message = JSON.parse(body.toString('utf8')) as {
-          resourceSpans: { resource: { attributes: OtlpAttribute[] }; scopeSpans: { spans: (Omit<ReceivedSpan, 'attributes' | 'service'> & { attributes?: OtlpAttribute[] })[] }[] }[];
+          resourceSpans: {
+            resource: { attributes: OtlpAttribute[] };
+            scopeSpans: {
+              spans: (Omit<ReceivedSpan, 'attributes' | 'service'> & {
+                attributes?: OtlpAttribute[];
+              })[];
+            }[];
+          }[];
         };
         for (const resource of message.resourceSpans) {
           const service = String(attributesOf(resource.resource.attributes)['service.name']);
-          for (const scope of resource.scopeSpans) for (const span of scope.spans) spans.push({ ...span, attributes: attributesOf(span.attributes ?? []), service });
+          for (const scope of resource.scopeSpans)
+            for (const span of scope.spans)
+              spans.push({ ...span, attributes: attributesOf(span.attributes ?? []), service });
         }
         res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
       });
@@ -98,7 +113,8 @@ describe('traces, received over OTLP/HTTP', () => {
   /** Whether `span` descends from `ancestor` within its trace. */
   const descends = (span: ReceivedSpan, ancestor: ReceivedSpan): boolean => {
     const byId = new Map(inTrace(span.traceId).map((s) => [s.spanId, s]));
-    for (let at = span.parentSpanId; at; at = byId.get(at)?.parentSpanId) if (at === ancestor.spanId) return true;
+    for (let at = span.parentSpanId; at; at = byId.get(at)?.parentSpanId)
+      if (at === ancestor.spanId) return true;
     return false;
   };
 
@@ -109,13 +125,25 @@ describe('traces, received over OTLP/HTTP', () => {
     const signUp = await fetch(`${api}/api/auth/sign-up`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: `traces-${Date.now()}@example.test`, password: 'correct horse battery staple', name: 'Tracy', organisationName: 'Traces' }),
+      body: JSON.stringify({
+        email: `traces-${Date.now()}@example.test`,
+        password: 'correct horse battery staple',
+        name: 'Tracy',
+        organisationName: 'Traces',
+      }),
     });
     expect(signUp.status).toBe(201);
-    const cookie = (signUp.headers.getSetCookie().find((c) => c.startsWith('session=')) as string).split(';')[0];
-    const organisationId = ((await signUp.json()) as { organisation: { id: string } }).organisation.id;
+    const cookie = (
+      signUp.headers.getSetCookie().find((c) => c.startsWith('session=')) as string
+    ).split(';')[0];
+    const organisationId = ((await signUp.json()) as { organisation: { id: string } }).organisation
+      .id;
     member = { cookie, 'x-organisation-id': organisationId, 'content-type': 'application/json' };
-    const keyRes = await fetch(`${api}/api/api-keys`, { method: 'POST', headers: member, body: JSON.stringify({ name: 'traces', expiry: 'never' }) });
+    const keyRes = await fetch(`${api}/api/api-keys`, {
+      method: 'POST',
+      headers: member,
+      body: JSON.stringify({ name: 'traces', expiry: 'never' }),
+    });
     key = ((await keyRes.json()) as { key: string }).key;
     const opened = await fetch(`${api}/api/interrupts`, {
       method: 'POST',
@@ -125,19 +153,29 @@ describe('traces, received over OTLP/HTTP', () => {
     expect(opened.status).toBe(201);
     const { id } = (await opened.json()) as { id: string };
     // A request with a body (read by the front door's JSON step, then dispatched): its insert is its child.
-    const create = await eventually('the create span', async () => spans.find((s) => s.kind === SERVER && s.name === 'POST /api/interrupts'));
+    const create = await eventually('the create span', async () =>
+      spans.find((s) => s.kind === SERVER && s.name === 'POST /api/interrupts'),
+    );
     const insert = await eventually('the insert under it', async () =>
-      inTrace(create.traceId).find((s) => /^insert into "?interrupts"?/i.test(String(s.attributes['db.statement'] ?? s.attributes['db.query.text'] ?? '').trim())),
+      inTrace(create.traceId).find((s) =>
+        /^insert into "?interrupts"?/i.test(
+          String(s.attributes['db.statement'] ?? s.attributes['db.query.text'] ?? '').trim(),
+        ),
+      ),
     );
     expect(descends(insert, create)).toBe(true);
 
     // The caller's trace: its id and its span become the request span's trace and parent.
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const callerSpan = '00f067aa0ba902b7';
-    const read = await fetch(`${api}/api/interrupts/${id}`, { headers: { 'x-api-key': key, traceparent: `00-${traceId}-${callerSpan}-01` } });
+    const read = await fetch(`${api}/api/interrupts/${id}`, {
+      headers: { 'x-api-key': key, traceparent: `00-${traceId}-${callerSpan}-01` },
+    });
     expect(read.status).toBe(200);
 
-    const server = await eventually('the request span', async () => inTrace(traceId).find((s) => s.kind === SERVER));
+    const server = await eventually('the request span', async () =>
+      inTrace(traceId).find((s) => s.kind === SERVER),
+    );
     expect(server.name).toBe('GET /api/interrupts/:id');
     expect(server.parentSpanId).toBe(callerSpan);
     expect(server.service).toBe('interlock-under-test');
@@ -145,24 +183,49 @@ describe('traces, received over OTLP/HTTP', () => {
     // The path is the raw one in attributes, never in the name; no raw id in the name.
     expect(server.name).not.toContain(id);
     const statements = await eventually('the SQL spans of the request', async () => {
-      const found = inTrace(traceId).filter((s) => s.attributes['db.system'] === 'postgresql' || s.attributes['db.system.name'] === 'postgresql');
-      return found.some((s) => /select/i.test(String(s.attributes['db.statement'] ?? s.attributes['db.query.text'] ?? ''))) ? found : undefined;
+      const found = inTrace(traceId).filter(
+        (s) =>
+          s.attributes['db.system'] === 'postgresql' ||
+          s.attributes['db.system.name'] === 'postgresql',
+      );
+      return found.some((s) =>
+        /select/i.test(String(s.attributes['db.statement'] ?? s.attributes['db.query.text'] ?? '')),
+      )
+        ? found
+        : undefined;
     });
-    for (const statement of statements) expect({ name: statement.name, underRequest: descends(statement, server) }).toEqual({ name: statement.name, underRequest: true });
+    for (const statement of statements)
+      expect({ name: statement.name, underRequest: descends(statement, server) }).toEqual({
+        name: statement.name,
+        underRequest: true,
+      });
     // Exported as OTLP/HTTP JSON to the standard path.
     expect(exports[0]).toBe('POST /v1/traces application/json');
   });
 
   it('starts a trace of its own for a request without traceparent; unmatched paths and guard refusals get spans too', async () => {
     const before = new Set(spans.map((s) => s.traceId));
-    expect((await fetch(`${api}/api/interrupts/0d8e8f4e-1b1c-4a0e-9a8e-3f2d1c0b9a87`)).status).toBe(401);
+    expect((await fetch(`${api}/api/interrupts/0d8e8f4e-1b1c-4a0e-9a8e-3f2d1c0b9a87`)).status).toBe(
+      401,
+    );
     expect((await fetch(`${api}/no/such/path`)).status).toBe(404);
     const refused = await eventually('the refused request span', async () =>
-      spans.find((s) => s.kind === SERVER && s.name === 'GET /api/interrupts/:id' && s.attributes['http.response.status_code'] === 401 && !before.has(s.traceId)),
+      spans.find(
+        (s) =>
+          s.kind === SERVER &&
+          s.name === 'GET /api/interrupts/:id' &&
+          s.attributes['http.response.status_code'] === 401 &&
+          !before.has(s.traceId),
+      ),
     );
     expect(refused.parentSpanId ?? '').toBe('');
     const unmatched = await eventually('the 404 span', async () =>
-      spans.find((s) => s.kind === SERVER && s.attributes['http.response.status_code'] === 404 && s.attributes['url.path'] === '/no/such/path'),
+      spans.find(
+        (s) =>
+          s.kind === SERVER &&
+          s.attributes['http.response.status_code'] === 404 &&
+          s.attributes['url.path'] === '/no/such/path',
+      ),
     );
     expect(unmatched.name).toBe('GET');
   });
@@ -170,7 +233,9 @@ describe('traces, received over OTLP/HTTP', () => {
   it('keeps secrets out of span attributes: invitation tokens and credentials in the query are redacted', async () => {
     const token = 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcde'; // 43 base64url characters
     await fetch(`${api}/api/invitations/${token}/preview?api_token=s3cret-value`);
-    const span = await eventually('the invitation request span', async () => spans.find((s) => s.kind === SERVER && s.name.includes('/api/invitations/')));
+    const span = await eventually('the invitation request span', async () =>
+      spans.find((s) => s.kind === SERVER && s.name.includes('/api/invitations/')),
+    );
     const text = JSON.stringify(span);
     expect(text).not.toContain(token);
     expect(text).not.toContain('s3cret-value');
@@ -179,50 +244,90 @@ describe('traces, received over OTLP/HTTP', () => {
 
   it('traces webhook deliveries in the trace of the request that wrote the event and sends traceparent with them; every log line of a trace carries its trace id', async () => {
     const { port } = hooks.address() as AddressInfo;
-    const hook = await fetch(`${api}/api/webhooks`, { method: 'POST', headers: member, body: JSON.stringify({ url: `http://127.0.0.1:${port}/hook?token=receiver-secret` }) });
+    const hook = await fetch(`${api}/api/webhooks`, {
+      method: 'POST',
+      headers: member,
+      body: JSON.stringify({ url: `http://127.0.0.1:${port}/hook?token=receiver-secret` }),
+    });
     expect(hook.status).toBe(201);
     // The agent's trace: the interrupt it opens is delivered within it.
     const agentTrace = '0af7651916cd43dd8448eb211c80319c';
     const opened = await fetch(`${api}/api/interrupts`, {
       method: 'POST',
-      headers: { 'x-api-key': key, 'content-type': 'application/json', traceparent: `00-${agentTrace}-b7ad6b7169203331-01` },
+      headers: {
+        'x-api-key': key,
+        'content-type': 'application/json',
+        traceparent: `00-${agentTrace}-b7ad6b7169203331-01`,
+      },
       body: JSON.stringify({ title: 'Hooked', actionRequests: [{ name: 'deploy' }] }),
     });
     expect(opened.status).toBe(201);
-    const headers = await eventually('the delivery', async () => hookHeaders.find((h) => h['webhook-id'] !== undefined || h.traceparent !== undefined));
+    const headers = await eventually('the delivery', async () =>
+      hookHeaders.find((h) => h['webhook-id'] !== undefined || h.traceparent !== undefined),
+    );
     const traceparent = String(headers.traceparent);
     expect(traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
     const [, traceId, parentId] = traceparent.split('-');
     expect(traceId).toBe(agentTrace);
-    const client = await eventually('the delivery’s client span', async () => spans.find((s) => s.spanId === parentId));
+    const client = await eventually('the delivery’s client span', async () =>
+      spans.find((s) => s.spanId === parentId),
+    );
     expect(client.kind).toBe(CLIENT);
     expect(client.traceId).toBe(traceId);
     expect(JSON.stringify(client)).not.toContain('receiver-secret');
-    const delivery = await eventually('the delivery span', async () => inTrace(traceId).find((s) => s.name === 'webhook delivery'));
+    const delivery = await eventually('the delivery span', async () =>
+      inTrace(traceId).find((s) => s.name === 'webhook delivery'),
+    );
     expect(descends(client, delivery)).toBe(true);
     // The delivery continues the request that wrote the event (after its commit, in the background).
-    const create = await eventually('the create request span', async () => inTrace(agentTrace).find((s) => s.kind === SERVER && s.name === 'POST /api/interrupts'));
+    const create = await eventually('the create request span', async () =>
+      inTrace(agentTrace).find((s) => s.kind === SERVER && s.name === 'POST /api/interrupts'),
+    );
     expect(delivery.parentSpanId).toBe(create.spanId);
     expect(delivery.attributes['interlock.outcome']).toBe('succeeded');
     expect(delivery.attributes['interlock.webhook.event_type']).toBe('interrupt.created');
     // Its statements (recording the attempt) are its children too.
-    await eventually('the delivery’s statements', async () => (inTrace(traceId).some((s) => s.name.startsWith('pg.query') && descends(s, delivery)) ? true : undefined));
+    await eventually('the delivery’s statements', async () =>
+      inTrace(traceId).some((s) => s.name.startsWith('pg.query') && descends(s, delivery))
+        ? true
+        : undefined,
+    );
 
     // The attempt's log line, and each request's, name the trace they were written in.
-    const lines = service.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = service
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const attemptLine = lines.find((l) => l.msg === 'webhook delivery attempt');
     expect(attemptLine?.traceId).toBe(traceId);
-    const requestLines = lines.filter((l) => l.requestId !== undefined && (l.res as { statusCode?: number } | undefined)?.statusCode !== undefined);
+    const requestLines = lines.filter(
+      (l) =>
+        l.requestId !== undefined &&
+        (l.res as { statusCode?: number } | undefined)?.statusCode !== undefined,
+    );
     expect(requestLines.length).toBeGreaterThan(3);
-    for (const line of requestLines) expect(typeof line.traceId === 'string' && spans.some((s) => s.traceId === line.traceId && s.kind === SERVER)).toBe(true);
+    for (const line of requestLines)
+      expect(
+        typeof line.traceId === 'string' &&
+          spans.some((s) => s.traceId === line.traceId && s.kind === SERVER),
+      ).toBe(true);
   });
 
   it('traces periodic job runs and notification deliveries as root spans with their statements', async () => {
-    const job = await eventually('a periodic job run span', async () => spans.find((s) => s.name === 'job interrupt-expiry'));
+    const job = await eventually('a periodic job run span', async () =>
+      spans.find((s) => s.name === 'job interrupt-expiry'),
+    );
     expect(job.parentSpanId ?? '').toBe('');
-    await eventually('the job run’s statements', async () => (inTrace(job.traceId).some((s) => s.name.startsWith('pg.query') && descends(s, job)) ? true : undefined));
+    await eventually('the job run’s statements', async () =>
+      inTrace(job.traceId).some((s) => s.name.startsWith('pg.query') && descends(s, job))
+        ? true
+        : undefined,
+    );
     // The owner was told about the opened interrupts (email off: written to MAIL_DIR).
-    const notification = await eventually('a notification delivery span', async () => spans.find((s) => s.name === 'notification delivery'));
+    const notification = await eventually('a notification delivery span', async () =>
+      spans.find((s) => s.name === 'notification delivery'),
+    );
     expect(notification.attributes['interlock.outcome']).toBe('logged');
   });
 });
@@ -232,7 +337,12 @@ type OtlpAttribute = { key: string; value: Record<string, unknown> };
 function attributesOf(list: OtlpAttribute[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const { key, value } of list) {
-    const v = value.stringValue ?? value.intValue ?? value.doubleValue ?? value.boolValue ?? value.arrayValue;
+    const v =
+      value.stringValue ??
+      value.intValue ??
+      value.doubleValue ??
+      value.boolValue ??
+      value.arrayValue;
     out[key] = typeof v === 'string' && 'intValue' in value ? Number(v) : v;
   }
   return out;

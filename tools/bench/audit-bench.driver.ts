@@ -22,8 +22,28 @@ const ORGS = 100;
 const BIG = Math.round(TOTAL / 10);
 const ITERATIONS = Number(process.argv[3] ?? 200);
 
-const WORDS = ['deploy', 'database', 'delete', 'refund', 'invoice', 'customer', 'rotate', 'secret', 'prod', 'staging',
-  'migration', 'payment', 'email', 'export', 'report', 'billing', 'account', 'access', 'review', 'release'];
+const WORDS = [
+  'deploy',
+  'database',
+  'delete',
+  'refund',
+  'invoice',
+  'customer',
+  'rotate',
+  'secret',
+  'prod',
+  'staging',
+  'migration',
+  'payment',
+  'email',
+  'export',
+  'report',
+  'billing',
+  'account',
+  'access',
+  'review',
+  'release',
+];
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -48,7 +68,10 @@ async function main() {
     const perOther = Math.floor((TOTAL - BIG) / (ORGS - 1));
     for (let o = 0; o < ORGS; o++) {
       const id = randomUUID();
-      await ds.query(`INSERT INTO organisations (id, name, plan) VALUES ($1, $2, 'pro')`, [id, `Bench ${o}`]);
+      await ds.query(`INSERT INTO organisations (id, name, plan) VALUES ($1, $2, 'pro')`, [
+        id,
+        `Bench ${o}`,
+      ]);
       const n = o === 0 ? BIG : perOther;
       for (let start = 1; start <= n; start += 500_000) {
         const end = Math.min(n, start + 499_999);
@@ -110,7 +133,9 @@ async function main() {
   );
   const org: string = big.id;
   // The append path writes into a small organisation, so a reused database keeps the measured one as seeded.
-  const [small] = await ds.query(`SELECT organisation_id AS id FROM audit_log_heads ORDER BY last_seq ASC LIMIT 1`);
+  const [small] = await ds.query(
+    `SELECT organisation_id AS id FROM audit_log_heads ORDER BY last_seq ASC LIMIT 1`,
+  );
   const [{ total }] = await ds.query(`SELECT count(*)::bigint AS total FROM audit_log_entries`);
 
   // DB time: what Postgres spent planning and executing the page's statements, read from
@@ -118,7 +143,10 @@ async function main() {
   const dbTimed = await ds
     .query(`CREATE EXTENSION IF NOT EXISTS pg_stat_statements`)
     .then(() => ds.query(`SELECT pg_stat_statements_reset()`))
-    .then(() => true, () => false);
+    .then(
+      () => true,
+      () => false,
+    );
   const dbTime = async (): Promise<number> => {
     const [{ ms }] = await ds.query(
       `SELECT coalesce(sum(total_plan_time + total_exec_time), 0)::float8 AS ms FROM pg_stat_statements
@@ -172,7 +200,14 @@ async function main() {
     ['targetId', 'rare', { targetId: 'target-rare' }],
     ['targetId', 'dense', { targetId: 'target-42' }],
     ['from/to', 'empty', { from: '2027-01-01T00:00:00Z' }],
-    ['from/to', 'rare', { from: new Date(now - 60_000 * 60 * 24 * 200).toISOString(), to: new Date(now - 60_000 * 60 * 24 * 200 + 60_000).toISOString() }],
+    [
+      'from/to',
+      'rare',
+      {
+        from: new Date(now - 60_000 * 60 * 24 * 200).toISOString(),
+        to: new Date(now - 60_000 * 60 * 24 * 200 + 60_000).toISOString(),
+      },
+    ],
     ['from/to', 'dense', { from: new Date(now - 30 * 86_400_000).toISOString() }],
     ['q', '1-letter prefix', { q: 'd' }],
     ['q', '2-letter prefix', { q: 'de' }],
@@ -191,7 +226,9 @@ async function main() {
       const r = await time({ ...query, limit: '50' });
       results.push({ filter, shape, ...r });
       const db = r.db ? `DB p50 ${r.db.p50.toFixed(2)} ms, p99 ${r.db.p99.toFixed(2)} ms; ` : '';
-      log(`${filter} ${shape}: ${db}client p50 ${r.client.p50.toFixed(2)} ms, p99 ${r.client.p99.toFixed(2)} ms (${r.entries} entries)`);
+      log(
+        `${filter} ${shape}: ${db}client p50 ${r.client.p50.toFixed(2)} ms, p99 ${r.client.p99.toFixed(2)} ms (${r.entries} entries)`,
+      );
     }
   };
   await measure(scenarios);
@@ -199,7 +236,9 @@ async function main() {
   // The 1,000th page of a walk at limit 50 vs the first: walk there with cursors.
   let cursor: string | null = null;
   for (let page = 1; page < 1000; page++) {
-    const res = (await service.list(org, cursor ? { limit: '50', cursor } : { limit: '50' })).parse();
+    const res = (
+      await service.list(org, cursor ? { limit: '50', cursor } : { limit: '50' })
+    ).parse();
     cursor = res.nextCursor;
   }
   const deep = await time({ limit: '50', cursor });
@@ -240,7 +279,12 @@ async function main() {
   const apiKey = generateApiKey(config.apiKeyPrefix);
   await ds.query(
     `INSERT INTO api_keys (organisation_id, id, name, start, key_hash, created_at) VALUES ($1, $2, 'bench', $3, $4, now())`,
-    [org, randomUUID(), apiKey.slice(0, config.apiKeyPrefix.length + 4), hashApiKey(apiKey, config.apiKeyPepper)],
+    [
+      org,
+      randomUUID(),
+      apiKey.slice(0, config.apiKeyPrefix.length + 4),
+      hashApiKey(apiKey, config.apiKeyPepper),
+    ],
   );
 
   process.stdout.write(

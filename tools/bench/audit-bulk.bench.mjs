@@ -17,14 +17,22 @@ import { benchDatabase, build, machine, root, writeSection } from './bench-suppo
 
 const total = Number(process.argv[2] ?? 100_000);
 const BATCH = 1_000;
-if (!Number.isInteger(total) || total < BATCH || total % BATCH !== 0) throw new Error(`entries must be a multiple of ${BATCH}`);
+if (!Number.isInteger(total) || total < BATCH || total % BATCH !== 0)
+  throw new Error(`entries must be a multiple of ${BATCH}`);
 
 build('apps/api/tsup.config.ts');
-const db = await benchDatabase('interlock_bench_audit_bulk', ['shared_buffers=512MB', 'max_wal_size=8GB', 'checkpoint_timeout=30min']);
+const db = await benchDatabase('interlock_bench_audit_bulk', [
+  'shared_buffers=512MB',
+  'max_wal_size=8GB',
+  'checkpoint_timeout=30min',
+]);
 const log = (m) => process.stderr.write(`[bench] ${new Date().toISOString()} ${m}\n`);
 
 // The columns the service's writer fills, with words like its summaries hold.
-const values = (org, seq) => `${org}, gen_random_uuid(), 'interrupt.created', 'interrupt', 'api_key', 'key-1', 'bulk-agent',
+const values = (
+  org,
+  seq,
+) => `${org}, gen_random_uuid(), 'interrupt.created', 'interrupt', 'api_key', 'key-1', 'bulk-agent',
   'interrupt', 'target-' || (${seq} % 500), 'Deploy ' || (${seq} % 50), 'Opened deploy ' || (${seq} % 50) || ' by bulk-agent', NULL, NULL,
   array_to_tsvector(ARRAY['opened', 'deploy', (${seq} % 50)::text, 'by', 'bulk', 'agent', 'interrupt', 'created'])`;
 const COLUMNS = `(organisation_id, id, action, category, actor_type, actor_id, actor_name,
@@ -32,7 +40,13 @@ const COLUMNS = `(organisation_id, id, action, category, actor_type, actor_id, a
 
 try {
   execFileSync(process.execPath, [join(root, 'dist/apps/api/migrate.js'), 'run'], {
-    env: { PATH: process.env.PATH, DATABASE_URL: db.url, NODE_ENV: 'production', API_KEY_PEPPER: 'bench-pepper-0123456789-0123456789-01234', LOG_LEVEL: 'silent' },
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: db.url,
+      NODE_ENV: 'production',
+      API_KEY_PEPPER: 'bench-pepper-0123456789-0123456789-01234',
+      LOG_LEVEL: 'silent',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const client = new pg.Client({ connectionString: db.url });
@@ -47,7 +61,10 @@ try {
 
   const organisation = async () => {
     const id = randomUUID();
-    await client.query(`INSERT INTO organisations (id, name, plan) VALUES ($1, $2, 'pro')`, [id, `bulk ${id.slice(0, 8)}`]);
+    await client.query(`INSERT INTO organisations (id, name, plan) VALUES ($1, $2, 'pro')`, [
+      id,
+      `bulk ${id.slice(0, 8)}`,
+    ]);
     return id;
   };
   const timed = async (label, work) => {
@@ -63,7 +80,8 @@ try {
         [org],
       )
     ).rows;
-    if (n !== total || words !== total) throw new Error(`${label}: head at ${n}, 'deploy' counted ${words}, expected ${total}`);
+    if (n !== total || words !== total)
+      throw new Error(`${label}: head at ${n}, 'deploy' counted ${words}, expected ${total}`);
     log(`${label}: ${seconds.toFixed(1)} s`);
     return seconds;
   };
@@ -81,10 +99,14 @@ try {
   const results = {};
   for (const shape of ['multi-row', 'single-row']) {
     const batched = await timed(`${shape}, ${BATCH} per transaction`, (org) =>
-      shape === 'multi-row' ? multiRow(org, false)() : client.query(`CALL bench_single_rows('${org}', ${total}, ${BATCH})`),
+      shape === 'multi-row'
+        ? multiRow(org, false)()
+        : client.query(`CALL bench_single_rows('${org}', ${total}, ${BATCH})`),
     );
     const whole = await timed(`${shape}, one transaction`, (org) =>
-      shape === 'multi-row' ? multiRow(org, true)() : client.query(`CALL bench_single_rows('${org}', ${total}, 0)`),
+      shape === 'multi-row'
+        ? multiRow(org, true)()
+        : client.query(`CALL bench_single_rows('${org}', ${total}, 0)`),
     );
     results[shape] = { batched, whole, ratio: whole / batched };
   }
@@ -105,7 +127,7 @@ fresh organisation of one migrated database, through the real triggers (chain, l
 | statements | ${BATCH.toLocaleString('en')} entries per transaction | all in one transaction | ratio |
 |---|---|---|---|
 ${row('multi-row', `INSERT … SELECT of ${BATCH.toLocaleString('en')} entries`)}
-${row('single-row', 'one INSERT per entry (the writer\'s), looped in the server')}
+${row('single-row', "one INSERT per entry (the writer's), looped in the server")}
 
 Target: one transaction at most 2× the batched figure. Before migration 1795350000000 the triggers
 updated the head row and each word's count once per entry, and a transaction's own row versions

@@ -7,7 +7,15 @@
 // BENCH_DATABASE_URL=postgres://… uses your own server; BENCH_KEEP_DATABASE=1 reuses its data.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { benchDatabase, build, load, machine, root, startService, writeSection } from './bench-support.mjs';
+import {
+  benchDatabase,
+  build,
+  load,
+  machine,
+  root,
+  startService,
+  writeSection,
+} from './bench-support.mjs';
 
 const total = Number(process.argv[2] ?? 10_000_000);
 const pepper = 'bench-pepper-0123456789-0123456789-01234';
@@ -26,32 +34,54 @@ const db = await benchDatabase('interlock_bench_audit', [
 try {
   const started = Date.now();
   const output = await new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'dist/tools/bench/audit-bench.driver.js'), String(total)], {
-      env: { PATH: process.env.PATH, DATABASE_URL: db.url, API_KEY_PEPPER: pepper, NODE_ENV: 'production', LOG_LEVEL: 'silent' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      [join(root, 'dist/tools/bench/audit-bench.driver.js'), String(total)],
+      {
+        env: {
+          PATH: process.env.PATH,
+          DATABASE_URL: db.url,
+          API_KEY_PEPPER: pepper,
+          NODE_ENV: 'production',
+          LOG_LEVEL: 'silent',
+        },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`driver exited ${code}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`driver exited ${code}`)),
+    );
   });
   const r = JSON.parse(output);
   const minutes = ((Date.now() - started) / 60_000).toFixed(1);
 
   // The key budget stays on (its bookkeeping is part of what is measured) but never refuses.
-  const server = await startService({ DATABASE_URL: db.url, API_KEY_PEPPER: pepper, NODE_ENV: 'production', RATE_LIMIT_API_KEY_REQUESTS: '1000000000' }).catch(
-    (error) => (console.error(error), null),
-  );
+  const server = await startService({
+    DATABASE_URL: db.url,
+    API_KEY_PEPPER: pepper,
+    NODE_ENV: 'production',
+    RATE_LIMIT_API_KEY_REQUESTS: '1000000000',
+  }).catch((error) => (console.error(error), null));
   let http = 'not measured (the server did not start)';
   if (server) {
-    const res = await load({ url: `http://127.0.0.1:${server.port}/api/audit-log?limit=50`, headers: { 'x-api-key': r.apiKey }, connections: 16 });
+    const res = await load({
+      url: `http://127.0.0.1:${server.port}/api/audit-log?limit=50`,
+      headers: { 'x-api-key': r.apiKey },
+      connections: 16,
+    });
     http = `${Math.round(res.requests.average)} pages/s (50 entries each), p50 ${res.latency.p50} ms, p99 ${res.latency.p99} ms, ${res.non2xx} non-2xx`;
     await server.stop();
   }
 
   const ms = (x) => (x ? x.toFixed(2) : '–');
   const rows = r.results
-    .map((x) => `| ${x.filter} | ${x.shape} | ${x.entries} | ${ms(x.db?.p50)} | ${ms(x.db?.p99)} | ${ms(x.client.p50)} | ${ms(x.client.p99)} |`)
+    .map(
+      (x) =>
+        `| ${x.filter} | ${x.shape} | ${x.entries} | ${ms(x.db?.p50)} | ${ms(x.db?.p99)} | ${ms(x.client.p50)} | ${ms(x.client.p99)} |`,
+    )
     .join('\n');
   const depth = (x) => (x.db ? x.db : x.client);
   writeSection(

@@ -5,7 +5,10 @@
 import 'reflect-metadata';
 import { Controller, Get, Module } from '@nestjs/common';
 import { createApp } from '../../apps/api/src/app.factory';
-import { MachineRoute, PublicRoute } from '../../apps/api/src/auth/decorators/route-access.decorator';
+import {
+  MachineRoute,
+  PublicRoute,
+} from '../../apps/api/src/auth/decorators/route-access.decorator';
 import { configFromEnvironment } from '../../apps/api/src/config/app-config';
 
 @Controller('bench')

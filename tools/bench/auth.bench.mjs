@@ -2,7 +2,14 @@
 // Authentication cost: requests/s and p99 of a trivial route behind the API-key guard vs its
 // public twin, and of checksum-failing keys. One run each, autocannon on loopback.
 //   npx nx run tools:bench-auth      (BENCH_DATABASE_URL=postgres://… to use your own server)
-import { benchDatabase, build, load, machine, startServer, writeSection } from './bench-support.mjs';
+import {
+  benchDatabase,
+  build,
+  load,
+  machine,
+  startServer,
+  writeSection,
+} from './bench-support.mjs';
 
 build('tools/bench/tsup.config.ts');
 const db = await benchDatabase('interlock_bench_auth');
@@ -19,7 +26,12 @@ try {
   const signUp = await fetch(`${base}/api/auth/sign-up`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'bench@example.test', password: 'bench password', name: 'Bench', organisationName: 'Bench' }),
+    body: JSON.stringify({
+      email: 'bench@example.test',
+      password: 'bench password',
+      name: 'Bench',
+      organisationName: 'Bench',
+    }),
   });
   const cookie = signUp.headers.get('set-cookie').split(';')[0];
   const { key } = await (
@@ -34,18 +46,31 @@ try {
   const runs = [
     ['public twin (no key guard)', { url: `${base}/bench/public` }],
     ['valid key (guarded)', { url: `${base}/bench/keyed`, headers: { 'x-api-key': key } }],
-    ['checksum-failing key (401)', { url: `${base}/bench/keyed`, headers: { 'x-api-key': broken } }],
+    [
+      'checksum-failing key (401)',
+      { url: `${base}/bench/keyed`, headers: { 'x-api-key': broken } },
+    ],
   ];
   await load({ url: `${base}/bench/keyed`, headers: { 'x-api-key': key }, duration: 3 }); // warm-up
   const rows = [];
   for (const [label, opts] of runs) {
     const r = await load(opts);
     const expected = label.startsWith('checksum') ? '4xx' : '2xx';
-    rows.push({ label, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, ok: r[expected], errors: r.errors + r.non2xx - (expected === '4xx' ? r['4xx'] : 0) });
+    rows.push({
+      label,
+      rps: r.requests.average,
+      p50: r.latency.p50,
+      p99: r.latency.p99,
+      ok: r[expected],
+      errors: r.errors + r.non2xx - (expected === '4xx' ? r['4xx'] : 0),
+    });
   }
   const baseline = rows[0].rps;
   const table = rows
-    .map((r) => `| ${r.label} | ${Math.round(r.rps)} | ${(r.rps / baseline).toFixed(2)}× | ${r.p50} | ${r.p99} | ${r.errors} |`)
+    .map(
+      (r) =>
+        `| ${r.label} | ${Math.round(r.rps)} | ${(r.rps / baseline).toFixed(2)}× | ${r.p50} | ${r.p99} | ${r.errors} |`,
+    )
     .join('\n');
   writeSection(
     'auth',

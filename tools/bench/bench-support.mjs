@@ -12,7 +12,10 @@ import { startThrowawayPostgres } from '../scripts/throwaway-postgres.mjs';
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 
 export function build(config) {
-  execFileSync('npx', ['tsup', '--config', config], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync('npx', ['tsup', '--config', config], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 
 /** A fresh database on BENCH_DATABASE_URL's server, or on a throwaway cluster. */
@@ -49,7 +52,10 @@ export async function freePort() {
 /** Waits until `url` answers 2xx (up to 60 s), failing early if `child` exits. */
 export async function waitFor(url, child, what) {
   for (let i = 0; i < 600; i++) {
-    const ok = await fetch(url).then((r) => r.ok, () => false);
+    const ok = await fetch(url).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}`);
     await new Promise((r) => setTimeout(r, 100));
@@ -58,7 +64,8 @@ export async function waitFor(url, child, what) {
   throw new Error(`${what} did not answer in 60 s`);
 }
 
-const TICK_US = 1_000_000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+const TICK_US =
+  1_000_000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
 
 /** User + system CPU time of a process so far, in microseconds (from `/proc/<pid>/stat`). */
 export function cpuMicros(pid) {
@@ -85,7 +92,14 @@ export function stopper(child) {
 export async function startService(env, nodeArgs = [], checkout = root) {
   const port = await freePort();
   const child = spawn(process.execPath, [...nodeArgs, join(checkout, 'dist/apps/api/main.js')], {
-    env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', RATE_LIMIT_API_KEY_REQUESTS: '0', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: {
+      PATH: process.env.PATH,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_API_KEY_REQUESTS: '0',
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
@@ -98,7 +112,13 @@ export async function startBaseline(dir, databaseUrl, pool) {
   const port = await freePort();
   const child = spawn(process.execPath, [join(dir, 'dist', 'main.js')], {
     cwd: dir,
-    env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, PG_POOL_MAX: String(pool), PORT: String(port), HOST: '127.0.0.1' },
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: databaseUrl,
+      PG_POOL_MAX: String(pool),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
@@ -116,7 +136,11 @@ export function startServer(script, env) {
     child.stdout.on('data', (d) => {
       out += d;
       const m = /listening (\d+)/.exec(out);
-      if (m) resolve({ port: Number(m[1]), stop: () => new Promise((r) => (child.on('exit', r), child.kill('SIGTERM'))) });
+      if (m)
+        resolve({
+          port: Number(m[1]),
+          stop: () => new Promise((r) => (child.on('exit', r), child.kill('SIGTERM'))),
+        });
     });
     child.on('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)));
   });
@@ -124,7 +148,9 @@ export function startServer(script, env) {
 
 export function load(opts) {
   return new Promise((resolve, reject) =>
-    autocannon({ connections: 32, duration: 10, pipelining: 1, ...opts }, (err, result) => (err ? reject(err) : resolve(result))),
+    autocannon({ connections: 32, duration: 10, pipelining: 1, ...opts }, (err, result) =>
+      err ? reject(err) : resolve(result),
+    ),
   );
 }
 
@@ -138,10 +164,15 @@ export function writeSection(name, markdown) {
   const start = `<!-- bench:${name} -->`;
   const end = `<!-- /bench:${name} -->`;
   const block = `${start}\n${markdown.trim()}\n${end}`;
-  let text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n\nFigures from `tools/bench`; each section names the command that produced it.\n';
+  let text = existsSync(file)
+    ? readFileSync(file, 'utf8')
+    : '# Benchmarks\n\nFigures from `tools/bench`; each section names the command that produced it.\n';
   const i = text.indexOf(start);
   const j = text.indexOf(end);
-  text = i >= 0 && j > i ? text.slice(0, i) + block + text.slice(j + end.length) : `${text.trimEnd()}\n\n${block}\n`;
+  text =
+    i >= 0 && j > i
+      ? text.slice(0, i) + block + text.slice(j + end.length)
+      : `${text.trimEnd()}\n\n${block}\n`;
   writeFileSync(file, text);
 }
 
@@ -151,10 +182,13 @@ export function writeSection(name, markdown) {
  * runs). Returns its directory and where it was copied from.
  */
 export function prepareBaseline(log = (message) => console.error(message)) {
-  const source = resolve(process.env.PERF_BASELINE ?? join(root, '..', '..', 'shared', 'perf-baseline'));
+  const source = resolve(
+    process.env.PERF_BASELINE ?? join(root, '..', '..', 'shared', 'perf-baseline'),
+  );
   const fallback = '/work/shared/perf-baseline';
   const from = existsSync(join(source, 'run-pair.sh')) ? source : fallback;
-  if (!existsSync(join(from, 'run-pair.sh'))) throw new Error(`no perf baseline at ${source}: set PERF_BASELINE`);
+  if (!existsSync(join(from, 'run-pair.sh')))
+    throw new Error(`no perf baseline at ${source}: set PERF_BASELINE`);
   const dir = join(root, 'tmp', 'perf-baseline');
   const stamp = join(dir, '.prepared-from');
   const sourceLock = readFileSync(join(from, 'package-lock.json'), 'utf8');
@@ -170,7 +204,10 @@ export function prepareBaseline(log = (message) => console.error(message)) {
   }
   if (!fresh) {
     log(`[bench] installing the baseline's dependencies in ${dir}`);
-    execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync('npm', ['ci', '--no-audit', '--no-fund'], {
+      cwd: dir,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
   }
   execFileSync('npm', ['run', 'build'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
   writeFileSync(stamp, `${from}\n`);
@@ -183,7 +220,13 @@ export function prepareBaseline(log = (message) => console.error(message)) {
  * creation; then, unless `vacuum` is false, VACUUM ANALYZE, so the first measured run does not pay
  * for hint bits and statistics.
  */
-export async function seedAuditEntries(client, organisationId, keyId, count, { batch = 1000, vacuum = true } = {}) {
+export async function seedAuditEntries(
+  client,
+  organisationId,
+  keyId,
+  count,
+  { batch = 1000, vacuum = true } = {},
+) {
   for (let done = 0; done < count; done += batch) {
     await client.query(
       `INSERT INTO audit_log_entries (organisation_id, id, action, category, actor_type, actor_id, actor_name,

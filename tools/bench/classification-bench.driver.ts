@@ -5,7 +5,12 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { planActions } from '../../apps/api/src/classification/argus-pipeline';
-import { compileRule, parseRuleMatch, sortRules, type StoredRule } from '../../apps/api/src/classification/rule-engine';
+import {
+  compileRule,
+  parseRuleMatch,
+  sortRules,
+  type StoredRule,
+} from '../../apps/api/src/classification/rule-engine';
 
 const RULES = Number(process.env.RULES ?? 1000);
 const ITERATIONS = Number(process.env.ITERATIONS ?? 20000);
@@ -50,5 +55,11 @@ for (let i = 0; i < ITERATIONS; i++) {
 samples.sort();
 const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))];
 console.log(
-  JSON.stringify({ rules: RULES, iterations: ITERATIONS, p50Ms: +at(0.5).toFixed(4), p99Ms: +at(0.99).toFixed(4), maxMs: +at(1).toFixed(4) }),
+  JSON.stringify({
+    rules: RULES,
+    iterations: ITERATIONS,
+    p50Ms: +at(0.5).toFixed(4),
+    p99Ms: +at(0.99).toFixed(4),
+    maxMs: +at(1).toFixed(4),
+  }),
 );

@@ -42,7 +42,10 @@ const BASELINE_ORG = 'a8d899a4-2029-d806-24b7-a414eab21801';
 const ONLY = process.env.ONLY?.split(',');
 
 const log = (message) => console.error(`[bench:cpu] ${message}`);
-const loadAverage = () => loadavg().map((x) => x.toFixed(1)).join(' / ');
+const loadAverage = () =>
+  loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' / ');
 
 const autocannon = join(root, 'node_modules', '.bin', 'autocannon');
 /** CPU microseconds the process spent per request over REQUESTS requests (after a warm-up). */
@@ -50,7 +53,12 @@ function measure(pid, url, headers = [], requests = REQUESTS) {
   const args = ['-c', String(CONNECTIONS), ...headers.flatMap((h) => ['-H', h]), url];
   execFileSync(autocannon, ['-a', String(Math.min(5000, requests)), ...args], { stdio: 'ignore' });
   const before = cpuMicros(pid);
-  const out = JSON.parse(execFileSync(autocannon, ['-j', '-a', String(requests), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  const out = JSON.parse(
+    execFileSync(autocannon, ['-j', '-a', String(requests), ...args], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }),
+  );
   const bad = out.non2xx + out.errors + out.timeouts;
   if (bad > 0) throw new Error(`${url}: ${bad} of ${requests} requests failed`);
   return (cpuMicros(pid) - before) / requests;
@@ -73,7 +81,13 @@ baselineUrl.pathname = '/perf_baseline_cpu';
 }
 execFileSync(process.execPath, ['seed.mjs'], {
   cwd: baseline.dir,
-  env: { ...process.env, DATABASE_URL: baselineUrl.toString(), ITEMS: '1000', AUDIT_ROWS: '2000', ORGS: '2' },
+  env: {
+    ...process.env,
+    DATABASE_URL: baselineUrl.toString(),
+    ITEMS: '1000',
+    AUDIT_ROWS: '2000',
+    ORGS: '2',
+  },
   stdio: 'ignore',
 });
 
@@ -89,17 +103,36 @@ const serviceEnv = {
 const service = await startService(serviceEnv);
 
 async function call(method, path, { cookie, key, body } = {}) {
-  const headers = { ...(body ? { 'content-type': 'application/json' } : {}), ...(cookie ? { cookie } : {}), ...(key ? { 'x-api-key': key } : {}) };
-  const res = await fetch(`${service.base}${path}`, { method, headers, body: body && JSON.stringify(body) });
+  const headers = {
+    ...(body ? { 'content-type': 'application/json' } : {}),
+    ...(cookie ? { cookie } : {}),
+    ...(key ? { 'x-api-key': key } : {}),
+  };
+  const res = await fetch(`${service.base}${path}`, {
+    method,
+    headers,
+    body: body && JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
   return res;
 }
-const signUp = await call('POST', '/api/auth/sign-up', { body: { email: 'cpu@example.test', password: 'bench password', name: 'Bench', organisationName: 'Bench' } });
+const signUp = await call('POST', '/api/auth/sign-up', {
+  body: {
+    email: 'cpu@example.test',
+    password: 'bench password',
+    name: 'Bench',
+    organisationName: 'Bench',
+  },
+});
 const cookie = signUp.headers.get('set-cookie').split(';')[0];
 await call('PUT', '/api/organisation/plan', { cookie, body: { plan: 'pro' } });
-const { id: keyId, key } = await (await call('POST', '/api/api-keys', { cookie, body: { name: 'bench', expiry: 'never' } })).json();
+const { id: keyId, key } = await (
+  await call('POST', '/api/api-keys', { cookie, body: { name: 'bench', expiry: 'never' } })
+).json();
 const { organisationId } = await (await call('GET', '/api/whoami', { key })).json();
-const interrupt = await (await call('POST', '/api/interrupts', { key, body: BENCH_INTERRUPT })).json();
+const interrupt = await (
+  await call('POST', '/api/interrupts', { key, body: BENCH_INTERRUPT })
+).json();
 {
   const client = new pg.Client({ connectionString: db.url });
   await client.connect();
@@ -111,20 +144,33 @@ const us = (x) => (x === undefined ? '–' : x.toFixed(0));
 
 if (process.env.AGAINST) {
   const other = await startService(serviceEnv, [], process.env.AGAINST);
-  const routes = { health: ['/health/live', [], REQUESTS], whoami: ['/api/whoami', withKey, REQUESTS], interrupt: [`/api/interrupts/${interrupt.id}`, withKey, REQUESTS], audit: ['/api/audit-log?limit=50', withKey, Math.round(REQUESTS / 4)] };
-  const lines = ['| route | this build, µs a request | the other build (AGAINST) | this / other, per round (median) |', '|---|---|---|---|'];
+  const routes = {
+    health: ['/health/live', [], REQUESTS],
+    whoami: ['/api/whoami', withKey, REQUESTS],
+    interrupt: [`/api/interrupts/${interrupt.id}`, withKey, REQUESTS],
+    audit: ['/api/audit-log?limit=50', withKey, Math.round(REQUESTS / 4)],
+  };
+  const lines = [
+    '| route | this build, µs a request | the other build (AGAINST) | this / other, per round (median) |',
+    '|---|---|---|---|',
+  ];
   try {
     for (const [name, [path, headers, requests]] of Object.entries(routes)) {
       if (ONLY !== undefined && !ONLY.includes(name)) continue;
       const mine = [];
       const theirs = [];
       for (let round = 0; round < ROUNDS; round++) {
-        const pair = [() => mine.push(measure(service.pid, service.base + path, headers, requests)), () => theirs.push(measure(other.pid, other.base + path, headers, requests))];
+        const pair = [
+          () => mine.push(measure(service.pid, service.base + path, headers, requests)),
+          () => theirs.push(measure(other.pid, other.base + path, headers, requests)),
+        ];
         for (const run of round % 2 ? pair.reverse() : pair) run();
       }
       const ratios = mine.map((m, i) => m / theirs[i]);
       const median = [...ratios].sort((a, b) => a - b)[ratios.length >> 1];
-      lines.push(`| ${name} | ${mine.map(us).join(' ')} | ${theirs.map(us).join(' ')} | ${ratios.map((r) => r.toFixed(3)).join(' ')} (**${median.toFixed(3)}**) |`);
+      lines.push(
+        `| ${name} | ${mine.map(us).join(' ')} | ${theirs.map(us).join(' ')} | ${ratios.map((r) => r.toFixed(3)).join(' ')} (**${median.toFixed(3)}**) |`,
+      );
       log(lines.at(-1));
     }
   } finally {
@@ -143,8 +189,10 @@ const measurements = {
   whoami: () => measure(service.pid, `${service.base}/api/whoami`, withKey),
   row: () => measure(bare.pid, `${bare.base}/rows/${BASELINE_ITEM}`),
   interrupt: () => measure(service.pid, `${service.base}/api/interrupts/${interrupt.id}`, withKey),
-  page: () => measure(bare.pid, `${bare.base}/page?org=${BASELINE_ORG}&limit=50`, [], PAGE_REQUESTS),
-  audit: () => measure(service.pid, `${service.base}/api/audit-log?limit=50`, withKey, PAGE_REQUESTS),
+  page: () =>
+    measure(bare.pid, `${bare.base}/page?org=${BASELINE_ORG}&limit=50`, [], PAGE_REQUESTS),
+  audit: () =>
+    measure(service.pid, `${service.base}/api/audit-log?limit=50`, withKey, PAGE_REQUESTS),
 };
 
 const rows = [];
@@ -152,7 +200,8 @@ try {
   for (let round = 1; round <= ROUNDS; round++) {
     log(`round ${round} (load average ${loadAverage()})`);
     const row = {};
-    for (const [name, run] of Object.entries(measurements)) if (ONLY === undefined || ONLY.includes(name)) row[name] = run();
+    for (const [name, run] of Object.entries(measurements))
+      if (ONLY === undefined || ONLY.includes(name)) row[name] = run();
     rows.push(row);
   }
 } finally {

@@ -23,8 +23,28 @@ const BIG = Number(process.argv[2] ?? 100_000);
 const NEIGHBOURS = 9;
 const ITERATIONS = Number(process.argv[3] ?? 300);
 
-const WORDS = ['deploy', 'database', 'delete', 'refund', 'invoice', 'customer', 'rotate', 'secret', 'prod', 'staging',
-  'migration', 'payment', 'email', 'export', 'report', 'billing', 'account', 'access', 'review', 'release'];
+const WORDS = [
+  'deploy',
+  'database',
+  'delete',
+  'refund',
+  'invoice',
+  'customer',
+  'rotate',
+  'secret',
+  'prod',
+  'staging',
+  'migration',
+  'payment',
+  'email',
+  'export',
+  'report',
+  'billing',
+  'account',
+  'access',
+  'review',
+  'release',
+];
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -52,32 +72,56 @@ async function main() {
     config,
   );
 
-  const [existing] = await ds.query(`SELECT organisation_id AS id, count(*)::int AS n FROM interrupts GROUP BY 1 ORDER BY 2 DESC LIMIT 1`);
+  const [existing] = await ds.query(
+    `SELECT organisation_id AS id, count(*)::int AS n FROM interrupts GROUP BY 1 ORDER BY 2 DESC LIMIT 1`,
+  );
   if (existing === undefined || existing.n < BIG) {
-    log(`seeding ${BIG} interrupts in one organisation, ${NEIGHBOURS} neighbours with ${BIG / 10} each`);
+    log(
+      `seeding ${BIG} interrupts in one organisation, ${NEIGHBOURS} neighbours with ${BIG / 10} each`,
+    );
     // The lexicon's trigger counts one interrupt at a time; the seed fills it in one go below.
     await ds.query(`ALTER TABLE interrupts DISABLE TRIGGER interrupt_title_words_count`);
     for (let o = 0; o <= NEIGHBOURS; o++) {
       const org = randomUUID();
       const n = o === 0 ? BIG : BIG / 10;
-      await ds.query(`INSERT INTO organisations (id, name, plan) VALUES ($1, $2, 'pro')`, [org, `Inbox ${o}`]);
+      await ds.query(`INSERT INTO organisations (id, name, plan) VALUES ($1, $2, 'pro')`, [
+        org,
+        `Inbox ${o}`,
+      ]);
       const role = randomUUID();
-      await ds.query(`INSERT INTO roles (organisation_id, id, name, permissions) VALUES ($1, $2, 'Owner', $3)`, [org, role, ['interrupt.read']]);
+      await ds.query(
+        `INSERT INTO roles (organisation_id, id, name, permissions) VALUES ($1, $2, 'Owner', $3)`,
+        [org, role, ['interrupt.read']],
+      );
       const members: string[] = [];
       for (let m = 0; m < 20; m++) {
         const id = randomUUID();
         members.push(id);
-        await ds.query(`INSERT INTO users (id, email, name, password_hash) VALUES ($1, $2, $3, 'x')`, [id, `m${m}-${org}@bench.test`, `Member ${m}`]);
-        await ds.query(`INSERT INTO memberships (organisation_id, user_id, role_id) VALUES ($1, $2, $3)`, [org, id, role]);
+        await ds.query(
+          `INSERT INTO users (id, email, name, password_hash) VALUES ($1, $2, $3, 'x')`,
+          [id, `m${m}-${org}@bench.test`, `Member ${m}`],
+        );
+        await ds.query(
+          `INSERT INTO memberships (organisation_id, user_id, role_id) VALUES ($1, $2, $3)`,
+          [org, id, role],
+        );
       }
       const teams: string[] = [];
       for (let t = 0; t < 5; t++) {
         const id = randomUUID();
         teams.push(id);
-        await ds.query(`INSERT INTO teams (organisation_id, id, name) VALUES ($1, $2, $3)`, [org, id, `Team ${t}`]);
+        await ds.query(`INSERT INTO teams (organisation_id, id, name) VALUES ($1, $2, $3)`, [
+          org,
+          id,
+          `Team ${t}`,
+        ]);
       }
       // Member 0 ("me") is in teams 0 and 1.
-      for (const t of teams.slice(0, 2)) await ds.query(`INSERT INTO team_members (organisation_id, team_id, member_id) VALUES ($1, $2, $3)`, [org, t, members[0]]);
+      for (const t of teams.slice(0, 2))
+        await ds.query(
+          `INSERT INTO team_members (organisation_id, team_id, member_id) VALUES ($1, $2, $3)`,
+          [org, t, members[0]],
+        );
       await ds.query(
         `INSERT INTO interrupts (organisation_id, id, title, external_id, status, action_requests, assignee_type, assignee_id,
            assignee_name, escalation_level, escalation_reason, escalated_at, created_at, answered_at, title_search)
@@ -129,7 +173,9 @@ async function main() {
     await ds.query(`VACUUM ANALYZE team_members`);
     await ds.query(`CHECKPOINT`);
   }
-  const [big] = await ds.query(`SELECT organisation_id AS id, count(*)::int AS n FROM interrupts GROUP BY 1 ORDER BY 2 DESC LIMIT 1`);
+  const [big] = await ds.query(
+    `SELECT organisation_id AS id, count(*)::int AS n FROM interrupts GROUP BY 1 ORDER BY 2 DESC LIMIT 1`,
+  );
   const org: string = big.id;
   const [me]: { id: string }[] = await ds.query(
     `SELECT ms.user_id AS id FROM memberships ms JOIN team_members tm ON tm.organisation_id = ms.organisation_id AND tm.member_id = ms.user_id
@@ -149,7 +195,10 @@ async function main() {
   const dbTimed = await ds
     .query(`CREATE EXTENSION IF NOT EXISTS pg_stat_statements`)
     .then(() => ds.query(`SELECT pg_stat_statements_reset()`))
-    .then(() => true, () => false);
+    .then(
+      () => true,
+      () => false,
+    );
   const dbTime = async (): Promise<number> => {
     const [{ ms }] = await ds.query(
       `SELECT coalesce(sum(total_plan_time + total_exec_time), 0)::float8 AS ms FROM pg_stat_statements
@@ -186,14 +235,21 @@ async function main() {
         }
       }
     }
-    return samples.map((s) => ({ client: summary(s.client), db: dbTimed ? summary(s.db) : null, rows: s.rows }));
+    return samples.map((s) => ({
+      client: summary(s.client),
+      db: dbTimed ? summary(s.db) : null,
+      rows: s.rows,
+    }));
   };
 
   const page = (query: Partial<ListInterruptsQuery>) => async () =>
-    (await service.list(org, { limit: 50, ...query } as ListInterruptsQuery, { memberId: me.id })).interrupts.length;
+    (await service.list(org, { limit: 50, ...query } as ListInterruptsQuery, { memberId: me.id }))
+      .interrupts.length;
   /** The second page: the cursor is taken once, outside the timing. */
   const second = async (query: Partial<ListInterruptsQuery>) => {
-    const first = await service.list(org, { limit: 50, ...query } as ListInterruptsQuery, { memberId: me.id });
+    const first = await service.list(org, { limit: 50, ...query } as ListInterruptsQuery, {
+      memberId: me.id,
+    });
     return page({ ...query, cursor: first.nextCursor ?? undefined });
   };
   const recent = new Date(Date.parse('2026-11-22T00:00:00Z') - 7 * 86_400_000).toISOString();
@@ -203,35 +259,67 @@ async function main() {
     ['tab', 'Open, page 2', async () => second({ status: 'open' })],
     ['tab', 'Open, oldest first', async () => page({ status: 'open', order: 'oldest' })],
     ['tab', 'Assigned to me (open)', async () => page({ status: 'open', assignee: 'me' })],
-    ['tab', 'Assigned to me, oldest first', async () => page({ status: 'open', assignee: 'me', order: 'oldest' })],
+    [
+      'tab',
+      'Assigned to me, oldest first',
+      async () => page({ status: 'open', assignee: 'me', order: 'oldest' }),
+    ],
     ['tab', 'Assigned to me, page 2', async () => second({ status: 'open', assignee: 'me' })],
     ['tab', 'Escalated (open)', async () => page({ status: 'open', escalated: true })],
-    ['tab', 'Escalated, oldest first', async () => page({ status: 'open', escalated: true, order: 'oldest' })],
+    [
+      'tab',
+      'Escalated, oldest first',
+      async () => page({ status: 'open', escalated: true, order: 'oldest' }),
+    ],
     ['tab', 'Answered', async () => page({ status: 'answered' })],
     ['tab', 'Answered, oldest first', async () => page({ status: 'answered', order: 'oldest' })],
     ['tab', 'Answered, page 2', async () => second({ status: 'answered' })],
-    ['counts', 'the four tabs, capped at 1,000', async () => async () => {
-      await service.counts(org, me.id);
-      return 4;
-    }],
+    [
+      'counts',
+      'the four tabs, capped at 1,000',
+      async () => async () => {
+        await service.counts(org, me.id);
+        return 4;
+      },
+    ],
     ['none', 'all statuses, newest first', async () => page({})],
     ['none', 'all statuses, oldest first', async () => page({ order: 'oldest' })],
     ['none', 'all statuses, page 2', async () => second({})],
     ['assignee', 'me, any status', async () => page({ assignee: 'me' })],
     ['assignee', 'my_teams, open', async () => page({ status: 'open', assignee: 'my_teams' })],
     ['assignee', 'my_teams, any status', async () => page({ assignee: 'my_teams' })],
-    ['assignee', 'my_teams, oldest first, page 2', async () => second({ assignee: 'my_teams', order: 'oldest' })],
+    [
+      'assignee',
+      'my_teams, oldest first, page 2',
+      async () => second({ assignee: 'my_teams', order: 'oldest' }),
+    ],
     ['assignee', 'unassigned, open', async () => page({ status: 'open', assignee: 'unassigned' })],
     ['assignee', 'unassigned, any status', async () => page({ assignee: 'unassigned' })],
-    ['assignee', 'unassigned, open, oldest first', async () => page({ status: 'open', assignee: 'unassigned', order: 'oldest' })],
+    [
+      'assignee',
+      'unassigned, open, oldest first',
+      async () => page({ status: 'open', assignee: 'unassigned', order: 'oldest' }),
+    ],
     ['escalated', 'true, any status', async () => page({ escalated: true })],
     ['escalated', 'false, open', async () => page({ status: 'open', escalated: false })],
-    ['escalated', 'false, open, oldest first', async () => page({ status: 'open', escalated: false, order: 'oldest' })],
+    [
+      'escalated',
+      'false, open, oldest first',
+      async () => page({ status: 'open', escalated: false, order: 'oldest' }),
+    ],
     ['externalId', 'one run (2 interrupts)', async () => page({ externalId: 'run-42' })],
     ['externalId', 'no match', async () => page({ externalId: 'nothing' })],
     ['from/to', 'last 7 days, open', async () => page({ status: 'open', from: recent })],
-    ['from/to', 'one day mid-year, answered', async () => page({ status: 'answered', from: midYear, to: '2026-05-02T00:00:00Z' })],
-    ['from/to', 'before mid-year, open, oldest first', async () => page({ status: 'open', to: midYear, order: 'oldest' })],
+    [
+      'from/to',
+      'one day mid-year, answered',
+      async () => page({ status: 'answered', from: midYear, to: '2026-05-02T00:00:00Z' }),
+    ],
+    [
+      'from/to',
+      'before mid-year, open, oldest first',
+      async () => page({ status: 'open', to: midYear, order: 'oldest' }),
+    ],
     ['from/to', 'empty range', async () => page({ from: '2027-01-01T00:00:00Z' })],
     ['q', '1-letter prefix, open', async () => page({ status: 'open', q: 'd' })],
     ['q', 'a word in 12 % of titles, open', async () => page({ status: 'open', q: 'deploy' })],
@@ -244,13 +332,32 @@ async function main() {
     ['q', 'rare word (1 in 10,000)', async () => page({ q: 'zyzzyva' })],
     ['q', 'rare word, open', async () => page({ status: 'open', q: 'zyzzyva' })],
     ['q', 'no match', async () => page({ status: 'open', q: 'xylophone' })],
-    ['q', 'a word, oldest first, open', async () => page({ status: 'open', q: 'invoice', order: 'oldest' })],
-    ['q', 'a word, assigned to me', async () => page({ status: 'open', assignee: 'me', q: 'deploy' })],
-    ['combined', 'open, unassigned, escalated', async () => page({ status: 'open', assignee: 'unassigned', escalated: true })],
-    ['combined', 'open, my_teams, escalated, oldest', async () => page({ status: 'open', assignee: 'my_teams', escalated: true, order: 'oldest' })],
+    [
+      'q',
+      'a word, oldest first, open',
+      async () => page({ status: 'open', q: 'invoice', order: 'oldest' }),
+    ],
+    [
+      'q',
+      'a word, assigned to me',
+      async () => page({ status: 'open', assignee: 'me', q: 'deploy' }),
+    ],
+    [
+      'combined',
+      'open, unassigned, escalated',
+      async () => page({ status: 'open', assignee: 'unassigned', escalated: true }),
+    ],
+    [
+      'combined',
+      'open, my_teams, escalated, oldest',
+      async () => page({ status: 'open', assignee: 'my_teams', escalated: true, order: 'oldest' }),
+    ],
   ];
   // One interrupt as the detail page reads it (include=history,session), and as agents read it.
-  const [one] = await ds.query(`SELECT id FROM interrupts WHERE organisation_id = $1 AND status = 'answered' LIMIT 1`, [org]);
+  const [one] = await ds.query(
+    `SELECT id FROM interrupts WHERE organisation_id = $1 AND status = 'answered' LIMIT 1`,
+    [org],
+  );
   const detailCall = async () => {
     await service.get(org, one.id, new Set(['history', 'session'] as const));
     return 1;
@@ -265,11 +372,15 @@ async function main() {
   const results = scenarios.map(([filter, shape], k) => ({ filter, shape, ...timed[k] }));
   for (const r of results) {
     const db = r.db ? `DB p50 ${r.db.p50.toFixed(2)} ms, p99 ${r.db.p99.toFixed(2)} ms; ` : '';
-    log(`${r.filter} ${r.shape}: ${db}client p50 ${r.client.p50.toFixed(2)} ms, p99 ${r.client.p99.toFixed(2)} ms (${r.rows} rows)`);
+    log(
+      `${r.filter} ${r.shape}: ${db}client p50 ${r.client.p50.toFixed(2)} ms, p99 ${r.client.p99.toFixed(2)} ms (${r.rows} rows)`,
+    );
   }
   const [detail, record] = timed.slice(calls.length);
 
-  process.stdout.write(JSON.stringify({ big: big.n, iterations: ITERATIONS, stats, results, detail, record }));
+  process.stdout.write(
+    JSON.stringify({ big: big.n, iterations: ITERATIONS, stats, results, detail, record }),
+  );
   await connection.close();
 }
 

@@ -23,14 +23,26 @@ try {
   const started = Date.now();
   const loadBefore = loadavg()[0];
   const output = await new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'dist/tools/bench/inbox-bench.driver.js'), String(size)], {
-      env: { PATH: process.env.PATH, DATABASE_URL: db.url, API_KEY_PEPPER: pepper, NODE_ENV: 'production', LOG_LEVEL: 'silent' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      [join(root, 'dist/tools/bench/inbox-bench.driver.js'), String(size)],
+      {
+        env: {
+          PATH: process.env.PATH,
+          DATABASE_URL: db.url,
+          API_KEY_PEPPER: pepper,
+          NODE_ENV: 'production',
+          LOG_LEVEL: 'silent',
+        },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`driver exited ${code}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`driver exited ${code}`)),
+    );
   });
   const r = JSON.parse(output);
   const minutes = ((Date.now() - started) / 60_000).toFixed(1);
@@ -38,7 +50,10 @@ try {
   const load = `load average ${loadBefore.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after`;
   const ms = (x) => (x ? x.toFixed(2) : '–');
   const rows = r.results
-    .map((x) => `| ${x.filter} | ${x.shape} | ${x.rows} | ${ms(x.db?.p50)} | ${ms(x.db?.p99)} | ${ms(x.client.p50)} | ${ms(x.client.p99)} |`)
+    .map(
+      (x) =>
+        `| ${x.filter} | ${x.shape} | ${x.rows} | ${ms(x.db?.p50)} | ${ms(x.db?.p99)} | ${ms(x.client.p50)} | ${ms(x.client.p99)} |`,
+    )
     .join('\n');
   const over = r.results.filter((x) => (x.db ?? x.client).p99 > 5);
   const verdict =

@@ -10,7 +10,14 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { benchDatabase, build, load, machine, startServer, writeSection } from './bench-support.mjs';
+import {
+  benchDatabase,
+  build,
+  load,
+  machine,
+  startServer,
+  writeSection,
+} from './bench-support.mjs';
 
 const SECONDS = 10;
 const CONNECTIONS = 32;
@@ -26,7 +33,8 @@ function findPgbench() {
   const base = '/usr/lib/postgresql';
   const versions = existsSync(base) ? readdirSync(base).sort((a, b) => Number(b) - Number(a)) : [];
   const found = versions.map((v) => join(base, v, 'bin', 'pgbench')).find((p) => existsSync(p));
-  if (!found) throw new Error('pgbench not found: install the PostgreSQL client tools or set PGBENCH');
+  if (!found)
+    throw new Error('pgbench not found: install the PostgreSQL client tools or set PGBENCH');
   return found;
 }
 
@@ -41,7 +49,12 @@ const INTERRUPT_BODY = JSON.stringify({
 
 // A space after each colon, or pgbench reads `:null` as a variable.
 const STORED_ACTIONS = JSON.stringify([
-  { name: 'deploy', args: { service: 'api', version: '1.4.2' }, description: 'Roll out 1.4.2', allowedDecisions: ['approve', 'edit', 'reject', 'respond'] },
+  {
+    name: 'deploy',
+    args: { service: 'api', version: '1.4.2' },
+    description: 'Roll out 1.4.2',
+    allowedDecisions: ['approve', 'edit', 'reject', 'respond'],
+  },
   { name: 'notify', args: {}, description: null, allowedDecisions: ['approve', 'respond'] },
 ]).replace(/":/g, '": ');
 
@@ -91,7 +104,23 @@ function pgbench(binary, url, script, clients) {
     writeFileSync(join(dir, 'script.sql'), script);
     const out = execFileSync(
       binary,
-      ['-n', '-M', 'prepared', '-c', String(clients), '-j', '2', '-T', String(SECONDS), '-f', join(dir, 'script.sql'), '-l', '--log-prefix', join(dir, 'log'), url],
+      [
+        '-n',
+        '-M',
+        'prepared',
+        '-c',
+        String(clients),
+        '-j',
+        '2',
+        '-T',
+        String(SECONDS),
+        '-f',
+        join(dir, 'script.sql'),
+        '-l',
+        '--log-prefix',
+        join(dir, 'log'),
+        url,
+      ],
       { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
     );
     const tps = Number(/tps = ([\d.]+)/.exec(out)?.[1]);
@@ -104,7 +133,12 @@ function pgbench(binary, url, script, clients) {
       }
     }
     latencies.sort((a, b) => a - b);
-    return { rps: tps, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors: failed };
+    return {
+      rps: tps,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      errors: failed,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -132,7 +166,12 @@ try {
     const signUp = await fetch(`${base}/api/auth/sign-up`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: `bench${i}@example.test`, password: 'bench password', name: 'Bench', organisationName: `Bench ${i}` }),
+      body: JSON.stringify({
+        email: `bench${i}@example.test`,
+        password: 'bench password',
+        name: 'Bench',
+        organisationName: `Bench ${i}`,
+      }),
     });
     const cookie = signUp.headers.get('set-cookie').split(';')[0];
     const { id: keyId, key } = await (
@@ -152,16 +191,36 @@ try {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': keys[0] },
       body: INTERRUPT_BODY,
-      requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-api-key': keys[i++ % keys.length] } }) }],
+      requests: [
+        {
+          setupRequest: (req) => ({
+            ...req,
+            headers: { ...req.headers, 'x-api-key': keys[i++ % keys.length] },
+          }),
+        },
+      ],
     };
   };
 
   await load({ ...post([agents[0].key]), duration: 3 }); // warm-up
   const rows = [];
-  const service = (label, r) => ({ label, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx });
+  const service = (label, r) => ({
+    label,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.non2xx,
+  });
 
-  rows.push(service('service: POST /api/interrupts (1 organisation)', await load(post([agents[0].key]))));
-  rows.push(service(`service: POST /api/interrupts (${ORGANISATIONS} organisations)`, await load(post(agents.map((a) => a.key)))));
+  rows.push(
+    service('service: POST /api/interrupts (1 organisation)', await load(post([agents[0].key]))),
+  );
+  rows.push(
+    service(
+      `service: POST /api/interrupts (${ORGANISATIONS} organisations)`,
+      await load(post(agents.map((a) => a.key))),
+    ),
+  );
 
   const { rows: ids } = await client.query(
     `SELECT organisation_id, id FROM interrupts WHERE organisation_id = $1 ORDER BY created_at DESC LIMIT 10000`,
@@ -174,29 +233,72 @@ try {
       await load({
         url: `${base}/api/interrupts/${ids[0].id}`,
         headers: { 'x-api-key': agents[0].key },
-        requests: [{ setupRequest: (req) => ({ ...req, path: `/api/interrupts/${ids[g++ % ids.length].id}` }) }],
+        requests: [
+          {
+            setupRequest: (req) => ({
+              ...req,
+              path: `/api/interrupts/${ids[g++ % ids.length].id}`,
+            }),
+          },
+        ],
       }),
     ),
   );
 
-  await client.query(`CREATE TABLE bench_orgs (n int PRIMARY KEY, org_id uuid NOT NULL, key_id uuid NOT NULL)`);
-  for (const [n, a] of agents.entries()) await client.query(`INSERT INTO bench_orgs VALUES ($1, $2, $3)`, [n + 1, a.organisationId, a.keyId]);
-  await client.query(`CREATE TABLE bench_ids (n int PRIMARY KEY, org_id uuid NOT NULL, id uuid NOT NULL)`);
+  await client.query(
+    `CREATE TABLE bench_orgs (n int PRIMARY KEY, org_id uuid NOT NULL, key_id uuid NOT NULL)`,
+  );
+  for (const [n, a] of agents.entries())
+    await client.query(`INSERT INTO bench_orgs VALUES ($1, $2, $3)`, [
+      n + 1,
+      a.organisationId,
+      a.keyId,
+    ]);
+  await client.query(
+    `CREATE TABLE bench_ids (n int PRIMARY KEY, org_id uuid NOT NULL, id uuid NOT NULL)`,
+  );
   await client.query(
     `INSERT INTO bench_ids SELECT row_number() OVER (), organisation_id, id FROM interrupts WHERE organisation_id = $1 ORDER BY created_at DESC LIMIT 10000`,
     [agents[0].organisationId],
   );
   const pgRow = (label, r) => ({ label, ...r });
-  rows.push(pgRow(`pgbench: the same inserts (1 organisation, ${POOL} clients)`, pgbench(binary, db.url, pgbenchInsert(1), POOL)));
-  rows.push(pgRow(`pgbench: the same inserts (${ORGANISATIONS} organisations, ${POOL} clients)`, pgbench(binary, db.url, pgbenchInsert(ORGANISATIONS), POOL)));
-  rows.push(pgRow(`pgbench: the same inserts (1 organisation, ${CONNECTIONS} clients)`, pgbench(binary, db.url, pgbenchInsert(1), CONNECTIONS)));
-  rows.push(pgRow(`pgbench: the same select (${POOL} clients)`, pgbench(binary, db.url, pgbenchSelect(ids.length), POOL)));
-  const { rows: [{ n: written }] } = await client.query(`SELECT count(*)::int AS n FROM interrupts`);
-  const setting = async (name) => (await client.query(`SELECT current_setting($1) AS v`, [name])).rows[0].v;
+  rows.push(
+    pgRow(
+      `pgbench: the same inserts (1 organisation, ${POOL} clients)`,
+      pgbench(binary, db.url, pgbenchInsert(1), POOL),
+    ),
+  );
+  rows.push(
+    pgRow(
+      `pgbench: the same inserts (${ORGANISATIONS} organisations, ${POOL} clients)`,
+      pgbench(binary, db.url, pgbenchInsert(ORGANISATIONS), POOL),
+    ),
+  );
+  rows.push(
+    pgRow(
+      `pgbench: the same inserts (1 organisation, ${CONNECTIONS} clients)`,
+      pgbench(binary, db.url, pgbenchInsert(1), CONNECTIONS),
+    ),
+  );
+  rows.push(
+    pgRow(
+      `pgbench: the same select (${POOL} clients)`,
+      pgbench(binary, db.url, pgbenchSelect(ids.length), POOL),
+    ),
+  );
+  const {
+    rows: [{ n: written }],
+  } = await client.query(`SELECT count(*)::int AS n FROM interrupts`);
+  const setting = async (name) =>
+    (await client.query(`SELECT current_setting($1) AS v`, [name])).rows[0].v;
   const postgres = `Postgres ${(await setting('server_version')).split(' ')[0]} (fsync ${await setting('fsync')}, synchronous_commit ${await setting('synchronous_commit')})`;
 
   const fmt = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
-  const table = rows.map((r) => `| ${r.label} | ${Math.round(r.rps)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${r.errors} |`).join('\n');
+  const table = rows
+    .map(
+      (r) => `| ${r.label} | ${Math.round(r.rps)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${r.errors} |`,
+    )
+    .join('\n');
   writeSection(
     'interrupts',
     `## Interrupts: the service against raw SQL

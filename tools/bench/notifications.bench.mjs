@@ -31,9 +31,16 @@ async function smtpSink() {
       const chunks = [];
       stream.on('data', (c) => chunks.push(c));
       stream.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8').replace(/=\r?\n/g, '');
+        const raw = Buffer.concat(chunks)
+          .toString('utf8')
+          .replace(/=\r?\n/g, '');
         const interrupt = /\/interrupts\/([0-9a-f-]{36})/.exec(raw)?.[1] ?? null;
-        received.push({ user: session.user, to: session.envelope.rcptTo.map((r) => r.address).join(','), interrupt, at: Date.now() });
+        received.push({
+          user: session.user,
+          to: session.envelope.rcptTo.map((r) => r.address).join(','),
+          interrupt,
+          at: Date.now(),
+        });
         onMessage();
         callback();
       });
@@ -45,7 +52,10 @@ async function smtpSink() {
     received,
     until: (n, timeoutMs) =>
       new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`only ${received.length} of ${n} messages in ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`only ${received.length} of ${n} messages in ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         onMessage = () => {
           if (received.length >= n) {
             clearTimeout(timer);
@@ -63,7 +73,11 @@ async function call(base, method, path, { cookie, key, body } = {}) {
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (cookie) headers.cookie = cookie;
   if (key) headers['x-api-key'] = key;
-  const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
   return { res, body: text === '' ? undefined : JSON.parse(text) };
@@ -86,16 +100,29 @@ const a = await startService(env('instance-a'));
 const b = await startService(env('instance-b'));
 try {
   const { res } = await call(a.base, 'POST', '/api/auth/sign-up', {
-    body: { email: 'owner@bench.example.test', password: 'bench password', name: 'Owner', organisationName: 'Bench' },
+    body: {
+      email: 'owner@bench.example.test',
+      password: 'bench password',
+      name: 'Owner',
+      organisationName: 'Bench',
+    },
   });
   const cookie = cookieOf(res);
-  const { body: key } = await call(a.base, 'POST', '/api/api-keys', { cookie, body: { name: 'bench', expiry: 'never' } });
+  const { body: key } = await call(a.base, 'POST', '/api/api-keys', {
+    cookie,
+    body: { name: 'bench', expiry: 'never' },
+  });
   const { body: roles } = await call(a.base, 'GET', '/api/roles', { cookie });
   const developer = roles.roles.find((r) => r.builtIn === 'developer').id;
   for (let i = 1; i < MEMBERS; i++) {
     const email = `member-${i}@bench.example.test`;
-    const { body: invitation } = await call(a.base, 'POST', '/api/invitations', { cookie, body: { email, roleId: developer } });
-    await call(a.base, 'POST', `/api/invitations/${invitation.token}/accept`, { body: { name: `Member ${i}`, password: 'bench password' } });
+    const { body: invitation } = await call(a.base, 'POST', '/api/invitations', {
+      cookie,
+      body: { email, roleId: developer },
+    });
+    await call(a.base, 'POST', `/api/invitations/${invitation.token}/accept`, {
+      body: { name: `Member ${i}`, password: 'bench password' },
+    });
   }
   // The invitations' own emails, before the burst.
   await sink.until(MEMBERS - 1, 60_000);
@@ -122,7 +149,9 @@ try {
   const deliveredMs = Date.now() - started;
   await new Promise((r) => setTimeout(r, 3000)); // anything sent twice would arrive now
   const pairs = new Set(sink.received.map((m) => `${m.to} ${m.interrupt}`));
-  const byUser = Object.fromEntries(['instance-a', 'instance-b'].map((u) => [u, sink.received.filter((m) => m.user === u).length]));
+  const byUser = Object.fromEntries(
+    ['instance-a', 'instance-b'].map((u) => [u, sink.received.filter((m) => m.user === u).length]),
+  );
   const result = {
     members: MEMBERS,
     interrupts: INTERRUPTS,
@@ -135,7 +164,8 @@ try {
     invitations,
   };
   console.log(JSON.stringify(result, null, 2));
-  if (sink.received.length !== total || pairs.size !== total) throw new Error('not every notification arrived exactly once');
+  if (sink.received.length !== total || pairs.size !== total)
+    throw new Error('not every notification arrived exactly once');
   writeSection(
     'notifications',
     `## Notifications: a burst delivered by two instances (issue 30)

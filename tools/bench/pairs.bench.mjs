@@ -19,7 +19,15 @@
 //   SERVICE_NODE_OPTIONS the service's NODE_OPTIONS (default: the production image's, docker/api.Dockerfile)
 //   BENCH_WRITE=0        print, do not write BENCHMARKS.md
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
@@ -60,7 +68,9 @@ function log(message) {
 }
 
 function loadAverage() {
-  return loadavg().map((x) => x.toFixed(1)).join(' / ');
+  return loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' / ');
 }
 
 function findPgbench() {
@@ -70,7 +80,8 @@ function findPgbench() {
   const base = '/usr/lib/postgresql';
   const versions = existsSync(base) ? readdirSync(base).sort((a, b) => Number(b) - Number(a)) : [];
   const found = versions.map((v) => join(base, v, 'bin', 'pgbench')).find((p) => existsSync(p));
-  if (!found) throw new Error('pgbench not found: install the PostgreSQL client tools or set PGBENCH');
+  if (!found)
+    throw new Error('pgbench not found: install the PostgreSQL client tools or set PGBENCH');
   return found;
 }
 
@@ -116,7 +127,11 @@ async function call(base, method, path, { cookie, key, body } = {}) {
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (cookie) headers.cookie = cookie;
   if (key) headers['x-api-key'] = key;
-  const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
   return res;
 }
@@ -124,16 +139,27 @@ async function call(base, method, path, { cookie, key, body } = {}) {
 /** An organisation on Pro with a key, one interrupt, and AUDIT_ENTRIES audit entries. */
 async function seedService(base, client) {
   const signUp = await call(base, 'POST', '/api/auth/sign-up', {
-    body: { email: 'bench@example.test', password: 'bench password', name: 'Bench', organisationName: 'Bench' },
+    body: {
+      email: 'bench@example.test',
+      password: 'bench password',
+      name: 'Bench',
+      organisationName: 'Bench',
+    },
   });
   const cookie = signUp.headers.get('set-cookie').split(';')[0];
   await call(base, 'PUT', '/api/organisation/plan', { cookie, body: { plan: 'pro' } });
-  const { id: keyId, key } = await (await call(base, 'POST', '/api/api-keys', { cookie, body: { name: 'bench', expiry: 'never' } })).json();
+  const { id: keyId, key } = await (
+    await call(base, 'POST', '/api/api-keys', { cookie, body: { name: 'bench', expiry: 'never' } })
+  ).json();
   const { organisationId } = await (await call(base, 'GET', '/api/whoami', { key })).json();
-  const interrupt = await (await call(base, 'POST', '/api/interrupts', { key, body: BENCH_INTERRUPT })).json();
+  const interrupt = await (
+    await call(base, 'POST', '/api/interrupts', { key, body: BENCH_INTERRUPT })
+  ).json();
   const started = performance.now();
   await seedAuditEntries(client, organisationId, keyId, AUDIT_ENTRIES);
-  log(`seeded ${AUDIT_ENTRIES} audit entries in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  log(
+    `seeded ${AUDIT_ENTRIES} audit entries in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
   // Same length and alphabet, one letter changed: it fails the checksum, never reaching the database.
   const broken = key.slice(0, 20) + (key[20] === 'a' ? 'b' : 'a') + key.slice(21);
   return { key, keyId, organisationId, interruptId: interrupt.id, broken };
@@ -146,7 +172,12 @@ async function seedService(base, client) {
 // the announcement (pg_notify) after the commit. A space after each colon, or pgbench reads
 // `:null` as a variable.
 const STORED_ACTIONS = JSON.stringify([
-  { name: 'deploy', args: { service: 'api', version: '1.4.2' }, description: 'Roll out 1.4.2', allowedDecisions: ['approve', 'edit', 'reject', 'respond'] },
+  {
+    name: 'deploy',
+    args: { service: 'api', version: '1.4.2' },
+    description: 'Roll out 1.4.2',
+    allowedDecisions: ['approve', 'edit', 'reject', 'respond'],
+  },
   { name: 'notify', args: {}, description: null, allowedDecisions: ['approve', 'respond'] },
 ]).replace(/":/g, '": ');
 const RECORD = JSON.stringify({
@@ -202,7 +233,20 @@ function pgbenchRun(binary, url, script, seconds) {
     writeFileSync(join(dir, 'script.sql'), script);
     const out = execFileSync(
       binary,
-      ['-n', '-M', 'prepared', '-c', String(POOL), '-j', '2', '-T', String(seconds), '-f', join(dir, 'script.sql'), url],
+      [
+        '-n',
+        '-M',
+        'prepared',
+        '-c',
+        String(POOL),
+        '-j',
+        '2',
+        '-T',
+        String(seconds),
+        '-f',
+        join(dir, 'script.sql'),
+        url,
+      ],
       { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
     );
     const tps = Number(/tps = ([\d.]+)/.exec(out)?.[1]);
@@ -222,7 +266,12 @@ const median = (xs) => {
 
 /** The machine's CPU time so far and the part of it stolen by the hypervisor, in ticks. */
 function stealTicks() {
-  const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const cpu = readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
   return { total: cpu.slice(0, 8).reduce((x, y) => x + y, 0), steal: cpu[7] ?? 0 };
 }
 
@@ -233,7 +282,8 @@ function stealTicks() {
  */
 function pairCpu(pids, before, stdout) {
   const rates = { A: [], B: [] };
-  for (const [, side, rps] of stdout.matchAll(/^round \d+\s+([AB])\s+([\d.]+) req\/s/gm)) rates[side].push(Number(rps));
+  for (const [, side, rps] of stdout.matchAll(/^round \d+\s+([AB])\s+([\d.]+) req\/s/gm))
+    rates[side].push(Number(rps));
   const busySeconds = ROUNDS * (SECONDS + WARMUP);
   const side = (name, pid, start) => {
     const micros = cpuMicros(pid) - start;
@@ -241,7 +291,8 @@ function pairCpu(pids, before, stdout) {
     return { perRequest: micros / requests, core: micros / 1e6 / busySeconds };
   };
   const machine = stealTicks();
-  const steal = (machine.steal - before.machine.steal) / Math.max(1, machine.total - before.machine.total);
+  const steal =
+    (machine.steal - before.machine.steal) / Math.max(1, machine.total - before.machine.total);
   return { a: side('A', pids.a, before.a), b: side('B', pids.b, before.b), steal };
 }
 
@@ -251,21 +302,34 @@ function pairCpu(pids, before, stdout) {
  */
 function runPair(baselineDir, urlA, urlB, env, pids) {
   const before = pids && { a: cpuMicros(pids.a), b: cpuMicros(pids.b), machine: stealTicks() };
-  const result = spawnSync(join(baselineDir, 'run-pair.sh'), [urlA, urlB, String(SECONDS), String(CONNECTIONS)], {
-    cwd: baselineDir,
-    encoding: 'utf8',
-    // FORCE_COLOR (set by nx) would colour the numbers run-pair.sh reads back from node, and its
-    // pre-flight would take a coloured 0 for a failed request.
-    env: { ...process.env, FORCE_COLOR: '0', ROUNDS: String(ROUNDS), WARMUP: String(WARMUP), ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const result = spawnSync(
+    join(baselineDir, 'run-pair.sh'),
+    [urlA, urlB, String(SECONDS), String(CONNECTIONS)],
+    {
+      cwd: baselineDir,
+      encoding: 'utf8',
+      // FORCE_COLOR (set by nx) would colour the numbers run-pair.sh reads back from node, and its
+      // pre-flight would take a coloured 0 for a failed request.
+      env: {
+        ...process.env,
+        FORCE_COLOR: '0',
+        ROUNDS: String(ROUNDS),
+        WARMUP: String(WARMUP),
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   process.stderr.write(result.stdout);
   if (result.status !== 0) throw new Error(`run-pair.sh exited with ${result.status}`);
   const ratio = Number(/ratio A\/B: ([\d.]+)/.exec(result.stdout)?.[1]);
   const perRound = /per-round A\/B: (.*)/.exec(result.stdout)?.[1] ?? '';
   const [, a, b] = /median req\/s: A ([\d.]+)\s+B ([\d.]+)/.exec(result.stdout) ?? [];
   const cpu = before && pairCpu(pids, before, result.stdout);
-  if (cpu) log(`CPU: A ${cpu.a.perRequest.toFixed(0)} µs a request, ${(100 * cpu.a.core).toFixed(0)} % of a core; B ${cpu.b.perRequest.toFixed(0)} µs, ${(100 * cpu.b.core).toFixed(0)} %; steal ${(100 * cpu.steal).toFixed(1)} %`);
+  if (cpu)
+    log(
+      `CPU: A ${cpu.a.perRequest.toFixed(0)} µs a request, ${(100 * cpu.a.core).toFixed(0)} % of a core; B ${cpu.b.perRequest.toFixed(0)} µs, ${(100 * cpu.b.core).toFixed(0)} %; steal ${(100 * cpu.steal).toFixed(1)} %`,
+    );
   return { ratio, perRound, a: Number(a), b: Number(b), cpu };
 }
 
@@ -288,17 +352,26 @@ async function runPostPair(binary, base, dbUrl, seeded) {
     const rps = r.requests.total / SECONDS;
     bad += r.non2xx + r.errors + r.timeouts;
     a.push(rps);
-    log(`round ${round}  A  ${rps.toFixed(1)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  non2xx=${r.non2xx} errors=${r.errors}`);
+    log(
+      `round ${round}  A  ${rps.toFixed(1)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  non2xx=${r.non2xx} errors=${r.errors}`,
+    );
     if (WARMUP > 0) pgbenchRun(binary, dbUrl, script, WARMUP);
     const p = pgbenchRun(binary, dbUrl, script, SECONDS);
     bad += p.failed;
     b.push(p.rps);
-    log(`round ${round}  B  ${p.rps.toFixed(1)} tps (pgbench, ${POOL} clients)  failed=${p.failed}`);
+    log(
+      `round ${round}  B  ${p.rps.toFixed(1)} tps (pgbench, ${POOL} clients)  failed=${p.failed}`,
+    );
   }
   if (bad !== 0) throw new Error(`the POST pair saw ${bad} failed requests or transactions`);
   const ratios = a.map((x, i) => x / b[i]);
   log(`per-round A/B: ${ratios.map((r) => r.toFixed(3)).join(' ')}`);
-  return { ratio: Number(median(ratios).toFixed(2)), perRound: ratios.map((r) => r.toFixed(3)).join(' '), a: median(a), b: median(b) };
+  return {
+    ratio: Number(median(ratios).toFixed(2)),
+    perRound: ratios.map((r) => r.toFixed(3)).join(' '),
+    a: median(a),
+    b: median(b),
+  };
 }
 
 function rssMb(pid) {
@@ -313,14 +386,27 @@ function rssMb(pid) {
 async function measureMemory(service, seeded) {
   const samples = [];
   const started = Date.now();
-  const timer = setInterval(() => samples.push({ at: (Date.now() - started) / 1000, rss: rssMb(service.pid) }), 10_000);
+  const timer = setInterval(
+    () => samples.push({ at: (Date.now() - started) / 1000, rss: rssMb(service.pid) }),
+    10_000,
+  );
   const quarter = Math.max(1, Math.floor(CONNECTIONS / 4));
   const duration = MEMORY_MINUTES * 60;
   const headers = { 'x-api-key': seeded.key };
   const results = await Promise.all([
     load({ url: `${service.base}/api/whoami`, headers, connections: quarter, duration }),
-    load({ url: `${service.base}/api/interrupts/${seeded.interruptId}`, headers, connections: quarter, duration }),
-    load({ url: `${service.base}/api/audit-log?limit=50`, headers, connections: quarter, duration }),
+    load({
+      url: `${service.base}/api/interrupts/${seeded.interruptId}`,
+      headers,
+      connections: quarter,
+      duration,
+    }),
+    load({
+      url: `${service.base}/api/audit-log?limit=50`,
+      headers,
+      connections: quarter,
+      duration,
+    }),
     load({
       url: `${service.base}/api/interrupts`,
       method: 'POST',
@@ -384,8 +470,22 @@ try {
     const pairs = {
       health: () => runPair(baseline.dir, `${a}/health/live`, `${b}/ping`, {}, pids),
       whoami: () => runPair(baseline.dir, `${a}/api/whoami`, `${b}/ping`, keyed, pids),
-      interrupt: () => runPair(baseline.dir, `${a}/api/interrupts/${seeded.interruptId}`, `${b}/rows/${BASELINE_ITEM}`, keyed, pids),
-      audit: () => runPair(baseline.dir, `${a}/api/audit-log?limit=50`, `${b}/page?org=${BASELINE_ORG}&limit=50`, keyed, pids),
+      interrupt: () =>
+        runPair(
+          baseline.dir,
+          `${a}/api/interrupts/${seeded.interruptId}`,
+          `${b}/rows/${BASELINE_ITEM}`,
+          keyed,
+          pids,
+        ),
+      audit: () =>
+        runPair(
+          baseline.dir,
+          `${a}/api/audit-log?limit=50`,
+          `${b}/page?org=${BASELINE_ORG}&limit=50`,
+          keyed,
+          pids,
+        ),
       post: () => runPostPair(pgbenchBinary, a, db.url, seeded),
       malformed: () =>
         runPair(baseline.dir, `${a}/api/whoami`, `${a}/api/whoami`, {
@@ -403,7 +503,9 @@ try {
     if (level === LEVELS[0] && MEMORY_MINUTES > 0) {
       log(`memory: ${MEMORY_MINUTES} min of mixed full load at LOG_LEVEL=${level}`);
       memory = await measureMemory(service, seeded);
-      log(`memory: RSS ${memory.samples.map((s) => `${Math.round(s.at)}s ${s.rss.toFixed(0)}`).join(', ')} MB`);
+      log(
+        `memory: RSS ${memory.samples.map((s) => `${Math.round(s.at)}s ${s.rss.toFixed(0)}`).join(', ')} MB`,
+      );
     }
     await service.stop();
     stops.pop();
@@ -420,9 +522,24 @@ const LABELS = {
   health: ['`GET /health/live`', 'bare `GET /ping`', 0.9, '≥'],
   whoami: ['`GET /api/whoami` with a key', 'bare `GET /ping`', 0.75, '≥'],
   interrupt: ['`GET /api/interrupts/{id}` with a key', 'bare PK read `GET /rows/:id`', 0.8, '≥'],
-  audit: ['`GET /api/audit-log?limit=50` (50,000 entries) with a key', 'bare keyset page `GET /page?org=…&limit=50`', 0.7, '≥'],
-  post: ['`POST /api/interrupts` (1 organisation)', `pgbench, the same statements (${POOL} clients)`, 0.5, '≥'],
-  malformed: ['`GET /api/whoami`, checksum-failing key (401)', '`GET /api/whoami`, valid key (the service)', 1.0, '≥'],
+  audit: [
+    '`GET /api/audit-log?limit=50` (50,000 entries) with a key',
+    'bare keyset page `GET /page?org=…&limit=50`',
+    0.7,
+    '≥',
+  ],
+  post: [
+    '`POST /api/interrupts` (1 organisation)',
+    `pgbench, the same statements (${POOL} clients)`,
+    0.5,
+    '≥',
+  ],
+  malformed: [
+    '`GET /api/whoami`, checksum-failing key (401)',
+    '`GET /api/whoami`, valid key (the service)',
+    1.0,
+    '≥',
+  ],
 };
 const fmt = (x) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en') : '–');
 const rows = PAIRS.map((name) => {
@@ -431,22 +548,30 @@ const rows = PAIRS.map((name) => {
     const r = results[level]?.[name];
     return r ? `**${r.ratio.toFixed(2)}** (${fmt(r.a)} / ${fmt(r.b)})` : '–';
   });
-  const met = LEVELS.map((level) => (results[level]?.[name]?.ratio >= goal ? 'yes' : 'no')).join(' / ');
+  const met = LEVELS.map((level) => (results[level]?.[name]?.ratio >= goal ? 'yes' : 'no')).join(
+    ' / ',
+  );
   return `| ${a} | ${b} | ${cells.join(' | ')} | ≥ ${goal.toFixed(2)} | ${met} |`;
 });
-const perRound = PAIRS.flatMap((name) => LEVELS.map((level) => `${name} (${level}): ${results[level]?.[name]?.perRound ?? '–'}`));
+const perRound = PAIRS.flatMap((name) =>
+  LEVELS.map((level) => `${name} (${level}): ${results[level]?.[name]?.perRound ?? '–'}`),
+);
 const cpuLines = PAIRS.flatMap((name) =>
   LEVELS.flatMap((level) => {
     const cpu = results[level]?.[name]?.cpu;
     if (!cpu) return [];
-    return [`${name} (${level}): A ${cpu.a.perRequest.toFixed(0)} µs at ${(100 * cpu.a.core).toFixed(0)} %, B ${cpu.b.perRequest.toFixed(0)} µs at ${(100 * cpu.b.core).toFixed(0)} %, steal ${(100 * cpu.steal).toFixed(1)} %`];
+    return [
+      `${name} (${level}): A ${cpu.a.perRequest.toFixed(0)} µs at ${(100 * cpu.a.core).toFixed(0)} %, B ${cpu.b.perRequest.toFixed(0)} µs at ${(100 * cpu.b.core).toFixed(0)} %, steal ${(100 * cpu.steal).toFixed(1)} %`,
+    ];
   }),
 );
 
 let memoryText = '';
 if (memory) {
   const growth =
-    MEMORY_MINUTES >= 5 ? `; minute 2 → 5: ${memory.at(2).toFixed(0)} → ${memory.at(5).toFixed(0)} MB (${(memory.at(5) - memory.at(2)).toFixed(0)} MB)` : '';
+    MEMORY_MINUTES >= 5
+      ? `; minute 2 → 5: ${memory.at(2).toFixed(0)} → ${memory.at(5).toFixed(0)} MB (${(memory.at(5) - memory.at(2)).toFixed(0)} MB)`
+      : '';
   memoryText = `
 Memory (\`MEMORY_MINUTES=${MEMORY_MINUTES}\`, LOG_LEVEL=${LEVELS[0]}): ${MEMORY_MINUTES} min of full load, ${CONNECTIONS} connections spread
 over whoami, the interrupt read, the audit page and POST (${memory.requests.toLocaleString('en')} requests, ${memory.bad} failed).

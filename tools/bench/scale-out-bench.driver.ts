@@ -26,7 +26,12 @@ const APPENDS = 500;
 const REVOKES = 30;
 const log = (m: string) => process.stderr.write(`[bench] ${new Date().toISOString()} ${m}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const stats = (xs: number[]) => ({ p50: percentile(xs, 50), p99: percentile(xs, 99), max: Math.max(...xs), n: xs.length });
+const stats = (xs: number[]) => ({
+  p50: percentile(xs, 50),
+  p99: percentile(xs, 99),
+  max: Math.max(...xs),
+  n: xs.length,
+});
 
 interface Topology {
   db: TestDatabase;
@@ -54,13 +59,20 @@ async function topology(pool: 'pgbouncer' | 'direct'): Promise<Topology & { star
     SHUTDOWN_TIMEOUT_MS: '15000',
   };
   const started = performance.now();
-  const [a, b] = await Promise.all([ports.a, ports.b].map((port) => startServiceProcess({ ...env, PORT: String(port) })));
+  const [a, b] = await Promise.all(
+    [ports.a, ports.b].map((port) => startServiceProcess({ ...env, PORT: String(port) })),
+  );
   await balancer.waitFor(['a', 'b'], 'UP');
   const startMs = performance.now() - started;
   const signUp = await fetch(`${balancer.baseUrl}/api/auth/sign-up`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'bench@example.test', password: 'bench password', name: 'Bench', organisationName: 'Bench' }),
+    body: JSON.stringify({
+      email: 'bench@example.test',
+      password: 'bench password',
+      name: 'Bench',
+      organisationName: 'Bench',
+    }),
   });
   const cookie = (signUp.headers.get('set-cookie') ?? '').split(';')[0];
   return { db, bouncer, balancer, env, ports, instances: { a, b }, cookie, startMs };
@@ -87,14 +99,24 @@ async function liveView(t: Topology) {
   const [a, b] = [t.instances.a as ServiceProcess, t.instances.b as ServiceProcess];
   const { key } = await createKey(t, a);
   const post = (path: string, body: unknown) =>
-    fetch(`${b.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(body) });
+    fetch(`${b.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: JSON.stringify(body),
+    });
   const session = (await (await post('/api/sessions', { name: 'bench' })).json()) as { id: string };
-  const stream = await SseClient.open(`${a.baseUrl}/api/sessions/${session.id}/stream`, { cookie: t.cookie });
+  const stream = await SseClient.open(`${a.baseUrl}/api/sessions/${session.id}/stream`, {
+    cookie: t.cookie,
+  });
   await stream.until(() => stream.events.length === 1);
   const delays: number[] = [];
   for (let i = 1; i <= APPENDS; i++) {
     const sent = Date.now();
-    await (await post(`/api/sessions/${session.id}/messages`, { messages: [{ role: 'agent', content: `#${i}` }] })).arrayBuffer();
+    await (
+      await post(`/api/sessions/${session.id}/messages`, {
+        messages: [{ role: 'agent', content: `#${i}` }],
+      })
+    ).arrayBuffer();
     await stream.until(() => stream.messages().length === i, 5_000);
     delays.push(stream.messages()[i - 1].at - sent);
   }
@@ -111,7 +133,12 @@ async function revocation(t: Topology) {
     const { id, key } = await createKey(t, a);
     await (await fetch(`${b.baseUrl}/api/whoami`, { headers: { 'x-api-key': key } })).arrayBuffer();
     const sent = performance.now();
-    await (await fetch(`${a.baseUrl}/api/api-keys/${id}`, { method: 'DELETE', headers: { cookie: t.cookie } })).arrayBuffer();
+    await (
+      await fetch(`${a.baseUrl}/api/api-keys/${id}`, {
+        method: 'DELETE',
+        headers: { cookie: t.cookie },
+      })
+    ).arrayBuffer();
     idleMs.push(performance.now() - sent);
   }
   const revokeMs: number[] = [];
@@ -120,7 +147,10 @@ async function revocation(t: Topology) {
   let after = 0;
   for (let trial = 0; trial < REVOKES; trial++) {
     const { id, key } = await createKey(t, a);
-    for (let i = 0; i < 5; i++) await (await fetch(`${b.baseUrl}/api/whoami`, { headers: { 'x-api-key': key } })).arrayBuffer();
+    for (let i = 0; i < 5; i++)
+      await (
+        await fetch(`${b.baseUrl}/api/whoami`, { headers: { 'x-api-key': key } })
+      ).arrayBuffer();
     let sent = Number.POSITIVE_INFINITY;
     let answered = Number.POSITIVE_INFINITY;
     let stopAt = Number.POSITIVE_INFINITY;
@@ -140,18 +170,33 @@ async function revocation(t: Topology) {
     const clients = Array.from({ length: 16 }, client);
     await sleep(30);
     sent = performance.now();
-    await (await fetch(`${a.baseUrl}/api/api-keys/${id}`, { method: 'DELETE', headers: { cookie: t.cookie } })).arrayBuffer();
+    await (
+      await fetch(`${a.baseUrl}/api/api-keys/${id}`, {
+        method: 'DELETE',
+        headers: { cookie: t.cookie },
+      })
+    ).arrayBuffer();
     answered = performance.now();
     stopAt = answered + 60;
     await Promise.all(clients);
     revokeMs.push(answered - sent);
     firstRefusalMs.push(firstRefusal - sent);
   }
-  return { idle: stats(idleMs), revoke: stats(revokeMs), firstRefusal: stats(firstRefusalMs), lateAccepted: late, requestsAfter: after };
+  return {
+    idle: stats(idleMs),
+    revoke: stats(revokeMs),
+    firstRefusal: stats(firstRefusalMs),
+    lateAccepted: late,
+    requestsAfter: after,
+  };
 }
 
 /** 20 readers through the balancer; `act` runs after 1.5 s; reading goes on 1.5 s after it. */
-async function failover(t: Topology, balancer: HaProxy, act: () => Promise<number>): Promise<LoadResult & { outOfRotationMs: number }> {
+async function failover(
+  t: Topology,
+  balancer: HaProxy,
+  act: () => Promise<number>,
+): Promise<LoadResult & { outOfRotationMs: number }> {
   const { key } = await createKey(t, t.instances.a ?? (t.instances.b as ServiceProcess));
   const readers = load(balancer.baseUrl, '/api/whoami', { 'x-api-key': key }, 20);
   await sleep(1_500);
@@ -160,7 +205,12 @@ async function failover(t: Topology, balancer: HaProxy, act: () => Promise<numbe
   return { ...(await readers.stop()), outOfRotationMs };
 }
 
-async function kill(t: Topology, balancer: HaProxy, name: 'a' | 'b', signal: 'SIGKILL' | 'SIGTERM'): Promise<number> {
+async function kill(
+  t: Topology,
+  balancer: HaProxy,
+  name: 'a' | 'b',
+  signal: 'SIGKILL' | 'SIGTERM',
+): Promise<number> {
   const s = t.instances[name] as ServiceProcess;
   const exited = new Promise((r) => s.child.once('exit', r));
   const at = performance.now();
@@ -206,7 +256,9 @@ async function main() {
         );
         try {
           await bare.waitFor(['a', 'b'], 'UP');
-          entry.sigkillWithoutRetries = await failover(t, bare, () => kill(t, bare, 'a', 'SIGKILL'));
+          entry.sigkillWithoutRetries = await failover(t, bare, () =>
+            kill(t, bare, 'a', 'SIGKILL'),
+          );
           log(`SIGKILL without retries ${JSON.stringify(entry.sigkillWithoutRetries)}`);
         } finally {
           await bare.stop();

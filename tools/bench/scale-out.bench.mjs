@@ -19,19 +19,28 @@ if (!adminUrl) {
 }
 try {
   const output = await new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'dist/tools/bench/scale-out-bench.driver.js')], {
-      env: { PATH: process.env.PATH, TEST_DATABASE_URL: adminUrl },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      [join(root, 'dist/tools/bench/scale-out-bench.driver.js')],
+      {
+        env: { PATH: process.env.PATH, TEST_DATABASE_URL: adminUrl },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`driver exited ${code}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`driver exited ${code}`)),
+    );
   });
   const r = JSON.parse(output);
   const ms = (x) => `${x.p50.toFixed(1)} / ${x.p99.toFixed(1)} / ${x.max.toFixed(1)}`;
   const counts = (x) => {
-    const failed = Object.entries(x.failed).map(([k, n]) => `${n} ${k}`).join(', ') || 'none';
+    const failed =
+      Object.entries(x.failed)
+        .map(([k, n]) => `${n} ${k}`)
+        .join(', ') || 'none';
     return `${x.sent} | ${x.ok} | ${failed} | ${Math.round(x.outOfRotationMs)} ms`;
   };
   const row = (label, x) =>

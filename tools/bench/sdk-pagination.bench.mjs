@@ -12,7 +12,15 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { call, createKey, signUp } from '../scripts/with-service.mjs';
-import { benchDatabase, build, machine, root, seedAuditEntries, startService, writeSection } from './bench-support.mjs';
+import {
+  benchDatabase,
+  build,
+  machine,
+  root,
+  seedAuditEntries,
+  startService,
+  writeSection,
+} from './bench-support.mjs';
 
 const TOTAL = Number(process.argv[2] ?? 100_000);
 const BATCH = 1_000;
@@ -44,7 +52,8 @@ async function measure(walks) {
   }
   return walks.map(({ name }, i) => {
     const entries = runs[i][0].entries;
-    if (runs[i].some((r) => r.entries !== entries)) throw new Error(`${name}: walks saw different counts`);
+    if (runs[i].some((r) => r.entries !== entries))
+      throw new Error(`${name}: walks saw different counts`);
     const rates = runs[i].map((r) => r.entries / r.seconds);
     const seconds = runs[i].map((r) => r.seconds);
     return {
@@ -64,7 +73,10 @@ async function rawWalk(baseUrl, apiKey) {
   let entries = 0;
   let cursor = null;
   do {
-    const query = new URLSearchParams({ limit: String(LIMIT), ...(cursor === null ? {} : { cursor }) });
+    const query = new URLSearchParams({
+      limit: String(LIMIT),
+      ...(cursor === null ? {} : { cursor }),
+    });
     const url = `${baseUrl}/api/audit-log?${query}`;
     const init = { headers: { 'x-api-key': apiKey, accept: 'application/json' } };
     // A kept-alive socket the service closed while idle fails the first request on it: send that
@@ -115,21 +127,26 @@ print(json.dumps({"entries": entries, "seconds": seconds}))
 
 function pythonWalk(mode, baseUrl, apiKey) {
   const python = join(root, 'libs/sdk-python/.venv/bin/python');
-  const result = spawnSync(python, ['-c', PYTHON_WALK, mode, baseUrl, apiKey, String(LIMIT)], { encoding: 'utf8' });
+  const result = spawnSync(python, ['-c', PYTHON_WALK, mode, baseUrl, apiKey, String(LIMIT)], {
+    encoding: 'utf8',
+  });
   if (result.status !== 0) throw new Error(`python ${mode} walk failed:\n${result.stderr}`);
   return JSON.parse(result.stdout);
 }
 
 function pythonVersions() {
   const python = join(root, 'libs/sdk-python/.venv/bin/python');
-  const script = 'import sys, httpx, pydantic; print(f"Python {sys.version.split()[0]}, httpx {httpx.__version__}, pydantic {pydantic.VERSION}")';
+  const script =
+    'import sys, httpx, pydantic; print(f"Python {sys.version.split()[0]}, httpx {httpx.__version__}, pydantic {pydantic.VERSION}")';
   return spawnSync(python, ['-c', script], { encoding: 'utf8' }).stdout.trim();
 }
 
 // The SDKs as users run them: the TypeScript build, the Python SDK installed in its venv.
 build('apps/api/tsup.config.ts');
 build('libs/sdk-ts/tsup.config.ts');
-const setup = spawnSync(process.execPath, [join(root, 'tools/scripts/python-sdk.mjs'), 'setup'], { stdio: ['ignore', 'ignore', 'inherit'] });
+const setup = spawnSync(process.execPath, [join(root, 'tools/scripts/python-sdk.mjs'), 'setup'], {
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
 if (setup.status !== 0) throw new Error('the Python SDK venv could not be set up');
 const { Interlock } = await import(pathToFileURL(join(root, 'libs/sdk-ts/dist/index.js')).href);
 
@@ -149,7 +166,9 @@ try {
   const cookie = await signUp(baseUrl, 'bench');
   await call(baseUrl, 'PUT', '/api/organisation/plan', { cookie, body: { plan: 'pro' } });
   const key = await createKey(baseUrl, cookie, 'bench');
-  const me = await fetch(`${baseUrl}/api/whoami`, { headers: { 'x-api-key': key.key } }).then((r) => r.json());
+  const me = await fetch(`${baseUrl}/api/whoami`, { headers: { 'x-api-key': key.key } }).then((r) =>
+    r.json(),
+  );
 
   client = new pg.Client({ connectionString: db.url });
   await client.connect();
@@ -164,7 +183,9 @@ try {
     )
   ).rows;
   await client.query('ANALYZE audit_log_entries');
-  log(`seeded ${TOTAL} entries in ${seedSeconds.toFixed(1)} s; the organisation holds ${n} (${chained} chained)`);
+  log(
+    `seeded ${TOTAL} entries in ${seedSeconds.toFixed(1)} s; the organisation holds ${n} (${chained} chained)`,
+  );
 
   // Untimed walks first, so that every measured walk meets a warm cache and a warmed-up service.
   await rawWalk(baseUrl, key.key);
@@ -172,12 +193,22 @@ try {
   const loadBefore = loadavg()[0];
   const results = await measure([
     { name: 'raw `fetch` cursor walk (Node, no SDK)', walk: () => rawWalk(baseUrl, key.key) },
-    { name: 'TypeScript SDK: `for await (const e of client.auditLog.list(…))`', walk: () => tsWalk(Interlock, baseUrl, key.key) },
-    { name: 'Python SDK, sync: `for e in client.audit_log.list(…)`', walk: async () => pythonWalk('sync', baseUrl, key.key) },
-    { name: 'Python SDK, async: `async for e in client.audit_log.list(…)`', walk: async () => pythonWalk('async', baseUrl, key.key) },
+    {
+      name: 'TypeScript SDK: `for await (const e of client.auditLog.list(…))`',
+      walk: () => tsWalk(Interlock, baseUrl, key.key),
+    },
+    {
+      name: 'Python SDK, sync: `for e in client.audit_log.list(…)`',
+      walk: async () => pythonWalk('sync', baseUrl, key.key),
+    },
+    {
+      name: 'Python SDK, async: `async for e in client.audit_log.list(…)`',
+      walk: async () => pythonWalk('async', baseUrl, key.key),
+    },
   ]);
   const loadAfter = loadavg()[0];
-  for (const r of results) if (r.entries !== n) throw new Error(`${r.name} walked ${r.entries} of ${n} entries`);
+  for (const r of results)
+    if (r.entries !== n) throw new Error(`${r.name} walked ${r.entries} of ${n} entries`);
 
   const baseline = results[0].rate;
   const rows = results

@@ -11,7 +11,15 @@
 // to print only.
 import { request } from 'node:http';
 import { loadavg } from 'node:os';
-import { benchDatabase, build, cpuMicros, freePort, machine, startService, writeSection } from './bench-support.mjs';
+import {
+  benchDatabase,
+  build,
+  cpuMicros,
+  freePort,
+  machine,
+  startService,
+  writeSection,
+} from './bench-support.mjs';
 
 const STREAMS = Number(process.env.STREAMS ?? 5000);
 const ORGANISATIONS = Number(process.env.ORGANISATIONS ?? 50);
@@ -20,7 +28,10 @@ const HEARTBEAT_SECONDS = 15;
 const perOrganisation = Math.ceil(STREAMS / ORGANISATIONS);
 
 const log = (message) => console.error(`[bench:streams] ${message}`);
-const loadAverage = () => loadavg().map((x) => x.toFixed(1)).join(' / ');
+const loadAverage = () =>
+  loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' / ');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const startedAt = Date.now();
@@ -62,19 +73,27 @@ async function window() {
   await sleep(WINDOW_SECONDS * 1000);
   const c1 = cpuMicros(service.pid);
   const q1 = await poolQueries();
-  return { cpuPercent: ((c1 - c0) / (WINDOW_SECONDS * 1e6)) * 100, all: q1.all - q0.all, selects: q1.selects - q0.selects };
+  return {
+    cpuPercent: ((c1 - c0) / (WINDOW_SECONDS * 1e6)) * 100,
+    all: q1.all - q0.all,
+    selects: q1.selects - q0.selects,
+  };
 }
 
 /** Opens one stream; resolves with its status once the headers are in (the response stays open when 200). */
 function openStream(cookie) {
   return new Promise((resolve, reject) => {
-    const req = request(`${service.base}/api/events`, { headers: { cookie, accept: 'text/event-stream' }, agent: false }, (res) => {
-      if (res.statusCode === 200) {
-        res.on('data', () => undefined);
-        res.on('error', () => undefined);
-      } else res.resume();
-      resolve({ status: res.statusCode, headers: res.headers, close: () => req.destroy() });
-    });
+    const req = request(
+      `${service.base}/api/events`,
+      { headers: { cookie, accept: 'text/event-stream' }, agent: false },
+      (res) => {
+        if (res.statusCode === 200) {
+          res.on('data', () => undefined);
+          res.on('error', () => undefined);
+        } else res.resume();
+        resolve({ status: res.statusCode, headers: res.headers, close: () => req.destroy() });
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -88,7 +107,12 @@ try {
     const res = await fetch(`${service.base}/api/auth/sign-up`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: `streams-${i}@example.test`, password: 'bench password 123', name: `Owner ${i}`, organisationName: `Org ${i}` }),
+      body: JSON.stringify({
+        email: `streams-${i}@example.test`,
+        password: 'bench password 123',
+        name: `Owner ${i}`,
+        organisationName: `Org ${i}`,
+      }),
     });
     if (res.status !== 201) throw new Error(`sign-up answered ${res.status}: ${await res.text()}`);
     cookies.push(res.headers.get('set-cookie').split(';')[0]);

@@ -30,11 +30,15 @@ function log(message) {
 
 function buildAll() {
   log('building the service and the dashboard (nx run-many -t build -p api,web)');
-  const result = spawnSync('npx', ['nx', 'run-many', '-t', 'build', '--projects=api,web', '--outputStyle=static'], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
-  });
+  const result = spawnSync(
+    'npx',
+    ['nx', 'run-many', '-t', 'build', '--projects=api,web', '--outputStyle=static'],
+    {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
+    },
+  );
   if (result.status !== 0) throw new Error('build failed');
 }
 
@@ -69,10 +73,14 @@ function sizes(manifest, keys) {
 }
 
 function bundle() {
-  const manifest = JSON.parse(readFileSync(join(root, 'dist/apps/web/.vite/manifest.json'), 'utf8'));
+  const manifest = JSON.parse(
+    readFileSync(join(root, 'dist/apps/web/.vite/manifest.json'), 'utf8'),
+  );
   const entry = Object.keys(manifest).find((k) => manifest[k].isEntry);
   const shell = closure(manifest, entry);
-  const inboxKey = Object.keys(manifest).find((k) => k.endsWith('features/interrupts/routes/inbox.route.tsx'));
+  const inboxKey = Object.keys(manifest).find((k) =>
+    k.endsWith('features/interrupts/routes/inbox.route.tsx'),
+  );
   const inbox = inboxKey ? closure(manifest, inboxKey, new Set(shell)) : shell;
   return { shell: sizes(manifest, shell), inbox: sizes(manifest, inbox) };
 }
@@ -91,11 +99,18 @@ async function openInterrupts(baseUrl, key, total) {
           description: 'The customer reports a damaged parcel.',
           actionRequests: [
             { name: 'refund', args: { amount: (n % 90) + 10, currency: 'EUR' } },
-            { name: 'notify_customer', args: { template: 'refund-issued' }, allowedDecisions: ['approve', 'reject'] },
+            {
+              name: 'notify_customer',
+              args: { template: 'refund-issued' },
+              allowedDecisions: ['approve', 'reject'],
+            },
           ],
         }),
       });
-      if (response.status !== 201) throw new Error(`POST /api/interrupts answered ${response.status}: ${await response.text()}`);
+      if (response.status !== 201)
+        throw new Error(
+          `POST /api/interrupts answered ${response.status}: ${await response.text()}`,
+        );
       if ((n + 1) % 1000 === 0) log(`${n + 1} interrupts open`);
     }
   };
@@ -106,20 +121,33 @@ async function openInterrupts(baseUrl, key, total) {
 /** Milliseconds from navigation start until the inbox is usable (first row and counts shown). */
 async function timeInbox(page, baseUrl) {
   await page.goto(`${baseUrl}/inbox`, { waitUntil: 'commit' });
-  await page.getByRole('table', { name: 'Interrupts' }).getByRole('link').first().waitFor({ state: 'visible' });
+  await page
+    .getByRole('table', { name: 'Interrupts' })
+    .getByRole('link')
+    .first()
+    .waitFor({ state: 'visible' });
   await page.getByRole('tab', { name: /^Open \(\d+\+?\)$/ }).waitFor({ state: 'visible' });
   return page.evaluate(() => performance.now());
 }
 
-const pct = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)];
+const pct = (values, p) =>
+  [...values].sort((a, b) => a - b)[
+    Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)
+  ];
 
 async function main() {
   buildAll();
   const { shell, inbox } = bundle();
-  log(`initial JS ${(shell.js / KB).toFixed(1)} KB gzipped (${(shell.jsRaw / KB).toFixed(0)} KB raw); with the inbox ${(inbox.js / KB).toFixed(1)} KB`);
+  log(
+    `initial JS ${(shell.js / KB).toFixed(1)} KB gzipped (${(shell.jsRaw / KB).toFixed(0)} KB raw); with the inbox ${(inbox.js / KB).toFixed(1)} KB`,
+  );
 
   const db = await benchDatabase('interlock_bench_web');
-  const service = await startService({ DATABASE_URL: db.url, API_KEY_PEPPER: 'bench-pepper-0123456789-0123456789-01234', NODE_ENV: 'production' });
+  const service = await startService({
+    DATABASE_URL: db.url,
+    API_KEY_PEPPER: 'bench-pepper-0123456789-0123456789-01234',
+    NODE_ENV: 'production',
+  });
   const baseUrl = `http://127.0.0.1:${service.port}`;
   let browser;
   try {
@@ -131,26 +159,53 @@ async function main() {
 
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
     const storageState = {
-      cookies: [{ name: 'session', value: cookie.slice('session='.length), domain: '127.0.0.1', path: '/', expires: -1, httpOnly: true, secure: false, sameSite: 'Lax' }],
+      cookies: [
+        {
+          name: 'session',
+          value: cookie.slice('session='.length),
+          domain: '127.0.0.1',
+          path: '/',
+          expires: -1,
+          httpOnly: true,
+          secure: false,
+          sameSite: 'Lax',
+        },
+      ],
       origins: [],
     };
     const cold = [];
     for (let i = 0; i < RUNS; i++) {
-      const context = await browser.newContext({ storageState, viewport: { width: 1360, height: 860 } });
+      const context = await browser.newContext({
+        storageState,
+        viewport: { width: 1360, height: 860 },
+      });
       const page = await context.newPage();
       cold.push(await timeInbox(page, baseUrl));
       await context.close();
     }
     const warm = [];
-    const context = await browser.newContext({ storageState, viewport: { width: 1360, height: 860 } });
+    const context = await browser.newContext({
+      storageState,
+      viewport: { width: 1360, height: 860 },
+    });
     const page = await context.newPage();
     await timeInbox(page, baseUrl);
     for (let i = 0; i < RUNS; i++) warm.push(await timeInbox(page, baseUrl));
     await context.close();
-    log(`inbox usable: cold median ${pct(cold, 50).toFixed(0)} ms, max ${Math.max(...cold).toFixed(0)} ms; warm median ${pct(warm, 50).toFixed(0)} ms`);
+    log(
+      `inbox usable: cold median ${pct(cold, 50).toFixed(0)} ms, max ${Math.max(...cold).toFixed(0)} ms; warm median ${pct(warm, 50).toFixed(0)} ms`,
+    );
 
     const kb = (n) => `${(n / KB).toFixed(1)} KB`;
     writeSection(

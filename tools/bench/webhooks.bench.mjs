@@ -8,7 +8,14 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { loadavg } from 'node:os';
 import pg from 'pg';
-import { benchDatabase, build, load, machine, startService, writeSection } from './bench-support.mjs';
+import {
+  benchDatabase,
+  build,
+  load,
+  machine,
+  startService,
+  writeSection,
+} from './bench-support.mjs';
 
 const BACKLOG = Number(process.env.BENCH_WEBHOOK_BACKLOG ?? 5000);
 const SECONDS = 10;
@@ -43,7 +50,11 @@ async function receiver() {
     });
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}/hooks`, count: () => count, stop: () => new Promise((r) => server.close(r)) };
+  return {
+    url: `http://127.0.0.1:${server.address().port}/hooks`,
+    count: () => count,
+    stop: () => new Promise((r) => server.close(r)),
+  };
 }
 
 async function call(base, method, path, { cookie, key, body } = {}) {
@@ -51,7 +62,11 @@ async function call(base, method, path, { cookie, key, body } = {}) {
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (cookie) headers.cookie = cookie;
   if (key) headers['x-api-key'] = key;
-  const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
   return { res, body: text === '' ? undefined : JSON.parse(text) };
@@ -59,15 +74,26 @@ async function call(base, method, path, { cookie, key, body } = {}) {
 
 async function organisation(base, name) {
   const { res, body } = await call(base, 'POST', '/api/auth/sign-up', {
-    body: { email: `${name}@bench.example.test`, password: 'bench password', name: 'Bench', organisationName: name },
+    body: {
+      email: `${name}@bench.example.test`,
+      password: 'bench password',
+      name: 'Bench',
+      organisationName: name,
+    },
   });
   const cookie = res.headers.get('set-cookie').split(';')[0];
-  const { body: key } = await call(base, 'POST', '/api/api-keys', { cookie, body: { name: 'bench', expiry: 'never' } });
+  const { body: key } = await call(base, 'POST', '/api/api-keys', {
+    cookie,
+    body: { name: 'bench', expiry: 'never' },
+  });
   return { cookie, key: key.key, organisationId: body.organisation.id };
 }
 
 async function countSucceeded(db, webhookId) {
-  const { rows } = await db.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1 AND status = 'succeeded'`, [webhookId]);
+  const { rows } = await db.query(
+    `SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1 AND status = 'succeeded'`,
+    [webhookId],
+  );
   return rows[0].n;
 }
 
@@ -91,7 +117,13 @@ async function backlog(db, organisationId, webhookId, count) {
       type: 'interrupt.created',
       createdAt: new Date().toISOString(),
       organisationId,
-      data: { id: randomUUID(), title: 'Deploy to prod', status: 'open', actionRequests: JSON.parse(INTERRUPT_BODY).actionRequests, decisions: [] },
+      data: {
+        id: randomUUID(),
+        title: 'Deploy to prod',
+        status: 'open',
+        actionRequests: JSON.parse(INTERRUPT_BODY).actionRequests,
+        decisions: [],
+      },
     });
   for (let done = 0; done < count; done += 1000) {
     const ids = Array.from({ length: Math.min(1000, count - done) }, () => randomUUID());
@@ -123,13 +155,23 @@ try {
   // 1. Deliveries/s: a backlog released at once, one instance, then two.
   const drain = async (instances) => {
     const org = await organisation(base, `drain-${instances}-${randomUUID().slice(0, 8)}`);
-    const { body: hook } = await call(base, 'POST', '/api/webhooks', { cookie: org.cookie, body: { url: sink.url, enabled: false } });
+    const { body: hook } = await call(base, 'POST', '/api/webhooks', {
+      cookie: org.cookie,
+      body: { url: sink.url, enabled: false },
+    });
     await backlog(db, org.organisationId, hook.id, BACKLOG);
     const started = performance.now();
-    await call(base, 'PATCH', `/api/webhooks/${hook.id}`, { cookie: org.cookie, body: { enabled: true } });
+    await call(base, 'PATCH', `/api/webhooks/${hook.id}`, {
+      cookie: org.cookie,
+      body: { enabled: true },
+    });
     await untilDelivered(db, hook.id, BACKLOG);
     const seconds = (performance.now() - started) / 1000;
-    return { label: `${BACKLOG.toLocaleString('en')} queued deliveries, ${instances} instance${instances === 1 ? '' : 's'}`, perSecond: BACKLOG / seconds, seconds };
+    return {
+      label: `${BACKLOG.toLocaleString('en')} queued deliveries, ${instances} instance${instances === 1 ? '' : 's'}`,
+      perSecond: BACKLOG / seconds,
+      seconds,
+    };
   };
   const drains = [await drain(1)];
   services.push(await startService({ ...ENV, DATABASE_URL: database.url }));
@@ -139,8 +181,16 @@ try {
   // 2. POST /api/interrupts without and with a subscribed webhook, alternated (A B A B A B).
   const plain = await organisation(base, 'no-webhooks');
   const hooked = await organisation(base, 'one-webhook');
-  const { body: hook } = await call(base, 'POST', '/api/webhooks', { cookie: hooked.cookie, body: { url: sink.url } });
-  const post = (key) => ({ url: `${base}/api/interrupts`, method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: INTERRUPT_BODY });
+  const { body: hook } = await call(base, 'POST', '/api/webhooks', {
+    cookie: hooked.cookie,
+    body: { url: sink.url },
+  });
+  const post = (key) => ({
+    url: `${base}/api/interrupts`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': key },
+    body: INTERRUPT_BODY,
+  });
   await load({ ...post(plain.key), duration: 3 }); // warm-up
   const runs = { without: [], with: [] };
   for (let round = 0; round < 3; round++) {
@@ -152,9 +202,21 @@ try {
       const r = await load({ ...post(org.key), duration: SECONDS, connections: CONNECTIONS });
       const created = r.requests.total;
       const deliveredDuring = (await countSucceeded(db, hook.id)) - before;
-      runs[name].push({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx, created, deliveredDuring });
+      runs[name].push({
+        rps: r.requests.average,
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        errors: r.errors + r.non2xx,
+        created,
+        deliveredDuring,
+      });
       if (name === 'with') {
-        const { rows: [{ n }] } = await db.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1`, [hook.id]);
+        const {
+          rows: [{ n }],
+        } = await db.query(
+          `SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1`,
+          [hook.id],
+        );
         await untilDelivered(db, hook.id, n);
       }
     }
@@ -162,11 +224,21 @@ try {
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const best = (name, key) => median(runs[name].map((r) => r[key]));
   const ratio = best('with', 'rps') / best('without', 'rps');
-  const { rows: [{ events }] } = await db.query(`SELECT count(*)::int AS events FROM webhook_events WHERE organisation_id = $1`, [plain.organisationId]);
-  const setting = async (name) => (await db.query(`SELECT current_setting($1) AS v`, [name])).rows[0].v;
+  const {
+    rows: [{ events }],
+  } = await db.query(
+    `SELECT count(*)::int AS events FROM webhook_events WHERE organisation_id = $1`,
+    [plain.organisationId],
+  );
+  const setting = async (name) =>
+    (await db.query(`SELECT current_setting($1) AS v`, [name])).rows[0].v;
   const postgres = `Postgres ${(await setting('server_version')).split(' ')[0]} (fsync ${await setting('fsync')}, synchronous_commit ${await setting('synchronous_commit')})`;
 
-  for (const d of drains) rows.push({ path: d.label, value: `${Math.round(d.perSecond)} deliveries/s (${d.seconds.toFixed(1)} s)` });
+  for (const d of drains)
+    rows.push({
+      path: d.label,
+      value: `${Math.round(d.perSecond)} deliveries/s (${d.seconds.toFixed(1)} s)`,
+    });
   const fmt = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
   const postTable = ['without', 'with']
     .flatMap((name) =>

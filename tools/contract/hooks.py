@@ -17,10 +17,9 @@ On bodies (`x-interlock-body-rules`):
   cases get one of a few real names (which one follows from the generated value).
 - `organisationDependent`: the named fields are valid or not depending on the organisation's
   settings (a deadline to apply `onTimeout` to, `approve` allowed); valid cases leave them out.
-- `requireAnyOf`: at least one of the named fields must be there; valid cases without any get
-  one that is valid for any organisation (`lastInterrupts: 1` for the dry run,
-  `approveOnTimeoutAllowed: false` for the deadline settings, whose other fields are
-  organisation-dependent).
+- `requireAnyOf`: `{fields, fill}`: at least one of `fields` must be there; valid cases without
+  any get the rule's own `fill`, a value valid for any organisation (the contract states it:
+  `lastInterrupts: 1` for the dry run, `approveOnTimeoutAllowed: false` for the deadline settings).
 
 And one the contract states in JSON Schema that OpenAPI 3.0 tools do not read: free-form JSON
 (`JsonObject`) has `propertyNames` without NUL; valid bodies get NUL out of their keys.
@@ -69,9 +68,6 @@ def _body_rules(context: Any) -> dict[str, Any]:
     rules = raw.get("x-interlock-body-rules")
     return rules if isinstance(rules, dict) else {}
 
-
-# What a valid case that lacks every field of its requireAnyOf gets: a value valid for any organisation.
-_REQUIRED_FILLERS: dict[str, Any] = {"lastInterrupts": 1, "approveOnTimeoutAllowed": False}
 
 _TIME_ZONES = ("UTC", "Europe/Paris", "America/New_York", "Asia/Kolkata", "Australia/Sydney")
 
@@ -141,11 +137,10 @@ def map_case(context: Any, case: Any) -> Any:
                     case.body[name] = _TIME_ZONES[sum(map(ord, value)) % len(_TIME_ZONES)]
             for name in _body_rules(context).get("organisationDependent") or []:
                 case.body.pop(name, None)
-            any_of = _body_rules(context).get("requireAnyOf") or []
-            if any_of and not any(name in case.body for name in any_of):
-                filler = next((name for name in any_of if name in _REQUIRED_FILLERS), None)
-                if filler is not None:
-                    case.body[filler] = _REQUIRED_FILLERS[filler]
+            any_of = _body_rules(context).get("requireAnyOf") or {}
+            fields = any_of.get("fields") or []
+            if fields and not any(name in case.body for name in fields):
+                case.body.update(any_of.get("fill") or {})
     rules = _rules(context)
     query = case.query
     if not rules or not isinstance(query, dict) or not _is_positive(case, ParameterLocation.QUERY):

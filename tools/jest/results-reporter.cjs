@@ -4,7 +4,9 @@ const { join } = require('node:path');
 
 class ResultsReporter {
   constructor(globalConfig) {
-    this.name = globalConfig.rootDir ? require('node:path').basename(String(globalConfig.rootDir)) : 'jest';
+    this.name = globalConfig.rootDir
+      ? require('node:path').basename(String(globalConfig.rootDir))
+      : 'jest';
   }
   onRunComplete(_contexts, results) {
     const dir = process.env.TEST_RESULTS_DIR;

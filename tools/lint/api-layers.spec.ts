@@ -8,11 +8,22 @@ const root = join(__dirname, '..', '..');
 function errors(filePath: string, source: string, ruleId: string): string[] {
   const result = spawnSync(
     process.execPath,
-    [join(root, 'node_modules/eslint/bin/eslint.js'), '--format', 'json', '--stdin', '--stdin-filename', filePath],
+    [
+      join(root, 'node_modules/eslint/bin/eslint.js'),
+      '--format',
+      'json',
+      '--stdin',
+      '--stdin-filename',
+      filePath,
+    ],
     { cwd: root, input: source, encoding: 'utf8' },
   );
-  const [report] = JSON.parse(result.stdout) as { messages: { ruleId: string; severity: number; message: string }[] }[];
-  return report.messages.filter((m) => m.ruleId === ruleId && m.severity === 2).map((m) => m.message);
+  const [report] = JSON.parse(result.stdout) as {
+    messages: { ruleId: string; severity: number; message: string }[];
+  }[];
+  return report.messages
+    .filter((m) => m.ruleId === ruleId && m.severity === 2)
+    .map((m) => m.message);
 }
 
 const SERVICE = 'apps/api/src/widgets/widgets.service.ts';
@@ -31,15 +42,43 @@ describe('API layers', () => {
 
   it("refuse Nest's HTTP exceptions in a service, not the rest of @nestjs/common", () => {
     expect(
-      errors(SERVICE, "import { Injectable, NotFoundException } from '@nestjs/common';\nexport const x = [Injectable, NotFoundException];\n", 'no-restricted-imports'),
+      errors(
+        SERVICE,
+        "import { Injectable, NotFoundException } from '@nestjs/common';\nexport const x = [Injectable, NotFoundException];\n",
+        'no-restricted-imports',
+      ),
     ).toHaveLength(1);
-    expect(errors(SERVICE, "import { HttpException } from '@nestjs/common';\nexport const x = HttpException;\n", 'no-restricted-imports')).toHaveLength(1);
-    expect(errors(SERVICE, "import { Injectable, Inject } from '@nestjs/common';\nexport const x = [Injectable, Inject];\n", 'no-restricted-imports')).toEqual([]);
+    expect(
+      errors(
+        SERVICE,
+        "import { HttpException } from '@nestjs/common';\nexport const x = HttpException;\n",
+        'no-restricted-imports',
+      ),
+    ).toHaveLength(1);
+    expect(
+      errors(
+        SERVICE,
+        "import { Injectable, Inject } from '@nestjs/common';\nexport const x = [Injectable, Inject];\n",
+        'no-restricted-imports',
+      ),
+    ).toEqual([]);
   });
 
   it("refuse the HTTP layer's error in a service: it throws the domain's", () => {
-    expect(errors(SERVICE, "import { ApiError } from '../http/api-error';\nexport const x = ApiError;\n", 'no-restricted-imports')).toHaveLength(1);
-    expect(errors(SERVICE, "import { DomainError } from '@interlock/domain';\nexport const x = DomainError;\n", 'no-restricted-imports')).toEqual([]);
+    expect(
+      errors(
+        SERVICE,
+        "import { ApiError } from '../http/api-error';\nexport const x = ApiError;\n",
+        'no-restricted-imports',
+      ),
+    ).toHaveLength(1);
+    expect(
+      errors(
+        SERVICE,
+        "import { DomainError } from '@interlock/domain';\nexport const x = DomainError;\n",
+        'no-restricted-imports',
+      ),
+    ).toEqual([]);
   });
 
   it('refuse SQL outside the owner of the table', () => {
@@ -52,11 +91,14 @@ describe('API layers', () => {
     expect(errors(SERVICE, sql, 'no-restricted-syntax')).toHaveLength(4);
     expect(errors(CONTROLLER, sql, 'no-restricted-syntax')).toHaveLength(4);
     expect(errors(REPOSITORY, sql, 'no-restricted-syntax')).toEqual([]);
-    expect(errors('apps/api/src/widgets/widget-cleanup.job.ts', sql, 'no-restricted-syntax')).toEqual([]);
+    expect(
+      errors('apps/api/src/widgets/widget-cleanup.job.ts', sql, 'no-restricted-syntax'),
+    ).toEqual([]);
   });
 
   it('leave prose alone', () => {
-    const prose = "export const m = 'Select a role first.';\nexport const n = `Update the webhook ${1}`;\n";
+    const prose =
+      "export const m = 'Select a role first.';\nexport const n = `Update the webhook ${1}`;\n";
     expect(errors(SERVICE, prose, 'no-restricted-syntax')).toEqual([]);
   });
 });

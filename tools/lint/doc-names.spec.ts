@@ -14,17 +14,38 @@ const root = join(__dirname, '..', '..');
 const git = (...args: string[]): string[] =>
   execFileSync('git', args, { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean);
 
-const DOCS = ['README.md', 'ARCHITECTURE.md', 'docs/DECISIONS.md', ...git('ls-files', 'apps/*/README.md', 'libs/*/README.md', 'tools/*/README.md')];
+const DOCS = [
+  'README.md',
+  'ARCHITECTURE.md',
+  'docs/DECISIONS.md',
+  ...git('ls-files', 'apps/*/README.md', 'libs/*/README.md', 'tools/*/README.md'),
+];
 
 // Everything a backticked name may live in: the sources, configs and deployment files.
-const SOURCES = git('ls-files', 'apps', 'libs', 'tools', 'contract', 'docker', 'deploy', '.ci', '*.json', '*.mjs', '*.cjs', '*.ts').filter(
-  (path) => !path.endsWith('.md') && !path.endsWith('.png') && path !== 'tools/lint/doc-names.spec.ts',
+const SOURCES = git(
+  'ls-files',
+  'apps',
+  'libs',
+  'tools',
+  'contract',
+  'docker',
+  'deploy',
+  '.ci',
+  '*.json',
+  '*.mjs',
+  '*.cjs',
+  '*.ts',
+).filter(
+  (path) =>
+    !path.endsWith('.md') && !path.endsWith('.png') && path !== 'tools/lint/doc-names.spec.ts',
 );
 
 // camelCase or PascalCase with at least one inner capital, optionally called: `fooBar`, `FooBar()`.
-const IDENTIFIER = /^([A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+)(?:\(\))?$/;
+const IDENTIFIER =
+  /^([A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+)(?:\(\))?$/;
 // A path into the repository: starts with one of its top-level folders, ends in an extension.
-const PATH = /^(?:apps|libs|tools|docs|docker|deploy|contract)\/(?:[\w.@-]+\/)*[\w@-][\w.@-]*\.[a-z]+$/;
+const PATH =
+  /^(?:apps|libs|tools|docs|docker|deploy|contract)\/(?:[\w.@-]+\/)*[\w@-][\w.@-]*\.[a-z]+$/;
 // Names of other software the docs mention in passing (Kubernetes fields, for one).
 const OUTSIDE = new Set(['terminationGracePeriodSeconds']);
 
@@ -49,7 +70,8 @@ function unknownNames(): string[] {
           if (/\b(?:was|then) $/.test(line.slice(0, match.index))) continue;
           const identifier = IDENTIFIER.exec(name);
           const missing = identifier
-            ? !words.has(identifier[1]) && !OUTSIDE.has(identifier[1]) : PATH.test(name) && !existsSync(join(root, name));
+            ? !words.has(identifier[1]) && !OUTSIDE.has(identifier[1])
+            : PATH.test(name) && !existsSync(join(root, name));
           if (missing) unknown.push(`${doc}:${index + 1}: ${name}`);
         }
       });

@@ -9,10 +9,19 @@ async function boundaryErrors(filePath: string, source: string): Promise<string[
   // The ESLint CLI in a child process: its config loading needs a real Node module loader.
   const result = spawnSync(
     process.execPath,
-    [join(root, 'node_modules/eslint/bin/eslint.js'), '--format', 'json', '--stdin', '--stdin-filename', filePath],
+    [
+      join(root, 'node_modules/eslint/bin/eslint.js'),
+      '--format',
+      'json',
+      '--stdin',
+      '--stdin-filename',
+      filePath,
+    ],
     { cwd: root, input: source, encoding: 'utf8' },
   );
-  const [report] = JSON.parse(result.stdout) as { messages: { ruleId: string; severity: number; message: string }[] }[];
+  const [report] = JSON.parse(result.stdout) as {
+    messages: { ruleId: string; severity: number; message: string }[];
+  }[];
   return report.messages
     .filter((m) => m.ruleId === '@nx/enforce-module-boundaries' && m.severity === 2)
     .map((m) => m.message);
@@ -24,7 +33,10 @@ describe('module boundaries', () => {
     ["import { DataSource } from 'typeorm';"],
     ["import { Client } from 'pg';"],
   ])('refuse %s in libs/domain', async (statement) => {
-    const errors = await boundaryErrors('libs/domain/src/boundary-probe.ts', `${statement}\nexport const x = 1;\n`);
+    const errors = await boundaryErrors(
+      'libs/domain/src/boundary-probe.ts',
+      `${statement}\nexport const x = 1;\n`,
+    );
     expect(errors.length).toBe(1);
     expect(errors[0]).toMatch(/tagged with "type:domain" is not allowed to import/);
   });

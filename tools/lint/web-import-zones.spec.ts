@@ -8,11 +8,22 @@ const root = join(__dirname, '..', '..');
 function zoneErrors(filePath: string, source: string): string[] {
   const result = spawnSync(
     process.execPath,
-    [join(root, 'node_modules/eslint/bin/eslint.js'), '--format', 'json', '--stdin', '--stdin-filename', filePath],
+    [
+      join(root, 'node_modules/eslint/bin/eslint.js'),
+      '--format',
+      'json',
+      '--stdin',
+      '--stdin-filename',
+      filePath,
+    ],
     { cwd: root, input: source, encoding: 'utf8' },
   );
-  const [report] = JSON.parse(result.stdout) as { messages: { ruleId: string; severity: number; message: string }[] }[];
-  return report.messages.filter((m) => m.ruleId === 'no-restricted-imports' && m.severity === 2).map((m) => m.message);
+  const [report] = JSON.parse(result.stdout) as {
+    messages: { ruleId: string; severity: number; message: string }[];
+  }[];
+  return report.messages
+    .filter((m) => m.ruleId === 'no-restricted-imports' && m.severity === 2)
+    .map((m) => m.message);
 }
 
 describe('dashboard import zones', () => {
@@ -26,16 +37,41 @@ describe('dashboard import zones', () => {
   });
 
   it('refuse shared code importing a feature or the app', () => {
-    expect(zoneErrors('apps/web/src/shared/components/zone-probe.tsx', "import { InboxRoute } from '../../features/interrupts/routes/inbox.route';\nexport const x = InboxRoute;\n")).toHaveLength(1);
-    expect(zoneErrors('apps/web/src/shared/components/zone-probe.tsx', "import { App } from '../../app/app';\nexport const x = App;\n")).toHaveLength(1);
+    expect(
+      zoneErrors(
+        'apps/web/src/shared/components/zone-probe.tsx',
+        "import { InboxRoute } from '../../features/interrupts/routes/inbox.route';\nexport const x = InboxRoute;\n",
+      ),
+    ).toHaveLength(1);
+    expect(
+      zoneErrors(
+        'apps/web/src/shared/components/zone-probe.tsx',
+        "import { App } from '../../app/app';\nexport const x = App;\n",
+      ),
+    ).toHaveLength(1);
   });
 
   it('refuse a feature importing the app', () => {
-    expect(zoneErrors('apps/web/src/features/teams/routes/zone-probe.tsx', "import { router } from '../../../app/router';\nexport const x = router;\n")).toHaveLength(1);
+    expect(
+      zoneErrors(
+        'apps/web/src/features/teams/routes/zone-probe.tsx',
+        "import { router } from '../../../app/router';\nexport const x = router;\n",
+      ),
+    ).toHaveLength(1);
   });
 
   it('allow features to use shared code, and the app to place features', () => {
-    expect(zoneErrors('apps/web/src/features/teams/routes/zone-probe.tsx', "import { useCan } from '../../../shared/session/session.queries';\nexport const x = useCan;\n")).toEqual([]);
-    expect(zoneErrors('apps/web/src/app/zone-probe.tsx', "import { InboxRoute } from '../features/interrupts/routes/inbox.route';\nexport const x = InboxRoute;\n")).toEqual([]);
+    expect(
+      zoneErrors(
+        'apps/web/src/features/teams/routes/zone-probe.tsx',
+        "import { useCan } from '../../../shared/session/session.queries';\nexport const x = useCan;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      zoneErrors(
+        'apps/web/src/app/zone-probe.tsx',
+        "import { InboxRoute } from '../features/interrupts/routes/inbox.route';\nexport const x = InboxRoute;\n",
+      ),
+    ).toEqual([]);
   });
 });

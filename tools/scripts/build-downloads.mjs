@@ -15,7 +15,17 @@
 // Archives are reproducible: the same sources give the same bytes (SOURCE_DATE_EPOCH for the wheel).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,9 +39,16 @@ function log(message) {
 }
 
 function run(cmd, args, options = {}) {
-  const result = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', ...options, env: { ...process.env, ...options.env } });
+  const result = spawnSync(cmd, args, {
+    cwd: root,
+    encoding: 'utf8',
+    ...options,
+    env: { ...process.env, ...options.env },
+  });
   if (result.error || result.status !== 0) {
-    throw new Error(`${cmd} ${args.join(' ')} failed (${result.error?.message ?? result.status}):\n${result.stdout ?? ''}${result.stderr ?? ''}`);
+    throw new Error(
+      `${cmd} ${args.join(' ')} failed (${result.error?.message ?? result.status}):\n${result.stdout ?? ''}${result.stderr ?? ''}`,
+    );
   }
   return result.stdout;
 }
@@ -49,8 +66,11 @@ function parseArgs(argv) {
 
 /** `npm pack` of a workspace package into `out`; returns the file name. */
 function npmPackage(dir, config, options, out) {
-  if (!options.skipBuild) run(join(root, 'node_modules', '.bin', 'tsup'), ['--config', join(root, dir, config)]);
-  const [packed] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', out], { cwd: join(root, dir) }));
+  if (!options.skipBuild)
+    run(join(root, 'node_modules', '.bin', 'tsup'), ['--config', join(root, dir, config)]);
+  const [packed] = JSON.parse(
+    run('npm', ['pack', '--json', '--pack-destination', out], { cwd: join(root, dir) }),
+  );
   const manifest = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
   return { name: manifest.name, kind: 'npm', version: manifest.version, file: packed.filename };
 }
@@ -58,7 +78,10 @@ function npmPackage(dir, config, options, out) {
 /** A Python (3.9+) for the build venv, or undefined. */
 function findPython() {
   for (const candidate of [process.env.PYTHON, 'python3', 'python'].filter(Boolean)) {
-    const check = spawnSync(candidate, ['-c', 'import sys, venv; sys.exit(0 if sys.version_info >= (3, 9) else 1)']);
+    const check = spawnSync(candidate, [
+      '-c',
+      'import sys, venv; sys.exit(0 if sys.version_info >= (3, 9) else 1)',
+    ]);
     if (!check.error && check.status === 0) return candidate;
   }
   return undefined;
@@ -79,7 +102,14 @@ function pythonWheel(out, requirePython) {
   if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== HATCHLING) {
     rmSync(venv, { recursive: true, force: true });
     run(python, ['-m', 'venv', venv]);
-    run(join(bin, 'python'), ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', HATCHLING]);
+    run(join(bin, 'python'), [
+      '-m',
+      'pip',
+      'install',
+      '--quiet',
+      '--disable-pip-version-check',
+      HATCHLING,
+    ]);
     writeFileSync(stamp, HATCHLING);
   }
   const scratch = mkdtempSync(join(tmpdir(), 'interlock-wheel-'));

@@ -12,7 +12,15 @@
 // When it fails after a dependency change: delete node_modules, run `npm install` (not
 // `--package-lock-only` on top of an existing node_modules), and commit the lock.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  existsSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,7 +52,9 @@ export function lockProblems(lock) {
     for (const [name, optional] of needs) {
       if (entry.peerDependenciesMeta?.[name]?.optional) continue;
       if (resolveEntry(packages, path, name) === undefined) {
-        problems.push(`${path || '(root)'} needs ${optional ? 'optional ' : ''}${name}: no entry in the lock`);
+        problems.push(
+          `${path || '(root)'} needs ${optional ? 'optional ' : ''}${name}: no entry in the lock`,
+        );
       }
     }
   }
@@ -73,7 +83,15 @@ function npmCiDryRun(rootManifest) {
     }
     const result = spawnSync(
       'npm',
-      ['ci', '--dry-run', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'],
+      [
+        'ci',
+        '--dry-run',
+        '--ignore-scripts',
+        '--no-audit',
+        '--no-fund',
+        '--prefer-offline',
+        '--loglevel=error',
+      ],
       { cwd: scratch, encoding: 'utf8' },
     );
     return { status: result.status ?? 1, output: `${result.stdout ?? ''}${result.stderr ?? ''}` };
@@ -90,7 +108,9 @@ function main() {
     console.error(`[lockfile] package-lock.json is incomplete (${problems.length}):`);
     for (const problem of problems.slice(0, 40)) console.error(`  - ${problem}`);
     if (problems.length > 40) console.error(`  … and ${problems.length - 40} more`);
-    console.error('[lockfile] delete node_modules, run `npm install`, and commit package-lock.json');
+    console.error(
+      '[lockfile] delete node_modules, run `npm install`, and commit package-lock.json',
+    );
     process.exit(1);
   }
   const ci = npmCiDryRun(rootManifest);

@@ -10,8 +10,12 @@ execFileSync('npx', ['nx', 'run', 'api:build', '--outputStyle=static'], {
   stdio: ['ignore', 'ignore', 'inherit'],
   env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
 });
-const result = spawnSync(process.execPath, [join(root, 'dist/apps/api/cli.js'), ...process.argv.slice(2)], {
-  cwd: root,
-  stdio: 'inherit',
-});
+const result = spawnSync(
+  process.execPath,
+  [join(root, 'dist/apps/api/cli.js'), ...process.argv.slice(2)],
+  {
+    cwd: root,
+    stdio: 'inherit',
+  },
+);
 process.exit(result.status ?? 1);

@@ -24,7 +24,11 @@ const GENERATED = [
 ];
 
 function run(cmd, args, options = {}) {
-  const result = spawnSync(cmd, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], ...options });
+  const result = spawnSync(cmd, args, {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    ...options,
+  });
   if (result.status !== 0) {
     console.error(`[codegen] failed: ${cmd} ${args.join(' ')}`);
     process.exit(result.status ?? 1);
@@ -33,7 +37,10 @@ function run(cmd, args, options = {}) {
 
 const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' };
 console.log('[codegen] contract/openapi.json');
-run('npx', ['nx', 'run', 'api:build', '--outputStyle=static'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+run('npx', ['nx', 'run', 'api:build', '--outputStyle=static'], {
+  env,
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
 run(process.execPath, ['dist/apps/api/openapi.js', 'contract/openapi.json']);
 
 // Both generators read a copy of the contract that is looser in two ways, for the SDKs' sake:
@@ -44,55 +51,99 @@ run(process.execPath, ['dist/apps/api/openapi.js', 'contract/openapi.json']);
 // only on closed literals; a plain union parses the same).
 const sdkContract = join(root, 'tmp', 'codegen-sdk-openapi.json');
 mkdirSync(join(root, 'tmp'), { recursive: true });
-writeFileSync(sdkContract, JSON.stringify(forSdkGenerators(JSON.parse(readFileSync(join(root, 'contract/openapi.json'), 'utf8')))));
+writeFileSync(
+  sdkContract,
+  JSON.stringify(
+    forSdkGenerators(JSON.parse(readFileSync(join(root, 'contract/openapi.json'), 'utf8'))),
+  ),
+);
 
 console.log('[codegen] libs/sdk-ts/src/generated (@hey-api/openapi-ts)');
 rmSync(join(root, 'libs/sdk-ts/src/generated'), { recursive: true, force: true });
-run('npx', ['openapi-ts', '-i', sdkContract, '-o', 'libs/sdk-ts/src/generated', '-p', '@hey-api/typescript', '--no-log-file', '-s'], {
-  env,
-});
+run(
+  'npx',
+  [
+    'openapi-ts',
+    '-i',
+    sdkContract,
+    '-o',
+    'libs/sdk-ts/src/generated',
+    '-p',
+    '@hey-api/typescript',
+    '--no-log-file',
+    '-s',
+  ],
+  {
+    env,
+  },
+);
 
 console.log('[codegen] libs/api-client/src/generated (@hey-api/openapi-ts, fetch client)');
 rmSync(join(root, 'libs/api-client/src/generated'), { recursive: true, force: true });
 run(
   'npx',
   [
-    'openapi-ts', '-i', './contract/openapi.json', '-o', 'libs/api-client/src/generated',
-    '-c', '@hey-api/client-fetch', '-p', '@hey-api/typescript', '@hey-api/sdk', '--no-log-file', '-s',
+    'openapi-ts',
+    '-i',
+    './contract/openapi.json',
+    '-o',
+    'libs/api-client/src/generated',
+    '-c',
+    '@hey-api/client-fetch',
+    '-p',
+    '@hey-api/typescript',
+    '@hey-api/sdk',
+    '--no-log-file',
+    '-s',
   ],
   { env },
 );
 
 console.log('[codegen] libs/sdk-python/src/interlock/_generated (datamodel-code-generator)');
-run(process.execPath, ['tools/scripts/python-sdk.mjs', 'setup'], { stdio: ['ignore', 'ignore', 'inherit'] });
+run(process.execPath, ['tools/scripts/python-sdk.mjs', 'setup'], {
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
 const pyOut = join(root, 'libs/sdk-python/src/interlock/_generated');
 rmSync(pyOut, { recursive: true, force: true });
 mkdirSync(pyOut, { recursive: true });
-const header = '# Generated from contract/openapi.json by datamodel-code-generator (tools/scripts/codegen.mjs). Do not edit.';
+const header =
+  '# Generated from contract/openapi.json by datamodel-code-generator (tools/scripts/codegen.mjs). Do not edit.';
 run(join(root, 'libs/sdk-python/.venv/bin/datamodel-codegen'), [
-  '--input', sdkContract,
-  '--input-file-type', 'openapi',
-  '--output', join(pyOut, 'models.py'),
-  '--output-model-type', 'pydantic_v2.BaseModel',
-  '--target-python-version', '3.9',
+  '--input',
+  sdkContract,
+  '--input-file-type',
+  'openapi',
+  '--output',
+  join(pyOut, 'models.py'),
+  '--output-model-type',
+  'pydantic_v2.BaseModel',
+  '--target-python-version',
+  '3.9',
   '--snake-case-field',
   '--allow-population-by-field-name',
   '--use-standard-collections',
   '--use-schema-description',
   '--use-field-description',
-  '--enum-field-as-literal', 'all',
+  '--enum-field-as-literal',
+  'all',
   '--field-constraints',
   '--disable-timestamp',
-  '--extra-fields', 'allow',
+  '--extra-fields',
+  'allow',
   // Required-but-nullable fields stay Optional; enums become Literal fields, not RootModels.
   '--strict-nullable',
   '--collapse-root-models',
   // Only httpx and pydantic at run time: no email-validator for EmailStr, no SecretStr in models.
   // Ids stay strings (as in the TypeScript SDK and openai-python), so results serialise with json.dumps.
-  '--type-mappings', 'string+email=string', 'string+password=string', 'string+uuid=string',
+  '--type-mappings',
+  'string+email=string',
+  'string+password=string',
+  'string+uuid=string',
   // The SDK's own base model: carries the request id of the response a model was read from.
-  '--base-class', 'interlock._models.InterlockModel',
-  '--custom-file-header', header,
+  '--base-class',
+  'interlock._models.InterlockModel',
+  '--custom-file-header',
+  header,
 ]);
 openEnums(join(pyOut, 'models.py'));
 writeFileSync(join(pyOut, '__init__.py'), `${header}\nfrom .models import *  # noqa: F401,F403\n`);
@@ -103,9 +154,13 @@ function forSdkGenerators(contract) {
   const replace = (node) => {
     if (Array.isArray(node)) return node.map(replace);
     if (node === null || typeof node !== 'object') return node;
-    const target = typeof node.$ref === 'string' ? node.$ref.replace('#/components/schemas/', '') : undefined;
+    const target =
+      typeof node.$ref === 'string' ? node.$ref.replace('#/components/schemas/', '') : undefined;
     if (target !== undefined && plain[target] !== undefined) {
-      return { ...plain[target], ...Object.fromEntries(Object.entries(node).filter(([k]) => k !== '$ref')) };
+      return {
+        ...plain[target],
+        ...Object.fromEntries(Object.entries(node).filter(([k]) => k !== '$ref')),
+      };
     }
     const union = Array.isArray(node.oneOf) || Array.isArray(node.anyOf);
     return Object.fromEntries(
@@ -128,7 +183,10 @@ function forSdkGenerators(contract) {
 function openEnums(file) {
   let source = readFileSync(file, 'utf8');
   const literal = /Literal\[(\s*'[^']*'(?:\s*,\s*'[^']*')*\s*,?\s*)\]/g;
-  source = source.replace(literal, (_match, values) => `Union[Literal[${values.trim().replace(/,$/, '')}], str]`);
+  source = source.replace(
+    literal,
+    (_match, values) => `Union[Literal[${values.trim().replace(/,$/, '')}], str]`,
+  );
   const imports = /^from typing import (.*)$/m;
   const names = new Set(imports.exec(source)[1].split(', '));
   names.add('Union');
@@ -137,9 +195,15 @@ function openEnums(file) {
 }
 
 if (check) {
-  const status = spawnSync('git', ['status', '--porcelain', '--', ...GENERATED], { cwd: root, encoding: 'utf8' });
+  const status = spawnSync('git', ['status', '--porcelain', '--', ...GENERATED], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   if (status.stdout.trim() !== '') {
-    spawnSync('git', ['--no-pager', 'diff', '--stat', '--', ...GENERATED], { cwd: root, stdio: 'inherit' });
+    spawnSync('git', ['--no-pager', 'diff', '--stat', '--', ...GENERATED], {
+      cwd: root,
+      stdio: 'inherit',
+    });
     console.error(
       '[codegen] the contract or the generated SDK code differs from what is committed:\n' +
         status.stdout +

@@ -15,7 +15,15 @@
 // keep valid cases within the rules JSON Schema cannot state (x-interlock-query-rules).
 // With TEST_RESULTS_DIR set (npm test), the case counts go into the run's summary.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,18 +35,28 @@ const EXAMPLES = process.env.CONTRACT_TEST_EXAMPLES;
 function inner() {
   const reports = mkdtempSync(join(tmpdir(), 'contract-test-'));
   const args = [
-    '--config-file', join(root, 'tools/contract/schemathesis.toml'),
-    'run', join(root, 'contract/openapi.json'),
-    '--url', process.env.INTERLOCK_BASE_URL,
-    '--checks', 'all',
-    '--phases', 'examples,coverage,fuzzing,stateful',
+    '--config-file',
+    join(root, 'tools/contract/schemathesis.toml'),
+    'run',
+    join(root, 'contract/openapi.json'),
+    '--url',
+    process.env.INTERLOCK_BASE_URL,
+    '--checks',
+    'all',
+    '--phases',
+    'examples,coverage,fuzzing,stateful',
     ...(EXAMPLES === undefined ? [] : ['--max-examples', EXAMPLES]),
-    '--workers', '2',
-    '--seed', process.env.CONTRACT_TEST_SEED ?? '20261122',
-    '--request-timeout', '10',
+    '--workers',
+    '2',
+    '--seed',
+    process.env.CONTRACT_TEST_SEED ?? '20261122',
+    '--request-timeout',
+    '10',
     '--no-color',
-    '--report', 'junit',
-    '--report-dir', reports,
+    '--report',
+    'junit',
+    '--report-dir',
+    reports,
   ];
   const result = spawnSync(join(venvBin, 'st'), args, {
     cwd: root,
@@ -65,16 +83,28 @@ function recordCounts(reports) {
     }
   }
   mkdirSync(resultsDir, { recursive: true });
-  writeFileSync(join(resultsDir, `contract-${process.pid}-${Date.now()}.json`), JSON.stringify(counts));
+  writeFileSync(
+    join(resultsDir, `contract-${process.pid}-${Date.now()}.json`),
+    JSON.stringify(counts),
+  );
 }
 
 function outer() {
   // The venv (and schemathesis in it) is the Python SDK's: set it up the same way.
-  const setup = spawnSync(process.execPath, [join(root, 'tools/scripts/python-sdk.mjs'), 'setup'], { cwd: root, stdio: 'inherit' });
+  const setup = spawnSync(process.execPath, [join(root, 'tools/scripts/python-sdk.mjs'), 'setup'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (setup.status !== 0) return setup.status ?? 1;
   const result = spawnSync(
     process.execPath,
-    [join(root, 'tools/scripts/with-service.mjs'), '--', process.execPath, fileURLToPath(import.meta.url), '--inner'],
+    [
+      join(root, 'tools/scripts/with-service.mjs'),
+      '--',
+      process.execPath,
+      fileURLToPath(import.meta.url),
+      '--inner',
+    ],
     {
       cwd: root,
       stdio: 'inherit',

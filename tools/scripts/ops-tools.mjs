@@ -19,12 +19,16 @@ export const helmPath = join(root, 'tmp', 'tools', 'bin', 'helm');
 /** A `go install` build reports its version without the patch (`v3.19`): it must be HELM_VERSION's. */
 function isWantedHelm(path) {
   const version = existsSync(path) ? helmVersionOf(path) : undefined;
-  return version !== undefined && (version === HELM_VERSION || HELM_VERSION.startsWith(`${version}.`));
+  return (
+    version !== undefined && (version === HELM_VERSION || HELM_VERSION.startsWith(`${version}.`))
+  );
 }
 
 function helmVersionOf(path) {
   try {
-    return execFileSync(path, ['version', '--template', '{{.Version}}'], { encoding: 'utf8' }).trim();
+    return execFileSync(path, ['version', '--template', '{{.Version}}'], {
+      encoding: 'utf8',
+    }).trim();
   } catch {
     return undefined;
   }
@@ -33,12 +37,17 @@ function helmVersionOf(path) {
 export function ensurePrometheus() {
   if (existsSync(prometheusPath) && existsSync(promtoolPath)) return;
   if (process.getuid?.() !== 0 || !existsSync('/usr/bin/apt-get')) {
-    throw new Error(`no Prometheus at ${prometheusPath}: install Debian's prometheus package (apt-get install prometheus) or set PROMETHEUS_PATH and PROMTOOL_PATH`);
+    throw new Error(
+      `no Prometheus at ${prometheusPath}: install Debian's prometheus package (apt-get install prometheus) or set PROMETHEUS_PATH and PROMTOOL_PATH`,
+    );
   }
   console.log('[ops-tools] installing Prometheus from Debian packages…');
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-  execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'prometheus'], { stdio: 'inherit', env });
+  execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'prometheus'], {
+    stdio: 'inherit',
+    env,
+  });
 }
 
 function goBinary() {
@@ -53,11 +62,18 @@ function goBinary() {
 export function ensureHelm() {
   if (isWantedHelm(helmPath)) return;
   const gopath = execFileSync(goBinary(), ['env', 'GOPATH'], { encoding: 'utf8' }).trim();
-  const candidates = [join(gopath, 'bin', 'helm'), ...(process.env.PATH ?? '').split(':').map((dir) => join(dir, 'helm'))];
+  const candidates = [
+    join(gopath, 'bin', 'helm'),
+    ...(process.env.PATH ?? '').split(':').map((dir) => join(dir, 'helm')),
+  ];
   let found = candidates.find(isWantedHelm);
   if (found === undefined) {
-    console.log(`[ops-tools] building Helm ${HELM_VERSION} with go install into ${join(gopath, 'bin')} (minutes the first time)…`);
-    execFileSync(goBinary(), ['install', `helm.sh/helm/v3/cmd/helm@${HELM_VERSION}`], { stdio: 'inherit' });
+    console.log(
+      `[ops-tools] building Helm ${HELM_VERSION} with go install into ${join(gopath, 'bin')} (minutes the first time)…`,
+    );
+    execFileSync(goBinary(), ['install', `helm.sh/helm/v3/cmd/helm@${HELM_VERSION}`], {
+      stdio: 'inherit',
+    });
     found = join(gopath, 'bin', 'helm');
   }
   mkdirSync(dirname(helmPath), { recursive: true });

@@ -17,7 +17,15 @@
 // TEST_RESULTS_DIR set (as `npm test` does), pytest's counts are written there for the summary.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -93,7 +101,10 @@ function setup() {
   return withLock(() => {
     if (!existsSync(venvPython)) {
       const python = process.env.PYTHON || 'python3';
-      const check = spawnSync(python, ['-c', 'import sys; sys.exit(0 if sys.version_info >= (3, 9) else 1)']);
+      const check = spawnSync(python, [
+        '-c',
+        'import sys; sys.exit(0 if sys.version_info >= (3, 9) else 1)',
+      ]);
       if (check.error || check.status !== 0) {
         console.error(`[python-sdk] ${python} (3.9 or later) is needed to create ${venvDir}.`);
         return 1;
@@ -101,7 +112,9 @@ function setup() {
       rmSync(venvDir, { recursive: true, force: true });
       const code = run(python, ['-m', 'venv', venvDir]);
       if (code !== 0) {
-        console.error('[python-sdk] creating the venv failed (on Debian: apt-get install python3-venv).');
+        console.error(
+          '[python-sdk] creating the venv failed (on Debian: apt-get install python3-venv).',
+        );
         return code;
       }
     }
@@ -143,7 +156,10 @@ function test(extra) {
   if (junit && existsSync(junit)) {
     const counts = junitCounts(readFileSync(junit, 'utf8'));
     mkdirSync(resultsDir, { recursive: true });
-    writeFileSync(join(resultsDir, `pytest-${process.pid}-${Date.now()}.json`), JSON.stringify(counts));
+    writeFileSync(
+      join(resultsDir, `pytest-${process.pid}-${Date.now()}.json`),
+      JSON.stringify(counts),
+    );
   }
   if (scratch) rmSync(scratch, { recursive: true, force: true });
   // pytest's exit 5 ("no tests collected") stays a failure: a selection that matches nothing
@@ -178,7 +194,8 @@ function main() {
     if (code !== 0) failed.push(step);
   }
   const ran = steps.filter((s) => s !== 'setup');
-  if (ran.length > 0) log(failed.length === 0 ? `${ran.join(', ')}: passed` : `FAILED: ${failed.join(', ')}`);
+  if (ran.length > 0)
+    log(failed.length === 0 ? `${ran.join(', ')}: passed` : `FAILED: ${failed.join(', ')}`);
   process.exit(failed.length === 0 ? 0 : 1);
 }
 

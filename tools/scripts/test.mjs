@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: every check the repository has — the lock file's completeness (`npm ci` must
-// accept it), the contract/codegen drift check, lint,
+// accept it), the contract/codegen drift check, formatting (Prettier), lint,
 // type-check, unit and e2e tests (TypeScript and the Python SDK; the API's e2e suite on Fastify,
 // the default adapter, and its smoke files and the contract test on Express too) — against a throwaway Postgres
 // that this script starts and always stops (or TEST_DATABASE_URL when set).
@@ -68,9 +68,24 @@ async function main() {
     // The committed contract and generated SDK code must be what the code generates now.
     code = await run(process.execPath, ['tools/scripts/codegen.mjs', '--check'], env);
     if (code !== 0) throw new Error('codegen check failed');
+    // The tree is formatted as .prettierrc says (what it leaves out: .prettierignore).
+    code = await run('npx', ['prettier', '--check', '.', '--log-level=warn'], env);
+    if (code !== 0)
+      throw new Error('formatting check failed: `npx prettier --write .` formats the tree');
     code = await run(
       'npx',
-      ['nx', 'run-many', '-t', 'lint', 'typecheck', 'test', 'e2e', 'e2e-express', '--outputStyle=static', '--parallel=2'],
+      [
+        'nx',
+        'run-many',
+        '-t',
+        'lint',
+        'typecheck',
+        'test',
+        'e2e',
+        'e2e-express',
+        '--outputStyle=static',
+        '--parallel=2',
+      ],
       env,
     );
   } catch (error) {

@@ -16,7 +16,9 @@ function findBinDir() {
       candidates.push(`/usr/lib/postgresql/${v}/bin`);
     }
   }
-  return candidates.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')));
+  return candidates.find(
+    (dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')),
+  );
 }
 
 function installPostgres() {
@@ -63,7 +65,17 @@ export async function startThrowawayPostgres(extraSettings = []) {
     }
   };
   const data = join(dir, 'data');
-  run(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
+  run(join(bin, 'initdb'), [
+    '-D',
+    data,
+    '-U',
+    'postgres',
+    '--auth=trust',
+    '--no-sync',
+    '-E',
+    'UTF8',
+    '--locale=C',
+  ]);
   const port = await freePort();
   const options = [
     `-p ${port}`,
@@ -75,7 +87,18 @@ export async function startThrowawayPostgres(extraSettings = []) {
     '-c max_connections=300',
     ...extraSettings.map((setting) => `-c ${setting}`),
   ].join(' ');
-  run(join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+  run(join(bin, 'pg_ctl'), [
+    '-D',
+    data,
+    '-o',
+    options,
+    '-l',
+    join(dir, 'server.log'),
+    '-w',
+    '-t',
+    '60',
+    'start',
+  ]);
 
   let stopped = false;
   return {

@@ -14,14 +14,23 @@ const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 function ensureChromium() {
   if (existsSync(chromium)) return;
-  if (process.env.CHROMIUM_PATH !== undefined || process.getuid?.() !== 0 || !existsSync('/usr/bin/apt-get')) {
-    console.error(`[web-e2e] no Chromium at ${chromium}: install Debian's chromium package (apt-get install chromium) or set CHROMIUM_PATH.`);
+  if (
+    process.env.CHROMIUM_PATH !== undefined ||
+    process.getuid?.() !== 0 ||
+    !existsSync('/usr/bin/apt-get')
+  ) {
+    console.error(
+      `[web-e2e] no Chromium at ${chromium}: install Debian's chromium package (apt-get install chromium) or set CHROMIUM_PATH.`,
+    );
     process.exit(1);
   }
   console.log('[web-e2e] installing Chromium from Debian packages…');
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-  execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env });
+  execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium'], {
+    stdio: 'inherit',
+    env,
+  });
 }
 
 ensureChromium();
@@ -35,6 +44,10 @@ const args = [
   'apps/web-e2e/playwright.config.ts',
   ...process.argv.slice(2),
 ];
-const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, CHROMIUM_PATH: chromium } });
+const child = spawn(process.execPath, args, {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...process.env, CHROMIUM_PATH: chromium },
+});
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

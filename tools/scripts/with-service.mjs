@@ -83,7 +83,8 @@ async function buildService() {
     } catch (error) {
       if (error.code !== 'EEXIST') throw error;
       // A lock older than 10 minutes was left by a run that died.
-      const age = Date.now() - (statSync(buildLock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      const age =
+        Date.now() - (statSync(buildLock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
       if (age > 10 * 60_000) rmSync(buildLock, { recursive: true, force: true });
       else if (Date.now() > deadline) throw new Error(`timed out waiting for ${buildLock}`);
       else await sleep(500);
@@ -121,7 +122,10 @@ async function startMailSink(dir) {
     },
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `smtp://127.0.0.1:${server.server.address().port}`, stop: () => new Promise((resolve) => server.close(resolve)) };
+  return {
+    url: `smtp://127.0.0.1:${server.server.address().port}`,
+    stop: () => new Promise((resolve) => server.close(resolve)),
+  };
 }
 
 async function startService(databaseUrl, downloadsDir, smtpUrl) {
@@ -138,13 +142,17 @@ async function startService(databaseUrl, downloadsDir, smtpUrl) {
       DOWNLOADS_DIR: downloadsDir,
       SMTP_URL: smtpUrl,
       LOG_LEVEL: process.env.WITH_SERVICE_LOG_LEVEL ?? 'warn',
-      ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('RATE_LIMIT_'))),
+      ...Object.fromEntries(
+        Object.entries(process.env).filter(([name]) => name.startsWith('RATE_LIMIT_')),
+      ),
       // The HTTP adapter (Fastify by default): `HTTP_ADAPTER=express` runs the command against Express.
       ...(process.env.HTTP_ADAPTER === undefined ? {} : { HTTP_ADAPTER: process.env.HTTP_ADAPTER }),
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  const exited = new Promise((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal)),
+  );
   const baseUrl = `http://127.0.0.1:${port}`;
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
@@ -155,7 +163,8 @@ async function startService(databaseUrl, downloadsDir, smtpUrl) {
   };
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode} before it was ready`);
+    if (child.exitCode !== null)
+      throw new Error(`the service exited with ${child.exitCode} before it was ready`);
     const ready = await fetch(`${baseUrl}/health/ready`).then(
       (r) => r.status === 200,
       () => false,
@@ -202,7 +211,12 @@ async function signUpOwner(baseUrl, label) {
   const email = `${label}-${suffix}@sdk-e2e.example.com`;
   const password = `correct horse ${suffix}`;
   const { response, body } = await call(baseUrl, 'POST', '/api/auth/sign-up', {
-    body: { email, password, name: `SDK ${label} owner`, organisationName: `SDK e2e ${label} ${suffix}` },
+    body: {
+      email,
+      password,
+      name: `SDK ${label} owner`,
+      organisationName: `SDK e2e ${label} ${suffix}`,
+    },
   });
   return { cookie: sessionCookie(response), email, password, organisationId: body.organisation.id };
 }
@@ -216,14 +230,18 @@ export async function createKey(baseUrl, cookie, name, expiry = 'never') {
 async function prepare(baseUrl, db) {
   const proOwner = await signUpOwner(baseUrl, 'pro');
   const proCookie = proOwner.cookie;
-  await call(baseUrl, 'PUT', '/api/organisation/plan', { cookie: proCookie, body: { plan: 'pro' } });
+  await call(baseUrl, 'PUT', '/api/organisation/plan', {
+    cookie: proCookie,
+    body: { plan: 'pro' },
+  });
   const proKey = await createKey(baseUrl, proCookie, 'sdk-e2e');
   const expiring = await createKey(baseUrl, proCookie, 'sdk-e2e-expired', '7d');
   // Expiry is fixed at creation; only the database can move it into the past. The key has never
   // been used, so the service has nothing cached for it.
-  const moved = await db.query(`UPDATE api_keys SET expires_at = now() - interval '1 minute' WHERE id = $1`, [
-    expiring.id,
-  ]);
+  const moved = await db.query(
+    `UPDATE api_keys SET expires_at = now() - interval '1 minute' WHERE id = $1`,
+    [expiring.id],
+  );
   if (moved.rowCount !== 1) throw new Error('could not expire the prepared key');
 
   const freeCookie = await signUp(baseUrl, 'free');
@@ -317,7 +335,16 @@ async function main() {
     const prepared = await prepare(service.baseUrl, db);
     await db.end();
     db = undefined;
-    code = await runCommand(command, { ...process.env, ...prepared, INTERLOCK_TEST_DOWNLOADS_DIR: downloadsDir, INTERLOCK_MAIL_DIR: mailDir }, state);
+    code = await runCommand(
+      command,
+      {
+        ...process.env,
+        ...prepared,
+        INTERLOCK_TEST_DOWNLOADS_DIR: downloadsDir,
+        INTERLOCK_MAIL_DIR: mailDir,
+      },
+      state,
+    );
   } catch (error) {
     log(`FAILED: ${error.message}`);
     code = 1;

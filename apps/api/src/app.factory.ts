@@ -36,9 +36,16 @@ export async function createApp(
   const logger = createLogger(config, options.logDestination);
   const root = AppModule.forRoot(config, logger);
   root.imports = [...(root.imports ?? []), ...(options.imports ?? [])];
-  const nestOptions = { bodyParser: false, logger: new PinoNestLogger(logger), abortOnError: false };
+  const nestOptions = {
+    bodyParser: false,
+    logger: new PinoNestLogger(logger),
+    abortOnError: false,
+  };
   const dashboard = dashboardResponder(config.webDir, (indexPath) =>
-    logger.warn({ indexPath }, 'the dashboard is not built (npx nx run web:build): / explains how to build it'),
+    logger.warn(
+      { indexPath },
+      'the dashboard is not built (npx nx run web:build): / explains how to build it',
+    ),
   );
   const log = httpLogger(logger, config.apiKeyPrefix);
 
@@ -51,7 +58,10 @@ export async function createApp(
         // The number of proxy hops to trust, as Express's `trust proxy` takes a number: the
         // address `hop` steps from the socket is trusted to forward while `hop` < TRUST_PROXY.
         // (Fastify 5 refuses a bare hop count — it trusts nothing then — so it gets the function.)
-        trustProxy: config.trustProxy === 0 ? false : (_address: string, hop: number) => hop < config.trustProxy,
+        trustProxy:
+          config.trustProxy === 0
+            ? false
+            : (_address: string, hop: number) => hop < config.trustProxy,
         logger: false,
         // Express's matching: case-insensitive, one trailing slash allowed, ids of any length
         // (the pipes answer a malformed one).
@@ -67,7 +77,11 @@ export async function createApp(
     });
     app = fastifyApp;
   } else {
-    const expressApp = await NestFactory.create<NestExpressApplication>(root, new InterlockExpressAdapter(), nestOptions);
+    const expressApp = await NestFactory.create<NestExpressApplication>(
+      root,
+      new InterlockExpressAdapter(),
+      nestOptions,
+    );
     expressApp.disable('x-powered-by');
     expressApp.set('trust proxy', config.trustProxy);
     expressApp.set('etag', false);

@@ -35,10 +35,14 @@ async function bootstrap(): Promise<void> {
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   logger.info(
-    { port, database: config.databaseUrl === undefined ? `embedded (${config.dataDir})` : 'external' },
+    {
+      port,
+      database: config.databaseUrl === undefined ? `embedded (${config.dataDir})` : 'external',
+    },
     `Interlock API listening on http://localhost:${port}`,
   );
-  if (tracingEnabled()) logger.info('traces on: OpenTelemetry over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT)');
+  if (tracingEnabled())
+    logger.info('traces on: OpenTelemetry over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT)');
   // On a terminal, a person started it: say where to go and how to stop, after the log lines.
   if (isPrettyLog(config)) process.stdout.write(startBanner(config, port, metricsPortOf(app)));
 
@@ -94,6 +98,8 @@ function metricsPortOf(app: Awaited<ReturnType<typeof createApp>>['app']): numbe
 }
 
 bootstrap().catch((error: unknown) => {
-  process.stderr.write(`Interlock API failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `Interlock API failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
   process.exit(1);
 });

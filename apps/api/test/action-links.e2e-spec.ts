@@ -1,7 +1,14 @@
 import request from 'supertest';
 import { ActionLinkSigner } from '../src/notify/action-link-token.util';
 import { actionDigest } from '../src/interrupts/action-digest.util';
-import { builtInRoleIds, createApiKey, joinOrganisation, JoinedMember, signUpOwner, SignedUpOwner } from './support/factories';
+import {
+  builtInRoleIds,
+  createApiKey,
+  joinOrganisation,
+  JoinedMember,
+  signUpOwner,
+  SignedUpOwner,
+} from './support/factories';
 import { SmtpSink, type ReceivedMail } from './support/smtp-sink';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -9,7 +16,9 @@ const DASHBOARD = 'https://review.example.test/app';
 
 /** Every href of a message's HTML part, and every URL of its text part. */
 function linksOf(mail: ReceivedMail): string[] {
-  const hrefs = [...(mail.parsed.html as string).matchAll(/href="([^"]+)"/g)].map((m) => m[1].replace(/&amp;/g, '&').replace(/&#x3D;/g, '='));
+  const hrefs = [...(mail.parsed.html as string).matchAll(/href="([^"]+)"/g)].map((m) =>
+    m[1].replace(/&amp;/g, '&').replace(/&#x3D;/g, '='),
+  );
   const urls = [...(mail.parsed.text as string).matchAll(/https?:\/\/\S+/g)].map((m) => m[0]);
   return [...new Set([...hrefs, ...urls])];
 }
@@ -37,11 +46,21 @@ describe('emailed single-use action links (issue 30 §2)', () => {
   beforeAll(async () => {
     sink = new SmtpSink();
     await sink.start();
-    t = await startTestApp({ env: { SMTP_URL: sink.url, NOTIFICATION_POLL_INTERVAL: '50ms', DASHBOARD_URL: DASHBOARD } });
-    owner = await signUpOwner(t.app.getHttpServer(), { name: 'Ada Lovelace', organisationName: 'Analytical Engines' });
+    t = await startTestApp({
+      env: { SMTP_URL: sink.url, NOTIFICATION_POLL_INTERVAL: '50ms', DASHBOARD_URL: DASHBOARD },
+    });
+    owner = await signUpOwner(t.app.getHttpServer(), {
+      name: 'Ada Lovelace',
+      organisationName: 'Analytical Engines',
+    });
     key = (await createApiKey(t.app.getHttpServer(), owner.cookie)).key;
     const roles = await builtInRoleIds(t.app.getHttpServer(), owner.cookie);
-    grace = await joinOrganisation(t.app.getHttpServer(), owner.cookie, roles.manager, 'Grace Hopper');
+    grace = await joinOrganisation(
+      t.app.getHttpServer(),
+      owner.cookie,
+      roles.manager,
+      'Grace Hopper',
+    );
     await sink.until(() => sink.to(grace.email).length === 1);
     sink.messages.length = 0;
   });
@@ -50,8 +69,14 @@ describe('emailed single-use action links (issue 30 §2)', () => {
     await sink.stop();
   });
 
-  const open = async (title: string, actions: { name: string; args?: Record<string, unknown> }[]) => {
-    const res = await http().post('/api/interrupts').set('x-api-key', key).send({ title, actionRequests: actions });
+  const open = async (
+    title: string,
+    actions: { name: string; args?: Record<string, unknown> }[],
+  ) => {
+    const res = await http()
+      .post('/api/interrupts')
+      .set('x-api-key', key)
+      .send({ title, actionRequests: actions });
     expect(res.status).toBe(201);
     return res.body as { id: string };
   };
@@ -60,13 +85,20 @@ describe('emailed single-use action links (issue 30 §2)', () => {
     return sink.to(to).find((m) => (m.parsed.subject ?? '').endsWith(title)) as ReceivedMail;
   };
   const setTokenActions = async (on: boolean) => {
-    const res = await http().patch('/api/notifications/settings').set('cookie', owner.cookie).send({ tokenActions: on });
+    const res = await http()
+      .patch('/api/notifications/settings')
+      .set('cookie', owner.cookie)
+      .send({ tokenActions: on });
     expect(res.status).toBe(200);
     expect(res.body.tokenActions).toBe(on);
   };
   const preview = (token: unknown) => http().post('/api/action-links/preview').send({ token });
-  const decide = (token: unknown, message?: string) => http().post('/api/action-links/decide').send({ token, ...(message === undefined ? {} : { message }) });
-  const read = async (id: string) => (await http().get(`/api/interrupts/${id}`).set('x-api-key', key)).body;
+  const decide = (token: unknown, message?: string) =>
+    http()
+      .post('/api/action-links/decide')
+      .send({ token, ...(message === undefined ? {} : { message }) });
+  const read = async (id: string) =>
+    (await http().get(`/api/interrupts/${id}`).set('x-api-key', key)).body;
 
   it('is off by default (links open the signed-in confirmation page); turning it on needs member.manage and is audited', async () => {
     const { id } = await open('Before the switch', [{ name: 'deploy' }]);
@@ -74,26 +106,53 @@ describe('emailed single-use action links (issue 30 §2)', () => {
     expect(links).toContain(`${DASHBOARD}/interrupts/${id}/confirm?action=deploy&decision=approve`);
     expect(links.some((l) => l.includes('/decide'))).toBe(false);
 
-    expect((await http().get('/api/notifications/settings').set('cookie', owner.cookie)).body.tokenActions).toBe(false);
-    const refused = await http().patch('/api/notifications/settings').set('cookie', grace.cookie).send({ tokenActions: true });
+    expect(
+      (await http().get('/api/notifications/settings').set('cookie', owner.cookie)).body
+        .tokenActions,
+    ).toBe(false);
+    const refused = await http()
+      .patch('/api/notifications/settings')
+      .set('cookie', grace.cookie)
+      .send({ tokenActions: true });
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe('Missing permission: member.manage.');
-    expect((await http().patch('/api/notifications/settings').set('cookie', owner.cookie).send({})).status).toBe(400);
+    expect(
+      (await http().patch('/api/notifications/settings').set('cookie', owner.cookie).send({}))
+        .status,
+    ).toBe(400);
 
     await setTokenActions(true);
     await setTokenActions(true); // unchanged: no second entry
-    const audit = await http().get('/api/audit-log?action=settings.notifications_updated').set('cookie', owner.cookie);
+    const audit = await http()
+      .get('/api/audit-log?action=settings.notifications_updated')
+      .set('cookie', owner.cookie);
     expect(audit.body.entries).toHaveLength(1);
-    expect(audit.body.entries[0]).toMatchObject({ actorName: 'Ada Lovelace', metadata: { changes: { tokenActions: { from: false, to: true } } } });
+    expect(audit.body.entries[0]).toMatchObject({
+      actorName: 'Ada Lovelace',
+      metadata: { changes: { tokenActions: { from: false, to: true } } },
+    });
     // The defaults are left as they were.
-    expect((await http().get('/api/notifications/settings').set('cookie', owner.cookie)).body).toMatchObject({ defaults: {}, tokenActions: true });
+    expect(
+      (await http().get('/api/notifications/settings').set('cookie', owner.cookie)).body,
+    ).toMatchObject({ defaults: {}, tokenActions: true });
   });
 
   it('each recipient gets links of their own; fetching every link (as a mail scanner does) and previewing decide nothing', async () => {
-    const { id } = await open('Rotate the signing keys', [{ name: 'rotate', args: { key: 'k-1' } }, { name: 'announce' }]);
-    const mails = [await mailFor(owner.email, 'Rotate the signing keys'), await mailFor(grace.email, 'Rotate the signing keys')];
+    const { id } = await open('Rotate the signing keys', [
+      { name: 'rotate', args: { key: 'k-1' } },
+      { name: 'announce' },
+    ]);
+    const mails = [
+      await mailFor(owner.email, 'Rotate the signing keys'),
+      await mailFor(grace.email, 'Rotate the signing keys'),
+    ];
     const [ada, gh] = mails.map(tokensOf);
-    expect(Object.keys(ada).sort()).toEqual(['approve announce', 'approve rotate', 'reject announce', 'reject rotate']);
+    expect(Object.keys(ada).sort()).toEqual([
+      'approve announce',
+      'approve rotate',
+      'reject announce',
+      'reject rotate',
+    ]);
     expect(gh['approve rotate']).not.toBe(ada['approve rotate']);
     for (const mail of mails) {
       for (const link of linksOf(mail)) {
@@ -103,7 +162,8 @@ describe('emailed single-use action links (issue 30 §2)', () => {
         expect(res.status).toBeLessThan(500);
       }
     }
-    for (const token of [...Object.values(ada), ...Object.values(gh)]) expect((await preview(token)).status).toBe(200);
+    for (const token of [...Object.values(ada), ...Object.values(gh)])
+      expect((await preview(token)).status).toBe(200);
     expect(await read(id)).toMatchObject({ status: 'open', decisions: [] });
     // The tokens never reach the log.
     const log = JSON.stringify(t.logs);
@@ -111,7 +171,10 @@ describe('emailed single-use action links (issue 30 §2)', () => {
   });
 
   it('a link decides once, as the member it was sent to, with the audit entry saying how', async () => {
-    const { id } = await open('Deploy to prod', [{ name: 'deploy', args: { image: 'web:42' } }, { name: 'notify' }]);
+    const { id } = await open('Deploy to prod', [
+      { name: 'deploy', args: { image: 'web:42' } },
+      { name: 'notify' },
+    ]);
     const ada = tokensOf(await mailFor(owner.email, 'Deploy to prod'));
     const gh = tokensOf(await mailFor(grace.email, 'Deploy to prod'));
 
@@ -123,7 +186,11 @@ describe('emailed single-use action links (issue 30 §2)', () => {
       interruptId: id,
       title: 'Deploy to prod',
       status: 'open',
-      action: { name: 'deploy', args: { image: 'web:42' }, allowedDecisions: ['approve', 'edit', 'reject', 'respond'] },
+      action: {
+        name: 'deploy',
+        args: { image: 'web:42' },
+        allowedDecisions: ['approve', 'edit', 'reject', 'respond'],
+      },
       decision: 'approve',
       used: false,
       decided: null,
@@ -133,7 +200,13 @@ describe('emailed single-use action links (issue 30 §2)', () => {
     const decided = await decide(gh['approve deploy']);
     expect(decided.status).toBe(200);
     expect(decided.body.status).toBe('open');
-    expect(decided.body.decisions).toMatchObject([{ actionName: 'deploy', decision: 'approve', decidedBy: { type: 'member', id: grace.memberId, name: 'Grace Hopper' } }]);
+    expect(decided.body.decisions).toMatchObject([
+      {
+        actionName: 'deploy',
+        decision: 'approve',
+        decidedBy: { type: 'member', id: grace.memberId, name: 'Grace Hopper' },
+      },
+    ]);
 
     const again = await decide(gh['approve deploy']);
     expect(again.status).toBe(409);
@@ -141,59 +214,138 @@ describe('emailed single-use action links (issue 30 §2)', () => {
     const other = await decide(ada['reject deploy']);
     expect(other.status).toBe(409);
     expect(other.body.message).toBe('Action deploy of this interrupt has already been decided.');
-    expect((await preview(gh['approve deploy'])).body).toMatchObject({ used: true, decided: { decision: 'approve', decidedBy: 'Grace Hopper' } });
+    expect((await preview(gh['approve deploy'])).body).toMatchObject({
+      used: true,
+      decided: { decision: 'approve', decidedBy: 'Grace Hopper' },
+    });
 
     const rejected = await decide(ada['reject notify'], 'Not on a Friday');
     expect(rejected.status).toBe(200);
     expect(rejected.body.status).toBe('answered');
-    expect(rejected.body.decisions[1]).toMatchObject({ actionName: 'notify', decision: 'reject', message: 'Not on a Friday', decidedBy: { name: 'Ada Lovelace' } });
+    expect(rejected.body.decisions[1]).toMatchObject({
+      actionName: 'notify',
+      decision: 'reject',
+      message: 'Not on a Friday',
+      decidedBy: { name: 'Ada Lovelace' },
+    });
 
-    const audit = await http().get(`/api/audit-log?action=interrupt.decided&targetId=${id}`).set('cookie', owner.cookie);
-    expect(audit.body.entries.map((e: { actorName: string; actorType: string; metadata: unknown }) => [e.actorType, e.actorName, e.metadata])).toEqual([
-      ['member', 'Ada Lovelace', { actionName: 'notify', decision: 'reject', becameAnswered: true, via: 'email_link' }],
-      ['member', 'Grace Hopper', { actionName: 'deploy', decision: 'approve', becameAnswered: false, via: 'email_link' }],
+    const audit = await http()
+      .get(`/api/audit-log?action=interrupt.decided&targetId=${id}`)
+      .set('cookie', owner.cookie);
+    expect(
+      audit.body.entries.map((e: { actorName: string; actorType: string; metadata: unknown }) => [
+        e.actorType,
+        e.actorName,
+        e.metadata,
+      ]),
+    ).toEqual([
+      [
+        'member',
+        'Ada Lovelace',
+        { actionName: 'notify', decision: 'reject', becameAnswered: true, via: 'email_link' },
+      ],
+      [
+        'member',
+        'Grace Hopper',
+        { actionName: 'deploy', decision: 'approve', becameAnswered: false, via: 'email_link' },
+      ],
     ]);
   });
 
   it('refuses a changed, expired or foreign link, a key, a member who may no longer decide, and every link once the organisation turns them off', async () => {
-    const { id } = await open('Drop the staging database', [{ name: 'drop', args: { db: 'staging' } }]);
+    const { id } = await open('Drop the staging database', [
+      { name: 'drop', args: { db: 'staging' } },
+    ]);
     const ada = tokensOf(await mailFor(owner.email, 'Drop the staging database'));
     const gh = tokensOf(await mailFor(grace.email, 'Drop the staging database'));
     const token = ada['approve drop'];
     const [prefix, body, mac] = token.split('.');
 
     const cases: [unknown, number, string][] = [
-      [`${prefix}.${body}.${mac.slice(0, -2)}`, 403, 'This link is not valid (it was changed, cut short, or not made by this service).'],
-      [`${prefix}.${Buffer.from(Buffer.from(body, 'base64url').toString().replace('"approve"', '"reject"')).toString('base64url')}.${mac}`, 403, 'This link is not valid (it was changed, cut short, or not made by this service).'],
+      [
+        `${prefix}.${body}.${mac.slice(0, -2)}`,
+        403,
+        'This link is not valid (it was changed, cut short, or not made by this service).',
+      ],
+      [
+        `${prefix}.${Buffer.from(Buffer.from(body, 'base64url').toString().replace('"approve"', '"reject"')).toString('base64url')}.${mac}`,
+        403,
+        'This link is not valid (it was changed, cut short, or not made by this service).',
+      ],
     ];
     const signer = t.app.get(ActionLinkSigner);
     const claims = signer.read(token);
     expect(claims).not.toBeNull();
     const c = claims as NonNullable<typeof claims>;
-    cases.push([signer.mint({ ...c, nonce: undefined, expiresAt: Math.floor(Date.now() / 1000) - 1 }), 403, 'This link has expired (links in emails work for 24 hours): open the interrupt in Interlock to decide.']);
-    cases.push([signer.mint({ ...c, nonce: undefined, actionDigest: actionDigest(id, 'drop', { db: 'production' }) }), 409, 'This action is not the one the email showed: open the interrupt in Interlock to decide.']);
-    cases.push([new ActionLinkSigner('another-server-secret-0123456789-0123456789').mint({ ...c, nonce: undefined }), 403, 'This link is not valid (it was changed, cut short, or not made by this service).']);
+    cases.push([
+      signer.mint({ ...c, nonce: undefined, expiresAt: Math.floor(Date.now() / 1000) - 1 }),
+      403,
+      'This link has expired (links in emails work for 24 hours): open the interrupt in Interlock to decide.',
+    ]);
+    cases.push([
+      signer.mint({
+        ...c,
+        nonce: undefined,
+        actionDigest: actionDigest(id, 'drop', { db: 'production' }),
+      }),
+      409,
+      'This action is not the one the email showed: open the interrupt in Interlock to decide.',
+    ]);
+    cases.push([
+      new ActionLinkSigner('another-server-secret-0123456789-0123456789').mint({
+        ...c,
+        nonce: undefined,
+      }),
+      403,
+      'This link is not valid (it was changed, cut short, or not made by this service).',
+    ]);
     for (const [bad, status, message] of cases) {
       for (const res of [await preview(bad), await decide(bad)]) {
         expect([res.status, res.body.message]).toEqual([status, message]);
       }
     }
-    const keyed = await http().post('/api/action-links/decide').set('x-api-key', key).send({ token });
+    const keyed = await http()
+      .post('/api/action-links/decide')
+      .set('x-api-key', key)
+      .send({ token });
     expect([keyed.status, keyed.body.code]).toEqual([403, 'HUMANS_ONLY']);
     expect((await decide(42)).status).toBe(400);
 
     // Grace may no longer decide: her role loses interrupt.decide.
     const roles = await builtInRoleIds(t.app.getHttpServer(), owner.cookie);
-    const viewer = await http().post('/api/roles').set('cookie', owner.cookie).send({ name: 'Viewer', permissions: ['interrupt.read'] });
+    const viewer = await http()
+      .post('/api/roles')
+      .set('cookie', owner.cookie)
+      .send({ name: 'Viewer', permissions: ['interrupt.read'] });
     expect(viewer.status).toBe(201);
-    expect((await http().patch(`/api/members/${grace.memberId}`).set('cookie', owner.cookie).send({ roleId: viewer.body.id })).status).toBe(200);
+    expect(
+      (
+        await http()
+          .patch(`/api/members/${grace.memberId}`)
+          .set('cookie', owner.cookie)
+          .send({ roleId: viewer.body.id })
+      ).status,
+    ).toBe(200);
     const demoted = await decide(gh['approve drop']);
-    expect([demoted.status, demoted.body.message]).toEqual([403, 'The member this link was sent to may no longer decide interrupts in this organisation.']);
-    expect((await http().patch(`/api/members/${grace.memberId}`).set('cookie', owner.cookie).send({ roleId: roles.manager })).status).toBe(200);
+    expect([demoted.status, demoted.body.message]).toEqual([
+      403,
+      'The member this link was sent to may no longer decide interrupts in this organisation.',
+    ]);
+    expect(
+      (
+        await http()
+          .patch(`/api/members/${grace.memberId}`)
+          .set('cookie', owner.cookie)
+          .send({ roleId: roles.manager })
+      ).status,
+    ).toBe(200);
 
     await setTokenActions(false);
     const off = await decide(token);
-    expect([off.status, off.body.message]).toEqual([403, 'This organisation does not let email links decide: sign in to Interlock to decide.']);
+    expect([off.status, off.body.message]).toEqual([
+      403,
+      'This organisation does not let email links decide: sign in to Interlock to decide.',
+    ]);
     expect((await preview(token)).status).toBe(403);
     expect(await read(id)).toMatchObject({ status: 'open', decisions: [] });
     await setTokenActions(true);

@@ -10,8 +10,12 @@ describe('plans and allowances (SPEC §4, §8; issue 5)', () => {
   let t: TestApp;
   const http = () => request(t.app.getHttpServer());
   const interrupt = (key: string, title = 'Deploy') =>
-    http().post('/api/interrupts').set('x-api-key', key).send({ title, actionRequests: [{ name: 'deploy' }] });
-  const count = async (sql: string, params: unknown[]) => ((await t.app.get(DataSource).query(sql, params)) as { n: number }[])[0].n;
+    http()
+      .post('/api/interrupts')
+      .set('x-api-key', key)
+      .send({ title, actionRequests: [{ name: 'deploy' }] });
+  const count = async (sql: string, params: unknown[]) =>
+    ((await t.app.get(DataSource).query(sql, params)) as { n: number }[])[0].n;
 
   async function organisation() {
     const owner = await signUpOwner(t.app.getHttpServer());
@@ -21,7 +25,12 @@ describe('plans and allowances (SPEC §4, §8; issue 5)', () => {
 
   beforeAll(async () => {
     t = await startTestApp({
-      env: { PLAN_FREE_MESSAGES: '5', PLAN_PRO_MESSAGES: '15', PLAN_FREE_AGENT_HOURS: '2', PLAN_PRO_AGENT_HOURS: '10' },
+      env: {
+        PLAN_FREE_MESSAGES: '5',
+        PLAN_PRO_MESSAGES: '15',
+        PLAN_FREE_AGENT_HOURS: '2',
+        PLAN_PRO_AGENT_HOURS: '10',
+      },
     });
   });
   afterAll(async () => {
@@ -33,19 +42,45 @@ describe('plans and allowances (SPEC §4, §8; issue 5)', () => {
     for (let i = 1; i <= 5; i++) expect((await interrupt(key, `Deploy ${i}`)).status).toBe(201);
     const sixth = await interrupt(key, 'Deploy 6');
     expect(sixth.status).toBe(402);
-    expect(Object.keys(sixth.body).sort()).toEqual(['code', 'error', 'message', 'requestId', 'statusCode']);
-    expect(sixth.body).toMatchObject({ statusCode: 402, error: 'Payment Required', code: 'MESSAGES_ALLOWANCE_EXHAUSTED' });
+    expect(Object.keys(sixth.body).sort()).toEqual([
+      'code',
+      'error',
+      'message',
+      'requestId',
+      'statusCode',
+    ]);
+    expect(sixth.body).toMatchObject({
+      statusCode: 402,
+      error: 'Payment Required',
+      code: 'MESSAGES_ALLOWANCE_EXHAUSTED',
+    });
     expect(sixth.body.message.startsWith(MESSAGES_TEXT)).toBe(true);
-    expect(sixth.body.message).toMatch(/^This organisation has used its included messages for the month \(5 on the Free plan\)\. The allowance renews on \d{4}-\d\d-01 \(UTC\); the Pro plan includes 15 messages a month\.$/);
-    expect(await count(`SELECT count(*)::int AS n FROM interrupts WHERE organisation_id = $1`, [owner.organisationId])).toBe(5);
+    expect(sixth.body.message).toMatch(
+      /^This organisation has used its included messages for the month \(5 on the Free plan\)\. The allowance renews on \d{4}-\d\d-01 \(UTC\); the Pro plan includes 15 messages a month\.$/,
+    );
     expect(
-      await count(`SELECT count(*)::int AS n FROM audit_log_entries WHERE organisation_id = $1 AND action = 'interrupt.created'`, [owner.organisationId]),
+      await count(`SELECT count(*)::int AS n FROM interrupts WHERE organisation_id = $1`, [
+        owner.organisationId,
+      ]),
+    ).toBe(5);
+    expect(
+      await count(
+        `SELECT count(*)::int AS n FROM audit_log_entries WHERE organisation_id = $1 AND action = 'interrupt.created'`,
+        [owner.organisationId],
+      ),
     ).toBe(5);
 
     // Validation comes before the allowance (SPEC §4 check order), and the key before both.
     const invalid = await http().post('/api/interrupts').set('x-api-key', key).send({ title: '' });
     expect(invalid.status).toBe(400);
-    expect((await http().post('/api/interrupts').set('x-api-key', `${key.slice(0, -1)}${key.endsWith('x') ? 'y' : 'x'}`).send({})).status).toBe(401);
+    expect(
+      (
+        await http()
+          .post('/api/interrupts')
+          .set('x-api-key', `${key.slice(0, -1)}${key.endsWith('x') ? 'y' : 'x'}`)
+          .send({})
+      ).status,
+    ).toBe(401);
     // Reading is not metered.
     expect((await http().get('/api/interrupts').set('x-api-key', key)).status).toBe(200);
 
@@ -66,13 +101,27 @@ describe('plans and allowances (SPEC §4, §8; issue 5)', () => {
     const { owner, key } = await organisation();
     await setPlan(t.app.getHttpServer(), owner.cookie, 'pro');
     for (let i = 0; i < 5; i++) expect((await interrupt(key)).status).toBe(201);
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => interrupt(key, `Race ${i}`)));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => interrupt(key, `Race ${i}`)),
+    );
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(10);
     expect(statuses.filter((s) => s === 402)).toHaveLength(40);
-    expect(results.filter((r) => r.status === 402).every((r) => r.body.code === 'MESSAGES_ALLOWANCE_EXHAUSTED')).toBe(true);
-    expect(await count(`SELECT count(*)::int AS n FROM interrupts WHERE organisation_id = $1`, [owner.organisationId])).toBe(15);
-    expect(await count(`SELECT messages AS n FROM usage_months WHERE organisation_id = $1`, [owner.organisationId])).toBe(15);
+    expect(
+      results
+        .filter((r) => r.status === 402)
+        .every((r) => r.body.code === 'MESSAGES_ALLOWANCE_EXHAUSTED'),
+    ).toBe(true);
+    expect(
+      await count(`SELECT count(*)::int AS n FROM interrupts WHERE organisation_id = $1`, [
+        owner.organisationId,
+      ]),
+    ).toBe(15);
+    expect(
+      await count(`SELECT messages AS n FROM usage_months WHERE organisation_id = $1`, [
+        owner.organisationId,
+      ]),
+    ).toBe(15);
   });
 
   it('counts per UTC calendar month: last month’s use does not count', async () => {
@@ -98,7 +147,9 @@ describe('plans and allowances (SPEC §4, §8; issue 5)', () => {
     // Entirely last month: does not count. Across the boundary: 30 minutes count.
     await session(`${monthStart} - interval '5 hours'`, `${monthStart} - interval '1 hour'`);
     await session(`${monthStart} - interval '1 hour'`, `${monthStart} + interval '30 minutes'`);
-    expect((await http().post('/api/sessions').set('x-api-key', key).send({ name: 'a' })).status).toBe(201);
+    expect(
+      (await http().post('/api/sessions').set('x-api-key', key).send({ name: 'a' })).status,
+    ).toBe(201);
     let org = await http().get('/api/organisation').set('cookie', owner.cookie);
     expect(org.body.usage.agentHours.used).toBeGreaterThanOrEqual(0.5);
     expect(org.body.usage.agentHours.used).toBeLessThan(0.52);
@@ -118,21 +169,28 @@ describe('plans and allowances (SPEC §4, §8; issue 5)', () => {
     expect((await http().post('/api/sessions').set('x-api-key', key).send({})).status).toBe(400);
 
     await setPlan(t.app.getHttpServer(), owner.cookie, 'pro');
-    expect((await http().post('/api/sessions').set('x-api-key', key).send({ name: 'c' })).status).toBe(201);
+    expect(
+      (await http().post('/api/sessions').set('x-api-key', key).send({ name: 'c' })).status,
+    ).toBe(201);
   });
 
   describe('agent hours at append (issue 17, item 1)', () => {
     const HOURS_402 =
       /^This organisation has used its included agent hours for the month \(2 on the Free plan\)\. The allowance renews on \d{4}-\d\d-01 \(UTC\); the Pro plan includes 10 agent hours a month\.$/;
     const append = (key: string, id: string, content = 'x') =>
-      http().post(`/api/sessions/${id}/messages`).set('x-api-key', key).send({ messages: [{ role: 'agent', content }] });
+      http()
+        .post(`/api/sessions/${id}/messages`)
+        .set('x-api-key', key)
+        .send({ messages: [{ role: 'agent', content }] });
     /** An open session started `interval` before now, written as an old instance would (the trigger tracks it). */
     const openSince = async (organisationId: string, interval: string): Promise<string> =>
       (
-        await t.app.get(DataSource).query(
-          `INSERT INTO sessions (organisation_id, id, name, started_at) VALUES ($1, gen_random_uuid(), 'running', now() - $2::interval) RETURNING id`,
-          [organisationId, interval],
-        )
+        await t.app
+          .get(DataSource)
+          .query(
+            `INSERT INTO sessions (organisation_id, id, name, started_at) VALUES ($1, gen_random_uuid(), 'running', now() - $2::interval) RETURNING id`,
+            [organisationId, interval],
+          )
       )[0].id;
     // The month's agent seconds summed from the sessions themselves, and as the running total keeps
     // them; both read one `now()`, so running sessions add nothing between the two.
@@ -142,30 +200,60 @@ describe('plans and allowances (SPEC §4, §8; issue 5)', () => {
     const TOTAL_SQL = `SELECT agent_seconds_used(a.month_start, a.ended_seconds, a.open_sessions, a.open_offset_seconds, now())
              FROM organisations o LEFT JOIN agent_hours_totals a ON a.organisation_id = o.id WHERE o.id = $1`;
     const totalSeconds = async (organisationId: string) =>
-      (await t.app.get(DataSource).query(`SELECT (${TOTAL_SQL}) AS s`, [organisationId]))[0].s as number;
+      (await t.app.get(DataSource).query(`SELECT (${TOTAL_SQL}) AS s`, [organisationId]))[0]
+        .s as number;
     /** |running total − scan| at one instant. */
     const drift = async (organisationId: string) =>
-      (await t.app.get(DataSource).query(`SELECT abs((${TOTAL_SQL}) - (${SCAN_SQL})) AS d`, [organisationId]))[0].d as number;
+      (
+        await t.app
+          .get(DataSource)
+          .query(`SELECT abs((${TOTAL_SQL}) - (${SCAN_SQL})) AS d`, [organisationId])
+      )[0].d as number;
 
     it('once the month’s hours are spent, appends answer the exact 402 and write nothing; the session stays open and can be ended', async () => {
       const { owner, key } = await organisation();
-      const a = (await http().post('/api/sessions').set('x-api-key', key).send({ name: 'a' }).expect(201)).body.id as string;
+      const a = (
+        await http().post('/api/sessions').set('x-api-key', key).send({ name: 'a' }).expect(201)
+      ).body.id as string;
       expect((await append(key, a, 'first')).status).toBe(201);
 
       await openSince(owner.organisationId, '2 hours');
       const refused = await append(key, a, 'second');
       expect(refused.status).toBe(402);
-      expect(Object.keys(refused.body).sort()).toEqual(['code', 'error', 'message', 'requestId', 'statusCode']);
-      expect(refused.body).toMatchObject({ statusCode: 402, error: 'Payment Required', code: 'AGENT_HOURS_ALLOWANCE_EXHAUSTED' });
+      expect(Object.keys(refused.body).sort()).toEqual([
+        'code',
+        'error',
+        'message',
+        'requestId',
+        'statusCode',
+      ]);
+      expect(refused.body).toMatchObject({
+        statusCode: 402,
+        error: 'Payment Required',
+        code: 'AGENT_HOURS_ALLOWANCE_EXHAUSTED',
+      });
       expect(refused.body.message.startsWith(HOURS_TEXT)).toBe(true);
       expect(refused.body.message).toMatch(HOURS_402);
-      expect(await count(`SELECT count(*)::int AS n FROM session_messages WHERE organisation_id = $1`, [owner.organisationId])).toBe(1);
+      expect(
+        await count(`SELECT count(*)::int AS n FROM session_messages WHERE organisation_id = $1`, [
+          owner.organisationId,
+        ]),
+      ).toBe(1);
 
       // Validation first, the allowance before the session is looked at (SPEC §4), an idempotent retry refused too.
-      expect((await http().post(`/api/sessions/${a}/messages`).set('x-api-key', key).send({ messages: [] })).status).toBe(400);
+      expect(
+        (
+          await http()
+            .post(`/api/sessions/${a}/messages`)
+            .set('x-api-key', key)
+            .send({ messages: [] })
+        ).status,
+      ).toBe(400);
       expect((await append(key, '00000000-0000-4000-8000-000000000000')).status).toBe(402);
       expect((await append(key, a).set('idempotency-key', 'retry-1')).status).toBe(402);
-      expect((await http().post('/api/sessions').set('x-api-key', key).send({ name: 'b' })).body.code).toBe('AGENT_HOURS_ALLOWANCE_EXHAUSTED');
+      expect(
+        (await http().post('/api/sessions').set('x-api-key', key).send({ name: 'b' })).body.code,
+      ).toBe('AGENT_HOURS_ALLOWANCE_EXHAUSTED');
 
       // Not cut: the session is still active with what it had, and the agent can end it.
       const session = await http().get(`/api/sessions/${a}`).set('x-api-key', key).expect(200);
@@ -175,7 +263,9 @@ describe('plans and allowances (SPEC §4, §8; issue 5)', () => {
 
       // An upgrade counts at once.
       await setPlan(t.app.getHttpServer(), owner.cookie, 'pro');
-      const b = (await http().post('/api/sessions').set('x-api-key', key).send({ name: 'b' }).expect(201)).body.id as string;
+      const b = (
+        await http().post('/api/sessions').set('x-api-key', key).send({ name: 'b' }).expect(201)
+      ).body.id as string;
       expect((await append(key, b)).status).toBe(201);
       expect((await append(key, a)).body.code).toBe('CONFLICT');
     });
@@ -183,7 +273,9 @@ describe('plans and allowances (SPEC §4, §8; issue 5)', () => {
     it('running sessions count up to now: an append that was allowed is refused once time has run out', async () => {
       const { owner, key } = await organisation();
       await openSince(owner.organisationId, '2 hours -6 seconds');
-      const a = (await http().post('/api/sessions').set('x-api-key', key).send({ name: 'a' }).expect(201)).body.id as string;
+      const a = (
+        await http().post('/api/sessions').set('x-api-key', key).send({ name: 'a' }).expect(201)
+      ).body.id as string;
       expect((await append(key, a, 'in time')).status).toBe(201);
       const deadline = Date.now() + 30_000;
       let status = 201;
@@ -211,7 +303,8 @@ describe('plans and allowances (SPEC §4, §8; issue 5)', () => {
             [org, at],
           )
         )[0].s as number;
-      const plus = (at: Date, hours: number) => new Date(at.getTime() + hours * 3_600_000).toISOString();
+      const plus = (at: Date, hours: number) =>
+        new Date(at.getTime() + hours * 3_600_000).toISOString();
 
       // Started 5 hours before M-1, still open: in M-1 it counts from the month's first instant.
       const [{ id }] = await ds.query(
@@ -221,17 +314,29 @@ describe('plans and allowances (SPEC §4, §8; issue 5)', () => {
       expect(await usedAt(plus(m1, -1))).toBeCloseTo(4 * 3600, 3);
       expect(await usedAt(plus(m1, 1))).toBeCloseTo(3600, 3);
       // Ended 2 hours into M-1: M-1 holds 2 hours; M holds none.
-      await ds.query(`UPDATE sessions SET status = 'ended', ended_at = $3 WHERE organisation_id = $1 AND id = $2`, [org, id, plus(m1, 2)]);
+      await ds.query(
+        `UPDATE sessions SET status = 'ended', ended_at = $3 WHERE organisation_id = $1 AND id = $2`,
+        [org, id, plus(m1, 2)],
+      );
       expect(await usedAt(plus(m1, 3))).toBeCloseTo(2 * 3600, 3);
       expect(await totalSeconds(org)).toBe(0);
       // Started an hour before M and still open: this month counts it from M's first instant only.
-      await ds.query(`INSERT INTO sessions (organisation_id, id, name, started_at) VALUES ($1, gen_random_uuid(), 'across', $2)`, [org, plus(m0, -1)]);
+      await ds.query(
+        `INSERT INTO sessions (organisation_id, id, name, started_at) VALUES ($1, gen_random_uuid(), 'across', $2)`,
+        [org, plus(m0, -1)],
+      );
       expect(await usedAt(plus(m0, 0.5))).toBeCloseTo(1800, 3);
       expect(await drift(org)).toBeLessThan(0.01);
       // Two hours are spent this month once it is 2 hours old; the rollover happens at the first event of M.
       expect(await usedAt(plus(m0, 2))).toBeCloseTo(7200, 3);
-      await ds.query(`INSERT INTO sessions (organisation_id, id, name, started_at, ended_at, status) VALUES ($1, gen_random_uuid(), 'short', now() - interval '1 second', now(), 'ended')`, [org]);
-      const [totals] = await ds.query(`SELECT month_start, open_sessions FROM agent_hours_totals WHERE organisation_id = $1`, [org]);
+      await ds.query(
+        `INSERT INTO sessions (organisation_id, id, name, started_at, ended_at, status) VALUES ($1, gen_random_uuid(), 'short', now() - interval '1 second', now(), 'ended')`,
+        [org],
+      );
+      const [totals] = await ds.query(
+        `SELECT month_start, open_sessions FROM agent_hours_totals WHERE organisation_id = $1`,
+        [org],
+      );
       expect(totals).toEqual({ month_start: m0, open_sessions: 1 });
       expect(await drift(org)).toBeLessThan(0.01);
     });
@@ -240,16 +345,25 @@ describe('plans and allowances (SPEC §4, §8; issue 5)', () => {
       const { owner, key } = await organisation();
       await setPlan(t.app.getHttpServer(), owner.cookie, 'pro');
       const started = await Promise.all(
-        Array.from({ length: 12 }, (_, i) => http().post('/api/sessions').set('x-api-key', key).send({ name: `s${i}` })),
+        Array.from({ length: 12 }, (_, i) =>
+          http()
+            .post('/api/sessions')
+            .set('x-api-key', key)
+            .send({ name: `s${i}` }),
+        ),
       );
       expect(started.map((r) => r.status)).toEqual(Array(12).fill(201));
       const ids = started.map((r) => r.body.id as string);
       await Promise.all(ids.flatMap((id) => [append(key, id), append(key, id)]));
-      const ended = await Promise.all(ids.slice(0, 8).map((id) => http().post(`/api/sessions/${id}/end`).set('x-api-key', key)));
+      const ended = await Promise.all(
+        ids.slice(0, 8).map((id) => http().post(`/api/sessions/${id}/end`).set('x-api-key', key)),
+      );
       expect(ended.map((r) => r.status)).toEqual(Array(8).fill(200));
       const [totals] = await t.app
         .get(DataSource)
-        .query(`SELECT open_sessions FROM agent_hours_totals WHERE organisation_id = $1`, [owner.organisationId]);
+        .query(`SELECT open_sessions FROM agent_hours_totals WHERE organisation_id = $1`, [
+          owner.organisationId,
+        ]);
       expect(totals.open_sessions).toBe(4);
       expect(await drift(owner.organisationId)).toBeLessThan(0.01);
     });

@@ -15,7 +15,12 @@ class MachineProbeController {
   @Get()
   @MachineRoute()
   whoami(@CurrentApiKey() key: ApiKeyPrincipal) {
-    return { organisationId: key.organisationId, apiKeyId: key.apiKeyId, name: key.apiKeyName, plan: key.plan };
+    return {
+      organisationId: key.organisationId,
+      apiKeyId: key.apiKeyId,
+      name: key.apiKeyName,
+      plan: key.plan,
+    };
   }
 
   @Get('pro')
@@ -29,9 +34,24 @@ class MachineProbeController {
 class MachineProbeModule {}
 
 const EXACT = {
-  missing: { statusCode: 401, error: 'Unauthorized', code: 'MISSING_API_KEY', message: 'Missing x-api-key header.' },
-  invalid: { statusCode: 401, error: 'Unauthorized', code: 'INVALID_API_KEY', message: 'Invalid API key.' },
-  expired: { statusCode: 401, error: 'Unauthorized', code: 'API_KEY_EXPIRED', message: 'API Key has expired' },
+  missing: {
+    statusCode: 401,
+    error: 'Unauthorized',
+    code: 'MISSING_API_KEY',
+    message: 'Missing x-api-key header.',
+  },
+  invalid: {
+    statusCode: 401,
+    error: 'Unauthorized',
+    code: 'INVALID_API_KEY',
+    message: 'Invalid API key.',
+  },
+  expired: {
+    statusCode: 401,
+    error: 'Unauthorized',
+    code: 'API_KEY_EXPIRED',
+    message: 'API Key has expired',
+  },
 };
 
 describe('API key authentication (SPEC §4)', () => {
@@ -52,7 +72,12 @@ describe('API key authentication (SPEC §4)', () => {
   it('admits a valid key, for its own organisation', async () => {
     const res = await http().get('/probe-machine').set('x-api-key', key.key);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ organisationId: owner.organisationId, apiKeyId: key.id, name: 'ci-runner', plan: 'free' });
+    expect(res.body).toEqual({
+      organisationId: owner.organisationId,
+      apiKeyId: key.id,
+      name: 'ci-runner',
+      plan: 'free',
+    });
   });
 
   it('answers a missing header with 401 MISSING_API_KEY', async () => {
@@ -98,14 +123,19 @@ describe('API key authentication (SPEC §4)', () => {
   });
 
   it('answers an expired key with 401 API_KEY_EXPIRED, and drops it from the list', async () => {
-    const short = await createApiKey(t.app.getHttpServer(), owner.cookie, { name: 'short-lived', expiry: '7d' });
+    const short = await createApiKey(t.app.getHttpServer(), owner.cookie, {
+      name: 'short-lived',
+      expiry: '7d',
+    });
     expect((await http().get('/probe-machine').set('x-api-key', short.key)).status).toBe(200);
     // The key is cached now. A change made straight in SQL reaches the cache through the
     // table's trigger and LISTEN/NOTIFY, a few milliseconds later: sync with the instances, as
     // the service itself does after a revoke.
     await t.app
       .get(DataSource)
-      .query(`UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1`, [short.id]);
+      .query(`UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1`, [
+        short.id,
+      ]);
     await t.app.get(NotificationBus).sync();
     const res = await http().get('/probe-machine').set('x-api-key', short.key);
     expect(res.status).toBe(401);
@@ -142,8 +172,11 @@ describe('API key authentication (SPEC §4)', () => {
       expect((await http().get('/probe-machine').set('x-api-key', 'ilk_short')).status).toBe(401);
       // The instance's background statements (its heartbeat every second, the key budget's sync
       // every 250 ms, lastUsedAt every 5 s) may fall between the two requests on a loaded machine.
-      const background = /INSERT INTO service_instances|INSERT INTO api_key_request_windows|SET last_used_at/;
-      expect(spy.mock.calls.map(([sql]) => String(sql)).filter((sql) => !background.test(sql))).toEqual([]);
+      const background =
+        /INSERT INTO service_instances|INSERT INTO api_key_request_windows|SET last_used_at/;
+      expect(
+        spy.mock.calls.map(([sql]) => String(sql)).filter((sql) => !background.test(sql)),
+      ).toEqual([]);
     } finally {
       spy.mockRestore();
     }

@@ -4,7 +4,13 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { MachineRoute } from '../src/auth/decorators/route-access.decorator';
 import { adminDatabaseUrl } from './support/test-database';
-import { builtInRoleIds, createApiKey, joinOrganisation, signUpOwner, SignedUpOwner } from './support/factories';
+import {
+  builtInRoleIds,
+  createApiKey,
+  joinOrganisation,
+  signUpOwner,
+  SignedUpOwner,
+} from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 
 @Controller('probe-machine')
@@ -35,9 +41,14 @@ describe('key management (SPEC §2, §6; seed 3.1)', () => {
   });
 
   it('create → use → rename (still works) → revoke (fails at once)', async () => {
-    const created = await http().post('/api/api-keys').set('cookie', owner.cookie).send({ name: 'ci-runner', expiry: 'never' });
+    const created = await http()
+      .post('/api/api-keys')
+      .set('cookie', owner.cookie)
+      .send({ name: 'ci-runner', expiry: 'never' });
     expect(created.status).toBe(201);
-    expect(Object.keys(created.body).sort()).toEqual(['createdAt', 'expiresAt', 'id', 'key', 'lastUsedAt', 'name', 'start'].sort());
+    expect(Object.keys(created.body).sort()).toEqual(
+      ['createdAt', 'expiresAt', 'id', 'key', 'lastUsedAt', 'name', 'start'].sort(),
+    );
     const { id, key } = created.body;
     expect(key).toMatch(/^ilk_[A-Za-z]{64}$/);
     expect(created.body.start).toBe(key.slice(0, 8));
@@ -46,7 +57,10 @@ describe('key management (SPEC §2, §6; seed 3.1)', () => {
 
     expect((await http().get('/probe-machine').set('x-api-key', key)).status).toBe(200);
 
-    const renamed = await http().patch(`/api/api-keys/${id}`).set('cookie', owner.cookie).send({ name: 'deploy-bot' });
+    const renamed = await http()
+      .patch(`/api/api-keys/${id}`)
+      .set('cookie', owner.cookie)
+      .send({ name: 'deploy-bot' });
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ id, name: 'deploy-bot', start: key.slice(0, 8) });
     expect(renamed.body.key).toBeUndefined();
@@ -57,20 +71,38 @@ describe('key management (SPEC §2, §6; seed 3.1)', () => {
     const after = await http().get('/probe-machine').set('x-api-key', key);
     expect(after.status).toBe(401);
     expect(after.body).toMatchObject({ code: 'INVALID_API_KEY', message: 'Invalid API key.' });
-    expect((await t.app.get(DataSource).query(`SELECT 1 FROM api_keys WHERE id = $1`, [id])).length).toBe(0);
-    expect((await http().delete(`/api/api-keys/${id}`).set('cookie', owner.cookie)).status).toBe(404);
+    expect(
+      (await t.app.get(DataSource).query(`SELECT 1 FROM api_keys WHERE id = $1`, [id])).length,
+    ).toBe(0);
+    expect((await http().delete(`/api/api-keys/${id}`).set('cookie', owner.cookie)).status).toBe(
+      404,
+    );
 
-    const audit = await t.app
-      .get(DataSource)
-      .query(
-        `SELECT action, actor_type, actor_id, actor_name, target_type, target_id, target_name, summary
+    const audit = await t.app.get(DataSource).query(
+      `SELECT action, actor_type, actor_id, actor_name, target_type, target_id, target_name, summary
            FROM audit_log_entries WHERE organisation_id = $1 AND target_id = $2 ORDER BY created_at`,
-        [owner.organisationId, id],
-      );
+      [owner.organisationId, id],
+    );
     expect(audit).toEqual([
-      expect.objectContaining({ action: 'api_key.created', actor_type: 'member', actor_id: owner.memberId, actor_name: 'Ada Lovelace', target_type: 'api_key', target_name: 'ci-runner', summary: 'Key ci-runner created by Ada Lovelace' }),
-      expect.objectContaining({ action: 'api_key.renamed', target_name: 'deploy-bot', summary: 'Key ci-runner renamed to deploy-bot by Ada Lovelace' }),
-      expect.objectContaining({ action: 'api_key.revoked', target_name: 'deploy-bot', summary: 'Key deploy-bot revoked by Ada Lovelace' }),
+      expect.objectContaining({
+        action: 'api_key.created',
+        actor_type: 'member',
+        actor_id: owner.memberId,
+        actor_name: 'Ada Lovelace',
+        target_type: 'api_key',
+        target_name: 'ci-runner',
+        summary: 'Key ci-runner created by Ada Lovelace',
+      }),
+      expect.objectContaining({
+        action: 'api_key.renamed',
+        target_name: 'deploy-bot',
+        summary: 'Key ci-runner renamed to deploy-bot by Ada Lovelace',
+      }),
+      expect.objectContaining({
+        action: 'api_key.revoked',
+        target_name: 'deploy-bot',
+        summary: 'Key deploy-bot revoked by Ada Lovelace',
+      }),
     ]);
   });
 
@@ -79,7 +111,10 @@ describe('key management (SPEC §2, §6; seed 3.1)', () => {
     ['30d', 30],
     ['90d', 90],
   ] as const)('a %s key expires exactly that far from its creation', async (expiry, days) => {
-    const key = await createApiKey(t.app.getHttpServer(), owner.cookie, { name: `exp-${expiry}`, expiry });
+    const key = await createApiKey(t.app.getHttpServer(), owner.cookie, {
+      name: `exp-${expiry}`,
+      expiry,
+    });
     expect(Date.parse(key.expiresAt as string) - Date.parse(key.createdAt)).toBe(days * DAY);
     const [row] = await t.app
       .get(DataSource)
@@ -89,13 +124,23 @@ describe('key management (SPEC §2, §6; seed 3.1)', () => {
 
   it('lists keys with the SPEC fields only, newest first', async () => {
     const a = await createApiKey(t.app.getHttpServer(), owner.cookie, { name: 'list-a' });
-    const b = await createApiKey(t.app.getHttpServer(), owner.cookie, { name: 'list-b', expiry: '30d' });
+    const b = await createApiKey(t.app.getHttpServer(), owner.cookie, {
+      name: 'list-b',
+      expiry: '30d',
+    });
     const res = await http().get('/api/api-keys').set('cookie', owner.cookie);
     expect(res.status).toBe(200);
     const ids = res.body.apiKeys.map((k: { id: string }) => k.id);
     expect(ids.indexOf(b.id)).toBeLessThan(ids.indexOf(a.id));
     for (const k of res.body.apiKeys) {
-      expect(Object.keys(k).sort()).toEqual(['createdAt', 'expiresAt', 'id', 'lastUsedAt', 'name', 'start']);
+      expect(Object.keys(k).sort()).toEqual([
+        'createdAt',
+        'expiresAt',
+        'id',
+        'lastUsedAt',
+        'name',
+        'start',
+      ]);
     }
   });
 
@@ -116,7 +161,10 @@ describe('key management (SPEC §2, §6; seed 3.1)', () => {
 
   it('accepts a 32-character name and refuses expiry changes on rename', async () => {
     const key = await createApiKey(t.app.getHttpServer(), owner.cookie, { name: 'x'.repeat(32) });
-    const res = await http().patch(`/api/api-keys/${key.id}`).set('cookie', owner.cookie).send({ name: 'n', expiry: '7d' });
+    const res = await http()
+      .patch(`/api/api-keys/${key.id}`)
+      .set('cookie', owner.cookie)
+      .send({ name: 'n', expiry: '7d' });
     expect(res.status).toBe(400);
     expect(res.body.message).toContain('expiry');
   });
@@ -124,9 +172,25 @@ describe('key management (SPEC §2, §6; seed 3.1)', () => {
   it("answers 404 for another organisation's key, and changes nothing", async () => {
     const other = await signUpOwner(t.app.getHttpServer(), { name: 'Grace Hopper' });
     const theirs = await createApiKey(t.app.getHttpServer(), other.cookie, { name: 'theirs' });
-    expect((await http().patch(`/api/api-keys/${theirs.id}`).set('cookie', owner.cookie).send({ name: 'mine' })).status).toBe(404);
-    expect((await http().delete(`/api/api-keys/${theirs.id}`).set('cookie', owner.cookie)).status).toBe(404);
-    expect((await http().patch('/api/api-keys/not-a-uuid').set('cookie', owner.cookie).send({ name: 'x' })).status).toBe(404);
+    expect(
+      (
+        await http()
+          .patch(`/api/api-keys/${theirs.id}`)
+          .set('cookie', owner.cookie)
+          .send({ name: 'mine' })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await http().delete(`/api/api-keys/${theirs.id}`).set('cookie', owner.cookie)).status,
+    ).toBe(404);
+    expect(
+      (
+        await http()
+          .patch('/api/api-keys/not-a-uuid')
+          .set('cookie', owner.cookie)
+          .send({ name: 'x' })
+      ).status,
+    ).toBe(404);
     const list = await http().get('/api/api-keys').set('cookie', other.cookie);
     expect(list.body.apiKeys).toEqual([expect.objectContaining({ id: theirs.id, name: 'theirs' })]);
     expect((await http().get('/probe-machine').set('x-api-key', theirs.key)).status).toBe(200);
@@ -134,7 +198,8 @@ describe('key management (SPEC §2, §6; seed 3.1)', () => {
 
   it('records lastUsedAt in the background, not once per request', async () => {
     const key = await createApiKey(t.app.getHttpServer(), owner.cookie, { name: 'used' });
-    for (let i = 0; i < 5; i++) expect((await http().get('/probe-machine').set('x-api-key', key.key)).status).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await http().get('/probe-machine').set('x-api-key', key.key)).status).toBe(200);
     let lastUsedAt: string | null = null;
     for (let i = 0; i < 40 && lastUsedAt === null; i++) {
       await new Promise((r) => setTimeout(r, 250));
@@ -157,7 +222,16 @@ describe('key management (SPEC §2, §6; seed 3.1)', () => {
     const url = new URL(adminDatabaseUrl());
     const dump = execFileSync(
       'pg_dump',
-      ['--data-only', '-h', url.hostname, '-p', url.port, '-U', url.username || 'postgres', t.database.name],
+      [
+        '--data-only',
+        '-h',
+        url.hostname,
+        '-p',
+        url.port,
+        '-U',
+        url.username || 'postgres',
+        t.database.name,
+      ],
       { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
     );
     expect(dump).toContain(key.id);
@@ -168,46 +242,97 @@ describe('key management (SPEC §2, §6; seed 3.1)', () => {
   describe('permissions (SPEC §2)', () => {
     it('a Manager lists keys but cannot create, rename or revoke them', async () => {
       const server = t.app.getHttpServer();
-      const manager = await joinOrganisation(server, owner.cookie, (await builtInRoleIds(server, owner.cookie)).manager, 'Mona Manager');
+      const manager = await joinOrganisation(
+        server,
+        owner.cookie,
+        (await builtInRoleIds(server, owner.cookie)).manager,
+        'Mona Manager',
+      );
       const key = await createApiKey(server, owner.cookie, { name: 'managed' });
       const list = await http().get('/api/api-keys').set('cookie', manager.cookie);
       expect(list.status).toBe(200);
       expect(list.body.apiKeys.map((k: { id: string }) => k.id)).toContain(key.id);
       const refusals = [
-        [await http().post('/api/api-keys').set('cookie', manager.cookie).send({ name: 'nope', expiry: 'never' }), 'apiKey.create'],
-        [await http().patch(`/api/api-keys/${key.id}`).set('cookie', manager.cookie).send({ name: 'nope' }), 'apiKey.update'],
-        [await http().delete(`/api/api-keys/${key.id}`).set('cookie', manager.cookie), 'apiKey.delete'],
+        [
+          await http()
+            .post('/api/api-keys')
+            .set('cookie', manager.cookie)
+            .send({ name: 'nope', expiry: 'never' }),
+          'apiKey.create',
+        ],
+        [
+          await http()
+            .patch(`/api/api-keys/${key.id}`)
+            .set('cookie', manager.cookie)
+            .send({ name: 'nope' }),
+          'apiKey.update',
+        ],
+        [
+          await http().delete(`/api/api-keys/${key.id}`).set('cookie', manager.cookie),
+          'apiKey.delete',
+        ],
       ] as const;
       for (const [res, permission] of refusals) {
         expect(res.status).toBe(403);
-        expect(res.body).toMatchObject({ code: 'MISSING_PERMISSION', message: `Missing permission: ${permission}.` });
+        expect(res.body).toMatchObject({
+          code: 'MISSING_PERMISSION',
+          message: `Missing permission: ${permission}.`,
+        });
       }
       expect((await http().get('/probe-machine').set('x-api-key', key.key)).status).toBe(200);
-      const names = (await http().get('/api/api-keys').set('cookie', owner.cookie)).body.apiKeys.map((k: { name: string }) => k.name);
+      const names = (
+        await http().get('/api/api-keys').set('cookie', owner.cookie)
+      ).body.apiKeys.map((k: { name: string }) => k.name);
       expect(names).toContain('managed');
       expect(names).not.toContain('nope');
     });
 
     it('a custom role with only apiKey.create can create, and nothing else', async () => {
       const server = t.app.getHttpServer();
-      const role = await http().post('/api/roles').set('cookie', owner.cookie).send({ name: 'Key minter', permissions: ['apiKey.create'] });
+      const role = await http()
+        .post('/api/roles')
+        .set('cookie', owner.cookie)
+        .send({ name: 'Key minter', permissions: ['apiKey.create'] });
       expect(role.status).toBe(201);
       const minter = await joinOrganisation(server, owner.cookie, role.body.id, 'Kim Minter');
-      const created = await http().post('/api/api-keys').set('cookie', minter.cookie).send({ name: 'minted', expiry: '7d' });
+      const created = await http()
+        .post('/api/api-keys')
+        .set('cookie', minter.cookie)
+        .send({ name: 'minted', expiry: '7d' });
       expect(created.status).toBe(201);
       expect(created.body.key).toMatch(/^ilk_/);
       const list = await http().get('/api/api-keys').set('cookie', minter.cookie);
-      expect(list.body).toMatchObject({ code: 'MISSING_PERMISSION', message: 'Missing permission: apiKey.read.' });
-      expect((await http().delete(`/api/api-keys/${created.body.id}`).set('cookie', minter.cookie)).status).toBe(403);
+      expect(list.body).toMatchObject({
+        code: 'MISSING_PERMISSION',
+        message: 'Missing permission: apiKey.read.',
+      });
+      expect(
+        (await http().delete(`/api/api-keys/${created.body.id}`).set('cookie', minter.cookie))
+          .status,
+      ).toBe(403);
     });
 
     it('a Developer holds all four key permissions', async () => {
       const server = t.app.getHttpServer();
-      const dev = await joinOrganisation(server, owner.cookie, (await builtInRoleIds(server, owner.cookie)).developer, 'Dev');
+      const dev = await joinOrganisation(
+        server,
+        owner.cookie,
+        (await builtInRoleIds(server, owner.cookie)).developer,
+        'Dev',
+      );
       const key = await createApiKey(server, dev.cookie, { name: 'dev-key' });
       expect((await http().get('/api/api-keys').set('cookie', dev.cookie)).status).toBe(200);
-      expect((await http().patch(`/api/api-keys/${key.id}`).set('cookie', dev.cookie).send({ name: 'dev-key-2' })).status).toBe(200);
-      expect((await http().delete(`/api/api-keys/${key.id}`).set('cookie', dev.cookie)).status).toBe(204);
+      expect(
+        (
+          await http()
+            .patch(`/api/api-keys/${key.id}`)
+            .set('cookie', dev.cookie)
+            .send({ name: 'dev-key-2' })
+        ).status,
+      ).toBe(200);
+      expect(
+        (await http().delete(`/api/api-keys/${key.id}`).set('cookie', dev.cookie)).status,
+      ).toBe(204);
     });
   });
 });

@@ -1,6 +1,12 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { builtInRoleIds, createApiKey, joinOrganisation, signUpOwner, SignedUpOwner } from './support/factories';
+import {
+  builtInRoleIds,
+  createApiKey,
+  joinOrganisation,
+  signUpOwner,
+  SignedUpOwner,
+} from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 
 // Issue 29 §1 / SPEC §8d: argus runs the organisation's rules inside POST /api/interrupts.
@@ -15,8 +21,13 @@ describe('argus in POST /api/interrupts', () => {
     keyId: string;
   }
   const newOrg = async (name: string): Promise<Org> => {
-    const owner = await signUpOwner(t.app.getHttpServer(), { name: 'Ada Lovelace', organisationName: name });
-    const created = await createApiKey(t.app.getHttpServer(), owner.cookie, { name: 'billing-agent' });
+    const owner = await signUpOwner(t.app.getHttpServer(), {
+      name: 'Ada Lovelace',
+      organisationName: name,
+    });
+    const created = await createApiKey(t.app.getHttpServer(), owner.cookie, {
+      name: 'billing-agent',
+    });
     return { owner, key: created.key, keyId: created.id };
   };
   const rule = async (org: Org, body: Record<string, unknown>) => {
@@ -27,15 +38,34 @@ describe('argus in POST /api/interrupts', () => {
     expect(res.status).toBe(201);
     return res.body.id as string;
   };
-  const open = async (org: Org, actionRequests: Record<string, unknown>[], title = 'Refund order 42', key = org.key) => {
-    const res = await http().post('/api/interrupts').set('x-api-key', key).send({ title, actionRequests });
+  const open = async (
+    org: Org,
+    actionRequests: Record<string, unknown>[],
+    title = 'Refund order 42',
+    key = org.key,
+  ) => {
+    const res = await http()
+      .post('/api/interrupts')
+      .set('x-api-key', key)
+      .send({ title, actionRequests });
     expect(res.status).toBe(201);
     return res;
   };
   const entries = async (org: Org, interruptId: string) => {
-    const res = await http().get(`/api/audit-log?targetId=${interruptId}&limit=200`).set('cookie', org.owner.cookie);
+    const res = await http()
+      .get(`/api/audit-log?targetId=${interruptId}&limit=200`)
+      .set('cookie', org.owner.cookie);
     expect(res.status).toBe(200);
-    return (res.body.entries as { action: string; actorType: string; actorId?: string | null; actorName: string; metadata: unknown; category: string }[]).reverse();
+    return (
+      res.body.entries as {
+        action: string;
+        actorType: string;
+        actorId?: string | null;
+        actorName: string;
+        metadata: unknown;
+        category: string;
+      }[]
+    ).reverse();
   };
 
   beforeAll(async () => {
@@ -50,7 +80,11 @@ describe('argus in POST /api/interrupts', () => {
     const org = await newOrg('Approvals');
     const ruleId = await rule(org, {
       name: 'Small refunds',
-      match: { actions: ['refund'], keyIds: [org.keyId], args: [{ path: 'amount', op: 'lte', value: 100 }] },
+      match: {
+        actions: ['refund'],
+        keyIds: [org.keyId],
+        args: [{ path: 'amount', op: 'lte', value: 100 }],
+      },
     });
     const res = await open(org, [{ name: 'refund', args: { amount: 50 } }]);
     expect(res.body.status).toBe('answered');
@@ -77,26 +111,51 @@ describe('argus in POST /api/interrupts', () => {
     ]);
     expect(log[1].category).toBe('classification');
     expect(log[1].actorId ?? null).toBeNull();
-    expect(log[1].metadata).toEqual({ actionName: 'refund', ruleIds: [ruleId], mode: 'enforce', outcome: 'approve', enforced: true });
-    expect(log[2].metadata).toEqual({ actionName: 'refund', decision: 'approve', becameAnswered: true });
+    expect(log[1].metadata).toEqual({
+      actionName: 'refund',
+      ruleIds: [ruleId],
+      mode: 'enforce',
+      outcome: 'approve',
+      enforced: true,
+    });
+    expect(log[2].metadata).toEqual({
+      actionName: 'refund',
+      decision: 'approve',
+      becameAnswered: true,
+    });
 
     // Above the limit, an unknown action, another key: a person decides; nothing matched, no receipt.
-    for (const actions of [[{ name: 'refund', args: { amount: 500 } }], [{ name: 'refund', args: { amount: '50' } }], [{ name: 'deploy' }]]) {
+    for (const actions of [
+      [{ name: 'refund', args: { amount: 500 } }],
+      [{ name: 'refund', args: { amount: '50' } }],
+      [{ name: 'deploy' }],
+    ]) {
       const left = await open(org, actions);
       expect(left.body.status).toBe('open');
       expect(left.body.decisions).toEqual([]);
-      expect((await entries(org, left.body.id)).map((e) => e.action)).toEqual(['interrupt.created']);
+      expect((await entries(org, left.body.id)).map((e) => e.action)).toEqual([
+        'interrupt.created',
+      ]);
     }
   });
 
   it('reject carries the message; an action that does not allow the decision goes to a person, and the receipt says so', async () => {
     const org = await newOrg('Rejections');
-    const ruleId = await rule(org, { match: { actions: ['drop_*'] }, outcome: { type: 'reject', message: 'Never drop tables.' } });
+    const ruleId = await rule(org, {
+      match: { actions: ['drop_*'] },
+      outcome: { type: 'reject', message: 'Never drop tables.' },
+    });
     const rejected = await open(org, [{ name: 'drop_table', args: { table: 'users' } }]);
     expect(rejected.body.status).toBe('answered');
-    expect(rejected.body.decisions[0]).toMatchObject({ decision: 'reject', message: 'Never drop tables.', decidedBy: { type: 'argus', ruleId } });
+    expect(rejected.body.decisions[0]).toMatchObject({
+      decision: 'reject',
+      message: 'Never drop tables.',
+      decidedBy: { type: 'argus', ruleId },
+    });
 
-    const approveOnly = await open(org, [{ name: 'drop_index', allowedDecisions: ['approve', 'edit'] }]);
+    const approveOnly = await open(org, [
+      { name: 'drop_index', allowedDecisions: ['approve', 'edit'] },
+    ]);
     expect(approveOnly.body.status).toBe('open');
     expect(approveOnly.body.decisions).toEqual([]);
     const log = await entries(org, approveOnly.body.id);
@@ -113,29 +172,69 @@ describe('argus in POST /api/interrupts', () => {
 
   it('shadow rules are recorded and never applied; ordering: priority first, require_human stops later rules', async () => {
     const org = await newOrg('Ordering');
-    const shadow = await rule(org, { name: 'shadow', mode: 'shadow', priority: 1, match: { actions: ['deploy'] }, outcome: { type: 'reject', message: 'no' } });
-    const human = await rule(org, { name: 'human', priority: 5, match: { actions: ['deploy'], titleWords: ['production'] }, outcome: { type: 'require_human' } });
-    const approve = await rule(org, { name: 'approve', priority: 10, match: { actions: ['deploy'] } });
+    const shadow = await rule(org, {
+      name: 'shadow',
+      mode: 'shadow',
+      priority: 1,
+      match: { actions: ['deploy'] },
+      outcome: { type: 'reject', message: 'no' },
+    });
+    const human = await rule(org, {
+      name: 'human',
+      priority: 5,
+      match: { actions: ['deploy'], titleWords: ['production'] },
+      outcome: { type: 'require_human' },
+    });
+    const approve = await rule(org, {
+      name: 'approve',
+      priority: 10,
+      match: { actions: ['deploy'] },
+    });
 
     const staging = await open(org, [{ name: 'deploy' }], 'Deploy to staging');
-    expect(staging.body.decisions[0].decidedBy).toEqual({ type: 'argus', ruleId: approve, name: 'argus' });
+    expect(staging.body.decisions[0].decidedBy).toEqual({
+      type: 'argus',
+      ruleId: approve,
+      name: 'argus',
+    });
     const stagingLog = await entries(org, staging.body.id);
-    expect(stagingLog.map((e) => [e.action, (e.metadata as { ruleIds?: string[] }).ruleIds])).toEqual([
+    expect(
+      stagingLog.map((e) => [e.action, (e.metadata as { ruleIds?: string[] }).ruleIds]),
+    ).toEqual([
       ['interrupt.created', undefined],
       ['classification.shadowed', [shadow]],
       ['classification.applied', [approve]],
       ['interrupt.decided', undefined],
     ]);
-    expect(stagingLog[1].metadata).toEqual({ actionName: 'deploy', ruleIds: [shadow], mode: 'shadow', outcome: 'reject', enforced: false });
+    expect(stagingLog[1].metadata).toEqual({
+      actionName: 'deploy',
+      ruleIds: [shadow],
+      mode: 'shadow',
+      outcome: 'reject',
+      enforced: false,
+    });
 
     const production = await open(org, [{ name: 'deploy' }], 'Deploy to Production');
     expect(production.body.status).toBe('open');
     const prodLog = await entries(org, production.body.id);
-    expect(prodLog.map((e) => e.action)).toEqual(['interrupt.created', 'classification.shadowed', 'classification.applied']);
-    expect(prodLog[2].metadata).toEqual({ actionName: 'deploy', ruleIds: [human], mode: 'enforce', outcome: 'require_human', enforced: true });
+    expect(prodLog.map((e) => e.action)).toEqual([
+      'interrupt.created',
+      'classification.shadowed',
+      'classification.applied',
+    ]);
+    expect(prodLog[2].metadata).toEqual({
+      actionName: 'deploy',
+      ruleIds: [human],
+      mode: 'enforce',
+      outcome: 'require_human',
+      enforced: true,
+    });
 
     // A mode switch applies to the very next interrupt (the cache is dropped before the PATCH answers).
-    await http().patch(`/api/classification/rules/${approve}`).set('cookie', org.owner.cookie).send({ mode: 'off' });
+    await http()
+      .patch(`/api/classification/rules/${approve}`)
+      .set('cookie', org.owner.cookie)
+      .send({ mode: 'off' });
     const after = await open(org, [{ name: 'deploy' }], 'Deploy to staging');
     expect(after.body.status).toBe('open');
   });
@@ -143,18 +242,35 @@ describe('argus in POST /api/interrupts', () => {
   it('decides some actions and leaves the rest; a route assigns and escalates', async () => {
     const org = await newOrg('Routing');
     const roles = await builtInRoleIds(t.app.getHttpServer(), org.owner.cookie);
-    const oncall = await joinOrganisation(t.app.getHttpServer(), org.owner.cookie, roles.manager, 'Otto Oncall');
+    const oncall = await joinOrganisation(
+      t.app.getHttpServer(),
+      org.owner.cookie,
+      roles.manager,
+      'Otto Oncall',
+    );
     await rule(org, { priority: 1, match: { actions: ['notify'] } });
-    await rule(org, { priority: 2, match: { args: [{ path: 'environment', op: 'eq', value: 'production' }] }, outcome: { type: 'route', assignTo: { memberId: oncall.memberId }, escalate: true } });
-    const res = await open(org, [{ name: 'notify' }, { name: 'migrate', args: { environment: 'production' } }]);
+    await rule(org, {
+      priority: 2,
+      match: { args: [{ path: 'environment', op: 'eq', value: 'production' }] },
+      outcome: { type: 'route', assignTo: { memberId: oncall.memberId }, escalate: true },
+    });
+    const res = await open(org, [
+      { name: 'notify' },
+      { name: 'migrate', args: { environment: 'production' } },
+    ]);
     expect(res.body.status).toBe('open');
     expect(res.body.decisions.map((d: { actionName: string }) => d.actionName)).toEqual(['notify']);
     expect(res.body.assignee).toEqual({ type: 'member', id: oncall.memberId, name: 'Otto Oncall' });
     expect(res.body.escalationLevel).toBe(1);
-    const decided = await http().post(`/api/interrupts/${res.body.id}/decisions`).set('cookie', oncall.cookie).send({ actionName: 'migrate', decision: 'approve' });
+    const decided = await http()
+      .post(`/api/interrupts/${res.body.id}/decisions`)
+      .set('cookie', oncall.cookie)
+      .send({ actionName: 'migrate', decision: 'approve' });
     expect(decided.status).toBe(201);
     expect(decided.body.status).toBe('answered');
-    expect(decided.body.decisions.map((d: { decidedBy: { type: string } }) => d.decidedBy.type)).toEqual(['argus', 'member']);
+    expect(
+      decided.body.decisions.map((d: { decidedBy: { type: string } }) => d.decidedBy.type),
+    ).toEqual(['argus', 'member']);
   });
 
   it("another organisation's rules never apply", async () => {
@@ -168,29 +284,63 @@ describe('argus in POST /api/interrupts', () => {
   it('the circuit breaker: after 10 automatic rejections of one key, its next interrupt goes to a person, audited', async () => {
     const org = await newOrg('Breaker');
     await rule(org, { match: { actions: ['spam'] }, outcome: { type: 'reject', message: 'No.' } });
-    for (let i = 0; i < 10; i++) expect((await open(org, [{ name: 'spam' }])).body.status).toBe('answered');
+    for (let i = 0; i < 10; i++)
+      expect((await open(org, [{ name: 'spam' }])).body.status).toBe('answered');
     const tripped = await open(org, [{ name: 'spam' }]);
     expect(tripped.body.status).toBe('open');
     const log = await entries(org, tripped.body.id);
-    expect(log.map((e) => e.action)).toEqual(['interrupt.created', 'classification.breaker_tripped', 'classification.applied']);
-    expect(log[1].metadata).toEqual({ apiKeyId: org.keyId, rejections: 10, windowSeconds: 600, actionNames: ['spam'] });
-    expect((log[2].metadata as { enforced: boolean; skipped: string }).skipped).toBe('circuit_breaker');
+    expect(log.map((e) => e.action)).toEqual([
+      'interrupt.created',
+      'classification.breaker_tripped',
+      'classification.applied',
+    ]);
+    expect(log[1].metadata).toEqual({
+      apiKeyId: org.keyId,
+      rejections: 10,
+      windowSeconds: 600,
+      actionNames: ['spam'],
+    });
+    expect((log[2].metadata as { enforced: boolean; skipped: string }).skipped).toBe(
+      'circuit_breaker',
+    );
     // Another key of the organisation is not held back.
-    const other = await createApiKey(t.app.getHttpServer(), org.owner.cookie, { name: 'other-agent' });
+    const other = await createApiKey(t.app.getHttpServer(), org.owner.cookie, {
+      name: 'other-agent',
+    });
     expect((await open(org, [{ name: 'spam' }], 'Refund', other.key)).body.status).toBe('answered');
   });
 
   it('the dry run classifies a sample or the latest interrupts, with saved or draft rules, and writes nothing', async () => {
     const org = await newOrg('Dry run');
-    const ruleId = await rule(org, { name: 'Small refunds', match: { actions: ['refund'], args: [{ path: 'amount', op: 'lte', value: 100 }] } });
-    const shadowId = await rule(org, { name: 'Watch', mode: 'shadow', priority: 1, match: { actions: ['refund'] }, outcome: { type: 'reject', message: 'x' } });
-    const opened = await open(org, [{ name: 'refund', args: { amount: 500 } }, { name: 'refund_fee', args: { amount: 5 } }]);
-    const auditBefore = (await http().get('/api/audit-log?limit=200').set('cookie', org.owner.cookie)).body.entries.length;
+    const ruleId = await rule(org, {
+      name: 'Small refunds',
+      match: { actions: ['refund'], args: [{ path: 'amount', op: 'lte', value: 100 }] },
+    });
+    const shadowId = await rule(org, {
+      name: 'Watch',
+      mode: 'shadow',
+      priority: 1,
+      match: { actions: ['refund'] },
+      outcome: { type: 'reject', message: 'x' },
+    });
+    const opened = await open(org, [
+      { name: 'refund', args: { amount: 500 } },
+      { name: 'refund_fee', args: { amount: 5 } },
+    ]);
+    const auditBefore = (
+      await http().get('/api/audit-log?limit=200').set('cookie', org.owner.cookie)
+    ).body.entries.length;
 
     const sample = await http()
       .post('/api/classification/dry-run')
       .set('cookie', org.owner.cookie)
-      .send({ sample: { title: 'Refund', keyId: org.keyId, actionRequests: [{ name: 'refund', args: { amount: 20 } }, { name: 'deploy' }] } });
+      .send({
+        sample: {
+          title: 'Refund',
+          keyId: org.keyId,
+          actionRequests: [{ name: 'refund', args: { amount: 20 } }, { name: 'deploy' }],
+        },
+      });
     expect(sample.status).toBe(200);
     expect(sample.body).toEqual({
       results: [
@@ -198,8 +348,22 @@ describe('argus in POST /api/interrupts', () => {
           interruptId: null,
           title: 'Refund',
           actions: [
-            { actionName: 'refund', result: 'approve', ruleId, message: null, shadowRuleIds: [shadowId], skipped: null },
-            { actionName: 'deploy', result: 'person', ruleId: null, message: null, shadowRuleIds: [], skipped: null },
+            {
+              actionName: 'refund',
+              result: 'approve',
+              ruleId,
+              message: null,
+              shadowRuleIds: [shadowId],
+              skipped: null,
+            },
+            {
+              actionName: 'deploy',
+              result: 'person',
+              ruleId: null,
+              message: null,
+              shadowRuleIds: [],
+              skipped: null,
+            },
           ],
         },
       ],
@@ -208,35 +372,90 @@ describe('argus in POST /api/interrupts', () => {
     const draft = await http()
       .post('/api/classification/dry-run')
       .set('cookie', org.owner.cookie)
-      .send({ lastInterrupts: 5, rules: [{ name: 'Draft', mode: 'enforce', match: { actions: ['refund*'] }, outcome: { type: 'reject', message: 'Too much.' } }] });
+      .send({
+        lastInterrupts: 5,
+        rules: [
+          {
+            name: 'Draft',
+            mode: 'enforce',
+            match: { actions: ['refund*'] },
+            outcome: { type: 'reject', message: 'Too much.' },
+          },
+        ],
+      });
     expect(draft.status).toBe(200);
     expect(draft.body.results[0]).toEqual({
       interruptId: opened.body.id,
       title: 'Refund order 42',
       actions: [
-        { actionName: 'refund', result: 'reject', ruleId: expect.any(String), message: 'Too much.', shadowRuleIds: [], skipped: null },
-        { actionName: 'refund_fee', result: 'reject', ruleId: expect.any(String), message: 'Too much.', shadowRuleIds: [], skipped: null },
+        {
+          actionName: 'refund',
+          result: 'reject',
+          ruleId: expect.any(String),
+          message: 'Too much.',
+          shadowRuleIds: [],
+          skipped: null,
+        },
+        {
+          actionName: 'refund_fee',
+          result: 'reject',
+          ruleId: expect.any(String),
+          message: 'Too much.',
+          shadowRuleIds: [],
+          skipped: null,
+        },
       ],
     });
     const badDraft = await http()
       .post('/api/classification/dry-run')
       .set('cookie', org.owner.cookie)
-      .send({ lastInterrupts: 1, rules: [{ name: 'Bad', mode: 'enforce', match: { args: [{ path: 'a', op: 'lt', value: 'x' }] }, outcome: { type: 'approve' } }] });
-    expect({ status: badDraft.status, message: badDraft.body.message }).toEqual({ status: 400, message: 'rules[0].match.args[0].value: must be a number' });
-    const none = await http().post('/api/classification/dry-run').set('cookie', org.owner.cookie).send({});
+      .send({
+        lastInterrupts: 1,
+        rules: [
+          {
+            name: 'Bad',
+            mode: 'enforce',
+            match: { args: [{ path: 'a', op: 'lt', value: 'x' }] },
+            outcome: { type: 'approve' },
+          },
+        ],
+      });
+    expect({ status: badDraft.status, message: badDraft.body.message }).toEqual({
+      status: 400,
+      message: 'rules[0].match.args[0].value: must be a number',
+    });
+    const none = await http()
+      .post('/api/classification/dry-run')
+      .set('cookie', org.owner.cookie)
+      .send({});
     expect(none.status).toBe(400);
-    const key = await http().post('/api/classification/dry-run').set('x-api-key', org.key).send({ lastInterrupts: 1 });
-    expect({ status: key.status, message: key.body.message }).toEqual({ status: 403, message: 'This endpoint is reserved for humans.' });
+    const key = await http()
+      .post('/api/classification/dry-run')
+      .set('x-api-key', org.key)
+      .send({ lastInterrupts: 1 });
+    expect({ status: key.status, message: key.body.message }).toEqual({
+      status: 403,
+      message: 'This endpoint is reserved for humans.',
+    });
 
-    expect((await http().get('/api/audit-log?limit=200').set('cookie', org.owner.cookie)).body.entries.length).toBe(auditBefore);
-    expect((await http().get(`/api/interrupts/${opened.body.id}`).set('x-api-key', org.key)).body.decisions).toEqual([]);
+    expect(
+      (await http().get('/api/audit-log?limit=200').set('cookie', org.owner.cookie)).body.entries
+        .length,
+    ).toBe(auditBefore);
+    expect(
+      (await http().get(`/api/interrupts/${opened.body.id}`).set('x-api-key', org.key)).body
+        .decisions,
+    ).toEqual([]);
   });
 
   it('fails closed: when the rules cannot be evaluated, every action goes to a person and the log says why', async () => {
     const org = await newOrg('Broken rules');
     const id = await rule(org, { match: { actions: ['refund'] } });
     // A rule the engine cannot read (written around the API), before any interrupt loads the rules.
-    await db.query(`UPDATE classification_rules SET match = '{"actions": 5}' WHERE organisation_id = $1 AND id = $2`, [org.owner.organisationId, id]);
+    await db.query(
+      `UPDATE classification_rules SET match = '{"actions": 5}' WHERE organisation_id = $1 AND id = $2`,
+      [org.owner.organisationId, id],
+    );
     const res = await open(org, [{ name: 'refund' }]);
     expect(res.body.status).toBe('open');
     const log = await entries(org, res.body.id);

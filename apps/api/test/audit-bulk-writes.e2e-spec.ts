@@ -23,7 +23,10 @@ describe('bulk audit writes', () => {
 
   async function organisation(): Promise<string> {
     const id = randomUUID();
-    await ds.query(`INSERT INTO organisations (id, name, plan) VALUES ($1, $2, 'pro')`, [id, `Bulk ${id.slice(0, 8)}`]);
+    await ds.query(`INSERT INTO organisations (id, name, plan) VALUES ($1, $2, 'pro')`, [
+      id,
+      `Bulk ${id.slice(0, 8)}`,
+    ]);
     return id;
   }
 
@@ -92,7 +95,10 @@ describe('bulk audit writes', () => {
     expect(await verifyAuditChain(ds, other)).toEqual({ ok: true, entries: 1 });
     expect(await lexiconMatches(org)).toBe(true);
     expect(await lexiconMatches(other)).toBe(true);
-    const [head] = await ds.query(`SELECT last_seq::text AS seq FROM audit_log_heads WHERE organisation_id = $1`, [org]);
+    const [head] = await ds.query(
+      `SELECT last_seq::text AS seq FROM audit_log_heads WHERE organisation_id = $1`,
+      [org],
+    );
     expect(head.seq).toBe('3000');
   });
 
@@ -116,13 +122,18 @@ describe('bulk audit writes', () => {
     }
     expect(await verifyAuditChain(ds, org)).toEqual({ ok: true, entries: 10 });
     expect(await lexiconMatches(org)).toBe(true);
-    const [{ n }] = await ds.query(`SELECT count(*)::text AS n FROM audit_log_entries WHERE organisation_id = $1 AND summary LIKE '% run 10_'`, [org]);
+    const [{ n }] = await ds.query(
+      `SELECT count(*)::text AS n FROM audit_log_entries WHERE organisation_id = $1 AND summary LIKE '% run 10_'`,
+      [org],
+    );
     expect(n).toBe('0');
   });
 
   it('concurrent single-entry writers of one organisation still chain one after another', async () => {
     const org = await organisation();
-    await Promise.all(Array.from({ length: 40 }, (_, i) => ds.transaction((tx) => write(tx, org, i))));
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) => ds.transaction((tx) => write(tx, org, i))),
+    );
     expect(await verifyAuditChain(ds, org)).toEqual({ ok: true, entries: 40 });
     expect(await lexiconMatches(org)).toBe(true);
   });

@@ -31,7 +31,10 @@ describe('the audit log is not the service role’s to alter (SPEC §7)', () => 
     const serviceUrl = new URL(database.url);
     serviceUrl.username = role;
     serviceUrl.password = password;
-    t = await startTestApp({ databaseUrl: serviceUrl.toString(), env: { DATABASE_MIGRATION_URL: database.url } });
+    t = await startTestApp({
+      databaseUrl: serviceUrl.toString(),
+      env: { DATABASE_MIGRATION_URL: database.url },
+    });
     asService = new Client({ connectionString: serviceUrl.toString() });
     await asService.connect();
   });
@@ -50,11 +53,16 @@ describe('the audit log is not the service role’s to alter (SPEC §7)', () => 
     const server = t.app.getHttpServer();
     const owner = await signUpOwner(server);
     const { key } = await createApiKey(server, owner.cookie);
-    const created = await request(server).post('/api/interrupts').set('x-api-key', key).send({ title: 'Deploy?', actionRequests: [{ name: 'deploy' }] });
+    const created = await request(server)
+      .post('/api/interrupts')
+      .set('x-api-key', key)
+      .send({ title: 'Deploy?', actionRequests: [{ name: 'deploy' }] });
     expect(created.status).toBe(201);
     const log = await request(server).get('/api/audit-log').set('cookie', owner.cookie);
     expect(log.status).toBe(200);
-    expect(log.body.entries.map((e: { action: string }) => e.action)).toContain('interrupt.created');
+    expect(log.body.entries.map((e: { action: string }) => e.action)).toContain(
+      'interrupt.created',
+    );
     const [{ user }] = (await asService.query('SELECT current_user AS user')).rows;
     expect(user).toBe(role);
   });
@@ -63,13 +71,23 @@ describe('the audit log is not the service role’s to alter (SPEC §7)', () => 
     const tables = await asAdmin.query(
       `SELECT tablename, tableowner FROM pg_tables WHERE schemaname = 'public' AND tablename LIKE 'audit\\_%' ORDER BY tablename`,
     );
-    expect(tables.rows).toEqual(['audit_log_entries', 'audit_log_heads', 'audit_log_words'].map((tablename) => ({ tablename, tableowner: AUDIT_OWNER_ROLE })));
+    expect(tables.rows).toEqual(
+      ['audit_log_entries', 'audit_log_heads', 'audit_log_words'].map((tablename) => ({
+        tablename,
+        tableowner: AUDIT_OWNER_ROLE,
+      })),
+    );
     const functions = await asAdmin.query(
       `SELECT DISTINCT pg_get_userbyid(p.proowner) AS owner FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
         WHERE n.nspname = 'public' AND p.proname LIKE 'audit\\_%'`,
     );
     expect(functions.rows).toEqual([{ owner: AUDIT_OWNER_ROLE }]);
-    const [{ member }] = (await asAdmin.query(`SELECT pg_has_role($1, $2, 'MEMBER') AS member`, [role, AUDIT_OWNER_ROLE])).rows;
+    const [{ member }] = (
+      await asAdmin.query(`SELECT pg_has_role($1, $2, 'MEMBER') AS member`, [
+        role,
+        AUDIT_OWNER_ROLE,
+      ])
+    ).rows;
     expect(member).toBe(false);
   });
 
@@ -77,10 +95,14 @@ describe('the audit log is not the service role’s to alter (SPEC §7)', () => 
     const refused = async (sql: string) => {
       await expect(asService.query(sql)).rejects.toMatchObject({ code: '42501' });
     };
-    await refused(`ALTER TABLE audit_log_entries DISABLE TRIGGER audit_log_entries_no_update_delete`);
+    await refused(
+      `ALTER TABLE audit_log_entries DISABLE TRIGGER audit_log_entries_no_update_delete`,
+    );
     await refused(`ALTER TABLE audit_log_entries DISABLE TRIGGER ALL`);
     await refused(`ALTER TABLE audit_log_heads DISABLE TRIGGER ALL`);
-    await refused(`CREATE OR REPLACE FUNCTION audit_log_entries_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$`);
+    await refused(
+      `CREATE OR REPLACE FUNCTION audit_log_entries_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$`,
+    );
     await refused(`UPDATE audit_log_entries SET summary = 'rewritten'`);
     await refused(`DELETE FROM audit_log_entries`);
     await refused(`TRUNCATE audit_log_entries`);

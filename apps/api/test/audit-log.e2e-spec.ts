@@ -4,9 +4,22 @@ import fc from 'fast-check';
 import { Client } from 'pg';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { AUDIT_COLUMNS, AUDIT_RENDER_VERSION, verifyAuditChain, writeAuditRecord } from '@interlock/audit';
+import {
+  AUDIT_COLUMNS,
+  AUDIT_RENDER_VERSION,
+  verifyAuditChain,
+  writeAuditRecord,
+} from '@interlock/audit';
 import type { AuditRecordInput } from '@interlock/audit';
-import { builtInRoleIds, createApiKey, joinOrganisation, setPlan, signUpOwner, SignedUpOwner, signUpProWithKey } from './support/factories';
+import {
+  builtInRoleIds,
+  createApiKey,
+  joinOrganisation,
+  setPlan,
+  signUpOwner,
+  SignedUpOwner,
+  signUpProWithKey,
+} from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 
 const CLI = join(__dirname, '..', '..', '..', 'dist', 'apps', 'api', 'cli.js');
@@ -81,7 +94,10 @@ describe('GET /api/audit-log (SPEC §7)', () => {
     http().get('/api/audit-log').query(query).set('x-api-key', apiKey);
 
   /** Writes entries straight through the audit writer (the same path the features use). */
-  async function write(organisationId: string, entries: Partial<AuditRecordInput>[]): Promise<void> {
+  async function write(
+    organisationId: string,
+    entries: Partial<AuditRecordInput>[],
+  ): Promise<void> {
     for (const e of entries) {
       await ds.transaction((tx) =>
         writeAuditRecord(tx, {
@@ -110,7 +126,11 @@ describe('GET /api/audit-log (SPEC §7)', () => {
   beforeAll(async () => {
     t = await startTestApp();
     ds = t.app.get(DataSource);
-    ({ org: owner, key } = await signUpProWithKey(t.app.getHttpServer(), { name: 'Ada Lovelace', organisationName: 'Engines' }, 'ci-runner'));
+    ({ org: owner, key } = await signUpProWithKey(
+      t.app.getHttpServer(),
+      { name: 'Ada Lovelace', organisationName: 'Engines' },
+      'ci-runner',
+    ));
   });
   afterAll(async () => {
     await t.close();
@@ -142,7 +162,9 @@ describe('GET /api/audit-log (SPEC §7)', () => {
   });
 
   it('omits actorId for the system and target fields when there is no target', async () => {
-    await write(owner.organisationId, [{ action: 'settings.updated', summary: 'Retention changed by the system' }]);
+    await write(owner.organisationId, [
+      { action: 'settings.updated', summary: 'Retention changed by the system' },
+    ]);
     const res = await get({ action: 'settings.updated' });
     expect(res.body.entries).toHaveLength(1);
     const [entry] = res.body.entries as Entry[];
@@ -158,8 +180,13 @@ describe('GET /api/audit-log (SPEC §7)', () => {
     // Pages answer each entry's JSON stored when it was appended (entry_json), through both
     // search plans as well: what JSON.stringify makes of the entry SPEC §7 describes, for metadata
     // of the catalogue's shapes (named keys; numbers JSON.stringify writes in digits).
-    const { org, key: orgKey } = await signUpProWithKey(t.app.getHttpServer(), { name: 'Renderer', organisationName: 'Rendering' }, 'render');
-    const awkward = 'zebra "quoted" back\\slash\ttab\nline\r\b\f \u0001\u001f\u007f é ✓ 😀 \u2028\u2029 </script>';
+    const { org, key: orgKey } = await signUpProWithKey(
+      t.app.getHttpServer(),
+      { name: 'Renderer', organisationName: 'Rendering' },
+      'render',
+    );
+    const awkward =
+      'zebra "quoted" back\\slash\ttab\nline\r\b\f \u0001\u001f\u007f é ✓ 😀 \u2028\u2029 </script>';
     await write(org.organisationId, [
       {
         action: 'interrupt.created',
@@ -167,7 +194,11 @@ describe('GET /api/audit-log (SPEC §7)', () => {
         target: { type: 'interrupt', id: 'int-\u0002', name: awkward },
         summary: awkward,
         metadata: {
-          nested: { list: [1, 2.5, -0.001, 123456789012, null, true, false, 'x"y', '": ", "'], empty: {}, none: [] },
+          nested: {
+            list: [1, 2.5, -0.001, 123456789012, null, true, false, 'x"y', '": ", "'],
+            empty: {},
+            none: [],
+          },
           ключ: 'значение',
           awkward,
           b: null,
@@ -175,16 +206,31 @@ describe('GET /api/audit-log (SPEC §7)', () => {
         },
         ipAddress: '::1',
       },
-      { action: 'session.started', summary: 'zebra no target, no metadata', metadata: null, ipAddress: null },
-      { action: 'session.started', summary: 'zebra target without a name', target: { type: 'session', id: 's-1', name: '' } },
-      { action: 'session.started', summary: 'zebra empty metadata', metadata: {}, ipAddress: '203.0.113.9' },
+      {
+        action: 'session.started',
+        summary: 'zebra no target, no metadata',
+        metadata: null,
+        ipAddress: null,
+      },
+      {
+        action: 'session.started',
+        summary: 'zebra target without a name',
+        target: { type: 'session', id: 's-1', name: '' },
+      },
+      {
+        action: 'session.started',
+        summary: 'zebra empty metadata',
+        metadata: {},
+        ipAddress: '203.0.113.9',
+      },
     ]);
     const stored: EntryRow[] = await ds.query(
       `SELECT ${AUDIT_COLUMNS} FROM audit_log_entries WHERE organisation_id = $1 ORDER BY created_at DESC, seq DESC`,
       [org.organisationId],
     );
     const expected = stored.map(expectedJson);
-    const page = (entries: string[], nextCursor: string | null) => `{"entries":[${entries.join(',')}],"nextCursor":${JSON.stringify(nextCursor)}}`;
+    const page = (entries: string[], nextCursor: string | null) =>
+      `{"entries":[${entries.join(',')}],"nextCursor":${JSON.stringify(nextCursor)}}`;
 
     // The first page, whole.
     const whole = await get({ limit: 200 }, orgKey);
@@ -210,7 +256,9 @@ describe('GET /api/audit-log (SPEC §7)', () => {
   describe('the JSON stored with each entry (entry_json)', () => {
     /** Text Postgres can store (no NUL) and UTF-8 can carry (no lone surrogate). */
     const text = (maxLength: number) =>
-      fc.string({ unit: 'binary', maxLength }).map((s) => Buffer.from(s.replace(/\0/g, ''), 'utf8').toString('utf8'));
+      fc
+        .string({ unit: 'binary', maxLength })
+        .map((s) => Buffer.from(s.replace(/\0/g, ''), 'utf8').toString('utf8'));
     /** A metadata key whose place JSON.parse keeps: not an array index (JavaScript moves those first). */
     const metadataKey = text(8).filter((k) => !/^(0|[1-9]\d*)$/.test(k));
     /** Metadata whose JSON.stringify text jsonb keeps: no array-index keys, numbers without an exponent. */
@@ -229,7 +277,13 @@ describe('GET /api/audit-log (SPEC §7)', () => {
     const entryInput = fc.record({
       actorId: fc.option(text(20), { nil: null }),
       actorName: text(30),
-      target: fc.option(fc.record({ id: fc.option(text(20), { nil: null }), name: fc.option(text(30), { nil: null }) }), { nil: undefined }),
+      target: fc.option(
+        fc.record({
+          id: fc.option(text(20), { nil: null }),
+          name: fc.option(text(30), { nil: null }),
+        }),
+        { nil: undefined },
+      ),
       summary: text(60),
       metadata: fc.option(fc.dictionary(metadataKey, metadata, { maxKeys: 5 }), { nil: null }),
       ipAddress: fc.option(text(40), { nil: null }),
@@ -238,12 +292,25 @@ describe('GET /api/audit-log (SPEC §7)', () => {
     let org: SignedUpOwner;
     let orgKey: string;
     beforeAll(async () => {
-      ({ org, key: orgKey } = await signUpProWithKey(t.app.getHttpServer(), { name: 'Stored', organisationName: 'Stored rendering' }, 'stored'));
+      ({ org, key: orgKey } = await signUpProWithKey(
+        t.app.getHttpServer(),
+        { name: 'Stored', organisationName: 'Stored rendering' },
+        'stored',
+      ));
     });
 
     /** The newest entry of the organisation: its stored text and version, the database's rendering of it now, and its columns. */
-    async function newest(): Promise<{ stored: string | null; version: number | null; now: string; row: EntryRow }> {
-      const [row]: (EntryRow & { entry_json: string | null; entry_render_version: number | null; now: string })[] = await ds.query(
+    async function newest(): Promise<{
+      stored: string | null;
+      version: number | null;
+      now: string;
+      row: EntryRow;
+    }> {
+      const [row]: (EntryRow & {
+        entry_json: string | null;
+        entry_render_version: number | null;
+        now: string;
+      })[] = await ds.query(
         `SELECT ${AUDIT_COLUMNS}, entry_json, entry_render_version, audit_log_entry_json(audit_log_entries) AS now
            FROM audit_log_entries WHERE organisation_id = $1 ORDER BY seq DESC LIMIT 1`,
         [org.organisationId],
@@ -256,9 +323,16 @@ describe('GET /api/audit-log (SPEC §7)', () => {
      * Appends `entry` with the JSON trigger's function replaced by `body` for the one write (an
      * entry as an older service stored it), and puts the function back as the migrations made it.
      */
-    async function appendWithTrigger(body: string, entry: Partial<AuditRecordInput>): Promise<void> {
-      const [{ def }]: { def: string }[] = await ds.query(`SELECT pg_get_functiondef('audit_log_entries_json'::regproc) AS def`);
-      await ds.query(`CREATE OR REPLACE FUNCTION audit_log_entries_json() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN ${body} RETURN NEW; END $$`);
+    async function appendWithTrigger(
+      body: string,
+      entry: Partial<AuditRecordInput>,
+    ): Promise<void> {
+      const [{ def }]: { def: string }[] = await ds.query(
+        `SELECT pg_get_functiondef('audit_log_entries_json'::regproc) AS def`,
+      );
+      await ds.query(
+        `CREATE OR REPLACE FUNCTION audit_log_entries_json() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN ${body} RETURN NEW; END $$`,
+      );
       try {
         await write(org.organisationId, [entry]);
       } finally {
@@ -267,7 +341,9 @@ describe('GET /api/audit-log (SPEC §7)', () => {
     }
 
     it('is the renderer of the version the service reads, the one the migrations installed', async () => {
-      const [{ version }]: { version: number }[] = await ds.query('SELECT audit_log_render_version() AS version');
+      const [{ version }]: { version: number }[] = await ds.query(
+        'SELECT audit_log_render_version() AS version',
+      );
       expect(version).toBe(AUDIT_RENDER_VERSION);
     });
 
@@ -295,13 +371,21 @@ describe('GET /api/audit-log (SPEC §7)', () => {
 
     it('is rendered on read for an entry appended before it was stored, and for one stored by another version of the renderer', async () => {
       const awkward = 'legacy "entry" \\ \t\n ✓ 😀 zebu';
-      const entry = { action: 'session.started', summary: awkward, metadata: { nested: [1, { k: awkward }], b: null }, ipAddress: '::1' } as const;
+      const entry = {
+        action: 'session.started',
+        summary: awkward,
+        metadata: { nested: [1, { k: awkward }], b: null },
+        ipAddress: '::1',
+      } as const;
       // As an entry appended before migration 1795400000000: no stored text, no version.
       await appendWithTrigger('', entry);
       const legacy = await newest();
       expect([legacy.stored, legacy.version]).toEqual([null, null]);
       // As an entry an older renderer stored: a text today's would not write.
-      await appendWithTrigger(`NEW.entry_json := '{"stale":true}'; NEW.entry_render_version := ${AUDIT_RENDER_VERSION - 1};`, entry);
+      await appendWithTrigger(
+        `NEW.entry_json := '{"stale":true}'; NEW.entry_render_version := ${AUDIT_RENDER_VERSION - 1};`,
+        entry,
+      );
       const stale = await newest();
       expect([stale.stored, stale.version]).toEqual(['{"stale":true}', AUDIT_RENDER_VERSION - 1]);
       await write(org.organisationId, [entry]);
@@ -322,12 +406,18 @@ describe('GET /api/audit-log (SPEC §7)', () => {
       const search = await get({ q: 'zebu', limit: 3 }, orgKey);
       expect(search.text.startsWith(`{"entries":[${texts.join(',')}],`)).toBe(true);
       expect(res.body.entries.map((e: Entry) => e.summary)).toEqual([awkward, awkward, awkward]);
-      const csv = await http().get('/api/audit-log/export').query({ q: 'zebu' }).set('cookie', org.cookie);
+      const csv = await http()
+        .get('/api/audit-log/export')
+        .query({ q: 'zebu' })
+        .set('cookie', org.cookie);
       expect(csv.status).toBe(200);
       for (const e of [current, stale, legacy]) expect(csv.text).toContain(e.row.id);
       expect(csv.text).not.toContain('stale');
       // The chain still verifies: a text of another version is not checked against today's renderer.
-      expect(await verifyAuditChain(ds, org.organisationId)).toEqual({ ok: true, entries: expect.any(Number) });
+      expect(await verifyAuditChain(ds, org.organisationId)).toEqual({
+        ok: true,
+        entries: expect.any(Number),
+      });
     });
   });
 
@@ -337,12 +427,36 @@ describe('GET /api/audit-log (SPEC §7)', () => {
     let marks: string[];
 
     beforeAll(async () => {
-      ({ org, key: orgKey } = await signUpProWithKey(t.app.getHttpServer(), { name: 'Filter Owner', organisationName: 'Filters' }, 'filter-key'));
+      ({ org, key: orgKey } = await signUpProWithKey(
+        t.app.getHttpServer(),
+        { name: 'Filter Owner', organisationName: 'Filters' },
+        'filter-key',
+      ));
       await write(org.organisationId, [
-        { action: 'interrupt.created', actor: { type: 'api_key', id: 'k-1', name: 'agent one' }, target: { type: 'interrupt', id: 'i-1', name: 'Deploy to prod' }, summary: 'Interrupt Deploy to prod opened by key agent one' },
-        { action: 'interrupt.decided', actor: { type: 'member', id: 'm-1', name: 'Zoë Çelik' }, target: { type: 'interrupt', id: 'i-1', name: 'Deploy to prod' }, summary: 'Zoë Çelik approved Deploy to prod' },
-        { action: 'session.started', actor: { type: 'api_key', id: 'k-2', name: 'agent two' }, target: { type: 'session', id: 's-1', name: 'Nightly run' }, summary: 'Session Nightly run started by key agent two' },
-        { action: 'classification.created', actor: { type: 'argus', id: null, name: 'Argus' }, target: { type: 'classification', id: 'c-1', name: 'risky' }, summary: 'Argus classified Deploy to prod as risky' },
+        {
+          action: 'interrupt.created',
+          actor: { type: 'api_key', id: 'k-1', name: 'agent one' },
+          target: { type: 'interrupt', id: 'i-1', name: 'Deploy to prod' },
+          summary: 'Interrupt Deploy to prod opened by key agent one',
+        },
+        {
+          action: 'interrupt.decided',
+          actor: { type: 'member', id: 'm-1', name: 'Zoë Çelik' },
+          target: { type: 'interrupt', id: 'i-1', name: 'Deploy to prod' },
+          summary: 'Zoë Çelik approved Deploy to prod',
+        },
+        {
+          action: 'session.started',
+          actor: { type: 'api_key', id: 'k-2', name: 'agent two' },
+          target: { type: 'session', id: 's-1', name: 'Nightly run' },
+          summary: 'Session Nightly run started by key agent two',
+        },
+        {
+          action: 'classification.created',
+          actor: { type: 'argus', id: null, name: 'Argus' },
+          target: { type: 'classification', id: 'c-1', name: 'risky' },
+          summary: 'Argus classified Deploy to prod as risky',
+        },
       ]);
       const res = await http().get('/api/audit-log').set('x-api-key', orgKey);
       marks = (res.body.entries as Entry[]).map((e) => e.createdAt);
@@ -377,7 +491,10 @@ describe('GET /api/audit-log (SPEC §7)', () => {
       expect((from.body.entries as Entry[]).map((e) => e.id)).toContain(decided.id);
       const to = await get({ to: decided.createdAt, category: 'interrupt' }, orgKey);
       expect((to.body.entries as Entry[]).map((e) => e.id)).not.toContain(decided.id);
-      const window = await get({ from: marks[marks.length - 1], to: '2999-01-01T00:00:00Z' }, orgKey);
+      const window = await get(
+        { from: marks[marks.length - 1], to: '2999-01-01T00:00:00Z' },
+        orgKey,
+      );
       expect(window.body.entries).toHaveLength(marks.length);
       expect((await get({ from: '2999-01-01T00:00:00Z' }, orgKey)).body.entries).toEqual([]);
       expect((await get({ to: '2000-01-01' }, orgKey)).body.entries).toEqual([]);
@@ -394,7 +511,10 @@ describe('GET /api/audit-log (SPEC §7)', () => {
       ['interrupt created', ['interrupt.created']],
       ['nightly agent', ['session.started']],
       ['n', ['session.started']],
-      ['o', ['interrupt.created', 'api_key.created', 'billing.plan_changed', 'organisation.created']],
+      [
+        'o',
+        ['interrupt.created', 'api_key.created', 'billing.plan_changed', 'organisation.created'],
+      ],
       ['risky argus', ['classification.created']],
       ['deploy nightly', []],
       ['xylophone', []],
@@ -402,13 +522,21 @@ describe('GET /api/audit-log (SPEC §7)', () => {
       expect(await actions({ q })).toEqual(expected);
     });
 
-    it.each(["'", '&|!:*()', '\\', "a' OR '1'='1", ':*', '!!!', 'a & b | c', '"quoted"', '%_', '\u0000'])(
-      'a hostile q %j answers 200 or 400, never 500',
-      async (q) => {
-        const res = await get({ q }, orgKey);
-        expect([200, 400]).toContain(res.status);
-      },
-    );
+    it.each([
+      "'",
+      '&|!:*()',
+      '\\',
+      "a' OR '1'='1",
+      ':*',
+      '!!!',
+      'a & b | c',
+      '"quoted"',
+      '%_',
+      '\u0000',
+    ])('a hostile q %j answers 200 or 400, never 500', async (q) => {
+      const res = await get({ q }, orgKey);
+      expect([200, 400]).toContain(res.status);
+    });
 
     it('a 10 kB q answers 400 naming q', async () => {
       const res = await get({ q: 'a'.repeat(10_240) }, orgKey);
@@ -437,12 +565,18 @@ describe('GET /api/audit-log (SPEC §7)', () => {
   ])('%j answers 400 VALIDATION_FAILED naming %s', async (query, name) => {
     const res = await get(query);
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ statusCode: 400, error: 'Bad Request', code: 'VALIDATION_FAILED' });
+    expect(res.body).toMatchObject({
+      statusCode: 400,
+      error: 'Bad Request',
+      code: 'VALIDATION_FAILED',
+    });
     expect(res.body.message.startsWith(`${name}: `)).toBe(true);
   });
 
   it('a repeated parameter answers 400', async () => {
-    const res = await http().get('/api/audit-log?category=member&category=api_key').set('x-api-key', key);
+    const res = await http()
+      .get('/api/audit-log?category=member&category=api_key')
+      .set('x-api-key', key);
     expect(res.status).toBe(400);
     expect(res.body.message).toMatch(/^category: /);
   });
@@ -452,10 +586,17 @@ describe('GET /api/audit-log (SPEC §7)', () => {
     let orgKey: string;
 
     beforeAll(async () => {
-      ({ org, key: orgKey } = await signUpProWithKey(t.app.getHttpServer(), { name: 'Walker', organisationName: 'Walks' }, 'walker'));
+      ({ org, key: orgKey } = await signUpProWithKey(
+        t.app.getHttpServer(),
+        { name: 'Walker', organisationName: 'Walks' },
+        'walker',
+      ));
       await write(
         org.organisationId,
-        Array.from({ length: 247 }, (_, i) => ({ action: 'session.started' as const, summary: `Walk entry ${i}` })),
+        Array.from({ length: 247 }, (_, i) => ({
+          action: 'session.started' as const,
+          summary: `Walk entry ${i}`,
+        })),
       );
     });
 
@@ -508,14 +649,20 @@ describe('GET /api/audit-log (SPEC §7)', () => {
       const bytes = Buffer.from(payload, 'base64url');
       bytes[3] ^= 1;
       const tampered = `${bytes.toString('base64url')}.${signature}`;
-      expect((await get({ limit: 3, category: 'session', cursor: tampered }, orgKey)).status).toBe(400);
+      expect((await get({ limit: 3, category: 'session', cursor: tampered }, orgKey)).status).toBe(
+        400,
+      );
       // Another organisation's cursor is not valid here either.
       expect((await get({ limit: 3, category: 'session', cursor })).status).toBe(400);
     });
   });
 
   it('search finds rare words through the word index, dense ones by walking, and pages through them', async () => {
-    const { org, key: hayKey } = await signUpProWithKey(t.app.getHttpServer(), { organisationName: 'Haystack' }, 'hay');
+    const { org, key: hayKey } = await signUpProWithKey(
+      t.app.getHttpServer(),
+      { organisationName: 'Haystack' },
+      'hay',
+    );
     await write(org.organisationId, [
       { summary: 'Needle one in the haystack' },
       { summary: 'Needle two in the haystack' },
@@ -528,23 +675,37 @@ describe('GET /api/audit-log (SPEC §7)', () => {
          FROM generate_series(1, 3200) g`,
       [org.organisationId],
     );
-    const rare = await http().get('/api/audit-log').query({ q: 'needle', limit: 2 }).set('x-api-key', hayKey);
+    const rare = await http()
+      .get('/api/audit-log')
+      .query({ q: 'needle', limit: 2 })
+      .set('x-api-key', hayKey);
     expect(rare.status).toBe(200);
-    expect((rare.body.entries as Entry[]).map((e) => e.summary)).toEqual(['Needle three in the haystack', 'Needle two in the haystack']);
+    expect((rare.body.entries as Entry[]).map((e) => e.summary)).toEqual([
+      'Needle three in the haystack',
+      'Needle two in the haystack',
+    ]);
     const next = await http()
       .get('/api/audit-log')
       .query({ q: 'needle', limit: 2, cursor: rare.body.nextCursor })
       .set('x-api-key', hayKey);
-    expect((next.body.entries as Entry[]).map((e) => e.summary)).toEqual(['Needle one in the haystack']);
+    expect((next.body.entries as Entry[]).map((e) => e.summary)).toEqual([
+      'Needle one in the haystack',
+    ]);
     expect(next.body.nextCursor).toBeNull();
     // Several words beyond the window: the rarest drives the index, every word is checked.
-    const rareAndCommon = await http().get('/api/audit-log').query({ q: 'hay needle the' }).set('x-api-key', hayKey);
+    const rareAndCommon = await http()
+      .get('/api/audit-log')
+      .query({ q: 'hay needle the' })
+      .set('x-api-key', hayKey);
     expect((rareAndCommon.body.entries as Entry[]).map((e) => e.summary)).toEqual([
       'Needle three in the haystack',
       'Needle two in the haystack',
       'Needle one in the haystack',
     ]);
-    const disjoint = await http().get('/api/audit-log').query({ q: 'needle straw' }).set('x-api-key', hayKey);
+    const disjoint = await http()
+      .get('/api/audit-log')
+      .query({ q: 'needle straw' })
+      .set('x-api-key', hayKey);
     expect(disjoint.body.entries).toEqual([]);
     // Another organisation's needle stays out (the index's keys carry the organisation, and the
     // organisation's own condition applies besides).
@@ -556,15 +717,20 @@ describe('GET /api/audit-log (SPEC §7)', () => {
       'Needle one in the haystack',
     ]);
     // Filters apply beside the word index (needle is rare).
-    await write(org.organisationId, [{ summary: 'Needle five, an interrupt', action: 'interrupt.created' }]);
+    await write(org.organisationId, [
+      { summary: 'Needle five, an interrupt', action: 'interrupt.created' },
+    ]);
     const filtered = async (category: string) =>
-      (await http().get('/api/audit-log').query({ q: 'needle', category }).set('x-api-key', hayKey)).body.entries as Entry[];
+      (await http().get('/api/audit-log').query({ q: 'needle', category }).set('x-api-key', hayKey))
+        .body.entries as Entry[];
     expect((await filtered('session')).map((e) => e.summary)).toEqual([
       'Needle three in the haystack',
       'Needle two in the haystack',
       'Needle one in the haystack',
     ]);
-    expect((await filtered('interrupt')).map((e) => e.summary)).toEqual(['Needle five, an interrupt']);
+    expect((await filtered('interrupt')).map((e) => e.summary)).toEqual([
+      'Needle five, an interrupt',
+    ]);
     // The append trigger counts each organisation's entries per word; a search plans by them.
     const counts: { word: string; entries: string }[] = await ds.query(
       `SELECT word, entries FROM audit_log_words WHERE organisation_id = $1 AND word IN ('needle', 'straw') ORDER BY word`,
@@ -576,9 +742,10 @@ describe('GET /api/audit-log (SPEC §7)', () => {
     ]);
     // A word in most entries: an ordered walk (search-plan.ts).
     const straws = async (q: string) =>
-      ((await http().get('/api/audit-log').query({ q, limit: 3 }).set('x-api-key', hayKey)).body.entries as Entry[]).map(
-        (e) => e.summary,
-      );
+      (
+        (await http().get('/api/audit-log').query({ q, limit: 3 }).set('x-api-key', hayKey)).body
+          .entries as Entry[]
+      ).map((e) => e.summary);
     expect(await straws('str')).toEqual(['Straw 3200', 'Straw 3199', 'Straw 3198']);
     // Two words that always go together, though their counts alone suggest they rarely meet.
     expect(await straws('straw bale')).toEqual(['Straw 3200', 'Straw 3199', 'Straw 3198']);
@@ -595,14 +762,23 @@ describe('GET /api/audit-log (SPEC §7)', () => {
     expect(await straws('straw interlock')).toEqual(['Straw 3200', 'Straw 3199', 'Straw 3198']);
     // Filters apply beside the walk: past the chaff to the straw, and a scope with no straw.
     const walkFiltered = async (category: string) =>
-      ((await http().get('/api/audit-log').query({ q: 'straw', category, limit: 2 }).set('x-api-key', hayKey)).body
-        .entries as Entry[]).map((e) => e.summary);
+      (
+        (
+          await http()
+            .get('/api/audit-log')
+            .query({ q: 'straw', category, limit: 2 })
+            .set('x-api-key', hayKey)
+        ).body.entries as Entry[]
+      ).map((e) => e.summary);
     expect(await walkFiltered('session')).toEqual(['Straw 3200', 'Straw 3199']);
     expect(await walkFiltered('interrupt')).toEqual([]);
   });
 
   it("never shows another organisation's entries, not even by actorId", async () => {
-    const other = await signUpOwner(t.app.getHttpServer(), { name: 'Grace Hopper', organisationName: 'Compilers' });
+    const other = await signUpOwner(t.app.getHttpServer(), {
+      name: 'Grace Hopper',
+      organisationName: 'Compilers',
+    });
     await setPlan(t.app.getHttpServer(), other.cookie, 'pro');
     const theirs = await createApiKey(t.app.getHttpServer(), other.cookie, { name: 'theirs' });
     const res = await walk({ actorId: other.memberId, limit: 200 });
@@ -611,7 +787,10 @@ describe('GET /api/audit-log (SPEC §7)', () => {
     expect(byTarget).toEqual([]);
     const mine = await walk({ limit: 200 });
     expect(mine.some((e) => e.actorName === 'Grace Hopper')).toBe(false);
-    const seenByThem = await http().get('/api/audit-log').query({ q: 'ci runner' }).set('x-api-key', theirs.key);
+    const seenByThem = await http()
+      .get('/api/audit-log')
+      .query({ q: 'ci runner' })
+      .set('x-api-key', theirs.key);
     expect(seenByThem.body.entries).toEqual([]);
   });
 
@@ -620,14 +799,28 @@ describe('GET /api/audit-log (SPEC §7)', () => {
     const freeKey = await createApiKey(t.app.getHttpServer(), free.cookie);
     const res = await get({}, freeKey.key);
     expect(res.status).toBe(402);
-    expect(res.body).toMatchObject({ code: 'PLAN_REQUIRED', message: 'The audit log API requires the Pro plan.' });
+    expect(res.body).toMatchObject({
+      code: 'PLAN_REQUIRED',
+      message: 'The audit log API requires the Pro plan.',
+    });
 
-    const expiring = await createApiKey(t.app.getHttpServer(), owner.cookie, { name: 'expiring', expiry: '7d' });
-    await ds.query(`UPDATE api_keys SET expires_at = now() - interval '1 minute' WHERE id = $1`, [expiring.id]);
-    expect((await get({}, expiring.key)).body).toMatchObject({ code: 'API_KEY_EXPIRED', message: 'API Key has expired' });
+    const expiring = await createApiKey(t.app.getHttpServer(), owner.cookie, {
+      name: 'expiring',
+      expiry: '7d',
+    });
+    await ds.query(`UPDATE api_keys SET expires_at = now() - interval '1 minute' WHERE id = $1`, [
+      expiring.id,
+    ]);
+    expect((await get({}, expiring.key)).body).toMatchObject({
+      code: 'API_KEY_EXPIRED',
+      message: 'API Key has expired',
+    });
     const revoked = await createApiKey(t.app.getHttpServer(), owner.cookie, { name: 'revoked' });
     await http().delete(`/api/api-keys/${revoked.id}`).set('cookie', owner.cookie).expect(204);
-    expect((await get({}, revoked.key)).body).toMatchObject({ code: 'INVALID_API_KEY', message: 'Invalid API key.' });
+    expect((await get({}, revoked.key)).body).toMatchObject({
+      code: 'INVALID_API_KEY',
+      message: 'Invalid API key.',
+    });
     expect((await get({ category: 'nope' }, 'garbage')).status).toBe(401);
   });
 
@@ -643,10 +836,17 @@ describe('GET /api/audit-log (SPEC §7)', () => {
         metadata: { externalId: null, actionRequests: ['deploy'] },
       }),
     );
-    await http().patch(`/api/api-keys/${created.id}`).set('cookie', owner.cookie).send({ name: 'new-name' }).expect(200);
+    await http()
+      .patch(`/api/api-keys/${created.id}`)
+      .set('cookie', owner.cookie)
+      .send({ name: 'new-name' })
+      .expect(200);
     const res = await get({ actorId: created.id });
     expect(res.body.entries).toHaveLength(1);
-    expect(res.body.entries[0]).toMatchObject({ actorName: 'old-name', metadata: { externalId: null, actionRequests: ['deploy'] } });
+    expect(res.body.entries[0]).toMatchObject({
+      actorName: 'old-name',
+      metadata: { externalId: null, actionRequests: ['deploy'] },
+    });
   });
 
   describe('immutability and the hash chain', () => {
@@ -669,9 +869,13 @@ describe('GET /api/audit-log (SPEC §7)', () => {
       await admin.connect();
       try {
         await admin.query('BEGIN');
-        await admin.query(`ALTER TABLE audit_log_entries DISABLE TRIGGER audit_log_entries_no_update_delete`);
+        await admin.query(
+          `ALTER TABLE audit_log_entries DISABLE TRIGGER audit_log_entries_no_update_delete`,
+        );
         await admin.query(sql, params);
-        await admin.query(`ALTER TABLE audit_log_entries ENABLE TRIGGER audit_log_entries_no_update_delete`);
+        await admin.query(
+          `ALTER TABLE audit_log_entries ENABLE TRIGGER audit_log_entries_no_update_delete`,
+        );
         await admin.query('COMMIT');
       } finally {
         await admin.end();
@@ -680,23 +884,32 @@ describe('GET /api/audit-log (SPEC §7)', () => {
 
     it('verifies a clean chain, and names the entry after a forged change', async () => {
       const org = await signUpOwner(t.app.getHttpServer(), { organisationName: 'Chained' });
-      await write(org.organisationId, Array.from({ length: 20 }, (_, i) => ({ summary: `Chained ${i}` })));
+      await write(
+        org.organisationId,
+        Array.from({ length: 20 }, (_, i) => ({ summary: `Chained ${i}` })),
+      );
       expect(await verifyAuditChain(ds, org.organisationId)).toEqual({ ok: true, entries: 21 });
 
       const [victim] = await ds.query(
         `SELECT id, seq::text AS seq FROM audit_log_entries WHERE organisation_id = $1 AND summary = 'Chained 7'`,
         [org.organisationId],
       );
-      await forge(`UPDATE audit_log_entries SET summary = 'Nothing happened here' WHERE id = $1`, [victim.id]);
+      await forge(`UPDATE audit_log_entries SET summary = 'Nothing happened here' WHERE id = $1`, [
+        victim.id,
+      ]);
       expect(await verifyAuditChain(ds, org.organisationId)).toEqual({
         ok: false,
         entries: Number(victim.seq) - 1,
         brokenAt: { seq: victim.seq, id: victim.id, reason: 'content does not match its hash' },
       });
-      const cli = spawnSync(process.execPath, [CLI, 'verify-audit-chain', '--organisation', org.organisationId], {
-        encoding: 'utf8',
-        env: { PATH: process.env.PATH ?? '', DATABASE_URL: t.database.url },
-      });
+      const cli = spawnSync(
+        process.execPath,
+        [CLI, 'verify-audit-chain', '--organisation', org.organisationId],
+        {
+          encoding: 'utf8',
+          env: { PATH: process.env.PATH ?? '', DATABASE_URL: t.database.url },
+        },
+      );
       expect(cli.status).toBe(3);
       expect(cli.stdout).toContain(`BROKEN  ${org.organisationId}`);
       expect(cli.stdout).toContain(`entry ${victim.seq} (${victim.id})`);
@@ -704,22 +917,37 @@ describe('GET /api/audit-log (SPEC §7)', () => {
 
     it('names the entry whose stored JSON was forged, though its hashed content is intact', async () => {
       const org = await signUpOwner(t.app.getHttpServer(), { organisationName: 'Shown' });
-      await write(org.organisationId, Array.from({ length: 5 }, (_, i) => ({ summary: `Shown ${i}` })));
-      expect(await verifyAuditChain(ds, org.organisationId)).toEqual({ ok: true, entries: 6 });
-      const [victim] = await ds.query(`SELECT id, seq::text AS seq FROM audit_log_entries WHERE organisation_id = $1 AND summary = 'Shown 2'`, [
+      await write(
         org.organisationId,
-      ]);
-      await forge(`UPDATE audit_log_entries SET entry_json = replace(entry_json, 'Shown 2', 'Nothing happened here') WHERE id = $1`, [victim.id]);
+        Array.from({ length: 5 }, (_, i) => ({ summary: `Shown ${i}` })),
+      );
+      expect(await verifyAuditChain(ds, org.organisationId)).toEqual({ ok: true, entries: 6 });
+      const [victim] = await ds.query(
+        `SELECT id, seq::text AS seq FROM audit_log_entries WHERE organisation_id = $1 AND summary = 'Shown 2'`,
+        [org.organisationId],
+      );
+      await forge(
+        `UPDATE audit_log_entries SET entry_json = replace(entry_json, 'Shown 2', 'Nothing happened here') WHERE id = $1`,
+        [victim.id],
+      );
       expect(await verifyAuditChain(ds, org.organisationId)).toEqual({
         ok: false,
         entries: Number(victim.seq) - 1,
-        brokenAt: { seq: victim.seq, id: victim.id, reason: 'its stored JSON does not match its content' },
+        brokenAt: {
+          seq: victim.seq,
+          id: victim.id,
+          reason: 'its stored JSON does not match its content',
+        },
       });
     });
   });
 
   it('mirroring by rule 5 misses nothing under 8 concurrent writers', async () => {
-    const { org, key: mirrorKey } = await signUpProWithKey(t.app.getHttpServer(), { organisationName: 'Mirrored' }, 'mirror');
+    const { org, key: mirrorKey } = await signUpProWithKey(
+      t.app.getHttpServer(),
+      { organisationName: 'Mirrored' },
+      'mirror',
+    );
     const PER_WRITER = 40;
     const mirror = new Map<string, string>();
     let newest: string | undefined;
@@ -764,7 +992,10 @@ describe('GET /api/audit-log (SPEC §7)', () => {
     writing = false;
     await poller;
 
-    const stored: { id: string }[] = await ds.query(`SELECT id FROM audit_log_entries WHERE organisation_id = $1`, [org.organisationId]);
+    const stored: { id: string }[] = await ds.query(
+      `SELECT id FROM audit_log_entries WHERE organisation_id = $1`,
+      [org.organisationId],
+    );
     expect(stored.length).toBeGreaterThanOrEqual(8 * PER_WRITER);
     expect(stored.filter((e) => !mirror.has(e.id))).toEqual([]);
   });
@@ -776,16 +1007,24 @@ describe('GET /api/audit-log (SPEC §7)', () => {
         // Issue 34, item 9: split into a formula cell by a spreadsheet in a `;` locale when written bare.
         { action: 'settings.updated', summary: "Deploy;=cmd|' /C calc'!A0" },
       ]);
-      const res = await http().get('/api/audit-log/export').query({ category: 'settings' }).set('cookie', owner.cookie);
+      const res = await http()
+        .get('/api/audit-log/export')
+        .query({ category: 'settings' })
+        .set('cookie', owner.cookie);
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
-      expect(res.headers['content-disposition']).toMatch(/^attachment; filename="audit-log-\d{4}-\d{2}-\d{2}\.csv"$/);
+      expect(res.headers['content-disposition']).toMatch(
+        /^attachment; filename="audit-log-\d{4}-\d{2}-\d{2}\.csv"$/,
+      );
       const lines = res.text.split('\r\n');
-      expect(lines[0]).toBe('"id","createdAt","action","category","actorType","actorId","actorName","targetType","targetId","targetName","summary","metadata","ipAddress"');
+      expect(lines[0]).toBe(
+        '"id","createdAt","action","category","actorType","actorId","actorName","targetType","targetId","targetName","summary","metadata","ipAddress"',
+      );
       expect(res.text).toContain(`,"'=HYPERLINK(""http://evil"")",`);
       expect(res.text).toContain(`,"Deploy;'=cmd|' /C calc'!A0",`);
       // Every cell of every row is quoted.
-      for (const line of lines.filter((l) => l !== '')) expect(line).toMatch(/^"(?:[^"]|"")*"(?:,"(?:[^"]|"")*")*$/);
+      for (const line of lines.filter((l) => l !== ''))
+        expect(line).toMatch(/^"(?:[^"]|"")*"(?:,"(?:[^"]|"")*")*$/);
       const [{ n }] = await ds.query(
         `SELECT count(*)::int AS n FROM audit_log_entries WHERE organisation_id = $1 AND category = 'settings'`,
         [owner.organisationId],
@@ -794,7 +1033,11 @@ describe('GET /api/audit-log (SPEC §7)', () => {
     });
 
     it('needs auditLog.export (a Manager has only auditLog.read) and refuses keys', async () => {
-      const manager = await joinOrganisation(t.app.getHttpServer(), owner.cookie, (await builtInRoleIds(t.app.getHttpServer(), owner.cookie)).manager);
+      const manager = await joinOrganisation(
+        t.app.getHttpServer(),
+        owner.cookie,
+        (await builtInRoleIds(t.app.getHttpServer(), owner.cookie)).manager,
+      );
       const res = await http().get('/api/audit-log/export').set('cookie', manager.cookie);
       expect(res.status).toBe(403);
       expect(res.body.message).toBe('Missing permission: auditLog.export.');

@@ -21,9 +21,12 @@ describe('members sign up, sign in and out', () => {
 
   it('sign-up creates a Free organisation and its Owner, signed in with an HttpOnly SameSite=Lax cookie', async () => {
     const email = uniqueEmail('ada');
-    const res = await http()
-      .post('/api/auth/sign-up')
-      .send({ email, password: 'correct horse battery staple', name: 'Ada Lovelace', organisationName: 'Engines' });
+    const res = await http().post('/api/auth/sign-up').send({
+      email,
+      password: 'correct horse battery staple',
+      name: 'Ada Lovelace',
+      organisationName: 'Engines',
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       user: { email, name: 'Ada Lovelace' },
@@ -39,26 +42,43 @@ describe('members sign up, sign in and out', () => {
 
     const session = await http().get('/api/auth/session').set('cookie', sessionCookieOf(res));
     expect(session.status).toBe(200);
-    expect(session.body.permissions).toEqual(expect.arrayContaining(['apiKey.create', 'billing.manage', 'role.manage']));
-    expect(session.body.member).toMatchObject({ id: res.body.user.id, email, name: 'Ada Lovelace', roleName: 'Owner' });
+    expect(session.body.permissions).toEqual(
+      expect.arrayContaining(['apiKey.create', 'billing.manage', 'role.manage']),
+    );
+    expect(session.body.member).toMatchObject({
+      id: res.body.user.id,
+      email,
+      name: 'Ada Lovelace',
+      roleName: 'Owner',
+    });
 
     const ds = t.app.get(DataSource);
     const [user] = await ds.query(`SELECT password_hash FROM users WHERE email = $1`, [email]);
     expect(user.password_hash).toMatch(/^scrypt\$32768\$8\$1\$/);
     const token = sessionCookieOf(res).slice('session='.length);
-    const sessions = await ds.query(`SELECT token_hash FROM sign_in_sessions WHERE user_id = $1`, [res.body.user.id]);
-    expect(sessions).toEqual([{ token_hash: createHash('sha256').update(token).digest('hex') }]);
-    const [entry] = await ds.query(`SELECT action, target_type, target_name FROM audit_log_entries WHERE organisation_id = $1`, [
-      res.body.organisation.id,
+    const sessions = await ds.query(`SELECT token_hash FROM sign_in_sessions WHERE user_id = $1`, [
+      res.body.user.id,
     ]);
-    expect(entry).toEqual({ action: 'organisation.created', target_type: 'organisation', target_name: 'Engines' });
+    expect(sessions).toEqual([{ token_hash: createHash('sha256').update(token).digest('hex') }]);
+    const [entry] = await ds.query(
+      `SELECT action, target_type, target_name FROM audit_log_entries WHERE organisation_id = $1`,
+      [res.body.organisation.id],
+    );
+    expect(entry).toEqual({
+      action: 'organisation.created',
+      target_type: 'organisation',
+      target_name: 'Engines',
+    });
   });
 
   it('refuses a second account with the same email (any case) with 409', async () => {
     const owner = await signUpOwner(t.app.getHttpServer());
-    const res = await http()
-      .post('/api/auth/sign-up')
-      .send({ email: owner.email.toUpperCase(), password: 'another password', name: 'Eve', organisationName: 'X' });
+    const res = await http().post('/api/auth/sign-up').send({
+      email: owner.email.toUpperCase(),
+      password: 'another password',
+      name: 'Eve',
+      organisationName: 'X',
+    });
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('CONFLICT');
   });
@@ -76,22 +96,38 @@ describe('members sign up, sign in and out', () => {
 
   it('signs in, and answers unknown emails and wrong passwords alike, each after one scrypt', async () => {
     const owner = await signUpOwner(t.app.getHttpServer());
-    const ok = await http().post('/api/auth/sign-in').send({ email: owner.email, password: owner.password });
+    const ok = await http()
+      .post('/api/auth/sign-in')
+      .send({ email: owner.email, password: owner.password });
     expect(ok.status).toBe(200);
     expect(ok.body.user.id).toBe(owner.memberId);
-    expect(ok.body.organisations).toEqual([expect.objectContaining({ id: owner.organisationId, roleName: 'Owner' })]);
-    expect((await http().get('/api/organisation').set('cookie', sessionCookieOf(ok))).status).toBe(200);
+    expect(ok.body.organisations).toEqual([
+      expect.objectContaining({ id: owner.organisationId, roleName: 'Owner' }),
+    ]);
+    expect((await http().get('/api/organisation').set('cookie', sessionCookieOf(ok))).status).toBe(
+      200,
+    );
 
     // The module object itself (an `import * as` namespace would be a copy).
-    const scrypt = jest.spyOn(jest.requireActual<typeof import('node:crypto')>('node:crypto'), 'scrypt');
+    const scrypt = jest.spyOn(
+      jest.requireActual<typeof import('node:crypto')>('node:crypto'),
+      'scrypt',
+    );
     try {
-      const wrong = await http().post('/api/auth/sign-in').send({ email: owner.email, password: 'wrong password' });
+      const wrong = await http()
+        .post('/api/auth/sign-in')
+        .send({ email: owner.email, password: 'wrong password' });
       expect(scrypt).toHaveBeenCalledTimes(1);
-      const unknown = await http().post('/api/auth/sign-in').send({ email: uniqueEmail('nobody'), password: 'wrong password' });
+      const unknown = await http()
+        .post('/api/auth/sign-in')
+        .send({ email: uniqueEmail('nobody'), password: 'wrong password' });
       expect(scrypt).toHaveBeenCalledTimes(2);
       for (const res of [wrong, unknown]) {
         expect(res.status).toBe(401);
-        expect(res.body).toMatchObject({ code: 'INVALID_CREDENTIALS', message: 'Invalid email or password.' });
+        expect(res.body).toMatchObject({
+          code: 'INVALID_CREDENTIALS',
+          message: 'Invalid email or password.',
+        });
         expect(res.headers['set-cookie']).toBeUndefined();
       }
       // Both ran scrypt with the same cost parameters.
@@ -105,7 +141,9 @@ describe('members sign up, sign in and out', () => {
     const owner = await signUpOwner(t.app.getHttpServer());
     const out = await http().post('/api/auth/sign-out').set('cookie', owner.cookie);
     expect(out.status).toBe(204);
-    expect((out.headers['set-cookie'] as unknown as string[])[0]).toMatch(/^session=;.*Expires=Thu, 01 Jan 1970/);
+    expect((out.headers['set-cookie'] as unknown as string[])[0]).toMatch(
+      /^session=;.*Expires=Thu, 01 Jan 1970/,
+    );
     const after = await http().get('/api/organisation').set('cookie', owner.cookie);
     expect(after.status).toBe(401);
     expect(after.body).toMatchObject({ code: 'SIGN_IN_REQUIRED', message: 'Sign-in required.' });
@@ -114,18 +152,35 @@ describe('members sign up, sign in and out', () => {
   it('human routes without a session answer 401 Sign-in required.', async () => {
     const res = await http().get('/api/api-keys');
     expect(res.status).toBe(401);
-    expect(res.body).toMatchObject({ statusCode: 401, code: 'SIGN_IN_REQUIRED', message: 'Sign-in required.' });
+    expect(res.body).toMatchObject({
+      statusCode: 401,
+      code: 'SIGN_IN_REQUIRED',
+      message: 'Sign-in required.',
+    });
   });
 
   it('refuses cross-site cookie requests (Origin / Sec-Fetch-Site) and lets same-origin and headerless ones through', async () => {
     const owner = await signUpOwner(t.app.getHttpServer());
     const ds = t.app.get(DataSource);
     const count = async () =>
-      Number((await ds.query(`SELECT count(*) AS n FROM api_keys WHERE organisation_id = $1`, [owner.organisationId]))[0].n);
+      Number(
+        (
+          await ds.query(`SELECT count(*) AS n FROM api_keys WHERE organisation_id = $1`, [
+            owner.organisationId,
+          ])
+        )[0].n,
+      );
     const send = (headers: Record<string, string>) =>
-      http().post('/api/api-keys').set('cookie', owner.cookie).set(headers).send({ name: 'csrf', expiry: 'never' });
+      http()
+        .post('/api/api-keys')
+        .set('cookie', owner.cookie)
+        .set(headers)
+        .send({ name: 'csrf', expiry: 'never' });
 
-    const crossSite: Record<string, string>[] = [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }];
+    const crossSite: Record<string, string>[] = [
+      { origin: 'https://evil.example' },
+      { 'sec-fetch-site': 'cross-site' },
+    ];
     for (const headers of crossSite) {
       const res = await send(headers);
       expect(res.status).toBe(403);
@@ -136,14 +191,32 @@ describe('members sign up, sign in and out', () => {
       'Cross-site request refused: this service accepts browser requests from http://localhost:3000 (PUBLIC_ORIGIN), not from https://evil.example. ' +
       'Open the dashboard at http://localhost:3000, or add https://evil.example to ALLOWED_ORIGINS (or set PUBLIC_ORIGIN to it) and restart the service.';
     expect((await send({ origin: 'https://evil.example' })).body.message).toBe(expected);
-    expect(t.logs.some((l) => l.msg === expected && l.origin === 'https://evil.example' && l.expectedOrigin === 'http://localhost:3000')).toBe(true);
-    expect((await send({ 'sec-fetch-site': 'cross-site' })).body.message).toContain('not from another site. Open the dashboard at http://localhost:3000, or add that origin to ALLOWED_ORIGINS');
+    expect(
+      t.logs.some(
+        (l) =>
+          l.msg === expected &&
+          l.origin === 'https://evil.example' &&
+          l.expectedOrigin === 'http://localhost:3000',
+      ),
+    ).toBe(true);
+    expect((await send({ 'sec-fetch-site': 'cross-site' })).body.message).toContain(
+      'not from another site. Open the dashboard at http://localhost:3000, or add that origin to ALLOWED_ORIGINS',
+    );
     expect(await count()).toBe(0);
-    expect((await send({ origin: 'http://localhost:3000', 'sec-fetch-site': 'same-origin' })).status).toBe(201);
+    expect(
+      (await send({ origin: 'http://localhost:3000', 'sec-fetch-site': 'same-origin' })).status,
+    ).toBe(201);
     expect((await send({})).status).toBe(201);
     expect(await count()).toBe(2);
     // Reading is never refused for its origin.
-    expect((await http().get('/api/api-keys').set('cookie', owner.cookie).set('origin', 'https://evil.example')).status).toBe(200);
+    expect(
+      (
+        await http()
+          .get('/api/api-keys')
+          .set('cookie', owner.cookie)
+          .set('origin', 'https://evil.example')
+      ).status,
+    ).toBe(200);
   });
 });
 
@@ -153,7 +226,12 @@ describe('a production cookie', () => {
     try {
       const res = await request(t.app.getHttpServer())
         .post('/api/auth/sign-up')
-        .send({ email: uniqueEmail('prod'), password: 'correct horse', name: 'P', organisationName: 'P' });
+        .send({
+          email: uniqueEmail('prod'),
+          password: 'correct horse',
+          name: 'P',
+          organisationName: 'P',
+        });
       expect((res.headers['set-cookie'] as unknown as string[])[0]).toContain('Secure');
     } finally {
       await t.close();
@@ -180,38 +258,83 @@ describe('SIGNUP=closed', () => {
 
     const cli = spawnSync(
       process.execPath,
-      [CLI, 'create-organisation', '--name', 'Self Hosted', '--owner-email', email, '--owner-name', 'Admin', '--password-stdin'],
+      [
+        CLI,
+        'create-organisation',
+        '--name',
+        'Self Hosted',
+        '--owner-email',
+        email,
+        '--owner-name',
+        'Admin',
+        '--password-stdin',
+      ],
       {
         input: 'a strong password\n',
         encoding: 'utf8',
-        env: { PATH: process.env.PATH ?? '', DATABASE_URL: t.database.url, API_KEY_PEPPER: t.config.apiKeyPepper },
+        env: {
+          PATH: process.env.PATH ?? '',
+          DATABASE_URL: t.database.url,
+          API_KEY_PEPPER: t.config.apiKeyPepper,
+        },
       },
     );
     expect(cli.stderr).toBe('');
     expect(cli.status).toBe(0);
     expect(cli.stdout).toContain(`Created organisation Self Hosted`);
 
-    const signIn = await request(t.app.getHttpServer()).post('/api/auth/sign-in').send({ email, password: 'a strong password' });
+    const signIn = await request(t.app.getHttpServer())
+      .post('/api/auth/sign-in')
+      .send({ email, password: 'a strong password' });
     expect(signIn.status).toBe(200);
-    expect(signIn.body.organisations).toEqual([expect.objectContaining({ name: 'Self Hosted', plan: 'free', roleName: 'Owner' })]);
+    expect(signIn.body.organisations).toEqual([
+      expect.objectContaining({ name: 'Self Hosted', plan: 'free', roleName: 'Owner' }),
+    ]);
 
     // Signed in, a person cannot create organisations on a closed server either.
-    const create = await request(t.app.getHttpServer()).post('/api/organisations').set('cookie', sessionCookieOf(signIn)).send({ name: 'Mine' });
+    const create = await request(t.app.getHttpServer())
+      .post('/api/organisations')
+      .set('cookie', sessionCookieOf(signIn))
+      .send({ name: 'Mine' });
     expect(create.status).toBe(403);
-    expect(create.body).toMatchObject({ code: 'SIGNUP_CLOSED', message: 'Creating organisations is closed on this server; ask an administrator.' });
+    expect(create.body).toMatchObject({
+      code: 'SIGNUP_CLOSED',
+      message: 'Creating organisations is closed on this server; ask an administrator.',
+    });
 
     // The CLI gives an existing account a second organisation, password untouched.
     const again = spawnSync(
       process.execPath,
-      [CLI, 'create-organisation', '--name', 'Second', '--owner-email', email.toUpperCase(), '--owner-name', 'Ignored'],
-      { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', DATABASE_URL: t.database.url, API_KEY_PEPPER: t.config.apiKeyPepper } },
+      [
+        CLI,
+        'create-organisation',
+        '--name',
+        'Second',
+        '--owner-email',
+        email.toUpperCase(),
+        '--owner-name',
+        'Ignored',
+      ],
+      {
+        encoding: 'utf8',
+        env: {
+          PATH: process.env.PATH ?? '',
+          DATABASE_URL: t.database.url,
+          API_KEY_PEPPER: t.config.apiKeyPepper,
+        },
+      },
     );
     expect(again.stderr).toBe('');
     expect(again.status).toBe(0);
     expect(again.stdout).toContain('an existing account, password unchanged');
     expect(again.stdout).not.toContain('password (shown once)');
-    const me = await request(t.app.getHttpServer()).get('/api/me').set('cookie', sessionCookieOf(signIn));
-    expect(me.body.organisations.map((o: { name: string }) => o.name)).toEqual(['Self Hosted', 'Second']);
+    const me = await request(t.app.getHttpServer())
+      .get('/api/me')
+      .set('cookie', sessionCookieOf(signIn));
+    expect(me.body.organisations.map((o: { name: string }) => o.name)).toEqual([
+      'Self Hosted',
+      'Second',
+    ]);
     expect(me.body.user.name).toBe('Admin');
   });
 

@@ -28,12 +28,17 @@ describe('endpoints that take no body', () => {
   function bodyLessRoutes() {
     const controllers = new Map<string, object>();
     for (const module of t.app.get(ModulesContainer).values()) {
-      for (const wrapper of module.controllers.values()) if (wrapper.metatype) controllers.set(wrapper.metatype.name, wrapper.metatype);
+      for (const wrapper of module.controllers.values())
+        if (wrapper.metatype) controllers.set(wrapper.metatype.name, wrapper.metatype);
     }
     return declaredRoutes(t.app).filter((route) => {
       if (route.method === 'GET' || route.path === '/mcp') return false;
       const [controller, handler] = route.handler.split('.');
-      const params = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controllers.get(controller) as object, handler) ?? {}) as Record<string, unknown>;
+      const params = (Reflect.getMetadata(
+        ROUTE_ARGS_METADATA,
+        controllers.get(controller) as object,
+        handler,
+      ) ?? {}) as Record<string, unknown>;
       return !Object.keys(params).some((k) => Number(k.split(':')[0]) === RouteParamtypes.BODY);
     });
   }
@@ -62,15 +67,24 @@ describe('endpoints that take no body', () => {
     for (const route of bodyLessRoutes()) {
       const path = route.path.replace(/:\w+/g, NIL);
       const send = (body: string) => {
-        const req = request(t.app.getHttpServer())[route.method.toLowerCase() as 'post'](path).set('content-type', 'application/json');
-        return (route.access?.principal === 'api_key' ? req.set('x-api-key', key) : req.set('cookie', owner.cookie)).send(body);
+        const req = request(t.app.getHttpServer())
+          [route.method.toLowerCase() as 'post'](path)
+          .set('content-type', 'application/json');
+        return (
+          route.access?.principal === 'api_key'
+            ? req.set('x-api-key', key)
+            : req.set('cookie', owner.cookie)
+        ).send(body);
       };
       const what = `${route.method} ${route.path}`;
       const unknown = await send('{"reason":"done","force":true}');
       expect({ what, status: unknown.status, body: unknown.body }).toMatchObject({
         what,
         status: 400,
-        body: { code: 'VALIDATION_FAILED', message: 'property reason should not exist; property force should not exist' },
+        body: {
+          code: 'VALIDATION_FAILED',
+          message: 'property reason should not exist; property force should not exist',
+        },
       });
       for (const body of ['[]', '"end"', '42', 'null', '[{}]']) {
         const res = await send(body);
@@ -89,19 +103,38 @@ describe('endpoints that take no body', () => {
     const end = (req: request.Test) => req.set('x-api-key', key);
     // No body, no Content-Type: the endpoint does its work (here: 404, the id is unknown).
     expect((await end(http().post(`/api/sessions/${NIL}/end`))).status).toBe(404);
-    expect((await end(http().post(`/api/sessions/${NIL}/end`)).set('content-type', 'application/json').send('')).status).toBe(404);
+    expect(
+      (
+        await end(http().post(`/api/sessions/${NIL}/end`))
+          .set('content-type', 'application/json')
+          .send('')
+      ).status,
+    ).toBe(404);
     expect((await end(http().post(`/api/sessions/${NIL}/end`)).send({})).status).toBe(404);
     expect((await end(http().post(`/api/sessions/${session.id}/end`)).send({})).status).toBe(200);
-    expect((await http().delete(`/api/api-keys/${NIL}`).set('cookie', owner.cookie).send({})).status).toBe(404);
-    expect((await http().post(`/api/sessions/${NIL}/disconnect`).set('cookie', owner.cookie)).status).toBe(404);
+    expect(
+      (await http().delete(`/api/api-keys/${NIL}`).set('cookie', owner.cookie).send({})).status,
+    ).toBe(404);
+    expect(
+      (await http().post(`/api/sessions/${NIL}/disconnect`).set('cookie', owner.cookie)).status,
+    ).toBe(404);
   });
 
   it('check the body after the credential (SPEC §4), and refuse a body with fields without acting', async () => {
-    expect((await http().post(`/api/sessions/${NIL}/end`).send({ x: 1 })).body.code).toBe('MISSING_API_KEY');
-    expect((await http().delete(`/api/api-keys/${NIL}`).set('x-api-key', key).send({ x: 1 })).body.code).toBe('HUMANS_ONLY');
+    expect((await http().post(`/api/sessions/${NIL}/end`).send({ x: 1 })).body.code).toBe(
+      'MISSING_API_KEY',
+    );
+    expect(
+      (await http().delete(`/api/api-keys/${NIL}`).set('x-api-key', key).send({ x: 1 })).body.code,
+    ).toBe('HUMANS_ONLY');
     const session = await startSession(t.app.getHttpServer(), key);
-    const refused = await http().post(`/api/sessions/${session.id}/end`).set('x-api-key', key).send({ summary: 'done' });
+    const refused = await http()
+      .post(`/api/sessions/${session.id}/end`)
+      .set('x-api-key', key)
+      .send({ summary: 'done' });
     expect(refused.status).toBe(400);
-    expect((await http().get(`/api/sessions/${session.id}`).set('x-api-key', key)).body.status).toBe('active');
+    expect(
+      (await http().get(`/api/sessions/${session.id}`).set('x-api-key', key)).body.status,
+    ).toBe('active');
   });
 });

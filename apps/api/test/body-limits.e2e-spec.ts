@@ -6,7 +6,9 @@ import { createTestDatabase, TestDatabase } from './support/test-database';
 
 /** CPU time (user + system) a process has used so far, in ms (Linux: /proc/<pid>/stat). */
 function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
   // After the command name the state is field 3, so utime (14) and stime (15) are at 11 and 12.
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
@@ -23,7 +25,10 @@ async function timed(work: () => Promise<void>): Promise<number> {
  * test machine is shared, and a busy one slows every request alike): a service that blocks
  * misses it on every attempt by seconds, not by scheduling noise.
  */
-async function meetsBound(bound: number, attempt: () => Promise<{ baseline: number; measured: number }>) {
+async function meetsBound(
+  bound: number,
+  attempt: () => Promise<{ baseline: number; measured: number }>,
+) {
   const seen: { baseline: number; measured: number }[] = [];
   for (let i = 0; i < 3; i++) {
     const result = await attempt();
@@ -43,22 +48,40 @@ describe('bounded body checking', () => {
   let pid: number;
 
   // 60,000 unknown fields in a sign-in body: about 0.8 MiB, under the size limit.
-  const fields: Record<string, string> = { email: 'nobody@example.test', password: 'not the password' };
+  const fields: Record<string, string> = {
+    email: 'nobody@example.test',
+    password: 'not the password',
+  };
   for (let i = 0; i < 60_000; i++) fields[`f${i}`] = 'x';
   const flood = JSON.stringify(fields);
-  const harmless = JSON.stringify({ email: 'nobody@example.test', password: 'not the password', f0: 'x' });
+  const harmless = JSON.stringify({
+    email: 'nobody@example.test',
+    password: 'not the password',
+    f0: 'x',
+  });
 
   const signIn = (body: string) =>
-    fetch(`${service.baseUrl}/api/auth/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    fetch(`${service.baseUrl}/api/auth/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    service = await startServiceProcess({ DATABASE_URL: db.url, API_KEY_PEPPER: 'body-limits-pepper-0123456789abcdef' });
+    service = await startServiceProcess({
+      DATABASE_URL: db.url,
+      API_KEY_PEPPER: 'body-limits-pepper-0123456789abcdef',
+    });
     pid = service.child.pid as number;
     // Compile the paths once, and open six keep-alive connections for the concurrent steps.
     await signIn(flood).then((r) => r.text());
     await signIn(harmless).then((r) => r.text());
-    await Promise.all(Array.from({ length: 6 }, () => fetch(`${service.baseUrl}/health/live`).then((r) => r.text())));
+    await Promise.all(
+      Array.from({ length: 6 }, () =>
+        fetch(`${service.baseUrl}/health/live`).then((r) => r.text()),
+      ),
+    );
   });
   afterAll(async () => {
     expect(await service.stop()).toBe(0);
@@ -87,7 +110,9 @@ describe('bounded body checking', () => {
     /** The slowest /health/live while five copies of `body` are being answered. */
     async function slowestHealth(body: string): Promise<number> {
       let done = false;
-      const five = Promise.all(Array.from({ length: 5 }, () => signIn(body).then((r) => r.status))).finally(() => (done = true));
+      const five = Promise.all(
+        Array.from({ length: 5 }, () => signIn(body).then((r) => r.status)),
+      ).finally(() => (done = true));
       const health: number[] = [];
       do {
         health.push(
@@ -105,7 +130,10 @@ describe('bounded body checking', () => {
     // Five bodies at the single body's CPU bound (50 ms each); the quadratic check took 3.8 s each.
     expect(cpuMs(pid) - cpuBefore).toBeLessThan(5 * 50);
 
-    const result = await meetsBound(100, async () => ({ baseline: await slowestHealth(harmless), measured: await slowestHealth(flood) }));
+    const result = await meetsBound(100, async () => ({
+      baseline: await slowestHealth(harmless),
+      measured: await slowestHealth(flood),
+    }));
     expect({ first: Math.round(measured), ...result }).toMatchObject({ ok: true });
   });
 
@@ -114,6 +142,8 @@ describe('bounded body checking', () => {
     for (let i = 0; i < 900; i++) some[`extra${i}`] = 'x';
     const res = await signIn(JSON.stringify(some));
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { message: string }).message).toBe('property extra0 should not exist; property extra1 should not exist; property extra2 should not exist (and 897 more problems)');
+    expect(((await res.json()) as { message: string }).message).toBe(
+      'property extra0 should not exist; property extra1 should not exist; property extra2 should not exist (and 897 more problems)',
+    );
   });
 });

@@ -1,5 +1,12 @@
 import request from 'supertest';
-import { builtInRoleIds, createApiKey, joinOrganisation, memberWithPermissions, signUpOwner, SignedUpOwner } from './support/factories';
+import {
+  builtInRoleIds,
+  createApiKey,
+  joinOrganisation,
+  memberWithPermissions,
+  signUpOwner,
+  SignedUpOwner,
+} from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 
 // SPEC §8d: classification rules — human-only, classification.read / classification.manage,
@@ -17,11 +24,26 @@ describe('classification rules', () => {
     match: { actions: ['refund*'], args: [{ path: 'amount', op: 'lte', value: 100 }] },
     outcome: { type: 'approve' },
   };
-  const create = (body: unknown, cookie = owner.cookie) => http().post('/api/classification/rules').set('cookie', cookie).send(body as object);
+  const create = (body: unknown, cookie = owner.cookie) =>
+    http()
+      .post('/api/classification/rules')
+      .set('cookie', cookie)
+      .send(body as object);
   const auditOf = async (action: string) => {
     const res = await http().get(`/api/audit-log?action=${action}`).set('cookie', owner.cookie);
     expect(res.status).toBe(200);
-    return res.body.entries as { action: string; category: string; actorType: string; actorId: string; actorName: string; targetType: string; targetId: string; targetName: string; summary: string; metadata: Record<string, unknown> }[];
+    return res.body.entries as {
+      action: string;
+      category: string;
+      actorType: string;
+      actorId: string;
+      actorName: string;
+      targetType: string;
+      targetId: string;
+      targetName: string;
+      summary: string;
+      metadata: Record<string, unknown>;
+    }[];
   };
 
   beforeAll(async () => {
@@ -29,7 +51,12 @@ describe('classification rules', () => {
     owner = await signUpOwner(t.app.getHttpServer(), { name: 'Ada Lovelace' });
     ({ key } = await createApiKey(t.app.getHttpServer(), owner.cookie, { name: 'agent' }));
     const roles = await builtInRoleIds(t.app.getHttpServer(), owner.cookie);
-    manager = await joinOrganisation(t.app.getHttpServer(), owner.cookie, roles.manager, 'Mary Manager');
+    manager = await joinOrganisation(
+      t.app.getHttpServer(),
+      owner.cookie,
+      roles.manager,
+      'Mary Manager',
+    );
   });
   afterAll(async () => {
     await t.close();
@@ -59,9 +86,20 @@ describe('classification rules', () => {
       targetId: res.body.id,
       targetName: 'Small refunds',
       summary: 'Classification rule Small refunds created (shadow) by Ada Lovelace',
-      metadata: { rule: { name: 'Small refunds', mode: 'shadow', priority: 10, match: refund.match, outcome: { type: 'approve' }, expiresAt: null } },
+      metadata: {
+        rule: {
+          name: 'Small refunds',
+          mode: 'shadow',
+          priority: 10,
+          match: refund.match,
+          outcome: { type: 'approve' },
+          expiresAt: null,
+        },
+      },
     });
-    const read = await http().get(`/api/classification/rules/${res.body.id}`).set('cookie', manager.cookie);
+    const read = await http()
+      .get(`/api/classification/rules/${res.body.id}`)
+      .set('cookie', manager.cookie);
     expect(read.status).toBe(200);
     expect(read.body).toEqual(res.body);
   });
@@ -78,22 +116,53 @@ describe('classification rules', () => {
   it('answers 400 with the offending path for every malformed part, and writes nothing', async () => {
     const before = (await auditOf('classification.rule_created')).length;
     const cases: [unknown, string][] = [
-      [{ ...refund, name: undefined }, 'name must not be blank; name must be longer than or equal to 1 characters; name must be a string'],
+      [
+        { ...refund, name: undefined },
+        'name must not be blank; name must be longer than or equal to 1 characters; name must be a string',
+      ],
       [{ ...refund, mode: 'always' }, 'mode must be one of off, shadow, enforce'],
-      [{ ...refund, match: { ...refund.match, args: [{ path: 'amount', op: 'below', value: 1 }] } }, 'match.args[0].op: must be one of eq, ne, in, lt, lte, gt, gte, matches'],
-      [{ ...refund, match: { args: [{ path: 'amount', op: 'lt', value: '100' }] } }, 'match.args[0].value: must be a number'],
-      [{ ...refund, match: { args: [{ path: '../x', op: 'eq', value: 1 }] } }, 'match.args[0].path: must be a dotted path into the arguments, such as amount or customer.tier'],
+      [
+        {
+          ...refund,
+          match: { ...refund.match, args: [{ path: 'amount', op: 'below', value: 1 }] },
+        },
+        'match.args[0].op: must be one of eq, ne, in, lt, lte, gt, gte, matches',
+      ],
+      [
+        { ...refund, match: { args: [{ path: 'amount', op: 'lt', value: '100' }] } },
+        'match.args[0].value: must be a number',
+      ],
+      [
+        { ...refund, match: { args: [{ path: '../x', op: 'eq', value: 1 }] } },
+        'match.args[0].path: must be a dotted path into the arguments, such as amount or customer.tier',
+      ],
       [{ ...refund, match: { action: ['x'] } }, 'match.action: is not a known field'],
       [{ ...refund, match: { keyIds: ['not-a-uuid'] } }, 'match.keyIds[0]: must be a UUID'],
       [{ ...refund, match: { actions: [] } }, 'match.actions: must list at least one value'],
-      [{ ...refund, outcome: { type: 'reject' } }, 'outcome.message: is required with reject: the message the agent receives, 1 to 1000 characters'],
-      [{ ...refund, outcome: { type: 'route', assignTo: {} } }, 'outcome.assignTo: must be {memberId} or {teamId}'],
-      [{ ...refund, outcome: { type: 'maybe' } }, 'outcome.type: must be one of approve, reject, route, require_human'],
-      [{ ...refund, expiresAt: 'tomorrow' }, 'expiresAt must be an ISO 8601 timestamp such as 2026-01-31T12:00:00.000Z'],
+      [
+        { ...refund, outcome: { type: 'reject' } },
+        'outcome.message: is required with reject: the message the agent receives, 1 to 1000 characters',
+      ],
+      [
+        { ...refund, outcome: { type: 'route', assignTo: {} } },
+        'outcome.assignTo: must be {memberId} or {teamId}',
+      ],
+      [
+        { ...refund, outcome: { type: 'maybe' } },
+        'outcome.type: must be one of approve, reject, route, require_human',
+      ],
+      [
+        { ...refund, expiresAt: 'tomorrow' },
+        'expiresAt must be an ISO 8601 timestamp such as 2026-01-31T12:00:00.000Z',
+      ],
     ];
     for (const [body, message] of cases) {
       const res = await create(body);
-      expect({ status: res.status, code: res.body.code, message: res.body.message }).toEqual({ status: 400, code: 'VALIDATION_FAILED', message });
+      expect({ status: res.status, code: res.body.code, message: res.body.message }).toEqual({
+        status: 400,
+        code: 'VALIDATION_FAILED',
+        message,
+      });
     }
     const extra = await create({ ...refund, enabled: true });
     expect(extra.status).toBe(400);
@@ -102,16 +171,30 @@ describe('classification rules', () => {
   });
 
   it('a route to a member or team that is not the organisation’s answers 404', async () => {
-    const res = await create({ ...refund, outcome: { type: 'route', assignTo: { memberId: '00000000-0000-4000-8000-000000000000' } } });
+    const res = await create({
+      ...refund,
+      outcome: { type: 'route', assignTo: { memberId: '00000000-0000-4000-8000-000000000000' } },
+    });
     expect(res.status).toBe(404);
-    const ok = await create({ ...refund, name: 'Route to Mary', outcome: { type: 'route', assignTo: { memberId: manager.memberId }, escalate: true } });
+    const ok = await create({
+      ...refund,
+      name: 'Route to Mary',
+      outcome: { type: 'route', assignTo: { memberId: manager.memberId }, escalate: true },
+    });
     expect(ok.status).toBe(201);
-    expect(ok.body.outcome).toEqual({ type: 'route', assignTo: { memberId: manager.memberId }, escalate: true });
+    expect(ok.body.outcome).toEqual({
+      type: 'route',
+      assignTo: { memberId: manager.memberId },
+      escalate: true,
+    });
   });
 
   it('switching the mode is audited with the change; an update that changes nothing writes nothing', async () => {
     const rule = (await create({ ...refund, name: 'To enforce' })).body;
-    const switched = await http().patch(`/api/classification/rules/${rule.id}`).set('cookie', owner.cookie).send({ mode: 'enforce' });
+    const switched = await http()
+      .patch(`/api/classification/rules/${rule.id}`)
+      .set('cookie', owner.cookie)
+      .send({ mode: 'enforce' });
     expect(switched.status).toBe(200);
     expect(switched.body.mode).toBe('enforce');
     const [entry] = await auditOf('classification.rule_updated');
@@ -120,22 +203,41 @@ describe('classification rules', () => {
       summary: 'Classification rule To enforce switched from shadow to enforce by Ada Lovelace',
       metadata: { changes: { mode: { from: 'shadow', to: 'enforce' } } },
     });
-    const same = await http().patch(`/api/classification/rules/${rule.id}`).set('cookie', owner.cookie).send({ mode: 'enforce' });
+    const same = await http()
+      .patch(`/api/classification/rules/${rule.id}`)
+      .set('cookie', owner.cookie)
+      .send({ mode: 'enforce' });
     expect(same.status).toBe(200);
     expect((await auditOf('classification.rule_updated')).length).toBe(1);
-    const empty = await http().patch(`/api/classification/rules/${rule.id}`).set('cookie', owner.cookie).send({});
+    const empty = await http()
+      .patch(`/api/classification/rules/${rule.id}`)
+      .set('cookie', owner.cookie)
+      .send({});
     expect(empty.status).toBe(400);
-    const bad = await http().patch(`/api/classification/rules/${rule.id}`).set('cookie', owner.cookie).send({ outcome: { type: 'reject', message: ' ' } });
-    expect(bad.body.message).toBe('outcome.message: is required with reject: the message the agent receives, 1 to 1000 characters');
+    const bad = await http()
+      .patch(`/api/classification/rules/${rule.id}`)
+      .set('cookie', owner.cookie)
+      .send({ outcome: { type: 'reject', message: ' ' } });
+    expect(bad.body.message).toBe(
+      'outcome.message: is required with reject: the message the agent receives, 1 to 1000 characters',
+    );
   });
 
   it('deletes a rule, audited with what it was', async () => {
     const rule = (await create({ ...refund, name: 'Short-lived' })).body;
-    const deleted = await http().delete(`/api/classification/rules/${rule.id}`).set('cookie', owner.cookie);
+    const deleted = await http()
+      .delete(`/api/classification/rules/${rule.id}`)
+      .set('cookie', owner.cookie);
     expect(deleted.status).toBe(204);
-    expect((await http().get(`/api/classification/rules/${rule.id}`).set('cookie', owner.cookie)).status).toBe(404);
+    expect(
+      (await http().get(`/api/classification/rules/${rule.id}`).set('cookie', owner.cookie)).status,
+    ).toBe(404);
     const [entry] = await auditOf('classification.rule_deleted');
-    expect(entry).toMatchObject({ targetId: rule.id, targetName: 'Short-lived', summary: 'Classification rule Short-lived deleted by Ada Lovelace' });
+    expect(entry).toMatchObject({
+      targetId: rule.id,
+      targetName: 'Short-lived',
+      summary: 'Classification rule Short-lived deleted by Ada Lovelace',
+    });
     expect((entry.metadata as { rule: { name: string } }).rule.name).toBe('Short-lived');
   });
 
@@ -150,34 +252,61 @@ describe('classification rules', () => {
     ];
     for (const req of routes) {
       const res = await req.set('x-api-key', key);
-      expect({ status: res.status, message: res.body.message }).toEqual({ status: 403, message: 'This endpoint is reserved for humans.' });
+      expect({ status: res.status, message: res.body.message }).toEqual({
+        status: 403,
+        message: 'This endpoint is reserved for humans.',
+      });
     }
     expect((await http().get('/api/classification/rules')).status).toBe(401);
   });
 
   it('needs classification.manage to change rules (Managers read); a custom role may hold it', async () => {
     const refused = await create({ ...refund, name: 'By a manager' }, manager.cookie);
-    expect({ status: refused.status, message: refused.body.message }).toEqual({ status: 403, message: 'Missing permission: classification.manage.' });
-    const custom = await memberWithPermissions(t.app.getHttpServer(), owner.cookie, ['classification.manage'], 'Rita Rules');
+    expect({ status: refused.status, message: refused.body.message }).toEqual({
+      status: 403,
+      message: 'Missing permission: classification.manage.',
+    });
+    const custom = await memberWithPermissions(
+      t.app.getHttpServer(),
+      owner.cookie,
+      ['classification.manage'],
+      'Rita Rules',
+    );
     expect((await create({ ...refund, name: 'By a custom role' }, custom.cookie)).status).toBe(201);
-    const reader = await memberWithPermissions(t.app.getHttpServer(), owner.cookie, ['interrupt.read'], 'Nina None');
+    const reader = await memberWithPermissions(
+      t.app.getHttpServer(),
+      owner.cookie,
+      ['interrupt.read'],
+      'Nina None',
+    );
     const list = await http().get('/api/classification/rules').set('cookie', reader.cookie);
-    expect({ status: list.status, message: list.body.message }).toEqual({ status: 403, message: 'Missing permission: classification.read.' });
+    expect({ status: list.status, message: list.body.message }).toEqual({
+      status: 403,
+      message: 'Missing permission: classification.read.',
+    });
   });
 
   it("another organisation's rule id answers 404 on every route, and its list is its own", async () => {
     const id = (await create({ ...refund, name: 'Mine' })).body.id as string;
-    const stranger = await signUpOwner(t.app.getHttpServer(), { name: 'Charles Babbage', organisationName: 'Engines' });
+    const stranger = await signUpOwner(t.app.getHttpServer(), {
+      name: 'Charles Babbage',
+      organisationName: 'Engines',
+    });
     for (const req of [
       http().get(`/api/classification/rules/${id}`),
       http().patch(`/api/classification/rules/${id}`).send({ mode: 'off' }),
       http().delete(`/api/classification/rules/${id}`),
     ]) {
       const res = await req.set('cookie', stranger.cookie);
-      expect({ status: res.status, code: res.body.code }).toEqual({ status: 404, code: 'NOT_FOUND' });
+      expect({ status: res.status, code: res.body.code }).toEqual({
+        status: 404,
+        code: 'NOT_FOUND',
+      });
     }
     const list = await http().get('/api/classification/rules').set('cookie', stranger.cookie);
     expect(list.body.rules).toEqual([]);
-    expect((await http().get(`/api/classification/rules/${id}`).set('cookie', owner.cookie)).body.mode).toBe('shadow');
+    expect(
+      (await http().get(`/api/classification/rules/${id}`).set('cookie', owner.cookie)).body.mode,
+    ).toBe('shadow');
   });
 });

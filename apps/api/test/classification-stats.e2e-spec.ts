@@ -16,8 +16,13 @@ describe('classification statistics and agreement', () => {
     keyId: string;
   }
   const newOrg = async (name: string): Promise<Org> => {
-    const owner = await signUpOwner(t.app.getHttpServer(), { name: 'Ada Lovelace', organisationName: name });
-    const created = await createApiKey(t.app.getHttpServer(), owner.cookie, { name: 'billing-agent' });
+    const owner = await signUpOwner(t.app.getHttpServer(), {
+      name: 'Ada Lovelace',
+      organisationName: name,
+    });
+    const created = await createApiKey(t.app.getHttpServer(), owner.cookie, {
+      name: 'billing-agent',
+    });
     return { owner, key: created.key, keyId: created.id };
   };
   const rule = async (org: Org, body: Record<string, unknown>) => {
@@ -28,23 +33,37 @@ describe('classification statistics and agreement', () => {
     expect(res.status).toBe(201);
     return res.body.id as string;
   };
-  const open = async (org: Org, actionRequests: Record<string, unknown>[], title = 'Refund order 42') => {
-    const res = await http().post('/api/interrupts').set('x-api-key', org.key).send({ title, actionRequests });
+  const open = async (
+    org: Org,
+    actionRequests: Record<string, unknown>[],
+    title = 'Refund order 42',
+  ) => {
+    const res = await http()
+      .post('/api/interrupts')
+      .set('x-api-key', org.key)
+      .send({ title, actionRequests });
     expect(res.status).toBe(201);
     return res.body as { id: string; status: string };
   };
   const decide = async (org: Org, id: string, body: Record<string, unknown>) => {
-    const res = await http().post(`/api/interrupts/${id}/decisions`).set('cookie', org.owner.cookie).send(body);
+    const res = await http()
+      .post(`/api/interrupts/${id}/decisions`)
+      .set('cookie', org.owner.cookie)
+      .send(body);
     expect(res.status).toBe(201);
     return res.body;
   };
   const stats = async (org: Org, ruleId: string) => {
-    const res = await http().get(`/api/classification/rules/${ruleId}/stats`).set('cookie', org.owner.cookie);
+    const res = await http()
+      .get(`/api/classification/rules/${ruleId}/stats`)
+      .set('cookie', org.owner.cookie);
     expect(res.status).toBe(200);
     return res.body;
   };
   const decidedEntries = async (org: Org, interruptId: string) => {
-    const res = await http().get(`/api/audit-log?targetId=${interruptId}&action=interrupt.decided`).set('cookie', org.owner.cookie);
+    const res = await http()
+      .get(`/api/audit-log?targetId=${interruptId}&action=interrupt.decided`)
+      .set('cookie', org.owner.cookie);
     expect(res.status).toBe(200);
     return (res.body.entries as { metadata: Record<string, unknown> }[]).map((e) => e.metadata);
   };
@@ -59,7 +78,10 @@ describe('classification statistics and agreement', () => {
 
   it('counts a shadow rule’s matches and how often people agreed, lists the disagreements, and puts its opinion on each decision', async () => {
     const org = await newOrg('Shadow stats');
-    const ruleId = await rule(org, { name: 'Small refunds', match: { actions: ['refund'], args: [{ path: 'amount', op: 'lte', value: 100 }] } });
+    const ruleId = await rule(org, {
+      name: 'Small refunds',
+      match: { actions: ['refund'], args: [{ path: 'amount', op: 'lte', value: 100 }] },
+    });
     const a = await open(org, [{ name: 'refund', args: { amount: 10 } }], 'Refund A');
     const b = await open(org, [{ name: 'refund', args: { amount: 20 } }], 'Refund B');
     const c = await open(org, [{ name: 'refund', args: { amount: 30 } }], 'Refund C');
@@ -77,43 +99,105 @@ describe('classification statistics and agreement', () => {
 
     await decide(org, a.id, { actionName: 'refund', decision: 'approve' });
     await decide(org, b.id, { actionName: 'refund', decision: 'approve' });
-    await decide(org, c.id, { actionName: 'refund', decision: 'reject', message: 'Customer abused refunds.' });
+    await decide(org, c.id, {
+      actionName: 'refund',
+      decision: 'reject',
+      message: 'Customer abused refunds.',
+    });
     await decide(org, big.id, { actionName: 'refund', decision: 'reject' });
 
     const after = await stats(org, ruleId);
     expect(after.shadow).toEqual({ matched: 3, wouldDecide: 3, decidedByPeople: 3, agreed: 2 });
     expect(after.disagreements).toEqual([
-      { interruptId: c.id, title: 'Refund C', actionName: 'refund', outcome: 'approve', decision: 'reject', decidedByName: 'Ada Lovelace', decidedAt: expect.stringMatching(/Z$/) },
+      {
+        interruptId: c.id,
+        title: 'Refund C',
+        actionName: 'refund',
+        outcome: 'approve',
+        decision: 'reject',
+        decidedByName: 'Ada Lovelace',
+        decidedAt: expect.stringMatching(/Z$/),
+      },
     ]);
 
     // The decision's own audit entry says whether argus would have agreed; unmatched actions say nothing.
     expect(await decidedEntries(org, a.id)).toEqual([
-      { actionName: 'refund', decision: 'approve', becameAnswered: true, argus: [{ ruleId, outcome: 'approve', agreed: true }] },
+      {
+        actionName: 'refund',
+        decision: 'approve',
+        becameAnswered: true,
+        argus: [{ ruleId, outcome: 'approve', agreed: true }],
+      },
     ]);
     expect(await decidedEntries(org, c.id)).toEqual([
-      { actionName: 'refund', decision: 'reject', becameAnswered: true, argus: [{ ruleId, outcome: 'approve', agreed: false }] },
+      {
+        actionName: 'refund',
+        decision: 'reject',
+        becameAnswered: true,
+        argus: [{ ruleId, outcome: 'approve', agreed: false }],
+      },
     ]);
-    expect(await decidedEntries(org, big.id)).toEqual([{ actionName: 'refund', decision: 'reject', becameAnswered: true }]);
+    expect(await decidedEntries(org, big.id)).toEqual([
+      { actionName: 'refund', decision: 'reject', becameAnswered: true },
+    ]);
 
     // The list carries every rule's figures.
     const list = await http().get('/api/classification/rules').set('cookie', org.owner.cookie);
     expect(list.body.rules).toEqual([
-      expect.objectContaining({ id: ruleId, stats: { shadow: after.shadow, enforce: { matched: 0, decided: 0 }, lastMatchedAt: after.lastMatchedAt } }),
+      expect.objectContaining({
+        id: ruleId,
+        stats: {
+          shadow: after.shadow,
+          enforce: { matched: 0, decided: 0 },
+          lastMatchedAt: after.lastMatchedAt,
+        },
+      }),
     ]);
   });
 
   it('an edit or a response is not agreement; a shadow rule that would not decide (route, a decision not allowed) is never compared', async () => {
     const org = await newOrg('Not comparable');
-    const approve = await rule(org, { name: 'Approve deploys', priority: 1, match: { actions: ['deploy'] } });
-    const route = await rule(org, { name: 'Route deploys', priority: 2, match: { actions: ['deploy'] }, outcome: { type: 'route', escalate: true } });
+    const approve = await rule(org, {
+      name: 'Approve deploys',
+      priority: 1,
+      match: { actions: ['deploy'] },
+    });
+    const route = await rule(org, {
+      name: 'Route deploys',
+      priority: 2,
+      match: { actions: ['deploy'] },
+      outcome: { type: 'route', escalate: true },
+    });
     const edited = await open(org, [{ name: 'deploy', args: { env: 'prod' } }]);
-    const answered = await open(org, [{ name: 'deploy', args: { env: 'prod' }, allowedDecisions: ['respond'] }]);
-    await decide(org, edited.id, { actionName: 'deploy', decision: 'edit', editedArgs: { env: 'staging' } });
-    await decide(org, answered.id, { actionName: 'deploy', decision: 'respond', message: 'Not today.' });
+    const answered = await open(org, [
+      { name: 'deploy', args: { env: 'prod' }, allowedDecisions: ['respond'] },
+    ]);
+    await decide(org, edited.id, {
+      actionName: 'deploy',
+      decision: 'edit',
+      editedArgs: { env: 'staging' },
+    });
+    await decide(org, answered.id, {
+      actionName: 'deploy',
+      decision: 'respond',
+      message: 'Not today.',
+    });
 
-    expect((await stats(org, approve)).shadow).toEqual({ matched: 2, wouldDecide: 1, decidedByPeople: 1, agreed: 0 });
-    expect((await stats(org, approve)).disagreements.map((d: { decision: string }) => d.decision)).toEqual(['edit']);
-    expect((await stats(org, route)).shadow).toEqual({ matched: 2, wouldDecide: 0, decidedByPeople: 0, agreed: 0 });
+    expect((await stats(org, approve)).shadow).toEqual({
+      matched: 2,
+      wouldDecide: 1,
+      decidedByPeople: 1,
+      agreed: 0,
+    });
+    expect(
+      (await stats(org, approve)).disagreements.map((d: { decision: string }) => d.decision),
+    ).toEqual(['edit']);
+    expect((await stats(org, route)).shadow).toEqual({
+      matched: 2,
+      wouldDecide: 0,
+      decidedByPeople: 0,
+      agreed: 0,
+    });
     expect(await decidedEntries(org, edited.id)).toEqual([
       {
         actionName: 'deploy',
@@ -139,7 +223,10 @@ describe('classification statistics and agreement', () => {
     const first = await open(org, [{ name: 'refund' }]);
     await decide(org, first.id, { actionName: 'refund', decision: 'approve' });
 
-    const switched = await http().patch(`/api/classification/rules/${ruleId}`).set('cookie', org.owner.cookie).send({ mode: 'enforce' });
+    const switched = await http()
+      .patch(`/api/classification/rules/${ruleId}`)
+      .set('cookie', org.owner.cookie)
+      .send({ mode: 'enforce' });
     expect(switched.status).toBe(200);
     const auto = await open(org, [{ name: 'refund' }]);
     expect(auto.status).toBe('answered');
@@ -150,12 +237,22 @@ describe('classification statistics and agreement', () => {
     expect(figures.enforce).toEqual({ matched: 2, decided: 1 });
     // An enforced rule's match is not compared with the person who decides what it left.
     await decide(org, notAllowed.id, { actionName: 'refund', decision: 'reject' });
-    expect(await decidedEntries(org, notAllowed.id)).toEqual([{ actionName: 'refund', decision: 'reject', becameAnswered: true }]);
+    expect(await decidedEntries(org, notAllowed.id)).toEqual([
+      { actionName: 'refund', decision: 'reject', becameAnswered: true },
+    ]);
 
     // A renamed rule keeps its figures; a changed match starts them again.
-    await http().patch(`/api/classification/rules/${ruleId}`).set('cookie', org.owner.cookie).send({ name: 'Refunds' }).expect(200);
+    await http()
+      .patch(`/api/classification/rules/${ruleId}`)
+      .set('cookie', org.owner.cookie)
+      .send({ name: 'Refunds' })
+      .expect(200);
     expect((await stats(org, ruleId)).enforce).toEqual({ matched: 2, decided: 1 });
-    await http().patch(`/api/classification/rules/${ruleId}`).set('cookie', org.owner.cookie).send({ match: { actions: ['refund', 'credit'] } }).expect(200);
+    await http()
+      .patch(`/api/classification/rules/${ruleId}`)
+      .set('cookie', org.owner.cookie)
+      .send({ match: { actions: ['refund', 'credit'] } })
+      .expect(200);
     expect(await stats(org, ruleId)).toEqual({
       ruleId,
       shadow: { matched: 0, wouldDecide: 0, decidedByPeople: 0, agreed: 0 },
@@ -166,9 +263,19 @@ describe('classification statistics and agreement', () => {
 
     await open(org, [{ name: 'credit' }]);
     const count = async () =>
-      Number((await db.query(`SELECT count(*) AS n FROM classification_matches WHERE organisation_id = $1`, [org.owner.organisationId]))[0].n);
+      Number(
+        (
+          await db.query(
+            `SELECT count(*) AS n FROM classification_matches WHERE organisation_id = $1`,
+            [org.owner.organisationId],
+          )
+        )[0].n,
+      );
     expect(await count()).toBe(1);
-    await http().delete(`/api/classification/rules/${ruleId}`).set('cookie', org.owner.cookie).expect(204);
+    await http()
+      .delete(`/api/classification/rules/${ruleId}`)
+      .set('cookie', org.owner.cookie)
+      .expect(204);
     expect(await count()).toBe(0);
   });
 
@@ -180,10 +287,20 @@ describe('classification statistics and agreement', () => {
     // The other organisation's identical interrupt is not counted, and cannot read these figures.
     await open(other, [{ name: 'refund' }]);
     expect((await stats(org, ruleId)).shadow.matched).toBe(1);
-    const theirs = await http().get(`/api/classification/rules/${ruleId}/stats`).set('cookie', other.owner.cookie);
+    const theirs = await http()
+      .get(`/api/classification/rules/${ruleId}/stats`)
+      .set('cookie', other.owner.cookie);
     expect(theirs.status).toBe(404);
-    const byKey = await http().get(`/api/classification/rules/${ruleId}/stats`).set('x-api-key', org.key);
+    const byKey = await http()
+      .get(`/api/classification/rules/${ruleId}/stats`)
+      .set('x-api-key', org.key);
     expect(byKey.status).toBe(403);
-    expect(byKey.body).toEqual({ statusCode: 403, error: 'Forbidden', code: 'HUMANS_ONLY', message: 'This endpoint is reserved for humans.', requestId: expect.any(String) });
+    expect(byKey.body).toEqual({
+      statusCode: 403,
+      error: 'Forbidden',
+      code: 'HUMANS_ONLY',
+      message: 'This endpoint is reserved for humans.',
+      requestId: expect.any(String),
+    });
   });
 });

@@ -9,7 +9,14 @@ const MAIN = join(__dirname, '..', '..', '..', 'dist', 'apps', 'api', 'main.js')
 function onTerminal(env: Record<string, string>, until: RegExp): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qfec', `${process.execPath} ${MAIN}`, '/dev/null'], {
-      env: { PATH: process.env.PATH ?? '', TERM: 'xterm', NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', ...env },
+      env: {
+        PATH: process.env.PATH ?? '',
+        TERM: 'xterm',
+        NODE_ENV: 'test',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        ...env,
+      },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let out = '';
@@ -44,14 +51,21 @@ describe('the console (issue 35: a log a person can read on a terminal, JSON oth
   });
 
   it('on a terminal: readable lines, no route mapping at info, and the banner (URL, database, data, how to stop)', async () => {
-    const out = await onTerminal({ DATABASE_URL: db.url, LOG_LEVEL: 'info', METRICS_PORT: '0' }, /Stop +Ctrl\+C/);
-    expect(out).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: Interlock API listening on http:\/\/localhost:\d+$/m);
+    const out = await onTerminal(
+      { DATABASE_URL: db.url, LOG_LEVEL: 'info', METRICS_PORT: '0' },
+      /Stop +Ctrl\+C/,
+    );
+    expect(out).toMatch(
+      /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: Interlock API listening on http:\/\/localhost:\d+$/m,
+    );
     expect(out).not.toMatch(/^\{"level"/m);
     expect(out).not.toContain('Mapped {');
     expect(out).not.toContain('dependencies initialized');
     const url = new URL(db.url);
     expect(out).toMatch(/^ {2}Open +http:\/\/localhost:\d+ /m);
-    expect(out).toContain(`Database   Postgres at ${url.hostname}:${url.port}, database ${db.name}`);
+    expect(out).toContain(
+      `Database   Postgres at ${url.hostname}:${url.port}, database ${db.name}`,
+    );
     expect(out).not.toContain(url.password || 'never-in-a-url');
     expect(out).toMatch(/^ {2}Data +in that database/m);
     expect(out).toMatch(/^ {2}Metrics +http:\/\/localhost:\d+\/metrics$/m);

@@ -29,7 +29,13 @@ describe('answers the contract states', () => {
     ];
     for (const [method, path, allow] of cases) {
       const res = await http()[method as 'delete'](path);
-      expect({ path, method, status: res.status, allow: res.headers.allow, code: res.body.code }).toEqual({
+      expect({
+        path,
+        method,
+        status: res.status,
+        allow: res.headers.allow,
+        code: res.body.code,
+      }).toEqual({
         path,
         method,
         status: 405,
@@ -43,8 +49,15 @@ describe('answers the contract states', () => {
   });
 
   it('null for an optional field is refused like any wrong type (PATCH /api/roles with permissions null was a 500)', async () => {
-    const role = await http().post('/api/roles').set('cookie', owner.cookie).send({ name: 'Nullable', permissions: [] }).expect(201);
-    const res = await http().patch(`/api/roles/${role.body.id}`).set('cookie', owner.cookie).send({ name: 'Renamed', permissions: null });
+    const role = await http()
+      .post('/api/roles')
+      .set('cookie', owner.cookie)
+      .send({ name: 'Nullable', permissions: [] })
+      .expect(201);
+    const res = await http()
+      .patch(`/api/roles/${role.body.id}`)
+      .set('cookie', owner.cookie)
+      .send({ name: 'Renamed', permissions: null });
     expect(res.status).toBe(400);
     expect(res.body.message).toContain('permissions');
     const interrupt = await http()
@@ -54,7 +67,11 @@ describe('answers the contract states', () => {
     expect(interrupt.status).toBe(400);
     expect(interrupt.body.message).toContain('description');
     // sessionId: null is the contract's "no session".
-    await http().post('/api/interrupts').set('x-api-key', key).send({ title: 't', actionRequests: [{ name: 'a' }], sessionId: null }).expect(201);
+    await http()
+      .post('/api/interrupts')
+      .set('x-api-key', key)
+      .send({ title: 't', actionRequests: [{ name: 'a' }], sessionId: null })
+      .expect(201);
   });
 
   it('a key asking for interrupts assigned to me or my teams gets none (a key is no member)', async () => {

@@ -1,7 +1,13 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { hashApiKey } from '@interlock/api-keys';
-import { createApiKey, openInterrupt, signUpOwner, SignedUpOwner, startSession } from './support/factories';
+import {
+  createApiKey,
+  openInterrupt,
+  signUpOwner,
+  SignedUpOwner,
+  startSession,
+} from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 
 // Cursors are keyed by CURSOR_SECRET (HKDF, @interlock/cursor), not by the API-key pepper: an
@@ -21,7 +27,9 @@ describe('CURSOR_SECRET: cursor keys rotate apart from the pepper', () => {
 
   /** Whether the key created on `before` still verifies under `app`'s pepper. */
   async function keyStillMatches(app: TestApp): Promise<boolean> {
-    const [row] = await app.app.get(DataSource).query(`SELECT key_hash FROM api_keys WHERE organisation_id = $1`, [owner.organisationId]);
+    const [row] = await app.app
+      .get(DataSource)
+      .query(`SELECT key_hash FROM api_keys WHERE organisation_id = $1`, [owner.organisationId]);
     return row.key_hash === hashApiKey(key, app.config.apiKeyPepper);
   }
 
@@ -41,8 +49,14 @@ describe('CURSOR_SECRET: cursor keys rotate apart from the pepper', () => {
       expect(typeof cursors[path]).toBe('string');
     }
     const url = before.database.url;
-    newPepper = await startTestApp({ databaseUrl: url, env: { CURSOR_SECRET, API_KEY_PEPPER: 'rotated-pepper-0123456789-0123456789-0123' } });
-    newCursorSecret = await startTestApp({ databaseUrl: url, env: { CURSOR_SECRET: `${CURSOR_SECRET}-rotated` } });
+    newPepper = await startTestApp({
+      databaseUrl: url,
+      env: { CURSOR_SECRET, API_KEY_PEPPER: 'rotated-pepper-0123456789-0123456789-0123' },
+    });
+    newCursorSecret = await startTestApp({
+      databaseUrl: url,
+      env: { CURSOR_SECRET: `${CURSOR_SECRET}-rotated` },
+    });
   });
 
   afterAll(async () => {
@@ -53,14 +67,20 @@ describe('CURSOR_SECRET: cursor keys rotate apart from the pepper', () => {
 
   it.each(listings)('%s: a cursor survives a new pepper', async (path) => {
     const server = newPepper.app.getHttpServer();
-    const res = await request(server).get(path).query({ limit: 1, cursor: cursors[path] }).set('cookie', owner.cookie);
+    const res = await request(server)
+      .get(path)
+      .query({ limit: 1, cursor: cursors[path] })
+      .set('cookie', owner.cookie);
     expect(res.status).toBe(200);
     expect(await keyStillMatches(newPepper)).toBe(false);
   });
 
   it.each(listings)('%s: a cursor dies with its cursor secret, the key does not', async (path) => {
     const server = newCursorSecret.app.getHttpServer();
-    const res = await request(server).get(path).query({ limit: 1, cursor: cursors[path] }).set('cookie', owner.cookie);
+    const res = await request(server)
+      .get(path)
+      .query({ limit: 1, cursor: cursors[path] })
+      .set('cookie', owner.cookie);
     expect(res.status).toBe(400);
     expect(res.body.message).toMatch(/cursor/);
     expect(await keyStillMatches(newCursorSecret)).toBe(true);

@@ -5,7 +5,8 @@ import request from 'supertest';
 import { startTestApp, TestApp } from './support/test-app';
 
 const PAGE = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
-const INDEX = '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/app-abc123.js"></script></body></html>';
+const INDEX =
+  '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/app-abc123.js"></script></body></html>';
 
 describe('The dashboard at / (SPEC §9)', () => {
   let t: TestApp;
@@ -37,7 +38,11 @@ describe('The dashboard at / (SPEC §9)', () => {
   });
 
   it('answers client routes with the app, whatever their depth', async () => {
-    for (const path of ['/inbox', '/interrupts/8a7e2c1e-0000-4000-8000-000000000000', '/integrations/api-keys?welcome=1']) {
+    for (const path of [
+      '/inbox',
+      '/interrupts/8a7e2c1e-0000-4000-8000-000000000000',
+      '/integrations/api-keys?welcome=1',
+    ]) {
       const res = await http().get(path).set('accept', PAGE);
       expect(res.status).toBe(200);
       expect(res.text).toBe(INDEX);

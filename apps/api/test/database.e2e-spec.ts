@@ -71,7 +71,10 @@ describe('readiness', () => {
     try {
       const res = await request(t.app.getHttpServer()).get('/health/ready');
       expect(res.status).toBe(503);
-      expect(res.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: 'Database migrations are pending.' });
+      expect(res.body).toMatchObject({
+        code: 'SERVICE_UNAVAILABLE',
+        message: 'Database migrations are pending.',
+      });
     } finally {
       await ds.runMigrations({ transaction: 'each' });
     }
@@ -89,8 +92,12 @@ describe('readiness', () => {
       res = await request(t.app.getHttpServer()).get('/health/ready');
     }
     expect(res.status).toBe(503);
-    expect(res.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: 'The notification listener is not receiving: see the service log.' });
-    const hinted = () => t.logs.some((l) => String(l.msg).includes('set DATABASE_DIRECT_URL to Postgres itself'));
+    expect(res.body).toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      message: 'The notification listener is not receiving: see the service log.',
+    });
+    const hinted = () =>
+      t.logs.some((l) => String(l.msg).includes('set DATABASE_DIRECT_URL to Postgres itself'));
     for (let i = 0; i < 100 && !hinted(); i++) await new Promise((r) => setTimeout(r, 100));
     expect(hinted()).toBe(true);
     for (let i = 0; i < 100 && res.status !== 200; i++) {

@@ -42,7 +42,10 @@ describe('who decided (decidedBy)', () => {
 
   it("a member's decision renders as before, with type member first — in the decision's answer, the read and the listing", async () => {
     const id = await open('Deploy', ['deploy']);
-    const decided = await http().post(`/api/interrupts/${id}/decisions`).set('cookie', owner.cookie).send({ actionName: 'deploy', decision: 'approve' });
+    const decided = await http()
+      .post(`/api/interrupts/${id}/decisions`)
+      .set('cookie', owner.cookie)
+      .send({ actionName: 'deploy', decision: 'approve' });
     expect(decided.status).toBe(201);
     const exact = `"decidedBy":{"type":"member","id":"${owner.memberId}","name":"Ada Lovelace"}`;
     expect(decided.text).toContain(exact);
@@ -50,19 +53,39 @@ describe('who decided (decidedBy)', () => {
     expect(read.text).toContain(exact);
     const listed = await http().get('/api/interrupts?status=answered').set('x-api-key', key);
     expect(listed.text).toContain(exact);
-    expect(read.body.decisions[0].decidedBy).toEqual({ type: 'member', id: owner.memberId, name: 'Ada Lovelace' });
+    expect(read.body.decisions[0].decidedBy).toEqual({
+      type: 'member',
+      id: owner.memberId,
+      name: 'Ada Lovelace',
+    });
   });
 
   it('argus and system decisions render as their variants, and answer the interrupt like any other', async () => {
     const id = await open('Refund', ['refund', 'notify', 'close']);
     const ruleId = '7d0c2f52-93a3-4d55-9e4b-7c2b3f1a0e11';
-    await insertDecision(id, 'refund', { decided_by_type: 'argus', decided_by_name: 'argus', decided_by_rule_id: ruleId });
-    await insertDecision(id, 'notify', { decided_by_type: 'system', decided_by_name: 'system', decided_by_reason: 'timeout' });
-    const last = await http().post(`/api/interrupts/${id}/decisions`).set('cookie', owner.cookie).send({ actionName: 'close', decision: 'approve' });
+    await insertDecision(id, 'refund', {
+      decided_by_type: 'argus',
+      decided_by_name: 'argus',
+      decided_by_rule_id: ruleId,
+    });
+    await insertDecision(id, 'notify', {
+      decided_by_type: 'system',
+      decided_by_name: 'system',
+      decided_by_reason: 'timeout',
+    });
+    const last = await http()
+      .post(`/api/interrupts/${id}/decisions`)
+      .set('cookie', owner.cookie)
+      .send({ actionName: 'close', decision: 'approve' });
     expect(last.status).toBe(201);
     expect(last.body.status).toBe('answered');
     const read = await http().get(`/api/interrupts/${id}`).set('x-api-key', key);
-    expect(read.body.decisions.map((d: { actionName: string; decidedBy: unknown }) => [d.actionName, d.decidedBy])).toEqual([
+    expect(
+      read.body.decisions.map((d: { actionName: string; decidedBy: unknown }) => [
+        d.actionName,
+        d.decidedBy,
+      ]),
+    ).toEqual([
       ['refund', { type: 'argus', ruleId, name: 'argus' }],
       ['notify', { type: 'system', reason: 'timeout', name: 'system' }],
       ['close', { type: 'member', id: owner.memberId, name: 'Ada Lovelace' }],
@@ -74,23 +97,46 @@ describe('who decided (decidedBy)', () => {
   it('the database refuses a decision that does not name its decider', async () => {
     const id = await open('Broken', ['a', 'b', 'c', 'd']);
     const refused = async (action: string, columns: Record<string, string | null>) => {
-      await expect(insertDecision(id, action, columns)).rejects.toThrow(/interrupt_decisions_decided_by_check/);
+      await expect(insertDecision(id, action, columns)).rejects.toThrow(
+        /interrupt_decisions_decided_by_check/,
+      );
     };
-    await refused('a', { decided_by_type: 'member', decided_by_name: 'Nobody', decided_by_id: null });
+    await refused('a', {
+      decided_by_type: 'member',
+      decided_by_name: 'Nobody',
+      decided_by_id: null,
+    });
     await refused('b', { decided_by_type: 'argus', decided_by_name: 'argus' });
     await refused('c', { decided_by_type: 'system', decided_by_name: 'system' });
-    await refused('d', { decided_by_type: 'robot', decided_by_name: 'robot', decided_by_id: owner.memberId });
+    await refused('d', {
+      decided_by_type: 'robot',
+      decided_by_name: 'robot',
+      decided_by_id: owner.memberId,
+    });
   });
 
   it('a record kept by an older renderer is rendered again, never answered in the old shape', async () => {
     const id = await open('Old record', ['go']);
-    const decided = await http().post(`/api/interrupts/${id}/decisions`).set('cookie', owner.cookie).send({ actionName: 'go', decision: 'approve' });
+    const decided = await http()
+      .post(`/api/interrupts/${id}/decisions`)
+      .set('cookie', owner.cookie)
+      .send({ actionName: 'go', decision: 'approve' });
     // The record as the previous release kept it: decidedBy without its type, and no version.
     const old = decided.text.replace(`"decidedBy":{"type":"member",`, `"decidedBy":{`);
     expect(old).not.toBe(decided.text);
-    await db.query(`UPDATE interrupts SET record_json = $3, record_version = NULL WHERE organisation_id = $1 AND id = $2`, [owner.organisationId, id, old]);
-    expect((await http().get(`/api/interrupts/${id}`).set('x-api-key', key)).text).toBe(decided.text);
-    await db.query(`UPDATE interrupts SET record_json = $3, record_version = 1 WHERE organisation_id = $1 AND id = $2`, [owner.organisationId, id, old]);
-    expect((await http().get(`/api/interrupts/${id}`).set('x-api-key', key)).text).toBe(decided.text);
+    await db.query(
+      `UPDATE interrupts SET record_json = $3, record_version = NULL WHERE organisation_id = $1 AND id = $2`,
+      [owner.organisationId, id, old],
+    );
+    expect((await http().get(`/api/interrupts/${id}`).set('x-api-key', key)).text).toBe(
+      decided.text,
+    );
+    await db.query(
+      `UPDATE interrupts SET record_json = $3, record_version = 1 WHERE organisation_id = $1 AND id = $2`,
+      [owner.organisationId, id, old],
+    );
+    expect((await http().get(`/api/interrupts/${id}`).set('x-api-key', key)).text).toBe(
+      decided.text,
+    );
   });
 });

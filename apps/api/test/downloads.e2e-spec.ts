@@ -21,12 +21,40 @@ describe('The packages at /downloads (issue 32 §4)', () => {
     writeFileSync(join(dir, 'interlock_sdk-0.1.0-py3-none-any.whl'), wheel);
     writeFileSync(join(dir, 'secret.txt'), 'not listed in the manifest');
     const packages = [
-      { name: '@interlock/sdk', kind: 'npm', version: '0.1.0', file: 'interlock-sdk-0.1.0.tgz', sha256: sha(tarball), size: tarball.length },
-      { name: 'interlock-sdk', kind: 'python', version: '0.1.0', file: 'interlock_sdk-0.1.0-py3-none-any.whl', sha256: sha(wheel), size: wheel.length },
+      {
+        name: '@interlock/sdk',
+        kind: 'npm',
+        version: '0.1.0',
+        file: 'interlock-sdk-0.1.0.tgz',
+        sha256: sha(tarball),
+        size: tarball.length,
+      },
+      {
+        name: 'interlock-sdk',
+        kind: 'python',
+        version: '0.1.0',
+        file: 'interlock_sdk-0.1.0-py3-none-any.whl',
+        sha256: sha(wheel),
+        size: wheel.length,
+      },
       // Listed but never built: a 404, not a 500.
-      { name: '@interlock/mcp', kind: 'npm', version: '0.1.0', file: 'interlock-mcp-0.1.0.tgz', sha256: '0'.repeat(64), size: 1 },
+      {
+        name: '@interlock/mcp',
+        kind: 'npm',
+        version: '0.1.0',
+        file: 'interlock-mcp-0.1.0.tgz',
+        sha256: '0'.repeat(64),
+        size: 1,
+      },
       // A name that could leave the folder is never served, even when listed.
-      { name: 'evil', kind: 'npm', version: '1', file: '../secret.txt', sha256: '0'.repeat(64), size: 1 },
+      {
+        name: 'evil',
+        kind: 'npm',
+        version: '1',
+        file: '../secret.txt',
+        sha256: '0'.repeat(64),
+        size: 1,
+      },
     ];
     writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ packages }));
     t = await startTestApp({ env: { DOWNLOADS_DIR: dir } });
@@ -46,7 +74,13 @@ describe('The packages at /downloads (issue 32 §4)', () => {
       ['interlock_sdk-0.1.0-py3-none-any.whl', '/downloads/interlock_sdk-0.1.0-py3-none-any.whl'],
       ['interlock-mcp-0.1.0.tgz', '/downloads/interlock-mcp-0.1.0.tgz'],
     ]);
-    expect(res.body.packages[0]).toMatchObject({ name: '@interlock/sdk', kind: 'npm', version: '0.1.0', sha256: sha(tarball), size: tarball.length });
+    expect(res.body.packages[0]).toMatchObject({
+      name: '@interlock/sdk',
+      kind: 'npm',
+      version: '0.1.0',
+      sha256: sha(tarball),
+      size: tarball.length,
+    });
   });
 
   it('serves each listed file as it is, with its type, length and digest', async () => {
@@ -54,11 +88,14 @@ describe('The packages at /downloads (issue 32 §4)', () => {
       ['interlock-sdk-0.1.0.tgz', tarball, 'application/gzip'],
       ['interlock_sdk-0.1.0-py3-none-any.whl', wheel, 'application/zip'],
     ] as const) {
-      const res = await http().get(`/downloads/${file}`).buffer(true).parse((r, done) => {
-        const chunks: Buffer[] = [];
-        r.on('data', (c: Buffer) => chunks.push(c));
-        r.on('end', () => done(null, Buffer.concat(chunks)));
-      });
+      const res = await http()
+        .get(`/downloads/${file}`)
+        .buffer(true)
+        .parse((r, done) => {
+          const chunks: Buffer[] = [];
+          r.on('data', (c: Buffer) => chunks.push(c));
+          r.on('end', () => done(null, Buffer.concat(chunks)));
+        });
       expect(res.status).toBe(200);
       expect(Buffer.compare(res.body as Buffer, bytes)).toBe(0);
       expect(res.headers['content-type']).toBe(type);
@@ -68,13 +105,27 @@ describe('The packages at /downloads (issue 32 §4)', () => {
       expect(res.headers['cache-control']).toBe('no-cache');
     }
     // A browser navigation gets the file too, not the dashboard.
-    expect((await http().get('/downloads/interlock-sdk-0.1.0.tgz').set('accept', PAGE)).headers['content-type']).toBe('application/gzip');
+    expect(
+      (await http().get('/downloads/interlock-sdk-0.1.0.tgz').set('accept', PAGE)).headers[
+        'content-type'
+      ],
+    ).toBe('application/gzip');
   });
 
   it('answers the JSON 404 for anything else: unlisted, unbuilt, or outside the folder', async () => {
-    for (const path of ['/downloads/secret.txt', '/downloads/interlock-mcp-0.1.0.tgz', '/downloads/..%2Fsecret.txt', '/downloads/manifest.json']) {
+    for (const path of [
+      '/downloads/secret.txt',
+      '/downloads/interlock-mcp-0.1.0.tgz',
+      '/downloads/..%2Fsecret.txt',
+      '/downloads/manifest.json',
+    ]) {
       const res = await http().get(path);
-      expect([path, res.status, res.body.code, res.body.message]).toEqual([path, 404, 'NOT_FOUND', 'Not found.']);
+      expect([path, res.status, res.body.code, res.body.message]).toEqual([
+        path,
+        404,
+        'NOT_FOUND',
+        'Not found.',
+      ]);
     }
   });
 });
@@ -84,8 +135,12 @@ describe('/downloads with nothing built', () => {
     const empty = mkdtempSync(join(tmpdir(), 'interlock-downloads-empty-'));
     const t = await startTestApp({ env: { DOWNLOADS_DIR: empty } });
     try {
-      expect((await request(t.app.getHttpServer()).get('/downloads')).body).toEqual({ packages: [] });
-      expect((await request(t.app.getHttpServer()).get('/downloads/interlock-sdk-0.1.0.tgz')).status).toBe(404);
+      expect((await request(t.app.getHttpServer()).get('/downloads')).body).toEqual({
+        packages: [],
+      });
+      expect(
+        (await request(t.app.getHttpServer()).get('/downloads/interlock-sdk-0.1.0.tgz')).status,
+      ).toBe(404);
     } finally {
       await t.close();
       rmSync(empty, { recursive: true, force: true });

@@ -28,11 +28,20 @@ describe('the embedded database', () => {
       const signUp = await fetch(`${first.baseUrl}/api/auth/sign-up`, {
         method: 'POST',
         headers: json,
-        body: JSON.stringify({ email: 'embedded@example.test', password: 'embedded password', name: 'Em', organisationName: 'Embedded' }),
+        body: JSON.stringify({
+          email: 'embedded@example.test',
+          password: 'embedded password',
+          name: 'Em',
+          organisationName: 'Embedded',
+        }),
       });
       expect(signUp.status).toBe(201);
       const cookie = (signUp.headers.get('set-cookie') ?? '').split(';')[0];
-      const plan = await fetch(`${first.baseUrl}/api/organisation/plan`, { method: 'PUT', headers: { ...json, cookie }, body: '{"plan":"pro"}' });
+      const plan = await fetch(`${first.baseUrl}/api/organisation/plan`, {
+        method: 'PUT',
+        headers: { ...json, cookie },
+        body: '{"plan":"pro"}',
+      });
       expect(plan.status).toBe(200);
       const created = await fetch(`${first.baseUrl}/api/api-keys`, {
         method: 'POST',
@@ -41,14 +50,18 @@ describe('the embedded database', () => {
       });
       expect(created.status).toBe(201);
       const { key } = (await created.json()) as { key: string };
-      const audit = await fetch(`${first.baseUrl}/api/audit-log?q=embedded%20key`, { headers: { 'x-api-key': key } });
+      const audit = await fetch(`${first.baseUrl}/api/audit-log?q=embedded%20key`, {
+        headers: { 'x-api-key': key },
+      });
       expect(audit.status).toBe(200);
       const { entries } = (await audit.json()) as { entries: { action: string }[] };
       expect(entries.map((e) => e.action)).toEqual(['api_key.created']);
 
       const second = await runServiceToExit({ DATA_DIR: dataDir });
       expect(second.code).not.toBe(0);
-      expect(second.output).toContain(`The embedded database in ${dataDir} is already open in another process`);
+      expect(second.output).toContain(
+        `The embedded database in ${dataDir} is already open in another process`,
+      );
     } finally {
       expect(await first.stop()).toBe(0);
     }

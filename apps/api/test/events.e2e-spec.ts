@@ -12,7 +12,6 @@ import { SseClient, SseEvent } from './support/sse-client';
 import { startTestApp, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 
-
 // Issue 12 §1: the organisation's event stream (GET /api/events) for an inbox that updates
 // without reloading: resumable with Last-Event-ID, across instances.
 describe('organisation events (GET /api/events)', () => {
@@ -29,7 +28,10 @@ describe('organisation events (GET /api/events)', () => {
     return client;
   };
   const decide = (id: string, actionName: string, cookie = owner.cookie) =>
-    http().post(`/api/interrupts/${id}/decisions`).set('cookie', cookie).send({ actionName, decision: 'approve' });
+    http()
+      .post(`/api/interrupts/${id}/decisions`)
+      .set('cookie', cookie)
+      .send({ actionName, decision: 'approve' });
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -57,12 +59,33 @@ describe('organisation events (GET /api/events)', () => {
 
     const server = t.app.getHttpServer();
     const session = await startSession(server, key, { name: 'run-1' });
-    const opened = await openInterrupt(server, key, { title: 'Ship it', actions: ['ship', 'tell'], externalId: 'ext-9', sessionId: session.id });
-    expect((await http().post(`/api/interrupts/${opened.id}/assign`).set('cookie', owner.cookie).send({ memberId: owner.memberId })).status).toBe(200);
-    expect((await http().post(`/api/interrupts/${opened.id}/escalate`).set('cookie', owner.cookie).send({ reason: 'now' })).status).toBe(200);
+    const opened = await openInterrupt(server, key, {
+      title: 'Ship it',
+      actions: ['ship', 'tell'],
+      externalId: 'ext-9',
+      sessionId: session.id,
+    });
+    expect(
+      (
+        await http()
+          .post(`/api/interrupts/${opened.id}/assign`)
+          .set('cookie', owner.cookie)
+          .send({ memberId: owner.memberId })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await http()
+          .post(`/api/interrupts/${opened.id}/escalate`)
+          .set('cookie', owner.cookie)
+          .send({ reason: 'now' })
+      ).status,
+    ).toBe(200);
     expect((await decide(opened.id, 'ship')).status).toBe(201);
     expect((await decide(opened.id, 'tell')).status).toBe(201);
-    expect((await http().post(`/api/sessions/${session.id}/end`).set('x-api-key', key)).status).toBe(200);
+    expect(
+      (await http().post(`/api/sessions/${session.id}/end`).set('x-api-key', key)).status,
+    ).toBe(200);
 
     await client.until(() => client.events.some((e) => e.event === 'session.ended'));
     const events = client.events.slice(1);
@@ -88,15 +111,48 @@ describe('organisation events (GET /api/events)', () => {
 
     const actor = { type: 'member', id: owner.memberId, name: 'Ada Lovelace' };
     const interrupt = { id: opened.id, title: 'Ship it' };
-    expect(events[0].data).toMatchObject({ type: 'session.started', session: { id: session.id, name: 'run-1' }, actor: { type: 'api_key', name: 'agent-key' } });
-    expect(events[1].data).toMatchObject({ type: 'interrupt.created', interrupt, externalId: 'ext-9', actionNames: ['ship', 'tell'] });
-    expect(events[2].data).toMatchObject({ type: 'interrupt.assigned', interrupt, actor, assignee: { type: 'member', id: owner.memberId, name: 'Ada Lovelace' } });
-    expect(events[3].data).toMatchObject({ type: 'interrupt.escalated', interrupt, level: 1, reason: 'now' });
-    expect(events[4].data).toMatchObject({ type: 'interrupt.decided', actionName: 'ship', decision: 'approve', becameAnswered: false });
-    expect(events[5].data).toMatchObject({ type: 'interrupt.decided', actionName: 'tell', becameAnswered: true });
+    expect(events[0].data).toMatchObject({
+      type: 'session.started',
+      session: { id: session.id, name: 'run-1' },
+      actor: { type: 'api_key', name: 'agent-key' },
+    });
+    expect(events[1].data).toMatchObject({
+      type: 'interrupt.created',
+      interrupt,
+      externalId: 'ext-9',
+      actionNames: ['ship', 'tell'],
+    });
+    expect(events[2].data).toMatchObject({
+      type: 'interrupt.assigned',
+      interrupt,
+      actor,
+      assignee: { type: 'member', id: owner.memberId, name: 'Ada Lovelace' },
+    });
+    expect(events[3].data).toMatchObject({
+      type: 'interrupt.escalated',
+      interrupt,
+      level: 1,
+      reason: 'now',
+    });
+    expect(events[4].data).toMatchObject({
+      type: 'interrupt.decided',
+      actionName: 'ship',
+      decision: 'approve',
+      becameAnswered: false,
+    });
+    expect(events[5].data).toMatchObject({
+      type: 'interrupt.decided',
+      actionName: 'tell',
+      becameAnswered: true,
+    });
     expect(events[6].data).toMatchObject({ type: 'interrupt.answered', interrupt });
-    expect(events[7].data).toMatchObject({ type: 'session.ended', status: 'ended', messageCount: 0 });
-    for (const e of events) expect(e.data.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect(events[7].data).toMatchObject({
+      type: 'session.ended',
+      status: 'ended',
+      messageCount: 0,
+    });
+    for (const e of events)
+      expect(e.data.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
   });
 
   it('sends interrupt.unassigned, naming who it was assigned to, when an interrupt is unassigned', async () => {
@@ -104,11 +160,18 @@ describe('organisation events (GET /api/events)', () => {
     await client.until(() => client.events.length === 1);
     const opened = await openInterrupt(t.app.getHttpServer(), key, { title: 'Hand back' });
     const assign = (memberId: string | null) =>
-      http().post(`/api/interrupts/${opened.id}/assign`).set('cookie', owner.cookie).send({ memberId });
+      http()
+        .post(`/api/interrupts/${opened.id}/assign`)
+        .set('cookie', owner.cookie)
+        .send({ memberId });
     expect((await assign(owner.memberId)).status).toBe(200);
     expect((await assign(null)).status).toBe(200);
     await client.until(() => client.events.some((e) => e.event === 'interrupt.unassigned'));
-    expect(client.events.slice(1).map((e) => e.event)).toEqual(['interrupt.created', 'interrupt.assigned', 'interrupt.unassigned']);
+    expect(client.events.slice(1).map((e) => e.event)).toEqual([
+      'interrupt.created',
+      'interrupt.assigned',
+      'interrupt.unassigned',
+    ]);
     const event = client.events[3];
     expect(event.data).toEqual({
       seq: Number(event.id),
@@ -124,7 +187,14 @@ describe('organisation events (GET /api/events)', () => {
     const first = await stream(owner.cookie);
     const server = t.app.getHttpServer();
     const a = await openInterrupt(server, key, { title: 'Before the drop' });
-    await first.until(() => first.events.some((e) => e.event === 'interrupt.created' && e.data.interrupt && (e.data.interrupt as { id: string }).id === a.id));
+    await first.until(() =>
+      first.events.some(
+        (e) =>
+          e.event === 'interrupt.created' &&
+          e.data.interrupt &&
+          (e.data.interrupt as { id: string }).id === a.id,
+      ),
+    );
     const lastId = [...first.events].reverse().find((e) => e.id !== undefined)?.id as string;
     first.close();
 
@@ -132,11 +202,17 @@ describe('organisation events (GET /api/events)', () => {
     const b = await openInterrupt(server, key, { title: 'While away' });
     expect((await decide(b.id, 'deploy')).status).toBe(201);
     const s = await startSession(server, key, { name: 'away-run' });
-    expect((await http().post(`/api/sessions/${s.id}/disconnect`).set('cookie', owner.cookie)).status).toBe(200);
+    expect(
+      (await http().post(`/api/sessions/${s.id}/disconnect`).set('cookie', owner.cookie)).status,
+    ).toBe(200);
 
     const resumed = await stream(owner.cookie, { 'last-event-id': lastId });
     await resumed.until(() => resumed.events.some((e) => e.event === 'session.ended'));
-    expect(resumed.events[0]).toMatchObject({ event: 'ready', id: lastId, data: { seq: Number(lastId) } });
+    expect(resumed.events[0]).toMatchObject({
+      event: 'ready',
+      id: lastId,
+      data: { seq: Number(lastId) },
+    });
     expect(resumed.events.slice(1).map((e) => e.event)).toEqual([
       'interrupt.created',
       'interrupt.decided',
@@ -145,9 +221,14 @@ describe('organisation events (GET /api/events)', () => {
       'session.ended',
     ]);
     expect(resumed.events[1].data.interrupt).toEqual({ id: b.id, title: 'While away' });
-    expect(resumed.events[5].data).toMatchObject({ session: { id: s.id, name: 'away-run' }, status: 'disconnected' });
+    expect(resumed.events[5].data).toMatchObject({
+      session: { id: s.id, name: 'away-run' },
+      status: 'disconnected',
+    });
     // Nothing from before the drop is sent again.
-    expect(resumed.events.some((e) => (e.data.interrupt as { id: string } | undefined)?.id === a.id)).toBe(false);
+    expect(
+      resumed.events.some((e) => (e.data.interrupt as { id: string } | undefined)?.id === a.id),
+    ).toBe(false);
   });
 
   it('answers reset (and carries on from the head) when Last-Event-ID is ahead of the log', async () => {
@@ -163,7 +244,12 @@ describe('organisation events (GET /api/events)', () => {
   });
 
   it('sends session events only to members holding session.read', async () => {
-    const reader = await memberWithPermissions(t.app.getHttpServer(), owner.cookie, ['interrupt.read'], 'Inbox Only');
+    const reader = await memberWithPermissions(
+      t.app.getHttpServer(),
+      owner.cookie,
+      ['interrupt.read'],
+      'Inbox Only',
+    );
     const client = await stream(reader.cookie);
     await client.until(() => client.events.length === 1);
     const server = t.app.getHttpServer();
@@ -171,27 +257,52 @@ describe('organisation events (GET /api/events)', () => {
     const i = await openInterrupt(server, key, { title: 'Seen by all' });
     expect((await http().post(`/api/sessions/${s.id}/end`).set('x-api-key', key)).status).toBe(200);
     const marker = await openInterrupt(server, key, { title: 'Marker' });
-    await client.until(() => client.events.some((e) => (e.data.interrupt as { id: string } | undefined)?.id === marker.id));
-    expect(client.events.slice(1).map((e) => [e.event, (e.data.interrupt as { id: string }).id])).toEqual([
+    await client.until(() =>
+      client.events.some((e) => (e.data.interrupt as { id: string } | undefined)?.id === marker.id),
+    );
+    expect(
+      client.events.slice(1).map((e) => [e.event, (e.data.interrupt as { id: string }).id]),
+    ).toEqual([
       ['interrupt.created', i.id],
       ['interrupt.created', marker.id],
     ]);
   });
 
   it('is for members with interrupt.read; keys, strangers and bad ids are refused; other organisations are never seen', async () => {
-    const byKey = await fetch(`${base}/api/events`, { headers: { 'x-api-key': key, cookie: owner.cookie } });
+    const byKey = await fetch(`${base}/api/events`, {
+      headers: { 'x-api-key': key, cookie: owner.cookie },
+    });
     expect(byKey.status).toBe(403);
-    expect(await byKey.json()).toMatchObject({ code: 'HUMANS_ONLY', message: 'This endpoint is reserved for humans.' });
+    expect(await byKey.json()).toMatchObject({
+      code: 'HUMANS_ONLY',
+      message: 'This endpoint is reserved for humans.',
+    });
     const anonymous = await fetch(`${base}/api/events`);
     expect(anonymous.status).toBe(401);
-    expect(await anonymous.json()).toMatchObject({ code: 'SIGN_IN_REQUIRED', message: 'Sign-in required.' });
-    const sessionsOnly = await memberWithPermissions(t.app.getHttpServer(), owner.cookie, ['session.read'], 'Sessions Only');
+    expect(await anonymous.json()).toMatchObject({
+      code: 'SIGN_IN_REQUIRED',
+      message: 'Sign-in required.',
+    });
+    const sessionsOnly = await memberWithPermissions(
+      t.app.getHttpServer(),
+      owner.cookie,
+      ['session.read'],
+      'Sessions Only',
+    );
     const refused = await fetch(`${base}/api/events`, { headers: { cookie: sessionsOnly.cookie } });
     expect(refused.status).toBe(403);
-    expect(await refused.json()).toMatchObject({ code: 'MISSING_PERMISSION', message: 'Missing permission: interrupt.read.' });
-    const bad = await fetch(`${base}/api/events`, { headers: { cookie: owner.cookie, 'last-event-id': 'abc' } });
+    expect(await refused.json()).toMatchObject({
+      code: 'MISSING_PERMISSION',
+      message: 'Missing permission: interrupt.read.',
+    });
+    const bad = await fetch(`${base}/api/events`, {
+      headers: { cookie: owner.cookie, 'last-event-id': 'abc' },
+    });
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toMatchObject({ code: 'VALIDATION_FAILED', message: 'Last-Event-ID must be the id of an event of this stream (a non-negative integer).' });
+    expect(await bad.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'Last-Event-ID must be the id of an event of this stream (a non-negative integer).',
+    });
 
     const stranger = await signUpOwner(t.app.getHttpServer(), { organisationName: 'Elsewhere' });
     const strangerKey = (await createApiKey(t.app.getHttpServer(), stranger.cookie)).key;
@@ -213,7 +324,10 @@ describe('organisation events across instances', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    const env = { DATABASE_URL: db.url, API_KEY_PEPPER: 'events-pepper-0123456789abcdef0123456789' };
+    const env = {
+      DATABASE_URL: db.url,
+      API_KEY_PEPPER: 'events-pepper-0123456789abcdef0123456789',
+    };
     a = await startServiceProcess(env);
     b = await startServiceProcess(env);
   });
@@ -227,7 +341,12 @@ describe('organisation events across instances', () => {
     const signUp = await fetch(`${a.baseUrl}/api/auth/sign-up`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'events@example.test', password: 'a long password', name: 'Eve', organisationName: 'Events' }),
+      body: JSON.stringify({
+        email: 'events@example.test',
+        password: 'a long password',
+        name: 'Eve',
+        organisationName: 'Events',
+      }),
     });
     expect(signUp.status).toBe(201);
     const cookie = (signUp.headers.get('set-cookie') ?? '').split(';')[0];
@@ -255,20 +374,33 @@ describe('organisation events across instances', () => {
     // B's first write pays the fresh instance's one-time costs (caches, statement plans); what is
     // timed below is the path from B's writes to A's stream, so B is warmed up first.
     const warm = await openOn(b.baseUrl, 'via B, warm-up');
-    await client.until(() => client.events.some((e) => (e.data.interrupt as { id: string } | undefined)?.id === warm.id), 5_000);
+    await client.until(
+      () =>
+        client.events.some((e) => (e.data.interrupt as { id: string } | undefined)?.id === warm.id),
+      5_000,
+    );
 
     const delays: number[] = [];
     for (let i = 1; i <= 3; i++) {
       const sent = Date.now();
       const opened = await openOn(b.baseUrl, `via B #${i}`);
-      await client.until(() => client.events.some((e) => (e.data.interrupt as { id: string } | undefined)?.id === opened.id), 1_000);
+      await client.until(
+        () =>
+          client.events.some(
+            (e) => (e.data.interrupt as { id: string } | undefined)?.id === opened.id,
+          ),
+        1_000,
+      );
       delays.push((client.events.at(-1) as SseEvent).at - sent);
     }
-    const decided = await fetch(`${b.baseUrl}/api/interrupts/${(client.events[1].data.interrupt as { id: string }).id}/decisions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', cookie },
-      body: JSON.stringify({ actionName: 'go', decision: 'approve' }),
-    });
+    const decided = await fetch(
+      `${b.baseUrl}/api/interrupts/${(client.events[1].data.interrupt as { id: string }).id}/decisions`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie },
+        body: JSON.stringify({ actionName: 'go', decision: 'approve' }),
+      },
+    );
     expect(decided.status).toBe(201);
     await client.until(() => client.events.some((e) => e.event === 'interrupt.answered'), 1_000);
     expect(Math.max(...delays)).toBeLessThan(1_000);
@@ -278,11 +410,17 @@ describe('organisation events across instances', () => {
     expect(await a.stop()).toBe(0);
     await client.until(() => client.ended, 5_000);
     const missed = await openOn(b.baseUrl, 'while A was down');
-    const resumed = await SseClient.open(`${b.baseUrl}/api/events`, { cookie, 'last-event-id': lastId });
+    const resumed = await SseClient.open(`${b.baseUrl}/api/events`, {
+      cookie,
+      'last-event-id': lastId,
+    });
     try {
       await resumed.until(() => resumed.events.length === 2);
       expect(resumed.events[0]).toMatchObject({ event: 'ready', id: lastId });
-      expect(resumed.events[1]).toMatchObject({ event: 'interrupt.created', data: { interrupt: { id: missed.id, title: 'while A was down' } } });
+      expect(resumed.events[1]).toMatchObject({
+        event: 'interrupt.created',
+        data: { interrupt: { id: missed.id, title: 'while A was down' } },
+      });
     } finally {
       resumed.close();
     }

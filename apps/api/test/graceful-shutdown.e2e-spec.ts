@@ -61,7 +61,12 @@ describe('SIGTERM drain', () => {
     const signUp = await fetch(`${service.baseUrl}/api/auth/sign-up`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'drain@example.test', password: 'a long password', name: 'Drain', organisationName: 'Drain' }),
+      body: JSON.stringify({
+        email: 'drain@example.test',
+        password: 'a long password',
+        name: 'Drain',
+        organisationName: 'Drain',
+      }),
     });
     const cookie = (signUp.headers.get('set-cookie') ?? '').split(';')[0];
     const { key } = (await (
@@ -87,7 +92,10 @@ describe('SIGTERM drain', () => {
         body: JSON.stringify({ name: 'across the shutdown' }),
       })
     ).json()) as { id: string };
-    const stream = await SseClient.open(`${service.baseUrl}/api/sessions/${liveSession.id}/stream`, { cookie });
+    const stream = await SseClient.open(
+      `${service.baseUrl}/api/sessions/${liveSession.id}/stream`,
+      { cookie },
+    );
     expect(stream.status).toBe(200);
     await stream.until(() => stream.events.length === 1);
 
@@ -104,7 +112,9 @@ describe('SIGTERM drain', () => {
       await new Promise((r) => setTimeout(r, 25));
     }
 
-    const exited = new Promise<number | null>((resolve) => service.child.once('exit', (code) => resolve(code)));
+    const exited = new Promise<number | null>((resolve) =>
+      service.child.once('exit', (code) => resolve(code)),
+    );
     const signalledAt = performance.now();
     service.child.kill('SIGTERM');
 
@@ -112,7 +122,10 @@ describe('SIGTERM drain', () => {
     await new Promise((r) => setTimeout(r, 100));
     const ready = await freshGet(service.baseUrl, '/health/ready');
     expect(ready.statusCode).toBe(503);
-    expect(JSON.parse(ready.body)).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: 'The service is shutting down.' });
+    expect(JSON.parse(ready.body)).toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      message: 'The service is shutting down.',
+    });
     const live = await freshGet(service.baseUrl, '/health/live');
     expect(live.statusCode).toBe(200);
     expect(live.headers.connection).toBe('close');
@@ -127,7 +140,8 @@ describe('SIGTERM drain', () => {
     expect(performance.now() - signalledAt).toBeLessThan(DRAIN_DELAY_MS);
 
     // After it: new connections are refused while the slow request is still waiting.
-    while (performance.now() - signalledAt < DRAIN_DELAY_MS + 300) await new Promise((r) => setTimeout(r, 50));
+    while (performance.now() - signalledAt < DRAIN_DELAY_MS + 300)
+      await new Promise((r) => setTimeout(r, 50));
     expect(await connectionRefused(Number(new URL(service.baseUrl).port))).toBe(true);
     expect(service.child.exitCode).toBeNull();
     await stream.until(() => stream.ended, 2_000);

@@ -46,7 +46,8 @@ class ProbeModule {}
 /** The test app on a port of its own (tests that speak raw HTTP); listens on the first call. */
 async function listening(t: TestApp): Promise<AddressInfo> {
   const server = t.app.getHttpServer();
-  if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  if (!server.listening)
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return server.address() as AddressInfo;
 }
 
@@ -78,7 +79,9 @@ describe('HTTP errors (SPEC §4)', () => {
   });
 
   it('names each invalid parameter', async () => {
-    const res = await http().post('/probe').send({ title: 'x'.repeat(11), count: 9 });
+    const res = await http()
+      .post('/probe')
+      .send({ title: 'x'.repeat(11), count: 9 });
     expect(res.status).toBe(400);
     expect(res.body.message).toContain('title must be shorter than or equal to 10 characters');
     expect(res.body.message).toContain('count must not be greater than 5');
@@ -97,9 +100,15 @@ describe('HTTP errors (SPEC §4)', () => {
   });
 
   it('answers malformed JSON with 400', async () => {
-    const res = await http().post('/probe').set('content-type', 'application/json').send('{"title": ');
+    const res = await http()
+      .post('/probe')
+      .set('content-type', 'application/json')
+      .send('{"title": ');
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', message: 'body: is not valid JSON.' });
+    expect(res.body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'body: is not valid JSON.',
+    });
   });
 
   it('answers a JSON array body with 400', async () => {
@@ -123,11 +132,17 @@ describe('HTTP errors (SPEC §4)', () => {
   it('answers a non-JSON body with 415', async () => {
     const res = await http().post('/probe').set('content-type', 'text/plain').send('title=a');
     expect(res.status).toBe(415);
-    expect(res.body).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', error: 'Unsupported Media Type' });
+    expect(res.body).toMatchObject({
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      error: 'Unsupported Media Type',
+    });
   });
 
   /** POSTs bytes as they are (supertest would re-encode a Buffer), with a Content-Encoding. */
-  async function encodedPost(encoding: string, bytes: Buffer): Promise<{ status: number; body: unknown }> {
+  async function encodedPost(
+    encoding: string,
+    bytes: Buffer,
+  ): Promise<{ status: number; body: unknown }> {
     const { port } = await listening(t);
     const res = await fetch(`http://127.0.0.1:${port}/probe`, {
       method: 'POST',
@@ -145,7 +160,11 @@ describe('HTTP errors (SPEC §4)', () => {
       ['br', brotliCompressSync(json)],
     ] as const) {
       const res = await encodedPost(encoding, bytes);
-      expect([encoding, res.status, res.body]).toEqual([encoding, 201, { title: 'zipped', count: 3 }]);
+      expect([encoding, res.status, res.body]).toEqual([
+        encoding,
+        201,
+        { title: 'zipped', count: 3 },
+      ]);
     }
   });
 
@@ -155,7 +174,10 @@ describe('HTTP errors (SPEC §4)', () => {
     expect(bomb.length).toBeLessThan(64 * 1024);
     const tooLarge = await encodedPost('gzip', bomb);
     expect(tooLarge.status).toBe(413);
-    expect(tooLarge.body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', message: 'Request body exceeds the 1 MiB limit.' });
+    expect(tooLarge.body).toMatchObject({
+      code: 'PAYLOAD_TOO_LARGE',
+      message: 'Request body exceeds the 1 MiB limit.',
+    });
 
     const broken = await encodedPost('gzip', Buffer.from('{"title": "x"}'));
     expect(broken.status).toBe(400);
@@ -163,13 +185,22 @@ describe('HTTP errors (SPEC §4)', () => {
 
     const unknown = await encodedPost('zstd-x', Buffer.from('{}'));
     expect(unknown.status).toBe(415);
-    expect(unknown.body).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', error: 'Unsupported Media Type' });
+    expect(unknown.body).toMatchObject({
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      error: 'Unsupported Media Type',
+    });
   });
 
   it("reads a GET's body like any other: malformed JSON → 400, not JSON → 415, none → answered", async () => {
-    const malformed = await http().get('/probe/ok').set('content-type', 'application/json').send('{"title": ');
+    const malformed = await http()
+      .get('/probe/ok')
+      .set('content-type', 'application/json')
+      .send('{"title": ');
     expect(malformed.status).toBe(400);
-    expect(malformed.body).toMatchObject({ code: 'VALIDATION_FAILED', message: 'body: is not valid JSON.' });
+    expect(malformed.body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'body: is not valid JSON.',
+    });
     const text = await http().get('/probe/ok').set('content-type', 'text/plain').send('title=a');
     expect(text.status).toBe(415);
     expect(text.body).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
@@ -182,47 +213,67 @@ describe('HTTP errors (SPEC §4)', () => {
   it.each([
     ['a declared length', false],
     ['chunks', true],
-  ])('answers a non-JSON body over 1 MiB sent with %s with 413, and closes the connection', async (_how, chunked) => {
-    const { port } = await listening(t);
-    const answer = await new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((resolve, reject) => {
-      const headers: Record<string, string> = { 'content-type': 'text/plain' };
-      if (!chunked) headers['content-length'] = String(2 * 1024 * 1024);
-      const req = httpRequest({ port, host: '127.0.0.1', method: 'POST', path: '/probe', headers });
-      let answered = false;
-      req.on('response', (res) => {
-        answered = true;
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+  ])(
+    'answers a non-JSON body over 1 MiB sent with %s with 413, and closes the connection',
+    async (_how, chunked) => {
+      const { port } = await listening(t);
+      const answer = await new Promise<{
+        status: number;
+        headers: IncomingHttpHeaders;
+        body: string;
+      }>((resolve, reject) => {
+        const headers: Record<string, string> = { 'content-type': 'text/plain' };
+        if (!chunked) headers['content-length'] = String(2 * 1024 * 1024);
+        const req = httpRequest({
+          port,
+          host: '127.0.0.1',
+          method: 'POST',
+          path: '/probe',
+          headers,
+        });
+        let answered = false;
+        req.on('response', (res) => {
+          answered = true;
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (body += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        });
+        req.on('error', (error) => (answered ? undefined : reject(error)));
+        const chunk = Buffer.alloc(256 * 1024, 'x');
+        let sent = 0;
+        const send = () => {
+          // Up to 2 MiB, then wait: the service must answer without the end of the body.
+          while (!answered && sent < 2 * 1024 * 1024) {
+            sent += chunk.length;
+            if (!req.write(chunk)) return void req.once('drain', send);
+          }
+        };
+        send();
       });
-      req.on('error', (error) => (answered ? undefined : reject(error)));
-      const chunk = Buffer.alloc(256 * 1024, 'x');
-      let sent = 0;
-      const send = () => {
-        // Up to 2 MiB, then wait: the service must answer without the end of the body.
-        while (!answered && sent < 2 * 1024 * 1024) {
-          sent += chunk.length;
-          if (!req.write(chunk)) return void req.once('drain', send);
-        }
-      };
-      send();
-    });
-    expect(answer.status).toBe(413);
-    expect(answer.headers.connection).toBe('close');
-    expect(JSON.parse(answer.body)).toMatchObject({
-      statusCode: 413,
-      code: 'PAYLOAD_TOO_LARGE',
-      message: 'Request body exceeds the 1 MiB limit.',
-    });
-  });
+      expect(answer.status).toBe(413);
+      expect(answer.headers.connection).toBe('close');
+      expect(JSON.parse(answer.body)).toMatchObject({
+        statusCode: 413,
+        code: 'PAYLOAD_TOO_LARGE',
+        message: 'Request body exceeds the 1 MiB limit.',
+      });
+    },
+  );
 
   it('still drains a non-JSON body under 1 MiB and answers 415 on the same connection', async () => {
     const { port } = await listening(t);
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const post = (body: string) =>
       new Promise<{ status: number; socket: unknown }>((resolve, reject) => {
-        const req = httpRequest({ port, host: '127.0.0.1', method: 'POST', path: '/probe', agent, headers: { 'content-type': 'text/plain' } });
+        const req = httpRequest({
+          port,
+          host: '127.0.0.1',
+          method: 'POST',
+          path: '/probe',
+          agent,
+          headers: { 'content-type': 'text/plain' },
+        });
         req.on('response', (res) => {
           res.resume();
           res.on('end', () => resolve({ status: res.statusCode ?? 0, socket: req.socket }));
@@ -242,7 +293,12 @@ describe('HTTP errors (SPEC §4)', () => {
     expect(res.status).toBe(404);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(Object.keys(res.body).sort()).toEqual(ERROR_KEYS);
-    expect(res.body).toMatchObject({ statusCode: 404, error: 'Not Found', code: 'NOT_FOUND', message: 'Not found.' });
+    expect(res.body).toMatchObject({
+      statusCode: 404,
+      error: 'Not Found',
+      code: 'NOT_FOUND',
+      message: 'Not found.',
+    });
   });
 
   it('echoes a sane x-request-id and replaces an unsafe one', async () => {
@@ -359,9 +415,12 @@ describe('text Postgres cannot store', () => {
   });
 
   it('answers 400, not 500, for a NUL character', async () => {
-    const res = await request(t.app.getHttpServer())
-      .post('/api/auth/sign-up')
-      .send({ email: 'nul@example.test', password: 'long enough', name: 'Nul\u0000Char', organisationName: 'N' });
+    const res = await request(t.app.getHttpServer()).post('/api/auth/sign-up').send({
+      email: 'nul@example.test',
+      password: 'long enough',
+      name: 'Nul\u0000Char',
+      organisationName: 'N',
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({
       code: 'VALIDATION_FAILED',

@@ -43,12 +43,20 @@ describe('inbox (GET /api/interrupts filters, GET /api/interrupts/counts)', () =
   function expected(keep: (k: Known) => boolean, order: 'newest' | 'oldest' = 'newest'): string[] {
     const sorted = known
       .filter(keep)
-      .sort((a, b) => (a.createdAt === b.createdAt ? a.id.localeCompare(b.id) : a.createdAt.localeCompare(b.createdAt)));
+      .sort((a, b) =>
+        a.createdAt === b.createdAt
+          ? a.id.localeCompare(b.id)
+          : a.createdAt.localeCompare(b.createdAt),
+      );
     return (order === 'newest' ? sorted.reverse() : sorted).map((k) => k.id);
   }
 
   /** Every page of a walk, `limit` at a time, following nextCursor. */
-  async function walk(query: Query, auth: Record<string, string>, limit: number): Promise<string[]> {
+  async function walk(
+    query: Query,
+    auth: Record<string, string>,
+    limit: number,
+  ): Promise<string[]> {
     const ids: string[] = [];
     let cursor: string | undefined;
     for (let pages = 0; pages < 50; pages++) {
@@ -56,7 +64,11 @@ describe('inbox (GET /api/interrupts filters, GET /api/interrupts/counts)', () =
         .get('/api/interrupts')
         .query({ ...query, limit: String(limit), ...(cursor ? { cursor } : {}) })
         .set(auth);
-      expect({ query, status: res.status, body: res.status === 200 ? undefined : res.body }).toEqual({ query, status: 200, body: undefined });
+      expect({
+        query,
+        status: res.status,
+        body: res.status === 200 ? undefined : res.body,
+      }).toEqual({ query, status: 200, body: undefined });
       expect(res.body.interrupts.length).toBeLessThanOrEqual(limit);
       ids.push(...res.body.interrupts.map((i: { id: string }) => i.id));
       cursor = res.body.nextCursor ?? undefined;
@@ -66,7 +78,11 @@ describe('inbox (GET /api/interrupts filters, GET /api/interrupts/counts)', () =
   }
 
   async function open(title: string, options: { externalId?: string } = {}): Promise<Known> {
-    const created = await openInterrupt(t.app.getHttpServer(), key, { title, actions: ['act'], externalId: options.externalId });
+    const created = await openInterrupt(t.app.getHttpServer(), key, {
+      title,
+      actions: ['act'],
+      externalId: options.externalId,
+    });
     const k: Known = {
       id: created.id,
       title,
@@ -80,16 +96,30 @@ describe('inbox (GET /api/interrupts filters, GET /api/interrupts/counts)', () =
     return k;
   }
   async function assign(k: Known, to: { memberId: string } | { teamId: string }): Promise<void> {
-    const res = await http().post(`/api/interrupts/${k.id}/assign`).set('cookie', owner.cookie).send(to);
+    const res = await http()
+      .post(`/api/interrupts/${k.id}/assign`)
+      .set('cookie', owner.cookie)
+      .send(to);
     expect(res.status).toBe(200);
-    k.assignee = 'memberId' in to ? { type: 'member', id: to.memberId } : { type: 'team', id: to.teamId };
+    k.assignee =
+      'memberId' in to ? { type: 'member', id: to.memberId } : { type: 'team', id: to.teamId };
   }
   async function escalate(k: Known): Promise<void> {
-    expect((await http().post(`/api/interrupts/${k.id}/escalate`).set('cookie', owner.cookie).send({ reason: 'urgent' })).status).toBe(200);
+    expect(
+      (
+        await http()
+          .post(`/api/interrupts/${k.id}/escalate`)
+          .set('cookie', owner.cookie)
+          .send({ reason: 'urgent' })
+      ).status,
+    ).toBe(200);
     k.escalated = true;
   }
   async function answer(k: Known): Promise<void> {
-    const res = await http().post(`/api/interrupts/${k.id}/decisions`).set('cookie', owner.cookie).send({ actionName: 'act', decision: 'approve' });
+    const res = await http()
+      .post(`/api/interrupts/${k.id}/decisions`)
+      .set('cookie', owner.cookie)
+      .send({ actionName: 'act', decision: 'approve' });
     expect(res.status).toBe(201);
     k.status = 'answered';
   }
@@ -99,11 +129,34 @@ describe('inbox (GET /api/interrupts filters, GET /api/interrupts/counts)', () =
     const server = t.app.getHttpServer();
     owner = await signUpOwner(server, { name: 'Ada Lovelace' });
     key = (await createApiKey(server, owner.cookie)).key;
-    colleague = await joinOrganisation(server, owner.cookie, (await builtInRoleIds(server, owner.cookie)).manager, 'Grace Hopper');
-    myTeam = (await http().post('/api/teams').set('cookie', owner.cookie).send({ name: 'Payments' })).body.id;
-    otherTeam = (await http().post('/api/teams').set('cookie', owner.cookie).send({ name: 'Platform' })).body.id;
-    expect((await http().post(`/api/teams/${myTeam}/members`).set('cookie', owner.cookie).send({ memberId: owner.memberId })).status).toBe(204);
-    expect((await http().post(`/api/teams/${otherTeam}/members`).set('cookie', owner.cookie).send({ memberId: colleague.memberId })).status).toBe(204);
+    colleague = await joinOrganisation(
+      server,
+      owner.cookie,
+      (await builtInRoleIds(server, owner.cookie)).manager,
+      'Grace Hopper',
+    );
+    myTeam = (
+      await http().post('/api/teams').set('cookie', owner.cookie).send({ name: 'Payments' })
+    ).body.id;
+    otherTeam = (
+      await http().post('/api/teams').set('cookie', owner.cookie).send({ name: 'Platform' })
+    ).body.id;
+    expect(
+      (
+        await http()
+          .post(`/api/teams/${myTeam}/members`)
+          .set('cookie', owner.cookie)
+          .send({ memberId: owner.memberId })
+      ).status,
+    ).toBe(204);
+    expect(
+      (
+        await http()
+          .post(`/api/teams/${otherTeam}/members`)
+          .set('cookie', owner.cookie)
+          .send({ memberId: colleague.memberId })
+      ).status,
+    ).toBe(204);
 
     // A small inbox with every combination the filters tell apart.
     const a = await open('Déployer la prod', { externalId: 'ext-1' });
@@ -138,35 +191,85 @@ describe('inbox (GET /api/interrupts filters, GET /api/interrupts/counts)', () =
     ['status=open', { status: 'open' }, (k) => k.status === 'open'],
     ['status=answered', { status: 'answered' }, (k) => k.status === 'answered'],
     ['externalId', { externalId: 'ext-1' }, (k) => k.externalId === 'ext-1'],
-    ['assignee=me', { assignee: 'me' }, (k) => k.assignee?.type === 'member' && k.assignee.id === owner.memberId],
-    ['assignee=me, open (the Assigned to me tab)', { assignee: 'me', status: 'open' }, (k) => k.assignee?.id === owner.memberId && k.status === 'open'],
-    ['assignee=my_teams', { assignee: 'my_teams' }, (k) => k.assignee?.type === 'team' && k.assignee.id === myTeam],
-    ['assignee=my_teams, answered', { assignee: 'my_teams', status: 'answered' }, (k) => k.assignee?.id === myTeam && k.status === 'answered'],
+    [
+      'assignee=me',
+      { assignee: 'me' },
+      (k) => k.assignee?.type === 'member' && k.assignee.id === owner.memberId,
+    ],
+    [
+      'assignee=me, open (the Assigned to me tab)',
+      { assignee: 'me', status: 'open' },
+      (k) => k.assignee?.id === owner.memberId && k.status === 'open',
+    ],
+    [
+      'assignee=my_teams',
+      { assignee: 'my_teams' },
+      (k) => k.assignee?.type === 'team' && k.assignee.id === myTeam,
+    ],
+    [
+      'assignee=my_teams, answered',
+      { assignee: 'my_teams', status: 'answered' },
+      (k) => k.assignee?.id === myTeam && k.status === 'answered',
+    ],
     ['assignee=unassigned', { assignee: 'unassigned' }, (k) => k.assignee === null],
-    ['assignee=unassigned, open', { assignee: 'unassigned', status: 'open' }, (k) => k.assignee === null && k.status === 'open'],
+    [
+      'assignee=unassigned, open',
+      { assignee: 'unassigned', status: 'open' },
+      (k) => k.assignee === null && k.status === 'open',
+    ],
     ['escalated=true', { escalated: 'true' }, (k) => k.escalated],
-    ['escalated=true, open (the Escalated tab)', { escalated: 'true', status: 'open' }, (k) => k.escalated && k.status === 'open'],
+    [
+      'escalated=true, open (the Escalated tab)',
+      { escalated: 'true', status: 'open' },
+      (k) => k.escalated && k.status === 'open',
+    ],
     ['escalated=false', { escalated: 'false' }, (k) => !k.escalated],
-    ['q: a prefix, any case, accents ignored', { q: 'DEPLO' }, (k) => /^d[ée]plo/i.test(k.title) || / d[ée]plo/i.test(k.title)],
-    ['q: every word must match, in any order', { q: 'prod dép' }, (k) => ['Déployer la prod', 'Deploy prod hotfix'].includes(k.title)],
-    ['q: words inside punctuation', { q: 'prod quart' }, (k) => k.title === 'Quarterly report (PROD)'],
+    [
+      'q: a prefix, any case, accents ignored',
+      { q: 'DEPLO' },
+      (k) => /^d[ée]plo/i.test(k.title) || / d[ée]plo/i.test(k.title),
+    ],
+    [
+      'q: every word must match, in any order',
+      { q: 'prod dép' },
+      (k) => ['Déployer la prod', 'Deploy prod hotfix'].includes(k.title),
+    ],
+    [
+      'q: words inside punctuation',
+      { q: 'prod quart' },
+      (k) => k.title === 'Quarterly report (PROD)',
+    ],
     ['q: nothing matches', { q: 'zebra' }, () => false],
     ['q: a prefix of no word start', { q: 'eploy' }, () => false],
-    ['q with status', { q: 'deplo', status: 'open' }, (k) => k.status === 'open' && /d[ée]plo/i.test(k.title)],
+    [
+      'q with status',
+      { q: 'deplo', status: 'open' },
+      (k) => k.status === 'open' && /d[ée]plo/i.test(k.title),
+    ],
     ['order=oldest', { order: 'oldest' }, () => true],
     ['order=oldest, open', { order: 'oldest', status: 'open' }, (k) => k.status === 'open'],
-    ['combined: open, unassigned, escalated', { status: 'open', assignee: 'unassigned', escalated: 'true' }, (k) => k.status === 'open' && k.assignee === null && k.escalated],
+    [
+      'combined: open, unassigned, escalated',
+      { status: 'open', assignee: 'unassigned', escalated: 'true' },
+      (k) => k.status === 'open' && k.assignee === null && k.escalated,
+    ],
   ];
 
-  it.each(cases)('%s: the listing, and a walk of pages of 2, give exactly the matching interrupts in order', async (_name, query, keep) => {
-    const want = expected(keep, query.order === 'oldest' ? 'oldest' : 'newest');
-    const whole = await http().get('/api/interrupts').query({ ...query, limit: '200' }).set('cookie', owner.cookie);
-    expect(whole.status).toBe(200);
-    expect(whole.body.interrupts.map((x: { id: string }) => x.id)).toEqual(want);
-    expect(whole.body.nextCursor).toBeNull();
-    expect(await walk(query, { cookie: owner.cookie }, 2)).toEqual(want);
-    expect(await walk(query, { cookie: owner.cookie }, 1)).toEqual(want);
-  });
+  it.each(cases)(
+    '%s: the listing, and a walk of pages of 2, give exactly the matching interrupts in order',
+    async (_name, query, keep) => {
+      const want = expected(keep, query.order === 'oldest' ? 'oldest' : 'newest');
+      const whole = await http()
+        .get('/api/interrupts')
+        .query({ ...query, limit: '200' })
+        .set('cookie', owner.cookie);
+      expect(whole.status).toBe(200);
+      expect(whole.body.interrupts.map((x: { id: string }) => x.id)).toEqual(want);
+      expect(whole.body.nextCursor).toBeNull();
+      expect(await walk(query, { cookie: owner.cookie }, 2)).toEqual(want);
+      expect(await walk(query, { cookie: owner.cookie }, 1)).toEqual(want);
+    },
+  );
 
   it('from (inclusive) and to (exclusive) bound createdAt, with paging', async () => {
     const sorted = expected(() => true, 'oldest');
@@ -175,25 +278,53 @@ describe('inbox (GET /api/interrupts filters, GET /api/interrupts/counts)', () =
     const want = expected((k) => k.createdAt >= from && k.createdAt < to);
     expect(want.length).toBeGreaterThanOrEqual(3);
     expect(await walk({ from, to }, { cookie: owner.cookie }, 2)).toEqual(want);
-    expect(await walk({ from, to, order: 'oldest' }, { 'x-api-key': key }, 2)).toEqual([...want].reverse());
+    expect(await walk({ from, to, order: 'oldest' }, { 'x-api-key': key }, 2)).toEqual(
+      [...want].reverse(),
+    );
     // A date alone is midnight UTC.
     const day = from.slice(0, 10);
-    const sinceMidnight = await http().get('/api/interrupts').query({ from: day, limit: '200' }).set('x-api-key', key);
-    expect(sinceMidnight.body.interrupts.length).toBe(known.filter((k) => k.createdAt >= `${day}T00:00:00.000Z`).length);
-    const none = await http().get('/api/interrupts').query({ from: '2999-01-01T00:00:00Z' }).set('x-api-key', key);
+    const sinceMidnight = await http()
+      .get('/api/interrupts')
+      .query({ from: day, limit: '200' })
+      .set('x-api-key', key);
+    expect(sinceMidnight.body.interrupts.length).toBe(
+      known.filter((k) => k.createdAt >= `${day}T00:00:00.000Z`).length,
+    );
+    const none = await http()
+      .get('/api/interrupts')
+      .query({ from: '2999-01-01T00:00:00Z' })
+      .set('x-api-key', key);
     expect(none.body).toEqual({ interrupts: [], nextCursor: null });
   });
 
   it('my_teams follows the member’s teams now; a member in no team gets an empty list', async () => {
-    const loner = await memberWithPermissions(t.app.getHttpServer(), owner.cookie, ['interrupt.read'], 'Lone Wolf');
-    const res = await http().get('/api/interrupts').query({ assignee: 'my_teams' }).set('cookie', loner.cookie);
+    const loner = await memberWithPermissions(
+      t.app.getHttpServer(),
+      owner.cookie,
+      ['interrupt.read'],
+      'Lone Wolf',
+    );
+    const res = await http()
+      .get('/api/interrupts')
+      .query({ assignee: 'my_teams' })
+      .set('cookie', loner.cookie);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ interrupts: [], nextCursor: null });
     // The colleague belongs to the other team.
-    const theirs = await http().get('/api/interrupts').query({ assignee: 'my_teams' }).set('cookie', colleague.cookie);
-    expect(theirs.body.interrupts.map((x: { id: string }) => x.id)).toEqual(expected((k) => k.assignee?.id === otherTeam));
-    const mine = await http().get('/api/interrupts').query({ assignee: 'me' }).set('cookie', colleague.cookie);
-    expect(mine.body.interrupts.map((x: { id: string }) => x.id)).toEqual(expected((k) => k.assignee?.id === colleague.memberId));
+    const theirs = await http()
+      .get('/api/interrupts')
+      .query({ assignee: 'my_teams' })
+      .set('cookie', colleague.cookie);
+    expect(theirs.body.interrupts.map((x: { id: string }) => x.id)).toEqual(
+      expected((k) => k.assignee?.id === otherTeam),
+    );
+    const mine = await http()
+      .get('/api/interrupts')
+      .query({ assignee: 'me' })
+      .set('cookie', colleague.cookie);
+    expect(mine.body.interrupts.map((x: { id: string }) => x.id)).toEqual(
+      expected((k) => k.assignee?.id === colleague.memberId),
+    );
   });
 
   it('keys: the filters that name no one work; me and my_teams match nothing (a key is no member)', async () => {
@@ -204,18 +335,32 @@ describe('inbox (GET /api/interrupts filters, GET /api/interrupts/counts)', () =
     }
     const query = { assignee: 'unassigned', escalated: 'false', q: 'send', status: 'open' };
     expect(await walk(query, { 'x-api-key': key }, 1)).toEqual(
-      expected((k) => k.assignee === null && !k.escalated && k.status === 'open' && /send/i.test(k.title)),
+      expected(
+        (k) => k.assignee === null && !k.escalated && k.status === 'open' && /send/i.test(k.title),
+      ),
     );
   });
 
   it('refuses bad values with 400 messages that name the parameter', async () => {
     const cases: [Query, string | RegExp][] = [
-      [{ assignee: 'you' }, 'assignee must be one of the following values: me, my_teams, unassigned'],
+      [
+        { assignee: 'you' },
+        'assignee must be one of the following values: me, my_teams, unassigned',
+      ],
       [{ escalated: 'yes' }, 'escalated must be true or false'],
       [{ order: 'random' }, 'order must be one of the following values: newest, oldest, deadline'],
-      [{ status: 'closed' }, 'status must be one of the following values: open, answered, expired, withdrawn'],
-      [{ from: 'yesterday' }, 'from: must be an ISO 8601 timestamp such as 2026-01-31T12:00:00.000Z'],
-      [{ to: '2026-02-30T00:00:00Z' }, 'to: must be an ISO 8601 timestamp such as 2026-01-31T12:00:00.000Z'],
+      [
+        { status: 'closed' },
+        'status must be one of the following values: open, answered, expired, withdrawn',
+      ],
+      [
+        { from: 'yesterday' },
+        'from: must be an ISO 8601 timestamp such as 2026-01-31T12:00:00.000Z',
+      ],
+      [
+        { to: '2026-02-30T00:00:00Z' },
+        'to: must be an ISO 8601 timestamp such as 2026-01-31T12:00:00.000Z',
+      ],
       [{ from: '2026-02-01', to: '2026-01-01' }, 'from: must not be after to'],
       [{ q: 'a b c d e f g h i' }, 'q: must have at most 8 words'],
       [{ q: 'x'.repeat(201) }, /^q must be shorter than or equal to 200 characters$/],
@@ -223,37 +368,73 @@ describe('inbox (GET /api/interrupts filters, GET /api/interrupts/counts)', () =
     ];
     for (const [query, message] of cases) {
       const res = await http().get('/api/interrupts').query(query).set('cookie', owner.cookie);
-      expect({ query, status: res.status, code: res.body.code }).toEqual({ query, status: 400, code: 'VALIDATION_FAILED' });
+      expect({ query, status: res.status, code: res.body.code }).toEqual({
+        query,
+        status: 400,
+        code: 'VALIDATION_FAILED',
+      });
       if (typeof message === 'string') expect(res.body.message).toBe(message);
       else expect(res.body.message).toMatch(message);
     }
   });
 
   it('binds cursors to every filter, and me/my_teams cursors to the member', async () => {
-    const first = await http().get('/api/interrupts').query({ q: 'deplo', limit: '1' }).set('cookie', owner.cookie);
+    const first = await http()
+      .get('/api/interrupts')
+      .query({ q: 'deplo', limit: '1' })
+      .set('cookie', owner.cookie);
     expect(first.body.nextCursor).toEqual(expect.any(String));
-    for (const change of [{ q: 'depl' }, { q: 'deplo', order: 'oldest' }, { q: 'deplo', escalated: 'false' }, { q: 'deplo', from: '2000-01-01' }]) {
+    for (const change of [
+      { q: 'depl' },
+      { q: 'deplo', order: 'oldest' },
+      { q: 'deplo', escalated: 'false' },
+      { q: 'deplo', from: '2000-01-01' },
+    ]) {
       const res = await http()
         .get('/api/interrupts')
         .query({ ...change, limit: '1', cursor: first.body.nextCursor })
         .set('cookie', owner.cookie);
       expect({ change, status: res.status }).toEqual({ change, status: 400 });
-      expect(res.body.message).toBe('cursor is not a valid cursor for this listing (use nextCursor with the same filters).');
+      expect(res.body.message).toBe(
+        'cursor is not a valid cursor for this listing (use nextCursor with the same filters).',
+      );
     }
-    const mine = await http().get('/api/interrupts').query({ assignee: 'me', limit: '1' }).set('cookie', owner.cookie);
+    const mine = await http()
+      .get('/api/interrupts')
+      .query({ assignee: 'me', limit: '1' })
+      .set('cookie', owner.cookie);
     expect(mine.body.nextCursor).toEqual(expect.any(String));
-    const borrowed = await http().get('/api/interrupts').query({ assignee: 'me', limit: '1', cursor: mine.body.nextCursor }).set('cookie', colleague.cookie);
+    const borrowed = await http()
+      .get('/api/interrupts')
+      .query({ assignee: 'me', limit: '1', cursor: mine.body.nextCursor })
+      .set('cookie', colleague.cookie);
     expect(borrowed.status).toBe(400);
   });
 
   it('another organisation never sees these interrupts under any filter', async () => {
     const stranger = await signUpOwner(t.app.getHttpServer(), { organisationName: 'Elsewhere' });
-    for (const query of [{}, { q: 'deplo' }, { assignee: 'unassigned' }, { escalated: 'true' }, { externalId: 'ext-1' }, { assignee: 'me' }]) {
+    for (const query of [
+      {},
+      { q: 'deplo' },
+      { assignee: 'unassigned' },
+      { escalated: 'true' },
+      { externalId: 'ext-1' },
+      { assignee: 'me' },
+    ]) {
       const res = await http().get('/api/interrupts').query(query).set('cookie', stranger.cookie);
-      expect({ query, status: res.status, body: res.body }).toEqual({ query, status: 200, body: { interrupts: [], nextCursor: null } });
+      expect({ query, status: res.status, body: res.body }).toEqual({
+        query,
+        status: 200,
+        body: { interrupts: [], nextCursor: null },
+      });
     }
     const counts = await http().get('/api/interrupts/counts').set('cookie', stranger.cookie);
-    expect(counts.body).toMatchObject({ open: { count: 0 }, assignedToMe: { count: 0 }, escalated: { count: 0 }, answered: { count: 0 } });
+    expect(counts.body).toMatchObject({
+      open: { count: 0 },
+      assignedToMe: { count: 0 },
+      escalated: { count: 0 },
+      answered: { count: 0 },
+    });
   });
 
   it('title searches give the same answers whichever plan the word counts choose, and the hand-over between them', async () => {
@@ -285,22 +466,45 @@ describe('inbox (GET /api/interrupts filters, GET /api/interrupts/counts)', () =
       [org.organisationId],
     );
     expect(lexicon).toEqual({ total: 12003, mid: 350 });
-    const ids = (keep: (r: { title: string; status: string }) => boolean) => rows.filter(keep).map((r) => r.id);
-    const list = (query: Query) => http().get('/api/interrupts').query(query).set('cookie', org.cookie);
-    const page = async (query: Query) => (await list({ limit: '50', ...query })).body.interrupts.map((x: { id: string }) => x.id);
-    const has = (word: string) => (r: { title: string }) => r.title.toLowerCase().split(' ').some((w) => w.startsWith(word));
+    const ids = (keep: (r: { title: string; status: string }) => boolean) =>
+      rows.filter(keep).map((r) => r.id);
+    const list = (query: Query) =>
+      http().get('/api/interrupts').query(query).set('cookie', org.cookie);
+    const page = async (query: Query) =>
+      (await list({ limit: '50', ...query })).body.interrupts.map((x: { id: string }) => x.id);
+    const has = (word: string) => (r: { title: string }) =>
+      r.title
+        .toLowerCase()
+        .split(' ')
+        .some((w) => w.startsWith(word));
 
     const needles = ids(has('need'));
     expect(needles).toHaveLength(3);
     expect(await page({ q: 'need' })).toEqual(needles);
-    expect(await walk({ q: 'needle', order: 'oldest' }, { cookie: org.cookie }, 2)).toEqual([...needles].reverse());
-    expect(await page({ q: 'needle', status: 'answered' })).toEqual(ids((r) => has('need')(r) && r.status === 'answered'));
+    expect(await walk({ q: 'needle', order: 'oldest' }, { cookie: org.cookie }, 2)).toEqual(
+      [...needles].reverse(),
+    );
+    expect(await page({ q: 'needle', status: 'answered' })).toEqual(
+      ids((r) => has('need')(r) && r.status === 'answered'),
+    );
     expect(await page({ q: 'oldis' })).toEqual(ids(has('oldis')).slice(0, 50));
-    expect(await page({ q: 'oldish', status: 'open' })).toEqual(ids((r) => has('oldish')(r) && r.status === 'open').slice(0, 50));
-    expect(await page({ q: 'mid bul' })).toEqual(ids((r) => has('mid')(r) && has('bul')(r)).slice(0, 50));
-    expect(await walk({ q: 'mid bulk' }, { cookie: org.cookie }, 50)).toEqual(ids((r) => has('mid')(r) && has('bulk')(r)));
-    expect(await page({ q: 'bulk', status: 'open' })).toEqual(ids((r) => has('bulk')(r) && r.status === 'open').slice(0, 50));
-    expect(await page({ q: 'bulk filler', order: 'oldest' })).toEqual(ids((r) => has('bulk')(r) && has('filler')(r)).reverse().slice(0, 50));
+    expect(await page({ q: 'oldish', status: 'open' })).toEqual(
+      ids((r) => has('oldish')(r) && r.status === 'open').slice(0, 50),
+    );
+    expect(await page({ q: 'mid bul' })).toEqual(
+      ids((r) => has('mid')(r) && has('bul')(r)).slice(0, 50),
+    );
+    expect(await walk({ q: 'mid bulk' }, { cookie: org.cookie }, 50)).toEqual(
+      ids((r) => has('mid')(r) && has('bulk')(r)),
+    );
+    expect(await page({ q: 'bulk', status: 'open' })).toEqual(
+      ids((r) => has('bulk')(r) && r.status === 'open').slice(0, 50),
+    );
+    expect(await page({ q: 'bulk filler', order: 'oldest' })).toEqual(
+      ids((r) => has('bulk')(r) && has('filler')(r))
+        .reverse()
+        .slice(0, 50),
+    );
     // A prefix that starts no word of the organisation's titles: nothing, whatever else is typed.
     expect((await list({ q: 'bulk nothing' })).body).toEqual({ interrupts: [], nextCursor: null });
   });
@@ -309,10 +513,18 @@ describe('inbox (GET /api/interrupts filters, GET /api/interrupts/counts)', () =
     it('counts each tab for the signed-in member', async () => {
       const res = await http().get('/api/interrupts/counts').set('cookie', owner.cookie);
       expect(res.status).toBe(200);
-      const count = (keep: (k: Known) => boolean) => ({ count: known.filter(keep).length, capped: false });
+      const count = (keep: (k: Known) => boolean) => ({
+        count: known.filter(keep).length,
+        capped: false,
+      });
       expect(res.body).toEqual({
         open: count((k) => k.status === 'open'),
-        assignedToMe: count((k) => k.status === 'open' && k.assignee?.type === 'member' && k.assignee.id === owner.memberId),
+        assignedToMe: count(
+          (k) =>
+            k.status === 'open' &&
+            k.assignee?.type === 'member' &&
+            k.assignee.id === owner.memberId,
+        ),
         escalated: count((k) => k.status === 'open' && k.escalated),
         answered: count((k) => k.status === 'answered'),
         cap: 1000,
@@ -326,11 +538,19 @@ describe('inbox (GET /api/interrupts filters, GET /api/interrupts/counts)', () =
     it('is for members holding interrupt.read: a key gets 403 HUMANS_ONLY, a member without it the exact 403', async () => {
       const byKey = await http().get('/api/interrupts/counts').set('x-api-key', key);
       expect(byKey.status).toBe(403);
-      expect(byKey.body).toMatchObject({ code: 'HUMANS_ONLY', message: 'This endpoint is reserved for humans.' });
-      const noRead = await memberWithPermissions(t.app.getHttpServer(), owner.cookie, ['interrupt.decide']);
+      expect(byKey.body).toMatchObject({
+        code: 'HUMANS_ONLY',
+        message: 'This endpoint is reserved for humans.',
+      });
+      const noRead = await memberWithPermissions(t.app.getHttpServer(), owner.cookie, [
+        'interrupt.decide',
+      ]);
       const res = await http().get('/api/interrupts/counts').set('cookie', noRead.cookie);
       expect(res.status).toBe(403);
-      expect(res.body).toMatchObject({ code: 'MISSING_PERMISSION', message: 'Missing permission: interrupt.read.' });
+      expect(res.body).toMatchObject({
+        code: 'MISSING_PERMISSION',
+        message: 'Missing permission: interrupt.read.',
+      });
       expect((await http().get('/api/interrupts/counts')).status).toBe(401);
     });
 

@@ -1,7 +1,12 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { InterruptLifecycleService } from '../src/interrupts/interrupt-lifecycle.service';
-import { createApiKey, memberWithPermissions, signUpOwner, SignedUpOwner } from './support/factories';
+import {
+  createApiKey,
+  memberWithPermissions,
+  signUpOwner,
+  SignedUpOwner,
+} from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 
 // SPEC §8e: Settings → Deadlines, the organisation's bounds on interrupt deadlines, and what they
@@ -12,21 +17,32 @@ describe('interrupt deadline settings (SPEC §8e)', () => {
   let key: string;
 
   const http = () => request(t.app.getHttpServer());
-  const get = (cookie = owner.cookie) => http().get('/api/organisation/interrupt-deadlines').set('cookie', cookie);
-  const patch = (body: unknown, cookie = owner.cookie) => http().patch('/api/organisation/interrupt-deadlines').set('cookie', cookie).send(body as object);
+  const get = (cookie = owner.cookie) =>
+    http().get('/api/organisation/interrupt-deadlines').set('cookie', cookie);
+  const patch = (body: unknown, cookie = owner.cookie) =>
+    http()
+      .patch('/api/organisation/interrupt-deadlines')
+      .set('cookie', cookie)
+      .send(body as object);
   const open = (extra: Record<string, unknown> = {}) =>
     http()
       .post('/api/interrupts')
       .set('x-api-key', key)
       .send({ title: 'Refund order', actionRequests: [{ name: 'refund' }], ...extra });
   const settingsEntries = async () =>
-    (await t.app
-      .get(DataSource)
-      .query(
-        `SELECT action, actor_type, actor_name, target_type, target_id, metadata, summary FROM audit_log_entries
+    (await t.app.get(DataSource).query(
+      `SELECT action, actor_type, actor_name, target_type, target_id, metadata, summary FROM audit_log_entries
           WHERE organisation_id = $1 AND action = 'settings.interrupt_deadlines_updated' ORDER BY seq`,
-        [owner.organisationId],
-      )) as { action: string; actor_type: string; actor_name: string; target_type: string; target_id: string; metadata: unknown; summary: string }[];
+      [owner.organisationId],
+    )) as {
+      action: string;
+      actor_type: string;
+      actor_name: string;
+      target_type: string;
+      target_id: string;
+      metadata: unknown;
+      summary: string;
+    }[];
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -40,13 +56,21 @@ describe('interrupt deadline settings (SPEC §8e)', () => {
   it('starts with no default deadline, the 30-day maximum and no approval at the deadline', async () => {
     const res = await get();
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ defaultTimeoutSeconds: null, maxTimeoutSeconds: 2_592_000, approveOnTimeoutAllowed: false });
+    expect(res.body).toEqual({
+      defaultTimeoutSeconds: null,
+      maxTimeoutSeconds: 2_592_000,
+      approveOnTimeoutAllowed: false,
+    });
   });
 
   it('changes the fields given, audited field by field; a change to nothing writes nothing', async () => {
     const res = await patch({ defaultTimeoutSeconds: 3_600, maxTimeoutSeconds: 86_400 });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ defaultTimeoutSeconds: 3_600, maxTimeoutSeconds: 86_400, approveOnTimeoutAllowed: false });
+    expect(res.body).toEqual({
+      defaultTimeoutSeconds: 3_600,
+      maxTimeoutSeconds: 86_400,
+      approveOnTimeoutAllowed: false,
+    });
     expect((await get()).body).toEqual(res.body);
     const entries = await settingsEntries();
     expect(entries).toHaveLength(1);
@@ -55,7 +79,12 @@ describe('interrupt deadline settings (SPEC §8e)', () => {
       actor_name: owner.name,
       target_type: 'organisation',
       target_id: owner.organisationId,
-      metadata: { changes: { defaultTimeoutSeconds: { from: null, to: 3_600 }, maxTimeoutSeconds: { from: 2_592_000, to: 86_400 } } },
+      metadata: {
+        changes: {
+          defaultTimeoutSeconds: { from: null, to: 3_600 },
+          maxTimeoutSeconds: { from: 2_592_000, to: 86_400 },
+        },
+      },
       summary: `Interrupt deadline settings changed (defaultTimeoutSeconds, maxTimeoutSeconds) by ${owner.name}`,
     });
 
@@ -64,19 +93,37 @@ describe('interrupt deadline settings (SPEC §8e)', () => {
     expect(await settingsEntries()).toHaveLength(1);
 
     const cleared = await patch({ defaultTimeoutSeconds: null });
-    expect(cleared.body).toEqual({ defaultTimeoutSeconds: null, maxTimeoutSeconds: 86_400, approveOnTimeoutAllowed: false });
-    expect((await settingsEntries())[1].metadata).toEqual({ changes: { defaultTimeoutSeconds: { from: 3_600, to: null } } });
+    expect(cleared.body).toEqual({
+      defaultTimeoutSeconds: null,
+      maxTimeoutSeconds: 86_400,
+      approveOnTimeoutAllowed: false,
+    });
+    expect((await settingsEntries())[1].metadata).toEqual({
+      changes: { defaultTimeoutSeconds: { from: 3_600, to: null } },
+    });
   });
 
   it.each([
-    [{}, 'body: must hold at least one of defaultTimeoutSeconds, maxTimeoutSeconds, approveOnTimeoutAllowed.'],
+    [
+      {},
+      'body: must hold at least one of defaultTimeoutSeconds, maxTimeoutSeconds, approveOnTimeoutAllowed.',
+    ],
     [{ maxTimeoutSeconds: 0 }, 'maxTimeoutSeconds must not be less than 1'],
     [{ maxTimeoutSeconds: 2_592_001 }, 'maxTimeoutSeconds must not be greater than 2592000'],
-    [{ maxTimeoutSeconds: null }, 'maxTimeoutSeconds must not be greater than 2592000; maxTimeoutSeconds must not be less than 1; maxTimeoutSeconds must be an integer number'],
+    [
+      { maxTimeoutSeconds: null },
+      'maxTimeoutSeconds must not be greater than 2592000; maxTimeoutSeconds must not be less than 1; maxTimeoutSeconds must be an integer number',
+    ],
     [{ defaultTimeoutSeconds: 1.5 }, 'defaultTimeoutSeconds must be an integer number'],
     [{ approveOnTimeoutAllowed: 'yes' }, 'approveOnTimeoutAllowed must be a boolean value'],
-    [{ defaultTimeoutSeconds: 100_000 }, 'defaultTimeoutSeconds: must be at most maxTimeoutSeconds (86400)'],
-    [{ defaultTimeoutSeconds: 600, maxTimeoutSeconds: 300 }, 'defaultTimeoutSeconds: must be at most maxTimeoutSeconds (300)'],
+    [
+      { defaultTimeoutSeconds: 100_000 },
+      'defaultTimeoutSeconds: must be at most maxTimeoutSeconds (86400)',
+    ],
+    [
+      { defaultTimeoutSeconds: 600, maxTimeoutSeconds: 300 },
+      'defaultTimeoutSeconds: must be at most maxTimeoutSeconds (300)',
+    ],
   ])('refuses %j with 400, changing nothing', async (body, message) => {
     const before = (await get()).body;
     const entries = (await settingsEntries()).length;
@@ -88,12 +135,19 @@ describe('interrupt deadline settings (SPEC §8e)', () => {
   });
 
   it('reading takes any member; changing takes classification.manage; a key is refused', async () => {
-    const reader = await memberWithPermissions(t.app.getHttpServer(), owner.cookie, ['interrupt.read']);
+    const reader = await memberWithPermissions(t.app.getHttpServer(), owner.cookie, [
+      'interrupt.read',
+    ]);
     expect((await get(reader.cookie)).status).toBe(200);
     const refused = await patch({ approveOnTimeoutAllowed: true }, reader.cookie);
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe('Missing permission: classification.manage.');
-    const manager = await memberWithPermissions(t.app.getHttpServer(), owner.cookie, ['classification.manage'], 'Grace Hopper');
+    const manager = await memberWithPermissions(
+      t.app.getHttpServer(),
+      owner.cookie,
+      ['classification.manage'],
+      'Grace Hopper',
+    );
     expect((await patch({ maxTimeoutSeconds: 86_400 }, manager.cookie)).status).toBe(200);
     const withKey = await http().get('/api/organisation/interrupt-deadlines').set('x-api-key', key);
     expect(withKey.status).toBe(403);
@@ -101,15 +155,28 @@ describe('interrupt deadline settings (SPEC §8e)', () => {
   });
 
   it('bounds what agents and members set afterwards', async () => {
-    await patch({ defaultTimeoutSeconds: 600, maxTimeoutSeconds: 7_200, approveOnTimeoutAllowed: false });
+    await patch({
+      defaultTimeoutSeconds: 600,
+      maxTimeoutSeconds: 7_200,
+      approveOnTimeoutAllowed: false,
+    });
     const defaulted = await open();
-    expect(Date.parse(defaulted.body.expiresAt) - Date.parse(defaulted.body.createdAt)).toBe(600_000);
+    expect(Date.parse(defaulted.body.expiresAt) - Date.parse(defaulted.body.createdAt)).toBe(
+      600_000,
+    );
     const tooLong = await open({ timeoutSeconds: 7_201 });
     expect(tooLong.status).toBe(400);
-    expect(tooLong.body.message).toBe("timeoutSeconds: must be at most 7200 (this organisation's maximum)");
-    const extended = await http().post(`/api/interrupts/${defaulted.body.id}/extend`).set('cookie', owner.cookie).send({ timeoutSeconds: 7_201 });
+    expect(tooLong.body.message).toBe(
+      "timeoutSeconds: must be at most 7200 (this organisation's maximum)",
+    );
+    const extended = await http()
+      .post(`/api/interrupts/${defaulted.body.id}/extend`)
+      .set('cookie', owner.cookie)
+      .send({ timeoutSeconds: 7_201 });
     expect(extended.status).toBe(400);
-    expect(extended.body.message).toBe("timeoutSeconds: must be at most 7200 (this organisation's maximum)");
+    expect(extended.body.message).toBe(
+      "timeoutSeconds: must be at most 7200 (this organisation's maximum)",
+    );
     expect((await open({ timeoutSeconds: 60, onTimeout: 'approve' })).status).toBe(400);
     await patch({ approveOnTimeoutAllowed: true });
     expect((await open({ timeoutSeconds: 60, onTimeout: 'approve' })).status).toBe(201);
@@ -121,11 +188,22 @@ describe('interrupt deadline settings (SPEC §8e)', () => {
     expect(approving.onTimeout).toBe('approve');
     await patch({ approveOnTimeoutAllowed: false });
     const lifecycle = t.app.get(InterruptLifecycleService);
-    expect(await lifecycle.expire(owner.organisationId, approving.id, new Date(Date.parse(approving.expiresAt) + 1_000))).toBe(true);
+    expect(
+      await lifecycle.expire(
+        owner.organisationId,
+        approving.id,
+        new Date(Date.parse(approving.expiresAt) + 1_000),
+      ),
+    ).toBe(true);
     const after = (await http().get(`/api/interrupts/${approving.id}`).set('x-api-key', key)).body;
     expect(after.status).toBe('expired');
     expect(after.decisions).toEqual([
-      expect.objectContaining({ actionName: 'refund', decision: 'reject', message: 'No decision before the deadline.', decidedBy: { type: 'system', reason: 'timeout', name: 'system' } }),
+      expect.objectContaining({
+        actionName: 'refund',
+        decision: 'reject',
+        message: 'No decision before the deadline.',
+        decidedBy: { type: 'system', reason: 'timeout', name: 'system' },
+      }),
     ]);
   });
 });

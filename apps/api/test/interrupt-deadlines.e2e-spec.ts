@@ -2,7 +2,12 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { InterruptLifecycleService } from '../src/interrupts/interrupt-lifecycle.service';
 import { InterruptWaits } from '../src/interrupts/interrupt-waits';
-import { createApiKey, memberWithPermissions, signUpOwner, SignedUpOwner } from './support/factories';
+import {
+  createApiKey,
+  memberWithPermissions,
+  signUpOwner,
+  SignedUpOwner,
+} from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -38,15 +43,24 @@ describe('interrupt deadlines and withdrawal (SPEC §8e)', () => {
     http()
       .post('/api/interrupts')
       .set('x-api-key', key)
-      .send({ title: 'Deploy to prod', actionRequests: actions.map((name) => ({ name })), ...extra });
+      .send({
+        title: 'Deploy to prod',
+        actionRequests: actions.map((name) => ({ name })),
+        ...extra,
+      });
   const read = (id: string) => http().get(`/api/interrupts/${id}`).set('x-api-key', key);
   const decide = (id: string, actionName: string, cookie = owner.cookie) =>
-    http().post(`/api/interrupts/${id}/decisions`).set('cookie', cookie).send({ actionName, decision: 'approve' });
+    http()
+      .post(`/api/interrupts/${id}/decisions`)
+      .set('cookie', cookie)
+      .send({ actionName, decision: 'approve' });
   const settings = (values: { default?: number | null; max?: number | null; approve?: boolean }) =>
-    t.app.get(DataSource).query(
-      `UPDATE organisations SET interrupt_timeout_default_seconds = $2, interrupt_timeout_max_seconds = $3, interrupt_timeout_approve_allowed = $4 WHERE id = $1`,
-      [owner.organisationId, values.default ?? null, values.max ?? null, values.approve ?? false],
-    );
+    t.app
+      .get(DataSource)
+      .query(
+        `UPDATE organisations SET interrupt_timeout_default_seconds = $2, interrupt_timeout_max_seconds = $3, interrupt_timeout_approve_allowed = $4 WHERE id = $1`,
+        [owner.organisationId, values.default ?? null, values.max ?? null, values.approve ?? false],
+      );
   const audit = (id: string): Promise<AuditRow[]> =>
     t.app.get(DataSource).query(
       `SELECT action, actor_type, actor_id, actor_name, metadata, summary FROM audit_log_entries
@@ -57,14 +71,19 @@ describe('interrupt deadlines and withdrawal (SPEC §8e)', () => {
     (
       await t.app
         .get(DataSource)
-        .query(`SELECT type FROM webhook_events WHERE organisation_id = $1 AND subject_id = $2 ORDER BY created_at, id`, [owner.organisationId, id])
+        .query(
+          `SELECT type FROM webhook_events WHERE organisation_id = $1 AND subject_id = $2 ORDER BY created_at, id`,
+          [owner.organisationId, id],
+        )
     ).map((r: { type: string }) => r.type);
   const later = (seconds: number) => new Date(Date.now() + seconds * 1000);
 
   beforeAll(async () => {
     t = await startTestApp();
     owner = await signUpOwner(t.app.getHttpServer());
-    ({ key, id: keyId } = await createApiKey(t.app.getHttpServer(), owner.cookie, { name: 'ci-runner' }));
+    ({ key, id: keyId } = await createApiKey(t.app.getHttpServer(), owner.cookie, {
+      name: 'ci-runner',
+    }));
     // Every event type is written to the outbox only for a subscribed webhook.
     const hook = await http()
       .post('/api/webhooks')
@@ -87,7 +106,12 @@ describe('interrupt deadlines and withdrawal (SPEC §8e)', () => {
       const expiresAt = Date.parse(res.body.expiresAt);
       expect(expiresAt).toBeGreaterThanOrEqual(before + 600_000 - 1_000);
       expect(expiresAt).toBeLessThanOrEqual(Date.now() + 600_000 + 1_000);
-      expect((await read(res.body.id)).body).toMatchObject({ expiresAt: res.body.expiresAt, onTimeout: 'reject', closedAt: null, withdrawnReason: null });
+      expect((await read(res.body.id)).body).toMatchObject({
+        expiresAt: res.body.expiresAt,
+        onTimeout: 'reject',
+        closedAt: null,
+        withdrawnReason: null,
+      });
       const none = await open();
       expect(none.body).toMatchObject({ expiresAt: null, onTimeout: null });
     });
@@ -99,25 +123,48 @@ describe('interrupt deadlines and withdrawal (SPEC §8e)', () => {
       expect(Date.parse(res.body.expiresAt) - Date.parse(res.body.createdAt)).toBe(3_600_000);
       const tooLong = await open({ timeoutSeconds: 7_201 });
       expect(tooLong.status).toBe(400);
-      expect(tooLong.body).toMatchObject({ code: 'VALIDATION_FAILED', message: "timeoutSeconds: must be at most 7200 (this organisation's maximum)" });
+      expect(tooLong.body).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        message: "timeoutSeconds: must be at most 7200 (this organisation's maximum)",
+      });
     });
 
     it('approve at the deadline only where the organisation allows it', async () => {
       const refused = await open({ timeoutSeconds: 60, onTimeout: 'approve' });
       expect(refused.status).toBe(400);
-      expect(refused.body).toMatchObject({ code: 'VALIDATION_FAILED', message: "onTimeout: approve is not allowed by this organisation's settings" });
+      expect(refused.body).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        message: "onTimeout: approve is not allowed by this organisation's settings",
+      });
       await settings({ approve: true });
-      expect((await open({ timeoutSeconds: 60, onTimeout: 'approve' })).body.onTimeout).toBe('approve');
+      expect((await open({ timeoutSeconds: 60, onTimeout: 'approve' })).body.onTimeout).toBe(
+        'approve',
+      );
     });
 
     it.each([
       [{ timeoutSeconds: 0 }, 'timeoutSeconds must not be less than 1'],
       [{ timeoutSeconds: 2_592_001 }, 'timeoutSeconds must not be greater than 2592000'],
       [{ timeoutSeconds: 1.5 }, 'timeoutSeconds must be an integer number'],
-      [{ timeoutSeconds: 60, onTimeout: 'later' }, 'onTimeout must be one of the following values: reject, approve, escalate'],
-      [{ onTimeout: 'reject' }, 'onTimeout: needs timeoutSeconds (this organisation sets no default deadline)'],
+      [
+        { timeoutSeconds: 60, onTimeout: 'later' },
+        'onTimeout must be one of the following values: reject, approve, escalate',
+      ],
+      [
+        { onTimeout: 'reject' },
+        'onTimeout: needs timeoutSeconds (this organisation sets no default deadline)',
+      ],
     ])('refuses %j with 400, writing nothing', async (extra, message) => {
-      const count = async () => Number((await t.app.get(DataSource).query(`SELECT count(*) FROM interrupts WHERE organisation_id = $1`, [owner.organisationId]))[0].count);
+      const count = async () =>
+        Number(
+          (
+            await t.app
+              .get(DataSource)
+              .query(`SELECT count(*) FROM interrupts WHERE organisation_id = $1`, [
+                owner.organisationId,
+              ])
+          )[0].count,
+        );
       const before = await count();
       const res = await open(extra);
       expect(res.status).toBe(400);
@@ -145,14 +192,20 @@ describe('interrupt deadlines and withdrawal (SPEC §8e)', () => {
         const entries = await audit(id);
         expect(entries.filter((e) => e.action === 'interrupt.expired')).toHaveLength(1);
         expect(await webhookEvents(id)).toEqual(
-          id === ids[0] ? ['interrupt.created', 'interrupt.decided', 'interrupt.expired'] : ['interrupt.created', 'interrupt.expired'],
+          id === ids[0]
+            ? ['interrupt.created', 'interrupt.decided', 'interrupt.expired']
+            : ['interrupt.created', 'interrupt.expired'],
         );
       }
       const first = (await read(ids[0])).body;
       expect(first.status).toBe('expired');
       expect(first.closedAt).not.toBeNull();
       expect(first.decisions).toHaveLength(2);
-      expect(first.decisions[0]).toMatchObject({ actionName: 'deploy', decision: 'approve', decidedBy: { type: 'member' } });
+      expect(first.decisions[0]).toMatchObject({
+        actionName: 'deploy',
+        decision: 'approve',
+        decidedBy: { type: 'member' },
+      });
       expect(first.decisions[1]).toMatchObject({
         actionName: 'notify',
         decision: 'reject',
@@ -168,7 +221,10 @@ describe('interrupt deadlines and withdrawal (SPEC §8e)', () => {
         summary: 'Interrupt Deploy to prod expired: its undecided action rejected by system',
       });
       const other = (await read(ids[1])).body;
-      expect(other.decisions.map((d: { decision: string }) => d.decision)).toEqual(['reject', 'reject']);
+      expect(other.decisions.map((d: { decision: string }) => d.decision)).toEqual([
+        'reject',
+        'reject',
+      ]);
     });
 
     it('approve where allowed', async () => {
@@ -177,40 +233,65 @@ describe('interrupt deadlines and withdrawal (SPEC §8e)', () => {
       await lifecycle.expire(owner.organisationId, id, later(11));
       const body = (await read(id)).body;
       expect(body.status).toBe('expired');
-      expect(body.decisions.map((d: { decision: string; message: string | null }) => [d.decision, d.message])).toEqual([
+      expect(
+        body.decisions.map((d: { decision: string; message: string | null }) => [
+          d.decision,
+          d.message,
+        ]),
+      ).toEqual([
         ['approve', null],
         ['approve', null],
       ]);
     });
 
     it('escalate: escalated and extended once by its length, then rejected at the second deadline', async () => {
-      const { id, createdAt, expiresAt } = (await open({ timeoutSeconds: 100, onTimeout: 'escalate' })).body;
+      const { id, createdAt, expiresAt } = (
+        await open({ timeoutSeconds: 100, onTimeout: 'escalate' })
+      ).body;
       const first = new Date(Date.parse(expiresAt) + 1_000);
       expect(await lifecycle.expire(owner.organisationId, id, first)).toBe(true);
       const escalated = (await read(id)).body;
       expect(escalated).toMatchObject({ status: 'open', escalationLevel: 1 });
-      expect(Date.parse(escalated.expiresAt)).toBe(first.getTime() + (Date.parse(expiresAt) - Date.parse(createdAt)));
+      expect(Date.parse(escalated.expiresAt)).toBe(
+        first.getTime() + (Date.parse(expiresAt) - Date.parse(createdAt)),
+      );
       const entries = await audit(id);
       expect(entries.map((e) => [e.action, e.actor_type])).toEqual([
         ['interrupt.created', 'api_key'],
         ['interrupt.escalated', 'system'],
       ]);
       expect(await lifecycle.expire(owner.organisationId, id, first)).toBe(false);
-      expect(await lifecycle.expire(owner.organisationId, id, new Date(Date.parse(escalated.expiresAt) + 1))).toBe(true);
+      expect(
+        await lifecycle.expire(
+          owner.organisationId,
+          id,
+          new Date(Date.parse(escalated.expiresAt) + 1),
+        ),
+      ).toBe(true);
       expect((await read(id)).body.status).toBe('expired');
-      expect(await webhookEvents(id)).toEqual(['interrupt.created', 'interrupt.escalated', 'interrupt.expired']);
+      expect(await webhookEvents(id)).toEqual([
+        'interrupt.created',
+        'interrupt.escalated',
+        'interrupt.expired',
+      ]);
     });
 
     it('a held wait returns when the deadline acts; deciding afterwards answers 409', async () => {
       const { id } = (await open({ timeoutSeconds: 60 })).body;
-      const held = http().get(`/api/interrupts/${id}?waitSeconds=30`).set('x-api-key', key).then((r) => r);
+      const held = http()
+        .get(`/api/interrupts/${id}?waitSeconds=30`)
+        .set('x-api-key', key)
+        .then((r) => r);
       await until(() => t.app.get(InterruptWaits).size === 1, 'the wait to be held');
       await lifecycle.expireDue(later(61));
       const res = await held;
       expect(res.body.status).toBe('expired');
       const late = await decide(id, 'deploy');
       expect(late.status).toBe(409);
-      expect(late.body).toMatchObject({ code: 'CONFLICT', message: 'This interrupt is no longer open: it is expired.' });
+      expect(late.body).toMatchObject({
+        code: 'CONFLICT',
+        message: 'This interrupt is no longer open: it is expired.',
+      });
     });
 
     it('the job runner applies due deadlines by itself', async () => {
@@ -224,16 +305,31 @@ describe('interrupt deadlines and withdrawal (SPEC §8e)', () => {
   describe('extend', () => {
     it('a member with interrupt.decide moves the deadline later, audited; earlier or past the maximum is 400', async () => {
       const { id, expiresAt } = (await open({ timeoutSeconds: 60 })).body;
-      const res = await http().post(`/api/interrupts/${id}/extend`).set('cookie', owner.cookie).send({ timeoutSeconds: 3_600 });
+      const res = await http()
+        .post(`/api/interrupts/${id}/extend`)
+        .set('cookie', owner.cookie)
+        .send({ timeoutSeconds: 3_600 });
       expect(res.status).toBe(200);
       expect(Date.parse(res.body.expiresAt)).toBeGreaterThan(Date.parse(expiresAt));
       const [entry] = (await audit(id)).filter((e) => e.action === 'interrupt.deadline_extended');
-      expect(entry).toMatchObject({ actor_type: 'member', actor_id: owner.memberId, metadata: { from: expiresAt, to: res.body.expiresAt } });
-      const earlier = await http().post(`/api/interrupts/${id}/extend`).set('cookie', owner.cookie).send({ timeoutSeconds: 60 });
+      expect(entry).toMatchObject({
+        actor_type: 'member',
+        actor_id: owner.memberId,
+        metadata: { from: expiresAt, to: res.body.expiresAt },
+      });
+      const earlier = await http()
+        .post(`/api/interrupts/${id}/extend`)
+        .set('cookie', owner.cookie)
+        .send({ timeoutSeconds: 60 });
       expect(earlier.status).toBe(400);
-      expect(earlier.body.message).toMatch(/^timeoutSeconds: the new deadline must be later than the current one/);
+      expect(earlier.body.message).toMatch(
+        /^timeoutSeconds: the new deadline must be later than the current one/,
+      );
       await settings({ max: 7_200 });
-      const tooFar = await http().post(`/api/interrupts/${id}/extend`).set('cookie', owner.cookie).send({ timeoutSeconds: 7_201 });
+      const tooFar = await http()
+        .post(`/api/interrupts/${id}/extend`)
+        .set('cookie', owner.cookie)
+        .send({ timeoutSeconds: 7_201 });
       expect(tooFar.status).toBe(400);
       // The old deadline no longer acts.
       expect(await lifecycle.expire(owner.organisationId, id, later(61))).toBe(false);
@@ -241,11 +337,19 @@ describe('interrupt deadlines and withdrawal (SPEC §8e)', () => {
 
     it('needs interrupt.decide and a cookie', async () => {
       const { id } = (await open({ timeoutSeconds: 60 })).body;
-      const reader = await memberWithPermissions(t.app.getHttpServer(), owner.cookie, ['interrupt.read']);
-      const res = await http().post(`/api/interrupts/${id}/extend`).set('cookie', reader.cookie).send({ timeoutSeconds: 600 });
+      const reader = await memberWithPermissions(t.app.getHttpServer(), owner.cookie, [
+        'interrupt.read',
+      ]);
+      const res = await http()
+        .post(`/api/interrupts/${id}/extend`)
+        .set('cookie', reader.cookie)
+        .send({ timeoutSeconds: 600 });
       expect(res.status).toBe(403);
       expect(res.body.message).toBe('Missing permission: interrupt.decide.');
-      const withKey = await http().post(`/api/interrupts/${id}/extend`).set('x-api-key', key).send({ timeoutSeconds: 600 });
+      const withKey = await http()
+        .post(`/api/interrupts/${id}/extend`)
+        .set('x-api-key', key)
+        .send({ timeoutSeconds: 600 });
       expect(withKey.status).toBe(403);
       expect(withKey.body.message).toBe('This endpoint is reserved for humans.');
     });
@@ -255,11 +359,21 @@ describe('interrupt deadlines and withdrawal (SPEC §8e)', () => {
     it('the agent withdraws an open interrupt with a reason: no one can decide it afterwards; audited, evented, waits return', async () => {
       const { id } = (await open({ timeoutSeconds: 60 })).body;
       expect((await decide(id, 'deploy')).status).toBe(201);
-      const held = http().get(`/api/interrupts/${id}?waitSeconds=30`).set('x-api-key', key).then((r) => r);
+      const held = http()
+        .get(`/api/interrupts/${id}?waitSeconds=30`)
+        .set('x-api-key', key)
+        .then((r) => r);
       await until(() => t.app.get(InterruptWaits).size === 1, 'the wait to be held');
-      const res = await http().post(`/api/interrupts/${id}/cancel`).set('x-api-key', key).send({ reason: 'The agent gave up waiting.' });
+      const res = await http()
+        .post(`/api/interrupts/${id}/cancel`)
+        .set('x-api-key', key)
+        .send({ reason: 'The agent gave up waiting.' });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ id, status: 'withdrawn', withdrawnReason: 'The agent gave up waiting.' });
+      expect(res.body).toMatchObject({
+        id,
+        status: 'withdrawn',
+        withdrawnReason: 'The agent gave up waiting.',
+      });
       expect(res.body.closedAt).not.toBeNull();
       expect((await held).body.status).toBe('withdrawn');
       const late = await decide(id, 'notify');
@@ -276,7 +390,11 @@ describe('interrupt deadlines and withdrawal (SPEC §8e)', () => {
         metadata: { reason: 'The agent gave up waiting.', actionNames: ['notify'] },
         summary: 'Interrupt Deploy to prod withdrawn by key ci-runner',
       });
-      expect(await webhookEvents(id)).toEqual(['interrupt.created', 'interrupt.decided', 'interrupt.withdrawn']);
+      expect(await webhookEvents(id)).toEqual([
+        'interrupt.created',
+        'interrupt.decided',
+        'interrupt.withdrawn',
+      ]);
       // Its deadline does not act on a withdrawn interrupt.
       expect(await lifecycle.expire(owner.organisationId, id, later(61))).toBe(false);
       expect((await read(id)).body.decisions).toHaveLength(1);
@@ -289,7 +407,10 @@ describe('interrupt deadlines and withdrawal (SPEC §8e)', () => {
       expect(byOther.status).toBe(200);
       expect(byOther.body.withdrawnReason).toBeNull();
       const b = (await open()).body.id;
-      expect((await http().post(`/api/interrupts/${b}/cancel`).set('cookie', owner.cookie).send({})).status).toBe(200);
+      expect(
+        (await http().post(`/api/interrupts/${b}/cancel`).set('cookie', owner.cookie).send({}))
+          .status,
+      ).toBe(200);
       const c = (await open({}, ['deploy'])).body.id;
       expect((await decide(c, 'deploy')).status).toBe(201);
       const answered = await http().post(`/api/interrupts/${c}/cancel`).set('x-api-key', key);
@@ -303,10 +424,22 @@ describe('interrupt deadlines and withdrawal (SPEC §8e)', () => {
       const { id } = (await open()).body;
       const res = await http().post(`/api/interrupts/${id}/cancel`).set('x-api-key', strangerKey);
       expect(res.status).toBe(404);
-      expect((await http().post(`/api/interrupts/${id}/cancel`).set('x-api-key', key).send({ reason: ' ' })).body.message).toBe(
-        'reason must not be blank',
-      );
-      expect((await http().post(`/api/interrupts/${id}/cancel`).set('x-api-key', key).send({ reason: 'x'.repeat(1001) })).status).toBe(400);
+      expect(
+        (
+          await http()
+            .post(`/api/interrupts/${id}/cancel`)
+            .set('x-api-key', key)
+            .send({ reason: ' ' })
+        ).body.message,
+      ).toBe('reason must not be blank');
+      expect(
+        (
+          await http()
+            .post(`/api/interrupts/${id}/cancel`)
+            .set('x-api-key', key)
+            .send({ reason: 'x'.repeat(1001) })
+        ).status,
+      ).toBe(400);
       expect((await read(id)).body.status).toBe('open');
     });
 
@@ -314,7 +447,9 @@ describe('interrupt deadlines and withdrawal (SPEC §8e)', () => {
       const res = await http().get('/api/interrupts?status=withdrawn').set('x-api-key', key);
       expect(res.status).toBe(200);
       expect(res.body.interrupts.length).toBeGreaterThan(0);
-      expect(res.body.interrupts.every((i: { status: string }) => i.status === 'withdrawn')).toBe(true);
+      expect(res.body.interrupts.every((i: { status: string }) => i.status === 'withdrawn')).toBe(
+        true,
+      );
     });
   });
 
@@ -328,7 +463,11 @@ describe('interrupt deadlines and withdrawal (SPEC §8e)', () => {
           await http()
             .post('/api/interrupts')
             .set('x-api-key', orgKey)
-            .send({ title, actionRequests: [{ name: 'go' }], ...(timeoutSeconds === undefined ? {} : { timeoutSeconds }) })
+            .send({
+              title,
+              actionRequests: [{ name: 'go' }],
+              ...(timeoutSeconds === undefined ? {} : { timeoutSeconds }),
+            })
         ).body as { id: string; title: string };
       const none1 = await make('Refund without deadline one');
       const inHour = await make('Refund within the hour', 3_600);
@@ -336,7 +475,14 @@ describe('interrupt deadlines and withdrawal (SPEC §8e)', () => {
       const none2 = await make('Refund without deadline two');
       const inTen = await make('Refund within ten minutes', 600);
       const answered = await make('Refund answered', 30);
-      expect((await http().post(`/api/interrupts/${answered.id}/decisions`).set('cookie', org.cookie).send({ actionName: 'go', decision: 'approve' })).status).toBe(201);
+      expect(
+        (
+          await http()
+            .post(`/api/interrupts/${answered.id}/decisions`)
+            .set('cookie', org.cookie)
+            .send({ actionName: 'go', decision: 'approve' })
+        ).status,
+      ).toBe(201);
       const noDeadline = [none1.id, none2.id].sort();
 
       const walk = async (query: string): Promise<string[]> => {
@@ -344,7 +490,9 @@ describe('interrupt deadlines and withdrawal (SPEC §8e)', () => {
         let cursor: string | null = null;
         do {
           const res: request.Response = await http()
-            .get(`/api/interrupts?${query}&order=deadline&limit=2${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`)
+            .get(
+              `/api/interrupts?${query}&order=deadline&limit=2${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`,
+            )
             .set('x-api-key', orgKey);
           expect(res.status).toBe(200);
           ids.push(...res.body.interrupts.map((i: { id: string }) => i.id));
@@ -360,11 +508,19 @@ describe('interrupt deadlines and withdrawal (SPEC §8e)', () => {
       expect(await walk('status=open&q=within')).toEqual([inMinute.id, inTen.id, inHour.id]);
       expect(await walk('status=open&q=without')).toEqual(noDeadline);
       // A member's view: the same order.
-      const asMember = await http().get('/api/interrupts?status=open&order=deadline').set('cookie', org.cookie);
+      const asMember = await http()
+        .get('/api/interrupts?status=open&order=deadline')
+        .set('cookie', org.cookie);
       expect(asMember.body.interrupts.map((i: { id: string }) => i.id)).toEqual(open);
       // A cursor of one order is refused by another.
-      const first = await http().get('/api/interrupts?status=open&order=deadline&limit=1').set('x-api-key', orgKey);
-      const mixed = await http().get(`/api/interrupts?status=open&order=newest&limit=1&cursor=${encodeURIComponent(first.body.nextCursor)}`).set('x-api-key', orgKey);
+      const first = await http()
+        .get('/api/interrupts?status=open&order=deadline&limit=1')
+        .set('x-api-key', orgKey);
+      const mixed = await http()
+        .get(
+          `/api/interrupts?status=open&order=newest&limit=1&cursor=${encodeURIComponent(first.body.nextCursor)}`,
+        )
+        .set('x-api-key', orgKey);
       expect(mixed.status).toBe(400);
     });
 
@@ -374,7 +530,9 @@ describe('interrupt deadlines and withdrawal (SPEC §8e)', () => {
           ORDER BY COALESCE(i.expires_at, '9999-12-31 00:00:00+00'::timestamptz), i.id LIMIT 50`,
         [owner.organisationId],
       );
-      expect(plan.map((r) => r['QUERY PLAN']).join('\n')).toContain('interrupts_organisation_status_deadline_idx');
+      expect(plan.map((r) => r['QUERY PLAN']).join('\n')).toContain(
+        'interrupts_organisation_status_deadline_idx',
+      );
     });
   });
 });

@@ -1,6 +1,13 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { builtInRoleIds, createApiKey, joinOrganisation, setPlan, signUpOwner, SignedUpOwner } from './support/factories';
+import {
+  builtInRoleIds,
+  createApiKey,
+  joinOrganisation,
+  setPlan,
+  signUpOwner,
+  SignedUpOwner,
+} from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 
 // Issue 14: each interrupt keeps its record as the API renders it (`record_json`, migration
@@ -22,7 +29,12 @@ describe('the interrupt record kept with the row', () => {
     return res.text;
   };
   const kept = async (id: string): Promise<string | null> =>
-    (await db.query(`SELECT record_json FROM interrupts WHERE organisation_id = $1 AND id = $2`, [owner.organisationId, id]))[0].record_json;
+    (
+      await db.query(`SELECT record_json FROM interrupts WHERE organisation_id = $1 AND id = $2`, [
+        owner.organisationId,
+        id,
+      ])
+    )[0].record_json;
 
   /**
    * The answer from the kept record, the answer from the columns (the record cleared), and the
@@ -33,7 +45,10 @@ describe('the interrupt record kept with the row', () => {
     expect(record).not.toBeNull();
     expect(record).toBe(changeAnswer);
     expect(await readText(id)).toBe(record);
-    await db.query(`UPDATE interrupts SET record_json = NULL WHERE organisation_id = $1 AND id = $2`, [owner.organisationId, id]);
+    await db.query(
+      `UPDATE interrupts SET record_json = NULL WHERE organisation_id = $1 AND id = $2`,
+      [owner.organisationId, id],
+    );
     expect(await readText(id)).toBe(record);
     // A read does not write: the record stays cleared until the next change keeps it.
     expect(await kept(id)).toBeNull();
@@ -63,9 +78,19 @@ describe('the interrupt record kept with the row', () => {
         title: 'Ship "v2" \u2028 ✓',
         description: 'line\nbreak',
         externalId: 'run-7',
-        metadata: { zeta: 1.0, alpha: [1e2, -0, 1e21, 0.1], '10': 'ten', '9': 'nine', nested: { b: null, a: '\u0001' } },
+        metadata: {
+          zeta: 1.0,
+          alpha: [1e2, -0, 1e21, 0.1],
+          '10': 'ten',
+          '9': 'nine',
+          nested: { b: null, a: '\u0001' },
+        },
         actionRequests: [
-          { name: 'deploy', args: { version: '2.0.0', a: { y: 2.50, x: 1 } }, description: 'Roll out' },
+          {
+            name: 'deploy',
+            args: { version: '2.0.0', a: { y: 2.5, x: 1 } },
+            description: 'Roll out',
+          },
           { name: 'notify', allowedDecisions: ['approve', 'respond'] },
         ],
       });
@@ -74,25 +99,47 @@ describe('the interrupt record kept with the row', () => {
     await expectKeptAsRendered(id, opened.text);
 
     const decide = (actionName: string, body: Record<string, unknown>) =>
-      http().post(`/api/interrupts/${id}/decisions`).set('cookie', owner.cookie).send({ actionName, ...body });
-    const first = await decide('deploy', { decision: 'edit', editedArgs: { version: '2.0.1', b: 3.0 }, message: 'patched' });
+      http()
+        .post(`/api/interrupts/${id}/decisions`)
+        .set('cookie', owner.cookie)
+        .send({ actionName, ...body });
+    const first = await decide('deploy', {
+      decision: 'edit',
+      editedArgs: { version: '2.0.1', b: 3.0 },
+      message: 'patched',
+    });
     expect(first.status).toBe(201);
     await expectKeptAsRendered(id, first.text);
 
-    const toMember = await http().post(`/api/interrupts/${id}/assign`).set('cookie', owner.cookie).send({ memberId: manager.memberId });
+    const toMember = await http()
+      .post(`/api/interrupts/${id}/assign`)
+      .set('cookie', owner.cookie)
+      .send({ memberId: manager.memberId });
     expect(toMember.status).toBe(200);
     await expectKeptAsRendered(id, toMember.text);
 
-    const team = await http().post('/api/teams').set('cookie', owner.cookie).send({ name: 'Platform' });
-    const toTeam = await http().post(`/api/interrupts/${id}/assign`).set('cookie', manager.cookie).send({ teamId: team.body.id });
+    const team = await http()
+      .post('/api/teams')
+      .set('cookie', owner.cookie)
+      .send({ name: 'Platform' });
+    const toTeam = await http()
+      .post(`/api/interrupts/${id}/assign`)
+      .set('cookie', manager.cookie)
+      .send({ teamId: team.body.id });
     expect(toTeam.status).toBe(200);
     await expectKeptAsRendered(id, toTeam.text);
 
-    const unassigned = await http().post(`/api/interrupts/${id}/assign`).set('cookie', owner.cookie).send({ memberId: null });
+    const unassigned = await http()
+      .post(`/api/interrupts/${id}/assign`)
+      .set('cookie', owner.cookie)
+      .send({ memberId: null });
     expect(unassigned.status).toBe(200);
     await expectKeptAsRendered(id, unassigned.text);
 
-    const escalated = await http().post(`/api/interrupts/${id}/escalate`).set('cookie', owner.cookie).send({ reason: 'waited "long"' });
+    const escalated = await http()
+      .post(`/api/interrupts/${id}/escalate`)
+      .set('cookie', owner.cookie)
+      .send({ reason: 'waited "long"' });
     expect(escalated.status).toBe(200);
     await expectKeptAsRendered(id, escalated.text);
 
@@ -110,13 +157,19 @@ describe('the interrupt record kept with the row', () => {
     const id = opened.body.id as string;
     expect(await kept(id)).toBe(opened.text);
 
-    await db.query(`UPDATE interrupts SET title = 'Rotate all keys' WHERE organisation_id = $1 AND id = $2`, [owner.organisationId, id]);
+    await db.query(
+      `UPDATE interrupts SET title = 'Rotate all keys' WHERE organisation_id = $1 AND id = $2`,
+      [owner.organisationId, id],
+    );
     expect(await kept(id)).toBeNull();
     const renamed = JSON.parse(await readText(id)) as { title: string };
     expect(renamed.title).toBe('Rotate all keys');
 
     // Kept again by the next change; then a decision written outside the service clears it.
-    const escalated = await http().post(`/api/interrupts/${id}/escalate`).set('cookie', owner.cookie).send({});
+    const escalated = await http()
+      .post(`/api/interrupts/${id}/escalate`)
+      .set('cookie', owner.cookie)
+      .send({});
     expect(await kept(id)).toBe(escalated.text);
     await db.query(
       `INSERT INTO interrupt_decisions (organisation_id, id, interrupt_id, action_name, decision, decided_by_id, decided_by_name)
@@ -128,9 +181,15 @@ describe('the interrupt record kept with the row', () => {
     expect(decided.decisions.map((d) => d.actionName)).toEqual(['rotate']);
 
     // Removing a decision clears it too.
-    const answered = await http().post(`/api/interrupts/${id}/decisions`).set('cookie', owner.cookie).send({ actionName: 'announce', decision: 'approve' });
+    const answered = await http()
+      .post(`/api/interrupts/${id}/decisions`)
+      .set('cookie', owner.cookie)
+      .send({ actionName: 'announce', decision: 'approve' });
     expect(await kept(id)).toBe(answered.text);
-    await db.query(`DELETE FROM interrupt_decisions WHERE organisation_id = $1 AND interrupt_id = $2 AND action_name = 'rotate'`, [owner.organisationId, id]);
+    await db.query(
+      `DELETE FROM interrupt_decisions WHERE organisation_id = $1 AND interrupt_id = $2 AND action_name = 'rotate'`,
+      [owner.organisationId, id],
+    );
     expect(await kept(id)).toBeNull();
     const removed = JSON.parse(await readText(id)) as { decisions: { actionName: string }[] };
     expect(removed.decisions.map((d) => d.actionName)).toEqual(['announce']);
@@ -139,16 +198,26 @@ describe('the interrupt record kept with the row', () => {
   it('with include, the read renders from the columns as before; another organisation still gets 404', async () => {
     // History is audit entries: a key reads it on Pro (issue 34, item 8).
     await setPlan(t.app.getHttpServer(), owner.cookie, 'pro');
-    const opened = await http().post('/api/interrupts').set('x-api-key', key).send({ title: 'Audit me', actionRequests: [{ name: 'go' }] });
+    const opened = await http()
+      .post('/api/interrupts')
+      .set('x-api-key', key)
+      .send({ title: 'Audit me', actionRequests: [{ name: 'go' }] });
     const id = opened.body.id as string;
-    const withHistory = await http().get(`/api/interrupts/${id}?include=history`).set('x-api-key', key);
+    const withHistory = await http()
+      .get(`/api/interrupts/${id}?include=history`)
+      .set('x-api-key', key);
     expect(withHistory.status).toBe(200);
-    expect(withHistory.body.history.map((h: { action: string }) => h.action)).toEqual(['interrupt.created']);
+    expect(withHistory.body.history.map((h: { action: string }) => h.action)).toEqual([
+      'interrupt.created',
+    ]);
     const { history, ...record } = withHistory.body as Record<string, unknown>;
     expect(history).toBeDefined();
     expect(record).toEqual(JSON.parse(opened.text));
 
-    const stranger = await signUpOwner(t.app.getHttpServer(), { name: 'Charles Babbage', organisationName: 'Engines' });
+    const stranger = await signUpOwner(t.app.getHttpServer(), {
+      name: 'Charles Babbage',
+      organisationName: 'Engines',
+    });
     const { key: strangerKey } = await createApiKey(t.app.getHttpServer(), stranger.cookie);
     const foreign = await http().get(`/api/interrupts/${id}`).set('x-api-key', strangerKey);
     expect(foreign.status).toBe(404);

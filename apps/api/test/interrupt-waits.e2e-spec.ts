@@ -25,9 +25,13 @@ describe('waiting for an answer (GET /api/interrupts/{id}?waitSeconds)', () => {
   let key: string;
 
   const on = (t: TestApp) => request(t.app.getHttpServer());
-  const wait = (t: TestApp, id: string, seconds: number | string) => on(t).get(`/api/interrupts/${id}?waitSeconds=${seconds}`).set('x-api-key', key);
+  const wait = (t: TestApp, id: string, seconds: number | string) =>
+    on(t).get(`/api/interrupts/${id}?waitSeconds=${seconds}`).set('x-api-key', key);
   const decide = (t: TestApp, id: string, actionName = 'deploy') =>
-    on(t).post(`/api/interrupts/${id}/decisions`).set('cookie', owner.cookie).send({ actionName, decision: 'approve' });
+    on(t)
+      .post(`/api/interrupts/${id}/decisions`)
+      .set('cookie', owner.cookie)
+      .send({ actionName, decision: 'approve' });
 
   beforeAll(async () => {
     a = await startTestApp();
@@ -56,7 +60,11 @@ describe('waiting for an answer (GET /api/interrupts/{id}?waitSeconds)', () => {
       const res = await held;
       const wokenAfterMs = Date.now() - decidedAt;
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ id, status: 'answered', decisions: [{ actionName: 'deploy', decision: 'approve' }] });
+      expect(res.body).toMatchObject({
+        id,
+        status: 'answered',
+        decisions: [{ actionName: 'deploy', decision: 'approve' }],
+      });
       // Woken by the announcement, not by its 30 s.
       expect(wokenAfterMs).toBeLessThan(10_000);
       expect(reads).toHaveBeenCalledTimes(2);
@@ -77,7 +85,9 @@ describe('waiting for an answer (GET /api/interrupts/{id}?waitSeconds)', () => {
   });
 
   it('a decision that leaves the interrupt open does not end the wait', async () => {
-    const { id } = await openInterrupt(a.app.getHttpServer(), key, { actions: ['deploy', 'notify'] });
+    const { id } = await openInterrupt(a.app.getHttpServer(), key, {
+      actions: ['deploy', 'notify'],
+    });
     const held = wait(a, id, 30).then((res) => res);
     await until(() => a.app.get(InterruptWaits).size === 1, 'the wait to be held');
     expect((await decide(b, id, 'deploy')).status).toBe(201);
@@ -102,7 +112,10 @@ describe('waiting for an answer (GET /api/interrupts/{id}?waitSeconds)', () => {
   it('waitSeconds=0 and no waitSeconds answer at once; include works with a wait', async () => {
     const { id } = await openInterrupt(a.app.getHttpServer(), key);
     expect((await wait(a, id, 0)).body.status).toBe('open');
-    const held = on(a).get(`/api/interrupts/${id}?waitSeconds=30&include=session`).set('x-api-key', key).then((res) => res);
+    const held = on(a)
+      .get(`/api/interrupts/${id}?waitSeconds=30&include=session`)
+      .set('x-api-key', key)
+      .then((res) => res);
     await until(() => a.app.get(InterruptWaits).size === 1, 'the wait to be held');
     expect((await decide(b, id)).status).toBe(201);
     const res = await held;
@@ -111,17 +124,23 @@ describe('waiting for an answer (GET /api/interrupts/{id}?waitSeconds)', () => {
     expect(res.body.decisions).toHaveLength(1);
   });
 
-  it.each(['61', '-1', '1.5', 'soon'])('waitSeconds=%s answers 400 VALIDATION_FAILED', async (value) => {
-    const message = 'waitSeconds must be an integer from 0 to 60';
-    const { id } = await openInterrupt(a.app.getHttpServer(), key);
-    const res = await wait(a, id, value);
-    expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED', message });
-  });
+  it.each(['61', '-1', '1.5', 'soon'])(
+    'waitSeconds=%s answers 400 VALIDATION_FAILED',
+    async (value) => {
+      const message = 'waitSeconds must be an integer from 0 to 60';
+      const { id } = await openInterrupt(a.app.getHttpServer(), key);
+      const res = await wait(a, id, value);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED', message });
+    },
+  );
 
   it("an unknown or another organisation's interrupt answers 404 at once", async () => {
     const other = await signUpOwner(a.app.getHttpServer(), { organisationName: 'Elsewhere' });
-    const { id } = await openInterrupt(a.app.getHttpServer(), (await createApiKey(a.app.getHttpServer(), other.cookie)).key);
+    const { id } = await openInterrupt(
+      a.app.getHttpServer(),
+      (await createApiKey(a.app.getHttpServer(), other.cookie)).key,
+    );
     const res = await wait(a, id, 30);
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ code: 'NOT_FOUND', message: 'Not found.' });
@@ -133,16 +152,26 @@ describe('waiting for an answer (GET /api/interrupts/{id}?waitSeconds)', () => {
     const first = await on(a).get(`/api/interrupts/${id}`).set('x-api-key', key);
     const held = await wait(a, id, 2);
     const after = await on(a).get(`/api/interrupts/${id}`).set('x-api-key', key);
-    expect(Number(held.headers['ratelimit-remaining'])).toBe(Number(first.headers['ratelimit-remaining']) - 1);
-    expect(Number(after.headers['ratelimit-remaining'])).toBe(Number(first.headers['ratelimit-remaining']) - 2);
+    expect(Number(held.headers['ratelimit-remaining'])).toBe(
+      Number(first.headers['ratelimit-remaining']) - 1,
+    );
+    expect(Number(after.headers['ratelimit-remaining'])).toBe(
+      Number(first.headers['ratelimit-remaining']) - 2,
+    );
   });
 
   it('a client that disconnects is released at once, and the instance keeps serving', async () => {
     const { id } = await openInterrupt(a.app.getHttpServer(), key);
     const server = a.app.getHttpServer();
-    if (!server.listening) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    if (!server.listening)
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    const req = httpRequest({ host: '127.0.0.1', port, path: `/api/interrupts/${id}?waitSeconds=60`, headers: { 'x-api-key': key } });
+    const req = httpRequest({
+      host: '127.0.0.1',
+      port,
+      path: `/api/interrupts/${id}?waitSeconds=60`,
+      headers: { 'x-api-key': key },
+    });
     req.on('error', () => undefined);
     req.end();
     await until(() => a.app.get(InterruptWaits).size === 1, 'the wait to be held');

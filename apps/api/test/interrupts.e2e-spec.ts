@@ -1,6 +1,13 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { builtInRoleIds, createApiKey, joinOrganisation, memberWithPermissions, signUpOwner, SignedUpOwner } from './support/factories';
+import {
+  builtInRoleIds,
+  createApiKey,
+  joinOrganisation,
+  memberWithPermissions,
+  signUpOwner,
+  SignedUpOwner,
+} from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 
 const NIL = '00000000-0000-4000-8000-000000000000';
@@ -27,7 +34,8 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
   let manager: { cookie: string; memberId: string };
 
   const http = () => request(t.app.getHttpServer());
-  const open = (body: Record<string, unknown>, apiKey = key) => http().post('/api/interrupts').set('x-api-key', apiKey).send(body);
+  const open = (body: Record<string, unknown>, apiKey = key) =>
+    http().post('/api/interrupts').set('x-api-key', apiKey).send(body);
   const twoActions = (title = 'Deploy to prod', extra: Record<string, unknown> = {}) => ({
     title,
     actionRequests: [
@@ -50,7 +58,10 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
     const server = t.app.getHttpServer();
     owner = await signUpOwner(server, { name: 'Ada Lovelace' });
     ({ key, id: keyId } = await createApiKey(server, owner.cookie, { name: 'ci-runner' }));
-    other = await signUpOwner(server, { name: 'Charles Babbage', organisationName: 'Difference Engines' });
+    other = await signUpOwner(server, {
+      name: 'Charles Babbage',
+      organisationName: 'Difference Engines',
+    });
     ({ key: otherKey } = await createApiKey(server, other.cookie));
     const roles = await builtInRoleIds(server, owner.cookie);
     manager = await joinOrganisation(server, owner.cookie, roles.manager, 'Mary Manager');
@@ -60,7 +71,9 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
   });
 
   it('round trip: a key opens two actions, members decide them one by one, the key reads both decisions', async () => {
-    const created = await open(twoActions('Deploy to prod', { externalId: 'run-42', metadata: { pr: 7 } }));
+    const created = await open(
+      twoActions('Deploy to prod', { externalId: 'run-42', metadata: { pr: 7 } }),
+    );
     expect(created.status).toBe(201);
     const id = created.body.id as string;
     expect(created.body).toEqual({
@@ -96,7 +109,11 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
     const first = await http()
       .post(`/api/interrupts/${id}/decisions`)
       .set('cookie', owner.cookie)
-      .send({ actionName: 'deploy', decision: 'edit', editedArgs: { service: 'api', version: '1.4.3' } });
+      .send({
+        actionName: 'deploy',
+        decision: 'edit',
+        editedArgs: { service: 'api', version: '1.4.3' },
+      });
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({ id, status: 'open', answeredAt: null });
     expect(first.body.decisions).toEqual([
@@ -123,12 +140,16 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
     const read = await http().get(`/api/interrupts/${id}`).set('x-api-key', key);
     expect(read.status).toBe(200);
     expect(read.body.status).toBe('answered');
-    expect(read.body.decisions.map((d: { actionName: string; decision: string; message: string | null; decidedBy: { name: string } }) => [
-      d.actionName,
-      d.decision,
-      d.message,
-      d.decidedBy.name,
-    ])).toEqual([
+    expect(
+      read.body.decisions.map(
+        (d: {
+          actionName: string;
+          decision: string;
+          message: string | null;
+          decidedBy: { name: string };
+        }) => [d.actionName, d.decision, d.message, d.decidedBy.name],
+      ),
+    ).toEqual([
       ['deploy', 'edit', null, 'Ada Lovelace'],
       ['notify', 'respond', 'Tell #ops after the rollout.', 'Mary Manager'],
     ]);
@@ -162,20 +183,64 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
 
   it.each([
     ['missing title', { actionRequests: [{ name: 'a' }] }, 'title'],
-    ['201-character title', { title: 'x'.repeat(201), actionRequests: [{ name: 'a' }] }, 'title must be shorter than or equal to 200 characters'],
+    [
+      '201-character title',
+      { title: 'x'.repeat(201), actionRequests: [{ name: 'a' }] },
+      'title must be shorter than or equal to 200 characters',
+    ],
     ['blank title', { title: '   ', actionRequests: [{ name: 'a' }] }, 'title must not be blank'],
-    ['no action requests', { title: 't', actionRequests: [] }, 'actionRequests must contain at least 1 elements'],
-    ['21 action requests', { title: 't', actionRequests: Array.from({ length: 21 }, (_, i) => ({ name: `a${i}` })) }, 'actionRequests must contain no more than 20 elements'],
+    [
+      'no action requests',
+      { title: 't', actionRequests: [] },
+      'actionRequests must contain at least 1 elements',
+    ],
+    [
+      '21 action requests',
+      { title: 't', actionRequests: Array.from({ length: 21 }, (_, i) => ({ name: `a${i}` })) },
+      'actionRequests must contain no more than 20 elements',
+    ],
     ['missing action requests', { title: 't' }, 'actionRequests'],
-    ['duplicate action names', { title: 't', actionRequests: [{ name: 'a' }, { name: 'a' }] }, 'actionRequests must have unique names'],
-    ['non-object args', { title: 't', actionRequests: [{ name: 'a', args: [1, 2] }] }, 'actionRequests.0.args must be an object'],
-    ['string args', { title: 't', actionRequests: [{ name: 'a', args: 'x' }] }, 'actionRequests.0.args must be an object'],
-    ['unknown allowed decision', { title: 't', actionRequests: [{ name: 'a', allowedDecisions: ['maybe'] }] }, 'actionRequests.0.allowedDecisions'],
+    [
+      'duplicate action names',
+      { title: 't', actionRequests: [{ name: 'a' }, { name: 'a' }] },
+      'actionRequests must have unique names',
+    ],
+    [
+      'non-object args',
+      { title: 't', actionRequests: [{ name: 'a', args: [1, 2] }] },
+      'actionRequests.0.args must be an object',
+    ],
+    [
+      'string args',
+      { title: 't', actionRequests: [{ name: 'a', args: 'x' }] },
+      'actionRequests.0.args must be an object',
+    ],
+    [
+      'unknown allowed decision',
+      { title: 't', actionRequests: [{ name: 'a', allowedDecisions: ['maybe'] }] },
+      'actionRequests.0.allowedDecisions',
+    ],
     ['action request not an object', { title: 't', actionRequests: ['a'] }, 'actionRequests'],
-    ['unknown field', { title: 't', actionRequests: [{ name: 'a' }], colour: 'red' }, 'property colour should not exist'],
-    ['unknown field in an action', { title: 't', actionRequests: [{ name: 'a', action: 'x' }] }, 'property actionRequests.0.action should not exist'],
-    ['non-object metadata', { title: 't', actionRequests: [{ name: 'a' }], metadata: 'x' }, 'metadata must be an object'],
-    ['malformed sessionId', { title: 't', actionRequests: [{ name: 'a' }], sessionId: 'abc' }, 'sessionId must be a UUID'],
+    [
+      'unknown field',
+      { title: 't', actionRequests: [{ name: 'a' }], colour: 'red' },
+      'property colour should not exist',
+    ],
+    [
+      'unknown field in an action',
+      { title: 't', actionRequests: [{ name: 'a', action: 'x' }] },
+      'property actionRequests.0.action should not exist',
+    ],
+    [
+      'non-object metadata',
+      { title: 't', actionRequests: [{ name: 'a' }], metadata: 'x' },
+      'metadata must be an object',
+    ],
+    [
+      'malformed sessionId',
+      { title: 't', actionRequests: [{ name: 'a' }], sessionId: 'abc' },
+      'sessionId must be a UUID',
+    ],
   ])('refuses a body with %s: 400 naming the field', async (_label, body, expected) => {
     const res = await open(body);
     expect(res.status).toBe(400);
@@ -184,7 +249,10 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
   });
 
   it('opens an interrupt with 20 actions of the same session, and refuses another organisation’s session with 404', async () => {
-    const session = await http().post('/api/sessions').set('x-api-key', key).send({ name: 'nightly' });
+    const session = await http()
+      .post('/api/sessions')
+      .set('x-api-key', key)
+      .send({ name: 'nightly' });
     expect(session.status).toBe(201);
     const many = await open({
       title: 'x'.repeat(200),
@@ -193,49 +261,118 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
     });
     expect(many.status).toBe(201);
     expect(many.body.sessionId).toBe(session.body.id);
-    const foreign = await open({ title: 't', actionRequests: [{ name: 'a' }], sessionId: session.body.id }, otherKey);
+    const foreign = await open(
+      { title: 't', actionRequests: [{ name: 'a' }], sessionId: session.body.id },
+      otherKey,
+    );
     expect(foreign.status).toBe(404);
     expect(foreign.body).toMatchObject({ code: 'NOT_FOUND', message: 'Not found.' });
   });
 
   it.each([
-    ['unknown decision', { actionName: 'deploy', decision: 'maybe' }, 'decision must be one of the following values'],
-    ['edit without editedArgs', { actionName: 'deploy', decision: 'edit' }, 'editedArgs must be an object'],
-    ['edit with non-object editedArgs', { actionName: 'deploy', decision: 'edit', editedArgs: [1] }, 'editedArgs must be an object'],
-    ['editedArgs with approve', { actionName: 'deploy', decision: 'approve', editedArgs: {} }, 'editedArgs is only allowed with decision edit'],
-    ['editedName with approve', { actionName: 'deploy', decision: 'approve', editedName: 'x' }, 'editedName is only allowed with decision edit'],
-    ['a blank editedName', { actionName: 'deploy', decision: 'edit', editedArgs: {}, editedName: ' ' }, 'editedName must not be blank'],
-    ['an editedName over 200 characters', { actionName: 'deploy', decision: 'edit', editedArgs: {}, editedName: 'x'.repeat(201) }, 'editedName must be shorter than or equal to 200 characters'],
-    ['a non-string editedName', { actionName: 'deploy', decision: 'edit', editedArgs: {}, editedName: 7 }, 'editedName must be a string'],
-    ['respond without message', { actionName: 'deploy', decision: 'respond' }, 'message must be a string'],
+    [
+      'unknown decision',
+      { actionName: 'deploy', decision: 'maybe' },
+      'decision must be one of the following values',
+    ],
+    [
+      'edit without editedArgs',
+      { actionName: 'deploy', decision: 'edit' },
+      'editedArgs must be an object',
+    ],
+    [
+      'edit with non-object editedArgs',
+      { actionName: 'deploy', decision: 'edit', editedArgs: [1] },
+      'editedArgs must be an object',
+    ],
+    [
+      'editedArgs with approve',
+      { actionName: 'deploy', decision: 'approve', editedArgs: {} },
+      'editedArgs is only allowed with decision edit',
+    ],
+    [
+      'editedName with approve',
+      { actionName: 'deploy', decision: 'approve', editedName: 'x' },
+      'editedName is only allowed with decision edit',
+    ],
+    [
+      'a blank editedName',
+      { actionName: 'deploy', decision: 'edit', editedArgs: {}, editedName: ' ' },
+      'editedName must not be blank',
+    ],
+    [
+      'an editedName over 200 characters',
+      { actionName: 'deploy', decision: 'edit', editedArgs: {}, editedName: 'x'.repeat(201) },
+      'editedName must be shorter than or equal to 200 characters',
+    ],
+    [
+      'a non-string editedName',
+      { actionName: 'deploy', decision: 'edit', editedArgs: {}, editedName: 7 },
+      'editedName must be a string',
+    ],
+    [
+      'respond without message',
+      { actionName: 'deploy', decision: 'respond' },
+      'message must be a string',
+    ],
     ['missing actionName', { decision: 'approve' }, 'actionName'],
-    ['unknown field', { actionName: 'deploy', decision: 'approve', why: 1 }, 'property why should not exist'],
+    [
+      'unknown field',
+      { actionName: 'deploy', decision: 'approve', why: 1 },
+      'property why should not exist',
+    ],
   ])('refuses a decision with %s: 400', async (_label, body, expected) => {
     const { body: interrupt } = await open(twoActions());
-    const res = await http().post(`/api/interrupts/${interrupt.id}/decisions`).set('cookie', owner.cookie).send(body);
+    const res = await http()
+      .post(`/api/interrupts/${interrupt.id}/decisions`)
+      .set('cookie', owner.cookie)
+      .send(body);
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('VALIDATION_FAILED');
     expect(res.body.message).toContain(expected);
-    expect((await http().get(`/api/interrupts/${interrupt.id}`).set('x-api-key', key)).body.decisions).toEqual([]);
+    expect(
+      (await http().get(`/api/interrupts/${interrupt.id}`).set('x-api-key', key)).body.decisions,
+    ).toEqual([]);
   });
 
   it.each([
-    ['an action the interrupt does not have', { actionName: 'launch', decision: 'approve' }, "actionName must name one of this interrupt's action requests."],
-    ['a decision the action does not allow', { actionName: 'notify', decision: 'reject' }, 'decision must be one of the decisions action notify allows: approve, respond.'],
-  ])('refuses a well-formed decision that does not fit the interrupt (%s): 409', async (_label, body, message) => {
-    const { body: interrupt } = await open(twoActions());
-    const res = await http().post(`/api/interrupts/${interrupt.id}/decisions`).set('cookie', owner.cookie).send(body);
-    expect(res.status).toBe(409);
-    expect(res.body).toMatchObject({ code: 'CONFLICT', message });
-    expect((await http().get(`/api/interrupts/${interrupt.id}`).set('x-api-key', key)).body.decisions).toEqual([]);
-  });
+    [
+      'an action the interrupt does not have',
+      { actionName: 'launch', decision: 'approve' },
+      "actionName must name one of this interrupt's action requests.",
+    ],
+    [
+      'a decision the action does not allow',
+      { actionName: 'notify', decision: 'reject' },
+      'decision must be one of the decisions action notify allows: approve, respond.',
+    ],
+  ])(
+    'refuses a well-formed decision that does not fit the interrupt (%s): 409',
+    async (_label, body, message) => {
+      const { body: interrupt } = await open(twoActions());
+      const res = await http()
+        .post(`/api/interrupts/${interrupt.id}/decisions`)
+        .set('cookie', owner.cookie)
+        .send(body);
+      expect(res.status).toBe(409);
+      expect(res.body).toMatchObject({ code: 'CONFLICT', message });
+      expect(
+        (await http().get(`/api/interrupts/${interrupt.id}`).set('x-api-key', key)).body.decisions,
+      ).toEqual([]);
+    },
+  );
 
   it('an edit can rename the action: editedName is stored and read back beside editedArgs', async () => {
     const { body: interrupt } = await open(twoActions());
     const renamed = await http()
       .post(`/api/interrupts/${interrupt.id}/decisions`)
       .set('cookie', owner.cookie)
-      .send({ actionName: 'deploy', decision: 'edit', editedArgs: { service: 'api', version: '1.4.1' }, editedName: 'rollback' });
+      .send({
+        actionName: 'deploy',
+        decision: 'edit',
+        editedArgs: { service: 'api', version: '1.4.1' },
+        editedName: 'rollback',
+      });
     expect(renamed.status).toBe(201);
     expect(renamed.body.decisions[0]).toMatchObject({
       actionName: 'deploy',
@@ -249,7 +386,12 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
       .send({ actionName: 'notify', decision: 'approve' });
     const read = await http().get(`/api/interrupts/${interrupt.id}`).set('x-api-key', key);
     expect(approved.status).toBe(201);
-    expect(read.body.decisions.map((d: { actionName: string; editedName: string | null }) => [d.actionName, d.editedName])).toEqual([
+    expect(
+      read.body.decisions.map((d: { actionName: string; editedName: string | null }) => [
+        d.actionName,
+        d.editedName,
+      ]),
+    ).toEqual([
       ['deploy', 'rollback'],
       ['notify', null],
     ]);
@@ -258,17 +400,27 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
   it('a second decision on the same action answers 409', async () => {
     const { body: interrupt } = await open(twoActions());
     const decide = () =>
-      http().post(`/api/interrupts/${interrupt.id}/decisions`).set('cookie', owner.cookie).send({ actionName: 'deploy', decision: 'reject', message: 'Not on a Friday.' });
+      http()
+        .post(`/api/interrupts/${interrupt.id}/decisions`)
+        .set('cookie', owner.cookie)
+        .send({ actionName: 'deploy', decision: 'reject', message: 'Not on a Friday.' });
     expect((await decide()).status).toBe(201);
     const again = await decide();
     expect(again.status).toBe(409);
-    expect(again.body).toMatchObject({ code: 'CONFLICT', message: 'Action deploy of this interrupt has already been decided.' });
+    expect(again.body).toMatchObject({
+      code: 'CONFLICT',
+      message: 'Action deploy of this interrupt has already been decided.',
+    });
   });
 
   it('20 concurrent decisions on one action by several members: exactly one 201, the rest 409', async () => {
     const roles = await builtInRoleIds(t.app.getHttpServer(), owner.cookie);
     const deciders = [owner.cookie, manager.cookie];
-    for (let i = 0; i < 3; i++) deciders.push((await joinOrganisation(t.app.getHttpServer(), owner.cookie, roles.developer, `Dev ${i}`)).cookie);
+    for (let i = 0; i < 3; i++)
+      deciders.push(
+        (await joinOrganisation(t.app.getHttpServer(), owner.cookie, roles.developer, `Dev ${i}`))
+          .cookie,
+      );
     const { body: interrupt } = await open(twoActions());
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
@@ -288,15 +440,35 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
 
   it('assigns to a member or a team of the organisation, with audit entries', async () => {
     const { body: interrupt } = await open(twoActions('Rotate secrets'));
-    const toMember = await http().post(`/api/interrupts/${interrupt.id}/assign`).set('cookie', owner.cookie).send({ memberId: manager.memberId });
+    const toMember = await http()
+      .post(`/api/interrupts/${interrupt.id}/assign`)
+      .set('cookie', owner.cookie)
+      .send({ memberId: manager.memberId });
     expect(toMember.status).toBe(200);
-    expect(toMember.body.assignee).toEqual({ type: 'member', id: manager.memberId, name: 'Mary Manager' });
+    expect(toMember.body.assignee).toEqual({
+      type: 'member',
+      id: manager.memberId,
+      name: 'Mary Manager',
+    });
     // The same assignee again changes nothing and writes nothing.
-    expect((await http().post(`/api/interrupts/${interrupt.id}/assign`).set('cookie', owner.cookie).send({ memberId: manager.memberId })).status).toBe(200);
+    expect(
+      (
+        await http()
+          .post(`/api/interrupts/${interrupt.id}/assign`)
+          .set('cookie', owner.cookie)
+          .send({ memberId: manager.memberId })
+      ).status,
+    ).toBe(200);
 
-    const team = await http().post('/api/teams').set('cookie', owner.cookie).send({ name: 'Platform' });
+    const team = await http()
+      .post('/api/teams')
+      .set('cookie', owner.cookie)
+      .send({ name: 'Platform' });
     expect(team.status).toBe(201);
-    const toTeam = await http().post(`/api/interrupts/${interrupt.id}/assign`).set('cookie', manager.cookie).send({ teamId: team.body.id });
+    const toTeam = await http()
+      .post(`/api/interrupts/${interrupt.id}/assign`)
+      .set('cookie', manager.cookie)
+      .send({ teamId: team.body.id });
     expect(toTeam.status).toBe(200);
     expect(toTeam.body.assignee).toEqual({ type: 'team', id: team.body.id, name: 'Platform' });
 
@@ -305,10 +477,15 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
       'Interrupt Rotate secrets assigned to Mary Manager by Ada Lovelace',
       'Interrupt Rotate secrets assigned to team Platform by Mary Manager',
     ]);
-    expect(entries[1].metadata).toMatchObject({ assigneeType: 'team', assigneeId: team.body.id, previousAssigneeType: 'member' });
+    expect(entries[1].metadata).toMatchObject({
+      assigneeType: 'team',
+      assigneeId: team.body.id,
+      previousAssigneeType: 'member',
+    });
 
     // Someone of another organisation, or nobody: 404. Both, or neither: 400.
-    const assign = (body: Record<string, unknown>) => http().post(`/api/interrupts/${interrupt.id}/assign`).set('cookie', owner.cookie).send(body);
+    const assign = (body: Record<string, unknown>) =>
+      http().post(`/api/interrupts/${interrupt.id}/assign`).set('cookie', owner.cookie).send(body);
     expect((await assign({ memberId: other.memberId })).status).toBe(404);
     expect((await assign({ memberId: NIL })).status).toBe(404);
     expect((await assign({ teamId: NIL })).status).toBe(404);
@@ -322,7 +499,10 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
 
   it('unassigns with memberId: null, from a member or a team, audited; unassigned already changes nothing', async () => {
     const server = t.app.getHttpServer();
-    const { body: interrupt } = await open({ title: 'Renew certs', actionRequests: [{ name: 'renew' }] });
+    const { body: interrupt } = await open({
+      title: 'Renew certs',
+      actionRequests: [{ name: 'renew' }],
+    });
     const assign = (body: Record<string, unknown>, cookie = owner.cookie) =>
       http().post(`/api/interrupts/${interrupt.id}/assign`).set('cookie', cookie).send(body);
     expect((await assign({ memberId: manager.memberId })).status).toBe(200);
@@ -330,99 +510,202 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
     const cleared = await assign({ memberId: null }, manager.cookie);
     expect(cleared.status).toBe(200);
     expect(cleared.body.assignee).toBeNull();
-    const read = await http().get(`/api/interrupts/${interrupt.id}`).set('x-api-key', key).expect(200);
+    const read = await http()
+      .get(`/api/interrupts/${interrupt.id}`)
+      .set('x-api-key', key)
+      .expect(200);
     expect(read.body.assignee).toBeNull();
     // Unassigned already: 200, nothing written.
     expect((await assign({ memberId: null })).status).toBe(200);
 
-    const team = await http().post('/api/teams').set('cookie', owner.cookie).send({ name: 'Security' }).expect(201);
+    const team = await http()
+      .post('/api/teams')
+      .set('cookie', owner.cookie)
+      .send({ name: 'Security' })
+      .expect(201);
     expect((await assign({ teamId: team.body.id })).status).toBe(200);
     expect((await assign({ memberId: null })).body.assignee).toBeNull();
-    const unassigned = (await audit(interrupt.id)).filter((e) => e.action === 'interrupt.unassigned');
+    const unassigned = (await audit(interrupt.id)).filter(
+      (e) => e.action === 'interrupt.unassigned',
+    );
     expect(unassigned).toEqual([
       expect.objectContaining({
         actor_id: manager.memberId,
         target_type: 'interrupt',
         target_name: 'Renew certs',
         summary: 'Interrupt Renew certs unassigned from Mary Manager by Mary Manager',
-        metadata: { previousAssigneeType: 'member', previousAssigneeId: manager.memberId, previousAssigneeName: 'Mary Manager' },
+        metadata: {
+          previousAssigneeType: 'member',
+          previousAssigneeId: manager.memberId,
+          previousAssigneeName: 'Mary Manager',
+        },
       }),
       expect.objectContaining({
         actor_id: owner.memberId,
         summary: 'Interrupt Renew certs unassigned from team Security by Ada Lovelace',
-        metadata: { previousAssigneeType: 'team', previousAssigneeId: team.body.id, previousAssigneeName: 'Security' },
+        metadata: {
+          previousAssigneeType: 'team',
+          previousAssigneeId: team.body.id,
+          previousAssigneeName: 'Security',
+        },
       }),
     ]);
     // The inbox's unassigned filter sees it again.
-    const inbox = await http().get('/api/interrupts').query({ assignee: 'unassigned' }).set('x-api-key', key).expect(200);
+    const inbox = await http()
+      .get('/api/interrupts')
+      .query({ assignee: 'unassigned' })
+      .set('x-api-key', key)
+      .expect(200);
     expect(inbox.body.interrupts.map((i: { id: string }) => i.id)).toContain(interrupt.id);
 
     // null with a team is still "both"; teamId: null is not a way to unassign; an answered one cannot be unassigned.
-    expect((await assign({ memberId: null, teamId: team.body.id })).body.message).toContain('teamId cannot be given together with memberId');
+    expect((await assign({ memberId: null, teamId: team.body.id })).body.message).toContain(
+      'teamId cannot be given together with memberId',
+    );
     expect((await assign({ teamId: null })).status).toBe(400);
     expect((await assign({ teamId: team.body.id })).status).toBe(200);
-    await http().post(`/api/interrupts/${interrupt.id}/decisions`).set('cookie', owner.cookie).send({ actionName: 'renew', decision: 'approve' }).expect(201);
+    await http()
+      .post(`/api/interrupts/${interrupt.id}/decisions`)
+      .set('cookie', owner.cookie)
+      .send({ actionName: 'renew', decision: 'approve' })
+      .expect(201);
     const late = await assign({ memberId: null });
     expect(late.status).toBe(409);
     expect(late.body.message).toBe('This interrupt is already answered.');
-    expect((await audit(interrupt.id)).filter((e) => e.action === 'interrupt.unassigned')).toHaveLength(2);
+    expect(
+      (await audit(interrupt.id)).filter((e) => e.action === 'interrupt.unassigned'),
+    ).toHaveLength(2);
     // A member without interrupt.assign cannot unassign.
-    const reader = await memberWithPermissions(server, owner.cookie, ['interrupt.read'], 'Rita Reader');
+    const reader = await memberWithPermissions(
+      server,
+      owner.cookie,
+      ['interrupt.read'],
+      'Rita Reader',
+    );
     const { body: another } = await open({ title: 'Another', actionRequests: [{ name: 'x' }] });
-    const refused = await http().post(`/api/interrupts/${another.id}/assign`).set('cookie', reader.cookie).send({ memberId: null });
+    const refused = await http()
+      .post(`/api/interrupts/${another.id}/assign`)
+      .set('cookie', reader.cookie)
+      .send({ memberId: null });
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe('Missing permission: interrupt.assign.');
   });
 
   it('escalates with a reason and a rising level; an answered interrupt can no longer be escalated or assigned', async () => {
-    const { body: interrupt } = await open({ title: 'Delete bucket', actionRequests: [{ name: 'delete' }] });
-    const first = await http().post(`/api/interrupts/${interrupt.id}/escalate`).set('cookie', manager.cookie).send({ reason: 'No answer in 1 h' });
+    const { body: interrupt } = await open({
+      title: 'Delete bucket',
+      actionRequests: [{ name: 'delete' }],
+    });
+    const first = await http()
+      .post(`/api/interrupts/${interrupt.id}/escalate`)
+      .set('cookie', manager.cookie)
+      .send({ reason: 'No answer in 1 h' });
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ escalationLevel: 1, escalationReason: 'No answer in 1 h', escalatedAt: expect.stringMatching(/Z$/) });
-    const second = await http().post(`/api/interrupts/${interrupt.id}/escalate`).set('cookie', owner.cookie);
+    expect(first.body).toMatchObject({
+      escalationLevel: 1,
+      escalationReason: 'No answer in 1 h',
+      escalatedAt: expect.stringMatching(/Z$/),
+    });
+    const second = await http()
+      .post(`/api/interrupts/${interrupt.id}/escalate`)
+      .set('cookie', owner.cookie);
     expect(second.status).toBe(200);
     expect(second.body).toMatchObject({ escalationLevel: 2, escalationReason: null });
     expect((await audit(interrupt.id)).filter((e) => e.action === 'interrupt.escalated')).toEqual([
-      expect.objectContaining({ summary: 'Interrupt Delete bucket escalated to level 1 by Mary Manager', metadata: { level: 1, reason: 'No answer in 1 h' } }),
-      expect.objectContaining({ summary: 'Interrupt Delete bucket escalated to level 2 by Ada Lovelace', metadata: { level: 2, reason: null } }),
+      expect.objectContaining({
+        summary: 'Interrupt Delete bucket escalated to level 1 by Mary Manager',
+        metadata: { level: 1, reason: 'No answer in 1 h' },
+      }),
+      expect.objectContaining({
+        summary: 'Interrupt Delete bucket escalated to level 2 by Ada Lovelace',
+        metadata: { level: 2, reason: null },
+      }),
     ]);
-    expect((await http().post(`/api/interrupts/${interrupt.id}/escalate`).set('cookie', owner.cookie).send({ reason: '' })).status).toBe(400);
+    expect(
+      (
+        await http()
+          .post(`/api/interrupts/${interrupt.id}/escalate`)
+          .set('cookie', owner.cookie)
+          .send({ reason: '' })
+      ).status,
+    ).toBe(400);
 
-    await http().post(`/api/interrupts/${interrupt.id}/decisions`).set('cookie', owner.cookie).send({ actionName: 'delete', decision: 'approve' });
-    const late = await http().post(`/api/interrupts/${interrupt.id}/escalate`).set('cookie', owner.cookie).send({});
+    await http()
+      .post(`/api/interrupts/${interrupt.id}/decisions`)
+      .set('cookie', owner.cookie)
+      .send({ actionName: 'delete', decision: 'approve' });
+    const late = await http()
+      .post(`/api/interrupts/${interrupt.id}/escalate`)
+      .set('cookie', owner.cookie)
+      .send({});
     expect(late.status).toBe(409);
     expect(late.body.message).toBe('This interrupt is already answered.');
-    expect((await http().post(`/api/interrupts/${interrupt.id}/assign`).set('cookie', owner.cookie).send({ memberId: owner.memberId })).status).toBe(409);
+    expect(
+      (
+        await http()
+          .post(`/api/interrupts/${interrupt.id}/assign`)
+          .set('cookie', owner.cookie)
+          .send({ memberId: owner.memberId })
+      ).status,
+    ).toBe(409);
   });
 
   it('another organisation’s interrupt answers 404 to its keys and members; a key on a human-only route gets 403', async () => {
     const { body: interrupt } = await open(twoActions());
-    expect((await http().get(`/api/interrupts/${interrupt.id}`).set('x-api-key', otherKey)).status).toBe(404);
+    expect(
+      (await http().get(`/api/interrupts/${interrupt.id}`).set('x-api-key', otherKey)).status,
+    ).toBe(404);
     expect((await http().get('/api/interrupts/not-a-uuid').set('x-api-key', key)).status).toBe(404);
     for (const [path, body] of [
       ['decisions', { actionName: 'deploy', decision: 'approve' }],
       ['assign', { memberId: other.memberId }],
       ['escalate', {}],
     ] as const) {
-      const foreign = await http().post(`/api/interrupts/${interrupt.id}/${path}`).set('cookie', other.cookie).send(body);
-      expect({ path, status: foreign.status, code: foreign.body.code }).toEqual({ path, status: 404, code: 'NOT_FOUND' });
-      const keyed = await http().post(`/api/interrupts/${interrupt.id}/${path}`).set('x-api-key', key).send(body);
+      const foreign = await http()
+        .post(`/api/interrupts/${interrupt.id}/${path}`)
+        .set('cookie', other.cookie)
+        .send(body);
+      expect({ path, status: foreign.status, code: foreign.body.code }).toEqual({
+        path,
+        status: 404,
+        code: 'NOT_FOUND',
+      });
+      const keyed = await http()
+        .post(`/api/interrupts/${interrupt.id}/${path}`)
+        .set('x-api-key', key)
+        .send(body);
       expect({ path, status: keyed.status, body: keyed.body }).toMatchObject({
         status: 403,
         body: { code: 'HUMANS_ONLY', message: 'This endpoint is reserved for humans.' },
       });
     }
-    expect((await http().get(`/api/interrupts/${interrupt.id}`).set('x-api-key', key)).body.decisions).toEqual([]);
+    expect(
+      (await http().get(`/api/interrupts/${interrupt.id}`).set('x-api-key', key)).body.decisions,
+    ).toEqual([]);
   });
 
   it('a member without interrupt.decide gets 403 naming the permission', async () => {
-    const role = await http().post('/api/roles').set('cookie', owner.cookie).send({ name: 'Watcher', permissions: ['interrupt.read'] });
+    const role = await http()
+      .post('/api/roles')
+      .set('cookie', owner.cookie)
+      .send({ name: 'Watcher', permissions: ['interrupt.read'] });
     expect(role.status).toBe(201);
-    const watcher = await joinOrganisation(t.app.getHttpServer(), owner.cookie, role.body.id, 'Wanda Watcher');
+    const watcher = await joinOrganisation(
+      t.app.getHttpServer(),
+      owner.cookie,
+      role.body.id,
+      'Wanda Watcher',
+    );
     const { body: interrupt } = await open(twoActions());
-    const res = await http().post(`/api/interrupts/${interrupt.id}/decisions`).set('cookie', watcher.cookie).send({ actionName: 'deploy', decision: 'approve' });
+    const res = await http()
+      .post(`/api/interrupts/${interrupt.id}/decisions`)
+      .set('cookie', watcher.cookie)
+      .send({ actionName: 'deploy', decision: 'approve' });
     expect(res.status).toBe(403);
-    expect(res.body).toMatchObject({ code: 'MISSING_PERMISSION', message: 'Missing permission: interrupt.decide.' });
+    expect(res.body).toMatchObject({
+      code: 'MISSING_PERMISSION',
+      message: 'Missing permission: interrupt.decide.',
+    });
   });
 
   describe('listing', () => {
@@ -433,21 +716,37 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
       const o = await signUpOwner(server, { organisationName: 'Listing Ltd' });
       fresh = { key: (await createApiKey(server, o.cookie)).key, cookie: o.cookie };
       for (let i = 0; i < 7; i++) {
-        const res = await open({ title: `Item ${i}`, actionRequests: [{ name: 'go' }], externalId: i % 2 === 0 ? 'even' : undefined }, fresh.key);
+        const res = await open(
+          {
+            title: `Item ${i}`,
+            actionRequests: [{ name: 'go' }],
+            externalId: i % 2 === 0 ? 'even' : undefined,
+          },
+          fresh.key,
+        );
         expect(res.status).toBe(201);
       }
       const { body } = await http().get('/api/interrupts?limit=1').set('x-api-key', fresh.key);
-      await http().post(`/api/interrupts/${body.interrupts[0].id}/decisions`).set('cookie', o.cookie).send({ actionName: 'go', decision: 'approve' });
+      await http()
+        .post(`/api/interrupts/${body.interrupts[0].id}/decisions`)
+        .set('cookie', o.cookie)
+        .send({ actionName: 'go', decision: 'approve' });
     });
 
-    const list = (query: string) => http().get(`/api/interrupts${query}`).set('x-api-key', fresh.key);
+    const list = (query: string) =>
+      http().get(`/api/interrupts${query}`).set('x-api-key', fresh.key);
 
     async function walk(query: string, limit: number): Promise<string[]> {
       const titles: string[] = [];
       let cursor: string | null = null;
       for (let page = 0; page < 20; page++) {
         const sep = query === '' ? '?' : '&';
-        const res = await list(`${query}${sep}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`.replace(/^&/, '?'));
+        const res = await list(
+          `${query}${sep}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`.replace(
+            /^&/,
+            '?',
+          ),
+        );
         expect(res.status).toBe(200);
         expect(res.body.interrupts.length).toBeLessThanOrEqual(limit);
         titles.push(...res.body.interrupts.map((i: { title: string }) => i.title));
@@ -461,14 +760,37 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
       const res = await list('');
       expect(res.status).toBe(200);
       expect(Object.keys(res.body).sort()).toEqual(['interrupts', 'nextCursor']);
-      expect(res.body.interrupts.map((i: { title: string }) => i.title)).toEqual(['Item 6', 'Item 5', 'Item 4', 'Item 3', 'Item 2', 'Item 1', 'Item 0']);
+      expect(res.body.interrupts.map((i: { title: string }) => i.title)).toEqual([
+        'Item 6',
+        'Item 5',
+        'Item 4',
+        'Item 3',
+        'Item 2',
+        'Item 1',
+        'Item 0',
+      ]);
       expect(res.body.interrupts[0].decisions).toHaveLength(1);
       expect(res.body.nextCursor).toBeNull();
     });
 
     it('walks pages with opaque cursors, alone and with filters', async () => {
-      expect(await walk('', 2)).toEqual(['Item 6', 'Item 5', 'Item 4', 'Item 3', 'Item 2', 'Item 1', 'Item 0']);
-      expect(await walk('?status=open', 2)).toEqual(['Item 5', 'Item 4', 'Item 3', 'Item 2', 'Item 1', 'Item 0']);
+      expect(await walk('', 2)).toEqual([
+        'Item 6',
+        'Item 5',
+        'Item 4',
+        'Item 3',
+        'Item 2',
+        'Item 1',
+        'Item 0',
+      ]);
+      expect(await walk('?status=open', 2)).toEqual([
+        'Item 5',
+        'Item 4',
+        'Item 3',
+        'Item 2',
+        'Item 1',
+        'Item 0',
+      ]);
       expect(await walk('?status=answered', 2)).toEqual(['Item 6']);
       expect(await walk('?externalId=even', 3)).toEqual(['Item 6', 'Item 4', 'Item 2', 'Item 0']);
       expect(await walk('?externalId=even&status=open', 1)).toEqual(['Item 4', 'Item 2', 'Item 0']);
@@ -478,7 +800,11 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
       const first = await list('?limit=3');
       await open({ title: 'Late', actionRequests: [{ name: 'go' }] }, fresh.key);
       const second = await list(`?limit=3&cursor=${encodeURIComponent(first.body.nextCursor)}`);
-      expect(second.body.interrupts.map((i: { title: string }) => i.title)).toEqual(['Item 3', 'Item 2', 'Item 1']);
+      expect(second.body.interrupts.map((i: { title: string }) => i.title)).toEqual([
+        'Item 3',
+        'Item 2',
+        'Item 1',
+      ]);
     });
 
     it('refuses tampered cursors, cursors of other filters, and bad parameters with 400 naming them', async () => {
@@ -492,11 +818,17 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
         '?cursor=garbage',
       ]) {
         const res = await list(query);
-        expect({ query, status: res.status, code: res.body.code }).toEqual({ query, status: 400, code: 'VALIDATION_FAILED' });
+        expect({ query, status: res.status, code: res.body.code }).toEqual({
+          query,
+          status: 400,
+          code: 'VALIDATION_FAILED',
+        });
         expect(res.body.message).toContain('cursor');
       }
       // Another organisation's key cannot use it either.
-      const foreign = await http().get(`/api/interrupts?limit=2&status=open&cursor=${encodeURIComponent(cursor)}`).set('x-api-key', key);
+      const foreign = await http()
+        .get(`/api/interrupts?limit=2&status=open&cursor=${encodeURIComponent(cursor)}`)
+        .set('x-api-key', key);
       expect(foreign.status).toBe(400);
 
       for (const [query, named] of [

@@ -26,16 +26,28 @@ describe('invitations (SPEC §6, member.invite)', () => {
   async function invite(cookie: string, roleId: string, email = uniqueEmail('invitee')) {
     const res = await http().post('/api/invitations').set('cookie', cookie).send({ email, roleId });
     expect(res.status).toBe(201);
-    return res.body as { id: string; email: string; roleId: string; createdAt: string; expiresAt: string; token: string };
+    return res.body as {
+      id: string;
+      email: string;
+      roleId: string;
+      createdAt: string;
+      expiresAt: string;
+      token: string;
+    };
   }
 
-  const accept = (token: string, body: Record<string, unknown> = { name: 'Grace Hopper', password: PASSWORD }) =>
-    http().post(`/api/invitations/${token}/accept`).send(body);
+  const accept = (
+    token: string,
+    body: Record<string, unknown> = { name: 'Grace Hopper', password: PASSWORD },
+  ) => http().post(`/api/invitations/${token}/accept`).send(body);
 
   beforeAll(async () => {
     t = await startTestApp();
     owner = await signUpOwner(t.app.getHttpServer());
-    other = await signUpOwner(t.app.getHttpServer(), { name: 'Charles Babbage', organisationName: 'Difference Engines' });
+    other = await signUpOwner(t.app.getHttpServer(), {
+      name: 'Charles Babbage',
+      organisationName: 'Difference Engines',
+    });
     roles = await builtInRoleIds(t.app.getHttpServer(), owner.cookie);
   });
   afterAll(async () => {
@@ -44,7 +56,10 @@ describe('invitations (SPEC §6, member.invite)', () => {
 
   it('creates an invitation: the token shown once, only its SHA-256 stored, valid for exactly 7 days', async () => {
     const email = uniqueEmail('Invitee').toUpperCase();
-    const res = await http().post('/api/invitations').set('cookie', owner.cookie).send({ email, roleId: roles.manager });
+    const res = await http()
+      .post('/api/invitations')
+      .set('cookie', owner.cookie)
+      .send({ email, roleId: roles.manager });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -55,10 +70,10 @@ describe('invitations (SPEC §6, member.invite)', () => {
       token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
     });
     expect(Date.parse(res.body.expiresAt) - Date.parse(res.body.createdAt)).toBe(7 * DAY_MS);
-    const [row] = await db().query(`SELECT token_hash, invited_by FROM invitations WHERE organisation_id = $1 AND id = $2`, [
-      owner.organisationId,
-      res.body.id,
-    ]);
+    const [row] = await db().query(
+      `SELECT token_hash, invited_by FROM invitations WHERE organisation_id = $1 AND id = $2`,
+      [owner.organisationId, res.body.id],
+    );
     expect(row.token_hash).toBe(createHash('sha256').update(res.body.token).digest('hex'));
     expect(row.invited_by).toBe(owner.memberId);
     const dump = JSON.stringify(await db().query(`SELECT * FROM invitations`));
@@ -71,10 +86,10 @@ describe('invitations (SPEC §6, member.invite)', () => {
     const first = await invite(org.cookie, orgRoles.manager);
     const second = await invite(org.cookie, orgRoles.developer);
     const expired = await invite(org.cookie, orgRoles.manager);
-    await db().query(`UPDATE invitations SET expires_at = now() - interval '1 second' WHERE organisation_id = $1 AND id = $2`, [
-      org.organisationId,
-      expired.id,
-    ]);
+    await db().query(
+      `UPDATE invitations SET expires_at = now() - interval '1 second' WHERE organisation_id = $1 AND id = $2`,
+      [org.organisationId, expired.id],
+    );
     expect((await accept(first.token)).status).toBe(201);
     const res = await http().get('/api/invitations').set('cookie', org.cookie);
     expect(res.status).toBe(200);
@@ -123,12 +138,14 @@ describe('invitations (SPEC §6, member.invite)', () => {
     expect(session.body.member.id).toBe(res.body.user.id);
     expect(session.body.permissions).toContain('apiKey.create');
 
-    const signIn = await http().post('/api/auth/sign-in').send({ email: sent.email, password: PASSWORD });
+    const signIn = await http()
+      .post('/api/auth/sign-in')
+      .send({ email: sent.email, password: PASSWORD });
     expect(signIn.status).toBe(200);
-    const [row] = await db().query(`SELECT accepted_at FROM invitations WHERE organisation_id = $1 AND id = $2`, [
-      owner.organisationId,
-      sent.id,
-    ]);
+    const [row] = await db().query(
+      `SELECT accepted_at FROM invitations WHERE organisation_id = $1 AND id = $2`,
+      [owner.organisationId, sent.id],
+    );
     expect(row.accepted_at).toBeInstanceOf(Date);
   });
 
@@ -136,16 +153,18 @@ describe('invitations (SPEC §6, member.invite)', () => {
     const used = await invite(owner.cookie, roles.manager);
     expect((await accept(used.token)).status).toBe(201);
     const expired = await invite(owner.cookie, roles.manager);
-    await db().query(`UPDATE invitations SET expires_at = now() - interval '1 second' WHERE organisation_id = $1 AND id = $2`, [
-      owner.organisationId,
-      expired.id,
-    ]);
+    await db().query(
+      `UPDATE invitations SET expires_at = now() - interval '1 second' WHERE organisation_id = $1 AND id = $2`,
+      [owner.organisationId, expired.id],
+    );
     for (const token of [used.token, expired.token, 'A'.repeat(43), 'short', 'x'.repeat(300)]) {
       const res = await accept(token, { name: 'Nobody', password: PASSWORD });
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ code: 'NOT_FOUND', message: 'Not found.' });
     }
-    const [{ count }] = await db().query(`SELECT count(*)::int AS count FROM users WHERE name = 'Nobody'`);
+    const [{ count }] = await db().query(
+      `SELECT count(*)::int AS count FROM users WHERE name = 'Nobody'`,
+    );
     expect(count).toBe(0);
   });
 
@@ -173,7 +192,10 @@ describe('invitations (SPEC §6, member.invite)', () => {
     [{ email: 'not an email', roleId: '5b1f4a36-2b55-4b4e-9d3c-3f9b1f2a7c10' }, 'email'],
     [{ email: 'a@example.test', roleId: 'manager' }, 'roleId'],
     [{ email: 'a@example.test' }, 'roleId'],
-    [{ email: 'a@example.test', roleId: '5b1f4a36-2b55-4b4e-9d3c-3f9b1f2a7c10', token: 'x' }, 'token'],
+    [
+      { email: 'a@example.test', roleId: '5b1f4a36-2b55-4b4e-9d3c-3f9b1f2a7c10', token: 'x' },
+      'token',
+    ],
   ])('refuses an invitation body %j with 400 naming %s', async (body, field) => {
     const res = await http().post('/api/invitations').set('cookie', owner.cookie).send(body);
     expect(res.status).toBe(400);
@@ -182,12 +204,20 @@ describe('invitations (SPEC §6, member.invite)', () => {
   });
 
   it('answers an address with an account elsewhere exactly as a fresh one (no enumeration oracle)', async () => {
-    const withAccount = await http().post('/api/invitations').set('cookie', owner.cookie).send({ email: other.email.toUpperCase(), roleId: roles.manager });
-    const fresh = await http().post('/api/invitations').set('cookie', owner.cookie).send({ email: uniqueEmail(), roleId: roles.manager });
+    const withAccount = await http()
+      .post('/api/invitations')
+      .set('cookie', owner.cookie)
+      .send({ email: other.email.toUpperCase(), roleId: roles.manager });
+    const fresh = await http()
+      .post('/api/invitations')
+      .set('cookie', owner.cookie)
+      .send({ email: uniqueEmail(), roleId: roles.manager });
     const shape = (res: request.Response) => ({
       status: res.status,
       type: res.headers['content-type'],
-      fields: Object.fromEntries(Object.entries(res.body as Record<string, unknown>).map(([k, v]) => [k, typeof v])),
+      fields: Object.fromEntries(
+        Object.entries(res.body as Record<string, unknown>).map(([k, v]) => [k, typeof v]),
+      ),
     });
     expect(shape(withAccount)).toEqual(shape(fresh));
     expect(withAccount.status).toBe(201);
@@ -195,23 +225,48 @@ describe('invitations (SPEC §6, member.invite)', () => {
   });
 
   it('a conflict is only about this organisation: a current member, or a pending invitation (withdrawn, it may be sent again)', async () => {
-    const member = await http().post('/api/invitations').set('cookie', owner.cookie).send({ email: owner.email.toUpperCase(), roleId: roles.manager });
+    const member = await http()
+      .post('/api/invitations')
+      .set('cookie', owner.cookie)
+      .send({ email: owner.email.toUpperCase(), roleId: roles.manager });
     expect(member.status).toBe(409);
-    expect(member.body).toMatchObject({ code: 'CONFLICT', message: 'This email address is already a member of this organisation.' });
+    expect(member.body).toMatchObject({
+      code: 'CONFLICT',
+      message: 'This email address is already a member of this organisation.',
+    });
 
     const email = uniqueEmail('pending');
     const first = await invite(owner.cookie, roles.manager, email);
-    const again = await http().post('/api/invitations').set('cookie', owner.cookie).send({ email, roleId: roles.developer });
+    const again = await http()
+      .post('/api/invitations')
+      .set('cookie', owner.cookie)
+      .send({ email, roleId: roles.developer });
     expect(again.status).toBe(409);
-    expect(again.body).toMatchObject({ code: 'CONFLICT', message: 'This email address already has a pending invitation to this organisation.' });
+    expect(again.body).toMatchObject({
+      code: 'CONFLICT',
+      message: 'This email address already has a pending invitation to this organisation.',
+    });
     // Another organisation's pending invitation to the same address is no conflict here.
     const otherRoles = await builtInRoleIds(t.app.getHttpServer(), other.cookie);
-    expect((await http().post('/api/invitations').set('cookie', other.cookie).send({ email, roleId: otherRoles.manager })).status).toBe(201);
+    expect(
+      (
+        await http()
+          .post('/api/invitations')
+          .set('cookie', other.cookie)
+          .send({ email, roleId: otherRoles.manager })
+      ).status,
+    ).toBe(201);
 
     // Withdrawn: the token stops working, the address may be invited again, and it is audited.
-    expect((await http().delete(`/api/invitations/${first.id}`).set('cookie', other.cookie)).status).toBe(404);
-    expect((await http().delete(`/api/invitations/${first.id}`).set('cookie', owner.cookie)).status).toBe(204);
-    expect((await http().delete(`/api/invitations/${first.id}`).set('cookie', owner.cookie)).status).toBe(404);
+    expect(
+      (await http().delete(`/api/invitations/${first.id}`).set('cookie', other.cookie)).status,
+    ).toBe(404);
+    expect(
+      (await http().delete(`/api/invitations/${first.id}`).set('cookie', owner.cookie)).status,
+    ).toBe(204);
+    expect(
+      (await http().delete(`/api/invitations/${first.id}`).set('cookie', owner.cookie)).status,
+    ).toBe(404);
     expect((await accept(first.token)).status).toBe(404);
     expect((await http().get(`/api/invitations/${first.token}/preview`)).status).toBe(404);
     await invite(owner.cookie, roles.developer, email);
@@ -223,7 +278,13 @@ describe('invitations (SPEC §6, member.invite)', () => {
       action: 'member.invitation_deleted',
       actor_id: owner.memberId,
       target_id: first.id,
-      metadata: { email, roleId: roles.manager, role: 'Manager', state: 'pending', reason: 'withdrawn' },
+      metadata: {
+        email,
+        roleId: roles.manager,
+        role: 'Manager',
+        state: 'pending',
+        reason: 'withdrawn',
+      },
     });
   });
 
@@ -231,30 +292,59 @@ describe('invitations (SPEC §6, member.invite)', () => {
     const sent = await invite(owner.cookie, roles.developer);
     const res = await http().get(`/api/invitations/${sent.token}/preview`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ email: sent.email, organisationName: 'Analytical Engines', roleName: 'Developer', expiresAt: sent.expiresAt });
-    for (const token of ['A'.repeat(43), 'short']) expect((await http().get(`/api/invitations/${token}/preview`)).status).toBe(404);
+    expect(res.body).toEqual({
+      email: sent.email,
+      organisationName: 'Analytical Engines',
+      roleName: 'Developer',
+      expiresAt: sent.expiresAt,
+    });
+    for (const token of ['A'.repeat(43), 'short'])
+      expect((await http().get(`/api/invitations/${token}/preview`)).status).toBe(404);
   });
 
   it('an address that has an account signs in and joins; signing up from the link answers 409', async () => {
     const email = uniqueEmail('twice');
     const mine = await invite(owner.cookie, roles.manager, email);
-    const theirs = await invite(other.cookie, (await builtInRoleIds(t.app.getHttpServer(), other.cookie)).manager, email);
+    const theirs = await invite(
+      other.cookie,
+      (await builtInRoleIds(t.app.getHttpServer(), other.cookie)).manager,
+      email,
+    );
     const first = await accept(theirs.token);
     expect(first.status).toBe(201);
     const res = await accept(mine.token);
     expect(res.status).toBe(409);
-    expect(res.body).toMatchObject({ code: 'CONFLICT', message: 'An account with this email already exists: sign in, then accept the invitation.' });
-    const joined = await http().post(`/api/invitations/${mine.token}/join`).set('cookie', sessionCookieOf(first));
+    expect(res.body).toMatchObject({
+      code: 'CONFLICT',
+      message: 'An account with this email already exists: sign in, then accept the invitation.',
+    });
+    const joined = await http()
+      .post(`/api/invitations/${mine.token}/join`)
+      .set('cookie', sessionCookieOf(first));
     expect(joined.status).toBe(201);
-    expect(joined.body.organisation).toMatchObject({ id: owner.organisationId, roleName: 'Manager' });
-    expect(joined.body.organisations.map((o: { id: string }) => o.id).sort()).toEqual([owner.organisationId, other.organisationId].sort());
-    expect((await http().post(`/api/invitations/${mine.token}/join`).set('cookie', sessionCookieOf(first))).status).toBe(404);
+    expect(joined.body.organisation).toMatchObject({
+      id: owner.organisationId,
+      roleName: 'Manager',
+    });
+    expect(joined.body.organisations.map((o: { id: string }) => o.id).sort()).toEqual(
+      [owner.organisationId, other.organisationId].sort(),
+    );
+    expect(
+      (
+        await http()
+          .post(`/api/invitations/${mine.token}/join`)
+          .set('cookie', sessionCookieOf(first))
+      ).status,
+    ).toBe(404);
   });
 
   it('answers 404 for a role of another organisation or an unknown one', async () => {
     const theirs = await builtInRoleIds(t.app.getHttpServer(), other.cookie);
     for (const roleId of [theirs.manager, '5b1f4a36-2b55-4b4e-9d3c-3f9b1f2a7c10']) {
-      const res = await http().post('/api/invitations').set('cookie', owner.cookie).send({ email: uniqueEmail(), roleId });
+      const res = await http()
+        .post('/api/invitations')
+        .set('cookie', owner.cookie)
+        .send({ email: uniqueEmail(), roleId });
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ code: 'NOT_FOUND', message: 'Not found.' });
     }
@@ -265,31 +355,56 @@ describe('invitations (SPEC §6, member.invite)', () => {
     let developer: string;
 
     beforeAll(async () => {
-      manager = sessionCookieOf(await accept((await invite(owner.cookie, roles.manager)).token, { name: 'Mary Manager', password: PASSWORD }));
-      developer = sessionCookieOf(await accept((await invite(owner.cookie, roles.developer)).token, { name: 'Dev Eloper', password: PASSWORD }));
+      manager = sessionCookieOf(
+        await accept((await invite(owner.cookie, roles.manager)).token, {
+          name: 'Mary Manager',
+          password: PASSWORD,
+        }),
+      );
+      developer = sessionCookieOf(
+        await accept((await invite(owner.cookie, roles.developer)).token, {
+          name: 'Dev Eloper',
+          password: PASSWORD,
+        }),
+      );
     });
 
     it('a Manager lists and invites with a role within their permissions', async () => {
       expect((await http().get('/api/invitations').set('cookie', manager)).status).toBe(200);
-      const res = await http().post('/api/invitations').set('cookie', manager).send({ email: uniqueEmail(), roleId: roles.manager });
+      const res = await http()
+        .post('/api/invitations')
+        .set('cookie', manager)
+        .send({ email: uniqueEmail(), roleId: roles.manager });
       expect(res.status).toBe(201);
     });
 
     it('a Manager cannot invite with a role holding more than theirs', async () => {
       for (const roleId of [roles.developer, roles.owner]) {
-        const res = await http().post('/api/invitations').set('cookie', manager).send({ email: uniqueEmail(), roleId });
+        const res = await http()
+          .post('/api/invitations')
+          .set('cookie', manager)
+          .send({ email: uniqueEmail(), roleId });
         expect(res.status).toBe(403);
-        expect(res.body).toMatchObject({ code: 'MISSING_PERMISSION', message: 'Missing permission: apiKey.create.' });
+        expect(res.body).toMatchObject({
+          code: 'MISSING_PERMISSION',
+          message: 'Missing permission: apiKey.create.',
+        });
       }
     });
 
     it('a Developer gets 403 Missing permission: member.invite.', async () => {
       for (const res of [
         await http().get('/api/invitations').set('cookie', developer),
-        await http().post('/api/invitations').set('cookie', developer).send({ email: uniqueEmail(), roleId: roles.manager }),
+        await http()
+          .post('/api/invitations')
+          .set('cookie', developer)
+          .send({ email: uniqueEmail(), roleId: roles.manager }),
       ]) {
         expect(res.status).toBe(403);
-        expect(res.body).toMatchObject({ code: 'MISSING_PERMISSION', message: 'Missing permission: member.invite.' });
+        expect(res.body).toMatchObject({
+          code: 'MISSING_PERMISSION',
+          message: 'Missing permission: member.invite.',
+        });
       }
     });
   });
@@ -303,14 +418,20 @@ describe('invitations (SPEC §6, member.invite)', () => {
   it('answers 403 to a request carrying x-api-key, accepting included', async () => {
     const key = await createApiKey(t.app.getHttpServer(), owner.cookie);
     const sent = await invite(owner.cookie, roles.manager);
-    const list = await http().get('/api/invitations').set('x-api-key', key.key).set('cookie', owner.cookie);
+    const list = await http()
+      .get('/api/invitations')
+      .set('x-api-key', key.key)
+      .set('cookie', owner.cookie);
     const acc = await http()
       .post(`/api/invitations/${sent.token}/accept`)
       .set('x-api-key', key.key)
       .send({ name: 'Agent', password: PASSWORD });
     for (const res of [list, acc]) {
       expect(res.status).toBe(403);
-      expect(res.body).toMatchObject({ code: 'HUMANS_ONLY', message: 'This endpoint is reserved for humans.' });
+      expect(res.body).toMatchObject({
+        code: 'HUMANS_ONLY',
+        message: 'This endpoint is reserved for humans.',
+      });
     }
     // The refused accept did not use the invitation.
     expect((await accept(sent.token)).status).toBe(201);
@@ -320,7 +441,10 @@ describe('invitations (SPEC §6, member.invite)', () => {
     const org = await signUpOwner(t.app.getHttpServer(), { organisationName: 'Audited' });
     const orgRoles = await builtInRoleIds(t.app.getHttpServer(), org.cookie);
     const sent = await invite(org.cookie, orgRoles.manager);
-    await http().post('/api/invitations').set('cookie', org.cookie).send({ email: org.email, roleId: orgRoles.manager }); // 409
+    await http()
+      .post('/api/invitations')
+      .set('cookie', org.cookie)
+      .send({ email: org.email, roleId: orgRoles.manager }); // 409
     const joined = await accept(sent.token, { name: 'Grace Hopper', password: PASSWORD });
     const rows = await db().query(
       `SELECT action, actor_type, actor_id, actor_name, target_type, target_id, target_name, summary FROM audit_log_entries

@@ -7,7 +7,11 @@ import { PeriodicJobsWorker } from '../src/jobs/periodic-jobs.worker';
 import { signUpOwner } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 
-const logger = { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as Logger;
+const logger = {
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+} as unknown as Logger;
 
 // The periodic work of the service runs on the job runner's `scheduled_jobs`: once per period
 // across every instance, on real Postgres.
@@ -25,7 +29,9 @@ describe('periodic jobs on the job runner', () => {
 
   it('registers the idempotency sweep with the app’s runner', async () => {
     for (let i = 0; i < 200; i++) {
-      const rows = await ds.query(`SELECT name FROM scheduled_jobs WHERE name = 'idempotency-sweep'`);
+      const rows = await ds.query(
+        `SELECT name FROM scheduled_jobs WHERE name = 'idempotency-sweep'`,
+      );
       if (rows.length === 1) return;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
@@ -44,18 +50,29 @@ describe('periodic jobs on the job runner', () => {
     expect(await Promise.all(instances.map((w) => w.poll()))).toEqual([false, false, false, false]);
     expect(runs).toBe(0);
     for (let round = 1; round <= 3; round++) {
-      await ds.query(`UPDATE scheduled_jobs SET next_run_at = now() - interval '1 second' WHERE name = $1`, [name]);
+      await ds.query(
+        `UPDATE scheduled_jobs SET next_run_at = now() - interval '1 second' WHERE name = $1`,
+        [name],
+      );
       const claimed = await Promise.all(instances.map((w) => w.poll()));
       expect(claimed.filter(Boolean)).toHaveLength(1);
       expect(runs).toBe(round);
-      expect(await Promise.all(instances.map((w) => w.poll()))).toEqual([false, false, false, false]);
+      expect(await Promise.all(instances.map((w) => w.poll()))).toEqual([
+        false,
+        false,
+        false,
+        false,
+      ]);
     }
     await ds.query(`DELETE FROM scheduled_jobs WHERE name = $1`, [name]);
   });
 
   it('the idempotency sweep forgets the expired keys of every organisation and keeps the rest', async () => {
     const server = t.app.getHttpServer();
-    const orgs = [(await signUpOwner(server)).organisationId, (await signUpOwner(server)).organisationId];
+    const orgs = [
+      (await signUpOwner(server)).organisationId,
+      (await signUpOwner(server)).organisationId,
+    ];
     for (const org of orgs) {
       await ds.query(
         `INSERT INTO idempotency_keys (organisation_id, key, fingerprint, created_at) VALUES
@@ -64,7 +81,10 @@ describe('periodic jobs on the job runner', () => {
       );
     }
     expect(await new IdempotencySweepJob(ds, new IdempotencyRepository(), logger).run()).toBe(2);
-    const left = await ds.query(`SELECT organisation_id, key FROM idempotency_keys WHERE organisation_id = ANY($1) ORDER BY key`, [orgs]);
+    const left = await ds.query(
+      `SELECT organisation_id, key FROM idempotency_keys WHERE organisation_id = ANY($1) ORDER BY key`,
+      [orgs],
+    );
     expect(left.map((r: { key: string }) => r.key)).toEqual(['fresh', 'fresh']);
   });
 });

@@ -18,11 +18,24 @@ describe('revocation across instances', () => {
   let b: ServiceProcess;
   let cookie: string;
 
-  const call = (s: ServiceProcess, path: string, init: RequestInit = {}) => fetch(`${s.baseUrl}${path}`, init);
-  const post = (s: ServiceProcess, path: string, body: unknown, headers: Record<string, string> = {}) =>
-    call(s, path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const call = (s: ServiceProcess, path: string, init: RequestInit = {}) =>
+    fetch(`${s.baseUrl}${path}`, init);
+  const post = (
+    s: ServiceProcess,
+    path: string,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ) =>
+    call(s, path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
   const createKey = async (expiry = 'never') =>
-    (await json(await post(a, '/api/api-keys', { name: 'agent', expiry }, { cookie }))) as { id: string; key: string };
+    (await json(await post(a, '/api/api-keys', { name: 'agent', expiry }, { cookie }))) as {
+      id: string;
+      key: string;
+    };
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -52,7 +65,8 @@ describe('revocation across instances', () => {
     for (let trial = 0; trial < 20; trial++) {
       const { id, key } = await createKey();
       // B caches the key.
-      for (let i = 0; i < 5; i++) expect((await call(b, '/api/whoami', { headers: { 'x-api-key': key } })).status).toBe(200);
+      for (let i = 0; i < 5; i++)
+        expect((await call(b, '/api/whoami', { headers: { 'x-api-key': key } })).status).toBe(200);
 
       let revokedAt = Number.POSITIVE_INFINITY;
       let stopAt = Number.POSITIVE_INFINITY;
@@ -62,7 +76,10 @@ describe('revocation across instances', () => {
           const res = await call(b, '/api/whoami', { headers: { 'x-api-key': key } });
           await res.arrayBuffer();
           if (sentAt > revokedAt) {
-            if (res.status === 200) late.push(`trial ${trial}: a request sent ${(sentAt - revokedAt).toFixed(1)} ms after the 204 was served`);
+            if (res.status === 200)
+              late.push(
+                `trial ${trial}: a request sent ${(sentAt - revokedAt).toFixed(1)} ms after the 204 was served`,
+              );
             else if (res.status === 401) refusedAfter++;
           } else if (res.status === 200) servedBefore++;
         }
@@ -70,7 +87,10 @@ describe('revocation across instances', () => {
       const clients = Array.from({ length: 16 }, client);
       await new Promise((r) => setTimeout(r, 30));
       const revokeSent = performance.now();
-      const revoked = await call(a, `/api/api-keys/${id}`, { method: 'DELETE', headers: { cookie } });
+      const revoked = await call(a, `/api/api-keys/${id}`, {
+        method: 'DELETE',
+        headers: { cookie },
+      });
       revokedAt = performance.now();
       revokeMs.push(revokedAt - revokeSent);
       expect(revoked.status).toBe(204);
@@ -78,7 +98,10 @@ describe('revocation across instances', () => {
       await Promise.all(clients);
       const after = await call(b, '/api/whoami', { headers: { 'x-api-key': key } });
       expect(after.status).toBe(401);
-      expect(await json(after)).toMatchObject({ code: 'INVALID_API_KEY', message: 'Invalid API key.' });
+      expect(await json(after)).toMatchObject({
+        code: 'INVALID_API_KEY',
+        message: 'Invalid API key.',
+      });
     }
     expect(late).toEqual([]);
     // The clients really were running on both sides of every revoke.
@@ -90,7 +113,9 @@ describe('revocation across instances', () => {
 
   it('a plan change through A is seen by B for every request after its answer', async () => {
     const { key } = await createKey();
-    expect((await json(await call(b, '/api/whoami', { headers: { 'x-api-key': key } }))).plan).toBe('free');
+    expect((await json(await call(b, '/api/whoami', { headers: { 'x-api-key': key } }))).plan).toBe(
+      'free',
+    );
     for (const plan of ['pro', 'free', 'pro']) {
       const changed = await call(a, '/api/organisation/plan', {
         method: 'PUT',
@@ -99,7 +124,11 @@ describe('revocation across instances', () => {
       });
       expect(changed.status).toBe(200);
       const seen = await Promise.all(
-        Array.from({ length: 16 }, async () => (await json(await call(b, '/api/whoami', { headers: { 'x-api-key': key } }))).plan),
+        Array.from(
+          { length: 16 },
+          async () =>
+            (await json(await call(b, '/api/whoami', { headers: { 'x-api-key': key } }))).plan,
+        ),
       );
       expect(new Set(seen)).toEqual(new Set([plan]));
     }
@@ -112,8 +141,12 @@ describe('revocation across instances', () => {
     const { Client } = await import('pg');
     const sql = new Client({ connectionString: db.url });
     await sql.connect();
-    const [{ at }] = (await sql.query(`UPDATE api_keys SET expires_at = now() + interval '1 second' WHERE id = $1 RETURNING expires_at AS at`, [id]))
-      .rows as { at: Date }[];
+    const [{ at }] = (
+      await sql.query(
+        `UPDATE api_keys SET expires_at = now() + interval '1 second' WHERE id = $1 RETURNING expires_at AS at`,
+        [id],
+      )
+    ).rows as { at: Date }[];
     await sql.end();
     while (Date.now() < at.getTime()) {
       for (const s of [a, b]) {
@@ -125,41 +158,68 @@ describe('revocation across instances', () => {
     for (const s of [a, b]) {
       const res = await call(s, '/api/whoami', { headers: { 'x-api-key': key } });
       expect(res.status).toBe(401);
-      expect(await json(res)).toMatchObject({ code: 'API_KEY_EXPIRED', message: 'API Key has expired' });
+      expect(await json(res)).toMatchObject({
+        code: 'API_KEY_EXPIRED',
+        message: 'API Key has expired',
+      });
     }
   });
 
   it('sign-out and member removal through A hold on B at once', async () => {
     // A second sign-in of the owner, signed out through A.
-    const signIn = await post(a, '/api/auth/sign-in', { email: 'ops@example.test', password: 'a long password' });
+    const signIn = await post(a, '/api/auth/sign-in', {
+      email: 'ops@example.test',
+      password: 'a long password',
+    });
     const second = (signIn.headers.get('set-cookie') ?? '').split(';')[0];
     expect((await call(b, '/api/auth/session', { headers: { cookie: second } })).status).toBe(200);
-    expect((await call(a, '/api/auth/sign-out', { method: 'POST', headers: { cookie: second } })).status).toBe(204);
+    expect(
+      (await call(a, '/api/auth/sign-out', { method: 'POST', headers: { cookie: second } })).status,
+    ).toBe(204);
     expect((await call(b, '/api/auth/session', { headers: { cookie: second } })).status).toBe(401);
 
     // A member invited and removed through A.
-    const roles = (await json(await call(a, '/api/roles', { headers: { cookie } }))) as { roles: { id: string; builtIn: string | null }[] };
+    const roles = (await json(await call(a, '/api/roles', { headers: { cookie } }))) as {
+      roles: { id: string; builtIn: string | null }[];
+    };
     const developer = roles.roles.find((r) => r.builtIn === 'developer') as { id: string };
-    const invited = (await json(await post(a, '/api/invitations', { email: 'dev@example.test', roleId: developer.id }, { cookie }))) as {
+    const invited = (await json(
+      await post(
+        a,
+        '/api/invitations',
+        { email: 'dev@example.test', roleId: developer.id },
+        { cookie },
+      ),
+    )) as {
       token: string;
     };
-    const accepted = await post(a, `/api/invitations/${invited.token}/accept`, { name: 'Dev', password: 'another long password' });
+    const accepted = await post(a, `/api/invitations/${invited.token}/accept`, {
+      name: 'Dev',
+      password: 'another long password',
+    });
     expect(accepted.status).toBe(201);
     const memberCookie = (accepted.headers.get('set-cookie') ?? '').split(';')[0];
     const joined = (await json(accepted)) as { user: { id: string }; organisation: { id: string } };
     const acting = { cookie: memberCookie, 'x-organisation-id': joined.organisation.id };
     expect((await call(b, '/api/auth/session', { headers: acting })).status).toBe(200);
-    expect((await call(a, `/api/members/${joined.user.id}`, { method: 'DELETE', headers: { cookie } })).status).toBe(204);
+    expect(
+      (await call(a, `/api/members/${joined.user.id}`, { method: 'DELETE', headers: { cookie } }))
+        .status,
+    ).toBe(204);
     // The membership ended (the person stays signed in, for their other organisations): B
     // refuses the organisation at once, as it refuses any organisation that is not theirs.
     const statuses = await Promise.all(
-      Array.from({ length: 16 }, async () => (await call(b, '/api/auth/session', { headers: acting })).status),
+      Array.from(
+        { length: 16 },
+        async () => (await call(b, '/api/auth/session', { headers: acting })).status,
+      ),
     );
     expect(new Set(statuses)).toEqual(new Set([404]));
   });
 
   it('an unknown key is refused by both', async () => {
     const key = generateApiKey('ilk_');
-    for (const s of [a, b]) expect((await call(s, '/api/whoami', { headers: { 'x-api-key': key } })).status).toBe(401);
+    for (const s of [a, b])
+      expect((await call(s, '/api/whoami', { headers: { 'x-api-key': key } })).status).toBe(401);
   });
 });

@@ -1,5 +1,11 @@
 import request from 'supertest';
-import { builtInRoleIds, createApiKey, joinOrganisation, signUpOwner, SignedUpOwner } from './support/factories';
+import {
+  builtInRoleIds,
+  createApiKey,
+  joinOrganisation,
+  signUpOwner,
+  SignedUpOwner,
+} from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 import { ServiceProcess, startServiceProcess } from './support/service-process';
@@ -12,7 +18,10 @@ describe('Live View (SPEC §6: GET /api/sessions/{id}/stream)', () => {
   let key: string;
 
   const http = () => request(t.app.getHttpServer());
-  const startSession = async (name = 'nightly') => (await http().post('/api/sessions').set('x-api-key', key).send({ name })).body as { id: string };
+  const startSession = async (name = 'nightly') =>
+    (await http().post('/api/sessions').set('x-api-key', key).send({ name })).body as {
+      id: string;
+    };
   const append = (id: string, ...contents: string[]) =>
     http()
       .post(`/api/sessions/${id}/messages`)
@@ -40,7 +49,11 @@ describe('Live View (SPEC §6: GET /api/sessions/{id}/stream)', () => {
     expect(client.res.headers['content-type']).toBe('text/event-stream; charset=utf-8');
     expect(client.res.headers['cache-control']).toBe('no-cache, no-transform');
     await client.until(() => client.messages().length === 2);
-    expect(client.events[0]).toMatchObject({ event: 'session', id: undefined, data: { id: session.id, status: 'active', messageCount: 2 } });
+    expect(client.events[0]).toMatchObject({
+      event: 'session',
+      id: undefined,
+      data: { id: session.id, status: 'active', messageCount: 2 },
+    });
     expect(client.messages().map((e) => [e.id, e.data.seq, e.data.role, e.data.content])).toEqual([
       ['1', 1, 'agent', 'first'],
       ['2', 2, 'agent', 'second'],
@@ -49,12 +62,20 @@ describe('Live View (SPEC §6: GET /api/sessions/{id}/stream)', () => {
     const sent = Date.now();
     expect((await append(session.id, 'third\nwith a newline')).status).toBe(201);
     await client.until(() => client.messages().length === 3, 1_000);
-    expect(client.messages()[2]).toMatchObject({ id: '3', data: { content: 'third\nwith a newline', createdAt: expect.stringMatching(/Z$/) } });
+    expect(client.messages()[2]).toMatchObject({
+      id: '3',
+      data: { content: 'third\nwith a newline', createdAt: expect.stringMatching(/Z$/) },
+    });
     expect(client.messages()[2].at - sent).toBeLessThan(1_000);
 
-    expect((await http().post(`/api/sessions/${session.id}/end`).set('x-api-key', key)).status).toBe(200);
+    expect(
+      (await http().post(`/api/sessions/${session.id}/end`).set('x-api-key', key)).status,
+    ).toBe(200);
     await client.until(() => client.ended);
-    expect(client.events[client.events.length - 1]).toMatchObject({ event: 'session', data: { status: 'ended', messageCount: 3 } });
+    expect(client.events[client.events.length - 1]).toMatchObject({
+      event: 'session',
+      data: { status: 'ended', messageCount: 3 },
+    });
   });
 
   it('resumes after Last-Event-ID, and a finished session that was fully seen answers 204', async () => {
@@ -70,7 +91,10 @@ describe('Live View (SPEC §6: GET /api/sessions/{id}/stream)', () => {
     const late = await stream(session.id);
     await late.until(() => late.ended);
     expect(late.messages().map((e) => e.id)).toEqual(['1', '2', '3', '4']);
-    expect(late.events[late.events.length - 1]).toMatchObject({ event: 'session', data: { status: 'disconnected' } });
+    expect(late.events[late.events.length - 1]).toMatchObject({
+      event: 'session',
+      data: { status: 'disconnected' },
+    });
     // EventSource reconnects after the end; 204 tells it to stop.
     const again = await stream(session.id, { 'last-event-id': '4' });
     expect(again.status).toBe(204);
@@ -81,31 +105,57 @@ describe('Live View (SPEC §6: GET /api/sessions/{id}/stream)', () => {
 
   it('pages a long history and keeps order under concurrent appends', async () => {
     const session = await startSession();
-    for (let i = 0; i < 5; i++) await append(session.id, ...Array.from({ length: 100 }, (_, j) => `m${i * 100 + j + 1}`));
+    for (let i = 0; i < 5; i++)
+      await append(session.id, ...Array.from({ length: 100 }, (_, j) => `m${i * 100 + j + 1}`));
     const client = await stream(session.id);
     await Promise.all(Array.from({ length: 10 }, (_, i) => append(session.id, `late${i}`)));
     await client.until(() => client.messages().length === 510);
-    expect(client.messages().map((e) => Number(e.id))).toEqual(Array.from({ length: 510 }, (_, i) => i + 1));
+    expect(client.messages().map((e) => Number(e.id))).toEqual(
+      Array.from({ length: 510 }, (_, i) => i + 1),
+    );
     client.close();
   });
 
   it('needs session.read: a key gets 403, a member without it 403, another organisation 404; a bad Last-Event-ID 400', async () => {
     const session = await startSession();
-    const keyed = await SseClient.open(`${base}/api/sessions/${session.id}/stream`, { 'x-api-key': key });
+    const keyed = await SseClient.open(`${base}/api/sessions/${session.id}/stream`, {
+      'x-api-key': key,
+    });
     expect(keyed.status).toBe(403);
-    const role = await http().post('/api/roles').set('cookie', owner.cookie).send({ name: 'Deciders', permissions: ['interrupt.decide'] });
-    const decider = await joinOrganisation(t.app.getHttpServer(), owner.cookie, role.body.id, 'Dee Cider');
-    const res = await http().get(`/api/sessions/${session.id}/stream`).set('cookie', decider.cookie);
+    const role = await http()
+      .post('/api/roles')
+      .set('cookie', owner.cookie)
+      .send({ name: 'Deciders', permissions: ['interrupt.decide'] });
+    const decider = await joinOrganisation(
+      t.app.getHttpServer(),
+      owner.cookie,
+      role.body.id,
+      'Dee Cider',
+    );
+    const res = await http()
+      .get(`/api/sessions/${session.id}/stream`)
+      .set('cookie', decider.cookie);
     expect(res.status).toBe(403);
     expect(res.body.message).toBe('Missing permission: session.read.');
     const { manager } = await builtInRoleIds(t.app.getHttpServer(), owner.cookie);
-    const mary = await joinOrganisation(t.app.getHttpServer(), owner.cookie, manager, 'Mary Manager');
+    const mary = await joinOrganisation(
+      t.app.getHttpServer(),
+      owner.cookie,
+      manager,
+      'Mary Manager',
+    );
     const allowed = await stream(session.id, {}, mary.cookie);
     expect(allowed.status).toBe(200);
     allowed.close();
     const stranger = await signUpOwner(t.app.getHttpServer(), { organisationName: 'Elsewhere' });
-    expect((await http().get(`/api/sessions/${session.id}/stream`).set('cookie', stranger.cookie)).status).toBe(404);
-    const bad = await http().get(`/api/sessions/${session.id}/stream`).set('cookie', owner.cookie).set('last-event-id', 'abc');
+    expect(
+      (await http().get(`/api/sessions/${session.id}/stream`).set('cookie', stranger.cookie))
+        .status,
+    ).toBe(404);
+    const bad = await http()
+      .get(`/api/sessions/${session.id}/stream`)
+      .set('cookie', owner.cookie)
+      .set('last-event-id', 'abc');
     expect(bad.status).toBe(400);
     expect(bad.body.message).toContain('Last-Event-ID');
   });
@@ -116,9 +166,15 @@ describe('Live View (SPEC §6: GET /api/sessions/{id}/stream)', () => {
     const server = other.app.getHttpServer();
     const o = await signUpOwner(server);
     const k = (await createApiKey(server, o.cookie)).key;
-    const { body: session } = await request(server).post('/api/sessions').set('x-api-key', k).send({ name: 's' });
+    const { body: session } = await request(server)
+      .post('/api/sessions')
+      .set('x-api-key', k)
+      .send({ name: 's' });
     const port = (server.address() as { port: number }).port;
-    const client = await SseClient.open(`http://127.0.0.1:${port}/api/sessions/${session.id}/stream`, { cookie: o.cookie });
+    const client = await SseClient.open(
+      `http://127.0.0.1:${port}/api/sessions/${session.id}/stream`,
+      { cookie: o.cookie },
+    );
     await client.until(() => client.events.length === 1);
     const closing = Date.now();
     await other.close();
@@ -149,7 +205,12 @@ describe('Live View across instances', () => {
     const signUp = await fetch(`${a.baseUrl}/api/auth/sign-up`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'live@example.test', password: 'a long password', name: 'Live', organisationName: 'Live' }),
+      body: JSON.stringify({
+        email: 'live@example.test',
+        password: 'a long password',
+        name: 'Live',
+        organisationName: 'Live',
+      }),
     });
     expect(signUp.status).toBe(201);
     const cookie = (signUp.headers.get('set-cookie') ?? '').split(';')[0];
@@ -161,22 +222,34 @@ describe('Live View across instances', () => {
       })
     ).json()) as { key: string };
     const post = (path: string, body: unknown) =>
-      fetch(`${b.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(body) });
-    const session = (await (await post('/api/sessions', { name: 'cross' })).json()) as { id: string };
+      fetch(`${b.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        body: JSON.stringify(body),
+      });
+    const session = (await (await post('/api/sessions', { name: 'cross' })).json()) as {
+      id: string;
+    };
 
-    const client = await SseClient.open(`${a.baseUrl}/api/sessions/${session.id}/stream`, { cookie });
+    const client = await SseClient.open(`${a.baseUrl}/api/sessions/${session.id}/stream`, {
+      cookie,
+    });
     expect(client.status).toBe(200);
     await client.until(() => client.events.length === 1);
 
     const delays: number[] = [];
     for (let i = 1; i <= 5; i++) {
       const sent = Date.now();
-      const res = await post(`/api/sessions/${session.id}/messages`, { messages: [{ role: 'agent', content: `via B #${i}` }] });
+      const res = await post(`/api/sessions/${session.id}/messages`, {
+        messages: [{ role: 'agent', content: `via B #${i}` }],
+      });
       expect(res.status).toBe(201);
       await client.until(() => client.messages().length === i, 1_000);
       delays.push(client.messages()[i - 1].at - sent);
     }
-    expect(client.messages().map((e) => e.data.content)).toEqual([1, 2, 3, 4, 5].map((i) => `via B #${i}`));
+    expect(client.messages().map((e) => e.data.content)).toEqual(
+      [1, 2, 3, 4, 5].map((i) => `via B #${i}`),
+    );
     expect(Math.max(...delays)).toBeLessThan(1_000);
 
     // SIGTERM with the stream still open: the stream ends and A exits 0, well within its timeout.

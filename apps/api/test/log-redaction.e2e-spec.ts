@@ -1,5 +1,11 @@
 import request from 'supertest';
-import { builtInRoleIds, createApiKey, signUpOwner, SignedUpOwner, uniqueEmail } from './support/factories';
+import {
+  builtInRoleIds,
+  createApiKey,
+  signUpOwner,
+  SignedUpOwner,
+  uniqueEmail,
+} from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 
 // Issue 10, defect 4: a key sent in the query string (`?x-api-key=ilk_…`) was logged in full
@@ -30,19 +36,29 @@ describe('credentials in URLs are redacted from every log line', () => {
       `/no-such-route?apiKey=${key}`,
     ];
     for (const url of requests) await http().get(url);
-    const lines = t.logs.filter((l) => typeof (l.req as { url?: string } | undefined)?.url === 'string');
+    const lines = t.logs.filter(
+      (l) => typeof (l.req as { url?: string } | undefined)?.url === 'string',
+    );
     expect(lines.length).toBeGreaterThanOrEqual(requests.length);
     expect(logged()).not.toContain(key);
     expect(logged()).not.toContain(key.slice(8));
     expect(lines.map((l) => (l.req as { url: string }).url)).toEqual(
-      expect.arrayContaining(['/api/whoami?x-api-key=[redacted]', '/api/interrupts/[redacted]', '/no-such-route?apiKey=[redacted]']),
+      expect.arrayContaining([
+        '/api/whoami?x-api-key=[redacted]',
+        '/api/interrupts/[redacted]',
+        '/no-such-route?apiKey=[redacted]',
+      ]),
     );
   });
 
   it('parameters named like a credential, whatever their value', async () => {
-    await http().get('/api/whoami?token=tok-abc-123&password=hunter2hunter2&client_secret=s3cr3t-value&status=open');
+    await http().get(
+      '/api/whoami?token=tok-abc-123&password=hunter2hunter2&client_secret=s3cr3t-value&status=open',
+    );
     expect(logged()).not.toMatch(/tok-abc-123|hunter2hunter2|s3cr3t-value/);
-    expect(logged()).toContain('/api/whoami?token=[redacted]&password=[redacted]&client_secret=[redacted]&status=open');
+    expect(logged()).toContain(
+      '/api/whoami?token=[redacted]&password=[redacted]&client_secret=[redacted]&status=open',
+    );
   });
 });
 
@@ -58,7 +74,11 @@ describe('invitation tokens are redacted from every log line of an invitation fl
     // As a platform team runs it: in production. (Without SMTP_URL, development writes each email,
     // links and all, to the log on purpose, SPEC §8f; production logs only that one was not sent.)
     t = await startTestApp({
-      env: { NODE_ENV: 'production', API_KEY_PEPPER: 'production-pepper-0123456789-0123456789-0123456789', SHUTDOWN_DRAIN_DELAY_MS: '0' },
+      env: {
+        NODE_ENV: 'production',
+        API_KEY_PEPPER: 'production-pepper-0123456789-0123456789-0123456789',
+        SHUTDOWN_DRAIN_DELAY_MS: '0',
+      },
     });
     owner = await signUpOwner(t.app.getHttpServer());
   });
@@ -68,7 +88,10 @@ describe('invitation tokens are redacted from every log line of an invitation fl
 
   async function invite(email: string): Promise<string> {
     const roleId = (await builtInRoleIds(t.app.getHttpServer(), owner.cookie)).manager;
-    const res = await http().post('/api/invitations').set('cookie', owner.cookie).send({ email, roleId });
+    const res = await http()
+      .post('/api/invitations')
+      .set('cookie', owner.cookie)
+      .send({ email, roleId });
     expect(res.status).toBe(201);
     return res.body.token as string;
   }
@@ -79,10 +102,17 @@ describe('invitation tokens are redacted from every log line of an invitation fl
     const page = `http://localhost/invitations/${first}`;
     // What a browser does with the link: the page, the preview it reads, the sign-in detour, acceptance.
     await http().get(`/invitations/${first}`).set('accept', 'text/html');
-    await http().get(`/invitations/${encodeURIComponent(first)}?from=email`).set('accept', 'text/html');
+    await http()
+      .get(`/invitations/${encodeURIComponent(first)}?from=email`)
+      .set('accept', 'text/html');
     await http().get(`/api/invitations/${first}/preview`).set('referer', page);
-    await http().get(`/sign-in?next=${encodeURIComponent(`/invitations/${first}`)}`).set('accept', 'text/html').set('referer', page);
-    await http().get(`/sign-in?next=${encodeURIComponent(encodeURIComponent(`/invitations/${first}`))}`).set('accept', 'text/html');
+    await http()
+      .get(`/sign-in?next=${encodeURIComponent(`/invitations/${first}`)}`)
+      .set('accept', 'text/html')
+      .set('referer', page);
+    await http()
+      .get(`/sign-in?next=${encodeURIComponent(encodeURIComponent(`/invitations/${first}`))}`)
+      .set('accept', 'text/html');
     await http().get(`/api/invitations/${first}/no-such-thing`);
     const accepted = await http()
       .post(`/api/invitations/${first}/accept`)
@@ -93,15 +123,29 @@ describe('invitation tokens are redacted from every log line of an invitation fl
     // An existing account joins a second organisation.
     const other = await signUpOwner(t.app.getHttpServer(), { email: uniqueEmail('existing') });
     const second = await invite(other.email);
-    await http().get(`/api/invitations/${second}/preview`).set('cookie', other.cookie).set('referer', `http://localhost/invitations/${second}`);
-    const joined = await http().post(`/api/invitations/${second}/join`).set('cookie', other.cookie).set('referer', `http://localhost/invitations/${second}`);
+    await http()
+      .get(`/api/invitations/${second}/preview`)
+      .set('cookie', other.cookie)
+      .set('referer', `http://localhost/invitations/${second}`);
+    const joined = await http()
+      .post(`/api/invitations/${second}/join`)
+      .set('cookie', other.cookie)
+      .set('referer', `http://localhost/invitations/${second}`);
     expect(joined.status).toBe(201);
     // Used tokens answer 404: still not logged.
     await http().get(`/api/invitations/${second}/preview`);
 
     const logged = JSON.stringify(t.logs);
-    const urls = t.logs.map((l) => (l.req as { url?: string } | undefined)?.url).filter((u): u is string => typeof u === 'string');
-    expect(urls).toEqual(expect.arrayContaining(['/invitations/[redacted]', '/api/invitations/[redacted]/preview', '/api/invitations/[redacted]/join']));
+    const urls = t.logs
+      .map((l) => (l.req as { url?: string } | undefined)?.url)
+      .filter((u): u is string => typeof u === 'string');
+    expect(urls).toEqual(
+      expect.arrayContaining([
+        '/invitations/[redacted]',
+        '/api/invitations/[redacted]/preview',
+        '/api/invitations/[redacted]/join',
+      ]),
+    );
     expect(urls).toContain('/sign-in?next=/invitations/[redacted]');
     for (const token of [first, second]) {
       expect(logged).not.toContain(token);

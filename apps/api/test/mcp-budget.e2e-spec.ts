@@ -9,12 +9,24 @@ describe('/mcp batches spend the request budget per call', () => {
   let t: TestApp;
   let key: string;
   const http = () => request(t.app.getHttpServer());
-  const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'list_pending', arguments: {} } });
+  const call = (id: number) => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'list_pending', arguments: {} },
+  });
   const mcp = (body: unknown) =>
-    http().post('/mcp').set('x-api-key', key).set('accept', 'application/json, text/event-stream').set('content-type', 'application/json').send(JSON.stringify(body));
+    http()
+      .post('/mcp')
+      .set('x-api-key', key)
+      .set('accept', 'application/json, text/event-stream')
+      .set('content-type', 'application/json')
+      .send(JSON.stringify(body));
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { RATE_LIMIT_API_KEY_REQUESTS: '10', RATE_LIMIT_API_KEY_WINDOW_SECONDS: '3600' } });
+    t = await startTestApp({
+      env: { RATE_LIMIT_API_KEY_REQUESTS: '10', RATE_LIMIT_API_KEY_WINDOW_SECONDS: '3600' },
+    });
     const owner = await signUpOwner(t.app.getHttpServer());
     key = (await createApiKey(t.app.getHttpServer(), owner.cookie)).key;
   });
@@ -32,7 +44,11 @@ describe('/mcp batches spend the request budget per call', () => {
 
     const tooMany = await mcp(Array.from({ length: 6 }, (_, i) => call(10 + i)));
     expect(tooMany.status).toBe(429);
-    expect(tooMany.body).toMatchObject({ statusCode: 429, code: 'RATE_LIMITED', message: 'Too many requests. Try again later.' });
+    expect(tooMany.body).toMatchObject({
+      statusCode: 429,
+      code: 'RATE_LIMITED',
+      message: 'Too many requests. Try again later.',
+    });
     expect(Number(tooMany.headers['retry-after'])).toBeGreaterThanOrEqual(1);
   });
 });
@@ -82,11 +98,17 @@ describe('/mcp waits are capped per key', () => {
       .set('content-type', 'application/json')
       .send(JSON.stringify(waits));
     expect(res.status).toBe(200);
-    const answers = messagesOf(res) as { result: { structuredContent: { status: string; next: string } } }[];
+    const answers = messagesOf(res) as {
+      result: { structuredContent: { status: string; next: string } };
+    }[];
     expect(answers).toHaveLength(count);
     const outcomes = answers.map((a) => a.result.structuredContent);
     expect(outcomes.every((o) => o.status === 'pending')).toBe(true);
-    const notWaited = outcomes.filter((o) => o.next.startsWith('Not waited: this API key already has as many waits open as the server allows at once.'));
+    const notWaited = outcomes.filter((o) =>
+      o.next.startsWith(
+        'Not waited: this API key already has as many waits open as the server allows at once.',
+      ),
+    );
     expect(notWaited).toHaveLength(3);
     // The slots are given back: the next wait waits again.
     const again = await http()
@@ -94,7 +116,12 @@ describe('/mcp waits are capped per key', () => {
       .set('x-api-key', waitKey)
       .set('accept', 'application/json, text/event-stream')
       .set('content-type', 'application/json')
-      .send(JSON.stringify({ ...waits[0], params: { name: 'get_decision', arguments: { interruptId: opened.id, waitSeconds: 1 } } }));
+      .send(
+        JSON.stringify({
+          ...waits[0],
+          params: { name: 'get_decision', arguments: { interruptId: opened.id, waitSeconds: 1 } },
+        }),
+      );
     const [answer] = messagesOf(again) as { result: { structuredContent: { next: string } } }[];
     expect(answer.result.structuredContent.next).not.toMatch(/^Not waited/);
   });

@@ -46,7 +46,9 @@ describe('migrations with several instances and existing data', () => {
     try {
       const applied = logs.filter((lines) => lines.some((l) => l.startsWith('applied ')));
       expect(applied).toHaveLength(1);
-      expect(applied[0].find((l) => l.startsWith('applied '))).toContain(`applied ${MIGRATIONS.length} migration(s)`);
+      expect(applied[0].find((l) => l.startsWith('applied '))).toContain(
+        `applied ${MIGRATIONS.length} migration(s)`,
+      );
       const rows: { name: string; n: string }[] = await connections[0].dataSource.query(
         `SELECT name, count(*)::text AS n FROM migrations GROUP BY name ORDER BY name`,
       );
@@ -68,7 +70,10 @@ describe('migrations with several instances and existing data', () => {
     try {
       // The first release's schema (organisations, accounts, the audit log before its chain).
       await migrateTo(db.url, indexOf('1795292000000') + 1);
-      await sql.query(`INSERT INTO organisations (id, name, plan) VALUES ($1, 'Acme', 'pro'), ($2, 'Globex', 'free')`, orgs);
+      await sql.query(
+        `INSERT INTO organisations (id, name, plan) VALUES ($1, 'Acme', 'pro'), ($2, 'Globex', 'free')`,
+        orgs,
+      );
       await sql.query(
         `INSERT INTO api_keys (organisation_id, id, name, start, key_hash, created_at) VALUES ($1, $2, 'agent', $3, $4, now())`,
         [orgs[0], randomUUID(), key.slice(0, 12), hashApiKey(key, PEPPER)],
@@ -111,7 +116,9 @@ describe('migrations with several instances and existing data', () => {
       try {
         await reader.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
         await reader.query('SELECT count(*) FROM audit_log_entries');
-        upgrading = DatabaseConnection.open(loadConfig({ NODE_ENV: 'test', DATABASE_URL: db.url, API_KEY_PEPPER: PEPPER }));
+        upgrading = DatabaseConnection.open(
+          loadConfig({ NODE_ENV: 'test', DATABASE_URL: db.url, API_KEY_PEPPER: PEPPER }),
+        );
         upgrading.catch(() => undefined);
         let waiting: { query: string } | undefined;
         for (let i = 0; i < 300 && waiting === undefined; i++) {
@@ -140,23 +147,45 @@ describe('migrations with several instances and existing data', () => {
       await (await upgrading).close();
 
       // Every index is valid, no half-built one is left, and the data reads as before.
-      expect((await sql.query(`SELECT indexrelid::regclass::text AS name FROM pg_index WHERE NOT indisvalid`)).rows).toEqual([]);
-      expect((await sql.query(`SELECT relname FROM pg_class WHERE relkind = 'i' AND relname LIKE '%\\_next'`)).rows).toEqual([]);
-      const rows = { query: async (text: string, params?: unknown[]) => (await sql.query(text, params)).rows };
+      expect(
+        (
+          await sql.query(
+            `SELECT indexrelid::regclass::text AS name FROM pg_index WHERE NOT indisvalid`,
+          )
+        ).rows,
+      ).toEqual([]);
+      expect(
+        (
+          await sql.query(
+            `SELECT relname FROM pg_class WHERE relkind = 'i' AND relname LIKE '%\\_next'`,
+          )
+        ).rows,
+      ).toEqual([]);
+      const rows = {
+        query: async (text: string, params?: unknown[]) => (await sql.query(text, params)).rows,
+      };
       expect(await verifyAuditChain(rows, orgs[0])).toEqual({ ok: true, entries: 601 });
       expect(await verifyAuditChain(rows, orgs[1])).toEqual({ ok: true, entries: 600 });
 
-      const { app } = await createApp(loadConfig({ NODE_ENV: 'test', DATABASE_URL: db.url, API_KEY_PEPPER: PEPPER }));
+      const { app } = await createApp(
+        loadConfig({ NODE_ENV: 'test', DATABASE_URL: db.url, API_KEY_PEPPER: PEPPER }),
+      );
       await app.init();
       try {
         const http = () => request(app.getHttpServer());
-        const refunds = await http().get('/api/interrupts?q=refund&limit=200').set('x-api-key', key);
+        const refunds = await http()
+          .get('/api/interrupts?q=refund&limit=200')
+          .set('x-api-key', key);
         expect(refunds.status).toBe(200);
         expect(refunds.body.interrupts).toHaveLength(100);
-        expect(new Set(refunds.body.interrupts.map((i: { title: string }) => i.title.split(' ')[0]))).toEqual(new Set(['Refund']));
+        expect(
+          new Set(refunds.body.interrupts.map((i: { title: string }) => i.title.split(' ')[0])),
+        ).toEqual(new Set(['Refund']));
         const during = await http().get('/api/audit-log?q=upgrade').set('x-api-key', key);
         expect(during.status).toBe(200);
-        expect(during.body.entries.map((e: { summary: string }) => e.summary)).toEqual(['Opened during the upgrade']);
+        expect(during.body.entries.map((e: { summary: string }) => e.summary)).toEqual([
+          'Opened during the upgrade',
+        ]);
         const deploys = await http().get('/api/audit-log?q=deploy&limit=200').set('x-api-key', key);
         expect(deploys.body.entries).toHaveLength(200);
         expect(deploys.body.nextCursor).not.toBeNull();

@@ -26,13 +26,19 @@ describe('PostgresNotificationBus', () => {
   let resyncs = 0;
 
   async function startBus(): Promise<PostgresNotificationBus> {
-    const bus = new PostgresNotificationBus(db.url, pino({ level: 'silent' }), (sql, params) => publisher.query(sql, params).then((r) => r.rows), TIMING);
+    const bus = new PostgresNotificationBus(
+      db.url,
+      pino({ level: 'silent' }),
+      (sql, params) => publisher.query(sql, params).then((r) => r.rows),
+      TIMING,
+    );
     bus.onResync(() => resyncs++);
     await bus.start();
     buses.push(bus);
     return bus;
   }
-  const deafen = (bus: PostgresNotificationBus) => (bus as unknown as { client: Client }).client.query('UNLISTEN *');
+  const deafen = (bus: PostgresNotificationBus) =>
+    (bus as unknown as { client: Client }).client.query('UNLISTEN *');
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -61,7 +67,9 @@ describe('PostgresNotificationBus', () => {
   it('reconnects after its connection is killed, and asks subscribers to resync', async () => {
     const bus = buses[0];
     const before = resyncs;
-    await publisher.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'interlock-listener' AND datname = current_database()`);
+    await publisher.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'interlock-listener' AND datname = current_database()`,
+    );
     await until(() => !bus.healthy, 2_000);
     await until(() => bus.healthy, 5_000);
     expect(resyncs).toBeGreaterThan(before);

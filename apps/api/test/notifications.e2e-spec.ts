@@ -4,13 +4,23 @@ import { dirname, join } from 'node:path';
 import { simpleParser } from 'mailparser';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { builtInRoleIds, createApiKey, joinOrganisation, JoinedMember, signUpOwner, SignedUpOwner, uniqueEmail } from './support/factories';
+import {
+  builtInRoleIds,
+  createApiKey,
+  joinOrganisation,
+  JoinedMember,
+  signUpOwner,
+  SignedUpOwner,
+  uniqueEmail,
+} from './support/factories';
 import { SmtpSink } from './support/smtp-sink';
 import { startTestApp, TestApp } from './support/test-app';
 
 /** Every href of a message's HTML part, and every URL of its text part. */
 function linksOf(html: string, text: string): string[] {
-  const hrefs = [...html.matchAll(/href="([^"]+)"/g)].map((m) => m[1].replace(/&amp;/g, '&').replace(/&#x3D;/g, '='));
+  const hrefs = [...html.matchAll(/href="([^"]+)"/g)].map((m) =>
+    m[1].replace(/&amp;/g, '&').replace(/&#x3D;/g, '='),
+  );
   const urls = [...text.matchAll(/https?:\/\/\S+/g)].map((m) => m[0]);
   return [...new Set([...hrefs, ...urls])];
 }
@@ -36,10 +46,18 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
         DASHBOARD_URL: 'https://review.example.test/app',
       },
     });
-    owner = await signUpOwner(t.app.getHttpServer(), { name: 'Ada Lovelace', organisationName: 'Analytical Engines' });
+    owner = await signUpOwner(t.app.getHttpServer(), {
+      name: 'Ada Lovelace',
+      organisationName: 'Analytical Engines',
+    });
     key = (await createApiKey(t.app.getHttpServer(), owner.cookie)).key;
     const roles = await builtInRoleIds(t.app.getHttpServer(), owner.cookie);
-    grace = await joinOrganisation(t.app.getHttpServer(), owner.cookie, roles.manager, 'Grace Hopper');
+    grace = await joinOrganisation(
+      t.app.getHttpServer(),
+      owner.cookie,
+      roles.manager,
+      'Grace Hopper',
+    );
     // The invitation that brought Grace in was emailed; start each test from a clean sink.
     await sink.until(() => sink.to(grace.email).length === 1);
     sink.messages.length = 0;
@@ -49,7 +67,10 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
     await sink.stop();
   });
 
-  const open = async (title: string, actions: { name: string; args?: Record<string, unknown> }[] = [{ name: 'deploy' }]) => {
+  const open = async (
+    title: string,
+    actions: { name: string; args?: Record<string, unknown> }[] = [{ name: 'deploy' }],
+  ) => {
     const res = await http()
       .post('/api/interrupts')
       .set('x-api-key', key)
@@ -70,10 +91,15 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
 
   it('a new interrupt emails every member who may read it: multipart, from MAIL_FROM, agent values escaped, links to the dashboard', async () => {
     const title = 'Deploy <script>alert(1)</script> to prod';
-    const { id } = await open(title, [{ name: 'deploy', args: { image: '<img src=x onerror=alert(1)>' } }, { name: 'notify' }]);
+    const { id } = await open(title, [
+      { name: 'deploy', args: { image: '<img src=x onerror=alert(1)>' } },
+      { name: 'notify' },
+    ]);
     await sink.until(() => sink.to(owner.email).length === 1 && sink.to(grace.email).length === 1);
     const mail = sink.to(owner.email)[0];
-    expect(mail.parsed.from?.value).toEqual([{ address: 'review@interlock.test', name: 'Interlock Review' }]);
+    expect(mail.parsed.from?.value).toEqual([
+      { address: 'review@interlock.test', name: 'Interlock Review' },
+    ]);
     expect(mail.parsed.subject).toBe(`[Analytical Engines] Approval needed: ${title}`);
     const html = mail.parsed.html as string;
     const text = mail.parsed.text as string;
@@ -86,17 +112,32 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
     expect(text).toContain('Please <b>check</b> & decide');
     const links = linksOf(html, text);
     expect(links).toContain(`https://review.example.test/app/interrupts/${id}`);
-    expect(links).toContain(`https://review.example.test/app/interrupts/${id}/confirm?action=deploy&decision=approve`);
-    expect(links).toContain(`https://review.example.test/app/interrupts/${id}/confirm?action=notify&decision=reject`);
+    expect(links).toContain(
+      `https://review.example.test/app/interrupts/${id}/confirm?action=deploy&decision=approve`,
+    );
+    expect(links).toContain(
+      `https://review.example.test/app/interrupts/${id}/confirm?action=notify&decision=reject`,
+    );
     expect(links).toContain('https://review.example.test/app/settings/notifications');
     // Exactly one message each, however many rounds the workers ran.
     await new Promise((r) => setTimeout(r, 300));
     expect(sink.to(owner.email)).toHaveLength(1);
     expect(sink.to(grace.email)).toHaveLength(1);
 
-    const deliveries = await http().get('/api/notifications/deliveries').set('cookie', owner.cookie);
+    const deliveries = await http()
+      .get('/api/notifications/deliveries')
+      .set('cookie', owner.cookie);
     expect(deliveries.status).toBe(200);
-    expect(deliveries.body.deliveries[0]).toMatchObject({ kind: 'interrupt.opened', channel: 'email', mode: 'immediately', status: 'sent', subjectId: id, title, attempts: 1, lastError: null });
+    expect(deliveries.body.deliveries[0]).toMatchObject({
+      kind: 'interrupt.opened',
+      channel: 'email',
+      mode: 'immediately',
+      status: 'sent',
+      subjectId: id,
+      title,
+      attempts: 1,
+      lastError: null,
+    });
   });
 
   it('fetching every link of a message, as a mail scanner does, decides nothing', async () => {
@@ -109,7 +150,9 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
     for (const link of links) {
       const url = new URL(link);
       // The scanner of a signed-in member's mailbox, even: with the cookie.
-      const res = await http().get(`${url.pathname.replace(/^\/app/, '')}${url.search}`).set('cookie', owner.cookie);
+      const res = await http()
+        .get(`${url.pathname.replace(/^\/app/, '')}${url.search}`)
+        .set('cookie', owner.cookie);
       expect(res.status).toBeLessThan(500);
     }
     const read = await http().get(`/api/interrupts/${id}`).set('x-api-key', key);
@@ -120,21 +163,52 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
     await settle();
     const { id } = await open('Refund order 1138');
     await sink.until(() => sink.messages.length === 2);
-    const assigned = await http().post(`/api/interrupts/${id}/assign`).set('cookie', owner.cookie).send({ memberId: grace.memberId });
+    const assigned = await http()
+      .post(`/api/interrupts/${id}/assign`)
+      .set('cookie', owner.cookie)
+      .send({ memberId: grace.memberId });
     expect(assigned.status).toBe(200);
     await sink.until(() => sink.to(grace.email).length === 2);
-    expect(sink.to(grace.email)[1].parsed.subject).toBe('[Analytical Engines] Assigned to you: Refund order 1138');
+    expect(sink.to(grace.email)[1].parsed.subject).toBe(
+      '[Analytical Engines] Assigned to you: Refund order 1138',
+    );
     expect(sink.to(owner.email)).toHaveLength(1);
 
-    const team = await http().post('/api/teams').set('cookie', owner.cookie).send({ name: 'Payments' });
+    const team = await http()
+      .post('/api/teams')
+      .set('cookie', owner.cookie)
+      .send({ name: 'Payments' });
     expect(team.status).toBe(201);
-    expect((await http().post(`/api/teams/${team.body.id}/members`).set('cookie', owner.cookie).send({ memberId: owner.memberId })).status).toBe(204);
+    expect(
+      (
+        await http()
+          .post(`/api/teams/${team.body.id}/members`)
+          .set('cookie', owner.cookie)
+          .send({ memberId: owner.memberId })
+      ).status,
+    ).toBe(204);
     // Grace hands it to Ada's team, then escalates it: Ada is told both times, Grace neither (she did it).
-    expect((await http().post(`/api/interrupts/${id}/assign`).set('cookie', grace.cookie).send({ teamId: team.body.id })).status).toBe(200);
+    expect(
+      (
+        await http()
+          .post(`/api/interrupts/${id}/assign`)
+          .set('cookie', grace.cookie)
+          .send({ teamId: team.body.id })
+      ).status,
+    ).toBe(200);
     await sink.until(() => sink.to(owner.email).length === 2);
-    expect(sink.to(owner.email)[1].parsed.subject).toBe('[Analytical Engines] Assigned to you: Refund order 1138');
+    expect(sink.to(owner.email)[1].parsed.subject).toBe(
+      '[Analytical Engines] Assigned to you: Refund order 1138',
+    );
 
-    expect((await http().post(`/api/interrupts/${id}/escalate`).set('cookie', grace.cookie).send({ reason: 'Over <limit>' })).status).toBe(200);
+    expect(
+      (
+        await http()
+          .post(`/api/interrupts/${id}/escalate`)
+          .set('cookie', grace.cookie)
+          .send({ reason: 'Over <limit>' })
+      ).status,
+    ).toBe(200);
     await sink.until(() => sink.to(owner.email).length === 3);
     const escalated = sink.to(owner.email)[2];
     expect(escalated.parsed.subject).toBe('[Analytical Engines] Escalated: Refund order 1138');
@@ -145,36 +219,94 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
 
   it('the member who made a change is not told about it: assigning to themself or their team, escalating, deciding what was theirs', async () => {
     await settle();
-    await setPreferences(owner.cookie, { preferences: { 'interrupt.decided': { email: 'immediately' } } });
+    await setPreferences(owner.cookie, {
+      preferences: { 'interrupt.decided': { email: 'immediately' } },
+    });
     const { id } = await open('Archive the 2019 invoices', [{ name: 'archive' }]);
     await sink.until(() => sink.messages.length === 2);
     sink.messages.length = 0;
 
-    expect((await http().post(`/api/interrupts/${id}/assign`).set('cookie', owner.cookie).send({ memberId: owner.memberId })).status).toBe(200);
-    expect((await http().post(`/api/interrupts/${id}/escalate`).set('cookie', owner.cookie).send({ reason: 'Needs a second look' })).status).toBe(200);
+    expect(
+      (
+        await http()
+          .post(`/api/interrupts/${id}/assign`)
+          .set('cookie', owner.cookie)
+          .send({ memberId: owner.memberId })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await http()
+          .post(`/api/interrupts/${id}/escalate`)
+          .set('cookie', owner.cookie)
+          .send({ reason: 'Needs a second look' })
+      ).status,
+    ).toBe(200);
     // Grace, a reader, hears of the escalation; Ada, who escalated, does not.
     await sink.until(() => sink.to(grace.email).length === 1);
-    expect(sink.to(grace.email)[0].parsed.subject).toBe('[Analytical Engines] Escalated: Archive the 2019 invoices');
-    expect((await http().post(`/api/interrupts/${id}/decisions`).set('cookie', owner.cookie).send({ actionName: 'archive', decision: 'approve' })).status).toBe(201);
+    expect(sink.to(grace.email)[0].parsed.subject).toBe(
+      '[Analytical Engines] Escalated: Archive the 2019 invoices',
+    );
+    expect(
+      (
+        await http()
+          .post(`/api/interrupts/${id}/decisions`)
+          .set('cookie', owner.cookie)
+          .send({ actionName: 'archive', decision: 'approve' })
+      ).status,
+    ).toBe(201);
     await new Promise((r) => setTimeout(r, 500));
     expect(sink.to(owner.email)).toHaveLength(0);
     const mine = await http().get('/api/notifications/deliveries').set('cookie', owner.cookie);
-    expect(mine.body.deliveries.filter((d: { subjectId: string }) => d.subjectId === id).map((d: { kind: string }) => d.kind)).toEqual(['interrupt.opened']);
+    expect(
+      mine.body.deliveries
+        .filter((d: { subjectId: string }) => d.subjectId === id)
+        .map((d: { kind: string }) => d.kind),
+    ).toEqual(['interrupt.opened']);
 
     // Decided by someone else, the assignee does hear of it.
     const second = await open('Archive the 2020 invoices', [{ name: 'archive' }]);
-    expect((await http().post(`/api/interrupts/${second.id}/assign`).set('cookie', grace.cookie).send({ memberId: owner.memberId })).status).toBe(200);
-    expect((await http().post(`/api/interrupts/${second.id}/decisions`).set('cookie', grace.cookie).send({ actionName: 'archive', decision: 'reject' })).status).toBe(201);
-    await sink.until(() => sink.to(owner.email).some((m) => m.parsed.subject === '[Analytical Engines] Decided: Archive the 2020 invoices'));
+    expect(
+      (
+        await http()
+          .post(`/api/interrupts/${second.id}/assign`)
+          .set('cookie', grace.cookie)
+          .send({ memberId: owner.memberId })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await http()
+          .post(`/api/interrupts/${second.id}/decisions`)
+          .set('cookie', grace.cookie)
+          .send({ actionName: 'archive', decision: 'reject' })
+      ).status,
+    ).toBe(201);
+    await sink.until(() =>
+      sink
+        .to(owner.email)
+        .some(
+          (m) => m.parsed.subject === '[Analytical Engines] Decided: Archive the 2020 invoices',
+        ),
+    );
     await setPreferences(owner.cookie, { preferences: {} });
   });
 
   it('an hourly digest gathers one member’s notifications into one message at the hour; off sends nothing', async () => {
     await settle();
-    const prefs = await setPreferences(grace.cookie, { preferences: { 'interrupt.opened': { email: 'hourly' } } });
-    expect(prefs).toMatchObject({ timeZone: 'UTC', preferences: { 'interrupt.opened': { email: 'hourly' } }, emailEnabled: true });
+    const prefs = await setPreferences(grace.cookie, {
+      preferences: { 'interrupt.opened': { email: 'hourly' } },
+    });
+    expect(prefs).toMatchObject({
+      timeZone: 'UTC',
+      preferences: { 'interrupt.opened': { email: 'hourly' } },
+      emailEnabled: true,
+    });
     expect(prefs.effective['interrupt.opened']).toEqual({ email: 'hourly', browser: 'off' });
-    expect(prefs.effective['interrupt.assigned']).toEqual({ email: 'immediately', browser: 'immediately' });
+    expect(prefs.effective['interrupt.assigned']).toEqual({
+      email: 'immediately',
+      browser: 'immediately',
+    });
     await setPreferences(owner.cookie, { preferences: { 'interrupt.opened': { email: 'off' } } });
 
     const first = await open('Digest item one');
@@ -187,12 +319,16 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
     const hour = new Date();
     hour.setUTCMinutes(0, 0, 0);
     hour.setUTCHours(hour.getUTCHours() + 1);
-    for (const row of pending) expect(row).toMatchObject({ mode: 'hourly', status: 'pending', scheduled_for: hour });
+    for (const row of pending)
+      expect(row).toMatchObject({ mode: 'hourly', status: 'pending', scheduled_for: hour });
     await new Promise((r) => setTimeout(r, 300));
     expect(sink.messages).toHaveLength(0);
 
     // The hour comes (the clock moved forward for these rows).
-    await db().query(`UPDATE notifications SET due_at = now() WHERE organisation_id = $1 AND status = 'pending' AND mode = 'hourly'`, [owner.organisationId]);
+    await db().query(
+      `UPDATE notifications SET due_at = now() WHERE organisation_id = $1 AND status = 'pending' AND mode = 'hourly'`,
+      [owner.organisationId],
+    );
     await sink.until(() => sink.to(grace.email).length === 1);
     const digest = sink.to(grace.email)[0];
     expect(digest.parsed.subject).toBe('[Analytical Engines] 2 interrupts for you this hour');
@@ -207,15 +343,24 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
   });
 
   it('the daily digest leaves at 09:00 in the member’s time zone', async () => {
-    await setPreferences(grace.cookie, { timeZone: 'Asia/Tokyo', preferences: { 'interrupt.opened': { email: 'daily' } } });
+    await setPreferences(grace.cookie, {
+      timeZone: 'Asia/Tokyo',
+      preferences: { 'interrupt.opened': { email: 'daily' } },
+    });
     const { id } = await open('Daily item');
-    const [row] = await db().query(`SELECT scheduled_for FROM notifications WHERE organisation_id = $1 AND recipient_user_id = $2 AND subject_id = $3`, [
-      owner.organisationId,
-      grace.memberId,
-      id,
-    ]);
+    const [row] = await db().query(
+      `SELECT scheduled_for FROM notifications WHERE organisation_id = $1 AND recipient_user_id = $2 AND subject_id = $3`,
+      [owner.organisationId, grace.memberId, id],
+    );
     const at = row.scheduled_for as Date;
-    expect(new Intl.DateTimeFormat('en-GB', { timeZone: 'Asia/Tokyo', hour: '2-digit', minute: '2-digit', hour12: false }).format(at)).toBe('09:00');
+    expect(
+      new Intl.DateTimeFormat('en-GB', {
+        timeZone: 'Asia/Tokyo',
+        hour: '2-digit',
+        minute: '2-digit',
+        hour12: false,
+      }).format(at),
+    ).toBe('09:00');
     expect(at.getTime()).toBeGreaterThan(Date.now());
     expect(at.getTime()).toBeLessThanOrEqual(Date.now() + 24 * 3600_000);
     await setPreferences(grace.cookie, { timeZone: 'UTC', preferences: {} });
@@ -226,46 +371,61 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
     const before = 0;
     sink.failNext = 2;
     const { id } = await open('Retry me');
-    await sink.until(() => sink.messages.length >= before + 2, 10_000).catch(async (error: Error) => {
-      throw new Error(`${error.message}: ${JSON.stringify(await db().query(`SELECT status, attempt_count, last_error, due_at FROM notifications WHERE subject_id = $1`, [id]))}`);
-    });
+    await sink
+      .until(() => sink.messages.length >= before + 2, 10_000)
+      .catch(async (error: Error) => {
+        throw new Error(
+          `${error.message}: ${JSON.stringify(await db().query(`SELECT status, attempt_count, last_error, due_at FROM notifications WHERE subject_id = $1`, [id]))}`,
+        );
+      });
     await new Promise((r) => setTimeout(r, 200));
-    const rows = await db().query(`SELECT status, attempt_count, last_error FROM notifications WHERE organisation_id = $1 AND subject_id = $2 ORDER BY recipient_email`, [
-      owner.organisationId,
-      id,
-    ]);
+    const rows = await db().query(
+      `SELECT status, attempt_count, last_error FROM notifications WHERE organisation_id = $1 AND subject_id = $2 ORDER BY recipient_email`,
+      [owner.organisationId, id],
+    );
     expect(rows).toHaveLength(2);
     // Two sends failed (one each, or both of one's first two): three attempts at most, all sent.
     expect(rows.map((r: { status: string }) => r.status)).toEqual(['sent', 'sent']);
-    expect(rows.reduce((n: number, r: { attempt_count: number }) => n + r.attempt_count, 0)).toBe(4);
+    expect(rows.reduce((n: number, r: { attempt_count: number }) => n + r.attempt_count, 0)).toBe(
+      4,
+    );
   });
 
   it('an invitation is emailed with its link, which works', async () => {
     await settle();
     const roles = await builtInRoleIds(t.app.getHttpServer(), owner.cookie);
     const email = uniqueEmail('invitee');
-    const invited = await http().post('/api/invitations').set('cookie', owner.cookie).send({ email, roleId: roles.developer });
+    const invited = await http()
+      .post('/api/invitations')
+      .set('cookie', owner.cookie)
+      .send({ email, roleId: roles.developer });
     expect(invited.status).toBe(201);
     await sink.until(() => sink.to(email).length === 1);
     const mail = sink.to(email)[0];
     expect(mail.parsed.subject).toBe('Ada Lovelace invited you to Analytical Engines on Interlock');
-    const link = linksOf(mail.parsed.html as string, mail.parsed.text as string).find((l) => l.includes('/invitations/'));
+    const link = linksOf(mail.parsed.html as string, mail.parsed.text as string).find((l) =>
+      l.includes('/invitations/'),
+    );
     expect(link).toBe(`https://review.example.test/app/invitations/${invited.body.token}`);
     // The token is not kept once the message left.
     await new Promise((r) => setTimeout(r, 300));
-    const [row] = await db().query(`SELECT data, status FROM notifications WHERE organisation_id = $1 AND kind = 'invitation' AND recipient_email = $2`, [
-      owner.organisationId,
-      email,
-    ]);
+    const [row] = await db().query(
+      `SELECT data, status FROM notifications WHERE organisation_id = $1 AND kind = 'invitation' AND recipient_email = $2`,
+      [owner.organisationId, email],
+    );
     expect(JSON.stringify(row.data)).not.toContain(invited.body.token);
     expect(row.data.sealedToken).toBeUndefined();
     expect(row.status).toBe('sent');
-    const accepted = await http().post(`/api/invitations/${invited.body.token}/accept`).send({ name: 'Linus', password: 'correct horse battery staple' });
+    const accepted = await http()
+      .post(`/api/invitations/${invited.body.token}/accept`)
+      .send({ name: 'Linus', password: 'correct horse battery staple' });
     expect(accepted.status).toBe(201);
   });
 
   it('the deliveries list walks by cursor, newest first, bound to its scope', async () => {
-    const all = await http().get('/api/notifications/deliveries?scope=organisation&limit=200').set('cookie', owner.cookie);
+    const all = await http()
+      .get('/api/notifications/deliveries?scope=organisation&limit=200')
+      .set('cookie', owner.cookie);
     expect(all.status).toBe(200);
     expect(all.body.nextCursor).toBeNull();
     const ids = all.body.deliveries.map((d: { id: string }) => d.id);
@@ -275,7 +435,9 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
     let first = '';
     do {
       const page: request.Response = await http()
-        .get(`/api/notifications/deliveries?scope=organisation&limit=2${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`)
+        .get(
+          `/api/notifications/deliveries?scope=organisation&limit=2${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`,
+        )
         .set('cookie', owner.cookie);
       expect(page.status).toBe(200);
       expect(page.body.deliveries.length).toBeLessThanOrEqual(2);
@@ -285,50 +447,110 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
     } while (cursor !== null);
     expect(walked).toEqual(ids);
     // A cursor belongs to its scope (and organisation): reused for another, 400.
-    const other = await http().get(`/api/notifications/deliveries?scope=mine&limit=2&cursor=${encodeURIComponent(first)}`).set('cookie', owner.cookie);
-    expect([other.status, other.body.message]).toEqual([400, 'cursor is not a valid cursor for this listing (use nextCursor with the same filters).']);
-    expect((await http().get('/api/notifications/deliveries?limit=0').set('cookie', owner.cookie)).status).toBe(400);
+    const other = await http()
+      .get(`/api/notifications/deliveries?scope=mine&limit=2&cursor=${encodeURIComponent(first)}`)
+      .set('cookie', owner.cookie);
+    expect([other.status, other.body.message]).toEqual([
+      400,
+      'cursor is not a valid cursor for this listing (use nextCursor with the same filters).',
+    ]);
+    expect(
+      (await http().get('/api/notifications/deliveries?limit=0').set('cookie', owner.cookie))
+        .status,
+    ).toBe(400);
     const mine = await http().get('/api/notifications/deliveries').set('cookie', grace.cookie);
-    expect(mine.body.deliveries.every((d: { recipientEmail: string }) => d.recipientEmail === grace.email)).toBe(true);
+    expect(
+      mine.body.deliveries.every(
+        (d: { recipientEmail: string }) => d.recipientEmail === grace.email,
+      ),
+    ).toBe(true);
   });
 
   it('preferences and organisation defaults are validated, audited (settings), and the defaults need member.manage', async () => {
-    const bad = await http().put('/api/notifications/preferences').set('cookie', grace.cookie).send({ preferences: { 'interrupt.opened': { browser: 'hourly' } } });
+    const bad = await http()
+      .put('/api/notifications/preferences')
+      .set('cookie', grace.cookie)
+      .send({ preferences: { 'interrupt.opened': { browser: 'hourly' } } });
     expect(bad.status).toBe(400);
-    expect(bad.body.message).toBe('preferences must give interrupt.opened.browser one of immediately, off, or null for the default.');
-    const kind = await http().put('/api/notifications/preferences').set('cookie', grace.cookie).send({ preferences: { 'session.started': {} } });
+    expect(bad.body.message).toBe(
+      'preferences must give interrupt.opened.browser one of immediately, off, or null for the default.',
+    );
+    const kind = await http()
+      .put('/api/notifications/preferences')
+      .set('cookie', grace.cookie)
+      .send({ preferences: { 'session.started': {} } });
     expect(kind.status).toBe(400);
-    expect(kind.body.message).toBe('preferences may only name the kinds interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided.');
-    const zone = await http().put('/api/notifications/preferences').set('cookie', grace.cookie).send({ timeZone: 'Mars/Olympus' });
+    expect(kind.body.message).toBe(
+      'preferences may only name the kinds interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided.',
+    );
+    const zone = await http()
+      .put('/api/notifications/preferences')
+      .set('cookie', grace.cookie)
+      .send({ timeZone: 'Mars/Olympus' });
     expect(zone.status).toBe(400);
-    expect(zone.body.message).toBe('timeZone must be an IANA time zone name such as Europe/Paris or UTC.');
-    const empty = await http().put('/api/notifications/preferences').set('cookie', grace.cookie).send({});
+    expect(zone.body.message).toBe(
+      'timeZone must be an IANA time zone name such as Europe/Paris or UTC.',
+    );
+    const empty = await http()
+      .put('/api/notifications/preferences')
+      .set('cookie', grace.cookie)
+      .send({});
     expect(empty.status).toBe(400);
 
-    await setPreferences(grace.cookie, { timeZone: 'Europe/Paris', preferences: { 'interrupt.escalated': { email: 'daily', browser: null } } });
-    const developer = await joinOrganisation(t.app.getHttpServer(), owner.cookie, (await builtInRoleIds(t.app.getHttpServer(), owner.cookie)).developer, 'Dev');
-    const refused = await http().patch('/api/notifications/settings').set('cookie', developer.cookie).send({ defaults: {} });
+    await setPreferences(grace.cookie, {
+      timeZone: 'Europe/Paris',
+      preferences: { 'interrupt.escalated': { email: 'daily', browser: null } },
+    });
+    const developer = await joinOrganisation(
+      t.app.getHttpServer(),
+      owner.cookie,
+      (await builtInRoleIds(t.app.getHttpServer(), owner.cookie)).developer,
+      'Dev',
+    );
+    const refused = await http()
+      .patch('/api/notifications/settings')
+      .set('cookie', developer.cookie)
+      .send({ defaults: {} });
     expect(refused.status).toBe(403);
-    const everyone = await http().get('/api/notifications/deliveries?scope=organisation').set('cookie', developer.cookie);
+    const everyone = await http()
+      .get('/api/notifications/deliveries?scope=organisation')
+      .set('cookie', developer.cookie);
     expect(everyone.status).toBe(403);
     const changed = await http()
       .patch('/api/notifications/settings')
       .set('cookie', owner.cookie)
       .send({ defaults: { 'interrupt.decided': { email: 'immediately' } } });
     expect(changed.status).toBe(200);
-    expect(changed.body).toMatchObject({ defaults: { 'interrupt.decided': { email: 'immediately' } }, emailEnabled: true });
-    const devPrefs = await http().get('/api/notifications/preferences').set('cookie', developer.cookie);
-    expect(devPrefs.body.effective['interrupt.decided']).toEqual({ email: 'immediately', browser: 'off' });
+    expect(changed.body).toMatchObject({
+      defaults: { 'interrupt.decided': { email: 'immediately' } },
+      emailEnabled: true,
+    });
+    const devPrefs = await http()
+      .get('/api/notifications/preferences')
+      .set('cookie', developer.cookie);
+    expect(devPrefs.body.effective['interrupt.decided']).toEqual({
+      email: 'immediately',
+      browser: 'off',
+    });
 
     const audit = await http().get('/api/audit-log?category=settings').set('cookie', owner.cookie);
     expect(audit.status).toBe(200);
-    const actions = (audit.body.entries as { action: string; summary: string; metadata: unknown }[]).map((e) => e.action);
+    const actions = (
+      audit.body.entries as { action: string; summary: string; metadata: unknown }[]
+    ).map((e) => e.action);
     expect(actions).toContain('settings.notification_preferences_updated');
     expect(actions).toContain('settings.notifications_updated');
-    const orgEntry = (audit.body.entries as { action: string; summary: string; metadata: unknown }[]).find((e) => e.action === 'settings.notifications_updated');
+    const orgEntry = (
+      audit.body.entries as { action: string; summary: string; metadata: unknown }[]
+    ).find((e) => e.action === 'settings.notifications_updated');
     expect(orgEntry?.summary).toBe('Notification settings changed (defaults) by Ada Lovelace');
-    expect(orgEntry?.metadata).toEqual({ changes: { defaults: { from: {}, to: { 'interrupt.decided': { email: 'immediately' } } } } });
-    await http().patch('/api/notifications/settings').set('cookie', owner.cookie).send({ defaults: {} });
+    expect(orgEntry?.metadata).toEqual({
+      changes: { defaults: { from: {}, to: { 'interrupt.decided': { email: 'immediately' } } } },
+    });
+    await http()
+      .patch('/api/notifications/settings')
+      .set('cookie', owner.cookie)
+      .send({ defaults: {} });
   });
 });
 
@@ -353,13 +575,21 @@ describe('notifications across two instances', () => {
     const owner = await signUpOwner(a.app.getHttpServer());
     const key = (await createApiKey(a.app.getHttpServer(), owner.cookie)).key;
     const roles = await builtInRoleIds(a.app.getHttpServer(), owner.cookie);
-    const grace = await joinOrganisation(a.app.getHttpServer(), owner.cookie, roles.developer, 'Grace Hopper');
+    const grace = await joinOrganisation(
+      a.app.getHttpServer(),
+      owner.cookie,
+      roles.developer,
+      'Grace Hopper',
+    );
     await sink.until(() => sink.messages.length === 1);
     sink.messages.length = 0;
     const servers = [a.app.getHttpServer(), b.app.getHttpServer()];
     const ids = await Promise.all(
       Array.from({ length: 40 }, async (_, i) => {
-        const res = await request(servers[i % 2]).post('/api/interrupts').set('x-api-key', key).send({ title: `Burst ${i}`, actionRequests: [{ name: 'go' }] });
+        const res = await request(servers[i % 2])
+          .post('/api/interrupts')
+          .set('x-api-key', key)
+          .send({ title: `Burst ${i}`, actionRequests: [{ name: 'go' }] });
         expect(res.status).toBe(201);
         return res.body.id as string;
       }),
@@ -367,7 +597,9 @@ describe('notifications across two instances', () => {
     await sink.until(() => sink.messages.length >= 80, 30_000);
     await new Promise((r) => setTimeout(r, 500));
     expect(sink.messages).toHaveLength(80);
-    const seen = sink.messages.map((m) => `${m.to[0]} ${/\/interrupts\/([0-9a-f-]{36})/.exec(m.parsed.text as string)?.[1]}`);
+    const seen = sink.messages.map(
+      (m) => `${m.to[0]} ${/\/interrupts\/([0-9a-f-]{36})/.exec(m.parsed.text as string)?.[1]}`,
+    );
     expect(new Set(seen).size).toBe(80);
     for (const id of ids) {
       expect(seen).toContain(`${owner.email} ${id}`);
@@ -375,7 +607,12 @@ describe('notifications across two instances', () => {
     }
     // Between them, the two instances sent each once (which one sent which is up to their claims).
     const senders = (app: TestApp) =>
-      app.logs.filter((l) => l.msg === 'notification delivery attempt' && l.status === 'sent' && l.kind !== 'invitation').length;
+      app.logs.filter(
+        (l) =>
+          l.msg === 'notification delivery attempt' &&
+          l.status === 'sent' &&
+          l.kind !== 'invitation',
+      ).length;
     expect(senders(a) + senders(b)).toBe(80);
   });
 });
@@ -385,7 +622,9 @@ describe('notifications without SMTP_URL (development)', () => {
   let mailDir: string;
   beforeAll(async () => {
     mailDir = mkdtempSync(join(tmpdir(), 'interlock-mail-test-'));
-    t = await startTestApp({ env: { NODE_ENV: 'development', NOTIFICATION_POLL_INTERVAL: '50ms', MAIL_DIR: mailDir } });
+    t = await startTestApp({
+      env: { NODE_ENV: 'development', NOTIFICATION_POLL_INTERVAL: '50ms', MAIL_DIR: mailDir },
+    });
   });
   afterAll(async () => {
     await t.close();
@@ -403,10 +642,15 @@ describe('notifications without SMTP_URL (development)', () => {
     const deadline = Date.now() + 10_000;
     let logged: Record<string, unknown> | undefined;
     while (logged === undefined && Date.now() < deadline) {
-      logged = t.logs.find((l) => l.msg === 'email is off (no SMTP_URL): the message is in a file' && l.to === owner.email);
+      logged = t.logs.find(
+        (l) =>
+          l.msg === 'email is off (no SMTP_URL): the message is in a file' && l.to === owner.email,
+      );
       if (logged === undefined) await new Promise((r) => setTimeout(r, 50));
     }
-    expect(logged).toMatchObject({ subject: '[Analytical Engines] Approval needed: Logged, not sent' });
+    expect(logged).toMatchObject({
+      subject: '[Analytical Engines] Approval needed: Logged, not sent',
+    });
     expect(Object.keys(logged ?? {})).not.toContain('text');
     const file = String(logged?.file);
     expect(dirname(file)).toBe(mailDir);
@@ -417,10 +661,17 @@ describe('notifications without SMTP_URL (development)', () => {
     expect(links.length).toBeGreaterThan(0);
     const logs = JSON.stringify(t.logs);
     for (const link of links) expect(logs).not.toContain(link);
-    const prefs = await request(t.app.getHttpServer()).get('/api/notifications/preferences').set('cookie', owner.cookie);
+    const prefs = await request(t.app.getHttpServer())
+      .get('/api/notifications/preferences')
+      .set('cookie', owner.cookie);
     expect(prefs.body.emailEnabled).toBe(false);
     await new Promise((r) => setTimeout(r, 200));
-    const deliveries = await request(t.app.getHttpServer()).get('/api/notifications/deliveries').set('cookie', owner.cookie);
-    expect(deliveries.body.deliveries[0]).toMatchObject({ status: 'logged', subjectId: res.body.id });
+    const deliveries = await request(t.app.getHttpServer())
+      .get('/api/notifications/deliveries')
+      .set('cookie', owner.cookie);
+    expect(deliveries.body.deliveries[0]).toMatchObject({
+      status: 'logged',
+      subjectId: res.body.id,
+    });
   });
 });

@@ -35,7 +35,12 @@ describe('the OpenAPI contract', () => {
     for (const route of declaredRoutes(t.app)) {
       // Not REST: the contract itself, /mcp, which speaks JSON-RPC as the MCP spec describes, and
       // /downloads, the service's own package files (SPEC §9), served like the dashboard's.
-      if (route.path === '/api/openapi.json' || route.path === '/mcp' || route.path.startsWith('/downloads')) continue;
+      if (
+        route.path === '/api/openapi.json' ||
+        route.path === '/mcp' ||
+        route.path.startsWith('/downloads')
+      )
+        continue;
       const path = route.path.replace(/:(\w+)/g, '{$1}');
       const operation = served.paths[path]?.[route.method.toLowerCase()];
       expect({ route: `${route.method} ${route.path}`, present: operation !== undefined }).toEqual({
@@ -57,13 +62,16 @@ describe('the OpenAPI contract', () => {
               ? [{ apiKey: [] }, { session: [] }]
               : [];
       expect(op.security).toEqual(scheme);
-      if (principal === 'api_key' || principal === 'api_key_or_member') expect(Object.keys(op.responses)).toContain('401');
+      if (principal === 'api_key' || principal === 'api_key_or_member')
+        expect(Object.keys(op.responses)).toContain('401');
       if (principal === 'api_key_or_member') expect(Object.keys(op.responses)).toContain('403');
       if (principal === 'member' || principal === 'user' || principal === 'human') {
         expect(Object.keys(op.responses)).toContain('403');
       }
       // A signed-in person names the organisation they act for (docs/DECISIONS.md, "Users and memberships").
-      const header = (op.parameters ?? []).find((p) => p.in === 'header' && p.name === 'x-organisation-id');
+      const header = (op.parameters ?? []).find(
+        (p) => p.in === 'header' && p.name === 'x-organisation-id',
+      );
       expect({ route: `${route.method} ${route.path}`, header: header !== undefined }).toEqual({
         route: `${route.method} ${route.path}`,
         header: principal === 'member' || principal === 'api_key_or_member',

@@ -53,12 +53,21 @@ describe('PUT /api/organisation/plan beside audited writes', () => {
     } = await writer.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
     await writer.query('BEGIN');
     // What the append trigger does first: the organisation's chain head, locked to commit.
-    await writer.query('SELECT last_seq FROM audit_log_heads WHERE organisation_id = $1 FOR UPDATE', [owner.organisationId]);
-    const change = request(t.app.getHttpServer()).put('/api/organisation/plan').set('cookie', owner.cookie).send({ plan: 'pro' });
+    await writer.query(
+      'SELECT last_seq FROM audit_log_heads WHERE organisation_id = $1 FOR UPDATE',
+      [owner.organisationId],
+    );
+    const change = request(t.app.getHttpServer())
+      .put('/api/organisation/plan')
+      .set('cookie', owner.cookie)
+      .send({ plan: 'pro' });
     const answered = change.then((res) => res);
     await untilWaitingFor(pid);
     // Then a row referring to the organisation (its foreign key's check takes KEY SHARE).
-    await writer.query(`INSERT INTO teams (id, organisation_id, name) VALUES (gen_random_uuid(), $1, 'locks')`, [owner.organisationId]);
+    await writer.query(
+      `INSERT INTO teams (id, organisation_id, name) VALUES (gen_random_uuid(), $1, 'locks')`,
+      [owner.organisationId],
+    );
     await writer.query('COMMIT');
     const res = await answered;
     expect({ status: res.status, plan: res.body.plan }).toEqual({ status: 200, plan: 'pro' });

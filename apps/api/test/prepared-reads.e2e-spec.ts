@@ -44,23 +44,43 @@ describe('prepared reads on Postgres', () => {
     const runs = await Promise.all(Array.from({ length: 12 }, () => reads.query(SELECT_ALL, ids)));
     for (const rows of runs) {
       expect(rows).toEqual(expected);
-      expect(rows.map((r) => Object.keys(r as object))).toEqual(expected.map((r: object) => Object.keys(r)));
+      expect(rows.map((r) => Object.keys(r as object))).toEqual(
+        expected.map((r: object) => Object.keys(r)),
+      );
     }
   });
 
   it('answers a statement with no rows, and one that returns none, with an empty list', async () => {
-    expect(await reads.query(`SELECT id FROM things WHERE id = $1`, ['00000000-0000-4000-8000-000000000000'])).toEqual([]);
-    expect(await reads.query(`SELECT id FROM things WHERE id = $1`, ['00000000-0000-4000-8000-000000000000'])).toEqual([]);
-    const rows = await ds.transaction((tx) => reads.within(tx).query(`UPDATE things SET size = size WHERE id = $1`, [ids[0]]));
+    expect(
+      await reads.query(`SELECT id FROM things WHERE id = $1`, [
+        '00000000-0000-4000-8000-000000000000',
+      ]),
+    ).toEqual([]);
+    expect(
+      await reads.query(`SELECT id FROM things WHERE id = $1`, [
+        '00000000-0000-4000-8000-000000000000',
+      ]),
+    ).toEqual([]);
+    const rows = await ds.transaction((tx) =>
+      reads.within(tx).query(`UPDATE things SET size = size WHERE id = $1`, [ids[0]]),
+    );
     expect(rows).toEqual([[], 1]);
     // Described as returning nothing: the second execution skips the description and still answers.
-    expect(await ds.transaction((tx) => reads.within(tx).query(`UPDATE things SET size = size WHERE id = $1`, [ids[1]]))).toEqual([[], 1]);
+    expect(
+      await ds.transaction((tx) =>
+        reads.within(tx).query(`UPDATE things SET size = size WHERE id = $1`, [ids[1]]),
+      ),
+    ).toEqual([[], 1]);
   });
 
   it('takes numbers, booleans and nulls as the driver does, and hands other parameters to the driver', async () => {
     const sql = `SELECT $1::int + 1 AS n, $2::boolean AS b, $3::text IS NULL AS missing, $4::text[] AS list`;
-    expect(await reads.query(sql, [41, false, null, ['a', 'b c']])).toEqual([{ n: 42, b: false, missing: true, list: ['a', 'b c'] }]);
-    expect(await reads.query(`SELECT $1::int + 1 AS n, $2::boolean AS b`, [41, true])).toEqual([{ n: 42, b: true }]);
+    expect(await reads.query(sql, [41, false, null, ['a', 'b c']])).toEqual([
+      { n: 42, b: false, missing: true, list: ['a', 'b c'] },
+    ]);
+    expect(await reads.query(`SELECT $1::int + 1 AS n, $2::boolean AS b`, [41, true])).toEqual([
+      { n: 42, b: true },
+    ]);
   });
 
   it("fails as TypeORM's QueryFailedError with the driver's error, and the connections stay usable", async () => {
@@ -68,12 +88,18 @@ describe('prepared reads on Postgres', () => {
     for (let i = 0; i < 4; i++) {
       const failure = await reads.query(sql, ['not-a-uuid']).catch((e: unknown) => e);
       expect(failure).toBeInstanceOf(QueryFailedError);
-      expect((failure as QueryFailedError & { driverError: { code: string } }).driverError.code).toBe('22P02');
+      expect(
+        (failure as QueryFailedError & { driverError: { code: string } }).driverError.code,
+      ).toBe('22P02');
     }
     // A statement that fails to parse, then the same text is never retried as parsed.
     for (let i = 0; i < 2; i++) {
-      const failure = await reads.query(`SELECT nonsense FROM things WHERE id = $1`, [ids[0]]).catch((e: unknown) => e);
-      expect((failure as QueryFailedError & { driverError: { code: string } }).driverError.code).toBe('42703');
+      const failure = await reads
+        .query(`SELECT nonsense FROM things WHERE id = $1`, [ids[0]])
+        .catch((e: unknown) => e);
+      expect(
+        (failure as QueryFailedError & { driverError: { code: string } }).driverError.code,
+      ).toBe('42703');
     }
     const rows = await Promise.all(Array.from({ length: 6 }, () => reads.query(sql, [ids[0]])));
     expect(rows).toEqual(Array.from({ length: 6 }, () => [{ id: ids[0] }]));
@@ -84,14 +110,23 @@ describe('prepared reads on Postgres', () => {
     await ds.query(`INSERT INTO shifting VALUES (1, 42)`);
     const sql = `SELECT v FROM shifting WHERE id = $1`;
     // Parsed and described on every connection of the pool.
-    expect(await Promise.all(Array.from({ length: 6 }, () => reads.query(sql, [1])))).toEqual(Array.from({ length: 6 }, () => [{ v: 42 }]));
+    expect(await Promise.all(Array.from({ length: 6 }, () => reads.query(sql, [1])))).toEqual(
+      Array.from({ length: 6 }, () => [{ v: 42 }]),
+    );
     await ds.query(`ALTER TABLE shifting ALTER COLUMN v TYPE text USING 'x' || v`);
     // Connections that had parsed it are refused by Postgres (and dropped by the pool); fresh ones
     // describe it again. Every answer is the new type's, as the driver decodes it.
     const answers: unknown[] = [];
-    for (let i = 0; i < 12; i++) answers.push(await reads.query(sql, [1]).catch((e: QueryFailedError & { driverError: { code: string } }) => e.driverError.code));
+    for (let i = 0; i < 12; i++)
+      answers.push(
+        await reads
+          .query(sql, [1])
+          .catch((e: QueryFailedError & { driverError: { code: string } }) => e.driverError.code),
+      );
     expect(answers.filter((a) => a !== '0A000')).toContainEqual([{ v: 'x42' }]);
-    expect(answers.every((a) => a === '0A000' || JSON.stringify(a) === JSON.stringify([{ v: 'x42' }]))).toBe(true);
+    expect(
+      answers.every((a) => a === '0A000' || JSON.stringify(a) === JSON.stringify([{ v: 'x42' }])),
+    ).toBe(true);
     expect(answers.slice(-3)).toEqual([[{ v: 'x42' }], [{ v: 'x42' }], [{ v: 'x42' }]]);
   });
 
@@ -103,7 +138,11 @@ describe('prepared reads on Postgres', () => {
         await q.query(`SELECT 1 / $1::int AS x`, [0]);
       })
       .catch((e: unknown) => e);
-    expect((failure as QueryFailedError & { driverError: { code: string } }).driverError.code).toBe('22012');
-    expect(await ds.query(`SELECT size FROM things WHERE id = $1`, [ids[0]])).toEqual([{ size: 42 }]);
+    expect((failure as QueryFailedError & { driverError: { code: string } }).driverError.code).toBe(
+      '22012',
+    );
+    expect(await ds.query(`SELECT size FROM things WHERE id = $1`, [ids[0]])).toEqual([
+      { size: 42 },
+    ]);
   });
 });

@@ -6,7 +6,12 @@ import { createTestDatabase, TestDatabase } from './support/test-database';
 import { startTestApp, TestApp } from './support/test-app';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const LIMITED = { statusCode: 429, error: 'Too Many Requests', code: 'RATE_LIMITED', message: 'Too many requests. Try again later.' };
+const LIMITED = {
+  statusCode: 429,
+  error: 'Too Many Requests',
+  code: 'RATE_LIMITED',
+  message: 'Too many requests. Try again later.',
+};
 
 /** Waits until just after a multiple of `windowMs` (fixed windows start there). */
 async function startOfWindow(windowMs: number): Promise<void> {
@@ -20,11 +25,14 @@ describe('rate limits', () => {
     let t: TestApp;
     let owner: SignedUpOwner;
     const http = () => request(t.app.getHttpServer());
-    const signIn = (email: string, password: string) => http().post('/api/auth/sign-in').send({ email, password });
+    const signIn = (email: string, password: string) =>
+      http().post('/api/auth/sign-in').send({ email, password });
 
     beforeAll(async () => {
       // A window long enough for four scrypt checks on a busy test machine.
-      t = await startTestApp({ env: { RATE_LIMIT_SIGN_IN_ACCOUNT_FAILURES: '3', RATE_LIMIT_SIGN_IN_WINDOW_SECONDS: '8' } });
+      t = await startTestApp({
+        env: { RATE_LIMIT_SIGN_IN_ACCOUNT_FAILURES: '3', RATE_LIMIT_SIGN_IN_WINDOW_SECONDS: '8' },
+      });
       owner = await signUpOwner(t.app.getHttpServer());
     });
     afterAll(async () => {
@@ -33,20 +41,36 @@ describe('rate limits', () => {
 
     it('after 3 failures: 429 with Retry-After, even for the right password, the same whether the account exists or not', async () => {
       const unknown = uniqueEmail('nobody');
-      const answers: Record<string, { status: number; body: Record<string, unknown>; retryAfter: string }[]> = { known: [], unknown: [] };
-      for (const [label, email] of [['known', owner.email], ['unknown', unknown]] as const) {
+      const answers: Record<
+        string,
+        { status: number; body: Record<string, unknown>; retryAfter: string }[]
+      > = { known: [], unknown: [] };
+      for (const [label, email] of [
+        ['known', owner.email],
+        ['unknown', unknown],
+      ] as const) {
         for (let i = 0; i < 3; i++) {
           const res = await signIn(email, 'not the password');
           expect(res.status).toBe(401);
         }
         const res = await signIn(email, label === 'known' ? owner.password : 'any password');
-        answers[label].push({ status: res.status, body: res.body, retryAfter: res.headers['retry-after'] });
+        answers[label].push({
+          status: res.status,
+          body: res.body,
+          retryAfter: res.headers['retry-after'],
+        });
       }
       for (const label of ['known', 'unknown']) {
         const [answer] = answers[label];
         expect(answer.status).toBe(429);
         expect(answer.body).toMatchObject(LIMITED);
-        expect(Object.keys(answer.body).sort()).toEqual(['code', 'error', 'message', 'requestId', 'statusCode']);
+        expect(Object.keys(answer.body).sort()).toEqual([
+          'code',
+          'error',
+          'message',
+          'requestId',
+          'statusCode',
+        ]);
         expect(Number(answer.retryAfter)).toBeGreaterThanOrEqual(1);
         expect(Number(answer.retryAfter)).toBeLessThanOrEqual(8);
       }
@@ -73,7 +97,11 @@ describe('rate limits', () => {
       } finally {
         await ds.query(`ALTER TABLE rate_limits_away RENAME TO rate_limits`);
       }
-      expect(t.logs.some((l) => l.msg === 'rate limiter unavailable: attempt let through' && l.level === 'warn')).toBe(true);
+      expect(
+        t.logs.some(
+          (l) => l.msg === 'rate limiter unavailable: attempt let through' && l.level === 'warn',
+        ),
+      ).toBe(true);
     });
   });
 
@@ -95,15 +123,29 @@ describe('rate limits', () => {
     });
 
     it('sign-in: 4 failures from one address over different accounts, then 429 for any account', async () => {
-      for (let i = 0; i < 4; i++) expect((await http().post('/api/auth/sign-in').send({ email: uniqueEmail('spray'), password: 'x' })).status).toBe(401);
-      const res = await http().post('/api/auth/sign-in').send({ email: uniqueEmail('spray'), password: 'x' });
+      for (let i = 0; i < 4; i++)
+        expect(
+          (
+            await http()
+              .post('/api/auth/sign-in')
+              .send({ email: uniqueEmail('spray'), password: 'x' })
+          ).status,
+        ).toBe(401);
+      const res = await http()
+        .post('/api/auth/sign-in')
+        .send({ email: uniqueEmail('spray'), password: 'x' });
       expect(res.status).toBe(429);
       expect(res.body).toMatchObject(LIMITED);
       expect(res.headers['retry-after']).toBeDefined();
     });
 
     it('sign-up: 2 attempts per account, 3 per address', async () => {
-      const body = (email: string) => ({ email, password: 'correct horse battery', name: 'N', organisationName: 'O' });
+      const body = (email: string) => ({
+        email,
+        password: 'correct horse battery',
+        name: 'N',
+        organisationName: 'O',
+      });
       const email = uniqueEmail('twice');
       expect((await http().post('/api/auth/sign-up').send(body(email))).status).toBe(201);
       expect((await http().post('/api/auth/sign-up').send(body(email))).status).toBe(409);
@@ -111,8 +153,16 @@ describe('rate limits', () => {
       expect(third.status).toBe(429);
       expect(third.body).toMatchObject(LIMITED);
       // The refused attempt did not count against the address: one more sign-up is left.
-      expect((await http().post('/api/auth/sign-up').send(body(uniqueEmail('other')))).status).toBe(201);
-      const fourth = await http().post('/api/auth/sign-up').send(body(uniqueEmail('another')));
+      expect(
+        (
+          await http()
+            .post('/api/auth/sign-up')
+            .send(body(uniqueEmail('other')))
+        ).status,
+      ).toBe(201);
+      const fourth = await http()
+        .post('/api/auth/sign-up')
+        .send(body(uniqueEmail('another')));
       expect(fourth.status).toBe(429);
       expect(fourth.headers['retry-after']).toBeDefined();
     });
@@ -126,7 +176,9 @@ describe('rate limits', () => {
     const whoami = (k: string) => http().get('/api/whoami').set('x-api-key', k);
 
     beforeAll(async () => {
-      t = await startTestApp({ env: { RATE_LIMIT_API_KEY_REQUESTS: '5', RATE_LIMIT_API_KEY_WINDOW_SECONDS: '3' } });
+      t = await startTestApp({
+        env: { RATE_LIMIT_API_KEY_REQUESTS: '5', RATE_LIMIT_API_KEY_WINDOW_SECONDS: '3' },
+      });
       const server = t.app.getHttpServer();
       const owner = await signUpOwner(server);
       key = (await createApiKey(server, owner.cookie)).key;
@@ -165,7 +217,8 @@ describe('rate limits', () => {
 
     it('an invalid key is refused before it spends anything', async () => {
       await startOfWindow(3_000);
-      for (let i = 0; i < 10; i++) expect((await http().get('/api/whoami').set('x-api-key', 'ilk_nope')).status).toBe(401);
+      for (let i = 0; i < 10; i++)
+        expect((await http().get('/api/whoami').set('x-api-key', 'ilk_nope')).status).toBe(401);
       expect((await whoami(key)).headers['ratelimit-remaining']).toBe('4');
     });
 
@@ -181,9 +234,15 @@ describe('rate limits', () => {
         }
         expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
       } finally {
-        await ds.query(`ALTER TABLE api_key_request_windows_away RENAME TO api_key_request_windows`);
+        await ds.query(
+          `ALTER TABLE api_key_request_windows_away RENAME TO api_key_request_windows`,
+        );
       }
-      expect(t.logs.some((l) => l.msg === 'API key budget: cannot share counts; counting on this instance only')).toBe(true);
+      expect(
+        t.logs.some(
+          (l) => l.msg === 'API key budget: cannot share counts; counting on this instance only',
+        ),
+      ).toBe(true);
     });
   });
 
@@ -212,14 +271,33 @@ describe('rate limits', () => {
       await db.drop();
     });
 
-    const post = (s: ServiceProcess, path: string, body: unknown, headers: Record<string, string> = {}) =>
-      fetch(`${s.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const post = (
+      s: ServiceProcess,
+      path: string,
+      body: unknown,
+      headers: Record<string, string> = {},
+    ) =>
+      fetch(`${s.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
 
     it('sign-in failures through either count toward one limit', async () => {
       const email = 'shared@example.test';
-      expect((await post(a, '/api/auth/sign-up', { email, password: 'a long password', name: 'S', organisationName: 'S' })).status).toBe(201);
+      expect(
+        (
+          await post(a, '/api/auth/sign-up', {
+            email,
+            password: 'a long password',
+            name: 'S',
+            organisationName: 'S',
+          })
+        ).status,
+      ).toBe(201);
       const failures = [a, b, a, b];
-      for (const s of failures) expect((await post(s, '/api/auth/sign-in', { email, password: 'wrong' })).status).toBe(401);
+      for (const s of failures)
+        expect((await post(s, '/api/auth/sign-in', { email, password: 'wrong' })).status).toBe(401);
       for (const s of [a, b]) {
         const res = await post(s, '/api/auth/sign-in', { email, password: 'a long password' });
         expect(res.status).toBe(429);
@@ -228,10 +306,18 @@ describe('rate limits', () => {
     });
 
     it('the key budget: what A admitted, B does not admit again', async () => {
-      const signUp = await post(a, '/api/auth/sign-up', { email: 'budget@example.test', password: 'a long password', name: 'B', organisationName: 'B' });
+      const signUp = await post(a, '/api/auth/sign-up', {
+        email: 'budget@example.test',
+        password: 'a long password',
+        name: 'B',
+        organisationName: 'B',
+      });
       const cookie = (signUp.headers.get('set-cookie') ?? '').split(';')[0];
-      const { key } = (await (await post(a, '/api/api-keys', { name: 'agent', expiry: 'never' }, { cookie })).json()) as { key: string };
-      const whoami = (s: ServiceProcess) => fetch(`${s.baseUrl}/api/whoami`, { headers: { 'x-api-key': key } }).then((r) => r.status);
+      const { key } = (await (
+        await post(a, '/api/api-keys', { name: 'agent', expiry: 'never' }, { cookie })
+      ).json()) as { key: string };
+      const whoami = (s: ServiceProcess) =>
+        fetch(`${s.baseUrl}/api/whoami`, { headers: { 'x-api-key': key } }).then((r) => r.status);
 
       await startOfWindow(WINDOW_MS);
       for (let i = 0; i < 30; i++) expect(await whoami(a)).toBe(200);

@@ -37,11 +37,20 @@ describe('route declarations', () => {
       const path = route.path.replace(/:\w+/g, '00000000-0000-4000-8000-000000000000');
       for (const value of [key, 'not-a-key']) {
         const method = route.method.toLowerCase() as 'get';
-        const res = await request(server)[method](path)
+        const res = await request(server)
+          [method](path)
           .set('x-api-key', value)
           .set('cookie', owner.cookie)
-          .send(route.method === 'GET' ? undefined : { name: 'x', plan: 'pro', email: 'a@b.c', password: 'password123' });
-        expect({ route: `${route.method} ${route.path}`, status: res.status, body: res.body }).toMatchObject({
+          .send(
+            route.method === 'GET'
+              ? undefined
+              : { name: 'x', plan: 'pro', email: 'a@b.c', password: 'password123' },
+          );
+        expect({
+          route: `${route.method} ${route.path}`,
+          status: res.status,
+          body: res.body,
+        }).toMatchObject({
           status: 403,
           body: { code: 'HUMANS_ONLY', message: 'This endpoint is reserved for humans.' },
         });

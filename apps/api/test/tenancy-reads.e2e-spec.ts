@@ -33,18 +33,37 @@ interface Seeded {
 async function seed(server: Server, owner: SignedUpOwner, marker: string): Promise<Seeded> {
   const http = () => request(server);
   const ok = (res: request.Response, status: number) => {
-    if (res.status !== status) throw new Error(`seeding answered ${res.status}: ${JSON.stringify(res.body)}`);
+    if (res.status !== status)
+      throw new Error(`seeding answered ${res.status}: ${JSON.stringify(res.body)}`);
     return res.body as { id: string };
   };
   const key = await createApiKey(server, owner.cookie, { name: `${marker}-key` });
   const roleId = await createRole(server, owner.cookie, ['interrupt.read'], `${marker}-role`);
-  const team = ok(await http().post('/api/teams').set('cookie', owner.cookie).send({ name: `${marker}-team` }), 201);
-  ok(await http().post(`/api/teams/${team.id}/members`).set('cookie', owner.cookie).send({ memberId: owner.memberId }), 204);
-  const invitation = ok(
-    await http().post('/api/invitations').set('cookie', owner.cookie).send({ email: `${marker}@example.test`, roleId }),
+  const team = ok(
+    await http()
+      .post('/api/teams')
+      .set('cookie', owner.cookie)
+      .send({ name: `${marker}-team` }),
     201,
   );
-  const session = await startSession(server, key.key, { name: `${marker}-session`, externalId: `${marker}-session-ext` });
+  ok(
+    await http()
+      .post(`/api/teams/${team.id}/members`)
+      .set('cookie', owner.cookie)
+      .send({ memberId: owner.memberId }),
+    204,
+  );
+  const invitation = ok(
+    await http()
+      .post('/api/invitations')
+      .set('cookie', owner.cookie)
+      .send({ email: `${marker}@example.test`, roleId }),
+    201,
+  );
+  const session = await startSession(server, key.key, {
+    name: `${marker}-session`,
+    externalId: `${marker}-session-ext`,
+  });
   ok(
     await http()
       .post(`/api/sessions/${session.id}/messages`)
@@ -60,8 +79,20 @@ async function seed(server: Server, owner: SignedUpOwner, marker: string): Promi
     externalId: `${marker}-ext`,
     sessionId: session.id,
   });
-  ok(await http().post(`/api/interrupts/${interrupt.id}/assign`).set('cookie', owner.cookie).send({ teamId: team.id }), 200);
-  ok(await http().post(`/api/interrupts/${interrupt.id}/escalate`).set('cookie', owner.cookie).send({ reason: `${marker}-why` }), 200);
+  ok(
+    await http()
+      .post(`/api/interrupts/${interrupt.id}/assign`)
+      .set('cookie', owner.cookie)
+      .send({ teamId: team.id }),
+    200,
+  );
+  ok(
+    await http()
+      .post(`/api/interrupts/${interrupt.id}/escalate`)
+      .set('cookie', owner.cookie)
+      .send({ reason: `${marker}-why` }),
+    200,
+  );
   const decided = ok(
     await http()
       .post(`/api/interrupts/${interrupt.id}/decisions`)
@@ -69,17 +100,27 @@ async function seed(server: Server, owner: SignedUpOwner, marker: string): Promi
       .send({ actionName: 'first', decision: 'respond', message: `${marker}-answer` }),
     201,
   ) as unknown as { decisions: { id: string }[] };
-  const answered = await openInterrupt(server, key.key, { title: `${marker}-answered`, actions: ['only'] });
+  const answered = await openInterrupt(server, key.key, {
+    title: `${marker}-answered`,
+    actions: ['only'],
+  });
   // A webhook (disabled: nothing is sent), so its reads have something of this organisation's.
   const webhook = ok(
     await http()
       .post('/api/webhooks')
       .set('cookie', owner.cookie)
-      .send({ url: `https://${marker}.example.test/hook`, description: `${marker}-webhook`, enabled: false }),
+      .send({
+        url: `https://${marker}.example.test/hook`,
+        description: `${marker}-webhook`,
+        enabled: false,
+      }),
     201,
   );
   ok(
-    await http().post(`/api/interrupts/${answered.id}/decisions`).set('cookie', owner.cookie).send({ actionName: 'only', decision: 'approve' }),
+    await http()
+      .post(`/api/interrupts/${answered.id}/decisions`)
+      .set('cookie', owner.cookie)
+      .send({ actionName: 'only', decision: 'approve' }),
     201,
   );
   // A classification rule (off: it never acts), so the rules' reads have one of this organisation's.
@@ -87,7 +128,13 @@ async function seed(server: Server, owner: SignedUpOwner, marker: string): Promi
     await http()
       .post('/api/classification/rules')
       .set('cookie', owner.cookie)
-      .send({ name: `${marker}-rule`, mode: 'off', priority: 1, match: { actions: [`${marker}-action`] }, outcome: { type: 'require_human' } }),
+      .send({
+        name: `${marker}-rule`,
+        mode: 'off',
+        priority: 1,
+        match: { actions: [`${marker}-action`] },
+        outcome: { type: 'require_human' },
+      }),
     201,
   );
   return {
@@ -119,7 +166,12 @@ interface Answer {
  * A GET through the network, as a browser sends it (EventSource included): the whole body, or
  * — for an event stream that stays open — what arrived within `streamMs`.
  */
-function fetchRaw(base: string, path: string, headers: Record<string, string>, streamMs = 700): Promise<Answer> {
+function fetchRaw(
+  base: string,
+  path: string,
+  headers: Record<string, string>,
+  streamMs = 700,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = get(`${base}${path}`, { headers }, (res) => {
       let body = '';
@@ -144,7 +196,9 @@ function fetchRaw(base: string, path: string, headers: Record<string, string>, s
 function pathsOf(route: DeclaredRoute, ids: string[]): string[] {
   const params = route.path.match(/:\w+/g) ?? [];
   if (params.length === 0) return [route.path];
-  return params.flatMap((param) => ids.map((id) => route.path.replace(/:\w+/g, (p) => (p === param ? id : ids[0]))));
+  return params.flatMap((param) =>
+    ids.map((id) => route.path.replace(/:\w+/g, (p) => (p === param ? id : ids[0]))),
+  );
 }
 
 // Issue 18: one user, Owner of A and Developer of B, never sees B's data while acting in A, nor
@@ -167,7 +221,10 @@ describe('every read acts for the chosen organisation only', () => {
     const mark = (org: string) => `mk${randomBytes(3).toString('hex')}${org}`;
     const markers = { A: mark('A'), B: mark('B'), O: mark('O') };
     ada = await signUpOwner(server, { name: 'Ada Lovelace', organisationName: `${markers.A} Org` });
-    const babbage = await signUpOwner(server, { name: `Charles ${markers.B}`, organisationName: `${markers.B} Org` });
+    const babbage = await signUpOwner(server, {
+      name: `Charles ${markers.B}`,
+      organisationName: `${markers.B} Org`,
+    });
     vera = await signUpOwner(server, { name: 'Vera Both', organisationName: `${markers.O} Org` });
     seeds = {
       A: await seed(server, ada, markers.A),
@@ -183,7 +240,9 @@ describe('every read acts for the chosen organisation only', () => {
     await joinWithAccount(server, babbage.cookie, bRoles.owner, vera);
 
     reads = declaredRoutes(t.app).filter(
-      (r) => r.method === 'GET' && (r.access?.principal === 'member' || r.access?.principal === 'api_key_or_member'),
+      (r) =>
+        r.method === 'GET' &&
+        (r.access?.principal === 'member' || r.access?.principal === 'api_key_or_member'),
     );
   });
   afterAll(async () => {
@@ -193,7 +252,9 @@ describe('every read acts for the chosen organisation only', () => {
   it('finds the reads in the route table', () => {
     // The list is not fixed here: a new read route is swept by the tests below as it is.
     expect(reads.length).toBeGreaterThanOrEqual(12);
-    expect(reads.map((r) => r.path)).toEqual(expect.arrayContaining(['/api/interrupts', '/api/members', '/api/events']));
+    expect(reads.map((r) => r.path)).toEqual(
+      expect.arrayContaining(['/api/interrupts', '/api/members', '/api/events']),
+    );
   });
 
   const sweep = async (
@@ -244,7 +305,10 @@ describe('every read acts for the chosen organisation only', () => {
           .map((route) => `${route.method} ${route.path}`)
           .filter((route) => !results.some((r) => r.route === route && r.status === 200));
         expect(unanswered).toEqual([]);
-        const log = await fetchRaw(base, '/api/audit-log?limit=200', { cookie: who().cookie, 'x-organisation-id': seeds[acting].organisationId });
+        const log = await fetchRaw(base, '/api/audit-log?limit=200', {
+          cookie: who().cookie,
+          'x-organisation-id': seeds[acting].organisationId,
+        });
         expect(log.body).toContain(seeds[acting].marker);
       }
     });
@@ -256,8 +320,15 @@ describe('every read acts for the chosen organisation only', () => {
     for (const route of reads.filter((r) => r.access?.principal === 'api_key_or_member')) {
       for (const path of pathsOf(route, allIds)) {
         // A key acts for its own organisation: naming another one answers 404, never its data.
-        const answer = await fetchRaw(base, path, { 'x-api-key': seeds.A.key, 'x-organisation-id': seeds.B.organisationId });
-        expect({ path, status: answer.status, leaked: others.filter((f) => answer.body.includes(f)) }).toEqual({
+        const answer = await fetchRaw(base, path, {
+          'x-api-key': seeds.A.key,
+          'x-organisation-id': seeds.B.organisationId,
+        });
+        expect({
+          path,
+          status: answer.status,
+          leaked: others.filter((f) => answer.body.includes(f)),
+        }).toEqual({
           path,
           status: expect.any(Number),
           leaked: [],

@@ -16,7 +16,12 @@ function tableAfter(markdown: string, marker: string): string[][] {
   const rows: string[][] = [];
   for (const line of lines.slice(first + 2)) {
     if (!line.startsWith('|')) break;
-    rows.push(line.split('|').slice(1, -1).map((c) => c.trim()));
+    rows.push(
+      line
+        .split('|')
+        .slice(1, -1)
+        .map((c) => c.trim()),
+    );
   }
   return rows;
 }
@@ -36,13 +41,19 @@ function documented(): Documented {
   const markdown = readFileSync(ARCHITECTURE, 'utf8');
   const distributedBy = new Map<string, string>();
   const notDistributed = new Set<string>();
-  for (const [table, placement] of tableAfter(markdown, 'Tables that are not distributed by `organisation_id`')) {
+  for (const [table, placement] of tableAfter(
+    markdown,
+    'Tables that are not distributed by `organisation_id`',
+  )) {
     const name = identifier(table);
     if (name === undefined) throw new Error(`ARCHITECTURE.md: "${table}" is not a table name`);
     const by = /distributed, by `([a-z_]+)`/.exec(placement)?.[1];
     if (by !== undefined) distributedBy.set(name, by);
     else if (/reference table|local to the coordinator/.test(placement)) notDistributed.add(name);
-    else throw new Error(`ARCHITECTURE.md: the placement of ${name} ("${placement}") is neither distributed nor reference/local`);
+    else
+      throw new Error(
+        `ARCHITECTURE.md: the placement of ${name} ("${placement}") is neither distributed nor reference/local`,
+      );
   }
   const spanning = new Set<string>();
   for (const [index] of tableAfter(markdown, 'Queries that would go to every node')) {
@@ -74,38 +85,47 @@ describe('the schema is ready to distribute by organisation_id', () => {
   });
 
   const tables = async (): Promise<string[]> =>
-    (await ds.query(`SELECT relname FROM pg_class WHERE relkind IN ('r', 'p') AND relnamespace = 'public'::regnamespace ORDER BY 1`)).map(
-      (r: { relname: string }) => r.relname,
-    );
+    (
+      await ds.query(
+        `SELECT relname FROM pg_class WHERE relkind IN ('r', 'p') AND relnamespace = 'public'::regnamespace ORDER BY 1`,
+      )
+    ).map((r: { relname: string }) => r.relname);
 
   it('documents only tables and indexes that exist', async () => {
     const existing = new Set(await tables());
-    for (const table of [...docs.distributedBy.keys(), ...docs.notDistributed]) expect(existing).toContain(table);
+    for (const table of [...docs.distributedBy.keys(), ...docs.notDistributed])
+      expect(existing).toContain(table);
     const indexes = new Set(
-      (await ds.query(`SELECT relname FROM pg_class WHERE relkind = 'i' AND relnamespace = 'public'::regnamespace`)).map(
-        (r: { relname: string }) => r.relname,
-      ),
+      (
+        await ds.query(
+          `SELECT relname FROM pg_class WHERE relkind = 'i' AND relnamespace = 'public'::regnamespace`,
+        )
+      ).map((r: { relname: string }) => r.relname),
     );
     for (const index of docs.spanning) expect(indexes).toContain(index);
   });
 
   it('every distributed table has its distribution column in its primary key and in every unique index', async () => {
-    const rows: { table: string; index: string; primary: boolean; columns: string[] }[] = await ds.query(
-      `SELECT t.relname AS table, i.relname AS index, x.indisprimary AS primary,
+    const rows: { table: string; index: string; primary: boolean; columns: string[] }[] =
+      await ds.query(
+        `SELECT t.relname AS table, i.relname AS index, x.indisprimary AS primary,
               ARRAY(SELECT a.attname::text FROM unnest(x.indkey) k JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k) AS columns
          FROM pg_index x JOIN pg_class t ON t.oid = x.indrelid JOIN pg_class i ON i.oid = x.indexrelid
         WHERE t.relnamespace = 'public'::regnamespace AND x.indisunique`,
-    );
+      );
     const problems: string[] = [];
     for (const table of await tables()) {
       if (docs.notDistributed.has(table)) continue;
       const column = distributionColumn(table);
       const primary = rows.find((r) => r.table === table && r.primary);
       if (primary === undefined) problems.push(`${table} has no primary key`);
-      else if (!primary.columns.includes(column)) problems.push(`${table}: primary key (${primary.columns.join(', ')}) lacks ${column}`);
+      else if (!primary.columns.includes(column))
+        problems.push(`${table}: primary key (${primary.columns.join(', ')}) lacks ${column}`);
       for (const unique of rows.filter((r) => r.table === table && !r.primary)) {
         if (!unique.columns.includes(column) && !docs.spanning.has(unique.index)) {
-          problems.push(`${table}: unique index ${unique.index} (${unique.columns.join(', ')}) lacks ${column}`);
+          problems.push(
+            `${table}: unique index ${unique.index} (${unique.columns.join(', ')}) lacks ${column}`,
+          );
         }
       }
     }
@@ -115,7 +135,12 @@ describe('the schema is ready to distribute by organisation_id', () => {
   });
 
   it('foreign keys between distributed tables join on the distribution column; none leads from a local table into them', async () => {
-    const keys: { child: string; parent: string; childColumns: string[]; parentColumns: string[] }[] = await ds.query(
+    const keys: {
+      child: string;
+      parent: string;
+      childColumns: string[];
+      parentColumns: string[];
+    }[] = await ds.query(
       `SELECT c.conrelid::regclass::text AS child, c.confrelid::regclass::text AS parent,
               ARRAY(SELECT a.attname::text FROM unnest(c.conkey) WITH ORDINALITY k(n, o) JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.n ORDER BY k.o) AS "childColumns",
               ARRAY(SELECT a.attname::text FROM unnest(c.confkey) WITH ORDINALITY k(n, o) JOIN pg_attribute a ON a.attrelid = c.confrelid AND a.attnum = k.n ORDER BY k.o) AS "parentColumns"
@@ -130,7 +155,9 @@ describe('the schema is ready to distribute by organisation_id', () => {
       }
       const at = key.childColumns.indexOf(distributionColumn(key.child));
       if (at < 0 || key.parentColumns[at] !== distributionColumn(key.parent)) {
-        problems.push(`${key.child} (${key.childColumns.join(', ')}) → ${key.parent} (${key.parentColumns.join(', ')}) does not join on the distribution column`);
+        problems.push(
+          `${key.child} (${key.childColumns.join(', ')}) → ${key.parent} (${key.parentColumns.join(', ')}) does not join on the distribution column`,
+        );
       }
     }
     expect(problems).toEqual([]);

@@ -49,26 +49,24 @@ async function seedOldOrganisation(ds: DataSource, label: string): Promise<OldOr
   const id = randomUUID();
   const name = `Org ${label}`;
   return ds.transaction(async (tx) => {
-    await tx.query(`INSERT INTO organisations (id, name, plan) VALUES ($1, $2, 'free')`, [id, name]);
+    await tx.query(`INSERT INTO organisations (id, name, plan) VALUES ($1, $2, 'free')`, [
+      id,
+      name,
+    ]);
     const roles: { id: string; name: string }[] = [];
     for (const role of Object.values(BUILT_IN_ROLES)) {
       const roleId = randomUUID();
-      await tx.query(`INSERT INTO roles (organisation_id, id, name, permissions, built_in) VALUES ($1, $2, $3, $4, $5)`, [
-        id,
-        roleId,
-        role.name,
-        [...role.permissions],
-        role.key,
-      ]);
+      await tx.query(
+        `INSERT INTO roles (organisation_id, id, name, permissions, built_in) VALUES ($1, $2, $3, $4, $5)`,
+        [id, roleId, role.name, [...role.permissions], role.key],
+      );
       roles.push({ id: roleId, name: role.name });
     }
     const customId = randomUUID();
-    await tx.query(`INSERT INTO roles (organisation_id, id, name, permissions) VALUES ($1, $2, $3, $4)`, [
-      id,
-      customId,
-      `Reviewers ${label}`,
-      ['interrupt.read', 'interrupt.decide'],
-    ]);
+    await tx.query(
+      `INSERT INTO roles (organisation_id, id, name, permissions) VALUES ($1, $2, $3, $4)`,
+      [id, customId, `Reviewers ${label}`, ['interrupt.read', 'interrupt.decide']],
+    );
     roles.push({ id: customId, name: `Reviewers ${label}` });
 
     const members: OldMember[] = [];
@@ -86,7 +84,15 @@ async function seedOldOrganisation(ds: DataSource, label: string): Promise<OldOr
       await tx.query(
         `INSERT INTO members (organisation_id, id, email, name, password_hash, role_id, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, now() - make_interval(mins => $7))`,
-        [id, member.id, member.email, member.name, await hashPassword(member.password), role.id, 10 - i],
+        [
+          id,
+          member.id,
+          member.email,
+          member.name,
+          await hashPassword(member.password),
+          role.id,
+          10 - i,
+        ],
       );
       await tx.query(
         `INSERT INTO member_sessions (organisation_id, id, member_id, token_hash, expires_at) VALUES ($1, $2, $3, $4, now() + interval '30 days')`,
@@ -120,9 +126,16 @@ async function seedOldOrganisation(ds: DataSource, label: string): Promise<OldOr
     }
 
     const teamId = randomUUID();
-    await tx.query(`INSERT INTO teams (organisation_id, id, name) VALUES ($1, $2, $3)`, [id, teamId, `Team ${label}`]);
+    await tx.query(`INSERT INTO teams (organisation_id, id, name) VALUES ($1, $2, $3)`, [
+      id,
+      teamId,
+      `Team ${label}`,
+    ]);
     for (const m of [dev, reviewer]) {
-      await tx.query(`INSERT INTO team_members (organisation_id, team_id, member_id) VALUES ($1, $2, $3)`, [id, teamId, m.id]);
+      await tx.query(
+        `INSERT INTO team_members (organisation_id, team_id, member_id) VALUES ($1, $2, $3)`,
+        [id, teamId, m.id],
+      );
     }
 
     const pendingToken = randomBytes(32).toString('base64url');
@@ -135,7 +148,14 @@ async function seedOldOrganisation(ds: DataSource, label: string): Promise<OldOr
       await tx.query(
         `INSERT INTO invitations (organisation_id, id, email, role_id, token_hash, invited_by, expires_at, accepted_at)
          VALUES ($1, $2, $3, $4, $5, $6, ${expires}, ${accepted ?? 'NULL'})`,
-        [id, randomUUID(), `${randomBytes(3).toString('hex')}-invitee-${label.toLowerCase()}@old.example.test`, roles[2].id, sha256(token), owner.id],
+        [
+          id,
+          randomUUID(),
+          `${randomBytes(3).toString('hex')}-invitee-${label.toLowerCase()}@old.example.test`,
+          roles[2].id,
+          sha256(token),
+          owner.id,
+        ],
       );
     }
 
@@ -155,8 +175,18 @@ async function seedOldOrganisation(ds: DataSource, label: string): Promise<OldOr
         interruptId,
         `Deploy ${label}`,
         JSON.stringify([
-          { name: 'deploy', args: {}, description: null, allowedDecisions: ['approve', 'edit', 'reject', 'respond'] },
-          { name: 'notify', args: {}, description: null, allowedDecisions: ['approve', 'edit', 'reject', 'respond'] },
+          {
+            name: 'deploy',
+            args: {},
+            description: null,
+            allowedDecisions: ['approve', 'edit', 'reject', 'respond'],
+          },
+          {
+            name: 'notify',
+            args: {},
+            description: null,
+            allowedDecisions: ['approve', 'edit', 'reject', 'respond'],
+          },
         ]),
         keyId,
         dev.id,
@@ -176,18 +206,32 @@ async function seedOldOrganisation(ds: DataSource, label: string): Promise<OldOr
       summary: `Action deploy of interrupt Deploy ${label} approved by ${manager.name}`,
       metadata: { actionName: 'deploy', decision: 'approve', becameAnswered: false },
     });
-    return { id, name, members, key, teamId, interruptId, pendingToken, expiredToken, expiredSession };
+    return {
+      id,
+      name,
+      members,
+      key,
+      teamId,
+      interruptId,
+      pendingToken,
+      expiredToken,
+      expiredSession,
+    };
   });
 }
 
 /** What the previous schema holds, read with its own SQL (for comparing after a round trip). */
 async function oldSchemaSnapshot(ds: DataSource): Promise<unknown> {
   return {
-    members: await ds.query(`SELECT organisation_id, id, email, name, password_hash, role_id, created_at FROM members ORDER BY id`),
+    members: await ds.query(
+      `SELECT organisation_id, id, email, name, password_hash, role_id, created_at FROM members ORDER BY id`,
+    ),
     sessions: await ds.query(
       `SELECT organisation_id, id, member_id, token_hash, created_at, expires_at FROM member_sessions WHERE expires_at > now() ORDER BY id`,
     ),
-    teamMembers: await ds.query(`SELECT organisation_id, team_id, member_id, created_at FROM team_members ORDER BY team_id, member_id`),
+    teamMembers: await ds.query(
+      `SELECT organisation_id, team_id, member_id, created_at FROM team_members ORDER BY team_id, member_id`,
+    ),
   };
 }
 
@@ -210,7 +254,10 @@ describe(`the ${MIGRATION} migration`, () => {
     db = await createTestDatabase();
     const at = MIGRATIONS.findIndex((m) => m.name === MIGRATION);
     expect(at).toBeGreaterThan(0);
-    const old = new DataSource({ ...createDataSource({ url: db.url, poolSize: 2 }).options, migrations: MIGRATIONS.slice(0, at) });
+    const old = new DataSource({
+      ...createDataSource({ url: db.url, poolSize: 2 }).options,
+      migrations: MIGRATIONS.slice(0, at),
+    });
     await old.initialize();
     try {
       await old.runMigrations({ transaction: 'each' });
@@ -239,9 +286,13 @@ describe(`the ${MIGRATION} migration`, () => {
     expect(applied.slice(at).map((m) => m.name)).toEqual(MIGRATIONS.slice(at).map((m) => m.name));
     // Later migrations may add columns (entry_json, left NULL for entries already there; the
     // version of its renderer, entry_render_version).
-    const audit: Record<string, unknown>[] = await ds.query(`SELECT * FROM audit_log_entries ORDER BY organisation_id, seq`);
+    const audit: Record<string, unknown>[] = await ds.query(
+      `SELECT * FROM audit_log_entries ORDER BY organisation_id, seq`,
+    );
     expect(
-      audit.map(({ entry_json, entry_render_version: _version, ...columns }) => (entry_json === null ? columns : { ...columns, entry_json })),
+      audit.map(({ entry_json, entry_render_version: _version, ...columns }) =>
+        entry_json === null ? columns : { ...columns, entry_json },
+      ),
     ).toEqual(before.audit);
     expect(await counts(ds)).toEqual(before.counts);
     for (const org of orgs) expect(await verifyAuditChain(ds, org.id)).toMatchObject({ ok: true });
@@ -256,10 +307,18 @@ describe(`the ${MIGRATION} migration`, () => {
       for (const m of org.members) {
         const res = await http().get('/api/auth/session').set('cookie', cookieOf(m));
         expect(res.status).toBe(200);
-        expect(res.body.member).toEqual({ id: m.id, email: m.email, name: m.name, roleId: m.roleId, roleName: m.roleName });
+        expect(res.body.member).toEqual({
+          id: m.id,
+          email: m.email,
+          name: m.name,
+          roleId: m.roleId,
+          roleName: m.roleName,
+        });
         expect(res.body.organisation).toMatchObject({ id: org.id, name: org.name, plan: 'free' });
       }
-      const expired = await http().get('/api/auth/session').set('cookie', `session=${org.expiredSession}`);
+      const expired = await http()
+        .get('/api/auth/session')
+        .set('cookie', `session=${org.expiredSession}`);
       expect(expired.status).toBe(401);
     }
   });
@@ -267,17 +326,35 @@ describe(`the ${MIGRATION} migration`, () => {
   it('signs in with the old passwords; each person is a member of their one organisation', async () => {
     for (const org of orgs) {
       const m = org.members[1];
-      const res = await http().post('/api/auth/sign-in').send({ email: m.email, password: m.password });
+      const res = await http()
+        .post('/api/auth/sign-in')
+        .send({ email: m.email, password: m.password });
       expect(res.status).toBe(200);
       expect(res.body.user).toEqual({ id: m.id, email: m.email, name: m.name });
       expect(res.body.organisations).toEqual([
-        { id: org.id, name: org.name, plan: 'free', roleId: m.roleId, roleName: m.roleName, joinedAt: expect.any(String) },
+        {
+          id: org.id,
+          name: org.name,
+          plan: 'free',
+          roleId: m.roleId,
+          roleName: m.roleName,
+          joinedAt: expect.any(String),
+        },
       ]);
     }
   });
 
   it('lists the same members, teams, interrupts, keys and invitations', async () => {
-    const snapshot = before.snapshot as { members: { organisation_id: string; id: string; email: string; name: string; role_id: string; created_at: Date }[] };
+    const snapshot = before.snapshot as {
+      members: {
+        organisation_id: string;
+        id: string;
+        email: string;
+        name: string;
+        role_id: string;
+        created_at: Date;
+      }[];
+    };
     for (const org of orgs) {
       const owner = cookieOf(org.members[0]);
       const members = await http().get('/api/members').set('cookie', owner);
@@ -296,16 +373,31 @@ describe(`the ${MIGRATION} migration`, () => {
       );
       const teams = await http().get('/api/teams').set('cookie', owner);
       expect(teams.body.teams).toEqual([
-        expect.objectContaining({ id: org.teamId, memberIds: expect.arrayContaining([org.members[1].id, org.members[3].id]) }),
+        expect.objectContaining({
+          id: org.teamId,
+          memberIds: expect.arrayContaining([org.members[1].id, org.members[3].id]),
+        }),
       ]);
       const interrupt = await http().get(`/api/interrupts/${org.interruptId}`).set('cookie', owner);
-      expect(interrupt.body.assignee).toEqual({ type: 'member', id: org.members[1].id, name: org.members[1].name });
+      expect(interrupt.body.assignee).toEqual({
+        type: 'member',
+        id: org.members[1].id,
+        name: org.members[1].name,
+      });
       expect(interrupt.body.decisions).toEqual([
-        expect.objectContaining({ actionName: 'deploy', decidedBy: { type: 'member', id: org.members[2].id, name: org.members[2].name } }),
+        expect.objectContaining({
+          actionName: 'deploy',
+          decidedBy: { type: 'member', id: org.members[2].id, name: org.members[2].name },
+        }),
       ]);
       // Audit entries' actors still name members by the same id.
-      const byManager = await http().get(`/api/audit-log?actorId=${org.members[2].id}`).set('cookie', owner);
-      expect(byManager.body.entries.map((e: { action: string }) => e.action)).toEqual(['interrupt.decided', 'member.joined']);
+      const byManager = await http()
+        .get(`/api/audit-log?actorId=${org.members[2].id}`)
+        .set('cookie', owner);
+      expect(byManager.body.entries.map((e: { action: string }) => e.action)).toEqual([
+        'interrupt.decided',
+        'member.joined',
+      ]);
       // The key works, and the invitations are listed as they were (the expired one hidden).
       const whoami = await http().get('/api/whoami').set('x-api-key', org.key);
       expect(whoami.body.organisationId).toBe(org.id);
@@ -319,7 +411,9 @@ describe(`the ${MIGRATION} migration`, () => {
     const [a, b] = orgs;
     const preview = await http().get(`/api/invitations/${a.pendingToken}/preview`);
     expect(preview.body).toMatchObject({ organisationName: a.name, roleName: 'Manager' });
-    const joined = await http().post(`/api/invitations/${a.pendingToken}/accept`).send({ name: 'New Person', password: 'a new password' });
+    const joined = await http()
+      .post(`/api/invitations/${a.pendingToken}/accept`)
+      .send({ name: 'New Person', password: 'a new password' });
     expect(joined.status).toBe(201);
     // An old member of B is invited into A and joins with the account the migration made.
     const bDev = b.members[1];
@@ -328,9 +422,17 @@ describe(`the ${MIGRATION} migration`, () => {
       .set('cookie', cookieOf(a.members[0]))
       .send({ email: bDev.email, roleId: a.members[3].roleId });
     expect(invited.status).toBe(201);
-    expect((await http().post(`/api/invitations/${invited.body.token}/join`).set('cookie', cookieOf(bDev))).status).toBe(201);
+    expect(
+      (
+        await http()
+          .post(`/api/invitations/${invited.body.token}/join`)
+          .set('cookie', cookieOf(bDev))
+      ).status,
+    ).toBe(201);
     const both = await http().get('/api/me').set('cookie', cookieOf(bDev));
-    expect(both.body.organisations.map((o: { id: string }) => o.id).sort()).toEqual([a.id, b.id].sort());
+    expect(both.body.organisations.map((o: { id: string }) => o.id).sort()).toEqual(
+      [a.id, b.id].sort(),
+    );
     const decided = await http()
       .post(`/api/interrupts/${a.interruptId}/decisions`)
       .set('cookie', cookieOf(bDev))
@@ -338,17 +440,27 @@ describe(`the ${MIGRATION} migration`, () => {
       .send({ actionName: 'notify', decision: 'approve' });
     expect(decided.status).toBe(201);
     expect(decided.body.status).toBe('answered');
-    expect(decided.body.decisions.map((d: { decidedBy: { id: string } }) => d.decidedBy.id)).toEqual([a.members[2].id, bDev.id]);
-    const removed = await http().delete(`/api/members/${a.members[3].id}`).set('cookie', cookieOf(a.members[0]));
+    expect(
+      decided.body.decisions.map((d: { decidedBy: { id: string } }) => d.decidedBy.id),
+    ).toEqual([a.members[2].id, bDev.id]);
+    const removed = await http()
+      .delete(`/api/members/${a.members[3].id}`)
+      .set('cookie', cookieOf(a.members[0]));
     expect(removed.status).toBe(204);
-    expect((await http().get('/api/teams').set('cookie', cookieOf(a.members[0]))).body.teams[0].memberIds).toEqual([a.members[1].id]);
+    expect(
+      (await http().get('/api/teams').set('cookie', cookieOf(a.members[0]))).body.teams[0]
+        .memberIds,
+    ).toEqual([a.members[1].id]);
   });
 
   it('reverts while every user belongs to one organisation, back to the same members and sessions', async () => {
     const fresh = await createTestDatabase();
     try {
       const at = MIGRATIONS.findIndex((m) => m.name === MIGRATION);
-      const old = new DataSource({ ...createDataSource({ url: fresh.url, poolSize: 2 }).options, migrations: MIGRATIONS.slice(0, at + 1) });
+      const old = new DataSource({
+        ...createDataSource({ url: fresh.url, poolSize: 2 }).options,
+        migrations: MIGRATIONS.slice(0, at + 1),
+      });
       await old.initialize();
       try {
         await old.runMigrations({ transaction: 'each' });
@@ -367,8 +479,13 @@ describe(`the ${MIGRATION} migration`, () => {
             WHERE o.id NOT IN (SELECT organisation_id FROM memberships WHERE user_id = $1) LIMIT 1`,
           [user.id],
         );
-        await old.query(`INSERT INTO memberships (organisation_id, user_id, role_id) VALUES ($1, $2, $3)`, [other.id, user.id, other.role_id]);
-        await expect(old.undoLastMigration({ transaction: 'each' })).rejects.toThrow(/1 users are members of several organisations/);
+        await old.query(
+          `INSERT INTO memberships (organisation_id, user_id, role_id) VALUES ($1, $2, $3)`,
+          [other.id, user.id, other.role_id],
+        );
+        await expect(old.undoLastMigration({ transaction: 'each' })).rejects.toThrow(
+          /1 users are members of several organisations/,
+        );
       } finally {
         await old.destroy();
       }

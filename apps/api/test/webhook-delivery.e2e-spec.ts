@@ -1,7 +1,13 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { Webhook } from 'standardwebhooks';
-import { createApiKey, openInterrupt, signUpOwner, SignedUpOwner, startSession } from './support/factories';
+import {
+  createApiKey,
+  openInterrupt,
+  signUpOwner,
+  SignedUpOwner,
+  startSession,
+} from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 import { ReceivedRequest, WebhookReceiver } from './support/webhook-receiver';
 
@@ -20,7 +26,12 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
 
   beforeAll(async () => {
     t = await startTestApp({
-      env: { WEBHOOK_RETRY_SCHEDULE: '400ms,1600ms', WEBHOOK_POLL_INTERVAL: '50ms', WEBHOOK_TIMEOUT: '3s', LOG_LEVEL: 'trace' },
+      env: {
+        WEBHOOK_RETRY_SCHEDULE: '400ms,1600ms',
+        WEBHOOK_POLL_INTERVAL: '50ms',
+        WEBHOOK_TIMEOUT: '3s',
+        LOG_LEVEL: 'trace',
+      },
     });
     owner = await signUpOwner(t.app.getHttpServer(), { name: 'Ada Lovelace' });
     key = (await createApiKey(t.app.getHttpServer(), owner.cookie)).key;
@@ -37,17 +48,30 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
     return r;
   };
   const subscribe = async (url: string, eventTypes: string[] | null = null) => {
-    const res = await http().post('/api/webhooks').set('cookie', owner.cookie).send({ url, eventTypes });
+    const res = await http()
+      .post('/api/webhooks')
+      .set('cookie', owner.cookie)
+      .send({ url, eventTypes });
     expect(res.status).toBe(201);
     return res.body as { id: string; secret: string };
   };
-  const decide = async (id: string, actionName: string, decision = 'approve', extra: Record<string, unknown> = {}) => {
-    const res = await http().post(`/api/interrupts/${id}/decisions`).set('cookie', owner.cookie).send({ actionName, decision, ...extra });
+  const decide = async (
+    id: string,
+    actionName: string,
+    decision = 'approve',
+    extra: Record<string, unknown> = {},
+  ) => {
+    const res = await http()
+      .post(`/api/interrupts/${id}/decisions`)
+      .set('cookie', owner.cookie)
+      .send({ actionName, decision, ...extra });
     expect(res.status).toBe(201);
     return res.body;
   };
   const deliveries = async (webhookId: string) => {
-    const res = await http().get(`/api/webhooks/${webhookId}/deliveries`).set('cookie', owner.cookie);
+    const res = await http()
+      .get(`/api/webhooks/${webhookId}/deliveries`)
+      .set('cookie', owner.cookie);
     expect(res.status).toBe(200);
     return res.body.deliveries as Record<string, unknown>[];
   };
@@ -55,18 +79,35 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
   it('deciding the last action delivers interrupt.decided then interrupt.answered, signed, with the API’s resource', async () => {
     const r = await receiver();
     const hook = await subscribe(r.url);
-    const { id } = await openInterrupt(t.app.getHttpServer(), key, { title: 'Refund order 1138', actions: ['refund', 'notify'] });
+    const { id } = await openInterrupt(t.app.getHttpServer(), key, {
+      title: 'Refund order 1138',
+      actions: ['refund', 'notify'],
+    });
     await decide(id, 'refund', 'approve');
     await decide(id, 'notify', 'respond', { message: 'Tell them it is done.' });
     await r.until(() => r.requests.length >= 4);
 
     const events = r.events();
-    expect(events.map((e) => e.type)).toEqual(['interrupt.created', 'interrupt.decided', 'interrupt.decided', 'interrupt.answered']);
+    expect(events.map((e) => e.type)).toEqual([
+      'interrupt.created',
+      'interrupt.decided',
+      'interrupt.decided',
+      'interrupt.answered',
+    ]);
     const read = await http().get(`/api/interrupts/${id}`).set('x-api-key', key);
     expect(events[3].data).toEqual(read.body);
     expect(events[2].data).toEqual(read.body);
-    expect(events[3].data).toMatchObject({ status: 'answered', decisions: [{ actionName: 'refund' }, { actionName: 'notify', message: 'Tell them it is done.' }] });
-    expect(events[1].data).toMatchObject({ status: 'open', decisions: [{ actionName: 'refund', decision: 'approve' }] });
+    expect(events[3].data).toMatchObject({
+      status: 'answered',
+      decisions: [
+        { actionName: 'refund' },
+        { actionName: 'notify', message: 'Tell them it is done.' },
+      ],
+    });
+    expect(events[1].data).toMatchObject({
+      status: 'open',
+      decisions: [{ actionName: 'refund', decision: 'approve' }],
+    });
     expect(events[0].data).toMatchObject({ id, status: 'open', decisions: [] });
 
     for (const [i, req] of r.requests.entries()) {
@@ -74,19 +115,40 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
       expect(req.path).toBe('/hooks');
       expect(req.headers['content-type']).toBe('application/json');
       expect(req.headers['webhook-id']).toBe(events[i].id);
-      expect(Object.keys(events[i]).sort()).toEqual(['createdAt', 'data', 'id', 'organisationId', 'type']);
+      expect(Object.keys(events[i]).sort()).toEqual([
+        'createdAt',
+        'data',
+        'id',
+        'organisationId',
+        'type',
+      ]);
       expect(events[i].organisationId).toBe(owner.organisationId);
       expect(Math.abs(Number(req.headers['webhook-timestamp']) - req.at / 1000)).toBeLessThan(5);
       expect(req.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
       expect(verifyWithReference(req, hook.secret)).toEqual(events[i]);
     }
     // A wrong secret, or a body changed by one byte, does not verify.
-    expect(() => verifyWithReference(r.requests[0], `whsec_${Buffer.alloc(32, 7).toString('base64')}`)).toThrow();
-    expect(() => verifyWithReference({ ...r.requests[0], body: r.requests[0].body.replace('Refund', 'Refunx') }, hook.secret)).toThrow();
+    expect(() =>
+      verifyWithReference(r.requests[0], `whsec_${Buffer.alloc(32, 7).toString('base64')}`),
+    ).toThrow();
+    expect(() =>
+      verifyWithReference(
+        { ...r.requests[0], body: r.requests[0].body.replace('Refund', 'Refunx') },
+        hook.secret,
+      ),
+    ).toThrow();
 
     const listed = await deliveries(hook.id);
     expect(listed).toHaveLength(4);
-    expect(listed.every((d) => d.status === 'succeeded' && d.attemptCount === 1 && d.responseStatus === 204 && d.nextAttemptAt === null)).toBe(true);
+    expect(
+      listed.every(
+        (d) =>
+          d.status === 'succeeded' &&
+          d.attemptCount === 1 &&
+          d.responseStatus === 204 &&
+          d.nextAttemptAt === null,
+      ),
+    ).toBe(true);
     // The secret never reaches the logs.
     expect(JSON.stringify(t.logs)).not.toContain(hook.secret.slice(6, 30));
   });
@@ -103,12 +165,24 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
     expect(b - a).toBeGreaterThanOrEqual(300);
     expect(c - b).toBeGreaterThanOrEqual(1200);
     expect(c - b).toBeGreaterThan(b - a);
-    for (const req of r.requests) expect(verifyWithReference(req, hook.secret)).toMatchObject({ type: 'interrupt.created' });
+    for (const req of r.requests)
+      expect(verifyWithReference(req, hook.secret)).toMatchObject({ type: 'interrupt.created' });
 
     await new Promise((resolve) => setTimeout(resolve, 200));
     const [delivery] = await deliveries(hook.id);
-    expect(delivery).toMatchObject({ status: 'succeeded', attemptCount: 3, responseStatus: 200, nextAttemptAt: null, error: null });
-    expect((delivery.attempts as { responseStatus: number; error: string | null }[]).map((x) => [x.responseStatus, x.error])).toEqual([
+    expect(delivery).toMatchObject({
+      status: 'succeeded',
+      attemptCount: 3,
+      responseStatus: 200,
+      nextAttemptAt: null,
+      error: null,
+    });
+    expect(
+      (delivery.attempts as { responseStatus: number; error: string | null }[]).map((x) => [
+        x.responseStatus,
+        x.error,
+      ]),
+    ).toEqual([
       [500, 'The endpoint answered 500.'],
       [500, 'The endpoint answered 500.'],
       [200, null],
@@ -121,22 +195,41 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
     const hook = await subscribe(r.url, ['interrupt.created']);
     const test = await http().post(`/api/webhooks/${hook.id}/test`).set('cookie', owner.cookie);
     expect(test.status).toBe(202);
-    expect(test.body).toMatchObject({ webhookId: hook.id, eventType: 'webhook.test', status: 'pending', attemptCount: 0 });
+    expect(test.body).toMatchObject({
+      webhookId: hook.id,
+      eventType: 'webhook.test',
+      status: 'pending',
+      attemptCount: 0,
+    });
     await r.until(() => r.requests.length >= 3);
-    expect(r.events()[0]).toMatchObject({ type: 'webhook.test', organisationId: owner.organisationId, data: { webhookId: hook.id } });
+    expect(r.events()[0]).toMatchObject({
+      type: 'webhook.test',
+      organisationId: owner.organisationId,
+      data: { webhookId: hook.id },
+    });
     let failed: Record<string, unknown> | undefined;
     for (let i = 0; i < 50 && failed?.status !== 'failed'; i++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       [failed] = await deliveries(hook.id);
     }
-    expect(failed).toMatchObject({ status: 'failed', attemptCount: 3, responseStatus: 503, nextAttemptAt: null, error: 'The endpoint answered 503.' });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      attemptCount: 3,
+      responseStatus: 503,
+      nextAttemptAt: null,
+      error: 'The endpoint answered 503.',
+    });
     expect(failed?.finishedAt).not.toBeNull();
 
     r.answerWith(() => ({ status: 200 }));
-    const retried = await http().post(`/api/webhooks/${hook.id}/deliveries/${test.body.id}/retry`).set('cookie', owner.cookie);
+    const retried = await http()
+      .post(`/api/webhooks/${hook.id}/deliveries/${test.body.id}/retry`)
+      .set('cookie', owner.cookie);
     expect(retried.status).toBe(202);
     expect(retried.body).toMatchObject({ id: test.body.id, status: 'pending' });
-    const again = await http().post(`/api/webhooks/${hook.id}/deliveries/${test.body.id}/retry`).set('cookie', owner.cookie);
+    const again = await http()
+      .post(`/api/webhooks/${hook.id}/deliveries/${test.body.id}/retry`)
+      .set('cookie', owner.cookie);
     expect([202, 409]).toContain(again.status);
     await r.until(() => r.requests.length >= 4);
     expect(new Set(r.requests.map((q) => q.headers['webhook-id'])).size).toBe(1);
@@ -153,7 +246,9 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
       [owner.organisationId, hook.id],
     );
     expect(audit.metadata).toMatchObject({ deliveryId: test.body.id, previousStatus: 'failed' });
-    const unknown = await http().post(`/api/webhooks/${hook.id}/deliveries/${hook.id}/retry`).set('cookie', owner.cookie);
+    const unknown = await http()
+      .post(`/api/webhooks/${hook.id}/deliveries/${hook.id}/retry`)
+      .set('cookie', owner.cookie);
     expect(unknown.status).toBe(404);
   });
 
@@ -161,7 +256,9 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
     const r = await receiver();
     await subscribe(r.url, ['interrupt.created']);
     // Fails the transaction at COMMIT, after the interrupt, its audit entry and its outbox rows were written.
-    await db().query(`CREATE FUNCTION fail_at_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'rolled back by the test'; END $$`);
+    await db().query(
+      `CREATE FUNCTION fail_at_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'rolled back by the test'; END $$`,
+    );
     await db().query(
       `CREATE CONSTRAINT TRIGGER roll_back_marked AFTER INSERT ON interrupts DEFERRABLE INITIALLY DEFERRED
          FOR EACH ROW WHEN (NEW.title = 'Roll me back') EXECUTE FUNCTION fail_at_commit()`,
@@ -172,14 +269,22 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
         .set('x-api-key', key)
         .send({ title: 'Roll me back', actionRequests: [{ name: 'deploy' }] });
       expect(refused.status).toBe(500);
-      const fence = await openInterrupt(t.app.getHttpServer(), key, { title: 'After the rollback' });
+      const fence = await openInterrupt(t.app.getHttpServer(), key, {
+        title: 'After the rollback',
+      });
       await r.until(() => r.requests.length >= 1);
       await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(r.events().map((e) => (e.data as { title: string }).title)).toEqual(['After the rollback']);
+      expect(r.events().map((e) => (e.data as { title: string }).title)).toEqual([
+        'After the rollback',
+      ]);
       expect(r.events()[0].data).toMatchObject({ id: fence.id });
-      const [{ n }] = await db().query(`SELECT count(*)::int AS n FROM webhook_events WHERE body LIKE '%Roll me back%'`);
+      const [{ n }] = await db().query(
+        `SELECT count(*)::int AS n FROM webhook_events WHERE body LIKE '%Roll me back%'`,
+      );
       expect(n).toBe(0);
-      const [{ m }] = await db().query(`SELECT count(*)::int AS m FROM interrupts WHERE title = 'Roll me back'`);
+      const [{ m }] = await db().query(
+        `SELECT count(*)::int AS m FROM interrupts WHERE title = 'Roll me back'`,
+      );
       expect(m).toBe(0);
     } finally {
       await db().query(`DROP TRIGGER roll_back_marked ON interrupts`);
@@ -192,24 +297,51 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
     await subscribe(r.url);
     const flows = await Promise.all(
       [1, 2, 3].map(async (n) => {
-        const { id } = await openInterrupt(t.app.getHttpServer(), key, { title: `Ordered ${n}`, actions: ['a', 'b'] });
-        expect((await http().post(`/api/interrupts/${id}/assign`).set('cookie', owner.cookie).send({ memberId: owner.memberId })).status).toBe(200);
-        expect((await http().post(`/api/interrupts/${id}/escalate`).set('cookie', owner.cookie).send({ reason: 'slow' })).status).toBe(200);
+        const { id } = await openInterrupt(t.app.getHttpServer(), key, {
+          title: `Ordered ${n}`,
+          actions: ['a', 'b'],
+        });
+        expect(
+          (
+            await http()
+              .post(`/api/interrupts/${id}/assign`)
+              .set('cookie', owner.cookie)
+              .send({ memberId: owner.memberId })
+          ).status,
+        ).toBe(200);
+        expect(
+          (
+            await http()
+              .post(`/api/interrupts/${id}/escalate`)
+              .set('cookie', owner.cookie)
+              .send({ reason: 'slow' })
+          ).status,
+        ).toBe(200);
         await decide(id, 'a');
         await decide(id, 'b', 'reject', { message: 'no' });
         return id;
       }),
     );
     await r.until(() => r.requests.length >= 18, 20_000);
-    const expected = ['interrupt.created', 'interrupt.assigned', 'interrupt.escalated', 'interrupt.decided', 'interrupt.decided', 'interrupt.answered'];
+    const expected = [
+      'interrupt.created',
+      'interrupt.assigned',
+      'interrupt.escalated',
+      'interrupt.decided',
+      'interrupt.decided',
+      'interrupt.answered',
+    ];
     for (const id of flows) {
       const mine = r.requests.filter((q) => (JSON.parse(q.body).data as { id: string }).id === id);
       expect(mine.map((q) => JSON.parse(q.body).type)).toEqual(expected);
       // The next one left only after the previous one was answered (80 ms each).
-      for (let i = 1; i < mine.length; i++) expect(mine[i].at - mine[i - 1].at).toBeGreaterThanOrEqual(75);
+      for (let i = 1; i < mine.length; i++)
+        expect(mine[i].at - mine[i - 1].at).toBeGreaterThanOrEqual(75);
     }
     // Different interrupts did not wait for each other.
-    const firsts = flows.map((id) => r.requests.findIndex((q) => (JSON.parse(q.body).data as { id: string }).id === id));
+    const firsts = flows.map((id) =>
+      r.requests.findIndex((q) => (JSON.parse(q.body).data as { id: string }).id === id),
+    );
     expect(Math.max(...firsts)).toBeLessThan(12);
   });
 
@@ -217,8 +349,22 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
     const r = await receiver();
     await subscribe(r.url, ['interrupt.assigned', 'interrupt.unassigned']);
     const { id } = await openInterrupt(t.app.getHttpServer(), key, { title: 'Who takes it?' });
-    expect((await http().post(`/api/interrupts/${id}/assign`).set('cookie', owner.cookie).send({ memberId: owner.memberId })).status).toBe(200);
-    expect((await http().post(`/api/interrupts/${id}/assign`).set('cookie', owner.cookie).send({ memberId: null })).status).toBe(200);
+    expect(
+      (
+        await http()
+          .post(`/api/interrupts/${id}/assign`)
+          .set('cookie', owner.cookie)
+          .send({ memberId: owner.memberId })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await http()
+          .post(`/api/interrupts/${id}/assign`)
+          .set('cookie', owner.cookie)
+          .send({ memberId: null })
+      ).status,
+    ).toBe(200);
     await r.until(() => r.requests.length >= 2);
     const events = r.events();
     expect(events.map((e) => [e.type, (e.data as { assignee: unknown }).assignee])).toEqual([
@@ -231,9 +377,13 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
     const r = await receiver();
     await subscribe(r.url, ['session.started', 'session.ended']);
     const s1 = await startSession(t.app.getHttpServer(), key, { name: 'nightly' });
-    expect((await http().post(`/api/sessions/${s1.id}/end`).set('x-api-key', key)).status).toBe(200);
+    expect((await http().post(`/api/sessions/${s1.id}/end`).set('x-api-key', key)).status).toBe(
+      200,
+    );
     const s2 = await startSession(t.app.getHttpServer(), key, { name: 'runaway' });
-    expect((await http().post(`/api/sessions/${s2.id}/disconnect`).set('cookie', owner.cookie)).status).toBe(200);
+    expect(
+      (await http().post(`/api/sessions/${s2.id}/disconnect`).set('cookie', owner.cookie)).status,
+    ).toBe(200);
     await openInterrupt(t.app.getHttpServer(), key, { title: 'not subscribed' });
     await r.until(() => r.requests.length >= 4);
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -255,19 +405,30 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
   it('after a rotation signs with both secrets for 24 hours: either verifies', async () => {
     const r = await receiver();
     const hook = await subscribe(r.url, ['interrupt.created']);
-    const rotated = await http().post(`/api/webhooks/${hook.id}/rotate-secret`).set('cookie', owner.cookie);
+    const rotated = await http()
+      .post(`/api/webhooks/${hook.id}/rotate-secret`)
+      .set('cookie', owner.cookie);
     await openInterrupt(t.app.getHttpServer(), key, { title: 'Rotated' });
     await r.until(() => r.requests.length >= 1);
     const [req] = r.requests;
-    expect(req.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}= v1,[A-Za-z0-9+/]{43}=$/);
-    expect(verifyWithReference(req, rotated.body.secret)).toMatchObject({ type: 'interrupt.created' });
+    expect(req.headers['webhook-signature']).toMatch(
+      /^v1,[A-Za-z0-9+/]{43}= v1,[A-Za-z0-9+/]{43}=$/,
+    );
+    expect(verifyWithReference(req, rotated.body.secret)).toMatchObject({
+      type: 'interrupt.created',
+    });
     expect(verifyWithReference(req, hook.secret)).toMatchObject({ type: 'interrupt.created' });
     // Once the 24 hours are over, only the new secret signs.
-    await db().query(`UPDATE webhooks SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1`, [hook.id]);
+    await db().query(
+      `UPDATE webhooks SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1`,
+      [hook.id],
+    );
     await openInterrupt(t.app.getHttpServer(), key, { title: 'Rotated later' });
     await r.until(() => r.requests.length >= 2);
     expect(r.requests[1].headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
-    expect(verifyWithReference(r.requests[1], rotated.body.secret)).toMatchObject({ type: 'interrupt.created' });
+    expect(verifyWithReference(r.requests[1], rotated.body.secret)).toMatchObject({
+      type: 'interrupt.created',
+    });
     expect(() => verifyWithReference(r.requests[1], hook.secret)).toThrow();
   });
 
@@ -275,18 +436,33 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
     const other = await signUpOwner(t.app.getHttpServer(), { organisationName: 'Quiet' });
     const otherKey = (await createApiKey(t.app.getHttpServer(), other.cookie)).key;
     const r = await receiver();
-    const hook = await http().post('/api/webhooks').set('cookie', other.cookie).send({ url: r.url, enabled: false });
+    const hook = await http()
+      .post('/api/webhooks')
+      .set('cookie', other.cookie)
+      .send({ url: r.url, enabled: false });
     await openInterrupt(t.app.getHttpServer(), otherKey, { title: 'Nobody listens' });
-    const [{ n }] = await db().query(`SELECT count(*)::int AS n FROM webhook_events WHERE organisation_id = $1`, [other.organisationId]);
+    const [{ n }] = await db().query(
+      `SELECT count(*)::int AS n FROM webhook_events WHERE organisation_id = $1`,
+      [other.organisationId],
+    );
     expect(n).toBe(0);
-    expect((await http().patch(`/api/webhooks/${hook.body.id}`).set('cookie', other.cookie).send({ enabled: true })).status).toBe(200);
+    expect(
+      (
+        await http()
+          .patch(`/api/webhooks/${hook.body.id}`)
+          .set('cookie', other.cookie)
+          .send({ enabled: true })
+      ).status,
+    ).toBe(200);
     await openInterrupt(t.app.getHttpServer(), otherKey, { title: 'Someone listens' });
     await r.until(() => r.requests.length >= 1);
     expect(r.events().map((e) => (e.data as { title: string }).title)).toEqual(['Someone listens']);
   });
 
   it('recorded every attempt (no lock conflict between the worker and members’ changes)', () => {
-    expect(t.logs.filter((l) => l.msg === 'webhook delivery attempt could not be recorded')).toEqual([]);
+    expect(
+      t.logs.filter((l) => l.msg === 'webhook delivery attempt could not be recorded'),
+    ).toEqual([]);
   });
 });
 
@@ -303,7 +479,8 @@ describe('webhook delivery: a slow or dead endpoint, and one that keeps failing'
         WEBHOOK_CONCURRENCY: '6',
         WEBHOOK_ENDPOINT_CONCURRENCY: '2',
         WEBHOOK_TIMEOUT: '6s',
-        WEBHOOK_RETRY_SCHEDULE: '150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms',
+        WEBHOOK_RETRY_SCHEDULE:
+          '150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms',
         WEBHOOK_DISABLE_AFTER: '1s',
         WEBHOOK_POLL_INTERVAL: '50ms',
       },
@@ -326,10 +503,17 @@ describe('webhook delivery: a slow or dead endpoint, and one that keeps failing'
   it('a hanging endpoint holds at most its share of the slots; the others are delivered meanwhile', async () => {
     const dead = await receiver(() => 'hold');
     const alive = await receiver();
-    const deadHook = await http().post('/api/webhooks').set('cookie', owner.cookie).send({ url: dead.url, eventTypes: ['interrupt.created'] });
-    const aliveHook = await http().post('/api/webhooks').set('cookie', owner.cookie).send({ url: alive.url, eventTypes: ['interrupt.created'] });
+    const deadHook = await http()
+      .post('/api/webhooks')
+      .set('cookie', owner.cookie)
+      .send({ url: dead.url, eventTypes: ['interrupt.created'] });
+    const aliveHook = await http()
+      .post('/api/webhooks')
+      .set('cookie', owner.cookie)
+      .send({ url: alive.url, eventTypes: ['interrupt.created'] });
     const started = Date.now();
-    for (let i = 0; i < 20; i++) await openInterrupt(t.app.getHttpServer(), key, { title: `Busy ${i}` });
+    for (let i = 0; i < 20; i++)
+      await openInterrupt(t.app.getHttpServer(), key, { title: `Busy ${i}` });
     await alive.until(() => alive.requests.length >= 20, 15_000);
     // Every delivery to the live endpoint left while the dead one's first attempts still hung (6 s timeout).
     expect(Date.now() - started).toBeLessThan(6_000);
@@ -341,20 +525,25 @@ describe('webhook delivery: a slow or dead endpoint, and one that keeps failing'
 
   it('disables an endpoint that failed everything for the configured time, with an audit entry by the system', async () => {
     const down = await receiver(() => ({ status: 500 }));
-    const hook = await http().post('/api/webhooks').set('cookie', owner.cookie).send({ url: down.url, eventTypes: ['interrupt.created'] });
+    const hook = await http()
+      .post('/api/webhooks')
+      .set('cookie', owner.cookie)
+      .send({ url: down.url, eventTypes: ['interrupt.created'] });
     await openInterrupt(t.app.getHttpServer(), key, { title: 'Into the void' });
     let webhook: Record<string, unknown> = {};
     for (let i = 0; i < 100 && webhook.enabled !== false; i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      webhook = (await http().get(`/api/webhooks/${hook.body.id}`).set('cookie', owner.cookie)).body;
+      webhook = (await http().get(`/api/webhooks/${hook.body.id}`).set('cookie', owner.cookie))
+        .body;
     }
     expect(webhook).toMatchObject({ enabled: false });
     expect(webhook.failingSince).not.toBeNull();
     const [audit] = await t.app
       .get(DataSource)
-      .query(`SELECT actor_type, actor_id, actor_name, summary, metadata FROM audit_log_entries WHERE organisation_id = $1 AND action = 'webhook.disabled'`, [
-        owner.organisationId,
-      ]);
+      .query(
+        `SELECT actor_type, actor_id, actor_name, summary, metadata FROM audit_log_entries WHERE organisation_id = $1 AND action = 'webhook.disabled'`,
+        [owner.organisationId],
+      );
     expect(audit).toMatchObject({
       actor_type: 'system',
       actor_id: null,
@@ -367,16 +556,23 @@ describe('webhook delivery: a slow or dead endpoint, and one that keeps failing'
     const seen = down.requests.length;
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect(down.requests.length).toBe(seen);
-    const [paused] = (await http().get(`/api/webhooks/${hook.body.id}/deliveries`).set('cookie', owner.cookie)).body.deliveries;
+    const [paused] = (
+      await http().get(`/api/webhooks/${hook.body.id}/deliveries`).set('cookie', owner.cookie)
+    ).body.deliveries;
     expect(paused).toMatchObject({ status: 'pending', nextAttemptAt: null });
 
     // Enabled again (the endpoint is fixed): the waiting delivery goes, and the streak is cleared.
     down.answerWith(() => ({ status: 200 }));
-    const enabled = await http().patch(`/api/webhooks/${hook.body.id}`).set('cookie', owner.cookie).send({ enabled: true });
+    const enabled = await http()
+      .patch(`/api/webhooks/${hook.body.id}`)
+      .set('cookie', owner.cookie)
+      .send({ enabled: true });
     expect(enabled.body).toMatchObject({ enabled: true, failingSince: null });
     await down.until(() => down.requests.some((_q, i) => i >= seen), 5_000);
     for (let i = 0; i < 50; i++) {
-      const [d] = (await http().get(`/api/webhooks/${hook.body.id}/deliveries`).set('cookie', owner.cookie)).body.deliveries;
+      const [d] = (
+        await http().get(`/api/webhooks/${hook.body.id}/deliveries`).set('cookie', owner.cookie)
+      ).body.deliveries;
       if (d.status === 'succeeded') return;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

@@ -6,31 +6,65 @@ import { WebhookReceiver } from './support/webhook-receiver';
 
 const PEPPER = 'webhook-process-pepper-0123456789abcdef';
 
-async function call(baseUrl: string, method: string, path: string, init: { cookie?: string; key?: string; body?: unknown } = {}) {
+async function call(
+  baseUrl: string,
+  method: string,
+  path: string,
+  init: { cookie?: string; key?: string; body?: unknown } = {},
+) {
   const headers: Record<string, string> = {};
   if (init.body !== undefined) headers['content-type'] = 'application/json';
   if (init.cookie !== undefined) headers.cookie = init.cookie;
   if (init.key !== undefined) headers['x-api-key'] = init.key;
-  const res = await fetch(`${baseUrl}${path}`, { method, headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text === '' ? undefined : JSON.parse(text) };
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: text === '' ? undefined : JSON.parse(text),
+  };
 }
 
 /** An organisation with a key and a webhook to `url` for interrupt.created, set up through `baseUrl`. */
 async function organisation(baseUrl: string, url: string) {
   const signUp = await call(baseUrl, 'POST', '/api/auth/sign-up', {
-    body: { email: `ops-${Date.now()}@example.test`, password: 'a long password', name: 'Ops', organisationName: 'Hooks' },
+    body: {
+      email: `ops-${Date.now()}@example.test`,
+      password: 'a long password',
+      name: 'Ops',
+      organisationName: 'Hooks',
+    },
   });
   expect(signUp.status).toBe(201);
   const cookie = (signUp.headers.get('set-cookie') ?? '').split(';')[0];
-  const key = await call(baseUrl, 'POST', '/api/api-keys', { cookie, body: { name: 'agent', expiry: 'never' } });
-  const hook = await call(baseUrl, 'POST', '/api/webhooks', { cookie, body: { url, eventTypes: ['interrupt.created'] } });
+  const key = await call(baseUrl, 'POST', '/api/api-keys', {
+    cookie,
+    body: { name: 'agent', expiry: 'never' },
+  });
+  const hook = await call(baseUrl, 'POST', '/api/webhooks', {
+    cookie,
+    body: { url, eventTypes: ['interrupt.created'] },
+  });
   expect(hook.status).toBe(201);
-  return { cookie, key: key.body.key as string, webhookId: hook.body.id as string, secret: hook.body.secret as string };
+  return {
+    cookie,
+    key: key.body.key as string,
+    webhookId: hook.body.id as string,
+    secret: hook.body.secret as string,
+  };
 }
 
 /** Opens `count` interrupts, `parallel` at a time, spreading them over the given instances. */
-async function openInterrupts(baseUrls: string[], key: string, count: number, parallel = 8): Promise<void> {
+async function openInterrupts(
+  baseUrls: string[],
+  key: string,
+  count: number,
+  parallel = 8,
+): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: parallel }, async () => {
@@ -40,7 +74,8 @@ async function openInterrupts(baseUrls: string[], key: string, count: number, pa
           key,
           body: { title: `Event ${n}`, actionRequests: [{ name: 'go' }] },
         });
-        if (res.status !== 201) throw new Error(`interrupt ${n}: ${res.status} ${JSON.stringify(res.body)}`);
+        if (res.status !== 201)
+          throw new Error(`interrupt ${n}: ${res.status} ${JSON.stringify(res.body)}`);
       }
     }),
   );
@@ -50,24 +85,32 @@ async function deliveryCounts(db: TestDatabase): Promise<Record<string, number>>
   const client = new Client({ connectionString: db.url });
   await client.connect();
   try {
-    const { rows } = await client.query(`SELECT status, count(*)::int AS n FROM webhook_deliveries GROUP BY status`);
+    const { rows } = await client.query(
+      `SELECT status, count(*)::int AS n FROM webhook_deliveries GROUP BY status`,
+    );
     return Object.fromEntries(rows.map((r: { status: string; n: number }) => [r.status, r.n]));
   } finally {
     await client.end();
   }
 }
 
-async function untilAllSucceeded(db: TestDatabase, total: number, timeoutMs: number): Promise<void> {
+async function untilAllSucceeded(
+  db: TestDatabase,
+  total: number,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const counts = await deliveryCounts(db);
     if (counts.succeeded === total) return;
-    if (Date.now() > deadline) throw new Error(`deliveries not all succeeded: ${JSON.stringify(counts)}`);
+    if (Date.now() > deadline)
+      throw new Error(`deliveries not all succeeded: ${JSON.stringify(counts)}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 
-const attemptsLogged = (p: ServiceProcess) => (p.output().match(/"msg":"webhook delivery attempt"/g) ?? []).length;
+const attemptsLogged = (p: ServiceProcess) =>
+  (p.output().match(/"msg":"webhook delivery attempt"/g) ?? []).length;
 
 describe('webhook delivery across service processes (SKIP LOCKED)', () => {
   let db: TestDatabase;
@@ -78,7 +121,13 @@ describe('webhook delivery across service processes (SKIP LOCKED)', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     await receiver.start();
-    const env = { DATABASE_URL: db.url, API_KEY_PEPPER: PEPPER, PLAN_FREE_MESSAGES: '100000', WEBHOOK_POLL_INTERVAL: '200ms', WEBHOOK_RETRY_SCHEDULE: '1s' };
+    const env = {
+      DATABASE_URL: db.url,
+      API_KEY_PEPPER: PEPPER,
+      PLAN_FREE_MESSAGES: '100000',
+      WEBHOOK_POLL_INTERVAL: '200ms',
+      WEBHOOK_RETRY_SCHEDULE: '1s',
+    };
     a = await startServiceProcess(env);
     b = await startServiceProcess(env);
   });
@@ -96,7 +145,8 @@ describe('webhook delivery across service processes (SKIP LOCKED)', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
 
     const perId = new Map<string, number>();
-    for (const req of receiver.requests) perId.set(req.headers['webhook-id'], (perId.get(req.headers['webhook-id']) ?? 0) + 1);
+    for (const req of receiver.requests)
+      perId.set(req.headers['webhook-id'], (perId.get(req.headers['webhook-id']) ?? 0) + 1);
     expect(perId.size).toBe(1000);
     expect([...perId.values()].every((n) => n === 1)).toBe(true);
     expect(receiver.requests).toHaveLength(1000);
@@ -158,17 +208,29 @@ describe('webhook delivery when a process is killed mid-delivery', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
 
     const perId = new Map<string, number>();
-    for (const req of receiver.requests) perId.set(req.headers['webhook-id'], (perId.get(req.headers['webhook-id']) ?? 0) + 1);
+    for (const req of receiver.requests)
+      perId.set(req.headers['webhook-id'], (perId.get(req.headers['webhook-id']) ?? 0) + 1);
     expect(perId.size).toBe(10);
     expect([...perId.entries()].filter(([, n]) => n > 1)).toEqual([[inFlight, 2]]);
     expect(receiver.requests).toHaveLength(11);
 
-    const res = await call(survivor.baseUrl, 'GET', `/api/webhooks/${org.webhookId}/deliveries?limit=20`, { cookie: org.cookie });
-    const repeated = (res.body.deliveries as { eventId: string; attempts: { responseStatus: number | null; error: string | null }[] }[]).find(
-      (d) => d.eventId === inFlight,
+    const res = await call(
+      survivor.baseUrl,
+      'GET',
+      `/api/webhooks/${org.webhookId}/deliveries?limit=20`,
+      { cookie: org.cookie },
     );
+    const repeated = (
+      res.body.deliveries as {
+        eventId: string;
+        attempts: { responseStatus: number | null; error: string | null }[];
+      }[]
+    ).find((d) => d.eventId === inFlight);
     expect(repeated?.attempts.map((x) => [x.responseStatus, x.error])).toEqual([
-      [null, 'No result: the instance that claimed this delivery stopped before it recorded an answer.'],
+      [
+        null,
+        'No result: the instance that claimed this delivery stopped before it recorded an answer.',
+      ],
       [204, null],
     ]);
   }, 240_000);

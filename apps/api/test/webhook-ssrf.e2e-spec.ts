@@ -34,12 +34,14 @@ describe('webhook SSRF protection in production', () => {
     const resolver = t.app.get(WebhookResolver);
     const system = resolver.lookup.bind(resolver);
     // The stand-in answers for *.example.test only; every other name goes to the system resolver.
-    jest.spyOn(resolver, 'lookup').mockImplementation(async (host: string): Promise<ResolvedAddress[]> => {
-      if (!host.endsWith('.example.test')) return system(host);
-      const answer = dns[host];
-      if (answer === undefined) throw new Error(`ENOTFOUND ${host}`);
-      return answer.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-    });
+    jest
+      .spyOn(resolver, 'lookup')
+      .mockImplementation(async (host: string): Promise<ResolvedAddress[]> => {
+        if (!host.endsWith('.example.test')) return system(host);
+        const answer = dns[host];
+        if (answer === undefined) throw new Error(`ENOTFOUND ${host}`);
+        return answer.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+      });
   });
   afterAll(async () => {
     await t.close();
@@ -80,14 +82,26 @@ describe('webhook SSRF protection in production', () => {
       'public.example.test': ['93.184.216.34'],
     };
     for (const host of ['internal', 'meta', 'mixed', 'v6']) {
-      const res = await http().post('/api/webhooks').set('cookie', owner.cookie).send({ url: `https://${host}.example.test/hooks` });
+      const res = await http()
+        .post('/api/webhooks')
+        .set('cookie', owner.cookie)
+        .send({ url: `https://${host}.example.test/hooks` });
       expect([host, res.status, res.body.message]).toEqual([host, 400, FORBIDDEN]);
     }
-    const missing = await http().post('/api/webhooks').set('cookie', owner.cookie).send({ url: 'https://missing.example.test/hooks' });
+    const missing = await http()
+      .post('/api/webhooks')
+      .set('cookie', owner.cookie)
+      .send({ url: 'https://missing.example.test/hooks' });
     expect(missing.body.message).toBe('url: its host name could not be resolved.');
-    const ok = await http().post('/api/webhooks').set('cookie', owner.cookie).send({ url: 'https://public.example.test/hooks' });
+    const ok = await http()
+      .post('/api/webhooks')
+      .set('cookie', owner.cookie)
+      .send({ url: 'https://public.example.test/hooks' });
     expect(ok.status).toBe(201);
-    const moved = await http().patch(`/api/webhooks/${ok.body.id}`).set('cookie', owner.cookie).send({ url: 'https://internal.example.test/' });
+    const moved = await http()
+      .patch(`/api/webhooks/${ok.body.id}`)
+      .set('cookie', owner.cookie)
+      .send({ url: 'https://internal.example.test/' });
     expect(moved.status).toBe(400);
     expect(moved.body.message).toBe(FORBIDDEN);
     await http().delete(`/api/webhooks/${ok.body.id}`).set('cookie', owner.cookie);
@@ -101,12 +115,19 @@ describe('webhook SSRF protection in production', () => {
       const hook = await http()
         .post('/api/webhooks')
         .set('cookie', owner.cookie)
-        .send({ url: `https://rebind.example.test:${target.port}/hooks`, eventTypes: ['interrupt.created'] });
+        .send({
+          url: `https://rebind.example.test:${target.port}/hooks`,
+          eventTypes: ['interrupt.created'],
+        });
       expect(hook.status).toBe(201);
       dns = { 'rebind.example.test': ['127.0.0.1'] };
       await openInterrupt(t.app.getHttpServer(), key, { title: 'Rebound' });
       const delivery = await attempted(hook.body.id);
-      expect(delivery).toMatchObject({ status: 'pending', responseStatus: null, error: `Not sent: ${FORBIDDEN}` });
+      expect(delivery).toMatchObject({
+        status: 'pending',
+        responseStatus: null,
+        error: `Not sent: ${FORBIDDEN}`,
+      });
       expect(target.connections).toBe(0);
     } finally {
       await target.stop();
@@ -116,9 +137,12 @@ describe('webhook SSRF protection in production', () => {
   /** The webhook's first delivery once it has been attempted. */
   async function attempted(webhookId: string): Promise<Record<string, unknown>> {
     for (let i = 0; i < 200; i++) {
-      const res = await http().get(`/api/webhooks/${webhookId}/deliveries`).set('cookie', owner.cookie);
+      const res = await http()
+        .get(`/api/webhooks/${webhookId}/deliveries`)
+        .set('cookie', owner.cookie);
       const [delivery] = res.body.deliveries;
-      if (delivery !== undefined && delivery.attemptCount > 0 && delivery.status !== 'delivering') return delivery;
+      if (delivery !== undefined && delivery.attemptCount > 0 && delivery.status !== 'delivering')
+        return delivery;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     throw new Error('no attempt was made');
@@ -130,7 +154,9 @@ describe('webhook SSRF protection: URLs stored outside production are checked at
     const target = new WebhookReceiver();
     await target.start();
     // Outside production https to any address is allowed: store the webhooks there.
-    const dev = await startTestApp({ env: { WEBHOOK_POLL_INTERVAL: '50ms', API_KEY_PEPPER: PRODUCTION.API_KEY_PEPPER } });
+    const dev = await startTestApp({
+      env: { WEBHOOK_POLL_INTERVAL: '50ms', API_KEY_PEPPER: PRODUCTION.API_KEY_PEPPER },
+    });
     let prod: TestApp | undefined;
     try {
       const owner = await signUpOwner(dev.app.getHttpServer());
@@ -144,7 +170,10 @@ describe('webhook SSRF protection: URLs stored outside production are checked at
       ];
       const ids: string[] = [];
       for (const url of urls) {
-        const res = await request(dev.app.getHttpServer()).post('/api/webhooks').set('cookie', owner.cookie).send({ url, eventTypes: ['interrupt.created'] });
+        const res = await request(dev.app.getHttpServer())
+          .post('/api/webhooks')
+          .set('cookie', owner.cookie)
+          .send({ url, eventTypes: ['interrupt.created'] });
         expect(res.status).toBe(201);
         ids.push(res.body.id);
       }
@@ -156,7 +185,9 @@ describe('webhook SSRF protection: URLs stored outside production are checked at
       const errors: unknown[] = [];
       for (const id of ids) {
         for (let i = 0; i < 200; i++) {
-          const [delivery] = (await request(server).get(`/api/webhooks/${id}/deliveries`).set('cookie', owner.cookie)).body.deliveries;
+          const [delivery] = (
+            await request(server).get(`/api/webhooks/${id}/deliveries`).set('cookie', owner.cookie)
+          ).body.deliveries;
           if (delivery?.attemptCount > 0 && delivery.status !== 'delivering') {
             errors.push(delivery.error);
             break;

@@ -1,6 +1,11 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { createApiKey, memberWithPermissions, signUpOwner, SignedUpOwner } from './support/factories';
+import {
+  createApiKey,
+  memberWithPermissions,
+  signUpOwner,
+  SignedUpOwner,
+} from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 
 const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
@@ -34,10 +39,25 @@ describe('webhook management (SPEC §6, §8a)', () => {
     const res = await http()
       .post('/api/webhooks')
       .set('cookie', owner.cookie)
-      .send({ url: 'https://hooks.example.com/a', description: 'CI', eventTypes: ['interrupt.answered', 'session.ended'] });
+      .send({
+        url: 'https://hooks.example.com/a',
+        description: 'CI',
+        eventTypes: ['interrupt.answered', 'session.ended'],
+      });
     expect(res.status).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual(
-      ['createdAt', 'description', 'enabled', 'eventTypes', 'failingSince', 'id', 'previousSecretExpiresAt', 'secret', 'updatedAt', 'url'].sort(),
+      [
+        'createdAt',
+        'description',
+        'enabled',
+        'eventTypes',
+        'failingSince',
+        'id',
+        'previousSecretExpiresAt',
+        'secret',
+        'updatedAt',
+        'url',
+      ].sort(),
     );
     expect(res.body).toMatchObject({
       url: 'https://hooks.example.com/a',
@@ -53,7 +73,10 @@ describe('webhook management (SPEC §6, §8a)', () => {
     const listed = await http().get('/api/webhooks').set('cookie', owner.cookie);
     expect(listed.status).toBe(200);
     const mine = listed.body.webhooks.find((w: { id: string }) => w.id === res.body.id);
-    expect(mine).toMatchObject({ url: 'https://hooks.example.com/a', eventTypes: ['interrupt.answered', 'session.ended'] });
+    expect(mine).toMatchObject({
+      url: 'https://hooks.example.com/a',
+      eventTypes: ['interrupt.answered', 'session.ended'],
+    });
     expect(mine.secret).toBeUndefined();
     const one = await http().get(`/api/webhooks/${res.body.id}`).set('cookie', owner.cookie);
     expect(one.status).toBe(200);
@@ -99,8 +122,17 @@ describe('webhook management (SPEC §6, §8a)', () => {
     ];
     for (const [method, path] of routes) {
       for (const sent of [key, 'ilk_not-a-key']) {
-        const res = await (http() as unknown as Record<string, (p: string) => request.Test>)[method](path).set('x-api-key', sent).set('cookie', owner.cookie);
-        expect([method, path, res.status, res.body.code, res.body.message]).toEqual([method, path, 403, 'HUMANS_ONLY', 'This endpoint is reserved for humans.']);
+        const res = await (http() as unknown as Record<string, (p: string) => request.Test>)
+          [method](path)
+          .set('x-api-key', sent)
+          .set('cookie', owner.cookie);
+        expect([method, path, res.status, res.body.code, res.body.message]).toEqual([
+          method,
+          path,
+          403,
+          'HUMANS_ONLY',
+          'This endpoint is reserved for humans.',
+        ]);
       }
     }
     const anonymous = await http().get('/api/webhooks');
@@ -109,11 +141,21 @@ describe('webhook management (SPEC §6, §8a)', () => {
   });
 
   it('needs webhook.manage', async () => {
-    const reader = await memberWithPermissions(t.app.getHttpServer(), owner.cookie, ['interrupt.read']);
+    const reader = await memberWithPermissions(t.app.getHttpServer(), owner.cookie, [
+      'interrupt.read',
+    ]);
     const res = await http().get('/api/webhooks').set('cookie', reader.cookie);
     expect(res.status).toBe(403);
-    expect(res.body).toMatchObject({ code: 'MISSING_PERMISSION', message: 'Missing permission: webhook.manage.' });
-    const manager = await memberWithPermissions(t.app.getHttpServer(), owner.cookie, ['webhook.manage'], 'Hook Keeper');
+    expect(res.body).toMatchObject({
+      code: 'MISSING_PERMISSION',
+      message: 'Missing permission: webhook.manage.',
+    });
+    const manager = await memberWithPermissions(
+      t.app.getHttpServer(),
+      owner.cookie,
+      ['webhook.manage'],
+      'Hook Keeper',
+    );
     expect((await http().get('/api/webhooks').set('cookie', manager.cookie)).status).toBe(200);
   });
 
@@ -121,29 +163,49 @@ describe('webhook management (SPEC §6, §8a)', () => {
     ['ftp://hooks.example.com/x', 'url must be an absolute http or https URL.'],
     ['not a url', 'url must be an absolute http or https URL.'],
     ['https://user:pass@hooks.example.com/x', 'url must not contain a username or password.'],
-    ['http://hooks.example.com/x', 'url must use https (http is allowed only for loopback addresses, outside production).'],
-    ['http://10.0.0.7/x', 'url must use https (http is allowed only for loopback addresses, outside production).'],
+    [
+      'http://hooks.example.com/x',
+      'url must use https (http is allowed only for loopback addresses, outside production).',
+    ],
+    [
+      'http://10.0.0.7/x',
+      'url must use https (http is allowed only for loopback addresses, outside production).',
+    ],
   ])('refuses the URL %s', async (url, message) => {
     const res = await http().post('/api/webhooks').set('cookie', owner.cookie).send({ url });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', message });
   });
 
-  it.each(['http://localhost:8080/x', 'http://127.0.0.1:8080/x', 'http://[::1]:8080/x', 'https://10.0.0.7/x'])(
-    'accepts %s outside production (http for loopback)',
-    async (url) => {
-      const res = await http().post('/api/webhooks').set('cookie', owner.cookie).send({ url });
-      expect(res.status).toBe(201);
-    },
-  );
+  it.each([
+    'http://localhost:8080/x',
+    'http://127.0.0.1:8080/x',
+    'http://[::1]:8080/x',
+    'https://10.0.0.7/x',
+  ])('accepts %s outside production (http for loopback)', async (url) => {
+    const res = await http().post('/api/webhooks').set('cookie', owner.cookie).send({ url });
+    expect(res.status).toBe(201);
+  });
 
   it.each([
-    [{ eventTypes: [] }, 'eventTypes must list at least one event type (or be null for every type)'],
-    [{ eventTypes: ['webhook.test'] }, 'eventTypes must list only interrupt.created, interrupt.decided, interrupt.answered, interrupt.assigned, interrupt.unassigned, interrupt.escalated, interrupt.expired, interrupt.withdrawn, session.started, session.ended'],
-    [{ eventTypes: ['interrupt.created', 'interrupt.created'] }, "eventTypes must not repeat a type"],
+    [
+      { eventTypes: [] },
+      'eventTypes must list at least one event type (or be null for every type)',
+    ],
+    [
+      { eventTypes: ['webhook.test'] },
+      'eventTypes must list only interrupt.created, interrupt.decided, interrupt.answered, interrupt.assigned, interrupt.unassigned, interrupt.escalated, interrupt.expired, interrupt.withdrawn, session.started, session.ended',
+    ],
+    [
+      { eventTypes: ['interrupt.created', 'interrupt.created'] },
+      'eventTypes must not repeat a type',
+    ],
     [{ enabled: 'yes' }, 'enabled must be a boolean value'],
     [{ secret: 'whsec_mine' }, 'property secret should not exist'],
-    [{ description: 'x'.repeat(501) }, 'description must be shorter than or equal to 500 characters'],
+    [
+      { description: 'x'.repeat(501) },
+      'description must be shorter than or equal to 500 characters',
+    ],
   ])('validates the body (%#)', async (body, message) => {
     const res = await http()
       .post('/api/webhooks')
@@ -160,21 +222,42 @@ describe('webhook management (SPEC §6, §8a)', () => {
       .set('cookie', owner.cookie)
       .send({ url: 'https://hooks.example.com/b', eventTypes: null, description: 'moved' });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id, url: 'https://hooks.example.com/b', eventTypes: null, description: 'moved', enabled: true });
+    expect(res.body).toMatchObject({
+      id,
+      url: 'https://hooks.example.com/b',
+      eventTypes: null,
+      description: 'moved',
+      enabled: true,
+    });
     expect(res.body.secret).toBeUndefined();
-    const disabled = await http().patch(`/api/webhooks/${id}`).set('cookie', owner.cookie).send({ enabled: false });
+    const disabled = await http()
+      .patch(`/api/webhooks/${id}`)
+      .set('cookie', owner.cookie)
+      .send({ enabled: false });
     expect(disabled.body.enabled).toBe(false);
-    const same = await http().patch(`/api/webhooks/${id}`).set('cookie', owner.cookie).send({ enabled: false });
+    const same = await http()
+      .patch(`/api/webhooks/${id}`)
+      .set('cookie', owner.cookie)
+      .send({ enabled: false });
     expect(same.status).toBe(200);
-    const bad = await http().patch(`/api/webhooks/${id}`).set('cookie', owner.cookie).send({ url: 'http://hooks.example.com/' });
+    const bad = await http()
+      .patch(`/api/webhooks/${id}`)
+      .set('cookie', owner.cookie)
+      .send({ url: 'http://hooks.example.com/' });
     expect(bad.status).toBe(400);
 
     const audit = await db().query(
       `SELECT action, summary, metadata FROM audit_log_entries WHERE organisation_id = $1 AND target_id = $2 ORDER BY seq`,
       [owner.organisationId, id],
     );
-    expect(audit.map((a: { action: string }) => a.action)).toEqual(['webhook.created', 'webhook.updated', 'webhook.updated']);
-    expect(audit[1].summary).toBe('Webhook https://hooks.example.com/b updated (url, description, eventTypes) by Ada Lovelace');
+    expect(audit.map((a: { action: string }) => a.action)).toEqual([
+      'webhook.created',
+      'webhook.updated',
+      'webhook.updated',
+    ]);
+    expect(audit[1].summary).toBe(
+      'Webhook https://hooks.example.com/b updated (url, description, eventTypes) by Ada Lovelace',
+    );
     expect(audit[1].metadata.changes.eventTypes).toEqual({ from: ['interrupt.created'], to: null });
     expect(audit[2].summary).toBe('Webhook https://hooks.example.com/b disabled by Ada Lovelace');
   });
@@ -195,7 +278,10 @@ describe('webhook management (SPEC §6, §8a)', () => {
         message: expect.stringContaining(message),
       });
     }
-    const created = await http().post('/api/webhooks').set('cookie', owner.cookie).send({ url: 'https://hooks.example.com/x', enabled: null });
+    const created = await http()
+      .post('/api/webhooks')
+      .set('cookie', owner.cookie)
+      .send({ url: 'https://hooks.example.com/x', enabled: null });
     expect(created.status).toBe(400);
     expect(created.body.message).toContain('enabled must be a boolean value');
   });
@@ -217,7 +303,9 @@ describe('webhook management (SPEC §6, §8a)', () => {
       `SELECT summary FROM audit_log_entries WHERE organisation_id = $1 AND target_id = $2 AND action = 'webhook.secret_rotated'`,
       [owner.organisationId, id],
     );
-    expect(audit.summary).toBe('Signing secret of webhook https://hooks.example.com/interlock rotated by Ada Lovelace');
+    expect(audit.summary).toBe(
+      'Signing secret of webhook https://hooks.example.com/interlock rotated by Ada Lovelace',
+    );
     expect(JSON.stringify(t.logs)).not.toContain(res.body.secret.slice(6, 30));
   });
 
@@ -234,50 +322,89 @@ describe('webhook management (SPEC §6, §8a)', () => {
     ] as const) {
       // A valid body where one is needed: the refusal is about the webhook, not the input.
       const body = method === 'patch' ? { enabled: false } : {};
-      const res = await (http() as unknown as Record<string, (p: string) => request.Test>)[method](path).set('cookie', other.cookie).send(body);
-      expect([method, path, res.status, res.body.message]).toEqual([method, path, 404, 'Not found.']);
+      const res = await (http() as unknown as Record<string, (p: string) => request.Test>)
+        [method](path)
+        .set('cookie', other.cookie)
+        .send(body);
+      expect([method, path, res.status, res.body.message]).toEqual([
+        method,
+        path,
+        404,
+        'Not found.',
+      ]);
     }
-    expect((await http().get('/api/webhooks').set('cookie', other.cookie)).body.webhooks).toEqual([]);
+    expect((await http().get('/api/webhooks').set('cookie', other.cookie)).body.webhooks).toEqual(
+      [],
+    );
 
-    expect((await http().delete(`/api/webhooks/${id}`).set('cookie', owner.cookie)).status).toBe(204);
+    expect((await http().delete(`/api/webhooks/${id}`).set('cookie', owner.cookie)).status).toBe(
+      204,
+    );
     expect((await http().get(`/api/webhooks/${id}`).set('cookie', owner.cookie)).status).toBe(404);
-    expect((await http().delete(`/api/webhooks/${id}`).set('cookie', owner.cookie)).status).toBe(404);
-    expect((await http().get('/api/webhooks/not-a-uuid').set('cookie', owner.cookie)).status).toBe(404);
+    expect((await http().delete(`/api/webhooks/${id}`).set('cookie', owner.cookie)).status).toBe(
+      404,
+    );
+    expect((await http().get('/api/webhooks/not-a-uuid').set('cookie', owner.cookie)).status).toBe(
+      404,
+    );
     const [audit] = await db().query(
       `SELECT summary FROM audit_log_entries WHERE organisation_id = $1 AND target_id = $2 AND action = 'webhook.deleted'`,
       [owner.organisationId, id],
     );
-    expect(audit.summary).toBe('Webhook https://hooks.example.com/interlock deleted by Ada Lovelace');
+    expect(audit.summary).toBe(
+      'Webhook https://hooks.example.com/interlock deleted by Ada Lovelace',
+    );
   });
 
   it('lists deliveries with a cursor bound to the filters', async () => {
     const { id } = await create({ enabled: false });
-    for (let i = 0; i < 3; i++) expect((await http().post(`/api/webhooks/${id}/test`).set('cookie', owner.cookie)).status).toBe(202);
-    const first = await http().get(`/api/webhooks/${id}/deliveries?limit=2`).set('cookie', owner.cookie);
+    for (let i = 0; i < 3; i++)
+      expect(
+        (await http().post(`/api/webhooks/${id}/test`).set('cookie', owner.cookie)).status,
+      ).toBe(202);
+    const first = await http()
+      .get(`/api/webhooks/${id}/deliveries?limit=2`)
+      .set('cookie', owner.cookie);
     expect(first.status).toBe(200);
     expect(first.body.deliveries).toHaveLength(2);
     expect(first.body.deliveries[0]).toMatchObject({ webhookId: id, eventType: 'webhook.test' });
-    const second = await http().get(`/api/webhooks/${id}/deliveries?limit=2&cursor=${first.body.nextCursor}`).set('cookie', owner.cookie);
+    const second = await http()
+      .get(`/api/webhooks/${id}/deliveries?limit=2&cursor=${first.body.nextCursor}`)
+      .set('cookie', owner.cookie);
     expect(second.body.deliveries).toHaveLength(1);
     expect(second.body.nextCursor).toBeNull();
-    const ids = [...first.body.deliveries, ...second.body.deliveries].map((d: { id: string }) => d.id);
+    const ids = [...first.body.deliveries, ...second.body.deliveries].map(
+      (d: { id: string }) => d.id,
+    );
     expect(new Set(ids).size).toBe(3);
-    const misuse = await http().get(`/api/webhooks/${id}/deliveries?limit=2&status=failed&cursor=${first.body.nextCursor}`).set('cookie', owner.cookie);
+    const misuse = await http()
+      .get(`/api/webhooks/${id}/deliveries?limit=2&status=failed&cursor=${first.body.nextCursor}`)
+      .set('cookie', owner.cookie);
     expect(misuse.status).toBe(400);
-    expect(misuse.body.message).toBe('cursor is not a valid cursor for this listing (use nextCursor with the same filters).');
-    expect((await http().get(`/api/webhooks/${id}/deliveries?limit=500`).set('cookie', owner.cookie)).status).toBe(400);
+    expect(misuse.body.message).toBe(
+      'cursor is not a valid cursor for this listing (use nextCursor with the same filters).',
+    );
+    expect(
+      (await http().get(`/api/webhooks/${id}/deliveries?limit=500`).set('cookie', owner.cookie))
+        .status,
+    ).toBe(400);
   });
 
   it('caps an organisation at 50 webhooks', async () => {
     const other = await signUpOwner(t.app.getHttpServer(), { organisationName: 'Hooky' });
     const results = await Promise.all(
       Array.from({ length: 53 }, (_, i) =>
-        http().post('/api/webhooks').set('cookie', other.cookie).send({ url: `https://hooks.example.com/${i}` }),
+        http()
+          .post('/api/webhooks')
+          .set('cookie', other.cookie)
+          .send({ url: `https://hooks.example.com/${i}` }),
       ),
     );
     expect(results.filter((r) => r.status === 201)).toHaveLength(50);
     const refused = results.filter((r) => r.status === 409);
     expect(refused).toHaveLength(3);
-    expect(refused[0].body.message).toBe('This organisation already has 50 webhooks, the most it can have.');
+    expect(refused[0].body.message).toBe(
+      'This organisation already has 50 webhooks, the most it can have.',
+    );
   });
 });

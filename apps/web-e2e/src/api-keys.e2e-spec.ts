@@ -3,7 +3,10 @@ import { addMember, expect, expectAccessible, screenshot, test } from './support
 import { api, baseURL, unique } from './support/service';
 
 test.describe('Integrations → Api Keys', () => {
-  test('flow 4: create a key (shown once, copied), rename it, revoke it: the SDK gets 401 Invalid API key.', async ({ page, context }) => {
+  test('flow 4: create a key (shown once, copied), rename it, revoke it: the SDK gets 401 Invalid API key.', async ({
+    page,
+    context,
+  }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     const name = unique('flow4').slice(0, 20);
 
@@ -72,10 +75,17 @@ test.describe('Integrations → Api Keys', () => {
       (e: unknown) => e,
     );
     expect(refused).toBeInstanceOf(AuthenticationError);
-    expect(refused).toMatchObject({ status: 401, code: 'INVALID_API_KEY', message: 'Invalid API key.' });
+    expect(refused).toMatchObject({
+      status: 401,
+      code: 'INVALID_API_KEY',
+      message: 'Invalid API key.',
+    });
   });
 
-  test('flow 6: a Manager sees the keys without create, rename or revoke; a forged request is refused', async ({ owner, pageFor }) => {
+  test('flow 6: a Manager sees the keys without create, rename or revoke; a forged request is refused', async ({
+    owner,
+    pageFor,
+  }) => {
     const keyName = unique('mgr').slice(0, 20);
     const { body: created } = await api<{ id: string; start: string }>('POST', '/api/api-keys', {
       cookie: owner.cookie,
@@ -85,14 +95,18 @@ test.describe('Integrations → Api Keys', () => {
     const page = await pageFor(manager);
 
     await page.goto('/integrations/api-keys');
-    const row = page.getByRole('table', { name: 'API keys' }).getByRole('row').filter({ hasText: keyName });
+    const row = page
+      .getByRole('table', { name: 'API keys' })
+      .getByRole('row')
+      .filter({ hasText: keyName });
     await expect(row).toContainText(`${created.start}…`);
     await expect(page.getByRole('button', { name: 'Create API key' })).toHaveCount(0);
     await expect(row.getByRole('button')).toHaveCount(0);
     // Navigation shows what a Manager may use, and no more.
     const nav = page.getByRole('navigation', { name: 'Main navigation' });
     await expect(nav.getByRole('link', { name: 'Invitations' })).toBeVisible();
-    for (const hidden of ['Members', 'Roles', 'Teams']) await expect(nav.getByRole('link', { name: hidden })).toHaveCount(0);
+    for (const hidden of ['Members', 'Roles', 'Teams'])
+      await expect(nav.getByRole('link', { name: hidden })).toHaveCount(0);
     await expectAccessible(page, 'the API keys page for a Manager');
 
     // The server is the judge: the same requests forged from the Manager's page are refused.
@@ -108,14 +122,38 @@ test.describe('Integrations → Api Keys', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ name: 'forged' }),
       });
-      return Promise.all([post, del, patch].map(async (r) => ({ status: r.status, body: await r.json() })));
+      return Promise.all(
+        [post, del, patch].map(async (r) => ({ status: r.status, body: await r.json() })),
+      );
     }, created.id);
     expect(forged).toEqual([
-      { status: 403, body: expect.objectContaining({ code: 'MISSING_PERMISSION', message: 'Missing permission: apiKey.create.' }) },
-      { status: 403, body: expect.objectContaining({ code: 'MISSING_PERMISSION', message: 'Missing permission: apiKey.delete.' }) },
-      { status: 403, body: expect.objectContaining({ code: 'MISSING_PERMISSION', message: 'Missing permission: apiKey.update.' }) },
+      {
+        status: 403,
+        body: expect.objectContaining({
+          code: 'MISSING_PERMISSION',
+          message: 'Missing permission: apiKey.create.',
+        }),
+      },
+      {
+        status: 403,
+        body: expect.objectContaining({
+          code: 'MISSING_PERMISSION',
+          message: 'Missing permission: apiKey.delete.',
+        }),
+      },
+      {
+        status: 403,
+        body: expect.objectContaining({
+          code: 'MISSING_PERMISSION',
+          message: 'Missing permission: apiKey.update.',
+        }),
+      },
     ]);
-    const { body: still } = await api<{ apiKeys: { id: string; name: string }[] }>('GET', '/api/api-keys', { cookie: owner.cookie });
+    const { body: still } = await api<{ apiKeys: { id: string; name: string }[] }>(
+      'GET',
+      '/api/api-keys',
+      { cookie: owner.cookie },
+    );
     expect(still.apiKeys.find((k) => k.id === created.id)?.name).toBe(keyName);
   });
 });

@@ -6,14 +6,17 @@ import { api, baseURL, signUpOwner, unique } from './support/service';
 // with the SDK, decide them by hand, see the agreement on the rule's page, switch it to enforce,
 // and the next interrupt arrives answered — the agent's waitForAnswer returns at once — with
 // argus's receipt (badge and rule) on the decision card.
-test('argus: a shadow rule earns its evidence, then enforced answers the next interrupt at once', async ({ pageFor }) => {
+test('argus: a shadow rule earns its evidence, then enforced answers the next interrupt at once', async ({
+  pageFor,
+}) => {
   const owner = await signUpOwner(unique('argus'));
   const { body: key } = await api<{ key: string; id: string }>('POST', '/api/api-keys', {
     cookie: owner.cookie,
     body: { name: 'billing-agent', expiry: 'never' },
   });
   const agent = new Interlock({ apiKey: key.key, baseURL });
-  const refund = (amount: number, title: string) => agent.interrupts.create({ title, actionRequests: [{ name: 'refund', args: { amount } }] });
+  const refund = (amount: number, title: string) =>
+    agent.interrupts.create({ title, actionRequests: [{ name: 'refund', args: { amount } }] });
   // One earlier interrupt for the preview to find.
   await refund(40, 'Refund order 1');
 
@@ -27,12 +30,22 @@ test('argus: a shadow rule earns its evidence, then enforced answers the next in
   await page.getByRole('textbox', { name: 'Argument 1 path' }).fill('amount');
   await page.getByRole('textbox', { name: 'Argument 1 value' }).fill('100');
   // The live preview runs the draft on the latest interrupts.
-  await expect(page.getByRole('status').filter({ hasText: 'Matches 1 of 1 actions' })).toBeVisible();
-  await expect(page.getByRole('table', { name: 'Matching actions' }).getByRole('row', { name: /Refund order 1 refund approve/ })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Matches 1 of 1 actions' }),
+  ).toBeVisible();
+  await expect(
+    page
+      .getByRole('table', { name: 'Matching actions' })
+      .getByRole('row', { name: /Refund order 1 refund approve/ }),
+  ).toBeVisible();
   await page.getByRole('textbox', { name: 'Argument 1 value' }).fill('10');
-  await expect(page.getByRole('status').filter({ hasText: 'Matches 0 of 1 actions' })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Matches 0 of 1 actions' }),
+  ).toBeVisible();
   await page.getByRole('textbox', { name: 'Argument 1 value' }).fill('100');
-  await expect(page.getByRole('status').filter({ hasText: 'Matches 1 of 1 actions' })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Matches 1 of 1 actions' }),
+  ).toBeVisible();
   await page.getByRole('button', { name: 'Create rule' }).click();
   await expect(page).toHaveURL(/\/settings\/classification\/[0-9a-f-]{36}$/);
   const ruleId = page.url().split('/').pop() as string;
@@ -47,30 +60,65 @@ test('argus: a shadow rule earns its evidence, then enforced answers the next in
     await page.goto(`/interrupts/${interrupt.id}`);
     await page.getByRole('button', { name: 'Approve refund' }).click();
     // (The page then moves on to the next open interrupt.)
-    await expect.poll(async () => (await api<{ status: string }>('GET', `/api/interrupts/${interrupt.id}`, { cookie: owner.cookie })).body.status).toBe('answered');
+    await expect
+      .poll(
+        async () =>
+          (
+            await api<{ status: string }>('GET', `/api/interrupts/${interrupt.id}`, {
+              cookie: owner.cookie,
+            })
+          ).body.status,
+      )
+      .toBe('answered');
   }
   await page.goto(`/settings/classification/${ruleId}`);
   await expect(page.getByTestId('shadow-stats')).toHaveText(
     'In shadow mode: matched 2, would have decided 2; people decided 2 of those and agreed with the rule on 2 of 2.',
   );
   await page.goto('/settings/classification');
-  await expect(page.getByRole('row', { name: /Small refunds from billing/ })).toContainText('shadow: matched 2, agreed 2 of 2');
+  await expect(page.getByRole('row', { name: /Small refunds from billing/ })).toContainText(
+    'shadow: matched 2, agreed 2 of 2',
+  );
 
   // On evidence, enforce: the next refund is answered in the create response.
-  await page.getByRole('row', { name: /Small refunds from billing/ }).locator('label').filter({ hasText: /^enforce$/ }).click();
-  await expect.poll(async () => (await api<{ mode: string }>('GET', `/api/classification/rules/${ruleId}`, { cookie: owner.cookie })).body.mode).toBe('enforce');
+  await page
+    .getByRole('row', { name: /Small refunds from billing/ })
+    .locator('label')
+    .filter({ hasText: /^enforce$/ })
+    .click();
+  await expect
+    .poll(
+      async () =>
+        (
+          await api<{ mode: string }>('GET', `/api/classification/rules/${ruleId}`, {
+            cookie: owner.cookie,
+          })
+        ).body.mode,
+    )
+    .toBe('enforce');
   const third = await refund(30, 'Refund order 4');
   expect(third.status).toBe('answered');
   const started = Date.now();
-  const answered = await agent.interrupts.waitForAnswer(third.id, { pollInterval: 5_000, timeout: 30_000 });
+  const answered = await agent.interrupts.waitForAnswer(third.id, {
+    pollInterval: 5_000,
+    timeout: 30_000,
+  });
   expect(Date.now() - started).toBeLessThan(2_000);
-  expect(answered.decisions).toEqual([expect.objectContaining({ actionName: 'refund', decision: 'approve', decidedBy: { type: 'argus', ruleId, name: 'argus' } })]);
+  expect(answered.decisions).toEqual([
+    expect.objectContaining({
+      actionName: 'refund',
+      decision: 'approve',
+      decidedBy: { type: 'argus', ruleId, name: 'argus' },
+    }),
+  ]);
 
   // The decision card: argus's badge and the rule that decided, linked.
   await page.goto(`/interrupts/${third.id}`);
   const card = page.locator('[data-action-card="refund"]');
   await expect(card.getByText('argus', { exact: true })).toBeVisible();
-  await card.getByRole('link', { name: 'The rule that decided: Small refunds from billing' }).click();
+  await card
+    .getByRole('link', { name: 'The rule that decided: Small refunds from billing' })
+    .click();
   await expect(page).toHaveURL(new RegExp(`/settings/classification/${ruleId}$`));
   await expect(page.getByTestId('enforce-stats')).toHaveText('Enforced: matched 1, decided 1.');
 });

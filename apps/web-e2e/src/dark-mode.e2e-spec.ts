@@ -6,21 +6,35 @@ import { api, baseURL, unique } from './support/service';
 /** The scheme the dashboard is drawn in, and how dark its background is (0 black … 1 white). */
 async function scheme(page: Page): Promise<{ attribute: string | null; luminance: number }> {
   return page.evaluate(() => {
-    const [r, g, b] = (getComputedStyle(document.body).backgroundColor.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map(Number);
-    return { attribute: document.documentElement.getAttribute('data-mantine-color-scheme'), luminance: (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255 };
+    const [r, g, b] = (getComputedStyle(document.body).backgroundColor.match(/\d+(\.\d+)?/g) ?? [])
+      .slice(0, 3)
+      .map(Number);
+    return {
+      attribute: document.documentElement.getAttribute('data-mantine-color-scheme'),
+      luminance: (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255,
+    };
   });
 }
 
 test.describe('Dark mode', () => {
-  test("follows the browser's preference, Settings overrides it for this browser, and axe passes in both schemes", async ({ page, owner }) => {
+  test("follows the browser's preference, Settings overrides it for this browser, and axe passes in both schemes", async ({
+    page,
+    owner,
+  }) => {
     test.setTimeout(240_000);
-    const { body: created } = await api<{ key: string }>('POST', '/api/api-keys', { cookie: owner.cookie, body: { name: 'dark-agent', expiry: 'never' } });
+    const { body: created } = await api<{ key: string }>('POST', '/api/api-keys', {
+      cookie: owner.cookie,
+      body: { name: 'dark-agent', expiry: 'never' },
+    });
     const agent = new Interlock({ apiKey: created.key, baseURL });
     const word = unique('dusk').replace('-', '');
     const interrupt = await agent.interrupts.create({
       title: `Rotate ${word} credentials`,
       description: 'Rotates the **staging** credentials.',
-      actionRequests: [{ name: 'rotate', args: { env: 'staging', keys: ['a', 'b'] } }, { name: 'notify', args: { channel: '#ops' } }],
+      actionRequests: [
+        { name: 'rotate', args: { env: 'staging', keys: ['a', 'b'] } },
+        { name: 'notify', args: { channel: '#ops' } },
+      ],
     });
     await agent.sessions.start({ name: `Dark session ${word}` });
 
@@ -43,7 +57,8 @@ test.describe('Dark mode', () => {
         await expect(page.getByRole('status', { name: /^Loading/ })).toHaveCount(0);
         const drawn = await scheme(page);
         expect(drawn.attribute, `${path} with a ${colorScheme} preference`).toBe(colorScheme);
-        if (colorScheme === 'dark') expect(drawn.luminance, `${path}: a dark background`).toBeLessThan(0.2);
+        if (colorScheme === 'dark')
+          expect(drawn.luminance, `${path}: a dark background`).toBeLessThan(0.2);
         else expect(drawn.luminance, `${path}: a light background`).toBeGreaterThan(0.9);
         await expectAccessible(page, `${path} in the ${colorScheme} scheme`);
       }

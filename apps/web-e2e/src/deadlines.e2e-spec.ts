@@ -1,4 +1,11 @@
-import { addMember, expect, expectAccessible, screenshot, signUpOwner, test } from './support/fixtures';
+import {
+  addMember,
+  expect,
+  expectAccessible,
+  screenshot,
+  signUpOwner,
+  test,
+} from './support/fixtures';
 import { api, baseURL, type Member } from './support/service';
 
 interface DeadlineSettings {
@@ -8,22 +15,31 @@ interface DeadlineSettings {
 }
 
 async function keyFor(owner: Member): Promise<string> {
-  const { body } = await api<{ key: string }>('POST', '/api/api-keys', { cookie: owner.cookie, body: { name: 'deadline-agent', expiry: 'never' } });
+  const { body } = await api<{ key: string }>('POST', '/api/api-keys', {
+    cookie: owner.cookie,
+    body: { name: 'deadline-agent', expiry: 'never' },
+  });
   return body.key;
 }
 
 async function agentCall<T>(key: string, method: string, path: string, body?: unknown): Promise<T> {
   const response = await fetch(`${baseURL}${path}`, {
     method,
-    headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      'x-api-key': key,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
+  if (!response.ok)
+    throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
   return (await response.json()) as T;
 }
 
 test.describe('Deadlines', () => {
-  test('Settings → Deadlines: an owner sets a default and a maximum and allows approval at the deadline; a manager only reads them', async ({ pageFor }) => {
+  test('Settings → Deadlines: an owner sets a default and a maximum and allows approval at the deadline; a manager only reads them', async ({
+    pageFor,
+  }) => {
     // An organisation of its own: its settings change what every interrupt of it gets.
     const owner = await signUpOwner('deadlines');
     const page = await pageFor(owner);
@@ -31,9 +47,13 @@ test.describe('Deadlines', () => {
     await page.getByRole('button', { name: `Account: ${owner.name}` }).click();
     await page.getByRole('menuitem', { name: 'Deadlines' }).click();
     await expect(page.getByRole('heading', { name: 'Deadlines', level: 1 })).toBeVisible();
-    const withDefault = page.getByRole('switch', { name: 'Give interrupts a deadline when their agent sets none' });
+    const withDefault = page.getByRole('switch', {
+      name: 'Give interrupts a deadline when their agent sets none',
+    });
     await expect(withDefault).not.toBeChecked();
-    await expect(page.getByRole('textbox', { name: 'Maximum deadline', exact: true })).toHaveValue('30');
+    await expect(page.getByRole('textbox', { name: 'Maximum deadline', exact: true })).toHaveValue(
+      '30',
+    );
     await expect(page.getByRole('button', { name: 'Save deadline settings' })).toBeDisabled();
 
     await withDefault.check();
@@ -47,29 +67,45 @@ test.describe('Deadlines', () => {
     await expect(page.getByText('Deadline settings saved')).toBeVisible();
     await screenshot(page, 'deadline-settings');
 
-    const { body } = await api<DeadlineSettings>('GET', '/api/organisation/interrupt-deadlines', { cookie: owner.cookie });
-    expect(body).toEqual({ defaultTimeoutSeconds: 4 * 3_600, maxTimeoutSeconds: 2 * 86_400, approveOnTimeoutAllowed: true });
+    const { body } = await api<DeadlineSettings>('GET', '/api/organisation/interrupt-deadlines', {
+      cookie: owner.cookie,
+    });
+    expect(body).toEqual({
+      defaultTimeoutSeconds: 4 * 3_600,
+      maxTimeoutSeconds: 2 * 86_400,
+      approveOnTimeoutAllowed: true,
+    });
 
     // A default longer than the maximum cannot be saved.
     await page.getByRole('textbox', { name: 'Default deadline', exact: true }).fill('3');
     await page.getByRole('combobox', { name: 'Default deadline unit' }).click();
     await page.getByRole('option', { name: 'days' }).click();
-    await expect(page.getByText('The default deadline must not be longer than the maximum.')).toBeVisible();
+    await expect(
+      page.getByText('The default deadline must not be longer than the maximum.'),
+    ).toBeVisible();
     await expect(page.getByRole('button', { name: 'Save deadline settings' })).toBeDisabled();
     await page.getByRole('button', { name: 'Discard changes' }).click();
-    await expect(page.getByRole('textbox', { name: 'Default deadline', exact: true })).toHaveValue('4');
+    await expect(page.getByRole('textbox', { name: 'Default deadline', exact: true })).toHaveValue(
+      '4',
+    );
 
     // A manager (no classification.manage) sees them and cannot change them.
     const manager = await addMember(owner, 'manager', 'Katherine Johnson');
     const theirs = await pageFor(manager);
     await theirs.goto('/settings/deadlines');
     await expect(theirs.getByText('Read only')).toBeVisible();
-    await expect(theirs.getByRole('switch', { name: /Let agents ask for approval at the deadline/ })).toBeChecked();
-    await expect(theirs.getByRole('switch', { name: /Let agents ask for approval at the deadline/ })).toBeDisabled();
+    await expect(
+      theirs.getByRole('switch', { name: /Let agents ask for approval at the deadline/ }),
+    ).toBeChecked();
+    await expect(
+      theirs.getByRole('switch', { name: /Let agents ask for approval at the deadline/ }),
+    ).toBeDisabled();
     await expect(theirs.getByRole('button', { name: 'Save deadline settings' })).toHaveCount(0);
   });
 
-  test('the inbox counts down, sorts by deadline, and a member extends a deadline; expired and withdrawn interrupts say so', async ({ pageFor }) => {
+  test('the inbox counts down, sorts by deadline, and a member extends a deadline; expired and withdrawn interrupts say so', async ({
+    pageFor,
+  }) => {
     const owner = await signUpOwner('countdown');
     const key = await keyFor(owner);
     const open = (title: string, timeoutSeconds?: number) =>
@@ -108,7 +144,11 @@ test.describe('Deadlines', () => {
     await page.getByRole('option', { name: 'hours' }).click();
     await page.getByRole('button', { name: 'Extend deadline' }).click();
     await expect(page.getByText(/^Deadline moved to /)).toBeVisible();
-    const extended = await agentCall<{ expiresAt: string }>(key, 'GET', `/api/interrupts/${soon.id}`);
+    const extended = await agentCall<{ expiresAt: string }>(
+      key,
+      'GET',
+      `/api/interrupts/${soon.id}`,
+    );
     expect(Date.parse(extended.expiresAt) - Date.now()).toBeGreaterThan(7_000_000);
     await expect(page.getByText(/^(1h 5\dm|2h 00m)$/).first()).toBeVisible();
     await expectAccessible(page, 'an interrupt with a deadline');
@@ -116,7 +156,11 @@ test.describe('Deadlines', () => {
     // An earlier deadline is refused with the service's words.
     await page.getByRole('textbox', { name: 'New deadline in', exact: true }).fill('1');
     await page.getByRole('button', { name: 'Extend deadline' }).click();
-    await expect(page.getByRole('alert').filter({ hasText: 'the new deadline must be later than the current one' })).toBeVisible();
+    await expect(
+      page
+        .getByRole('alert')
+        .filter({ hasText: 'the new deadline must be later than the current one' }),
+    ).toBeVisible();
 
     // Now the ten-minute one is due first.
     await page.goto('/inbox?order=deadline');
@@ -126,19 +170,39 @@ test.describe('Deadlines', () => {
     expect(none.expiresAt).toBeNull();
 
     // Withdrawn by the agent, with its reason; expired at its deadline (the service's job, within seconds).
-    await agentCall(key, 'POST', `/api/interrupts/${none.id}/cancel`, { reason: 'The customer cancelled the order' });
+    await agentCall(key, 'POST', `/api/interrupts/${none.id}/cancel`, {
+      reason: 'The customer cancelled the order',
+    });
     const brief = await open('Refund with a one-second deadline', 1);
     await expect
-      .poll(async () => (await agentCall<{ status: string }>(key, 'GET', `/api/interrupts/${brief.id}?waitSeconds=30`)).status, { timeout: 60_000 })
+      .poll(
+        async () =>
+          (
+            await agentCall<{ status: string }>(
+              key,
+              'GET',
+              `/api/interrupts/${brief.id}?waitSeconds=30`,
+            )
+          ).status,
+        { timeout: 60_000 },
+      )
       .toBe('expired');
     await page.goto('/inbox?tab=answered&closed=withdrawn');
-    const withdrawn = page.getByRole('table', { name: 'Interrupts' }).getByRole('row').filter({ hasText: 'Refund without a deadline' });
+    const withdrawn = page
+      .getByRole('table', { name: 'Interrupts' })
+      .getByRole('row')
+      .filter({ hasText: 'Refund without a deadline' });
     await expect(withdrawn).toContainText('Withdrawn: The customer cancelled the order');
     await page.getByRole('combobox', { name: 'Closed as' }).click();
     await page.getByRole('option', { name: 'Expired' }).click();
-    const expired = page.getByRole('table', { name: 'Interrupts' }).getByRole('row').filter({ hasText: 'Refund with a one-second deadline' });
+    const expired = page
+      .getByRole('table', { name: 'Interrupts' })
+      .getByRole('row')
+      .filter({ hasText: 'Refund with a one-second deadline' });
     await expect(expired).toContainText('Expired');
     await expired.getByRole('link', { name: 'Refund with a one-second deadline' }).click();
-    await expect(page.getByText('No decision came before the deadline', { exact: false })).toBeVisible();
+    await expect(
+      page.getByText('No decision came before the deadline', { exact: false }),
+    ).toBeVisible();
   });
 });

@@ -1,6 +1,12 @@
 import { Interlock } from '@interlock/sdk';
 import { expect, screenshot, signUpOwner, test } from './support/fixtures';
-import { DESKTOP, expectHeadingClear, expectNoHorizontalOverflow, expectNoSidewaysScrolling, PHONE } from './support/layout';
+import {
+  DESKTOP,
+  expectHeadingClear,
+  expectNoHorizontalOverflow,
+  expectNoSidewaysScrolling,
+  PHONE,
+} from './support/layout';
 import { addMember, api, baseURL, unique } from './support/service';
 
 /**
@@ -10,37 +16,78 @@ import { addMember, api, baseURL, unique } from './support/service';
  * and the heading is clear of the header. Screenshots land in tmp/web-e2e/screenshots.
  */
 test.describe('Every page with stress content', () => {
-  test('no page scrolls sideways at phone or desktop size, and tables become lists on a phone', async ({ page }) => {
+  test('no page scrolls sideways at phone or desktop size, and tables become lists on a phone', async ({
+    page,
+  }) => {
     test.setTimeout(300_000);
-    const long = (label: string, n: number) => `${label}${'W'.repeat(Math.max(0, n - label.length))}`;
+    const long = (label: string, n: number) =>
+      `${label}${'W'.repeat(Math.max(0, n - label.length))}`;
     // An organisation of its own, whose names are as long as sign-up allows.
     const owner = await signUpOwner('pages', long('Owner', 100));
-    await page.context().addCookies([{ name: 'session', value: owner.cookie.slice('session='.length), url: baseURL.replace('//127.0.0.1:', '//localhost:') }]);
+    await page.context().addCookies([
+      {
+        name: 'session',
+        value: owner.cookie.slice('session='.length),
+        url: baseURL.replace('//127.0.0.1:', '//localhost:'),
+      },
+    ]);
     const as = { cookie: owner.cookie };
-    const { body: key } = await api<{ key: string }>('POST', '/api/api-keys', { ...as, body: { name: long('key', 32), expiry: 'never' } });
+    const { body: key } = await api<{ key: string }>('POST', '/api/api-keys', {
+      ...as,
+      body: { name: long('key', 32), expiry: 'never' },
+    });
     const agent = new Interlock({ apiKey: key.key, baseURL });
     const word = unique('wide').replace('-', '');
     const interrupt = await agent.interrupts.create({
       title: `${word}${'x'.repeat(180)}`,
       description: `https://example.com/${'a'.repeat(2_000)}`,
-      actionRequests: [{ name: `deploy_${'y'.repeat(120)}`, args: { path: `/var/${'q'.repeat(400)}` } }],
+      actionRequests: [
+        { name: `deploy_${'y'.repeat(120)}`, args: { path: `/var/${'q'.repeat(400)}` } },
+      ],
       metadata: { ticket: 't'.repeat(300) },
     });
-    const answered = await agent.interrupts.create({ title: `answered ${'z'.repeat(180)}`, actionRequests: [{ name: `go_${'g'.repeat(120)}` }] });
-    await api('POST', `/api/interrupts/${answered.id}/decisions`, { ...as, body: { actionName: `go_${'g'.repeat(120)}`, decision: 'reject', message: 'm'.repeat(500) } });
+    const answered = await agent.interrupts.create({
+      title: `answered ${'z'.repeat(180)}`,
+      actionRequests: [{ name: `go_${'g'.repeat(120)}` }],
+    });
+    await api('POST', `/api/interrupts/${answered.id}/decisions`, {
+      ...as,
+      body: { actionName: `go_${'g'.repeat(120)}`, decision: 'reject', message: 'm'.repeat(500) },
+    });
     const session = await agent.sessions.start({ name: long('session', 200) });
-    await agent.sessions.append(session.id, [{ role: 'agent', content: `${'c'.repeat(3_000)} **bold** [link](https://example.com)` }]);
+    await agent.sessions.append(session.id, [
+      { role: 'agent', content: `${'c'.repeat(3_000)} **bold** [link](https://example.com)` },
+    ]);
     const { body: webhook } = await api<{ id: string }>('POST', '/api/webhooks', {
       ...as,
-      body: { url: `http://127.0.0.1:9/${'h'.repeat(400)}`, eventTypes: ['interrupt.created'], description: 'd'.repeat(200) },
+      body: {
+        url: `http://127.0.0.1:9/${'h'.repeat(400)}`,
+        eventTypes: ['interrupt.created'],
+        description: 'd'.repeat(200),
+      },
     });
     await api('POST', '/api/teams', { ...as, body: { name: long('team', 50) } });
-    const { body: roles } = await api<{ roles: { id: string; builtIn: string | null }[] }>('GET', '/api/roles', as);
-    await api('POST', '/api/invitations', { ...as, body: { email: `${'i'.repeat(64)}@${'e'.repeat(60)}.example.com`, roleId: roles.roles.find((r) => r.builtIn === 'developer')?.id } });
+    const { body: roles } = await api<{ roles: { id: string; builtIn: string | null }[] }>(
+      'GET',
+      '/api/roles',
+      as,
+    );
+    await api('POST', '/api/invitations', {
+      ...as,
+      body: {
+        email: `${'i'.repeat(64)}@${'e'.repeat(60)}.example.com`,
+        roleId: roles.roles.find((r) => r.builtIn === 'developer')?.id,
+      },
+    });
     await addMember(owner, 'manager', long('Manager', 100));
     await api('POST', '/api/classification/rules', {
       ...as,
-      body: { name: long('rule', 100), mode: 'shadow', match: { actions: [`deploy_${'y'.repeat(120)}`] }, outcome: { type: 'approve' } },
+      body: {
+        name: long('rule', 100),
+        mode: 'shadow',
+        match: { actions: [`deploy_${'y'.repeat(120)}`] },
+        outcome: { type: 'approve' },
+      },
     });
 
     const action = `deploy_${'y'.repeat(120)}`;
@@ -87,8 +134,11 @@ test.describe('Every page with stress content', () => {
     await page.goto('/members');
     const email = page.getByRole('cell', { name: owner.email });
     await expect(email).toHaveAttribute('data-label', 'Email');
-    const [row, cell] = await Promise.all([email.locator('xpath=..').boundingBox(), email.boundingBox()]);
-    expect(cell?.width, 'the cell takes the card\'s width').toBeGreaterThan((row?.width ?? 0) - 40);
+    const [row, cell] = await Promise.all([
+      email.locator('xpath=..').boundingBox(),
+      email.boundingBox(),
+    ]);
+    expect(cell?.width, "the cell takes the card's width").toBeGreaterThan((row?.width ?? 0) - 40);
     expect(await page.getByRole('columnheader', { name: 'Email' }).isVisible()).toBe(false);
   });
 });

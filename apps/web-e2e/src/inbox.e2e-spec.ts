@@ -4,7 +4,10 @@ import { addMember, expect, expectAccessible, screenshot, test } from './support
 import { api, baseURL, unique, type Member } from './support/service';
 
 async function agentFor(member: Member): Promise<Interlock> {
-  const { body } = await api<{ key: string }>('POST', '/api/api-keys', { cookie: member.cookie, body: { name: unique('agent').slice(0, 20), expiry: 'never' } });
+  const { body } = await api<{ key: string }>('POST', '/api/api-keys', {
+    cookie: member.cookie,
+    body: { name: unique('agent').slice(0, 20), expiry: 'never' },
+  });
   return new Interlock({ apiKey: body.key, baseURL });
 }
 
@@ -29,8 +32,14 @@ test.describe('Inbox and interrupts', () => {
 
     // Create a key: shown once, copied.
     await page.getByRole('button', { name: 'Create API key' }).click();
-    await page.getByRole('dialog', { name: 'Create an API key' }).getByLabel('Name').fill('refund-agent');
-    await page.getByRole('dialog', { name: 'Create an API key' }).getByRole('button', { name: 'Create key' }).click();
+    await page
+      .getByRole('dialog', { name: 'Create an API key' })
+      .getByLabel('Name')
+      .fill('refund-agent');
+    await page
+      .getByRole('dialog', { name: 'Create an API key' })
+      .getByRole('button', { name: 'Create key' })
+      .click();
     const shown = page.getByRole('dialog', { name: 'Copy your new key' });
     await shown.getByRole('button', { name: 'Copy key' }).click();
     await expect(shown.getByRole('button', { name: 'Copied' })).toBeVisible();
@@ -65,13 +74,23 @@ test.describe('Inbox and interrupts', () => {
       description: 'The customer reports a damaged parcel.',
       actionRequests: [
         { name: 'refund', args: { amount: 40, currency: 'EUR', order: '1042' } },
-        { name: 'notify_customer', args: { template: 'refund-issued' }, allowedDecisions: ['approve', 'reject'] },
+        {
+          name: 'notify_customer',
+          args: { template: 'refund-issued' },
+          allowedDecisions: ['approve', 'reject'],
+        },
       ],
     });
-    const answered = agent.interrupts.waitForAnswer(created.id, { pollInterval: 500, timeout: 120_000 });
+    const answered = agent.interrupts.waitForAnswer(created.id, {
+      pollInterval: 500,
+      timeout: 120_000,
+    });
 
     // It appears without a reload.
-    const row = page.getByRole('table', { name: 'Interrupts' }).getByRole('row').filter({ hasText: 'Refund order #1042' });
+    const row = page
+      .getByRole('table', { name: 'Interrupts' })
+      .getByRole('row')
+      .filter({ hasText: 'Refund order #1042' });
     await expect(row).toBeVisible();
     await expect(row).toContainText('refund, notify_customer');
     await expect(page.getByRole('tab', { name: 'Open (1)' })).toBeVisible();
@@ -96,7 +115,9 @@ test.describe('Inbox and interrupts', () => {
     await expect(page.getByText(/Not valid JSON/)).toBeVisible();
     await editor.fill('[35]');
     await page.getByRole('button', { name: 'Send edit' }).click();
-    await expect(page.getByText('The edited arguments must be a JSON object ({…}), not an array.')).toBeVisible();
+    await expect(
+      page.getByText('The edited arguments must be a JSON object ({…}), not an array.'),
+    ).toBeVisible();
     await editor.fill('{"amount": 35, "currency": "EUR", "order": "1042"}');
     await page.getByLabel('Run a different action instead (optional)').fill('partial_refund');
     await expectAccessible(page, 'the edit editor');
@@ -110,18 +131,38 @@ test.describe('Inbox and interrupts', () => {
 
     const result = await answered;
     expect(result.status).toBe('answered');
-    expect(result.decisions.find((d) => d.actionName === 'refund')?.editedName).toBe('partial_refund');
-    expect(result.decisions.map((d) => ({ actionName: d.actionName, decision: d.decision, editedArgs: d.editedArgs }))).toEqual([
-      { actionName: 'refund', decision: 'edit', editedArgs: { amount: 35, currency: 'EUR', order: '1042' } },
+    expect(result.decisions.find((d) => d.actionName === 'refund')?.editedName).toBe(
+      'partial_refund',
+    );
+    expect(
+      result.decisions.map((d) => ({
+        actionName: d.actionName,
+        decision: d.decision,
+        editedArgs: d.editedArgs,
+      })),
+    ).toEqual([
+      {
+        actionName: 'refund',
+        decision: 'edit',
+        editedArgs: { amount: 35, currency: 'EUR', order: '1042' },
+      },
       { actionName: 'notify_customer', decision: 'approve', editedArgs: null },
     ]);
 
     // The colleague's Answered tab shows it, live.
-    await expect(theirs.getByRole('table', { name: 'Interrupts' }).getByRole('row').filter({ hasText: 'Refund order #1042' })).toBeVisible();
+    await expect(
+      theirs
+        .getByRole('table', { name: 'Interrupts' })
+        .getByRole('row')
+        .filter({ hasText: 'Refund order #1042' }),
+    ).toBeVisible();
     await context.close();
   });
 
-  test('flow 2: the same decisions with the keyboard only; r asks for a reason; shortcuts can be turned off', async ({ page, owner }) => {
+  test('flow 2: the same decisions with the keyboard only; r asks for a reason; shortcuts can be turned off', async ({
+    page,
+    owner,
+  }) => {
     const agent = await agentFor(owner);
     const word = unique('kbd').replace('-', '');
     const release = await agent.interrupts.create({
@@ -131,7 +172,10 @@ test.describe('Inbox and interrupts', () => {
         { name: 'announce', args: { channel: '#releases' } },
       ],
     });
-    const cleanup = await agent.interrupts.create({ title: `Drop ${word} staging database`, actionRequests: [{ name: 'drop_database', args: { name: 'staging' } }] });
+    const cleanup = await agent.interrupts.create({
+      title: `Drop ${word} staging database`,
+      actionRequests: [{ name: 'drop_database', args: { name: 'staging' } }],
+    });
 
     await page.goto(`/inbox?q=${word}&order=oldest`);
     const rows = page.getByRole('table', { name: 'Interrupts' }).getByRole('row');
@@ -151,12 +195,16 @@ test.describe('Inbox and interrupts', () => {
     // Back to the inbox (the browser's Back: headless Chromium has no Alt+Left). a shows what
     // would be approved — the action left and its arguments — and approves nothing yet.
     await page.goBack();
-    await expect(rows.filter({ hasText: `Release ${word}` })).toContainText('1 of 2 still to decide');
+    await expect(rows.filter({ hasText: `Release ${word}` })).toContainText(
+      '1 of 2 still to decide',
+    );
     await page.keyboard.press('j');
     await expect(page.getByRole('link', { name: `Release ${word} to production` })).toBeFocused();
     await page.keyboard.press('a');
     const confirm = page.getByRole('dialog', { name: `Approve “Release ${word} to production”?` });
-    await expect(confirm.getByLabel('Arguments of announce')).toContainText('"channel": "#releases"');
+    await expect(confirm.getByLabel('Arguments of announce')).toContainText(
+      '"channel": "#releases"',
+    );
     await expect(confirm.getByLabel('Arguments of deploy')).toHaveCount(0);
     await expectAccessible(page, 'the approve confirmation');
     // Escape: nothing happened, the cursor is back on the row.
@@ -164,6 +212,9 @@ test.describe('Inbox and interrupts', () => {
     await expect(confirm).toBeHidden();
     await expect(page.getByRole('link', { name: `Release ${word} to production` })).toBeFocused();
     expect((await agent.interrupts.get(release.id)).decisions).toHaveLength(1);
+    // The shortcuts wait until a closing dialog has left the page (use-inbox-shortcuts.ts):
+    // hidden is not yet gone.
+    await expect(page.locator('[role="dialog"]')).toHaveCount(0);
     // a, then Enter: the row leaves at once, the approval is sent when the undo window ends.
     await page.keyboard.press('a');
     await expect(confirm.getByRole('button', { name: 'Approve' })).toBeFocused();
@@ -190,10 +241,19 @@ test.describe('Inbox and interrupts', () => {
       ['announce', 'approve', null],
     ]);
     const rejected = await agent.interrupts.get(cleanup.id);
-    expect(rejected.decisions).toMatchObject([{ actionName: 'drop_database', decision: 'reject', message: 'Staging is in use by the QA team today.' }]);
+    expect(rejected.decisions).toMatchObject([
+      {
+        actionName: 'drop_database',
+        decision: 'reject',
+        message: 'Staging is in use by the QA team today.',
+      },
+    ]);
 
     // A person who relies on speech input turns single-key shortcuts off.
-    await agent.interrupts.create({ title: `Rotate ${word} credentials`, actionRequests: [{ name: 'rotate', args: {} }] });
+    await agent.interrupts.create({
+      title: `Rotate ${word} credentials`,
+      actionRequests: [{ name: 'rotate', args: {} }],
+    });
     await page.goto('/settings');
     await page.getByRole('switch', { name: 'Single-key keyboard shortcuts' }).uncheck();
     await expectAccessible(page, 'the settings page');
@@ -203,20 +263,35 @@ test.describe('Inbox and interrupts', () => {
     await page.keyboard.press('a');
     await expect(page.getByRole('link', { name: `Rotate ${word} credentials` })).not.toBeFocused();
     await expect(rows.filter({ hasText: `Rotate ${word}` })).toBeVisible();
-    expect((await agent.interrupts.list({ status: 'open' })).data.some((i) => i.title === `Rotate ${word} credentials`)).toBe(true);
+    expect(
+      (await agent.interrupts.list({ status: 'open' })).data.some(
+        (i) => i.title === `Rotate ${word} credentials`,
+      ),
+    ).toBe(true);
     await page.goto('/settings');
     await page.getByRole('switch', { name: 'Single-key keyboard shortcuts' }).check();
   });
 
-  test('flow 3: two members decide the same action at once: one wins, the other sees who decided', async ({ page, owner, pageFor }) => {
+  test('flow 3: two members decide the same action at once: one wins, the other sees who decided', async ({
+    page,
+    owner,
+    pageFor,
+  }) => {
     const agent = await agentFor(owner);
     const colleague = await addMember(owner, 'developer', 'Grace Hopper');
     const theirs = await pageFor(colleague);
-    const created = await agent.interrupts.create({ title: `Pay invoice ${unique('inv')}`, actionRequests: [{ name: 'pay', args: { amount: 1200 } }] });
+    const created = await agent.interrupts.create({
+      title: `Pay invoice ${unique('inv')}`,
+      actionRequests: [{ name: 'pay', args: { amount: 1200 } }],
+    });
     // Both stay on this interrupt after deciding (other tests leave open interrupts to move on to).
-    for (const p of [page, theirs]) await p.addInitScript(() => localStorage.setItem('interlock.nextAfterDecision', 'false'));
+    for (const p of [page, theirs])
+      await p.addInitScript(() => localStorage.setItem('interlock.nextAfterDecision', 'false'));
 
-    await Promise.all([page.goto(`/interrupts/${created.id}`), theirs.goto(`/interrupts/${created.id}`)]);
+    await Promise.all([
+      page.goto(`/interrupts/${created.id}`),
+      theirs.goto(`/interrupts/${created.id}`),
+    ]);
     await expect(page.getByRole('button', { name: 'Approve pay' })).toBeVisible();
     await expect(theirs.getByRole('button', { name: 'Approve pay' })).toBeVisible();
     // "At once": each page's decision request is held in its browser until both have been sent,
@@ -232,26 +307,46 @@ test.describe('Inbox and interrupts', () => {
       await route.continue();
     };
     for (const p of [page, theirs]) await p.route('**/api/interrupts/*/decisions', holdUntilBoth);
-    await Promise.all([page.getByRole('button', { name: 'Approve pay' }).click(), theirs.getByRole('button', { name: 'Approve pay' }).click()]);
+    await Promise.all([
+      page.getByRole('button', { name: 'Approve pay' }).click(),
+      theirs.getByRole('button', { name: 'Approve pay' }).click(),
+    ]);
 
     // A click returns once dispatched, not when its request is answered: wait for the decision.
-    await expect.poll(async () => (await agent.interrupts.get(created.id)).decisions.length, { timeout: 15_000 }).toBe(1);
+    await expect
+      .poll(async () => (await agent.interrupts.get(created.id)).decisions.length, {
+        timeout: 15_000,
+      })
+      .toBe(1);
     const final = await agent.interrupts.get(created.id);
     expect(final.decisions).toHaveLength(1);
     const winner = final.decisions[0].decidedBy.name;
     const [winnerPage, loserPage] = winner === 'Ada Lovelace' ? [page, theirs] : [theirs, page];
-    for (const p of [winnerPage, loserPage]) await expect(p.getByText(new RegExp(`^Approved by ${winner}`))).toBeVisible();
-    await expect(loserPage.getByRole('alert').filter({ hasText: `${winner} decided this first` })).toContainText(
-      'Action pay of this interrupt has already been decided.',
-    );
+    for (const p of [winnerPage, loserPage])
+      await expect(p.getByText(new RegExp(`^Approved by ${winner}`))).toBeVisible();
+    await expect(
+      loserPage.getByRole('alert').filter({ hasText: `${winner} decided this first` }),
+    ).toContainText('Action pay of this interrupt has already been decided.');
     await expect(winnerPage.getByText('decided this first')).toHaveCount(0);
   });
 
-  test('bulk approve only where every action allows it; assign and escalate show as badges', async ({ page, owner }) => {
+  test('bulk approve only where every action allows it; assign and escalate show as badges', async ({
+    page,
+    owner,
+  }) => {
     const agent = await agentFor(owner);
     const word = unique('bulk').replace('-', '');
-    await agent.interrupts.create({ title: `Bulk ${word} one`, actionRequests: [{ name: 'a', args: {} }] });
-    await agent.interrupts.create({ title: `Bulk ${word} two`, actionRequests: [{ name: 'b', args: {} }, { name: 'c', args: {} }] });
+    await agent.interrupts.create({
+      title: `Bulk ${word} one`,
+      actionRequests: [{ name: 'a', args: {} }],
+    });
+    await agent.interrupts.create({
+      title: `Bulk ${word} two`,
+      actionRequests: [
+        { name: 'b', args: {} },
+        { name: 'c', args: {} },
+      ],
+    });
     const respondOnly = await agent.interrupts.create({
       title: `Bulk ${word} question`,
       actionRequests: [{ name: 'ask', args: {}, allowedDecisions: ['respond'] }],
@@ -259,8 +354,12 @@ test.describe('Inbox and interrupts', () => {
 
     await page.addInitScript(() => localStorage.setItem('interlock.nextAfterDecision', 'false'));
     await page.goto(`/inbox?q=${word}`);
-    await expect(page.getByRole('checkbox', { name: `Bulk ${word} question cannot be approved in bulk` })).toBeDisabled();
-    await page.getByRole('checkbox', { name: 'Select every interrupt that can be approved' }).check();
+    await expect(
+      page.getByRole('checkbox', { name: `Bulk ${word} question cannot be approved in bulk` }),
+    ).toBeDisabled();
+    await page
+      .getByRole('checkbox', { name: 'Select every interrupt that can be approved' })
+      .check();
     await page.getByRole('button', { name: 'Approve selected (2)' }).click();
     const dialog = page.getByRole('dialog', { name: 'Approve 2 interrupts?' });
     await expect(dialog).toContainText(`Bulk ${word} two (b, c)`);
@@ -269,9 +368,11 @@ test.describe('Inbox and interrupts', () => {
     const rows = page.getByRole('table', { name: 'Interrupts' }).getByRole('row');
     await expect(rows.filter({ hasText: `Bulk ${word}` })).toHaveCount(1);
     await expect(page.getByText('Approved 2 interrupts')).toBeVisible();
-    expect((await agent.interrupts.list({ status: 'open' })).data.filter((i) => i.title.startsWith(`Bulk ${word}`)).map((i) => i.title)).toEqual([
-      `Bulk ${word} question`,
-    ]);
+    expect(
+      (await agent.interrupts.list({ status: 'open' })).data
+        .filter((i) => i.title.startsWith(`Bulk ${word}`))
+        .map((i) => i.title),
+    ).toEqual([`Bulk ${word} question`]);
 
     // Assign to me, escalate with a reason: the inbox shows both.
     await rows.getByRole('link', { name: `Bulk ${word} question` }).click();
@@ -292,15 +393,26 @@ test.describe('Inbox and interrupts', () => {
     await page.getByRole('button', { name: 'Send response' }).click();
     await expect(page.getByText(/^Responded by Ada Lovelace/)).toBeVisible();
     const final = await agent.interrupts.get(respondOnly.id);
-    expect(final.decisions).toMatchObject([{ decision: 'respond', message: 'Yes, go ahead after legal signs off.' }]);
+    expect(final.decisions).toMatchObject([
+      { decision: 'respond', message: 'Yes, go ahead after legal signs off.' },
+    ]);
     await expect(page.getByRole('heading', { name: 'History' })).toBeVisible();
   });
 
-  test('undo: an approval from the inbox is held for five seconds; Undo (or z) sends nothing, and the audit log has no trace of it', async ({ page, owner }) => {
+  test('undo: an approval from the inbox is held for five seconds; Undo (or z) sends nothing, and the audit log has no trace of it', async ({
+    page,
+    owner,
+  }) => {
     const agent = await agentFor(owner);
     const word = unique('undo').replace('-', '');
-    const one = await agent.interrupts.create({ title: `Undo ${word} one`, actionRequests: [{ name: 'pay', args: { amount: 10 } }] });
-    const two = await agent.interrupts.create({ title: `Undo ${word} two`, actionRequests: [{ name: 'pay', args: { amount: 20 } }] });
+    const one = await agent.interrupts.create({
+      title: `Undo ${word} one`,
+      actionRequests: [{ name: 'pay', args: { amount: 10 } }],
+    });
+    const two = await agent.interrupts.create({
+      title: `Undo ${word} two`,
+      actionRequests: [{ name: 'pay', args: { amount: 20 } }],
+    });
     // The page's timers run on a clock the test moves: past the window without waiting for it.
     await page.clock.install();
     await page.goto(`/inbox?q=${word}&order=oldest`);
@@ -310,7 +422,10 @@ test.describe('Inbox and interrupts', () => {
     // One, with the button.
     await page.keyboard.press('j');
     await page.keyboard.press('a');
-    await page.getByRole('dialog', { name: `Approve “Undo ${word} one”?` }).getByRole('button', { name: 'Approve' }).click();
+    await page
+      .getByRole('dialog', { name: `Approve “Undo ${word} one”?` })
+      .getByRole('button', { name: 'Approve' })
+      .click();
     await expect(rows.filter({ hasText: `Undo ${word} one` })).toHaveCount(0);
     await expect(page.getByText(`Approving “Undo ${word} one” in`)).toBeVisible();
     await page.getByRole('button', { name: 'Undo' }).click();
@@ -320,7 +435,11 @@ test.describe('Inbox and interrupts', () => {
     // The other, with z (the cursor is back on a row after the dialog).
     await page.getByRole('link', { name: `Undo ${word} two` }).focus();
     await page.keyboard.press('a');
-    await expect(page.getByRole('dialog', { name: `Approve “Undo ${word} two”?` }).getByRole('button', { name: 'Approve' })).toBeFocused();
+    await expect(
+      page
+        .getByRole('dialog', { name: `Approve “Undo ${word} two”?` })
+        .getByRole('button', { name: 'Approve' }),
+    ).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(rows.filter({ hasText: `Undo ${word} two` })).toHaveCount(0);
     await page.keyboard.press('z');
@@ -329,7 +448,11 @@ test.describe('Inbox and interrupts', () => {
 
     await page.clock.runFor(10_000);
     for (const it of [one, two]) expect((await agent.interrupts.get(it.id)).decisions).toEqual([]);
-    const { body: audit } = await api<{ entries: { action: string }[] }>('GET', `/api/audit-log?targetType=interrupt&targetId=${one.id}`, { cookie: owner.cookie });
+    const { body: audit } = await api<{ entries: { action: string }[] }>(
+      'GET',
+      `/api/audit-log?targetType=interrupt&targetId=${one.id}`,
+      { cookie: owner.cookie },
+    );
     expect(audit.entries.map((e) => e.action)).toEqual(['interrupt.created']);
   });
 
@@ -337,12 +460,22 @@ test.describe('Inbox and interrupts', () => {
     const agent = await agentFor(owner);
     const word = unique('fifty').replace('-', '');
     for (let i = 1; i <= 50; i++) {
-      await agent.interrupts.create({ title: `Fifty ${word} number ${i} with a title long enough to take a line`, actionRequests: [{ name: 'go', args: { i } }] });
+      await agent.interrupts.create({
+        title: `Fifty ${word} number ${i} with a title long enough to take a line`,
+        actionRequests: [{ name: 'go', args: { i } }],
+      });
     }
     await page.clock.install();
     await page.goto(`/inbox?q=${word}`);
-    await expect(page.getByRole('table', { name: 'Interrupts' }).getByRole('row').filter({ hasText: `Fifty ${word}` })).toHaveCount(50);
-    await page.getByRole('checkbox', { name: 'Select every interrupt that can be approved' }).check();
+    await expect(
+      page
+        .getByRole('table', { name: 'Interrupts' })
+        .getByRole('row')
+        .filter({ hasText: `Fifty ${word}` }),
+    ).toHaveCount(50);
+    await page
+      .getByRole('checkbox', { name: 'Select every interrupt that can be approved' })
+      .check();
     await page.getByRole('button', { name: 'Approve selected (50)' }).click();
     const dialog = page.getByRole('dialog', { name: 'Approve 50 interrupts?' });
     await expect(dialog.getByRole('button', { name: 'Approve all' })).toBeInViewport();
@@ -350,12 +483,24 @@ test.describe('Inbox and interrupts', () => {
     await dialog.getByRole('button', { name: 'Approve all' }).click();
     await expect(page.getByRole('table', { name: 'Interrupts' })).toBeHidden();
     await page.getByRole('button', { name: 'Undo' }).click();
-    await expect(page.getByRole('table', { name: 'Interrupts' }).getByRole('row').filter({ hasText: `Fifty ${word}` })).toHaveCount(50);
+    await expect(
+      page
+        .getByRole('table', { name: 'Interrupts' })
+        .getByRole('row')
+        .filter({ hasText: `Fifty ${word}` }),
+    ).toHaveCount(50);
     await page.clock.runFor(10_000);
-    expect((await agent.interrupts.list({ status: 'open', limit: 200 })).data.filter((i) => i.title.startsWith(`Fifty ${word}`))).toHaveLength(50);
+    expect(
+      (await agent.interrupts.list({ status: 'open', limit: 200 })).data.filter((i) =>
+        i.title.startsWith(`Fifty ${word}`),
+      ),
+    ).toHaveLength(50);
   });
 
-  test('interrupt page: a/e/r/s for the focused action, Approve all, and the next open interrupt after a decision (a setting turns it off)', async ({ page, owner }) => {
+  test('interrupt page: a/e/r/s for the focused action, Approve all, and the next open interrupt after a decision (a setting turns it off)', async ({
+    page,
+    owner,
+  }) => {
     const agent = await agentFor(owner);
     const word = unique('page').replace('-', '');
     const first = await agent.interrupts.create({
@@ -366,8 +511,17 @@ test.describe('Inbox and interrupts', () => {
         { name: 'z', args: { n: 3 } },
       ],
     });
-    const second = await agent.interrupts.create({ title: `Page ${word} second`, actionRequests: [{ name: 'p', args: {} }, { name: 'q', args: {} }] });
-    const third = await agent.interrupts.create({ title: `Page ${word} third`, actionRequests: [{ name: 'w', args: {} }] });
+    const second = await agent.interrupts.create({
+      title: `Page ${word} second`,
+      actionRequests: [
+        { name: 'p', args: {} },
+        { name: 'q', args: {} },
+      ],
+    });
+    const third = await agent.interrupts.create({
+      title: `Page ${word} third`,
+      actionRequests: [{ name: 'w', args: {} }],
+    });
 
     await page.goto(`/inbox?q=${word}&order=oldest`);
     await page.getByRole('link', { name: `Page ${word} first` }).click();
@@ -393,7 +547,14 @@ test.describe('Inbox and interrupts', () => {
     // That answered it: the next open interrupt of the list opens.
     await expect(page).toHaveURL(new RegExp(`/interrupts/${second.id}$`));
     await expect(page.getByRole('heading', { name: `Page ${word} second` })).toBeVisible();
-    expect((await agent.interrupts.get(first.id)).decisions.map((d) => [d.actionName, d.decision, d.message, d.editedArgs])).toEqual([
+    expect(
+      (await agent.interrupts.get(first.id)).decisions.map((d) => [
+        d.actionName,
+        d.decision,
+        d.message,
+        d.editedArgs,
+      ]),
+    ).toEqual([
       ['x', 'approve', null, null],
       ['y', 'reject', 'Not this one.', null],
       ['z', 'edit', null, { n: 4 }],
@@ -402,7 +563,10 @@ test.describe('Inbox and interrupts', () => {
     // Approve all: one click for every action.
     await page.getByRole('button', { name: 'Approve all 2 actions' }).click();
     await expect(page).toHaveURL(new RegExp(`/interrupts/${third.id}$`));
-    expect((await agent.interrupts.get(second.id)).decisions.map((d) => d.decision)).toEqual(['approve', 'approve']);
+    expect((await agent.interrupts.get(second.id)).decisions.map((d) => d.decision)).toEqual([
+      'approve',
+      'approve',
+    ]);
 
     // Turned off, the page stays.
     await page.goto('/settings');

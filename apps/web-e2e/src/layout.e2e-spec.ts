@@ -1,6 +1,12 @@
 import { Interlock } from '@interlock/sdk';
 import { expect, test } from './support/fixtures';
-import { DESKTOP, expectHeadingClear, expectNoHorizontalOverflow, PHONE, TABLET } from './support/layout';
+import {
+  DESKTOP,
+  expectHeadingClear,
+  expectNoHorizontalOverflow,
+  PHONE,
+  TABLET,
+} from './support/layout';
 import { api, baseURL, unique } from './support/service';
 
 const VIEWPORTS = [PHONE, TABLET, DESKTOP];
@@ -11,7 +17,10 @@ test.describe('Layout with stress content', () => {
     owner,
   }) => {
     test.setTimeout(180_000);
-    const { body } = await api<{ key: string }>('POST', '/api/api-keys', { cookie: owner.cookie, body: { name: 'layout-agent', expiry: 'never' } });
+    const { body } = await api<{ key: string }>('POST', '/api/api-keys', {
+      cookie: owner.cookie,
+      body: { name: 'layout-agent', expiry: 'never' },
+    });
     const agent = new Interlock({ apiKey: body.key, baseURL });
     const word = unique('wide').replace('-', '');
     const url = `https://example.com/${'a'.repeat(150)}/${word}`;
@@ -22,7 +31,13 @@ test.describe('Layout with stress content', () => {
         {
           name: `deploy_${'y'.repeat(80)}`,
           description: 'p'.repeat(3_000),
-          args: { path: `/var/${'q'.repeat(400)}`, rows: Array.from({ length: 400 }, (_, i) => ({ id: i, note: `row ${i} ${'n'.repeat(40)}` })) },
+          args: {
+            path: `/var/${'q'.repeat(400)}`,
+            rows: Array.from({ length: 400 }, (_, i) => ({
+              id: i,
+              note: `row ${i} ${'n'.repeat(40)}`,
+            })),
+          },
         },
       ],
     });

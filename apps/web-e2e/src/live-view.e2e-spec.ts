@@ -4,12 +4,18 @@ import { api, baseURL, unique, type Member } from './support/service';
 import { TcpProxy } from './support/tcp-proxy';
 
 async function agentFor(owner: Member): Promise<Interlock> {
-  const { body } = await api<{ key: string }>('POST', '/api/api-keys', { cookie: owner.cookie, body: { name: unique('live').slice(0, 20), expiry: 'never' } });
+  const { body } = await api<{ key: string }>('POST', '/api/api-keys', {
+    cookie: owner.cookie,
+    body: { name: unique('live').slice(0, 20), expiry: 'never' },
+  });
   return new Interlock({ apiKey: body.key, baseURL });
 }
 
 test.describe('Sessions → Live View', () => {
-  test('flow 7: messages appended by the SDK stream in, follow the bottom, survive a dropped connection, and the end shows', async ({ page, owner }) => {
+  test('flow 7: messages appended by the SDK stream in, follow the bottom, survive a dropped connection, and the end shows', async ({
+    page,
+    owner,
+  }) => {
     const agent = await agentFor(owner);
     const session = await agent.sessions.start({ name: 'Nightly refund reconciliation' });
     // The browser reaches the service through a proxy the test can cut (the page only reads).
@@ -17,7 +23,9 @@ test.describe('Sessions → Live View', () => {
     await proxy.start();
     try {
       await page.goto(`${proxy.origin}/sessions/${session.id}`);
-      await expect(page.getByRole('heading', { name: 'Nightly refund reconciliation' })).toBeVisible();
+      await expect(
+        page.getByRole('heading', { name: 'Nightly refund reconciliation' }),
+      ).toBeVisible();
       await expect(page.getByRole('status').filter({ hasText: 'Live' })).toBeVisible();
       await expect(page.getByText('No messages yet')).toBeVisible();
 
@@ -32,7 +40,10 @@ test.describe('Sessions → Live View', () => {
       // Many more: the view follows the newest one.
       await agent.sessions.append(
         session.id,
-        Array.from({ length: 40 }, (_, i) => ({ role: 'agent' as const, content: `Refund ${i + 1} checked` })),
+        Array.from({ length: 40 }, (_, i) => ({
+          role: 'agent' as const,
+          content: `Refund ${i + 1} checked`,
+        })),
       );
       await expect(log.getByText('Refund 40 checked', { exact: true })).toBeInViewport();
       // The count follows what arrived (the session record sent when the stream opened said 0).
@@ -42,7 +53,9 @@ test.describe('Sessions → Live View', () => {
       // message it had (Last-Event-ID): nothing missing, nothing twice.
       proxy.cut();
       await expect(page.getByRole('status').filter({ hasText: 'reconnecting' })).toBeVisible();
-      await agent.sessions.append(session.id, [{ role: 'agent', content: 'Appended while you were away' }]);
+      await agent.sessions.append(session.id, [
+        { role: 'agent', content: 'Appended while you were away' },
+      ]);
       proxy.restore();
       await expect(log.getByText('Appended while you were away')).toBeInViewport();
       await expect(page.getByRole('status').filter({ hasText: 'Live' })).toBeVisible();
@@ -59,13 +72,18 @@ test.describe('Sessions → Live View', () => {
     }
   });
 
-  test('a member disconnects a session: the agent’s next append is refused', async ({ page, owner }) => {
+  test('a member disconnects a session: the agent’s next append is refused', async ({
+    page,
+    owner,
+  }) => {
     const agent = await agentFor(owner);
     const session = await agent.sessions.start({ name: 'Runaway crawler' });
     await agent.sessions.append(session.id, [{ role: 'agent', content: 'Crawling page 1 of ∞' }]);
 
     await page.goto(`/sessions/${session.id}`);
-    await expect(page.getByRole('log', { name: 'Session messages' }).getByText('Crawling page 1 of ∞')).toBeVisible();
+    await expect(
+      page.getByRole('log', { name: 'Session messages' }).getByText('Crawling page 1 of ∞'),
+    ).toBeVisible();
     await page.getByRole('button', { name: 'Disconnect' }).click();
     const dialog = page.getByRole('dialog', { name: 'Disconnect this session?' });
     await dialog.getByRole('button', { name: 'Disconnect' }).click();
@@ -73,10 +91,12 @@ test.describe('Sessions → Live View', () => {
     await expect(page.getByText('Disconnected', { exact: true })).toBeVisible();
     await expect(page.getByText('The session has finished.')).toBeVisible();
 
-    const refused = await agent.sessions.append(session.id, [{ role: 'agent', content: 'page 2' }]).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
+    const refused = await agent.sessions
+      .append(session.id, [{ role: 'agent', content: 'page 2' }])
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(refused).toBeInstanceOf(ConflictError);
   });
 });

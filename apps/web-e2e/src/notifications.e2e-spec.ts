@@ -14,8 +14,11 @@ async function receivedMail(to: string, subjectContains: string): Promise<Parsed
       async () => {
         for (const file of readdirSync(MAIL_DIR)) {
           const mail = await simpleParser(readFileSync(join(MAIL_DIR, file)));
-          const recipients = (Array.isArray(mail.to) ? mail.to : [mail.to]).flatMap((a) => a?.value ?? []).map((a) => a.address);
-          if (recipients.includes(to) && (mail.subject ?? '').includes(subjectContains)) found = mail;
+          const recipients = (Array.isArray(mail.to) ? mail.to : [mail.to])
+            .flatMap((a) => a?.value ?? [])
+            .map((a) => a.address);
+          if (recipients.includes(to) && (mail.subject ?? '').includes(subjectContains))
+            found = mail;
         }
         return found !== undefined;
       },
@@ -26,8 +29,14 @@ async function receivedMail(to: string, subjectContains: string): Promise<Parsed
 }
 
 test.describe('Notifications', () => {
-  test('an emailed Approve link opens the confirmation page; nothing is decided until the member confirms there', async ({ page, owner }) => {
-    const { body: created } = await api<{ key: string }>('POST', '/api/api-keys', { cookie: owner.cookie, body: { name: unique('agent').slice(0, 20), expiry: 'never' } });
+  test('an emailed Approve link opens the confirmation page; nothing is decided until the member confirms there', async ({
+    page,
+    owner,
+  }) => {
+    const { body: created } = await api<{ key: string }>('POST', '/api/api-keys', {
+      cookie: owner.cookie,
+      body: { name: unique('agent').slice(0, 20), expiry: 'never' },
+    });
     const title = `Ship release ${unique('r')}`;
     const { id } = await openInterrupt(created.key, title);
 
@@ -42,21 +51,42 @@ test.describe('Notifications', () => {
     await expect(page.getByRole('heading', { name: `Approve go for ${title}?` })).toBeVisible();
     await expect(page.getByText('Nothing is decided until you confirm.')).toBeVisible();
     // Opening the link decided nothing.
-    expect((await api<{ status: string }>('GET', `/api/interrupts/${id}`, { cookie: owner.cookie })).body.status).toBe('open');
+    expect(
+      (await api<{ status: string }>('GET', `/api/interrupts/${id}`, { cookie: owner.cookie })).body
+        .status,
+    ).toBe('open');
     await expectAccessible(page, 'the confirmation page');
     await screenshot(page, 'notification-confirm');
 
     await page.getByRole('button', { name: 'Approve go' }).click();
     await expect(page.getByText('go is decided: approve')).toBeVisible();
-    const after = await api<{ status: string; decisions: { decision: string; decidedBy: { name: string } }[] }>('GET', `/api/interrupts/${id}`, { cookie: owner.cookie });
+    const after = await api<{
+      status: string;
+      decisions: { decision: string; decidedBy: { name: string } }[];
+    }>('GET', `/api/interrupts/${id}`, { cookie: owner.cookie });
     expect(after.body.status).toBe('answered');
-    expect(after.body.decisions).toMatchObject([{ decision: 'approve', decidedBy: { name: owner.name } }]);
+    expect(after.body.decisions).toMatchObject([
+      { decision: 'approve', decidedBy: { name: owner.name } },
+    ]);
   });
 
-  test('where the organisation allows it, an emailed Approve link decides from a browser that is not signed in — once', async ({ browser, owner }) => {
-    expect((await api('PATCH', '/api/notifications/settings', { cookie: owner.cookie, body: { tokenActions: true } })).status).toBe(200);
+  test('where the organisation allows it, an emailed Approve link decides from a browser that is not signed in — once', async ({
+    browser,
+    owner,
+  }) => {
+    expect(
+      (
+        await api('PATCH', '/api/notifications/settings', {
+          cookie: owner.cookie,
+          body: { tokenActions: true },
+        })
+      ).status,
+    ).toBe(200);
     try {
-      const { body: created } = await api<{ key: string }>('POST', '/api/api-keys', { cookie: owner.cookie, body: { name: unique('agent').slice(0, 20), expiry: 'never' } });
+      const { body: created } = await api<{ key: string }>('POST', '/api/api-keys', {
+        cookie: owner.cookie,
+        body: { name: unique('agent').slice(0, 20), expiry: 'never' },
+      });
       const title = `Rotate keys ${unique('r')}`;
       const { id } = await openInterrupt(created.key, title);
       const mail = await receivedMail(owner.email, title);
@@ -70,16 +100,26 @@ test.describe('Notifications', () => {
       const page = await context.newPage();
       await page.goto(approve as string);
       await expect(page.getByRole('heading', { name: `Approve go for ${title}?` })).toBeVisible();
-      await expect(page.getByText(`You decide as ${owner.name} in ${owner.organisationName}.`)).toBeVisible();
-      expect((await api<{ status: string }>('GET', `/api/interrupts/${id}`, { cookie: owner.cookie })).body.status).toBe('open');
+      await expect(
+        page.getByText(`You decide as ${owner.name} in ${owner.organisationName}.`),
+      ).toBeVisible();
+      expect(
+        (await api<{ status: string }>('GET', `/api/interrupts/${id}`, { cookie: owner.cookie }))
+          .body.status,
+      ).toBe('open');
       await expectAccessible(page, 'the single-use decision page');
       await screenshot(page, 'notification-decide-by-link');
 
       await page.getByRole('button', { name: 'Approve go' }).click();
       await expect(page.getByText('go is decided: approve')).toBeVisible();
-      const after = await api<{ status: string; decisions: { decision: string; decidedBy: { name: string } }[] }>('GET', `/api/interrupts/${id}`, { cookie: owner.cookie });
+      const after = await api<{
+        status: string;
+        decisions: { decision: string; decidedBy: { name: string } }[];
+      }>('GET', `/api/interrupts/${id}`, { cookie: owner.cookie });
       expect(after.body.status).toBe('answered');
-      expect(after.body.decisions).toMatchObject([{ decision: 'approve', decidedBy: { name: owner.name } }]);
+      expect(after.body.decisions).toMatchObject([
+        { decision: 'approve', decidedBy: { name: owner.name } },
+      ]);
 
       // The same link again: it shows what was decided and offers nothing to press.
       await page.reload();
@@ -87,11 +127,16 @@ test.describe('Notifications', () => {
       await expect(page.getByRole('button', { name: 'Approve go' })).toHaveCount(0);
       await context.close();
     } finally {
-      await api('PATCH', '/api/notifications/settings', { cookie: owner.cookie, body: { tokenActions: false } });
+      await api('PATCH', '/api/notifications/settings', {
+        cookie: owner.cookie,
+        body: { tokenActions: false },
+      });
     }
   });
 
-  test('Settings → Notifications: choose a daily digest and see what was sent', async ({ page }) => {
+  test('Settings → Notifications: choose a daily digest and see what was sent', async ({
+    page,
+  }) => {
     await page.goto('/settings/notifications');
     await expect(page.getByRole('heading', { name: 'Your preferences' })).toBeVisible();
     await page.getByRole('combobox', { name: 'A new interrupt: email', exact: true }).click();
@@ -99,7 +144,9 @@ test.describe('Notifications', () => {
     await page.getByRole('button', { name: 'Save preferences' }).click();
     await expect(page.getByText('Saved.')).toBeVisible();
     await page.reload();
-    await expect(page.getByRole('combobox', { name: 'A new interrupt: email', exact: true })).toHaveValue('Daily digest');
+    await expect(
+      page.getByRole('combobox', { name: 'A new interrupt: email', exact: true }),
+    ).toHaveValue('Daily digest');
     await expect(page.getByRole('heading', { name: 'Recent' })).toBeVisible();
     await expectAccessible(page, 'Settings → Notifications');
     await screenshot(page, 'notification-settings');
@@ -107,7 +154,10 @@ test.describe('Notifications', () => {
 });
 
 test.describe('Notifications in the browser', () => {
-  test('the tab shows what waits for you; an opted-in browser notification appears when something is assigned while the tab is hidden', async ({ browser, owner }) => {
+  test('the tab shows what waits for you; an opted-in browser notification appears when something is assigned while the tab is hidden', async ({
+    browser,
+    owner,
+  }) => {
     const context = await browser.newContext({ storageState: storageStateFor(owner) });
     await context.grantPermissions(['notifications']);
     // Chromium's own Notification, watched: every one the page shows is recorded (and still shown).
@@ -135,13 +185,24 @@ test.describe('Notifications in the browser', () => {
       Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
       document.dispatchEvent(new Event('visibilitychange'));
     });
-    const { body: created } = await api<{ key: string }>('POST', '/api/api-keys', { cookie: owner.cookie, body: { name: unique('agent').slice(0, 20), expiry: 'never' } });
+    const { body: created } = await api<{ key: string }>('POST', '/api/api-keys', {
+      cookie: owner.cookie,
+      body: { name: unique('agent').slice(0, 20), expiry: 'never' },
+    });
     const { id } = await openInterrupt(created.key, `Assigned ${unique('a')}`);
-    await api('POST', `/api/interrupts/${id}/assign`, { cookie: owner.cookie, body: { memberId: owner.memberId } });
+    await api('POST', `/api/interrupts/${id}/assign`, {
+      cookie: owner.cookie,
+      body: { memberId: owner.memberId },
+    });
 
     await expect(page).toHaveTitle(/^\(1\) Inbox · Interlock$/);
-    await expect(page.locator('link[rel="icon"]')).toHaveAttribute('href', /^data:image\/svg\+xml,.*%3E1%3C%2Ftext%3E/);
-    await expect.poll(() => page.evaluate(() => (window as unknown as { __shown: string[] }).__shown)).toEqual(['1 interrupt waits for you']);
+    await expect(page.locator('link[rel="icon"]')).toHaveAttribute(
+      'href',
+      /^data:image\/svg\+xml,.*%3E1%3C%2Ftext%3E/,
+    );
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { __shown: string[] }).__shown))
+      .toEqual(['1 interrupt waits for you']);
     await context.close();
   });
 });

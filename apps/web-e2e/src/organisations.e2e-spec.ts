@@ -1,5 +1,12 @@
 import { expect, expectAccessible, screenshot, signUpOwner, test } from './support/fixtures';
-import { api, inviteAndJoin, openInterrupt, storageStateFor, unique, type Member } from './support/service';
+import {
+  api,
+  inviteAndJoin,
+  openInterrupt,
+  storageStateFor,
+  unique,
+  type Member,
+} from './support/service';
 
 async function keyOf(member: Member): Promise<string> {
   const { body } = await api<{ key: string }>('POST', '/api/api-keys', {
@@ -26,7 +33,9 @@ test.describe('One person, several organisations', () => {
     await page.goto('/inbox');
     const switcher = page.getByRole('button', { name: /^Organisation: / });
     // A person with two organisations starts in the first they joined: A, as its Owner.
-    await expect(switcher).toHaveAccessibleName(`Organisation: ${ada.organisationName} (Owner). Switch organisation`);
+    await expect(switcher).toHaveAccessibleName(
+      `Organisation: ${ada.organisationName} (Owner). Switch organisation`,
+    );
     const inbox = page.getByRole('table', { name: 'Interrupts' });
     await expect(inbox.getByText(onlyA)).toBeVisible();
     await expect(inbox.getByText(onlyB)).toHaveCount(0);
@@ -39,7 +48,9 @@ test.describe('One person, several organisations', () => {
     await page.getByRole('menuitem', { name: babbage.organisationName }).click();
 
     // In B she is a Developer: B's inbox, B's navigation.
-    await expect(switcher).toHaveAccessibleName(`Organisation: ${babbage.organisationName} (Developer). Switch organisation`);
+    await expect(switcher).toHaveAccessibleName(
+      `Organisation: ${babbage.organisationName} (Developer). Switch organisation`,
+    );
     await expect(inbox.getByText(onlyB)).toBeVisible();
     await expect(inbox.getByText(onlyA)).toHaveCount(0);
     await expect(page.getByRole('link', { name: 'Members' })).toHaveCount(0);
@@ -52,23 +63,33 @@ test.describe('One person, several organisations', () => {
     const second = await context.newPage();
     await second.goto('/inbox');
     const secondSwitcher = second.getByRole('button', { name: /^Organisation: / });
-    await expect(secondSwitcher).toHaveAccessibleName(`Organisation: ${babbage.organisationName} (Developer). Switch organisation`);
+    await expect(secondSwitcher).toHaveAccessibleName(
+      `Organisation: ${babbage.organisationName} (Developer). Switch organisation`,
+    );
     await secondSwitcher.click();
     await second.getByRole('menuitem', { name: ada.organisationName }).click();
     await expect(second.getByRole('table', { name: 'Interrupts' }).getByText(onlyA)).toBeVisible();
 
     // The first tab still acts for B, even after a reload.
     await page.reload();
-    await expect(switcher).toHaveAccessibleName(`Organisation: ${babbage.organisationName} (Developer). Switch organisation`);
+    await expect(switcher).toHaveAccessibleName(
+      `Organisation: ${babbage.organisationName} (Developer). Switch organisation`,
+    );
     await expect(inbox.getByText(onlyB)).toBeVisible();
     await expect(inbox.getByText(onlyA)).toHaveCount(0);
     await context.close();
   });
 
-  test('accepting an invitation into a second organisation while signed in; creating a third', async ({ browser }) => {
+  test('accepting an invitation into a second organisation while signed in; creating a third', async ({
+    browser,
+  }) => {
     const grace = await signUpOwner(unique('accept-g'), 'Grace Hopper');
     const katherine = await signUpOwner(unique('accept-k'), 'Katherine Johnson');
-    const { body: roles } = await api<{ roles: { id: string; builtIn: string | null }[] }>('GET', '/api/roles', { cookie: katherine.cookie });
+    const { body: roles } = await api<{ roles: { id: string; builtIn: string | null }[] }>(
+      'GET',
+      '/api/roles',
+      { cookie: katherine.cookie },
+    );
     const manager = roles.roles.find((r) => r.builtIn === 'manager')?.id;
     // Grace's address already has an account: the invitation is made exactly as for anyone.
     const { body: invitation } = await api<{ token: string }>('POST', '/api/invitations', {
@@ -79,18 +100,28 @@ test.describe('One person, several organisations', () => {
     const context = await browser.newContext({ storageState: storageStateFor(grace) });
     const page = await context.newPage();
     await page.goto(`/invitations/${invitation.token}`);
-    await expect(page.getByRole('heading', { name: `Join ${katherine.organisationName}` })).toBeVisible();
+    await expect(
+      page.getByRole('heading', { name: `Join ${katherine.organisationName}` }),
+    ).toBeVisible();
     await expect(page.getByText('You are invited as Manager')).toBeVisible();
-    await expect(page.getByText(`You are signed in as Grace Hopper (${grace.email})`)).toBeVisible();
+    await expect(
+      page.getByText(`You are signed in as Grace Hopper (${grace.email})`),
+    ).toBeVisible();
     await expectAccessible(page, 'the invitation page, signed in');
     await page.getByRole('button', { name: 'Join the organisation' }).click();
 
     // She lands in the organisation she joined, as a Manager, and has both.
     const switcher = page.getByRole('button', { name: /^Organisation: / });
-    await expect(switcher).toHaveAccessibleName(`Organisation: ${katherine.organisationName} (Manager). Switch organisation`);
+    await expect(switcher).toHaveAccessibleName(
+      `Organisation: ${katherine.organisationName} (Manager). Switch organisation`,
+    );
     await switcher.click();
-    await expect(page.getByRole('menuitem', { name: grace.organisationName })).toContainText('Owner');
-    await expect(page.getByRole('menuitem', { name: katherine.organisationName })).toContainText('Manager');
+    await expect(page.getByRole('menuitem', { name: grace.organisationName })).toContainText(
+      'Owner',
+    );
+    await expect(page.getByRole('menuitem', { name: katherine.organisationName })).toContainText(
+      'Manager',
+    );
 
     // A third, her own.
     const third = unique('Compilers staging');
@@ -98,17 +129,31 @@ test.describe('One person, several organisations', () => {
     const dialog = page.getByRole('dialog', { name: 'Create an organisation' });
     await dialog.getByLabel('Organisation name').fill(third);
     await dialog.getByRole('button', { name: 'Create organisation' }).click();
-    await expect(switcher).toHaveAccessibleName(`Organisation: ${third} (Owner). Switch organisation`);
+    await expect(switcher).toHaveAccessibleName(
+      `Organisation: ${third} (Owner). Switch organisation`,
+    );
     await expect(page.getByRole('button', { name: 'Create API key' })).toBeVisible();
-    const { body: me } = await api<{ organisations: { name: string }[] }>('GET', '/api/me', { cookie: grace.cookie });
-    expect(me.organisations.map((o) => o.name)).toEqual([grace.organisationName, katherine.organisationName, third]);
+    const { body: me } = await api<{ organisations: { name: string }[] }>('GET', '/api/me', {
+      cookie: grace.cookie,
+    });
+    expect(me.organisations.map((o) => o.name)).toEqual([
+      grace.organisationName,
+      katherine.organisationName,
+      third,
+    ]);
     await context.close();
   });
 
-  test('signed out with an account: sign in from the invitation, then join', async ({ browser }) => {
+  test('signed out with an account: sign in from the invitation, then join', async ({
+    browser,
+  }) => {
     const hedy = await signUpOwner(unique('signin-h'), 'Hedy Lamarr');
     const alan = await signUpOwner(unique('signin-a'), 'Alan Turing');
-    const { body: roles } = await api<{ roles: { id: string; builtIn: string | null }[] }>('GET', '/api/roles', { cookie: alan.cookie });
+    const { body: roles } = await api<{ roles: { id: string; builtIn: string | null }[] }>(
+      'GET',
+      '/api/roles',
+      { cookie: alan.cookie },
+    );
     const developer = roles.roles.find((r) => r.builtIn === 'developer')?.id;
     const { body: invitation } = await api<{ token: string }>('POST', '/api/invitations', {
       cookie: alan.cookie,
@@ -118,7 +163,9 @@ test.describe('One person, several organisations', () => {
     const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
     const page = await context.newPage();
     await page.goto(`/invitations/${invitation.token}`);
-    await expect(page.getByRole('heading', { name: `Join ${alan.organisationName}` })).toBeVisible();
+    await expect(
+      page.getByRole('heading', { name: `Join ${alan.organisationName}` }),
+    ).toBeVisible();
     await expectAccessible(page, 'the invitation page, signed out');
     await page.getByRole('link', { name: 'Sign in to accept' }).click();
     await page.getByLabel('Email').fill(hedy.email);

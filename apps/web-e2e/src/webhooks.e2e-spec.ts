@@ -25,7 +25,11 @@ async function receiver(): Promise<{ url: string; received: Received[]; server: 
 }
 
 test.describe('Integrations → Webhooks', () => {
-  test('add a webhook (secret shown once), send a test, see it delivered and retry it, rotate, disable, delete', async ({ page, context, owner }) => {
+  test('add a webhook (secret shown once), send a test, see it delivered and retry it, rotate, disable, delete', async ({
+    page,
+    context,
+    owner,
+  }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     const endpoint = await receiver();
     try {
@@ -46,7 +50,9 @@ test.describe('Integrations → Webhooks', () => {
 
       // The secret, this once.
       const shown = page.getByRole('dialog', { name: 'Copy the signing secret' });
-      await expect(shown.getByRole('alert')).toContainText('This is the only time the secret is shown');
+      await expect(shown.getByRole('alert')).toContainText(
+        'This is the only time the secret is shown',
+      );
       const block = shown.getByLabel(`Signing secret of ${endpoint.url}`);
       await expect(block).toHaveText(/^whsec_[A-Za-z0-9+/]{43}=$/);
       const secret = (await block.textContent()) ?? '';
@@ -77,14 +83,28 @@ test.describe('Integrations → Webhooks', () => {
       expect(ping).toMatchObject({ type: 'webhook.test', organisationId: expect.any(String) });
 
       // An agent's interrupt, decided by a member: decided then answered arrive, and are listed.
-      const { body: key } = await api<{ key: string }>('POST', '/api/api-keys', { cookie: owner.cookie, body: { name: unique('hook-agent').slice(0, 20), expiry: 'never' } });
+      const { body: key } = await api<{ key: string }>('POST', '/api/api-keys', {
+        cookie: owner.cookie,
+        body: { name: unique('hook-agent').slice(0, 20), expiry: 'never' },
+      });
       const agent = new Interlock({ apiKey: key.key, baseURL });
-      const interrupt = await agent.interrupts.create({ title: 'Refund order 1138?', actionRequests: [{ name: 'refund' }] });
-      await api('POST', `/api/interrupts/${interrupt.id}/decisions`, { cookie: owner.cookie, body: { actionName: 'refund', decision: 'approve' } });
-      await expect(deliveries.getByRole('row').filter({ hasText: 'interrupt.answered' })).toContainText('succeeded');
-      await expect(deliveries.getByRole('row').filter({ hasText: 'interrupt.decided' })).toContainText('succeeded');
+      const interrupt = await agent.interrupts.create({
+        title: 'Refund order 1138?',
+        actionRequests: [{ name: 'refund' }],
+      });
+      await api('POST', `/api/interrupts/${interrupt.id}/decisions`, {
+        cookie: owner.cookie,
+        body: { actionName: 'refund', decision: 'approve' },
+      });
+      await expect(
+        deliveries.getByRole('row').filter({ hasText: 'interrupt.answered' }),
+      ).toContainText('succeeded');
+      await expect(
+        deliveries.getByRole('row').filter({ hasText: 'interrupt.decided' }),
+      ).toContainText('succeeded');
       const events: WebhookEvent[] = [];
-      for (const delivery of endpoint.received.slice(1)) events.push(await verifier.unwrap(delivery.body, delivery.headers));
+      for (const delivery of endpoint.received.slice(1))
+        events.push(await verifier.unwrap(delivery.body, delivery.headers));
       expect(events.map((e) => e.type)).toEqual(['interrupt.decided', 'interrupt.answered']);
       expect(events[1].data).toMatchObject({ id: interrupt.id, status: 'answered' });
       await screenshot(page, 'webhook-deliveries');
@@ -96,9 +116,13 @@ test.describe('Integrations → Webhooks', () => {
 
       // Rotate: a new secret, once; for 24 hours both sign.
       await page.getByRole('button', { name: 'Rotate secret' }).click();
-      await page.getByRole('dialog', { name: 'Rotate the signing secret?' }).getByRole('button', { name: 'Rotate secret' }).click();
+      await page
+        .getByRole('dialog', { name: 'Rotate the signing secret?' })
+        .getByRole('button', { name: 'Rotate secret' })
+        .click();
       const rotated = page.getByRole('dialog', { name: 'Copy the new signing secret' });
-      const newSecret = (await rotated.getByLabel(`New signing secret of ${endpoint.url}`).textContent()) ?? '';
+      const newSecret =
+        (await rotated.getByLabel(`New signing secret of ${endpoint.url}`).textContent()) ?? '';
       expect(newSecret).toMatch(/^whsec_/);
       expect(newSecret).not.toBe(secret);
       await rotated.getByRole('button', { name: 'Done' }).click();
@@ -115,15 +139,26 @@ test.describe('Integrations → Webhooks', () => {
       await page.getByRole('switch', { name: 'Enabled' }).click();
       await expect(page.getByText('Disabled', { exact: true })).toBeVisible();
       await page.getByRole('button', { name: 'Delete' }).click();
-      await page.getByRole('dialog', { name: 'Delete this webhook?' }).getByRole('button', { name: 'Delete webhook' }).click();
+      await page
+        .getByRole('dialog', { name: 'Delete this webhook?' })
+        .getByRole('button', { name: 'Delete webhook' })
+        .click();
       await expect(page.getByRole('tab', { name: 'Webhooks', selected: true })).toBeVisible();
-      await expect(page.getByRole('table', { name: 'Webhooks' }).getByRole('row').filter({ hasText: endpoint.url })).toHaveCount(0);
+      await expect(
+        page
+          .getByRole('table', { name: 'Webhooks' })
+          .getByRole('row')
+          .filter({ hasText: endpoint.url }),
+      ).toHaveCount(0);
     } finally {
       await new Promise<void>((resolve) => endpoint.server.close(() => resolve()));
     }
   });
 
-  test('a Manager (no webhook.manage) sees no Webhooks tab, and the API refuses the page’s calls', async ({ owner, pageFor }) => {
+  test('a Manager (no webhook.manage) sees no Webhooks tab, and the API refuses the page’s calls', async ({
+    owner,
+    pageFor,
+  }) => {
     const manager = await addMember(owner, 'manager', 'Margaret Manager');
     const page = await pageFor(manager);
     await page.goto('/integrations/api-keys');

@@ -24,7 +24,8 @@ export function freePort(): Promise<number> {
 /** A fresh database on the test server (`TEST_DATABASE_URL`, set by `npm test`). */
 export async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const admin = process.env.TEST_DATABASE_URL;
-  if (!admin) throw new Error('TEST_DATABASE_URL is not set: run through `npm test`, which starts Postgres');
+  if (!admin)
+    throw new Error('TEST_DATABASE_URL is not set: run through `npm test`, which starts Postgres');
   const name = `interlock_ops_${process.pid}_${Date.now()}`;
   const run = async (sql: string) => {
     const client = new Client({ connectionString: admin });
@@ -48,7 +49,13 @@ export interface Started {
 }
 
 /** Spawns a process and waits until its output matches `ready` (or it exits, or time runs out). */
-export async function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp, timeoutMs = 60_000): Promise<Started & { match: RegExpExecArray }> {
+export async function startProcess(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  ready: RegExp,
+  timeoutMs = 60_000,
+): Promise<Started & { match: RegExpExecArray }> {
   const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], cwd: ROOT });
   let out = '';
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
@@ -88,7 +95,8 @@ export async function startProcess(command: string, args: string[], env: NodeJS.
 /** The built service (`nx run api:build`). */
 export function serviceMain(): string {
   const main = join(ROOT, 'dist', 'apps', 'api', 'main.js');
-  if (!existsSync(main)) throw new Error('dist/apps/api/main.js not found: run `npx nx run api:build`');
+  if (!existsSync(main))
+    throw new Error('dist/apps/api/main.js not found: run `npx nx run api:build`');
   return main;
 }
 
@@ -99,14 +107,19 @@ export interface PrometheusServer extends Started {
 }
 
 /** A real Prometheus scraping `targets` every second, with `ruleFiles` loaded, on its own port and storage. */
-export async function startPrometheus(targets: string[], ruleFiles: string[] = []): Promise<PrometheusServer> {
+export async function startPrometheus(
+  targets: string[],
+  ruleFiles: string[] = [],
+): Promise<PrometheusServer> {
   const dir = mkdtempSync(join(tmpdir(), 'interlock-prometheus-'));
   const port = await freePort();
   const config = [
     'global:',
     '  scrape_interval: 1s',
     '  evaluation_interval: 1s',
-    ruleFiles.length === 0 ? '' : `rule_files:\n${ruleFiles.map((f) => `  - ${JSON.stringify(f)}`).join('\n')}`,
+    ruleFiles.length === 0
+      ? ''
+      : `rule_files:\n${ruleFiles.map((f) => `  - ${JSON.stringify(f)}`).join('\n')}`,
     'scrape_configs:',
     '  - job_name: interlock',
     '    scrape_interval: 1s',
@@ -117,7 +130,11 @@ export async function startPrometheus(targets: string[], ruleFiles: string[] = [
   writeFileSync(join(dir, 'prometheus.yml'), config);
   const started = await startProcess(
     PROMETHEUS,
-    [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`],
+    [
+      `--config.file=${join(dir, 'prometheus.yml')}`,
+      `--storage.tsdb.path=${join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+    ],
     { PATH: process.env.PATH },
     /Server is ready to receive web requests/,
   );
@@ -131,7 +148,11 @@ export async function startPrometheus(targets: string[], ruleFiles: string[] = [
     },
     async query(promql: string) {
       const res = await fetch(`${url}/api/v1/query?query=${encodeURIComponent(promql)}`);
-      const body = (await res.json()) as { status: string; error?: string; data: { result: { metric: Record<string, string>; value: [number, string] }[] } };
+      const body = (await res.json()) as {
+        status: string;
+        error?: string;
+        data: { result: { metric: Record<string, string>; value: [number, string] }[] };
+      };
       if (body.status !== 'success') throw new Error(`query ${promql} failed: ${body.error}`);
       return body.data.result.map((r) => ({ metric: r.metric, value: Number(r.value[1]) }));
     },
@@ -139,7 +160,11 @@ export async function startPrometheus(targets: string[], ruleFiles: string[] = [
 }
 
 /** Polls `probe` until it returns a value other than undefined, or fails with the last reason. */
-export async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 40_000): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 40_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -149,7 +174,8 @@ export async function eventually<T>(what: string, probe: () => Promise<T | undef
     } catch (error) {
       last = error;
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
     await new Promise((r) => setTimeout(r, 500));
   }
 }

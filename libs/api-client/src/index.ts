@@ -5,4 +5,9 @@
 export * from './generated';
 export { ApiError, isApiError } from './lib/api-error';
 export { call } from './lib/call';
-export { eventStreamUrl, ORGANISATION_HEADER, ORGANISATION_QUERY, sendOrganisationWith } from './lib/organisation';
+export {
+  eventStreamUrl,
+  ORGANISATION_HEADER,
+  ORGANISATION_QUERY,
+  sendOrganisationWith,
+} from './lib/organisation';

@@ -147,7 +147,17 @@ describe('parseApiKey', () => {
 
   it('refuses a non-letter at any position as malformed', () => {
     const notLetters = fc.constantFrom(
-      '0', '9', '_', '-', ' ', '\n', '\0', 'é', 'ß', 'ｚ', '\uD800',
+      '0',
+      '9',
+      '_',
+      '-',
+      ' ',
+      '\n',
+      '\0',
+      'é',
+      'ß',
+      'ｚ',
+      '\uD800',
     );
     fc.assert(
       fc.property(generatedKey, fc.nat(63), notLetters, ({ prefix, key }, offset, bad) => {

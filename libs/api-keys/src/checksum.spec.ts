@@ -26,7 +26,9 @@ function referenceLuhn(body: string): string {
 
 /** The 5 low-order base-52 digits of the digest, through BigInt rather than Horner's rule. */
 function referenceDigestLetters(prefix: string, body: string): string {
-  const digest = createHash('sha256').update(prefix + body).digest('hex');
+  const digest = createHash('sha256')
+    .update(prefix + body)
+    .digest('hex');
   let n = BigInt(`0x${digest}`) % BigInt(N) ** 5n;
   let letters = '';
   for (let i = 0; i < 5; i++) {

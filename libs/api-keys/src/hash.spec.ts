@@ -17,7 +17,9 @@ describe('hashApiKey', () => {
     // Lone surrogates included: a string pepper is imported once as its UTF-8 bytes, as createHmac takes it.
     fc.assert(
       fc.property(fc.string(), fc.string({ unit: 'binary', minLength: 1 }), (value, pepper) => {
-        expect(hashApiKey(value, pepper)).toBe(createHmac('sha256', pepper).update(value, 'utf8').digest('hex'));
+        expect(hashApiKey(value, pepper)).toBe(
+          createHmac('sha256', pepper).update(value, 'utf8').digest('hex'),
+        );
       }),
     );
   });

@@ -1,4 +1,10 @@
-import { createHmac, createSecretKey, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
+import {
+  createHmac,
+  createSecretKey,
+  randomBytes,
+  timingSafeEqual,
+  type KeyObject,
+} from 'node:crypto';
 
 /**
  * What is stored for a key (SPEC §2): HMAC-SHA-256 of the full key value (UTF-8) under the
@@ -18,7 +24,9 @@ let lastPepperKey: KeyObject | undefined;
 function pepperKey(pepper: string | Buffer): KeyObject {
   if (pepper !== lastPepper || lastPepperKey === undefined) {
     // A string pepper is its UTF-8 bytes, as createHmac would take it.
-    lastPepperKey = createSecretKey(typeof pepper === 'string' ? Buffer.from(pepper, 'utf8') : Buffer.from(pepper));
+    lastPepperKey = createSecretKey(
+      typeof pepper === 'string' ? Buffer.from(pepper, 'utf8') : Buffer.from(pepper),
+    );
     lastPepper = typeof pepper === 'string' ? pepper : undefined;
   }
   return lastPepperKey;

@@ -25,7 +25,12 @@ export class AuditCursorCodec {
   encode(organisationId: string, cursor: AuditCursor): string {
     // The digest travels inside the cursor (not in the MAC's scope) so that a cursor reused with
     // other parameters is told apart from one that is not a cursor at all.
-    return this.codec.encode({ organisationId, filters: '' }, [cursor.createdAt, cursor.seq, cursor.snapshot, cursor.digest]);
+    return this.codec.encode({ organisationId, filters: '' }, [
+      cursor.createdAt,
+      cursor.seq,
+      cursor.snapshot,
+      cursor.digest,
+    ]);
   }
 
   /** The cursor, or null when it is malformed, forged, altered or another organisation's. */
@@ -33,13 +38,22 @@ export class AuditCursorCodec {
     const fields = this.codec.decode({ organisationId, filters: '' }, token, 4);
     if (fields === undefined) return null;
     const [createdAt, seq, snapshot, digest] = fields as [string, string, string, string];
-    if (Number.isNaN(Date.parse(createdAt)) || !/^\d{1,19}$/.test(seq) || !/^\d{1,19}$/.test(snapshot)) return null;
+    if (
+      Number.isNaN(Date.parse(createdAt)) ||
+      !/^\d{1,19}$/.test(seq) ||
+      !/^\d{1,19}$/.test(snapshot)
+    )
+      return null;
     return { createdAt, seq, snapshot, digest };
   }
 }
 
 /** A stable digest of a walk's parameters (everything but the cursor). */
 export function parametersDigest(parameters: Record<string, unknown>): string {
-  const canonical = JSON.stringify(Object.keys(parameters).sort().map((k) => [k, parameters[k] ?? null]));
+  const canonical = JSON.stringify(
+    Object.keys(parameters)
+      .sort()
+      .map((k) => [k, parameters[k] ?? null]),
+  );
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 22);
 }

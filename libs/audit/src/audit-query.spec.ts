@@ -4,13 +4,18 @@ const ORG = '6aba50bc-8b1f-4c19-8090-f9042950ef24';
 
 describe('searchTsquery', () => {
   it('requires every word: exact expansions OR-ed, unexpanded words as prefixes', () => {
-    const filter = { words: ['dep', 'pro', 'x'], expanded: [['deploy', 'deployed'], ['prod'], null] };
+    const filter = {
+      words: ['dep', 'pro', 'x'],
+      expanded: [['deploy', 'deployed'], ['prod'], null],
+    };
     expect(searchTsquery(filter)).toBe(`('deploy' | 'deployed') & ('prod') & 'x':*`);
   });
 
   it('keys every lexeme with the organisation for the word index', () => {
     expect(searchTsquery({ words: ['de'], expanded: [null] }, `${ORG}:`)).toBe(`'${ORG}:de':*`);
-    expect(searchTsquery({ words: ['de'], expanded: [['deploy']] }, `${ORG}:`)).toBe(`('${ORG}:deploy')`);
+    expect(searchTsquery({ words: ['de'], expanded: [['deploy']] }, `${ORG}:`)).toBe(
+      `('${ORG}:deploy')`,
+    );
   });
 
   it('quotes each lexeme, so tsquery syntax in a word stays literal', () => {
@@ -29,7 +34,10 @@ describe('search plans', () => {
   const after = { createdAt: '2026-01-01T00:00:00.000Z', seq: '42' };
 
   it('binds the organisation first, and the query text, never inlines them', () => {
-    for (const q of [searchWalkQuery(ORG, filter, '100', after, 51, 2000), searchIndexQuery(ORG, filter, '100', after, 51)]) {
+    for (const q of [
+      searchWalkQuery(ORG, filter, '100', after, 51, 2000),
+      searchIndexQuery(ORG, filter, '100', after, 51),
+    ]) {
       expect(q.params[0]).toBe(ORG);
       expect(q.sql).not.toContain(ORG);
       expect(q.sql).not.toContain('deploy');
@@ -41,15 +49,38 @@ describe('search plans', () => {
     const q = searchWalkQuery(ORG, filter, '100', after, 51, 2000);
     expect(q.sql).toContain('ORDER BY created_at DESC, seq DESC LIMIT $7) w');
     expect(q.sql).toContain('WHERE hit OR n = $7 LIMIT $8');
-    expect(q.params).toEqual([ORG, '100', after.createdAt, after.seq, 'interrupt', `('deploy')`, 2000, 51]);
+    expect(q.params).toEqual([
+      ORG,
+      '100',
+      after.createdAt,
+      after.seq,
+      'interrupt',
+      `('deploy')`,
+      2000,
+      51,
+    ]);
   });
 
   it('drives the index with the exact words and checks a broad prefix on the rows', () => {
-    const q = searchIndexQuery(ORG, { words: ['zyzzyva', '1'], expanded: [['zyzzyva'], null] }, '100', undefined, 51);
-    expect(q.sql).toContain('audit_log_search_keys(organisation_id, search) @@ $3::tsquery AND search @@ $4::tsquery');
+    const q = searchIndexQuery(
+      ORG,
+      { words: ['zyzzyva', '1'], expanded: [['zyzzyva'], null] },
+      '100',
+      undefined,
+      51,
+    );
+    expect(q.sql).toContain(
+      'audit_log_search_keys(organisation_id, search) @@ $3::tsquery AND search @@ $4::tsquery',
+    );
     expect(q.params).toEqual([ORG, '100', `('${ORG}:zyzzyva')`, `'1':*`, 51]);
     // Only broad prefixes: they drive the index themselves.
-    const prefixes = searchIndexQuery(ORG, { words: ['1'], expanded: [null] }, '100', undefined, 51);
+    const prefixes = searchIndexQuery(
+      ORG,
+      { words: ['1'], expanded: [null] },
+      '100',
+      undefined,
+      51,
+    );
     expect(prefixes.params).toEqual([ORG, '100', `'${ORG}:1':*`, 51]);
   });
 
@@ -59,7 +90,17 @@ describe('search plans', () => {
     expect(inner).toContain('audit_log_search_keys(organisation_id, search) @@');
     expect(inner).toContain('category = ');
     expect(inner).not.toContain('organisation_id = ');
-    expect(outer).toContain('organisation_id = $1 AND seq <= $2 AND (created_at, seq) < ($3::timestamptz, $4::bigint)');
-    expect(q.params).toEqual([ORG, '100', after.createdAt, after.seq, 'interrupt', `('${ORG}:deploy')`, 51]);
+    expect(outer).toContain(
+      'organisation_id = $1 AND seq <= $2 AND (created_at, seq) < ($3::timestamptz, $4::bigint)',
+    );
+    expect(q.params).toEqual([
+      ORG,
+      '100',
+      after.createdAt,
+      after.seq,
+      'interrupt',
+      `('${ORG}:deploy')`,
+      51,
+    ]);
   });
 });

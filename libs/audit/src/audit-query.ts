@@ -37,7 +37,19 @@ export interface ParsedAuditQuery {
 
 export class AuditQueryError extends Error {}
 
-const ALLOWED = new Set(['q', 'category', 'action', 'actorType', 'actorId', 'targetType', 'targetId', 'from', 'to', 'cursor', 'limit']);
+const ALLOWED = new Set([
+  'q',
+  'category',
+  'action',
+  'actorType',
+  'actorId',
+  'targetType',
+  'targetId',
+  'from',
+  'to',
+  'cursor',
+  'limit',
+]);
 
 const ISO_8601 =
   /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?(Z|[+-]\d{2}:\d{2}))?$/;
@@ -64,11 +76,16 @@ export function parseTimestamp(value: string): string | null {
 function single(raw: Record<string, unknown>, name: string): string | undefined {
   const value = raw[name];
   if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw new AuditQueryError(`${name}: must be given once, as a string`);
+  if (typeof value !== 'string')
+    throw new AuditQueryError(`${name}: must be given once, as a string`);
   return value;
 }
 
-function oneOf<T extends string>(raw: Record<string, unknown>, name: string, allowed: readonly T[]): T | undefined {
+function oneOf<T extends string>(
+  raw: Record<string, unknown>,
+  name: string,
+  allowed: readonly T[],
+): T | undefined {
   const value = single(raw, name);
   if (value === undefined) return undefined;
   if (!(allowed as readonly string[]).includes(value)) {
@@ -77,29 +94,42 @@ function oneOf<T extends string>(raw: Record<string, unknown>, name: string, all
   return value as T;
 }
 
-function identifier(raw: Record<string, unknown>, name: string, pattern: RegExp, what: string): string | undefined {
+function identifier(
+  raw: Record<string, unknown>,
+  name: string,
+  pattern: RegExp,
+  what: string,
+): string | undefined {
   const value = single(raw, name);
   if (value === undefined) return undefined;
-  if (value.length === 0 || value.length > 200 || !pattern.test(value)) throw new AuditQueryError(`${name}: ${what}`);
+  if (value.length === 0 || value.length > 200 || !pattern.test(value))
+    throw new AuditQueryError(`${name}: ${what}`);
   return value;
 }
 
 /** Parses GET /api/audit-log's query string; every problem names its parameter. */
 export function parseAuditQuery(raw: Record<string, unknown>): ParsedAuditQuery {
   for (const name of Object.keys(raw)) {
-    if (!ALLOWED.has(name)) throw new AuditQueryError(`${name}: is not a parameter of this endpoint`);
+    if (!ALLOWED.has(name))
+      throw new AuditQueryError(`${name}: is not a parameter of this endpoint`);
   }
   const q = single(raw, 'q');
   if (q !== undefined && q.length > AUDIT_QUERY_MAX_LENGTH) {
     throw new AuditQueryError(`q: must be at most ${AUDIT_QUERY_MAX_LENGTH} characters`);
   }
   const words = q === undefined ? [] : searchWords(q);
-  if (words.length > AUDIT_QUERY_MAX_WORDS) throw new AuditQueryError(`q: must have at most ${AUDIT_QUERY_MAX_WORDS} words`);
+  if (words.length > AUDIT_QUERY_MAX_WORDS)
+    throw new AuditQueryError(`q: must have at most ${AUDIT_QUERY_MAX_WORDS} words`);
 
   const filter: AuditFilter = {
     words,
     category: oneOf(raw, 'category', AUDIT_CATEGORIES),
-    action: identifier(raw, 'action', /^[a-z_]+\.[a-z_]+$/, 'must be an action such as api_key.created'),
+    action: identifier(
+      raw,
+      'action',
+      /^[a-z_]+\.[a-z_]+$/,
+      'must be an action such as api_key.created',
+    ),
     actorType: oneOf(raw, 'actorType', ACTOR_TYPES),
     actorId: identifier(raw, 'actorId', /^[\x21-\x7e]+$/, 'must be an id'),
     targetType: oneOf(raw, 'targetType', TARGET_TYPES),
@@ -109,10 +139,17 @@ export function parseAuditQuery(raw: Record<string, unknown>): ParsedAuditQuery 
     const value = single(raw, name);
     if (value === undefined) continue;
     const parsed = parseTimestamp(value);
-    if (parsed === null) throw new AuditQueryError(`${name}: must be an ISO 8601 timestamp such as 2026-01-31T12:00:00.000Z`);
+    if (parsed === null)
+      throw new AuditQueryError(
+        `${name}: must be an ISO 8601 timestamp such as 2026-01-31T12:00:00.000Z`,
+      );
     filter[name] = parsed;
   }
-  if (filter.from !== undefined && filter.to !== undefined && Date.parse(filter.from) > Date.parse(filter.to)) {
+  if (
+    filter.from !== undefined &&
+    filter.to !== undefined &&
+    Date.parse(filter.from) > Date.parse(filter.to)
+  ) {
     throw new AuditQueryError('from: must not be after to');
   }
 
@@ -190,7 +227,12 @@ class Clauses {
 }
 
 /** The walk's scope: the organisation ($1, always), the snapshot bound and the cursor position. */
-function scope(c: Clauses, organisationId: string, snapshot: string, after: AuditPosition | undefined): void {
+function scope(
+  c: Clauses,
+  organisationId: string,
+  snapshot: string,
+  after: AuditPosition | undefined,
+): void {
   c.add((n) => `organisation_id = ${n}`, organisationId);
   c.add((n) => `seq <= ${n}`, snapshot);
   if (after) {
@@ -261,7 +303,11 @@ export function pageQuery(
  * a sequence number up to the head's (the head moves in the transaction that appends), so the
  * rows are exactly `pageQuery`'s with that snapshot.
  */
-export function firstPageQuery(organisationId: string, filter: AuditFilter, take: number): SqlQuery {
+export function firstPageQuery(
+  organisationId: string,
+  filter: AuditFilter,
+  take: number,
+): SqlQuery {
   const c = new Clauses();
   c.add((n) => `organisation_id = ${n}`, organisationId);
   filters(c, filter);
@@ -334,8 +380,12 @@ export function searchIndexQuery(
     words: filter.words.filter((_, i) => exact[i] === keep),
     expanded: filter.expanded?.filter((_, i) => exact[i] === keep),
   });
-  const [driver, checked] = exact.some(Boolean) ? [pick(true), pick(false)] : [filter, { words: [] }];
-  const inner = [`audit_log_search_keys(organisation_id, search) @@ ${c.bind(searchTsquery(driver, `${organisationId}:`))}::tsquery`];
+  const [driver, checked] = exact.some(Boolean)
+    ? [pick(true), pick(false)]
+    : [filter, { words: [] }];
+  const inner = [
+    `audit_log_search_keys(organisation_id, search) @@ ${c.bind(searchTsquery(driver, `${organisationId}:`))}::tsquery`,
+  ];
   if (checked.words.length > 0) inner.push(`search @@ ${c.bind(searchTsquery(checked))}::tsquery`);
   inner.push(...c.where);
   const limit = c.bind(take);

@@ -17,7 +17,9 @@ export interface AuditStreamRow {
 
 /** The organisation's newest audit sequence number (0 before its first entry): one primary-key read of its head. */
 export async function auditHead(db: SqlExecutor, organisationId: string): Promise<number> {
-  const rows = (await db.query(`SELECT last_seq FROM audit_log_heads WHERE organisation_id = $1`, [organisationId])) as { last_seq: string }[];
+  const rows = (await db.query(`SELECT last_seq FROM audit_log_heads WHERE organisation_id = $1`, [
+    organisationId,
+  ])) as { last_seq: string }[];
   return rows.length === 0 ? 0 : Number(rows[0].last_seq);
 }
 
@@ -25,12 +27,16 @@ export async function auditHead(db: SqlExecutor, organisationId: string): Promis
  * The newest audit sequence number of each of `organisationIds` (0 before its first entry), in
  * one statement however many: the heartbeat of every open event stream at once.
  */
-export async function auditHeads(db: SqlExecutor, organisationIds: readonly string[]): Promise<Map<string, number>> {
+export async function auditHeads(
+  db: SqlExecutor,
+  organisationIds: readonly string[],
+): Promise<Map<string, number>> {
   const heads = new Map<string, number>();
   if (organisationIds.length === 0) return heads;
-  const rows = (await db.query(`SELECT organisation_id, last_seq FROM audit_log_heads WHERE organisation_id = ANY($1::uuid[])`, [
-    [...new Set(organisationIds)],
-  ])) as { organisation_id: string; last_seq: string }[];
+  const rows = (await db.query(
+    `SELECT organisation_id, last_seq FROM audit_log_heads WHERE organisation_id = ANY($1::uuid[])`,
+    [[...new Set(organisationIds)]],
+  )) as { organisation_id: string; last_seq: string }[];
   for (const row of rows) heads.set(row.organisation_id, Number(row.last_seq));
   return heads;
 }

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { AUDIT_EVENTS, renderAuditSummary } from '@interlock/domain';
-import type { AuditAction, AuditActorRef, AuditCategory, AuditEvent, TargetType } from '@interlock/domain';
+import type {
+  AuditAction,
+  AuditActorRef,
+  AuditCategory,
+  AuditEvent,
+  TargetType,
+} from '@interlock/domain';
 import { searchWords } from './search-words';
 
 /** Who did it. `name` is the actor's name now; entries keep it as it was at the time. */
@@ -51,7 +57,10 @@ export interface WrittenAuditEntry {
  * late in it as you can: the database appends the entry to the organisation's chain (sequence,
  * timestamp, hash) under a lock held until the transaction ends.
  */
-export function writeAuditEntry(db: SqlExecutor, input: AuditEntryInput): Promise<WrittenAuditEntry> {
+export function writeAuditEntry(
+  db: SqlExecutor,
+  input: AuditEntryInput,
+): Promise<WrittenAuditEntry> {
   const { organisationId, ipAddress, ...event } = input;
   return insertAuditRow(db, {
     organisationId,
@@ -69,11 +78,20 @@ export function writeAuditEntry(db: SqlExecutor, input: AuditEntryInput): Promis
  * Writes one row as given, whatever its action (the category is the action's prefix). The
  * service writes through `writeAuditEntry`; this is for tests, benchmarks and data migrations.
  */
-export function writeAuditRecord(db: SqlExecutor, input: AuditRecordInput): Promise<WrittenAuditEntry> {
-  return insertAuditRow(db, { ...input, category: input.action.slice(0, input.action.indexOf('.')) as AuditCategory });
+export function writeAuditRecord(
+  db: SqlExecutor,
+  input: AuditRecordInput,
+): Promise<WrittenAuditEntry> {
+  return insertAuditRow(db, {
+    ...input,
+    category: input.action.slice(0, input.action.indexOf('.')) as AuditCategory,
+  });
 }
 
-async function insertAuditRow(db: SqlExecutor, input: AuditRecordInput & { category: AuditCategory }): Promise<WrittenAuditEntry> {
+async function insertAuditRow(
+  db: SqlExecutor,
+  input: AuditRecordInput & { category: AuditCategory },
+): Promise<WrittenAuditEntry> {
   const category = input.category;
   const id = randomUUID();
   await db.query(
@@ -93,7 +111,9 @@ async function insertAuditRow(db: SqlExecutor, input: AuditRecordInput & { categ
       input.target?.id ?? null,
       input.target?.name ?? null,
       input.summary,
-      input.metadata === undefined || input.metadata === null ? null : JSON.stringify(input.metadata),
+      input.metadata === undefined || input.metadata === null
+        ? null
+        : JSON.stringify(input.metadata),
       input.ipAddress ?? null,
       searchWords(input.summary, input.actor.name, input.target?.name, input.action),
     ],

@@ -15,7 +15,10 @@ const BATCH = 5000;
  * when today's renderer stored it (a text of another version is never answered: reads render
  * such entries again).
  */
-export async function verifyAuditChain(db: SqlExecutor, organisationId: string): Promise<ChainVerdict> {
+export async function verifyAuditChain(
+  db: SqlExecutor,
+  organisationId: string,
+): Promise<ChainVerdict> {
   let carried = '';
   let lastSeq = 0n;
   let count = 0;
@@ -36,13 +39,33 @@ export async function verifyAuditChain(db: SqlExecutor, organisationId: string):
     for (const row of rows) {
       const seq = BigInt(row.seq);
       if (seq !== lastSeq + 1n) {
-        return { ok: false, entries: count, brokenAt: { seq: (lastSeq + 1n).toString(), id: row.id, reason: `sequence jumps from ${lastSeq} to ${seq}` } };
+        return {
+          ok: false,
+          entries: count,
+          brokenAt: {
+            seq: (lastSeq + 1n).toString(),
+            id: row.id,
+            reason: `sequence jumps from ${lastSeq} to ${seq}`,
+          },
+        };
       }
       if (row.hash !== row.expected) {
-        return { ok: false, entries: count, brokenAt: { seq: row.seq, id: row.id, reason: 'content does not match its hash' } };
+        return {
+          ok: false,
+          entries: count,
+          brokenAt: { seq: row.seq, id: row.id, reason: 'content does not match its hash' },
+        };
       }
       if (!row.json_matches) {
-        return { ok: false, entries: count, brokenAt: { seq: row.seq, id: row.id, reason: 'its stored JSON does not match its content' } };
+        return {
+          ok: false,
+          entries: count,
+          brokenAt: {
+            seq: row.seq,
+            id: row.id,
+            reason: 'its stored JSON does not match its content',
+          },
+        };
       }
       carried = row.hash;
       lastSeq = seq;
@@ -50,15 +73,20 @@ export async function verifyAuditChain(db: SqlExecutor, organisationId: string):
     }
     if (rows.length < BATCH) break;
   }
-  const [head] = (await db.query(`SELECT last_seq::text AS last_seq, last_hash FROM audit_log_heads WHERE organisation_id = $1`, [
-    organisationId,
-  ])) as { last_seq: string; last_hash: string }[];
+  const [head] = (await db.query(
+    `SELECT last_seq::text AS last_seq, last_hash FROM audit_log_heads WHERE organisation_id = $1`,
+    [organisationId],
+  )) as { last_seq: string; last_hash: string }[];
   const headSeq = head === undefined ? 0n : BigInt(head.last_seq);
   if (headSeq !== lastSeq || (head !== undefined && head.last_hash !== carried)) {
     return {
       ok: false,
       entries: count,
-      brokenAt: { seq: headSeq.toString(), id: null, reason: `the chain ends at ${lastSeq} but its head records ${headSeq}` },
+      brokenAt: {
+        seq: headSeq.toString(),
+        id: null,
+        reason: `the chain ends at ${lastSeq} but its head records ${headSeq}`,
+      },
     };
   }
   return { ok: true, entries: count };

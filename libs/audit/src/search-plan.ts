@@ -75,11 +75,17 @@ export function chooseSearchPlan(
   if (known.length === 1 && wordEntries.length === 1) {
     // One word: its matches are known, so walk as far as walking stays cheaper than the index.
     // A dense word stops early; newer entries without it (a burst) cost no more than the index.
-    return { kind: 'walk', window: Math.max(costs.windowMin, bound * costs.walkEntriesPerIndexMatch) };
+    return {
+      kind: 'walk',
+      window: Math.max(costs.windowMin, bound * costs.walkEntriesPerIndexMatch),
+    };
   }
   if (known.length === 0) return { kind: 'walk', window: costs.windowMax };
   // Several words: enough entries to expect a page four times over, within the bounds.
-  const window = Math.min(costs.windowMax, Math.max(costs.windowMin, Math.ceil((4 * take) / density)));
+  const window = Math.min(
+    costs.windowMax,
+    Math.max(costs.windowMin, Math.ceil((4 * take) / density)),
+  );
   return { kind: 'walk', window };
 }
 
@@ -88,7 +94,13 @@ export function chooseSearchPlan(
  * the index, judged by the matches it found so far (so words that go together keep walking, and
  * words that rarely meet go to the index). None found: the index.
  */
-export function walkOn(hits: number, read: number, take: number, total: number, costs: SearchCosts = AUDIT_SEARCH_COSTS): boolean {
+export function walkOn(
+  hits: number,
+  read: number,
+  take: number,
+  total: number,
+  costs: SearchCosts = AUDIT_SEARCH_COSTS,
+): boolean {
   if (hits === 0 || read === 0) return false;
   const density = hits / read;
   return (take - hits) / density <= costs.walkEntriesPerIndexMatch * density * total;

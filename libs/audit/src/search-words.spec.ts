@@ -11,18 +11,22 @@ describe('searchWords', () => {
   });
 
   it('drops punctuation and operators, keeps letters and digits of any script', () => {
-    expect(searchWords(`it's a & b | !c :* (d) \\ "e"`)).toEqual(['it', 's', 'a', 'b', 'c', 'd', 'e']);
+    expect(searchWords(`it's a & b | !c :* (d) \\ "e"`)).toEqual([
+      'it',
+      's',
+      'a',
+      'b',
+      'c',
+      'd',
+      'e',
+    ]);
     expect(searchWords('ключ v2 日本')).toEqual(['ключ', 'v2', '日本']);
   });
 
   it('de-duplicates across fields and skips empty ones', () => {
-    expect(searchWords('Key ci-runner created', null, 'ci-runner', undefined, 'api_key.created')).toEqual([
-      'key',
-      'ci',
-      'runner',
-      'created',
-      'api',
-    ]);
+    expect(
+      searchWords('Key ci-runner created', null, 'ci-runner', undefined, 'api_key.created'),
+    ).toEqual(['key', 'ci', 'runner', 'created', 'api']);
   });
 
   it('caps word length', () => {

@@ -18,5 +18,9 @@ export function searchWords(...texts: (string | null | undefined)[]): string[] {
 export const MAX_WORD_LENGTH = 64;
 
 function fold(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/ß/g, 'ss');
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/ß/g, 'ss');
 }

@@ -8,8 +8,14 @@
  * log's target index (`'[]'` when there are none). `organisationId` and `targetId` are the
  * caller's SQL expressions (`targetId` as text); `targetType` and `limit` are constants.
  */
-export function targetHistoryJson(organisationId: string, targetType: 'interrupt', targetId: string, limit: number): string {
-  if (!Number.isInteger(limit) || limit < 1) throw new Error(`history limit must be a positive integer, not ${limit}`);
+export function targetHistoryJson(
+  organisationId: string,
+  targetType: 'interrupt',
+  targetId: string,
+  limit: number,
+): string {
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new Error(`history limit must be a positive integer, not ${limit}`);
   return `COALESCE((
     SELECT json_agg(json_build_object(
              'id', h.id, 'action', h.action, 'createdAt', h.created_at, 'actorType', h.actor_type,

@@ -13,7 +13,9 @@ describe('deriveCursorKey', () => {
     expect(a).toHaveLength(32);
     expect(a.equals(b)).toBe(false);
     expect(a.equals(deriveCursorKey(SECRET, 'interrupts.list'))).toBe(true);
-    expect(a.equals(createHmac('sha256', SECRET).update('interlock/cursor/interrupts.list/v1').digest())).toBe(false);
+    expect(
+      a.equals(createHmac('sha256', SECRET).update('interlock/cursor/interrupts.list/v1').digest()),
+    ).toBe(false);
   });
 
   it('refuses an empty secret', () => {
@@ -34,7 +36,9 @@ describe('CursorCodec', () => {
     expect(codec.decode({ ...scope, organisationId: OTHER_ORG }, token, 2)).toBeUndefined();
     expect(codec.decode({ ...scope, filters: 'status=answered' }, token, 2)).toBeUndefined();
     expect(new CursorCodec(SECRET, 'sessions.list').decode(scope, token, 2)).toBeUndefined();
-    expect(new CursorCodec(`${SECRET}-rotated`, 'audit-log.list').decode(scope, token, 2)).toBeUndefined();
+    expect(
+      new CursorCodec(`${SECRET}-rotated`, 'audit-log.list').decode(scope, token, 2),
+    ).toBeUndefined();
     expect(codec.decode(scope, token, 3)).toBeUndefined();
   });
 
@@ -44,7 +48,8 @@ describe('CursorCodec', () => {
       const c = token[i] === 'A' ? 'B' : 'A';
       expect(codec.decode(scope, token.slice(0, i) + c + token.slice(i + 1), 2)).toBeUndefined();
     }
-    for (const junk of ['', '.', 'abc', 'a.b.c', `${token}.x`, `.${token}`]) expect(codec.decode(scope, junk, 2)).toBeUndefined();
+    for (const junk of ['', '.', 'abc', 'a.b.c', `${token}.x`, `.${token}`])
+      expect(codec.decode(scope, junk, 2)).toBeUndefined();
     const long = codec.encode(scope, ['x'.repeat(MAX_CURSOR_LENGTH), 'y']);
     expect(codec.decode(scope, long, 2)).toBeUndefined();
   });
@@ -52,7 +57,10 @@ describe('CursorCodec', () => {
   it('refuses a well-signed payload that is not an array of strings', () => {
     const forge = (value: unknown) => {
       const payload = Buffer.from(JSON.stringify(value)).toString('base64url');
-      const signature = (codec as unknown as { sign(s: typeof scope, p: string): string }).sign(scope, payload);
+      const signature = (codec as unknown as { sign(s: typeof scope, p: string): string }).sign(
+        scope,
+        payload,
+      );
       return `${payload}.${signature}`;
     };
     expect(codec.decode(scope, forge(['a', 'b']), 2)).toEqual(['a', 'b']);
@@ -63,7 +71,10 @@ describe('CursorCodec', () => {
 
 describe('KeysetCursorCodec', () => {
   const codec = new KeysetCursorCodec(SECRET, 'interrupts.list');
-  const position = { createdAt: new Date('2026-11-21T10:11:12.345Z'), id: '0b6f6f3e-2a43-4a39-9a0e-5b1c1d0e0f10' };
+  const position = {
+    createdAt: new Date('2026-11-21T10:11:12.345Z'),
+    id: '0b6f6f3e-2a43-4a39-9a0e-5b1c1d0e0f10',
+  };
 
   it('round-trips a position for the same scope, and nowhere else', () => {
     const cursor = codec.encode(scope, position);
@@ -75,8 +86,12 @@ describe('KeysetCursorCodec', () => {
 
   it('refuses a well-signed cursor whose fields are not a position', () => {
     const raw = new CursorCodec(SECRET, 'interrupts.list');
-    expect(codec.decode(scope, raw.encode(scope, ['2026-11-21T10:11:12.345Z', 'not-a-uuid']))).toBeUndefined();
+    expect(
+      codec.decode(scope, raw.encode(scope, ['2026-11-21T10:11:12.345Z', 'not-a-uuid'])),
+    ).toBeUndefined();
     expect(codec.decode(scope, raw.encode(scope, ['yesterday', position.id]))).toBeUndefined();
-    expect(codec.decode(scope, raw.encode(scope, ['2026-11-21T10:11:12.345Z', position.id]))).toEqual(position);
+    expect(
+      codec.decode(scope, raw.encode(scope, ['2026-11-21T10:11:12.345Z', position.id])),
+    ).toEqual(position);
   });
 });

@@ -12,7 +12,9 @@ const SALT = 'interlock/cursor';
  */
 export function deriveCursorKey(secret: string, purpose: string): Buffer {
   if (secret.length === 0) throw new Error('A cursor secret is required');
-  return Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'utf8'), SALT, `interlock/cursor/${purpose}/v2`, 32));
+  return Buffer.from(
+    hkdfSync('sha256', Buffer.from(secret, 'utf8'), SALT, `interlock/cursor/${purpose}/v2`, 32),
+  );
 }
 
 /**
@@ -59,7 +61,12 @@ export class CursorCodec {
     } catch {
       return undefined;
     }
-    if (!Array.isArray(parsed) || parsed.length !== arity || !parsed.every((x) => typeof x === 'string')) return undefined;
+    if (
+      !Array.isArray(parsed) ||
+      parsed.length !== arity ||
+      !parsed.every((x) => typeof x === 'string')
+    )
+      return undefined;
     return parsed as string[];
   }
 

@@ -29,11 +29,26 @@ describe('keysetPage', () => {
   });
 
   it('refuses a cursor of other filters or another organisation with VALIDATION_FAILED', async () => {
-    const { nextCursor } = await keysetPage(codec, { ...request, cursor: undefined }, (r) => r.at, fetchAfter);
+    const { nextCursor } = await keysetPage(
+      codec,
+      { ...request, cursor: undefined },
+      (r) => r.at,
+      fetchAfter,
+    );
     for (const other of [{ filters: 'some' }, { organisationId: 'org-2' }]) {
-      const error = await keysetPage(codec, { ...request, ...other, cursor: nextCursor as string }, (r) => r.at, fetchAfter).catch((e: unknown) => e);
+      const error = await keysetPage(
+        codec,
+        { ...request, ...other, cursor: nextCursor as string },
+        (r) => r.at,
+        fetchAfter,
+      ).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(DomainError);
-      expect(error).toMatchObject({ code: 'VALIDATION_FAILED', status: 400, message: 'cursor is not a valid cursor for this listing (use nextCursor with the same filters).' });
+      expect(error).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        status: 400,
+        message:
+          'cursor is not a valid cursor for this listing (use nextCursor with the same filters).',
+      });
     }
   });
 });

@@ -17,7 +17,10 @@ export async function keysetPage<Row extends { id: string }>(
   if (request.cursor !== undefined) {
     after = codec.decode(scope, request.cursor);
     if (after === undefined) {
-      throw new DomainError('VALIDATION_FAILED', 'cursor is not a valid cursor for this listing (use nextCursor with the same filters).');
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        'cursor is not a valid cursor for this listing (use nextCursor with the same filters).',
+      );
     }
   }
   const rows = await fetch(after, request.limit + 1);
@@ -26,6 +29,8 @@ export async function keysetPage<Row extends { id: string }>(
   return {
     rows: page,
     nextCursor:
-      rows.length > request.limit && last !== undefined ? codec.encode(scope, { createdAt: positionOf(last), id: last.id }) : null,
+      rows.length > request.limit && last !== undefined
+        ? codec.encode(scope, { createdAt: positionOf(last), id: last.id })
+        : null,
   };
 }

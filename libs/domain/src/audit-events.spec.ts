@@ -1,5 +1,12 @@
 import { AUDIT_CATEGORIES, TARGET_TYPES } from './audit';
-import { AUDIT_EVENTS, describeDuration, isKnownAuditAction, KNOWN_AUDIT_ACTIONS, renderAuditSummary, type AuditEvent } from './audit-events';
+import {
+  AUDIT_EVENTS,
+  describeDuration,
+  isKnownAuditAction,
+  KNOWN_AUDIT_ACTIONS,
+  renderAuditSummary,
+  type AuditEvent,
+} from './audit-events';
 
 const ada = { type: 'member' as const, id: 'u-ada', name: 'Ada Lovelace' };
 const key = { type: 'api_key' as const, id: 'k-1', name: 'ci-runner' };
@@ -23,24 +30,190 @@ describe('the audit event catalogue', () => {
 
   // The sentences the services wrote inline before the catalogue, kept word for word.
   it.each<[AuditEvent, string]>([
-    [{ action: 'api_key.created', actor: ada, target: { type: 'api_key', id: 'k', name: 'ci' }, metadata: { expiry: 'never', start: 'ilk_ab', expiresAt: null } }, 'Key ci created by Ada Lovelace'],
-    [{ action: 'api_key.renamed', actor: ada, target: { type: 'api_key', id: 'k', name: 'new' }, metadata: { previousName: 'old', name: 'new' } }, 'Key old renamed to new by Ada Lovelace'],
-    [{ action: 'billing.plan_changed', actor: ada, target: { type: 'organisation', id: 'o', name: 'Acme' }, metadata: { from: 'free', to: 'pro' } }, 'Plan changed from Free to Pro by Ada Lovelace'],
-    [{ action: 'interrupt.created', actor: key, target: { type: 'interrupt', id: 'i', name: 'Deploy' }, metadata: { externalId: null, actionRequests: ['deploy'] } }, 'Interrupt Deploy opened by key ci-runner'],
-    [{ action: 'interrupt.decided', actor: ada, target: { type: 'interrupt', id: 'i', name: 'Deploy' }, metadata: { actionName: 'deploy', decision: 'edit', becameAnswered: true } }, 'Action deploy of interrupt Deploy approved with edits by Ada Lovelace'],
-    [{ action: 'interrupt.assigned', actor: ada, target: { type: 'interrupt', id: 'i', name: 'Deploy' }, metadata: { assigneeType: 'team', assigneeId: 't', assigneeName: 'Ops', previousAssigneeType: null, previousAssigneeId: null } }, 'Interrupt Deploy assigned to team Ops by Ada Lovelace'],
-    [{ action: 'interrupt.unassigned', actor: ada, target: { type: 'interrupt', id: 'i', name: 'Deploy' }, metadata: { previousAssigneeType: 'member', previousAssigneeId: 'm', previousAssigneeName: 'Grace' } }, 'Interrupt Deploy unassigned from Grace by Ada Lovelace'],
-    [{ action: 'member.invitation_deleted', actor: ada, target: { type: 'invitation', id: 'v', name: 'g@x.io' }, metadata: { email: 'g@x.io', roleId: 'r', role: 'Admin', state: 'pending', reason: 'withdrawn' } }, 'Invitation of g@x.io as Admin withdrawn by Ada Lovelace'],
-    [{ action: 'member.invitation_deleted', actor: ada, target: { type: 'invitation', id: 'v', name: 'g@x.io' }, metadata: { email: 'g@x.io', roleId: 'r', role: 'Admin', state: 'expired', reason: 'role.deleted' } }, 'Invitation of g@x.io as Admin deleted with the role by Ada Lovelace'],
-    [{ action: 'member.removed', actor: ada, target: { type: 'user', id: 'u-ada', name: 'Ada Lovelace' }, metadata: { email: 'a@x.io', roleId: 'r', role: 'Owner' } }, 'Ada Lovelace left the organisation'],
-    [{ action: 'member.removed', actor: ada, target: { type: 'user', id: 'u-g', name: 'Grace' }, metadata: { email: 'g@x.io', roleId: 'r', role: 'Admin' } }, 'Grace removed by Ada Lovelace'],
-    [{ action: 'member.role_changed', actor: ada, target: { type: 'user', id: 'u-g', name: 'Grace' }, metadata: { fromRoleId: 'a', fromRole: 'Admin', toRoleId: 'b', toRole: 'Member' } }, "Grace's role changed from Admin to Member by Ada Lovelace"],
-    [{ action: 'role.updated', actor: ada, target: { type: 'role', id: 'r', name: 'Ops' }, metadata: { previousName: 'Ops', name: 'Ops', added: [], removed: [], permissions: [] } }, 'Role Ops updated by Ada Lovelace'],
-    [{ action: 'role.updated', actor: ada, target: { type: 'role', id: 'r', name: 'SRE' }, metadata: { previousName: 'Ops', name: 'SRE', added: [], removed: [], permissions: [] } }, 'Role Ops renamed to SRE by Ada Lovelace'],
-    [{ action: 'team.member_added', actor: ada, target: { type: 'team', id: 't', name: 'Ops' }, metadata: { memberId: 'm', memberName: 'Grace' } }, 'Grace added to team Ops by Ada Lovelace'],
-    [{ action: 'webhook.updated', actor: ada, target: { type: 'webhook', id: 'w', name: 'https://x.io/h' }, metadata: { changes: { enabled: { from: true, to: false } } } }, 'Webhook https://x.io/h disabled by Ada Lovelace'],
-    [{ action: 'webhook.updated', actor: ada, target: { type: 'webhook', id: 'w', name: 'https://x.io/h' }, metadata: { changes: { url: { from: 'a', to: 'b' }, enabled: { from: false, to: true } } } }, 'Webhook https://x.io/h updated (url, enabled) by Ada Lovelace'],
-    [{ action: 'webhook.disabled', actor: { type: 'system', id: null, name: 'Interlock' }, target: { type: 'webhook', id: 'w', name: 'https://x.io/h' }, metadata: { reason: 'failing', failingForMs: 5 * 86_400_000 } }, 'Webhook https://x.io/h disabled: every delivery failed for 5 days'],
+    [
+      {
+        action: 'api_key.created',
+        actor: ada,
+        target: { type: 'api_key', id: 'k', name: 'ci' },
+        metadata: { expiry: 'never', start: 'ilk_ab', expiresAt: null },
+      },
+      'Key ci created by Ada Lovelace',
+    ],
+    [
+      {
+        action: 'api_key.renamed',
+        actor: ada,
+        target: { type: 'api_key', id: 'k', name: 'new' },
+        metadata: { previousName: 'old', name: 'new' },
+      },
+      'Key old renamed to new by Ada Lovelace',
+    ],
+    [
+      {
+        action: 'billing.plan_changed',
+        actor: ada,
+        target: { type: 'organisation', id: 'o', name: 'Acme' },
+        metadata: { from: 'free', to: 'pro' },
+      },
+      'Plan changed from Free to Pro by Ada Lovelace',
+    ],
+    [
+      {
+        action: 'interrupt.created',
+        actor: key,
+        target: { type: 'interrupt', id: 'i', name: 'Deploy' },
+        metadata: { externalId: null, actionRequests: ['deploy'] },
+      },
+      'Interrupt Deploy opened by key ci-runner',
+    ],
+    [
+      {
+        action: 'interrupt.decided',
+        actor: ada,
+        target: { type: 'interrupt', id: 'i', name: 'Deploy' },
+        metadata: { actionName: 'deploy', decision: 'edit', becameAnswered: true },
+      },
+      'Action deploy of interrupt Deploy approved with edits by Ada Lovelace',
+    ],
+    [
+      {
+        action: 'interrupt.assigned',
+        actor: ada,
+        target: { type: 'interrupt', id: 'i', name: 'Deploy' },
+        metadata: {
+          assigneeType: 'team',
+          assigneeId: 't',
+          assigneeName: 'Ops',
+          previousAssigneeType: null,
+          previousAssigneeId: null,
+        },
+      },
+      'Interrupt Deploy assigned to team Ops by Ada Lovelace',
+    ],
+    [
+      {
+        action: 'interrupt.unassigned',
+        actor: ada,
+        target: { type: 'interrupt', id: 'i', name: 'Deploy' },
+        metadata: {
+          previousAssigneeType: 'member',
+          previousAssigneeId: 'm',
+          previousAssigneeName: 'Grace',
+        },
+      },
+      'Interrupt Deploy unassigned from Grace by Ada Lovelace',
+    ],
+    [
+      {
+        action: 'member.invitation_deleted',
+        actor: ada,
+        target: { type: 'invitation', id: 'v', name: 'g@x.io' },
+        metadata: {
+          email: 'g@x.io',
+          roleId: 'r',
+          role: 'Admin',
+          state: 'pending',
+          reason: 'withdrawn',
+        },
+      },
+      'Invitation of g@x.io as Admin withdrawn by Ada Lovelace',
+    ],
+    [
+      {
+        action: 'member.invitation_deleted',
+        actor: ada,
+        target: { type: 'invitation', id: 'v', name: 'g@x.io' },
+        metadata: {
+          email: 'g@x.io',
+          roleId: 'r',
+          role: 'Admin',
+          state: 'expired',
+          reason: 'role.deleted',
+        },
+      },
+      'Invitation of g@x.io as Admin deleted with the role by Ada Lovelace',
+    ],
+    [
+      {
+        action: 'member.removed',
+        actor: ada,
+        target: { type: 'user', id: 'u-ada', name: 'Ada Lovelace' },
+        metadata: { email: 'a@x.io', roleId: 'r', role: 'Owner' },
+      },
+      'Ada Lovelace left the organisation',
+    ],
+    [
+      {
+        action: 'member.removed',
+        actor: ada,
+        target: { type: 'user', id: 'u-g', name: 'Grace' },
+        metadata: { email: 'g@x.io', roleId: 'r', role: 'Admin' },
+      },
+      'Grace removed by Ada Lovelace',
+    ],
+    [
+      {
+        action: 'member.role_changed',
+        actor: ada,
+        target: { type: 'user', id: 'u-g', name: 'Grace' },
+        metadata: { fromRoleId: 'a', fromRole: 'Admin', toRoleId: 'b', toRole: 'Member' },
+      },
+      "Grace's role changed from Admin to Member by Ada Lovelace",
+    ],
+    [
+      {
+        action: 'role.updated',
+        actor: ada,
+        target: { type: 'role', id: 'r', name: 'Ops' },
+        metadata: { previousName: 'Ops', name: 'Ops', added: [], removed: [], permissions: [] },
+      },
+      'Role Ops updated by Ada Lovelace',
+    ],
+    [
+      {
+        action: 'role.updated',
+        actor: ada,
+        target: { type: 'role', id: 'r', name: 'SRE' },
+        metadata: { previousName: 'Ops', name: 'SRE', added: [], removed: [], permissions: [] },
+      },
+      'Role Ops renamed to SRE by Ada Lovelace',
+    ],
+    [
+      {
+        action: 'team.member_added',
+        actor: ada,
+        target: { type: 'team', id: 't', name: 'Ops' },
+        metadata: { memberId: 'm', memberName: 'Grace' },
+      },
+      'Grace added to team Ops by Ada Lovelace',
+    ],
+    [
+      {
+        action: 'webhook.updated',
+        actor: ada,
+        target: { type: 'webhook', id: 'w', name: 'https://x.io/h' },
+        metadata: { changes: { enabled: { from: true, to: false } } },
+      },
+      'Webhook https://x.io/h disabled by Ada Lovelace',
+    ],
+    [
+      {
+        action: 'webhook.updated',
+        actor: ada,
+        target: { type: 'webhook', id: 'w', name: 'https://x.io/h' },
+        metadata: { changes: { url: { from: 'a', to: 'b' }, enabled: { from: false, to: true } } },
+      },
+      'Webhook https://x.io/h updated (url, enabled) by Ada Lovelace',
+    ],
+    [
+      {
+        action: 'webhook.disabled',
+        actor: { type: 'system', id: null, name: 'Interlock' },
+        target: { type: 'webhook', id: 'w', name: 'https://x.io/h' },
+        metadata: { reason: 'failing', failingForMs: 5 * 86_400_000 },
+      },
+      'Webhook https://x.io/h disabled: every delivery failed for 5 days',
+    ],
   ])('renders %j as its sentence', (event, sentence) => {
     expect(renderAuditSummary(event)).toBe(sentence);
   });

@@ -70,24 +70,48 @@ interface FieldChange<T> {
  * at the call (`writeAuditEntry` takes an `AuditEvent`).
  */
 export interface AuditEventCatalogue {
-  'api_key.created': { target: 'api_key'; metadata: { expiry: string; start: string; expiresAt: string | null } };
+  'api_key.created': {
+    target: 'api_key';
+    metadata: { expiry: string; start: string; expiresAt: string | null };
+  };
   'api_key.renamed': { target: 'api_key'; metadata: { previousName: string; name: string } };
   'api_key.revoked': { target: 'api_key'; metadata: { start: string } };
   'billing.plan_changed': { target: 'organisation'; metadata: { from: Plan; to: Plan } };
-  'classification.rule_created': { target: 'classification'; metadata: { rule: ClassificationRuleSnapshot } };
+  'classification.rule_created': {
+    target: 'classification';
+    metadata: { rule: ClassificationRuleSnapshot };
+  };
   'classification.rule_updated': {
     target: 'classification';
-    metadata: { changes: { [K in keyof ClassificationRuleSnapshot]?: FieldChange<ClassificationRuleSnapshot[K]> } };
+    metadata: {
+      changes: {
+        [K in keyof ClassificationRuleSnapshot]?: FieldChange<ClassificationRuleSnapshot[K]>;
+      };
+    };
   };
-  'classification.rule_deleted': { target: 'classification'; metadata: { rule: ClassificationRuleSnapshot } };
+  'classification.rule_deleted': {
+    target: 'classification';
+    metadata: { rule: ClassificationRuleSnapshot };
+  };
   'classification.applied': { target: 'interrupt'; metadata: ClassificationReceipt };
   'classification.shadowed': { target: 'interrupt'; metadata: ClassificationReceipt };
-  'classification.failed': { target: 'interrupt'; metadata: { reason: string; actionNames: string[] } };
+  'classification.failed': {
+    target: 'interrupt';
+    metadata: { reason: string; actionNames: string[] };
+  };
   'classification.breaker_tripped': {
     target: 'interrupt';
-    metadata: { apiKeyId: string; rejections: number; windowSeconds: number; actionNames: string[] };
+    metadata: {
+      apiKeyId: string;
+      rejections: number;
+      windowSeconds: number;
+      actionNames: string[];
+    };
   };
-  'interrupt.created': { target: 'interrupt'; metadata: { externalId: string | null; actionRequests: string[] } };
+  'interrupt.created': {
+    target: 'interrupt';
+    metadata: { externalId: string | null; actionRequests: string[] };
+  };
   'interrupt.decided': {
     target: 'interrupt';
     /**
@@ -114,53 +138,121 @@ export interface AuditEventCatalogue {
   };
   'interrupt.unassigned': {
     target: 'interrupt';
-    metadata: { previousAssigneeType: AssigneeType | null; previousAssigneeId: string | null; previousAssigneeName: string | null };
+    metadata: {
+      previousAssigneeType: AssigneeType | null;
+      previousAssigneeId: string | null;
+      previousAssigneeName: string | null;
+    };
   };
-  'interrupt.escalated': { target: 'interrupt'; metadata: { level: number; reason: string | null } };
+  'interrupt.escalated': {
+    target: 'interrupt';
+    metadata: { level: number; reason: string | null };
+  };
   /** At its deadline, by the system: every undecided action got `outcome` (SPEC §8e). */
-  'interrupt.expired': { target: 'interrupt'; metadata: { outcome: 'approve' | 'reject'; actionNames: string[] } };
+  'interrupt.expired': {
+    target: 'interrupt';
+    metadata: { outcome: 'approve' | 'reject'; actionNames: string[] };
+  };
   /** Withdrawn by its agent (or a member): the undecided actions can no longer be decided. */
-  'interrupt.withdrawn': { target: 'interrupt'; metadata: { reason: string | null; actionNames: string[] } };
+  'interrupt.withdrawn': {
+    target: 'interrupt';
+    metadata: { reason: string | null; actionNames: string[] };
+  };
   'interrupt.deadline_extended': { target: 'interrupt'; metadata: { from: string; to: string } };
-  'member.invited': { target: 'invitation'; metadata: { roleId: string; role: string; expiresAt: string } };
+  'member.invited': {
+    target: 'invitation';
+    metadata: { roleId: string; role: string; expiresAt: string };
+  };
   'member.invitation_deleted': {
     target: 'invitation';
-    metadata: { email: string; roleId: string; role: string; state: InvitationState; reason: 'withdrawn' | 'role.deleted' };
+    metadata: {
+      email: string;
+      roleId: string;
+      role: string;
+      state: InvitationState;
+      reason: 'withdrawn' | 'role.deleted';
+    };
   };
   'member.joined': {
     target: 'user';
-    metadata: { invitationId: string; email: string; roleId: string; role: string; rejoined?: true };
+    metadata: {
+      invitationId: string;
+      email: string;
+      roleId: string;
+      role: string;
+      rejoined?: true;
+    };
   };
   'member.removed': { target: 'user'; metadata: { email: string; roleId: string; role: string } };
-  'member.role_changed': { target: 'user'; metadata: { fromRoleId: string; fromRole: string; toRoleId: string; toRole: string } };
+  'member.role_changed': {
+    target: 'user';
+    metadata: { fromRoleId: string; fromRole: string; toRoleId: string; toRole: string };
+  };
   'organisation.created': { target: 'organisation'; metadata: { plan: Plan } };
   'role.created': { target: 'role'; metadata: { permissions: Permission[] } };
   'role.updated': {
     target: 'role';
-    metadata: { previousName: string; name: string; added: Permission[]; removed: Permission[]; permissions: Permission[] };
+    metadata: {
+      previousName: string;
+      name: string;
+      added: Permission[];
+      removed: Permission[];
+      permissions: Permission[];
+    };
   };
-  'role.deleted': { target: 'role'; metadata: { permissions: Permission[]; invitationsDeleted: number } };
+  'role.deleted': {
+    target: 'role';
+    metadata: { permissions: Permission[]; invitationsDeleted: number };
+  };
   'session.started': { target: 'session'; metadata: { externalId: string | null } };
-  'session.ended': { target: 'session'; metadata: { messageCount: number; durationSeconds: number } };
-  'session.disconnected': { target: 'session'; metadata: { messageCount: number; durationSeconds: number } };
+  'session.ended': {
+    target: 'session';
+    metadata: { messageCount: number; durationSeconds: number };
+  };
+  'session.disconnected': {
+    target: 'session';
+    metadata: { messageCount: number; durationSeconds: number };
+  };
   'settings.notification_preferences_updated': {
     target: 'user';
-    metadata: { changes: { timeZone?: FieldChange<string>; preferences?: FieldChange<NotificationPreferences> } };
+    metadata: {
+      changes: {
+        timeZone?: FieldChange<string>;
+        preferences?: FieldChange<NotificationPreferences>;
+      };
+    };
   };
   'settings.notifications_updated': {
     target: 'organisation';
-    metadata: { changes: { defaults?: FieldChange<NotificationPreferences>; tokenActions?: FieldChange<boolean> } };
+    metadata: {
+      changes: {
+        defaults?: FieldChange<NotificationPreferences>;
+        tokenActions?: FieldChange<boolean>;
+      };
+    };
   };
   'settings.interrupt_deadlines_updated': {
     target: 'organisation';
-    metadata: { changes: { [K in keyof InterruptDeadlineSettings]?: FieldChange<InterruptDeadlineSettings[K]> } };
+    metadata: {
+      changes: {
+        [K in keyof InterruptDeadlineSettings]?: FieldChange<InterruptDeadlineSettings[K]>;
+      };
+    };
   };
   'team.created': { target: 'team'; metadata: null };
   'team.renamed': { target: 'team'; metadata: { previousName: string; name: string } };
   'team.deleted': { target: 'team'; metadata: { memberCount: number } };
   'team.member_added': { target: 'team'; metadata: { memberId: string; memberName: string } };
   'team.member_removed': { target: 'team'; metadata: { memberId: string; memberName: string } };
-  'webhook.created': { target: 'webhook'; metadata: { url: string; description: string | null; eventTypes: string[] | null; enabled: boolean } };
+  'webhook.created': {
+    target: 'webhook';
+    metadata: {
+      url: string;
+      description: string | null;
+      eventTypes: string[] | null;
+      enabled: boolean;
+    };
+  };
   'webhook.updated': {
     target: 'webhook';
     metadata: {
@@ -173,7 +265,10 @@ export interface AuditEventCatalogue {
     };
   };
   'webhook.deleted': { target: 'webhook'; metadata: { url: string } };
-  'webhook.secret_rotated': { target: 'webhook'; metadata: { previousSecretExpiresAt: string | null } };
+  'webhook.secret_rotated': {
+    target: 'webhook';
+    metadata: { previousSecretExpiresAt: string | null };
+  };
   'webhook.delivery_retried': {
     target: 'webhook';
     metadata: { deliveryId: string; eventId: string; eventType: string; previousStatus: string };
@@ -228,30 +323,44 @@ export function describeDuration(ms: number): string {
   return `${seconds} second${seconds === 1 ? '' : 's'}`;
 }
 
-function describeWebhookChanges(changes: AuditEventCatalogue['webhook.updated']['metadata']['changes']): string {
+function describeWebhookChanges(
+  changes: AuditEventCatalogue['webhook.updated']['metadata']['changes'],
+): string {
   const fields = Object.keys(changes);
-  if (fields.length === 1 && changes.enabled !== undefined) return changes.enabled.to ? 'enabled' : 'disabled';
+  if (fields.length === 1 && changes.enabled !== undefined)
+    return changes.enabled.to ? 'enabled' : 'disabled';
   return `updated (${fields.join(', ')})`;
 }
 
 /** Every action's category, target type and summary renderer. */
 export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinition<A> } = {
-  'api_key.created': { category: 'api_key', target: 'api_key', summary: (e) => `Key ${e.target.name} created by ${e.actor.name}` },
+  'api_key.created': {
+    category: 'api_key',
+    target: 'api_key',
+    summary: (e) => `Key ${e.target.name} created by ${e.actor.name}`,
+  },
   'api_key.renamed': {
     category: 'api_key',
     target: 'api_key',
-    summary: (e) => `Key ${e.metadata.previousName} renamed to ${e.metadata.name} by ${e.actor.name}`,
+    summary: (e) =>
+      `Key ${e.metadata.previousName} renamed to ${e.metadata.name} by ${e.actor.name}`,
   },
-  'api_key.revoked': { category: 'api_key', target: 'api_key', summary: (e) => `Key ${e.target.name} revoked by ${e.actor.name}` },
+  'api_key.revoked': {
+    category: 'api_key',
+    target: 'api_key',
+    summary: (e) => `Key ${e.target.name} revoked by ${e.actor.name}`,
+  },
   'billing.plan_changed': {
     category: 'billing',
     target: 'organisation',
-    summary: (e) => `Plan changed from ${PLAN_NAMES[e.metadata.from]} to ${PLAN_NAMES[e.metadata.to]} by ${e.actor.name}`,
+    summary: (e) =>
+      `Plan changed from ${PLAN_NAMES[e.metadata.from]} to ${PLAN_NAMES[e.metadata.to]} by ${e.actor.name}`,
   },
   'classification.rule_created': {
     category: 'classification',
     target: 'classification',
-    summary: (e) => `Classification rule ${e.target.name} created (${e.metadata.rule.mode}) by ${e.actor.name}`,
+    summary: (e) =>
+      `Classification rule ${e.target.name} created (${e.metadata.rule.mode}) by ${e.actor.name}`,
   },
   'classification.rule_updated': {
     category: 'classification',
@@ -275,12 +384,14 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
   'classification.shadowed': {
     category: 'classification',
     target: 'interrupt',
-    summary: (e) => `Action ${e.metadata.actionName} of interrupt ${e.target.name}: argus would ${e.metadata.outcome.replace('_', ' ')} (shadow)`,
+    summary: (e) =>
+      `Action ${e.metadata.actionName} of interrupt ${e.target.name}: argus would ${e.metadata.outcome.replace('_', ' ')} (shadow)`,
   },
   'classification.failed': {
     category: 'classification',
     target: 'interrupt',
-    summary: (e) => `Interrupt ${e.target.name} left for a person: argus failed (${e.metadata.reason})`,
+    summary: (e) =>
+      `Interrupt ${e.target.name} left for a person: argus failed (${e.metadata.reason})`,
   },
   'classification.breaker_tripped': {
     category: 'classification',
@@ -296,7 +407,8 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
   'interrupt.decided': {
     category: 'interrupt',
     target: 'interrupt',
-    summary: (e) => `Action ${e.metadata.actionName} of interrupt ${e.target.name} ${DECIDED[e.metadata.decision]} by ${e.actor.name}`,
+    summary: (e) =>
+      `Action ${e.metadata.actionName} of interrupt ${e.target.name} ${DECIDED[e.metadata.decision]} by ${e.actor.name}`,
   },
   'interrupt.assigned': {
     category: 'interrupt',
@@ -313,7 +425,8 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
   'interrupt.escalated': {
     category: 'interrupt',
     target: 'interrupt',
-    summary: (e) => `Interrupt ${e.target.name} escalated to level ${e.metadata.level} by ${e.actor.name}`,
+    summary: (e) =>
+      `Interrupt ${e.target.name} escalated to level ${e.metadata.level} by ${e.actor.name}`,
   },
   'interrupt.expired': {
     category: 'interrupt',
@@ -324,12 +437,14 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
   'interrupt.withdrawn': {
     category: 'interrupt',
     target: 'interrupt',
-    summary: (e) => `Interrupt ${e.target.name} withdrawn by ${e.actor.type === 'api_key' ? 'key ' : ''}${e.actor.name}`,
+    summary: (e) =>
+      `Interrupt ${e.target.name} withdrawn by ${e.actor.type === 'api_key' ? 'key ' : ''}${e.actor.name}`,
   },
   'interrupt.deadline_extended': {
     category: 'interrupt',
     target: 'interrupt',
-    summary: (e) => `Deadline of interrupt ${e.target.name} extended to ${e.metadata.to} by ${e.actor.name}`,
+    summary: (e) =>
+      `Deadline of interrupt ${e.target.name} extended to ${e.metadata.to} by ${e.actor.name}`,
   },
   'member.invited': {
     category: 'member',
@@ -344,16 +459,24 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
         ? `Invitation of ${e.metadata.email} as ${e.metadata.role} withdrawn by ${e.actor.name}`
         : `Invitation of ${e.metadata.email} as ${e.metadata.role} deleted with the role by ${e.actor.name}`,
   },
-  'member.joined': { category: 'member', target: 'user', summary: (e) => `${e.actor.name} joined as ${e.metadata.role}` },
+  'member.joined': {
+    category: 'member',
+    target: 'user',
+    summary: (e) => `${e.actor.name} joined as ${e.metadata.role}`,
+  },
   'member.removed': {
     category: 'member',
     target: 'user',
-    summary: (e) => (e.target.id === e.actor.id ? `${e.target.name} left the organisation` : `${e.target.name} removed by ${e.actor.name}`),
+    summary: (e) =>
+      e.target.id === e.actor.id
+        ? `${e.target.name} left the organisation`
+        : `${e.target.name} removed by ${e.actor.name}`,
   },
   'member.role_changed': {
     category: 'member',
     target: 'user',
-    summary: (e) => `${e.target.name}'s role changed from ${e.metadata.fromRole} to ${e.metadata.toRole} by ${e.actor.name}`,
+    summary: (e) =>
+      `${e.target.name}'s role changed from ${e.metadata.fromRole} to ${e.metadata.toRole} by ${e.actor.name}`,
   },
   'organisation.created': {
     category: 'organisation',
@@ -363,19 +486,26 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
   'settings.notification_preferences_updated': {
     category: 'settings',
     target: 'user',
-    summary: (e) => `Notification preferences of ${e.target.name} changed (${Object.keys(e.metadata.changes).join(', ')})`,
+    summary: (e) =>
+      `Notification preferences of ${e.target.name} changed (${Object.keys(e.metadata.changes).join(', ')})`,
   },
   'settings.notifications_updated': {
     category: 'settings',
     target: 'organisation',
-    summary: (e) => `Notification settings changed (${Object.keys(e.metadata.changes).join(', ')}) by ${e.actor.name}`,
+    summary: (e) =>
+      `Notification settings changed (${Object.keys(e.metadata.changes).join(', ')}) by ${e.actor.name}`,
   },
   'settings.interrupt_deadlines_updated': {
     category: 'settings',
     target: 'organisation',
-    summary: (e) => `Interrupt deadline settings changed (${Object.keys(e.metadata.changes).join(', ')}) by ${e.actor.name}`,
+    summary: (e) =>
+      `Interrupt deadline settings changed (${Object.keys(e.metadata.changes).join(', ')}) by ${e.actor.name}`,
   },
-  'role.created': { category: 'role', target: 'role', summary: (e) => `Role ${e.target.name} created by ${e.actor.name}` },
+  'role.created': {
+    category: 'role',
+    target: 'role',
+    summary: (e) => `Role ${e.target.name} created by ${e.actor.name}`,
+  },
   'role.updated': {
     category: 'role',
     target: 'role',
@@ -384,21 +514,42 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
         ? `Role ${e.metadata.name} updated by ${e.actor.name}`
         : `Role ${e.metadata.previousName} renamed to ${e.metadata.name} by ${e.actor.name}`,
   },
-  'role.deleted': { category: 'role', target: 'role', summary: (e) => `Role ${e.target.name} deleted by ${e.actor.name}` },
-  'session.started': { category: 'session', target: 'session', summary: (e) => `Session ${e.target.name} started by key ${e.actor.name}` },
-  'session.ended': { category: 'session', target: 'session', summary: (e) => `Session ${e.target.name} ended by key ${e.actor.name}` },
+  'role.deleted': {
+    category: 'role',
+    target: 'role',
+    summary: (e) => `Role ${e.target.name} deleted by ${e.actor.name}`,
+  },
+  'session.started': {
+    category: 'session',
+    target: 'session',
+    summary: (e) => `Session ${e.target.name} started by key ${e.actor.name}`,
+  },
+  'session.ended': {
+    category: 'session',
+    target: 'session',
+    summary: (e) => `Session ${e.target.name} ended by key ${e.actor.name}`,
+  },
   'session.disconnected': {
     category: 'session',
     target: 'session',
     summary: (e) => `Session ${e.target.name} disconnected by ${e.actor.name}`,
   },
-  'team.created': { category: 'team', target: 'team', summary: (e) => `Team ${e.target.name} created by ${e.actor.name}` },
+  'team.created': {
+    category: 'team',
+    target: 'team',
+    summary: (e) => `Team ${e.target.name} created by ${e.actor.name}`,
+  },
   'team.renamed': {
     category: 'team',
     target: 'team',
-    summary: (e) => `Team ${e.metadata.previousName} renamed to ${e.metadata.name} by ${e.actor.name}`,
+    summary: (e) =>
+      `Team ${e.metadata.previousName} renamed to ${e.metadata.name} by ${e.actor.name}`,
   },
-  'team.deleted': { category: 'team', target: 'team', summary: (e) => `Team ${e.target.name} deleted by ${e.actor.name}` },
+  'team.deleted': {
+    category: 'team',
+    target: 'team',
+    summary: (e) => `Team ${e.target.name} deleted by ${e.actor.name}`,
+  },
   'team.member_added': {
     category: 'team',
     target: 'team',
@@ -407,15 +558,25 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
   'team.member_removed': {
     category: 'team',
     target: 'team',
-    summary: (e) => `${e.metadata.memberName} removed from team ${e.target.name} by ${e.actor.name}`,
+    summary: (e) =>
+      `${e.metadata.memberName} removed from team ${e.target.name} by ${e.actor.name}`,
   },
-  'webhook.created': { category: 'webhook', target: 'webhook', summary: (e) => `Webhook ${e.target.name} created by ${e.actor.name}` },
+  'webhook.created': {
+    category: 'webhook',
+    target: 'webhook',
+    summary: (e) => `Webhook ${e.target.name} created by ${e.actor.name}`,
+  },
   'webhook.updated': {
     category: 'webhook',
     target: 'webhook',
-    summary: (e) => `Webhook ${e.target.name} ${describeWebhookChanges(e.metadata.changes)} by ${e.actor.name}`,
+    summary: (e) =>
+      `Webhook ${e.target.name} ${describeWebhookChanges(e.metadata.changes)} by ${e.actor.name}`,
   },
-  'webhook.deleted': { category: 'webhook', target: 'webhook', summary: (e) => `Webhook ${e.target.name} deleted by ${e.actor.name}` },
+  'webhook.deleted': {
+    category: 'webhook',
+    target: 'webhook',
+    summary: (e) => `Webhook ${e.target.name} deleted by ${e.actor.name}`,
+  },
   'webhook.secret_rotated': {
     category: 'webhook',
     target: 'webhook',
@@ -424,12 +585,14 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
   'webhook.delivery_retried': {
     category: 'webhook',
     target: 'webhook',
-    summary: (e) => `Delivery of ${e.metadata.eventType} to webhook ${e.target.name} retried by ${e.actor.name}`,
+    summary: (e) =>
+      `Delivery of ${e.metadata.eventType} to webhook ${e.target.name} retried by ${e.actor.name}`,
   },
   'webhook.disabled': {
     category: 'webhook',
     target: 'webhook',
-    summary: (e) => `Webhook ${e.target.name} disabled: every delivery failed for ${describeDuration(e.metadata.failingForMs)}`,
+    summary: (e) =>
+      `Webhook ${e.target.name} disabled: every delivery failed for ${describeDuration(e.metadata.failingForMs)}`,
   },
 };
 
@@ -442,5 +605,7 @@ export function isKnownAuditAction(x: unknown): x is KnownAuditAction {
 
 /** The summary sentence of an event, by its action's renderer. */
 export function renderAuditSummary(event: AuditEvent): string {
-  return (AUDIT_EVENTS[event.action] as unknown as { summary(e: AuditEvent): string }).summary(event);
+  return (AUDIT_EVENTS[event.action] as unknown as { summary(e: AuditEvent): string }).summary(
+    event,
+  );
 }

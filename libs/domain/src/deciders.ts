@@ -46,11 +46,29 @@ export interface StoredDecider {
 export function storeDecider(decider: Decider): StoredDecider {
   switch (decider.type) {
     case 'member':
-      return { decidedByType: 'member', decidedById: decider.id, decidedByName: decider.name, decidedByRuleId: null, decidedByReason: null };
+      return {
+        decidedByType: 'member',
+        decidedById: decider.id,
+        decidedByName: decider.name,
+        decidedByRuleId: null,
+        decidedByReason: null,
+      };
     case 'argus':
-      return { decidedByType: 'argus', decidedById: null, decidedByName: 'argus', decidedByRuleId: decider.ruleId, decidedByReason: null };
+      return {
+        decidedByType: 'argus',
+        decidedById: null,
+        decidedByName: 'argus',
+        decidedByRuleId: decider.ruleId,
+        decidedByReason: null,
+      };
     case 'system':
-      return { decidedByType: 'system', decidedById: null, decidedByName: 'system', decidedByRuleId: null, decidedByReason: decider.reason };
+      return {
+        decidedByType: 'system',
+        decidedById: null,
+        decidedByName: 'system',
+        decidedByRuleId: null,
+        decidedByReason: decider.reason,
+      };
   }
 }
 
@@ -60,7 +78,11 @@ export function readDecider(stored: StoredDecider): Decider {
     case 'argus':
       return { type: 'argus', ruleId: stored.decidedByRuleId as string, name: 'argus' };
     case 'system':
-      return { type: 'system', reason: stored.decidedByReason as SystemDecisionReason, name: 'system' };
+      return {
+        type: 'system',
+        reason: stored.decidedByReason as SystemDecisionReason,
+        name: 'system',
+      };
     default:
       return { type: 'member', id: stored.decidedById as string, name: stored.decidedByName };
   }

@@ -42,7 +42,9 @@ export type EventSubject = (typeof EVENT_SUBJECTS)[EventType];
 
 /** The live stream's events: the changes people make and agents cause (no webhook pings). */
 export type StreamEventType = Exclude<EventType, 'webhook.test'>;
-export const STREAM_EVENT_TYPES = EVENT_TYPES.filter((t): t is StreamEventType => t !== 'webhook.test');
+export const STREAM_EVENT_TYPES = EVENT_TYPES.filter(
+  (t): t is StreamEventType => t !== 'webhook.test',
+);
 
 // ---------------------------------------------------------------------------------------------
 // The live stream (GET /api/events): a summary of the change, read from its audit entry.
@@ -69,8 +71,17 @@ export interface EventAssigneeRef {
 
 /** Each stream event's own fields, beside `seq`, `type`, `createdAt` and `actor`. */
 export interface StreamEventFields {
-  'interrupt.created': { interrupt: EventInterruptRef; externalId: string | null; actionNames: string[] };
-  'interrupt.decided': { interrupt: EventInterruptRef; actionName: string; decision: string; becameAnswered: boolean };
+  'interrupt.created': {
+    interrupt: EventInterruptRef;
+    externalId: string | null;
+    actionNames: string[];
+  };
+  'interrupt.decided': {
+    interrupt: EventInterruptRef;
+    actionName: string;
+    decision: string;
+    becameAnswered: boolean;
+  };
   'interrupt.answered': { interrupt: EventInterruptRef };
   'interrupt.assigned': { interrupt: EventInterruptRef; assignee: EventAssigneeRef };
   'interrupt.unassigned': { interrupt: EventInterruptRef; previousAssignee: EventAssigneeRef };
@@ -78,12 +89,21 @@ export interface StreamEventFields {
   'interrupt.expired': { interrupt: EventInterruptRef; outcome: string; actionNames: string[] };
   'interrupt.withdrawn': { interrupt: EventInterruptRef; reason: string | null };
   'session.started': { session: EventSessionRef; externalId: string | null };
-  'session.ended': { session: EventSessionRef; status: 'ended' | 'disconnected'; messageCount: number };
+  'session.ended': {
+    session: EventSessionRef;
+    status: 'ended' | 'disconnected';
+    messageCount: number;
+  };
 }
 
 /** One event of the live stream: a closed union on `type`. */
 export type StreamEvent = {
-  [T in StreamEventType]: { seq: number; type: T; createdAt: string; actor: EventActorRef } & StreamEventFields[T];
+  [T in StreamEventType]: {
+    seq: number;
+    type: T;
+    createdAt: string;
+    actor: EventActorRef;
+  } & StreamEventFields[T];
 }[StreamEventType];
 
 // ---------------------------------------------------------------------------------------------
@@ -111,5 +131,11 @@ export type WebhookEventData<R extends EventResources> = {
 
 /** The body of a webhook delivery (SPEC §8a): `{id, type, createdAt, organisationId, data}`. */
 export type WebhookEvent<R extends EventResources, T extends EventType = EventType> = {
-  [K in T]: { id: string; type: K; createdAt: string; organisationId: string; data: WebhookEventData<R>[K] };
+  [K in T]: {
+    id: string;
+    type: K;
+    createdAt: string;
+    organisationId: string;
+    data: WebhookEventData<R>[K];
+  };
 }[T];

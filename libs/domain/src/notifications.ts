@@ -3,7 +3,12 @@
  * channels, and how often each is sent. Preferences are per member, per kind and per channel,
  * falling back to the organisation's default and then to the built-in default below.
  */
-export const NOTIFICATION_KINDS = ['interrupt.opened', 'interrupt.assigned', 'interrupt.escalated', 'interrupt.decided'] as const;
+export const NOTIFICATION_KINDS = [
+  'interrupt.opened',
+  'interrupt.assigned',
+  'interrupt.escalated',
+  'interrupt.decided',
+] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export const NOTIFICATION_CHANNELS = ['email', 'browser'] as const;
@@ -19,10 +24,14 @@ export const CHANNEL_MODES: Readonly<Record<NotificationChannel, readonly Notifi
   browser: ['immediately', 'off'],
 };
 
-export type NotificationPreferences = Partial<Record<NotificationKind, Partial<Record<NotificationChannel, NotificationMode>>>>;
+export type NotificationPreferences = Partial<
+  Record<NotificationKind, Partial<Record<NotificationChannel, NotificationMode>>>
+>;
 
 /** Where neither the member nor the organisation chose: what most reviewers expect. */
-export const BUILT_IN_NOTIFICATION_DEFAULTS: Readonly<Record<NotificationKind, Readonly<Record<NotificationChannel, NotificationMode>>>> = {
+export const BUILT_IN_NOTIFICATION_DEFAULTS: Readonly<
+  Record<NotificationKind, Readonly<Record<NotificationChannel, NotificationMode>>>
+> = {
   'interrupt.opened': { email: 'immediately', browser: 'off' },
   'interrupt.assigned': { email: 'immediately', browser: 'immediately' },
   'interrupt.escalated': { email: 'immediately', browser: 'immediately' },
@@ -41,7 +50,10 @@ export function effectiveNotificationPreferences(
   for (const kind of NOTIFICATION_KINDS) {
     out[kind] = {} as Record<NotificationChannel, NotificationMode>;
     for (const channel of NOTIFICATION_CHANNELS) {
-      out[kind][channel] = member[kind]?.[channel] ?? organisation[kind]?.[channel] ?? BUILT_IN_NOTIFICATION_DEFAULTS[kind][channel];
+      out[kind][channel] =
+        member[kind]?.[channel] ??
+        organisation[kind]?.[channel] ??
+        BUILT_IN_NOTIFICATION_DEFAULTS[kind][channel];
     }
   }
   return out;
@@ -52,12 +64,14 @@ export function effectiveNotificationPreferences(
  * channel offers. Returns the first problem as a sentence, or null.
  */
 export function notificationPreferencesProblem(value: unknown, field: string): string | null {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return `${field} must be an object.`;
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return `${field} must be an object.`;
   for (const [kind, channels] of Object.entries(value)) {
     if (!(NOTIFICATION_KINDS as readonly string[]).includes(kind)) {
       return `${field} may only name the kinds ${NOTIFICATION_KINDS.join(', ')}.`;
     }
-    if (typeof channels !== 'object' || channels === null || Array.isArray(channels)) return `${field} must map ${kind} to an object of channels.`;
+    if (typeof channels !== 'object' || channels === null || Array.isArray(channels))
+      return `${field} must map ${kind} to an object of channels.`;
     for (const [channel, mode] of Object.entries(channels)) {
       if (!(NOTIFICATION_CHANNELS as readonly string[]).includes(channel)) {
         return `${field} may only name the channels ${NOTIFICATION_CHANNELS.join(', ')} (${kind}).`;

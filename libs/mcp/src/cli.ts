@@ -20,11 +20,18 @@ async function main(): Promise<void> {
   }
   const stop = new AbortController();
   const server = createInterlockMcpServer({
-    backend: new SdkBackend({ apiKey: config.apiKey, baseURL: config.baseURL, userAgent: `interlock-mcp/${MCP_SERVER_VERSION}` }),
+    backend: new SdkBackend({
+      apiKey: config.apiKey,
+      baseURL: config.baseURL,
+      userAgent: `interlock-mcp/${MCP_SERVER_VERSION}`,
+    }),
     dashboardUrl: config.dashboardUrl,
     permissionWaitSeconds: config.permissionWaitSeconds,
     stopWaiting: stop.signal,
-    onError: (error) => process.stderr.write(`interlock-mcp: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
+    onError: (error) =>
+      process.stderr.write(
+        `interlock-mcp: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      ),
   });
   const transport = new StdioServerTransport();
   // The client closes stdin to stop the server: nobody is left to answer. A signal first ends
@@ -38,10 +45,14 @@ async function main(): Promise<void> {
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
   await server.connect(transport);
-  process.stderr.write(`interlock-mcp ${MCP_SERVER_VERSION}: serving over stdio for ${config.baseURL}\n`);
+  process.stderr.write(
+    `interlock-mcp ${MCP_SERVER_VERSION}: serving over stdio for ${config.baseURL}\n`,
+  );
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`interlock-mcp failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `interlock-mcp failed: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
   process.exit(1);
 });

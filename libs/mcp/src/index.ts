@@ -2,7 +2,14 @@
 export { createInterlockMcpServer } from './lib/server';
 export type { InterlockMcpServerOptions } from './lib/server';
 export { InterlockBackendError } from './lib/backend';
-export type { BackendErrorDetails, CallOptions, CreateOptions, Created, InterlockBackend, KeyIdentity } from './lib/backend';
+export type {
+  BackendErrorDetails,
+  CallOptions,
+  CreateOptions,
+  Created,
+  InterlockBackend,
+  KeyIdentity,
+} from './lib/backend';
 export { SdkBackend } from './lib/sdk-backend';
 export type { SdkBackendOptions } from './lib/sdk-backend';
 export { readStdioConfig, StdioConfigError } from './lib/stdio-config';

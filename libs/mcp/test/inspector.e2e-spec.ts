@@ -5,7 +5,14 @@ import { installInspector, runInspector } from './support/inspector';
 
 describe('the MCP Inspector (CLI mode) against the stdio server', () => {
   let inspector: string;
-  const server = () => ['-e', `INTERLOCK_API_KEY=${live.apiKey}`, '-e', `INTERLOCK_BASE_URL=${live.baseURL}`, process.execPath, BIN];
+  const server = () => [
+    '-e',
+    `INTERLOCK_API_KEY=${live.apiKey}`,
+    '-e',
+    `INTERLOCK_BASE_URL=${live.baseURL}`,
+    process.execPath,
+    BIN,
+  ];
 
   beforeAll(() => {
     inspector = installInspector();
@@ -13,8 +20,13 @@ describe('the MCP Inspector (CLI mode) against the stdio server', () => {
 
   it('lists the tools, with schemas that pass its --strict portability check', async () => {
     const run = await runInspector(inspector, ['--strict', ...server(), '--method', 'tools/list']);
-    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: expect.not.stringMatching(/Issue:|Error/) });
-    const { tools } = JSON.parse(run.stdout) as { tools: { name: string; inputSchema: { type: string } }[] };
+    expect({ code: run.code, stderr: run.stderr }).toEqual({
+      code: 0,
+      stderr: expect.not.stringMatching(/Issue:|Error/),
+    });
+    const { tools } = JSON.parse(run.stdout) as {
+      tools: { name: string; inputSchema: { type: string } }[];
+    };
     expect(tools.map((t) => t.name).sort()).toEqual([
       'ask_human',
       'end_session',
@@ -44,7 +56,10 @@ describe('the MCP Inspector (CLI mode) against the stdio server', () => {
     await decide(opened.id, 'deploy', 'approve');
     const run = await calling;
     expect(run.code).toBe(0);
-    const result = JSON.parse(run.stdout) as { isError?: boolean; structuredContent: Record<string, unknown> };
+    const result = JSON.parse(run.stdout) as {
+      isError?: boolean;
+      structuredContent: Record<string, unknown>;
+    };
     expect(result.isError).toBeUndefined();
     expect(result.structuredContent).toMatchObject({
       status: 'answered',

@@ -19,28 +19,59 @@ import {
   watchLiveView,
 } from './support/live';
 
-const TOOLS = ['ask_human', 'end_session', 'get_decision', 'list_pending', 'log_step', 'permission_prompt', 'request_approval', 'start_session'];
+const TOOLS = [
+  'ask_human',
+  'end_session',
+  'get_decision',
+  'list_pending',
+  'log_step',
+  'permission_prompt',
+  'request_approval',
+  'start_session',
+];
 
 /** The open interrupt with this externalId (what permission_prompt makes of tool_use_id), once it is there. */
-async function openedWithExternalId(externalId: string): Promise<Record<string, unknown> & { id: string }> {
+async function openedWithExternalId(
+  externalId: string,
+): Promise<Record<string, unknown> & { id: string }> {
   for (let i = 0; i < 400; i++) {
-    const page = await raw('GET', `/api/interrupts?status=open&externalId=${encodeURIComponent(externalId)}`, { headers: { 'x-api-key': live.apiKey } });
-    const [found] = (page.body as { interrupts: (Record<string, unknown> & { id: string })[] }).interrupts;
+    const page = await raw(
+      'GET',
+      `/api/interrupts?status=open&externalId=${encodeURIComponent(externalId)}`,
+      { headers: { 'x-api-key': live.apiKey } },
+    );
+    const [found] = (page.body as { interrupts: (Record<string, unknown> & { id: string })[] })
+      .interrupts;
     if (found) return found;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`no open interrupt with externalId ${externalId} appeared`);
 }
 
-async function call(client: Client, name: string, args: Record<string, unknown>, onprogress?: (p: Progress) => void) {
-  return (await client.callTool({ name, arguments: args }, undefined, { onprogress, timeout: 90_000 })) as CallToolResult;
+async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  onprogress?: (p: Progress) => void,
+) {
+  return (await client.callTool({ name, arguments: args }, undefined, {
+    onprogress,
+    timeout: 90_000,
+  })) as CallToolResult;
 }
 
 interface Outcome {
   status: 'answered' | 'pending';
   interruptId: string;
   url: string;
-  decisions: { action: string; decision: string; editedArgs?: Record<string, unknown>; editedName?: string; message?: string; decidedBy: string }[];
+  decisions: {
+    action: string;
+    decision: string;
+    editedArgs?: Record<string, unknown>;
+    editedName?: string;
+    message?: string;
+    decidedBy: string;
+  }[];
   actionsAwaitingDecision: string[];
   answer?: string;
   resumed?: boolean;
@@ -59,7 +90,8 @@ describe.each<[string, Transport]>([
   let client: Client;
   // Dashboard links: the stdio server's default is INTERLOCK_BASE_URL; the service's is its
   // PUBLIC_ORIGIN, which with-service leaves at its default, http://localhost:<port>.
-  const dashboard = transport === 'stdio' ? live.baseURL : live.baseURL.replace('//127.0.0.1:', '//localhost:');
+  const dashboard =
+    transport === 'stdio' ? live.baseURL : live.baseURL.replace('//127.0.0.1:', '//localhost:');
 
   beforeAll(async () => {
     client = await connect(transport);
@@ -79,11 +111,23 @@ describe.each<[string, Transport]>([
     }
     const prompt = tools.find((t) => t.name === 'permission_prompt');
     expect(prompt?.inputSchema.required).toEqual(['tool_name', 'input']);
-    expect(Object.keys(prompt?.inputSchema.properties ?? {})).toEqual(['tool_name', 'input', 'tool_use_id']);
+    expect(Object.keys(prompt?.inputSchema.properties ?? {})).toEqual([
+      'tool_name',
+      'input',
+      'tool_use_id',
+    ]);
     const approval = tools.find((t) => t.name === 'request_approval');
     expect(approval?.inputSchema.required).toEqual(['title', 'actions']);
-    expect(Object.keys(approval?.inputSchema.properties ?? {})).toEqual(['title', 'description', 'actions', 'waitSeconds', 'sessionId']);
-    expect(JSON.stringify(approval?.inputSchema.properties?.['waitSeconds'])).toContain('"maximum":50');
+    expect(Object.keys(approval?.inputSchema.properties ?? {})).toEqual([
+      'title',
+      'description',
+      'actions',
+      'waitSeconds',
+      'sessionId',
+    ]);
+    expect(JSON.stringify(approval?.inputSchema.properties?.['waitSeconds'])).toContain(
+      '"maximum":50',
+    );
   });
 
   it('request_approval returns the decisions a human makes while it waits', async () => {
@@ -102,7 +146,10 @@ describe.each<[string, Transport]>([
     // Nothing of the server's own in the agent's metadata: list_pending asks the API by key.
     expect(opened['metadata']).toBeNull();
     await decide(opened.id, 'deploy', 'approve');
-    await decide(opened.id, 'notify', 'edit', { editedArgs: { channel: '#releases' }, editedName: 'notify_releases' });
+    await decide(opened.id, 'notify', 'edit', {
+      editedArgs: { channel: '#releases' },
+      editedName: 'notify_releases',
+    });
     const result = outcome(await pending);
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(result).toMatchObject({
@@ -112,7 +159,12 @@ describe.each<[string, Transport]>([
       actionsAwaitingDecision: [],
     });
     expect(result.decisions).toEqual([
-      { action: 'deploy', decision: 'approve', decidedBy: 'SDK pro owner', decidedAt: expect.any(String) },
+      {
+        action: 'deploy',
+        decision: 'approve',
+        decidedBy: 'SDK pro owner',
+        decidedAt: expect.any(String),
+      },
       {
         action: 'notify',
         decision: 'edit',
@@ -131,17 +183,35 @@ describe.each<[string, Transport]>([
     const input = { command: 'ls /srv', description: 'List the deploy directory' };
     const cases: ['approve' | 'edit' | 'reject', Record<string, unknown>, unknown][] = [
       ['approve', {}, { behavior: 'allow', updatedInput: input }],
-      ['edit', { editedArgs: { command: 'ls -la /srv' } }, { behavior: 'allow', updatedInput: { command: 'ls -la /srv' } }],
-      ['reject', { message: 'Not on the production host.' }, { behavior: 'deny', message: 'Not on the production host.' }],
+      [
+        'edit',
+        { editedArgs: { command: 'ls -la /srv' } },
+        { behavior: 'allow', updatedInput: { command: 'ls -la /srv' } },
+      ],
+      [
+        'reject',
+        { message: 'Not on the production host.' },
+        { behavior: 'deny', message: 'Not on the production host.' },
+      ],
     ];
     await Promise.all(
       cases.map(async ([decision, extras, expected]) => {
         const toolUseId = runTag(`toolu_${transport}_${decision}_`);
-        const answer = call(client, 'permission_prompt', { tool_name: 'Bash', input, tool_use_id: toolUseId });
+        const answer = call(client, 'permission_prompt', {
+          tool_name: 'Bash',
+          input,
+          tool_use_id: toolUseId,
+        });
         const opened = await openedWithExternalId(toolUseId);
         expect([opened['title'], opened['actionRequests']]).toEqual([
           'Allow Bash?',
-          [expect.objectContaining({ name: 'Bash', args: input, allowedDecisions: ['approve', 'edit', 'reject'] })],
+          [
+            expect.objectContaining({
+              name: 'Bash',
+              args: input,
+              allowedDecisions: ['approve', 'edit', 'reject'],
+            }),
+          ],
         ]);
         await decide(opened.id, 'Bash', decision, extras);
         const result = await answer;
@@ -154,7 +224,13 @@ describe.each<[string, Transport]>([
   it('answers pending when nobody decides in time (never approved), then get_decision picks it up', async () => {
     const title = runTag(`Drop table users (${transport}) `);
     const started = Date.now();
-    const first = outcome(await call(client, 'request_approval', { title, actions: [{ name: 'drop_table', args: { table: 'users' } }], waitSeconds: 2 }));
+    const first = outcome(
+      await call(client, 'request_approval', {
+        title,
+        actions: [{ name: 'drop_table', args: { table: 'users' } }],
+        waitSeconds: 2,
+      }),
+    );
     expect(Date.now() - started).toBeGreaterThanOrEqual(2_000);
     expect(first).toMatchObject({
       status: 'pending',
@@ -167,101 +243,204 @@ describe.each<[string, Transport]>([
     expect((await interruptViaApi(first.interruptId))['status']).toBe('open');
 
     // Still nothing: a check without waiting says so again.
-    expect(outcome(await call(client, 'get_decision', { interruptId: first.interruptId, waitSeconds: 0 })).status).toBe('pending');
+    expect(
+      outcome(
+        await call(client, 'get_decision', { interruptId: first.interruptId, waitSeconds: 0 }),
+      ).status,
+    ).toBe('pending');
 
     // A human decides while get_decision waits.
-    const picking = call(client, 'get_decision', { interruptId: first.interruptId, waitSeconds: 30 });
+    const picking = call(client, 'get_decision', {
+      interruptId: first.interruptId,
+      waitSeconds: 30,
+    });
     await new Promise((resolve) => setTimeout(resolve, 500));
     await decide(first.interruptId, 'drop_table', 'reject', { message: 'Not on a Friday.' });
     const picked = outcome(await picking);
     expect(picked).toMatchObject({ status: 'answered', interruptId: first.interruptId });
-    expect(picked.decisions).toEqual([expect.objectContaining({ action: 'drop_table', decision: 'reject', message: 'Not on a Friday.' })]);
+    expect(picked.decisions).toEqual([
+      expect.objectContaining({
+        action: 'drop_table',
+        decision: 'reject',
+        message: 'Not on a Friday.',
+      }),
+    ]);
   });
 
   it('sends progress notifications while it waits, when the client asks for them', async () => {
     const progress: Progress[] = [];
     const title = runTag(`Rotate secrets (${transport}) `);
     const result = outcome(
-      await call(client, 'request_approval', { title, actions: [{ name: 'rotate', args: {} }], waitSeconds: 3 }, (p) => progress.push(p)),
+      await call(
+        client,
+        'request_approval',
+        { title, actions: [{ name: 'rotate', args: {} }], waitSeconds: 3 },
+        (p) => progress.push(p),
+      ),
     );
     expect(result.status).toBe('pending');
     expect(progress.length).toBeGreaterThanOrEqual(2);
-    for (let i = 1; i < progress.length; i++) expect(progress[i].progress).toBeGreaterThan(progress[i - 1].progress);
+    for (let i = 1; i < progress.length; i++)
+      expect(progress[i].progress).toBeGreaterThan(progress[i - 1].progress);
     expect(progress[0]).toMatchObject({ total: 3 });
     expect(progress[0].message).toContain(result.url);
   });
 
   it('a retried request_approval finds the interrupt the first call opened, and its decision', async () => {
-    const args = { title: runTag(`Refund order (${transport}) `), actions: [{ name: 'refund', args: { amount: 40 } }], waitSeconds: 0 };
+    const args = {
+      title: runTag(`Refund order (${transport}) `),
+      actions: [{ name: 'refund', args: { amount: 40 } }],
+      waitSeconds: 0,
+    };
     const first = outcome(await call(client, 'request_approval', args));
     const again = outcome(await call(client, 'request_approval', { ...args, waitSeconds: 1 }));
-    expect(again).toMatchObject({ status: 'pending', interruptId: first.interruptId, resumed: true });
+    expect(again).toMatchObject({
+      status: 'pending',
+      interruptId: first.interruptId,
+      resumed: true,
+    });
     await decide(first.interruptId, 'refund', 'approve');
     const third = outcome(await call(client, 'request_approval', args));
-    expect(third).toMatchObject({ status: 'answered', interruptId: first.interruptId, resumed: true });
-    const listed = await raw('GET', '/api/interrupts?limit=200', { headers: { 'x-api-key': live.apiKey } });
-    const sameTitle = (listed.body as { interrupts: { title: string }[] }).interrupts.filter((i) => i.title === args.title);
+    expect(third).toMatchObject({
+      status: 'answered',
+      interruptId: first.interruptId,
+      resumed: true,
+    });
+    const listed = await raw('GET', '/api/interrupts?limit=200', {
+      headers: { 'x-api-key': live.apiKey },
+    });
+    const sameTitle = (listed.body as { interrupts: { title: string }[] }).interrupts.filter(
+      (i) => i.title === args.title,
+    );
     expect(sameTitle).toHaveLength(1);
   });
 
   it('ask_human returns the answer text; get_decision returns it too', async () => {
     const question = runTag(`Which region should the new database go in? (${transport}) `);
-    const asking = call(client, 'ask_human', { question, context: 'Most users are in Europe.', waitSeconds: 30 });
+    const asking = call(client, 'ask_human', {
+      question,
+      context: 'Most users are in Europe.',
+      waitSeconds: 30,
+    });
     const opened = await openedInterrupt(question);
-    expect(opened['actionRequests']).toEqual([expect.objectContaining({ name: 'answer', allowedDecisions: ['respond'] })]);
+    expect(opened['actionRequests']).toEqual([
+      expect.objectContaining({ name: 'answer', allowedDecisions: ['respond'] }),
+    ]);
     await decide(opened.id, 'answer', 'respond', { message: 'eu-west-1, please.' });
     const answered = outcome(await asking);
-    expect(answered).toMatchObject({ status: 'answered', answer: 'eu-west-1, please.', interruptId: opened.id });
-    expect(outcome(await call(client, 'get_decision', { interruptId: opened.id, waitSeconds: 0 })).answer).toBe('eu-west-1, please.');
+    expect(answered).toMatchObject({
+      status: 'answered',
+      answer: 'eu-west-1, please.',
+      interruptId: opened.id,
+    });
+    expect(
+      outcome(await call(client, 'get_decision', { interruptId: opened.id, waitSeconds: 0 }))
+        .answer,
+    ).toBe('eu-west-1, please.');
   });
 
   it("list_pending lists this key's open requests, through MCP or the API, and nothing of other keys", async () => {
     const tag = runTag(`pending-${transport}-`);
-    const mine = outcome(await call(client, 'request_approval', { title: `${tag} mine`, actions: [{ name: 'a', args: {} }], waitSeconds: 0 }));
-    const question = outcome(await call(client, 'ask_human', { question: `${tag} which region?`, waitSeconds: 0 }));
+    const mine = outcome(
+      await call(client, 'request_approval', {
+        title: `${tag} mine`,
+        actions: [{ name: 'a', args: {} }],
+        waitSeconds: 0,
+      }),
+    );
+    const question = outcome(
+      await call(client, 'ask_human', { question: `${tag} which region?`, waitSeconds: 0 }),
+    );
     const other = await createKey(runTag('other-'));
     const otherClient = await connect(transport, other.key);
     try {
-      await call(otherClient, 'request_approval', { title: `${tag} other key`, actions: [{ name: 'a', args: {} }], waitSeconds: 0 });
+      await call(otherClient, 'request_approval', {
+        title: `${tag} other key`,
+        actions: [{ name: 'a', args: {} }],
+        waitSeconds: 0,
+      });
     } finally {
       await otherClient.close();
     }
-    await raw('POST', '/api/interrupts', { headers: { 'x-api-key': other.key }, body: { title: `${tag} other key via the API`, actionRequests: [{ name: 'a' }] } });
+    await raw('POST', '/api/interrupts', {
+      headers: { 'x-api-key': other.key },
+      body: { title: `${tag} other key via the API`, actionRequests: [{ name: 'a' }] },
+    });
     const viaApi = await raw('POST', '/api/interrupts', {
       headers: { 'x-api-key': live.apiKey },
       body: { title: `${tag} via the API`, actionRequests: [{ name: 'a' }, { name: 'b' }] },
     });
     const viaApiId = (viaApi.body as { id: string }).id;
     // Answered ones are no longer pending; partly decided ones are, with what awaits a decision.
-    const done = outcome(await call(client, 'request_approval', { title: `${tag} done`, actions: [{ name: 'a', args: {} }], waitSeconds: 0 }));
+    const done = outcome(
+      await call(client, 'request_approval', {
+        title: `${tag} done`,
+        actions: [{ name: 'a', args: {} }],
+        waitSeconds: 0,
+      }),
+    );
     await decide(done.interruptId, 'a', 'approve');
     await decide(viaApiId, 'a', 'approve');
 
     const result = await call(client, 'list_pending', {});
     const structured = result.structuredContent as {
-      interrupts: { interruptId: string; title: string; url: string; kind: string; actionsAwaitingDecision: string[] }[];
+      interrupts: {
+        interruptId: string;
+        title: string;
+        url: string;
+        kind: string;
+        actionsAwaitingDecision: string[];
+      }[];
       complete: boolean;
       note: string;
     };
     expect(structured.complete).toBe(true);
     expect(structured.note).toMatch(/^All of the open requests this API key opened\./);
     expect(structured.interrupts.filter((i) => i.title.startsWith(tag))).toEqual([
-      expect.objectContaining({ interruptId: viaApiId, title: `${tag} via the API`, kind: 'approval', actionsAwaitingDecision: ['b'] }),
-      expect.objectContaining({ interruptId: question.interruptId, kind: 'question', actionsAwaitingDecision: ['answer'], url: question.url }),
-      expect.objectContaining({ interruptId: mine.interruptId, title: `${tag} mine`, kind: 'approval', url: mine.url }),
+      expect.objectContaining({
+        interruptId: viaApiId,
+        title: `${tag} via the API`,
+        kind: 'approval',
+        actionsAwaitingDecision: ['b'],
+      }),
+      expect.objectContaining({
+        interruptId: question.interruptId,
+        kind: 'question',
+        actionsAwaitingDecision: ['answer'],
+        url: question.url,
+      }),
+      expect.objectContaining({
+        interruptId: mine.interruptId,
+        title: `${tag} mine`,
+        kind: 'approval',
+        url: mine.url,
+      }),
     ]);
   });
 
   it('start_session, log_step and end_session stream steps into the Live View', async () => {
-    const started = await call(client, 'start_session', { name: runTag(`Nightly upgrade (${transport}) `) });
+    const started = await call(client, 'start_session', {
+      name: runTag(`Nightly upgrade (${transport}) `),
+    });
     const { sessionId } = started.structuredContent as { sessionId: string };
-    const watching = await watchLiveView(sessionId, ['Upgraded 3 packages; tests green.', 'npm test: 412 passed']);
-    const logged = await call(client, 'log_step', { sessionId, content: 'Upgraded 3 packages; tests green.' });
+    const watching = await watchLiveView(sessionId, [
+      'Upgraded 3 packages; tests green.',
+      'npm test: 412 passed',
+    ]);
+    const logged = await call(client, 'log_step', {
+      sessionId,
+      content: 'Upgraded 3 packages; tests green.',
+    });
     expect(logged.structuredContent).toEqual({ sessionId, appended: 1 });
     await call(client, 'log_step', { sessionId, content: 'npm test: 412 passed', role: 'tool' });
     // A request opened from the session shows beside it.
     const linked = outcome(
-      await call(client, 'request_approval', { title: runTag('From the session '), actions: [{ name: 'a', args: {} }], waitSeconds: 0, sessionId }),
+      await call(client, 'request_approval', {
+        title: runTag('From the session '),
+        actions: [{ name: 'a', args: {} }],
+        waitSeconds: 0,
+        sessionId,
+      }),
     );
     expect((await interruptViaApi(linked.interruptId))['sessionId']).toBe(sessionId);
     // A member watching the Live View sees both steps.
@@ -269,7 +448,12 @@ describe.each<[string, Transport]>([
     expect(seen).toContain('Upgraded 3 packages; tests green.');
     expect(seen).toContain('npm test: 412 passed');
     const ended = await call(client, 'end_session', { sessionId });
-    expect(ended.structuredContent).toMatchObject({ sessionId, status: 'ended', messageCount: 2, endedAt: expect.any(String) });
+    expect(ended.structuredContent).toMatchObject({
+      sessionId,
+      status: 'ended',
+      messageCount: 2,
+      endedAt: expect.any(String),
+    });
     // The API's own refusal of a step after the end, as a tool error.
     const again = await call(client, 'log_step', { sessionId, content: 'too late' });
     expect(again.isError).toBe(true);
@@ -277,14 +461,24 @@ describe.each<[string, Transport]>([
   });
 
   it("surfaces the API's validation and not-found texts as tool errors", async () => {
-    const blank = await call(client, 'request_approval', { title: '   ', actions: [{ name: 'a', args: {} }], waitSeconds: 0 });
+    const blank = await call(client, 'request_approval', {
+      title: '   ',
+      actions: [{ name: 'a', args: {} }],
+      waitSeconds: 0,
+    });
     expect(blank.isError).toBe(true);
     expect(textOf(blank)).toBe('title must not be blank');
-    const unknown = await call(client, 'get_decision', { interruptId: '00000000-0000-4000-8000-000000000000', waitSeconds: 0 });
+    const unknown = await call(client, 'get_decision', {
+      interruptId: '00000000-0000-4000-8000-000000000000',
+      waitSeconds: 0,
+    });
     expect(unknown.isError).toBe(true);
     expect(textOf(unknown)).toBe('Not found.');
     // The schema's own bounds: at most 50 s.
-    const tooLong = await call(client, 'get_decision', { interruptId: '00000000-0000-4000-8000-000000000000', waitSeconds: 120 });
+    const tooLong = await call(client, 'get_decision', {
+      interruptId: '00000000-0000-4000-8000-000000000000',
+      waitSeconds: 120,
+    });
     expect(tooLong.isError).toBe(true);
     expect(textOf(tooLong)).toContain('waitSeconds');
   });
@@ -294,7 +488,11 @@ describe.each<[string, Transport]>([
     const doomedClient = await connect(transport, doomed.key);
     try {
       const title = runTag(`Wire transfer (${transport}) `);
-      const waiting = call(doomedClient, 'request_approval', { title, actions: [{ name: 'wire', args: { amount: 1e6 } }], waitSeconds: 40 });
+      const waiting = call(doomedClient, 'request_approval', {
+        title,
+        actions: [{ name: 'wire', args: { amount: 1e6 } }],
+        waitSeconds: 40,
+      });
       const opened = await openedInterrupt(title);
       await revokeKey(doomed.id);
       const started = Date.now();
@@ -332,7 +530,11 @@ describe('permission_prompt over stdio, with INTERLOCK_PERMISSION_WAIT_SECONDS',
     const client = await connect('stdio', live.apiKey, { INTERLOCK_PERMISSION_WAIT_SECONDS: '1' });
     try {
       const toolUseId = runTag('toolu_timeout_');
-      const result = await call(client, 'permission_prompt', { tool_name: 'Write', input: { file_path: '/etc/hosts', content: '' }, tool_use_id: toolUseId });
+      const result = await call(client, 'permission_prompt', {
+        tool_name: 'Write',
+        input: { file_path: '/etc/hosts', content: '' },
+        tool_use_id: toolUseId,
+      });
       const answer = JSON.parse(textOf(result)) as { behavior: string; message: string };
       const opened = await openedWithExternalId(toolUseId);
       expect(answer).toEqual({
@@ -349,7 +551,11 @@ describe('keys the API refuses', () => {
   it('stdio: an expired key answers every tool with the exact "API Key has expired"', async () => {
     const client = await connect('stdio', live.expiredApiKey);
     try {
-      const result = await call(client, 'request_approval', { title: 'x', actions: [{ name: 'a', args: {} }], waitSeconds: 0 });
+      const result = await call(client, 'request_approval', {
+        title: 'x',
+        actions: [{ name: 'a', args: {} }],
+        waitSeconds: 0,
+      });
       expect(result.isError).toBe(true);
       expect(textOf(result)).toBe('API Key has expired');
       expect(textOf(result, 1)).toContain('API_KEY_EXPIRED');
@@ -362,18 +568,25 @@ describe('keys the API refuses', () => {
     ['missing', undefined, 'Missing x-api-key header.'],
     ['invalid', `ilk_${'A'.repeat(64)}`, 'Invalid API key.'],
     ['expired', 'EXPIRED', 'API Key has expired'],
-  ])('/mcp: a %s key gets the exact 401 of every machine endpoint', async (_label, key, message) => {
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    };
-    if (key !== undefined) headers['x-api-key'] = key === 'EXPIRED' ? live.expiredApiKey : key;
-    const response = await fetch(`${live.baseURL}/mcp`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-    });
-    expect(response.status).toBe(401);
-    expect(await response.json()).toMatchObject({ statusCode: 401, error: 'Unauthorized', message });
-  });
+  ])(
+    '/mcp: a %s key gets the exact 401 of every machine endpoint',
+    async (_label, key, message) => {
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      };
+      if (key !== undefined) headers['x-api-key'] = key === 'EXPIRED' ? live.expiredApiKey : key;
+      const response = await fetch(`${live.baseURL}/mcp`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      expect(response.status).toBe(401);
+      expect(await response.json()).toMatchObject({
+        statusCode: 401,
+        error: 'Unauthorized',
+        message,
+      });
+    },
+  );
 });

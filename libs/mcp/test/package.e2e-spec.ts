@@ -15,8 +15,15 @@ import { live } from './support/live';
 const packageDir = join(__dirname, '..');
 
 function run(cmd: string, args: string[], cwd: string): string {
-  const result = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
-  if (result.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
+  const result = spawnSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
+  if (result.status !== 0)
+    throw new Error(
+      `${cmd} ${args.join(' ')} failed (${result.status}):\n${result.stdout}\n${result.stderr}`,
+    );
   return result.stdout;
 }
 
@@ -35,26 +42,56 @@ describe('the npm package', () => {
 
   it('packs only the build and serves over stdio as `npx -y <server>/downloads/interlock-mcp-<version>.tgz`', async () => {
     // The build is the mcp:build target's (mcp:e2e depends on it).
-    const [packed] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', packDir], packageDir)) as {
+    const [packed] = JSON.parse(
+      run('npm', ['pack', '--json', '--pack-destination', packDir], packageDir),
+    ) as {
       filename: string;
       version: string;
       files: { path: string }[];
     }[];
     const files = packed.files.map((f) => f.path);
-    expect(files).toEqual(expect.arrayContaining(['README.md', 'package.json', 'dist/cli.js', 'dist/index.js', 'dist/index.d.ts']));
-    expect(files.filter((f) => !f.startsWith('dist/') && f !== 'README.md' && f !== 'package.json')).toEqual([]);
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'README.md',
+        'package.json',
+        'dist/cli.js',
+        'dist/index.js',
+        'dist/index.d.ts',
+      ]),
+    );
+    expect(
+      files.filter((f) => !f.startsWith('dist/') && f !== 'README.md' && f !== 'package.json'),
+    ).toEqual([]);
 
     // The release path: what `npm publish` would upload is this package.
-    const wouldPublish = JSON.parse(run('npm', ['publish', '--dry-run', '--json'], packageDir)) as Record<string, { id: string }>;
-    expect(Object.values(wouldPublish).map((p) => p.id)).toEqual([`@interlock/mcp@${packed.version}`]);
+    const wouldPublish = JSON.parse(
+      run('npm', ['publish', '--dry-run', '--json'], packageDir),
+    ) as Record<string, { id: string }>;
+    expect(Object.values(wouldPublish).map((p) => p.id)).toEqual([
+      `@interlock/mcp@${packed.version}`,
+    ]);
 
     // Served by the service, as the dashboard and the README tell people to install it.
     const dir = process.env['INTERLOCK_TEST_DOWNLOADS_DIR'];
-    if (dir === undefined) throw new Error('INTERLOCK_TEST_DOWNLOADS_DIR is not set: run through tools/scripts/with-service.mjs');
+    if (dir === undefined)
+      throw new Error(
+        'INTERLOCK_TEST_DOWNLOADS_DIR is not set: run through tools/scripts/with-service.mjs',
+      );
     const bytes = readFileSync(join(packDir, packed.filename));
     writeFileSync(join(dir, packed.filename), bytes);
-    const entry = { name: '@interlock/mcp', kind: 'npm', version: packed.version, file: packed.filename, size: bytes.length };
-    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ packages: [{ ...entry, sha256: createHash('sha256').update(bytes).digest('hex') }] }));
+    const entry = {
+      name: '@interlock/mcp',
+      kind: 'npm',
+      version: packed.version,
+      file: packed.filename,
+      size: bytes.length,
+    };
+    writeFileSync(
+      join(dir, 'manifest.json'),
+      JSON.stringify({
+        packages: [{ ...entry, sha256: createHash('sha256').update(bytes).digest('hex') }],
+      }),
+    );
     const url = `${live.baseURL}/downloads/${packed.filename}`;
 
     const client = new Client({ name: 'package-check', version: '1.0.0' });
@@ -78,7 +115,10 @@ describe('the npm package', () => {
       expect(client.getServerVersion()).toMatchObject({ name: 'interlock', version: '0.1.0' });
       const { tools } = await client.listTools();
       expect(tools).toHaveLength(8);
-      const result = (await client.callTool({ name: 'list_pending', arguments: {} })) as CallToolResult;
+      const result = (await client.callTool({
+        name: 'list_pending',
+        arguments: {},
+      })) as CallToolResult;
       expect(result.isError).toBeFalsy();
       expect(result.structuredContent).toMatchObject({ complete: true });
     } finally {

@@ -26,7 +26,11 @@ export {
 } from './lib/errors';
 export type { ErrorBody } from './lib/errors';
 export { CursorPage, PagePromise } from './lib/pagination';
-export { Interrupts, DEFAULT_POLL_INTERVAL_MS, DEFAULT_WAIT_TIMEOUT_MS } from './lib/resources/interrupts';
+export {
+  Interrupts,
+  DEFAULT_POLL_INTERVAL_MS,
+  DEFAULT_WAIT_TIMEOUT_MS,
+} from './lib/resources/interrupts';
 export type { ReviewLangGraphOptions, WaitForAnswerOptions } from './lib/resources/interrupts';
 export { Sessions } from './lib/resources/sessions';
 export { requireApproval, ApprovalRejectedError } from './lib/gate';
@@ -97,7 +101,15 @@ export type {
   LangGraphReviewConfig,
   ToolApprovalRequest,
 } from './lib/langgraph';
-export { Webhooks, WebhookVerificationError, DEFAULT_WEBHOOK_TOLERANCE_SECONDS } from './lib/webhooks';
-export type { WebhookHeaders, WebhookVerifyOptions, WebhookVerificationErrorCode } from './lib/webhooks';
+export {
+  Webhooks,
+  WebhookVerificationError,
+  DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
+} from './lib/webhooks';
+export type {
+  WebhookHeaders,
+  WebhookVerifyOptions,
+  WebhookVerificationErrorCode,
+} from './lib/webhooks';
 export type * from './lib/types';
 export { VERSION } from './lib/version';

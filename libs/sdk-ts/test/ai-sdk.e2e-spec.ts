@@ -8,21 +8,42 @@ import { join } from 'node:path';
 import { generateText, type ModelMessage, stepCountIs, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
-import { aiSDKApprovalMessage, AI_SDK_METADATA_KEY, Interlock, interlockToolApproval, pendingAISDKApprovals } from '../src';
+import {
+  aiSDKApprovalMessage,
+  AI_SDK_METADATA_KEY,
+  Interlock,
+  interlockToolApproval,
+  pendingAISDKApprovals,
+} from '../src';
 import { createKey, decide, live, raw, revokeKey, runTag } from './support/live-service';
 
 const client = new Interlock({ apiKey: live.apiKey, baseURL: live.baseURL });
 const wait = { pollInterval: 100, timeout: 120_000 };
 
-const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
-type Content = { type: 'tool-call'; toolCallId: string; toolName: string; input: string } | { type: 'text'; text: string };
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 1, text: 1, reasoning: 0 },
+};
+type Content =
+  | { type: 'tool-call'; toolCallId: string; toolName: string; input: string }
+  | { type: 'text'; text: string };
 const turn = (...content: Content[]) => ({
   content,
-  finishReason: { unified: content.some((c) => c.type === 'tool-call') ? ('tool-calls' as const) : ('stop' as const), raw: undefined },
+  finishReason: {
+    unified: content.some((c) => c.type === 'tool-call')
+      ? ('tool-calls' as const)
+      : ('stop' as const),
+    raw: undefined,
+  },
   usage,
   warnings: [],
 });
-const call = (toolCallId: string, toolName: string, input: Record<string, unknown>): Content => ({ type: 'tool-call', toolCallId, toolName, input: JSON.stringify(input) });
+const call = (toolCallId: string, toolName: string, input: Record<string, unknown>): Content => ({
+  type: 'tool-call',
+  toolCallId,
+  toolName,
+  input: JSON.stringify(input),
+});
 const say = (text: string): Content => ({ type: 'text', text });
 
 function mailTools(ran: unknown[], needsApproval = false) {
@@ -46,19 +67,32 @@ interface Listed {
   id: string;
   status: string;
   title: string;
-  actionRequests: { name: string; args: Record<string, unknown>; description: string | null; allowedDecisions: string[] }[];
+  actionRequests: {
+    name: string;
+    args: Record<string, unknown>;
+    description: string | null;
+    allowedDecisions: string[];
+  }[];
   decisions: { actionName: string; decision: string; decidedBy: { type: string } }[];
 }
 
 async function byExternalId(externalId: string, status?: string): Promise<Listed[]> {
-  const page = await raw('GET', `/api/interrupts?externalId=${encodeURIComponent(externalId)}${status ? `&status=${status}` : ''}`, {
-    headers: { 'x-api-key': live.apiKey },
-  });
+  const page = await raw(
+    'GET',
+    `/api/interrupts?externalId=${encodeURIComponent(externalId)}${status ? `&status=${status}` : ''}`,
+    {
+      headers: { 'x-api-key': live.apiKey },
+    },
+  );
   return (page.body as { interrupts: Listed[] }).interrupts;
 }
 
 /** Plays the human: decides each interrupt with this externalId as it opens, until `count` were decided. */
-async function decideEach(externalId: string, count: number, choose: (action: Listed['actionRequests'][number]) => [string, { message?: string }?]) {
+async function decideEach(
+  externalId: string,
+  count: number,
+  choose: (action: Listed['actionRequests'][number]) => [string, { message?: string }?],
+) {
   const seen: Listed[] = [];
   for (let i = 0; i < 1200 && seen.length < count; i++) {
     for (const interrupt of await byExternalId(externalId, 'open')) {
@@ -71,7 +105,10 @@ async function decideEach(externalId: string, count: number, choose: (action: Li
     }
     if (seen.length < count) await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  if (seen.length < count) throw new Error(`only ${seen.length} of ${count} interrupts with externalId ${externalId} opened`);
+  if (seen.length < count)
+    throw new Error(
+      `only ${seen.length} of ${count} interrupts with externalId ${externalId} opened`,
+    );
   return seen;
 }
 
@@ -79,7 +116,13 @@ describe('ai (AI SDK, real package)', () => {
   it('toolApproval: each call asks; approved runs, rejected sends the member message to the model', async () => {
     const ran: unknown[] = [];
     const model = new MockLanguageModelV4({
-      doGenerate: [turn(call('c1', 'send_email', { to: 'ada@example.com', body: 'Hi' }), call('c2', 'delete_file', { path: '/srv/db' })), turn(say('Done.'))],
+      doGenerate: [
+        turn(
+          call('c1', 'send_email', { to: 'ada@example.com', body: 'Hi' }),
+          call('c2', 'delete_file', { path: '/srv/db' }),
+        ),
+        turn(say('Done.')),
+      ],
     });
     const externalId = runTag('ai-inline-');
     const [result, opened] = await Promise.all([
@@ -90,11 +133,33 @@ describe('ai (AI SDK, real package)', () => {
         stopWhen: stepCountIs(3),
         toolApproval: interlockToolApproval(client, { externalId, wait }),
       }),
-      decideEach(externalId, 2, (action) => (action.name === 'send_email' ? ['approve'] : ['reject', { message: 'Never the database.' }])),
+      decideEach(externalId, 2, (action) =>
+        action.name === 'send_email' ? ['approve'] : ['reject', { message: 'Never the database.' }],
+      ),
     ]);
     expect(opened.map((o) => [o.title, o.actionRequests]).sort()).toEqual([
-      ['Approve delete_file?', [expect.objectContaining({ name: 'delete_file', args: { path: '/srv/db' }, description: 'Delete a file.', allowedDecisions: ['approve', 'reject'] })]],
-      ['Approve send_email?', [expect.objectContaining({ name: 'send_email', args: { to: 'ada@example.com', body: 'Hi' }, description: 'Send an email.', allowedDecisions: ['approve', 'reject'] })]],
+      [
+        'Approve delete_file?',
+        [
+          expect.objectContaining({
+            name: 'delete_file',
+            args: { path: '/srv/db' },
+            description: 'Delete a file.',
+            allowedDecisions: ['approve', 'reject'],
+          }),
+        ],
+      ],
+      [
+        'Approve send_email?',
+        [
+          expect.objectContaining({
+            name: 'send_email',
+            args: { to: 'ada@example.com', body: 'Hi' },
+            description: 'Send an email.',
+            allowedDecisions: ['approve', 'reject'],
+          }),
+        ],
+      ],
     ]);
     expect(result.text).toBe('Done.');
     expect(ran).toEqual([['send_email', { to: 'ada@example.com', body: 'Hi' }]]);
@@ -112,7 +177,12 @@ describe('ai (AI SDK, real package)', () => {
     const key = await createKey(runTag('ai-argus-'));
     const created = await raw('POST', '/api/classification/rules', {
       headers: { cookie: live.memberCookie },
-      body: { name: runTag('ai-sdk '), mode: 'enforce', match: { actions: ['lookup_order'], keyIds: [key.id] }, outcome: { type: 'reject', message: 'Orders are looked up by the billing agent.' } },
+      body: {
+        name: runTag('ai-sdk '),
+        mode: 'enforce',
+        match: { actions: ['lookup_order'], keyIds: [key.id] },
+        outcome: { type: 'reject', message: 'Orders are looked up by the billing agent.' },
+      },
     });
     expect(created.status).toBe(201);
     try {
@@ -122,7 +192,9 @@ describe('ai (AI SDK, real package)', () => {
         inputSchema: z.object({ orderId: z.string() }),
         execute: async (input) => (ran.push(input), 'found'),
       });
-      const model = new MockLanguageModelV4({ doGenerate: [turn(call('c1', 'lookup_order', { orderId: 'A-1' })), turn(say('I may not.'))] });
+      const model = new MockLanguageModelV4({
+        doGenerate: [turn(call('c1', 'lookup_order', { orderId: 'A-1' })), turn(say('I may not.'))],
+      });
       const externalId = runTag('ai-argus-');
       const result = await generateText({
         model,
@@ -130,18 +202,34 @@ describe('ai (AI SDK, real package)', () => {
         prompt: 'Find order A-1.',
         stopWhen: stepCountIs(3),
         // No human plays here: a wait would time out.
-        toolApproval: interlockToolApproval(new Interlock({ apiKey: key.key, baseURL: live.baseURL }), { externalId, wait: { timeout: 5_000 } }),
+        toolApproval: interlockToolApproval(
+          new Interlock({ apiKey: key.key, baseURL: live.baseURL }),
+          { externalId, wait: { timeout: 5_000 } },
+        ),
       });
       expect(result.text).toBe('I may not.');
       expect(ran).toEqual([]);
       expect(model.doGenerateCalls[1].prompt.at(-1)).toMatchObject({
         role: 'tool',
-        content: [{ toolCallId: 'c1', output: { type: 'execution-denied', reason: 'Orders are looked up by the billing agent.' } }],
+        content: [
+          {
+            toolCallId: 'c1',
+            output: {
+              type: 'execution-denied',
+              reason: 'Orders are looked up by the billing agent.',
+            },
+          },
+        ],
       });
       const [interrupt] = await byExternalId(externalId);
-      expect([interrupt.status, interrupt.decisions.map((d) => [d.decision, d.decidedBy.type])]).toEqual(['answered', [['reject', 'argus']]]);
+      expect([
+        interrupt.status,
+        interrupt.decisions.map((d) => [d.decision, d.decidedBy.type]),
+      ]).toEqual(['answered', [['reject', 'argus']]]);
     } finally {
-      await raw('DELETE', `/api/classification/rules/${(created.body as { id: string }).id}`, { headers: { cookie: live.memberCookie } });
+      await raw('DELETE', `/api/classification/rules/${(created.body as { id: string }).id}`, {
+        headers: { cookie: live.memberCookie },
+      });
       await revokeKey(key.id);
     }
   });
@@ -194,24 +282,39 @@ console.log(JSON.stringify({ id: opened.id }));
 
       // The opening process is gone; the member decides afterwards.
       const opened = await client.interrupts.get(id);
-      expect([opened.title, opened.actionRequests.map((a) => [a.name, a.args, a.description, a.allowedDecisions])]).toEqual([
+      expect([
+        opened.title,
+        opened.actionRequests.map((a) => [a.name, a.args, a.description, a.allowedDecisions]),
+      ]).toEqual([
         'Approve 2 tool calls: send_email, delete_file?',
         [
-          ['send_email', { to: 'bob@example.com', body: 'Your order shipped.' }, 'Send an email.', ['approve', 'reject']],
+          [
+            'send_email',
+            { to: 'bob@example.com', body: 'Your order shipped.' },
+            'Send an email.',
+            ['approve', 'reject'],
+          ],
           ['delete_file', { path: '/srv/orders' }, 'Delete a file.', ['approve', 'reject']],
         ],
       ]);
-      expect((opened.metadata?.[AI_SDK_METADATA_KEY] as { approvals: unknown[] }).approvals).toHaveLength(2);
+      expect(
+        (opened.metadata?.[AI_SDK_METADATA_KEY] as { approvals: unknown[] }).approvals,
+      ).toHaveLength(2);
       await decide(id, 'send_email', 'approve');
       await decide(id, 'delete_file', 'reject', { message: 'Keep the orders.' });
 
       // Any later process: the stored conversation, plus the answer as a tool message.
       const messages = JSON.parse(readFileSync(stored, 'utf8')) as ModelMessage[];
-      expect(pendingAISDKApprovals(messages).map((p) => p.toolCall.toolName)).toEqual(['send_email', 'delete_file']);
+      expect(pendingAISDKApprovals(messages).map((p) => p.toolCall.toolName)).toEqual([
+        'send_email',
+        'delete_file',
+      ]);
       const answered = await client.interrupts.waitForAnswer(id, wait);
       messages.push(aiSDKApprovalMessage(answered));
       const ran: unknown[] = [];
-      const model = new MockLanguageModelV4({ doGenerate: [turn(say('Bob has been told; the orders stay.'))] });
+      const model = new MockLanguageModelV4({
+        doGenerate: [turn(say('Bob has been told; the orders stay.'))],
+      });
       const result = await generateText({ model, tools: mailTools(ran, true), messages });
       expect(result.text).toBe('Bob has been told; the orders stay.');
       expect(ran).toEqual([['send_email', { to: 'bob@example.com', body: 'Your order shipped.' }]]);

@@ -17,16 +17,23 @@ describe('requireApproval (live service)', () => {
       },
       { client, wait, title: (o) => `Refund order ${o.orderId}?`, interrupt: { externalId } },
     );
-    const [result, [opened]] = await Promise.all([refund({ orderId: 'A-1', amount: 40 }), decideWhenOpen(externalId, () => ['approve'])]);
+    const [result, [opened]] = await Promise.all([
+      refund({ orderId: 'A-1', amount: 40 }),
+      decideWhenOpen(externalId, () => ['approve']),
+    ]);
     expect(result).toBe('refunded 40');
     expect(ran).toEqual([{ orderId: 'A-1', amount: 40 }]);
     expect(opened.title).toBe('Refund order A-1?');
     expect(opened.actionRequests).toEqual([
-      expect.objectContaining({ name: 'refund', args: { orderId: 'A-1', amount: 40 }, allowedDecisions: ['approve', 'edit', 'reject'] }),
+      expect.objectContaining({
+        name: 'refund',
+        args: { orderId: 'A-1', amount: 40 },
+        allowedDecisions: ['approve', 'edit', 'reject'],
+      }),
     ]);
   });
 
-  it('runs an edited call with the member\'s arguments, positional parameters by name', async () => {
+  it("runs an edited call with the member's arguments, positional parameters by name", async () => {
     const externalId = runTag('gate-edit-');
     const sent: [string, string][] = [];
     const sendEmail = requireApproval(
@@ -38,7 +45,10 @@ describe('requireApproval (live service)', () => {
     );
     const [result, [opened]] = await Promise.all([
       sendEmail('ada@example.com', 'Hi'),
-      decideWhenOpen(externalId, () => ['edit', { editedArgs: { to: 'ada@example.com', body: 'Hello, Ada.' } }]),
+      decideWhenOpen(externalId, () => [
+        'edit',
+        { editedArgs: { to: 'ada@example.com', body: 'Hello, Ada.' } },
+      ]),
     ]);
     expect(opened.title).toBe('Approve send_email?');
     expect(opened.actionRequests[0].args).toEqual({ to: 'ada@example.com', body: 'Hi' });
@@ -46,7 +56,7 @@ describe('requireApproval (live service)', () => {
     expect(sent).toEqual([['ada@example.com', 'Hello, Ada.']]);
   });
 
-  it('throws ApprovalRejectedError with the member\'s message on a rejection, without running the call', async () => {
+  it("throws ApprovalRejectedError with the member's message on a rejection, without running the call", async () => {
     const externalId = runTag('gate-reject-');
     let ran = false;
     const drop = requireApproval(
@@ -60,7 +70,11 @@ describe('requireApproval (live service)', () => {
       drop('users').catch((e: unknown) => e),
       decideWhenOpen(externalId, () => ['reject', { message: 'Not on a Friday.' }]),
     ]);
-    expect(opened.actionRequests[0]).toMatchObject({ name: 'dropTable', args: { arguments: ['users'] }, allowedDecisions: ['approve', 'reject'] });
+    expect(opened.actionRequests[0]).toMatchObject({
+      name: 'dropTable',
+      args: { arguments: ['users'] },
+      allowedDecisions: ['approve', 'reject'],
+    });
     expect(error).toBeInstanceOf(ApprovalRejectedError);
     const rejected = error as ApprovalRejectedError;
     expect(rejected.reviewerMessage).toBe('Not on a Friday.');

@@ -14,7 +14,12 @@ const client = new Interlock({ apiKey: live.apiKey, baseURL: live.baseURL });
 const wait = { pollInterval: 100, timeout: 120_000 };
 const argsSchema = {
   type: 'object',
-  properties: { to: { type: 'string' }, body: { type: 'string' }, path: { type: 'string' }, i: { type: 'number' } },
+  properties: {
+    to: { type: 'string' },
+    body: { type: 'string' },
+    path: { type: 'string' },
+    i: { type: 'number' },
+  },
 } as const;
 
 /** Tools that record each run: [tool, args]. */
@@ -44,26 +49,43 @@ describe('langchain JS humanInTheLoopMiddleware (real package)', () => {
       model,
       tools: recordingTools(ran),
       middleware: [
-        humanInTheLoopMiddleware({ interruptOn: { send_email: true, delete_file: { allowedDecisions: ['approve', 'reject'] } } }),
+        humanInTheLoopMiddleware({
+          interruptOn: {
+            send_email: true,
+            delete_file: { allowedDecisions: ['approve', 'reject'] },
+          },
+        }),
       ],
       checkpointer: new MemorySaver(),
     });
     const thread = runTag('js-hitl-');
     const config = { configurable: { thread_id: thread } };
 
-    const first = await agent.invoke({ messages: [{ role: 'user', content: 'Email Ada and Bob, then delete the report.' }] }, config);
+    const first = await agent.invoke(
+      { messages: [{ role: 'user', content: 'Email Ada and Bob, then delete the report.' }] },
+      config,
+    );
     const [resume] = await Promise.all([
       client.interrupts.reviewLangGraph(first, { externalId: thread, wait }),
       decideWhenOpen(thread, (action) =>
         action.name === 'send_email'
           ? ['approve']
-          : ['edit', { editedName: 'send_draft', editedArgs: { to: 'bob@example.com', body: 'Hello Bob' } }],
+          : [
+              'edit',
+              {
+                editedName: 'send_draft',
+                editedArgs: { to: 'bob@example.com', body: 'Hello Bob' },
+              },
+            ],
       ),
     ]);
     expect(resume).toEqual({
       decisions: [
         { type: 'approve' },
-        { type: 'edit', editedAction: { name: 'send_draft', args: { to: 'bob@example.com', body: 'Hello Bob' } } },
+        {
+          type: 'edit',
+          editedAction: { name: 'send_draft', args: { to: 'bob@example.com', body: 'Hello Bob' } },
+        },
       ],
     });
     const second = await agent.invoke(new Command({ resume }), config);
@@ -83,7 +105,9 @@ describe('langchain JS humanInTheLoopMiddleware (real package)', () => {
     ]);
     const third = await agent.invoke(new Command({ resume: rejection }), config);
     expect(ran.map(([name]) => name)).toEqual(['send_email', 'send_draft']);
-    const rejected = third.messages.find((m) => ToolMessage.isInstance(m) && m.name === 'delete_file');
+    const rejected = third.messages.find(
+      (m) => ToolMessage.isInstance(m) && m.name === 'delete_file',
+    );
     expect(rejected?.content).toBe('Keep the report.');
     expect(third.messages.at(-1)?.content).toBe('All done.');
   });
@@ -91,7 +115,10 @@ describe('langchain JS humanInTheLoopMiddleware (real package)', () => {
   it('21 calls, one with a 9,990-character argument: two interrupts, decisions merged back in order', async () => {
     const ran: [string, Record<string, unknown>][] = [];
     const long = 'x'.repeat(9_990);
-    const calls = Array.from({ length: 21 }, (_, i) => ({ name: 'send_email', args: { to: `user${i}@example.com`, body: i === 7 ? long : `n${i}`, i } }));
+    const calls = Array.from({ length: 21 }, (_, i) => ({
+      name: 'send_email',
+      args: { to: `user${i}@example.com`, body: i === 7 ? long : `n${i}`, i },
+    }));
     const model = fakeModel().respondWithTools(calls).respond(new AIMessage('Sent.'));
     const agent = createAgent({
       model,
@@ -101,7 +128,10 @@ describe('langchain JS humanInTheLoopMiddleware (real package)', () => {
     });
     const thread = runTag('js-split-');
     const config = { configurable: { thread_id: thread } };
-    const first = await agent.invoke({ messages: [{ role: 'user', content: 'Email everyone.' }] }, config);
+    const first = await agent.invoke(
+      { messages: [{ role: 'user', content: 'Email everyone.' }] },
+      config,
+    );
 
     const [resume, opened] = await Promise.all([
       client.interrupts.reviewLangGraph(first, { externalId: thread, wait }),
@@ -110,8 +140,12 @@ describe('langchain JS humanInTheLoopMiddleware (real package)', () => {
         thread,
         (action) => {
           const i = action.args['i'] as number;
-          expect(action.description === null || action.description.length <= MAX_DESCRIPTION_LENGTH).toBe(true);
-          return i % 3 === 0 ? ['edit', { editedArgs: { ...action.args, to: `other${i}@example.com` } }] : ['approve'];
+          expect(
+            action.description === null || action.description.length <= MAX_DESCRIPTION_LENGTH,
+          ).toBe(true);
+          return i % 3 === 0
+            ? ['edit', { editedArgs: { ...action.args, to: `other${i}@example.com` } }]
+            : ['approve'];
         },
         2,
       ),
@@ -121,7 +155,10 @@ describe('langchain JS humanInTheLoopMiddleware (real package)', () => {
     expect(long7?.args['body']).toBe(long);
     await agent.invoke(new Command({ resume }), config);
     expect(ran).toEqual(
-      calls.map(({ args }, i) => ['send_email', i % 3 === 0 ? { ...args, to: `other${i}@example.com` } : args]),
+      calls.map(({ args }, i) => [
+        'send_email',
+        i % 3 === 0 ? { ...args, to: `other${i}@example.com` } : args,
+      ]),
     );
   });
 });
@@ -137,7 +174,12 @@ describe('plain interrupt() graphs (real package): Agent Inbox HumanInterrupt an
         const [response] = interrupt([
           {
             action_request: { action: 'run_command', args: { command: 'ls -l' } },
-            config: { allow_accept: true, allow_edit: true, allow_respond: true, allow_ignore: true },
+            config: {
+              allow_accept: true,
+              allow_edit: true,
+              allow_respond: true,
+              allow_ignore: true,
+            },
             description: 'Run this command?',
           },
         ]) as { type: string; args: unknown }[];
@@ -149,21 +191,28 @@ describe('plain interrupt() graphs (real package): Agent Inbox HumanInterrupt an
 
   it.each([
     ['approve', {}, { type: 'accept', args: null }],
-    ['edit', { editedName: 'run_shell', editedArgs: { command: 'pwd' } }, { type: 'edit', args: { action: 'run_shell', args: { command: 'pwd' } } }],
+    [
+      'edit',
+      { editedName: 'run_shell', editedArgs: { command: 'pwd' } },
+      { type: 'edit', args: { action: 'run_shell', args: { command: 'pwd' } } },
+    ],
     ['respond', { message: 'Use ls -la' }, { type: 'response', args: 'Use ls -la' }],
     ['reject', {}, { type: 'ignore', args: null }],
-  ])('Agent Inbox: %s reaches the node as its HumanResponse', async (decision, extras, expected) => {
-    const graph = inboxGraph();
-    const thread = runTag('inbox-');
-    const config = { configurable: { thread_id: thread } };
-    const first = await graph.invoke({ log: [] }, config);
-    const [resume] = await Promise.all([
-      client.interrupts.reviewLangGraph(first, { externalId: thread, wait }),
-      decideWhenOpen(thread, () => [decision, extras]),
-    ]);
-    const done = await graph.invoke(new Command({ resume }), config);
-    expect(done.log.map((line) => JSON.parse(line))).toEqual([expected]);
-  });
+  ])(
+    'Agent Inbox: %s reaches the node as its HumanResponse',
+    async (decision, extras, expected) => {
+      const graph = inboxGraph();
+      const thread = runTag('inbox-');
+      const config = { configurable: { thread_id: thread } };
+      const first = await graph.invoke({ log: [] }, config);
+      const [resume] = await Promise.all([
+        client.interrupts.reviewLangGraph(first, { externalId: thread, wait }),
+        decideWhenOpen(thread, () => [decision, extras]),
+      ]);
+      const done = await graph.invoke(new Command({ resume }), config);
+      expect(done.log.map((line) => JSON.parse(line))).toEqual([expected]);
+    },
+  );
 
   it('a payload of ours: the node gets the decisions, in action order', async () => {
     const graph = new StateGraph(State)
@@ -172,12 +221,20 @@ describe('plain interrupt() graphs (real package): Agent Inbox HumanInterrupt an
           interlockPayload({
             title: 'Refund order 1234?',
             actionRequests: [
-              { name: 'refund', args: { amount: 40 }, allowedDecisions: ['approve', 'edit', 'reject'] },
+              {
+                name: 'refund',
+                args: { amount: 40 },
+                allowedDecisions: ['approve', 'edit', 'reject'],
+              },
               { name: 'notify', args: { channel: '#billing' } },
             ],
           }),
         );
-        return { log: interlockDecisions(answer).map((d) => `${d.actionName}:${d.decision}:${JSON.stringify(d.editedArgs)}:${d.message}`) };
+        return {
+          log: interlockDecisions(answer).map(
+            (d) => `${d.actionName}:${d.decision}:${JSON.stringify(d.editedArgs)}:${d.message}`,
+          ),
+        };
       })
       .addEdge('__start__', 'refund')
       .compile({ checkpointer: new MemorySaver() });
@@ -186,7 +243,11 @@ describe('plain interrupt() graphs (real package): Agent Inbox HumanInterrupt an
     const first = await graph.invoke({ log: [] }, config);
     const [resume] = await Promise.all([
       client.interrupts.reviewLangGraph(first, { externalId: thread, wait }),
-      decideWhenOpen(thread, (action) => (action.name === 'refund' ? ['edit', { editedArgs: { amount: 30 } }] : ['respond', { message: 'Posted.' }])),
+      decideWhenOpen(thread, (action) =>
+        action.name === 'refund'
+          ? ['edit', { editedArgs: { amount: 30 } }]
+          : ['respond', { message: 'Posted.' }],
+      ),
     ]);
     const done = await graph.invoke(new Command({ resume }), config);
     expect(done.log).toEqual(['refund:edit:{"amount":30}:null', 'notify:respond:null:Posted.']);

@@ -5,9 +5,24 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Agent, type Model, type ModelResponse, Runner, RunState, setTracingDisabled, tool, Usage } from '@openai/agents';
+import {
+  Agent,
+  type Model,
+  type ModelResponse,
+  Runner,
+  RunState,
+  setTracingDisabled,
+  tool,
+  Usage,
+} from '@openai/agents';
 import { z } from 'zod';
-import { Interlock, OPENAI_AGENTS_METADATA_KEY, openOpenAIAgentsReview, resumeOpenAIAgents, reviewOpenAIAgents } from '../src';
+import {
+  Interlock,
+  OPENAI_AGENTS_METADATA_KEY,
+  openOpenAIAgentsReview,
+  resumeOpenAIAgents,
+  reviewOpenAIAgents,
+} from '../src';
 import { decide, decideWhenOpen, live, runTag } from './support/live-service';
 
 setTracingDisabled(true);
@@ -16,9 +31,20 @@ const wait = { pollInterval: 100, timeout: 120_000 };
 
 type Output = ModelResponse['output'];
 const call = (callId: string, name: string, args: Record<string, unknown>): Output[number] =>
-  ({ type: 'function_call', callId, name, arguments: JSON.stringify(args), status: 'completed' }) as Output[number];
+  ({
+    type: 'function_call',
+    callId,
+    name,
+    arguments: JSON.stringify(args),
+    status: 'completed',
+  }) as Output[number];
 const say = (text: string): Output[number] =>
-  ({ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text }] }) as Output[number];
+  ({
+    type: 'message',
+    role: 'assistant',
+    status: 'completed',
+    content: [{ type: 'output_text', text }],
+  }) as Output[number];
 
 /** Answers each turn with the next scripted output, and keeps what it was sent. */
 function scripted(...turns: Output[]): Model & { inputs: unknown[] } {
@@ -59,20 +85,34 @@ function mailAgent(model: Model, ran: [string, unknown][]) {
       return `Deleted ${args.path}.`;
     },
   });
-  return new Agent({ name: 'mailer', instructions: 'Do as asked.', tools: [sendEmail, deleteFile], model });
+  return new Agent({
+    name: 'mailer',
+    instructions: 'Do as asked.',
+    tools: [sendEmail, deleteFile],
+    model,
+  });
 }
 
 /** The tool outputs the model was sent on its last turn, by call id. */
 function outputs(model: { inputs: unknown[] }): Record<string, unknown> {
-  const last = model.inputs.at(-1) as { type?: string; callId?: string; output?: { text?: string } }[];
-  return Object.fromEntries(last.filter((i) => i.type === 'function_call_result').map((i) => [i.callId, i.output?.text]));
+  const last = model.inputs.at(-1) as {
+    type?: string;
+    callId?: string;
+    output?: { text?: string };
+  }[];
+  return Object.fromEntries(
+    last.filter((i) => i.type === 'function_call_result').map((i) => [i.callId, i.output?.text]),
+  );
 }
 
 describe('@openai/agents (real package)', () => {
   it('approves one call and rejects another with a message', async () => {
     const ran: [string, unknown][] = [];
     const model = scripted(
-      [call('c1', 'send_email', { to: 'ada@example.com', body: 'Hi' }), call('c2', 'delete_file', { path: '/srv/db' })],
+      [
+        call('c1', 'send_email', { to: 'ada@example.com', body: 'Hi' }),
+        call('c2', 'delete_file', { path: '/srv/db' }),
+      ],
       [say('Done.')],
     );
     const agent = mailAgent(model, ran);
@@ -83,7 +123,9 @@ describe('@openai/agents (real package)', () => {
     const externalId = runTag('oa-js-');
     const [state, [opened]] = await Promise.all([
       reviewOpenAIAgents(client, result, { externalId, wait }),
-      decideWhenOpen(externalId, (action) => (action.name === 'send_email' ? ['approve'] : ['reject', { message: 'Never the database.' }])),
+      decideWhenOpen(externalId, (action) =>
+        action.name === 'send_email' ? ['approve'] : ['reject', { message: 'Never the database.' }],
+      ),
     ]);
     expect(opened.title).toBe('Approve 2 tool calls: send_email, delete_file?');
     expect(opened.actionRequests.map((a) => [a.name, a.args, a.allowedDecisions])).toEqual([
@@ -133,7 +175,9 @@ console.log(JSON.stringify({ id: opened.id }));
 
       // The opening process is gone; the member decides afterwards.
       const stored = await client.interrupts.get(id);
-      expect(typeof (stored.metadata?.[OPENAI_AGENTS_METADATA_KEY] as { state?: unknown }).state).toBe('string');
+      expect(
+        typeof (stored.metadata?.[OPENAI_AGENTS_METADATA_KEY] as { state?: unknown }).state,
+      ).toBe('string');
       await decide(id, 'send_email', 'approve');
 
       const ran: [string, unknown][] = [];
@@ -151,7 +195,12 @@ console.log(JSON.stringify({ id: opened.id }));
   });
 
   it('refuses a run with nothing to approve', async () => {
-    const result = await new Runner().run(mailAgent(scripted([say('Nothing to do.')]), []), 'Hello');
-    await expect(openOpenAIAgentsReview(client, result)).rejects.toThrow('This run has no pending tool approvals');
+    const result = await new Runner().run(
+      mailAgent(scripted([say('Nothing to do.')]), []),
+      'Hello',
+    );
+    await expect(openOpenAIAgentsReview(client, result)).rejects.toThrow(
+      'This run has no pending tool approvals',
+    );
   });
 });

@@ -16,8 +16,15 @@ const root = join(sdkDir, '..', '..');
 const bin = (name: string) => join(root, 'node_modules', '.bin', name);
 
 function run(cmd: string, args: string[], cwd: string): string {
-  const result = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
-  if (result.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
+  const result = spawnSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
+  if (result.status !== 0)
+    throw new Error(
+      `${cmd} ${args.join(' ')} failed (${result.status}):\n${result.stdout}\n${result.stderr}`,
+    );
   return result.stdout;
 }
 
@@ -30,17 +37,25 @@ function readmeQuickStart(): string {
   return match[1];
 }
 
-const version = (JSON.parse(readFileSync(join(sdkDir, 'package.json'), 'utf8')) as { version: string }).version;
+const version = (
+  JSON.parse(readFileSync(join(sdkDir, 'package.json'), 'utf8')) as { version: string }
+).version;
 
 /** Puts a built package into the service's /downloads folder (with its manifest); returns its URL. */
 function serve(file: string, name: string, kind: 'npm' | 'python'): string {
   const dir = process.env['INTERLOCK_TEST_DOWNLOADS_DIR'];
-  if (dir === undefined) throw new Error('INTERLOCK_TEST_DOWNLOADS_DIR is not set: run through tools/scripts/with-service.mjs');
+  if (dir === undefined)
+    throw new Error(
+      'INTERLOCK_TEST_DOWNLOADS_DIR is not set: run through tools/scripts/with-service.mjs',
+    );
   const bytes = readFileSync(file);
   const base = basename(file);
   copyFileSync(file, join(dir, base));
   const sha256 = createHash('sha256').update(bytes).digest('hex');
-  writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ packages: [{ name, kind, version, file: base, sha256, size: bytes.length }] }));
+  writeFileSync(
+    join(dir, 'manifest.json'),
+    JSON.stringify({ packages: [{ name, kind, version, file: base, sha256, size: bytes.length }] }),
+  );
   return `${live.baseURL}/downloads/${base}`;
 }
 
@@ -59,7 +74,9 @@ let tarball: string;
 beforeAll(() => {
   packDir = mkdtempSync(join(tmpdir(), 'interlock-sdk-ts-pack-'));
   run(bin('tsup'), ['--config', join(sdkDir, 'tsup.config.ts')], root);
-  [packed] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', packDir], sdkDir)) as Packed[];
+  [packed] = JSON.parse(
+    run('npm', ['pack', '--json', '--pack-destination', packDir], sdkDir),
+  ) as Packed[];
   tarball = join(packDir, packed.filename);
 });
 afterAll(() => {
@@ -79,39 +96,74 @@ describe('the npm package', () => {
   it('packs only the build, installs into a clean project and runs the README quick start', async () => {
     const files = packed.files.map((f) => f.path).sort();
     expect(files).toEqual(
-      expect.arrayContaining(['CHANGELOG.md', 'README.md', 'dist/index.cjs', 'dist/index.d.cts', 'dist/index.d.ts', 'dist/index.js', 'package.json']),
+      expect.arrayContaining([
+        'CHANGELOG.md',
+        'README.md',
+        'dist/index.cjs',
+        'dist/index.d.cts',
+        'dist/index.d.ts',
+        'dist/index.js',
+        'package.json',
+      ]),
     );
-    expect(files.filter((f) => !f.startsWith('dist/') && !['README.md', 'CHANGELOG.md', 'package.json'].includes(f))).toEqual([]);
+    expect(
+      files.filter(
+        (f) => !f.startsWith('dist/') && !['README.md', 'CHANGELOG.md', 'package.json'].includes(f),
+      ),
+    ).toEqual([]);
 
     // Reproducible: building and packing again gives the same bytes.
     const again = mkdtempSync(join(tmpdir(), 'interlock-sdk-ts-pack-again-'));
     try {
       run(bin('tsup'), ['--config', join(sdkDir, 'tsup.config.ts')], root);
-      const [repacked] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', again], sdkDir)) as { integrity: string }[];
+      const [repacked] = JSON.parse(
+        run('npm', ['pack', '--json', '--pack-destination', again], sdkDir),
+      ) as { integrity: string }[];
       expect(repacked.integrity).toBe(packed.integrity);
     } finally {
       rmSync(again, { recursive: true, force: true });
     }
 
     // The release path: what `npm publish` would upload is exactly this tarball.
-    const [wouldPublish] = Object.values(JSON.parse(run('npm', ['publish', '--dry-run', '--json'], sdkDir)) as Record<string, Packed & { id: string }>);
-    expect([wouldPublish.id, wouldPublish.integrity]).toEqual([`@interlock/sdk@${version}`, packed.integrity]);
+    const [wouldPublish] = Object.values(
+      JSON.parse(run('npm', ['publish', '--dry-run', '--json'], sdkDir)) as Record<
+        string,
+        Packed & { id: string }
+      >,
+    );
+    expect([wouldPublish.id, wouldPublish.integrity]).toEqual([
+      `@interlock/sdk@${version}`,
+      packed.integrity,
+    ]);
 
     // Installed as the dashboard tells people to: from the service's /downloads (issue 32 §4).
     const url = serve(tarball, '@interlock/sdk', 'npm');
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'quick-start-check', private: true, type: 'module' }));
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'quick-start-check', private: true, type: 'module' }),
+    );
     // Zero runtime dependencies: the tarball is all there is to fetch.
     run('npm', ['install', url, '--no-audit', '--no-fund'], project);
-    const installed = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const installed = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     expect(installed.dependencies['@interlock/sdk']).toBe(url);
 
     // CommonJS consumers get the same API.
-    const cjs = run(process.execPath, ['-e', "const s = require('@interlock/sdk'); console.log(typeof s.Interlock, typeof s.PlanRequiredError, s.VERSION)"], project);
+    const cjs = run(
+      process.execPath,
+      [
+        '-e',
+        "const s = require('@interlock/sdk'); console.log(typeof s.Interlock, typeof s.PlanRequiredError, s.VERSION)",
+      ],
+      project,
+    );
     expect(cjs.trim()).toBe(`function function ${version}`);
 
     // The quick start exactly as the README prints it, then one line to show what it got.
     const quickStart = readmeQuickStart();
-    const report = "\nconsole.log(JSON.stringify({ status: answered.status, decisions: answered.decisions.map((d) => [d.actionName, d.decision]), id: interrupt.id }));\n";
+    const report =
+      '\nconsole.log(JSON.stringify({ status: answered.status, decisions: answered.decisions.map((d) => [d.actionName, d.decision]), id: interrupt.id }));\n';
     writeFileSync(join(project, 'quick-start.mjs'), quickStart + report);
     // It type-checks against the published declarations as TypeScript, too.
     writeFileSync(join(project, 'quick-start.ts'), quickStart + report);
@@ -125,7 +177,10 @@ describe('the npm package', () => {
       types: [],
       skipLibCheck: false,
     };
-    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['quick-start.ts'] }));
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions, files: ['quick-start.ts'] }),
+    );
     run(bin('tsc'), ['-p', 'tsconfig.json'], project);
 
     // The event loop was blocked above: let it see the kept-alive sockets the service closed meanwhile.
@@ -136,8 +191,14 @@ describe('the npm package', () => {
       const result = await runExample(join(project, 'quick-start.mjs'), project, key.key);
       expect(result).toMatchObject({ code: 0, stderr: '', decided: 1 });
       const printed = JSON.parse(result.stdout) as { id: string };
-      expect(printed).toEqual({ status: 'answered', decisions: [['refund', 'approve']], id: expect.any(String) });
-      const read = await raw('GET', `/api/interrupts/${printed.id}`, { headers: { 'x-api-key': key.key } });
+      expect(printed).toEqual({
+        status: 'answered',
+        decisions: [['refund', 'approve']],
+        id: expect.any(String),
+      });
+      const read = await raw('GET', `/api/interrupts/${printed.id}`, {
+        headers: { 'x-api-key': key.key },
+      });
       expect((read.body as { title: string }).title).toBe('Send the refund?');
     } finally {
       await revokeKey(key.id);
@@ -175,18 +236,23 @@ async function runExample(script: string, cwd: string, apiKey: string): Promise<
 
 const RUNNABLE = new Set(['ts', 'typescript', 'js', 'javascript']);
 const readmes = [join(sdkDir, 'README.md'), join(root, 'README.md')];
-const blocks = readmes.flatMap((file) => readmeBlocks(file).map((block, index) => ({ ...block, index })));
+const blocks = readmes.flatMap((file) =>
+  readmeBlocks(file).map((block, index) => ({ ...block, index })),
+);
 // The SDK README's blocks all run unless marked; the repository README's shell and JSON blocks
 // are for operators, so only its TypeScript and JavaScript (the agent snippets) are checked.
 const sdkBlocks = blocks.filter((b) => b.file === readmes[0]);
 const examples = blocks.filter((b) => RUNNABLE.has(b.lang) && b.skip === undefined);
 const label = (b: ReadmeBlock) => `${relative(root, b.file)}:${b.line} (${b.heading})`;
-const needsHuman = /\.(waitForAnswer|reviewLangGraph)\(|\b(reviewOpenAIAgents|interlockToolApproval|reviewAISDK)\(/;
+const needsHuman =
+  /\.(waitForAnswer|reviewLangGraph)\(|\b(reviewOpenAIAgents|interlockToolApproval|reviewAISDK)\(/;
 
 /** Runs `fn` over `items`, at most `width` at a time; one promise per item, in order. */
 function limited<T, R>(items: T[], width: number, fn: (item: T) => Promise<R>): Promise<R>[] {
   const settle: { resolve: (value: R) => void; reject: (error: unknown) => void }[] = [];
-  const promises = items.map((_, i) => new Promise<R>((resolve, reject) => (settle[i] = { resolve, reject })));
+  const promises = items.map(
+    (_, i) => new Promise<R>((resolve, reject) => (settle[i] = { resolve, reject })),
+  );
   let next = 0;
   const worker = async () => {
     for (let i = next++; i < items.length; i = next++) {
@@ -210,8 +276,21 @@ describe('the README examples, run as written against the live service', () => {
     project = join(root, 'tmp', `sdk-ts-readme-${process.pid}`);
     rmSync(project, { recursive: true, force: true });
     mkdirSync(join(project, 'node_modules', '@interlock', 'sdk'), { recursive: true });
-    run('tar', ['-xzf', tarball, '--strip-components=1', '-C', join(project, 'node_modules', '@interlock', 'sdk')], root);
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'readme-examples', private: true, type: 'module' }));
+    run(
+      'tar',
+      [
+        '-xzf',
+        tarball,
+        '--strip-components=1',
+        '-C',
+        join(project, 'node_modules', '@interlock', 'sdk'),
+      ],
+      root,
+    );
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'readme-examples', private: true, type: 'module' }),
+    );
     for (const b of examples) writeFileSync(join(project, script(b)), b.code);
     // The TypeScript examples type-check under --strict against the published declarations, then run as compiled.
     const compilerOptions = {
@@ -228,7 +307,8 @@ describe('the README examples, run as written against the live service', () => {
     const files = examples.filter((b) => b.lang.startsWith('t')).map(script);
     writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files }));
     const tsc = spawnSync(bin('tsc'), ['-p', 'tsconfig.json'], { cwd: project, encoding: 'utf8' });
-    if (tsc.status !== 0) throw new Error(`the README examples do not type-check:\n${tsc.stdout}${tsc.stderr}`);
+    if (tsc.status !== 0)
+      throw new Error(`the README examples do not type-check:\n${tsc.stdout}${tsc.stderr}`);
     // The event loop was blocked above: let it see the kept-alive sockets the service closed meanwhile.
     await new Promise((resolve) => setTimeout(resolve, 100));
     // Four at a time (most of an example's time is waiting for the service or the human); each
@@ -236,7 +316,11 @@ describe('the README examples, run as written against the live service', () => {
     const results = limited(examples, 4, async (b) => {
       const key = await createKey(runTag('readme-'));
       try {
-        return await runExample(join(project, script(b).replace(/\.mts$/, '.mjs')), project, key.key);
+        return await runExample(
+          join(project, script(b).replace(/\.mts$/, '.mjs')),
+          project,
+          key.key,
+        );
       } finally {
         await revokeKey(key.id);
       }
@@ -252,14 +336,16 @@ describe('the README examples, run as written against the live service', () => {
   });
 
   it('every block of the SDK README runs, except the few marked as not runnable here', () => {
-    const unmarked = sdkBlocks.filter((b) => !RUNNABLE.has(b.lang) && b.skip === undefined).map(label);
+    const unmarked = sdkBlocks
+      .filter((b) => !RUNNABLE.has(b.lang) && b.skip === undefined)
+      .map(label);
     expect(unmarked).toEqual([]);
     // Named by section, so a new skip is a decision someone makes here.
-    expect(sdkBlocks.filter((b) => b.skip !== undefined).map((b) => label(b).replace(/^.*\((.*)\)$/, '$1'))).toEqual([
-      'Install',
-      'Webhooks',
-      'Development',
-    ]);
+    expect(
+      sdkBlocks
+        .filter((b) => b.skip !== undefined)
+        .map((b) => label(b).replace(/^.*\((.*)\)$/, '$1')),
+    ).toEqual(['Install', 'Webhooks', 'Development']);
     expect(examples.length).toBeGreaterThanOrEqual(10);
   });
 

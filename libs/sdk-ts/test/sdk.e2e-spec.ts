@@ -38,7 +38,13 @@ describe('interrupts', () => {
     const externalId = runTag('run-');
     const created = await client.interrupts.create({
       title: 'Deploy api 1.4.2?',
-      actionRequests: [{ name: 'deploy', args: { service: 'api', version: '1.4.2' }, allowedDecisions: ['approve', 'reject'] }],
+      actionRequests: [
+        {
+          name: 'deploy',
+          args: { service: 'api', version: '1.4.2' },
+          allowedDecisions: ['approve', 'reject'],
+        },
+      ],
       externalId,
       metadata: { ticket: 7 },
     });
@@ -53,20 +59,36 @@ describe('interrupts', () => {
       assignee: null,
       answeredAt: null,
       actionRequests: [
-        { name: 'deploy', args: { service: 'api', version: '1.4.2' }, description: null, allowedDecisions: ['approve', 'reject'] },
+        {
+          name: 'deploy',
+          args: { service: 'api', version: '1.4.2' },
+          description: null,
+          allowedDecisions: ['approve', 'reject'],
+        },
       ],
     });
     expect(await client.interrupts.get(created.id)).toEqual(created);
 
-    const second = await client.interrupts.create({ title: 'And the worker?', actionRequests: [{ name: 'deploy' }], externalId });
-    expect(second.actionRequests[0]).toEqual({ name: 'deploy', args: {}, description: null, allowedDecisions: ['approve', 'edit', 'reject', 'respond'] });
+    const second = await client.interrupts.create({
+      title: 'And the worker?',
+      actionRequests: [{ name: 'deploy' }],
+      externalId,
+    });
+    expect(second.actionRequests[0]).toEqual({
+      name: 'deploy',
+      args: {},
+      description: null,
+      allowedDecisions: ['approve', 'edit', 'reject', 'respond'],
+    });
 
     const first = await client.interrupts.list({ externalId, limit: 1 });
     expect(first.data.map((i) => i.id)).toEqual([second.id]);
     expect(first.hasNextPage()).toBe(true);
     const all = await collect(client.interrupts.list({ externalId, limit: 1 }));
     expect(all.map((i) => i.id)).toEqual([second.id, created.id]);
-    expect((await collect(client.interrupts.list({ externalId, status: 'answered' }))).length).toBe(0);
+    expect((await collect(client.interrupts.list({ externalId, status: 'answered' }))).length).toBe(
+      0,
+    );
   });
 
   it("lists by every filter keys may use, openedBy: 'me' giving exactly this key's", async () => {
@@ -82,32 +104,59 @@ describe('interrupts', () => {
         ['other', 'Déployer la prod'],
       ] as const) {
         const c = by === 'main' ? client : otherClient;
-        opened.push({ id: (await c.interrupts.create({ title, actionRequests: [{ name: 'a' }], externalId })).id, by, title });
+        opened.push({
+          id: (await c.interrupts.create({ title, actionRequests: [{ name: 'a' }], externalId }))
+            .id,
+          by,
+          title,
+        });
       }
       await decide(opened[2].id, 'a');
-      const ids = async (items: AsyncIterable<{ id: string }>) => (await collect(items)).map((i) => i.id);
+      const ids = async (items: AsyncIterable<{ id: string }>) =>
+        (await collect(items)).map((i) => i.id);
       const newest = [...opened].reverse();
 
-      expect(await ids(otherClient.interrupts.list({ externalId, openedBy: 'me', limit: 1 }))).toEqual(
-        newest.filter((o) => o.by === 'other').map((o) => o.id),
+      expect(
+        await ids(otherClient.interrupts.list({ externalId, openedBy: 'me', limit: 1 })),
+      ).toEqual(newest.filter((o) => o.by === 'other').map((o) => o.id));
+      expect(
+        await ids(client.interrupts.list({ externalId, openedBy: 'me', status: 'open' })),
+      ).toEqual([opened[0].id]);
+      expect(await ids(client.interrupts.list({ externalId, order: 'oldest', limit: 3 }))).toEqual(
+        opened.map((o) => o.id),
       );
-      expect(await ids(client.interrupts.list({ externalId, openedBy: 'me', status: 'open' }))).toEqual([opened[0].id]);
-      expect(await ids(client.interrupts.list({ externalId, order: 'oldest', limit: 3 }))).toEqual(opened.map((o) => o.id));
       // Title words as prefixes, accents and case ignored.
       expect(await ids(client.interrupts.list({ externalId, q: 'DEPLO' }))).toEqual(
         newest.filter((o) => /^d[eé]plo/i.test(o.title)).map((o) => o.id),
       );
-      expect(await ids(client.interrupts.list({ externalId, assignee: 'unassigned', escalated: false, status: 'answered' }))).toEqual([opened[2].id]);
+      expect(
+        await ids(
+          client.interrupts.list({
+            externalId,
+            assignee: 'unassigned',
+            escalated: false,
+            status: 'answered',
+          }),
+        ),
+      ).toEqual([opened[2].id]);
       // from takes a Date; the whole listing is after the first create.
       const first = await client.interrupts.get(opened[0].id);
-      expect(await ids(client.interrupts.list({ externalId, from: new Date(first.createdAt), to: new Date(Date.now() + 60_000) }))).toEqual(
-        newest.map((o) => o.id),
-      );
+      expect(
+        await ids(
+          client.interrupts.list({
+            externalId,
+            from: new Date(first.createdAt),
+            to: new Date(Date.now() + 60_000),
+          }),
+        ),
+      ).toEqual(newest.map((o) => o.id));
       // The same filters by hand: the SDK sends exactly them.
-      const rawPage = await raw('GET', `/api/interrupts?externalId=${externalId}&openedBy=me`, { headers: { 'x-api-key': other.key } });
-      expect((rawPage.body as { interrupts: { id: string }[] }).interrupts.map((i) => i.id)).toEqual(
-        newest.filter((o) => o.by === 'other').map((o) => o.id),
-      );
+      const rawPage = await raw('GET', `/api/interrupts?externalId=${externalId}&openedBy=me`, {
+        headers: { 'x-api-key': other.key },
+      });
+      expect(
+        (rawPage.body as { interrupts: { id: string }[] }).interrupts.map((i) => i.id),
+      ).toEqual(newest.filter((o) => o.by === 'other').map((o) => o.id));
       // me and my_teams name a signed-in member: nothing is assigned to a key.
       const mine = await client.interrupts.list({ assignee: 'me' }).firstPage();
       expect(mine.data).toEqual([]);
@@ -118,7 +167,10 @@ describe('interrupts', () => {
   });
 
   it('replays a create sent again with the same Idempotency-Key', async () => {
-    const params = { title: 'Refund order 1234?', actionRequests: [{ name: 'refund', args: { order: 1234 } }] };
+    const params = {
+      title: 'Refund order 1234?',
+      actionRequests: [{ name: 'refund', args: { order: 1234 } }],
+    };
     const idempotencyKey = runTag('refund-1234-');
     const once = await client.interrupts.create(params, { idempotencyKey });
     const again = await client.interrupts.create(params, { idempotencyKey });
@@ -136,7 +188,10 @@ describe('interrupts', () => {
       await decide(created.id, 'notify');
     })();
     const started = Date.now();
-    const answered = await client.interrupts.waitForAnswer(created.id, { pollInterval: 100, timeout: 30_000 });
+    const answered = await client.interrupts.waitForAnswer(created.id, {
+      pollInterval: 100,
+      timeout: 30_000,
+    });
     await deciding;
     expect(Date.now() - started).toBeGreaterThanOrEqual(400);
     expect(answered.status).toBe('answered');
@@ -146,16 +201,29 @@ describe('interrupts', () => {
       ['notify', 'approve'],
     ]);
     expect(answered.decisions[0].decidedBy.name).toBe('SDK pro owner');
-    expect(toLangGraphResume(answered)).toEqual({ decisions: [{ type: 'approve' }, { type: 'approve' }] });
+    expect(toLangGraphResume(answered)).toEqual({
+      decisions: [{ type: 'approve' }, { type: 'approve' }],
+    });
   });
 });
 
 describe('sessions', () => {
   it('starts, appends to and ends a session', async () => {
     const externalId = runTag('build-');
-    const session = await client.sessions.start({ name: 'nightly-build', externalId, metadata: { branch: 'main' } });
+    const session = await client.sessions.start({
+      name: 'nightly-build',
+      externalId,
+      metadata: { branch: 'main' },
+    });
     expect(session.id).toMatch(UUID);
-    expect(session).toMatchObject({ name: 'nightly-build', externalId, status: 'active', messageCount: 0, endedAt: null, metadata: { branch: 'main' } });
+    expect(session).toMatchObject({
+      name: 'nightly-build',
+      externalId,
+      status: 'active',
+      messageCount: 0,
+      endedAt: null,
+      metadata: { branch: 'main' },
+    });
     const appended = await client.sessions.append(session.id, [
       { role: 'agent', content: 'Building…' },
       { role: 'tool', content: 'exit 0' },
@@ -169,21 +237,30 @@ describe('sessions', () => {
   it('lists them newest first, page by page and by status, and retrieves one', async () => {
     const externalId = runTag('list-');
     const started = [];
-    for (const name of ['first', 'second', 'third']) started.push(await client.sessions.start({ name, externalId }));
+    for (const name of ['first', 'second', 'third'])
+      started.push(await client.sessions.start({ name, externalId }));
     const ended = await client.sessions.end(started[1].id);
 
     const all = await collect(client.sessions.list({ externalId, limit: 1 }));
     expect(all.map((s) => s.name)).toEqual(['third', 'second', 'first']);
     expect(all[1]).toEqual(ended);
-    expect((await collect(client.sessions.list({ externalId, status: 'ended' }))).map((s) => s.id)).toEqual([ended.id]);
-    expect((await collect(client.sessions.list({ externalId, status: 'active' }))).map((s) => s.name)).toEqual(['third', 'first']);
+    expect(
+      (await collect(client.sessions.list({ externalId, status: 'ended' }))).map((s) => s.id),
+    ).toEqual([ended.id]);
+    expect(
+      (await collect(client.sessions.list({ externalId, status: 'active' }))).map((s) => s.name),
+    ).toEqual(['third', 'first']);
     const page = await client.sessions.list({ externalId, limit: 2 });
     expect([page.data.length, page.hasNextPage()]).toEqual([2, true]);
 
     const one = await client.sessions.retrieve(ended.id);
     expect(one).toEqual(ended);
     expect(one._request_id).toMatch(UUID);
-    expect(await raw('GET', `/api/sessions/${ended.id}`, { headers: { 'x-api-key': live.apiKey } }).then((r) => r.body)).toEqual(one);
+    expect(
+      await raw('GET', `/api/sessions/${ended.id}`, { headers: { 'x-api-key': live.apiKey } }).then(
+        (r) => r.body,
+      ),
+    ).toEqual(one);
     const missing = await failure(client.sessions.retrieve('00000000-0000-4000-8000-000000000000'));
     expect(missing).toBeInstanceOf(NotFoundError);
     expect(missing.message).toBe('Not found.');
@@ -203,8 +280,14 @@ describe('audit log', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const query = new URLSearchParams({ q: tag, limit: '50', ...(cursor === null ? {} : { cursor }) });
-      const page = await raw('GET', `/api/audit-log?${query}`, { headers: { 'x-api-key': live.apiKey } });
+      const query = new URLSearchParams({
+        q: tag,
+        limit: '50',
+        ...(cursor === null ? {} : { cursor }),
+      });
+      const page = await raw('GET', `/api/audit-log?${query}`, {
+        headers: { 'x-api-key': live.apiKey },
+      });
       expect(page.status).toBe(200);
       const body = page.body as { entries: AuditEntry[]; nextCursor: string | null };
       viaRaw.push(...body.entries);
@@ -216,25 +299,42 @@ describe('audit log', () => {
     expect(viaSdk).toHaveLength(500);
     expect(viaSdk).toEqual(viaRaw);
     expect(new Set(viaSdk.map((e) => e.id)).size).toBe(500);
-    expect(viaSdk.every((e) => e.action === 'interrupt.created' && e.targetName?.startsWith(tag))).toBe(true);
+    expect(
+      viaSdk.every((e) => e.action === 'interrupt.created' && e.targetName?.startsWith(tag)),
+    ).toBe(true);
     // Newest first: the last interrupt created is the first entry.
-    const sorted = [...viaSdk].sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+    const sorted = [...viaSdk].sort((a, b) =>
+      a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0,
+    );
     expect(viaSdk.map((e) => e.createdAt)).toEqual(sorted.map((e) => e.createdAt));
   });
 });
 
 describe('typed errors carry the service’s exact message, code and request id', () => {
   /** The service's own error body for the same request, without the SDK. */
-  async function rawError(path: string, apiKey?: string, init: { method?: string; body?: unknown } = {}) {
+  async function rawError(
+    path: string,
+    apiKey?: string,
+    init: { method?: string; body?: unknown } = {},
+  ) {
     const response = await raw(init.method ?? 'GET', path, {
       headers: apiKey === undefined ? {} : { 'x-api-key': apiKey },
       body: init.body,
     });
-    return response.body as { statusCode: number; code: string; message: string; requestId: string };
+    return response.body as {
+      statusCode: number;
+      code: string;
+      message: string;
+      requestId: string;
+    };
   }
 
   function expectError(error: APIError, status: number, code: string, message: string): void {
-    expect({ status: error.status, code: error.code, message: error.message }).toEqual({ status, code, message });
+    expect({ status: error.status, code: error.code, message: error.message }).toEqual({
+      status,
+      code,
+      message,
+    });
     expect(error.requestId).toMatch(UUID);
     expect(error.requestId).toBe(error.headers?.get('x-request-id'));
   }
@@ -258,7 +358,9 @@ describe('typed errors carry the service’s exact message, code and request id'
   });
 
   it('401 API_KEY_EXPIRED', async () => {
-    const error = await failure(new Interlock({ apiKey: live.expiredApiKey, baseURL: live.baseURL }).whoami());
+    const error = await failure(
+      new Interlock({ apiKey: live.expiredApiKey, baseURL: live.baseURL }).whoami(),
+    );
     expect(error).toBeInstanceOf(AuthenticationError);
     expectError(error, 401, 'API_KEY_EXPIRED', 'API Key has expired');
   });
@@ -275,7 +377,9 @@ describe('typed errors carry the service’s exact message, code and request id'
   });
 
   it('403 HUMANS_ONLY on a human route', async () => {
-    const error = await failure(client.post('/api/api-keys', { body: { name: 'from-a-key', expiry: 'never' } }));
+    const error = await failure(
+      client.post('/api/api-keys', { body: { name: 'from-a-key', expiry: 'never' } }),
+    );
     expect(error).toBeInstanceOf(PermissionDeniedError);
     expectError(error, 403, 'HUMANS_ONLY', 'This endpoint is reserved for humans.');
   });
@@ -288,7 +392,11 @@ describe('typed errors carry the service’s exact message, code and request id'
     expect(error.message).toMatch(/limit/);
 
     const unknownField = await failure(
-      client.interrupts.create({ title: 't', actionRequests: [{ name: 'a' }], colour: 'red' } as never),
+      client.interrupts.create({
+        title: 't',
+        actionRequests: [{ name: 'a' }],
+        colour: 'red',
+      } as never),
     );
     expect(unknownField).toBeInstanceOf(BadRequestError);
     expect(unknownField.code).toBe('VALIDATION_FAILED');

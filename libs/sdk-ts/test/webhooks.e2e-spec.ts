@@ -30,7 +30,10 @@ describe('webhooks from the live service', () => {
     const { port } = server.address() as { port: number };
     const created = await raw('POST', '/api/webhooks', {
       headers: { cookie: live.memberCookie },
-      body: { url: `http://127.0.0.1:${port}/interlock`, eventTypes: ['interrupt.created', 'interrupt.decided', 'interrupt.answered'] },
+      body: {
+        url: `http://127.0.0.1:${port}/interlock`,
+        eventTypes: ['interrupt.created', 'interrupt.decided', 'interrupt.answered'],
+      },
     });
     expect(created.status).toBe(201);
     webhook = created.body as { id: string; secret: string };
@@ -41,7 +44,10 @@ describe('webhooks from the live service', () => {
   });
 
   it('deciding the last action: interrupt.decided then interrupt.answered, unwrapped by the SDK', async () => {
-    const interrupt = await client.interrupts.create({ title: 'Ship the webhook SDK?', actionRequests: [{ name: 'ship' }, { name: 'announce' }] });
+    const interrupt = await client.interrupts.create({
+      title: 'Ship the webhook SDK?',
+      actionRequests: [{ name: 'ship' }, { name: 'announce' }],
+    });
     await decide(interrupt.id, 'ship', 'approve');
     await decide(interrupt.id, 'announce', 'respond', { message: 'Post it on Friday.' });
 
@@ -53,25 +59,42 @@ describe('webhooks from the live service', () => {
       }
       return all;
     };
-    for (let i = 0; i < 300 && (await mine()).length < 4; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let i = 0; i < 300 && (await mine()).length < 4; i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     const received = await mine();
-    expect(received.map((r) => r.event.type)).toEqual(['interrupt.created', 'interrupt.decided', 'interrupt.decided', 'interrupt.answered']);
+    expect(received.map((r) => r.event.type)).toEqual([
+      'interrupt.created',
+      'interrupt.decided',
+      'interrupt.decided',
+      'interrupt.answered',
+    ]);
 
     const answered = received[3].event;
     expect(answered.type).toBe('interrupt.answered');
     if (answered.type === 'interrupt.answered') {
-      expect(answered.data).toEqual(JSON.parse(JSON.stringify(await client.interrupts.get(interrupt.id))));
+      expect(answered.data).toEqual(
+        JSON.parse(JSON.stringify(await client.interrupts.get(interrupt.id))),
+      );
       expect(answered.data.decisions.map((d) => d.decision)).toEqual(['approve', 'respond']);
     }
     for (const { delivery, event } of received) {
       expect(delivery.headers['webhook-id']).toBe(event.id);
       // The reference implementation agrees.
-      expect(new Reference(webhook.secret).verify(delivery.body, delivery.headers as Record<string, string>)).toEqual(event);
+      expect(
+        new Reference(webhook.secret).verify(
+          delivery.body,
+          delivery.headers as Record<string, string>,
+        ),
+      ).toEqual(event);
     }
 
     const [{ delivery }] = received;
-    const tampered = await client.webhooks.unwrap(delivery.body.replace('Ship', 'Sink'), delivery.headers, webhook.secret).catch((e: unknown) => e);
+    const tampered = await client.webhooks
+      .unwrap(delivery.body.replace('Ship', 'Sink'), delivery.headers, webhook.secret)
+      .catch((e: unknown) => e);
     expect(tampered).toBeInstanceOf(WebhookVerificationError);
-    expect((tampered as WebhookVerificationError).message).toBe('No webhook-signature matches the payload.');
+    expect((tampered as WebhookVerificationError).message).toBe(
+      'No webhook-signature matches the payload.',
+    );
   });
 });

@@ -2,7 +2,12 @@ import { agentHoursExhaustedMessage, messagesExhaustedMessage } from './allowanc
 
 describe('allowance messages (SPEC §4)', () => {
   it('begin with the exact words of the source and read as full sentences', () => {
-    const free = { plan: 'free' as const, included: 1000, renewsOn: '2026-12-01', proIncludes: 50000 };
+    const free = {
+      plan: 'free' as const,
+      included: 1000,
+      renewsOn: '2026-12-01',
+      proIncludes: 50000,
+    };
     expect(messagesExhaustedMessage(free)).toBe(
       'This organisation has used its included messages for the month (1,000 on the Free plan). ' +
         'The allowance renews on 2026-12-01 (UTC); the Pro plan includes 50,000 messages a month.',

@@ -13,7 +13,8 @@ export interface ExhaustedAllowance {
 
 function text(what: 'messages' | 'agent hours', a: ExhaustedAllowance): string {
   const n = (x: number) => x.toLocaleString('en-GB');
-  const upgrade = a.plan === 'free' ? `; the Pro plan includes ${n(a.proIncludes)} ${what} a month` : '';
+  const upgrade =
+    a.plan === 'free' ? `; the Pro plan includes ${n(a.proIncludes)} ${what} a month` : '';
   return (
     `This organisation has used its included ${what} for the month ` +
     `(${n(a.included)} on the ${PLAN_NAMES[a.plan]} plan). The allowance renews on ${a.renewsOn} (UTC)${upgrade}.`

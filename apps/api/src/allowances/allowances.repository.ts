@@ -41,7 +41,11 @@ export class AllowancesRepository {
    * Counts one message in the month's row unless the plan's allowance is reached: one
    * conditional upsert (concurrent callers queue on the row). False when refused.
    */
-  async countMessage(db: Queryable, organisationId: string, messages: PlanLimits): Promise<boolean> {
+  async countMessage(
+    db: Queryable,
+    organisationId: string,
+    messages: PlanLimits,
+  ): Promise<boolean> {
     const limit = `(SELECT CASE o.plan WHEN 'pro' THEN $3::int ELSE $2::int END FROM ${organisationPlanRow('o', '$1::uuid')})`;
     const counted = await queryRows<{ messages: number }>(
       db,
@@ -55,7 +59,10 @@ export class AllowancesRepository {
   }
 
   /** The organisation's plan and the first day of next month (UTC, YYYY-MM-DD); undefined: no such organisation. */
-  async planAndRenewal(db: Queryable, organisationId: string): Promise<{ plan: Plan; renews_on: string } | undefined> {
+  async planAndRenewal(
+    db: Queryable,
+    organisationId: string,
+  ): Promise<{ plan: Plan; renews_on: string } | undefined> {
     const [row] = await queryRows<{ plan: Plan; renews_on: string }>(
       db,
       `SELECT o.plan, to_char(date_trunc('month', now() AT TIME ZONE 'UTC') + interval '1 month', 'YYYY-MM-DD') AS renews_on
@@ -66,7 +73,10 @@ export class AllowancesRepository {
   }
 
   /** The month's agent seconds so far with the plan and the renewal day: one primary-key read of each table. */
-  async agentHours(db: Queryable, organisationId: string): Promise<{ plan: Plan; seconds: number; renews_on: string } | undefined> {
+  async agentHours(
+    db: Queryable,
+    organisationId: string,
+  ): Promise<{ plan: Plan; seconds: number; renews_on: string } | undefined> {
     const [row] = await queryRows<{ plan: Plan; seconds: number; renews_on: string }>(
       db,
       `WITH m AS (SELECT ${MONTH})
@@ -81,8 +91,16 @@ export class AllowancesRepository {
   async usage(
     db: Queryable,
     organisationId: string,
-  ): Promise<{ plan: Plan; month: string; renews_at: Date; messages: number; seconds: number } | undefined> {
-    const [row] = await queryRows<{ plan: Plan; month: string; renews_at: Date; messages: number; seconds: number }>(
+  ): Promise<
+    { plan: Plan; month: string; renews_at: Date; messages: number; seconds: number } | undefined
+  > {
+    const [row] = await queryRows<{
+      plan: Plan;
+      month: string;
+      renews_at: Date;
+      messages: number;
+      seconds: number;
+    }>(
       db,
       `WITH m AS (SELECT ${MONTH})
        SELECT o.plan, to_char(m.start AT TIME ZONE 'UTC', 'YYYY-MM') AS month, m.next AS renews_at,
@@ -101,7 +119,11 @@ export class AllowancesRepository {
    * `organisationParam` is the statement's parameter holding the organisation id; the plans'
    * allowances (in hours) become parameters `firstParam` and `firstParam + 1`.
    */
-  agentHoursLeft(organisationParam: string, firstParam: number, agentHours: PlanLimits): AgentHoursLeft {
+  agentHoursLeft(
+    organisationParam: string,
+    firstParam: number,
+    agentHours: PlanLimits,
+  ): AgentHoursLeft {
     return {
       from: `${organisationPlanRow('o', organisationParam)} LEFT JOIN agent_hours_totals a ON a.organisation_id = o.id`,
       where: `${AGENT_SECONDS_USED} < 3600 * (CASE o.plan WHEN 'pro' THEN $${firstParam + 1}::int ELSE $${firstParam}::int END)`,

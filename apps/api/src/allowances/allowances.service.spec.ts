@@ -6,7 +6,9 @@ import { AllowancesService } from './allowances.service';
 
 // The allowance rules over a fake repository: what is refused, with which exact text.
 const ORG = '6c0f7a52-93a3-4d55-9e4b-7c2b3f1a0e11';
-const config = { plans: { free: { messages: 100, agentHours: 10 }, pro: { messages: 10_000, agentHours: 500 } } } as unknown as AppConfig;
+const config = {
+  plans: { free: { messages: 100, agentHours: 10 }, pro: { messages: 10_000, agentHours: 500 } },
+} as unknown as AppConfig;
 const tx = { query: jest.fn() };
 
 function setUp(overrides: Partial<Record<keyof AllowancesRepository, jest.Mock>> = {}) {
@@ -14,7 +16,13 @@ function setUp(overrides: Partial<Record<keyof AllowancesRepository, jest.Mock>>
     countMessage: jest.fn(async () => true),
     planAndRenewal: jest.fn(async () => ({ plan: 'free', renews_on: '2026-12-01' })),
     agentHours: jest.fn(async () => ({ plan: 'free', seconds: 0, renews_on: '2026-12-01' })),
-    usage: jest.fn(async () => ({ plan: 'pro', month: '2026-11', renews_at: new Date('2026-12-01T00:00:00.000Z'), messages: 7, seconds: 5400 })),
+    usage: jest.fn(async () => ({
+      plan: 'pro',
+      month: '2026-11',
+      renews_at: new Date('2026-12-01T00:00:00.000Z'),
+      messages: 7,
+      seconds: 5400,
+    })),
     agentHoursLeft: jest.fn(() => ({ from: 'f', where: 'w', params: [10, 500] })),
     ...overrides,
   } as unknown as AllowancesRepository;
@@ -43,18 +51,36 @@ describe('AllowancesService', () => {
   });
 
   it('refuses agent time at the allowance exactly, not a second before', async () => {
-    const under = setUp({ agentHours: jest.fn(async () => ({ plan: 'free', seconds: 10 * 3600 - 1, renews_on: '2026-12-01' })) });
+    const under = setUp({
+      agentHours: jest.fn(async () => ({
+        plan: 'free',
+        seconds: 10 * 3600 - 1,
+        renews_on: '2026-12-01',
+      })),
+    });
     await expect(under.service.assertAgentHoursLeft(tx, ORG)).resolves.toBeUndefined();
-    const spent = setUp({ agentHours: jest.fn(async () => ({ plan: 'pro', seconds: 500 * 3600, renews_on: '2026-12-01' })) });
+    const spent = setUp({
+      agentHours: jest.fn(async () => ({
+        plan: 'pro',
+        seconds: 500 * 3600,
+        renews_on: '2026-12-01',
+      })),
+    });
     await expect(spent.service.assertAgentHoursLeft(tx, ORG)).rejects.toMatchObject({
       code: 'AGENT_HOURS_ALLOWANCE_EXHAUSTED',
-      message: 'This organisation has used its included agent hours for the month (500 on the Pro plan). The allowance renews on 2026-12-01 (UTC).',
+      message:
+        'This organisation has used its included agent hours for the month (500 on the Pro plan). The allowance renews on 2026-12-01 (UTC).',
     });
   });
 
   it('answers 404 for an organisation that does not exist', async () => {
-    const { service } = setUp({ agentHours: jest.fn(async () => undefined), usage: jest.fn(async () => undefined) });
-    await expect(service.assertAgentHoursLeft(tx, ORG)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    const { service } = setUp({
+      agentHours: jest.fn(async () => undefined),
+      usage: jest.fn(async () => undefined),
+    });
+    await expect(service.assertAgentHoursLeft(tx, ORG)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
     await expect(service.summary(ORG)).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 

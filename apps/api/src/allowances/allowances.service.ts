@@ -31,7 +31,13 @@ export class AllowancesService {
    */
   async consumeMessage(tx: Queryable, organisationId: string): Promise<void> {
     const { free, pro } = this.config.plans;
-    if (await this.allowances.countMessage(tx, organisationId, { free: free.messages, pro: pro.messages })) return;
+    if (
+      await this.allowances.countMessage(tx, organisationId, {
+        free: free.messages,
+        pro: pro.messages,
+      })
+    )
+      return;
     const row = await this.allowances.planAndRenewal(tx, organisationId);
     if (row === undefined) throw DomainError.of('NOT_FOUND');
     throw new DomainError(
@@ -51,7 +57,10 @@ export class AllowancesService {
    */
   agentHoursLeft(organisationParam: string, firstParam: number): AgentHoursLeft {
     const { free, pro } = this.config.plans;
-    return this.allowances.agentHoursLeft(organisationParam, firstParam, { free: free.agentHours, pro: pro.agentHours });
+    return this.allowances.agentHoursLeft(organisationParam, firstParam, {
+      free: free.agentHours,
+      pro: pro.agentHours,
+    });
   }
 
   /**

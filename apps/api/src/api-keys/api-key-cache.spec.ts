@@ -32,7 +32,10 @@ describe('ApiKeyCache', () => {
     const cache = new ApiKeyCache(bus);
     cache.set(entry(), cache.currentGeneration());
     cache.set(entry({ keyHash: 'h2', apiKeyId: 'k2' }), cache.currentGeneration());
-    cache.set(entry({ keyHash: 'h3', apiKeyId: 'k3', organisationId: 'o2' }), cache.currentGeneration());
+    cache.set(
+      entry({ keyHash: 'h3', apiKeyId: 'k3', organisationId: 'o2' }),
+      cache.currentGeneration(),
+    );
     await bus.publish(AUTH_CHANNEL, 'key:k1');
     expect(cache.get('h1', 1_000)).toBeUndefined();
     expect(cache.get('h2', 1_000)).toBeDefined();

@@ -69,7 +69,10 @@ export class ApiKeyCache {
     this.generation++;
     const [kind, id] = message.split(':', 2);
     for (const [hash, entry] of this.entries) {
-      if ((kind === 'key' && entry.apiKeyId === id) || (kind === 'org' && entry.organisationId === id)) {
+      if (
+        (kind === 'key' && entry.apiKeyId === id) ||
+        (kind === 'org' && entry.organisationId === id)
+      ) {
         this.entries.delete(hash);
       }
     }

@@ -39,7 +39,8 @@ export class ApiKeyVerifier {
     this.cache = new ApiKeyCache(bus);
     // Written in the background by the job runner, which drains the last uses on shutdown.
     this.lastUsed = new LastUsedRecorder(
-      (organisationId, apiKeyId, usedAt) => keys.recordLastUsed(dataSource, organisationId, apiKeyId, usedAt),
+      (organisationId, apiKeyId, usedAt) =>
+        keys.recordLastUsed(dataSource, organisationId, apiKeyId, usedAt),
       logger,
     );
     jobs.register(this.lastUsed);
@@ -53,7 +54,8 @@ export class ApiKeyVerifier {
     const key = cached ?? (await this.load(keyHash, now));
     // A cached key was found by this very hash (the cache's map key); a row read from the
     // database is compared in constant time.
-    if (key === undefined || (cached === undefined && !apiKeyHashesEqual(key.keyHash, keyHash))) throw INVALID;
+    if (key === undefined || (cached === undefined && !apiKeyHashesEqual(key.keyHash, keyHash)))
+      throw INVALID;
     if (key.expiresAt !== null && key.expiresAt.getTime() <= now) throw EXPIRED;
     this.lastUsed.record(key.organisationId, key.apiKeyId, now);
     return {

@@ -1,5 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
 import { memberActorOf, type MemberPrincipal } from '../auth/principal';
@@ -16,7 +22,10 @@ export class ApiKeysController {
 
   @Get()
   @MemberRoute('apiKey.read')
-  @ApiOperation({ operationId: 'listApiKeys', summary: 'List the organisation\'s keys (expired keys are not listed)' })
+  @ApiOperation({
+    operationId: 'listApiKeys',
+    summary: "List the organisation's keys (expired keys are not listed)",
+  })
   @ApiOkResponse({ type: ApiKeyListResponse })
   async list(@CurrentMember() member: MemberPrincipal): Promise<ApiKeyListResponse> {
     return { apiKeys: await this.apiKeys.list(member.organisationId) };
@@ -24,14 +33,23 @@ export class ApiKeysController {
 
   @Post()
   @MemberRoute('apiKey.create')
-  @ApiOperation({ operationId: 'createApiKey', summary: 'Create a key; the full key is in this response only' })
+  @ApiOperation({
+    operationId: 'createApiKey',
+    summary: 'Create a key; the full key is in this response only',
+  })
   @ApiCreatedResponse({ type: CreatedApiKeyResponse })
   create(
     @CurrentMember() member: MemberPrincipal,
     @Body() body: CreateApiKeyDto,
     @ClientIp() ip: string | null,
   ): Promise<CreatedApiKeyResponse> {
-    return this.apiKeys.create(member.organisationId, memberActorOf(member), body.name, body.expiry, ip);
+    return this.apiKeys.create(
+      member.organisationId,
+      memberActorOf(member),
+      body.name,
+      body.expiry,
+      ip,
+    );
   }
 
   @Patch(':id')
@@ -50,9 +68,16 @@ export class ApiKeysController {
   @Delete(':id')
   @HttpCode(204)
   @MemberRoute('apiKey.delete')
-  @ApiOperation({ operationId: 'revokeApiKey', summary: 'Revoke (delete) a key; it stops working at once everywhere' })
+  @ApiOperation({
+    operationId: 'revokeApiKey',
+    summary: 'Revoke (delete) a key; it stops working at once everywhere',
+  })
   @ApiNoContentResponse({ description: 'Revoked.' })
-  async revoke(@CurrentMember() member: MemberPrincipal, @IdParam() id: string, @ClientIp() ip: string | null): Promise<void> {
+  async revoke(
+    @CurrentMember() member: MemberPrincipal,
+    @IdParam() id: string,
+    @ClientIp() ip: string | null,
+  ): Promise<void> {
     await this.apiKeys.revoke(member.organisationId, memberActorOf(member), id, ip);
   }
 }

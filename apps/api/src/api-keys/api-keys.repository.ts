@@ -67,12 +67,25 @@ export class ApiKeysRepository {
     await db.query(
       `INSERT INTO api_keys (organisation_id, id, name, start, key_hash, created_by, created_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [organisationId, key.id, key.name, key.start, key.keyHash, key.createdBy, key.createdAt, key.expiresAt],
+      [
+        organisationId,
+        key.id,
+        key.name,
+        key.start,
+        key.keyHash,
+        key.createdBy,
+        key.createdAt,
+        key.expiresAt,
+      ],
     );
   }
 
   /** The key's name, locked until the transaction ends; undefined when expired or not the organisation's. */
-  async lockLive(db: Queryable, organisationId: string, id: string): Promise<{ name: string } | undefined> {
+  async lockLive(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+  ): Promise<{ name: string } | undefined> {
     const [row] = await queryRows<{ name: string }>(
       db,
       `SELECT name FROM api_keys
@@ -84,7 +97,12 @@ export class ApiKeysRepository {
   }
 
   /** The key renamed, or undefined when it is not the organisation's. */
-  async rename(db: Queryable, organisationId: string, id: string, name: string): Promise<ApiKeyRow | undefined> {
+  async rename(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+    name: string,
+  ): Promise<ApiKeyRow | undefined> {
     const [row] = await queryRows<ApiKeyRow>(
       db,
       `UPDATE api_keys SET name = $3 WHERE organisation_id = $1 AND id = $2 RETURNING ${LISTED}`,
@@ -94,7 +112,11 @@ export class ApiKeysRepository {
   }
 
   /** Deletes the key; its name and start, or undefined when it is not the organisation's. */
-  async delete(db: Queryable, organisationId: string, id: string): Promise<{ name: string; start: string } | undefined> {
+  async delete(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+  ): Promise<{ name: string; start: string } | undefined> {
     const [row] = await queryRows<{ name: string; start: string }>(
       db,
       `DELETE FROM api_keys WHERE organisation_id = $1 AND id = $2 RETURNING name, start`,
@@ -110,7 +132,12 @@ export class ApiKeysRepository {
   }
 
   /** Records a use, never moving `last_used_at` backwards. */
-  async recordLastUsed(db: Queryable, organisationId: string, id: string, usedAt: Date): Promise<void> {
+  async recordLastUsed(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+    usedAt: Date,
+  ): Promise<void> {
     await db.query(
       `UPDATE api_keys SET last_used_at = $3
         WHERE organisation_id = $1 AND id = $2 AND (last_used_at IS NULL OR last_used_at < $3)`,

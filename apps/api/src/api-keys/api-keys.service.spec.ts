@@ -24,13 +24,20 @@ const ci: ApiKeyRow = {
 
 function setUp(overrides: Partial<Record<keyof ApiKeysRepository, jest.Mock>> = {}) {
   const audit: unknown[][] = [];
-  const tx = { query: jest.fn(async (_sql: string, params: unknown[]) => (audit.push(params), [])) };
-  const dataSource = { transaction: async (work: (t: typeof tx) => Promise<unknown>) => work(tx) } as unknown as DataSource;
+  const tx = {
+    query: jest.fn(async (_sql: string, params: unknown[]) => (audit.push(params), [])),
+  };
+  const dataSource = {
+    transaction: async (work: (t: typeof tx) => Promise<unknown>) => work(tx),
+  } as unknown as DataSource;
   const repository = {
     listLive: jest.fn(async () => [ci]),
     insert: jest.fn(async () => undefined),
     lockLive: jest.fn(async () => ({ name: 'ci' })),
-    rename: jest.fn(async (_db: unknown, _org: string, _id: string, name: string) => ({ ...ci, name })),
+    rename: jest.fn(async (_db: unknown, _org: string, _id: string, name: string) => ({
+      ...ci,
+      name,
+    })),
     delete: jest.fn(async () => ({ name: 'ci', start: 'il_abcd' })),
     ...overrides,
   } as unknown as ApiKeysRepository;
@@ -38,7 +45,12 @@ function setUp(overrides: Partial<Record<keyof ApiKeysRepository, jest.Mock>> = 
   const announced: string[] = [];
   bus.subscribe(AUTH_CHANNEL, (payload) => announced.push(payload));
   const actions = () => audit.map((params) => params[2]);
-  return { service: new ApiKeysService(dataSource, repository, bus, config), repository, actions, announced };
+  return {
+    service: new ApiKeysService(dataSource, repository, bus, config),
+    repository,
+    actions,
+    announced,
+  };
 }
 
 describe('ApiKeysService', () => {
@@ -47,9 +59,15 @@ describe('ApiKeysService', () => {
     const created = await service.create(ORG, ada, 'deploy', '7d', null);
     expect(created.key.startsWith('il_')).toBe(true);
     expect(created.start).toBe(created.key.slice(0, created.start.length));
-    expect(Date.parse(created.expiresAt ?? '') - Date.parse(created.createdAt)).toBe(7 * 24 * 60 * 60 * 1000);
+    expect(Date.parse(created.expiresAt ?? '') - Date.parse(created.createdAt)).toBe(
+      7 * 24 * 60 * 60 * 1000,
+    );
     const insert = repository.insert as jest.Mock;
-    expect(insert).toHaveBeenCalledWith(expect.anything(), ORG, expect.objectContaining({ id: created.id, name: 'deploy', createdBy: ada.id }));
+    expect(insert).toHaveBeenCalledWith(
+      expect.anything(),
+      ORG,
+      expect.objectContaining({ id: created.id, name: 'deploy', createdBy: ada.id }),
+    );
     const stored = insert.mock.calls[0][2] as { keyHash: string };
     expect(stored.keyHash).toBe(hashApiKey(created.key, config.apiKeyPepper));
     expect(JSON.stringify(insert.mock.calls[0])).not.toContain(created.key);
@@ -68,7 +86,9 @@ describe('ApiKeysService', () => {
   });
 
   it("answers 404 for a key that is expired or not the organisation's, before changing anything", async () => {
-    const { service, repository, actions, announced } = setUp({ lockLive: jest.fn(async () => undefined) });
+    const { service, repository, actions, announced } = setUp({
+      lockLive: jest.fn(async () => undefined),
+    });
     const error = await service.rename(ORG, ada, 'nope', 'x', null).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DomainError);
     expect(error).toMatchObject({ code: 'NOT_FOUND', status: 404 });
@@ -84,7 +104,9 @@ describe('ApiKeysService', () => {
     expect(revoked.actions()).toEqual(['api_key.revoked']);
     expect(revoked.announced).toEqual(['key:k-1']);
     const unknown = setUp({ delete: jest.fn(async () => undefined) });
-    await expect(unknown.service.revoke(ORG, ada, 'nope', null)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(unknown.service.revoke(ORG, ada, 'nope', null)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
     expect(unknown.actions()).toEqual([]);
     expect(unknown.announced).toEqual([]);
   });
@@ -92,7 +114,14 @@ describe('ApiKeysService', () => {
   it('lists what the repository lists, as the API shows it', async () => {
     const { service, repository } = setUp();
     expect(await service.list(ORG)).toEqual([
-      { id: 'k-1', name: 'ci', start: 'il_abcd', createdAt: '2026-11-22T00:00:00.000Z', expiresAt: null, lastUsedAt: null },
+      {
+        id: 'k-1',
+        name: 'ci',
+        start: 'il_abcd',
+        createdAt: '2026-11-22T00:00:00.000Z',
+        expiresAt: null,
+        lastUsedAt: null,
+      },
     ]);
     expect(repository.listLive).toHaveBeenCalledWith(expect.anything(), ORG);
   });

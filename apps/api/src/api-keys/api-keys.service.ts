@@ -14,7 +14,12 @@ import type { ApiKeyExpiry } from './dto/create-api-key.dto';
 import type { ApiKeyResponse, CreatedApiKeyResponse } from './dto/api-key.response';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const EXPIRY_DAYS: Record<ApiKeyExpiry, number | null> = { never: null, '7d': 7, '30d': 30, '90d': 90 };
+const EXPIRY_DAYS: Record<ApiKeyExpiry, number | null> = {
+  never: null,
+  '7d': 7,
+  '30d': 30,
+  '90d': 90,
+};
 
 function toResponse(row: ApiKeyRow): ApiKeyResponse {
   return {
@@ -44,7 +49,13 @@ export class ApiKeysService {
     return (await this.keys.listLive(this.dataSource, organisationId)).map(toResponse);
   }
 
-  async create(organisationId: string, actor: MemberActor, name: string, expiry: ApiKeyExpiry, ip: string | null): Promise<CreatedApiKeyResponse> {
+  async create(
+    organisationId: string,
+    actor: MemberActor,
+    name: string,
+    expiry: ApiKeyExpiry,
+    ip: string | null,
+  ): Promise<CreatedApiKeyResponse> {
     const key = generateApiKey(this.config.apiKeyPrefix);
     const id = randomUUID();
     const createdAt = new Date();
@@ -81,7 +92,13 @@ export class ApiKeysService {
     };
   }
 
-  async rename(organisationId: string, actor: MemberActor, id: string, name: string, ip: string | null): Promise<ApiKeyResponse> {
+  async rename(
+    organisationId: string,
+    actor: MemberActor,
+    id: string,
+    name: string,
+    ip: string | null,
+  ): Promise<ApiKeyResponse> {
     const row = await this.dataSource.transaction(async (tx) => {
       const before = await this.keys.lockLive(tx, organisationId, id);
       if (before === undefined) throw DomainError.of('NOT_FOUND');
@@ -106,7 +123,12 @@ export class ApiKeysService {
     return toResponse(row);
   }
 
-  async revoke(organisationId: string, actor: MemberActor, id: string, ip: string | null): Promise<void> {
+  async revoke(
+    organisationId: string,
+    actor: MemberActor,
+    id: string,
+    ip: string | null,
+  ): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       const deleted = await this.keys.delete(tx, organisationId, id);
       if (deleted === undefined) throw DomainError.of('NOT_FOUND');

@@ -14,7 +14,12 @@ async function eventually(check: () => boolean): Promise<void> {
 describe('LastUsedRecorder on the job runner', () => {
   it('writes noted uses in the runner’s rounds, at most once per key within the gap', async () => {
     const writes: unknown[][] = [];
-    const recorder = new LastUsedRecorder(async (...use) => void writes.push(use), logger, 55_000, 10);
+    const recorder = new LastUsedRecorder(
+      async (...use) => void writes.push(use),
+      logger,
+      55_000,
+      10,
+    );
     const runner = new JobRunner(logger);
     runner.register(recorder);
     runner.start();
@@ -33,7 +38,12 @@ describe('LastUsedRecorder on the job runner', () => {
 
   it('drains the uses noted after the last round when the runner stops', async () => {
     const writes: unknown[][] = [];
-    const recorder = new LastUsedRecorder(async (...use) => void writes.push(use), logger, 55_000, 60_000);
+    const recorder = new LastUsedRecorder(
+      async (...use) => void writes.push(use),
+      logger,
+      55_000,
+      60_000,
+    );
     const runner = new JobRunner(logger);
     runner.register(recorder);
     runner.start();

@@ -27,7 +27,12 @@ const FORMULA_START = /(^|[;\r\n])([=+\-@\t\r])/g;
  * the export never evaluates anything (issue 34, item 9).
  */
 export function csvCell(value: unknown): string {
-  const text = value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+  const text =
+    value === undefined || value === null
+      ? ''
+      : typeof value === 'string'
+        ? value
+        : JSON.stringify(value);
   return `"${text.replace(FORMULA_START, "$1'$2").replace(/"/g, '""')}"`;
 }
 

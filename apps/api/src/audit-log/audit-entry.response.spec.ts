@@ -15,7 +15,13 @@ describe('isoMillis', () => {
   });
 
   it('refuses what is not a UTC timestamp of four-digit years', () => {
-    for (const text of ['2026-11-21 12:00:00+00', '12026-11-21 12:00:00', '2026-11-21T12:00:00', '21/11/2026 12:00:00', '2026-11-21 12:00:00 BC']) {
+    for (const text of [
+      '2026-11-21 12:00:00+00',
+      '12026-11-21 12:00:00',
+      '2026-11-21T12:00:00',
+      '21/11/2026 12:00:00',
+      '2026-11-21 12:00:00 BC',
+    ]) {
       expect(() => isoMillis(text)).toThrow('not a UTC timestamp');
     }
   });

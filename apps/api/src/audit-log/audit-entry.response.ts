@@ -1,19 +1,32 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ACTOR_TYPES, AUDIT_CATEGORIES, KNOWN_AUDIT_ACTIONS, TARGET_TYPES } from '@interlock/domain';
+import {
+  ACTOR_TYPES,
+  AUDIT_CATEGORIES,
+  KNOWN_AUDIT_ACTIONS,
+  TARGET_TYPES,
+} from '@interlock/domain';
 import type { ActorType, AuditCategory, TargetType } from '@interlock/domain';
 
 /** An audit entry as the API shows it (SPEC §7); absent fields are omitted, not null. */
 export class AuditEntryResponse {
-  @ApiProperty({ format: 'uuid', description: 'Entries are never edited or removed: a seen id is final.' })
+  @ApiProperty({
+    format: 'uuid',
+    description: 'Entries are never edited or removed: a seen id is final.',
+  })
   id!: string;
 
-  @ApiProperty({ format: 'date-time', description: 'ISO 8601, UTC, with milliseconds.', example: '2026-11-21T12:00:00.000Z' })
+  @ApiProperty({
+    format: 'date-time',
+    description: 'ISO 8601, UTC, with milliseconds.',
+    example: '2026-11-21T12:00:00.000Z',
+  })
   createdAt!: string;
 
   @ApiProperty({
     enum: KNOWN_AUDIT_ACTIONS,
     enumName: 'AuditAction',
-    description: '<category>.<verb>: the actions the service writes today; new actions may appear: treat unknown ones as opaque.',
+    description:
+      '<category>.<verb>: the actions the service writes today; new actions may appear: treat unknown ones as opaque.',
     example: 'api_key.created',
   })
   action!: string;
@@ -24,7 +37,9 @@ export class AuditEntryResponse {
   @ApiProperty({ enum: ACTOR_TYPES, enumName: 'ActorType' })
   actorType!: ActorType;
 
-  @ApiPropertyOptional({ description: "A member's user id or an API key's id; absent for the system." })
+  @ApiPropertyOptional({
+    description: "A member's user id or an API key's id; absent for the system.",
+  })
   actorId?: string;
 
   @ApiProperty({ description: 'The name as it was at the time.' })
@@ -53,7 +68,11 @@ export class AuditLogPage {
   @ApiProperty({ type: [AuditEntryResponse] })
   entries!: AuditEntryResponse[];
 
-  @ApiProperty({ type: String, nullable: true, description: 'Opaque; null at the end of the walk.' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Opaque; null at the end of the walk.',
+  })
   nextCursor!: string | null;
 }
 

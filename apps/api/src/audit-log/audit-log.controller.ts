@@ -10,21 +10,61 @@ import { AUDIT_CSV_COLUMNS, auditCsvRow, csvRow } from './audit-csv.util';
 import { AuditLogService } from './audit-log.service';
 
 /** The query parameters both endpoints share (SPEC §7). */
-const AuditFilters = () => (target: object, key: string | symbol, descriptor: PropertyDescriptor) => {
-  for (const decorate of [
-    ApiQuery({ name: 'q', required: false, type: String, description: 'Word prefixes; every word must match (summary, actor, target, action).', schema: { type: 'string', maxLength: 200 } }),
-    ApiQuery({ name: 'category', required: false, enum: AUDIT_CATEGORIES, enumName: 'AuditCategory' }),
-    ApiQuery({ name: 'action', required: false, type: String, example: 'api_key.created', schema: { type: 'string', maxLength: 200, pattern: '^[a-z_]+\\.[a-z_]+$' } }),
-    ApiQuery({ name: 'actorType', required: false, enum: ACTOR_TYPES, enumName: 'ActorType' }),
-    ApiQuery({ name: 'actorId', required: false, type: String, schema: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[\\x21-\\x7e]+$' } }),
-    ApiQuery({ name: 'targetType', required: false, enum: TARGET_TYPES, enumName: 'TargetType' }),
-    ApiQuery({ name: 'targetId', required: false, type: String, schema: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[\\x21-\\x7e]+$' } }),
-    ApiQuery({ name: 'from', required: false, type: String, description: 'ISO 8601, inclusive.', schema: { type: 'string', format: 'date-time' } }),
-    ApiQuery({ name: 'to', required: false, type: String, description: 'ISO 8601, exclusive.', schema: { type: 'string', format: 'date-time' } }),
-  ]) {
-    decorate(target, key, descriptor);
-  }
-};
+const AuditFilters =
+  () => (target: object, key: string | symbol, descriptor: PropertyDescriptor) => {
+    for (const decorate of [
+      ApiQuery({
+        name: 'q',
+        required: false,
+        type: String,
+        description: 'Word prefixes; every word must match (summary, actor, target, action).',
+        schema: { type: 'string', maxLength: 200 },
+      }),
+      ApiQuery({
+        name: 'category',
+        required: false,
+        enum: AUDIT_CATEGORIES,
+        enumName: 'AuditCategory',
+      }),
+      ApiQuery({
+        name: 'action',
+        required: false,
+        type: String,
+        example: 'api_key.created',
+        schema: { type: 'string', maxLength: 200, pattern: '^[a-z_]+\\.[a-z_]+$' },
+      }),
+      ApiQuery({ name: 'actorType', required: false, enum: ACTOR_TYPES, enumName: 'ActorType' }),
+      ApiQuery({
+        name: 'actorId',
+        required: false,
+        type: String,
+        schema: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[\\x21-\\x7e]+$' },
+      }),
+      ApiQuery({ name: 'targetType', required: false, enum: TARGET_TYPES, enumName: 'TargetType' }),
+      ApiQuery({
+        name: 'targetId',
+        required: false,
+        type: String,
+        schema: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[\\x21-\\x7e]+$' },
+      }),
+      ApiQuery({
+        name: 'from',
+        required: false,
+        type: String,
+        description: 'ISO 8601, inclusive.',
+        schema: { type: 'string', format: 'date-time' },
+      }),
+      ApiQuery({
+        name: 'to',
+        required: false,
+        type: String,
+        description: 'ISO 8601, exclusive.',
+        schema: { type: 'string', format: 'date-time' },
+      }),
+    ]) {
+      decorate(target, key, descriptor);
+    }
+  };
 
 @Controller('api/audit-log')
 @ApiTags('audit-log')
@@ -39,20 +79,36 @@ export class AuditLogController {
   @MachineOrMemberRoute('auditLog.read', { plan: 'pro' })
   @ApiOperation({
     operationId: 'listAuditLog',
-    summary: "The organisation's audit entries, newest first (keys: Pro; members with auditLog.read: every plan)",
+    summary:
+      "The organisation's audit entries, newest first (keys: Pro; members with auditLog.read: every plan)",
   })
   @AuditFilters()
-  @ApiQuery({ name: 'cursor', required: false, type: String, description: 'The previous nextCursor; repeat every other parameter unchanged.' })
-  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } })
+  @ApiQuery({
+    name: 'cursor',
+    required: false,
+    type: String,
+    description: 'The previous nextCursor; repeat every other parameter unchanged.',
+  })
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+  })
   @ApiOkResponse({ type: AuditLogPage })
-  list(@CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal, @Query() query: Record<string, unknown>): Promise<JsonText<AuditLogPage>> {
+  list(
+    @CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal,
+    @Query() query: Record<string, unknown>,
+  ): Promise<JsonText<AuditLogPage>> {
     return this.auditLog.list(caller.organisationId, query);
   }
 
   /** The dashboard's CSV export: the 5,000 most recent entries matching the filters. */
   @Get('export')
   @MemberRoute('auditLog.export')
-  @ApiOperation({ operationId: 'exportAuditLog', summary: 'The 5,000 most recent matching entries as CSV' })
+  @ApiOperation({
+    operationId: 'exportAuditLog',
+    summary: 'The 5,000 most recent matching entries as CSV',
+  })
   @AuditFilters()
   @ApiProduces('text/csv')
   @ApiOkResponse({ description: 'RFC 4180 CSV with a header row.', schema: { type: 'string' } })
@@ -65,10 +121,16 @@ export class AuditLogController {
     const res = takeResponse(reply);
     res.statusCode = 200;
     res.setHeader('content-type', 'text/csv; charset=utf-8');
-    res.setHeader('content-disposition', `attachment; filename="audit-log-${new Date().toISOString().slice(0, 10)}.csv"`);
+    res.setHeader(
+      'content-disposition',
+      `attachment; filename="audit-log-${new Date().toISOString().slice(0, 10)}.csv"`,
+    );
     res.write(csvRow(AUDIT_CSV_COLUMNS));
     for (let i = 0; i < entries.length; i += 500) {
-      const chunk = entries.slice(i, i + 500).map(auditCsvRow).join('');
+      const chunk = entries
+        .slice(i, i + 500)
+        .map(auditCsvRow)
+        .join('');
       if (!res.write(chunk)) {
         // Wait for the client to take more, or for it to go away.
         await new Promise((resolve) => {

@@ -47,7 +47,11 @@ export class AuditLogRepository {
    * one statement: each row carries the organisation's newest sequence number (`snapshot`, null
    * when none).
    */
-  firstPage(organisationId: string, filter: AuditFilter, take: number): Promise<(AuditJsonRow & { snapshot: string | null })[]> {
+  firstPage(
+    organisationId: string,
+    filter: AuditFilter,
+    take: number,
+  ): Promise<(AuditJsonRow & { snapshot: string | null })[]> {
     const q = firstPageQuery(organisationId, filter, take);
     return this.reads.query(q.sql, q.params);
   }
@@ -96,7 +100,13 @@ export class AuditLogRepository {
   }
 
   /** A search through the word index: up to `take` matches, newest first, at the snapshot, after `after`. */
-  searchIndex(organisationId: string, filter: AuditFilter, snapshot: string, after: AuditPosition | undefined, take: number): Promise<AuditJsonRow[]> {
+  searchIndex(
+    organisationId: string,
+    filter: AuditFilter,
+    snapshot: string,
+    after: AuditPosition | undefined,
+    take: number,
+  ): Promise<AuditJsonRow[]> {
     const q = searchIndexQuery(organisationId, filter, snapshot, after, take);
     return this.dataSource.query(q.sql, q.params);
   }

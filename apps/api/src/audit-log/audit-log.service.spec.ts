@@ -23,7 +23,8 @@ function row(seq: number, n: number, hit: boolean) {
   return { ...jsonRow(seq), hit, n: String(n) };
 }
 
-const ids = (rows: { entry_json: string }[]) => rows.map((r) => (JSON.parse(r.entry_json) as { id: string }).id);
+const ids = (rows: { entry_json: string }[]) =>
+  rows.map((r) => (JSON.parse(r.entry_json) as { id: string }).id);
 
 describe('AuditLogService search walk', () => {
   /** A service whose data source answers the queries in order with `answers`, recording them. */
@@ -35,10 +36,17 @@ describe('AuditLogService search walk', () => {
         return answers.shift() ?? [];
       },
     } as unknown as DataSource;
-    const service = new AuditLogService(new AuditLogRepository(dataSource), { cursorSecret: 'p'.repeat(32) } as AppConfig);
+    const service = new AuditLogService(new AuditLogRepository(dataSource), {
+      cursorSecret: 'p'.repeat(32),
+    } as AppConfig);
     // rows() is the search itself (list() adds the snapshot lookup and the cursor).
-    const search = service as unknown as { rows: (...args: unknown[]) => Promise<{ entry_json: string }[]> };
-    return { calls, rows: (words: string[]) => search.rows(ORG, { words }, '1000000', undefined, 51) };
+    const search = service as unknown as {
+      rows: (...args: unknown[]) => Promise<{ entry_json: string }[]>;
+    };
+    return {
+      calls,
+      rows: (words: string[]) => search.rows(ORG, { words }, '1000000', undefined, 51),
+    };
   }
 
   it('reads a long window in chunks, each after the last entry of the one before', async () => {
@@ -66,11 +74,18 @@ describe('AuditLogService search walk', () => {
   it('walks on past a short window when the words turn out to go together, else asks the index', async () => {
     // Two words in 4 % of entries each: 1,600 together if independent, so a 2,000-entry walk.
     const counts = (word: string) => [{ word, words: '1', entries_total: '40000' }];
-    const together = scripted([counts('ada'), counts('lovelace'), [row(900, 1, true), row(899, 2000, true)], []]);
+    const together = scripted([
+      counts('ada'),
+      counts('lovelace'),
+      [row(900, 1, true), row(899, 2000, true)],
+      [],
+    ]);
     // 2 in 2,000 read: 49 more need about 49,000 entries, the index about 1,000 matches: index.
     expect(await together.rows(['ada', 'lovelace'])).toEqual([]);
     expect(together.calls[3].sql).toContain('audit_log_search_keys(organisation_id, search) @@');
-    const hits = Array.from({ length: 40 }, (_, i) => row(2000 - i, i + 1, true)).concat(row(1, 2000, false));
+    const hits = Array.from({ length: 40 }, (_, i) => row(2000 - i, i + 1, true)).concat(
+      row(1, 2000, false),
+    );
     const often = scripted([counts('ada'), counts('lovelace'), hits, [row(2, 7, true)]]);
     // 40 in 2,000: 11 more need about 550 entries: walk on.
     expect(await often.rows(['ada', 'lovelace'])).toHaveLength(41);
@@ -88,14 +103,20 @@ describe('AuditLogService first page', () => {
         return calls.length === 1 ? rows : [];
       },
     } as unknown as DataSource;
-    const service = new AuditLogService(new AuditLogRepository(dataSource), { apiKeyPepper: 'p'.repeat(32), cursorSecret: 'c'.repeat(32) } as AppConfig);
+    const service = new AuditLogService(new AuditLogRepository(dataSource), {
+      apiKeyPepper: 'p'.repeat(32),
+      cursorSecret: 'c'.repeat(32),
+    } as AppConfig);
     const answer = await service.list(ORG, { limit: '2' });
     expect(calls).toHaveLength(1);
     expect(calls[0].sql).toContain('audit_log_heads');
     expect(calls[0].sql).toContain('entry_json');
     expect(calls[0].params).toEqual([ORG, 3]);
     const page = answer.parse();
-    expect(page.entries.map((e) => [e.id, e.metadata])).toEqual([['e3', { seq: 3 }], ['e2', { seq: 2 }]]);
+    expect(page.entries.map((e) => [e.id, e.metadata])).toEqual([
+      ['e3', { seq: 3 }],
+      ['e2', { seq: 2 }],
+    ]);
     expect(page.entries[0]).not.toHaveProperty('snapshot');
     // The next page is read at the snapshot the first one saw, after its last entry.
     await service.list(ORG, { limit: '2', cursor: page.nextCursor });
@@ -117,7 +138,10 @@ describe('AuditLogService rules, over a fake repository', () => {
       searchIndex: jest.fn(async () => []),
       ...overrides,
     };
-    return { service: new AuditLogService(repository as unknown as AuditLogRepository, config), repository };
+    return {
+      service: new AuditLogService(repository as unknown as AuditLogRepository, config),
+      repository,
+    };
   }
 
   it('ends the walk (nextCursor null) when the page is the last', async () => {
@@ -132,17 +156,27 @@ describe('AuditLogService rules, over a fake repository', () => {
     const { nextCursor } = (await service.list(ORG, { limit: '2', category: 'interrupt' })).parse();
     expect(nextCursor).not.toBeNull();
     const other = '0f8fad5b-d9cb-469f-a165-70867728950e';
-    await expect(service.list(other, { limit: '2', category: 'interrupt', cursor: nextCursor })).rejects.toMatchObject({
+    await expect(
+      service.list(other, { limit: '2', category: 'interrupt', cursor: nextCursor }),
+    ).rejects.toMatchObject({
       code: 'VALIDATION_FAILED',
       message: 'cursor: is not a cursor this endpoint issued',
     });
-    await expect(service.list(ORG, { limit: '2', category: 'session', cursor: nextCursor })).rejects.toMatchObject({
+    await expect(
+      service.list(ORG, { limit: '2', category: 'session', cursor: nextCursor }),
+    ).rejects.toMatchObject({
       code: 'VALIDATION_FAILED',
       message: 'cursor: belongs to a walk with different parameters; repeat them unchanged',
     });
     expect(repository.jsonPage).not.toHaveBeenCalled();
     await service.list(ORG, { limit: '2', category: 'interrupt', cursor: nextCursor });
-    expect(repository.jsonPage).toHaveBeenCalledWith(ORG, expect.anything(), '3', { createdAt: iso(2), seq: '2' }, 3);
+    expect(repository.jsonPage).toHaveBeenCalledWith(
+      ORG,
+      expect.anything(),
+      '3',
+      { createdAt: iso(2), seq: '2' },
+      3,
+    );
   });
 
   it('answers nothing, without a search, when a word prefix matches no word of the organisation', async () => {
@@ -159,21 +193,32 @@ describe('AuditLogService rules, over a fake repository', () => {
       searchIndex: jest.fn(async () => [jsonRow(5)]),
       searchWalkChunk: jest.fn(async () => [row(5, 1, true)]),
     });
-    expect((await service.list(ORG, { q: 'ci' })).text).toBe(`{"entries":[${jsonRow(5).entry_json}],"nextCursor":null}`);
+    expect((await service.list(ORG, { q: 'ci' })).text).toBe(
+      `{"entries":[${jsonRow(5).entry_json}],"nextCursor":null}`,
+    );
   });
 
   it('exports at most 5,000 entries at a fresh snapshot, and refuses the walk parameters', async () => {
     const { service, repository } = setUp();
-    expect(await service.recent(ORG, { category: 'interrupt' })).toEqual([JSON.parse(jsonRow(1).entry_json)]);
+    expect(await service.recent(ORG, { category: 'interrupt' })).toEqual([
+      JSON.parse(jsonRow(1).entry_json),
+    ]);
     expect(repository.jsonPage).toHaveBeenCalledWith(ORG, expect.anything(), '3', undefined, 5000);
-    await expect(service.recent(ORG, { cursor: 'x' })).rejects.toMatchObject({ message: 'cursor: is not a parameter of the export' });
-    await expect(service.recent(ORG, { limit: '5' })).rejects.toMatchObject({ message: 'limit: is not a parameter of the export' });
+    await expect(service.recent(ORG, { cursor: 'x' })).rejects.toMatchObject({
+      message: 'cursor: is not a parameter of the export',
+    });
+    await expect(service.recent(ORG, { limit: '5' })).rejects.toMatchObject({
+      message: 'limit: is not a parameter of the export',
+    });
     expect(repository.jsonPage).toHaveBeenCalledTimes(1);
   });
 
   it('turns a malformed query into a validation error', async () => {
     const { service, repository } = setUp();
-    await expect(service.list(ORG, { limit: '0' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', status: 400 });
+    await expect(service.list(ORG, { limit: '0' })).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      status: 400,
+    });
     expect(repository.firstPage).not.toHaveBeenCalled();
   });
 });

@@ -18,7 +18,10 @@ import type { AppConfig } from '../config/app-config';
 import { AuditEntryResponse, AuditJsonRow, AuditLogPage, isoMillis } from './audit-entry.response';
 import { AuditLogRepository } from './audit-log.repository';
 
-const position = (row: AuditJsonRow): AuditPosition => ({ createdAt: isoMillis(row.created_at_utc), seq: String(row.seq) });
+const position = (row: AuditJsonRow): AuditPosition => ({
+  createdAt: isoMillis(row.created_at_utc),
+  seq: String(row.seq),
+});
 
 /** SPEC §10: the CSV export holds at most the 5,000 most recent matching entries. */
 export const AUDIT_EXPORT_MAX = 5000;
@@ -43,16 +46,23 @@ export class AuditLogService {
    * answer is its JSON text: each entry's JSON as the database renders it (`AuditJsonRow`: the
    * text stored when the entry was appended, while the renderer is the same), joined.
    */
-  async list(organisationId: string, raw: Record<string, unknown>): Promise<JsonText<AuditLogPage>> {
+  async list(
+    organisationId: string,
+    raw: Record<string, unknown>,
+  ): Promise<JsonText<AuditLogPage>> {
     const query = this.parse(raw);
     const digest = parametersDigest(query.parameters);
     let snapshot: string;
     let after: AuditPosition | undefined;
     if (query.cursor !== undefined) {
       const cursor = this.cursors.decode(organisationId, query.cursor);
-      if (cursor === null) throw new DomainError('VALIDATION_FAILED', 'cursor: is not a cursor this endpoint issued');
+      if (cursor === null)
+        throw new DomainError('VALIDATION_FAILED', 'cursor: is not a cursor this endpoint issued');
       if (cursor.digest !== digest) {
-        throw new DomainError('VALIDATION_FAILED', 'cursor: belongs to a walk with different parameters; repeat them unchanged');
+        throw new DomainError(
+          'VALIDATION_FAILED',
+          'cursor: belongs to a walk with different parameters; repeat them unchanged',
+        );
       }
       snapshot = cursor.snapshot;
       after = { createdAt: cursor.createdAt, seq: cursor.seq };
@@ -68,21 +78,42 @@ export class AuditLogService {
   }
 
   /** The page's JSON text from up to `limit + 1` rows (one more: there is a next page). */
-  private page(organisationId: string, snapshot: string, digest: string, limit: number, rows: AuditJsonRow[]): JsonText<AuditLogPage> {
+  private page(
+    organisationId: string,
+    snapshot: string,
+    digest: string,
+    limit: number,
+    rows: AuditJsonRow[],
+  ): JsonText<AuditLogPage> {
     const last = rows.length > limit ? rows[limit - 1] : undefined;
-    const nextCursor = last === undefined ? null : this.cursors.encode(organisationId, { ...position(last), snapshot, digest });
+    const nextCursor =
+      last === undefined
+        ? null
+        : this.cursors.encode(organisationId, { ...position(last), snapshot, digest });
     let entries = '';
-    for (let i = 0; i < rows.length && i < limit; i++) entries += (i === 0 ? '' : ',') + rows[i].entry_json;
+    for (let i = 0; i < rows.length && i < limit; i++)
+      entries += (i === 0 ? '' : ',') + rows[i].entry_json;
     return new JsonText(`{"entries":[${entries}],"nextCursor":${JSON.stringify(nextCursor)}}`);
   }
 
   /** The most recent entries matching the filters (for the CSV export), newest first. */
-  async recent(organisationId: string, raw: Record<string, unknown>): Promise<AuditEntryResponse[]> {
+  async recent(
+    organisationId: string,
+    raw: Record<string, unknown>,
+  ): Promise<AuditEntryResponse[]> {
     const { cursor, limit, ...rest } = raw;
-    if (cursor !== undefined) throw new DomainError('VALIDATION_FAILED', 'cursor: is not a parameter of the export');
-    if (limit !== undefined) throw new DomainError('VALIDATION_FAILED', 'limit: is not a parameter of the export');
+    if (cursor !== undefined)
+      throw new DomainError('VALIDATION_FAILED', 'cursor: is not a parameter of the export');
+    if (limit !== undefined)
+      throw new DomainError('VALIDATION_FAILED', 'limit: is not a parameter of the export');
     const query = this.parse(rest);
-    const rows = await this.rows(organisationId, query.filter, await this.entries.snapshot(organisationId), undefined, AUDIT_EXPORT_MAX);
+    const rows = await this.rows(
+      organisationId,
+      query.filter,
+      await this.entries.snapshot(organisationId),
+      undefined,
+      AUDIT_EXPORT_MAX,
+    );
     return rows.map((row) => JSON.parse(row.entry_json) as AuditEntryResponse);
   }
 
@@ -90,7 +121,8 @@ export class AuditLogService {
     try {
       return parseAuditQuery(raw);
     } catch (error) {
-      if (error instanceof AuditQueryError) throw new DomainError('VALIDATION_FAILED', error.message);
+      if (error instanceof AuditQueryError)
+        throw new DomainError('VALIDATION_FAILED', error.message);
       throw error;
     }
   }
@@ -134,9 +166,16 @@ export class AuditLogService {
     window: number,
   ): Promise<AuditJsonRow[] | null> {
     const hits: AuditJsonRow[] = [];
-    for (let read = 0; ; ) {
+    for (let read = 0; ;) {
       const size = read < window ? Math.min(WALK_CHUNK, window - read) : WALK_CHUNK;
-      const rows = await this.entries.searchWalkChunk(organisationId, filter, snapshot, after, take - hits.length, size);
+      const rows = await this.entries.searchWalkChunk(
+        organisationId,
+        filter,
+        snapshot,
+        after,
+        take - hits.length,
+        size,
+      );
       rows.sort((a, b) => Number(a.n) - Number(b.n));
       for (const { hit, n: _n, ...row } of rows) if (hit) hits.push(row);
       // The chunk's last entry comes back when the chunk was full: without it, the scope ran out.
@@ -152,7 +191,10 @@ export class AuditLogService {
    * The organisation's words starting with `prefix` (null when too many to list) and how many
    * entries hold them (at most; null when the prefix has too many words to count).
    */
-  private async expand(organisationId: string, prefix: string): Promise<{ words: string[] | null; entries: number | null }> {
+  private async expand(
+    organisationId: string,
+    prefix: string,
+  ): Promise<{ words: string[] | null; entries: number | null }> {
     const rows = await this.entries.prefixWords(organisationId, prefix);
     if (rows.length === 0) return { words: [], entries: 0 };
     const { words, entries_total } = rows[0];

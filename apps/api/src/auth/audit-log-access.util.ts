@@ -12,7 +12,8 @@ export function assertMayReadAuditLog(caller: ApiKeyPrincipal | MemberPrincipal)
       if (caller.plan !== 'pro') throw DomainError.of('PLAN_REQUIRED');
       return;
     case 'member':
-      if (!caller.permissions.has('auditLog.read')) throw new DomainError('MISSING_PERMISSION', missingPermissionMessage('auditLog.read'));
+      if (!caller.permissions.has('auditLog.read'))
+        throw new DomainError('MISSING_PERMISSION', missingPermissionMessage('auditLog.read'));
       return;
     default:
       assertNever(caller);

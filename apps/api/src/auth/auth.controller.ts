@@ -1,5 +1,11 @@
 import { Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { HttpResponse } from '../http/platform';
 import { AccountResponse, OrganisationJoinedResponse } from '../users/dto/account.response';
 import { ClientIp, CurrentMember, CurrentUser } from './decorators/current-principal.decorator';
@@ -23,8 +29,14 @@ export class AuthController {
 
   @Post('sign-up')
   @HumanRoute()
-  @ApiOperation({ operationId: 'signUp', summary: 'Create an account and an organisation (Free plan) you own, and sign in' })
-  @ApiCreatedResponse({ type: OrganisationJoinedResponse, description: 'Signed in: sets the HttpOnly session cookie.' })
+  @ApiOperation({
+    operationId: 'signUp',
+    summary: 'Create an account and an organisation (Free plan) you own, and sign in',
+  })
+  @ApiCreatedResponse({
+    type: OrganisationJoinedResponse,
+    description: 'Signed in: sets the HttpOnly session cookie.',
+  })
   async signUp(
     @Body() body: SignUpDto,
     @ClientIp() ip: string | null,
@@ -39,7 +51,10 @@ export class AuthController {
   @HttpCode(200)
   @HumanRoute()
   @ApiOperation({ operationId: 'signIn', summary: 'Sign in with email and password' })
-  @ApiOkResponse({ type: AccountResponse, description: 'Signed in: sets the HttpOnly session cookie.' })
+  @ApiOkResponse({
+    type: AccountResponse,
+    description: 'Signed in: sets the HttpOnly session cookie.',
+  })
   async signIn(
     @Body() body: SignInDto,
     @ClientIp() ip: string | null,
@@ -53,9 +68,15 @@ export class AuthController {
   @Post('sign-out')
   @HttpCode(204)
   @UserRoute()
-  @ApiOperation({ operationId: 'signOut', summary: 'End this sign-in session (for every organisation)' })
+  @ApiOperation({
+    operationId: 'signOut',
+    summary: 'End this sign-in session (for every organisation)',
+  })
   @ApiNoContentResponse({ description: 'Signed out; the cookie is cleared.' })
-  async signOut(@CurrentUser() user: UserPrincipal, @Res({ passthrough: true }) res: HttpResponse): Promise<void> {
+  async signOut(
+    @CurrentUser() user: UserPrincipal,
+    @Res({ passthrough: true }) res: HttpResponse,
+  ): Promise<void> {
     await this.signIns.revoke(user.signInSessionId);
     this.cookies.clear(res);
   }
@@ -64,13 +85,20 @@ export class AuthController {
   @MemberRoute()
   @ApiOperation({
     operationId: 'getSignInSession',
-    summary: 'Who is signed in, as a member of the organisation this request acts for: role and permissions',
+    summary:
+      'Who is signed in, as a member of the organisation this request acts for: role and permissions',
   })
   @ApiOkResponse({ type: SignInSessionResponse })
   signInSession(@CurrentMember() member: MemberPrincipal): Promise<SignInSessionResponse> {
     return this.auth.describeSignInSession(
       member.organisationId,
-      { id: member.memberId, email: member.email, name: member.memberName, roleId: member.roleId, roleName: member.roleName },
+      {
+        id: member.memberId,
+        email: member.email,
+        name: member.memberName,
+        roleId: member.roleId,
+        roleName: member.roleName,
+      },
       [...member.permissions],
     );
   }

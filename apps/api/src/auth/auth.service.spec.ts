@@ -18,17 +18,27 @@ jest.mock('../users/users.repository', () => ({
 }));
 jest.mock('../users/account.util', () => ({
   describeAccount: jest.fn(async (_db: unknown, userId: string) => ({ userId })),
-  describeJoined: jest.fn(async (_db: unknown, userId: string, organisationId: string) => ({ userId, organisationId })),
+  describeJoined: jest.fn(async (_db: unknown, userId: string, organisationId: string) => ({
+    userId,
+    organisationId,
+  })),
 }));
 jest.mock('./password.util', () => ({
   hashPassword: jest.fn(async () => 'scrypt$new'),
-  verifyPassword: jest.fn(async (password: string, hash: string) => hash === 'scrypt$ada' && password === 'correct horse'),
+  verifyPassword: jest.fn(
+    async (password: string, hash: string) => hash === 'scrypt$ada' && password === 'correct horse',
+  ),
   DECOY_PASSWORD_HASH: Promise.resolve('scrypt$decoy'),
 }));
 const fakeUsers = users as jest.Mocked<typeof users>;
 
 const ORG = '6c0f7a52-93a3-4d55-9e4b-7c2b3f1a0e11';
-const signUp = { email: ' Ada@Example.com', password: 'correct horse', name: 'Ada', organisationName: 'Acme' };
+const signUp = {
+  email: ' Ada@Example.com',
+  password: 'correct horse',
+  name: 'Ada',
+  organisationName: 'Acme',
+};
 
 function setUp(signup: 'open' | 'closed' = 'open') {
   const { dataSource, tx } = fakeDataSource();
@@ -37,10 +47,18 @@ function setUp(signup: 'open' | 'closed' = 'open') {
     signUpAttempt: jest.fn(async () => undefined),
     beginSignIn: jest.fn(async () => succeeded),
   } as unknown as AuthAttemptLimiter;
-  const signIns = { create: jest.fn(async () => ({ token: 'cookie-token', expiresAt: new Date(0) })) } as unknown as SignInSessionService;
-  const setup = { create: jest.fn(async () => ({ organisationId: ORG, roleIds: {} })) } as unknown as OrganisationSetupService;
-  const organisations = { read: jest.fn(async () => ({ id: ORG, name: 'Acme', plan: 'pro', created_at: new Date(0) })) } as unknown as OrganisationsRepository;
-  const service = new AuthService(dataSource, signIns, setup, organisations, limiter, { signup } as AppConfig);
+  const signIns = {
+    create: jest.fn(async () => ({ token: 'cookie-token', expiresAt: new Date(0) })),
+  } as unknown as SignInSessionService;
+  const setup = {
+    create: jest.fn(async () => ({ organisationId: ORG, roleIds: {} })),
+  } as unknown as OrganisationSetupService;
+  const organisations = {
+    read: jest.fn(async () => ({ id: ORG, name: 'Acme', plan: 'pro', created_at: new Date(0) })),
+  } as unknown as OrganisationsRepository;
+  const service = new AuthService(dataSource, signIns, setup, organisations, limiter, {
+    signup,
+  } as AppConfig);
   return { service, limiter, succeeded, signIns, setup, organisations, tx };
 }
 
@@ -51,10 +69,22 @@ describe('AuthService', () => {
     const { service, limiter, setup, signIns, tx } = setUp();
     const signedIn = await service.signUp(signUp, '203.0.113.7');
     expect(limiter.signUpAttempt).toHaveBeenCalledWith('ada@example.com', '203.0.113.7');
-    expect(fakeUsers.insertUser).toHaveBeenCalledWith(tx, { email: signUp.email, name: 'Ada', passwordHash: 'scrypt$new' });
-    expect(setup.create).toHaveBeenCalledWith(tx, { organisationName: 'Acme', owner: { userId: 'u-ada', name: 'Ada' }, ipAddress: '203.0.113.7' });
+    expect(fakeUsers.insertUser).toHaveBeenCalledWith(tx, {
+      email: signUp.email,
+      name: 'Ada',
+      passwordHash: 'scrypt$new',
+    });
+    expect(setup.create).toHaveBeenCalledWith(tx, {
+      organisationName: 'Acme',
+      owner: { userId: 'u-ada', name: 'Ada' },
+      ipAddress: '203.0.113.7',
+    });
     expect(signIns.create).toHaveBeenCalledWith(tx, 'u-ada');
-    expect(signedIn).toEqual({ token: 'cookie-token', expiresAt: new Date(0), body: { userId: 'u-ada', organisationId: ORG } });
+    expect(signedIn).toEqual({
+      token: 'cookie-token',
+      expiresAt: new Date(0),
+      body: { userId: 'u-ada', organisationId: ORG },
+    });
   });
 
   it('refuses sign-up when it is closed, before counting or writing anything', async () => {
@@ -68,7 +98,12 @@ describe('AuthService', () => {
   });
 
   it('signs in with the right password: the throttle is told of the success, a session begins', async () => {
-    fakeUsers.findUserByEmail.mockResolvedValue({ id: 'u-ada', email: 'ada@example.com', name: 'Ada', password_hash: 'scrypt$ada' });
+    fakeUsers.findUserByEmail.mockResolvedValue({
+      id: 'u-ada',
+      email: 'ada@example.com',
+      name: 'Ada',
+      password_hash: 'scrypt$ada',
+    });
     const { service, limiter, succeeded, signIns } = setUp();
     const signedIn = await service.signIn('Ada@example.com', 'correct horse', null);
     expect(limiter.beginSignIn).toHaveBeenCalledWith('ada@example.com', null);
@@ -78,21 +113,36 @@ describe('AuthService', () => {
   });
 
   it('answers a wrong password and an unknown email alike, each after one password check, with no session', async () => {
-    for (const user of [{ id: 'u-ada', email: 'ada@example.com', name: 'Ada', password_hash: 'scrypt$ada' }, undefined]) {
+    for (const user of [
+      { id: 'u-ada', email: 'ada@example.com', name: 'Ada', password_hash: 'scrypt$ada' },
+      undefined,
+    ]) {
       fakeUsers.findUserByEmail.mockResolvedValue(user);
       (verifyPassword as jest.Mock).mockClear();
       const { service, succeeded, signIns } = setUp();
       const error = await service.signIn('ada@example.com', 'wrong', null).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(DomainError);
-      expect(error).toMatchObject({ code: 'INVALID_CREDENTIALS', message: 'Invalid email or password.' });
-      expect(verifyPassword).toHaveBeenCalledWith('wrong', user === undefined ? 'scrypt$decoy' : 'scrypt$ada');
+      expect(error).toMatchObject({
+        code: 'INVALID_CREDENTIALS',
+        message: 'Invalid email or password.',
+      });
+      expect(verifyPassword).toHaveBeenCalledWith(
+        'wrong',
+        user === undefined ? 'scrypt$decoy' : 'scrypt$ada',
+      );
       expect(succeeded).not.toHaveBeenCalled();
       expect(signIns.create).not.toHaveBeenCalled();
     }
   });
 
   it("describes the sign-in session with its organisation's name and plan; 404 when the organisation is gone", async () => {
-    const member = { id: 'u-ada', email: 'ada@example.com', name: 'Ada', roleId: 'r-1', roleName: 'Owner' };
+    const member = {
+      id: 'u-ada',
+      email: 'ada@example.com',
+      name: 'Ada',
+      roleId: 'r-1',
+      roleName: 'Owner',
+    };
     const permissions: Permission[] = ['interrupt.read'];
     const { service, organisations } = setUp();
     await expect(service.describeSignInSession(ORG, member, permissions)).resolves.toEqual({
@@ -101,6 +151,8 @@ describe('AuthService', () => {
       permissions,
     });
     (organisations.read as jest.Mock).mockResolvedValue(undefined);
-    await expect(service.describeSignInSession(ORG, member, permissions)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(service.describeSignInSession(ORG, member, permissions)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
   });
 });

@@ -36,7 +36,10 @@ export class AuthService {
   /** A new user, a new organisation with them as its Owner, and a sign-in session: one transaction. */
   async signUp(input: SignUpDto, ip: string | null): Promise<SignedIn<OrganisationJoinedResponse>> {
     if (this.config.signup === 'closed') {
-      throw new DomainError('SIGNUP_CLOSED', 'Sign-up is closed on this server; ask an administrator for an invitation.');
+      throw new DomainError(
+        'SIGNUP_CLOSED',
+        'Sign-up is closed on this server; ask an administrator for an invitation.',
+      );
     }
     await this.limiter.signUpAttempt(normaliseEmail(input.email), ip);
     const passwordHash = await hashPassword(input.password);
@@ -56,11 +59,16 @@ export class AuthService {
    * Unknown email and wrong password answer alike and take the same time (one scrypt each); so
    * does the throttle (SPEC §8b), which counts failures per email whether or not it exists.
    */
-  async signIn(email: string, password: string, ip: string | null): Promise<SignedIn<AccountResponse>> {
+  async signIn(
+    email: string,
+    password: string,
+    ip: string | null,
+  ): Promise<SignedIn<AccountResponse>> {
     const succeeded = await this.limiter.beginSignIn(normaliseEmail(email), ip);
     const user = await findUserByEmail(this.dataSource.manager, email);
     const ok = await verifyPassword(password, user?.password_hash ?? (await DECOY_PASSWORD_HASH));
-    if (user === undefined || !ok) throw new DomainError('INVALID_CREDENTIALS', 'Invalid email or password.');
+    if (user === undefined || !ok)
+      throw new DomainError('INVALID_CREDENTIALS', 'Invalid email or password.');
     await succeeded();
     const session = await this.signIns.create(this.dataSource.manager, user.id);
     return { ...session, body: await describeAccount(this.dataSource.manager, user.id) };

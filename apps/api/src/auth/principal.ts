@@ -95,7 +95,10 @@ export function memberActorOf(member: MemberPrincipal): MemberActor {
 }
 
 /** The member as the one who grants roles or changes members: their actor and their role's permissions. */
-export function granterOf(member: MemberPrincipal): { actor: MemberActor; permissions: ReadonlySet<Permission> } {
+export function granterOf(member: MemberPrincipal): {
+  actor: MemberActor;
+  permissions: ReadonlySet<Permission>;
+} {
   return { actor: memberActorOf(member), permissions: member.permissions };
 }
 

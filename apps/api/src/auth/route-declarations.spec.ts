@@ -13,8 +13,15 @@ describe('route declarations', () => {
   let app: INestApplication;
 
   beforeAll(async () => {
-    const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
-    app = await NestFactory.create(AppModule.forRoot(config, pino({ level: 'silent' })), { preview: true, logger: false, abortOnError: false });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+    });
+    app = await NestFactory.create(AppModule.forRoot(config, pino({ level: 'silent' })), {
+      preview: true,
+      logger: false,
+      abortOnError: false,
+    });
   });
   afterAll(async () => {
     await app?.close();
@@ -23,7 +30,9 @@ describe('route declarations', () => {
   it('every route declares what it admits', () => {
     const routes = declaredRoutes(app);
     expect(routes.length).toBeGreaterThan(50);
-    expect(routes.filter((r) => r.access === undefined).map((r) => `${r.method} ${r.path}`)).toEqual([]);
+    expect(
+      routes.filter((r) => r.access === undefined).map((r) => `${r.method} ${r.path}`),
+    ).toEqual([]);
   });
 
   it('match the reviewed snapshot', () => {

@@ -45,11 +45,16 @@ export function declaredRoutesIn(modules: ModulesContainer): DeclaredRoute[] {
         method: RequestMethod[method],
         path: joinPath(base, path),
         handler: `${controller.name}.${name}`,
-        access: reflector.getAllAndOverride<RouteAccess | undefined>(ROUTE_ACCESS, [handler, controller]),
+        access: reflector.getAllAndOverride<RouteAccess | undefined>(ROUTE_ACCESS, [
+          handler,
+          controller,
+        ]),
       });
     }
   }
-  return routes.sort((a, b) => (a.path === b.path ? a.method.localeCompare(b.method) : a.path.localeCompare(b.path)));
+  return routes.sort((a, b) =>
+    a.path === b.path ? a.method.localeCompare(b.method) : a.path.localeCompare(b.path),
+  );
 }
 
 /** Whether a route is for people only (a key is refused with 403 HUMANS_ONLY). */

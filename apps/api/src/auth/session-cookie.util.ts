@@ -47,6 +47,11 @@ export class SessionCookies {
     const cookie = `${pair}; Path=/; Expires=${expires.toUTCString()}; HttpOnly; SameSite=Lax${secure}`;
     const res = nodeResponse(reply);
     const previous = res.getHeader('set-cookie');
-    res.setHeader('set-cookie', previous === undefined ? [cookie] : [...(Array.isArray(previous) ? previous : [String(previous)]), cookie]);
+    res.setHeader(
+      'set-cookie',
+      previous === undefined
+        ? [cookie]
+        : [...(Array.isArray(previous) ? previous : [String(previous)]), cookie],
+    );
   }
 }

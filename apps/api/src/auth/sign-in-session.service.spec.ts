@@ -8,7 +8,13 @@ const OTHER = '9d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6';
 const TOKEN = 'a-cookie-token-of-enough-length';
 const HASH = createHash('sha256').update(TOKEN).digest('hex');
 const user = { sign_in_session_id: 's-1', user_id: 'u-ada', name: 'Ada', email: 'ada@example.com' };
-const none = { organisation_id: null, role_id: null, role_name: null, permissions: null, plan: null };
+const none = {
+  organisation_id: null,
+  role_id: null,
+  role_name: null,
+  permissions: null,
+  plan: null,
+};
 const membership = (organisationId: string): SignedInMemberRow => ({
   ...user,
   organisation_id: organisationId,
@@ -70,22 +76,46 @@ describe('SignInSessionService', () => {
 
   it('tells apart nobody, no membership of the one asked for, none at all, and several to choose from', async () => {
     expect(await setUp([]).service.authenticateMember(TOKEN, ORG)).toBeUndefined();
-    expect(await setUp([{ ...user, ...none }]).service.authenticateMember(TOKEN, ORG)).toMatchObject({ outcome: 'not_member', user: { userId: 'u-ada' } });
-    expect(await setUp([{ ...user, ...none }]).service.authenticateMember(TOKEN, undefined)).toMatchObject({ outcome: 'no_organisation' });
-    expect(await setUp([membership(ORG), membership(OTHER)]).service.authenticateMember(TOKEN, undefined)).toMatchObject({
+    expect(
+      await setUp([{ ...user, ...none }]).service.authenticateMember(TOKEN, ORG),
+    ).toMatchObject({ outcome: 'not_member', user: { userId: 'u-ada' } });
+    expect(
+      await setUp([{ ...user, ...none }]).service.authenticateMember(TOKEN, undefined),
+    ).toMatchObject({ outcome: 'no_organisation' });
+    expect(
+      await setUp([membership(ORG), membership(OTHER)]).service.authenticateMember(
+        TOKEN,
+        undefined,
+      ),
+    ).toMatchObject({
       outcome: 'several',
-      user: { kind: 'user', userId: 'u-ada', userName: 'Ada', email: 'ada@example.com', signInSessionId: 's-1' },
+      user: {
+        kind: 'user',
+        userId: 'u-ada',
+        userName: 'Ada',
+        email: 'ada@example.com',
+        signInSessionId: 's-1',
+      },
     });
   });
 
   it('keeps a stream open only for a current member', async () => {
-    expect(await setUp([membership(ORG)]).service.stillMember(TOKEN, ORG)).toMatchObject({ kind: 'member', organisationId: ORG });
+    expect(await setUp([membership(ORG)]).service.stillMember(TOKEN, ORG)).toMatchObject({
+      kind: 'member',
+      organisationId: ORG,
+    });
     expect(await setUp([{ ...user, ...none }]).service.stillMember(TOKEN, ORG)).toBeUndefined();
   });
 
   it('authenticates a user and revokes a session through the owner of the table', async () => {
     const { service, sessions, dataSource } = setUp([]);
-    expect(await service.authenticateUser(TOKEN)).toEqual({ kind: 'user', userId: 'u-ada', userName: 'Ada', email: 'ada@example.com', signInSessionId: 's-1' });
+    expect(await service.authenticateUser(TOKEN)).toEqual({
+      kind: 'user',
+      userId: 'u-ada',
+      userName: 'Ada',
+      email: 'ada@example.com',
+      signInSessionId: 's-1',
+    });
     expect(sessions.findUser).toHaveBeenCalledWith(dataSource, HASH);
     await service.revoke('s-1');
     expect(sessions.delete).toHaveBeenCalledWith(dataSource, 's-1');

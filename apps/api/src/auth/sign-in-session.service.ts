@@ -22,7 +22,10 @@ function tokenHash(token: string): string {
  */
 export type MemberSignIn =
   | { readonly outcome: 'member'; readonly member: MemberPrincipal }
-  | { readonly outcome: 'not_member' | 'no_organisation' | 'several'; readonly user: UserPrincipal };
+  | {
+      readonly outcome: 'not_member' | 'no_organisation' | 'several';
+      readonly user: UserPrincipal;
+    };
 
 /**
  * People's sign-in sessions (the `session` cookie): a random token in an HttpOnly cookie, its
@@ -42,7 +45,12 @@ export class SignInSessionService {
   async create(tx: Queryable, userId: string): Promise<{ token: string; expiresAt: Date }> {
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(Date.now() + SESSION_DAYS * 24 * 3600 * 1000);
-    await this.sessions.insert(tx, { id: randomUUID(), userId, tokenHash: tokenHash(token), expiresAt });
+    await this.sessions.insert(tx, {
+      id: randomUUID(),
+      userId,
+      tokenHash: tokenHash(token),
+      expiresAt,
+    });
     return { token, expiresAt };
   }
 
@@ -57,12 +65,22 @@ export class SignInSessionService {
    * current membership. One query: the session, the user and the matching current
    * memberships (at most two are read: two already mean "choose one").
    */
-  async authenticateMember(token: string, organisationId: string | undefined): Promise<MemberSignIn | undefined> {
-    const rows = await this.sessions.findMember(this.dataSource, tokenHash(token), organisationId ?? null);
+  async authenticateMember(
+    token: string,
+    organisationId: string | undefined,
+  ): Promise<MemberSignIn | undefined> {
+    const rows = await this.sessions.findMember(
+      this.dataSource,
+      tokenHash(token),
+      organisationId ?? null,
+    );
     const [row] = rows;
     if (row === undefined) return undefined;
     if (row.organisation_id === null) {
-      return { outcome: organisationId === undefined ? 'no_organisation' : 'not_member', user: toUser(row) };
+      return {
+        outcome: organisationId === undefined ? 'no_organisation' : 'not_member',
+        user: toUser(row),
+      };
     }
     if (rows.length > 1) return { outcome: 'several', user: toUser(row) };
     return {
@@ -95,15 +113,23 @@ export class SignInSessionService {
    * `stillMember` for many streams at once, in one query: for each check, the member's
    * permissions as they are now, or `undefined` once the sign-in or the membership is gone.
    */
-  async stillMembers(checks: readonly { token: string; organisationId: string }[]): Promise<(ReadonlySet<Permission> | undefined)[]> {
+  async stillMembers(
+    checks: readonly { token: string; organisationId: string }[],
+  ): Promise<(ReadonlySet<Permission> | undefined)[]> {
     if (checks.length === 0) return [];
-    const hashed = checks.map((c) => ({ tokenHash: tokenHash(c.token), organisationId: c.organisationId }));
+    const hashed = checks.map((c) => ({
+      tokenHash: tokenHash(c.token),
+      organisationId: c.organisationId,
+    }));
     const unique = new Map<string, { tokenHash: string; organisationId: string }>();
     for (const pair of hashed) unique.set(`${pair.tokenHash} ${pair.organisationId}`, pair);
     const rows = await this.sessions.findCurrentMembers(this.dataSource, [...unique.values()]);
     const found = new Map<string, ReadonlySet<Permission>>();
     for (const row of rows) {
-      found.set(`${row.token_hash} ${row.organisation_id}`, new Set((row.permissions ?? []).filter(isPermission) as Permission[]));
+      found.set(
+        `${row.token_hash} ${row.organisation_id}`,
+        new Set((row.permissions ?? []).filter(isPermission) as Permission[]),
+      );
     }
     return hashed.map((pair) => found.get(`${pair.tokenHash} ${pair.organisationId}`));
   }
@@ -114,5 +140,11 @@ export class SignInSessionService {
 }
 
 function toUser(row: SignedInUserRow): UserPrincipal {
-  return { kind: 'user', userId: row.user_id, userName: row.name, email: row.email, signInSessionId: row.sign_in_session_id };
+  return {
+    kind: 'user',
+    userId: row.user_id,
+    userName: row.name,
+    email: row.email,
+    signInSessionId: row.sign_in_session_id,
+  };
 }

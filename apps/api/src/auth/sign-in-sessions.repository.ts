@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { Plan } from '@interlock/domain';
 import { type Queryable, queryRows } from '../database/query-rows.util';
-import { CURRENT_MEMBERSHIP_COLUMNS, leftJoinCurrentMemberships } from '../members/memberships.repository';
+import {
+  CURRENT_MEMBERSHIP_COLUMNS,
+  leftJoinCurrentMemberships,
+} from '../members/memberships.repository';
 import { joinUsers } from '../users/users.repository';
 
 /** A live sign-in session with its user. */
@@ -36,13 +39,14 @@ export interface StillMemberRow {
  */
 @Injectable()
 export class SignInSessionsRepository {
-  async insert(db: Queryable, session: { id: string; userId: string; tokenHash: string; expiresAt: Date }): Promise<void> {
-    await db.query(`INSERT INTO sign_in_sessions (id, user_id, token_hash, expires_at) VALUES ($1, $2, $3, $4)`, [
-      session.id,
-      session.userId,
-      session.tokenHash,
-      session.expiresAt,
-    ]);
+  async insert(
+    db: Queryable,
+    session: { id: string; userId: string; tokenHash: string; expiresAt: Date },
+  ): Promise<void> {
+    await db.query(
+      `INSERT INTO sign_in_sessions (id, user_id, token_hash, expires_at) VALUES ($1, $2, $3, $4)`,
+      [session.id, session.userId, session.tokenHash, session.expiresAt],
+    );
   }
 
   /** The unexpired session a token's hash names, with its user. */
@@ -63,7 +67,11 @@ export class SignInSessionsRepository {
    * mean "choose one"), ordered by organisation; one row with null membership columns when
    * none matched; none when the session is unknown or expired.
    */
-  findMember(db: Queryable, tokenHash: string, organisationId: string | null): Promise<SignedInMemberRow[]> {
+  findMember(
+    db: Queryable,
+    tokenHash: string,
+    organisationId: string | null,
+  ): Promise<SignedInMemberRow[]> {
     return queryRows<SignedInMemberRow>(
       db,
       `SELECT s.id AS sign_in_session_id, u.id AS user_id, u.name, u.email, ${CURRENT_MEMBERSHIP_COLUMNS}
@@ -83,7 +91,10 @@ export class SignInSessionsRepository {
    * with the role's permissions — one statement however many pairs. A pair absent from the
    * answer is gone (signed out, expired, removed).
    */
-  findCurrentMembers(db: Queryable, pairs: readonly { tokenHash: string; organisationId: string }[]): Promise<StillMemberRow[]> {
+  findCurrentMembers(
+    db: Queryable,
+    pairs: readonly { tokenHash: string; organisationId: string }[],
+  ): Promise<StillMemberRow[]> {
     return queryRows<StillMemberRow>(
       db,
       `SELECT q.token_hash, m.organisation_id, r.permissions

@@ -34,6 +34,10 @@ export class WhoamiController {
   @ApiOperation({ operationId: 'getWhoami', summary: 'The calling key, its organisation and plan' })
   @ApiOkResponse({ type: WhoamiResponse })
   whoami(@CurrentApiKey() key: ApiKeyPrincipal): WhoamiResponse {
-    return { organisationId: key.organisationId, plan: key.plan, apiKey: { id: key.apiKeyId, name: key.apiKeyName } };
+    return {
+      organisationId: key.organisationId,
+      plan: key.plan,
+      apiKey: { id: key.apiKeyId, name: key.apiKeyName },
+    };
   }
 }

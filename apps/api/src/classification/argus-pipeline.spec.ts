@@ -29,22 +29,54 @@ describe('matchesOf', () => {
   const shadowRoute = rule({ mode: 'shadow', outcome: { type: 'route', escalate: true } });
   const shadowReject = rule({ mode: 'shadow', outcome: { type: 'reject', message: 'No.' } });
   const enforceApprove = rule({});
-  const rules = sortRules([shadowApprove, shadowRoute, shadowReject, enforceApprove].map(compileRule));
+  const rules = sortRules(
+    [shadowApprove, shadowRoute, shadowReject, enforceApprove].map(compileRule),
+  );
 
   it('a shadow approve or reject decides when the action allows it; a route never; an applied enforce rule decides', () => {
     expect(matchesOf(planActions(rules, [action(['approve', 'reject'])], NOW))).toEqual([
-      { ruleId: shadowApprove.id, actionName: 'refund', mode: 'shadow', outcome: 'approve', decides: true },
-      { ruleId: shadowRoute.id, actionName: 'refund', mode: 'shadow', outcome: 'route', decides: false },
-      { ruleId: shadowReject.id, actionName: 'refund', mode: 'shadow', outcome: 'reject', decides: true },
-      { ruleId: enforceApprove.id, actionName: 'refund', mode: 'enforce', outcome: 'approve', decides: true },
+      {
+        ruleId: shadowApprove.id,
+        actionName: 'refund',
+        mode: 'shadow',
+        outcome: 'approve',
+        decides: true,
+      },
+      {
+        ruleId: shadowRoute.id,
+        actionName: 'refund',
+        mode: 'shadow',
+        outcome: 'route',
+        decides: false,
+      },
+      {
+        ruleId: shadowReject.id,
+        actionName: 'refund',
+        mode: 'shadow',
+        outcome: 'reject',
+        decides: true,
+      },
+      {
+        ruleId: enforceApprove.id,
+        actionName: 'refund',
+        mode: 'enforce',
+        outcome: 'approve',
+        decides: true,
+      },
     ]);
   });
 
   it('a decision the action does not allow is not decided, in either mode', () => {
-    expect(matchesOf(planActions(rules, [action(['reject', 'respond'])], NOW)).map((m) => m.decides)).toEqual([false, false, true, false]);
+    expect(
+      matchesOf(planActions(rules, [action(['reject', 'respond'])], NOW)).map((m) => m.decides),
+    ).toEqual([false, false, true, false]);
   });
 
   it('the circuit breaker: the enforced rule did not decide', () => {
-    expect(matchesOf(withoutDecisions(planActions(rules, [action(['approve'])], NOW))).map((m) => m.decides)).toEqual([true, false, false, false]);
+    expect(
+      matchesOf(withoutDecisions(planActions(rules, [action(['approve'])], NOW))).map(
+        (m) => m.decides,
+      ),
+    ).toEqual([true, false, false, false]);
   });
 });

@@ -1,9 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import type { AuditActorRef, ClassificationReceipt, Decision } from '@interlock/domain';
 import type { Queryable } from '../database/query-rows.util';
-import { ClassificationMatchesRepository, type MatchToRecord, type ShadowOpinion } from './classification-matches.repository';
+import {
+  ClassificationMatchesRepository,
+  type MatchToRecord,
+  type ShadowOpinion,
+} from './classification-matches.repository';
 import { RuleCache } from './rule-cache';
-import { type ActionFacts, type CompiledRule, evaluateAction, type RuleOutcome, type StoredRule } from './rule-engine';
+import {
+  type ActionFacts,
+  type CompiledRule,
+  evaluateAction,
+  type RuleOutcome,
+  type StoredRule,
+} from './rule-engine';
 
 /** The actor of everything argus does (SPEC §1, §8d): no id, the name `argus`. */
 export const ARGUS_ACTOR: AuditActorRef = { type: 'argus', id: null, name: 'argus' };
@@ -30,23 +40,39 @@ export interface ActionPlan {
   /** The decisions the action allows (a shadow rule "would decide" only a decision it allows). */
   allowedDecisions: readonly Decision[];
   /** The receipts: one per matching rule (shadow ones first, then the enforced one). */
-  receipts: { action: 'classification.applied' | 'classification.shadowed'; metadata: ClassificationReceipt }[];
+  receipts: {
+    action: 'classification.applied' | 'classification.shadowed';
+    metadata: ClassificationReceipt;
+  }[];
 }
 
 export type ArgusPlan = { ok: true; actions: ActionPlan[] } | { ok: false; reason: string };
 
 function receipt(rule: StoredRule, actionName: string, enforced: boolean): ClassificationReceipt {
-  return { actionName, ruleIds: [rule.id], mode: rule.mode === 'enforce' ? 'enforce' : 'shadow', outcome: rule.outcome.type, enforced };
+  return {
+    actionName,
+    ruleIds: [rule.id],
+    mode: rule.mode === 'enforce' ? 'enforce' : 'shadow',
+    outcome: rule.outcome.type,
+    enforced,
+  };
 }
 
 /** Plans every action against compiled rules: pure, and the dry run's engine as well. */
-export function planActions(rules: readonly CompiledRule[], actions: readonly ActionToClassify[], now: number): ActionPlan[] {
+export function planActions(
+  rules: readonly CompiledRule[],
+  actions: readonly ActionToClassify[],
+  now: number,
+): ActionPlan[] {
   return actions.map((action) => {
     const evaluation = evaluateAction(rules, action, now);
     const plan: ActionPlan = {
       actionName: action.actionName,
       allowedDecisions: action.allowedDecisions,
-      receipts: evaluation.shadowed.map((rule) => ({ action: 'classification.shadowed' as const, metadata: receipt(rule, action.actionName, false) })),
+      receipts: evaluation.shadowed.map((rule) => ({
+        action: 'classification.shadowed' as const,
+        metadata: receipt(rule, action.actionName, false),
+      })),
     };
     const rule = evaluation.enforced;
     if (rule === undefined) return plan;
@@ -55,7 +81,11 @@ export function planActions(rules: readonly CompiledRule[], actions: readonly Ac
     if (outcome.type === 'approve' || outcome.type === 'reject') {
       // Argus never takes a decision the action does not allow: it goes to a person instead.
       if (action.allowedDecisions.includes(outcome.type)) {
-        plan.decision = { decision: outcome.type, message: outcome.type === 'reject' ? outcome.message : null, ruleId: rule.id };
+        plan.decision = {
+          decision: outcome.type,
+          message: outcome.type === 'reject' ? outcome.message : null,
+          ruleId: rule.id,
+        };
       } else {
         applied.enforced = false;
         applied.skipped = 'decision_not_allowed';
@@ -79,18 +109,30 @@ export class ArgusPipeline {
     private readonly matches: ClassificationMatchesRepository,
   ) {}
 
-  async plan(organisationId: string, actions: readonly ActionToClassify[], now = Date.now()): Promise<ArgusPlan> {
+  async plan(
+    organisationId: string,
+    actions: readonly ActionToClassify[],
+    now = Date.now(),
+  ): Promise<ArgusPlan> {
     try {
       const rules = await this.cache.rules(organisationId, now);
       if (rules.length === 0) return { ok: true, actions: [] };
       return { ok: true, actions: planActions(rules, actions, now) };
     } catch (error) {
-      return { ok: false, reason: error instanceof Error ? error.message.slice(0, 200) : 'unknown error' };
+      return {
+        ok: false,
+        reason: error instanceof Error ? error.message.slice(0, 200) : 'unknown error',
+      };
     }
   }
 
   /** Records what matched a new interrupt's actions (the rules' statistics), in its transaction. */
-  async record(tx: Queryable, organisationId: string, interruptId: string, actions: readonly ActionPlan[]): Promise<void> {
+  async record(
+    tx: Queryable,
+    organisationId: string,
+    interruptId: string,
+    actions: readonly ActionPlan[],
+  ): Promise<void> {
     await this.matches.insertMany(tx, organisationId, interruptId, matchesOf(actions));
   }
 
@@ -98,8 +140,22 @@ export class ArgusPipeline {
    * A person decided an action: the shadow rules that matched it record whether they would have
    * agreed, and their opinions join the decision's audit entry (SPEC §8d).
    */
-  personDecided(tx: Queryable, organisationId: string, interruptId: string, actionName: string, decision: Decision, personName: string): Promise<ShadowOpinion[]> {
-    return this.matches.recordPersonDecision(tx, organisationId, interruptId, actionName, decision, personName);
+  personDecided(
+    tx: Queryable,
+    organisationId: string,
+    interruptId: string,
+    actionName: string,
+    decision: Decision,
+    personName: string,
+  ): Promise<ShadowOpinion[]> {
+    return this.matches.recordPersonDecision(
+      tx,
+      organisationId,
+      interruptId,
+      actionName,
+      decision,
+      personName,
+    );
   }
 }
 
@@ -113,7 +169,9 @@ export function matchesOf(actions: readonly ActionPlan[]): MatchToRecord[] {
       actionName: plan.actionName,
       mode: r.mode,
       outcome: r.outcome,
-      decides: DECIDING.has(r.outcome) && (r.mode === 'enforce' ? r.enforced : plan.allowedDecisions.includes(r.outcome as Decision)),
+      decides:
+        DECIDING.has(r.outcome) &&
+        (r.mode === 'enforce' ? r.enforced : plan.allowedDecisions.includes(r.outcome as Decision)),
     })),
   );
 }
@@ -124,8 +182,13 @@ export function withoutDecisions(actions: ActionPlan[]): ActionPlan[] {
     ...plan,
     decision: undefined,
     receipts: plan.receipts.map((r) =>
-      r.action === 'classification.applied' && (r.metadata.outcome === 'approve' || r.metadata.outcome === 'reject') && r.metadata.enforced
-        ? { ...r, metadata: { ...r.metadata, enforced: false, skipped: 'circuit_breaker' as const } }
+      r.action === 'classification.applied' &&
+      (r.metadata.outcome === 'approve' || r.metadata.outcome === 'reject') &&
+      r.metadata.enforced
+        ? {
+            ...r,
+            metadata: { ...r.metadata, enforced: false, skipped: 'circuit_breaker' as const },
+          }
         : r,
     ),
   }));

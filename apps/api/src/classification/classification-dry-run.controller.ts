@@ -16,10 +16,14 @@ export class ClassificationDryRunController {
   @MemberRoute('classification.read')
   @ApiOperation({
     operationId: 'dryRunClassification',
-    summary: 'Run argus on a sample or on the latest interrupts, with the saved rules or drafts; nothing is written',
+    summary:
+      'Run argus on a sample or on the latest interrupts, with the saved rules or drafts; nothing is written',
   })
   @ApiOkResponse({ type: DryRunResponse })
-  async run(@CurrentMember() member: MemberPrincipal, @Body() body: DryRunDto): Promise<DryRunResponse> {
+  async run(
+    @CurrentMember() member: MemberPrincipal,
+    @Body() body: DryRunDto,
+  ): Promise<DryRunResponse> {
     return { results: await this.dryRun.run(member.organisationId, body) };
   }
 }

@@ -5,11 +5,20 @@ import { InterruptsService } from '../interrupts/interrupts.service';
 import { type ActionPlan, type ActionToClassify, planActions } from './argus-pipeline';
 import type { DryRunActionResult, DryRunDto, DryRunInterruptResult } from './dto/dry-run.dto';
 import { RuleCache } from './rule-cache';
-import { type CompiledRule, compileRule, parseRuleMatch, parseRuleOutcome, RuleValidationError, sortRules } from './rule-engine';
+import {
+  type CompiledRule,
+  compileRule,
+  parseRuleMatch,
+  parseRuleOutcome,
+  RuleValidationError,
+  sortRules,
+} from './rule-engine';
 
 function result(plan: ActionPlan | undefined, actionName: string): DryRunActionResult {
   const applied = plan?.receipts.find((r) => r.action === 'classification.applied')?.metadata;
-  const shadowRuleIds = (plan?.receipts ?? []).filter((r) => r.action === 'classification.shadowed').flatMap((r) => r.metadata.ruleIds);
+  const shadowRuleIds = (plan?.receipts ?? [])
+    .filter((r) => r.action === 'classification.shadowed')
+    .flatMap((r) => r.metadata.ruleIds);
   const decides = applied !== undefined && applied.enforced;
   return {
     actionName,
@@ -32,8 +41,13 @@ export class ClassificationDryRunService {
     private readonly interrupts: InterruptsService,
   ) {}
 
-  async run(organisationId: string, body: DryRunDto, now = Date.now()): Promise<DryRunInterruptResult[]> {
-    const rules = body.rules === undefined ? await this.cache.rules(organisationId, now) : this.drafts(body);
+  async run(
+    organisationId: string,
+    body: DryRunDto,
+    now = Date.now(),
+  ): Promise<DryRunInterruptResult[]> {
+    const rules =
+      body.rules === undefined ? await this.cache.rules(organisationId, now) : this.drafts(body);
     const cases: { interruptId: string | null; title: string; actions: ActionToClassify[] }[] = [];
     if (body.sample !== undefined) {
       const title = body.sample.title ?? '';
@@ -51,7 +65,10 @@ export class ClassificationDryRunService {
       });
     }
     if (body.lastInterrupts !== undefined) {
-      for (const i of await this.interrupts.recentForClassification(organisationId, body.lastInterrupts)) {
+      for (const i of await this.interrupts.recentForClassification(
+        organisationId,
+        body.lastInterrupts,
+      )) {
         cases.push({
           interruptId: i.id,
           title: i.title,
@@ -68,7 +85,11 @@ export class ClassificationDryRunService {
     }
     return cases.map((c) => {
       const plans = planActions(rules, c.actions, now);
-      return { interruptId: c.interruptId, title: c.title, actions: c.actions.map((a, i) => result(plans[i], a.actionName)) };
+      return {
+        interruptId: c.interruptId,
+        title: c.title,
+        actions: c.actions.map((a, i) => result(plans[i], a.actionName)),
+      };
     });
   }
 
@@ -87,7 +108,8 @@ export class ClassificationDryRunService {
             createdAt: new Date(0).toISOString(),
           });
         } catch (error) {
-          if (error instanceof RuleValidationError) throw new DomainError('VALIDATION_FAILED', error.message);
+          if (error instanceof RuleValidationError)
+            throw new DomainError('VALIDATION_FAILED', error.message);
           throw error;
         }
       }),

@@ -53,7 +53,12 @@ const STATS = `
 @Injectable()
 export class ClassificationMatchesRepository {
   /** Records the rules that matched a new interrupt's actions (one statement). */
-  async insertMany(db: Queryable, organisationId: string, interruptId: string, matches: readonly MatchToRecord[]): Promise<void> {
+  async insertMany(
+    db: Queryable,
+    organisationId: string,
+    interruptId: string,
+    matches: readonly MatchToRecord[],
+  ): Promise<void> {
     if (matches.length === 0) return;
     await db.query(
       `INSERT INTO classification_matches (organisation_id, id, rule_id, interrupt_id, action_name, mode, outcome, decides)
@@ -91,12 +96,17 @@ export class ClassificationMatchesRepository {
         RETURNING rule_id, outcome, agreed`,
       [organisationId, interruptId, actionName, decision, personName],
     );
-    return rows.map((r) => ({ ruleId: r.rule_id, outcome: r.outcome, agreed: r.agreed })).sort((a, b) => a.ruleId.localeCompare(b.ruleId));
+    return rows
+      .map((r) => ({ ruleId: r.rule_id, outcome: r.outcome, agreed: r.agreed }))
+      .sort((a, b) => a.ruleId.localeCompare(b.ruleId));
   }
 
   /** Drops a rule's figures (what it matches or does changed: they described another rule). */
   async forgetRule(db: Queryable, organisationId: string, ruleId: string): Promise<void> {
-    await db.query(`DELETE FROM classification_matches WHERE organisation_id = $1 AND rule_id = $2`, [organisationId, ruleId]);
+    await db.query(
+      `DELETE FROM classification_matches WHERE organisation_id = $1 AND rule_id = $2`,
+      [organisationId, ruleId],
+    );
   }
 
   /** Every rule's figures that has any. */
@@ -118,7 +128,12 @@ export class ClassificationMatchesRepository {
   }
 
   /** The latest actions people decided otherwise than the shadow rule would have, newest first. */
-  async disagreements(db: Queryable, organisationId: string, ruleId: string, limit: number): Promise<DisagreementRow[]> {
+  async disagreements(
+    db: Queryable,
+    organisationId: string,
+    ruleId: string,
+    limit: number,
+  ): Promise<DisagreementRow[]> {
     return queryRows<DisagreementRow>(
       db,
       `SELECT m.interrupt_id, i.title, m.action_name, m.outcome, m.person_decision, m.person_name, m.decided_at

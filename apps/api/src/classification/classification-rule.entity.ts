@@ -1,4 +1,12 @@
-import { Check, Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+} from 'typeorm';
 import { OrganisationEntity } from '../organisation/organisation.entity';
 import type { RuleMatch, RuleMode, RuleOutcome } from './rule-engine';
 

@@ -47,7 +47,12 @@ export class ClassificationRulesRepository {
     return rows.map(toRecord);
   }
 
-  async read(db: Queryable, organisationId: string, id: string, lock = false): Promise<RuleRecord | undefined> {
+  async read(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+    lock = false,
+  ): Promise<RuleRecord | undefined> {
     const [row] = await queryRows<RuleRow>(
       db,
       `SELECT ${COLUMNS} FROM classification_rules WHERE organisation_id = $1 AND id = $2${lock ? ' FOR UPDATE' : ''}`,
@@ -56,33 +61,68 @@ export class ClassificationRulesRepository {
     return row === undefined ? undefined : toRecord(row);
   }
 
-  async insert(db: Queryable, organisationId: string, id: string, rule: RuleDefinition): Promise<RuleRecord> {
+  async insert(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+    rule: RuleDefinition,
+  ): Promise<RuleRecord> {
     const [row] = await queryRows<RuleRow>(
       db,
       `INSERT INTO classification_rules (organisation_id, id, name, mode, priority, match, outcome, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
-      [organisationId, id, rule.name, rule.mode, rule.priority, JSON.stringify(rule.match), JSON.stringify(rule.outcome), rule.expiresAt],
+      [
+        organisationId,
+        id,
+        rule.name,
+        rule.mode,
+        rule.priority,
+        JSON.stringify(rule.match),
+        JSON.stringify(rule.outcome),
+        rule.expiresAt,
+      ],
     );
     return toRecord(row);
   }
 
-  async update(db: Queryable, organisationId: string, id: string, rule: RuleDefinition): Promise<RuleRecord> {
+  async update(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+    rule: RuleDefinition,
+  ): Promise<RuleRecord> {
     const [row] = await queryRows<RuleRow>(
       db,
       `UPDATE classification_rules SET name = $3, mode = $4, priority = $5, match = $6, outcome = $7, expires_at = $8, updated_at = now()
         WHERE organisation_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
-      [organisationId, id, rule.name, rule.mode, rule.priority, JSON.stringify(rule.match), JSON.stringify(rule.outcome), rule.expiresAt],
+      [
+        organisationId,
+        id,
+        rule.name,
+        rule.mode,
+        rule.priority,
+        JSON.stringify(rule.match),
+        JSON.stringify(rule.outcome),
+        rule.expiresAt,
+      ],
     );
     return toRecord(row);
   }
 
   async remove(db: Queryable, organisationId: string, id: string): Promise<void> {
-    await db.query(`DELETE FROM classification_rules WHERE organisation_id = $1 AND id = $2`, [organisationId, id]);
+    await db.query(`DELETE FROM classification_rules WHERE organisation_id = $1 AND id = $2`, [
+      organisationId,
+      id,
+    ]);
   }
 
   /** How many rules the organisation has (the per-organisation cap). */
   async count(db: Queryable, organisationId: string): Promise<number> {
-    const [{ n }] = await queryRows<{ n: number }>(db, `SELECT count(*)::int AS n FROM classification_rules WHERE organisation_id = $1`, [organisationId]);
+    const [{ n }] = await queryRows<{ n: number }>(
+      db,
+      `SELECT count(*)::int AS n FROM classification_rules WHERE organisation_id = $1`,
+      [organisationId],
+    );
     return n;
   }
 }

@@ -6,11 +6,24 @@ import { type ClassificationRuleSnapshot, DomainError, type MemberActor } from '
 import type { Queryable } from '../database/query-rows.util';
 import { lockCurrentMember } from '../members/memberships.repository';
 import { TeamsService } from '../teams/teams.service';
-import { ClassificationMatchesRepository, type RuleStatsRow } from './classification-matches.repository';
+import {
+  ClassificationMatchesRepository,
+  type RuleStatsRow,
+} from './classification-matches.repository';
 import { ClassificationRulesRepository, type RuleRecord } from './classification-rules.repository';
-import type { ClassificationRuleStats, ClassificationRuleStatsResponse, CreateClassificationRuleDto, UpdateClassificationRuleDto } from './dto/classification-rule.dto';
+import type {
+  ClassificationRuleStats,
+  ClassificationRuleStatsResponse,
+  CreateClassificationRuleDto,
+  UpdateClassificationRuleDto,
+} from './dto/classification-rule.dto';
 import { RuleCache } from './rule-cache';
-import { parseRuleMatch, parseRuleOutcome, type RuleDefinition, RuleValidationError } from './rule-engine';
+import {
+  parseRuleMatch,
+  parseRuleOutcome,
+  type RuleDefinition,
+  RuleValidationError,
+} from './rule-engine';
 
 /** A rule's statistics list at most this many disagreements (the latest). */
 export const MAX_DISAGREEMENTS = 50;
@@ -46,7 +59,11 @@ function snapshot(rule: RuleDefinition): ClassificationRuleSnapshot {
 function normaliseTimestamp(value: string | null | undefined): string | null {
   if (value === undefined || value === null) return null;
   const ms = Date.parse(value);
-  if (Number.isNaN(ms)) throw new DomainError('VALIDATION_FAILED', 'expiresAt must be an ISO 8601 timestamp such as 2026-01-31T12:00:00.000Z');
+  if (Number.isNaN(ms))
+    throw new DomainError(
+      'VALIDATION_FAILED',
+      'expiresAt must be an ISO 8601 timestamp such as 2026-01-31T12:00:00.000Z',
+    );
   return new Date(ms).toISOString();
 }
 
@@ -54,7 +71,8 @@ function checked<T>(parse: () => T): T {
   try {
     return parse();
   } catch (error) {
-    if (error instanceof RuleValidationError) throw new DomainError('VALIDATION_FAILED', error.message);
+    if (error instanceof RuleValidationError)
+      throw new DomainError('VALIDATION_FAILED', error.message);
     throw error;
   }
 }
@@ -115,7 +133,12 @@ export class ClassificationRulesService {
     return rule;
   }
 
-  async create(organisationId: string, actor: MemberActor, body: CreateClassificationRuleDto, ip: string | null): Promise<RuleRecord> {
+  async create(
+    organisationId: string,
+    actor: MemberActor,
+    body: CreateClassificationRuleDto,
+    ip: string | null,
+  ): Promise<RuleRecord> {
     const definition: RuleDefinition = {
       name: body.name,
       mode: body.mode,
@@ -127,7 +150,10 @@ export class ClassificationRulesService {
     const created = await this.dataSource.transaction(async (tx) => {
       await this.checkAssignee(tx, organisationId, definition);
       if ((await this.rules.count(tx, organisationId)) >= MAX_RULES_PER_ORGANISATION) {
-        throw new DomainError('CONFLICT', `This organisation has reached its limit of ${MAX_RULES_PER_ORGANISATION} classification rules.`);
+        throw new DomainError(
+          'CONFLICT',
+          `This organisation has reached its limit of ${MAX_RULES_PER_ORGANISATION} classification rules.`,
+        );
       }
       const rule = await this.rules.insert(tx, organisationId, randomUUID(), definition);
       await writeAuditEntry(tx, {
@@ -144,9 +170,16 @@ export class ClassificationRulesService {
     return created;
   }
 
-  async update(organisationId: string, actor: MemberActor, id: string, body: UpdateClassificationRuleDto, ip: string | null): Promise<RuleRecord> {
+  async update(
+    organisationId: string,
+    actor: MemberActor,
+    id: string,
+    body: UpdateClassificationRuleDto,
+    ip: string | null,
+  ): Promise<RuleRecord> {
     const match = body.match === undefined ? undefined : checked(() => parseRuleMatch(body.match));
-    const outcome = body.outcome === undefined ? undefined : checked(() => parseRuleOutcome(body.outcome));
+    const outcome =
+      body.outcome === undefined ? undefined : checked(() => parseRuleOutcome(body.outcome));
     let changed = false;
     const updated = await this.dataSource.transaction(async (tx) => {
       const before = await this.rules.read(tx, organisationId, id, true);
@@ -157,19 +190,22 @@ export class ClassificationRulesService {
         priority: body.priority ?? before.priority,
         match: match ?? before.match,
         outcome: outcome ?? before.outcome,
-        expiresAt: body.expiresAt === undefined ? before.expiresAt : normaliseTimestamp(body.expiresAt),
+        expiresAt:
+          body.expiresAt === undefined ? before.expiresAt : normaliseTimestamp(body.expiresAt),
       };
       if (outcome !== undefined) await this.checkAssignee(tx, organisationId, after);
       const was = snapshot(before);
       const now = snapshot(after);
       const changes: Record<string, { from: unknown; to: unknown }> = {};
       for (const key of Object.keys(now) as (keyof ClassificationRuleSnapshot)[]) {
-        if (JSON.stringify(was[key]) !== JSON.stringify(now[key])) changes[key] = { from: was[key], to: now[key] };
+        if (JSON.stringify(was[key]) !== JSON.stringify(now[key]))
+          changes[key] = { from: was[key], to: now[key] };
       }
       if (Object.keys(changes).length === 0) return before;
       const rule = await this.rules.update(tx, organisationId, id, after);
       // The figures describe the rule as it was: a new match or outcome starts them again.
-      if (changes.match !== undefined || changes.outcome !== undefined) await this.matches.forgetRule(tx, organisationId, id);
+      if (changes.match !== undefined || changes.outcome !== undefined)
+        await this.matches.forgetRule(tx, organisationId, id);
       await writeAuditEntry(tx, {
         organisationId,
         action: 'classification.rule_updated',
@@ -185,7 +221,12 @@ export class ClassificationRulesService {
     return updated;
   }
 
-  async remove(organisationId: string, actor: MemberActor, id: string, ip: string | null): Promise<void> {
+  async remove(
+    organisationId: string,
+    actor: MemberActor,
+    id: string,
+    ip: string | null,
+  ): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       const rule = await this.rules.read(tx, organisationId, id, true);
       if (rule === undefined) throw DomainError.of('NOT_FOUND');
@@ -203,13 +244,18 @@ export class ClassificationRulesService {
   }
 
   /** A route's assignee must be a current member or a team of the organisation (404 otherwise). */
-  private async checkAssignee(tx: Queryable, organisationId: string, rule: RuleDefinition): Promise<void> {
+  private async checkAssignee(
+    tx: Queryable,
+    organisationId: string,
+    rule: RuleDefinition,
+  ): Promise<void> {
     if (rule.outcome.type !== 'route' || rule.outcome.assignTo === undefined) return;
     const to = rule.outcome.assignTo;
     if ('teamId' in to) {
       await this.teams.lockTeam(tx, organisationId, to.teamId, 'FOR KEY SHARE');
       return;
     }
-    if ((await lockCurrentMember(tx, organisationId, to.memberId)) === undefined) throw DomainError.of('NOT_FOUND');
+    if ((await lockCurrentMember(tx, organisationId, to.memberId)) === undefined)
+      throw DomainError.of('NOT_FOUND');
   }
 }

@@ -1,5 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
 import { memberActorOf, type MemberPrincipal } from '../auth/principal';
@@ -20,7 +26,10 @@ export class ClassificationController {
 
   @Get()
   @MemberRoute('classification.read')
-  @ApiOperation({ operationId: 'listClassificationRules', summary: "List the organisation's classification rules, in evaluation order" })
+  @ApiOperation({
+    operationId: 'listClassificationRules',
+    summary: "List the organisation's classification rules, in evaluation order",
+  })
   @ApiOkResponse({ type: ClassificationRuleListResponse })
   async list(@CurrentMember() member: MemberPrincipal): Promise<ClassificationRuleListResponse> {
     return { rules: await this.rules.list(member.organisationId) };
@@ -28,7 +37,10 @@ export class ClassificationController {
 
   @Post()
   @MemberRoute('classification.manage')
-  @ApiOperation({ operationId: 'createClassificationRule', summary: 'Create a classification rule' })
+  @ApiOperation({
+    operationId: 'createClassificationRule',
+    summary: 'Create a classification rule',
+  })
   @ApiCreatedResponse({ type: ClassificationRuleResponse })
   create(
     @CurrentMember() member: MemberPrincipal,
@@ -42,7 +54,10 @@ export class ClassificationController {
   @MemberRoute('classification.read')
   @ApiOperation({ operationId: 'getClassificationRule', summary: 'Read one classification rule' })
   @ApiOkResponse({ type: ClassificationRuleResponse })
-  get(@CurrentMember() member: MemberPrincipal, @IdParam() id: string): Promise<ClassificationRuleResponse> {
+  get(
+    @CurrentMember() member: MemberPrincipal,
+    @IdParam() id: string,
+  ): Promise<ClassificationRuleResponse> {
     return this.rules.get(member.organisationId, id);
   }
 
@@ -50,16 +65,23 @@ export class ClassificationController {
   @MemberRoute('classification.read')
   @ApiOperation({
     operationId: 'getClassificationRuleStats',
-    summary: "A rule's statistics: matches, and in shadow mode how often people decided as it would have, with the disagreements",
+    summary:
+      "A rule's statistics: matches, and in shadow mode how often people decided as it would have, with the disagreements",
   })
   @ApiOkResponse({ type: ClassificationRuleStatsResponse })
-  stats(@CurrentMember() member: MemberPrincipal, @IdParam() id: string): Promise<ClassificationRuleStatsResponse> {
+  stats(
+    @CurrentMember() member: MemberPrincipal,
+    @IdParam() id: string,
+  ): Promise<ClassificationRuleStatsResponse> {
     return this.rules.stats(member.organisationId, id);
   }
 
   @Patch(':id')
   @MemberRoute('classification.manage')
-  @ApiOperation({ operationId: 'updateClassificationRule', summary: 'Change a classification rule (its mode, its match, its outcome…)' })
+  @ApiOperation({
+    operationId: 'updateClassificationRule',
+    summary: 'Change a classification rule (its mode, its match, its outcome…)',
+  })
   @ApiOkResponse({ type: ClassificationRuleResponse })
   update(
     @CurrentMember() member: MemberPrincipal,
@@ -73,9 +95,16 @@ export class ClassificationController {
   @Delete(':id')
   @HttpCode(204)
   @MemberRoute('classification.manage')
-  @ApiOperation({ operationId: 'deleteClassificationRule', summary: 'Delete a classification rule' })
+  @ApiOperation({
+    operationId: 'deleteClassificationRule',
+    summary: 'Delete a classification rule',
+  })
   @ApiNoContentResponse({ description: 'Deleted.' })
-  async remove(@CurrentMember() member: MemberPrincipal, @IdParam() id: string, @ClientIp() ip: string | null): Promise<void> {
+  async remove(
+    @CurrentMember() member: MemberPrincipal,
+    @IdParam() id: string,
+    @ClientIp() ip: string | null,
+  ): Promise<void> {
     await this.rules.remove(member.organisationId, memberActorOf(member), id, ip);
   }
 }

@@ -11,7 +11,13 @@ import { ClassificationMatchesRepository } from './classification-matches.reposi
 @Module({
   imports: [TeamsModule],
   controllers: [ClassificationController],
-  providers: [ClassificationRulesService, ClassificationRulesRepository, ClassificationMatchesRepository, RuleCache, ArgusPipeline],
+  providers: [
+    ClassificationRulesService,
+    ClassificationRulesRepository,
+    ClassificationMatchesRepository,
+    RuleCache,
+    ArgusPipeline,
+  ],
   exports: [RuleCache, ArgusPipeline],
 })
 export class ClassificationModule {}

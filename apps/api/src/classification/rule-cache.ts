@@ -61,7 +61,9 @@ export class RuleCache implements OnModuleDestroy {
       if (pending !== undefined) return pending;
     }
     const generation = this.generation;
-    const load = this.repository.list(this.dataSource, organisationId).then((rows) => sortRules(rows.map(compileRule)));
+    const load = this.repository
+      .list(this.dataSource, organisationId)
+      .then((rows) => sortRules(rows.map(compileRule)));
     if (!this.bus.healthy) return load;
     this.loading.set(organisationId, load);
     try {

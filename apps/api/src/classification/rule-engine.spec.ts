@@ -1,4 +1,13 @@
-import { type ActionFacts, compileRule, evaluateAction, globToRegExp, parseRuleMatch, parseRuleOutcome, sortRules, type StoredRule } from './rule-engine';
+import {
+  type ActionFacts,
+  compileRule,
+  evaluateAction,
+  globToRegExp,
+  parseRuleMatch,
+  parseRuleOutcome,
+  sortRules,
+  type StoredRule,
+} from './rule-engine';
 
 const facts = (over: Partial<ActionFacts> = {}): ActionFacts => ({
   actionName: 'refund',
@@ -21,7 +30,8 @@ const rule = (over: Partial<StoredRule>): StoredRule => ({
   createdAt: `2026-11-26T10:00:${String(n % 60).padStart(2, '0')}.000Z`,
   ...over,
 });
-const run = (rules: StoredRule[], f = facts(), now = Date.parse('2026-11-26T12:00:00Z')) => evaluateAction(sortRules(rules.map(compileRule)), f, now);
+const run = (rules: StoredRule[], f = facts(), now = Date.parse('2026-11-26T12:00:00Z')) =>
+  evaluateAction(sortRules(rules.map(compileRule)), f, now);
 
 describe('rule matching', () => {
   it.each([
@@ -37,7 +47,15 @@ describe('rule matching', () => {
     [{ titleWords: ['order', 'cancel'] }, false],
     [{ args: [{ path: 'amount', op: 'lte', value: 50 }] }, true],
     [{ args: [{ path: 'amount', op: 'lt', value: 50 }] }, false],
-    [{ args: [{ path: 'amount', op: 'gt', value: 10 }, { path: 'currency', op: 'in', value: ['EUR', 'USD'] }] }, true],
+    [
+      {
+        args: [
+          { path: 'amount', op: 'gt', value: 10 },
+          { path: 'currency', op: 'in', value: ['EUR', 'USD'] },
+        ],
+      },
+      true,
+    ],
     [{ args: [{ path: 'customer.tier', op: 'eq', value: 'gold' }] }, true],
     [{ args: [{ path: 'customer.tier', op: 'matches', value: 'g*d' }] }, true],
     [{ args: [{ path: 'customer', op: 'eq', value: { tier: 'gold' } }] }, true],
@@ -51,7 +69,9 @@ describe('rule matching', () => {
   });
 
   it('compares numbers only: a quoted number does not pass a numeric limit', () => {
-    const limit = rule({ match: parseRuleMatch({ args: [{ path: 'amount', op: 'lte', value: 100 }] }) });
+    const limit = rule({
+      match: parseRuleMatch({ args: [{ path: 'amount', op: 'lte', value: 100 }] }),
+    });
     expect(run([limit], facts({ args: { amount: '50' } })).enforced).toBeUndefined();
   });
 
@@ -73,7 +93,11 @@ describe('rule ordering', () => {
   });
 
   it('records shadow matches and goes on; off and expired rules are skipped; require_human stops', () => {
-    const shadow = rule({ priority: 1, mode: 'shadow', outcome: { type: 'reject', message: 'would' } });
+    const shadow = rule({
+      priority: 1,
+      mode: 'shadow',
+      outcome: { type: 'reject', message: 'would' },
+    });
     const off = rule({ priority: 2, mode: 'off' });
     const expired = rule({ priority: 3, expiresAt: '2026-11-26T11:00:00.000Z' });
     const human = rule({ priority: 4, outcome: { type: 'require_human' } });
@@ -91,8 +115,14 @@ describe('rule ordering', () => {
 
 describe('rule validation', () => {
   it.each([
-    [{ args: [{ path: 'a', op: 'in', value: [] }] }, 'match.args[0].value: must be an array of 1 to 100 values'],
-    [{ args: [{ path: 'a', op: 'matches', value: 3 }] }, 'match.args[0].value: must be a glob of 1 to 1000 characters'],
+    [
+      { args: [{ path: 'a', op: 'in', value: [] }] },
+      'match.args[0].value: must be an array of 1 to 100 values',
+    ],
+    [
+      { args: [{ path: 'a', op: 'matches', value: 3 }] },
+      'match.args[0].value: must be a glob of 1 to 1000 characters',
+    ],
     [{ args: [{ path: 'a', op: 'eq' }] }, 'match.args[0].value: is required'],
     [{ titleWords: ['two words'] }, 'match.titleWords[0]: must be one word'],
     [{ risk: ['extreme'] }, 'match.risk[0]: must be one of low, medium, high, critical'],
@@ -102,8 +132,15 @@ describe('rule validation', () => {
   });
 
   it('outcomes carry only their own fields', () => {
-    expect(() => parseRuleOutcome({ type: 'approve', message: 'x' })).toThrow('outcome.message: is not a known field');
-    expect(() => parseRuleOutcome({ type: 'route', assignTo: { memberId: 'x' } })).toThrow('outcome.assignTo.memberId: must be a UUID');
-    expect(parseRuleOutcome({ type: 'route', escalate: true })).toEqual({ type: 'route', escalate: true });
+    expect(() => parseRuleOutcome({ type: 'approve', message: 'x' })).toThrow(
+      'outcome.message: is not a known field',
+    );
+    expect(() => parseRuleOutcome({ type: 'route', assignTo: { memberId: 'x' } })).toThrow(
+      'outcome.assignTo.memberId: must be a UUID',
+    );
+    expect(parseRuleOutcome({ type: 'route', escalate: true })).toEqual({
+      type: 'route',
+      escalate: true,
+    });
   });
 });

@@ -86,18 +86,27 @@ const fail = (path: string, what: string): never => {
   throw new RuleValidationError(`${path}: ${what}`);
 };
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function onlyKeys(value: Record<string, unknown>, path: string, allowed: readonly string[]): void {
-  for (const key of Object.keys(value)) if (!allowed.includes(key)) fail(`${path}.${key}`, 'is not a known field');
+  for (const key of Object.keys(value))
+    if (!allowed.includes(key)) fail(`${path}.${key}`, 'is not a known field');
 }
 
-function stringList(value: unknown, path: string, max: number, maxLength: number, check?: (s: string, p: string) => void): string[] {
+function stringList(
+  value: unknown,
+  path: string,
+  max: number,
+  maxLength: number,
+  check?: (s: string, p: string) => void,
+): string[] {
   if (!Array.isArray(value)) return fail(path, 'must be an array of strings');
   if (value.length < 1) fail(path, 'must list at least one value');
   if (value.length > max) fail(path, `must list at most ${max} values`);
   value.forEach((s, i) => {
-    if (typeof s !== 'string' || s.length < 1 || s.length > maxLength) fail(`${path}[${i}]`, `must be a string of 1 to ${maxLength} characters`);
+    if (typeof s !== 'string' || s.length < 1 || s.length > maxLength)
+      fail(`${path}[${i}]`, `must be a string of 1 to ${maxLength} characters`);
     check?.(s as string, `${path}[${i}]`);
   });
   if (new Set(value).size !== value.length) fail(path, 'must not repeat a value');
@@ -117,23 +126,31 @@ function parsePredicate(value: unknown, path: string): ArgPredicate {
   onlyKeys(value, path, ['path', 'op', 'value']);
   const p = value.path;
   if (typeof p !== 'string' || p.length > RULE_LIMITS.pathLength || !ARG_PATH.test(p)) {
-    fail(`${path}.path`, 'must be a dotted path into the arguments, such as amount or customer.tier');
+    fail(
+      `${path}.path`,
+      'must be a dotted path into the arguments, such as amount or customer.tier',
+    );
   }
   const op = value.op;
-  if (typeof op !== 'string' || !(ARG_OPS as readonly string[]).includes(op)) fail(`${path}.op`, `must be one of ${ARG_OPS.join(', ')}`);
+  if (typeof op !== 'string' || !(ARG_OPS as readonly string[]).includes(op))
+    fail(`${path}.op`, `must be one of ${ARG_OPS.join(', ')}`);
   if (!('value' in value)) fail(`${path}.value`, 'is required');
   const v = value.value;
   switch (op as ArgOp) {
     case 'eq':
     case 'ne':
-      if (jsonValueSize(v) > RULE_LIMITS.stringValue) fail(`${path}.value`, `must be at most ${RULE_LIMITS.stringValue} characters of JSON`);
+      if (jsonValueSize(v) > RULE_LIMITS.stringValue)
+        fail(`${path}.value`, `must be at most ${RULE_LIMITS.stringValue} characters of JSON`);
       return { path: p as string, op: op as 'eq' | 'ne', value: v };
     case 'in':
-      if (!Array.isArray(v) || v.length < 1 || v.length > RULE_LIMITS.inValues) fail(`${path}.value`, `must be an array of 1 to ${RULE_LIMITS.inValues} values`);
-      if (jsonValueSize(v) > RULE_LIMITS.stringValue * 10) fail(`${path}.value`, `must be at most ${RULE_LIMITS.stringValue * 10} characters of JSON`);
+      if (!Array.isArray(v) || v.length < 1 || v.length > RULE_LIMITS.inValues)
+        fail(`${path}.value`, `must be an array of 1 to ${RULE_LIMITS.inValues} values`);
+      if (jsonValueSize(v) > RULE_LIMITS.stringValue * 10)
+        fail(`${path}.value`, `must be at most ${RULE_LIMITS.stringValue * 10} characters of JSON`);
       return { path: p as string, op: 'in', value: v as unknown[] };
     case 'matches':
-      if (typeof v !== 'string' || v.length < 1 || v.length > RULE_LIMITS.stringValue) fail(`${path}.value`, `must be a glob of 1 to ${RULE_LIMITS.stringValue} characters`);
+      if (typeof v !== 'string' || v.length < 1 || v.length > RULE_LIMITS.stringValue)
+        fail(`${path}.value`, `must be a glob of 1 to ${RULE_LIMITS.stringValue} characters`);
       return { path: p as string, op: 'matches', value: v as string };
     default:
       if (typeof v !== 'number' || !Number.isFinite(v)) fail(`${path}.value`, 'must be a number');
@@ -143,20 +160,53 @@ function parsePredicate(value: unknown, path: string): ArgPredicate {
 
 export function parseRuleMatch(value: unknown, path = 'match'): RuleMatch {
   if (!isObject(value)) return fail(path, 'must be an object');
-  onlyKeys(value, path, ['actions', 'keyIds', 'sessionIds', 'titleWords', 'args', 'risk', 'labels']);
+  onlyKeys(value, path, [
+    'actions',
+    'keyIds',
+    'sessionIds',
+    'titleWords',
+    'args',
+    'risk',
+    'labels',
+  ]);
   const match: RuleMatch = {};
-  if (value.actions !== undefined) match.actions = stringList(value.actions, `${path}.actions`, RULE_LIMITS.names, RULE_LIMITS.nameLength);
-  if (value.keyIds !== undefined) match.keyIds = stringList(value.keyIds, `${path}.keyIds`, RULE_LIMITS.names, 36, uuidCheck).map((s) => s.toLowerCase());
+  if (value.actions !== undefined)
+    match.actions = stringList(
+      value.actions,
+      `${path}.actions`,
+      RULE_LIMITS.names,
+      RULE_LIMITS.nameLength,
+    );
+  if (value.keyIds !== undefined)
+    match.keyIds = stringList(value.keyIds, `${path}.keyIds`, RULE_LIMITS.names, 36, uuidCheck).map(
+      (s) => s.toLowerCase(),
+    );
   if (value.sessionIds !== undefined) {
-    match.sessionIds = stringList(value.sessionIds, `${path}.sessionIds`, RULE_LIMITS.names, 36, uuidCheck).map((s) => s.toLowerCase());
+    match.sessionIds = stringList(
+      value.sessionIds,
+      `${path}.sessionIds`,
+      RULE_LIMITS.names,
+      36,
+      uuidCheck,
+    ).map((s) => s.toLowerCase());
   }
   if (value.titleWords !== undefined) {
-    match.titleWords = stringList(value.titleWords, `${path}.titleWords`, RULE_LIMITS.words, RULE_LIMITS.wordLength, (s, p) => {
-      if (!/^\S+$/.test(s)) fail(p, 'must be one word');
-    });
+    match.titleWords = stringList(
+      value.titleWords,
+      `${path}.titleWords`,
+      RULE_LIMITS.words,
+      RULE_LIMITS.wordLength,
+      (s, p) => {
+        if (!/^\S+$/.test(s)) fail(p, 'must be one word');
+      },
+    );
   }
   if (value.args !== undefined) {
-    if (!Array.isArray(value.args) || value.args.length < 1 || value.args.length > RULE_LIMITS.predicates) {
+    if (
+      !Array.isArray(value.args) ||
+      value.args.length < 1 ||
+      value.args.length > RULE_LIMITS.predicates
+    ) {
       fail(`${path}.args`, `must be an array of 1 to ${RULE_LIMITS.predicates} predicates`);
     }
     match.args = (value.args as unknown[]).map((a, i) => parsePredicate(a, `${path}.args[${i}]`));
@@ -166,14 +216,21 @@ export function parseRuleMatch(value: unknown, path = 'match'): RuleMatch {
       if (!(RISKS as readonly string[]).includes(s)) fail(p, `must be one of ${RISKS.join(', ')}`);
     }) as Risk[];
   }
-  if (value.labels !== undefined) match.labels = stringList(value.labels, `${path}.labels`, RULE_LIMITS.labels, RULE_LIMITS.wordLength);
+  if (value.labels !== undefined)
+    match.labels = stringList(
+      value.labels,
+      `${path}.labels`,
+      RULE_LIMITS.labels,
+      RULE_LIMITS.wordLength,
+    );
   return match;
 }
 
 export function parseRuleOutcome(value: unknown, path = 'outcome'): RuleOutcome {
   if (!isObject(value)) return fail(path, 'must be an object with a type');
   const type = value.type;
-  if (typeof type !== 'string' || !(OUTCOME_TYPES as readonly string[]).includes(type)) fail(`${path}.type`, `must be one of ${OUTCOME_TYPES.join(', ')}`);
+  if (typeof type !== 'string' || !(OUTCOME_TYPES as readonly string[]).includes(type))
+    fail(`${path}.type`, `must be one of ${OUTCOME_TYPES.join(', ')}`);
   switch (type as OutcomeType) {
     case 'approve':
       onlyKeys(value, path, ['type']);
@@ -185,7 +242,10 @@ export function parseRuleOutcome(value: unknown, path = 'outcome'): RuleOutcome 
       onlyKeys(value, path, ['type', 'message']);
       const m = value.message;
       if (typeof m !== 'string' || m.trim().length < 1 || m.length > RULE_LIMITS.message) {
-        fail(`${path}.message`, `is required with reject: the message the agent receives, 1 to ${RULE_LIMITS.message} characters`);
+        fail(
+          `${path}.message`,
+          `is required with reject: the message the agent receives, 1 to ${RULE_LIMITS.message} characters`,
+        );
       }
       return { type: 'reject', message: m as string };
     }
@@ -196,10 +256,15 @@ export function parseRuleOutcome(value: unknown, path = 'outcome'): RuleOutcome 
         const a = value.assignTo;
         if (!isObject(a)) return fail(`${path}.assignTo`, 'must be {memberId} or {teamId}');
         const keys = Object.keys(a);
-        if (keys.length !== 1 || (keys[0] !== 'memberId' && keys[0] !== 'teamId')) fail(`${path}.assignTo`, 'must be {memberId} or {teamId}');
+        if (keys.length !== 1 || (keys[0] !== 'memberId' && keys[0] !== 'teamId'))
+          fail(`${path}.assignTo`, 'must be {memberId} or {teamId}');
         const id = a[keys[0]];
-        if (typeof id !== 'string' || !UUID.test(id)) fail(`${path}.assignTo.${keys[0]}`, 'must be a UUID');
-        outcome.assignTo = keys[0] === 'memberId' ? { memberId: (id as string).toLowerCase() } : { teamId: (id as string).toLowerCase() };
+        if (typeof id !== 'string' || !UUID.test(id))
+          fail(`${path}.assignTo.${keys[0]}`, 'must be a UUID');
+        outcome.assignTo =
+          keys[0] === 'memberId'
+            ? { memberId: (id as string).toLowerCase() }
+            : { teamId: (id as string).toLowerCase() };
       }
       if (value.escalate !== undefined) {
         if (typeof value.escalate !== 'boolean') fail(`${path}.escalate`, 'must be a boolean');
@@ -239,7 +304,8 @@ export function globToRegExp(glob: string): RegExp {
 function readPath(args: Record<string, unknown>, path: string): { found: boolean; value: unknown } {
   let current: unknown = args;
   for (const key of path.split('.')) {
-    if (!isObject(current) || !Object.prototype.hasOwnProperty.call(current, key)) return { found: false, value: undefined };
+    if (!isObject(current) || !Object.prototype.hasOwnProperty.call(current, key))
+      return { found: false, value: undefined };
     current = current[key];
   }
   return { found: true, value: current };
@@ -250,10 +316,19 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((x, i) => jsonEqual(x, (b as unknown[])[i]));
+  if (Array.isArray(a))
+    return (
+      a.length === (b as unknown[]).length && a.every((x, i) => jsonEqual(x, (b as unknown[])[i]))
+    );
   const ak = Object.keys(a as object);
   const bk = Object.keys(b as object);
-  return ak.length === bk.length && ak.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual((a as never)[k], (b as never)[k]));
+  return (
+    ak.length === bk.length &&
+    ak.every(
+      (k) =>
+        Object.prototype.hasOwnProperty.call(b, k) && jsonEqual((a as never)[k], (b as never)[k]),
+    )
+  );
 }
 
 type Test = (facts: ActionFacts) => boolean;
@@ -284,9 +359,12 @@ function predicateTest(p: ArgPredicate): Test {
       };
     }
     default: {
-      const compare = { lt: (x: number) => x < p.value, lte: (x: number) => x <= p.value, gt: (x: number) => x > p.value, gte: (x: number) => x >= p.value }[
-        p.op
-      ];
+      const compare = {
+        lt: (x: number) => x < p.value,
+        lte: (x: number) => x <= p.value,
+        gt: (x: number) => x > p.value,
+        gte: (x: number) => x >= p.value,
+      }[p.op];
       // Only numbers compare: a string "50" is not 50 (an agent cannot slip past a limit by quoting it).
       return (f) => {
         const r = readPath(f.args, p.path);
@@ -346,7 +424,10 @@ export function compileRule(rule: StoredRule): CompiledRule {
 /** The evaluation order: priority, then creation, then id. */
 export function sortRules(rules: CompiledRule[]): CompiledRule[] {
   return [...rules].sort(
-    (a, b) => a.rule.priority - b.rule.priority || a.rule.createdAt.localeCompare(b.rule.createdAt) || a.rule.id.localeCompare(b.rule.id),
+    (a, b) =>
+      a.rule.priority - b.rule.priority ||
+      a.rule.createdAt.localeCompare(b.rule.createdAt) ||
+      a.rule.id.localeCompare(b.rule.id),
   );
 }
 
@@ -358,7 +439,11 @@ export interface ActionEvaluation {
 }
 
 /** One action against an organisation's rules, already compiled and sorted (see the ordering above). */
-export function evaluateAction(rules: readonly CompiledRule[], facts: ActionFacts, now: number): ActionEvaluation {
+export function evaluateAction(
+  rules: readonly CompiledRule[],
+  facts: ActionFacts,
+  now: number,
+): ActionEvaluation {
   const shadowed: StoredRule[] = [];
   for (const compiled of rules) {
     const { rule } = compiled;

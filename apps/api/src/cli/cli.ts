@@ -27,7 +27,9 @@ import { findUserByEmail, insertUser, normaliseEmail } from '../users/users.repo
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 async function createOrganisation(args: string[]): Promise<number> {
@@ -45,7 +47,9 @@ async function createOrganisation(args: string[]): Promise<number> {
   const email = values['owner-email']?.trim();
   const ownerName = values['owner-name']?.trim();
   if (!name || !email || !ownerName || !/^[^@\s]+@[^@\s]+$/.test(email)) {
-    console.error('Usage: create-organisation --name <organisation> --owner-email <email> --owner-name <name> [--password-stdin]');
+    console.error(
+      'Usage: create-organisation --name <organisation> --owner-email <email> --owner-name <name> [--password-stdin]',
+    );
     return 2;
   }
   const connection = await DatabaseConnection.open(configFromEnvironment());
@@ -54,7 +58,12 @@ async function createOrganisation(args: string[]): Promise<number> {
     // its password is the person's own and is neither asked for nor changed.
     const existing = await findUserByEmail(connection.dataSource.manager, email);
     const generated = existing === undefined && !values['password-stdin'];
-    const password = existing !== undefined ? undefined : generated ? randomBytes(18).toString('base64url') : await readStdin();
+    const password =
+      existing !== undefined
+        ? undefined
+        : generated
+          ? randomBytes(18).toString('base64url')
+          : await readStdin();
     if (password !== undefined && (password.length < 8 || password.length > 200)) {
       console.error('The password must be 8 to 200 characters long.');
       return 2;
@@ -64,8 +73,18 @@ async function createOrganisation(args: string[]): Promise<number> {
       const owner =
         existing !== undefined
           ? { userId: existing.id, name: existing.name }
-          : { userId: await insertUser(tx, { email, name: ownerName, passwordHash: passwordHash as string }), name: ownerName };
-      return new OrganisationSetupService(new OrganisationsRepository(), new RolesRepository()).create(tx, { organisationName: name, owner, ipAddress: null });
+          : {
+              userId: await insertUser(tx, {
+                email,
+                name: ownerName,
+                passwordHash: passwordHash as string,
+              }),
+              name: ownerName,
+            };
+      return new OrganisationSetupService(
+        new OrganisationsRepository(),
+        new RolesRepository(),
+      ).create(tx, { organisationName: name, owner, ipAddress: null });
     });
     console.log(
       `Created organisation ${name} (${created.organisationId}) with owner ${normaliseEmail(email)}` +
@@ -79,14 +98,20 @@ async function createOrganisation(args: string[]): Promise<number> {
 }
 
 async function verifyChains(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { organisation: { type: 'string' } }, strict: true });
+  const { values } = parseArgs({
+    args,
+    options: { organisation: { type: 'string' } },
+    strict: true,
+  });
   const connection = await DatabaseConnection.open(configFromEnvironment());
   try {
     const ds = connection.dataSource;
     const organisations: { id: string; name: string }[] =
       values.organisation === undefined
         ? await ds.query(`SELECT id, name FROM organisations ORDER BY created_at`)
-        : await ds.query(`SELECT id, name FROM organisations WHERE id::text = $1`, [values.organisation]);
+        : await ds.query(`SELECT id, name FROM organisations WHERE id::text = $1`, [
+            values.organisation,
+          ]);
     if (organisations.length === 0) {
       console.error('No such organisation.');
       return 2;
@@ -99,7 +124,9 @@ async function verifyChains(args: string[]): Promise<number> {
       } else {
         broken++;
         const { seq, id, reason } = verdict.brokenAt;
-        console.log(`BROKEN  ${org.id} ${org.name}: entry ${seq}${id ? ` (${id})` : ''}: ${reason}`);
+        console.log(
+          `BROKEN  ${org.id} ${org.name}: entry ${seq}${id ? ` (${id})` : ''}: ${reason}`,
+        );
       }
     }
     return broken === 0 ? 0 : 3;

@@ -25,7 +25,10 @@ describe('loadConfig', () => {
       apiKeyPrefix: 'ilk_',
       apiKeyPepper: DEVELOPMENT_PEPPER,
       apiKeyPepperIsDefault: true,
-      plans: { free: { messages: 1000, agentHours: 50 }, pro: { messages: 50000, agentHours: 1000 } },
+      plans: {
+        free: { messages: 1000, agentHours: 50 },
+        pro: { messages: 50000, agentHours: 1000 },
+      },
       signup: 'open',
       publicOrigin: 'http://localhost:3000',
       dashboardUrl: 'http://localhost:3000',
@@ -77,11 +80,20 @@ describe('loadConfig', () => {
   });
 
   it('listens and migrates on DATABASE_URL unless DATABASE_DIRECT_URL (or its earlier name) says otherwise', () => {
-    expect(loadConfig({ DATABASE_URL: 'postgres://db/x' }).databaseDirectUrl).toBe('postgres://db/x');
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/x' }).databaseDirectUrl).toBe(
+      'postgres://db/x',
+    );
     expect(loadConfig({}).databaseDirectUrl).toBeUndefined();
-    expect(loadConfig({ DATABASE_URL: 'postgres://pool/x', DATABASE_LISTEN_URL: 'postgres://db/x' }).databaseDirectUrl).toBe('postgres://db/x');
     expect(
-      loadConfig({ DATABASE_URL: 'postgres://pool/x', DATABASE_LISTEN_URL: 'postgres://db/x', DATABASE_DIRECT_URL: 'postgres://db/x' }).databaseDirectUrl,
+      loadConfig({ DATABASE_URL: 'postgres://pool/x', DATABASE_LISTEN_URL: 'postgres://db/x' })
+        .databaseDirectUrl,
+    ).toBe('postgres://db/x');
+    expect(
+      loadConfig({
+        DATABASE_URL: 'postgres://pool/x',
+        DATABASE_LISTEN_URL: 'postgres://db/x',
+        DATABASE_DIRECT_URL: 'postgres://db/x',
+      }).databaseDirectUrl,
     ).toBe('postgres://db/x');
   });
 
@@ -89,14 +101,22 @@ describe('loadConfig', () => {
     const own = 'c'.repeat(40);
     expect(loadConfig({}).cursorSecret).toBe(DEVELOPMENT_PEPPER);
     expect(loadConfig({ API_KEY_PEPPER: PEPPER }).cursorSecret).toBe(PEPPER);
-    expect(loadConfig({ API_KEY_PEPPER: PEPPER, CURSOR_SECRET: own })).toMatchObject({ apiKeyPepper: PEPPER, cursorSecret: own });
+    expect(loadConfig({ API_KEY_PEPPER: PEPPER, CURSOR_SECRET: own })).toMatchObject({
+      apiKeyPepper: PEPPER,
+      cursorSecret: own,
+    });
   });
 
   it('drains for 5 s before refusing connections in production, not at all in development, unless told', () => {
     expect(loadConfig({}).shutdownDrainDelayMs).toBe(0);
-    expect(loadConfig({ NODE_ENV: 'production', API_KEY_PEPPER: PEPPER }).shutdownDrainDelayMs).toBe(5_000);
+    expect(
+      loadConfig({ NODE_ENV: 'production', API_KEY_PEPPER: PEPPER }).shutdownDrainDelayMs,
+    ).toBe(5_000);
     expect(loadConfig({ SHUTDOWN_DRAIN_DELAY_MS: '1500' }).shutdownDrainDelayMs).toBe(1_500);
-    expect(loadConfig({ NODE_ENV: 'production', API_KEY_PEPPER: PEPPER, SHUTDOWN_DRAIN_DELAY_MS: '0' }).shutdownDrainDelayMs).toBe(0);
+    expect(
+      loadConfig({ NODE_ENV: 'production', API_KEY_PEPPER: PEPPER, SHUTDOWN_DRAIN_DELAY_MS: '0' })
+        .shutdownDrainDelayMs,
+    ).toBe(0);
   });
 
   it.each([
@@ -108,8 +128,18 @@ describe('loadConfig', () => {
     [{ DATABASE_URL: 'postgres://db/x', DATABASE_LISTEN_URL: 'http://x' }, 'DATABASE_LISTEN_URL'],
     [{ DATABASE_DIRECT_URL: 'postgres://db/x' }, 'DATABASE_DIRECT_URL needs DATABASE_URL'],
     [{ DATABASE_LISTEN_URL: 'postgres://db/x' }, 'DATABASE_DIRECT_URL needs DATABASE_URL'],
-    [{ DATABASE_URL: 'postgres://p/x', DATABASE_DIRECT_URL: 'postgres://a/x', DATABASE_LISTEN_URL: 'postgres://b/x' }, 'earlier name of DATABASE_DIRECT_URL'],
-    [{ SHUTDOWN_DRAIN_DELAY_MS: '30000' }, 'SHUTDOWN_DRAIN_DELAY_MS (30000) must be shorter than SHUTDOWN_TIMEOUT_MS (25000)'],
+    [
+      {
+        DATABASE_URL: 'postgres://p/x',
+        DATABASE_DIRECT_URL: 'postgres://a/x',
+        DATABASE_LISTEN_URL: 'postgres://b/x',
+      },
+      'earlier name of DATABASE_DIRECT_URL',
+    ],
+    [
+      { SHUTDOWN_DRAIN_DELAY_MS: '30000' },
+      'SHUTDOWN_DRAIN_DELAY_MS (30000) must be shorter than SHUTDOWN_TIMEOUT_MS (25000)',
+    ],
     [{ SHUTDOWN_DRAIN_DELAY_MS: '-1' }, 'SHUTDOWN_DRAIN_DELAY_MS'],
     [{ API_KEY_PREFIX: 'ilk' }, 'API_KEY_PREFIX'],
     [{ API_KEY_PREFIX: 'Bad_' }, 'API_KEY_PREFIX'],
@@ -146,7 +176,9 @@ describe('loadConfig', () => {
   });
 
   it('links the dashboard at PUBLIC_ORIGIN unless DASHBOARD_URL says otherwise', () => {
-    expect(loadConfig({ PUBLIC_ORIGIN: 'https://interlock.example.com' }).dashboardUrl).toBe('https://interlock.example.com');
+    expect(loadConfig({ PUBLIC_ORIGIN: 'https://interlock.example.com' }).dashboardUrl).toBe(
+      'https://interlock.example.com',
+    );
     expect(loadConfig({ PORT: '8080' }).dashboardUrl).toBe('http://localhost:8080');
   });
 
@@ -160,8 +192,16 @@ describe('loadConfig', () => {
       endpointConcurrency: 8,
       retentionMs: 30 * 86_400_000,
     });
-    const quick = loadConfig({ WEBHOOK_RETRY_SCHEDULE: '250ms, 1s,2m', WEBHOOK_TIMEOUT: '500ms', WEBHOOK_DISABLE_AFTER: '1h' }).webhooks;
-    expect([quick.retryScheduleMs, quick.timeoutMs, quick.disableAfterMs]).toEqual([[250, 1_000, 120_000], 500, 3_600_000]);
+    const quick = loadConfig({
+      WEBHOOK_RETRY_SCHEDULE: '250ms, 1s,2m',
+      WEBHOOK_TIMEOUT: '500ms',
+      WEBHOOK_DISABLE_AFTER: '1h',
+    }).webhooks;
+    expect([quick.retryScheduleMs, quick.timeoutMs, quick.disableAfterMs]).toEqual([
+      [250, 1_000, 120_000],
+      500,
+      3_600_000,
+    ]);
   });
 
   it('reports every bad variable at once', () => {
@@ -173,12 +213,16 @@ describe('loadConfig', () => {
     expect(problemsOf({ PORT: '8080', METRICS_PORT: '8080' })).toEqual([
       'METRICS_PORT must differ from PORT (8080): the metrics have a listener of their own',
     ]);
-    expect(problemsOf({ METRICS_PORT: 'x' })).toEqual(['METRICS_PORT must be a whole number from 0 to 65535 (got "x")']);
+    expect(problemsOf({ METRICS_PORT: 'x' })).toEqual([
+      'METRICS_PORT must be a whole number from 0 to 65535 (got "x")',
+    ]);
     expect(loadConfig({ METRICS_PORT: '0' }).metricsPort).toBe(0);
   });
   it('reads LOG_FORMAT: auto by default, json or pretty', () => {
     expect(loadConfig({}).logFormat).toBe('auto');
     expect(loadConfig({ LOG_FORMAT: 'json' }).logFormat).toBe('json');
-    expect(problemsOf({ LOG_FORMAT: 'text' })).toEqual(['LOG_FORMAT must be one of auto, json, pretty (got "text")']);
+    expect(problemsOf({ LOG_FORMAT: 'text' })).toEqual([
+      'LOG_FORMAT must be one of auto, json, pretty (got "text")',
+    ]);
   });
 });

@@ -115,9 +115,17 @@ export interface NotificationConfig {
 
 export interface RateLimitsConfig {
   /** Failed sign-ins per account (email, known or not) and per client address, per window. */
-  readonly signIn: { readonly accountFailures: number; readonly addressFailures: number; readonly windowSeconds: number };
+  readonly signIn: {
+    readonly accountFailures: number;
+    readonly addressFailures: number;
+    readonly windowSeconds: number;
+  };
   /** Sign-up attempts per account (email) and per client address, per window. */
-  readonly signUp: { readonly accountAttempts: number; readonly addressAttempts: number; readonly windowSeconds: number };
+  readonly signUp: {
+    readonly accountAttempts: number;
+    readonly addressAttempts: number;
+    readonly windowSeconds: number;
+  };
   /** Requests one organisation's keys may make per window, all keys and instances together. */
   readonly apiKey: { readonly requests: number; readonly windowSeconds: number };
   /** Writes one person (a signed-in user) may make per window on human write routes, every organisation together. */
@@ -156,7 +164,13 @@ export interface WebhookConfig {
   readonly retentionMs: number;
 }
 
-const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+const DURATION_UNITS: Record<string, number> = {
+  ms: 1,
+  s: 1_000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+};
 
 /** `250ms`, `5s`, `30m`, `2h`, `5d` → milliseconds; undefined when malformed. */
 export function parseDuration(raw: string): number | undefined {
@@ -207,7 +221,9 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
       return url.origin;
     } catch {
-      problems.push(`${name} must be an http(s) origin such as https://interlock.example.com (got "${raw}")`);
+      problems.push(
+        `${name} must be an http(s) origin such as https://interlock.example.com (got "${raw}")`,
+      );
       return raw;
     }
   };
@@ -215,9 +231,12 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
   const nodeEnv = oneOf('NODE_ENV', ['development', 'production', 'test'], 'development');
   const port = integer('PORT', 3000, 0, 65535);
   const host = read('HOST') ?? '0.0.0.0';
-  const metricsPort = read('METRICS_PORT') === undefined ? undefined : integer('METRICS_PORT', 0, 0, 65535);
+  const metricsPort =
+    read('METRICS_PORT') === undefined ? undefined : integer('METRICS_PORT', 0, 0, 65535);
   if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) {
-    problems.push(`METRICS_PORT must differ from PORT (${port}): the metrics have a listener of their own`);
+    problems.push(
+      `METRICS_PORT must differ from PORT (${port}): the metrics have a listener of their own`,
+    );
   }
 
   const postgresUrl = (name: string): string | undefined => {
@@ -239,25 +258,37 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
   const directUrl = postgresUrl('DATABASE_DIRECT_URL');
   const listenUrl = postgresUrl('DATABASE_LISTEN_URL');
   if (directUrl !== undefined && listenUrl !== undefined && directUrl !== listenUrl) {
-    problems.push('DATABASE_LISTEN_URL is the earlier name of DATABASE_DIRECT_URL: set only DATABASE_DIRECT_URL');
+    problems.push(
+      'DATABASE_LISTEN_URL is the earlier name of DATABASE_DIRECT_URL: set only DATABASE_DIRECT_URL',
+    );
   }
   const databaseDirectUrl = directUrl ?? listenUrl;
   if (databaseDirectUrl !== undefined && databaseUrl === undefined) {
-    problems.push('DATABASE_DIRECT_URL needs DATABASE_URL (the embedded database has no separate connection)');
+    problems.push(
+      'DATABASE_DIRECT_URL needs DATABASE_URL (the embedded database has no separate connection)',
+    );
   }
   const databaseMigrationUrl = postgresUrl('DATABASE_MIGRATION_URL');
   if (databaseMigrationUrl !== undefined && databaseUrl === undefined) {
     problems.push('DATABASE_MIGRATION_URL needs DATABASE_URL (the embedded database has one role)');
   }
-  if (databaseMigrationUrl !== undefined && databaseUrl !== undefined && new URL(databaseUrl).username === '') {
-    problems.push("DATABASE_MIGRATION_URL needs DATABASE_URL to name the service's role (postgres://<role>@…)");
+  if (
+    databaseMigrationUrl !== undefined &&
+    databaseUrl !== undefined &&
+    new URL(databaseUrl).username === ''
+  ) {
+    problems.push(
+      "DATABASE_MIGRATION_URL needs DATABASE_URL to name the service's role (postgres://<role>@…)",
+    );
   }
   const dataDirRaw = read('DATA_DIR') ?? '.data';
   const dataDir = isAbsolute(dataDirRaw) ? dataDirRaw : resolve(cwd, dataDirRaw);
   const webDirRaw = read('WEB_DIR') ?? 'dist/apps/web';
   const webDir = isAbsolute(webDirRaw) ? webDirRaw : resolve(cwd, webDirRaw);
   const downloadsDirRaw = read('DOWNLOADS_DIR') ?? 'dist/downloads';
-  const downloadsDir = isAbsolute(downloadsDirRaw) ? downloadsDirRaw : resolve(cwd, downloadsDirRaw);
+  const downloadsDir = isAbsolute(downloadsDirRaw)
+    ? downloadsDirRaw
+    : resolve(cwd, downloadsDirRaw);
 
   const apiKeyPrefix = read('API_KEY_PREFIX') ?? 'ilk_';
   if (!/^[a-z][a-z0-9]{0,15}_$/.test(apiKeyPrefix)) {
@@ -267,7 +298,9 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
   }
   const pepper = read('API_KEY_PEPPER');
   if (pepper === undefined && nodeEnv === 'production') {
-    problems.push('API_KEY_PEPPER is required when NODE_ENV=production (use 32 or more random bytes)');
+    problems.push(
+      'API_KEY_PEPPER is required when NODE_ENV=production (use 32 or more random bytes)',
+    );
   } else if (pepper !== undefined && pepper.length < 32) {
     problems.push('API_KEY_PEPPER must be at least 32 characters long');
   }
@@ -293,17 +326,29 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
   if (dashboardUrlRaw !== undefined) {
     try {
       const url = new URL(dashboardUrlRaw);
-      if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '') throw new Error('shape');
+      if (
+        (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+        url.search !== '' ||
+        url.hash !== ''
+      )
+        throw new Error('shape');
       dashboardUrl = `${url.origin}${url.pathname}`.replace(/\/+$/, '');
     } catch {
-      problems.push(`DASHBOARD_URL must be an http(s) URL such as https://interlock.example.com or https://example.com/interlock (got "${dashboardUrlRaw}")`);
+      problems.push(
+        `DASHBOARD_URL must be an http(s) URL such as https://interlock.example.com or https://example.com/interlock (got "${dashboardUrlRaw}")`,
+      );
     }
   }
 
   const shutdownTimeoutMs = integer('SHUTDOWN_TIMEOUT_MS', 25_000, 0, 600_000);
   // Behind a balancer (production) the instance keeps serving while health checks notice it is
   // leaving; a single development process stops at once.
-  const shutdownDrainDelayMs = integer('SHUTDOWN_DRAIN_DELAY_MS', nodeEnv === 'production' ? 5_000 : 0, 0, 600_000);
+  const shutdownDrainDelayMs = integer(
+    'SHUTDOWN_DRAIN_DELAY_MS',
+    nodeEnv === 'production' ? 5_000 : 0,
+    0,
+    600_000,
+  );
   if (shutdownDrainDelayMs > 0 && shutdownDrainDelayMs >= shutdownTimeoutMs) {
     problems.push(
       `SHUTDOWN_DRAIN_DELAY_MS (${shutdownDrainDelayMs}) must be shorter than SHUTDOWN_TIMEOUT_MS (${shutdownTimeoutMs}), which also covers finishing in-flight requests`,
@@ -314,15 +359,22 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     const raw = read(name) ?? fallback;
     const ms = parseDuration(raw);
     if (ms === undefined || ms < min || ms > max) {
-      problems.push(`${name} must be a duration such as 500ms, 10s, 5m, 2h or 5d, from ${min} ms to ${max / 86_400_000} days (got "${raw}")`);
+      problems.push(
+        `${name} must be a duration such as 500ms, 10s, 5m, 2h or 5d, from ${min} ms to ${max / 86_400_000} days (got "${raw}")`,
+      );
       return parseDuration(fallback) as number;
     }
     return ms;
   };
   const retryRaw = read('WEBHOOK_RETRY_SCHEDULE') ?? '5s,5m,30m,2h,5h,10h,10h';
   const retryScheduleMs = retryRaw.split(',').map((part) => parseDuration(part));
-  if (retryScheduleMs.length > 20 || retryScheduleMs.some((ms) => ms === undefined || ms > 7 * 86_400_000)) {
-    problems.push(`WEBHOOK_RETRY_SCHEDULE must be up to 20 comma-separated durations of at most 7 days, such as 5s,5m,30m,2h (got "${retryRaw}")`);
+  if (
+    retryScheduleMs.length > 20 ||
+    retryScheduleMs.some((ms) => ms === undefined || ms > 7 * 86_400_000)
+  ) {
+    problems.push(
+      `WEBHOOK_RETRY_SCHEDULE must be up to 20 comma-separated durations of at most 7 days, such as 5s,5m,30m,2h (got "${retryRaw}")`,
+    );
   }
 
   const smtpUrl = read('SMTP_URL');
@@ -334,7 +386,9 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
       // reported below
     }
     if (protocol !== 'smtp:' && protocol !== 'smtps:') {
-      problems.push('SMTP_URL must be an smtp:// or smtps:// URL such as smtps://user:password@smtp.example.com');
+      problems.push(
+        'SMTP_URL must be an smtp:// or smtps:// URL such as smtps://user:password@smtp.example.com',
+      );
     }
   }
   const publicHost = (() => {
@@ -345,13 +399,20 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     }
   })();
   const mailFrom = read('MAIL_FROM') ?? `Interlock <interlock@${publicHost}>`;
-  const fromAddress = /<([^<>\s]+@[^<>\s]+)>\s*$/.exec(mailFrom)?.[1] ?? (/^[^<>\s]+@[^<>\s]+$/.test(mailFrom) ? mailFrom : undefined);
+  const fromAddress =
+    /<([^<>\s]+@[^<>\s]+)>\s*$/.exec(mailFrom)?.[1] ??
+    (/^[^<>\s]+@[^<>\s]+$/.test(mailFrom) ? mailFrom : undefined);
   if (fromAddress === undefined) {
-    problems.push(`MAIL_FROM must be an address such as interlock@example.com or Interlock <interlock@example.com> (got "${mailFrom}")`);
+    problems.push(
+      `MAIL_FROM must be an address such as interlock@example.com or Interlock <interlock@example.com> (got "${mailFrom}")`,
+    );
   }
   const notificationRetryRaw = read('NOTIFICATION_RETRY_SCHEDULE') ?? '30s,2m,10m,1h,6h';
   const notificationRetryMs = notificationRetryRaw.split(',').map((part) => parseDuration(part));
-  if (notificationRetryMs.length > 20 || notificationRetryMs.some((ms) => ms === undefined || ms > 7 * 86_400_000)) {
+  if (
+    notificationRetryMs.length > 20 ||
+    notificationRetryMs.some((ms) => ms === undefined || ms > 7 * 86_400_000)
+  ) {
     problems.push(
       `NOTIFICATION_RETRY_SCHEDULE must be up to 20 comma-separated durations of at most 7 days, such as 30s,2m,10m (got "${notificationRetryRaw}")`,
     );

@@ -15,7 +15,11 @@ export interface DataSourceSettings {
  * The one data source. Schema changes only through the committed migrations (never
  * `synchronize`); the same entities, migrations and SQL serve the embedded and external database.
  */
-export function createDataSource({ url, poolSize, applicationName = 'interlock-api' }: DataSourceSettings): DataSource {
+export function createDataSource({
+  url,
+  poolSize,
+  applicationName = 'interlock-api',
+}: DataSourceSettings): DataSource {
   return new DataSource({
     type: 'postgres',
     url,

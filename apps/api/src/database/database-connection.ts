@@ -3,7 +3,12 @@ import type { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { createDataSource } from './data-source';
 import { EmbeddedPostgres } from './embedded-postgres';
-import { grantServiceRoleUnderLock, MigrationLog, migrateUnderLock, revertLastUnderLock } from './migrator';
+import {
+  grantServiceRoleUnderLock,
+  MigrationLog,
+  migrateUnderLock,
+  revertLastUnderLock,
+} from './migrator';
 
 /**
  * The open database: an external Postgres when `DATABASE_URL` is set, else the embedded one.
@@ -42,13 +47,15 @@ export class DatabaseConnection {
         await withDirectDataSource(migrationUrl ?? directUrl, async (direct) => {
           await migrateUnderLock(direct, log);
           // Two roles (README: Security notes): the schema's owner migrates, the service's role owns nothing.
-          if (migrationUrl !== undefined) await grantServiceRoleUnderLock(direct, decodeURIComponent(new URL(url).username), log);
+          if (migrationUrl !== undefined)
+            await grantServiceRoleUnderLock(direct, decodeURIComponent(new URL(url).username), log);
         });
       }
       await dataSource.initialize();
       guardNewConnections(dataSource);
       // The embedded database is one process's (its lock file says so) and one session.
-      if (options.migrate !== false && embedded !== undefined) await migrateUnderLock(dataSource, log);
+      if (options.migrate !== false && embedded !== undefined)
+        await migrateUnderLock(dataSource, log);
       return new DatabaseConnection(dataSource, url, directUrl, embedded);
     } catch (error) {
       if (dataSource.isInitialized) await dataSource.destroy();
@@ -60,7 +67,9 @@ export class DatabaseConnection {
   /** Undoes the last applied migration, under the migration lock, on the migration (or direct) connection. */
   async revertLastMigration(log: MigrationLog, migrationUrl?: string): Promise<void> {
     if (this.embedded !== undefined) return revertLastUnderLock(this.dataSource, log);
-    await withDirectDataSource(migrationUrl ?? this.directUrl, (direct) => revertLastUnderLock(direct, log));
+    await withDirectDataSource(migrationUrl ?? this.directUrl, (direct) =>
+      revertLastUnderLock(direct, log),
+    );
   }
 
   async close(): Promise<void> {
@@ -73,8 +82,15 @@ export class DatabaseConnection {
 }
 
 /** Runs `fn` on a one-connection data source of its own on the direct URL, then closes it. */
-async function withDirectDataSource<T>(directUrl: string, fn: (direct: DataSource) => Promise<T>): Promise<T> {
-  const direct = createDataSource({ url: directUrl, poolSize: 1, applicationName: 'interlock-migrate' });
+async function withDirectDataSource<T>(
+  directUrl: string,
+  fn: (direct: DataSource) => Promise<T>,
+): Promise<T> {
+  const direct = createDataSource({
+    url: directUrl,
+    poolSize: 1,
+    applicationName: 'interlock-migrate',
+  });
   await direct.initialize();
   try {
     return await fn(direct);

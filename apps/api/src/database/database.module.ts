@@ -26,7 +26,10 @@ import type { Logger } from 'pino';
       // Only where each pooled connection is a session of its own (see PreparedReads): an
       // external database whose pool goes to Postgres itself (no separate DATABASE_DIRECT_URL).
       useFactory: (connection: DatabaseConnection) =>
-        new PreparedReads(connection.dataSource, connection.mode === 'external' && connection.directUrl === connection.url),
+        new PreparedReads(
+          connection.dataSource,
+          connection.mode === 'external' && connection.directUrl === connection.url,
+        ),
       inject: [DatabaseConnection],
     },
   ],

@@ -37,7 +37,12 @@ export class EmbeddedPostgres {
       const db = await PGlite.create(join(dataDir, 'pglite'), { extensions: { btree_gin } });
       const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 8 });
       await server.start();
-      return new EmbeddedPostgres(db, server, lockPath, `postgres://postgres@${server.getServerConn()}/postgres`);
+      return new EmbeddedPostgres(
+        db,
+        server,
+        lockPath,
+        `postgres://postgres@${server.getServerConn()}/postgres`,
+      );
     } catch (error) {
       rmSync(lockPath, { force: true });
       throw error;

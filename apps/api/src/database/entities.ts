@@ -21,7 +21,11 @@ import { WebhookDeliveryEntity } from '../webhooks/webhook-delivery.entity';
 import { WebhookEventEntity } from '../webhooks/webhook-event.entity';
 import { WebhookEntity } from '../webhooks/webhook.entity';
 import { NotificationEntity } from '../notify/notification.entity';
-import { NotificationActionLinkUseEntity, NotificationMemberSettingsEntity, NotificationSettingsEntity } from '../notify/notification-settings.entity';
+import {
+  NotificationActionLinkUseEntity,
+  NotificationMemberSettingsEntity,
+  NotificationSettingsEntity,
+} from '../notify/notification-settings.entity';
 import { UserEntity } from '../users/user.entity';
 
 /** Every entity of the one data source. */

@@ -18,7 +18,10 @@ async function main(argv: string[]): Promise<number> {
   const config = configFromEnvironment();
   // generate compares the entities with a database that has every committed migration applied.
   const log = { info: (message: string) => console.log(message) };
-  const connection = await DatabaseConnection.open(config, { migrate: command === 'run' || command === 'generate', log });
+  const connection = await DatabaseConnection.open(config, {
+    migrate: command === 'run' || command === 'generate',
+    log,
+  });
   const ds = connection.dataSource;
   try {
     switch (command) {
@@ -45,12 +48,20 @@ async function main(argv: string[]): Promise<number> {
           return 0;
         }
         // After every committed migration, even hand-numbered ones stamped in the future.
-        const stamps = readdirSync(MIGRATIONS_DIR).map((f) => Number(/^(\d{13})-/.exec(f)?.[1] ?? 0));
+        const stamps = readdirSync(MIGRATIONS_DIR).map((f) =>
+          Number(/^(\d{13})-/.exec(f)?.[1] ?? 0),
+        );
         const timestamp = Math.max(Date.now(), ...stamps.map((s) => s + 1));
         const file = `${timestamp}-${name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase()}.ts`;
-        const q = (s: string) => '`' + s.replace(/\\/g, '\\\\').replace(/`/g, '\\`').replace(/\$\{/g, '\\${') + '`';
-        const up = sql.upQueries.map((x) => `    await queryRunner.query(${q(x.query)});`).join('\n');
-        const down = [...sql.downQueries].reverse().map((x) => `    await queryRunner.query(${q(x.query)});`).join('\n');
+        const q = (s: string) =>
+          '`' + s.replace(/\\/g, '\\\\').replace(/`/g, '\\`').replace(/\$\{/g, '\\${') + '`';
+        const up = sql.upQueries
+          .map((x) => `    await queryRunner.query(${q(x.query)});`)
+          .join('\n');
+        const down = [...sql.downQueries]
+          .reverse()
+          .map((x) => `    await queryRunner.query(${q(x.query)});`)
+          .join('\n');
         writeFileSync(
           join(MIGRATIONS_DIR, file),
           `import { MigrationInterface, QueryRunner } from 'typeorm';\n\nexport class ${name}${timestamp} implements MigrationInterface {\n  name = '${name}${timestamp}';\n\n  async up(queryRunner: QueryRunner): Promise<void> {\n${up}\n  }\n\n  async down(queryRunner: QueryRunner): Promise<void> {\n${down}\n  }\n}\n`,

@@ -33,18 +33,25 @@ export class MigrationLockLostError extends Error {
  * `dataSource` must reach Postgres directly (a transaction pooler keeps no session between
  * statements, so the lock would not be the migrating session's).
  */
-export async function migrateUnderLock(dataSource: DataSource, log: MigrationLog): Promise<string[]> {
+export async function migrateUnderLock(
+  dataSource: DataSource,
+  log: MigrationLog,
+): Promise<string[]> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   try {
     // The common case, a restart on a migrated database, reads one table and takes no lock.
-    if ((await new MigrationExecutor(dataSource, runner).getPendingMigrations()).length === 0) return [];
+    if ((await new MigrationExecutor(dataSource, runner).getPendingMigrations()).length === 0)
+      return [];
     await acquire(runner, log);
     try {
       const executor = new MigrationExecutor(dataSource, runner);
       executor.transaction = 'each';
       const applied = await executor.executePendingMigrations();
-      if (applied.length > 0) log.info(`applied ${applied.length} migration(s): ${applied.map((m) => m.name).join(', ')}`);
+      if (applied.length > 0)
+        log.info(
+          `applied ${applied.length} migration(s): ${applied.map((m) => m.name).join(', ')}`,
+        );
       return applied.map((m) => m.name);
     } finally {
       await release(runner);
@@ -67,7 +74,11 @@ const AUDIT_GRANTS = [
  * tables only read and appended to — and owning nothing, so it cannot alter a table, disable a
  * trigger or replace a function. Run at every start after migrating: new tables are covered.
  */
-export async function grantServiceRoleUnderLock(dataSource: DataSource, role: string, log: MigrationLog): Promise<void> {
+export async function grantServiceRoleUnderLock(
+  dataSource: DataSource,
+  role: string,
+  log: MigrationLog,
+): Promise<void> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   try {
@@ -104,7 +115,10 @@ export async function grantServiceRoleUnderLock(dataSource: DataSource, role: st
  * Reverts the last migration under the same lock (the migrate CLI). A migration that declares
  * `transaction = false` (concurrent index builds) is reverted outside a transaction too.
  */
-export async function revertLastUnderLock(dataSource: DataSource, log: MigrationLog): Promise<void> {
+export async function revertLastUnderLock(
+  dataSource: DataSource,
+  log: MigrationLog,
+): Promise<void> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   try {
@@ -127,7 +141,10 @@ export async function revertLastUnderLock(dataSource: DataSource, log: Migration
 async function acquire(runner: QueryRunner, log: MigrationLog): Promise<void> {
   let logged = false;
   for (;;) {
-    const [{ locked }]: { locked: boolean }[] = await runner.query('SELECT pg_try_advisory_lock($1, $2) AS locked', [...LOCK_KEY]);
+    const [{ locked }]: { locked: boolean }[] = await runner.query(
+      'SELECT pg_try_advisory_lock($1, $2) AS locked',
+      [...LOCK_KEY],
+    );
     if (locked) break;
     if (!logged) log.info('another instance is migrating the database: waiting for it');
     logged = true;

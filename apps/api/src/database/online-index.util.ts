@@ -10,10 +10,15 @@ import type { QueryRunner } from 'typeorm';
  *
  * The name is interpolated into SQL: pass literals only (they are checked).
  */
-export async function createIndexConcurrently(queryRunner: QueryRunner, name: string, definition: string): Promise<void> {
+export async function createIndexConcurrently(
+  queryRunner: QueryRunner,
+  name: string,
+  definition: string,
+): Promise<void> {
   const state = await indexState(queryRunner, name);
   if (state === 'valid') return;
-  if (state === 'invalid') await queryRunner.query(`DROP INDEX CONCURRENTLY IF EXISTS "${checked(name)}"`);
+  if (state === 'invalid')
+    await queryRunner.query(`DROP INDEX CONCURRENTLY IF EXISTS "${checked(name)}"`);
   await queryRunner.query(`CREATE INDEX CONCURRENTLY "${checked(name)}" ${definition}`);
 }
 
@@ -27,14 +32,21 @@ export async function dropIndexConcurrently(queryRunner: QueryRunner, name: stri
  * name, then the old is dropped and the new renamed. Run again after an interruption, it picks up
  * where it stopped (at worst, after the rename, it builds the index once more).
  */
-export async function replaceIndexConcurrently(queryRunner: QueryRunner, name: string, definition: string): Promise<void> {
+export async function replaceIndexConcurrently(
+  queryRunner: QueryRunner,
+  name: string,
+  definition: string,
+): Promise<void> {
   const next = `${name}_next`;
   await createIndexConcurrently(queryRunner, next, definition);
   await dropIndexConcurrently(queryRunner, name);
   await queryRunner.query(`ALTER INDEX "${checked(next)}" RENAME TO "${checked(name)}"`);
 }
 
-async function indexState(queryRunner: QueryRunner, name: string): Promise<'absent' | 'valid' | 'invalid'> {
+async function indexState(
+  queryRunner: QueryRunner,
+  name: string,
+): Promise<'absent' | 'valid' | 'invalid'> {
   const rows: { valid: boolean }[] = await queryRunner.query(
     `SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
       WHERE c.relname = $1 AND c.relnamespace = current_schema()::regnamespace`,

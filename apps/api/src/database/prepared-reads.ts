@@ -1,7 +1,11 @@
 import type { Pool, PoolClient } from 'pg';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import type { Queryable } from './query-rows.util';
-import { PreparedStatement, type StatementExecution, type StatementResult } from './prepared-statement';
+import {
+  PreparedStatement,
+  type StatementExecution,
+  type StatementResult,
+} from './prepared-statement';
 
 /** A transaction's raw `query`, as TypeORM's EntityManager types it (the caller names the rows). */
 export interface TransactionQueries extends Queryable {
@@ -13,18 +17,31 @@ export interface TransactionQueries extends Queryable {
  * execution's callback, and releases the connection when it answers. Parameters the execution
  * does not take as they are go through the driver's own `Query`.
  */
-function runOnPool(pool: Pool, statement: PreparedStatement, params: unknown[]): Promise<StatementResult> {
+function runOnPool(
+  pool: Pool,
+  statement: PreparedStatement,
+  params: unknown[],
+): Promise<StatementResult> {
   const execution = statement.execution(params);
-  if (execution === undefined) return pool.query({ name: statement.name, text: statement.text, values: params });
-  return (pool as unknown as { query(e: StatementExecution): Promise<StatementResult> }).query(execution);
+  if (execution === undefined)
+    return pool.query({ name: statement.name, text: statement.text, values: params });
+  return (pool as unknown as { query(e: StatementExecution): Promise<StatementResult> }).query(
+    execution,
+  );
 }
 
 /** The same on a transaction's connection, which stays checked out. */
-function runOnClient(client: PoolClient, statement: PreparedStatement, params: unknown[]): Promise<StatementResult> {
+function runOnClient(
+  client: PoolClient,
+  statement: PreparedStatement,
+  params: unknown[],
+): Promise<StatementResult> {
   const execution = statement.execution(params);
-  if (execution === undefined) return client.query({ name: statement.name, text: statement.text, values: params });
+  if (execution === undefined)
+    return client.query({ name: statement.name, text: statement.text, values: params });
   return new Promise((resolve, reject) => {
-    execution.callback = (error, result) => (error ? reject(error) : resolve(result as StatementResult));
+    execution.callback = (error, result) =>
+      error ? reject(error) : resolve(result as StatementResult);
     client.query(execution);
   });
 }
@@ -62,7 +79,8 @@ export class PreparedReads {
 
   async query<T>(sql: string, params: unknown[]): Promise<T[]> {
     const statement = this.pool === undefined ? undefined : this.statementOf(sql);
-    if (this.pool === undefined || statement === undefined) return this.dataSource.query(sql, params);
+    if (this.pool === undefined || statement === undefined)
+      return this.dataSource.query(sql, params);
     try {
       const result = await runOnPool(this.pool, statement, params);
       return result.rows as T[];
@@ -77,16 +95,22 @@ export class PreparedReads {
    * UPDATE and DELETE `[rows, rowCount]`). Statements without parameters go through `tx`.
    */
   within(tx: EntityManager): TransactionQueries {
-    const runner = tx.queryRunner as unknown as { databaseConnection?: PoolClient; isReleased: boolean } | undefined;
+    const runner = tx.queryRunner as unknown as
+      { databaseConnection?: PoolClient; isReleased: boolean } | undefined;
     if (this.pool === undefined || runner === undefined) return tx;
     return {
       query: async <T>(sql: string, params: unknown[] = []): Promise<T> => {
         const client = runner.databaseConnection;
         const statement = params.length === 0 ? undefined : this.statementOf(sql);
-        if (statement === undefined || client === undefined || runner.isReleased) return tx.query<T>(sql, params);
+        if (statement === undefined || client === undefined || runner.isReleased)
+          return tx.query<T>(sql, params);
         try {
           const raw = await runOnClient(client, statement, params);
-          return (raw.command === 'UPDATE' || raw.command === 'DELETE' ? [raw.rows, raw.rowCount] : raw.rows) as T;
+          return (
+            raw.command === 'UPDATE' || raw.command === 'DELETE'
+              ? [raw.rows, raw.rowCount]
+              : raw.rows
+          ) as T;
         } catch (error) {
           throw new QueryFailedError(sql, params, error as Error);
         }

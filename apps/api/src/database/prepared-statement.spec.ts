@@ -9,7 +9,8 @@ function fakeConnection() {
     parsedStatements: {} as Record<string, string | undefined>,
     submittedNamedStatements: {} as Record<string, string | undefined>,
     parse: (m: { name: string }) => sent.push(`parse ${m.name}`),
-    bind: (m: { statement: string; values: (string | null)[] }) => sent.push(`bind ${m.statement} ${JSON.stringify(m.values)}`),
+    bind: (m: { statement: string; values: (string | null)[] }) =>
+      sent.push(`bind ${m.statement} ${JSON.stringify(m.values)}`),
     describe: () => sent.push('describe'),
     execute: () => sent.push('execute'),
     sync: () => sent.push('sync'),
@@ -35,19 +36,35 @@ describe('PreparedStatement', () => {
     const conn = fakeConnection();
     const first = settled(statement, [1]);
     first.execution.submit(conn);
-    expect(conn.sent).toEqual(['cork', `parse ${statement.name}`, `bind ${statement.name} ["1"]`, 'describe', 'execute', 'sync', 'uncork']);
+    expect(conn.sent).toEqual([
+      'cork',
+      `parse ${statement.name}`,
+      `bind ${statement.name} ["1"]`,
+      'describe',
+      'execute',
+      'sync',
+      'uncork',
+    ]);
     // The client records the parse when Postgres completes it.
     conn.parsedStatements[statement.name] = statement.text;
     first.execution.handleRowDescription({ fields: [{ name: 'n', dataTypeID: INT4 }] });
     first.execution.handleDataRow({ fields: ['1'] });
     first.execution.handleCommandComplete({ text: 'SELECT 1' });
     first.execution.handleReadyForQuery();
-    expect(first.results).toEqual([{ error: null, result: { command: 'SELECT', rowCount: 1, rows: [{ n: 1 }] } }]);
+    expect(first.results).toEqual([
+      { error: null, result: { command: 'SELECT', rowCount: 1, rows: [{ n: 1 }] } },
+    ]);
 
     conn.sent.length = 0;
     const second = settled(statement, [2]);
     second.execution.submit(conn);
-    expect(conn.sent).toEqual(['cork', `bind ${statement.name} ["2"]`, 'execute', 'sync', 'uncork']);
+    expect(conn.sent).toEqual([
+      'cork',
+      `bind ${statement.name} ["2"]`,
+      'execute',
+      'sync',
+      'uncork',
+    ]);
     second.execution.handleDataRow({ fields: ['2'] });
     second.execution.handleCommandComplete({ text: 'SELECT 1' });
     second.execution.handleReadyForQuery();
@@ -56,7 +73,15 @@ describe('PreparedStatement', () => {
     // Another connection parses it, and describes it for itself (its session's statement).
     const other = fakeConnection();
     settled(statement, [3]).execution.submit(other);
-    expect(other.sent).toEqual(['cork', `parse ${statement.name}`, `bind ${statement.name} ["3"]`, 'describe', 'execute', 'sync', 'uncork']);
+    expect(other.sent).toEqual([
+      'cork',
+      `parse ${statement.name}`,
+      `bind ${statement.name} ["3"]`,
+      'describe',
+      'execute',
+      'sync',
+      'uncork',
+    ]);
   });
 
   it('describes a statement the connection parsed without a description (e.g. through the driver)', () => {
@@ -64,7 +89,14 @@ describe('PreparedStatement', () => {
     const conn = fakeConnection();
     conn.parsedStatements[statement.name] = statement.text;
     settled(statement, [1]).execution.submit(conn);
-    expect(conn.sent).toEqual(['cork', `bind ${statement.name} ["1"]`, 'describe', 'execute', 'sync', 'uncork']);
+    expect(conn.sent).toEqual([
+      'cork',
+      `bind ${statement.name} ["1"]`,
+      'describe',
+      'execute',
+      'sync',
+      'uncork',
+    ]);
   });
 
   it('describes again on a connection where it is parsed again', () => {
@@ -84,7 +116,12 @@ describe('PreparedStatement', () => {
   it('makes a column named __proto__ a property of the row, as the driver does', () => {
     const { execution, results } = settled(new PreparedStatement('SELECT 1'), []);
     execution.submit(fakeConnection());
-    execution.handleRowDescription({ fields: [{ name: '__proto__', dataTypeID: TEXT }, { name: 'x', dataTypeID: INT4 }] });
+    execution.handleRowDescription({
+      fields: [
+        { name: '__proto__', dataTypeID: TEXT },
+        { name: 'x', dataTypeID: INT4 },
+      ],
+    });
     execution.handleDataRow({ fields: ['a', '1'] });
     execution.handleReadyForQuery();
     const row = results[0].result?.rows[0] as Record<string, unknown>;
@@ -100,7 +137,9 @@ describe('PreparedStatement', () => {
     first.execution.submit(conn);
     first.execution.handleCommandComplete({ text: 'UPDATE 3' });
     first.execution.handleReadyForQuery();
-    expect(first.results).toEqual([{ error: null, result: { command: 'UPDATE', rowCount: 3, rows: [] } }]);
+    expect(first.results).toEqual([
+      { error: null, result: { command: 'UPDATE', rowCount: 3, rows: [] } },
+    ]);
     conn.sent.length = 0;
     settled(statement, ['y']).execution.submit(conn);
     expect(conn.sent).not.toContain('describe');

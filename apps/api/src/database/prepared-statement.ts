@@ -33,18 +33,29 @@ class RowShape {
     this.names = fields.map((f) => f.name);
     // The driver's own parsers for each type, as its `Result` picks them for text results: the
     // global ones (this app gives its pools no `types` of their own).
-    this.parsers = fields.map((f) => types.getTypeParser(f.dataTypeID, (f.format ?? 'text') as 'text'));
+    this.parsers = fields.map((f) =>
+      types.getTypeParser(f.dataTypeID, (f.format ?? 'text') as 'text'),
+    );
   }
 
   /** A row as the driver builds it: one property per column, in order (a later duplicate name wins). */
   row(values: readonly (string | null)[]): Record<string, unknown> {
-    if (values.length !== this.names.length) throw new Error(`a row of ${values.length} columns where ${this.names.length} were described`);
+    if (values.length !== this.names.length)
+      throw new Error(
+        `a row of ${values.length} columns where ${this.names.length} were described`,
+      );
     const row: Record<string, unknown> = {};
     for (let i = 0; i < values.length; i++) {
       const value = values[i];
       const parsed = value === null ? null : this.parsers[i](value);
       // A column named `__proto__` is a property of the row, as the driver makes it, not its prototype.
-      if (this.names[i] === '__proto__') Object.defineProperty(row, '__proto__', { value: parsed, enumerable: true, writable: true, configurable: true });
+      if (this.names[i] === '__proto__')
+        Object.defineProperty(row, '__proto__', {
+          value: parsed,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       else row[this.names[i]] = parsed;
     }
     return row;
@@ -105,7 +116,12 @@ export class PreparedStatement {
       const p = params[i];
       if (p === null || p === undefined) values[i] = null;
       else if (typeof p === 'string') values[i] = p;
-      else if ((typeof p === 'number' && Number.isFinite(p)) || typeof p === 'boolean' || typeof p === 'bigint') values[i] = String(p);
+      else if (
+        (typeof p === 'number' && Number.isFinite(p)) ||
+        typeof p === 'boolean' ||
+        typeof p === 'bigint'
+      )
+        values[i] = String(p);
       else return undefined;
     }
     return new StatementExecution(this, values);
@@ -149,7 +165,10 @@ export class StatementExecution implements Submittable {
     this.shapes = shapesOf(wire);
     wire.stream.cork?.();
     try {
-      if (wire.parsedStatements[name] === undefined && wire.submittedNamedStatements[name] === undefined) {
+      if (
+        wire.parsedStatements[name] === undefined &&
+        wire.submittedNamedStatements[name] === undefined
+      ) {
         wire.parse({ name, text });
         wire.submittedNamedStatements[name] = text;
         this.shapes.delete(name);
@@ -175,7 +194,8 @@ export class StatementExecution implements Submittable {
   handleDataRow(message: { fields: (string | null)[] }): void {
     if (this.failure) return;
     try {
-      if (!this.shape) throw new Error(`a row from statement ${this.statement.name}, described as returning none`);
+      if (!this.shape)
+        throw new Error(`a row from statement ${this.statement.name}, described as returning none`);
       this.collected.push(this.shape.row(message.fields));
     } catch (error) {
       // As the driver does: the rest of the answer is read, and the error reported at its end.
@@ -224,7 +244,12 @@ export class StatementExecution implements Submittable {
     this.settled = true;
     try {
       if (error) this.callback?.(error);
-      else this.callback?.(null, { command: this.command, rowCount: this.rowCount, rows: this.collected });
+      else
+        this.callback?.(null, {
+          command: this.command,
+          rowCount: this.rowCount,
+          rows: this.collected,
+        });
     } catch (thrown) {
       // As the driver does: a throwing callback must not stop the client reading its connection.
       process.nextTick(() => {

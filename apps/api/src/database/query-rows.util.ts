@@ -8,9 +8,18 @@ export interface Queryable {
  * `[rows, rowCount]` but SELECT and INSERT with the rows alone; this evens that out, so a
  * `… RETURNING` that matched nothing is an empty array, never a truthy pair.
  */
-export async function queryRows<T>(db: Queryable, sql: string, parameters: unknown[] = []): Promise<T[]> {
+export async function queryRows<T>(
+  db: Queryable,
+  sql: string,
+  parameters: unknown[] = [],
+): Promise<T[]> {
   const result = await db.query(sql, parameters);
-  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') {
+  if (
+    Array.isArray(result) &&
+    result.length === 2 &&
+    Array.isArray(result[0]) &&
+    typeof result[1] === 'number'
+  ) {
     return result[0] as T[];
   }
   return result as T[];

@@ -28,13 +28,21 @@ export class DownloadsController {
   }
 
   @Get(':file')
-  async file(@Param('file') file: string, @Res({ passthrough: true }) res: HeaderTarget): Promise<StreamableFile> {
+  async file(
+    @Param('file') file: string,
+    @Res({ passthrough: true }) res: HeaderTarget,
+  ): Promise<StreamableFile> {
     const found = await this.downloads.open(file);
-    const set = (name: string, value: string) => (res.setHeader !== undefined ? res.setHeader(name, value) : res.header?.(name, value));
+    const set = (name: string, value: string) =>
+      res.setHeader !== undefined ? res.setHeader(name, value) : res.header?.(name, value);
     // The same name may be rebuilt (a version is not bumped for every commit): revalidate by content.
     set('cache-control', 'no-cache');
     set('etag', `"${found.sha256}"`);
     set('x-content-type-options', 'nosniff');
-    return new StreamableFile(found.stream, { type: found.type, length: found.size, disposition: `attachment; filename="${file}"` });
+    return new StreamableFile(found.stream, {
+      type: found.type,
+      length: found.size,
+      disposition: `attachment; filename="${file}"`,
+    });
   }
 }

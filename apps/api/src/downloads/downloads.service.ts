@@ -47,7 +47,9 @@ export class DownloadsService {
   }
 
   async open(file: string): Promise<DownloadFile> {
-    const found = FILE_NAME.test(file) ? (await this.packages()).find((p) => p.file === file) : undefined;
+    const found = FILE_NAME.test(file)
+      ? (await this.packages()).find((p) => p.file === file)
+      : undefined;
     if (found === undefined) throw DomainError.of('NOT_FOUND');
     const path = join(this.config.downloadsDir, found.file);
     const info = await stat(path).catch(() => undefined);
@@ -71,7 +73,10 @@ export class DownloadsService {
     if (!Array.isArray(parsed.packages)) return [];
     return parsed.packages.filter(
       (p): p is DownloadablePackage =>
-        typeof p === 'object' && p !== null && typeof (p as DownloadablePackage).file === 'string' && FILE_NAME.test((p as DownloadablePackage).file),
+        typeof p === 'object' &&
+        p !== null &&
+        typeof (p as DownloadablePackage).file === 'string' &&
+        FILE_NAME.test((p as DownloadablePackage).file),
     );
   }
 }

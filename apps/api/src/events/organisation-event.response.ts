@@ -70,37 +70,69 @@ export class OrganisationEvent {
   @ApiPropertyOptional({ type: EventSession, description: 'session.* events.' })
   session?: EventSession;
 
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'interrupt.created, session.started.' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'interrupt.created, session.started.',
+  })
   externalId?: string | null;
 
-  @ApiPropertyOptional({ type: [String], description: 'interrupt.created: the action names; interrupt.expired: the actions its deadline decided.' })
+  @ApiPropertyOptional({
+    type: [String],
+    description:
+      'interrupt.created: the action names; interrupt.expired: the actions its deadline decided.',
+  })
   actionNames?: string[];
 
   @ApiPropertyOptional({ description: 'interrupt.decided.' })
   actionName?: string;
 
-  @ApiPropertyOptional({ enum: ['approve', 'edit', 'reject', 'respond'], description: 'interrupt.decided.' })
+  @ApiPropertyOptional({
+    enum: ['approve', 'edit', 'reject', 'respond'],
+    description: 'interrupt.decided.',
+  })
   decision?: string;
 
-  @ApiPropertyOptional({ description: 'interrupt.decided: this decision answered the interrupt (an interrupt.answered follows).' })
+  @ApiPropertyOptional({
+    description:
+      'interrupt.decided: this decision answered the interrupt (an interrupt.answered follows).',
+  })
   becameAnswered?: boolean;
 
   @ApiPropertyOptional({ type: EventAssignee, description: 'interrupt.assigned.' })
   assignee?: EventAssignee;
 
-  @ApiPropertyOptional({ type: EventAssignee, description: 'interrupt.unassigned: who it was assigned to.' })
+  @ApiPropertyOptional({
+    type: EventAssignee,
+    description: 'interrupt.unassigned: who it was assigned to.',
+  })
   previousAssignee?: EventAssignee;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, description: 'interrupt.escalated: the new level.' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    description: 'interrupt.escalated: the new level.',
+  })
   level?: number;
 
-  @ApiPropertyOptional({ enum: ['approve', 'reject'], description: 'interrupt.expired: what the deadline decided.' })
+  @ApiPropertyOptional({
+    enum: ['approve', 'reject'],
+    description: 'interrupt.expired: what the deadline decided.',
+  })
   outcome?: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'interrupt.escalated, interrupt.withdrawn.' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'interrupt.escalated, interrupt.withdrawn.',
+  })
   reason?: string | null;
 
-  @ApiPropertyOptional({ enum: SESSION_STATUSES, enumName: 'SessionStatus', description: 'session.ended: ended or disconnected.' })
+  @ApiPropertyOptional({
+    enum: SESSION_STATUSES,
+    enumName: 'SessionStatus',
+    description: 'session.ended: ended or disconnected.',
+  })
   status?: SessionStatus;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 0, description: 'session.ended.' })
@@ -109,6 +141,10 @@ export class OrganisationEvent {
 
 /** The first event of every stream: where it starts (`ready`), or that a replay was too long (`reset`). */
 export class EventStreamPosition {
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'The stream continues after this audit-log sequence number.' })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'The stream continues after this audit-log sequence number.',
+  })
   seq!: number;
 }

@@ -1,6 +1,10 @@
 import { eventFrames, EventSourceRow } from './organisation-event.util';
 
-const row = (action: string, metadata: Record<string, unknown> | null, overrides: Partial<EventSourceRow> = {}): EventSourceRow => ({
+const row = (
+  action: string,
+  metadata: Record<string, unknown> | null,
+  overrides: Partial<EventSourceRow> = {},
+): EventSourceRow => ({
   seq: '42',
   action,
   created_at: new Date('2026-11-21T10:00:00.123Z'),
@@ -28,10 +32,22 @@ function parse(frames: string) {
 }
 
 describe('eventFrames', () => {
-  const base = { seq: 42, createdAt: '2026-11-21T10:00:00.123Z', actor: { type: 'member', id: 'm1', name: 'Ada' } };
+  const base = {
+    seq: 42,
+    createdAt: '2026-11-21T10:00:00.123Z',
+    actor: { type: 'member', id: 'm1', name: 'Ada' },
+  };
 
   it('makes interrupt.created from the audit entry', () => {
-    const frames = parse(eventFrames(row('interrupt.created', { externalId: 'x', actionRequests: ['deploy', 'notify'] }, { actor_type: 'api_key', actor_id: 'k1', actor_name: 'ci' })));
+    const frames = parse(
+      eventFrames(
+        row(
+          'interrupt.created',
+          { externalId: 'x', actionRequests: ['deploy', 'notify'] },
+          { actor_type: 'api_key', actor_id: 'k1', actor_name: 'ci' },
+        ),
+      ),
+    );
     expect(frames).toEqual([
       {
         id: '42',
@@ -50,7 +66,13 @@ describe('eventFrames', () => {
 
   it('makes interrupt.unassigned, naming the previous assignee', () => {
     const frames = parse(
-      eventFrames(row('interrupt.unassigned', { previousAssigneeType: 'team', previousAssigneeId: 'team-1', previousAssigneeName: 'Ops' })),
+      eventFrames(
+        row('interrupt.unassigned', {
+          previousAssigneeType: 'team',
+          previousAssigneeId: 'team-1',
+          previousAssigneeName: 'Ops',
+        }),
+      ),
     );
     expect(frames).toEqual([
       {
@@ -67,23 +89,55 @@ describe('eventFrames', () => {
   });
 
   it('follows a decision that answered the interrupt with interrupt.answered; only the last frame has the id', () => {
-    const frames = parse(eventFrames(row('interrupt.decided', { actionName: 'deploy', decision: 'edit', becameAnswered: true })));
+    const frames = parse(
+      eventFrames(
+        row('interrupt.decided', { actionName: 'deploy', decision: 'edit', becameAnswered: true }),
+      ),
+    );
     expect(frames.map((f) => [f.id, f.event])).toEqual([
       [undefined, 'interrupt.decided'],
       ['42', 'interrupt.answered'],
     ]);
-    expect(frames[0].data).toMatchObject({ actionName: 'deploy', decision: 'edit', becameAnswered: true });
-    expect(frames[1].data).toEqual({ ...base, type: 'interrupt.answered', interrupt: { id: 't1', title: 'Deploy' } });
-    const notYet = parse(eventFrames(row('interrupt.decided', { actionName: 'deploy', decision: 'approve', becameAnswered: false })));
+    expect(frames[0].data).toMatchObject({
+      actionName: 'deploy',
+      decision: 'edit',
+      becameAnswered: true,
+    });
+    expect(frames[1].data).toEqual({
+      ...base,
+      type: 'interrupt.answered',
+      interrupt: { id: 't1', title: 'Deploy' },
+    });
+    const notYet = parse(
+      eventFrames(
+        row('interrupt.decided', {
+          actionName: 'deploy',
+          decision: 'approve',
+          becameAnswered: false,
+        }),
+      ),
+    );
     expect(notYet.map((f) => [f.id, f.event])).toEqual([['42', 'interrupt.decided']]);
   });
 
   it('makes assigned, escalated, session started and ended (disconnected is an end)', () => {
-    expect(parse(eventFrames(row('interrupt.assigned', { assigneeType: 'team', assigneeId: 'tm', assigneeName: 'Payments' })))[0].data).toMatchObject({
+    expect(
+      parse(
+        eventFrames(
+          row('interrupt.assigned', {
+            assigneeType: 'team',
+            assigneeId: 'tm',
+            assigneeName: 'Payments',
+          }),
+        ),
+      )[0].data,
+    ).toMatchObject({
       type: 'interrupt.assigned',
       assignee: { type: 'team', id: 'tm', name: 'Payments' },
     });
-    expect(parse(eventFrames(row('interrupt.escalated', { level: 2, reason: null })))[0].data).toMatchObject({
+    expect(
+      parse(eventFrames(row('interrupt.escalated', { level: 2, reason: null })))[0].data,
+    ).toMatchObject({
       type: 'interrupt.escalated',
       level: 2,
       reason: null,
@@ -93,9 +147,16 @@ describe('eventFrames', () => {
       session: { id: 't1', name: 'Deploy' },
       externalId: null,
     });
-    for (const [action, status] of [['session.ended', 'ended'], ['session.disconnected', 'disconnected']]) {
+    for (const [action, status] of [
+      ['session.ended', 'ended'],
+      ['session.disconnected', 'disconnected'],
+    ]) {
       const [frame] = parse(eventFrames(row(action, { messageCount: 3, durationSeconds: 9 })));
-      expect(frame).toMatchObject({ id: '42', event: 'session.ended', data: { type: 'session.ended', status, messageCount: 3 } });
+      expect(frame).toMatchObject({
+        id: '42',
+        event: 'session.ended',
+        data: { type: 'session.ended', status, messageCount: 3 },
+      });
     }
   });
 

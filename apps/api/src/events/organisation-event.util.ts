@@ -19,7 +19,8 @@ export type EventSourceRow = AuditStreamRow;
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 const count = (value: unknown): number => (typeof value === 'number' ? value : 0);
-const names = (value: unknown): string[] => (Array.isArray(value) ? value.filter((a): a is string => typeof a === 'string') : []);
+const names = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((a): a is string => typeof a === 'string') : [];
 
 /**
  * The events one audit entry makes, as SSE frames. A decision that answered its interrupt makes
@@ -44,7 +45,9 @@ export function eventFrames(row: EventSourceRow): string {
         type: 'interrupt.created',
         interrupt,
         externalId: text(m.externalId),
-        actionNames: Array.isArray(m.actionRequests) ? m.actionRequests.filter((a): a is string => typeof a === 'string') : [],
+        actionNames: Array.isArray(m.actionRequests)
+          ? m.actionRequests.filter((a): a is string => typeof a === 'string')
+          : [],
       });
       break;
     case 'interrupt.decided':
@@ -56,7 +59,8 @@ export function eventFrames(row: EventSourceRow): string {
         decision: text(m.decision) ?? '',
         becameAnswered: m.becameAnswered === true,
       });
-      if (m.becameAnswered === true) events.push({ ...base, type: 'interrupt.answered', interrupt });
+      if (m.becameAnswered === true)
+        events.push({ ...base, type: 'interrupt.answered', interrupt });
       break;
     case 'interrupt.assigned':
       events.push({
@@ -83,10 +87,22 @@ export function eventFrames(row: EventSourceRow): string {
       });
       break;
     case 'interrupt.escalated':
-      events.push({ ...base, type: 'interrupt.escalated', interrupt, level: count(m.level), reason: text(m.reason) });
+      events.push({
+        ...base,
+        type: 'interrupt.escalated',
+        interrupt,
+        level: count(m.level),
+        reason: text(m.reason),
+      });
       break;
     case 'interrupt.expired':
-      events.push({ ...base, type: 'interrupt.expired', interrupt, outcome: text(m.outcome) ?? '', actionNames: names(m.actionNames) });
+      events.push({
+        ...base,
+        type: 'interrupt.expired',
+        interrupt,
+        outcome: text(m.outcome) ?? '',
+        actionNames: names(m.actionNames),
+      });
       break;
     case 'interrupt.withdrawn':
       events.push({ ...base, type: 'interrupt.withdrawn', interrupt, reason: text(m.reason) });
@@ -107,5 +123,7 @@ export function eventFrames(row: EventSourceRow): string {
     default:
       break;
   }
-  return events.map((event, i) => sseEvent(event.type, event, i === events.length - 1 ? seq : undefined)).join('');
+  return events
+    .map((event, i) => sseEvent(event.type, event, i === events.length - 1 ? seq : undefined))
+    .join('');
 }

@@ -1,5 +1,13 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
-import { ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import {
+  ApiExtraModels,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import type { HttpRequest, HttpResponse } from '../http/platform';
 import { CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute, OrganisationInQuery } from '../auth/decorators/route-access.decorator';
@@ -22,12 +30,14 @@ export class OrganisationEventsController {
     this.streams = sse.for(events);
   }
 
-
   /** The organisation's live events for the dashboard: Server-Sent Events, resumable. */
   @Get()
   @MemberRoute('interrupt.read')
   @OrganisationInQuery()
-  @ApiOperation({ operationId: 'streamEvents', summary: "The organisation's interrupt and session events as Server-Sent Events" })
+  @ApiOperation({
+    operationId: 'streamEvents',
+    summary: "The organisation's interrupt and session events as Server-Sent Events",
+  })
   @ApiHeader({
     name: 'Last-Event-ID',
     required: false,
@@ -49,13 +59,26 @@ export class OrganisationEventsController {
       'text/event-stream': {
         schema: { type: 'string' },
         // The data of each event, for typed clients.
-        'x-interlock-event-data': { oneOf: [{ $ref: getSchemaPath(OrganisationEvent) }, { $ref: getSchemaPath(EventStreamPosition) }] },
+        'x-interlock-event-data': {
+          oneOf: [
+            { $ref: getSchemaPath(OrganisationEvent) },
+            { $ref: getSchemaPath(EventStreamPosition) },
+          ],
+        },
       } as never,
     },
   })
-  stream(@CurrentMember() member: MemberPrincipal, @Req() req: HttpRequest, @Res() res: HttpResponse): Promise<void> {
-    return this.streams.serve(req, res, member, 'Last-Event-ID must be the id of an event of this stream (a non-negative integer).', (lastEventId) =>
-      this.events.start(member.organisationId, member.permissions, lastEventId),
+  stream(
+    @CurrentMember() member: MemberPrincipal,
+    @Req() req: HttpRequest,
+    @Res() res: HttpResponse,
+  ): Promise<void> {
+    return this.streams.serve(
+      req,
+      res,
+      member,
+      'Last-Event-ID must be the id of an event of this stream (a non-negative integer).',
+      (lastEventId) => this.events.start(member.organisationId, member.permissions, lastEventId),
     );
   }
 }

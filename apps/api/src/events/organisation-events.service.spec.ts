@@ -37,10 +37,13 @@ class FakeAuditLog {
     this.queries++;
     if (Array.isArray(params[0])) {
       // Every organisation's head at once (the heartbeat).
-      return (params[0] as string[]).includes(ORG) && this.entries.length > 0 ? [{ organisation_id: ORG, last_seq: String(this.entries.length) }] : [];
+      return (params[0] as string[]).includes(ORG) && this.entries.length > 0
+        ? [{ organisation_id: ORG, last_seq: String(this.entries.length) }]
+        : [];
     }
     if (params[0] !== ORG) return [];
-    if (sql.includes('FROM audit_log_heads')) return this.entries.length === 0 ? [] : [{ last_seq: String(this.entries.length) }];
+    if (sql.includes('FROM audit_log_heads'))
+      return this.entries.length === 0 ? [] : [{ last_seq: String(this.entries.length) }];
     const [, after, head, actions, limit] = params as [string, number, number, string[], number];
     return this.entries
       .filter((e) => Number(e.seq) > after && Number(e.seq) <= head && actions.includes(e.action))
@@ -64,19 +67,31 @@ describe('OrganisationEventsService', () => {
     permissions = new Set(['interrupt.read', 'session.read']);
     const signIns = {
       stillMembers: async (checks: { token: string; organisationId: string }[]) =>
-        (signInCalls++, checks).map(({ organisationId }) => (permissions === undefined || organisationId !== ORG ? undefined : permissions)),
+        (signInCalls++, checks).map(({ organisationId }) =>
+          permissions === undefined || organisationId !== ORG ? undefined : permissions,
+        ),
     } as unknown as SignInCheck;
-    const adapterHost = { httpAdapter: { getHttpServer: () => ({ listening: true }) } } as unknown as HttpAdapterHost;
+    const adapterHost = {
+      httpAdapter: { getHttpServer: () => ({ listening: true }) },
+    } as unknown as HttpAdapterHost;
     // The feed (the service) behind the HTTP layer's streams, as OrganisationEventsController wires them.
-    feed = new OrganisationEventsService(log as unknown as DataSource, bus, { heartbeatMs: 40, batchSize: 2, maxReplay: 5 });
+    feed = new OrganisationEventsService(log as unknown as DataSource, bus, {
+      heartbeatMs: 40,
+      batchSize: 2,
+      maxReplay: 5,
+    });
     events = new SseStreams(adapterHost, logger, signIns, feed, { admit: () => () => undefined });
   });
   afterEach(() => events.closeAll());
 
   const open = async (lastEventId?: number, held = ['interrupt.read', 'session.read']) => {
     const res = new FakeResponse();
-    await events.serve(streamRequest(lastEventId), res as unknown as HttpResponse, { memberId: 'u1', organisationId: ORG }, 'Last-Event-ID must be the id of an event of this stream (a non-negative integer).', (after) =>
-      feed.start(ORG, new Set(held as Permission[]), after),
+    await events.serve(
+      streamRequest(lastEventId),
+      res as unknown as HttpResponse,
+      { memberId: 'u1', organisationId: ORG },
+      'Last-Event-ID must be the id of an event of this stream (a non-negative integer).',
+      (after) => feed.start(ORG, new Set(held as Permission[]), after),
     );
     return res;
   };
@@ -90,7 +105,12 @@ describe('OrganisationEventsService', () => {
     log.add('interrupt.escalated', { level: 1 });
     log.add('session.started');
     const res = await open(1);
-    expect(res.events()).toEqual(['ready', 'interrupt.assigned', 'interrupt.escalated', 'session.started']);
+    expect(res.events()).toEqual([
+      'ready',
+      'interrupt.assigned',
+      'interrupt.escalated',
+      'session.started',
+    ]);
     expect(res.ids()).toEqual([1, 3, 5, 6]);
     log.add('interrupt.decided', { becameAnswered: true });
     await announce();
@@ -110,7 +130,14 @@ describe('OrganisationEventsService', () => {
     const ahead = await open(9);
     expect(ahead.events()).toEqual(['reset']);
     const near = await open(3);
-    expect(near.events()).toEqual(['ready', 'interrupt.created', 'interrupt.created', 'interrupt.created', 'interrupt.created', 'interrupt.created']);
+    expect(near.events()).toEqual([
+      'ready',
+      'interrupt.created',
+      'interrupt.created',
+      'interrupt.created',
+      'interrupt.created',
+      'interrupt.created',
+    ]);
   });
 
   it('costs two queries per heartbeat however many streams are open: one sign-in check, one read of the heads', async () => {

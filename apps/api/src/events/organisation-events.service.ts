@@ -5,8 +5,15 @@ import type { Permission } from '@interlock/domain';
 import { sseEvent } from '../http/sse-event.util';
 import { NotificationBus } from '../notifications/notification-bus';
 import type { FeedCursor, FeedOutput, FeedStart, StreamFeed } from '../notifications/stream-feed';
-import { decodeOrganisationAnnouncement, ORGANISATION_EVENTS_CHANNEL } from './organisation-events-channel';
-import { eventFrames, INTERRUPT_EVENT_ACTIONS, SESSION_EVENT_ACTIONS } from './organisation-event.util';
+import {
+  decodeOrganisationAnnouncement,
+  ORGANISATION_EVENTS_CHANNEL,
+} from './organisation-events-channel';
+import {
+  eventFrames,
+  INTERRUPT_EVENT_ACTIONS,
+  SESSION_EVENT_ACTIONS,
+} from './organisation-event.util';
 
 export interface OrganisationEventsOptions {
   /** Heartbeat interval; each heartbeat re-checks the member and catches the stream up. */
@@ -18,7 +25,11 @@ export interface OrganisationEventsOptions {
 }
 
 export const ORGANISATION_EVENTS_OPTIONS = Symbol('ORGANISATION_EVENTS_OPTIONS');
-export const DEFAULT_ORGANISATION_EVENTS_OPTIONS: OrganisationEventsOptions = { heartbeatMs: 15_000, batchSize: 200, maxReplay: 10_000 };
+export const DEFAULT_ORGANISATION_EVENTS_OPTIONS: OrganisationEventsOptions = {
+  heartbeatMs: 15_000,
+  batchSize: 200,
+  maxReplay: 10_000,
+};
 
 /** Where one member's stream stands (its key is the organisation). */
 export interface OrganisationEventsCursor extends FeedCursor {
@@ -57,14 +68,26 @@ export class OrganisationEventsService implements StreamFeed<OrganisationEventsC
    * A member's stream starts after `lastEventId`, or after the current head when there is none;
    * one too far behind (or ahead) starts at the head with a `reset` event.
    */
-  async start(organisationId: string, permissions: ReadonlySet<Permission>, lastEventId: number | undefined): Promise<FeedStart<OrganisationEventsCursor>> {
+  async start(
+    organisationId: string,
+    permissions: ReadonlySet<Permission>,
+    lastEventId: number | undefined,
+  ): Promise<FeedStart<OrganisationEventsCursor>> {
     const head = await auditHead(this.dataSource, organisationId);
-    const replayable = lastEventId !== undefined && lastEventId <= head && head - lastEventId <= this.options.maxReplay;
+    const replayable =
+      lastEventId !== undefined &&
+      lastEventId <= head &&
+      head - lastEventId <= this.options.maxReplay;
     const start = replayable ? (lastEventId as number) : head;
     const first = lastEventId === undefined || replayable ? 'ready' : 'reset';
     return {
       kind: 'open',
-      cursor: { organisationId, key: organisationId, lastSeq: start, withSessions: permissions.has('session.read') },
+      cursor: {
+        organisationId,
+        key: organisationId,
+        lastSeq: start,
+        withSessions: permissions.has('session.read'),
+      },
       first: sseEvent(first, { seq: start }, start),
     };
   }
@@ -81,20 +104,35 @@ export class OrganisationEventsService implements StreamFeed<OrganisationEventsC
   }
 
   /** The streams behind their organisation's head: one read of every organisation's head. */
-  async pending(listeners: readonly OrganisationEventsCursor[]): Promise<readonly OrganisationEventsCursor[]> {
+  async pending(
+    listeners: readonly OrganisationEventsCursor[],
+  ): Promise<readonly OrganisationEventsCursor[]> {
     if (listeners.length === 0) return [];
-    const heads = await auditHeads(this.dataSource, listeners.map((l) => l.organisationId));
+    const heads = await auditHeads(
+      this.dataSource,
+      listeners.map((l) => l.organisationId),
+    );
     return listeners.filter((l) => l.lastSeq < (heads.get(l.organisationId) ?? 0));
   }
 
   /** Sends the events after `lastSeq` up to the head, a batch at a time. */
   async fill(listener: OrganisationEventsCursor, out: FeedOutput): Promise<void> {
     const head = await auditHead(this.dataSource, listener.organisationId);
-    const actions = listener.withSessions ? [...INTERRUPT_EVENT_ACTIONS, ...SESSION_EVENT_ACTIONS] : INTERRUPT_EVENT_ACTIONS;
+    const actions = listener.withSessions
+      ? [...INTERRUPT_EVENT_ACTIONS, ...SESSION_EVENT_ACTIONS]
+      : INTERRUPT_EVENT_ACTIONS;
     while (!out.closed && listener.lastSeq < head) {
-      const rows = await auditEntriesAfter(this.dataSource, listener.organisationId, listener.lastSeq, head, actions, this.options.batchSize);
+      const rows = await auditEntriesAfter(
+        this.dataSource,
+        listener.organisationId,
+        listener.lastSeq,
+        head,
+        actions,
+        this.options.batchSize,
+      );
       // Fewer than a batch: everything up to the head has been read (the rest is other activity).
-      listener.lastSeq = rows.length < this.options.batchSize ? head : Number(rows[rows.length - 1].seq);
+      listener.lastSeq =
+        rows.length < this.options.batchSize ? head : Number(rows[rows.length - 1].seq);
       const chunk = rows.map(eventFrames).join('');
       if (chunk !== '') await out.write(chunk);
     }

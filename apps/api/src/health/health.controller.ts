@@ -40,16 +40,21 @@ export class HealthController {
   @Get('ready')
   @ApiOperation({
     operationId: 'getReadiness',
-    summary: 'The instance takes traffic: not shutting down, its notification listener receives, the database is migrated',
+    summary:
+      'The instance takes traffic: not shutting down, its notification listener receives, the database is migrated',
   })
   @ApiOkResponse({ type: HealthStatus })
   @HttpCode(200)
   async ready(): Promise<{ status: 'ok' }> {
-    if (this.state.draining) throw new DomainError('SERVICE_UNAVAILABLE', 'The service is shutting down.');
+    if (this.state.draining)
+      throw new DomainError('SERVICE_UNAVAILABLE', 'The service is shutting down.');
     // The database first: when it is gone the listener is too, and the database is the cause.
     await this.dataSource.query('SELECT 1');
     if (!this.bus.healthy) {
-      throw new DomainError('SERVICE_UNAVAILABLE', 'The notification listener is not receiving: see the service log.');
+      throw new DomainError(
+        'SERVICE_UNAVAILABLE',
+        'The notification listener is not receiving: see the service log.',
+      );
     }
     if (await this.dataSource.showMigrations()) {
       throw new DomainError('SERVICE_UNAVAILABLE', 'Database migrations are pending.');

@@ -2,7 +2,11 @@ import { Agent, createServer, get, IncomingMessage, Server, ServerResponse } fro
 import { connect } from 'node:net';
 import { HttpDrain, KEEP_ALIVE_TIMEOUT_MS } from './http-drain';
 
-function request(port: number, path: string, agent: Agent | false = false): Promise<IncomingMessage & { body: string }> {
+function request(
+  port: number,
+  path: string,
+  agent: Agent | false = false,
+): Promise<IncomingMessage & { body: string }> {
   return new Promise((resolve, reject) => {
     get({ host: '127.0.0.1', port, path, agent }, (res) => {
       let body = '';

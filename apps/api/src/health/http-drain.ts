@@ -34,7 +34,9 @@ export class HttpDrain {
     // Kept above the keep-alive timeout, as Node's documentation advises.
     server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
     // Before the application's own handler, so that the headers are set before it answers.
-    server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => this.onRequest(res));
+    server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) =>
+      this.onRequest(res),
+    );
   }
 
   beginDraining(): void {

@@ -40,8 +40,18 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
     if (exception instanceof DomainError) {
       // Our conflicts are final (decided, ended, taken): tell SDKs not to retry them.
-      const headers = exception.status === 409 ? { 'x-should-retry': 'false', ...exception.headers } : exception.headers;
-      sendError(res, exception.status, exception.code, exception.message, requestIdOf(req), headers);
+      const headers =
+        exception.status === 409
+          ? { 'x-should-retry': 'false', ...exception.headers }
+          : exception.headers;
+      sendError(
+        res,
+        exception.status,
+        exception.code,
+        exception.message,
+        requestIdOf(req),
+        headers,
+      );
       return;
     }
     if (exception instanceof HttpException) {
@@ -50,19 +60,39 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const fastifyCode = (exception.cause as { code?: unknown } | undefined)?.code;
       if (status === 413) {
         // Fastify's bodyLimit (the Fastify adapter reads bodies itself): the rest is not read.
-        sendError(res, 413, 'PAYLOAD_TOO_LARGE', ERROR_MESSAGES.PAYLOAD_TOO_LARGE, requestIdOf(req), { connection: 'close' });
+        sendError(
+          res,
+          413,
+          'PAYLOAD_TOO_LARGE',
+          ERROR_MESSAGES.PAYLOAD_TOO_LARGE,
+          requestIdOf(req),
+          { connection: 'close' },
+        );
         return;
       }
       if (status === 415) {
-        sendError(res, 415, 'UNSUPPORTED_MEDIA_TYPE', ERROR_MESSAGES.UNSUPPORTED_MEDIA_TYPE, requestIdOf(req));
+        sendError(
+          res,
+          415,
+          'UNSUPPORTED_MEDIA_TYPE',
+          ERROR_MESSAGES.UNSUPPORTED_MEDIA_TYPE,
+          requestIdOf(req),
+        );
         return;
       }
       if (fastifyCode === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') {
-        sendError(res, 400, 'VALIDATION_FAILED', 'body: the request body was incomplete.', requestIdOf(req));
+        sendError(
+          res,
+          400,
+          'VALIDATION_FAILED',
+          'body: the request body was incomplete.',
+          requestIdOf(req),
+        );
         return;
       }
       if (code !== undefined) {
-        const message = code === 'NOT_FOUND' ? ERROR_MESSAGES.NOT_FOUND : httpExceptionMessage(exception);
+        const message =
+          code === 'NOT_FOUND' ? ERROR_MESSAGES.NOT_FOUND : httpExceptionMessage(exception);
         sendError(res, status, code, message, requestIdOf(req));
         return;
       }
@@ -71,14 +101,27 @@ export class AllExceptionsFilter implements ExceptionFilter {
       // A backstop: input is checked before it reaches the database; should any slip through,
       // Postgres's refusal is still the caller's bad input, not a server error.
       requestLog(req).warn({ err: exception }, 'input refused by the database');
-      sendError(res, 400, 'VALIDATION_FAILED', 'body: a value is malformed or out of range.', requestIdOf(req));
+      sendError(
+        res,
+        400,
+        'VALIDATION_FAILED',
+        'body: a value is malformed or out of range.',
+        requestIdOf(req),
+      );
       return;
     }
     if (isDatabaseUnavailable(exception)) {
       requestLog(req).warn({ err: exception }, 'database unavailable');
-      sendError(res, 503, 'SERVICE_UNAVAILABLE', ERROR_MESSAGES.SERVICE_UNAVAILABLE, requestIdOf(req), {
-        'retry-after': '5',
-      });
+      sendError(
+        res,
+        503,
+        'SERVICE_UNAVAILABLE',
+        ERROR_MESSAGES.SERVICE_UNAVAILABLE,
+        requestIdOf(req),
+        {
+          'retry-after': '5',
+        },
+      );
       return;
     }
     requestLog(req).error({ err: exception }, 'unhandled exception');

@@ -14,7 +14,11 @@ const CURSOR_MAX_LENGTH = 1000;
 export function CursorPage<T extends Class>(Filters: T) {
   class Page extends Filters {
     /** Opaque: the `nextCursor` of the previous page, with the same filters. */
-    @ApiPropertyOptional({ minLength: 1, maxLength: CURSOR_MAX_LENGTH, description: 'The previous nextCursor; repeat the other parameters unchanged.' })
+    @ApiPropertyOptional({
+      minLength: 1,
+      maxLength: CURSOR_MAX_LENGTH,
+      description: 'The previous nextCursor; repeat the other parameters unchanged.',
+    })
     @IsOptional()
     @IsString()
     @Length(1, CURSOR_MAX_LENGTH)

@@ -31,14 +31,20 @@ export function isServicePath(path: string): boolean {
 
 /** A browser navigation (it wants a page), as opposed to a script or an SDK that wants JSON. */
 function wantsPage(req: IncomingMessage): boolean {
-  return (req.method === 'GET' || req.method === 'HEAD') && (req.headers.accept ?? '').includes('text/html');
+  return (
+    (req.method === 'GET' || req.method === 'HEAD') &&
+    (req.headers.accept ?? '').includes('text/html')
+  );
 }
 
 /**
  * The dashboard's answer to one request, decided at once: a function that writes it on Node's
  * response, or undefined when the request is not the dashboard's (then it goes on to the routes).
  */
-export type DashboardResponder = (req: IncomingMessage, res: ServerResponse) => (() => void) | undefined;
+export type DashboardResponder = (
+  req: IncomingMessage,
+  res: ServerResponse,
+) => (() => void) | undefined;
 
 /**
  * Serves the built dashboard (apps/web, `vite build` into `webDir`) at `/`: its files as they
@@ -50,11 +56,15 @@ export type DashboardResponder = (req: IncomingMessage, res: ServerResponse) => 
  * is read once at start (its index, and the list of its files, so whether a path is a file is
  * known without touching the disk); a rebuild needs a restart, as it always did for the index.
  */
-export function dashboardResponder(webDir: string, onMissing: (indexPath: string) => void): DashboardResponder {
+export function dashboardResponder(
+  webDir: string,
+  onMissing: (indexPath: string) => void,
+): DashboardResponder {
   const indexPath = join(webDir, 'index.html');
   if (!existsSync(indexPath)) {
     onMissing(indexPath);
-    const text = 'The Interlock dashboard is not built. Run `npx nx run web:build` (npm start does it), then reload.\n';
+    const text =
+      'The Interlock dashboard is not built. Run `npx nx run web:build` (npm start does it), then reload.\n';
     return (req, res) => {
       if (isServicePath(pathOf(req)) || !wantsPage(req)) return undefined;
       return () => {
@@ -67,14 +77,21 @@ export function dashboardResponder(webDir: string, onMissing: (indexPath: string
     };
   }
   const index = readFileSync(indexPath);
-  const builtFiles = new Set(listFiles(webDir).map((file) => `/${relative(webDir, file).split(sep).join('/')}`));
+  const builtFiles = new Set(
+    listFiles(webDir).map((file) => `/${relative(webDir, file).split(sep).join('/')}`),
+  );
   const files = serveStatic(webDir, {
     index: false,
     redirect: false,
     fallthrough: true,
     setHeaders(res, path) {
       res.setHeader('x-content-type-options', 'nosniff');
-      res.setHeader('cache-control', path.includes(`${join(webDir, 'assets')}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      res.setHeader(
+        'cache-control',
+        path.includes(`${join(webDir, 'assets')}`)
+          ? 'public, max-age=31536000, immutable'
+          : 'no-cache',
+      );
     },
   });
   const sendIndex = (res: ServerResponse) => {
@@ -97,7 +114,9 @@ export function dashboardResponder(webDir: string, onMissing: (indexPath: string
 }
 
 /** The dashboard as an Express middleware (the Express adapter's front door). */
-export function dashboardMiddleware(respond: DashboardResponder): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
+export function dashboardMiddleware(
+  respond: DashboardResponder,
+): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
   return (req, res, next) => {
     const answer = respond(req, res);
     if (answer === undefined) next();

@@ -1,4 +1,9 @@
-import { QueryFailedError, QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError, TypeORMError } from 'typeorm';
+import {
+  QueryFailedError,
+  QueryRunnerAlreadyReleasedError,
+  QueryRunnerProviderAlreadyReleasedError,
+  TypeORMError,
+} from 'typeorm';
 import { isDatabaseUnavailable } from './database-unavailable.util';
 
 describe('isDatabaseUnavailable', () => {
@@ -8,11 +13,17 @@ describe('isDatabaseUnavailable', () => {
   });
 
   it('recognises the driver and server refusing, however wrapped', () => {
-    const fatal = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+    const fatal = Object.assign(new Error('terminating connection due to administrator command'), {
+      code: '57P01',
+    });
     expect(isDatabaseUnavailable(new QueryFailedError('SELECT 1', [], fatal))).toBe(true);
     expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
     expect(isDatabaseUnavailable(new Error('Client was closed and is not queryable'))).toBe(true);
-    expect(isDatabaseUnavailable(new Error('wrapped', { cause: Object.assign(new Error('x'), { code: 'ECONNREFUSED' }) }))).toBe(true);
+    expect(
+      isDatabaseUnavailable(
+        new Error('wrapped', { cause: Object.assign(new Error('x'), { code: 'ECONNREFUSED' }) }),
+      ),
+    ).toBe(true);
   });
 
   it('leaves other errors alone', () => {

@@ -30,7 +30,11 @@ const RELEASED_CONNECTION_ERRORS = new Set([
 /** True when an error means "the database cannot be reached", which answers 503, not 500. */
 export function isDatabaseUnavailable(error: unknown): boolean {
   // Duck-typed rather than `instanceof Error`: driver errors may come from another realm.
-  for (let e: unknown = error, depth = 0; typeof e === 'object' && e !== null && depth < 4; depth++) {
+  for (
+    let e: unknown = error, depth = 0;
+    typeof e === 'object' && e !== null && depth < 4;
+    depth++
+  ) {
     const { code, message, name } = e as { code?: unknown; message?: unknown; name?: unknown };
     if (typeof name === 'string' && RELEASED_CONNECTION_ERRORS.has(name)) return true;
     if (typeof code === 'string' && (CONNECTION_ERROR_CODES.has(code) || code.startsWith('08'))) {

@@ -7,19 +7,45 @@ import { sendError } from './error-response.util';
 import { rawResponse } from './raw-response.spec-support';
 
 /** What sendError wrote before issue 14: Express's own send, the reference for the bytes. */
-function viaExpress(reply: object, status: number, code: ErrorCode, message: string, requestId: string, headers: Record<string, string> = {}): void {
+function viaExpress(
+  reply: object,
+  status: number,
+  code: ErrorCode,
+  message: string,
+  requestId: string,
+  headers: Record<string, string> = {},
+): void {
   const res = reply as Response;
-  const body: ErrorBody = { statusCode: status, error: reasonPhrase(status), code, message, requestId };
+  const body: ErrorBody = {
+    statusCode: status,
+    error: reasonPhrase(status),
+    code,
+    message,
+    requestId,
+  };
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.status(status).type('application/json').send(JSON.stringify(body));
 }
 
 const CASES: Record<string, (send: typeof sendError, res: Response) => void> = {
   unauthorized: (send, res) => send(res, 401, 'INVALID_API_KEY', 'Invalid API key.', 'req-1'),
-  limited: (send, res) => send(res, 429, 'RATE_LIMITED', 'Too many requests. Try again later.', 'req-2', { 'Retry-After': '7' }),
-  unicode: (send, res) => send(res, 400, 'VALIDATION_FAILED', 'title: “Zoë” \u2028 ✓ is too long', 'req-3'),
+  limited: (send, res) =>
+    send(res, 429, 'RATE_LIMITED', 'Too many requests. Try again later.', 'req-2', {
+      'Retry-After': '7',
+    }),
+  unicode: (send, res) =>
+    send(res, 400, 'VALIDATION_FAILED', 'title: “Zoë” \u2028 ✓ is too long', 'req-3'),
   // A route that had set another type before it failed: the error is JSON all the same.
-  retyped: (send, res) => (res.setHeader('Content-Type', 'text/event-stream'), send(res, 503, 'SERVICE_UNAVAILABLE', 'The database is unavailable. Try again shortly.', 'req-4')),
+  retyped: (send, res) => (
+    res.setHeader('Content-Type', 'text/event-stream'),
+    send(
+      res,
+      503,
+      'SERVICE_UNAVAILABLE',
+      'The database is unavailable. Try again shortly.',
+      'req-4',
+    )
+  ),
 };
 
 function listen(send: typeof sendError): Promise<Server> {
@@ -50,7 +76,9 @@ describe('sendError', () => {
           ['GET', { 'if-modified-since': 'Sun, 22 Nov 2026 00:00:00 GMT' }],
         ] as [string, Record<string, string>?][]) {
           const label = `${method} /${name} ${JSON.stringify(condition ?? {})}`;
-          expect(`${label}\n${await raw(ours, method, `/${name}`, condition)}`).toBe(`${label}\n${await raw(reference, method, `/${name}`, condition)}`);
+          expect(`${label}\n${await raw(ours, method, `/${name}`, condition)}`).toBe(
+            `${label}\n${await raw(reference, method, `/${name}`, condition)}`,
+          );
         }
       }
     } finally {

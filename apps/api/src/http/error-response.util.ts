@@ -23,7 +23,13 @@ export function sendError(
   const hijack = (reply as { hijack?: () => void }).hijack;
   if (typeof hijack === 'function') hijack.call(reply);
   const res = nodeResponse(reply);
-  const body: ErrorBody = { statusCode: status, error: reasonPhrase(status), code, message, requestId };
+  const body: ErrorBody = {
+    statusCode: status,
+    error: reasonPhrase(status),
+    code,
+    message,
+    requestId,
+  };
   for (const name in headers) res.setHeader(name, headers[name]);
   const text = JSON.stringify(body);
   res.statusCode = status;

@@ -34,7 +34,10 @@ const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)"?/i;
  * marked, so RequestHygieneGuard answers 415 after the guards. Fastify routes before its hooks,
  * so the route's pattern is known here (the log line's `route`, even for a refused request).
  */
-export function installFastifyFrontDoor(fastify: FastifyInstance, steps: FastifyFrontDoorSteps): void {
+export function installFastifyFrontDoor(
+  fastify: FastifyInstance,
+  steps: FastifyFrontDoorSteps,
+): void {
   const { log, methodGate, dashboard } = steps;
   fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const req = request.raw;
@@ -61,29 +64,41 @@ export function installFastifyFrontDoor(fastify: FastifyInstance, steps: Fastify
   // one is refused as on Express, and a JSON one passes the same hygiene checks.
   fastify.addHttpMethod('GET', { hasBody: true, overrideExisting: true });
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser(JSON_TYPE, { parseAs: 'buffer', bodyLimit: MAX_JSON_BODY_BYTES }, (request, body, done) => {
-    const contentType = request.headers['content-type'] ?? '';
-    const charset = CHARSET.exec(contentType)?.[1]?.toLowerCase();
-    if (charset !== undefined && !charset.startsWith('utf-')) return done(DomainError.of('UNSUPPORTED_MEDIA_TYPE'), undefined);
-    const bytes = decoded(request, body as Buffer);
-    if (bytes === 'unsupported') return done(DomainError.of('UNSUPPORTED_MEDIA_TYPE'), undefined);
-    if (bytes === 'too-large') return done(DomainError.of('PAYLOAD_TOO_LARGE'), undefined);
-    if (bytes === 'malformed') return done(new DomainError('VALIDATION_FAILED', ERROR_MESSAGES.MALFORMED_JSON), undefined);
-    // No bytes: no body (Content-Length: 0), or an empty chunked one, which Express reads as {}.
-    if (bytes.length === 0) return done(null, request.headers['transfer-encoding'] === undefined ? undefined : {});
-    const problem = jsonSizeProblem(bytes);
-    if (problem !== null) return done(new DomainError('VALIDATION_FAILED', problem), undefined);
-    try {
-      done(null, JSON.parse(bytes.toString('utf8')));
-    } catch {
-      done(new DomainError('VALIDATION_FAILED', ERROR_MESSAGES.MALFORMED_JSON), undefined);
-    }
-  });
-  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_JSON_BODY_BYTES }, (request, body, done) => {
-    // Read under the cap and thrown away; refused after the guards (issue 34 item 4).
-    if ((body as Buffer).length > 0 || request.headers['transfer-encoding'] !== undefined) requestStateOf(request.raw).notJson = true;
-    done(null, undefined);
-  });
+  fastify.addContentTypeParser(
+    JSON_TYPE,
+    { parseAs: 'buffer', bodyLimit: MAX_JSON_BODY_BYTES },
+    (request, body, done) => {
+      const contentType = request.headers['content-type'] ?? '';
+      const charset = CHARSET.exec(contentType)?.[1]?.toLowerCase();
+      if (charset !== undefined && !charset.startsWith('utf-'))
+        return done(DomainError.of('UNSUPPORTED_MEDIA_TYPE'), undefined);
+      const bytes = decoded(request, body as Buffer);
+      if (bytes === 'unsupported') return done(DomainError.of('UNSUPPORTED_MEDIA_TYPE'), undefined);
+      if (bytes === 'too-large') return done(DomainError.of('PAYLOAD_TOO_LARGE'), undefined);
+      if (bytes === 'malformed')
+        return done(new DomainError('VALIDATION_FAILED', ERROR_MESSAGES.MALFORMED_JSON), undefined);
+      // No bytes: no body (Content-Length: 0), or an empty chunked one, which Express reads as {}.
+      if (bytes.length === 0)
+        return done(null, request.headers['transfer-encoding'] === undefined ? undefined : {});
+      const problem = jsonSizeProblem(bytes);
+      if (problem !== null) return done(new DomainError('VALIDATION_FAILED', problem), undefined);
+      try {
+        done(null, JSON.parse(bytes.toString('utf8')));
+      } catch {
+        done(new DomainError('VALIDATION_FAILED', ERROR_MESSAGES.MALFORMED_JSON), undefined);
+      }
+    },
+  );
+  fastify.addContentTypeParser(
+    '*',
+    { parseAs: 'buffer', bodyLimit: MAX_JSON_BODY_BYTES },
+    (request, body, done) => {
+      // Read under the cap and thrown away; refused after the guards (issue 34 item 4).
+      if ((body as Buffer).length > 0 || request.headers['transfer-encoding'] !== undefined)
+        requestStateOf(request.raw).notJson = true;
+      done(null, undefined);
+    },
+  );
 }
 
 const INFLATE: Record<string, (bytes: Buffer, options: { maxOutputLength: number }) => Buffer> = {
@@ -99,7 +114,10 @@ const INFLATE: Record<string, (bytes: Buffer, options: { maxOutputLength: number
  * limit is on the JSON, not on the bytes sent); bytes that do not inflate are malformed (400);
  * any other encoding is `unsupported` (415).
  */
-function decoded(request: FastifyRequest, bytes: Buffer): Buffer | 'unsupported' | 'too-large' | 'malformed' {
+function decoded(
+  request: FastifyRequest,
+  bytes: Buffer,
+): Buffer | 'unsupported' | 'too-large' | 'malformed' {
   const encoding = request.headers['content-encoding']?.trim().toLowerCase();
   if (encoding === undefined || encoding === 'identity') return bytes;
   const inflate = INFLATE[encoding];
@@ -115,8 +133,15 @@ function decoded(request: FastifyRequest, bytes: Buffer): Buffer | 'unsupported'
  * Fastify's answer to a request its router refused before any hook ran (a malformed URL: 400;
  * a route parameter over `maxParamLength`: 414), with the SPEC §4 body and a request id.
  */
-export function fastifyFrameworkError(error: Error & { statusCode?: number }, request: FastifyRequest, reply: FastifyReply): void {
-  const state = requestStateOf(request.raw).id === '' ? assignRequestId(request.raw, reply.raw) : requestStateOf(request.raw);
+export function fastifyFrameworkError(
+  error: Error & { statusCode?: number },
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const state =
+    requestStateOf(request.raw).id === ''
+      ? assignRequestId(request.raw, reply.raw)
+      : requestStateOf(request.raw);
   const status = error.statusCode ?? 400;
   if (status === 414) {
     sendError(reply, 404, 'NOT_FOUND', ERROR_MESSAGES.NOT_FOUND, state.id);

@@ -11,7 +11,8 @@ export class InterlockExpressAdapter extends ExpressAdapter {
   override reply(response: unknown, body: unknown, statusCode?: number): unknown {
     if (body instanceof JsonText) {
       const res = response as ServerResponse;
-      if (!res.hasHeader('content-type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      if (!res.hasHeader('content-type'))
+        res.setHeader('Content-Type', 'application/json; charset=utf-8');
       return super.reply(response, body.text, statusCode);
     }
     return super.reply(response, body, statusCode);

@@ -7,7 +7,11 @@ import type { FastifyReply } from 'fastify';
  * record, an audit page) as the JSON it is, where Fastify would send a string as text.
  */
 export class InterlockFastifyAdapter extends FastifyAdapter {
-  override reply(response: Parameters<FastifyAdapter['reply']>[0], body: unknown, statusCode?: number): FastifyReply {
+  override reply(
+    response: Parameters<FastifyAdapter['reply']>[0],
+    body: unknown,
+    statusCode?: number,
+  ): FastifyReply {
     if (body instanceof JsonText) {
       const reply = response as FastifyReply;
       if (typeof reply.header === 'function' && reply.getHeader('content-type') === undefined) {

@@ -28,7 +28,12 @@ function hasBody(req: Request): boolean {
  * so a missing key or a key on a human route is reported first. A request without a body (no
  * Content-Length, or 0) passes with no Content-Type at all.
  */
-export function jsonBodyStep(): (req: Request, res: Response, state: RequestState, next: NextFunction) => void {
+export function jsonBodyStep(): (
+  req: Request,
+  res: Response,
+  state: RequestState,
+  next: NextFunction,
+) => void {
   const parse = express.json({
     limit: MAX_JSON_BODY_BYTES,
     strict: false,
@@ -47,9 +52,21 @@ export function jsonBodyStep(): (req: Request, res: Response, state: RequestStat
         if (outcome === 'ok') return next();
         if (outcome === 'too-large') {
           res.setHeader('connection', 'close');
-          return sendError(res, 413, 'PAYLOAD_TOO_LARGE', ERROR_MESSAGES.PAYLOAD_TOO_LARGE, state.id);
+          return sendError(
+            res,
+            413,
+            'PAYLOAD_TOO_LARGE',
+            ERROR_MESSAGES.PAYLOAD_TOO_LARGE,
+            state.id,
+          );
         }
-        sendError(res, 400, 'VALIDATION_FAILED', 'body: the request body was incomplete.', state.id);
+        sendError(
+          res,
+          400,
+          'VALIDATION_FAILED',
+          'body: the request body was incomplete.',
+          state.id,
+        );
       });
     }
     parse(req, res, (err?: unknown) => {
@@ -63,10 +80,22 @@ export function jsonBodyStep(): (req: Request, res: Response, state: RequestStat
         return sendError(res, 413, 'PAYLOAD_TOO_LARGE', ERROR_MESSAGES.PAYLOAD_TOO_LARGE, state.id);
       }
       if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-        return sendError(res, 415, 'UNSUPPORTED_MEDIA_TYPE', ERROR_MESSAGES.UNSUPPORTED_MEDIA_TYPE, state.id);
+        return sendError(
+          res,
+          415,
+          'UNSUPPORTED_MEDIA_TYPE',
+          ERROR_MESSAGES.UNSUPPORTED_MEDIA_TYPE,
+          state.id,
+        );
       }
       if (type === 'request.aborted' || type === 'request.size.invalid') {
-        return sendError(res, 400, 'VALIDATION_FAILED', 'body: the request body was incomplete.', state.id);
+        return sendError(
+          res,
+          400,
+          'VALIDATION_FAILED',
+          'body: the request body was incomplete.',
+          state.id,
+        );
       }
       return sendError(res, 400, 'VALIDATION_FAILED', ERROR_MESSAGES.MALFORMED_JSON, state.id);
     });
@@ -80,7 +109,11 @@ export type DiscardOutcome = 'ok' | 'too-large' | 'incomplete';
  * a declared Content-Length or the bytes received pass `limit` (reading stops there; the caller
  * answers 413 and closes the connection), `incomplete` when the client stops sending.
  */
-export function discardBody(req: IncomingMessage, limit: number, done: (outcome: DiscardOutcome) => void): void {
+export function discardBody(
+  req: IncomingMessage,
+  limit: number,
+  done: (outcome: DiscardOutcome) => void,
+): void {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return done('too-large');
   let received = 0;

@@ -21,7 +21,9 @@ export function jsonProblem(value: unknown, root: string): string | null {
     }
     if (current === null || typeof current !== 'object') continue;
     if (depth >= MAX_JSON_DEPTH) return `${root}: is nested deeper than ${MAX_JSON_DEPTH} levels`;
-    const entries = Array.isArray(current) ? current.map((v, i) => [String(i), v] as const) : Object.entries(current);
+    const entries = Array.isArray(current)
+      ? current.map((v, i) => [String(i), v] as const)
+      : Object.entries(current);
     for (const [key, child] of entries) {
       if (key === '__proto__') return `${path}.__proto__: is not allowed as a field name`;
       const keyProblem = stringProblem(key);
@@ -36,6 +38,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 function stringProblem(text: string): string | null {
   if (text.includes('\u0000')) return 'contains the NUL character (U+0000), which cannot be stored';
-  if (LONE_SURROGATE.test(text)) return 'contains a lone UTF-16 surrogate (not well-formed Unicode)';
+  if (LONE_SURROGATE.test(text))
+    return 'contains a lone UTF-16 surrogate (not well-formed Unicode)';
   return null;
 }

@@ -10,7 +10,12 @@ function objectWith(fields: number, prefix = 'f'): Record<string, number> {
 
 describe('jsonSizeProblem', () => {
   it('accepts ordinary bodies, up to the limits', () => {
-    expect(scan({ title: 'Deploy', actionRequests: [{ name: 'a', args: { n: 1, list: [1, [2, 3], {}] } }] })).toBeNull();
+    expect(
+      scan({
+        title: 'Deploy',
+        actionRequests: [{ name: 'a', args: { n: 1, list: [1, [2, 3], {}] } }],
+      }),
+    ).toBeNull();
     expect(scan(objectWith(MAX_JSON_FIELDS_PER_OBJECT))).toBeNull();
     expect(scan({ a: [], b: {}, c: '[{"x":1,"y":2}]', d: 'a:b,c' })).toBeNull();
     expect(scan('plain string')).toBeNull();
@@ -20,7 +25,12 @@ describe('jsonSizeProblem', () => {
     expect(scan(objectWith(60_000))).toBe(
       `body: has more than ${MAX_JSON_FIELDS_PER_OBJECT} fields (the first over the limit is body.f${MAX_JSON_FIELDS_PER_OBJECT})`,
     );
-    expect(scan({ title: 't', actionRequests: [{ name: 'a' }, { name: 'b', args: objectWith(1_001, 'k') }] })).toBe(
+    expect(
+      scan({
+        title: 't',
+        actionRequests: [{ name: 'a' }, { name: 'b', args: objectWith(1_001, 'k') }],
+      }),
+    ).toBe(
       `body.actionRequests.1.args: has more than ${MAX_JSON_FIELDS_PER_OBJECT} fields (the first over the limit is body.actionRequests.1.args.k1000)`,
     );
   });

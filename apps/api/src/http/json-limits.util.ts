@@ -41,7 +41,15 @@ export function jsonSizeProblem(bytes: Uint8Array, root = 'body'): string | null
   for (let i = 0; i < bytes.length; i++) {
     const c = bytes[i];
     const top = stack[stack.length - 1];
-    if (top !== undefined && !top.object && top.open && c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) {
+    if (
+      top !== undefined &&
+      !top.object &&
+      top.open &&
+      c !== 0x20 &&
+      c !== 0x0a &&
+      c !== 0x0d &&
+      c !== 0x09
+    ) {
       top.open = false;
       if (c !== CLOSE_ARRAY) {
         top.count = 1;
@@ -109,14 +117,20 @@ function totalProblem(bytes: Uint8Array, stack: readonly Frame[], root: string):
 function pathOf(bytes: Uint8Array, frames: readonly Frame[], root: string): string {
   let path = root;
   for (const frame of frames) {
-    path += frame.object ? `.${fieldName(bytes, frame.keyStart, frame.keyEnd)}` : `.${Math.max(0, frame.count - 1)}`;
+    path += frame.object
+      ? `.${fieldName(bytes, frame.keyStart, frame.keyEnd)}`
+      : `.${Math.max(0, frame.count - 1)}`;
   }
   return path;
 }
 
 function fieldName(bytes: Uint8Array, start: number, end: number): string {
   if (start < 0) return '?';
-  const raw = Buffer.from(bytes.buffer, bytes.byteOffset + start, Math.min(end, start + 200) - start).toString('utf8');
+  const raw = Buffer.from(
+    bytes.buffer,
+    bytes.byteOffset + start,
+    Math.min(end, start + 200) - start,
+  ).toString('utf8');
   let name = raw;
   try {
     name = JSON.parse(`"${raw}"`) as string;

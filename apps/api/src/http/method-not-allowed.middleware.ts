@@ -41,12 +41,15 @@ const SERVED = 2;
 function lookup(at: PathNode, segments: readonly string[], i: number, method: string): number {
   if (i === segments.length) {
     if (at.methods.size === 0) return NO_ROUTE;
-    return at.methods.has(method) || (method === 'HEAD' && at.methods.has('GET')) ? SERVED : OTHER_METHODS;
+    return at.methods.has(method) || (method === 'HEAD' && at.methods.has('GET'))
+      ? SERVED
+      : OTHER_METHODS;
   }
   let found = NO_ROUTE;
   const literal = at.literal.get(segments[i].toLowerCase());
   if (literal !== undefined) found = lookup(literal, segments, i + 1, method);
-  if (found !== SERVED && at.param !== undefined) found = Math.max(found, lookup(at.param, segments, i + 1, method));
+  if (found !== SERVED && at.param !== undefined)
+    found = Math.max(found, lookup(at.param, segments, i + 1, method));
   return found;
 }
 
@@ -72,7 +75,8 @@ export function methodNotAllowedGate(
       if (/^:\w+$/.test(segment)) {
         at = at.param ??= node();
       } else {
-        if (segment.includes(':') || /[*?()[\]]/.test(segment)) throw new Error(`cannot index the route path ${route.path}`);
+        if (segment.includes(':') || /[*?()[\]]/.test(segment))
+          throw new Error(`cannot index the route path ${route.path}`);
         const key = segment.toLowerCase();
         let next = at.literal.get(key);
         if (next === undefined) at.literal.set(key, (next = node()));

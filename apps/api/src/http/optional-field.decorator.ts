@@ -5,4 +5,5 @@ import { ValidateIf } from 'class-validator';
  * field's checks. (class-validator's `@IsOptional()` also waves `null` through, which the
  * contract does not allow unless it says `nullable`.)
  */
-export const OptionalField = () => ValidateIf((_object: unknown, value: unknown) => value !== undefined);
+export const OptionalField = () =>
+  ValidateIf((_object: unknown, value: unknown) => value !== undefined);

@@ -22,10 +22,14 @@ export function takesBody(reflector: Reflector, context: ExecutionContext): bool
   let known = takesBodyCache.get(handler);
   if (known === undefined) {
     // Nest records each route parameter under `<paramtype>:<index>` on the controller class.
-    const params = (Reflect.getMetadata(ROUTE_ARGS_METADATA, context.getClass(), handler.name) ?? {}) as Record<string, unknown>;
+    const params = (Reflect.getMetadata(ROUTE_ARGS_METADATA, context.getClass(), handler.name) ??
+      {}) as Record<string, unknown>;
     known =
       Object.keys(params).some((key) => BODY_PARAMS.has(Number(key.split(':')[0]))) ||
-      reflector.getAllAndOverride<boolean | undefined>(READS_REQUEST_BODY, [handler, context.getClass()]) === true;
+      reflector.getAllAndOverride<boolean | undefined>(READS_REQUEST_BODY, [
+        handler,
+        context.getClass(),
+      ]) === true;
     takesBodyCache.set(handler, known);
   }
   return known;

@@ -25,9 +25,16 @@ export class RequestHygieneGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const req = context.getArgByIndex<HttpRequest>(0);
     if (requestStateOf(req).notJson) throw DomainError.of('UNSUPPORTED_MEDIA_TYPE');
-    const problem = jsonProblem(req.query, 'query') ?? (req.body === undefined ? null : jsonProblem(req.body, 'body'));
+    const problem =
+      jsonProblem(req.query, 'query') ??
+      (req.body === undefined ? null : jsonProblem(req.body, 'body'));
     if (problem) throw new DomainError('VALIDATION_FAILED', problem);
-    if (req.body !== undefined && req.method !== 'GET' && req.method !== 'HEAD' && !takesBody(this.reflector, context)) {
+    if (
+      req.body !== undefined &&
+      req.method !== 'GET' &&
+      req.method !== 'HEAD' &&
+      !takesBody(this.reflector, context)
+    ) {
       const unexpected = unexpectedBodyProblem(req.body);
       if (unexpected) throw new DomainError('VALIDATION_FAILED', unexpected);
     }
@@ -44,6 +51,10 @@ function unexpectedBodyProblem(body: unknown): string | null {
   if (fields.length === 0) return null;
   // Named like the validation pipe names unknown fields of a body that has a DTO.
   return describeValidationErrors(
-    fields.map((property) => ({ property, constraints: { whitelistValidation: `property ${property} should not exist` }, children: [] })),
+    fields.map((property) => ({
+      property,
+      constraints: { whitelistValidation: `property ${property} should not exist` },
+      children: [],
+    })),
   );
 }

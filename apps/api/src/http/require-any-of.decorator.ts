@@ -13,5 +13,7 @@ export function RequireAnyOf(...fields: string[]): ClassDecorator {
 
 /** The fields a DTO class requires at least one of, if it declares any. */
 export function requiredAnyOf(target: unknown): readonly string[] | undefined {
-  return typeof target === 'function' ? (Reflect.getMetadata(REQUIRE_ANY_OF, target) as string[] | undefined) : undefined;
+  return typeof target === 'function'
+    ? (Reflect.getMetadata(REQUIRE_ANY_OF, target) as string[] | undefined)
+    : undefined;
 }

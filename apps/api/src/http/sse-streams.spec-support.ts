@@ -45,7 +45,10 @@ export const SIGN_IN_TOKEN = 'a-sign-in-token-of-enough-length';
 /** A signed-in member's request, resuming after `lastEventId` when given (the Last-Event-ID header). */
 export function streamRequest(lastEventId?: number | string): HttpRequest {
   return {
-    headers: { cookie: `session=${SIGN_IN_TOKEN}`, ...(lastEventId === undefined ? {} : { 'last-event-id': String(lastEventId) }) },
+    headers: {
+      cookie: `session=${SIGN_IN_TOKEN}`,
+      ...(lastEventId === undefined ? {} : { 'last-event-id': String(lastEventId) }),
+    },
     socket: { setNoDelay: () => undefined, destroyed: false },
   } as unknown as HttpRequest;
 }

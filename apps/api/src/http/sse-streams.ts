@@ -34,7 +34,9 @@ interface SseStream<C extends FeedCursor> {
  * permissions as they are now, or undefined once gone — all of a heartbeat's streams in one query.
  */
 export interface SignInCheck {
-  stillMembers(checks: readonly { token: string; organisationId: string }[]): Promise<(ReadonlySet<Permission> | undefined)[]>;
+  stillMembers(
+    checks: readonly { token: string; organisationId: string }[],
+  ): Promise<(ReadonlySet<Permission> | undefined)[]>;
 }
 
 /** How often to check whether the server has stopped listening (a graceful shutdown began). */
@@ -138,7 +140,8 @@ export class SseStreams<C extends FeedCursor> {
 
   /** Refuses new streams once a shutdown began (503: the client reconnects elsewhere). */
   private assertAccepting(): void {
-    if (this.stopping) throw new DomainError('SERVICE_UNAVAILABLE', 'The service is restarting; reconnect shortly.');
+    if (this.stopping)
+      throw new DomainError('SERVICE_UNAVAILABLE', 'The service is restarting; reconnect shortly.');
   }
 
   /** Answers 200 with the event-stream headers, flushed at once. */
@@ -170,7 +173,8 @@ export class SseStreams<C extends FeedCursor> {
 
   /** Pumps every stream addressed by `key` that `which` accepts. */
   private pumpKey(key: string, which: (cursor: C) => boolean = () => true): void {
-    for (const stream of this.streams.get(key) ?? []) if (which(stream.cursor)) void this.pump(stream);
+    for (const stream of this.streams.get(key) ?? [])
+      if (which(stream.cursor)) void this.pump(stream);
   }
 
   /** Pumps every stream (announcements may have been missed). */
@@ -192,7 +196,10 @@ export class SseStreams<C extends FeedCursor> {
         await this.feed.fill(stream.cursor, stream.out);
       } while (stream.again && !stream.closed);
     } catch (error) {
-      this.logger.warn({ err: error, stream: this.feed.name, key: stream.key }, 'event stream failed');
+      this.logger.warn(
+        { err: error, stream: this.feed.name, key: stream.key },
+        'event stream failed',
+      );
       this.close(stream);
     } finally {
       stream.pumping = false;
@@ -254,7 +261,10 @@ export class SseStreams<C extends FeedCursor> {
         due = await this.feed.pending(watching.map((stream) => stream.cursor));
       } catch (error) {
         // The database is unreachable: keep the streams; the next heartbeat catches them up.
-        this.logger.warn({ err: error, stream: this.feed.name }, 'event stream could not check where its streams stand');
+        this.logger.warn(
+          { err: error, stream: this.feed.name },
+          'event stream could not check where its streams stand',
+        );
         return;
       }
       const byCursor = new Map(watching.map((stream) => [stream.cursor, stream] as const));
@@ -272,16 +282,25 @@ export class SseStreams<C extends FeedCursor> {
     if (streams.length === 0) return [];
     let members: (ReadonlySet<Permission> | undefined)[];
     try {
-      members = await this.signIns.stillMembers(streams.map((s) => ({ token: s.signIn as string, organisationId: s.cursor.organisationId })));
+      members = await this.signIns.stillMembers(
+        streams.map((s) => ({
+          token: s.signIn as string,
+          organisationId: s.cursor.organisationId,
+        })),
+      );
     } catch (error) {
       // The database is unreachable: keep the streams, the next heartbeat decides.
-      this.logger.warn({ err: error, stream: this.feed.name }, 'event stream could not check its viewers');
+      this.logger.warn(
+        { err: error, stream: this.feed.name },
+        'event stream could not check its viewers',
+      );
       return streams;
     }
     return streams.filter((stream, i) => {
       const permissions = members[i];
       if (stream.closed) return false;
-      if (permissions !== undefined && this.feed.mayStillWatch(stream.cursor, permissions)) return true;
+      if (permissions !== undefined && this.feed.mayStillWatch(stream.cursor, permissions))
+        return true;
       this.close(stream);
       return false;
     });
@@ -340,7 +359,13 @@ export class SseStreamsFactory implements BeforeApplicationShutdown {
   ) {}
 
   for<C extends FeedCursor>(feed: StreamFeed<C>): SseStreams<C> {
-    const streams = new SseStreams(this.adapterHost, this.logger, this.signIns, feed, this.admission);
+    const streams = new SseStreams(
+      this.adapterHost,
+      this.logger,
+      this.signIns,
+      feed,
+      this.admission,
+    );
     this.made.push(streams as unknown as SseStreams<FeedCursor>);
     return streams;
   }

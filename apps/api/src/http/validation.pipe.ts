@@ -15,18 +15,26 @@ export class ApiValidationPipe extends ValidationPipe {
       forbidUnknownValues: true,
       transform: true,
       validationError: { target: false, value: false },
-      exceptionFactory: (errors) => new DomainError('VALIDATION_FAILED', describeValidationErrors(errors)),
+      exceptionFactory: (errors) =>
+        new DomainError('VALIDATION_FAILED', describeValidationErrors(errors)),
     });
   }
 
   /** What an empty object (no query string, `{}` or no body) becomes, per DTO class: it is always the same. */
-  private readonly emptyOutcomes = new WeakMap<object, { value: Record<string, unknown> } | { error: DomainError }>();
+  private readonly emptyOutcomes = new WeakMap<
+    object,
+    { value: Record<string, unknown> } | { error: DomainError }
+  >();
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     // A missing body is validated as an empty object, so required fields are named.
     // (A JSON `null` is a body, and not an object.)
     const input = metadata.type === 'body' && value === undefined ? {} : value;
-    if (metadata.metatype !== undefined && isEmptyPlainObject(input) && (metadata.type === 'query' || metadata.type === 'body')) {
+    if (
+      metadata.metatype !== undefined &&
+      isEmptyPlainObject(input) &&
+      (metadata.type === 'query' || metadata.type === 'body')
+    ) {
       return this.transformEmpty(input, metadata);
     }
     return this.transformValue(input, metadata);
@@ -44,7 +52,11 @@ export class ApiValidationPipe extends ValidationPipe {
     if (outcome === undefined) {
       try {
         const value = await this.transformValue(input, metadata);
-        if (value === null || typeof value !== 'object' || !Object.values(value).every((v) => v === null || typeof v !== 'object')) {
+        if (
+          value === null ||
+          typeof value !== 'object' ||
+          !Object.values(value).every((v) => v === null || typeof v !== 'object')
+        ) {
           return value;
         }
         outcome = { value: value as Record<string, unknown> };
@@ -55,17 +67,29 @@ export class ApiValidationPipe extends ValidationPipe {
       this.emptyOutcomes.set(metatype, outcome);
     }
     if ('error' in outcome) throw new DomainError(outcome.error.code, outcome.error.message);
-    return Object.assign(Object.create(Object.getPrototypeOf(outcome.value) as object | null) as object, outcome.value);
+    return Object.assign(
+      Object.create(Object.getPrototypeOf(outcome.value) as object | null) as object,
+      outcome.value,
+    );
   }
 
   private async transformValue(input: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    if (metadata.type === 'body' && (typeof input !== 'object' || input === null || Array.isArray(input))) {
+    if (
+      metadata.type === 'body' &&
+      (typeof input !== 'object' || input === null || Array.isArray(input))
+    ) {
       throw new DomainError('VALIDATION_FAILED', 'body: must be a JSON object.');
     }
     const anyOf = metadata.type === 'body' ? requiredAnyOf(metadata.metatype) : undefined;
     const output: unknown = await super.transform(input, metadata);
-    if (anyOf !== undefined && !anyOf.some((field) => (output as Record<string, unknown>)[field] !== undefined)) {
-      throw new DomainError('VALIDATION_FAILED', `body: must hold at least one of ${anyOf.join(', ')}.`);
+    if (
+      anyOf !== undefined &&
+      !anyOf.some((field) => (output as Record<string, unknown>)[field] !== undefined)
+    ) {
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        `body: must hold at least one of ${anyOf.join(', ')}.`,
+      );
     }
     return output;
   }
@@ -96,7 +120,11 @@ export function describeValidationErrors(errors: readonly ValidationError[]): st
 }
 
 /** Appends, per offending parameter (depth first), the messages that name it by its full path. */
-function collectProblems(errors: readonly ValidationError[], parent: string, into: string[][]): void {
+function collectProblems(
+  errors: readonly ValidationError[],
+  parent: string,
+  into: string[][],
+): void {
   for (const error of errors) {
     const path = parent === '' ? error.property : `${parent}.${error.property}`;
     const parts: string[] = [];

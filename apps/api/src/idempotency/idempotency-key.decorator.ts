@@ -22,18 +22,24 @@ export const IDEMPOTENCY_KEY_HEADER = {
  * characters) with its organisation and fingerprint, or undefined when the header is absent.
  * Machine routes only: the key belongs to the caller's organisation.
  */
-export const IdempotencyKey = createParamDecorator((_: unknown, ctx: ExecutionContext): IdempotentRequest | undefined => {
-  const req = ctx.switchToHttp().getRequest<HttpRequest>();
-  const value = req.headers['idempotency-key'];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !KEY.test(value)) {
-    throw new DomainError('VALIDATION_FAILED', 'Idempotency-Key must be 1 to 255 visible ASCII characters.');
-  }
-  const principal = principalOf(req);
-  if (principal.kind !== 'api_key') throw new Error('IdempotencyKey used on a route without a key');
-  return {
-    organisationId: principal.organisationId,
-    key: value,
-    fingerprint: requestFingerprint(req.method, pathOf(req), req.body),
-  };
-});
+export const IdempotencyKey = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): IdempotentRequest | undefined => {
+    const req = ctx.switchToHttp().getRequest<HttpRequest>();
+    const value = req.headers['idempotency-key'];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string' || !KEY.test(value)) {
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        'Idempotency-Key must be 1 to 255 visible ASCII characters.',
+      );
+    }
+    const principal = principalOf(req);
+    if (principal.kind !== 'api_key')
+      throw new Error('IdempotencyKey used on a route without a key');
+    return {
+      organisationId: principal.organisationId,
+      key: value,
+      fingerprint: requestFingerprint(req.method, pathOf(req), req.body),
+    };
+  },
+);

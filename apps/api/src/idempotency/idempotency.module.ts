@@ -14,7 +14,12 @@ import { IdempotencyService } from './idempotency.service';
     {
       provide: IdempotencySweepJob,
       inject: [DataSource, IdempotencyRepository, LOGGER, PeriodicJobsWorker],
-      useFactory: (dataSource: DataSource, keys: IdempotencyRepository, logger: Logger, periodic: PeriodicJobsWorker) => {
+      useFactory: (
+        dataSource: DataSource,
+        keys: IdempotencyRepository,
+        logger: Logger,
+        periodic: PeriodicJobsWorker,
+      ) => {
         const job = new IdempotencySweepJob(dataSource, keys, logger);
         periodic.add(job);
         return job;

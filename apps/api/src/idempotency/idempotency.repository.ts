@@ -23,7 +23,12 @@ export class IdempotencyRepository {
    * the retention); false when a committed request of the retention period holds it. A concurrent
    * claim of the same key waits here on the unique index until the holder's transaction ends.
    */
-  async claim(db: Queryable, organisationId: string, key: string, fingerprint: string): Promise<boolean> {
+  async claim(
+    db: Queryable,
+    organisationId: string,
+    key: string,
+    fingerprint: string,
+  ): Promise<boolean> {
     const claimed = await queryRows<{ key: string }>(
       db,
       `INSERT INTO idempotency_keys AS k (organisation_id, key, fingerprint) VALUES ($1, $2, $3)
@@ -37,7 +42,11 @@ export class IdempotencyRepository {
   }
 
   /** The key's row, or undefined when it is gone (swept). */
-  async read(db: Queryable, organisationId: string, key: string): Promise<StoredIdempotencyKey | undefined> {
+  async read(
+    db: Queryable,
+    organisationId: string,
+    key: string,
+  ): Promise<StoredIdempotencyKey | undefined> {
     const [row] = await queryRows<StoredIdempotencyKey>(
       db,
       `SELECT fingerprint, response_status, response_body FROM idempotency_keys WHERE organisation_id = $1 AND key = $2`,
@@ -47,7 +56,13 @@ export class IdempotencyRepository {
   }
 
   /** Stores the response to replay under a key this transaction claimed. */
-  async complete(db: Queryable, organisationId: string, key: string, status: number, body: string): Promise<void> {
+  async complete(
+    db: Queryable,
+    organisationId: string,
+    key: string,
+    status: number,
+    body: string,
+  ): Promise<void> {
     await db.query(
       `UPDATE idempotency_keys SET response_status = $3, response_body = $4 WHERE organisation_id = $1 AND key = $2`,
       [organisationId, key, status, body],

@@ -45,27 +45,45 @@ export class IdempotencyService {
     if (request === undefined) return { value: await work(), replayed: false };
     const stored = await this.claim(tx, request);
     if (stored !== undefined) {
-      if (stored.status !== status) throw new Error(`idempotency key stored with status ${stored.status}, expected ${status}`);
+      if (stored.status !== status)
+        throw new Error(`idempotency key stored with status ${stored.status}, expected ${status}`);
       return { value: JSON.parse(stored.body) as T, replayed: true };
     }
     const value = await work();
-    await this.keys.complete(tx, request.organisationId, request.key, status, JSON.stringify(value));
+    await this.keys.complete(
+      tx,
+      request.organisationId,
+      request.key,
+      status,
+      JSON.stringify(value),
+    );
     return { value, replayed: false };
   }
 
   /** Claims the key (undefined), or returns the response stored under it. */
-  private async claim(tx: Queryable, request: IdempotentRequest): Promise<{ status: number; body: string } | undefined> {
-    if (await this.keys.claim(tx, request.organisationId, request.key, request.fingerprint)) return undefined;
+  private async claim(
+    tx: Queryable,
+    request: IdempotentRequest,
+  ): Promise<{ status: number; body: string } | undefined> {
+    if (await this.keys.claim(tx, request.organisationId, request.key, request.fingerprint))
+      return undefined;
     // The key is held by a committed request of the last 24 hours (the claim waited for it).
     const row = await this.keys.read(tx, request.organisationId, request.key);
     if (row === undefined || row.response_status === null || row.response_body === null) {
       // Swept between the two statements: a conflict with nothing to replay, safe to retry.
-      throw new DomainError('CONFLICT', 'A request with this Idempotency-Key is in progress; retry it.', {
-        'x-should-retry': 'true',
-      });
+      throw new DomainError(
+        'CONFLICT',
+        'A request with this Idempotency-Key is in progress; retry it.',
+        {
+          'x-should-retry': 'true',
+        },
+      );
     }
     if (row.fingerprint !== request.fingerprint) {
-      throw new DomainError('CONFLICT', 'This Idempotency-Key was already used with a different request.');
+      throw new DomainError(
+        'CONFLICT',
+        'This Idempotency-Key was already used with a different request.',
+      );
     }
     return { status: row.response_status, body: row.response_body };
   }

@@ -14,5 +14,7 @@ export function canonicalJson(value: unknown): string {
 
 /** What makes two requests "the same" for an idempotency key: method, path and body. */
 export function requestFingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method.toUpperCase()} ${path.toLowerCase()}\n${canonicalJson(body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method.toUpperCase()} ${path.toLowerCase()}\n${canonicalJson(body)}`)
+    .digest('hex');
 }

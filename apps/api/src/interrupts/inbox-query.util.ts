@@ -47,7 +47,9 @@ const NO_DEADLINE_SQL = `'9999-12-31 00:00:00+00'::timestamptz`;
 
 /** What a listing is ordered by (then by id): createdAt, or the deadline (none last). */
 export function sortKeyOf(filter: Pick<InboxFilter, 'order'>, alias = 'i'): string {
-  return filter.order === 'deadline' ? `COALESCE(${alias}.expires_at, ${NO_DEADLINE_SQL})` : `${alias}.created_at`;
+  return filter.order === 'deadline'
+    ? `COALESCE(${alias}.expires_at, ${NO_DEADLINE_SQL})`
+    : `${alias}.created_at`;
 }
 
 export interface SqlQuery {
@@ -75,13 +77,19 @@ class Conditions {
     // The same expression as the partial index's predicate, so the planner can use it.
     if (filter.escalated === true) this.where.push('i.escalation_level > 0');
     if (filter.escalated === false) this.where.push('i.escalation_level = 0');
-    if (filter.externalId !== undefined) this.where.push(`i.external_id = ${this.bind(filter.externalId)}`);
-    if (filter.openedByKeyId !== undefined) this.where.push(`i.opened_by_key_id = ${this.bind(filter.openedByKeyId)}::uuid`);
-    if (filter.from !== undefined) this.where.push(`i.created_at >= ${this.bind(filter.from)}::timestamptz`);
-    if (filter.to !== undefined) this.where.push(`i.created_at < ${this.bind(filter.to)}::timestamptz`);
+    if (filter.externalId !== undefined)
+      this.where.push(`i.external_id = ${this.bind(filter.externalId)}`);
+    if (filter.openedByKeyId !== undefined)
+      this.where.push(`i.opened_by_key_id = ${this.bind(filter.openedByKeyId)}::uuid`);
+    if (filter.from !== undefined)
+      this.where.push(`i.created_at >= ${this.bind(filter.from)}::timestamptz`);
+    if (filter.to !== undefined)
+      this.where.push(`i.created_at < ${this.bind(filter.to)}::timestamptz`);
     if (after !== undefined) {
       const at = this.bind(after.createdAt);
-      this.where.push(`(${sortKeyOf(filter)}, i.id) ${filter.order === 'newest' ? '<' : '>'} (${at}::timestamptz, ${this.bind(after.id)}::uuid)`);
+      this.where.push(
+        `(${sortKeyOf(filter)}, i.id) ${filter.order === 'newest' ? '<' : '>'} (${at}::timestamptz, ${this.bind(after.id)}::uuid)`,
+      );
     }
   }
 
@@ -91,10 +99,15 @@ class Conditions {
    * listing index alone.
    */
   statusAndAssignee(filter: InboxFilter): void {
-    if (filter.statuses.length === 1) this.where.push(`i.status = ${this.bind(filter.statuses[0])}`);
-    else if (filter.statuses.length < INTERRUPT_STATUSES.length) this.where.push(`i.status = ANY(${this.bind(filter.statuses)}::text[])`);
+    if (filter.statuses.length === 1)
+      this.where.push(`i.status = ${this.bind(filter.statuses[0])}`);
+    else if (filter.statuses.length < INTERRUPT_STATUSES.length)
+      this.where.push(`i.status = ANY(${this.bind(filter.statuses)}::text[])`);
     if (filter.assignees !== undefined) {
-      this.where.push(`i.assignee_type = ${this.bind(filter.assignees.type)}`, `i.assignee_id = ANY(${this.bind(filter.assignees.ids)}::uuid[])`);
+      this.where.push(
+        `i.assignee_type = ${this.bind(filter.assignees.type)}`,
+        `i.assignee_id = ANY(${this.bind(filter.assignees.ids)}::uuid[])`,
+      );
     }
   }
 }
@@ -112,7 +125,12 @@ const orderOf = (filter: InboxFilter, alias = 'i') => {
  * of everything that matches. Unassigned and escalated have partial indexes; opened by a key,
  * (opened_by_key_id, status, created_at, id) after the organisation (migration 1795372000000).
  */
-export function inboxPageQuery(organisationId: string, filter: InboxFilter, after: KeysetPosition | undefined, take: number): SqlQuery {
+export function inboxPageQuery(
+  organisationId: string,
+  filter: InboxFilter,
+  after: KeysetPosition | undefined,
+  take: number,
+): SqlQuery {
   const c = new Conditions(organisationId);
   const assigneeIds = filter.assignees?.ids ?? [];
   const partitioned = filter.statuses.length > 1 || assigneeIds.length > 1;
@@ -157,7 +175,12 @@ export function inboxPageQuery(organisationId: string, filter: InboxFilter, afte
  * a fifteenth of what the word index pays per match (a row visit, then a sort), so the index
  * alone suits at most a few hundred matches (BENCHMARKS.md, "The inbox").
  */
-export const TITLE_SEARCH_COSTS: SearchCosts = { indexMatches: 300, walkEntriesPerIndexMatch: 15, windowMin: 2000, windowMax: 20000 };
+export const TITLE_SEARCH_COSTS: SearchCosts = {
+  indexMatches: 300,
+  walkEntriesPerIndexMatch: 15,
+  windowMin: 2000,
+  windowMax: 20000,
+};
 /** A walk reads at most this many interrupts per query. */
 export const TITLE_SEARCH_WALK_CHUNK = 10_000;
 /** A prefix that starts more of the organisation's words than this is searched as a prefix. */
@@ -224,7 +247,12 @@ export function titleSearchWalkQuery(
  * that did not fill its page goes on, or the word index takes over. Asked only then, since it
  * reads the whole window (the index alone) even when the page filled early.
  */
-export function titleSearchWindowEndQuery(organisationId: string, filter: InboxFilter, after: KeysetPosition | undefined, window: number): SqlQuery {
+export function titleSearchWindowEndQuery(
+  organisationId: string,
+  filter: InboxFilter,
+  after: KeysetPosition | undefined,
+  window: number,
+): SqlQuery {
   const c = new Conditions(organisationId);
   c.statusAndAssignee(filter);
   c.common(filter, after);
@@ -248,7 +276,9 @@ export function titleSearchIndexQuery(
   keyedWords: string,
 ): SqlQuery {
   const c = new Conditions(organisationId);
-  c.where.push(`audit_log_search_keys(i.organisation_id, i.title_search) @@ ${c.bind(keyedWords)}::tsquery`);
+  c.where.push(
+    `audit_log_search_keys(i.organisation_id, i.title_search) @@ ${c.bind(keyedWords)}::tsquery`,
+  );
   c.statusAndAssignee(filter);
   c.common(filter, after);
   const limit = c.bind(take);

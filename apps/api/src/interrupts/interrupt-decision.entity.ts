@@ -1,4 +1,13 @@
-import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+} from 'typeorm';
 import { DECISIONS, type Decision, type DeciderType } from '@interlock/domain';
 import { InterruptEntity } from './interrupt.entity';
 
@@ -10,8 +19,13 @@ export { DECISIONS, type Decision };
  * action: the unique index enforces it.
  */
 @Entity({ name: 'interrupt_decisions' })
-@Index('interrupt_decisions_action_key', ['organisationId', 'interruptId', 'actionName'], { unique: true })
-@Check('interrupt_decisions_decision_check', `"decision" IN ('approve', 'edit', 'reject', 'respond')`)
+@Index('interrupt_decisions_action_key', ['organisationId', 'interruptId', 'actionName'], {
+  unique: true,
+})
+@Check(
+  'interrupt_decisions_decision_check',
+  `"decision" IN ('approve', 'edit', 'reject', 'respond')`,
+)
 @Check(
   'interrupt_decisions_decided_by_check',
   `("decided_by_type" = 'member' AND "decided_by_id" IS NOT NULL) OR ("decided_by_type" = 'argus' AND "decided_by_rule_id" IS NOT NULL) OR ("decided_by_type" = 'system' AND "decided_by_reason" IS NOT NULL)`,

@@ -3,7 +3,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { writeAuditEntry } from '@interlock/audit';
-import { type ApiKeyActor, type AuditActorRef, DomainError, type MemberActor } from '@interlock/domain';
+import {
+  type ApiKeyActor,
+  type AuditActorRef,
+  DomainError,
+  type MemberActor,
+} from '@interlock/domain';
 import type { Queryable } from '../database/query-rows.util';
 import { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
 import { LOGGER } from '../logging/logger.module';
@@ -22,13 +27,15 @@ export const SYSTEM_ACTOR: AuditActorRef = { type: 'system', id: null, name: 'sy
 export const TIMEOUT_MESSAGE = 'No decision before the deadline.';
 
 /** Why an `escalate` deadline escalated the interrupt. */
-const TIMEOUT_ESCALATION_REASON = 'No decision before the deadline; the deadline was extended once.';
+const TIMEOUT_ESCALATION_REASON =
+  'No decision before the deadline; the deadline was extended once.';
 
 /** How many due interrupts one pass of the expiry reads at a time, and expires at once. */
 const DUE_BATCH = 200;
 const EXPIRY_CONCURRENCY = 4;
 
-const noLongerOpen = (status: string) => new DomainError('CONFLICT', `This interrupt is no longer open: it is ${status}.`);
+const noLongerOpen = (status: string) =>
+  new DomainError('CONFLICT', `This interrupt is no longer open: it is ${status}.`);
 
 /**
  * An interrupt's life after it opens, beside the members' reviews (SPEC §8e): the deadline — applied
@@ -53,7 +60,13 @@ export class InterruptLifecycleService {
    * Withdraws an open interrupt: its undecided actions can no longer be decided (409 afterwards),
    * its status becomes `withdrawn` with the reason. An interrupt that is no longer open answers 409.
    */
-  async cancel(organisationId: string, actor: ApiKeyActor | MemberActor, id: string, reason: string | null, ip: string | null): Promise<InterruptResponse> {
+  async cancel(
+    organisationId: string,
+    actor: ApiKeyActor | MemberActor,
+    id: string,
+    reason: string | null,
+    ip: string | null,
+  ): Promise<InterruptResponse> {
     const result = await this.dataSource.transaction(async (tx) => {
       const interrupt = await this.lock(tx, organisationId, id);
       if (interrupt.status !== 'open') throw noLongerOpen(interrupt.status);
@@ -65,11 +78,18 @@ export class InterruptLifecycleService {
         action: 'interrupt.withdrawn',
         actor,
         target: { type: 'interrupt', id, name: interrupt.title },
-        metadata: { reason, actionNames: interrupt.action_requests.map((a) => a.name).filter((name) => !decided.has(name)) },
+        metadata: {
+          reason,
+          actionNames: interrupt.action_requests
+            .map((a) => a.name)
+            .filter((name) => !decided.has(name)),
+        },
         ipAddress: ip,
       });
       const withdrawn = await this.kept(tx, organisationId, id);
-      await this.outbox.write(tx, organisationId, [{ type: 'interrupt.withdrawn', subjectId: id, data: withdrawn }]);
+      await this.outbox.write(tx, organisationId, [
+        { type: 'interrupt.withdrawn', subjectId: id, data: withdrawn },
+      ]);
       return withdrawn;
     });
     await this.settled(organisationId, id);
@@ -81,18 +101,38 @@ export class InterruptLifecycleService {
    * within the organisation's maximum. An interrupt without a deadline gets one (`onTimeout`
    * reject).
    */
-  async extend(organisationId: string, actor: MemberActor, id: string, timeoutSeconds: number, ip: string | null): Promise<InterruptResponse> {
+  async extend(
+    organisationId: string,
+    actor: MemberActor,
+    id: string,
+    timeoutSeconds: number,
+    ip: string | null,
+  ): Promise<InterruptResponse> {
     const result = await this.dataSource.transaction(async (tx) => {
       const interrupt = await this.lock(tx, organisationId, id);
       if (interrupt.status !== 'open') throw noLongerOpen(interrupt.status);
       const settings = await this.organisations.deadlineSettings(tx, organisationId);
       const max = settings?.interrupt_timeout_max_seconds ?? MAX_TIMEOUT_SECONDS;
-      if (timeoutSeconds > max) throw new DomainError('VALIDATION_FAILED', `timeoutSeconds: must be at most ${max} (this organisation's maximum)`);
+      if (timeoutSeconds > max)
+        throw new DomainError(
+          'VALIDATION_FAILED',
+          `timeoutSeconds: must be at most ${max} (this organisation's maximum)`,
+        );
       const to = new Date(Date.now() + timeoutSeconds * 1000);
       if (interrupt.expires_at !== null && to <= interrupt.expires_at) {
-        throw new DomainError('VALIDATION_FAILED', `timeoutSeconds: the new deadline must be later than the current one (${interrupt.expires_at.toISOString()})`);
+        throw new DomainError(
+          'VALIDATION_FAILED',
+          `timeoutSeconds: the new deadline must be later than the current one (${interrupt.expires_at.toISOString()})`,
+        );
       }
-      await this.interrupts.setDeadline(tx, organisationId, id, to, false, interrupt.on_timeout ?? 'reject');
+      await this.interrupts.setDeadline(
+        tx,
+        organisationId,
+        id,
+        to,
+        false,
+        interrupt.on_timeout ?? 'reject',
+      );
       await writeAuditEntry(tx, {
         organisationId,
         action: 'interrupt.deadline_extended',
@@ -124,7 +164,10 @@ export class InterruptLifecycleService {
           try {
             if (await this.expire(organisationId, id, now)) changedNow++;
           } catch (error) {
-            this.logger.error({ err: error, organisationId, interruptId: id }, 'could not apply an interrupt deadline');
+            this.logger.error(
+              { err: error, organisationId, interruptId: id },
+              'could not apply an interrupt deadline',
+            );
           }
         }
       };
@@ -145,13 +188,26 @@ export class InterruptLifecycleService {
   async expire(organisationId: string, id: string, now: Date): Promise<boolean> {
     const outcome = await this.dataSource.transaction(async (tx) => {
       const interrupt = await this.interrupts.lock(tx, organisationId, id);
-      if (interrupt === undefined || interrupt.status !== 'open' || interrupt.expires_at === null || interrupt.expires_at > now) return undefined;
+      if (
+        interrupt === undefined ||
+        interrupt.status !== 'open' ||
+        interrupt.expires_at === null ||
+        interrupt.expires_at > now
+      )
+        return undefined;
       const target = { type: 'interrupt' as const, id, name: interrupt.title };
       if (interrupt.on_timeout === 'escalate' && !interrupt.timeout_escalated) {
         const length = interrupt.expires_at.getTime() - interrupt.created_at.getTime();
         const level = interrupt.escalation_level + 1;
         await this.interrupts.escalate(tx, organisationId, id, level, TIMEOUT_ESCALATION_REASON);
-        await this.interrupts.setDeadline(tx, organisationId, id, new Date(now.getTime() + length), true, 'escalate');
+        await this.interrupts.setDeadline(
+          tx,
+          organisationId,
+          id,
+          new Date(now.getTime() + length),
+          true,
+          'escalate',
+        );
         await writeAuditEntry(tx, {
           organisationId,
           action: 'interrupt.escalated',
@@ -161,13 +217,17 @@ export class InterruptLifecycleService {
           ipAddress: null,
         });
         const escalated = await this.kept(tx, organisationId, id);
-        await this.outbox.write(tx, organisationId, [{ type: 'interrupt.escalated', subjectId: id, data: escalated }]);
+        await this.outbox.write(tx, organisationId, [
+          { type: 'interrupt.escalated', subjectId: id, data: escalated },
+        ]);
         return 'escalated' as const;
       }
       // Approval at the deadline needs the organisation's leave now, not only when it opened:
       // turning it off in Settings rejects the interrupts already waiting for it.
       const approveAllowed =
-        interrupt.on_timeout === 'approve' && (await this.organisations.deadlineSettings(tx, organisationId))?.interrupt_timeout_approve_allowed === true;
+        interrupt.on_timeout === 'approve' &&
+        (await this.organisations.deadlineSettings(tx, organisationId))
+          ?.interrupt_timeout_approve_allowed === true;
       const decision = approveAllowed ? 'approve' : 'reject';
       const actionNames: string[] = [];
       for (const action of interrupt.action_requests) {
@@ -197,7 +257,9 @@ export class InterruptLifecycleService {
         ipAddress: null,
       });
       const expired = await this.kept(tx, organisationId, id);
-      await this.outbox.write(tx, organisationId, [{ type: 'interrupt.expired', subjectId: id, data: expired }]);
+      await this.outbox.write(tx, organisationId, [
+        { type: 'interrupt.expired', subjectId: id, data: expired },
+      ]);
       return 'expired' as const;
     });
     if (outcome === undefined) return false;
@@ -218,13 +280,21 @@ export class InterruptLifecycleService {
   }
 
   /** The interrupt as the change left it, its rendering kept with the row (the transaction's last write to it). */
-  private async kept(tx: Queryable, organisationId: string, id: string): Promise<InterruptResponse> {
+  private async kept(
+    tx: Queryable,
+    organisationId: string,
+    id: string,
+  ): Promise<InterruptResponse> {
     const record = await this.read(tx, organisationId, id);
     await this.interrupts.keepRecord(tx, organisationId, id, JSON.stringify(record));
     return record;
   }
 
-  private async read(tx: Queryable, organisationId: string, id: string): Promise<InterruptResponse> {
+  private async read(
+    tx: Queryable,
+    organisationId: string,
+    id: string,
+  ): Promise<InterruptResponse> {
     const row = await this.interrupts.read(tx, organisationId, id);
     if (row === undefined) throw DomainError.of('NOT_FOUND');
     return toInterruptResponse(row);

@@ -124,6 +124,13 @@ export function toInterruptDetailResponse(row: InterruptDetailRow): InterruptDet
   return {
     ...toInterruptResponse(row),
     ...(row.session === undefined ? {} : { session: row.session }),
-    ...(row.history === undefined ? {} : { history: row.history.map((h) => ({ ...h, createdAt: new Date(h.createdAt).toISOString() })) }),
+    ...(row.history === undefined
+      ? {}
+      : {
+          history: row.history.map((h) => ({
+            ...h,
+            createdAt: new Date(h.createdAt).toISOString(),
+          })),
+        }),
   };
 }

@@ -30,12 +30,23 @@ const locked: LockedInterrupt = {
   created_at: new Date('2026-11-22T10:00:00.000Z'),
   timeout_escalated: false,
 };
-const row = { id: 'i-1', title: 'Deploy to prod', action_requests: locked.action_requests, decisions: [], created_at: new Date(), status: 'open' } as unknown as InterruptRow;
+const row = {
+  id: 'i-1',
+  title: 'Deploy to prod',
+  action_requests: locked.action_requests,
+  decisions: [],
+  created_at: new Date(),
+  status: 'open',
+} as unknown as InterruptRow;
 
 function setUp(overrides: Partial<Record<keyof InterruptsRepository, jest.Mock>> = {}) {
   const audit: unknown[][] = [];
-  const tx = { query: jest.fn(async (_sql: string, params: unknown[]) => (audit.push(params), [])) };
-  const dataSource = { transaction: async (work: (t: typeof tx) => Promise<unknown>) => work(tx) } as unknown as DataSource;
+  const tx = {
+    query: jest.fn(async (_sql: string, params: unknown[]) => (audit.push(params), [])),
+  };
+  const dataSource = {
+    transaction: async (work: (t: typeof tx) => Promise<unknown>) => work(tx),
+  } as unknown as DataSource;
   const repository = {
     lock: jest.fn(async () => locked),
     read: jest.fn(async () => row),
@@ -47,18 +58,34 @@ function setUp(overrides: Partial<Record<keyof InterruptsRepository, jest.Mock>>
     keepRecord: jest.fn(async () => undefined),
     ...overrides,
   } as unknown as InterruptsRepository;
-  const events = { announce: jest.fn(async () => undefined) } as unknown as OrganisationEventsAnnouncer;
+  const events = {
+    announce: jest.fn(async () => undefined),
+  } as unknown as OrganisationEventsAnnouncer;
   const outbox = { write: jest.fn(async () => undefined) } as unknown as WebhookOutbox;
-  const teams = { lockTeam: jest.fn(async () => ({ id: 't-1', name: 'Ops' })) } as unknown as TeamsService;
+  const teams = {
+    lockTeam: jest.fn(async () => ({ id: 't-1', name: 'Ops' })),
+  } as unknown as TeamsService;
   const waits = { announceSettled: jest.fn(async () => undefined) } as unknown as InterruptWaits;
   const argus = { personDecided: jest.fn(async () => []) } as unknown as ArgusPipeline;
-  const service = new InterruptReviewService(dataSource, repository, events, outbox, teams, waits, argus);
+  const service = new InterruptReviewService(
+    dataSource,
+    repository,
+    events,
+    outbox,
+    teams,
+    waits,
+    argus,
+  );
   const actions = () => audit.map((params) => params[2]);
-  const webhookTypes = () => (outbox.write as jest.Mock).mock.calls.flatMap((call) => (call[2] as { type: string }[]).map((e) => e.type));
+  const webhookTypes = () =>
+    (outbox.write as jest.Mock).mock.calls.flatMap((call) =>
+      (call[2] as { type: string }[]).map((e) => e.type),
+    );
   return { service, repository, events, outbox, teams, waits, audit, actions, webhookTypes };
 }
 
-const decision = (actionName: string, d: DecideInterruptDto['decision']) => ({ actionName, decision: d }) as DecideInterruptDto;
+const decision = (actionName: string, d: DecideInterruptDto['decision']) =>
+  ({ actionName, decision: d }) as DecideInterruptDto;
 
 describe('InterruptReviewService', () => {
   it('records a decision by the member and audits it; not yet answered while an action is undecided', async () => {
@@ -67,14 +94,27 @@ describe('InterruptReviewService', () => {
     expect(repository.insertDecision).toHaveBeenCalledWith(
       expect.anything(),
       ORG,
-      expect.objectContaining({ interruptId: 'i-1', actionName: 'deploy', decision: 'approve', decidedById: 'u-ada', decidedByName: 'Ada Lovelace' }),
+      expect.objectContaining({
+        interruptId: 'i-1',
+        actionName: 'deploy',
+        decision: 'approve',
+        decidedById: 'u-ada',
+        decidedByName: 'Ada Lovelace',
+      }),
     );
     expect(repository.markAnswered).not.toHaveBeenCalled();
-    expect(audit.map((p) => [p[2], p[4], p[5]])).toEqual([['interrupt.decided', 'member', 'u-ada']]);
+    expect(audit.map((p) => [p[2], p[4], p[5]])).toEqual([
+      ['interrupt.decided', 'member', 'u-ada'],
+    ]);
     expect(webhookTypes()).toEqual(['interrupt.decided']);
     expect(events.announce).toHaveBeenCalledWith(ORG);
     // The decision cleared the record kept with the row: the answer is kept again.
-    expect(repository.keepRecord).toHaveBeenCalledWith(expect.anything(), ORG, 'i-1', JSON.stringify(toInterruptResponse(row)));
+    expect(repository.keepRecord).toHaveBeenCalledWith(
+      expect.anything(),
+      ORG,
+      'i-1',
+      JSON.stringify(toInterruptResponse(row)),
+    );
   });
 
   it('answers the interrupt with its last decision: interrupt.decided then interrupt.answered', async () => {
@@ -86,17 +126,23 @@ describe('InterruptReviewService', () => {
 
   it('refuses, with 409 and nothing written: an unknown action, a decision the action does not allow, an action already decided', async () => {
     const unknown = setUp();
-    await expect(unknown.service.decide(ORG, ada, 'i-1', decision('launch', 'approve'), null)).rejects.toMatchObject({
+    await expect(
+      unknown.service.decide(ORG, ada, 'i-1', decision('launch', 'approve'), null),
+    ).rejects.toMatchObject({
       code: 'CONFLICT',
       message: "actionName must name one of this interrupt's action requests.",
     });
-    await expect(unknown.service.decide(ORG, ada, 'i-1', decision('notify', 'reject'), null)).rejects.toMatchObject({
+    await expect(
+      unknown.service.decide(ORG, ada, 'i-1', decision('notify', 'reject'), null),
+    ).rejects.toMatchObject({
       code: 'CONFLICT',
       message: 'decision must be one of the decisions action notify allows: approve.',
     });
     expect(unknown.repository.insertDecision).not.toHaveBeenCalled();
     const twice = setUp({ insertDecision: jest.fn(async () => false) });
-    await expect(twice.service.decide(ORG, ada, 'i-1', decision('deploy', 'approve'), null)).rejects.toMatchObject({
+    await expect(
+      twice.service.decide(ORG, ada, 'i-1', decision('deploy', 'approve'), null),
+    ).rejects.toMatchObject({
       code: 'CONFLICT',
       message: 'Action deploy of this interrupt has already been decided.',
     });
@@ -119,10 +165,21 @@ describe('InterruptReviewService', () => {
     const { service, repository, teams, actions, webhookTypes } = setUp();
     await service.assign(ORG, ada, 'i-1', { teamId: 't-1' } as never, null);
     expect(teams.lockTeam).toHaveBeenCalledWith(expect.anything(), ORG, 't-1', 'FOR KEY SHARE');
-    expect(repository.setAssignee).toHaveBeenCalledWith(expect.anything(), ORG, 'i-1', { type: 'team', id: 't-1', name: 'Ops' });
+    expect(repository.setAssignee).toHaveBeenCalledWith(expect.anything(), ORG, 'i-1', {
+      type: 'team',
+      id: 't-1',
+      name: 'Ops',
+    });
     expect(actions()).toEqual(['interrupt.assigned']);
     expect(webhookTypes()).toEqual(['interrupt.assigned']);
-    const same = setUp({ lock: jest.fn(async () => ({ ...locked, assignee_type: 'team', assignee_id: 't-1', assignee_name: 'Ops' })) });
+    const same = setUp({
+      lock: jest.fn(async () => ({
+        ...locked,
+        assignee_type: 'team',
+        assignee_id: 't-1',
+        assignee_name: 'Ops',
+      })),
+    });
     await same.service.assign(ORG, ada, 'i-1', { teamId: 't-1' } as never, null);
     expect(same.repository.setAssignee).not.toHaveBeenCalled();
     expect(same.repository.keepRecord).not.toHaveBeenCalled();
@@ -134,9 +191,21 @@ describe('InterruptReviewService', () => {
     await none.service.assign(ORG, ada, 'i-1', { memberId: null } as never, null);
     expect(none.repository.setAssignee).not.toHaveBeenCalled();
     expect(none.events.announce).not.toHaveBeenCalled();
-    const assigned = setUp({ lock: jest.fn(async () => ({ ...locked, assignee_type: 'member', assignee_id: 'u-bob', assignee_name: 'Bob' })) });
+    const assigned = setUp({
+      lock: jest.fn(async () => ({
+        ...locked,
+        assignee_type: 'member',
+        assignee_id: 'u-bob',
+        assignee_name: 'Bob',
+      })),
+    });
     await assigned.service.assign(ORG, ada, 'i-1', { memberId: null } as never, null);
-    expect(assigned.repository.setAssignee).toHaveBeenCalledWith(expect.anything(), ORG, 'i-1', null);
+    expect(assigned.repository.setAssignee).toHaveBeenCalledWith(
+      expect.anything(),
+      ORG,
+      'i-1',
+      null,
+    );
     expect(assigned.actions()).toEqual(['interrupt.unassigned']);
     expect(assigned.repository.keepRecord).toHaveBeenCalledTimes(1);
     expect(assigned.events.announce).toHaveBeenCalledWith(ORG);
@@ -144,11 +213,15 @@ describe('InterruptReviewService', () => {
 
   it('refuses to assign or escalate an answered interrupt (409), and escalates an open one a level up', async () => {
     const answered = setUp({ lock: jest.fn(async () => ({ ...locked, status: 'answered' })) });
-    await expect(answered.service.assign(ORG, ada, 'i-1', { teamId: 't-1' } as never, null)).rejects.toMatchObject({
+    await expect(
+      answered.service.assign(ORG, ada, 'i-1', { teamId: 't-1' } as never, null),
+    ).rejects.toMatchObject({
       code: 'CONFLICT',
       message: 'This interrupt is already answered.',
     });
-    await expect(answered.service.escalate(ORG, ada, 'i-1', 'late', null)).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(answered.service.escalate(ORG, ada, 'i-1', 'late', null)).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
     expect(answered.actions()).toEqual([]);
     const open = setUp({ lock: jest.fn(async () => ({ ...locked, escalation_level: 1 })) });
     await open.service.escalate(ORG, ada, 'i-1', 'late', null);

@@ -17,9 +17,11 @@ import type { DecideInterruptDto } from './dto/decide-interrupt.dto';
 import type { InterruptResponse } from './dto/interrupt.response';
 
 const alreadyAnswered = () => new DomainError('CONFLICT', 'This interrupt is already answered.');
-const noLongerOpen = (status: string) => new DomainError('CONFLICT', `This interrupt is no longer open: it is ${status}.`);
+const noLongerOpen = (status: string) =>
+  new DomainError('CONFLICT', `This interrupt is no longer open: it is ${status}.`);
 /** Assigning or escalating an interrupt that is not open: 409 (answered keeps its text). */
-const closed = (status: string) => (status === 'answered' ? alreadyAnswered() : noLongerOpen(status));
+const closed = (status: string) =>
+  status === 'answered' ? alreadyAnswered() : noLongerOpen(status);
 
 /** Who decides, once `decideAuthorised` has checked: a member, and (when not the dashboard or API) how. */
 export interface DecisionAuthority {
@@ -49,7 +51,13 @@ export class InterruptReviewService {
    * interrupt queue and each sees the ones before it (the unique index is the backstop): of two
    * members deciding the same action at once, exactly one wins and the other gets 409.
    */
-  async decide(organisationId: string, actor: MemberActor, id: string, body: DecideInterruptDto, ip: string | null): Promise<InterruptResponse> {
+  async decide(
+    organisationId: string,
+    actor: MemberActor,
+    id: string,
+    body: DecideInterruptDto,
+    ip: string | null,
+  ): Promise<InterruptResponse> {
     return this.decideAuthorised(organisationId, id, body, ip, () => Promise.resolve({ actor }));
   }
 
@@ -64,15 +72,22 @@ export class InterruptReviewService {
     id: string,
     body: DecideInterruptDto,
     ip: string | null,
-    authorise: (tx: Queryable, action: { name: string; args: Record<string, unknown> }) => Promise<DecisionAuthority>,
+    authorise: (
+      tx: Queryable,
+      action: { name: string; args: Record<string, unknown> },
+    ) => Promise<DecisionAuthority>,
   ): Promise<InterruptResponse> {
     const result = await this.dataSource.transaction(async (tx) => {
       const interrupt = await this.lock(tx, organisationId, id);
-      if (interrupt.status === 'expired' || interrupt.status === 'withdrawn') throw noLongerOpen(interrupt.status);
+      if (interrupt.status === 'expired' || interrupt.status === 'withdrawn')
+        throw noLongerOpen(interrupt.status);
       const action = interrupt.action_requests.find((a) => a.name === body.actionName);
       // The body is well-formed; what it names conflicts with this interrupt: 409, not 400.
       if (action === undefined) {
-        throw new DomainError('CONFLICT', `actionName must name one of this interrupt's action requests.`);
+        throw new DomainError(
+          'CONFLICT',
+          `actionName must name one of this interrupt's action requests.`,
+        );
       }
       if (!action.allowedDecisions.includes(body.decision)) {
         throw new DomainError(
@@ -92,13 +107,23 @@ export class InterruptReviewService {
         ...storeDecider({ type: 'member', id: actor.id, name: actor.name }),
       });
       if (!inserted) {
-        throw new DomainError('CONFLICT', `Action ${action.name} of this interrupt has already been decided.`);
+        throw new DomainError(
+          'CONFLICT',
+          `Action ${action.name} of this interrupt has already been decided.`,
+        );
       }
       const decided = await this.interrupts.decisionCount(tx, organisationId, id);
       const becameAnswered = decided === interrupt.action_requests.length;
       if (becameAnswered) await this.interrupts.markAnswered(tx, organisationId, id);
       // Shadow rules that matched this action: would argus have agreed (SPEC §8d)?
-      const argus = await this.argus.personDecided(tx, organisationId, id, action.name, body.decision, actor.name);
+      const argus = await this.argus.personDecided(
+        tx,
+        organisationId,
+        id,
+        action.name,
+        body.decision,
+        actor.name,
+      );
       await writeAuditEntry(tx, {
         organisationId,
         action: 'interrupt.decided',
@@ -119,7 +144,9 @@ export class InterruptReviewService {
         organisationId,
         [
           { type: 'interrupt.decided', subjectId: id, data: after },
-          ...(becameAnswered ? [{ type: 'interrupt.answered' as const, subjectId: id, data: after }] : []),
+          ...(becameAnswered
+            ? [{ type: 'interrupt.answered' as const, subjectId: id, data: after }]
+            : []),
         ],
         { memberId: actor.id },
       );
@@ -134,7 +161,13 @@ export class InterruptReviewService {
    * Assigns to a member or a team of the organisation, or (`memberId: null`) to nobody; the same
    * assignee again changes nothing.
    */
-  async assign(organisationId: string, actor: MemberActor, id: string, body: AssignInterruptDto, ip: string | null): Promise<InterruptResponse> {
+  async assign(
+    organisationId: string,
+    actor: MemberActor,
+    id: string,
+    body: AssignInterruptDto,
+    ip: string | null,
+  ): Promise<InterruptResponse> {
     if (body.memberId === null) return this.unassign(organisationId, actor, id, ip);
     const result = await this.dataSource.transaction(async (tx) => {
       const interrupt = await this.lock(tx, organisationId, id);
@@ -143,7 +176,8 @@ export class InterruptReviewService {
         body.teamId !== undefined
           ? await this.findAssignee(tx, organisationId, 'team', body.teamId)
           : await this.findAssignee(tx, organisationId, 'member', body.memberId as string);
-      if (interrupt.assignee_type === assignee.type && interrupt.assignee_id === assignee.id) return this.read(tx, organisationId, id);
+      if (interrupt.assignee_type === assignee.type && interrupt.assignee_id === assignee.id)
+        return this.read(tx, organisationId, id);
       await this.interrupts.setAssignee(tx, organisationId, id, assignee);
       await writeAuditEntry(tx, {
         organisationId,
@@ -160,7 +194,12 @@ export class InterruptReviewService {
         ipAddress: ip,
       });
       const assigned = await this.kept(tx, organisationId, id);
-      await this.outbox.write(tx, organisationId, [{ type: 'interrupt.assigned', subjectId: id, data: assigned }], { memberId: actor.id });
+      await this.outbox.write(
+        tx,
+        organisationId,
+        [{ type: 'interrupt.assigned', subjectId: id, data: assigned }],
+        { memberId: actor.id },
+      );
       return assigned;
     });
     await this.events.announce(organisationId);
@@ -168,7 +207,12 @@ export class InterruptReviewService {
   }
 
   /** Removes the assignee (`interrupt.unassigned`); an unassigned interrupt stays as it is. */
-  private async unassign(organisationId: string, actor: MemberActor, id: string, ip: string | null): Promise<InterruptResponse> {
+  private async unassign(
+    organisationId: string,
+    actor: MemberActor,
+    id: string,
+    ip: string | null,
+  ): Promise<InterruptResponse> {
     let changed = false;
     const result = await this.dataSource.transaction(async (tx) => {
       const interrupt = await this.lock(tx, organisationId, id);
@@ -189,7 +233,12 @@ export class InterruptReviewService {
       });
       changed = true;
       const unassigned = await this.kept(tx, organisationId, id);
-      await this.outbox.write(tx, organisationId, [{ type: 'interrupt.unassigned', subjectId: id, data: unassigned }], { memberId: actor.id });
+      await this.outbox.write(
+        tx,
+        organisationId,
+        [{ type: 'interrupt.unassigned', subjectId: id, data: unassigned }],
+        { memberId: actor.id },
+      );
       return unassigned;
     });
     if (changed) await this.events.announce(organisationId);
@@ -197,7 +246,13 @@ export class InterruptReviewService {
   }
 
   /** Raises the escalation level by one, with an optional reason. */
-  async escalate(organisationId: string, actor: MemberActor, id: string, reason: string | undefined, ip: string | null): Promise<InterruptResponse> {
+  async escalate(
+    organisationId: string,
+    actor: MemberActor,
+    id: string,
+    reason: string | undefined,
+    ip: string | null,
+  ): Promise<InterruptResponse> {
     const result = await this.dataSource.transaction(async (tx) => {
       const interrupt = await this.lock(tx, organisationId, id);
       if (interrupt.status !== 'open') throw closed(interrupt.status);
@@ -212,7 +267,12 @@ export class InterruptReviewService {
         ipAddress: ip,
       });
       const escalated = await this.kept(tx, organisationId, id);
-      await this.outbox.write(tx, organisationId, [{ type: 'interrupt.escalated', subjectId: id, data: escalated }], { memberId: actor.id });
+      await this.outbox.write(
+        tx,
+        organisationId,
+        [{ type: 'interrupt.escalated', subjectId: id, data: escalated }],
+        { memberId: actor.id },
+      );
       return escalated;
     });
     await this.events.announce(organisationId);
@@ -233,7 +293,11 @@ export class InterruptReviewService {
     assigneeId: string,
   ): Promise<{ type: 'member' | 'team'; id: string; name: string }> {
     // Each locked by its table's owner: the team by TeamsService, the member by memberships.
-    if (type === 'team') return { type, ...(await this.teams.lockTeam(tx, organisationId, assigneeId, 'FOR KEY SHARE')) };
+    if (type === 'team')
+      return {
+        type,
+        ...(await this.teams.lockTeam(tx, organisationId, assigneeId, 'FOR KEY SHARE')),
+      };
     const row = await lockCurrentMember(tx, organisationId, assigneeId);
     if (row === undefined) throw DomainError.of('NOT_FOUND');
     return { type, id: row.id, name: row.name };
@@ -243,13 +307,21 @@ export class InterruptReviewService {
    * The interrupt as the change left it, its rendering kept with the row (`record_json`, which
    * the change cleared): the last write to the interrupt in the transaction.
    */
-  private async kept(tx: Queryable, organisationId: string, id: string): Promise<InterruptResponse> {
+  private async kept(
+    tx: Queryable,
+    organisationId: string,
+    id: string,
+  ): Promise<InterruptResponse> {
     const record = await this.read(tx, organisationId, id);
     await this.interrupts.keepRecord(tx, organisationId, id, JSON.stringify(record));
     return record;
   }
 
-  private async read(tx: Queryable, organisationId: string, id: string): Promise<InterruptResponse> {
+  private async read(
+    tx: Queryable,
+    organisationId: string,
+    id: string,
+  ): Promise<InterruptResponse> {
     const row = await this.interrupts.read(tx, organisationId, id);
     if (row === undefined) throw DomainError.of('NOT_FOUND');
     return toInterruptResponse(row);

@@ -45,7 +45,9 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
     private readonly bus: NotificationBus,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
-    this.unsubscribe = bus.subscribe(INTERRUPT_SETTLED_CHANNEL, (payload) => this.wakeKey(payload, 'settled'));
+    this.unsubscribe = bus.subscribe(INTERRUPT_SETTLED_CHANNEL, (payload) =>
+      this.wakeKey(payload, 'settled'),
+    );
     this.unresync = bus.onResync(() => this.wakeAll('settled'));
   }
 
@@ -59,7 +61,10 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
     try {
       await this.bus.publish(INTERRUPT_SETTLED_CHANNEL, `${organisationId}:${interruptId}`);
     } catch (error) {
-      this.logger.warn({ err: error, organisationId, interruptId }, 'could not announce a settled interrupt');
+      this.logger.warn(
+        { err: error, organisationId, interruptId },
+        'could not announce a settled interrupt',
+      );
     }
   }
 
@@ -133,6 +138,7 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
   }
 
   private wakeAll(outcome: WaitOutcome): void {
-    for (const set of [...this.waiters.values()]) for (const waiter of [...set]) waiter.wake(outcome);
+    for (const set of [...this.waiters.values()])
+      for (const waiter of [...set]) waiter.wake(outcome);
   }
 }

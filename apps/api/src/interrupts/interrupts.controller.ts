@@ -13,9 +13,23 @@ import type { ServerResponse } from 'node:http';
 import type { HttpResponse } from '../http/platform';
 import type { JsonText } from '@interlock/domain';
 import { assertMayReadAuditLog } from '../auth/audit-log-access.util';
-import { ClientIp, CurrentApiKey, CurrentCaller, CurrentMember } from '../auth/decorators/current-principal.decorator';
-import { MachineOrMemberRoute, MachineRoute, MemberRoute } from '../auth/decorators/route-access.decorator';
-import { apiKeyActorOf, memberActorOf, type ApiKeyPrincipal, type MemberPrincipal } from '../auth/principal';
+import {
+  ClientIp,
+  CurrentApiKey,
+  CurrentCaller,
+  CurrentMember,
+} from '../auth/decorators/current-principal.decorator';
+import {
+  MachineOrMemberRoute,
+  MachineRoute,
+  MemberRoute,
+} from '../auth/decorators/route-access.decorator';
+import {
+  apiKeyActorOf,
+  memberActorOf,
+  type ApiKeyPrincipal,
+  type MemberPrincipal,
+} from '../auth/principal';
 import { IdParam } from '../http/id-param.pipe';
 import { IdempotencyKey } from '../idempotency/idempotency-key.decorator';
 import type { IdempotentRequest } from '../idempotency/idempotency.service';
@@ -31,7 +45,12 @@ import { DecideInterruptDto } from './dto/decide-interrupt.dto';
 import { EscalateInterruptDto } from './dto/escalate-interrupt.dto';
 import { ListInterruptsQuery } from './dto/list-interrupts.query';
 import { GetInterruptQuery } from './dto/get-interrupt.query';
-import { InterruptCountsResponse, InterruptDetailResponse, InterruptListResponse, InterruptResponse } from './dto/interrupt.response';
+import {
+  InterruptCountsResponse,
+  InterruptDetailResponse,
+  InterruptListResponse,
+  InterruptResponse,
+} from './dto/interrupt.response';
 import { IDEMPOTENCY_KEY_HEADER } from '../idempotency/idempotency-key.decorator';
 
 /**
@@ -59,11 +78,18 @@ export class InterruptsController {
 
   @Post()
   @MachineRoute()
-  @ApiOperation({ operationId: 'createInterrupt', summary: 'Open an interrupt: ask humans to review 1–20 actions' })
+  @ApiOperation({
+    operationId: 'createInterrupt',
+    summary: 'Open an interrupt: ask humans to review 1–20 actions',
+  })
   @ApiHeader(IDEMPOTENCY_KEY_HEADER)
   @ApiCreatedResponse({ type: InterruptResponse })
-  @ApiPaymentRequiredResponse({ description: "MESSAGES_ALLOWANCE_EXHAUSTED: the month's included messages are used." })
-  @ApiConflictResponse({ description: 'CONFLICT: the Idempotency-Key was used with a different request.' })
+  @ApiPaymentRequiredResponse({
+    description: "MESSAGES_ALLOWANCE_EXHAUSTED: the month's included messages are used.",
+  })
+  @ApiConflictResponse({
+    description: 'CONFLICT: the Idempotency-Key was used with a different request.',
+  })
   async create(
     @CurrentApiKey() key: ApiKeyPrincipal,
     @Body() body: CreateInterruptDto,
@@ -71,17 +97,24 @@ export class InterruptsController {
     @ClientIp() ip: string | null,
     @Res({ passthrough: true }) res: HttpResponse,
   ): Promise<InterruptResponse> {
-    return markReplay(res, await this.interrupts.create(key.organisationId, apiKeyActorOf(key), body, idempotency, ip));
+    return markReplay(
+      res,
+      await this.interrupts.create(key.organisationId, apiKeyActorOf(key), body, idempotency, ip),
+    );
   }
 
   @Get()
   @MachineOrMemberRoute('interrupt.read')
   @ApiOperation({
     operationId: 'listInterrupts',
-    summary: "The organisation's interrupts, newest (or oldest) first, a page at a time: the inbox's filters",
+    summary:
+      "The organisation's interrupts, newest (or oldest) first, a page at a time: the inbox's filters",
   })
   @ApiOkResponse({ type: InterruptListResponse })
-  list(@CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal, @Query() query: ListInterruptsQuery): Promise<InterruptListResponse> {
+  list(
+    @CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal,
+    @Query() query: ListInterruptsQuery,
+  ): Promise<InterruptListResponse> {
     return this.interrupts.list(
       caller.organisationId,
       query,
@@ -92,7 +125,10 @@ export class InterruptsController {
   // Declared before ':id', which would otherwise take "counts" for an id.
   @Get('counts')
   @MemberRoute('interrupt.read')
-  @ApiOperation({ operationId: 'countInterrupts', summary: "The inbox tabs' counts for the signed-in member (capped)" })
+  @ApiOperation({
+    operationId: 'countInterrupts',
+    summary: "The inbox tabs' counts for the signed-in member (capped)",
+  })
   @ApiOkResponse({ type: InterruptCountsResponse })
   counts(@CurrentMember() member: MemberPrincipal): Promise<InterruptCountsResponse> {
     return this.interrupts.counts(member.organisationId, member.memberId);
@@ -100,7 +136,10 @@ export class InterruptsController {
 
   @Get(':id')
   @MachineOrMemberRoute('interrupt.read')
-  @ApiOperation({ operationId: 'getInterrupt', summary: 'One interrupt with its decisions (and, with include, its session and history)' })
+  @ApiOperation({
+    operationId: 'getInterrupt',
+    summary: 'One interrupt with its decisions (and, with include, its session and history)',
+  })
   @ApiOkResponse({ type: InterruptDetailResponse })
   get(
     @CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal,
@@ -111,14 +150,27 @@ export class InterruptsController {
     const include = new Set(query.include);
     // History is the interrupt's audit entries: the audit log's own rules apply (issue 34, item 8).
     if (include.has('history')) assertMayReadAuditLog(caller);
-    if (query.waitSeconds === undefined || query.waitSeconds === 0) return this.interrupts.getAnswer(caller.organisationId, id, include);
-    return this.interrupts.waitForAnswer(caller.organisationId, id, include, query.waitSeconds * 1000, clientGone(res));
+    if (query.waitSeconds === undefined || query.waitSeconds === 0)
+      return this.interrupts.getAnswer(caller.organisationId, id, include);
+    return this.interrupts.waitForAnswer(
+      caller.organisationId,
+      id,
+      include,
+      query.waitSeconds * 1000,
+      clientGone(res),
+    );
   }
 
   @Post(':id/decisions')
   @MemberRoute('interrupt.decide')
-  @ApiOperation({ operationId: 'decideInterrupt', summary: 'Decide one action request (one decision per action)' })
-  @ApiCreatedResponse({ type: InterruptResponse, description: 'The interrupt with the new decision.' })
+  @ApiOperation({
+    operationId: 'decideInterrupt',
+    summary: 'Decide one action request (one decision per action)',
+  })
+  @ApiCreatedResponse({
+    type: InterruptResponse,
+    description: 'The interrupt with the new decision.',
+  })
   @ApiConflictResponse({ description: 'CONFLICT: the action already has a decision.' })
   decide(
     @CurrentMember() member: MemberPrincipal,
@@ -134,7 +186,8 @@ export class InterruptsController {
   @MachineOrMemberRoute('interrupt.decide')
   @ApiOperation({
     operationId: 'cancelInterrupt',
-    summary: 'Withdraw an open interrupt its agent no longer needs: its undecided actions can no longer be decided',
+    summary:
+      'Withdraw an open interrupt its agent no longer needs: its undecided actions can no longer be decided',
   })
   // SPEC §8e: `{reason?}` — no body at all withdraws without a reason.
   @ApiBody({ type: CancelInterruptDto, required: false })
@@ -153,7 +206,10 @@ export class InterruptsController {
   @Post(':id/extend')
   @HttpCode(200)
   @MemberRoute('interrupt.decide')
-  @ApiOperation({ operationId: 'extendInterruptDeadline', summary: "Move an open interrupt's deadline later" })
+  @ApiOperation({
+    operationId: 'extendInterruptDeadline',
+    summary: "Move an open interrupt's deadline later",
+  })
   @ApiOkResponse({ type: InterruptResponse })
   @ApiConflictResponse({ description: 'CONFLICT: the interrupt is no longer open.' })
   extend(
@@ -162,7 +218,13 @@ export class InterruptsController {
     @Body() body: ExtendDeadlineDto,
     @ClientIp() ip: string | null,
   ): Promise<InterruptResponse> {
-    return this.lifecycle.extend(member.organisationId, memberActorOf(member), id, body.timeoutSeconds, ip);
+    return this.lifecycle.extend(
+      member.organisationId,
+      memberActorOf(member),
+      id,
+      body.timeoutSeconds,
+      ip,
+    );
   }
 
   @Post(':id/assign')
@@ -186,7 +248,10 @@ export class InterruptsController {
   @Post(':id/escalate')
   @HttpCode(200)
   @MemberRoute('interrupt.escalate')
-  @ApiOperation({ operationId: 'escalateInterrupt', summary: 'Raise the escalation level, with an optional reason' })
+  @ApiOperation({
+    operationId: 'escalateInterrupt',
+    summary: 'Raise the escalation level, with an optional reason',
+  })
   // SPEC §6: `{reason?}` — no body at all escalates without a reason.
   @ApiBody({ type: EscalateInterruptDto, required: false })
   @ApiOkResponse({ type: InterruptResponse })

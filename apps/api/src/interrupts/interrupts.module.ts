@@ -17,7 +17,16 @@ import { SessionsModule } from '../sessions/sessions.module';
 import { ClassificationModule } from '../classification/classification.module';
 
 @Module({
-  imports: [AllowancesModule, IdempotencyModule, TeamsModule, SessionsModule, EventsModule, WebhooksModule, ClassificationModule, OrganisationModule],
+  imports: [
+    AllowancesModule,
+    IdempotencyModule,
+    TeamsModule,
+    SessionsModule,
+    EventsModule,
+    WebhooksModule,
+    ClassificationModule,
+    OrganisationModule,
+  ],
   controllers: [InterruptsController],
   providers: [
     InterruptsService,

@@ -37,7 +37,10 @@ const INCLUDE_COLUMNS: Record<InterruptInclude, string> = {
 
 /** The columns of a detail read: the record's, and those of what was asked to be included. */
 function detailColumns(include: ReadonlySet<InterruptInclude>): string {
-  return [INTERRUPT_COLUMNS, ...INTERRUPT_INCLUDES.filter((x) => include.has(x)).map((x) => INCLUDE_COLUMNS[x])].join(',');
+  return [
+    INTERRUPT_COLUMNS,
+    ...INTERRUPT_INCLUDES.filter((x) => include.has(x)).map((x) => INCLUDE_COLUMNS[x]),
+  ].join(',');
 }
 
 /**
@@ -80,11 +83,21 @@ export interface DueInterrupt {
 /** An interrupt as a review reads it under its row lock. */
 export type LockedInterrupt = Pick<
   InterruptRow,
-  'title' | 'status' | 'action_requests' | 'assignee_type' | 'assignee_id' | 'assignee_name' | 'escalation_level' | 'expires_at' | 'on_timeout'
+  | 'title'
+  | 'status'
+  | 'action_requests'
+  | 'assignee_type'
+  | 'assignee_id'
+  | 'assignee_name'
+  | 'escalation_level'
+  | 'expires_at'
+  | 'on_timeout'
 > & { created_at: Date; timeout_escalated: boolean };
 
 /** A decision to record: the record's decision fields (its time is the database's) and the interrupt. */
-export type NewDecision = Omit<InterruptRow['decisions'][number], 'decidedAt'> & { interruptId: string };
+export type NewDecision = Omit<InterruptRow['decisions'][number], 'decidedAt'> & {
+  interruptId: string;
+};
 
 export interface InboxCountsRow {
   open: number;
@@ -101,7 +114,11 @@ export interface InboxCountsRow {
  */
 @Injectable()
 export class InterruptsRepository {
-  async insert(db: Queryable, organisationId: string, interrupt: NewInterrupt): Promise<InterruptRow> {
+  async insert(
+    db: Queryable,
+    organisationId: string,
+    interrupt: NewInterrupt,
+  ): Promise<InterruptRow> {
     const [row] = await queryRows<InterruptRow>(
       db,
       `INSERT INTO interrupts AS i
@@ -129,8 +146,16 @@ export class InterruptsRepository {
   }
 
   /** One interrupt with its decisions and, when asked, its linked session and history — one statement. */
-  async readDetail(db: Queryable, organisationId: string, id: string, include: ReadonlySet<InterruptInclude>): Promise<InterruptDetailRow | undefined> {
-    const [row] = await queryRows<InterruptDetailRow>(db, detailStatement(include), [organisationId, id]);
+  async readDetail(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+    include: ReadonlySet<InterruptInclude>,
+  ): Promise<InterruptDetailRow | undefined> {
+    const [row] = await queryRows<InterruptDetailRow>(db, detailStatement(include), [
+      organisationId,
+      id,
+    ]);
     return row;
   }
 
@@ -138,7 +163,11 @@ export class InterruptsRepository {
    * The record as the API renders it, kept with the row (`record_json`): null when it is not kept
    * (opened before it was, or changed outside the service), and then `readDetail` reads it.
    */
-  async readRecord(db: Queryable, organisationId: string, id: string): Promise<{ status: InterruptStatus; record_json: string | null } | undefined> {
+  async readRecord(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+  ): Promise<{ status: InterruptStatus; record_json: string | null } | undefined> {
     // A record kept by another version of the renderer counts as not kept.
     const [row] = await queryRows<{ status: InterruptStatus; record_json: string | null }>(
       db,
@@ -152,25 +181,33 @@ export class InterruptsRepository {
    * Keeps the record's rendering with the row: the last write of every transaction that changes
    * the interrupt (any other update of the row, and any change to its decisions, clears it).
    */
-  async keepRecord(db: Queryable, organisationId: string, id: string, recordJson: string): Promise<void> {
-    await db.query(`UPDATE interrupts SET record_json = $3, record_version = $4 WHERE organisation_id = $1 AND id = $2`, [
-      organisationId,
-      id,
-      recordJson,
-      RECORD_RENDER_VERSION,
-    ]);
+  async keepRecord(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+    recordJson: string,
+  ): Promise<void> {
+    await db.query(
+      `UPDATE interrupts SET record_json = $3, record_version = $4 WHERE organisation_id = $1 AND id = $2`,
+      [organisationId, id, recordJson, RECORD_RENDER_VERSION],
+    );
   }
 
   async read(db: Queryable, organisationId: string, id: string): Promise<InterruptRow | undefined> {
-    const [row] = await queryRows<InterruptRow>(db, `SELECT ${INTERRUPT_COLUMNS} FROM interrupts i WHERE i.organisation_id = $1 AND i.id = $2`, [
-      organisationId,
-      id,
-    ]);
+    const [row] = await queryRows<InterruptRow>(
+      db,
+      `SELECT ${INTERRUPT_COLUMNS} FROM interrupts i WHERE i.organisation_id = $1 AND i.id = $2`,
+      [organisationId, id],
+    );
     return row;
   }
 
   /** The interrupt, locked until the transaction ends: concurrent reviews of it queue. */
-  async lock(db: Queryable, organisationId: string, id: string): Promise<LockedInterrupt | undefined> {
+  async lock(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+  ): Promise<LockedInterrupt | undefined> {
     const [row] = await queryRows<LockedInterrupt>(
       db,
       `SELECT title, status, action_requests, assignee_type, assignee_id, assignee_name, escalation_level,
@@ -182,7 +219,11 @@ export class InterruptsRepository {
   }
 
   /** False when the action already has a decision (the unique index is the backstop). */
-  async insertDecision(db: Queryable, organisationId: string, decision: NewDecision): Promise<boolean> {
+  async insertDecision(
+    db: Queryable,
+    organisationId: string,
+    decision: NewDecision,
+  ): Promise<boolean> {
     const inserted = await queryRows<{ id: string }>(
       db,
       `INSERT INTO interrupt_decisions
@@ -215,7 +256,15 @@ export class InterruptsRepository {
     db: Queryable,
     organisationId: string,
     limit: number,
-  ): Promise<{ id: string; title: string; session_id: string | null; opened_by_key_id: string | null; action_requests: StoredActionRequest[] }[]> {
+  ): Promise<
+    {
+      id: string;
+      title: string;
+      session_id: string | null;
+      opened_by_key_id: string | null;
+      action_requests: StoredActionRequest[];
+    }[]
+  > {
     return queryRows(
       db,
       `SELECT id, title, session_id, opened_by_key_id, action_requests FROM interrupts
@@ -228,7 +277,12 @@ export class InterruptsRepository {
    * How many actions argus rejected, within the last `windowSeconds`, of interrupts this key
    * opened (the circuit breaker); walks the key's recent interrupts by their index.
    */
-  async countArgusRejections(db: Queryable, organisationId: string, apiKeyId: string, windowSeconds: number): Promise<number> {
+  async countArgusRejections(
+    db: Queryable,
+    organisationId: string,
+    apiKeyId: string,
+    windowSeconds: number,
+  ): Promise<number> {
     const [{ n }] = await queryRows<{ n: number }>(
       db,
       `SELECT count(*)::int AS n
@@ -266,17 +320,28 @@ export class InterruptsRepository {
   }
 
   /** Ends an open interrupt as `expired` or `withdrawn` (with the agent's reason). */
-  async close(db: Queryable, organisationId: string, id: string, status: 'expired' | 'withdrawn', reason: string | null): Promise<void> {
-    await db.query(`UPDATE interrupts SET status = $3, closed_at = now(), withdrawn_reason = $4 WHERE organisation_id = $1 AND id = $2`, [
-      organisationId,
-      id,
-      status,
-      reason,
-    ]);
+  async close(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+    status: 'expired' | 'withdrawn',
+    reason: string | null,
+  ): Promise<void> {
+    await db.query(
+      `UPDATE interrupts SET status = $3, closed_at = now(), withdrawn_reason = $4 WHERE organisation_id = $1 AND id = $2`,
+      [organisationId, id, status, reason],
+    );
   }
 
   /** Moves the deadline (an extension, or an `escalate` deadline extending itself once: `escalated`). */
-  async setDeadline(db: Queryable, organisationId: string, id: string, expiresAt: Date, escalated: boolean, onTimeout: OnTimeout): Promise<void> {
+  async setDeadline(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+    expiresAt: Date,
+    escalated: boolean,
+    onTimeout: OnTimeout,
+  ): Promise<void> {
     await db.query(
       `UPDATE interrupts SET expires_at = $3, timeout_escalated = timeout_escalated OR $4, on_timeout = $5
         WHERE organisation_id = $1 AND id = $2`,
@@ -285,11 +350,19 @@ export class InterruptsRepository {
   }
 
   async markAnswered(db: Queryable, organisationId: string, id: string): Promise<void> {
-    await db.query(`UPDATE interrupts SET status = 'answered', answered_at = now() WHERE organisation_id = $1 AND id = $2`, [organisationId, id]);
+    await db.query(
+      `UPDATE interrupts SET status = 'answered', answered_at = now() WHERE organisation_id = $1 AND id = $2`,
+      [organisationId, id],
+    );
   }
 
   /** Sets the assignee, or (null) clears it. */
-  async setAssignee(db: Queryable, organisationId: string, id: string, assignee: { type: 'member' | 'team'; id: string; name: string } | null): Promise<void> {
+  async setAssignee(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+    assignee: { type: 'member' | 'team'; id: string; name: string } | null,
+  ): Promise<void> {
     await db.query(
       `UPDATE interrupts SET assignee_type = $3, assignee_id = $4, assignee_name = $5
         WHERE organisation_id = $1 AND id = $2`,
@@ -297,7 +370,13 @@ export class InterruptsRepository {
     );
   }
 
-  async escalate(db: Queryable, organisationId: string, id: string, level: number, reason: string | null): Promise<void> {
+  async escalate(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+    level: number,
+    reason: string | null,
+  ): Promise<void> {
     await db.query(
       `UPDATE interrupts SET escalation_level = $3, escalation_reason = $4, escalated_at = now()
         WHERE organisation_id = $1 AND id = $2`,
@@ -306,13 +385,23 @@ export class InterruptsRepository {
   }
 
   /** A page of the inbox without a title search (see inboxPageQuery). */
-  page(db: Queryable, organisationId: string, filter: InboxFilter, after: KeysetPosition | undefined, take: number): Promise<InterruptRow[]> {
+  page(
+    db: Queryable,
+    organisationId: string,
+    filter: InboxFilter,
+    after: KeysetPosition | undefined,
+    take: number,
+  ): Promise<InterruptRow[]> {
     const q = inboxPageQuery(organisationId, filter, after, take);
     return queryRows<InterruptRow>(db, q.sql, q.params);
   }
 
   /** The lexicon's words for each search prefix (`n` from 1) and the organisation's interrupt count (`n` 0). */
-  titleWords(db: Queryable, organisationId: string, words: readonly string[]): Promise<{ n: number; word: string; interrupts: number }[]> {
+  titleWords(
+    db: Queryable,
+    organisationId: string,
+    words: readonly string[],
+  ): Promise<{ n: number; word: string; interrupts: number }[]> {
     const q = titleWordsQuery(organisationId, words);
     return queryRows(db, q.sql, q.params);
   }

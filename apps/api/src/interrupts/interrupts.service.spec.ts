@@ -12,7 +12,11 @@ import type { TeamsService } from '../teams/teams.service';
 import type { WebhookOutbox } from '../webhooks/webhook-outbox';
 import type { CreateInterruptDto } from './dto/create-interrupt.dto';
 import type { ListInterruptsQuery } from './dto/list-interrupts.query';
-import { type InterruptDetailRow, type InterruptRow, toInterruptDetailResponse } from './interrupt-record';
+import {
+  type InterruptDetailRow,
+  type InterruptRow,
+  toInterruptDetailResponse,
+} from './interrupt-record';
 import type { InterruptsRepository } from './interrupts.repository';
 import { InterruptsService } from './interrupts.service';
 import { InterruptWaits } from './interrupt-waits';
@@ -32,7 +36,9 @@ const row: InterruptRow = {
   external_id: null,
   session_id: null,
   status: 'open',
-  action_requests: [{ name: 'deploy', args: {}, description: null, allowedDecisions: ['approve', 'reject'] }],
+  action_requests: [
+    { name: 'deploy', args: {}, description: null, allowedDecisions: ['approve', 'reject'] },
+  ],
   assignee_type: null,
   assignee_id: null,
   assignee_name: null,
@@ -48,17 +54,35 @@ const row: InterruptRow = {
   withdrawn_reason: null,
   decisions: [],
 };
-const body = { title: 'Deploy to prod', actionRequests: [{ name: 'deploy', allowedDecisions: ['approve', 'reject'] }] } as CreateInterruptDto;
-const config = { cursorSecret: 'a-cursor-secret-of-enough-length-for-tests' } as unknown as AppConfig;
+const body = {
+  title: 'Deploy to prod',
+  actionRequests: [{ name: 'deploy', allowedDecisions: ['approve', 'reject'] }],
+} as CreateInterruptDto;
+const config = {
+  cursorSecret: 'a-cursor-secret-of-enough-length-for-tests',
+} as unknown as AppConfig;
 
 // Argus with no rules: nothing to plan (its own behaviour is tested in classification/ and the e2e).
 const noRules = { plan: async () => ({ ok: true, actions: [] }) } as unknown as ArgusPipeline;
 
-function setUp(overrides: Partial<Record<keyof InterruptsRepository, jest.Mock>> = {}, more: { consumeMessage?: jest.Mock; lockForLink?: jest.Mock; teamIdsOf?: jest.Mock } = {}) {
+function setUp(
+  overrides: Partial<Record<keyof InterruptsRepository, jest.Mock>> = {},
+  more: { consumeMessage?: jest.Mock; lockForLink?: jest.Mock; teamIdsOf?: jest.Mock } = {},
+) {
   const steps: string[] = [];
   // The audit writer's INSERT is the only statement the fake transaction sees: its action is the third parameter.
-  const tx = { query: jest.fn(async (_sql: string, params: unknown[]) => (steps.push(`audit ${String(params[2])} by ${String(params[4])} ${String(params[5])}`), [])) };
-  const dataSource = { transaction: async (work: (t: typeof tx) => Promise<unknown>) => work(tx), query: jest.fn() } as unknown as DataSource;
+  const tx = {
+    query: jest.fn(
+      async (_sql: string, params: unknown[]) => (
+        steps.push(`audit ${String(params[2])} by ${String(params[4])} ${String(params[5])}`),
+        []
+      ),
+    ),
+  };
+  const dataSource = {
+    transaction: async (work: (t: typeof tx) => Promise<unknown>) => work(tx),
+    query: jest.fn(),
+  } as unknown as DataSource;
   const repository = {
     insert: jest.fn(async () => (steps.push('insert'), row)),
     keepRecord: jest.fn(async () => void steps.push('keep record')),
@@ -68,11 +92,19 @@ function setUp(overrides: Partial<Record<keyof InterruptsRepository, jest.Mock>>
     counts: jest.fn(async () => ({ open: 1001, assigned_to_me: 3, escalated: 1000, answered: 0 })),
     ...overrides,
   } as unknown as InterruptsRepository;
-  const sessions = { lockForLink: more.lockForLink ?? jest.fn(async () => void steps.push('lock session')) } as unknown as SessionsService;
-  const allowances = { consumeMessage: more.consumeMessage ?? jest.fn(async () => void steps.push('count message')) } as unknown as AllowancesService;
+  const sessions = {
+    lockForLink: more.lockForLink ?? jest.fn(async () => void steps.push('lock session')),
+  } as unknown as SessionsService;
+  const allowances = {
+    consumeMessage: more.consumeMessage ?? jest.fn(async () => void steps.push('count message')),
+  } as unknown as AllowancesService;
   const teams = { teamIdsOf: more.teamIdsOf ?? jest.fn(async () => []) } as unknown as TeamsService;
-  const events = { announce: jest.fn(async () => undefined) } as unknown as OrganisationEventsAnnouncer;
-  const outbox = { write: jest.fn(async () => void steps.push('webhook event')) } as unknown as WebhookOutbox;
+  const events = {
+    announce: jest.fn(async () => undefined),
+  } as unknown as OrganisationEventsAnnouncer;
+  const outbox = {
+    write: jest.fn(async () => void steps.push('webhook event')),
+  } as unknown as WebhookOutbox;
   const organisations = {
     deadlineSettings: jest.fn(async () => ({
       interrupt_timeout_default_seconds: null,
@@ -84,7 +116,21 @@ function setUp(overrides: Partial<Record<keyof InterruptsRepository, jest.Mock>>
   // transaction through them (PreparedReads.within).
   const prepared = { query: (sql: string, params: unknown[]) => tx.query(sql, params) };
   const reads = { query: jest.fn(), within: jest.fn(() => prepared) } as unknown as PreparedReads;
-  const service = new InterruptsService(dataSource, repository, sessions, allowances, new IdempotencyService(new IdempotencyRepository()), teams, events, outbox, new InterruptWaits(new InProcessNotificationBus(), pino({ enabled: false })), noRules, organisations, config, reads);
+  const service = new InterruptsService(
+    dataSource,
+    repository,
+    sessions,
+    allowances,
+    new IdempotencyService(new IdempotencyRepository()),
+    teams,
+    events,
+    outbox,
+    new InterruptWaits(new InProcessNotificationBus(), pino({ enabled: false })),
+    noRules,
+    organisations,
+    config,
+    reads,
+  );
   return { service, repository, events, steps, reads, prepared };
 }
 
@@ -102,10 +148,18 @@ describe('InterruptsService', () => {
         title: 'Deploy to prod',
         openedByKeyId: 'k-1',
         titleWords: ['deploy', 'to', 'prod'],
-        actionRequests: [{ name: 'deploy', args: {}, description: null, allowedDecisions: ['approve', 'reject'] }],
+        actionRequests: [
+          { name: 'deploy', args: {}, description: null, allowedDecisions: ['approve', 'reject'] },
+        ],
       }),
     );
-    expect(steps).toEqual(['insert', 'keep record', 'webhook event', 'count message', 'audit interrupt.created by api_key k-1']);
+    expect(steps).toEqual([
+      'insert',
+      'keep record',
+      'webhook event',
+      'count message',
+      'audit interrupt.created by api_key k-1',
+    ]);
     // The record kept with the row is the answer, written out.
     expect(repository.keepRecord).toHaveBeenCalledWith(prepared, ORG, 'i-1', JSON.stringify(value));
     expect(events.announce).toHaveBeenCalledWith(ORG);
@@ -115,16 +169,24 @@ describe('InterruptsService', () => {
     const linked = setUp();
     await linked.service.create(ORG, agent, { ...body, sessionId: SESSION }, undefined, null);
     expect(linked.steps[0]).toBe('lock session');
-    const missing = setUp({}, { lockForLink: jest.fn(async () => Promise.reject(DomainError.of('NOT_FOUND'))) });
-    await expect(missing.service.create(ORG, agent, { ...body, sessionId: SESSION }, undefined, null)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    const missing = setUp(
+      {},
+      { lockForLink: jest.fn(async () => Promise.reject(DomainError.of('NOT_FOUND'))) },
+    );
+    await expect(
+      missing.service.create(ORG, agent, { ...body, sessionId: SESSION }, undefined, null),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect(missing.repository.insert).not.toHaveBeenCalled();
     expect(missing.steps).toEqual([]);
     expect(missing.events.announce).not.toHaveBeenCalled();
   });
 
-  it('writes no audit entry and announces nothing when the month\'s messages are spent', async () => {
+  it("writes no audit entry and announces nothing when the month's messages are spent", async () => {
     const spent = new DomainError('MESSAGES_ALLOWANCE_EXHAUSTED', 'spent');
-    const { service, steps, events } = setUp({}, { consumeMessage: jest.fn(async () => Promise.reject(spent)) });
+    const { service, steps, events } = setUp(
+      {},
+      { consumeMessage: jest.fn(async () => Promise.reject(spent)) },
+    );
     await expect(service.create(ORG, agent, body, undefined, null)).rejects.toBe(spent);
     expect(steps.some((s) => s.startsWith('audit'))).toBe(false);
     expect(events.announce).not.toHaveBeenCalled();
@@ -132,7 +194,10 @@ describe('InterruptsService', () => {
 
   it("reads one interrupt with what was asked to be included; 404 when it is not the organisation's", async () => {
     const { service, repository, reads } = setUp({ readDetail: jest.fn(async () => undefined) });
-    await expect(service.get(ORG, 'i-x', new Set(['session']))).rejects.toMatchObject({ code: 'NOT_FOUND', status: 404 });
+    await expect(service.get(ORG, 'i-x', new Set(['session']))).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      status: 404,
+    });
     expect(repository.readDetail).toHaveBeenCalledWith(reads, ORG, 'i-x', new Set(['session']));
   });
 
@@ -144,23 +209,45 @@ describe('InterruptsService', () => {
     expect(kept.repository.readRecord).toHaveBeenCalledWith(kept.reads, ORG, 'i-1');
     expect(kept.repository.readDetail).not.toHaveBeenCalled();
     const notKept = setUp();
-    expect(await notKept.service.getAnswer(ORG, 'i-1', new Set())).toEqual(toInterruptDetailResponse(row as InterruptDetailRow));
-    expect(notKept.repository.readDetail).toHaveBeenCalledWith(notKept.reads, ORG, 'i-1', new Set());
+    expect(await notKept.service.getAnswer(ORG, 'i-1', new Set())).toEqual(
+      toInterruptDetailResponse(row as InterruptDetailRow),
+    );
+    expect(notKept.repository.readDetail).toHaveBeenCalledWith(
+      notKept.reads,
+      ORG,
+      'i-1',
+      new Set(),
+    );
     const included = setUp();
     await included.service.getAnswer(ORG, 'i-1', new Set(['history']));
     expect(included.repository.readRecord).not.toHaveBeenCalled();
-    expect(included.repository.readDetail).toHaveBeenCalledWith(included.reads, ORG, 'i-1', new Set(['history']));
+    expect(included.repository.readDetail).toHaveBeenCalledWith(
+      included.reads,
+      ORG,
+      'i-1',
+      new Set(['history']),
+    );
     const missing = setUp({ readRecord: jest.fn(async () => undefined) });
-    await expect(missing.service.getAnswer(ORG, 'i-x', new Set())).rejects.toMatchObject({ code: 'NOT_FOUND', status: 404 });
+    await expect(missing.service.getAnswer(ORG, 'i-x', new Set())).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      status: 404,
+    });
   });
 
   it('refuses a listing with too many search words, or from after to, before reading anything', async () => {
     const { service, repository } = setUp();
-    await expect(service.list(ORG, { q: 'a b c d e f g h i' } as ListInterruptsQuery)).rejects.toMatchObject({
+    await expect(
+      service.list(ORG, { q: 'a b c d e f g h i' } as ListInterruptsQuery),
+    ).rejects.toMatchObject({
       code: 'VALIDATION_FAILED',
       message: 'q: must have at most 8 words',
     });
-    await expect(service.list(ORG, { from: '2026-11-22T00:00:00Z', to: '2026-11-21T00:00:00Z' } as ListInterruptsQuery)).rejects.toMatchObject({
+    await expect(
+      service.list(ORG, {
+        from: '2026-11-22T00:00:00Z',
+        to: '2026-11-21T00:00:00Z',
+      } as ListInterruptsQuery),
+    ).rejects.toMatchObject({
       message: 'from: must not be after to',
     });
     expect(repository.page).not.toHaveBeenCalled();
@@ -168,17 +255,33 @@ describe('InterruptsService', () => {
 
   it('matches nothing for "me" that names no member (a key), or a member in no team, without a query', async () => {
     const { service, repository } = setUp();
-    expect(await service.list(ORG, { assignee: 'me' } as ListInterruptsQuery, { apiKeyId: 'k-1' })).toEqual({ interrupts: [], nextCursor: null });
-    expect(await service.list(ORG, { openedBy: 'me' } as ListInterruptsQuery, { memberId: 'u-1' })).toEqual({ interrupts: [], nextCursor: null });
-    expect(await service.list(ORG, { assignee: 'my_teams' } as ListInterruptsQuery, { memberId: 'u-1' })).toEqual({ interrupts: [], nextCursor: null });
+    expect(
+      await service.list(ORG, { assignee: 'me' } as ListInterruptsQuery, { apiKeyId: 'k-1' }),
+    ).toEqual({ interrupts: [], nextCursor: null });
+    expect(
+      await service.list(ORG, { openedBy: 'me' } as ListInterruptsQuery, { memberId: 'u-1' }),
+    ).toEqual({ interrupts: [], nextCursor: null });
+    expect(
+      await service.list(ORG, { assignee: 'my_teams' } as ListInterruptsQuery, { memberId: 'u-1' }),
+    ).toEqual({ interrupts: [], nextCursor: null });
     expect(repository.page).not.toHaveBeenCalled();
   });
 
   it('lists a page filtered by the key for openedBy=me', async () => {
     const { service, repository } = setUp();
-    const page = await service.list(ORG, { openedBy: 'me', status: 'open' } as ListInterruptsQuery, { apiKeyId: 'k-1' });
+    const page = await service.list(
+      ORG,
+      { openedBy: 'me', status: 'open' } as ListInterruptsQuery,
+      { apiKeyId: 'k-1' },
+    );
     expect(page.interrupts.map((i) => i.id)).toEqual(['i-1']);
-    expect(repository.page).toHaveBeenCalledWith(expect.anything(), ORG, expect.objectContaining({ openedByKeyId: 'k-1', statuses: ['open'] }), undefined, 51);
+    expect(repository.page).toHaveBeenCalledWith(
+      expect.anything(),
+      ORG,
+      expect.objectContaining({ openedByKeyId: 'k-1', statuses: ['open'] }),
+      undefined,
+      51,
+    );
   });
 
   it('caps the tab counts', async () => {

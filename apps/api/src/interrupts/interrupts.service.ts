@@ -1,32 +1,78 @@
-import { type ApiKeyActor, type AuditEvent, type ClassificationReceipt, DomainError, JsonText, storeDecider } from '@interlock/domain';
-import { type ActionPlan, ARGUS_ACTOR, ArgusPipeline, BREAKER_REJECTIONS, BREAKER_WINDOW_SECONDS, withoutDecisions } from '../classification/argus-pipeline';
+import {
+  type ApiKeyActor,
+  type AuditEvent,
+  type ClassificationReceipt,
+  DomainError,
+  JsonText,
+  storeDecider,
+} from '@interlock/domain';
+import {
+  type ActionPlan,
+  ARGUS_ACTOR,
+  ArgusPipeline,
+  BREAKER_REJECTIONS,
+  BREAKER_WINDOW_SECONDS,
+  withoutDecisions,
+} from '../classification/argus-pipeline';
 import type { Queryable } from '../database/query-rows.util';
 import { lockCurrentMember } from '../members/memberships.repository';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { chooseSearchPlan, parseTimestamp, searchTsquery, searchWords, walkOn, writeAuditEntry } from '@interlock/audit';
+import {
+  chooseSearchPlan,
+  parseTimestamp,
+  searchTsquery,
+  searchWords,
+  walkOn,
+  writeAuditEntry,
+} from '@interlock/audit';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { AllowancesService } from '../allowances/allowances.service';
 import { PreparedReads } from '../database/prepared-reads';
-import { IdempotencyService, IdempotentRequest, IdempotentResult } from '../idempotency/idempotency.service';
+import {
+  IdempotencyService,
+  IdempotentRequest,
+  IdempotentResult,
+} from '../idempotency/idempotency.service';
 import { DECISIONS } from './interrupt-decision.entity';
 import { KeysetCursorCodec, keysetPage, type KeysetPosition } from '@interlock/cursor';
-import { InterruptInclude, InterruptRow, StoredActionRequest, toInterruptDetailResponse, toInterruptResponse } from './interrupt-record';
+import {
+  InterruptInclude,
+  InterruptRow,
+  StoredActionRequest,
+  toInterruptDetailResponse,
+  toInterruptResponse,
+} from './interrupt-record';
 import { InterruptsRepository } from './interrupts.repository';
 import { SessionsService } from '../sessions/sessions.service';
 import { type CreateInterruptDto, MAX_TIMEOUT_SECONDS } from './dto/create-interrupt.dto';
 import { OrganisationsRepository } from '../organisation/organisations.repository';
 import type { ListInterruptsQuery } from './dto/list-interrupts.query';
-import type { InterruptCountsResponse, InterruptDetailResponse, InterruptListResponse, InterruptResponse } from './dto/interrupt.response';
+import type {
+  InterruptCountsResponse,
+  InterruptDetailResponse,
+  InterruptListResponse,
+  InterruptResponse,
+} from './dto/interrupt.response';
 import { TeamsService } from '../teams/teams.service';
 import { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
 import { WebhookOutbox } from '../webhooks/webhook-outbox';
 import { INTERRUPT_STATUSES, type InterruptStatus, type OnTimeout } from './interrupt.entity';
 import { InterruptWaits } from './interrupt-waits';
-import { argusClassificationChannel, type ArgusClassificationRecord } from '../metrics/instrumentation-channels';
-import { COUNT_CAP, InboxFilter, MAX_TITLE_PREFIX_EXPANSION, NO_DEADLINE, TITLE_SEARCH_COSTS, TITLE_SEARCH_WALK_CHUNK } from './inbox-query.util';
+import {
+  argusClassificationChannel,
+  type ArgusClassificationRecord,
+} from '../metrics/instrumentation-channels';
+import {
+  COUNT_CAP,
+  InboxFilter,
+  MAX_TITLE_PREFIX_EXPANSION,
+  NO_DEADLINE,
+  TITLE_SEARCH_COSTS,
+  TITLE_SEARCH_WALK_CHUNK,
+} from './inbox-query.util';
 
 const DEFAULT_PAGE = 50;
 
@@ -106,7 +152,8 @@ export class InterruptsService {
       const tx = this.reads.within(manager);
       return this.idempotency.once(tx, idempotency, 201, async () => {
         // The linked session, locked against deletion by its owner.
-        if (body.sessionId !== undefined && body.sessionId !== null) await this.sessions.lockForLink(tx, organisationId, body.sessionId);
+        if (body.sessionId !== undefined && body.sessionId !== null)
+          await this.sessions.lockForLink(tx, organisationId, body.sessionId);
         const deadline = await this.deadlineOf(tx, organisationId, body);
         const id = randomUUID();
         const row = await this.interrupts.insert(tx, organisationId, {
@@ -123,14 +170,32 @@ export class InterruptsService {
         });
         const created = toInterruptResponse(row);
         // Argus (SPEC §8d): its decisions and route, written like a member's, before the record is kept.
-        const applied = plan.ok && plan.actions.length > 0 ? await this.applyArgus(tx, organisationId, actor, id, body.title, actionRequests.length, plan.actions) : null;
-        const interrupt = applied === null ? created : toInterruptResponse((await this.interrupts.read(tx, organisationId, id)) as InterruptRow);
+        const applied =
+          plan.ok && plan.actions.length > 0
+            ? await this.applyArgus(
+                tx,
+                organisationId,
+                actor,
+                id,
+                body.title,
+                actionRequests.length,
+                plan.actions,
+              )
+            : null;
+        const interrupt =
+          applied === null
+            ? created
+            : toInterruptResponse(
+                (await this.interrupts.read(tx, organisationId, id)) as InterruptRow,
+              );
         // Rendered from the row as stored (jsonb's key order), as every read renders it.
         await this.interrupts.keepRecord(tx, organisationId, row.id, JSON.stringify(interrupt));
         // The webhook events (usually one probe: no webhook) before the locks below.
         await this.outbox.write(tx, organisationId, [
           { type: 'interrupt.created', subjectId: id, data: created },
-          ...(applied === null ? [] : applied.events.map((type) => ({ type, subjectId: id, data: interrupt }))),
+          ...(applied === null
+            ? []
+            : applied.events.map((type) => ({ type, subjectId: id, data: interrupt }))),
         ]);
         // The count and the audit entry lock the organisation's counter row and audit chain
         // until the commit: they go last, so writes of one organisation queue for as short a
@@ -141,7 +206,10 @@ export class InterruptsService {
           action: 'interrupt.created',
           actor,
           target: { type: 'interrupt', id, name: body.title },
-          metadata: { externalId: body.externalId ?? null, actionRequests: actionRequests.map((a) => a.name) },
+          metadata: {
+            externalId: body.externalId ?? null,
+            actionRequests: actionRequests.map((a) => a.name),
+          },
           ipAddress: ip,
         });
         const target = { type: 'interrupt' as const, id, name: body.title };
@@ -156,7 +224,13 @@ export class InterruptsService {
           });
         }
         argusAudit = applied?.audit ?? [];
-        for (const event of argusAudit) await writeAuditEntry(tx, { organisationId, ...event, target, ipAddress: null } as AuditEvent & WriteTail);
+        for (const event of argusAudit)
+          await writeAuditEntry(tx, {
+            organisationId,
+            ...event,
+            target,
+            ipAddress: null,
+          } as AuditEvent & WriteTail);
         return interrupt;
       });
     });
@@ -165,7 +239,11 @@ export class InterruptsService {
       argusClassificationChannel.publish({
         failed: !plan.ok,
         breakerTripped: argusAudit.some((e) => e.action === 'classification.breaker_tripped'),
-        receipts: argusAudit.flatMap((e) => (e.action === 'classification.applied' || e.action === 'classification.shadowed' ? [{ action: e.action, metadata: e.metadata as ClassificationReceipt }] : [])),
+        receipts: argusAudit.flatMap((e) =>
+          e.action === 'classification.applied' || e.action === 'classification.shadowed'
+            ? [{ action: e.action, metadata: e.metadata as ClassificationReceipt }]
+            : [],
+        ),
       } satisfies ArgusClassificationRecord);
     }
     return result;
@@ -187,14 +265,24 @@ export class InterruptsService {
     const onTimeout = body.onTimeout ?? 'reject';
     if (seconds === null) {
       if (body.onTimeout !== undefined) {
-        throw new DomainError('VALIDATION_FAILED', 'onTimeout: needs timeoutSeconds (this organisation sets no default deadline)');
+        throw new DomainError(
+          'VALIDATION_FAILED',
+          'onTimeout: needs timeoutSeconds (this organisation sets no default deadline)',
+        );
       }
       return null;
     }
     const max = settings.interrupt_timeout_max_seconds ?? MAX_TIMEOUT_SECONDS;
-    if (seconds > max) throw new DomainError('VALIDATION_FAILED', `timeoutSeconds: must be at most ${max} (this organisation's maximum)`);
+    if (seconds > max)
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        `timeoutSeconds: must be at most ${max} (this organisation's maximum)`,
+      );
     if (onTimeout === 'approve' && !settings.interrupt_timeout_approve_allowed) {
-      throw new DomainError('VALIDATION_FAILED', "onTimeout: approve is not allowed by this organisation's settings");
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        "onTimeout: approve is not allowed by this organisation's settings",
+      );
     }
     return { seconds, onTimeout };
   }
@@ -214,22 +302,41 @@ export class InterruptsService {
     title: string,
     actionCount: number,
     planned: ActionPlan[],
-  ): Promise<{ audit: ArgusAudit[]; events: ('interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.escalated')[] }> {
+  ): Promise<{
+    audit: ArgusAudit[];
+    events: (
+      'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.escalated'
+    )[];
+  }> {
     const audit: ArgusAudit[] = [];
-    const events: ('interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.escalated')[] = [];
+    const events: (
+      'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.escalated'
+    )[] = [];
     let actions = planned;
     if (actions.some((a) => a.decision?.decision === 'reject')) {
-      const rejections = await this.interrupts.countArgusRejections(tx, organisationId, actor.id, BREAKER_WINDOW_SECONDS);
+      const rejections = await this.interrupts.countArgusRejections(
+        tx,
+        organisationId,
+        actor.id,
+        BREAKER_WINDOW_SECONDS,
+      );
       if (rejections >= BREAKER_REJECTIONS) {
         actions = withoutDecisions(actions);
         audit.push({
           action: 'classification.breaker_tripped',
           actor: ARGUS_ACTOR,
-          metadata: { apiKeyId: actor.id, rejections, windowSeconds: BREAKER_WINDOW_SECONDS, actionNames: planned.map((a) => a.actionName) },
+          metadata: {
+            apiKeyId: actor.id,
+            rejections,
+            windowSeconds: BREAKER_WINDOW_SECONDS,
+            actionNames: planned.map((a) => a.actionName),
+          },
         });
       }
     }
-    for (const plan of actions) for (const r of plan.receipts) audit.push({ action: r.action, actor: ARGUS_ACTOR, metadata: r.metadata });
+    for (const plan of actions)
+      for (const r of plan.receipts)
+        audit.push({ action: r.action, actor: ARGUS_ACTOR, metadata: r.metadata });
     await this.argus.record(tx, organisationId, id, actions);
     let decided = 0;
     for (const plan of actions) {
@@ -258,28 +365,43 @@ export class InterruptsService {
       }
     }
     // A route applies to the interrupt: the first enforced one, while an action is left for a person.
-    const route = decided < actionCount ? actions.find((a) => a.route !== undefined)?.route : undefined;
+    const route =
+      decided < actionCount ? actions.find((a) => a.route !== undefined)?.route : undefined;
     if (route !== undefined) {
       const to = route.outcome.assignTo;
       const assignee =
         to === undefined
           ? undefined
           : 'teamId' in to
-            ? await this.teams.findTeam(tx, organisationId, to.teamId).then((t) => (t === undefined ? undefined : { type: 'team' as const, ...t }))
-            : await lockCurrentMember(tx, organisationId, to.memberId).then((m) => (m === undefined ? undefined : { type: 'member' as const, ...m }));
+            ? await this.teams
+                .findTeam(tx, organisationId, to.teamId)
+                .then((t) => (t === undefined ? undefined : { type: 'team' as const, ...t }))
+            : await lockCurrentMember(tx, organisationId, to.memberId).then((m) =>
+                m === undefined ? undefined : { type: 'member' as const, ...m },
+              );
       if (assignee !== undefined) {
         await this.interrupts.setAssignee(tx, organisationId, id, assignee);
         audit.push({
           action: 'interrupt.assigned',
           actor: ARGUS_ACTOR,
-          metadata: { assigneeType: assignee.type, assigneeId: assignee.id, assigneeName: assignee.name, previousAssigneeType: null, previousAssigneeId: null },
+          metadata: {
+            assigneeType: assignee.type,
+            assigneeId: assignee.id,
+            assigneeName: assignee.name,
+            previousAssigneeType: null,
+            previousAssigneeId: null,
+          },
         });
         events.push('interrupt.assigned');
       }
       if (route.outcome.escalate === true) {
         const reason = 'Escalated by a classification rule';
         await this.interrupts.escalate(tx, organisationId, id, 1, reason);
-        audit.push({ action: 'interrupt.escalated', actor: ARGUS_ACTOR, metadata: { level: 1, reason } });
+        audit.push({
+          action: 'interrupt.escalated',
+          actor: ARGUS_ACTOR,
+          metadata: { level: 1, reason },
+        });
         events.push('interrupt.escalated');
       }
     }
@@ -291,7 +413,11 @@ export class InterruptsService {
    * One interrupt with its decisions and, when asked, its linked session and its history — in
    * one query. Without `include` it is exactly the record agents read.
    */
-  async get(organisationId: string, id: string, include: ReadonlySet<InterruptInclude> = new Set()): Promise<InterruptDetailResponse> {
+  async get(
+    organisationId: string,
+    id: string,
+    include: ReadonlySet<InterruptInclude> = new Set(),
+  ): Promise<InterruptDetailResponse> {
     const row = await this.interrupts.readDetail(this.reads, organisationId, id, include);
     if (row === undefined) throw DomainError.of('NOT_FOUND');
     return toInterruptDetailResponse(row);
@@ -327,7 +453,10 @@ export class InterruptsService {
   ): Promise<JsonText<InterruptDetailResponse> | InterruptDetailResponse> {
     const wait = this.waits.register(organisationId, id);
     try {
-      const { status, answer } = include.size > 0 ? await this.readDetail(organisationId, id, include) : await this.readAnswer(organisationId, id);
+      const { status, answer } =
+        include.size > 0
+          ? await this.readDetail(organisationId, id, include)
+          : await this.readAnswer(organisationId, id);
       if (status !== 'open' || waitMs <= 0) return answer;
       const outcome = await wait.until(waitMs, signal);
       if (outcome === 'disconnected') return answer;
@@ -350,10 +479,14 @@ export class InterruptsService {
   private async readAnswer(
     organisationId: string,
     id: string,
-  ): Promise<{ status: InterruptStatus; answer: JsonText<InterruptDetailResponse> | InterruptDetailResponse }> {
+  ): Promise<{
+    status: InterruptStatus;
+    answer: JsonText<InterruptDetailResponse> | InterruptDetailResponse;
+  }> {
     const kept = await this.interrupts.readRecord(this.reads, organisationId, id);
     if (kept === undefined) throw DomainError.of('NOT_FOUND');
-    if (kept.record_json === null) return { status: kept.status, answer: await this.get(organisationId, id) };
+    if (kept.record_json === null)
+      return { status: kept.status, answer: await this.get(organisationId, id) };
     return { status: kept.status, answer: new JsonText(kept.record_json) };
   }
 
@@ -361,9 +494,27 @@ export class InterruptsService {
   async recentForClassification(
     organisationId: string,
     limit: number,
-  ): Promise<{ id: string; title: string; sessionId: string | null; keyId: string | null; actionRequests: StoredActionRequest[] }[]> {
-    const rows = await this.interrupts.recentForClassification(this.dataSource, organisationId, limit);
-    return rows.map((r) => ({ id: r.id, title: r.title, sessionId: r.session_id, keyId: r.opened_by_key_id, actionRequests: r.action_requests }));
+  ): Promise<
+    {
+      id: string;
+      title: string;
+      sessionId: string | null;
+      keyId: string | null;
+      actionRequests: StoredActionRequest[];
+    }[]
+  > {
+    const rows = await this.interrupts.recentForClassification(
+      this.dataSource,
+      organisationId,
+      limit,
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      title: r.title,
+      sessionId: r.session_id,
+      keyId: r.opened_by_key_id,
+      actionRequests: r.action_requests,
+    }));
   }
 
   /**
@@ -371,7 +522,11 @@ export class InterruptsService {
    * id), so a page is stable while new interrupts arrive. `caller` is who `me` refers to: the
    * signed-in member for `assignee=me|my_teams`, the API key for `openedBy=me`.
    */
-  async list(organisationId: string, query: ListInterruptsQuery, caller: ListCaller = {}): Promise<InterruptListResponse> {
+  async list(
+    organisationId: string,
+    query: ListInterruptsQuery,
+    caller: ListCaller = {},
+  ): Promise<InterruptListResponse> {
     const { memberId, apiKeyId } = caller;
     const words = query.q === undefined ? [] : searchWords(query.q);
     if (words.length > MAX_SEARCH_WORDS) {
@@ -386,7 +541,8 @@ export class InterruptsService {
     // `me` names the caller: a key is no member and in no team, so nothing is assigned to it; a
     // member is no key, so it opened nothing. Both are valid queries that match nothing.
     if (personal && memberId === undefined) return { interrupts: [], nextCursor: null };
-    if (query.openedBy === 'me' && apiKeyId === undefined) return { interrupts: [], nextCursor: null };
+    if (query.openedBy === 'me' && apiKeyId === undefined)
+      return { interrupts: [], nextCursor: null };
     const openedByKeyId = query.openedBy === 'me' ? apiKeyId : undefined;
     const order = query.order ?? 'newest';
     // A cursor is good for one organisation, one set of filters and (for me/my_teams) one member.
@@ -405,7 +561,11 @@ export class InterruptsService {
     ]);
     let assignees: InboxFilter['assignees'];
     if (query.assignee === 'me') assignees = { type: 'member', ids: [memberId as string] };
-    if (query.assignee === 'my_teams') assignees = { type: 'team', ids: await this.teams.teamIdsOf(organisationId, memberId as string) };
+    if (query.assignee === 'my_teams')
+      assignees = {
+        type: 'team',
+        ids: await this.teams.teamIdsOf(organisationId, memberId as string),
+      };
     const filter: InboxFilter = {
       statuses: query.status === undefined ? INTERRUPT_STATUSES : [query.status],
       assignees,
@@ -439,7 +599,12 @@ export class InterruptsService {
    * the matches it finds make walking cheaper than the index, then hands over to the index from
    * where it stopped. A prefix that starts no word matches nothing, and costs one lookup.
    */
-  private async titleSearch(organisationId: string, filter: InboxFilter, after: KeysetPosition | undefined, take: number): Promise<InterruptRow[]> {
+  private async titleSearch(
+    organisationId: string,
+    filter: InboxFilter,
+    after: KeysetPosition | undefined,
+    take: number,
+  ): Promise<InterruptRow[]> {
     const found = await this.interrupts.titleWords(this.dataSource, organisationId, filter.words);
     const total = found.find((r) => r.n === 0)?.interrupts ?? 0;
     const expanded: (string[] | null)[] = [];
@@ -459,19 +624,49 @@ export class InterruptsService {
       const words = searchTsquery(search);
       // The planned window in chunks (a long LIMIT can make Postgres sort instead of walk), then
       // on while the matches found make walking cheaper than the index.
-      for (let walked = 0; ; ) {
-        const window = walked < plan.window ? Math.min(TITLE_SEARCH_WALK_CHUNK, plan.window - walked) : TITLE_SEARCH_WALK_CHUNK;
-        hits.push(...(await this.interrupts.titleSearchWalk(this.dataSource, organisationId, filter, position, take - hits.length, window, words)));
+      for (let walked = 0; ;) {
+        const window =
+          walked < plan.window
+            ? Math.min(TITLE_SEARCH_WALK_CHUNK, plan.window - walked)
+            : TITLE_SEARCH_WALK_CHUNK;
+        hits.push(
+          ...(await this.interrupts.titleSearchWalk(
+            this.dataSource,
+            organisationId,
+            filter,
+            position,
+            take - hits.length,
+            window,
+            words,
+          )),
+        );
         if (hits.length >= take) return hits;
-        const end = await this.interrupts.titleSearchWindowEnd(this.dataSource, organisationId, filter, position, window);
+        const end = await this.interrupts.titleSearchWindowEnd(
+          this.dataSource,
+          organisationId,
+          filter,
+          position,
+          window,
+        );
         if (end === undefined) return hits;
         walked += window;
         position = { createdAt: end.position_at, id: end.id };
-        if (walked >= plan.window && !walkOn(hits.length, walked, take, total, TITLE_SEARCH_COSTS)) break;
+        if (walked >= plan.window && !walkOn(hits.length, walked, take, total, TITLE_SEARCH_COSTS))
+          break;
       }
     }
     const keyed = searchTsquery(search, `${organisationId}:`);
-    return [...hits, ...(await this.interrupts.titleSearchIndex(this.dataSource, organisationId, filter, position, take - hits.length, keyed))];
+    return [
+      ...hits,
+      ...(await this.interrupts.titleSearchIndex(
+        this.dataSource,
+        organisationId,
+        filter,
+        position,
+        take - hits.length,
+        keyed,
+      )),
+    ];
   }
 
   /** The inbox tabs' counts for a member, each capped (see COUNT_CAP). */
@@ -492,6 +687,10 @@ export class InterruptsService {
 function timestampParameter(name: 'from' | 'to', value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const parsed = parseTimestamp(value);
-  if (parsed === null) throw new DomainError('VALIDATION_FAILED', `${name}: must be an ISO 8601 timestamp such as 2026-01-31T12:00:00.000Z`);
+  if (parsed === null)
+    throw new DomainError(
+      'VALIDATION_FAILED',
+      `${name}: must be an ISO 8601 timestamp such as 2026-01-31T12:00:00.000Z`,
+    );
   return parsed;
 }

@@ -9,7 +9,9 @@ export type OpenAgeBucket = (typeof OPEN_AGE_BUCKETS)[number];
  * (the metric `interlock_interrupts_open`). Scans the open ones; the metrics module reads it at
  * most every few seconds per instance.
  */
-export async function countOpenInterruptsByAge(db: Queryable): Promise<Record<OpenAgeBucket, number>> {
+export async function countOpenInterruptsByAge(
+  db: Queryable,
+): Promise<Record<OpenAgeBucket, number>> {
   const [row] = await queryRows<Record<OpenAgeBucket, number>>(
     db,
     `SELECT count(*) FILTER (WHERE created_at > now() - interval '5 minutes')::int AS "0-5m",

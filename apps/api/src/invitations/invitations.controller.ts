@@ -1,16 +1,35 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { HttpResponse } from '../http/platform';
-import { ClientIp, CurrentMember, CurrentUser } from '../auth/decorators/current-principal.decorator';
+import {
+  ClientIp,
+  CurrentMember,
+  CurrentUser,
+} from '../auth/decorators/current-principal.decorator';
 import { HumanRoute, MemberRoute, UserRoute } from '../auth/decorators/route-access.decorator';
-import { granterOf, memberActorOf, type MemberPrincipal, type UserPrincipal } from '../auth/principal';
+import {
+  granterOf,
+  memberActorOf,
+  type MemberPrincipal,
+  type UserPrincipal,
+} from '../auth/principal';
 import { SessionCookies } from '../auth/session-cookie.util';
 import { IdParam } from '../http/id-param.pipe';
 import { OrganisationJoinedResponse } from '../users/dto/account.response';
 import { InvitationsService } from './invitations.service';
 import { AcceptInvitationDto } from './dto/accept-invitation.dto';
 import { CreateInvitationDto } from './dto/create-invitation.dto';
-import { CreatedInvitationResponse, InvitationListResponse, InvitationPreviewResponse } from './dto/invitation.response';
+import {
+  CreatedInvitationResponse,
+  InvitationListResponse,
+  InvitationPreviewResponse,
+} from './dto/invitation.response';
 import { CostlyWrite } from '../rate-limits/costly-write.decorator';
 
 @Controller('api/invitations')
@@ -47,21 +66,37 @@ export class InvitationsController {
     @Body() body: CreateInvitationDto,
     @ClientIp() ip: string | null,
   ): Promise<CreatedInvitationResponse> {
-    return this.invitations.create(member.organisationId, granterOf(member), body.email, body.roleId, ip);
+    return this.invitations.create(
+      member.organisationId,
+      granterOf(member),
+      body.email,
+      body.roleId,
+      ip,
+    );
   }
 
   @Delete(':id')
   @HttpCode(204)
   @MemberRoute('member.invite')
-  @ApiOperation({ operationId: 'withdrawInvitation', summary: 'Withdraw a pending invitation: its token stops working' })
+  @ApiOperation({
+    operationId: 'withdrawInvitation',
+    summary: 'Withdraw a pending invitation: its token stops working',
+  })
   @ApiNoContentResponse({ description: 'Withdrawn.' })
-  async withdraw(@CurrentMember() member: MemberPrincipal, @IdParam() id: string, @ClientIp() ip: string | null): Promise<void> {
+  async withdraw(
+    @CurrentMember() member: MemberPrincipal,
+    @IdParam() id: string,
+    @ClientIp() ip: string | null,
+  ): Promise<void> {
     await this.invitations.withdraw(member.organisationId, memberActorOf(member), id, ip);
   }
 
   @Get(':token/preview')
   @HumanRoute()
-  @ApiOperation({ operationId: 'getInvitation', summary: 'What a pending invitation offers: organisation, role, and the address it was sent to' })
+  @ApiOperation({
+    operationId: 'getInvitation',
+    summary: 'What a pending invitation offers: organisation, role, and the address it was sent to',
+  })
   @ApiOkResponse({ type: InvitationPreviewResponse })
   preview(@Param('token') token: string): Promise<InvitationPreviewResponse> {
     return this.invitations.preview(token);
@@ -93,10 +128,19 @@ export class InvitationsController {
   @UserRoute()
   @ApiOperation({
     operationId: 'joinInvitation',
-    summary: 'Accept an invitation sent to your address while signed in: its organisation joins your account',
+    summary:
+      'Accept an invitation sent to your address while signed in: its organisation joins your account',
   })
   @ApiCreatedResponse({ type: OrganisationJoinedResponse })
-  join(@CurrentUser() user: UserPrincipal, @Param('token') token: string, @ClientIp() ip: string | null): Promise<OrganisationJoinedResponse> {
-    return this.invitations.join({ id: user.userId, name: user.userName, email: user.email }, token, ip);
+  join(
+    @CurrentUser() user: UserPrincipal,
+    @Param('token') token: string,
+    @ClientIp() ip: string | null,
+  ): Promise<OrganisationJoinedResponse> {
+    return this.invitations.join(
+      { id: user.userId, name: user.userName, email: user.email },
+      token,
+      ip,
+    );
   }
 }

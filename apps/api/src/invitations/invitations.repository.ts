@@ -57,7 +57,15 @@ export class InvitationsRepository {
   async insert(
     db: Queryable,
     organisationId: string,
-    invitation: { id: string; email: string; roleId: string; tokenHash: string; invitedBy: string; createdAt: Date; expiresAt: Date },
+    invitation: {
+      id: string;
+      email: string;
+      roleId: string;
+      tokenHash: string;
+      invitedBy: string;
+      createdAt: Date;
+      expiresAt: Date;
+    },
   ): Promise<void> {
     await db.query(
       `INSERT INTO invitations (organisation_id, id, email, role_id, token_hash, invited_by, created_at, expires_at)
@@ -76,7 +84,11 @@ export class InvitationsRepository {
   }
 
   /** Deletes a pending invitation; what it was, or undefined when none is pending with that id. */
-  async deletePending(db: Queryable, organisationId: string, id: string): Promise<{ email: string; role_id: string } | undefined> {
+  async deletePending(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+  ): Promise<{ email: string; role_id: string } | undefined> {
     const [row] = await queryRows<{ email: string; role_id: string }>(
       db,
       `DELETE FROM invitations
@@ -93,7 +105,11 @@ export class InvitationsRepository {
    * composed from their owners' join fragments: accepting locks the invitation and reads what
    * it offers at once.
    */
-  async findPendingByToken(db: Queryable, tokenHash: string, lock: boolean): Promise<PendingInvitationRow | undefined> {
+  async findPendingByToken(
+    db: Queryable,
+    tokenHash: string,
+    lock: boolean,
+  ): Promise<PendingInvitationRow | undefined> {
     const [row] = await queryRows<PendingInvitationRow>(
       db,
       `SELECT i.organisation_id, o.name AS organisation_name, i.id, i.email, i.role_id, r.name AS role_name, i.expires_at
@@ -108,7 +124,10 @@ export class InvitationsRepository {
   }
 
   async markAccepted(db: Queryable, organisationId: string, id: string): Promise<void> {
-    await db.query(`UPDATE invitations SET accepted_at = now() WHERE organisation_id = $1 AND id = $2`, [organisationId, id]);
+    await db.query(
+      `UPDATE invitations SET accepted_at = now() WHERE organisation_id = $1 AND id = $2`,
+      [organisationId, id],
+    );
   }
 
   /**
@@ -118,11 +137,18 @@ export class InvitationsRepository {
    * deadlocking.
    */
   async lockWithRole(db: Queryable, organisationId: string, roleId: string): Promise<void> {
-    await db.query(`SELECT id FROM invitations WHERE organisation_id = $1 AND role_id = $2 FOR UPDATE`, [organisationId, roleId]);
+    await db.query(
+      `SELECT id FROM invitations WHERE organisation_id = $1 AND role_id = $2 FOR UPDATE`,
+      [organisationId, roleId],
+    );
   }
 
   /** Deletes every invitation naming a role; each one's id, email and state at deletion. */
-  deleteWithRole(db: Queryable, organisationId: string, roleId: string): Promise<{ id: string; email: string; state: InvitationState }[]> {
+  deleteWithRole(
+    db: Queryable,
+    organisationId: string,
+    roleId: string,
+  ): Promise<{ id: string; email: string; state: InvitationState }[]> {
     return queryRows<{ id: string; email: string; state: InvitationState }>(
       db,
       `DELETE FROM invitations WHERE organisation_id = $1 AND role_id = $2

@@ -19,10 +19,19 @@ import {
 
 // The function-style owners (memberships, users) and the account description are faked here;
 // the password hash is a fixed stand-in (scrypt is deliberately slow).
-jest.mock('../members/memberships.repository', () => ({ beginMembership: jest.fn(), isCurrentMemberByEmail: jest.fn() }));
-jest.mock('../users/users.repository', () => ({ ...jest.requireActual('../users/users.repository'), insertUser: jest.fn() }));
+jest.mock('../members/memberships.repository', () => ({
+  beginMembership: jest.fn(),
+  isCurrentMemberByEmail: jest.fn(),
+}));
+jest.mock('../users/users.repository', () => ({
+  ...jest.requireActual('../users/users.repository'),
+  insertUser: jest.fn(),
+}));
 jest.mock('../users/account.util', () => ({
-  describeJoined: jest.fn(async (_db: unknown, userId: string, organisationId: string) => ({ userId, organisationId })),
+  describeJoined: jest.fn(async (_db: unknown, userId: string, organisationId: string) => ({
+    userId,
+    organisationId,
+  })),
 }));
 jest.mock('../auth/password.util', () => ({ hashPassword: jest.fn(async () => 'scrypt$hash') }));
 const fakeMemberships = memberships as jest.Mocked<typeof memberships>;
@@ -30,7 +39,10 @@ const fakeUsers = users as jest.Mocked<typeof users>;
 
 const ORG = '6c0f7a52-93a3-4d55-9e4b-7c2b3f1a0e11';
 const ada: MemberActor = { type: 'member', id: 'u-ada', name: 'Ada Lovelace' };
-const granter = { actor: ada, permissions: new Set<Permission>(['member.invite', 'interrupt.read']) };
+const granter = {
+  actor: ada,
+  permissions: new Set<Permission>(['member.invite', 'interrupt.read']),
+};
 const TOKEN = 'A'.repeat(43);
 const pending: PendingInvitationRow = {
   organisation_id: ORG,
@@ -55,14 +67,46 @@ function setUp(overrides: Partial<Record<keyof InvitationsRepository, jest.Mock>
     ...overrides,
   } as unknown as InvitationsRepository;
   const roles = {
-    findGrantable: jest.fn(async () => (order.push('role'), { id: 'r-dev', name: 'Developer', permissions: ['interrupt.read'], builtIn: 'developer' })),
+    findGrantable: jest.fn(
+      async () => (
+        order.push('role'),
+        { id: 'r-dev', name: 'Developer', permissions: ['interrupt.read'], builtIn: 'developer' }
+      ),
+    ),
   } as unknown as RolesService;
-  const roleRows = { lock: jest.fn(async () => ({ id: 'r-dev', name: 'Developer' })) } as unknown as RolesRepository;
-  const organisations = { lock: jest.fn(async () => void order.push('organisation')) } as unknown as OrganisationsRepository;
-  const signIns = { create: jest.fn(async () => ({ token: 'cookie-token', expiresAt: new Date(0) })) } as unknown as SignInSessionService;
-  const notifications = { writeInvitation: jest.fn(async () => void order.push('email')) } as unknown as NotificationOutbox;
-  const service = new InvitationsService(dataSource, invitations, roles, roleRows, organisations, signIns, notifications);
-  return { service, invitations, roles, roleRows, organisations, signIns, notifications, tx, audit, order };
+  const roleRows = {
+    lock: jest.fn(async () => ({ id: 'r-dev', name: 'Developer' })),
+  } as unknown as RolesRepository;
+  const organisations = {
+    lock: jest.fn(async () => void order.push('organisation')),
+  } as unknown as OrganisationsRepository;
+  const signIns = {
+    create: jest.fn(async () => ({ token: 'cookie-token', expiresAt: new Date(0) })),
+  } as unknown as SignInSessionService;
+  const notifications = {
+    writeInvitation: jest.fn(async () => void order.push('email')),
+  } as unknown as NotificationOutbox;
+  const service = new InvitationsService(
+    dataSource,
+    invitations,
+    roles,
+    roleRows,
+    organisations,
+    signIns,
+    notifications,
+  );
+  return {
+    service,
+    invitations,
+    roles,
+    roleRows,
+    organisations,
+    signIns,
+    notifications,
+    tx,
+    audit,
+    order,
+  };
 }
 
 beforeEach(() => {
@@ -75,7 +119,13 @@ beforeEach(() => {
 describe('InvitationsService', () => {
   it('invites an address: role granted, organisation queued, checks, then the row and its entry; the token stored as its SHA-256', async () => {
     const { service, invitations, organisations, notifications, tx, audit, order } = setUp();
-    const created = await service.create(ORG, granter, '  Bob@Example.com ', 'r-dev', '203.0.113.7');
+    const created = await service.create(
+      ORG,
+      granter,
+      '  Bob@Example.com ',
+      'r-dev',
+      '203.0.113.7',
+    );
     expect(created.email).toBe('bob@example.com');
     expect(created.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(order).toEqual(['role', 'organisation', 'pending?', 'insert', 'email']);
@@ -83,7 +133,13 @@ describe('InvitationsService', () => {
     expect(notifications.writeInvitation).toHaveBeenCalledWith(
       tx,
       ORG,
-      expect.objectContaining({ invitationId: created.id, email: 'bob@example.com', token: created.token, inviterName: ada.name, roleName: 'Developer' }),
+      expect.objectContaining({
+        invitationId: created.id,
+        email: 'bob@example.com',
+        token: created.token,
+        inviterName: ada.name,
+        roleName: 'Developer',
+      }),
     );
     expect(organisations.lock).toHaveBeenCalledWith(tx, ORG, 'FOR NO KEY UPDATE');
     expect(invitations.insert).toHaveBeenCalledWith(
@@ -96,16 +152,26 @@ describe('InvitationsService', () => {
         tokenHash: createHash('sha256').update(created.token).digest('hex'),
       }),
     );
-    expect(audit).toEqual([expect.objectContaining({ action: 'member.invited', actor: ada, target: { type: 'invitation', id: created.id, name: 'bob@example.com' } })]);
+    expect(audit).toEqual([
+      expect.objectContaining({
+        action: 'member.invited',
+        actor: ada,
+        target: { type: 'invitation', id: created.id, name: 'bob@example.com' },
+      }),
+    ]);
   });
 
   it("answers 409 for the organisation's current member or a pending invitation, writing nothing", async () => {
     fakeMemberships.isCurrentMemberByEmail.mockResolvedValue(true);
     const member = setUp();
-    await expect(member.service.create(ORG, granter, 'bob@example.com', 'r-dev', null)).rejects.toMatchObject({ code: 'CONFLICT', message: ALREADY_MEMBER });
+    await expect(
+      member.service.create(ORG, granter, 'bob@example.com', 'r-dev', null),
+    ).rejects.toMatchObject({ code: 'CONFLICT', message: ALREADY_MEMBER });
     fakeMemberships.isCurrentMemberByEmail.mockResolvedValue(false);
     const invited = setUp({ hasPending: jest.fn(async () => true) });
-    await expect(invited.service.create(ORG, granter, 'bob@example.com', 'r-dev', null)).rejects.toMatchObject({ code: 'CONFLICT', message: ALREADY_INVITED });
+    await expect(
+      invited.service.create(ORG, granter, 'bob@example.com', 'r-dev', null),
+    ).rejects.toMatchObject({ code: 'CONFLICT', message: ALREADY_INVITED });
     for (const s of [member, invited]) {
       expect(s.invitations.insert).not.toHaveBeenCalled();
       expect(s.audit).toEqual([]);
@@ -119,7 +185,13 @@ describe('InvitationsService', () => {
     expect(audit).toEqual([
       expect.objectContaining({
         action: 'member.invitation_deleted',
-        metadata: { email: 'bob@example.com', roleId: 'r-dev', role: 'Developer', state: 'pending', reason: 'withdrawn' },
+        metadata: {
+          email: 'bob@example.com',
+          roleId: 'r-dev',
+          role: 'Developer',
+          state: 'pending',
+          reason: 'withdrawn',
+        },
       }),
     ]);
     const none = setUp({ deletePending: jest.fn(async () => undefined) });
@@ -132,31 +204,53 @@ describe('InvitationsService', () => {
   it('answers 404 for a malformed token without looking it up', async () => {
     const { service, invitations } = setUp();
     await expect(service.preview('short')).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(service.accept('short', 'Bob', 'password1', null)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(service.accept('short', 'Bob', 'password1', null)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
     expect(invitations.findPendingByToken).not.toHaveBeenCalled();
   });
 
   it('accepts with a new account: user, membership, invitation used, member.joined, a sign-in session', async () => {
     const { service, invitations, signIns, tx, audit } = setUp();
     const signedIn = await service.accept(TOKEN, 'Bob', 'password1', '203.0.113.7');
-    expect(invitations.findPendingByToken).toHaveBeenLastCalledWith(tx, createHash('sha256').update(TOKEN).digest('hex'), true);
-    expect(fakeUsers.insertUser).toHaveBeenCalledWith(tx, { email: 'bob@example.com', name: 'Bob', passwordHash: 'scrypt$hash' }, expect.any(Function));
+    expect(invitations.findPendingByToken).toHaveBeenLastCalledWith(
+      tx,
+      createHash('sha256').update(TOKEN).digest('hex'),
+      true,
+    );
+    expect(fakeUsers.insertUser).toHaveBeenCalledWith(
+      tx,
+      { email: 'bob@example.com', name: 'Bob', passwordHash: 'scrypt$hash' },
+      expect.any(Function),
+    );
     expect(fakeMemberships.beginMembership).toHaveBeenCalledWith(tx, ORG, 'u-bob', 'r-dev');
     expect(invitations.markAccepted).toHaveBeenCalledWith(tx, ORG, 'i-1');
     expect(signIns.create).toHaveBeenCalledWith(tx, 'u-bob');
-    expect(signedIn).toMatchObject({ token: 'cookie-token', body: { userId: 'u-bob', organisationId: ORG } });
+    expect(signedIn).toMatchObject({
+      token: 'cookie-token',
+      body: { userId: 'u-bob', organisationId: ORG },
+    });
     expect(audit).toEqual([
       expect.objectContaining({
         action: 'member.joined',
         actor: { type: 'member', id: 'u-bob', name: 'Bob' },
-        metadata: { invitationId: 'i-1', email: 'bob@example.com', roleId: 'r-dev', role: 'Developer' },
+        metadata: {
+          invitationId: 'i-1',
+          email: 'bob@example.com',
+          roleId: 'r-dev',
+          role: 'Developer',
+        },
       }),
     ]);
   });
 
   it('answers 404 for an unknown or used token before hashing the password', async () => {
-    const { service, signIns, audit } = setUp({ findPendingByToken: jest.fn(async () => undefined) });
-    await expect(service.accept(TOKEN, 'Bob', 'password1', null)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    const { service, signIns, audit } = setUp({
+      findPendingByToken: jest.fn(async () => undefined),
+    });
+    await expect(service.accept(TOKEN, 'Bob', 'password1', null)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
     expect(jest.requireMock('../auth/password.util').hashPassword).not.toHaveBeenCalled();
     expect(fakeUsers.insertUser).not.toHaveBeenCalled();
     expect(signIns.create).not.toHaveBeenCalled();
@@ -167,16 +261,25 @@ describe('InvitationsService', () => {
     fakeMemberships.beginMembership.mockResolvedValue('rejoined');
     const { service, audit } = setUp();
     await service.join({ id: 'u-bob', name: 'Bob', email: 'bob@example.com' }, TOKEN, null);
-    expect(audit).toEqual([expect.objectContaining({ action: 'member.joined', metadata: expect.objectContaining({ rejoined: true }) })]);
+    expect(audit).toEqual([
+      expect.objectContaining({
+        action: 'member.joined',
+        metadata: expect.objectContaining({ rejoined: true }),
+      }),
+    ]);
 
     const other = setUp();
-    await expect(other.service.join({ id: 'u-eve', name: 'Eve', email: 'eve@example.com' }, TOKEN, null)).rejects.toMatchObject({
+    await expect(
+      other.service.join({ id: 'u-eve', name: 'Eve', email: 'eve@example.com' }, TOKEN, null),
+    ).rejects.toMatchObject({
       code: 'FORBIDDEN',
       message: INVITATION_FOR_ANOTHER_EMAIL,
     });
     fakeMemberships.beginMembership.mockResolvedValue('already');
     const already = setUp();
-    await expect(already.service.join({ id: 'u-bob', name: 'Bob', email: 'bob@example.com' }, TOKEN, null)).rejects.toMatchObject({
+    await expect(
+      already.service.join({ id: 'u-bob', name: 'Bob', email: 'bob@example.com' }, TOKEN, null),
+    ).rejects.toMatchObject({
       code: 'CONFLICT',
       message: YOU_ARE_ALREADY_A_MEMBER,
     });

@@ -16,8 +16,16 @@ import { RolesService } from '../roles/roles.service';
 import { describeJoined } from '../users/account.util';
 import type { OrganisationJoinedResponse } from '../users/dto/account.response';
 import { accountExists, insertUser, normaliseEmail } from '../users/users.repository';
-import type { CreatedInvitationResponse, InvitationPreviewResponse, InvitationResponse } from './dto/invitation.response';
-import { InvitationRow, InvitationsRepository, PendingInvitationRow } from './invitations.repository';
+import type {
+  CreatedInvitationResponse,
+  InvitationPreviewResponse,
+  InvitationResponse,
+} from './dto/invitation.response';
+import {
+  InvitationRow,
+  InvitationsRepository,
+  PendingInvitationRow,
+} from './invitations.repository';
 
 const INVITATION_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -40,8 +48,10 @@ function toResponse(row: InvitationRow): InvitationResponse {
 }
 
 export const ALREADY_MEMBER = 'This email address is already a member of this organisation.';
-export const ALREADY_INVITED = 'This email address already has a pending invitation to this organisation.';
-export const SIGN_IN_TO_ACCEPT = 'An account with this email already exists: sign in, then accept the invitation.';
+export const ALREADY_INVITED =
+  'This email address already has a pending invitation to this organisation.';
+export const SIGN_IN_TO_ACCEPT =
+  'An account with this email already exists: sign in, then accept the invitation.';
 export const INVITATION_FOR_ANOTHER_EMAIL = 'This invitation was sent to another email address.';
 export const YOU_ARE_ALREADY_A_MEMBER = 'You are already a member of this organisation.';
 
@@ -76,22 +86,35 @@ export class InvitationsService {
     return (await this.invitations.list(this.dataSource, organisationId)).map(toResponse);
   }
 
-  async create(organisationId: string, granter: Granter, email: string, roleId: string, ip: string | null): Promise<CreatedInvitationResponse> {
+  async create(
+    organisationId: string,
+    granter: Granter,
+    email: string,
+    roleId: string,
+    ip: string | null,
+  ): Promise<CreatedInvitationResponse> {
     const address = normaliseEmail(email);
     const token = randomBytes(32).toString('base64url');
     const id = randomUUID();
     const createdAt = new Date();
     const expiresAt = new Date(createdAt.getTime() + INVITATION_DAYS * DAY_MS);
     const role = await this.dataSource.transaction(async (tx) => {
-      const granted = await this.roles.findGrantable(tx, organisationId, granter.permissions, roleId);
+      const granted = await this.roles.findGrantable(
+        tx,
+        organisationId,
+        granter.permissions,
+        roleId,
+      );
       // Invitations of one organisation queue here, so two concurrent ones for an address
       // cannot both find none pending. (NO KEY UPDATE: the organisation's other writes, which
       // take KEY SHARE through their foreign keys, do not wait.)
       await this.organisations.lock(tx, organisationId, 'FOR NO KEY UPDATE');
       // Only this organisation's own members and invitations: whether the address has an
       // account elsewhere is never looked at (no enumeration oracle).
-      if (await isCurrentMemberByEmail(tx, organisationId, address)) throw new DomainError('CONFLICT', ALREADY_MEMBER);
-      if (await this.invitations.hasPending(tx, organisationId, address)) throw new DomainError('CONFLICT', ALREADY_INVITED);
+      if (await isCurrentMemberByEmail(tx, organisationId, address))
+        throw new DomainError('CONFLICT', ALREADY_MEMBER);
+      if (await this.invitations.hasPending(tx, organisationId, address))
+        throw new DomainError('CONFLICT', ALREADY_INVITED);
       await this.invitations.insert(tx, organisationId, {
         id,
         email: address,
@@ -131,7 +154,12 @@ export class InvitationsService {
   }
 
   /** Withdraws a pending invitation (its token stops working); accepted or expired ones are 404. */
-  async withdraw(organisationId: string, actor: MemberActor, id: string, ip: string | null): Promise<void> {
+  async withdraw(
+    organisationId: string,
+    actor: MemberActor,
+    id: string,
+    ip: string | null,
+  ): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       const row = await this.invitations.deletePending(tx, organisationId, id);
       if (row === undefined) throw DomainError.of('NOT_FOUND');
@@ -144,7 +172,13 @@ export class InvitationsService {
         action: 'member.invitation_deleted',
         actor,
         target: { type: 'invitation', id, name: row.email },
-        metadata: { email: row.email, roleId: row.role_id, role: role.name, state: 'pending', reason: 'withdrawn' },
+        metadata: {
+          email: row.email,
+          roleId: row.role_id,
+          role: role.name,
+          state: 'pending',
+          reason: 'withdrawn',
+        },
         ipAddress: ip,
       });
     });
@@ -152,7 +186,9 @@ export class InvitationsService {
 
   /** What a pending invitation offers, for whoever holds its token: 404 when unknown, used or expired. */
   async preview(token: string): Promise<InvitationPreviewResponse> {
-    const invitation = TOKEN_PATTERN.test(token) ? await this.invitations.findPendingByToken(this.dataSource, tokenHash(token), false) : undefined;
+    const invitation = TOKEN_PATTERN.test(token)
+      ? await this.invitations.findPendingByToken(this.dataSource, tokenHash(token), false)
+      : undefined;
     if (invitation === undefined) throw DomainError.of('NOT_FOUND');
     return {
       email: invitation.email,
@@ -168,18 +204,26 @@ export class InvitationsService {
    * unknown, expired or used token answers 404; an email that already has an account, 409
    * (sign in and accept with `join`).
    */
-  async accept(token: string, name: string, password: string, ip: string | null): Promise<SignedIn<OrganisationJoinedResponse>> {
+  async accept(
+    token: string,
+    name: string,
+    password: string,
+    ip: string | null,
+  ): Promise<SignedIn<OrganisationJoinedResponse>> {
     if (!TOKEN_PATTERN.test(token)) throw DomainError.of('NOT_FOUND');
     const hash = tokenHash(token);
     // Checked before the deliberately slow password hash, so a guessed token costs no scrypt.
-    if ((await this.invitations.findPendingByToken(this.dataSource, hash, false)) === undefined) throw DomainError.of('NOT_FOUND');
+    if ((await this.invitations.findPendingByToken(this.dataSource, hash, false)) === undefined)
+      throw DomainError.of('NOT_FOUND');
     const passwordHash = await hashPassword(password);
 
     return this.dataSource.transaction(async (tx) => {
       // Locked, and re-checked once the lock is granted: of two concurrent accepts, one wins.
       const invitation = await this.invitations.findPendingByToken(tx, hash, true);
       if (invitation === undefined) throw DomainError.of('NOT_FOUND');
-      const userId = await insertUser(tx, { email: invitation.email, name, passwordHash }, () => accountExists(SIGN_IN_TO_ACCEPT));
+      const userId = await insertUser(tx, { email: invitation.email, name, passwordHash }, () =>
+        accountExists(SIGN_IN_TO_ACCEPT),
+      );
       await this.admit(tx, invitation, { userId, name, ip });
       const session = await this.signIns.create(tx, userId);
       return { ...session, body: await describeJoined(tx, userId, invitation.organisation_id) };
@@ -191,12 +235,17 @@ export class InvitationsService {
    * membership of the organisation (a former member's begins anew). 404 for an unknown, expired
    * or used token; 403 when it was sent to another address; 409 when they are a member already.
    */
-  async join(user: SignedInUser, token: string, ip: string | null): Promise<OrganisationJoinedResponse> {
+  async join(
+    user: SignedInUser,
+    token: string,
+    ip: string | null,
+  ): Promise<OrganisationJoinedResponse> {
     if (!TOKEN_PATTERN.test(token)) throw DomainError.of('NOT_FOUND');
     return this.dataSource.transaction(async (tx) => {
       const invitation = await this.invitations.findPendingByToken(tx, tokenHash(token), true);
       if (invitation === undefined) throw DomainError.of('NOT_FOUND');
-      if (invitation.email !== user.email) throw new DomainError('FORBIDDEN', INVITATION_FOR_ANOTHER_EMAIL);
+      if (invitation.email !== user.email)
+        throw new DomainError('FORBIDDEN', INVITATION_FOR_ANOTHER_EMAIL);
       await this.admit(tx, invitation, { userId: user.id, name: user.name, ip });
       return describeJoined(tx, user.id, invitation.organisation_id);
     });

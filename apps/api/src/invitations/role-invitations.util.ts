@@ -25,7 +25,13 @@ export async function deleteInvitationsWithRole(
       action: 'member.invitation_deleted',
       actor,
       target: { type: 'invitation', id: invitation.id, name: invitation.email },
-      metadata: { email: invitation.email, roleId: role.id, role: role.name, state: invitation.state, reason: 'role.deleted' },
+      metadata: {
+        email: invitation.email,
+        roleId: role.id,
+        role: role.name,
+        state: invitation.state,
+        reason: 'role.deleted',
+      },
       ipAddress: ip,
     });
   }

@@ -117,6 +117,8 @@ describe('JobRunner', () => {
   it('refuses a worker registered twice', () => {
     const runner = newRunner();
     runner.register(new QueueWorker('q', []));
-    expect(() => runner.register(new QueueWorker('q', []))).toThrow('job worker q is registered twice');
+    expect(() => runner.register(new QueueWorker('q', []))).toThrow(
+      'job worker q is registered twice',
+    );
   });
 });

@@ -45,8 +45,16 @@ export class JobRunner {
   constructor(private readonly logger: Logger) {}
 
   register(worker: JobWorker): void {
-    if (this.lanes.has(worker.name)) throw new Error(`job worker ${worker.name} is registered twice`);
-    const lane: Lane = { worker, woken: false, wakeUp: undefined, timer: undefined, loop: undefined, failures: 0 };
+    if (this.lanes.has(worker.name))
+      throw new Error(`job worker ${worker.name} is registered twice`);
+    const lane: Lane = {
+      worker,
+      woken: false,
+      wakeUp: undefined,
+      timer: undefined,
+      loop: undefined,
+      failures: 0,
+    };
     this.lanes.set(worker.name, lane);
     if (this.started && !this.stopping) lane.loop = this.run(lane);
   }
@@ -73,7 +81,11 @@ export class JobRunner {
     await Promise.all([...this.lanes.values()].map((lane) => lane.loop));
     await Promise.all(
       [...this.lanes.values()].map((lane) =>
-        lane.worker.drain?.().catch((error: unknown) => this.logger.error({ err: error, worker: lane.worker.name }, 'job worker drain failed')),
+        lane.worker
+          .drain?.()
+          .catch((error: unknown) =>
+            this.logger.error({ err: error, worker: lane.worker.name }, 'job worker drain failed'),
+          ),
       ),
     );
   }
@@ -88,11 +100,18 @@ export class JobRunner {
         lane.failures = 0;
       } catch (error) {
         lane.failures += 1;
-        this.logger.warn({ err: error, worker: lane.worker.name, failures: lane.failures }, 'job worker round failed');
+        this.logger.warn(
+          { err: error, worker: lane.worker.name, failures: lane.failures },
+          'job worker round failed',
+        );
       }
       if (jobRoundChannel.hasSubscribers) {
         const result = lane.failures > 0 ? 'failed' : busy ? 'busy' : 'idle';
-        jobRoundChannel.publish({ worker: lane.worker.name, result, durationMs: performance.now() - started } satisfies JobRoundRecord);
+        jobRoundChannel.publish({
+          worker: lane.worker.name,
+          result,
+          durationMs: performance.now() - started,
+        } satisfies JobRoundRecord);
       }
       if (this.stopping) break;
       if ((busy || lane.woken) && lane.failures === 0) {
@@ -100,7 +119,10 @@ export class JobRunner {
         await new Promise<void>((resolve) => setImmediate(resolve));
         continue;
       }
-      const wait = lane.failures === 0 ? lane.worker.idleMs : Math.min(MAX_FAILURE_BACKOFF_MS, lane.worker.idleMs * 2 ** lane.failures);
+      const wait =
+        lane.failures === 0
+          ? lane.worker.idleMs
+          : Math.min(MAX_FAILURE_BACKOFF_MS, lane.worker.idleMs * 2 ** lane.failures);
       await this.sleep(lane, wait);
     }
   }

@@ -1,4 +1,10 @@
-import { BeforeApplicationShutdown, Global, Inject, Module, OnApplicationBootstrap } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Global,
+  Inject,
+  Module,
+  OnApplicationBootstrap,
+} from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
 import { LOGGER } from '../logging/logger.module';

@@ -1,7 +1,10 @@
 import type { Logger } from 'pino';
 import { type Queryable, queryRows } from '../database/query-rows.util';
 import type { JobWorker } from './job-runner';
-import { periodicJobRunChannel, type PeriodicJobRunRecord } from '../metrics/instrumentation-channels';
+import {
+  periodicJobRunChannel,
+  type PeriodicJobRunRecord,
+} from '../metrics/instrumentation-channels';
 import { inSpan } from '../tracing/spans';
 
 /** Work to do every `everyMs` — once across all instances, not once per instance. */
@@ -68,20 +71,28 @@ export class PeriodicJobsWorker implements JobWorker {
     const started = performance.now();
     const report = (result: PeriodicJobRunRecord['result']) => {
       if (periodicJobRunChannel.hasSubscribers) {
-        periodicJobRunChannel.publish({ job: job.name, result, durationMs: performance.now() - started } satisfies PeriodicJobRunRecord);
+        periodicJobRunChannel.publish({
+          job: job.name,
+          result,
+          durationMs: performance.now() - started,
+        } satisfies PeriodicJobRunRecord);
       }
     };
     // One span per run (traces on): its statements are its children, its log lines carry its trace id.
-    this.running = inSpan(`job ${job.name}`, { attributes: { 'interlock.job': job.name } }, async () => {
-      try {
-        await job.run();
-        report('ok');
-      } catch (error) {
-        this.logger.error({ err: error, job: job.name }, 'periodic job failed');
-        report('failed');
-        throw error;
-      }
-    }).catch(() => undefined);
+    this.running = inSpan(
+      `job ${job.name}`,
+      { attributes: { 'interlock.job': job.name } },
+      async () => {
+        try {
+          await job.run();
+          report('ok');
+        } catch (error) {
+          this.logger.error({ err: error, job: job.name }, 'periodic job failed');
+          report('failed');
+          throw error;
+        }
+      },
+    ).catch(() => undefined);
     await this.running;
     this.running = undefined;
     return true;

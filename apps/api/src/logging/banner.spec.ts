@@ -8,14 +8,21 @@ describe('startBanner', () => {
     expect(text).toContain('/srv/interlock/.data');
     expect(text).toContain('Ctrl+C');
     expect(text).not.toContain('Metrics');
-    expect(startBanner({ databaseUrl: undefined, dataDir: '/d' }, 3000, 9464)).toContain('http://localhost:9464/metrics');
+    expect(startBanner({ databaseUrl: undefined, dataDir: '/d' }, 3000, 9464)).toContain(
+      'http://localhost:9464/metrics',
+    );
   });
 
   it('names an external database without its credentials', () => {
-    const { database, data } = describeDatabase('postgres://interlock:s3cret@db.internal:5432/interlock', '/unused');
+    const { database, data } = describeDatabase(
+      'postgres://interlock:s3cret@db.internal:5432/interlock',
+      '/unused',
+    );
     expect(database).toBe('Postgres at db.internal:5432, database interlock');
     expect(database).not.toContain('s3cret');
     expect(data).toContain('pg_dump');
-    expect(startBanner({ databaseUrl: 'postgres://u:s3cret@db/x', dataDir: '/d' }, 1)).not.toContain('s3cret');
+    expect(
+      startBanner({ databaseUrl: 'postgres://u:s3cret@db/x', dataDir: '/d' }, 1),
+    ).not.toContain('s3cret');
   });
 });

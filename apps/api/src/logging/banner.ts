@@ -1,14 +1,23 @@
 import type { AppConfig } from '../config/app-config';
 
 /** The database as a person may see it: host, port and name, never the credentials. */
-export function describeDatabase(databaseUrl: string | undefined, dataDir: string): { database: string; data: string } {
+export function describeDatabase(
+  databaseUrl: string | undefined,
+  dataDir: string,
+): { database: string; data: string } {
   if (databaseUrl === undefined) {
-    return { database: 'embedded Postgres (for one process; set DATABASE_URL for your own Postgres)', data: dataDir };
+    return {
+      database: 'embedded Postgres (for one process; set DATABASE_URL for your own Postgres)',
+      data: dataDir,
+    };
   }
   try {
     const url = new URL(databaseUrl);
     const name = url.pathname.replace(/^\//, '') || '(default database)';
-    return { database: `Postgres at ${url.hostname}${url.port ? `:${url.port}` : ''}, database ${name}`, data: 'in that database (back it up with pg_dump)' };
+    return {
+      database: `Postgres at ${url.hostname}${url.port ? `:${url.port}` : ''}, database ${name}`,
+      data: 'in that database (back it up with pg_dump)',
+    };
   } catch {
     return { database: 'external Postgres (DATABASE_URL)', data: 'in that database' };
   }
@@ -18,7 +27,11 @@ export function describeDatabase(databaseUrl: string | undefined, dataDir: strin
  * What a person starting the service on a terminal needs, once it listens: where to open it,
  * which database it uses, where the data lives and how to stop it.
  */
-export function startBanner(config: Pick<AppConfig, 'databaseUrl' | 'dataDir'>, port: number, metricsPort?: number): string {
+export function startBanner(
+  config: Pick<AppConfig, 'databaseUrl' | 'dataDir'>,
+  port: number,
+  metricsPort?: number,
+): string {
   const { database, data } = describeDatabase(config.databaseUrl, config.dataDir);
   const lines = [
     '',

@@ -8,6 +8,10 @@ export const LOGGER = Symbol('LOGGER');
 @Module({})
 export class LoggerModule {
   static forRoot(logger: Logger) {
-    return { module: LoggerModule, providers: [{ provide: LOGGER, useValue: logger }], exports: [LOGGER] };
+    return {
+      module: LoggerModule,
+      providers: [{ provide: LOGGER, useValue: logger }],
+      exports: [LOGGER],
+    };
   }
 }

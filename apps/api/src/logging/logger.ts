@@ -33,13 +33,20 @@ export function serializeError(error: unknown): Record<string, unknown> {
   delete serialized.query;
   const driverError = serialized.driverError as Record<string, unknown> | undefined;
   if (driverError && typeof driverError === 'object') {
-    serialized.driverError = { code: driverError.code, message: driverError.message, severity: driverError.severity };
+    serialized.driverError = {
+      code: driverError.code,
+      message: driverError.message,
+      severity: driverError.severity,
+    };
   }
   return serialized;
 }
 
 /** Whether the log is for a person: `LOG_FORMAT=pretty`, or `auto` on a terminal. */
-export function isPrettyLog(config: Pick<AppConfig, 'logFormat'>, stdout: { isTTY?: boolean } = process.stdout): boolean {
+export function isPrettyLog(
+  config: Pick<AppConfig, 'logFormat'>,
+  stdout: { isTTY?: boolean } = process.stdout,
+): boolean {
   return config.logFormat === 'pretty' || (config.logFormat === 'auto' && stdout.isTTY === true);
 }
 
@@ -60,7 +67,9 @@ export function prettyDestination(destination?: DestinationStream): DestinationS
       if (req?.url === undefined || res?.statusCode === undefined) return message;
       return `${req.method} ${req.url} ${res.statusCode}${typeof log.durationMs === 'number' ? ` ${log.durationMs}ms` : ''}`;
     },
-    ...(destination === undefined ? {} : { destination: destination as unknown as NodeJS.WritableStream }),
+    ...(destination === undefined
+      ? {}
+      : { destination: destination as unknown as NodeJS.WritableStream }),
   });
 }
 
@@ -90,7 +99,8 @@ const REDACTED = '[redacted]';
  * its token is): the API's `/api/invitations/<token>/…` and the dashboard's page
  * `/invitations/<token>`, wherever it appears — in the path, in a `next=` value, in a Referer.
  */
-const INVITATION_TOKEN_SEGMENT = /(\/invitations\/)(?![0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?:[/?#&]|$))[^/?#&]+/gi;
+const INVITATION_TOKEN_SEGMENT =
+  /(\/invitations\/)(?![0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?:[/?#&]|$))[^/?#&]+/gi;
 /** What an invitation or password-reset token looks like (32 random bytes, base64url), wherever it appears. */
 const TOKEN_LIKE = /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g;
 
@@ -149,7 +159,10 @@ const keyLikePatterns = new Map<string, RegExp>();
 function keyLikePattern(apiKeyPrefix: string): RegExp {
   let pattern = keyLikePatterns.get(apiKeyPrefix);
   if (pattern === undefined) {
-    pattern = new RegExp(`${escapeRegExp(apiKeyPrefix)}[A-Za-z]{4,}|\\b[a-z][a-z0-9]{0,15}_[A-Za-z]{64}`, 'g');
+    pattern = new RegExp(
+      `${escapeRegExp(apiKeyPrefix)}[A-Za-z]{4,}|\\b[a-z][a-z0-9]{0,15}_[A-Za-z]{64}`,
+      'g',
+    );
     keyLikePatterns.set(apiKeyPrefix, pattern);
   }
   pattern.lastIndex = 0;
@@ -174,7 +187,10 @@ function requestFields(req: IncomingMessage & { originalUrl?: string }, apiKeyPr
     method: req.method,
     url: redactUrl(req.originalUrl || req.url || '/', apiKeyPrefix),
     // A page's address travels in Referer: the dashboard's invitation page holds its token.
-    headers: req.headers.referer === undefined ? req.headers : { ...req.headers, referer: redactUrl(req.headers.referer, apiKeyPrefix) },
+    headers:
+      req.headers.referer === undefined
+        ? req.headers
+        : { ...req.headers, referer: redactUrl(req.headers.referer, apiKeyPrefix) },
     remoteAddress: req.socket?.remoteAddress,
   };
 }
@@ -256,7 +272,8 @@ const WIRING_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExpl
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
   log(message: unknown, context?: string) {
-    if (context !== undefined && WIRING_CONTEXTS.has(context)) this.logger.debug({ context }, String(message));
+    if (context !== undefined && WIRING_CONTEXTS.has(context))
+      this.logger.debug({ context }, String(message));
     else this.logger.info({ context }, String(message));
   }
   error(message: unknown, trace?: string, context?: string) {

@@ -15,7 +15,8 @@ import { Mailer } from './mailer';
     {
       provide: Mailer,
       inject: [APP_CONFIG, LOGGER],
-      useFactory: (config: AppConfig, logger: Logger) => new Mailer(config.mail, logger, config.nodeEnv === 'production'),
+      useFactory: (config: AppConfig, logger: Logger) =>
+        new Mailer(config.mail, logger, config.nodeEnv === 'production'),
     },
   ],
   exports: [Mailer],

@@ -42,9 +42,17 @@ export class Mailer {
     this.transport =
       config.smtpUrl === undefined
         ? undefined
-        : nodemailer.createTransport({ url: config.smtpUrl, pool: true, maxConnections: config.maxConnections, maxMessages: 100 });
+        : nodemailer.createTransport({
+            url: config.smtpUrl,
+            pool: true,
+            maxConnections: config.maxConnections,
+            maxMessages: 100,
+          });
     // Renders the message exactly as SMTP would carry it, for the development outbox.
-    this.files = config.smtpUrl === undefined && !production ? nodemailer.createTransport({ streamTransport: true, buffer: true }) : undefined;
+    this.files =
+      config.smtpUrl === undefined && !production
+        ? nodemailer.createTransport({ streamTransport: true, buffer: true })
+        : undefined;
   }
 
   /** Whether messages really leave (SMTP_URL is set); the dashboard says so when they do not. */
@@ -56,10 +64,16 @@ export class Mailer {
     const messageId = mail.messageId ?? `${randomUUID()}@${this.config.messageIdDomain}`;
     if (this.transport === undefined) {
       if (this.files === undefined) {
-        this.logger.warn({ to: mail.to, subject: mail.subject, messageId }, 'email is off (no SMTP_URL): message not sent');
+        this.logger.warn(
+          { to: mail.to, subject: mail.subject, messageId },
+          'email is off (no SMTP_URL): message not sent',
+        );
       } else {
         const file = await this.writeFile(this.files, mail, messageId);
-        this.logger.info({ to: mail.to, subject: mail.subject, messageId, file }, 'email is off (no SMTP_URL): the message is in a file');
+        this.logger.info(
+          { to: mail.to, subject: mail.subject, messageId, file },
+          'email is off (no SMTP_URL): the message is in a file',
+        );
       }
       return { messageId, transport: 'log' };
     }
@@ -80,10 +94,17 @@ export class Mailer {
   }
 
   /** Writes the message as `<MAIL_DIR>/<time>-<messageId>.eml` (readable by its owner only) and returns the path. */
-  private async writeFile(files: Transporter, mail: OutgoingMail, messageId: string): Promise<string> {
+  private async writeFile(
+    files: Transporter,
+    mail: OutgoingMail,
+    messageId: string,
+  ): Promise<string> {
     const info = (await files.sendMail(this.envelope(mail, messageId))) as { message: Buffer };
     await mkdir(this.config.outboxDir, { recursive: true, mode: 0o700 });
-    const file = join(this.config.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${messageId.replace(/[^\w.@-]/g, '_')}.eml`);
+    const file = join(
+      this.config.outboxDir,
+      `${new Date().toISOString().replace(/[:.]/g, '-')}-${messageId.replace(/[^\w.@-]/g, '_')}.eml`,
+    );
     await writeFile(file, info.message, { mode: 0o600 });
     return file;
   }

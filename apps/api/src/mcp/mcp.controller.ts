@@ -1,6 +1,12 @@
 import { Controller, Delete, Get, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { type HttpRequest, type HttpResponse, nodeRequest, sendJson, takeResponse } from '../http/platform';
+import {
+  type HttpRequest,
+  type HttpResponse,
+  nodeRequest,
+  sendJson,
+  takeResponse,
+} from '../http/platform';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CurrentApiKey } from '../auth/decorators/current-principal.decorator';
 import { MachineRoute } from '../auth/decorators/route-access.decorator';
@@ -29,7 +35,11 @@ export class McpController {
 
   @Post()
   @MachineRoute()
-  async post(@CurrentApiKey() key: ApiKeyPrincipal, @Req() req: HttpRequest, @Res() reply: HttpResponse): Promise<void> {
+  async post(
+    @CurrentApiKey() key: ApiKeyPrincipal,
+    @Req() req: HttpRequest,
+    @Res() reply: HttpResponse,
+  ): Promise<void> {
     // A JSON-RPC batch is as many calls as it holds messages: the guard spent one for the
     // request, the rest are spent here, and a batch the budget cannot cover is refused whole
     // with the 429 of every key request (issue 34, item 2).
@@ -46,7 +56,11 @@ export class McpController {
       }
     }
     // The guards verified this header and built `key` from it; the backend re-verifies it per call.
-    const caller = { rawKey: req.headers['x-api-key'] as string, ip: req.ip ?? null, requestId: requestIdOf(req) };
+    const caller = {
+      rawKey: req.headers['x-api-key'] as string,
+      ip: req.ip ?? null,
+      requestId: requestIdOf(req),
+    };
     const server = this.mcp.serverFor(caller, key.apiKeyId, (error) =>
       requestLog(req).error({ err: error, organisationId: key.organisationId }, 'MCP tool failed'),
     );
@@ -83,5 +97,9 @@ export class McpController {
 function methodNotAllowed(reply: HttpResponse): void {
   const res = takeResponse(reply);
   res.setHeader('allow', 'POST');
-  sendJson(res, 405, { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null });
+  sendJson(res, 405, {
+    jsonrpc: '2.0',
+    error: { code: -32000, message: 'Method not allowed.' },
+    id: null,
+  });
 }

@@ -13,15 +13,36 @@ import { McpService } from './mcp.service';
 // is the API's exact text as a tool error.
 const ORG = '6c0f7a52-93a3-4d55-9e4b-7c2b3f1a0e11';
 const SESSION = '0b6f6f3e-2a43-4a39-9a0e-5b1c1d0e0f10';
-const key = { kind: 'api_key', organisationId: ORG, plan: 'free', apiKeyId: 'k-1', apiKeyName: 'nightly agent' };
-const ended = { id: SESSION, name: 'nightly', externalId: null, status: 'ended', metadata: null, messageCount: 2, startedAt: '2026-11-22T10:00:00.000Z', endedAt: '2026-11-22T10:05:00.000Z' };
+const key = {
+  kind: 'api_key',
+  organisationId: ORG,
+  plan: 'free',
+  apiKeyId: 'k-1',
+  apiKeyName: 'nightly agent',
+};
+const ended = {
+  id: SESSION,
+  name: 'nightly',
+  externalId: null,
+  status: 'ended',
+  metadata: null,
+  messageCount: 2,
+  startedAt: '2026-11-22T10:00:00.000Z',
+  endedAt: '2026-11-22T10:05:00.000Z',
+};
 
 async function connect(verify: jest.Mock) {
   const sessions = { end: jest.fn(async () => ended) } as unknown as SessionsService;
   const verifier = { verify } as unknown as ApiKeyVerifier;
-  const service = new McpService({} as InterruptsService, sessions, verifier, { dashboardUrl: 'https://interlock.test' } as AppConfig);
+  const service = new McpService({} as InterruptsService, sessions, verifier, {
+    dashboardUrl: 'https://interlock.test',
+  } as AppConfig);
   const errors: unknown[] = [];
-  const server = service.serverFor({ rawKey: 'il_live_raw-key', ip: '203.0.113.7', requestId: 'req-1' }, 'key-1', (e) => errors.push(e));
+  const server = service.serverFor(
+    { rawKey: 'il_live_raw-key', ip: '203.0.113.7', requestId: 'req-1' },
+    'key-1',
+    (e) => errors.push(e),
+  );
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'spec', version: '1.0.0' });
@@ -33,17 +54,28 @@ describe('McpService', () => {
   it("ends a session for the caller's key: verified again, its organisation, the key as the actor", async () => {
     const verify = jest.fn(async () => key);
     const { client, sessions, close } = await connect(verify);
-    const result = await client.callTool({ name: 'end_session', arguments: { sessionId: SESSION } });
+    const result = await client.callTool({
+      name: 'end_session',
+      arguments: { sessionId: SESSION },
+    });
     expect(result.isError).toBeFalsy();
     expect(verify).toHaveBeenCalledWith('il_live_raw-key');
-    expect(sessions.end).toHaveBeenCalledWith(ORG, { type: 'api_key', id: 'k-1', name: 'nightly agent' }, SESSION, '203.0.113.7');
+    expect(sessions.end).toHaveBeenCalledWith(
+      ORG,
+      { type: 'api_key', id: 'k-1', name: 'nightly agent' },
+      SESSION,
+      '203.0.113.7',
+    );
     await close();
   });
 
   it('answers a key revoked since the request began with the exact 401 text, calling no service', async () => {
     const verify = jest.fn(async () => Promise.reject(DomainError.of('INVALID_API_KEY')));
     const { client, sessions, errors, close } = await connect(verify);
-    const result = (await client.callTool({ name: 'end_session', arguments: { sessionId: SESSION } })) as { isError?: boolean; content: { text: string }[] };
+    const result = (await client.callTool({
+      name: 'end_session',
+      arguments: { sessionId: SESSION },
+    })) as { isError?: boolean; content: { text: string }[] };
     expect(result.isError).toBe(true);
     expect(result.content.map((c) => c.text).join('\n')).toContain('Invalid API key.');
     expect(sessions.end).not.toHaveBeenCalled();

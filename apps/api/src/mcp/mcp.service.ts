@@ -39,7 +39,10 @@ export class McpService {
 
   /** A server for one request of `caller`; `onError` hears what a tool failed on (for the request's log). */
   serverFor(caller: McpCaller, apiKeyId: string, onError: (error: unknown) => void): McpServer {
-    const backend = new ServiceBackend({ interrupts: this.interrupts, sessions: this.sessions, verifier: this.verifier }, caller);
+    const backend = new ServiceBackend(
+      { interrupts: this.interrupts, sessions: this.sessions, verifier: this.verifier },
+      caller,
+    );
     return createInterlockMcpServer({
       backend,
       dashboardUrl: this.config.dashboardUrl,

@@ -14,7 +14,10 @@ import { isDatabaseUnavailable } from '../http/database-unavailable.util';
 import { ApiValidationPipe } from '../http/validation.pipe';
 import { requestFingerprint } from '../idempotency/request-fingerprint.util';
 import { CreateInterruptDto } from '../interrupts/dto/create-interrupt.dto';
-import type { InterruptListResponse, InterruptResponse } from '../interrupts/dto/interrupt.response';
+import type {
+  InterruptListResponse,
+  InterruptResponse,
+} from '../interrupts/dto/interrupt.response';
 import { ListInterruptsQuery } from '../interrupts/dto/list-interrupts.query';
 import type { InterruptsService } from '../interrupts/interrupts.service';
 import { AppendMessagesDto } from '../sessions/dto/append-messages.dto';
@@ -106,7 +109,15 @@ export class ServiceBackend implements InterlockBackend {
     return this.run(async () => {
       const key = await this.key();
       const body = await this.validate(StartSessionDto, params, 'body');
-      return (await this.deps.sessions.start(key.organisationId, apiKeyActorOf(key), body, undefined, this.caller.ip)).value;
+      return (
+        await this.deps.sessions.start(
+          key.organisationId,
+          apiKeyActorOf(key),
+          body,
+          undefined,
+          this.caller.ip,
+        )
+      ).value;
     });
   }
 
@@ -114,14 +125,26 @@ export class ServiceBackend implements InterlockBackend {
     return this.run(async () => {
       const key = await this.key();
       const body = await this.validate(AppendMessagesDto, { messages }, 'body');
-      return (await this.deps.sessions.append(key.organisationId, uuid(sessionId), body.messages, undefined)).value;
+      return (
+        await this.deps.sessions.append(
+          key.organisationId,
+          uuid(sessionId),
+          body.messages,
+          undefined,
+        )
+      ).value;
     });
   }
 
   endSession(sessionId: string): Promise<SessionResponse> {
     return this.run(async () => {
       const key = await this.key();
-      return this.deps.sessions.end(key.organisationId, apiKeyActorOf(key), uuid(sessionId), this.caller.ip);
+      return this.deps.sessions.end(
+        key.organisationId,
+        apiKeyActorOf(key),
+        uuid(sessionId),
+        this.caller.ip,
+      );
     });
   }
 
@@ -130,7 +153,11 @@ export class ServiceBackend implements InterlockBackend {
     return this.deps.verifier.verify(this.caller.rawKey);
   }
 
-  private validate<T extends object>(dto: Type<T>, value: object, type: 'body' | 'query'): Promise<T> {
+  private validate<T extends object>(
+    dto: Type<T>,
+    value: object,
+    type: 'body' | 'query',
+  ): Promise<T> {
     // Plain JSON, as it would have arrived over HTTP: no undefined members, no prototypes.
     const plain = JSON.parse(JSON.stringify(value)) as unknown;
     return this.pipe.transform(plain, { type, metatype: dto, data: '' }) as Promise<T>;
@@ -142,7 +169,11 @@ export class ServiceBackend implements InterlockBackend {
       return await fn();
     } catch (error) {
       if (error instanceof DomainError) {
-        throw new InterlockBackendError(error.message, { status: error.status, code: error.code, requestId: this.caller.requestId });
+        throw new InterlockBackendError(error.message, {
+          status: error.status,
+          code: error.code,
+          requestId: this.caller.requestId,
+        });
       }
       if (isDatabaseUnavailable(error)) {
         throw new InterlockBackendError(ERROR_MESSAGES.SERVICE_UNAVAILABLE, {

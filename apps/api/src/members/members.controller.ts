@@ -16,7 +16,10 @@ export class MembersController {
   @Get()
   // Whoever may assign interrupts must see whom to assign them to (docs/DECISIONS.md).
   @MemberRoute(anyPermissionOf('member.manage', 'interrupt.assign'))
-  @ApiOperation({ operationId: 'listMembers', summary: "List the organisation's members, oldest first" })
+  @ApiOperation({
+    operationId: 'listMembers',
+    summary: "List the organisation's members, oldest first",
+  })
   @ApiOkResponse({ type: MemberListResponse })
   async list(@CurrentMember() member: MemberPrincipal): Promise<MemberListResponse> {
     return { members: await this.members.list(member.organisationId) };
@@ -24,7 +27,10 @@ export class MembersController {
 
   @Patch(':id')
   @MemberRoute('member.manage')
-  @ApiOperation({ operationId: 'changeMemberRole', summary: "Change a member's role (the last Owner cannot be demoted)" })
+  @ApiOperation({
+    operationId: 'changeMemberRole',
+    summary: "Change a member's role (the last Owner cannot be demoted)",
+  })
   @ApiOkResponse({ type: MemberResponse })
   changeRole(
     @CurrentMember() member: MemberPrincipal,
@@ -45,7 +51,11 @@ export class MembersController {
       'Their account and sign-in sessions stay, for their other organisations.',
   })
   @ApiNoContentResponse({ description: 'Removed (or left, when it is yourself).' })
-  async remove(@CurrentMember() member: MemberPrincipal, @IdParam() id: string, @ClientIp() ip: string | null): Promise<void> {
+  async remove(
+    @CurrentMember() member: MemberPrincipal,
+    @IdParam() id: string,
+    @ClientIp() ip: string | null,
+  ): Promise<void> {
     await this.members.remove(member.organisationId, granterOf(member), id, ip);
   }
 }

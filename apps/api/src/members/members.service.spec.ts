@@ -20,7 +20,10 @@ const fake = memberships as jest.Mocked<typeof memberships>;
 const ORG = '6c0f7a52-93a3-4d55-9e4b-7c2b3f1a0e11';
 const ada: MemberActor = { type: 'member', id: 'u-ada', name: 'Ada Lovelace' };
 const ALL: Permission[] = ['member.manage', 'interrupt.decide', 'interrupt.read', 'role.manage'];
-const granter = (...permissions: Permission[]): Granter => ({ actor: ada, permissions: new Set(permissions) });
+const granter = (...permissions: Permission[]): Granter => ({
+  actor: ada,
+  permissions: new Set(permissions),
+});
 const joined = new Date('2026-11-22T00:00:00.000Z');
 const bob = {
   id: 'u-bob',
@@ -32,14 +35,30 @@ const bob = {
   permissions: ALL,
   built_in: 'owner' as const,
 };
-const developer: GrantableRole = { id: 'r-dev', name: 'Developer', permissions: ['interrupt.read'], builtIn: 'developer' };
+const developer: GrantableRole = {
+  id: 'r-dev',
+  name: 'Developer',
+  permissions: ['interrupt.read'],
+  builtIn: 'developer',
+};
 
 function setUp() {
   const { dataSource, tx, audit } = fakeDataSource();
   const roles = { findGrantable: jest.fn(async () => developer) } as unknown as RolesService;
-  const roleRows = { lockBuiltIn: jest.fn(async () => ({ id: 'r-owner' })) } as unknown as RolesRepository;
-  const teams = { removeMemberFromAll: jest.fn(async () => undefined) } as unknown as TeamsRepository;
-  return { service: new MembersService(dataSource, roles, roleRows, teams), roles, roleRows, teams, tx, audit };
+  const roleRows = {
+    lockBuiltIn: jest.fn(async () => ({ id: 'r-owner' })),
+  } as unknown as RolesRepository;
+  const teams = {
+    removeMemberFromAll: jest.fn(async () => undefined),
+  } as unknown as TeamsRepository;
+  return {
+    service: new MembersService(dataSource, roles, roleRows, teams),
+    roles,
+    roleRows,
+    teams,
+    tx,
+    audit,
+  };
 }
 
 beforeEach(() => {
@@ -52,9 +71,19 @@ describe('MembersService', () => {
   it("changes a member's role and audits from and to", async () => {
     const { service, roleRows, audit } = setUp();
     const changed = await service.changeRole(ORG, granter(...ALL), bob.id, developer.id, null);
-    expect(changed).toMatchObject({ id: bob.id, roleId: 'r-dev', roleName: 'Developer', createdAt: joined.toISOString() });
+    expect(changed).toMatchObject({
+      id: bob.id,
+      roleId: 'r-dev',
+      roleName: 'Developer',
+      createdAt: joined.toISOString(),
+    });
     // Demoting an Owner: the Owner role is locked, then the other holders counted.
-    expect(roleRows.lockBuiltIn).toHaveBeenCalledWith(expect.anything(), ORG, 'owner', 'FOR NO KEY UPDATE');
+    expect(roleRows.lockBuiltIn).toHaveBeenCalledWith(
+      expect.anything(),
+      ORG,
+      'owner',
+      'FOR NO KEY UPDATE',
+    );
     expect(fake.countRoleHolders).toHaveBeenCalledWith(expect.anything(), ORG, 'r-owner', bob.id);
     expect(fake.setMemberRole).toHaveBeenCalledWith(expect.anything(), ORG, bob.id, 'r-dev');
     expect(audit).toEqual([
@@ -62,7 +91,12 @@ describe('MembersService', () => {
         action: 'member.role_changed',
         actor: ada,
         target: { type: 'user', id: bob.id, name: 'Bob' },
-        metadata: { fromRoleId: 'r-owner', fromRole: 'Owner', toRoleId: 'r-dev', toRole: 'Developer' },
+        metadata: {
+          fromRoleId: 'r-owner',
+          fromRole: 'Owner',
+          toRoleId: 'r-dev',
+          toRole: 'Developer',
+        },
       }),
     ]);
   });
@@ -70,13 +104,17 @@ describe('MembersService', () => {
   it('keeps the last Owner: neither demoted nor removed (409), nothing written', async () => {
     fake.countRoleHolders.mockResolvedValue(0);
     const { service, teams, audit } = setUp();
-    await expect(service.changeRole(ORG, granter(...ALL), bob.id, developer.id, null)).rejects.toMatchObject({
+    await expect(
+      service.changeRole(ORG, granter(...ALL), bob.id, developer.id, null),
+    ).rejects.toMatchObject({
       code: 'CONFLICT',
-      message: 'The organisation must keep at least one Owner: demoting the last Owner is not allowed.',
+      message:
+        'The organisation must keep at least one Owner: demoting the last Owner is not allowed.',
     });
     await expect(service.remove(ORG, granter(...ALL), bob.id, null)).rejects.toMatchObject({
       code: 'CONFLICT',
-      message: 'The organisation must keep at least one Owner: removing the last Owner is not allowed.',
+      message:
+        'The organisation must keep at least one Owner: removing the last Owner is not allowed.',
     });
     expect(fake.setMemberRole).not.toHaveBeenCalled();
     expect(fake.endMembership).not.toHaveBeenCalled();
@@ -90,14 +128,23 @@ describe('MembersService', () => {
     const error = await service.remove(ORG, weaker, bob.id, null).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DomainError);
     expect(error).toMatchObject({ code: 'MISSING_PERMISSION', status: 403 });
-    await expect(service.changeRole(ORG, weaker, bob.id, developer.id, null)).rejects.toMatchObject({ code: 'MISSING_PERMISSION' });
+    await expect(service.changeRole(ORG, weaker, bob.id, developer.id, null)).rejects.toMatchObject(
+      { code: 'MISSING_PERMISSION' },
+    );
     expect(fake.endMembership).not.toHaveBeenCalled();
     expect(fake.setMemberRole).not.toHaveBeenCalled();
     expect(audit).toEqual([]);
   });
 
   it('lets a member change their own role or leave, whatever their role holds', async () => {
-    fake.lockMemberForChange.mockResolvedValue({ ...bob, id: ada.id, name: ada.name, built_in: null, role_id: 'r-x', role_name: 'X' });
+    fake.lockMemberForChange.mockResolvedValue({
+      ...bob,
+      id: ada.id,
+      name: ada.name,
+      built_in: null,
+      role_id: 'r-x',
+      role_name: 'X',
+    });
     const { service, audit } = setUp();
     await service.remove(ORG, granter('member.manage'), ada.id, null);
     expect(audit.map((e) => e.action)).toEqual(['member.removed']);
@@ -116,17 +163,26 @@ describe('MembersService', () => {
     ]);
   });
 
-  it("answers 404 for someone who is no current member, before anything else", async () => {
+  it('answers 404 for someone who is no current member, before anything else', async () => {
     fake.lockMemberForChange.mockResolvedValue(undefined);
     const { service, roles, audit } = setUp();
-    await expect(service.changeRole(ORG, granter(...ALL), 'u-nobody', developer.id, null)).rejects.toMatchObject({ code: 'NOT_FOUND', status: 404 });
-    await expect(service.remove(ORG, granter(...ALL), 'u-nobody', null)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(
+      service.changeRole(ORG, granter(...ALL), 'u-nobody', developer.id, null),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND', status: 404 });
+    await expect(service.remove(ORG, granter(...ALL), 'u-nobody', null)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
     expect(roles.findGrantable).not.toHaveBeenCalled();
     expect(audit).toEqual([]);
   });
 
   it('changes nothing when the role is the one held', async () => {
-    fake.lockMemberForChange.mockResolvedValue({ ...bob, role_id: 'r-dev', role_name: 'Developer', built_in: 'developer' });
+    fake.lockMemberForChange.mockResolvedValue({
+      ...bob,
+      role_id: 'r-dev',
+      role_name: 'Developer',
+      built_in: 'developer',
+    });
     const { service, audit } = setUp();
     await service.changeRole(ORG, granter(...ALL), bob.id, developer.id, null);
     expect(fake.setMemberRole).not.toHaveBeenCalled();

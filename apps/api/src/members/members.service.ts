@@ -30,7 +30,10 @@ function toResponse(row: MemberRow): MemberResponse {
 }
 
 const lastOwner = (verb: string) =>
-  new DomainError('CONFLICT', `The organisation must keep at least one Owner: ${verb} the last Owner is not allowed.`);
+  new DomainError(
+    'CONFLICT',
+    `The organisation must keep at least one Owner: ${verb} the last Owner is not allowed.`,
+  );
 
 /**
  * Members of the organisation (SPEC §6, member.manage): its users with a current membership.
@@ -52,11 +55,18 @@ export class MembersService {
     return (await listCurrentMembers(this.dataSource, organisationId)).map(toResponse);
   }
 
-  async changeRole(organisationId: string, granter: Granter, id: string, roleId: string, ip: string | null): Promise<MemberResponse> {
+  async changeRole(
+    organisationId: string,
+    granter: Granter,
+    id: string,
+    roleId: string,
+    ip: string | null,
+  ): Promise<MemberResponse> {
     return this.dataSource.transaction(async (tx) => {
       const target = await this.lockTarget(tx, organisationId, id);
       const role = await this.roles.findGrantable(tx, organisationId, granter.permissions, roleId);
-      if (target.id !== granter.actor.id) assertHoldsAll(granter.permissions, canonicalPermissions(target.permissions));
+      if (target.id !== granter.actor.id)
+        assertHoldsAll(granter.permissions, canonicalPermissions(target.permissions));
       if (role.id === target.role_id) return toResponse(target);
       if (target.built_in === 'owner' && role.builtIn !== 'owner') {
         await this.assertAnotherOwner(tx, organisationId, target.id, 'demoting');
@@ -67,7 +77,12 @@ export class MembersService {
         action: 'member.role_changed',
         actor: granter.actor,
         target: { type: 'user', id, name: target.name },
-        metadata: { fromRoleId: target.role_id, fromRole: target.role_name, toRoleId: role.id, toRole: role.name },
+        metadata: {
+          fromRoleId: target.role_id,
+          fromRole: target.role_name,
+          toRoleId: role.id,
+          toRole: role.name,
+        },
         ipAddress: ip,
       });
       return toResponse({ ...target, role_id: role.id, role_name: role.name });
@@ -79,11 +94,18 @@ export class MembersService {
    * teams). Their user and sign-in sessions stay, for their other organisations; here their
    * next request finds no membership (404) — on every instance, since each request reads it.
    */
-  async remove(organisationId: string, granter: Granter, id: string, ip: string | null): Promise<void> {
+  async remove(
+    organisationId: string,
+    granter: Granter,
+    id: string,
+    ip: string | null,
+  ): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       const target = await this.lockTarget(tx, organisationId, id);
-      if (target.id !== granter.actor.id) assertHoldsAll(granter.permissions, canonicalPermissions(target.permissions));
-      if (target.built_in === 'owner') await this.assertAnotherOwner(tx, organisationId, target.id, 'removing');
+      if (target.id !== granter.actor.id)
+        assertHoldsAll(granter.permissions, canonicalPermissions(target.permissions));
+      if (target.built_in === 'owner')
+        await this.assertAnotherOwner(tx, organisationId, target.id, 'removing');
       await this.teams.removeMemberFromAll(tx, organisationId, id);
       await endMembership(tx, organisationId, id);
       await writeAuditEntry(tx, {
@@ -97,7 +119,11 @@ export class MembersService {
     });
   }
 
-  private async lockTarget(tx: Queryable, organisationId: string, id: string): Promise<LockedMemberRow> {
+  private async lockTarget(
+    tx: Queryable,
+    organisationId: string,
+    id: string,
+  ): Promise<LockedMemberRow> {
     const target = await lockMemberForChange(tx, organisationId, id);
     if (target === undefined) throw DomainError.of('NOT_FOUND');
     return target;
@@ -108,10 +134,21 @@ export class MembersService {
    * first serialises concurrent demotions and removals of Owners, so two of them cannot each
    * count the other and leave the organisation with none.
    */
-  private async assertAnotherOwner(tx: Queryable, organisationId: string, memberId: string, verb: string): Promise<void> {
+  private async assertAnotherOwner(
+    tx: Queryable,
+    organisationId: string,
+    memberId: string,
+    verb: string,
+  ): Promise<void> {
     // Two statements: the count must take its snapshot after the lock is granted.
-    const ownerRole = await this.roleRows.lockBuiltIn(tx, organisationId, 'owner', 'FOR NO KEY UPDATE');
+    const ownerRole = await this.roleRows.lockBuiltIn(
+      tx,
+      organisationId,
+      'owner',
+      'FOR NO KEY UPDATE',
+    );
     if (ownerRole === undefined) throw lastOwner(verb);
-    if ((await countRoleHolders(tx, organisationId, ownerRole.id, memberId)) === 0) throw lastOwner(verb);
+    if ((await countRoleHolders(tx, organisationId, ownerRole.id, memberId)) === 0)
+      throw lastOwner(verb);
   }
 }

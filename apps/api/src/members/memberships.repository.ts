@@ -40,7 +40,11 @@ export async function beginMembership(
 }
 
 /** Ends a current membership: the person leaves the organisation and lets go of the role; the user stays. */
-export async function endMembership(tx: Queryable, organisationId: string, userId: string): Promise<void> {
+export async function endMembership(
+  tx: Queryable,
+  organisationId: string,
+  userId: string,
+): Promise<void> {
   await tx.query(
     `UPDATE memberships SET left_at = now(), role_id = NULL WHERE organisation_id = $1 AND user_id = $2 AND left_at IS NULL`,
     [organisationId, userId],
@@ -48,12 +52,25 @@ export async function endMembership(tx: Queryable, organisationId: string, userI
 }
 
 /** Gives a current member another role. */
-export async function setMemberRole(tx: Queryable, organisationId: string, userId: string, roleId: string): Promise<void> {
-  await tx.query(`UPDATE memberships SET role_id = $3 WHERE organisation_id = $1 AND user_id = $2`, [organisationId, userId, roleId]);
+export async function setMemberRole(
+  tx: Queryable,
+  organisationId: string,
+  userId: string,
+  roleId: string,
+): Promise<void> {
+  await tx.query(
+    `UPDATE memberships SET role_id = $3 WHERE organisation_id = $1 AND user_id = $2`,
+    [organisationId, userId, roleId],
+  );
 }
 
 /** How many memberships hold the role (besides `exceptUserId`'s, when given). */
-export async function countRoleHolders(db: Queryable, organisationId: string, roleId: string, exceptUserId?: string): Promise<number> {
+export async function countRoleHolders(
+  db: Queryable,
+  organisationId: string,
+  roleId: string,
+  exceptUserId?: string,
+): Promise<number> {
   const [{ count }] = await queryRows<{ count: number }>(
     db,
     `SELECT count(*)::int AS count FROM memberships
@@ -64,7 +81,11 @@ export async function countRoleHolders(db: Queryable, organisationId: string, ro
 }
 
 /** Whether the email address belongs to a current member of the organisation. */
-export async function isCurrentMemberByEmail(db: Queryable, organisationId: string, email: string): Promise<boolean> {
+export async function isCurrentMemberByEmail(
+  db: Queryable,
+  organisationId: string,
+  email: string,
+): Promise<boolean> {
   const rows = await queryRows<unknown>(
     db,
     `SELECT 1 FROM memberships m ${joinUsers('u', 'm.user_id')}
@@ -108,7 +129,11 @@ export function listCurrentMembers(db: Queryable, organisationId: string): Promi
 }
 
 /** A current member with their role, the membership locked FOR UPDATE until the transaction ends. */
-export async function lockMemberForChange(tx: Queryable, organisationId: string, userId: string): Promise<LockedMemberRow | undefined> {
+export async function lockMemberForChange(
+  tx: Queryable,
+  organisationId: string,
+  userId: string,
+): Promise<LockedMemberRow | undefined> {
   const [row] = await queryRows<LockedMemberRow>(
     tx,
     `SELECT ${LISTED}, r.permissions, r.built_in
@@ -147,7 +172,11 @@ export function organisationsOfUser(db: Queryable, userId: string): Promise<User
  * A current member of the organisation (their user id and name), locked against removal until
  * the transaction ends; undefined when `userId` is no current member of it.
  */
-export async function lockCurrentMember(db: Queryable, organisationId: string, userId: string): Promise<{ id: string; name: string } | undefined> {
+export async function lockCurrentMember(
+  db: Queryable,
+  organisationId: string,
+  userId: string,
+): Promise<{ id: string; name: string } | undefined> {
   const [row] = await queryRows<{ id: string; name: string }>(
     db,
     `SELECT u.id, u.name FROM memberships m ${joinUsers('u', 'm.user_id')}
@@ -188,7 +217,10 @@ export const CURRENT_MEMBERSHIP_COLUMNS = `m.organisation_id, m.role_id, r.name 
  * organisation's plan — all of them, or only the organisation `$organisationParam` when that
  * parameter is not null. Select `CURRENT_MEMBERSHIP_COLUMNS`.
  */
-export function leftJoinCurrentMemberships(userIdColumn: string, organisationParam: string): string {
+export function leftJoinCurrentMemberships(
+  userIdColumn: string,
+  organisationParam: string,
+): string {
   return `LEFT JOIN (memberships m
                     ${joinRoles('r', 'm.organisation_id', 'm.role_id')}
                     ${joinOrganisations('o', 'm.organisation_id')})

@@ -14,7 +14,15 @@ type QueryFn = (...args: unknown[]) => unknown;
 const TIMED = Symbol('interlock.metrics.timed');
 
 const STATEMENT_KINDS = new Set(['select', 'insert', 'update', 'delete', 'with']);
-const TRANSACTION_WORDS = new Set(['begin', 'start', 'commit', 'rollback', 'savepoint', 'release', 'set']);
+const TRANSACTION_WORDS = new Set([
+  'begin',
+  'start',
+  'commit',
+  'rollback',
+  'savepoint',
+  'release',
+  'set',
+]);
 
 /** The statement's kind from its first keyword: a closed set, never the text. */
 export function statementKind(text: unknown): string {
@@ -48,14 +56,18 @@ export function instrumentDatabase(dataSource: DataSource, metrics: Metrics): vo
 
 function timedQuery(query: QueryFn, metrics: Metrics): QueryFn {
   return function (this: unknown, ...args: unknown[]) {
-    const first = args[0] as { text?: unknown; submit?: unknown; callback?: unknown } | string | undefined;
+    const first = args[0] as
+      { text?: unknown; submit?: unknown; callback?: unknown } | string | undefined;
     const statement = statementKind(typeof first === 'string' ? first : first?.text);
     const started = process.hrtime.bigint();
     let observed = false;
     const observe = () => {
       if (observed) return;
       observed = true;
-      metrics.dbQueryDuration.observe({ statement }, Number(process.hrtime.bigint() - started) / 1e9);
+      metrics.dbQueryDuration.observe(
+        { statement },
+        Number(process.hrtime.bigint() - started) / 1e9,
+      );
     };
     const last = args.length - 1;
     if (last > 0 && typeof args[last] === 'function') {
@@ -69,7 +81,11 @@ function timedQuery(query: QueryFn, metrics: Metrics): QueryFn {
     if (result !== null && typeof result === 'object') {
       if (typeof (result as Promise<unknown>).then === 'function') {
         (result as Promise<unknown>).then(observe, observe);
-      } else if (typeof first === 'object' && first !== null && typeof first.submit === 'function') {
+      } else if (
+        typeof first === 'object' &&
+        first !== null &&
+        typeof first.submit === 'function'
+      ) {
         // A submittable: the client (or the caller) set its callback; time up to it.
         const submitted = first as { callback?: unknown };
         const callback = submitted.callback;

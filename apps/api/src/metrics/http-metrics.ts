@@ -23,7 +23,11 @@ export function isLongPoll(url: string): boolean {
  * The route label is the declared template the path matches (`RouteTemplates`). Returns the
  * function that stops it.
  */
-export function instrumentHttpServer(server: Server, metrics: Metrics, routes: RouteTemplates): () => void {
+export function instrumentHttpServer(
+  server: Server,
+  metrics: Metrics,
+  routes: RouteTemplates,
+): () => void {
   const inFlight = new Set<InFlight>();
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     const started = process.hrtime.bigint();
@@ -38,24 +42,34 @@ export function instrumentHttpServer(server: Server, metrics: Metrics, routes: R
       const labels = { route: entry.route, method, status_class: statusClass };
       metrics.httpRequests.inc(labels);
       // Streams and long polls last as long as the client or a person makes them: not latency.
-      if (!entry.longPoll && !isEventStream(res)) metrics.httpDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+      if (!entry.longPoll && !isEventStream(res))
+        metrics.httpDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
     });
   };
   server.on('request', onRequest);
 
   // Routes seen in flight keep their series at 0 afterwards, so a graph drops to 0, not to nothing.
-  const seen = { requests: new Set<string>(), streams: new Set<string>(), longPolls: new Set<string>() };
+  const seen = {
+    requests: new Set<string>(),
+    streams: new Set<string>(),
+    longPolls: new Set<string>(),
+  };
   metrics.addCollector('http', () => {
     const requests = new Map<string, number>();
     const streams = new Map<string, number>();
     const longPolls = new Map<string, number>();
-    const add = (counts: Map<string, number>, route: string) => counts.set(route, (counts.get(route) ?? 0) + 1);
+    const add = (counts: Map<string, number>, route: string) =>
+      counts.set(route, (counts.get(route) ?? 0) + 1);
     for (const { route, res, longPoll } of inFlight) {
       add(requests, route);
       if (isEventStream(res)) add(streams, route);
       if (longPoll) add(longPolls, route);
     }
-    const publish = (counts: Map<string, number>, known: Set<string>, gauge: Metrics['httpInFlight']) => {
+    const publish = (
+      counts: Map<string, number>,
+      known: Set<string>,
+      gauge: Metrics['httpInFlight'],
+    ) => {
       for (const route of counts.keys()) known.add(route);
       for (const route of known) gauge.set({ route }, counts.get(route) ?? 0);
     };

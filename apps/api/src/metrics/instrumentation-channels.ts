@@ -46,7 +46,10 @@ export interface ArgusClassificationRecord {
   /** The circuit breaker dropped argus's decisions. */
   readonly breakerTripped: boolean;
   /** One receipt per matching rule and action (`classification.applied` / `.shadowed`). */
-  readonly receipts: readonly { readonly action: string; readonly metadata: ClassificationReceipt }[];
+  readonly receipts: readonly {
+    readonly action: string;
+    readonly metadata: ClassificationReceipt;
+  }[];
 }
 
 /** A notification-bus probe came back to the instance that sent it (`PostgresNotificationBus`). */

@@ -1,12 +1,22 @@
 import type { Server } from 'node:http';
-import { Global, Inject, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import {
+  Global,
+  Inject,
+  Module,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
 import { HttpAdapterHost, ModulesContainer } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
 import { declaredRoutesIn } from '../auth/route-declarations.util';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
-import { countOpenInterruptsByAge, countOpenPastDeadline, OPEN_AGE_BUCKETS } from '../interrupts/open-interrupts-query.util';
+import {
+  countOpenInterruptsByAge,
+  countOpenPastDeadline,
+  OPEN_AGE_BUCKETS,
+} from '../interrupts/open-interrupts-query.util';
 import { readPeriodicJobLag } from '../jobs/job-lag-query.util';
 import { LOGGER } from '../logging/logger.module';
 import { NotificationBus } from '../notifications/notification-bus';
@@ -63,15 +73,20 @@ export class MetricsModule implements OnApplicationBootstrap, OnApplicationShutd
     if (this.config.metricsPort === undefined) return;
     const metrics = this.metrics;
     const routes = new RouteTemplates(declaredRoutesIn(this.modules));
-    this.stops.push(instrumentHttpServer(this.adapterHost.httpAdapter.getHttpServer() as Server, metrics, routes));
+    this.stops.push(
+      instrumentHttpServer(this.adapterHost.httpAdapter.getHttpServer() as Server, metrics, routes),
+    );
     instrumentDatabase(this.dataSource, metrics);
     this.subscribe();
 
-    metrics.addCollector('notification-bus', () => metrics.busHealthy.set(this.bus.healthy ? 1 : 0));
+    metrics.addCollector('notification-bus', () =>
+      metrics.busHealthy.set(this.bus.healthy ? 1 : 0),
+    );
     metrics.addCollector(
       'job-lag',
       everyAtMost(DATABASE_READING_MS, async () => {
-        for (const row of await readPeriodicJobLag(this.dataSource)) metrics.jobLag.set({ job: row.name }, row.lag_seconds);
+        for (const row of await readPeriodicJobLag(this.dataSource))
+          metrics.jobLag.set({ job: row.name }, row.lag_seconds);
       }),
     );
     metrics.addCollector(
@@ -88,7 +103,8 @@ export class MetricsModule implements OnApplicationBootstrap, OnApplicationShutd
       'notification-outbox',
       everyAtMost(DATABASE_READING_MS, async () => {
         const stats = await readNotificationOutboxStats(this.dataSource);
-        for (const state of ['due', 'scheduled', 'sending'] as const) metrics.notificationOutboxDepth.set({ state }, stats[state]);
+        for (const state of ['due', 'scheduled', 'sending'] as const)
+          metrics.notificationOutboxDepth.set({ state }, stats[state]);
         metrics.notificationOutboxOldestDue.set(stats.oldest_due_seconds);
       }),
     );
@@ -101,10 +117,17 @@ export class MetricsModule implements OnApplicationBootstrap, OnApplicationShutd
       }),
     );
 
-    const { server, port } = await startMetricsServer(metrics, this.config.metricsPort, this.config.host);
+    const { server, port } = await startMetricsServer(
+      metrics,
+      this.config.metricsPort,
+      this.config.host,
+    );
     this.server = server;
     this.port = port;
-    this.logger.info({ metricsPort: port }, `metrics on http://${this.config.host}:${port}/metrics`);
+    this.logger.info(
+      { metricsPort: port },
+      `metrics on http://${this.config.host}:${port}/metrics`,
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -140,17 +163,29 @@ export class MetricsModule implements OnApplicationBootstrap, OnApplicationShutd
       metrics.notificationAttempts.inc({ outcome });
       if (durationMs > 0) metrics.notificationAttemptDuration.observe(durationMs / 1000);
     });
-    on<ArgusClassificationRecord>(argusClassificationChannel, ({ failed, breakerTripped, receipts }) => {
-      if (failed) metrics.argusFailures.inc();
-      if (breakerTripped) metrics.argusBreakerTrips.inc();
-      for (const { action, metadata } of receipts) metrics.argusOutcomes.inc({ outcome: metadata.outcome, result: argusResult(action, metadata) });
-    });
-    on<BusProbeRecord>(busProbeChannel, ({ roundTripMs }) => metrics.busProbeRoundTrip.observe(roundTripMs / 1000));
+    on<ArgusClassificationRecord>(
+      argusClassificationChannel,
+      ({ failed, breakerTripped, receipts }) => {
+        if (failed) metrics.argusFailures.inc();
+        if (breakerTripped) metrics.argusBreakerTrips.inc();
+        for (const { action, metadata } of receipts)
+          metrics.argusOutcomes.inc({
+            outcome: metadata.outcome,
+            result: argusResult(action, metadata),
+          });
+      },
+    );
+    on<BusProbeRecord>(busProbeChannel, ({ roundTripMs }) =>
+      metrics.busProbeRoundTrip.observe(roundTripMs / 1000),
+    );
   }
 }
 
 /** What became of a receipt's outcome: a closed set, from the receipt alone. */
-export function argusResult(action: string, receipt: ArgusClassificationRecord['receipts'][number]['metadata']): string {
+export function argusResult(
+  action: string,
+  receipt: ArgusClassificationRecord['receipts'][number]['metadata'],
+): string {
   if (action === 'classification.shadowed' || receipt.mode === 'shadow') return 'shadow';
   if (receipt.enforced) return 'enforced';
   return receipt.skipped === undefined ? 'not_enforced' : `skipped_${receipt.skipped}`;

@@ -21,50 +21,173 @@ export class Metrics {
   readonly registry = new Registry();
 
   // HTTP, measured at the Node server (http-metrics.ts).
-  readonly httpRequests = this.counter('interlock_http_requests_total', 'HTTP requests answered, by route template, method and status class (aborted: the client left before an answer).', ['route', 'method', 'status_class']);
-  readonly httpDuration = this.histogram('interlock_http_request_duration_seconds', 'Time from the request to the last byte of the answer; event streams and long polls (waitSeconds) are left out: they last as long as the client or a person makes them.', ['route', 'method', 'status_class'], LATENCY_BUCKETS);
-  readonly httpInFlight = this.gauge('interlock_http_requests_in_flight', 'Requests being served now, by route template (long-poll waits included).', ['route']);
-  readonly httpStreamsOpen = this.gauge('interlock_http_streams_open', 'Server-sent event streams open now (Live View, organisation events), by route template.', ['route']);
-  readonly httpLongPollsOpen = this.gauge('interlock_http_long_polls_open', 'Long polls (GET with waitSeconds above 0) held now, waiting for an answer, by route template.', ['route']);
+  readonly httpRequests = this.counter(
+    'interlock_http_requests_total',
+    'HTTP requests answered, by route template, method and status class (aborted: the client left before an answer).',
+    ['route', 'method', 'status_class'],
+  );
+  readonly httpDuration = this.histogram(
+    'interlock_http_request_duration_seconds',
+    'Time from the request to the last byte of the answer; event streams and long polls (waitSeconds) are left out: they last as long as the client or a person makes them.',
+    ['route', 'method', 'status_class'],
+    LATENCY_BUCKETS,
+  );
+  readonly httpInFlight = this.gauge(
+    'interlock_http_requests_in_flight',
+    'Requests being served now, by route template (long-poll waits included).',
+    ['route'],
+  );
+  readonly httpStreamsOpen = this.gauge(
+    'interlock_http_streams_open',
+    'Server-sent event streams open now (Live View, organisation events), by route template.',
+    ['route'],
+  );
+  readonly httpLongPollsOpen = this.gauge(
+    'interlock_http_long_polls_open',
+    'Long polls (GET with waitSeconds above 0) held now, waiting for an answer, by route template.',
+    ['route'],
+  );
 
   // The database pool (database-metrics.ts).
-  readonly dbPoolConnections = this.gauge('interlock_db_pool_connections', 'Connections of the database pool, in use or idle.', ['state']);
-  readonly dbPoolWaiting = this.gauge('interlock_db_pool_waiting', 'Callers waiting for a connection of the database pool.');
-  readonly dbPoolMax = this.gauge('interlock_db_pool_max', 'The most connections the database pool opens.');
-  readonly dbQueryDuration = this.histogram('interlock_db_query_duration_seconds', 'SQL statements on the pool, by the kind of statement (its first keyword).', ['statement'], LATENCY_BUCKETS);
+  readonly dbPoolConnections = this.gauge(
+    'interlock_db_pool_connections',
+    'Connections of the database pool, in use or idle.',
+    ['state'],
+  );
+  readonly dbPoolWaiting = this.gauge(
+    'interlock_db_pool_waiting',
+    'Callers waiting for a connection of the database pool.',
+  );
+  readonly dbPoolMax = this.gauge(
+    'interlock_db_pool_max',
+    'The most connections the database pool opens.',
+  );
+  readonly dbQueryDuration = this.histogram(
+    'interlock_db_query_duration_seconds',
+    'SQL statements on the pool, by the kind of statement (its first keyword).',
+    ['statement'],
+    LATENCY_BUCKETS,
+  );
 
   // The notification bus between instances.
-  readonly busProbeRoundTrip = this.histogram('interlock_notification_bus_lag_seconds', "Notification-bus lag: from an instance's NOTIFY to its own LISTEN receiving it (measured every heartbeat).", [], [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]);
-  readonly busHealthy = this.gauge('interlock_notification_bus_healthy', '1 while this instance may trust its caches (its listener proved within the lease that it receives), else 0.');
+  readonly busProbeRoundTrip = this.histogram(
+    'interlock_notification_bus_lag_seconds',
+    "Notification-bus lag: from an instance's NOTIFY to its own LISTEN receiving it (measured every heartbeat).",
+    [],
+    [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+  );
+  readonly busHealthy = this.gauge(
+    'interlock_notification_bus_healthy',
+    '1 while this instance may trust its caches (its listener proved within the lease that it receives), else 0.',
+  );
 
   // The job runner's workers and the periodic jobs.
-  readonly jobRounds = this.counter('interlock_job_rounds_total', 'Rounds of each job worker: busy (it asked for another round at once), idle, failed.', ['worker', 'result']);
-  readonly jobRoundDuration = this.histogram('interlock_job_round_duration_seconds', 'How long a job worker round took.', ['worker'], LATENCY_BUCKETS);
-  readonly jobLastRound = this.gauge('interlock_job_worker_last_round_timestamp_seconds', 'When each job worker last finished a round (Unix time); a worker that stopped going round falls behind.', ['worker']);
-  readonly periodicJobRuns = this.counter('interlock_job_runs_total', 'Runs of each periodic job on this instance, ok or failed.', ['job', 'result']);
-  readonly periodicJobDuration = this.histogram('interlock_job_run_duration_seconds', 'How long a periodic job run took.', ['job'], [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300]);
-  readonly jobLag = this.gauge('interlock_job_lag_seconds', 'How far past its due time each periodic job is (0 when not due); the same on every instance.', ['job']);
+  readonly jobRounds = this.counter(
+    'interlock_job_rounds_total',
+    'Rounds of each job worker: busy (it asked for another round at once), idle, failed.',
+    ['worker', 'result'],
+  );
+  readonly jobRoundDuration = this.histogram(
+    'interlock_job_round_duration_seconds',
+    'How long a job worker round took.',
+    ['worker'],
+    LATENCY_BUCKETS,
+  );
+  readonly jobLastRound = this.gauge(
+    'interlock_job_worker_last_round_timestamp_seconds',
+    'When each job worker last finished a round (Unix time); a worker that stopped going round falls behind.',
+    ['worker'],
+  );
+  readonly periodicJobRuns = this.counter(
+    'interlock_job_runs_total',
+    'Runs of each periodic job on this instance, ok or failed.',
+    ['job', 'result'],
+  );
+  readonly periodicJobDuration = this.histogram(
+    'interlock_job_run_duration_seconds',
+    'How long a periodic job run took.',
+    ['job'],
+    [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300],
+  );
+  readonly jobLag = this.gauge(
+    'interlock_job_lag_seconds',
+    'How far past its due time each periodic job is (0 when not due); the same on every instance.',
+    ['job'],
+  );
 
   // The webhook outbox.
-  readonly webhookAttempts = this.counter('interlock_webhook_deliveries_total', 'Webhook delivery attempts by outcome: succeeded, retrying (failed, retry scheduled), failed (no attempt left).', ['outcome']);
-  readonly webhookAttemptDuration = this.histogram('interlock_webhook_delivery_duration_seconds', 'How long a webhook delivery attempt took, connection to last byte.', [], DELIVERY_BUCKETS);
-  readonly webhookOutboxDepth = this.gauge('interlock_webhook_outbox_depth', 'Webhook deliveries not finished: due now or later, being delivered, or paused (their webhook is disabled); the same on every instance.', ['state']);
-  readonly webhookOutboxOldestDue = this.gauge('interlock_webhook_outbox_oldest_due_seconds', 'How long the longest-waiting due webhook delivery has been due (0 when none is); the same on every instance.');
+  readonly webhookAttempts = this.counter(
+    'interlock_webhook_deliveries_total',
+    'Webhook delivery attempts by outcome: succeeded, retrying (failed, retry scheduled), failed (no attempt left).',
+    ['outcome'],
+  );
+  readonly webhookAttemptDuration = this.histogram(
+    'interlock_webhook_delivery_duration_seconds',
+    'How long a webhook delivery attempt took, connection to last byte.',
+    [],
+    DELIVERY_BUCKETS,
+  );
+  readonly webhookOutboxDepth = this.gauge(
+    'interlock_webhook_outbox_depth',
+    'Webhook deliveries not finished: due now or later, being delivered, or paused (their webhook is disabled); the same on every instance.',
+    ['state'],
+  );
+  readonly webhookOutboxOldestDue = this.gauge(
+    'interlock_webhook_outbox_oldest_due_seconds',
+    'How long the longest-waiting due webhook delivery has been due (0 when none is); the same on every instance.',
+  );
 
   // The notification outbox (email).
-  readonly notificationAttempts = this.counter('interlock_notification_deliveries_total', 'Notification messages (an immediate notification, a digest, an invitation) by outcome: sent, logged (email is off), retrying (failed, retry scheduled), failed (no attempt left, or the recipient left).', ['outcome']);
-  readonly notificationAttemptDuration = this.histogram('interlock_notification_delivery_duration_seconds', 'How long handing one message to the mail transport took.', [], DELIVERY_BUCKETS);
-  readonly notificationOutboxDepth = this.gauge('interlock_notification_outbox_depth', 'Notifications not finished: due now, due later (a retry, a digest), or being sent; the same on every instance.', ['state']);
-  readonly notificationOutboxOldestDue = this.gauge('interlock_notification_outbox_oldest_due_seconds', 'How long the longest-waiting due notification has been due (0 when none is); the same on every instance.');
+  readonly notificationAttempts = this.counter(
+    'interlock_notification_deliveries_total',
+    'Notification messages (an immediate notification, a digest, an invitation) by outcome: sent, logged (email is off), retrying (failed, retry scheduled), failed (no attempt left, or the recipient left).',
+    ['outcome'],
+  );
+  readonly notificationAttemptDuration = this.histogram(
+    'interlock_notification_delivery_duration_seconds',
+    'How long handing one message to the mail transport took.',
+    [],
+    DELIVERY_BUCKETS,
+  );
+  readonly notificationOutboxDepth = this.gauge(
+    'interlock_notification_outbox_depth',
+    'Notifications not finished: due now, due later (a retry, a digest), or being sent; the same on every instance.',
+    ['state'],
+  );
+  readonly notificationOutboxOldestDue = this.gauge(
+    'interlock_notification_outbox_oldest_due_seconds',
+    'How long the longest-waiting due notification has been due (0 when none is); the same on every instance.',
+  );
 
   // Interrupts and argus.
-  readonly interruptsOpen = this.gauge('interlock_interrupts_open', 'Open interrupts across all organisations, by how long they have been open; the same on every instance.', ['age']);
-  readonly interruptsPastDeadline = this.gauge('interlock_interrupts_open_past_deadline', 'Open interrupts whose deadline has passed (the expiry job has not closed them yet); the same on every instance.');
-  readonly argusOutcomes = this.counter('interlock_argus_outcomes_total', "Argus's receipts for new interrupts' actions, by the rule's outcome and what became of it: enforced, shadow, or skipped_<reason> (an enforced outcome not applied).", ['outcome', 'result']);
-  readonly argusFailures = this.counter('interlock_argus_failures_total', 'New interrupts argus could not classify (the rules could not be read or evaluated): they went to a person whole.');
-  readonly argusBreakerTrips = this.counter('interlock_argus_breaker_trips_total', "New interrupts whose automatic decisions the circuit breaker dropped (argus rejected the key's actions too often).");
+  readonly interruptsOpen = this.gauge(
+    'interlock_interrupts_open',
+    'Open interrupts across all organisations, by how long they have been open; the same on every instance.',
+    ['age'],
+  );
+  readonly interruptsPastDeadline = this.gauge(
+    'interlock_interrupts_open_past_deadline',
+    'Open interrupts whose deadline has passed (the expiry job has not closed them yet); the same on every instance.',
+  );
+  readonly argusOutcomes = this.counter(
+    'interlock_argus_outcomes_total',
+    "Argus's receipts for new interrupts' actions, by the rule's outcome and what became of it: enforced, shadow, or skipped_<reason> (an enforced outcome not applied).",
+    ['outcome', 'result'],
+  );
+  readonly argusFailures = this.counter(
+    'interlock_argus_failures_total',
+    'New interrupts argus could not classify (the rules could not be read or evaluated): they went to a person whole.',
+  );
+  readonly argusBreakerTrips = this.counter(
+    'interlock_argus_breaker_trips_total',
+    "New interrupts whose automatic decisions the circuit breaker dropped (argus rejected the key's actions too often).",
+  );
 
-  readonly collectorErrors = this.counter('interlock_metrics_collector_errors_total', 'Scrape-time readings that failed (the series they feed keep their last value).', ['collector']);
+  readonly collectorErrors = this.counter(
+    'interlock_metrics_collector_errors_total',
+    'Scrape-time readings that failed (the series they feed keep their last value).',
+    ['collector'],
+  );
 
   private readonly collectors = new Map<string, Collector>();
 
@@ -96,15 +219,28 @@ export class Metrics {
     return this.registry.contentType;
   }
 
-  private counter<L extends string = never>(name: string, help: string, labelNames: readonly L[] = []): Counter<L> {
+  private counter<L extends string = never>(
+    name: string,
+    help: string,
+    labelNames: readonly L[] = [],
+  ): Counter<L> {
     return new Counter<L>({ name, help, labelNames, registers: [this.registry] });
   }
 
-  private gauge<L extends string = never>(name: string, help: string, labelNames: readonly L[] = []): Gauge<L> {
+  private gauge<L extends string = never>(
+    name: string,
+    help: string,
+    labelNames: readonly L[] = [],
+  ): Gauge<L> {
     return new Gauge<L>({ name, help, labelNames, registers: [this.registry] });
   }
 
-  private histogram<L extends string = never>(name: string, help: string, labelNames: readonly L[], buckets: number[]): Histogram<L> {
+  private histogram<L extends string = never>(
+    name: string,
+    help: string,
+    labelNames: readonly L[],
+    buckets: number[],
+  ): Histogram<L> {
     return new Histogram<L>({ name, help, labelNames, buckets, registers: [this.registry] });
   }
 }

@@ -14,9 +14,15 @@ describe('RouteTemplates', () => {
   ]);
 
   it('labels a path with its template, never the raw path or an id', () => {
-    expect(routes.match('GET', '/api/interrupts/0d8e8f4e-1b1c-4a0e-9a8e-3f2d1c0b9a87')).toBe('/api/interrupts/:id');
-    expect(routes.match('POST', '/api/interrupts/abc/decisions?x=1')).toBe('/api/interrupts/:id/decisions');
-    expect(routes.match('POST', '/api/invitations/secret-token/accept')).toBe('/api/invitations/:token/accept');
+    expect(routes.match('GET', '/api/interrupts/0d8e8f4e-1b1c-4a0e-9a8e-3f2d1c0b9a87')).toBe(
+      '/api/interrupts/:id',
+    );
+    expect(routes.match('POST', '/api/interrupts/abc/decisions?x=1')).toBe(
+      '/api/interrupts/:id/decisions',
+    );
+    expect(routes.match('POST', '/api/invitations/secret-token/accept')).toBe(
+      '/api/invitations/:token/accept',
+    );
     expect(routes.match('GET', '/api/interrupts?status=open')).toBe('/api/interrupts');
   });
 
@@ -29,7 +35,7 @@ describe('RouteTemplates', () => {
     expect(routes.match('HEAD', '/health/live')).toBe('/health/live');
   });
 
-  it('labels a known path under an undeclared method with its template (the 405 is that route\'s)', () => {
+  it("labels a known path under an undeclared method with its template (the 405 is that route's)", () => {
     expect(routes.match('DELETE', '/health/live')).toBe('/health/live');
   });
 
@@ -37,7 +43,9 @@ describe('RouteTemplates', () => {
     expect(routes.match('GET', '/')).toBe(UNMATCHED_ROUTE);
     expect(routes.match('GET', '/assets/index-3f2a.js')).toBe(UNMATCHED_ROUTE);
     expect(routes.match('GET', '/api/interrupts/a/b/c')).toBe(UNMATCHED_ROUTE);
-    expect(routes.match('GET', '/api/interrupts/abc/decisions')).toBe('/api/interrupts/:id/decisions');
+    expect(routes.match('GET', '/api/interrupts/abc/decisions')).toBe(
+      '/api/interrupts/:id/decisions',
+    );
   });
 });
 

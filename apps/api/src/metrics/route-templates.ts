@@ -50,7 +50,8 @@ export class RouteTemplates {
     const node = this.find(this.root, segments(path), 0);
     if (node === undefined) return UNMATCHED_ROUTE;
     const upper = method.toUpperCase();
-    const template = node.routes.get(upper) ?? (upper === 'HEAD' ? node.routes.get('GET') : undefined);
+    const template =
+      node.routes.get(upper) ?? (upper === 'HEAD' ? node.routes.get('GET') : undefined);
     return template ?? node.routes.values().next().value ?? UNMATCHED_ROUTE;
   }
 

@@ -185,13 +185,17 @@ export class PostgresNotificationBus extends NotificationBus {
         [this.instanceId, PROBE_CHANNEL, `${this.instanceId}:${token}`],
       );
       if (++this.heartbeatCount % 600 === 0) {
-        await this.query(`DELETE FROM service_instances WHERE heartbeat_at < now() - interval '${FORGET_AFTER}'`, []);
+        await this.query(
+          `DELETE FROM service_instances WHERE heartbeat_at < now() - interval '${FORGET_AFTER}'`,
+          [],
+        );
       }
       if (this.heartbeatFailing) this.logger.info('heartbeat recovered');
       this.heartbeatFailing = false;
     } catch (error) {
       this.probes.delete(token);
-      if (!this.heartbeatFailing) this.logger.warn({ err: error }, 'heartbeat failed: caches are bypassed until it recovers');
+      if (!this.heartbeatFailing)
+        this.logger.warn({ err: error }, 'heartbeat failed: caches are bypassed until it recovers');
       this.heartbeatFailing = true;
     }
   }
@@ -203,7 +207,9 @@ export class PostgresNotificationBus extends NotificationBus {
         const sentAt = instance === this.instanceId ? this.probes.get(token) : undefined;
         if (sentAt === undefined) return;
         if (busProbeChannel.hasSubscribers) {
-          busProbeChannel.publish({ roundTripMs: performance.now() - sentAt } satisfies BusProbeRecord);
+          busProbeChannel.publish({
+            roundTripMs: performance.now() - sentAt,
+          } satisfies BusProbeRecord);
         }
         // Notifications arrive in commit order: older probes are proved too.
         for (const [t, at] of this.probes) if (at <= sentAt) this.probes.delete(t);
@@ -217,8 +223,11 @@ export class PostgresNotificationBus extends NotificationBus {
       case BARRIER_CHANNEL:
         // Everything committed before the barrier has been handled (handlers run synchronously,
         // in order): say so.
-        void this.query('SELECT pg_notify($1, $2)', [ACK_CHANNEL, `${payload}:${this.instanceId}`]).catch(
-          (error: unknown) => this.logger.warn({ err: error }, 'could not acknowledge a barrier'),
+        void this.query('SELECT pg_notify($1, $2)', [
+          ACK_CHANNEL,
+          `${payload}:${this.instanceId}`,
+        ]).catch((error: unknown) =>
+          this.logger.warn({ err: error }, 'could not acknowledge a barrier'),
         );
         return;
       case ACK_CHANNEL: {
@@ -269,13 +278,20 @@ export class PostgresNotificationBus extends NotificationBus {
       this.barriers.delete(token);
     }
     if (missing.length > 0) {
-      this.logger.warn({ instances: missing }, 'instances did not acknowledge a change within a lease; their caches have lapsed');
+      this.logger.warn(
+        { instances: missing },
+        'instances did not acknowledge a change within a lease; their caches have lapsed',
+      );
     }
   }
 
   private async connect(attempt: number): Promise<void> {
     if (this.closed) return;
-    const client = new Client({ connectionString: this.url, application_name: 'interlock-listener', keepAlive: true });
+    const client = new Client({
+      connectionString: this.url,
+      application_name: 'interlock-listener',
+      keepAlive: true,
+    });
     client.on('notification', (msg) => {
       if (msg.payload !== undefined) this.onNotification(msg.channel, msg.payload);
     });
@@ -355,7 +371,9 @@ export class PostgresNotificationBus extends NotificationBus {
     this.trustUntil = 0;
     for (const barrier of this.barriers.values()) barrier.wake();
     // Signing off lets a sync elsewhere stop waiting for this instance at once.
-    await this.query('DELETE FROM service_instances WHERE id = $1', [this.instanceId]).catch(() => undefined);
+    await this.query('DELETE FROM service_instances WHERE id = $1', [this.instanceId]).catch(
+      () => undefined,
+    );
     const client = this.client;
     this.client = undefined;
     if (client) {

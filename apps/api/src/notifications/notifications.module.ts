@@ -5,7 +5,11 @@ import type { AppConfig } from '../config/app-config';
 import { DatabaseConnection } from '../database/database-connection';
 import { LOGGER } from '../logging/logger.module';
 import type { Logger } from 'pino';
-import { InProcessNotificationBus, NotificationBus, PostgresNotificationBus } from './notification-bus';
+import {
+  InProcessNotificationBus,
+  NotificationBus,
+  PostgresNotificationBus,
+} from './notification-bus';
 import { StreamAdmission } from './stream-admission';
 
 @Global()
@@ -15,11 +19,18 @@ import { StreamAdmission } from './stream-admission';
     {
       provide: NotificationBus,
       inject: [DatabaseConnection, DataSource, LOGGER, APP_CONFIG],
-      useFactory: async (connection: DatabaseConnection, dataSource: DataSource, logger: Logger, config: AppConfig) => {
+      useFactory: async (
+        connection: DatabaseConnection,
+        dataSource: DataSource,
+        logger: Logger,
+        config: AppConfig,
+      ) => {
         if (connection.mode === 'embedded') return new InProcessNotificationBus();
         // LISTEN on a direct connection; heartbeats, NOTIFY and acks through the pool.
-        const bus = new PostgresNotificationBus(config.databaseDirectUrl ?? connection.url, logger, (sql, params) =>
-          dataSource.query(sql, params),
+        const bus = new PostgresNotificationBus(
+          config.databaseDirectUrl ?? connection.url,
+          logger,
+          (sql, params) => dataSource.query(sql, params),
         );
         await bus.start();
         return bus;

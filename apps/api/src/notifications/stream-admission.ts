@@ -22,7 +22,8 @@ export function organisationStreamCapMessage(cap: number): string {
   return `Too many open streams: this organisation's members may hold ${cap} at once. Close one, then retry.`;
 }
 
-export const INSTANCE_STREAM_CAP_MESSAGE = 'This instance holds as many open streams as it can. Reconnect shortly.';
+export const INSTANCE_STREAM_CAP_MESSAGE =
+  'This instance holds as many open streams as it can. Reconnect shortly.';
 
 /**
  * The caps on open event streams (issue 34, SPEC §8b): per person, per organisation and per
@@ -47,12 +48,19 @@ export class StreamAdmission {
   admit(holder: StreamHolder): () => void {
     const { perMember, perOrganisation, perInstance } = this.limits;
     if (perInstance > 0 && this.total >= perInstance) {
-      throw new DomainError('SERVICE_UNAVAILABLE', INSTANCE_STREAM_CAP_MESSAGE, { 'retry-after': String(INSTANCE_CAP_RETRY_AFTER_SECONDS) });
+      throw new DomainError('SERVICE_UNAVAILABLE', INSTANCE_STREAM_CAP_MESSAGE, {
+        'retry-after': String(INSTANCE_CAP_RETRY_AFTER_SECONDS),
+      });
     }
     if (perMember > 0 && (this.byMember.get(holder.memberId) ?? 0) >= perMember) {
-      throw new DomainError('RATE_LIMITED', memberStreamCapMessage(perMember), { 'retry-after': String(STREAM_CAP_RETRY_AFTER_SECONDS) });
+      throw new DomainError('RATE_LIMITED', memberStreamCapMessage(perMember), {
+        'retry-after': String(STREAM_CAP_RETRY_AFTER_SECONDS),
+      });
     }
-    if (perOrganisation > 0 && (this.byOrganisation.get(holder.organisationId) ?? 0) >= perOrganisation) {
+    if (
+      perOrganisation > 0 &&
+      (this.byOrganisation.get(holder.organisationId) ?? 0) >= perOrganisation
+    ) {
       throw new DomainError('RATE_LIMITED', organisationStreamCapMessage(perOrganisation), {
         'retry-after': String(STREAM_CAP_RETRY_AFTER_SECONDS),
       });

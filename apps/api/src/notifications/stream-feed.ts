@@ -24,7 +24,8 @@ export interface FeedOutput {
 }
 
 /** How a stream begins: nothing more will ever come (204), or its first event and its cursor. */
-export type FeedStart<C extends FeedCursor> = { kind: 'finished' } | { kind: 'open'; cursor: C; first: string };
+export type FeedStart<C extends FeedCursor> =
+  { kind: 'finished' } | { kind: 'open'; cursor: C; first: string };
 
 export interface StreamFeed<C extends FeedCursor> {
   /** What the streams are, for log lines. */
@@ -36,7 +37,10 @@ export interface StreamFeed<C extends FeedCursor> {
    * (those `which` accepts), `resync()` for all (announcements may have been missed). Returns
    * the unsubscribe.
    */
-  watch(wake: (key: string, which?: (cursor: C) => boolean) => void, resync: () => void): () => void;
+  watch(
+    wake: (key: string, which?: (cursor: C) => boolean) => void,
+    resync: () => void,
+  ): () => void;
   /**
    * Of the open streams, those with something to send (or to end): where each stands checked in
    * one query for all of them, so a heartbeat costs the pool a constant number of queries

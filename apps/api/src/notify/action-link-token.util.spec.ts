@@ -17,19 +17,28 @@ describe('ActionLinkSigner', () => {
     const token = signer.mint(claims, now);
     expect(token).toMatch(/^al1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
     const read = signer.read(token);
-    expect(read).toEqual({ ...claims, expiresAt: now / 1000 + ACTION_LINK_TTL_SECONDS, nonce: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(read).toEqual({
+      ...claims,
+      expiresAt: now / 1000 + ACTION_LINK_TTL_SECONDS,
+      nonce: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
     expect(signer.read(signer.mint(claims, now))?.nonce).not.toBe(read?.nonce);
   });
 
   it('refuses a token whose claims or mac were altered, one signed under another secret, and malformed ones', () => {
     const token = signer.mint(claims);
     const [prefix, body, mac] = token.split('.');
-    const altered = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), d: 'reject' })).toString('base64url');
+    const altered = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), d: 'reject' }),
+    ).toString('base64url');
     expect(signer.read(`${prefix}.${altered}.${mac}`)).toBeNull();
-    expect(signer.read(`${prefix}.${body}.${mac.slice(0, -1)}${mac.endsWith('A') ? 'B' : 'A'}`)).toBeNull();
+    expect(
+      signer.read(`${prefix}.${body}.${mac.slice(0, -1)}${mac.endsWith('A') ? 'B' : 'A'}`),
+    ).toBeNull();
     expect(signer.read(`al2.${body}.${mac}`)).toBeNull();
     expect(new ActionLinkSigner('another-secret-0123456789-0123456789').read(token)).toBeNull();
-    for (const bad of ['', 'al1', 'al1..', `${token}.x`, 42, null, undefined, 'x'.repeat(5000)]) expect(signer.read(bad)).toBeNull();
+    for (const bad of ['', 'al1', 'al1..', `${token}.x`, 42, null, undefined, 'x'.repeat(5000)])
+      expect(signer.read(bad)).toBeNull();
   });
 
   it('refuses signed claims of the wrong shape', () => {

@@ -33,10 +33,15 @@ export class ActionLinkSigner {
   private readonly key: Buffer;
 
   constructor(serverSecret: string) {
-    this.key = Buffer.from(hkdfSync('sha256', serverSecret, 'interlock', 'notification-action-links/v1', 32));
+    this.key = Buffer.from(
+      hkdfSync('sha256', serverSecret, 'interlock', 'notification-action-links/v1', 32),
+    );
   }
 
-  mint(claims: Omit<ActionLinkClaims, 'nonce' | 'expiresAt'> & { nonce?: string; expiresAt?: number }, now = Date.now()): string {
+  mint(
+    claims: Omit<ActionLinkClaims, 'nonce' | 'expiresAt'> & { nonce?: string; expiresAt?: number },
+    now = Date.now(),
+  ): string {
     const full: ActionLinkClaims = {
       ...claims,
       nonce: claims.nonce ?? randomUUID(),
@@ -83,7 +88,9 @@ export class ActionLinkSigner {
       nonce: raw.n,
     };
     const ok =
-      [claims.organisationId, claims.interruptId, claims.userId, claims.nonce].every((v) => typeof v === 'string' && UUID.test(v)) &&
+      [claims.organisationId, claims.interruptId, claims.userId, claims.nonce].every(
+        (v) => typeof v === 'string' && UUID.test(v),
+      ) &&
       typeof claims.actionName === 'string' &&
       (claims.decision === 'approve' || claims.decision === 'reject') &&
       typeof claims.actionDigest === 'string' &&

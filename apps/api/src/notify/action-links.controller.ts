@@ -4,7 +4,11 @@ import { ClientIp } from '../auth/decorators/current-principal.decorator';
 import { HumanRoute } from '../auth/decorators/route-access.decorator';
 import { InterruptResponse } from '../interrupts/dto/interrupt.response';
 import { ActionLinksService } from './action-links.service';
-import { ActionLinkPreviewResponse, DecideWithActionLinkDto, PreviewActionLinkDto } from './dto/action-link.dto';
+import {
+  ActionLinkPreviewResponse,
+  DecideWithActionLinkDto,
+  PreviewActionLinkDto,
+} from './dto/action-link.dto';
 
 /**
  * Emailed single-use action links (issue 30, §2): the token is the credential, so these routes
@@ -18,7 +22,10 @@ export class ActionLinksController {
   @Post('preview')
   @HttpCode(200)
   @HumanRoute()
-  @ApiOperation({ operationId: 'previewActionLink', summary: 'What an emailed action link would decide, for whom (changes nothing)' })
+  @ApiOperation({
+    operationId: 'previewActionLink',
+    summary: 'What an emailed action link would decide, for whom (changes nothing)',
+  })
   @ApiOkResponse({ type: ActionLinkPreviewResponse })
   preview(@Body() body: PreviewActionLinkDto): Promise<ActionLinkPreviewResponse> {
     return this.links.preview(body.token);
@@ -27,9 +34,15 @@ export class ActionLinksController {
   @Post('decide')
   @HttpCode(200)
   @HumanRoute()
-  @ApiOperation({ operationId: 'decideWithActionLink', summary: 'Decide with an emailed action link, once, as the member it was sent to' })
+  @ApiOperation({
+    operationId: 'decideWithActionLink',
+    summary: 'Decide with an emailed action link, once, as the member it was sent to',
+  })
   @ApiOkResponse({ type: InterruptResponse })
-  decide(@Body() body: DecideWithActionLinkDto, @ClientIp() ip: string | null): Promise<InterruptResponse> {
+  decide(
+    @Body() body: DecideWithActionLinkDto,
+    @ClientIp() ip: string | null,
+  ): Promise<InterruptResponse> {
     return this.links.decide(body.token, body.message, ip);
   }
 }

@@ -16,10 +16,12 @@ import { NotificationsRepository } from './notifications.repository';
 /** The exact texts of the refusals (SPEC §8h). */
 export const ACTION_LINK_ERRORS = {
   invalid: 'This link is not valid (it was changed, cut short, or not made by this service).',
-  expired: 'This link has expired (links in emails work for 24 hours): open the interrupt in Interlock to decide.',
+  expired:
+    'This link has expired (links in emails work for 24 hours): open the interrupt in Interlock to decide.',
   off: 'This organisation does not let email links decide: sign in to Interlock to decide.',
   member: 'The member this link was sent to may no longer decide interrupts in this organisation.',
-  changed: 'This action is not the one the email showed: open the interrupt in Interlock to decide.',
+  changed:
+    'This action is not the one the email showed: open the interrupt in Interlock to decide.',
   used: 'This link was already used.',
 } as const;
 
@@ -48,11 +50,17 @@ export class ActionLinksService {
     const org = claims.organisationId;
     const { member, organisationName } = await this.dataSource.transaction(async (tx) => {
       await this.allowed(tx, org);
-      return { member: await this.member(tx, claims), organisationName: (await this.organisations.read(tx, org))?.name ?? '' };
+      return {
+        member: await this.member(tx, claims),
+        organisationName: (await this.organisations.read(tx, org))?.name ?? '',
+      };
     });
     const interrupt = await this.interrupts.get(org, claims.interruptId);
     const action = interrupt.actionRequests.find((a) => a.name === claims.actionName);
-    if (action === undefined || actionDigest(interrupt.id, action.name, action.args) !== claims.actionDigest) {
+    if (
+      action === undefined ||
+      actionDigest(interrupt.id, action.name, action.args) !== claims.actionDigest
+    ) {
       throw new DomainError('CONFLICT', ACTION_LINK_ERRORS.changed);
     }
     const decided = interrupt.decisions.find((d) => d.actionName === action.name);
@@ -63,20 +71,41 @@ export class ActionLinksService {
       title: interrupt.title,
       description: interrupt.description,
       status: interrupt.status,
-      action: { name: action.name, description: action.description, args: action.args, allowedDecisions: action.allowedDecisions },
+      action: {
+        name: action.name,
+        description: action.description,
+        args: action.args,
+        allowedDecisions: action.allowedDecisions,
+      },
       decision: claims.decision,
       expiresAt: new Date(claims.expiresAt * 1000).toISOString(),
       used: await this.repository.linkUsed(this.dataSource, org, claims.nonce),
-      decided: decided === undefined ? null : { decision: decided.decision, decidedBy: decided.decidedBy.name, decidedAt: decided.decidedAt },
+      decided:
+        decided === undefined
+          ? null
+          : {
+              decision: decided.decision,
+              decidedBy: decided.decidedBy.name,
+              decidedAt: decided.decidedAt,
+            },
     };
   }
 
-  async decide(token: string, message: string | undefined, ip: string | null, now = Date.now()): Promise<InterruptResponse> {
+  async decide(
+    token: string,
+    message: string | undefined,
+    ip: string | null,
+    now = Date.now(),
+  ): Promise<InterruptResponse> {
     const claims = this.claims(token, now);
     return this.review.decideAuthorised(
       claims.organisationId,
       claims.interruptId,
-      { actionName: claims.actionName, decision: claims.decision, ...(message === undefined ? {} : { message }) },
+      {
+        actionName: claims.actionName,
+        decision: claims.decision,
+        ...(message === undefined ? {} : { message }),
+      },
       ip,
       async (tx, action) => {
         await this.allowed(tx, claims.organisationId);
@@ -100,18 +129,29 @@ export class ActionLinksService {
   private claims(token: string, now: number): ActionLinkClaims {
     const claims = this.signer.read(token);
     if (claims === null) throw new DomainError('FORBIDDEN', ACTION_LINK_ERRORS.invalid);
-    if (claims.expiresAt * 1000 <= now) throw new DomainError('FORBIDDEN', ACTION_LINK_ERRORS.expired);
+    if (claims.expiresAt * 1000 <= now)
+      throw new DomainError('FORBIDDEN', ACTION_LINK_ERRORS.expired);
     return claims;
   }
 
   private async allowed(tx: Queryable, organisationId: string): Promise<void> {
     const settings = await this.repository.organisationSettings(tx, organisationId, 'share');
-    if (settings?.token_actions !== true) throw new DomainError('FORBIDDEN', ACTION_LINK_ERRORS.off);
+    if (settings?.token_actions !== true)
+      throw new DomainError('FORBIDDEN', ACTION_LINK_ERRORS.off);
   }
 
-  private async member(tx: Queryable, claims: ActionLinkClaims): Promise<{ id: string; name: string }> {
-    const member = await lockCurrentMemberHolding(tx, claims.organisationId, claims.userId, 'interrupt.decide');
-    if (member === undefined || !member.holds) throw new DomainError('FORBIDDEN', ACTION_LINK_ERRORS.member);
+  private async member(
+    tx: Queryable,
+    claims: ActionLinkClaims,
+  ): Promise<{ id: string; name: string }> {
+    const member = await lockCurrentMemberHolding(
+      tx,
+      claims.organisationId,
+      claims.userId,
+      'interrupt.decide',
+    );
+    if (member === undefined || !member.holds)
+      throw new DomainError('FORBIDDEN', ACTION_LINK_ERRORS.member);
     return member;
   }
 }

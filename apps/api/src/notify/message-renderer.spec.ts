@@ -13,7 +13,14 @@ function notice(overrides: Partial<InterruptNotice> = {}): InterruptNotice {
     escalationLevel: 1,
     escalationReason: hostile,
     assignee: { type: 'team', id: 't', name: hostile },
-    actionRequests: [{ name: `deploy ${hostile}`, description: hostile, allowedDecisions: ['approve', 'reject', 'edit'], args: JSON.stringify({ x: hostile }) }],
+    actionRequests: [
+      {
+        name: `deploy ${hostile}`,
+        description: hostile,
+        allowedDecisions: ['approve', 'reject', 'edit'],
+        args: JSON.stringify({ x: hostile }),
+      },
+    ],
     decisions: [],
     createdAt: '2026-11-26T10:00:00.000Z',
     ...overrides,
@@ -32,21 +39,43 @@ describe('MessageRenderer', () => {
   });
 
   it('escapes every agent-supplied value in the HTML part, keeps them as written in the text part', () => {
-    const mail = renderer.interrupt('Acme <Corp>', { kind: 'interrupt.opened', interrupt: notice() });
+    const mail = renderer.interrupt('Acme <Corp>', {
+      kind: 'interrupt.opened',
+      interrupt: notice(),
+    });
     expect(mail.html).not.toContain('<script>');
     expect(mail.html).not.toContain('Acme <Corp>');
-    expect(mail.html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &quot;quotes&quot; &#x27;single&#x27;');
+    expect(mail.html).toContain(
+      '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &quot;quotes&quot; &#x27;single&#x27;',
+    );
     expect(mail.text).toContain(hostile);
     expect(mail.subject).toBe(`[Acme <Corp>] Approval needed: ${hostile}`);
   });
 
   it('action links go to the confirmation page with the action and decision in the query, encoded; only for open actions', () => {
-    const mail = renderer.interrupt('Acme', { kind: 'interrupt.assigned', interrupt: notice({ actionRequests: [{ name: 'a&b=c', description: null, allowedDecisions: ['approve', 'respond'], args: '{}' }] }) });
-    expect(mail.text).toContain('Approve a&b=c: https://interlock.example.com/interrupts/0b7f1a52-93a3-4d55-9e4b-7c2b3f1a0e11/confirm?action=a%26b%3Dc&decision=approve');
+    const mail = renderer.interrupt('Acme', {
+      kind: 'interrupt.assigned',
+      interrupt: notice({
+        actionRequests: [
+          {
+            name: 'a&b=c',
+            description: null,
+            allowedDecisions: ['approve', 'respond'],
+            args: '{}',
+          },
+        ],
+      }),
+    });
+    expect(mail.text).toContain(
+      'Approve a&b=c: https://interlock.example.com/interrupts/0b7f1a52-93a3-4d55-9e4b-7c2b3f1a0e11/confirm?action=a%26b%3Dc&decision=approve',
+    );
     expect(mail.text).not.toContain('decision=reject');
     const answered = renderer.interrupt('Acme', {
       kind: 'interrupt.decided',
-      interrupt: notice({ status: 'answered', decisions: [{ actionName: `deploy ${hostile}`, decision: 'approve', by: 'Ada' }] }),
+      interrupt: notice({
+        status: 'answered',
+        decisions: [{ actionName: `deploy ${hostile}`, decision: 'approve', by: 'Ada' }],
+      }),
     });
     expect(answered.text).not.toContain('/confirm?');
     expect(answered.text).toContain('approve by Ada');
@@ -54,24 +83,62 @@ describe('MessageRenderer', () => {
 
   it('with a token minter, each open action links to /decide#<token> for that action and decision (older notices without a digest keep the confirmation page)', () => {
     const minted: string[] = [];
-    const token = (interruptId: string, action: { name: string; digest: string }, decision: string) => {
+    const token = (
+      interruptId: string,
+      action: { name: string; digest: string },
+      decision: string,
+    ) => {
       minted.push(`${interruptId}/${action.name}/${action.digest}/${decision}`);
       return `al1.t${minted.length}.m`;
     };
     const digest = 'd'.repeat(64);
-    const mail = renderer.digest('Acme', 'hourly', [
-      { kind: 'interrupt.opened', interrupt: notice({ actionRequests: [{ name: 'go', description: null, allowedDecisions: ['approve', 'reject'], args: '{}', digest }] }) },
-      { kind: 'interrupt.opened', interrupt: notice({ id: 'old', actionRequests: [{ name: 'legacy', description: null, allowedDecisions: ['approve'], args: '{}' }] }) },
-    ], token);
-    expect(minted).toEqual([`0b7f1a52-93a3-4d55-9e4b-7c2b3f1a0e11/go/${digest}/approve`, `0b7f1a52-93a3-4d55-9e4b-7c2b3f1a0e11/go/${digest}/reject`]);
+    const mail = renderer.digest(
+      'Acme',
+      'hourly',
+      [
+        {
+          kind: 'interrupt.opened',
+          interrupt: notice({
+            actionRequests: [
+              {
+                name: 'go',
+                description: null,
+                allowedDecisions: ['approve', 'reject'],
+                args: '{}',
+                digest,
+              },
+            ],
+          }),
+        },
+        {
+          kind: 'interrupt.opened',
+          interrupt: notice({
+            id: 'old',
+            actionRequests: [
+              { name: 'legacy', description: null, allowedDecisions: ['approve'], args: '{}' },
+            ],
+          }),
+        },
+      ],
+      token,
+    );
+    expect(minted).toEqual([
+      `0b7f1a52-93a3-4d55-9e4b-7c2b3f1a0e11/go/${digest}/approve`,
+      `0b7f1a52-93a3-4d55-9e4b-7c2b3f1a0e11/go/${digest}/reject`,
+    ]);
     expect(mail.text).toContain('Approve go: https://interlock.example.com/decide#al1.t1.m');
     expect(mail.text).toContain('Reject go: https://interlock.example.com/decide#al1.t2.m');
     expect(mail.html).toContain('href="https://interlock.example.com/decide#al1.t1.m"');
-    expect(mail.text).toContain('Approve legacy: https://interlock.example.com/interrupts/old/confirm?action=legacy&decision=approve');
+    expect(mail.text).toContain(
+      'Approve legacy: https://interlock.example.com/interrupts/old/confirm?action=legacy&decision=approve',
+    );
   });
 
   it('a subject is one line, however the title was written', () => {
-    const mail = renderer.interrupt('Acme', { kind: 'interrupt.opened', interrupt: notice({ title: 'line one\r\nBcc: someone@example.com' }) });
+    const mail = renderer.interrupt('Acme', {
+      kind: 'interrupt.opened',
+      interrupt: notice({ title: 'line one\r\nBcc: someone@example.com' }),
+    });
     expect(mail.subject).toBe('[Acme] Approval needed: line one Bcc: someone@example.com');
   });
 

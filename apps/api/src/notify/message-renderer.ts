@@ -18,7 +18,11 @@ interface Compiled {
  * Mints the single-use token of an action link for this message's recipient (issue 30, §2), when
  * the organisation lets links decide; the link then opens `/decide#<token>`.
  */
-export type LinkToken = (interruptId: string, action: { name: string; digest: string }, decision: 'approve' | 'reject') => string;
+export type LinkToken = (
+  interruptId: string,
+  action: { name: string; digest: string },
+  decision: 'approve' | 'reject',
+) => string;
 
 /** One interrupt in a message, with what it is about for this recipient. */
 export interface NoticeItem {
@@ -55,7 +59,10 @@ export class MessageRenderer {
   private readonly templates = new Map<MailTemplateName, Compiled>();
 
   constructor(private readonly dashboardUrl: string) {
-    for (const [name, source] of Object.entries(MAIL_TEMPLATES) as [MailTemplateName, (typeof MAIL_TEMPLATES)[MailTemplateName]][]) {
+    for (const [name, source] of Object.entries(MAIL_TEMPLATES) as [
+      MailTemplateName,
+      (typeof MAIL_TEMPLATES)[MailTemplateName],
+    ][]) {
       const html = Handlebars.create();
       html.registerPartial('body', source.body);
       this.templates.set(name, {
@@ -78,7 +85,12 @@ export class MessageRenderer {
   }
 
   /** An hourly or daily digest: one organisation's notifications to one member. */
-  digest(organisationName: string, mode: string, items: readonly NoticeItem[], token?: LinkToken): RenderedMail {
+  digest(
+    organisationName: string,
+    mode: string,
+    items: readonly NoticeItem[],
+    token?: LinkToken,
+  ): RenderedMail {
     const count = items.length;
     const period = mode === 'daily' ? 'today' : 'this hour';
     return this.render('digest', {
@@ -91,7 +103,10 @@ export class MessageRenderer {
     });
   }
 
-  invitation(organisationName: string, invitation: { inviterName: string; roleName: string; expiresAt: string; token: string }): RenderedMail {
+  invitation(
+    organisationName: string,
+    invitation: { inviterName: string; roleName: string; expiresAt: string; token: string },
+  ): RenderedMail {
     return this.render('invitation', {
       organisationName,
       inviterName: invitation.inviterName,
@@ -127,15 +142,17 @@ export class MessageRenderer {
           links:
             !open || decision !== undefined
               ? []
-              : LINKED_DECISIONS.filter((d) => action.allowedDecisions.includes(d.decision)).map((d) => ({
-                  label: `${d.label} ${action.name}`,
-                  primary: d.primary,
-                  // A notice written before digests were kept has none: it links to the sign-in confirmation.
-                  url:
-                    token !== undefined && action.digest !== undefined
-                      ? `${this.dashboardUrl}/decide#${token(interrupt.id, { name: action.name, digest: action.digest }, d.decision)}`
-                      : `${url}/confirm?${new URLSearchParams({ action: action.name, decision: d.decision }).toString()}`,
-                })),
+              : LINKED_DECISIONS.filter((d) => action.allowedDecisions.includes(d.decision)).map(
+                  (d) => ({
+                    label: `${d.label} ${action.name}`,
+                    primary: d.primary,
+                    // A notice written before digests were kept has none: it links to the sign-in confirmation.
+                    url:
+                      token !== undefined && action.digest !== undefined
+                        ? `${this.dashboardUrl}/decide#${token(interrupt.id, { name: action.name, digest: action.digest }, d.decision)}`
+                        : `${url}/confirm?${new URLSearchParams({ action: action.name, decision: d.decision }).toString()}`,
+                  }),
+                ),
         };
       }),
     };

@@ -5,7 +5,10 @@ import type { NotificationConfig } from '../config/app-config';
 import { queryRows } from '../database/query-rows.util';
 import type { JobWorker } from '../jobs/job-runner';
 import type { Mailer } from '../mail/mailer';
-import { notificationAttemptChannel, type NotificationAttemptRecord } from '../metrics/instrumentation-channels';
+import {
+  notificationAttemptChannel,
+  type NotificationAttemptRecord,
+} from '../metrics/instrumentation-channels';
 import { inSpan } from '../tracing/spans';
 import { retryDelayMs } from '../webhooks/webhook-retry.util';
 import type { RenderedMail } from './message-renderer';
@@ -134,7 +137,11 @@ export class NotificationDeliveryWorker implements JobWorker {
     const free = 2 * this.config.concurrency - this.inFlight.size - this.waiting.length;
     if (free <= 0 || this.stopping) return false;
     const lookahead = Math.max(free * 4, 64);
-    const rows = await queryRows<ClaimedNotification & { seen: number }>(this.dataSource, CLAIM, [lookahead, free, this.leaseMs]);
+    const rows = await queryRows<ClaimedNotification & { seen: number }>(this.dataSource, CLAIM, [
+      lookahead,
+      free,
+      this.leaseMs,
+    ]);
     const batches = new Map<string, Batch>();
     for (const row of rows) {
       const key = `${row.organisation_id}/${row.recipient_key}/${row.batch_key}`;
@@ -151,18 +158,34 @@ export class NotificationDeliveryWorker implements JobWorker {
     this.stopping = true;
     for (const batch of this.waiting.splice(0)) {
       await this.dataSource
-        .query(RELEASE, [batch[0].organisation_id, batch.map((r) => r.id), batch.map((r) => r.attempt_count)])
-        .catch((error: unknown) => this.logger.warn({ err: error }, 'could not give back claimed notifications (their lease will run out)'));
+        .query(RELEASE, [
+          batch[0].organisation_id,
+          batch.map((r) => r.id),
+          batch.map((r) => r.attempt_count),
+        ])
+        .catch((error: unknown) =>
+          this.logger.warn(
+            { err: error },
+            'could not give back claimed notifications (their lease will run out)',
+          ),
+        );
     }
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
   private pump(): void {
-    while (this.inFlight.size < this.config.concurrency && this.waiting.length > 0 && !this.stopping) {
+    while (
+      this.inFlight.size < this.config.concurrency &&
+      this.waiting.length > 0 &&
+      !this.stopping
+    ) {
       const batch = this.waiting.shift() as Batch;
       const run: Promise<void> = this.deliver(batch)
         .catch((error: unknown) => {
-          this.logger.error({ err: error, notificationIds: batch.map((r) => r.id) }, 'notification delivery could not be recorded');
+          this.logger.error(
+            { err: error, notificationIds: batch.map((r) => r.id) },
+            'notification delivery could not be recorded',
+          );
         })
         .finally(() => {
           this.inFlight.delete(run);
@@ -175,8 +198,15 @@ export class NotificationDeliveryWorker implements JobWorker {
 
   /** One message in a span of its own (traces on): its statements are children, its log line carries the trace id. */
   private deliver(batch: Batch): Promise<void> {
-    const attributes = { 'interlock.notification.kind': batch[0].kind, 'interlock.notification.mode': batch[0].mode, 'interlock.notification.count': batch.length, 'interlock.attempt': batch[0].attempt_count };
-    return inSpan('notification delivery', { kind: SpanKind.CONSUMER, attributes }, (span) => this.deliverTraced(batch, span));
+    const attributes = {
+      'interlock.notification.kind': batch[0].kind,
+      'interlock.notification.mode': batch[0].mode,
+      'interlock.notification.count': batch.length,
+      'interlock.attempt': batch[0].attempt_count,
+    };
+    return inSpan('notification delivery', { kind: SpanKind.CONSUMER, attributes }, (span) =>
+      this.deliverTraced(batch, span),
+    );
   }
 
   private async deliverTraced(batch: Batch, span: Span): Promise<void> {
@@ -204,7 +234,8 @@ export class NotificationDeliveryWorker implements JobWorker {
         status = first.attempt_count < first.max_attempts ? 'pending' : 'failed';
       }
     }
-    const delay = status === 'pending' ? retryDelayMs(this.config.retryScheduleMs, first.attempt_count) : 0;
+    const delay =
+      status === 'pending' ? retryDelayMs(this.config.retryScheduleMs, first.attempt_count) : 0;
     const [, recorded] = (await this.dataSource.query(RECORD, [
       first.organisation_id,
       batch.map((r) => r.id),
@@ -219,10 +250,20 @@ export class NotificationDeliveryWorker implements JobWorker {
     // Counted once per message, when this attempt's outcome was recorded (its lease still held).
     if (recorded > 0 && notificationAttemptChannel.hasSubscribers) {
       const outcome = status === 'pending' ? 'retrying' : status;
-      notificationAttemptChannel.publish({ outcome, durationMs: transportMs } satisfies NotificationAttemptRecord);
+      notificationAttemptChannel.publish({
+        outcome,
+        durationMs: transportMs,
+      } satisfies NotificationAttemptRecord);
     }
     this.logger.info(
-      { organisationId: first.organisation_id, notificationIds: batch.map((r) => r.id), kind: first.kind, mode: first.mode, status, attempt: first.attempt_count },
+      {
+        organisationId: first.organisation_id,
+        notificationIds: batch.map((r) => r.id),
+        kind: first.kind,
+        mode: first.mode,
+        status,
+        attempt: first.attempt_count,
+      },
       'notification delivery attempt',
     );
   }
@@ -230,19 +271,39 @@ export class NotificationDeliveryWorker implements JobWorker {
   private render(batch: Batch): RenderedMail {
     const first = batch[0];
     if (first.kind === 'invitation') {
-      const data = first.data as { inviterName: string; roleName: string; expiresAt: string; sealedToken: string };
-      const token = this.outbox.openInvitationToken(first.organisation_id, first.subject_id as string, data.sealedToken);
+      const data = first.data as {
+        inviterName: string;
+        roleName: string;
+        expiresAt: string;
+        sealedToken: string;
+      };
+      const token = this.outbox.openInvitationToken(
+        first.organisation_id,
+        first.subject_id as string,
+        data.sealedToken,
+      );
       return this.renderer.invitation(first.organisation_name, { ...data, token });
     }
-    const items = batch.map((row) => ({ kind: row.kind, interrupt: row.data as unknown as InterruptNotice }));
+    const items = batch.map((row) => ({
+      kind: row.kind,
+      interrupt: row.data as unknown as InterruptNotice,
+    }));
     // Single-use links, minted as the message is sent (so their 24 hours start now), for this recipient only.
     const recipient = first.recipient_user_id;
     const token: LinkToken | undefined =
       first.token_links && recipient !== null
         ? (interruptId, action, decision) =>
-            this.signer.mint({ organisationId: first.organisation_id, interruptId, actionName: action.name, decision, userId: recipient, actionDigest: action.digest })
+            this.signer.mint({
+              organisationId: first.organisation_id,
+              interruptId,
+              actionName: action.name,
+              decision,
+              userId: recipient,
+              actionDigest: action.digest,
+            })
         : undefined;
-    if (first.mode === 'immediately') return this.renderer.interrupt(first.organisation_name, items[0], token);
+    if (first.mode === 'immediately')
+      return this.renderer.interrupt(first.organisation_name, items[0], token);
     return this.renderer.digest(first.organisation_name, first.mode, items, token);
   }
 }

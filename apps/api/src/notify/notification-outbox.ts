@@ -1,4 +1,8 @@
-import { BUILT_IN_NOTIFICATION_DEFAULTS, DAILY_DIGEST_HOUR, type NotificationKind } from '@interlock/domain';
+import {
+  BUILT_IN_NOTIFICATION_DEFAULTS,
+  DAILY_DIGEST_HOUR,
+  type NotificationKind,
+} from '@interlock/domain';
 import { queryRows, type Queryable } from '../database/query-rows.util';
 import { actionDigest } from '../interrupts/action-digest.util';
 import type { InterruptResponse } from '../interrupts/dto/interrupt.response';
@@ -23,7 +27,13 @@ export interface InterruptNotice {
   escalationReason: string | null;
   assignee: { type: string; id: string; name: string } | null;
   /** `digest`: the action's digest (SPEC §8e), which an emailed single-use link is bound to (absent in older rows). */
-  actionRequests: { name: string; description: string | null; allowedDecisions: string[]; args: string; digest?: string }[];
+  actionRequests: {
+    name: string;
+    description: string | null;
+    allowedDecisions: string[];
+    args: string;
+    digest?: string;
+  }[];
   decisions: { actionName: string; decision: string; by: string }[];
   createdAt: string;
 }
@@ -50,7 +60,11 @@ export function toNotice(interrupt: InterruptResponse): InterruptNotice {
         digest: actionDigest(interrupt.id, a.name, a.args),
       };
     }),
-    decisions: interrupt.decisions.map((d) => ({ actionName: d.actionName, decision: d.decision, by: d.decidedBy.name })),
+    decisions: interrupt.decisions.map((d) => ({
+      actionName: d.actionName,
+      decision: d.decision,
+      by: d.decidedBy.name,
+    })),
     createdAt: interrupt.createdAt,
   };
 }
@@ -124,7 +138,12 @@ export class NotificationOutbox implements OutboxListener {
     private readonly box: WebhookSecretBox,
   ) {}
 
-  async write(tx: Queryable, organisationId: string, events: readonly OutboxEvent[], cause: OutboxCause = {}): Promise<void> {
+  async write(
+    tx: Queryable,
+    organisationId: string,
+    events: readonly OutboxEvent[],
+    cause: OutboxCause = {},
+  ): Promise<void> {
     // The member who made the change is not told about it (assigning to their own team, deciding what was theirs…).
     const actor = cause.memberId === undefined ? [] : [cause.memberId];
     for (const event of events) {
@@ -133,18 +152,47 @@ export class NotificationOutbox implements OutboxListener {
           const interrupt = event.data;
           // Decided at once (by argus): nothing waits for anyone.
           if (interrupt.status !== 'open') break;
-          const told = interrupt.assignee === null ? [] : await this.notify(tx, organisationId, 'interrupt.assigned', interrupt, this.assigneeOnly(interrupt, actor));
-          await this.notify(tx, organisationId, 'interrupt.opened', interrupt, { watchers: true, assignee: null, except: [...actor, ...told] });
+          const told =
+            interrupt.assignee === null
+              ? []
+              : await this.notify(
+                  tx,
+                  organisationId,
+                  'interrupt.assigned',
+                  interrupt,
+                  this.assigneeOnly(interrupt, actor),
+                );
+          await this.notify(tx, organisationId, 'interrupt.opened', interrupt, {
+            watchers: true,
+            assignee: null,
+            except: [...actor, ...told],
+          });
           break;
         }
         case 'interrupt.assigned':
-          await this.notify(tx, organisationId, 'interrupt.assigned', event.data, this.assigneeOnly(event.data, actor));
+          await this.notify(
+            tx,
+            organisationId,
+            'interrupt.assigned',
+            event.data,
+            this.assigneeOnly(event.data, actor),
+          );
           break;
         case 'interrupt.escalated':
-          await this.notify(tx, organisationId, 'interrupt.escalated', event.data, { ...this.assigneeOnly(event.data, actor), watchers: true });
+          await this.notify(tx, organisationId, 'interrupt.escalated', event.data, {
+            ...this.assigneeOnly(event.data, actor),
+            watchers: true,
+          });
           break;
         case 'interrupt.answered':
-          if (event.data.assignee !== null) await this.notify(tx, organisationId, 'interrupt.decided', event.data, this.assigneeOnly(event.data, actor));
+          if (event.data.assignee !== null)
+            await this.notify(
+              tx,
+              organisationId,
+              'interrupt.decided',
+              event.data,
+              this.assigneeOnly(event.data, actor),
+            );
           break;
         default:
           break;
@@ -153,15 +201,28 @@ export class NotificationOutbox implements OutboxListener {
   }
 
   /** Emails an invitation (written in the invitation's transaction). */
-  async writeInvitation(tx: Queryable, organisationId: string, invitation: InvitationNotice): Promise<void> {
-    const sealedToken = this.box.seal(invitation.token, organisationId, invitation.invitationId).toString('base64');
+  async writeInvitation(
+    tx: Queryable,
+    organisationId: string,
+    invitation: InvitationNotice,
+  ): Promise<void> {
+    const sealedToken = this.box
+      .seal(invitation.token, organisationId, invitation.invitationId)
+      .toString('base64');
     const data = {
       inviterName: invitation.inviterName,
       roleName: invitation.roleName,
       expiresAt: invitation.expiresAt,
       sealedToken,
     };
-    await tx.query(WRITE_INVITATION, [organisationId, invitation.invitationId, invitation.email, JSON.stringify(data), this.maxAttempts, invitation.invitationId]);
+    await tx.query(WRITE_INVITATION, [
+      organisationId,
+      invitation.invitationId,
+      invitation.email,
+      JSON.stringify(data),
+      this.maxAttempts,
+      invitation.invitationId,
+    ]);
   }
 
   /** The invitation's token, for the message (and nothing else). */
@@ -170,10 +231,23 @@ export class NotificationOutbox implements OutboxListener {
   }
 
   private assigneeOnly(interrupt: InterruptResponse, except: readonly string[]): Audience {
-    return { watchers: false, assignee: interrupt.assignee === null ? null : { type: interrupt.assignee.type, id: interrupt.assignee.id }, except };
+    return {
+      watchers: false,
+      assignee:
+        interrupt.assignee === null
+          ? null
+          : { type: interrupt.assignee.type, id: interrupt.assignee.id },
+      except,
+    };
   }
 
-  private async notify(tx: Queryable, organisationId: string, kind: NotificationKind, interrupt: InterruptResponse, audience: Audience): Promise<string[]> {
+  private async notify(
+    tx: Queryable,
+    organisationId: string,
+    kind: NotificationKind,
+    interrupt: InterruptResponse,
+    audience: Audience,
+  ): Promise<string[]> {
     if (!audience.watchers && audience.assignee === null) return [];
     const rows = await queryRows<{ user_id: string }>(tx, WRITE_INTERRUPT_NOTIFICATIONS, [
       organisationId,

@@ -27,7 +27,10 @@ const DELIVERY_PAGE = 50;
 /** Drops the nulls (a null asks for the default) and the kinds left empty. */
 function compact(preferences: NotificationPreferences): NotificationPreferences {
   const out: NotificationPreferences = {};
-  for (const [kind, channels] of Object.entries(preferences) as [keyof NotificationPreferences, Record<string, string | null>][]) {
+  for (const [kind, channels] of Object.entries(preferences) as [
+    keyof NotificationPreferences,
+    Record<string, string | null>,
+  ][]) {
     const kept = Object.fromEntries(Object.entries(channels).filter(([, mode]) => mode !== null));
     if (Object.keys(kept).length > 0) out[kind] = kept as NotificationPreferences[typeof kind];
   }
@@ -55,12 +58,19 @@ export class NotificationSettingsService {
 
   private readonly cursors: KeysetCursorCodec;
 
-  async preferences(organisationId: string, userId: string): Promise<NotificationPreferencesResponse> {
+  async preferences(
+    organisationId: string,
+    userId: string,
+  ): Promise<NotificationPreferencesResponse> {
     const [member, organisation] = await Promise.all([
       this.repository.memberSettings(this.dataSource, organisationId, userId),
       this.repository.organisationSettings(this.dataSource, organisationId),
     ]);
-    return this.preferencesResponse(member?.preferences ?? {}, member?.time_zone ?? 'UTC', organisation?.defaults ?? {});
+    return this.preferencesResponse(
+      member?.preferences ?? {},
+      member?.time_zone ?? 'UTC',
+      organisation?.defaults ?? {},
+    );
   }
 
   async updatePreferences(
@@ -71,16 +81,28 @@ export class NotificationSettingsService {
   ): Promise<NotificationPreferencesResponse> {
     return this.dataSource.transaction(async (tx) => {
       if (body.timeZone !== undefined && !(await this.repository.isTimeZone(tx, body.timeZone))) {
-        throw new DomainError('VALIDATION_FAILED', 'timeZone must be an IANA time zone name such as Europe/Paris or UTC.');
+        throw new DomainError(
+          'VALIDATION_FAILED',
+          'timeZone must be an IANA time zone name such as Europe/Paris or UTC.',
+        );
       }
-      const before = (await this.repository.memberSettings(tx, organisationId, actor.id, true)) ?? { preferences: {}, time_zone: 'UTC' };
+      const before = (await this.repository.memberSettings(tx, organisationId, actor.id, true)) ?? {
+        preferences: {},
+        time_zone: 'UTC',
+      };
       const after = {
-        preferences: body.preferences === undefined ? before.preferences : compact(body.preferences),
+        preferences:
+          body.preferences === undefined ? before.preferences : compact(body.preferences),
         time_zone: body.timeZone ?? before.time_zone,
       };
-      const changes: { timeZone?: { from: string; to: string }; preferences?: { from: NotificationPreferences; to: NotificationPreferences } } = {};
-      if (after.time_zone !== before.time_zone) changes.timeZone = { from: before.time_zone, to: after.time_zone };
-      if (!same(after.preferences, before.preferences)) changes.preferences = { from: before.preferences, to: after.preferences };
+      const changes: {
+        timeZone?: { from: string; to: string };
+        preferences?: { from: NotificationPreferences; to: NotificationPreferences };
+      } = {};
+      if (after.time_zone !== before.time_zone)
+        changes.timeZone = { from: before.time_zone, to: after.time_zone };
+      if (!same(after.preferences, before.preferences))
+        changes.preferences = { from: before.preferences, to: after.preferences };
       if (Object.keys(changes).length > 0) {
         await this.repository.saveMemberSettings(tx, organisationId, actor.id, after);
         await writeAuditEntry(tx, {
@@ -93,7 +115,11 @@ export class NotificationSettingsService {
         });
       }
       const organisation = await this.repository.organisationSettings(tx, organisationId);
-      return this.preferencesResponse(after.preferences, after.time_zone, organisation?.defaults ?? {});
+      return this.preferencesResponse(
+        after.preferences,
+        after.time_zone,
+        organisation?.defaults ?? {},
+      );
     });
   }
 
@@ -111,14 +137,22 @@ export class NotificationSettingsService {
     return this.dataSource.transaction(async (tx) => {
       const organisation = await this.organisations.read(tx, organisationId);
       if (organisation === undefined) throw DomainError.of('NOT_FOUND');
-      const before = (await this.repository.organisationSettings(tx, organisationId, true)) ?? { defaults: {}, token_actions: false };
+      const before = (await this.repository.organisationSettings(tx, organisationId, true)) ?? {
+        defaults: {},
+        token_actions: false,
+      };
       const after = {
         defaults: body.defaults === undefined ? before.defaults : compact(body.defaults),
         token_actions: body.tokenActions ?? before.token_actions,
       };
-      const changes: { defaults?: { from: NotificationPreferences; to: NotificationPreferences }; tokenActions?: { from: boolean; to: boolean } } = {};
-      if (!same(after.defaults, before.defaults)) changes.defaults = { from: before.defaults, to: after.defaults };
-      if (after.token_actions !== before.token_actions) changes.tokenActions = { from: before.token_actions, to: after.token_actions };
+      const changes: {
+        defaults?: { from: NotificationPreferences; to: NotificationPreferences };
+        tokenActions?: { from: boolean; to: boolean };
+      } = {};
+      if (!same(after.defaults, before.defaults))
+        changes.defaults = { from: before.defaults, to: after.defaults };
+      if (after.token_actions !== before.token_actions)
+        changes.tokenActions = { from: before.token_actions, to: after.token_actions };
       if (Object.keys(changes).length > 0) {
         await this.repository.saveOrganisationSettings(tx, organisationId, after);
         await writeAuditEntry(tx, {
@@ -142,9 +176,15 @@ export class NotificationSettingsService {
   ): Promise<{ deliveries: NotificationDeliveryResponse[]; nextCursor: string | null }> {
     const { rows, nextCursor } = await keysetPage<DeliveryRow>(
       this.cursors,
-      { organisationId, filters: JSON.stringify([organisationId, userId]), cursor: page.cursor, limit: page.limit ?? DELIVERY_PAGE },
+      {
+        organisationId,
+        filters: JSON.stringify([organisationId, userId]),
+        cursor: page.cursor,
+        limit: page.limit ?? DELIVERY_PAGE,
+      },
       (row) => row.created_at,
-      (after, take) => this.repository.deliveries(this.dataSource, organisationId, userId, after, take),
+      (after, take) =>
+        this.repository.deliveries(this.dataSource, organisationId, userId, after, take),
     );
     const deliveries = rows.map((r) => ({
       id: r.id,
@@ -164,11 +204,28 @@ export class NotificationSettingsService {
     return { deliveries, nextCursor };
   }
 
-  private preferencesResponse(own: NotificationPreferences, timeZone: string, defaults: NotificationPreferences): NotificationPreferencesResponse {
-    return { timeZone, preferences: own, effective: effectiveNotificationPreferences(own, defaults), emailEnabled: this.mailer.enabled };
+  private preferencesResponse(
+    own: NotificationPreferences,
+    timeZone: string,
+    defaults: NotificationPreferences,
+  ): NotificationPreferencesResponse {
+    return {
+      timeZone,
+      preferences: own,
+      effective: effectiveNotificationPreferences(own, defaults),
+      emailEnabled: this.mailer.enabled,
+    };
   }
 
-  private settingsResponse(defaults: NotificationPreferences, tokenActions: boolean): NotificationSettingsResponse {
-    return { defaults, builtInDefaults: BUILT_IN_NOTIFICATION_DEFAULTS, tokenActions, emailEnabled: this.mailer.enabled };
+  private settingsResponse(
+    defaults: NotificationPreferences,
+    tokenActions: boolean,
+  ): NotificationSettingsResponse {
+    return {
+      defaults,
+      builtInDefaults: BUILT_IN_NOTIFICATION_DEFAULTS,
+      tokenActions,
+      emailEnabled: this.mailer.enabled,
+    };
   }
 }

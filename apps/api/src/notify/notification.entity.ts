@@ -1,4 +1,13 @@
-import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+} from 'typeorm';
 import { OrganisationEntity } from '../organisation/organisation.entity';
 
 export const NOTIFICATION_STATUSES = ['pending', 'sending', 'sent', 'logged', 'failed'] as const;
@@ -17,7 +26,10 @@ export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
 @Index('notifications_due_idx', { synchronize: false })
 @Index('notifications_batch_idx', ['organisationId', 'recipientKey', 'batchKey'])
 @Index('notifications_listing_idx', ['organisationId', 'createdAt', 'id'])
-@Check('notifications_status_check', `"status" IN ('pending', 'sending', 'sent', 'logged', 'failed')`)
+@Check(
+  'notifications_status_check',
+  `"status" IN ('pending', 'sending', 'sent', 'logged', 'failed')`,
+)
 export class NotificationEntity {
   @PrimaryColumn('uuid')
   organisationId!: string;

@@ -4,7 +4,10 @@ import { DomainError, missingPermissionMessage } from '@interlock/domain';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
 import { memberActorOf, type MemberPrincipal } from '../auth/principal';
-import { ListNotificationDeliveriesQuery, NotificationDeliveryListResponse } from './dto/notification-delivery.response';
+import {
+  ListNotificationDeliveriesQuery,
+  NotificationDeliveryListResponse,
+} from './dto/notification-delivery.response';
 import {
   NotificationPreferencesResponse,
   NotificationSettingsResponse,
@@ -21,7 +24,10 @@ export class NotificationsController {
 
   @Get('preferences')
   @MemberRoute()
-  @ApiOperation({ operationId: 'getNotificationPreferences', summary: 'Your notification preferences in this organisation, and what applies' })
+  @ApiOperation({
+    operationId: 'getNotificationPreferences',
+    summary: 'Your notification preferences in this organisation, and what applies',
+  })
   @ApiOkResponse({ type: NotificationPreferencesResponse })
   preferences(@CurrentMember() member: MemberPrincipal): Promise<NotificationPreferencesResponse> {
     return this.settings.preferences(member.organisationId, member.memberId);
@@ -29,7 +35,11 @@ export class NotificationsController {
 
   @Put('preferences')
   @MemberRoute()
-  @ApiOperation({ operationId: 'updateNotificationPreferences', summary: 'Set your time zone and preferences (a kind or channel left out follows the organisation)' })
+  @ApiOperation({
+    operationId: 'updateNotificationPreferences',
+    summary:
+      'Set your time zone and preferences (a kind or channel left out follows the organisation)',
+  })
   @ApiOkResponse({ type: NotificationPreferencesResponse })
   updatePreferences(
     @CurrentMember() member: MemberPrincipal,
@@ -41,15 +51,23 @@ export class NotificationsController {
 
   @Get('settings')
   @MemberRoute()
-  @ApiOperation({ operationId: 'getNotificationSettings', summary: "The organisation's notification defaults" })
+  @ApiOperation({
+    operationId: 'getNotificationSettings',
+    summary: "The organisation's notification defaults",
+  })
   @ApiOkResponse({ type: NotificationSettingsResponse })
-  organisationSettings(@CurrentMember() member: MemberPrincipal): Promise<NotificationSettingsResponse> {
+  organisationSettings(
+    @CurrentMember() member: MemberPrincipal,
+  ): Promise<NotificationSettingsResponse> {
     return this.settings.settings(member.organisationId);
   }
 
   @Patch('settings')
   @MemberRoute('member.manage')
-  @ApiOperation({ operationId: 'updateNotificationSettings', summary: "Replace the organisation's notification defaults" })
+  @ApiOperation({
+    operationId: 'updateNotificationSettings',
+    summary: "Replace the organisation's notification defaults",
+  })
   @ApiOkResponse({ type: NotificationSettingsResponse })
   updateOrganisationSettings(
     @CurrentMember() member: MemberPrincipal,
@@ -61,11 +79,21 @@ export class NotificationsController {
 
   @Get('deliveries')
   @MemberRoute()
-  @ApiOperation({ operationId: 'listNotificationDeliveries', summary: 'Recent notifications and their delivery status: yours, or (member.manage) everyone’s' })
+  @ApiOperation({
+    operationId: 'listNotificationDeliveries',
+    summary: 'Recent notifications and their delivery status: yours, or (member.manage) everyone’s',
+  })
   @ApiOkResponse({ type: NotificationDeliveryListResponse })
-  async deliveries(@CurrentMember() member: MemberPrincipal, @Query() query: ListNotificationDeliveriesQuery): Promise<NotificationDeliveryListResponse> {
+  async deliveries(
+    @CurrentMember() member: MemberPrincipal,
+    @Query() query: ListNotificationDeliveriesQuery,
+  ): Promise<NotificationDeliveryListResponse> {
     const everyone = query.scope === 'organisation';
-    if (everyone && !member.permissions.has('member.manage')) throw new DomainError('FORBIDDEN', missingPermissionMessage('member.manage'));
-    return this.settings.deliveries(member.organisationId, everyone ? null : member.memberId, { cursor: query.cursor, limit: query.limit });
+    if (everyone && !member.permissions.has('member.manage'))
+      throw new DomainError('FORBIDDEN', missingPermissionMessage('member.manage'));
+    return this.settings.deliveries(member.organisationId, everyone ? null : member.memberId, {
+      cursor: query.cursor,
+      limit: query.limit,
+    });
   }
 }

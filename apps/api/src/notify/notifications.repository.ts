@@ -33,7 +33,12 @@ export interface DeliveryRow {
 /** The notification tables' SQL, beside the outbox writer and the delivery worker. */
 @Injectable()
 export class NotificationsRepository {
-  async memberSettings(db: Queryable, organisationId: string, userId: string, lock = false): Promise<MemberSettingsRow | undefined> {
+  async memberSettings(
+    db: Queryable,
+    organisationId: string,
+    userId: string,
+    lock = false,
+  ): Promise<MemberSettingsRow | undefined> {
     const [row] = await queryRows<MemberSettingsRow>(
       db,
       `SELECT preferences, time_zone FROM notification_member_settings WHERE organisation_id = $1 AND user_id = $2${lock ? ' FOR UPDATE' : ''}`,
@@ -42,7 +47,12 @@ export class NotificationsRepository {
     return row;
   }
 
-  async saveMemberSettings(db: Queryable, organisationId: string, userId: string, settings: MemberSettingsRow): Promise<void> {
+  async saveMemberSettings(
+    db: Queryable,
+    organisationId: string,
+    userId: string,
+    settings: MemberSettingsRow,
+  ): Promise<void> {
     await db.query(
       `INSERT INTO notification_member_settings (organisation_id, user_id, preferences, time_zone) VALUES ($1, $2, $3::jsonb, $4)
        ON CONFLICT (organisation_id, user_id) DO UPDATE SET preferences = EXCLUDED.preferences, time_zone = EXCLUDED.time_zone, updated_at = now()`,
@@ -50,7 +60,11 @@ export class NotificationsRepository {
     );
   }
 
-  async organisationSettings(db: Queryable, organisationId: string, lock: boolean | 'share' = false): Promise<OrganisationSettingsRow | undefined> {
+  async organisationSettings(
+    db: Queryable,
+    organisationId: string,
+    lock: boolean | 'share' = false,
+  ): Promise<OrganisationSettingsRow | undefined> {
     const [row] = await queryRows<OrganisationSettingsRow>(
       db,
       `SELECT defaults, token_actions FROM notification_settings WHERE organisation_id = $1${lock === 'share' ? ' FOR SHARE' : lock ? ' FOR UPDATE' : ''}`,
@@ -59,7 +73,11 @@ export class NotificationsRepository {
     return row;
   }
 
-  async saveOrganisationSettings(db: Queryable, organisationId: string, settings: OrganisationSettingsRow): Promise<void> {
+  async saveOrganisationSettings(
+    db: Queryable,
+    organisationId: string,
+    settings: OrganisationSettingsRow,
+  ): Promise<void> {
     await db.query(
       `INSERT INTO notification_settings (organisation_id, defaults, token_actions) VALUES ($1, $2::jsonb, $3)
        ON CONFLICT (organisation_id) DO UPDATE SET defaults = EXCLUDED.defaults, token_actions = EXCLUDED.token_actions, updated_at = now()`,
@@ -71,7 +89,13 @@ export class NotificationsRepository {
   async recordLinkUse(
     db: Queryable,
     organisationId: string,
-    use: { nonce: string; interruptId: string; userId: string; actionName: string; decision: string },
+    use: {
+      nonce: string;
+      interruptId: string;
+      userId: string;
+      actionName: string;
+      decision: string;
+    },
   ): Promise<boolean> {
     const rows = await queryRows<{ nonce: string }>(
       db,
@@ -93,12 +117,22 @@ export class NotificationsRepository {
 
   /** Whether Postgres knows the time zone (the digest times are computed there). */
   async isTimeZone(db: Queryable, name: string): Promise<boolean> {
-    const rows = await queryRows<{ ok: boolean }>(db, `SELECT true AS ok FROM pg_timezone_names WHERE name = $1`, [name]);
+    const rows = await queryRows<{ ok: boolean }>(
+      db,
+      `SELECT true AS ok FROM pg_timezone_names WHERE name = $1`,
+      [name],
+    );
     return rows.length > 0;
   }
 
   /** Newest first, after `after` (a keyset position): one member's (userId) or the whole organisation's (null). */
-  async deliveries(db: Queryable, organisationId: string, userId: string | null, after: KeysetPosition | undefined, take: number): Promise<DeliveryRow[]> {
+  async deliveries(
+    db: Queryable,
+    organisationId: string,
+    userId: string | null,
+    after: KeysetPosition | undefined,
+    take: number,
+  ): Promise<DeliveryRow[]> {
     return queryRows<DeliveryRow>(
       db,
       `SELECT id, kind, channel, mode, status, recipient_email, subject_id, data ->> 'title' AS title, attempt_count, last_error,

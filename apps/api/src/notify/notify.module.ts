@@ -60,7 +60,17 @@ import { NotificationsRepository } from './notifications.repository';
     },
     {
       provide: NotificationDeliveryWorker,
-      inject: [DataSource, APP_CONFIG, Mailer, MessageRenderer, NotificationOutbox, ActionLinkSigner, LOGGER, JobRunner, NotificationBus],
+      inject: [
+        DataSource,
+        APP_CONFIG,
+        Mailer,
+        MessageRenderer,
+        NotificationOutbox,
+        ActionLinkSigner,
+        LOGGER,
+        JobRunner,
+        NotificationBus,
+      ],
       useFactory: (
         dataSource: DataSource,
         config: AppConfig,
@@ -73,7 +83,16 @@ import { NotificationsRepository } from './notifications.repository';
         bus: NotificationBus,
       ) => {
         const wake = () => runner.wake(NotificationDeliveryWorker.NAME);
-        const worker = new NotificationDeliveryWorker(dataSource, config.notifications, mailer, renderer, outbox, signer, logger, wake);
+        const worker = new NotificationDeliveryWorker(
+          dataSource,
+          config.notifications,
+          mailer,
+          renderer,
+          outbox,
+          signer,
+          logger,
+          wake,
+        );
         runner.register(worker);
         bus.subscribe(ORGANISATION_EVENTS_CHANNEL, wake);
         return worker;

@@ -63,7 +63,9 @@ function impliedBy(meta: ValidationMetadata): Schema | undefined {
   const [first, second] = meta.constraints ?? [];
   switch (meta.name) {
     case 'matches':
-      return first instanceof RegExp && first.source === '\\S' ? { pattern: NOT_BLANK_PATTERN } : undefined;
+      return first instanceof RegExp && first.source === '\\S'
+        ? { pattern: NOT_BLANK_PATTERN }
+        : undefined;
     case 'isLength':
       return { minLength: first, ...(second === undefined ? {} : { maxLength: second }) };
     case 'maxLength':
@@ -89,14 +91,16 @@ function impliedBy(meta: ValidationMetadata): Schema | undefined {
 
 /** Adds to `document` the request constraints the validators enforce and it does not state. */
 export function stateRequestConstraints(document: OpenAPIObject): void {
-  const schemas = (document.components ??= {}).schemas ??= {};
+  const schemas = ((document.components ??= {}).schemas ??= {});
   Object.assign(schemas, JSON_SCHEMAS);
   const requestSchemas = reachableFromRequests(document);
 
   // 1. What the validators say, field by field. (class-validator's storage keeps them per class
   //    in a map it does not export a reader for; the classes are what the schemas are named after.)
   type Target = abstract new (...args: never[]) => unknown;
-  for (const meta of getMetadataStorage()['validationMetadatas'] as unknown as Iterable<[Target, ValidationMetadata[]]>) {
+  for (const meta of getMetadataStorage()['validationMetadatas'] as unknown as Iterable<
+    [Target, ValidationMetadata[]]
+  >) {
     const [target, list] = meta;
     const schema = schemas[target.name] as Schema | undefined;
     if (schema === undefined || !requestSchemas.has(target.name)) continue;
@@ -107,7 +111,8 @@ export function stateRequestConstraints(document: OpenAPIObject): void {
       const property = schema.properties?.[validation.propertyName];
       if (implied === undefined || property === undefined) continue;
       const onto = validation.each ? (itemsOf(property) ?? property) : property;
-      for (const [key, value] of Object.entries(implied)) if (onto[key] === undefined) onto[key] = value;
+      for (const [key, value] of Object.entries(implied))
+        if (onto[key] === undefined) onto[key] = value;
     }
   }
 
@@ -126,11 +131,17 @@ export function stateRequestConstraints(document: OpenAPIObject): void {
   // 3. Query, header and path parameters: no NUL in any string; Last-Event-ID as parsed.
   for (const item of Object.values(document.paths)) {
     for (const operation of Object.values(item)) {
-      if (typeof operation !== 'object' || operation === null || !('responses' in operation)) continue;
-      for (const parameter of (operation.parameters ?? []) as { in?: string; name?: string; schema?: Schema }[]) {
+      if (typeof operation !== 'object' || operation === null || !('responses' in operation))
+        continue;
+      for (const parameter of (operation.parameters ?? []) as {
+        in?: string;
+        name?: string;
+        schema?: Schema;
+      }[]) {
         if (parameter.schema === undefined) continue;
         parameter.schema = tightened(parameter.schema);
-        if (parameter.in === 'header' && parameter.name?.toLowerCase() === 'last-event-id') parameter.schema.maximum = LAST_EVENT_ID_MAX;
+        if (parameter.in === 'header' && parameter.name?.toLowerCase() === 'last-event-id')
+          parameter.schema.maximum = LAST_EVENT_ID_MAX;
       }
     }
   }
@@ -138,13 +149,24 @@ export function stateRequestConstraints(document: OpenAPIObject): void {
 
 /** A property schema with a free-form object as JsonObject and plain strings NUL-free. */
 function tightened(property: Schema): Schema {
-  if (property.$ref !== undefined || property.allOf !== undefined || property.oneOf !== undefined) return property;
-  if (property.type === 'object' && property.properties === undefined && property.additionalProperties === true) {
+  if (property.$ref !== undefined || property.allOf !== undefined || property.oneOf !== undefined)
+    return property;
+  if (
+    property.type === 'object' &&
+    property.properties === undefined &&
+    property.additionalProperties === true
+  ) {
     const { type: _type, additionalProperties: _free, ...rest } = property;
     return { ...rest, allOf: [ref(JSON_OBJECT)] };
   }
-  if (property.type === 'array' && property.items !== undefined) return { ...property, items: tightened(property.items) };
-  if (property.type === 'string' && property.enum === undefined && !NUL_FREE_FORMATS.has(property.format ?? '') && property.pattern === undefined) {
+  if (property.type === 'array' && property.items !== undefined)
+    return { ...property, items: tightened(property.items) };
+  if (
+    property.type === 'string' &&
+    property.enum === undefined &&
+    !NUL_FREE_FORMATS.has(property.format ?? '') &&
+    property.pattern === undefined
+  ) {
     return { ...property, pattern: NUL_FREE_PATTERN };
   }
   return property;
@@ -174,13 +196,20 @@ function reachableFromRequests(document: OpenAPIObject): Set<string> {
   };
   for (const item of Object.values(document.paths)) {
     for (const operation of Object.values(item)) {
-      if (typeof operation === 'object' && operation !== null && 'requestBody' in operation) visit(operation.requestBody);
+      if (typeof operation === 'object' && operation !== null && 'requestBody' in operation)
+        visit(operation.requestBody);
     }
   }
   // Enums are shared with responses and take no object rules; the JSON schemas are already tight.
   for (const name of [...found]) {
     const schema = schemas[name] as Schema | undefined;
-    if (schema === undefined || schema.enum !== undefined || name === JSON_VALUE || name === JSON_OBJECT) found.delete(name);
+    if (
+      schema === undefined ||
+      schema.enum !== undefined ||
+      name === JSON_VALUE ||
+      name === JSON_OBJECT
+    )
+      found.delete(name);
   }
   return found;
 }

@@ -1,5 +1,11 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { ARG_OPS, ARG_PATH_PATTERN, OUTCOME_TYPES, RISKS, RULE_LIMITS } from '../classification/rule-engine';
+import {
+  ARG_OPS,
+  ARG_PATH_PATTERN,
+  OUTCOME_TYPES,
+  RISKS,
+  RULE_LIMITS,
+} from '../classification/rule-engine';
 import { NOT_BLANK_PATTERN, NUL_FREE_PATTERN } from '../http/text-patterns';
 type Schema = Record<string, unknown>;
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
@@ -14,9 +20,17 @@ export function stateCrossFieldRules(document: OpenAPIObject): void {
 
   // A decision: `editedArgs` belongs to edit (and is required there), `editedName` too; a
   // respond needs `message`. A union discriminated by `decision`.
-  const decide = schemas.DecideInterruptDto as { properties: Record<string, Schema>; description?: string };
+  const decide = schemas.DecideInterruptDto as {
+    properties: Record<string, Schema>;
+    description?: string;
+  };
   const field = (name: string) => decide.properties[name];
-  const variant = (decision: string, properties: string[], required: string[], description: string): Schema => ({
+  const variant = (
+    decision: string,
+    properties: string[],
+    required: string[],
+    description: string,
+  ): Schema => ({
     type: 'object',
     description,
     additionalProperties: false,
@@ -27,17 +41,47 @@ export function stateCrossFieldRules(document: OpenAPIObject): void {
       ...Object.fromEntries(properties.map((name) => [name, field(name)])),
     },
   });
-  schemas.ApproveDecision = variant('approve', ['message'], [], 'Run the action as the agent asked.');
-  schemas.EditDecision = variant('edit', ['editedArgs', 'editedName', 'message'], ['editedArgs'], 'Run the action with other arguments (and, optionally, another name).');
-  schemas.RejectDecision = variant('reject', ['message'], [], 'Do not run the action; optionally say why.');
-  schemas.RespondDecision = variant('respond', ['message'], ['message'], 'Answer instead of running the action.');
-  const variants = { approve: 'ApproveDecision', edit: 'EditDecision', reject: 'RejectDecision', respond: 'RespondDecision' };
+  schemas.ApproveDecision = variant(
+    'approve',
+    ['message'],
+    [],
+    'Run the action as the agent asked.',
+  );
+  schemas.EditDecision = variant(
+    'edit',
+    ['editedArgs', 'editedName', 'message'],
+    ['editedArgs'],
+    'Run the action with other arguments (and, optionally, another name).',
+  );
+  schemas.RejectDecision = variant(
+    'reject',
+    ['message'],
+    [],
+    'Do not run the action; optionally say why.',
+  );
+  schemas.RespondDecision = variant(
+    'respond',
+    ['message'],
+    ['message'],
+    'Answer instead of running the action.',
+  );
+  const variants = {
+    approve: 'ApproveDecision',
+    edit: 'EditDecision',
+    reject: 'RejectDecision',
+    respond: 'RespondDecision',
+  };
   schemas.DecideInterruptDto = {
     description: 'One decision on one action request; the fields allowed depend on `decision`.',
     oneOf: Object.values(variants).map(ref),
     discriminator: {
       propertyName: 'decision',
-      mapping: Object.fromEntries(Object.entries(variants).map(([decision, name]) => [decision, `#/components/schemas/${name}`])),
+      mapping: Object.fromEntries(
+        Object.entries(variants).map(([decision, name]) => [
+          decision,
+          `#/components/schemas/${name}`,
+        ]),
+      ),
     },
   };
 
@@ -59,13 +103,20 @@ export function stateCrossFieldRules(document: OpenAPIObject): void {
 
   // Who decided: a union told apart by `type` (the SDK generators drop the discriminator, and
   // the variants' required fields tell them apart as well).
-  const deciders = { member: 'MemberDecidedBy', argus: 'ArgusDecidedBy', system: 'SystemDecidedBy' };
+  const deciders = {
+    member: 'MemberDecidedBy',
+    argus: 'ArgusDecidedBy',
+    system: 'SystemDecidedBy',
+  };
   schemas.DecidedBy = {
-    description: "Who decided: a member (type member, with the member's id and name at the time), argus (the automatic classifier, with the rule) or the service itself (type system, with the reason).",
+    description:
+      "Who decided: a member (type member, with the member's id and name at the time), argus (the automatic classifier, with the rule) or the service itself (type system, with the reason).",
     oneOf: Object.values(deciders).map(ref),
     discriminator: {
       propertyName: 'type',
-      mapping: Object.fromEntries(Object.entries(deciders).map(([type, name]) => [type, `#/components/schemas/${name}`])),
+      mapping: Object.fromEntries(
+        Object.entries(deciders).map(([type, name]) => [type, `#/components/schemas/${name}`]),
+      ),
     },
   };
 }
@@ -77,7 +128,12 @@ export function stateCrossFieldRules(document: OpenAPIObject): void {
  */
 export function stateClassificationRules(document: OpenAPIObject): void {
   const schemas = (document.components ?? {}).schemas as Record<string, Schema>;
-  const text = (max: number, pattern = NUL_FREE_PATTERN): Schema => ({ type: 'string', minLength: 1, maxLength: max, pattern });
+  const text = (max: number, pattern = NUL_FREE_PATTERN): Schema => ({
+    type: 'string',
+    minLength: 1,
+    maxLength: max,
+    pattern,
+  });
   const list = (items: Schema, max: number, description: string): Schema => ({
     type: 'array',
     minItems: 1,
@@ -92,43 +148,105 @@ export function stateClassificationRules(document: OpenAPIObject): void {
     required: ['path', 'op', 'value'],
     description,
     properties: {
-      path: { type: 'string', maxLength: RULE_LIMITS.pathLength, pattern: ARG_PATH_PATTERN, description: 'A dotted path into the arguments, e.g. amount or customer.tier.' },
+      path: {
+        type: 'string',
+        maxLength: RULE_LIMITS.pathLength,
+        pattern: ARG_PATH_PATTERN,
+        description: 'A dotted path into the arguments, e.g. amount or customer.tier.',
+      },
       op: { type: 'string', enum: ops },
       value,
     },
   });
-  schemas.RuleEqualsPredicate = predicate(['eq', 'ne'], ref('JsonValue'), 'Equal (ne: not equal) as JSON: same type and value.');
-  schemas.RuleInPredicate = predicate(['in'], { type: 'array', minItems: 1, maxItems: RULE_LIMITS.inValues, items: ref('JsonValue') }, 'Equal to one of the values.');
+  schemas.RuleEqualsPredicate = predicate(
+    ['eq', 'ne'],
+    ref('JsonValue'),
+    'Equal (ne: not equal) as JSON: same type and value.',
+  );
+  schemas.RuleInPredicate = predicate(
+    ['in'],
+    { type: 'array', minItems: 1, maxItems: RULE_LIMITS.inValues, items: ref('JsonValue') },
+    'Equal to one of the values.',
+  );
   schemas.RuleComparePredicate = predicate(
     ['lt', 'lte', 'gt', 'gte'],
     { type: 'number' },
     'A numeric comparison; only a JSON number compares (a string "50" does not).',
   );
-  schemas.RuleGlobPredicate = predicate(['matches'], text(RULE_LIMITS.stringValue), 'A string matching a glob: * any run of characters, ? one.');
+  schemas.RuleGlobPredicate = predicate(
+    ['matches'],
+    text(RULE_LIMITS.stringValue),
+    'A string matching a glob: * any run of characters, ? one.',
+  );
   schemas.RuleArgPredicate = {
     description: `A condition on one argument (ops ${ARG_OPS.join(', ')}). An argument that is absent fails every op but ne.`,
-    oneOf: ['RuleEqualsPredicate', 'RuleInPredicate', 'RuleComparePredicate', 'RuleGlobPredicate'].map(ref),
+    oneOf: [
+      'RuleEqualsPredicate',
+      'RuleInPredicate',
+      'RuleComparePredicate',
+      'RuleGlobPredicate',
+    ].map(ref),
   };
-  schemas.RuleActionPattern = { ...text(RULE_LIMITS.nameLength), description: 'An action name, or a glob of them.' };
+  schemas.RuleActionPattern = {
+    ...text(RULE_LIMITS.nameLength),
+    description: 'An action name, or a glob of them.',
+  };
   schemas.RuleMatch = {
     type: 'object',
     additionalProperties: false,
     description: 'What a rule matches: every condition given must hold ({} matches every action).',
     properties: {
-      actions: list(ref('RuleActionPattern'), RULE_LIMITS.names, 'Action names, exact or globs (* any run of characters, ? one).'),
-      keyIds: list({ type: 'string', format: 'uuid' }, RULE_LIMITS.names, 'The API key that opened the interrupt.'),
-      sessionIds: list({ type: 'string', format: 'uuid' }, RULE_LIMITS.names, 'The session the interrupt is linked to.'),
+      actions: list(
+        ref('RuleActionPattern'),
+        RULE_LIMITS.names,
+        'Action names, exact or globs (* any run of characters, ? one).',
+      ),
+      keyIds: list(
+        { type: 'string', format: 'uuid' },
+        RULE_LIMITS.names,
+        'The API key that opened the interrupt.',
+      ),
+      sessionIds: list(
+        { type: 'string', format: 'uuid' },
+        RULE_LIMITS.names,
+        'The session the interrupt is linked to.',
+      ),
       titleWords: list(
-        { type: 'string', minLength: 1, maxLength: RULE_LIMITS.wordLength, pattern: '^[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]+$' },
+        {
+          type: 'string',
+          minLength: 1,
+          maxLength: RULE_LIMITS.wordLength,
+          pattern:
+            '^[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]+$',
+        },
         RULE_LIMITS.words,
         'Words the title must contain, each (case- and accent-insensitively).',
       ),
-      args: { type: 'array', minItems: 1, maxItems: RULE_LIMITS.predicates, items: ref('RuleArgPredicate'), description: 'Conditions on the arguments, each.' },
-      risk: list({ type: 'string', enum: [...RISKS] }, RISKS.length, "The external classifier's risk (none is connected yet: a rule naming it matches nothing)."),
-      labels: list(text(RULE_LIMITS.wordLength), RULE_LIMITS.labels, "The external classifier's labels (none is connected yet: a rule naming them matches nothing)."),
+      args: {
+        type: 'array',
+        minItems: 1,
+        maxItems: RULE_LIMITS.predicates,
+        items: ref('RuleArgPredicate'),
+        description: 'Conditions on the arguments, each.',
+      },
+      risk: list(
+        { type: 'string', enum: [...RISKS] },
+        RISKS.length,
+        "The external classifier's risk (none is connected yet: a rule naming it matches nothing).",
+      ),
+      labels: list(
+        text(RULE_LIMITS.wordLength),
+        RULE_LIMITS.labels,
+        "The external classifier's labels (none is connected yet: a rule naming them matches nothing).",
+      ),
     },
   };
-  const outcome = (type: string, description: string, properties: Record<string, Schema> = {}, required: string[] = []): Schema => ({
+  const outcome = (
+    type: string,
+    description: string,
+    properties: Record<string, Schema> = {},
+    required: string[] = [],
+  ): Schema => ({
     type: 'object',
     additionalProperties: false,
     description,
@@ -136,24 +254,58 @@ export function stateClassificationRules(document: OpenAPIObject): void {
     properties: { type: { type: 'string', enum: [type] }, ...properties },
   });
   schemas.ApproveOutcome = outcome('approve', 'Approve the action (only where it allows approve).');
-  schemas.RejectOutcome = outcome('reject', 'Reject the action with the message the agent receives (only where it allows reject).', { message: text(RULE_LIMITS.message, NOT_BLANK_PATTERN) }, ['message']);
-  schemas.RouteToMember = { type: 'object', additionalProperties: false, required: ['memberId'], properties: { memberId: { type: 'string', format: 'uuid' } } };
-  schemas.RouteToTeam = { type: 'object', additionalProperties: false, required: ['teamId'], properties: { teamId: { type: 'string', format: 'uuid' } } };
-  schemas.RouteOutcome = outcome('route', 'Leave the action for a person, assigned to a member or team and/or escalated.', {
-    assignTo: { oneOf: [ref('RouteToMember'), ref('RouteToTeam')] },
-    escalate: { type: 'boolean' },
-  });
-  schemas.RequireHumanOutcome = outcome('require_human', 'Leave the action for a person, and stop later rules from deciding it.');
-  const outcomes = { approve: 'ApproveOutcome', reject: 'RejectOutcome', route: 'RouteOutcome', require_human: 'RequireHumanOutcome' };
+  schemas.RejectOutcome = outcome(
+    'reject',
+    'Reject the action with the message the agent receives (only where it allows reject).',
+    { message: text(RULE_LIMITS.message, NOT_BLANK_PATTERN) },
+    ['message'],
+  );
+  schemas.RouteToMember = {
+    type: 'object',
+    additionalProperties: false,
+    required: ['memberId'],
+    properties: { memberId: { type: 'string', format: 'uuid' } },
+  };
+  schemas.RouteToTeam = {
+    type: 'object',
+    additionalProperties: false,
+    required: ['teamId'],
+    properties: { teamId: { type: 'string', format: 'uuid' } },
+  };
+  schemas.RouteOutcome = outcome(
+    'route',
+    'Leave the action for a person, assigned to a member or team and/or escalated.',
+    {
+      assignTo: { oneOf: [ref('RouteToMember'), ref('RouteToTeam')] },
+      escalate: { type: 'boolean' },
+    },
+  );
+  schemas.RequireHumanOutcome = outcome(
+    'require_human',
+    'Leave the action for a person, and stop later rules from deciding it.',
+  );
+  const outcomes = {
+    approve: 'ApproveOutcome',
+    reject: 'RejectOutcome',
+    route: 'RouteOutcome',
+    require_human: 'RequireHumanOutcome',
+  };
   schemas.RuleOutcome = {
     description: `What a rule does: ${OUTCOME_TYPES.join(', ')}.`,
     oneOf: Object.values(outcomes).map(ref),
     discriminator: {
       propertyName: 'type',
-      mapping: Object.fromEntries(Object.entries(outcomes).map(([type, name]) => [type, `#/components/schemas/${name}`])),
+      mapping: Object.fromEntries(
+        Object.entries(outcomes).map(([type, name]) => [type, `#/components/schemas/${name}`]),
+      ),
     },
   };
-  for (const name of ['CreateClassificationRuleDto', 'UpdateClassificationRuleDto', 'ClassificationRuleResponse', 'ClassificationRuleListItem']) {
+  for (const name of [
+    'CreateClassificationRuleDto',
+    'UpdateClassificationRuleDto',
+    'ClassificationRuleResponse',
+    'ClassificationRuleListItem',
+  ]) {
     const properties = (schemas[name] as { properties: Record<string, Schema> }).properties;
     properties.match = ref('RuleMatch');
     properties.outcome = ref('RuleOutcome');
@@ -169,10 +321,15 @@ export function stateEventStreams(document: OpenAPIObject): void {
   const schemas = (document.components ?? {}).schemas as Record<string, Schema>;
   schemas.LiveViewMessage = {
     type: 'object',
-    description: 'A `message` event of the Live View: one message of the session (the event id is its number).',
+    description:
+      'A `message` event of the Live View: one message of the session (the event id is its number).',
     required: ['seq', 'role', 'content', 'createdAt'],
     properties: {
-      seq: { type: 'integer', minimum: 1, description: 'Its number in the session; also the event id.' },
+      seq: {
+        type: 'integer',
+        minimum: 1,
+        description: 'Its number in the session; also the event id.',
+      },
       role: ref('SessionMessageRole'),
       content: { type: 'string' },
       createdAt: { type: 'string', format: 'date-time' },
@@ -182,17 +339,28 @@ export function stateEventStreams(document: OpenAPIObject): void {
   const streams: Record<string, [string[], string, string][]> = {
     streamSession: [
       [['session'], 'SessionResponse', 'The session record: first, and again when it ends.'],
-      [['message'], 'LiveViewMessage', 'One message; the event id is its number (resume with Last-Event-ID).'],
+      [
+        ['message'],
+        'LiveViewMessage',
+        'One message; the event id is its number (resume with Last-Event-ID).',
+      ],
     ],
     streamEvents: [
-      [['ready', 'reset'], 'EventStreamPosition', 'First: where the stream continues (reset: refetch first).'],
+      [
+        ['ready', 'reset'],
+        'EventStreamPosition',
+        'First: where the stream continues (reset: refetch first).',
+      ],
       [eventTypes, 'OrganisationEvent', 'One change; the event id is its audit sequence number.'],
     ],
   };
   for (const item of Object.values(document.paths)) {
     const operation = item.get;
-    const events = operation?.operationId === undefined ? undefined : streams[operation.operationId];
-    const media = (operation?.responses?.['200'] as { content?: Record<string, Schema> } | undefined)?.content?.['text/event-stream'];
+    const events =
+      operation?.operationId === undefined ? undefined : streams[operation.operationId];
+    const media = (
+      operation?.responses?.['200'] as { content?: Record<string, Schema> } | undefined
+    )?.content?.['text/event-stream'];
     if (events === undefined || media === undefined) continue;
     media.schema = {
       type: 'object',

@@ -1,16 +1,28 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import type { HeadersObject, ParameterObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type {
+  HeadersObject,
+  ParameterObject,
+} from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { declaredRoutes } from '../auth/route-declarations.util';
 import { describePermission, RouteAccess } from '../auth/decorators/route-access.decorator';
 import { assertNever } from '../auth/principal';
 import { ERROR_CODES } from '@interlock/domain';
 import type { ErrorCode } from '@interlock/domain';
 import { stateRequestConstraints } from './contract-constraints';
-import { stateClassificationRules, stateCrossFieldRules, stateEventStreams } from './contract-schemas';
+import {
+  stateClassificationRules,
+  stateCrossFieldRules,
+  stateEventStreams,
+} from './contract-schemas';
 import { ORGANISATION_HEADER, ORGANISATION_QUERY } from '../auth/organisation-choice.util';
 import { ErrorBody } from './error-body.schema';
-import { OPERATION_BODY_RULES, OPERATION_ERRORS, OPERATION_LINKS, OPERATION_QUERY_RULES } from './operation-contract';
+import {
+  OPERATION_BODY_RULES,
+  OPERATION_ERRORS,
+  OPERATION_LINKS,
+  OPERATION_QUERY_RULES,
+} from './operation-contract';
 import { webhookEventUnionSchema } from '../webhooks/dto/webhook-event.schema';
 
 export const API_KEY_SCHEME = 'apiKey';
@@ -18,27 +30,60 @@ export const SESSION_SCHEME = 'session';
 
 type ErrorCase = { status: string; description: string; headers?: HeadersObject };
 
-const RETRY_AFTER: HeadersObject = { 'Retry-After': { description: 'Seconds to wait before retrying.', required: true, schema: { type: 'integer', minimum: 1 } } };
+const RETRY_AFTER: HeadersObject = {
+  'Retry-After': {
+    description: 'Seconds to wait before retrying.',
+    required: true,
+    schema: { type: 'integer', minimum: 1 },
+  },
+};
 /** IETF draft-ietf-httpapi-ratelimit-headers (draft 6): on every answer to a key (SPEC §8b). */
 const RATE_LIMIT_HEADERS: HeadersObject = {
-  'RateLimit-Limit': { description: "The organisation's requests per window.", schema: { type: 'integer', minimum: 1 } },
-  'RateLimit-Remaining': { description: 'Requests left in this window.', schema: { type: 'integer', minimum: 0 } },
-  'RateLimit-Reset': { description: 'Seconds until the window renews.', schema: { type: 'integer', minimum: 1 } },
-  'RateLimit-Policy': { description: 'The budget as `<requests>;w=<window seconds>`.', schema: { type: 'string' } },
+  'RateLimit-Limit': {
+    description: "The organisation's requests per window.",
+    schema: { type: 'integer', minimum: 1 },
+  },
+  'RateLimit-Remaining': {
+    description: 'Requests left in this window.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'RateLimit-Reset': {
+    description: 'Seconds until the window renews.',
+    schema: { type: 'integer', minimum: 1 },
+  },
+  'RateLimit-Policy': {
+    description: 'The budget as `<requests>;w=<window seconds>`.',
+    schema: { type: 'string' },
+  },
 };
-const takesKeys = (access: RouteAccess) => access.principal === 'api_key' || access.principal === 'api_key_or_member';
+const takesKeys = (access: RouteAccess) =>
+  access.principal === 'api_key' || access.principal === 'api_key_or_member';
 
 /** The errors a route can answer, from what it admits (SPEC §4). */
-function errorsFor(access: RouteAccess, method: string, hasParams: boolean, hasQuery: boolean): ErrorCase[] {
+function errorsFor(
+  access: RouteAccess,
+  method: string,
+  hasParams: boolean,
+  hasQuery: boolean,
+): ErrorCase[] {
   const errors: ErrorCase[] = [];
   const add = (status: string, description: string) => errors.push({ status, description });
   if (method === 'delete') {
-    add('400', `VALIDATION_FAILED: a body other than none or {} (DELETE takes none)${hasQuery ? ', or a malformed query parameter' : ''} (the message names it).`);
+    add(
+      '400',
+      `VALIDATION_FAILED: a body other than none or {} (DELETE takes none)${hasQuery ? ', or a malformed query parameter' : ''} (the message names it).`,
+    );
   } else if (hasQuery && method === 'get') {
-    add('400', 'VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it).');
+    add(
+      '400',
+      'VALIDATION_FAILED: a malformed query parameter, cursor or timestamp (the message names it).',
+    );
   }
   if (method !== 'get' && method !== 'delete') {
-    add('400', 'VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).');
+    add(
+      '400',
+      'VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).',
+    );
     add('413', 'PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.');
     add('415', 'UNSUPPORTED_MEDIA_TYPE: the body is not JSON.');
   }
@@ -65,7 +110,11 @@ function errorsFor(access: RouteAccess, method: string, hasParams: boolean, hasQ
         'A key request (x-api-key present, or no credential at all): MISSING_API_KEY, INVALID_API_KEY or API_KEY_EXPIRED. ' +
           'A cookie request: SIGN_IN_REQUIRED.',
       );
-      if (access.plan) add('402', `PLAN_REQUIRED: a key needs the ${access.plan === 'pro' ? 'Pro' : 'Free'} plan (members do not).`);
+      if (access.plan)
+        add(
+          '402',
+          `PLAN_REQUIRED: a key needs the ${access.plan === 'pro' ? 'Pro' : 'Free'} plan (members do not).`,
+        );
       add(
         '403',
         `MISSING_PERMISSION: a member without ${describePermission(access.permission)}; FORBIDDEN: no x-organisation-id and the person is a member of no organisation.`,
@@ -79,7 +128,10 @@ function errorsFor(access: RouteAccess, method: string, hasParams: boolean, hasQ
   }
   const chosen = access.principal === 'member' || access.principal === 'api_key_or_member';
   if (chosen) {
-    add('400', `VALIDATION_FAILED: a malformed ${ORGANISATION_HEADER}, or none from a member of several organisations.`);
+    add(
+      '400',
+      `VALIDATION_FAILED: a malformed ${ORGANISATION_HEADER}, or none from a member of several organisations.`,
+    );
   }
   if (hasParams || chosen) {
     add(
@@ -89,16 +141,22 @@ function errorsFor(access: RouteAccess, method: string, hasParams: boolean, hasQ
         : 'NOT_FOUND: no such resource in this organisation.',
     );
   }
-  if ((access.principal === 'member' || access.principal === 'user') && method !== 'get' && method !== 'head') {
+  if (
+    (access.principal === 'member' || access.principal === 'user') &&
+    method !== 'get' &&
+    method !== 'head'
+  ) {
     errors.push({
       status: '429',
-      description: "RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.",
+      description:
+        "RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.",
       headers: RETRY_AFTER,
     });
   } else if (takesKeys(access)) {
     errors.push({
       status: '429',
-      description: "RATE_LIMITED: the organisation's request budget for this window is spent (SPEC §8b); retry after Retry-After.",
+      description:
+        "RATE_LIMITED: the organisation's request budget for this window is spent (SPEC §8b); retry after Retry-After.",
       headers: { ...RETRY_AFTER, ...RATE_LIMIT_HEADERS },
     });
   }
@@ -133,7 +191,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     operationIdFactory: (_controller, method) => method,
   });
   // The bodies webhooks deliver (no route returns them; the SDKs' webhooks.unwrap does).
-  document.components = { ...document.components, schemas: { ...document.components?.schemas, WebhookEvent: webhookEventUnionSchema() } };
+  document.components = {
+    ...document.components,
+    schemas: { ...document.components?.schemas, WebhookEvent: webhookEventUnionSchema() },
+  };
 
   const errorRef = { $ref: `#/components/schemas/${ErrorBody.name}` };
   for (const route of declaredRoutes(app)) {
@@ -144,10 +205,20 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     const extensions = operation as unknown as Record<string, unknown>;
     extensions['x-interlock-access'] = route.access;
     if (route.access.principal === 'member' || route.access.principal === 'api_key_or_member') {
-      operation.parameters = [...(operation.parameters ?? []), organisationHeader(route.access.principal)];
+      operation.parameters = [
+        ...(operation.parameters ?? []),
+        organisationHeader(route.access.principal),
+      ];
     }
-    const hasQuery = (operation.parameters ?? []).some((p) => 'in' in p && p.in === 'query' && p.name !== ORGANISATION_QUERY);
-    const cases = errorsFor(route.access, route.method.toLowerCase(), /\{\w+\}/.test(path), hasQuery);
+    const hasQuery = (operation.parameters ?? []).some(
+      (p) => 'in' in p && p.in === 'query' && p.name !== ORGANISATION_QUERY,
+    );
+    const cases = errorsFor(
+      route.access,
+      route.method.toLowerCase(),
+      /\{\w+\}/.test(path),
+      hasQuery,
+    );
     for (const status of new Set(cases.map((c) => c.status))) {
       const same = cases.filter((c) => c.status === status);
       const headers = Object.assign({}, ...same.map((c) => c.headers ?? {})) as HeadersObject;
@@ -208,7 +279,9 @@ function organisationHeader(principal: 'member' | 'api_key_or_member'): Paramete
     description:
       'The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). ' +
       'Optional for a member of exactly one organisation.' +
-      (principal === 'api_key_or_member' ? ' Ignored on a key request: a key acts for its own organisation.' : ''),
+      (principal === 'api_key_or_member'
+        ? ' Ignored on a key request: a key acts for its own organisation.'
+        : ''),
   };
 }
 

@@ -9,7 +9,8 @@ import { ERROR_CODES } from '@interlock/domain';
  */
 export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>> = {
   signIn: {
-    INVALID_CREDENTIALS: 'wrong email or password (the same answer, in the same time, for an email no account has)',
+    INVALID_CREDENTIALS:
+      'wrong email or password (the same answer, in the same time, for an email no account has)',
     RATE_LIMITED: 'too many failed sign-ins for this account or from this address (SPEC §8b)',
   },
   signUp: {
@@ -20,16 +21,19 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
   createInterrupt: { NOT_FOUND: 'sessionId names no session of this organisation' },
   streamEvents: {
     VALIDATION_FAILED: 'Last-Event-ID is not the id of an event of this stream',
-    RATE_LIMITED: "the person's or the organisation's open streams are at their cap on this instance (SPEC §8b); Retry-After 15",
+    RATE_LIMITED:
+      "the person's or the organisation's open streams are at their cap on this instance (SPEC §8b); Retry-After 15",
     SERVICE_UNAVAILABLE: "the instance's open streams are at its cap (SPEC §8b); Retry-After 5",
   },
   streamSession: {
     VALIDATION_FAILED: 'Last-Event-ID is not the number of a message of this session',
-    RATE_LIMITED: "the person's or the organisation's open streams are at their cap on this instance (SPEC §8b); Retry-After 15",
+    RATE_LIMITED:
+      "the person's or the organisation's open streams are at their cap on this instance (SPEC §8b); Retry-After 15",
     SERVICE_UNAVAILABLE: "the instance's open streams are at its cap (SPEC §8b); Retry-After 5",
   },
   getInterrupt: {
-    PLAN_REQUIRED: 'include=history with a key of an organisation not on Pro: history is audit entries, and the audit log API needs Pro',
+    PLAN_REQUIRED:
+      'include=history with a key of an organisation not on Pro: history is audit entries, and the audit log API needs Pro',
     MISSING_PERMISSION: 'include=history by a member without auditLog.read',
   },
   createInvitation: {
@@ -41,16 +45,21 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
     NOT_FOUND: 'roleId names no role of this organisation',
     CONFLICT: 'the organisation must keep an Owner: the last Owner keeps the role',
   },
-  removeMember: { CONFLICT: 'the organisation must keep an Owner: the last Owner cannot be removed' },
+  removeMember: {
+    CONFLICT: 'the organisation must keep an Owner: the last Owner cannot be removed',
+  },
   createRole: { CONFLICT: 'a role with this name already exists' },
-  updateRole: { CONFLICT: 'built-in roles cannot be changed, or a role with this name already exists' },
+  updateRole: {
+    CONFLICT: 'built-in roles cannot be changed, or a role with this name already exists',
+  },
   deleteRole: { CONFLICT: 'built-in roles cannot be deleted, nor a role a member still holds' },
   createTeam: { CONFLICT: 'a team with this name already exists' },
   renameTeam: { CONFLICT: 'a team with this name already exists' },
   addTeamMember: { NOT_FOUND: 'memberId names no member of this organisation' },
   assignInterrupt: { NOT_FOUND: 'memberId or teamId names no member or team of this organisation' },
   decideInterrupt: {
-    CONFLICT: 'the action is already decided, the interrupt answered, or actionName or decision does not fit this interrupt',
+    CONFLICT:
+      'the action is already decided, the interrupt answered, or actionName or decision does not fit this interrupt',
   },
 };
 
@@ -66,7 +75,13 @@ export function statusOf(code: ErrorCode): string {
  * leads where the body must name a second resource the answer does not hold — a team's new
  * member, an interrupt's assignee: a made-up one answers 404, as any unknown id does.)
  */
-export const OPERATION_LINKS: Record<string, Record<string, { operationId: string; parameters?: Record<string, string>; requestBody?: unknown }>> = {
+export const OPERATION_LINKS: Record<
+  string,
+  Record<
+    string,
+    { operationId: string; parameters?: Record<string, string>; requestBody?: unknown }
+  >
+> = {
   createInterrupt: {
     GetInterrupt: { operationId: 'getInterrupt', parameters: { id: '$response.body#/id' } },
     DecideInterrupt: {
@@ -74,13 +89,22 @@ export const OPERATION_LINKS: Record<string, Record<string, { operationId: strin
       parameters: { id: '$response.body#/id' },
       requestBody: { actionName: '$response.body#/actionRequests/0/name', decision: 'approve' },
     },
-    EscalateInterrupt: { operationId: 'escalateInterrupt', parameters: { id: '$response.body#/id' } },
+    EscalateInterrupt: {
+      operationId: 'escalateInterrupt',
+      parameters: { id: '$response.body#/id' },
+    },
   },
   startSession: {
     RetrieveSession: { operationId: 'retrieveSession', parameters: { id: '$response.body#/id' } },
-    AppendSessionMessages: { operationId: 'appendSessionMessages', parameters: { id: '$response.body#/id' } },
+    AppendSessionMessages: {
+      operationId: 'appendSessionMessages',
+      parameters: { id: '$response.body#/id' },
+    },
     EndSession: { operationId: 'endSession', parameters: { id: '$response.body#/id' } },
-    DisconnectSession: { operationId: 'disconnectSession', parameters: { id: '$response.body#/id' } },
+    DisconnectSession: {
+      operationId: 'disconnectSession',
+      parameters: { id: '$response.body#/id' },
+    },
   },
   createApiKey: {
     RenameApiKey: { operationId: 'renameApiKey', parameters: { id: '$response.body#/id' } },
@@ -89,17 +113,26 @@ export const OPERATION_LINKS: Record<string, Record<string, { operationId: strin
   createRole: {
     UpdateRole: { operationId: 'updateRole', parameters: { id: '$response.body#/id' } },
     DeleteRole: { operationId: 'deleteRole', parameters: { id: '$response.body#/id' } },
-    InviteWithRole: { operationId: 'createInvitation', requestBody: { email: 'invitee@example.com', roleId: '$response.body#/id' } },
+    InviteWithRole: {
+      operationId: 'createInvitation',
+      requestBody: { email: 'invitee@example.com', roleId: '$response.body#/id' },
+    },
   },
   createTeam: {
     RenameTeam: { operationId: 'renameTeam', parameters: { id: '$response.body#/id' } },
     DeleteTeam: { operationId: 'deleteTeam', parameters: { id: '$response.body#/id' } },
   },
   createInvitation: {
-    AcceptInvitation: { operationId: 'acceptInvitation', parameters: { token: '$response.body#/token' } },
+    AcceptInvitation: {
+      operationId: 'acceptInvitation',
+      parameters: { token: '$response.body#/token' },
+    },
   },
   acceptInvitation: {
-    ChangeMemberRole: { operationId: 'changeMemberRole', parameters: { id: '$response.body#/member/id' } },
+    ChangeMemberRole: {
+      operationId: 'changeMemberRole',
+      parameters: { id: '$response.body#/member/id' },
+    },
     RemoveMember: { operationId: 'removeMember', parameters: { id: '$response.body#/member/id' } },
   },
 };
@@ -132,17 +165,26 @@ export interface BodyRules {
    * cover them.
    */
   organisationDependent?: string[];
-  /** At least one of these fields must be present (a body holding only others answers 400). */
-  requireAnyOf?: string[];
+  /**
+   * At least one of `fields` must be present (a body holding only others answers 400); `fill` is
+   * what a valid request holding none of them may add — valid for any organisation — so a fuzzer
+   * need not guess one.
+   */
+  requireAnyOf?: { fields: string[]; fill: Record<string, unknown> };
 }
 
 export const OPERATION_BODY_RULES: Record<string, BodyRules> = {
   updateNotificationPreferences: { ianaTimeZone: ['timeZone'] },
   createInterrupt: { organisationDependent: ['onTimeout'] },
-  dryRunClassification: { requireAnyOf: ['sample', 'lastInterrupts'] },
+  dryRunClassification: {
+    requireAnyOf: { fields: ['sample', 'lastInterrupts'], fill: { lastInterrupts: 1 } },
+  },
   updateInterruptDeadlineSettings: {
     organisationDependent: ['defaultTimeoutSeconds', 'maxTimeoutSeconds'],
-    requireAnyOf: ['defaultTimeoutSeconds', 'maxTimeoutSeconds', 'approveOnTimeoutAllowed'],
+    requireAnyOf: {
+      fields: ['defaultTimeoutSeconds', 'maxTimeoutSeconds', 'approveOnTimeoutAllowed'],
+      fill: { approveOnTimeoutAllowed: false },
+    },
   },
 };
 

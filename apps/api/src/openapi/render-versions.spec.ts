@@ -26,16 +26,21 @@ const RENDERINGS = [
   },
   {
     schema: 'AuditEntryResponse',
-    constant: 'AUDIT_RENDER_VERSION (libs/audit/src/audit-query.ts) with a migration replacing audit_log_entry_json',
+    constant:
+      'AUDIT_RENDER_VERSION (libs/audit/src/audit-query.ts) with a migration replacing audit_log_entry_json',
     version: AUDIT_RENDER_VERSION,
     shapes: { 1: '1e4d79f38048075a' } as Record<number, string>,
   },
 ];
 
 type Schema = Record<string, unknown>;
-const schemas = (JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'contract', 'openapi.json'), 'utf8')) as {
-  components: { schemas: Record<string, Schema> };
-}).components.schemas;
+const schemas = (
+  JSON.parse(
+    readFileSync(join(__dirname, '..', '..', '..', '..', 'contract', 'openapi.json'), 'utf8'),
+  ) as {
+    components: { schemas: Record<string, Schema> };
+  }
+).components.schemas;
 
 const IGNORED = new Set(['description', 'example', 'examples', 'title', 'enumName']);
 
@@ -56,19 +61,26 @@ function shape(value: unknown, seen: readonly string[] = []): unknown {
   return out;
 }
 
-const digest = (name: string) => createHash('sha256').update(JSON.stringify(shape(schemas[name], [name]))).digest('hex').slice(0, 16);
+const digest = (name: string) =>
+  createHash('sha256')
+    .update(JSON.stringify(shape(schemas[name], [name])))
+    .digest('hex')
+    .slice(0, 16);
 
 describe('the versions of stored renderings', () => {
-  it.each(RENDERINGS)('$schema: the shape its version renders is the one pinned to it', ({ schema, constant, version, shapes }) => {
-    expect(schemas[schema]).toBeDefined();
-    const now = digest(schema);
-    if (shapes[version] !== now) {
-      throw new Error(
-        `${schema}'s shape is ${now}, but version ${version} renders ${shapes[version] ?? '(nothing pinned)'}: ` +
-          `stored renderings would keep the old shape. Raise ${constant} and pin ${now} under the new version.`,
-      );
-    }
-  });
+  it.each(RENDERINGS)(
+    '$schema: the shape its version renders is the one pinned to it',
+    ({ schema, constant, version, shapes }) => {
+      expect(schemas[schema]).toBeDefined();
+      const now = digest(schema);
+      if (shapes[version] !== now) {
+        throw new Error(
+          `${schema}'s shape is ${now}, but version ${version} renders ${shapes[version] ?? '(nothing pinned)'}: ` +
+            `stored renderings would keep the old shape. Raise ${constant} and pin ${now} under the new version.`,
+        );
+      }
+    },
+  );
 
   it.each(RENDERINGS)('$schema: each version renders a shape of its own', ({ shapes }) => {
     const pinned = Object.values(shapes);
@@ -76,9 +88,18 @@ describe('the versions of stored renderings', () => {
   });
 
   it('tells a change of shape from a change of words', () => {
-    const base = { properties: { a: { type: 'string', description: 'x', enum: ['p'] } }, required: ['a'] };
-    const words = { properties: { a: { type: 'string', description: 'y', enum: ['p', 'q'] } }, required: ['a'] };
-    const field = { properties: { a: { type: 'string', description: 'x', enum: ['p'] }, b: { type: 'string' } }, required: ['a'] };
+    const base = {
+      properties: { a: { type: 'string', description: 'x', enum: ['p'] } },
+      required: ['a'],
+    };
+    const words = {
+      properties: { a: { type: 'string', description: 'y', enum: ['p', 'q'] } },
+      required: ['a'],
+    };
+    const field = {
+      properties: { a: { type: 'string', description: 'x', enum: ['p'] }, b: { type: 'string' } },
+      required: ['a'],
+    };
     expect(JSON.stringify(shape(words))).toBe(JSON.stringify(shape(base)));
     expect(JSON.stringify(shape(field))).not.toBe(JSON.stringify(shape(base)));
   });

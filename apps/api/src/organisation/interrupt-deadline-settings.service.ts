@@ -1,7 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { writeAuditEntry } from '@interlock/audit';
-import { DomainError, type InterruptDeadlineSettings, MAX_TIMEOUT_SECONDS, type MemberActor } from '@interlock/domain';
+import {
+  DomainError,
+  type InterruptDeadlineSettings,
+  MAX_TIMEOUT_SECONDS,
+  type MemberActor,
+} from '@interlock/domain';
 import { type DeadlineSettingsRow, OrganisationsRepository } from './organisations.repository';
 
 function toSettings(row: DeadlineSettingsRow): InterruptDeadlineSettings {
@@ -38,27 +43,49 @@ export class InterruptDeadlineSettingsService {
     ip: string | null,
   ): Promise<InterruptDeadlineSettings> {
     return this.dataSource.transaction(async (tx) => {
-      const row = await this.organisations.deadlineSettings(tx, organisationId, 'FOR NO KEY UPDATE');
+      const row = await this.organisations.deadlineSettings(
+        tx,
+        organisationId,
+        'FOR NO KEY UPDATE',
+      );
       if (row === undefined) throw DomainError.of('NOT_FOUND');
       const before = toSettings(row);
       const after: InterruptDeadlineSettings = {
-        defaultTimeoutSeconds: change.defaultTimeoutSeconds === undefined ? before.defaultTimeoutSeconds : change.defaultTimeoutSeconds,
+        defaultTimeoutSeconds:
+          change.defaultTimeoutSeconds === undefined
+            ? before.defaultTimeoutSeconds
+            : change.defaultTimeoutSeconds,
         maxTimeoutSeconds: change.maxTimeoutSeconds ?? before.maxTimeoutSeconds,
         approveOnTimeoutAllowed: change.approveOnTimeoutAllowed ?? before.approveOnTimeoutAllowed,
       };
-      if (after.defaultTimeoutSeconds !== null && after.defaultTimeoutSeconds > after.maxTimeoutSeconds) {
+      if (
+        after.defaultTimeoutSeconds !== null &&
+        after.defaultTimeoutSeconds > after.maxTimeoutSeconds
+      ) {
         throw new DomainError(
           'VALIDATION_FAILED',
           `defaultTimeoutSeconds: must be at most maxTimeoutSeconds (${after.maxTimeoutSeconds})`,
         );
       }
-      const changes: { [K in keyof InterruptDeadlineSettings]?: { from: InterruptDeadlineSettings[K]; to: InterruptDeadlineSettings[K] } } = {};
+      const changes: {
+        [K in keyof InterruptDeadlineSettings]?: {
+          from: InterruptDeadlineSettings[K];
+          to: InterruptDeadlineSettings[K];
+        };
+      } = {};
       if (after.defaultTimeoutSeconds !== before.defaultTimeoutSeconds) {
-        changes.defaultTimeoutSeconds = { from: before.defaultTimeoutSeconds, to: after.defaultTimeoutSeconds };
+        changes.defaultTimeoutSeconds = {
+          from: before.defaultTimeoutSeconds,
+          to: after.defaultTimeoutSeconds,
+        };
       }
-      if (after.maxTimeoutSeconds !== before.maxTimeoutSeconds) changes.maxTimeoutSeconds = { from: before.maxTimeoutSeconds, to: after.maxTimeoutSeconds };
+      if (after.maxTimeoutSeconds !== before.maxTimeoutSeconds)
+        changes.maxTimeoutSeconds = { from: before.maxTimeoutSeconds, to: after.maxTimeoutSeconds };
       if (after.approveOnTimeoutAllowed !== before.approveOnTimeoutAllowed) {
-        changes.approveOnTimeoutAllowed = { from: before.approveOnTimeoutAllowed, to: after.approveOnTimeoutAllowed };
+        changes.approveOnTimeoutAllowed = {
+          from: before.approveOnTimeoutAllowed,
+          to: after.approveOnTimeoutAllowed,
+        };
       }
       if (Object.keys(changes).length === 0) return before;
       await this.organisations.setDeadlineSettings(tx, organisationId, {

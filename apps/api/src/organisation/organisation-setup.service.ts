@@ -46,7 +46,8 @@ export class OrganisationSetupService {
         permissions: role.permissions,
         builtIn: role.key,
       });
-      if (created === undefined) throw new Error(`Built-in role ${role.name} already exists in a new organisation`);
+      if (created === undefined)
+        throw new Error(`Built-in role ${role.name} already exists in a new organisation`);
     }
     await beginMembership(tx, organisationId, input.owner.userId, roleIds.owner);
     await writeAuditEntry(tx, {

@@ -4,7 +4,10 @@ import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.de
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
 import { memberActorOf, type MemberPrincipal } from '../auth/principal';
 import { ChangePlanDto } from './dto/change-plan.dto';
-import { InterruptDeadlineSettingsResponse, UpdateInterruptDeadlineSettingsDto } from './dto/interrupt-deadline-settings.dto';
+import {
+  InterruptDeadlineSettingsResponse,
+  UpdateInterruptDeadlineSettingsDto,
+} from './dto/interrupt-deadline-settings.dto';
 import { OrganisationResponse } from './dto/organisation.response';
 import { InterruptDeadlineSettingsService } from './interrupt-deadline-settings.service';
 import { OrganisationService } from './organisation.service';
@@ -19,7 +22,10 @@ export class OrganisationController {
 
   @Get()
   @MemberRoute()
-  @ApiOperation({ operationId: 'getOrganisation', summary: 'The organisation, its plan and this month\'s usage' })
+  @ApiOperation({
+    operationId: 'getOrganisation',
+    summary: "The organisation, its plan and this month's usage",
+  })
   @ApiOkResponse({ type: OrganisationResponse })
   get(@CurrentMember() member: MemberPrincipal): Promise<OrganisationResponse> {
     return this.organisations.get(member.organisationId);
@@ -27,28 +33,45 @@ export class OrganisationController {
 
   @Put('plan')
   @MemberRoute('billing.manage')
-  @ApiOperation({ operationId: 'changePlan', summary: 'Move the organisation to the Free or Pro plan' })
+  @ApiOperation({
+    operationId: 'changePlan',
+    summary: 'Move the organisation to the Free or Pro plan',
+  })
   @ApiOkResponse({ type: OrganisationResponse })
   changePlan(
     @CurrentMember() member: MemberPrincipal,
     @Body() body: ChangePlanDto,
     @ClientIp() ip: string | null,
   ): Promise<OrganisationResponse> {
-    return this.organisations.changePlan(member.organisationId, memberActorOf(member), body.plan, ip);
+    return this.organisations.changePlan(
+      member.organisationId,
+      memberActorOf(member),
+      body.plan,
+      ip,
+    );
   }
 
   @Get('interrupt-deadlines')
   @MemberRoute()
-  @ApiOperation({ operationId: 'getInterruptDeadlineSettings', summary: "The organisation's bounds on interrupt deadlines (default, maximum, approval at the deadline)" })
+  @ApiOperation({
+    operationId: 'getInterruptDeadlineSettings',
+    summary:
+      "The organisation's bounds on interrupt deadlines (default, maximum, approval at the deadline)",
+  })
   @ApiOkResponse({ type: InterruptDeadlineSettingsResponse })
-  deadlineSettings(@CurrentMember() member: MemberPrincipal): Promise<InterruptDeadlineSettingsResponse> {
+  deadlineSettings(
+    @CurrentMember() member: MemberPrincipal,
+  ): Promise<InterruptDeadlineSettingsResponse> {
     return this.deadlines.get(member.organisationId);
   }
 
   // Who may let the service approve without a person: the same holders as argus's rules.
   @Patch('interrupt-deadlines')
   @MemberRoute('classification.manage')
-  @ApiOperation({ operationId: 'updateInterruptDeadlineSettings', summary: "Change the organisation's bounds on interrupt deadlines (the fields given)" })
+  @ApiOperation({
+    operationId: 'updateInterruptDeadlineSettings',
+    summary: "Change the organisation's bounds on interrupt deadlines (the fields given)",
+  })
   @ApiOkResponse({ type: InterruptDeadlineSettingsResponse })
   updateDeadlineSettings(
     @CurrentMember() member: MemberPrincipal,

@@ -13,7 +13,13 @@ import { OrganisationSetupService } from './organisation-setup.service';
   imports: [AllowancesModule, ApiKeysModule],
   controllers: [OrganisationController, OrganisationsController],
   // The built-in roles are written through their owner at set-up.
-  providers: [OrganisationService, InterruptDeadlineSettingsService, OrganisationSetupService, OrganisationsRepository, RolesRepository],
+  providers: [
+    OrganisationService,
+    InterruptDeadlineSettingsService,
+    OrganisationSetupService,
+    OrganisationsRepository,
+    RolesRepository,
+  ],
   exports: [OrganisationSetupService, OrganisationsRepository],
 })
 export class OrganisationModule {}

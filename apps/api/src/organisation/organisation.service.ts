@@ -36,9 +36,16 @@ export class OrganisationService {
    * A signed-in person creates another organisation, which they own. With sign-up closed, only
    * the operator creates organisations (the CLI).
    */
-  async create(user: OrganisationCreator, name: string, ip: string | null): Promise<OrganisationJoinedResponse> {
+  async create(
+    user: OrganisationCreator,
+    name: string,
+    ip: string | null,
+  ): Promise<OrganisationJoinedResponse> {
     if (this.config.signup === 'closed') {
-      throw new DomainError('SIGNUP_CLOSED', 'Creating organisations is closed on this server; ask an administrator.');
+      throw new DomainError(
+        'SIGNUP_CLOSED',
+        'Creating organisations is closed on this server; ask an administrator.',
+      );
     }
     return this.dataSource.transaction(async (tx) => {
       const { organisationId } = await this.setup.create(tx, {
@@ -62,7 +69,12 @@ export class OrganisationService {
     };
   }
 
-  async changePlan(organisationId: string, actor: MemberActor, plan: Plan, ip: string | null): Promise<OrganisationResponse> {
+  async changePlan(
+    organisationId: string,
+    actor: MemberActor,
+    plan: Plan,
+    ip: string | null,
+  ): Promise<OrganisationResponse> {
     await this.dataSource.transaction(async (tx) => {
       // FOR NO KEY UPDATE, not FOR UPDATE: a write of the organisation that wrote its audit entry
       // and then takes KEY SHARE on this row (a foreign key) would wait for this one while this one

@@ -17,7 +17,10 @@ export class OrganisationsController {
   @Post()
   @UserRoute()
   @CostlyWrite('organisation_create')
-  @ApiOperation({ operationId: 'createOrganisation', summary: 'Create another organisation (Free plan), with you as its Owner' })
+  @ApiOperation({
+    operationId: 'createOrganisation',
+    summary: 'Create another organisation (Free plan), with you as its Owner',
+  })
   @ApiCreatedResponse({ type: OrganisationJoinedResponse })
   create(
     @CurrentUser() user: UserPrincipal,

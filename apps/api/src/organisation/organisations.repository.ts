@@ -36,11 +36,18 @@ export function joinOrganisations(alias: string, organisationIdColumn: string): 
 export class OrganisationsRepository {
   /** A new organisation on the Free plan. */
   async insert(db: Queryable, organisationId: string, name: string): Promise<void> {
-    await db.query(`INSERT INTO organisations (id, name, plan) VALUES ($1, $2, 'free')`, [organisationId, name]);
+    await db.query(`INSERT INTO organisations (id, name, plan) VALUES ($1, $2, 'free')`, [
+      organisationId,
+      name,
+    ]);
   }
 
   async read(db: Queryable, organisationId: string): Promise<OrganisationRow | undefined> {
-    const [row] = await queryRows<OrganisationRow>(db, `SELECT id, name, plan, created_at FROM organisations WHERE id = $1`, [organisationId]);
+    const [row] = await queryRows<OrganisationRow>(
+      db,
+      `SELECT id, name, plan, created_at FROM organisations WHERE id = $1`,
+      [organisationId],
+    );
     return row;
   }
 
@@ -51,7 +58,11 @@ export class OrganisationsRepository {
    * under FOR UPDATE one that already holds its audit head would deadlock with a change that
    * writes an audit entry); FOR UPDATE only before changing its key.
    */
-  async lock(db: Queryable, organisationId: string, lock: OrganisationLock): Promise<OrganisationRow | undefined> {
+  async lock(
+    db: Queryable,
+    organisationId: string,
+    lock: OrganisationLock,
+  ): Promise<OrganisationRow | undefined> {
     const [row] = await queryRows<OrganisationRow>(
       db,
       `SELECT id, name, plan, created_at FROM organisations WHERE id = $1 ${lock}`,
@@ -65,7 +76,11 @@ export class OrganisationsRepository {
    * organisation's other writes take KEY SHARE through their foreign keys, some after their audit
    * entry, whose head this change then waits for — a deadlock).
    */
-  async deadlineSettings(db: Queryable, organisationId: string, lock: '' | 'FOR NO KEY UPDATE' = ''): Promise<(DeadlineSettingsRow & { name: string }) | undefined> {
+  async deadlineSettings(
+    db: Queryable,
+    organisationId: string,
+    lock: '' | 'FOR NO KEY UPDATE' = '',
+  ): Promise<(DeadlineSettingsRow & { name: string }) | undefined> {
     const [row] = await queryRows<DeadlineSettingsRow & { name: string }>(
       db,
       `SELECT name, interrupt_timeout_default_seconds, interrupt_timeout_max_seconds, interrupt_timeout_approve_allowed
@@ -75,7 +90,11 @@ export class OrganisationsRepository {
     return row;
   }
 
-  async setDeadlineSettings(db: Queryable, organisationId: string, settings: DeadlineSettingsRow): Promise<void> {
+  async setDeadlineSettings(
+    db: Queryable,
+    organisationId: string,
+    settings: DeadlineSettingsRow,
+  ): Promise<void> {
     await db.query(
       `UPDATE organisations
           SET interrupt_timeout_default_seconds = $2, interrupt_timeout_max_seconds = $3, interrupt_timeout_approve_allowed = $4

@@ -11,9 +11,18 @@ import { ApiKeyBudget, BudgetVerdict } from './api-key-budget';
 export class ApiKeyBudgetService implements OnApplicationShutdown {
   private readonly budget: ApiKeyBudget;
 
-  constructor(dataSource: DataSource, @Inject(APP_CONFIG) config: AppConfig, @Inject(LOGGER) logger: Logger) {
+  constructor(
+    dataSource: DataSource,
+    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(LOGGER) logger: Logger,
+  ) {
     const { requests, windowSeconds } = config.rateLimits.apiKey;
-    this.budget = new ApiKeyBudget(requests, windowSeconds, (sql, params) => dataSource.query(sql, params), logger);
+    this.budget = new ApiKeyBudget(
+      requests,
+      windowSeconds,
+      (sql, params) => dataSource.query(sql, params),
+      logger,
+    );
   }
 
   /** Undefined when the budget is off (RATE_LIMIT_API_KEY_REQUESTS=0). */

@@ -12,7 +12,11 @@ function sharedTable() {
     return ids.map((id, i) => {
       const key = `${id}@${windows[i]}`;
       rows.set(key, (rows.get(key) ?? 0) + counts[i]);
-      return { organisation_id: id, window_start: new Date(windows[i]), requests: String(rows.get(key)) };
+      return {
+        organisation_id: id,
+        window_start: new Date(windows[i]),
+        requests: String(rows.get(key)),
+      };
     });
   };
   return { query, rows, fail: (on: boolean) => (failing = on) };
@@ -35,7 +39,13 @@ describe('ApiKeyBudget', () => {
   it('admits up to the limit in a window, then says when it renews', () => {
     const b = budget(3, sharedTable());
     expect([1, 2, 3].map(() => b.admit('o1', T0 + 10_000)?.remaining)).toEqual([2, 1, 0]);
-    expect(b.admit('o1', T0 + 10_000)).toEqual({ allowed: false, limit: 3, remaining: 0, resetSeconds: 50, windowSeconds: 60 });
+    expect(b.admit('o1', T0 + 10_000)).toEqual({
+      allowed: false,
+      limit: 3,
+      remaining: 0,
+      resetSeconds: 50,
+      windowSeconds: 60,
+    });
     expect(b.admit('o2', T0 + 10_000)?.allowed).toBe(true);
     expect(b.admit('o1', T0 + 60_000)?.allowed).toBe(true); // the next window
   });

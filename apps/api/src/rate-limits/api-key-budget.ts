@@ -77,10 +77,22 @@ export class ApiKeyBudget {
     const used = entry.shared + entry.pending;
     const resetSeconds = Math.max(1, Math.ceil((window + this.windowMs - now) / 1000));
     if (used >= this.limit) {
-      return { allowed: false, limit: this.limit, remaining: 0, resetSeconds, windowSeconds: this.windowSeconds };
+      return {
+        allowed: false,
+        limit: this.limit,
+        remaining: 0,
+        resetSeconds,
+        windowSeconds: this.windowSeconds,
+      };
     }
     entry.pending++;
-    return { allowed: true, limit: this.limit, remaining: this.limit - used - 1, resetSeconds, windowSeconds: this.windowSeconds };
+    return {
+      allowed: true,
+      limit: this.limit,
+      remaining: this.limit - used - 1,
+      resetSeconds,
+      windowSeconds: this.windowSeconds,
+    };
   }
 
   /** Adds the pending counts to the shared ones and reads the totals back (one statement). */
@@ -123,15 +135,23 @@ export class ApiKeyBudget {
         entry.shared = Number(row.requests);
       }
       for (const [id, entry] of this.organisations) {
-        if (entry.window + this.windowMs <= now && entry.pending === 0) this.organisations.delete(id);
+        if (entry.window + this.windowMs <= now && entry.pending === 0)
+          this.organisations.delete(id);
       }
       if (this.failing) this.logger.info('API key budget: shared counts are back');
       this.failing = false;
       if (++this.syncs % 2400 === 0) {
-        await this.query(`DELETE FROM api_key_request_windows WHERE window_start < now() - interval '1 day'`, []);
+        await this.query(
+          `DELETE FROM api_key_request_windows WHERE window_start < now() - interval '1 day'`,
+          [],
+        );
       }
     } catch (error) {
-      if (!this.failing) this.logger.warn({ err: error }, 'API key budget: cannot share counts; counting on this instance only');
+      if (!this.failing)
+        this.logger.warn(
+          { err: error },
+          'API key budget: cannot share counts; counting on this instance only',
+        );
       this.failing = true;
     }
   }

@@ -44,7 +44,15 @@ export class AuthAttemptLimiter {
     const limiter = (keyPrefix: string, points: number, duration: number) =>
       points === 0
         ? undefined
-        : new RateLimiterPostgres({ storeClient, storeType: 'pool', tableName: TABLE, tableCreated: true, keyPrefix, points, duration });
+        : new RateLimiterPostgres({
+            storeClient,
+            storeType: 'pool',
+            tableName: TABLE,
+            tableCreated: true,
+            keyPrefix,
+            points,
+            duration,
+          });
     const { signIn, signUp } = config.rateLimits;
     this.signInAccount = limiter('sign_in_account', signIn.accountFailures, signIn.windowSeconds);
     this.signInAddress = limiter('sign_in_address', signIn.addressFailures, signIn.windowSeconds);
@@ -71,7 +79,9 @@ export class AuthAttemptLimiter {
     ]);
   }
 
-  private async take(keys: [RateLimiterPostgres | undefined, string | undefined][]): Promise<() => Promise<void>> {
+  private async take(
+    keys: [RateLimiterPostgres | undefined, string | undefined][],
+  ): Promise<() => Promise<void>> {
     const taken: [RateLimiterPostgres, string][] = [];
     let refused = false;
     let refusedFor = 0;
@@ -92,7 +102,14 @@ export class AuthAttemptLimiter {
     const release = async () => {
       await Promise.all(
         taken.map(([limiter, key]) =>
-          limiter.reward(key).catch((error: unknown) => this.logger.warn({ err: error }, 'rate limiter unavailable: could not give a point back')),
+          limiter
+            .reward(key)
+            .catch((error: unknown) =>
+              this.logger.warn(
+                { err: error },
+                'rate limiter unavailable: could not give a point back',
+              ),
+            ),
         ),
       );
     };

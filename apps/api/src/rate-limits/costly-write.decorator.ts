@@ -3,7 +3,8 @@ import { SetMetadata } from '@nestjs/common';
 export const COSTLY_WRITE = 'interlock:costly-write';
 
 /** The kinds of human write that cost more than a row: each has its own budget per person. */
-export type CostlyWriteKind = 'webhook_test' | 'organisation_create' | 'invitation_create' | 'role_create';
+export type CostlyWriteKind =
+  'webhook_test' | 'organisation_create' | 'invitation_create' | 'role_create';
 
 /**
  * A human write that costs more than a row (an outbound request, a new organisation, an email

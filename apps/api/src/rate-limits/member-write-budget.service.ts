@@ -39,10 +39,22 @@ export class MemberWriteBudget {
     const limiter = (keyPrefix: string, points: number, duration: number) =>
       points === 0
         ? undefined
-        : new RateLimiterPostgres({ storeClient, storeType: 'pool', tableName: 'rate_limits', tableCreated: true, keyPrefix, points, duration });
+        : new RateLimiterPostgres({
+            storeClient,
+            storeType: 'pool',
+            tableName: 'rate_limits',
+            tableCreated: true,
+            keyPrefix,
+            points,
+            duration,
+          });
     const { memberWrites, memberCostlyWrites } = config.rateLimits;
     this.writes = limiter('member_writes', memberWrites.writes, memberWrites.windowSeconds);
-    this.costly = limiter('member_costly_writes', memberCostlyWrites.writes, memberCostlyWrites.windowSeconds);
+    this.costly = limiter(
+      'member_costly_writes',
+      memberCostlyWrites.writes,
+      memberCostlyWrites.windowSeconds,
+    );
   }
 
   /** Spends one write of `userId` (and one of `costly`'s kind); 429 when either budget is spent. */

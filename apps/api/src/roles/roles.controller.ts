@@ -1,5 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { anyPermissionOf, MemberRoute } from '../auth/decorators/route-access.decorator';
 import { granterOf, type MemberPrincipal } from '../auth/principal';
@@ -18,7 +24,10 @@ export class RolesController {
   /** Whoever invites needs the roles to invite with, so inviting admits too. */
   @Get()
   @MemberRoute(anyPermissionOf('member.invite', 'role.manage'))
-  @ApiOperation({ operationId: 'listRoles', summary: "List the organisation's roles, built-in and custom (member.invite or role.manage)" })
+  @ApiOperation({
+    operationId: 'listRoles',
+    summary: "List the organisation's roles, built-in and custom (member.invite or role.manage)",
+  })
   @ApiOkResponse({ type: RoleListResponse })
   async list(@CurrentMember() member: MemberPrincipal): Promise<RoleListResponse> {
     return { roles: await this.roles.list(member.organisationId) };
@@ -27,19 +36,31 @@ export class RolesController {
   @Post()
   @MemberRoute('role.manage')
   @CostlyWrite('role_create')
-  @ApiOperation({ operationId: 'createRole', summary: 'Create a custom role with a set of permissions' })
+  @ApiOperation({
+    operationId: 'createRole',
+    summary: 'Create a custom role with a set of permissions',
+  })
   @ApiCreatedResponse({ type: RoleResponse })
   create(
     @CurrentMember() member: MemberPrincipal,
     @Body() body: CreateRoleDto,
     @ClientIp() ip: string | null,
   ): Promise<RoleResponse> {
-    return this.roles.create(member.organisationId, granterOf(member), body.name, body.permissions, ip);
+    return this.roles.create(
+      member.organisationId,
+      granterOf(member),
+      body.name,
+      body.permissions,
+      ip,
+    );
   }
 
   @Patch(':id')
   @MemberRoute('role.manage')
-  @ApiOperation({ operationId: 'updateRole', summary: 'Rename a custom role or replace its permissions (built-in roles cannot be changed)' })
+  @ApiOperation({
+    operationId: 'updateRole',
+    summary: 'Rename a custom role or replace its permissions (built-in roles cannot be changed)',
+  })
   @ApiOkResponse({ type: RoleResponse })
   update(
     @CurrentMember() member: MemberPrincipal,
@@ -47,7 +68,13 @@ export class RolesController {
     @Body() body: UpdateRoleDto,
     @ClientIp() ip: string | null,
   ): Promise<RoleResponse> {
-    return this.roles.update(member.organisationId, granterOf(member), id, { name: body.name, permissions: body.permissions }, ip);
+    return this.roles.update(
+      member.organisationId,
+      granterOf(member),
+      id,
+      { name: body.name, permissions: body.permissions },
+      ip,
+    );
   }
 
   @Delete(':id')
@@ -55,10 +82,15 @@ export class RolesController {
   @MemberRoute('role.manage')
   @ApiOperation({
     operationId: 'deleteRole',
-    summary: 'Delete a custom role that no member holds; the invitations naming it are deleted with it, each audited',
+    summary:
+      'Delete a custom role that no member holds; the invitations naming it are deleted with it, each audited',
   })
   @ApiNoContentResponse({ description: 'Deleted.' })
-  async remove(@CurrentMember() member: MemberPrincipal, @IdParam() id: string, @ClientIp() ip: string | null): Promise<void> {
+  async remove(
+    @CurrentMember() member: MemberPrincipal,
+    @IdParam() id: string,
+    @ClientIp() ip: string | null,
+  ): Promise<void> {
     await this.roles.remove(member.organisationId, granterOf(member), id, ip);
   }
 }

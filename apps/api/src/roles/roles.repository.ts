@@ -23,7 +23,11 @@ const FOREIGN_KEY_VIOLATION = '23503';
  * `JOIN roles <alias> ON <alias>.organisation_id = <organisationIdColumn> AND <alias>.id = <roleIdColumn>`.
  * The composing owner selects `<alias>.name`, `<alias>.permissions` and `<alias>.built_in`.
  */
-export function joinRoles(alias: string, organisationIdColumn: string, roleIdColumn: string): string {
+export function joinRoles(
+  alias: string,
+  organisationIdColumn: string,
+  roleIdColumn: string,
+): string {
   return `JOIN roles ${alias} ON ${alias}.organisation_id = ${organisationIdColumn} AND ${alias}.id = ${roleIdColumn}`;
 }
 
@@ -46,20 +50,32 @@ export class RolesRepository {
   }
 
   /** The role, locked as asked until the transaction ends; undefined when it is not the organisation's. */
-  async lock(db: Queryable, organisationId: string, id: string, lock: RoleLock): Promise<RoleRow | undefined> {
-    const [row] = await queryRows<RoleRow>(db, `SELECT ${LISTED} FROM roles WHERE organisation_id = $1 AND id = $2 ${lock}`, [
-      organisationId,
-      id,
-    ]);
+  async lock(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+    lock: RoleLock,
+  ): Promise<RoleRow | undefined> {
+    const [row] = await queryRows<RoleRow>(
+      db,
+      `SELECT ${LISTED} FROM roles WHERE organisation_id = $1 AND id = $2 ${lock}`,
+      [organisationId, id],
+    );
     return row;
   }
 
   /** The organisation's built-in role `key` (its id), locked as asked until the transaction ends. */
-  async lockBuiltIn(db: Queryable, organisationId: string, key: BuiltInRoleKey, lock: RoleLock): Promise<{ id: string } | undefined> {
-    const [row] = await queryRows<{ id: string }>(db, `SELECT id FROM roles WHERE organisation_id = $1 AND built_in = $2 ${lock}`, [
-      organisationId,
-      key,
-    ]);
+  async lockBuiltIn(
+    db: Queryable,
+    organisationId: string,
+    key: BuiltInRoleKey,
+    lock: RoleLock,
+  ): Promise<{ id: string } | undefined> {
+    const [row] = await queryRows<{ id: string }>(
+      db,
+      `SELECT id FROM roles WHERE organisation_id = $1 AND built_in = $2 ${lock}`,
+      [organisationId, key],
+    );
     return row;
   }
 
@@ -67,7 +83,12 @@ export class RolesRepository {
   async insert(
     db: Queryable,
     organisationId: string,
-    role: { id: string; name: string; permissions: readonly Permission[]; builtIn?: BuiltInRoleKey },
+    role: {
+      id: string;
+      name: string;
+      permissions: readonly Permission[];
+      builtIn?: BuiltInRoleKey;
+    },
   ): Promise<RoleRow | undefined> {
     const [created] = await queryRows<RoleRow>(
       db,
@@ -102,7 +123,10 @@ export class RolesRepository {
   /** Deletes the role; false when a membership still refers to it (the foreign key refuses). */
   async delete(db: Queryable, organisationId: string, id: string): Promise<boolean> {
     try {
-      await db.query(`DELETE FROM roles WHERE organisation_id = $1 AND id = $2`, [organisationId, id]);
+      await db.query(`DELETE FROM roles WHERE organisation_id = $1 AND id = $2`, [
+        organisationId,
+        id,
+      ]);
       return true;
     } catch (error) {
       if (hasSqlState(error, FOREIGN_KEY_VIOLATION)) return false;

@@ -7,12 +7,17 @@ import type { RoleRow, RolesRepository } from './roles.repository';
 import { RolesService } from './roles.service';
 
 // The memberships' owner is function-style: its holder count is faked here.
-jest.mock('../members/memberships.repository', () => ({ countRoleHolders: jest.fn(async () => 0) }));
+jest.mock('../members/memberships.repository', () => ({
+  countRoleHolders: jest.fn(async () => 0),
+}));
 const holders = countRoleHolders as jest.MockedFunction<typeof countRoleHolders>;
 
 const ORG = '6c0f7a52-93a3-4d55-9e4b-7c2b3f1a0e11';
 const ada: MemberActor = { type: 'member', id: 'u-ada', name: 'Ada Lovelace' };
-const granter = (...permissions: Permission[]): Granter => ({ actor: ada, permissions: new Set(permissions) });
+const granter = (...permissions: Permission[]): Granter => ({
+  actor: ada,
+  permissions: new Set(permissions),
+});
 const owner = granter('interrupt.read', 'interrupt.decide', 'member.invite', 'role.manage');
 const reviewer: RoleRow = {
   id: 'r-1',
@@ -22,19 +27,34 @@ const reviewer: RoleRow = {
   created_at: new Date('2026-11-22T00:00:00.000Z'),
 };
 
-function setUp(overrides: Partial<Record<keyof RolesRepository | keyof InvitationsRepository, jest.Mock>> = {}) {
+function setUp(
+  overrides: Partial<Record<keyof RolesRepository | keyof InvitationsRepository, jest.Mock>> = {},
+) {
   const { dataSource, tx, audit } = fakeDataSource();
   const roles = {
     list: jest.fn(async () => [reviewer]),
     lock: jest.fn(async () => reviewer),
-    insert: jest.fn(async (_db: unknown, _org: string, role: { id: string; name: string; permissions: string[] }) => ({
-      ...reviewer,
-      ...role,
-    })),
-    update: jest.fn(async (_db: unknown, _org: string, _id: string, changes: { name: string; permissions: string[] }) => ({
-      ...reviewer,
-      ...changes,
-    })),
+    insert: jest.fn(
+      async (
+        _db: unknown,
+        _org: string,
+        role: { id: string; name: string; permissions: string[] },
+      ) => ({
+        ...reviewer,
+        ...role,
+      }),
+    ),
+    update: jest.fn(
+      async (
+        _db: unknown,
+        _org: string,
+        _id: string,
+        changes: { name: string; permissions: string[] },
+      ) => ({
+        ...reviewer,
+        ...changes,
+      }),
+    ),
     delete: jest.fn(async () => true),
     ...overrides,
   } as unknown as RolesRepository;
@@ -43,7 +63,13 @@ function setUp(overrides: Partial<Record<keyof RolesRepository | keyof Invitatio
     deleteWithRole: jest.fn(async () => []),
     ...overrides,
   } as unknown as InvitationsRepository;
-  return { service: new RolesService(dataSource, roles, invitations), roles, invitations, tx, audit };
+  return {
+    service: new RolesService(dataSource, roles, invitations),
+    roles,
+    invitations,
+    tx,
+    audit,
+  };
 }
 
 beforeEach(() => holders.mockReset().mockResolvedValue(0));
@@ -51,27 +77,55 @@ beforeEach(() => holders.mockReset().mockResolvedValue(0));
 describe('RolesService', () => {
   it('creates a role with its permissions in canonical order, audited', async () => {
     const { service, roles, audit } = setUp();
-    const created = await service.create(ORG, owner, 'Reviewer', ['interrupt.read', 'interrupt.decide'], null);
+    const created = await service.create(
+      ORG,
+      owner,
+      'Reviewer',
+      ['interrupt.read', 'interrupt.decide'],
+      null,
+    );
     expect(created.permissions).toEqual(['interrupt.decide', 'interrupt.read']);
-    expect(roles.insert).toHaveBeenCalledWith(expect.anything(), ORG, expect.objectContaining({ permissions: ['interrupt.decide', 'interrupt.read'] }));
+    expect(roles.insert).toHaveBeenCalledWith(
+      expect.anything(),
+      ORG,
+      expect.objectContaining({ permissions: ['interrupt.decide', 'interrupt.read'] }),
+    );
     expect(audit).toEqual([
-      expect.objectContaining({ action: 'role.created', actor: ada, metadata: { permissions: ['interrupt.decide', 'interrupt.read'] } }),
+      expect.objectContaining({
+        action: 'role.created',
+        actor: ada,
+        metadata: { permissions: ['interrupt.decide', 'interrupt.read'] },
+      }),
     ]);
   });
 
   it('refuses a role beyond the granter’s own permissions (403) before writing anything', async () => {
     const { service, roles, audit } = setUp();
-    const error = await service.create(ORG, granter('role.manage'), 'Deciders', ['interrupt.decide'], null).catch((e: unknown) => e);
+    const error = await service
+      .create(ORG, granter('role.manage'), 'Deciders', ['interrupt.decide'], null)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DomainError);
-    expect(error).toMatchObject({ code: 'MISSING_PERMISSION', status: 403, message: 'Missing permission: interrupt.decide.' });
+    expect(error).toMatchObject({
+      code: 'MISSING_PERMISSION',
+      status: 403,
+      message: 'Missing permission: interrupt.decide.',
+    });
     expect(roles.insert).not.toHaveBeenCalled();
     expect(audit).toEqual([]);
   });
 
   it('answers 409 for a taken name, writing no entry', async () => {
-    const { service, audit } = setUp({ insert: jest.fn(async () => undefined), update: jest.fn(async () => undefined) });
-    await expect(service.create(ORG, owner, 'Reviewer', [], null)).rejects.toMatchObject({ code: 'CONFLICT', message: 'A role with this name already exists.' });
-    await expect(service.update(ORG, owner, reviewer.id, { name: 'Taken' }, null)).rejects.toMatchObject({
+    const { service, audit } = setUp({
+      insert: jest.fn(async () => undefined),
+      update: jest.fn(async () => undefined),
+    });
+    await expect(service.create(ORG, owner, 'Reviewer', [], null)).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: 'A role with this name already exists.',
+    });
+    await expect(
+      service.update(ORG, owner, reviewer.id, { name: 'Taken' }, null),
+    ).rejects.toMatchObject({
       code: 'CONFLICT',
       message: 'A role with this name already exists.',
     });
@@ -80,32 +134,67 @@ describe('RolesService', () => {
 
   it('updates only on a change, and audits what was added and removed', async () => {
     const unchanged = setUp();
-    await unchanged.service.update(ORG, owner, reviewer.id, { name: 'Reviewer', permissions: ['interrupt.read', 'interrupt.decide'] }, null);
+    await unchanged.service.update(
+      ORG,
+      owner,
+      reviewer.id,
+      { name: 'Reviewer', permissions: ['interrupt.read', 'interrupt.decide'] },
+      null,
+    );
     expect(unchanged.roles.update).not.toHaveBeenCalled();
     expect(unchanged.audit).toEqual([]);
 
     const changed = setUp();
-    const after = await changed.service.update(ORG, owner, reviewer.id, { permissions: ['interrupt.read', 'member.invite'] }, null);
+    const after = await changed.service.update(
+      ORG,
+      owner,
+      reviewer.id,
+      { permissions: ['interrupt.read', 'member.invite'] },
+      null,
+    );
     expect(after.permissions).toEqual(['interrupt.read', 'member.invite']);
-    expect(changed.roles.lock).toHaveBeenCalledWith(changed.tx, ORG, reviewer.id, 'FOR NO KEY UPDATE');
+    expect(changed.roles.lock).toHaveBeenCalledWith(
+      changed.tx,
+      ORG,
+      reviewer.id,
+      'FOR NO KEY UPDATE',
+    );
     expect(changed.audit).toEqual([
       expect.objectContaining({
         action: 'role.updated',
-        metadata: { previousName: 'Reviewer', name: 'Reviewer', added: ['member.invite'], removed: ['interrupt.decide'], permissions: ['interrupt.read', 'member.invite'] },
+        metadata: {
+          previousName: 'Reviewer',
+          name: 'Reviewer',
+          added: ['member.invite'],
+          removed: ['interrupt.decide'],
+          permissions: ['interrupt.read', 'member.invite'],
+        },
       }),
     ]);
   });
 
   it('never changes a built-in role, a role of another organisation, or one holding more than the granter', async () => {
     const builtIn = setUp({ lock: jest.fn(async () => ({ ...reviewer, built_in: 'developer' })) });
-    await expect(builtIn.service.update(ORG, owner, reviewer.id, { name: 'X' }, null)).rejects.toMatchObject({
+    await expect(
+      builtIn.service.update(ORG, owner, reviewer.id, { name: 'X' }, null),
+    ).rejects.toMatchObject({
       code: 'CONFLICT',
       message: 'Built-in roles cannot be changed.',
     });
     const missing = setUp({ lock: jest.fn(async () => undefined) });
-    await expect(missing.service.update(ORG, owner, 'nope', { name: 'X' }, null)).rejects.toMatchObject({ code: 'NOT_FOUND', status: 404 });
+    await expect(
+      missing.service.update(ORG, owner, 'nope', { name: 'X' }, null),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND', status: 404 });
     const weaker = setUp();
-    await expect(weaker.service.update(ORG, granter('role.manage', 'interrupt.read'), reviewer.id, { name: 'X' }, null)).rejects.toMatchObject({
+    await expect(
+      weaker.service.update(
+        ORG,
+        granter('role.manage', 'interrupt.read'),
+        reviewer.id,
+        { name: 'X' },
+        null,
+      ),
+    ).rejects.toMatchObject({
       code: 'MISSING_PERMISSION',
     });
     for (const s of [builtIn, missing, weaker]) {
@@ -146,7 +235,10 @@ describe('RolesService', () => {
       ['member.invitation_deleted', 'zoe@example.com'],
       ['role.deleted', 'Reviewer'],
     ]);
-    expect(audit[2].metadata).toEqual({ permissions: ['interrupt.decide', 'interrupt.read'], invitationsDeleted: 2 });
+    expect(audit[2].metadata).toEqual({
+      permissions: ['interrupt.decide', 'interrupt.read'],
+      invitationsDeleted: 2,
+    });
   });
 
   it('finds a grantable role: 404 when not the organisation’s, 403 when it holds more than the granter', async () => {
@@ -157,10 +249,14 @@ describe('RolesService', () => {
       permissions: ['interrupt.decide', 'interrupt.read'],
       builtIn: null,
     });
-    await expect(service.findGrantable(tx, ORG, new Set(['interrupt.read'] as Permission[]), reviewer.id)).rejects.toMatchObject({
+    await expect(
+      service.findGrantable(tx, ORG, new Set(['interrupt.read'] as Permission[]), reviewer.id),
+    ).rejects.toMatchObject({
       code: 'MISSING_PERMISSION',
     });
     const missing = setUp({ lock: jest.fn(async () => undefined) });
-    await expect(missing.service.findGrantable(missing.tx, ORG, owner.permissions, 'nope')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(
+      missing.service.findGrantable(missing.tx, ORG, owner.permissions, 'nope'),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });

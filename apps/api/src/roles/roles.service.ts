@@ -53,11 +53,21 @@ export class RolesService {
     return (await this.roles.list(this.dataSource, organisationId)).map(toResponse);
   }
 
-  async create(organisationId: string, granter: Granter, name: string, permissions: Permission[], ip: string | null): Promise<RoleResponse> {
+  async create(
+    organisationId: string,
+    granter: Granter,
+    name: string,
+    permissions: Permission[],
+    ip: string | null,
+  ): Promise<RoleResponse> {
     assertHoldsAll(granter.permissions, permissions);
     const ordered = canonicalPermissions(permissions);
     const row = await this.dataSource.transaction(async (tx) => {
-      const created = await this.roles.insert(tx, organisationId, { id: randomUUID(), name, permissions: ordered });
+      const created = await this.roles.insert(tx, organisationId, {
+        id: randomUUID(),
+        name,
+        permissions: ordered,
+      });
       if (created === undefined) throw nameTaken();
       await writeAuditEntry(tx, {
         organisationId,
@@ -82,14 +92,17 @@ export class RolesService {
     const row = await this.dataSource.transaction(async (tx) => {
       const before = await this.roles.lock(tx, organisationId, id, 'FOR NO KEY UPDATE');
       if (before === undefined) throw DomainError.of('NOT_FOUND');
-      if (before.built_in !== null) throw new DomainError('CONFLICT', 'Built-in roles cannot be changed.');
+      if (before.built_in !== null)
+        throw new DomainError('CONFLICT', 'Built-in roles cannot be changed.');
       const previous = canonicalPermissions(before.permissions);
       // Neither widen a role beyond one's own permissions, nor change one that holds more.
-      if (changes.permissions !== undefined) assertHoldsAll(granter.permissions, changes.permissions);
+      if (changes.permissions !== undefined)
+        assertHoldsAll(granter.permissions, changes.permissions);
       assertHoldsAll(granter.permissions, previous);
 
       const name = changes.name ?? before.name;
-      const permissions = changes.permissions === undefined ? previous : canonicalPermissions(changes.permissions);
+      const permissions =
+        changes.permissions === undefined ? previous : canonicalPermissions(changes.permissions);
       const added = permissions.filter((p) => !previous.includes(p));
       const removed = previous.filter((p) => !permissions.includes(p));
       if (name === before.name && added.length === 0 && removed.length === 0) return before;
@@ -113,18 +126,31 @@ export class RolesService {
    * Deletes a custom role no member holds. The invitations naming it go with it, each with its
    * audit entry (`member.invitation_deleted`), in the same transaction.
    */
-  async remove(organisationId: string, granter: Granter, id: string, ip: string | null): Promise<void> {
+  async remove(
+    organisationId: string,
+    granter: Granter,
+    id: string,
+    ip: string | null,
+  ): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       await this.invitations.lockWithRole(tx, organisationId, id);
       // FOR UPDATE waits for any transaction granting this role (its foreign key check holds a
       // KEY SHARE lock), so the count below sees every holder.
       const role = await this.roles.lock(tx, organisationId, id, 'FOR UPDATE');
       if (role === undefined) throw DomainError.of('NOT_FOUND');
-      if (role.built_in !== null) throw new DomainError('CONFLICT', 'Built-in roles cannot be deleted.');
+      if (role.built_in !== null)
+        throw new DomainError('CONFLICT', 'Built-in roles cannot be deleted.');
       const count = await countRoleHolders(tx, organisationId, id);
       if (count > 0) throw stillHeld(role.name, count);
       // Not left to the foreign key's cascade, which would remove them without their entries.
-      const invitationsDeleted = await deleteInvitationsWithRole(tx, this.invitations, organisationId, role, granter.actor, ip);
+      const invitationsDeleted = await deleteInvitationsWithRole(
+        tx,
+        this.invitations,
+        organisationId,
+        role,
+        granter.actor,
+        ip,
+      );
       if (!(await this.roles.delete(tx, organisationId, id))) throw stillHeld(role.name, 1);
       await writeAuditEntry(tx, {
         organisationId,
@@ -143,7 +169,12 @@ export class RolesService {
    * holds a permission the granter lacks (`held`). The row stays locked against deletion until
    * the transaction ends.
    */
-  async findGrantable(tx: Queryable, organisationId: string, held: ReadonlySet<Permission>, roleId: string): Promise<GrantableRole> {
+  async findGrantable(
+    tx: Queryable,
+    organisationId: string,
+    held: ReadonlySet<Permission>,
+    roleId: string,
+  ): Promise<GrantableRole> {
     const row = await this.roles.lock(tx, organisationId, roleId, 'FOR KEY SHARE');
     if (row === undefined) throw DomainError.of('NOT_FOUND');
     const permissions = canonicalPermissions(row.permissions);

@@ -21,7 +21,8 @@ export function encodeSessionChange(change: SessionChange): string {
 export function decodeSessionChange(payload: string): SessionChange | undefined {
   const [organisationId, sessionId, count, status] = payload.split(' ');
   const messageCount = Number(count);
-  if (organisationId === undefined || sessionId === undefined || !Number.isInteger(messageCount)) return undefined;
+  if (organisationId === undefined || sessionId === undefined || !Number.isInteger(messageCount))
+    return undefined;
   if (status !== 'active' && status !== 'ended' && status !== 'disconnected') return undefined;
   return { organisationId, sessionId, messageCount, status };
 }

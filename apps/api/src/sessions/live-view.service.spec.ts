@@ -3,7 +3,13 @@ import type { HttpResponse } from '../http/platform';
 import type { DataSource } from 'typeorm';
 import type { SignInCheck } from '../http/sse-streams';
 import { SseStreams } from '../http/sse-streams';
-import { FakeResponse, quietLogger, SIGN_IN_TOKEN, streamRequest, tick } from '../http/sse-streams.spec-support';
+import {
+  FakeResponse,
+  quietLogger,
+  SIGN_IN_TOKEN,
+  streamRequest,
+  tick,
+} from '../http/sse-streams.spec-support';
 import { InProcessNotificationBus } from '../notifications/notification-bus';
 import { encodeSessionChange, LIVE_VIEW_CHANNEL } from './live-view-channel';
 import { LiveViewCursor, LiveViewService } from './live-view.service';
@@ -32,7 +38,12 @@ class FakeDatabase {
   append(...contents: string[]): void {
     for (const content of contents) {
       this.session.message_count += 1;
-      this.messages.push({ seq: this.session.message_count, role: 'agent', content, created_at: new Date() });
+      this.messages.push({
+        seq: this.session.message_count,
+        role: 'agent',
+        content,
+        created_at: new Date(),
+      });
     }
   }
 
@@ -42,12 +53,21 @@ class FakeDatabase {
       // Where many sessions stand (the heartbeat): the pairs of this organisation's session.
       const [orgs, ids] = params as [string[], string[]];
       return orgs.some((o, i) => o === ORG && ids[i] === SESSION)
-        ? [{ organisation_id: ORG, id: SESSION, message_count: this.session.message_count, status: this.session.status }]
+        ? [
+            {
+              organisation_id: ORG,
+              id: SESSION,
+              message_count: this.session.message_count,
+              status: this.session.status,
+            },
+          ]
         : [];
     }
     if (params[0] !== ORG || params[1] !== SESSION) return [];
     if (sql.includes('FROM session_messages')) {
-      return this.messages.filter((m) => m.seq > (params[2] as number)).slice(0, params[3] as number);
+      return this.messages
+        .filter((m) => m.seq > (params[2] as number))
+        .slice(0, params[3] as number);
     }
     return [{ ...this.session }];
   }
@@ -73,16 +93,27 @@ describe('LiveViewService', () => {
     const signIns = {
       stillMembers: async (checks: { token: string; organisationId: string }[]) =>
         checks.map(({ token, organisationId }) =>
-          signedIn && token === SIGN_IN_TOKEN && organisationId === ORG ? new Set(['session.read']) : undefined,
+          signedIn && token === SIGN_IN_TOKEN && organisationId === ORG
+            ? new Set(['session.read'])
+            : undefined,
         ),
     } as unknown as SignInCheck;
-    const adapterHost = { httpAdapter: { getHttpServer: () => server } } as unknown as HttpAdapterHost;
+    const adapterHost = {
+      httpAdapter: { getHttpServer: () => server },
+    } as unknown as HttpAdapterHost;
     // The feed (the service) behind the HTTP layer's streams, as SessionsController wires them.
-    feed = new LiveViewService(db as unknown as DataSource, new SessionsRepository(), bus, { heartbeatMs: 40, batchSize: 2 });
+    feed = new LiveViewService(db as unknown as DataSource, new SessionsRepository(), bus, {
+      heartbeatMs: 40,
+      batchSize: 2,
+    });
     live = new SseStreams(adapterHost, logger, signIns, feed, { admit: () => () => undefined });
     serve = (res, lastEventId) =>
-      live.serve(streamRequest(lastEventId), res as unknown as HttpResponse, HOLDER, 'Last-Event-ID must be the number of a message of this session.', (after) =>
-        feed.start(ORG, SESSION, after),
+      live.serve(
+        streamRequest(lastEventId),
+        res as unknown as HttpResponse,
+        HOLDER,
+        'Last-Event-ID must be the number of a message of this session.',
+        (after) => feed.start(ORG, SESSION, after),
       );
   });
   afterEach(() => live.closeAll());
@@ -93,7 +124,15 @@ describe('LiveViewService', () => {
     return res;
   };
   const announce = () =>
-    bus.publish(LIVE_VIEW_CHANNEL, encodeSessionChange({ organisationId: ORG, sessionId: SESSION, messageCount: db.session.message_count, status: db.session.status }));
+    bus.publish(
+      LIVE_VIEW_CHANNEL,
+      encodeSessionChange({
+        organisationId: ORG,
+        sessionId: SESSION,
+        messageCount: db.session.message_count,
+        status: db.session.status,
+      }),
+    );
 
   it('sends the history in pages, then what each announcement brings', async () => {
     db.append('a', 'b', 'c', 'd', 'e');
@@ -166,7 +205,11 @@ describe('LiveViewService', () => {
       code: 'VALIDATION_FAILED',
       message: 'Last-Event-ID must be the number of a message of this session.',
     });
-    await expect(live.serve(req, res as unknown as HttpResponse, HOLDER, 'unused', () => feed.start(ORG, 'another-session', undefined))).rejects.toMatchObject({
+    await expect(
+      live.serve(req, res as unknown as HttpResponse, HOLDER, 'unused', () =>
+        feed.start(ORG, 'another-session', undefined),
+      ),
+    ).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
     expect(res.statusCode).toBe(0);

@@ -54,15 +54,31 @@ export class LiveViewService implements StreamFeed<LiveViewCursor> {
   }
 
   /** A viewer of the organisation's session starts after `lastEventId`; 404 for a session that is not the organisation's. */
-  async start(organisationId: string, sessionId: string, lastEventId: number | undefined): Promise<FeedStart<LiveViewCursor>> {
+  async start(
+    organisationId: string,
+    sessionId: string,
+    lastEventId: number | undefined,
+  ): Promise<FeedStart<LiveViewCursor>> {
     const session = await this.loadSession(organisationId, sessionId);
     if (session === undefined) throw DomainError.of('NOT_FOUND');
     const resumeAfter = Math.min(lastEventId ?? 0, session.message_count);
-    if (session.status !== 'active' && lastEventId !== undefined && resumeAfter >= session.message_count) return { kind: 'finished' };
-    return { kind: 'open', cursor: { organisationId, key: sessionId, lastSeq: resumeAfter }, first: sseEvent('session', toSessionResponse(session)) };
+    if (
+      session.status !== 'active' &&
+      lastEventId !== undefined &&
+      resumeAfter >= session.message_count
+    )
+      return { kind: 'finished' };
+    return {
+      kind: 'open',
+      cursor: { organisationId, key: sessionId, lastSeq: resumeAfter },
+      first: sseEvent('session', toSessionResponse(session)),
+    };
   }
 
-  watch(wake: (key: string, which?: (cursor: LiveViewCursor) => boolean) => void, resync: () => void): () => void {
+  watch(
+    wake: (key: string, which?: (cursor: LiveViewCursor) => boolean) => void,
+    resync: () => void,
+  ): () => void {
     const offs = [
       this.bus.subscribe(LIVE_VIEW_CHANNEL, (payload) => {
         const change = decodeSessionChange(payload);
@@ -79,12 +95,15 @@ export class LiveViewService implements StreamFeed<LiveViewCursor> {
   async pending(viewers: readonly LiveViewCursor[]): Promise<readonly LiveViewCursor[]> {
     if (viewers.length === 0) return [];
     const unique = new Map<string, { organisationId: string; id: string }>();
-    for (const v of viewers) unique.set(`${v.organisationId} ${v.key}`, { organisationId: v.organisationId, id: v.key });
+    for (const v of viewers)
+      unique.set(`${v.organisationId} ${v.key}`, { organisationId: v.organisationId, id: v.key });
     const rows = await this.sessions.positions(this.dataSource, [...unique.values()]);
     const at = new Map(rows.map((r) => [`${r.organisation_id} ${r.id}`, r]));
     return viewers.filter((v) => {
       const session = at.get(`${v.organisationId} ${v.key}`);
-      return session === undefined || session.status !== 'active' || v.lastSeq < session.message_count;
+      return (
+        session === undefined || session.status !== 'active' || v.lastSeq < session.message_count
+      );
     });
   }
 
@@ -94,10 +113,22 @@ export class LiveViewService implements StreamFeed<LiveViewCursor> {
     const session = await this.loadSession(viewer.organisationId, viewer.key);
     if (session === undefined) return out.close();
     while (!out.closed && viewer.lastSeq < session.message_count) {
-      const rows = await this.sessions.messagesAfter(this.dataSource, viewer.organisationId, viewer.key, viewer.lastSeq, this.options.batchSize);
+      const rows = await this.sessions.messagesAfter(
+        this.dataSource,
+        viewer.organisationId,
+        viewer.key,
+        viewer.lastSeq,
+        this.options.batchSize,
+      );
       if (rows.length === 0) break;
       const chunk = rows
-        .map((m) => sseEvent('message', { seq: m.seq, role: m.role, content: m.content, createdAt: m.created_at.toISOString() }, m.seq))
+        .map((m) =>
+          sseEvent(
+            'message',
+            { seq: m.seq, role: m.role, content: m.content, createdAt: m.created_at.toISOString() },
+            m.seq,
+          ),
+        )
         .join('');
       viewer.lastSeq = rows[rows.length - 1].seq;
       await out.write(chunk);

@@ -1,4 +1,12 @@
-import { Check, Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+} from 'typeorm';
 import { SessionEntity } from './session.entity';
 
 export const MESSAGE_ROLES = ['agent', 'user', 'tool', 'system'] as const;

@@ -26,7 +26,11 @@ export function toSessionResponse(row: SessionRow): SessionResponse {
 }
 
 /** 409 for a change to a session that is no longer active. */
-export function notActiveMessage(status: Exclude<SessionStatus, 'active'>, doing: 'append' | 'end' | 'disconnect'): string {
-  const state = status === 'ended' ? 'This session has already ended' : 'This session was disconnected';
+export function notActiveMessage(
+  status: Exclude<SessionStatus, 'active'>,
+  doing: 'append' | 'end' | 'disconnect',
+): string {
+  const state =
+    status === 'ended' ? 'This session has already ended' : 'This session was disconnected';
   return doing === 'append' ? `${state}: messages can no longer be appended.` : `${state}.`;
 }

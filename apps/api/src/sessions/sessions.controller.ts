@@ -12,9 +12,24 @@ import {
 } from '@nestjs/swagger';
 import type { HttpRequest, HttpResponse } from '../http/platform';
 import { SseStreams, SseStreamsFactory } from '../http/sse-streams';
-import { ClientIp, CurrentApiKey, CurrentCaller, CurrentMember } from '../auth/decorators/current-principal.decorator';
-import { MachineOrMemberRoute, MachineRoute, MemberRoute, OrganisationInQuery } from '../auth/decorators/route-access.decorator';
-import { apiKeyActorOf, memberActorOf, type ApiKeyPrincipal, type MemberPrincipal } from '../auth/principal';
+import {
+  ClientIp,
+  CurrentApiKey,
+  CurrentCaller,
+  CurrentMember,
+} from '../auth/decorators/current-principal.decorator';
+import {
+  MachineOrMemberRoute,
+  MachineRoute,
+  MemberRoute,
+  OrganisationInQuery,
+} from '../auth/decorators/route-access.decorator';
+import {
+  apiKeyActorOf,
+  memberActorOf,
+  type ApiKeyPrincipal,
+  type MemberPrincipal,
+} from '../auth/principal';
 import { IdParam } from '../http/id-param.pipe';
 import { IDEMPOTENCY_KEY_HEADER, IdempotencyKey } from '../idempotency/idempotency-key.decorator';
 import type { IdempotentRequest } from '../idempotency/idempotency.service';
@@ -23,7 +38,11 @@ import { LiveViewCursor, LiveViewService } from './live-view.service';
 import { SessionsService } from './sessions.service';
 import { AppendMessagesDto } from './dto/append-messages.dto';
 import { StartSessionDto } from './dto/start-session.dto';
-import { AppendMessagesResponse, SessionListResponse, SessionResponse } from './dto/session.response';
+import {
+  AppendMessagesResponse,
+  SessionListResponse,
+  SessionResponse,
+} from './dto/session.response';
 import { ListSessionsQuery } from './dto/list-sessions.query';
 
 @Controller('api/sessions')
@@ -40,14 +59,17 @@ export class SessionsController {
     this.viewers = sse.for(liveView);
   }
 
-
   @Post()
   @MachineRoute()
   @ApiOperation({ operationId: 'startSession', summary: 'Start a Live View session' })
   @ApiHeader(IDEMPOTENCY_KEY_HEADER)
   @ApiCreatedResponse({ type: SessionResponse })
-  @ApiPaymentRequiredResponse({ description: "AGENT_HOURS_ALLOWANCE_EXHAUSTED: the month's included agent hours are used." })
-  @ApiConflictResponse({ description: 'CONFLICT: the Idempotency-Key was used with a different request.' })
+  @ApiPaymentRequiredResponse({
+    description: "AGENT_HOURS_ALLOWANCE_EXHAUSTED: the month's included agent hours are used.",
+  })
+  @ApiConflictResponse({
+    description: 'CONFLICT: the Idempotency-Key was used with a different request.',
+  })
   async start(
     @CurrentApiKey() key: ApiKeyPrincipal,
     @Body() body: StartSessionDto,
@@ -55,14 +77,23 @@ export class SessionsController {
     @ClientIp() ip: string | null,
     @Res({ passthrough: true }) res: HttpResponse,
   ): Promise<SessionResponse> {
-    return markReplay(res, await this.sessions.start(key.organisationId, apiKeyActorOf(key), body, idempotency, ip));
+    return markReplay(
+      res,
+      await this.sessions.start(key.organisationId, apiKeyActorOf(key), body, idempotency, ip),
+    );
   }
 
   @Get()
   @MachineOrMemberRoute('session.read')
-  @ApiOperation({ operationId: 'listSessions', summary: "The organisation's sessions, newest first, a page at a time" })
+  @ApiOperation({
+    operationId: 'listSessions',
+    summary: "The organisation's sessions, newest first, a page at a time",
+  })
   @ApiOkResponse({ type: SessionListResponse })
-  list(@CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal, @Query() query: ListSessionsQuery): Promise<SessionListResponse> {
+  list(
+    @CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal,
+    @Query() query: ListSessionsQuery,
+  ): Promise<SessionListResponse> {
     return this.sessions.list(caller.organisationId, query);
   }
 
@@ -70,19 +101,29 @@ export class SessionsController {
   @MachineOrMemberRoute('session.read')
   @ApiOperation({ operationId: 'retrieveSession', summary: 'One session' })
   @ApiOkResponse({ type: SessionResponse })
-  get(@CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal, @IdParam() id: string): Promise<SessionResponse> {
+  get(
+    @CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal,
+    @IdParam() id: string,
+  ): Promise<SessionResponse> {
     return this.sessions.get(caller.organisationId, id);
   }
 
   @Post(':id/messages')
   @MachineRoute()
-  @ApiOperation({ operationId: 'appendSessionMessages', summary: 'Append 1–100 messages to an active session' })
+  @ApiOperation({
+    operationId: 'appendSessionMessages',
+    summary: 'Append 1–100 messages to an active session',
+  })
   @ApiHeader(IDEMPOTENCY_KEY_HEADER)
   @ApiCreatedResponse({ type: AppendMessagesResponse })
   @ApiPaymentRequiredResponse({
-    description: "AGENT_HOURS_ALLOWANCE_EXHAUSTED: the month's included agent hours are used (the session stays open; it can still be ended).",
+    description:
+      "AGENT_HOURS_ALLOWANCE_EXHAUSTED: the month's included agent hours are used (the session stays open; it can still be ended).",
   })
-  @ApiConflictResponse({ description: 'CONFLICT: the session has ended or was disconnected, or the Idempotency-Key was used with a different request.' })
+  @ApiConflictResponse({
+    description:
+      'CONFLICT: the session has ended or was disconnected, or the Idempotency-Key was used with a different request.',
+  })
   async append(
     @CurrentApiKey() key: ApiKeyPrincipal,
     @IdParam() id: string,
@@ -90,7 +131,10 @@ export class SessionsController {
     @IdempotencyKey() idempotency: IdempotentRequest | undefined,
     @Res({ passthrough: true }) res: HttpResponse,
   ): Promise<{ appended: number }> {
-    return markReplay(res, await this.sessions.append(key.organisationId, id, body.messages, idempotency));
+    return markReplay(
+      res,
+      await this.sessions.append(key.organisationId, id, body.messages, idempotency),
+    );
   }
 
   @Post(':id/end')
@@ -98,17 +142,28 @@ export class SessionsController {
   @MachineRoute()
   @ApiOperation({ operationId: 'endSession', summary: 'End a session' })
   @ApiOkResponse({ type: SessionResponse })
-  @ApiConflictResponse({ description: 'CONFLICT: the session has already ended or was disconnected.' })
-  end(@CurrentApiKey() key: ApiKeyPrincipal, @IdParam() id: string, @ClientIp() ip: string | null): Promise<SessionResponse> {
+  @ApiConflictResponse({
+    description: 'CONFLICT: the session has already ended or was disconnected.',
+  })
+  end(
+    @CurrentApiKey() key: ApiKeyPrincipal,
+    @IdParam() id: string,
+    @ClientIp() ip: string | null,
+  ): Promise<SessionResponse> {
     return this.sessions.end(key.organisationId, apiKeyActorOf(key), id, ip);
   }
 
   @Post(':id/disconnect')
   @HttpCode(200)
   @MemberRoute('session.disconnect')
-  @ApiOperation({ operationId: 'disconnectSession', summary: 'Disconnect a session from the dashboard' })
+  @ApiOperation({
+    operationId: 'disconnectSession',
+    summary: 'Disconnect a session from the dashboard',
+  })
   @ApiOkResponse({ type: SessionResponse })
-  @ApiConflictResponse({ description: 'CONFLICT: the session has already ended or was disconnected.' })
+  @ApiConflictResponse({
+    description: 'CONFLICT: the session has already ended or was disconnected.',
+  })
   disconnect(
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,
@@ -121,19 +176,39 @@ export class SessionsController {
   @Get(':id/stream')
   @MemberRoute('session.read')
   @OrganisationInQuery()
-  @ApiOperation({ operationId: 'streamSession', summary: 'The Live View: the session as Server-Sent Events' })
-  @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'Resume after this message number.', schema: { type: 'integer', minimum: 0 } })
+  @ApiOperation({
+    operationId: 'streamSession',
+    summary: 'The Live View: the session as Server-Sent Events',
+  })
+  @ApiHeader({
+    name: 'Last-Event-ID',
+    required: false,
+    description: 'Resume after this message number.',
+    schema: { type: 'integer', minimum: 0 },
+  })
   @ApiProduces('text/event-stream')
   @ApiOkResponse({
     description:
       'Events: `session` (the session record, first and last), `message` (id = its number; data {seq, role, content, createdAt}); ' +
-      'comment heartbeats every 15 s. Ends after a finished session\'s last message.',
+      "comment heartbeats every 15 s. Ends after a finished session's last message.",
     schema: { type: 'string' },
   })
-  @ApiNoContentResponse({ description: 'The session has finished and Last-Event-ID is its last message: nothing more will come.' })
-  stream(@CurrentMember() member: MemberPrincipal, @IdParam() id: string, @Req() req: HttpRequest, @Res() res: HttpResponse): Promise<void> {
-    return this.viewers.serve(req, res, member, 'Last-Event-ID must be the number of a message of this session.', (lastEventId) =>
-      this.liveView.start(member.organisationId, id, lastEventId),
+  @ApiNoContentResponse({
+    description:
+      'The session has finished and Last-Event-ID is its last message: nothing more will come.',
+  })
+  stream(
+    @CurrentMember() member: MemberPrincipal,
+    @IdParam() id: string,
+    @Req() req: HttpRequest,
+    @Res() res: HttpResponse,
+  ): Promise<void> {
+    return this.viewers.serve(
+      req,
+      res,
+      member,
+      'Last-Event-ID must be the number of a message of this session.',
+      (lastEventId) => this.liveView.start(member.organisationId, id, lastEventId),
     );
   }
 }

@@ -12,7 +12,13 @@ import { SessionsService } from './sessions.service';
 @Module({
   imports: [AllowancesModule, IdempotencyModule, EventsModule, WebhooksModule],
   controllers: [SessionsController],
-  providers: [SessionsService, SessionsRepository, SseStreamsFactory, LiveViewService, { provide: LIVE_VIEW_OPTIONS, useValue: DEFAULT_LIVE_VIEW_OPTIONS }],
+  providers: [
+    SessionsService,
+    SessionsRepository,
+    SseStreamsFactory,
+    LiveViewService,
+    { provide: LIVE_VIEW_OPTIONS, useValue: DEFAULT_LIVE_VIEW_OPTIONS },
+  ],
   exports: [SessionsService],
 })
 export class SessionsModule {}

@@ -58,10 +58,11 @@ export class SessionsRepository {
   }
 
   async read(db: Queryable, organisationId: string, id: string): Promise<SessionRow | undefined> {
-    const [row] = await queryRows<SessionRow>(db, `SELECT ${SESSION_COLUMNS} FROM sessions WHERE organisation_id = $1 AND id = $2`, [
-      organisationId,
-      id,
-    ]);
+    const [row] = await queryRows<SessionRow>(
+      db,
+      `SELECT ${SESSION_COLUMNS} FROM sessions WHERE organisation_id = $1 AND id = $2`,
+      [organisationId, id],
+    );
     return row;
   }
 
@@ -70,7 +71,12 @@ export class SessionsRepository {
    * Live View's heartbeat for every viewer at once). Pairs name (organisation, session); a
    * session not of its organisation is absent.
    */
-  positions(db: Queryable, pairs: readonly { organisationId: string; id: string }[]): Promise<{ organisation_id: string; id: string; message_count: number; status: SessionRow['status'] }[]> {
+  positions(
+    db: Queryable,
+    pairs: readonly { organisationId: string; id: string }[],
+  ): Promise<
+    { organisation_id: string; id: string; message_count: number; status: SessionRow['status'] }[]
+  > {
     return queryRows(
       db,
       `SELECT s.organisation_id, s.id, s.message_count, s.status
@@ -80,7 +86,11 @@ export class SessionsRepository {
     );
   }
 
-  async status(db: Queryable, organisationId: string, id: string): Promise<SessionRow['status'] | undefined> {
+  async status(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+  ): Promise<SessionRow['status'] | undefined> {
     const [row] = await queryRows<{ status: SessionRow['status'] }>(
       db,
       `SELECT status FROM sessions WHERE organisation_id = $1 AND id = $2`,
@@ -91,10 +101,11 @@ export class SessionsRepository {
 
   /** Whether the session exists, locked against deletion until the transaction ends (an interrupt links to it). */
   async lockForLink(db: Queryable, organisationId: string, id: string): Promise<boolean> {
-    const rows = await queryRows<unknown>(db, `SELECT 1 FROM sessions WHERE organisation_id = $1 AND id = $2 FOR KEY SHARE`, [
-      organisationId,
-      id,
-    ]);
+    const rows = await queryRows<unknown>(
+      db,
+      `SELECT 1 FROM sessions WHERE organisation_id = $1 AND id = $2 FOR KEY SHARE`,
+      [organisationId, id],
+    );
     return rows.length > 0;
   }
 
@@ -134,7 +145,13 @@ export class SessionsRepository {
    * spent (the allowance owner's fragment, in this one statement); the new count, or undefined
    * when the session is not active or not the organisation's, or the hours are spent.
    */
-  async countMessages(db: Queryable, organisationId: string, id: string, count: number, hoursLeft: AgentHoursLeft): Promise<number | undefined> {
+  async countMessages(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+    count: number,
+    hoursLeft: AgentHoursLeft,
+  ): Promise<number | undefined> {
     const [row] = await queryRows<{ message_count: number }>(
       db,
       `UPDATE sessions s SET message_count = s.message_count + $3
@@ -148,7 +165,13 @@ export class SessionsRepository {
   }
 
   /** Inserts messages numbered on from `firstSeq`. */
-  async insertMessages(db: Queryable, organisationId: string, id: string, firstSeq: number, messages: { role: string; content: string }[]): Promise<void> {
+  async insertMessages(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+    firstSeq: number,
+    messages: { role: string; content: string }[],
+  ): Promise<void> {
     await db.query(
       `INSERT INTO session_messages (organisation_id, session_id, seq, role, content)
        SELECT $1, $2, $3 + m.n - 1, m.role, m.content
@@ -158,7 +181,12 @@ export class SessionsRepository {
   }
 
   /** Ends an active session as `status`; undefined when it is not active or not the organisation's. */
-  async close(db: Queryable, organisationId: string, id: string, status: 'ended' | 'disconnected'): Promise<SessionRow | undefined> {
+  async close(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+    status: 'ended' | 'disconnected',
+  ): Promise<SessionRow | undefined> {
     const [row] = await queryRows<SessionRow>(
       db,
       `UPDATE sessions SET status = $3, ended_at = now()
@@ -170,7 +198,13 @@ export class SessionsRepository {
   }
 
   /** Up to `limit` messages after number `afterSeq`, in order. */
-  messagesAfter(db: Queryable, organisationId: string, id: string, afterSeq: number, limit: number): Promise<SessionMessageRow[]> {
+  messagesAfter(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+    afterSeq: number,
+    limit: number,
+  ): Promise<SessionMessageRow[]> {
     return queryRows<SessionMessageRow>(
       db,
       `SELECT seq, role, content, created_at FROM session_messages

@@ -28,14 +28,32 @@ const active: SessionRow = {
   started_at: new Date('2026-11-22T10:00:00.000Z'),
   ended_at: null,
 };
-const ended: SessionRow = { ...active, status: 'ended', ended_at: new Date('2026-11-22T10:01:30.000Z') };
-const config = { cursorSecret: 'a-cursor-secret-of-enough-length-for-tests' } as unknown as AppConfig;
+const ended: SessionRow = {
+  ...active,
+  status: 'ended',
+  ended_at: new Date('2026-11-22T10:01:30.000Z'),
+};
+const config = {
+  cursorSecret: 'a-cursor-secret-of-enough-length-for-tests',
+} as unknown as AppConfig;
 
-function setUp(overrides: Partial<Record<keyof SessionsRepository, jest.Mock>> = {}, allowance: Partial<Record<keyof AllowancesService, jest.Mock>> = {}) {
+function setUp(
+  overrides: Partial<Record<keyof SessionsRepository, jest.Mock>> = {},
+  allowance: Partial<Record<keyof AllowancesService, jest.Mock>> = {},
+) {
   const audit: { action: unknown; actor: unknown[] }[] = [];
   // The audit writer's INSERT: the action is its third parameter, the actor the next three.
-  const tx = { query: jest.fn(async (_sql: string, params: unknown[]) => (audit.push({ action: params[2], actor: params.slice(4, 7) }), [])) };
-  const dataSource = { transaction: async (work: (t: typeof tx) => Promise<unknown>) => work(tx) } as unknown as DataSource;
+  const tx = {
+    query: jest.fn(
+      async (_sql: string, params: unknown[]) => (
+        audit.push({ action: params[2], actor: params.slice(4, 7) }),
+        []
+      ),
+    ),
+  };
+  const dataSource = {
+    transaction: async (work: (t: typeof tx) => Promise<unknown>) => work(tx),
+  } as unknown as DataSource;
   const repository = {
     insert: jest.fn(async () => active),
     read: jest.fn(async () => active),
@@ -52,7 +70,9 @@ function setUp(overrides: Partial<Record<keyof SessionsRepository, jest.Mock>> =
     ...allowance,
   } as unknown as AllowancesService;
   const outbox = { write: jest.fn(async () => undefined) } as unknown as WebhookOutbox;
-  const events = { announce: jest.fn(async () => undefined) } as unknown as OrganisationEventsAnnouncer;
+  const events = {
+    announce: jest.fn(async () => undefined),
+  } as unknown as OrganisationEventsAnnouncer;
   const bus = { publish: jest.fn(async () => undefined) } as unknown as NotificationBus;
   const service = new SessionsService(
     dataSource,
@@ -65,24 +85,52 @@ function setUp(overrides: Partial<Record<keyof SessionsRepository, jest.Mock>> =
     { warn: jest.fn() } as unknown as Logger,
     config,
   );
-  return { service, repository, allowances, outbox, events, bus, audit, actions: () => audit.map((a) => a.action) };
+  return {
+    service,
+    repository,
+    allowances,
+    outbox,
+    events,
+    bus,
+    audit,
+    actions: () => audit.map((a) => a.action),
+  };
 }
 
 describe('SessionsService', () => {
   it('starts a session for the key, audits it with the key as actor, writes its webhook event and announces it', async () => {
     const { service, repository, audit, outbox, events } = setUp();
-    const { value } = await service.start(ORG, agent, { name: 'nightly' }, undefined, '203.0.113.7');
+    const { value } = await service.start(
+      ORG,
+      agent,
+      { name: 'nightly' },
+      undefined,
+      '203.0.113.7',
+    );
     expect(value).toMatchObject({ id: 's-1', name: 'nightly', status: 'active', messageCount: 3 });
-    expect(repository.insert).toHaveBeenCalledWith(expect.anything(), ORG, expect.objectContaining({ name: 'nightly', startedByKeyId: 'k-1' }));
-    expect(audit).toEqual([{ action: 'session.started', actor: ['api_key', 'k-1', 'nightly agent'] }]);
-    expect(outbox.write).toHaveBeenCalledWith(expect.anything(), ORG, [expect.objectContaining({ type: 'session.started' })]);
+    expect(repository.insert).toHaveBeenCalledWith(
+      expect.anything(),
+      ORG,
+      expect.objectContaining({ name: 'nightly', startedByKeyId: 'k-1' }),
+    );
+    expect(audit).toEqual([
+      { action: 'session.started', actor: ['api_key', 'k-1', 'nightly agent'] },
+    ]);
+    expect(outbox.write).toHaveBeenCalledWith(expect.anything(), ORG, [
+      expect.objectContaining({ type: 'session.started' }),
+    ]);
     expect(events.announce).toHaveBeenCalledWith(ORG);
   });
 
   it('refuses to start once the agent hours are spent, and writes nothing', async () => {
     const spent = new DomainError('AGENT_HOURS_ALLOWANCE_EXHAUSTED', 'spent');
-    const { service, repository, actions, events } = setUp({}, { assertAgentHoursLeft: jest.fn(async () => Promise.reject(spent)) });
-    await expect(service.start(ORG, agent, { name: 'nightly' }, undefined, null)).rejects.toBe(spent);
+    const { service, repository, actions, events } = setUp(
+      {},
+      { assertAgentHoursLeft: jest.fn(async () => Promise.reject(spent)) },
+    );
+    await expect(service.start(ORG, agent, { name: 'nightly' }, undefined, null)).rejects.toBe(
+      spent,
+    );
     expect(repository.insert).not.toHaveBeenCalled();
     expect(actions()).toEqual([]);
     expect(events.announce).not.toHaveBeenCalled();
@@ -95,17 +143,33 @@ describe('SessionsService', () => {
       { role: 'tool', content: 'b' },
     ];
     expect((await service.append(ORG, 's-1', messages, undefined)).value).toEqual({ appended: 2 });
-    expect(repository.insertMessages).toHaveBeenCalledWith(expect.anything(), ORG, 's-1', 4, messages);
+    expect(repository.insertMessages).toHaveBeenCalledWith(
+      expect.anything(),
+      ORG,
+      's-1',
+      4,
+      messages,
+    );
     expect(actions()).toEqual([]);
     expect(bus.publish).toHaveBeenCalledWith('interlock_live_view', `${ORG} s-1 5 active`);
   });
 
   it('says why an append was refused: 404 for no such session, 409 for an ended one; no message written', async () => {
-    const missing = setUp({ countMessages: jest.fn(async () => undefined), status: jest.fn(async () => undefined) });
-    await expect(missing.service.append(ORG, 's-x', [{ role: 'agent', content: 'a' }], undefined)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    const missing = setUp({
+      countMessages: jest.fn(async () => undefined),
+      status: jest.fn(async () => undefined),
+    });
+    await expect(
+      missing.service.append(ORG, 's-x', [{ role: 'agent', content: 'a' }], undefined),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect(missing.repository.insertMessages).not.toHaveBeenCalled();
-    const over = setUp({ countMessages: jest.fn(async () => undefined), status: jest.fn(async () => 'ended') });
-    await expect(over.service.append(ORG, 's-1', [{ role: 'agent', content: 'a' }], undefined)).rejects.toMatchObject({
+    const over = setUp({
+      countMessages: jest.fn(async () => undefined),
+      status: jest.fn(async () => 'ended'),
+    });
+    await expect(
+      over.service.append(ORG, 's-1', [{ role: 'agent', content: 'a' }], undefined),
+    ).rejects.toMatchObject({
       code: 'CONFLICT',
       message: 'This session has already ended: messages can no longer be appended.',
     });
@@ -118,33 +182,69 @@ describe('SessionsService', () => {
     const { service, allowances, repository } = setUp({ countMessages });
     await service.append(ORG, 's-1', [{ role: 'agent', content: 'a' }], undefined);
     expect(allowances.assertAgentHoursLeft).toHaveBeenCalledTimes(1);
-    expect(repository.insertMessages).toHaveBeenCalledWith(expect.anything(), ORG, 's-1', 4, expect.any(Array));
+    expect(repository.insertMessages).toHaveBeenCalledWith(
+      expect.anything(),
+      ORG,
+      's-1',
+      4,
+      expect.any(Array),
+    );
   });
 
   it('ends with session.ended by the key; a member disconnects with session.disconnected; both send the session.ended webhook event', async () => {
     const byKey = setUp();
-    expect(await byKey.service.end(ORG, agent, 's-1', null)).toMatchObject({ status: 'ended', endedAt: '2026-11-22T10:01:30.000Z' });
+    expect(await byKey.service.end(ORG, agent, 's-1', null)).toMatchObject({
+      status: 'ended',
+      endedAt: '2026-11-22T10:01:30.000Z',
+    });
     expect(byKey.repository.close).toHaveBeenCalledWith(expect.anything(), ORG, 's-1', 'ended');
-    expect(byKey.audit).toEqual([{ action: 'session.ended', actor: ['api_key', 'k-1', 'nightly agent'] }]);
+    expect(byKey.audit).toEqual([
+      { action: 'session.ended', actor: ['api_key', 'k-1', 'nightly agent'] },
+    ]);
     const byMember = setUp({ close: jest.fn(async () => ({ ...ended, status: 'disconnected' })) });
     await byMember.service.disconnect(ORG, ada, 's-1', null);
-    expect(byMember.repository.close).toHaveBeenCalledWith(expect.anything(), ORG, 's-1', 'disconnected');
-    expect(byMember.audit).toEqual([{ action: 'session.disconnected', actor: ['member', 'u-ada', 'Ada Lovelace'] }]);
-    expect(byMember.outbox.write).toHaveBeenCalledWith(expect.anything(), ORG, [expect.objectContaining({ type: 'session.ended' })]);
+    expect(byMember.repository.close).toHaveBeenCalledWith(
+      expect.anything(),
+      ORG,
+      's-1',
+      'disconnected',
+    );
+    expect(byMember.audit).toEqual([
+      { action: 'session.disconnected', actor: ['member', 'u-ada', 'Ada Lovelace'] },
+    ]);
+    expect(byMember.outbox.write).toHaveBeenCalledWith(expect.anything(), ORG, [
+      expect.objectContaining({ type: 'session.ended' }),
+    ]);
   });
 
   it('refuses to end a session twice (409, nothing audited) and one of another organisation (404)', async () => {
-    const twice = setUp({ close: jest.fn(async () => undefined), status: jest.fn(async () => 'disconnected') });
-    await expect(twice.service.end(ORG, agent, 's-1', null)).rejects.toMatchObject({ code: 'CONFLICT', message: 'This session was disconnected.' });
+    const twice = setUp({
+      close: jest.fn(async () => undefined),
+      status: jest.fn(async () => 'disconnected'),
+    });
+    await expect(twice.service.end(ORG, agent, 's-1', null)).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: 'This session was disconnected.',
+    });
     expect(twice.actions()).toEqual([]);
     expect(twice.events.announce).not.toHaveBeenCalled();
-    const elsewhere = setUp({ close: jest.fn(async () => undefined), status: jest.fn(async () => undefined) });
-    await expect(elsewhere.service.disconnect(ORG, ada, 's-1', null)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    const elsewhere = setUp({
+      close: jest.fn(async () => undefined),
+      status: jest.fn(async () => undefined),
+    });
+    await expect(elsewhere.service.disconnect(ORG, ada, 's-1', null)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
   });
 
-  it('reads one session (404 when it is not the organisation\'s) and locks a linked one (404 likewise)', async () => {
-    const { service } = setUp({ read: jest.fn(async () => undefined), lockForLink: jest.fn(async () => false) });
+  it("reads one session (404 when it is not the organisation's) and locks a linked one (404 likewise)", async () => {
+    const { service } = setUp({
+      read: jest.fn(async () => undefined),
+      lockForLink: jest.fn(async () => false),
+    });
     await expect(service.get(ORG, 's-x')).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(service.lockForLink({ query: jest.fn() }, ORG, 's-x')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(service.lockForLink({ query: jest.fn() }, ORG, 's-x')).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
   });
 });

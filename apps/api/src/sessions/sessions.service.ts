@@ -9,7 +9,11 @@ import type { Queryable } from '../database/query-rows.util';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { KeysetCursorCodec, keysetPage } from '@interlock/cursor';
-import { IdempotencyService, IdempotentRequest, IdempotentResult } from '../idempotency/idempotency.service';
+import {
+  IdempotencyService,
+  IdempotentRequest,
+  IdempotentResult,
+} from '../idempotency/idempotency.service';
 import { LOGGER } from '../logging/logger.module';
 import { NotificationBus } from '../notifications/notification-bus';
 import { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
@@ -73,7 +77,9 @@ export class SessionsService {
           ipAddress: ip,
         });
         const session = toSessionResponse(row);
-        await this.outbox.write(tx, organisationId, [{ type: 'session.started', subjectId: id, data: session }]);
+        await this.outbox.write(tx, organisationId, [
+          { type: 'session.started', subjectId: id, data: session },
+        ]);
         return session;
       }),
     );
@@ -101,17 +107,25 @@ export class SessionsService {
     const hoursLeft = this.allowances.agentHoursLeft('$1', 4);
     const result = await this.dataSource.transaction((tx) =>
       this.idempotency.once(tx, idempotency, 201, async () => {
-        const count = () => this.sessions.countMessages(tx, organisationId, id, messages.length, hoursLeft);
+        const count = () =>
+          this.sessions.countMessages(tx, organisationId, id, messages.length, hoursLeft);
         let counted = await count();
         if (counted === undefined) {
           // Why not: hours spent (402), else no such session (404) or not active (409). An active
           // session with hours left means the plan was upgraded meanwhile: once more.
           await this.allowances.assertAgentHoursLeft(tx, organisationId);
-          if ((await this.sessions.status(tx, organisationId, id)) === 'active') counted = await count();
+          if ((await this.sessions.status(tx, organisationId, id)) === 'active')
+            counted = await count();
           if (counted === undefined) return this.refuseInactive(tx, organisationId, id, 'append');
         }
         messageCount = counted;
-        await this.sessions.insertMessages(tx, organisationId, id, messageCount - messages.length + 1, messages);
+        await this.sessions.insertMessages(
+          tx,
+          organisationId,
+          id,
+          messageCount - messages.length + 1,
+          messages,
+        );
         return { appended: messages.length };
       }),
     );
@@ -122,12 +136,22 @@ export class SessionsService {
   }
 
   /** The agent ends its session (`session.ended`). */
-  end(organisationId: string, actor: ApiKeyActor, id: string, ip: string | null): Promise<SessionResponse> {
+  end(
+    organisationId: string,
+    actor: ApiKeyActor,
+    id: string,
+    ip: string | null,
+  ): Promise<SessionResponse> {
     return this.finish(organisationId, actor, id, 'ended', ip);
   }
 
   /** A member disconnects a session from the dashboard (`session.disconnected`; its webhook event is `session.ended`). */
-  disconnect(organisationId: string, actor: MemberActor, id: string, ip: string | null): Promise<SessionResponse> {
+  disconnect(
+    organisationId: string,
+    actor: MemberActor,
+    id: string,
+    ip: string | null,
+  ): Promise<SessionResponse> {
     return this.finish(organisationId, actor, id, 'disconnected', ip);
   }
 
@@ -139,19 +163,31 @@ export class SessionsService {
 
   /** Newest first, by keyset (startedAt, id). */
   async list(organisationId: string, query: ListSessionsQuery): Promise<SessionListResponse> {
-    const filters = JSON.stringify([organisationId, query.status ?? null, query.externalId ?? null]);
+    const filters = JSON.stringify([
+      organisationId,
+      query.status ?? null,
+      query.externalId ?? null,
+    ]);
     const page = await keysetPage<SessionRow>(
       this.cursors,
       { organisationId, filters, cursor: query.cursor, limit: query.limit ?? DEFAULT_PAGE },
       (row) => row.started_at,
-      (after, take) => this.sessions.page(this.dataSource, organisationId, { status: query.status, externalId: query.externalId }, after, take),
+      (after, take) =>
+        this.sessions.page(
+          this.dataSource,
+          organisationId,
+          { status: query.status, externalId: query.externalId },
+          after,
+          take,
+        ),
     );
     return { sessions: page.rows.map(toSessionResponse), nextCursor: page.nextCursor };
   }
 
   /** For an interrupt that links to the session: locks it against deletion until `tx` ends (404 when it is not the organisation's). */
   async lockForLink(tx: Queryable, organisationId: string, id: string): Promise<void> {
-    if (!(await this.sessions.lockForLink(tx, organisationId, id))) throw DomainError.of('NOT_FOUND');
+    if (!(await this.sessions.lockForLink(tx, organisationId, id)))
+      throw DomainError.of('NOT_FOUND');
   }
 
   private async finish(
@@ -163,7 +199,13 @@ export class SessionsService {
   ): Promise<SessionResponse> {
     const row = await this.dataSource.transaction(async (tx) => {
       const closed = await this.sessions.close(tx, organisationId, id, status);
-      if (closed === undefined) return this.refuseInactive(tx, organisationId, id, status === 'ended' ? 'end' : 'disconnect');
+      if (closed === undefined)
+        return this.refuseInactive(
+          tx,
+          organisationId,
+          id,
+          status === 'ended' ? 'end' : 'disconnect',
+        );
       await writeAuditEntry(tx, {
         organisationId,
         action: status === 'ended' ? 'session.ended' : 'session.disconnected',
@@ -172,16 +214,28 @@ export class SessionsService {
         metadata: { messageCount: closed.message_count, durationSeconds: durationSeconds(closed) },
         ipAddress: ip,
       });
-      await this.outbox.write(tx, organisationId, [{ type: 'session.ended', subjectId: id, data: toSessionResponse(closed) }]);
+      await this.outbox.write(tx, organisationId, [
+        { type: 'session.ended', subjectId: id, data: toSessionResponse(closed) },
+      ]);
       return closed;
     });
-    await this.announce({ organisationId, sessionId: id, messageCount: row.message_count, status: row.status });
+    await this.announce({
+      organisationId,
+      sessionId: id,
+      messageCount: row.message_count,
+      status: row.status,
+    });
     await this.events.announce(organisationId);
     return toSessionResponse(row);
   }
 
   /** Why a session could not be changed: 404 when it is not this organisation's, else 409. */
-  private async refuseInactive(tx: Queryable, organisationId: string, id: string, doing: 'append' | 'end' | 'disconnect'): Promise<never> {
+  private async refuseInactive(
+    tx: Queryable,
+    organisationId: string,
+    id: string,
+    doing: 'append' | 'end' | 'disconnect',
+  ): Promise<never> {
     const status = await this.sessions.status(tx, organisationId, id);
     if (status === undefined) throw DomainError.of('NOT_FOUND');
     if (status === 'active') throw new Error(`session ${id} is active but could not be changed`);
@@ -193,7 +247,10 @@ export class SessionsService {
     try {
       await this.bus.publish(LIVE_VIEW_CHANNEL, encodeSessionChange(change));
     } catch (error) {
-      this.logger.warn({ err: error, sessionId: change.sessionId }, 'could not announce a session change');
+      this.logger.warn(
+        { err: error, sessionId: change.sessionId },
+        'could not announce a session change',
+      );
     }
   }
 }

@@ -1,5 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { anyPermissionOf, MemberRoute } from '../auth/decorators/route-access.decorator';
 import { memberActorOf, type MemberPrincipal } from '../auth/principal';
@@ -18,7 +24,10 @@ export class TeamsController {
   @Get()
   // Whoever may assign interrupts must see the teams to assign them to (docs/DECISIONS.md).
   @MemberRoute(anyPermissionOf('team.manage', 'interrupt.assign'))
-  @ApiOperation({ operationId: 'listTeams', summary: "List the organisation's teams with their members" })
+  @ApiOperation({
+    operationId: 'listTeams',
+    summary: "List the organisation's teams with their members",
+  })
   @ApiOkResponse({ type: TeamListResponse })
   async list(@CurrentMember() member: MemberPrincipal): Promise<TeamListResponse> {
     return { teams: await this.teams.list(member.organisationId) };
@@ -52,16 +61,26 @@ export class TeamsController {
   @Delete(':id')
   @HttpCode(204)
   @MemberRoute('team.manage')
-  @ApiOperation({ operationId: 'deleteTeam', summary: 'Delete a team (its members stay in the organisation)' })
+  @ApiOperation({
+    operationId: 'deleteTeam',
+    summary: 'Delete a team (its members stay in the organisation)',
+  })
   @ApiNoContentResponse({ description: 'Deleted.' })
-  async remove(@CurrentMember() member: MemberPrincipal, @IdParam() id: string, @ClientIp() ip: string | null): Promise<void> {
+  async remove(
+    @CurrentMember() member: MemberPrincipal,
+    @IdParam() id: string,
+    @ClientIp() ip: string | null,
+  ): Promise<void> {
     await this.teams.remove(member.organisationId, memberActorOf(member), id, ip);
   }
 
   @Post(':id/members')
   @HttpCode(204)
   @MemberRoute('team.manage')
-  @ApiOperation({ operationId: 'addTeamMember', summary: 'Add a member to a team; adding one already in it changes nothing' })
+  @ApiOperation({
+    operationId: 'addTeamMember',
+    summary: 'Add a member to a team; adding one already in it changes nothing',
+  })
   @ApiNoContentResponse({ description: 'Added (or already in the team).' })
   async addMember(
     @CurrentMember() member: MemberPrincipal,

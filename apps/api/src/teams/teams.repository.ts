@@ -51,7 +51,12 @@ export class TeamsRepository {
   }
 
   /** The team, locked as asked until the transaction ends; undefined when it is not the organisation's. */
-  async lock(db: Queryable, organisationId: string, id: string, lock: TeamLock): Promise<{ id: string; name: string } | undefined> {
+  async lock(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+    lock: TeamLock,
+  ): Promise<{ id: string; name: string } | undefined> {
     const [team] = await queryRows<{ id: string; name: string }>(
       db,
       `SELECT id, name FROM teams WHERE organisation_id = $1 AND id = $2 ${lock}`,
@@ -71,7 +76,12 @@ export class TeamsRepository {
   }
 
   /** The new team, or undefined when the organisation has one of that name. */
-  async insert(db: Queryable, organisationId: string, id: string, name: string): Promise<Omit<TeamRow, 'member_ids'> | undefined> {
+  async insert(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+    name: string,
+  ): Promise<Omit<TeamRow, 'member_ids'> | undefined> {
     const [created] = await queryRows<Omit<TeamRow, 'member_ids'>>(
       db,
       `INSERT INTO teams (organisation_id, id, name) VALUES ($1, $2, $3)
@@ -85,7 +95,11 @@ export class TeamsRepository {
   /** False when another team of the organisation has the name. */
   async rename(db: Queryable, organisationId: string, id: string, name: string): Promise<boolean> {
     try {
-      await db.query(`UPDATE teams SET name = $3 WHERE organisation_id = $1 AND id = $2`, [organisationId, id, name]);
+      await db.query(`UPDATE teams SET name = $3 WHERE organisation_id = $1 AND id = $2`, [
+        organisationId,
+        id,
+        name,
+      ]);
       return true;
     } catch (error) {
       if (hasSqlState(error, UNIQUE_VIOLATION)) return false;
@@ -104,11 +118,19 @@ export class TeamsRepository {
 
   /** Deletes the team; its memberships go with it (foreign key cascade). */
   async delete(db: Queryable, organisationId: string, id: string): Promise<void> {
-    await db.query(`DELETE FROM teams WHERE organisation_id = $1 AND id = $2`, [organisationId, id]);
+    await db.query(`DELETE FROM teams WHERE organisation_id = $1 AND id = $2`, [
+      organisationId,
+      id,
+    ]);
   }
 
   /** True when the member was added (false: already in the team). */
-  async addMember(db: Queryable, organisationId: string, id: string, memberId: string): Promise<boolean> {
+  async addMember(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+    memberId: string,
+  ): Promise<boolean> {
     const inserted = await queryRows<{ member_id: string }>(
       db,
       `INSERT INTO team_members (organisation_id, team_id, member_id) VALUES ($1, $2, $3)
@@ -120,12 +142,24 @@ export class TeamsRepository {
   }
 
   /** Takes a member out of every team of the organisation (their membership is ending). */
-  async removeMemberFromAll(db: Queryable, organisationId: string, memberId: string): Promise<void> {
-    await db.query(`DELETE FROM team_members WHERE organisation_id = $1 AND member_id = $2`, [organisationId, memberId]);
+  async removeMemberFromAll(
+    db: Queryable,
+    organisationId: string,
+    memberId: string,
+  ): Promise<void> {
+    await db.query(`DELETE FROM team_members WHERE organisation_id = $1 AND member_id = $2`, [
+      organisationId,
+      memberId,
+    ]);
   }
 
   /** True when the member was removed (false: not in the team). */
-  async removeMember(db: Queryable, organisationId: string, id: string, memberId: string): Promise<boolean> {
+  async removeMember(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+    memberId: string,
+  ): Promise<boolean> {
     const deleted = await queryRows<{ member_id: string }>(
       db,
       `DELETE FROM team_members WHERE organisation_id = $1 AND team_id = $2 AND member_id = $3 RETURNING member_id`,

@@ -7,12 +7,21 @@ import { TeamsService } from './teams.service';
 // the tables, and which audit entries it writes (the audit writer's INSERTs, recorded).
 const ORG = '6c0f7a52-93a3-4d55-9e4b-7c2b3f1a0e11';
 const ada: MemberActor = { type: 'member', id: 'u-ada', name: 'Ada Lovelace' };
-const ops: TeamRow = { id: 't-1', name: 'Ops', member_ids: [], created_at: new Date('2026-11-22T00:00:00.000Z') };
+const ops: TeamRow = {
+  id: 't-1',
+  name: 'Ops',
+  member_ids: [],
+  created_at: new Date('2026-11-22T00:00:00.000Z'),
+};
 
 function setUp(overrides: Partial<Record<keyof TeamsRepository, jest.Mock>> = {}) {
   const audit: unknown[][] = [];
-  const tx = { query: jest.fn(async (_sql: string, params: unknown[]) => (audit.push(params), [])) };
-  const dataSource = { transaction: async (work: (t: typeof tx) => Promise<unknown>) => work(tx) } as unknown as DataSource;
+  const tx = {
+    query: jest.fn(async (_sql: string, params: unknown[]) => (audit.push(params), [])),
+  };
+  const dataSource = {
+    transaction: async (work: (t: typeof tx) => Promise<unknown>) => work(tx),
+  } as unknown as DataSource;
   const repository = {
     lock: jest.fn(async () => ({ id: ops.id, name: ops.name })),
     read: jest.fn(async () => ops),
@@ -29,10 +38,18 @@ function setUp(overrides: Partial<Record<keyof TeamsRepository, jest.Mock>> = {}
 describe('TeamsService', () => {
   it('creates a team and audits it; a taken name is a 409 and writes nothing', async () => {
     const { service, actions } = setUp();
-    expect(await service.create(ORG, ada, 'SRE', null)).toEqual({ id: 't-2', name: 'SRE', memberIds: [], createdAt: '2026-11-22T00:00:00.000Z' });
+    expect(await service.create(ORG, ada, 'SRE', null)).toEqual({
+      id: 't-2',
+      name: 'SRE',
+      memberIds: [],
+      createdAt: '2026-11-22T00:00:00.000Z',
+    });
     expect(actions()).toEqual(['team.created']);
     const taken = setUp({ insert: jest.fn(async () => undefined) });
-    await expect(taken.service.create(ORG, ada, 'Ops', null)).rejects.toMatchObject({ code: 'CONFLICT', message: 'A team with this name already exists.' });
+    await expect(taken.service.create(ORG, ada, 'Ops', null)).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: 'A team with this name already exists.',
+    });
     expect(taken.actions()).toEqual([]);
   });
 

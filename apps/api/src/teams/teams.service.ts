@@ -9,7 +9,12 @@ import type { TeamResponse } from './dto/team.response';
 import { TeamLock, TeamRow, TeamsRepository } from './teams.repository';
 
 function toResponse(row: TeamRow): TeamResponse {
-  return { id: row.id, name: row.name, memberIds: row.member_ids, createdAt: row.created_at.toISOString() };
+  return {
+    id: row.id,
+    name: row.name,
+    memberIds: row.member_ids,
+    createdAt: row.created_at.toISOString(),
+  };
 }
 
 const nameTaken = () => new DomainError('CONFLICT', 'A team with this name already exists.');
@@ -32,18 +37,32 @@ export class TeamsService {
   }
 
   /** The team, locked as asked until the transaction ends (404 when it is not the organisation's). */
-  async lockTeam(tx: Queryable, organisationId: string, id: string, lock: TeamLock): Promise<{ id: string; name: string }> {
+  async lockTeam(
+    tx: Queryable,
+    organisationId: string,
+    id: string,
+    lock: TeamLock,
+  ): Promise<{ id: string; name: string }> {
     const team = await this.teams.lock(tx, organisationId, id, lock);
     if (team === undefined) throw DomainError.of('NOT_FOUND');
     return team;
   }
 
   /** The team, locked against removal until the transaction ends; undefined when it is not the organisation's. */
-  findTeam(tx: Queryable, organisationId: string, id: string): Promise<{ id: string; name: string } | undefined> {
+  findTeam(
+    tx: Queryable,
+    organisationId: string,
+    id: string,
+  ): Promise<{ id: string; name: string } | undefined> {
     return this.teams.lock(tx, organisationId, id, 'FOR KEY SHARE');
   }
 
-  async create(organisationId: string, actor: MemberActor, name: string, ip: string | null): Promise<TeamResponse> {
+  async create(
+    organisationId: string,
+    actor: MemberActor,
+    name: string,
+    ip: string | null,
+  ): Promise<TeamResponse> {
     const row = await this.dataSource.transaction(async (tx) => {
       const created = await this.teams.insert(tx, organisationId, randomUUID(), name);
       if (created === undefined) throw nameTaken();
@@ -60,7 +79,13 @@ export class TeamsService {
     return toResponse(row);
   }
 
-  async rename(organisationId: string, actor: MemberActor, id: string, name: string, ip: string | null): Promise<TeamResponse> {
+  async rename(
+    organisationId: string,
+    actor: MemberActor,
+    id: string,
+    name: string,
+    ip: string | null,
+  ): Promise<TeamResponse> {
     return this.dataSource.transaction(async (tx) => {
       const before = await this.lockTeam(tx, organisationId, id, 'FOR NO KEY UPDATE');
       if (before.name !== name) {
@@ -80,7 +105,12 @@ export class TeamsService {
     });
   }
 
-  async remove(organisationId: string, actor: MemberActor, id: string, ip: string | null): Promise<void> {
+  async remove(
+    organisationId: string,
+    actor: MemberActor,
+    id: string,
+    ip: string | null,
+  ): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       const team = await this.lockTeam(tx, organisationId, id, 'FOR UPDATE');
       const count = await this.teams.memberCount(tx, organisationId, id);
@@ -97,7 +127,13 @@ export class TeamsService {
   }
 
   /** Adds a member of the organisation to the team; adding one already in it changes nothing. */
-  async addMember(organisationId: string, actor: MemberActor, id: string, memberId: string, ip: string | null): Promise<void> {
+  async addMember(
+    organisationId: string,
+    actor: MemberActor,
+    id: string,
+    memberId: string,
+    ip: string | null,
+  ): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       const team = await this.lockTeam(tx, organisationId, id, 'FOR KEY SHARE');
       const added = await this.currentMember(tx, organisationId, memberId);
@@ -114,7 +150,13 @@ export class TeamsService {
   }
 
   /** Removes a member of the organisation from the team; removing one not in it changes nothing. */
-  async removeMember(organisationId: string, actor: MemberActor, id: string, memberId: string, ip: string | null): Promise<void> {
+  async removeMember(
+    organisationId: string,
+    actor: MemberActor,
+    id: string,
+    memberId: string,
+    ip: string | null,
+  ): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       const team = await this.lockTeam(tx, organisationId, id, 'FOR KEY SHARE');
       const removed = await this.currentMember(tx, organisationId, memberId);
@@ -131,7 +173,11 @@ export class TeamsService {
   }
 
   /** A current member of the organisation, locked against removal until the transaction ends. */
-  private async currentMember(tx: Queryable, organisationId: string, memberId: string): Promise<{ id: string; name: string }> {
+  private async currentMember(
+    tx: Queryable,
+    organisationId: string,
+    memberId: string,
+  ): Promise<{ id: string; name: string }> {
     const member = await lockCurrentMember(tx, organisationId, memberId);
     if (member === undefined) throw DomainError.of('NOT_FOUND');
     return member;

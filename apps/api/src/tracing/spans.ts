@@ -1,4 +1,13 @@
-import { context, isSpanContextValid, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import {
+  context,
+  isSpanContextValid,
+  propagation,
+  ROOT_CONTEXT,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
 
 /**
  * The service's side of tracing, on the OpenTelemetry API alone (no SDK is loaded by importing
@@ -45,21 +54,34 @@ export function requestSpanNaming(): RequestSpanNaming {
  */
 export function inSpan<T>(
   name: string,
-  options: { attributes?: Record<string, string | number | boolean>; parent?: string | null; kind?: SpanKind },
+  options: {
+    attributes?: Record<string, string | number | boolean>;
+    parent?: string | null;
+    kind?: SpanKind;
+  },
   work: (span: Span) => Promise<T>,
 ): Promise<T> {
-  const parent = options.parent ? propagation.extract(ROOT_CONTEXT, { traceparent: options.parent }) : ROOT_CONTEXT;
-  return trace.getTracer(TRACER).startActiveSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes }, parent, async (span) => {
-    try {
-      return await work(span);
-    } catch (error) {
-      span.recordException(error instanceof Error ? error : String(error));
-      span.setStatus({ code: SpanStatusCode.ERROR });
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+  const parent = options.parent
+    ? propagation.extract(ROOT_CONTEXT, { traceparent: options.parent })
+    : ROOT_CONTEXT;
+  return trace
+    .getTracer(TRACER)
+    .startActiveSpan(
+      name,
+      { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes },
+      parent,
+      async (span) => {
+        try {
+          return await work(span);
+        } catch (error) {
+          span.recordException(error instanceof Error ? error : String(error));
+          span.setStatus({ code: SpanStatusCode.ERROR });
+          throw error;
+        } finally {
+          span.end();
+        }
+      },
+    );
 }
 
 /**
@@ -82,4 +104,3 @@ export function traceFields(): { traceId?: string; spanId?: string } {
   const { traceId, spanId } = span.spanContext();
   return { traceId, spanId };
 }
-

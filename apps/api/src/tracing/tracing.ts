@@ -27,7 +27,11 @@ let provider: NodeTracerProvider | undefined;
 
 export function tracingWanted(env: NodeJS.ProcessEnv): boolean {
   const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_ENDPOINT;
-  return endpoint !== undefined && endpoint.trim() !== '' && env.OTEL_SDK_DISABLED?.trim().toLowerCase() !== 'true';
+  return (
+    endpoint !== undefined &&
+    endpoint.trim() !== '' &&
+    env.OTEL_SDK_DISABLED?.trim().toLowerCase() !== 'true'
+  );
 }
 
 /** Starts tracing when the environment asks for it; returns whether it did. Idempotent. */
@@ -35,7 +39,9 @@ export function startTracing(env: NodeJS.ProcessEnv): boolean {
   if (provider !== undefined) return true;
   if (!tracingWanted(env)) return false;
   provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: 'interlock-api' }).merge(detectResources({ detectors: [envDetector] })),
+    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: 'interlock-api' }).merge(
+      detectResources({ detectors: [envDetector] }),
+    ),
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
   });
   // The AsyncLocalStorage context manager and the W3C trace-context and baggage propagators.
@@ -47,7 +53,8 @@ export function startTracing(env: NodeJS.ProcessEnv): boolean {
       new HttpInstrumentation({
         // The metrics listener's scrapes are not traced (the API port answers /metrics 404 anyway).
         ignoreIncomingRequestHook: (req) => (req.url ?? '').split('?')[0] === '/metrics',
-        requestHook: (span, request) => (isIncoming(request) ? nameServerSpan(span, request) : redactClientSpan(span)),
+        requestHook: (span, request) =>
+          isIncoming(request) ? nameServerSpan(span, request) : redactClientSpan(span),
       }),
       // Only statements of a traced request, job or delivery: the workers' polling stays out.
       new PgInstrumentation({ requireParentSpan: true }),
@@ -65,7 +72,10 @@ export async function stopTracing(): Promise<void> {
 }
 
 function isIncoming(request: ClientRequest | IncomingMessage): request is IncomingMessage {
-  return (request as IncomingMessage).headers !== undefined && typeof (request as ClientRequest).setHeader !== 'function';
+  return (
+    (request as IncomingMessage).headers !== undefined &&
+    typeof (request as ClientRequest).setHeader !== 'function'
+  );
 }
 
 /** URL attributes as the semantic conventions name them, old and stable. */
@@ -83,7 +93,9 @@ function nameServerSpan(span: Span, request: IncomingMessage): void {
   const metadata = getRPCMetadata(context.active());
   if (route !== undefined && metadata?.type === RPCType.HTTP) metadata.route = route;
   // `url.query` comes without its `?`: redacted as the query of a URL.
-  rewriteUrlAttributes(span, (value, key) => (key === 'url.query' ? naming.redactUrl(`/?${value}`).slice(2) : naming.redactUrl(value)));
+  rewriteUrlAttributes(span, (value, key) =>
+    key === 'url.query' ? naming.redactUrl(`/?${value}`).slice(2) : naming.redactUrl(value),
+  );
 }
 
 /** An outgoing request (a webhook delivery): its URL may carry the receiver's secret; keep its origin. */

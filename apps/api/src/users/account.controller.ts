@@ -13,7 +13,11 @@ export class AccountController {
 
   @Get()
   @UserRoute()
-  @ApiOperation({ operationId: 'getMe', summary: 'The signed-in person and the organisations they are a member of, with their role in each' })
+  @ApiOperation({
+    operationId: 'getMe',
+    summary:
+      'The signed-in person and the organisations they are a member of, with their role in each',
+  })
   @ApiOkResponse({ type: AccountResponse })
   me(@CurrentUser() user: UserPrincipal): Promise<AccountResponse> {
     return this.auth.account(user.userId);

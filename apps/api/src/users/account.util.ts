@@ -1,6 +1,10 @@
 import type { Queryable } from '../database/query-rows.util';
 import { organisationsOfUser } from '../members/memberships.repository';
-import type { AccountOrganisation, AccountResponse, OrganisationJoinedResponse } from './dto/account.response';
+import type {
+  AccountOrganisation,
+  AccountResponse,
+  OrganisationJoinedResponse,
+} from './dto/account.response';
 import { findUser } from './users.repository';
 import { DomainError } from '@interlock/domain';
 
@@ -20,7 +24,11 @@ export async function describeAccount(db: Queryable, userId: string): Promise<Ac
 }
 
 /** The account, and the organisation it just created or joined. */
-export async function describeJoined(db: Queryable, userId: string, organisationId: string): Promise<OrganisationJoinedResponse> {
+export async function describeJoined(
+  db: Queryable,
+  userId: string,
+  organisationId: string,
+): Promise<OrganisationJoinedResponse> {
   const account = await describeAccount(db, userId);
   const organisation = account.organisations.find((o) => o.id === organisationId);
   if (organisation === undefined) throw DomainError.of('NOT_FOUND');

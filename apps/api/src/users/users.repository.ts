@@ -24,7 +24,8 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export const accountExists = (message = 'An account with this email already exists.') => new DomainError('CONFLICT', message);
+export const accountExists = (message = 'An account with this email already exists.') =>
+  new DomainError('CONFLICT', message);
 
 export interface UserRow {
   id: string;
@@ -55,11 +56,20 @@ export async function insertUser(
 }
 
 export async function findUserByEmail(db: Queryable, email: string): Promise<UserRow | undefined> {
-  const [row] = await queryRows<UserRow>(db, `SELECT id, email, name, password_hash FROM users WHERE email = $1`, [normaliseEmail(email)]);
+  const [row] = await queryRows<UserRow>(
+    db,
+    `SELECT id, email, name, password_hash FROM users WHERE email = $1`,
+    [normaliseEmail(email)],
+  );
   return row;
 }
 
-export async function findUser(db: Queryable, id: string): Promise<Omit<UserRow, 'password_hash'> | undefined> {
-  const [row] = await queryRows<UserRow>(db, `SELECT id, email, name FROM users WHERE id = $1`, [id]);
+export async function findUser(
+  db: Queryable,
+  id: string,
+): Promise<Omit<UserRow, 'password_hash'> | undefined> {
+  const [row] = await queryRows<UserRow>(db, `SELECT id, email, name FROM users WHERE id = $1`, [
+    id,
+  ]);
   return row;
 }

@@ -1,4 +1,14 @@
-import { Check, Column, CreateDateColumn, Entity, Generated, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Generated,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+} from 'typeorm';
 import { WebhookEventEntity } from './webhook-event.entity';
 
 export const DELIVERY_STATUSES = ['pending', 'delivering', 'succeeded', 'failed'] as const;
@@ -17,7 +27,10 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 @Index('webhook_deliveries_finished_idx', { synchronize: false })
 @Index('webhook_deliveries_listing_idx', ['organisationId', 'webhookId', 'createdAt', 'id'])
 @Index('webhook_deliveries_event_idx', ['organisationId', 'eventId'])
-@Check('webhook_deliveries_status_check', `"status" IN ('pending', 'delivering', 'succeeded', 'failed')`)
+@Check(
+  'webhook_deliveries_status_check',
+  `"status" IN ('pending', 'delivering', 'succeeded', 'failed')`,
+)
 export class WebhookDeliveryEntity {
   @PrimaryColumn('uuid')
   organisationId!: string;

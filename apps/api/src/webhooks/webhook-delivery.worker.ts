@@ -5,7 +5,10 @@ import { writeAuditEntry } from '@interlock/audit';
 import type { WebhookConfig } from '../config/app-config';
 import { queryRows } from '../database/query-rows.util';
 import type { JobWorker } from '../jobs/job-runner';
-import { webhookAttemptChannel, type WebhookAttemptRecord } from '../metrics/instrumentation-channels';
+import {
+  webhookAttemptChannel,
+  type WebhookAttemptRecord,
+} from '../metrics/instrumentation-channels';
 import { inSpan } from '../tracing/spans';
 import { retryDelayMs } from './webhook-retry.util';
 import { WebhookSecretBox } from './webhook-secret.util';
@@ -244,9 +247,14 @@ export class WebhookDeliveryWorker implements JobWorker {
     const unsent = [...this.lanes.values()].flatMap((lane) => lane.waiting.splice(0));
     this.held -= unsent.length;
     for (const row of unsent) {
-      await this.dataSource.query(RELEASE, [row.organisation_id, row.id, row.attempt_count]).catch((error: unknown) => {
-        this.logger.warn({ err: error, deliveryId: row.id }, 'could not give back a claimed webhook delivery (its lease will run out)');
-      });
+      await this.dataSource
+        .query(RELEASE, [row.organisation_id, row.id, row.attempt_count])
+        .catch((error: unknown) => {
+          this.logger.warn(
+            { err: error, deliveryId: row.id },
+            'could not give back a claimed webhook delivery (its lease will run out)',
+          );
+        });
     }
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
@@ -255,12 +263,19 @@ export class WebhookDeliveryWorker implements JobWorker {
   private pump(webhookId: string): void {
     const lane = this.lanes.get(webhookId);
     if (lane === undefined) return;
-    while (lane.running < this.config.endpointConcurrency && lane.waiting.length > 0 && !this.stopping) {
+    while (
+      lane.running < this.config.endpointConcurrency &&
+      lane.waiting.length > 0 &&
+      !this.stopping
+    ) {
       const row = lane.waiting.shift() as ClaimedDelivery;
       lane.running++;
       const run: Promise<void> = this.attempt(row)
         .catch((error: unknown) => {
-          this.logger.error({ err: error, deliveryId: row.id, webhookId }, 'webhook delivery attempt could not be recorded');
+          this.logger.error(
+            { err: error, deliveryId: row.id, webhookId },
+            'webhook delivery attempt could not be recorded',
+          );
         })
         .finally(() => {
           this.inFlight.delete(run);
@@ -280,8 +295,16 @@ export class WebhookDeliveryWorker implements JobWorker {
    * and carries `traceparent`, so the receiver's spans join that trace too.
    */
   private attempt(row: ClaimedDelivery): Promise<void> {
-    const attributes = { 'interlock.webhook.event_type': row.event_type, 'interlock.webhook.delivery_id': row.id, 'interlock.attempt': row.attempt_count };
-    return inSpan('webhook delivery', { kind: SpanKind.CONSUMER, attributes, parent: row.trace_parent }, (span) => this.attemptTraced(row, span));
+    const attributes = {
+      'interlock.webhook.event_type': row.event_type,
+      'interlock.webhook.delivery_id': row.id,
+      'interlock.attempt': row.attempt_count,
+    };
+    return inSpan(
+      'webhook delivery',
+      { kind: SpanKind.CONSUMER, attributes, parent: row.trace_parent },
+      (span) => this.attemptTraced(row, span),
+    );
   }
 
   private async attemptTraced(row: ClaimedDelivery, span: Span): Promise<void> {
@@ -293,7 +316,8 @@ export class WebhookDeliveryWorker implements JobWorker {
     const result = await this.send(row as ClaimedDelivery & { url: string; secret: Buffer });
     const ok = result.error === null;
     const status = ok ? 'succeeded' : row.attempt_count < row.max_attempts ? 'pending' : 'failed';
-    const delay = status === 'pending' ? retryDelayMs(this.config.retryScheduleMs, row.attempt_count) : 0;
+    const delay =
+      status === 'pending' ? retryDelayMs(this.config.retryScheduleMs, row.attempt_count) : 0;
     const [recorded] = await queryRows<RecordedAttempt>(this.dataSource, RECORD, [
       row.organisation_id,
       row.id,
@@ -309,7 +333,10 @@ export class WebhookDeliveryWorker implements JobWorker {
     if (!ok) span.setStatus({ code: SpanStatusCode.ERROR, message: result.error ?? undefined });
     if (recorded !== undefined && webhookAttemptChannel.hasSubscribers) {
       const outcome = status === 'pending' ? 'retrying' : status;
-      webhookAttemptChannel.publish({ outcome, durationMs: result.durationMs } satisfies WebhookAttemptRecord);
+      webhookAttemptChannel.publish({
+        outcome,
+        durationMs: result.durationMs,
+      } satisfies WebhookAttemptRecord);
     }
     this.logger.info(
       {
@@ -323,12 +350,19 @@ export class WebhookDeliveryWorker implements JobWorker {
       },
       'webhook delivery attempt',
     );
-    if (recorded !== undefined && recorded.enabled && recorded.failing_for_ms !== null && Number(recorded.failing_for_ms) >= this.config.disableAfterMs) {
+    if (
+      recorded !== undefined &&
+      recorded.enabled &&
+      recorded.failing_for_ms !== null &&
+      Number(recorded.failing_for_ms) >= this.config.disableAfterMs
+    ) {
       await this.disableFailing(row.organisation_id, row.webhook_id);
     }
   }
 
-  private async send(row: ClaimedDelivery & { url: string; secret: Buffer }): Promise<AttemptResult> {
+  private async send(
+    row: ClaimedDelivery & { url: string; secret: Buffer },
+  ): Promise<AttemptResult> {
     // The rules of creation again (a URL stored outside production, say), then the addresses.
     const url = checkUrlShape(row.url, this.production);
     if (typeof url === 'string') return { status: null, durationMs: 0, error: `Not sent: ${url}` };
@@ -336,9 +370,16 @@ export class WebhookDeliveryWorker implements JobWorker {
     let timer: NodeJS.Timeout | undefined;
     const target = await Promise.race([
       resolveTarget(url, this.production, this.resolve),
-      new Promise<string>((resolve) => (timer = setTimeout(() => resolve('its host name could not be resolved in time.'), this.config.timeoutMs))),
+      new Promise<string>(
+        (resolve) =>
+          (timer = setTimeout(
+            () => resolve('its host name could not be resolved in time.'),
+            this.config.timeoutMs,
+          )),
+      ),
     ]).finally(() => clearTimeout(timer));
-    if (typeof target === 'string') return { status: null, durationMs: 0, error: `Not sent: ${target}` };
+    if (typeof target === 'string')
+      return { status: null, durationMs: 0, error: `Not sent: ${target}` };
     const secrets: string[] = [];
     try {
       secrets.push(this.box.open(row.secret, row.organisation_id, row.webhook_id));
@@ -347,7 +388,11 @@ export class WebhookDeliveryWorker implements JobWorker {
       }
     } catch {
       // Sealed under another server secret (API_KEY_PEPPER changed): rotating the secret mends it.
-      return { status: null, durationMs: 0, error: 'Not sent: the signing secret cannot be read; rotate it.' };
+      return {
+        status: null,
+        durationMs: 0,
+        error: 'Not sent: the signing secret cannot be read; rotate it.',
+      };
     }
     return this.sender.send(url, target, { id: row.event_id, body: row.body, secrets });
   }
@@ -364,10 +409,10 @@ export class WebhookDeliveryWorker implements JobWorker {
       );
       if (webhook === undefined) return;
       // Pending deliveries wait, out of the workers' way, until the webhook is enabled again.
-      await tx.query(`UPDATE webhook_deliveries SET due_at = NULL WHERE organisation_id = $1 AND webhook_id = $2 AND status = 'pending'`, [
-        organisationId,
-        webhookId,
-      ]);
+      await tx.query(
+        `UPDATE webhook_deliveries SET due_at = NULL WHERE organisation_id = $1 AND webhook_id = $2 AND status = 'pending'`,
+        [organisationId, webhookId],
+      );
       await writeAuditEntry(tx, {
         organisationId,
         action: 'webhook.disabled',
@@ -376,6 +421,9 @@ export class WebhookDeliveryWorker implements JobWorker {
         metadata: { reason: 'failing', failingForMs: this.config.disableAfterMs },
       });
     });
-    this.logger.warn({ webhookId, organisationId }, 'webhook disabled after failing every delivery');
+    this.logger.warn(
+      { webhookId, organisationId },
+      'webhook disabled after failing every delivery',
+    );
   }
 }

@@ -37,7 +37,12 @@ SELECT $1, gen_random_uuid(), t.id, e.id, $3, $4, now(), $7 FROM targets t CROSS
  * handed every event written, after the webhook rows, and may add rows of its own.
  */
 export interface OutboxListener {
-  write(tx: Queryable, organisationId: string, events: readonly OutboxEvent[], cause: OutboxCause): Promise<void>;
+  write(
+    tx: Queryable,
+    organisationId: string,
+    events: readonly OutboxEvent[],
+    cause: OutboxCause,
+  ): Promise<void>;
 }
 
 /** Who caused the events, when a member did (people are not told about what they did themselves). */
@@ -61,14 +66,34 @@ export class WebhookOutbox {
     this.listeners.push(listener);
   }
 
-  async write(tx: Queryable, organisationId: string, events: readonly OutboxEvent[], cause: OutboxCause = {}): Promise<void> {
+  async write(
+    tx: Queryable,
+    organisationId: string,
+    events: readonly OutboxEvent[],
+    cause: OutboxCause = {},
+  ): Promise<void> {
     // The trace this change is part of (traces on): its deliveries continue it.
     const traceParent = currentTraceparent();
     for (const event of events) {
       const id = randomUUID();
       const createdAt = new Date().toISOString();
-      const body = JSON.stringify({ id, type: event.type, createdAt, organisationId, data: event.data });
-      await tx.query(WRITE_EVENT, [organisationId, id, event.type, event.subjectId, body, createdAt, this.maxAttempts, traceParent]);
+      const body = JSON.stringify({
+        id,
+        type: event.type,
+        createdAt,
+        organisationId,
+        data: event.data,
+      });
+      await tx.query(WRITE_EVENT, [
+        organisationId,
+        id,
+        event.type,
+        event.subjectId,
+        body,
+        createdAt,
+        this.maxAttempts,
+        traceParent,
+      ]);
     }
     for (const listener of this.listeners) await listener.write(tx, organisationId, events, cause);
   }

@@ -46,7 +46,8 @@ export class WebhookRetentionJob implements PeriodicJob {
           LIMIT ${BATCH})
        RETURNING 1`,
     );
-    if (deleted.deliveries + deleted.events + deleted.orphans > 0) this.logger.info(deleted, 'webhook retention');
+    if (deleted.deliveries + deleted.events + deleted.orphans > 0)
+      this.logger.info(deleted, 'webhook retention');
   }
 
   private async batches(sql: string): Promise<number> {

@@ -4,7 +4,11 @@
  * failed together (an endpoint was down) do not all come back in the same instant. The spread is
  * narrow enough that the waits still grow as the schedule does.
  */
-export function retryDelayMs(schedule: readonly number[], failedAttempts: number, random: () => number = Math.random): number {
+export function retryDelayMs(
+  schedule: readonly number[],
+  failedAttempts: number,
+  random: () => number = Math.random,
+): number {
   if (schedule.length === 0) return 0;
   const base = schedule[Math.min(Math.max(failedAttempts, 1), schedule.length) - 1];
   return Math.round(base * (0.8 + 0.4 * random()));

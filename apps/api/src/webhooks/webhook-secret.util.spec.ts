@@ -24,6 +24,8 @@ describe('webhook secrets', () => {
     const tampered = Buffer.from(sealed);
     tampered[tampered.length - 1] ^= 1;
     expect(() => box.open(tampered, ORG, HOOK)).toThrow();
-    expect(() => box.open(Buffer.from([2, 1, 2, 3]), ORG, HOOK)).toThrow('unknown webhook secret format');
+    expect(() => box.open(Buffer.from([2, 1, 2, 3]), ORG, HOOK)).toThrow(
+      'unknown webhook secret format',
+    );
   });
 });

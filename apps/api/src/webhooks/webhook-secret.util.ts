@@ -36,12 +36,16 @@ export class WebhookSecretBox {
 
   /** The secret; throws when the ciphertext was altered, moved or sealed under another server secret. */
   open(sealed: Buffer, organisationId: string, webhookId: string): string {
-    if (sealed.length < 1 + IV_BYTES + TAG_BYTES || sealed[0] !== VERSION) throw new Error('unknown webhook secret format');
+    if (sealed.length < 1 + IV_BYTES + TAG_BYTES || sealed[0] !== VERSION)
+      throw new Error('unknown webhook secret format');
     const iv = sealed.subarray(1, 1 + IV_BYTES);
     const tag = sealed.subarray(1 + IV_BYTES, 1 + IV_BYTES + TAG_BYTES);
     const decipher = createDecipheriv('aes-256-gcm', this.key, iv);
     decipher.setAAD(Buffer.from(`${organisationId}/${webhookId}`));
     decipher.setAuthTag(tag);
-    return Buffer.concat([decipher.update(sealed.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+    return Buffer.concat([
+      decipher.update(sealed.subarray(1 + IV_BYTES + TAG_BYTES)),
+      decipher.final(),
+    ]).toString('utf8');
   }
 }

@@ -32,12 +32,17 @@ const USER_AGENT = 'Interlock-Webhooks/1.0 (+https://www.standardwebhooks.com)';
  * "id.timestamp.body">` under each secret's bytes, space-separated when there are two. Signed by
  * the reference implementation (`standardwebhooks`).
  */
-export function signedHeaders(message: SignedMessage, at: Date = new Date()): Record<string, string> {
+export function signedHeaders(
+  message: SignedMessage,
+  at: Date = new Date(),
+): Record<string, string> {
   const timestamp = new Date(Math.floor(at.getTime() / 1000) * 1000);
   return {
     'webhook-id': message.id,
     'webhook-timestamp': String(timestamp.getTime() / 1000),
-    'webhook-signature': message.secrets.map((secret) => new Webhook(secret).sign(message.id, timestamp, message.body)).join(' '),
+    'webhook-signature': message.secrets
+      .map((secret) => new Webhook(secret).sign(message.id, timestamp, message.body))
+      .join(' '),
   };
 }
 
@@ -56,11 +61,23 @@ export class WebhookSender {
     private readonly timeoutMs: number,
     socketsPerHost: number,
   ) {
-    this.httpAgent = new HttpAgent({ keepAlive: true, maxSockets: socketsPerHost, scheduling: 'lifo' });
-    this.httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: socketsPerHost, scheduling: 'lifo' });
+    this.httpAgent = new HttpAgent({
+      keepAlive: true,
+      maxSockets: socketsPerHost,
+      scheduling: 'lifo',
+    });
+    this.httpsAgent = new HttpsAgent({
+      keepAlive: true,
+      maxSockets: socketsPerHost,
+      scheduling: 'lifo',
+    });
   }
 
-  async send(url: URL, addresses: ResolvedAddress[], message: SignedMessage): Promise<AttemptResult> {
+  async send(
+    url: URL,
+    addresses: ResolvedAddress[],
+    message: SignedMessage,
+  ): Promise<AttemptResult> {
     const started = performance.now();
     // A kept-alive connection the endpoint closed just as it was reused fails before the request
     // reached it (Node's documented race): send again, on another connection.
@@ -68,15 +85,26 @@ export class WebhookSender {
       const result = await this.post(url, addresses, message, started);
       if (result !== STALE) return result;
     }
-    return { status: null, durationMs: Math.round(performance.now() - started), error: 'The connection was reset.' };
+    return {
+      status: null,
+      durationMs: Math.round(performance.now() - started),
+      error: 'The connection was reset.',
+    };
   }
 
-  private post(url: URL, addresses: ResolvedAddress[], message: SignedMessage, started: number): Promise<AttemptResult | typeof STALE> {
+  private post(
+    url: URL,
+    addresses: ResolvedAddress[],
+    message: SignedMessage,
+    started: number,
+  ): Promise<AttemptResult | typeof STALE> {
     const duration = () => Math.round(performance.now() - started);
     const https = url.protocol === 'https:';
     const pinned: LookupFunction = (_hostname, options, callback) => {
       const family = typeof options === 'object' ? options.family : undefined;
-      const usable = addresses.filter((a) => family === undefined || family === 0 || a.family === family);
+      const usable = addresses.filter(
+        (a) => family === undefined || family === 0 || a.family === family,
+      );
       const chosen = usable.length > 0 ? usable : addresses;
       if (typeof options === 'object' && options.all) {
         (callback as unknown as (err: null, all: ResolvedAddress[]) => void)(null, chosen);
@@ -117,7 +145,10 @@ export class WebhookSender {
             finish({
               status,
               durationMs: duration(),
-              error: status >= 200 && status < 300 ? null : `The endpoint answered ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}.`,
+              error:
+                status >= 200 && status < 300
+                  ? null
+                  : `The endpoint answered ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}.`,
             });
           res.on('data', (chunk: Buffer) => {
             read += chunk.length;
@@ -132,7 +163,11 @@ export class WebhookSender {
         },
       );
       const deadline = setTimeout(() => {
-        finish({ status: null, durationMs: duration(), error: `No answer within ${this.timeoutMs / 1000} s.` });
+        finish({
+          status: null,
+          durationMs: duration(),
+          error: `No answer within ${this.timeoutMs / 1000} s.`,
+        });
         req.destroy();
       }, this.timeoutMs);
       req.on('error', (error: NodeJS.ErrnoException) => {
@@ -162,7 +197,11 @@ function describeNetworkError(error: NodeJS.ErrnoException): string {
     case 'ENETUNREACH':
       return 'The host is unreachable.';
     default:
-      if (error.code?.startsWith('ERR_TLS') || error.code?.includes('CERT') || /certificate|ssl|tls/i.test(error.message)) {
+      if (
+        error.code?.startsWith('ERR_TLS') ||
+        error.code?.includes('CERT') ||
+        /certificate|ssl|tls/i.test(error.message)
+      ) {
         return `TLS failed: ${error.message.slice(0, 200)}`;
       }
       return `The request failed: ${(error.code ?? error.message).slice(0, 200)}`;

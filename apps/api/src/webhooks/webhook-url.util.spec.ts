@@ -1,4 +1,10 @@
-import { checkUrlShape, isForbiddenAddress, resolveTarget, URL_MESSAGES, URL_PATTERN } from './webhook-url.util';
+import {
+  checkUrlShape,
+  isForbiddenAddress,
+  resolveTarget,
+  URL_MESSAGES,
+  URL_PATTERN,
+} from './webhook-url.util';
 
 describe('isForbiddenAddress', () => {
   it.each([
@@ -51,19 +57,32 @@ describe('isForbiddenAddress', () => {
     expect(isForbiddenAddress(address)).toBe(true);
   });
 
-  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '192.169.0.1', '2606:4700::6810:85e5', '::ffff:93.184.216.34', '::ffff:5db8:d822', '64:ff9b::808:808', '64:ff9b:2::1'])(
-    'allows the public address %s',
-    (address) => {
-      expect(isForbiddenAddress(address)).toBe(false);
-    },
-  );
+  it.each([
+    '93.184.216.34',
+    '8.8.8.8',
+    '172.32.0.1',
+    '192.169.0.1',
+    '2606:4700::6810:85e5',
+    '::ffff:93.184.216.34',
+    '::ffff:5db8:d822',
+    '64:ff9b::808:808',
+    '64:ff9b:2::1',
+  ])('allows the public address %s', (address) => {
+    expect(isForbiddenAddress(address)).toBe(false);
+  });
 });
 
 describe('checkUrlShape', () => {
   it('accepts https anywhere, and http only to loopback outside production', () => {
     expect(checkUrlShape('https://hooks.example.com/x?y=1', true)).toBeInstanceOf(URL);
     expect(checkUrlShape('https://hooks.example.com/x', false)).toBeInstanceOf(URL);
-    for (const url of ['http://localhost:3000/x', 'http://127.0.0.1/x', 'http://[::1]:80/', 'http://api.localhost/x', 'http://0x7f.1/']) {
+    for (const url of [
+      'http://localhost:3000/x',
+      'http://127.0.0.1/x',
+      'http://[::1]:80/',
+      'http://api.localhost/x',
+      'http://0x7f.1/',
+    ]) {
       expect(checkUrlShape(url, false)).toBeInstanceOf(URL);
       expect(checkUrlShape(url, true)).toBe(URL_MESSAGES.httpsInProduction);
     }
@@ -88,18 +107,38 @@ describe('resolveTarget', () => {
   };
 
   it('in production refuses a host with any private address, and IP literals without resolving', async () => {
-    const resolve = resolver({ 'public.test': ['93.184.216.34'], 'mixed.test': ['93.184.216.34', '10.0.0.1'], 'meta.test': ['169.254.169.254'] });
-    expect(await resolveTarget(new URL('https://public.test/'), true, resolve)).toEqual([{ address: '93.184.216.34', family: 4 }]);
-    expect(await resolveTarget(new URL('https://mixed.test/'), true, resolve)).toBe(URL_MESSAGES.forbidden);
-    expect(await resolveTarget(new URL('https://meta.test/'), true, resolve)).toBe(URL_MESSAGES.forbidden);
-    expect(await resolveTarget(new URL('https://missing.test/'), true, resolve)).toBe(URL_MESSAGES.unresolvable);
+    const resolve = resolver({
+      'public.test': ['93.184.216.34'],
+      'mixed.test': ['93.184.216.34', '10.0.0.1'],
+      'meta.test': ['169.254.169.254'],
+    });
+    expect(await resolveTarget(new URL('https://public.test/'), true, resolve)).toEqual([
+      { address: '93.184.216.34', family: 4 },
+    ]);
+    expect(await resolveTarget(new URL('https://mixed.test/'), true, resolve)).toBe(
+      URL_MESSAGES.forbidden,
+    );
+    expect(await resolveTarget(new URL('https://meta.test/'), true, resolve)).toBe(
+      URL_MESSAGES.forbidden,
+    );
+    expect(await resolveTarget(new URL('https://missing.test/'), true, resolve)).toBe(
+      URL_MESSAGES.unresolvable,
+    );
     const never = async () => {
       throw new Error('an IP literal is not resolved');
     };
-    expect(await resolveTarget(new URL('https://[::1]/'), true, never)).toBe(URL_MESSAGES.forbidden);
-    expect(await resolveTarget(new URL('https://127.0.0.1:8443/'), true, never)).toBe(URL_MESSAGES.forbidden);
-    expect(await resolveTarget(new URL('https://2130706433/'), true, never)).toBe(URL_MESSAGES.forbidden);
-    expect(await resolveTarget(new URL('https://[::1]/'), false, never)).toEqual([{ address: '::1', family: 6 }]);
+    expect(await resolveTarget(new URL('https://[::1]/'), true, never)).toBe(
+      URL_MESSAGES.forbidden,
+    );
+    expect(await resolveTarget(new URL('https://127.0.0.1:8443/'), true, never)).toBe(
+      URL_MESSAGES.forbidden,
+    );
+    expect(await resolveTarget(new URL('https://2130706433/'), true, never)).toBe(
+      URL_MESSAGES.forbidden,
+    );
+    expect(await resolveTarget(new URL('https://[::1]/'), false, never)).toEqual([
+      { address: '::1', family: 6 },
+    ]);
   });
 
   it('outside production returns every address unchecked', async () => {
@@ -114,13 +153,28 @@ describe('resolveTarget', () => {
 describe('URL_PATTERN (the contract)', () => {
   const pattern = new RegExp(URL_PATTERN);
   it('admits only URLs the shape check accepts outside production', () => {
-    for (const url of ['https://hooks.example.com/x?y=1', 'https://a', 'https://a-b.c:8443', 'http://127.0.0.1:9/x', 'http://localhost', 'http://[::1]:80/']) {
+    for (const url of [
+      'https://hooks.example.com/x?y=1',
+      'https://a',
+      'https://a-b.c:8443',
+      'http://127.0.0.1:9/x',
+      'http://localhost',
+      'http://[::1]:80/',
+    ]) {
       expect({ url, matches: pattern.test(url) }).toEqual({ url, matches: true });
       expect(checkUrlShape(url, false)).toBeInstanceOf(URL);
     }
   });
   it('refuses numbers as hosts, credentials, other schemes and NUL', () => {
-    for (const url of ['https://0000', 'https://1.2.3.4.5', 'https://a:b@example.com/', 'http://example.com/', 'ftp://a', 'https://a/\u0000', '00000']) {
+    for (const url of [
+      'https://0000',
+      'https://1.2.3.4.5',
+      'https://a:b@example.com/',
+      'http://example.com/',
+      'ftp://a',
+      'https://a/\u0000',
+      '00000',
+    ]) {
       expect({ url, matches: pattern.test(url) }).toEqual({ url, matches: false });
     }
   });

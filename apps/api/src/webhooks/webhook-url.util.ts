@@ -67,7 +67,8 @@ function embeddedIpv4(address: string): string | undefined {
   const groups = expandIpv6(address);
   if (groups === undefined) return undefined;
   const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}`;
-  if (groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((g) => g === 0)) return v4(groups[6], groups[7]);
+  if (groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((g) => g === 0))
+    return v4(groups[6], groups[7]);
   if (groups[0] === 0x2002) return v4(groups[1], groups[2]);
   return undefined;
 }
@@ -81,11 +82,15 @@ function expandIpv6(address: string): number[] | undefined {
     text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
   const [head, tail] = text.split('::');
-  const parse = (part: string | undefined) => (part === undefined || part === '' ? [] : part.split(':').map((g) => parseInt(g, 16)));
+  const parse = (part: string | undefined) =>
+    part === undefined || part === '' ? [] : part.split(':').map((g) => parseInt(g, 16));
   const h = parse(head);
   const t = parse(tail);
-  const groups = tail === undefined ? h : [...h, ...new Array<number>(8 - h.length - t.length).fill(0), ...t];
-  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : undefined;
+  const groups =
+    tail === undefined ? h : [...h, ...new Array<number>(8 - h.length - t.length).fill(0), ...t];
+  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff)
+    ? groups
+    : undefined;
 }
 
 /**
@@ -97,7 +102,8 @@ function expandIpv6(address: string): number[] | undefined {
  */
 function isUnroutableIpv4Carrier(groups: readonly number[]): boolean {
   if (groups.slice(0, 6).every((g) => g === 0)) return true;
-  if (groups.slice(0, 4).every((g) => g === 0) && groups[4] === 0xffff && groups[5] === 0) return true;
+  if (groups.slice(0, 4).every((g) => g === 0) && groups[4] === 0xffff && groups[5] === 0)
+    return true;
   return groups[0] === 0x64 && groups[1] === 0xff9b && groups[2] === 1;
 }
 
@@ -130,7 +136,8 @@ export const URL_MESSAGES = {
   invalid: 'url must be an absolute http or https URL.',
   credentials: 'url must not contain a username or password.',
   httpsInProduction: 'url must use https.',
-  httpOnlyLoopback: 'url must use https (http is allowed only for loopback addresses, outside production).',
+  httpOnlyLoopback:
+    'url must use https (http is allowed only for loopback addresses, outside production).',
   forbidden: 'url must not reach a private, loopback, link-local or metadata address.',
   unresolvable: 'url: its host name could not be resolved.',
 } as const;
@@ -161,7 +168,11 @@ export function checkUrlShape(raw: string, production: boolean): URL | string {
  * address for the check and to a private one for the connection (DNS rebinding). Returns the
  * addresses, or the refusal's text.
  */
-export async function resolveTarget(url: URL, production: boolean, resolve: AddressResolver): Promise<ResolvedAddress[] | string> {
+export async function resolveTarget(
+  url: URL,
+  production: boolean,
+  resolve: AddressResolver,
+): Promise<ResolvedAddress[] | string> {
   const host = hostOf(url);
   const family = isIP(host);
   let addresses: ResolvedAddress[];
@@ -175,6 +186,7 @@ export async function resolveTarget(url: URL, production: boolean, resolve: Addr
     }
     if (addresses.length === 0) return URL_MESSAGES.unresolvable;
   }
-  if (production && addresses.some((a) => isForbiddenAddress(a.address))) return URL_MESSAGES.forbidden;
+  if (production && addresses.some((a) => isForbiddenAddress(a.address)))
+    return URL_MESSAGES.forbidden;
   return addresses;
 }

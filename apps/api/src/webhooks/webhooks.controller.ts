@@ -15,9 +15,16 @@ import { IdParam } from '../http/id-param.pipe';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { ListWebhookDeliveriesQuery } from './dto/list-webhook-deliveries.query';
 import { UpdateWebhookDto } from './dto/update-webhook.dto';
-import { WebhookDeliveryListResponse, WebhookDeliveryResponse } from './dto/webhook-delivery.response';
+import {
+  WebhookDeliveryListResponse,
+  WebhookDeliveryResponse,
+} from './dto/webhook-delivery.response';
 import { WEBHOOK_EVENT_SCHEMAS, WebhookTestData } from './dto/webhook-event.schema';
-import { WebhookListResponse, WebhookResponse, WebhookWithSecretResponse } from './dto/webhook.response';
+import {
+  WebhookListResponse,
+  WebhookResponse,
+  WebhookWithSecretResponse,
+} from './dto/webhook.response';
 import { WebhooksService } from './webhooks.service';
 import { CostlyWrite } from '../rate-limits/costly-write.decorator';
 
@@ -30,7 +37,10 @@ export class WebhooksController {
 
   @Get()
   @MemberRoute('webhook.manage')
-  @ApiOperation({ operationId: 'listWebhooks', summary: "List the organisation's webhooks (never their secrets)" })
+  @ApiOperation({
+    operationId: 'listWebhooks',
+    summary: "List the organisation's webhooks (never their secrets)",
+  })
   @ApiOkResponse({ type: WebhookListResponse })
   async list(@CurrentMember() member: MemberPrincipal): Promise<WebhookListResponse> {
     return { webhooks: await this.webhooks.list(member.organisationId) };
@@ -38,9 +48,16 @@ export class WebhooksController {
 
   @Post()
   @MemberRoute('webhook.manage')
-  @ApiOperation({ operationId: 'createWebhook', summary: 'Create a webhook; its signing secret is in this response only' })
+  @ApiOperation({
+    operationId: 'createWebhook',
+    summary: 'Create a webhook; its signing secret is in this response only',
+  })
   @ApiCreatedResponse({ type: WebhookWithSecretResponse })
-  create(@CurrentMember() member: MemberPrincipal, @Body() body: CreateWebhookDto, @ClientIp() ip: string | null): Promise<WebhookWithSecretResponse> {
+  create(
+    @CurrentMember() member: MemberPrincipal,
+    @Body() body: CreateWebhookDto,
+    @ClientIp() ip: string | null,
+  ): Promise<WebhookWithSecretResponse> {
     return this.webhooks.create(member.organisationId, memberActorOf(member), body, ip);
   }
 
@@ -54,7 +71,10 @@ export class WebhooksController {
 
   @Patch(':id')
   @MemberRoute('webhook.manage')
-  @ApiOperation({ operationId: 'updateWebhook', summary: 'Change the URL, description, event types, or enable / disable' })
+  @ApiOperation({
+    operationId: 'updateWebhook',
+    summary: 'Change the URL, description, event types, or enable / disable',
+  })
   @ApiOkResponse({ type: WebhookResponse })
   update(
     @CurrentMember() member: MemberPrincipal,
@@ -70,7 +90,11 @@ export class WebhooksController {
   @MemberRoute('webhook.manage')
   @ApiOperation({ operationId: 'deleteWebhook', summary: 'Delete a webhook and its deliveries' })
   @ApiNoContentResponse({ description: 'Deleted.' })
-  async remove(@CurrentMember() member: MemberPrincipal, @IdParam() id: string, @ClientIp() ip: string | null): Promise<void> {
+  async remove(
+    @CurrentMember() member: MemberPrincipal,
+    @IdParam() id: string,
+    @ClientIp() ip: string | null,
+  ): Promise<void> {
     await this.webhooks.remove(member.organisationId, memberActorOf(member), id, ip);
   }
 
@@ -79,10 +103,15 @@ export class WebhooksController {
   @MemberRoute('webhook.manage')
   @ApiOperation({
     operationId: 'rotateWebhookSecret',
-    summary: 'A new signing secret, in this response only; the previous one keeps signing beside it for 24 hours',
+    summary:
+      'A new signing secret, in this response only; the previous one keeps signing beside it for 24 hours',
   })
   @ApiOkResponse({ type: WebhookWithSecretResponse })
-  rotateSecret(@CurrentMember() member: MemberPrincipal, @IdParam() id: string, @ClientIp() ip: string | null): Promise<WebhookWithSecretResponse> {
+  rotateSecret(
+    @CurrentMember() member: MemberPrincipal,
+    @IdParam() id: string,
+    @ClientIp() ip: string | null,
+  ): Promise<WebhookWithSecretResponse> {
     return this.webhooks.rotateSecret(member.organisationId, memberActorOf(member), id, ip);
   }
 
@@ -90,15 +119,24 @@ export class WebhooksController {
   @CostlyWrite('webhook_test')
   @HttpCode(202)
   @MemberRoute('webhook.manage')
-  @ApiOperation({ operationId: 'testWebhook', summary: 'Queue a webhook.test event to this webhook (sent even while it is disabled)' })
+  @ApiOperation({
+    operationId: 'testWebhook',
+    summary: 'Queue a webhook.test event to this webhook (sent even while it is disabled)',
+  })
   @ApiAcceptedResponse({ type: WebhookDeliveryResponse })
-  test(@CurrentMember() member: MemberPrincipal, @IdParam() id: string): Promise<WebhookDeliveryResponse> {
+  test(
+    @CurrentMember() member: MemberPrincipal,
+    @IdParam() id: string,
+  ): Promise<WebhookDeliveryResponse> {
     return this.webhooks.sendTest(member.organisationId, memberActorOf(member), id);
   }
 
   @Get(':id/deliveries')
   @MemberRoute('webhook.manage')
-  @ApiOperation({ operationId: 'listWebhookDeliveries', summary: "The webhook's deliveries, newest first, with their attempts" })
+  @ApiOperation({
+    operationId: 'listWebhookDeliveries',
+    summary: "The webhook's deliveries, newest first, with their attempts",
+  })
   @ApiOkResponse({ type: WebhookDeliveryListResponse })
   deliveries(
     @CurrentMember() member: MemberPrincipal,
@@ -111,7 +149,10 @@ export class WebhooksController {
   @Post(':id/deliveries/:deliveryId/retry')
   @HttpCode(202)
   @MemberRoute('webhook.manage')
-  @ApiOperation({ operationId: 'retryWebhookDelivery', summary: 'Send a succeeded or failed delivery again, now (one more attempt)' })
+  @ApiOperation({
+    operationId: 'retryWebhookDelivery',
+    summary: 'Send a succeeded or failed delivery again, now (one more attempt)',
+  })
   @ApiAcceptedResponse({ type: WebhookDeliveryResponse })
   retry(
     @CurrentMember() member: MemberPrincipal,
@@ -119,6 +160,12 @@ export class WebhooksController {
     @IdParam('deliveryId') deliveryId: string,
     @ClientIp() ip: string | null,
   ): Promise<WebhookDeliveryResponse> {
-    return this.webhooks.retryDelivery(member.organisationId, memberActorOf(member), id, deliveryId, ip);
+    return this.webhooks.retryDelivery(
+      member.organisationId,
+      memberActorOf(member),
+      id,
+      deliveryId,
+      ip,
+    );
   }
 }

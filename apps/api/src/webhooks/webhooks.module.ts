@@ -30,21 +30,40 @@ import { WEBHOOK_RESOLVER, WEBHOOK_SECRET_BOX, WebhooksService } from './webhook
     WebhooksService,
     WebhooksRepository,
     { provide: WebhookResolver, useValue: new WebhookResolver() },
-    { provide: WEBHOOK_RESOLVER, inject: [WebhookResolver], useFactory: (resolver: WebhookResolver) => (host: string) => resolver.lookup(host) },
-    { provide: WEBHOOK_SECRET_BOX, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new WebhookSecretBox(config.apiKeyPepper) },
+    {
+      provide: WEBHOOK_RESOLVER,
+      inject: [WebhookResolver],
+      useFactory: (resolver: WebhookResolver) => (host: string) => resolver.lookup(host),
+    },
+    {
+      provide: WEBHOOK_SECRET_BOX,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new WebhookSecretBox(config.apiKeyPepper),
+    },
     {
       provide: WebhookOutbox,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => new WebhookOutbox(config.webhooks.retryScheduleMs.length + 1),
+      useFactory: (config: AppConfig) =>
+        new WebhookOutbox(config.webhooks.retryScheduleMs.length + 1),
     },
     {
       provide: WebhookSender,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => new WebhookSender(config.webhooks.timeoutMs, config.webhooks.endpointConcurrency),
+      useFactory: (config: AppConfig) =>
+        new WebhookSender(config.webhooks.timeoutMs, config.webhooks.endpointConcurrency),
     },
     {
       provide: WebhookDeliveryWorker,
-      inject: [DataSource, APP_CONFIG, WEBHOOK_SECRET_BOX, WebhookSender, WEBHOOK_RESOLVER, LOGGER, JobRunner, NotificationBus],
+      inject: [
+        DataSource,
+        APP_CONFIG,
+        WEBHOOK_SECRET_BOX,
+        WebhookSender,
+        WEBHOOK_RESOLVER,
+        LOGGER,
+        JobRunner,
+        NotificationBus,
+      ],
       useFactory: (
         dataSource: DataSource,
         config: AppConfig,
@@ -56,7 +75,16 @@ import { WEBHOOK_RESOLVER, WEBHOOK_SECRET_BOX, WebhooksService } from './webhook
         bus: NotificationBus,
       ) => {
         const wake = () => runner.wake(WebhookDeliveryWorker.NAME);
-        const worker = new WebhookDeliveryWorker(dataSource, config.webhooks, config.nodeEnv === 'production', box, sender, resolve, logger, wake);
+        const worker = new WebhookDeliveryWorker(
+          dataSource,
+          config.webhooks,
+          config.nodeEnv === 'production',
+          box,
+          sender,
+          resolve,
+          logger,
+          wake,
+        );
         runner.register(worker);
         bus.subscribe(ORGANISATION_EVENTS_CHANNEL, () => worker.nudge());
         return worker;
@@ -65,7 +93,12 @@ import { WEBHOOK_RESOLVER, WEBHOOK_SECRET_BOX, WebhooksService } from './webhook
     {
       provide: WebhookRetentionJob,
       inject: [DataSource, APP_CONFIG, LOGGER, PeriodicJobsWorker],
-      useFactory: (dataSource: DataSource, config: AppConfig, logger: Logger, periodic: PeriodicJobsWorker) => {
+      useFactory: (
+        dataSource: DataSource,
+        config: AppConfig,
+        logger: Logger,
+        periodic: PeriodicJobsWorker,
+      ) => {
         const job = new WebhookRetentionJob(dataSource, config.webhooks.retentionMs, logger);
         periodic.add(job);
         return job;

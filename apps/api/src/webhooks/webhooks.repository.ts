@@ -36,7 +36,13 @@ export interface DeliveryRow {
   last_attempt_at: Date | null;
   created_at: Date;
   finished_at: Date | null;
-  attempts: { number: number; startedAt: string; responseStatus: number | null; durationMs: number; error: string | null }[];
+  attempts: {
+    number: number;
+    startedAt: string;
+    responseStatus: number | null;
+    durationMs: number;
+    error: string | null;
+  }[];
 }
 
 export interface NewWebhook {
@@ -90,16 +96,19 @@ const DELIVERY_COLUMNS = `d.id, d.webhook_id, d.event_id, d.event_type, d.status
 @Injectable()
 export class WebhooksRepository {
   list(db: Queryable, organisationId: string): Promise<WebhookRow[]> {
-    return queryRows<WebhookRow>(db, `SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE organisation_id = $1 ORDER BY created_at, id`, [
-      organisationId,
-    ]);
+    return queryRows<WebhookRow>(
+      db,
+      `SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE organisation_id = $1 ORDER BY created_at, id`,
+      [organisationId],
+    );
   }
 
   async read(db: Queryable, organisationId: string, id: string): Promise<WebhookRow | undefined> {
-    const [row] = await queryRows<WebhookRow>(db, `SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE organisation_id = $1 AND id = $2`, [
-      organisationId,
-      id,
-    ]);
+    const [row] = await queryRows<WebhookRow>(
+      db,
+      `SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE organisation_id = $1 AND id = $2`,
+      [organisationId, id],
+    );
     return row;
   }
 
@@ -115,10 +124,14 @@ export class WebhooksRepository {
 
   /** Serialises the organisation's creations until the transaction ends (so a cap holds), then counts its webhooks. */
   async countForCreation(db: Queryable, organisationId: string): Promise<number> {
-    await db.query(`SELECT pg_advisory_xact_lock(hashtextextended('webhooks:' || $1::text, 0))`, [organisationId]);
-    const [{ count }] = await queryRows<{ count: number }>(db, `SELECT count(*)::int AS count FROM webhooks WHERE organisation_id = $1`, [
+    await db.query(`SELECT pg_advisory_xact_lock(hashtextextended('webhooks:' || $1::text, 0))`, [
       organisationId,
     ]);
+    const [{ count }] = await queryRows<{ count: number }>(
+      db,
+      `SELECT count(*)::int AS count FROM webhooks WHERE organisation_id = $1`,
+      [organisationId],
+    );
     return count;
   }
 
@@ -128,7 +141,16 @@ export class WebhooksRepository {
       `INSERT INTO webhooks (organisation_id, id, url, description, event_types, enabled, secret, created_by)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        RETURNING ${WEBHOOK_COLUMNS}`,
-      [organisationId, webhook.id, webhook.url, webhook.description, webhook.eventTypes, webhook.enabled, webhook.sealedSecret, webhook.createdBy],
+      [
+        organisationId,
+        webhook.id,
+        webhook.url,
+        webhook.description,
+        webhook.eventTypes,
+        webhook.enabled,
+        webhook.sealedSecret,
+        webhook.createdBy,
+      ],
     );
     return created;
   }
@@ -138,14 +160,27 @@ export class WebhooksRepository {
    * Its pending deliveries follow `enabled`: disabled, they wait out of the workers' way (no due
    * time); enabled, the waiting ones are due at once.
    */
-  async update(db: Queryable, organisationId: string, id: string, settings: WebhookSettings, enabledChanged: boolean): Promise<WebhookRow> {
+  async update(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+    settings: WebhookSettings,
+    enabledChanged: boolean,
+  ): Promise<WebhookRow> {
     const [updated] = await queryRows<WebhookRow>(
       db,
       `UPDATE webhooks SET url = $3, description = $4, event_types = $5, enabled = $6, updated_at = now(),
               failing_since = CASE WHEN $6 AND NOT enabled THEN NULL ELSE failing_since END
         WHERE organisation_id = $1 AND id = $2
         RETURNING ${WEBHOOK_COLUMNS}`,
-      [organisationId, id, settings.url, settings.description, settings.eventTypes, settings.enabled],
+      [
+        organisationId,
+        id,
+        settings.url,
+        settings.description,
+        settings.eventTypes,
+        settings.enabled,
+      ],
     );
     if (enabledChanged) {
       await db.query(
@@ -161,17 +196,30 @@ export class WebhooksRepository {
   }
 
   /** Deletes the webhook and its deliveries (deliveries first: the lock order); its URL, or undefined when it is not the organisation's. */
-  async delete(db: Queryable, organisationId: string, id: string): Promise<{ url: string } | undefined> {
-    await db.query(`DELETE FROM webhook_deliveries WHERE organisation_id = $1 AND webhook_id = $2`, [organisationId, id]);
-    const [webhook] = await queryRows<{ url: string }>(db, `DELETE FROM webhooks WHERE organisation_id = $1 AND id = $2 RETURNING url`, [
-      organisationId,
-      id,
-    ]);
+  async delete(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+  ): Promise<{ url: string } | undefined> {
+    await db.query(
+      `DELETE FROM webhook_deliveries WHERE organisation_id = $1 AND webhook_id = $2`,
+      [organisationId, id],
+    );
+    const [webhook] = await queryRows<{ url: string }>(
+      db,
+      `DELETE FROM webhooks WHERE organisation_id = $1 AND id = $2 RETURNING url`,
+      [organisationId, id],
+    );
     return webhook;
   }
 
   /** A new (sealed) secret for a webhook the caller locked; the previous one keeps signing for 24 hours. */
-  async rotateSecret(db: Queryable, organisationId: string, id: string, sealedSecret: Buffer): Promise<WebhookRow> {
+  async rotateSecret(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+    sealedSecret: Buffer,
+  ): Promise<WebhookRow> {
     const [rotated] = await queryRows<WebhookRow>(
       db,
       `UPDATE webhooks SET previous_secret = secret, previous_secret_expires_at = now() + ${ROTATION_OVERLAP}, secret = $3, updated_at = now()
@@ -193,7 +241,15 @@ export class WebhooksRepository {
   ): Promise<void> {
     await db.query(
       `INSERT INTO webhook_events (organisation_id, id, type, subject_id, body, created_at, trace_parent) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [organisationId, event.id, event.type, webhookId, event.body, event.createdAt, currentTraceparent()],
+      [
+        organisationId,
+        event.id,
+        event.type,
+        webhookId,
+        event.body,
+        event.createdAt,
+        currentTraceparent(),
+      ],
     );
     await db.query(
       `INSERT INTO webhook_deliveries (organisation_id, id, webhook_id, event_id, event_type, subject_id, due_at, max_attempts)
@@ -203,7 +259,12 @@ export class WebhooksRepository {
   }
 
   /** The webhook's deliveries, newest first, each with its attempts. */
-  listDeliveries(db: Queryable, organisationId: string, webhookId: string, query: DeliveryPageQuery): Promise<DeliveryRow[]> {
+  listDeliveries(
+    db: Queryable,
+    organisationId: string,
+    webhookId: string,
+    query: DeliveryPageQuery,
+  ): Promise<DeliveryRow[]> {
     const params: unknown[] = [organisationId, webhookId];
     const where = ['d.organisation_id = $1', 'd.webhook_id = $2'];
     if (query.status !== undefined) {
@@ -225,7 +286,12 @@ export class WebhooksRepository {
     );
   }
 
-  async readDelivery(db: Queryable, organisationId: string, webhookId: string, id: string): Promise<DeliveryRow | undefined> {
+  async readDelivery(
+    db: Queryable,
+    organisationId: string,
+    webhookId: string,
+    id: string,
+  ): Promise<DeliveryRow | undefined> {
     const [row] = await queryRows<DeliveryRow>(
       db,
       `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE d.organisation_id = $1 AND d.webhook_id = $2 AND d.id = $3`,

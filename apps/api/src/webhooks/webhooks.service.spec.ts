@@ -11,7 +11,11 @@ import { MAX_WEBHOOKS, WebhooksService } from './webhooks.service';
 // wakes the delivery worker.
 const ORG = '6c0f7a52-93a3-4d55-9e4b-7c2b3f1a0e11';
 const ada: MemberActor = { type: 'member', id: 'u-ada', name: 'Ada Lovelace' };
-const config = { cursorSecret: 'c'.repeat(32), nodeEnv: 'test', webhooks: { retryScheduleMs: [1_000, 2_000] } } as unknown as AppConfig;
+const config = {
+  cursorSecret: 'c'.repeat(32),
+  nodeEnv: 'test',
+  webhooks: { retryScheduleMs: [1_000, 2_000] },
+} as unknown as AppConfig;
 const at = new Date('2026-11-22T00:00:00.000Z');
 const hook: WebhookRow = {
   id: 'w-1',
@@ -43,19 +47,34 @@ const delivery: DeliveryRow = {
 
 function setUp(overrides: Partial<Record<keyof WebhooksRepository, jest.Mock>> = {}) {
   const audit: unknown[][] = [];
-  const tx = { query: jest.fn(async (_sql: string, params: unknown[]) => (audit.push(params), [])) };
-  const dataSource = { transaction: async (work: (t: typeof tx) => Promise<unknown>) => work(tx) } as unknown as DataSource;
+  const tx = {
+    query: jest.fn(async (_sql: string, params: unknown[]) => (audit.push(params), [])),
+  };
+  const dataSource = {
+    transaction: async (work: (t: typeof tx) => Promise<unknown>) => work(tx),
+  } as unknown as DataSource;
   const repository = {
     read: jest.fn(async () => hook),
     lock: jest.fn(async () => hook),
     countForCreation: jest.fn(async () => 0),
-    insert: jest.fn(async (_db: unknown, _org: string, w: { id: string; url: string }) => ({ ...hook, id: w.id, url: w.url })),
-    update: jest.fn(async (_db: unknown, _org: string, _id: string, s: { enabled: boolean }) => ({ ...hook, enabled: s.enabled })),
+    insert: jest.fn(async (_db: unknown, _org: string, w: { id: string; url: string }) => ({
+      ...hook,
+      id: w.id,
+      url: w.url,
+    })),
+    update: jest.fn(async (_db: unknown, _org: string, _id: string, s: { enabled: boolean }) => ({
+      ...hook,
+      enabled: s.enabled,
+    })),
     delete: jest.fn(async () => ({ url: hook.url })),
     rotateSecret: jest.fn(async () => ({ ...hook, previous_secret_expires_at: at })),
     queueSingleDelivery: jest.fn(async () => undefined),
     readDelivery: jest.fn(async () => ({ ...delivery, status: 'pending' })),
-    lockDelivery: jest.fn(async () => ({ status: 'failed', event_type: 'interrupt.created', event_id: 'e-1' })),
+    lockDelivery: jest.fn(async () => ({
+      status: 'failed',
+      event_type: 'interrupt.created',
+      event_id: 'e-1',
+    })),
     requeueDelivery: jest.fn(async () => undefined),
     ...overrides,
   };
@@ -85,8 +104,12 @@ describe('WebhooksService', () => {
   });
 
   it(`refuses a webhook beyond the ${MAX_WEBHOOKS}th with a 409, writing nothing`, async () => {
-    const { service, repository, actions } = setUp({ countForCreation: jest.fn(async () => MAX_WEBHOOKS) });
-    await expect(service.create(ORG, ada, { url: 'https://example.com/hook' }, null)).rejects.toMatchObject({
+    const { service, repository, actions } = setUp({
+      countForCreation: jest.fn(async () => MAX_WEBHOOKS),
+    });
+    await expect(
+      service.create(ORG, ada, { url: 'https://example.com/hook' }, null),
+    ).rejects.toMatchObject({
       code: 'CONFLICT',
       message: `This organisation already has ${MAX_WEBHOOKS} webhooks, the most it can have.`,
     });
@@ -96,7 +119,9 @@ describe('WebhooksService', () => {
 
   it('refuses a URL that is not https before touching the tables', async () => {
     const { service, repository } = setUp();
-    await expect(service.create(ORG, ada, { url: 'ftp://example.com/hook' }, null)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(
+      service.create(ORG, ada, { url: 'ftp://example.com/hook' }, null),
+    ).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
     expect(repository.countForCreation).not.toHaveBeenCalled();
   });
 
@@ -107,7 +132,13 @@ describe('WebhooksService', () => {
     expect(same.actions()).toEqual([]);
     const off = setUp();
     await off.service.update(ORG, ada, 'w-1', { enabled: false }, null);
-    expect(off.repository.update).toHaveBeenCalledWith(expect.anything(), ORG, 'w-1', expect.objectContaining({ enabled: false }), true);
+    expect(off.repository.update).toHaveBeenCalledWith(
+      expect.anything(),
+      ORG,
+      'w-1',
+      expect.objectContaining({ enabled: false }),
+      true,
+    );
     expect(off.actions()).toEqual(['webhook.updated']);
     expect(off.jobs.wake).not.toHaveBeenCalled();
     const on = setUp({ lock: jest.fn(async () => ({ ...hook, enabled: false })) });
@@ -116,11 +147,16 @@ describe('WebhooksService', () => {
   });
 
   it("answers 404 for a webhook that is not the organisation's, writing nothing", async () => {
-    const gone = setUp({ delete: jest.fn(async () => undefined), lock: jest.fn(async () => undefined) });
+    const gone = setUp({
+      delete: jest.fn(async () => undefined),
+      lock: jest.fn(async () => undefined),
+    });
     const error = await gone.service.remove(ORG, ada, 'nope', null).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DomainError);
     expect(error).toMatchObject({ code: 'NOT_FOUND', status: 404 });
-    await expect(gone.service.rotateSecret(ORG, ada, 'nope', null)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(gone.service.rotateSecret(ORG, ada, 'nope', null)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
     expect(gone.repository.rotateSecret).not.toHaveBeenCalled();
     expect(gone.actions()).toEqual([]);
   });
@@ -133,13 +169,23 @@ describe('WebhooksService', () => {
     expect(ok.actions()).toEqual(['webhook.delivery_retried']);
     expect(ok.jobs.wake).toHaveBeenCalled();
 
-    const waiting = setUp({ lockDelivery: jest.fn(async () => ({ status: 'pending', event_type: 'interrupt.created', event_id: 'e-1' })) });
-    await expect(waiting.service.retryDelivery(ORG, ada, 'w-1', 'd-1', null)).rejects.toMatchObject({
-      code: 'CONFLICT',
-      message: 'This delivery is already waiting to be sent.',
+    const waiting = setUp({
+      lockDelivery: jest.fn(async () => ({
+        status: 'pending',
+        event_type: 'interrupt.created',
+        event_id: 'e-1',
+      })),
     });
+    await expect(waiting.service.retryDelivery(ORG, ada, 'w-1', 'd-1', null)).rejects.toMatchObject(
+      {
+        code: 'CONFLICT',
+        message: 'This delivery is already waiting to be sent.',
+      },
+    );
     const disabled = setUp({ read: jest.fn(async () => ({ ...hook, enabled: false })) });
-    await expect(disabled.service.retryDelivery(ORG, ada, 'w-1', 'd-1', null)).rejects.toMatchObject({
+    await expect(
+      disabled.service.retryDelivery(ORG, ada, 'w-1', 'd-1', null),
+    ).rejects.toMatchObject({
       code: 'CONFLICT',
       message: 'This webhook is disabled: enable it to retry its deliveries.',
     });
@@ -152,7 +198,8 @@ describe('WebhooksService', () => {
   it('queues a webhook.test event to the webhook alone, naming who sent it', async () => {
     const { service, repository, jobs } = setUp();
     await service.sendTest(ORG, ada, 'w-1');
-    const [, org, webhookId, event, , maxAttempts] = repository.queueSingleDelivery.mock.calls[0] as unknown as [
+    const [, org, webhookId, event, , maxAttempts] = repository.queueSingleDelivery.mock
+      .calls[0] as unknown as [
       unknown,
       string,
       string,
@@ -161,7 +208,10 @@ describe('WebhooksService', () => {
       number,
     ];
     expect([org, webhookId, event.type, maxAttempts]).toEqual([ORG, 'w-1', 'webhook.test', 3]);
-    expect(JSON.parse(event.body).data).toEqual({ webhookId: 'w-1', message: 'A test event sent from Interlock by Ada Lovelace.' });
+    expect(JSON.parse(event.body).data).toEqual({
+      webhookId: 'w-1',
+      message: 'A test event sent from Interlock by Ada Lovelace.',
+    });
     expect(jobs.wake).toHaveBeenCalled();
   });
 });

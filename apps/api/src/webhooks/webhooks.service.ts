@@ -12,7 +12,10 @@ import { JobRunner } from '../jobs/job-runner';
 import type { CreateWebhookDto } from './dto/create-webhook.dto';
 import type { ListWebhookDeliveriesQuery } from './dto/list-webhook-deliveries.query';
 import type { UpdateWebhookDto } from './dto/update-webhook.dto';
-import type { WebhookDeliveryListResponse, WebhookDeliveryResponse } from './dto/webhook-delivery.response';
+import type {
+  WebhookDeliveryListResponse,
+  WebhookDeliveryResponse,
+} from './dto/webhook-delivery.response';
 import type { WebhookResponse, WebhookWithSecretResponse } from './dto/webhook.response';
 import { WebhookDeliveryWorker } from './webhook-delivery.worker';
 import { generateWebhookSecret, WebhookSecretBox } from './webhook-secret.util';
@@ -93,14 +96,23 @@ export class WebhooksService {
     return toWebhookResponse(row);
   }
 
-  async create(organisationId: string, actor: MemberActor, body: CreateWebhookDto, ip: string | null): Promise<WebhookWithSecretResponse> {
+  async create(
+    organisationId: string,
+    actor: MemberActor,
+    body: CreateWebhookDto,
+    ip: string | null,
+  ): Promise<WebhookWithSecretResponse> {
     const url = await this.checkUrl(body.url);
     const id = randomUUID();
     const secret = generateWebhookSecret();
     const row = await this.dataSource.transaction(async (tx) => {
       // One creation at a time per organisation, so the cap holds under concurrent requests.
       const count = await this.webhooks.countForCreation(tx, organisationId);
-      if (count >= MAX_WEBHOOKS) throw new DomainError('CONFLICT', `This organisation already has ${MAX_WEBHOOKS} webhooks, the most it can have.`);
+      if (count >= MAX_WEBHOOKS)
+        throw new DomainError(
+          'CONFLICT',
+          `This organisation already has ${MAX_WEBHOOKS} webhooks, the most it can have.`,
+        );
       const created = await this.webhooks.insert(tx, organisationId, {
         id,
         url,
@@ -115,7 +127,12 @@ export class WebhooksService {
         action: 'webhook.created',
         actor: actor,
         target: { type: 'webhook', id, name: url },
-        metadata: { url, description: created.description, eventTypes: created.event_types, enabled: created.enabled },
+        metadata: {
+          url,
+          description: created.description,
+          eventTypes: created.event_types,
+          enabled: created.enabled,
+        },
         ipAddress: ip,
       });
       return created;
@@ -123,7 +140,13 @@ export class WebhooksService {
     return { ...toWebhookResponse(row), secret };
   }
 
-  async update(organisationId: string, actor: MemberActor, id: string, body: UpdateWebhookDto, ip: string | null): Promise<WebhookResponse> {
+  async update(
+    organisationId: string,
+    actor: MemberActor,
+    id: string,
+    body: UpdateWebhookDto,
+    ip: string | null,
+  ): Promise<WebhookResponse> {
     const url = body.url === undefined ? undefined : await this.checkUrl(body.url);
     const row = await this.dataSource.transaction(async (tx) => {
       const before = await this.lock(tx, organisationId, id);
@@ -135,14 +158,22 @@ export class WebhooksService {
       };
       const changes: Record<string, { from: unknown; to: unknown }> = {};
       if (after.url !== before.url) changes.url = { from: before.url, to: after.url };
-      if (after.description !== before.description) changes.description = { from: before.description, to: after.description };
+      if (after.description !== before.description)
+        changes.description = { from: before.description, to: after.description };
       if (JSON.stringify(after.eventTypes) !== JSON.stringify(before.event_types)) {
         changes.eventTypes = { from: before.event_types, to: after.eventTypes };
       }
-      if (after.enabled !== before.enabled) changes.enabled = { from: before.enabled, to: after.enabled };
+      if (after.enabled !== before.enabled)
+        changes.enabled = { from: before.enabled, to: after.enabled };
       if (Object.keys(changes).length === 0) return before;
       // Disabled: pending deliveries wait out of the workers' way; enabled: they are due at once.
-      const updated = await this.webhooks.update(tx, organisationId, id, after, changes.enabled !== undefined);
+      const updated = await this.webhooks.update(
+        tx,
+        organisationId,
+        id,
+        after,
+        changes.enabled !== undefined,
+      );
       await writeAuditEntry(tx, {
         organisationId: organisationId,
         action: 'webhook.updated',
@@ -157,7 +188,12 @@ export class WebhooksService {
     return toWebhookResponse(row);
   }
 
-  async remove(organisationId: string, actor: MemberActor, id: string, ip: string | null): Promise<void> {
+  async remove(
+    organisationId: string,
+    actor: MemberActor,
+    id: string,
+    ip: string | null,
+  ): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       // Deliveries first, then the webhook (the repository's lock order).
       const webhook = await this.webhooks.delete(tx, organisationId, id);
@@ -174,17 +210,29 @@ export class WebhooksService {
   }
 
   /** A new secret; the previous one keeps signing beside it for 24 hours. */
-  async rotateSecret(organisationId: string, actor: MemberActor, id: string, ip: string | null): Promise<WebhookWithSecretResponse> {
+  async rotateSecret(
+    organisationId: string,
+    actor: MemberActor,
+    id: string,
+    ip: string | null,
+  ): Promise<WebhookWithSecretResponse> {
     const secret = generateWebhookSecret();
     const row = await this.dataSource.transaction(async (tx) => {
       const webhook = await this.lock(tx, organisationId, id);
-      const rotated = await this.webhooks.rotateSecret(tx, organisationId, id, this.box.seal(secret, organisationId, id));
+      const rotated = await this.webhooks.rotateSecret(
+        tx,
+        organisationId,
+        id,
+        this.box.seal(secret, organisationId, id),
+      );
       await writeAuditEntry(tx, {
         organisationId: organisationId,
         action: 'webhook.secret_rotated',
         actor: actor,
         target: { type: 'webhook', id, name: webhook.url },
-        metadata: { previousSecretExpiresAt: rotated.previous_secret_expires_at?.toISOString() ?? null },
+        metadata: {
+          previousSecretExpiresAt: rotated.previous_secret_expires_at?.toISOString() ?? null,
+        },
         ipAddress: ip,
       });
       return rotated;
@@ -193,7 +241,11 @@ export class WebhooksService {
   }
 
   /** Queues a `webhook.test` event to this webhook alone (sent even while it is disabled). */
-  async sendTest(organisationId: string, actor: MemberActor, id: string): Promise<WebhookDeliveryResponse> {
+  async sendTest(
+    organisationId: string,
+    actor: MemberActor,
+    id: string,
+  ): Promise<WebhookDeliveryResponse> {
     const queued = await this.dataSource.transaction(async (tx) => {
       await this.lock(tx, organisationId, id);
       const eventId = randomUUID();
@@ -206,7 +258,14 @@ export class WebhooksService {
         data: { webhookId: id, message: `A test event sent from Interlock by ${actor.name}.` },
       });
       const newId = randomUUID();
-      await this.webhooks.queueSingleDelivery(tx, organisationId, id, { id: eventId, type: 'webhook.test', body, createdAt }, newId, this.maxAttempts);
+      await this.webhooks.queueSingleDelivery(
+        tx,
+        organisationId,
+        id,
+        { id: eventId, type: 'webhook.test', body, createdAt },
+        newId,
+        this.maxAttempts,
+      );
       return this.delivery(tx, organisationId, id, newId);
     });
     this.jobs.wake(WebhookDeliveryWorker.NAME);
@@ -214,20 +273,40 @@ export class WebhooksService {
   }
 
   /** The webhook's deliveries, newest first, each with its attempts. */
-  async listDeliveries(organisationId: string, id: string, query: ListWebhookDeliveriesQuery): Promise<WebhookDeliveryListResponse> {
+  async listDeliveries(
+    organisationId: string,
+    id: string,
+    query: ListWebhookDeliveriesQuery,
+  ): Promise<WebhookDeliveryListResponse> {
     await this.get(organisationId, id);
     const filters = JSON.stringify([organisationId, id, query.status ?? null]);
     const page = await keysetPage<DeliveryRow>(
       this.cursors,
-      { organisationId: organisationId, filters, cursor: query.cursor, limit: query.limit ?? DEFAULT_PAGE },
+      {
+        organisationId: organisationId,
+        filters,
+        cursor: query.cursor,
+        limit: query.limit ?? DEFAULT_PAGE,
+      },
       (row) => row.created_at,
-      (after, take) => this.webhooks.listDeliveries(this.dataSource, organisationId, id, { status: query.status, after, take }),
+      (after, take) =>
+        this.webhooks.listDeliveries(this.dataSource, organisationId, id, {
+          status: query.status,
+          after,
+          take,
+        }),
     );
     return { deliveries: page.rows.map(toDeliveryResponse), nextCursor: page.nextCursor };
   }
 
   /** Sends a finished delivery again now: one more attempt, not a new retry schedule. */
-  async retryDelivery(organisationId: string, actor: MemberActor, id: string, deliveryId: string, ip: string | null): Promise<WebhookDeliveryResponse> {
+  async retryDelivery(
+    organisationId: string,
+    actor: MemberActor,
+    id: string,
+    deliveryId: string,
+    ip: string | null,
+  ): Promise<WebhookDeliveryResponse> {
     const queued = await this.dataSource.transaction(async (tx) => {
       // The delivery is locked, the webhook only read: the worker locks a delivery, then its webhook.
       const webhook = await this.webhooks.read(tx, organisationId, id);
@@ -238,7 +317,10 @@ export class WebhooksService {
         throw new DomainError('CONFLICT', 'This delivery is already waiting to be sent.');
       }
       if (!webhook.enabled && delivery.event_type !== 'webhook.test') {
-        throw new DomainError('CONFLICT', 'This webhook is disabled: enable it to retry its deliveries.');
+        throw new DomainError(
+          'CONFLICT',
+          'This webhook is disabled: enable it to retry its deliveries.',
+        );
       }
       await this.webhooks.requeueDelivery(tx, organisationId, deliveryId);
       await writeAuditEntry(tx, {
@@ -246,7 +328,12 @@ export class WebhooksService {
         action: 'webhook.delivery_retried',
         actor: actor,
         target: { type: 'webhook', id, name: webhook.url },
-        metadata: { deliveryId, eventId: delivery.event_id, eventType: delivery.event_type, previousStatus: delivery.status },
+        metadata: {
+          deliveryId,
+          eventId: delivery.event_id,
+          eventType: delivery.event_type,
+          previousStatus: delivery.status,
+        },
         ipAddress: ip,
       });
       return this.delivery(tx, organisationId, id, deliveryId);
@@ -259,7 +346,12 @@ export class WebhooksService {
    * One delivery as the response shows it. Read inside the transaction that queued it, so the
    * answer is the delivery as queued: after the commit the worker may already be sending it.
    */
-  private async delivery(db: Queryable, organisationId: string, webhookId: string, id: string): Promise<WebhookDeliveryResponse> {
+  private async delivery(
+    db: Queryable,
+    organisationId: string,
+    webhookId: string,
+    id: string,
+  ): Promise<WebhookDeliveryResponse> {
     const row = await this.webhooks.readDelivery(db, organisationId, webhookId, id);
     if (row === undefined) throw DomainError.of('NOT_FOUND');
     return toDeliveryResponse(row);

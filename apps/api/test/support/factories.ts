@@ -32,7 +32,12 @@ export function sessionCookieOf(res: request.Response): string {
 /** Signs up a new organisation and returns its Owner, signed in. */
 export async function signUpOwner(
   server: Server,
-  overrides: Partial<{ email: string; password: string; name: string; organisationName: string }> = {},
+  overrides: Partial<{
+    email: string;
+    password: string;
+    name: string;
+    organisationName: string;
+  }> = {},
 ): Promise<SignedUpOwner> {
   const body = {
     email: overrides.email ?? uniqueEmail('owner'),
@@ -41,7 +46,8 @@ export async function signUpOwner(
     organisationName: overrides.organisationName ?? 'Analytical Engines',
   };
   const res = await request(server).post('/api/auth/sign-up').send(body);
-  if (res.status !== 201) throw new Error(`sign-up answered ${res.status}: ${JSON.stringify(res.body)}`);
+  if (res.status !== 201)
+    throw new Error(`sign-up answered ${res.status}: ${JSON.stringify(res.body)}`);
   return {
     email: body.email,
     password: body.password,
@@ -71,14 +77,23 @@ export async function createApiKey(
     .post('/api/api-keys')
     .set('cookie', cookie)
     .send({ name: body.name ?? 'ci-runner', expiry: body.expiry ?? 'never' });
-  if (res.status !== 201) throw new Error(`key creation answered ${res.status}: ${JSON.stringify(res.body)}`);
+  if (res.status !== 201)
+    throw new Error(`key creation answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body as CreatedKey;
 }
 
 /** Puts an organisation on a plan as its Owner. */
-export async function setPlan(server: Server, ownerCookie: string, plan: 'free' | 'pro'): Promise<void> {
-  const res = await request(server).put('/api/organisation/plan').set('cookie', ownerCookie).send({ plan });
-  if (res.status !== 200) throw new Error(`plan change answered ${res.status}: ${JSON.stringify(res.body)}`);
+export async function setPlan(
+  server: Server,
+  ownerCookie: string,
+  plan: 'free' | 'pro',
+): Promise<void> {
+  const res = await request(server)
+    .put('/api/organisation/plan')
+    .set('cookie', ownerCookie)
+    .send({ plan });
+  if (res.status !== 200)
+    throw new Error(`plan change answered ${res.status}: ${JSON.stringify(res.body)}`);
 }
 
 /** Signs up a new organisation, puts it on Pro and creates a key of it: what the key-read suites start from. */
@@ -98,10 +113,14 @@ export async function builtInRoleIds(
   cookie: string,
 ): Promise<Record<'owner' | 'developer' | 'manager', string>> {
   const res = await request(server).get('/api/roles').set('cookie', cookie);
-  if (res.status !== 200) throw new Error(`role listing answered ${res.status}: ${JSON.stringify(res.body)}`);
+  if (res.status !== 200)
+    throw new Error(`role listing answered ${res.status}: ${JSON.stringify(res.body)}`);
   const of = (key: string): string => {
-    const role = (res.body.roles as { id: string; builtIn: string | null }[]).find((r) => r.builtIn === key);
-    if (role === undefined) throw new Error(`no built-in ${key} role in ${JSON.stringify(res.body)}`);
+    const role = (res.body.roles as { id: string; builtIn: string | null }[]).find(
+      (r) => r.builtIn === key,
+    );
+    if (role === undefined)
+      throw new Error(`no built-in ${key} role in ${JSON.stringify(res.body)}`);
     return role.id;
   };
   return { owner: of('owner'), developer: of('developer'), manager: of('manager') };
@@ -122,7 +141,10 @@ export async function joinOrganisation(
   name = 'Grace Hopper',
 ): Promise<JoinedMember> {
   const email = uniqueEmail('member');
-  const invited = await request(server).post('/api/invitations').set('cookie', inviterCookie).send({ email, roleId });
+  const invited = await request(server)
+    .post('/api/invitations')
+    .set('cookie', inviterCookie)
+    .send({ email, roleId });
   if (invited.status !== 201) {
     throw new Error(`invitation answered ${invited.status}: ${JSON.stringify(invited.body)}`);
   }
@@ -130,21 +152,42 @@ export async function joinOrganisation(
     .post(`/api/invitations/${invited.body.token}/accept`)
     .send({ name, password: 'correct horse battery staple' });
   if (accepted.status !== 201) {
-    throw new Error(`invitation acceptance answered ${accepted.status}: ${JSON.stringify(accepted.body)}`);
+    throw new Error(
+      `invitation acceptance answered ${accepted.status}: ${JSON.stringify(accepted.body)}`,
+    );
   }
   return { cookie: sessionCookieOf(accepted), memberId: accepted.body.user.id, email, name };
 }
 
 /** A custom role holding exactly `permissions`, created by a member with role.manage. */
-export async function createRole(server: Server, cookie: string, permissions: string[], name = `role-${randomBytes(3).toString('hex')}`): Promise<string> {
-  const res = await request(server).post('/api/roles').set('cookie', cookie).send({ name, permissions });
-  if (res.status !== 201) throw new Error(`role creation answered ${res.status}: ${JSON.stringify(res.body)}`);
+export async function createRole(
+  server: Server,
+  cookie: string,
+  permissions: string[],
+  name = `role-${randomBytes(3).toString('hex')}`,
+): Promise<string> {
+  const res = await request(server)
+    .post('/api/roles')
+    .set('cookie', cookie)
+    .send({ name, permissions });
+  if (res.status !== 201)
+    throw new Error(`role creation answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body.id as string;
 }
 
 /** A new member of the owner's organisation holding exactly `permissions` (a custom role). */
-export async function memberWithPermissions(server: Server, ownerCookie: string, permissions: string[], name = 'Linus Pauling'): Promise<JoinedMember> {
-  return joinOrganisation(server, ownerCookie, await createRole(server, ownerCookie, permissions), name);
+export async function memberWithPermissions(
+  server: Server,
+  ownerCookie: string,
+  permissions: string[],
+  name = 'Linus Pauling',
+): Promise<JoinedMember> {
+  return joinOrganisation(
+    server,
+    ownerCookie,
+    await createRole(server, ownerCookie, permissions),
+    name,
+  );
 }
 
 /** Opens an interrupt with a key; `actions` are action names (all decisions allowed). */
@@ -162,17 +205,26 @@ export async function openInterrupt(
       ...(body.externalId === undefined ? {} : { externalId: body.externalId }),
       ...(body.sessionId === undefined ? {} : { sessionId: body.sessionId }),
     });
-  if (res.status !== 201) throw new Error(`interrupt creation answered ${res.status}: ${JSON.stringify(res.body)}`);
+  if (res.status !== 201)
+    throw new Error(`interrupt creation answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body as { id: string; title: string; createdAt: string };
 }
 
 /** Starts a Live View session with a key. */
-export async function startSession(server: Server, key: string, body: { name?: string; externalId?: string } = {}): Promise<{ id: string; name: string }> {
+export async function startSession(
+  server: Server,
+  key: string,
+  body: { name?: string; externalId?: string } = {},
+): Promise<{ id: string; name: string }> {
   const res = await request(server)
     .post('/api/sessions')
     .set('x-api-key', key)
-    .send({ name: body.name ?? 'nightly-build', ...(body.externalId === undefined ? {} : { externalId: body.externalId }) });
-  if (res.status !== 201) throw new Error(`session start answered ${res.status}: ${JSON.stringify(res.body)}`);
+    .send({
+      name: body.name ?? 'nightly-build',
+      ...(body.externalId === undefined ? {} : { externalId: body.externalId }),
+    });
+  if (res.status !== 201)
+    throw new Error(`session start answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body as { id: string; name: string };
 }
 
@@ -186,9 +238,16 @@ export async function joinWithAccount(
   roleId: string,
   person: { cookie: string; email: string },
 ): Promise<{ organisationId: string; organisations: { id: string; roleName: string }[] }> {
-  const invited = await request(server).post('/api/invitations').set('cookie', inviterCookie).send({ email: person.email, roleId });
-  if (invited.status !== 201) throw new Error(`invitation answered ${invited.status}: ${JSON.stringify(invited.body)}`);
-  const joined = await request(server).post(`/api/invitations/${invited.body.token}/join`).set('cookie', person.cookie);
-  if (joined.status !== 201) throw new Error(`joining answered ${joined.status}: ${JSON.stringify(joined.body)}`);
+  const invited = await request(server)
+    .post('/api/invitations')
+    .set('cookie', inviterCookie)
+    .send({ email: person.email, roleId });
+  if (invited.status !== 201)
+    throw new Error(`invitation answered ${invited.status}: ${JSON.stringify(invited.body)}`);
+  const joined = await request(server)
+    .post(`/api/invitations/${invited.body.token}/join`)
+    .set('cookie', person.cookie);
+  if (joined.status !== 201)
+    throw new Error(`joining answered ${joined.status}: ${JSON.stringify(joined.body)}`);
   return { organisationId: joined.body.organisation.id, organisations: joined.body.organisations };
 }

@@ -21,18 +21,22 @@ export function ensureHaproxyAndPgbouncer(): void {
   if (missing.length === 0) return;
   const packages = missing.map(([name]) => name);
   if (process.getuid?.() !== 0 || !existsSync('/usr/bin/apt-get')) {
-    throw new Error(`${packages.join(' and ')} not found: install them (apt-get install ${packages.join(' ')}) or run the tests as root`);
+    throw new Error(
+      `${packages.join(' and ')} not found: install them (apt-get install ${packages.join(' ')}) or run the tests as root`,
+    );
   }
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   // Other processes may hold the dpkg lock (another test run installing): wait for it.
-  const apt = (...args: string[]) => execFileSync('apt-get', ['-o', 'DPkg::Lock::Timeout=300', ...args], { stdio: 'inherit', env });
+  const apt = (...args: string[]) =>
+    execFileSync('apt-get', ['-o', 'DPkg::Lock::Timeout=300', ...args], { stdio: 'inherit', env });
   try {
     apt('install', '-y', '-qq', ...packages);
   } catch {
     apt('update', '-qq');
     apt('install', '-y', '-qq', ...packages);
   }
-  for (const [name, path] of missing) if (!existsSync(path)) throw new Error(`${name} was installed but ${path} is missing`);
+  for (const [name, path] of missing)
+    if (!existsSync(path)) throw new Error(`${name} was installed but ${path} is missing`);
 }
 
 export function freePort(): Promise<number> {
@@ -46,9 +50,15 @@ export function freePort(): Promise<number> {
   });
 }
 
-async function waitForPort(port: number, child: ChildProcess, output: () => string, what: string): Promise<void> {
+async function waitForPort(
+  port: number,
+  child: ChildProcess,
+  output: () => string,
+  what: string,
+): Promise<void> {
   for (let i = 0; i < 200; i++) {
-    if (child.exitCode !== null) throw new Error(`${what} exited (${child.exitCode}):\n${output()}`);
+    if (child.exitCode !== null)
+      throw new Error(`${what} exited (${child.exitCode}):\n${output()}`);
     const open = await new Promise<boolean>((resolve) => {
       const socket = connect(port, '127.0.0.1');
       socket.on('connect', () => {
@@ -76,7 +86,8 @@ interface Daemon {
 }
 
 function runDaemon(command: string, args: string[], dir: string, user: string | undefined): Daemon {
-  const [file, argv] = user === undefined ? [command, args] : ['runuser', ['-u', user, '--', command, ...args]];
+  const [file, argv] =
+    user === undefined ? [command, args] : ['runuser', ['-u', user, '--', command, ...args]];
   const child = spawn(file, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
@@ -116,7 +127,10 @@ export interface PgBouncer {
  * PgBouncer in `poolMode` in front of the Postgres that `serverUrl` names: every database name
  * is forwarded to the same server (a wildcard entry), with the server URL's credentials.
  */
-export async function startPgBouncer(serverUrl: string, poolMode: 'transaction' | 'session' = 'transaction'): Promise<PgBouncer> {
+export async function startPgBouncer(
+  serverUrl: string,
+  poolMode: 'transaction' | 'session' = 'transaction',
+): Promise<PgBouncer> {
   const server = new URL(serverUrl);
   const user = decodeURIComponent(server.username || 'postgres');
   const password = decodeURIComponent(server.password);
@@ -196,7 +210,8 @@ const SHIPPED_RETRIES = (() => {
   const lines = readFileSync(join(__dirname, '../../../../docker/haproxy.cfg'), 'utf8').split('\n');
   const defaults = lines.filter((l) => /^\s+(retries |option redispatch|retry-on )/.test(l));
   const backend = lines.filter((l) => /^\s+http-request disable-l7-retry /.test(l));
-  if (defaults.length !== 3 || backend.length !== 1) throw new Error('docker/haproxy.cfg: retry policy not found');
+  if (defaults.length !== 3 || backend.length !== 1)
+    throw new Error('docker/haproxy.cfg: retry policy not found');
   return { defaults, backend };
 })();
 
@@ -223,9 +238,7 @@ export async function startHaProxy(
       // A check must answer within this (the default is the check interval, which a loaded
       // machine can miss twice in a row without anything being wrong).
       '  timeout check 2s',
-      ...(timing.retries === false
-        ? ['  retries 0']
-        : SHIPPED_RETRIES.defaults),
+      ...(timing.retries === false ? ['  retries 0'] : SHIPPED_RETRIES.defaults),
       'frontend api',
       `  bind 127.0.0.1:${port}`,
       '  default_backend instances',
@@ -267,7 +280,10 @@ export async function startHaProxy(
       for (;;) {
         const now = await states();
         if (names.every((n) => now[n] === state)) return;
-        if (Date.now() > deadline) throw new Error(`HAProxy: waited for ${names.join(', ')} ${state}; states ${JSON.stringify(now)}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `HAProxy: waited for ${names.join(', ')} ${state}; states ${JSON.stringify(now)}`,
+          );
         await new Promise((r) => setTimeout(r, 50));
       }
     },
@@ -289,7 +305,12 @@ export interface LoadResult {
 }
 
 /** `clients` loops of GET `path` (through a balancer) until `stop()`; every request counted, by outcome and by the server that answered. */
-export function load(baseUrl: string, path: string, headers: Record<string, string>, clients: number) {
+export function load(
+  baseUrl: string,
+  path: string,
+  headers: Record<string, string>,
+  clients: number,
+) {
   const result: LoadResult = { sent: 0, ok: 0, failed: {}, servedBy: {} };
   let running = true;
   const loop = async () => {
@@ -306,7 +327,9 @@ export function load(baseUrl: string, path: string, headers: Record<string, stri
           result.failed[what] = (result.failed[what] ?? 0) + 1;
         }
       } catch (error) {
-        const code = String((error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message);
+        const code = String(
+          (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message,
+        );
         result.failed[code] = (result.failed[code] ?? 0) + 1;
       }
     }

@@ -26,9 +26,20 @@ function adapterEnv(): Record<string, string> {
 }
 
 /** Starts the built service (`nx run api:build`) as its own process, on a free port. */
-export async function startServiceProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<ServiceProcess> {
   const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'info', PORT: '0', HOST: '127.0.0.1', ...adapterEnv(), ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'info',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ...adapterEnv(),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -66,10 +77,19 @@ export async function startServiceProcess(env: Record<string, string>, timeoutMs
 }
 
 /** Runs the built service expecting it to exit; resolves with its exit code and output. */
-export function runServiceToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+export function runServiceToExit(
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [MAIN], {
-      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', ...adapterEnv(), ...env },
+      env: {
+        PATH: process.env.PATH ?? '',
+        NODE_ENV: 'test',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        ...adapterEnv(),
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

@@ -72,7 +72,11 @@ export class SmtpSink {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters.delete(check);
-        reject(new Error(`SMTP sink: condition not met in ${timeoutMs} ms (${this.messages.length} messages)`));
+        reject(
+          new Error(
+            `SMTP sink: condition not met in ${timeoutMs} ms (${this.messages.length} messages)`,
+          ),
+        );
       }, timeoutMs);
       const check = () => {
         if (!done()) return;
@@ -85,6 +89,8 @@ export class SmtpSink {
   }
 
   async stop(): Promise<void> {
-    await new Promise<void>((resolve) => (this.server === undefined ? resolve() : this.server.close(() => resolve())));
+    await new Promise<void>((resolve) =>
+      this.server === undefined ? resolve() : this.server.close(() => resolve()),
+    );
   }
 }

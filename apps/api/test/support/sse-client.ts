@@ -38,7 +38,9 @@ export class SseClient {
 
   static open(url: string, headers: Record<string, string>): Promise<SseClient> {
     return new Promise((resolve, reject) => {
-      const req = get(url, { headers: { accept: 'text/event-stream', ...headers } }, (res) => resolve(new SseClient(res, req)));
+      const req = get(url, { headers: { accept: 'text/event-stream', ...headers } }, (res) =>
+        resolve(new SseClient(res, req)),
+      );
       req.on('error', reject);
     });
   }
@@ -83,7 +85,8 @@ export class SseClient {
       else if (line.startsWith('event: ')) event = line.slice(7);
       else if (line.startsWith('data: ')) data.push(line.slice(6));
     }
-    if (data.length > 0) this.events.push({ id, event, data: JSON.parse(data.join('\n')), at: Date.now() });
+    if (data.length > 0)
+      this.events.push({ id, event, data: JSON.parse(data.join('\n')), at: Date.now() });
   }
 
   private notify(): void {

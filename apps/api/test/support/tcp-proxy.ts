@@ -59,6 +59,8 @@ export class TcpProxy {
 
   async stop(): Promise<void> {
     this.cut();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    await new Promise<void>((resolve) =>
+      this.server ? this.server.close(() => resolve()) : resolve(),
+    );
   }
 }

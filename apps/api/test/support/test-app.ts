@@ -46,7 +46,8 @@ export async function startTestApp(
   await app.init();
   // Fastify: its routes and hooks are ready once its plugins have loaded (Nest's own advice for
   // tests that call the server without listen()).
-  if (config.httpAdapter === 'fastify') await (app.getHttpAdapter().getInstance() as { ready(): Promise<unknown> }).ready();
+  if (config.httpAdapter === 'fastify')
+    await (app.getHttpAdapter().getInstance() as { ready(): Promise<unknown> }).ready();
   return {
     app,
     config,

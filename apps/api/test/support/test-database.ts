@@ -5,7 +5,9 @@ import { Client } from 'pg';
 export function adminDatabaseUrl(): string {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) {
-    throw new Error('TEST_DATABASE_URL is not set: run e2e tests through `npm test`, which starts Postgres');
+    throw new Error(
+      'TEST_DATABASE_URL is not set: run e2e tests through `npm test`, which starts Postgres',
+    );
   }
   return url;
 }

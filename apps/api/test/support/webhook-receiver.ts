@@ -26,7 +26,9 @@ export class WebhookReceiver {
   private readonly listeners = new Set<() => void>();
   port = 0;
 
-  constructor(private answer: (req: ReceivedRequest, index: number) => Answer = () => ({ status: 204 })) {}
+  constructor(
+    private answer: (req: ReceivedRequest, index: number) => Answer = () => ({ status: 204 }),
+  ) {}
 
   get url(): string {
     return `http://127.0.0.1:${this.port}/hooks`;
@@ -45,7 +47,12 @@ export class WebhookReceiver {
         const received: ReceivedRequest = {
           method: req.method ?? '',
           path: req.url ?? '',
-          headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')])),
+          headers: Object.fromEntries(
+            Object.entries(req.headers).map(([k, v]) => [
+              k,
+              Array.isArray(v) ? v.join(', ') : (v ?? ''),
+            ]),
+          ),
           body: Buffer.concat(chunks).toString('utf8'),
           at: Date.now(),
         };
@@ -57,7 +64,8 @@ export class WebhookReceiver {
           this.held.push(res);
           return;
         }
-        const reply = () => res.writeHead(answer.status, { 'content-type': 'text/plain' }).end('ok');
+        const reply = () =>
+          res.writeHead(answer.status, { 'content-type': 'text/plain' }).end('ok');
         if (answer.delayMs) setTimeout(reply, answer.delayMs);
         else reply();
       });
@@ -78,7 +86,13 @@ export class WebhookReceiver {
   }
 
   /** The parsed bodies, in arrival order. */
-  events(): { id: string; type: string; createdAt: string; organisationId: string; data: Record<string, unknown> }[] {
+  events(): {
+    id: string;
+    type: string;
+    createdAt: string;
+    organisationId: string;
+    data: Record<string, unknown>;
+  }[] {
     return this.requests.map((r) => JSON.parse(r.body));
   }
 
@@ -88,7 +102,11 @@ export class WebhookReceiver {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.listeners.delete(listener);
-        reject(new Error(`${what}: timed out after ${timeoutMs} ms with ${this.requests.length} requests`));
+        reject(
+          new Error(
+            `${what}: timed out after ${timeoutMs} ms with ${this.requests.length} requests`,
+          ),
+        );
       }, timeoutMs);
       const listener = () => {
         if (!check()) return;
@@ -103,7 +121,9 @@ export class WebhookReceiver {
   async stop(): Promise<void> {
     this.release(503);
     for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    await new Promise<void>((resolve) =>
+      this.server ? this.server.close(() => resolve()) : resolve(),
+    );
   }
 
   private notify(): void {

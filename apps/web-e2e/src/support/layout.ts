@@ -6,12 +6,18 @@ export const TABLET = { name: 'tablet', width: 768, height: 1024 } as const;
 export const DESKTOP = { name: 'desktop', width: 1440, height: 900 } as const;
 
 /** Nothing is wider than the window: no sideways scrolling of the page. */
-export async function expectNoHorizontalOverflow(page: Page, what: string, { soft = false } = {}): Promise<void> {
+export async function expectNoHorizontalOverflow(
+  page: Page,
+  what: string,
+  { soft = false } = {},
+): Promise<void> {
   const check = soft ? expect.soft : expect;
   const { scrollWidth, innerWidth, culprits } = await page.evaluate(() => {
     // The innermost elements that reach past the window's right edge, to name in a failure.
     const limit = window.innerWidth - window.scrollX + 1;
-    const wide = [...document.querySelectorAll<HTMLElement>('body *')].filter((el) => el.getBoundingClientRect().right > limit);
+    const wide = [...document.querySelectorAll<HTMLElement>('body *')].filter(
+      (el) => el.getBoundingClientRect().right > limit,
+    );
     // Text can overflow a box that is itself narrow enough.
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
@@ -22,14 +28,24 @@ export async function expectNoHorizontalOverflow(page: Page, what: string, { sof
       if (parent === null || getComputedStyle(parent).overflowX !== 'visible') continue;
       if (range.getBoundingClientRect().right > limit) wide.push(parent);
     }
-    const innermost = wide.filter((el) => !wide.some((other) => other !== el && el.contains(other)));
+    const innermost = wide.filter(
+      (el) => !wide.some((other) => other !== el && el.contains(other)),
+    );
     return {
       scrollWidth: document.documentElement.scrollWidth,
       innerWidth: window.innerWidth,
-      culprits: innermost.slice(0, 5).map((el) => `${el.tagName.toLowerCase()}.${el.className.toString().slice(0, 60)} "${(el.textContent ?? '').slice(0, 40)}"`),
+      culprits: innermost
+        .slice(0, 5)
+        .map(
+          (el) =>
+            `${el.tagName.toLowerCase()}.${el.className.toString().slice(0, 60)} "${(el.textContent ?? '').slice(0, 40)}"`,
+        ),
     };
   });
-  check(scrollWidth, `${what}: page width ${scrollWidth} px in a ${innerWidth} px window; too wide: ${culprits.join(' | ')}`).toBeLessThanOrEqual(innerWidth);
+  check(
+    scrollWidth,
+    `${what}: page width ${scrollWidth} px in a ${innerWidth} px window; too wide: ${culprits.join(' | ')}`,
+  ).toBeLessThanOrEqual(innerWidth);
 }
 
 /**
@@ -37,7 +53,11 @@ export async function expectNoHorizontalOverflow(page: Page, what: string, { sof
  * page check but still has to be dragged sideways on a phone). Code and JSON blocks wrap, so
  * they are not exempt.
  */
-export async function expectNoSidewaysScrolling(page: Page, what: string, { soft = false } = {}): Promise<void> {
+export async function expectNoSidewaysScrolling(
+  page: Page,
+  what: string,
+  { soft = false } = {},
+): Promise<void> {
   const check = soft ? expect.soft : expect;
   const boxes = await page.evaluate(() =>
     [...document.querySelectorAll<HTMLElement>('body *')]
@@ -47,7 +67,10 @@ export async function expectNoSidewaysScrolling(page: Page, what: string, { soft
         // Hidden boxes (a closed menu) and a scrollbar's own rounding do not count.
         return el.getClientRects().length > 0 && el.scrollWidth > el.clientWidth + 1;
       })
-      .map((el) => `${el.tagName.toLowerCase()}.${el.className.toString().slice(0, 60)} (${el.scrollWidth} px in ${el.clientWidth} px) "${(el.textContent ?? '').slice(0, 40)}"`),
+      .map(
+        (el) =>
+          `${el.tagName.toLowerCase()}.${el.className.toString().slice(0, 60)} (${el.scrollWidth} px in ${el.clientWidth} px) "${(el.textContent ?? '').slice(0, 40)}"`,
+      ),
   );
   check(boxes, `${what}: boxes that scroll sideways`).toEqual([]);
 }
@@ -55,9 +78,16 @@ export async function expectNoSidewaysScrolling(page: Page, what: string, { soft
 /** (Each check takes `soft: true` to report every page's problem in one run rather than the first.) */
 
 /** The page's heading is not under the fixed header. */
-export async function expectHeadingClear(page: Page, what: string, { soft = false } = {}): Promise<void> {
+export async function expectHeadingClear(
+  page: Page,
+  what: string,
+  { soft = false } = {},
+): Promise<void> {
   const check = soft ? expect.soft : expect;
   const header = await page.getByRole('banner').boundingBox();
   const heading = await page.getByRole('heading', { level: 1 }).boundingBox();
-  check(header && heading && heading.y >= header.y + header.height, `${what}: the heading starts below the header`).toBe(true);
+  check(
+    header && heading && heading.y >= header.y + header.height,
+    `${what}: the heading starts below the header`,
+  ).toBe(true);
 }

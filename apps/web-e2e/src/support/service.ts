@@ -34,9 +34,14 @@ export async function api<T = unknown>(
   if (cookie !== undefined) headers.cookie = cookie;
   // A person in several organisations names the one they act for.
   if (organisationId !== undefined) headers['x-organisation-id'] = organisationId;
-  const response = await fetch(`${baseURL}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(`${baseURL}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await response.text();
-  if (!expect.includes(response.status)) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+  if (!expect.includes(response.status))
+    throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
   return { status: response.status, body: (text === '' ? undefined : JSON.parse(text)) as T };
 }
 
@@ -56,32 +61,58 @@ export function unique(label: string): string {
 /** A new organisation and its Owner, signed in. */
 export async function signUpOwner(label: string, name = 'Ada Lovelace'): Promise<Member> {
   const id = unique(label);
-  const body = { email: `${id}@web-e2e.example.com`, password: `correct horse ${id}`, name, organisationName: `Analytical Engines ${id}` };
+  const body = {
+    email: `${id}@web-e2e.example.com`,
+    password: `correct horse ${id}`,
+    name,
+    organisationName: `Analytical Engines ${id}`,
+  };
   const response = await fetch(`${baseURL}/api/auth/sign-up`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-  if (response.status !== 201) throw new Error(`sign-up answered ${response.status}: ${await response.text()}`);
-  const signedIn = (await response.json()) as { user: { id: string }; organisation: { id: string } };
-  return { ...body, cookie: sessionCookie(response), memberId: signedIn.user.id, organisationId: signedIn.organisation.id };
+  if (response.status !== 201)
+    throw new Error(`sign-up answered ${response.status}: ${await response.text()}`);
+  const signedIn = (await response.json()) as {
+    user: { id: string };
+    organisation: { id: string };
+  };
+  return {
+    ...body,
+    cookie: sessionCookie(response),
+    memberId: signedIn.user.id,
+    organisationId: signedIn.organisation.id,
+  };
 }
 
 /** Invites someone with a built-in role and accepts for them: a second member, signed in. */
-export async function addMember(owner: Member, role: 'owner' | 'developer' | 'manager', name: string): Promise<Member> {
-  const { body: roles } = await api<{ roles: { id: string; builtIn: string | null }[] }>('GET', '/api/roles', { cookie: owner.cookie });
+export async function addMember(
+  owner: Member,
+  role: 'owner' | 'developer' | 'manager',
+  name: string,
+): Promise<Member> {
+  const { body: roles } = await api<{ roles: { id: string; builtIn: string | null }[] }>(
+    'GET',
+    '/api/roles',
+    { cookie: owner.cookie },
+  );
   const roleId = roles.roles.find((r) => r.builtIn === role)?.id;
   if (roleId === undefined) throw new Error(`no built-in ${role} role`);
   const id = unique(role);
   const email = `${id}@web-e2e.example.com`;
-  const { body: invitation } = await api<{ token: string }>('POST', '/api/invitations', { cookie: owner.cookie, body: { email, roleId } });
+  const { body: invitation } = await api<{ token: string }>('POST', '/api/invitations', {
+    cookie: owner.cookie,
+    body: { email, roleId },
+  });
   const password = `correct horse ${id}`;
   const response = await fetch(`${baseURL}/api/invitations/${invitation.token}/accept`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ name, password }),
   });
-  if (response.status !== 201) throw new Error(`accepting answered ${response.status}: ${await response.text()}`);
+  if (response.status !== 201)
+    throw new Error(`accepting answered ${response.status}: ${await response.text()}`);
   const signedIn = (await response.json()) as { user: { id: string } };
   return {
     name,
@@ -98,12 +129,26 @@ export async function addMember(owner: Member, role: 'owner' | 'developer' | 'ma
  * `inviter` invites `invitee`'s address (an account they already have) with a built-in role;
  * the invitee accepts signed in: one more organisation on the same account.
  */
-export async function inviteAndJoin(inviter: Member, invitee: Member, role: 'owner' | 'developer' | 'manager'): Promise<void> {
+export async function inviteAndJoin(
+  inviter: Member,
+  invitee: Member,
+  role: 'owner' | 'developer' | 'manager',
+): Promise<void> {
   const as = { cookie: inviter.cookie, organisationId: inviter.organisationId };
-  const { body: roles } = await api<{ roles: { id: string; builtIn: string | null }[] }>('GET', '/api/roles', as);
+  const { body: roles } = await api<{ roles: { id: string; builtIn: string | null }[] }>(
+    'GET',
+    '/api/roles',
+    as,
+  );
   const roleId = roles.roles.find((r) => r.builtIn === role)?.id;
-  const { body: invitation } = await api<{ token: string }>('POST', '/api/invitations', { ...as, body: { email: invitee.email, roleId } });
-  await api('POST', `/api/invitations/${invitation.token}/join`, { cookie: invitee.cookie, expect: [201] });
+  const { body: invitation } = await api<{ token: string }>('POST', '/api/invitations', {
+    ...as,
+    body: { email: invitee.email, roleId },
+  });
+  await api('POST', `/api/invitations/${invitation.token}/join`, {
+    cookie: invitee.cookie,
+    expect: [201],
+  });
 }
 
 /** Opens an interrupt in the key's organisation, as an agent would. */
@@ -113,7 +158,8 @@ export async function openInterrupt(key: string, title: string): Promise<{ id: s
     headers: { 'content-type': 'application/json', 'x-api-key': key },
     body: JSON.stringify({ title, actionRequests: [{ name: 'go' }] }),
   });
-  if (response.status !== 201) throw new Error(`interrupt creation answered ${response.status}: ${await response.text()}`);
+  if (response.status !== 201)
+    throw new Error(`interrupt creation answered ${response.status}: ${await response.text()}`);
   return (await response.json()) as { id: string };
 }
 

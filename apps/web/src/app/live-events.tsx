@@ -1,8 +1,16 @@
 import { eventStreamUrl } from '@interlock/api-client';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { applyInterruptEvents, refreshInterrupts, type InterruptEvent } from '../features/interrupts/api/interrupt-events';
-import { applySessionEvents, refreshSessions, type SessionEvent } from '../features/sessions/api/session-events';
+import {
+  applyInterruptEvents,
+  refreshInterrupts,
+  type InterruptEvent,
+} from '../features/interrupts/api/interrupt-events';
+import {
+  applySessionEvents,
+  refreshSessions,
+  type SessionEvent,
+} from '../features/sessions/api/session-events';
 import { refreshWebhookDeliveries } from '../features/webhooks/api/webhook-events';
 import { useActiveOrganisation } from '../shared/sign-in/active-organisation';
 import { useCan } from '../shared/sign-in/sign-in-session.queries';

@@ -22,7 +22,8 @@ export function createQueryClient(): QueryClient {
       queries: {
         staleTime: 15_000,
         refetchOnWindowFocus: true,
-        retry: (failures, error) => failures < 2 && (!isApiError(error) || error.status === 0 || error.status >= 500),
+        retry: (failures, error) =>
+          failures < 2 && (!isApiError(error) || error.status === 0 || error.status >= 500),
       },
       mutations: { retry: false },
     },

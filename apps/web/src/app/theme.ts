@@ -19,13 +19,20 @@ import {
  */
 const variantColorResolver: VariantColorsResolver = (input) => {
   const colors = defaultVariantColorsResolver(input);
-  const parsed = parseThemeColor({ color: input.color ?? input.theme.primaryColor, theme: input.theme });
+  const parsed = parseThemeColor({
+    color: input.color ?? input.theme.primaryColor,
+    theme: input.theme,
+  });
   if (!parsed.isThemeColor || parsed.shade !== undefined) return colors;
   // Shade 9, darkened a little: yellow, orange and green are light even at 9.
   const dark = darken(input.theme.colors[parsed.color][9], 0.2);
   if (input.variant === 'light' || input.variant === 'subtle' || input.variant === 'outline') {
     const text = `light-dark(${dark}, ${colors.color})`;
-    return { ...colors, color: text, ...(input.variant === 'outline' ? { border: `1px solid ${text}` } : {}) };
+    return {
+      ...colors,
+      color: text,
+      ...(input.variant === 'outline' ? { border: `1px solid ${text}` } : {}),
+    };
   }
   if (input.variant === 'filled' && parsed.color !== input.theme.primaryColor) {
     return { ...colors, background: dark, hover: dark };
@@ -43,11 +50,15 @@ export const theme = createTheme({
   variantColorResolver,
   components: {
     // Every close button says what it does.
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close the dialog' } } }),
+    Modal: Modal.extend({
+      defaultProps: { closeButtonProps: { 'aria-label': 'Close the dialog' } },
+    }),
     Alert: Alert.extend({ defaultProps: { closeButtonLabel: 'Dismiss' } }),
     // Links in running text are told apart by more than their colour.
     Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
-    Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss the notification' } } }),
+    Notification: Notification.extend({
+      defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss the notification' } },
+    }),
   },
 });
 

@@ -20,11 +20,21 @@ export function WaitingIndicator() {
   useEffect(() => {
     const before = known.current;
     known.current = count;
-    if (before === undefined || count <= before || !document.hidden || !wantsBrowser || !browserNotificationsOn()) return;
-    const shown = new Notification(count === 1 ? '1 interrupt waits for you' : `${count} interrupts wait for you`, {
-      body: 'Assigned to you in Interlock.',
-      tag: 'interlock-waiting',
-    });
+    if (
+      before === undefined ||
+      count <= before ||
+      !document.hidden ||
+      !wantsBrowser ||
+      !browserNotificationsOn()
+    )
+      return;
+    const shown = new Notification(
+      count === 1 ? '1 interrupt waits for you' : `${count} interrupts wait for you`,
+      {
+        body: 'Assigned to you in Interlock.',
+        tag: 'interlock-waiting',
+      },
+    );
     shown.onclick = () => {
       window.focus();
       window.location.assign('/inbox?tab=mine');

@@ -21,12 +21,23 @@ export class ApiError extends Error {
     const status = response?.status ?? 0;
     if (isErrorBody(body)) return new ApiError(status, body.code, body.message, body.requestId);
     const requestId = response?.headers.get('x-request-id') ?? undefined;
-    const text = typeof body === 'string' && body.trim() !== '' && body.length < 300 ? body.trim() : undefined;
-    return new ApiError(status, 'HTTP_ERROR', text ?? `The service answered ${status} ${response?.statusText ?? ''}`.trim() + '.', requestId);
+    const text =
+      typeof body === 'string' && body.trim() !== '' && body.length < 300 ? body.trim() : undefined;
+    return new ApiError(
+      status,
+      'HTTP_ERROR',
+      text ?? `The service answered ${status} ${response?.statusText ?? ''}`.trim() + '.',
+      requestId,
+    );
   }
 
   static network(cause: unknown): ApiError {
-    const error = new ApiError(0, 'NETWORK_ERROR', 'Cannot reach the Interlock service. Check your connection and try again.', undefined);
+    const error = new ApiError(
+      0,
+      'NETWORK_ERROR',
+      'Cannot reach the Interlock service. Check your connection and try again.',
+      undefined,
+    );
     (error as { cause?: unknown }).cause = cause;
     return error;
   }
@@ -42,7 +53,9 @@ interface ErrorBodyShape {
 function isErrorBody(body: unknown): body is ErrorBodyShape {
   if (typeof body !== 'object' || body === null) return false;
   const b = body as Record<string, unknown>;
-  return typeof b.code === 'string' && typeof b.message === 'string' && typeof b.statusCode === 'number';
+  return (
+    typeof b.code === 'string' && typeof b.message === 'string' && typeof b.statusCode === 'number'
+  );
 }
 
 export function isApiError(error: unknown): error is ApiError {

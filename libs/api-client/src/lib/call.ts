@@ -12,7 +12,9 @@ interface OperationResult<TData> {
  * exact message. The generated functions never throw on an HTTP error by themselves, so every
  * call site goes through here: one place decides what an error is.
  */
-export async function call<TData>(pending: Promise<OperationResult<TData>>): Promise<NonNullable<TData>> {
+export async function call<TData>(
+  pending: Promise<OperationResult<TData>>,
+): Promise<NonNullable<TData>> {
   let result: OperationResult<TData>;
   try {
     result = await pending;

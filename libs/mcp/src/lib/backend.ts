@@ -37,12 +37,22 @@ export interface KeyIdentity {
  */
 export interface InterlockBackend {
   identity(options?: CallOptions): Promise<KeyIdentity>;
-  createInterrupt(params: InterruptCreateParams, options: CreateOptions): Promise<Created<Interrupt>>;
+  createInterrupt(
+    params: InterruptCreateParams,
+    options: CreateOptions,
+  ): Promise<Created<Interrupt>>;
   getInterrupt(id: string, options?: CallOptions): Promise<Interrupt>;
   /** A page of the open interrupts this key opened, newest first (`GET /api/interrupts?status=open&openedBy=me`). */
-  listOwnOpenInterrupts(page: { cursor?: string; limit: number }, options?: CallOptions): Promise<InterruptListResponse>;
+  listOwnOpenInterrupts(
+    page: { cursor?: string; limit: number },
+    options?: CallOptions,
+  ): Promise<InterruptListResponse>;
   startSession(params: SessionStartParams, options?: CallOptions): Promise<Session>;
-  appendMessages(sessionId: string, messages: SessionMessage[], options?: CallOptions): Promise<{ appended: number }>;
+  appendMessages(
+    sessionId: string,
+    messages: SessionMessage[],
+    options?: CallOptions,
+  ): Promise<{ appended: number }>;
   endSession(sessionId: string, options?: CallOptions): Promise<Session>;
 }
 

@@ -10,7 +10,12 @@ function interrupt(overrides: Partial<Interrupt> = {}): Interrupt {
     sessionId: null,
     status: 'open',
     actionRequests: [
-      { name: 'deploy', args: {}, description: null, allowedDecisions: ['approve', 'edit', 'reject', 'respond'] },
+      {
+        name: 'deploy',
+        args: {},
+        description: null,
+        allowedDecisions: ['approve', 'edit', 'reject', 'respond'],
+      },
       { name: 'notify', args: {}, description: null, allowedDecisions: ['approve'] },
     ],
     decisions: [],
@@ -25,7 +30,11 @@ function interrupt(overrides: Partial<Interrupt> = {}): Interrupt {
   } as Interrupt;
 }
 
-const decision = (actionName: string, kind: 'approve' | 'edit' | 'reject' | 'respond', message: string | null = null) => ({
+const decision = (
+  actionName: string,
+  kind: 'approve' | 'edit' | 'reject' | 'respond',
+  message: string | null = null,
+) => ({
   id: `d-${actionName}`,
   actionName,
   decision: kind,
@@ -38,18 +47,30 @@ const decision = (actionName: string, kind: 'approve' | 'edit' | 'reject' | 'res
 
 describe('toOutcome', () => {
   it('reports an open interrupt as pending, never as approved, even when some actions are approved', () => {
-    const outcome = toOutcome(interrupt({ decisions: [decision('deploy', 'approve')] }), 'https://i.example.com/');
+    const outcome = toOutcome(
+      interrupt({ decisions: [decision('deploy', 'approve')] }),
+      'https://i.example.com/',
+    );
     expect(outcome.status).toBe('pending');
     expect(outcome.actionsAwaitingDecision).toEqual(['notify']);
-    expect(outcome.url).toBe('https://i.example.com/interrupts/7d0f4e7e-8a43-4c39-9b7e-1f7f3c1a2b3c');
+    expect(outcome.url).toBe(
+      'https://i.example.com/interrupts/7d0f4e7e-8a43-4c39-9b7e-1f7f3c1a2b3c',
+    );
     expect(outcome.next).toContain('NOT an approval');
     expect(outcome.next).toContain('1 of 2 actions are decided');
     expect(outcome.answer).toBeUndefined();
   });
 
   it('passes on an edit that renamed the action', () => {
-    const edited = { ...decision('deploy', 'edit'), editedArgs: { version: '1.4.3' }, editedName: 'deploy_canary' };
-    const outcome = toOutcome(interrupt({ status: 'answered', decisions: [edited, decision('notify', 'approve')] }), 'https://x');
+    const edited = {
+      ...decision('deploy', 'edit'),
+      editedArgs: { version: '1.4.3' },
+      editedName: 'deploy_canary',
+    };
+    const outcome = toOutcome(
+      interrupt({ status: 'answered', decisions: [edited, decision('notify', 'approve')] }),
+      'https://x',
+    );
     expect(outcome.decisions[0]).toEqual({
       action: 'deploy',
       decision: 'edit',
@@ -63,7 +84,10 @@ describe('toOutcome', () => {
 
   it('reports an answered interrupt with one decision per action', () => {
     const outcome = toOutcome(
-      interrupt({ status: 'answered', decisions: [decision('deploy', 'approve'), decision('notify', 'reject', 'no')] }),
+      interrupt({
+        status: 'answered',
+        decisions: [decision('deploy', 'approve'), decision('notify', 'reject', 'no')],
+      }),
       'https://i.example.com',
     );
     expect(outcome).toMatchObject({ status: 'answered', actionsAwaitingDecision: [] });
@@ -76,10 +100,15 @@ describe('toOutcome', () => {
   it("gives an ask_human interrupt's answer, known by its shape", () => {
     const asked = interrupt({
       status: 'answered',
-      actionRequests: [{ name: 'answer', args: {}, description: null, allowedDecisions: ['respond'] }],
+      actionRequests: [
+        { name: 'answer', args: {}, description: null, allowedDecisions: ['respond'] },
+      ],
       decisions: [decision('answer', 'respond', 'eu-west-1')],
     });
-    expect(toOutcome(asked, 'https://i.example.com')).toMatchObject({ status: 'answered', answer: 'eu-west-1' });
+    expect(toOutcome(asked, 'https://i.example.com')).toMatchObject({
+      status: 'answered',
+      answer: 'eu-west-1',
+    });
     const pending = toOutcome({ ...asked, status: 'open', decisions: [] }, 'https://i.example.com');
     expect(pending.status).toBe('pending');
     expect(pending).not.toHaveProperty('answer');
@@ -88,25 +117,36 @@ describe('toOutcome', () => {
 
   it('says when an identical earlier request was resumed, and when a shutdown cut the wait', () => {
     expect(toOutcome(interrupt(), 'https://x', { resumed: true })).toMatchObject({ resumed: true });
-    expect(toOutcome(interrupt(), 'https://x', { resumed: true }).next).toMatch(/^This is the request you already opened/);
+    expect(toOutcome(interrupt(), 'https://x', { resumed: true }).next).toMatch(
+      /^This is the request you already opened/,
+    );
     expect(toOutcome(interrupt(), 'https://x', { stopped: true }).next).toContain('restarting');
   });
 });
 
 describe('isQuestion', () => {
-  const action = (name: string, allowedDecisions: ('approve' | 'edit' | 'reject' | 'respond')[]) => ({ name, args: {}, description: null, allowedDecisions });
+  const action = (
+    name: string,
+    allowedDecisions: ('approve' | 'edit' | 'reject' | 'respond')[],
+  ) => ({ name, args: {}, description: null, allowedDecisions });
 
   it('is one action named answer that only a written response decides', () => {
     expect(isQuestion({ actionRequests: [action('answer', ['respond'])] })).toBe(true);
     expect(isQuestion({ actionRequests: [action('answer', ['respond', 'approve'])] })).toBe(false);
     expect(isQuestion({ actionRequests: [action('reply', ['respond'])] })).toBe(false);
-    expect(isQuestion({ actionRequests: [action('answer', ['respond']), action('deploy', ['approve'])] })).toBe(false);
+    expect(
+      isQuestion({
+        actionRequests: [action('answer', ['respond']), action('deploy', ['approve'])],
+      }),
+    ).toBe(false);
     expect(isQuestion({ actionRequests: [] })).toBe(false);
   });
 });
 
 describe('dashboardLink', () => {
   it('joins the base and the in-app route', () => {
-    expect(dashboardLink('https://example.com/interlock/', 'abc')).toBe('https://example.com/interlock/interrupts/abc');
+    expect(dashboardLink('https://example.com/interlock/', 'abc')).toBe(
+      'https://example.com/interlock/interrupts/abc',
+    );
   });
 });

@@ -91,11 +91,16 @@ export function toOutcome(
 }
 
 function answerOf(interrupt: Interrupt): string | undefined {
-  const decision = interrupt.decisions.find((d) => d.actionName === ASK_HUMAN_ACTION) ?? interrupt.decisions[0];
+  const decision =
+    interrupt.decisions.find((d) => d.actionName === ASK_HUMAN_ACTION) ?? interrupt.decisions[0];
   return decision?.message ?? undefined;
 }
 
-function nextStep(outcome: Outcome, asked: boolean, options: { resumed?: boolean; stopped?: boolean; notWaited?: boolean }): string {
+function nextStep(
+  outcome: Outcome,
+  asked: boolean,
+  options: { resumed?: boolean; stopped?: boolean; notWaited?: boolean },
+): string {
   const resumed = options.resumed
     ? 'This is the request you already opened with exactly these arguments in the last 24 hours; no new one was opened. '
     : '';
@@ -116,7 +121,9 @@ function nextStep(outcome: Outcome, asked: boolean, options: { resumed?: boolean
     outcome.decisions.length > 0
       ? `${outcome.decisions.length} of ${outcome.decisions.length + outcome.actionsAwaitingDecision.length} actions are decided; wait for all of them. `
       : '';
-  const what = asked ? 'No answer yet.' : 'No decision yet. This is NOT an approval: do not carry out the actions.';
+  const what = asked
+    ? 'No answer yet.'
+    : 'No decision yet. This is NOT an approval: do not carry out the actions.';
   return (
     `${resumed}${stopped}${what} ${partly}Call get_decision with interruptId "${outcome.interruptId}" to wait again ` +
     `(up to 50 s per call), do other work meanwhile, or give the user this link to decide: ${outcome.url}`

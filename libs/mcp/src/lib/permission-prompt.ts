@@ -3,7 +3,9 @@
 import type { Interrupt } from '@interlock/sdk';
 
 /** What Claude Code reads: run the tool with `updatedInput`, or do not, telling the model `message`. */
-export type PermissionAnswer = { behavior: 'allow'; updatedInput: Record<string, unknown> } | { behavior: 'deny'; message: string };
+export type PermissionAnswer =
+  | { behavior: 'allow'; updatedInput: Record<string, unknown> }
+  | { behavior: 'deny'; message: string };
 
 /**
  * approve → allow with the input as asked; edit → allow with the edited input (a rename cannot be
@@ -11,7 +13,12 @@ export type PermissionAnswer = { behavior: 'allow'; updatedInput: Record<string,
  * (nobody decided in time), withdrawn or expired without a decision → deny, saying so and where to
  * decide. Never allows without a person's (or a rule's) approval.
  */
-export function permissionAnswer(interrupt: Interrupt, toolName: string, input: Record<string, unknown>, url: string): PermissionAnswer {
+export function permissionAnswer(
+  interrupt: Interrupt,
+  toolName: string,
+  input: Record<string, unknown>,
+  url: string,
+): PermissionAnswer {
   const decision = interrupt.decisions.find((d) => d.actionName === toolName);
   if (decision === undefined) {
     const why =
@@ -24,7 +31,11 @@ export function permissionAnswer(interrupt: Interrupt, toolName: string, input: 
     case 'approve':
       return { behavior: 'allow', updatedInput: input };
     case 'edit':
-      if (decision.editedName !== null && decision.editedName !== undefined && decision.editedName !== toolName) {
+      if (
+        decision.editedName !== null &&
+        decision.editedName !== undefined &&
+        decision.editedName !== toolName
+      ) {
         return {
           behavior: 'deny',
           message: `${decision.decidedBy.name} asked for ${decision.editedName} instead of ${toolName}; a permission prompt cannot switch tools, so ${toolName} was not run.`,
@@ -34,9 +45,14 @@ export function permissionAnswer(interrupt: Interrupt, toolName: string, input: 
     case 'reject':
       return {
         behavior: 'deny',
-        message: decision.message ? decision.message : `${decision.decidedBy.name} did not allow ${toolName}.`,
+        message: decision.message
+          ? decision.message
+          : `${decision.decidedBy.name} did not allow ${toolName}.`,
       };
     default:
-      return { behavior: 'deny', message: `The decision on ${toolName} was ${decision.decision}; it was not run.` };
+      return {
+        behavior: 'deny',
+        message: `The decision on ${toolName} was ${decision.decision}; it was not run.`,
+      };
   }
 }

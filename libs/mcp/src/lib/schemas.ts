@@ -32,15 +32,21 @@ const sessionId = z
   .min(1)
   .max(100)
   .optional()
-  .describe('Optional: the sessionId from start_session, so reviewers see this request beside your steps in the Live View.');
+  .describe(
+    'Optional: the sessionId from start_session, so reviewers see this request beside your steps in the Live View.',
+  );
 
 const action = z.object({
   name: z
     .string()
     .min(1)
     .max(200)
-    .describe('A short identifier for the action, unique within this request, e.g. "deploy", "send_email", "delete_branch".'),
-  args: freeObject().describe('The exact arguments you will use if approved, e.g. {"service": "api", "version": "1.4.2"}. The human may edit them.'),
+    .describe(
+      'A short identifier for the action, unique within this request, e.g. "deploy", "send_email", "delete_branch".',
+    ),
+  args: freeObject().describe(
+    'The exact arguments you will use if approved, e.g. {"service": "api", "version": "1.4.2"}. The human may edit them.',
+  ),
   description: z
     .string()
     .max(10_000)
@@ -66,7 +72,9 @@ export const requestApprovalInput = {
     .string()
     .max(10_000)
     .optional()
-    .describe('Context for the reviewer: why you want to do this, what you checked, what could go wrong. Markdown is fine.'),
+    .describe(
+      'Context for the reviewer: why you want to do this, what you checked, what could go wrong. Markdown is fine.',
+    ),
   actions: z
     .array(action)
     .min(1)
@@ -81,23 +89,35 @@ export const askHumanInput = {
     .string()
     .min(1)
     .max(10_000)
-    .describe('The question, complete enough to answer without other context, e.g. "Which region should the new database go in?"'),
+    .describe(
+      'The question, complete enough to answer without other context, e.g. "Which region should the new database go in?"',
+    ),
   context: z
     .string()
     .max(10_000)
     .optional()
-    .describe('Anything the human needs to answer well: what you are doing, the options you see, what you would pick and why.'),
+    .describe(
+      'Anything the human needs to answer well: what you are doing, the options you see, what you would pick and why.',
+    ),
   waitSeconds,
   sessionId,
 };
 
 export const getDecisionInput = {
-  interruptId: z.string().min(1).max(100).describe('The interruptId returned by request_approval or ask_human.'),
+  interruptId: z
+    .string()
+    .min(1)
+    .max(100)
+    .describe('The interruptId returned by request_approval or ask_human.'),
   waitSeconds,
 };
 
 export const startSessionInput = {
-  name: z.string().min(1).max(200).describe('What this run is, e.g. "Nightly dependency upgrade" or "Refund ticket #4411".'),
+  name: z
+    .string()
+    .min(1)
+    .max(200)
+    .describe('What this run is, e.g. "Nightly dependency upgrade" or "Refund ticket #4411".'),
   externalId: z.string().min(1).max(200).optional().describe('Optional: your own id for this run.'),
 };
 
@@ -106,11 +126,15 @@ export const logStepInput = {
   content: z
     .string()
     .max(32_768)
-    .describe('What you did, found or decided in this step, in a sentence or a short paragraph (at most 32 kB).'),
+    .describe(
+      'What you did, found or decided in this step, in a sentence or a short paragraph (at most 32 kB).',
+    ),
   role: z
     .enum(MESSAGE_ROLES)
     .optional()
-    .describe('Whose words these are: "agent" (you, the default), "tool" (a tool\'s output), "user" or "system".'),
+    .describe(
+      'Whose words these are: "agent" (you, the default), "tool" (a tool\'s output), "user" or "system".',
+    ),
 };
 
 export const endSessionInput = {
@@ -122,8 +146,13 @@ export const endSessionInput = {
 const decision = z.object({
   action: z.string().describe('The action this decision is about.'),
   decision: z.enum(DECISIONS),
-  editedArgs: freeObject().optional().describe('With "edit": the arguments to use instead of yours.'),
-  editedName: z.string().optional().describe('With "edit", when the human chose another action: its name, to perform instead.'),
+  editedArgs: freeObject()
+    .optional()
+    .describe('With "edit": the arguments to use instead of yours.'),
+  editedName: z
+    .string()
+    .optional()
+    .describe('With "edit", when the human chose another action: its name, to perform instead.'),
   message: z.string().optional().describe('What the human wrote (always there with "respond").'),
   decidedBy: z.string().describe('Who decided.'),
   decidedAt: z.string(),
@@ -133,17 +162,21 @@ const decision = z.object({
 export const outcomeOutput = {
   status: z
     .enum(['answered', 'pending'])
-    .describe('"answered": every action has a decision. "pending": not yet — never treat pending as an approval.'),
+    .describe(
+      '"answered": every action has a decision. "pending": not yet — never treat pending as an approval.',
+    ),
   interruptId: z.string(),
   url: z.string().describe('Where a human reviews this request in the Interlock dashboard.'),
   title: z.string(),
   decisions: z.array(decision).describe('The decisions so far, one per decided action.'),
   actionsAwaitingDecision: z.array(z.string()).describe('Actions nobody has decided yet.'),
-  answer: z.string().optional().describe('ask_human only: the human\'s answer, once there is one.'),
+  answer: z.string().optional().describe("ask_human only: the human's answer, once there is one."),
   resumed: z
     .boolean()
     .optional()
-    .describe('True when an identical earlier request was found (within 24 hours) and no new one was opened.'),
+    .describe(
+      'True when an identical earlier request was found (within 24 hours) and no new one was opened.',
+    ),
   next: z.string().describe('What to do now.'),
 };
 
@@ -152,13 +185,21 @@ export const listPendingOutput = {
     z.object({
       interruptId: z.string(),
       title: z.string(),
-      kind: z.enum(['approval', 'question']).describe('question: a question to answer (as ask_human opens); approval: actions to decide.'),
+      kind: z
+        .enum(['approval', 'question'])
+        .describe(
+          'question: a question to answer (as ask_human opens); approval: actions to decide.',
+        ),
       createdAt: z.string(),
       url: z.string(),
       actionsAwaitingDecision: z.array(z.string()),
     }),
   ),
-  complete: z.boolean().describe('False when this key has more open requests than were listed (the newest 1,000 are).'),
+  complete: z
+    .boolean()
+    .describe(
+      'False when this key has more open requests than were listed (the newest 1,000 are).',
+    ),
   note: z.string(),
 };
 
@@ -181,7 +222,18 @@ export const logStepOutput = {
  * wants to use, that tool's input, and the tool use's id.
  */
 export const permissionPromptInput = {
-  tool_name: z.string().min(1).max(200).describe('The tool the agent wants to use, e.g. "Bash", "Write", "mcp__github__create_pull_request".'),
+  tool_name: z
+    .string()
+    .min(1)
+    .max(200)
+    .describe(
+      'The tool the agent wants to use, e.g. "Bash", "Write", "mcp__github__create_pull_request".',
+    ),
   input: freeObject().describe('The input the agent would give that tool.'),
-  tool_use_id: z.string().min(1).max(190).optional().describe('The id of this tool use, when the caller has one.'),
+  tool_use_id: z
+    .string()
+    .min(1)
+    .max(190)
+    .optional()
+    .describe('The id of this tool use, when the caller has one.'),
 };

@@ -21,7 +21,9 @@ beforeAll(async () => {
   elsewhere = createServer((req, res) => {
     reached.push(req.headers);
     req.resume();
-    res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'stolen', title: 'stolen', status: 'open' }));
+    res
+      .writeHead(201, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ id: 'stolen', title: 'stolen', status: 'open' }));
   });
   elsewhereURL = `http://localhost:${await listen(elsewhere)}`;
   service = createServer((req, res) => {
@@ -41,7 +43,10 @@ afterAll(async () => {
 it('a 307 to another origin is a tool error, and that origin never sees the key', async () => {
   const backend = new SdkBackend({ apiKey: 'ilk_stdio_secret', baseURL: serviceURL });
   const error = await backend
-    .createInterrupt({ title: 'Deploy', actionRequests: [{ name: 'deploy' }] }, { idempotencyKey: 'k-1' })
+    .createInterrupt(
+      { title: 'Deploy', actionRequests: [{ name: 'deploy' }] },
+      { idempotencyKey: 'k-1' },
+    )
     .catch((e: unknown) => e);
   expect(error).toBeInstanceOf(InterlockBackendError);
   expect((error as Error).message).toBe(

@@ -66,7 +66,10 @@ export class SdkBackend implements InterlockBackend {
     });
   }
 
-  createInterrupt(params: InterruptCreateParams, options: CreateOptions): Promise<Created<Interrupt>> {
+  createInterrupt(
+    params: InterruptCreateParams,
+    options: CreateOptions,
+  ): Promise<Created<Interrupt>> {
     return this.call(async () => {
       const { data, response } = await this.client.interrupts
         .create(params, { idempotencyKey: options.idempotencyKey, signal: options.signal })
@@ -80,7 +83,10 @@ export class SdkBackend implements InterlockBackend {
     return this.call(() => this.client.interrupts.get(id, { signal: options.signal }));
   }
 
-  listOwnOpenInterrupts(page: { cursor?: string; limit: number }, options: CallOptions = {}): Promise<InterruptListResponse> {
+  listOwnOpenInterrupts(
+    page: { cursor?: string; limit: number },
+    options: CallOptions = {},
+  ): Promise<InterruptListResponse> {
     return this.call(async () => {
       const listed = await this.client.interrupts.list(
         { status: 'open', openedBy: 'me', limit: page.limit, cursor: page.cursor },
@@ -94,8 +100,14 @@ export class SdkBackend implements InterlockBackend {
     return this.call(() => this.client.sessions.start(params, { signal: options.signal }));
   }
 
-  appendMessages(sessionId: string, messages: SessionMessage[], options: CallOptions = {}): Promise<{ appended: number }> {
-    return this.call(() => this.client.sessions.append(sessionId, messages, { signal: options.signal }));
+  appendMessages(
+    sessionId: string,
+    messages: SessionMessage[],
+    options: CallOptions = {},
+  ): Promise<{ appended: number }> {
+    return this.call(() =>
+      this.client.sessions.append(sessionId, messages, { signal: options.signal }),
+    );
   }
 
   endSession(sessionId: string, options: CallOptions = {}): Promise<Session> {
@@ -116,13 +128,25 @@ export class SdkBackend implements InterlockBackend {
 export function toBackendError(error: unknown, baseURL: string): unknown {
   if (error instanceof APIUserAbortError) return error;
   if (error instanceof APIConnectionTimeoutError) {
-    return new InterlockBackendError(`Interlock at ${baseURL} did not answer in time.`, { code: 'CONNECTION_TIMEOUT' }, { cause: error });
+    return new InterlockBackendError(
+      `Interlock at ${baseURL} did not answer in time.`,
+      { code: 'CONNECTION_TIMEOUT' },
+      { cause: error },
+    );
   }
   if (error instanceof APIConnectionError) {
-    return new InterlockBackendError(`Could not reach Interlock at ${baseURL}.`, { code: 'CONNECTION_ERROR' }, { cause: error });
+    return new InterlockBackendError(
+      `Could not reach Interlock at ${baseURL}.`,
+      { code: 'CONNECTION_ERROR' },
+      { cause: error },
+    );
   }
   if (error instanceof APIError) {
-    return new InterlockBackendError(error.message, { status: error.status, code: error.code, requestId: error.requestId }, { cause: error });
+    return new InterlockBackendError(
+      error.message,
+      { status: error.status, code: error.code, requestId: error.requestId },
+      { cause: error },
+    );
   }
   return error;
 }

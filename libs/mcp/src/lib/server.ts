@@ -1,7 +1,11 @@
 import type { Interrupt, InterruptCreateParams } from '@interlock/sdk';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CallToolResult,
+  ServerNotification,
+  ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
 import { InterlockBackend, InterlockBackendError } from './backend';
 import { idempotencyKeyFor } from './idempotency';
 import { ASK_HUMAN_ACTION, dashboardLink, isQuestion, OpeningTool, toOutcome } from './outcome';
@@ -74,12 +78,16 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
   );
 
   /** Runs a tool body; anything thrown becomes a tool error the model can read. */
-  const guarded = async (extra: Extra, body: (context: { interruptId?: string }) => Promise<CallToolResult>) => {
+  const guarded = async (
+    extra: Extra,
+    body: (context: { interruptId?: string }) => Promise<CallToolResult>,
+  ) => {
     const context: { interruptId?: string } = {};
     try {
       return await body(context);
     } catch (error) {
-      if (extra.signal.aborted) return { isError: true, content: [{ type: 'text' as const, text: 'Cancelled.' }] };
+      if (extra.signal.aborted)
+        return { isError: true, content: [{ type: 'text' as const, text: 'Cancelled.' }] };
       if (!(error instanceof InterlockBackendError)) options.onError?.(error);
       return failure(error, context);
     }
@@ -96,7 +104,10 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
     const progressToken = extra._meta?.progressToken;
     const url = dashboardLink(dashboardUrl, interrupt.id);
     let lastProgress = -1;
-    const release = seconds > 0 && interrupt.status === 'open' && options.acquireWait ? options.acquireWait() : () => undefined;
+    const release =
+      seconds > 0 && interrupt.status === 'open' && options.acquireWait
+        ? options.acquireWait()
+        : () => undefined;
     const notWaited = release === undefined;
     const { interrupt: latest, stopped } = await waitForDecision(backend, interrupt, {
       waitMs: notWaited ? 0 : seconds * 1000,
@@ -121,7 +132,13 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
               });
             },
     }).finally(() => release?.());
-    return success(toOutcome(latest, dashboardUrl, { ...shape, stopped, notWaited: notWaited && latest.status === 'open' }));
+    return success(
+      toOutcome(latest, dashboardUrl, {
+        ...shape,
+        stopped,
+        notWaited: notWaited && latest.status === 'open',
+      }),
+    );
   };
 
   const open = async (
@@ -131,11 +148,17 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
     context: { interruptId?: string },
   ): Promise<{ interrupt: Interrupt; resumed: boolean }> => {
     const { apiKeyId } = await backend.identity({ signal: extra.signal });
-    const created = await backend.createInterrupt(body, { idempotencyKey: idempotencyKeyFor(tool, apiKeyId, body), signal: extra.signal });
+    const created = await backend.createInterrupt(body, {
+      idempotencyKey: idempotencyKeyFor(tool, apiKeyId, body),
+      signal: extra.signal,
+    });
     context.interruptId = created.value.id;
     if (!created.replayed) return { interrupt: created.value, resumed: false };
     // A replay repeats the first creation's answer (then still open): read what it is now.
-    return { interrupt: await backend.getInterrupt(created.value.id, { signal: extra.signal }), resumed: true };
+    return {
+      interrupt: await backend.getInterrupt(created.value.id, { signal: extra.signal }),
+      resumed: true,
+    };
   };
 
   server.registerTool(
@@ -153,7 +176,12 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
         'title or description.',
       inputSchema: requestApprovalInput,
       outputSchema: outcomeOutput,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: true,
+      },
     },
     (args, extra) =>
       guarded(extra, async (context) => {
@@ -188,7 +216,12 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
         'The same question with the same context within 24 hours returns the earlier one instead of asking twice.',
       inputSchema: askHumanInput,
       outputSchema: outcomeOutput,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: true,
+      },
     },
     (args, extra) =>
       guarded(extra, async (context) => {
@@ -232,7 +265,12 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
         '{"behavior":"deny","message":"…"} (rejected, with the human\'s message, or nobody decided in time). Not for the ' +
         'model to call directly: use request_approval.',
       inputSchema: permissionPromptInput,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: true,
+      },
     },
     (args, extra) =>
       guarded(extra, async (context) => {
@@ -240,23 +278,38 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
           'permission_prompt',
           {
             title: truncate(`Allow ${args.tool_name}?`, 200),
-            description: 'An agent asks to use this tool with the input below. Approve, edit the input, or reject with a message the agent reads.',
+            description:
+              'An agent asks to use this tool with the input below. Approve, edit the input, or reject with a message the agent reads.',
             // Each tool use is its own question: the same input asked again later is asked again.
             externalId: args.tool_use_id,
-            actionRequests: [{ name: args.tool_name, args: args.input, allowedDecisions: ['approve', 'edit', 'reject'] }],
+            actionRequests: [
+              {
+                name: args.tool_name,
+                args: args.input,
+                allowedDecisions: ['approve', 'edit', 'reject'],
+              },
+            ],
           },
           extra,
           context,
         );
         const seconds = options.permissionWaitSeconds ?? DEFAULT_WAIT_SECONDS;
-        const release = interrupt.status === 'open' && options.acquireWait ? options.acquireWait() : () => undefined;
+        const release =
+          interrupt.status === 'open' && options.acquireWait
+            ? options.acquireWait()
+            : () => undefined;
         const { interrupt: latest } = await waitForDecision(backend, interrupt, {
           waitMs: release === undefined ? 0 : seconds * 1000,
           pollIntervalMs,
           signal: extra.signal,
           stop: options.stopWaiting,
         }).finally(() => release?.());
-        const answer = permissionAnswer(latest, args.tool_name, args.input, dashboardLink(dashboardUrl, latest.id));
+        const answer = permissionAnswer(
+          latest,
+          args.tool_name,
+          args.input,
+          dashboardLink(dashboardUrl, latest.id),
+        );
         return { content: [{ type: 'text' as const, text: JSON.stringify(answer) }] };
       }),
   );
@@ -303,7 +356,10 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
             complete = false;
             break;
           }
-          const listed = await backend.listOwnOpenInterrupts({ cursor, limit: LIST_PAGE }, { signal: extra.signal });
+          const listed = await backend.listOwnOpenInterrupts(
+            { cursor, limit: LIST_PAGE },
+            { signal: extra.signal },
+          );
           for (const interrupt of listed.interrupts) {
             const decided = new Set(interrupt.decisions.map((d) => d.actionName));
             mine.push({
@@ -312,19 +368,25 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
               kind: isQuestion(interrupt) ? 'question' : 'approval',
               createdAt: interrupt.createdAt,
               url: dashboardLink(dashboardUrl, interrupt.id),
-              actionsAwaitingDecision: interrupt.actionRequests.map((a) => a.name).filter((n) => !decided.has(n)),
+              actionsAwaitingDecision: interrupt.actionRequests
+                .map((a) => a.name)
+                .filter((n) => !decided.has(n)),
             });
           }
           if (listed.nextCursor === null || listed.nextCursor === undefined) break;
           cursor = listed.nextCursor;
         }
-        const listedHow = complete ? 'All of the' : `The ${LIST_PAGE * LIST_MAX_PAGES} newest of the`;
+        const listedHow = complete
+          ? 'All of the'
+          : `The ${LIST_PAGE * LIST_MAX_PAGES} newest of the`;
         return success({
           interrupts: mine,
           complete,
           note:
             `${listedHow} open requests this API key opened. ` +
-            (mine.length === 0 ? 'None is waiting.' : 'Call get_decision with an interruptId to wait for one.'),
+            (mine.length === 0
+              ? 'None is waiting.'
+              : 'Call get_decision with an interruptId to wait for one.'),
         });
       }),
   );
@@ -339,11 +401,19 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
         'to end_session when you are done.',
       inputSchema: startSessionInput,
       outputSchema: sessionOutput,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
     },
     (args, extra) =>
       guarded(extra, async () => {
-        const session = await backend.startSession({ name: args.name, externalId: args.externalId }, { signal: extra.signal });
+        const session = await backend.startSession(
+          { name: args.name, externalId: args.externalId },
+          { signal: extra.signal },
+        );
         return success(sessionResult(session));
       }),
   );
@@ -357,7 +427,12 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
         'watching the Live View see it within a second. Keep each step short and factual.',
       inputSchema: logStepInput,
       outputSchema: logStepOutput,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
     },
     (args, extra) =>
       guarded(extra, async () => {
@@ -374,10 +449,16 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
     'end_session',
     {
       title: 'End a Live View session',
-      description: 'End a session started with start_session, when your work is done. No steps can be logged to it afterwards.',
+      description:
+        'End a session started with start_session, when your work is done. No steps can be logged to it afterwards.',
       inputSchema: endSessionInput,
       outputSchema: sessionOutput,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
     },
     (args, extra) =>
       guarded(extra, async () => {
@@ -412,6 +493,8 @@ function sessionResult(session: {
     status: session.status,
     messageCount: session.messageCount,
     startedAt: session.startedAt,
-    ...(session.endedAt === null || session.endedAt === undefined ? {} : { endedAt: session.endedAt }),
+    ...(session.endedAt === null || session.endedAt === undefined
+      ? {}
+      : { endedAt: session.endedAt }),
   };
 }

@@ -17,13 +17,22 @@ describe('readStdioConfig', () => {
         INTERLOCK_DASHBOARD_URL: 'https://app.example.com/interlock/',
         INTERLOCK_PERMISSION_WAIT_SECONDS: '600',
       }),
-    ).toEqual({ apiKey: 'ilk_x', baseURL: 'https://api.example.com', dashboardUrl: 'https://app.example.com/interlock', permissionWaitSeconds: 600 });
+    ).toEqual({
+      apiKey: 'ilk_x',
+      baseURL: 'https://api.example.com',
+      dashboardUrl: 'https://app.example.com/interlock',
+      permissionWaitSeconds: 600,
+    });
   });
 
   it('reports every problem at once', () => {
     let error: unknown;
     try {
-      readStdioConfig({ INTERLOCK_BASE_URL: 'ftp://x', INTERLOCK_DASHBOARD_URL: 'nope', INTERLOCK_PERMISSION_WAIT_SECONDS: '1.5' });
+      readStdioConfig({
+        INTERLOCK_BASE_URL: 'ftp://x',
+        INTERLOCK_DASHBOARD_URL: 'nope',
+        INTERLOCK_PERMISSION_WAIT_SECONDS: '1.5',
+      });
     } catch (e) {
       error = e;
     }

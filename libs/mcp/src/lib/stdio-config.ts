@@ -35,22 +35,41 @@ export function readStdioConfig(env: Readonly<Record<string, string | undefined>
       if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('scheme');
       return raw.replace(/\/+$/, '');
     } catch {
-      problems.push(`${name} must be an http(s) URL such as https://interlock.example.com (got "${raw}")`);
+      problems.push(
+        `${name} must be an http(s) URL such as https://interlock.example.com (got "${raw}")`,
+      );
       return raw;
     }
   };
   const apiKey = read('INTERLOCK_API_KEY');
   if (apiKey === undefined) {
-    problems.push('INTERLOCK_API_KEY is not set: create a key in the Interlock dashboard and put it in the MCP server\'s env');
+    problems.push(
+      "INTERLOCK_API_KEY is not set: create a key in the Interlock dashboard and put it in the MCP server's env",
+    );
   }
   const baseURL = url('INTERLOCK_BASE_URL', read('INTERLOCK_BASE_URL') ?? DEFAULT_BASE_URL);
   const dashboardRaw = read('INTERLOCK_DASHBOARD_URL');
-  const dashboardUrl = dashboardRaw === undefined ? baseURL : url('INTERLOCK_DASHBOARD_URL', dashboardRaw);
+  const dashboardUrl =
+    dashboardRaw === undefined ? baseURL : url('INTERLOCK_DASHBOARD_URL', dashboardRaw);
   const waitRaw = read('INTERLOCK_PERMISSION_WAIT_SECONDS');
   const permissionWaitSeconds = waitRaw === undefined ? undefined : Number(waitRaw);
-  if (permissionWaitSeconds !== undefined && !(Number.isInteger(permissionWaitSeconds) && permissionWaitSeconds >= 0 && permissionWaitSeconds <= 86_400)) {
-    problems.push(`INTERLOCK_PERMISSION_WAIT_SECONDS must be a whole number of seconds from 0 to 86400 (got "${waitRaw}")`);
+  if (
+    permissionWaitSeconds !== undefined &&
+    !(
+      Number.isInteger(permissionWaitSeconds) &&
+      permissionWaitSeconds >= 0 &&
+      permissionWaitSeconds <= 86_400
+    )
+  ) {
+    problems.push(
+      `INTERLOCK_PERMISSION_WAIT_SECONDS must be a whole number of seconds from 0 to 86400 (got "${waitRaw}")`,
+    );
   }
   if (problems.length > 0) throw new StdioConfigError(problems);
-  return { apiKey: apiKey as string, baseURL, dashboardUrl, ...(permissionWaitSeconds === undefined ? {} : { permissionWaitSeconds }) };
+  return {
+    apiKey: apiKey as string,
+    baseURL,
+    dashboardUrl,
+    ...(permissionWaitSeconds === undefined ? {} : { permissionWaitSeconds }),
+  };
 }

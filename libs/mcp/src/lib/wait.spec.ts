@@ -3,7 +3,10 @@ import type { InterlockBackend } from './backend';
 import { waitForDecision } from './wait';
 
 // A backend whose interrupt becomes answered after `answerAfterReads` reads.
-function backendAnsweringAfter(answerAfterReads: number): { backend: InterlockBackend; reads: () => number } {
+function backendAnsweringAfter(answerAfterReads: number): {
+  backend: InterlockBackend;
+  reads: () => number;
+} {
   let reads = 0;
   const backend = {
     getInterrupt: async (id: string) => {
@@ -19,7 +22,11 @@ const open = { id: 'i1', status: 'open' } as Interrupt;
 describe('waitForDecision', () => {
   it('returns as soon as a read finds it answered', async () => {
     const { backend, reads } = backendAnsweringAfter(2);
-    const result = await waitForDecision(backend, open, { waitMs: 5_000, pollIntervalMs: 10, signal: new AbortController().signal });
+    const result = await waitForDecision(backend, open, {
+      waitMs: 5_000,
+      pollIntervalMs: 10,
+      signal: new AbortController().signal,
+    });
     expect(result).toEqual({ interrupt: { id: 'i1', status: 'answered' }, stopped: false });
     expect(reads()).toBe(2);
   });
@@ -42,7 +49,11 @@ describe('waitForDecision', () => {
 
   it('does not wait at all with waitMs 0', async () => {
     const { backend, reads } = backendAnsweringAfter(Infinity);
-    const result = await waitForDecision(backend, open, { waitMs: 0, pollIntervalMs: 50, signal: new AbortController().signal });
+    const result = await waitForDecision(backend, open, {
+      waitMs: 0,
+      pollIntervalMs: 50,
+      signal: new AbortController().signal,
+    });
     expect(result.interrupt).toBe(open);
     expect(reads()).toBe(0);
   });
@@ -52,7 +63,12 @@ describe('waitForDecision', () => {
     const stop = new AbortController();
     setTimeout(() => stop.abort(), 30);
     const started = Date.now();
-    const result = await waitForDecision(backend, open, { waitMs: 10_000, pollIntervalMs: 5_000, signal: new AbortController().signal, stop: stop.signal });
+    const result = await waitForDecision(backend, open, {
+      waitMs: 10_000,
+      pollIntervalMs: 5_000,
+      signal: new AbortController().signal,
+      stop: stop.signal,
+    });
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(result).toMatchObject({ stopped: true, interrupt: { status: 'open' } });
   });

@@ -26,7 +26,11 @@ export interface WaitResult {
  * the caller reports it pending, never approved. Errors of a read (a revoked key answers 401 on
  * the next read) propagate.
  */
-export async function waitForDecision(backend: InterlockBackend, interrupt: Interrupt, options: WaitOptions): Promise<WaitResult> {
+export async function waitForDecision(
+  backend: InterlockBackend,
+  interrupt: Interrupt,
+  options: WaitOptions,
+): Promise<WaitResult> {
   const started = Date.now();
   const deadline = started + options.waitMs;
   let current = interrupt;
@@ -40,7 +44,10 @@ export async function waitForDecision(backend: InterlockBackend, interrupt: Inte
     if (ended()) break;
     current = await backend.getInterrupt(current.id, { signal: options.signal });
   }
-  return { interrupt: current, stopped: current.status === 'open' && options.stop?.aborted === true };
+  return {
+    interrupt: current,
+    stopped: current.status === 'open' && options.stop?.aborted === true,
+  };
 }
 
 /** Sleeps `ms`, or less when one of the signals aborts. */

@@ -18,7 +18,8 @@ export function installInspector(): string {
     .update(files.map((f) => readFileSync(join(pinned, f), 'utf8')).join('\0'))
     .digest('hex');
   const bin = join(installDir, 'node_modules', '.bin', 'mcp-inspector');
-  if (existsSync(bin) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp) return bin;
+  if (existsSync(bin) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp)
+    return bin;
   rmSync(installDir, { recursive: true, force: true });
   mkdirSync(installDir, { recursive: true });
   for (const f of files) copyFileSync(join(pinned, f), join(installDir, f));
@@ -27,7 +28,10 @@ export function installInspector(): string {
     encoding: 'utf8',
     env: { ...process.env, npm_config_update_notifier: 'false' },
   });
-  if (result.status !== 0) throw new Error(`npm ci of the MCP Inspector failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
+  if (result.status !== 0)
+    throw new Error(
+      `npm ci of the MCP Inspector failed (${result.status}):\n${result.stdout}\n${result.stderr}`,
+    );
   writeFileSync(stampFile, stamp);
   return bin;
 }
@@ -41,7 +45,10 @@ export interface InspectorRun {
 /** Runs `mcp-inspector --cli …` to completion. */
 export function runInspector(bin: string, args: string[]): Promise<InspectorRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, ['--cli', ...args], { cwd: root, env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(bin, ['--cli', ...args], {
+      cwd: root,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));

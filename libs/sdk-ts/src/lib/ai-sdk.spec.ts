@@ -4,20 +4,41 @@
 import { generateText, stepCountIs, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
-import { aiSDKApprovalMessage, aiSDKInterrupt, AI_SDK_METADATA_KEY, interlockToolApproval, pendingAISDKApprovals } from './ai-sdk';
+import {
+  aiSDKApprovalMessage,
+  aiSDKInterrupt,
+  AI_SDK_METADATA_KEY,
+  interlockToolApproval,
+  pendingAISDKApprovals,
+} from './ai-sdk';
 import { Interlock } from './client';
 import { InterlockError } from './errors';
 import type { Decision, Interrupt } from './types';
 
-const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
-type Content = { type: 'tool-call'; toolCallId: string; toolName: string; input: string } | { type: 'text'; text: string };
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 1, text: 1, reasoning: 0 },
+};
+type Content =
+  | { type: 'tool-call'; toolCallId: string; toolName: string; input: string }
+  | { type: 'text'; text: string };
 const turn = (...content: Content[]) => ({
   content,
-  finishReason: { unified: content.some((c) => c.type === 'tool-call') ? ('tool-calls' as const) : ('stop' as const), raw: undefined },
+  finishReason: {
+    unified: content.some((c) => c.type === 'tool-call')
+      ? ('tool-calls' as const)
+      : ('stop' as const),
+    raw: undefined,
+  },
   usage,
   warnings: [],
 });
-const call = (toolCallId: string, toolName: string, input: Record<string, unknown>): Content => ({ type: 'tool-call', toolCallId, toolName, input: JSON.stringify(input) });
+const call = (toolCallId: string, toolName: string, input: Record<string, unknown>): Content => ({
+  type: 'tool-call',
+  toolCallId,
+  toolName,
+  input: JSON.stringify(input),
+});
 
 function mailTools(ran: unknown[], needsApproval: boolean) {
   return {
@@ -36,8 +57,21 @@ function mailTools(ran: unknown[], needsApproval: boolean) {
   };
 }
 
-const decided = (actionName: string, decision: 'approve' | 'reject', message: string | null = null): Decision =>
-  ({ id: actionName, actionName, decision, editedArgs: null, editedName: null, message, decidedBy: { type: 'member', id: 'm', name: 'Ada' }, decidedAt: '' }) as Decision;
+const decided = (
+  actionName: string,
+  decision: 'approve' | 'reject',
+  message: string | null = null,
+): Decision =>
+  ({
+    id: actionName,
+    actionName,
+    decision,
+    editedArgs: null,
+    editedName: null,
+    message,
+    decidedBy: { type: 'member', id: 'm', name: 'Ada' },
+    decidedAt: '',
+  }) as Decision;
 
 /** A client whose service answers every create with the interrupt `answer` makes of it. */
 function fakeService(answer: (created: Record<string, unknown>) => Partial<Interrupt>) {
@@ -45,24 +79,48 @@ function fakeService(answer: (created: Record<string, unknown>) => Partial<Inter
   const fetch = async (_url: string | URL | Request, init?: RequestInit) => {
     const body = JSON.parse(String(init?.body)) as Record<string, unknown>;
     created.push(body);
-    return new Response(JSON.stringify({ id: `i${created.length}`, ...body, decisions: [], ...answer(body) }), {
-      status: 201,
-      headers: { 'content-type': 'application/json' },
-    });
+    return new Response(
+      JSON.stringify({ id: `i${created.length}`, ...body, decisions: [], ...answer(body) }),
+      {
+        status: 201,
+        headers: { 'content-type': 'application/json' },
+      },
+    );
   };
-  return { created, client: new Interlock({ apiKey: 'k', baseURL: 'http://interlock.test', fetch: fetch as typeof globalThis.fetch, maxRetries: 0 }) };
+  return {
+    created,
+    client: new Interlock({
+      apiKey: 'k',
+      baseURL: 'http://interlock.test',
+      fetch: fetch as typeof globalThis.fetch,
+      maxRetries: 0,
+    }),
+  };
 }
 
 describe('the AI SDK bridge (ai, real package)', () => {
   it('toolApproval: one interrupt per call; approved runs, denied sends the message to the model', async () => {
     const ran: unknown[] = [];
     const model = new MockLanguageModelV4({
-      doGenerate: [turn(call('c1', 'send_email', { to: 'ada@example.com', body: 'Hi' }), call('c2', 'delete_file', { path: '/srv/db' })), turn({ type: 'text', text: 'Done.' })],
+      doGenerate: [
+        turn(
+          call('c1', 'send_email', { to: 'ada@example.com', body: 'Hi' }),
+          call('c2', 'delete_file', { path: '/srv/db' }),
+        ),
+        turn({ type: 'text', text: 'Done.' }),
+      ],
     });
     // Decided as opened (as argus answers): no wait, so the fake needs no read.
     const { created, client } = fakeService((body) => {
       const [action] = body.actionRequests as { name: string }[];
-      return { status: 'answered', decisions: [action.name === 'send_email' ? decided('send_email', 'approve') : decided('delete_file', 'reject', 'Never the database.')] };
+      return {
+        status: 'answered',
+        decisions: [
+          action.name === 'send_email'
+            ? decided('send_email', 'approve')
+            : decided('delete_file', 'reject', 'Never the database.'),
+        ],
+      };
     });
     const result = await generateText({
       model,
@@ -74,29 +132,87 @@ describe('the AI SDK bridge (ai, real package)', () => {
     expect(result.text).toBe('Done.');
     expect(ran).toEqual([['send_email', { to: 'ada@example.com', body: 'Hi' }]]);
     expect(created.map((c) => [c.title, c.externalId, c.actionRequests, c.metadata])).toEqual([
-      ['Approve send_email?', 'chat-1', [{ name: 'send_email', args: { to: 'ada@example.com', body: 'Hi' }, allowedDecisions: ['approve', 'reject'], description: 'Send an email.' }], { [AI_SDK_METADATA_KEY]: { v: 1, toolCallId: 'c1' } }],
-      ['Approve delete_file?', 'chat-1', [{ name: 'delete_file', args: { path: '/srv/db' }, allowedDecisions: ['approve', 'reject'], description: 'Delete a file.' }], { [AI_SDK_METADATA_KEY]: { v: 1, toolCallId: 'c2' } }],
+      [
+        'Approve send_email?',
+        'chat-1',
+        [
+          {
+            name: 'send_email',
+            args: { to: 'ada@example.com', body: 'Hi' },
+            allowedDecisions: ['approve', 'reject'],
+            description: 'Send an email.',
+          },
+        ],
+        { [AI_SDK_METADATA_KEY]: { v: 1, toolCallId: 'c1' } },
+      ],
+      [
+        'Approve delete_file?',
+        'chat-1',
+        [
+          {
+            name: 'delete_file',
+            args: { path: '/srv/db' },
+            allowedDecisions: ['approve', 'reject'],
+            description: 'Delete a file.',
+          },
+        ],
+        { [AI_SDK_METADATA_KEY]: { v: 1, toolCallId: 'c2' } },
+      ],
     ]);
     const toolMessage = model.doGenerateCalls[1].prompt.at(-1);
-    expect(toolMessage).toMatchObject({ role: 'tool', content: [{ toolCallId: 'c1', output: { type: 'text', value: 'Sent to ada@example.com.' } }, { toolCallId: 'c2', output: { type: 'execution-denied', reason: 'Never the database.' } }] });
+    expect(toolMessage).toMatchObject({
+      role: 'tool',
+      content: [
+        { toolCallId: 'c1', output: { type: 'text', value: 'Sent to ada@example.com.' } },
+        { toolCallId: 'c2', output: { type: 'execution-denied', reason: 'Never the database.' } },
+      ],
+    });
   });
 
   it('toolApproval with tools: only those ask; the others run without an interrupt', async () => {
     const ran: unknown[] = [];
-    const model = new MockLanguageModelV4({ doGenerate: [turn(call('c1', 'send_email', { to: 'a@b.c', body: 'x' }), call('c2', 'delete_file', { path: '/tmp/x' })), turn({ type: 'text', text: 'ok' })] });
-    const { created, client } = fakeService(() => ({ status: 'answered', decisions: [decided('delete_file', 'approve')] }));
-    await generateText({ model, tools: mailTools(ran, false), prompt: 'go', stopWhen: stepCountIs(3), toolApproval: interlockToolApproval(client, { tools: ['delete_file'] }) });
-    expect(created.map((c) => (c.actionRequests as { name: string }[])[0].name)).toEqual(['delete_file']);
+    const model = new MockLanguageModelV4({
+      doGenerate: [
+        turn(
+          call('c1', 'send_email', { to: 'a@b.c', body: 'x' }),
+          call('c2', 'delete_file', { path: '/tmp/x' }),
+        ),
+        turn({ type: 'text', text: 'ok' }),
+      ],
+    });
+    const { created, client } = fakeService(() => ({
+      status: 'answered',
+      decisions: [decided('delete_file', 'approve')],
+    }));
+    await generateText({
+      model,
+      tools: mailTools(ran, false),
+      prompt: 'go',
+      stopWhen: stepCountIs(3),
+      toolApproval: interlockToolApproval(client, { tools: ['delete_file'] }),
+    });
+    expect(created.map((c) => (c.actionRequests as { name: string }[])[0].name)).toEqual([
+      'delete_file',
+    ]);
     expect(ran.map((r) => (r as string[])[0]).sort()).toEqual(['delete_file', 'send_email']);
   });
 
   it('messages: the pending approvals of a result and of stored messages, and the tool message the SDK resumes from', async () => {
     const ran: unknown[] = [];
     const model = new MockLanguageModelV4({
-      doGenerate: [turn(call('c1', 'send_email', { to: 'ada@example.com', body: 'Hi' }), call('c2', 'send_email', { to: 'bob@example.com', body: 'Hi' }), call('c3', 'delete_file', { path: '/srv/db' })), turn({ type: 'text', text: 'Done.' })],
+      doGenerate: [
+        turn(
+          call('c1', 'send_email', { to: 'ada@example.com', body: 'Hi' }),
+          call('c2', 'send_email', { to: 'bob@example.com', body: 'Hi' }),
+          call('c3', 'delete_file', { path: '/srv/db' }),
+        ),
+        turn({ type: 'text', text: 'Done.' }),
+      ],
     });
     const tools = mailTools(ran, true);
-    const messages: Parameters<typeof generateText>[0]['messages'] & object = [{ role: 'user', content: 'Email both and clean up.' }];
+    const messages: Parameters<typeof generateText>[0]['messages'] & object = [
+      { role: 'user', content: 'Email both and clean up.' },
+    ];
     const first = await generateText({ model, tools, messages, stopWhen: stepCountIs(3) });
     expect(first.finishReason).toBe('tool-calls');
     messages.push(...first.response.messages);
@@ -112,7 +228,15 @@ describe('the AI SDK bridge (ai, real package)', () => {
       ['send_email #2', { to: 'bob@example.com', body: 'Hi' }, 'Send an email.'],
       ['delete_file', { path: '/srv/db' }, 'Delete a file.'],
     ]);
-    const answered = { status: 'answered', metadata: params.metadata ?? null, decisions: [decided('send_email', 'approve'), decided('send_email #2', 'reject', 'Not Bob.'), decided('delete_file', 'reject')] } as Interrupt;
+    const answered = {
+      status: 'answered',
+      metadata: params.metadata ?? null,
+      decisions: [
+        decided('send_email', 'approve'),
+        decided('send_email #2', 'reject', 'Not Bob.'),
+        decided('delete_file', 'reject'),
+      ],
+    } as Interrupt;
     messages.push(aiSDKApprovalMessage(answered));
     expect(pendingAISDKApprovals(messages)).toEqual([]);
 
@@ -129,15 +253,34 @@ describe('the AI SDK bridge (ai, real package)', () => {
     });
   });
 
-  it('a withdrawn request denies what it left undecided; refuses an open one, another bridge\'s, and nothing pending', () => {
-    const source = { content: [{ type: 'tool-approval-request', approvalId: 'a1', toolCall: { toolCallId: 'c1', toolName: 'send_email', input: { to: 'x' } } }] };
+  it("a withdrawn request denies what it left undecided; refuses an open one, another bridge's, and nothing pending", () => {
+    const source = {
+      content: [
+        {
+          type: 'tool-approval-request',
+          approvalId: 'a1',
+          toolCall: { toolCallId: 'c1', toolName: 'send_email', input: { to: 'x' } },
+        },
+      ],
+    };
     const metadata = aiSDKInterrupt(source).metadata ?? null;
     expect(aiSDKApprovalMessage({ status: 'withdrawn', metadata, decisions: [] })).toEqual({
       role: 'tool',
-      content: [{ type: 'tool-approval-response', approvalId: 'a1', approved: false, reason: 'The request for approval was withdrawn; the tool did not run.' }],
+      content: [
+        {
+          type: 'tool-approval-response',
+          approvalId: 'a1',
+          approved: false,
+          reason: 'The request for approval was withdrawn; the tool did not run.',
+        },
+      ],
     });
-    expect(() => aiSDKApprovalMessage({ status: 'open', metadata, decisions: [] })).toThrow('still open');
-    expect(() => aiSDKApprovalMessage({ status: 'answered', metadata: null, decisions: [] })).toThrow(InterlockError);
+    expect(() => aiSDKApprovalMessage({ status: 'open', metadata, decisions: [] })).toThrow(
+      'still open',
+    );
+    expect(() =>
+      aiSDKApprovalMessage({ status: 'answered', metadata: null, decisions: [] }),
+    ).toThrow(InterlockError);
     expect(() => aiSDKInterrupt({ content: [] })).toThrow('no pending tool approvals');
   });
 });

@@ -17,7 +17,14 @@
 import type { Interlock } from './client';
 import { InterlockError } from './errors';
 import { MAX_ACTIONS_PER_INTERRUPT, shortenDescription } from './langgraph';
-import { actionNamer, approvalOutcome, approvalTitle, argsOf, type BridgeInterruptOptions, type BridgeReviewOptions } from './tool-approvals';
+import {
+  actionNamer,
+  approvalOutcome,
+  approvalTitle,
+  argsOf,
+  type BridgeInterruptOptions,
+  type BridgeReviewOptions,
+} from './tool-approvals';
 import type { ActionRequest, Interrupt, InterruptCreateParams } from './types';
 
 /** Where the bridge keeps, in the interrupt's metadata, which action is which tool call. */
@@ -34,9 +41,13 @@ export interface AISDKToolCall {
 export type AISDKTools = Record<string, { description?: unknown } | undefined>;
 
 /** What a `toolApproval` function answers (a subset of the SDK's `ToolApprovalStatus`). */
-export type AISDKApprovalStatus = 'not-applicable' | { type: 'approved'; reason?: string } | { type: 'denied'; reason?: string };
+export type AISDKApprovalStatus =
+  'not-applicable' | { type: 'approved'; reason?: string } | { type: 'denied'; reason?: string };
 
-export interface InterlockToolApprovalOptions extends Omit<BridgeReviewOptions, 'title' | 'description'> {
+export interface InterlockToolApprovalOptions extends Omit<
+  BridgeReviewOptions,
+  'title' | 'description'
+> {
   /** The interrupt's title (default `Approve <tool>?`), or a function of the tool call. */
   title?: string | ((toolCall: AISDKToolCall) => string);
   /** The interrupt's description (default none), or a function of the tool call. The action shows the tool's own description. */
@@ -58,7 +69,9 @@ interface MessagesMetadata {
 
 function toolDescription(tools: AISDKTools | undefined, name: string): string | undefined {
   const description = tools?.[name]?.description;
-  return typeof description === 'string' && description !== '' ? shortenDescription(description) : undefined;
+  return typeof description === 'string' && description !== ''
+    ? shortenDescription(description)
+    : undefined;
 }
 
 /**
@@ -79,7 +92,11 @@ export function interlockToolApproval(
   return async ({ toolCall, tools }) => {
     if (only !== undefined && !only.includes(toolCall.toolName)) return 'not-applicable';
     const name = toolCall.toolName;
-    const action: ActionRequest = { name, args: argsOf(toolCall.input), allowedDecisions: ['approve', 'reject'] };
+    const action: ActionRequest = {
+      name,
+      args: argsOf(toolCall.input),
+      allowedDecisions: ['approve', 'reject'],
+    };
     const about = toolDescription(tools, name);
     if (about !== undefined) action.description = about;
     const text = typeof description === 'function' ? description(toolCall) : description;
@@ -93,7 +110,8 @@ export function interlockToolApproval(
     };
     const opened = await client.interrupts.create(params, request);
     // Decided as it was opened (argus, SPEC §8d): no wait.
-    const answered = opened.status === 'open' ? await client.interrupts.waitForAnswer(opened.id, wait) : opened;
+    const answered =
+      opened.status === 'open' ? await client.interrupts.waitForAnswer(opened.id, wait) : opened;
     const outcome = approvalOutcome(answered, name);
     const reason = outcome.approved ? outcome.decision.message : outcome.reason;
     return { type: outcome.approved ? 'approved' : 'denied', ...(reason ? { reason } : {}) };
@@ -107,17 +125,21 @@ export interface AISDKPendingApproval {
 }
 
 /** What the bridge reads of a generate/stream result (its last step's `content`) or of model messages. */
-export type AISDKApprovalSource = { content: readonly unknown[] } | readonly { role: string; content: unknown }[];
+export type AISDKApprovalSource =
+  { content: readonly unknown[] } | readonly { role: string; content: unknown }[];
 
 type Part = Record<string, unknown>;
 
 function partsOf(source: AISDKApprovalSource): Part[] {
   const isPart = (p: unknown): p is Part => typeof p === 'object' && p !== null;
   if (Array.isArray(source)) {
-    return (source as readonly { content: unknown }[]).flatMap((m) => (Array.isArray(m.content) ? m.content.filter(isPart) : []));
+    return (source as readonly { content: unknown }[]).flatMap((m) =>
+      Array.isArray(m.content) ? m.content.filter(isPart) : [],
+    );
   }
   const content = (source as { content?: unknown }).content;
-  if (!Array.isArray(content)) throw new InterlockError('Expected an AI SDK result (with content) or its messages.');
+  if (!Array.isArray(content))
+    throw new InterlockError('Expected an AI SDK result (with content) or its messages.');
   return content.filter(isPart);
 }
 
@@ -132,35 +154,63 @@ export function pendingAISDKApprovals(source: AISDKApprovalSource): AISDKPending
   const answered = new Set<string>();
   for (const p of parts) {
     if (p.type === 'tool-call' && typeof p.toolCallId === 'string') {
-      calls.set(p.toolCallId, { toolCallId: p.toolCallId, toolName: String(p.toolName), input: p.input });
+      calls.set(p.toolCallId, {
+        toolCallId: p.toolCallId,
+        toolName: String(p.toolName),
+        input: p.input,
+      });
     }
-    if (p.type === 'tool-approval-response' && typeof p.approvalId === 'string') answered.add(p.approvalId);
+    if (p.type === 'tool-approval-response' && typeof p.approvalId === 'string')
+      answered.add(p.approvalId);
   }
   const pending: AISDKPendingApproval[] = [];
   for (const p of parts) {
-    if (p.type !== 'tool-approval-request' || typeof p.approvalId !== 'string' || answered.has(p.approvalId)) continue;
+    if (
+      p.type !== 'tool-approval-request' ||
+      typeof p.approvalId !== 'string' ||
+      answered.has(p.approvalId)
+    )
+      continue;
     // A result's part carries its tool call; a message's part names it by id.
     const call = (p.toolCall as AISDKToolCall | undefined) ?? calls.get(String(p.toolCallId));
-    if (call === undefined) throw new InterlockError(`The approval request ${p.approvalId} names a tool call that is not in these messages.`);
-    pending.push({ approvalId: p.approvalId, toolCall: { toolCallId: call.toolCallId, toolName: call.toolName, input: call.input } });
+    if (call === undefined)
+      throw new InterlockError(
+        `The approval request ${p.approvalId} names a tool call that is not in these messages.`,
+      );
+    pending.push({
+      approvalId: p.approvalId,
+      toolCall: { toolCallId: call.toolCallId, toolName: call.toolName, input: call.input },
+    });
   }
   return pending;
 }
 
 /** The create parameters for the pending approvals of a result or of messages (at most 20). */
-export function aiSDKInterrupt(source: AISDKApprovalSource, options: BridgeInterruptOptions & { tools?: AISDKTools } = {}): InterruptCreateParams {
+export function aiSDKInterrupt(
+  source: AISDKApprovalSource,
+  options: BridgeInterruptOptions & { tools?: AISDKTools } = {},
+): InterruptCreateParams {
   const { tools, metadata, ...rest } = options;
   const pending = pendingAISDKApprovals(source);
-  if (pending.length === 0) throw new InterlockError('There are no pending tool approvals (no tool-approval-request without its response).');
+  if (pending.length === 0)
+    throw new InterlockError(
+      'There are no pending tool approvals (no tool-approval-request without its response).',
+    );
   if (pending.length > MAX_ACTIONS_PER_INTERRUPT) {
-    throw new InterlockError(`${pending.length} tool approvals: an interrupt holds at most ${MAX_ACTIONS_PER_INTERRUPT}.`);
+    throw new InterlockError(
+      `${pending.length} tool approvals: an interrupt holds at most ${MAX_ACTIONS_PER_INTERRUPT}.`,
+    );
   }
   const nameOf = actionNamer();
   const approvals: [string, string, string][] = [];
   const actionRequests = pending.map(({ approvalId, toolCall }): ActionRequest => {
     const name = nameOf(toolCall.toolName);
     approvals.push([name, approvalId, toolCall.toolCallId]);
-    const action: ActionRequest = { name, args: argsOf(toolCall.input), allowedDecisions: ['approve', 'reject'] };
+    const action: ActionRequest = {
+      name,
+      args: argsOf(toolCall.input),
+      allowedDecisions: ['approve', 'reject'],
+    };
     const about = toolDescription(tools, toolCall.toolName);
     if (about !== undefined) action.description = about;
     return action;
@@ -186,12 +236,19 @@ export interface AISDKApprovalDecision {
  * approved; reject → denied with the member's message as the reason the model reads; undecided
  * because the interrupt was withdrawn or expired → denied, saying so.
  */
-export function aiSDKApprovalDecisions(answered: Pick<Interrupt, 'metadata' | 'status' | 'decisions'>): AISDKApprovalDecision[] {
+export function aiSDKApprovalDecisions(
+  answered: Pick<Interrupt, 'metadata' | 'status' | 'decisions'>,
+): AISDKApprovalDecision[] {
   const kept = answered.metadata?.[AI_SDK_METADATA_KEY] as Partial<MessagesMetadata> | undefined;
   if (kept === undefined || kept === null || kept.v !== 1 || !Array.isArray(kept.approvals)) {
-    throw new InterlockError('This interrupt was not opened by openAISDKReview (no metadata.aiSdk.approvals).');
+    throw new InterlockError(
+      'This interrupt was not opened by openAISDKReview (no metadata.aiSdk.approvals).',
+    );
   }
-  if (answered.status === 'open') throw new InterlockError('The interrupt is still open: wait for the answer first (interrupts.waitForAnswer).');
+  if (answered.status === 'open')
+    throw new InterlockError(
+      'The interrupt is still open: wait for the answer first (interrupts.waitForAnswer).',
+    );
   return kept.approvals.map(([name, approvalId]) => {
     const outcome = approvalOutcome(answered, name);
     const reason = outcome.approved ? outcome.decision.message : outcome.reason;
@@ -206,8 +263,16 @@ export interface AISDKApprovalMessage {
 }
 
 /** `aiSDKApprovalDecisions` as the `tool` message of `tool-approval-response` parts: `messages.push(aiSDKApprovalMessage(answered))`. */
-export function aiSDKApprovalMessage(answered: Pick<Interrupt, 'metadata' | 'status' | 'decisions'>): AISDKApprovalMessage {
-  return { role: 'tool', content: aiSDKApprovalDecisions(answered).map((d) => ({ type: 'tool-approval-response', ...d })) };
+export function aiSDKApprovalMessage(
+  answered: Pick<Interrupt, 'metadata' | 'status' | 'decisions'>,
+): AISDKApprovalMessage {
+  return {
+    role: 'tool',
+    content: aiSDKApprovalDecisions(answered).map((d) => ({
+      type: 'tool-approval-response',
+      ...d,
+    })),
+  };
 }
 
 /**
@@ -233,6 +298,7 @@ export async function reviewAISDK(
 ): Promise<AISDKApprovalMessage> {
   const { wait, ...rest } = options;
   const opened = await openAISDKReview(client, source, rest);
-  const answered = opened.status === 'open' ? await client.interrupts.waitForAnswer(opened.id, wait) : opened;
+  const answered =
+    opened.status === 'open' ? await client.interrupts.waitForAnswer(opened.id, wait) : opened;
   return aiSDKApprovalMessage(answered);
 }

@@ -3,7 +3,8 @@
 // `_request_id` (not enumerable: it is in neither JSON.stringify nor equality checks).
 
 /** The parsed body plus `_request_id`, the service's `x-request-id` for it (objects only). */
-export type WithRequestID<T> = T extends readonly unknown[] | null | undefined | string | number | boolean
+export type WithRequestID<T> = T extends
+  readonly unknown[] | null | undefined | string | number | boolean
   ? T
   : T & { readonly _request_id?: string | null };
 
@@ -36,7 +37,11 @@ export class APIPromise<T> implements PromiseLike<WithRequestID<T>> {
   }
 
   /** The parsed result together with the HTTP response and the request id. */
-  async withResponse(): Promise<{ data: WithRequestID<T>; response: Response; request_id: string | null }> {
+  async withResponse(): Promise<{
+    data: WithRequestID<T>;
+    response: Response;
+    request_id: string | null;
+  }> {
     const [data, { response, requestId }] = await Promise.all([this.parse(), this.response()]);
     return { data, response, request_id: requestId };
   }
@@ -53,7 +58,9 @@ export class APIPromise<T> implements PromiseLike<WithRequestID<T>> {
     return this.parse().then(onfulfilled, onrejected);
   }
 
-  catch<B = never>(onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<WithRequestID<T> | B> {
+  catch<B = never>(
+    onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<WithRequestID<T> | B> {
     return this.parse().catch(onrejected);
   }
 
@@ -68,7 +75,12 @@ export class APIPromise<T> implements PromiseLike<WithRequestID<T>> {
 
 function withRequestId<T>(data: T, requestId: string | null): WithRequestID<T> {
   if (typeof data === 'object' && data !== null && !Array.isArray(data)) {
-    Object.defineProperty(data, '_request_id', { value: requestId, enumerable: false, configurable: true, writable: true });
+    Object.defineProperty(data, '_request_id', {
+      value: requestId,
+      enumerable: false,
+      configurable: true,
+      writable: true,
+    });
   }
   return data as WithRequestID<T>;
 }

@@ -3,14 +3,25 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Interlock } from './client';
-import { APIConnectionError, APIConnectionTimeoutError, AuthenticationError, NotFoundError, RedirectError } from './errors';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  AuthenticationError,
+  NotFoundError,
+  RedirectError,
+} from './errors';
 
 type Route = (req: IncomingMessage, body: string, res: ServerResponse) => void;
 
 let server: Server;
 let baseURL: string;
 let route: Route;
-const seen: Array<{ method: string; url: string; headers: IncomingMessage['headers']; body: string }> = [];
+const seen: Array<{
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}> = [];
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -34,8 +45,15 @@ beforeEach(() => {
   seen.length = 0;
 });
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  res
+    .writeHead(status, { 'content-type': 'application/json', ...headers })
+    .end(JSON.stringify(body));
 }
 
 describe('Interlock client over real HTTP', () => {
@@ -43,7 +61,13 @@ describe('Interlock client over real HTTP', () => {
     let calls = 0;
     route = (_req, body, res) => {
       calls += 1;
-      if (calls === 1) return send(res, 429, { statusCode: 429, code: 'RATE_LIMITED', message: 'slow', requestId: 'r1' }, { 'retry-after': '1' });
+      if (calls === 1)
+        return send(
+          res,
+          429,
+          { statusCode: 429, code: 'RATE_LIMITED', message: 'slow', requestId: 'r1' },
+          { 'retry-after': '1' },
+        );
       send(res, 201, { id: 's1', name: JSON.parse(body).name });
     };
     const client = new Interlock({ apiKey: 'ilk_http', baseURL });
@@ -75,7 +99,13 @@ describe('Interlock client over real HTTP', () => {
 
   it('maps the error body and reports a refused connection', async () => {
     route = (_req, _body, res) =>
-      send(res, 401, { statusCode: 401, error: 'Unauthorized', code: 'INVALID_API_KEY', message: 'Invalid API key.', requestId: 'abc' });
+      send(res, 401, {
+        statusCode: 401,
+        error: 'Unauthorized',
+        code: 'INVALID_API_KEY',
+        message: 'Invalid API key.',
+        requestId: 'abc',
+      });
     const error = await new Interlock({ apiKey: 'k', baseURL }).whoami().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthenticationError);
     expect((error as AuthenticationError).message).toBe('Invalid API key.');
@@ -86,7 +116,11 @@ describe('Interlock client over real HTTP', () => {
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
     const port = (probe.address() as AddressInfo).port;
     await new Promise((resolve) => probe.close(resolve));
-    const closed = new Interlock({ apiKey: 'k', baseURL: `http://127.0.0.1:${port}`, maxRetries: 0 });
+    const closed = new Interlock({
+      apiKey: 'k',
+      baseURL: `http://127.0.0.1:${port}`,
+      maxRetries: 0,
+    });
     const refused = await closed.interrupts.list({ status: 'open' }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(APIConnectionError);
     // The URL tried (without its query), the operating system's reason, and what to check.
@@ -98,15 +132,25 @@ describe('Interlock client over real HTTP', () => {
 
   it('says when a 404 comes from a base URL that ends in /api, and keeps other 404s exact', async () => {
     route = (_req, _body, res) =>
-      send(res, 404, { statusCode: 404, error: 'Not Found', code: 'NOT_FOUND', message: 'Not found.', requestId: 'r' });
-    const doubled = await new Interlock({ apiKey: 'k', baseURL: `${baseURL}/api/` }).interrupts.get('i1').catch((e: unknown) => e);
+      send(res, 404, {
+        statusCode: 404,
+        error: 'Not Found',
+        code: 'NOT_FOUND',
+        message: 'Not found.',
+        requestId: 'r',
+      });
+    const doubled = await new Interlock({ apiKey: 'k', baseURL: `${baseURL}/api/` }).interrupts
+      .get('i1')
+      .catch((e: unknown) => e);
     expect(doubled).toBeInstanceOf(NotFoundError);
     expect((doubled as NotFoundError).message).toBe(
       `Not found. (GET ${baseURL}/api/api/interrupts/i1: the base URL ${baseURL}/api ends in /api, but the SDK adds /api ` +
         `itself; set baseURL (or INTERLOCK_BASE_URL) to ${baseURL})`,
     );
     expect(seen.at(-1)?.url).toBe('/api/api/interrupts/i1');
-    const plain = await new Interlock({ apiKey: 'k', baseURL }).interrupts.get('i1').catch((e: unknown) => e);
+    const plain = await new Interlock({ apiKey: 'k', baseURL }).interrupts
+      .get('i1')
+      .catch((e: unknown) => e);
     expect((plain as NotFoundError).message).toBe('Not found.');
   });
 });
@@ -139,24 +183,34 @@ describe('redirects are never followed', () => {
     reached.length = 0;
   });
 
-  it.each([301, 302, 303, 307, 308])('a %i to another origin raises RedirectError and sends it neither the key nor the body', async (status) => {
-    route = (_req, _body, res) => {
-      res.writeHead(status, { location: `${elsewhereURL}/api/interrupts`, 'x-request-id': 'req-redirect' }).end();
-    };
-    const client = new Interlock({ apiKey: 'ilk_redirect_secret', baseURL, maxRetries: 2 });
-    const error = await client.interrupts.create({ title: 'Deploy', actionRequests: [{ name: 'deploy' }] }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(RedirectError);
-    const redirect = error as RedirectError;
-    expect(redirect.status).toBe(status);
-    expect(redirect.location).toBe(`${elsewhereURL}/api/interrupts`);
-    expect(redirect.requestId).toBe('req-redirect');
-    expect(redirect.message).toBe(
-      `The service answered ${status} with a redirect to ${elsewhereURL}/api/interrupts; the SDK does not follow redirects (they could carry the API key elsewhere): set baseURL to the service's address.`,
-    );
-    expect(reached).toEqual([]);
-    // Not retried: a redirect is an answer, not a failure.
-    expect(seen).toHaveLength(1);
-  });
+  it.each([301, 302, 303, 307, 308])(
+    'a %i to another origin raises RedirectError and sends it neither the key nor the body',
+    async (status) => {
+      route = (_req, _body, res) => {
+        res
+          .writeHead(status, {
+            location: `${elsewhereURL}/api/interrupts`,
+            'x-request-id': 'req-redirect',
+          })
+          .end();
+      };
+      const client = new Interlock({ apiKey: 'ilk_redirect_secret', baseURL, maxRetries: 2 });
+      const error = await client.interrupts
+        .create({ title: 'Deploy', actionRequests: [{ name: 'deploy' }] })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RedirectError);
+      const redirect = error as RedirectError;
+      expect(redirect.status).toBe(status);
+      expect(redirect.location).toBe(`${elsewhereURL}/api/interrupts`);
+      expect(redirect.requestId).toBe('req-redirect');
+      expect(redirect.message).toBe(
+        `The service answered ${status} with a redirect to ${elsewhereURL}/api/interrupts; the SDK does not follow redirects (they could carry the API key elsewhere): set baseURL to the service's address.`,
+      );
+      expect(reached).toEqual([]);
+      // Not retried: a redirect is an answer, not a failure.
+      expect(seen).toHaveLength(1);
+    },
+  );
 
   it('a redirect to the same origin is refused too, and a GET as well', async () => {
     route = (_req, _body, res) => res.writeHead(302, { location: '/api/whoami-elsewhere' }).end();

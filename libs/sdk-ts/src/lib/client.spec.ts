@@ -28,7 +28,10 @@ const INTERRUPT = {
   decisions: [],
 };
 
-function client(fetch: ReturnType<typeof mockFetch>['fetch'], extra: Partial<ConstructorParameters<typeof Interlock>[0]> = {}) {
+function client(
+  fetch: ReturnType<typeof mockFetch>['fetch'],
+  extra: Partial<ConstructorParameters<typeof Interlock>[0]> = {},
+) {
   return new Interlock({ apiKey: KEY, baseURL: 'http://interlock.test/', fetch, ...extra });
 }
 
@@ -53,9 +56,15 @@ describe('Interlock client: configuration', () => {
 
   it('refuses to run in a browser unless dangerouslyAllowBrowser is set', () => {
     const g = globalThis as Record<string, unknown>;
-    const had = { window: g.window, navigator: Object.getOwnPropertyDescriptor(globalThis, 'navigator') };
+    const had = {
+      window: g.window,
+      navigator: Object.getOwnPropertyDescriptor(globalThis, 'navigator'),
+    };
     g.window = { document: {} };
-    Object.defineProperty(globalThis, 'navigator', { value: { userAgent: 'test' }, configurable: true });
+    Object.defineProperty(globalThis, 'navigator', {
+      value: { userAgent: 'test' },
+      configurable: true,
+    });
     try {
       expect(() => new Interlock({ apiKey: KEY })).toThrow(/browser/);
       expect(new Interlock({ apiKey: KEY, dangerouslyAllowBrowser: true }).apiKey).toBe(KEY);
@@ -120,7 +129,12 @@ describe('Interlock client: requests', () => {
       limit: 200,
     });
     const params = Object.fromEntries(calls[0].url.searchParams);
-    expect(params).toEqual({ category: 'interrupt', q: 'ada', from: '2025-01-02T03:04:05.678Z', limit: '200' });
+    expect(params).toEqual({
+      category: 'interrupt',
+      q: 'ada',
+      from: '2025-01-02T03:04:05.678Z',
+      limit: '200',
+    });
   });
 
   it('lets per-request headers add, override and remove headers', async () => {
@@ -166,8 +180,12 @@ describe('Interlock client: retries', () => {
   });
 
   it('does not retry a 400', async () => {
-    const { fetch, calls } = mockFetch(errorResponse(400, 'VALIDATION_FAILED', 'limit must not be greater than 200'));
-    await expect(client(fetch).interrupts.list({ limit: 500 })).rejects.toBeInstanceOf(BadRequestError);
+    const { fetch, calls } = mockFetch(
+      errorResponse(400, 'VALIDATION_FAILED', 'limit must not be greater than 200'),
+    );
+    await expect(client(fetch).interrupts.list({ limit: 500 })).rejects.toBeInstanceOf(
+      BadRequestError,
+    );
     expect(calls).toHaveLength(1);
   });
 
@@ -181,7 +199,9 @@ describe('Interlock client: retries', () => {
     await c.interrupts.create({ title: 't', actionRequests: [{ name: 'send_email' }] });
     expect(calls).toHaveLength(3);
     const keys = calls.map((call) => call.headers['idempotency-key']);
-    expect(keys[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(keys[0]).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
     expect(new Set(keys).size).toBe(1);
 
     await c.interrupts.create({ title: 't', actionRequests: [{ name: 'send_email' }] });
@@ -190,7 +210,9 @@ describe('Interlock client: retries', () => {
 
   it('uses an Idempotency-Key given by the caller', async () => {
     const { fetch, calls } = mockFetch(jsonResponse(201, { appended: 1 }));
-    await client(fetch).sessions.append('s1', [{ role: 'agent', content: 'hi' }], { idempotencyKey: 'mine' });
+    await client(fetch).sessions.append('s1', [{ role: 'agent', content: 'hi' }], {
+      idempotencyKey: 'mine',
+    });
     expect(calls[0].headers['idempotency-key']).toBe('mine');
     expect(calls[0].body).toEqual({ messages: [{ role: 'agent', content: 'hi' }] });
   });
@@ -203,7 +225,9 @@ describe('Interlock client: retries', () => {
     expect(error).toBeInstanceOf(APIConnectionError);
     expect(error).not.toBeInstanceOf(APIConnectionTimeoutError);
     expect((error as APIConnectionError).cause).toBeInstanceOf(TypeError);
-    expect((error as APIConnectionError).message).toMatch(/^Connection error: could not reach \S+\/api\/interrupts\/int_1 \(fetch failed\)\. /);
+    expect((error as APIConnectionError).message).toMatch(
+      /^Connection error: could not reach \S+\/api\/interrupts\/int_1 \(fetch failed\)\. /,
+    );
     expect(calls).toHaveLength(3);
   });
 
@@ -214,18 +238,28 @@ describe('Interlock client: retries', () => {
   });
 
   it('stops after maxRetries and throws the last error', async () => {
-    const { fetch, calls } = mockFetch(errorResponse(500, 'INTERNAL_ERROR', 'Internal server error.', { 'retry-after-ms': '1' }));
-    const error = await client(fetch, { maxRetries: 3 }).whoami().catch((e: unknown) => e);
+    const { fetch, calls } = mockFetch(
+      errorResponse(500, 'INTERNAL_ERROR', 'Internal server error.', { 'retry-after-ms': '1' }),
+    );
+    const error = await client(fetch, { maxRetries: 3 })
+      .whoami()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InternalServerError);
     expect(calls).toHaveLength(4);
   });
 
   it('honours maxRetries: 0 per request, and x-should-retry: false', async () => {
-    const first = mockFetch(errorResponse(429, 'RATE_LIMITED', 'slow down', { 'retry-after-ms': '1' }));
-    await expect(client(first.fetch).whoami({ maxRetries: 0 })).rejects.toBeInstanceOf(RateLimitError);
+    const first = mockFetch(
+      errorResponse(429, 'RATE_LIMITED', 'slow down', { 'retry-after-ms': '1' }),
+    );
+    await expect(client(first.fetch).whoami({ maxRetries: 0 })).rejects.toBeInstanceOf(
+      RateLimitError,
+    );
     expect(first.calls).toHaveLength(1);
 
-    const second = mockFetch(errorResponse(503, 'SERVICE_UNAVAILABLE', 'x', { 'x-should-retry': 'false' }));
+    const second = mockFetch(
+      errorResponse(503, 'SERVICE_UNAVAILABLE', 'x', { 'x-should-retry': 'false' }),
+    );
     await expect(client(second.fetch).whoami()).rejects.toBeInstanceOf(InternalServerError);
     expect(second.calls).toHaveLength(1);
   });
@@ -235,7 +269,9 @@ describe('Interlock client: timeouts and aborts', () => {
   it('raises APIConnectionTimeoutError when no response comes within timeout', async () => {
     const { fetch, calls } = mockFetch(hangingResponse);
     const started = Date.now();
-    const error = await client(fetch, { timeout: 50, maxRetries: 0 }).whoami().catch((e: unknown) => e);
+    const error = await client(fetch, { timeout: 50, maxRetries: 0 })
+      .whoami()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
     expect(error).toBeInstanceOf(APIConnectionError);
     expect((error as Error).message).toBe('Request timed out.');
@@ -245,7 +281,9 @@ describe('Interlock client: timeouts and aborts', () => {
 
   it('retries a timed-out attempt', async () => {
     const { fetch, calls } = mockFetch(hangingResponse, jsonResponse(200, INTERRUPT));
-    await expect(client(fetch).interrupts.get('int_1', { timeout: 30 })).resolves.toMatchObject({ id: 'int_1' });
+    await expect(client(fetch).interrupts.get('int_1', { timeout: 30 })).resolves.toMatchObject({
+      id: 'int_1',
+    });
     expect(calls).toHaveLength(2);
   });
 
@@ -277,12 +315,20 @@ describe('Interlock client: typed errors', () => {
     [409, 'CONFLICT', 'Already decided.', ConflictError],
     [429, 'RATE_LIMITED', 'Too many requests.', RateLimitError],
     [500, 'INTERNAL_ERROR', 'Internal server error.', InternalServerError],
-    [503, 'SERVICE_UNAVAILABLE', 'The database is unavailable. Try again shortly.', InternalServerError],
+    [
+      503,
+      'SERVICE_UNAVAILABLE',
+      'The database is unavailable. Try again shortly.',
+      InternalServerError,
+    ],
   ];
 
   it.each(cases)('%i %s → %p with the exact message', async (status, code, message, ErrorClass) => {
     const { fetch } = mockFetch(errorResponse(status, code, message));
-    const error = await client(fetch, { maxRetries: 0 }).auditLog.list().firstPage().catch((e: unknown) => e);
+    const error = await client(fetch, { maxRetries: 0 })
+      .auditLog.list()
+      .firstPage()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ErrorClass);
     expect(error).toBeInstanceOf(APIError);
     expect(error).toBeInstanceOf(InterlockError);
@@ -297,17 +343,31 @@ describe('Interlock client: typed errors', () => {
   });
 
   it('PLAN_REQUIRED is a PaymentRequiredError too; other 402s are not PlanRequiredError', async () => {
-    const plan = mockFetch(errorResponse(402, 'PLAN_REQUIRED', 'The audit log API requires the Pro plan.'));
-    await expect(client(plan.fetch).auditLog.list().firstPage()).rejects.toBeInstanceOf(PaymentRequiredError);
-    const allowance = mockFetch(errorResponse(402, 'AGENT_HOURS_ALLOWANCE_EXHAUSTED', 'This organisation has used its included agent hours for the month.'));
-    const error = await client(allowance.fetch).sessions.start({ name: 'x' }).catch((e: unknown) => e);
+    const plan = mockFetch(
+      errorResponse(402, 'PLAN_REQUIRED', 'The audit log API requires the Pro plan.'),
+    );
+    await expect(client(plan.fetch).auditLog.list().firstPage()).rejects.toBeInstanceOf(
+      PaymentRequiredError,
+    );
+    const allowance = mockFetch(
+      errorResponse(
+        402,
+        'AGENT_HOURS_ALLOWANCE_EXHAUSTED',
+        'This organisation has used its included agent hours for the month.',
+      ),
+    );
+    const error = await client(allowance.fetch)
+      .sessions.start({ name: 'x' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PaymentRequiredError);
     expect(error).not.toBeInstanceOf(PlanRequiredError);
   });
 
   it('describes an error response that is not JSON', async () => {
     const { fetch } = mockFetch(new Response('upstream exploded', { status: 502 }));
-    const error = (await client(fetch, { maxRetries: 0 }).whoami().catch((e: unknown) => e)) as APIError;
+    const error = (await client(fetch, { maxRetries: 0 })
+      .whoami()
+      .catch((e: unknown) => e)) as APIError;
     expect(error).toBeInstanceOf(InternalServerError);
     expect(error.message).toBe('502 upstream exploded');
     expect(error.code).toBeUndefined();

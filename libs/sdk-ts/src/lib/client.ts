@@ -10,7 +10,14 @@ import {
   InterlockError,
 } from './errors';
 import { CursorPage, PagePromise } from './pagination';
-import { consoleLogger, enabled, type Logger, type LogLevel, parseLogLevel, redactHeaders } from './logging';
+import {
+  consoleLogger,
+  enabled,
+  type Logger,
+  type LogLevel,
+  parseLogLevel,
+  redactHeaders,
+} from './logging';
 import type { Fetch, RequestOptions } from './request-options';
 import { retryDelayMs, shouldRetryResponse } from './retry';
 import { isBrowser, readEnv, sleep, uuid4 } from './runtime';
@@ -115,13 +122,17 @@ export class Interlock {
       );
     }
     if (!Number.isFinite(timeout) || timeout <= 0) {
-      throw new InterlockError(`timeout must be a positive number of milliseconds, got ${timeout}.`);
+      throw new InterlockError(
+        `timeout must be a positive number of milliseconds, got ${timeout}.`,
+      );
     }
     if (!Number.isInteger(maxRetries) || maxRetries < 0) {
       throw new InterlockError(`maxRetries must be a non-negative integer, got ${maxRetries}.`);
     }
     if (fetch === undefined && typeof globalThis.fetch !== 'function') {
-      throw new InterlockError('No global fetch in this runtime (Node 18 or later has one): pass `fetch`.');
+      throw new InterlockError(
+        'No global fetch in this runtime (Node 18 or later has one): pass `fetch`.',
+      );
     }
     this.apiKey = apiKey;
     this.baseURL = (baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
@@ -134,7 +145,9 @@ export class Interlock {
     const envLevel = readEnv('INTERLOCK_LOG');
     this.logLevel = logLevel ?? parseLogLevel(envLevel) ?? 'off';
     if (logLevel === undefined && envLevel !== undefined && parseLogLevel(envLevel) === undefined) {
-      logger.warn(`[interlock] INTERLOCK_LOG=${envLevel} is not a log level (off, error, warn, info, debug); logging is off.`);
+      logger.warn(
+        `[interlock] INTERLOCK_LOG=${envLevel} is not a log level (off, error, warn, info, debug); logging is off.`,
+      );
     }
     this.logger = logger;
     this.options = { ...options, apiKey, baseURL: this.baseURL, timeout, maxRetries };
@@ -159,7 +172,10 @@ export class Interlock {
   }
 
   /** A GET to any path of the API (for endpoints this SDK does not wrap yet). */
-  get<T = unknown>(path: string, spec: Omit<RequestSpec, 'method' | 'path' | 'body'> = {}): APIPromise<T> {
+  get<T = unknown>(
+    path: string,
+    spec: Omit<RequestSpec, 'method' | 'path' | 'body'> = {},
+  ): APIPromise<T> {
     return this.request<T>({ ...spec, method: 'GET', path });
   }
 
@@ -179,7 +195,10 @@ export class Interlock {
   }
 
   /** A DELETE to any path of the API. */
-  delete<T = unknown>(path: string, spec: Omit<RequestSpec, 'method' | 'path'> = {}): APIPromise<T> {
+  delete<T = unknown>(
+    path: string,
+    spec: Omit<RequestSpec, 'method' | 'path'> = {},
+  ): APIPromise<T> {
     return this.request<T>({ ...spec, method: 'DELETE', path });
   }
 
@@ -207,7 +226,11 @@ export class Interlock {
     const options = spec.options ?? {};
     const maxRetries = options.maxRetries ?? this.maxRetries;
     const timeout = options.timeout ?? this.timeout;
-    const url = this.buildURL(spec.path, { ...this.defaultQuery, ...(spec.query ?? {}), ...(options.query ?? {}) });
+    const url = this.buildURL(spec.path, {
+      ...this.defaultQuery,
+      ...(spec.query ?? {}),
+      ...(options.query ?? {}),
+    });
     const payload = mergeBody(spec.method, spec.body, options.body);
     const body = payload === undefined ? undefined : JSON.stringify(payload);
     // One key per call, reused by every retry, so the service can recognise a repeat.
@@ -222,24 +245,39 @@ export class Interlock {
         });
       }
       const started = Date.now();
-      const attempt = await this.attempt<T>(spec.method, url, headers, body, timeout, options.signal);
+      const attempt = await this.attempt<T>(
+        spec.method,
+        url,
+        headers,
+        body,
+        timeout,
+        options.signal,
+      );
       if (attempt.ok) {
         if (enabled(this.logLevel, 'debug')) {
           const { response, requestId } = attempt.value;
-          this.logger.debug(`[interlock] ${spec.method} ${url} → ${response.status} in ${Date.now() - started} ms`, {
-            requestId,
-            headers: redactHeaders(response.headers),
-          });
+          this.logger.debug(
+            `[interlock] ${spec.method} ${url} → ${response.status} in ${Date.now() - started} ms`,
+            {
+              requestId,
+              headers: redactHeaders(response.headers),
+            },
+          );
         }
         return attempt.value;
       }
       const retrying = attempt.retryable && retriesTaken < maxRetries;
       if (enabled(this.logLevel, retrying ? 'info' : 'debug')) {
-        const status = attempt.error instanceof APIError ? (attempt.error.status ?? 'no response') : 'error';
+        const status =
+          attempt.error instanceof APIError ? (attempt.error.status ?? 'no response') : 'error';
         const log = retrying ? this.logger.info : this.logger.debug;
-        log.call(this.logger, `[interlock] ${spec.method} ${url} → ${status}: ${attempt.error.message}${retrying ? ' (retrying)' : ''}`, {
-          requestId: attempt.error instanceof APIError ? attempt.error.requestId : undefined,
-        });
+        log.call(
+          this.logger,
+          `[interlock] ${spec.method} ${url} → ${status}: ${attempt.error.message}${retrying ? ' (retrying)' : ''}`,
+          {
+            requestId: attempt.error instanceof APIError ? attempt.error.requestId : undefined,
+          },
+        );
       }
       if (!retrying) throw attempt.error;
       try {
@@ -274,9 +312,19 @@ export class Interlock {
       let text: string;
       try {
         // Never follow a redirect: fetch would resend x-api-key (and the body) to wherever it points.
-        const response = await this.fetchImpl(url, { method, headers, body, signal: controller.signal, redirect: 'manual' });
+        const response = await this.fetchImpl(url, {
+          method,
+          headers,
+          body,
+          signal: controller.signal,
+          redirect: 'manual',
+        });
         if (response.type === 'opaqueredirect') {
-          return { ok: false, error: new RedirectError(undefined, undefined, undefined), retryable: false };
+          return {
+            ok: false,
+            error: new RedirectError(undefined, undefined, undefined),
+            retryable: false,
+          };
         }
         status = response.status;
         statusText = response.statusText;
@@ -284,9 +332,15 @@ export class Interlock {
         // Read under the same timeout: a stalled body is as bad as a stalled response.
         text = await response.text();
       } catch (cause) {
-        if (signal?.aborted) return { ok: false, error: new APIUserAbortError({ cause }), retryable: false };
-        if (timedOut) return { ok: false, error: new APIConnectionTimeoutError({ cause }), retryable: true };
-        return { ok: false, error: new APIConnectionError({ cause, message: connectionErrorMessage(url, cause) }), retryable: true };
+        if (signal?.aborted)
+          return { ok: false, error: new APIUserAbortError({ cause }), retryable: false };
+        if (timedOut)
+          return { ok: false, error: new APIConnectionTimeoutError({ cause }), retryable: true };
+        return {
+          ok: false,
+          error: new APIConnectionError({ cause, message: connectionErrorMessage(url, cause) }),
+          retryable: true,
+        };
       }
       const requestId = responseHeaders.get('x-request-id');
       // The body is read (retries need it): hand out a Response that can be read again.
@@ -307,7 +361,13 @@ export class Interlock {
       try {
         return { ok: true, value: { response, data: JSON.parse(text) as T, requestId } };
       } catch (cause) {
-        const error = new APIError(status, text, `${status} response was not valid JSON.`, responseHeaders, cause);
+        const error = new APIError(
+          status,
+          text,
+          `${status} response was not valid JSON.`,
+          responseHeaders,
+          cause,
+        );
         return { ok: false, error, retryable: false };
       }
     } finally {
@@ -350,10 +410,15 @@ export class Interlock {
 }
 
 /** The call's body with the caller's extra fields (openai's `extra_body`) on top. */
-function mergeBody(method: Method, body: unknown, extra: Record<string, unknown> | undefined): unknown {
+function mergeBody(
+  method: Method,
+  body: unknown,
+  extra: Record<string, unknown> | undefined,
+): unknown {
   if (extra === undefined) return body;
   // fetch refuses a GET with a body; say so in our words rather than its TypeError.
-  if (method === 'GET') throw new InterlockError('A GET request has no body: pass extra parameters as `query`.');
+  if (method === 'GET')
+    throw new InterlockError('A GET request has no body: pass extra parameters as `query`.');
   if (body === undefined) return { ...extra };
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new InterlockError('Extra body fields need a JSON object body.');

@@ -13,12 +13,20 @@ import { jsonResponse, mockFetch, type RecordedCall } from './testing/mock-fetch
 interface Contract {
   paths: Record<string, Record<string, { operationId?: string }>>;
 }
-const contract = JSON.parse(readFileSync(join(__dirname, '../../../../contract/openapi.json'), 'utf8')) as Contract;
+const contract = JSON.parse(
+  readFileSync(join(__dirname, '../../../../contract/openapi.json'), 'utf8'),
+) as Contract;
 
 /** The operationId of the contract's operation for this method and concrete path, if any. */
-export function operationFor(document: Contract, method: string, pathname: string): string | undefined {
+export function operationFor(
+  document: Contract,
+  method: string,
+  pathname: string,
+): string | undefined {
   for (const [template, operations] of Object.entries(document.paths)) {
-    const pattern = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`);
+    const pattern = new RegExp(
+      `^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`,
+    );
     if (!pattern.test(pathname)) continue;
     const operation = operations[method.toLowerCase()];
     if (operation?.operationId !== undefined) return operation.operationId;
@@ -31,18 +39,36 @@ const interrupt = {
   title: 't',
   status: 'answered',
   actionRequests: [{ name: 'a', args: {}, description: null, allowedDecisions: ['approve'] }],
-  decisions: [{ id: 'd', actionName: 'a', decision: 'approve', editedArgs: null, editedName: null, message: null }],
+  decisions: [
+    {
+      id: 'd',
+      actionName: 'a',
+      decision: 'approve',
+      editedArgs: null,
+      editedName: null,
+      message: null,
+    },
+  ],
   metadata: null,
 };
 const session = { id: 'ses_1', name: 's', status: 'active', messageCount: 0 };
 
 function anything() {
   return mockFetch((call) => {
-    if (call.url.pathname === '/api/interrupts' && call.method === 'GET') return jsonResponse(200, { interrupts: [interrupt], nextCursor: null });
-    if (call.url.pathname === '/api/sessions' && call.method === 'GET') return jsonResponse(200, { sessions: [session], nextCursor: null });
-    if (call.url.pathname === '/api/audit-log') return jsonResponse(200, { entries: [], nextCursor: null });
-    if (call.url.pathname === '/api/whoami') return jsonResponse(200, { organisationId: 'o', plan: 'pro', apiKey: { id: 'k', name: 'ci' } });
-    if (call.url.pathname.startsWith('/api/sessions')) return jsonResponse(200, call.url.pathname.endsWith('/messages') ? { appended: 1 } : session);
+    if (call.url.pathname === '/api/interrupts' && call.method === 'GET')
+      return jsonResponse(200, { interrupts: [interrupt], nextCursor: null });
+    if (call.url.pathname === '/api/sessions' && call.method === 'GET')
+      return jsonResponse(200, { sessions: [session], nextCursor: null });
+    if (call.url.pathname === '/api/audit-log')
+      return jsonResponse(200, { entries: [], nextCursor: null });
+    if (call.url.pathname === '/api/whoami')
+      return jsonResponse(200, {
+        organisationId: 'o',
+        plan: 'pro',
+        apiKey: { id: 'k', name: 'ci' },
+      });
+    if (call.url.pathname.startsWith('/api/sessions'))
+      return jsonResponse(200, call.url.pathname.endsWith('/messages') ? { appended: 1 } : session);
     return jsonResponse(200, interrupt);
   });
 }
@@ -51,7 +77,11 @@ type Call = (client: Interlock) => PromiseLike<unknown>;
 
 // [resource, method, call]
 const methods: [string, string, Call][] = [
-  ['interrupts', 'create', (c) => c.interrupts.create({ title: 't', actionRequests: [{ name: 'a' }] })],
+  [
+    'interrupts',
+    'create',
+    (c) => c.interrupts.create({ title: 't', actionRequests: [{ name: 'a' }] }),
+  ],
   ['interrupts', 'get', (c) => c.interrupts.get('int_1')],
   ['interrupts', 'cancel', (c) => c.interrupts.cancel('int_1', { reason: 'gave up' })],
   ['interrupts', 'list', (c) => c.interrupts.list({ status: 'open' })],
@@ -76,21 +106,32 @@ const methods: [string, string, Call][] = [
 
 describe('every SDK method calls an operation of the contract', () => {
   it('the table names every method of every resource', () => {
-    const own = (proto: object) => Object.getOwnPropertyNames(proto).filter((name) => name !== 'constructor');
+    const own = (proto: object) =>
+      Object.getOwnPropertyNames(proto).filter((name) => name !== 'constructor');
     for (const [resource, proto] of [
       ['interrupts', Interrupts.prototype],
       ['sessions', Sessions.prototype],
       ['auditLog', AuditLog.prototype],
     ] as const) {
-      expect([resource, own(proto).sort()]).toEqual([resource, methods.filter(([r]) => r === resource).map(([, m]) => m).sort()]);
+      expect([resource, own(proto).sort()]).toEqual([
+        resource,
+        methods
+          .filter(([r]) => r === resource)
+          .map(([, m]) => m)
+          .sort(),
+      ]);
     }
   });
 
   it.each(methods)('%s.%s', async (_resource, _method, call) => {
     const { fetch, calls } = anything();
-    await call(new Interlock({ apiKey: 'ilk_test', baseURL: 'http://interlock.test', fetch, maxRetries: 0 }));
+    await call(
+      new Interlock({ apiKey: 'ilk_test', baseURL: 'http://interlock.test', fetch, maxRetries: 0 }),
+    );
     expect(calls.length).toBeGreaterThan(0);
-    const unknown = calls.filter((c: RecordedCall) => operationFor(contract, c.method, c.url.pathname) === undefined);
+    const unknown = calls.filter(
+      (c: RecordedCall) => operationFor(contract, c.method, c.url.pathname) === undefined,
+    );
     expect(unknown.map((c) => `${c.method} ${c.url.pathname}`)).toEqual([]);
   });
 

@@ -29,7 +29,13 @@ export class APIError extends InterlockError {
   readonly body: unknown;
   readonly headers: Headers | undefined;
 
-  constructor(status: number | undefined, body: unknown, message: string, headers: Headers | undefined, cause?: unknown) {
+  constructor(
+    status: number | undefined,
+    body: unknown,
+    message: string,
+    headers: Headers | undefined,
+    cause?: unknown,
+  ) {
     super(message, cause === undefined ? undefined : { cause });
     this.status = status;
     this.body = body;
@@ -43,8 +49,16 @@ export class APIError extends InterlockError {
   }
 
   /** The subclass for a status (and, for 402, the code). */
-  static generate(status: number, body: unknown, headers: Headers, url?: string, method?: string): APIError {
-    const message = messageOf(status, body) + (status === 404 && url !== undefined ? doubledApiHint(url, method ?? 'GET') : '');
+  static generate(
+    status: number,
+    body: unknown,
+    headers: Headers,
+    url?: string,
+    method?: string,
+  ): APIError {
+    const message =
+      messageOf(status, body) +
+      (status === 404 && url !== undefined ? doubledApiHint(url, method ?? 'GET') : '');
     const code = isRecord(body) ? body['code'] : undefined;
     if (status >= 300 && status < 400) return new RedirectError(status, body, headers);
     if (status === 400) return new BadRequestError(status, body, message, headers);
@@ -121,7 +135,13 @@ export class APIConnectionTimeoutError extends APIConnectionError {
 /** The caller's `signal` aborted the request. */
 export class APIUserAbortError extends APIError {
   constructor(options: { message?: string; cause?: unknown } = {}) {
-    super(undefined, undefined, options.message ?? 'Request was aborted.', undefined, options.cause);
+    super(
+      undefined,
+      undefined,
+      options.message ?? 'Request was aborted.',
+      undefined,
+      options.cause,
+    );
   }
 }
 
@@ -137,7 +157,8 @@ export class WaitTimeoutError extends InterlockError {
 
 function messageOf(status: number, body: unknown): string {
   if (isRecord(body) && typeof body['message'] === 'string') return body['message'];
-  if (typeof body === 'string' && body.trim() !== '') return `${status} ${body.trim().slice(0, 500)}`;
+  if (typeof body === 'string' && body.trim() !== '')
+    return `${status} ${body.trim().slice(0, 500)}`;
   return `${status} status code (no body)`;
 }
 
@@ -168,8 +189,15 @@ export function connectionErrorMessage(url: string, cause: unknown): string {
   // fetch wraps the socket's error: `TypeError: fetch failed` with `cause: Error: connect ECONNREFUSED …`.
   for (let c: unknown = cause, depth = 0; c !== undefined && c !== null && depth < 5; depth++) {
     // Duck-typed: the error may come from another realm (a test runner's, a polyfill's fetch).
-    if (isRecord(c) || (typeof c === 'object' && typeof (c as { message?: unknown }).message === 'string')) {
-      const { code, message, cause: next } = c as { code?: unknown; message?: unknown; cause?: unknown };
+    if (
+      isRecord(c) ||
+      (typeof c === 'object' && typeof (c as { message?: unknown }).message === 'string')
+    ) {
+      const {
+        code,
+        message,
+        cause: next,
+      } = c as { code?: unknown; message?: unknown; cause?: unknown };
       const text = typeof message === 'string' && message !== '' ? message : String(c);
       reason = typeof code === 'string' && !text.includes(code) ? `${code}: ${text}` : text;
       c = next;

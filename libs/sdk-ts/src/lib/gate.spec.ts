@@ -18,12 +18,17 @@ const interrupt = (status: string, decisions: unknown[]) => ({
   id: 'i1',
   title: 'Approve op?',
   status,
-  actionRequests: [{ name: 'op', args: {}, description: null, allowedDecisions: ['approve', 'edit', 'reject'] }],
+  actionRequests: [
+    { name: 'op', args: {}, description: null, allowedDecisions: ['approve', 'edit', 'reject'] },
+  ],
   decisions,
 });
 
 function gated(answer: unknown, fn: (...args: number[]) => number = (a, b) => a + b) {
-  const { fetch, calls } = mockFetch(jsonResponse(201, interrupt('open', [])), jsonResponse(200, answer));
+  const { fetch, calls } = mockFetch(
+    jsonResponse(201, interrupt('open', [])),
+    jsonResponse(200, answer),
+  );
   const client = new Interlock({ apiKey: 'ilk_test', baseURL: 'http://interlock.test', fetch });
   return { call: requireApproval(fn, { client, name: 'op', params: ['a', 'b'] }), calls };
 }
@@ -34,25 +39,41 @@ describe('requireApproval', () => {
     await expect(call(2, 3)).resolves.toBe(5);
     expect(calls[0].body).toEqual({
       title: 'Approve op?',
-      actionRequests: [{ name: 'op', args: { a: 2, b: 3 }, allowedDecisions: ['approve', 'edit', 'reject'] }],
+      actionRequests: [
+        { name: 'op', args: { a: 2, b: 3 }, allowedDecisions: ['approve', 'edit', 'reject'] },
+      ],
     });
   });
 
-  it('runs an edit with the edited arguments, in the parameters\' order', async () => {
-    const { call } = gated(interrupt('answered', [decision('edit', { editedArgs: { b: 10, a: 1 } })]));
+  it("runs an edit with the edited arguments, in the parameters' order", async () => {
+    const { call } = gated(
+      interrupt('answered', [decision('edit', { editedArgs: { b: 10, a: 1 } })]),
+    );
     await expect(call(2, 3)).resolves.toBe(11);
   });
 
   it('refuses to run when the interrupt was withdrawn or expired into a rejection', async () => {
     const withdrawn = gated(interrupt('withdrawn', []));
-    await expect(withdrawn.call(1, 1)).rejects.toThrow(new ApprovalRejectedError('op was not approved: the request was withdrawn.', {} as never, undefined));
-    const system = decision('reject', { decidedBy: { type: 'system', reason: 'timeout', name: 'system' } });
+    await expect(withdrawn.call(1, 1)).rejects.toThrow(
+      new ApprovalRejectedError(
+        'op was not approved: the request was withdrawn.',
+        {} as never,
+        undefined,
+      ),
+    );
+    const system = decision('reject', {
+      decidedBy: { type: 'system', reason: 'timeout', name: 'system' },
+    });
     const expired = gated(interrupt('expired', [system]));
     await expect(expired.call(1, 1)).rejects.toThrow('op was rejected by system.');
   });
 
   it('cannot allow respond or nothing', () => {
-    expect(() => requireApproval(() => 1, { allowedDecisions: ['respond' as 'approve'] })).toThrow(InterlockError);
-    expect(() => requireApproval(() => 1, { allowedDecisions: [] })).toThrow('requireApproval needs at least one allowed decision.');
+    expect(() => requireApproval(() => 1, { allowedDecisions: ['respond' as 'approve'] })).toThrow(
+      InterlockError,
+    );
+    expect(() => requireApproval(() => 1, { allowedDecisions: [] })).toThrow(
+      'requireApproval needs at least one allowed decision.',
+    );
   });
 });

@@ -66,7 +66,10 @@ function argumentMapping<A extends unknown[]>(params: readonly string[] | undefi
       if (params !== undefined) return params.map((p) => edited[p]) as A;
       if (original.length === 1 && isPlainObject(original[0])) return [edited] as unknown as A;
       const list = edited['arguments'];
-      if (!Array.isArray(list)) throw new InterlockError('The edited arguments have no "arguments" list: the call cannot be made with them.');
+      if (!Array.isArray(list))
+        throw new InterlockError(
+          'The edited arguments have no "arguments" list: the call cannot be made with them.',
+        );
       return list as A;
     },
   };
@@ -88,9 +91,12 @@ export function requireApproval<A extends unknown[], R>(
 ): (...args: A) => Promise<Awaited<R>> {
   const name = options.name ?? (fn.name !== '' ? fn.name : 'call');
   const allowed: DecisionType[] = [...(options.allowedDecisions ?? ['approve', 'edit', 'reject'])];
-  if (allowed.length === 0) throw new InterlockError('requireApproval needs at least one allowed decision.');
+  if (allowed.length === 0)
+    throw new InterlockError('requireApproval needs at least one allowed decision.');
   if ((allowed as string[]).includes('respond')) {
-    throw new InterlockError('requireApproval cannot allow respond: a gated call either runs or does not.');
+    throw new InterlockError(
+      'requireApproval cannot allow respond: a gated call either runs or does not.',
+    );
   }
   const mapping = argumentMapping<A>(options.params);
   let defaultClient: Interlock | undefined;
@@ -99,20 +105,31 @@ export function requireApproval<A extends unknown[], R>(
 
   return async (...args: A): Promise<Awaited<R>> => {
     const interlock = client();
-    const title = typeof options.title === 'function' ? options.title(...args) : (options.title ?? `Approve ${name}?`);
-    const description = typeof options.description === 'function' ? options.description(...args) : options.description;
+    const title =
+      typeof options.title === 'function'
+        ? options.title(...args)
+        : (options.title ?? `Approve ${name}?`);
+    const description =
+      typeof options.description === 'function'
+        ? options.description(...args)
+        : options.description;
     const params: InterruptCreateParams = {
       ...options.interrupt,
       title,
       ...(description === undefined ? {} : { description }),
       actionRequests: [{ name, args: mapping.toArgs(args), allowedDecisions: allowed }],
     };
-    const request = typeof options.request === 'function' ? options.request(...args) : options.request;
+    const request =
+      typeof options.request === 'function' ? options.request(...args) : options.request;
     const opened = await interlock.interrupts.create(params, request);
     const answered = await interlock.interrupts.waitForAnswer(opened.id, options.wait);
     const decision = answered.decisions.find((d) => d.actionName === name);
     if (decision === undefined) {
-      throw new ApprovalRejectedError(`${name} was not approved: the request was ${answered.status}.`, answered, undefined);
+      throw new ApprovalRejectedError(
+        `${name} was not approved: the request was ${answered.status}.`,
+        answered,
+        undefined,
+      );
     }
     switch (decision.decision) {
       case 'approve':
@@ -121,10 +138,18 @@ export function requireApproval<A extends unknown[], R>(
         return (await fn(...mapping.fromArgs(decision.editedArgs ?? {}, args))) as Awaited<R>;
       case 'reject': {
         const why = decision.message ? `: ${decision.message}` : '.';
-        throw new ApprovalRejectedError(`${name} was rejected by ${decision.decidedBy.name}${why}`, answered, decision);
+        throw new ApprovalRejectedError(
+          `${name} was rejected by ${decision.decidedBy.name}${why}`,
+          answered,
+          decision,
+        );
       }
       default:
-        throw new ApprovalRejectedError(`${name} was not approved: the decision was ${decision.decision}.`, answered, decision);
+        throw new ApprovalRejectedError(
+          `${name} was not approved: the decision was ${decision.decision}.`,
+          answered,
+          decision,
+        );
     }
   };
 }

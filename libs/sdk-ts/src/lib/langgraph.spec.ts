@@ -62,7 +62,11 @@ function answer(params: InterruptCreateParams, ...decisions: Decision[]): Interr
 
 const python: LangGraphHITLRequest = {
   action_requests: [
-    { name: 'send_email', args: { to: 'ada@example.com', body: 'Hi' }, description: 'Send the reply' },
+    {
+      name: 'send_email',
+      args: { to: 'ada@example.com', body: 'Hi' },
+      description: 'Send the reply',
+    },
     { name: 'delete_file', args: { path: '/tmp/x' }, description: 'Clean up' },
     { name: 'book_flight', args: { to: 'LIS' } },
     { name: 'ask_user', args: {} },
@@ -76,21 +80,45 @@ const python: LangGraphHITLRequest = {
 
 describe('LangGraph bridge: Python HumanInTheLoopMiddleware (batched)', () => {
   it('maps the request to create parameters and records how to map the answers back', () => {
-    const params = interruptFromLangGraph(python, { externalId: 'thread-42', sessionId: 's1', metadata: { run: 7 } });
+    const params = interruptFromLangGraph(python, {
+      externalId: 'thread-42',
+      sessionId: 's1',
+      metadata: { run: 7 },
+    });
     expect(params).toMatchObject({
       title: 'Review 4 actions: send_email, delete_file, book_flight, ask_user',
       externalId: 'thread-42',
       sessionId: 's1',
       actionRequests: [
-        { name: 'send_email', args: { to: 'ada@example.com', body: 'Hi' }, description: 'Send the reply', allowedDecisions: ['approve', 'edit', 'reject'] },
-        { name: 'delete_file', args: { path: '/tmp/x' }, description: 'Clean up', allowedDecisions: ['approve', 'reject'] },
+        {
+          name: 'send_email',
+          args: { to: 'ada@example.com', body: 'Hi' },
+          description: 'Send the reply',
+          allowedDecisions: ['approve', 'edit', 'reject'],
+        },
+        {
+          name: 'delete_file',
+          args: { path: '/tmp/x' },
+          description: 'Clean up',
+          allowedDecisions: ['approve', 'reject'],
+        },
         { name: 'book_flight', args: { to: 'LIS' } },
         { name: 'ask_user', args: {}, allowedDecisions: ['respond'] },
       ],
     });
     expect(params.actionRequests[2].allowedDecisions).toBeUndefined();
-    expect(params.metadata).toMatchObject({ run: 7, [LANGGRAPH_METADATA_KEY]: { v: 1, part: 1, parts: 1, targets: [{ id: null, kind: 'hitl', size: 4 }] } });
-    expect(interruptFromLangGraph({ action_requests: [{ name: 'x' }] }, { title: 'Mine' }).title).toBe('Mine');
+    expect(params.metadata).toMatchObject({
+      run: 7,
+      [LANGGRAPH_METADATA_KEY]: {
+        v: 1,
+        part: 1,
+        parts: 1,
+        targets: [{ id: null, kind: 'hitl', size: 4 }],
+      },
+    });
+    expect(
+      interruptFromLangGraph({ action_requests: [{ name: 'x' }] }, { title: 'Mine' }).title,
+    ).toBe('Mine');
     expect(interruptFromLangGraph({ action_requests: [{ name: 'x' }] }).title).toBe('Review x');
   });
 
@@ -102,13 +130,19 @@ describe('LangGraph bridge: Python HumanInTheLoopMiddleware (batched)', () => {
         params,
         decided('ask_user', 'respond', { message: 'Tuesday works' }),
         decided('delete_file', 'reject', { message: 'Keep it' }),
-        decided('send_email', 'edit', { editedArgs: { to: 'ada@example.com', body: 'Hello' }, editedName: 'send_draft' }),
+        decided('send_email', 'edit', {
+          editedArgs: { to: 'ada@example.com', body: 'Hello' },
+          editedName: 'send_draft',
+        }),
         decided('book_flight', 'approve'),
       ),
     );
     expect(resume).toEqual({
       decisions: [
-        { type: 'edit', edited_action: { name: 'send_draft', args: { to: 'ada@example.com', body: 'Hello' } } },
+        {
+          type: 'edit',
+          edited_action: { name: 'send_draft', args: { to: 'ada@example.com', body: 'Hello' } },
+        },
         { type: 'reject', message: 'Keep it' },
         { type: 'approve' },
         { type: 'respond', message: 'Tuesday works' },
@@ -126,26 +160,46 @@ describe('LangGraph bridge: Python HumanInTheLoopMiddleware (batched)', () => {
     });
     expect(params.actionRequests.map((a) => a.name)).toEqual(['send_email', 'send_email #2']);
     expect(params.actionRequests[1].allowedDecisions).toEqual(['approve', 'edit']);
-    const resume = toLangGraphResume(answer(params, decided('send_email #2', 'edit', { editedArgs: { to: 'c' } }), decided('send_email', 'approve')));
-    expect(resume).toEqual({ decisions: [{ type: 'approve' }, { type: 'edit', edited_action: { name: 'send_email', args: { to: 'c' } } }] });
+    const resume = toLangGraphResume(
+      answer(
+        params,
+        decided('send_email #2', 'edit', { editedArgs: { to: 'c' } }),
+        decided('send_email', 'approve'),
+      ),
+    );
+    expect(resume).toEqual({
+      decisions: [
+        { type: 'approve' },
+        { type: 'edit', edited_action: { name: 'send_email', args: { to: 'c' } } },
+      ],
+    });
   });
 
   it('omits an empty reject message, refuses a missing decision and an unknown decision type', () => {
     const params = interruptFromLangGraph({ action_requests: [{ name: 'a' }, { name: 'b' }] });
-    expect(toLangGraphResume(answer(params, decided('b', 'approve'), decided('a', 'reject')))).toEqual({
+    expect(
+      toLangGraphResume(answer(params, decided('b', 'approve'), decided('a', 'reject'))),
+    ).toEqual({
       decisions: [{ type: 'reject' }, { type: 'approve' }],
     });
-    expect(() => toLangGraphResume(answer(params, decided('a', 'approve')))).toThrow(/no decision for action b/);
+    expect(() => toLangGraphResume(answer(params, decided('a', 'approve')))).toThrow(
+      /no decision for action b/,
+    );
     // A decision type a newer service adds passes through the client; the bridge cannot map it.
     const newer = { ...decided('a', 'approve'), decision: 'delegate' } as unknown as Decision;
-    expect(() => toLangGraphResume(answer(params, newer, decided('b', 'approve')))).toThrow(/unknown decision type delegate/);
+    expect(() => toLangGraphResume(answer(params, newer, decided('b', 'approve')))).toThrow(
+      /unknown decision type delegate/,
+    );
   });
 
   it('refuses what is not a review request', () => {
     expect(() => interruptsFromLangGraph({ action_requests: [] })).toThrow(InterlockError);
     expect(() => interruptsFromLangGraph({ foo: 1 })).toThrow(/Not a LangGraph review request/);
     expect(() =>
-      interruptsFromLangGraph({ action_requests: [{ name: 'x' }], review_configs: [{ action_name: 'x', allowed_decisions: ['ignore'] }] }),
+      interruptsFromLangGraph({
+        action_requests: [{ name: 'x' }],
+        review_configs: [{ action_name: 'x', allowed_decisions: ['ignore'] }],
+      }),
     ).toThrow(/ignore/);
   });
 
@@ -163,7 +217,11 @@ describe('LangGraph bridge: langchain JS humanInTheLoopMiddleware (camelCase)', 
         id: 'a1b2',
         value: {
           actionRequests: [
-            { name: 'send_email', args: { to: 'ada' }, description: 'Tool execution requires approval' },
+            {
+              name: 'send_email',
+              args: { to: 'ada' },
+              description: 'Tool execution requires approval',
+            },
             { name: 'delete_file', args: { path: '/x' } },
           ],
           reviewConfigs: [
@@ -178,11 +236,20 @@ describe('LangGraph bridge: langchain JS humanInTheLoopMiddleware (camelCase)', 
   it('reads the run result as it comes, and resumes with editedAction', () => {
     const params = interruptFromLangGraph(result);
     expect(params.actionRequests).toEqual([
-      { name: 'send_email', args: { to: 'ada' }, description: 'Tool execution requires approval', allowedDecisions: ['approve', 'edit', 'reject'] },
+      {
+        name: 'send_email',
+        args: { to: 'ada' },
+        description: 'Tool execution requires approval',
+        allowedDecisions: ['approve', 'edit', 'reject'],
+      },
       { name: 'delete_file', args: { path: '/x' }, allowedDecisions: ['approve', 'reject'] },
     ]);
     const resume = toLangGraphResume(
-      answer(params, decided('send_email', 'edit', { editedArgs: { to: 'bob' }, editedName: 'send_draft' }), decided('delete_file', 'reject', { message: 'No' })),
+      answer(
+        params,
+        decided('send_email', 'edit', { editedArgs: { to: 'bob' }, editedName: 'send_draft' }),
+        decided('delete_file', 'reject', { message: 'No' }),
+      ),
     );
     expect(resume).toEqual({
       decisions: [
@@ -195,27 +262,62 @@ describe('LangGraph bridge: langchain JS humanInTheLoopMiddleware (camelCase)', 
   it('allows approve, edit and reject by default and never respond', () => {
     const params = interruptFromLangGraph({ actionRequests: [{ name: 'x', args: {} }] });
     expect(params.actionRequests[0].allowedDecisions).toEqual(['approve', 'edit', 'reject']);
-    expect(() => toLangGraphResume(answer(params, decided('x', 'respond', { message: 'hi' })))).toThrow(/no respond decision/);
+    expect(() =>
+      toLangGraphResume(answer(params, decided('x', 'respond', { message: 'hi' }))),
+    ).toThrow(/no respond decision/);
   });
 });
 
 describe('LangGraph bridge: Python HumanInTheLoopMiddleware(interrupt_mode="per_call")', () => {
   const schema = (types: string[]) => ({
     oneOf: types.map((t) => ({ $ref: `#/$defs/${t}` })),
-    $defs: Object.fromEntries(types.map((t) => [t, { type: 'object', properties: { type: { const: t } } }])),
+    $defs: Object.fromEntries(
+      types.map((t) => [t, { type: 'object', properties: { type: { const: t } } }]),
+    ),
   });
   const interrupts = [
-    { id: 'i-1', value: { type: 'tool_approval', tool_call_id: 'c1', name: 'send_email', args: { to: 'a' }, description: 'd1' }, response_schema: schema(['approve', 'edit', 'reject', 'respond']) },
-    { id: 'i-2', value: { type: 'tool_approval', tool_call_id: 'c2', name: 'send_email', args: { to: 'b' }, description: '' }, response_schema: schema(['approve', 'reject']) },
+    {
+      id: 'i-1',
+      value: {
+        type: 'tool_approval',
+        tool_call_id: 'c1',
+        name: 'send_email',
+        args: { to: 'a' },
+        description: 'd1',
+      },
+      response_schema: schema(['approve', 'edit', 'reject', 'respond']),
+    },
+    {
+      id: 'i-2',
+      value: {
+        type: 'tool_approval',
+        tool_call_id: 'c2',
+        name: 'send_email',
+        args: { to: 'b' },
+        description: '',
+      },
+      response_schema: schema(['approve', 'reject']),
+    },
   ];
 
   it('combines the calls into one interrupt, takes the allowed decisions from response_schema, resumes by id', () => {
     const params = interruptFromLangGraph(interrupts);
     expect(params.actionRequests).toEqual([
-      { name: 'send_email', args: { to: 'a' }, description: 'd1', allowedDecisions: ['approve', 'edit', 'reject', 'respond'] },
+      {
+        name: 'send_email',
+        args: { to: 'a' },
+        description: 'd1',
+        allowedDecisions: ['approve', 'edit', 'reject', 'respond'],
+      },
       { name: 'send_email #2', args: { to: 'b' }, allowedDecisions: ['approve', 'reject'] },
     ]);
-    const resume = toLangGraphResume(answer(params, decided('send_email #2', 'reject', { message: 'no' }), decided('send_email', 'edit', { editedArgs: { to: 'c' } })));
+    const resume = toLangGraphResume(
+      answer(
+        params,
+        decided('send_email #2', 'reject', { message: 'no' }),
+        decided('send_email', 'edit', { editedArgs: { to: 'c' } }),
+      ),
+    );
     expect(resume).toEqual({
       'i-1': { type: 'edit', edited_action: { name: 'send_email', args: { to: 'c' } } },
       'i-2': { type: 'reject', message: 'no' },
@@ -224,9 +326,15 @@ describe('LangGraph bridge: Python HumanInTheLoopMiddleware(interrupt_mode="per_
 
   it('refuses a rename, which per-call mode cannot run', () => {
     const params = interruptFromLangGraph(interrupts[0]);
-    expect(() => toLangGraphResume(answer(params, decided('send_email', 'edit', { editedArgs: {}, editedName: 'other' })))).toThrow(/cannot switch tools/);
+    expect(() =>
+      toLangGraphResume(
+        answer(params, decided('send_email', 'edit', { editedArgs: {}, editedName: 'other' })),
+      ),
+    ).toThrow(/cannot switch tools/);
     // One interrupt: the bare value.
-    expect(toLangGraphResume(answer(params, decided('send_email', 'respond', { message: 'done' })))).toEqual({ type: 'respond', message: 'done' });
+    expect(
+      toLangGraphResume(answer(params, decided('send_email', 'respond', { message: 'done' }))),
+    ).toEqual({ type: 'respond', message: 'done' });
   });
 });
 
@@ -240,27 +348,77 @@ describe('LangGraph bridge: Agent Inbox HumanInterrupt', () => {
   it('maps config.allow_* to the allowed decisions and answers with HumanResponse', () => {
     const params = interruptFromLangGraph([request]);
     expect(params.actionRequests).toEqual([
-      { name: 'run_command', args: { command: 'ls' }, description: 'Please review', allowedDecisions: ['edit', 'reject', 'respond'] },
+      {
+        name: 'run_command',
+        args: { command: 'ls' },
+        description: 'Please review',
+        allowedDecisions: ['edit', 'reject', 'respond'],
+      },
     ]);
     // interrupt([request]) is answered with a list…
-    expect(toLangGraphResume(answer(params, decided('run_command', 'edit', { editedArgs: { command: 'pwd' }, editedName: 'run_shell' })))).toEqual([
-      { type: 'edit', args: { action: 'run_shell', args: { command: 'pwd' } } },
+    expect(
+      toLangGraphResume(
+        answer(
+          params,
+          decided('run_command', 'edit', {
+            editedArgs: { command: 'pwd' },
+            editedName: 'run_shell',
+          }),
+        ),
+      ),
+    ).toEqual([{ type: 'edit', args: { action: 'run_shell', args: { command: 'pwd' } } }]);
+    expect(toLangGraphResume(answer(params, decided('run_command', 'reject')))).toEqual([
+      { type: 'ignore', args: null },
     ]);
-    expect(toLangGraphResume(answer(params, decided('run_command', 'reject')))).toEqual([{ type: 'ignore', args: null }]);
     // …interrupt(request) with one response.
-    const single = interruptFromLangGraph({ id: 'x', value: { ...request, config: { ...request.config, allow_accept: true } } });
-    expect(toLangGraphResume(answer(single, decided('run_command', 'approve')))).toEqual({ type: 'accept', args: null });
-    expect(toLangGraphResume(answer(single, decided('run_command', 'respond', { message: 'use ls -l' })))).toEqual({ type: 'response', args: 'use ls -l' });
-    expect(() => interruptFromLangGraph({ ...request, config: { allow_ignore: false, allow_respond: false, allow_edit: false, allow_accept: false } })).toThrow(/allows no answer/);
+    const single = interruptFromLangGraph({
+      id: 'x',
+      value: { ...request, config: { ...request.config, allow_accept: true } },
+    });
+    expect(toLangGraphResume(answer(single, decided('run_command', 'approve')))).toEqual({
+      type: 'accept',
+      args: null,
+    });
+    expect(
+      toLangGraphResume(
+        answer(single, decided('run_command', 'respond', { message: 'use ls -l' })),
+      ),
+    ).toEqual({ type: 'response', args: 'use ls -l' });
+    expect(() =>
+      interruptFromLangGraph({
+        ...request,
+        config: {
+          allow_ignore: false,
+          allow_respond: false,
+          allow_edit: false,
+          allow_accept: false,
+        },
+      }),
+    ).toThrow(/allows no answer/);
   });
 });
 
 describe('LangGraph bridge: a payload of ours', () => {
   it('opens the interrupt as given and resumes with the decisions in action order', () => {
-    const payload = interlockPayload({ title: 'Refund?', actionRequests: [{ name: 'refund', args: { amount: 40 }, allowedDecisions: ['approve', 'reject'] }, { name: 'notify' }] });
+    const payload = interlockPayload({
+      title: 'Refund?',
+      actionRequests: [
+        { name: 'refund', args: { amount: 40 }, allowedDecisions: ['approve', 'reject'] },
+        { name: 'notify' },
+      ],
+    });
     const params = interruptFromLangGraph({ id: 'p1', value: payload }, { externalId: 'order-1' });
-    expect(params.actionRequests).toEqual([{ name: 'refund', args: { amount: 40 }, allowedDecisions: ['approve', 'reject'] }, { name: 'notify', args: {} }]);
-    const resume = toLangGraphResume(answer(params, decided('notify', 'approve'), decided('refund', 'reject', { message: 'too much' })));
+    expect(params.actionRequests).toEqual([
+      { name: 'refund', args: { amount: 40 }, allowedDecisions: ['approve', 'reject'] },
+      { name: 'notify', args: {} },
+    ]);
+    const resume = toLangGraphResume(
+      answer(
+        params,
+        decided('notify', 'approve'),
+        decided('refund', 'reject', { message: 'too much' }),
+      ),
+    );
     const decisions = interlockDecisions(resume);
     expect(decisions.map((d) => [d.actionName, d.decision, d.message])).toEqual([
       ['refund', 'reject', 'too much'],
@@ -269,7 +427,7 @@ describe('LangGraph bridge: a payload of ours', () => {
     expect(() => interlockDecisions({ decisions: [{ nope: 1 }] })).toThrow(InterlockError);
   });
 
-  it('keeps the title, description and fields the payload gives, under the caller\'s options', () => {
+  it("keeps the title, description and fields the payload gives, under the caller's options", () => {
     const payload = interlockPayload({
       title: 'Refund order 1234?',
       description: 'The customer says the parcel never came.',
@@ -278,13 +436,34 @@ describe('LangGraph bridge: a payload of ours', () => {
       actionRequests: [{ name: 'refund', args: { amount: 40 } }],
     });
     const params = interruptFromLangGraph({ id: 'p1', value: payload });
-    expect(params).toMatchObject({ title: 'Refund order 1234?', description: 'The customer says the parcel never came.', externalId: 'order-1234' });
-    expect(params.metadata).toMatchObject({ shop: 'eu', [LANGGRAPH_METADATA_KEY]: expect.any(Object) });
-    const mine = interruptFromLangGraph([{ id: 'p1', value: payload }], { title: 'Mine', externalId: undefined, metadata: { run: 7 } });
-    expect(mine).toMatchObject({ title: 'Mine', description: 'The customer says the parcel never came.', externalId: 'order-1234' });
+    expect(params).toMatchObject({
+      title: 'Refund order 1234?',
+      description: 'The customer says the parcel never came.',
+      externalId: 'order-1234',
+    });
+    expect(params.metadata).toMatchObject({
+      shop: 'eu',
+      [LANGGRAPH_METADATA_KEY]: expect.any(Object),
+    });
+    const mine = interruptFromLangGraph([{ id: 'p1', value: payload }], {
+      title: 'Mine',
+      externalId: undefined,
+      metadata: { run: 7 },
+    });
+    expect(mine).toMatchObject({
+      title: 'Mine',
+      description: 'The customer says the parcel never came.',
+      externalId: 'order-1234',
+    });
     expect(mine.metadata).toMatchObject({ shop: 'eu', run: 7 });
     // Two payloads reviewed together: neither title speaks for both.
-    const two = interruptFromLangGraph([{ id: 'a', value: payload }, { id: 'b', value: interlockPayload({ title: 'Other', actionRequests: [{ name: 'notify' }] }) }]);
+    const two = interruptFromLangGraph([
+      { id: 'a', value: payload },
+      {
+        id: 'b',
+        value: interlockPayload({ title: 'Other', actionRequests: [{ name: 'notify' }] }),
+      },
+    ]);
     expect(two.title).toBe('Review 2 actions: refund, notify');
     expect(two.description).toBeUndefined();
   });
@@ -292,22 +471,45 @@ describe('LangGraph bridge: a payload of ours', () => {
 
 describe('LangGraph bridge: generated titles', () => {
   it('names each tool once, with how often it was called', () => {
-    const request = { action_requests: [{ name: 'send_email' }, { name: 'send_email' }, { name: 'read_file' }, { name: 'send_email' }] };
+    const request = {
+      action_requests: [
+        { name: 'send_email' },
+        { name: 'send_email' },
+        { name: 'read_file' },
+        { name: 'send_email' },
+      ],
+    };
     const params = interruptFromLangGraph(request);
     expect(params.title).toBe('Review 4 actions: send_email ×3, read_file');
-    expect(params.actionRequests.map((a) => a.name)).toEqual(['send_email', 'send_email #2', 'read_file', 'send_email #3']);
-    const parts = interruptsFromLangGraph({ action_requests: Array.from({ length: 21 }, () => ({ name: 'tool' })) });
-    expect(parts.map((p) => p.title)).toEqual(['Review 21 actions (1/2): tool ×20', 'Review 21 actions (2/2): tool']);
+    expect(params.actionRequests.map((a) => a.name)).toEqual([
+      'send_email',
+      'send_email #2',
+      'read_file',
+      'send_email #3',
+    ]);
+    const parts = interruptsFromLangGraph({
+      action_requests: Array.from({ length: 21 }, () => ({ name: 'tool' })),
+    });
+    expect(parts.map((p) => p.title)).toEqual([
+      'Review 21 actions (1/2): tool ×20',
+      'Review 21 actions (2/2): tool',
+    ]);
   });
 });
 
 describe('LangGraph bridge: requests larger than one interrupt', () => {
   it('splits 45 actions into interrupts of at most 20 and merges the decisions back in order', () => {
-    const request = { action_requests: Array.from({ length: 45 }, (_, i) => ({ name: 'tool', args: { i } })) };
+    const request = {
+      action_requests: Array.from({ length: 45 }, (_, i) => ({ name: 'tool', args: { i } })),
+    };
     const parts = interruptsFromLangGraph({ id: 'big', value: request }, { title: 'Batch' });
     expect(parts.map((p) => p.actionRequests.length)).toEqual([20, 20, 5]);
     expect(parts.map((p) => p.title)).toEqual(['Batch (1/3)', 'Batch (2/3)', 'Batch (3/3)']);
-    expect(parts[0].actionRequests.slice(0, 3).map((a) => a.name)).toEqual(['tool', 'tool #2', 'tool #3']);
+    expect(parts[0].actionRequests.slice(0, 3).map((a) => a.name)).toEqual([
+      'tool',
+      'tool #2',
+      'tool #3',
+    ]);
     expect(() => interruptFromLangGraph(request)).toThrow(/needs 3 interrupts/);
 
     // Approve the even calls, reject the odd ones; give the parts back in any order.
@@ -316,13 +518,22 @@ describe('LangGraph bridge: requests larger than one interrupt', () => {
         params,
         ...params.actionRequests.map((a, j) => {
           const i = p * 20 + j;
-          return i % 2 === 0 ? decided(a.name, 'approve') : decided(a.name, 'reject', { message: `no ${i}` });
+          return i % 2 === 0
+            ? decided(a.name, 'approve')
+            : decided(a.name, 'reject', { message: `no ${i}` });
         }),
       ),
     );
-    const resume = toLangGraphResume([answered[2], answered[0], answered[1]]) as { decisions: unknown[] };
+    const resume = toLangGraphResume([answered[2], answered[0], answered[1]]) as {
+      decisions: unknown[];
+    };
     expect(resume.decisions).toHaveLength(45);
-    expect(resume.decisions.slice(0, 4)).toEqual([{ type: 'approve' }, { type: 'reject', message: 'no 1' }, { type: 'approve' }, { type: 'reject', message: 'no 3' }]);
+    expect(resume.decisions.slice(0, 4)).toEqual([
+      { type: 'approve' },
+      { type: 'reject', message: 'no 1' },
+      { type: 'approve' },
+      { type: 'reject', message: 'no 3' },
+    ]);
     expect(resume.decisions[44]).toEqual({ type: 'approve' });
     expect(() => toLangGraphResume([answered[0], answered[2]])).toThrow(/Part 2 of 3/);
   });
@@ -330,7 +541,9 @@ describe('LangGraph bridge: requests larger than one interrupt', () => {
   it('shortens a description over 10,000 characters and keeps the args whole', () => {
     const big = 'x'.repeat(9_990);
     const description = `Tool execution requires approval\n\nTool: write\nArgs: ${JSON.stringify({ content: big })}`;
-    const params = interruptFromLangGraph({ actionRequests: [{ name: 'write', args: { content: big }, description }] });
+    const params = interruptFromLangGraph({
+      actionRequests: [{ name: 'write', args: { content: big }, description }],
+    });
     const shortened = params.actionRequests[0].description as string;
     expect(shortened.length).toBeLessThanOrEqual(MAX_DESCRIPTION_LENGTH);
     expect(shortened.startsWith('Tool execution requires approval')).toBe(true);

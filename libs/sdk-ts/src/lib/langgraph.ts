@@ -17,7 +17,13 @@
 // the answers back, and merges the answered interrupts into exactly the resume value the package
 // expects.
 import { InterlockError } from './errors';
-import type { ActionRequest, Decision, DecisionType, Interrupt, InterruptCreateParams } from './types';
+import type {
+  ActionRequest,
+  Decision,
+  DecisionType,
+  Interrupt,
+  InterruptCreateParams,
+} from './types';
 
 // ---------------------------------------------------------------------------------------------
 // The shapes the packages use.
@@ -60,7 +66,12 @@ export interface ToolApprovalRequest {
 /** The Agent Inbox request (`langchain.agents.interrupt.HumanInterrupt`, formerly langgraph.prebuilt). */
 export interface HumanInterrupt {
   action_request: { action: string; args: Record<string, unknown> };
-  config: { allow_ignore: boolean; allow_respond: boolean; allow_edit: boolean; allow_accept: boolean };
+  config: {
+    allow_ignore: boolean;
+    allow_respond: boolean;
+    allow_edit: boolean;
+    allow_accept: boolean;
+  };
   description?: string | null;
 }
 
@@ -115,7 +126,8 @@ export type LangGraphResumeValue =
  * What to resume the graph with (`new Command({ resume })`): the value itself when one LangGraph
  * interrupt was reviewed, else a map from interrupt id to its value.
  */
-export type LangGraphResume = LangGraphResumeValue | { [interruptId: string]: LangGraphResumeValue };
+export type LangGraphResume =
+  LangGraphResumeValue | { [interruptId: string]: LangGraphResumeValue };
 
 /** Everything of a create call but the actions: `title` (default made from the action names), `externalId`… */
 export type InterruptFromLangGraphOptions = Partial<Omit<InterruptCreateParams, 'actionRequests'>>;
@@ -220,14 +232,17 @@ function args(value: unknown, what: string): Record<string, unknown> {
 }
 
 function name(value: unknown, what: string): string {
-  if (typeof value !== 'string' || value.trim() === '') throw new InterlockError(`${what} needs a name.`);
+  if (typeof value !== 'string' || value.trim() === '')
+    throw new InterlockError(`${what} needs a name.`);
   return value;
 }
 
 function decisionTypes(allowed: unknown, action: string): DecisionType[] {
-  if (!Array.isArray(allowed)) throw new InterlockError(`The allowed decisions of ${action} must be a list.`);
+  if (!Array.isArray(allowed))
+    throw new InterlockError(`The allowed decisions of ${action} must be a list.`);
   const unknown = allowed.filter((d) => !(ALL_DECISIONS as readonly unknown[]).includes(d));
-  if (unknown.length > 0) throw new InterlockError(`Unknown decision type(s) for ${action}: ${unknown.join(', ')}.`);
+  if (unknown.length > 0)
+    throw new InterlockError(`Unknown decision type(s) for ${action}: ${unknown.join(', ')}.`);
   if (allowed.length === 0) throw new InterlockError(`${action} allows no decision.`);
   return [...new Set(allowed as DecisionType[])];
 }
@@ -241,8 +256,10 @@ function decisionsInSchema(schema: unknown): DecisionType[] | undefined {
     seen.add(node);
     if (isRecord(node) && isRecord(node['properties']) && isRecord(node['properties']['type'])) {
       const type = node['properties']['type'];
-      const values = 'const' in type ? [type['const']] : Array.isArray(type['enum']) ? type['enum'] : [];
-      for (const v of values) if ((ALL_DECISIONS as readonly unknown[]).includes(v)) found.add(v as DecisionType);
+      const values =
+        'const' in type ? [type['const']] : Array.isArray(type['enum']) ? type['enum'] : [];
+      for (const v of values)
+        if ((ALL_DECISIONS as readonly unknown[]).includes(v)) found.add(v as DecisionType);
     }
     for (const child of Object.values(node)) walk(child);
   };
@@ -250,12 +267,26 @@ function decisionsInSchema(schema: unknown): DecisionType[] | undefined {
   return found.size > 0 ? ALL_DECISIONS.filter((d) => found.has(d)) : undefined;
 }
 
-function read(interrupt: LangGraphInterrupt, index: number, targets: Target[], actions: PendingAction[]): void {
+function read(
+  interrupt: LangGraphInterrupt,
+  index: number,
+  targets: Target[],
+  actions: PendingAction[],
+): void {
   const value = interrupt.value;
   const id = typeof interrupt.id === 'string' && interrupt.id !== '' ? interrupt.id : null;
-  const push = (kind: Kind, items: Omit<PendingAction, 'target' | 'position'>[], list?: boolean): void => {
-    if (items.length === 0) throw new InterlockError('A LangGraph review request needs at least one action.');
-    targets.push(list === undefined ? { id, kind, size: items.length } : { id, kind, size: items.length, list });
+  const push = (
+    kind: Kind,
+    items: Omit<PendingAction, 'target' | 'position'>[],
+    list?: boolean,
+  ): void => {
+    if (items.length === 0)
+      throw new InterlockError('A LangGraph review request needs at least one action.');
+    targets.push(
+      list === undefined
+        ? { id, kind, size: items.length }
+        : { id, kind, size: items.length, list },
+    );
     items.forEach((item, position) => actions.push({ ...item, target: index, position }));
   };
 
@@ -272,18 +303,28 @@ function read(interrupt: LangGraphInterrupt, index: number, targets: Target[], a
     for (const config of Array.isArray(configs) ? configs : []) {
       if (!isRecord(config)) continue;
       const actionName = camel ? config['actionName'] : config['action_name'];
-      if (typeof actionName === 'string') allowedByName.set(actionName, camel ? config['allowedDecisions'] : config['allowed_decisions']);
+      if (typeof actionName === 'string')
+        allowedByName.set(
+          actionName,
+          camel ? config['allowedDecisions'] : config['allowed_decisions'],
+        );
     }
     const items = requests.map((request: unknown, i) => {
-      if (!isRecord(request)) throw new InterlockError(`Action request ${i + 1} must be an object.`);
+      if (!isRecord(request))
+        throw new InterlockError(`Action request ${i + 1} must be an object.`);
       const actionName = name(request['name'], `Action request ${i + 1}`);
       const allowed = allowedByName.get(actionName);
       return {
         name: actionName,
         args: args(request['args'], actionName),
-        description: typeof request['description'] === 'string' ? request['description'] : undefined,
+        description:
+          typeof request['description'] === 'string' ? request['description'] : undefined,
         allowedDecisions:
-          allowed !== undefined ? decisionTypes(allowed, actionName) : camel ? [...JS_DECISIONS] : undefined,
+          allowed !== undefined
+            ? decisionTypes(allowed, actionName)
+            : camel
+              ? [...JS_DECISIONS]
+              : undefined,
       };
     });
     if (camel) {
@@ -302,7 +343,10 @@ function read(interrupt: LangGraphInterrupt, index: number, targets: Target[], a
       {
         name: toolName,
         args: args(value['args'], toolName),
-        description: typeof value['description'] === 'string' && value['description'] !== '' ? value['description'] : undefined,
+        description:
+          typeof value['description'] === 'string' && value['description'] !== ''
+            ? value['description']
+            : undefined,
         allowedDecisions: decisionsInSchema(interrupt.response_schema),
       },
     ]);
@@ -311,18 +355,25 @@ function read(interrupt: LangGraphInterrupt, index: number, targets: Target[], a
   if (isRecord(value) && value['type'] === 'interlock') {
     const request = value['request'];
     if (!isRecord(request) || !Array.isArray(request['actionRequests'])) {
-      throw new InterlockError('An interlock payload needs request.actionRequests (use interlockPayload).');
+      throw new InterlockError(
+        'An interlock payload needs request.actionRequests (use interlockPayload).',
+      );
     }
     push(
       'interlock',
       request['actionRequests'].map((action: unknown, i) => {
-        if (!isRecord(action)) throw new InterlockError(`Action request ${i + 1} must be an object.`);
+        if (!isRecord(action))
+          throw new InterlockError(`Action request ${i + 1} must be an object.`);
         const actionName = name(action['name'], `Action request ${i + 1}`);
         return {
           name: actionName,
           args: args(action['args'], actionName),
-          description: typeof action['description'] === 'string' ? action['description'] : undefined,
-          allowedDecisions: action['allowedDecisions'] === undefined ? undefined : decisionTypes(action['allowedDecisions'], actionName),
+          description:
+            typeof action['description'] === 'string' ? action['description'] : undefined,
+          allowedDecisions:
+            action['allowedDecisions'] === undefined
+              ? undefined
+              : decisionTypes(action['allowedDecisions'], actionName),
         };
       }),
     );
@@ -340,7 +391,8 @@ function read(interrupt: LangGraphInterrupt, index: number, targets: Target[], a
         if (config.allow_edit) allowed.push('edit');
         if (config.allow_ignore) allowed.push('reject');
         if (config.allow_respond) allowed.push('respond');
-        if (allowed.length === 0) throw new InterlockError(`Agent Inbox request ${actionName} allows no answer.`);
+        if (allowed.length === 0)
+          throw new InterlockError(`Agent Inbox request ${actionName} allows no answer.`);
         return {
           name: actionName,
           args: args(request.action_request.args, actionName),
@@ -352,7 +404,9 @@ function read(interrupt: LangGraphInterrupt, index: number, targets: Target[], a
     );
     return;
   }
-  throw new InterlockError(`LangGraph interrupt ${index + 1} is not a review request this bridge knows.`);
+  throw new InterlockError(
+    `LangGraph interrupt ${index + 1} is not a review request this bridge knows.`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -388,8 +442,18 @@ function summariseNames(names: readonly string[]): string {
   return [...counts].map(([n, count]) => (count === 1 ? n : `${n} ×${count}`)).join(', ');
 }
 
-function defaultTitle(names: readonly string[], total: number, part: number, parts: number): string {
-  if (parts === 1) return fitTitle(names.length === 1 ? `Review ${names[0]}` : `Review ${names.length} actions: ${summariseNames(names)}`);
+function defaultTitle(
+  names: readonly string[],
+  total: number,
+  part: number,
+  parts: number,
+): string {
+  if (parts === 1)
+    return fitTitle(
+      names.length === 1
+        ? `Review ${names[0]}`
+        : `Review ${names.length} actions: ${summariseNames(names)}`,
+    );
   return fitTitle(`Review ${total} actions (${part}/${parts}): ${summariseNames(names)}`);
 }
 
@@ -439,8 +503,12 @@ function split(actions: PendingAction[]): PendingAction[][] {
   let current: PendingAction[] = [];
   let bytes = 0;
   for (const action of actions) {
-    const size = utf8Length(JSON.stringify(action.args)) + utf8Length(action.description ?? '') + 512;
-    if (current.length > 0 && (current.length === MAX_ACTIONS_PER_INTERRUPT || bytes + size > MAX_PART_BYTES)) {
+    const size =
+      utf8Length(JSON.stringify(action.args)) + utf8Length(action.description ?? '') + 512;
+    if (
+      current.length > 0 &&
+      (current.length === MAX_ACTIONS_PER_INTERRUPT || bytes + size > MAX_PART_BYTES)
+    ) {
       parts.push(current);
       current = [];
       bytes = 0;
@@ -453,7 +521,9 @@ function split(actions: PendingAction[]): PendingAction[][] {
 }
 
 function definedOnly<T extends object>(options: T): Partial<T> {
-  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as Partial<T>;
+  return Object.fromEntries(
+    Object.entries(options).filter(([, v]) => v !== undefined),
+  ) as Partial<T>;
 }
 
 /**
@@ -465,7 +535,10 @@ function definedOnly<T extends object>(options: T): Partial<T> {
  * decisions come from the request. A name repeated in one interrupt becomes `name #2`…; the metadata (`langgraph`) records
  * how to map the answers back (`toLangGraphResume`).
  */
-export function interruptsFromLangGraph(source: unknown, options: InterruptFromLangGraphOptions = {}): InterruptCreateParams[] {
+export function interruptsFromLangGraph(
+  source: unknown,
+  options: InterruptFromLangGraphOptions = {},
+): InterruptCreateParams[] {
   const interrupts = interruptsOf(source);
   const targets: Target[] = [];
   const actions: PendingAction[] = [];
@@ -473,14 +546,21 @@ export function interruptsFromLangGraph(source: unknown, options: InterruptFromL
 
   const parts = split(actions);
   const ids = targets.map((t) => t.id);
-  const review = ids.every((id): id is string => id !== null) ? fingerprint(ids.join('\n')) : randomId();
+  const review = ids.every((id): id is string => id !== null)
+    ? fingerprint(ids.join('\n'))
+    : randomId();
   const defaults = payloadDefaults(interrupts);
-  const { title, metadata, ...rest } = { ...defaults, ...definedOnly(options), metadata: { ...defaults.metadata, ...options.metadata } };
+  const { title, metadata, ...rest } = {
+    ...defaults,
+    ...definedOnly(options),
+    metadata: { ...defaults.metadata, ...options.metadata },
+  };
   return parts.map((part, i) => {
     const used = new Set<string>();
     const actionRequests = part.map((action): ActionRequest => {
       const mapped: ActionRequest = { name: uniqueName(action.name, used), args: action.args };
-      if (action.description !== undefined) mapped.description = shortenDescription(action.description);
+      if (action.description !== undefined)
+        mapped.description = shortenDescription(action.description);
       if (action.allowedDecisions !== undefined) mapped.allowedDecisions = action.allowedDecisions;
       return mapped;
     });
@@ -511,7 +591,10 @@ export function interruptsFromLangGraph(source: unknown, options: InterruptFromL
  * The create-interrupt parameters for a LangGraph review request that fits one interrupt (20
  * actions at most); `interruptsFromLangGraph` splits larger ones.
  */
-export function interruptFromLangGraph(source: unknown, options: InterruptFromLangGraphOptions = {}): InterruptCreateParams {
+export function interruptFromLangGraph(
+  source: unknown,
+  options: InterruptFromLangGraphOptions = {},
+): InterruptCreateParams {
   const [params, ...more] = interruptsFromLangGraph(source, options);
   if (more.length > 0) {
     throw new InterlockError(
@@ -529,24 +612,41 @@ export function interlockPayload(request: InterruptCreateParams): InterlockPaylo
 
 /** The decisions of an `interlockPayload` interrupt's resume value, in the order of its actions. */
 export function interlockDecisions(resume: unknown): Decision[] {
-  if (!isRecord(resume) || !Array.isArray(resume['decisions']) || !resume['decisions'].every(isDecision)) {
-    throw new InterlockError('Not the resume value of an interlockPayload interrupt ({ decisions: Decision[] }).');
+  if (
+    !isRecord(resume) ||
+    !Array.isArray(resume['decisions']) ||
+    !resume['decisions'].every(isDecision)
+  ) {
+    throw new InterlockError(
+      'Not the resume value of an interlockPayload interrupt ({ decisions: Decision[] }).',
+    );
   }
   return resume['decisions'];
 }
 
 function isDecision(value: unknown): value is Decision {
-  return isRecord(value) && typeof value['actionName'] === 'string' && typeof value['decision'] === 'string';
+  return (
+    isRecord(value) &&
+    typeof value['actionName'] === 'string' &&
+    typeof value['decision'] === 'string'
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
 // Merging the answers into the resume value.
 
-type Answered = Pick<Interrupt, 'id' | 'actionRequests' | 'decisions'> & Partial<Pick<Interrupt, 'metadata'>>;
+type Answered = Pick<Interrupt, 'id' | 'actionRequests' | 'decisions'> &
+  Partial<Pick<Interrupt, 'metadata'>>;
 
 function bridgeMetadata(interrupt: Answered): BridgeMetadata | undefined {
   const kept = interrupt.metadata?.[LANGGRAPH_METADATA_KEY];
-  if (!isRecord(kept) || kept['v'] !== 1 || !Array.isArray(kept['targets']) || !Array.isArray(kept['actions'])) return undefined;
+  if (
+    !isRecord(kept) ||
+    kept['v'] !== 1 ||
+    !Array.isArray(kept['targets']) ||
+    !Array.isArray(kept['actions'])
+  )
+    return undefined;
   return kept as unknown as BridgeMetadata;
 }
 
@@ -555,7 +655,10 @@ function legacyMetadata(interrupt: Answered): BridgeMetadata {
   const kept = interrupt.metadata?.[LANGGRAPH_METADATA_KEY];
   const names = isRecord(kept) && Array.isArray(kept['actionNames']) ? kept['actionNames'] : [];
   const own = interrupt.actionRequests.map((a) => a.name);
-  const original = names.length === own.length && names.every((n) => typeof n === 'string') ? (names as string[]) : own;
+  const original =
+    names.length === own.length && names.every((n) => typeof n === 'string')
+      ? (names as string[])
+      : own;
   return {
     v: 1,
     review: interrupt.id,
@@ -566,11 +669,19 @@ function legacyMetadata(interrupt: Answered): BridgeMetadata {
   };
 }
 
-function editedAction(decision: Decision, original: string): { name: string; args: Record<string, unknown> } {
+function editedAction(
+  decision: Decision,
+  original: string,
+): { name: string; args: Record<string, unknown> } {
   return { name: decision.editedName ?? original, args: decision.editedArgs ?? {} };
 }
 
-function resumeItem(kind: Kind, decision: Decision, original: string, interruptId: string): unknown {
+function resumeItem(
+  kind: Kind,
+  decision: Decision,
+  original: string,
+  interruptId: string,
+): unknown {
   const type: string = decision.decision;
   const message = decision.message ?? undefined;
   switch (kind) {
@@ -579,18 +690,31 @@ function resumeItem(kind: Kind, decision: Decision, original: string, interruptI
     case 'agent-inbox':
       if (type === 'approve') return { type: 'accept', args: null } satisfies HumanResponse;
       if (type === 'reject') return { type: 'ignore', args: null } satisfies HumanResponse;
-      if (type === 'respond') return { type: 'response', args: message ?? '' } satisfies HumanResponse;
+      if (type === 'respond')
+        return { type: 'response', args: message ?? '' } satisfies HumanResponse;
       if (type === 'edit') {
         const edited = editedAction(decision, original);
-        return { type: 'edit', args: { action: edited.name, args: edited.args } } satisfies HumanResponse;
+        return {
+          type: 'edit',
+          args: { action: edited.name, args: edited.args },
+        } satisfies HumanResponse;
       }
       break;
     case 'hitl-js':
       if (type === 'approve') return { type: 'approve' } satisfies LangChainDecision;
-      if (type === 'edit') return { type: 'edit', editedAction: editedAction(decision, original) } satisfies LangChainDecision;
-      if (type === 'reject') return (message === undefined ? { type: 'reject' } : { type: 'reject', message }) satisfies LangChainDecision;
+      if (type === 'edit')
+        return {
+          type: 'edit',
+          editedAction: editedAction(decision, original),
+        } satisfies LangChainDecision;
+      if (type === 'reject')
+        return (
+          message === undefined ? { type: 'reject' } : { type: 'reject', message }
+        ) satisfies LangChainDecision;
       if (type === 'respond') {
-        throw new InterlockError(`Interrupt ${interruptId}: langchain JS has no respond decision (action ${original}).`);
+        throw new InterlockError(
+          `Interrupt ${interruptId}: langchain JS has no respond decision (action ${original}).`,
+        );
       }
       break;
     case 'hitl':
@@ -606,11 +730,17 @@ function resumeItem(kind: Kind, decision: Decision, original: string, interruptI
         }
         return { type: 'edit', edited_action: edited } satisfies LangGraphDecision;
       }
-      if (type === 'reject') return (message === undefined ? { type: 'reject' } : { type: 'reject', message }) satisfies LangGraphDecision;
-      if (type === 'respond') return { type: 'respond', message: message ?? '' } satisfies LangGraphDecision;
+      if (type === 'reject')
+        return (
+          message === undefined ? { type: 'reject' } : { type: 'reject', message }
+        ) satisfies LangGraphDecision;
+      if (type === 'respond')
+        return { type: 'respond', message: message ?? '' } satisfies LangGraphDecision;
       break;
   }
-  throw new InterlockError(`Interrupt ${interruptId}: unknown decision type ${type} (a newer decision than this SDK knows).`);
+  throw new InterlockError(
+    `Interrupt ${interruptId}: unknown decision type ${type} (a newer decision than this SDK knows).`,
+  );
 }
 
 /**
@@ -620,26 +750,37 @@ function resumeItem(kind: Kind, decision: Decision, original: string, interruptI
  * were reviewed together. Throws when a part or a decision is missing.
  */
 export function toLangGraphResume(answered: Answered | readonly Answered[]): LangGraphResume {
-  const interrupts: readonly Answered[] = Array.isArray(answered) ? answered : [answered as Answered];
-  if (interrupts.length === 0) throw new InterlockError('toLangGraphResume needs the answered interrupt(s).');
+  const interrupts: readonly Answered[] = Array.isArray(answered)
+    ? answered
+    : [answered as Answered];
+  if (interrupts.length === 0)
+    throw new InterlockError('toLangGraphResume needs the answered interrupt(s).');
   const parts = interrupts.map((interrupt) => ({
     interrupt,
-    meta: bridgeMetadata(interrupt) ?? (interrupts.length === 1 ? legacyMetadata(interrupt) : undefined),
+    meta:
+      bridgeMetadata(interrupt) ??
+      (interrupts.length === 1 ? legacyMetadata(interrupt) : undefined),
   }));
   const first = parts[0].meta;
   if (first === undefined || parts.some((p) => p.meta === undefined)) {
-    throw new InterlockError('These interrupts were not made by the LangGraph bridge (no metadata.langgraph).');
+    throw new InterlockError(
+      'These interrupts were not made by the LangGraph bridge (no metadata.langgraph).',
+    );
   }
   const seen = new Set<number>();
   for (const { meta } of parts) {
     if (meta === undefined || meta.review !== first.review) {
       throw new InterlockError('These interrupts belong to different LangGraph reviews.');
     }
-    if (seen.has(meta.part)) throw new InterlockError(`Part ${meta.part} of the review was given twice.`);
+    if (seen.has(meta.part))
+      throw new InterlockError(`Part ${meta.part} of the review was given twice.`);
     seen.add(meta.part);
   }
   for (let part = 1; part <= first.parts; part++) {
-    if (!seen.has(part)) throw new InterlockError(`Part ${part} of ${first.parts} of this LangGraph review is missing.`);
+    if (!seen.has(part))
+      throw new InterlockError(
+        `Part ${part} of ${first.parts} of this LangGraph review is missing.`,
+      );
   }
 
   const values: unknown[][] = first.targets.map((t) => new Array<unknown>(t.size));
@@ -654,7 +795,12 @@ export function toLangGraphResume(answered: Answered | readonly Answered[]): Lan
           `Interrupt ${interrupt.id} has no decision for action ${action.name} yet: wait for it to be answered.`,
         );
       }
-      values[target][position] = resumeItem(first.targets[target].kind, decision, original, interrupt.id);
+      values[target][position] = resumeItem(
+        first.targets[target].kind,
+        decision,
+        original,
+        interrupt.id,
+      );
     });
   }
 
@@ -677,7 +823,9 @@ export function toLangGraphResume(answered: Answered | readonly Answered[]): Lan
   const byId: { [interruptId: string]: LangGraphResumeValue } = {};
   first.targets.forEach((target, t) => {
     if (target.id === null) {
-      throw new InterlockError('Several LangGraph interrupts were reviewed, but not all have ids: pass the Interrupt objects.');
+      throw new InterlockError(
+        'Several LangGraph interrupts were reviewed, but not all have ids: pass the Interrupt objects.',
+      );
     }
     byId[target.id] = resumes[t];
   });
@@ -685,7 +833,9 @@ export function toLangGraphResume(answered: Answered | readonly Answered[]): Lan
 }
 
 /** The review id of an interrupt made by the bridge (parts of one split request share it). */
-export function langGraphReviewId(interrupt: { metadata?: Record<string, unknown> | null }): string | undefined {
+export function langGraphReviewId(interrupt: {
+  metadata?: Record<string, unknown> | null;
+}): string | undefined {
   const kept = interrupt.metadata?.[LANGGRAPH_METADATA_KEY];
   return isRecord(kept) && typeof kept['review'] === 'string' ? kept['review'] : undefined;
 }

@@ -13,7 +13,13 @@ export interface Logger {
 }
 
 const LEVELS: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 };
-const SECRET_HEADERS = new Set(['x-api-key', 'cookie', 'set-cookie', 'authorization', 'proxy-authorization']);
+const SECRET_HEADERS = new Set([
+  'x-api-key',
+  'cookie',
+  'set-cookie',
+  'authorization',
+  'proxy-authorization',
+]);
 
 export function parseLogLevel(value: string | undefined): LogLevel | undefined {
   const level = value?.trim().toLowerCase();
@@ -27,8 +33,10 @@ export function enabled(level: LogLevel, at: Exclude<LogLevel, 'off'>): boolean 
 /** The headers with every secret replaced by `***`. */
 export function redactHeaders(headers: Record<string, string> | Headers): Record<string, string> {
   const out: Record<string, string> = {};
-  const entries: Iterable<[string, string]> = headers instanceof Headers ? headers.entries() : Object.entries(headers);
-  for (const [name, value] of entries) out[name] = SECRET_HEADERS.has(name.toLowerCase()) ? '***' : value;
+  const entries: Iterable<[string, string]> =
+    headers instanceof Headers ? headers.entries() : Object.entries(headers);
+  for (const [name, value] of entries)
+    out[name] = SECRET_HEADERS.has(name.toLowerCase()) ? '***' : value;
   return out;
 }
 

@@ -14,7 +14,14 @@
 import type { Interlock } from './client';
 import { InterlockError } from './errors';
 import { shortenDescription } from './langgraph';
-import { actionNamer, approvalOutcome, approvalTitle, type BridgeInterruptOptions, type BridgeReviewOptions, parseArguments } from './tool-approvals';
+import {
+  actionNamer,
+  approvalOutcome,
+  approvalTitle,
+  type BridgeInterruptOptions,
+  type BridgeReviewOptions,
+  parseArguments,
+} from './tool-approvals';
 import type { ActionRequest, Interrupt, InterruptCreateParams } from './types';
 
 /** Where the bridge keeps, in the interrupt's metadata, which action is which tool call (and the state, when durable). */
@@ -37,7 +44,8 @@ export interface OpenAIAgentsRunState<Item = OpenAIAgentsApprovalItem> {
 }
 
 /** A run's result (`{ state }`) or its `RunState`. */
-export type OpenAIAgentsSource<Item> = OpenAIAgentsRunState<Item> | { state: OpenAIAgentsRunState<Item> };
+export type OpenAIAgentsSource<Item> =
+  OpenAIAgentsRunState<Item> | { state: OpenAIAgentsRunState<Item> };
 
 /** The interrupt's fields the caller sets (every bridge's `BridgeInterruptOptions`). */
 export type OpenAIAgentsInterruptOptions = BridgeInterruptOptions;
@@ -53,7 +61,8 @@ interface BridgeMetadata {
 }
 
 function stateOf<Item>(source: OpenAIAgentsSource<Item>): OpenAIAgentsRunState<Item> {
-  if (typeof (source as OpenAIAgentsRunState<Item>).getInterruptions === 'function') return source as OpenAIAgentsRunState<Item>;
+  if (typeof (source as OpenAIAgentsRunState<Item>).getInterruptions === 'function')
+    return source as OpenAIAgentsRunState<Item>;
   const state = (source as { state?: OpenAIAgentsRunState<Item> }).state;
   if (state !== undefined && typeof state.getInterruptions === 'function') return state;
   throw new InterlockError('Expected an @openai/agents run result or its RunState (result.state).');
@@ -62,7 +71,9 @@ function stateOf<Item>(source: OpenAIAgentsSource<Item>): OpenAIAgentsRunState<I
 function callId(item: OpenAIAgentsApprovalItem): string {
   const id = (item.rawItem as { callId?: unknown }).callId;
   if (typeof id !== 'string' || id === '') {
-    throw new InterlockError('A tool approval item without a callId: the bridge cannot map its decision back.');
+    throw new InterlockError(
+      'A tool approval item without a callId: the bridge cannot map its decision back.',
+    );
   }
   return id;
 }
@@ -75,19 +86,32 @@ export function openAIAgentsInterrupt<Item extends OpenAIAgentsApprovalItem>(
 ): InterruptCreateParams {
   const state = stateOf(source);
   const items = state.getInterruptions();
-  if (items.length === 0) throw new InterlockError('This run has no pending tool approvals (result.interruptions is empty).');
-  if (items.length > 20) throw new InterlockError(`${items.length} tool approvals: an interrupt holds at most 20.`);
+  if (items.length === 0)
+    throw new InterlockError(
+      'This run has no pending tool approvals (result.interruptions is empty).',
+    );
+  if (items.length > 20)
+    throw new InterlockError(`${items.length} tool approvals: an interrupt holds at most 20.`);
   const nameOf = actionNamer();
   const calls: [string, string][] = [];
   const actionRequests = items.map((item): ActionRequest => {
     const tool = item.name ?? 'tool';
     const name = nameOf(tool);
     calls.push([name, callId(item)]);
-    const action: ActionRequest = { name, args: parseArguments(item.arguments), allowedDecisions: ['approve', 'reject'] };
-    if (item.agent?.name) action.description = shortenDescription(`${item.agent.name} wants to call ${tool}.`);
+    const action: ActionRequest = {
+      name,
+      args: parseArguments(item.arguments),
+      allowedDecisions: ['approve', 'reject'],
+    };
+    if (item.agent?.name)
+      action.description = shortenDescription(`${item.agent.name} wants to call ${tool}.`);
     return action;
   });
-  const bridge: BridgeMetadata = { v: 1, calls, ...(includeState ? { state: state.toString() } : {}) };
+  const bridge: BridgeMetadata = {
+    v: 1,
+    calls,
+    ...(includeState ? { state: state.toString() } : {}),
+  };
   const { metadata, ...rest } = options;
   return {
     title: approvalTitle(items.map((i) => i.name ?? 'tool')),
@@ -100,9 +124,14 @@ export function openAIAgentsInterrupt<Item extends OpenAIAgentsApprovalItem>(
 function bridgeOf(interrupt: Pick<Interrupt, 'metadata' | 'status'>): BridgeMetadata {
   const kept = interrupt.metadata?.[OPENAI_AGENTS_METADATA_KEY] as BridgeMetadata | undefined;
   if (kept === undefined || kept === null || kept.v !== 1 || !Array.isArray(kept.calls)) {
-    throw new InterlockError('This interrupt was not opened by the OpenAI Agents bridge (no metadata.openaiAgents).');
+    throw new InterlockError(
+      'This interrupt was not opened by the OpenAI Agents bridge (no metadata.openaiAgents).',
+    );
   }
-  if (interrupt.status === 'open') throw new InterlockError('The interrupt is still open: wait for the answer first (interrupts.waitForAnswer).');
+  if (interrupt.status === 'open')
+    throw new InterlockError(
+      'The interrupt is still open: wait for the answer first (interrupts.waitForAnswer).',
+    );
   return kept;
 }
 
@@ -111,10 +140,10 @@ function bridgeOf(interrupt: Pick<Interrupt, 'metadata' | 'status'>): BridgeMeta
  * reject → reject with the member's message; a call left undecided because the interrupt was
  * withdrawn or expired → reject, saying so). Returns the state, ready for `runner.run(agent, state)`.
  */
-export function applyOpenAIAgentsDecisions<Item extends OpenAIAgentsApprovalItem, S extends OpenAIAgentsRunState<Item>>(
-  state: S,
-  interrupt: Pick<Interrupt, 'metadata' | 'status' | 'decisions'>,
-): S {
+export function applyOpenAIAgentsDecisions<
+  Item extends OpenAIAgentsApprovalItem,
+  S extends OpenAIAgentsRunState<Item>,
+>(state: S, interrupt: Pick<Interrupt, 'metadata' | 'status' | 'decisions'>): S {
   const bridge = bridgeOf(interrupt);
   const byCall = new Map(bridge.calls.map(([name, id]) => [id, name]));
   for (const item of state.getInterruptions()) {
@@ -131,7 +160,10 @@ export function applyOpenAIAgentsDecisions<Item extends OpenAIAgentsApprovalItem
  * Opens one interrupt for a paused run's tool approvals, waits for the members, applies their
  * decisions and returns the `RunState`: `result = await runner.run(agent, state)`.
  */
-export async function reviewOpenAIAgents<Item extends OpenAIAgentsApprovalItem, S extends OpenAIAgentsRunState<Item>>(
+export async function reviewOpenAIAgents<
+  Item extends OpenAIAgentsApprovalItem,
+  S extends OpenAIAgentsRunState<Item>,
+>(
   client: Interlock,
   source: S | { state: S },
   options: ReviewOpenAIAgentsOptions = {},
@@ -162,13 +194,18 @@ export async function openOpenAIAgentsReview<Item extends OpenAIAgentsApprovalIt
  * the answered interrupt's decisions applied. Read the interrupt with your own key: its metadata
  * is what your agent stored (members cannot change it); never take the state from a request body.
  */
-export async function resumeOpenAIAgents<Item extends OpenAIAgentsApprovalItem, S extends OpenAIAgentsRunState<Item>>(
+export async function resumeOpenAIAgents<
+  Item extends OpenAIAgentsApprovalItem,
+  S extends OpenAIAgentsRunState<Item>,
+>(
   answered: Pick<Interrupt, 'metadata' | 'status' | 'decisions'>,
   fromString: (state: string) => Promise<S>,
 ): Promise<S> {
   const bridge = bridgeOf(answered);
   if (typeof bridge.state !== 'string') {
-    throw new InterlockError('This interrupt holds no run state: it was opened with reviewOpenAIAgents, not openOpenAIAgentsReview.');
+    throw new InterlockError(
+      'This interrupt holds no run state: it was opened with reviewOpenAIAgents, not openOpenAIAgentsReview.',
+    );
   }
   return applyOpenAIAgentsDecisions(await fromString(bridge.state), answered);
 }

@@ -29,7 +29,8 @@ function auditServer(total: number) {
     const cursor = call.url.searchParams.get('cursor');
     const start = cursor === null ? 0 : Number(Buffer.from(cursor, 'base64url').toString());
     const entries = all.slice(start, start + limit);
-    const next = start + limit < total ? Buffer.from(String(start + limit)).toString('base64url') : null;
+    const next =
+      start + limit < total ? Buffer.from(String(start + limit)).toString('base64url') : null;
     return jsonResponse(200, { entries, nextCursor: next });
   });
 }
@@ -41,7 +42,8 @@ describe('auto-pagination', () => {
   it('walks every page with for await, repeating the other parameters each time', async () => {
     const { fetch, calls } = auditServer(23);
     const seen: string[] = [];
-    for await (const e of client(fetch).auditLog.list({ category: 'interrupt', limit: 10 })) seen.push(e.targetId ?? '');
+    for await (const e of client(fetch).auditLog.list({ category: 'interrupt', limit: 10 }))
+      seen.push(e.targetId ?? '');
     expect(seen).toEqual(Array.from({ length: 23 }, (_, i) => `int_${i}`));
     expect(calls).toHaveLength(3);
     expect(calls[0].url.searchParams.get('cursor')).toBeNull();
@@ -102,7 +104,8 @@ describe('auto-pagination', () => {
       jsonResponse(200, { interrupts: [{ id: 'c' }], nextCursor: null }),
     );
     const ids: string[] = [];
-    for await (const i of client(fetch).interrupts.list({ status: 'open', limit: 2 })) ids.push(i.id);
+    for await (const i of client(fetch).interrupts.list({ status: 'open', limit: 2 }))
+      ids.push(i.id);
     expect(ids).toEqual(['a', 'b', 'c']);
     expect(calls[1].url.search).toBe('?status=open&limit=2&cursor=c1');
   });

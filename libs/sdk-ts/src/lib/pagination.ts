@@ -66,7 +66,9 @@ export class PagePromise<Item> implements PromiseLike<CursorPage<Item>>, AsyncIt
     return this.firstPage().then(onfulfilled, onrejected);
   }
 
-  catch<B = never>(onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<CursorPage<Item> | B> {
+  catch<B = never>(
+    onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<CursorPage<Item> | B> {
     return this.firstPage().catch(onrejected);
   }
 

@@ -7,7 +7,13 @@ import { errorResponse, jsonResponse, mockFetch } from './testing/mock-fetch';
 import type { ErrorCode } from './types';
 
 const KEY = 'ilk_secretsecretsecret';
-const interrupt = { id: 'int_1', title: 't', status: 'open', actionRequests: [{ name: 'a', args: {}, description: null, allowedDecisions: ['approve'] }], decisions: [] };
+const interrupt = {
+  id: 'int_1',
+  title: 't',
+  status: 'open',
+  actionRequests: [{ name: 'a', args: {}, description: null, allowedDecisions: ['approve'] }],
+  decisions: [],
+};
 const make = (fetch: ReturnType<typeof mockFetch>['fetch'], options = {}) =>
   new Interlock({ apiKey: KEY, baseURL: 'http://interlock.test', fetch, ...options });
 
@@ -33,33 +39,55 @@ describe('openai-node parity', () => {
     const { fetch, calls } = mockFetch(jsonResponse(200, interrupt));
     const base = make(fetch, { defaultHeaders: { 'x-team': 'ops' } });
     const quick = base.withOptions({ timeout: 5_000, maxRetries: 0 });
-    expect([quick.timeout, quick.maxRetries, quick.apiKey, quick.baseURL]).toEqual([5_000, 0, KEY, 'http://interlock.test']);
+    expect([quick.timeout, quick.maxRetries, quick.apiKey, quick.baseURL]).toEqual([
+      5_000,
+      0,
+      KEY,
+      'http://interlock.test',
+    ]);
     expect([base.timeout, base.maxRetries]).toEqual([60_000, 2]);
     await quick.interrupts.get('int_1');
     expect(calls[0].headers['x-team']).toBe('ops');
   });
 
   it('defaultQuery, per-call query and body extras, and the generic verbs', async () => {
-    const { fetch, calls } = mockFetch(jsonResponse(201, interrupt), jsonResponse(200, { ok: true }));
+    const { fetch, calls } = mockFetch(
+      jsonResponse(201, interrupt),
+      jsonResponse(200, { ok: true }),
+    );
     const client = make(fetch, { defaultQuery: { tenant: 'eu', v: '1' } });
-    await client.interrupts.create({ title: 't', actionRequests: [{ name: 'a' }] }, { query: { v: '2', trace: 'x' }, body: { priority: 'high' } });
-    expect(Object.fromEntries(calls[0].url.searchParams)).toEqual({ tenant: 'eu', v: '2', trace: 'x' });
-    expect(calls[0].body).toEqual({ title: 't', actionRequests: [{ name: 'a' }], priority: 'high' });
+    await client.interrupts.create(
+      { title: 't', actionRequests: [{ name: 'a' }] },
+      { query: { v: '2', trace: 'x' }, body: { priority: 'high' } },
+    );
+    expect(Object.fromEntries(calls[0].url.searchParams)).toEqual({
+      tenant: 'eu',
+      v: '2',
+      trace: 'x',
+    });
+    expect(calls[0].body).toEqual({
+      title: 't',
+      actionRequests: [{ name: 'a' }],
+      priority: 'high',
+    });
     for (const verb of ['get', 'post', 'put', 'patch', 'delete'] as const) {
       await client[verb]('/api/anything', { query: { q: 1 } });
     }
-    expect(calls.slice(1).map((c) => [c.method, c.url.pathname, c.url.searchParams.get('q')])).toEqual(
-      ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => [m, '/api/anything', '1']),
-    );
+    expect(
+      calls.slice(1).map((c) => [c.method, c.url.pathname, c.url.searchParams.get('q')]),
+    ).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => [m, '/api/anything', '1']));
     expect(calls[4].headers['idempotency-key']).toBeUndefined();
     expect(calls[2].headers['idempotency-key']).toBeDefined();
   });
 
   it('logLevel debug (or INTERLOCK_LOG=debug) logs requests with the key and cookies redacted', async () => {
     const lines: string[] = [];
-    const record = (message: string, ...rest: unknown[]) => lines.push(`${message} ${JSON.stringify(rest)}`);
+    const record = (message: string, ...rest: unknown[]) =>
+      lines.push(`${message} ${JSON.stringify(rest)}`);
     const logger: Logger = { debug: record, info: record, warn: record, error: record };
-    const { fetch } = mockFetch(jsonResponse(200, interrupt, { 'x-request-id': 'req-9', 'set-cookie': 'session=abc' }));
+    const { fetch } = mockFetch(
+      jsonResponse(200, interrupt, { 'x-request-id': 'req-9', 'set-cookie': 'session=abc' }),
+    );
     process.env['INTERLOCK_LOG'] = 'debug';
     try {
       const client = make(fetch, { logger, defaultHeaders: { cookie: 'session=topsecret' } });
@@ -77,13 +105,17 @@ describe('openai-node parity', () => {
     expect(text).not.toContain('session=abc');
     // Off by default.
     const quiet: string[] = [];
-    await make(mockFetch(jsonResponse(200, interrupt)).fetch, { logger: { ...logger, debug: (m: string) => quiet.push(m) } }).interrupts.get('int_1');
+    await make(mockFetch(jsonResponse(200, interrupt)).fetch, {
+      logger: { ...logger, debug: (m: string) => quiet.push(m) },
+    }).interrupts.get('int_1');
     expect(quiet).toEqual([]);
   });
 
   it('APIError.code is typed as the contract error codes', async () => {
     const { fetch } = mockFetch(errorResponse(401, 'API_KEY_EXPIRED', 'The API key has expired.'));
-    const error = await make(fetch, { maxRetries: 0 }).interrupts.get('x').catch((e: unknown) => e);
+    const error = await make(fetch, { maxRetries: 0 })
+      .interrupts.get('x')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIError);
     const code: ErrorCode | undefined = (error as APIError).code;
     expect(code).toBe('API_KEY_EXPIRED');
@@ -93,8 +125,19 @@ describe('openai-node parity', () => {
     const newer = {
       ...interrupt,
       status: 'archived',
-      actionRequests: [{ name: 'a', args: {}, description: null, allowedDecisions: ['approve', 'delegate'] }],
-      decisions: [{ id: 'd', actionName: 'a', decision: 'delegate', editedArgs: null, editedName: null, message: null }],
+      actionRequests: [
+        { name: 'a', args: {}, description: null, allowedDecisions: ['approve', 'delegate'] },
+      ],
+      decisions: [
+        {
+          id: 'd',
+          actionName: 'a',
+          decision: 'delegate',
+          editedArgs: null,
+          editedName: null,
+          message: null,
+        },
+      ],
     };
     const { fetch } = mockFetch(jsonResponse(200, { interrupts: [newer], nextCursor: null }));
     const [got] = (await make(fetch).interrupts.list()).data;

@@ -14,7 +14,16 @@ const interrupt = {
   title: 't',
   status: 'answered',
   actionRequests: [{ name: 'a', args: {}, description: null, allowedDecisions: ['approve'] }],
-  decisions: [{ id: 'd', actionName: 'a', decision: 'approve', editedArgs: null, editedName: null, message: null }],
+  decisions: [
+    {
+      id: 'd',
+      actionName: 'a',
+      decision: 'approve',
+      editedArgs: null,
+      editedName: null,
+      message: null,
+    },
+  ],
   metadata: null,
 };
 const session = { id: 'ses_1', name: 's', status: 'active', messageCount: 0 };
@@ -22,10 +31,14 @@ const session = { id: 'ses_1', name: 's', status: 'active', messageCount: 0 };
 /** Answers every call with a body that suits any method (an interrupt, a session, a page). */
 function anything() {
   return mockFetch((call) => {
-    if (call.url.pathname === '/api/interrupts' && call.method === 'GET') return jsonResponse(200, { interrupts: [interrupt], nextCursor: null });
-    if (call.url.pathname === '/api/sessions' && call.method === 'GET') return jsonResponse(200, { sessions: [session], nextCursor: null });
-    if (call.url.pathname === '/api/audit-log') return jsonResponse(200, { entries: [], nextCursor: null });
-    if (call.url.pathname.startsWith('/api/sessions')) return jsonResponse(200, call.url.pathname.endsWith('/messages') ? { appended: 1 } : session);
+    if (call.url.pathname === '/api/interrupts' && call.method === 'GET')
+      return jsonResponse(200, { interrupts: [interrupt], nextCursor: null });
+    if (call.url.pathname === '/api/sessions' && call.method === 'GET')
+      return jsonResponse(200, { sessions: [session], nextCursor: null });
+    if (call.url.pathname === '/api/audit-log')
+      return jsonResponse(200, { entries: [], nextCursor: null });
+    if (call.url.pathname.startsWith('/api/sessions'))
+      return jsonResponse(200, call.url.pathname.endsWith('/messages') ? { appended: 1 } : session);
     return jsonResponse(200, interrupt);
   });
 }
@@ -37,25 +50,48 @@ const bodyExtra = { priority: 'high' };
 
 // [resource, method, verb, call]: the call passes `options` where the method takes them.
 const methods: [string, string, 'GET' | 'POST', Call][] = [
-  ['interrupts', 'create', 'POST', (c, o) => c.interrupts.create({ title: 't', actionRequests: [{ name: 'a' }] }, o)],
+  [
+    'interrupts',
+    'create',
+    'POST',
+    (c, o) => c.interrupts.create({ title: 't', actionRequests: [{ name: 'a' }] }, o),
+  ],
   ['interrupts', 'get', 'GET', (c, o) => c.interrupts.get('int_1', o)],
-  ['interrupts', 'cancel', 'POST', (c, o) => c.interrupts.cancel('int_1', { reason: 'gave up' }, o)],
+  [
+    'interrupts',
+    'cancel',
+    'POST',
+    (c, o) => c.interrupts.cancel('int_1', { reason: 'gave up' }, o),
+  ],
   ['interrupts', 'list', 'GET', (c, o) => c.interrupts.list({ status: 'open' }, o)],
-  ['interrupts', 'waitForAnswer', 'GET', (c, o) => c.interrupts.waitForAnswer('int_1', { ...o, timeout: 1_000 })],
+  [
+    'interrupts',
+    'waitForAnswer',
+    'GET',
+    (c, o) => c.interrupts.waitForAnswer('int_1', { ...o, timeout: 1_000 }),
+  ],
   [
     'interrupts',
     'reviewLangGraph',
     'POST',
     (c, o) =>
       c.interrupts.reviewLangGraph(
-        { actionRequests: [{ name: 'a', args: {} }], reviewConfigs: [{ actionName: 'a', allowedDecisions: ['approve'] }] },
+        {
+          actionRequests: [{ name: 'a', args: {} }],
+          reviewConfigs: [{ actionName: 'a', allowedDecisions: ['approve'] }],
+        },
         { request: o, wait: { query: o.query, headers: o.headers } },
       ),
   ],
   ['sessions', 'start', 'POST', (c, o) => c.sessions.start({ name: 's' }, o)],
   ['sessions', 'retrieve', 'GET', (c, o) => c.sessions.retrieve('ses_1', o)],
   ['sessions', 'list', 'GET', (c, o) => c.sessions.list({ status: 'active' }, o)],
-  ['sessions', 'append', 'POST', (c, o) => c.sessions.append('ses_1', [{ role: 'agent', content: 'hi' }], o)],
+  [
+    'sessions',
+    'append',
+    'POST',
+    (c, o) => c.sessions.append('ses_1', [{ role: 'agent', content: 'hi' }], o),
+  ],
   ['sessions', 'end', 'POST', (c, o) => c.sessions.end('ses_1', o)],
   ['auditLog', 'list', 'GET', (c, o) => c.auditLog.list({ category: 'interrupt' }, o)],
   ['client', 'whoami', 'GET', (c, o) => c.whoami(o)],
@@ -63,27 +99,37 @@ const methods: [string, string, 'GET' | 'POST', Call][] = [
 
 describe('RequestOptions on every resource method', () => {
   it('the table names every method of every resource', () => {
-    const own = (proto: object) => Object.getOwnPropertyNames(proto).filter((name) => name !== 'constructor');
+    const own = (proto: object) =>
+      Object.getOwnPropertyNames(proto).filter((name) => name !== 'constructor');
     for (const [resource, proto] of [
       ['interrupts', Interrupts.prototype],
       ['sessions', Sessions.prototype],
       ['auditLog', AuditLog.prototype],
     ] as const) {
-      expect([resource, own(proto).sort()]).toEqual([resource, methods.filter(([r]) => r === resource).map(([, m]) => m).sort()]);
+      expect([resource, own(proto).sort()]).toEqual([
+        resource,
+        methods
+          .filter(([r]) => r === resource)
+          .map(([, m]) => m)
+          .sort(),
+      ]);
     }
   });
 
-  it.each(methods)('%s.%s: extra query parameters and headers reach the request', async (_resource, _method, verb, call) => {
-    const { fetch, calls } = anything();
-    const client = new Interlock({ apiKey: 'ilk_test', baseURL: 'http://interlock.test', fetch });
-    await call(client, verb === 'POST' ? { ...extras, body: bodyExtra } : extras);
-    expect(calls.length).toBeGreaterThan(0);
-    for (const sent of calls.filter((c) => c.method === verb)) {
-      expect(sent.url.searchParams.get('trace')).toBe('x1');
-      expect(sent.headers['x-extra']).toBe('yes');
-      if (verb === 'POST') expect(sent.body).toMatchObject(bodyExtra);
-    }
-  });
+  it.each(methods)(
+    '%s.%s: extra query parameters and headers reach the request',
+    async (_resource, _method, verb, call) => {
+      const { fetch, calls } = anything();
+      const client = new Interlock({ apiKey: 'ilk_test', baseURL: 'http://interlock.test', fetch });
+      await call(client, verb === 'POST' ? { ...extras, body: bodyExtra } : extras);
+      expect(calls.length).toBeGreaterThan(0);
+      for (const sent of calls.filter((c) => c.method === verb)) {
+        expect(sent.url.searchParams.get('trace')).toBe('x1');
+        expect(sent.headers['x-extra']).toBe('yes');
+        if (verb === 'POST') expect(sent.body).toMatchObject(bodyExtra);
+      }
+    },
+  );
 
   it('extra body fields on a GET are refused before anything is sent (fetch cannot send them)', async () => {
     const { fetch, calls } = anything();

@@ -4,8 +4,10 @@ const h = (init: Record<string, string>) => new Headers(init);
 
 describe('retry policy', () => {
   it('retries 408, 409, 429 and 5xx only', () => {
-    for (const status of [408, 409, 429, 500, 502, 503, 504]) expect(shouldRetryResponse(status, h({}))).toBe(true);
-    for (const status of [400, 401, 402, 403, 404, 413, 422]) expect(shouldRetryResponse(status, h({}))).toBe(false);
+    for (const status of [408, 409, 429, 500, 502, 503, 504])
+      expect(shouldRetryResponse(status, h({}))).toBe(true);
+    for (const status of [400, 401, 402, 403, 404, 413, 422])
+      expect(shouldRetryResponse(status, h({}))).toBe(false);
   });
 
   it('lets x-should-retry override the status rule', () => {
@@ -25,7 +27,9 @@ describe('retry policy', () => {
   it('waits what the server asked when it is within a minute', () => {
     const now = Date.parse('2025-06-01T12:00:00Z');
     expect(retryDelayMs(0, h({ 'retry-after': '2' }), now)).toBe(2000);
-    expect(retryDelayMs(3, h({ 'retry-after': 'Sun, 01 Jun 2025 12:00:10 GMT' }), now)).toBe(10_000);
+    expect(retryDelayMs(3, h({ 'retry-after': 'Sun, 01 Jun 2025 12:00:10 GMT' }), now)).toBe(
+      10_000,
+    );
   });
 
   it('falls back to exponential backoff with jitter, capped at 8 s', () => {

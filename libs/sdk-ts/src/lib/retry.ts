@@ -19,16 +19,24 @@ export function shouldRetryResponse(status: number, headers: Headers): boolean {
  * Milliseconds to wait before retry number `retriesTaken + 1`: `retry-after-ms`, else
  * `Retry-After` (seconds or an HTTP date), else min(0.5 s × 2^n, 8 s) less up to 25 % jitter.
  */
-export function retryDelayMs(retriesTaken: number, headers?: Headers | null, now: number = Date.now()): number {
+export function retryDelayMs(
+  retriesTaken: number,
+  headers?: Headers | null,
+  now: number = Date.now(),
+): number {
   const suggested = retryAfterMs(headers, now);
-  if (suggested !== undefined && suggested >= 0 && suggested <= MAX_RETRY_AFTER_MS) return suggested;
+  if (suggested !== undefined && suggested >= 0 && suggested <= MAX_RETRY_AFTER_MS)
+    return suggested;
   const base = Math.min(INITIAL_RETRY_DELAY_MS * 2 ** retriesTaken, MAX_RETRY_DELAY_MS);
   const jitter = 1 - Math.random() * 0.25;
   return base * jitter;
 }
 
 /** The server's suggested wait in milliseconds, if it gave a readable one. */
-export function retryAfterMs(headers: Headers | null | undefined, now: number = Date.now()): number | undefined {
+export function retryAfterMs(
+  headers: Headers | null | undefined,
+  now: number = Date.now(),
+): number | undefined {
   if (!headers) return undefined;
   const ms = headers.get('retry-after-ms');
   if (ms !== null && ms.trim() !== '') {

@@ -24,7 +24,11 @@ export function readEnv(name: string): string | undefined {
 /** True in a web page (a `window` with a `document`); false in Node, Deno, Bun and workers. */
 export function isBrowser(): boolean {
   const g = globalThis as MaybeWindow;
-  return typeof g.window !== 'undefined' && typeof g.window.document !== 'undefined' && typeof g.navigator !== 'undefined';
+  return (
+    typeof g.window !== 'undefined' &&
+    typeof g.window.document !== 'undefined' &&
+    typeof g.navigator !== 'undefined'
+  );
 }
 
 /** A v4 UUID: the Web Crypto one when present (Node ≥ 19, browsers, workers), else a fallback. */
@@ -46,10 +50,13 @@ export function sleep(ms: number, signal?: AbortSignal | null): Promise<void> {
       clearTimeout(timer);
       reject(signal?.reason);
     };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, Math.max(0, ms));
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.max(0, ms),
+    );
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

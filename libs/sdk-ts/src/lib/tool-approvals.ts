@@ -31,13 +31,15 @@ export function actionNamer(): (tool: string) => string {
 /** `Approve send_email?`, or `Approve 3 tool calls: send_email, delete_file?` (each tool named once). */
 export function approvalTitle(tools: readonly string[]): string {
   const names = [...new Set(tools)].join(', ');
-  const title = tools.length === 1 ? `Approve ${names}?` : `Approve ${tools.length} tool calls: ${names}?`;
+  const title =
+    tools.length === 1 ? `Approve ${names}?` : `Approve ${tools.length} tool calls: ${names}?`;
   return title.length <= MAX_TITLE_LENGTH ? title : `${title.slice(0, MAX_TITLE_LENGTH - 1)}…`;
 }
 
 /** A tool call's arguments as an action's `args`: an object as it is, anything else under `arguments`. */
 export function argsOf(input: unknown): Record<string, unknown> {
-  if (typeof input === 'object' && input !== null && !Array.isArray(input)) return input as Record<string, unknown>;
+  if (typeof input === 'object' && input !== null && !Array.isArray(input))
+    return input as Record<string, unknown>;
   return input === undefined ? {} : { arguments: input };
 }
 
@@ -52,7 +54,9 @@ export function parseArguments(text: string | undefined): Record<string, unknown
 }
 
 /** The outcome of one approval action of an answered (or withdrawn, or expired) interrupt. */
-export type ApprovalOutcome = { approved: true; decision: Decision } | { approved: false; reason?: string; decision?: Decision };
+export type ApprovalOutcome =
+  | { approved: true; decision: Decision }
+  | { approved: false; reason?: string; decision?: Decision };
 
 /**
  * What an answered interrupt says of action `name`, for a framework that can only run or not run
@@ -60,14 +64,26 @@ export type ApprovalOutcome = { approved: true; decision: Decision } | { approve
  * decision (the interrupt was withdrawn or expired) → not approved, saying so. Any other decision
  * is not one the bridge allowed: not approved, saying which it was.
  */
-export function approvalOutcome(interrupt: Pick<Interrupt, 'status' | 'decisions'>, name: string): ApprovalOutcome {
+export function approvalOutcome(
+  interrupt: Pick<Interrupt, 'status' | 'decisions'>,
+  name: string,
+): ApprovalOutcome {
   const decision = interrupt.decisions.find((d) => d.actionName === name);
   if (decision === undefined) {
-    return { approved: false, reason: `The request for approval was ${interrupt.status}; the tool did not run.` };
+    return {
+      approved: false,
+      reason: `The request for approval was ${interrupt.status}; the tool did not run.`,
+    };
   }
   if (decision.decision === 'approve') return { approved: true, decision };
   if (decision.decision === 'reject') {
-    return decision.message ? { approved: false, decision, reason: decision.message } : { approved: false, decision };
+    return decision.message
+      ? { approved: false, decision, reason: decision.message }
+      : { approved: false, decision };
   }
-  return { approved: false, decision, reason: `The decision was ${decision.decision}, which this tool call cannot take; it did not run.` };
+  return {
+    approved: false,
+    decision,
+    reason: `The decision was ${decision.decision}, which this tool call cannot take; it did not run.`,
+  };
 }

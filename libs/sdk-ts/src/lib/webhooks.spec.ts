@@ -18,7 +18,12 @@ const event = {
 const body = JSON.stringify(event);
 
 /** Headers as the reference library signs them, `at` (default now). */
-function signed(payload = body, key = secret, at = new Date(), id = event.id): Record<string, string> {
+function signed(
+  payload = body,
+  key = secret,
+  at = new Date(),
+  id = event.id,
+): Record<string, string> {
   return {
     'webhook-id': id,
     'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
@@ -31,7 +36,8 @@ async function failure(call: Promise<unknown>): Promise<WebhookVerificationError
     () => undefined,
     (e: unknown) => e,
   );
-  if (!(error instanceof WebhookVerificationError)) throw new Error(`expected a WebhookVerificationError, got ${String(error)}`);
+  if (!(error instanceof WebhookVerificationError))
+    throw new Error(`expected a WebhookVerificationError, got ${String(error)}`);
   return error;
 }
 
@@ -45,8 +51,21 @@ describe('webhooks.verify', () => {
       'webhook-signature': 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
     };
     const at = new Date(1614265330 * 1000);
-    await expect(new Webhooks().verify('{"test": 2432232314}', vector, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', { now: at })).resolves.toBeUndefined();
-    expect(new Reference('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw').sign(vector['webhook-id'], at, '{"test": 2432232314}')).toBe(vector['webhook-signature']);
+    await expect(
+      new Webhooks().verify(
+        '{"test": 2432232314}',
+        vector,
+        'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+        { now: at },
+      ),
+    ).resolves.toBeUndefined();
+    expect(
+      new Reference('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw').sign(
+        vector['webhook-id'],
+        at,
+        '{"test": 2432232314}',
+      ),
+    ).toBe(vector['webhook-signature']);
   });
 
   it('takes the body as bytes, headers as Headers or Node’s record (any case, arrays)', async () => {
@@ -66,7 +85,10 @@ describe('webhooks.verify', () => {
   it('accepts any one matching signature: after a rotation both secrets sign', async () => {
     const old = `whsec_${randomBytes(32).toString('base64')}`;
     const at = new Date();
-    const both = { ...signed(body, secret, at), 'webhook-signature': `${signed(body, secret, at)['webhook-signature']} ${signed(body, old, at)['webhook-signature']}` };
+    const both = {
+      ...signed(body, secret, at),
+      'webhook-signature': `${signed(body, secret, at)['webhook-signature']} ${signed(body, old, at)['webhook-signature']}`,
+    };
     await webhooks.verify(body, both);
     await webhooks.verify(body, both, old);
     const v2First = { ...both, 'webhook-signature': `v2,abc ${both['webhook-signature']}` };
@@ -93,12 +115,23 @@ describe('webhooks.verify', () => {
       [body, headers, `whsec_${randomBytes(32).toString('base64')}`],
       [body, { ...headers, 'webhook-id': 'another' }, secret],
       [body, { ...headers, 'webhook-signature': 'v1,not base64!' }, secret],
-      [body, { ...headers, 'webhook-signature': headers['webhook-signature'].replace('v1,', 'v2,') }, secret],
+      [
+        body,
+        { ...headers, 'webhook-signature': headers['webhook-signature'].replace('v1,', 'v2,') },
+        secret,
+      ],
       [body, { ...headers, 'webhook-signature': headers['webhook-signature'].slice(3) }, secret],
-      [body, { ...headers, 'webhook-signature': `v1,${Buffer.alloc(32).toString('base64')}` }, secret],
+      [
+        body,
+        { ...headers, 'webhook-signature': `v1,${Buffer.alloc(32).toString('base64')}` },
+        secret,
+      ],
     ] as const) {
       const error = await failure(webhooks.verify(payload, hs, key));
-      expect([error.code, error.message]).toEqual(['invalid_signature', 'No webhook-signature matches the payload.']);
+      expect([error.code, error.message]).toEqual([
+        'invalid_signature',
+        'No webhook-signature matches the payload.',
+      ]);
     }
   });
 
@@ -108,19 +141,31 @@ describe('webhooks.verify', () => {
     await webhooks.verify(body, signed(body, secret, at(-299)));
     await webhooks.verify(body, signed(body, secret, at(299)));
     const old = await failure(webhooks.verify(body, signed(body, secret, at(-301))));
-    expect([old.code, old.message]).toEqual(['timestamp_too_old', 'Webhook timestamp is too old (more than 300 seconds before now).']);
+    expect([old.code, old.message]).toEqual([
+      'timestamp_too_old',
+      'Webhook timestamp is too old (more than 300 seconds before now).',
+    ]);
     const early = await failure(webhooks.verify(body, signed(body, secret, at(301))));
-    expect([early.code, early.message]).toEqual(['timestamp_too_new', 'Webhook timestamp is too new (more than 300 seconds after now).']);
+    expect([early.code, early.message]).toEqual([
+      'timestamp_too_new',
+      'Webhook timestamp is too new (more than 300 seconds after now).',
+    ]);
     await webhooks.verify(body, signed(body, secret, at(-3000)), secret, { tolerance: 3600 });
-    const strict = await failure(webhooks.verify(body, signed(body, secret, at(-20)), secret, { tolerance: 10 }));
+    const strict = await failure(
+      webhooks.verify(body, signed(body, secret, at(-20)), secret, { tolerance: 10 }),
+    );
     expect(strict.message).toBe('Webhook timestamp is too old (more than 10 seconds before now).');
     // A timestamp inside the signature is what counts: moving the header breaks the signature.
-    const moved = { ...signed(body, secret, at(-400)), 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)) };
+    const moved = {
+      ...signed(body, secret, at(-400)),
+      'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+    };
     expect((await failure(webhooks.verify(body, moved))).code).toBe('invalid_signature');
     for (const bad of ['soon', '1.5', '-1', '']) {
       const error = await failure(webhooks.verify(body, { ...signed(), 'webhook-timestamp': bad }));
       expect(error.code).toBe(bad === '' ? 'missing_header' : 'invalid_timestamp');
-      if (bad !== '') expect(error.message).toBe('Invalid webhook-timestamp header: expected Unix seconds.');
+      if (bad !== '')
+        expect(error.message).toBe('Invalid webhook-timestamp header: expected Unix seconds.');
     }
   });
 
@@ -135,7 +180,9 @@ describe('webhooks.verify', () => {
       expect((error as Error).message).toBe(
         'No webhook secret: pass one or set INTERLOCK_WEBHOOK_SECRET (the whsec_… shown when the webhook was created).',
       );
-      await expect(none.verify(body, signed(), 'whsec_!!!')).rejects.toThrow('Invalid webhook secret: expected whsec_ followed by base64.');
+      await expect(none.verify(body, signed(), 'whsec_!!!')).rejects.toThrow(
+        'Invalid webhook secret: expected whsec_ followed by base64.',
+      );
       process.env.INTERLOCK_WEBHOOK_SECRET = secret;
       await new Webhooks().verify(body, signed());
     } finally {
@@ -146,8 +193,14 @@ describe('webhooks.verify', () => {
 
   it('agrees with a plain HMAC-SHA-256 of id.timestamp.body under the secret’s bytes', async () => {
     const at = Math.floor(Date.now() / 1000);
-    const mac = createHmac('sha256', Buffer.from(secret.slice(6), 'base64')).update(`${event.id}.${at}.${body}`).digest('base64');
-    await webhooks.verify(body, { 'webhook-id': event.id, 'webhook-timestamp': String(at), 'webhook-signature': `v1,${mac}` });
+    const mac = createHmac('sha256', Buffer.from(secret.slice(6), 'base64'))
+      .update(`${event.id}.${at}.${body}`)
+      .digest('base64');
+    await webhooks.verify(body, {
+      'webhook-id': event.id,
+      'webhook-timestamp': String(at),
+      'webhook-signature': `v1,${mac}`,
+    });
   });
 });
 
@@ -162,17 +215,28 @@ describe('webhooks.unwrap', () => {
   });
 
   it('refuses before parsing when the signature is wrong, and a signed body that is not an event', async () => {
-    const bad = await failure(webhooks.unwrap(body, signed(body, `whsec_${randomBytes(32).toString('base64')}`)));
+    const bad = await failure(
+      webhooks.unwrap(body, signed(body, `whsec_${randomBytes(32).toString('base64')}`)),
+    );
     expect(bad.code).toBe('invalid_signature');
     for (const payload of ['not json', '[1,2]', '{"id":"x"}', 'null']) {
       const error = await failure(webhooks.unwrap(payload, signed(payload)));
-      expect([error.code, error.message]).toEqual(['invalid_payload', 'Webhook payload is not an Interlock event.']);
+      expect([error.code, error.message]).toEqual([
+        'invalid_payload',
+        'Webhook payload is not an Interlock event.',
+      ]);
     }
   });
 
   it('is on the client, with the client’s webhookSecret by default', async () => {
-    const client = new Interlock({ apiKey: 'ilk_test', baseURL: 'http://interlock.test', webhookSecret: secret });
+    const client = new Interlock({
+      apiKey: 'ilk_test',
+      baseURL: 'http://interlock.test',
+      webhookSecret: secret,
+    });
     expect(await client.webhooks.unwrap(body, signed())).toEqual(event);
-    expect(await client.withOptions({ timeout: 1000 }).webhooks.unwrap(body, signed())).toEqual(event);
+    expect(await client.withOptions({ timeout: 1000 }).webhooks.unwrap(body, signed())).toEqual(
+      event,
+    );
   });
 });

@@ -42,8 +42,19 @@ export interface WebhookVerifyOptions {
 }
 
 interface Subtle {
-  importKey(format: 'raw', key: Uint8Array, algorithm: { name: 'HMAC'; hash: 'SHA-256' }, extractable: false, usages: ['verify']): Promise<unknown>;
-  verify(algorithm: 'HMAC', key: unknown, signature: Uint8Array, data: Uint8Array): Promise<boolean>;
+  importKey(
+    format: 'raw',
+    key: Uint8Array,
+    algorithm: { name: 'HMAC'; hash: 'SHA-256' },
+    extractable: false,
+    usages: ['verify'],
+  ): Promise<unknown>;
+  verify(
+    algorithm: 'HMAC',
+    key: unknown,
+    signature: Uint8Array,
+    data: Uint8Array,
+  ): Promise<boolean>;
 }
 
 async function subtle(): Promise<Subtle> {
@@ -76,10 +87,15 @@ function decodeBase64(text: string): Uint8Array | undefined {
 
 function secretBytes(secret: string | undefined): Uint8Array {
   if (secret === undefined || secret === '') {
-    throw new InterlockError('No webhook secret: pass one or set INTERLOCK_WEBHOOK_SECRET (the whsec_… shown when the webhook was created).');
+    throw new InterlockError(
+      'No webhook secret: pass one or set INTERLOCK_WEBHOOK_SECRET (the whsec_… shown when the webhook was created).',
+    );
   }
-  const bytes = decodeBase64(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret);
-  if (bytes === undefined || bytes.length === 0) throw new InterlockError('Invalid webhook secret: expected whsec_ followed by base64.');
+  const bytes = decodeBase64(
+    secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret,
+  );
+  if (bytes === undefined || bytes.length === 0)
+    throw new InterlockError('Invalid webhook secret: expected whsec_ followed by base64.');
   return bytes;
 }
 
@@ -101,7 +117,12 @@ export class Webhooks {
    * made within `tolerance` seconds of now; rejects with a WebhookVerificationError otherwise.
    * Any of the signatures may match (after a rotation Interlock signs with both secrets).
    */
-  async verify(payload: string | Uint8Array, headers: WebhookHeaders, secret: string | undefined = this.secret, options: WebhookVerifyOptions = {}): Promise<void> {
+  async verify(
+    payload: string | Uint8Array,
+    headers: WebhookHeaders,
+    secret: string | undefined = this.secret,
+    options: WebhookVerifyOptions = {},
+  ): Promise<void> {
     const key = secretBytes(secret);
     const id = header(headers, 'webhook-id');
     const timestamp = header(headers, 'webhook-timestamp');
@@ -111,19 +132,29 @@ export class Webhooks {
       ['webhook-timestamp', timestamp],
       ['webhook-signature', signatures],
     ] as const) {
-      if (value === undefined) throw new WebhookVerificationError('missing_header', `Missing required header: ${name}.`);
+      if (value === undefined)
+        throw new WebhookVerificationError('missing_header', `Missing required header: ${name}.`);
     }
     if (!/^\d{1,15}$/.test(timestamp as string)) {
-      throw new WebhookVerificationError('invalid_timestamp', 'Invalid webhook-timestamp header: expected Unix seconds.');
+      throw new WebhookVerificationError(
+        'invalid_timestamp',
+        'Invalid webhook-timestamp header: expected Unix seconds.',
+      );
     }
     const tolerance = options.tolerance ?? DEFAULT_WEBHOOK_TOLERANCE_SECONDS;
     const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
     const sent = Number(timestamp);
     if (now - sent > tolerance) {
-      throw new WebhookVerificationError('timestamp_too_old', `Webhook timestamp is too old (more than ${tolerance} seconds before now).`);
+      throw new WebhookVerificationError(
+        'timestamp_too_old',
+        `Webhook timestamp is too old (more than ${tolerance} seconds before now).`,
+      );
     }
     if (sent - now > tolerance) {
-      throw new WebhookVerificationError('timestamp_too_new', `Webhook timestamp is too new (more than ${tolerance} seconds after now).`);
+      throw new WebhookVerificationError(
+        'timestamp_too_new',
+        `Webhook timestamp is too new (more than ${tolerance} seconds after now).`,
+      );
     }
     const encoder = new TextEncoder();
     const body = typeof payload === 'string' ? encoder.encode(payload) : payload;
@@ -132,19 +163,30 @@ export class Webhooks {
     signed.set(prefix);
     signed.set(body, prefix.length);
     const crypto = await subtle();
-    const hmacKey = await crypto.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+    const hmacKey = await crypto.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'verify',
+    ]);
     for (const candidate of (signatures as string).split(' ')) {
       const comma = candidate.indexOf(',');
       if (comma < 0 || candidate.slice(0, comma) !== 'v1') continue;
       const signature = decodeBase64(candidate.slice(comma + 1));
       // Web Crypto's HMAC verify compares in constant time.
-      if (signature !== undefined && (await crypto.verify('HMAC', hmacKey, signature, signed))) return;
+      if (signature !== undefined && (await crypto.verify('HMAC', hmacKey, signature, signed)))
+        return;
     }
-    throw new WebhookVerificationError('invalid_signature', 'No webhook-signature matches the payload.');
+    throw new WebhookVerificationError(
+      'invalid_signature',
+      'No webhook-signature matches the payload.',
+    );
   }
 
   /** Verifies the webhook (as `verify`), then returns its event: `{id, type, createdAt, organisationId, data}`. */
-  async unwrap(payload: string | Uint8Array, headers: WebhookHeaders, secret: string | undefined = this.secret, options: WebhookVerifyOptions = {}): Promise<WebhookEvent> {
+  async unwrap(
+    payload: string | Uint8Array,
+    headers: WebhookHeaders,
+    secret: string | undefined = this.secret,
+    options: WebhookVerifyOptions = {},
+  ): Promise<WebhookEvent> {
     await this.verify(payload, headers, secret, options);
     let event: unknown;
     try {
@@ -161,7 +203,10 @@ export class Webhooks {
       typeof fields.type !== 'string' ||
       !('data' in fields)
     ) {
-      throw new WebhookVerificationError('invalid_payload', 'Webhook payload is not an Interlock event.');
+      throw new WebhookVerificationError(
+        'invalid_payload',
+        'Webhook payload is not an Interlock event.',
+      );
     }
     return event as WebhookEvent;
   }

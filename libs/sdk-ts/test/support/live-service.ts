@@ -5,7 +5,9 @@
 function required(name: string): string {
   const value = process.env[name];
   if (value === undefined || value === '') {
-    throw new Error(`${name} is not set: run the SDK integration tests through tools/scripts/with-service.mjs`);
+    throw new Error(
+      `${name} is not set: run the SDK integration tests through tools/scripts/with-service.mjs`,
+    );
   }
   return value;
 }
@@ -33,7 +35,11 @@ export async function raw(
   const send = () =>
     fetch(`${live.baseURL}${path}`, {
       method,
-      headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      headers: {
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   // Once more when the connection broke before an answer: a kept-alive socket the service closed
@@ -43,7 +49,11 @@ export async function raw(
     throw error;
   });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text === '' ? undefined : JSON.parse(text),
+  };
 }
 
 /** The rest of a decision: `editedArgs` and `editedName` with edit, `message` with reject or respond. */
@@ -54,26 +64,39 @@ export interface DecisionExtras {
 }
 
 /** A member decides one action of an interrupt (a human route: the session cookie, no key). */
-export async function decide(interruptId: string, actionName: string, decision = 'approve', extras: DecisionExtras = {}): Promise<void> {
+export async function decide(
+  interruptId: string,
+  actionName: string,
+  decision = 'approve',
+  extras: DecisionExtras = {},
+): Promise<void> {
   const response = await raw('POST', `/api/interrupts/${interruptId}/decisions`, {
     headers: { cookie: live.memberCookie },
     body: { actionName, decision, ...extras },
   });
   if (response.status !== 201 && response.status !== 200) {
-    throw new Error(`deciding ${actionName} answered ${response.status}: ${JSON.stringify(response.body)}`);
+    throw new Error(
+      `deciding ${actionName} answered ${response.status}: ${JSON.stringify(response.body)}`,
+    );
   }
 }
 
 /** A new API key of the Pro organisation, created by its owner (a human route: the cookie). */
 export async function createKey(name: string): Promise<{ id: string; key: string }> {
-  const response = await raw('POST', '/api/api-keys', { headers: { cookie: live.memberCookie }, body: { name, expiry: 'never' } });
-  if (response.status !== 201) throw new Error(`creating a key answered ${response.status}: ${JSON.stringify(response.body)}`);
+  const response = await raw('POST', '/api/api-keys', {
+    headers: { cookie: live.memberCookie },
+    body: { name, expiry: 'never' },
+  });
+  if (response.status !== 201)
+    throw new Error(`creating a key answered ${response.status}: ${JSON.stringify(response.body)}`);
   return response.body as { id: string; key: string };
 }
 
 /** Revokes a key created with `createKey`. */
 export async function revokeKey(id: string): Promise<void> {
-  const response = await raw('DELETE', `/api/api-keys/${id}`, { headers: { cookie: live.memberCookie } });
+  const response = await raw('DELETE', `/api/api-keys/${id}`, {
+    headers: { cookie: live.memberCookie },
+  });
   if (response.status !== 204) throw new Error(`revoking a key answered ${response.status}`);
 }
 
@@ -83,7 +106,11 @@ export function runTag(prefix: string): string {
 }
 
 /** Runs `fn` over `items`, `width` at a time. */
-export async function inBatches<T>(items: T[], width: number, fn: (item: T) => Promise<unknown>): Promise<void> {
+export async function inBatches<T>(
+  items: T[],
+  width: number,
+  fn: (item: T) => Promise<unknown>,
+): Promise<void> {
   for (let i = 0; i < items.length; i += width) {
     await Promise.all(items.slice(i, i + width).map(fn));
   }
@@ -92,7 +119,12 @@ export async function inBatches<T>(items: T[], width: number, fn: (item: T) => P
 interface OpenInterrupt {
   id: string;
   title: string;
-  actionRequests: { name: string; args: Record<string, unknown>; description: string | null; allowedDecisions: string[] }[];
+  actionRequests: {
+    name: string;
+    args: Record<string, unknown>;
+    description: string | null;
+    allowedDecisions: string[];
+  }[];
   metadata: Record<string, unknown> | null;
 }
 
@@ -102,13 +134,20 @@ interface OpenInterrupt {
  */
 export async function decideWhenOpen(
   externalId: string,
-  choose: (action: OpenInterrupt['actionRequests'][number], interrupt: OpenInterrupt) => [string, DecisionExtras?],
+  choose: (
+    action: OpenInterrupt['actionRequests'][number],
+    interrupt: OpenInterrupt,
+  ) => [string, DecisionExtras?],
   count = 1,
 ): Promise<OpenInterrupt[]> {
   for (let i = 0; i < 600; i++) {
-    const page = await raw('GET', `/api/interrupts?status=open&externalId=${encodeURIComponent(externalId)}`, {
-      headers: { 'x-api-key': live.apiKey },
-    });
+    const page = await raw(
+      'GET',
+      `/api/interrupts?status=open&externalId=${encodeURIComponent(externalId)}`,
+      {
+        headers: { 'x-api-key': live.apiKey },
+      },
+    );
     const found = (page.body as { interrupts: OpenInterrupt[] }).interrupts;
     if (found.length >= count) {
       for (const interrupt of found) {

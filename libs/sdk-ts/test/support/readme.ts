@@ -38,12 +38,20 @@ export function readmeBlocks(file: string): ReadmeBlock[] {
     const [, indent, lang] = open;
     const start = i;
     const body: string[] = [];
-    for (i++; i < lines.length && lines[i].trimEnd() !== `${indent}\`\`\``; i++) body.push(lines[i].slice(indent.length));
+    for (i++; i < lines.length && lines[i].trimEnd() !== `${indent}\`\`\``; i++)
+      body.push(lines[i].slice(indent.length));
     if (i === lines.length) throw new Error(`${file}:${start + 1}: a code block that never closes`);
     let before = start - 1;
     while (before >= 0 && lines[before].trim() === '') before--;
     const skip = before >= 0 ? SKIP_MARKER.exec(lines[before].trim())?.[1] : undefined;
-    blocks.push({ file, line: start + 1, lang, heading, code: `${body.join('\n')}\n`, ...(skip === undefined ? {} : { skip }) });
+    blocks.push({
+      file,
+      line: start + 1,
+      lang,
+      heading,
+      code: `${body.join('\n')}\n`,
+      ...(skip === undefined ? {} : { skip }),
+    });
   }
   return blocks;
 }
@@ -66,18 +74,28 @@ export async function answerWhileRunning(apiKey: string, done: Promise<unknown>)
   done.then(stop, stop);
   let decided = 0;
   while (running) {
-    const page = await raw('GET', '/api/interrupts?status=open&openedBy=me&limit=200', { headers: { 'x-api-key': apiKey } });
-    if (page.status !== 200) throw new Error(`listing the example's interrupts answered ${page.status}: ${JSON.stringify(page.body)}`);
+    const page = await raw('GET', '/api/interrupts?status=open&openedBy=me&limit=200', {
+      headers: { 'x-api-key': apiKey },
+    });
+    if (page.status !== 200)
+      throw new Error(
+        `listing the example's interrupts answered ${page.status}: ${JSON.stringify(page.body)}`,
+      );
     for (const interrupt of (page.body as { interrupts: OpenInterrupt[] }).interrupts) {
       for (const action of interrupt.actionRequests) {
         if (interrupt.decisions.some((d) => d.actionName === action.name)) continue;
         const body = action.allowedDecisions.includes('approve')
           ? { actionName: action.name, decision: 'approve' }
           : { actionName: action.name, decision: 'respond', message: 'Yes, go ahead.' };
-        const answer = await raw('POST', `/api/interrupts/${interrupt.id}/decisions`, { headers: { cookie: live.memberCookie }, body });
+        const answer = await raw('POST', `/api/interrupts/${interrupt.id}/decisions`, {
+          headers: { cookie: live.memberCookie },
+          body,
+        });
         // 409: decided meanwhile (a page read before an earlier decision landed).
         if (answer.status !== 201 && answer.status !== 409) {
-          throw new Error(`deciding ${action.name} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+          throw new Error(
+            `deciding ${action.name} answered ${answer.status}: ${JSON.stringify(answer.body)}`,
+          );
         }
         if (answer.status === 201) decided++;
       }

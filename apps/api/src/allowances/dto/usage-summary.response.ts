@@ -13,12 +13,21 @@ export class UsageSummary {
   @ApiProperty({ example: '2026-11', description: 'YYYY-MM, UTC.' })
   month!: string;
 
-  @ApiProperty({ format: 'date-time', description: 'When the allowances renew: the first instant of next month, UTC.' })
+  @ApiProperty({
+    format: 'date-time',
+    description: 'When the allowances renew: the first instant of next month, UTC.',
+  })
   renewsAt!: string;
 
-  @ApiProperty({ type: Allowance, description: 'Interrupt messages: each interrupt opened counts one.' })
+  @ApiProperty({
+    type: Allowance,
+    description: 'Interrupt messages: each interrupt opened counts one.',
+  })
   messages!: Allowance;
 
-  @ApiProperty({ type: Allowance, description: "Agent hours: the month's summed session time; open sessions count up to now." })
+  @ApiProperty({
+    type: Allowance,
+    description: "Agent hours: the month's summed session time; open sessions count up to now.",
+  })
   agentHours!: Allowance;
 }

@@ -8,16 +8,29 @@ export class ApiKeyResponse {
   @ApiProperty({ minLength: 1, maxLength: 32, example: 'ci-runner' })
   name!: string;
 
-  @ApiProperty({ description: 'The prefix and the first 4 letters, e.g. ilk_AbCd.', example: 'ilk_AbCd' })
+  @ApiProperty({
+    description: 'The prefix and the first 4 letters, e.g. ilk_AbCd.',
+    example: 'ilk_AbCd',
+  })
   start!: string;
 
   @ApiProperty({ format: 'date-time' })
   createdAt!: string;
 
-  @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'null: never expires.' })
+  @ApiProperty({
+    format: 'date-time',
+    nullable: true,
+    type: String,
+    description: 'null: never expires.',
+  })
   expiresAt!: string | null;
 
-  @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'Kept to within a minute.' })
+  @ApiProperty({
+    format: 'date-time',
+    nullable: true,
+    type: String,
+    description: 'Kept to within a minute.',
+  })
   lastUsedAt!: string | null;
 }
 

@@ -11,7 +11,10 @@ export class CreateApiKeyDto {
   @Matches(/\S/, { message: 'name must not be blank' })
   name!: string;
 
-  @ApiProperty({ enum: API_KEY_EXPIRIES, description: 'Fixed at creation: never, or 7, 30 or 90 days.' })
+  @ApiProperty({
+    enum: API_KEY_EXPIRIES,
+    description: 'Fixed at creation: never, or 7, 30 or 90 days.',
+  })
   @IsIn(API_KEY_EXPIRIES)
   expiry!: ApiKeyExpiry;
 }

@@ -22,15 +22,24 @@ export type RouteAccess =
   | { readonly principal: 'public' }
   | { readonly principal: 'api_key'; readonly plan?: Plan }
   | { readonly principal: 'member'; readonly permission?: PermissionRequirement }
-  | { readonly principal: 'api_key_or_member'; readonly permission: PermissionRequirement; readonly plan?: Plan }
+  | {
+      readonly principal: 'api_key_or_member';
+      readonly permission: PermissionRequirement;
+      readonly plan?: Plan;
+    }
   | { readonly principal: 'user' }
   | { readonly principal: 'human' };
 
 /** What a member must hold: one permission, or any one of several (`anyPermissionOf`). */
-export type PermissionRequirement = Permission | { readonly anyOf: readonly [Permission, Permission, ...Permission[]] };
+export type PermissionRequirement =
+  Permission | { readonly anyOf: readonly [Permission, Permission, ...Permission[]] };
 
 /** A requirement met by holding any one of the permissions (e.g. listing roles: inviting or managing roles). */
-export const anyPermissionOf = (first: Permission, second: Permission, ...rest: Permission[]): PermissionRequirement => ({
+export const anyPermissionOf = (
+  first: Permission,
+  second: Permission,
+  ...rest: Permission[]
+): PermissionRequirement => ({
   anyOf: [first, second, ...rest],
 });
 
@@ -63,7 +72,10 @@ export const MemberRoute = (permission?: PermissionRequirement) =>
  * A read for agents and the dashboard alike: any valid key of the organisation (on `plan`, when
  * given: the plan binds the key path only), or a signed-in member holding `permission`.
  */
-export const MachineOrMemberRoute = (permission: PermissionRequirement, options: { plan?: Plan } = {}) =>
+export const MachineOrMemberRoute = (
+  permission: PermissionRequirement,
+  options: { plan?: Plan } = {},
+) =>
   declare(
     options.plan
       ? { principal: 'api_key_or_member', permission, plan: options.plan }
@@ -105,6 +117,7 @@ export const OrganisationInQuery = () =>
       name: 'organisationId',
       required: false,
       schema: { type: 'string', format: 'uuid' },
-      description: 'The organisation to act for, as `x-organisation-id` (for EventSource, which cannot send headers).',
+      description:
+        'The organisation to act for, as `x-organisation-id` (for EventSource, which cannot send headers).',
     }),
   );

@@ -15,7 +15,10 @@ export class SignedInMember {
   @ApiProperty({ format: 'uuid' })
   roleId!: string;
 
-  @ApiProperty({ example: 'Owner', description: "The name of the member's role in this organisation." })
+  @ApiProperty({
+    example: 'Owner',
+    description: "The name of the member's role in this organisation.",
+  })
   roleName!: string;
 }
 

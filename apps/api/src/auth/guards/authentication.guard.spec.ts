@@ -7,8 +7,17 @@ import type { ApiKeyAuthenticator } from '../strategies/api-key.strategy';
 import { guardContext } from '../testing/guard-context';
 import { AuthenticationGuard } from './authentication.guard';
 
-const config = loadConfig({ PUBLIC_ORIGIN: 'https://interlock.example', ALLOWED_ORIGINS: 'https://dash.example' });
-const keyPrincipal: ApiKeyPrincipal = { kind: 'api_key', organisationId: 'o', plan: 'free', apiKeyId: 'k', apiKeyName: 'n' };
+const config = loadConfig({
+  PUBLIC_ORIGIN: 'https://interlock.example',
+  ALLOWED_ORIGINS: 'https://dash.example',
+});
+const keyPrincipal: ApiKeyPrincipal = {
+  kind: 'api_key',
+  organisationId: 'o',
+  plan: 'free',
+  apiKeyId: 'k',
+  apiKeyName: 'n',
+};
 const memberPrincipal: MemberPrincipal = {
   kind: 'member',
   organisationId: 'o',
@@ -21,7 +30,13 @@ const memberPrincipal: MemberPrincipal = {
   signInSessionId: 's',
   permissions: new Set(),
 };
-const userPrincipal: UserPrincipal = { kind: 'user', userId: 'm', userName: 'Ada', email: 'ada@example.test', signInSessionId: 's' };
+const userPrincipal: UserPrincipal = {
+  kind: 'user',
+  userId: 'm',
+  userName: 'Ada',
+  email: 'ada@example.test',
+  signInSessionId: 's',
+};
 const TOKEN = 'A'.repeat(43);
 const ORG_A = '0a0a0a0a-0000-4000-8000-00000000000a';
 const ORG_B = '0b0b0b0b-0000-4000-8000-00000000000b';
@@ -31,10 +46,18 @@ const ORG_B = '0b0b0b0b-0000-4000-8000-00000000000b';
  * one query does — the organisation asked for, or the only one when none is asked for.
  */
 function signInOf(memberOf: string[]) {
-  return async (token: string, organisationId: string | undefined): Promise<MemberSignIn | undefined> => {
+  return async (
+    token: string,
+    organisationId: string | undefined,
+  ): Promise<MemberSignIn | undefined> => {
     if (token !== TOKEN) return undefined;
-    const matching = organisationId === undefined ? memberOf : memberOf.filter((o) => o === organisationId);
-    if (matching.length === 0) return { outcome: organisationId === undefined ? 'no_organisation' : 'not_member', user: userPrincipal };
+    const matching =
+      organisationId === undefined ? memberOf : memberOf.filter((o) => o === organisationId);
+    if (matching.length === 0)
+      return {
+        outcome: organisationId === undefined ? 'no_organisation' : 'not_member',
+        user: userPrincipal,
+      };
     if (matching.length > 1) return { outcome: 'several', user: userPrincipal };
     return { outcome: 'member', member: { ...memberPrincipal, organisationId: matching[0] } };
   };
@@ -44,22 +67,40 @@ function setUp(options: { member?: MemberPrincipal; memberOf?: string[] } = {}) 
   const apiKeyGuard = { authenticate: jest.fn(async () => keyPrincipal) };
   const memberOf = options.memberOf ?? (options.member ? [options.member.organisationId] : []);
   const sessions = {
-    authenticateMember: jest.fn(async (token: string, organisationId: string | undefined): Promise<MemberSignIn | undefined> => {
-      const signIn = await signInOf(memberOf)(token, organisationId);
-      return signIn?.outcome === 'member' && options.member && organisationId === undefined ? { outcome: 'member', member: options.member } : signIn;
-    }),
-    authenticateUser: jest.fn(async (token: string) => (token === TOKEN ? userPrincipal : undefined)),
+    authenticateMember: jest.fn(
+      async (
+        token: string,
+        organisationId: string | undefined,
+      ): Promise<MemberSignIn | undefined> => {
+        const signIn = await signInOf(memberOf)(token, organisationId);
+        return signIn?.outcome === 'member' && options.member && organisationId === undefined
+          ? { outcome: 'member', member: options.member }
+          : signIn;
+      },
+    ),
+    authenticateUser: jest.fn(async (token: string) =>
+      token === TOKEN ? userPrincipal : undefined,
+    ),
   };
   const cookies = { clear: jest.fn(), set: jest.fn() };
   const build = (reflector: ConstructorParameters<typeof AuthenticationGuard>[0]) =>
-    new AuthenticationGuard(reflector, apiKeyGuard as unknown as ApiKeyAuthenticator, sessions as unknown as SignInSessionService, cookies as unknown as SessionCookies, config);
+    new AuthenticationGuard(
+      reflector,
+      apiKeyGuard as unknown as ApiKeyAuthenticator,
+      sessions as unknown as SignInSessionService,
+      cookies as unknown as SessionCookies,
+      config,
+    );
   return { apiKeyGuard, sessions, build };
 }
 
 describe('AuthenticationGuard', () => {
   it('classifies a machine route caller through the API-key strategy, never the cookie', async () => {
     const { apiKeyGuard, sessions, build } = setUp({ member: memberPrincipal });
-    const { context, req, reflector } = guardContext({ principal: 'api_key' }, { headers: { cookie: `session=${TOKEN}` } });
+    const { context, req, reflector } = guardContext(
+      { principal: 'api_key' },
+      { headers: { cookie: `session=${TOKEN}` } },
+    );
     await expect(build(reflector).canActivate(context)).resolves.toBe(true);
     expect(apiKeyGuard.authenticate).toHaveBeenCalledTimes(1);
     expect(sessions.authenticateMember).not.toHaveBeenCalled();
@@ -68,23 +109,27 @@ describe('AuthenticationGuard', () => {
 
   it('classifies a member route caller by the session cookie, never a key', async () => {
     const { apiKeyGuard, build } = setUp({ member: memberPrincipal });
-    const { context, req, reflector } = guardContext({ principal: 'member' }, { headers: { cookie: `other=1; session=${TOKEN}` } });
+    const { context, req, reflector } = guardContext(
+      { principal: 'member' },
+      { headers: { cookie: `other=1; session=${TOKEN}` } },
+    );
     await expect(build(reflector).canActivate(context)).resolves.toBe(true);
     expect(apiKeyGuard.authenticate).not.toHaveBeenCalled();
     expect(principalOf(req)).toBe(memberPrincipal);
   });
 
-  it.each([[{}], [{ cookie: 'session=unknown-token-value-xxxxxxxxxx' }], [{ cookie: 'session=<script>' }]])(
-    'answers 401 "Sign-in required." without a valid session (%j)',
-    async (headers) => {
-      const { build } = setUp({ member: memberPrincipal });
-      const { context, reflector } = guardContext({ principal: 'member' }, { headers });
-      await expect(build(reflector).canActivate(context)).rejects.toMatchObject({
-        code: 'SIGN_IN_REQUIRED',
-        message: 'Sign-in required.',
-      });
-    },
-  );
+  it.each([
+    [{}],
+    [{ cookie: 'session=unknown-token-value-xxxxxxxxxx' }],
+    [{ cookie: 'session=<script>' }],
+  ])('answers 401 "Sign-in required." without a valid session (%j)', async (headers) => {
+    const { build } = setUp({ member: memberPrincipal });
+    const { context, reflector } = guardContext({ principal: 'member' }, { headers });
+    await expect(build(reflector).canActivate(context)).rejects.toMatchObject({
+      code: 'SIGN_IN_REQUIRED',
+      message: 'Sign-in required.',
+    });
+  });
 
   it.each([
     ['POST', { origin: 'https://evil.example' }, true],
@@ -109,7 +154,9 @@ describe('AuthenticationGuard', () => {
 
     it('a request carrying x-api-key is a key request, whatever cookie it carries', async () => {
       const { apiKeyGuard, sessions, build } = setUp({ member: memberPrincipal });
-      const { context, req, reflector } = guardContext(shared, { headers: { 'x-api-key': 'k', cookie: `session=${TOKEN}` } });
+      const { context, req, reflector } = guardContext(shared, {
+        headers: { 'x-api-key': 'k', cookie: `session=${TOKEN}` },
+      });
       await expect(build(reflector).canActivate(context)).resolves.toBe(true);
       expect(apiKeyGuard.authenticate).toHaveBeenCalledTimes(1);
       expect(sessions.authenticateMember).not.toHaveBeenCalled();
@@ -118,7 +165,9 @@ describe('AuthenticationGuard', () => {
 
     it('an empty x-api-key is still a key request (the strategy answers MISSING_API_KEY)', async () => {
       const { apiKeyGuard, sessions, build } = setUp({ member: memberPrincipal });
-      const { context, reflector } = guardContext(shared, { headers: { 'x-api-key': '', cookie: `session=${TOKEN}` } });
+      const { context, reflector } = guardContext(shared, {
+        headers: { 'x-api-key': '', cookie: `session=${TOKEN}` },
+      });
       await build(reflector).canActivate(context);
       expect(apiKeyGuard.authenticate).toHaveBeenCalledTimes(1);
       expect(sessions.authenticateMember).not.toHaveBeenCalled();
@@ -126,7 +175,9 @@ describe('AuthenticationGuard', () => {
 
     it('without a key, the session cookie decides', async () => {
       const { apiKeyGuard, build } = setUp({ member: memberPrincipal });
-      const { context, req, reflector } = guardContext(shared, { headers: { cookie: `session=${TOKEN}` } });
+      const { context, req, reflector } = guardContext(shared, {
+        headers: { cookie: `session=${TOKEN}` },
+      });
       await expect(build(reflector).canActivate(context)).resolves.toBe(true);
       expect(apiKeyGuard.authenticate).not.toHaveBeenCalled();
       expect(principalOf(req)).toBe(memberPrincipal);
@@ -134,8 +185,12 @@ describe('AuthenticationGuard', () => {
 
     it('a cookie that is not signed in answers 401 "Sign-in required."', async () => {
       const { apiKeyGuard, build } = setUp({ member: memberPrincipal });
-      const { context, reflector } = guardContext(shared, { headers: { cookie: 'session=unknown-token-value-xxxxxxxxxx' } });
-      await expect(build(reflector).canActivate(context)).rejects.toMatchObject({ code: 'SIGN_IN_REQUIRED' });
+      const { context, reflector } = guardContext(shared, {
+        headers: { cookie: 'session=unknown-token-value-xxxxxxxxxx' },
+      });
+      await expect(build(reflector).canActivate(context)).rejects.toMatchObject({
+        code: 'SIGN_IN_REQUIRED',
+      });
       expect(apiKeyGuard.authenticate).not.toHaveBeenCalled();
     });
 
@@ -152,10 +207,12 @@ describe('AuthenticationGuard', () => {
     const route = { principal: 'member' } as const;
     const cookie = `session=${TOKEN}`;
 
-    it('is the one x-organisation-id names, among the person\'s memberships', async () => {
+    it("is the one x-organisation-id names, among the person's memberships", async () => {
       const { sessions, build } = setUp({ memberOf: [ORG_A, ORG_B] });
       for (const org of [ORG_A, ORG_B]) {
-        const { context, req, reflector } = guardContext(route, { headers: { cookie, 'x-organisation-id': org } });
+        const { context, req, reflector } = guardContext(route, {
+          headers: { cookie, 'x-organisation-id': org },
+        });
         await expect(build(reflector).canActivate(context)).resolves.toBe(true);
         expect(principalOf(req)).toMatchObject({ kind: 'member', organisationId: org });
       }
@@ -164,8 +221,13 @@ describe('AuthenticationGuard', () => {
 
     it('answers 404 "Not found." for an organisation the person is no member of (no existence oracle)', async () => {
       const { build } = setUp({ memberOf: [ORG_A] });
-      const { context, reflector } = guardContext(route, { headers: { cookie, 'x-organisation-id': ORG_B } });
-      await expect(build(reflector).canActivate(context)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'Not found.' });
+      const { context, reflector } = guardContext(route, {
+        headers: { cookie, 'x-organisation-id': ORG_B },
+      });
+      await expect(build(reflector).canActivate(context)).rejects.toMatchObject({
+        code: 'NOT_FOUND',
+        message: 'Not found.',
+      });
     });
 
     it('is the only one when the request names none; with several it must be named (400); with none, 403', async () => {
@@ -196,16 +258,29 @@ describe('AuthenticationGuard', () => {
         code: 'VALIDATION_FAILED',
         message: 'x-organisation-id header must be a UUID.',
       });
-      const signedOut = guardContext(route, { headers: { cookie: 'session=unknown-token-value-xxxxxxxxxx', 'x-organisation-id': 'acme' } });
-      await expect(build(signedOut.reflector).canActivate(signedOut.context)).rejects.toMatchObject({ code: 'SIGN_IN_REQUIRED' });
+      const signedOut = guardContext(route, {
+        headers: { cookie: 'session=unknown-token-value-xxxxxxxxxx', 'x-organisation-id': 'acme' },
+      });
+      await expect(build(signedOut.reflector).canActivate(signedOut.context)).rejects.toMatchObject(
+        { code: 'SIGN_IN_REQUIRED' },
+      );
     });
 
     it('takes the organisationId query parameter only on routes read with EventSource, and only if it agrees with the header', async () => {
       const { build } = setUp({ memberOf: [ORG_A, ORG_B] });
-      const ignored = guardContext(route, { headers: { cookie }, query: { organisationId: ORG_B } });
-      await expect(build(ignored.reflector).canActivate(ignored.context)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+      const ignored = guardContext(route, {
+        headers: { cookie },
+        query: { organisationId: ORG_B },
+      });
+      await expect(build(ignored.reflector).canActivate(ignored.context)).rejects.toMatchObject({
+        code: 'VALIDATION_FAILED',
+      });
 
-      const stream = guardContext(route, { headers: { cookie }, query: { organisationId: ORG_B }, organisationInQuery: true });
+      const stream = guardContext(route, {
+        headers: { cookie },
+        query: { organisationId: ORG_B },
+        organisationInQuery: true,
+      });
       await expect(build(stream.reflector).canActivate(stream.context)).resolves.toBe(true);
       expect(principalOf(stream.req)).toMatchObject({ organisationId: ORG_B });
 
@@ -226,14 +301,19 @@ describe('AuthenticationGuard', () => {
         method: 'POST',
         headers: { cookie, origin: 'https://evil.example', 'x-organisation-id': ORG_B },
       });
-      await expect(build(reflector).canActivate(context)).rejects.toMatchObject({ code: 'CSRF_REJECTED' });
+      await expect(build(reflector).canActivate(context)).rejects.toMatchObject({
+        code: 'CSRF_REJECTED',
+      });
     });
   });
 
   describe('a user route (acts for no organisation)', () => {
     it('classifies the signed-in person, whatever x-organisation-id says', async () => {
       const { sessions, build } = setUp({ memberOf: [] });
-      const { context, req, reflector } = guardContext({ principal: 'user' }, { headers: { cookie: `session=${TOKEN}`, 'x-organisation-id': 'x' } });
+      const { context, req, reflector } = guardContext(
+        { principal: 'user' },
+        { headers: { cookie: `session=${TOKEN}`, 'x-organisation-id': 'x' } },
+      );
       await expect(build(reflector).canActivate(context)).resolves.toBe(true);
       expect(principalOf(req)).toBe(userPrincipal);
       expect(sessions.authenticateMember).not.toHaveBeenCalled();
@@ -242,15 +322,25 @@ describe('AuthenticationGuard', () => {
     it('answers 401 without a valid session, and refuses cross-site writes', async () => {
       const { build } = setUp();
       const out = guardContext({ principal: 'user' }, { headers: {} });
-      await expect(build(out.reflector).canActivate(out.context)).rejects.toMatchObject({ code: 'SIGN_IN_REQUIRED' });
-      const csrf = guardContext({ principal: 'user' }, { method: 'POST', headers: { cookie: `session=${TOKEN}`, 'sec-fetch-site': 'cross-site' } });
-      await expect(build(csrf.reflector).canActivate(csrf.context)).rejects.toMatchObject({ code: 'CSRF_REJECTED' });
+      await expect(build(out.reflector).canActivate(out.context)).rejects.toMatchObject({
+        code: 'SIGN_IN_REQUIRED',
+      });
+      const csrf = guardContext(
+        { principal: 'user' },
+        { method: 'POST', headers: { cookie: `session=${TOKEN}`, 'sec-fetch-site': 'cross-site' } },
+      );
+      await expect(build(csrf.reflector).canActivate(csrf.context)).rejects.toMatchObject({
+        code: 'CSRF_REJECTED',
+      });
     });
   });
 
   it('leaves public routes anonymous', async () => {
     const { build } = setUp();
-    const { context, req, reflector } = guardContext({ principal: 'public' }, { headers: { 'x-api-key': 'x' } });
+    const { context, req, reflector } = guardContext(
+      { principal: 'public' },
+      { headers: { 'x-api-key': 'x' } },
+    );
     expect(await build(reflector).canActivate(context)).toBe(true);
     expect(principalOf(req)).toEqual({ kind: 'anonymous' });
   });

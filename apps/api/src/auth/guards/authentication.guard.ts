@@ -81,17 +81,26 @@ export class AuthenticationGuard implements CanActivate {
    * `x-organisation-id` it also sends must be well-formed (400) and name that organisation (404,
    * as a member naming one they are not in).
    */
-  private async authenticateKeyOfOrganisation(context: ExecutionContext, req: HttpRequest): Promise<true> {
+  private async authenticateKeyOfOrganisation(
+    context: ExecutionContext,
+    req: HttpRequest,
+  ): Promise<true> {
     const principal = await this.keys.authenticate(req);
     setPrincipal(req, principal);
     const named = requestedOrganisation(req, this.organisationInQuery(context));
-    if (named !== undefined && named !== principal.organisationId.toLowerCase()) throw DomainError.of('NOT_FOUND');
+    if (named !== undefined && named !== principal.organisationId.toLowerCase())
+      throw DomainError.of('NOT_FOUND');
     return true;
   }
 
   /** Whether the route also takes the organisation from `?organisationId=` (event streams). */
   private organisationInQuery(context: ExecutionContext): boolean {
-    return this.reflector.getAllAndOverride<boolean | undefined>(ORGANISATION_IN_QUERY, [context.getHandler(), context.getClass()]) === true;
+    return (
+      this.reflector.getAllAndOverride<boolean | undefined>(ORGANISATION_IN_QUERY, [
+        context.getHandler(),
+        context.getClass(),
+      ]) === true
+    );
   }
 
   private async authenticateUser(context: ExecutionContext, req: HttpRequest): Promise<true> {
@@ -117,7 +126,8 @@ export class AuthenticationGuard implements CanActivate {
       organisationId = requestedOrganisation(req, queryAllowed);
     } catch (malformed) {
       // Signing in comes first: a signed-out request hears 401, whatever it asked for.
-      if ((await this.signIns.authenticateUser(token)) === undefined) this.signInRequired(context, token);
+      if ((await this.signIns.authenticateUser(token)) === undefined)
+        this.signInRequired(context, token);
       throw malformed;
     }
     const signIn = await this.signIns.authenticateMember(token, organisationId);
@@ -146,7 +156,14 @@ export class AuthenticationGuard implements CanActivate {
   private refuseCrossSite(req: HttpRequest): void {
     if (isCrossSiteRequest(req, this.ownOrigins)) {
       const message = crossSiteRefusal(req, this.publicOrigin);
-      requestLog(req).warn({ origin: req.headers.origin ?? null, secFetchSite: req.headers['sec-fetch-site'] ?? null, expectedOrigin: this.publicOrigin }, message);
+      requestLog(req).warn(
+        {
+          origin: req.headers.origin ?? null,
+          secFetchSite: req.headers['sec-fetch-site'] ?? null,
+          expectedOrigin: this.publicOrigin,
+        },
+        message,
+      );
       throw new DomainError('CSRF_REJECTED', message);
     }
   }

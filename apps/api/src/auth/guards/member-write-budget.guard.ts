@@ -34,7 +34,10 @@ export class MemberWriteBudgetGuard {
     if (principal.kind === 'member') userId = principal.memberId;
     else if (principal.kind === 'user') userId = principal.userId;
     else return true;
-    const costly = this.reflector.get<CostlyWriteKind | undefined>(COSTLY_WRITE, context.getHandler());
+    const costly = this.reflector.get<CostlyWriteKind | undefined>(
+      COSTLY_WRITE,
+      context.getHandler(),
+    );
     return this.budget.spend(userId, costly).then(() => true);
   }
 }

@@ -23,7 +23,10 @@ describe('PermissionGuard', () => {
       { principal: member(['apiKey.read']) },
     );
     expect(() => new PermissionGuard(reflector).canActivate(context)).toThrow(
-      expect.objectContaining({ code: 'MISSING_PERMISSION', message: 'Missing permission: apiKey.create.' }),
+      expect.objectContaining({
+        code: 'MISSING_PERMISSION',
+        message: 'Missing permission: apiKey.create.',
+      }),
     );
   });
 
@@ -36,20 +39,29 @@ describe('PermissionGuard', () => {
   });
 
   describe('with any one of several permissions', () => {
-    const either = { principal: 'member', permission: { anyOf: ['member.invite', 'role.manage'] } } as const;
+    const either = {
+      principal: 'member',
+      permission: { anyOf: ['member.invite', 'role.manage'] },
+    } as const;
 
-    it.each([[['member.invite']], [['role.manage']], [['role.manage', 'member.invite']]] as Permission[][][])(
-      'admits a member holding %j',
-      (held) => {
-        const { context, reflector } = guardContext(either, { principal: member(held) });
-        expect(new PermissionGuard(reflector).canActivate(context)).toBe(true);
-      },
-    );
+    it.each([
+      [['member.invite']],
+      [['role.manage']],
+      [['role.manage', 'member.invite']],
+    ] as Permission[][][])('admits a member holding %j', (held) => {
+      const { context, reflector } = guardContext(either, { principal: member(held) });
+      expect(new PermissionGuard(reflector).canActivate(context)).toBe(true);
+    });
 
     it('answers 403 naming every one of them to a member holding none', () => {
-      const { context, reflector } = guardContext(either, { principal: member(['member.manage', 'interrupt.read']) });
+      const { context, reflector } = guardContext(either, {
+        principal: member(['member.manage', 'interrupt.read']),
+      });
       expect(() => new PermissionGuard(reflector).canActivate(context)).toThrow(
-        expect.objectContaining({ code: 'MISSING_PERMISSION', message: 'Missing permission: member.invite or role.manage.' }),
+        expect.objectContaining({
+          code: 'MISSING_PERMISSION',
+          message: 'Missing permission: member.invite or role.manage.',
+        }),
       );
     });
   });
@@ -68,9 +80,14 @@ describe('PermissionGuard', () => {
     const shared = { principal: 'api_key_or_member', permission: 'interrupt.read' } as const;
 
     it('answers 403 "Missing permission: interrupt.read." to a member without it', () => {
-      const { context, reflector } = guardContext(shared, { principal: member(['interrupt.decide']) });
+      const { context, reflector } = guardContext(shared, {
+        principal: member(['interrupt.decide']),
+      });
       expect(() => new PermissionGuard(reflector).canActivate(context)).toThrow(
-        expect.objectContaining({ code: 'MISSING_PERMISSION', message: 'Missing permission: interrupt.read.' }),
+        expect.objectContaining({
+          code: 'MISSING_PERMISSION',
+          message: 'Missing permission: interrupt.read.',
+        }),
       );
     });
 
@@ -78,7 +95,13 @@ describe('PermissionGuard', () => {
       const held = guardContext(shared, { principal: member(['interrupt.read']) });
       expect(new PermissionGuard(held.reflector).canActivate(held.context)).toBe(true);
       const key = guardContext(shared, {
-        principal: { kind: 'api_key', organisationId: 'o', plan: 'free', apiKeyId: 'k', apiKeyName: 'n' },
+        principal: {
+          kind: 'api_key',
+          organisationId: 'o',
+          plan: 'free',
+          apiKeyId: 'k',
+          apiKeyName: 'n',
+        },
       });
       expect(new PermissionGuard(key.reflector).canActivate(key.context)).toBe(true);
     });

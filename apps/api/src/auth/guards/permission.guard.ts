@@ -3,7 +3,11 @@ import { Reflector } from '@nestjs/core';
 import type { HttpRequest } from '../../http/platform';
 import { DomainError, missingPermissionMessage } from '@interlock/domain';
 import type { Permission } from '@interlock/domain';
-import { describePermission, permissionsOf, PermissionRequirement } from '../decorators/route-access.decorator';
+import {
+  describePermission,
+  permissionsOf,
+  PermissionRequirement,
+} from '../decorators/route-access.decorator';
 import { assertNever, principalOf } from '../principal';
 import { routeAccessOf } from './route-access.guard';
 
@@ -40,7 +44,10 @@ export class PermissionGuard implements CanActivate {
   /** Holding any one permission of the requirement admits; the 403 names them all. */
   private holds(permissions: ReadonlySet<Permission>, required: PermissionRequirement): true {
     if (!permissionsOf(required).some((p) => permissions.has(p))) {
-      throw new DomainError('MISSING_PERMISSION', missingPermissionMessage(describePermission(required)));
+      throw new DomainError(
+        'MISSING_PERMISSION',
+        missingPermissionMessage(describePermission(required)),
+      );
     }
     return true;
   }

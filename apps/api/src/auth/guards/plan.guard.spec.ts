@@ -12,19 +12,31 @@ const key = (plan: 'free' | 'pro'): ApiKeyPrincipal => ({
 
 describe('PlanGuard', () => {
   it('answers 402 PLAN_REQUIRED to a Free organisation on a Pro route', () => {
-    const { context, reflector } = guardContext({ principal: 'api_key', plan: 'pro' }, { principal: key('free') });
+    const { context, reflector } = guardContext(
+      { principal: 'api_key', plan: 'pro' },
+      { principal: key('free') },
+    );
     expect(() => new PlanGuard(reflector).canActivate(context)).toThrow(
-      expect.objectContaining({ code: 'PLAN_REQUIRED', message: 'The audit log API requires the Pro plan.' }),
+      expect.objectContaining({
+        code: 'PLAN_REQUIRED',
+        message: 'The audit log API requires the Pro plan.',
+      }),
     );
   });
 
   it('admits a Pro organisation on a Pro route', () => {
-    const { context, reflector } = guardContext({ principal: 'api_key', plan: 'pro' }, { principal: key('pro') });
+    const { context, reflector } = guardContext(
+      { principal: 'api_key', plan: 'pro' },
+      { principal: key('pro') },
+    );
     expect(new PlanGuard(reflector).canActivate(context)).toBe(true);
   });
 
   it('does not look at plans on routes that require none', () => {
-    const { context, reflector } = guardContext({ principal: 'api_key' }, { principal: key('free') });
+    const { context, reflector } = guardContext(
+      { principal: 'api_key' },
+      { principal: key('free') },
+    );
     expect(new PlanGuard(reflector).canActivate(context)).toBe(true);
   });
 
@@ -34,11 +46,17 @@ describe('PlanGuard', () => {
   });
 
   describe('on a read shared by keys and members', () => {
-    const shared = { principal: 'api_key_or_member', permission: 'auditLog.read', plan: 'pro' } as const;
+    const shared = {
+      principal: 'api_key_or_member',
+      permission: 'auditLog.read',
+      plan: 'pro',
+    } as const;
 
     it('holds a key to the plan', () => {
       const { context, reflector } = guardContext(shared, { principal: key('free') });
-      expect(() => new PlanGuard(reflector).canActivate(context)).toThrow(expect.objectContaining({ code: 'PLAN_REQUIRED' }));
+      expect(() => new PlanGuard(reflector).canActivate(context)).toThrow(
+        expect.objectContaining({ code: 'PLAN_REQUIRED' }),
+      );
       const pro = guardContext(shared, { principal: key('pro') });
       expect(new PlanGuard(pro.reflector).canActivate(pro.context)).toBe(true);
     });
@@ -51,9 +69,9 @@ describe('PlanGuard', () => {
         memberId: 'm',
         memberName: 'Ada',
         email: 'ada@example.test',
-  roleId: 'r',
-  roleName: 'Owner',
-  signInSessionId: 's',
+        roleId: 'r',
+        roleName: 'Owner',
+        signInSessionId: 's',
         permissions: new Set(),
       };
       const { context, reflector } = guardContext(shared, { principal: member });

@@ -5,26 +5,32 @@ import { RouteAccessGuard } from './route-access.guard';
 describe('RouteAccessGuard', () => {
   it('refuses a route that declares nothing (deny by default)', () => {
     const { context, reflector } = guardContext(undefined);
-    expect(() => new RouteAccessGuard(reflector).canActivate(context)).toThrow(/declares no route access/);
+    expect(() => new RouteAccessGuard(reflector).canActivate(context)).toThrow(
+      /declares no route access/,
+    );
   });
 
-  it.each([{ principal: 'member' as const }, { principal: 'member' as const, permission: 'apiKey.read' as const }, { principal: 'human' as const }])(
-    'answers 403 HUMANS_ONLY to any x-api-key on a human-only route (%j)',
-    (access) => {
-      for (const key of ['ilk_valid-looking', '', 'garbage']) {
-        const { context, reflector } = guardContext(access, { headers: { 'x-api-key': key } });
-        let thrown: unknown;
-        try {
-          new RouteAccessGuard(reflector).canActivate(context);
-        } catch (error) {
-          thrown = error;
-        }
-        expect(thrown).toBeInstanceOf(DomainError);
-        expect(thrown).toMatchObject({ code: 'HUMANS_ONLY', message: 'This endpoint is reserved for humans.' });
-        expect((thrown as DomainError).status).toBe(403);
+  it.each([
+    { principal: 'member' as const },
+    { principal: 'member' as const, permission: 'apiKey.read' as const },
+    { principal: 'human' as const },
+  ])('answers 403 HUMANS_ONLY to any x-api-key on a human-only route (%j)', (access) => {
+    for (const key of ['ilk_valid-looking', '', 'garbage']) {
+      const { context, reflector } = guardContext(access, { headers: { 'x-api-key': key } });
+      let thrown: unknown;
+      try {
+        new RouteAccessGuard(reflector).canActivate(context);
+      } catch (error) {
+        thrown = error;
       }
-    },
-  );
+      expect(thrown).toBeInstanceOf(DomainError);
+      expect(thrown).toMatchObject({
+        code: 'HUMANS_ONLY',
+        message: 'This endpoint is reserved for humans.',
+      });
+      expect((thrown as DomainError).status).toBe(403);
+    }
+  });
 
   it('lets a key through to machine and public routes, and people through to human routes', () => {
     const cases = [

@@ -11,14 +11,22 @@ const declarations = new WeakMap<object, WeakMap<object, { access: RouteAccess |
  * Reads a route's declaration; `undefined` when the route has none. Each of the guards asks, so
  * it is read from the metadata once per route and remembered.
  */
-export function routeAccessOf(reflector: Reflector, context: ExecutionContext): RouteAccess | undefined {
+export function routeAccessOf(
+  reflector: Reflector,
+  context: ExecutionContext,
+): RouteAccess | undefined {
   const handler = context.getHandler();
   const controller = context.getClass();
   let byHandler = declarations.get(controller);
   if (byHandler === undefined) declarations.set(controller, (byHandler = new WeakMap()));
   let known = byHandler.get(handler);
   if (known === undefined) {
-    known = { access: reflector.getAllAndOverride<RouteAccess | undefined>(ROUTE_ACCESS, [handler, controller]) };
+    known = {
+      access: reflector.getAllAndOverride<RouteAccess | undefined>(ROUTE_ACCESS, [
+        handler,
+        controller,
+      ]),
+    };
     byHandler.set(handler, known);
   }
   return known.access;
@@ -35,7 +43,9 @@ export class RouteAccessGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const access = routeAccessOf(this.reflector, context);
     if (access === undefined) {
-      throw new Error(`${context.getClass().name}.${context.getHandler().name} declares no route access`);
+      throw new Error(
+        `${context.getClass().name}.${context.getHandler().name} declares no route access`,
+      );
     }
     const req = context.getArgByIndex<HttpRequest>(0);
     if (isHumanOnly(access) && req.headers['x-api-key'] !== undefined) {

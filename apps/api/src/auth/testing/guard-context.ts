@@ -1,7 +1,11 @@
 import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { ORGANISATION_IN_QUERY, ROUTE_ACCESS, RouteAccess } from '../decorators/route-access.decorator';
+import {
+  ORGANISATION_IN_QUERY,
+  ROUTE_ACCESS,
+  RouteAccess,
+} from '../decorators/route-access.decorator';
 import { Principal, setPrincipal } from '../principal';
 
 /** A handler carrying `access` (or nothing), and an ExecutionContext for a fake request to it. */
@@ -20,9 +24,15 @@ export function guardContext(
       // a route for the guard to inspect
     }
   }
-  if (access !== undefined) Reflect.defineMetadata(ROUTE_ACCESS, access, ProbeController.prototype.handler);
-  if (request.organisationInQuery) Reflect.defineMetadata(ORGANISATION_IN_QUERY, true, ProbeController.prototype.handler);
-  const req = { method: request.method ?? 'GET', headers: request.headers ?? {}, query: request.query ?? {} } as unknown as Request;
+  if (access !== undefined)
+    Reflect.defineMetadata(ROUTE_ACCESS, access, ProbeController.prototype.handler);
+  if (request.organisationInQuery)
+    Reflect.defineMetadata(ORGANISATION_IN_QUERY, true, ProbeController.prototype.handler);
+  const req = {
+    method: request.method ?? 'GET',
+    headers: request.headers ?? {},
+    query: request.query ?? {},
+  } as unknown as Request;
   if (request.principal) setPrincipal(req, request.principal);
   const response = {};
   const context = {

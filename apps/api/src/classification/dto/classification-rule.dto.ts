@@ -1,12 +1,29 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsObject, IsString, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsObject,
+  IsString,
+  Length,
+  Matches,
+  Max,
+  Min,
+  ValidateIf,
+} from 'class-validator';
 import { OptionalField } from '../../http/optional-field.decorator';
 import { RequireAnyOf } from '../../http/require-any-of.decorator';
-import { RULE_LIMITS, RULE_MODES, type RuleMatch, type RuleMode, type RuleOutcome } from '../rule-engine';
+import {
+  RULE_LIMITS,
+  RULE_MODES,
+  type RuleMatch,
+  type RuleMode,
+  type RuleOutcome,
+} from '../rule-engine';
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/;
 const MATCH_DESCRIPTION = 'What the rule matches (every given condition must hold): RuleMatch.';
-const OUTCOME_DESCRIPTION = 'What the rule does: RuleOutcome (approve, reject with a message, route, require_human).';
+const OUTCOME_DESCRIPTION =
+  'What the rule does: RuleOutcome (approve, reject with a message, route, require_human).';
 
 /**
  * A rule (SPEC §8d). `match` and `outcome` are checked field by field by the rule engine
@@ -14,17 +31,31 @@ const OUTCOME_DESCRIPTION = 'What the rule does: RuleOutcome (approve, reject wi
  * (openapi/contract-schemas.ts stateClassificationRules).
  */
 export class CreateClassificationRuleDto {
-  @ApiProperty({ minLength: 1, maxLength: RULE_LIMITS.name, example: 'Small refunds from the billing agent' })
+  @ApiProperty({
+    minLength: 1,
+    maxLength: RULE_LIMITS.name,
+    example: 'Small refunds from the billing agent',
+  })
   @IsString()
   @Length(1, RULE_LIMITS.name)
   @Matches(/\S/, { message: 'name must not be blank' })
   name!: string;
 
-  @ApiProperty({ enum: RULE_MODES, enumName: 'ClassificationRuleMode', description: 'off: ignored; shadow: recorded, never applied; enforce: applied.' })
+  @ApiProperty({
+    enum: RULE_MODES,
+    enumName: 'ClassificationRuleMode',
+    description: 'off: ignored; shadow: recorded, never applied; enforce: applied.',
+  })
   @IsIn(RULE_MODES, { message: `mode must be one of ${RULE_MODES.join(', ')}` })
   mode!: RuleMode;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: RULE_LIMITS.priority, default: 100, description: 'Lower runs first.' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: RULE_LIMITS.priority,
+    default: 100,
+    description: 'Lower runs first.',
+  })
   @OptionalField()
   @IsInt()
   @Min(0)
@@ -39,10 +70,17 @@ export class CreateClassificationRuleDto {
   @IsObject()
   outcome!: Record<string, unknown>;
 
-  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'After this the rule no longer applies; null or absent: never.' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'After this the rule no longer applies; null or absent: never.',
+  })
   @ValidateIf((_o: unknown, v: unknown) => v !== undefined && v !== null)
   @IsString()
-  @Matches(ISO_TIMESTAMP, { message: 'expiresAt must be an ISO 8601 timestamp such as 2026-01-31T12:00:00.000Z' })
+  @Matches(ISO_TIMESTAMP, {
+    message: 'expiresAt must be an ISO 8601 timestamp such as 2026-01-31T12:00:00.000Z',
+  })
   expiresAt?: string | null;
 }
 
@@ -68,20 +106,35 @@ export class UpdateClassificationRuleDto {
   @Max(RULE_LIMITS.priority)
   priority?: number;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: MATCH_DESCRIPTION })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: MATCH_DESCRIPTION,
+  })
   @OptionalField()
   @IsObject()
   match?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: OUTCOME_DESCRIPTION })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: OUTCOME_DESCRIPTION,
+  })
   @OptionalField()
   @IsObject()
   outcome?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'null: never expires.' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'null: never expires.',
+  })
   @ValidateIf((_o: unknown, v: unknown) => v !== undefined && v !== null)
   @IsString()
-  @Matches(ISO_TIMESTAMP, { message: 'expiresAt must be an ISO 8601 timestamp such as 2026-01-31T12:00:00.000Z' })
+  @Matches(ISO_TIMESTAMP, {
+    message: 'expiresAt must be an ISO 8601 timestamp such as 2026-01-31T12:00:00.000Z',
+  })
   expiresAt?: string | null;
 }
 
@@ -118,13 +171,23 @@ export class ClassificationShadowStats {
   @ApiProperty({ type: 'integer', description: 'Actions the rule matched in shadow mode.' })
   matched!: number;
 
-  @ApiProperty({ type: 'integer', description: 'Of those, the actions it would have decided (approve or reject, allowed by the action).' })
+  @ApiProperty({
+    type: 'integer',
+    description:
+      'Of those, the actions it would have decided (approve or reject, allowed by the action).',
+  })
   wouldDecide!: number;
 
-  @ApiProperty({ type: 'integer', description: 'Of those, the actions a person has since decided.' })
+  @ApiProperty({
+    type: 'integer',
+    description: 'Of those, the actions a person has since decided.',
+  })
   decidedByPeople!: number;
 
-  @ApiProperty({ type: 'integer', description: 'Of those, the actions the person decided as the rule would have.' })
+  @ApiProperty({
+    type: 'integer',
+    description: 'Of those, the actions the person decided as the rule would have.',
+  })
   agreed!: number;
 }
 
@@ -154,7 +217,10 @@ export class ClassificationRuleListItem extends ClassificationRuleResponse {
 }
 
 export class ClassificationRuleListResponse {
-  @ApiProperty({ type: [ClassificationRuleListItem], description: 'In evaluation order: priority, then creation; each with its statistics.' })
+  @ApiProperty({
+    type: [ClassificationRuleListItem],
+    description: 'In evaluation order: priority, then creation; each with its statistics.',
+  })
   rules!: ClassificationRuleListItem[];
 }
 

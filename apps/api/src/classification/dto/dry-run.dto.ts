@@ -1,6 +1,19 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsString, IsUUID, Length, Max, Min, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsString,
+  IsUUID,
+  Length,
+  Max,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 import { DECISIONS, type Decision } from '@interlock/domain';
 import { OptionalField } from '../../http/optional-field.decorator';
 import { RequireAnyOf } from '../../http/require-any-of.decorator';
@@ -74,7 +87,11 @@ export class DryRunDto {
   @Max(DRY_RUN_MAX_INTERRUPTS)
   lastInterrupts?: number;
 
-  @ApiPropertyOptional({ type: [CreateClassificationRuleDto], maxItems: 20, description: 'Draft rules to run instead of the saved ones.' })
+  @ApiPropertyOptional({
+    type: [CreateClassificationRuleDto],
+    maxItems: 20,
+    description: 'Draft rules to run instead of the saved ones.',
+  })
   @OptionalField()
   @IsArray()
   @ArrayMaxSize(20)
@@ -87,24 +104,48 @@ export class DryRunActionResult {
   @ApiProperty()
   actionName!: string;
 
-  @ApiProperty({ enum: ['approve', 'reject', 'route', 'require_human', 'person'], description: 'What argus would do; person: no rule decides.' })
+  @ApiProperty({
+    enum: ['approve', 'reject', 'route', 'require_human', 'person'],
+    description: 'What argus would do; person: no rule decides.',
+  })
   result!: 'approve' | 'reject' | 'route' | 'require_human' | 'person';
 
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The enforce rule that decides, if one does.' })
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'The enforce rule that decides, if one does.',
+  })
   ruleId!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, description: 'With reject: the message the agent would receive.' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'With reject: the message the agent would receive.',
+  })
   message!: string | null;
 
-  @ApiProperty({ type: [String], description: 'Shadow rules that would match (recorded, not applied).' })
+  @ApiProperty({
+    type: [String],
+    description: 'Shadow rules that would match (recorded, not applied).',
+  })
   shadowRuleIds!: string[];
 
-  @ApiProperty({ type: String, nullable: true, description: 'Why an enforce rule would not apply (decision_not_allowed).' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Why an enforce rule would not apply (decision_not_allowed).',
+  })
   skipped!: string | null;
 }
 
 export class DryRunInterruptResult {
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The interrupt classified (null for a sample).' })
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'The interrupt classified (null for a sample).',
+  })
   interruptId!: string | null;
 
   @ApiProperty()

@@ -62,7 +62,9 @@ BEGIN
 END $$`);
 
     // Chain what is already there, oldest first, then append through the trigger from now on.
-    await queryRunner.query(`ALTER TABLE "audit_log_entries" DISABLE TRIGGER "audit_log_entries_no_update_delete"`);
+    await queryRunner.query(
+      `ALTER TABLE "audit_log_entries" DISABLE TRIGGER "audit_log_entries_no_update_delete"`,
+    );
     await queryRunner.query(`DO $$
 DECLARE
   e "audit_log_entries"%ROWTYPE;
@@ -84,7 +86,9 @@ BEGIN
       ON CONFLICT (organisation_id) DO UPDATE SET last_seq = n, last_hash = h, last_created_at = e.created_at;
   END LOOP;
 END $$`);
-    await queryRunner.query(`ALTER TABLE "audit_log_entries" ENABLE TRIGGER "audit_log_entries_no_update_delete"`);
+    await queryRunner.query(
+      `ALTER TABLE "audit_log_entries" ENABLE TRIGGER "audit_log_entries_no_update_delete"`,
+    );
     await queryRunner.query(`ALTER TABLE "audit_log_entries" ALTER COLUMN "seq" SET NOT NULL, ALTER COLUMN "hash" SET NOT NULL,
       ALTER COLUMN "created_at" DROP DEFAULT`);
     await queryRunner.query(
@@ -98,7 +102,14 @@ END $$`);
     await queryRunner.query(
       `CREATE INDEX "audit_log_entries_org_created_idx" ON "audit_log_entries" ("organisation_id", "created_at" DESC, "seq" DESC)`,
     );
-    for (const column of ['category', 'action', 'actor_type', 'actor_id', 'target_type', 'target_id']) {
+    for (const column of [
+      'category',
+      'action',
+      'actor_type',
+      'actor_id',
+      'target_type',
+      'target_id',
+    ]) {
       await queryRunner.query(
         `CREATE INDEX "audit_log_entries_org_${column}_idx" ON "audit_log_entries" ("organisation_id", "${column}", "created_at" DESC, "seq" DESC)`,
       );
@@ -109,7 +120,15 @@ END $$`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    for (const column of ['category', 'action', 'actor_type', 'actor_id', 'target_type', 'target_id', 'search']) {
+    for (const column of [
+      'category',
+      'action',
+      'actor_type',
+      'actor_id',
+      'target_type',
+      'target_id',
+      'search',
+    ]) {
       await queryRunner.query(`DROP INDEX "audit_log_entries_org_${column}_idx"`);
     }
     await queryRunner.query(`DROP INDEX "audit_log_entries_org_created_idx"`);
@@ -120,8 +139,12 @@ END $$`);
     await queryRunner.query(`DROP TRIGGER "audit_log_entries_append" ON "audit_log_entries"`);
     await queryRunner.query(`DROP FUNCTION "audit_log_entries_append"()`);
     await queryRunner.query(`DROP FUNCTION "audit_log_entry_digest"(text, "audit_log_entries")`);
-    await queryRunner.query(`ALTER TABLE "audit_log_entries" ALTER COLUMN "created_at" SET DEFAULT date_trunc('milliseconds', clock_timestamp())`);
-    await queryRunner.query(`ALTER TABLE "audit_log_entries" DROP COLUMN "search", DROP COLUMN "hash", DROP COLUMN "seq"`);
+    await queryRunner.query(
+      `ALTER TABLE "audit_log_entries" ALTER COLUMN "created_at" SET DEFAULT date_trunc('milliseconds', clock_timestamp())`,
+    );
+    await queryRunner.query(
+      `ALTER TABLE "audit_log_entries" DROP COLUMN "search", DROP COLUMN "hash", DROP COLUMN "seq"`,
+    );
     await queryRunner.query(`DROP TABLE "audit_log_heads"`);
   }
 }

@@ -31,7 +31,11 @@ export class AuditLogSearchKeys1795330000000 implements MigrationInterface {
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await createIndexConcurrently(queryRunner, 'audit_log_entries_org_search_idx', `ON "audit_log_entries" USING gin ("organisation_id", "search")`);
+    await createIndexConcurrently(
+      queryRunner,
+      'audit_log_entries_org_search_idx',
+      `ON "audit_log_entries" USING gin ("organisation_id", "search")`,
+    );
     await dropIndexConcurrently(queryRunner, 'audit_log_entries_search_keys_idx');
     await queryRunner.query(`DROP FUNCTION IF EXISTS "audit_log_search_keys"(uuid, tsvector)`);
   }

@@ -11,7 +11,9 @@ export class AuditLogWordCounts1795340000000 implements MigrationInterface {
   name = 'AuditLogWordCounts1795340000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`ALTER TABLE "audit_log_words" ADD COLUMN "entries" bigint NOT NULL DEFAULT 0`);
+    await queryRunner.query(
+      `ALTER TABLE "audit_log_words" ADD COLUMN "entries" bigint NOT NULL DEFAULT 0`,
+    );
     await queryRunner.query(`UPDATE "audit_log_words" w SET entries = c.n
       FROM (SELECT organisation_id, word, count(*) AS n
               FROM "audit_log_entries", unnest(tsvector_to_array(search)) word GROUP BY 1, 2) c

@@ -1,5 +1,9 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { createIndexConcurrently, dropIndexConcurrently, replaceIndexConcurrently } from '../online-index.util';
+import {
+  createIndexConcurrently,
+  dropIndexConcurrently,
+  replaceIndexConcurrently,
+} from '../online-index.util';
 
 /**
  * Title search at 100,000 interrupts (BENCHMARKS.md, "The inbox"):
@@ -31,12 +35,20 @@ export class InboxTitleSearchKeys1795351300000 implements MigrationInterface {
     );
     await dropIndexConcurrently(queryRunner, 'interrupts_organisation_title_search_idx');
     for (const [name, columns] of LISTING_INDEXES) {
-      await replaceIndexConcurrently(queryRunner, name, `ON "interrupts" (${columns}) INCLUDE ("title_search")`);
+      await replaceIndexConcurrently(
+        queryRunner,
+        name,
+        `ON "interrupts" (${columns}) INCLUDE ("title_search")`,
+      );
     }
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await createIndexConcurrently(queryRunner, 'interrupts_organisation_title_search_idx', `ON "interrupts" USING gin ("organisation_id", "title_search")`);
+    await createIndexConcurrently(
+      queryRunner,
+      'interrupts_organisation_title_search_idx',
+      `ON "interrupts" USING gin ("organisation_id", "title_search")`,
+    );
     await dropIndexConcurrently(queryRunner, 'interrupts_title_search_keys_idx');
     for (const [name, columns] of LISTING_INDEXES) {
       await replaceIndexConcurrently(queryRunner, name, `ON "interrupts" (${columns})`);

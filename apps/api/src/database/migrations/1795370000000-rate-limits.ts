@@ -26,7 +26,9 @@ export class RateLimits1795370000000 implements MigrationInterface {
       "requests" bigint NOT NULL,
       CONSTRAINT "api_key_request_windows_pkey" PRIMARY KEY ("organisation_id", "window_start")
     )`);
-    await queryRunner.query(`CREATE INDEX "api_key_request_windows_start_idx" ON "api_key_request_windows" ("window_start")`);
+    await queryRunner.query(
+      `CREATE INDEX "api_key_request_windows_start_idx" ON "api_key_request_windows" ("window_start")`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -21,8 +21,12 @@ export class AgentHoursTotals1795371981912 implements MigrationInterface {
   name = 'AgentHoursTotals1795371981912';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`CREATE TABLE "agent_hours_totals" ("organisation_id" uuid NOT NULL, "month_start" TIMESTAMP WITH TIME ZONE NOT NULL, "ended_seconds" double precision NOT NULL DEFAULT '0', "open_sessions" integer NOT NULL DEFAULT '0', "open_offset_seconds" double precision NOT NULL DEFAULT '0', CONSTRAINT "PK_b5eb50fd7393d15b8c91c01ccac" PRIMARY KEY ("organisation_id"))`);
-    await queryRunner.query(`ALTER TABLE "agent_hours_totals" ADD CONSTRAINT "FK_b5eb50fd7393d15b8c91c01ccac" FOREIGN KEY ("organisation_id") REFERENCES "organisations"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+    await queryRunner.query(
+      `CREATE TABLE "agent_hours_totals" ("organisation_id" uuid NOT NULL, "month_start" TIMESTAMP WITH TIME ZONE NOT NULL, "ended_seconds" double precision NOT NULL DEFAULT '0', "open_sessions" integer NOT NULL DEFAULT '0', "open_offset_seconds" double precision NOT NULL DEFAULT '0', CONSTRAINT "PK_b5eb50fd7393d15b8c91c01ccac" PRIMARY KEY ("organisation_id"))`,
+    );
+    await queryRunner.query(
+      `ALTER TABLE "agent_hours_totals" ADD CONSTRAINT "FK_b5eb50fd7393d15b8c91c01ccac" FOREIGN KEY ("organisation_id") REFERENCES "organisations"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
+    );
 
     // The first instant (UTC) of the month holding `at`, and of the month after one starting at `month_start`.
     await queryRunner.query(`CREATE FUNCTION "utc_month_start"("at" timestamptz) RETURNS timestamptz
@@ -111,10 +115,14 @@ export class AgentHoursTotals1795371981912 implements MigrationInterface {
     await queryRunner.query(`DROP TRIGGER "sessions_track_agent_hours_update" ON "sessions"`);
     await queryRunner.query(`DROP TRIGGER "sessions_track_agent_hours_insert" ON "sessions"`);
     await queryRunner.query(`DROP FUNCTION "agent_hours_totals_track"()`);
-    await queryRunner.query(`DROP FUNCTION "agent_seconds_used"(timestamptz, float8, integer, float8, timestamptz)`);
+    await queryRunner.query(
+      `DROP FUNCTION "agent_seconds_used"(timestamptz, float8, integer, float8, timestamptz)`,
+    );
     await queryRunner.query(`DROP FUNCTION "utc_next_month_start"(timestamptz)`);
     await queryRunner.query(`DROP FUNCTION "utc_month_start"(timestamptz)`);
-    await queryRunner.query(`ALTER TABLE "agent_hours_totals" DROP CONSTRAINT "FK_b5eb50fd7393d15b8c91c01ccac"`);
+    await queryRunner.query(
+      `ALTER TABLE "agent_hours_totals" DROP CONSTRAINT "FK_b5eb50fd7393d15b8c91c01ccac"`,
+    );
     await queryRunner.query(`DROP TABLE "agent_hours_totals"`);
   }
 }

@@ -48,7 +48,9 @@ END $$`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`DROP TRIGGER "interrupt_decisions_record_json_stale" ON "interrupt_decisions"`);
+    await queryRunner.query(
+      `DROP TRIGGER "interrupt_decisions_record_json_stale" ON "interrupt_decisions"`,
+    );
     await queryRunner.query(`DROP FUNCTION "interrupt_decisions_record_json_stale"()`);
     await queryRunner.query(`DROP TRIGGER "interrupts_record_json_stale" ON "interrupts"`);
     await queryRunner.query(`DROP FUNCTION "interrupts_record_json_stale"()`);

@@ -19,9 +19,15 @@ export class AuditEntryRenderVersion1795730000000 implements MigrationInterface 
   name = 'AuditEntryRenderVersion1795730000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`CREATE FUNCTION "audit_log_render_version"() RETURNS smallint LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT 1::smallint $$`);
-    await queryRunner.query(`ALTER TABLE "audit_log_entries" ADD COLUMN "entry_render_version" smallint DEFAULT 1`);
-    await queryRunner.query(`ALTER TABLE "audit_log_entries" ALTER COLUMN "entry_render_version" DROP DEFAULT`);
+    await queryRunner.query(
+      `CREATE FUNCTION "audit_log_render_version"() RETURNS smallint LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT 1::smallint $$`,
+    );
+    await queryRunner.query(
+      `ALTER TABLE "audit_log_entries" ADD COLUMN "entry_render_version" smallint DEFAULT 1`,
+    );
+    await queryRunner.query(
+      `ALTER TABLE "audit_log_entries" ALTER COLUMN "entry_render_version" DROP DEFAULT`,
+    );
     await queryRunner.query(`CREATE OR REPLACE FUNCTION "audit_log_entries_json"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   NEW.entry_json := "audit_log_entry_json"(NEW);

@@ -31,4 +31,36 @@ import { ClassificationMatches1795741000000 } from './1795741000000-classificati
 import { InboxDeadlineOrder1795742000000 } from './1795742000000-inbox-deadline-order';
 import { WebhookEventTraceParent1795750000000 } from './1795750000000-webhook-event-trace-parent';
 
-export const MIGRATIONS = [CreateOrganisations1763683200000, AccountsAndKeys1795291937217, CreateAuditLog1795292000000, AuditLogChainAndSearch1795300000000, InterruptsAndSessions1795310000000, AuditLogWordLexicon1795320000000, AuditLogSearchKeys1795330000000, AuditLogWordCounts1795340000000, AuditLogLinearAppends1795350000000, InboxAndSessionListing1795351200000, InboxTitleSearchKeys1795351300000, InterruptTitleWords1795351400000, DecisionEditedName1795356000000, ServiceInstances1795360000000, RateLimits1795370000000, AgentHoursTotals1795371981912, InterruptsOpenedBy1795372000000, Webhooks1795380000000, UsersAndMemberships1795390000000, AuditLogEntryJson1795400000000, InterruptRecordJson1795410000000, Notifications1795699947074, DecidedBy1795700000000, ClassificationRules1795710000000, InterruptDeadlines1795720000000, NotificationActionLinkUses1795720000001, AuditEntryRenderVersion1795730000000, AuditLogOwner1795740000000, ClassificationMatches1795741000000, InboxDeadlineOrder1795742000000, WebhookEventTraceParent1795750000000];
+export const MIGRATIONS = [
+  CreateOrganisations1763683200000,
+  AccountsAndKeys1795291937217,
+  CreateAuditLog1795292000000,
+  AuditLogChainAndSearch1795300000000,
+  InterruptsAndSessions1795310000000,
+  AuditLogWordLexicon1795320000000,
+  AuditLogSearchKeys1795330000000,
+  AuditLogWordCounts1795340000000,
+  AuditLogLinearAppends1795350000000,
+  InboxAndSessionListing1795351200000,
+  InboxTitleSearchKeys1795351300000,
+  InterruptTitleWords1795351400000,
+  DecisionEditedName1795356000000,
+  ServiceInstances1795360000000,
+  RateLimits1795370000000,
+  AgentHoursTotals1795371981912,
+  InterruptsOpenedBy1795372000000,
+  Webhooks1795380000000,
+  UsersAndMemberships1795390000000,
+  AuditLogEntryJson1795400000000,
+  InterruptRecordJson1795410000000,
+  Notifications1795699947074,
+  DecidedBy1795700000000,
+  ClassificationRules1795710000000,
+  InterruptDeadlines1795720000000,
+  NotificationActionLinkUses1795720000001,
+  AuditEntryRenderVersion1795730000000,
+  AuditLogOwner1795740000000,
+  ClassificationMatches1795741000000,
+  InboxDeadlineOrder1795742000000,
+  WebhookEventTraceParent1795750000000,
+];

@@ -14,7 +14,11 @@ export interface RecordedAuditEntry {
  * audit writer's inserts (the one SQL a service runs itself, through `writeAuditEntry`). The
  * handle is also what the service passes its repositories, so a spec can check it was.
  */
-export function fakeDataSource(): { dataSource: DataSource; tx: { query(sql: string, params?: unknown[]): Promise<unknown[]> }; audit: RecordedAuditEntry[] } {
+export function fakeDataSource(): {
+  dataSource: DataSource;
+  tx: { query(sql: string, params?: unknown[]): Promise<unknown[]> };
+  audit: RecordedAuditEntry[];
+} {
   const audit: RecordedAuditEntry[] = [];
   const tx = {
     async query(sql: string, params: unknown[] = []): Promise<unknown[]> {
@@ -22,7 +26,11 @@ export function fakeDataSource(): { dataSource: DataSource; tx: { query(sql: str
         audit.push({
           action: params[2] as string,
           actor: { type: params[4] as string, id: params[5] as string, name: params[6] as string },
-          target: { type: params[7] as string | null, id: params[8] as string | null, name: params[9] as string | null },
+          target: {
+            type: params[7] as string | null,
+            id: params[8] as string | null,
+            name: params[9] as string | null,
+          },
           metadata: params[11] === null ? null : JSON.parse(params[11] as string),
         });
       }

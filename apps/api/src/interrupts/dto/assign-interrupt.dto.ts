@@ -12,11 +12,17 @@ export class AssignInterruptDto {
     nullable: true,
     description: 'A member of the organisation (or give teamId); null unassigns the interrupt.',
   })
-  @ValidateIf((o: AssignInterruptDto) => (o.teamId === undefined || o.memberId !== undefined) && o.memberId !== null)
+  @ValidateIf(
+    (o: AssignInterruptDto) =>
+      (o.teamId === undefined || o.memberId !== undefined) && o.memberId !== null,
+  )
   @IsUUID('loose', { message: 'memberId must be a UUID or null (or give teamId instead)' })
   memberId?: string | null;
 
-  @ApiPropertyOptional({ format: 'uuid', description: 'A team of the organisation (or give memberId).' })
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'A team of the organisation (or give memberId).',
+  })
   @ValidateIf((o: AssignInterruptDto) => o.teamId !== undefined)
   @ValidateBy({
     name: 'notBoth',

@@ -31,13 +31,22 @@ export const MAX_ACTION_REQUESTS = 20;
 
 /** One action the agent wants reviewed: LangGraph's human-in-the-loop shape (SPEC §5). */
 export class ActionRequestDto {
-  @ApiProperty({ minLength: 1, maxLength: 200, description: 'Unique within the interrupt.', example: 'deploy' })
+  @ApiProperty({
+    minLength: 1,
+    maxLength: 200,
+    description: 'Unique within the interrupt.',
+    example: 'deploy',
+  })
   @IsString()
   @Length(1, 200)
   @Matches(/\S/, { message: 'name must not be blank' })
   name!: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { service: 'api', version: '1.4.2' } })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    example: { service: 'api', version: '1.4.2' },
+  })
   @OptionalField()
   @IsObject()
   args?: Record<string, unknown>;
@@ -49,7 +58,12 @@ export class ActionRequestDto {
   description?: string;
 
   /** Defaults to all four decisions. */
-  @ApiPropertyOptional({ enum: DECISIONS, enumName: 'DecisionType', isArray: true, description: 'Defaults to all four.' })
+  @ApiPropertyOptional({
+    enum: DECISIONS,
+    enumName: 'DecisionType',
+    isArray: true,
+    description: 'Defaults to all four.',
+  })
   @OptionalField()
   @IsArray()
   @ArrayMinSize(1)
@@ -69,7 +83,9 @@ export class CreateInterruptDto {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_ACTION_REQUESTS)
-  @ArrayUnique((a: ActionRequestDto | null) => a?.name, { message: 'actionRequests must have unique names' })
+  @ArrayUnique((a: ActionRequestDto | null) => a?.name, {
+    message: 'actionRequests must have unique names',
+  })
   // ValidateNested alone lets an array through as an element: each must be an object.
   @IsObject({ each: true })
   @ValidateNested({ each: true })
@@ -82,13 +98,22 @@ export class CreateInterruptDto {
   @MaxLength(10_000)
   description?: string;
 
-  @ApiPropertyOptional({ minLength: 1, maxLength: 200, description: "The agent's own id for this request." })
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: 200,
+    description: "The agent's own id for this request.",
+  })
   @OptionalField()
   @IsString()
   @Length(1, 200)
   externalId?: string;
 
-  @ApiPropertyOptional({ type: 'string', format: 'uuid', nullable: true, description: 'A session of this organisation; null is no session.' })
+  @ApiPropertyOptional({
+    type: 'string',
+    format: 'uuid',
+    nullable: true,
+    description: 'A session of this organisation; null is no session.',
+  })
   @IsOptional()
   @IsUUID('loose')
   sessionId?: string | null;

@@ -7,7 +7,8 @@ export class ExtendDeadlineDto {
     type: 'integer',
     minimum: 1,
     maximum: MAX_TIMEOUT_SECONDS,
-    description: "The new deadline, in seconds from now: later than the current one, within the organisation's maximum.",
+    description:
+      "The new deadline, in seconds from now: later than the current one, within the organisation's maximum.",
   })
   @IsInt()
   @Min(1)

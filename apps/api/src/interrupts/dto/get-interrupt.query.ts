@@ -6,7 +6,11 @@ import type { InterruptInclude } from '../interrupt-record';
 
 /** `include=history,session`, or the parameter repeated: one list either way. */
 const commaList = ({ value }: { value: unknown }) =>
-  typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value.flatMap((v) => (typeof v === 'string' ? v.split(',') : [v])) : value;
+  typeof value === 'string'
+    ? value.split(',')
+    : Array.isArray(value)
+      ? value.flatMap((v) => (typeof v === 'string' ? v.split(',') : [v]))
+      : value;
 
 /** `waitSeconds` at most (SPEC §8e). */
 export const MAX_WAIT_SECONDS = 60;
@@ -22,7 +26,10 @@ export class GetInterruptQuery {
   })
   @IsOptional()
   @Transform(commaList)
-  @IsIn(INTERRUPT_INCLUDES, { each: true, message: `include must list only ${INTERRUPT_INCLUDES.join(', ')}` })
+  @IsIn(INTERRUPT_INCLUDES, {
+    each: true,
+    message: `include must list only ${INTERRUPT_INCLUDES.join(', ')}`,
+  })
   include?: InterruptInclude[];
 
   @ApiPropertyOptional({

@@ -9,7 +9,6 @@ import { SESSION_STATUSES } from '../../sessions/session.entity';
 import type { SessionStatus } from '../../sessions/session.entity';
 import { INTERRUPT_HISTORY_MAX } from '../interrupt-record';
 
-
 const FREE_FORM = { type: 'object', additionalProperties: true } as const;
 
 /** An action request as stored: every optional part filled in. */
@@ -56,7 +55,11 @@ export class SystemDecidedBy {
   @ApiProperty({ enum: ['system'] })
   type!: 'system';
 
-  @ApiProperty({ enum: SYSTEM_DECISION_REASONS, enumName: 'SystemDecisionReason', description: 'Why the service decided.' })
+  @ApiProperty({
+    enum: SYSTEM_DECISION_REASONS,
+    enumName: 'SystemDecisionReason',
+    description: 'Why the service decided.',
+  })
   reason!: SystemDecisionReason;
 
   @ApiProperty({ enum: ['system'] })
@@ -92,10 +95,18 @@ export class DecisionResponse {
   @ApiProperty({ ...FREE_FORM, nullable: true, description: 'Set with decision edit.' })
   editedArgs!: Record<string, unknown> | null;
 
-  @ApiProperty({ type: String, nullable: true, description: 'Set with decision edit when the member renamed the action.' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Set with decision edit when the member renamed the action.',
+  })
   editedName!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, description: 'Required with respond; optional with the others.' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Required with respond; optional with the others.',
+  })
   message!: string | null;
 
   @ApiProperty({ type: DecidedBy })
@@ -151,7 +162,11 @@ export class InterruptResponse {
   @ApiProperty({ type: Assignee, nullable: true })
   assignee!: Assignee | null;
 
-  @ApiProperty({ type: 'integer', minimum: 0, description: '0 until escalated; each escalation adds one.' })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: '0 until escalated; each escalation adds one.',
+  })
   escalationLevel!: number;
 
   @ApiProperty({ type: String, nullable: true })
@@ -171,21 +186,36 @@ export class InterruptResponse {
 
   // The four deadline fields are always sent; optional in the contract only so that clients still
   // read services from before deadlines.
-  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'The deadline, or null for none.' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'The deadline, or null for none.',
+  })
   expiresAt!: string | null;
 
   @ApiPropertyOptional({
     enum: ON_TIMEOUT,
     enumName: 'OnTimeout',
     nullable: true,
-    description: 'What the deadline does: reject (the default) or approve the undecided actions, or escalate and extend once. Null without a deadline.',
+    description:
+      'What the deadline does: reject (the default) or approve the undecided actions, or escalate and extend once. Null without a deadline.',
   })
   onTimeout!: OnTimeout | null;
 
-  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'When it expired or was withdrawn.' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When it expired or was withdrawn.',
+  })
   closedAt!: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Why its agent withdrew it, when it said.' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'Why its agent withdrew it, when it said.',
+  })
   withdrawnReason!: string | null;
 }
 
@@ -274,7 +304,10 @@ export class InterruptCountsResponse {
   @ApiProperty({ type: TabCount, description: 'Open.' })
   open!: TabCount;
 
-  @ApiProperty({ type: TabCount, description: 'Open and assigned to the signed-in member (directly, not through a team).' })
+  @ApiProperty({
+    type: TabCount,
+    description: 'Open and assigned to the signed-in member (directly, not through a team).',
+  })
   assignedToMe!: TabCount;
 
   @ApiProperty({ type: TabCount, description: 'Open and escalated.' })

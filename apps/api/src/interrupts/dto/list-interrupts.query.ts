@@ -17,7 +17,8 @@ export const LIST_ORDERS = ['newest', 'oldest', 'deadline'] as const;
 export type ListOrder = (typeof LIST_ORDERS)[number];
 
 /** `true`/`false` in a query string; anything else is left for IsBoolean to refuse. */
-const queryBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
+const queryBoolean = ({ value }: { value: unknown }) =>
+  value === 'true' ? true : value === 'false' ? false : value;
 
 class ListInterruptsFilters {
   @ApiPropertyOptional({ enum: INTERRUPT_STATUSES, enumName: 'InterruptStatus' })
@@ -45,13 +46,17 @@ class ListInterruptsFilters {
   @ApiPropertyOptional({
     enum: OPENED_BY_FILTERS,
     enumName: 'OpenedByFilter',
-    description: 'me: opened by the API key making the request (a signed-in member opened none: the page is empty).',
+    description:
+      'me: opened by the API key making the request (a signed-in member opened none: the page is empty).',
   })
   @IsOptional()
   @IsIn(OPENED_BY_FILTERS)
   openedBy?: OpenedByFilter;
 
-  @ApiPropertyOptional({ type: 'boolean', description: 'true: escalated at least once; false: never escalated.' })
+  @ApiPropertyOptional({
+    type: 'boolean',
+    description: 'true: escalated at least once; false: never escalated.',
+  })
   @IsOptional()
   @Transform(queryBoolean)
   @IsBoolean({ message: 'escalated must be true or false' })
@@ -60,19 +65,26 @@ class ListInterruptsFilters {
   @ApiPropertyOptional({
     minLength: 1,
     maxLength: 200,
-    description: 'Title search: every word must be a prefix of a word of the title; case and accents are ignored. At most 8 words.',
+    description:
+      'Title search: every word must be a prefix of a word of the title; case and accents are ignored. At most 8 words.',
   })
   @IsOptional()
   @IsString()
   @Length(1, 200)
   q?: string;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'createdAt from this instant, inclusive (ISO 8601).' })
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'createdAt from this instant, inclusive (ISO 8601).',
+  })
   @IsOptional()
   @IsString()
   from?: string;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'createdAt before this instant, exclusive (ISO 8601).' })
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'createdAt before this instant, exclusive (ISO 8601).',
+  })
   @IsOptional()
   @IsString()
   to?: string;
@@ -81,12 +93,12 @@ class ListInterruptsFilters {
     enum: LIST_ORDERS,
     enumName: 'ListOrder',
     default: 'newest',
-    description: 'newest/oldest: by createdAt; deadline: the soonest expiresAt first, interrupts without a deadline last. Ties by id.',
+    description:
+      'newest/oldest: by createdAt; deadline: the soonest expiresAt first, interrupts without a deadline last. Ties by id.',
   })
   @IsOptional()
   @IsIn(LIST_ORDERS)
   order?: ListOrder;
-
 }
 
 export class ListInterruptsQuery extends CursorPage(ListInterruptsFilters) {}

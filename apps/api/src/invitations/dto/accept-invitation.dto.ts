@@ -2,7 +2,12 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsString, Length, Matches } from 'class-validator';
 
 export class AcceptInvitationDto {
-  @ApiProperty({ minLength: 1, maxLength: 100, example: 'Grace Hopper', description: "The new member's name." })
+  @ApiProperty({
+    minLength: 1,
+    maxLength: 100,
+    example: 'Grace Hopper',
+    description: "The new member's name.",
+  })
   @IsString()
   @Length(1, 100)
   @Matches(/\S/, { message: 'name must not be blank' })

@@ -17,13 +17,22 @@ export class InvitationResponse {
   @ApiProperty({ format: 'date-time', description: 'Seven days after creation.' })
   expiresAt!: string;
 
-  @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'null: not accepted yet.' })
+  @ApiProperty({
+    format: 'date-time',
+    nullable: true,
+    type: String,
+    description: 'null: not accepted yet.',
+  })
   acceptedAt!: string | null;
 }
 
 /** The creation response: the only time the token is shown. */
-export class CreatedInvitationResponse extends OmitType(InvitationResponse, ['acceptedAt'] as const) {
-  @ApiProperty({ description: 'The one-time token for the accept link. Shown once; send it to the invitee now.' })
+export class CreatedInvitationResponse extends OmitType(InvitationResponse, [
+  'acceptedAt',
+] as const) {
+  @ApiProperty({
+    description: 'The one-time token for the accept link. Shown once; send it to the invitee now.',
+  })
   token!: string;
 }
 
@@ -34,7 +43,10 @@ export class InvitationListResponse {
 
 /** What an invitation offers, shown to whoever holds its token (the accept page). */
 export class InvitationPreviewResponse {
-  @ApiProperty({ format: 'email', description: 'The address it was sent to: the account that may accept it.' })
+  @ApiProperty({
+    format: 'email',
+    description: 'The address it was sent to: the account that may accept it.',
+  })
   email!: string;
 
   @ApiProperty({ example: 'Acme' })

@@ -2,7 +2,10 @@ import { ApiProperty } from '@nestjs/swagger';
 
 /** A member as listed: never their password hash. */
 export class MemberResponse {
-  @ApiProperty({ format: 'uuid', description: "The member's id: their user id, the same in every organisation they belong to." })
+  @ApiProperty({
+    format: 'uuid',
+    description: "The member's id: their user id, the same in every organisation they belong to.",
+  })
   id!: string;
 
   @ApiProperty({ format: 'email', maxLength: 254, example: 'grace@example.com' })
@@ -17,7 +20,10 @@ export class MemberResponse {
   @ApiProperty({ example: 'Developer', description: "The name of the member's role." })
   roleName!: string;
 
-  @ApiProperty({ format: 'date-time', description: 'When they joined the organisation (their current membership began).' })
+  @ApiProperty({
+    format: 'date-time',
+    description: 'When they joined the organisation (their current membership began).',
+  })
   createdAt!: string;
 }
 

@@ -7,7 +7,8 @@ import { INTERRUPT_STATUSES } from '../../interrupts/interrupt.entity';
 import type { InterruptStatus } from '../../interrupts/interrupt.entity';
 
 const TOKEN = {
-  description: "The token of an emailed action link (the part after '#' in the link). It is a credential: it names the member who decides.",
+  description:
+    "The token of an emailed action link (the part after '#' in the link). It is a credential: it names the member who decides.",
   maxLength: 4096,
   example: 'al1.eyJv….mac',
 } as const;
@@ -27,7 +28,11 @@ export class DecideWithActionLinkDto {
   @MaxLength(4096)
   token!: string;
 
-  @ApiPropertyOptional({ minLength: 1, maxLength: 10_000, description: 'A message for the agent (a reason for a rejection).' })
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: 10_000,
+    description: 'A message for the agent (a reason for a rejection).',
+  })
   @OptionalField()
   @IsString()
   @Length(1, 10_000)
@@ -72,12 +77,19 @@ export class ActionLinkPreviewResponse {
   @ApiProperty({ enum: ['approve', 'reject'], enumName: 'ActionLinkDecision' })
   decision!: 'approve' | 'reject';
 
-  @ApiProperty({ format: 'date-time', description: 'The link works until then (24 hours after the email was sent).' })
+  @ApiProperty({
+    format: 'date-time',
+    description: 'The link works until then (24 hours after the email was sent).',
+  })
   expiresAt!: string;
 
   @ApiProperty({ description: 'True once the link has decided.' })
   used!: boolean;
 
-  @ApiProperty({ type: ActionLinkDecided, nullable: true, description: 'The action’s decision, when it has one (by anyone).' })
+  @ApiProperty({
+    type: ActionLinkDecided,
+    nullable: true,
+    description: 'The action’s decision, when it has one (by anyone).',
+  })
   decided!: ActionLinkDecided | null;
 }

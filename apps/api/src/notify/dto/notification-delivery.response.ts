@@ -17,16 +17,30 @@ export class NotificationDeliveryResponse {
   @ApiProperty({ enum: ['immediately', 'hourly', 'daily'] })
   mode!: string;
 
-  @ApiProperty({ enum: NOTIFICATION_STATUSES, enumName: 'NotificationStatus', description: 'logged: email is off (no SMTP_URL): not sent; outside production the message is an .eml file in MAIL_DIR.' })
+  @ApiProperty({
+    enum: NOTIFICATION_STATUSES,
+    enumName: 'NotificationStatus',
+    description:
+      'logged: email is off (no SMTP_URL): not sent; outside production the message is an .eml file in MAIL_DIR.',
+  })
   status!: NotificationStatus;
 
   @ApiProperty()
   recipientEmail!: string;
 
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The interrupt (or invitation) it is about.' })
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'The interrupt (or invitation) it is about.',
+  })
   subjectId!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, description: "The interrupt's title when it was written." })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "The interrupt's title when it was written.",
+  })
   title!: string | null;
 
   @ApiProperty({ type: 'integer' })
@@ -46,18 +60,30 @@ export class NotificationDeliveryResponse {
 }
 
 export class NotificationDeliveryListResponse {
-  @ApiProperty({ type: [NotificationDeliveryResponse], description: 'Newest first, `limit` of them.' })
+  @ApiProperty({
+    type: [NotificationDeliveryResponse],
+    description: 'Newest first, `limit` of them.',
+  })
   deliveries!: NotificationDeliveryResponse[];
 
-  @ApiProperty({ type: String, nullable: true, description: 'The next page: repeat the request with it (and the same scope); null at the end.' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The next page: repeat the request with it (and the same scope); null at the end.',
+  })
   nextCursor!: string | null;
 }
 
 export class ListNotificationDeliveriesFilters {
-  @ApiPropertyOptional({ enum: ['mine', 'organisation'], description: 'organisation: everyone’s (member.manage). Default mine.' })
+  @ApiPropertyOptional({
+    enum: ['mine', 'organisation'],
+    description: 'organisation: everyone’s (member.manage). Default mine.',
+  })
   @IsOptional()
   @IsIn(['mine', 'organisation'], { message: 'scope must be one of mine, organisation' })
   scope?: 'mine' | 'organisation';
 }
 
-export class ListNotificationDeliveriesQuery extends CursorPage(ListNotificationDeliveriesFilters) {}
+export class ListNotificationDeliveriesQuery extends CursorPage(
+  ListNotificationDeliveriesFilters,
+) {}

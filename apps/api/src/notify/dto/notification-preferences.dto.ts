@@ -1,5 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsString, MaxLength, ValidateBy, type ValidationArguments } from 'class-validator';
+import {
+  IsBoolean,
+  IsString,
+  MaxLength,
+  ValidateBy,
+  type ValidationArguments,
+} from 'class-validator';
 import {
   CHANNEL_MODES,
   NOTIFICATION_KINDS,
@@ -16,9 +22,11 @@ function IsNotificationPreferences(): PropertyDecorator {
   return ValidateBy({
     name: 'isNotificationPreferences',
     validator: {
-      validate: (value: unknown, args?: ValidationArguments) => notificationPreferencesProblem(value, args?.property ?? 'preferences') === null,
+      validate: (value: unknown, args?: ValidationArguments) =>
+        notificationPreferencesProblem(value, args?.property ?? 'preferences') === null,
       defaultMessage: (args?: ValidationArguments) =>
-        notificationPreferencesProblem(args?.value, args?.property ?? 'preferences') ?? 'preferences is not valid.',
+        notificationPreferencesProblem(args?.value, args?.property ?? 'preferences') ??
+        'preferences is not valid.',
     },
   });
 }
@@ -28,22 +36,35 @@ export class NotificationChannelModes {
   @ApiPropertyOptional({ enum: NOTIFICATION_MODES, enumName: 'NotificationMode', nullable: true })
   email?: NotificationMode | null;
 
-  @ApiPropertyOptional({ enum: CHANNEL_MODES.browser, enumName: 'BrowserNotificationMode', nullable: true })
+  @ApiPropertyOptional({
+    enum: CHANNEL_MODES.browser,
+    enumName: 'BrowserNotificationMode',
+    nullable: true,
+  })
   browser?: NotificationMode | null;
 }
 
 /** Per notification kind: its modes per channel. */
 export class NotificationPreferenceSet {
-  @ApiPropertyOptional({ type: NotificationChannelModes, description: 'A new interrupt in the inbox.' })
+  @ApiPropertyOptional({
+    type: NotificationChannelModes,
+    description: 'A new interrupt in the inbox.',
+  })
   'interrupt.opened'?: NotificationChannelModes;
 
-  @ApiPropertyOptional({ type: NotificationChannelModes, description: 'An interrupt assigned to you or a team of yours.' })
+  @ApiPropertyOptional({
+    type: NotificationChannelModes,
+    description: 'An interrupt assigned to you or a team of yours.',
+  })
   'interrupt.assigned'?: NotificationChannelModes;
 
   @ApiPropertyOptional({ type: NotificationChannelModes, description: 'An interrupt escalated.' })
   'interrupt.escalated'?: NotificationChannelModes;
 
-  @ApiPropertyOptional({ type: NotificationChannelModes, description: 'An interrupt assigned to you or your team was answered.' })
+  @ApiPropertyOptional({
+    type: NotificationChannelModes,
+    description: 'An interrupt assigned to you or your team was answered.',
+  })
   'interrupt.decided'?: NotificationChannelModes;
 }
 
@@ -51,7 +72,8 @@ export class NotificationPreferenceSet {
 @RequireAnyOf('timeZone', 'preferences')
 export class UpdateNotificationPreferencesDto {
   @ApiPropertyOptional({
-    description: 'An IANA time zone name such as Europe/Paris or UTC (the daily digest leaves at 09:00 there); a name the time zone database does not know answers 400.',
+    description:
+      'An IANA time zone name such as Europe/Paris or UTC (the daily digest leaves at 09:00 there); a name the time zone database does not know answers 400.',
     example: 'Europe/Paris',
     maxLength: 64,
   })
@@ -60,7 +82,10 @@ export class UpdateNotificationPreferencesDto {
   @MaxLength(64)
   timeZone?: string;
 
-  @ApiPropertyOptional({ type: NotificationPreferenceSet, description: `Kinds: ${NOTIFICATION_KINDS.join(', ')}.` })
+  @ApiPropertyOptional({
+    type: NotificationPreferenceSet,
+    description: `Kinds: ${NOTIFICATION_KINDS.join(', ')}.`,
+  })
   @OptionalField()
   @IsNotificationPreferences()
   preferences?: NotificationPreferences;
@@ -69,7 +94,10 @@ export class UpdateNotificationPreferencesDto {
 /** The organisation's defaults and action-link policy (member.manage); what is left out stays. */
 @RequireAnyOf('defaults', 'tokenActions')
 export class UpdateNotificationSettingsDto {
-  @ApiPropertyOptional({ type: NotificationPreferenceSet, description: `Kinds: ${NOTIFICATION_KINDS.join(', ')}. Replaces the defaults.` })
+  @ApiPropertyOptional({
+    type: NotificationPreferenceSet,
+    description: `Kinds: ${NOTIFICATION_KINDS.join(', ')}. Replaces the defaults.`,
+  })
   @OptionalField()
   @IsNotificationPreferences()
   defaults?: NotificationPreferences;
@@ -87,24 +115,39 @@ export class NotificationPreferencesResponse {
   @ApiProperty({ example: 'UTC' })
   timeZone!: string;
 
-  @ApiProperty({ type: NotificationPreferenceSet, description: "The member's own choices (what is absent follows the organisation)." })
+  @ApiProperty({
+    type: NotificationPreferenceSet,
+    description: "The member's own choices (what is absent follows the organisation).",
+  })
   preferences!: NotificationPreferences;
 
-  @ApiProperty({ type: NotificationPreferenceSet, description: 'Every kind and channel, as they apply now.' })
+  @ApiProperty({
+    type: NotificationPreferenceSet,
+    description: 'Every kind and channel, as they apply now.',
+  })
   effective!: NotificationPreferences;
 
-  @ApiProperty({ description: 'False when the service has no SMTP_URL: email notifications are written to the log, not sent.' })
+  @ApiProperty({
+    description:
+      'False when the service has no SMTP_URL: email notifications are written to the log, not sent.',
+  })
   emailEnabled!: boolean;
 }
 
 export class NotificationSettingsResponse {
-  @ApiProperty({ type: NotificationPreferenceSet, description: "The organisation's defaults (what is absent follows the built-in default)." })
+  @ApiProperty({
+    type: NotificationPreferenceSet,
+    description: "The organisation's defaults (what is absent follows the built-in default).",
+  })
   defaults!: NotificationPreferences;
 
   @ApiProperty({ type: NotificationPreferenceSet, description: 'The built-in defaults.' })
   builtInDefaults!: NotificationPreferences;
 
-  @ApiProperty({ description: "Whether an email's action links decide without signing in (single-use, 24 hours)." })
+  @ApiProperty({
+    description:
+      "Whether an email's action links decide without signing in (single-use, 24 hours).",
+  })
   tokenActions!: boolean;
 
   @ApiProperty({ description: 'False when the service has no SMTP_URL.' })

@@ -11,7 +11,8 @@ export class InterruptDeadlineSettingsResponse {
     nullable: true,
     minimum: 1,
     maximum: MAX_TIMEOUT_SECONDS,
-    description: 'The deadline, in seconds, of an interrupt opened without timeoutSeconds; null: such interrupts wait without a deadline.',
+    description:
+      'The deadline, in seconds, of an interrupt opened without timeoutSeconds; null: such interrupts wait without a deadline.',
   })
   defaultTimeoutSeconds!: number | null;
 
@@ -19,12 +20,14 @@ export class InterruptDeadlineSettingsResponse {
     type: 'integer',
     minimum: 1,
     maximum: MAX_TIMEOUT_SECONDS,
-    description: 'The longest deadline an agent (timeoutSeconds) or a member (extend) may set, in seconds.',
+    description:
+      'The longest deadline an agent (timeoutSeconds) or a member (extend) may set, in seconds.',
   })
   maxTimeoutSeconds!: number;
 
   @ApiProperty({
-    description: "Whether an agent may ask for onTimeout: approve. Off, such an interrupt is refused at creation, and one already open is rejected at its deadline instead.",
+    description:
+      'Whether an agent may ask for onTimeout: approve. Off, such an interrupt is refused at creation, and one already open is rejected at its deadline instead.',
   })
   approveOnTimeoutAllowed!: boolean;
 }
@@ -37,9 +40,13 @@ export class UpdateInterruptDeadlineSettingsDto {
     nullable: true,
     minimum: 1,
     maximum: MAX_TIMEOUT_SECONDS,
-    description: 'null: no default deadline. At most maxTimeoutSeconds (as it is after this change).',
+    description:
+      'null: no default deadline. At most maxTimeoutSeconds (as it is after this change).',
   })
-  @ValidateIf((o: UpdateInterruptDeadlineSettingsDto) => o.defaultTimeoutSeconds !== null && o.defaultTimeoutSeconds !== undefined)
+  @ValidateIf(
+    (o: UpdateInterruptDeadlineSettingsDto) =>
+      o.defaultTimeoutSeconds !== null && o.defaultTimeoutSeconds !== undefined,
+  )
   @IsInt()
   @Min(1)
   @Max(MAX_TIMEOUT_SECONDS)

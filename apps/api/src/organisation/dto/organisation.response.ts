@@ -16,6 +16,9 @@ export class OrganisationResponse {
   @ApiProperty({ format: 'date-time' })
   createdAt!: string;
 
-  @ApiProperty({ type: UsageSummary, description: "This month's use of the plan's allowances (SPEC §8)." })
+  @ApiProperty({
+    type: UsageSummary,
+    description: "This month's use of the plan's allowances (SPEC §8).",
+  })
   usage!: UsageSummary;
 }

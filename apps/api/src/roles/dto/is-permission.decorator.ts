@@ -8,7 +8,10 @@ export function IsPermission(options?: ValidationOptions): PropertyDecorator {
       name: 'isPermission',
       validator: {
         validate: (value: unknown) => isPermission(value),
-        defaultMessage: buildMessage((each) => `${each}$property must be a known permission`, options),
+        defaultMessage: buildMessage(
+          (each) => `${each}$property must be a known permission`,
+          options,
+        ),
       },
     },
     options,

@@ -9,7 +9,12 @@ import { OptionalField } from '../../http/optional-field.decorator';
 /** A change to a custom role: a new name, a new set of permissions, or both — never neither. */
 @RequireAnyOf('name', 'permissions')
 export class UpdateRoleDto {
-  @ApiPropertyOptional({ minLength: 1, maxLength: 50, example: 'Reviewer', description: 'Omit to keep the name.' })
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: 50,
+    example: 'Reviewer',
+    description: 'Omit to keep the name.',
+  })
   @OptionalField()
   @IsString()
   @Length(1, 50)

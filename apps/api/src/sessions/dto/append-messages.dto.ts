@@ -1,6 +1,16 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsByteLength, IsIn, IsObject, IsString, ValidateBy, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsByteLength,
+  IsIn,
+  IsObject,
+  IsString,
+  ValidateBy,
+  ValidateNested,
+} from 'class-validator';
 import { MESSAGE_ROLES } from '../session-message.entity';
 import type { MessageRole } from '../session-message.entity';
 
@@ -16,7 +26,9 @@ export class SessionMessageDto {
 
   @ApiProperty({ description: 'At most 32 kB (32768 bytes of UTF-8).' })
   @IsString()
-  @IsByteLength(0, MAX_CONTENT_BYTES, { message: `content must be at most 32 kB (${MAX_CONTENT_BYTES} bytes of UTF-8)` })
+  @IsByteLength(0, MAX_CONTENT_BYTES, {
+    message: `content must be at most 32 kB (${MAX_CONTENT_BYTES} bytes of UTF-8)`,
+  })
   // Postgres text cannot hold U+0000 (tool output sometimes carries it): refuse it by name.
   @ValidateBy({
     name: 'noNulCharacter',

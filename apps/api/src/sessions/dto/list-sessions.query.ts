@@ -21,7 +21,6 @@ class ListSessionsFilters {
   @IsString()
   @Length(1, 200)
   externalId?: string;
-
 }
 
 export class ListSessionsQuery extends CursorPage(ListSessionsFilters) {}

@@ -19,7 +19,11 @@ export class SessionResponse {
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true })
   metadata!: Record<string, unknown> | null;
 
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Messages appended so far; the last one is numbered this.' })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'Messages appended so far; the last one is numbered this.',
+  })
   messageCount!: number;
 
   @ApiProperty({ format: 'date-time' })

@@ -8,7 +8,11 @@ export class TeamResponse {
   name!: string;
 
   /** In the order they joined the team. */
-  @ApiProperty({ type: [String], format: 'uuid', description: 'Member ids, in the order they joined the team.' })
+  @ApiProperty({
+    type: [String],
+    format: 'uuid',
+    description: 'Member ids, in the order they joined the team.',
+  })
   memberIds!: string[];
 
   @ApiProperty({ format: 'date-time' })

@@ -16,7 +16,10 @@ export class AccountUser {
 
 /** An organisation the person is a current member of, with their role in it. */
 export class AccountOrganisation {
-  @ApiProperty({ format: 'uuid', description: 'The organisation id: send it as x-organisation-id to act for it.' })
+  @ApiProperty({
+    format: 'uuid',
+    description: 'The organisation id: send it as x-organisation-id to act for it.',
+  })
   id!: string;
 
   @ApiProperty()
@@ -28,7 +31,10 @@ export class AccountOrganisation {
   @ApiProperty({ format: 'uuid' })
   roleId!: string;
 
-  @ApiProperty({ example: 'Owner', description: "The name of the person's role in this organisation." })
+  @ApiProperty({
+    example: 'Owner',
+    description: "The name of the person's role in this organisation.",
+  })
   roleName!: string;
 
   @ApiProperty({ format: 'date-time' })
@@ -40,12 +46,18 @@ export class AccountResponse {
   @ApiProperty({ type: AccountUser })
   user!: AccountUser;
 
-  @ApiProperty({ type: [AccountOrganisation], description: 'Current memberships, in the order they were joined.' })
+  @ApiProperty({
+    type: [AccountOrganisation],
+    description: 'Current memberships, in the order they were joined.',
+  })
   organisations!: AccountOrganisation[];
 }
 
 /** After creating or joining an organisation: the account, and the organisation concerned. */
 export class OrganisationJoinedResponse extends AccountResponse {
-  @ApiProperty({ type: AccountOrganisation, description: 'The organisation just created or joined (also in organisations).' })
+  @ApiProperty({
+    type: AccountOrganisation,
+    description: 'The organisation just created or joined (also in organisations).',
+  })
   organisation!: AccountOrganisation;
 }

@@ -1,6 +1,16 @@
 import { OptionalField } from '../../http/optional-field.decorator';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsString, MaxLength, ValidateIf } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  ArrayUnique,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsString,
+  MaxLength,
+  ValidateIf,
+} from 'class-validator';
 import { STREAM_EVENT_TYPES } from '@interlock/domain';
 import { MAX_URL_LENGTH, URL_PATTERN } from '../webhook-url.util';
 
@@ -13,7 +23,8 @@ export class CreateWebhookDto {
     maxLength: MAX_URL_LENGTH,
     pattern: URL_PATTERN,
     example: 'https://agents.example.com/interlock/webhooks',
-    description: 'https (http only to loopback, outside production). No credentials; in production no private, loopback, link-local or metadata address.',
+    description:
+      'https (http only to loopback, outside production). No credentials; in production no private, loopback, link-local or metadata address.',
   })
   @IsString()
   @MaxLength(MAX_URL_LENGTH)
@@ -34,10 +45,15 @@ export class CreateWebhookDto {
   })
   @ValidateIf((o: CreateWebhookDto) => o.eventTypes !== null && o.eventTypes !== undefined)
   @IsArray()
-  @ArrayMinSize(1, { message: 'eventTypes must list at least one event type (or be null for every type)' })
+  @ArrayMinSize(1, {
+    message: 'eventTypes must list at least one event type (or be null for every type)',
+  })
   @ArrayMaxSize(SUBSCRIBABLE_EVENT_TYPES.length)
   @ArrayUnique({ message: 'eventTypes must not repeat a type' })
-  @IsIn(SUBSCRIBABLE_EVENT_TYPES, { each: true, message: `eventTypes must list only ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}` })
+  @IsIn(SUBSCRIBABLE_EVENT_TYPES, {
+    each: true,
+    message: `eventTypes must list only ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`,
+  })
   eventTypes?: string[] | null;
 
   @ApiPropertyOptional({ default: true })

@@ -8,7 +8,6 @@ class ListWebhookDeliveriesFilters {
   @IsOptional()
   @IsIn(DELIVERY_STATUSES)
   status?: DeliveryStatus;
-
 }
 
 export class ListWebhookDeliveriesQuery extends CursorPage(ListWebhookDeliveriesFilters) {}

@@ -1,6 +1,16 @@
 import { OptionalField } from '../../http/optional-field.decorator';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsString, MaxLength, ValidateIf } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  ArrayUnique,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsString,
+  MaxLength,
+  ValidateIf,
+} from 'class-validator';
 import { RequireAnyOf } from '../../http/require-any-of.decorator';
 import { MAX_URL_LENGTH, URL_PATTERN } from '../webhook-url.util';
 import { MAX_DESCRIPTION_LENGTH, SUBSCRIBABLE_EVENT_TYPES } from './create-webhook.dto';
@@ -29,13 +39,21 @@ export class UpdateWebhookDto {
   })
   @ValidateIf((o: UpdateWebhookDto) => o.eventTypes !== null && o.eventTypes !== undefined)
   @IsArray()
-  @ArrayMinSize(1, { message: 'eventTypes must list at least one event type (or be null for every type)' })
+  @ArrayMinSize(1, {
+    message: 'eventTypes must list at least one event type (or be null for every type)',
+  })
   @ArrayMaxSize(SUBSCRIBABLE_EVENT_TYPES.length)
   @ArrayUnique({ message: 'eventTypes must not repeat a type' })
-  @IsIn(SUBSCRIBABLE_EVENT_TYPES, { each: true, message: `eventTypes must list only ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}` })
+  @IsIn(SUBSCRIBABLE_EVENT_TYPES, {
+    each: true,
+    message: `eventTypes must list only ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`,
+  })
   eventTypes?: string[] | null;
 
-  @ApiPropertyOptional({ description: 'false stops deliveries (pending ones wait); true resumes them and clears the failure streak.' })
+  @ApiPropertyOptional({
+    description:
+      'false stops deliveries (pending ones wait); true resumes them and clears the failure streak.',
+  })
   @OptionalField()
   @IsBoolean()
   enabled?: boolean;

@@ -9,7 +9,11 @@ export class WebhookDeliveryAttempt {
   @ApiProperty({ format: 'date-time' })
   startedAt!: string;
 
-  @ApiProperty({ type: 'integer', nullable: true, description: 'null: no answer (refused, timed out, not sent).' })
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'null: no answer (refused, timed out, not sent).',
+  })
   responseStatus!: number | null;
 
   @ApiProperty({ type: 'integer', minimum: 0 })
@@ -27,7 +31,10 @@ export class WebhookDeliveryResponse {
   @ApiProperty({ format: 'uuid' })
   webhookId!: string;
 
-  @ApiProperty({ format: 'uuid', description: 'The event: the body\'s id and the webhook-id header.' })
+  @ApiProperty({
+    format: 'uuid',
+    description: "The event: the body's id and the webhook-id header.",
+  })
   eventId!: string;
 
   @ApiProperty({ enum: EVENT_TYPES, enumName: 'EventType' })
@@ -36,17 +43,18 @@ export class WebhookDeliveryResponse {
   @ApiProperty({
     enum: DELIVERY_STATUSES,
     enumName: 'WebhookDeliveryStatus',
-    description: 'pending (waiting for its next attempt), delivering (an attempt under way), succeeded, failed (retries exhausted).',
+    description:
+      'pending (waiting for its next attempt), delivering (an attempt under way), succeeded, failed (retries exhausted).',
   })
   status!: DeliveryStatus;
 
   @ApiProperty({ type: 'integer', minimum: 0 })
   attemptCount!: number;
 
-  @ApiProperty({ type: 'integer', nullable: true, description: 'The last attempt\'s HTTP status.' })
+  @ApiProperty({ type: 'integer', nullable: true, description: "The last attempt's HTTP status." })
   responseStatus!: number | null;
 
-  @ApiProperty({ type: 'integer', nullable: true, description: 'The last attempt\'s duration.' })
+  @ApiProperty({ type: 'integer', nullable: true, description: "The last attempt's duration." })
   durationMs!: number | null;
 
   @ApiProperty({ type: String, nullable: true, description: 'Why the last attempt failed.' })
@@ -56,7 +64,8 @@ export class WebhookDeliveryResponse {
     type: String,
     format: 'date-time',
     nullable: true,
-    description: 'When a pending delivery is attempted next; null otherwise (and while the webhook is disabled).',
+    description:
+      'When a pending delivery is attempted next; null otherwise (and while the webhook is disabled).',
   })
   nextAttemptAt!: string | null;
 

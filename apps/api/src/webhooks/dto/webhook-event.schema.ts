@@ -10,7 +10,11 @@ import { SessionResponse } from '../../sessions/dto/session.response';
  * SDKs' `webhooks.unwrap` returns them.
  */
 abstract class WebhookEventBase {
-  @ApiProperty({ format: 'uuid', description: 'The event id: also the webhook-id header. The same on every attempt; deduplicate on it.' })
+  @ApiProperty({
+    format: 'uuid',
+    description:
+      'The event id: also the webhook-id header. The same on every attempt; deduplicate on it.',
+  })
   id!: string;
 
   @ApiProperty({ format: 'date-time', description: 'When the change happened.' })
@@ -29,8 +33,14 @@ export class WebhookTestData {
 }
 
 const typeOf = (type: EventType, description: string) => ApiProperty({ enum: [type], description });
-const interruptData = ApiProperty({ type: InterruptResponse, description: 'The interrupt with its decisions, as GET /api/interrupts/{id} returns it.' });
-const sessionData = ApiProperty({ type: SessionResponse, description: 'The session, as GET /api/sessions/{id} returns it.' });
+const interruptData = ApiProperty({
+  type: InterruptResponse,
+  description: 'The interrupt with its decisions, as GET /api/interrupts/{id} returns it.',
+});
+const sessionData = ApiProperty({
+  type: SessionResponse,
+  description: 'The session, as GET /api/sessions/{id} returns it.',
+});
 
 export class InterruptCreatedEvent extends WebhookEventBase {
   @typeOf('interrupt.created', 'An agent opened an interrupt.')
@@ -40,14 +50,20 @@ export class InterruptCreatedEvent extends WebhookEventBase {
 }
 
 export class InterruptDecidedEvent extends WebhookEventBase {
-  @typeOf('interrupt.decided', 'A member decided one action (the interrupt as it is after the decision).')
+  @typeOf(
+    'interrupt.decided',
+    'A member decided one action (the interrupt as it is after the decision).',
+  )
   type!: 'interrupt.decided';
   @interruptData
   data!: InterruptResponse;
 }
 
 export class InterruptAnsweredEvent extends WebhookEventBase {
-  @typeOf('interrupt.answered', 'Every action is decided: follows the interrupt.decided of the last one.')
+  @typeOf(
+    'interrupt.answered',
+    'Every action is decided: follows the interrupt.decided of the last one.',
+  )
   type!: 'interrupt.answered';
   @interruptData
   data!: InterruptResponse;
@@ -68,21 +84,30 @@ export class InterruptUnassignedEvent extends WebhookEventBase {
 }
 
 export class InterruptEscalatedEvent extends WebhookEventBase {
-  @typeOf('interrupt.escalated', 'A member escalated the interrupt (or, with onTimeout escalate, its deadline did).')
+  @typeOf(
+    'interrupt.escalated',
+    'A member escalated the interrupt (or, with onTimeout escalate, its deadline did).',
+  )
   type!: 'interrupt.escalated';
   @interruptData
   data!: InterruptResponse;
 }
 
 export class InterruptExpiredEvent extends WebhookEventBase {
-  @typeOf('interrupt.expired', 'The deadline passed: the service decided every undecided action (onTimeout) as actor system.')
+  @typeOf(
+    'interrupt.expired',
+    'The deadline passed: the service decided every undecided action (onTimeout) as actor system.',
+  )
   type!: 'interrupt.expired';
   @interruptData
   data!: InterruptResponse;
 }
 
 export class InterruptWithdrawnEvent extends WebhookEventBase {
-  @typeOf('interrupt.withdrawn', 'Its agent withdrew the interrupt: its undecided actions can no longer be decided.')
+  @typeOf(
+    'interrupt.withdrawn',
+    'Its agent withdrew the interrupt: its undecided actions can no longer be decided.',
+  )
   type!: 'interrupt.withdrawn';
   @interruptData
   data!: InterruptResponse;
@@ -96,7 +121,10 @@ export class SessionStartedEvent extends WebhookEventBase {
 }
 
 export class SessionEndedEvent extends WebhookEventBase {
-  @typeOf('session.ended', 'The agent ended the session, or a member disconnected it (data.status says which).')
+  @typeOf(
+    'session.ended',
+    'The agent ended the session, or a member disconnected it (data.status says which).',
+  )
   type!: 'session.ended';
   @sessionData
   data!: SessionResponse;
@@ -135,7 +163,7 @@ export function webhookEventUnionSchema(): SchemaObject {
   return {
     description:
       'The JSON body of a webhook delivery: {id, type, createdAt, organisationId, data}. Signed the Standard Webhooks way ' +
-      '(webhook-id, webhook-timestamp, webhook-signature headers); verify it with the SDKs\' webhooks.unwrap.',
+      "(webhook-id, webhook-timestamp, webhook-signature headers); verify it with the SDKs' webhooks.unwrap.",
     oneOf: EVENT_TYPES.map((type) => ({ $ref: ref(type) })),
   };
 }

@@ -12,7 +12,13 @@ export class WebhookResponse {
   @ApiProperty()
   description!: string;
 
-  @ApiProperty({ type: [String], enum: SUBSCRIBABLE_EVENT_TYPES, enumName: 'WebhookEventType', nullable: true, description: 'null: every type.' })
+  @ApiProperty({
+    type: [String],
+    enum: SUBSCRIBABLE_EVENT_TYPES,
+    enumName: 'WebhookEventType',
+    nullable: true,
+    description: 'null: every type.',
+  })
   eventTypes!: string[] | null;
 
   @ApiProperty()
@@ -22,7 +28,8 @@ export class WebhookResponse {
     type: String,
     format: 'date-time',
     nullable: true,
-    description: 'Since when every attempt has failed; null after a success. Five days of it disables the webhook.',
+    description:
+      'Since when every attempt has failed; null after a success. Five days of it disables the webhook.',
   })
   failingSince!: string | null;
 
@@ -44,7 +51,8 @@ export class WebhookResponse {
 /** Creation and rotation: the only responses that carry the signing secret. */
 export class WebhookWithSecretResponse extends WebhookResponse {
   @ApiProperty({
-    description: 'The signing secret: whsec_ and the base64 of 32 random bytes. Shown once; store it now.',
+    description:
+      'The signing secret: whsec_ and the base64 of 32 random bytes. Shown once; store it now.',
     example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
   })
   secret!: string;

@@ -1,8 +1,26 @@
-import { AppShell, Avatar, Burger, Group, Menu, NavLink, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
+import {
+  AppShell,
+  Avatar,
+  Burger,
+  Group,
+  Menu,
+  NavLink,
+  ScrollArea,
+  Stack,
+  Text,
+  UnstyledButton,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect } from 'react';
-import { Navigate, NavLink as RouterNavLink, Outlet, useLocation, useNavigate, useSearchParams } from 'react-router';
+import {
+  Navigate,
+  NavLink as RouterNavLink,
+  Outlet,
+  useLocation,
+  useNavigate,
+  useSearchParams,
+} from 'react-router';
 import { useSignOut } from '../../features/auth/api/auth.queries';
 import { NoOrganisation } from '../../features/organisation/components/no-organisation';
 import { OrganisationSwitcher } from '../../features/organisation/components/organisation-switcher';
@@ -31,9 +49,12 @@ function useChosenOrganisation(organisations: MyOrganisation[]): MyOrganisation 
   const [params] = useSearchParams();
   const asked = params.get('organisation');
   const chosen =
-    organisations.find((o) => o.id === asked) ?? organisations.find((o) => o.id === active) ?? organisations[0];
+    organisations.find((o) => o.id === asked) ??
+    organisations.find((o) => o.id === active) ??
+    organisations[0];
   useEffect(() => {
-    if (chosen !== undefined && chosen.id !== active) void switchOrganisation(queryClient, chosen.id);
+    if (chosen !== undefined && chosen.id !== active)
+      void switchOrganisation(queryClient, chosen.id);
   }, [chosen, active, queryClient]);
   return chosen?.id === active ? chosen : undefined;
 }
@@ -50,7 +71,12 @@ export function AppLayout() {
   if (me.isError) return <QueryError error={me.error} onRetry={() => void me.refetch()} />;
   if (me.data === null) {
     const next = `${location.pathname}${location.search}`;
-    return <Navigate to={next === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(next)}`} replace />;
+    return (
+      <Navigate
+        to={next === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(next)}`}
+        replace
+      />
+    );
   }
   if (me.data.organisations.length === 0) {
     return (
@@ -80,21 +106,32 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
   const labelTables = useTableCellLabels();
 
   if (session.isPending) return <CenteredLoader label="Loading your organisation" />;
-  if (session.isError) return <QueryError error={session.error} onRetry={() => void session.refetch()} />;
+  if (session.isError)
+    return <QueryError error={session.error} onRetry={() => void session.refetch()} />;
   if (session.data === null) return <CenteredLoader label="Signing in again" />;
   const { member, permissions } = session.data;
   const needs = pagePermissions(location.pathname);
   const allowed = needs === undefined || needs.some((p) => permissions.includes(p));
 
   return (
-    <AppShell header={{ height: 56 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="lg">
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="lg"
+    >
       <a className="skip-link" href="#main">
         Skip to content
       </a>
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="xs">
           <Group gap="sm" wrap="nowrap" miw={0}>
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label="Toggle navigation"
+            />
             <Logo />
             <OrganisationSwitcher current={current} organisations={account.organisations} />
           </Group>
@@ -114,8 +151,12 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
             </Menu.Target>
             <Menu.Dropdown>
               <Menu.Item onClick={() => void navigate('/settings')}>Settings</Menu.Item>
-              <Menu.Item onClick={() => void navigate('/settings/notifications')}>Notifications</Menu.Item>
-              <Menu.Item onClick={() => void navigate('/settings/classification')}>Classification</Menu.Item>
+              <Menu.Item onClick={() => void navigate('/settings/notifications')}>
+                Notifications
+              </Menu.Item>
+              <Menu.Item onClick={() => void navigate('/settings/classification')}>
+                Classification
+              </Menu.Item>
               <Menu.Item onClick={() => void navigate('/settings/deadlines')}>Deadlines</Menu.Item>
               <Menu.Item
                 color="red"
@@ -150,7 +191,11 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
                       to={item.to}
                       label={item.label}
                       onClick={close}
-                      active={location.pathname === item.to || location.pathname.startsWith(`${item.to}/`) || (item.to === '/inbox' && location.pathname.startsWith('/interrupts/'))}
+                      active={
+                        location.pathname === item.to ||
+                        location.pathname.startsWith(`${item.to}/`) ||
+                        (item.to === '/inbox' && location.pathname.startsWith('/interrupts/'))
+                      }
                     />
                   ))}
                 </Stack>
@@ -162,7 +207,9 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
       <AppShell.Main id="main" tabIndex={-1} ref={labelTables}>
         <LiveEvents />
         <WaitingIndicator />
-        <Suspense fallback={<CenteredLoader />}>{allowed ? <Outlet /> : <NoAccess needs={needs ?? []} />}</Suspense>
+        <Suspense fallback={<CenteredLoader />}>
+          {allowed ? <Outlet /> : <NoAccess needs={needs ?? []} />}
+        </Suspense>
       </AppShell.Main>
     </AppShell>
   );

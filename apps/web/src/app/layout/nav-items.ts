@@ -19,7 +19,11 @@ export const NAV_SECTIONS: { label: string; items: NavItem[] }[] = [
   {
     label: 'Organisation',
     items: [
-      { label: 'Integrations', to: '/integrations/api-keys', anyOf: ['apiKey.read', 'webhook.manage'] },
+      {
+        label: 'Integrations',
+        to: '/integrations/api-keys',
+        anyOf: ['apiKey.read', 'webhook.manage'],
+      },
       { label: 'Members', to: '/members', anyOf: ['member.manage'] },
       { label: 'Invitations', to: '/invitations', anyOf: ['member.invite'] },
       { label: 'Roles', to: '/roles', anyOf: ['role.manage'] },
@@ -31,7 +35,9 @@ export const NAV_SECTIONS: { label: string; items: NavItem[] }[] = [
 ];
 
 export function visibleItems(items: NavItem[], permissions: readonly Permission[]): NavItem[] {
-  return items.filter((item) => item.anyOf === undefined || item.anyOf.some((p) => permissions.includes(p)));
+  return items.filter(
+    (item) => item.anyOf === undefined || item.anyOf.some((p) => permissions.includes(p)),
+  );
 }
 
 /**
@@ -43,10 +49,13 @@ export const PAGE_PERMISSIONS: { prefix: string; anyOf: Permission[] }[] = [
   { prefix: '/integrations/webhooks', anyOf: ['webhook.manage'] },
   { prefix: '/integrations/api-keys', anyOf: ['apiKey.read', 'webhook.manage'] },
   { prefix: '/interrupts', anyOf: ['interrupt.read'] },
-  ...NAV_SECTIONS.flatMap((s) => s.items).flatMap((item) => (item.anyOf === undefined ? [] : [{ prefix: item.to, anyOf: item.anyOf }])),
+  ...NAV_SECTIONS.flatMap((s) => s.items).flatMap((item) =>
+    item.anyOf === undefined ? [] : [{ prefix: item.to, anyOf: item.anyOf }],
+  ),
 ];
 
 /** The permissions a page needs (any one of them), or undefined when everyone may open it. */
 export function pagePermissions(pathname: string): Permission[] | undefined {
-  return PAGE_PERMISSIONS.find((p) => pathname === p.prefix || pathname.startsWith(`${p.prefix}/`))?.anyOf;
+  return PAGE_PERMISSIONS.find((p) => pathname === p.prefix || pathname.startsWith(`${p.prefix}/`))
+    ?.anyOf;
 }

@@ -5,7 +5,11 @@ import { Logo } from './logo';
 /** Sign in, sign up, accept an invitation: a centred card. */
 export function PublicLayout() {
   return (
-    <Center mih="100vh" bg="light-dark(var(--mantine-color-gray-0), var(--mantine-color-dark-8))" py="xl">
+    <Center
+      mih="100vh"
+      bg="light-dark(var(--mantine-color-gray-0), var(--mantine-color-dark-8))"
+      py="xl"
+    >
       <Container size={440} w="100%">
         <Stack gap="lg">
           <Center>

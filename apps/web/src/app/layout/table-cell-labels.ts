@@ -5,7 +5,9 @@ export function labelTableCells(root: ParentNode): void {
   for (const table of root.querySelectorAll<HTMLTableElement>('table')) {
     const headerRow = table.tHead?.rows[0];
     if (headerRow === undefined) continue;
-    const names = [...headerRow.cells].map((cell) => (cell.querySelector('input, button') ? '' : (cell.textContent ?? '').trim()));
+    const names = [...headerRow.cells].map((cell) =>
+      cell.querySelector('input, button') ? '' : (cell.textContent ?? '').trim(),
+    );
     for (const body of table.tBodies) {
       for (const row of body.rows) {
         [...row.cells].forEach((cell, index) => {

@@ -16,7 +16,11 @@ export function AgentSnippet({ intro, code = agentSnippet() }: { intro?: string;
   return (
     <Stack gap="xs" w="100%" ta="left">
       {intro !== undefined && <Text size="sm">{intro}</Text>}
-      <Code block aria-label="Agent code using the TypeScript SDK" style={{ whiteSpace: 'pre-wrap' }}>
+      <Code
+        block
+        aria-label="Agent code using the TypeScript SDK"
+        style={{ whiteSpace: 'pre-wrap' }}
+      >
         {code}
       </Code>
       <CopyButton value={code}>

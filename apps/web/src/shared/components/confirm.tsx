@@ -23,7 +23,13 @@ export interface ConfirmOptions {
  * The one confirmation dialog of the dashboard (Mantine's `modals.openConfirmModal`): Cancel has
  * focus, so Enter never confirms by accident; Escape or a click outside cancels.
  */
-export function confirmAction({ title, body, confirmLabel, danger = true, onConfirm }: ConfirmOptions): void {
+export function confirmAction({
+  title,
+  body,
+  confirmLabel,
+  danger = true,
+  onConfirm,
+}: ConfirmOptions): void {
   const content = (error: unknown) => (
     <Stack>
       {typeof body === 'string' ? <Text size="sm">{body}</Text> : body}
@@ -39,11 +45,19 @@ export function confirmAction({ title, body, confirmLabel, danger = true, onConf
     cancelProps: { 'data-autofocus': true },
     closeOnConfirm: false,
     onConfirm: () => {
-      modals.updateModal({ modalId: id, children: content(null), confirmProps: { color, loading: true } });
+      modals.updateModal({
+        modalId: id,
+        children: content(null),
+        confirmProps: { color, loading: true },
+      });
       onConfirm().then(
         () => modals.close(id),
         (error: unknown) =>
-          modals.updateModal({ modalId: id, children: content(error), confirmProps: { color, loading: false } }),
+          modals.updateModal({
+            modalId: id,
+            children: content(error),
+            confirmProps: { color, loading: false },
+          }),
       );
     },
   });

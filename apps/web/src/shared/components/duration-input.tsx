@@ -31,7 +31,9 @@ export function DurationInput({
           min={1}
           allowDecimal={false}
           disabled={disabled}
-          onChange={(value) => typeof value === 'number' && value > 0 && onChange(toSeconds(value, unit))}
+          onChange={(value) =>
+            typeof value === 'number' && value > 0 && onChange(toSeconds(value, unit))
+          }
           maw={200}
           miw={0}
           style={{ flex: '1 1 8rem' }}
@@ -42,7 +44,10 @@ export function DurationInput({
           value={unit}
           allowDeselect={false}
           disabled={disabled}
-          onChange={(next) => next !== null && onChange(toSeconds(Math.max(1, Math.round(amount)), next as DurationUnit))}
+          onChange={(next) =>
+            next !== null &&
+            onChange(toSeconds(Math.max(1, Math.round(amount)), next as DurationUnit))
+          }
           w={120}
           style={{ flex: 'none' }}
         />

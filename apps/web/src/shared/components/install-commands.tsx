@@ -28,7 +28,8 @@ export function InstallCommandsPanel({ origin = window.location.origin }: { orig
   const downloads = useDownloads();
   if (downloads.isPending) return null;
   const commands = installCommands(origin, downloads.data ?? []);
-  const none = commands.npm === undefined && commands.pip === undefined && commands.mcp === undefined;
+  const none =
+    commands.npm === undefined && commands.pip === undefined && commands.mcp === undefined;
   return (
     <Paper withBorder p="md">
       <Stack gap="sm">
@@ -38,14 +39,18 @@ export function InstallCommandsPanel({ origin = window.location.origin }: { orig
         {none ? (
           <Text size="sm" c="dimmed">
             This server has no built packages to offer. An operator builds them with{' '}
-            <Code>node tools/scripts/build-downloads.mjs</Code> (npm start does it); the README shows how to build
-            the SDKs from source.
+            <Code>node tools/scripts/build-downloads.mjs</Code> (npm start does it); the README
+            shows how to build the SDKs from source.
           </Text>
         ) : (
           <>
-            {commands.npm !== undefined && <Command label="TypeScript / JavaScript SDK" code={commands.npm} />}
+            {commands.npm !== undefined && (
+              <Command label="TypeScript / JavaScript SDK" code={commands.npm} />
+            )}
             {commands.pip !== undefined && <Command label="Python SDK" code={commands.pip} />}
-            {commands.mcp !== undefined && <Command label="MCP server (client configuration)" code={commands.mcp} />}
+            {commands.mcp !== undefined && (
+              <Command label="MCP server (client configuration)" code={commands.mcp} />
+            )}
           </>
         )}
       </Stack>

@@ -11,7 +11,12 @@ export function JsonBlock({ value, label }: { value: unknown; label?: string }) 
       block
       aria-label={label}
       tabIndex={0}
-      style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', maxHeight: '24rem', overflowY: 'auto' }}
+      style={{
+        whiteSpace: 'pre-wrap',
+        overflowWrap: 'anywhere',
+        maxHeight: '24rem',
+        overflowY: 'auto',
+      }}
     >
       {prettyJson(value)}
     </Code>

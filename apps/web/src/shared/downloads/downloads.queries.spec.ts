@@ -17,8 +17,12 @@ describe('installCommands', () => {
       pkg('interlock-sdk', 'python', 'interlock_sdk-0.1.0-py3-none-any.whl'),
       pkg('@interlock/mcp', 'npm', 'interlock-mcp-0.1.0.tgz'),
     ]);
-    expect(commands.npm).toBe('npm install https://interlock.example.com/downloads/interlock-sdk-0.1.0.tgz');
-    expect(commands.pip).toBe('pip install https://interlock.example.com/downloads/interlock_sdk-0.1.0-py3-none-any.whl');
+    expect(commands.npm).toBe(
+      'npm install https://interlock.example.com/downloads/interlock-sdk-0.1.0.tgz',
+    );
+    expect(commands.pip).toBe(
+      'pip install https://interlock.example.com/downloads/interlock_sdk-0.1.0-py3-none-any.whl',
+    );
     expect(JSON.parse(commands.mcp ?? '')).toEqual({
       mcpServers: {
         interlock: {
@@ -31,11 +35,19 @@ describe('installCommands', () => {
   });
 
   it('offers only what was built', () => {
-    expect(installCommands('http://localhost:3000', [pkg('@interlock/sdk', 'npm', 'interlock-sdk-0.1.0.tgz')])).toEqual({
+    expect(
+      installCommands('http://localhost:3000', [
+        pkg('@interlock/sdk', 'npm', 'interlock-sdk-0.1.0.tgz'),
+      ]),
+    ).toEqual({
       npm: 'npm install http://localhost:3000/downloads/interlock-sdk-0.1.0.tgz',
       pip: undefined,
       mcp: undefined,
     });
-    expect(installCommands('http://localhost:3000', [])).toEqual({ npm: undefined, pip: undefined, mcp: undefined });
+    expect(installCommands('http://localhost:3000', [])).toEqual({
+      npm: undefined,
+      pip: undefined,
+      mcp: undefined,
+    });
   });
 });

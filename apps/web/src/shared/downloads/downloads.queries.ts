@@ -38,7 +38,10 @@ export interface InstallCommands {
 }
 
 /** The commands that install each package from this server (`origin`), for what it serves. */
-export function installCommands(origin: string, packages: readonly DownloadablePackage[]): InstallCommands {
+export function installCommands(
+  origin: string,
+  packages: readonly DownloadablePackage[],
+): InstallCommands {
   const url = (name: string) => {
     const found = packages.find((p) => p.name === name);
     return found === undefined ? undefined : `${origin}${found.path}`;
@@ -48,7 +51,11 @@ export function installCommands(origin: string, packages: readonly DownloadableP
   const mcp = url('@interlock/mcp');
   const config = {
     mcpServers: {
-      interlock: { command: 'npx', args: ['-y', mcp], env: { INTERLOCK_API_KEY: 'ilk_…', INTERLOCK_BASE_URL: origin } },
+      interlock: {
+        command: 'npx',
+        args: ['-y', mcp],
+        env: { INTERLOCK_API_KEY: 'ilk_…', INTERLOCK_BASE_URL: origin },
+      },
     },
   };
   return {

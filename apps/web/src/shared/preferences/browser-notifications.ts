@@ -6,7 +6,11 @@ export function browserNotificationsSupported(): boolean {
 }
 
 export function browserNotificationsOn(): boolean {
-  return browserNotificationsSupported() && Notification.permission === 'granted' && window.localStorage.getItem(KEY) === 'on';
+  return (
+    browserNotificationsSupported() &&
+    Notification.permission === 'granted' &&
+    window.localStorage.getItem(KEY) === 'on'
+  );
 }
 
 /** Asks the browser's permission (the member clicked); true when notifications are now on. */

@@ -22,7 +22,8 @@ function read(storage: () => Storage, key: string): string | undefined {
   }
 }
 
-let active: string | undefined = typeof window === 'undefined' ? undefined : (read(tabStorage, TAB) ?? read(lastStorage, LAST));
+let active: string | undefined =
+  typeof window === 'undefined' ? undefined : (read(tabStorage, TAB) ?? read(lastStorage, LAST));
 const listeners = new Set<() => void>();
 
 sendOrganisationWith(() => active);

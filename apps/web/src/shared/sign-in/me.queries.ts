@@ -1,4 +1,10 @@
-import { call, getMe, isApiError, type AccountOrganisation, type AccountResponse } from '@interlock/api-client';
+import {
+  call,
+  getMe,
+  isApiError,
+  type AccountOrganisation,
+  type AccountResponse,
+} from '@interlock/api-client';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 export type Account = AccountResponse;

@@ -1,4 +1,10 @@
-import { call, getSignInSession, isApiError, type SignInSessionResponse, type Permission } from '@interlock/api-client';
+import {
+  call,
+  getSignInSession,
+  isApiError,
+  type SignInSessionResponse,
+  type Permission,
+} from '@interlock/api-client';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 export type SignInSession = SignInSessionResponse;
@@ -26,7 +32,8 @@ export function useSignInSession() {
 /** The signed-in member's session; only for components rendered inside the signed-in layout. */
 export function useSignedIn(): SignInSession {
   const { data } = useSignInSession();
-  if (data === undefined || data === null) throw new Error('useSignedIn outside the signed-in layout');
+  if (data === undefined || data === null)
+    throw new Error('useSignedIn outside the signed-in layout');
   return data;
 }
 

@@ -22,7 +22,8 @@ export function relativeTime(iso: string, now: number = Date.now()): string {
   const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
   if (Math.abs(seconds) < 45) return 'just now';
   for (const [unit, size] of UNITS) {
-    if (Math.abs(seconds) >= size || unit === 'minute') return relative.format(Math.round(seconds / size), unit);
+    if (Math.abs(seconds) >= size || unit === 'minute')
+      return relative.format(Math.round(seconds / size), unit);
   }
   return relative.format(seconds, 'second');
 }

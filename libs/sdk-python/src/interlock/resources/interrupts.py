@@ -139,8 +139,9 @@ class _Interrupts(ListingResource[ClientT, ListT]):
         extra_query: Optional[Mapping[str, object]] = None,
         extra_body: Optional[Mapping[str, Any]] = None,
     ) -> ListT:
-        """Interrupts, newest first (``order="oldest"`` reverses): the first page, iterating which walks every
-        page (async: ``await`` it for the first page, or ``async for`` over every item).
+        """Interrupts, newest first (``order="oldest"`` reverses; ``order="deadline"``: the soonest deadline
+        first): the first page, iterating which walks every page (async: ``await`` it for the first page,
+        or ``async for`` over every item).
 
         Filters: ``status``, ``external_id``, ``opened_by="me"`` (the interrupts this key opened),
         ``assignee="unassigned"`` (``me`` and ``my_teams`` name a signed-in member: nothing is assigned to a key),

@@ -2,11 +2,26 @@ import { Interlock } from '../client';
 import { APIUserAbortError, NotFoundError, WaitTimeoutError } from '../errors';
 import { errorResponse, jsonResponse, mockFetch } from '../testing/mock-fetch';
 
-const open = { id: 'int_1', title: 't', status: 'open', actionRequests: [{ name: 'a' }], decisions: [] };
+const open = {
+  id: 'int_1',
+  title: 't',
+  status: 'open',
+  actionRequests: [{ name: 'a' }],
+  decisions: [],
+};
 const answered = {
   ...open,
   status: 'answered',
-  decisions: [{ id: 'd1', actionName: 'a', decision: 'approve', editedArgs: null, message: null, decidedAt: '2025-01-01T00:00:00.000Z' }],
+  decisions: [
+    {
+      id: 'd1',
+      actionName: 'a',
+      decision: 'approve',
+      editedArgs: null,
+      message: null,
+      decidedAt: '2025-01-01T00:00:00.000Z',
+    },
+  ],
 };
 
 const client = (fetch: ReturnType<typeof mockFetch>['fetch']) =>
@@ -14,7 +29,10 @@ const client = (fetch: ReturnType<typeof mockFetch>['fetch']) =>
 
 describe('interrupts', () => {
   it('lists with every filter of the contract, typed, a Date taken for from and to', async () => {
-    const { fetch, calls } = mockFetch(jsonResponse(200, { interrupts: [open], nextCursor: 'c2' }), jsonResponse(200, { interrupts: [], nextCursor: null }));
+    const { fetch, calls } = mockFetch(
+      jsonResponse(200, { interrupts: [open], nextCursor: 'c2' }),
+      jsonResponse(200, { interrupts: [], nextCursor: null }),
+    );
     const listed: string[] = [];
     const params = {
       status: 'open',
@@ -68,12 +86,18 @@ describe('interrupts', () => {
   });
 
   it('waitForAnswer polls until the interrupt is answered', async () => {
-    const { fetch, calls } = mockFetch(jsonResponse(200, open), jsonResponse(200, open), jsonResponse(200, answered));
+    const { fetch, calls } = mockFetch(
+      jsonResponse(200, open),
+      jsonResponse(200, open),
+      jsonResponse(200, answered),
+    );
     const result = await client(fetch).interrupts.waitForAnswer('int_1', { pollInterval: 10 });
     expect(result.status).toBe('answered');
     expect(result.decisions[0].decision).toBe('approve');
     expect(calls).toHaveLength(3);
-    expect(calls.every((c) => c.method === 'GET' && c.url.pathname === '/api/interrupts/int_1')).toBe(true);
+    expect(
+      calls.every((c) => c.method === 'GET' && c.url.pathname === '/api/interrupts/int_1'),
+    ).toBe(true);
   });
 
   it('waitForAnswer asks the service to hold each read (waitSeconds, at most 60, within its timeout) and ends on any final status', async () => {
@@ -96,7 +120,9 @@ describe('interrupts', () => {
       jsonResponse(200, answered),
     );
     const interlock = client(fetch);
-    expect((await interlock.interrupts.waitForAnswer('int_1', { pollInterval: 10 })).status).toBe('answered');
+    expect((await interlock.interrupts.waitForAnswer('int_1', { pollInterval: 10 })).status).toBe(
+      'answered',
+    );
     expect(calls.map((c) => c.url.searchParams.get('waitSeconds'))).toEqual(['60', null, null]);
     await interlock.interrupts.waitForAnswer('int_1', { pollInterval: 10 });
     expect(calls[3].url.searchParams.get('waitSeconds')).toBeNull();
@@ -104,7 +130,9 @@ describe('interrupts', () => {
 
   it('waitForAnswer passes other 400s through', async () => {
     const { fetch } = mockFetch(errorResponse(400, 'VALIDATION_FAILED', 'id: must be a UUID'));
-    await expect(client(fetch).interrupts.waitForAnswer('int_1')).rejects.toThrow('id: must be a UUID');
+    await expect(client(fetch).interrupts.waitForAnswer('int_1')).rejects.toThrow(
+      'id: must be a UUID',
+    );
   });
 
   it('waitForAnswer gives up with WaitTimeoutError', async () => {
@@ -119,11 +147,16 @@ describe('interrupts', () => {
 
   it('waitForAnswer passes API errors through and stops on abort', async () => {
     const notFound = mockFetch(errorResponse(404, 'NOT_FOUND', 'Not found.'));
-    await expect(client(notFound.fetch).interrupts.waitForAnswer('nope')).rejects.toBeInstanceOf(NotFoundError);
+    await expect(client(notFound.fetch).interrupts.waitForAnswer('nope')).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
 
     const { fetch } = mockFetch(jsonResponse(200, open));
     const controller = new AbortController();
-    const pending = client(fetch).interrupts.waitForAnswer('int_1', { pollInterval: 10_000, signal: controller.signal });
+    const pending = client(fetch).interrupts.waitForAnswer('int_1', {
+      pollInterval: 10_000,
+      signal: controller.signal,
+    });
     setTimeout(() => controller.abort(), 20);
     await expect(pending).rejects.toBeInstanceOf(APIUserAbortError);
   });

@@ -11,7 +11,13 @@ import {
 import type { PagePromise } from '../pagination';
 import type { RequestOptions } from '../request-options';
 import { sleep } from '../runtime';
-import type { Interrupt, InterruptCancelParams, InterruptCreateParams, InterruptListParams, InterruptListResponse } from '../types';
+import type {
+  Interrupt,
+  InterruptCancelParams,
+  InterruptCreateParams,
+  InterruptListParams,
+  InterruptListResponse,
+} from '../types';
 
 export interface WaitForAnswerOptions extends Omit<RequestOptions, 'timeout' | 'idempotencyKey'> {
   /** Milliseconds to wait in all before `WaitTimeoutError`. Default 10 minutes; `Infinity` waits for ever. */
@@ -59,8 +65,15 @@ export class Interrupts {
    * undecided actions can no longer be decided, and its status becomes `withdrawn`. Throws
    * `ConflictError` when it is no longer open.
    */
-  cancel(id: string, params: InterruptCancelParams = {}, options?: RequestOptions): APIPromise<Interrupt> {
-    return this.client.post<Interrupt>(`/api/interrupts/${encodeURIComponent(id)}/cancel`, { body: params, options });
+  cancel(
+    id: string,
+    params: InterruptCancelParams = {},
+    options?: RequestOptions,
+  ): APIPromise<Interrupt> {
+    return this.client.post<Interrupt>(`/api/interrupts/${encodeURIComponent(id)}/cancel`, {
+      body: params,
+      options,
+    });
   }
 
   /** One interrupt, with its decisions. */
@@ -69,8 +82,8 @@ export class Interrupts {
   }
 
   /**
-   * Interrupts, newest first (`order: 'oldest'` reverses), filtered by `status`, `externalId`,
-   * `openedBy: 'me'` (this key's), `assignee: 'unassigned'`, `escalated`, `q` (title words as
+   * Interrupts, newest first (`order: 'oldest'` reverses; `order: 'deadline'`: the soonest
+   * deadline first), filtered by `status`, `externalId`, `openedBy: 'me'` (this key's), `assignee: 'unassigned'`, `escalated`, `q` (title words as
    * prefixes), `from` / `to`; `for await` walks every page.
    */
   list(params: InterruptListParams = {}, options?: RequestOptions): PagePromise<Interrupt> {
@@ -99,14 +112,19 @@ export class Interrupts {
     const deadline = Date.now() + timeout;
     const path = `/api/interrupts/${encodeURIComponent(id)}`;
     for (;;) {
-      const waitSeconds = this.serviceWaits ? Math.max(0, Math.min(MAX_WAIT_SECONDS, Math.floor((deadline - Date.now()) / 1000))) : 0;
+      const waitSeconds = this.serviceWaits
+        ? Math.max(0, Math.min(MAX_WAIT_SECONDS, Math.floor((deadline - Date.now()) / 1000)))
+        : 0;
       const sentAt = Date.now();
       let interrupt: Interrupt;
       try {
         interrupt = await this.client.get<Interrupt>(path, {
           query: waitSeconds > 0 ? { waitSeconds } : {},
           // The wait is the service's, not a stall: the request may take that long besides its own time.
-          options: { ...requestOptions, timeout: (requestTimeout ?? this.client.timeout) + waitSeconds * 1000 },
+          options: {
+            ...requestOptions,
+            timeout: (requestTimeout ?? this.client.timeout) + waitSeconds * 1000,
+          },
         });
       } catch (error) {
         if (waitSeconds > 0 && refusesWaiting(error)) {
@@ -139,16 +157,22 @@ export class Interrupts {
    * restarts and reviews the same interrupts again within 24 hours finds its interrupts rather
    * than opening new ones.
    */
-  async reviewLangGraph(source: unknown, options: ReviewLangGraphOptions = {}): Promise<LangGraphResume> {
+  async reviewLangGraph(
+    source: unknown,
+    options: ReviewLangGraphOptions = {},
+  ): Promise<LangGraphResume> {
     const { wait, request, ...params } = options;
     const parts = interruptsFromLangGraph(source, params);
     const created: Interrupt[] = [];
     for (const [i, part] of parts.entries()) {
       const review = langGraphReviewId(part);
-      const idempotencyKey = review === undefined ? undefined : `langgraph-${review}-${i + 1}-of-${parts.length}`;
+      const idempotencyKey =
+        review === undefined ? undefined : `langgraph-${review}-${i + 1}-of-${parts.length}`;
       created.push(await this.create(part, { ...request, idempotencyKey }));
     }
-    const answered = await Promise.all(created.map((interrupt) => this.waitForAnswer(interrupt.id, wait)));
+    const answered = await Promise.all(
+      created.map((interrupt) => this.waitForAnswer(interrupt.id, wait)),
+    );
     return toLangGraphResume(answered);
   }
 }

@@ -24,7 +24,8 @@ function sessionsServer(total: number) {
     const limit = Number(call.url.searchParams.get('limit') ?? '50');
     const cursor = call.url.searchParams.get('cursor');
     const start = cursor === null ? 0 : Number(Buffer.from(cursor, 'base64url').toString());
-    const next = start + limit < total ? Buffer.from(String(start + limit)).toString('base64url') : null;
+    const next =
+      start + limit < total ? Buffer.from(String(start + limit)).toString('base64url') : null;
     return jsonResponse(200, { sessions: all.slice(start, start + limit), nextCursor: next });
   });
 }
@@ -33,11 +34,22 @@ describe('sessions', () => {
   it('list walks every page with for await, repeating the filters', async () => {
     const { fetch, calls } = sessionsServer(7);
     const names: string[] = [];
-    for await (const s of client(fetch).sessions.list({ status: 'ended', externalId: 'nightly', limit: 3 })) names.push(s.name);
+    for await (const s of client(fetch).sessions.list({
+      status: 'ended',
+      externalId: 'nightly',
+      limit: 3,
+    }))
+      names.push(s.name);
     expect(names).toEqual(Array.from({ length: 7 }, (_, i) => `run ${i}`));
-    expect(calls.map((c) => [c.method, c.url.pathname, c.url.searchParams.get('status'), c.url.searchParams.get('externalId'), c.url.searchParams.get('limit')])).toEqual(
-      Array(3).fill(['GET', '/api/sessions', 'ended', 'nightly', '3']),
-    );
+    expect(
+      calls.map((c) => [
+        c.method,
+        c.url.pathname,
+        c.url.searchParams.get('status'),
+        c.url.searchParams.get('externalId'),
+        c.url.searchParams.get('limit'),
+      ]),
+    ).toEqual(Array(3).fill(['GET', '/api/sessions', 'ended', 'nightly', '3']));
     expect(calls.map((c) => c.url.searchParams.has('cursor'))).toEqual([false, true, true]);
   });
 
@@ -50,7 +62,10 @@ describe('sessions', () => {
   });
 
   it('retrieve reads one session, its id escaped into the path', async () => {
-    const { fetch, calls } = mockFetch(jsonResponse(200, session(4)), errorResponse(404, 'NOT_FOUND', 'Not found.'));
+    const { fetch, calls } = mockFetch(
+      jsonResponse(200, session(4)),
+      errorResponse(404, 'NOT_FOUND', 'Not found.'),
+    );
     const c = client(fetch);
     expect((await c.sessions.retrieve(session(4).id)).messageCount).toBe(4);
     expect(calls[0].url.pathname).toBe(`/api/sessions/${session(4).id}`);

@@ -27,15 +27,27 @@ export class Sessions {
 
   /** Sessions, newest first (by `startedAt`); `for await` walks every page. */
   list(params: SessionListParams = {}, options?: RequestOptions): PagePromise<Session> {
-    return this.client.getList<Session, SessionListResponse>('/api/sessions', params, (body) => body.sessions, options);
+    return this.client.getList<Session, SessionListResponse>(
+      '/api/sessions',
+      params,
+      (body) => body.sessions,
+      options,
+    );
   }
 
   /** Appends 1–100 messages to a session's transcript. */
-  append(id: string, messages: SessionMessage[], options?: RequestOptions): APIPromise<SessionAppendResponse> {
-    return this.client.post<SessionAppendResponse>(`/api/sessions/${encodeURIComponent(id)}/messages`, {
-      body: { messages },
-      options,
-    });
+  append(
+    id: string,
+    messages: SessionMessage[],
+    options?: RequestOptions,
+  ): APIPromise<SessionAppendResponse> {
+    return this.client.post<SessionAppendResponse>(
+      `/api/sessions/${encodeURIComponent(id)}/messages`,
+      {
+        body: { messages },
+        options,
+      },
+    );
   }
 
   /** Ends a session (a POST with no body). */

@@ -9,9 +9,14 @@ export interface RecordedCall {
   at: number;
 }
 
-type Handler = Response | Error | ((call: RecordedCall, init: RequestInit) => Response | Promise<Response>);
+type Handler =
+  Response | Error | ((call: RecordedCall, init: RequestInit) => Response | Promise<Response>);
 
-export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+export function jsonResponse(
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Response {
   return new Response(JSON.stringify(body), {
     status,
     headers: { 'content-type': 'application/json', ...headers },
@@ -57,6 +62,8 @@ export function mockFetch(...handlers: Handler[]): { fetch: Fetch; calls: Record
 /** A fetch that never answers, only honouring its abort signal (as real fetch does). */
 export function hangingResponse(_call: RecordedCall, init: RequestInit): Promise<Response> {
   return new Promise((_resolve, reject) => {
-    init.signal?.addEventListener('abort', () => reject(new DOMException('This operation was aborted', 'AbortError')));
+    init.signal?.addEventListener('abort', () =>
+      reject(new DOMException('This operation was aborted', 'AbortError')),
+    );
   });
 }

@@ -1,4 +1,11 @@
-import { call, createApiKey, listApiKeys, renameApiKey, revokeApiKey, type CreateApiKeyDto } from '@interlock/api-client';
+import {
+  call,
+  createApiKey,
+  listApiKeys,
+  renameApiKey,
+  revokeApiKey,
+  type CreateApiKeyDto,
+} from '@interlock/api-client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
 export const apiKeyKeys = {
@@ -24,7 +31,8 @@ export function useCreateApiKey() {
 export function useRenameApiKey() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, name }: { id: string; name: string }) => call(renameApiKey({ path: { id }, body: { name } })),
+    mutationFn: ({ id, name }: { id: string; name: string }) =>
+      call(renameApiKey({ path: { id }, body: { name } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeyKeys.all }),
   });
 }

@@ -47,18 +47,39 @@ export function ApiKeysTable({
               <Table.Td>
                 <RelativeTime value={key.createdAt} />
               </Table.Td>
-              <Table.Td>{key.expiresAt === null ? 'Never' : <RelativeTime value={key.expiresAt} />}</Table.Td>
-              <Table.Td>{key.lastUsedAt === null ? <Text c="dimmed" size="sm">Never used</Text> : <RelativeTime value={key.lastUsedAt} />}</Table.Td>
+              <Table.Td>
+                {key.expiresAt === null ? 'Never' : <RelativeTime value={key.expiresAt} />}
+              </Table.Td>
+              <Table.Td>
+                {key.lastUsedAt === null ? (
+                  <Text c="dimmed" size="sm">
+                    Never used
+                  </Text>
+                ) : (
+                  <RelativeTime value={key.lastUsedAt} />
+                )}
+              </Table.Td>
               {withActions && (
                 <Table.Td>
                   <Group gap="xs" justify="flex-end" wrap="nowrap">
                     {canRename && (
-                      <Button size="xs" variant="default" onClick={() => onRename(key)} aria-label={`Rename ${key.name}`}>
+                      <Button
+                        size="xs"
+                        variant="default"
+                        onClick={() => onRename(key)}
+                        aria-label={`Rename ${key.name}`}
+                      >
                         Rename
                       </Button>
                     )}
                     {canRevoke && (
-                      <Button size="xs" variant="light" color="red" onClick={() => onRevoke(key)} aria-label={`Revoke ${key.name}`}>
+                      <Button
+                        size="xs"
+                        variant="light"
+                        color="red"
+                        onClick={() => onRevoke(key)}
+                        aria-label={`Revoke ${key.name}`}
+                      >
                         Revoke
                       </Button>
                     )}

@@ -12,8 +12,9 @@ export function useConfirmRevokeApiKey(): (apiKey: ApiKeyResponse) => void {
       title: 'Revoke this key?',
       body: (
         <Text size="sm">
-          Revoking <strong>{apiKey.name}</strong> ({apiKey.start}…) takes effect at once: every agent that uses it gets <code>401 Invalid API key.</code> from
-          its next call. This cannot be undone.
+          Revoking <strong>{apiKey.name}</strong> ({apiKey.start}…) takes effect at once: every
+          agent that uses it gets <code>401 Invalid API key.</code> from its next call. This cannot
+          be undone.
         </Text>
       ),
       confirmLabel: 'Revoke key',

@@ -1,5 +1,16 @@
 import type { CreatedApiKeyResponse, CreateApiKeyDto } from '@interlock/api-client';
-import { Alert, Button, Code, CopyButton, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Code,
+  CopyButton,
+  Group,
+  Modal,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { FormError } from '../../../shared/components/form-error';
@@ -21,7 +32,12 @@ export function CreateApiKeyModal({ opened, onClose }: { opened: boolean; onClos
   const form = useForm<{ name: string; expiry: CreateApiKeyDto['expiry'] }>({
     initialValues: { name: '', expiry: 'never' },
     validate: {
-      name: (v) => (v.trim() === '' ? 'Name the key' : v.length > KEY_NAME_MAX ? `At most ${KEY_NAME_MAX} characters` : null),
+      name: (v) =>
+        v.trim() === ''
+          ? 'Name the key'
+          : v.length > KEY_NAME_MAX
+            ? `At most ${KEY_NAME_MAX} characters`
+            : null,
     },
   });
   const close = () => {
@@ -31,17 +47,33 @@ export function CreateApiKeyModal({ opened, onClose }: { opened: boolean; onClos
     onClose();
   };
   return (
-    <Modal opened={opened} onClose={close} title={created ? 'Copy your new key' : 'Create an API key'} size="lg" closeOnClickOutside={!created}>
+    <Modal
+      opened={opened}
+      onClose={close}
+      title={created ? 'Copy your new key' : 'Create an API key'}
+      size="lg"
+      closeOnClickOutside={!created}
+    >
       {created ? (
         <Stack>
-          <Alert color="yellow" variant="light" title="This is the only time the key is shown" role="alert">
-            Copy it now and keep it in your agent&apos;s secret store. Interlock keeps only its first characters ({created.start}); if you lose it, revoke
-            it and create another.
+          <Alert
+            color="yellow"
+            variant="light"
+            title="This is the only time the key is shown"
+            role="alert"
+          >
+            Copy it now and keep it in your agent&apos;s secret store. Interlock keeps only its
+            first characters ({created.start}); if you lose it, revoke it and create another.
           </Alert>
           <Text size="sm" fw={500} id="new-key-label">
             Key “{created.name}”
           </Text>
-          <Code block aria-labelledby="new-key-label" data-testid="new-api-key" style={{ wordBreak: 'break-all' }}>
+          <Code
+            block
+            aria-labelledby="new-key-label"
+            data-testid="new-api-key"
+            style={{ wordBreak: 'break-all' }}
+          >
             {created.key}
           </Code>
           <Group justify="space-between">
@@ -58,7 +90,14 @@ export function CreateApiKeyModal({ opened, onClose }: { opened: boolean; onClos
           </Group>
         </Stack>
       ) : (
-        <form onSubmit={form.onSubmit((values) => create.mutate({ name: values.name.trim(), expiry: values.expiry }, { onSuccess: setCreated }))}>
+        <form
+          onSubmit={form.onSubmit((values) =>
+            create.mutate(
+              { name: values.name.trim(), expiry: values.expiry },
+              { onSuccess: setCreated },
+            ),
+          )}
+        >
           <Stack>
             <TextInput
               label="Name"

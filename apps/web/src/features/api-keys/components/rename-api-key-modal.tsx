@@ -7,11 +7,24 @@ import { notifySuccess } from '../../../shared/utils/notify';
 import { useRenameApiKey } from '../api/api-keys.queries';
 import { KEY_NAME_MAX } from './create-api-key-modal';
 
-export function RenameApiKeyModal({ apiKey, onClose }: { apiKey: ApiKeyResponse | null; onClose: () => void }) {
+export function RenameApiKeyModal({
+  apiKey,
+  onClose,
+}: {
+  apiKey: ApiKeyResponse | null;
+  onClose: () => void;
+}) {
   const rename = useRenameApiKey();
   const form = useForm({
     initialValues: { name: '' },
-    validate: { name: (v) => (v.trim() === '' ? 'Name the key' : v.length > KEY_NAME_MAX ? `At most ${KEY_NAME_MAX} characters` : null) },
+    validate: {
+      name: (v) =>
+        v.trim() === ''
+          ? 'Name the key'
+          : v.length > KEY_NAME_MAX
+            ? `At most ${KEY_NAME_MAX} characters`
+            : null,
+    },
   });
   const { setValues, resetDirty } = form;
   useEffect(() => {
@@ -40,7 +53,13 @@ export function RenameApiKeyModal({ apiKey, onClose }: { apiKey: ApiKeyResponse 
         )}
       >
         <Stack>
-          <TextInput label="Name" maxLength={KEY_NAME_MAX} required data-autofocus {...form.getInputProps('name')} />
+          <TextInput
+            label="Name"
+            maxLength={KEY_NAME_MAX}
+            required
+            data-autofocus
+            {...form.getInputProps('name')}
+          />
           <FormError error={rename.error} />
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>

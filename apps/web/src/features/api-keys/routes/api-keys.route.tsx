@@ -56,7 +56,8 @@ export function ApiKeysRoute() {
           onClose={() => setParams({}, { replace: true })}
         >
           <Text size="sm">
-            Three steps: create an API key here, run the agent snippet below with it, then decide the interrupt it opens in the Inbox.
+            Three steps: create an API key here, run the agent snippet below with it, then decide
+            the interrupt it opens in the Inbox.
           </Text>
         </Alert>
       )}
@@ -70,7 +71,9 @@ export function ApiKeysRoute() {
             <EmptyHint title="No API keys yet">
               <Stack align="center" gap="sm">
                 <Text size="sm" c="dimmed">
-                  {canCreate ? 'Create a key for your agent, then give it these lines:' : 'Ask a Developer or Owner to create a key for your agent. It then needs these lines:'}
+                  {canCreate
+                    ? 'Create a key for your agent, then give it these lines:'
+                    : 'Ask a Developer or Owner to create a key for your agent. It then needs these lines:'}
                 </Text>
                 <AgentSnippet />
               </Stack>
@@ -79,9 +82,17 @@ export function ApiKeysRoute() {
         ) : (
           <Stack>
             <Paper withBorder>
-              <ApiKeysTable apiKeys={keys.data} canRename={canRename} canRevoke={canRevoke} onRename={setRenaming} onRevoke={confirmRevoke} />
+              <ApiKeysTable
+                apiKeys={keys.data}
+                canRename={canRename}
+                canRevoke={canRevoke}
+                onRename={setRenaming}
+                onRevoke={confirmRevoke}
+              />
             </Paper>
-            {welcome && <AgentSnippet intro="Your agent needs these lines, with the key in INTERLOCK_API_KEY:" />}
+            {welcome && (
+              <AgentSnippet intro="Your agent needs these lines, with the key in INTERLOCK_API_KEY:" />
+            )}
           </Stack>
         )}
       </IntegrationsTabs>

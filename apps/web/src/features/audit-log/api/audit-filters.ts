@@ -1,11 +1,44 @@
 import type { ActorType, AuditCategory, TargetType } from '@interlock/api-client';
 import type { AuditFilters } from './audit-log.queries';
 
-export const CATEGORIES: AuditCategory[] = ['interrupt', 'session', 'member', 'role', 'team', 'api_key', 'webhook', 'classification', 'settings', 'billing', 'organisation'];
+export const CATEGORIES: AuditCategory[] = [
+  'interrupt',
+  'session',
+  'member',
+  'role',
+  'team',
+  'api_key',
+  'webhook',
+  'classification',
+  'settings',
+  'billing',
+  'organisation',
+];
 export const ACTOR_TYPES: ActorType[] = ['member', 'api_key', 'system', 'argus'];
-export const TARGET_TYPES: TargetType[] = ['interrupt', 'session', 'user', 'invitation', 'role', 'team', 'api_key', 'webhook', 'classification', 'organisation'];
+export const TARGET_TYPES: TargetType[] = [
+  'interrupt',
+  'session',
+  'user',
+  'invitation',
+  'role',
+  'team',
+  'api_key',
+  'webhook',
+  'classification',
+  'organisation',
+];
 
-export const FILTER_NAMES = ['q', 'category', 'action', 'actorType', 'actorId', 'targetType', 'targetId', 'from', 'to'] as const;
+export const FILTER_NAMES = [
+  'q',
+  'category',
+  'action',
+  'actorType',
+  'actorId',
+  'targetType',
+  'targetId',
+  'from',
+  'to',
+] as const;
 
 /** The filters of the page's address (`?targetType=interrupt&targetId=…`), unknown values dropped. */
 export function filtersFromParams(params: URLSearchParams): AuditFilters {
@@ -15,11 +48,14 @@ export function filtersFromParams(params: URLSearchParams): AuditFilters {
     return v === undefined || v === '' ? undefined : v;
   };
   const category = text('category');
-  if (category && (CATEGORIES as string[]).includes(category)) f.category = category as AuditCategory;
+  if (category && (CATEGORIES as string[]).includes(category))
+    f.category = category as AuditCategory;
   const actorType = text('actorType');
-  if (actorType && (ACTOR_TYPES as string[]).includes(actorType)) f.actorType = actorType as ActorType;
+  if (actorType && (ACTOR_TYPES as string[]).includes(actorType))
+    f.actorType = actorType as ActorType;
   const targetType = text('targetType');
-  if (targetType && (TARGET_TYPES as string[]).includes(targetType)) f.targetType = targetType as TargetType;
+  if (targetType && (TARGET_TYPES as string[]).includes(targetType))
+    f.targetType = targetType as TargetType;
   for (const name of ['q', 'action', 'actorId', 'targetId', 'from', 'to'] as const) {
     const v = text(name);
     if (v !== undefined) f[name] = v;

@@ -12,7 +12,10 @@ export const auditKeys = {
 export function useAuditLog(filters: AuditFilters) {
   return useInfiniteQuery({
     queryKey: auditKeys.list(filters),
-    queryFn: ({ pageParam, signal }) => call(listAuditLog({ query: { ...filters, limit: 100, cursor: pageParam ?? undefined }, signal })),
+    queryFn: ({ pageParam, signal }) =>
+      call(
+        listAuditLog({ query: { ...filters, limit: 100, cursor: pageParam ?? undefined }, signal }),
+      ),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
     // A walk sees the log as it was at its first page: refetching restarts it.
@@ -23,7 +26,8 @@ export function useAuditLog(filters: AuditFilters) {
 /** The CSV export of the same filter (the 5,000 most recent matching entries), as a download link. */
 export function exportUrl(filters: AuditFilters): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(filters)) if (value !== undefined && value !== '') params.set(key, String(value));
+  for (const [key, value] of Object.entries(filters))
+    if (value !== undefined && value !== '') params.set(key, String(value));
   const query = params.toString();
   return `/api/audit-log/export${query === '' ? '' : `?${query}`}`;
 }

@@ -4,20 +4,41 @@ import { JsonBlock } from '../../../shared/components/json-block';
 import { dateTime } from '../../../shared/utils/format';
 
 /** One entry with every field and its metadata. */
-export function AuditEntryDrawer({ entry, onClose }: { entry: AuditEntryResponse | null; onClose: () => void }) {
+export function AuditEntryDrawer({
+  entry,
+  onClose,
+}: {
+  entry: AuditEntryResponse | null;
+  onClose: () => void;
+}) {
   const rows: [string, string | undefined][] = entry
     ? [
         ['Time', `${dateTime(entry.createdAt)} (${entry.createdAt})`],
         ['Action', entry.action],
         ['Category', entry.category],
-        ['Actor', `${entry.actorName} (${entry.actorType}${entry.actorId ? ` ${entry.actorId}` : ''})`],
-        ['Target', entry.targetType ? `${entry.targetName ?? ''} (${entry.targetType} ${entry.targetId ?? ''})` : undefined],
+        [
+          'Actor',
+          `${entry.actorName} (${entry.actorType}${entry.actorId ? ` ${entry.actorId}` : ''})`,
+        ],
+        [
+          'Target',
+          entry.targetType
+            ? `${entry.targetName ?? ''} (${entry.targetType} ${entry.targetId ?? ''})`
+            : undefined,
+        ],
         ['IP address', entry.ipAddress],
         ['Entry id', entry.id],
       ]
     : [];
   return (
-    <Drawer opened={entry !== null} onClose={onClose} position="right" size="lg" title="Audit entry" closeButtonProps={{ 'aria-label': 'Close the entry' }}>
+    <Drawer
+      opened={entry !== null}
+      onClose={onClose}
+      position="right"
+      size="lg"
+      title="Audit entry"
+      closeButtonProps={{ 'aria-label': 'Close the entry' }}
+    >
       {entry && (
         <Stack>
           <Text fw={500}>{entry.summary}</Text>
@@ -28,7 +49,9 @@ export function AuditEntryDrawer({ entry, onClose }: { entry: AuditEntryResponse
                 .map(([k, v]) => (
                   <Table.Tr key={k}>
                     <Table.Th w={120}>{k}</Table.Th>
-                    <Table.Td style={{ wordBreak: 'break-all' }}>{k === 'Action' ? <Code>{v}</Code> : v}</Table.Td>
+                    <Table.Td style={{ wordBreak: 'break-all' }}>
+                      {k === 'Action' ? <Code>{v}</Code> : v}
+                    </Table.Td>
                   </Table.Tr>
                 ))}
             </Table.Tbody>

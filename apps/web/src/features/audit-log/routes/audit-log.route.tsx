@@ -1,5 +1,16 @@
 import type { AuditEntryResponse } from '@interlock/api-client';
-import { Anchor, Button, Code, Group, Paper, Select, SimpleGrid, Table, Text, TextInput } from '@mantine/core';
+import {
+  Anchor,
+  Button,
+  Code,
+  Group,
+  Paper,
+  Select,
+  SimpleGrid,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { useDebouncedValue, useIntersection } from '@mantine/hooks';
 import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -9,7 +20,15 @@ import { PageHeader } from '../../../shared/components/page-header';
 import { QueryError } from '../../../shared/components/query-error';
 import { RelativeTime } from '../../../shared/components/relative-time';
 import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
-import { ACTOR_TYPES, CATEGORIES, FILTER_NAMES, filtersFromParams, isoToLocal, localToIso, TARGET_TYPES } from '../api/audit-filters';
+import {
+  ACTOR_TYPES,
+  CATEGORIES,
+  FILTER_NAMES,
+  filtersFromParams,
+  isoToLocal,
+  localToIso,
+  TARGET_TYPES,
+} from '../api/audit-filters';
 import { exportUrl, useAuditLog } from '../api/audit-log.queries';
 import { AuditEntryDrawer } from '../components/audit-entry-drawer';
 
@@ -49,7 +68,8 @@ export function AuditLogRoute() {
   const [open, setOpen] = useState<AuditEntryResponse | null>(null);
   const sentinel = useIntersection({ rootMargin: '600px' });
   useEffect(() => {
-    if (sentinel.entry?.isIntersecting && log.hasNextPage && !log.isFetchingNextPage) void log.fetchNextPage();
+    if (sentinel.entry?.isIntersecting && log.hasNextPage && !log.isFetchingNextPage)
+      void log.fetchNextPage();
   }, [sentinel.entry?.isIntersecting, log]);
   const filtered = Object.keys(filters).length > 0;
 
@@ -68,15 +88,70 @@ export function AuditLogRoute() {
       />
       <Paper withBorder p="md" mb="md">
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
-          <TextInput label="Search" description="Word prefixes; every word must match" value={q} onChange={(e) => setQ(e.currentTarget.value)} type="search" maxLength={200} />
-          <Select label="Category" description="Any when empty" data={options(CATEGORIES)} value={filters.category ?? null} onChange={(v) => set('category', v)} clearable />
-          <TextInput label="Action" description="e.g. api_key.created" value={action} onChange={(e) => setAction(e.currentTarget.value)} />
-          <Select label="Actor type" description="Any when empty" data={options(ACTOR_TYPES)} value={filters.actorType ?? null} onChange={(v) => set('actorType', v)} clearable />
-          <TextInput label="Actor id" description="A member's or key's id" value={actorId} onChange={(e) => setActorId(e.currentTarget.value)} />
-          <Select label="Target type" description="Any when empty" data={options(TARGET_TYPES)} value={filters.targetType ?? null} onChange={(v) => set('targetType', v)} clearable />
-          <TextInput label="Target id" description="e.g. an interrupt's id" value={targetId} onChange={(e) => setTargetId(e.currentTarget.value)} />
-          <TextInput label="From" description="Inclusive, your time" type="datetime-local" value={isoToLocal(filters.from)} onChange={(e) => set('from', localToIso(e.currentTarget.value))} />
-          <TextInput label="To" description="Exclusive, your time" type="datetime-local" value={isoToLocal(filters.to)} onChange={(e) => set('to', localToIso(e.currentTarget.value))} />
+          <TextInput
+            label="Search"
+            description="Word prefixes; every word must match"
+            value={q}
+            onChange={(e) => setQ(e.currentTarget.value)}
+            type="search"
+            maxLength={200}
+          />
+          <Select
+            label="Category"
+            description="Any when empty"
+            data={options(CATEGORIES)}
+            value={filters.category ?? null}
+            onChange={(v) => set('category', v)}
+            clearable
+          />
+          <TextInput
+            label="Action"
+            description="e.g. api_key.created"
+            value={action}
+            onChange={(e) => setAction(e.currentTarget.value)}
+          />
+          <Select
+            label="Actor type"
+            description="Any when empty"
+            data={options(ACTOR_TYPES)}
+            value={filters.actorType ?? null}
+            onChange={(v) => set('actorType', v)}
+            clearable
+          />
+          <TextInput
+            label="Actor id"
+            description="A member's or key's id"
+            value={actorId}
+            onChange={(e) => setActorId(e.currentTarget.value)}
+          />
+          <Select
+            label="Target type"
+            description="Any when empty"
+            data={options(TARGET_TYPES)}
+            value={filters.targetType ?? null}
+            onChange={(v) => set('targetType', v)}
+            clearable
+          />
+          <TextInput
+            label="Target id"
+            description="e.g. an interrupt's id"
+            value={targetId}
+            onChange={(e) => setTargetId(e.currentTarget.value)}
+          />
+          <TextInput
+            label="From"
+            description="Inclusive, your time"
+            type="datetime-local"
+            value={isoToLocal(filters.from)}
+            onChange={(e) => set('from', localToIso(e.currentTarget.value))}
+          />
+          <TextInput
+            label="To"
+            description="Exclusive, your time"
+            type="datetime-local"
+            value={isoToLocal(filters.to)}
+            onChange={(e) => set('to', localToIso(e.currentTarget.value))}
+          />
         </SimpleGrid>
         {filtered && (
           <Button
@@ -103,7 +178,9 @@ export function AuditLogRoute() {
         <Paper withBorder p="lg">
           <EmptyHint title={filtered ? 'No entry matches these filters' : 'Nothing recorded yet'}>
             <Text size="sm" c="dimmed">
-              {filtered ? 'Widen the time range, or clear a filter.' : 'Creating a key, opening or deciding an interrupt, inviting a member: each writes an entry here.'}
+              {filtered
+                ? 'Widen the time range, or clear a filter.'
+                : 'Creating a key, opening or deciding an interrupt, inviting a member: each writes an entry here.'}
             </Text>
           </EmptyHint>
         </Paper>
@@ -141,7 +218,12 @@ export function AuditLogRoute() {
                       <Text size="sm">{entry.summary}</Text>
                     </Table.Td>
                     <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                      <Anchor component="button" size="sm" onClick={() => setOpen(entry)} aria-label={`Details of ${entry.action} ${entry.summary}`}>
+                      <Anchor
+                        component="button"
+                        size="sm"
+                        onClick={() => setOpen(entry)}
+                        aria-label={`Details of ${entry.action} ${entry.summary}`}
+                      >
                         Details
                       </Anchor>
                     </Table.Td>
@@ -153,7 +235,11 @@ export function AuditLogRoute() {
           <div ref={sentinel.ref} />
           {log.hasNextPage && (
             <Group justify="center" p="sm">
-              <Button variant="subtle" loading={log.isFetchingNextPage} onClick={() => void log.fetchNextPage()}>
+              <Button
+                variant="subtle"
+                loading={log.isFetchingNextPage}
+                onClick={() => void log.fetchNextPage()}
+              >
                 Load more
               </Button>
             </Group>

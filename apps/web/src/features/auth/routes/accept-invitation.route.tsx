@@ -1,4 +1,14 @@
-import { Alert, Anchor, Button, Divider, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Divider,
+  PasswordInput,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDocumentTitle } from '@mantine/hooks';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -7,7 +17,12 @@ import { FormError } from '../../../shared/components/form-error';
 import { QueryError } from '../../../shared/components/query-error';
 import { useMe, type Account } from '../../../shared/sign-in/me.queries';
 import { notifyError } from '../../../shared/utils/notify';
-import { useAcceptInvitation, useInvitationPreview, useJoinInvitation, useSignOut } from '../api/auth.queries';
+import {
+  useAcceptInvitation,
+  useInvitationPreview,
+  useJoinInvitation,
+  useSignOut,
+} from '../api/auth.queries';
 
 /**
  * The link an inviter sends: `/invitations/<token>`. A signed-in person joins with the account
@@ -22,14 +37,17 @@ export function AcceptInvitationRoute() {
 
   if (me.isPending || preview.isPending) return <CenteredLoader label="Opening your invitation" />;
   if (me.isError) return <QueryError error={me.error} onRetry={() => void me.refetch()} />;
-  if (preview.isError) return <QueryError error={preview.error} onRetry={() => void preview.refetch()} />;
+  if (preview.isError)
+    return <QueryError error={preview.error} onRetry={() => void preview.refetch()} />;
   if (preview.data === null) {
     return (
       <Stack>
         <Title order={1} size="h3">
           This invitation is no longer valid
         </Title>
-        <Text size="sm">It was used, withdrawn or has expired (invitations last 7 days). Ask for a new one.</Text>
+        <Text size="sm">
+          It was used, withdrawn or has expired (invitations last 7 days). Ask for a new one.
+        </Text>
         <Anchor component={Link} to="/" size="sm">
           Go to Interlock
         </Anchor>
@@ -43,15 +61,28 @@ export function AcceptInvitationRoute() {
         Join {offer.organisationName}
       </Title>
       <Text size="sm">
-        You are invited as <strong>{offer.roleName}</strong>. The invitation was sent to <strong>{offer.email}</strong>.
+        You are invited as <strong>{offer.roleName}</strong>. The invitation was sent to{' '}
+        <strong>{offer.email}</strong>.
       </Text>
-      {me.data ? <JoinSignedIn token={token} account={me.data} invitedEmail={offer.email} /> : <CreateAccount token={token} />}
+      {me.data ? (
+        <JoinSignedIn token={token} account={me.data} invitedEmail={offer.email} />
+      ) : (
+        <CreateAccount token={token} />
+      )}
     </Stack>
   );
 }
 
 /** Signed in: one button adds the organisation to this account. */
-function JoinSignedIn({ token, account, invitedEmail }: { token: string; account: Account; invitedEmail: string }) {
+function JoinSignedIn({
+  token,
+  account,
+  invitedEmail,
+}: {
+  token: string;
+  account: Account;
+  invitedEmail: string;
+}) {
   const navigate = useNavigate();
   const join = useJoinInvitation(token);
   const signOut = useSignOut();
@@ -63,7 +94,8 @@ function JoinSignedIn({ token, account, invitedEmail }: { token: string; account
       </Text>
       {!same && (
         <Alert color="yellow" title="Another account">
-          This invitation is for {invitedEmail}. Sign out, then sign in with that address to accept it.
+          This invitation is for {invitedEmail}. Sign out, then sign in with that address to accept
+          it.
         </Alert>
       )}
       <FormError error={join.error} />
@@ -71,14 +103,20 @@ function JoinSignedIn({ token, account, invitedEmail }: { token: string; account
         fullWidth
         disabled={!same}
         loading={join.isPending}
-        onClick={() => join.mutate(undefined, { onSuccess: () => void navigate('/', { replace: true }) })}
+        onClick={() =>
+          join.mutate(undefined, { onSuccess: () => void navigate('/', { replace: true }) })
+        }
       >
         Join the organisation
       </Button>
       <Button
         variant="subtle"
         size="xs"
-        onClick={() => signOut.mutate(undefined, { onError: (error) => notifyError(error, 'Could not sign out') })}
+        onClick={() =>
+          signOut.mutate(undefined, {
+            onError: (error) => notifyError(error, 'Could not sign out'),
+          })
+        }
       >
         Sign out
       </Button>
@@ -93,8 +131,10 @@ function CreateAccount({ token }: { token: string }) {
   const form = useForm({
     initialValues: { name: '', password: '' },
     validate: {
-      name: (v) => (v.trim() === '' ? 'Enter your name' : v.length > 100 ? 'At most 100 characters' : null),
-      password: (v) => (v.length < 8 ? 'At least 8 characters' : v.length > 200 ? 'At most 200 characters' : null),
+      name: (v) =>
+        v.trim() === '' ? 'Enter your name' : v.length > 100 ? 'At most 100 characters' : null,
+      password: (v) =>
+        v.length < 8 ? 'At least 8 characters' : v.length > 200 ? 'At most 200 characters' : null,
     },
   });
   const signInLink = `/sign-in?next=${encodeURIComponent(`/invitations/${token}`)}`;
@@ -109,7 +149,10 @@ function CreateAccount({ token }: { token: string }) {
       <Divider label="or create your account" labelPosition="center" />
       <form
         onSubmit={form.onSubmit((values) =>
-          accept.mutate({ name: values.name.trim(), password: values.password }, { onSuccess: () => void navigate('/', { replace: true }) }),
+          accept.mutate(
+            { name: values.name.trim(), password: values.password },
+            { onSuccess: () => void navigate('/', { replace: true }) },
+          ),
         )}
       >
         <Stack>
@@ -117,10 +160,22 @@ function CreateAccount({ token }: { token: string }) {
             Accept your invitation
           </Title>
           <Text size="sm" c="dimmed">
-            Choose the name your colleagues will see and a password. You sign in with the email address the invitation was sent to.
+            Choose the name your colleagues will see and a password. You sign in with the email
+            address the invitation was sent to.
           </Text>
-          <TextInput label="Your name" autoComplete="name" required {...form.getInputProps('name')} />
-          <PasswordInput label="Password" description="At least 8 characters" autoComplete="new-password" required {...form.getInputProps('password')} />
+          <TextInput
+            label="Your name"
+            autoComplete="name"
+            required
+            {...form.getInputProps('name')}
+          />
+          <PasswordInput
+            label="Password"
+            description="At least 8 characters"
+            autoComplete="new-password"
+            required
+            {...form.getInputProps('password')}
+          />
           <FormError error={accept.error} />
           <Button type="submit" loading={accept.isPending} fullWidth>
             Join the organisation

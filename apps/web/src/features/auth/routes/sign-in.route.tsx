@@ -19,14 +19,32 @@ export function SignInRoute() {
     },
   });
   return (
-    <form onSubmit={form.onSubmit((values) => signIn.mutate({ email: values.email.trim(), password: values.password }, { onSuccess: () => void navigate(next, { replace: true }) }))}>
+    <form
+      onSubmit={form.onSubmit((values) =>
+        signIn.mutate(
+          { email: values.email.trim(), password: values.password },
+          { onSuccess: () => void navigate(next, { replace: true }) },
+        ),
+      )}
+    >
       {signIn.isIdle && <RedirectIfSignedIn />}
       <Stack>
         <Title order={1} size="h3">
           Sign in to Interlock
         </Title>
-        <TextInput label="Email" type="email" autoComplete="email" required {...form.getInputProps('email')} />
-        <PasswordInput label="Password" autoComplete="current-password" required {...form.getInputProps('password')} />
+        <TextInput
+          label="Email"
+          type="email"
+          autoComplete="email"
+          required
+          {...form.getInputProps('email')}
+        />
+        <PasswordInput
+          label="Password"
+          autoComplete="current-password"
+          required
+          {...form.getInputProps('password')}
+        />
         <FormError error={signIn.error} />
         <Button type="submit" loading={signIn.isPending} fullWidth>
           Sign in

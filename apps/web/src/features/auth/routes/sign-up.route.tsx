@@ -13,17 +13,29 @@ export function SignUpRoute() {
   const form = useForm({
     initialValues: { name: '', email: '', password: '', organisationName: '' },
     validate: {
-      name: (v) => (v.trim() === '' ? 'Enter your name' : v.length > 100 ? 'At most 100 characters' : null),
+      name: (v) =>
+        v.trim() === '' ? 'Enter your name' : v.length > 100 ? 'At most 100 characters' : null,
       email: (v) => (/^\S+@\S+\.\S+$/.test(v.trim()) ? null : 'Enter a valid email address'),
-      password: (v) => (v.length < 8 ? 'At least 8 characters' : v.length > 200 ? 'At most 200 characters' : null),
-      organisationName: (v) => (v.trim() === '' ? 'Name your organisation' : v.length > 100 ? 'At most 100 characters' : null),
+      password: (v) =>
+        v.length < 8 ? 'At least 8 characters' : v.length > 200 ? 'At most 200 characters' : null,
+      organisationName: (v) =>
+        v.trim() === ''
+          ? 'Name your organisation'
+          : v.length > 100
+            ? 'At most 100 characters'
+            : null,
     },
   });
   return (
     <form
       onSubmit={form.onSubmit((values) =>
         signUp.mutate(
-          { name: values.name.trim(), email: values.email.trim(), password: values.password, organisationName: values.organisationName.trim() },
+          {
+            name: values.name.trim(),
+            email: values.email.trim(),
+            password: values.password,
+            organisationName: values.organisationName.trim(),
+          },
           { onSuccess: () => void navigate('/integrations/api-keys?welcome=1', { replace: true }) },
         ),
       )}
@@ -37,9 +49,26 @@ export function SignUpRoute() {
           You become its Owner, on the Free plan. Invite colleagues afterwards.
         </Text>
         <TextInput label="Your name" autoComplete="name" required {...form.getInputProps('name')} />
-        <TextInput label="Work email" type="email" autoComplete="email" required {...form.getInputProps('email')} />
-        <PasswordInput label="Password" description="At least 8 characters" autoComplete="new-password" required {...form.getInputProps('password')} />
-        <TextInput label="Organisation name" autoComplete="organization" required {...form.getInputProps('organisationName')} />
+        <TextInput
+          label="Work email"
+          type="email"
+          autoComplete="email"
+          required
+          {...form.getInputProps('email')}
+        />
+        <PasswordInput
+          label="Password"
+          description="At least 8 characters"
+          autoComplete="new-password"
+          required
+          {...form.getInputProps('password')}
+        />
+        <TextInput
+          label="Organisation name"
+          autoComplete="organization"
+          required
+          {...form.getInputProps('organisationName')}
+        />
         <FormError error={signUp.error} />
         <Button type="submit" loading={signUp.isPending} fullWidth>
           Create organisation

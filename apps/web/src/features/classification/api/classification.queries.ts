@@ -25,15 +25,26 @@ export const classificationKeys = {
 export const PREVIEW_INTERRUPTS = 50;
 
 export function useClassificationRules() {
-  return useQuery({ queryKey: classificationKeys.rules, queryFn: () => call(listClassificationRules()) });
+  return useQuery({
+    queryKey: classificationKeys.rules,
+    queryFn: () => call(listClassificationRules()),
+  });
 }
 
 export function useClassificationRule(id: string | undefined) {
-  return useQuery({ queryKey: classificationKeys.rule(id ?? ''), queryFn: () => call(getClassificationRule({ path: { id: id ?? '' } })), enabled: id !== undefined });
+  return useQuery({
+    queryKey: classificationKeys.rule(id ?? ''),
+    queryFn: () => call(getClassificationRule({ path: { id: id ?? '' } })),
+    enabled: id !== undefined,
+  });
 }
 
 export function useRuleStats(id: string | undefined) {
-  return useQuery({ queryKey: classificationKeys.stats(id ?? ''), queryFn: () => call(getClassificationRuleStats({ path: { id: id ?? '' } })), enabled: id !== undefined });
+  return useQuery({
+    queryKey: classificationKeys.stats(id ?? ''),
+    queryFn: () => call(getClassificationRuleStats({ path: { id: id ?? '' } })),
+    enabled: id !== undefined,
+  });
 }
 
 /** The organisation's API keys, to name the keys a rule matches. */
@@ -45,7 +56,15 @@ export function useKeyChoices() {
 export function useRulePreview(draft: CreateClassificationRuleDto | null) {
   return useQuery({
     queryKey: classificationKeys.preview(draft),
-    queryFn: () => call(dryRunClassification({ body: { lastInterrupts: PREVIEW_INTERRUPTS, rules: [{ ...(draft as CreateClassificationRuleDto), mode: 'enforce' }] } })),
+    queryFn: () =>
+      call(
+        dryRunClassification({
+          body: {
+            lastInterrupts: PREVIEW_INTERRUPTS,
+            rules: [{ ...(draft as CreateClassificationRuleDto), mode: 'enforce' }],
+          },
+        }),
+      ),
     enabled: draft !== null,
     placeholderData: keepPreviousData,
     retry: false,
@@ -56,7 +75,9 @@ export function useSaveRule(id: string | undefined) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: CreateClassificationRuleDto) =>
-      id === undefined ? call(createClassificationRule({ body })) : call(updateClassificationRule({ path: { id }, body })),
+      id === undefined
+        ? call(createClassificationRule({ body }))
+        : call(updateClassificationRule({ path: { id }, body })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: classificationKeys.all }),
   });
 }
@@ -64,7 +85,8 @@ export function useSaveRule(id: string | undefined) {
 export function useSetRuleMode() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, mode }: { id: string; mode: ClassificationRuleMode }) => call(updateClassificationRule({ path: { id }, body: { mode } })),
+    mutationFn: ({ id, mode }: { id: string; mode: ClassificationRuleMode }) =>
+      call(updateClassificationRule({ path: { id }, body: { mode } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: classificationKeys.all }),
   });
 }

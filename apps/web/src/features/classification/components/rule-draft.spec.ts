@@ -38,8 +38,14 @@ describe('the rule editor’s draft', () => {
   });
 
   it('says what is missing', () => {
-    expect(draftOf({ ...EMPTY_FORM, args: [{ path: 'amount', op: 'lt', value: 'ten' }] })).toEqual({ ok: false, problem: 'amount <: the value must be a number.' });
-    expect(draftOf({ ...EMPTY_FORM, outcome: 'reject', message: ' ' })).toEqual({ ok: false, problem: 'A rejection needs the message the agent receives.' });
+    expect(draftOf({ ...EMPTY_FORM, args: [{ path: 'amount', op: 'lt', value: 'ten' }] })).toEqual({
+      ok: false,
+      problem: 'amount <: the value must be a number.',
+    });
+    expect(draftOf({ ...EMPTY_FORM, outcome: 'reject', message: ' ' })).toEqual({
+      ok: false,
+      problem: 'A rejection needs the message the agent receives.',
+    });
   });
 
   it('a saved rule round-trips, keeping what the editor does not show (sessions, a route’s assignee)', () => {
@@ -48,13 +54,27 @@ describe('the rule editor’s draft', () => {
       name: 'Prod',
       mode: 'enforce',
       priority: 5,
-      match: { sessionIds: ['00000000-0000-4000-8000-000000000001'], args: [{ path: 'env', op: 'in', value: ['prod', 'production'] }] },
-      outcome: { type: 'route', assignTo: { teamId: '00000000-0000-4000-8000-000000000002' }, escalate: true },
+      match: {
+        sessionIds: ['00000000-0000-4000-8000-000000000001'],
+        args: [{ path: 'env', op: 'in', value: ['prod', 'production'] }],
+      },
+      outcome: {
+        type: 'route',
+        assignTo: { teamId: '00000000-0000-4000-8000-000000000002' },
+        escalate: true,
+      },
       expiresAt: null,
       createdAt: '',
       updatedAt: '',
     } as ClassificationRuleResponse;
     const built = draftOf(formOf(rule));
-    expect(built.ok && built.draft).toEqual({ name: 'Prod', mode: 'enforce', priority: 5, match: rule.match, outcome: rule.outcome, expiresAt: null });
+    expect(built.ok && built.draft).toEqual({
+      name: 'Prod',
+      mode: 'enforce',
+      priority: 5,
+      match: rule.match,
+      outcome: rule.outcome,
+      expiresAt: null,
+    });
   });
 });

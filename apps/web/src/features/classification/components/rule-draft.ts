@@ -1,4 +1,12 @@
-import type { ClassificationRuleMode, ClassificationRuleResponse, CreateClassificationRuleDto, RuleArgPredicate, RuleMatch, RuleOutcome, RouteOutcome } from '@interlock/api-client';
+import type {
+  ClassificationRuleMode,
+  ClassificationRuleResponse,
+  CreateClassificationRuleDto,
+  RuleArgPredicate,
+  RuleMatch,
+  RuleOutcome,
+  RouteOutcome,
+} from '@interlock/api-client';
 
 export const ARG_OPS = ['eq', 'ne', 'in', 'lt', 'lte', 'gt', 'gte', 'matches'] as const;
 export type ArgOp = (typeof ARG_OPS)[number];
@@ -35,7 +43,10 @@ export interface RuleForm {
   /** yyyy-mm-dd, or empty: never. */
   expiresOn: string;
   /** What the editor does not show, kept as saved (sessions, risk, labels; a route's assignee). */
-  kept: { match: Pick<RuleMatch, 'sessionIds' | 'risk' | 'labels'>; assignTo?: RouteOutcome['assignTo'] };
+  kept: {
+    match: Pick<RuleMatch, 'sessionIds' | 'risk' | 'labels'>;
+    assignTo?: RouteOutcome['assignTo'];
+  };
 }
 
 export const EMPTY_FORM: RuleForm = {
@@ -72,13 +83,17 @@ function predicate(row: ArgRow): RuleArgPredicate | string {
     case 'gt':
     case 'gte': {
       const n = Number(text);
-      if (text === '' || !Number.isFinite(n)) return `${path} ${OP_LABELS[row.op]}: the value must be a number.`;
+      if (text === '' || !Number.isFinite(n))
+        return `${path} ${OP_LABELS[row.op]}: the value must be a number.`;
       return { path, op: row.op, value: n };
     }
     case 'in': {
       const parsed = jsonOrText(text);
-      const values = Array.isArray(parsed) ? parsed : text.split(',').map((v) => jsonOrText(v.trim()));
-      if (text === '' || values.length === 0) return `${path} is one of: list values, separated by commas.`;
+      const values = Array.isArray(parsed)
+        ? parsed
+        : text.split(',').map((v) => jsonOrText(v.trim()));
+      if (text === '' || values.length === 0)
+        return `${path} is one of: list values, separated by commas.`;
       return { path, op: 'in', value: values };
     }
     case 'matches':
@@ -90,7 +105,9 @@ function predicate(row: ArgRow): RuleArgPredicate | string {
 }
 
 /** The form as a rule body, or what is missing. */
-export function draftOf(form: RuleForm): { ok: true; draft: CreateClassificationRuleDto } | { ok: false; problem: string } {
+export function draftOf(
+  form: RuleForm,
+): { ok: true; draft: CreateClassificationRuleDto } | { ok: false; problem: string } {
   const match: RuleMatch = { ...form.kept.match };
   if (form.actions.length > 0) match.actions = form.actions;
   if (form.keyIds.length > 0) match.keyIds = form.keyIds;
@@ -104,16 +121,25 @@ export function draftOf(form: RuleForm): { ok: true; draft: CreateClassification
   if (args.length > 0) match.args = args;
   let outcome: RuleOutcome;
   if (form.outcome === 'reject') {
-    if (form.message.trim() === '') return { ok: false, problem: 'A rejection needs the message the agent receives.' };
+    if (form.message.trim() === '')
+      return { ok: false, problem: 'A rejection needs the message the agent receives.' };
     outcome = { type: 'reject', message: form.message.trim() };
   } else if (form.outcome === 'route') {
-    outcome = { type: 'route', ...(form.kept.assignTo === undefined ? {} : { assignTo: form.kept.assignTo }), ...(form.escalate ? { escalate: true } : {}) };
+    outcome = {
+      type: 'route',
+      ...(form.kept.assignTo === undefined ? {} : { assignTo: form.kept.assignTo }),
+      ...(form.escalate ? { escalate: true } : {}),
+    };
   } else {
     outcome = { type: form.outcome };
   }
   const name = form.name.trim() === '' ? 'Draft rule' : form.name.trim();
-  const expiresAt = form.expiresOn === '' ? null : new Date(`${form.expiresOn}T23:59:59.999Z`).toISOString();
-  return { ok: true, draft: { name, mode: form.mode, priority: form.priority, match, outcome, expiresAt } };
+  const expiresAt =
+    form.expiresOn === '' ? null : new Date(`${form.expiresOn}T23:59:59.999Z`).toISOString();
+  return {
+    ok: true,
+    draft: { name, mode: form.mode, priority: form.priority, match, outcome, expiresAt },
+  };
 }
 
 function valueText(p: RuleArgPredicate): string {
@@ -132,13 +158,21 @@ export function formOf(rule: ClassificationRuleResponse): RuleForm {
     actions: rule.match.actions ?? [],
     keyIds: rule.match.keyIds ?? [],
     titleWords: rule.match.titleWords ?? [],
-    args: (rule.match.args ?? []).map((p) => ({ path: p.path, op: p.op as ArgOp, value: valueText(p) })),
+    args: (rule.match.args ?? []).map((p) => ({
+      path: p.path,
+      op: p.op as ArgOp,
+      value: valueText(p),
+    })),
     outcome: o.type,
     message: o.type === 'reject' ? o.message : '',
     escalate: o.type === 'route' && o.escalate === true,
     expiresOn: rule.expiresAt === null ? '' : rule.expiresAt.slice(0, 10),
     kept: {
-      match: Object.fromEntries((['sessionIds', 'risk', 'labels'] as const).filter((k) => rule.match[k] !== undefined).map((k) => [k, rule.match[k]])),
+      match: Object.fromEntries(
+        (['sessionIds', 'risk', 'labels'] as const)
+          .filter((k) => rule.match[k] !== undefined)
+          .map((k) => [k, rule.match[k]]),
+      ),
       ...(o.type === 'route' && o.assignTo !== undefined ? { assignTo: o.assignTo } : {}),
     },
   };

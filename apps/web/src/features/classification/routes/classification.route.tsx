@@ -1,11 +1,29 @@
-import type { ClassificationRuleListItem, ClassificationRuleMode, ClassificationRuleResponse } from '@interlock/api-client';
-import { Alert, Anchor, Button, Code, Group, Paper, SegmentedControl, Stack, Table } from '@mantine/core';
+import type {
+  ClassificationRuleListItem,
+  ClassificationRuleMode,
+  ClassificationRuleResponse,
+} from '@interlock/api-client';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Code,
+  Group,
+  Paper,
+  SegmentedControl,
+  Stack,
+  Table,
+} from '@mantine/core';
 import { Link } from 'react-router';
 import { confirmAction } from '../../../shared/components/confirm';
 import { FormError } from '../../../shared/components/form-error';
 import { PageHeader } from '../../../shared/components/page-header';
 import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
-import { useClassificationRules, useDeleteRule, useSetRuleMode } from '../api/classification.queries';
+import {
+  useClassificationRules,
+  useDeleteRule,
+  useSetRuleMode,
+} from '../api/classification.queries';
 
 /** What a rule matches, in a line. */
 function describeMatch(rule: ClassificationRuleResponse): string {
@@ -28,7 +46,13 @@ function describeOutcome(rule: ClassificationRuleResponse): string {
     case 'reject':
       return `reject: “${o.message}”`;
     case 'route':
-      return ['route', o.assignTo && ('teamId' in o.assignTo ? 'to a team' : 'to a member'), o.escalate && 'escalate'].filter(Boolean).join(' ');
+      return [
+        'route',
+        o.assignTo && ('teamId' in o.assignTo ? 'to a team' : 'to a member'),
+        o.escalate && 'escalate',
+      ]
+        .filter(Boolean)
+        .join(' ');
     case 'require_human':
       return 'require a person';
     default:
@@ -40,8 +64,12 @@ function describeOutcome(rule: ClassificationRuleResponse): string {
 function describeStats(rule: ClassificationRuleListItem): string {
   const { shadow, enforce } = rule.stats;
   const parts = [];
-  if (shadow.matched > 0) parts.push(`shadow: matched ${shadow.matched}, agreed ${shadow.agreed} of ${shadow.decidedByPeople}`);
-  if (enforce.matched > 0) parts.push(`enforced: matched ${enforce.matched}, decided ${enforce.decided}`);
+  if (shadow.matched > 0)
+    parts.push(
+      `shadow: matched ${shadow.matched}, agreed ${shadow.agreed} of ${shadow.decidedByPeople}`,
+    );
+  if (enforce.matched > 0)
+    parts.push(`enforced: matched ${enforce.matched}, decided ${enforce.decided}`);
   return parts.length === 0 ? 'no matches yet' : parts.join(' · ');
 }
 
@@ -69,7 +97,8 @@ export function ClassificationRoute() {
           )}
           {rules.data?.rules.length === 0 && (
             <Alert variant="light" title="No rules yet">
-              Every action waits for a person. Write a rule, start it in shadow mode, and switch it to enforce when people agree with it.
+              Every action waits for a person. Write a rule, start it in shadow mode, and switch it
+              to enforce when people agree with it.
             </Alert>
           )}
           {rules.data !== undefined && rules.data.rules.length > 0 && (
@@ -106,24 +135,36 @@ export function ClassificationRoute() {
                           aria-label={`Mode of ${rule.name}`}
                           value={rule.mode}
                           data={['off', 'shadow', 'enforce']}
-                          onChange={(mode) => setMode.mutate({ id: rule.id, mode: mode as ClassificationRuleMode })}
+                          onChange={(mode) =>
+                            setMode.mutate({ id: rule.id, mode: mode as ClassificationRuleMode })
+                          }
                         />
                       ) : (
                         rule.mode
                       )}
                     </Table.Td>
-                    <Table.Td>{rule.expiresAt === null ? 'never' : new Date(rule.expiresAt).toLocaleDateString()}</Table.Td>
+                    <Table.Td>
+                      {rule.expiresAt === null
+                        ? 'never'
+                        : new Date(rule.expiresAt).toLocaleDateString()}
+                    </Table.Td>
                     {canManage && (
                       <Table.Td>
                         <Group justify="flex-end">
-                          <Button size="xs" variant="subtle" color="red" onClick={() =>
+                          <Button
+                            size="xs"
+                            variant="subtle"
+                            color="red"
+                            onClick={() =>
                               confirmAction({
                                 title: `Delete rule ${rule.name}?`,
                                 body: 'Argus stops applying it at once, and its evidence (matches and agreement) is deleted with it. Its receipts stay in the audit log.',
                                 confirmLabel: 'Delete rule',
                                 onConfirm: () => remove.mutateAsync(rule.id),
                               })
-                            } aria-label={`Delete ${rule.name}`}>
+                            }
+                            aria-label={`Delete ${rule.name}`}
+                          >
                             Delete
                           </Button>
                         </Group>

@@ -1,4 +1,8 @@
-import type { ClassificationRuleMode, ClassificationRuleStatsResponse, DryRunInterruptResult } from '@interlock/api-client';
+import type {
+  ClassificationRuleMode,
+  ClassificationRuleStatsResponse,
+  DryRunInterruptResult,
+} from '@interlock/api-client';
 import {
   ActionIcon,
   Alert,
@@ -30,8 +34,23 @@ import { PageHeader } from '../../../shared/components/page-header';
 import { QueryError } from '../../../shared/components/query-error';
 import { RelativeTime } from '../../../shared/components/relative-time';
 import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
-import { PREVIEW_INTERRUPTS, useClassificationRule, useKeyChoices, useRulePreview, useRuleStats, useSaveRule } from '../api/classification.queries';
-import { ARG_OPS, type ArgOp, draftOf, EMPTY_FORM, formOf, OP_LABELS, type RuleForm } from '../components/rule-draft';
+import {
+  PREVIEW_INTERRUPTS,
+  useClassificationRule,
+  useKeyChoices,
+  useRulePreview,
+  useRuleStats,
+  useSaveRule,
+} from '../api/classification.queries';
+import {
+  ARG_OPS,
+  type ArgOp,
+  draftOf,
+  EMPTY_FORM,
+  formOf,
+  OP_LABELS,
+  type RuleForm,
+} from '../components/rule-draft';
 
 /** Settings → Classification → a rule: its editor with a live preview, and (saved) its evidence. */
 export function RuleEditorRoute() {
@@ -40,14 +59,21 @@ export function RuleEditorRoute() {
   const rule = useClassificationRule(id);
   if (id !== undefined && rule.isPending) return <CenteredLoader label="Loading the rule" />;
   if (id !== undefined && rule.error) return <QueryError error={rule.error} />;
-  return <RuleEditor key={id ?? 'new'} id={id} initial={rule.data === undefined ? EMPTY_FORM : formOf(rule.data)} />;
+  return (
+    <RuleEditor
+      key={id ?? 'new'}
+      id={id}
+      initial={rule.data === undefined ? EMPTY_FORM : formOf(rule.data)}
+    />
+  );
 }
 
 function RuleEditor({ id, initial }: { id: string | undefined; initial: RuleForm }) {
   const canManage = useCan('classification.manage');
   const navigate = useNavigate();
   const [form, setForm] = useState<RuleForm>(initial);
-  const set = <K extends keyof RuleForm>(key: K, value: RuleForm[K]) => setForm((f) => ({ ...f, [key]: value }));
+  const set = <K extends keyof RuleForm>(key: K, value: RuleForm[K]) =>
+    setForm((f) => ({ ...f, [key]: value }));
   const built = useMemo(() => draftOf(form), [form]);
   const [debounced] = useDebouncedValue(built.ok ? built.draft : null, 300);
   const preview = useRulePreview(debounced);
@@ -62,23 +88,43 @@ function RuleEditor({ id, initial }: { id: string | undefined; initial: RuleForm
         title={id === undefined ? 'New classification rule' : `Rule: ${initial.name}`}
         description="What the rule matches (every condition given must hold) and what argus then does. The preview runs it on the latest interrupts as you type; nothing is applied until you save, and a shadow rule is only recorded."
       />
-      <Anchor component={Link} to="/settings/classification" size="sm" mb="sm" display="inline-block">
+      <Anchor
+        component={Link}
+        to="/settings/classification"
+        size="sm"
+        mb="sm"
+        display="inline-block"
+      >
         ← All rules
       </Anchor>
       <Grid>
         <Grid.Col span={{ base: 12, md: 6 }}>
-          <Paper withBorder p="lg" component="form" aria-label="Rule" onSubmit={(e) => {
-            e.preventDefault();
-            if (!built.ok) return;
-            save.mutate(built.draft, {
-              onSuccess: (rule) => {
-                setSaved(true);
-                if (id === undefined) navigate(`/settings/classification/${rule.id}`, { replace: true });
-              },
-            });
-          }}>
+          <Paper
+            withBorder
+            p="lg"
+            component="form"
+            aria-label="Rule"
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (!built.ok) return;
+              save.mutate(built.draft, {
+                onSuccess: (rule) => {
+                  setSaved(true);
+                  if (id === undefined)
+                    navigate(`/settings/classification/${rule.id}`, { replace: true });
+                },
+              });
+            }}
+          >
             <Stack gap="sm">
-              <TextInput label="Name" required maxLength={100} value={form.name} onChange={(e) => set('name', e.currentTarget.value)} disabled={!canManage} />
+              <TextInput
+                label="Name"
+                required
+                maxLength={100}
+                value={form.name}
+                onChange={(e) => set('name', e.currentTarget.value)}
+                disabled={!canManage}
+              />
               <Group grow align="flex-start">
                 <Stack gap={4}>
                   <Text size="sm" fw={500}>
@@ -92,12 +138,26 @@ function RuleEditor({ id, initial }: { id: string | undefined; initial: RuleForm
                     disabled={!canManage}
                   />
                 </Stack>
-                <NumberInput label="Priority" description="Lower runs first." min={0} max={1_000_000} value={form.priority} onChange={(v) => set('priority', typeof v === 'number' ? v : 100)} disabled={!canManage} />
+                <NumberInput
+                  label="Priority"
+                  description="Lower runs first."
+                  min={0}
+                  max={1_000_000}
+                  value={form.priority}
+                  onChange={(v) => set('priority', typeof v === 'number' ? v : 100)}
+                  disabled={!canManage}
+                />
               </Group>
               <Title order={3} size="h5">
                 Matches
               </Title>
-              <TagsInput label="Action names" description="Exact names or globs (* any run, ? one character); empty: any action. Enter adds one." value={form.actions} onChange={(v) => set('actions', v)} disabled={!canManage} />
+              <TagsInput
+                label="Action names"
+                description="Exact names or globs (* any run, ? one character); empty: any action. Enter adds one."
+                value={form.actions}
+                onChange={(v) => set('actions', v)}
+                disabled={!canManage}
+              />
               <MultiSelect
                 label="Opened by keys"
                 description="Empty: any key."
@@ -107,33 +167,88 @@ function RuleEditor({ id, initial }: { id: string | undefined; initial: RuleForm
                 searchable
                 disabled={!canManage}
               />
-              <TagsInput label="Title words" description="Every word must be in the title." value={form.titleWords} onChange={(v) => set('titleWords', v)} disabled={!canManage} />
+              <TagsInput
+                label="Title words"
+                description="Every word must be in the title."
+                value={form.titleWords}
+                onChange={(v) => set('titleWords', v)}
+                disabled={!canManage}
+              />
               <Stack gap={6}>
                 <Text size="sm" fw={500}>
                   Argument conditions
                 </Text>
                 {form.args.map((row, i) => (
                   <Group key={i} gap="xs" wrap="nowrap" align="flex-end">
-                    <TextInput label={`Argument ${i + 1} path`} placeholder="amount" value={row.path} onChange={(e) => set('args', form.args.map((r, j) => (j === i ? { ...r, path: e.currentTarget.value } : r)))} disabled={!canManage} />
+                    <TextInput
+                      label={`Argument ${i + 1} path`}
+                      placeholder="amount"
+                      value={row.path}
+                      onChange={(e) =>
+                        set(
+                          'args',
+                          form.args.map((r, j) =>
+                            j === i ? { ...r, path: e.currentTarget.value } : r,
+                          ),
+                        )
+                      }
+                      disabled={!canManage}
+                    />
                     <Select
                       label={`Argument ${i + 1} test`}
                       data={ARG_OPS.map((op) => ({ value: op, label: OP_LABELS[op] }))}
                       value={row.op}
-                      onChange={(v) => set('args', form.args.map((r, j) => (j === i ? { ...r, op: (v ?? 'eq') as ArgOp } : r)))}
+                      onChange={(v) =>
+                        set(
+                          'args',
+                          form.args.map((r, j) =>
+                            j === i ? { ...r, op: (v ?? 'eq') as ArgOp } : r,
+                          ),
+                        )
+                      }
                       allowDeselect={false}
                       w={150}
                       disabled={!canManage}
                     />
-                    <TextInput label={`Argument ${i + 1} value`} placeholder="100" value={row.value} onChange={(e) => set('args', form.args.map((r, j) => (j === i ? { ...r, value: e.currentTarget.value } : r)))} disabled={!canManage} />
+                    <TextInput
+                      label={`Argument ${i + 1} value`}
+                      placeholder="100"
+                      value={row.value}
+                      onChange={(e) =>
+                        set(
+                          'args',
+                          form.args.map((r, j) =>
+                            j === i ? { ...r, value: e.currentTarget.value } : r,
+                          ),
+                        )
+                      }
+                      disabled={!canManage}
+                    />
                     {canManage && (
-                      <ActionIcon variant="subtle" color="red" aria-label={`Remove argument condition ${i + 1}`} onClick={() => set('args', form.args.filter((_r, j) => j !== i))} mb={4}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        aria-label={`Remove argument condition ${i + 1}`}
+                        onClick={() =>
+                          set(
+                            'args',
+                            form.args.filter((_r, j) => j !== i),
+                          )
+                        }
+                        mb={4}
+                      >
                         ×
                       </ActionIcon>
                     )}
                   </Group>
                 ))}
                 {canManage && (
-                  <Button variant="light" size="xs" w="fit-content" onClick={() => set('args', [...form.args, { path: '', op: 'lte', value: '' }])}>
+                  <Button
+                    variant="light"
+                    size="xs"
+                    w="fit-content"
+                    onClick={() => set('args', [...form.args, { path: '', op: 'lte', value: '' }])}
+                  >
                     Add an argument condition
                   </Button>
                 )}
@@ -155,10 +270,31 @@ function RuleEditor({ id, initial }: { id: string | undefined; initial: RuleForm
                 disabled={!canManage}
               />
               {form.outcome === 'reject' && (
-                <Textarea label="Message to the agent" required maxLength={1000} value={form.message} onChange={(e) => set('message', e.currentTarget.value)} disabled={!canManage} />
+                <Textarea
+                  label="Message to the agent"
+                  required
+                  maxLength={1000}
+                  value={form.message}
+                  onChange={(e) => set('message', e.currentTarget.value)}
+                  disabled={!canManage}
+                />
               )}
-              {form.outcome === 'route' && <Checkbox label="Escalate" checked={form.escalate} onChange={(e) => set('escalate', e.currentTarget.checked)} disabled={!canManage} />}
-              <TextInput type="date" label="Expires on" description="Empty: never." value={form.expiresOn} onChange={(e) => set('expiresOn', e.currentTarget.value)} disabled={!canManage} />
+              {form.outcome === 'route' && (
+                <Checkbox
+                  label="Escalate"
+                  checked={form.escalate}
+                  onChange={(e) => set('escalate', e.currentTarget.checked)}
+                  disabled={!canManage}
+                />
+              )}
+              <TextInput
+                type="date"
+                label="Expires on"
+                description="Empty: never."
+                value={form.expiresOn}
+                onChange={(e) => set('expiresOn', e.currentTarget.value)}
+                disabled={!canManage}
+              />
               {!built.ok && (
                 <Text size="sm" c="orange" role="status">
                   {built.problem}
@@ -167,7 +303,11 @@ function RuleEditor({ id, initial }: { id: string | undefined; initial: RuleForm
               <FormError error={save.error} />
               {canManage && (
                 <Group>
-                  <Button type="submit" disabled={!built.ok || form.name.trim() === ''} loading={save.isPending}>
+                  <Button
+                    type="submit"
+                    disabled={!built.ok || form.name.trim() === ''}
+                    loading={save.isPending}
+                  >
                     {id === undefined ? 'Create rule' : 'Save rule'}
                   </Button>
                   {saved && (
@@ -182,7 +322,11 @@ function RuleEditor({ id, initial }: { id: string | undefined; initial: RuleForm
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 6 }}>
           <Stack>
-            <Preview results={preview.data?.results} error={preview.error} pending={preview.isFetching} />
+            <Preview
+              results={preview.data?.results}
+              error={preview.error}
+              pending={preview.isFetching}
+            />
             {id !== undefined && <Evidence id={id} />}
           </Stack>
         </Grid.Col>
@@ -191,10 +335,25 @@ function RuleEditor({ id, initial }: { id: string | undefined; initial: RuleForm
   );
 }
 
-const RESULT_LABEL: Record<string, string> = { approve: 'approve', reject: 'reject', route: 'route', require_human: 'require a person' };
+const RESULT_LABEL: Record<string, string> = {
+  approve: 'approve',
+  reject: 'reject',
+  route: 'route',
+  require_human: 'require a person',
+};
 
-function Preview({ results, error, pending }: { results: DryRunInterruptResult[] | undefined; error: Error | null; pending: boolean }) {
-  const matched = (results ?? []).flatMap((r) => r.actions.filter((a) => a.result !== 'person').map((a) => ({ interrupt: r, action: a })));
+function Preview({
+  results,
+  error,
+  pending,
+}: {
+  results: DryRunInterruptResult[] | undefined;
+  error: Error | null;
+  pending: boolean;
+}) {
+  const matched = (results ?? []).flatMap((r) =>
+    r.actions.filter((a) => a.result !== 'person').map((a) => ({ interrupt: r, action: a })),
+  );
   const actions = (results ?? []).reduce((n, r) => n + r.actions.length, 0);
   return (
     <Paper withBorder p="lg" aria-label="Preview" component="section">
@@ -212,7 +371,8 @@ function Preview({ results, error, pending }: { results: DryRunInterruptResult[]
         <FormError error={error} />
         {results !== undefined && (
           <Text size="sm" role="status" aria-live="polite">
-            Matches {matched.length} of {actions} actions in the latest {Math.min(results.length, PREVIEW_INTERRUPTS)} interrupts.
+            Matches {matched.length} of {actions} actions in the latest{' '}
+            {Math.min(results.length, PREVIEW_INTERRUPTS)} interrupts.
           </Text>
         )}
         {matched.length > 0 && (
@@ -233,7 +393,11 @@ function Preview({ results, error, pending }: { results: DryRunInterruptResult[]
                     </Anchor>
                   </Table.Td>
                   <Table.Td>{action.actionName}</Table.Td>
-                  <Table.Td>{action.skipped === 'decision_not_allowed' ? 'go to a person (decision not allowed)' : RESULT_LABEL[action.result]}</Table.Td>
+                  <Table.Td>
+                    {action.skipped === 'decision_not_allowed'
+                      ? 'go to a person (decision not allowed)'
+                      : RESULT_LABEL[action.result]}
+                  </Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
@@ -261,19 +425,24 @@ export function EvidencePanel({ stats }: { stats: ClassificationRuleStatsRespons
           Evidence
         </Title>
         <Text size="sm" data-testid="shadow-stats">
-          In shadow mode: matched {s.matched}, would have decided {s.wouldDecide}; people decided {s.decidedByPeople} of those and agreed with the rule on {s.agreed} of {s.decidedByPeople}.
+          In shadow mode: matched {s.matched}, would have decided {s.wouldDecide}; people decided{' '}
+          {s.decidedByPeople} of those and agreed with the rule on {s.agreed} of {s.decidedByPeople}
+          .
         </Text>
         <Text size="sm" data-testid="enforce-stats">
           Enforced: matched {stats.enforce.matched}, decided {stats.enforce.decided}.
         </Text>
         {stats.lastMatchedAt !== null && (
           <Text size="xs" c="dimmed">
-            Last matched <RelativeTime value={stats.lastMatchedAt} />. The figures start again when what the rule matches or does changes.
+            Last matched <RelativeTime value={stats.lastMatchedAt} />. The figures start again when
+            what the rule matches or does changes.
           </Text>
         )}
         {stats.disagreements.length === 0 ? (
           <Alert variant="light" color={s.decidedByPeople > 0 ? 'teal' : 'gray'}>
-            {s.decidedByPeople > 0 ? 'No disagreements: people decided every compared action as this rule would have.' : 'Nothing compared yet.'}
+            {s.decidedByPeople > 0
+              ? 'No disagreements: people decided every compared action as this rule would have.'
+              : 'Nothing compared yet.'}
           </Alert>
         ) : (
           <Table aria-label="Disagreements">
@@ -298,7 +467,8 @@ export function EvidencePanel({ stats }: { stats: ClassificationRuleStatsRespons
                     <Badge variant="light">{d.outcome}</Badge>
                   </Table.Td>
                   <Table.Td>
-                    {d.decision} by {d.decidedByName ?? 'a person'} <RelativeTime value={d.decidedAt} />
+                    {d.decision} by {d.decidedByName ?? 'a person'}{' '}
+                    <RelativeTime value={d.decidedAt} />
                   </Table.Td>
                 </Table.Tr>
               ))}

@@ -25,7 +25,10 @@ export interface HoldCallbacks {
   /** Every approval of the hold was recorded. */
   onSent: (approved: InterruptResponse[]) => void;
   /** Some were not (a colleague decided first, a network error…); the rest were recorded. */
-  onFailed: (failures: { interrupt: InterruptResponse; error: unknown }[], approved: InterruptResponse[]) => void;
+  onFailed: (
+    failures: { interrupt: InterruptResponse; error: unknown }[],
+    approved: InterruptResponse[],
+  ) => void;
 }
 
 let held: HeldApproval[] = [];
@@ -50,7 +53,13 @@ function subscribe(listener: () => void): () => void {
 async function approveInterrupt(interrupt: InterruptResponse, keepalive: boolean): Promise<void> {
   const actions = undecidedActions(interrupt);
   const decide = (actionName: string) =>
-    call(decideInterrupt({ path: { id: interrupt.id }, body: { actionName, decision: 'approve' }, ...(keepalive ? { keepalive: true } : {}) }));
+    call(
+      decideInterrupt({
+        path: { id: interrupt.id },
+        body: { actionName, decision: 'approve' },
+        ...(keepalive ? { keepalive: true } : {}),
+      }),
+    );
   if (keepalive) {
     await Promise.all(actions.map((a) => decide(a.name)));
     return;
@@ -58,7 +67,11 @@ async function approveInterrupt(interrupt: InterruptResponse, keepalive: boolean
   for (const action of actions) await decide(action.name);
 }
 
-async function send(key: number, queryClient: QueryClient | null, keepalive: boolean): Promise<void> {
+async function send(
+  key: number,
+  queryClient: QueryClient | null,
+  keepalive: boolean,
+): Promise<void> {
   const hold = held.find((h) => h.key === key);
   clearTimeout(timers.get(key));
   timers.delete(key);
@@ -87,7 +100,11 @@ async function send(key: number, queryClient: QueryClient | null, keepalive: boo
 }
 
 /** Holds the approval of these interrupts for the undo window, then sends it. Returns the hold's key. */
-export function holdApproval(interrupts: InterruptResponse[], queryClient: QueryClient, on: HoldCallbacks): number {
+export function holdApproval(
+  interrupts: InterruptResponse[],
+  queryClient: QueryClient,
+  on: HoldCallbacks,
+): number {
   const key = nextKey++;
   callbacks.set(key, on);
   publish([...held, { key, interrupts, state: 'held' }]);

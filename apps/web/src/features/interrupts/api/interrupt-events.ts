@@ -9,7 +9,10 @@ export type InterruptEvent = Pick<OrganisationEvent, 'type' | 'interrupt'>;
  * Brings the cached inbox up to date after interrupt events: the lists and counts, and the
  * pages of the interrupts they name. Called with a burst of events at once.
  */
-export async function applyInterruptEvents(queryClient: QueryClient, events: InterruptEvent[]): Promise<void> {
+export async function applyInterruptEvents(
+  queryClient: QueryClient,
+  events: InterruptEvent[],
+): Promise<void> {
   const ids = new Set(events.flatMap((e) => (e.interrupt ? [e.interrupt.id] : [])));
   await Promise.all([
     queryClient.invalidateQueries({ queryKey: interruptKeys.lists() }),

@@ -14,10 +14,21 @@ import {
   type InterruptResponse,
   type ListInterruptsData,
 } from '@interlock/api-client';
-import { infiniteQueryOptions, type InfiniteData, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import {
+  infiniteQueryOptions,
+  type InfiniteData,
+  queryOptions,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+} from '@tanstack/react-query';
 import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
 
-export type InboxFilters = NonNullable<Omit<NonNullable<ListInterruptsData['query']>, 'cursor' | 'limit'>>;
+export type InboxFilters = NonNullable<
+  Omit<NonNullable<ListInterruptsData['query']>, 'cursor' | 'limit'>
+>;
 
 export const interruptKeys = {
   all: ['interrupts'] as const,
@@ -34,7 +45,12 @@ export const interruptListQuery = (filters: InboxFilters) =>
   infiniteQueryOptions({
     queryKey: interruptKeys.list(filters),
     queryFn: ({ pageParam, signal }) =>
-      call(listInterrupts({ query: { ...filters, limit: INBOX_PAGE_SIZE, cursor: pageParam ?? undefined }, signal })),
+      call(
+        listInterrupts({
+          query: { ...filters, limit: INBOX_PAGE_SIZE, cursor: pageParam ?? undefined },
+          signal,
+        }),
+      ),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
   });
@@ -62,14 +78,19 @@ export function inboxFromParams(params: URLSearchParams): { tab: InboxTab; filte
   const raw = params.get('tab');
   const tab: InboxTab = INBOX_TABS.includes(raw as InboxTab) ? (raw as InboxTab) : 'open';
   const order = params.get('order');
-  const filters: InboxFilters = { ...tabFilters(tab), order: order === 'oldest' || order === 'deadline' ? order : 'newest' };
+  const filters: InboxFilters = {
+    ...tabFilters(tab),
+    order: order === 'oldest' || order === 'deadline' ? order : 'newest',
+  };
   const q = params.get('q')?.trim() ?? '';
   if (q !== '') filters.q = q;
   const assignee = params.get('assignee');
-  if (tab === 'open' && (assignee === 'unassigned' || assignee === 'my_teams')) filters.assignee = assignee;
+  if (tab === 'open' && (assignee === 'unassigned' || assignee === 'my_teams'))
+    filters.assignee = assignee;
   // The Answered tab also lists the interrupts closed another way (`?closed=expired|withdrawn`).
   const closed = params.get('closed');
-  if (tab === 'answered' && (closed === 'expired' || closed === 'withdrawn')) filters.status = closed;
+  if (tab === 'answered' && (closed === 'expired' || closed === 'withdrawn'))
+    filters.status = closed;
   return { tab, filters };
 }
 
@@ -101,7 +122,13 @@ export function useInterrupt(id: string, withHistory: boolean) {
   return useQuery({
     queryKey: [...interruptKeys.detail(id), { withHistory }],
     queryFn: ({ signal }) =>
-      call(getInterrupt({ path: { id }, query: { include: withHistory ? ['history', 'session'] : ['session'] }, signal })),
+      call(
+        getInterrupt({
+          path: { id },
+          query: { include: withHistory ? ['history', 'session'] : ['session'] },
+          signal,
+        }),
+      ),
   });
 }
 
@@ -119,7 +146,8 @@ export function invalidateInterrupt(queryClient: QueryClient, id?: string): Prom
 export function useDecide() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, body }: { id: string; body: DecideInterruptDto }) => call(decideInterrupt({ path: { id }, body })),
+    mutationFn: ({ id, body }: { id: string; body: DecideInterruptDto }) =>
+      call(decideInterrupt({ path: { id }, body })),
     // A 409 (a colleague decided first) also changes what to show: refresh either way.
     onSettled: (_data, _error, { id }) => invalidateInterrupt(queryClient, id),
   });
@@ -132,7 +160,12 @@ export function useApproveAll() {
     mutationFn: async (interrupt: InterruptResponse) => {
       let latest = interrupt;
       for (const action of undecidedActions(interrupt)) {
-        latest = await call(decideInterrupt({ path: { id: interrupt.id }, body: { actionName: action.name, decision: 'approve' } }));
+        latest = await call(
+          decideInterrupt({
+            path: { id: interrupt.id },
+            body: { actionName: action.name, decision: 'approve' },
+          }),
+        );
       }
       return latest;
     },
@@ -143,7 +176,8 @@ export function useApproveAll() {
 export function useAssign() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, body }: { id: string; body: AssignInterruptDto }) => call(assignInterrupt({ path: { id }, body })),
+    mutationFn: ({ id, body }: { id: string; body: AssignInterruptDto }) =>
+      call(assignInterrupt({ path: { id }, body })),
     onSettled: (_data, _error, { id }) => invalidateInterrupt(queryClient, id),
   });
 }
@@ -151,7 +185,8 @@ export function useAssign() {
 export function useEscalate() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, reason }: { id: string; reason?: string }) => call(escalateInterrupt({ path: { id }, body: reason ? { reason } : {} })),
+    mutationFn: ({ id, reason }: { id: string; reason?: string }) =>
+      call(escalateInterrupt({ path: { id }, body: reason ? { reason } : {} })),
     onSettled: (_data, _error, { id }) => invalidateInterrupt(queryClient, id),
   });
 }
@@ -160,7 +195,8 @@ export function useEscalate() {
 export function useExtendDeadline() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, timeoutSeconds }: { id: string; timeoutSeconds: number }) => call(extendInterruptDeadline({ path: { id }, body: { timeoutSeconds } })),
+    mutationFn: ({ id, timeoutSeconds }: { id: string; timeoutSeconds: number }) =>
+      call(extendInterruptDeadline({ path: { id }, body: { timeoutSeconds } })),
     onSettled: (_data, _error, { id }) => invalidateInterrupt(queryClient, id),
   });
 }
@@ -174,7 +210,11 @@ export function undecidedActions(interrupt: InterruptResponse) {
 /** True when `a` (or a bulk approve) may approve it: open, and every undecided action allows approve. */
 export function canApproveAll(interrupt: InterruptResponse): boolean {
   const open = undecidedActions(interrupt);
-  return interrupt.status === 'open' && open.length > 0 && open.every((a) => a.allowedDecisions.includes('approve'));
+  return (
+    interrupt.status === 'open' &&
+    open.length > 0 &&
+    open.every((a) => a.allowedDecisions.includes('approve'))
+  );
 }
 
 /**
@@ -182,9 +222,16 @@ export function canApproveAll(interrupt: InterruptResponse): boolean {
  * already shows (so "next" follows the tab, search and order the person chose), else the
  * newest open one.
  */
-export async function nextOpenInterrupt(queryClient: QueryClient, currentId: string, skip: ReadonlySet<string> = new Set()): Promise<InterruptResponse | undefined> {
-  const usable = (i: InterruptResponse) => i.id !== currentId && i.status === 'open' && !skip.has(i.id);
-  for (const [, data] of queryClient.getQueriesData<InfiniteData<InterruptListResponse>>({ queryKey: interruptKeys.lists() })) {
+export async function nextOpenInterrupt(
+  queryClient: QueryClient,
+  currentId: string,
+  skip: ReadonlySet<string> = new Set(),
+): Promise<InterruptResponse | undefined> {
+  const usable = (i: InterruptResponse) =>
+    i.id !== currentId && i.status === 'open' && !skip.has(i.id);
+  for (const [, data] of queryClient.getQueriesData<InfiniteData<InterruptListResponse>>({
+    queryKey: interruptKeys.lists(),
+  })) {
     const items = data?.pages.flatMap((p) => p.interrupts) ?? [];
     const at = items.findIndex((i) => i.id === currentId);
     if (at < 0) continue;

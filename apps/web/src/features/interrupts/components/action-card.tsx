@@ -8,7 +8,22 @@ import {
   type InterruptResponse,
   type JsonObject,
 } from '@interlock/api-client';
-import { Alert, Anchor, Badge, Button, Code, Group, JsonInput, Paper, Spoiler, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Code,
+  Group,
+  JsonInput,
+  Paper,
+  Spoiler,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { FormError } from '../../../shared/components/form-error';
@@ -28,10 +43,18 @@ const DECIDED: Record<DecisionType, { label: string; color: string }> = {
 type Mode = null | 'edit' | 'reject' | 'respond';
 
 /** A button named after an action keeps to the card's width: a long name ends in an ellipsis (its accessible name stays whole). */
-const FITS = { root: { maxWidth: '100%' }, inner: { minWidth: 0 }, label: { display: 'block', overflow: 'hidden', textOverflow: 'ellipsis' } } as const;
+const FITS = {
+  root: { maxWidth: '100%' },
+  inner: { minWidth: 0 },
+  label: { display: 'block', overflow: 'hidden', textOverflow: 'ellipsis' },
+} as const;
 
 /** A decision's body without the action it is for (one shape per decision type). */
-type DecisionBody = DecideInterruptDto extends infer D ? (D extends unknown ? Omit<D, 'actionName'> : never) : never;
+type DecisionBody = DecideInterruptDto extends infer D
+  ? D extends unknown
+    ? Omit<D, 'actionName'>
+    : never
+  : never;
 
 /** One action request: its arguments, and the decisions it allows (or the one it got). */
 export function ActionCard({
@@ -50,7 +73,9 @@ export function ActionCard({
 }) {
   const decision = interrupt.decisions.find((d) => d.actionName === action.name);
   const decide = useDecide();
-  const [mode, setMode] = useState<Mode>(startEditing && action.allowedDecisions.includes('edit') ? 'edit' : null);
+  const [mode, setMode] = useState<Mode>(
+    startEditing && action.allowedDecisions.includes('edit') ? 'edit' : null,
+  );
   const [lostRace, setLostRace] = useState<string | null>(null);
   // After a decision its buttons are gone: keyboard focus moves to the action's heading, so the
   // next Tab reaches the next action rather than the top of the page.
@@ -77,10 +102,24 @@ export function ActionCard({
     );
 
   return (
-    <Paper withBorder p="md" component="section" aria-labelledby={`action-${action.name}`} data-action-card={action.name} data-undecided={decision ? undefined : ''}>
+    <Paper
+      withBorder
+      p="md"
+      component="section"
+      aria-labelledby={`action-${action.name}`}
+      data-action-card={action.name}
+      data-undecided={decision ? undefined : ''}
+    >
       <Stack gap="sm">
         <Group justify="space-between" wrap="nowrap">
-          <Title order={2} size="h4" id={`action-${action.name}`} ref={heading} tabIndex={-1} style={{ overflowWrap: 'anywhere' }}>
+          <Title
+            order={2}
+            size="h4"
+            id={`action-${action.name}`}
+            ref={heading}
+            tabIndex={-1}
+            style={{ overflowWrap: 'anywhere' }}
+          >
             {action.name}
           </Title>
           {decision ? (
@@ -94,7 +133,11 @@ export function ActionCard({
           )}
         </Group>
         {action.description !== null && (
-          <Spoiler maxHeight={120} showLabel="Show the whole action description" hideLabel="Show less">
+          <Spoiler
+            maxHeight={120}
+            showLabel="Show the whole action description"
+            hideLabel="Show less"
+          >
             <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
               {action.description}
             </Text>
@@ -102,8 +145,14 @@ export function ActionCard({
         )}
         <JsonBlock value={action.args} label={`Arguments of ${action.name}`} />
         {lostRace !== null && decision && (
-          <Alert color="orange" variant="light" role="alert" title={`${decision.decidedBy.name} decided this first`}>
-            {lostRace} It was {DECIDED[decision.decision].label.toLowerCase()} by {decision.decidedBy.name}; your decision was not recorded.
+          <Alert
+            color="orange"
+            variant="light"
+            role="alert"
+            title={`${decision.decidedBy.name} decided this first`}
+          >
+            {lostRace} It was {DECIDED[decision.decision].label.toLowerCase()} by{' '}
+            {decision.decidedBy.name}; your decision was not recorded.
           </Alert>
         )}
         {decision ? (
@@ -115,29 +164,57 @@ export function ActionCard({
               {mode === null && (
                 <Group gap="xs" wrap="wrap">
                   {allows('approve') && (
-                    <Button color="teal" loading={decide.isPending} onClick={() => send({ decision: 'approve' })} data-decision="approve" styles={FITS}>
+                    <Button
+                      color="teal"
+                      loading={decide.isPending}
+                      onClick={() => send({ decision: 'approve' })}
+                      data-decision="approve"
+                      styles={FITS}
+                    >
                       Approve {action.name}
                     </Button>
                   )}
                   {allows('edit') && (
-                    <Button variant="default" onClick={() => setMode('edit')} data-decision="edit" styles={FITS}>
+                    <Button
+                      variant="default"
+                      onClick={() => setMode('edit')}
+                      data-decision="edit"
+                      styles={FITS}
+                    >
                       Edit {action.name}
                     </Button>
                   )}
                   {allows('reject') && (
-                    <Button variant="light" color="red" onClick={() => setMode('reject')} data-decision="reject" styles={FITS}>
+                    <Button
+                      variant="light"
+                      color="red"
+                      onClick={() => setMode('reject')}
+                      data-decision="reject"
+                      styles={FITS}
+                    >
                       Reject {action.name}
                     </Button>
                   )}
                   {allows('respond') && (
-                    <Button variant="light" color="grape" onClick={() => setMode('respond')} data-decision="respond" styles={FITS}>
+                    <Button
+                      variant="light"
+                      color="grape"
+                      onClick={() => setMode('respond')}
+                      data-decision="respond"
+                      styles={FITS}
+                    >
                       Respond to {action.name}
                     </Button>
                   )}
                 </Group>
               )}
               {mode === 'edit' && (
-                <EditForm action={action} pending={decide.isPending} onCancel={() => setMode(null)} onSend={(edit) => send({ decision: 'edit', ...edit })} />
+                <EditForm
+                  action={action}
+                  pending={decide.isPending}
+                  onCancel={() => setMode(null)}
+                  onSend={(edit) => send({ decision: 'edit', ...edit })}
+                />
               )}
               {(mode === 'reject' || mode === 'respond') && (
                 <MessageForm
@@ -146,11 +223,17 @@ export function ActionCard({
                   pending={decide.isPending}
                   onCancel={() => setMode(null)}
                   onSend={(message) =>
-                    send(mode === 'respond' ? { decision: 'respond', message } : { decision: 'reject', message: message === '' ? undefined : message })
+                    send(
+                      mode === 'respond'
+                        ? { decision: 'respond', message }
+                        : { decision: 'reject', message: message === '' ? undefined : message },
+                    )
                   }
                 />
               )}
-              {!(isApiError(decide.error) && decide.error.status === 409) && <FormError error={decide.error} />}
+              {!(isApiError(decide.error) && decide.error.status === 409) && (
+                <FormError error={decide.error} />
+              )}
             </>
           )
         )}
@@ -169,12 +252,22 @@ export function DeciderName({ decidedBy }: { decidedBy: DecidedBy }) {
     case 'argus':
       return (
         <>
-          <Badge color="violet" variant="light" size="sm" title="Decided automatically by argus, the classifier">
+          <Badge
+            color="violet"
+            variant="light"
+            size="sm"
+            title="Decided automatically by argus, the classifier"
+          >
             argus
           </Badge>{' '}
           <Text span size="xs" c="dimmed">
             (rule{' '}
-            <Anchor component={Link} to={`/settings/classification/${decidedBy.ruleId}`} size="xs" aria-label={`The rule that decided: ${ruleName ?? decidedBy.ruleId}`}>
+            <Anchor
+              component={Link}
+              to={`/settings/classification/${decidedBy.ruleId}`}
+              size="xs"
+              aria-label={`The rule that decided: ${ruleName ?? decidedBy.ruleId}`}
+            >
               {ruleName ?? <Code>{decidedBy.ruleId.slice(0, 8)}</Code>}
             </Anchor>
             )
@@ -201,14 +294,17 @@ function DecisionView({ decision }: { decision: DecisionResponse }) {
   return (
     <Stack gap={6}>
       <Text size="sm">
-        {DECIDED[decision.decision].label} by <DeciderName decidedBy={decision.decidedBy} /> <RelativeTime value={decision.decidedAt} />
+        {DECIDED[decision.decision].label} by <DeciderName decidedBy={decision.decidedBy} />{' '}
+        <RelativeTime value={decision.decidedAt} />
       </Text>
       {decision.editedName !== null && (
         <Text size="sm">
           Runs <Code>{decision.editedName}</Code> instead
         </Text>
       )}
-      {decision.editedArgs !== null && <JsonBlock value={decision.editedArgs} label="Edited arguments" />}
+      {decision.editedArgs !== null && (
+        <JsonBlock value={decision.editedArgs} label="Edited arguments" />
+      )}
       {decision.message !== null && (
         <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
           “{decision.message}”
@@ -242,7 +338,10 @@ function EditForm({
         if (!parsed.ok) return setError(parsed.error);
         setError(null);
         const editedName = name.trim();
-        onSend({ editedArgs: parsed.value, ...(editedName === '' || editedName === action.name ? {} : { editedName }) });
+        onSend({
+          editedArgs: parsed.value,
+          ...(editedName === '' || editedName === action.name ? {} : { editedName }),
+        });
       }}
     >
       <Stack gap="xs">
@@ -259,7 +358,8 @@ function EditForm({
             }
           }}
           onKeyDown={(event) => {
-            if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) event.currentTarget.form?.requestSubmit();
+            if (event.key === 'Enter' && (event.ctrlKey || event.metaKey))
+              event.currentTarget.form?.requestSubmit();
           }}
           error={error}
           // The input's own check (on blur) shows this text rather than a bare red border.
@@ -309,18 +409,28 @@ function MessageForm({
     <form
       onSubmit={(event) => {
         event.preventDefault();
-        if (kind === 'respond' && message.trim() === '') return setError('Write the response the agent should receive.');
+        if (kind === 'respond' && message.trim() === '')
+          return setError('Write the response the agent should receive.');
         onSend(message.trim());
       }}
     >
       <Stack gap="xs">
         <Textarea
-          label={kind === 'reject' ? `Reason for rejecting ${action.name} (optional)` : `Response to ${action.name}`}
-          description={kind === 'reject' ? 'The agent receives it with the rejection. Ctrl+Enter sends.' : 'The agent receives it instead of running the action. Ctrl+Enter sends.'}
+          label={
+            kind === 'reject'
+              ? `Reason for rejecting ${action.name} (optional)`
+              : `Response to ${action.name}`
+          }
+          description={
+            kind === 'reject'
+              ? 'The agent receives it with the rejection. Ctrl+Enter sends.'
+              : 'The agent receives it instead of running the action. Ctrl+Enter sends.'
+          }
           value={message}
           onChange={(e) => setMessage(e.currentTarget.value)}
           onKeyDown={(event) => {
-            if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) event.currentTarget.form?.requestSubmit();
+            if (event.key === 'Enter' && (event.ctrlKey || event.metaKey))
+              event.currentTarget.form?.requestSubmit();
           }}
           error={error}
           required={kind === 'respond'}

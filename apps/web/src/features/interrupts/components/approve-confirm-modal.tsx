@@ -9,13 +9,28 @@ import { UNDO_SECONDS } from '../api/held-approvals';
  * anything is. Enter confirms (the Approve button has focus); the approval is then held for the
  * undo window.
  */
-export function ApproveConfirmModal({ interrupt, onClose, onConfirm }: { interrupt: InterruptResponse | null; onClose: () => void; onConfirm: (it: InterruptResponse) => void }) {
+export function ApproveConfirmModal({
+  interrupt,
+  onClose,
+  onConfirm,
+}: {
+  interrupt: InterruptResponse | null;
+  onClose: () => void;
+  onConfirm: (it: InterruptResponse) => void;
+}) {
   const actions = interrupt ? undecidedActions(interrupt) : [];
   return (
-    <Modal opened={interrupt !== null} onClose={onClose} title={`Approve “${interrupt?.title ?? ''}”?`} size="lg" returnFocus={false}>
+    <Modal
+      opened={interrupt !== null}
+      onClose={onClose}
+      title={`Approve “${interrupt?.title ?? ''}”?`}
+      size="lg"
+      returnFocus={false}
+    >
       <Stack gap="sm">
         <Text size="sm">
-          {actions.length === 1 ? 'This action runs' : `These ${actions.length} actions run`} with the arguments the agent proposed. You can undo for {UNDO_SECONDS} seconds.
+          {actions.length === 1 ? 'This action runs' : `These ${actions.length} actions run`} with
+          the arguments the agent proposed. You can undo for {UNDO_SECONDS} seconds.
         </Text>
         <ScrollArea.Autosize mah="55dvh" type="auto" offsetScrollbars>
           <Stack gap="sm">

@@ -16,12 +16,23 @@ export function approveWithUndo(interrupts: InterruptResponse[], queryClient: Qu
   const what = describe(interrupts);
   let id = '';
   const key = holdApproval(interrupts, queryClient, {
-    onSent: () => notifications.update({ id, color: 'teal', title: undefined, message: `Approved ${what}`, autoClose: 4000, withCloseButton: true }),
+    onSent: () =>
+      notifications.update({
+        id,
+        color: 'teal',
+        title: undefined,
+        message: `Approved ${what}`,
+        autoClose: 4000,
+        withCloseButton: true,
+      }),
     onFailed: (failures, approved) =>
       notifications.update({
         id,
         color: 'red',
-        title: approved.length === 0 ? `Could not approve ${what}` : `Approved ${approved.length}; ${failures.length} could not be approved`,
+        title:
+          approved.length === 0
+            ? `Could not approve ${what}`
+            : `Approved ${approved.length}; ${failures.length} could not be approved`,
         message: failures.map((f) => `${f.interrupt.title}: ${errorMessage(f.error)}`).join(' · '),
         autoClose: 10_000,
         withCloseButton: true,

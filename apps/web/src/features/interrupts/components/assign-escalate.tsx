@@ -17,8 +17,22 @@ export function AssignPanel({ interrupt }: { interrupt: InterruptResponse }) {
   const assign = useAssign();
   const [target, setTarget] = useState<string | null>(null);
   const data = [
-    ...(members.data ? [{ group: 'Members', items: members.data.map((m) => ({ value: `member:${m.id}`, label: m.name })) }] : []),
-    ...(teams.data ? [{ group: 'Teams', items: teams.data.map((t) => ({ value: `team:${t.id}`, label: `Team ${t.name}` })) }] : []),
+    ...(members.data
+      ? [
+          {
+            group: 'Members',
+            items: members.data.map((m) => ({ value: `member:${m.id}`, label: m.name })),
+          },
+        ]
+      : []),
+    ...(teams.data
+      ? [
+          {
+            group: 'Teams',
+            items: teams.data.map((t) => ({ value: `team:${t.id}`, label: `Team ${t.name}` })),
+          },
+        ]
+      : []),
   ];
   const submit = (value: string | null) => {
     const [type, id] = value === null ? ['member', null] : value.split(':');
@@ -42,7 +56,13 @@ export function AssignPanel({ interrupt }: { interrupt: InterruptResponse }) {
           <Group gap="xs">
             <AssigneeBadge assignee={interrupt.assignee} />
             {interrupt.status === 'open' && (
-              <Button variant="subtle" color="gray" size="compact-xs" loading={assign.isPending} onClick={() => submit(null)}>
+              <Button
+                variant="subtle"
+                color="gray"
+                size="compact-xs"
+                loading={assign.isPending}
+                onClick={() => submit(null)}
+              >
                 Unassign
               </Button>
             )}
@@ -56,14 +76,32 @@ export function AssignPanel({ interrupt }: { interrupt: InterruptResponse }) {
           <>
             {data.length > 0 && (
               <Group align="flex-end" gap="xs" wrap="nowrap">
-                <Select label="Assign to" placeholder="A member or a team" data={data} value={target} onChange={setTarget} searchable style={{ flex: 1 }} />
-                <Button disabled={target === null} loading={assign.isPending} onClick={() => target && submit(target)}>
+                <Select
+                  label="Assign to"
+                  placeholder="A member or a team"
+                  data={data}
+                  value={target}
+                  onChange={setTarget}
+                  searchable
+                  style={{ flex: 1 }}
+                />
+                <Button
+                  disabled={target === null}
+                  loading={assign.isPending}
+                  onClick={() => target && submit(target)}
+                >
                   Assign
                 </Button>
               </Group>
             )}
             {!(interrupt.assignee?.type === 'member' && interrupt.assignee.id === member.id) && (
-              <Button variant="default" size="xs" w="fit-content" loading={assign.isPending} onClick={() => submit(`member:${member.id}`)}>
+              <Button
+                variant="default"
+                size="xs"
+                w="fit-content"
+                loading={assign.isPending}
+                onClick={() => submit(`member:${member.id}`)}
+              >
                 Assign to me
               </Button>
             )}
@@ -106,8 +144,21 @@ export function EscalatePanel({ interrupt }: { interrupt: InterruptResponse }) {
           </Text>
           {interrupt.status === 'open' && (
             <>
-              <Textarea label="Reason for escalating (optional)" value={reason} onChange={(e) => setReason(e.currentTarget.value)} maxLength={1000} autosize minRows={2} />
-              <Button type="submit" color="red" variant="light" w="fit-content" loading={escalate.isPending}>
+              <Textarea
+                label="Reason for escalating (optional)"
+                value={reason}
+                onChange={(e) => setReason(e.currentTarget.value)}
+                maxLength={1000}
+                autosize
+                minRows={2}
+              />
+              <Button
+                type="submit"
+                color="red"
+                variant="light"
+                w="fit-content"
+                loading={escalate.isPending}
+              >
                 Escalate
               </Button>
               <FormError error={escalate.error} />

@@ -15,7 +15,13 @@ import { onTimeoutText } from './interrupt-badges';
  * move it later (or give one to an interrupt without). Once it expired or was withdrawn, says so
  * and why.
  */
-export function DeadlinePanel({ interrupt, canDecide }: { interrupt: InterruptResponse; canDecide: boolean }) {
+export function DeadlinePanel({
+  interrupt,
+  canDecide,
+}: {
+  interrupt: InterruptResponse;
+  canDecide: boolean;
+}) {
   const extend = useExtendDeadline();
   const [seconds, setSeconds] = useState(3_600);
   const expiresAt = interrupt.expiresAt ?? null;
@@ -23,14 +29,18 @@ export function DeadlinePanel({ interrupt, canDecide }: { interrupt: InterruptRe
   if (interrupt.status === 'expired') {
     return (
       <Alert color="orange" variant="light" title="Expired">
-        No decision came before the deadline{expiresAt !== null && <> ({dateTime(expiresAt)})</>}: Interlock decided the undecided actions as actor system.
+        No decision came before the deadline{expiresAt !== null && <> ({dateTime(expiresAt)})</>}:
+        Interlock decided the undecided actions as actor system.
       </Alert>
     );
   }
   if (interrupt.status === 'withdrawn') {
     return (
       <Alert color="gray" variant="light" title="Withdrawn">
-        {interrupt.withdrawnReason ? `Withdrawn: ${interrupt.withdrawnReason}` : 'Withdrawn by its agent, without a reason.'} Its undecided actions can no longer be decided.
+        {interrupt.withdrawnReason
+          ? `Withdrawn: ${interrupt.withdrawnReason}`
+          : 'Withdrawn by its agent, without a reason.'}{' '}
+        Its undecided actions can no longer be decided.
       </Alert>
     );
   }
@@ -43,7 +53,10 @@ export function DeadlinePanel({ interrupt, canDecide }: { interrupt: InterruptRe
           event.preventDefault();
           extend.mutate(
             { id: interrupt.id, timeoutSeconds: seconds },
-            { onSuccess: (updated) => notifySuccess(`Deadline moved to ${dateTime(updated.expiresAt ?? '')}`) },
+            {
+              onSuccess: (updated) =>
+                notifySuccess(`Deadline moved to ${dateTime(updated.expiresAt ?? '')}`),
+            },
           );
         }}
       >

@@ -2,7 +2,10 @@ import { parseEditedArgs } from './edited-args';
 
 describe('parseEditedArgs', () => {
   it('accepts a JSON object', () => {
-    expect(parseEditedArgs('{"amount": 40, "to": {"iban": "DE00"}}')).toEqual({ ok: true, value: { amount: 40, to: { iban: 'DE00' } } });
+    expect(parseEditedArgs('{"amount": 40, "to": {"iban": "DE00"}}')).toEqual({
+      ok: true,
+      value: { amount: 40, to: { iban: 'DE00' } },
+    });
   });
 
   it.each([
@@ -21,6 +24,9 @@ describe('parseEditedArgs', () => {
   });
 
   it('keeps an escaped backslash before u0000 (that is text, not NUL)', () => {
-    expect(parseEditedArgs('{"path": "C:\\\\u0000"}')).toEqual({ ok: true, value: { path: 'C:\\u0000' } });
+    expect(parseEditedArgs('{"path": "C:\\\\u0000"}')).toEqual({
+      ok: true,
+      value: { path: 'C:\\u0000' },
+    });
   });
 });

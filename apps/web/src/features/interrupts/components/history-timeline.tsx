@@ -11,7 +11,14 @@ export function HistoryTimeline({ history }: { history: InterruptHistoryEntry[] 
       </Title>
       <Timeline bulletSize={12} lineWidth={2} active={history.length - 1}>
         {history.map((entry) => (
-          <Timeline.Item key={entry.id} title={<Text size="sm" style={{ overflowWrap: 'anywhere' }}>{entry.summary}</Text>}>
+          <Timeline.Item
+            key={entry.id}
+            title={
+              <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                {entry.summary}
+              </Text>
+            }
+          >
             <Text size="xs" c="dimmed">
               {entry.actorName} · <RelativeTime value={entry.createdAt} />
             </Text>

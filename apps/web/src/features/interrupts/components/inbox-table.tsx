@@ -57,11 +57,17 @@ export const InboxTable = forwardRef<HTMLTableSectionElement, InboxTableProps>(f
             const pending = undecidedActions(it);
             const approveAll = canApproveAll(it);
             return (
-              <Table.Tr key={it.id} className={index === activeIndex ? 'interlock-row-selected' : undefined} data-interrupt-id={it.id}>
+              <Table.Tr
+                key={it.id}
+                className={index === activeIndex ? 'interlock-row-selected' : undefined}
+                data-interrupt-id={it.id}
+              >
                 {selectable && (
                   <Table.Td>
                     <Checkbox
-                      aria-label={approveAll ? `Select ${it.title}` : `${it.title} cannot be approved in bulk`}
+                      aria-label={
+                        approveAll ? `Select ${it.title}` : `${it.title} cannot be approved in bulk`
+                      }
                       checked={selected.has(it.id)}
                       disabled={!approveAll}
                       onChange={() => onToggle(it)}
@@ -85,21 +91,36 @@ export const InboxTable = forwardRef<HTMLTableSectionElement, InboxTableProps>(f
                     </Anchor>
                     <EscalationBadge interrupt={it} />
                     <DeadlineBadge interrupt={it} />
-                    {(it.status === 'expired' || it.status === 'withdrawn') && <StatusBadge status={it.status} />}
+                    {(it.status === 'expired' || it.status === 'withdrawn') && (
+                      <StatusBadge status={it.status} />
+                    )}
                   </Group>
                   {it.status === 'withdrawn' && (
                     <Text size="xs" c="dimmed" lineClamp={1} style={{ overflowWrap: 'anywhere' }}>
-                      {it.withdrawnReason ? `Withdrawn: ${it.withdrawnReason}` : 'Withdrawn (no reason given)'}
+                      {it.withdrawnReason
+                        ? `Withdrawn: ${it.withdrawnReason}`
+                        : 'Withdrawn (no reason given)'}
                     </Text>
                   )}
                   {it.description !== null && (
-                    <Text size="xs" c="dimmed" lineClamp={1} style={{ overflowWrap: 'anywhere' }} title={it.description.slice(0, 500)}>
+                    <Text
+                      size="xs"
+                      c="dimmed"
+                      lineClamp={1}
+                      style={{ overflowWrap: 'anywhere' }}
+                      title={it.description.slice(0, 500)}
+                    >
                       {it.description}
                     </Text>
                   )}
                 </Table.Td>
                 <Table.Td>
-                  <Text size="sm" lineClamp={2} style={{ overflowWrap: 'anywhere' }} title={it.actionRequests.map((a) => a.name).join(', ')}>
+                  <Text
+                    size="sm"
+                    lineClamp={2}
+                    style={{ overflowWrap: 'anywhere' }}
+                    title={it.actionRequests.map((a) => a.name).join(', ')}
+                  >
                     {it.actionRequests.map((a) => a.name).join(', ')}
                   </Text>
                   {!answered && it.decisions.length > 0 && (
@@ -119,7 +140,11 @@ export const InboxTable = forwardRef<HTMLTableSectionElement, InboxTableProps>(f
                 </Table.Td>
                 <Table.Td>
                   <Text size="sm">
-                    <RelativeTime value={answered ? (it.answeredAt ?? it.closedAt ?? it.createdAt) : it.createdAt} />
+                    <RelativeTime
+                      value={
+                        answered ? (it.answeredAt ?? it.closedAt ?? it.createdAt) : it.createdAt
+                      }
+                    />
                   </Text>
                 </Table.Td>
               </Table.Tr>

@@ -6,16 +6,31 @@ import { dateTime } from '../../../shared/utils/format';
 export function AssigneeBadge({ assignee }: { assignee: Assignee | null }) {
   if (assignee === null) return null;
   return (
-    <Badge variant="light" color={assignee.type === 'team' ? 'grape' : 'cyan'} tt="none" aria-label={`Assigned to ${assignee.type === 'team' ? 'team ' : ''}${assignee.name}`}>
+    <Badge
+      variant="light"
+      color={assignee.type === 'team' ? 'grape' : 'cyan'}
+      tt="none"
+      aria-label={`Assigned to ${assignee.type === 'team' ? 'team ' : ''}${assignee.name}`}
+    >
       {assignee.type === 'team' ? `Team ${assignee.name}` : assignee.name}
     </Badge>
   );
 }
 
-export function EscalationBadge({ interrupt }: { interrupt: Pick<InterruptResponse, 'escalationLevel' | 'escalatedAt' | 'escalationReason'> }) {
+export function EscalationBadge({
+  interrupt,
+}: {
+  interrupt: Pick<InterruptResponse, 'escalationLevel' | 'escalatedAt' | 'escalationReason'>;
+}) {
   if (interrupt.escalationLevel === 0) return null;
-  const label = interrupt.escalationLevel === 1 ? 'Escalated' : `Escalated ×${interrupt.escalationLevel}`;
-  const detail = [interrupt.escalatedAt && `Last escalated ${dateTime(interrupt.escalatedAt)}`, interrupt.escalationReason].filter(Boolean).join(': ');
+  const label =
+    interrupt.escalationLevel === 1 ? 'Escalated' : `Escalated ×${interrupt.escalationLevel}`;
+  const detail = [
+    interrupt.escalatedAt && `Last escalated ${dateTime(interrupt.escalatedAt)}`,
+    interrupt.escalationReason,
+  ]
+    .filter(Boolean)
+    .join(': ');
   return (
     <Tooltip label={detail || label} disabled={detail === ''}>
       <Badge variant="filled" color="red" tt="none">
@@ -25,10 +40,17 @@ export function EscalationBadge({ interrupt }: { interrupt: Pick<InterruptRespon
   );
 }
 
-const STATUS: Record<InterruptResponse['status'], { color: string; label: string; title?: string }> = {
+const STATUS: Record<
+  InterruptResponse['status'],
+  { color: string; label: string; title?: string }
+> = {
   open: { color: 'blue', label: 'Open' },
   answered: { color: 'teal', label: 'Answered' },
-  expired: { color: 'orange', label: 'Expired', title: 'The deadline passed before every action was decided' },
+  expired: {
+    color: 'orange',
+    label: 'Expired',
+    title: 'The deadline passed before every action was decided',
+  },
   withdrawn: { color: 'gray', label: 'Withdrawn', title: 'The agent withdrew it' },
 };
 
@@ -58,7 +80,11 @@ export function onTimeoutText(onTimeout: InterruptResponse['onTimeout']): string
  * The time left until an open interrupt's deadline, counting down: red in its last 5 minutes,
  * orange in its last hour. Nothing for an interrupt that is not open or has no deadline.
  */
-export function DeadlineBadge({ interrupt }: { interrupt: Pick<InterruptResponse, 'status' | 'expiresAt' | 'onTimeout'> }) {
+export function DeadlineBadge({
+  interrupt,
+}: {
+  interrupt: Pick<InterruptResponse, 'status' | 'expiresAt' | 'onTimeout'>;
+}) {
   const now = useNow(15_000);
   const expiresAt = interrupt.expiresAt;
   if (interrupt.status !== 'open' || expiresAt === null || expiresAt === undefined) return null;

@@ -6,13 +6,28 @@ import { FormError } from '../../../shared/components/form-error';
 import { useDecide, undecidedActions } from '../api/interrupts.queries';
 
 /** `r` in the inbox: reject every undecided action of the interrupt, with a reason. */
-export function RejectModal({ interrupt, onClose, onDone }: { interrupt: InterruptResponse | null; onClose: () => void; onDone: (title: string) => void }) {
+export function RejectModal({
+  interrupt,
+  onClose,
+  onDone,
+}: {
+  interrupt: InterruptResponse | null;
+  onClose: () => void;
+  onDone: (title: string) => void;
+}) {
   const decide = useDecide();
   const [reason, setReason] = useState('');
   const reject = useMutation({
     mutationFn: async (it: InterruptResponse) => {
       for (const action of undecidedActions(it)) {
-        await decide.mutateAsync({ id: it.id, body: { actionName: action.name, decision: 'reject', message: reason.trim() === '' ? undefined : reason.trim() } });
+        await decide.mutateAsync({
+          id: it.id,
+          body: {
+            actionName: action.name,
+            decision: 'reject',
+            message: reason.trim() === '' ? undefined : reason.trim(),
+          },
+        });
       }
     },
   });
@@ -22,7 +37,11 @@ export function RejectModal({ interrupt, onClose, onDone }: { interrupt: Interru
     onClose();
   };
   return (
-    <Modal opened={interrupt !== null} onClose={close} title={`Reject “${interrupt?.title ?? ''}”?`}>
+    <Modal
+      opened={interrupt !== null}
+      onClose={close}
+      title={`Reject “${interrupt?.title ?? ''}”?`}
+    >
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -37,7 +56,13 @@ export function RejectModal({ interrupt, onClose, onDone }: { interrupt: Interru
       >
         <Stack>
           <Text size="sm">
-            Rejects {interrupt ? undecidedActions(interrupt).map((a) => a.name).join(', ') : ''}. The agent receives the reason with each rejection.
+            Rejects{' '}
+            {interrupt
+              ? undecidedActions(interrupt)
+                  .map((a) => a.name)
+                  .join(', ')
+              : ''}
+            . The agent receives the reason with each rejection.
           </Text>
           <Textarea
             label="Reason"
@@ -45,7 +70,8 @@ export function RejectModal({ interrupt, onClose, onDone }: { interrupt: Interru
             value={reason}
             onChange={(e) => setReason(e.currentTarget.value)}
             onKeyDown={(event) => {
-              if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) event.currentTarget.form?.requestSubmit();
+              if (event.key === 'Enter' && (event.ctrlKey || event.metaKey))
+                event.currentTarget.form?.requestSubmit();
             }}
             maxLength={10_000}
             autosize

@@ -11,9 +11,14 @@ const KEYS: Record<string, DecisionType> = { a: 'approve', e: 'edit', r: 'reject
  */
 function targetCard(): HTMLElement | null {
   const cards = [...document.querySelectorAll<HTMLElement>('[data-action-card]')];
-  const focused = (document.activeElement as HTMLElement | null)?.closest<HTMLElement>('[data-action-card]') ?? null;
+  const focused =
+    (document.activeElement as HTMLElement | null)?.closest<HTMLElement>('[data-action-card]') ??
+    null;
   const from = focused === null ? 0 : cards.indexOf(focused);
-  return [...cards.slice(from), ...cards.slice(0, from)].find((c) => c.hasAttribute('data-undecided')) ?? null;
+  return (
+    [...cards.slice(from), ...cards.slice(0, from)].find((c) => c.hasAttribute('data-undecided')) ??
+    null
+  );
 }
 
 /**
@@ -33,7 +38,11 @@ export function useInterruptShortcuts(enabled: boolean): void {
       event.preventDefault();
       const button = card.querySelector<HTMLButtonElement>(`[data-decision="${decision}"]`);
       if (button === null) {
-        notifyError(new Error(`${card.dataset.actionCard ?? 'This action'} does not allow ${decision === 'respond' ? 'a response' : `${decision}`}.`));
+        notifyError(
+          new Error(
+            `${card.dataset.actionCard ?? 'This action'} does not allow ${decision === 'respond' ? 'a response' : `${decision}`}.`,
+          ),
+        );
         return;
       }
       card.scrollIntoView({ block: 'nearest' });

@@ -22,14 +22,22 @@ export function ConfirmDecisionRoute() {
   const [params] = useSearchParams();
   const actionName = params.get('action') ?? '';
   const decisionParam = params.get('decision') ?? '';
-  const decision: LinkedDecision | null = decisionParam === 'approve' || decisionParam === 'reject' ? decisionParam : null;
+  const decision: LinkedDecision | null =
+    decisionParam === 'approve' || decisionParam === 'reject' ? decisionParam : null;
   const canDecide = useCan('interrupt.decide');
   const interrupt = useInterrupt(id, false);
   const decide = useDecide();
   const [message, setMessage] = useState('');
 
   if (interrupt.isPending) return <CenteredLoader label="Loading the interrupt" />;
-  if (interrupt.isError) return <QueryError error={interrupt.error} title="Could not load this interrupt" onRetry={() => void interrupt.refetch()} />;
+  if (interrupt.isError)
+    return (
+      <QueryError
+        error={interrupt.error}
+        title="Could not load this interrupt"
+        onRetry={() => void interrupt.refetch()}
+      />
+    );
   const it = interrupt.data;
   const action = it.actionRequests.find((a) => a.name === actionName);
   const decided = it.decisions.find((d) => d.actionName === actionName);
@@ -41,10 +49,17 @@ export function ConfirmDecisionRoute() {
 
   let body;
   if (action === undefined || decision === null) {
-    body = <Alert color="red" title="This link does not name an action of this interrupt">{back}</Alert>;
+    body = (
+      <Alert color="red" title="This link does not name an action of this interrupt">
+        {back}
+      </Alert>
+    );
   } else if (decided !== undefined) {
     body = (
-      <Alert color={decided.decision === 'approve' ? 'green' : 'gray'} title={`${action.name} is decided: ${decided.decision}`}>
+      <Alert
+        color={decided.decision === 'approve' ? 'green' : 'gray'}
+        title={`${action.name} is decided: ${decided.decision}`}
+      >
         <Stack gap={4}>
           <Text size="sm">By {decided.decidedBy.name}.</Text>
           {back}
@@ -54,25 +69,50 @@ export function ConfirmDecisionRoute() {
   } else if (it.status !== 'open') {
     body = <Alert title={`This interrupt is ${it.status}`}>{back}</Alert>;
   } else if (!action.allowedDecisions.includes(decision)) {
-    body = <Alert color="red" title={`${action.name} does not allow ${decision}`}>{back}</Alert>;
+    body = (
+      <Alert color="red" title={`${action.name} does not allow ${decision}`}>
+        {back}
+      </Alert>
+    );
   } else if (!canDecide) {
-    body = <Alert color="red" title="You may not decide interrupts (interrupt.decide)">{back}</Alert>;
+    body = (
+      <Alert color="red" title="You may not decide interrupts (interrupt.decide)">
+        {back}
+      </Alert>
+    );
   } else {
     body = (
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          decide.mutate({ id: it.id, body: { actionName: action.name, decision, ...(message.trim() === '' ? {} : { message: message.trim() }) } });
+          decide.mutate({
+            id: it.id,
+            body: {
+              actionName: action.name,
+              decision,
+              ...(message.trim() === '' ? {} : { message: message.trim() }),
+            },
+          });
         }}
       >
         <Stack>
           <JsonBlock value={action.args} label={`Arguments of ${action.name}`} />
           {decision === 'reject' && (
-            <Textarea label="Reason (the agent receives it)" value={message} onChange={(e) => setMessage(e.currentTarget.value)} autosize minRows={2} />
+            <Textarea
+              label="Reason (the agent receives it)"
+              value={message}
+              onChange={(e) => setMessage(e.currentTarget.value)}
+              autosize
+              minRows={2}
+            />
           )}
           <FormError error={decide.error} />
           <Group>
-            <Button type="submit" color={decision === 'approve' ? 'green' : 'red'} loading={decide.isPending}>
+            <Button
+              type="submit"
+              color={decision === 'approve' ? 'green' : 'red'}
+              loading={decide.isPending}
+            >
               {VERBS[decision]} {action.name}
             </Button>
             <Button component={Link} to={`/interrupts/${it.id}`} variant="default">

@@ -1,5 +1,19 @@
 import type { InterruptResponse } from '@interlock/api-client';
-import { Anchor, Badge, Button, Group, Kbd, Modal, Paper, ScrollArea, Select, Stack, Tabs, Text, TextInput } from '@mantine/core';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Kbd,
+  Modal,
+  Paper,
+  ScrollArea,
+  Select,
+  Stack,
+  Tabs,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { useDebouncedValue, useIntersection } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -28,7 +42,11 @@ import { RejectModal } from '../components/reject-modal';
 import { useInboxShortcuts } from '../components/use-inbox-shortcuts';
 
 type Tab = InboxTab;
-const TABS: { value: Tab; label: string; count: 'open' | 'assignedToMe' | 'escalated' | 'answered' }[] = [
+const TABS: {
+  value: Tab;
+  label: string;
+  count: 'open' | 'assignedToMe' | 'escalated' | 'answered';
+}[] = [
   { value: 'open', label: 'Open', count: 'open' },
   { value: 'mine', label: 'Assigned to me', count: 'assignedToMe' },
   { value: 'escalated', label: 'Escalated', count: 'escalated' },
@@ -62,7 +80,10 @@ export function InboxRoute() {
   const counts = useInterruptCounts();
   // Interrupts whose approval is held for undo (or being sent) are gone from the list already.
   const heldIds = useHeldInterruptIds();
-  const interrupts = useMemo(() => (list.data?.pages.flatMap((p) => p.interrupts) ?? []).filter((i) => !heldIds.has(i.id)), [list.data, heldIds]);
+  const interrupts = useMemo(
+    () => (list.data?.pages.flatMap((p) => p.interrupts) ?? []).filter((i) => !heldIds.has(i.id)),
+    [list.data, heldIds],
+  );
 
   const canDecide = useCan('interrupt.decide');
   const [shortcuts] = useShortcutsEnabled();
@@ -96,7 +117,10 @@ export function InboxRoute() {
   }, [focusAfter]);
   // `a` never approves unseen: it shows what would be approved, and Enter confirms.
   const approve = (it: InterruptResponse) => {
-    if (!canApproveAll(it)) return notifyError(new Error(`“${it.title}” has an action that cannot be approved: open it to decide.`));
+    if (!canApproveAll(it))
+      return notifyError(
+        new Error(`“${it.title}” has an action that cannot be approved: open it to decide.`),
+      );
     setConfirming(it);
   };
 
@@ -106,20 +130,24 @@ export function InboxRoute() {
       const next = Math.min(interrupts.length - 1, Math.max(0, active + delta));
       setActive(next);
       focusRow(next);
-      if (next >= interrupts.length - 5 && list.hasNextPage && !list.isFetchingNextPage) void list.fetchNextPage();
+      if (next >= interrupts.length - 5 && list.hasNextPage && !list.isFetchingNextPage)
+        void list.fetchNextPage();
     },
     open: () => current && void navigate(`/interrupts/${current.id}`),
     approve: () => current && canDecide && approve(current),
     reject: () => {
       if (!current || !canDecide || current.status !== 'open') return;
       if (!undecidedActions(current).every((a) => a.allowedDecisions.includes('reject')))
-        return notifyError(new Error(`“${current.title}” has an action that cannot be rejected: open it to decide.`));
+        return notifyError(
+          new Error(`“${current.title}” has an action that cannot be rejected: open it to decide.`),
+        );
       setRejecting(current);
     },
     edit: () => {
       if (!current || !canDecide || current.status !== 'open') return;
       const editable = undecidedActions(current).find((a) => a.allowedDecisions.includes('edit'));
-      if (!editable) return notifyError(new Error(`“${current.title}” has no action that can be edited.`));
+      if (!editable)
+        return notifyError(new Error(`“${current.title}” has no action that can be edited.`));
       void navigate(`/interrupts/${current.id}?edit=${encodeURIComponent(editable.name)}`);
     },
     undo: () => {
@@ -130,7 +158,8 @@ export function InboxRoute() {
 
   const sentinel = useIntersection({ rootMargin: '400px' });
   useEffect(() => {
-    if (sentinel.entry?.isIntersecting && list.hasNextPage && !list.isFetchingNextPage) void list.fetchNextPage();
+    if (sentinel.entry?.isIntersecting && list.hasNextPage && !list.isFetchingNextPage)
+      void list.fetchNextPage();
   }, [sentinel.entry?.isIntersecting, list]);
 
   const filtered = q !== '' || (tab === 'open' && assignee !== null);
@@ -153,7 +182,11 @@ export function InboxRoute() {
           )
         }
       />
-      <Tabs value={tab} onChange={(value) => setParam('tab', value === 'open' ? null : value)} keepMounted={false}>
+      <Tabs
+        value={tab}
+        onChange={(value) => setParam('tab', value === 'open' ? null : value)}
+        keepMounted={false}
+      >
         <Tabs.List aria-label="Inbox tabs">
           {TABS.map((t) => (
             <Tabs.Tab
@@ -161,7 +194,12 @@ export function InboxRoute() {
               value={t.value}
               rightSection={
                 countLabel(t.count) !== '' && (
-                  <Badge size="sm" variant="light" color={t.value === 'escalated' && counts.data?.escalated.count ? 'red' : 'gray'} aria-hidden>
+                  <Badge
+                    size="sm"
+                    variant="light"
+                    color={t.value === 'escalated' && counts.data?.escalated.count ? 'red' : 'gray'}
+                    aria-hidden
+                  >
                     {countLabel(t.count)}
                   </Badge>
                 )
@@ -174,7 +212,14 @@ export function InboxRoute() {
         </Tabs.List>
       </Tabs>
       <Group mt="md" mb="sm" gap="sm" align="flex-end">
-        <TextInput label="Search titles" placeholder="Words the title starts with" value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={280} type="search" />
+        <TextInput
+          label="Search titles"
+          placeholder="Words the title starts with"
+          value={search}
+          onChange={(e) => setSearch(e.currentTarget.value)}
+          w={280}
+          type="search"
+        />
         <Select
           label="Order"
           w={160}
@@ -218,8 +263,9 @@ export function InboxRoute() {
       </Group>
       {shortcuts && (
         <Text size="xs" c="dimmed" mb="sm">
-          Keyboard: <Kbd>j</Kbd> <Kbd>k</Kbd> move · <Kbd>Enter</Kbd> open · <Kbd>a</Kbd> approve (shows the arguments; <Kbd>Enter</Kbd> confirms) ·{' '}
-          <Kbd>z</Kbd> undo ({UNDO_SECONDS} s) · <Kbd>r</Kbd> reject · <Kbd>e</Kbd> edit ·{' '}
+          Keyboard: <Kbd>j</Kbd> <Kbd>k</Kbd> move · <Kbd>Enter</Kbd> open · <Kbd>a</Kbd> approve
+          (shows the arguments; <Kbd>Enter</Kbd> confirms) · <Kbd>z</Kbd> undo ({UNDO_SECONDS} s) ·{' '}
+          <Kbd>r</Kbd> reject · <Kbd>e</Kbd> edit ·{' '}
           <Anchor component={Link} to="/settings" size="xs">
             turn single-key shortcuts off
           </Anchor>
@@ -241,15 +287,26 @@ export function InboxRoute() {
             <EmptyHint title="Nothing waits for a decision">
               <Stack align="center" gap="sm">
                 <Text size="sm" c="dimmed">
-                  When an agent opens an interrupt it appears here at once. With an API key (Integrations → Api Keys), an agent opens its first one like this:
+                  When an agent opens an interrupt it appears here at once. With an API key
+                  (Integrations → Api Keys), an agent opens its first one like this:
                 </Text>
                 <AgentSnippet />
               </Stack>
             </EmptyHint>
           ) : (
-            <EmptyHint title={tab === 'answered' ? 'Nothing answered yet' : tab === 'mine' ? 'Nothing is assigned to you' : 'Nothing is escalated'}>
+            <EmptyHint
+              title={
+                tab === 'answered'
+                  ? 'Nothing answered yet'
+                  : tab === 'mine'
+                    ? 'Nothing is assigned to you'
+                    : 'Nothing is escalated'
+              }
+            >
               <Text size="sm" c="dimmed">
-                {tab === 'answered' ? 'Decided interrupts land here.' : 'Open interrupts are in the Open tab.'}
+                {tab === 'answered'
+                  ? 'Decided interrupts land here.'
+                  : 'Open interrupts are in the Open tab.'}
               </Text>
             </EmptyHint>
           )}
@@ -272,19 +329,31 @@ export function InboxRoute() {
                 return next;
               })
             }
-            onToggleAll={(checked) => setSelected(checked ? new Set(interrupts.filter(canApproveAll).map((i) => i.id)) : new Set())}
+            onToggleAll={(checked) =>
+              setSelected(
+                checked ? new Set(interrupts.filter(canApproveAll).map((i) => i.id)) : new Set(),
+              )
+            }
           />
           <div ref={sentinel.ref} />
           {list.hasNextPage && (
             <Group justify="center" p="sm">
-              <Button variant="subtle" loading={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
+              <Button
+                variant="subtle"
+                loading={list.isFetchingNextPage}
+                onClick={() => void list.fetchNextPage()}
+              >
                 Load more
               </Button>
             </Group>
           )}
         </Paper>
       )}
-      <RejectModal interrupt={rejecting} onClose={() => setRejecting(null)} onDone={(title) => notifySuccess(`Rejected “${title}”`)} />
+      <RejectModal
+        interrupt={rejecting}
+        onClose={() => setRejecting(null)}
+        onDone={(title) => notifySuccess(`Rejected “${title}”`)}
+      />
       <ApproveConfirmModal
         interrupt={confirming}
         onClose={() => {
@@ -324,14 +393,25 @@ function BulkApproveModal({
   onConfirm: (interrupts: InterruptResponse[]) => void;
 }) {
   return (
-    <Modal opened={opened} onClose={onClose} title={`Approve ${interrupts.length} interrupt${interrupts.length === 1 ? '' : 's'}?`}>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={`Approve ${interrupts.length} interrupt${interrupts.length === 1 ? '' : 's'}?`}
+    >
       <Stack>
-        <Text size="sm">Every undecided action of these is approved with the arguments the agent proposed. You can undo for {UNDO_SECONDS} seconds.</Text>
+        <Text size="sm">
+          Every undecided action of these is approved with the arguments the agent proposed. You can
+          undo for {UNDO_SECONDS} seconds.
+        </Text>
         <ScrollArea.Autosize mah="50dvh" type="auto" offsetScrollbars>
           <Stack gap={2} component="ul" pl="md" m={0}>
             {interrupts.map((it) => (
               <Text key={it.id} size="sm" component="li" style={{ overflowWrap: 'anywhere' }}>
-                {it.title} ({undecidedActions(it).map((a) => a.name).join(', ')})
+                {it.title} (
+                {undecidedActions(it)
+                  .map((a) => a.name)
+                  .join(', ')}
+                )
               </Text>
             ))}
           </Stack>
@@ -340,7 +420,11 @@ function BulkApproveModal({
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
-          <Button color="teal" onClick={() => onConfirm(interrupts)} disabled={interrupts.length === 0}>
+          <Button
+            color="teal"
+            onClick={() => onConfirm(interrupts)}
+            disabled={interrupts.length === 0}
+          >
             Approve all
           </Button>
         </Group>

@@ -11,12 +11,23 @@ import { RelativeTime } from '../../../shared/components/relative-time';
 import { useNextAfterDecision, useShortcutsEnabled } from '../../../shared/preferences/preferences';
 import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
 import { notifyError, notifySuccess } from '../../../shared/utils/notify';
-import { canApproveAll, nextOpenInterrupt, undecidedActions, useApproveAll, useInterrupt } from '../api/interrupts.queries';
+import {
+  canApproveAll,
+  nextOpenInterrupt,
+  undecidedActions,
+  useApproveAll,
+  useInterrupt,
+} from '../api/interrupts.queries';
 import { ActionCard } from '../components/action-card';
 import { AssignPanel, EscalatePanel } from '../components/assign-escalate';
 import { DeadlinePanel } from '../components/deadline-panel';
 import { HistoryTimeline } from '../components/history-timeline';
-import { AssigneeBadge, DeadlineBadge, EscalationBadge, StatusBadge } from '../components/interrupt-badges';
+import {
+  AssigneeBadge,
+  DeadlineBadge,
+  EscalationBadge,
+  StatusBadge,
+} from '../components/interrupt-badges';
 import { useInterruptShortcuts } from '../components/use-interrupt-shortcuts';
 
 /** One interrupt: its actions to decide, assignment, escalation and history. `?edit=<action>` opens that action's editor. */
@@ -39,9 +50,18 @@ function InterruptPage({ id }: { id: string }) {
   const goNext = useNextAfterDecisionEffect(interrupt.data);
 
   if (interrupt.isPending) return <CenteredLoader label="Loading the interrupt" />;
-  if (interrupt.isError) return <QueryError error={interrupt.error} title="Could not load this interrupt" onRetry={() => void interrupt.refetch()} />;
+  if (interrupt.isError)
+    return (
+      <QueryError
+        error={interrupt.error}
+        title="Could not load this interrupt"
+        onRetry={() => void interrupt.refetch()}
+      />
+    );
   const it = interrupt.data;
-  const editing = params.get('edit') ?? undecidedActions(it).find((a) => a.allowedDecisions.includes('edit'))?.name;
+  const editing =
+    params.get('edit') ??
+    undecidedActions(it).find((a) => a.allowedDecisions.includes('edit'))?.name;
   const wantsEdit = params.has('edit');
 
   return (
@@ -77,7 +97,9 @@ function InterruptPage({ id }: { id: string }) {
           <Stack>
             {it.description !== null && (
               <Spoiler maxHeight={220} showLabel="Show the whole description" hideLabel="Show less">
-                <Text style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{it.description}</Text>
+                <Text style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                  {it.description}
+                </Text>
               </Spoiler>
             )}
             {canDecide && <DecideAllBar interrupt={it} shortcuts={shortcuts} onDecided={goNext} />}
@@ -121,7 +143,11 @@ function InterruptPage({ id }: { id: string }) {
             {canEscalate && <EscalatePanel interrupt={it} />}
             {canAudit && <HistoryTimeline history={it.history ?? []} />}
             {canAudit && (
-              <Anchor component={Link} to={`/audit-log?targetType=interrupt&targetId=${it.id}`} size="sm">
+              <Anchor
+                component={Link}
+                to={`/audit-log?targetType=interrupt&targetId=${it.id}`}
+                size="sm"
+              >
                 Audit log entries
               </Anchor>
             )}
@@ -150,7 +176,8 @@ function useNextAfterDecisionEffect(interrupt: InterruptResponse | undefined): (
     if (!enabled) return;
     void nextOpenInterrupt(queryClient, interrupt.id).then(
       (next) => {
-        if (next === undefined) return notifySuccess(`Answered “${interrupt.title}”. Nothing else waits for a decision.`);
+        if (next === undefined)
+          return notifySuccess(`Answered “${interrupt.title}”. Nothing else waits for a decision.`);
         notifySuccess(`Answered “${interrupt.title}”. Next: “${next.title}”.`);
         void navigate(`/interrupts/${next.id}`);
       },
@@ -162,7 +189,15 @@ function useNextAfterDecisionEffect(interrupt: InterruptResponse | undefined): (
 }
 
 /** Above the actions: "Approve all" when every undecided action allows it, and the page's shortcuts. */
-function DecideAllBar({ interrupt, shortcuts, onDecided }: { interrupt: InterruptResponse; shortcuts: boolean; onDecided: () => void }) {
+function DecideAllBar({
+  interrupt,
+  shortcuts,
+  onDecided,
+}: {
+  interrupt: InterruptResponse;
+  shortcuts: boolean;
+  onDecided: () => void;
+}) {
   const approveAll = useApproveAll();
   const open = undecidedActions(interrupt);
   if (interrupt.status !== 'open' || open.length === 0) return null;
@@ -173,7 +208,8 @@ function DecideAllBar({ interrupt, shortcuts, onDecided }: { interrupt: Interrup
       <Group justify="space-between" gap="sm">
         {shortcuts ? (
           <Text size="xs" c="dimmed">
-            Keyboard, for the focused action (or the first undecided): <Kbd>a</Kbd> approve · <Kbd>e</Kbd> edit · <Kbd>r</Kbd> reject · <Kbd>s</Kbd> respond
+            Keyboard, for the focused action (or the first undecided): <Kbd>a</Kbd> approve ·{' '}
+            <Kbd>e</Kbd> edit · <Kbd>r</Kbd> reject · <Kbd>s</Kbd> respond
           </Text>
         ) : (
           <span />
@@ -185,7 +221,8 @@ function DecideAllBar({ interrupt, shortcuts, onDecided }: { interrupt: Interrup
             onClick={() =>
               approveAll.mutate(interrupt, {
                 onSuccess: onDecided,
-                onError: (error) => notifyError(error, `Could not approve every action of “${interrupt.title}”`),
+                onError: (error) =>
+                  notifyError(error, `Could not approve every action of “${interrupt.title}”`),
               })
             }
           >

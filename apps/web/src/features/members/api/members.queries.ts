@@ -1,4 +1,11 @@
-import { call, changeMemberRole, createInvitation, listInvitations, removeMember, type CreateInvitationDto } from '@interlock/api-client';
+import {
+  call,
+  changeMemberRole,
+  createInvitation,
+  listInvitations,
+  removeMember,
+  type CreateInvitationDto,
+} from '@interlock/api-client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { directoryKeys } from '../../../shared/directory/directory.queries';
 
@@ -10,7 +17,8 @@ export const invitationKeys = {
 export function useChangeMemberRole() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, roleId }: { id: string; roleId: string }) => call(changeMemberRole({ path: { id }, body: { roleId } })),
+    mutationFn: ({ id, roleId }: { id: string; roleId: string }) =>
+      call(changeMemberRole({ path: { id }, body: { roleId } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: directoryKeys.members }),
   });
 }
@@ -28,7 +36,10 @@ export function useRemoveMember() {
 }
 
 export function useInvitations() {
-  return useQuery({ queryKey: invitationKeys.list(), queryFn: async () => (await call(listInvitations())).invitations });
+  return useQuery({
+    queryKey: invitationKeys.list(),
+    queryFn: async () => (await call(listInvitations())).invitations,
+  });
 }
 
 export function useCreateInvitation() {

@@ -1,5 +1,17 @@
 import type { CreatedInvitationResponse } from '@interlock/api-client';
-import { Alert, Button, Code, CopyButton, Group, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Code,
+  CopyButton,
+  Group,
+  Paper,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { FormError } from '../../../shared/components/form-error';
@@ -11,7 +23,11 @@ export function invitationLink(token: string): string {
 }
 
 /** Invite by email with a role; the one-time link is shown once, to send to the invitee. */
-export function InviteMemberForm({ roleOptions }: { roleOptions: { value: string; label: string }[] }) {
+export function InviteMemberForm({
+  roleOptions,
+}: {
+  roleOptions: { value: string; label: string }[];
+}) {
   const create = useCreateInvitation();
   const [created, setCreated] = useState<CreatedInvitationResponse | null>(null);
   const form = useForm({
@@ -41,8 +57,21 @@ export function InviteMemberForm({ roleOptions }: { roleOptions: { value: string
           )}
         >
           <Group align="flex-end" wrap="wrap">
-            <TextInput label="Email" type="email" required w={280} {...form.getInputProps('email')} />
-            <Select label="Role" required w={220} allowDeselect={false} data={roleOptions} {...form.getInputProps('roleId')} />
+            <TextInput
+              label="Email"
+              type="email"
+              required
+              w={280}
+              {...form.getInputProps('email')}
+            />
+            <Select
+              label="Role"
+              required
+              w={220}
+              allowDeselect={false}
+              data={roleOptions}
+              {...form.getInputProps('roleId')}
+            />
             <Button type="submit" loading={create.isPending}>
               Create invitation
             </Button>
@@ -50,10 +79,18 @@ export function InviteMemberForm({ roleOptions }: { roleOptions: { value: string
         </form>
         <FormError error={create.error} />
         {created && (
-          <Alert color="teal" variant="light" title={`Invitation for ${created.email} created`} withCloseButton closeButtonLabel="Dismiss" onClose={() => setCreated(null)}>
+          <Alert
+            color="teal"
+            variant="light"
+            title={`Invitation for ${created.email} created`}
+            withCloseButton
+            closeButtonLabel="Dismiss"
+            onClose={() => setCreated(null)}
+          >
             <Stack gap="xs">
               <Text size="sm">
-                Send this link to {created.email}. It is shown only now and works once, until {dateTime(created.expiresAt)}.
+                Send this link to {created.email}. It is shown only now and works once, until{' '}
+                {dateTime(created.expiresAt)}.
               </Text>
               <Code block aria-label="Invitation link" style={{ wordBreak: 'break-all' }}>
                 {invitationLink(created.token)}

@@ -18,12 +18,19 @@ export function InvitationsRoute() {
   const canManageRoles = useCan('role.manage');
   const canListRoles = canInvite || canManageRoles;
   const roles = useRoles({ enabled: canListRoles });
-  const roleOptions = roles.data ? roles.data.map((r) => ({ value: r.id, label: r.name })) : [{ value: member.roleId, label: 'Same role as you' }];
-  const roleName = (id: string) => roles.data?.find((r) => r.id === id)?.name ?? (id === member.roleId ? 'Same role as you' : 'Another role');
+  const roleOptions = roles.data
+    ? roles.data.map((r) => ({ value: r.id, label: r.name }))
+    : [{ value: member.roleId, label: 'Same role as you' }];
+  const roleName = (id: string) =>
+    roles.data?.find((r) => r.id === id)?.name ??
+    (id === member.roleId ? 'Same role as you' : 'Another role');
 
   return (
     <>
-      <PageHeader title="Invitations" description="Invite colleagues by email. Each invitation is a one-time link valid for seven days." />
+      <PageHeader
+        title="Invitations"
+        description="Invite colleagues by email. Each invitation is a one-time link valid for seven days."
+      />
       <Stack>
         {(roles.isSuccess || !canListRoles) && <InviteMemberForm roleOptions={roleOptions} />}
         {invitations.isPending ? (
@@ -50,7 +57,8 @@ export function InvitationsRoute() {
                 </Table.Thead>
                 <Table.Tbody>
                   {invitations.data.map((inv) => {
-                    const expired = inv.acceptedAt === null && new Date(inv.expiresAt).getTime() < Date.now();
+                    const expired =
+                      inv.acceptedAt === null && new Date(inv.expiresAt).getTime() < Date.now();
                     return (
                       <Table.Tr key={inv.id}>
                         <Table.Td>{inv.email}</Table.Td>

@@ -25,8 +25,8 @@ export function MembersRoute() {
       title: 'Remove this member?',
       body: (
         <Text size="sm">
-          <strong>{member.name}</strong> ({member.email}) will be signed out everywhere and can no longer sign in to this organisation. Decisions they made
-          stay in the audit log.
+          <strong>{member.name}</strong> ({member.email}) will be signed out everywhere and can no
+          longer sign in to this organisation. Decisions they made stay in the audit log.
         </Text>
       ),
       confirmLabel: 'Remove member',
@@ -102,8 +102,10 @@ export function MembersRoute() {
                             changeRole.mutate(
                               { id: m.id, roleId },
                               {
-                                onSuccess: (updated) => notifySuccess(`${updated.name} is now ${updated.roleName}`),
-                                onError: (error) => notifyError(error, `Could not change the role of ${m.name}`),
+                                onSuccess: (updated) =>
+                                  notifySuccess(`${updated.name} is now ${updated.roleName}`),
+                                onError: (error) =>
+                                  notifyError(error, `Could not change the role of ${m.name}`),
                               },
                             )
                           }
@@ -117,7 +119,13 @@ export function MembersRoute() {
                     </Table.Td>
                     <Table.Td>
                       <Group justify="flex-end">
-                        <Button size="xs" variant="light" color="red" onClick={() => confirmRemove(m)} aria-label={`Remove ${m.name}`}>
+                        <Button
+                          size="xs"
+                          variant="light"
+                          color="red"
+                          onClick={() => confirmRemove(m)}
+                          aria-label={`Remove ${m.name}`}
+                        >
                           Remove
                         </Button>
                       </Group>

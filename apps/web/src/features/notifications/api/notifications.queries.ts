@@ -16,32 +16,42 @@ export const notificationKeys = {
   all: ['notifications'] as const,
   preferences: () => [...notificationKeys.all, 'preferences'] as const,
   settings: () => [...notificationKeys.all, 'settings'] as const,
-  deliveries: (scope: 'mine' | 'organisation') => [...notificationKeys.all, 'deliveries', scope] as const,
+  deliveries: (scope: 'mine' | 'organisation') =>
+    [...notificationKeys.all, 'deliveries', scope] as const,
 };
 
 /** While a notification is on its way, the list is read again every few seconds. */
 const UNFINISHED: NotificationDeliveryResponse['status'][] = ['pending', 'sending'];
 
 export function useNotificationPreferences() {
-  return useQuery({ queryKey: notificationKeys.preferences(), queryFn: ({ signal }) => call(getNotificationPreferences({ signal })) });
+  return useQuery({
+    queryKey: notificationKeys.preferences(),
+    queryFn: ({ signal }) => call(getNotificationPreferences({ signal })),
+  });
 }
 
 export function useNotificationSettings() {
-  return useQuery({ queryKey: notificationKeys.settings(), queryFn: ({ signal }) => call(getNotificationSettings({ signal })) });
+  return useQuery({
+    queryKey: notificationKeys.settings(),
+    queryFn: ({ signal }) => call(getNotificationSettings({ signal })),
+  });
 }
 
 export function useNotificationDeliveries(scope: 'mine' | 'organisation') {
   return useQuery({
     queryKey: notificationKeys.deliveries(scope),
-    queryFn: async ({ signal }) => (await call(listNotificationDeliveries({ query: { scope }, signal }))).deliveries,
-    refetchInterval: (query) => (query.state.data?.some((d) => UNFINISHED.includes(d.status)) ? 5_000 : false),
+    queryFn: async ({ signal }) =>
+      (await call(listNotificationDeliveries({ query: { scope }, signal }))).deliveries,
+    refetchInterval: (query) =>
+      query.state.data?.some((d) => UNFINISHED.includes(d.status)) ? 5_000 : false,
   });
 }
 
 export function useUpdateNotificationPreferences() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { timeZone?: string; preferences?: NotificationPreferenceSet }) => call(updateNotificationPreferences({ body })),
+    mutationFn: (body: { timeZone?: string; preferences?: NotificationPreferenceSet }) =>
+      call(updateNotificationPreferences({ body })),
     onSuccess: (data) => queryClient.setQueryData(notificationKeys.preferences(), data),
   });
 }
@@ -49,7 +59,8 @@ export function useUpdateNotificationPreferences() {
 export function useUpdateNotificationSettings() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { defaults?: NotificationPreferenceSet; tokenActions?: boolean }) => call(updateNotificationSettings({ body })),
+    mutationFn: (body: { defaults?: NotificationPreferenceSet; tokenActions?: boolean }) =>
+      call(updateNotificationSettings({ body })),
     onSuccess: (data) => {
       queryClient.setQueryData(notificationKeys.settings(), data);
       return queryClient.invalidateQueries({ queryKey: notificationKeys.preferences() });
@@ -72,7 +83,10 @@ export function useActionLinkPreview(token: string) {
 export function useDecideWithActionLink(token: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (message: string | undefined) => call(decideWithActionLink({ body: { token, ...(message === undefined ? {} : { message }) } })),
+    mutationFn: (message: string | undefined) =>
+      call(
+        decideWithActionLink({ body: { token, ...(message === undefined ? {} : { message }) } }),
+      ),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['action-link', token] }),
   });
 }

@@ -12,7 +12,13 @@ const COLORS: Record<NotificationDeliveryResponse['status'], string> = {
 };
 
 /** Settings → Notifications → Recent: what was sent (or is waiting), newest first. */
-export function NotificationDeliveriesTable({ deliveries, showRecipient }: { deliveries: NotificationDeliveryResponse[]; showRecipient: boolean }) {
+export function NotificationDeliveriesTable({
+  deliveries,
+  showRecipient,
+}: {
+  deliveries: NotificationDeliveryResponse[];
+  showRecipient: boolean;
+}) {
   if (deliveries.length === 0) return <Text c="dimmed">No notifications yet.</Text>;
   return (
     <Table>
@@ -64,7 +70,13 @@ export function NotificationDeliveriesTable({ deliveries, showRecipient }: { del
             </Table.Td>
             <Table.Td>
               <Text size="sm">
-                {d.sentAt !== null ? <RelativeTime value={d.sentAt} /> : <>due <RelativeTime value={d.scheduledFor} /></>}
+                {d.sentAt !== null ? (
+                  <RelativeTime value={d.sentAt} />
+                ) : (
+                  <>
+                    due <RelativeTime value={d.scheduledFor} />
+                  </>
+                )}
               </Text>
             </Table.Td>
           </Table.Tr>

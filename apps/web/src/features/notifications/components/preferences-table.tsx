@@ -2,10 +2,18 @@ import type { NotificationPreferenceSet } from '@interlock/api-client';
 import { Select, Table, Text } from '@mantine/core';
 
 export const KINDS = [
-  { kind: 'interrupt.opened', label: 'A new interrupt', hint: 'Anything an agent asks in this organisation' },
+  {
+    kind: 'interrupt.opened',
+    label: 'A new interrupt',
+    hint: 'Anything an agent asks in this organisation',
+  },
   { kind: 'interrupt.assigned', label: 'Assigned to you', hint: 'To you, or to a team of yours' },
   { kind: 'interrupt.escalated', label: 'Escalated', hint: 'An interrupt escalated' },
-  { kind: 'interrupt.decided', label: 'Decided', hint: 'An interrupt assigned to you was answered' },
+  {
+    kind: 'interrupt.decided',
+    label: 'Decided',
+    hint: 'An interrupt assigned to you was answered',
+  },
 ] as const;
 
 type Kind = (typeof KINDS)[number]['kind'];
@@ -24,7 +32,8 @@ const MODES: Record<Channel, { value: string; label: string }[]> = {
   ],
 };
 
-const labelOf = (channel: Channel, mode: string | undefined) => MODES[channel].find((m) => m.value === mode)?.label ?? mode ?? '';
+const labelOf = (channel: Channel, mode: string | undefined) =>
+  MODES[channel].find((m) => m.value === mode)?.label ?? mode ?? '';
 
 /**
  * One row per kind, a select per channel: a value of the set's own, or "Default (…)" (what
@@ -79,8 +88,16 @@ export function PreferencesTable({
                   size="xs"
                   allowDeselect={false}
                   value={value[kind]?.[channel] ?? '__default'}
-                  onChange={(mode) => set(kind, channel, mode === '__default' || mode === null ? null : mode)}
-                  data={[{ value: '__default', label: `${fallbackLabel} (${labelOf(channel, fallback[kind]?.[channel] ?? undefined)})` }, ...MODES[channel]]}
+                  onChange={(mode) =>
+                    set(kind, channel, mode === '__default' || mode === null ? null : mode)
+                  }
+                  data={[
+                    {
+                      value: '__default',
+                      label: `${fallbackLabel} (${labelOf(channel, fallback[kind]?.[channel] ?? undefined)})`,
+                    },
+                    ...MODES[channel],
+                  ]}
                 />
               </Table.Td>
             ))}

@@ -61,7 +61,10 @@ export function DecideByLinkRoute() {
   let body;
   if (it.decided !== null) {
     body = (
-      <Alert color={it.decided.decision === 'approve' ? 'green' : 'gray'} title={`${it.action.name} is decided: ${it.decided.decision}`}>
+      <Alert
+        color={it.decided.decision === 'approve' ? 'green' : 'gray'}
+        title={`${it.action.name} is decided: ${it.decided.decision}`}
+      >
         <Stack gap={4}>
           <Text size="sm">By {it.decided.decidedBy}.</Text>
           {interruptLink}
@@ -71,26 +74,44 @@ export function DecideByLinkRoute() {
   } else if (it.status !== 'open') {
     body = <Alert title={`This interrupt is ${it.status}`}>{interruptLink}</Alert>;
   } else if (!it.action.allowedDecisions.includes(it.decision)) {
-    body = <Alert color="red" title={`${it.action.name} does not allow ${it.decision}`}>{interruptLink}</Alert>;
+    body = (
+      <Alert color="red" title={`${it.action.name} does not allow ${it.decision}`}>
+        {interruptLink}
+      </Alert>
+    );
   } else {
     body = (
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          decide.mutate(it.decision === 'reject' && message.trim() !== '' ? message.trim() : undefined);
+          decide.mutate(
+            it.decision === 'reject' && message.trim() !== '' ? message.trim() : undefined,
+          );
         }}
       >
         <Stack>
           <JsonBlock value={it.action.args} label={`Arguments of ${it.action.name}`} />
           {it.decision === 'reject' && (
-            <Textarea label="Reason (the agent receives it)" value={message} onChange={(e) => setMessage(e.currentTarget.value)} autosize minRows={2} />
+            <Textarea
+              label="Reason (the agent receives it)"
+              value={message}
+              onChange={(e) => setMessage(e.currentTarget.value)}
+              autosize
+              minRows={2}
+            />
           )}
           <FormError error={decide.error} />
-          <Button type="submit" color={it.decision === 'approve' ? 'green' : 'red'} loading={decide.isPending} fullWidth>
+          <Button
+            type="submit"
+            color={it.decision === 'approve' ? 'green' : 'red'}
+            loading={decide.isPending}
+            fullWidth
+          >
             {verb} {it.action.name}
           </Button>
           <Text size="xs" c="dimmed">
-            You decide as {it.memberName} in {it.organisationName}. This link works once, until {new Date(it.expiresAt).toLocaleString()}.
+            You decide as {it.memberName} in {it.organisationName}. This link works once, until{' '}
+            {new Date(it.expiresAt).toLocaleString()}.
           </Text>
         </Stack>
       </form>

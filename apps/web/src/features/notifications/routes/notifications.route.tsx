@@ -1,5 +1,16 @@
 import type { NotificationPreferenceSet } from '@interlock/api-client';
-import { Alert, Button, Group, Paper, SegmentedControl, Select, Stack, Switch, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Group,
+  Paper,
+  SegmentedControl,
+  Select,
+  Stack,
+  Switch,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useEffect, useMemo, useState } from 'react';
 import { CenteredLoader } from '../../../shared/components/centered-loader';
 import { FormError } from '../../../shared/components/form-error';
@@ -23,7 +34,10 @@ import { NotificationDeliveriesTable } from '../components/deliveries-table';
 import { PreferencesTable } from '../components/preferences-table';
 
 function timeZones(): string[] {
-  const supported = (Intl as unknown as { supportedValuesOf?: (key: string) => string[] }).supportedValuesOf?.('timeZone') ?? [];
+  const supported =
+    (Intl as unknown as { supportedValuesOf?: (key: string) => string[] }).supportedValuesOf?.(
+      'timeZone',
+    ) ?? [];
   return supported.includes('UTC') ? supported : ['UTC', ...supported];
 }
 
@@ -52,24 +66,46 @@ export function NotificationsRoute() {
     if (settings.data) setDefaults(settings.data.defaults);
   }, [settings.data]);
 
-  if (preferences.isPending || settings.isPending) return <CenteredLoader label="Loading notification settings" />;
-  if (preferences.isError) return <QueryError error={preferences.error} title="Could not load your preferences" onRetry={() => void preferences.refetch()} />;
-  if (settings.isError) return <QueryError error={settings.error} title="Could not load the organisation's defaults" onRetry={() => void settings.refetch()} />;
+  if (preferences.isPending || settings.isPending)
+    return <CenteredLoader label="Loading notification settings" />;
+  if (preferences.isError)
+    return (
+      <QueryError
+        error={preferences.error}
+        title="Could not load your preferences"
+        onRetry={() => void preferences.refetch()}
+      />
+    );
+  if (settings.isError)
+    return (
+      <QueryError
+        error={settings.error}
+        title="Could not load the organisation's defaults"
+        onRetry={() => void settings.refetch()}
+      />
+    );
   // What applies where a member chose nothing: the organisation's default, else the built-in one.
   const organisationEffective = Object.fromEntries(
     Object.entries(preferences.data.effective).map(([kind]) => [
       kind,
-      { ...settings.data.builtInDefaults[kind as keyof NotificationPreferenceSet], ...settings.data.defaults[kind as keyof NotificationPreferenceSet] },
+      {
+        ...settings.data.builtInDefaults[kind as keyof NotificationPreferenceSet],
+        ...settings.data.defaults[kind as keyof NotificationPreferenceSet],
+      },
     ]),
   ) as NotificationPreferenceSet;
 
   return (
     <>
-      <PageHeader title="Notifications" description="How Interlock tells you that something waits for you, in this organisation." />
+      <PageHeader
+        title="Notifications"
+        description="How Interlock tells you that something waits for you, in this organisation."
+      />
       <Stack maw={900}>
         {!preferences.data.emailEnabled && (
           <Alert color="yellow" title="Email is off">
-            This Interlock has no SMTP server configured (SMTP_URL): email notifications are written to the service's log instead of being sent.
+            This Interlock has no SMTP server configured (SMTP_URL): email notifications are written
+            to the service's log instead of being sent.
           </Alert>
         )}
         <Paper withBorder p="lg">
@@ -83,7 +119,12 @@ export function NotificationsRoute() {
               <Title order={3} size="h4">
                 Your preferences
               </Title>
-              <PreferencesTable value={own} fallback={organisationEffective} onChange={setOwn} fallbackLabel="Default" />
+              <PreferencesTable
+                value={own}
+                fallback={organisationEffective}
+                onChange={setOwn}
+                fallbackLabel="Default"
+              />
               <Select
                 label="Your time zone"
                 description="The daily digest leaves at 09:00 here; the hourly one at each full hour."
@@ -95,7 +136,11 @@ export function NotificationsRoute() {
               />
               {browserNotificationsSupported() && (
                 <Group>
-                  <Text size="sm">{browserOn ? 'Browser notifications are on in this browser (shown while Interlock is in a background tab).' : 'Browser notifications are off in this browser.'}</Text>
+                  <Text size="sm">
+                    {browserOn
+                      ? 'Browser notifications are on in this browser (shown while Interlock is in a background tab).'
+                      : 'Browser notifications are off in this browser.'}
+                  </Text>
                   <Button
                     variant="default"
                     size="xs"
@@ -139,13 +184,21 @@ export function NotificationsRoute() {
                 <Text size="sm" c="dimmed">
                   What applies to every member who has not chosen otherwise.
                 </Text>
-                <PreferencesTable value={defaults} fallback={settings.data.builtInDefaults} onChange={setDefaults} fallbackLabel="Built-in" labelPrefix="Organisation default, " />
+                <PreferencesTable
+                  value={defaults}
+                  fallback={settings.data.builtInDefaults}
+                  onChange={setDefaults}
+                  fallbackLabel="Built-in"
+                  labelPrefix="Organisation default, "
+                />
                 <Switch
                   label="Email links decide without signing in"
                   description="Each Approve / Reject link in an email then works once, for the member it was sent to, for 24 hours — so a reviewer can decide from a phone. Off: the links open a page where a signed-in member confirms."
                   checked={settings.data.tokenActions}
                   disabled={saveDefaults.isPending}
-                  onChange={(event) => saveDefaults.mutate({ tokenActions: event.currentTarget.checked })}
+                  onChange={(event) =>
+                    saveDefaults.mutate({ tokenActions: event.currentTarget.checked })
+                  }
                 />
                 <FormError error={saveDefaults.error} />
                 <Group>
@@ -183,9 +236,16 @@ export function NotificationsRoute() {
             {deliveries.isPending ? (
               <CenteredLoader label="Loading recent notifications" />
             ) : deliveries.isError ? (
-              <QueryError error={deliveries.error} title="Could not load recent notifications" onRetry={() => void deliveries.refetch()} />
+              <QueryError
+                error={deliveries.error}
+                title="Could not load recent notifications"
+                onRetry={() => void deliveries.refetch()}
+              />
             ) : (
-              <NotificationDeliveriesTable deliveries={deliveries.data} showRecipient={scope === 'organisation'} />
+              <NotificationDeliveriesTable
+                deliveries={deliveries.data}
+                showRecipient={scope === 'organisation'}
+              />
             )}
           </Stack>
         </Paper>

@@ -44,22 +44,30 @@ export function useCreateOrganisation() {
   const queryClient = useQueryClient();
   const mutation = useMutation({
     mutationFn: (name: string) => call(createOrganisation({ body: { name } })),
-    onSuccess: (created) => queryClient.setQueryData(meKey, { user: created.user, organisations: created.organisations }),
+    onSuccess: (created) =>
+      queryClient.setQueryData(meKey, { user: created.user, organisations: created.organisations }),
   });
-  return { ...mutation, switchTo: (organisationId: string) => switchOrganisation(queryClient, organisationId) };
+  return {
+    ...mutation,
+    switchTo: (organisationId: string) => switchOrganisation(queryClient, organisationId),
+  };
 }
 
 export const deadlineSettingsKey = [...organisationKeys.all, 'interrupt-deadlines'] as const;
 
 /** The organisation's bounds on interrupt deadlines (Settings → Deadlines). */
 export function useDeadlineSettings() {
-  return useQuery({ queryKey: deadlineSettingsKey, queryFn: () => call(getInterruptDeadlineSettings()) });
+  return useQuery({
+    queryKey: deadlineSettingsKey,
+    queryFn: () => call(getInterruptDeadlineSettings()),
+  });
 }
 
 export function useUpdateDeadlineSettings() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: UpdateInterruptDeadlineSettingsDto) => call(updateInterruptDeadlineSettings({ body })),
+    mutationFn: (body: UpdateInterruptDeadlineSettingsDto) =>
+      call(updateInterruptDeadlineSettings({ body })),
     onSuccess: (saved) => queryClient.setQueryData(deadlineSettingsKey, saved),
   });
 }

@@ -6,12 +6,25 @@ import { notifySuccess } from '../../../shared/utils/notify';
 import { useCreateOrganisation } from '../api/organisation.queries';
 
 /** Another organisation for the signed-in person (a staging one beside production, a client's…), which they own. */
-export function CreateOrganisationModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+export function CreateOrganisationModal({
+  opened,
+  onClose,
+}: {
+  opened: boolean;
+  onClose: () => void;
+}) {
   const navigate = useNavigate();
   const create = useCreateOrganisation();
   const form = useForm({
     initialValues: { name: '' },
-    validate: { name: (v) => (v.trim() === '' ? 'Name your organisation' : v.length > 100 ? 'At most 100 characters' : null) },
+    validate: {
+      name: (v) =>
+        v.trim() === ''
+          ? 'Name your organisation'
+          : v.length > 100
+            ? 'At most 100 characters'
+            : null,
+    },
   });
   const close = () => {
     form.reset();
@@ -34,9 +47,15 @@ export function CreateOrganisationModal({ opened, onClose }: { opened: boolean; 
       >
         <Stack>
           <Text size="sm" c="dimmed">
-            You become its Owner, on the Free plan. Your other organisations stay as they are; switch between them in the header.
+            You become its Owner, on the Free plan. Your other organisations stay as they are;
+            switch between them in the header.
           </Text>
-          <TextInput label="Organisation name" data-autofocus required {...form.getInputProps('name')} />
+          <TextInput
+            label="Organisation name"
+            data-autofocus
+            required
+            {...form.getInputProps('name')}
+          />
           <FormError error={create.error} />
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>

@@ -10,7 +10,13 @@ import { CreateOrganisationModal } from './create-organisation-modal';
  * The header's organisation switcher: the organisation this tab acts for and the person's role
  * in it; the others they belong to; creating another. Switching changes this tab only.
  */
-export function OrganisationSwitcher({ current, organisations }: { current: MyOrganisation; organisations: MyOrganisation[] }) {
+export function OrganisationSwitcher({
+  current,
+  organisations,
+}: {
+  current: MyOrganisation;
+  organisations: MyOrganisation[];
+}) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [creating, { open, close }] = useDisclosure(false);
@@ -25,17 +31,34 @@ export function OrganisationSwitcher({ current, organisations }: { current: MyOr
       {/* No focus placeholder: a bare div inside role="menu" fails aria-required-children (mantinedev/mantine#8971). */}
       <Menu position="bottom-start" withinPortal withInitialFocusPlaceholder={false}>
         <Menu.Target>
-          <UnstyledButton aria-label={`Organisation: ${current.name} (${current.roleName}). Switch organisation`} px="xs" py={4} maw="100%" miw={0}>
+          <UnstyledButton
+            aria-label={`Organisation: ${current.name} (${current.roleName}). Switch organisation`}
+            px="xs"
+            py={4}
+            maw="100%"
+            miw={0}
+          >
             <Group gap="xs" wrap="nowrap" miw={0}>
               <Stack gap={0} miw={0}>
-                <Text fw={600} size="sm" truncate="end" maw={{ base: 120, sm: 260 }} title={current.name}>
+                <Text
+                  fw={600}
+                  size="sm"
+                  truncate="end"
+                  maw={{ base: 120, sm: 260 }}
+                  title={current.name}
+                >
                   {current.name}
                 </Text>
                 <Text size="xs" c="dimmed" visibleFrom="sm">
                   {current.roleName}
                 </Text>
               </Stack>
-              <Badge variant="light" color={current.plan === 'pro' ? 'violet' : 'gray'} aria-label={`Plan: ${current.plan}`} visibleFrom="sm">
+              <Badge
+                variant="light"
+                color={current.plan === 'pro' ? 'violet' : 'gray'}
+                aria-label={`Plan: ${current.plan}`}
+                visibleFrom="sm"
+              >
                 {current.plan === 'pro' ? 'Pro' : 'Free'}
               </Badge>
               <Text size="xs" c="dimmed" aria-hidden>
@@ -59,7 +82,10 @@ export function OrganisationSwitcher({ current, organisations }: { current: MyOr
               {organisation.id === current.id ? `✓ ${organisation.name}` : organisation.name}
             </Menu.Item>
           ))}
-          <Menu.Item onClick={open} style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+          <Menu.Item
+            onClick={open}
+            style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
+          >
             Create organisation…
           </Menu.Item>
         </Menu.Dropdown>

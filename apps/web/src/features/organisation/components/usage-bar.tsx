@@ -4,9 +4,18 @@ import { useId } from 'react';
 import { number } from '../../../shared/utils/format';
 
 /** This month's use of one allowance. */
-export function UsageBar({ label, allowance, unit }: { label: string; allowance: Allowance; unit: string }) {
+export function UsageBar({
+  label,
+  allowance,
+  unit,
+}: {
+  label: string;
+  allowance: Allowance;
+  unit: string;
+}) {
   const id = useId();
-  const percent = allowance.included === 0 ? 100 : Math.min(100, (allowance.used / allowance.included) * 100);
+  const percent =
+    allowance.included === 0 ? 100 : Math.min(100, (allowance.used / allowance.included) * 100);
   const color = percent >= 100 ? 'red' : percent >= 80 ? 'orange' : 'blue';
   return (
     <Stack gap={6}>
@@ -19,7 +28,12 @@ export function UsageBar({ label, allowance, unit }: { label: string; allowance:
         </Text>
       </Group>
       <Progress.Root size="lg">
-        <Progress.Section value={percent} color={color} aria-labelledby={id} aria-describedby={`${id}-used`} />
+        <Progress.Section
+          value={percent}
+          color={color}
+          aria-labelledby={id}
+          aria-describedby={`${id}-used`}
+        />
       </Progress.Root>
     </Stack>
   );

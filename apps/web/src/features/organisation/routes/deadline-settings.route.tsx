@@ -26,14 +26,17 @@ export function DeadlineSettingsRoute() {
     if (settings.data) setDraft(settings.data);
   }, [settings.data]);
 
-  if (settings.isError) return <QueryError error={settings.error} onRetry={() => void settings.refetch()} />;
-  if (settings.isPending || draft === null) return <CenteredLoader label="Loading the deadline settings" />;
+  if (settings.isError)
+    return <QueryError error={settings.error} onRetry={() => void settings.refetch()} />;
+  if (settings.isPending || draft === null)
+    return <CenteredLoader label="Loading the deadline settings" />;
   const saved = settings.data;
   const changed =
     draft.defaultTimeoutSeconds !== saved.defaultTimeoutSeconds ||
     draft.maxTimeoutSeconds !== saved.maxTimeoutSeconds ||
     draft.approveOnTimeoutAllowed !== saved.approveOnTimeoutAllowed;
-  const defaultTooLong = draft.defaultTimeoutSeconds !== null && draft.defaultTimeoutSeconds > draft.maxTimeoutSeconds;
+  const defaultTooLong =
+    draft.defaultTimeoutSeconds !== null && draft.defaultTimeoutSeconds > draft.maxTimeoutSeconds;
   const tooLong = draft.maxTimeoutSeconds > 2_592_000;
 
   return (
@@ -52,7 +55,8 @@ export function DeadlineSettingsRoute() {
           <Stack gap="lg">
             {!canManage && (
               <Alert variant="light" title="Read only">
-                Changing these takes the classification.manage permission (the holders of argus's rules: both let Interlock decide without a person).
+                Changing these takes the classification.manage permission (the holders of argus's
+                rules: both let Interlock decide without a person).
               </Alert>
             )}
             <Stack gap="xs">
@@ -64,7 +68,12 @@ export function DeadlineSettingsRoute() {
                 checked={draft.defaultTimeoutSeconds !== null}
                 disabled={!canManage}
                 onChange={(event) =>
-                  setDraft({ ...draft, defaultTimeoutSeconds: event.currentTarget.checked ? Math.min(lastDefault, draft.maxTimeoutSeconds) : null })
+                  setDraft({
+                    ...draft,
+                    defaultTimeoutSeconds: event.currentTarget.checked
+                      ? Math.min(lastDefault, draft.maxTimeoutSeconds)
+                      : null,
+                  })
                 }
               />
               {draft.defaultTimeoutSeconds !== null && (
@@ -113,13 +122,19 @@ export function DeadlineSettingsRoute() {
                 description="For low-risk actions whose teams would rather proceed than wait. Off, such interrupts are refused when they open, and those already waiting are rejected at their deadline instead."
                 checked={draft.approveOnTimeoutAllowed}
                 disabled={!canManage}
-                onChange={(event) => setDraft({ ...draft, approveOnTimeoutAllowed: event.currentTarget.checked })}
+                onChange={(event) =>
+                  setDraft({ ...draft, approveOnTimeoutAllowed: event.currentTarget.checked })
+                }
               />
             </Stack>
             <FormError error={save.error} />
             {canManage && (
               <Group>
-                <Button type="submit" disabled={!changed || defaultTooLong || tooLong} loading={save.isPending}>
+                <Button
+                  type="submit"
+                  disabled={!changed || defaultTooLong || tooLong}
+                  loading={save.isPending}
+                >
                   Save deadline settings
                 </Button>
                 <Button variant="default" disabled={!changed} onClick={() => setDraft(saved)}>

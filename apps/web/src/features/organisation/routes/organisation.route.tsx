@@ -12,8 +12,14 @@ import { useChangePlan, useOrganisation } from '../api/organisation.queries';
 import { UsageBar } from '../components/usage-bar';
 
 const PLANS: Record<Plan, { name: string; summary: string }> = {
-  free: { name: 'Free', summary: 'Interrupts, sessions and the dashboard audit log, with a small monthly allowance.' },
-  pro: { name: 'Pro', summary: 'Larger allowances and the audit log API for API keys (mirror it to your SIEM).' },
+  free: {
+    name: 'Free',
+    summary: 'Interrupts, sessions and the dashboard audit log, with a small monthly allowance.',
+  },
+  pro: {
+    name: 'Pro',
+    summary: 'Larger allowances and the audit log API for API keys (mirror it to your SIEM).',
+  },
 };
 
 export function OrganisationRoute() {
@@ -23,7 +29,8 @@ export function OrganisationRoute() {
   const change = useChangePlan();
 
   if (organisation.isPending) return <CenteredLoader label="Loading the organisation" />;
-  if (organisation.isError) return <QueryError error={organisation.error} onRetry={() => void organisation.refetch()} />;
+  if (organisation.isError)
+    return <QueryError error={organisation.error} onRetry={() => void organisation.refetch()} />;
   const org = organisation.data;
   const other: Plan = org.plan === 'pro' ? 'free' : 'pro';
   const close = () => {
@@ -33,7 +40,10 @@ export function OrganisationRoute() {
 
   return (
     <>
-      <PageHeader title="Organisation & billing" description={`Created ${dateTime(org.createdAt)}.`} />
+      <PageHeader
+        title="Organisation & billing"
+        description={`Created ${dateTime(org.createdAt)}.`}
+      />
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
         <Paper withBorder p="lg">
           <Stack>
@@ -50,7 +60,11 @@ export function OrganisationRoute() {
               {PLANS[org.plan].summary}
             </Text>
             {canManageBilling && (
-              <Button variant={other === 'pro' ? 'filled' : 'default'} w="fit-content" onClick={() => setTarget(other)}>
+              <Button
+                variant={other === 'pro' ? 'filled' : 'default'}
+                w="fit-content"
+                onClick={() => setTarget(other)}
+              >
                 {other === 'pro' ? 'Upgrade to Pro' : 'Move to the Free plan'}
               </Button>
             )}
@@ -61,19 +75,35 @@ export function OrganisationRoute() {
             <Title order={2} size="h4">
               Usage this month ({org.usage.month})
             </Title>
-            <UsageBar label="Messages (interrupts opened)" allowance={org.usage.messages} unit="messages" />
-            <UsageBar label="Agent hours (session time)" allowance={org.usage.agentHours} unit="hours" />
+            <UsageBar
+              label="Messages (interrupts opened)"
+              allowance={org.usage.messages}
+              unit="messages"
+            />
+            <UsageBar
+              label="Agent hours (session time)"
+              allowance={org.usage.agentHours}
+              unit="hours"
+            />
             <Text size="xs" c="dimmed">
-              Allowances renew {dateTime(org.usage.renewsAt)}. When one is used up, agents get 402 until then (or until you upgrade).
+              Allowances renew {dateTime(org.usage.renewsAt)}. When one is used up, agents get 402
+              until then (or until you upgrade).
             </Text>
           </Stack>
         </Paper>
       </SimpleGrid>
-      <Modal opened={target !== null} onClose={close} title={target === 'pro' ? 'Upgrade to Pro?' : 'Move to the Free plan?'}>
+      <Modal
+        opened={target !== null}
+        onClose={close}
+        title={target === 'pro' ? 'Upgrade to Pro?' : 'Move to the Free plan?'}
+      >
         <Stack>
           <Text size="sm">{target !== null && PLANS[target].summary}</Text>
           {target === 'free' && (
-            <Text size="sm">API keys lose access to the audit log API at once, and the Free allowances apply from now on.</Text>
+            <Text size="sm">
+              API keys lose access to the audit log API at once, and the Free allowances apply from
+              now on.
+            </Text>
           )}
           <FormError error={change.error} />
           <Group justify="flex-end">

@@ -1,4 +1,11 @@
-import { call, createRole, deleteRole, updateRole, type CreateRoleDto, type UpdateRoleDto } from '@interlock/api-client';
+import {
+  call,
+  createRole,
+  deleteRole,
+  updateRole,
+  type CreateRoleDto,
+  type UpdateRoleDto,
+} from '@interlock/api-client';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { directoryKeys } from '../../../shared/directory/directory.queries';
 import { signInSessionKey } from '../../../shared/sign-in/sign-in-session.queries';
@@ -16,18 +23,25 @@ function useInvalidateRoles() {
 
 export function useCreateRole() {
   const invalidate = useInvalidateRoles();
-  return useMutation({ mutationFn: (body: CreateRoleDto) => call(createRole({ body })), onSuccess: invalidate });
+  return useMutation({
+    mutationFn: (body: CreateRoleDto) => call(createRole({ body })),
+    onSuccess: invalidate,
+  });
 }
 
 export function useUpdateRole() {
   const invalidate = useInvalidateRoles();
   return useMutation({
-    mutationFn: ({ id, body }: { id: string; body: UpdateRoleDto }) => call(updateRole({ path: { id }, body })),
+    mutationFn: ({ id, body }: { id: string; body: UpdateRoleDto }) =>
+      call(updateRole({ path: { id }, body })),
     onSuccess: invalidate,
   });
 }
 
 export function useDeleteRole() {
   const invalidate = useInvalidateRoles();
-  return useMutation({ mutationFn: (id: string) => call(deleteRole({ path: { id } })), onSuccess: invalidate });
+  return useMutation({
+    mutationFn: (id: string) => call(deleteRole({ path: { id } })),
+    onSuccess: invalidate,
+  });
 }

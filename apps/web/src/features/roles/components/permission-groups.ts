@@ -1,7 +1,10 @@
 import type { Permission } from '@interlock/api-client';
 
 /** Every permission, grouped and described for people (a spec checks the list is complete). */
-export const PERMISSION_GROUPS: { label: string; permissions: { value: Permission; label: string }[] }[] = [
+export const PERMISSION_GROUPS: {
+  label: string;
+  permissions: { value: Permission; label: string }[];
+}[] = [
   {
     label: 'Interrupts',
     permissions: [
@@ -54,4 +57,6 @@ export const PERMISSION_GROUPS: { label: string; permissions: { value: Permissio
   },
 ];
 
-export const ALL_PERMISSIONS: Permission[] = PERMISSION_GROUPS.flatMap((g) => g.permissions.map((p) => p.value));
+export const ALL_PERMISSIONS: Permission[] = PERMISSION_GROUPS.flatMap((g) =>
+  g.permissions.map((p) => p.value),
+);

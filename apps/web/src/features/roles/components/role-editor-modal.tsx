@@ -1,5 +1,14 @@
 import type { Permission, RoleResponse } from '@interlock/api-client';
-import { Button, Checkbox, Fieldset, Group, Modal, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import {
+  Button,
+  Checkbox,
+  Fieldset,
+  Group,
+  Modal,
+  SimpleGrid,
+  Stack,
+  TextInput,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect } from 'react';
 import { FormError } from '../../../shared/components/form-error';
@@ -9,14 +18,25 @@ import { useCreateRole, useUpdateRole } from '../api/roles.queries';
 import { PERMISSION_GROUPS } from './permission-groups';
 
 /** Create a custom role (role = undefined) or edit one: a name and permission checkboxes. */
-export function RoleEditorModal({ opened, role, onClose }: { opened: boolean; role?: RoleResponse; onClose: () => void }) {
+export function RoleEditorModal({
+  opened,
+  role,
+  onClose,
+}: {
+  opened: boolean;
+  role?: RoleResponse;
+  onClose: () => void;
+}) {
   const { permissions: held } = useSignedIn();
   const create = useCreateRole();
   const update = useUpdateRole();
   const mutation = role ? update : create;
   const form = useForm<{ name: string; permissions: Permission[] }>({
     initialValues: { name: '', permissions: [] },
-    validate: { name: (v) => (v.trim() === '' ? 'Name the role' : v.length > 50 ? 'At most 50 characters' : null) },
+    validate: {
+      name: (v) =>
+        v.trim() === '' ? 'Name the role' : v.length > 50 ? 'At most 50 characters' : null,
+    },
   });
   const { setValues } = form;
   useEffect(() => {
@@ -37,10 +57,21 @@ export function RoleEditorModal({ opened, role, onClose }: { opened: boolean; ro
     else create.mutate(body, { onSuccess: done });
   });
   return (
-    <Modal opened={opened} onClose={close} title={role ? `Edit role ${role.name}` : 'Create a custom role'} size="xl">
+    <Modal
+      opened={opened}
+      onClose={close}
+      title={role ? `Edit role ${role.name}` : 'Create a custom role'}
+      size="xl"
+    >
       <form onSubmit={submit}>
         <Stack>
-          <TextInput label="Role name" maxLength={50} required data-autofocus {...form.getInputProps('name')} />
+          <TextInput
+            label="Role name"
+            maxLength={50}
+            required
+            data-autofocus
+            {...form.getInputProps('name')}
+          />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             {PERMISSION_GROUPS.map((group) => (
               <Fieldset key={group.label} legend={group.label} variant="filled">
@@ -51,13 +82,19 @@ export function RoleEditorModal({ opened, role, onClose }: { opened: boolean; ro
                       <Checkbox
                         key={p.value}
                         label={p.label}
-                        description={mayGrant ? p.value : `${p.value} — you do not hold it, so you cannot grant it`}
+                        description={
+                          mayGrant
+                            ? p.value
+                            : `${p.value} — you do not hold it, so you cannot grant it`
+                        }
                         disabled={!mayGrant && !form.values.permissions.includes(p.value)}
                         checked={form.values.permissions.includes(p.value)}
                         onChange={(event) =>
                           form.setFieldValue(
                             'permissions',
-                            event.currentTarget.checked ? [...form.values.permissions, p.value] : form.values.permissions.filter((x) => x !== p.value),
+                            event.currentTarget.checked
+                              ? [...form.values.permissions, p.value]
+                              : form.values.permissions.filter((x) => x !== p.value),
                           )
                         }
                       />

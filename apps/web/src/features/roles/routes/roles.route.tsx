@@ -20,7 +20,8 @@ export function RolesRoute() {
       title: 'Delete this role?',
       body: (
         <Text size="sm">
-          The role <strong>{role.name}</strong> will be deleted. A role that members still hold cannot be deleted: give them another role first.
+          The role <strong>{role.name}</strong> will be deleted. A role that members still hold
+          cannot be deleted: give them another role first.
         </Text>
       ),
       confirmLabel: 'Delete role',
@@ -88,10 +89,21 @@ export function RolesRoute() {
                     <Table.Td>
                       {role.builtIn === null && (
                         <Group gap="xs" justify="flex-end" wrap="nowrap">
-                          <Button size="xs" variant="default" onClick={() => setEditing(role)} aria-label={`Edit ${role.name}`}>
+                          <Button
+                            size="xs"
+                            variant="default"
+                            onClick={() => setEditing(role)}
+                            aria-label={`Edit ${role.name}`}
+                          >
                             Edit
                           </Button>
-                          <Button size="xs" variant="light" color="red" onClick={() => confirmDelete(role)} aria-label={`Delete ${role.name}`}>
+                          <Button
+                            size="xs"
+                            variant="light"
+                            color="red"
+                            onClick={() => confirmDelete(role)}
+                            aria-label={`Delete ${role.name}`}
+                          >
                             Delete
                           </Button>
                         </Group>
@@ -104,7 +116,11 @@ export function RolesRoute() {
           </Table.ScrollContainer>
         </Paper>
       )}
-      <RoleEditorModal opened={editing !== null} role={editing === 'new' || editing === null ? undefined : editing} onClose={() => setEditing(null)} />
+      <RoleEditorModal
+        opened={editing !== null}
+        role={editing === 'new' || editing === null ? undefined : editing}
+        onClose={() => setEditing(null)}
+      />
     </>
   );
 }

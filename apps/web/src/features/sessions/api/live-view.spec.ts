@@ -1,7 +1,12 @@
 import type { SessionResponse } from '@interlock/api-client';
 import { mergeMessages, messageTotal, type LiveMessage } from './live-view';
 
-const m = (seq: number): LiveMessage => ({ seq, role: 'agent', content: `m${seq}`, createdAt: '2026-11-22T12:00:00.000Z' });
+const m = (seq: number): LiveMessage => ({
+  seq,
+  role: 'agent',
+  content: `m${seq}`,
+  createdAt: '2026-11-22T12:00:00.000Z',
+});
 
 describe('mergeMessages', () => {
   it('appends new messages in order', () => {

@@ -45,18 +45,31 @@ export function messageTotal(data: LiveViewData): number {
  * browser reconnects by itself with `Last-Event-ID` and the service resumes after the last
  * message; a finished session's stream ends with its final record.
  */
-export function useLiveView(sessionId: string): { data: LiveViewData; connection: LiveViewConnection; reconnect: () => void } {
+export function useLiveView(sessionId: string): {
+  data: LiveViewData;
+  connection: LiveViewConnection;
+  reconnect: () => void;
+} {
   const queryClient = useQueryClient();
   const key = liveViewKey(sessionId);
-  const { data = EMPTY } = useQuery({ queryKey: key, queryFn: () => EMPTY, staleTime: Infinity, gcTime: 5 * 60_000, enabled: false });
+  const { data = EMPTY } = useQuery({
+    queryKey: key,
+    queryFn: () => EMPTY,
+    staleTime: Infinity,
+    gcTime: 5 * 60_000,
+    enabled: false,
+  });
   const [connection, setConnection] = useState<LiveViewConnection>('connecting');
   const [attempt, setAttempt] = useState(0);
   const organisationId = useActiveOrganisation();
 
   useEffect(() => {
     const queryKey = liveViewKey(sessionId);
-    const update = (fn: (d: LiveViewData) => LiveViewData) => queryClient.setQueryData<LiveViewData>(queryKey, (d) => fn(d ?? EMPTY));
-    const source = new EventSource(eventStreamUrl(`/api/sessions/${encodeURIComponent(sessionId)}/stream`, organisationId));
+    const update = (fn: (d: LiveViewData) => LiveViewData) =>
+      queryClient.setQueryData<LiveViewData>(queryKey, (d) => fn(d ?? EMPTY));
+    const source = new EventSource(
+      eventStreamUrl(`/api/sessions/${encodeURIComponent(sessionId)}/stream`, organisationId),
+    );
     let ended = false;
     // Messages arrive in bursts: apply each burst in one cache update.
     let pending: LiveMessage[] = [];

@@ -6,7 +6,10 @@ import { sessionKeys } from './sessions.queries';
 export type SessionEvent = Pick<OrganisationEvent, 'type' | 'session'>;
 
 /** The sessions list and the sessions the events name. */
-export async function applySessionEvents(queryClient: QueryClient, events: SessionEvent[]): Promise<void> {
+export async function applySessionEvents(
+  queryClient: QueryClient,
+  events: SessionEvent[],
+): Promise<void> {
   const ids = new Set(events.flatMap((e) => (e.session ? [e.session.id] : [])));
   await Promise.all([
     queryClient.invalidateQueries({ queryKey: sessionKeys.lists() }),

@@ -1,4 +1,10 @@
-import { call, disconnectSession, listSessions, retrieveSession, type ListSessionsData } from '@interlock/api-client';
+import {
+  call,
+  disconnectSession,
+  listSessions,
+  retrieveSession,
+  type ListSessionsData,
+} from '@interlock/api-client';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
 export type SessionFilters = Omit<NonNullable<ListSessionsData['query']>, 'cursor' | 'limit'>;
@@ -13,14 +19,20 @@ export const sessionKeys = {
 export function useSessionList(filters: SessionFilters) {
   return useInfiniteQuery({
     queryKey: sessionKeys.list(filters),
-    queryFn: ({ pageParam, signal }) => call(listSessions({ query: { ...filters, limit: 50, cursor: pageParam ?? undefined }, signal })),
+    queryFn: ({ pageParam, signal }) =>
+      call(
+        listSessions({ query: { ...filters, limit: 50, cursor: pageParam ?? undefined }, signal }),
+      ),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
   });
 }
 
 export function useSessionRecord(id: string) {
-  return useQuery({ queryKey: sessionKeys.detail(id), queryFn: ({ signal }) => call(retrieveSession({ path: { id }, signal })) });
+  return useQuery({
+    queryKey: sessionKeys.detail(id),
+    queryFn: ({ signal }) => call(retrieveSession({ path: { id }, signal })),
+  });
 }
 
 export function useDisconnectSession() {

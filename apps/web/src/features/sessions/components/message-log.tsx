@@ -3,13 +3,24 @@ import { useEffect, useRef, useState } from 'react';
 import { RelativeTime } from '../../../shared/components/relative-time';
 import type { LiveMessage } from '../api/live-view';
 
-const ROLE_COLOR: Record<LiveMessage['role'], string> = { agent: 'blue', user: 'grape', tool: 'teal', system: 'gray' };
+const ROLE_COLOR: Record<LiveMessage['role'], string> = {
+  agent: 'blue',
+  user: 'grape',
+  tool: 'teal',
+  system: 'gray',
+};
 
 /**
  * The messages, newest at the bottom. It follows new messages while the reader is at the
  * bottom; scrolled up to read, they stay put and a button offers to jump to the latest.
  */
-export function MessageLog({ messages, height = 560 }: { messages: LiveMessage[]; height?: number }) {
+export function MessageLog({
+  messages,
+  height = 560,
+}: {
+  messages: LiveMessage[];
+  height?: number;
+}) {
   const viewport = useRef<HTMLDivElement>(null);
   const [following, setFollowing] = useState(true);
 
@@ -29,7 +40,14 @@ export function MessageLog({ messages, height = 560 }: { messages: LiveMessage[]
         }}
         type="auto"
       >
-        <Stack gap="xs" p="sm" role="log" aria-label="Session messages" aria-live="polite" tabIndex={0}>
+        <Stack
+          gap="xs"
+          p="sm"
+          role="log"
+          aria-label="Session messages"
+          aria-live="polite"
+          tabIndex={0}
+        >
           {messages.map((m) => (
             <Paper key={m.seq} withBorder p="xs" radius="sm" data-seq={m.seq}>
               <Group gap="xs" mb={4}>
@@ -40,7 +58,11 @@ export function MessageLog({ messages, height = 560 }: { messages: LiveMessage[]
                   #{m.seq} · <RelativeTime value={m.createdAt} />
                 </Text>
               </Group>
-              <Text size="sm" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }} ff={m.role === 'tool' ? 'monospace' : undefined}>
+              <Text
+                size="sm"
+                style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}
+                ff={m.role === 'tool' ? 'monospace' : undefined}
+              >
                 {m.content}
               </Text>
             </Paper>

@@ -48,7 +48,8 @@ export function LiveViewRoute() {
           session ? (
             <>
               Started <RelativeTime value={session.startedAt} />
-              {session.externalId !== null && <> · external id {session.externalId}</>} · {data.messages.length} of {messageTotal(data)} messages received
+              {session.externalId !== null && <> · external id {session.externalId}</>} ·{' '}
+              {data.messages.length} of {messageTotal(data)} messages received
             </>
           ) : undefined
         }
@@ -66,7 +67,14 @@ export function LiveViewRoute() {
       <Stack>
         <Group gap="xs" role="status" aria-live="polite">
           {(connection === 'connecting' || connection === 'reconnecting') && <Loader size="xs" />}
-          <Text size="sm" c={connection === 'reconnecting' || connection === 'closed' ? 'light-dark(var(--mantine-color-orange-9), var(--mantine-color-orange-4))' : 'dimmed'}>
+          <Text
+            size="sm"
+            c={
+              connection === 'reconnecting' || connection === 'closed'
+                ? 'light-dark(var(--mantine-color-orange-9), var(--mantine-color-orange-4))'
+                : 'dimmed'
+            }
+          >
             {CONNECTION_TEXT[connection]}
           </Text>
           {connection === 'closed' && (

@@ -14,23 +14,30 @@ import { SessionStatusBadge } from '../components/session-status-badge';
 /** Sessions: what the agents are doing (active) and did (ended), newest first. */
 export function SessionsRoute() {
   const [params, setParams] = useSearchParams();
-  const status = params.get('status') === 'ended' ? 'ended' : params.get('status') === 'all' ? 'all' : 'active';
+  const status =
+    params.get('status') === 'ended' ? 'ended' : params.get('status') === 'all' ? 'all' : 'active';
   const filters = useMemo<SessionFilters>(() => (status === 'all' ? {} : { status }), [status]);
   const list = useSessionList(filters);
   const sessions = useMemo(() => list.data?.pages.flatMap((p) => p.sessions) ?? [], [list.data]);
   const sentinel = useIntersection({ rootMargin: '400px' });
   useEffect(() => {
-    if (sentinel.entry?.isIntersecting && list.hasNextPage && !list.isFetchingNextPage) void list.fetchNextPage();
+    if (sentinel.entry?.isIntersecting && list.hasNextPage && !list.isFetchingNextPage)
+      void list.fetchNextPage();
   }, [sentinel.entry?.isIntersecting, list]);
 
   return (
     <>
-      <PageHeader title="Sessions" description="Agents stream their work into sessions; open one to watch it live." />
+      <PageHeader
+        title="Sessions"
+        description="Agents stream their work into sessions; open one to watch it live."
+      />
       <SegmentedControl
         mb="md"
         aria-label="Which sessions"
         value={status}
-        onChange={(value) => setParams(value === 'active' ? {} : { status: value }, { replace: true })}
+        onChange={(value) =>
+          setParams(value === 'active' ? {} : { status: value }, { replace: true })
+        }
         data={[
           { value: 'active', label: 'Active' },
           { value: 'ended', label: 'Ended' },
@@ -43,7 +50,9 @@ export function SessionsRoute() {
         <QueryError error={list.error} onRetry={() => void list.refetch()} />
       ) : sessions.length === 0 ? (
         <Paper withBorder p="lg">
-          <EmptyHint title={status === 'active' ? 'No agent is running a session now' : 'No sessions yet'}>
+          <EmptyHint
+            title={status === 'active' ? 'No agent is running a session now' : 'No sessions yet'}
+          >
             <Stack align="center" gap="sm">
               <Text size="sm" c="dimmed">
                 An agent starts one with the SDK and appends what it does; it appears here at once:
@@ -94,7 +103,11 @@ export function SessionsRoute() {
           <div ref={sentinel.ref} />
           {list.hasNextPage && (
             <Group justify="center" p="sm">
-              <Button variant="subtle" loading={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
+              <Button
+                variant="subtle"
+                loading={list.isFetchingNextPage}
+                onClick={() => void list.fetchNextPage()}
+              >
                 Load more
               </Button>
             </Group>

@@ -1,4 +1,12 @@
-import { Paper, SegmentedControl, Stack, Switch, Text, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
+import {
+  Paper,
+  SegmentedControl,
+  Stack,
+  Switch,
+  Text,
+  useMantineColorScheme,
+  type MantineColorScheme,
+} from '@mantine/core';
 import { PageHeader } from '../../../shared/components/page-header';
 import { useNextAfterDecision, useShortcutsEnabled } from '../../../shared/preferences/preferences';
 
@@ -28,7 +36,8 @@ export function SettingsRoute() {
               maw={420}
             />
             <Text size="xs" c="dimmed">
-              Follow the system uses your browser&apos;s light or dark preference, and changes with it.
+              Follow the system uses your browser&apos;s light or dark preference, and changes with
+              it.
             </Text>
           </Stack>
           <Switch

@@ -1,4 +1,11 @@
-import { addTeamMember, call, createTeam, deleteTeam, removeTeamMember, renameTeam } from '@interlock/api-client';
+import {
+  addTeamMember,
+  call,
+  createTeam,
+  deleteTeam,
+  removeTeamMember,
+  renameTeam,
+} from '@interlock/api-client';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { directoryKeys } from '../../../shared/directory/directory.queries';
 
@@ -9,12 +16,19 @@ function useInvalidateTeams() {
 
 export function useCreateTeam() {
   const onSuccess = useInvalidateTeams();
-  return useMutation({ mutationFn: (name: string) => call(createTeam({ body: { name } })), onSuccess });
+  return useMutation({
+    mutationFn: (name: string) => call(createTeam({ body: { name } })),
+    onSuccess,
+  });
 }
 
 export function useRenameTeam() {
   const onSuccess = useInvalidateTeams();
-  return useMutation({ mutationFn: ({ id, name }: { id: string; name: string }) => call(renameTeam({ path: { id }, body: { name } })), onSuccess });
+  return useMutation({
+    mutationFn: ({ id, name }: { id: string; name: string }) =>
+      call(renameTeam({ path: { id }, body: { name } })),
+    onSuccess,
+  });
 }
 
 export function useDeleteTeam() {
@@ -25,7 +39,8 @@ export function useDeleteTeam() {
 export function useAddTeamMember() {
   const onSuccess = useInvalidateTeams();
   return useMutation({
-    mutationFn: ({ teamId, memberId }: { teamId: string; memberId: string }) => call(addTeamMember({ path: { id: teamId }, body: { memberId } })),
+    mutationFn: ({ teamId, memberId }: { teamId: string; memberId: string }) =>
+      call(addTeamMember({ path: { id: teamId }, body: { memberId } })),
     onSuccess,
   });
 }
@@ -33,7 +48,8 @@ export function useAddTeamMember() {
 export function useRemoveTeamMember() {
   const onSuccess = useInvalidateTeams();
   return useMutation({
-    mutationFn: ({ teamId, memberId }: { teamId: string; memberId: string }) => call(removeTeamMember({ path: { id: teamId, memberId } })),
+    mutationFn: ({ teamId, memberId }: { teamId: string; memberId: string }) =>
+      call(removeTeamMember({ path: { id: teamId, memberId } })),
     onSuccess,
   });
 }

@@ -1,12 +1,34 @@
 import type { MemberResponse, TeamResponse } from '@interlock/api-client';
-import { Button, CloseButton, Group, Modal, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Button,
+  CloseButton,
+  Group,
+  Modal,
+  Paper,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { confirmAction } from '../../../shared/components/confirm';
 import { FormError } from '../../../shared/components/form-error';
 import { notifyError, notifySuccess } from '../../../shared/utils/notify';
-import { useAddTeamMember, useDeleteTeam, useRemoveTeamMember, useRenameTeam } from '../api/teams.queries';
+import {
+  useAddTeamMember,
+  useDeleteTeam,
+  useRemoveTeamMember,
+  useRenameTeam,
+} from '../api/teams.queries';
 
-export function TeamCard({ team, members }: { team: TeamResponse; members: MemberResponse[] | undefined }) {
+export function TeamCard({
+  team,
+  members,
+}: {
+  team: TeamResponse;
+  members: MemberResponse[] | undefined;
+}) {
   const add = useAddTeamMember();
   const removeMember = useRemoveTeamMember();
   const [renaming, setRenaming] = useState(false);
@@ -16,7 +38,8 @@ export function TeamCard({ team, members }: { team: TeamResponse; members: Membe
       title: 'Delete this team?',
       body: (
         <Text size="sm">
-          The team <strong>{team.name}</strong> will be deleted. Its members stay in the organisation.
+          The team <strong>{team.name}</strong> will be deleted. Its members stay in the
+          organisation.
         </Text>
       ),
       confirmLabel: 'Delete team',
@@ -37,10 +60,21 @@ export function TeamCard({ team, members }: { team: TeamResponse; members: Membe
             {team.name}
           </Title>
           <Group gap="xs" wrap="nowrap">
-            <Button size="xs" variant="default" onClick={() => setRenaming(true)} aria-label={`Rename team ${team.name}`}>
+            <Button
+              size="xs"
+              variant="default"
+              onClick={() => setRenaming(true)}
+              aria-label={`Rename team ${team.name}`}
+            >
               Rename
             </Button>
-            <Button size="xs" variant="light" color="red" onClick={confirmDelete} aria-label={`Delete team ${team.name}`}>
+            <Button
+              size="xs"
+              variant="light"
+              color="red"
+              onClick={confirmDelete}
+              aria-label={`Delete team ${team.name}`}
+            >
               Delete
             </Button>
           </Group>
@@ -50,7 +84,12 @@ export function TeamCard({ team, members }: { team: TeamResponse; members: Membe
             No members yet. Add the people who should receive this team&apos;s interrupts.
           </Text>
         ) : (
-          <Stack gap={4} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label={`Members of ${team.name}`}>
+          <Stack
+            gap={4}
+            component="ul"
+            style={{ listStyle: 'none', padding: 0, margin: 0 }}
+            aria-label={`Members of ${team.name}`}
+          >
             {team.memberIds.map((id) => (
               <Group key={id} component="li" justify="space-between" wrap="nowrap">
                 <Text size="sm">{byId.get(id)?.name ?? 'A member'}</Text>
@@ -58,7 +97,10 @@ export function TeamCard({ team, members }: { team: TeamResponse; members: Membe
                   size="sm"
                   aria-label={`Remove ${byId.get(id)?.name ?? 'member'} from ${team.name}`}
                   onClick={() =>
-                    removeMember.mutate({ teamId: team.id, memberId: id }, { onError: (error) => notifyError(error, 'Could not remove the member') })
+                    removeMember.mutate(
+                      { teamId: team.id, memberId: id },
+                      { onError: (error) => notifyError(error, 'Could not remove the member') },
+                    )
                   }
                 />
               </Group>
@@ -77,19 +119,22 @@ export function TeamCard({ team, members }: { team: TeamResponse; members: Membe
               miw={0}
               style={{ flex: 1 }}
             />
-              <Button
-                disabled={adding === null}
-                loading={add.isPending}
-                onClick={() =>
-                  adding &&
-                  add.mutate(
-                    { teamId: team.id, memberId: adding },
-                    { onSuccess: () => setAdding(null), onError: (error) => notifyError(error, 'Could not add the member') },
-                  )
-                }
-              >
-                Add
-              </Button>
+            <Button
+              disabled={adding === null}
+              loading={add.isPending}
+              onClick={() =>
+                adding &&
+                add.mutate(
+                  { teamId: team.id, memberId: adding },
+                  {
+                    onSuccess: () => setAdding(null),
+                    onError: (error) => notifyError(error, 'Could not add the member'),
+                  },
+                )
+              }
+            >
+              Add
+            </Button>
           </Group>
         )}
       </Stack>
@@ -98,7 +143,15 @@ export function TeamCard({ team, members }: { team: TeamResponse; members: Membe
   );
 }
 
-function RenameTeamModal({ team, opened, onClose }: { team: TeamResponse; opened: boolean; onClose: () => void }) {
+function RenameTeamModal({
+  team,
+  opened,
+  onClose,
+}: {
+  team: TeamResponse;
+  opened: boolean;
+  onClose: () => void;
+}) {
   const rename = useRenameTeam();
   const [name, setName] = useState(team.name);
   useEffect(() => {
@@ -117,7 +170,14 @@ function RenameTeamModal({ team, opened, onClose }: { team: TeamResponse; opened
         }}
       >
         <Stack>
-          <TextInput label="Team name" value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={50} required data-autofocus />
+          <TextInput
+            label="Team name"
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+            maxLength={50}
+            required
+            data-autofocus
+          />
           <FormError error={rename.error} />
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>

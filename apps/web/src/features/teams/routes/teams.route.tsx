@@ -18,7 +18,10 @@ export function TeamsRoute() {
   const [name, setName] = useState('');
   return (
     <>
-      <PageHeader title="Teams" description="Teams group members so an interrupt can be assigned to a whole team." />
+      <PageHeader
+        title="Teams"
+        description="Teams group members so an interrupt can be assigned to a whole team."
+      />
       <Stack>
         <Paper withBorder p="md">
           <form
@@ -29,7 +32,14 @@ export function TeamsRoute() {
             }}
           >
             <Group align="flex-end">
-              <TextInput label="New team name" value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={50} required w={280} />
+              <TextInput
+                label="New team name"
+                value={name}
+                onChange={(e) => setName(e.currentTarget.value)}
+                maxLength={50}
+                required
+                w={280}
+              />
               <Button type="submit" loading={create.isPending}>
                 Create team
               </Button>

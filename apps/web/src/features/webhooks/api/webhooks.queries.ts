@@ -27,21 +27,38 @@ const UNFINISHED: WebhookDeliveryResponse['status'][] = ['pending', 'delivering'
 const REFRESH_WHILE_UNFINISHED_MS = 2_000;
 
 export function useWebhooks() {
-  return useQuery({ queryKey: webhookKeys.list(), queryFn: async ({ signal }) => (await call(listWebhooks({ signal }))).webhooks });
+  return useQuery({
+    queryKey: webhookKeys.list(),
+    queryFn: async ({ signal }) => (await call(listWebhooks({ signal }))).webhooks,
+  });
 }
 
 export function useWebhook(id: string) {
-  return useQuery({ queryKey: webhookKeys.detail(id), queryFn: ({ signal }) => call(getWebhook({ path: { id }, signal })) });
+  return useQuery({
+    queryKey: webhookKeys.detail(id),
+    queryFn: ({ signal }) => call(getWebhook({ path: { id }, signal })),
+  });
 }
 
 export function useWebhookDeliveries(id: string) {
   return useInfiniteQuery({
     queryKey: webhookKeys.deliveries(id),
-    queryFn: ({ pageParam, signal }) => call(listWebhookDeliveries({ path: { id }, query: { limit: 50, cursor: pageParam ?? undefined }, signal })),
+    queryFn: ({ pageParam, signal }) =>
+      call(
+        listWebhookDeliveries({
+          path: { id },
+          query: { limit: 50, cursor: pageParam ?? undefined },
+          signal,
+        }),
+      ),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
     refetchInterval: (query) =>
-      query.state.data?.pages.some((page) => page.deliveries.some((d) => UNFINISHED.includes(d.status))) ? REFRESH_WHILE_UNFINISHED_MS : false,
+      query.state.data?.pages.some((page) =>
+        page.deliveries.some((d) => UNFINISHED.includes(d.status)),
+      )
+        ? REFRESH_WHILE_UNFINISHED_MS
+        : false,
   });
 }
 
@@ -56,7 +73,8 @@ export function useCreateWebhook() {
 export function useUpdateWebhook() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, body }: { id: string; body: UpdateWebhookDto }) => call(updateWebhook({ path: { id }, body })),
+    mutationFn: ({ id, body }: { id: string; body: UpdateWebhookDto }) =>
+      call(updateWebhook({ path: { id }, body })),
     onSuccess: (webhook) => {
       queryClient.setQueryData(webhookKeys.detail(webhook.id), webhook);
       return queryClient.invalidateQueries({ queryKey: webhookKeys.all });
@@ -80,7 +98,8 @@ export function useRotateWebhookSecret() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => call(rotateWebhookSecret({ path: { id } })),
-    onSuccess: (webhook) => queryClient.invalidateQueries({ queryKey: webhookKeys.detail(webhook.id) }),
+    onSuccess: (webhook) =>
+      queryClient.invalidateQueries({ queryKey: webhookKeys.detail(webhook.id) }),
   });
 }
 
@@ -97,6 +116,7 @@ export function useRetryDelivery() {
   return useMutation({
     mutationFn: ({ webhookId, deliveryId }: { webhookId: string; deliveryId: string }) =>
       call(retryWebhookDelivery({ path: { id: webhookId, deliveryId } })),
-    onSuccess: (_, { webhookId }) => queryClient.invalidateQueries({ queryKey: webhookKeys.deliveries(webhookId) }),
+    onSuccess: (_, { webhookId }) =>
+      queryClient.invalidateQueries({ queryKey: webhookKeys.deliveries(webhookId) }),
   });
 }

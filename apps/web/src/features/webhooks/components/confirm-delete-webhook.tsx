@@ -12,7 +12,8 @@ export function useConfirmDeleteWebhook(onDeleted: () => void): (webhook: Webhoo
       title: 'Delete this webhook?',
       body: (
         <Text size="sm">
-          <strong>{webhook.url}</strong> stops receiving events at once, and its deliveries are deleted with it. This cannot be undone.
+          <strong>{webhook.url}</strong> stops receiving events at once, and its deliveries are
+          deleted with it. This cannot be undone.
         </Text>
       ),
       confirmLabel: 'Delete webhook',

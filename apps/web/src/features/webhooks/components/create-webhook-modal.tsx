@@ -25,7 +25,8 @@ export function CreateWebhookModal({ opened, onClose }: { opened: boolean; onClo
     initialValues: { url: '', description: '', eventTypes: null, enabled: true },
     validate: {
       url: (v) => (v.trim() === '' ? 'Give the URL that receives the events' : null),
-      eventTypes: (v) => (v !== null && v.length === 0 ? 'Choose at least one event, or all' : null),
+      eventTypes: (v) =>
+        v !== null && v.length === 0 ? 'Choose at least one event, or all' : null,
     },
   });
   const close = () => {
@@ -35,9 +36,19 @@ export function CreateWebhookModal({ opened, onClose }: { opened: boolean; onClo
     onClose();
   };
   return (
-    <Modal opened={opened} onClose={close} title={created ? 'Copy the signing secret' : 'Add a webhook'} size="lg" closeOnClickOutside={!created}>
+    <Modal
+      opened={opened}
+      onClose={close}
+      title={created ? 'Copy the signing secret' : 'Add a webhook'}
+      size="lg"
+      closeOnClickOutside={!created}
+    >
       {created ? (
-        <SecretShownOnce secret={created.secret} label={`Signing secret of ${created.url}`} onDone={close} />
+        <SecretShownOnce
+          secret={created.secret}
+          label={`Signing secret of ${created.url}`}
+          onDone={close}
+        />
       ) : (
         <form
           onSubmit={form.onSubmit((values) =>
@@ -62,9 +73,23 @@ export function CreateWebhookModal({ opened, onClose }: { opened: boolean; onClo
               data-autofocus
               {...form.getInputProps('url')}
             />
-            <Textarea label="Description" description="What receives the events (optional)." maxLength={DESCRIPTION_MAX} autosize minRows={1} {...form.getInputProps('description')} />
-            <EventTypesField value={form.values.eventTypes} onChange={(next) => form.setFieldValue('eventTypes', next)} error={form.errors.eventTypes as string | undefined} />
-            <Switch label="Enabled: send events as they happen" {...form.getInputProps('enabled', { type: 'checkbox' })} />
+            <Textarea
+              label="Description"
+              description="What receives the events (optional)."
+              maxLength={DESCRIPTION_MAX}
+              autosize
+              minRows={1}
+              {...form.getInputProps('description')}
+            />
+            <EventTypesField
+              value={form.values.eventTypes}
+              onChange={(next) => form.setFieldValue('eventTypes', next)}
+              error={form.errors.eventTypes as string | undefined}
+            />
+            <Switch
+              label="Enabled: send events as they happen"
+              {...form.getInputProps('enabled', { type: 'checkbox' })}
+            />
             <FormError error={create.error} />
             <Group justify="flex-end">
               <Button variant="default" onClick={close}>

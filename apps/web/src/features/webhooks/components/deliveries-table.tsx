@@ -67,7 +67,9 @@ export function DeliveriesTable({
                     </Tooltip>
                   )}
                 </Table.Td>
-                <Table.Td>{delivery.durationMs === null ? '—' : `${delivery.durationMs} ms`}</Table.Td>
+                <Table.Td>
+                  {delivery.durationMs === null ? '—' : `${delivery.durationMs} ms`}
+                </Table.Td>
                 <Table.Td>{delivery.attemptCount}</Table.Td>
                 <Table.Td>
                   {delivery.nextAttemptAt === null ? (

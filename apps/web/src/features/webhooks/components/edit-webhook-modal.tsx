@@ -9,17 +9,29 @@ import { DESCRIPTION_MAX, URL_MAX } from './create-webhook-modal';
 import { EventTypesField } from './event-types-field';
 
 /** Change the URL, the description or the events. */
-export function EditWebhookModal({ webhook, onClose }: { webhook: WebhookResponse | null; onClose: () => void }) {
+export function EditWebhookModal({
+  webhook,
+  onClose,
+}: {
+  webhook: WebhookResponse | null;
+  onClose: () => void;
+}) {
   const update = useUpdateWebhook();
   const form = useForm<{ url: string; description: string; eventTypes: string[] | null }>({
     initialValues: { url: '', description: '', eventTypes: null },
     validate: {
       url: (v) => (v.trim() === '' ? 'Give the URL that receives the events' : null),
-      eventTypes: (v) => (v !== null && v.length === 0 ? 'Choose at least one event, or all' : null),
+      eventTypes: (v) =>
+        v !== null && v.length === 0 ? 'Choose at least one event, or all' : null,
     },
   });
   useEffect(() => {
-    if (webhook !== null) form.setValues({ url: webhook.url, description: webhook.description, eventTypes: webhook.eventTypes });
+    if (webhook !== null)
+      form.setValues({
+        url: webhook.url,
+        description: webhook.description,
+        eventTypes: webhook.eventTypes,
+      });
     // Reset only when another webhook is opened.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [webhook?.id]);
@@ -36,7 +48,11 @@ export function EditWebhookModal({ webhook, onClose }: { webhook: WebhookRespons
             : update.mutate(
                 {
                   id: webhook.id,
-                  body: { url: values.url.trim(), description: values.description.trim(), eventTypes: values.eventTypes as WebhookEventType[] | null },
+                  body: {
+                    url: values.url.trim(),
+                    description: values.description.trim(),
+                    eventTypes: values.eventTypes as WebhookEventType[] | null,
+                  },
                 },
                 {
                   onSuccess: () => {
@@ -48,9 +64,25 @@ export function EditWebhookModal({ webhook, onClose }: { webhook: WebhookRespons
         )}
       >
         <Stack>
-          <TextInput label="URL" maxLength={URL_MAX} required data-autofocus {...form.getInputProps('url')} />
-          <Textarea label="Description" maxLength={DESCRIPTION_MAX} autosize minRows={1} {...form.getInputProps('description')} />
-          <EventTypesField value={form.values.eventTypes} onChange={(next) => form.setFieldValue('eventTypes', next)} error={form.errors.eventTypes as string | undefined} />
+          <TextInput
+            label="URL"
+            maxLength={URL_MAX}
+            required
+            data-autofocus
+            {...form.getInputProps('url')}
+          />
+          <Textarea
+            label="Description"
+            maxLength={DESCRIPTION_MAX}
+            autosize
+            minRows={1}
+            {...form.getInputProps('description')}
+          />
+          <EventTypesField
+            value={form.values.eventTypes}
+            onChange={(next) => form.setFieldValue('eventTypes', next)}
+            error={form.errors.eventTypes as string | undefined}
+          />
           <FormError error={update.error} />
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>

@@ -2,7 +2,15 @@ import { Checkbox, Radio, Stack } from '@mantine/core';
 import { EVENT_TYPE_OPTIONS } from './event-types';
 
 /** Every event (null), or a chosen set of types. */
-export function EventTypesField({ value, onChange, error }: { value: string[] | null; onChange: (next: string[] | null) => void; error?: string }) {
+export function EventTypesField({
+  value,
+  onChange,
+  error,
+}: {
+  value: string[] | null;
+  onChange: (next: string[] | null) => void;
+  error?: string;
+}) {
   return (
     <Stack gap="xs">
       <Radio.Group
@@ -20,7 +28,11 @@ export function EventTypesField({ value, onChange, error }: { value: string[] | 
         <Checkbox.Group value={value} onChange={onChange} aria-label="Events to send" pl="lg">
           <Stack gap={6}>
             {EVENT_TYPE_OPTIONS.map((option) => (
-              <Checkbox key={option.value} value={option.value} label={`${option.label} (${option.value})`} />
+              <Checkbox
+                key={option.value}
+                value={option.value}
+                label={`${option.label} (${option.value})`}
+              />
             ))}
           </Stack>
         </Checkbox.Group>

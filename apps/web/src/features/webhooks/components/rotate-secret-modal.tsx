@@ -6,7 +6,13 @@ import { useRotateWebhookSecret } from '../api/webhooks.queries';
 import { SecretShownOnce } from './secret-shown-once';
 
 /** Confirm, rotate, then show the new secret this once. */
-export function RotateSecretModal({ webhook, onClose }: { webhook: WebhookResponse | null; onClose: () => void }) {
+export function RotateSecretModal({
+  webhook,
+  onClose,
+}: {
+  webhook: WebhookResponse | null;
+  onClose: () => void;
+}) {
   const rotate = useRotateWebhookSecret();
   const [rotated, setRotated] = useState<WebhookWithSecretResponse | null>(null);
   const close = () => {
@@ -15,7 +21,13 @@ export function RotateSecretModal({ webhook, onClose }: { webhook: WebhookRespon
     onClose();
   };
   return (
-    <Modal opened={webhook !== null} onClose={close} title={rotated ? 'Copy the new signing secret' : 'Rotate the signing secret?'} size="lg" closeOnClickOutside={!rotated}>
+    <Modal
+      opened={webhook !== null}
+      onClose={close}
+      title={rotated ? 'Copy the new signing secret' : 'Rotate the signing secret?'}
+      size="lg"
+      closeOnClickOutside={!rotated}
+    >
       {rotated ? (
         <SecretShownOnce
           secret={rotated.secret}
@@ -26,15 +38,18 @@ export function RotateSecretModal({ webhook, onClose }: { webhook: WebhookRespon
       ) : (
         <Stack>
           <Text size="sm">
-            A new secret signs every delivery from now on. The current one keeps signing beside it for 24 hours, so your receiver keeps verifying while
-            you update it.
+            A new secret signs every delivery from now on. The current one keeps signing beside it
+            for 24 hours, so your receiver keeps verifying while you update it.
           </Text>
           <FormError error={rotate.error} />
           <Group justify="flex-end">
             <Button variant="default" onClick={close} data-autofocus>
               Cancel
             </Button>
-            <Button loading={rotate.isPending} onClick={() => webhook && rotate.mutate(webhook.id, { onSuccess: setRotated })}>
+            <Button
+              loading={rotate.isPending}
+              onClick={() => webhook && rotate.mutate(webhook.id, { onSuccess: setRotated })}
+            >
               Rotate secret
             </Button>
           </Group>

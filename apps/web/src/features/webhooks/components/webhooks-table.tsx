@@ -5,7 +5,13 @@ import { RelativeTime } from '../../../shared/components/relative-time';
 import { describeEventTypes } from './event-types';
 import { WebhookStatusBadge } from './webhook-status-badge';
 
-export function WebhooksTable({ webhooks, onToggle }: { webhooks: WebhookResponse[]; onToggle: (webhook: WebhookResponse, enabled: boolean) => void }) {
+export function WebhooksTable({
+  webhooks,
+  onToggle,
+}: {
+  webhooks: WebhookResponse[];
+  onToggle: (webhook: WebhookResponse, enabled: boolean) => void;
+}) {
   return (
     <Table.ScrollContainer minWidth={720}>
       <Table verticalSpacing="sm" highlightOnHover aria-label="Webhooks">
@@ -22,7 +28,13 @@ export function WebhooksTable({ webhooks, onToggle }: { webhooks: WebhookRespons
           {webhooks.map((webhook) => (
             <Table.Tr key={webhook.id}>
               <Table.Td maw={420}>
-                <Anchor component={Link} to={`/integrations/webhooks/${webhook.id}`} fw={500} size="sm" style={{ wordBreak: 'break-all' }}>
+                <Anchor
+                  component={Link}
+                  to={`/integrations/webhooks/${webhook.id}`}
+                  fw={500}
+                  size="sm"
+                  style={{ wordBreak: 'break-all' }}
+                >
                   {webhook.url}
                 </Anchor>
                 {webhook.description !== '' && (

@@ -8,7 +8,13 @@ import { PageHeader } from '../../../shared/components/page-header';
 import { QueryError } from '../../../shared/components/query-error';
 import { RelativeTime } from '../../../shared/components/relative-time';
 import { notifyError, notifySuccess } from '../../../shared/utils/notify';
-import { useRetryDelivery, useSendTestEvent, useUpdateWebhook, useWebhook, useWebhookDeliveries } from '../api/webhooks.queries';
+import {
+  useRetryDelivery,
+  useSendTestEvent,
+  useUpdateWebhook,
+  useWebhook,
+  useWebhookDeliveries,
+} from '../api/webhooks.queries';
 import { useConfirmDeleteWebhook } from '../components/confirm-delete-webhook';
 import { DeliveriesTable } from '../components/deliveries-table';
 import { EditWebhookModal } from '../components/edit-webhook-modal';
@@ -28,18 +34,28 @@ export function WebhookRoute() {
   const [editing, setEditing] = useState(false);
   const [rotating, setRotating] = useState(false);
   const confirmDelete = useConfirmDeleteWebhook(() => void navigate('/integrations/webhooks'));
-  const rows = useMemo(() => deliveries.data?.pages.flatMap((p) => p.deliveries) ?? [], [deliveries.data]);
+  const rows = useMemo(
+    () => deliveries.data?.pages.flatMap((p) => p.deliveries) ?? [],
+    [deliveries.data],
+  );
 
   if (webhook.isPending) return <CenteredLoader label="Loading the webhook" />;
-  if (webhook.isError) return <QueryError error={webhook.error} onRetry={() => void webhook.refetch()} />;
+  if (webhook.isError)
+    return <QueryError error={webhook.error} onRetry={() => void webhook.refetch()} />;
   const hook = webhook.data;
 
   const sendTest = () =>
-    test.mutate(hook.id, { onSuccess: () => notifySuccess('Test event queued'), onError: (error) => notifyError(error) });
+    test.mutate(hook.id, {
+      onSuccess: () => notifySuccess('Test event queued'),
+      onError: (error) => notifyError(error),
+    });
   const retryOne = (delivery: WebhookDeliveryResponse) =>
     retry.mutate(
       { webhookId: hook.id, deliveryId: delivery.id },
-      { onSuccess: () => notifySuccess('Delivery queued again'), onError: (error) => notifyError(error) },
+      {
+        onSuccess: () => notifySuccess('Delivery queued again'),
+        onError: (error) => notifyError(error),
+      },
     );
 
   return (
@@ -133,10 +149,18 @@ export function WebhookRoute() {
           </Paper>
         ) : (
           <Paper withBorder>
-            <DeliveriesTable deliveries={rows} onRetry={retryOne} retrying={retry.isPending ? (retry.variables?.deliveryId ?? null) : null} />
+            <DeliveriesTable
+              deliveries={rows}
+              onRetry={retryOne}
+              retrying={retry.isPending ? (retry.variables?.deliveryId ?? null) : null}
+            />
             {deliveries.hasNextPage && (
               <Group justify="center" p="sm">
-                <Button variant="subtle" loading={deliveries.isFetchingNextPage} onClick={() => void deliveries.fetchNextPage()}>
+                <Button
+                  variant="subtle"
+                  loading={deliveries.isFetchingNextPage}
+                  onClick={() => void deliveries.fetchNextPage()}
+                >
                   Load more
                 </Button>
               </Group>

@@ -19,7 +19,10 @@ export function WebhooksRoute() {
   const toggle = (webhook: WebhookResponse, enabled: boolean) =>
     update.mutate(
       { id: webhook.id, body: { enabled } },
-      { onSuccess: () => notifySuccess(`${webhook.url} ${enabled ? 'enabled' : 'disabled'}`), onError: (error) => notifyError(error) },
+      {
+        onSuccess: () => notifySuccess(`${webhook.url} ${enabled ? 'enabled' : 'disabled'}`),
+        onError: (error) => notifyError(error),
+      },
     );
 
   return (
@@ -43,10 +46,15 @@ export function WebhooksRoute() {
             <EmptyHint title="No webhooks yet">
               <Stack align="center" gap="sm">
                 <Text size="sm" c="dimmed" ta="center" maw={560}>
-                  Add the URL of an endpoint of yours: it receives each event as a signed JSON POST, so your agents learn that a human answered without
-                  polling. Verify each one with the SDK:
+                  Add the URL of an endpoint of yours: it receives each event as a signed JSON POST,
+                  so your agents learn that a human answered without polling. Verify each one with
+                  the SDK:
                 </Text>
-                <Code block>{'const event = await client.webhooks.unwrap(rawBody, request.headers, process.env.INTERLOCK_WEBHOOK_SECRET);'}</Code>
+                <Code block>
+                  {
+                    'const event = await client.webhooks.unwrap(rawBody, request.headers, process.env.INTERLOCK_WEBHOOK_SECRET);'
+                  }
+                </Code>
               </Stack>
             </EmptyHint>
           </Paper>

@@ -104,3 +104,14 @@ export async function createApp(
   SwaggerModule.setup('docs', app, document, { raw: false, customSiteTitle: 'Interlock API' });
   return { app, logger };
 }
+
+/**
+ * `app.init()` for a service called without `listen()` (supertest on `getHttpServer()`): on
+ * Fastify the routes and hooks exist only once its plugins have loaded, which `listen()` waits
+ * for and `init()` does not (Nest's own advice for such tests).
+ */
+export async function initApp(app: INestApplication): Promise<void> {
+  await app.init();
+  const instance = app.getHttpAdapter().getInstance() as { ready?: () => Promise<unknown> };
+  if (app.getHttpAdapter().getType() === 'fastify' && instance.ready) await instance.ready();
+}

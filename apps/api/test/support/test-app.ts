@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import type { INestApplication } from '@nestjs/common';
-import { createApp } from '../../src/app.factory';
+import { createApp, initApp } from '../../src/app.factory';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { createTestDatabase, TestDatabase } from './test-database';
 
@@ -43,11 +43,7 @@ export async function startTestApp(
     },
   });
   const { app } = await createApp(config, { logDestination, imports: options.imports as never });
-  await app.init();
-  // Fastify: its routes and hooks are ready once its plugins have loaded (Nest's own advice for
-  // tests that call the server without listen()).
-  if (config.httpAdapter === 'fastify')
-    await (app.getHttpAdapter().getInstance() as { ready(): Promise<unknown> }).ready();
+  await initApp(app);
   return {
     app,
     config,

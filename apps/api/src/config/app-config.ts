@@ -84,6 +84,8 @@ export interface AppConfig {
   readonly rateLimits: RateLimitsConfig;
   /** Open event streams (GET /api/events, the Live View) this instance holds (issue 34). A count of 0 turns that cap off. */
   readonly streams: StreamLimitsConfig;
+  /** Held waits (`GET /api/interrupts/{id}?waitSeconds=N`) this instance holds (SPEC §8e). A count of 0 turns that cap off. */
+  readonly waits: WaitLimitsConfig;
   readonly webhooks: WebhookConfig;
   readonly mail: MailConfig;
   readonly notifications: NotificationConfig;
@@ -141,6 +143,14 @@ export interface StreamLimitsConfig {
   /** Streams one organisation's members may hold open. */
   readonly perOrganisation: number;
   /** Streams the instance holds open in all; past it, 503 (another instance may have room). */
+  readonly perInstance: number;
+}
+
+/** Caps on held waits (`?waitSeconds`), counted on this instance (SPEC §8e). */
+export interface WaitLimitsConfig {
+  /** Waits one organisation's callers may have held on this instance at once. */
+  readonly perOrganisation: number;
+  /** Waits the instance holds in all; past it, 503 (another instance may have room). */
   readonly perInstance: number;
 }
 
@@ -485,6 +495,10 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
       perMember: integer('STREAMS_MAX_PER_MEMBER', 20, 0, 1_000_000),
       perOrganisation: integer('STREAMS_MAX_PER_ORGANISATION', 500, 0, 1_000_000),
       perInstance: integer('STREAMS_MAX_PER_INSTANCE', 10_000, 0, 1_000_000),
+    },
+    waits: {
+      perOrganisation: integer('WAITS_MAX_PER_ORGANISATION', 10_000, 0, 1_000_000),
+      perInstance: integer('WAITS_MAX_PER_INSTANCE', 20_000, 0, 1_000_000),
     },
     webhooks: {
       retryScheduleMs: retryScheduleMs.map((ms) => ms ?? 0),

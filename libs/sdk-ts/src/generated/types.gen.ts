@@ -3299,7 +3299,7 @@ export type GetInterruptData = {
          */
         include?: Array<'history' | 'session'>;
         /**
-         * Hold the request while the interrupt is open, for at most this many seconds, then answer its current state (200 either way). An interrupt that is not open is answered at once. A held request costs one request of the organisation's budget, however long it waits.
+         * Hold the request while the interrupt is open, for at most this many seconds, then answer its current state (200 either way). An interrupt that is not open is answered at once. With a key, an answer at once costs one request of the organisation's budget and a held wait none (one if it ends by its time or its client within 10 s); held waits are capped per organisation (429) and per instance (503).
          */
         waitSeconds?: number;
     };

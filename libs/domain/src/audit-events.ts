@@ -79,7 +79,16 @@ export interface AuditEventCatalogue {
   'billing.plan_changed': { target: 'organisation'; metadata: { from: Plan; to: Plan } };
   'classification.rule_created': {
     target: 'classification';
-    metadata: { rule: ClassificationRuleSnapshot };
+    /** `origin`: the interrupt and action "Always allow this" was pressed on. */
+    metadata: {
+      rule: ClassificationRuleSnapshot;
+      origin?: { type: 'always_allow'; interruptId: string; actionName: string };
+    };
+  };
+  'classification.rule_paused': {
+    target: 'classification';
+    /** The rejection that paused the rule: its interrupt and action. */
+    metadata: { interruptId: string; actionName: string; from: 'enforce'; to: 'off' };
   };
   'classification.rule_updated': {
     target: 'classification';
@@ -360,7 +369,15 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
     category: 'classification',
     target: 'classification',
     summary: (e) =>
-      `Classification rule ${e.target.name} created (${e.metadata.rule.mode}) by ${e.actor.name}`,
+      e.metadata.origin === undefined
+        ? `Classification rule ${e.target.name} created (${e.metadata.rule.mode}) by ${e.actor.name}`
+        : `Classification rule ${e.target.name} created (${e.metadata.rule.mode}) by ${e.actor.name} with Always allow this`,
+  },
+  'classification.rule_paused': {
+    category: 'classification',
+    target: 'classification',
+    summary: (e) =>
+      `Classification rule ${e.target.name} paused: ${e.actor.name} rejected action ${e.metadata.actionName} it would approve`,
   },
   'classification.rule_updated': {
     category: 'classification',

@@ -279,6 +279,35 @@ class ClassificationRuleMode(RootModel[Union[Literal['off', 'shadow', 'enforce']
     root: Union[Literal['off', 'shadow', 'enforce'], str]
 
 
+class ClassificationRuleOrigin(
+    RootModel[Union[Literal['member', 'always_allow', 'suggestion'], str]]
+):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    root: Union[Literal['member', 'always_allow', 'suggestion'], str]
+    """
+    member: written in the editor or the API; always_allow: made by "Always allow this" on an interrupt; suggestion: applied from a suggestion.
+    """
+
+
+class ClassificationRulePause(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action_name: str = Field(..., alias='actionName')
+    at: AwareDatetime
+    by_name: str = Field(..., alias='byName')
+    """
+    Who rejected it, by name at the time.
+    """
+    interrupt_id: str = Field(..., alias='interruptId')
+    """
+    The interrupt whose action was rejected.
+    """
+
+
 class ClassificationShadowStats(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1564,6 +1593,7 @@ class AuditEntryResponse(InterlockModel):
         'api_key.revoked',
         'billing.plan_changed',
         'classification.rule_created',
+        'classification.rule_paused',
         'classification.rule_updated',
         'classification.rule_deleted',
         'classification.applied',
@@ -2553,6 +2583,40 @@ class ActionLinkPreviewResponse(InterlockModel):
     """
 
 
+class AlwaysAllowDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action_name: str = Field(
+        ..., alias='actionName', max_length=200, min_length=1, pattern='^[^\\u0000]*$'
+    )
+    """
+    One of its action requests.
+    """
+    args: Optional[
+        list[
+            Union[
+                RuleEqualsPredicate,
+                RuleInPredicate,
+                RuleComparePredicate,
+                RuleGlobPredicate,
+            ]
+        ]
+    ] = Field(None, max_length=20)
+    """
+    Conditions on the arguments (RuleArgPredicate), each of which must hold for this action's own arguments — equal values, or a range the person chooses. Absent: every argument equal to its value here. Empty: any arguments.
+    """
+    expires_in_days: int = Field(30, alias='expiresInDays', ge=1, le=365)
+    """
+    Days until the rule expires.
+    """
+    interrupt_id: str = Field(..., alias='interruptId')
+    """
+    The interrupt whose action is always allowed.
+    """
+
+
 class AppendMessagesDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -2572,9 +2636,21 @@ class ClassificationRuleListItem(InterlockModel):
     match: RuleMatch
     mode: Union[Literal['off', 'shadow', 'enforce'], str]
     name: str
+    origin: Union[Literal['member', 'always_allow', 'suggestion'], str]
+    """
+    member: written in the editor or the API; always_allow: made by "Always allow this" on an interrupt; suggestion: applied from a suggestion.
+    """
+    origin_interrupt_id: Optional[str] = Field(..., alias='originInterruptId')
+    """
+    For always_allow: the interrupt it was made from.
+    """
     outcome: Union[ApproveOutcome, RejectOutcome, RouteOutcome, RequireHumanOutcome]
     """
     What a rule does: approve, reject, route, require_human.
+    """
+    paused: Optional[ClassificationRulePause] = Field(...)
+    """
+    Set when a person rejected an action this always_allow rule would approve, which switched it off; cleared by the next mode change.
     """
     priority: int
     stats: ClassificationRuleStats
@@ -2603,9 +2679,21 @@ class ClassificationRuleResponse(InterlockModel):
     match: RuleMatch
     mode: Union[Literal['off', 'shadow', 'enforce'], str]
     name: str
+    origin: Union[Literal['member', 'always_allow', 'suggestion'], str]
+    """
+    member: written in the editor or the API; always_allow: made by "Always allow this" on an interrupt; suggestion: applied from a suggestion.
+    """
+    origin_interrupt_id: Optional[str] = Field(..., alias='originInterruptId')
+    """
+    For always_allow: the interrupt it was made from.
+    """
     outcome: Union[ApproveOutcome, RejectOutcome, RouteOutcome, RequireHumanOutcome]
     """
     What a rule does: approve, reject, route, require_human.
+    """
+    paused: Optional[ClassificationRulePause] = Field(...)
+    """
+    Set when a person rejected an action this always_allow rule would approve, which switched it off; cleared by the next mode change.
     """
     priority: int
     updated_at: AwareDatetime = Field(..., alias='updatedAt')

@@ -31,6 +31,7 @@ import { ClassificationMatches1795741000000 } from './1795741000000-classificati
 import { InboxDeadlineOrder1795742000000 } from './1795742000000-inbox-deadline-order';
 import { WebhookEventTraceParent1795750000000 } from './1795750000000-webhook-event-trace-parent';
 import { ClassificationRuleOrigin1795761000000 } from './1795761000000-classification-rule-origin';
+import { Slack1795762000000 } from './1795762000000-slack';
 
 export const MIGRATIONS = [
   CreateOrganisations1763683200000,
@@ -65,4 +66,5 @@ export const MIGRATIONS = [
   InboxDeadlineOrder1795742000000,
   WebhookEventTraceParent1795750000000,
   ClassificationRuleOrigin1795761000000,
+  Slack1795762000000,
 ];

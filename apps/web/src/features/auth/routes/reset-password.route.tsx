@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
@@ -135,11 +135,9 @@ function ChooseNewPassword({ token }: { token: string }) {
         />
         <FormError error={confirm.error} />
         {confirm.error !== null && (
-          <Alert variant="light" p="xs">
-            <Anchor component={Link} to="/reset-password" reloadDocument>
-              Ask for a new link
-            </Anchor>
-          </Alert>
+          <Anchor component={Link} to="/reset-password" reloadDocument size="sm">
+            Ask for a new link
+          </Anchor>
         )}
         <Button type="submit" loading={confirm.isPending} fullWidth>
           Set the new password

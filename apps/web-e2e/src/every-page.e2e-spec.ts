@@ -112,6 +112,7 @@ test.describe('Every page with stress content', () => {
       ['security', '/settings/security'],
       ['notifications', '/settings/notifications'],
       ['classification', '/settings/classification'],
+      ['classification rule', '/settings/classification/new'],
       ['deadlines', '/settings/deadlines'],
       ['not-found', '/no-such-page'],
     ];

@@ -87,6 +87,8 @@ export interface AppConfig {
   readonly rateLimits: RateLimitsConfig;
   /** Open event streams (GET /api/events, the Live View) this instance holds (issue 34). A count of 0 turns that cap off. */
   readonly streams: StreamLimitsConfig;
+  /** Held waits (`GET /api/interrupts/{id}?waitSeconds=N`) this instance holds (SPEC §8e). A count of 0 turns that cap off. */
+  readonly waits: WaitLimitsConfig;
   readonly webhooks: WebhookConfig;
   readonly mail: MailConfig;
   readonly notifications: NotificationConfig;
@@ -125,6 +127,8 @@ export interface NotificationConfig {
   readonly pollMs: number;
   /** Messages being sent at once per instance. */
   readonly concurrency: number;
+  /** Slack's Web API base (`SLACK_API_URL`, default `https://slack.com/api/`): tests point it at a local server. */
+  readonly slackApiUrl: string;
 }
 
 export interface RateLimitsConfig {
@@ -164,6 +168,14 @@ export interface StreamLimitsConfig {
   /** Streams one organisation's members may hold open. */
   readonly perOrganisation: number;
   /** Streams the instance holds open in all; past it, 503 (another instance may have room). */
+  readonly perInstance: number;
+}
+
+/** Caps on held waits (`?waitSeconds`), counted on this instance (SPEC §8e). */
+export interface WaitLimitsConfig {
+  /** Waits one organisation's callers may have held on this instance at once. */
+  readonly perOrganisation: number;
+  /** Waits the instance holds in all; past it, 503 (another instance may have room). */
   readonly perInstance: number;
 }
 
@@ -369,6 +381,18 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     }
   }
 
+  const slackApiUrlRaw = read('SLACK_API_URL') ?? 'https://slack.com/api/';
+  let slackApiUrl = 'https://slack.com/api/';
+  try {
+    const url = new URL(slackApiUrlRaw);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('shape');
+    slackApiUrl = `${url.origin}${url.pathname.replace(/\/*$/, '/')}`;
+  } catch {
+    problems.push(
+      `SLACK_API_URL must be an http(s) URL such as https://slack.com/api/ (got "${slackApiUrlRaw}")`,
+    );
+  }
+
   const shutdownTimeoutMs = integer('SHUTDOWN_TIMEOUT_MS', 25_000, 0, 600_000);
   // Behind a balancer (production) the instance keeps serving while health checks notice it is
   // leaving; a single development process stops at once.
@@ -521,6 +545,10 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
       perOrganisation: integer('STREAMS_MAX_PER_ORGANISATION', 500, 0, 1_000_000),
       perInstance: integer('STREAMS_MAX_PER_INSTANCE', 10_000, 0, 1_000_000),
     },
+    waits: {
+      perOrganisation: integer('WAITS_MAX_PER_ORGANISATION', 10_000, 0, 1_000_000),
+      perInstance: integer('WAITS_MAX_PER_INSTANCE', 20_000, 0, 1_000_000),
+    },
     webhooks: {
       retryScheduleMs: retryScheduleMs.map((ms) => ms ?? 0),
       timeoutMs: duration('WEBHOOK_TIMEOUT', '10s', 100, 60_000),
@@ -541,6 +569,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
       retryScheduleMs: notificationRetryMs.map((ms) => ms ?? 0),
       pollMs: duration('NOTIFICATION_POLL_INTERVAL', '1s', 10, 60_000),
       concurrency: integer('NOTIFICATION_CONCURRENCY', 16, 1, 1000),
+      slackApiUrl,
     },
   };
   if (problems.length > 0) throw new ConfigError(problems);

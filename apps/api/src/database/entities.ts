@@ -27,6 +27,7 @@ import {
   NotificationMemberSettingsEntity,
   NotificationSettingsEntity,
 } from '../notify/notification-settings.entity';
+import { SlackConnectionEntity, SlackMessageEntity } from '../notify/slack/slack.entity';
 import { UserEntity } from '../users/user.entity';
 
 /** Every entity of the one data source. */
@@ -57,6 +58,8 @@ export const ENTITIES = [
   NotificationSettingsEntity,
   NotificationActionLinkUseEntity,
   NotificationMemberSettingsEntity,
+  SlackConnectionEntity,
+  SlackMessageEntity,
   ScheduledJobEntity,
   AccountTokenEntity,
 ];

@@ -3,6 +3,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { DomainError } from '@interlock/domain';
 import type { ApiKeyVerifier } from '../api-keys/api-key-verifier.service';
 import type { AppConfig } from '../config/app-config';
+import type { InterruptLifecycleService } from '../interrupts/interrupt-lifecycle.service';
 import type { InterruptsService } from '../interrupts/interrupts.service';
 import type { SessionsService } from '../sessions/sessions.service';
 import { McpService } from './mcp.service';
@@ -34,9 +35,15 @@ const ended = {
 async function connect(verify: jest.Mock) {
   const sessions = { end: jest.fn(async () => ended) } as unknown as SessionsService;
   const verifier = { verify } as unknown as ApiKeyVerifier;
-  const service = new McpService({} as InterruptsService, sessions, verifier, {
-    dashboardUrl: 'https://interlock.test',
-  } as AppConfig);
+  const service = new McpService(
+    {} as InterruptsService,
+    {} as InterruptLifecycleService,
+    sessions,
+    verifier,
+    {
+      dashboardUrl: 'https://interlock.test',
+    } as AppConfig,
+  );
   const errors: unknown[] = [];
   const server = service.serverFor(
     { rawKey: 'il_live_raw-key', ip: '203.0.113.7', requestId: 'req-1' },

@@ -4,6 +4,7 @@ import { createInterlockMcpServer } from '@interlock/mcp';
 import { ApiKeyVerifier } from '../api-keys/api-key-verifier.service';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
+import { InterruptLifecycleService } from '../interrupts/interrupt-lifecycle.service';
 import { InterruptsService } from '../interrupts/interrupts.service';
 import { SessionsService } from '../sessions/sessions.service';
 import { McpCaller, ServiceBackend } from './service-backend';
@@ -32,6 +33,7 @@ export class McpService {
 
   constructor(
     private readonly interrupts: InterruptsService,
+    private readonly lifecycle: InterruptLifecycleService,
     private readonly sessions: SessionsService,
     private readonly verifier: ApiKeyVerifier,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -40,7 +42,12 @@ export class McpService {
   /** A server for one request of `caller`; `onError` hears what a tool failed on (for the request's log). */
   serverFor(caller: McpCaller, apiKeyId: string, onError: (error: unknown) => void): McpServer {
     const backend = new ServiceBackend(
-      { interrupts: this.interrupts, sessions: this.sessions, verifier: this.verifier },
+      {
+        interrupts: this.interrupts,
+        lifecycle: this.lifecycle,
+        sessions: this.sessions,
+        verifier: this.verifier,
+      },
       caller,
     );
     return createInterlockMcpServer({

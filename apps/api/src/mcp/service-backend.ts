@@ -13,12 +13,14 @@ import { apiKeyActorOf, type ApiKeyPrincipal } from '../auth/principal';
 import { isDatabaseUnavailable } from '../http/database-unavailable.util';
 import { ApiValidationPipe } from '../http/validation.pipe';
 import { requestFingerprint } from '../idempotency/request-fingerprint.util';
+import { CancelInterruptDto } from '../interrupts/dto/cancel-interrupt.dto';
 import { CreateInterruptDto } from '../interrupts/dto/create-interrupt.dto';
 import type {
   InterruptListResponse,
   InterruptResponse,
 } from '../interrupts/dto/interrupt.response';
 import { ListInterruptsQuery } from '../interrupts/dto/list-interrupts.query';
+import type { InterruptLifecycleService } from '../interrupts/interrupt-lifecycle.service';
 import type { InterruptsService } from '../interrupts/interrupts.service';
 import { AppendMessagesDto } from '../sessions/dto/append-messages.dto';
 import type { SessionResponse } from '../sessions/dto/session.response';
@@ -29,6 +31,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface ServiceBackendDeps {
   interrupts: InterruptsService;
+  lifecycle: InterruptLifecycleService;
   sessions: SessionsService;
   verifier: ApiKeyVerifier;
 }
@@ -90,6 +93,20 @@ export class ServiceBackend implements InterlockBackend {
     return this.run(async () => {
       const key = await this.key();
       return this.deps.interrupts.get(key.organisationId, uuid(id));
+    });
+  }
+
+  cancelInterrupt(id: string, reason: string): Promise<InterruptResponse> {
+    return this.run(async () => {
+      const key = await this.key();
+      const body = await this.validate(CancelInterruptDto, { reason }, 'body');
+      return this.deps.lifecycle.cancel(
+        key.organisationId,
+        apiKeyActorOf(key),
+        uuid(id),
+        body.reason ?? null,
+        this.caller.ip,
+      );
     });
   }
 

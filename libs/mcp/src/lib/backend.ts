@@ -42,6 +42,8 @@ export interface InterlockBackend {
     options: CreateOptions,
   ): Promise<Created<Interrupt>>;
   getInterrupt(id: string, options?: CallOptions): Promise<Interrupt>;
+  /** Withdraws an open interrupt (`POST /api/interrupts/{id}/cancel`); 409 when it is no longer open. */
+  cancelInterrupt(id: string, reason: string, options?: CallOptions): Promise<Interrupt>;
   /** A page of the open interrupts this key opened, newest first (`GET /api/interrupts?status=open&openedBy=me`). */
   listOwnOpenInterrupts(
     page: { cursor?: string; limit: number },

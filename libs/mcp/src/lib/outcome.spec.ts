@@ -150,3 +150,29 @@ describe('dashboardLink', () => {
     );
   });
 });
+
+describe('a withdrawn request', () => {
+  it('is closed: next says so, with the reason, and names what must not be carried out', () => {
+    const withdrawn = toOutcome(
+      interrupt({
+        status: 'withdrawn',
+        withdrawnReason: 'Plan changed',
+        decisions: [decision('deploy', 'approve')],
+      } as Partial<Interrupt>),
+      'https://interlock.test',
+    );
+    expect(withdrawn.status).toBe('pending');
+    expect(withdrawn.actionsAwaitingDecision).toEqual(['notify']);
+    expect(withdrawn.next).toBe(
+      'This request was withdrawn (Plan changed) and is closed. Nobody will decide "notify": do not ' +
+        'carry it out. To ask again, open a new request with a different title or description.',
+    );
+    expect(
+      toOutcome(interrupt({ status: 'withdrawn' } as Partial<Interrupt>), 'https://interlock.test')
+        .next,
+    ).toBe(
+      'This request was withdrawn and is closed. Nobody will decide "deploy", "notify": do not ' +
+        'carry them out. To ask again, open a new request with a different title or description.',
+    );
+  });
+});

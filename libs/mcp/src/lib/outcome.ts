@@ -86,7 +86,10 @@ export function toOutcome(
   const answer = asked && answered ? answerOf(interrupt) : undefined;
   if (answer !== undefined) outcome.answer = answer;
   if (options.resumed) outcome.resumed = true;
-  outcome.next = nextStep(outcome, asked, options);
+  outcome.next =
+    interrupt.status === 'withdrawn'
+      ? withdrawnStep(outcome, interrupt.withdrawnReason)
+      : nextStep(outcome, asked, options);
   return outcome;
 }
 
@@ -94,6 +97,15 @@ function answerOf(interrupt: Interrupt): string | undefined {
   const decision =
     interrupt.decisions.find((d) => d.actionName === ASK_HUMAN_ACTION) ?? interrupt.decisions[0];
   return decision?.message ?? undefined;
+}
+
+function withdrawnStep(outcome: Outcome, reason: string | null | undefined): string {
+  const why = reason === null || reason === undefined || reason === '' ? '' : ` (${reason})`;
+  const left =
+    outcome.actionsAwaitingDecision.length > 0
+      ? ` Nobody will decide ${outcome.actionsAwaitingDecision.map((a) => `"${a}"`).join(', ')}: do not carry ${outcome.actionsAwaitingDecision.length === 1 ? 'it' : 'them'} out.`
+      : '';
+  return `This request was withdrawn${why} and is closed.${left} To ask again, open a new request with a different title or description.`;
 }
 
 function nextStep(

@@ -83,6 +83,12 @@ export class SdkBackend implements InterlockBackend {
     return this.call(() => this.client.interrupts.get(id, { signal: options.signal }));
   }
 
+  cancelInterrupt(id: string, reason: string, options: CallOptions = {}): Promise<Interrupt> {
+    return this.call(() =>
+      this.client.interrupts.cancel(id, { reason }, { signal: options.signal }),
+    );
+  }
+
   listOwnOpenInterrupts(
     page: { cursor?: string; limit: number },
     options: CallOptions = {},

@@ -1,5 +1,7 @@
 import type { Interrupt, InterruptCreateParams } from '@interlock/sdk';
+import type { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CreateTaskRequestHandlerExtra } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type {
   CallToolResult,
@@ -24,11 +26,14 @@ import {
   startSessionInput,
 } from './schemas';
 import { permissionAnswer } from './permission-prompt';
+import { InterruptTaskStore, type TaskContext } from './tasks';
 import { failure, success } from './tool-result';
 import { MCP_SERVER_VERSION } from './version';
 import { waitForDecision } from './wait';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+type RequestApprovalArgs = z.infer<z.ZodObject<typeof requestApprovalInput>>;
+type AskHumanArgs = z.infer<z.ZodObject<typeof askHumanInput>>;
 
 export interface InterlockMcpServerOptions {
   /** How the tools reach Interlock, as one API key of one organisation. */
@@ -37,6 +42,8 @@ export interface InterlockMcpServerOptions {
   dashboardUrl: string;
   /** Time between reads of an interrupt while waiting. Default 2 000 ms. */
   pollIntervalMs?: number;
+  /** The `pollInterval` tasks suggest to their clients (MCP tasks). Default 5 000 ms. */
+  taskPollIntervalMs?: number;
   /**
    * How long `permission_prompt` waits for a person before it denies the call, saying nobody
    * decided yet (default 45 s). Claude Code waits for an MCP tool as long as `MCP_TOOL_TIMEOUT`
@@ -72,9 +79,21 @@ const LIST_MAX_PAGES = 5;
 export function createInterlockMcpServer(options: InterlockMcpServerOptions): McpServer {
   const { backend, dashboardUrl } = options;
   const pollIntervalMs = options.pollIntervalMs ?? 2_000;
+  const taskStore = new InterruptTaskStore(backend, {
+    dashboardUrl,
+    pollIntervalMs: options.taskPollIntervalMs ?? 5_000,
+  });
   const server = new McpServer(
     { name: 'interlock', title: 'Interlock', version: MCP_SERVER_VERSION },
-    { instructions: INSTRUCTIONS, capabilities: { tools: {} } },
+    {
+      instructions: INSTRUCTIONS,
+      capabilities: {
+        tools: {},
+        // MCP tasks (2025-11-25): request_approval and ask_human may run as tasks.
+        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+      },
+      taskStore,
+    },
   );
 
   /** Runs a tool body; anything thrown becomes a tool error the model can read. */
@@ -161,7 +180,61 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
     };
   };
 
-  server.registerTool(
+  /**
+   * A tool that waits for people, as MCP tasks allow (`taskSupport: 'optional'`). Asked with
+   * `task`, the call opens the interrupt and answers at once with the task (the interrupt's id);
+   * the client follows it with tasks/get and reads the outcome with tasks/result, for as long as
+   * people take. Asked without `task`, it waits as before: bounded, then `pending`.
+   */
+  const waitingTool = <Args>(
+    openFor: (
+      args: Args,
+      extra: Extra,
+      context: { interruptId?: string },
+    ) => Promise<{ interrupt: Interrupt; resumed: boolean }>,
+    waitSecondsOf: (args: Args) => number | undefined,
+    asked: boolean,
+  ) => ({
+    createTask: async (args: Args, extra: CreateTaskRequestHandlerExtra) => {
+      const context: { interruptId?: string } = {};
+      let opened: { interrupt: Interrupt; resumed: boolean } | undefined;
+      let failed: CallToolResult | undefined;
+      try {
+        opened = await openFor(args, extra, context);
+      } catch (error) {
+        if (!(error instanceof InterlockBackendError)) options.onError?.(error);
+        failed = extra.signal.aborted
+          ? { isError: true, content: [{ type: 'text' as const, text: 'Cancelled.' }] }
+          : failure(error, context);
+      }
+      const taskContext: TaskContext = { interrupt: opened?.interrupt, failure: failed };
+      const task = await extra.taskStore.createTask({
+        context: taskContext as Record<string, unknown>,
+      });
+      if (taskStore.isTaskCall(extra.requestId)) return { task };
+      const result =
+        opened === undefined
+          ? (failed as CallToolResult)
+          : await guarded(extra, async (ctx) => {
+              ctx.interruptId = opened.interrupt.id;
+              return waitAndReport(opened.interrupt, waitSecondsOf(args), extra, {
+                asked,
+                resumed: opened.resumed,
+              });
+            });
+      return { task: taskStore.endPlainCall(extra.requestId, result) };
+    },
+    // The SDK answers tasks/get and tasks/result from the task store; these serve the same.
+    getTask: async (_args: Args, extra: { taskId: string }) => {
+      const task = await taskStore.getTask(extra.taskId);
+      if (task === null) throw new InterlockBackendError('Not found.', { status: 404 });
+      return task;
+    },
+    getTaskResult: async (_args: Args, extra: { taskId: string }) =>
+      (await taskStore.getTaskResult(extra.taskId)) as CallToolResult,
+  });
+
+  server.experimental.tasks.registerToolTask(
     'request_approval',
     {
       title: 'Ask a human to approve actions',
@@ -182,10 +255,11 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
         idempotentHint: true,
         openWorldHint: true,
       },
+      execution: { taskSupport: 'optional' },
     },
-    (args, extra) =>
-      guarded(extra, async (context) => {
-        const { interrupt, resumed } = await open(
+    waitingTool(
+      (args: RequestApprovalArgs, extra, context) =>
+        open(
           'request_approval',
           {
             title: args.title,
@@ -200,12 +274,13 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
           },
           extra,
           context,
-        );
-        return waitAndReport(interrupt, args.waitSeconds, extra, { asked: false, resumed });
-      }),
+        ),
+      (args) => args.waitSeconds,
+      false,
+    ),
   );
 
-  server.registerTool(
+  server.experimental.tasks.registerToolTask(
     'ask_human',
     {
       title: 'Ask a human a question',
@@ -222,9 +297,10 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
         idempotentHint: true,
         openWorldHint: true,
       },
+      execution: { taskSupport: 'optional' },
     },
-    (args, extra) =>
-      guarded(extra, async (context) => {
+    waitingTool(
+      async (args: AskHumanArgs, extra, context) => {
         const title = truncate(args.question, 200);
         const description = truncate(
           [title === args.question ? undefined : args.question, args.context]
@@ -232,7 +308,7 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
             .join('\n\n'),
           10_000,
         );
-        const { interrupt, resumed } = await open(
+        return open(
           'ask_human',
           {
             title,
@@ -250,8 +326,10 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
           extra,
           context,
         );
-        return waitAndReport(interrupt, args.waitSeconds, extra, { asked: true, resumed });
-      }),
+      },
+      (args) => args.waitSeconds,
+      true,
+    ),
   );
 
   server.registerTool(

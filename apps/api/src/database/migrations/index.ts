@@ -31,6 +31,8 @@ import { ClassificationMatches1795741000000 } from './1795741000000-classificati
 import { InboxDeadlineOrder1795742000000 } from './1795742000000-inbox-deadline-order';
 import { WebhookEventTraceParent1795750000000 } from './1795750000000-webhook-event-trace-parent';
 import { AccountTokens1795760000000 } from './1795760000000-account-tokens';
+import { ClassificationRuleOrigin1795761000000 } from './1795761000000-classification-rule-origin';
+import { Slack1795762000000 } from './1795762000000-slack';
 
 export const MIGRATIONS = [
   CreateOrganisations1763683200000,
@@ -65,4 +67,6 @@ export const MIGRATIONS = [
   InboxDeadlineOrder1795742000000,
   WebhookEventTraceParent1795750000000,
   AccountTokens1795760000000,
+  ClassificationRuleOrigin1795761000000,
+  Slack1795762000000,
 ];

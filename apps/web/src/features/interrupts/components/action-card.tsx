@@ -30,7 +30,9 @@ import { FormError } from '../../../shared/components/form-error';
 import { JsonBlock } from '../../../shared/components/json-block';
 import { RelativeTime } from '../../../shared/components/relative-time';
 import { prettyJson } from '../../../shared/utils/format';
+import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
 import { useDecide, useRuleName } from '../api/interrupts.queries';
+import { AlwaysAllowForm } from './always-allow-form';
 import { parseEditedArgs } from './edited-args';
 
 const DECIDED: Record<DecisionType, { label: string; color: string }> = {
@@ -40,7 +42,7 @@ const DECIDED: Record<DecisionType, { label: string; color: string }> = {
   respond: { label: 'Responded', color: 'grape' },
 };
 
-type Mode = null | 'edit' | 'reject' | 'respond';
+type Mode = null | 'edit' | 'reject' | 'respond' | 'always';
 
 /** A button named after an action keeps to the card's width: a long name ends in an ellipsis (its accessible name stays whole). */
 const FITS = {
@@ -81,6 +83,7 @@ export function ActionCard({
   // next Tab reaches the next action rather than the top of the page.
   const heading = useRef<HTMLHeadingElement>(null);
   const allows = (d: DecisionType) => action.allowedDecisions.includes(d);
+  const canWriteRules = useCan('classification.manage');
 
   const send = (body: DecisionBody) =>
     decide.mutate(
@@ -174,6 +177,17 @@ export function ActionCard({
                       Approve {action.name}
                     </Button>
                   )}
+                  {allows('approve') && canWriteRules && (
+                    <Button
+                      variant="light"
+                      color="teal"
+                      onClick={() => setMode('always')}
+                      data-decision="always-allow"
+                      styles={FITS}
+                    >
+                      Always allow {action.name}…
+                    </Button>
+                  )}
                   {allows('edit') && (
                     <Button
                       variant="default"
@@ -207,6 +221,14 @@ export function ActionCard({
                     </Button>
                   )}
                 </Group>
+              )}
+              {mode === 'always' && (
+                <AlwaysAllowForm
+                  interrupt={interrupt}
+                  action={action}
+                  onCancel={() => setMode(null)}
+                  onDone={() => onDecided?.()}
+                />
               )}
               {mode === 'edit' && (
                 <EditForm

@@ -33,6 +33,8 @@ import { WebhookEventTraceParent1795750000000 } from './1795750000000-webhook-ev
 import { AccountTokens1795760000000 } from './1795760000000-account-tokens';
 import { ClassificationRuleOrigin1795761000000 } from './1795761000000-classification-rule-origin';
 import { Slack1795762000000 } from './1795762000000-slack';
+import { SessionStorage1795763000001 } from './1795763000001-session-storage';
+import { SessionMessageRetention1795763000000 } from './1795763000000-session-message-retention';
 
 export const MIGRATIONS = [
   CreateOrganisations1763683200000,
@@ -69,4 +71,6 @@ export const MIGRATIONS = [
   AccountTokens1795760000000,
   ClassificationRuleOrigin1795761000000,
   Slack1795762000000,
+  SessionMessageRetention1795763000000,
+  SessionStorage1795763000001,
 ];

@@ -1,8 +1,8 @@
 import { Alert, Button, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDocumentTitle } from '@mantine/hooks';
-import { FormError } from '../../../shared/components/form-error';
-import { PageHeader } from '../../../shared/components/page-header';
+import { FormError } from '@/shared/components/form-error';
+import { PageHeader } from '@/shared/components/page-header';
 import { useChangePassword } from '../api/account.queries';
 
 /** Settings → Security: the signed-in person's password (issue 33). */

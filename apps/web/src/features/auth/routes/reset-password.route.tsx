@@ -3,7 +3,7 @@ import { useForm } from '@mantine/form';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { FormError } from '../../../shared/components/form-error';
+import { FormError } from '@/shared/components/form-error';
 import { useConfirmPasswordReset, useRequestPasswordReset } from '../api/passwords.queries';
 
 /**

@@ -15,12 +15,12 @@ import {
 } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { CenteredLoader } from '../../../shared/components/centered-loader';
-import { confirmAction } from '../../../shared/components/confirm';
-import { FormError } from '../../../shared/components/form-error';
-import { QueryError } from '../../../shared/components/query-error';
-import { RelativeTime } from '../../../shared/components/relative-time';
-import { useTeams } from '../../../shared/directory/directory.queries';
+import { CenteredLoader } from '@/shared/components/centered-loader';
+import { confirmAction } from '@/shared/components/confirm';
+import { FormError } from '@/shared/components/form-error';
+import { QueryError } from '@/shared/components/query-error';
+import { RelativeTime } from '@/shared/components/relative-time';
+import { useTeams } from '@/shared/directory/directory.queries';
 import {
   useConnectSlack,
   useDisconnectSlack,

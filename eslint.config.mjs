@@ -148,6 +148,8 @@ const apiLayers = [
       'apps/api/src/webhooks/webhook-outbox.ts',
       // The notification outbox writer likewise (issue 30).
       'apps/api/src/notify/notification-outbox.ts',
+      // And the Slack outbox writer (issue 30 §4).
+      'apps/api/src/notify/slack/slack-outbox.ts',
     ],
     rules: {
       'no-restricted-syntax': [

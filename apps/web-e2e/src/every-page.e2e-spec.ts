@@ -111,6 +111,7 @@ test.describe('Every page with stress content', () => {
       ['settings', '/settings'],
       ['notifications', '/settings/notifications'],
       ['classification', '/settings/classification'],
+      ['classification rule', '/settings/classification/new'],
       ['deadlines', '/settings/deadlines'],
       ['not-found', '/no-such-page'],
     ];

@@ -58,6 +58,17 @@ export type ClassificationReceipt = {
   labels?: string[];
 };
 type InvitationState = 'pending' | 'accepted' | 'expired';
+/** A Slack connection as its audit entries show it (never its token or signing secret). */
+export interface SlackConnectionSnapshot {
+  slackTeamId: string;
+  slackTeamName: string;
+  channelId: string;
+  /** Null: every new interrupt is posted; else those assigned to this team. */
+  teamId: string | null;
+  /** When the bot token and signing secret were last set: a new value means they were replaced. */
+  credentialsSetAt: string;
+}
+
 interface FieldChange<T> {
   from: T;
   to: T;
@@ -79,7 +90,16 @@ export interface AuditEventCatalogue {
   'billing.plan_changed': { target: 'organisation'; metadata: { from: Plan; to: Plan } };
   'classification.rule_created': {
     target: 'classification';
-    metadata: { rule: ClassificationRuleSnapshot };
+    /** `origin`: the interrupt and action "Always allow this" was pressed on. */
+    metadata: {
+      rule: ClassificationRuleSnapshot;
+      origin?: { type: 'always_allow'; interruptId: string; actionName: string };
+    };
+  };
+  'classification.rule_paused': {
+    target: 'classification';
+    /** The rejection that paused the rule: its interrupt and action. */
+    metadata: { interruptId: string; actionName: string; from: 'enforce'; to: 'off' };
   };
   'classification.rule_updated': {
     target: 'classification';
@@ -115,14 +135,15 @@ export interface AuditEventCatalogue {
   'interrupt.decided': {
     target: 'interrupt';
     /**
-     * `via`: how a member decided when not in the dashboard or the API (`email_link`: an emailed single-use link).
+     * `via`: how a member decided when not in the dashboard or the API (`email_link`: an emailed
+     * single-use link; `slack`: a button of the organisation's Slack message).
      * `argus`: with a person's decision, the shadow rules that matched the action and whether each would have agreed.
      */
     metadata: {
       actionName: string;
       decision: Decision;
       becameAnswered: boolean;
-      via?: 'email_link';
+      via?: 'email_link' | 'slack';
       argus?: { ruleId: string; outcome: string; agreed: boolean | null }[];
     };
   };
@@ -239,6 +260,7 @@ export interface AuditEventCatalogue {
       changes: {
         defaults?: FieldChange<NotificationPreferences>;
         tokenActions?: FieldChange<boolean>;
+        slack?: FieldChange<SlackConnectionSnapshot | null>;
       };
     };
   };
@@ -375,7 +397,15 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
     category: 'classification',
     target: 'classification',
     summary: (e) =>
-      `Classification rule ${e.target.name} created (${e.metadata.rule.mode}) by ${e.actor.name}`,
+      e.metadata.origin === undefined
+        ? `Classification rule ${e.target.name} created (${e.metadata.rule.mode}) by ${e.actor.name}`
+        : `Classification rule ${e.target.name} created (${e.metadata.rule.mode}) by ${e.actor.name} with Always allow this`,
+  },
+  'classification.rule_paused': {
+    category: 'classification',
+    target: 'classification',
+    summary: (e) =>
+      `Classification rule ${e.target.name} paused: ${e.actor.name} rejected action ${e.metadata.actionName} it would approve`,
   },
   'classification.rule_updated': {
     category: 'classification',

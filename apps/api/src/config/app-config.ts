@@ -113,6 +113,8 @@ export interface NotificationConfig {
   readonly pollMs: number;
   /** Messages being sent at once per instance. */
   readonly concurrency: number;
+  /** Slack's Web API base (`SLACK_API_URL`, default `https://slack.com/api/`): tests point it at a local server. */
+  readonly slackApiUrl: string;
 }
 
 export interface RateLimitsConfig {
@@ -350,6 +352,18 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     }
   }
 
+  const slackApiUrlRaw = read('SLACK_API_URL') ?? 'https://slack.com/api/';
+  let slackApiUrl = 'https://slack.com/api/';
+  try {
+    const url = new URL(slackApiUrlRaw);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('shape');
+    slackApiUrl = `${url.origin}${url.pathname.replace(/\/*$/, '/')}`;
+  } catch {
+    problems.push(
+      `SLACK_API_URL must be an http(s) URL such as https://slack.com/api/ (got "${slackApiUrlRaw}")`,
+    );
+  }
+
   const shutdownTimeoutMs = integer('SHUTDOWN_TIMEOUT_MS', 25_000, 0, 600_000);
   // Behind a balancer (production) the instance keeps serving while health checks notice it is
   // leaving; a single development process stops at once.
@@ -520,6 +534,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
       retryScheduleMs: notificationRetryMs.map((ms) => ms ?? 0),
       pollMs: duration('NOTIFICATION_POLL_INTERVAL', '1s', 10, 60_000),
       concurrency: integer('NOTIFICATION_CONCURRENCY', 16, 1, 1000),
+      slackApiUrl,
     },
   };
   if (problems.length > 0) throw new ConfigError(problems);

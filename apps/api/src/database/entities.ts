@@ -26,6 +26,7 @@ import {
   NotificationMemberSettingsEntity,
   NotificationSettingsEntity,
 } from '../notify/notification-settings.entity';
+import { SlackConnectionEntity, SlackMessageEntity } from '../notify/slack/slack.entity';
 import { UserEntity } from '../users/user.entity';
 
 /** Every entity of the one data source. */
@@ -56,5 +57,7 @@ export const ENTITIES = [
   NotificationSettingsEntity,
   NotificationActionLinkUseEntity,
   NotificationMemberSettingsEntity,
+  SlackConnectionEntity,
+  SlackMessageEntity,
   ScheduledJobEntity,
 ];

@@ -530,6 +530,28 @@ export class InterruptsService {
     return { status: kept.status, answer: new JsonText(kept.record_json) };
   }
 
+  /** One interrupt with what argus matches on ("Always allow this"); 404 when not the organisation's. */
+  async forClassification(
+    organisationId: string,
+    id: string,
+  ): Promise<{
+    id: string;
+    title: string;
+    sessionId: string | null;
+    keyId: string | null;
+    actionRequests: StoredActionRequest[];
+  }> {
+    const r = await this.interrupts.readForClassification(this.dataSource, organisationId, id);
+    if (r === undefined) throw DomainError.of('NOT_FOUND');
+    return {
+      id: r.id,
+      title: r.title,
+      sessionId: r.session_id,
+      keyId: r.opened_by_key_id,
+      actionRequests: r.action_requests,
+    };
+  }
+
   /** The latest interrupts with what argus matches on (the classification dry run). */
   async recentForClassification(
     organisationId: string,

@@ -19,6 +19,11 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
     RATE_LIMITED: 'too many sign-ups for this email or from this address (SPEC §8b)',
   },
   createInterrupt: { NOT_FOUND: 'sessionId names no session of this organisation' },
+  alwaysAllowAction: {
+    NOT_FOUND: 'interruptId names no interrupt of this organisation',
+    CONFLICT:
+      'actionName names none of its action requests, the action does not allow approve, its name holds * or ?, or the key that opened it is gone',
+  },
   streamEvents: {
     VALIDATION_FAILED: 'Last-Event-ID is not the id of an event of this stream',
     RATE_LIMITED:

@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AcceptInvitationData, AcceptInvitationErrors, AcceptInvitationResponses, AddTeamMemberData, AddTeamMemberErrors, AddTeamMemberResponses, AppendSessionMessagesData, AppendSessionMessagesErrors, AppendSessionMessagesResponses, AssignInterruptData, AssignInterruptErrors, AssignInterruptResponses, CancelInterruptData, CancelInterruptErrors, CancelInterruptResponses, ChangeMemberRoleData, ChangeMemberRoleErrors, ChangeMemberRoleResponses, ChangePlanData, ChangePlanErrors, ChangePlanResponses, CountInterruptsData, CountInterruptsErrors, CountInterruptsResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateClassificationRuleData, CreateClassificationRuleErrors, CreateClassificationRuleResponses, CreateInterruptData, CreateInterruptErrors, CreateInterruptResponses, CreateInvitationData, CreateInvitationErrors, CreateInvitationResponses, CreateOrganisationData, CreateOrganisationErrors, CreateOrganisationResponses, CreateRoleData, CreateRoleErrors, CreateRoleResponses, CreateTeamData, CreateTeamErrors, CreateTeamResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DecideInterruptData, DecideInterruptErrors, DecideInterruptResponses, DecideWithActionLinkData, DecideWithActionLinkErrors, DecideWithActionLinkResponses, DeleteClassificationRuleData, DeleteClassificationRuleErrors, DeleteClassificationRuleResponses, DeleteRoleData, DeleteRoleErrors, DeleteRoleResponses, DeleteTeamData, DeleteTeamErrors, DeleteTeamResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DisconnectSessionData, DisconnectSessionErrors, DisconnectSessionResponses, DryRunClassificationData, DryRunClassificationErrors, DryRunClassificationResponses, EndSessionData, EndSessionErrors, EndSessionResponses, EscalateInterruptData, EscalateInterruptErrors, EscalateInterruptResponses, ExportAuditLogData, ExportAuditLogErrors, ExportAuditLogResponses, ExtendInterruptDeadlineData, ExtendInterruptDeadlineErrors, ExtendInterruptDeadlineResponses, GetClassificationRuleData, GetClassificationRuleErrors, GetClassificationRuleResponses, GetClassificationRuleStatsData, GetClassificationRuleStatsErrors, GetClassificationRuleStatsResponses, GetEscalationPolicyData, GetEscalationPolicyErrors, GetEscalationPolicyResponses, GetInterruptData, GetInterruptDeadlineSettingsData, GetInterruptDeadlineSettingsErrors, GetInterruptDeadlineSettingsResponses, GetInterruptErrors, GetInterruptResponses, GetInvitationData, GetInvitationErrors, GetInvitationResponses, GetLivenessData, GetLivenessErrors, GetLivenessResponses, GetMeData, GetMeErrors, GetMeResponses, GetNotificationPreferencesData, GetNotificationPreferencesErrors, GetNotificationPreferencesResponses, GetNotificationSettingsData, GetNotificationSettingsErrors, GetNotificationSettingsResponses, GetOrganisationData, GetOrganisationErrors, GetOrganisationResponses, GetReadinessData, GetReadinessErrors, GetReadinessResponses, GetSignInSessionData, GetSignInSessionErrors, GetSignInSessionResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, GetWhoamiData, GetWhoamiErrors, GetWhoamiResponses, JoinInvitationData, JoinInvitationErrors, JoinInvitationResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListAuditLogData, ListAuditLogErrors, ListAuditLogResponses, ListClassificationRulesData, ListClassificationRulesErrors, ListClassificationRulesResponses, ListInterruptsData, ListInterruptsErrors, ListInterruptsResponses, ListInvitationsData, ListInvitationsErrors, ListInvitationsResponses, ListMembersData, ListMembersErrors, ListMembersResponses, ListNotificationDeliveriesData, ListNotificationDeliveriesErrors, ListNotificationDeliveriesResponses, ListRolesData, ListRolesErrors, ListRolesResponses, ListSessionsData, ListSessionsErrors, ListSessionsResponses, ListTeamsData, ListTeamsErrors, ListTeamsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, PreviewActionLinkData, PreviewActionLinkErrors, PreviewActionLinkResponses, RemoveMemberData, RemoveMemberErrors, RemoveMemberResponses, RemoveTeamMemberData, RemoveTeamMemberErrors, RemoveTeamMemberResponses, RenameApiKeyData, RenameApiKeyErrors, RenameApiKeyResponses, RenameTeamData, RenameTeamErrors, RenameTeamResponses, ReplaceEscalationPolicyData, ReplaceEscalationPolicyErrors, ReplaceEscalationPolicyResponses, RetrieveSessionData, RetrieveSessionErrors, RetrieveSessionResponses, RetryWebhookDeliveryData, RetryWebhookDeliveryErrors, RetryWebhookDeliveryResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SignInData, SignInErrors, SignInResponses, SignOutData, SignOutErrors, SignOutResponses, SignUpData, SignUpErrors, SignUpResponses, StartSessionData, StartSessionErrors, StartSessionResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponse, StreamEventsResponses, StreamSessionData, StreamSessionErrors, StreamSessionResponse, StreamSessionResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, UpdateClassificationRuleData, UpdateClassificationRuleErrors, UpdateClassificationRuleResponses, UpdateInterruptDeadlineSettingsData, UpdateInterruptDeadlineSettingsErrors, UpdateInterruptDeadlineSettingsResponses, UpdateNotificationPreferencesData, UpdateNotificationPreferencesErrors, UpdateNotificationPreferencesResponses, UpdateNotificationSettingsData, UpdateNotificationSettingsErrors, UpdateNotificationSettingsResponses, UpdateRoleData, UpdateRoleErrors, UpdateRoleResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, WithdrawInvitationData, WithdrawInvitationErrors, WithdrawInvitationResponses } from './types.gen';
+import type { AcceptInvitationData, AcceptInvitationErrors, AcceptInvitationResponses, AddTeamMemberData, AddTeamMemberErrors, AddTeamMemberResponses, AlwaysAllowActionData, AlwaysAllowActionErrors, AlwaysAllowActionResponses, AppendSessionMessagesData, AppendSessionMessagesErrors, AppendSessionMessagesResponses, AssignInterruptData, AssignInterruptErrors, AssignInterruptResponses, CancelInterruptData, CancelInterruptErrors, CancelInterruptResponses, ChangeMemberRoleData, ChangeMemberRoleErrors, ChangeMemberRoleResponses, ChangePlanData, ChangePlanErrors, ChangePlanResponses, ConnectSlackData, ConnectSlackErrors, ConnectSlackResponses, CountInterruptsData, CountInterruptsErrors, CountInterruptsResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateClassificationRuleData, CreateClassificationRuleErrors, CreateClassificationRuleResponses, CreateInterruptData, CreateInterruptErrors, CreateInterruptResponses, CreateInvitationData, CreateInvitationErrors, CreateInvitationResponses, CreateOrganisationData, CreateOrganisationErrors, CreateOrganisationResponses, CreateRoleData, CreateRoleErrors, CreateRoleResponses, CreateTeamData, CreateTeamErrors, CreateTeamResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DecideInterruptData, DecideInterruptErrors, DecideInterruptResponses, DecideWithActionLinkData, DecideWithActionLinkErrors, DecideWithActionLinkResponses, DeleteClassificationRuleData, DeleteClassificationRuleErrors, DeleteClassificationRuleResponses, DeleteRoleData, DeleteRoleErrors, DeleteRoleResponses, DeleteTeamData, DeleteTeamErrors, DeleteTeamResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DisconnectSessionData, DisconnectSessionErrors, DisconnectSessionResponses, DisconnectSlackData, DisconnectSlackErrors, DisconnectSlackResponses, DryRunClassificationData, DryRunClassificationErrors, DryRunClassificationResponses, EndSessionData, EndSessionErrors, EndSessionResponses, EscalateInterruptData, EscalateInterruptErrors, EscalateInterruptResponses, ExportAuditLogData, ExportAuditLogErrors, ExportAuditLogResponses, ExtendInterruptDeadlineData, ExtendInterruptDeadlineErrors, ExtendInterruptDeadlineResponses, GetClassificationRuleData, GetClassificationRuleErrors, GetClassificationRuleResponses, GetClassificationRuleStatsData, GetClassificationRuleStatsErrors, GetClassificationRuleStatsResponses, GetEscalationPolicyData, GetEscalationPolicyErrors, GetEscalationPolicyResponses, GetInterruptData, GetInterruptDeadlineSettingsData, GetInterruptDeadlineSettingsErrors, GetInterruptDeadlineSettingsResponses, GetInterruptErrors, GetInterruptResponses, GetInvitationData, GetInvitationErrors, GetInvitationResponses, GetLivenessData, GetLivenessErrors, GetLivenessResponses, GetMeData, GetMeErrors, GetMeResponses, GetNotificationPreferencesData, GetNotificationPreferencesErrors, GetNotificationPreferencesResponses, GetNotificationSettingsData, GetNotificationSettingsErrors, GetNotificationSettingsResponses, GetOrganisationData, GetOrganisationErrors, GetOrganisationResponses, GetReadinessData, GetReadinessErrors, GetReadinessResponses, GetSignInSessionData, GetSignInSessionErrors, GetSignInSessionResponses, GetSlackSettingsData, GetSlackSettingsErrors, GetSlackSettingsResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, GetWhoamiData, GetWhoamiErrors, GetWhoamiResponses, JoinInvitationData, JoinInvitationErrors, JoinInvitationResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListAuditLogData, ListAuditLogErrors, ListAuditLogResponses, ListClassificationRulesData, ListClassificationRulesErrors, ListClassificationRulesResponses, ListInterruptsData, ListInterruptsErrors, ListInterruptsResponses, ListInvitationsData, ListInvitationsErrors, ListInvitationsResponses, ListMembersData, ListMembersErrors, ListMembersResponses, ListNotificationDeliveriesData, ListNotificationDeliveriesErrors, ListNotificationDeliveriesResponses, ListRolesData, ListRolesErrors, ListRolesResponses, ListSessionsData, ListSessionsErrors, ListSessionsResponses, ListTeamsData, ListTeamsErrors, ListTeamsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, PreviewActionLinkData, PreviewActionLinkErrors, PreviewActionLinkResponses, RemoveMemberData, RemoveMemberErrors, RemoveMemberResponses, RemoveTeamMemberData, RemoveTeamMemberErrors, RemoveTeamMemberResponses, RenameApiKeyData, RenameApiKeyErrors, RenameApiKeyResponses, RenameTeamData, RenameTeamErrors, RenameTeamResponses, ReplaceEscalationPolicyData, ReplaceEscalationPolicyErrors, ReplaceEscalationPolicyResponses, RetrieveSessionData, RetrieveSessionErrors, RetrieveSessionResponses, RetryWebhookDeliveryData, RetryWebhookDeliveryErrors, RetryWebhookDeliveryResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SignInData, SignInErrors, SignInResponses, SignOutData, SignOutErrors, SignOutResponses, SignUpData, SignUpErrors, SignUpResponses, StartSessionData, StartSessionErrors, StartSessionResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponse, StreamEventsResponses, StreamSessionData, StreamSessionErrors, StreamSessionResponse, StreamSessionResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, UpdateClassificationRuleData, UpdateClassificationRuleErrors, UpdateClassificationRuleResponses, UpdateInterruptDeadlineSettingsData, UpdateInterruptDeadlineSettingsErrors, UpdateInterruptDeadlineSettingsResponses, UpdateNotificationPreferencesData, UpdateNotificationPreferencesErrors, UpdateNotificationPreferencesResponses, UpdateNotificationSettingsData, UpdateNotificationSettingsErrors, UpdateNotificationSettingsResponses, UpdateRoleData, UpdateRoleErrors, UpdateRoleResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, WithdrawInvitationData, WithdrawInvitationErrors, WithdrawInvitationResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -171,6 +171,23 @@ export const signOut = <ThrowOnError extends boolean = false>(options?: Options<
  */
 export const signUp = <ThrowOnError extends boolean = false>(options: Options<SignUpData, ThrowOnError>) => (options.client ?? client).post<SignUpResponses, SignUpErrors, ThrowOnError>({
     url: '/api/auth/sign-up',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Always allow this: an enforce rule approving this action from this interrupt's key, with these argument conditions, until it expires
+ */
+export const alwaysAllowAction = <ThrowOnError extends boolean = false>(options: Options<AlwaysAllowActionData, ThrowOnError>) => (options.client ?? client).post<AlwaysAllowActionResponses, AlwaysAllowActionErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/classification/always-allow',
     ...options,
     headers: {
         'Content-Type': 'application/json',
@@ -626,6 +643,49 @@ export const updateNotificationSettings = <ThrowOnError extends boolean = false>
             type: 'apiKey'
         }],
     url: '/api/notifications/settings',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Disconnect Slack: its secrets and its message records are deleted
+ */
+export const disconnectSlack = <ThrowOnError extends boolean = false>(options?: Options<DisconnectSlackData, ThrowOnError>) => (options?.client ?? client).delete<DisconnectSlackResponses, DisconnectSlackErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/notifications/slack',
+    ...options
+});
+
+/**
+ * The organisation's Slack connection (never its secrets) and its latest messages
+ */
+export const getSlackSettings = <ThrowOnError extends boolean = false>(options?: Options<GetSlackSettingsData, ThrowOnError>) => (options?.client ?? client).get<GetSlackSettingsResponses, GetSlackSettingsErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/notifications/slack',
+    ...options
+});
+
+/**
+ * Connect (or reconnect) a Slack app: its bot token is checked with Slack's auth.test; 409 when Slack refuses it or cannot be reached
+ */
+export const connectSlack = <ThrowOnError extends boolean = false>(options: Options<ConnectSlackData, ThrowOnError>) => (options.client ?? client).put<ConnectSlackResponses, ConnectSlackErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/notifications/slack',
     ...options,
     headers: {
         'Content-Type': 'application/json',

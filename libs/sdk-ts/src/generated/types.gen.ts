@@ -125,6 +125,25 @@ export type Allowance = {
     used: number;
 };
 
+export type AlwaysAllowDto = {
+    /**
+     * One of its action requests.
+     */
+    actionName: string;
+    /**
+     * Conditions on the arguments (RuleArgPredicate), each of which must hold for this action's own arguments — equal values, or a range the person chooses. Absent: every argument equal to its value here. Empty: any arguments.
+     */
+    args?: Array<RuleArgPredicate>;
+    /**
+     * Days until the rule expires.
+     */
+    expiresInDays?: number;
+    /**
+     * The interrupt whose action is always allowed.
+     */
+    interruptId: string;
+};
+
 export type ApiKeyListResponse = {
     apiKeys: Array<ApiKeyResponse>;
 };
@@ -225,7 +244,7 @@ export type AssigneeFilter = 'me' | 'my_teams' | 'unassigned';
 /**
  * <category>.<verb>: the actions the service writes today; new actions may appear: treat unknown ones as opaque.
  */
-export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'settings.escalation_policy_updated' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
+export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'settings.escalation_policy_updated' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
 
 export type AuditCategory = 'interrupt' | 'session' | 'member' | 'role' | 'team' | 'api_key' | 'webhook' | 'classification' | 'settings' | 'billing' | 'organisation';
 
@@ -330,7 +349,19 @@ export type ClassificationRuleListItem = {
     match: RuleMatch;
     mode: ClassificationRuleMode;
     name: string;
+    /**
+     * member: written in the editor or the API; always_allow: made by "Always allow this" on an interrupt; suggestion: applied from a suggestion.
+     */
+    origin: ClassificationRuleOrigin;
+    /**
+     * For always_allow: the interrupt it was made from.
+     */
+    originInterruptId: string | null;
     outcome: RuleOutcome;
+    /**
+     * Set when a person rejected an action this always_allow rule would approve, which switched it off; cleared by the next mode change.
+     */
+    paused: ClassificationRulePause | null;
     priority: number;
     stats: ClassificationRuleStats;
     updatedAt: string;
@@ -345,6 +376,24 @@ export type ClassificationRuleListResponse = {
 
 export type ClassificationRuleMode = 'off' | 'shadow' | 'enforce';
 
+/**
+ * member: written in the editor or the API; always_allow: made by "Always allow this" on an interrupt; suggestion: applied from a suggestion.
+ */
+export type ClassificationRuleOrigin = 'member' | 'always_allow' | 'suggestion';
+
+export type ClassificationRulePause = {
+    actionName: string;
+    at: string;
+    /**
+     * Who rejected it, by name at the time.
+     */
+    byName: string;
+    /**
+     * The interrupt whose action was rejected.
+     */
+    interruptId: string;
+};
+
 export type ClassificationRuleResponse = {
     createdAt: string;
     expiresAt: string | null;
@@ -352,7 +401,19 @@ export type ClassificationRuleResponse = {
     match: RuleMatch;
     mode: ClassificationRuleMode;
     name: string;
+    /**
+     * member: written in the editor or the API; always_allow: made by "Always allow this" on an interrupt; suggestion: applied from a suggestion.
+     */
+    origin: ClassificationRuleOrigin;
+    /**
+     * For always_allow: the interrupt it was made from.
+     */
+    originInterruptId: string | null;
     outcome: RuleOutcome;
+    /**
+     * Set when a person rejected an action this always_allow rule would approve, which switched it off; cleared by the next mode change.
+     */
+    paused: ClassificationRulePause | null;
     priority: number;
     updatedAt: string;
 };
@@ -391,6 +452,25 @@ export type ClassificationShadowStats = {
      * Of those, the actions it would have decided (approve or reject, allowed by the action).
      */
     wouldDecide: number;
+};
+
+export type ConnectSlackDto = {
+    /**
+     * The Slack app's bot token (OAuth & Permissions → Bot User OAuth Token; scopes chat:write, users:read, users:read.email). Checked with Slack's auth.test; stored encrypted, never shown again.
+     */
+    botToken: string;
+    /**
+     * The channel new interrupts are posted to (its id, e.g. C0123ABCD); invite the app to it.
+     */
+    channelId: string;
+    /**
+     * The Slack app's signing secret (Basic Information → App Credentials): interactivity requests are verified with it. Stored encrypted, never shown again.
+     */
+    signingSecret: string;
+    /**
+     * Post only the interrupts assigned to this team (when opened or assigned to it); null or absent: every new interrupt.
+     */
+    teamId?: string | null;
 };
 
 export type CreateApiKeyDto = {
@@ -1742,6 +1822,44 @@ export type SignedInOrganisation = {
     plan: Plan;
 };
 
+export type SlackConnectionResponse = {
+    channelId: string;
+    credentialsSetAt: string;
+    /**
+     * The Request URL to enter under the Slack app's Interactivity & Shortcuts: the service's public origin and /api/slack/interactions/{organisationId}.
+     */
+    requestUrl: string;
+    slackTeamId: string;
+    slackTeamName: string;
+    teamId: string | null;
+    /**
+     * The team, when it still exists.
+     */
+    teamName: string | null;
+};
+
+export type SlackMessageResponse = {
+    interruptId: string;
+    lastError: string | null;
+    /**
+     * Whether the message is in the channel (posted at least once).
+     */
+    posted: boolean;
+    status: SlackMessageStatus;
+    title: string;
+    updatedAt: string;
+};
+
+export type SlackMessageStatus = 'pending' | 'sending' | 'sent' | 'failed';
+
+export type SlackSettingsResponse = {
+    connection: SlackConnectionResponse | null;
+    /**
+     * The 20 messages changed last, newest first.
+     */
+    messages: Array<SlackMessageResponse>;
+};
+
 export type StartSessionDto = {
     externalId?: string;
     metadata?: {
@@ -2702,6 +2820,70 @@ export type SignUpResponses = {
 };
 
 export type SignUpResponse = SignUpResponses[keyof SignUpResponses];
+
+export type AlwaysAllowActionData = {
+    body: AlwaysAllowDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/classification/always-allow';
+};
+
+export type AlwaysAllowActionErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of. NOT_FOUND: interruptId names no interrupt of this organisation.
+     */
+    404: ErrorBody;
+    /**
+     * CONFLICT: actionName names none of its action requests, the action does not allow approve, its name holds * or ?, or the key that opened it is gone.
+     */
+    409: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type AlwaysAllowActionError = AlwaysAllowActionErrors[keyof AlwaysAllowActionErrors];
+
+export type AlwaysAllowActionResponses = {
+    201: ClassificationRuleResponse;
+};
+
+export type AlwaysAllowActionResponse = AlwaysAllowActionResponses[keyof AlwaysAllowActionResponses];
 
 export type DryRunClassificationData = {
     body: DryRunDto;
@@ -4557,6 +4739,173 @@ export type UpdateNotificationSettingsResponses = {
 };
 
 export type UpdateNotificationSettingsResponse = UpdateNotificationSettingsResponses[keyof UpdateNotificationSettingsResponses];
+
+export type DisconnectSlackData = {
+    body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/notifications/slack';
+};
+
+export type DisconnectSlackErrors = {
+    /**
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type DisconnectSlackError = DisconnectSlackErrors[keyof DisconnectSlackErrors];
+
+export type DisconnectSlackResponses = {
+    /**
+     * Disconnected.
+     */
+    204: void;
+};
+
+export type DisconnectSlackResponse = DisconnectSlackResponses[keyof DisconnectSlackResponses];
+
+export type GetSlackSettingsData = {
+    body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/notifications/slack';
+};
+
+export type GetSlackSettingsErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type GetSlackSettingsError = GetSlackSettingsErrors[keyof GetSlackSettingsErrors];
+
+export type GetSlackSettingsResponses = {
+    200: SlackSettingsResponse;
+};
+
+export type GetSlackSettingsResponse = GetSlackSettingsResponses[keyof GetSlackSettingsResponses];
+
+export type ConnectSlackData = {
+    body: ConnectSlackDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/notifications/slack';
+};
+
+export type ConnectSlackErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * CONFLICT: Slack refused the bot token, or could not be reached to check it.
+     */
+    409: unknown;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type ConnectSlackError = ConnectSlackErrors[keyof ConnectSlackErrors];
+
+export type ConnectSlackResponses = {
+    200: SlackSettingsResponse;
+};
+
+export type ConnectSlackResponse = ConnectSlackResponses[keyof ConnectSlackResponses];
 
 export type GetOrganisationData = {
     body?: never;

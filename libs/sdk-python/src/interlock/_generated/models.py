@@ -279,6 +279,35 @@ class ClassificationRuleMode(RootModel[Union[Literal['off', 'shadow', 'enforce']
     root: Union[Literal['off', 'shadow', 'enforce'], str]
 
 
+class ClassificationRuleOrigin(
+    RootModel[Union[Literal['member', 'always_allow', 'suggestion'], str]]
+):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    root: Union[Literal['member', 'always_allow', 'suggestion'], str]
+    """
+    member: written in the editor or the API; always_allow: made by "Always allow this" on an interrupt; suggestion: applied from a suggestion.
+    """
+
+
+class ClassificationRulePause(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action_name: str = Field(..., alias='actionName')
+    at: AwareDatetime
+    by_name: str = Field(..., alias='byName')
+    """
+    Who rejected it, by name at the time.
+    """
+    interrupt_id: str = Field(..., alias='interruptId')
+    """
+    The interrupt whose action was rejected.
+    """
+
+
 class ClassificationShadowStats(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -299,6 +328,38 @@ class ClassificationShadowStats(InterlockModel):
     would_decide: int = Field(..., alias='wouldDecide')
     """
     Of those, the actions it would have decided (approve or reject, allowed by the action).
+    """
+
+
+class ConnectSlackDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    bot_token: str = Field(
+        ...,
+        alias='botToken',
+        examples=['xoxb-1234-5678-abcdef'],
+        pattern='^xoxb-[A-Za-z0-9-]{1,250}$',
+    )
+    """
+    The Slack app's bot token (OAuth & Permissions → Bot User OAuth Token; scopes chat:write, users:read, users:read.email). Checked with Slack's auth.test; stored encrypted, never shown again.
+    """
+    channel_id: str = Field(
+        ..., alias='channelId', examples=['C0123ABCD'], pattern='^[CG][A-Z0-9]{2,40}$'
+    )
+    """
+    The channel new interrupts are posted to (its id, e.g. C0123ABCD); invite the app to it.
+    """
+    signing_secret: str = Field(
+        ..., alias='signingSecret', pattern='^[A-Za-z0-9]{16,128}$'
+    )
+    """
+    The Slack app's signing secret (Basic Information → App Credentials): interactivity requests are verified with it. Stored encrypted, never shown again.
+    """
+    team_id: Optional[str] = Field(None, alias='teamId')
+    """
+    Post only the interrupts assigned to this team (when opened or assigned to it); null or absent: every new interrupt.
     """
 
 
@@ -1223,6 +1284,28 @@ class SignedInOrganisation(InterlockModel):
     plan: Union[Literal['free', 'pro'], str]
 
 
+class SlackConnectionResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    channel_id: str = Field(..., alias='channelId', examples=['C0123ABCD'])
+    credentials_set_at: AwareDatetime = Field(..., alias='credentialsSetAt')
+    request_url: str = Field(..., alias='requestUrl')
+    """
+    The Request URL to enter under the Slack app's Interactivity & Shortcuts: the service's public origin and /api/slack/interactions/{organisationId}.
+    """
+    slack_team_id: str = Field(..., alias='slackTeamId', examples=['T0123ABCD'])
+    slack_team_name: str = Field(
+        ..., alias='slackTeamName', examples=['Analytical Engines']
+    )
+    team_id: Optional[str] = Field(..., alias='teamId')
+    team_name: Optional[str] = Field(..., alias='teamName')
+    """
+    The team, when it still exists.
+    """
+
+
 class StartSessionDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1624,6 +1707,7 @@ class AuditEntryResponse(InterlockModel):
         'api_key.revoked',
         'billing.plan_changed',
         'classification.rule_created',
+        'classification.rule_paused',
         'classification.rule_updated',
         'classification.rule_deleted',
         'classification.applied',
@@ -2433,6 +2517,34 @@ class SignInSessionResponse(InterlockModel):
     ]
 
 
+class SlackMessageResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    interrupt_id: str = Field(..., alias='interruptId')
+    last_error: Optional[str] = Field(..., alias='lastError')
+    posted: bool
+    """
+    Whether the message is in the channel (posted at least once).
+    """
+    status: Union[Literal['pending', 'sending', 'sent', 'failed'], str]
+    title: str
+    updated_at: AwareDatetime = Field(..., alias='updatedAt')
+
+
+class SlackSettingsResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    connection: Optional[SlackConnectionResponse] = Field(...)
+    messages: list[SlackMessageResponse]
+    """
+    The 20 messages changed last, newest first.
+    """
+
+
 class SystemDecidedBy(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -2645,6 +2757,40 @@ class ActionLinkPreviewResponse(InterlockModel):
     """
 
 
+class AlwaysAllowDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action_name: str = Field(
+        ..., alias='actionName', max_length=200, min_length=1, pattern='^[^\\u0000]*$'
+    )
+    """
+    One of its action requests.
+    """
+    args: Optional[
+        list[
+            Union[
+                RuleEqualsPredicate,
+                RuleInPredicate,
+                RuleComparePredicate,
+                RuleGlobPredicate,
+            ]
+        ]
+    ] = Field(None, max_length=20)
+    """
+    Conditions on the arguments (RuleArgPredicate), each of which must hold for this action's own arguments — equal values, or a range the person chooses. Absent: every argument equal to its value here. Empty: any arguments.
+    """
+    expires_in_days: int = Field(30, alias='expiresInDays', ge=1, le=365)
+    """
+    Days until the rule expires.
+    """
+    interrupt_id: str = Field(..., alias='interruptId')
+    """
+    The interrupt whose action is always allowed.
+    """
+
+
 class AppendMessagesDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -2664,9 +2810,21 @@ class ClassificationRuleListItem(InterlockModel):
     match: RuleMatch
     mode: Union[Literal['off', 'shadow', 'enforce'], str]
     name: str
+    origin: Union[Literal['member', 'always_allow', 'suggestion'], str]
+    """
+    member: written in the editor or the API; always_allow: made by "Always allow this" on an interrupt; suggestion: applied from a suggestion.
+    """
+    origin_interrupt_id: Optional[str] = Field(..., alias='originInterruptId')
+    """
+    For always_allow: the interrupt it was made from.
+    """
     outcome: Union[ApproveOutcome, RejectOutcome, RouteOutcome, RequireHumanOutcome]
     """
     What a rule does: approve, reject, route, require_human.
+    """
+    paused: Optional[ClassificationRulePause] = Field(...)
+    """
+    Set when a person rejected an action this always_allow rule would approve, which switched it off; cleared by the next mode change.
     """
     priority: int
     stats: ClassificationRuleStats
@@ -2695,9 +2853,21 @@ class ClassificationRuleResponse(InterlockModel):
     match: RuleMatch
     mode: Union[Literal['off', 'shadow', 'enforce'], str]
     name: str
+    origin: Union[Literal['member', 'always_allow', 'suggestion'], str]
+    """
+    member: written in the editor or the API; always_allow: made by "Always allow this" on an interrupt; suggestion: applied from a suggestion.
+    """
+    origin_interrupt_id: Optional[str] = Field(..., alias='originInterruptId')
+    """
+    For always_allow: the interrupt it was made from.
+    """
     outcome: Union[ApproveOutcome, RejectOutcome, RouteOutcome, RequireHumanOutcome]
     """
     What a rule does: approve, reject, route, require_human.
+    """
+    paused: Optional[ClassificationRulePause] = Field(...)
+    """
+    Set when a person rejected an action this always_allow rule would approve, which switched it off; cleared by the next mode change.
     """
     priority: int
     updated_at: AwareDatetime = Field(..., alias='updatedAt')

@@ -1,4 +1,5 @@
 import { AgentHoursTotalsEntity } from '../allowances/agent-hours-totals.entity';
+import { SessionStorageTotalEntity } from '../allowances/session-storage-total.entity';
 import { UsageMonthEntity } from '../allowances/usage-month.entity';
 import { ApiKeyEntity } from '../api-keys/api-key.entity';
 import { SignInSessionEntity } from '../auth/sign-in-session.entity';
@@ -48,6 +49,7 @@ export const ENTITIES = [
   InterruptDecisionEntity,
   UsageMonthEntity,
   AgentHoursTotalsEntity,
+  SessionStorageTotalEntity,
   IdempotencyKeyEntity,
   WebhookEntity,
   WebhookEventEntity,

@@ -761,7 +761,7 @@ export type ErrorBody = {
 /**
  * Stable: switch on this.
  */
-export type ErrorCode = 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'API_KEY_EXPIRED' | 'SIGN_IN_REQUIRED' | 'INVALID_CREDENTIALS' | 'MESSAGES_ALLOWANCE_EXHAUSTED' | 'AGENT_HOURS_ALLOWANCE_EXHAUSTED' | 'PLAN_REQUIRED' | 'HUMANS_ONLY' | 'MISSING_PERMISSION' | 'FORBIDDEN' | 'CSRF_REJECTED' | 'SIGNUP_CLOSED' | 'VALIDATION_FAILED' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'SERVICE_UNAVAILABLE';
+export type ErrorCode = 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'API_KEY_EXPIRED' | 'SIGN_IN_REQUIRED' | 'INVALID_CREDENTIALS' | 'MESSAGES_ALLOWANCE_EXHAUSTED' | 'AGENT_HOURS_ALLOWANCE_EXHAUSTED' | 'SESSION_STORAGE_EXHAUSTED' | 'ACTIVE_SESSIONS_EXHAUSTED' | 'PLAN_REQUIRED' | 'HUMANS_ONLY' | 'MISSING_PERMISSION' | 'FORBIDDEN' | 'CSRF_REJECTED' | 'SIGNUP_CLOSED' | 'VALIDATION_FAILED' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'SERVICE_UNAVAILABLE';
 
 export type EscalateInterruptDto = {
     reason?: string;
@@ -929,6 +929,10 @@ export type InterruptCountsResponse = {
      * Open.
      */
     open: TabCount;
+    /**
+     * Open and assigned to the signed-in member or to a team they belong to: what waits for them (the tab title and browser notifications count it).
+     */
+    waitingForMe: TabCount;
 };
 
 export type InterruptCreatedEvent = {
@@ -1536,6 +1540,17 @@ export type PreviewActionLinkDto = {
     token: string;
 };
 
+export type Quota = {
+    /**
+     * The most the organisation's plan includes.
+     */
+    included: number;
+    /**
+     * Held now.
+     */
+    used: number;
+};
+
 /**
  * Do not run the action; optionally say why.
  */
@@ -2002,6 +2017,10 @@ export type UpdateWebhookDto = {
 
 export type UsageSummary = {
     /**
+     * Sessions active now; starting one past the quota answers 402 ACTIVE_SESSIONS_EXHAUSTED.
+     */
+    activeSessions: Quota;
+    /**
      * Agent hours: the month's summed session time; open sessions count up to now.
      */
     agentHours: Allowance;
@@ -2017,6 +2036,14 @@ export type UsageSummary = {
      * When the allowances renew: the first instant of next month, UTC.
      */
     renewsAt: string;
+    /**
+     * Bytes of session-message content stored (UTF-8); appends past the quota answer 402 SESSION_STORAGE_EXHAUSTED, and the retention frees space.
+     */
+    sessionMessageBytes: Quota;
+    /**
+     * Session messages are deleted this many seconds after they were appended (SESSION_MESSAGE_RETENTION).
+     */
+    sessionMessageRetentionSeconds: number;
 };
 
 export type WebhookDeliveryAttempt = {
@@ -5630,7 +5657,7 @@ export type StartSessionErrors = {
      */
     401: ErrorBody;
     /**
-     * AGENT_HOURS_ALLOWANCE_EXHAUSTED: the month's included agent hours are used.
+     * AGENT_HOURS_ALLOWANCE_EXHAUSTED: the month's included agent hours are used. ACTIVE_SESSIONS_EXHAUSTED: the plan's active sessions are all open (end one to start another).
      */
     402: unknown;
     /**
@@ -5868,7 +5895,7 @@ export type AppendSessionMessagesErrors = {
      */
     401: ErrorBody;
     /**
-     * AGENT_HOURS_ALLOWANCE_EXHAUSTED: the month's included agent hours are used (the session stays open; it can still be ended).
+     * AGENT_HOURS_ALLOWANCE_EXHAUSTED: the month's included agent hours are used (the session stays open; it can still be ended). SESSION_STORAGE_EXHAUSTED: the messages would pass the plan's stored session-message bytes (the retention frees space).
      */
     402: unknown;
     /**

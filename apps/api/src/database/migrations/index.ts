@@ -32,7 +32,9 @@ import { InboxDeadlineOrder1795742000000 } from './1795742000000-inbox-deadline-
 import { WebhookEventTraceParent1795750000000 } from './1795750000000-webhook-event-trace-parent';
 import { ClassificationRuleOrigin1795761000000 } from './1795761000000-classification-rule-origin';
 import { Slack1795762000000 } from './1795762000000-slack';
-import { EscalationPolicies1795763000000 } from './1795763000000-escalation-policies';
+import { SessionStorage1795763000001 } from './1795763000001-session-storage';
+import { SessionMessageRetention1795763000000 } from './1795763000000-session-message-retention';
+import { EscalationPolicies1795764000000 } from './1795764000000-escalation-policies';
 
 export const MIGRATIONS = [
   CreateOrganisations1763683200000,
@@ -68,5 +70,7 @@ export const MIGRATIONS = [
   WebhookEventTraceParent1795750000000,
   ClassificationRuleOrigin1795761000000,
   Slack1795762000000,
-  EscalationPolicies1795763000000,
+  SessionMessageRetention1795763000000,
+  SessionStorage1795763000001,
+  EscalationPolicies1795764000000,
 ];

@@ -935,6 +935,21 @@ class PreviewActionLinkDto(InterlockModel):
     """
 
 
+class Quota(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    included: int
+    """
+    The most the organisation's plan includes.
+    """
+    used: int
+    """
+    Held now.
+    """
+
+
 class RejectDecision(InterlockModel):
     """
     Do not run the action; optionally say why.
@@ -1421,6 +1436,10 @@ class UsageSummary(InterlockModel):
         extra='allow',
         populate_by_name=True,
     )
+    active_sessions: Quota = Field(..., alias='activeSessions')
+    """
+    Sessions active now; starting one past the quota answers 402 ACTIVE_SESSIONS_EXHAUSTED.
+    """
     agent_hours: Allowance = Field(..., alias='agentHours')
     """
     Agent hours: the month's summed session time; open sessions count up to now.
@@ -1436,6 +1455,16 @@ class UsageSummary(InterlockModel):
     renews_at: AwareDatetime = Field(..., alias='renewsAt')
     """
     When the allowances renew: the first instant of next month, UTC.
+    """
+    session_message_bytes: Quota = Field(..., alias='sessionMessageBytes')
+    """
+    Bytes of session-message content stored (UTF-8); appends past the quota answer 402 SESSION_STORAGE_EXHAUSTED, and the retention frees space.
+    """
+    session_message_retention_seconds: int = Field(
+        ..., alias='sessionMessageRetentionSeconds'
+    )
+    """
+    Session messages are deleted this many seconds after they were appended (SESSION_MESSAGE_RETENTION).
     """
 
 
@@ -1992,6 +2021,8 @@ class ErrorBody(InterlockModel):
         'INVALID_CREDENTIALS',
         'MESSAGES_ALLOWANCE_EXHAUSTED',
         'AGENT_HOURS_ALLOWANCE_EXHAUSTED',
+        'SESSION_STORAGE_EXHAUSTED',
+        'ACTIVE_SESSIONS_EXHAUSTED',
         'PLAN_REQUIRED',
         'HUMANS_ONLY',
         'MISSING_PERMISSION',
@@ -2073,6 +2104,10 @@ class InterruptCountsResponse(InterlockModel):
     open: TabCount
     """
     Open.
+    """
+    waiting_for_me: TabCount = Field(..., alias='waitingForMe')
+    """
+    Open and assigned to the signed-in member or to a team they belong to: what waits for them (the tab title and browser notifications count it).
     """
 
 

@@ -5,8 +5,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * each interrupt, how many of those steps it has passed. Both columns are added without a
  * rewrite (a constant default).
  */
-export class EscalationPolicies1795763000000 implements MigrationInterface {
-  name = 'EscalationPolicies1795763000000';
+export class EscalationPolicies1795764000000 implements MigrationInterface {
+  name = 'EscalationPolicies1795764000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(

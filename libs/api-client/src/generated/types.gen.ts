@@ -1393,6 +1393,10 @@ export type NotificationPreferenceSet = {
      * A new interrupt in the inbox.
      */
     'interrupt.opened'?: NotificationChannelModes;
+    /**
+     * A reminder that an interrupt still waits (an escalation chain's remind step): to its assignee, or to every reader when nobody is assigned.
+     */
+    'interrupt.reminder'?: NotificationChannelModes;
 };
 
 export type NotificationPreferencesResponse = {
@@ -1988,7 +1992,7 @@ export type UpdateInterruptDeadlineSettingsDto = {
 
 export type UpdateNotificationPreferencesDto = {
     /**
-     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided.
+     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder.
      */
     preferences?: NotificationPreferenceSet;
     /**
@@ -1999,7 +2003,7 @@ export type UpdateNotificationPreferencesDto = {
 
 export type UpdateNotificationSettingsDto = {
     /**
-     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided. Replaces the defaults.
+     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder. Replaces the defaults.
      */
     defaults?: NotificationPreferenceSet;
     /**

@@ -2264,6 +2264,12 @@ class NotificationPreferenceSet(InterlockModel):
     """
     A new interrupt in the inbox.
     """
+    interrupt_reminder: Optional[NotificationChannelModes] = Field(
+        None, alias='interrupt.reminder'
+    )
+    """
+    A reminder that an interrupt still waits (an escalation chain's remind step): to its assignee, or to every reader when nobody is assigned.
+    """
 
 
 class NotificationPreferencesResponse(InterlockModel):
@@ -2670,7 +2676,7 @@ class UpdateNotificationPreferencesDto(InterlockModel):
     )
     preferences: Optional[NotificationPreferenceSet] = None
     """
-    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided.
+    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder.
     """
     time_zone: Optional[str] = Field(
         None,
@@ -2691,7 +2697,7 @@ class UpdateNotificationSettingsDto(InterlockModel):
     )
     defaults: Optional[NotificationPreferenceSet] = None
     """
-    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided. Replaces the defaults.
+    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder. Replaces the defaults.
     """
     token_actions: Optional[bool] = Field(None, alias='tokenActions')
     """

@@ -27,6 +27,16 @@ globalThis.ResizeObserver ??= class {
   disconnect = nothing;
 };
 Element.prototype.scrollIntoView ??= nothing;
+// The inbox loads its next page when a sentinel comes into view; jsdom never scrolls.
+globalThis.IntersectionObserver ??= class {
+  readonly root = null;
+  readonly rootMargin = '0px';
+  readonly thresholds = [0];
+  observe = nothing;
+  unobserve = nothing;
+  disconnect = nothing;
+  takeRecords = () => [];
+} as unknown as typeof IntersectionObserver;
 // Mantine's autosizing textarea re-measures when web fonts load.
 if (!('fonts' in document))
   Object.defineProperty(document, 'fonts', {

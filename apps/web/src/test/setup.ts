@@ -1,10 +1,15 @@
 // Set-up for the dashboard's Vitest run (apps/web/vitest.config.ts): Testing Library's DOM
 // matchers, what jsdom lacks and Mantine uses, and the MSW server that answers the API.
 import '@testing-library/jest-dom/vitest';
+import { configure } from '@testing-library/react';
 // Test set-up only: the generated client's instance, to give its relative URLs an origin.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { client } from '../../../../libs/api-client/src/generated/client.gen';
 import { server } from './server';
+
+// findBy…/waitFor wait for a condition, not a time: on the shared machine under load a lazily
+// loaded chunk or a query can take seconds, so they wait up to 10 s before failing.
+configure({ asyncUtilTimeout: 10_000 });
 
 // The dashboard calls `/api/…` on its own origin; Node's fetch needs the origin spelled out.
 client.setConfig({ baseUrl: window.location.origin });

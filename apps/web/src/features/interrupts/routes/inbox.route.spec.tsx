@@ -13,6 +13,7 @@ const COUNTS: InterruptCountsResponse = {
   assignedToMe: count(0),
   escalated: count(0),
   answered: count(0),
+  waitingForMe: count(0),
   cap: 1000,
 };
 

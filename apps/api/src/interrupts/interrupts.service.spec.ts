@@ -281,6 +281,8 @@ describe('InterruptsService', () => {
       expect.objectContaining({ openedByKeyId: 'k-1', statuses: ['open'] }),
       undefined,
       51,
+      // The whole row (the HTTP listing, listAnswer, reads LISTED_INTERRUPT_COLUMNS).
+      undefined,
     );
   });
 

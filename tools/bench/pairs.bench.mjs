@@ -16,7 +16,8 @@
 //   BASELINES            the bare apps to pair with (default fastify,nest-express)
 //   HTTP_ADAPTER         the service's adapter (default fastify); BENCH_SECTION the BENCHMARKS.md section (default pairs-<adapter>)
 //   LEVELS               log levels to run the service at (default info)
-//   SECONDS_PER_RUN      seconds per measured run (default 8); ROUNDS (default 3), WARMUP (default 3)
+//   SECONDS_PER_RUN      seconds per measured run (default 8); ROUNDS (default 3), WARMUP (default 3);
+//                        WARMUP_SERVICE seconds on each of the service's routes before the pairs (default 5)
 //   CONNECTIONS          default 50
 //   MEMORY_MINUTES       minutes of mixed full load while RSS is sampled (default 1; 5 for the target, 0 skips)
 //   CPU_PROF=dir         runs the service with node --cpu-prof into dir (profiles written at exit)
@@ -56,6 +57,7 @@ const PEPPER = 'bench-pepper-0123456789-0123456789-01234';
 const SECONDS = Number(process.env.SECONDS_PER_RUN ?? 8);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const WARMUP = Number(process.env.WARMUP ?? 3);
+const WARMUP_SERVICE = Number(process.env.WARMUP_SERVICE ?? 5);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
 /** The service's pool (apps/api/src/database/database-connection.ts) and the baseline's PG_POOL_MAX. */
 const POOL = 10;
@@ -487,6 +489,22 @@ try {
     stops.push(service.stop);
     seeded ??= await seedService(service.base, client);
     const a = service.base;
+    // Each of the service's measured routes once under load before any pair (WARMUP_SERVICE s
+    // each): the first pair otherwise pays for V8 compiling the request path, which a pair's own
+    // few seconds of warm-up do not cover on a loaded machine.
+    for (const path of [
+      '/health/live',
+      '/api/whoami',
+      `/api/interrupts/${seeded.interruptId}`,
+      '/api/audit-log?limit=50',
+      '/api/interrupts?limit=50',
+    ])
+      await load({
+        url: `${a}${path}`,
+        headers: { 'x-api-key': seeded.key },
+        connections: CONNECTIONS,
+        duration: WARMUP_SERVICE,
+      });
     const keyed = { HEADERS_A: `x-api-key=${seeded.key}` };
     const pairsWith = (bare) => {
       const b = bare.base;

@@ -156,6 +156,7 @@ export class InterruptsService {
         keyId: actor.id,
         sessionId: body.sessionId ?? null,
         titleWords,
+        title: body.title,
         allowedDecisions: a.allowedDecisions,
       })),
     );

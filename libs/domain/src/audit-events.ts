@@ -62,6 +62,17 @@ export type ClassificationReceipt = {
   labels?: string[];
 };
 type InvitationState = 'pending' | 'accepted' | 'expired';
+/** A Slack connection as its audit entries show it (never its token or signing secret). */
+export interface SlackConnectionSnapshot {
+  slackTeamId: string;
+  slackTeamName: string;
+  channelId: string;
+  /** Null: every new interrupt is posted; else those assigned to this team. */
+  teamId: string | null;
+  /** When the bot token and signing secret were last set: a new value means they were replaced. */
+  credentialsSetAt: string;
+}
+
 interface FieldChange<T> {
   from: T;
   to: T;
@@ -128,14 +139,15 @@ export interface AuditEventCatalogue {
   'interrupt.decided': {
     target: 'interrupt';
     /**
-     * `via`: how a member decided when not in the dashboard or the API (`email_link`: an emailed single-use link).
+     * `via`: how a member decided when not in the dashboard or the API (`email_link`: an emailed
+     * single-use link; `slack`: a button of the organisation's Slack message).
      * `argus`: with a person's decision, the shadow rules that matched the action and whether each would have agreed.
      */
     metadata: {
       actionName: string;
       decision: Decision;
       becameAnswered: boolean;
-      via?: 'email_link';
+      via?: 'email_link' | 'slack';
       argus?: { ruleId: string; outcome: string; agreed: boolean | null }[];
     };
   };
@@ -241,6 +253,7 @@ export interface AuditEventCatalogue {
       changes: {
         defaults?: FieldChange<NotificationPreferences>;
         tokenActions?: FieldChange<boolean>;
+        slack?: FieldChange<SlackConnectionSnapshot | null>;
       };
     };
   };

@@ -51,9 +51,10 @@ export interface AppConfig {
    * it); set `CURSOR_SECRET` so that the pepper and the cursor keys rotate independently.
    */
   readonly cursorSecret: string;
-  readonly plans: {
-    readonly free: { readonly messages: number; readonly agentHours: number };
-    readonly pro: { readonly messages: number; readonly agentHours: number };
+  readonly plans: { readonly free: PlanAllowances; readonly pro: PlanAllowances };
+  readonly sessions: {
+    /** Session messages older than this are deleted by the retention job (SPEC §8, issue 34). */
+    readonly messageRetentionMs: number;
   };
   readonly signup: 'open' | 'closed';
   /** The service's own public origin, used for the CSRF origin check. */
@@ -92,6 +93,23 @@ export interface AppConfig {
 }
 
 /** Email (SPEC §8f). */
+/** What one plan includes (SPEC §8): monthly allowances, and quotas on what is held at once. */
+export interface PlanAllowances {
+  /** Interrupts opened a month. */
+  readonly messages: number;
+  /** Agent hours (summed session time) a month. */
+  readonly agentHours: number;
+  /** Bytes of session-message content stored at once (UTF-8, the messages' `content`). */
+  readonly sessionMessageBytes: number;
+  /** Sessions active at once. */
+  readonly activeSessions: number;
+}
+
+const MIB = 1024 * 1024;
+const GIB = 1024 * MIB;
+/** 1 PiB: far beyond any plan, and an exact integer in JavaScript and in Postgres's bigint. */
+const MAX_BYTES = 1024 * 1024 * GIB;
+
 export interface MailConfig {
   /** `smtp://` or `smtps://`, with optional credentials; undefined: email is off. */
   readonly smtpUrl: string | undefined;
@@ -113,6 +131,8 @@ export interface NotificationConfig {
   readonly pollMs: number;
   /** Messages being sent at once per instance. */
   readonly concurrency: number;
+  /** Slack's Web API base (`SLACK_API_URL`, default `https://slack.com/api/`): tests point it at a local server. */
+  readonly slackApiUrl: string;
 }
 
 export interface RateLimitsConfig {
@@ -350,6 +370,18 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     }
   }
 
+  const slackApiUrlRaw = read('SLACK_API_URL') ?? 'https://slack.com/api/';
+  let slackApiUrl = 'https://slack.com/api/';
+  try {
+    const url = new URL(slackApiUrlRaw);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('shape');
+    slackApiUrl = `${url.origin}${url.pathname.replace(/\/*$/, '/')}`;
+  } catch {
+    problems.push(
+      `SLACK_API_URL must be an http(s) URL such as https://slack.com/api/ (got "${slackApiUrlRaw}")`,
+    );
+  }
+
   const shutdownTimeoutMs = integer('SHUTDOWN_TIMEOUT_MS', 25_000, 0, 600_000);
   // Behind a balancer (production) the instance keeps serving while health checks notice it is
   // leaving; a single development process stops at once.
@@ -447,11 +479,18 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
       free: {
         messages: integer('PLAN_FREE_MESSAGES', 1000, 0, 1_000_000_000),
         agentHours: integer('PLAN_FREE_AGENT_HOURS', 50, 0, 10_000_000),
+        sessionMessageBytes: integer('PLAN_FREE_SESSION_MESSAGE_BYTES', 100 * MIB, 0, MAX_BYTES),
+        activeSessions: integer('PLAN_FREE_ACTIVE_SESSIONS', 25, 0, 1_000_000),
       },
       pro: {
         messages: integer('PLAN_PRO_MESSAGES', 50_000, 0, 1_000_000_000),
         agentHours: integer('PLAN_PRO_AGENT_HOURS', 1000, 0, 10_000_000),
+        sessionMessageBytes: integer('PLAN_PRO_SESSION_MESSAGE_BYTES', 10 * GIB, 0, MAX_BYTES),
+        activeSessions: integer('PLAN_PRO_ACTIVE_SESSIONS', 1000, 0, 1_000_000),
       },
+    },
+    sessions: {
+      messageRetentionMs: duration('SESSION_MESSAGE_RETENTION', '90d', 60_000, 3650 * 86_400_000),
     },
     signup: oneOf('SIGNUP', ['open', 'closed'], 'open'),
     publicOrigin,
@@ -464,7 +503,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     ),
     logFormat: oneOf('LOG_FORMAT', ['auto', 'json', 'pretty'], 'auto'),
     trustProxy: integer('TRUST_PROXY', 0, 0, 10),
-    httpAdapter: oneOf('HTTP_ADAPTER', ['express', 'fastify'], 'express'),
+    httpAdapter: oneOf('HTTP_ADAPTER', ['express', 'fastify'], 'fastify'),
     shutdownTimeoutMs,
     shutdownDrainDelayMs,
     rateLimits: {
@@ -520,6 +559,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
       retryScheduleMs: notificationRetryMs.map((ms) => ms ?? 0),
       pollMs: duration('NOTIFICATION_POLL_INTERVAL', '1s', 10, 60_000),
       concurrency: integer('NOTIFICATION_CONCURRENCY', 16, 1, 1000),
+      slackApiUrl,
     },
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -1,4 +1,5 @@
 import { AgentHoursTotalsEntity } from '../allowances/agent-hours-totals.entity';
+import { SessionStorageTotalEntity } from '../allowances/session-storage-total.entity';
 import { UsageMonthEntity } from '../allowances/usage-month.entity';
 import { ApiKeyEntity } from '../api-keys/api-key.entity';
 import { SignInSessionEntity } from '../auth/sign-in-session.entity';
@@ -26,6 +27,7 @@ import {
   NotificationMemberSettingsEntity,
   NotificationSettingsEntity,
 } from '../notify/notification-settings.entity';
+import { SlackConnectionEntity, SlackMessageEntity } from '../notify/slack/slack.entity';
 import { UserEntity } from '../users/user.entity';
 
 /** Every entity of the one data source. */
@@ -47,6 +49,7 @@ export const ENTITIES = [
   InterruptDecisionEntity,
   UsageMonthEntity,
   AgentHoursTotalsEntity,
+  SessionStorageTotalEntity,
   IdempotencyKeyEntity,
   WebhookEntity,
   WebhookEventEntity,
@@ -56,5 +59,7 @@ export const ENTITIES = [
   NotificationSettingsEntity,
   NotificationActionLinkUseEntity,
   NotificationMemberSettingsEntity,
+  SlackConnectionEntity,
+  SlackMessageEntity,
   ScheduledJobEntity,
 ];

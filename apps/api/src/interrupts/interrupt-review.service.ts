@@ -26,7 +26,7 @@ const closed = (status: string) =>
 /** Who decides, once `decideAuthorised` has checked: a member, and (when not the dashboard or API) how. */
 export interface DecisionAuthority {
   actor: MemberActor;
-  via?: 'email_link';
+  via?: 'email_link' | 'slack';
 }
 
 /**

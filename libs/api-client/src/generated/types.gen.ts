@@ -452,6 +452,25 @@ export type ClassificationShadowStats = {
     wouldDecide: number;
 };
 
+export type ConnectSlackDto = {
+    /**
+     * The Slack app's bot token (OAuth & Permissions → Bot User OAuth Token; scopes chat:write, users:read, users:read.email). Checked with Slack's auth.test; stored encrypted, never shown again.
+     */
+    botToken: string;
+    /**
+     * The channel new interrupts are posted to (its id, e.g. C0123ABCD); invite the app to it.
+     */
+    channelId: string;
+    /**
+     * The Slack app's signing secret (Basic Information → App Credentials): interactivity requests are verified with it. Stored encrypted, never shown again.
+     */
+    signingSecret: string;
+    /**
+     * Post only the interrupts assigned to this team (when opened or assigned to it); null or absent: every new interrupt.
+     */
+    teamId?: string | null;
+};
+
 export type CreateApiKeyDto = {
     /**
      * Fixed at creation: never, or 7, 30 or 90 days.
@@ -742,7 +761,7 @@ export type ErrorBody = {
 /**
  * Stable: switch on this.
  */
-export type ErrorCode = 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'API_KEY_EXPIRED' | 'SIGN_IN_REQUIRED' | 'INVALID_CREDENTIALS' | 'MESSAGES_ALLOWANCE_EXHAUSTED' | 'AGENT_HOURS_ALLOWANCE_EXHAUSTED' | 'PLAN_REQUIRED' | 'HUMANS_ONLY' | 'MISSING_PERMISSION' | 'FORBIDDEN' | 'CSRF_REJECTED' | 'SIGNUP_CLOSED' | 'VALIDATION_FAILED' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'SERVICE_UNAVAILABLE';
+export type ErrorCode = 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'API_KEY_EXPIRED' | 'SIGN_IN_REQUIRED' | 'INVALID_CREDENTIALS' | 'MESSAGES_ALLOWANCE_EXHAUSTED' | 'AGENT_HOURS_ALLOWANCE_EXHAUSTED' | 'SESSION_STORAGE_EXHAUSTED' | 'ACTIVE_SESSIONS_EXHAUSTED' | 'PLAN_REQUIRED' | 'HUMANS_ONLY' | 'MISSING_PERMISSION' | 'FORBIDDEN' | 'CSRF_REJECTED' | 'SIGNUP_CLOSED' | 'VALIDATION_FAILED' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'SERVICE_UNAVAILABLE';
 
 export type EscalateInterruptDto = {
     reason?: string;
@@ -1445,6 +1464,17 @@ export type PreviewActionLinkDto = {
     token: string;
 };
 
+export type Quota = {
+    /**
+     * The most the organisation's plan includes.
+     */
+    included: number;
+    /**
+     * Held now.
+     */
+    used: number;
+};
+
 /**
  * Do not run the action; optionally say why.
  */
@@ -1759,6 +1789,44 @@ export type SignedInOrganisation = {
     plan: Plan;
 };
 
+export type SlackConnectionResponse = {
+    channelId: string;
+    credentialsSetAt: string;
+    /**
+     * The Request URL to enter under the Slack app's Interactivity & Shortcuts: the service's public origin and /api/slack/interactions/{organisationId}.
+     */
+    requestUrl: string;
+    slackTeamId: string;
+    slackTeamName: string;
+    teamId: string | null;
+    /**
+     * The team, when it still exists.
+     */
+    teamName: string | null;
+};
+
+export type SlackMessageResponse = {
+    interruptId: string;
+    lastError: string | null;
+    /**
+     * Whether the message is in the channel (posted at least once).
+     */
+    posted: boolean;
+    status: SlackMessageStatus;
+    title: string;
+    updatedAt: string;
+};
+
+export type SlackMessageStatus = 'pending' | 'sending' | 'sent' | 'failed';
+
+export type SlackSettingsResponse = {
+    connection: SlackConnectionResponse | null;
+    /**
+     * The 20 messages changed last, newest first.
+     */
+    messages: Array<SlackMessageResponse>;
+};
+
 export type StartSessionDto = {
     externalId?: string;
     metadata?: JsonObject;
@@ -1875,6 +1943,10 @@ export type UpdateWebhookDto = {
 
 export type UsageSummary = {
     /**
+     * Sessions active now; starting one past the quota answers 402 ACTIVE_SESSIONS_EXHAUSTED.
+     */
+    activeSessions: Quota;
+    /**
      * Agent hours: the month's summed session time; open sessions count up to now.
      */
     agentHours: Allowance;
@@ -1890,6 +1962,14 @@ export type UsageSummary = {
      * When the allowances renew: the first instant of next month, UTC.
      */
     renewsAt: string;
+    /**
+     * Bytes of session-message content stored (UTF-8); appends past the quota answer 402 SESSION_STORAGE_EXHAUSTED, and the retention frees space.
+     */
+    sessionMessageBytes: Quota;
+    /**
+     * Session messages are deleted this many seconds after they were appended (SESSION_MESSAGE_RETENTION).
+     */
+    sessionMessageRetentionSeconds: number;
 };
 
 export type WebhookDeliveryAttempt = {
@@ -4637,6 +4717,173 @@ export type UpdateNotificationSettingsResponses = {
 
 export type UpdateNotificationSettingsResponse = UpdateNotificationSettingsResponses[keyof UpdateNotificationSettingsResponses];
 
+export type DisconnectSlackData = {
+    body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/notifications/slack';
+};
+
+export type DisconnectSlackErrors = {
+    /**
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type DisconnectSlackError = DisconnectSlackErrors[keyof DisconnectSlackErrors];
+
+export type DisconnectSlackResponses = {
+    /**
+     * Disconnected.
+     */
+    204: void;
+};
+
+export type DisconnectSlackResponse = DisconnectSlackResponses[keyof DisconnectSlackResponses];
+
+export type GetSlackSettingsData = {
+    body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/notifications/slack';
+};
+
+export type GetSlackSettingsErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type GetSlackSettingsError = GetSlackSettingsErrors[keyof GetSlackSettingsErrors];
+
+export type GetSlackSettingsResponses = {
+    200: SlackSettingsResponse;
+};
+
+export type GetSlackSettingsResponse = GetSlackSettingsResponses[keyof GetSlackSettingsResponses];
+
+export type ConnectSlackData = {
+    body: ConnectSlackDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/notifications/slack';
+};
+
+export type ConnectSlackErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * CONFLICT: Slack refused the bot token, or could not be reached to check it.
+     */
+    409: unknown;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type ConnectSlackError = ConnectSlackErrors[keyof ConnectSlackErrors];
+
+export type ConnectSlackResponses = {
+    200: SlackSettingsResponse;
+};
+
+export type ConnectSlackResponse = ConnectSlackResponses[keyof ConnectSlackResponses];
+
 export type GetOrganisationData = {
     body?: never;
     headers?: {
@@ -5228,7 +5475,7 @@ export type StartSessionErrors = {
      */
     401: ErrorBody;
     /**
-     * AGENT_HOURS_ALLOWANCE_EXHAUSTED: the month's included agent hours are used.
+     * AGENT_HOURS_ALLOWANCE_EXHAUSTED: the month's included agent hours are used. ACTIVE_SESSIONS_EXHAUSTED: the plan's active sessions are all open (end one to start another).
      */
     402: unknown;
     /**
@@ -5466,7 +5713,7 @@ export type AppendSessionMessagesErrors = {
      */
     401: ErrorBody;
     /**
-     * AGENT_HOURS_ALLOWANCE_EXHAUSTED: the month's included agent hours are used (the session stays open; it can still be ended).
+     * AGENT_HOURS_ALLOWANCE_EXHAUSTED: the month's included agent hours are used (the session stays open; it can still be ended). SESSION_STORAGE_EXHAUSTED: the messages would pass the plan's stored session-message bytes (the retention frees space).
      */
     402: unknown;
     /**

@@ -31,6 +31,9 @@ import { ClassificationMatches1795741000000 } from './1795741000000-classificati
 import { InboxDeadlineOrder1795742000000 } from './1795742000000-inbox-deadline-order';
 import { WebhookEventTraceParent1795750000000 } from './1795750000000-webhook-event-trace-parent';
 import { ClassificationRuleOrigin1795761000000 } from './1795761000000-classification-rule-origin';
+import { Slack1795762000000 } from './1795762000000-slack';
+import { SessionStorage1795763000001 } from './1795763000001-session-storage';
+import { SessionMessageRetention1795763000000 } from './1795763000000-session-message-retention';
 
 export const MIGRATIONS = [
   CreateOrganisations1763683200000,
@@ -65,4 +68,7 @@ export const MIGRATIONS = [
   InboxDeadlineOrder1795742000000,
   WebhookEventTraceParent1795750000000,
   ClassificationRuleOrigin1795761000000,
+  Slack1795762000000,
+  SessionMessageRetention1795763000000,
+  SessionStorage1795763000001,
 ];

@@ -331,6 +331,38 @@ class ClassificationShadowStats(InterlockModel):
     """
 
 
+class ConnectSlackDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    bot_token: str = Field(
+        ...,
+        alias='botToken',
+        examples=['xoxb-1234-5678-abcdef'],
+        pattern='^xoxb-[A-Za-z0-9-]{1,250}$',
+    )
+    """
+    The Slack app's bot token (OAuth & Permissions → Bot User OAuth Token; scopes chat:write, users:read, users:read.email). Checked with Slack's auth.test; stored encrypted, never shown again.
+    """
+    channel_id: str = Field(
+        ..., alias='channelId', examples=['C0123ABCD'], pattern='^[CG][A-Z0-9]{2,40}$'
+    )
+    """
+    The channel new interrupts are posted to (its id, e.g. C0123ABCD); invite the app to it.
+    """
+    signing_secret: str = Field(
+        ..., alias='signingSecret', pattern='^[A-Za-z0-9]{16,128}$'
+    )
+    """
+    The Slack app's signing secret (Basic Information → App Credentials): interactivity requests are verified with it. Stored encrypted, never shown again.
+    """
+    team_id: Optional[str] = Field(None, alias='teamId')
+    """
+    Post only the interrupts assigned to this team (when opened or assigned to it); null or absent: every new interrupt.
+    """
+
+
 class CreateApiKeyDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -863,6 +895,21 @@ class PreviewActionLinkDto(InterlockModel):
     """
 
 
+class Quota(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    included: int
+    """
+    The most the organisation's plan includes.
+    """
+    used: int
+    """
+    Held now.
+    """
+
+
 class RejectDecision(InterlockModel):
     """
     Do not run the action; optionally say why.
@@ -1212,6 +1259,28 @@ class SignedInOrganisation(InterlockModel):
     plan: Union[Literal['free', 'pro'], str]
 
 
+class SlackConnectionResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    channel_id: str = Field(..., alias='channelId', examples=['C0123ABCD'])
+    credentials_set_at: AwareDatetime = Field(..., alias='credentialsSetAt')
+    request_url: str = Field(..., alias='requestUrl')
+    """
+    The Request URL to enter under the Slack app's Interactivity & Shortcuts: the service's public origin and /api/slack/interactions/{organisationId}.
+    """
+    slack_team_id: str = Field(..., alias='slackTeamId', examples=['T0123ABCD'])
+    slack_team_name: str = Field(
+        ..., alias='slackTeamName', examples=['Analytical Engines']
+    )
+    team_id: Optional[str] = Field(..., alias='teamId')
+    team_name: Optional[str] = Field(..., alias='teamName')
+    """
+    The team, when it still exists.
+    """
+
+
 class StartSessionDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1327,6 +1396,10 @@ class UsageSummary(InterlockModel):
         extra='allow',
         populate_by_name=True,
     )
+    active_sessions: Quota = Field(..., alias='activeSessions')
+    """
+    Sessions active now; starting one past the quota answers 402 ACTIVE_SESSIONS_EXHAUSTED.
+    """
     agent_hours: Allowance = Field(..., alias='agentHours')
     """
     Agent hours: the month's summed session time; open sessions count up to now.
@@ -1342,6 +1415,16 @@ class UsageSummary(InterlockModel):
     renews_at: AwareDatetime = Field(..., alias='renewsAt')
     """
     When the allowances renew: the first instant of next month, UTC.
+    """
+    session_message_bytes: Quota = Field(..., alias='sessionMessageBytes')
+    """
+    Bytes of session-message content stored (UTF-8); appends past the quota answer 402 SESSION_STORAGE_EXHAUSTED, and the retention frees space.
+    """
+    session_message_retention_seconds: int = Field(
+        ..., alias='sessionMessageRetentionSeconds'
+    )
+    """
+    Session messages are deleted this many seconds after they were appended (SESSION_MESSAGE_RETENTION).
     """
 
 
@@ -1893,6 +1976,8 @@ class ErrorBody(InterlockModel):
         'INVALID_CREDENTIALS',
         'MESSAGES_ALLOWANCE_EXHAUSTED',
         'AGENT_HOURS_ALLOWANCE_EXHAUSTED',
+        'SESSION_STORAGE_EXHAUSTED',
+        'ACTIVE_SESSIONS_EXHAUSTED',
         'PLAN_REQUIRED',
         'HUMANS_ONLY',
         'MISSING_PERMISSION',
@@ -2389,6 +2474,34 @@ class SignInSessionResponse(InterlockModel):
             'classification.read',
             'classification.manage'], str]
     ]
+
+
+class SlackMessageResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    interrupt_id: str = Field(..., alias='interruptId')
+    last_error: Optional[str] = Field(..., alias='lastError')
+    posted: bool
+    """
+    Whether the message is in the channel (posted at least once).
+    """
+    status: Union[Literal['pending', 'sending', 'sent', 'failed'], str]
+    title: str
+    updated_at: AwareDatetime = Field(..., alias='updatedAt')
+
+
+class SlackSettingsResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    connection: Optional[SlackConnectionResponse] = Field(...)
+    messages: list[SlackMessageResponse]
+    """
+    The 20 messages changed last, newest first.
+    """
 
 
 class SystemDecidedBy(InterlockModel):

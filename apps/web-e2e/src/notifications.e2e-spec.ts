@@ -148,6 +148,10 @@ test.describe('Notifications', () => {
       page.getByRole('combobox', { name: 'A new interrupt: email', exact: true }),
     ).toHaveValue('Daily digest');
     await expect(page.getByRole('heading', { name: 'Recent' })).toBeVisible();
+    // Slack: not connected; the owner (webhook.manage) sees the form to connect it.
+    await expect(page.getByRole('heading', { name: 'Slack' })).toBeVisible();
+    await expect(page.getByText('Not connected.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Connect Slack' })).toBeVisible();
     await expectAccessible(page, 'Settings → Notifications');
     await screenshot(page, 'notification-settings');
   });
@@ -203,6 +207,25 @@ test.describe('Notifications in the browser', () => {
     await expect
       .poll(() => page.evaluate(() => (window as unknown as { __shown: string[] }).__shown))
       .toEqual(['1 interrupt waits for you']);
+
+    // Work assigned to a team of theirs waits for them too.
+    const { body: team } = await api<{ id: string }>('POST', '/api/teams', {
+      cookie: owner.cookie,
+      body: { name: unique('Release desk').slice(0, 40) },
+    });
+    await api('POST', `/api/teams/${team.id}/members`, {
+      cookie: owner.cookie,
+      body: { memberId: owner.memberId },
+    });
+    const second = await openInterrupt(created.key, `Team's ${unique('a')}`);
+    await api('POST', `/api/interrupts/${second.id}/assign`, {
+      cookie: owner.cookie,
+      body: { teamId: team.id },
+    });
+    await expect(page).toHaveTitle(/^\(2\) Inbox · Interlock$/);
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { __shown: string[] }).__shown))
+      .toEqual(['1 interrupt waits for you', '2 interrupts wait for you']);
     await context.close();
   });
 });

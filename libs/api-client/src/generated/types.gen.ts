@@ -873,6 +873,10 @@ export type InterruptCountsResponse = {
      * Open.
      */
     open: TabCount;
+    /**
+     * Open and assigned to the signed-in member or to a team they belong to: what waits for them (the tab title and browser notifications count it).
+     */
+    waitingForMe: TabCount;
 };
 
 export type InterruptCreatedEvent = {

@@ -2038,6 +2038,10 @@ class InterruptCountsResponse(InterlockModel):
     """
     Open.
     """
+    waiting_for_me: TabCount = Field(..., alias='waitingForMe')
+    """
+    Open and assigned to the signed-in member or to a team they belong to: what waits for them (the tab title and browser notifications count it).
+    """
 
 
 class InvitationListResponse(InterlockModel):

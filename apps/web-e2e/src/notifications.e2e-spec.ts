@@ -1,32 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { simpleParser, type ParsedMail } from 'mailparser';
 import { expect, expectAccessible, screenshot, test } from './support/fixtures';
+import { receivedMail } from './support/mail';
 import { api, openInterrupt, storageStateFor, unique } from './support/service';
-
-/** The service's SMTP server writes each message it receives here (tools/scripts/with-service.mjs). */
-const MAIL_DIR = process.env.INTERLOCK_MAIL_DIR as string;
-
-async function receivedMail(to: string, subjectContains: string): Promise<ParsedMail> {
-  let found: ParsedMail | undefined;
-  await expect
-    .poll(
-      async () => {
-        for (const file of readdirSync(MAIL_DIR)) {
-          const mail = await simpleParser(readFileSync(join(MAIL_DIR, file)));
-          const recipients = (Array.isArray(mail.to) ? mail.to : [mail.to])
-            .flatMap((a) => a?.value ?? [])
-            .map((a) => a.address);
-          if (recipients.includes(to) && (mail.subject ?? '').includes(subjectContains))
-            found = mail;
-        }
-        return found !== undefined;
-      },
-      { timeout: 20_000 },
-    )
-    .toBe(true);
-  return found as ParsedMail;
-}
 
 test.describe('Notifications', () => {
   test('an emailed Approve link opens the confirmation page; nothing is decided until the member confirms there', async ({

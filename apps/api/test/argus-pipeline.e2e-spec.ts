@@ -97,6 +97,8 @@ describe('argus in POST /api/interrupts', () => {
         editedArgs: null,
         editedName: null,
         message: null,
+        actionDigest: res.body.actionRequests[0].actionDigest,
+        editedActionDigest: null,
         decidedBy: { type: 'argus', ruleId, name: 'argus' },
         decidedAt: expect.stringMatching(/Z$/),
       },

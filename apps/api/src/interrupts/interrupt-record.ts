@@ -1,3 +1,4 @@
+import { actionDigest } from './action-digest.util';
 import type { Decision } from './interrupt-decision.entity';
 import type { InterruptStatus, OnTimeout } from './interrupt.entity';
 import { type ActorType, readDecider, type StoredDecider } from '@interlock/domain';
@@ -53,11 +54,15 @@ export interface InterruptRow {
  * to what the record renders, and older kept records are rendered again on read.
  * 2: `decidedBy` is a tagged union (`type`: member, argus, system).
  * 3: the deadline and withdrawal (`expiresAt`, `onTimeout`, `closedAt`, `withdrawnReason`).
+ * 4: `actionDigest` on each action request and decision, `editedActionDigest` on each decision.
  */
-export const RECORD_RENDER_VERSION = 3;
+export const RECORD_RENDER_VERSION = 4;
 
 /** The interrupt record of SPEC §5. */
 export function toInterruptResponse(row: InterruptRow): InterruptResponse {
+  const digests = new Map(
+    row.action_requests.map((a) => [a.name, actionDigest(row.id, a.name, a.args)]),
+  );
   return {
     id: row.id,
     title: row.title,
@@ -71,6 +76,7 @@ export function toInterruptResponse(row: InterruptRow): InterruptResponse {
       args: a.args,
       description: a.description,
       allowedDecisions: a.allowedDecisions,
+      actionDigest: digests.get(a.name),
     })),
     decisions: row.decisions.map((d) => ({
       id: d.id,
@@ -79,6 +85,11 @@ export function toInterruptResponse(row: InterruptRow): InterruptResponse {
       editedArgs: d.editedArgs,
       editedName: d.editedName,
       message: d.message,
+      actionDigest: digests.get(d.actionName),
+      editedActionDigest:
+        d.decision === 'edit'
+          ? actionDigest(row.id, d.editedName ?? d.actionName, d.editedArgs)
+          : null,
       decidedBy: readDecider(d),
       decidedAt: new Date(d.decidedAt).toISOString(),
     })),

@@ -92,6 +92,10 @@ export type ActionRequestDto = {
 };
 
 export type ActionRequestResponse = {
+    /**
+     * What this action asks, as a fingerprint: the hex SHA-256 of the RFC 8785 canonical JSON of {interruptId, name, args} (SPEC §8e). An agent computes it from what it sent and compares: the SDKs refuse a decision whose digest differs. Absent from services before it was introduced.
+     */
+    actionDigest?: string;
     allowedDecisions: Array<DecisionType>;
     /**
      * {} when none were given.
@@ -635,10 +639,18 @@ export type DecidedBy = ({
 } & SystemDecidedBy);
 
 export type DecisionResponse = {
+    /**
+     * The decided action's actionDigest: what the decision is about. Absent from services before it was introduced.
+     */
+    actionDigest?: string;
     actionName: string;
     decidedAt: string;
     decidedBy: DecidedBy;
     decision: DecisionType;
+    /**
+     * With decision edit: the digest of the action as edited — {interruptId, name: editedName or the action name, args: editedArgs}; null otherwise.
+     */
+    editedActionDigest?: string | null;
     /**
      * Set with decision edit.
      */

@@ -22,6 +22,7 @@ from ._options import RequestOptions, Timeout
 from ._pagination import AsyncPage, AsyncPaginator, SyncPage
 from ._response import APIResponse
 from ._version import __version__
+from .digest import ActionDigestMismatchError, action_digest, canonical_json, verify_decisions
 from .gate import ApprovalRejectedError, require_approval
 from .langgraph import (
     LANGGRAPH_METADATA_KEY,
@@ -63,6 +64,7 @@ __all__ = [
     "APIConnectionTimeoutError",
     "APIError",
     "APIResponse",
+    "ActionDigestMismatchError",
     "ActionRequest",
     "ActionRequestRecord",
     "ApprovalRejectedError",
@@ -96,10 +98,13 @@ __all__ = [
     "Webhooks",
     "Whoami",
     "__version__",
+    "action_digest",
+    "canonical_json",
     "interlock_decisions",
     "interlock_payload",
     "interrupt_from_langgraph",
     "interrupts_from_langgraph",
     "require_approval",
     "to_langgraph_resume",
+    "verify_decisions",
 ]

@@ -1748,6 +1748,12 @@ class ActionRequestResponse(InterlockModel):
         extra='allow',
         populate_by_name=True,
     )
+    action_digest: Optional[str] = Field(
+        None, alias='actionDigest', pattern='^[0-9a-f]{64}$'
+    )
+    """
+    What this action asks, as a fingerprint: the hex SHA-256 of the RFC 8785 canonical JSON of {interruptId, name, args} (SPEC §8e). An agent computes it from what it sent and compares: the SDKs refuse a decision whose digest differs. Absent from services before it was introduced.
+    """
     allowed_decisions: list[Union[Literal['approve', 'edit', 'reject', 'respond'], str]] = Field(
         ..., alias='allowedDecisions'
     )
@@ -3016,6 +3022,12 @@ class DecisionResponse(InterlockModel):
         extra='allow',
         populate_by_name=True,
     )
+    action_digest: Optional[str] = Field(
+        None, alias='actionDigest', pattern='^[0-9a-f]{64}$'
+    )
+    """
+    The decided action's actionDigest: what the decision is about. Absent from services before it was introduced.
+    """
     action_name: str = Field(..., alias='actionName')
     decided_at: AwareDatetime = Field(..., alias='decidedAt')
     decided_by: Union[MemberDecidedBy, ArgusDecidedBy, SystemDecidedBy] = Field(
@@ -3025,6 +3037,12 @@ class DecisionResponse(InterlockModel):
     Who decided: a member (type member, with the member's id and name at the time), argus (the automatic classifier, with the rule) or the service itself (type system, with the reason).
     """
     decision: Union[Literal['approve', 'edit', 'reject', 'respond'], str]
+    edited_action_digest: Optional[str] = Field(
+        None, alias='editedActionDigest', pattern='^[0-9a-f]{64}$'
+    )
+    """
+    With decision edit: the digest of the action as edited — {interruptId, name: editedName or the action name, args: editedArgs}; null otherwise.
+    """
     edited_args: Optional[dict[str, Any]] = Field(..., alias='editedArgs')
     """
     Set with decision edit.

@@ -4,7 +4,13 @@ import { forwardRef } from 'react';
 import { Link } from 'react-router';
 import { RelativeTime } from '@/shared/components/relative-time';
 import { canApproveAll, undecidedActions } from '../api/interrupts.queries';
-import { AssigneeBadge, DeadlineBadge, EscalationBadge, StatusBadge } from './interrupt-badges';
+import {
+  ApprovalsBadge,
+  AssigneeBadge,
+  DeadlineBadge,
+  EscalationBadge,
+  StatusBadge,
+} from './interrupt-badges';
 
 export interface InboxTableProps {
   interrupts: InterruptResponse[];
@@ -91,6 +97,7 @@ export const InboxTable = forwardRef<HTMLTableSectionElement, InboxTableProps>(f
                     </Anchor>
                     <EscalationBadge interrupt={it} />
                     <DeadlineBadge interrupt={it} />
+                    <ApprovalsBadge interrupt={it} />
                     {(it.status === 'expired' || it.status === 'withdrawn') && (
                       <StatusBadge status={it.status} />
                     )}

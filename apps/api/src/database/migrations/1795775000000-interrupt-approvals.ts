@@ -5,8 +5,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * than one, one row per member and action (the primary key refuses a second approval by the same
  * member). A new table: nothing existing is rewritten or locked for long.
  */
-export class InterruptApprovals1795770000000 implements MigrationInterface {
-  name = 'InterruptApprovals1795770000000';
+export class InterruptApprovals1795775000000 implements MigrationInterface {
+  name = 'InterruptApprovals1795775000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(

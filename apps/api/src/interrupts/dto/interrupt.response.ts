@@ -68,7 +68,8 @@ export class ActionRequestResponse {
   @ApiPropertyOptional({
     type: ApproverTeam,
     nullable: true,
-    description: 'Only members of this team may decide the action; null: any member who may decide.',
+    description:
+      'Only members of this team may decide the action; null: any member who may decide.',
   })
   approverTeam?: ApproverTeam | null;
 

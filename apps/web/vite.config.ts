@@ -16,6 +16,9 @@ export default defineConfig({
       '@interlock/api-client': fileURLToPath(
         new URL('../../libs/api-client/src/index.ts', import.meta.url),
       ),
+      '@interlock/domain': fileURLToPath(
+        new URL('../../libs/domain/src/index.ts', import.meta.url),
+      ),
     },
   },
   build: {

@@ -34,6 +34,8 @@ export {
 export type { ReviewLangGraphOptions, WaitForAnswerOptions } from './lib/resources/interrupts';
 export { Sessions } from './lib/resources/sessions';
 export { requireApproval, ApprovalRejectedError } from './lib/gate';
+export { AnswerDeclinedError, responseSchemaOf } from './lib/ask';
+export type { AskOptions, AskSchema } from './lib/ask';
 export {
   OPENAI_AGENTS_METADATA_KEY,
   openAIAgentsInterrupt,

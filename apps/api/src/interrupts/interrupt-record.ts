@@ -1,4 +1,5 @@
 import type { Decision } from './interrupt-decision.entity';
+import type { ResponseSchema } from '@interlock/domain';
 import type { InterruptStatus, OnTimeout } from './interrupt.entity';
 import { type ActorType, readDecider, type StoredDecider } from '@interlock/domain';
 import type { SessionStatus } from '../sessions/session.entity';
@@ -10,6 +11,18 @@ export interface StoredActionRequest {
   args: Record<string, unknown>;
   description: string | null;
   allowedDecisions: Decision[];
+  /**
+   * The typed answer the agent asks for, as its JSON text: jsonb would reorder the schema's
+   * properties, and their order is the form's. Absent when the action asks for none.
+   */
+  responseSchemaJson?: string;
+}
+
+/** An action request's responseSchema, or null. */
+export function responseSchemaOf(action: StoredActionRequest): ResponseSchema | null {
+  return action.responseSchemaJson === undefined
+    ? null
+    : (JSON.parse(action.responseSchemaJson) as ResponseSchema);
 }
 
 export interface InterruptRow {
@@ -40,6 +53,8 @@ export interface InterruptRow {
     editedArgs: Record<string, unknown> | null;
     editedName: string | null;
     message: string | null;
+    /** Absent in rows read by code that does not select it. */
+    response?: Record<string, unknown> | null;
     /** Postgres' JSON text of a timestamptz, e.g. `2026-11-21T10:00:00.123+00:00`. */
     decidedAt: string;
   } & StoredDecider)[];
@@ -51,8 +66,9 @@ export interface InterruptRow {
  * to what the record renders, and older kept records are rendered again on read.
  * 2: `decidedBy` is a tagged union (`type`: member, argus, system).
  * 3: the deadline and withdrawal (`expiresAt`, `onTimeout`, `closedAt`, `withdrawnReason`).
+ * 4: typed input (`actionRequests[].responseSchema`, `decisions[].response`).
  */
-export const RECORD_RENDER_VERSION = 3;
+export const RECORD_RENDER_VERSION = 4;
 
 /** The interrupt record of SPEC §5. */
 export function toInterruptResponse(row: InterruptRow): InterruptResponse {
@@ -69,6 +85,7 @@ export function toInterruptResponse(row: InterruptRow): InterruptResponse {
       args: a.args,
       description: a.description,
       allowedDecisions: a.allowedDecisions,
+      responseSchema: responseSchemaOf(a) as Record<string, unknown> | null,
     })),
     decisions: row.decisions.map((d) => ({
       id: d.id,
@@ -77,6 +94,7 @@ export function toInterruptResponse(row: InterruptRow): InterruptResponse {
       editedArgs: d.editedArgs,
       editedName: d.editedName,
       message: d.message,
+      response: d.response ?? null,
       decidedBy: readDecider(d),
       decidedAt: new Date(d.decidedAt).toISOString(),
     })),

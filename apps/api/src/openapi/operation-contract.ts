@@ -171,11 +171,21 @@ export interface BodyRules {
    * need not guess one.
    */
   requireAnyOf?: { fields: string[]; fill: Record<string, unknown> };
+  /**
+   * Fields whose rules the contract states in words, not in JSON Schema: a `responseSchema` is
+   * itself a JSON Schema of a bounded subset (SPEC §5), which a generator cannot aim at. Paths,
+   * `[]` for every element of an array. The contract test's valid cases leave them out; the e2e
+   * tests cover them.
+   */
+  statedInWords?: string[];
 }
 
 export const OPERATION_BODY_RULES: Record<string, BodyRules> = {
   updateNotificationPreferences: { ianaTimeZone: ['timeZone'] },
-  createInterrupt: { organisationDependent: ['onTimeout'] },
+  createInterrupt: {
+    organisationDependent: ['onTimeout'],
+    statedInWords: ['actionRequests[].responseSchema'],
+  },
   dryRunClassification: {
     requireAnyOf: { fields: ['sample', 'lastInterrupts'], fill: { lastInterrupts: 1 } },
   },

@@ -22,6 +22,7 @@ from ._options import RequestOptions, Timeout
 from ._pagination import AsyncPage, AsyncPaginator, SyncPage
 from ._response import APIResponse
 from ._version import __version__
+from .ask import AnswerDeclinedError, ask, ask_async, response_schema_of
 from .gate import ApprovalRejectedError, require_approval
 from .langgraph import (
     LANGGRAPH_METADATA_KEY,
@@ -65,6 +66,7 @@ __all__ = [
     "APIResponse",
     "ActionRequest",
     "ActionRequestRecord",
+    "AnswerDeclinedError",
     "ApprovalRejectedError",
     "AsyncInterlock",
     "AsyncPage",
@@ -96,10 +98,13 @@ __all__ = [
     "Webhooks",
     "Whoami",
     "__version__",
+    "ask",
+    "ask_async",
     "interlock_decisions",
     "interlock_payload",
     "interrupt_from_langgraph",
     "interrupts_from_langgraph",
     "require_approval",
+    "response_schema_of",
     "to_langgraph_resume",
 ]

@@ -30,6 +30,7 @@ import { AuditLogOwner1795740000000 } from './1795740000000-audit-log-owner';
 import { ClassificationMatches1795741000000 } from './1795741000000-classification-matches';
 import { InboxDeadlineOrder1795742000000 } from './1795742000000-inbox-deadline-order';
 import { WebhookEventTraceParent1795750000000 } from './1795750000000-webhook-event-trace-parent';
+import { DecisionResponse1795760000000 } from './1795760000000-decision-response';
 
 export const MIGRATIONS = [
   CreateOrganisations1763683200000,
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   ClassificationMatches1795741000000,
   InboxDeadlineOrder1795742000000,
   WebhookEventTraceParent1795750000000,
+  DecisionResponse1795760000000,
 ];

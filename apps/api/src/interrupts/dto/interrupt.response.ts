@@ -24,6 +24,14 @@ export class ActionRequestResponse {
 
   @ApiProperty({ enum: DECISIONS, enumName: 'DecisionType', isArray: true })
   allowedDecisions!: Decision[];
+
+  @ApiPropertyOptional({
+    ...FREE_FORM,
+    nullable: true,
+    description:
+      'Typed input: the JSON Schema a respond answers with (its response), or null when the action asks for none.',
+  })
+  responseSchema!: Record<string, unknown> | null;
 }
 
 /** A member's decision: the member, and their name at the time. */
@@ -105,9 +113,17 @@ export class DecisionResponse {
   @ApiProperty({
     type: String,
     nullable: true,
-    description: 'Required with respond; optional with the others.',
+    description: 'Set with respond unless it carried a response; optional with the others.',
   })
   message!: string | null;
+
+  @ApiPropertyOptional({
+    ...FREE_FORM,
+    nullable: true,
+    description:
+      'Typed input: with respond on an action that has a responseSchema, the answer, valid against it; null otherwise.',
+  })
+  response!: Record<string, unknown> | null;
 
   @ApiProperty({ type: DecidedBy })
   decidedBy!: DecidedByValue;

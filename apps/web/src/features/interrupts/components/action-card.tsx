@@ -32,6 +32,8 @@ import { RelativeTime } from '../../../shared/components/relative-time';
 import { prettyJson } from '../../../shared/utils/format';
 import { useDecide, useRuleName } from '../api/interrupts.queries';
 import { parseEditedArgs } from './edited-args';
+import { ResponseForm } from './response-form';
+import type { ResponseSchema } from '@interlock/domain';
 
 const DECIDED: Record<DecisionType, { label: string; color: string }> = {
   approve: { label: 'Approved', color: 'teal' },
@@ -216,9 +218,24 @@ export function ActionCard({
                   onSend={(edit) => send({ decision: 'edit', ...edit })}
                 />
               )}
-              {(mode === 'reject' || mode === 'respond') && (
+              {mode === 'respond' && action.responseSchema && (
+                <ResponseForm
+                  actionName={action.name}
+                  schema={action.responseSchema as unknown as ResponseSchema}
+                  pending={decide.isPending}
+                  onCancel={() => setMode(null)}
+                  onSend={(answer) =>
+                    send({
+                      decision: 'respond',
+                      ...answer,
+                      response: answer.response as JsonObject,
+                    })
+                  }
+                />
+              )}
+              {(mode === 'reject' || (mode === 'respond' && !action.responseSchema)) && (
                 <MessageForm
-                  kind={mode}
+                  kind={mode === 'reject' ? 'reject' : 'respond'}
                   action={action}
                   pending={decide.isPending}
                   onCancel={() => setMode(null)}
@@ -304,6 +321,9 @@ function DecisionView({ decision }: { decision: DecisionResponse }) {
       )}
       {decision.editedArgs !== null && (
         <JsonBlock value={decision.editedArgs} label="Edited arguments" />
+      )}
+      {decision.response !== null && decision.response !== undefined && (
+        <JsonBlock value={decision.response} label="Response" />
       )}
       {decision.message !== null && (
         <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>

@@ -1,3 +1,4 @@
+/// <reference types="vitest/config" />
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
@@ -5,6 +6,9 @@ import { defineConfig } from 'vite';
 // The dashboard. `vite build` writes dist/apps/web, which the API serves at `/`. In development
 // (`npx nx run web:serve`) Vite serves it on :5173 and proxies the API paths to the service on
 // :3000 (or INTERLOCK_API_ORIGIN), so the browser sees one origin and the session cookie works.
+// `test` is the dashboard's unit and component tests (`nx run web:test`, part of `npm test`):
+// Vitest with this same set-up, components rendered into jsdom with Testing Library, the service
+// answered by MSW (src/test/server.ts). Whole pages in a real browser: apps/web-e2e.
 const root = fileURLToPath(new URL('.', import.meta.url));
 const api = process.env.INTERLOCK_API_ORIGIN ?? 'http://localhost:3000';
 
@@ -12,14 +16,19 @@ export default defineConfig({
   root,
   plugins: [react()],
   resolve: {
-    alias: {
-      '@interlock/api-client': fileURLToPath(
-        new URL('../../libs/api-client/src/index.ts', import.meta.url),
-      ),
-      '@interlock/domain': fileURLToPath(
-        new URL('../../libs/domain/src/index.ts', import.meta.url),
-      ),
-    },
+    alias: [
+      {
+        find: '@interlock/api-client',
+        replacement: fileURLToPath(new URL('../../libs/api-client/src/index.ts', import.meta.url)),
+      },
+      {
+        find: '@interlock/domain',
+        replacement: fileURLToPath(new URL('../../libs/domain/src/index.ts', import.meta.url)),
+      },
+      // `@/shared/…`, `@/features/…`, `@/app/…`: imports across the dashboard's areas
+      // (docs/STYLE.md §13); inside one area they stay relative.
+      { find: /^@\//, replacement: fileURLToPath(new URL('./src/', import.meta.url)) },
+    ],
   },
   build: {
     outDir: fileURLToPath(new URL('../../dist/apps/web', import.meta.url)),
@@ -29,6 +38,18 @@ export default defineConfig({
     manifest: true,
     // The budget (initial JS ≤ 300 KB gzipped) is measured by tools/bench/web.bench.mjs.
     chunkSizeWarningLimit: 800,
+  },
+  test: {
+    include: ['src/**/*.spec.{ts,tsx}'],
+    environment: 'jsdom',
+    globals: true,
+    setupFiles: ['src/test/setup.ts'],
+    // Under the shared machine's load a component can take seconds to render.
+    testTimeout: 30_000,
+    reporters: [
+      'default',
+      fileURLToPath(new URL('../../tools/vitest/results-reporter.mjs', import.meta.url)),
+    ],
   },
   server: {
     port: 5173,

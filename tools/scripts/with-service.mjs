@@ -24,7 +24,8 @@
 //   INTERLOCK_TEST_DOWNLOADS_DIR  the service's DOWNLOADS_DIR (empty): what a test puts there, with
 //                                 a manifest.json, is served at /downloads/…
 // The service runs with the environment below, plus any RATE_LIMIT_* variable of this process
-// (the contract test raises the limits: it signs in and up far more often than a person).
+// (the contract test raises the limits: it signs in and up far more often than a person) and
+// HTTP_ADAPTER when set (the contract test's Express run).
 // (The nx e2e targets build the service first, so the build here is normally a cache hit.)
 // Whatever happens, the service is stopped (SIGTERM) and the database dropped. The exit code is
 // the command's.
@@ -138,12 +139,16 @@ async function startService(databaseUrl, downloadsDir, smtpUrl) {
       HOST: '127.0.0.1',
       API_KEY_PEPPER: randomBytes(24).toString('hex'),
       NODE_ENV: 'test',
+      // Password hashes at scrypt 2^14, not production's 2^17: the browser tests sign up many people.
+      PASSWORD_SCRYPT_LOG_N: '14',
       DOWNLOADS_DIR: downloadsDir,
       SMTP_URL: smtpUrl,
       LOG_LEVEL: process.env.WITH_SERVICE_LOG_LEVEL ?? 'warn',
       ...Object.fromEntries(
         Object.entries(process.env).filter(([name]) => name.startsWith('RATE_LIMIT_')),
       ),
+      // The HTTP adapter (Fastify by default): `HTTP_ADAPTER=express` runs the command against Express.
+      ...(process.env.HTTP_ADAPTER === undefined ? {} : { HTTP_ADAPTER: process.env.HTTP_ADAPTER }),
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -94,6 +94,9 @@ describe('plans and allowances (SPEC §4, §8; issue 5)', () => {
       renewsAt: expect.stringMatching(/^\d{4}-\d\d-01T00:00:00\.000Z$/),
       messages: { used: 6, included: 15 },
       agentHours: { used: 0, included: 10 },
+      sessionMessageBytes: { used: 0, included: 10 * 1024 ** 3 },
+      activeSessions: { used: 0, included: 1000 },
+      sessionMessageRetentionSeconds: 90 * 86_400,
     });
   });
 

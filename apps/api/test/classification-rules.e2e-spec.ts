@@ -73,6 +73,9 @@ describe('classification rules', () => {
       match: { actions: ['refund*'], args: [{ path: 'amount', op: 'lte', value: 100 }] },
       outcome: { type: 'approve' },
       expiresAt: null,
+      origin: 'member',
+      originInterruptId: null,
+      paused: null,
       createdAt: expect.stringMatching(/Z$/),
       updatedAt: expect.stringMatching(/Z$/),
     });

@@ -34,11 +34,13 @@ describe('the OpenAPI contract', () => {
     const ids = new Set<string>();
     for (const route of declaredRoutes(t.app)) {
       // Not REST: the contract itself, /mcp, which speaks JSON-RPC as the MCP spec describes, and
-      // /downloads, the service's own package files (SPEC §9), served like the dashboard's.
+      // /downloads, the service's own package files (SPEC §9), served like the dashboard's, and
+      // Slack's interactivity callback, a signed form only Slack sends (SPEC §8h).
       if (
         route.path === '/api/openapi.json' ||
         route.path === '/mcp' ||
-        route.path.startsWith('/downloads')
+        route.path.startsWith('/downloads') ||
+        route.path.startsWith('/api/slack/interactions/')
       )
         continue;
       const path = route.path.replace(/:(\w+)/g, '{$1}');

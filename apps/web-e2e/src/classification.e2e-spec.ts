@@ -122,3 +122,73 @@ test('argus: a shadow rule earns its evidence, then enforced answers the next in
   await expect(page).toHaveURL(new RegExp(`/settings/classification/${ruleId}$`));
   await expect(page.getByTestId('enforce-stats')).toHaveText('Enforced: matched 1, decided 1.');
 });
+
+// Issue 29 §2: "Always allow this" on the decision card approves the action and creates a narrow
+// rule (this key, this action, the arguments the person keeps or bounds) that auto-approves the
+// next matching request.
+test('argus: "Always allow this" approves, and the next matching request arrives answered', async ({
+  pageFor,
+}) => {
+  const owner = await signUpOwner(unique('always'));
+  const { body: key } = await api<{ key: string; id: string }>('POST', '/api/api-keys', {
+    cookie: owner.cookie,
+    body: { name: 'billing-agent', expiry: 'never' },
+  });
+  const agent = new Interlock({ apiKey: key.key, baseURL });
+  const refund = (amount: number, currency: string) =>
+    agent.interrupts.create({
+      title: `Refund ${amount} ${currency}`,
+      actionRequests: [{ name: 'refund', args: { amount, currency } }],
+    });
+  const first = await refund(40, 'EUR');
+
+  const page = await pageFor(owner);
+  await page.goto(`/interrupts/${first.id}`);
+  await page.getByRole('button', { name: 'Always allow refund…' }).click();
+  const form = page.getByRole('form', { name: 'Always allow refund' });
+  // amount: at most 100 (this one is 40); currency: exactly "EUR" (the default).
+  await form.getByRole('combobox', { name: 'Allow amount' }).click();
+  await page.getByRole('option', { name: 'at most…' }).click();
+  await form.getByRole('textbox', { name: 'Bound for amount' }).fill('10');
+  await expect(form.getByRole('status')).toHaveText(
+    'amount is 40 here: the bound must be at least that.',
+  );
+  await form.getByRole('textbox', { name: 'Bound for amount' }).fill('100');
+  await expect(form.getByRole('button', { name: 'Approve and always allow' })).toBeEnabled();
+  await expectAccessible(page, 'the Always allow form');
+  await form.getByRole('button', { name: 'Approve and always allow' }).click();
+  await expect(page.getByText('Approved, and Always allow refund created')).toBeVisible();
+
+  const rules = await api<{
+    rules: { id: string; origin: string; match: unknown; mode: string }[];
+  }>('GET', '/api/classification/rules', { cookie: owner.cookie });
+  expect(rules.body.rules).toEqual([
+    expect.objectContaining({
+      origin: 'always_allow',
+      mode: 'enforce',
+      match: {
+        actions: ['refund'],
+        keyIds: [key.id],
+        args: [
+          { path: 'amount', op: 'lte', value: 100 },
+          { path: 'currency', op: 'eq', value: 'EUR' },
+        ],
+      },
+    }),
+  ]);
+  const approved = await api<{ status: string }>('GET', `/api/interrupts/${first.id}`, {
+    cookie: owner.cookie,
+  });
+  expect(approved.body.status).toBe('answered');
+
+  // The next matching request is answered by argus in the create response; others wait.
+  const next = await refund(75, 'EUR');
+  expect(next.status).toBe('answered');
+  expect(next.decisions[0].decidedBy).toEqual({
+    type: 'argus',
+    ruleId: rules.body.rules[0].id,
+    name: 'argus',
+  });
+  expect((await refund(75, 'USD')).status).toBe('open');
+  expect((await refund(150, 'EUR')).status).toBe('open');
+});

@@ -171,6 +171,14 @@ test.describe('Members, invitations, roles, teams, organisation', () => {
     await expect(
       page.getByRole('progressbar', { name: 'Agent hours (session time)' }),
     ).toHaveAccessibleDescription('0 of 50 hours');
+    // The quotas on what the organisation holds now (issue 34 item 3).
+    await expect(
+      page.getByRole('progressbar', { name: 'Session messages stored' }),
+    ).toHaveAccessibleDescription('0 bytes of 100 MiB');
+    await expect(
+      page.getByRole('progressbar', { name: 'Active sessions' }),
+    ).toHaveAccessibleDescription('0 of 25 sessions');
+    await expect(page.getByText(/Session messages are deleted 90 days after/)).toBeVisible();
     await expectAccessible(page, 'the organisation page');
     await screenshot(page, 'organisation');
     await page.getByRole('button', { name: 'Upgrade to Pro' }).click();
@@ -182,6 +190,9 @@ test.describe('Members, invitations, roles, teams, organisation', () => {
     await expect(
       page.getByRole('progressbar', { name: 'Messages (interrupts opened)' }),
     ).toHaveAccessibleDescription('0 of 50,000 messages');
+    await expect(
+      page.getByRole('progressbar', { name: 'Session messages stored' }),
+    ).toHaveAccessibleDescription('0 bytes of 10 GiB');
 
     const theirs = await browser.newContext({ storageState: storageStateFor(manager) });
     const managerPage = await theirs.newPage();

@@ -58,6 +58,17 @@ export type ClassificationReceipt = {
   labels?: string[];
 };
 type InvitationState = 'pending' | 'accepted' | 'expired';
+/** A Slack connection as its audit entries show it (never its token or signing secret). */
+export interface SlackConnectionSnapshot {
+  slackTeamId: string;
+  slackTeamName: string;
+  channelId: string;
+  /** Null: every new interrupt is posted; else those assigned to this team. */
+  teamId: string | null;
+  /** When the bot token and signing secret were last set: a new value means they were replaced. */
+  credentialsSetAt: string;
+}
+
 interface FieldChange<T> {
   from: T;
   to: T;
@@ -79,7 +90,16 @@ export interface AuditEventCatalogue {
   'billing.plan_changed': { target: 'organisation'; metadata: { from: Plan; to: Plan } };
   'classification.rule_created': {
     target: 'classification';
-    metadata: { rule: ClassificationRuleSnapshot };
+    /** `origin`: the interrupt and action "Always allow this" was pressed on. */
+    metadata: {
+      rule: ClassificationRuleSnapshot;
+      origin?: { type: 'always_allow'; interruptId: string; actionName: string };
+    };
+  };
+  'classification.rule_paused': {
+    target: 'classification';
+    /** The rejection that paused the rule: its interrupt and action. */
+    metadata: { interruptId: string; actionName: string; from: 'enforce'; to: 'off' };
   };
   'classification.rule_updated': {
     target: 'classification';
@@ -115,14 +135,15 @@ export interface AuditEventCatalogue {
   'interrupt.decided': {
     target: 'interrupt';
     /**
-     * `via`: how a member decided when not in the dashboard or the API (`email_link`: an emailed single-use link).
+     * `via`: how a member decided when not in the dashboard or the API (`email_link`: an emailed
+     * single-use link; `slack`: a button of the organisation's Slack message).
      * `argus`: with a person's decision, the shadow rules that matched the action and whether each would have agreed.
      */
     metadata: {
       actionName: string;
       decision: Decision;
       becameAnswered: boolean;
-      via?: 'email_link';
+      via?: 'email_link' | 'slack';
       argus?: { ruleId: string; outcome: string; agreed: boolean | null }[];
     };
   };
@@ -184,6 +205,15 @@ export interface AuditEventCatalogue {
     };
   };
   'member.removed': { target: 'user'; metadata: { email: string; roleId: string; role: string } };
+  /**
+   * The person changed their password (signed in, with the current one) or reset it with an
+   * emailed link; written in every organisation they are a member of. `sessionsEnded`: their other
+   * sign-in sessions that ended with it (all of them, for a reset).
+   */
+  'member.password_changed': {
+    target: 'user';
+    metadata: { via: 'change' | 'reset'; sessionsEnded: number };
+  };
   'member.role_changed': {
     target: 'user';
     metadata: { fromRoleId: string; fromRole: string; toRoleId: string; toRole: string };
@@ -228,6 +258,7 @@ export interface AuditEventCatalogue {
       changes: {
         defaults?: FieldChange<NotificationPreferences>;
         tokenActions?: FieldChange<boolean>;
+        slack?: FieldChange<SlackConnectionSnapshot | null>;
       };
     };
   };
@@ -360,7 +391,15 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
     category: 'classification',
     target: 'classification',
     summary: (e) =>
-      `Classification rule ${e.target.name} created (${e.metadata.rule.mode}) by ${e.actor.name}`,
+      e.metadata.origin === undefined
+        ? `Classification rule ${e.target.name} created (${e.metadata.rule.mode}) by ${e.actor.name}`
+        : `Classification rule ${e.target.name} created (${e.metadata.rule.mode}) by ${e.actor.name} with Always allow this`,
+  },
+  'classification.rule_paused': {
+    category: 'classification',
+    target: 'classification',
+    summary: (e) =>
+      `Classification rule ${e.target.name} paused: ${e.actor.name} rejected action ${e.metadata.actionName} it would approve`,
   },
   'classification.rule_updated': {
     category: 'classification',
@@ -471,6 +510,14 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
       e.target.id === e.actor.id
         ? `${e.target.name} left the organisation`
         : `${e.target.name} removed by ${e.actor.name}`,
+  },
+  'member.password_changed': {
+    category: 'member',
+    target: 'user',
+    summary: (e) =>
+      e.metadata.via === 'reset'
+        ? `${e.actor.name} reset their password with an emailed link`
+        : `${e.actor.name} changed their password`,
   },
   'member.role_changed': {
     category: 'member',

@@ -114,6 +114,82 @@ export class AllowancesRepository {
   }
 
   /**
+   * Adds `bytes` of session-message content to the organisation's stored total unless that would
+   * pass the plan's quota: one conditional upsert, so concurrent appends queue on the row and
+   * each compares against the total the one before committed. False when refused.
+   */
+  async addSessionBytes(
+    db: Queryable,
+    organisationId: string,
+    bytes: number,
+    quota: PlanLimits,
+  ): Promise<boolean> {
+    const limit = `(SELECT CASE o.plan WHEN 'pro' THEN $4::bigint ELSE $3::bigint END FROM ${organisationPlanRow('o', '$1::uuid')})`;
+    const added = await queryRows<unknown>(
+      db,
+      `INSERT INTO session_storage_totals AS t (organisation_id, message_bytes)
+       SELECT $1::uuid, $2::bigint WHERE $2::bigint <= ${limit}
+       ON CONFLICT (organisation_id) DO UPDATE SET message_bytes = t.message_bytes + excluded.message_bytes
+        WHERE t.message_bytes + excluded.message_bytes <= ${limit}
+       RETURNING 1`,
+      [organisationId, bytes, quota.free, quota.pro],
+    );
+    return added.length > 0;
+  }
+
+  /**
+   * The organisation's plan, its stored session-message bytes and its active sessions, for the
+   * quotas' refusals and the usage summary.
+   */
+  async sessionHoldings(
+    db: Queryable,
+    organisationId: string,
+  ): Promise<{ plan: Plan; bytes: number; active: number } | undefined> {
+    const [row] = await queryRows<{ plan: Plan; bytes: number; active: number }>(
+      db,
+      `SELECT o.plan, COALESCE(st.message_bytes, 0)::float8 AS bytes, COALESCE(a.open_sessions, 0) AS active
+         FROM ${organisationPlanRow('o', '$1')}
+         LEFT JOIN session_storage_totals st ON st.organisation_id = o.id
+         LEFT JOIN agent_hours_totals a ON a.organisation_id = o.id`,
+      [organisationId],
+    );
+    return row;
+  }
+
+  /**
+   * For a session about to start: the month's agent seconds, the sessions active now and the plan,
+   * with the organisation's running totals locked until `tx` ends (the trigger on `sessions` locks
+   * them anyway when the session is inserted), so concurrent starts count each other and at most
+   * the plan's active sessions exist. The totals' row is made first when the organisation has none.
+   */
+  async lockSessionStart(
+    tx: Queryable,
+    organisationId: string,
+  ): Promise<{ plan: Plan; seconds: number; active: number; renews_on: string } | undefined> {
+    const read = () =>
+      queryRows<{ plan: Plan; seconds: number; active: number; renews_on: string }>(
+        tx,
+        `WITH m AS (SELECT ${MONTH})
+         SELECT o.plan, ${AGENT_SECONDS_USED} AS seconds, a.open_sessions AS active,
+                to_char(m.next AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS renews_on
+           FROM ${organisationPlanRow('o', '$1')} CROSS JOIN m JOIN agent_hours_totals a ON a.organisation_id = o.id
+            FOR UPDATE OF a`,
+        [organisationId],
+      );
+    let [row] = await read();
+    if (row === undefined) {
+      await tx.query(
+        `INSERT INTO agent_hours_totals (organisation_id, month_start)
+         SELECT id, utc_month_start(now()) FROM ${organisationPlanRow('o', '$1')}
+         ON CONFLICT (organisation_id) DO NOTHING`,
+        [organisationId],
+      );
+      [row] = await read();
+    }
+    return row;
+  }
+
+  /**
    * The fragment a statement of the sessions' owner composes to refuse an append once the
    * month's agent hours are spent, in the append's own statement (no extra round trip).
    * `organisationParam` is the statement's parameter holding the organisation id; the plans'

@@ -7,7 +7,16 @@ import { AllowancesService } from './allowances.service';
 // The allowance rules over a fake repository: what is refused, with which exact text.
 const ORG = '6c0f7a52-93a3-4d55-9e4b-7c2b3f1a0e11';
 const config = {
-  plans: { free: { messages: 100, agentHours: 10 }, pro: { messages: 10_000, agentHours: 500 } },
+  plans: {
+    free: { messages: 100, agentHours: 10, sessionMessageBytes: 2_000, activeSessions: 2 },
+    pro: {
+      messages: 10_000,
+      agentHours: 500,
+      sessionMessageBytes: 10 * 1024 ** 3,
+      activeSessions: 50,
+    },
+  },
+  sessions: { messageRetentionMs: 90 * 86_400_000 },
 } as unknown as AppConfig;
 const tx = { query: jest.fn() };
 
@@ -24,6 +33,14 @@ function setUp(overrides: Partial<Record<keyof AllowancesRepository, jest.Mock>>
       seconds: 5400,
     })),
     agentHoursLeft: jest.fn(() => ({ from: 'f', where: 'w', params: [10, 500] })),
+    sessionHoldings: jest.fn(async () => ({ plan: 'pro', bytes: 1_536, active: 3 })),
+    addSessionBytes: jest.fn(async () => true),
+    lockSessionStart: jest.fn(async () => ({
+      plan: 'free',
+      seconds: 0,
+      active: 1,
+      renews_on: '2026-12-01',
+    })),
     ...overrides,
   } as unknown as AllowancesRepository;
   return { service: new AllowancesService({} as DataSource, repository, config), repository };
@@ -91,6 +108,68 @@ describe('AllowancesService', () => {
       renewsAt: '2026-12-01T00:00:00.000Z',
       messages: { used: 7, included: 10_000 },
       agentHours: { used: 1.5, included: 500 },
+      sessionMessageBytes: { used: 1_536, included: 10 * 1024 ** 3 },
+      activeSessions: { used: 3, included: 50 },
+      sessionMessageRetentionSeconds: 90 * 86_400,
+    });
+  });
+
+  it("adds an append's bytes with the plans' quotas; past them, 402 with the exact text", async () => {
+    const { service, repository } = setUp();
+    await service.consumeSessionStorage(tx, ORG, 120);
+    expect(repository.addSessionBytes).toHaveBeenCalledWith(tx, ORG, 120, {
+      free: 2_000,
+      pro: 10 * 1024 ** 3,
+    });
+    expect(repository.sessionHoldings).not.toHaveBeenCalled();
+
+    const free = setUp({
+      addSessionBytes: jest.fn(async () => false),
+      sessionHoldings: jest.fn(async () => ({ plan: 'free', bytes: 1_990, active: 0 })),
+    });
+    await expect(free.service.consumeSessionStorage(tx, ORG, 20)).rejects.toMatchObject({
+      code: 'SESSION_STORAGE_EXHAUSTED',
+      status: 402,
+      message:
+        'This organisation has used its included session-message storage (2,000 bytes on the Free plan). Messages are deleted 90 days after they were appended, which frees space; the Pro plan includes 10 GiB.',
+    });
+    const pro = setUp({ addSessionBytes: jest.fn(async () => false) });
+    await expect(pro.service.consumeSessionStorage(tx, ORG, 20)).rejects.toMatchObject({
+      message:
+        'This organisation has used its included session-message storage (10 GiB on the Pro plan). Messages are deleted 90 days after they were appended, which frees space.',
+    });
+  });
+
+  it('starts a session while hours are left and fewer than the active quota are open; else 402', async () => {
+    const { service, repository } = setUp();
+    await expect(service.assertSessionStartAllowed(tx, ORG)).resolves.toBeUndefined();
+    expect(repository.lockSessionStart).toHaveBeenCalledWith(tx, ORG);
+
+    const full = setUp({
+      lockSessionStart: jest.fn(async () => ({
+        plan: 'free',
+        seconds: 0,
+        active: 2,
+        renews_on: '2026-12-01',
+      })),
+    });
+    await expect(full.service.assertSessionStartAllowed(tx, ORG)).rejects.toMatchObject({
+      code: 'ACTIVE_SESSIONS_EXHAUSTED',
+      status: 402,
+      message:
+        'This organisation has as many active sessions as its plan includes (2 on the Free plan). End a session to start another; the Pro plan includes 50 active sessions.',
+    });
+    // Hours are checked first: both spent answers the hours' text.
+    const both = setUp({
+      lockSessionStart: jest.fn(async () => ({
+        plan: 'free',
+        seconds: 10 * 3600,
+        active: 2,
+        renews_on: '2026-12-01',
+      })),
+    });
+    await expect(both.service.assertSessionStartAllowed(tx, ORG)).rejects.toMatchObject({
+      code: 'AGENT_HOURS_ALLOWANCE_EXHAUSTED',
     });
   });
 

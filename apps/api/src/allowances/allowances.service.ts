@@ -1,10 +1,15 @@
-import { DomainError } from '@interlock/domain';
+import { DomainError, type Plan } from '@interlock/domain';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import type { Queryable } from '../database/query-rows.util';
-import { agentHoursExhaustedMessage, messagesExhaustedMessage } from './allowance-messages';
+import {
+  activeSessionsExhaustedMessage,
+  agentHoursExhaustedMessage,
+  messagesExhaustedMessage,
+  sessionStorageExhaustedMessage,
+} from './allowance-messages';
 import { AgentHoursLeft, AllowancesRepository } from './allowances.repository';
 import type { UsageSummary } from './dto/usage-summary.response';
 
@@ -70,6 +75,59 @@ export class AllowancesService {
   async assertAgentHoursLeft(db: Queryable, organisationId: string): Promise<void> {
     const row = await this.allowances.agentHours(db, organisationId);
     if (row === undefined) throw DomainError.of('NOT_FOUND');
+    this.refuseSpentHours(row);
+  }
+
+  /**
+   * Before a session starts, in its transaction: 402 when the month's agent hours are spent, or
+   * when the plan's active sessions are all open (SPEC §8). The organisation's running totals stay
+   * locked until the transaction ends, so concurrent starts never open more than the plan allows.
+   */
+  async assertSessionStartAllowed(tx: Queryable, organisationId: string): Promise<void> {
+    const row = await this.allowances.lockSessionStart(tx, organisationId);
+    if (row === undefined) throw DomainError.of('NOT_FOUND');
+    this.refuseSpentHours(row);
+    const included = this.config.plans[row.plan].activeSessions;
+    if (row.active >= included) {
+      throw new DomainError(
+        'ACTIVE_SESSIONS_EXHAUSTED',
+        activeSessionsExhaustedMessage({
+          plan: row.plan,
+          included,
+          proIncludes: this.config.plans.pro.activeSessions,
+        }),
+      );
+    }
+  }
+
+  /**
+   * Adds an append's bytes (the UTF-8 bytes of its messages' content) to the organisation's
+   * stored total, in the append's transaction (rolled back with it), or answers 402 when that
+   * would pass the plan's quota (SPEC §8). Exact under concurrent appends: see the repository.
+   */
+  async consumeSessionStorage(tx: Queryable, organisationId: string, bytes: number): Promise<void> {
+    const { free, pro } = this.config.plans;
+    if (
+      await this.allowances.addSessionBytes(tx, organisationId, bytes, {
+        free: free.sessionMessageBytes,
+        pro: pro.sessionMessageBytes,
+      })
+    )
+      return;
+    const row = await this.allowances.sessionHoldings(tx, organisationId);
+    if (row === undefined) throw DomainError.of('NOT_FOUND');
+    throw new DomainError(
+      'SESSION_STORAGE_EXHAUSTED',
+      sessionStorageExhaustedMessage({
+        plan: row.plan,
+        included: this.config.plans[row.plan].sessionMessageBytes,
+        proIncludes: pro.sessionMessageBytes,
+        retentionMs: this.config.sessions.messageRetentionMs,
+      }),
+    );
+  }
+
+  private refuseSpentHours(row: { plan: Plan; seconds: number; renews_on: string }): void {
     const included = this.config.plans[row.plan].agentHours;
     if (row.seconds >= included * 3600) {
       throw new DomainError(
@@ -84,16 +142,22 @@ export class AllowancesService {
     }
   }
 
-  /** This month's use against the plan, for the organisation page. */
+  /** This month's use against the plan, and what the organisation holds now, for the billing page. */
   async summary(organisationId: string): Promise<UsageSummary> {
-    const row = await this.allowances.usage(this.dataSource, organisationId);
-    if (row === undefined) throw DomainError.of('NOT_FOUND');
+    const [row, holdings] = await Promise.all([
+      this.allowances.usage(this.dataSource, organisationId),
+      this.allowances.sessionHoldings(this.dataSource, organisationId),
+    ]);
+    if (row === undefined || holdings === undefined) throw DomainError.of('NOT_FOUND');
     const plan = this.config.plans[row.plan];
     return {
       month: row.month,
       renewsAt: row.renews_at.toISOString(),
       messages: { used: row.messages, included: plan.messages },
       agentHours: { used: Math.round((row.seconds / 3600) * 100) / 100, included: plan.agentHours },
+      sessionMessageBytes: { used: holdings.bytes, included: plan.sessionMessageBytes },
+      activeSessions: { used: holdings.active, included: plan.activeSessions },
+      sessionMessageRetentionSeconds: Math.round(this.config.sessions.messageRetentionMs / 1000),
     };
   }
 }

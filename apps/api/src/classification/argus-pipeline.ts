@@ -1,11 +1,18 @@
-import { Injectable } from '@nestjs/common';
-import type { AuditActorRef, ClassificationReceipt, Decision } from '@interlock/domain';
+import { Injectable, Logger } from '@nestjs/common';
+import { searchWords, writeAuditEntry } from '@interlock/audit';
+import type {
+  AuditActorRef,
+  ClassificationReceipt,
+  Decision,
+  MemberActor,
+} from '@interlock/domain';
 import type { Queryable } from '../database/query-rows.util';
 import {
   ClassificationMatchesRepository,
   type MatchToRecord,
   type ShadowOpinion,
 } from './classification-matches.repository';
+import { ClassificationRulesRepository } from './classification-rules.repository';
 import { RuleCache } from './rule-cache';
 import {
   type ActionFacts,
@@ -58,6 +65,48 @@ function receipt(rule: StoredRule, actionName: string, enforced: boolean): Class
   };
 }
 
+/** A person's decision on an action, with what argus matches the action on. */
+export interface PersonDecision {
+  interruptId: string;
+  title: string;
+  keyId: string | null;
+  sessionId: string | null;
+  actionName: string;
+  args: Record<string, unknown>;
+  decision: Decision;
+  actor: MemberActor;
+  ip: string | null;
+}
+
+/**
+ * The "Always allow this" rules a person's rejection pauses (SPEC §8d): enforced, approving, not
+ * expired, and matching the rejected action as it was opened.
+ */
+export function rulesToPause(
+  rules: readonly CompiledRule[],
+  decided: PersonDecision,
+  now: number,
+): StoredRule[] {
+  if (decided.decision !== 'reject' || decided.keyId === null) return [];
+  const facts: ActionFacts = {
+    actionName: decided.actionName,
+    args: decided.args,
+    keyId: decided.keyId,
+    sessionId: decided.sessionId,
+    titleWords: searchWords(decided.title),
+  };
+  return rules
+    .filter(
+      (c) =>
+        c.rule.origin === 'always_allow' &&
+        c.rule.mode === 'enforce' &&
+        c.rule.outcome.type === 'approve' &&
+        (c.expiresAtMs === null || c.expiresAtMs > now) &&
+        c.test(facts),
+    )
+    .map((c) => c.rule);
+}
+
 /** Plans every action against compiled rules: pure, and the dry run's engine as well. */
 export function planActions(
   rules: readonly CompiledRule[],
@@ -104,9 +153,12 @@ export function planActions(
  */
 @Injectable()
 export class ArgusPipeline {
+  private readonly log = new Logger('ArgusPipeline');
+
   constructor(
     private readonly cache: RuleCache,
     private readonly matches: ClassificationMatchesRepository,
+    private readonly rules: ClassificationRulesRepository,
   ) {}
 
   async plan(
@@ -137,25 +189,63 @@ export class ArgusPipeline {
   }
 
   /**
-   * A person decided an action: the shadow rules that matched it record whether they would have
-   * agreed, and their opinions join the decision's audit entry (SPEC §8d).
+   * A person decided an action, in the decision's transaction: the shadow rules that matched it
+   * record whether they would have agreed (their opinions join the decision's audit entry), and a
+   * rejection pauses the "Always allow this" rules that would have approved the action (each
+   * audited `classification.rule_paused` by the member). After the commit, call `rulesChanged`
+   * when `paused` is not empty.
    */
-  personDecided(
+  async personDecided(
     tx: Queryable,
     organisationId: string,
-    interruptId: string,
-    actionName: string,
-    decision: Decision,
-    personName: string,
-  ): Promise<ShadowOpinion[]> {
-    return this.matches.recordPersonDecision(
+    decided: PersonDecision,
+  ): Promise<{ opinions: ShadowOpinion[]; paused: string[] }> {
+    const opinions = await this.matches.recordPersonDecision(
       tx,
       organisationId,
-      interruptId,
-      actionName,
-      decision,
-      personName,
+      decided.interruptId,
+      decided.actionName,
+      decided.decision,
+      decided.actor.name,
     );
+    if (decided.decision !== 'reject') return { opinions, paused: [] };
+    let candidates: StoredRule[];
+    try {
+      candidates = rulesToPause(await this.cache.rules(organisationId), decided, Date.now());
+    } catch (error) {
+      // The rules cannot be read: the rejection stands; nothing is paused (and argus itself fails closed).
+      this.log.warn(`rules to pause not read: ${error instanceof Error ? error.message : error}`);
+      return { opinions, paused: [] };
+    }
+    const paused: string[] = [];
+    for (const rule of candidates) {
+      const after = await this.rules.pause(tx, organisationId, rule.id, {
+        interruptId: decided.interruptId,
+        actionName: decided.actionName,
+        byName: decided.actor.name,
+      });
+      if (after === undefined) continue;
+      await writeAuditEntry(tx, {
+        organisationId,
+        action: 'classification.rule_paused',
+        actor: decided.actor,
+        target: { type: 'classification', id: rule.id, name: after.name },
+        metadata: {
+          interruptId: decided.interruptId,
+          actionName: decided.actionName,
+          from: 'enforce',
+          to: 'off',
+        },
+        ipAddress: decided.ip,
+      });
+      paused.push(rule.id);
+    }
+    return { opinions, paused };
+  }
+
+  /** After a commit that changed rules: every instance drops the organisation's compiled rules. */
+  rulesChanged(organisationId: string): Promise<void> {
+    return this.cache.changed(organisationId);
   }
 }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type Queryable, queryRows } from '../database/query-rows.util';
-import type { RuleDefinition, StoredRule } from './rule-engine';
+import type { RuleDefinition, RuleOrigin, RulePause, StoredRule } from './rule-engine';
 
 interface RuleRow {
   id: string;
@@ -10,15 +10,27 @@ interface RuleRow {
   match: StoredRule['match'];
   outcome: StoredRule['outcome'];
   expires_at: Date | null;
+  origin: RuleOrigin;
+  origin_interrupt_id: string | null;
+  paused: RulePause | null;
   created_at: Date;
   updated_at: Date;
 }
 
 export interface RuleRecord extends StoredRule {
+  origin: RuleOrigin;
+  originInterruptId: string | null;
+  paused: RulePause | null;
   updatedAt: string;
 }
 
-const COLUMNS = `id, name, mode, priority, match, outcome, expires_at, created_at, updated_at`;
+/** Where a new rule comes from (absent: the editor or API). */
+export interface RuleProvenance {
+  origin: RuleOrigin;
+  interruptId: string | null;
+}
+
+const COLUMNS = `id, name, mode, priority, match, outcome, expires_at, origin, origin_interrupt_id, paused, created_at, updated_at`;
 
 function toRecord(row: RuleRow): RuleRecord {
   return {
@@ -29,6 +41,9 @@ function toRecord(row: RuleRow): RuleRecord {
     match: row.match,
     outcome: row.outcome,
     expiresAt: row.expires_at?.toISOString() ?? null,
+    origin: row.origin,
+    originInterruptId: row.origin_interrupt_id,
+    paused: row.paused,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
@@ -66,11 +81,12 @@ export class ClassificationRulesRepository {
     organisationId: string,
     id: string,
     rule: RuleDefinition,
+    provenance: RuleProvenance = { origin: 'member', interruptId: null },
   ): Promise<RuleRecord> {
     const [row] = await queryRows<RuleRow>(
       db,
-      `INSERT INTO classification_rules (organisation_id, id, name, mode, priority, match, outcome, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
+      `INSERT INTO classification_rules (organisation_id, id, name, mode, priority, match, outcome, expires_at, origin, origin_interrupt_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COLUMNS}`,
       [
         organisationId,
         id,
@@ -80,6 +96,8 @@ export class ClassificationRulesRepository {
         JSON.stringify(rule.match),
         JSON.stringify(rule.outcome),
         rule.expiresAt,
+        provenance.origin,
+        provenance.interruptId,
       ],
     );
     return toRecord(row);
@@ -93,7 +111,8 @@ export class ClassificationRulesRepository {
   ): Promise<RuleRecord> {
     const [row] = await queryRows<RuleRow>(
       db,
-      `UPDATE classification_rules SET name = $3, mode = $4, priority = $5, match = $6, outcome = $7, expires_at = $8, updated_at = now()
+      `UPDATE classification_rules SET name = $3, mode = $4, priority = $5, match = $6, outcome = $7, expires_at = $8,
+              paused = CASE WHEN mode = $4 THEN paused END, updated_at = now()
         WHERE organisation_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
       [
         organisationId,
@@ -114,6 +133,28 @@ export class ClassificationRulesRepository {
       organisationId,
       id,
     ]);
+  }
+
+  /**
+   * Switches an enforced rule off because a person rejected an action it would approve; undefined
+   * when it is no longer enforced (changed meanwhile).
+   */
+  async pause(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+    pause: Omit<RulePause, 'at'>,
+  ): Promise<RuleRecord | undefined> {
+    const [row] = await queryRows<RuleRow>(
+      db,
+      `UPDATE classification_rules
+          SET mode = 'off', updated_at = now(),
+              paused = jsonb_build_object('at', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                                          'interruptId', $3::text, 'actionName', $4::text, 'byName', $5::text)
+        WHERE organisation_id = $1 AND id = $2 AND mode = 'enforce' RETURNING ${COLUMNS}`,
+      [organisationId, id, pause.interruptId, pause.actionName, pause.byName],
+    );
+    return row === undefined ? undefined : toRecord(row);
   }
 
   /** How many rules the organisation has (the per-organisation cap). */

@@ -147,6 +147,20 @@ export class ClassificationRulesService {
       outcome: checked(() => parseRuleOutcome(body.outcome)),
       expiresAt: normaliseTimestamp(body.expiresAt),
     };
+    return this.insert(organisationId, actor, definition, ip);
+  }
+
+  /**
+   * Saves a checked rule: the organisation's cap, the route's assignee, the member's audit entry
+   * (with where the rule came from, for "Always allow this"), then every instance's cache.
+   */
+  async insert(
+    organisationId: string,
+    actor: MemberActor,
+    definition: RuleDefinition,
+    ip: string | null,
+    from?: { type: 'always_allow'; interruptId: string; actionName: string },
+  ): Promise<RuleRecord> {
     const created = await this.dataSource.transaction(async (tx) => {
       await this.checkAssignee(tx, organisationId, definition);
       if ((await this.rules.count(tx, organisationId)) >= MAX_RULES_PER_ORGANISATION) {
@@ -155,13 +169,19 @@ export class ClassificationRulesService {
           `This organisation has reached its limit of ${MAX_RULES_PER_ORGANISATION} classification rules.`,
         );
       }
-      const rule = await this.rules.insert(tx, organisationId, randomUUID(), definition);
+      const rule = await this.rules.insert(
+        tx,
+        organisationId,
+        randomUUID(),
+        definition,
+        from === undefined ? undefined : { origin: from.type, interruptId: from.interruptId },
+      );
       await writeAuditEntry(tx, {
         organisationId,
         action: 'classification.rule_created',
         actor,
         target: { type: 'classification', id: rule.id, name: rule.name },
-        metadata: { rule: snapshot(rule) },
+        metadata: { rule: snapshot(rule), ...(from === undefined ? {} : { origin: from }) },
         ipAddress: ip,
       });
       return rule;

@@ -18,6 +18,6 @@ import { ClassificationMatchesRepository } from './classification-matches.reposi
     RuleCache,
     ArgusPipeline,
   ],
-  exports: [RuleCache, ArgusPipeline],
+  exports: [RuleCache, ArgusPipeline, ClassificationRulesService],
 })
 export class ClassificationModule {}

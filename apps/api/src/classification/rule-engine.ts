@@ -74,9 +74,24 @@ export interface RuleDefinition {
   expiresAt: string | null;
 }
 
+/** Where a rule came from: the editor or API, "Always allow this" on an interrupt, a suggestion. */
+export const RULE_ORIGINS = ['member', 'always_allow', 'suggestion'] as const;
+export type RuleOrigin = (typeof RULE_ORIGINS)[number];
+
+/** Why a rule was switched off without its editor: a person rejected an action it would approve. */
+export interface RulePause {
+  at: string;
+  interruptId: string;
+  actionName: string;
+  /** The member who rejected, by name at the time. */
+  byName: string;
+}
+
 export interface StoredRule extends RuleDefinition {
   id: string;
   createdAt: string;
+  /** Absent: `member` (drafts of the dry run). */
+  origin?: RuleOrigin;
 }
 
 /** A refusal of a rule body: `path: what is wrong`. */
@@ -121,7 +136,7 @@ function jsonValueSize(value: unknown): number {
   return JSON.stringify(value)?.length ?? 0;
 }
 
-function parsePredicate(value: unknown, path: string): ArgPredicate {
+export function parsePredicate(value: unknown, path: string): ArgPredicate {
   if (!isObject(value)) return fail(path, 'must be an object {path, op, value}');
   onlyKeys(value, path, ['path', 'op', 'value']);
   const p = value.path;

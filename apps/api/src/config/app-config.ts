@@ -1,5 +1,6 @@
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import { DEFAULT_SCRYPT_LOG_N, MIN_PRODUCTION_SCRYPT_LOG_N } from '../auth/password.util';
 
 /**
  * The service's whole configuration (SPEC §9), read once from the environment and validated.
@@ -51,11 +52,14 @@ export interface AppConfig {
    * it); set `CURSOR_SECRET` so that the pepper and the cursor keys rotate independently.
    */
   readonly cursorSecret: string;
-  readonly plans: {
-    readonly free: { readonly messages: number; readonly agentHours: number };
-    readonly pro: { readonly messages: number; readonly agentHours: number };
+  readonly plans: { readonly free: PlanAllowances; readonly pro: PlanAllowances };
+  readonly sessions: {
+    /** Session messages older than this are deleted by the retention job (SPEC §8, issue 34). */
+    readonly messageRetentionMs: number;
   };
   readonly signup: 'open' | 'closed';
+  /** Accounts (SPEC §8f, issue 33). */
+  readonly accounts: AccountsConfig;
   /** The service's own public origin, used for the CSRF origin check. */
   readonly publicOrigin: string;
   /** Further browser origins (a separately hosted dashboard) allowed to send cookie requests. */
@@ -84,12 +88,42 @@ export interface AppConfig {
   readonly rateLimits: RateLimitsConfig;
   /** Open event streams (GET /api/events, the Live View) this instance holds (issue 34). A count of 0 turns that cap off. */
   readonly streams: StreamLimitsConfig;
+  /** Held waits (`GET /api/interrupts/{id}?waitSeconds=N`) this instance holds (SPEC §8e). A count of 0 turns that cap off. */
+  readonly waits: WaitLimitsConfig;
   readonly webhooks: WebhookConfig;
   readonly mail: MailConfig;
   readonly notifications: NotificationConfig;
 }
 
+/** People's accounts (SPEC §8f). */
+export interface AccountsConfig {
+  /**
+   * scrypt's cost as log2(N) for new password hashes (`PASSWORD_SCRYPT_LOG_N`, default 17, the
+   * OWASP figure; production refuses less). Hashes of another cost are replaced at sign-in.
+   */
+  readonly passwordScryptLogN: number;
+  /** A password reset link's life. */
+  readonly passwordResetTtlMs: number;
+}
+
 /** Email (SPEC §8f). */
+/** What one plan includes (SPEC §8): monthly allowances, and quotas on what is held at once. */
+export interface PlanAllowances {
+  /** Interrupts opened a month. */
+  readonly messages: number;
+  /** Agent hours (summed session time) a month. */
+  readonly agentHours: number;
+  /** Bytes of session-message content stored at once (UTF-8, the messages' `content`). */
+  readonly sessionMessageBytes: number;
+  /** Sessions active at once. */
+  readonly activeSessions: number;
+}
+
+const MIB = 1024 * 1024;
+const GIB = 1024 * MIB;
+/** 1 PiB: far beyond any plan, and an exact integer in JavaScript and in Postgres's bigint. */
+const MAX_BYTES = 1024 * 1024 * GIB;
+
 export interface MailConfig {
   /** `smtp://` or `smtps://`, with optional credentials; undefined: email is off. */
   readonly smtpUrl: string | undefined;
@@ -111,6 +145,8 @@ export interface NotificationConfig {
   readonly pollMs: number;
   /** Messages being sent at once per instance. */
   readonly concurrency: number;
+  /** Slack's Web API base (`SLACK_API_URL`, default `https://slack.com/api/`): tests point it at a local server. */
+  readonly slackApiUrl: string;
 }
 
 export interface RateLimitsConfig {
@@ -124,6 +160,15 @@ export interface RateLimitsConfig {
   readonly signUp: {
     readonly accountAttempts: number;
     readonly addressAttempts: number;
+    readonly windowSeconds: number;
+  };
+  /**
+   * Password reset requests (SPEC §8f): per client address (over it: 429) and emails per account
+   * (over it: still 202, no further email — a stranger cannot lock the owner out with 429s).
+   */
+  readonly passwordReset: {
+    readonly accountEmails: number;
+    readonly addressRequests: number;
     readonly windowSeconds: number;
   };
   /** Requests one organisation's keys may make per window, all keys and instances together. */
@@ -141,6 +186,14 @@ export interface StreamLimitsConfig {
   /** Streams one organisation's members may hold open. */
   readonly perOrganisation: number;
   /** Streams the instance holds open in all; past it, 503 (another instance may have room). */
+  readonly perInstance: number;
+}
+
+/** Caps on held waits (`?waitSeconds`), counted on this instance (SPEC §8e). */
+export interface WaitLimitsConfig {
+  /** Waits one organisation's callers may have held on this instance at once. */
+  readonly perOrganisation: number;
+  /** Waits the instance holds in all; past it, 503 (another instance may have room). */
   readonly perInstance: number;
 }
 
@@ -304,6 +357,12 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
   } else if (pepper !== undefined && pepper.length < 32) {
     problems.push('API_KEY_PEPPER must be at least 32 characters long');
   }
+  const passwordScryptLogN = integer('PASSWORD_SCRYPT_LOG_N', DEFAULT_SCRYPT_LOG_N, 10, 20);
+  if (nodeEnv === 'production' && passwordScryptLogN < MIN_PRODUCTION_SCRYPT_LOG_N) {
+    problems.push(
+      `PASSWORD_SCRYPT_LOG_N must be at least ${MIN_PRODUCTION_SCRYPT_LOG_N} when NODE_ENV=production (got ${passwordScryptLogN}): lower costs are for test suites only`,
+    );
+  }
   const cursorSecret = read('CURSOR_SECRET');
   if (cursorSecret !== undefined && cursorSecret.length < 32) {
     problems.push('CURSOR_SECRET must be at least 32 characters long');
@@ -338,6 +397,18 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
         `DASHBOARD_URL must be an http(s) URL such as https://interlock.example.com or https://example.com/interlock (got "${dashboardUrlRaw}")`,
       );
     }
+  }
+
+  const slackApiUrlRaw = read('SLACK_API_URL') ?? 'https://slack.com/api/';
+  let slackApiUrl = 'https://slack.com/api/';
+  try {
+    const url = new URL(slackApiUrlRaw);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('shape');
+    slackApiUrl = `${url.origin}${url.pathname.replace(/\/*$/, '/')}`;
+  } catch {
+    problems.push(
+      `SLACK_API_URL must be an http(s) URL such as https://slack.com/api/ (got "${slackApiUrlRaw}")`,
+    );
   }
 
   const shutdownTimeoutMs = integer('SHUTDOWN_TIMEOUT_MS', 25_000, 0, 600_000);
@@ -437,11 +508,18 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
       free: {
         messages: integer('PLAN_FREE_MESSAGES', 1000, 0, 1_000_000_000),
         agentHours: integer('PLAN_FREE_AGENT_HOURS', 50, 0, 10_000_000),
+        sessionMessageBytes: integer('PLAN_FREE_SESSION_MESSAGE_BYTES', 100 * MIB, 0, MAX_BYTES),
+        activeSessions: integer('PLAN_FREE_ACTIVE_SESSIONS', 25, 0, 1_000_000),
       },
       pro: {
         messages: integer('PLAN_PRO_MESSAGES', 50_000, 0, 1_000_000_000),
         agentHours: integer('PLAN_PRO_AGENT_HOURS', 1000, 0, 10_000_000),
+        sessionMessageBytes: integer('PLAN_PRO_SESSION_MESSAGE_BYTES', 10 * GIB, 0, MAX_BYTES),
+        activeSessions: integer('PLAN_PRO_ACTIVE_SESSIONS', 1000, 0, 1_000_000),
       },
+    },
+    sessions: {
+      messageRetentionMs: duration('SESSION_MESSAGE_RETENTION', '90d', 60_000, 3650 * 86_400_000),
     },
     signup: oneOf('SIGNUP', ['open', 'closed'], 'open'),
     publicOrigin,
@@ -454,9 +532,10 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     ),
     logFormat: oneOf('LOG_FORMAT', ['auto', 'json', 'pretty'], 'auto'),
     trustProxy: integer('TRUST_PROXY', 0, 0, 10),
-    httpAdapter: oneOf('HTTP_ADAPTER', ['express', 'fastify'], 'express'),
+    httpAdapter: oneOf('HTTP_ADAPTER', ['express', 'fastify'], 'fastify'),
     shutdownTimeoutMs,
     shutdownDrainDelayMs,
+    accounts: { passwordScryptLogN, passwordResetTtlMs: 30 * 60_000 },
     rateLimits: {
       signIn: {
         accountFailures: integer('RATE_LIMIT_SIGN_IN_ACCOUNT_FAILURES', 10, 0, 1_000_000),
@@ -467,6 +546,11 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
         accountAttempts: integer('RATE_LIMIT_SIGN_UP_ACCOUNT_ATTEMPTS', 5, 0, 1_000_000),
         addressAttempts: integer('RATE_LIMIT_SIGN_UP_ADDRESS_ATTEMPTS', 20, 0, 1_000_000),
         windowSeconds: integer('RATE_LIMIT_SIGN_UP_WINDOW_SECONDS', 3_600, 1, 86_400),
+      },
+      passwordReset: {
+        accountEmails: integer('RATE_LIMIT_PASSWORD_RESET_ACCOUNT_EMAILS', 3, 0, 1_000_000),
+        addressRequests: integer('RATE_LIMIT_PASSWORD_RESET_ADDRESS_REQUESTS', 20, 0, 1_000_000),
+        windowSeconds: integer('RATE_LIMIT_PASSWORD_RESET_WINDOW_SECONDS', 3_600, 1, 86_400),
       },
       apiKey: {
         requests: integer('RATE_LIMIT_API_KEY_REQUESTS', 6_000, 0, 1_000_000_000),
@@ -485,6 +569,10 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
       perMember: integer('STREAMS_MAX_PER_MEMBER', 20, 0, 1_000_000),
       perOrganisation: integer('STREAMS_MAX_PER_ORGANISATION', 500, 0, 1_000_000),
       perInstance: integer('STREAMS_MAX_PER_INSTANCE', 10_000, 0, 1_000_000),
+    },
+    waits: {
+      perOrganisation: integer('WAITS_MAX_PER_ORGANISATION', 10_000, 0, 1_000_000),
+      perInstance: integer('WAITS_MAX_PER_INSTANCE', 20_000, 0, 1_000_000),
     },
     webhooks: {
       retryScheduleMs: retryScheduleMs.map((ms) => ms ?? 0),
@@ -506,6 +594,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
       retryScheduleMs: notificationRetryMs.map((ms) => ms ?? 0),
       pollMs: duration('NOTIFICATION_POLL_INTERVAL', '1s', 10, 60_000),
       concurrency: integer('NOTIFICATION_CONCURRENCY', 16, 1, 1000),
+      slackApiUrl,
     },
   };
   if (problems.length > 0) throw new ConfigError(problems);

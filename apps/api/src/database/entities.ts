@@ -1,4 +1,5 @@
 import { AgentHoursTotalsEntity } from '../allowances/agent-hours-totals.entity';
+import { SessionStorageTotalEntity } from '../allowances/session-storage-total.entity';
 import { UsageMonthEntity } from '../allowances/usage-month.entity';
 import { ApiKeyEntity } from '../api-keys/api-key.entity';
 import { SignInSessionEntity } from '../auth/sign-in-session.entity';
@@ -16,6 +17,7 @@ import { TeamEntity } from '../teams/team.entity';
 import { ClassificationRuleEntity } from '../classification/classification-rule.entity';
 import { ClassificationMatchEntity } from '../classification/classification-match.entity';
 import { ScheduledJobEntity } from '../jobs/scheduled-job.entity';
+import { AccountTokenEntity } from '../users/account-token.entity';
 import { WebhookDeliveryAttemptEntity } from '../webhooks/webhook-delivery-attempt.entity';
 import { WebhookDeliveryEntity } from '../webhooks/webhook-delivery.entity';
 import { WebhookEventEntity } from '../webhooks/webhook-event.entity';
@@ -26,6 +28,7 @@ import {
   NotificationMemberSettingsEntity,
   NotificationSettingsEntity,
 } from '../notify/notification-settings.entity';
+import { SlackConnectionEntity, SlackMessageEntity } from '../notify/slack/slack.entity';
 import { UserEntity } from '../users/user.entity';
 
 /** Every entity of the one data source. */
@@ -47,6 +50,7 @@ export const ENTITIES = [
   InterruptDecisionEntity,
   UsageMonthEntity,
   AgentHoursTotalsEntity,
+  SessionStorageTotalEntity,
   IdempotencyKeyEntity,
   WebhookEntity,
   WebhookEventEntity,
@@ -56,5 +60,8 @@ export const ENTITIES = [
   NotificationSettingsEntity,
   NotificationActionLinkUseEntity,
   NotificationMemberSettingsEntity,
+  SlackConnectionEntity,
+  SlackMessageEntity,
   ScheduledJobEntity,
+  AccountTokenEntity,
 ];

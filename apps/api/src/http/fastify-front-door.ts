@@ -8,6 +8,7 @@ import { sendError } from './error-response.util';
 import { jsonSizeProblem } from './json-limits.util';
 import { MAX_JSON_BODY_BYTES } from './json-body.middleware';
 import { pathOf } from './platform';
+import { keepsRawForm } from './raw-form-routes';
 import type { RequestState } from './request-state';
 import { requestStateOf } from './request-state';
 import { assignRequestId } from './request-id.middleware';
@@ -93,6 +94,11 @@ export function installFastifyFrontDoor(
     '*',
     { parseAs: 'buffer', bodyLimit: MAX_JSON_BODY_BYTES },
     (request, body, done) => {
+      // A signed form (Slack's interactions) is kept as bytes for its handler to verify.
+      if (keepsRawForm(pathOf(request.raw), request.headers['content-type'])) {
+        requestStateOf(request.raw).rawBody = body as Buffer;
+        return done(null, undefined);
+      }
       // Read under the cap and thrown away; refused after the guards (issue 34 item 4).
       if ((body as Buffer).length > 0 || request.headers['transfer-encoding'] !== undefined)
         requestStateOf(request.raw).notJson = true;

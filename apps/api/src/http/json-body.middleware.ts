@@ -4,6 +4,8 @@ import type { NextFunction, Request, Response } from 'express';
 import { ERROR_MESSAGES } from '@interlock/domain';
 import { sendError } from './error-response.util';
 import { jsonSizeProblem } from './json-limits.util';
+import { pathOf } from './platform';
+import { keepsRawForm } from './raw-form-routes';
 import type { RequestState } from './request-state';
 
 /** SPEC §10: JSON bodies are at most 1 MiB. */
@@ -46,28 +48,38 @@ export function jsonBodyStep(): (
   return (req, res, state, next) => {
     if (!hasBody(req)) return next();
     if (!req.is(JSON_TYPES)) {
-      // Drained (so the connection can be reused) under the JSON cap; refused after the guards.
-      state.notJson = true;
-      return discardBody(req, MAX_JSON_BODY_BYTES, (outcome) => {
-        if (outcome === 'ok') return next();
-        if (outcome === 'too-large') {
-          res.setHeader('connection', 'close');
-          return sendError(
+      // A signed form (Slack's interactions) is kept as bytes for its handler to verify.
+      const keep = keepsRawForm(pathOf(req), req.headers['content-type']);
+      // Else drained (so the connection can be reused) under the JSON cap; refused after the guards.
+      if (!keep) state.notJson = true;
+      return discardBody(
+        req,
+        MAX_JSON_BODY_BYTES,
+        (outcome, bytes) => {
+          if (outcome === 'ok') {
+            if (keep) state.rawBody = bytes;
+            return next();
+          }
+          if (outcome === 'too-large') {
+            res.setHeader('connection', 'close');
+            return sendError(
+              res,
+              413,
+              'PAYLOAD_TOO_LARGE',
+              ERROR_MESSAGES.PAYLOAD_TOO_LARGE,
+              state.id,
+            );
+          }
+          sendError(
             res,
-            413,
-            'PAYLOAD_TOO_LARGE',
-            ERROR_MESSAGES.PAYLOAD_TOO_LARGE,
+            400,
+            'VALIDATION_FAILED',
+            'body: the request body was incomplete.',
             state.id,
           );
-        }
-        sendError(
-          res,
-          400,
-          'VALIDATION_FAILED',
-          'body: the request body was incomplete.',
-          state.id,
-        );
-      });
+        },
+        keep,
+      );
     }
     parse(req, res, (err?: unknown) => {
       if (err === undefined || err === null) return next();
@@ -107,17 +119,20 @@ export type DiscardOutcome = 'ok' | 'too-large' | 'incomplete';
 /**
  * Reads a request body to its end and throws it away, counting its bytes: `too-large` as soon as
  * a declared Content-Length or the bytes received pass `limit` (reading stops there; the caller
- * answers 413 and closes the connection), `incomplete` when the client stops sending.
+ * answers 413 and closes the connection), `incomplete` when the client stops sending. With
+ * `keep`, `done` gets the bytes with `ok` (else an empty buffer).
  */
 export function discardBody(
   req: IncomingMessage,
   limit: number,
-  done: (outcome: DiscardOutcome) => void,
+  done: (outcome: DiscardOutcome, bytes: Buffer) => void,
+  keep = false,
 ): void {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) return done('too-large');
+  if (Number.isFinite(declared) && declared > limit) return done('too-large', Buffer.alloc(0));
   let received = 0;
   let settled = false;
+  const chunks: Buffer[] = [];
   const settle = (outcome: DiscardOutcome) => {
     if (settled) return;
     settled = true;
@@ -126,11 +141,12 @@ export function discardBody(
     req.off('aborted', onAborted);
     req.off('error', onAborted);
     if (outcome === 'too-large') req.pause();
-    done(outcome);
+    done(outcome, outcome === 'ok' ? Buffer.concat(chunks) : Buffer.alloc(0));
   };
   const onData = (chunk: Buffer) => {
     received += chunk.length;
     if (received > limit) settle('too-large');
+    else if (keep) chunks.push(chunk);
   };
   const onEnd = () => settle('ok');
   const onAborted = () => settle('incomplete');

@@ -14,6 +14,8 @@ import { nodeRequest } from './platform';
 export class RequestState {
   principal: unknown = undefined;
   notJson = false;
+  /** The raw bytes of a form body on a route that verifies a signature over them (`keepsRawForm`). */
+  rawBody: Buffer | undefined = undefined;
   requestLog: unknown = undefined;
   logContext: unknown = undefined;
   /** The matched route's pattern where the adapter knows it before the handler (Fastify). */

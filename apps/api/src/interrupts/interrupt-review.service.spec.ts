@@ -29,6 +29,8 @@ const locked: LockedInterrupt = {
   on_timeout: null,
   created_at: new Date('2026-11-22T10:00:00.000Z'),
   timeout_escalated: false,
+  opened_by_key_id: null,
+  session_id: null,
 };
 const row = {
   id: 'i-1',
@@ -66,7 +68,10 @@ function setUp(overrides: Partial<Record<keyof InterruptsRepository, jest.Mock>>
     lockTeam: jest.fn(async () => ({ id: 't-1', name: 'Ops' })),
   } as unknown as TeamsService;
   const waits = { announceSettled: jest.fn(async () => undefined) } as unknown as InterruptWaits;
-  const argus = { personDecided: jest.fn(async () => []) } as unknown as ArgusPipeline;
+  const argus = {
+    personDecided: jest.fn(async () => ({ opinions: [], paused: [] })),
+    rulesChanged: jest.fn(async () => undefined),
+  } as unknown as ArgusPipeline;
   const service = new InterruptReviewService(
     dataSource,
     repository,

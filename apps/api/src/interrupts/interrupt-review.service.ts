@@ -31,7 +31,7 @@ const closed = (status: string) =>
 /** Who decides, once `decideAuthorised` has checked: a member, and (when not the dashboard or API) how. */
 export interface DecisionAuthority {
   actor: MemberActor;
-  via?: 'email_link';
+  via?: 'email_link' | 'slack';
 }
 
 /**
@@ -82,6 +82,7 @@ export class InterruptReviewService {
       action: { name: string; args: Record<string, unknown> },
     ) => Promise<DecisionAuthority>,
   ): Promise<InterruptResponse> {
+    let pausedRules = false;
     const result = await this.dataSource.transaction(async (tx) => {
       const interrupt = await this.lock(tx, organisationId, id);
       if (interrupt.status === 'expired' || interrupt.status === 'withdrawn')
@@ -122,15 +123,20 @@ export class InterruptReviewService {
       const decided = await this.interrupts.decisionCount(tx, organisationId, id);
       const becameAnswered = decided === interrupt.action_requests.length;
       if (becameAnswered) await this.interrupts.markAnswered(tx, organisationId, id);
-      // Shadow rules that matched this action: would argus have agreed (SPEC §8d)?
-      const argus = await this.argus.personDecided(
-        tx,
-        organisationId,
-        id,
-        action.name,
-        body.decision,
-        actor.name,
-      );
+      // Shadow rules that matched this action: would argus have agreed? A rejection pauses the
+      // "Always allow this" rules that would have approved it (SPEC §8d).
+      const { opinions: argus, paused } = await this.argus.personDecided(tx, organisationId, {
+        interruptId: id,
+        title: interrupt.title,
+        keyId: interrupt.opened_by_key_id,
+        sessionId: interrupt.session_id,
+        actionName: action.name,
+        args: action.args,
+        decision: body.decision,
+        actor,
+        ip,
+      });
+      pausedRules = paused.length > 0;
       await writeAuditEntry(tx, {
         organisationId,
         action: 'interrupt.decided',
@@ -159,6 +165,7 @@ export class InterruptReviewService {
       );
       return after;
     });
+    if (pausedRules) await this.argus.rulesChanged(organisationId);
     await this.events.announce(organisationId);
     if (result.status !== 'open') await this.waits.announceSettled(organisationId, id);
     return result;

@@ -1,5 +1,14 @@
-import { BeforeApplicationShutdown, Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  OnModuleDestroy,
+  Optional,
+} from '@nestjs/common';
+import { DomainError } from '@interlock/domain';
 import type { Logger } from 'pino';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig, WaitLimitsConfig } from '../config/app-config';
 import { LOGGER } from '../logging/logger.module';
 import { NotificationBus } from '../notifications/notification-bus';
 
@@ -10,6 +19,16 @@ import { NotificationBus } from '../notifications/notification-bus';
  */
 export const INTERRUPT_SETTLED_CHANNEL = 'interlock_interrupt_settled';
 
+/** Seconds a wait refused for a cap should let pass before it asks again. */
+export const WAIT_CAP_RETRY_AFTER_SECONDS = 5;
+
+export function organisationWaitCapMessage(cap: number): string {
+  return `Too many waiting requests: this organisation may hold ${cap} at once on an instance. Retry shortly.`;
+}
+
+export const INSTANCE_WAIT_CAP_MESSAGE =
+  'This instance holds as many waiting requests as it can. Retry shortly.';
+
 /** Why a wait ended. */
 export type WaitOutcome = 'settled' | 'elapsed' | 'disconnected' | 'stopping';
 
@@ -19,6 +38,11 @@ export interface InterruptWait {
   until(ms: number, signal?: AbortSignal): Promise<WaitOutcome>;
   /** Unregisters (idempotent); call it in every case. */
   release(): void;
+  /**
+   * Set when a cap (SPEC §8e: per organisation, per instance) refused to hold this wait: it is
+   * not registered, and must be refused if the interrupt is open (answered at once otherwise).
+   */
+  readonly refusal?: DomainError;
 }
 
 interface Waiter {
@@ -36,15 +60,20 @@ interface Waiter {
 @Injectable()
 export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdown {
   private readonly waiters = new Map<string, Set<Waiter>>();
+  private readonly byOrganisation = new Map<string, number>();
+  private readonly limits: WaitLimitsConfig;
   private readonly unsubscribe: () => void;
   private readonly unresync: () => void;
   private stopping = false;
   private count = 0;
+  private inUntil = 0;
 
   constructor(
     private readonly bus: NotificationBus,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Optional() @Inject(APP_CONFIG) config?: AppConfig,
   ) {
+    this.limits = config?.waits ?? { perOrganisation: 0, perInstance: 0 };
     this.unsubscribe = bus.subscribe(INTERRUPT_SETTLED_CHANNEL, (payload) =>
       this.wakeKey(payload, 'settled'),
     );
@@ -54,6 +83,16 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
   /** How many requests this instance holds now. */
   get size(): number {
     return this.count;
+  }
+
+  /** How many waits are past their first read and waiting now (`until`), on this instance. */
+  get waiting(): number {
+    return this.inUntil;
+  }
+
+  /** How many requests of one organisation this instance holds now. */
+  heldFor(organisationId: string): number {
+    return this.byOrganisation.get(organisationId) ?? 0;
   }
 
   /** Announces, after its commit, that an interrupt is no longer open; a lost announcement only delays waits to their time. */
@@ -68,7 +107,19 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
     }
   }
 
+  /**
+   * Registers a wait, before the first read. Past a cap (`WAITS_MAX_PER_INSTANCE`: 503;
+   * `WAITS_MAX_PER_ORGANISATION`: 429) nothing is registered and the wait carries its refusal.
+   */
   register(organisationId: string, interruptId: string): InterruptWait {
+    const refusal = this.refusalFor(organisationId);
+    if (refusal !== undefined) {
+      return {
+        refusal,
+        release: () => undefined,
+        until: () => Promise.resolve<WaitOutcome>('elapsed'),
+      };
+    }
     const key = `${organisationId}:${interruptId}`;
     let woken: WaitOutcome | undefined = this.stopping ? 'stopping' : undefined;
     let resolve: ((outcome: WaitOutcome) => void) | undefined;
@@ -83,6 +134,7 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
       if (!registered) return;
       registered = false;
       this.count--;
+      bump(this.byOrganisation, organisationId, -1);
       const set = this.waiters.get(key);
       set?.delete(waiter);
       if (set?.size === 0) this.waiters.delete(key);
@@ -93,18 +145,21 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
       set.add(waiter);
       registered = true;
       this.count++;
+      bump(this.byOrganisation, organisationId, 1);
     }
     return {
       release,
       until: (ms, signal) => {
         if (woken !== undefined) return Promise.resolve(woken);
         if (signal?.aborted) return Promise.resolve<WaitOutcome>('disconnected');
+        this.inUntil++;
         return new Promise<WaitOutcome>((done) => {
           const timer = setTimeout(() => waiter.wake('elapsed'), Math.max(0, ms));
           const onAbort = () => waiter.wake('disconnected');
           signal?.addEventListener('abort', onAbort, { once: true });
           resolve = (outcome) => {
             resolve = undefined;
+            this.inUntil--;
             clearTimeout(timer);
             signal?.removeEventListener('abort', onAbort);
             release();
@@ -113,6 +168,20 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
         });
       },
     };
+  }
+
+  private refusalFor(organisationId: string): DomainError | undefined {
+    const { perOrganisation, perInstance } = this.limits;
+    const retryAfter = { 'retry-after': String(WAIT_CAP_RETRY_AFTER_SECONDS) };
+    if (perInstance > 0 && this.count >= perInstance)
+      return new DomainError('SERVICE_UNAVAILABLE', INSTANCE_WAIT_CAP_MESSAGE, retryAfter);
+    if (perOrganisation > 0 && this.heldFor(organisationId) >= perOrganisation)
+      return new DomainError(
+        'RATE_LIMITED',
+        organisationWaitCapMessage(perOrganisation),
+        retryAfter,
+      );
+    return undefined;
   }
 
   /** Ends every wait now (each answers the current state): the server is about to stop listening. */
@@ -141,4 +210,10 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
     for (const set of [...this.waiters.values()])
       for (const waiter of [...set]) waiter.wake(outcome);
   }
+}
+
+function bump(counts: Map<string, number>, key: string, by: number): void {
+  const n = (counts.get(key) ?? 0) + by;
+  if (n <= 0) counts.delete(key);
+  else counts.set(key, n);
 }

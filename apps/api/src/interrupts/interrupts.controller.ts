@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
 import {
   ApiBody,
   ApiCreatedResponse,
@@ -10,7 +10,10 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { ServerResponse } from 'node:http';
-import type { HttpResponse } from '../http/platform';
+import type { HttpRequest, HttpResponse } from '../http/platform';
+import { ApiKeyBudgetService } from '../rate-limits/api-key-budget.service';
+import { setBudgetHeaders, spendOrRefuse } from '../rate-limits/budget-answer';
+import { HeldWaitRoute, spendingDeferred } from '../rate-limits/held-wait.decorator';
 import type { JsonText } from '@interlock/domain';
 import { assertMayReadAuditLog } from '../auth/audit-log-access.util';
 import {
@@ -34,7 +37,7 @@ import { IdParam } from '../http/id-param.pipe';
 import { IdempotencyKey } from '../idempotency/idempotency-key.decorator';
 import type { IdempotentRequest } from '../idempotency/idempotency.service';
 import { markReplay } from '../idempotency/replay-header.util';
-import { InterruptsService } from './interrupts.service';
+import { InterruptsService, type WaitBudget } from './interrupts.service';
 import { InterruptReviewService } from './interrupt-review.service';
 import { AssignInterruptDto } from './dto/assign-interrupt.dto';
 import { CancelInterruptDto } from './dto/cancel-interrupt.dto';
@@ -44,7 +47,7 @@ import { CreateInterruptDto } from './dto/create-interrupt.dto';
 import { DecideInterruptDto } from './dto/decide-interrupt.dto';
 import { EscalateInterruptDto } from './dto/escalate-interrupt.dto';
 import { ListInterruptsQuery } from './dto/list-interrupts.query';
-import { GetInterruptQuery } from './dto/get-interrupt.query';
+import { GetInterruptQuery, MAX_WAIT_SECONDS } from './dto/get-interrupt.query';
 import {
   InterruptCountsResponse,
   InterruptDetailResponse,
@@ -74,6 +77,7 @@ export class InterruptsController {
     private readonly interrupts: InterruptsService,
     private readonly review: InterruptReviewService,
     private readonly lifecycle: InterruptLifecycleService,
+    private readonly budget: ApiKeyBudgetService,
   ) {}
 
   @Post()
@@ -136,6 +140,7 @@ export class InterruptsController {
 
   @Get(':id')
   @MachineOrMemberRoute('interrupt.read')
+  @HeldWaitRoute(MAX_WAIT_SECONDS)
   @ApiOperation({
     operationId: 'getInterrupt',
     summary: 'One interrupt with its decisions (and, with include, its session and history)',
@@ -145,7 +150,8 @@ export class InterruptsController {
     @CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal,
     @IdParam() id: string,
     @Query() query: GetInterruptQuery,
-    @Res({ passthrough: true }) res: unknown,
+    @Req() req: HttpRequest,
+    @Res({ passthrough: true }) res: HttpResponse,
   ): Promise<JsonText<InterruptDetailResponse> | InterruptDetailResponse> {
     const include = new Set(query.include);
     // History is the interrupt's audit entries: the audit log's own rules apply (issue 34, item 8).
@@ -158,7 +164,17 @@ export class InterruptsController {
       include,
       query.waitSeconds * 1000,
       clientGone(res),
+      spendingDeferred(req) ? this.waitBudget(caller.organisationId, res) : undefined,
     );
+  }
+
+  /** A key's wait spends its organisation's budget here, not in the guard (SPEC §8e). */
+  private waitBudget(organisationId: string, res: HttpResponse): WaitBudget {
+    return {
+      spend: () => spendOrRefuse(this.budget, organisationId, res),
+      hold: () => setBudgetHeaders(res, this.budget.peek(organisationId)),
+      charge: () => this.budget.charge(organisationId),
+    };
   }
 
   @Post(':id/decisions')

@@ -92,7 +92,12 @@ export type LockedInterrupt = Pick<
   | 'escalation_level'
   | 'expires_at'
   | 'on_timeout'
-> & { created_at: Date; timeout_escalated: boolean };
+> & {
+  created_at: Date;
+  timeout_escalated: boolean;
+  opened_by_key_id: string | null;
+  session_id: string | null;
+};
 
 /** A decision to record: the record's decision fields (its time is the database's) and the interrupt. */
 export type NewDecision = Omit<InterruptRow['decisions'][number], 'decidedAt'> & {
@@ -102,6 +107,7 @@ export type NewDecision = Omit<InterruptRow['decisions'][number], 'decidedAt'> &
 export interface InboxCountsRow {
   open: number;
   assigned_to_me: number;
+  waiting_for_me: number;
   escalated: number;
   answered: number;
 }
@@ -211,7 +217,7 @@ export class InterruptsRepository {
     const [row] = await queryRows<LockedInterrupt>(
       db,
       `SELECT title, status, action_requests, assignee_type, assignee_id, assignee_name, escalation_level,
-              expires_at, on_timeout, created_at, timeout_escalated
+              expires_at, on_timeout, created_at, timeout_escalated, opened_by_key_id, session_id
          FROM interrupts WHERE organisation_id = $1 AND id = $2 FOR NO KEY UPDATE`,
       [organisationId, id],
     );
@@ -274,6 +280,36 @@ export class InterruptsRepository {
         WHERE organisation_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
       [organisationId, limit],
     );
+  }
+
+  /** One interrupt with what argus matches on ("Always allow this"). */
+  async readForClassification(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+  ): Promise<
+    | {
+        id: string;
+        title: string;
+        session_id: string | null;
+        opened_by_key_id: string | null;
+        action_requests: StoredActionRequest[];
+      }
+    | undefined
+  > {
+    const [row] = await queryRows<{
+      id: string;
+      title: string;
+      session_id: string | null;
+      opened_by_key_id: string | null;
+      action_requests: StoredActionRequest[];
+    }>(
+      db,
+      `SELECT id, title, session_id, opened_by_key_id, action_requests FROM interrupts
+        WHERE organisation_id = $1 AND id = $2`,
+      [organisationId, id],
+    );
+    return row;
   }
 
   /**

@@ -92,6 +92,19 @@ const MAX_SEARCH_WORDS = 8;
  * Interrupts as agents and the inbox see them (SPEC §5): open one, read one, list and count them.
  * The rules and the title-search planning; the tables are `InterruptsRepository`'s.
  */
+/** A held wait that lasted this long (or ended by a decision) spends nothing of a key's budget (SPEC §8e). */
+export const WAIT_FREE_AFTER_MS = 10_000;
+
+/** How a key's wait spends its organisation's request budget (SPEC §8e); members have none. */
+export interface WaitBudget {
+  /** Answered without being held: one request, like any read (throws 429 when none is left). */
+  spend(): void;
+  /** Held: nothing spent (the answer's `RateLimit-*` fields say what is left). */
+  hold(): void;
+  /** A held wait ended short by its own clock or its client: one request after all, even past the budget. */
+  charge(): void;
+}
+
 @Injectable()
 export class InterruptsService {
   private readonly cursors: KeysetCursorCodec;
@@ -447,6 +460,11 @@ export class InterruptsService {
    * wakes it; then nothing is read until it is woken — by the decision, on any instance — or its
    * time runs out, and the current state is read once more. A client that leaves is released
    * without that read (nobody is there to answer).
+   *
+   * `budget` is a key's request budget (SPEC §8e, "waiting costs no requests"): a request answered
+   * without being held spends one (refused 429 when none is left); a held one spends nothing,
+   * unless it ends by its own clock or its client leaving within WAIT_FREE_AFTER_MS — then one,
+   * at its end, so that short waits in a loop cost what polling costs.
    */
   async waitForAnswer(
     organisationId: string,
@@ -454,15 +472,37 @@ export class InterruptsService {
     include: ReadonlySet<InterruptInclude>,
     waitMs: number,
     signal?: AbortSignal,
+    budget?: WaitBudget,
   ): Promise<JsonText<InterruptDetailResponse> | InterruptDetailResponse> {
     const wait = this.waits.register(organisationId, id);
     try {
-      const { status, answer } =
-        include.size > 0
-          ? await this.readDetail(organisationId, id, include)
-          : await this.readAnswer(organisationId, id);
-      if (status !== 'open' || waitMs <= 0) return answer;
+      let read: Awaited<ReturnType<InterruptsService['readAnswer']>>;
+      try {
+        read =
+          include.size > 0
+            ? await this.readDetail(organisationId, id, include)
+            : await this.readAnswer(organisationId, id);
+      } catch (error) {
+        budget?.spend();
+        throw error;
+      }
+      const { status, answer } = read;
+      if (status !== 'open' || waitMs <= 0) {
+        budget?.spend();
+        return answer;
+      }
+      if (wait.refusal !== undefined) {
+        budget?.spend();
+        throw wait.refusal;
+      }
+      budget?.hold();
+      const heldAt = Date.now();
       const outcome = await wait.until(waitMs, signal);
+      if (
+        (outcome === 'elapsed' || outcome === 'disconnected') &&
+        Date.now() - heldAt < WAIT_FREE_AFTER_MS
+      )
+        budget?.charge();
       if (outcome === 'disconnected') return answer;
       return await this.getAnswer(organisationId, id, include);
     } finally {
@@ -492,6 +532,28 @@ export class InterruptsService {
     if (kept.record_json === null)
       return { status: kept.status, answer: await this.get(organisationId, id) };
     return { status: kept.status, answer: new JsonText(kept.record_json) };
+  }
+
+  /** One interrupt with what argus matches on ("Always allow this"); 404 when not the organisation's. */
+  async forClassification(
+    organisationId: string,
+    id: string,
+  ): Promise<{
+    id: string;
+    title: string;
+    sessionId: string | null;
+    keyId: string | null;
+    actionRequests: StoredActionRequest[];
+  }> {
+    const r = await this.interrupts.readForClassification(this.dataSource, organisationId, id);
+    if (r === undefined) throw DomainError.of('NOT_FOUND');
+    return {
+      id: r.id,
+      title: r.title,
+      sessionId: r.session_id,
+      keyId: r.opened_by_key_id,
+      actionRequests: r.action_requests,
+    };
   }
 
   /** The latest interrupts with what argus matches on (the classification dry run). */
@@ -680,6 +742,7 @@ export class InterruptsService {
     return {
       open: tab(row.open),
       assignedToMe: tab(row.assigned_to_me),
+      waitingForMe: tab(row.waiting_for_me),
       escalated: tab(row.escalated),
       answered: tab(row.answered),
       cap: COUNT_CAP,

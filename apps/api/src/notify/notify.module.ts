@@ -22,6 +22,13 @@ import { NotificationOutbox } from './notification-outbox';
 import { NotificationSettingsService } from './notification-settings.service';
 import { NotificationsController } from './notifications.controller';
 import { NotificationsRepository } from './notifications.repository';
+import { SlackApi } from './slack/slack-api';
+import { SlackDeliveryWorker } from './slack/slack-delivery.worker';
+import { SlackOutbox } from './slack/slack-outbox';
+import { SlackInteractionsController, SlackSettingsController } from './slack/slack.controller';
+import { SLACK_SECRET_BOX, SlackService } from './slack/slack.service';
+import { SlackRepository } from './slack/slack.repository';
+import { TeamsModule } from '../teams/teams.module';
 
 /**
  * Notifications to people (issue 30): the outbox that hears the interrupts' events in their
@@ -30,12 +37,72 @@ import { NotificationsRepository } from './notifications.repository';
  * digests and retries coming due), and Settings → Notifications.
  */
 @Module({
-  imports: [WebhooksModule, OrganisationModule, InterruptsModule],
-  controllers: [NotificationsController, ActionLinksController],
+  imports: [WebhooksModule, OrganisationModule, InterruptsModule, TeamsModule],
+  controllers: [
+    NotificationsController,
+    ActionLinksController,
+    SlackSettingsController,
+    SlackInteractionsController,
+  ],
   providers: [
     NotificationsRepository,
     NotificationSettingsService,
     ActionLinksService,
+    SlackService,
+    SlackRepository,
+    {
+      provide: SlackApi,
+      inject: [APP_CONFIG, LOGGER],
+      useFactory: (config: AppConfig, logger: Logger) =>
+        new SlackApi(config.notifications.slackApiUrl, logger),
+    },
+    {
+      provide: SLACK_SECRET_BOX,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new WebhookSecretBox(config.apiKeyPepper, 'slack/v1'),
+    },
+    {
+      provide: SlackOutbox,
+      inject: [WebhookOutbox],
+      useFactory: (events: WebhookOutbox) => {
+        const outbox = new SlackOutbox();
+        events.listen(outbox);
+        return outbox;
+      },
+    },
+    {
+      provide: SlackDeliveryWorker,
+      inject: [
+        DataSource,
+        APP_CONFIG,
+        SlackApi,
+        SLACK_SECRET_BOX,
+        LOGGER,
+        JobRunner,
+        NotificationBus,
+      ],
+      useFactory: (
+        dataSource: DataSource,
+        config: AppConfig,
+        slack: SlackApi,
+        box: WebhookSecretBox,
+        logger: Logger,
+        runner: JobRunner,
+        bus: NotificationBus,
+      ) => {
+        const worker = new SlackDeliveryWorker(
+          dataSource,
+          config.notifications,
+          slack,
+          box,
+          config.dashboardUrl,
+          logger,
+        );
+        runner.register(worker);
+        bus.subscribe(ORGANISATION_EVENTS_CHANNEL, () => runner.wake(SlackDeliveryWorker.NAME));
+        return worker;
+      },
+    },
     {
       provide: ActionLinkSigner,
       inject: [APP_CONFIG],

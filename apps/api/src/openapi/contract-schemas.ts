@@ -313,6 +313,8 @@ export function stateClassificationRules(document: OpenAPIObject): void {
     properties.match = ref('RuleMatch');
     properties.outcome = ref('RuleOutcome');
   }
+  const alwaysAllow = (schemas.AlwaysAllowDto as { properties: Record<string, Schema> }).properties;
+  alwaysAllow.args = { ...alwaysAllow.args, items: ref('RuleArgPredicate') };
 }
 
 /**

@@ -30,6 +30,16 @@ export class ApiKeyBudgetService implements OnApplicationShutdown {
     return this.budget.admit(organisationId);
   }
 
+  /** What `admit` would answer, spending nothing; undefined when the budget is off. */
+  peek(organisationId: string): BudgetVerdict | undefined {
+    return this.budget.peek(organisationId);
+  }
+
+  /** Counts one request already served, even past the budget (the next one is refused). */
+  charge(organisationId: string): void {
+    this.budget.charge(organisationId);
+  }
+
   /**
    * Spends `count` more of the organisation's budget (a request that carries several calls, such
    * as an MCP batch, after the guard spent one for the request): the first refusal, or the last

@@ -50,6 +50,21 @@ describe('ApiKeyBudget', () => {
     expect(b.admit('o1', T0 + 60_000)?.allowed).toBe(true); // the next window
   });
 
+  it('peek counts nothing; charge counts a served request even past the limit (SPEC §8e waits)', async () => {
+    const table = sharedTable();
+    const b = budget(2, table);
+    expect(b.peek('o1', T0)).toMatchObject({ allowed: true, remaining: 2 });
+    expect(b.peek('o1', T0)).toMatchObject({ allowed: true, remaining: 2 });
+    b.charge('o1', T0);
+    expect(b.peek('o1', T0)).toMatchObject({ allowed: true, remaining: 1 });
+    expect(b.admit('o1', T0)).toMatchObject({ allowed: true, remaining: 0 });
+    b.charge('o1', T0); // past the limit: still counted
+    expect(b.peek('o1', T0)).toMatchObject({ allowed: false, remaining: 0 });
+    expect(b.admit('o1', T0)?.allowed).toBe(false);
+    await b.sync();
+    expect([...table.rows.values()]).toEqual([3]);
+  });
+
   it('shares the count: an instance learns what the others admitted at its next sync', async () => {
     const table = sharedTable();
     const [a, b] = [budget(10, table), budget(10, table)];

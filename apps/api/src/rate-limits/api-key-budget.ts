@@ -62,6 +62,27 @@ export class ApiKeyBudget {
 
   /** Admits (and counts) one request of `organisationId`, or says how long to wait. */
   admit(organisationId: string, now = Date.now()): BudgetVerdict | undefined {
+    return this.spend(organisationId, 'admit', now);
+  }
+
+  /** The verdict `admit` would give, counting nothing (a held wait's `RateLimit-*` fields). */
+  peek(organisationId: string, now = Date.now()): BudgetVerdict | undefined {
+    return this.spend(organisationId, 'peek', now);
+  }
+
+  /**
+   * Counts one request of `organisationId` that was already served, even past the budget (a short
+   * wait pays at its end, SPEC §8e): it is the next request that is refused.
+   */
+  charge(organisationId: string, now = Date.now()): void {
+    this.spend(organisationId, 'charge', now);
+  }
+
+  private spend(
+    organisationId: string,
+    how: 'admit' | 'peek' | 'charge',
+    now: number,
+  ): BudgetVerdict | undefined {
     if (this.limit === 0) return undefined;
     const window = now - (now % this.windowMs);
     let entry = this.organisations.get(organisationId);
@@ -76,6 +97,10 @@ export class ApiKeyBudget {
     }
     const used = entry.shared + entry.pending;
     const resetSeconds = Math.max(1, Math.ceil((window + this.windowMs - now) / 1000));
+    if (how === 'charge') {
+      entry.pending++;
+      return undefined;
+    }
     if (used >= this.limit) {
       return {
         allowed: false,
@@ -85,11 +110,11 @@ export class ApiKeyBudget {
         windowSeconds: this.windowSeconds,
       };
     }
-    entry.pending++;
+    if (how === 'admit') entry.pending++;
     return {
       allowed: true,
       limit: this.limit,
-      remaining: this.limit - used - 1,
+      remaining: this.limit - used - (how === 'admit' ? 1 : 0),
       resetSeconds,
       windowSeconds: this.windowSeconds,
     };

@@ -3,6 +3,7 @@ import {
   Column,
   CreateDateColumn,
   Entity,
+  Index,
   JoinColumn,
   ManyToOne,
   PrimaryColumn,
@@ -14,6 +15,8 @@ export type MessageRole = (typeof MESSAGE_ROLES)[number];
 
 /** One message of a session, numbered from 1 within it (`seq` is the SSE event id). */
 @Entity({ name: 'session_messages' })
+// The retention job's walk by age: a BRIN index, which TypeORM cannot compare (migration 1795763000000).
+@Index('session_messages_created_idx', { synchronize: false })
 @Check('session_messages_role_check', `"role" IN ('agent', 'user', 'tool', 'system')`)
 export class SessionMessageEntity {
   @PrimaryColumn('uuid')

@@ -65,7 +65,8 @@ export class SessionsController {
   @ApiHeader(IDEMPOTENCY_KEY_HEADER)
   @ApiCreatedResponse({ type: SessionResponse })
   @ApiPaymentRequiredResponse({
-    description: "AGENT_HOURS_ALLOWANCE_EXHAUSTED: the month's included agent hours are used.",
+    description:
+      "AGENT_HOURS_ALLOWANCE_EXHAUSTED: the month's included agent hours are used. ACTIVE_SESSIONS_EXHAUSTED: the plan's active sessions are all open (end one to start another).",
   })
   @ApiConflictResponse({
     description: 'CONFLICT: the Idempotency-Key was used with a different request.',
@@ -118,7 +119,7 @@ export class SessionsController {
   @ApiCreatedResponse({ type: AppendMessagesResponse })
   @ApiPaymentRequiredResponse({
     description:
-      "AGENT_HOURS_ALLOWANCE_EXHAUSTED: the month's included agent hours are used (the session stays open; it can still be ended).",
+      "AGENT_HOURS_ALLOWANCE_EXHAUSTED: the month's included agent hours are used (the session stays open; it can still be ended). SESSION_STORAGE_EXHAUSTED: the messages would pass the plan's stored session-message bytes (the retention frees space).",
   })
   @ApiConflictResponse({
     description:

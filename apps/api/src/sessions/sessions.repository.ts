@@ -213,4 +213,27 @@ export class SessionsRepository {
       [organisationId, id, afterSeq, limit],
     );
   }
+
+  /**
+   * Deletes up to `limit` messages, of any organisation, appended more than `retentionMs` ago
+   * (the retention job; the BRIN index on `created_at` finds them). How many were deleted.
+   */
+  async deleteMessagesOlderThan(
+    db: Queryable,
+    retentionMs: number,
+    limit: number,
+  ): Promise<number> {
+    const [row] = await queryRows<{ deleted: number }>(
+      db,
+      `WITH gone AS (
+         DELETE FROM session_messages WHERE (organisation_id, session_id, seq) IN (
+           SELECT organisation_id, session_id, seq FROM session_messages
+            WHERE created_at < now() - $1::bigint * interval '1 millisecond'
+            LIMIT $2)
+         RETURNING 1)
+       SELECT count(*)::int AS deleted FROM gone`,
+      [retentionMs, limit],
+    );
+    return row.deleted;
+  }
 }

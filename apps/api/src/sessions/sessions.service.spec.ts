@@ -66,6 +66,8 @@ function setUp(
   } as unknown as SessionsRepository;
   const allowances = {
     assertAgentHoursLeft: jest.fn(async () => undefined),
+    assertSessionStartAllowed: jest.fn(async () => undefined),
+    consumeSessionStorage: jest.fn(async () => undefined),
     agentHoursLeft: jest.fn(() => ({ from: 'f', where: 'w', params: [] })),
     ...allowance,
   } as unknown as AllowancesService;
@@ -122,11 +124,11 @@ describe('SessionsService', () => {
     expect(events.announce).toHaveBeenCalledWith(ORG);
   });
 
-  it('refuses to start once the agent hours are spent, and writes nothing', async () => {
-    const spent = new DomainError('AGENT_HOURS_ALLOWANCE_EXHAUSTED', 'spent');
+  it('refuses to start once the agent hours are spent or the active sessions full, and writes nothing', async () => {
+    const spent = new DomainError('ACTIVE_SESSIONS_EXHAUSTED', 'full');
     const { service, repository, actions, events } = setUp(
       {},
-      { assertAgentHoursLeft: jest.fn(async () => Promise.reject(spent)) },
+      { assertSessionStartAllowed: jest.fn(async () => Promise.reject(spent)) },
     );
     await expect(service.start(ORG, agent, { name: 'nightly' }, undefined, null)).rejects.toBe(
       spent,
@@ -137,12 +139,14 @@ describe('SessionsService', () => {
   });
 
   it('numbers appended messages on from the count, writes no audit entry, and tells the viewers', async () => {
-    const { service, repository, actions, bus } = setUp();
+    const { service, repository, actions, bus, allowances } = setUp();
     const messages: SessionMessageDto[] = [
       { role: 'agent', content: 'a' },
-      { role: 'tool', content: 'b' },
+      { role: 'tool', content: 'bé' },
     ];
     expect((await service.append(ORG, 's-1', messages, undefined)).value).toEqual({ appended: 2 });
+    // The content's UTF-8 bytes count against the storage quota: 1 + 3.
+    expect(allowances.consumeSessionStorage).toHaveBeenCalledWith(expect.anything(), ORG, 4);
     expect(repository.insertMessages).toHaveBeenCalledWith(
       expect.anything(),
       ORG,
@@ -152,6 +156,20 @@ describe('SessionsService', () => {
     );
     expect(actions()).toEqual([]);
     expect(bus.publish).toHaveBeenCalledWith('interlock_live_view', `${ORG} s-1 5 active`);
+  });
+
+  it('refuses an append past the storage quota before looking at the session, and writes nothing', async () => {
+    const full = new DomainError('SESSION_STORAGE_EXHAUSTED', 'full');
+    const { service, repository, bus } = setUp(
+      {},
+      { consumeSessionStorage: jest.fn(async () => Promise.reject(full)) },
+    );
+    await expect(
+      service.append(ORG, 's-1', [{ role: 'agent', content: 'a' }], undefined),
+    ).rejects.toBe(full);
+    expect(repository.countMessages).not.toHaveBeenCalled();
+    expect(repository.insertMessages).not.toHaveBeenCalled();
+    expect(bus.publish).not.toHaveBeenCalled();
   });
 
   it('says why an append was refused: 404 for no such session, 409 for an ended one; no message written', async () => {

@@ -59,7 +59,7 @@ export class SessionsService {
   ): Promise<IdempotentResult<SessionResponse>> {
     const result = await this.dataSource.transaction((tx) =>
       this.idempotency.once(tx, idempotency, 201, async () => {
-        await this.allowances.assertAgentHoursLeft(tx, organisationId);
+        await this.allowances.assertSessionStartAllowed(tx, organisationId);
         const id = randomUUID();
         const row = await this.sessions.insert(tx, organisationId, {
           id,
@@ -95,7 +95,9 @@ export class SessionsService {
    * The same statement checks the month's agent hours against the organisation's running total
    * (one primary-key read each of the organisation and its totals, no extra round trip): once
    * they are spent, appends answer 402 — before the session is looked at (SPEC §4: allowance,
-   * then action) — while the session itself stays open for the agent to end.
+   * then action) — while the session itself stays open for the agent to end. Before it, the
+   * messages' bytes are added to the organisation's stored total, or refused with 402 past the
+   * plan's storage quota (SPEC §8).
    */
   async append(
     organisationId: string,
@@ -107,6 +109,7 @@ export class SessionsService {
     const hoursLeft = this.allowances.agentHoursLeft('$1', 4);
     const result = await this.dataSource.transaction((tx) =>
       this.idempotency.once(tx, idempotency, 201, async () => {
+        await this.allowances.consumeSessionStorage(tx, organisationId, contentBytes(messages));
         const count = () =>
           this.sessions.countMessages(tx, organisationId, id, messages.length, hoursLeft);
         let counted = await count();
@@ -253,6 +256,13 @@ export class SessionsService {
       );
     }
   }
+}
+
+/** The UTF-8 bytes of the messages' content: what Postgres's octet_length stores for them. */
+function contentBytes(messages: readonly SessionMessageDto[]): number {
+  let bytes = 0;
+  for (const m of messages) bytes += Buffer.byteLength(m.content, 'utf8');
+  return bytes;
 }
 
 function durationSeconds(row: SessionRow): number {

@@ -21,6 +21,10 @@ const HINTS: Record<string, string> = {
     "The organisation cannot open more requests this month. Do not retry; tell the user (an owner can move to the Pro plan) and don't carry out the actions.",
   AGENT_HOURS_ALLOWANCE_EXHAUSTED:
     'The organisation has no agent hours left this month, so no session can start. Carry on without a session and tell the user.',
+  ACTIVE_SESSIONS_EXHAUSTED:
+    'The organisation has as many sessions open as its plan allows. End a session you no longer use (end_session), or carry on without one and tell the user.',
+  SESSION_STORAGE_EXHAUSTED:
+    'The organisation has used its storage for session messages, so this log was not kept. Carry on without logging to the session and tell the user.',
   VALIDATION_FAILED: 'Fix the argument the message names and call the tool again.',
   NOT_FOUND:
     'No such id in this organisation: check the id you passed (copy it from the earlier tool result).',

@@ -137,6 +137,25 @@ export type Allowance = {
     used: number;
 };
 
+export type AlwaysAllowDto = {
+    /**
+     * One of its action requests.
+     */
+    actionName: string;
+    /**
+     * Conditions on the arguments (RuleArgPredicate), each of which must hold for this action's own arguments — equal values, or a range the person chooses. Absent: every argument equal to its value here. Empty: any arguments.
+     */
+    args?: Array<RuleArgPredicate>;
+    /**
+     * Days until the rule expires.
+     */
+    expiresInDays?: number;
+    /**
+     * The interrupt whose action is always allowed.
+     */
+    interruptId: string;
+};
+
 export type ApiKeyListResponse = {
     apiKeys: Array<ApiKeyResponse>;
 };
@@ -237,7 +256,7 @@ export type AssigneeFilter = 'me' | 'my_teams' | 'unassigned';
 /**
  * <category>.<verb>: the actions the service writes today; new actions may appear: treat unknown ones as opaque.
  */
-export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
+export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.password_changed' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
 
 export type AuditCategory = 'interrupt' | 'session' | 'member' | 'role' | 'team' | 'api_key' | 'webhook' | 'classification' | 'settings' | 'billing' | 'organisation';
 
@@ -301,6 +320,11 @@ export type ChangeMemberRoleDto = {
     roleId: string;
 };
 
+export type ChangePasswordDto = {
+    currentPassword: string;
+    newPassword: string;
+};
+
 export type ChangePlanDto = {
     plan: Plan;
 };
@@ -342,7 +366,19 @@ export type ClassificationRuleListItem = {
     match: RuleMatch;
     mode: ClassificationRuleMode;
     name: string;
+    /**
+     * member: written in the editor or the API; always_allow: made by "Always allow this" on an interrupt; suggestion: applied from a suggestion.
+     */
+    origin: ClassificationRuleOrigin;
+    /**
+     * For always_allow: the interrupt it was made from.
+     */
+    originInterruptId: string | null;
     outcome: RuleOutcome;
+    /**
+     * Set when a person rejected an action this always_allow rule would approve, which switched it off; cleared by the next mode change.
+     */
+    paused: ClassificationRulePause | null;
     priority: number;
     stats: ClassificationRuleStats;
     updatedAt: string;
@@ -357,6 +393,24 @@ export type ClassificationRuleListResponse = {
 
 export type ClassificationRuleMode = 'off' | 'shadow' | 'enforce';
 
+/**
+ * member: written in the editor or the API; always_allow: made by "Always allow this" on an interrupt; suggestion: applied from a suggestion.
+ */
+export type ClassificationRuleOrigin = 'member' | 'always_allow' | 'suggestion';
+
+export type ClassificationRulePause = {
+    actionName: string;
+    at: string;
+    /**
+     * Who rejected it, by name at the time.
+     */
+    byName: string;
+    /**
+     * The interrupt whose action was rejected.
+     */
+    interruptId: string;
+};
+
 export type ClassificationRuleResponse = {
     createdAt: string;
     expiresAt: string | null;
@@ -364,7 +418,19 @@ export type ClassificationRuleResponse = {
     match: RuleMatch;
     mode: ClassificationRuleMode;
     name: string;
+    /**
+     * member: written in the editor or the API; always_allow: made by "Always allow this" on an interrupt; suggestion: applied from a suggestion.
+     */
+    origin: ClassificationRuleOrigin;
+    /**
+     * For always_allow: the interrupt it was made from.
+     */
+    originInterruptId: string | null;
     outcome: RuleOutcome;
+    /**
+     * Set when a person rejected an action this always_allow rule would approve, which switched it off; cleared by the next mode change.
+     */
+    paused: ClassificationRulePause | null;
     priority: number;
     updatedAt: string;
 };
@@ -403,6 +469,25 @@ export type ClassificationShadowStats = {
      * Of those, the actions it would have decided (approve or reject, allowed by the action).
      */
     wouldDecide: number;
+};
+
+export type ConnectSlackDto = {
+    /**
+     * The Slack app's bot token (OAuth & Permissions → Bot User OAuth Token; scopes chat:write, users:read, users:read.email). Checked with Slack's auth.test; stored encrypted, never shown again.
+     */
+    botToken: string;
+    /**
+     * The channel new interrupts are posted to (its id, e.g. C0123ABCD); invite the app to it.
+     */
+    channelId: string;
+    /**
+     * The Slack app's signing secret (Basic Information → App Credentials): interactivity requests are verified with it. Stored encrypted, never shown again.
+     */
+    signingSecret: string;
+    /**
+     * Post only the interrupts assigned to this team (when opened or assigned to it); null or absent: every new interrupt.
+     */
+    teamId?: string | null;
 };
 
 export type CreateApiKeyDto = {
@@ -693,7 +778,7 @@ export type ErrorBody = {
 /**
  * Stable: switch on this.
  */
-export type ErrorCode = 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'API_KEY_EXPIRED' | 'SIGN_IN_REQUIRED' | 'INVALID_CREDENTIALS' | 'MESSAGES_ALLOWANCE_EXHAUSTED' | 'AGENT_HOURS_ALLOWANCE_EXHAUSTED' | 'PLAN_REQUIRED' | 'HUMANS_ONLY' | 'MISSING_PERMISSION' | 'FORBIDDEN' | 'CSRF_REJECTED' | 'SIGNUP_CLOSED' | 'VALIDATION_FAILED' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'SERVICE_UNAVAILABLE';
+export type ErrorCode = 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'API_KEY_EXPIRED' | 'SIGN_IN_REQUIRED' | 'INVALID_CREDENTIALS' | 'MESSAGES_ALLOWANCE_EXHAUSTED' | 'AGENT_HOURS_ALLOWANCE_EXHAUSTED' | 'SESSION_STORAGE_EXHAUSTED' | 'ACTIVE_SESSIONS_EXHAUSTED' | 'PLAN_REQUIRED' | 'HUMANS_ONLY' | 'MISSING_PERMISSION' | 'FORBIDDEN' | 'CSRF_REJECTED' | 'WRONG_PASSWORD' | 'SIGNUP_CLOSED' | 'VALIDATION_FAILED' | 'INVALID_TOKEN' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'SERVICE_UNAVAILABLE';
 
 export type EscalateInterruptDto = {
     reason?: string;
@@ -805,6 +890,10 @@ export type InterruptCountsResponse = {
      * Open.
      */
     open: TabCount;
+    /**
+     * Open and assigned to the signed-in member or to a team they belong to: what waits for them (the tab title and browser notifications count it).
+     */
+    waitingForMe: TabCount;
 };
 
 export type InterruptCreatedEvent = {
@@ -1365,6 +1454,18 @@ export type OrganisationResponse = {
     usage: UsageSummary;
 };
 
+export type PasswordResetConfirmDto = {
+    password: string;
+    /**
+     * The token from the reset link (the part after the link's #).
+     */
+    token: string;
+};
+
+export type PasswordResetRequestDto = {
+    email: string;
+};
+
 export type Permission = 'apiKey.create' | 'apiKey.read' | 'apiKey.update' | 'apiKey.delete' | 'interrupt.decide' | 'interrupt.assign' | 'interrupt.escalate' | 'interrupt.read' | 'session.read' | 'session.disconnect' | 'webhook.manage' | 'billing.manage' | 'member.invite' | 'member.manage' | 'role.manage' | 'team.manage' | 'auditLog.read' | 'auditLog.export' | 'classification.read' | 'classification.manage';
 
 export type Plan = 'free' | 'pro';
@@ -1374,6 +1475,17 @@ export type PreviewActionLinkDto = {
      * The token of an emailed action link (the part after '#' in the link). It is a credential: it names the member who decides.
      */
     token: string;
+};
+
+export type Quota = {
+    /**
+     * The most the organisation's plan includes.
+     */
+    included: number;
+    /**
+     * Held now.
+     */
+    used: number;
 };
 
 /**
@@ -1683,6 +1795,44 @@ export type SignedInOrganisation = {
     plan: Plan;
 };
 
+export type SlackConnectionResponse = {
+    channelId: string;
+    credentialsSetAt: string;
+    /**
+     * The Request URL to enter under the Slack app's Interactivity & Shortcuts: the service's public origin and /api/slack/interactions/{organisationId}.
+     */
+    requestUrl: string;
+    slackTeamId: string;
+    slackTeamName: string;
+    teamId: string | null;
+    /**
+     * The team, when it still exists.
+     */
+    teamName: string | null;
+};
+
+export type SlackMessageResponse = {
+    interruptId: string;
+    lastError: string | null;
+    /**
+     * Whether the message is in the channel (posted at least once).
+     */
+    posted: boolean;
+    status: SlackMessageStatus;
+    title: string;
+    updatedAt: string;
+};
+
+export type SlackMessageStatus = 'pending' | 'sending' | 'sent' | 'failed';
+
+export type SlackSettingsResponse = {
+    connection: SlackConnectionResponse | null;
+    /**
+     * The 20 messages changed last, newest first.
+     */
+    messages: Array<SlackMessageResponse>;
+};
+
 export type StartSessionDto = {
     externalId?: string;
     metadata?: {
@@ -1801,6 +1951,10 @@ export type UpdateWebhookDto = {
 
 export type UsageSummary = {
     /**
+     * Sessions active now; starting one past the quota answers 402 ACTIVE_SESSIONS_EXHAUSTED.
+     */
+    activeSessions: Quota;
+    /**
      * Agent hours: the month's summed session time; open sessions count up to now.
      */
     agentHours: Allowance;
@@ -1816,6 +1970,14 @@ export type UsageSummary = {
      * When the allowances renew: the first instant of next month, UTC.
      */
     renewsAt: string;
+    /**
+     * Bytes of session-message content stored (UTF-8); appends past the quota answer 402 SESSION_STORAGE_EXHAUSTED, and the retention frees space.
+     */
+    sessionMessageBytes: Quota;
+    /**
+     * Session messages are deleted this many seconds after they were appended (SESSION_MESSAGE_RETENTION).
+     */
+    sessionMessageRetentionSeconds: number;
 };
 
 export type WebhookDeliveryAttempt = {
@@ -2437,6 +2599,98 @@ export type ExportAuditLogResponses = {
 
 export type ExportAuditLogResponse = ExportAuditLogResponses[keyof ExportAuditLogResponses];
 
+export type RequestPasswordResetData = {
+    body: PasswordResetRequestDto;
+    path?: never;
+    query?: never;
+    url: '/api/auth/password-reset';
+};
+
+export type RequestPasswordResetErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     */
+    400: ErrorBody;
+    /**
+     * HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: too many reset requests from this address (SPEC §8f); never for the account asked about.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type RequestPasswordResetError = RequestPasswordResetErrors[keyof RequestPasswordResetErrors];
+
+export type RequestPasswordResetResponses = {
+    /**
+     * Asked: an email follows if the address has an account.
+     */
+    202: unknown;
+};
+
+export type ConfirmPasswordResetData = {
+    body: PasswordResetConfirmDto;
+    path?: never;
+    query?: never;
+    url: '/api/auth/password-reset/confirm';
+};
+
+export type ConfirmPasswordResetErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). INVALID_TOKEN: the link was already used, expired (30 minutes), or is not one the service sent.
+     */
+    400: ErrorBody;
+    /**
+     * HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type ConfirmPasswordResetError = ConfirmPasswordResetErrors[keyof ConfirmPasswordResetErrors];
+
+export type ConfirmPasswordResetResponses = {
+    /**
+     * The password is changed; sign in with it.
+     */
+    204: void;
+};
+
+export type ConfirmPasswordResetResponse = ConfirmPasswordResetResponses[keyof ConfirmPasswordResetResponses];
+
 export type GetSignInSessionData = {
     body?: never;
     headers?: {
@@ -2643,6 +2897,70 @@ export type SignUpResponses = {
 };
 
 export type SignUpResponse = SignUpResponses[keyof SignUpResponses];
+
+export type AlwaysAllowActionData = {
+    body: AlwaysAllowDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/classification/always-allow';
+};
+
+export type AlwaysAllowActionErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of. NOT_FOUND: interruptId names no interrupt of this organisation.
+     */
+    404: ErrorBody;
+    /**
+     * CONFLICT: actionName names none of its action requests, the action does not allow approve, its name holds * or ?, or the key that opened it is gone.
+     */
+    409: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type AlwaysAllowActionError = AlwaysAllowActionErrors[keyof AlwaysAllowActionErrors];
+
+export type AlwaysAllowActionResponses = {
+    201: ClassificationRuleResponse;
+};
+
+export type AlwaysAllowActionResponse = AlwaysAllowActionResponses[keyof AlwaysAllowActionResponses];
 
 export type DryRunClassificationData = {
     body: DryRunDto;
@@ -3320,7 +3638,7 @@ export type GetInterruptData = {
          */
         include?: Array<'history' | 'session'>;
         /**
-         * Hold the request while the interrupt is open, for at most this many seconds, then answer its current state (200 either way). An interrupt that is not open is answered at once. A held request costs one request of the organisation's budget, however long it waits.
+         * Hold the request while the interrupt is open, for at most this many seconds, then answer its current state (200 either way). An interrupt that is not open is answered at once. With a key, an answer at once costs one request of the organisation's budget and a held wait none (one if it ends by its time or its client within 10 s); held waits are capped per organisation (429) and per instance (503).
          */
         waitSeconds?: number;
     };
@@ -4050,6 +4368,63 @@ export type GetMeResponses = {
 
 export type GetMeResponse = GetMeResponses[keyof GetMeResponses];
 
+export type ChangePasswordData = {
+    body: ChangePasswordDto;
+    path?: never;
+    query?: never;
+    url: '/api/me/password';
+};
+
+export type ChangePasswordErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED. WRONG_PASSWORD: currentPassword is not the current password.
+     */
+    403: ErrorBody;
+    /**
+     * CONFLICT: the password was changed by another request meanwhile.
+     */
+    409: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After. RATE_LIMITED: too many failed sign-ins (or wrong current passwords) for this account or from this address (SPEC §8b).
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type ChangePasswordError = ChangePasswordErrors[keyof ChangePasswordErrors];
+
+export type ChangePasswordResponses = {
+    /**
+     * Changed.
+     */
+    204: void;
+};
+
+export type ChangePasswordResponse = ChangePasswordResponses[keyof ChangePasswordResponses];
+
 export type ListMembersData = {
     body?: never;
     headers?: {
@@ -4498,6 +4873,173 @@ export type UpdateNotificationSettingsResponses = {
 };
 
 export type UpdateNotificationSettingsResponse = UpdateNotificationSettingsResponses[keyof UpdateNotificationSettingsResponses];
+
+export type DisconnectSlackData = {
+    body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/notifications/slack';
+};
+
+export type DisconnectSlackErrors = {
+    /**
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type DisconnectSlackError = DisconnectSlackErrors[keyof DisconnectSlackErrors];
+
+export type DisconnectSlackResponses = {
+    /**
+     * Disconnected.
+     */
+    204: void;
+};
+
+export type DisconnectSlackResponse = DisconnectSlackResponses[keyof DisconnectSlackResponses];
+
+export type GetSlackSettingsData = {
+    body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/notifications/slack';
+};
+
+export type GetSlackSettingsErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type GetSlackSettingsError = GetSlackSettingsErrors[keyof GetSlackSettingsErrors];
+
+export type GetSlackSettingsResponses = {
+    200: SlackSettingsResponse;
+};
+
+export type GetSlackSettingsResponse = GetSlackSettingsResponses[keyof GetSlackSettingsResponses];
+
+export type ConnectSlackData = {
+    body: ConnectSlackDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/notifications/slack';
+};
+
+export type ConnectSlackErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * CONFLICT: Slack refused the bot token, or could not be reached to check it.
+     */
+    409: unknown;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type ConnectSlackError = ConnectSlackErrors[keyof ConnectSlackErrors];
+
+export type ConnectSlackResponses = {
+    200: SlackSettingsResponse;
+};
+
+export type ConnectSlackResponse = ConnectSlackResponses[keyof ConnectSlackResponses];
 
 export type GetOrganisationData = {
     body?: never;
@@ -5090,7 +5632,7 @@ export type StartSessionErrors = {
      */
     401: ErrorBody;
     /**
-     * AGENT_HOURS_ALLOWANCE_EXHAUSTED: the month's included agent hours are used.
+     * AGENT_HOURS_ALLOWANCE_EXHAUSTED: the month's included agent hours are used. ACTIVE_SESSIONS_EXHAUSTED: the plan's active sessions are all open (end one to start another).
      */
     402: unknown;
     /**
@@ -5328,7 +5870,7 @@ export type AppendSessionMessagesErrors = {
      */
     401: ErrorBody;
     /**
-     * AGENT_HOURS_ALLOWANCE_EXHAUSTED: the month's included agent hours are used (the session stays open; it can still be ended).
+     * AGENT_HOURS_ALLOWANCE_EXHAUSTED: the month's included agent hours are used (the session stays open; it can still be ended). SESSION_STORAGE_EXHAUSTED: the messages would pass the plan's stored session-message bytes (the retention frees space).
      */
     402: unknown;
     /**

@@ -8,6 +8,15 @@ export class Allowance {
   included!: number;
 }
 
+/** What the organisation holds now against its plan's quota (not monthly: it goes down as well as up). */
+export class Quota {
+  @ApiProperty({ type: 'integer', description: 'Held now.' })
+  used!: number;
+
+  @ApiProperty({ type: 'integer', description: "The most the organisation's plan includes." })
+  included!: number;
+}
+
 /** This month's use of the plan's allowances (SPEC §8), per UTC calendar month. */
 export class UsageSummary {
   @ApiProperty({ example: '2026-11', description: 'YYYY-MM, UTC.' })
@@ -30,4 +39,25 @@ export class UsageSummary {
     description: "Agent hours: the month's summed session time; open sessions count up to now.",
   })
   agentHours!: Allowance;
+
+  @ApiProperty({
+    type: Quota,
+    description:
+      'Bytes of session-message content stored (UTF-8); appends past the quota answer 402 SESSION_STORAGE_EXHAUSTED, and the retention frees space.',
+  })
+  sessionMessageBytes!: Quota;
+
+  @ApiProperty({
+    type: Quota,
+    description:
+      'Sessions active now; starting one past the quota answers 402 ACTIVE_SESSIONS_EXHAUSTED.',
+  })
+  activeSessions!: Quota;
+
+  @ApiProperty({
+    type: 'integer',
+    description:
+      'Session messages are deleted this many seconds after they were appended (SESSION_MESSAGE_RETENTION).',
+  })
+  sessionMessageRetentionSeconds!: number;
 }

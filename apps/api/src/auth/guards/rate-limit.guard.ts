@@ -1,38 +1,35 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { type HttpRequest, type HttpResponse, nodeResponse } from '../../http/platform';
+import { Reflector } from '@nestjs/core';
+import type { HttpRequest, HttpResponse } from '../../http/platform';
 import { ApiKeyBudgetService } from '../../rate-limits/api-key-budget.service';
-import { rateLimited } from '../../rate-limits/rate-limited.error';
+import { spendOrRefuse } from '../../rate-limits/budget-answer';
+import { asksToWait, deferSpending, HELD_WAIT_ROUTE } from '../../rate-limits/held-wait.decorator';
 import { principalOf } from '../principal';
 
 /**
  * After the caller is classified and before the plan guard: a request made with an API key
  * spends one of its organisation's budget (SPEC §8b). Every such response carries the
  * `RateLimit-*` fields (IETF draft 6); past the budget, 429 RATE_LIMITED with `Retry-After`.
+ * A wait (`@HeldWaitRoute` with `waitSeconds` ≥ 1, SPEC §8e) is left to its handler, which
+ * spends only when it does not hold the request.
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
-  constructor(private readonly budget: ApiKeyBudgetService) {}
+  constructor(
+    private readonly budget: ApiKeyBudgetService,
+    private readonly reflector: Reflector,
+  ) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const principal = principalOf(context.getArgByIndex<HttpRequest>(0));
+    const req = context.getArgByIndex<HttpRequest>(0);
+    const principal = principalOf(req);
     if (principal.kind !== 'api_key') return true;
-    const verdict = this.budget.admit(principal.organisationId);
-    if (verdict === undefined) return true;
-    const policy = `${verdict.limit};w=${verdict.windowSeconds}`;
-    if (!verdict.allowed) {
-      throw rateLimited(verdict.resetSeconds * 1000, {
-        'ratelimit-policy': policy,
-        'ratelimit-limit': String(verdict.limit),
-        'ratelimit-remaining': String(verdict.remaining),
-        'ratelimit-reset': String(verdict.resetSeconds),
-      });
+    const maxWait = this.reflector.get<number | undefined>(HELD_WAIT_ROUTE, context.getHandler());
+    if (maxWait !== undefined && asksToWait(req.query, maxWait)) {
+      deferSpending(req);
+      return true;
     }
-    // On every admitted key request: set one by one, without an object to iterate.
-    const res = nodeResponse(context.getArgByIndex<HttpResponse>(1));
-    res.setHeader('ratelimit-policy', policy);
-    res.setHeader('ratelimit-limit', String(verdict.limit));
-    res.setHeader('ratelimit-remaining', String(verdict.remaining));
-    res.setHeader('ratelimit-reset', String(verdict.resetSeconds));
+    spendOrRefuse(this.budget, principal.organisationId, context.getArgByIndex<HttpResponse>(1));
     return true;
   }
 }

@@ -15,8 +15,10 @@ import { RequireAnyOf } from '../../http/require-any-of.decorator';
 import {
   RULE_LIMITS,
   RULE_MODES,
+  RULE_ORIGINS,
   type RuleMatch,
   type RuleMode,
+  type RuleOrigin,
   type RuleOutcome,
 } from '../rule-engine';
 
@@ -138,6 +140,21 @@ export class UpdateClassificationRuleDto {
   expiresAt?: string | null;
 }
 
+/** Why a rule was switched off without its editor (SPEC §8d). */
+export class ClassificationRulePause {
+  @ApiProperty({ format: 'date-time' })
+  at!: string;
+
+  @ApiProperty({ format: 'uuid', description: 'The interrupt whose action was rejected.' })
+  interruptId!: string;
+
+  @ApiProperty()
+  actionName!: string;
+
+  @ApiProperty({ description: 'Who rejected it, by name at the time.' })
+  byName!: string;
+}
+
 export class ClassificationRuleResponse {
   @ApiProperty({ format: 'uuid' })
   id!: string;
@@ -159,6 +176,30 @@ export class ClassificationRuleResponse {
 
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
   expiresAt!: string | null;
+
+  @ApiProperty({
+    enum: RULE_ORIGINS,
+    enumName: 'ClassificationRuleOrigin',
+    description:
+      'member: written in the editor or the API; always_allow: made by "Always allow this" on an interrupt; suggestion: applied from a suggestion.',
+  })
+  origin!: RuleOrigin;
+
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'For always_allow: the interrupt it was made from.',
+  })
+  originInterruptId!: string | null;
+
+  @ApiProperty({
+    type: () => ClassificationRulePause,
+    nullable: true,
+    description:
+      'Set when a person rejected an action this always_allow rule would approve, which switched it off; cleared by the next mode change.',
+  })
+  paused!: ClassificationRulePause | null;
 
   @ApiProperty({ format: 'date-time' })
   createdAt!: string;

@@ -30,7 +30,12 @@ import { AuditLogOwner1795740000000 } from './1795740000000-audit-log-owner';
 import { ClassificationMatches1795741000000 } from './1795741000000-classification-matches';
 import { InboxDeadlineOrder1795742000000 } from './1795742000000-inbox-deadline-order';
 import { WebhookEventTraceParent1795750000000 } from './1795750000000-webhook-event-trace-parent';
-import { DecisionResponse1795760000000 } from './1795760000000-decision-response';
+import { AccountTokens1795760000000 } from './1795760000000-account-tokens';
+import { ClassificationRuleOrigin1795761000000 } from './1795761000000-classification-rule-origin';
+import { Slack1795762000000 } from './1795762000000-slack';
+import { SessionStorage1795763000001 } from './1795763000001-session-storage';
+import { SessionMessageRetention1795763000000 } from './1795763000000-session-message-retention';
+import { DecisionResponse1795764000000 } from './1795764000000-decision-response';
 
 export const MIGRATIONS = [
   CreateOrganisations1763683200000,
@@ -64,5 +69,10 @@ export const MIGRATIONS = [
   ClassificationMatches1795741000000,
   InboxDeadlineOrder1795742000000,
   WebhookEventTraceParent1795750000000,
-  DecisionResponse1795760000000,
+  AccountTokens1795760000000,
+  ClassificationRuleOrigin1795761000000,
+  Slack1795762000000,
+  SessionMessageRetention1795763000000,
+  SessionStorage1795763000001,
+  DecisionResponse1795764000000,
 ];

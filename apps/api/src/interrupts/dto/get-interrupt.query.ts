@@ -38,8 +38,9 @@ export class GetInterruptQuery {
     maximum: MAX_WAIT_SECONDS,
     description:
       'Hold the request while the interrupt is open, for at most this many seconds, then answer its current state ' +
-      '(200 either way). An interrupt that is not open is answered at once. A held request costs one request of the ' +
-      "organisation's budget, however long it waits.",
+      '(200 either way). An interrupt that is not open is answered at once. With a key, an answer at once costs one ' +
+      "request of the organisation's budget and a held wait none (one if it ends by its time or its client within 10 s); " +
+      'held waits are capped per organisation (429) and per instance (503).',
   })
   @IsOptional()
   @Type(() => Number)

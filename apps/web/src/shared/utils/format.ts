@@ -42,3 +42,17 @@ export function number(value: number, maximumFractionDigits = 2): string {
 export function prettyJson(value: unknown): string {
   return JSON.stringify(value, null, 2);
 }
+
+const BYTE_UNITS = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'] as const;
+
+/** 0 → "0 bytes", 1536 → "1.5 KiB", 104857600 → "100 MiB" (binary units, as the quotas are set). */
+export function bytes(value: number): string {
+  let unit = 0;
+  let scaled = value;
+  while (scaled >= 1024 && unit < BYTE_UNITS.length - 1) {
+    scaled /= 1024;
+    unit += 1;
+  }
+  if (unit === 0) return `${number(value, 0)} ${value === 1 ? 'byte' : 'bytes'}`;
+  return `${number(scaled, 1)} ${BYTE_UNITS[unit]}`;
+}

@@ -245,6 +245,19 @@ class ChangeMemberRoleDto(InterlockModel):
     """
 
 
+class ChangePasswordDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    current_password: str = Field(
+        ..., alias='currentPassword', max_length=200, pattern='^[^\\u0000]*$'
+    )
+    new_password: str = Field(
+        ..., alias='newPassword', max_length=200, min_length=8, pattern='^[^\\u0000]*$'
+    )
+
+
 class ClassificationDisagreement(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -290,6 +303,35 @@ class ClassificationRuleMode(RootModel[Union[Literal['off', 'shadow', 'enforce']
     root: Union[Literal['off', 'shadow', 'enforce'], str]
 
 
+class ClassificationRuleOrigin(
+    RootModel[Union[Literal['member', 'always_allow', 'suggestion'], str]]
+):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    root: Union[Literal['member', 'always_allow', 'suggestion'], str]
+    """
+    member: written in the editor or the API; always_allow: made by "Always allow this" on an interrupt; suggestion: applied from a suggestion.
+    """
+
+
+class ClassificationRulePause(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action_name: str = Field(..., alias='actionName')
+    at: AwareDatetime
+    by_name: str = Field(..., alias='byName')
+    """
+    Who rejected it, by name at the time.
+    """
+    interrupt_id: str = Field(..., alias='interruptId')
+    """
+    The interrupt whose action was rejected.
+    """
+
+
 class ClassificationShadowStats(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -310,6 +352,38 @@ class ClassificationShadowStats(InterlockModel):
     would_decide: int = Field(..., alias='wouldDecide')
     """
     Of those, the actions it would have decided (approve or reject, allowed by the action).
+    """
+
+
+class ConnectSlackDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    bot_token: str = Field(
+        ...,
+        alias='botToken',
+        examples=['xoxb-1234-5678-abcdef'],
+        pattern='^xoxb-[A-Za-z0-9-]{1,250}$',
+    )
+    """
+    The Slack app's bot token (OAuth & Permissions → Bot User OAuth Token; scopes chat:write, users:read, users:read.email). Checked with Slack's auth.test; stored encrypted, never shown again.
+    """
+    channel_id: str = Field(
+        ..., alias='channelId', examples=['C0123ABCD'], pattern='^[CG][A-Z0-9]{2,40}$'
+    )
+    """
+    The channel new interrupts are posted to (its id, e.g. C0123ABCD); invite the app to it.
+    """
+    signing_secret: str = Field(
+        ..., alias='signingSecret', pattern='^[A-Za-z0-9]{16,128}$'
+    )
+    """
+    The Slack app's signing secret (Basic Information → App Credentials): interactivity requests are verified with it. Stored encrypted, never shown again.
+    """
+    team_id: Optional[str] = Field(None, alias='teamId')
+    """
+    Post only the interrupts assigned to this team (when opened or assigned to it); null or absent: every new interrupt.
     """
 
 
@@ -814,6 +888,26 @@ class OpenedByFilter(RootModel[Union[Literal['me'], str]]):
     root: Union[Literal['me'], str]
 
 
+class PasswordResetConfirmDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    password: str = Field(..., max_length=200, min_length=8, pattern='^[^\\u0000]*$')
+    token: str = Field(..., max_length=200, pattern='^[^\\u0000]*$')
+    """
+    The token from the reset link (the part after the link's #).
+    """
+
+
+class PasswordResetRequestDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    email: str = Field(..., max_length=254)
+
+
 class PreviewActionLinkDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -824,6 +918,21 @@ class PreviewActionLinkDto(InterlockModel):
     )
     """
     The token of an emailed action link (the part after '#' in the link). It is a credential: it names the member who decides.
+    """
+
+
+class Quota(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    included: int
+    """
+    The most the organisation's plan includes.
+    """
+    used: int
+    """
+    Held now.
     """
 
 
@@ -1227,6 +1336,28 @@ class SignedInOrganisation(InterlockModel):
     plan: Union[Literal['free', 'pro'], str]
 
 
+class SlackConnectionResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    channel_id: str = Field(..., alias='channelId', examples=['C0123ABCD'])
+    credentials_set_at: AwareDatetime = Field(..., alias='credentialsSetAt')
+    request_url: str = Field(..., alias='requestUrl')
+    """
+    The Request URL to enter under the Slack app's Interactivity & Shortcuts: the service's public origin and /api/slack/interactions/{organisationId}.
+    """
+    slack_team_id: str = Field(..., alias='slackTeamId', examples=['T0123ABCD'])
+    slack_team_name: str = Field(
+        ..., alias='slackTeamName', examples=['Analytical Engines']
+    )
+    team_id: Optional[str] = Field(..., alias='teamId')
+    team_name: Optional[str] = Field(..., alias='teamName')
+    """
+    The team, when it still exists.
+    """
+
+
 class StartSessionDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1342,6 +1473,10 @@ class UsageSummary(InterlockModel):
         extra='allow',
         populate_by_name=True,
     )
+    active_sessions: Quota = Field(..., alias='activeSessions')
+    """
+    Sessions active now; starting one past the quota answers 402 ACTIVE_SESSIONS_EXHAUSTED.
+    """
     agent_hours: Allowance = Field(..., alias='agentHours')
     """
     Agent hours: the month's summed session time; open sessions count up to now.
@@ -1357,6 +1492,16 @@ class UsageSummary(InterlockModel):
     renews_at: AwareDatetime = Field(..., alias='renewsAt')
     """
     When the allowances renew: the first instant of next month, UTC.
+    """
+    session_message_bytes: Quota = Field(..., alias='sessionMessageBytes')
+    """
+    Bytes of session-message content stored (UTF-8); appends past the quota answer 402 SESSION_STORAGE_EXHAUSTED, and the retention frees space.
+    """
+    session_message_retention_seconds: int = Field(
+        ..., alias='sessionMessageRetentionSeconds'
+    )
+    """
+    Session messages are deleted this many seconds after they were appended (SESSION_MESSAGE_RETENTION).
     """
 
 
@@ -1651,6 +1796,7 @@ class AuditEntryResponse(InterlockModel):
         'api_key.revoked',
         'billing.plan_changed',
         'classification.rule_created',
+        'classification.rule_paused',
         'classification.rule_updated',
         'classification.rule_deleted',
         'classification.applied',
@@ -1669,6 +1815,7 @@ class AuditEntryResponse(InterlockModel):
         'member.invitation_deleted',
         'member.joined',
         'member.removed',
+        'member.password_changed',
         'member.role_changed',
         'organisation.created',
         'settings.notification_preferences_updated',
@@ -1944,13 +2091,17 @@ class ErrorBody(InterlockModel):
         'INVALID_CREDENTIALS',
         'MESSAGES_ALLOWANCE_EXHAUSTED',
         'AGENT_HOURS_ALLOWANCE_EXHAUSTED',
+        'SESSION_STORAGE_EXHAUSTED',
+        'ACTIVE_SESSIONS_EXHAUSTED',
         'PLAN_REQUIRED',
         'HUMANS_ONLY',
         'MISSING_PERMISSION',
         'FORBIDDEN',
         'CSRF_REJECTED',
+        'WRONG_PASSWORD',
         'SIGNUP_CLOSED',
         'VALIDATION_FAILED',
+        'INVALID_TOKEN',
         'NOT_FOUND',
         'METHOD_NOT_ALLOWED',
         'CONFLICT',
@@ -2003,6 +2154,10 @@ class InterruptCountsResponse(InterlockModel):
     open: TabCount
     """
     Open.
+    """
+    waiting_for_me: TabCount = Field(..., alias='waitingForMe')
+    """
+    Open and assigned to the signed-in member or to a team they belong to: what waits for them (the tab title and browser notifications count it).
     """
 
 
@@ -2442,6 +2597,34 @@ class SignInSessionResponse(InterlockModel):
     ]
 
 
+class SlackMessageResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    interrupt_id: str = Field(..., alias='interruptId')
+    last_error: Optional[str] = Field(..., alias='lastError')
+    posted: bool
+    """
+    Whether the message is in the channel (posted at least once).
+    """
+    status: Union[Literal['pending', 'sending', 'sent', 'failed'], str]
+    title: str
+    updated_at: AwareDatetime = Field(..., alias='updatedAt')
+
+
+class SlackSettingsResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    connection: Optional[SlackConnectionResponse] = Field(...)
+    messages: list[SlackMessageResponse]
+    """
+    The 20 messages changed last, newest first.
+    """
+
+
 class SystemDecidedBy(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -2652,6 +2835,40 @@ class ActionLinkPreviewResponse(InterlockModel):
     """
 
 
+class AlwaysAllowDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action_name: str = Field(
+        ..., alias='actionName', max_length=200, min_length=1, pattern='^[^\\u0000]*$'
+    )
+    """
+    One of its action requests.
+    """
+    args: Optional[
+        list[
+            Union[
+                RuleEqualsPredicate,
+                RuleInPredicate,
+                RuleComparePredicate,
+                RuleGlobPredicate,
+            ]
+        ]
+    ] = Field(None, max_length=20)
+    """
+    Conditions on the arguments (RuleArgPredicate), each of which must hold for this action's own arguments — equal values, or a range the person chooses. Absent: every argument equal to its value here. Empty: any arguments.
+    """
+    expires_in_days: int = Field(30, alias='expiresInDays', ge=1, le=365)
+    """
+    Days until the rule expires.
+    """
+    interrupt_id: str = Field(..., alias='interruptId')
+    """
+    The interrupt whose action is always allowed.
+    """
+
+
 class AppendMessagesDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -2671,9 +2888,21 @@ class ClassificationRuleListItem(InterlockModel):
     match: RuleMatch
     mode: Union[Literal['off', 'shadow', 'enforce'], str]
     name: str
+    origin: Union[Literal['member', 'always_allow', 'suggestion'], str]
+    """
+    member: written in the editor or the API; always_allow: made by "Always allow this" on an interrupt; suggestion: applied from a suggestion.
+    """
+    origin_interrupt_id: Optional[str] = Field(..., alias='originInterruptId')
+    """
+    For always_allow: the interrupt it was made from.
+    """
     outcome: Union[ApproveOutcome, RejectOutcome, RouteOutcome, RequireHumanOutcome]
     """
     What a rule does: approve, reject, route, require_human.
+    """
+    paused: Optional[ClassificationRulePause] = Field(...)
+    """
+    Set when a person rejected an action this always_allow rule would approve, which switched it off; cleared by the next mode change.
     """
     priority: int
     stats: ClassificationRuleStats
@@ -2702,9 +2931,21 @@ class ClassificationRuleResponse(InterlockModel):
     match: RuleMatch
     mode: Union[Literal['off', 'shadow', 'enforce'], str]
     name: str
+    origin: Union[Literal['member', 'always_allow', 'suggestion'], str]
+    """
+    member: written in the editor or the API; always_allow: made by "Always allow this" on an interrupt; suggestion: applied from a suggestion.
+    """
+    origin_interrupt_id: Optional[str] = Field(..., alias='originInterruptId')
+    """
+    For always_allow: the interrupt it was made from.
+    """
     outcome: Union[ApproveOutcome, RejectOutcome, RouteOutcome, RequireHumanOutcome]
     """
     What a rule does: approve, reject, route, require_human.
+    """
+    paused: Optional[ClassificationRulePause] = Field(...)
+    """
+    Set when a person rejected an action this always_allow rule would approve, which switched it off; cleared by the next mode change.
     """
     priority: int
     updated_at: AwareDatetime = Field(..., alias='updatedAt')

@@ -2,7 +2,7 @@ import { Anchor, Button, PasswordInput, Stack, Text, TextInput, Title } from '@m
 import { useForm } from '@mantine/form';
 import { useDocumentTitle } from '@mantine/hooks';
 import { Link, useNavigate } from 'react-router';
-import { FormError } from '../../../shared/components/form-error';
+import { FormError } from '@/shared/components/form-error';
 import { useSignIn } from '../api/auth.queries';
 import { RedirectIfSignedIn, useNextPath } from '../components/redirect-if-signed-in';
 
@@ -45,6 +45,9 @@ export function SignInRoute() {
           required
           {...form.getInputProps('password')}
         />
+        <Anchor component={Link} to="/reset-password" size="sm" mt={-8}>
+          Forgot your password?
+        </Anchor>
         <FormError error={signIn.error} />
         <Button type="submit" loading={signIn.isPending} fullWidth>
           Sign in

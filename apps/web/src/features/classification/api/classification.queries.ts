@@ -7,6 +7,9 @@ import {
   getClassificationRuleStats,
   listApiKeys,
   listClassificationRules,
+  listMembers,
+  listSessions,
+  listTeams,
   updateClassificationRule,
   type ClassificationRuleMode,
   type CreateClassificationRuleDto,
@@ -50,6 +53,30 @@ export function useRuleStats(id: string | undefined) {
 /** The organisation's API keys, to name the keys a rule matches. */
 export function useKeyChoices() {
   return useQuery({ queryKey: ['classification', 'keys'], queryFn: () => call(listApiKeys()) });
+}
+
+/** The organisation's members and teams, for a route's assignee (empty without member.read). */
+export function useAssigneeChoices() {
+  const members = useQuery({
+    queryKey: ['classification', 'members'],
+    queryFn: () => call(listMembers()),
+    retry: false,
+  });
+  const teams = useQuery({
+    queryKey: ['classification', 'teams'],
+    queryFn: () => call(listTeams()),
+    retry: false,
+  });
+  return { members: members.data?.members ?? [], teams: teams.data?.teams ?? [] };
+}
+
+/** The latest sessions, to name the sessions a rule matches. */
+export function useSessionChoices() {
+  return useQuery({
+    queryKey: ['classification', 'sessions'],
+    queryFn: () => call(listSessions({ query: { limit: 100 } })),
+    retry: false,
+  });
 }
 
 /** The draft rule run on the latest interrupts (nothing is written); null while the draft is incomplete. */

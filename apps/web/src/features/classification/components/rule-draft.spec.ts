@@ -48,7 +48,39 @@ describe('the rule editor’s draft', () => {
     });
   });
 
-  it('a saved rule round-trips, keeping what the editor does not show (sessions, a route’s assignee)', () => {
+  it('sets sessions, risk, labels and a route’s member or team', () => {
+    const built = draftOf({
+      ...EMPTY_FORM,
+      name: 'Risky',
+      sessionIds: ['00000000-0000-4000-8000-000000000001'],
+      risk: ['high', 'critical'],
+      labels: ['pii'],
+      outcome: 'route',
+      assignTo: 'member:00000000-0000-4000-8000-000000000003',
+    });
+    expect(built.ok && built.draft.match).toEqual({
+      sessionIds: ['00000000-0000-4000-8000-000000000001'],
+      risk: ['high', 'critical'],
+      labels: ['pii'],
+    });
+    expect(built.ok && built.draft.outcome).toEqual({
+      type: 'route',
+      assignTo: { memberId: '00000000-0000-4000-8000-000000000003' },
+    });
+    const toTeam = draftOf({
+      ...EMPTY_FORM,
+      outcome: 'route',
+      assignTo: 'team:t-1',
+      escalate: true,
+    });
+    expect(toTeam.ok && toTeam.draft.outcome).toEqual({
+      type: 'route',
+      assignTo: { teamId: 't-1' },
+      escalate: true,
+    });
+  });
+
+  it('a saved rule round-trips: sessions, risk, labels, a route’s assignee', () => {
     const rule = {
       id: 'r',
       name: 'Prod',
@@ -57,6 +89,8 @@ describe('the rule editor’s draft', () => {
       match: {
         sessionIds: ['00000000-0000-4000-8000-000000000001'],
         args: [{ path: 'env', op: 'in', value: ['prod', 'production'] }],
+        risk: ['critical'],
+        labels: ['production'],
       },
       outcome: {
         type: 'route',

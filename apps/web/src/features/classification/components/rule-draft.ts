@@ -38,15 +38,30 @@ export interface RuleForm {
   titleWords: string[];
   args: ArgRow[];
   outcome: 'approve' | 'reject' | 'route' | 'require_human';
+  sessionIds: string[];
+  risk: RuleRisk[];
+  labels: string[];
   message: string;
   escalate: boolean;
+  /** A route's assignee: `member:<id>`, `team:<id>`, or empty (nobody). */
+  assignTo: string;
   /** yyyy-mm-dd, or empty: never. */
   expiresOn: string;
-  /** What the editor does not show, kept as saved (sessions, risk, labels; a route's assignee). */
-  kept: {
-    match: Pick<RuleMatch, 'sessionIds' | 'risk' | 'labels'>;
-    assignTo?: RouteOutcome['assignTo'];
-  };
+}
+
+export type RuleRisk = NonNullable<RuleMatch['risk']>[number];
+export const RISKS: RuleRisk[] = ['low', 'medium', 'high', 'critical'];
+
+/** A route's assignee as the editor's select value. */
+export function assigneeValue(to: RouteOutcome['assignTo']): string {
+  if (to === undefined || to === null) return '';
+  return 'teamId' in to ? `team:${to.teamId}` : `member:${to.memberId}`;
+}
+
+function assigneeOf(value: string): RouteOutcome['assignTo'] | undefined {
+  if (value.startsWith('member:')) return { memberId: value.slice('member:'.length) };
+  if (value.startsWith('team:')) return { teamId: value.slice('team:'.length) };
+  return undefined;
 }
 
 export const EMPTY_FORM: RuleForm = {
@@ -57,11 +72,14 @@ export const EMPTY_FORM: RuleForm = {
   keyIds: [],
   titleWords: [],
   args: [],
+  sessionIds: [],
+  risk: [],
+  labels: [],
   outcome: 'approve',
   message: '',
   escalate: false,
+  assignTo: '',
   expiresOn: '',
-  kept: { match: {} },
 };
 
 /** A value as JSON when it reads as JSON (50, true, "x", [1,2]), else as the text typed. */
@@ -108,10 +126,13 @@ function predicate(row: ArgRow): RuleArgPredicate | string {
 export function draftOf(
   form: RuleForm,
 ): { ok: true; draft: CreateClassificationRuleDto } | { ok: false; problem: string } {
-  const match: RuleMatch = { ...form.kept.match };
+  const match: RuleMatch = {};
   if (form.actions.length > 0) match.actions = form.actions;
   if (form.keyIds.length > 0) match.keyIds = form.keyIds;
+  if (form.sessionIds.length > 0) match.sessionIds = form.sessionIds;
   if (form.titleWords.length > 0) match.titleWords = form.titleWords;
+  if (form.risk.length > 0) match.risk = form.risk;
+  if (form.labels.length > 0) match.labels = form.labels;
   const args: RuleArgPredicate[] = [];
   for (const row of form.args) {
     const p = predicate(row);
@@ -125,9 +146,10 @@ export function draftOf(
       return { ok: false, problem: 'A rejection needs the message the agent receives.' };
     outcome = { type: 'reject', message: form.message.trim() };
   } else if (form.outcome === 'route') {
+    const assignTo = assigneeOf(form.assignTo);
     outcome = {
       type: 'route',
-      ...(form.kept.assignTo === undefined ? {} : { assignTo: form.kept.assignTo }),
+      ...(assignTo === undefined ? {} : { assignTo }),
       ...(form.escalate ? { escalate: true } : {}),
     };
   } else {
@@ -158,6 +180,9 @@ export function formOf(rule: ClassificationRuleResponse): RuleForm {
     actions: rule.match.actions ?? [],
     keyIds: rule.match.keyIds ?? [],
     titleWords: rule.match.titleWords ?? [],
+    sessionIds: rule.match.sessionIds ?? [],
+    risk: rule.match.risk ?? [],
+    labels: rule.match.labels ?? [],
     args: (rule.match.args ?? []).map((p) => ({
       path: p.path,
       op: p.op as ArgOp,
@@ -166,14 +191,7 @@ export function formOf(rule: ClassificationRuleResponse): RuleForm {
     outcome: o.type,
     message: o.type === 'reject' ? o.message : '',
     escalate: o.type === 'route' && o.escalate === true,
+    assignTo: o.type === 'route' ? assigneeValue(o.assignTo) : '',
     expiresOn: rule.expiresAt === null ? '' : rule.expiresAt.slice(0, 10),
-    kept: {
-      match: Object.fromEntries(
-        (['sessionIds', 'risk', 'labels'] as const)
-          .filter((k) => rule.match[k] !== undefined)
-          .map((k) => [k, rule.match[k]]),
-      ),
-      ...(o.type === 'route' && o.assignTo !== undefined ? { assignTo: o.assignTo } : {}),
-    },
   };
 }

@@ -6,6 +6,7 @@ import type {
 import {
   Alert,
   Anchor,
+  Badge,
   Button,
   Code,
   Group,
@@ -13,12 +14,13 @@ import {
   SegmentedControl,
   Stack,
   Table,
+  Text,
 } from '@mantine/core';
 import { Link } from 'react-router';
-import { confirmAction } from '../../../shared/components/confirm';
-import { FormError } from '../../../shared/components/form-error';
-import { PageHeader } from '../../../shared/components/page-header';
-import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
+import { confirmAction } from '@/shared/components/confirm';
+import { FormError } from '@/shared/components/form-error';
+import { PageHeader } from '@/shared/components/page-header';
+import { useCan } from '@/shared/sign-in/sign-in-session.queries';
 import {
   useClassificationRules,
   useDeleteRule,
@@ -124,6 +126,23 @@ export function ClassificationRoute() {
                         {rule.name}
                       </Anchor>
                       <Code>{rule.id.slice(0, 8)}</Code>
+                      {rule.origin === 'always_allow' && (
+                        <Badge variant="light" color="teal" size="sm" ml={6}>
+                          Always allow
+                        </Badge>
+                      )}
+                      {rule.paused !== null && (
+                        <Text size="xs" c="dimmed">
+                          Paused: {rule.paused.byName} rejected {rule.paused.actionName}{' '}
+                          <Anchor
+                            component={Link}
+                            to={`/interrupts/${rule.paused.interruptId}`}
+                            size="xs"
+                          >
+                            (the interrupt)
+                          </Anchor>
+                        </Text>
+                      )}
                     </Table.Td>
                     <Table.Td>{describeMatch(rule)}</Table.Td>
                     <Table.Td>{describeOutcome(rule)}</Table.Td>

@@ -28,16 +28,18 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { CenteredLoader } from '../../../shared/components/centered-loader';
-import { FormError } from '../../../shared/components/form-error';
-import { PageHeader } from '../../../shared/components/page-header';
-import { QueryError } from '../../../shared/components/query-error';
-import { RelativeTime } from '../../../shared/components/relative-time';
-import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
+import { CenteredLoader } from '@/shared/components/centered-loader';
+import { FormError } from '@/shared/components/form-error';
+import { PageHeader } from '@/shared/components/page-header';
+import { QueryError } from '@/shared/components/query-error';
+import { RelativeTime } from '@/shared/components/relative-time';
+import { useCan } from '@/shared/sign-in/sign-in-session.queries';
 import {
   PREVIEW_INTERRUPTS,
+  useAssigneeChoices,
   useClassificationRule,
   useKeyChoices,
+  useSessionChoices,
   useRulePreview,
   useRuleStats,
   useSaveRule,
@@ -49,8 +51,22 @@ import {
   EMPTY_FORM,
   formOf,
   OP_LABELS,
+  RISKS,
   type RuleForm,
+  type RuleRisk,
 } from '../components/rule-draft';
+
+/** Options for ids the lists do not hold (a session or member not loaded, or gone): shown by id. */
+function withUnknown(
+  options: { value: string; label: string }[],
+  selected: readonly string[],
+): { value: string; label: string }[] {
+  const known = new Set(options.map((o) => o.value));
+  return [
+    ...options,
+    ...selected.filter((v) => v !== '' && !known.has(v)).map((v) => ({ value: v, label: v })),
+  ];
+}
 
 /** Settings → Classification → a rule: its editor with a live preview, and (saved) its evidence. */
 export function RuleEditorRoute() {
@@ -78,6 +94,8 @@ function RuleEditor({ id, initial }: { id: string | undefined; initial: RuleForm
   const [debounced] = useDebouncedValue(built.ok ? built.draft : null, 300);
   const preview = useRulePreview(debounced);
   const keys = useKeyChoices();
+  const sessions = useSessionChoices();
+  const assignees = useAssigneeChoices();
   const save = useSaveRule(id);
   const [saved, setSaved] = useState(false);
   useEffect(() => setSaved(false), [form]);
@@ -174,6 +192,33 @@ function RuleEditor({ id, initial }: { id: string | undefined; initial: RuleForm
                 onChange={(v) => set('titleWords', v)}
                 disabled={!canManage}
               />
+              <MultiSelect
+                label="Sessions"
+                description="The interrupt is linked to one of these sessions (the latest 100 listed). Empty: any."
+                data={withUnknown(
+                  (sessions.data?.sessions ?? []).map((x) => ({ value: x.id, label: x.name })),
+                  form.sessionIds,
+                )}
+                value={form.sessionIds}
+                onChange={(v) => set('sessionIds', v)}
+                searchable
+                disabled={!canManage}
+              />
+              <MultiSelect
+                label="Risk"
+                description="The external classifier's risk is one of these. Empty: any."
+                data={RISKS}
+                value={form.risk}
+                onChange={(v) => set('risk', v as RuleRisk[])}
+                disabled={!canManage}
+              />
+              <TagsInput
+                label="Labels"
+                description="The external classifier gave at least one of these labels. Empty: any."
+                value={form.labels}
+                onChange={(v) => set('labels', v)}
+                disabled={!canManage}
+              />
               <Stack gap={6}>
                 <Text size="sm" fw={500}>
                   Argument conditions
@@ -261,7 +306,7 @@ function RuleEditor({ id, initial }: { id: string | undefined; initial: RuleForm
                 data={[
                   { value: 'approve', label: 'Approve' },
                   { value: 'reject', label: 'Reject, with a message to the agent' },
-                  { value: 'route', label: 'Route (escalate), leave it for a person' },
+                  { value: 'route', label: 'Route (assign, escalate), leave it for a person' },
                   { value: 'require_human', label: 'Require a person (stop here)' },
                 ]}
                 value={form.outcome}
@@ -280,12 +325,43 @@ function RuleEditor({ id, initial }: { id: string | undefined; initial: RuleForm
                 />
               )}
               {form.outcome === 'route' && (
-                <Checkbox
-                  label="Escalate"
-                  checked={form.escalate}
-                  onChange={(e) => set('escalate', e.currentTarget.checked)}
-                  disabled={!canManage}
-                />
+                <>
+                  <Select
+                    label="Assign to"
+                    description="A member or a team; a member who has left is skipped."
+                    data={[
+                      { group: 'Nobody', items: [{ value: '', label: 'Nobody' }] },
+                      {
+                        group: 'Teams',
+                        items: withUnknown(
+                          assignees.teams.map((x) => ({ value: `team:${x.id}`, label: x.name })),
+                          form.assignTo.startsWith('team:') ? [form.assignTo] : [],
+                        ),
+                      },
+                      {
+                        group: 'Members',
+                        items: withUnknown(
+                          assignees.members.map((x) => ({
+                            value: `member:${x.id}`,
+                            label: `${x.name} (${x.email})`,
+                          })),
+                          form.assignTo.startsWith('member:') ? [form.assignTo] : [],
+                        ),
+                      },
+                    ]}
+                    value={form.assignTo}
+                    onChange={(v) => set('assignTo', v ?? '')}
+                    allowDeselect={false}
+                    searchable
+                    disabled={!canManage}
+                  />
+                  <Checkbox
+                    label="Escalate"
+                    checked={form.escalate}
+                    onChange={(e) => set('escalate', e.currentTarget.checked)}
+                    disabled={!canManage}
+                  />
+                </>
               )}
               <TextInput
                 type="date"

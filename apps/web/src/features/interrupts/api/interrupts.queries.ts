@@ -1,4 +1,5 @@
 import {
+  alwaysAllowAction,
   assignInterrupt,
   call,
   countInterrupts,
@@ -8,6 +9,7 @@ import {
   getInterrupt,
   listClassificationRules,
   listInterrupts,
+  type AlwaysAllowDto,
   type AssignInterruptDto,
   type DecideInterruptDto,
   type InterruptListResponse,
@@ -24,7 +26,7 @@ import {
   useQueryClient,
   type QueryClient,
 } from '@tanstack/react-query';
-import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
+import { useCan } from '@/shared/sign-in/sign-in-session.queries';
 
 export type InboxFilters = NonNullable<
   Omit<NonNullable<ListInterruptsData['query']>, 'cursor' | 'limit'>
@@ -150,6 +152,30 @@ export function useDecide() {
       call(decideInterrupt({ path: { id }, body })),
     // A 409 (a colleague decided first) also changes what to show: refresh either way.
     onSettled: (_data, _error, { id }) => invalidateInterrupt(queryClient, id),
+  });
+}
+
+/**
+ * "Always allow this": the rule (this key, this action, these argument conditions, an expiry),
+ * then the approval of the action at hand.
+ */
+export function useAlwaysAllow() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: AlwaysAllowDto) => {
+      const rule = await call(alwaysAllowAction({ body }));
+      const interrupt = await call(
+        decideInterrupt({
+          path: { id: body.interruptId },
+          body: { actionName: body.actionName, decision: 'approve' },
+        }),
+      );
+      return { rule, interrupt };
+    },
+    onSettled: (_data, _error, body) => {
+      void queryClient.invalidateQueries({ queryKey: ['classification'] });
+      return invalidateInterrupt(queryClient, body.interruptId);
+    },
   });
 }
 

@@ -24,16 +24,21 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { FormError } from '../../../shared/components/form-error';
-import { JsonBlock } from '../../../shared/components/json-block';
-import { RelativeTime } from '../../../shared/components/relative-time';
-import { prettyJson } from '../../../shared/utils/format';
+import { FormError } from '@/shared/components/form-error';
+import { JsonTree } from '@/shared/components/json-tree';
+import { Markdown } from '@/shared/components/markdown';
+import { RelativeTime } from '@/shared/components/relative-time';
+import { prettyJson } from '@/shared/utils/format';
+import { useCan } from '@/shared/sign-in/sign-in-session.queries';
 import { useDecide, useRuleName } from '../api/interrupts.queries';
+import { AlwaysAllowForm } from './always-allow-form';
+import { ArgsDiff } from './args-diff';
 import { parseEditedArgs } from './edited-args';
 import { ResponseForm } from './response-form';
 import type { ResponseSchema } from '@interlock/domain';
+import './action-card.css';
 
 const DECIDED: Record<DecisionType, { label: string; color: string }> = {
   approve: { label: 'Approved', color: 'teal' },
@@ -42,14 +47,22 @@ const DECIDED: Record<DecisionType, { label: string; color: string }> = {
   respond: { label: 'Responded', color: 'grape' },
 };
 
-type Mode = null | 'edit' | 'reject' | 'respond';
+type Mode = null | 'edit' | 'reject' | 'respond' | 'always';
 
-/** A button named after an action keeps to the card's width: a long name ends in an ellipsis (its accessible name stays whole). */
+/**
+ * A button named after an action keeps to the card's width: a long name ends in an ellipsis (its
+ * accessible name stays whole). The label stays Mantine's centred flex box, so the text sits in
+ * the middle of the button; only the text inside it is cut.
+ */
 const FITS = {
   root: { maxWidth: '100%' },
   inner: { minWidth: 0 },
-  label: { display: 'block', overflow: 'hidden', textOverflow: 'ellipsis' },
+  label: { minWidth: 0 },
 } as const;
+
+function Fit({ children }: { children: ReactNode }) {
+  return <span className="decision-label">{children}</span>;
+}
 
 /** A decision's body without the action it is for (one shape per decision type). */
 type DecisionBody = DecideInterruptDto extends infer D
@@ -83,6 +96,7 @@ export function ActionCard({
   // next Tab reaches the next action rather than the top of the page.
   const heading = useRef<HTMLHeadingElement>(null);
   const allows = (d: DecisionType) => action.allowedDecisions.includes(d);
+  const canWriteRules = useCan('classification.manage');
 
   const send = (body: DecisionBody) =>
     decide.mutate(
@@ -140,12 +154,10 @@ export function ActionCard({
             showLabel="Show the whole action description"
             hideLabel="Show less"
           >
-            <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-              {action.description}
-            </Text>
+            <Markdown text={action.description} label={`Description of ${action.name}`} />
           </Spoiler>
         )}
-        <JsonBlock value={action.args} label={`Arguments of ${action.name}`} />
+        <JsonTree value={action.args} label={`Arguments of ${action.name}`} />
         {lostRace !== null && decision && (
           <Alert
             color="orange"
@@ -158,13 +170,15 @@ export function ActionCard({
           </Alert>
         )}
         {decision ? (
-          <DecisionView decision={decision} />
+          <DecisionView decision={decision} action={action} />
         ) : (
           canDecide &&
           interrupt.status === 'open' && (
             <>
               {mode === null && (
-                <Group gap="xs" wrap="wrap">
+                // Sticks to the bottom of the window while the card is in view: on a long
+                // payload the buttons never scroll away.
+                <Group gap="xs" wrap="wrap" className="decision-bar" data-decision-bar="">
                   {allows('approve') && (
                     <Button
                       color="teal"
@@ -173,7 +187,18 @@ export function ActionCard({
                       data-decision="approve"
                       styles={FITS}
                     >
-                      Approve {action.name}
+                      <Fit>Approve {action.name}</Fit>
+                    </Button>
+                  )}
+                  {allows('approve') && canWriteRules && (
+                    <Button
+                      variant="light"
+                      color="teal"
+                      onClick={() => setMode('always')}
+                      data-decision="always-allow"
+                      styles={FITS}
+                    >
+                      <Fit>Always allow {action.name}…</Fit>
                     </Button>
                   )}
                   {allows('edit') && (
@@ -183,7 +208,7 @@ export function ActionCard({
                       data-decision="edit"
                       styles={FITS}
                     >
-                      Edit {action.name}
+                      <Fit>Edit {action.name}</Fit>
                     </Button>
                   )}
                   {allows('reject') && (
@@ -194,7 +219,7 @@ export function ActionCard({
                       data-decision="reject"
                       styles={FITS}
                     >
-                      Reject {action.name}
+                      <Fit>Reject {action.name}</Fit>
                     </Button>
                   )}
                   {allows('respond') && (
@@ -205,10 +230,18 @@ export function ActionCard({
                       data-decision="respond"
                       styles={FITS}
                     >
-                      Respond to {action.name}
+                      <Fit>Respond to {action.name}</Fit>
                     </Button>
                   )}
                 </Group>
+              )}
+              {mode === 'always' && (
+                <AlwaysAllowForm
+                  interrupt={interrupt}
+                  action={action}
+                  onCancel={() => setMode(null)}
+                  onDone={() => onDecided?.()}
+                />
               )}
               {mode === 'edit' && (
                 <EditForm
@@ -307,7 +340,13 @@ export function DeciderName({ decidedBy }: { decidedBy: DecidedBy }) {
   }
 }
 
-function DecisionView({ decision }: { decision: DecisionResponse }) {
+function DecisionView({
+  decision,
+  action,
+}: {
+  decision: DecisionResponse;
+  action: ActionRequestResponse;
+}) {
   return (
     <Stack gap={6}>
       <Text size="sm">
@@ -320,10 +359,17 @@ function DecisionView({ decision }: { decision: DecisionResponse }) {
         </Text>
       )}
       {decision.editedArgs !== null && (
-        <JsonBlock value={decision.editedArgs} label="Edited arguments" />
+        <>
+          <ArgsDiff
+            agent={action.args}
+            edited={decision.editedArgs}
+            label="What the edit changed in the agent's arguments"
+          />
+          <JsonTree value={decision.editedArgs} label="Edited arguments" />
+        </>
       )}
       {decision.response !== null && decision.response !== undefined && (
-        <JsonBlock value={decision.response} label="Response" />
+        <JsonTree value={decision.response} label="Response" />
       )}
       {decision.message !== null && (
         <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
@@ -350,6 +396,7 @@ function EditForm({
   const [error, setError] = useState<string | null>(null);
   const ref = useRef<HTMLTextAreaElement>(null);
   useEffect(() => ref.current?.focus(), []);
+  const preview = parseEditedArgs(text);
   return (
     <form
       onSubmit={(event) => {
@@ -389,6 +436,13 @@ function EditForm({
           maxRows={20}
           styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
         />
+        {preview.ok && (
+          <ArgsDiff
+            agent={action.args}
+            edited={preview.value}
+            label="Changes against the agent's arguments"
+          />
+        )}
         <TextInput
           label="Run a different action instead (optional)"
           description={`Leave empty to run ${action.name} with the arguments above.`}
@@ -425,6 +479,9 @@ function MessageForm({
 }) {
   const [message, setMessage] = useState('');
   const [error, setError] = useState<string | null>(null);
+  // The form opens because the reviewer chose Reject or Respond: the message is where they type.
+  const ref = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => ref.current?.focus(), []);
   return (
     <form
       onSubmit={(event) => {
@@ -457,8 +514,7 @@ function MessageForm({
           maxLength={10_000}
           autosize
           minRows={2}
-          data-autofocus
-          autoFocus
+          ref={ref}
         />
         <Group gap="xs">
           <Button type="submit" color={kind === 'reject' ? 'red' : 'grape'} loading={pending}>

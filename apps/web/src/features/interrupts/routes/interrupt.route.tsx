@@ -3,14 +3,15 @@ import { Anchor, Button, Grid, Group, Kbd, Paper, Spoiler, Stack, Text } from '@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
-import { CenteredLoader } from '../../../shared/components/centered-loader';
-import { JsonBlock } from '../../../shared/components/json-block';
-import { PageHeader } from '../../../shared/components/page-header';
-import { QueryError } from '../../../shared/components/query-error';
-import { RelativeTime } from '../../../shared/components/relative-time';
-import { useNextAfterDecision, useShortcutsEnabled } from '../../../shared/preferences/preferences';
-import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
-import { notifyError, notifySuccess } from '../../../shared/utils/notify';
+import { CenteredLoader } from '@/shared/components/centered-loader';
+import { JsonTree } from '@/shared/components/json-tree';
+import { Markdown } from '@/shared/components/markdown';
+import { PageHeader } from '@/shared/components/page-header';
+import { QueryError } from '@/shared/components/query-error';
+import { RelativeTime } from '@/shared/components/relative-time';
+import { useNextAfterDecision, useShortcutsEnabled } from '@/shared/preferences/preferences';
+import { useCan } from '@/shared/sign-in/sign-in-session.queries';
+import { notifyError, notifySuccess } from '@/shared/utils/notify';
 import {
   canApproveAll,
   nextOpenInterrupt,
@@ -97,9 +98,7 @@ function InterruptPage({ id }: { id: string }) {
           <Stack>
             {it.description !== null && (
               <Spoiler maxHeight={220} showLabel="Show the whole description" hideLabel="Show less">
-                <Text style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-                  {it.description}
-                </Text>
+                <Markdown text={it.description} label="Description" />
               </Spoiler>
             )}
             {canDecide && <DecideAllBar interrupt={it} shortcuts={shortcuts} onDecided={goNext} />}
@@ -118,7 +117,7 @@ function InterruptPage({ id }: { id: string }) {
                 <Text size="sm" fw={500}>
                   Metadata
                 </Text>
-                <JsonBlock value={it.metadata} label="Metadata" />
+                <JsonTree value={it.metadata} label="Metadata" />
               </Stack>
             )}
           </Stack>

@@ -1,17 +1,20 @@
 import type { Allowance } from '@interlock/api-client';
 import { Group, Progress, Stack, Text } from '@mantine/core';
 import { useId } from 'react';
-import { number } from '../../../shared/utils/format';
+import { number } from '@/shared/utils/format';
 
-/** This month's use of one allowance. */
+/** This month's use of one allowance, or what a quota holds now. */
 export function UsageBar({
   label,
   allowance,
   unit,
+  format = number,
 }: {
   label: string;
   allowance: Allowance;
+  /** After the figures ("of 50 hours"); empty when `format` names the unit itself. */
   unit: string;
+  format?: (value: number) => string;
 }) {
   const id = useId();
   const percent =
@@ -24,7 +27,7 @@ export function UsageBar({
           {label}
         </Text>
         <Text size="sm" c="dimmed" id={`${id}-used`}>
-          {number(allowance.used)} of {number(allowance.included)} {unit}
+          {`${format(allowance.used)} of ${format(allowance.included)}${unit === '' ? '' : ` ${unit}`}`}
         </Text>
       </Group>
       <Progress.Root size="lg">

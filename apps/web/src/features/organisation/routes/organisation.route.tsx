@@ -1,13 +1,14 @@
 import type { Plan } from '@interlock/api-client';
 import { Badge, Button, Group, Modal, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import { CenteredLoader } from '../../../shared/components/centered-loader';
-import { FormError } from '../../../shared/components/form-error';
-import { PageHeader } from '../../../shared/components/page-header';
-import { QueryError } from '../../../shared/components/query-error';
-import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
-import { dateTime } from '../../../shared/utils/format';
-import { notifySuccess } from '../../../shared/utils/notify';
+import { CenteredLoader } from '@/shared/components/centered-loader';
+import { FormError } from '@/shared/components/form-error';
+import { PageHeader } from '@/shared/components/page-header';
+import { QueryError } from '@/shared/components/query-error';
+import { useCan } from '@/shared/sign-in/sign-in-session.queries';
+import { bytes, dateTime } from '@/shared/utils/format';
+import { describeDuration } from '@/shared/utils/duration';
+import { notifySuccess } from '@/shared/utils/notify';
 import { useChangePlan, useOrganisation } from '../api/organisation.queries';
 import { UsageBar } from '../components/usage-bar';
 
@@ -88,6 +89,30 @@ export function OrganisationRoute() {
             <Text size="xs" c="dimmed">
               Allowances renew {dateTime(org.usage.renewsAt)}. When one is used up, agents get 402
               until then (or until you upgrade).
+            </Text>
+          </Stack>
+        </Paper>
+        <Paper withBorder p="lg">
+          <Stack>
+            <Title order={2} size="h4">
+              Held now
+            </Title>
+            <UsageBar
+              label="Session messages stored"
+              allowance={org.usage.sessionMessageBytes}
+              unit=""
+              format={bytes}
+            />
+            <UsageBar
+              label="Active sessions"
+              allowance={org.usage.activeSessions}
+              unit="sessions"
+            />
+            <Text size="xs" c="dimmed">
+              Session messages are deleted{' '}
+              {describeDuration(org.usage.sessionMessageRetentionSeconds)} after they were appended,
+              which frees storage. When storage is full, appends get 402; when every active session
+              is in use, starting one gets 402 until a session ends.
             </Text>
           </Stack>
         </Paper>

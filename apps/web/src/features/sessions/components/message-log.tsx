@@ -1,6 +1,7 @@
 import { Badge, Box, Button, Group, Paper, ScrollArea, Stack, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
-import { RelativeTime } from '../../../shared/components/relative-time';
+import { Markdown } from '@/shared/components/markdown';
+import { RelativeTime } from '@/shared/components/relative-time';
 import type { LiveMessage } from '../api/live-view';
 
 const ROLE_COLOR: Record<LiveMessage['role'], string> = {
@@ -58,13 +59,18 @@ export function MessageLog({
                   #{m.seq} · <RelativeTime value={m.createdAt} />
                 </Text>
               </Group>
-              <Text
-                size="sm"
-                style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}
-                ff={m.role === 'tool' ? 'monospace' : undefined}
-              >
-                {m.content}
-              </Text>
+              {m.role === 'tool' ? (
+                <Text
+                  size="sm"
+                  style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}
+                  ff="monospace"
+                >
+                  {m.content}
+                </Text>
+              ) : (
+                // What the agent, the user or the system said, as sanitised Markdown.
+                <Markdown text={m.content} />
+              )}
             </Paper>
           ))}
         </Stack>

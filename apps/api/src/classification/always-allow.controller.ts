@@ -1,0 +1,30 @@
+import { Body, Controller, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
+import { MemberRoute } from '../auth/decorators/route-access.decorator';
+import { memberActorOf, type MemberPrincipal } from '../auth/principal';
+import { AlwaysAllowService } from './always-allow.service';
+import { ClassificationRuleResponse } from './dto/classification-rule.dto';
+import { AlwaysAllowDto } from './dto/always-allow.dto';
+
+@Controller('api/classification/always-allow')
+@ApiTags('classification')
+export class AlwaysAllowController {
+  constructor(private readonly alwaysAllow: AlwaysAllowService) {}
+
+  @Post()
+  @MemberRoute('classification.manage')
+  @ApiOperation({
+    operationId: 'alwaysAllowAction',
+    summary:
+      "Always allow this: an enforce rule approving this action from this interrupt's key, with these argument conditions, until it expires",
+  })
+  @ApiCreatedResponse({ type: ClassificationRuleResponse })
+  create(
+    @CurrentMember() member: MemberPrincipal,
+    @Body() body: AlwaysAllowDto,
+    @ClientIp() ip: string | null,
+  ): Promise<ClassificationRuleResponse> {
+    return this.alwaysAllow.create(member.organisationId, memberActorOf(member), body, ip);
+  }
+}

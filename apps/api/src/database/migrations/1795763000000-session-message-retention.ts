@@ -1,0 +1,25 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+import { createIndexConcurrently, dropIndexConcurrently } from '../online-index.util';
+
+/**
+ * The retention job's walk (issue 34 item 3): session messages older than the retention, found
+ * by `created_at` across organisations. A BRIN index: messages are appended in time order, so
+ * block ranges summarise it in a few pages, and an append pays almost nothing for it (a b-tree
+ * would add an entry to every insert of the busiest table). Built CONCURRENTLY: appends go on.
+ */
+export class SessionMessageRetention1795763000000 implements MigrationInterface {
+  name = 'SessionMessageRetention1795763000000';
+  transaction = false;
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    await createIndexConcurrently(
+      queryRunner,
+      'session_messages_created_idx',
+      `ON "session_messages" USING brin ("created_at")`,
+    );
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    await dropIndexConcurrently(queryRunner, 'session_messages_created_idx');
+  }
+}

@@ -1,0 +1,94 @@
+import { Body, Controller, Delete, Get, HttpCode, Post, Put, Req } from '@nestjs/common';
+import {
+  ApiConflictResponse,
+  ApiExcludeEndpoint,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ClientIp, CurrentMember } from '../../auth/decorators/current-principal.decorator';
+import { MemberRoute, PublicRoute } from '../../auth/decorators/route-access.decorator';
+import { memberActorOf, type MemberPrincipal } from '../../auth/principal';
+import { IdParam } from '../../http/id-param.pipe';
+import type { HttpRequest } from '../../http/platform';
+import { ReadsRequestBody } from '../../http/reads-request-body.decorator';
+import { requestStateOf } from '../../http/request-state';
+import { ConnectSlackDto, SlackSettingsResponse } from '../dto/slack.dto';
+import { SlackService } from './slack.service';
+
+/** Settings → Notifications → Slack (issue 30 §4): human-only; changes need `webhook.manage`. */
+@Controller('api/notifications/slack')
+@ApiTags('notifications')
+export class SlackSettingsController {
+  constructor(private readonly slack: SlackService) {}
+
+  @Get()
+  @MemberRoute()
+  @ApiOperation({
+    operationId: 'getSlackSettings',
+    summary: "The organisation's Slack connection (never its secrets) and its latest messages",
+  })
+  @ApiOkResponse({ type: SlackSettingsResponse })
+  settings(@CurrentMember() member: MemberPrincipal): Promise<SlackSettingsResponse> {
+    return this.slack.settings(member.organisationId);
+  }
+
+  @Put()
+  @MemberRoute('webhook.manage')
+  @ApiOperation({
+    operationId: 'connectSlack',
+    summary:
+      "Connect (or reconnect) a Slack app: its bot token is checked with Slack's auth.test; 409 when Slack refuses it or cannot be reached",
+  })
+  @ApiOkResponse({ type: SlackSettingsResponse })
+  @ApiConflictResponse({
+    description: 'CONFLICT: Slack refused the bot token, or could not be reached to check it.',
+  })
+  connect(
+    @CurrentMember() member: MemberPrincipal,
+    @Body() body: ConnectSlackDto,
+    @ClientIp() ip: string | null,
+  ): Promise<SlackSettingsResponse> {
+    return this.slack.connect(member.organisationId, memberActorOf(member), body, ip);
+  }
+
+  @Delete()
+  @HttpCode(204)
+  @MemberRoute('webhook.manage')
+  @ApiOperation({
+    operationId: 'disconnectSlack',
+    summary: 'Disconnect Slack: its secrets and its message records are deleted',
+  })
+  @ApiNoContentResponse({ description: 'Disconnected.' })
+  async disconnect(
+    @CurrentMember() member: MemberPrincipal,
+    @ClientIp() ip: string | null,
+  ): Promise<void> {
+    await this.slack.disconnect(member.organisationId, memberActorOf(member), ip);
+  }
+}
+
+/**
+ * Slack's interactivity requests (the Request URL of the app's Interactivity & Shortcuts). Not a
+ * client API, so not in the contract: public as a route, and admitted only by Slack's v0
+ * signature with the organisation's signing secret over the exact form bytes, which the front
+ * door keeps for this path (`raw-form-routes.ts`). 200 with no body: Slack shows nothing; what
+ * a person must know is posted to them alone.
+ */
+@Controller('api/slack/interactions')
+export class SlackInteractionsController {
+  constructor(private readonly slack: SlackService) {}
+
+  @Post(':organisationId')
+  @HttpCode(200)
+  @PublicRoute()
+  @ReadsRequestBody()
+  @ApiExcludeEndpoint()
+  async interact(
+    @IdParam('organisationId') organisationId: string,
+    @Req() req: HttpRequest,
+  ): Promise<void> {
+    await this.slack.interact(organisationId, req.headers, requestStateOf(req).rawBody);
+  }
+}

@@ -1,0 +1,39 @@
+// Set-up for the dashboard's Vitest run (apps/web/vitest.config.ts): Testing Library's DOM
+// matchers, what jsdom lacks and Mantine uses, and the MSW server that answers the API.
+import '@testing-library/jest-dom/vitest';
+// Test set-up only: the generated client's instance, to give its relative URLs an origin.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { client } from '../../../../libs/api-client/src/generated/client.gen';
+import { server } from './server';
+
+// The dashboard calls `/api/…` on its own origin; Node's fetch needs the origin spelled out.
+client.setConfig({ baseUrl: window.location.origin });
+
+// Mantine reads the colour-scheme preference and watches sizes.
+window.matchMedia ??= ((query: string) => ({
+  matches: false,
+  media: query,
+  onchange: null,
+  addEventListener: () => undefined,
+  removeEventListener: () => undefined,
+  addListener: () => undefined,
+  removeListener: () => undefined,
+  dispatchEvent: () => false,
+})) as typeof window.matchMedia;
+const nothing = () => undefined;
+globalThis.ResizeObserver ??= class {
+  observe = nothing;
+  unobserve = nothing;
+  disconnect = nothing;
+};
+Element.prototype.scrollIntoView ??= nothing;
+// Mantine's autosizing textarea re-measures when web fonts load.
+if (!('fonts' in document))
+  Object.defineProperty(document, 'fonts', {
+    value: { addEventListener: () => undefined, removeEventListener: () => undefined },
+  });
+
+// Any request without a handler fails the test that made it: nothing reaches a real network.
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => server.resetHandlers());
+afterAll(() => server.close());

@@ -35,7 +35,8 @@ import { ClassificationRuleOrigin1795761000000 } from './1795761000000-classific
 import { Slack1795762000000 } from './1795762000000-slack';
 import { SessionStorage1795763000001 } from './1795763000001-session-storage';
 import { SessionMessageRetention1795763000000 } from './1795763000000-session-message-retention';
-import { DecisionResponse1795764000000 } from './1795764000000-decision-response';
+import { EscalationPolicies1795764000000 } from './1795764000000-escalation-policies';
+import { DecisionResponse1795769000000 } from './1795769000000-decision-response';
 
 export const MIGRATIONS = [
   CreateOrganisations1763683200000,
@@ -74,5 +75,6 @@ export const MIGRATIONS = [
   Slack1795762000000,
   SessionMessageRetention1795763000000,
   SessionStorage1795763000001,
-  DecisionResponse1795764000000,
+  EscalationPolicies1795764000000,
+  DecisionResponse1795769000000,
 ];

@@ -5,8 +5,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * carries the member's typed answer (`response`), validated against that schema. The schema
  * itself lives in the interrupt's `action_requests` (jsonb), like the rest of the action.
  */
-export class DecisionResponse1795764000000 implements MigrationInterface {
-  name = 'DecisionResponse1795764000000';
+export class DecisionResponse1795769000000 implements MigrationInterface {
+  name = 'DecisionResponse1795769000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE "interrupt_decisions" ADD "response" jsonb`);

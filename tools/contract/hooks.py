@@ -22,6 +22,8 @@ On bodies (`x-interlock-body-rules`):
 - `requireAnyOf`: `{fields, fill}`: at least one of `fields` must be there; valid cases without
   any get the rule's own `fill`, a value valid for any organisation (the contract states it:
   `lastInterrupts: 1` for the dry run, `approveOnTimeoutAllowed: false` for the deadline settings).
+- `cedarPolicy`: `{fill}`: a Cedar policy text must parse and validate against Interlock's schema;
+  valid cases get the rule's `fill` in every `{type: "policy", policy}` outcome, at any depth.
 
 And one of the run's own: `waitSeconds` (a long poll, up to 60 s) holds an open interrupt's read
 that long, past the run's 10 s request timeout; valid cases wait at most 5 s (the e2e tests hold
@@ -150,6 +152,18 @@ def _drop_path(value: Any, parts: list[str]) -> None:
         _drop_path(value.get(head), rest)
 
 
+def _with_policy(value: Any, policy: str) -> Any:
+    """`value` with every `{type: "policy", policy: <text>}` outcome holding `policy` instead."""
+    if isinstance(value, list):
+        return [_with_policy(item, policy) for item in value]
+    if not isinstance(value, dict):
+        return value
+    out = {key: _with_policy(item, policy) for key, item in value.items()}
+    if out.get("type") == "policy" and isinstance(out.get("policy"), str):
+        out["policy"] = policy
+    return out
+
+
 @schemathesis.hook
 def map_case(context: Any, case: Any) -> Any:
     if isinstance(case.body, (dict, list)) and _is_positive(case, ParameterLocation.BODY):
@@ -163,6 +177,9 @@ def map_case(context: Any, case: Any) -> Any:
                 case.body.pop(name, None)
             for path in _body_rules(context).get("statedInWords") or []:
                 _drop_path(case.body, path.split("."))
+            cedar = _body_rules(context).get("cedarPolicy") or {}
+            if isinstance(cedar.get("fill"), str):
+                case.body = _with_policy(case.body, cedar["fill"])
             any_of = _body_rules(context).get("requireAnyOf") or {}
             fields = any_of.get("fields") or []
             if fields and not any(name in case.body for name in fields):

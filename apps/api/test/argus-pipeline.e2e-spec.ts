@@ -98,6 +98,8 @@ describe('argus in POST /api/interrupts', () => {
         editedName: null,
         message: null,
         response: null,
+        actionDigest: res.body.actionRequests[0].actionDigest,
+        editedActionDigest: null,
         decidedBy: { type: 'argus', ruleId, name: 'argus' },
         decidedAt: expect.stringMatching(/Z$/),
       },

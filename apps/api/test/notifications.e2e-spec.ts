@@ -13,6 +13,8 @@ import {
   SignedUpOwner,
   uniqueEmail,
 } from './support/factories';
+import { InterruptsService } from '../src/interrupts/interrupts.service';
+import { WebhookOutbox } from '../src/webhooks/webhook-outbox';
 import { SmtpSink } from './support/smtp-sink';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -259,6 +261,45 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
     const rules = await http().get('/api/classification/rules').set('cookie', owner.cookie);
     for (const r of rules.body.rules as { id: string }[])
       await http().delete(`/api/classification/rules/${r.id}`).set('cookie', owner.cookie);
+  });
+
+  it('a reminder (an escalation chain step, interrupt.reminder) emails the assignee, or every reader when nobody is assigned', async () => {
+    const { id } = await open('Remind me about this');
+    await sink.until(() => sink.to(grace.email).length >= 1 && sink.to(owner.email).length >= 1);
+    await settle();
+    // Written as the lifecycle's job writes it: through the outbox, in a transaction.
+    const remind = async () => {
+      const interrupt = await t.app.get(InterruptsService).get(owner.organisationId, id);
+      await db().transaction((tx) =>
+        t.app
+          .get(WebhookOutbox)
+          .write(tx, owner.organisationId, [
+            { type: 'interrupt.reminder', subjectId: id, data: interrupt },
+          ]),
+      );
+    };
+    await remind();
+    await sink.until(() => sink.to(grace.email).length === 1 && sink.to(owner.email).length === 1);
+    expect(sink.to(owner.email)[0].parsed.subject).toBe(
+      '[Analytical Engines] Still waiting: Remind me about this',
+    );
+    expect(
+      (
+        await http()
+          .post(`/api/interrupts/${id}/assign`)
+          .set('cookie', owner.cookie)
+          .send({ memberId: grace.memberId })
+      ).status,
+    ).toBe(200);
+    await sink.until(() => sink.to(grace.email).length === 2);
+    await settle();
+    await remind();
+    await sink.until(() => sink.to(grace.email).length === 1);
+    expect(sink.to(grace.email)[0].parsed.subject).toBe(
+      '[Analytical Engines] Still waiting: Remind me about this',
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    expect(sink.to(owner.email)).toHaveLength(0);
   });
 
   it('the member who made a change is not told about it: assigning to themself or their team, escalating, deciding what was theirs', async () => {
@@ -525,7 +566,7 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
       .send({ preferences: { 'session.started': {} } });
     expect(kind.status).toBe(400);
     expect(kind.body.message).toBe(
-      'preferences may only name the kinds interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided.',
+      'preferences may only name the kinds interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder.',
     );
     const zone = await http()
       .put('/api/notifications/preferences')

@@ -8,6 +8,7 @@ export const NOTIFICATION_KINDS = [
   'interrupt.assigned',
   'interrupt.escalated',
   'interrupt.decided',
+  'interrupt.reminder',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -36,6 +37,7 @@ export const BUILT_IN_NOTIFICATION_DEFAULTS: Readonly<
   'interrupt.assigned': { email: 'immediately', browser: 'immediately' },
   'interrupt.escalated': { email: 'immediately', browser: 'immediately' },
   'interrupt.decided': { email: 'off', browser: 'off' },
+  'interrupt.reminder': { email: 'immediately', browser: 'off' },
 };
 
 /** The hour of the member's day at which the daily digest leaves. */

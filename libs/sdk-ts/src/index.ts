@@ -27,6 +27,13 @@ export {
 export type { ErrorBody } from './lib/errors';
 export { CursorPage, PagePromise } from './lib/pagination';
 export {
+  actionDigest,
+  canonicalJson,
+  verifyDecisions,
+  ActionDigestMismatchError,
+} from './lib/action-digest';
+export type { AskedAction } from './lib/action-digest';
+export {
   Interrupts,
   DEFAULT_POLL_INTERVAL_MS,
   DEFAULT_WAIT_TIMEOUT_MS,

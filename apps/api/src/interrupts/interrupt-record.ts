@@ -1,3 +1,4 @@
+import { actionDigest } from './action-digest.util';
 import type { Decision } from './interrupt-decision.entity';
 import type { ResponseSchema } from '@interlock/domain';
 import type { InterruptStatus, OnTimeout } from './interrupt.entity';
@@ -68,12 +69,16 @@ export interface InterruptRow {
  * to what the record renders, and older kept records are rendered again on read.
  * 2: `decidedBy` is a tagged union (`type`: member, argus, system).
  * 3: the deadline and withdrawal (`expiresAt`, `onTimeout`, `closedAt`, `withdrawnReason`).
- * 4: typed input (`actionRequests[].responseSchema`, `decisions[].response`).
+ * 4: `actionDigest` on each action request and decision, `editedActionDigest` on each decision.
+ * 5: typed input (`actionRequests[].responseSchema`, `decisions[].response`).
  */
-export const RECORD_RENDER_VERSION = 4;
+export const RECORD_RENDER_VERSION = 5;
 
 /** The interrupt record of SPEC §5. */
 export function toInterruptResponse(row: InterruptRow): InterruptResponse {
+  const digests = new Map(
+    row.action_requests.map((a) => [a.name, actionDigest(row.id, a.name, a.args)]),
+  );
   return {
     id: row.id,
     title: row.title,
@@ -88,6 +93,7 @@ export function toInterruptResponse(row: InterruptRow): InterruptResponse {
       description: a.description,
       allowedDecisions: a.allowedDecisions,
       responseSchema: responseSchemaOf(a) as Record<string, unknown> | null,
+      actionDigest: digests.get(a.name),
     })),
     decisions: row.decisions.map((d) => ({
       id: d.id,
@@ -97,6 +103,11 @@ export function toInterruptResponse(row: InterruptRow): InterruptResponse {
       editedName: d.editedName,
       message: d.message,
       response: d.response ?? null,
+      actionDigest: digests.get(d.actionName),
+      editedActionDigest:
+        d.decision === 'edit'
+          ? actionDigest(row.id, d.editedName ?? d.actionName, d.editedArgs)
+          : null,
       decidedBy: readDecider(d),
       decidedAt: new Date(d.decidedAt).toISOString(),
     })),

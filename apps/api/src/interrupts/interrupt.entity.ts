@@ -128,6 +128,10 @@ export class InterruptEntity {
   @Column('boolean', { default: false })
   timeoutEscalated!: boolean;
 
+  /** How many steps of its organisation's escalation policy it has passed (SPEC §8e). */
+  @Column('smallint', { default: 0 })
+  escalationStep!: number;
+
   /** When it became expired or withdrawn. */
   @Column('timestamp with time zone', { precision: 3, nullable: true })
   closedAt!: Date | null;

@@ -35,6 +35,7 @@ const HEADINGS: Record<string, string> = {
   'interrupt.assigned': 'Assigned to you',
   'interrupt.escalated': 'Escalated',
   'interrupt.decided': 'Decided',
+  'interrupt.reminder': 'Still waiting',
 };
 
 const LABELS: Record<string, string> = {
@@ -42,6 +43,7 @@ const LABELS: Record<string, string> = {
   'interrupt.assigned': 'Assigned to you or your team',
   'interrupt.escalated': 'Escalated',
   'interrupt.decided': 'Decided',
+  'interrupt.reminder': 'Reminder: still waiting',
 };
 
 /** Which decisions get a link in an email: the two a reviewer takes from a phone. */

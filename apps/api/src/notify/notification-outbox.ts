@@ -211,6 +211,21 @@ export class NotificationOutbox implements OutboxListener {
             watchers: true,
           });
           break;
+        case 'interrupt.reminder': {
+          // An escalation chain's reminder (issue 37): the assignee, or every reader when nobody is.
+          const interrupt = event.data;
+          if (interrupt.status !== 'open') break;
+          await this.notify(
+            tx,
+            organisationId,
+            'interrupt.reminder',
+            interrupt,
+            interrupt.assignee === null
+              ? { watchers: true, assignee: null, except: actor }
+              : this.assigneeOnly(interrupt, actor),
+          );
+          break;
+        }
         case 'interrupt.answered':
           if (event.data.assignee !== null)
             await this.notify(

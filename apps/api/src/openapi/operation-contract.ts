@@ -198,9 +198,20 @@ export interface BodyRules {
    * tests cover them.
    */
   statedInWords?: string[];
+  /**
+   * A Cedar policy text (`{type: "policy", policy}` outcomes, at any depth): valid only if it parses
+   * and validates against Interlock's schema (a generated string answers 400). The contract test's
+   * valid cases put the rule's `fill` there, a policy valid for any organisation; the e2e tests
+   * cover real ones and the refusals.
+   */
+  cedarPolicy?: { fill: string };
 }
 
+const VALID_POLICY = 'permit (principal, action, resource);';
+
 export const OPERATION_BODY_RULES: Record<string, BodyRules> = {
+  createClassificationRule: { cedarPolicy: { fill: VALID_POLICY } },
+  updateClassificationRule: { cedarPolicy: { fill: VALID_POLICY } },
   updateNotificationPreferences: { ianaTimeZone: ['timeZone'] },
   createInterrupt: {
     organisationDependent: ['onTimeout'],
@@ -208,6 +219,7 @@ export const OPERATION_BODY_RULES: Record<string, BodyRules> = {
   },
   dryRunClassification: {
     requireAnyOf: { fields: ['sample', 'lastInterrupts'], fill: { lastInterrupts: 1 } },
+    cedarPolicy: { fill: VALID_POLICY },
   },
   replaceEscalationPolicy: {
     organisationDependent: ['steps'],

@@ -27,4 +27,8 @@ export class OrganisationEntity {
   /** Whether an interrupt may be approved by its deadline (`onTimeout: approve`). */
   @Column('boolean', { default: false })
   interruptTimeoutApproveAllowed!: boolean;
+
+  /** The escalation policy, `{steps: [...]}`; null: none (SPEC §8e). */
+  @Column('jsonb', { nullable: true })
+  interruptEscalationPolicy!: { steps: unknown[] } | null;
 }

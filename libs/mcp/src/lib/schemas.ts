@@ -80,6 +80,17 @@ export const requestApprovalInput = {
     .min(1)
     .max(20)
     .describe('The 1–20 actions you want approved; the human decides each one separately.'),
+  timeoutSeconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(2_592_000)
+    .optional()
+    .describe(
+      'Optional: a deadline for the humans, in seconds from now (at most 30 days, and the organisation may allow ' +
+        'less). If nobody decides by then, every undecided action is rejected for you (status "expired"), so a ' +
+        'request never waits forever. Unlike waitSeconds, it does not make you wait longer.',
+    ),
   waitSeconds,
   sessionId,
 };

@@ -265,6 +265,7 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
             title: args.title,
             description: args.description,
             sessionId: args.sessionId,
+            ...(args.timeoutSeconds === undefined ? {} : { timeoutSeconds: args.timeoutSeconds }),
             actionRequests: args.actions.map((a) => ({
               name: a.name,
               args: a.args,

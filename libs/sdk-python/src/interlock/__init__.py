@@ -23,6 +23,7 @@ from ._pagination import AsyncPage, AsyncPaginator, SyncPage
 from ._response import APIResponse
 from ._version import __version__
 from .ask import AnswerDeclinedError, ask, ask_async, response_schema_of
+from .digest import ActionDigestMismatchError, action_digest, canonical_json, verify_decisions
 from .gate import ApprovalRejectedError, require_approval
 from .langgraph import (
     LANGGRAPH_METADATA_KEY,
@@ -64,6 +65,7 @@ __all__ = [
     "APIConnectionTimeoutError",
     "APIError",
     "APIResponse",
+    "ActionDigestMismatchError",
     "ActionRequest",
     "ActionRequestRecord",
     "AnswerDeclinedError",
@@ -98,8 +100,10 @@ __all__ = [
     "Webhooks",
     "Whoami",
     "__version__",
+    "action_digest",
     "ask",
     "ask_async",
+    "canonical_json",
     "interlock_decisions",
     "interlock_payload",
     "interrupt_from_langgraph",
@@ -107,4 +111,5 @@ __all__ = [
     "require_approval",
     "response_schema_of",
     "to_langgraph_resume",
+    "verify_decisions",
 ]

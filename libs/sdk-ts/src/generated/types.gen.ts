@@ -100,6 +100,10 @@ export type ActionRequestDto = {
 };
 
 export type ActionRequestResponse = {
+    /**
+     * What this action asks, as a fingerprint: the hex SHA-256 of the RFC 8785 canonical JSON of {interruptId, name, args} (SPEC §8e). An agent computes it from what it sent and compares: the SDKs refuse a decision whose digest differs. Absent from services before it was introduced.
+     */
+    actionDigest?: string;
     allowedDecisions: Array<DecisionType>;
     /**
      * {} when none were given.
@@ -637,10 +641,18 @@ export type DecideWithActionLinkDto = {
 export type DecidedBy = MemberDecidedBy | ArgusDecidedBy | SystemDecidedBy;
 
 export type DecisionResponse = {
+    /**
+     * The decided action's actionDigest: what the decision is about. Absent from services before it was introduced.
+     */
+    actionDigest?: string;
     actionName: string;
     decidedAt: string;
     decidedBy: DecidedBy;
     decision: DecisionType;
+    /**
+     * With decision edit: the digest of the action as edited — {interruptId, name: editedName or the action name, args: editedArgs}; null otherwise.
+     */
+    editedActionDigest?: string | null;
     /**
      * Set with decision edit.
      */
@@ -1393,6 +1405,10 @@ export type NotificationPreferenceSet = {
      * A new interrupt in the inbox.
      */
     'interrupt.opened'?: NotificationChannelModes;
+    /**
+     * A reminder that an interrupt still waits (an escalation chain's remind step): to its assignee, or to every reader when nobody is assigned.
+     */
+    'interrupt.reminder'?: NotificationChannelModes;
 };
 
 export type NotificationPreferencesResponse = {
@@ -1993,7 +2009,7 @@ export type UpdateInterruptDeadlineSettingsDto = {
 
 export type UpdateNotificationPreferencesDto = {
     /**
-     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided.
+     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder.
      */
     preferences?: NotificationPreferenceSet;
     /**
@@ -2004,7 +2020,7 @@ export type UpdateNotificationPreferencesDto = {
 
 export type UpdateNotificationSettingsDto = {
     /**
-     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided. Replaces the defaults.
+     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder. Replaces the defaults.
      */
     defaults?: NotificationPreferenceSet;
     /**

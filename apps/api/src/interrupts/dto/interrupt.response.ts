@@ -32,6 +32,15 @@ export class ActionRequestResponse {
       'Typed input: the JSON Schema a respond answers with (its response), or null when the action asks for none.',
   })
   responseSchema!: Record<string, unknown> | null;
+
+  @ApiPropertyOptional({
+    pattern: '^[0-9a-f]{64}$',
+    description:
+      'What this action asks, as a fingerprint: the hex SHA-256 of the RFC 8785 canonical JSON of {interruptId, name, args} ' +
+      '(SPEC §8e). An agent computes it from what it sent and compares: the SDKs refuse a decision whose digest differs. ' +
+      'Absent from services before it was introduced.',
+  })
+  actionDigest?: string;
 }
 
 /** A member's decision: the member, and their name at the time. */
@@ -124,6 +133,22 @@ export class DecisionResponse {
       'Typed input: with respond on an action that has a responseSchema, the answer, valid against it; null otherwise.',
   })
   response!: Record<string, unknown> | null;
+
+  @ApiPropertyOptional({
+    pattern: '^[0-9a-f]{64}$',
+    description:
+      "The decided action's actionDigest: what the decision is about. Absent from services before it was introduced.",
+  })
+  actionDigest?: string;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    pattern: '^[0-9a-f]{64}$',
+    description:
+      'With decision edit: the digest of the action as edited — {interruptId, name: editedName or the action name, args: editedArgs}; null otherwise.',
+  })
+  editedActionDigest?: string | null;
 
   @ApiProperty({ type: DecidedBy })
   decidedBy!: DecidedByValue;

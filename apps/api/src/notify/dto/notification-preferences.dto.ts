@@ -66,6 +66,13 @@ export class NotificationPreferenceSet {
     description: 'An interrupt assigned to you or your team was answered.',
   })
   'interrupt.decided'?: NotificationChannelModes;
+
+  @ApiPropertyOptional({
+    type: NotificationChannelModes,
+    description:
+      "A reminder that an interrupt still waits (an escalation chain's remind step): to its assignee, or to every reader when nobody is assigned.",
+  })
+  'interrupt.reminder'?: NotificationChannelModes;
 }
 
 /** A member's own choices: what is given replaces what was there. */

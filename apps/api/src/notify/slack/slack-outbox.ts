@@ -48,7 +48,8 @@ export class SlackOutbox implements OutboxListener {
     // decided it): its later events there are part of its creation.
     const { latest, createdHere } = interruptsOf(events);
     for (const event of events) {
-      if (!latest.has(event.subjectId)) continue;
+      // A reminder changes nothing the message shows.
+      if (!latest.has(event.subjectId) || event.type === 'interrupt.reminder') continue;
       if (event.type !== 'interrupt.created' && createdHere.has(event.subjectId)) continue;
       const interrupt =
         event.type === 'interrupt.created'

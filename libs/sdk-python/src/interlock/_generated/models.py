@@ -977,6 +977,9 @@ class PolicyOutcome(InterlockModel):
     )
     policy: str = Field(
         ...,
+        examples=[
+            'permit (principal, action, resource) when { resource.name == "refund" };'
+        ],
         max_length=20000,
         min_length=1,
         pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
@@ -1831,6 +1834,12 @@ class ActionRequestResponse(InterlockModel):
         extra='allow',
         populate_by_name=True,
     )
+    action_digest: Optional[str] = Field(
+        None, alias='actionDigest', pattern='^[0-9a-f]{64}$'
+    )
+    """
+    What this action asks, as a fingerprint: the hex SHA-256 of the RFC 8785 canonical JSON of {interruptId, name, args} (SPEC §8e). An agent computes it from what it sent and compares: the SDKs refuse a decision whose digest differs. Absent from services before it was introduced.
+    """
     allowed_decisions: list[Union[Literal['approve', 'edit', 'reject', 'respond'], str]] = Field(
         ..., alias='allowedDecisions'
     )
@@ -2381,6 +2390,12 @@ class NotificationPreferenceSet(InterlockModel):
     """
     A new interrupt in the inbox.
     """
+    interrupt_reminder: Optional[NotificationChannelModes] = Field(
+        None, alias='interrupt.reminder'
+    )
+    """
+    A reminder that an interrupt still waits (an escalation chain's remind step): to its assignee, or to every reader when nobody is assigned.
+    """
 
 
 class NotificationPreferencesResponse(InterlockModel):
@@ -2793,7 +2808,7 @@ class UpdateNotificationPreferencesDto(InterlockModel):
     )
     preferences: Optional[NotificationPreferenceSet] = None
     """
-    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided.
+    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder.
     """
     time_zone: Optional[str] = Field(
         None,
@@ -2814,7 +2829,7 @@ class UpdateNotificationSettingsDto(InterlockModel):
     )
     defaults: Optional[NotificationPreferenceSet] = None
     """
-    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided. Replaces the defaults.
+    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder. Replaces the defaults.
     """
     token_actions: Optional[bool] = Field(None, alias='tokenActions')
     """
@@ -3109,6 +3124,12 @@ class DecisionResponse(InterlockModel):
         extra='allow',
         populate_by_name=True,
     )
+    action_digest: Optional[str] = Field(
+        None, alias='actionDigest', pattern='^[0-9a-f]{64}$'
+    )
+    """
+    The decided action's actionDigest: what the decision is about. Absent from services before it was introduced.
+    """
     action_name: str = Field(..., alias='actionName')
     decided_at: AwareDatetime = Field(..., alias='decidedAt')
     decided_by: Union[MemberDecidedBy, ArgusDecidedBy, SystemDecidedBy] = Field(
@@ -3118,6 +3139,12 @@ class DecisionResponse(InterlockModel):
     Who decided: a member (type member, with the member's id and name at the time), argus (the automatic classifier, with the rule) or the service itself (type system, with the reason).
     """
     decision: Union[Literal['approve', 'edit', 'reject', 'respond'], str]
+    edited_action_digest: Optional[str] = Field(
+        None, alias='editedActionDigest', pattern='^[0-9a-f]{64}$'
+    )
+    """
+    With decision edit: the digest of the action as edited — {interruptId, name: editedName or the action name, args: editedArgs}; null otherwise.
+    """
     edited_args: Optional[dict[str, Any]] = Field(..., alias='editedArgs')
     """
     Set with decision edit.

@@ -11,6 +11,7 @@ import httpx
 from .. import _retry
 from .._errors import BadRequestError, WaitTimeoutError
 from .._options import Headers, RequestOptions, Timeout
+from ..digest import verify_decisions
 from ..langgraph import interrupts_from_langgraph, langgraph_review_id, to_langgraph_resume
 from ..types import AssigneeFilter, Interrupt, InterruptStatus, ListOrder, OnTimeout, OpenedByFilter
 from ._base import ClientT, ListingResource, ListT, read_options
@@ -229,6 +230,7 @@ class Interrupts(_Interrupts["Interlock", "SyncPage[Interrupt]"]):
         extra_headers: Optional[Headers] = None,
         extra_query: Optional[Mapping[str, object]] = None,
         extra_body: Optional[Mapping[str, Any]] = None,
+        action_requests: Optional[Sequence[Any]] = None,
     ) -> Interrupt:
         """Waits until the interrupt is no longer ``open`` — every action decided (``answered``), its
         deadline passed (``expired``) or withdrawn (``withdrawn``) — and returns it.
@@ -236,7 +238,9 @@ class Interrupts(_Interrupts["Interlock", "SyncPage[Interrupt]"]):
         Each read is held by the service until the interrupt changes or up to 60 s pass
         (``waitSeconds``), so a decision reaches the agent at once and waiting costs one request a
         minute; against an older service it polls every ``poll_interval`` seconds. Raises
-        ``WaitTimeoutError`` when ``timeout`` seconds pass first (None waits for ever).
+        ``WaitTimeoutError`` when ``timeout`` seconds pass first (None waits for ever). With
+        ``action_requests`` (the actions as the agent sent them to ``create``), the answer's decisions
+        must carry their digests (SPEC §8e), else ``ActionDigestMismatchError``.
         """
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
@@ -258,6 +262,9 @@ class Interrupts(_Interrupts["Interlock", "SyncPage[Interrupt]"]):
                     continue
                 raise
             if interrupt.status != "open":
+                if action_requests is not None:
+                    # SPEC §8e: a decision about anything but what this agent sent is refused.
+                    verify_decisions(interrupt, action_requests)
                 return interrupt
             remaining = None if deadline is None else deadline - time.monotonic()
             if remaining is not None and remaining <= 0:
@@ -383,6 +390,7 @@ class AsyncInterrupts(_Interrupts["AsyncInterlock", "AsyncPaginator[Interrupt]"]
         extra_headers: Optional[Headers] = None,
         extra_query: Optional[Mapping[str, object]] = None,
         extra_body: Optional[Mapping[str, Any]] = None,
+        action_requests: Optional[Sequence[Any]] = None,
     ) -> Interrupt:
         """Waits until the interrupt is no longer ``open`` — every action decided (``answered``), its
         deadline passed (``expired``) or withdrawn (``withdrawn``) — and returns it.
@@ -390,7 +398,9 @@ class AsyncInterrupts(_Interrupts["AsyncInterlock", "AsyncPaginator[Interrupt]"]
         Each read is held by the service until the interrupt changes or up to 60 s pass
         (``waitSeconds``), so a decision reaches the agent at once and waiting costs one request a
         minute; against an older service it polls every ``poll_interval`` seconds. Raises
-        ``WaitTimeoutError`` when ``timeout`` seconds pass first (None waits for ever).
+        ``WaitTimeoutError`` when ``timeout`` seconds pass first (None waits for ever). With
+        ``action_requests`` (the actions as the agent sent them to ``create``), the answer's decisions
+        must carry their digests (SPEC §8e), else ``ActionDigestMismatchError``.
         """
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
@@ -412,6 +422,9 @@ class AsyncInterrupts(_Interrupts["AsyncInterlock", "AsyncPaginator[Interrupt]"]
                     continue
                 raise
             if interrupt.status != "open":
+                if action_requests is not None:
+                    # SPEC §8e: a decision about anything but what this agent sent is refused.
+                    verify_decisions(interrupt, action_requests)
                 return interrupt
             remaining = None if deadline is None else deadline - time.monotonic()
             if remaining is not None and remaining <= 0:

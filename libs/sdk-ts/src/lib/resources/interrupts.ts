@@ -9,6 +9,7 @@ import {
   toLangGraphResume,
 } from '../langgraph';
 import type { PagePromise } from '../pagination';
+import { type AskedAction, verifyDecisions } from '../action-digest';
 import type { RequestOptions } from '../request-options';
 import { sleep } from '../runtime';
 import type {
@@ -29,6 +30,12 @@ export interface WaitForAnswerOptions extends Omit<RequestOptions, 'timeout' | '
   pollInterval?: number;
   /** Milliseconds each read may take besides its wait (the client's `timeout` by default). */
   requestTimeout?: number;
+  /**
+   * The actions the agent asked about, as it sent them (`create`'s `actionRequests`): the answer's
+   * decisions must carry their digests (SPEC §8e, `actionDigest`), else `ActionDigestMismatchError`
+   * — a decision about anything else is never returned. Without it nothing is checked.
+   */
+  actionRequests?: readonly AskedAction[];
 }
 
 export interface ReviewLangGraphOptions extends InterruptFromLangGraphOptions {
@@ -107,6 +114,7 @@ export class Interrupts {
       timeout = DEFAULT_WAIT_TIMEOUT_MS,
       pollInterval = DEFAULT_POLL_INTERVAL_MS,
       requestTimeout,
+      actionRequests,
       ...requestOptions
     } = options;
     const deadline = Date.now() + timeout;
@@ -133,7 +141,10 @@ export class Interrupts {
         }
         throw error;
       }
-      if (interrupt.status !== 'open') return interrupt;
+      if (interrupt.status !== 'open') {
+        if (actionRequests !== undefined) await verifyDecisions(interrupt, actionRequests);
+        return interrupt;
+      }
       const remaining = deadline - Date.now();
       if (remaining <= 0) throw new WaitTimeoutError(id, timeout);
       // Held for its whole wait: ask again at once. Answered early while still open (a service
@@ -171,7 +182,9 @@ export class Interrupts {
       created.push(await this.create(part, { ...request, idempotencyKey }));
     }
     const answered = await Promise.all(
-      created.map((interrupt) => this.waitForAnswer(interrupt.id, wait)),
+      created.map((interrupt, i) =>
+        this.waitForAnswer(interrupt.id, { ...wait, actionRequests: parts[i].actionRequests }),
+      ),
     );
     return toLangGraphResume(answered);
   }

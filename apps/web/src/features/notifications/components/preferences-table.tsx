@@ -14,6 +14,11 @@ export const KINDS = [
     label: 'Decided',
     hint: 'An interrupt assigned to you was answered',
   },
+  {
+    kind: 'interrupt.reminder',
+    label: 'Reminder',
+    hint: 'An interrupt still waits for you (its escalation chain reminds)',
+  },
 ] as const;
 
 type Kind = (typeof KINDS)[number]['kind'];

@@ -73,6 +73,7 @@ describe('typed input: responseSchema and response (SPEC §5)', () => {
         description: null,
         allowedDecisions: ['respond', 'reject'],
         responseSchema: schema,
+        actionDigest: expect.stringMatching(/^[0-9a-f]{64}$/),
       },
     ]);
     const id = created.body.id as string;
@@ -89,6 +90,8 @@ describe('typed input: responseSchema and response (SPEC §5)', () => {
         editedName: null,
         message: null,
         response,
+        actionDigest: created.body.actionRequests[0].actionDigest,
+        editedActionDigest: null,
         decidedBy: { type: 'member', id: expect.any(String), name: 'Ada Lovelace' },
         decidedAt: expect.any(String),
       },

@@ -56,6 +56,7 @@ describe('interlock.ask (live service)', () => {
           },
           required: ['region'],
         },
+        actionDigest: expect.stringMatching(/^[0-9a-f]{64}$/),
       },
     ]);
   });

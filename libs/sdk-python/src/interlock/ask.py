@@ -122,12 +122,14 @@ def ask(
     ``AnswerDeclinedError`` when a person declines (with their message) or the request ends
     unanswered.
     """
-    opened = client.interrupts.create(
-        **_create(
-            title, model, name, description, args, allow_decline, external_id, session_id, metadata, idempotency_key
-        )
+    create = _create(
+        title, model, name, description, args, allow_decline, external_id, session_id, metadata, idempotency_key
     )
-    answered = client.interrupts.wait_for_answer(opened.id, timeout=wait_timeout, poll_interval=poll_interval)
+    opened = client.interrupts.create(**create)
+    # The answer must be about this question as sent (its action digest).
+    answered = client.interrupts.wait_for_answer(
+        opened.id, timeout=wait_timeout, poll_interval=poll_interval, action_requests=create["action_requests"]
+    )
     return _answer(answered, title, name, model)
 
 
@@ -148,10 +150,12 @@ async def ask_async(
     poll_interval: float = DEFAULT_POLL_INTERVAL,
 ) -> M:
     """``ask`` on an ``AsyncInterlock``."""
-    opened = await client.interrupts.create(
-        **_create(
-            title, model, name, description, args, allow_decline, external_id, session_id, metadata, idempotency_key
-        )
+    create = _create(
+        title, model, name, description, args, allow_decline, external_id, session_id, metadata, idempotency_key
     )
-    answered = await client.interrupts.wait_for_answer(opened.id, timeout=wait_timeout, poll_interval=poll_interval)
+    opened = await client.interrupts.create(**create)
+    # The answer must be about this question as sent (its action digest).
+    answered = await client.interrupts.wait_for_answer(
+        opened.id, timeout=wait_timeout, poll_interval=poll_interval, action_requests=create["action_requests"]
+    )
     return _answer(answered, title, name, model)

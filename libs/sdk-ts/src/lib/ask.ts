@@ -5,7 +5,7 @@ import { InterlockError } from './errors';
 import type { Interlock } from './client';
 import type { RequestOptions } from './request-options';
 import type { WaitForAnswerOptions } from './resources/interrupts';
-import type { Decision, Interrupt, InterruptCreateParams } from './types';
+import type { Decision, DecisionType, Interrupt, InterruptCreateParams } from './types';
 
 /**
  * What `ask` needs of a schema: a JSON Schema of its input (zod 4's `toJSONSchema`) and a parser.
@@ -68,23 +68,28 @@ export async function askFor<T>(
   options: AskOptions = {},
 ): Promise<T> {
   const name = options.name ?? 'answer';
+  const action = {
+    name,
+    args: options.args ?? {},
+    allowedDecisions: (options.allowDecline === false
+      ? ['respond']
+      : ['respond', 'reject']) as DecisionType[],
+    responseSchema: responseSchemaOf(schema),
+  };
   const opened = await client.interrupts.create(
     {
       ...options.interrupt,
       title,
       ...(options.description === undefined ? {} : { description: options.description }),
-      actionRequests: [
-        {
-          name,
-          args: options.args ?? {},
-          allowedDecisions: options.allowDecline === false ? ['respond'] : ['respond', 'reject'],
-          responseSchema: responseSchemaOf(schema),
-        },
-      ],
+      actionRequests: [action],
     },
     options.request,
   );
-  const answered = await client.interrupts.waitForAnswer(opened.id, options.wait);
+  // The answer must be about this question as sent (its actionDigest), like any wait that knows it.
+  const answered = await client.interrupts.waitForAnswer(opened.id, {
+    ...options.wait,
+    actionRequests: [action],
+  });
   const decision = answered.decisions.find((d) => d.actionName === name);
   if (
     decision?.decision === 'respond' &&

@@ -24,7 +24,7 @@ from ._response import APIResponse
 from ._version import __version__
 from .ask import AnswerDeclinedError, ask, ask_async, response_schema_of
 from .digest import ActionDigestMismatchError, action_digest, canonical_json, verify_decisions
-from .gate import ApprovalRejectedError, require_approval
+from .gate import ApprovalRejectedError, DeclinedError, require_approval
 from .langgraph import (
     LANGGRAPH_METADATA_KEY,
     MAX_ACTIONS_PER_INTERRUPT,
@@ -79,6 +79,7 @@ __all__ = [
     "BadRequestError",
     "ConflictError",
     "Decision",
+    "DeclinedError",
     "Interlock",
     "InterlockError",
     "InternalServerError",

@@ -12,29 +12,17 @@ from typing import Any, Optional, TypeVar
 from pydantic import BaseModel
 
 from ._client import AsyncInterlock, Interlock
-from ._errors import InterlockError
+from .gate import DeclinedError
 from .resources.interrupts import DEFAULT_POLL_INTERVAL, DEFAULT_WAIT_TIMEOUT
-from .types import Decision, Interrupt
+from .types import Interrupt
 
 __all__ = ["AnswerDeclinedError", "ask", "ask_async", "response_schema_of"]
 
 M = TypeVar("M", bound=BaseModel)
 
 
-class AnswerDeclinedError(InterlockError):
+class AnswerDeclinedError(DeclinedError):
     """An ``ask`` nobody answered with a value: declined (with the person's message), expired or withdrawn."""
-
-    def __init__(self, message: str, *, interrupt: Interrupt, decision: Optional[Decision]) -> None:
-        super().__init__(message)
-        #: The interrupt as it ended.
-        self.interrupt = interrupt
-        #: The decision; None when the interrupt was withdrawn or expired without one.
-        self.decision = decision
-
-    @property
-    def reviewer_message(self) -> Optional[str]:
-        """The person's message, when they gave one."""
-        return self.decision.message if self.decision is not None else None
 
 
 def response_schema_of(model: type[BaseModel]) -> dict[str, Any]:

@@ -1,11 +1,11 @@
 // Typed human input (`ask`): a question whose answer is a typed value — the agent passes a zod
 // schema, people answer in a form the dashboard renders from it, the service validates the answer
 // against it, and `ask` returns it parsed.
-import { InterlockError } from './errors';
+import { DeclinedError } from './gate';
 import type { Interlock } from './client';
 import type { RequestOptions } from './request-options';
 import type { WaitForAnswerOptions } from './resources/interrupts';
-import type { Decision, DecisionType, Interrupt, InterruptCreateParams } from './types';
+import type { DecisionType, InterruptCreateParams } from './types';
 
 /**
  * What `ask` needs of a schema: a JSON Schema of its input (zod 4's `toJSONSchema`) and a parser.
@@ -35,21 +35,7 @@ export interface AskOptions {
 }
 
 /** An `ask` nobody answered with a value: declined (with the person's message), expired or withdrawn. */
-export class AnswerDeclinedError extends InterlockError {
-  constructor(
-    message: string,
-    /** The interrupt as it ended. */
-    readonly interrupt: Interrupt,
-    /** The decision, absent when the interrupt was withdrawn or expired without one. */
-    readonly decision: Decision | undefined,
-  ) {
-    super(message);
-    this.reviewerMessage = decision?.message ?? undefined;
-  }
-
-  /** The person's message, when they gave one. */
-  readonly reviewerMessage: string | undefined;
-}
+export class AnswerDeclinedError extends DeclinedError {}
 
 /** The JSON Schema the service stores for `schema` (what people fill in: defaults not required). */
 export function responseSchemaOf(schema: AskSchema<unknown>): Record<string, unknown> {

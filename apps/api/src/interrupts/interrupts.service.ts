@@ -130,6 +130,10 @@ function storedActionRequest(a: ActionRequestDto, n: number): StoredActionReques
     allowedDecisions:
       a.allowedDecisions ??
       (requiredApprovals > 1 ? DECISIONS.filter((d) => d !== 'edit') : [...DECISIONS]),
+    // Kept only when given: action requests without one stay as they always were.
+    ...(a.responseSchema === undefined
+      ? {}
+      : { responseSchemaJson: JSON.stringify(a.responseSchema) }),
     ...(requiredApprovals > 1 || a.approverTeam !== undefined
       ? { requiredApprovals, approverTeam: null }
       : {}),

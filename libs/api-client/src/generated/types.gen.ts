@@ -97,6 +97,10 @@ export type ActionRequestDto = {
      * How many distinct members must approve before the action is approved (default 1); one rejection by a member who may decide it rejects it. Above 1 the action cannot be edited (allowedDecisions then defaults to approve, reject, respond).
      */
     requiredApprovals?: number;
+    /**
+     * Typed input: the answer a person gives with respond, as JSON Schema — an object of string, number, integer, boolean, enum and arrays of those (title, description, required, default, minLength/maxLength, minimum/maximum, minItems/maxItems, uniqueItems; nothing else). The dashboard renders it as a form; a respond on this action must carry a response valid against it. Requires respond among allowedDecisions.
+     */
+    responseSchema?: JsonObject;
 };
 
 export type ActionRequestResponse = {
@@ -125,6 +129,12 @@ export type ActionRequestResponse = {
      * How many distinct members must approve the action before it is approved (SPEC §8e); one qualified rejection rejects it. Absent (1) from services before several approvers.
      */
     requiredApprovals?: number;
+    /**
+     * Typed input: the JSON Schema a respond answers with (its response), or null when the action asks for none.
+     */
+    responseSchema?: {
+        [key: string]: unknown;
+    } | null;
 };
 
 export type ActorType = 'member' | 'api_key' | 'system' | 'argus';
@@ -218,7 +228,7 @@ export type ApproveDecision = {
     actionName: string;
     decision: 'approve';
     /**
-     * Required with respond; optional otherwise.
+     * Required with respond unless it carries a response; optional otherwise.
      */
     message?: string;
 };
@@ -714,9 +724,15 @@ export type DecisionResponse = {
     editedName: string | null;
     id: string;
     /**
-     * Required with respond; optional with the others.
+     * Set with respond unless it carried a response; optional with the others.
      */
     message: string | null;
+    /**
+     * Typed input: with respond on an action that has a responseSchema, the answer, valid against it; null otherwise.
+     */
+    response?: {
+        [key: string]: unknown;
+    } | null;
 };
 
 export type DecisionType = 'approve' | 'edit' | 'reject' | 'respond';
@@ -801,7 +817,7 @@ export type EditDecision = {
      */
     editedName?: string;
     /**
-     * Required with respond; optional otherwise.
+     * Required with respond unless it carries a response; optional otherwise.
      */
     message?: string;
 };
@@ -1653,7 +1669,7 @@ export type RejectDecision = {
     actionName: string;
     decision: 'reject';
     /**
-     * Required with respond; optional otherwise.
+     * Required with respond unless it carries a response; optional otherwise.
      */
     message?: string;
 };
@@ -1681,19 +1697,20 @@ export type RequireHumanOutcome = {
     type: 'require_human';
 };
 
-/**
- * Answer instead of running the action.
- */
-export type RespondDecision = {
+export type RespondDecision = unknown & {
     /**
      * The name of one of the interrupt's action requests.
      */
     actionName: string;
     decision: 'respond';
     /**
-     * Required with respond; optional otherwise.
+     * Required with respond unless it carries a response; optional otherwise.
      */
-    message: string;
+    message?: string;
+    /**
+     * With respond on an action that has a responseSchema (required there; refused on other actions): the typed answer, valid against the action's responseSchema.
+     */
+    response?: JsonObject;
 };
 
 export type RoleListResponse = {

@@ -230,6 +230,8 @@ class ActionRequestParam(_ActionRequestRequired, total=False):
     args: dict[str, Any]
     description: str
     allowed_decisions: list[DecisionType]
+    #: Typed input: the JSON Schema a ``respond`` answers with (see ``interlock.ask``).
+    response_schema: dict[str, Any]
     #: How many distinct members must approve (1 … 5, default 1); one rejection rejects.
     required_approvals: int
     approver_team: ApproverTeamParam

@@ -44,6 +44,17 @@ class Args(InterlockModel):
     )
 
 
+class ResponseSchema(InterlockModel):
+    """
+    Typed input: the answer a person gives with respond, as JSON Schema — an object of string, number, integer, boolean, enum and arrays of those (title, description, required, default, minLength/maxLength, minimum/maximum, minItems/maxItems, uniqueItems; nothing else). The dashboard renders it as a form; a respond on this action must carry a response valid against it. Requires respond among allowedDecisions.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+
+
 class AddTeamMemberDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -144,7 +155,7 @@ class ApproveDecision(InterlockModel):
         pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
     )
     """
-    Required with respond; optional otherwise.
+    Required with respond unless it carries a response; optional otherwise.
     """
 
 
@@ -692,7 +703,7 @@ class EditDecision(InterlockModel):
         pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
     )
     """
-    Required with respond; optional otherwise.
+    Required with respond unless it carries a response; optional otherwise.
     """
 
 
@@ -1077,7 +1088,7 @@ class RejectDecision(InterlockModel):
         pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
     )
     """
-    Required with respond; optional otherwise.
+    Required with respond unless it carries a response; optional otherwise.
     """
 
 
@@ -1138,9 +1149,20 @@ class RequireHumanOutcome(InterlockModel):
     type: Union[Literal['require_human'], str]
 
 
-class RespondDecision(InterlockModel):
+class Response(InterlockModel):
     """
-    Answer instead of running the action.
+    With respond on an action that has a responseSchema (required there; refused on other actions): the typed answer, valid against the action's responseSchema.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+
+
+class RespondDecision1(InterlockModel):
+    """
+    Answer instead of running the action: a message, or (an action with a responseSchema) a response valid against it, or both.
     """
 
     model_config = ConfigDict(
@@ -1166,7 +1188,47 @@ class RespondDecision(InterlockModel):
         pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
     )
     """
-    Required with respond; optional otherwise.
+    Required with respond unless it carries a response; optional otherwise.
+    """
+    response: Optional[Response] = None
+    """
+    With respond on an action that has a responseSchema (required there; refused on other actions): the typed answer, valid against the action's responseSchema.
+    """
+
+
+class RespondDecision2(InterlockModel):
+    """
+    Answer instead of running the action: a message, or (an action with a responseSchema) a response valid against it, or both.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action_name: str = Field(
+        ...,
+        alias='actionName',
+        examples=['deploy'],
+        max_length=200,
+        min_length=1,
+        pattern='^[^\\u0000]*$',
+    )
+    """
+    The name of one of the interrupt's action requests.
+    """
+    decision: Union[Literal['respond'], str]
+    message: Optional[str] = Field(
+        None,
+        max_length=10000,
+        min_length=1,
+        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
+    )
+    """
+    Required with respond unless it carries a response; optional otherwise.
+    """
+    response: Response
+    """
+    With respond on an action that has a responseSchema (required there; refused on other actions): the typed answer, valid against the action's responseSchema.
     """
 
 
@@ -1799,6 +1861,27 @@ class ActionRequestDto(InterlockModel):
     """
     How many distinct members must approve before the action is approved (default 1); one rejection by a member who may decide it rejects it. Above 1 the action cannot be edited (allowedDecisions then defaults to approve, reject, respond).
     """
+    response_schema: Optional[ResponseSchema] = Field(
+        None,
+        alias='responseSchema',
+        examples=[
+            {
+                'properties': {
+                    'region': {
+                        'enum': ['eu-west-1', 'us-east-1'],
+                        'title': 'Region',
+                        'type': 'string',
+                    },
+                    'replicas': {'maximum': 20, 'minimum': 1, 'type': 'integer'},
+                },
+                'required': ['region'],
+                'type': 'object',
+            }
+        ],
+    )
+    """
+    Typed input: the answer a person gives with respond, as JSON Schema — an object of string, number, integer, boolean, enum and arrays of those (title, description, required, default, minLength/maxLength, minimum/maximum, minItems/maxItems, uniqueItems; nothing else). The dashboard renders it as a form; a respond on this action must carry a response valid against it. Requires respond among allowedDecisions.
+    """
 
 
 class ActionRequestResponse(InterlockModel):
@@ -1834,6 +1917,10 @@ class ActionRequestResponse(InterlockModel):
     )
     """
     How many distinct members must approve the action before it is approved (SPEC §8e); one qualified rejection rejects it. Absent (1) from services before several approvers.
+    """
+    response_schema: Optional[dict[str, Any]] = Field(None, alias='responseSchema')
+    """
+    Typed input: the JSON Schema a respond answers with (its response), or null when the action asks for none.
     """
 
 
@@ -2129,12 +2216,24 @@ class CreateWebhookDto(InterlockModel):
 
 
 class DecideInterruptDto(
-    RootModel[Union[ApproveDecision, EditDecision, RejectDecision, RespondDecision]]
+    RootModel[
+        Union[
+            ApproveDecision,
+            EditDecision,
+            RejectDecision,
+            Union[RespondDecision1, RespondDecision2],
+        ]
+    ]
 ):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    root: Union[ApproveDecision, EditDecision, RejectDecision, RespondDecision]
+    root: Union[
+        ApproveDecision,
+        EditDecision,
+        RejectDecision,
+        Union[RespondDecision1, RespondDecision2],
+    ]
     """
     One decision on one action request; the fields allowed depend on `decision`.
     """
@@ -3127,7 +3226,11 @@ class DecisionResponse(InterlockModel):
     id: str
     message: Optional[str] = Field(...)
     """
-    Required with respond; optional with the others.
+    Set with respond unless it carried a response; optional with the others.
+    """
+    response: Optional[dict[str, Any]] = None
+    """
+    Typed input: with respond on an action that has a responseSchema, the answer, valid against it; null otherwise.
     """
 
 

@@ -21,6 +21,7 @@ _CAMEL = {
     "allowed_decisions": "allowedDecisions",
     "external_id": "externalId",
     "session_id": "sessionId",
+    "response_schema": "responseSchema",
     "required_approvals": "requiredApprovals",
     "approver_team": "approverTeam",
     "team_id": "teamId",

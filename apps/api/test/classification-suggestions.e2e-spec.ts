@@ -2,10 +2,9 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import {
   builtInRoleIds,
-  createApiKey,
   joinOrganisation,
-  signUpOwner,
-  SignedUpOwner,
+  organisationWithKey,
+  type OrganisationWithKey,
 } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -17,19 +16,8 @@ describe('classification suggestions', () => {
   let db: DataSource;
   const http = () => request(t.app.getHttpServer());
 
-  interface Org {
-    owner: SignedUpOwner;
-    key: string;
-    keyId: string;
-  }
-  const newOrg = async (name: string, keyName = 'billing-agent'): Promise<Org> => {
-    const owner = await signUpOwner(t.app.getHttpServer(), {
-      name: 'Ada Lovelace',
-      organisationName: name,
-    });
-    const created = await createApiKey(t.app.getHttpServer(), owner.cookie, { name: keyName });
-    return { owner, key: created.key, keyId: created.id };
-  };
+  type Org = OrganisationWithKey;
+  const newOrg = (name: string) => organisationWithKey(t.app.getHttpServer(), name);
   const open = async (org: Org, name: string, args: Record<string, unknown>, key = org.key) => {
     const res = await http()
       .post('/api/interrupts')

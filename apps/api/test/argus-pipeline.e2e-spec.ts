@@ -84,6 +84,7 @@ describe('argus in POST /api/interrupts', () => {
         editedArgs: null,
         editedName: null,
         message: null,
+        response: null,
         actionDigest: res.body.actionRequests[0].actionDigest,
         editedActionDigest: null,
         decidedBy: { type: 'argus', ruleId, name: 'argus' },

@@ -66,6 +66,10 @@ export class InterruptDecisionEntity {
   @Column('text', { nullable: true })
   message!: string | null;
 
+  /** With `respond` on an action that has a `responseSchema`: the typed answer, valid against it. */
+  @Column('jsonb', { nullable: true })
+  response!: Record<string, unknown> | null;
+
   /** Who decided: `member`, `argus` or `system` (libs/domain deciders.ts). */
   @Column('text', { default: 'member' })
   decidedByType!: DeciderType;

@@ -89,6 +89,10 @@ export type ActionRequestDto = {
      * Unique within the interrupt.
      */
     name: string;
+    /**
+     * Typed input: the answer a person gives with respond, as JSON Schema — an object of string, number, integer, boolean, enum and arrays of those (title, description, required, default, minLength/maxLength, minimum/maximum, minItems/maxItems, uniqueItems; nothing else). The dashboard renders it as a form; a respond on this action must carry a response valid against it. Requires respond among allowedDecisions.
+     */
+    responseSchema?: JsonObject;
 };
 
 export type ActionRequestResponse = {
@@ -105,6 +109,12 @@ export type ActionRequestResponse = {
     };
     description: string | null;
     name: string;
+    /**
+     * Typed input: the JSON Schema a respond answers with (its response), or null when the action asks for none.
+     */
+    responseSchema?: {
+        [key: string]: unknown;
+    } | null;
 };
 
 export type ActorType = 'member' | 'api_key' | 'system' | 'argus';
@@ -193,7 +203,7 @@ export type ApproveDecision = {
     actionName: string;
     decision: 'approve';
     /**
-     * Required with respond; optional otherwise.
+     * Required with respond unless it carries a response; optional otherwise.
      */
     message?: string;
 };
@@ -706,9 +716,15 @@ export type DecisionResponse = {
     editedName: string | null;
     id: string;
     /**
-     * Required with respond; optional with the others.
+     * Set with respond unless it carried a response; optional with the others.
      */
     message: string | null;
+    /**
+     * Typed input: with respond on an action that has a responseSchema, the answer, valid against it; null otherwise.
+     */
+    response?: {
+        [key: string]: unknown;
+    } | null;
 };
 
 export type DecisionType = 'approve' | 'edit' | 'reject' | 'respond';
@@ -793,7 +809,7 @@ export type EditDecision = {
      */
     editedName?: string;
     /**
-     * Required with respond; optional otherwise.
+     * Required with respond unless it carries a response; optional otherwise.
      */
     message?: string;
 };
@@ -1645,7 +1661,7 @@ export type RejectDecision = {
     actionName: string;
     decision: 'reject';
     /**
-     * Required with respond; optional otherwise.
+     * Required with respond unless it carries a response; optional otherwise.
      */
     message?: string;
 };
@@ -1673,19 +1689,20 @@ export type RequireHumanOutcome = {
     type: 'require_human';
 };
 
-/**
- * Answer instead of running the action.
- */
-export type RespondDecision = {
+export type RespondDecision = unknown & {
     /**
      * The name of one of the interrupt's action requests.
      */
     actionName: string;
     decision: 'respond';
     /**
-     * Required with respond; optional otherwise.
+     * Required with respond unless it carries a response; optional otherwise.
      */
-    message: string;
+    message?: string;
+    /**
+     * With respond on an action that has a responseSchema (required there; refused on other actions): the typed answer, valid against the action's responseSchema.
+     */
+    response?: JsonObject;
 };
 
 export type RoleListResponse = {

@@ -91,6 +91,12 @@ export type ActionRequestDto = {
      * Unique within the interrupt.
      */
     name: string;
+    /**
+     * Typed input: the answer a person gives with respond, as JSON Schema — an object of string, number, integer, boolean, enum and arrays of those (title, description, required, default, minLength/maxLength, minimum/maximum, minItems/maxItems, uniqueItems; nothing else). The dashboard renders it as a form; a respond on this action must carry a response valid against it. Requires respond among allowedDecisions.
+     */
+    responseSchema?: {
+        [key: string]: unknown;
+    };
 };
 
 export type ActionRequestResponse = {
@@ -107,6 +113,12 @@ export type ActionRequestResponse = {
     };
     description: string | null;
     name: string;
+    /**
+     * Typed input: the JSON Schema a respond answers with (its response), or null when the action asks for none.
+     */
+    responseSchema?: {
+        [key: string]: unknown;
+    } | null;
 };
 
 export type ActorType = 'member' | 'api_key' | 'system' | 'argus';
@@ -195,7 +207,7 @@ export type ApproveDecision = {
     actionName: string;
     decision: 'approve';
     /**
-     * Required with respond; optional otherwise.
+     * Required with respond unless it carries a response; optional otherwise.
      */
     message?: string;
 };
@@ -696,9 +708,15 @@ export type DecisionResponse = {
     editedName: string | null;
     id: string;
     /**
-     * Required with respond; optional with the others.
+     * Set with respond unless it carried a response; optional with the others.
      */
     message: string | null;
+    /**
+     * Typed input: with respond on an action that has a responseSchema, the answer, valid against it; null otherwise.
+     */
+    response?: {
+        [key: string]: unknown;
+    } | null;
 };
 
 export type DecisionType = 'approve' | 'edit' | 'reject' | 'respond';
@@ -787,7 +805,7 @@ export type EditDecision = {
      */
     editedName?: string;
     /**
-     * Required with respond; optional otherwise.
+     * Required with respond unless it carries a response; optional otherwise.
      */
     message?: string;
 };
@@ -1627,7 +1645,7 @@ export type RejectDecision = {
     actionName: string;
     decision: 'reject';
     /**
-     * Required with respond; optional otherwise.
+     * Required with respond unless it carries a response; optional otherwise.
      */
     message?: string;
 };
@@ -1655,19 +1673,22 @@ export type RequireHumanOutcome = {
     type: 'require_human';
 };
 
-/**
- * Answer instead of running the action.
- */
-export type RespondDecision = {
+export type RespondDecision = unknown & {
     /**
      * The name of one of the interrupt's action requests.
      */
     actionName: string;
     decision: 'respond';
     /**
-     * Required with respond; optional otherwise.
+     * Required with respond unless it carries a response; optional otherwise.
      */
-    message: string;
+    message?: string;
+    /**
+     * With respond on an action that has a responseSchema (required there; refused on other actions): the typed answer, valid against the action's responseSchema.
+     */
+    response?: {
+        [key: string]: unknown;
+    };
 };
 
 export type RoleListResponse = {

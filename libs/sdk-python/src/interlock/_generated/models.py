@@ -44,6 +44,17 @@ class Args(InterlockModel):
     )
 
 
+class ResponseSchema(InterlockModel):
+    """
+    Typed input: the answer a person gives with respond, as JSON Schema — an object of string, number, integer, boolean, enum and arrays of those (title, description, required, default, minLength/maxLength, minimum/maximum, minItems/maxItems, uniqueItems; nothing else). The dashboard renders it as a form; a respond on this action must carry a response valid against it. Requires respond among allowedDecisions.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+
+
 class AddTeamMemberDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -139,7 +150,7 @@ class ApproveDecision(InterlockModel):
         pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
     )
     """
-    Required with respond; optional otherwise.
+    Required with respond unless it carries a response; optional otherwise.
     """
 
 
@@ -658,7 +669,7 @@ class EditDecision(InterlockModel):
         pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
     )
     """
-    Required with respond; optional otherwise.
+    Required with respond unless it carries a response; optional otherwise.
     """
 
 
@@ -1043,7 +1054,7 @@ class RejectDecision(InterlockModel):
         pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
     )
     """
-    Required with respond; optional otherwise.
+    Required with respond unless it carries a response; optional otherwise.
     """
 
 
@@ -1104,9 +1115,20 @@ class RequireHumanOutcome(InterlockModel):
     type: Union[Literal['require_human'], str]
 
 
-class RespondDecision(InterlockModel):
+class Response(InterlockModel):
     """
-    Answer instead of running the action.
+    With respond on an action that has a responseSchema (required there; refused on other actions): the typed answer, valid against the action's responseSchema.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+
+
+class RespondDecision1(InterlockModel):
+    """
+    Answer instead of running the action: a message, or (an action with a responseSchema) a response valid against it, or both.
     """
 
     model_config = ConfigDict(
@@ -1132,7 +1154,47 @@ class RespondDecision(InterlockModel):
         pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
     )
     """
-    Required with respond; optional otherwise.
+    Required with respond unless it carries a response; optional otherwise.
+    """
+    response: Optional[Response] = None
+    """
+    With respond on an action that has a responseSchema (required there; refused on other actions): the typed answer, valid against the action's responseSchema.
+    """
+
+
+class RespondDecision2(InterlockModel):
+    """
+    Answer instead of running the action: a message, or (an action with a responseSchema) a response valid against it, or both.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action_name: str = Field(
+        ...,
+        alias='actionName',
+        examples=['deploy'],
+        max_length=200,
+        min_length=1,
+        pattern='^[^\\u0000]*$',
+    )
+    """
+    The name of one of the interrupt's action requests.
+    """
+    decision: Union[Literal['respond'], str]
+    message: Optional[str] = Field(
+        None,
+        max_length=10000,
+        min_length=1,
+        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
+    )
+    """
+    Required with respond unless it carries a response; optional otherwise.
+    """
+    response: Response
+    """
+    With respond on an action that has a responseSchema (required there; refused on other actions): the typed answer, valid against the action's responseSchema.
     """
 
 
@@ -1755,6 +1817,27 @@ class ActionRequestDto(InterlockModel):
     """
     Unique within the interrupt.
     """
+    response_schema: Optional[ResponseSchema] = Field(
+        None,
+        alias='responseSchema',
+        examples=[
+            {
+                'properties': {
+                    'region': {
+                        'enum': ['eu-west-1', 'us-east-1'],
+                        'title': 'Region',
+                        'type': 'string',
+                    },
+                    'replicas': {'maximum': 20, 'minimum': 1, 'type': 'integer'},
+                },
+                'required': ['region'],
+                'type': 'object',
+            }
+        ],
+    )
+    """
+    Typed input: the answer a person gives with respond, as JSON Schema — an object of string, number, integer, boolean, enum and arrays of those (title, description, required, default, minLength/maxLength, minimum/maximum, minItems/maxItems, uniqueItems; nothing else). The dashboard renders it as a form; a respond on this action must carry a response valid against it. Requires respond among allowedDecisions.
+    """
 
 
 class ActionRequestResponse(InterlockModel):
@@ -1777,6 +1860,10 @@ class ActionRequestResponse(InterlockModel):
     """
     description: Optional[str] = Field(...)
     name: str = Field(..., examples=['deploy'], max_length=200, min_length=1)
+    response_schema: Optional[dict[str, Any]] = Field(None, alias='responseSchema')
+    """
+    Typed input: the JSON Schema a respond answers with (its response), or null when the action asks for none.
+    """
 
 
 class ApiKeyListResponse(InterlockModel):
@@ -2071,12 +2158,24 @@ class CreateWebhookDto(InterlockModel):
 
 
 class DecideInterruptDto(
-    RootModel[Union[ApproveDecision, EditDecision, RejectDecision, RespondDecision]]
+    RootModel[
+        Union[
+            ApproveDecision,
+            EditDecision,
+            RejectDecision,
+            Union[RespondDecision1, RespondDecision2],
+        ]
+    ]
 ):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    root: Union[ApproveDecision, EditDecision, RejectDecision, RespondDecision]
+    root: Union[
+        ApproveDecision,
+        EditDecision,
+        RejectDecision,
+        Union[RespondDecision1, RespondDecision2],
+    ]
     """
     One decision on one action request; the fields allowed depend on `decision`.
     """
@@ -3116,7 +3215,11 @@ class DecisionResponse(InterlockModel):
     id: str
     message: Optional[str] = Field(...)
     """
-    Required with respond; optional with the others.
+    Set with respond unless it carried a response; optional with the others.
+    """
+    response: Optional[dict[str, Any]] = None
+    """
+    Typed input: with respond on an action that has a responseSchema, the answer, valid against it; null otherwise.
     """
 
 

@@ -326,6 +326,9 @@ export function stateClassificationRules(document: OpenAPIObject): void {
     properties.match = ref('RuleMatch');
     properties.outcome = ref('RuleOutcome');
   }
+  const suggested = (schemas.SuggestedRule as { properties: Record<string, Schema> }).properties;
+  suggested.match = ref('RuleMatch');
+  suggested.outcome = ref('ApproveOutcome');
   const alwaysAllow = (schemas.AlwaysAllowDto as { properties: Record<string, Schema> }).properties;
   alwaysAllow.args = { ...alwaysAllow.args, items: ref('RuleArgPredicate') };
 }

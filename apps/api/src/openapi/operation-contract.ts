@@ -43,6 +43,12 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
   createClassificationRule: {
     CONFLICT: RULE_CAP,
   },
+  applyClassificationSuggestion: {
+    CONFLICT: `somebody applied or dismissed the suggestion meanwhile; or ${RULE_CAP}`,
+  },
+  dismissClassificationSuggestion: {
+    CONFLICT: 'somebody applied or dismissed the suggestion meanwhile',
+  },
   streamEvents: {
     VALIDATION_FAILED: 'Last-Event-ID is not the id of an event of this stream',
     RATE_LIMITED:

@@ -38,6 +38,7 @@ import { SessionMessageRetention1795763000000 } from './1795763000000-session-me
 import { EscalationPolicies1795764000000 } from './1795764000000-escalation-policies';
 import { DecisionResponse1795769000000 } from './1795769000000-decision-response';
 import { ClassificationMatchRetention1795772000000 } from './1795772000000-classification-match-retention';
+import { ClassificationSuggestions1795772000001 } from './1795772000001-classification-suggestions';
 import { InterruptApprovals1795775000000 } from './1795775000000-interrupt-approvals';
 
 export const MIGRATIONS = [
@@ -80,5 +81,6 @@ export const MIGRATIONS = [
   EscalationPolicies1795764000000,
   DecisionResponse1795769000000,
   ClassificationMatchRetention1795772000000,
+  ClassificationSuggestions1795772000001,
   InterruptApprovals1795775000000,
 ];

@@ -111,6 +111,17 @@ class AppendMessagesResponse(InterlockModel):
     appended: int = Field(..., ge=1, le=100)
 
 
+class ApplySuggestionDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    mode: Union[Literal['shadow', 'enforce'], str]
+    """
+    shadow: record what the rule would do first; enforce: approve from now on.
+    """
+
+
 class ApprovalResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1952,6 +1963,7 @@ class AuditEntryResponse(InterlockModel):
         'api_key.revoked',
         'billing.plan_changed',
         'classification.rule_created',
+        'classification.suggestion_dismissed',
         'classification.rule_paused',
         'classification.rule_updated',
         'classification.rule_deleted',
@@ -2818,6 +2830,20 @@ class SlackSettingsResponse(InterlockModel):
     """
 
 
+class SuggestedRule(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    match: RuleMatch
+    name: str = Field(..., examples=['Approve refund from billing-agent'])
+    outcome: ApproveOutcome
+    priority: int
+    """
+    1000: after the organisation's own rules at the default 100.
+    """
+
+
 class SystemDecidedBy(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -3156,6 +3182,39 @@ class ClassificationRuleResponse(InterlockModel):
     updated_at: AwareDatetime = Field(..., alias='updatedAt')
 
 
+class ClassificationSuggestionResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action_name: str = Field(..., alias='actionName')
+    approvals: int = Field(..., ge=5)
+    """
+    Approvals by people in the last 30 days (and no rejection).
+    """
+    id: str
+    """
+    Stable while the evidence holds (derived from key, action name and shape).
+    """
+    key_id: str = Field(..., alias='keyId')
+    key_name: str = Field(..., alias='keyName')
+    """
+    The key, by its current name.
+    """
+    last_approved_at: AwareDatetime = Field(..., alias='lastApprovedAt')
+    latest_interrupt_id: str = Field(..., alias='latestInterruptId')
+    """
+    The latest interrupt approved.
+    """
+    rule: SuggestedRule
+    shape: dict[str, str] = Field(
+        ..., examples=[{'amount': 'number', 'currency': 'string'}]
+    )
+    """
+    Each top-level argument and its JSON type (string, number, boolean, object, array, null).
+    """
+
+
 class CreateClassificationRuleDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -3464,6 +3523,17 @@ class WebhookDeliveryListResponse(InterlockModel):
     next_cursor: Optional[str] = Field(..., alias='nextCursor')
     """
     null on the last page.
+    """
+
+
+class ClassificationSuggestionListResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    suggestions: list[ClassificationSuggestionResponse]
+    """
+    At most 50, the most approved first.
     """
 
 

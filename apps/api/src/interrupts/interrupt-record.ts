@@ -62,6 +62,8 @@ export interface InterruptRow {
   on_timeout: OnTimeout | null;
   closed_at: Date | null;
   withdrawn_reason: string | null;
+  opened_by_key_id: string | null;
+  opened_by_key_name: string | null;
   decisions: ({
     id: string;
     actionName: string;
@@ -86,9 +88,10 @@ export interface InterruptRow {
  * 3: the deadline and withdrawal (`expiresAt`, `onTimeout`, `closedAt`, `withdrawnReason`).
  * 4: `actionDigest` on each action request and decision, `editedActionDigest` on each decision.
  * 5: typed input (`actionRequests[].responseSchema`, `decisions[].response`).
- * 6: `requiredApprovals`, `approverTeam` and `approvals` on each action request (several approvers).
+ * 6: `openedBy`, the key that opened it.
+ * 7: `requiredApprovals`, `approverTeam` and `approvals` on each action request (several approvers).
  */
-export const RECORD_RENDER_VERSION = 6;
+export const RECORD_RENDER_VERSION = 7;
 
 /** The interrupt record of SPEC §5. */
 export function toInterruptResponse(row: InterruptRow): InterruptResponse {
@@ -151,6 +154,10 @@ export function toInterruptResponse(row: InterruptRow): InterruptResponse {
     onTimeout: row.on_timeout,
     closedAt: row.closed_at?.toISOString() ?? null,
     withdrawnReason: row.withdrawn_reason,
+    openedBy:
+      row.opened_by_key_id === null
+        ? null
+        : { type: 'api_key', id: row.opened_by_key_id, name: row.opened_by_key_name ?? '' },
   };
 }
 

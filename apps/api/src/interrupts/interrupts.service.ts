@@ -212,6 +212,7 @@ export class InterruptsService {
           actionRequests,
           metadata: body.metadata ?? null,
           openedByKeyId: actor.id,
+          openedByKeyName: actor.name,
           titleWords,
           deadline,
         });

@@ -6,12 +6,14 @@ import { RelativeTime } from '@/shared/components/relative-time';
 import { canApproveAll, undecidedActions } from '../api/interrupts.queries';
 import { ArgusRowBadge } from './argus-explanation';
 import {
+  AgentContext,
   ApprovalsBadge,
   AssigneeBadge,
   DeadlineBadge,
   EscalationBadge,
   StatusBadge,
 } from './interrupt-badges';
+import { useCan } from '@/shared/sign-in/sign-in-session.queries';
 
 export interface InboxTableProps {
   interrupts: InterruptResponse[];
@@ -29,6 +31,7 @@ export const InboxTable = forwardRef<HTMLTableSectionElement, InboxTableProps>(f
   { interrupts, answered, activeIndex, selected, selectable, onToggle, onToggleAll, onFocusRow },
   ref,
 ) {
+  const canWatch = useCan('session.read');
   const approvable = interrupts.filter(canApproveAll);
   const allSelected = approvable.length > 0 && approvable.every((i) => selected.has(i.id));
   return (
@@ -122,6 +125,7 @@ export const InboxTable = forwardRef<HTMLTableSectionElement, InboxTableProps>(f
                       {it.description}
                     </Text>
                   )}
+                  <AgentContext interrupt={it} canWatch={canWatch} />
                 </Table.Td>
                 <Table.Td>
                   <Text

@@ -39,6 +39,7 @@ import { EscalationPolicies1795764000000 } from './1795764000000-escalation-poli
 import { DecisionResponse1795769000000 } from './1795769000000-decision-response';
 import { ClassificationMatchRetention1795772000000 } from './1795772000000-classification-match-retention';
 import { ClassificationSuggestions1795772000001 } from './1795772000001-classification-suggestions';
+import { InterruptOpenedByName1795774000000 } from './1795774000000-interrupt-opened-by-name';
 
 export const MIGRATIONS = [
   CreateOrganisations1763683200000,
@@ -81,4 +82,5 @@ export const MIGRATIONS = [
   DecisionResponse1795769000000,
   ClassificationMatchRetention1795772000000,
   ClassificationSuggestions1795772000001,
+  InterruptOpenedByName1795774000000,
 ];

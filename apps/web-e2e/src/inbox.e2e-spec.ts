@@ -286,9 +286,6 @@ test.describe('Inbox and interrupts', () => {
       title: `Pay invoice ${unique('inv')}`,
       actionRequests: [{ name: 'pay', args: { amount: 1200 } }],
     });
-    // Both stay on this interrupt after deciding (other tests leave open interrupts to move on to).
-    for (const p of [page, theirs])
-      await p.addInitScript(() => localStorage.setItem('interlock.nextAfterDecision', 'false'));
 
     await Promise.all([
       page.goto(`/interrupts/${created.id}`),
@@ -354,7 +351,6 @@ test.describe('Inbox and interrupts', () => {
       actionRequests: [{ name: 'ask', args: {}, allowedDecisions: ['respond'] }],
     });
 
-    await page.addInitScript(() => localStorage.setItem('interlock.nextAfterDecision', 'false'));
     await page.goto(`/inbox?q=${word}`);
     await expect(
       page.getByRole('checkbox', { name: `Bulk ${word} question cannot be approved in bulk` }),
@@ -525,6 +521,9 @@ test.describe('Inbox and interrupts', () => {
       actionRequests: [{ name: 'w', args: {} }],
     });
 
+    // Moving on is the app's default; the tests' browsers start with it off (support/service.ts).
+    await page.goto('/settings');
+    await page.getByRole('switch', { name: 'Open the next interrupt after deciding' }).check();
     await page.goto(`/inbox?q=${word}&order=oldest`);
     await page.getByRole('link', { name: `Page ${word} first` }).click();
     await expect(page.getByRole('button', { name: 'Approve all 3 actions' })).toBeVisible();
@@ -580,7 +579,5 @@ test.describe('Inbox and interrupts', () => {
     await page.getByRole('button', { name: 'Approve w' }).click();
     await expect(page.getByText(/^Approved by Ada Lovelace/)).toBeVisible();
     await expect(page).toHaveURL(new RegExp(`/interrupts/${third.id}$`));
-    await page.goto('/settings');
-    await page.getByRole('switch', { name: 'Open the next interrupt after deciding' }).check();
   });
 });

@@ -179,6 +179,14 @@ export function storageStateFor(member: Member) {
         sameSite: 'Lax' as const,
       },
     ],
-    origins: [],
+    // Pages stay on the interrupt they decide on: a worker's organisation holds the open
+    // interrupts of its earlier tests, which the page would otherwise move on to at a moment
+    // that depends on the order tests ran in. The test of moving on turns it on in Settings.
+    origins: [
+      {
+        origin: url.origin,
+        localStorage: [{ name: 'interlock.nextAfterDecision', value: 'false' }],
+      },
+    ],
   };
 }

@@ -28,11 +28,15 @@ function SuggestionCard({
   const apply = useApplySuggestion();
   const dismiss = useDismissSuggestion();
   const navigate = useNavigate();
-  const make = (mode: 'shadow' | 'enforce') =>
-    apply.mutate(
-      { id: suggestion.id, mode },
-      { onSuccess: (rule) => navigate(`/settings/classification/${rule.id}`) },
+  // The created rule removes this card from the refreshed list before a callback given to
+  // mutate() would run (TanStack Query drops those once the component unmounts): the promise
+  // still resolves, so the rule's page opens either way. A refusal shows through apply.error.
+  const make = (mode: 'shadow' | 'enforce') => {
+    void apply.mutateAsync({ id: suggestion.id, mode }).then(
+      (rule) => navigate(`/settings/classification/${rule.id}`),
+      () => undefined,
     );
+  };
   const label = `${suggestion.actionName} from ${suggestion.keyName}`;
   return (
     <Card

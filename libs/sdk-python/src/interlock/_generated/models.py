@@ -707,6 +707,64 @@ class EscalateInterruptDto(InterlockModel):
     )
 
 
+class EscalationAssigneeDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    member_id: Optional[str] = Field(None, alias='memberId')
+    """
+    A member of the organisation (or teamId).
+    """
+    team_id: Optional[str] = Field(None, alias='teamId')
+    """
+    A team of the organisation (or memberId).
+    """
+
+
+class EscalationAssigneeResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    member_id: Optional[str] = Field(None, alias='memberId')
+    team_id: Optional[str] = Field(None, alias='teamId')
+
+
+class EscalationStepDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action: Union[Literal['remind', 'escalate'], str]
+    """
+    remind: the assignee (or, unassigned, the readers) hears the interrupt still waits; escalate: its escalation level rises (and assignTo, when given, takes it).
+    """
+    after_minutes: int = Field(..., alias='afterMinutes', ge=1, le=43200)
+    """
+    Minutes after the interrupt opened; each step later than the one before.
+    """
+    assign_to: Optional[EscalationAssigneeDto] = Field(None, alias='assignTo')
+    """
+    escalate only: the member or team the interrupt is assigned to.
+    """
+    when: Union[Literal['undecided', 'unassigned'], str] = 'undecided'
+    """
+    undecided (the default): while the interrupt is open; unassigned: only while nobody is assigned either.
+    """
+
+
+class EscalationStepResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action: Union[Literal['remind', 'escalate'], str]
+    after_minutes: int = Field(..., alias='afterMinutes', ge=1, le=43200)
+    assign_to: Optional[EscalationAssigneeResponse] = Field(..., alias='assignTo')
+    when: Union[Literal['undecided', 'unassigned'], str]
+
+
 class EventActor(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1522,6 +1580,7 @@ class WebhookResponse(InterlockModel):
                 'interrupt.escalated',
                 'interrupt.expired',
                 'interrupt.withdrawn',
+                'interrupt.reminder',
                 'session.started',
                 'session.ended'], str]
         ]
@@ -1592,6 +1651,7 @@ class WebhookWithSecretResponse(InterlockModel):
                 'interrupt.escalated',
                 'interrupt.expired',
                 'interrupt.withdrawn',
+                'interrupt.reminder',
                 'session.started',
                 'session.ended'], str]
         ]
@@ -1766,6 +1826,7 @@ class AuditEntryResponse(InterlockModel):
         'interrupt.escalated',
         'interrupt.expired',
         'interrupt.withdrawn',
+        'interrupt.reminder',
         'interrupt.deadline_extended',
         'member.invited',
         'member.invitation_deleted',
@@ -1778,6 +1839,7 @@ class AuditEntryResponse(InterlockModel):
         'settings.notification_preferences_updated',
         'settings.notifications_updated',
         'settings.interrupt_deadlines_updated',
+        'settings.escalation_policy_updated',
         'role.created',
         'role.updated',
         'role.deleted',
@@ -1994,10 +2056,11 @@ class CreateWebhookDto(InterlockModel):
                 'interrupt.escalated',
                 'interrupt.expired',
                 'interrupt.withdrawn',
+                'interrupt.reminder',
                 'session.started',
                 'session.ended'], str]
         ]
-    ] = Field(None, alias='eventTypes', max_length=10, min_length=1)
+    ] = Field(None, alias='eventTypes', max_length=11, min_length=1)
     """
     The event types to send; null or absent: every type, including ones added later.
     """
@@ -2073,6 +2136,28 @@ class ErrorBody(InterlockModel):
     Also sent as the x-request-id header.
     """
     status_code: int = Field(..., alias='statusCode', examples=[401])
+
+
+class EscalationPolicyDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    steps: list[EscalationStepDto] = Field(..., max_length=10)
+    """
+    Soonest first; [] removes the policy.
+    """
+
+
+class EscalationPolicyResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    steps: list[EscalationStepResponse]
+    """
+    Soonest first; [] when none.
+    """
 
 
 class InterruptCountsResponse(InterlockModel):
@@ -2284,7 +2369,7 @@ class OrganisationEvent(InterlockModel):
     actor: EventActor
     assignee: Optional[EventAssignee] = None
     """
-    interrupt.assigned.
+    interrupt.assigned; interrupt.reminder: who was reminded (null: nobody assigned).
     """
     became_answered: Optional[bool] = Field(None, alias='becameAnswered')
     """
@@ -2332,6 +2417,10 @@ class OrganisationEvent(InterlockModel):
     """
     session.ended: ended or disconnected.
     """
+    step: Optional[int] = Field(None, ge=1)
+    """
+    interrupt.reminder: the escalation policy's step (1 is the first).
+    """
     type: Union[Literal['interrupt.created',
         'interrupt.decided',
         'interrupt.answered',
@@ -2340,6 +2429,7 @@ class OrganisationEvent(InterlockModel):
         'interrupt.escalated',
         'interrupt.expired',
         'interrupt.withdrawn',
+        'interrupt.reminder',
         'session.started',
         'session.ended'], str]
 
@@ -2673,10 +2763,11 @@ class UpdateWebhookDto(InterlockModel):
                 'interrupt.escalated',
                 'interrupt.expired',
                 'interrupt.withdrawn',
+                'interrupt.reminder',
                 'session.started',
                 'session.ended'], str]
         ]
-    ] = Field(None, alias='eventTypes', max_length=10, min_length=1)
+    ] = Field(None, alias='eventTypes', max_length=11, min_length=1)
     """
     null: every type.
     """
@@ -2718,6 +2809,7 @@ class WebhookDeliveryResponse(InterlockModel):
         'interrupt.escalated',
         'interrupt.expired',
         'interrupt.withdrawn',
+        'interrupt.reminder',
         'session.started',
         'session.ended',
         'webhook.test'], str] = Field(..., alias='eventType')
@@ -3348,6 +3440,30 @@ class InterruptListResponse(InterlockModel):
     """
 
 
+class InterruptReminderEvent(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    """
+    When the change happened.
+    """
+    data: InterruptResponse
+    """
+    The interrupt with its decisions, as GET /api/interrupts/{id} returns it.
+    """
+    id: str
+    """
+    The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
+    """
+    organisation_id: str = Field(..., alias='organisationId')
+    type: Union[Literal['interrupt.reminder'], str]
+    """
+    A step of the organisation's escalation policy reminded the assignee (or, unassigned, its readers) that the interrupt waits.
+    """
+
+
 class WebhookEvent(
     RootModel[
         Union[
@@ -3359,6 +3475,7 @@ class WebhookEvent(
             InterruptEscalatedEvent,
             InterruptExpiredEvent,
             InterruptWithdrawnEvent,
+            InterruptReminderEvent,
             SessionStartedEvent,
             SessionEndedEvent,
             WebhookTestEvent,
@@ -3377,6 +3494,7 @@ class WebhookEvent(
         InterruptEscalatedEvent,
         InterruptExpiredEvent,
         InterruptWithdrawnEvent,
+        InterruptReminderEvent,
         SessionStartedEvent,
         SessionEndedEvent,
         WebhookTestEvent,

@@ -36,6 +36,7 @@ import { Slack1795762000000 } from './1795762000000-slack';
 import { SessionStorage1795763000001 } from './1795763000001-session-storage';
 import { SessionMessageRetention1795763000000 } from './1795763000000-session-message-retention';
 import { EscalationPolicies1795764000000 } from './1795764000000-escalation-policies';
+import { SignInSessionActivity1795770000000 } from './1795770000000-sign-in-session-activity';
 
 export const MIGRATIONS = [
   CreateOrganisations1763683200000,
@@ -75,4 +76,5 @@ export const MIGRATIONS = [
   SessionMessageRetention1795763000000,
   SessionStorage1795763000001,
   EscalationPolicies1795764000000,
+  SignInSessionActivity1795770000000,
 ];

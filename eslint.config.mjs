@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import nx from '@nx/eslint-plugin';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 // Module boundaries (docs/STYLE.md §6): apps may use every lib; the pure libs (domain, util) use
@@ -20,7 +21,16 @@ const WEB_FEATURES = readdirSync(new URL('./apps/web/src/features', import.meta.
 })
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
+// Across areas (app/, shared/, one feature) imports use the `@/` alias, never `../../…`.
+const ALIAS_ACROSS_AREAS = {
+  group: ['../../*'],
+  message: 'Import from another area of the dashboard with @/ (e.g. @/shared/components/…).',
+};
 const webZones = [
+  {
+    files: ['apps/web/src/app/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [ALIAS_ACROSS_AREAS] }] },
+  },
   {
     files: ['apps/web/src/shared/**/*.{ts,tsx}'],
     rules: {
@@ -28,6 +38,7 @@ const webZones = [
         'error',
         {
           patterns: [
+            ALIAS_ACROSS_AREAS,
             {
               group: ['**/features/**', '**/app/**'],
               message: 'shared/ is below features/ and app/: it may not import them.',
@@ -44,16 +55,13 @@ const webZones = [
         'error',
         {
           patterns: [
+            ALIAS_ACROSS_AREAS,
             {
               group: ['**/app/**'],
               message: 'features/ may not import app/ (imports run shared → features → app).',
             },
             {
-              group: WEB_FEATURES.filter((f) => f !== feature).flatMap((f) => [
-                `**/features/${f}/**`,
-                `../../${f}/**`,
-                `../../../${f}/**`,
-              ]),
+              group: WEB_FEATURES.filter((f) => f !== feature).map((f) => `**/features/${f}/**`),
               message: 'A feature may not import another feature: move what both need to shared/.',
             },
           ],
@@ -257,6 +265,18 @@ export default [
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'error',
+    },
+  },
+  {
+    // Accessibility in the JSX itself (labels, roles, keyboard), before axe sees the page in
+    // apps/web-e2e. Mantine components are checked where they render DOM elements we write.
+    files: ['apps/web/src/**/*.tsx'],
+    ...jsxA11y.flatConfigs.recommended,
+    rules: {
+      ...jsxA11y.flatConfigs.recommended.rules,
+      // A box that scrolls is focusable so keyboard users can scroll it (axe's
+      // scrollable-region-focusable): it is a labelled region, as WAI-ARIA's practices advise.
+      'jsx-a11y/no-noninteractive-tabindex': ['error', { roles: ['tabpanel', 'region'] }],
     },
   },
   ...webZones,

@@ -16,11 +16,15 @@ export default defineConfig({
   root,
   plugins: [react()],
   resolve: {
-    alias: {
-      '@interlock/api-client': fileURLToPath(
-        new URL('../../libs/api-client/src/index.ts', import.meta.url),
-      ),
-    },
+    alias: [
+      {
+        find: '@interlock/api-client',
+        replacement: fileURLToPath(new URL('../../libs/api-client/src/index.ts', import.meta.url)),
+      },
+      // `@/shared/…`, `@/features/…`, `@/app/…`: imports across the dashboard's areas
+      // (docs/STYLE.md §13); inside one area they stay relative.
+      { find: /^@\//, replacement: fileURLToPath(new URL('./src/', import.meta.url)) },
+    ],
   },
   build: {
     outDir: fileURLToPath(new URL('../../dist/apps/web', import.meta.url)),

@@ -24,6 +24,10 @@ On bodies (`x-interlock-body-rules`):
   404); valid cases that give one name the run's own member (`INTERLOCK_TEST_MEMBER_ID`), so the
   links into a team's members and an interrupt's assignment reach the action.
 
+And one of the run's own: `waitSeconds` (a long poll, up to 60 s) holds an open interrupt's read
+that long, past the run's 10 s request timeout; valid cases wait at most 5 s (the e2e tests hold
+the long ones).
+
 And one the contract states in JSON Schema that OpenAPI 3.0 tools do not read: free-form JSON
 (`JsonObject`) has `propertyNames` without NUL; valid bodies get NUL out of their keys.
 
@@ -46,6 +50,8 @@ import schemathesis
 from schemathesis.core.parameters import ParameterLocation
 from schemathesis.generation import GenerationMode
 
+
+_MAX_WAIT_SECONDS = 5
 
 _parse = ast.parse
 _parse_lock = threading.Lock()
@@ -150,8 +156,12 @@ def map_case(context: Any, case: Any) -> Any:
             fields = any_of.get("fields") or []
             if fields and not any(name in case.body for name in fields):
                 case.body.update(any_of.get("fill") or {})
-    rules = _rules(context)
     query = case.query
+    if isinstance(query, dict) and _is_positive(case, ParameterLocation.QUERY):
+        wait = query.get("waitSeconds")
+        if isinstance(wait, int) and not isinstance(wait, bool) and wait > _MAX_WAIT_SECONDS:
+            query["waitSeconds"] = wait % (_MAX_WAIT_SECONDS + 1)
+    rules = _rules(context)
     if not rules or not isinstance(query, dict) or not _is_positive(case, ParameterLocation.QUERY):
         return case
     if rules.get("opaqueCursor"):

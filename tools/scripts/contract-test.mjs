@@ -7,6 +7,7 @@
 //
 //   node tools/scripts/contract-test.mjs            (npx nx run contract:e2e; part of npm test)
 //   CONTRACT_TEST_EXAMPLES=25 node tools/scripts/contract-test.mjs   more cases per operation and phase
+//   CONTRACT_TEST_PHASES=examples,coverage node tools/scripts/contract-test.mjs   only those phases
 //
 // tools/scripts/with-service.mjs starts the service (TEST_DATABASE_URL, or a throwaway cluster)
 // and two organisations; keys authenticate through the contract's `apiKey` scheme, and the
@@ -31,6 +32,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const venvBin = join(root, 'libs/sdk-python/.venv/bin');
 const EXAMPLES = process.env.CONTRACT_TEST_EXAMPLES;
+const PHASES = process.env.CONTRACT_TEST_PHASES ?? 'examples,coverage,fuzzing,stateful';
 
 function inner() {
   const reports = mkdtempSync(join(tmpdir(), 'contract-test-'));
@@ -44,7 +46,7 @@ function inner() {
     '--checks',
     'all',
     '--phases',
-    'examples,coverage,fuzzing,stateful',
+    PHASES,
     ...(EXAMPLES === undefined ? [] : ['--max-examples', EXAMPLES]),
     '--workers',
     '2',

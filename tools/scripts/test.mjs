@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: every check the repository has — the lock file's completeness (`npm ci` must
 // accept it), the contract/codegen drift check, formatting (Prettier), lint,
-// type-check, unit and e2e tests (TypeScript and the Python SDK) — against a throwaway Postgres
+// type-check, unit and e2e tests (TypeScript and the Python SDK; the API's e2e suite on Fastify,
+// the default adapter, and its smoke files and the contract test on Express too) — against a throwaway Postgres
 // that this script starts and always stops (or TEST_DATABASE_URL when set).
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -81,6 +82,7 @@ async function main() {
         'typecheck',
         'test',
         'e2e',
+        'e2e-express',
         '--outputStyle=static',
         '--parallel=2',
       ],

@@ -25,7 +25,8 @@
 //   INTERLOCK_TEST_DOWNLOADS_DIR  the service's DOWNLOADS_DIR (empty): what a test puts there, with
 //                                 a manifest.json, is served at /downloads/…
 // The service runs with the environment below, plus any RATE_LIMIT_* variable of this process
-// (the contract test raises the limits: it signs in and up far more often than a person).
+// (the contract test raises the limits: it signs in and up far more often than a person) and
+// HTTP_ADAPTER when set (the contract test's Express run).
 // (The nx e2e targets build the service first, so the build here is normally a cache hit.)
 // Whatever happens, the service is stopped (SIGTERM) and the database dropped. The exit code is
 // the command's.
@@ -145,6 +146,8 @@ async function startService(databaseUrl, downloadsDir, smtpUrl) {
       ...Object.fromEntries(
         Object.entries(process.env).filter(([name]) => name.startsWith('RATE_LIMIT_')),
       ),
+      // The HTTP adapter (Fastify by default): `HTTP_ADAPTER=express` runs the command against Express.
+      ...(process.env.HTTP_ADAPTER === undefined ? {} : { HTTP_ADAPTER: process.env.HTTP_ADAPTER }),
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

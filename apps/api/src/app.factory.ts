@@ -3,7 +3,6 @@ import { NestFactory } from '@nestjs/core';
 import { SwaggerModule } from '@nestjs/swagger';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { Express } from 'express';
 import type { DestinationStream, Logger } from 'pino';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config/app-config';
@@ -13,9 +12,8 @@ import { frontDoorMiddleware } from './http/front-door.middleware';
 import { fastifyFrameworkError, installFastifyFrontDoor } from './http/fastify-front-door';
 import { InterlockFastifyAdapter } from './http/interlock-fastify.adapter';
 import { jsonBodyStep, MAX_JSON_BODY_BYTES } from './http/json-body.middleware';
-import { JsonReplyExpressAdapter } from './http/json-reply.adapter';
+import { InterlockExpressAdapter } from './http/interlock-express.adapter';
 import { methodNotAllowedGate } from './http/method-not-allowed.middleware';
-import { RouteDispatcher } from './http/route-dispatch';
 import { createLogger, httpLogger, PinoNestLogger } from './logging/logger';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { OPENAPI_DOCUMENT } from './openapi/openapi.controller';
@@ -81,27 +79,22 @@ export async function createApp(
   } else {
     const expressApp = await NestFactory.create<NestExpressApplication>(
       root,
-      new JsonReplyExpressAdapter(),
+      new InterlockExpressAdapter(),
       nestOptions,
     );
     expressApp.disable('x-powered-by');
     expressApp.set('trust proxy', config.trustProxy);
     expressApp.set('etag', false);
     // Request id and state, the log line, 405, the dashboard at `/` (it only answers GET and HEAD
-    // off the service's paths), the JSON body, the route: one middleware (http/front-door.middleware.ts).
-    const express = expressApp.getHttpAdapter().getInstance() as Express;
-    const routes = new RouteDispatcher(
-      () => express.router.stack,
-      () => frontDoor,
+    // off the service's paths), the JSON body: one middleware (http/front-door.middleware.ts).
+    expressApp.use(
+      frontDoorMiddleware({
+        log,
+        methodGate: methodNotAllowedGate(declaredRoutes(expressApp)),
+        dashboard: dashboardMiddleware(dashboard),
+        jsonBody: jsonBodyStep(),
+      }),
     );
-    const frontDoor = frontDoorMiddleware({
-      log,
-      methodGate: methodNotAllowedGate(declaredRoutes(expressApp)),
-      dashboard: dashboardMiddleware(dashboard),
-      jsonBody: jsonBodyStep(),
-      route: (req, res, next) => routes.dispatch(req, res, next),
-    });
-    expressApp.use(frontDoor);
     app = expressApp;
   }
 
@@ -110,4 +103,15 @@ export async function createApp(
   app.get<{ current?: unknown }>(OPENAPI_DOCUMENT).current = document;
   SwaggerModule.setup('docs', app, document, { raw: false, customSiteTitle: 'Interlock API' });
   return { app, logger };
+}
+
+/**
+ * `app.init()` for a service called without `listen()` (supertest on `getHttpServer()`): on
+ * Fastify the routes and hooks exist only once its plugins have loaded, which `listen()` waits
+ * for and `init()` does not (Nest's own advice for such tests).
+ */
+export async function initApp(app: INestApplication): Promise<void> {
+  await app.init();
+  const instance = app.getHttpAdapter().getInstance() as { ready?: () => Promise<unknown> };
+  if (app.getHttpAdapter().getType() === 'fastify' && instance.ready) await instance.ready();
 }

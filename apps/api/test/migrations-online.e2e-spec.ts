@@ -4,7 +4,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { generateApiKey, hashApiKey } from '@interlock/api-keys';
 import { verifyAuditChain } from '@interlock/audit';
-import { createApp } from '../src/app.factory';
+import { createApp, initApp } from '../src/app.factory';
 import { loadConfig } from '../src/config/app-config';
 import { createDataSource } from '../src/database/data-source';
 import { DatabaseConnection } from '../src/database/database-connection';
@@ -170,7 +170,7 @@ describe('migrations with several instances and existing data', () => {
       const { app } = await createApp(
         loadConfig({ NODE_ENV: 'test', DATABASE_URL: db.url, API_KEY_PEPPER: PEPPER }),
       );
-      await app.init();
+      await initApp(app);
       try {
         const http = () => request(app.getHttpServer());
         const refunds = await http()

@@ -503,7 +503,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     ),
     logFormat: oneOf('LOG_FORMAT', ['auto', 'json', 'pretty'], 'auto'),
     trustProxy: integer('TRUST_PROXY', 0, 0, 10),
-    httpAdapter: oneOf('HTTP_ADAPTER', ['express', 'fastify'], 'express'),
+    httpAdapter: oneOf('HTTP_ADAPTER', ['express', 'fastify'], 'fastify'),
     shutdownTimeoutMs,
     shutdownDrainDelayMs,
     rateLimits: {

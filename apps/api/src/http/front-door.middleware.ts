@@ -12,26 +12,21 @@ export interface FrontDoorSteps {
   dashboard: (req: Request, res: Response, next: () => void) => void;
   /** Reads a JSON body (`jsonBodyStep`). */
   jsonBody: (req: Request, res: Response, state: RequestState, next: NextFunction) => void;
-  /** Hands the request to its route (`RouteDispatcher`), or to the router. */
-  route: (req: Request, res: Response, next: NextFunction) => void;
 }
 
 /**
- * Everything that happens to a request before routing, in order, as one Express middleware:
- * request id and state → the log line → 405 → the dashboard (pages and files, never `/api`,
- * `/docs` or `/health`) → the JSON body → the route, found in a tree (`RouteDispatcher`). One
- * router layer instead of five, and no walk through the routes: Express tests its layers one by
- * one for every request, so each costs every request a match (issue 14).
+ * Everything that happens to a request on Express before Express routes it, in order, as one
+ * middleware: request id and state → the log line → 405 → the dashboard (pages and files,
+ * never `/api`, `/docs` or `/health`) → the JSON body → Express's router. (On Fastify the same
+ * steps are `installFastifyFrontDoor`'s hook and content-type parsers.)
  */
 export function frontDoorMiddleware(steps: FrontDoorSteps): RequestHandler {
-  const { log, methodGate, dashboard, jsonBody, route } = steps;
+  const { log, methodGate, dashboard, jsonBody } = steps;
   return (req: Request, res: Response, next: NextFunction) => {
     const state = assignRequestId(req, res);
     log(req, res, state);
     if (methodGate(req, res)) return;
-    // Inline arrows: the bundle names a function held in a variable (esbuild's keepNames, which
-    // tsup's decorator support turns on) with a defineProperty on every request.
-    if (isServicePath(req.path)) return jsonBody(req, res, state, () => route(req, res, next));
-    dashboard(req, res, () => jsonBody(req, res, state, () => route(req, res, next)));
+    if (isServicePath(req.path)) return jsonBody(req, res, state, next);
+    dashboard(req, res, () => jsonBody(req, res, state, next));
   };
 }

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import type { INestApplication } from '@nestjs/common';
-import { createApp } from '../../src/app.factory';
+import { createApp, initApp } from '../../src/app.factory';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { createTestDatabase, TestDatabase } from './test-database';
 
@@ -29,7 +29,7 @@ export async function startTestApp(
     // Factories invite and create roles for many members as one owner: the per-person write budgets are their own test's.
     RATE_LIMIT_MEMBER_WRITES: '100000',
     RATE_LIMIT_MEMBER_COSTLY_WRITES: '100000',
-    // The suite runs on either adapter: HTTP_ADAPTER=fastify npx jest -c apps/api/jest.e2e.config.cjs
+    // The suite runs on either adapter (Fastify by default): HTTP_ADAPTER=express npx jest -c apps/api/jest.e2e.config.cjs
     ...(process.env.HTTP_ADAPTER === undefined ? {} : { HTTP_ADAPTER: process.env.HTTP_ADAPTER }),
     ...options.env,
   });
@@ -43,11 +43,7 @@ export async function startTestApp(
     },
   });
   const { app } = await createApp(config, { logDestination, imports: options.imports as never });
-  await app.init();
-  // Fastify: its routes and hooks are ready once its plugins have loaded (Nest's own advice for
-  // tests that call the server without listen()).
-  if (config.httpAdapter === 'fastify')
-    await (app.getHttpAdapter().getInstance() as { ready(): Promise<unknown> }).ready();
+  await initApp(app);
   return {
     app,
     config,

@@ -5,15 +5,15 @@ import {
   applyInterruptEvents,
   refreshInterrupts,
   type InterruptEvent,
-} from '../features/interrupts/api/interrupt-events';
+} from '@/features/interrupts/api/interrupt-events';
 import {
   applySessionEvents,
   refreshSessions,
   type SessionEvent,
-} from '../features/sessions/api/session-events';
-import { refreshWebhookDeliveries } from '../features/webhooks/api/webhook-events';
-import { useActiveOrganisation } from '../shared/sign-in/active-organisation';
-import { useCan } from '../shared/sign-in/sign-in-session.queries';
+} from '@/features/sessions/api/session-events';
+import { refreshWebhookDeliveries } from '@/features/webhooks/api/webhook-events';
+import { useActiveOrganisation } from '@/shared/sign-in/active-organisation';
+import { useCan } from '@/shared/sign-in/sign-in-session.queries';
 
 const INTERRUPT_EVENTS = [
   'interrupt.created',

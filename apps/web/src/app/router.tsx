@@ -1,7 +1,7 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
-import { prefetchInbox } from '../features/interrupts/api/interrupts.queries';
-import { InboxRoute } from '../features/interrupts/routes/inbox.route';
-import { meQuery } from '../shared/sign-in/me.queries';
+import { prefetchInbox } from '@/features/interrupts/api/interrupts.queries';
+import { InboxRoute } from '@/features/interrupts/routes/inbox.route';
+import { meQuery } from '@/shared/sign-in/me.queries';
 import { AppLayout } from './layout/app-layout';
 import { PublicLayout } from './layout/public-layout';
 import { HomeRedirect } from './layout/home-redirect';
@@ -23,28 +23,28 @@ const routes: RouteObject[] = [
       {
         path: 'sign-in',
         lazy: () =>
-          import('../features/auth/routes/sign-in.route').then((m) => ({
+          import('@/features/auth/routes/sign-in.route').then((m) => ({
             Component: m.SignInRoute,
           })),
       },
       {
         path: 'sign-up',
         lazy: () =>
-          import('../features/auth/routes/sign-up.route').then((m) => ({
+          import('@/features/auth/routes/sign-up.route').then((m) => ({
             Component: m.SignUpRoute,
           })),
       },
       {
         path: 'invitations/:token',
         lazy: () =>
-          import('../features/auth/routes/accept-invitation.route').then((m) => ({
+          import('@/features/auth/routes/accept-invitation.route').then((m) => ({
             Component: m.AcceptInvitationRoute,
           })),
       },
       {
         path: 'decide',
         lazy: () =>
-          import('../features/notifications/routes/decide-by-link.route').then((m) => ({
+          import('@/features/notifications/routes/decide-by-link.route').then((m) => ({
             Component: m.DecideByLinkRoute,
           })),
       },
@@ -71,35 +71,35 @@ const routes: RouteObject[] = [
       {
         path: 'interrupts/:id',
         lazy: () =>
-          import('../features/interrupts/routes/interrupt.route').then((m) => ({
+          import('@/features/interrupts/routes/interrupt.route').then((m) => ({
             Component: m.InterruptRoute,
           })),
       },
       {
         path: 'interrupts/:id/confirm',
         lazy: () =>
-          import('../features/interrupts/routes/confirm-decision.route').then((m) => ({
+          import('@/features/interrupts/routes/confirm-decision.route').then((m) => ({
             Component: m.ConfirmDecisionRoute,
           })),
       },
       {
         path: 'sessions',
         lazy: () =>
-          import('../features/sessions/routes/sessions.route').then((m) => ({
+          import('@/features/sessions/routes/sessions.route').then((m) => ({
             Component: m.SessionsRoute,
           })),
       },
       {
         path: 'sessions/:id',
         lazy: () =>
-          import('../features/sessions/routes/live-view.route').then((m) => ({
+          import('@/features/sessions/routes/live-view.route').then((m) => ({
             Component: m.LiveViewRoute,
           })),
       },
       {
         path: 'audit-log',
         lazy: () =>
-          import('../features/audit-log/routes/audit-log.route').then((m) => ({
+          import('@/features/audit-log/routes/audit-log.route').then((m) => ({
             Component: m.AuditLogRoute,
           })),
       },
@@ -107,87 +107,87 @@ const routes: RouteObject[] = [
       {
         path: 'integrations/api-keys',
         lazy: () =>
-          import('../features/api-keys/routes/api-keys.route').then((m) => ({
+          import('@/features/api-keys/routes/api-keys.route').then((m) => ({
             Component: m.ApiKeysRoute,
           })),
       },
       {
         path: 'integrations/webhooks',
         lazy: () =>
-          import('../features/webhooks/routes/webhooks.route').then((m) => ({
+          import('@/features/webhooks/routes/webhooks.route').then((m) => ({
             Component: m.WebhooksRoute,
           })),
       },
       {
         path: 'integrations/webhooks/:id',
         lazy: () =>
-          import('../features/webhooks/routes/webhook.route').then((m) => ({
+          import('@/features/webhooks/routes/webhook.route').then((m) => ({
             Component: m.WebhookRoute,
           })),
       },
       {
         path: 'members',
         lazy: () =>
-          import('../features/members/routes/members.route').then((m) => ({
+          import('@/features/members/routes/members.route').then((m) => ({
             Component: m.MembersRoute,
           })),
       },
       {
         path: 'invitations',
         lazy: () =>
-          import('../features/members/routes/invitations.route').then((m) => ({
+          import('@/features/members/routes/invitations.route').then((m) => ({
             Component: m.InvitationsRoute,
           })),
       },
       {
         path: 'roles',
         lazy: () =>
-          import('../features/roles/routes/roles.route').then((m) => ({ Component: m.RolesRoute })),
+          import('@/features/roles/routes/roles.route').then((m) => ({ Component: m.RolesRoute })),
       },
       {
         path: 'teams',
         lazy: () =>
-          import('../features/teams/routes/teams.route').then((m) => ({ Component: m.TeamsRoute })),
+          import('@/features/teams/routes/teams.route').then((m) => ({ Component: m.TeamsRoute })),
       },
       {
         path: 'organisation',
         lazy: () =>
-          import('../features/organisation/routes/organisation.route').then((m) => ({
+          import('@/features/organisation/routes/organisation.route').then((m) => ({
             Component: m.OrganisationRoute,
           })),
       },
       {
         path: 'settings',
         lazy: () =>
-          import('../features/settings/routes/settings.route').then((m) => ({
+          import('@/features/settings/routes/settings.route').then((m) => ({
             Component: m.SettingsRoute,
           })),
       },
       {
         path: 'settings/classification',
         lazy: () =>
-          import('../features/classification/routes/classification.route').then((m) => ({
+          import('@/features/classification/routes/classification.route').then((m) => ({
             Component: m.ClassificationRoute,
           })),
       },
       {
         path: 'settings/classification/:ruleId',
         lazy: () =>
-          import('../features/classification/routes/rule-editor.route').then((m) => ({
+          import('@/features/classification/routes/rule-editor.route').then((m) => ({
             Component: m.RuleEditorRoute,
           })),
       },
       {
         path: 'settings/deadlines',
         lazy: () =>
-          import('../features/organisation/routes/deadline-settings.route').then((m) => ({
+          import('@/features/organisation/routes/deadline-settings.route').then((m) => ({
             Component: m.DeadlineSettingsRoute,
           })),
       },
       {
         path: 'settings/notifications',
         lazy: () =>
-          import('../features/notifications/routes/notifications.route').then((m) => ({
+          import('@/features/notifications/routes/notifications.route').then((m) => ({
             Component: m.NotificationsRoute,
           })),
       },

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
-import { useInterruptCounts } from '../features/interrupts/api/interrupts.queries';
-import { useNotificationPreferences } from '../features/notifications/api/notifications.queries';
-import { browserNotificationsOn } from '../shared/preferences/browser-notifications';
+import { useInterruptCounts } from '@/features/interrupts/api/interrupts.queries';
+import { useNotificationPreferences } from '@/features/notifications/api/notifications.queries';
+import { browserNotificationsOn } from '@/shared/preferences/browser-notifications';
 import { faviconWithCount, titleWithCount } from './waiting-count';
 
 /**

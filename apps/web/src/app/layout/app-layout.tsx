@@ -21,16 +21,16 @@ import {
   useNavigate,
   useSearchParams,
 } from 'react-router';
-import { useSignOut } from '../../features/auth/api/auth.queries';
-import { NoOrganisation } from '../../features/organisation/components/no-organisation';
-import { OrganisationSwitcher } from '../../features/organisation/components/organisation-switcher';
-import { CenteredLoader } from '../../shared/components/centered-loader';
-import { QueryError } from '../../shared/components/query-error';
-import { useActiveOrganisation } from '../../shared/sign-in/active-organisation';
-import { useMe, type Account, type MyOrganisation } from '../../shared/sign-in/me.queries';
-import { useSignInSession } from '../../shared/sign-in/sign-in-session.queries';
-import { switchOrganisation } from '../../shared/sign-in/switch-organisation';
-import { notifyError } from '../../shared/utils/notify';
+import { useSignOut } from '@/features/auth/api/auth.queries';
+import { NoOrganisation } from '@/features/organisation/components/no-organisation';
+import { OrganisationSwitcher } from '@/features/organisation/components/organisation-switcher';
+import { CenteredLoader } from '@/shared/components/centered-loader';
+import { QueryError } from '@/shared/components/query-error';
+import { useActiveOrganisation } from '@/shared/sign-in/active-organisation';
+import { useMe, type Account, type MyOrganisation } from '@/shared/sign-in/me.queries';
+import { useSignInSession } from '@/shared/sign-in/sign-in-session.queries';
+import { switchOrganisation } from '@/shared/sign-in/switch-organisation';
+import { notifyError } from '@/shared/utils/notify';
 import { LiveEvents } from '../live-events';
 import { WaitingIndicator } from '../waiting-indicator';
 import { Logo } from './logo';

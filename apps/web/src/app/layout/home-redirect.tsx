@@ -1,5 +1,5 @@
 import { Navigate } from 'react-router';
-import { useSignedIn } from '../../shared/sign-in/sign-in-session.queries';
+import { useSignedIn } from '@/shared/sign-in/sign-in-session.queries';
 
 /** `/`: the inbox for reviewers, the organisation page for everyone else. */
 export function HomeRedirect() {

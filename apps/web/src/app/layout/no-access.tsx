@@ -1,7 +1,7 @@
 import type { Permission } from '@interlock/api-client';
 import { Anchor, Code, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { PageHeader } from '../../shared/components/page-header';
+import { PageHeader } from '@/shared/components/page-header';
 
 /** A page the member's role does not open: says which permission would, and offers nothing else. */
 export function NoAccess({ needs }: { needs: Permission[] }) {

@@ -1,6 +1,6 @@
 import { Anchor, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { PageHeader } from '../../shared/components/page-header';
+import { PageHeader } from '@/shared/components/page-header';
 
 export function NotFoundRoute() {
   return (

@@ -1,6 +1,6 @@
 import { Alert, Anchor, Container } from '@mantine/core';
 import { useRouteError } from 'react-router';
-import { errorMessage } from '../../shared/utils/errors';
+import { errorMessage } from '@/shared/utils/errors';
 
 /** A page that failed to load (for example a new version was deployed: its chunk is gone). */
 export function RouteError() {

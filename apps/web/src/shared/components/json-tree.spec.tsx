@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { renderWithApp } from '../../test/render';
+import { renderWithApp } from '@/test/render';
 import { JsonTree } from './json-tree';
 
 const ARGS = {

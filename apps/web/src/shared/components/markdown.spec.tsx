@@ -1,5 +1,5 @@
 import { screen } from '@testing-library/react';
-import { renderWithApp } from '../../test/render';
+import { renderWithApp } from '@/test/render';
 import { Markdown } from './markdown';
 
 const HOSTILE = [

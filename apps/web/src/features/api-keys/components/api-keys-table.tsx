@@ -1,6 +1,6 @@
 import type { ApiKeyResponse } from '@interlock/api-client';
 import { Button, Code, Group, Table, Text } from '@mantine/core';
-import { RelativeTime } from '../../../shared/components/relative-time';
+import { RelativeTime } from '@/shared/components/relative-time';
 
 export function ApiKeysTable({
   apiKeys,

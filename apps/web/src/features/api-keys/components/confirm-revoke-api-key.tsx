@@ -1,7 +1,7 @@
 import type { ApiKeyResponse } from '@interlock/api-client';
 import { Text } from '@mantine/core';
-import { confirmAction } from '../../../shared/components/confirm';
-import { notifySuccess } from '../../../shared/utils/notify';
+import { confirmAction } from '@/shared/components/confirm';
+import { notifySuccess } from '@/shared/utils/notify';
 import { useRevokeApiKey } from '../api/api-keys.queries';
 
 /** Revoking a key, confirmed first: what asks for it. */

@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
-import { FormError } from '../../../shared/components/form-error';
+import { FormError } from '@/shared/components/form-error';
 import { useCreateApiKey } from '../api/api-keys.queries';
 
 const EXPIRIES: { value: CreateApiKeyDto['expiry']; label: string }[] = [

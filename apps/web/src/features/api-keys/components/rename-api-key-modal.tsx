@@ -2,8 +2,8 @@ import type { ApiKeyResponse } from '@interlock/api-client';
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect } from 'react';
-import { FormError } from '../../../shared/components/form-error';
-import { notifySuccess } from '../../../shared/utils/notify';
+import { FormError } from '@/shared/components/form-error';
+import { notifySuccess } from '@/shared/utils/notify';
 import { useRenameApiKey } from '../api/api-keys.queries';
 import { KEY_NAME_MAX } from './create-api-key-modal';
 

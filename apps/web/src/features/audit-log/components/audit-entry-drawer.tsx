@@ -1,7 +1,7 @@
 import type { AuditEntryResponse } from '@interlock/api-client';
 import { Code, Drawer, Stack, Table, Text } from '@mantine/core';
-import { JsonBlock } from '../../../shared/components/json-block';
-import { dateTime } from '../../../shared/utils/format';
+import { JsonBlock } from '@/shared/components/json-block';
+import { dateTime } from '@/shared/utils/format';
 
 /** One entry with every field and its metadata. */
 export function AuditEntryDrawer({

@@ -11,9 +11,9 @@ import {
   type SignUpDto,
 } from '@interlock/api-client';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { setActiveOrganisation } from '../../../shared/sign-in/active-organisation';
-import { meKey } from '../../../shared/sign-in/me.queries';
-import { signInSessionKey } from '../../../shared/sign-in/sign-in-session.queries';
+import { setActiveOrganisation } from '@/shared/sign-in/active-organisation';
+import { meKey } from '@/shared/sign-in/me.queries';
+import { signInSessionKey } from '@/shared/sign-in/sign-in-session.queries';
 
 const AUTH = meKey[0];
 

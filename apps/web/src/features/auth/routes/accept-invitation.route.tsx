@@ -12,11 +12,11 @@ import {
 import { useForm } from '@mantine/form';
 import { useDocumentTitle } from '@mantine/hooks';
 import { Link, useNavigate, useParams } from 'react-router';
-import { CenteredLoader } from '../../../shared/components/centered-loader';
-import { FormError } from '../../../shared/components/form-error';
-import { QueryError } from '../../../shared/components/query-error';
-import { useMe, type Account } from '../../../shared/sign-in/me.queries';
-import { notifyError } from '../../../shared/utils/notify';
+import { CenteredLoader } from '@/shared/components/centered-loader';
+import { FormError } from '@/shared/components/form-error';
+import { QueryError } from '@/shared/components/query-error';
+import { useMe, type Account } from '@/shared/sign-in/me.queries';
+import { notifyError } from '@/shared/utils/notify';
 import {
   useAcceptInvitation,
   useInvitationPreview,

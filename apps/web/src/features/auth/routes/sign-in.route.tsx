@@ -2,7 +2,7 @@ import { Anchor, Button, PasswordInput, Stack, Text, TextInput, Title } from '@m
 import { useForm } from '@mantine/form';
 import { useDocumentTitle } from '@mantine/hooks';
 import { Link, useNavigate } from 'react-router';
-import { FormError } from '../../../shared/components/form-error';
+import { FormError } from '@/shared/components/form-error';
 import { useSignIn } from '../api/auth.queries';
 import { RedirectIfSignedIn, useNextPath } from '../components/redirect-if-signed-in';
 

@@ -17,10 +17,10 @@ import {
   Text,
 } from '@mantine/core';
 import { Link } from 'react-router';
-import { confirmAction } from '../../../shared/components/confirm';
-import { FormError } from '../../../shared/components/form-error';
-import { PageHeader } from '../../../shared/components/page-header';
-import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
+import { confirmAction } from '@/shared/components/confirm';
+import { FormError } from '@/shared/components/form-error';
+import { PageHeader } from '@/shared/components/page-header';
+import { useCan } from '@/shared/sign-in/sign-in-session.queries';
 import {
   useClassificationRules,
   useDeleteRule,

@@ -28,12 +28,12 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { CenteredLoader } from '../../../shared/components/centered-loader';
-import { FormError } from '../../../shared/components/form-error';
-import { PageHeader } from '../../../shared/components/page-header';
-import { QueryError } from '../../../shared/components/query-error';
-import { RelativeTime } from '../../../shared/components/relative-time';
-import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
+import { CenteredLoader } from '@/shared/components/centered-loader';
+import { FormError } from '@/shared/components/form-error';
+import { PageHeader } from '@/shared/components/page-header';
+import { QueryError } from '@/shared/components/query-error';
+import { RelativeTime } from '@/shared/components/relative-time';
+import { useCan } from '@/shared/sign-in/sign-in-session.queries';
 import {
   PREVIEW_INTERRUPTS,
   useAssigneeChoices,

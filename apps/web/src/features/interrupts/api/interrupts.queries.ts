@@ -26,7 +26,7 @@ import {
   useQueryClient,
   type QueryClient,
 } from '@tanstack/react-query';
-import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
+import { useCan } from '@/shared/sign-in/sign-in-session.queries';
 
 export type InboxFilters = NonNullable<
   Omit<NonNullable<ListInterruptsData['query']>, 'cursor' | 'limit'>

@@ -2,9 +2,9 @@ import type { DecideInterruptDto, InterruptResponse } from '@interlock/api-clien
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { anAction, anInterrupt } from '../../../test/fixtures';
-import { renderWithApp } from '../../../test/render';
-import { API, server } from '../../../test/server';
+import { anAction, anInterrupt } from '@/test/fixtures';
+import { renderWithApp } from '@/test/render';
+import { API, server } from '@/test/server';
 import { ActionCard } from './action-card';
 
 const DECISIONS = `${API}/interrupts/:id/decisions`;

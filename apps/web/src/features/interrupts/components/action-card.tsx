@@ -26,12 +26,12 @@ import {
 } from '@mantine/core';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { FormError } from '../../../shared/components/form-error';
-import { JsonTree } from '../../../shared/components/json-tree';
-import { Markdown } from '../../../shared/components/markdown';
-import { RelativeTime } from '../../../shared/components/relative-time';
-import { prettyJson } from '../../../shared/utils/format';
-import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
+import { FormError } from '@/shared/components/form-error';
+import { JsonTree } from '@/shared/components/json-tree';
+import { Markdown } from '@/shared/components/markdown';
+import { RelativeTime } from '@/shared/components/relative-time';
+import { prettyJson } from '@/shared/utils/format';
+import { useCan } from '@/shared/sign-in/sign-in-session.queries';
 import { useDecide, useRuleName } from '../api/interrupts.queries';
 import { AlwaysAllowForm } from './always-allow-form';
 import { ArgsDiff } from './args-diff';
@@ -459,6 +459,9 @@ function MessageForm({
 }) {
   const [message, setMessage] = useState('');
   const [error, setError] = useState<string | null>(null);
+  // The form opens because the reviewer chose Reject or Respond: the message is where they type.
+  const ref = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => ref.current?.focus(), []);
   return (
     <form
       onSubmit={(event) => {
@@ -491,8 +494,7 @@ function MessageForm({
           maxLength={10_000}
           autosize
           minRows={2}
-          data-autofocus
-          autoFocus
+          ref={ref}
         />
         <Group gap="xs">
           <Button type="submit" color={kind === 'reject' ? 'red' : 'grape'} loading={pending}>

@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { notifications } from '@mantine/notifications';
-import { FormError } from '../../../shared/components/form-error';
+import { FormError } from '@/shared/components/form-error';
 import { useAlwaysAllow } from '../api/interrupts.queries';
 import { type ArgChoice, conditionsOf, NAMEABLE } from './always-allow';
 

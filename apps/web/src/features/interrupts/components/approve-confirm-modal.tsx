@@ -1,6 +1,6 @@
 import type { InterruptResponse } from '@interlock/api-client';
 import { Button, Group, Modal, ScrollArea, Stack, Text, Title } from '@mantine/core';
-import { JsonBlock } from '../../../shared/components/json-block';
+import { JsonBlock } from '@/shared/components/json-block';
 import { undecidedActions } from '../api/interrupts.queries';
 import { UNDO_SECONDS } from '../api/held-approvals';
 

@@ -4,7 +4,7 @@ import { useInterval } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { errorMessage } from '../../../shared/utils/errors';
+import { errorMessage } from '@/shared/utils/errors';
 import { holdApproval, undoApproval, UNDO_SECONDS } from '../api/held-approvals';
 
 function describe(interrupts: InterruptResponse[]): string {

@@ -1,8 +1,8 @@
 import { Box, Text } from '@mantine/core';
 import { diffLines } from 'diff';
 import { useMemo } from 'react';
-import { prettyJson } from '../../../shared/utils/format';
-import { inOrderOf } from '../../../shared/utils/json-view';
+import { prettyJson } from '@/shared/utils/format';
+import { inOrderOf } from '@/shared/utils/json-view';
 import './args-diff.css';
 
 export interface DiffLine {
@@ -52,7 +52,7 @@ export function ArgsDiff({
         {changed === 0 && ' — no change'}
       </Text>
       {changed > 0 && (
-        <pre className="args-diff" aria-label={label} tabIndex={0}>
+        <pre className="args-diff" role="region" aria-label={label} tabIndex={0}>
           {lines.map((line, index) => (
             <div key={index} className={`args-diff-${line.kind}`} data-diff={line.kind}>
               <span aria-hidden="true">{SIGN[line.kind]} </span>

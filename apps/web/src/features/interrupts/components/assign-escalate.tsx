@@ -1,10 +1,10 @@
 import type { InterruptResponse } from '@interlock/api-client';
 import { Button, Group, Paper, Select, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useState } from 'react';
-import { FormError } from '../../../shared/components/form-error';
-import { useMembers, useTeams } from '../../../shared/directory/directory.queries';
-import { useCan, useSignedIn } from '../../../shared/sign-in/sign-in-session.queries';
-import { notifySuccess } from '../../../shared/utils/notify';
+import { FormError } from '@/shared/components/form-error';
+import { useMembers, useTeams } from '@/shared/directory/directory.queries';
+import { useCan, useSignedIn } from '@/shared/sign-in/sign-in-session.queries';
+import { notifySuccess } from '@/shared/utils/notify';
 import { useAssign, useEscalate } from '../api/interrupts.queries';
 import { AssigneeBadge } from './interrupt-badges';
 

@@ -1,12 +1,12 @@
 import type { InterruptResponse } from '@interlock/api-client';
 import { Alert, Button, Paper, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import { Countdown } from '../../../shared/components/countdown';
-import { DurationInput } from '../../../shared/components/duration-input';
-import { FormError } from '../../../shared/components/form-error';
-import { describeDuration } from '../../../shared/utils/duration';
-import { dateTime } from '../../../shared/utils/format';
-import { notifySuccess } from '../../../shared/utils/notify';
+import { Countdown } from '@/shared/components/countdown';
+import { DurationInput } from '@/shared/components/duration-input';
+import { FormError } from '@/shared/components/form-error';
+import { describeDuration } from '@/shared/utils/duration';
+import { dateTime } from '@/shared/utils/format';
+import { notifySuccess } from '@/shared/utils/notify';
 import { useExtendDeadline } from '../api/interrupts.queries';
 import { onTimeoutText } from './interrupt-badges';
 

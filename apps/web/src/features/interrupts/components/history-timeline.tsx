@@ -1,6 +1,6 @@
 import type { InterruptHistoryEntry } from '@interlock/api-client';
 import { Paper, Text, Timeline, Title } from '@mantine/core';
-import { RelativeTime } from '../../../shared/components/relative-time';
+import { RelativeTime } from '@/shared/components/relative-time';
 
 /** The interrupt's audit entries, oldest first. */
 export function HistoryTimeline({ history }: { history: InterruptHistoryEntry[] }) {

@@ -2,7 +2,7 @@ import type { InterruptResponse } from '@interlock/api-client';
 import { Anchor, Checkbox, Group, Table, Text } from '@mantine/core';
 import { forwardRef } from 'react';
 import { Link } from 'react-router';
-import { RelativeTime } from '../../../shared/components/relative-time';
+import { RelativeTime } from '@/shared/components/relative-time';
 import { canApproveAll, undecidedActions } from '../api/interrupts.queries';
 import { AssigneeBadge, DeadlineBadge, EscalationBadge, StatusBadge } from './interrupt-badges';
 

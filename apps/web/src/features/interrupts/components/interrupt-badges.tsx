@@ -1,7 +1,7 @@
 import type { Assignee, InterruptResponse } from '@interlock/api-client';
 import { Badge, Tooltip } from '@mantine/core';
-import { Countdown, useNow } from '../../../shared/components/countdown';
-import { dateTime } from '../../../shared/utils/format';
+import { Countdown, useNow } from '@/shared/components/countdown';
+import { dateTime } from '@/shared/utils/format';
 
 export function AssigneeBadge({ assignee }: { assignee: Assignee | null }) {
   if (assignee === null) return null;

@@ -2,7 +2,7 @@ import type { InterruptResponse } from '@interlock/api-client';
 import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { FormError } from '../../../shared/components/form-error';
+import { FormError } from '@/shared/components/form-error';
 import { useDecide, undecidedActions } from '../api/interrupts.queries';
 
 /** `r` in the inbox: reject every undecided action of the interrupt, with a reason. */

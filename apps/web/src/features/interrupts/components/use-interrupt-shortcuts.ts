@@ -1,6 +1,6 @@
 import type { DecisionType } from '@interlock/api-client';
 import { useEffect } from 'react';
-import { notifyError } from '../../../shared/utils/notify';
+import { notifyError } from '@/shared/utils/notify';
 import { belongsElsewhere } from './use-inbox-shortcuts';
 
 const KEYS: Record<string, DecisionType> = { a: 'approve', e: 'edit', r: 'reject', s: 'respond' };

@@ -1,12 +1,12 @@
 import { Alert, Anchor, Button, Group, Paper, Stack, Text, Textarea } from '@mantine/core';
 import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { CenteredLoader } from '../../../shared/components/centered-loader';
-import { FormError } from '../../../shared/components/form-error';
-import { JsonBlock } from '../../../shared/components/json-block';
-import { PageHeader } from '../../../shared/components/page-header';
-import { QueryError } from '../../../shared/components/query-error';
-import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
+import { CenteredLoader } from '@/shared/components/centered-loader';
+import { FormError } from '@/shared/components/form-error';
+import { JsonBlock } from '@/shared/components/json-block';
+import { PageHeader } from '@/shared/components/page-header';
+import { QueryError } from '@/shared/components/query-error';
+import { useCan } from '@/shared/sign-in/sign-in-session.queries';
 import { useDecide, useInterrupt } from '../api/interrupts.queries';
 
 const VERBS = { approve: 'Approve', reject: 'Reject' } as const;

@@ -18,14 +18,14 @@ import { useDebouncedValue, useIntersection } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { AgentSnippet } from '../../../shared/components/agent-snippet';
-import { CenteredLoader } from '../../../shared/components/centered-loader';
-import { EmptyHint } from '../../../shared/components/empty-hint';
-import { PageHeader } from '../../../shared/components/page-header';
-import { QueryError } from '../../../shared/components/query-error';
-import { useShortcutsEnabled } from '../../../shared/preferences/preferences';
-import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
-import { notifyError, notifySuccess } from '../../../shared/utils/notify';
+import { AgentSnippet } from '@/shared/components/agent-snippet';
+import { CenteredLoader } from '@/shared/components/centered-loader';
+import { EmptyHint } from '@/shared/components/empty-hint';
+import { PageHeader } from '@/shared/components/page-header';
+import { QueryError } from '@/shared/components/query-error';
+import { useShortcutsEnabled } from '@/shared/preferences/preferences';
+import { useCan } from '@/shared/sign-in/sign-in-session.queries';
+import { notifyError, notifySuccess } from '@/shared/utils/notify';
 import { latestHeld, UNDO_SECONDS, useHeldInterruptIds } from '../api/held-approvals';
 import {
   canApproveAll,

@@ -3,15 +3,15 @@ import { Anchor, Button, Grid, Group, Kbd, Paper, Spoiler, Stack, Text } from '@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
-import { CenteredLoader } from '../../../shared/components/centered-loader';
-import { JsonTree } from '../../../shared/components/json-tree';
-import { Markdown } from '../../../shared/components/markdown';
-import { PageHeader } from '../../../shared/components/page-header';
-import { QueryError } from '../../../shared/components/query-error';
-import { RelativeTime } from '../../../shared/components/relative-time';
-import { useNextAfterDecision, useShortcutsEnabled } from '../../../shared/preferences/preferences';
-import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
-import { notifyError, notifySuccess } from '../../../shared/utils/notify';
+import { CenteredLoader } from '@/shared/components/centered-loader';
+import { JsonTree } from '@/shared/components/json-tree';
+import { Markdown } from '@/shared/components/markdown';
+import { PageHeader } from '@/shared/components/page-header';
+import { QueryError } from '@/shared/components/query-error';
+import { RelativeTime } from '@/shared/components/relative-time';
+import { useNextAfterDecision, useShortcutsEnabled } from '@/shared/preferences/preferences';
+import { useCan } from '@/shared/sign-in/sign-in-session.queries';
+import { notifyError, notifySuccess } from '@/shared/utils/notify';
 import {
   canApproveAll,
   nextOpenInterrupt,

@@ -7,7 +7,7 @@ import {
   type CreateInvitationDto,
 } from '@interlock/api-client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { directoryKeys } from '../../../shared/directory/directory.queries';
+import { directoryKeys } from '@/shared/directory/directory.queries';
 
 export const invitationKeys = {
   all: ['invitations'] as const,

@@ -14,8 +14,8 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
-import { FormError } from '../../../shared/components/form-error';
-import { dateTime } from '../../../shared/utils/format';
+import { FormError } from '@/shared/components/form-error';
+import { dateTime } from '@/shared/utils/format';
 import { useCreateInvitation } from '../api/members.queries';
 
 export function invitationLink(token: string): string {

@@ -1,11 +1,11 @@
 import { Badge, Paper, Stack, Table, Text } from '@mantine/core';
-import { CenteredLoader } from '../../../shared/components/centered-loader';
-import { EmptyHint } from '../../../shared/components/empty-hint';
-import { PageHeader } from '../../../shared/components/page-header';
-import { QueryError } from '../../../shared/components/query-error';
-import { RelativeTime } from '../../../shared/components/relative-time';
-import { useRoles } from '../../../shared/directory/directory.queries';
-import { useCan, useSignedIn } from '../../../shared/sign-in/sign-in-session.queries';
+import { CenteredLoader } from '@/shared/components/centered-loader';
+import { EmptyHint } from '@/shared/components/empty-hint';
+import { PageHeader } from '@/shared/components/page-header';
+import { QueryError } from '@/shared/components/query-error';
+import { RelativeTime } from '@/shared/components/relative-time';
+import { useRoles } from '@/shared/directory/directory.queries';
+import { useCan, useSignedIn } from '@/shared/sign-in/sign-in-session.queries';
 import { useInvitations } from '../api/members.queries';
 import { InviteMemberForm } from '../components/invite-member-form';
 

@@ -1,14 +1,14 @@
 import type { MemberResponse } from '@interlock/api-client';
 import { Badge, Button, Group, Paper, Select, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { CenteredLoader } from '../../../shared/components/centered-loader';
-import { confirmAction } from '../../../shared/components/confirm';
-import { PageHeader } from '../../../shared/components/page-header';
-import { QueryError } from '../../../shared/components/query-error';
-import { RelativeTime } from '../../../shared/components/relative-time';
-import { useMembers, useRoles } from '../../../shared/directory/directory.queries';
-import { useCan, useSignedIn } from '../../../shared/sign-in/sign-in-session.queries';
-import { notifyError, notifySuccess } from '../../../shared/utils/notify';
+import { CenteredLoader } from '@/shared/components/centered-loader';
+import { confirmAction } from '@/shared/components/confirm';
+import { PageHeader } from '@/shared/components/page-header';
+import { QueryError } from '@/shared/components/query-error';
+import { RelativeTime } from '@/shared/components/relative-time';
+import { useMembers, useRoles } from '@/shared/directory/directory.queries';
+import { useCan, useSignedIn } from '@/shared/sign-in/sign-in-session.queries';
+import { notifyError, notifySuccess } from '@/shared/utils/notify';
 import { useChangeMemberRole, useRemoveMember } from '../api/members.queries';
 
 /** Members: who is in the organisation, their role; change it or remove them. */

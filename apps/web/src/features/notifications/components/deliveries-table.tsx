@@ -1,7 +1,7 @@
 import type { NotificationDeliveryResponse } from '@interlock/api-client';
 import { Anchor, Badge, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { RelativeTime } from '../../../shared/components/relative-time';
+import { RelativeTime } from '@/shared/components/relative-time';
 
 const COLORS: Record<NotificationDeliveryResponse['status'], string> = {
   pending: 'gray',

@@ -2,10 +2,10 @@ import { Alert, Anchor, Button, Stack, Text, Textarea, Title } from '@mantine/co
 import { useDocumentTitle } from '@mantine/hooks';
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
-import { CenteredLoader } from '../../../shared/components/centered-loader';
-import { FormError } from '../../../shared/components/form-error';
-import { JsonBlock } from '../../../shared/components/json-block';
-import { errorMessage } from '../../../shared/utils/errors';
+import { CenteredLoader } from '@/shared/components/centered-loader';
+import { FormError } from '@/shared/components/form-error';
+import { JsonBlock } from '@/shared/components/json-block';
+import { errorMessage } from '@/shared/utils/errors';
 import { useActionLinkPreview, useDecideWithActionLink } from '../api/notifications.queries';
 
 const VERBS = { approve: 'Approve', reject: 'Reject' } as const;

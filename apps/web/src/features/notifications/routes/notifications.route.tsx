@@ -12,17 +12,17 @@ import {
   Title,
 } from '@mantine/core';
 import { useEffect, useMemo, useState } from 'react';
-import { CenteredLoader } from '../../../shared/components/centered-loader';
-import { FormError } from '../../../shared/components/form-error';
-import { PageHeader } from '../../../shared/components/page-header';
-import { QueryError } from '../../../shared/components/query-error';
+import { CenteredLoader } from '@/shared/components/centered-loader';
+import { FormError } from '@/shared/components/form-error';
+import { PageHeader } from '@/shared/components/page-header';
+import { QueryError } from '@/shared/components/query-error';
 import {
   browserNotificationsOn,
   browserNotificationsSupported,
   turnOffBrowserNotifications,
   turnOnBrowserNotifications,
-} from '../../../shared/preferences/browser-notifications';
-import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
+} from '@/shared/preferences/browser-notifications';
+import { useCan } from '@/shared/sign-in/sign-in-session.queries';
 import {
   useNotificationDeliveries,
   useNotificationPreferences,

@@ -9,9 +9,9 @@ import {
   updateInterruptDeadlineSettings,
 } from '@interlock/api-client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { meKey } from '../../../shared/sign-in/me.queries';
-import { signInSessionKey } from '../../../shared/sign-in/sign-in-session.queries';
-import { switchOrganisation } from '../../../shared/sign-in/switch-organisation';
+import { meKey } from '@/shared/sign-in/me.queries';
+import { signInSessionKey } from '@/shared/sign-in/sign-in-session.queries';
+import { switchOrganisation } from '@/shared/sign-in/switch-organisation';
 
 export const organisationKeys = {
   all: ['organisation'] as const,

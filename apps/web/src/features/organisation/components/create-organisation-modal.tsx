@@ -1,8 +1,8 @@
 import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useNavigate } from 'react-router';
-import { FormError } from '../../../shared/components/form-error';
-import { notifySuccess } from '../../../shared/utils/notify';
+import { FormError } from '@/shared/components/form-error';
+import { notifySuccess } from '@/shared/utils/notify';
 import { useCreateOrganisation } from '../api/organisation.queries';
 
 /** Another organisation for the signed-in person (a staging one beside production, a client's…), which they own. */

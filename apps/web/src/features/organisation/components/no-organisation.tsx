@@ -1,6 +1,6 @@
 import { Button, Center, Container, Paper, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import type { Account } from '../../../shared/sign-in/me.queries';
+import type { Account } from '@/shared/sign-in/me.queries';
 import { CreateOrganisationModal } from './create-organisation-modal';
 
 /** Signed in, but a member of no organisation (removed from the last one): create one, or wait for an invitation. */

@@ -2,8 +2,8 @@ import { Badge, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import type { MyOrganisation } from '../../../shared/sign-in/me.queries';
-import { switchOrganisation } from '../../../shared/sign-in/switch-organisation';
+import type { MyOrganisation } from '@/shared/sign-in/me.queries';
+import { switchOrganisation } from '@/shared/sign-in/switch-organisation';
 import { CreateOrganisationModal } from './create-organisation-modal';
 
 /**

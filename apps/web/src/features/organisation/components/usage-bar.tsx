@@ -1,7 +1,7 @@
 import type { Allowance } from '@interlock/api-client';
 import { Group, Progress, Stack, Text } from '@mantine/core';
 import { useId } from 'react';
-import { number } from '../../../shared/utils/format';
+import { number } from '@/shared/utils/format';
 
 /** This month's use of one allowance, or what a quota holds now. */
 export function UsageBar({

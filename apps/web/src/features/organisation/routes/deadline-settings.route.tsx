@@ -1,14 +1,14 @@
 import type { InterruptDeadlineSettingsResponse } from '@interlock/api-client';
 import { Alert, Button, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { CenteredLoader } from '../../../shared/components/centered-loader';
-import { DurationInput } from '../../../shared/components/duration-input';
-import { FormError } from '../../../shared/components/form-error';
-import { PageHeader } from '../../../shared/components/page-header';
-import { QueryError } from '../../../shared/components/query-error';
-import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
-import { describeDuration } from '../../../shared/utils/duration';
-import { notifySuccess } from '../../../shared/utils/notify';
+import { CenteredLoader } from '@/shared/components/centered-loader';
+import { DurationInput } from '@/shared/components/duration-input';
+import { FormError } from '@/shared/components/form-error';
+import { PageHeader } from '@/shared/components/page-header';
+import { QueryError } from '@/shared/components/query-error';
+import { useCan } from '@/shared/sign-in/sign-in-session.queries';
+import { describeDuration } from '@/shared/utils/duration';
+import { notifySuccess } from '@/shared/utils/notify';
 import { useDeadlineSettings, useUpdateDeadlineSettings } from '../api/organisation.queries';
 
 /** A default deadline to offer when none is set: one day. */

@@ -1,14 +1,14 @@
 import type { Plan } from '@interlock/api-client';
 import { Badge, Button, Group, Modal, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import { CenteredLoader } from '../../../shared/components/centered-loader';
-import { FormError } from '../../../shared/components/form-error';
-import { PageHeader } from '../../../shared/components/page-header';
-import { QueryError } from '../../../shared/components/query-error';
-import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
-import { bytes, dateTime } from '../../../shared/utils/format';
-import { describeDuration } from '../../../shared/utils/duration';
-import { notifySuccess } from '../../../shared/utils/notify';
+import { CenteredLoader } from '@/shared/components/centered-loader';
+import { FormError } from '@/shared/components/form-error';
+import { PageHeader } from '@/shared/components/page-header';
+import { QueryError } from '@/shared/components/query-error';
+import { useCan } from '@/shared/sign-in/sign-in-session.queries';
+import { bytes, dateTime } from '@/shared/utils/format';
+import { describeDuration } from '@/shared/utils/duration';
+import { notifySuccess } from '@/shared/utils/notify';
 import { useChangePlan, useOrganisation } from '../api/organisation.queries';
 import { UsageBar } from '../components/usage-bar';
 

@@ -7,8 +7,8 @@ import {
   type UpdateRoleDto,
 } from '@interlock/api-client';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { directoryKeys } from '../../../shared/directory/directory.queries';
-import { signInSessionKey } from '../../../shared/sign-in/sign-in-session.queries';
+import { directoryKeys } from '@/shared/directory/directory.queries';
+import { signInSessionKey } from '@/shared/sign-in/sign-in-session.queries';
 
 function useInvalidateRoles() {
   const queryClient = useQueryClient();

@@ -11,9 +11,9 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect } from 'react';
-import { FormError } from '../../../shared/components/form-error';
-import { useSignedIn } from '../../../shared/sign-in/sign-in-session.queries';
-import { notifySuccess } from '../../../shared/utils/notify';
+import { FormError } from '@/shared/components/form-error';
+import { useSignedIn } from '@/shared/sign-in/sign-in-session.queries';
+import { notifySuccess } from '@/shared/utils/notify';
 import { useCreateRole, useUpdateRole } from '../api/roles.queries';
 import { PERMISSION_GROUPS } from './permission-groups';
 

@@ -1,12 +1,12 @@
 import type { RoleResponse } from '@interlock/api-client';
 import { Badge, Button, Group, Paper, Table, Text } from '@mantine/core';
 import { useState } from 'react';
-import { CenteredLoader } from '../../../shared/components/centered-loader';
-import { confirmAction } from '../../../shared/components/confirm';
-import { PageHeader } from '../../../shared/components/page-header';
-import { QueryError } from '../../../shared/components/query-error';
-import { useRoles } from '../../../shared/directory/directory.queries';
-import { notifySuccess } from '../../../shared/utils/notify';
+import { CenteredLoader } from '@/shared/components/centered-loader';
+import { confirmAction } from '@/shared/components/confirm';
+import { PageHeader } from '@/shared/components/page-header';
+import { QueryError } from '@/shared/components/query-error';
+import { useRoles } from '@/shared/directory/directory.queries';
+import { notifySuccess } from '@/shared/utils/notify';
 import { useDeleteRole } from '../api/roles.queries';
 import { ALL_PERMISSIONS } from '../components/permission-groups';
 import { RoleEditorModal } from '../components/role-editor-modal';

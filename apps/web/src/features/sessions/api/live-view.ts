@@ -1,7 +1,7 @@
 import { eventStreamUrl, type SessionResponse } from '@interlock/api-client';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useActiveOrganisation } from '../../../shared/sign-in/active-organisation';
+import { useActiveOrganisation } from '@/shared/sign-in/active-organisation';
 
 export interface LiveMessage {
   seq: number;

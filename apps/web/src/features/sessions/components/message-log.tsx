@@ -1,7 +1,7 @@
 import { Badge, Box, Button, Group, Paper, ScrollArea, Stack, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
-import { Markdown } from '../../../shared/components/markdown';
-import { RelativeTime } from '../../../shared/components/relative-time';
+import { Markdown } from '@/shared/components/markdown';
+import { RelativeTime } from '@/shared/components/relative-time';
 import type { LiveMessage } from '../api/live-view';
 
 const ROLE_COLOR: Record<LiveMessage['role'], string> = {

@@ -1,11 +1,11 @@
 import { Alert, Anchor, Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import { Link, useParams } from 'react-router';
-import { EmptyHint } from '../../../shared/components/empty-hint';
-import { confirmAction } from '../../../shared/components/confirm';
-import { PageHeader } from '../../../shared/components/page-header';
-import { RelativeTime } from '../../../shared/components/relative-time';
-import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
-import { notifySuccess } from '../../../shared/utils/notify';
+import { EmptyHint } from '@/shared/components/empty-hint';
+import { confirmAction } from '@/shared/components/confirm';
+import { PageHeader } from '@/shared/components/page-header';
+import { RelativeTime } from '@/shared/components/relative-time';
+import { useCan } from '@/shared/sign-in/sign-in-session.queries';
+import { notifySuccess } from '@/shared/utils/notify';
 import { messageTotal, useLiveView, type LiveViewConnection } from '../api/live-view';
 import { useDisconnectSession } from '../api/sessions.queries';
 import { MessageLog } from '../components/message-log';

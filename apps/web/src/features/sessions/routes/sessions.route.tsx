@@ -2,12 +2,12 @@ import { Anchor, Button, Group, Paper, SegmentedControl, Stack, Table, Text } fr
 import { useIntersection } from '@mantine/hooks';
 import { useEffect, useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { AgentSnippet } from '../../../shared/components/agent-snippet';
-import { CenteredLoader } from '../../../shared/components/centered-loader';
-import { EmptyHint } from '../../../shared/components/empty-hint';
-import { PageHeader } from '../../../shared/components/page-header';
-import { QueryError } from '../../../shared/components/query-error';
-import { RelativeTime } from '../../../shared/components/relative-time';
+import { AgentSnippet } from '@/shared/components/agent-snippet';
+import { CenteredLoader } from '@/shared/components/centered-loader';
+import { EmptyHint } from '@/shared/components/empty-hint';
+import { PageHeader } from '@/shared/components/page-header';
+import { QueryError } from '@/shared/components/query-error';
+import { RelativeTime } from '@/shared/components/relative-time';
 import { useSessionList, type SessionFilters } from '../api/sessions.queries';
 import { SessionStatusBadge } from '../components/session-status-badge';
 

@@ -7,8 +7,8 @@ import {
   useMantineColorScheme,
   type MantineColorScheme,
 } from '@mantine/core';
-import { PageHeader } from '../../../shared/components/page-header';
-import { useNextAfterDecision, useShortcutsEnabled } from '../../../shared/preferences/preferences';
+import { PageHeader } from '@/shared/components/page-header';
+import { useNextAfterDecision, useShortcutsEnabled } from '@/shared/preferences/preferences';
 
 /** Preferences of this browser. */
 export function SettingsRoute() {

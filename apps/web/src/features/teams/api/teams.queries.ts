@@ -7,7 +7,7 @@ import {
   renameTeam,
 } from '@interlock/api-client';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { directoryKeys } from '../../../shared/directory/directory.queries';
+import { directoryKeys } from '@/shared/directory/directory.queries';
 
 function useInvalidateTeams() {
   const queryClient = useQueryClient();

@@ -12,9 +12,9 @@ import {
   Title,
 } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { confirmAction } from '../../../shared/components/confirm';
-import { FormError } from '../../../shared/components/form-error';
-import { notifyError, notifySuccess } from '../../../shared/utils/notify';
+import { confirmAction } from '@/shared/components/confirm';
+import { FormError } from '@/shared/components/form-error';
+import { notifyError, notifySuccess } from '@/shared/utils/notify';
 import {
   useAddTeamMember,
   useDeleteTeam,

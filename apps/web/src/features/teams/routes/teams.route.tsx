@@ -1,12 +1,12 @@
 import { Button, Group, Paper, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import { CenteredLoader } from '../../../shared/components/centered-loader';
-import { EmptyHint } from '../../../shared/components/empty-hint';
-import { FormError } from '../../../shared/components/form-error';
-import { PageHeader } from '../../../shared/components/page-header';
-import { QueryError } from '../../../shared/components/query-error';
-import { useMembers, useTeams } from '../../../shared/directory/directory.queries';
-import { useCan } from '../../../shared/sign-in/sign-in-session.queries';
+import { CenteredLoader } from '@/shared/components/centered-loader';
+import { EmptyHint } from '@/shared/components/empty-hint';
+import { FormError } from '@/shared/components/form-error';
+import { PageHeader } from '@/shared/components/page-header';
+import { QueryError } from '@/shared/components/query-error';
+import { useMembers, useTeams } from '@/shared/directory/directory.queries';
+import { useCan } from '@/shared/sign-in/sign-in-session.queries';
 import { useCreateTeam } from '../api/teams.queries';
 import { TeamCard } from '../components/team-card';
 

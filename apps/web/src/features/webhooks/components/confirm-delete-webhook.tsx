@@ -1,7 +1,7 @@
 import type { WebhookResponse } from '@interlock/api-client';
 import { Text } from '@mantine/core';
-import { confirmAction } from '../../../shared/components/confirm';
-import { notifySuccess } from '../../../shared/utils/notify';
+import { confirmAction } from '@/shared/components/confirm';
+import { notifySuccess } from '@/shared/utils/notify';
 import { useDeleteWebhook } from '../api/webhooks.queries';
 
 /** Deleting a webhook, confirmed first; `onDeleted` runs after it is gone. */

@@ -2,7 +2,7 @@ import type { WebhookEventType, WebhookWithSecretResponse } from '@interlock/api
 import { Button, Group, Modal, Stack, Switch, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
-import { FormError } from '../../../shared/components/form-error';
+import { FormError } from '@/shared/components/form-error';
 import { useCreateWebhook } from '../api/webhooks.queries';
 import { EventTypesField } from './event-types-field';
 import { SecretShownOnce } from './secret-shown-once';

@@ -1,6 +1,6 @@
 import type { WebhookDeliveryResponse } from '@interlock/api-client';
 import { Badge, Button, Code, Table, Text, Tooltip } from '@mantine/core';
-import { RelativeTime } from '../../../shared/components/relative-time';
+import { RelativeTime } from '@/shared/components/relative-time';
 
 const STATUS_COLOUR: Record<WebhookDeliveryResponse['status'], string> = {
   pending: 'blue',

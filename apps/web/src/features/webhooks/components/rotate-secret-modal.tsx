@@ -1,7 +1,7 @@
 import type { WebhookResponse, WebhookWithSecretResponse } from '@interlock/api-client';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { FormError } from '../../../shared/components/form-error';
+import { FormError } from '@/shared/components/form-error';
 import { useRotateWebhookSecret } from '../api/webhooks.queries';
 import { SecretShownOnce } from './secret-shown-once';
 

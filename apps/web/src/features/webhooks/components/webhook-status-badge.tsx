@@ -1,6 +1,6 @@
 import type { WebhookResponse } from '@interlock/api-client';
 import { Badge, Tooltip } from '@mantine/core';
-import { dateTime } from '../../../shared/utils/format';
+import { dateTime } from '@/shared/utils/format';
 
 /** Enabled, disabled, or enabled but failing every attempt since some time. */
 export function WebhookStatusBadge({ webhook }: { webhook: WebhookResponse }) {

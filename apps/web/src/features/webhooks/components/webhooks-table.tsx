@@ -1,7 +1,7 @@
 import type { WebhookResponse } from '@interlock/api-client';
 import { Anchor, Switch, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { RelativeTime } from '../../../shared/components/relative-time';
+import { RelativeTime } from '@/shared/components/relative-time';
 import { describeEventTypes } from './event-types';
 import { WebhookStatusBadge } from './webhook-status-badge';
 

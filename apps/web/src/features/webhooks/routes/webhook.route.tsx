@@ -2,12 +2,12 @@ import type { WebhookDeliveryResponse } from '@interlock/api-client';
 import { Anchor, Button, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { CenteredLoader } from '../../../shared/components/centered-loader';
-import { EmptyHint } from '../../../shared/components/empty-hint';
-import { PageHeader } from '../../../shared/components/page-header';
-import { QueryError } from '../../../shared/components/query-error';
-import { RelativeTime } from '../../../shared/components/relative-time';
-import { notifyError, notifySuccess } from '../../../shared/utils/notify';
+import { CenteredLoader } from '@/shared/components/centered-loader';
+import { EmptyHint } from '@/shared/components/empty-hint';
+import { PageHeader } from '@/shared/components/page-header';
+import { QueryError } from '@/shared/components/query-error';
+import { RelativeTime } from '@/shared/components/relative-time';
+import { notifyError, notifySuccess } from '@/shared/utils/notify';
 import {
   useRetryDelivery,
   useSendTestEvent,

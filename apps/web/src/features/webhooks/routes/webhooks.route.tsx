@@ -1,12 +1,12 @@
 import type { WebhookResponse } from '@interlock/api-client';
 import { Button, Code, Paper, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { CenteredLoader } from '../../../shared/components/centered-loader';
-import { EmptyHint } from '../../../shared/components/empty-hint';
-import { IntegrationsTabs } from '../../../shared/components/integrations-tabs';
-import { PageHeader } from '../../../shared/components/page-header';
-import { QueryError } from '../../../shared/components/query-error';
-import { notifyError, notifySuccess } from '../../../shared/utils/notify';
+import { CenteredLoader } from '@/shared/components/centered-loader';
+import { EmptyHint } from '@/shared/components/empty-hint';
+import { IntegrationsTabs } from '@/shared/components/integrations-tabs';
+import { PageHeader } from '@/shared/components/page-header';
+import { QueryError } from '@/shared/components/query-error';
+import { notifyError, notifySuccess } from '@/shared/utils/notify';
 import { useUpdateWebhook, useWebhooks } from '../api/webhooks.queries';
 import { CreateWebhookModal } from '../components/create-webhook-modal';
 import { WebhooksTable } from '../components/webhooks-table';

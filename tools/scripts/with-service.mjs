@@ -140,6 +140,8 @@ async function startService(databaseUrl, downloadsDir, smtpUrl) {
       HOST: '127.0.0.1',
       API_KEY_PEPPER: randomBytes(24).toString('hex'),
       NODE_ENV: 'test',
+      // Password hashes at scrypt 2^14, not production's 2^17: the browser tests sign up many people.
+      PASSWORD_SCRYPT_LOG_N: '14',
       DOWNLOADS_DIR: downloadsDir,
       SMTP_URL: smtpUrl,
       LOG_LEVEL: process.env.WITH_SERVICE_LOG_LEVEL ?? 'warn',

@@ -432,6 +432,7 @@ describe('inbox (GET /api/interrupts filters, GET /api/interrupts/counts)', () =
     expect(counts.body).toMatchObject({
       open: { count: 0 },
       assignedToMe: { count: 0 },
+      waitingForMe: { count: 0 },
       escalated: { count: 0 },
       answered: { count: 0 },
     });
@@ -525,13 +526,27 @@ describe('inbox (GET /api/interrupts filters, GET /api/interrupts/counts)', () =
             k.assignee?.type === 'member' &&
             k.assignee.id === owner.memberId,
         ),
+        // Theirs directly, or their team's (the owner is in myTeam, not in otherTeam).
+        waitingForMe: count(
+          (k) =>
+            k.status === 'open' &&
+            ((k.assignee?.type === 'member' && k.assignee.id === owner.memberId) ||
+              (k.assignee?.type === 'team' && k.assignee.id === myTeam)),
+        ),
         escalated: count((k) => k.status === 'open' && k.escalated),
         answered: count((k) => k.status === 'answered'),
         cap: 1000,
       });
       expect(res.body.assignedToMe.count).toBe(1);
+      expect(res.body.waitingForMe.count).toBeGreaterThan(res.body.assignedToMe.count);
       const theirs = await http().get('/api/interrupts/counts').set('cookie', colleague.cookie);
       expect(theirs.body.assignedToMe).toEqual({ count: 0, capped: false });
+      // The colleague's team (otherTeam) has open work assigned to it.
+      expect(theirs.body.waitingForMe.count).toBe(
+        known.filter(
+          (k) => k.status === 'open' && k.assignee?.type === 'team' && k.assignee.id === otherTeam,
+        ).length,
+      );
       expect(theirs.body.open).toEqual(res.body.open);
     });
 
@@ -571,6 +586,7 @@ describe('inbox (GET /api/interrupts filters, GET /api/interrupts/counts)', () =
       expect(res.body).toEqual({
         open: { count: 1000, capped: false },
         assignedToMe: { count: 0, capped: false },
+        waitingForMe: { count: 0, capped: false },
         escalated: { count: 0, capped: false },
         answered: { count: 1000, capped: true },
         cap: 1000,

@@ -217,6 +217,50 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
     expect(sink.to(grace.email)).toHaveLength(2);
   });
 
+  it('argus at creation: an interrupt it decided notifies nobody; one it routes tells the assignee "Assigned to you" and the readers "Escalated", once each', async () => {
+    const rule = (name: string, actions: string[], outcome: Record<string, unknown>) =>
+      http()
+        .post('/api/classification/rules')
+        .set('cookie', owner.cookie)
+        .send({ name, mode: 'enforce', priority: 10, match: { actions }, outcome });
+    expect((await rule('Tidy-ups are fine', ['tidy-*'], { type: 'approve' })).status).toBe(201);
+    expect(
+      (
+        await rule('Payouts go to Grace', ['payout'], {
+          type: 'route',
+          assignTo: { memberId: grace.memberId },
+          escalate: true,
+        })
+      ).status,
+    ).toBe(201);
+    await settle();
+    const decided = await http()
+      .post('/api/interrupts')
+      .set('x-api-key', key)
+      .send({ title: 'Tidy the cache', actionRequests: [{ name: 'tidy-cache' }] });
+    expect(decided.status).toBe(201);
+    expect(decided.body.status).toBe('answered');
+    await open('Payout 4411', [{ name: 'payout' }]);
+    await sink.until(() => sink.to(grace.email).length >= 1 && sink.to(owner.email).length >= 1);
+    // A plain interrupt after them: once its emails are in, theirs would have been too.
+    await open('Sentinel after argus');
+    await sink.until(() => sink.to(grace.email).length >= 2 && sink.to(owner.email).length >= 2);
+    await new Promise((r) => setTimeout(r, 300));
+    const subjects = (to: string) => sink.to(to).map((m) => m.parsed.subject);
+    expect(subjects(grace.email)).toEqual([
+      '[Analytical Engines] Assigned to you: Payout 4411',
+      '[Analytical Engines] Approval needed: Sentinel after argus',
+    ]);
+    expect(subjects(owner.email)).toEqual([
+      '[Analytical Engines] Escalated: Payout 4411',
+      '[Analytical Engines] Approval needed: Sentinel after argus',
+    ]);
+    // The rules stay out of the other tests' way.
+    const rules = await http().get('/api/classification/rules').set('cookie', owner.cookie);
+    for (const r of rules.body.rules as { id: string }[])
+      await http().delete(`/api/classification/rules/${r.id}`).set('cookie', owner.cookie);
+  });
+
   it('the member who made a change is not told about it: assigning to themself or their team, escalating, deciding what was theirs', async () => {
     await settle();
     await setPreferences(owner.cookie, {

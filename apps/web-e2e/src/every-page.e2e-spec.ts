@@ -109,6 +109,7 @@ test.describe('Every page with stress content', () => {
       ['teams', '/teams'],
       ['organisation', '/organisation'],
       ['settings', '/settings'],
+      ['security', '/settings/security'],
       ['notifications', '/settings/notifications'],
       ['classification', '/settings/classification'],
       ['classification rule', '/settings/classification/new'],

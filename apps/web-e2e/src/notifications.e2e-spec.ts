@@ -1,32 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { simpleParser, type ParsedMail } from 'mailparser';
 import { expect, expectAccessible, screenshot, test } from './support/fixtures';
+import { receivedMail } from './support/mail';
 import { api, openInterrupt, storageStateFor, unique } from './support/service';
-
-/** The service's SMTP server writes each message it receives here (tools/scripts/with-service.mjs). */
-const MAIL_DIR = process.env.INTERLOCK_MAIL_DIR as string;
-
-async function receivedMail(to: string, subjectContains: string): Promise<ParsedMail> {
-  let found: ParsedMail | undefined;
-  await expect
-    .poll(
-      async () => {
-        for (const file of readdirSync(MAIL_DIR)) {
-          const mail = await simpleParser(readFileSync(join(MAIL_DIR, file)));
-          const recipients = (Array.isArray(mail.to) ? mail.to : [mail.to])
-            .flatMap((a) => a?.value ?? [])
-            .map((a) => a.address);
-          if (recipients.includes(to) && (mail.subject ?? '').includes(subjectContains))
-            found = mail;
-        }
-        return found !== undefined;
-      },
-      { timeout: 20_000 },
-    )
-    .toBe(true);
-  return found as ParsedMail;
-}
 
 test.describe('Notifications', () => {
   test('an emailed Approve link opens the confirmation page; nothing is decided until the member confirms there', async ({
@@ -148,6 +122,10 @@ test.describe('Notifications', () => {
       page.getByRole('combobox', { name: 'A new interrupt: email', exact: true }),
     ).toHaveValue('Daily digest');
     await expect(page.getByRole('heading', { name: 'Recent' })).toBeVisible();
+    // Slack: not connected; the owner (webhook.manage) sees the form to connect it.
+    await expect(page.getByRole('heading', { name: 'Slack' })).toBeVisible();
+    await expect(page.getByText('Not connected.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Connect Slack' })).toBeVisible();
     await expectAccessible(page, 'Settings → Notifications');
     await screenshot(page, 'notification-settings');
   });
@@ -203,6 +181,25 @@ test.describe('Notifications in the browser', () => {
     await expect
       .poll(() => page.evaluate(() => (window as unknown as { __shown: string[] }).__shown))
       .toEqual(['1 interrupt waits for you']);
+
+    // Work assigned to a team of theirs waits for them too.
+    const { body: team } = await api<{ id: string }>('POST', '/api/teams', {
+      cookie: owner.cookie,
+      body: { name: unique('Release desk').slice(0, 40) },
+    });
+    await api('POST', `/api/teams/${team.id}/members`, {
+      cookie: owner.cookie,
+      body: { memberId: owner.memberId },
+    });
+    const second = await openInterrupt(created.key, `Team's ${unique('a')}`);
+    await api('POST', `/api/interrupts/${second.id}/assign`, {
+      cookie: owner.cookie,
+      body: { teamId: team.id },
+    });
+    await expect(page).toHaveTitle(/^\(2\) Inbox · Interlock$/);
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { __shown: string[] }).__shown))
+      .toEqual(['1 interrupt waits for you', '2 interrupts wait for you']);
     await context.close();
   });
 });

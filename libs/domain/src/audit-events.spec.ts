@@ -13,7 +13,7 @@ const key = { type: 'api_key' as const, id: 'k-1', name: 'ci-runner' };
 
 describe('the audit event catalogue', () => {
   it('gives every action the category its name starts with, and a known target type', () => {
-    expect(KNOWN_AUDIT_ACTIONS.length).toBe(45);
+    expect(KNOWN_AUDIT_ACTIONS.length).toBe(47);
     for (const action of KNOWN_AUDIT_ACTIONS) {
       const definition = AUDIT_EVENTS[action];
       expect(action.startsWith(`${definition.category}.`)).toBe(true);
@@ -150,6 +150,24 @@ describe('the audit event catalogue', () => {
         metadata: { email: 'g@x.io', roleId: 'r', role: 'Admin' },
       },
       'Grace removed by Ada Lovelace',
+    ],
+    [
+      {
+        action: 'member.password_changed',
+        actor: ada,
+        target: { type: 'user', id: 'u-ada', name: 'Ada Lovelace' },
+        metadata: { via: 'change', sessionsEnded: 1 },
+      },
+      'Ada Lovelace changed their password',
+    ],
+    [
+      {
+        action: 'member.password_changed',
+        actor: ada,
+        target: { type: 'user', id: 'u-ada', name: 'Ada Lovelace' },
+        metadata: { via: 'reset', sessionsEnded: 3 },
+      },
+      'Ada Lovelace reset their password with an emailed link',
     ],
     [
       {

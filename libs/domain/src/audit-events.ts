@@ -205,6 +205,15 @@ export interface AuditEventCatalogue {
     };
   };
   'member.removed': { target: 'user'; metadata: { email: string; roleId: string; role: string } };
+  /**
+   * The person changed their password (signed in, with the current one) or reset it with an
+   * emailed link; written in every organisation they are a member of. `sessionsEnded`: their other
+   * sign-in sessions that ended with it (all of them, for a reset).
+   */
+  'member.password_changed': {
+    target: 'user';
+    metadata: { via: 'change' | 'reset'; sessionsEnded: number };
+  };
   'member.role_changed': {
     target: 'user';
     metadata: { fromRoleId: string; fromRole: string; toRoleId: string; toRole: string };
@@ -501,6 +510,14 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
       e.target.id === e.actor.id
         ? `${e.target.name} left the organisation`
         : `${e.target.name} removed by ${e.actor.name}`,
+  },
+  'member.password_changed': {
+    category: 'member',
+    target: 'user',
+    summary: (e) =>
+      e.metadata.via === 'reset'
+        ? `${e.actor.name} reset their password with an emailed link`
+        : `${e.actor.name} changed their password`,
   },
   'member.role_changed': {
     category: 'member',

@@ -1,14 +1,16 @@
 import { Module } from '@nestjs/common';
 import { OrganisationModule } from '../organisation/organisation.module';
 import { AccountController } from '../users/account.controller';
+import { AccountTokensRepository } from '../users/account-tokens.repository';
+import { PasswordsService } from '../users/passwords.service';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { WhoamiController } from './whoami.controller';
 
-/** Sign-up, sign-in, sign-out, the signed-in person's account, and a key's view of itself. */
+/** Sign-up, sign-in, sign-out, passwords, the signed-in person's account, and a key's view of itself. */
 @Module({
   imports: [OrganisationModule],
   controllers: [AuthController, AccountController, WhoamiController],
-  providers: [AuthService],
+  providers: [AuthService, PasswordsService, AccountTokensRepository],
 })
 export class AuthRoutesModule {}

@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
 import {
+  ApiAcceptedResponse,
   ApiCreatedResponse,
   ApiNoContentResponse,
   ApiOkResponse,
@@ -17,6 +18,8 @@ import { SessionCookies } from './session-cookie.util';
 import { SignInSessionService } from './sign-in-session.service';
 import { SignInDto } from './dto/sign-in.dto';
 import { SignUpDto } from './dto/sign-up.dto';
+import { PasswordsService } from '../users/passwords.service';
+import { PasswordResetConfirmDto, PasswordResetRequestDto } from '../users/dto/password.dto';
 
 @Controller('api/auth')
 @ApiTags('auth')
@@ -25,6 +28,7 @@ export class AuthController {
     private readonly auth: AuthService,
     private readonly signIns: SignInSessionService,
     private readonly cookies: SessionCookies,
+    private readonly passwords: PasswordsService,
   ) {}
 
   @Post('sign-up')
@@ -63,6 +67,40 @@ export class AuthController {
     const signedIn = await this.auth.signIn(body.email, body.password, ip);
     this.cookies.set(res, signedIn.token, signedIn.expiresAt);
     return signedIn.body;
+  }
+
+  @Post('password-reset')
+  @HttpCode(202)
+  @HumanRoute()
+  @ApiOperation({
+    operationId: 'requestPasswordReset',
+    summary:
+      'Email a password reset link (single use, 30 minutes) to this address, if it has an account',
+    description:
+      'Answers 202 whether or not the address has an account; only its owner learns which, from their mailbox. Throttled per client address (429), and at most a few emails per account per hour (beyond them: still 202, no email).',
+  })
+  @ApiAcceptedResponse({ description: 'Asked: an email follows if the address has an account.' })
+  async requestPasswordReset(
+    @Body() body: PasswordResetRequestDto,
+    @ClientIp() ip: string | null,
+  ): Promise<void> {
+    await this.passwords.requestReset(body.email, ip);
+  }
+
+  @Post('password-reset/confirm')
+  @HttpCode(204)
+  @HumanRoute()
+  @ApiOperation({
+    operationId: 'confirmPasswordReset',
+    summary:
+      "Set a new password with a reset link's token; every sign-in session of the account ends",
+  })
+  @ApiNoContentResponse({ description: 'The password is changed; sign in with it.' })
+  async confirmPasswordReset(
+    @Body() body: PasswordResetConfirmDto,
+    @ClientIp() ip: string | null,
+  ): Promise<void> {
+    await this.passwords.confirmReset(body.token, body.password, ip);
   }
 
   @Post('sign-out')

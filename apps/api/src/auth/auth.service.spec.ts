@@ -15,6 +15,7 @@ jest.mock('../users/users.repository', () => ({
   ...jest.requireActual('../users/users.repository'),
   insertUser: jest.fn(async () => 'u-ada'),
   findUserByEmail: jest.fn(),
+  replacePasswordHash: jest.fn(async () => true),
 }));
 jest.mock('../users/account.util', () => ({
   describeAccount: jest.fn(async (_db: unknown, userId: string) => ({ userId })),
@@ -28,7 +29,8 @@ jest.mock('./password.util', () => ({
   verifyPassword: jest.fn(
     async (password: string, hash: string) => hash === 'scrypt$ada' && password === 'correct horse',
   ),
-  DECOY_PASSWORD_HASH: Promise.resolve('scrypt$decoy'),
+  needsRehash: jest.fn(() => false),
+  decoyPasswordHash: jest.fn(async () => 'scrypt$decoy'),
 }));
 const fakeUsers = users as jest.Mocked<typeof users>;
 
@@ -58,6 +60,7 @@ function setUp(signup: 'open' | 'closed' = 'open') {
   } as unknown as OrganisationsRepository;
   const service = new AuthService(dataSource, signIns, setup, organisations, limiter, {
     signup,
+    accounts: { passwordScryptLogN: 17, passwordResetTtlMs: 1_800_000 },
   } as AppConfig);
   return { service, limiter, succeeded, signIns, setup, organisations, tx };
 }
@@ -110,6 +113,30 @@ describe('AuthService', () => {
     expect(succeeded).toHaveBeenCalledTimes(1);
     expect(signIns.create).toHaveBeenCalledWith(expect.anything(), 'u-ada');
     expect(signedIn.body).toEqual({ userId: 'u-ada' });
+  });
+
+  it('replaces a hash made at another cost by one at today’s, only while it is still the one verified', async () => {
+    fakeUsers.findUserByEmail.mockResolvedValue({
+      id: 'u-ada',
+      email: 'ada@example.com',
+      name: 'Ada',
+      password_hash: 'scrypt$ada',
+    });
+    const { service } = setUp();
+    const passwords = jest.requireMock('./password.util');
+    passwords.needsRehash.mockReturnValueOnce(true);
+    await service.signIn('ada@example.com', 'correct horse', null);
+    expect(passwords.needsRehash).toHaveBeenCalledWith('scrypt$ada', 17);
+    expect(passwords.hashPassword).toHaveBeenCalledWith('correct horse', 17);
+    expect(fakeUsers.replacePasswordHash).toHaveBeenCalledWith(
+      expect.anything(),
+      'u-ada',
+      'scrypt$new',
+      'scrypt$ada',
+    );
+    fakeUsers.replacePasswordHash.mockClear();
+    await service.signIn('ada@example.com', 'correct horse', null);
+    expect(fakeUsers.replacePasswordHash).not.toHaveBeenCalled();
   });
 
   it('answers a wrong password and an unknown email alike, each after one password check, with no session', async () => {

@@ -8,8 +8,13 @@ import { OrganisationSetupService } from '../organisation/organisation-setup.ser
 import { OrganisationsRepository } from '../organisation/organisations.repository';
 import { describeAccount, describeJoined } from '../users/account.util';
 import type { AccountResponse, OrganisationJoinedResponse } from '../users/dto/account.response';
-import { findUserByEmail, insertUser, normaliseEmail } from '../users/users.repository';
-import { DECOY_PASSWORD_HASH, hashPassword, verifyPassword } from './password.util';
+import {
+  findUserByEmail,
+  insertUser,
+  normaliseEmail,
+  replacePasswordHash,
+} from '../users/users.repository';
+import { decoyPasswordHash, hashPassword, needsRehash, verifyPassword } from './password.util';
 import { SignInSessionService } from './sign-in-session.service';
 import type { SignInSessionResponse } from './dto/sign-in-session.response';
 import type { SignUpDto } from './dto/sign-up.dto';
@@ -31,7 +36,10 @@ export class AuthService {
     private readonly organisations: OrganisationsRepository,
     private readonly limiter: AuthAttemptLimiter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    // Made now, not at the first unknown email's sign-in (which would then cost two hashes).
+    void decoyPasswordHash(config.accounts.passwordScryptLogN);
+  }
 
   /** A new user, a new organisation with them as its Owner, and a sign-in session: one transaction. */
   async signUp(input: SignUpDto, ip: string | null): Promise<SignedIn<OrganisationJoinedResponse>> {
@@ -42,7 +50,10 @@ export class AuthService {
       );
     }
     await this.limiter.signUpAttempt(normaliseEmail(input.email), ip);
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = await hashPassword(
+      input.password,
+      this.config.accounts.passwordScryptLogN,
+    );
     return this.dataSource.transaction(async (tx) => {
       const userId = await insertUser(tx, { email: input.email, name: input.name, passwordHash });
       const { organisationId } = await this.setup.create(tx, {
@@ -57,7 +68,8 @@ export class AuthService {
 
   /**
    * Unknown email and wrong password answer alike and take the same time (one scrypt each); so
-   * does the throttle (SPEC §8b), which counts failures per email whether or not it exists.
+   * does the throttle (SPEC §8b), which counts failures per email whether or not it exists. A
+   * hash made at another cost than today's is replaced by one at today's (SPEC §8f).
    */
   async signIn(
     email: string,
@@ -66,10 +78,23 @@ export class AuthService {
   ): Promise<SignedIn<AccountResponse>> {
     const succeeded = await this.limiter.beginSignIn(normaliseEmail(email), ip);
     const user = await findUserByEmail(this.dataSource.manager, email);
-    const ok = await verifyPassword(password, user?.password_hash ?? (await DECOY_PASSWORD_HASH));
+    const logN = this.config.accounts.passwordScryptLogN;
+    const ok = await verifyPassword(
+      password,
+      user?.password_hash ?? (await decoyPasswordHash(logN)),
+    );
     if (user === undefined || !ok)
       throw new DomainError('INVALID_CREDENTIALS', 'Invalid email or password.');
     await succeeded();
+    if (needsRehash(user.password_hash, logN)) {
+      // Only if the hash is still the one verified: a password changed meanwhile stays changed.
+      await replacePasswordHash(
+        this.dataSource.manager,
+        user.id,
+        await hashPassword(password, logN),
+        user.password_hash,
+      );
+    }
     const session = await this.signIns.create(this.dataSource.manager, user.id);
     return { ...session, body: await describeAccount(this.dataSource.manager, user.id) };
   }

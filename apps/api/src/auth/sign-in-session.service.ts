@@ -134,6 +134,14 @@ export class SignInSessionService {
     return hashed.map((pair) => found.get(`${pair.tokenHash} ${pair.organisationId}`));
   }
 
+  /**
+   * Ends every sign-in session of a user (inside the caller's transaction), but the one named by
+   * `keep` (the request's own, for a password change); how many live ones ended.
+   */
+  revokeAllOfUser(tx: Queryable, userId: string, keep: string | null): Promise<number> {
+    return this.sessions.deleteAllOfUser(tx, userId, keep);
+  }
+
   async revoke(signInSessionId: string): Promise<void> {
     await this.sessions.delete(this.dataSource, signInSessionId);
   }

@@ -107,6 +107,20 @@ export class SignInSessionsRepository {
     );
   }
 
+  /** Ends every session of a user but `exceptId` (none spared when null); how many ended. */
+  async deleteAllOfUser(db: Queryable, userId: string, exceptId: string | null): Promise<number> {
+    const rows = await queryRows<{ id: string }>(
+      db,
+      `DELETE FROM sign_in_sessions
+        WHERE user_id = $1 AND ($2::uuid IS NULL OR id <> $2) AND expires_at > now() RETURNING id`,
+      [userId, exceptId],
+    );
+    await db.query(`DELETE FROM sign_in_sessions WHERE user_id = $1 AND expires_at <= now()`, [
+      userId,
+    ]);
+    return rows.length;
+  }
+
   async delete(db: Queryable, signInSessionId: string): Promise<void> {
     await db.query(`DELETE FROM sign_in_sessions WHERE id = $1`, [signInSessionId]);
   }

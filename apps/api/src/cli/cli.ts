@@ -52,7 +52,8 @@ async function createOrganisation(args: string[]): Promise<number> {
     );
     return 2;
   }
-  const connection = await DatabaseConnection.open(configFromEnvironment());
+  const config = configFromEnvironment();
+  const connection = await DatabaseConnection.open(config);
   try {
     // An address that already has an account becomes the new organisation's Owner as it is:
     // its password is the person's own and is neither asked for nor changed.
@@ -68,7 +69,10 @@ async function createOrganisation(args: string[]): Promise<number> {
       console.error('The password must be 8 to 200 characters long.');
       return 2;
     }
-    const passwordHash = password === undefined ? undefined : await hashPassword(password);
+    const passwordHash =
+      password === undefined
+        ? undefined
+        : await hashPassword(password, config.accounts.passwordScryptLogN);
     const created = await connection.dataSource.transaction(async (tx) => {
       const owner =
         existing !== undefined

@@ -32,6 +32,7 @@ describe('loadConfig', () => {
       signup: 'open',
       publicOrigin: 'http://localhost:3000',
       dashboardUrl: 'http://localhost:3000',
+      accounts: { passwordScryptLogN: 17, passwordResetTtlMs: 30 * 60_000 },
     });
   });
 
@@ -146,6 +147,17 @@ describe('loadConfig', () => {
     [{ API_KEY_PEPPER: 'short' }, 'API_KEY_PEPPER'],
     [{ CURSOR_SECRET: 'short' }, 'CURSOR_SECRET must be at least 32 characters long'],
     [{ NODE_ENV: 'production' }, 'API_KEY_PEPPER is required when NODE_ENV=production'],
+    [
+      { NODE_ENV: 'production', API_KEY_PEPPER: 'p'.repeat(32), PASSWORD_SCRYPT_LOG_N: '14' },
+      'PASSWORD_SCRYPT_LOG_N must be at least 17 when NODE_ENV=production (got 14)',
+    ],
+    [{ NODE_ENV: 'production', API_KEY_PEPPER: 'p'.repeat(32), PASSWORD_SCRYPT_LOG_N: '18' }, null],
+    [{ PASSWORD_SCRYPT_LOG_N: '14' }, null],
+    [{ PASSWORD_SCRYPT_LOG_N: '9' }, 'PASSWORD_SCRYPT_LOG_N must be a whole number from 10 to 20'],
+    [
+      { RATE_LIMIT_PASSWORD_RESET_ACCOUNT_EMAILS: '-3' },
+      'RATE_LIMIT_PASSWORD_RESET_ACCOUNT_EMAILS',
+    ],
     [{ PLAN_FREE_MESSAGES: '-1' }, 'PLAN_FREE_MESSAGES'],
     [{ PLAN_PRO_MESSAGES: '1.5' }, 'PLAN_PRO_MESSAGES'],
     [{ PLAN_FREE_AGENT_HOURS: 'many' }, 'PLAN_FREE_AGENT_HOURS'],

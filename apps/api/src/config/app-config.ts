@@ -1,5 +1,6 @@
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import { DEFAULT_SCRYPT_LOG_N, MIN_PRODUCTION_SCRYPT_LOG_N } from '../auth/password.util';
 
 /**
  * The service's whole configuration (SPEC §9), read once from the environment and validated.
@@ -57,6 +58,8 @@ export interface AppConfig {
     readonly messageRetentionMs: number;
   };
   readonly signup: 'open' | 'closed';
+  /** Accounts (SPEC §8f, issue 33). */
+  readonly accounts: AccountsConfig;
   /** The service's own public origin, used for the CSRF origin check. */
   readonly publicOrigin: string;
   /** Further browser origins (a separately hosted dashboard) allowed to send cookie requests. */
@@ -90,6 +93,17 @@ export interface AppConfig {
   readonly webhooks: WebhookConfig;
   readonly mail: MailConfig;
   readonly notifications: NotificationConfig;
+}
+
+/** People's accounts (SPEC §8f). */
+export interface AccountsConfig {
+  /**
+   * scrypt's cost as log2(N) for new password hashes (`PASSWORD_SCRYPT_LOG_N`, default 17, the
+   * OWASP figure; production refuses less). Hashes of another cost are replaced at sign-in.
+   */
+  readonly passwordScryptLogN: number;
+  /** A password reset link's life. */
+  readonly passwordResetTtlMs: number;
 }
 
 /** Email (SPEC §8f). */
@@ -146,6 +160,15 @@ export interface RateLimitsConfig {
   readonly signUp: {
     readonly accountAttempts: number;
     readonly addressAttempts: number;
+    readonly windowSeconds: number;
+  };
+  /**
+   * Password reset requests (SPEC §8f): per client address (over it: 429) and emails per account
+   * (over it: still 202, no further email — a stranger cannot lock the owner out with 429s).
+   */
+  readonly passwordReset: {
+    readonly accountEmails: number;
+    readonly addressRequests: number;
     readonly windowSeconds: number;
   };
   /** Requests one organisation's keys may make per window, all keys and instances together. */
@@ -334,6 +357,12 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
   } else if (pepper !== undefined && pepper.length < 32) {
     problems.push('API_KEY_PEPPER must be at least 32 characters long');
   }
+  const passwordScryptLogN = integer('PASSWORD_SCRYPT_LOG_N', DEFAULT_SCRYPT_LOG_N, 10, 20);
+  if (nodeEnv === 'production' && passwordScryptLogN < MIN_PRODUCTION_SCRYPT_LOG_N) {
+    problems.push(
+      `PASSWORD_SCRYPT_LOG_N must be at least ${MIN_PRODUCTION_SCRYPT_LOG_N} when NODE_ENV=production (got ${passwordScryptLogN}): lower costs are for test suites only`,
+    );
+  }
   const cursorSecret = read('CURSOR_SECRET');
   if (cursorSecret !== undefined && cursorSecret.length < 32) {
     problems.push('CURSOR_SECRET must be at least 32 characters long');
@@ -506,6 +535,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     httpAdapter: oneOf('HTTP_ADAPTER', ['express', 'fastify'], 'fastify'),
     shutdownTimeoutMs,
     shutdownDrainDelayMs,
+    accounts: { passwordScryptLogN, passwordResetTtlMs: 30 * 60_000 },
     rateLimits: {
       signIn: {
         accountFailures: integer('RATE_LIMIT_SIGN_IN_ACCOUNT_FAILURES', 10, 0, 1_000_000),
@@ -516,6 +546,11 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
         accountAttempts: integer('RATE_LIMIT_SIGN_UP_ACCOUNT_ATTEMPTS', 5, 0, 1_000_000),
         addressAttempts: integer('RATE_LIMIT_SIGN_UP_ADDRESS_ATTEMPTS', 20, 0, 1_000_000),
         windowSeconds: integer('RATE_LIMIT_SIGN_UP_WINDOW_SECONDS', 3_600, 1, 86_400),
+      },
+      passwordReset: {
+        accountEmails: integer('RATE_LIMIT_PASSWORD_RESET_ACCOUNT_EMAILS', 3, 0, 1_000_000),
+        addressRequests: integer('RATE_LIMIT_PASSWORD_RESET_ADDRESS_REQUESTS', 20, 0, 1_000_000),
+        windowSeconds: integer('RATE_LIMIT_PASSWORD_RESET_WINDOW_SECONDS', 3_600, 1, 86_400),
       },
       apiKey: {
         requests: integer('RATE_LIMIT_API_KEY_REQUESTS', 6_000, 0, 1_000_000_000),

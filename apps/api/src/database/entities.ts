@@ -17,6 +17,7 @@ import { TeamEntity } from '../teams/team.entity';
 import { ClassificationRuleEntity } from '../classification/classification-rule.entity';
 import { ClassificationMatchEntity } from '../classification/classification-match.entity';
 import { ScheduledJobEntity } from '../jobs/scheduled-job.entity';
+import { AccountTokenEntity } from '../users/account-token.entity';
 import { WebhookDeliveryAttemptEntity } from '../webhooks/webhook-delivery-attempt.entity';
 import { WebhookDeliveryEntity } from '../webhooks/webhook-delivery.entity';
 import { WebhookEventEntity } from '../webhooks/webhook-event.entity';
@@ -62,4 +63,5 @@ export const ENTITIES = [
   SlackConnectionEntity,
   SlackMessageEntity,
   ScheduledJobEntity,
+  AccountTokenEntity,
 ];

@@ -297,8 +297,10 @@ export const COUNT_CAP = 1000;
 
 /**
  * The inbox tabs' counts, each capped at COUNT_CAP + 1 rows (so "more than the cap" can be
- * told from "exactly the cap"): open, open and assigned to the member, open and escalated,
- * answered. Each is an index-only walk of at most COUNT_CAP + 1 entries.
+ * told from "exactly the cap"): open, open and assigned to the member, open and assigned to
+ * the member or a team of theirs (what waits for them: the dashboard's tab title and browser
+ * notifications), open and escalated, answered. Each is an index walk of at most COUNT_CAP + 1
+ * entries per assignee.
  */
 export function inboxCountsQuery(organisationId: string, memberId: string): SqlQuery {
   const capped = (where: string) =>
@@ -306,6 +308,9 @@ export function inboxCountsQuery(organisationId: string, memberId: string): SqlQ
   return {
     sql: `SELECT ${capped(`i.status = 'open'`)} AS open,
                  ${capped(`i.assignee_type = 'member' AND i.assignee_id = $2 AND i.status = 'open'`)} AS assigned_to_me,
+                 ${capped(
+                   `i.status = 'open' AND ((i.assignee_type = 'member' AND i.assignee_id = $2) OR (i.assignee_type = 'team' AND i.assignee_id IN (SELECT tm.team_id FROM team_members tm WHERE tm.organisation_id = $1 AND tm.member_id = $2)))`,
+                 )} AS waiting_for_me,
                  ${capped(`i.status = 'open' AND i.escalation_level > 0`)} AS escalated,
                  ${capped(`i.status = 'answered'`)} AS answered`,
     params: [organisationId, memberId, COUNT_CAP + 1],

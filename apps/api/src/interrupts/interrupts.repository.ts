@@ -107,6 +107,7 @@ export type NewDecision = Omit<InterruptRow['decisions'][number], 'decidedAt'> &
 export interface InboxCountsRow {
   open: number;
   assigned_to_me: number;
+  waiting_for_me: number;
   escalated: number;
   answered: number;
 }

@@ -738,6 +738,7 @@ export class InterruptsService {
     return {
       open: tab(row.open),
       assignedToMe: tab(row.assigned_to_me),
+      waitingForMe: tab(row.waiting_for_me),
       escalated: tab(row.escalated),
       answered: tab(row.answered),
       cap: COUNT_CAP,

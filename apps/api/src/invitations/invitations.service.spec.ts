@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DomainError, type MemberActor, type Permission } from '@interlock/domain';
+import type { AppConfig } from '../config/app-config';
 import type { SignInSessionService } from '../auth/sign-in-session.service';
 import { fakeDataSource } from '../database/testing/fake-data-source';
 import * as memberships from '../members/memberships.repository';
@@ -94,6 +95,7 @@ function setUp(overrides: Partial<Record<keyof InvitationsRepository, jest.Mock>
     organisations,
     signIns,
     notifications,
+    { accounts: { passwordScryptLogN: 14 } } as AppConfig,
   );
   return {
     service,

@@ -1,6 +1,8 @@
 import { DomainError, type MemberActor } from '@interlock/domain';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/app-config';
 import { DataSource } from 'typeorm';
 import { writeAuditEntry } from '@interlock/audit';
 import type { SignedIn } from '../auth/auth.service';
@@ -79,6 +81,7 @@ export class InvitationsService {
     private readonly organisations: OrganisationsRepository,
     private readonly signIns: SignInSessionService,
     private readonly notifications: NotificationOutbox,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** Pending and accepted invitations, newest first; expired ones that were never used are gone. */
@@ -215,7 +218,7 @@ export class InvitationsService {
     // Checked before the deliberately slow password hash, so a guessed token costs no scrypt.
     if ((await this.invitations.findPendingByToken(this.dataSource, hash, false)) === undefined)
       throw DomainError.of('NOT_FOUND');
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await hashPassword(password, this.config.accounts.passwordScryptLogN);
 
     return this.dataSource.transaction(async (tx) => {
       // Locked, and re-checked once the lock is granted: of two concurrent accepts, one wins.

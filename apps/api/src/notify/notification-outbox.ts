@@ -1,6 +1,7 @@
 import {
   BUILT_IN_NOTIFICATION_DEFAULTS,
   DAILY_DIGEST_HOUR,
+  EVENT_SUBJECTS,
   type NotificationKind,
 } from '@interlock/domain';
 import { queryRows, type Queryable } from '../database/query-rows.util';
@@ -15,6 +16,25 @@ interface Audience {
   assignee: { type: 'member' | 'team'; id: string } | null;
   /** Members already told about this change by another kind (the assignee of a new interrupt). */
   except: readonly string[];
+}
+
+/**
+ * Of one outbox write: each interrupt's record as the last event left it, and the interrupts it
+ * created (whose later events in the same write — argus's decisions and route — are part of the
+ * creation, not news of their own).
+ */
+export function interruptsOf(events: readonly OutboxEvent[]): {
+  latest: Map<string, InterruptResponse>;
+  createdHere: Set<string>;
+} {
+  const latest = new Map<string, InterruptResponse>();
+  const createdHere = new Set<string>();
+  for (const event of events) {
+    if (EVENT_SUBJECTS[event.type] !== 'interrupt') continue;
+    latest.set(event.subjectId, event.data as InterruptResponse);
+    if (event.type === 'interrupt.created') createdHere.add(event.subjectId);
+  }
+  return { latest, createdHere };
 }
 
 /** What an interrupt notification shows: the interrupt as the API rendered it, without bulky parts. */
@@ -146,10 +166,14 @@ export class NotificationOutbox implements OutboxListener {
   ): Promise<void> {
     // The member who made the change is not told about it (assigning to their own team, deciding what was theirs…).
     const actor = cause.memberId === undefined ? [] : [cause.memberId];
+    // A new interrupt is told about as argus left it in the same write (decided, routed,
+    // escalated): one notification per person for its creation, none for what argus did to it.
+    const { latest, createdHere } = interruptsOf(events);
     for (const event of events) {
+      if (event.type !== 'interrupt.created' && createdHere.has(event.subjectId)) continue;
       switch (event.type) {
         case 'interrupt.created': {
-          const interrupt = event.data;
+          const interrupt = latest.get(event.subjectId) ?? event.data;
           // Decided at once (by argus): nothing waits for anyone.
           if (interrupt.status !== 'open') break;
           const told =
@@ -162,11 +186,14 @@ export class NotificationOutbox implements OutboxListener {
                   interrupt,
                   this.assigneeOnly(interrupt, actor),
                 );
-          await this.notify(tx, organisationId, 'interrupt.opened', interrupt, {
-            watchers: true,
-            assignee: null,
-            except: [...actor, ...told],
-          });
+          // Escalated as it opened (an argus route): the readers hear it as escalated.
+          await this.notify(
+            tx,
+            organisationId,
+            interrupt.escalationLevel > 0 ? 'interrupt.escalated' : 'interrupt.opened',
+            interrupt,
+            { watchers: true, assignee: null, except: [...actor, ...told] },
+          );
           break;
         }
         case 'interrupt.assigned':

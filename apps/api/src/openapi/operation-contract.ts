@@ -18,6 +18,20 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
     SIGNUP_CLOSED: 'self-service sign-up is turned off on this server',
     RATE_LIMITED: 'too many sign-ups for this email or from this address (SPEC §8b)',
   },
+  requestPasswordReset: {
+    RATE_LIMITED:
+      'too many reset requests from this address (SPEC §8f); never for the account asked about',
+  },
+  confirmPasswordReset: {
+    INVALID_TOKEN:
+      'the link was already used, expired (30 minutes), or is not one the service sent',
+  },
+  changePassword: {
+    WRONG_PASSWORD: 'currentPassword is not the current password',
+    CONFLICT: 'the password was changed by another request meanwhile',
+    RATE_LIMITED:
+      'too many failed sign-ins (or wrong current passwords) for this account or from this address (SPEC §8b)',
+  },
   createInterrupt: { NOT_FOUND: 'sessionId names no session of this organisation' },
   alwaysAllowAction: {
     NOT_FOUND: 'interruptId names no interrupt of this organisation',

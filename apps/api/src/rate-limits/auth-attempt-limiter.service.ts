@@ -26,6 +26,8 @@ export class AuthAttemptLimiter {
   private readonly signInAddress: RateLimiterPostgres | undefined;
   private readonly signUpAccount: RateLimiterPostgres | undefined;
   private readonly signUpAddress: RateLimiterPostgres | undefined;
+  private readonly resetAddress: RateLimiterPostgres | undefined;
+  private readonly resetAccount: RateLimiterPostgres | undefined;
 
   constructor(
     dataSource: DataSource,
@@ -33,11 +35,21 @@ export class AuthAttemptLimiter {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     const limiter = postgresLimiters(dataSource);
-    const { signIn, signUp } = config.rateLimits;
+    const { signIn, signUp, passwordReset } = config.rateLimits;
     this.signInAccount = limiter('sign_in_account', signIn.accountFailures, signIn.windowSeconds);
     this.signInAddress = limiter('sign_in_address', signIn.addressFailures, signIn.windowSeconds);
     this.signUpAccount = limiter('sign_up_account', signUp.accountAttempts, signUp.windowSeconds);
     this.signUpAddress = limiter('sign_up_address', signUp.addressAttempts, signUp.windowSeconds);
+    this.resetAddress = limiter(
+      'password_reset_address',
+      passwordReset.addressRequests,
+      passwordReset.windowSeconds,
+    );
+    this.resetAccount = limiter(
+      'password_reset_account',
+      passwordReset.accountEmails,
+      passwordReset.windowSeconds,
+    );
   }
 
   /**
@@ -57,6 +69,28 @@ export class AuthAttemptLimiter {
       [this.signUpAccount, digest(email)],
       [this.signUpAddress, address === null ? undefined : digest(address)],
     ]);
+  }
+
+  /** Counts a password reset request from a client address; 429 when the address has spent its own. */
+  async passwordResetRequest(address: string | null): Promise<void> {
+    await this.take([[this.resetAddress, address === null ? undefined : digest(address)]]);
+  }
+
+  /**
+   * Whether one more password reset email may go to this account now. Never a 429: the request
+   * already answered 202 (so nobody learns whether the account exists), and a stranger spending
+   * an account's emails must not make the owner's own request fail — it only sends nothing more.
+   */
+  async passwordResetEmail(email: string): Promise<boolean> {
+    if (this.resetAccount === undefined) return true;
+    try {
+      await this.resetAccount.consume(digest(email));
+      return true;
+    } catch (outcome) {
+      if (outcome instanceof RateLimiterRes) return false;
+      this.logger.warn({ err: outcome }, 'rate limiter unavailable: attempt let through');
+      return true;
+    }
   }
 
   private async take(

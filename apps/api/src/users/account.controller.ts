@@ -1,15 +1,20 @@
-import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentUser } from '../auth/decorators/current-principal.decorator';
+import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ClientIp, CurrentUser } from '../auth/decorators/current-principal.decorator';
 import { UserRoute } from '../auth/decorators/route-access.decorator';
 import type { UserPrincipal } from '../auth/principal';
 import { AuthService } from '../auth/auth.service';
 import { AccountResponse } from './dto/account.response';
+import { ChangePasswordDto } from './dto/password.dto';
+import { PasswordsService } from './passwords.service';
 
 @Controller('api/me')
 @ApiTags('auth')
 export class AccountController {
-  constructor(private readonly auth: AuthService) {}
+  constructor(
+    private readonly auth: AuthService,
+    private readonly passwords: PasswordsService,
+  ) {}
 
   @Get()
   @UserRoute()
@@ -21,5 +26,22 @@ export class AccountController {
   @ApiOkResponse({ type: AccountResponse })
   me(@CurrentUser() user: UserPrincipal): Promise<AccountResponse> {
     return this.auth.account(user.userId);
+  }
+
+  @Post('password')
+  @HttpCode(204)
+  @UserRoute()
+  @ApiOperation({
+    operationId: 'changePassword',
+    summary:
+      'Change your password (the current one is required); your other sign-in sessions end, this one stays',
+  })
+  @ApiNoContentResponse({ description: 'Changed.' })
+  async changePassword(
+    @CurrentUser() user: UserPrincipal,
+    @Body() body: ChangePasswordDto,
+    @ClientIp() ip: string | null,
+  ): Promise<void> {
+    await this.passwords.change(user, body.currentPassword, body.newPassword, ip);
   }
 }

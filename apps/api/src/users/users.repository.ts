@@ -64,6 +64,38 @@ export async function findUserByEmail(db: Queryable, email: string): Promise<Use
   return row;
 }
 
+/**
+ * Sets a user's password hash; with `expected`, only while the stored hash is still that one
+ * (an upgrade at sign-in must not undo a change made meanwhile). Whether a row changed.
+ */
+export async function replacePasswordHash(
+  db: Queryable,
+  userId: string,
+  passwordHash: string,
+  expected?: string,
+): Promise<boolean> {
+  const rows = await queryRows<{ id: string }>(
+    db,
+    `UPDATE users SET password_hash = $2
+      WHERE id = $1 AND ($3::text IS NULL OR password_hash = $3) RETURNING id`,
+    [userId, passwordHash, expected ?? null],
+  );
+  return rows.length === 1;
+}
+
+/** A user with their password hash, by id (changing a password checks the current one). */
+export async function findUserWithPassword(
+  db: Queryable,
+  id: string,
+): Promise<UserRow | undefined> {
+  const [row] = await queryRows<UserRow>(
+    db,
+    `SELECT id, email, name, password_hash FROM users WHERE id = $1`,
+    [id],
+  );
+  return row;
+}
+
 export async function findUser(
   db: Queryable,
   id: string,

@@ -35,6 +35,13 @@ const routes: RouteObject[] = [
           })),
       },
       {
+        path: 'reset-password',
+        lazy: () =>
+          import('../features/auth/routes/reset-password.route').then((m) => ({
+            Component: m.ResetPasswordRoute,
+          })),
+      },
+      {
         path: 'invitations/:token',
         lazy: () =>
           import('@/features/auth/routes/accept-invitation.route').then((m) => ({
@@ -182,6 +189,13 @@ const routes: RouteObject[] = [
         lazy: () =>
           import('@/features/organisation/routes/deadline-settings.route').then((m) => ({
             Component: m.DeadlineSettingsRoute,
+          })),
+      },
+      {
+        path: 'settings/security',
+        lazy: () =>
+          import('../features/account/routes/security.route').then((m) => ({
+            Component: m.SecurityRoute,
           })),
       },
       {

@@ -6,7 +6,7 @@ import { faviconWithCount, titleWithCount } from './waiting-count';
 
 /**
  * While the dashboard is open (in a background tab too): the tab's title and favicon show how
- * many open interrupts wait for you (assigned to you), kept current by the live events that
+ * many open interrupts wait for you (assigned to you or a team of yours), kept current by the live events that
  * refresh the inbox counts (issue 30, §3). When that number grows while the tab is hidden, and
  * the member turned browser notifications on here (and has not set assignments' browser
  * channel off), the browser shows a notification; clicking it opens the inbox's Mine tab.
@@ -14,7 +14,7 @@ import { faviconWithCount, titleWithCount } from './waiting-count';
 export function WaitingIndicator() {
   const counts = useInterruptCounts();
   const preferences = useNotificationPreferences();
-  const count = counts.data?.assignedToMe.count ?? 0;
+  const count = counts.data?.waitingForMe.count ?? 0;
   const known = useRef<number | undefined>(undefined);
   const wantsBrowser = preferences.data?.effective['interrupt.assigned']?.browser !== 'off';
   useEffect(() => {
@@ -31,7 +31,7 @@ export function WaitingIndicator() {
     const shown = new Notification(
       count === 1 ? '1 interrupt waits for you' : `${count} interrupts wait for you`,
       {
-        body: 'Assigned to you in Interlock.',
+        body: 'Assigned to you or your teams in Interlock.',
         tag: 'interlock-waiting',
       },
     );

@@ -30,6 +30,7 @@ import { AuditLogOwner1795740000000 } from './1795740000000-audit-log-owner';
 import { ClassificationMatches1795741000000 } from './1795741000000-classification-matches';
 import { InboxDeadlineOrder1795742000000 } from './1795742000000-inbox-deadline-order';
 import { WebhookEventTraceParent1795750000000 } from './1795750000000-webhook-event-trace-parent';
+import { AccountTokens1795760000000 } from './1795760000000-account-tokens';
 import { ClassificationRuleOrigin1795761000000 } from './1795761000000-classification-rule-origin';
 import { Slack1795762000000 } from './1795762000000-slack';
 import { SessionStorage1795763000001 } from './1795763000001-session-storage';
@@ -67,6 +68,7 @@ export const MIGRATIONS = [
   ClassificationMatches1795741000000,
   InboxDeadlineOrder1795742000000,
   WebhookEventTraceParent1795750000000,
+  AccountTokens1795760000000,
   ClassificationRuleOrigin1795761000000,
   Slack1795762000000,
   SessionMessageRetention1795763000000,

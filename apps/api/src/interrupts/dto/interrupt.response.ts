@@ -310,6 +310,13 @@ export class InterruptCountsResponse {
   })
   assignedToMe!: TabCount;
 
+  @ApiProperty({
+    type: TabCount,
+    description:
+      'Open and assigned to the signed-in member or to a team they belong to: what waits for them (the tab title and browser notifications count it).',
+  })
+  waitingForMe!: TabCount;
+
   @ApiProperty({ type: TabCount, description: 'Open and escalated.' })
   escalated!: TabCount;
 

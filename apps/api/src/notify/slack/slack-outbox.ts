@@ -1,6 +1,6 @@
 import type { Queryable } from '../../database/query-rows.util';
 import type { OutboxEvent, OutboxListener } from '../../webhooks/webhook-outbox';
-import { toNotice } from '../notification-outbox';
+import { interruptsOf, toNotice } from '../notification-outbox';
 
 /**
  * A new Slack message, where the organisation's connection posts this interrupt: every one, or
@@ -44,9 +44,16 @@ export class SlackOutbox implements OutboxListener {
     organisationId: string,
     events: readonly OutboxEvent[],
   ): Promise<void> {
+    // A new interrupt is posted as argus left it in the same write (or not at all, if argus
+    // decided it): its later events there are part of its creation.
+    const { latest, createdHere } = interruptsOf(events);
     for (const event of events) {
-      if (!event.type.startsWith('interrupt.')) continue;
-      const interrupt = (event as Extract<OutboxEvent, { type: 'interrupt.created' }>).data;
+      if (!latest.has(event.subjectId)) continue;
+      if (event.type !== 'interrupt.created' && createdHere.has(event.subjectId)) continue;
+      const interrupt =
+        event.type === 'interrupt.created'
+          ? (latest.get(event.subjectId) as typeof event.data)
+          : (event as Extract<OutboxEvent, { type: 'interrupt.assigned' }>).data;
       const notice = JSON.stringify(toNotice(interrupt));
       const mayPost =
         interrupt.status === 'open' &&

@@ -234,6 +234,19 @@ class ChangeMemberRoleDto(InterlockModel):
     """
 
 
+class ChangePasswordDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    current_password: str = Field(
+        ..., alias='currentPassword', max_length=200, pattern='^[^\\u0000]*$'
+    )
+    new_password: str = Field(
+        ..., alias='newPassword', max_length=200, min_length=8, pattern='^[^\\u0000]*$'
+    )
+
+
 class ClassificationDisagreement(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -862,6 +875,26 @@ class OpenedByFilter(RootModel[Union[Literal['me'], str]]):
         populate_by_name=True,
     )
     root: Union[Literal['me'], str]
+
+
+class PasswordResetConfirmDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    password: str = Field(..., max_length=200, min_length=8, pattern='^[^\\u0000]*$')
+    token: str = Field(..., max_length=200, pattern='^[^\\u0000]*$')
+    """
+    The token from the reset link (the part after the link's #).
+    """
+
+
+class PasswordResetRequestDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    email: str = Field(..., max_length=254)
 
 
 class PreviewActionLinkDto(InterlockModel):
@@ -1695,6 +1728,7 @@ class AuditEntryResponse(InterlockModel):
         'member.invitation_deleted',
         'member.joined',
         'member.removed',
+        'member.password_changed',
         'member.role_changed',
         'organisation.created',
         'settings.notification_preferences_updated',
@@ -1965,8 +1999,10 @@ class ErrorBody(InterlockModel):
         'MISSING_PERMISSION',
         'FORBIDDEN',
         'CSRF_REJECTED',
+        'WRONG_PASSWORD',
         'SIGNUP_CLOSED',
         'VALIDATION_FAILED',
+        'INVALID_TOKEN',
         'NOT_FOUND',
         'METHOD_NOT_ALLOWED',
         'CONFLICT',
@@ -2019,6 +2055,10 @@ class InterruptCountsResponse(InterlockModel):
     open: TabCount
     """
     Open.
+    """
+    waiting_for_me: TabCount = Field(..., alias='waitingForMe')
+    """
+    Open and assigned to the signed-in member or to a team they belong to: what waits for them (the tab title and browser notifications count it).
     """
 
 

@@ -45,6 +45,9 @@ export function SignInRoute() {
           required
           {...form.getInputProps('password')}
         />
+        <Anchor component={Link} to="/reset-password" size="sm" mt={-8}>
+          Forgot your password?
+        </Anchor>
         <FormError error={signIn.error} />
         <Button type="submit" loading={signIn.isPending} fullWidth>
           Sign in

@@ -1,6 +1,9 @@
 import {
   call,
+  connectSlack,
   decideWithActionLink,
+  disconnectSlack,
+  getSlackSettings,
   getNotificationPreferences,
   previewActionLink,
   getNotificationSettings,
@@ -10,7 +13,7 @@ import {
   type NotificationDeliveryResponse,
   type NotificationPreferenceSet,
 } from '@interlock/api-client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
 export const notificationKeys = {
   all: ['notifications'] as const,
@@ -18,6 +21,7 @@ export const notificationKeys = {
   settings: () => [...notificationKeys.all, 'settings'] as const,
   deliveries: (scope: 'mine' | 'organisation') =>
     [...notificationKeys.all, 'deliveries', scope] as const,
+  slack: () => [...notificationKeys.all, 'slack'] as const,
 };
 
 /** While a notification is on its way, the list is read again every few seconds. */
@@ -37,13 +41,58 @@ export function useNotificationSettings() {
   });
 }
 
+/** Recent, a page at a time (newest first): "Load older" follows the answer's `nextCursor`. */
 export function useNotificationDeliveries(scope: 'mine' | 'organisation') {
-  return useQuery({
+  return useInfiniteQuery({
     queryKey: notificationKeys.deliveries(scope),
-    queryFn: async ({ signal }) =>
-      (await call(listNotificationDeliveries({ query: { scope }, signal }))).deliveries,
+    queryFn: ({ signal, pageParam }) =>
+      call(
+        listNotificationDeliveries({
+          query: { scope, ...(pageParam === undefined ? {} : { cursor: pageParam }) },
+          signal,
+        }),
+      ),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
     refetchInterval: (query) =>
-      query.state.data?.some((d) => UNFINISHED.includes(d.status)) ? 5_000 : false,
+      query.state.data?.pages.some((page) =>
+        page.deliveries.some((d) => UNFINISHED.includes(d.status)),
+      )
+        ? 5_000
+        : false,
+  });
+}
+
+/** The organisation's Slack connection and its latest messages (read again while one is on its way). */
+export function useSlackSettings() {
+  return useQuery({
+    queryKey: notificationKeys.slack(),
+    queryFn: ({ signal }) => call(getSlackSettings({ signal })),
+    refetchInterval: (query) =>
+      query.state.data?.messages.some((m) => m.status === 'pending' || m.status === 'sending')
+        ? 5_000
+        : false,
+  });
+}
+
+export function useConnectSlack() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: {
+      botToken: string;
+      signingSecret: string;
+      channelId: string;
+      teamId: string | null;
+    }) => call(connectSlack({ body })),
+    onSuccess: (data) => queryClient.setQueryData(notificationKeys.slack(), data),
+  });
+}
+
+export function useDisconnectSlack() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => call(disconnectSlack()),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: notificationKeys.slack() }),
   });
 }
 

@@ -32,6 +32,7 @@ import {
 } from '../api/notifications.queries';
 import { NotificationDeliveriesTable } from '../components/deliveries-table';
 import { PreferencesTable } from '../components/preferences-table';
+import { SlackPanel } from '../components/slack-panel';
 
 function timeZones(): string[] {
   const supported =
@@ -44,6 +45,7 @@ function timeZones(): string[] {
 /** Settings → Notifications (issue 30): your preferences, the organisation's defaults, and Recent. */
 export function NotificationsRoute() {
   const canManage = useCan('member.manage');
+  const canConnectSlack = useCan('webhook.manage');
   const preferences = useNotificationPreferences();
   const settings = useNotificationSettings();
   const [scope, setScope] = useState<'mine' | 'organisation'>('mine');
@@ -215,6 +217,7 @@ export function NotificationsRoute() {
             </form>
           </Paper>
         )}
+        <SlackPanel canManage={canConnectSlack} />
         <Paper withBorder p="lg">
           <Stack>
             <Group justify="space-between">
@@ -242,10 +245,24 @@ export function NotificationsRoute() {
                 onRetry={() => void deliveries.refetch()}
               />
             ) : (
-              <NotificationDeliveriesTable
-                deliveries={deliveries.data}
-                showRecipient={scope === 'organisation'}
-              />
+              <>
+                <NotificationDeliveriesTable
+                  deliveries={deliveries.data.pages.flatMap((page) => page.deliveries)}
+                  showRecipient={scope === 'organisation'}
+                />
+                {deliveries.hasNextPage && (
+                  <Group>
+                    <Button
+                      variant="default"
+                      size="xs"
+                      loading={deliveries.isFetchingNextPage}
+                      onClick={() => void deliveries.fetchNextPage()}
+                    >
+                      Load older
+                    </Button>
+                  </Group>
+                )}
+              </>
             )}
           </Stack>
         </Paper>

@@ -1,0 +1,81 @@
+import Handlebars from 'handlebars';
+import type { OutgoingMail } from '../mail/mailer';
+
+/**
+ * The account emails' templates (Handlebars, SPEC §8f): a person's own account, so no
+ * organisation. `{{value}}` escapes HTML in the `html` part; the `text` and `subject` parts are
+ * compiled without escaping (plain text, and a header nodemailer encodes).
+ */
+const LAYOUT = (body: string) => `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>{{subject}}</title></head>
+<body style="margin:0;padding:24px;background:#f6f7f9;font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;color:#1f2328">
+<div style="max-width:600px;margin:0 auto;background:#ffffff;border:1px solid #d0d7de;border-radius:8px;padding:24px">
+<p style="margin:0 0 16px;color:#57606a;font-size:13px">Interlock · your account</p>
+${body}
+</div>
+</body>
+</html>`;
+
+const BUTTON = `display:inline-block;padding:8px 16px;border-radius:6px;background:#1f883d;color:#ffffff;text-decoration:none`;
+
+const TEMPLATES = {
+  passwordReset: {
+    subject: 'Reset your Interlock password',
+    html: LAYOUT(`<h1 style="margin:0 0 16px;font-size:20px">Reset your password</h1>
+<p>Hello {{name}}, someone (we hope you) asked to reset the password of the Interlock account {{email}}.</p>
+<p><a href="{{url}}" style="${BUTTON}">Choose a new password</a></p>
+<p style="color:#57606a;font-size:13px">The link works once, for 30 minutes. Choosing a new password signs you out everywhere. If you did not ask, ignore this email: your password stays as it is.</p>`),
+    text: `Hello {{name}}, someone (we hope you) asked to reset the password of the Interlock account {{email}}.
+
+Choose a new password: {{url}}
+
+The link works once, for 30 minutes. Choosing a new password signs you out everywhere. If you did not ask, ignore this email: your password stays as it is.
+`,
+  },
+  passwordChanged: {
+    subject: 'Your Interlock password was changed',
+    html: LAYOUT(`<h1 style="margin:0 0 16px;font-size:20px">Your password was changed</h1>
+<p>Hello {{name}}, the password of the Interlock account {{email}} was {{how}} at {{at}} (UTC){{#if address}} from {{address}}{{/if}}. {{ended}}</p>
+<p style="color:#57606a;font-size:13px">If this was not you, reset your password now: <a href="{{resetUrl}}" style="color:#0969da">{{resetUrl}}</a>, and tell your organisation's owner.</p>`),
+    text: `Hello {{name}}, the password of the Interlock account {{email}} was {{how}} at {{at}} (UTC){{#if address}} from {{address}}{{/if}}. {{ended}}
+
+If this was not you, reset your password now: {{resetUrl}} — and tell your organisation's owner.
+`,
+  },
+} as const;
+
+export type AccountMailName = keyof typeof TEMPLATES;
+
+interface Compiled {
+  subject: Handlebars.TemplateDelegate;
+  text: Handlebars.TemplateDelegate;
+  html: Handlebars.TemplateDelegate;
+}
+
+const compiled = new Map<AccountMailName, Compiled>();
+
+function templates(name: AccountMailName): Compiled {
+  let found = compiled.get(name);
+  if (found === undefined) {
+    const source = TEMPLATES[name];
+    found = {
+      subject: Handlebars.compile(source.subject, { noEscape: true, strict: true }),
+      text: Handlebars.compile(source.text, { noEscape: true }),
+      html: Handlebars.create().compile(source.html),
+    };
+    compiled.set(name, found);
+  }
+  return found;
+}
+
+/** One account email, rendered: both parts from the same values. */
+export function renderAccountMail(
+  name: AccountMailName,
+  to: string,
+  values: Record<string, string | null>,
+): OutgoingMail {
+  const t = templates(name);
+  const subject = t.subject(values);
+  return { to, subject, text: t.text(values), html: t.html({ ...values, subject }) };
+}

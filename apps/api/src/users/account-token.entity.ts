@@ -1,0 +1,52 @@
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+} from 'typeorm';
+import { UserEntity } from './user.entity';
+
+/**
+ * A single-use token emailed to a person (SPEC §8f): a password reset link. Only the token's
+ * SHA-256 is kept; the token itself is in the email and nowhere else. `used_at` is set when it
+ * is used (or when a later change of password makes it moot), so it works once. A reference
+ * table like `users` (ARCHITECTURE.md): it is looked up by its hash before anyone is signed in.
+ */
+@Entity({ name: 'account_tokens' })
+@Index('account_tokens_token_hash_key', ['tokenHash'], { unique: true })
+@Index('account_tokens_user_idx', ['userId', 'purpose'])
+@Check('account_tokens_purpose_check', `"purpose" IN ('password_reset')`)
+export class AccountTokenEntity {
+  @PrimaryColumn('uuid')
+  id!: string;
+
+  @Column('uuid')
+  userId!: string;
+
+  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: UserEntity;
+
+  @Column('text')
+  purpose!: string;
+
+  @Column('text')
+  tokenHash!: string;
+
+  /** The address the link was sent to. */
+  @Column('text')
+  email!: string;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt!: Date;
+
+  @Column('timestamptz')
+  expiresAt!: Date;
+
+  @Column('timestamptz', { nullable: true })
+  usedAt!: Date | null;
+}

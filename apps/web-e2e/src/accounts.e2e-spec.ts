@@ -1,0 +1,109 @@
+import { expect, expectAccessible, screenshot, signUpOwner, test } from './support/fixtures';
+import { receivedMail } from './support/mail';
+import { api, baseURL } from './support/service';
+
+/** Issue 33: passwords — forgotten (reset by an emailed link) and changed in Settings → Security. */
+test.describe('Accounts', () => {
+  test.use({ storageState: { cookies: [], origins: [] } });
+
+  test('forgot password: ask on the sign-in page, follow the emailed link, set a new one, sign in with it', async ({
+    page,
+  }) => {
+    const ada = await signUpOwner('forgot');
+    await page.goto('/sign-in');
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await expect(page.getByRole('heading', { name: 'Reset your password' })).toBeVisible();
+    await page.getByLabel('Email').fill(ada.email);
+    await page.getByRole('button', { name: 'Email me a link' }).click();
+    await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
+    await expectAccessible(page, 'the reset request page');
+
+    const mail = await receivedMail(ada.email, 'Reset your Interlock password');
+    const link = /https?:\/\/\S+\/reset-password#[A-Za-z0-9_-]{43}/.exec(mail.text ?? '')?.[0];
+    expect(link).toBeDefined();
+    const url = new URL(link as string);
+    await page.goto(`${url.pathname}${url.hash}`);
+    await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
+    // The token leaves the address bar (and so the history) as soon as the page has it.
+    await expect.poll(() => new URL(page.url()).hash).toBe('');
+    await page
+      .getByRole('textbox', { name: 'New password', exact: true })
+      .fill('a brand new passphrase');
+    await page.getByRole('textbox', { name: 'New password again' }).fill('a brand new passphrase');
+    await page.getByRole('button', { name: 'Set the new password' }).click();
+    await expect(page.getByRole('heading', { name: 'Your password is changed' })).toBeVisible();
+    await screenshot(page, 'accounts-reset-done');
+
+    // The old cookie is gone with every other session.
+    await api('GET', '/api/me', { cookie: ada.cookie, expect: [401] });
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await page.getByLabel('Email').fill(ada.email);
+    await page
+      .getByRole('textbox', { name: 'Password', exact: true })
+      .fill('a brand new passphrase');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/\/inbox/);
+
+    // The link worked once.
+    await page.context().clearCookies();
+    await page.goto(`${url.pathname}${url.hash}`);
+    await page
+      .getByRole('textbox', { name: 'New password', exact: true })
+      .fill('another passphrase');
+    await page.getByRole('textbox', { name: 'New password again' }).fill('another passphrase');
+    await page.getByRole('button', { name: 'Set the new password' }).click();
+    await expect(page.getByRole('alert')).toHaveText(
+      'This password reset link is not valid: it was already used, it expired (links work for 30 minutes), or it is not one we sent. Ask for a new one.',
+    );
+    await expect(page.getByRole('link', { name: 'Ask for a new link' })).toBeVisible();
+  });
+
+  test('Settings → Security: change the password with the current one; other devices are signed out', async ({
+    page,
+  }) => {
+    const ada = await signUpOwner('change');
+    await page.context().addCookies([
+      {
+        name: 'session',
+        value: ada.cookie.slice('session='.length),
+        url: baseURL.replace('//127.0.0.1:', '//localhost:'),
+      },
+    ]);
+    const otherDevice = await fetch(`${baseURL}/api/auth/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: ada.email, password: ada.password }),
+    });
+    const otherCookie = (otherDevice.headers.get('set-cookie') ?? '').split(';')[0];
+
+    await page.goto('/inbox');
+    await page.getByRole('button', { name: `Account: ${ada.name}` }).click();
+    await page.getByRole('menuitem', { name: 'Security' }).click();
+    await expect(page.getByRole('heading', { name: 'Security', level: 1 })).toBeVisible();
+    await expectAccessible(page, 'Settings → Security');
+
+    await page.getByRole('textbox', { name: 'Current password' }).fill('not my password');
+    await page
+      .getByRole('textbox', { name: 'New password', exact: true })
+      .fill('a brand new passphrase');
+    await page.getByRole('textbox', { name: 'New password again' }).fill('a brand new passphrase');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await expect(page.getByRole('alert')).toHaveText('The current password is not correct.');
+
+    await page.getByRole('textbox', { name: 'Current password' }).fill(ada.password);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Your password is changed.' }),
+    ).toBeVisible();
+    await screenshot(page, 'accounts-security-changed');
+
+    // This tab stays signed in; the other device does not.
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Security', level: 1 })).toBeVisible();
+    await api('GET', '/api/me', { cookie: otherCookie, expect: [401] });
+    await api('POST', '/api/auth/sign-in', {
+      body: { email: ada.email, password: 'a brand new passphrase' },
+      expect: [200],
+    });
+  });
+});

@@ -2,7 +2,7 @@ import type { ActorType, AuditCategory, TargetType } from './audit';
 import type { Permission } from './permissions';
 import type { NotificationPreferences } from './notifications';
 import type { Plan } from './plans';
-import type { InterruptDeadlineSettings } from './deadlines';
+import type { EscalationPolicy, InterruptDeadlineSettings } from './deadlines';
 
 /** SPEC §4: the four decisions a member can take on an action request. */
 export const DECISIONS = ['approve', 'edit', 'reject', 'respond'] as const;
@@ -179,6 +179,17 @@ export interface AuditEventCatalogue {
     target: 'interrupt';
     metadata: { reason: string | null; actionNames: string[] };
   };
+  /** A step of the organisation's escalation policy reminded the assignee (by the system, SPEC §8e). */
+  'interrupt.reminder': {
+    target: 'interrupt';
+    metadata: {
+      step: number;
+      afterMinutes: number;
+      assigneeType: AssigneeType | null;
+      assigneeId: string | null;
+      assigneeName: string | null;
+    };
+  };
   'interrupt.deadline_extended': { target: 'interrupt'; metadata: { from: string; to: string } };
   'member.invited': {
     target: 'invitation';
@@ -269,6 +280,10 @@ export interface AuditEventCatalogue {
         [K in keyof InterruptDeadlineSettings]?: FieldChange<InterruptDeadlineSettings[K]>;
       };
     };
+  };
+  'settings.escalation_policy_updated': {
+    target: 'organisation';
+    metadata: { changes: { steps: FieldChange<EscalationPolicy['steps']> } };
   };
   'team.created': { target: 'team'; metadata: null };
   'team.renamed': { target: 'team'; metadata: { previousName: string; name: string } };
@@ -479,6 +494,12 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
     summary: (e) =>
       `Interrupt ${e.target.name} withdrawn by ${e.actor.type === 'api_key' ? 'key ' : ''}${e.actor.name}`,
   },
+  'interrupt.reminder': {
+    category: 'interrupt',
+    target: 'interrupt',
+    summary: (e) =>
+      `Interrupt ${e.target.name} still undecided after ${e.metadata.afterMinutes} min: ${e.metadata.assigneeName === null ? 'its readers' : `${e.metadata.assigneeType === 'team' ? 'team ' : ''}${e.metadata.assigneeName}`} reminded by ${e.actor.name}`,
+  },
   'interrupt.deadline_extended': {
     category: 'interrupt',
     target: 'interrupt',
@@ -547,6 +568,12 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
     target: 'organisation',
     summary: (e) =>
       `Interrupt deadline settings changed (${Object.keys(e.metadata.changes).join(', ')}) by ${e.actor.name}`,
+  },
+  'settings.escalation_policy_updated': {
+    category: 'settings',
+    target: 'organisation',
+    summary: (e) =>
+      `Escalation policy changed (${e.metadata.changes.steps.to.length === 0 ? 'no steps' : `${e.metadata.changes.steps.to.length} steps`}) by ${e.actor.name}`,
   },
   'role.created': {
     category: 'role',

@@ -14,6 +14,7 @@ export const EVENT_TYPES = [
   'interrupt.escalated',
   'interrupt.expired',
   'interrupt.withdrawn',
+  'interrupt.reminder',
   'session.started',
   'session.ended',
   'webhook.test',
@@ -34,6 +35,7 @@ export const EVENT_SUBJECTS = {
   'interrupt.escalated': 'interrupt',
   'interrupt.expired': 'interrupt',
   'interrupt.withdrawn': 'interrupt',
+  'interrupt.reminder': 'interrupt',
   'session.started': 'session',
   'session.ended': 'session',
   'webhook.test': 'webhook',
@@ -88,6 +90,11 @@ export interface StreamEventFields {
   'interrupt.escalated': { interrupt: EventInterruptRef; level: number; reason: string | null };
   'interrupt.expired': { interrupt: EventInterruptRef; outcome: string; actionNames: string[] };
   'interrupt.withdrawn': { interrupt: EventInterruptRef; reason: string | null };
+  'interrupt.reminder': {
+    interrupt: EventInterruptRef;
+    step: number;
+    assignee: EventAssigneeRef | null;
+  };
   'session.started': { session: EventSessionRef; externalId: string | null };
   'session.ended': {
     session: EventSessionRef;

@@ -99,8 +99,20 @@ export class OrganisationEvent {
   })
   becameAnswered?: boolean;
 
-  @ApiPropertyOptional({ type: EventAssignee, description: 'interrupt.assigned.' })
-  assignee?: EventAssignee;
+  @ApiPropertyOptional({
+    type: EventAssignee,
+    nullable: true,
+    description:
+      'interrupt.assigned; interrupt.reminder: who was reminded (null: nobody assigned).',
+  })
+  assignee?: EventAssignee | null;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    description: "interrupt.reminder: the escalation policy's step (1 is the first).",
+  })
+  step?: number;
 
   @ApiPropertyOptional({
     type: EventAssignee,

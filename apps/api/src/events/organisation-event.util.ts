@@ -11,6 +11,7 @@ export const INTERRUPT_EVENT_ACTIONS = [
   'interrupt.escalated',
   'interrupt.expired',
   'interrupt.withdrawn',
+  'interrupt.reminder',
 ];
 export const SESSION_EVENT_ACTIONS = ['session.started', 'session.ended', 'session.disconnected'];
 
@@ -106,6 +107,22 @@ export function eventFrames(row: EventSourceRow): string {
       break;
     case 'interrupt.withdrawn':
       events.push({ ...base, type: 'interrupt.withdrawn', interrupt, reason: text(m.reason) });
+      break;
+    case 'interrupt.reminder':
+      events.push({
+        ...base,
+        type: 'interrupt.reminder',
+        interrupt,
+        step: count(m.step),
+        assignee:
+          text(m.assigneeId) === null
+            ? null
+            : {
+                type: m.assigneeType === 'team' ? 'team' : 'member',
+                id: text(m.assigneeId) ?? '',
+                name: text(m.assigneeName) ?? '',
+              },
+      });
       break;
     case 'session.started':
       events.push({ ...base, type: 'session.started', session, externalId: text(m.externalId) });

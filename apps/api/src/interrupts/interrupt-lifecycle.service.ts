@@ -7,6 +7,7 @@ import {
   type ApiKeyActor,
   type AuditActorRef,
   DomainError,
+  type EscalationStep,
   type MemberActor,
 } from '@interlock/domain';
 import type { Queryable } from '../database/query-rows.util';
@@ -19,6 +20,8 @@ import type { InterruptResponse } from './dto/interrupt.response';
 import { toInterruptResponse } from './interrupt-record';
 import { InterruptWaits } from './interrupt-waits';
 import { InterruptsRepository, LockedInterrupt } from './interrupts.repository';
+import { lockCurrentMember } from '../members/memberships.repository';
+import { TeamsService } from '../teams/teams.service';
 
 /** The service itself, as the audit log and decisions name it when a deadline acts (SPEC §8e). */
 export const SYSTEM_ACTOR: AuditActorRef = { type: 'system', id: null, name: 'system' };
@@ -54,6 +57,7 @@ export class InterruptLifecycleService {
     private readonly outbox: WebhookOutbox,
     private readonly waits: InterruptWaits,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly teams: TeamsService,
   ) {}
 
   /**
@@ -266,6 +270,143 @@ export class InterruptLifecycleService {
     if (outcome === 'expired') await this.settled(organisationId, id);
     else await this.events.announce(organisationId);
     return true;
+  }
+
+  /**
+   * Applies every escalation step that is due at `now` (the escalation job; `now` is injected so
+   * tests need not wait). Like the expiry, each interrupt is locked and checked again, so a step
+   * acts once however many instances run. Returns how many interrupts it changed.
+   */
+  async escalateDue(now: Date): Promise<number> {
+    let changed = 0;
+    for (;;) {
+      const due = await this.interrupts.escalationDue(this.dataSource, now, DUE_BATCH);
+      let next = 0;
+      let changedNow = 0;
+      const worker = async () => {
+        while (next < due.length) {
+          const { organisation_id: organisationId, id } = due[next++];
+          try {
+            if (await this.escalationStep(organisationId, id, now)) changedNow++;
+          } catch (error) {
+            this.logger.error(
+              { err: error, organisationId, interruptId: id },
+              'could not apply an escalation step',
+            );
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: EXPIRY_CONCURRENCY }, worker));
+      changed += changedNow;
+      if (due.length < DUE_BATCH || changedNow === 0) return changed;
+    }
+  }
+
+  /**
+   * The interrupt's due escalation step (SPEC §8e): of the steps due at `now` that it has not
+   * passed, the last acts — those before it pass silently (the policy was set, or the service was
+   * down, after their time: one reminder says as much as several) — as actor `system`: `remind`
+   * writes `interrupt.reminder`; `escalate` raises the level (`interrupt.escalated`) and assigns
+   * (`interrupt.assigned`) when it names a member or team still there. A `when: unassigned` step
+   * of an interrupt somebody holds passes without acting. False when nothing was due.
+   */
+  async escalationStep(organisationId: string, id: string, now: Date): Promise<boolean> {
+    const acted = await this.dataSource.transaction(async (tx) => {
+      const interrupt = await this.interrupts.lock(tx, organisationId, id);
+      if (interrupt === undefined || interrupt.status !== 'open') return undefined;
+      const policy = (await this.organisations.escalationPolicy(tx, organisationId))?.policy;
+      const steps = policy?.steps ?? [];
+      let last = -1;
+      for (let i = interrupt.escalation_step; i < steps.length; i++) {
+        if (interrupt.created_at.getTime() + steps[i].afterMinutes * 60_000 <= now.getTime())
+          last = i;
+      }
+      if (last < 0) return undefined;
+      await this.interrupts.setEscalationStep(tx, organisationId, id, last + 1);
+      const step = steps[last];
+      if (step.when === 'unassigned' && interrupt.assignee_type !== null) return 'passed' as const;
+      const target = { type: 'interrupt' as const, id, name: interrupt.title };
+      const stepNumber = last + 1;
+      if (step.action === 'remind') {
+        await writeAuditEntry(tx, {
+          organisationId,
+          action: 'interrupt.reminder',
+          actor: SYSTEM_ACTOR,
+          target,
+          metadata: {
+            step: stepNumber,
+            afterMinutes: step.afterMinutes,
+            assigneeType: interrupt.assignee_type,
+            assigneeId: interrupt.assignee_id,
+            assigneeName: interrupt.assignee_name,
+          },
+          ipAddress: null,
+        });
+        const record = await this.read(tx, organisationId, id);
+        await this.outbox.write(tx, organisationId, [
+          { type: 'interrupt.reminder', subjectId: id, data: record },
+        ]);
+        return 'acted' as const;
+      }
+      const level = interrupt.escalation_level + 1;
+      const reason = `Escalation policy, step ${stepNumber}: ${step.when === 'unassigned' ? 'unassigned and undecided' : 'undecided'} after ${step.afterMinutes} min.`;
+      await this.interrupts.escalate(tx, organisationId, id, level, reason);
+      await writeAuditEntry(tx, {
+        organisationId,
+        action: 'interrupt.escalated',
+        actor: SYSTEM_ACTOR,
+        target,
+        metadata: { level, reason },
+        ipAddress: null,
+      });
+      const assignee = await this.stepAssignee(tx, organisationId, step.assignTo);
+      const reassigned =
+        assignee !== undefined &&
+        !(interrupt.assignee_type === assignee.type && interrupt.assignee_id === assignee.id);
+      if (reassigned) {
+        await this.interrupts.setAssignee(tx, organisationId, id, assignee);
+        await writeAuditEntry(tx, {
+          organisationId,
+          action: 'interrupt.assigned',
+          actor: SYSTEM_ACTOR,
+          target,
+          metadata: {
+            assigneeType: assignee.type,
+            assigneeId: assignee.id,
+            assigneeName: assignee.name,
+            previousAssigneeType: interrupt.assignee_type,
+            previousAssigneeId: interrupt.assignee_id,
+          },
+          ipAddress: null,
+        });
+      }
+      const escalated = await this.kept(tx, organisationId, id);
+      await this.outbox.write(tx, organisationId, [
+        { type: 'interrupt.escalated', subjectId: id, data: escalated },
+        ...(reassigned
+          ? [{ type: 'interrupt.assigned' as const, subjectId: id, data: escalated }]
+          : []),
+      ]);
+      return 'acted' as const;
+    });
+    if (acted === undefined) return false;
+    if (acted === 'acted') await this.events.announce(organisationId);
+    return true;
+  }
+
+  /** The member or team an escalate step names, if still the organisation's (locked against removal). */
+  private async stepAssignee(
+    tx: Queryable,
+    organisationId: string,
+    to: EscalationStep['assignTo'],
+  ): Promise<{ type: 'member' | 'team'; id: string; name: string } | undefined> {
+    if (to === null) return undefined;
+    if ('teamId' in to) {
+      const team = await this.teams.findTeam(tx, organisationId, to.teamId);
+      return team === undefined ? undefined : { type: 'team', ...team };
+    }
+    const member = await lockCurrentMember(tx, organisationId, to.memberId);
+    return member === undefined ? undefined : { type: 'member', ...member };
   }
 
   private async settled(organisationId: string, id: string): Promise<void> {

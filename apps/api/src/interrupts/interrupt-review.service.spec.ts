@@ -25,6 +25,7 @@ const locked: LockedInterrupt = {
   assignee_id: null,
   assignee_name: null,
   escalation_level: 0,
+  escalation_step: 0,
   expires_at: null,
   on_timeout: null,
   created_at: new Date('2026-11-22T10:00:00.000Z'),

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { PeriodicJobsWorker } from '../jobs/periodic-jobs.worker';
 import { OrganisationModule } from '../organisation/organisation.module';
 import { InterruptExpiryJob } from './interrupt-expiry.job';
+import { InterruptEscalationJob } from './interrupt-escalation.job';
 import { InterruptLifecycleService } from './interrupt-lifecycle.service';
 import { AllowancesModule } from '../allowances/allowances.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
@@ -39,6 +40,15 @@ import { ClassificationModule } from '../classification/classification.module';
       inject: [InterruptLifecycleService, PeriodicJobsWorker],
       useFactory: (lifecycle: InterruptLifecycleService, periodic: PeriodicJobsWorker) => {
         const job = new InterruptExpiryJob(lifecycle);
+        periodic.add(job);
+        return job;
+      },
+    },
+    {
+      provide: InterruptEscalationJob,
+      inject: [InterruptLifecycleService, PeriodicJobsWorker],
+      useFactory: (lifecycle: InterruptLifecycleService, periodic: PeriodicJobsWorker) => {
+        const job = new InterruptEscalationJob(lifecycle);
         periodic.add(job);
         return job;
       },

@@ -97,6 +97,7 @@ export type LockedInterrupt = Pick<
   timeout_escalated: boolean;
   opened_by_key_id: string | null;
   session_id: string | null;
+  escalation_step: number;
 };
 
 /** A decision to record: the record's decision fields (its time is the database's) and the interrupt. */
@@ -217,7 +218,8 @@ export class InterruptsRepository {
     const [row] = await queryRows<LockedInterrupt>(
       db,
       `SELECT title, status, action_requests, assignee_type, assignee_id, assignee_name, escalation_level,
-              expires_at, on_timeout, created_at, timeout_escalated, opened_by_key_id, session_id
+              expires_at, on_timeout, created_at, timeout_escalated, opened_by_key_id, session_id,
+              escalation_step
          FROM interrupts WHERE organisation_id = $1 AND id = $2 FOR NO KEY UPDATE`,
       [organisationId, id],
     );
@@ -345,6 +347,39 @@ export class InterruptsRepository {
    * organisations (the expiry job; `interrupts_due_idx`). Not locked: each is locked and checked
    * again when it is expired, so several instances may read the same ones.
    */
+  /**
+   * Open interrupts whose next escalation step (their organisation's policy, SPEC §8e) is due at
+   * `now`, oldest first. Only organisations with a policy are read, and of them only open
+   * interrupts (the status index).
+   */
+  async escalationDue(db: Queryable, now: Date, limit: number): Promise<DueInterrupt[]> {
+    return queryRows<DueInterrupt>(
+      db,
+      `SELECT i.organisation_id, i.id
+         FROM organisations o
+         JOIN interrupts i ON i.organisation_id = o.id AND i.status = 'open'
+        WHERE o.interrupt_escalation_policy IS NOT NULL
+          AND i.escalation_step < jsonb_array_length(o.interrupt_escalation_policy -> 'steps')
+          AND i.created_at + make_interval(mins => ((o.interrupt_escalation_policy -> 'steps' -> i.escalation_step::int) ->> 'afterMinutes')::int) <= $1
+        ORDER BY i.created_at, i.id
+        LIMIT $2`,
+      [now, limit],
+    );
+  }
+
+  /** How many steps of its organisation's escalation policy the interrupt has passed. */
+  async setEscalationStep(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+    step: number,
+  ): Promise<void> {
+    await db.query(
+      `UPDATE interrupts SET escalation_step = $3 WHERE organisation_id = $1 AND id = $2`,
+      [organisationId, id, step],
+    );
+  }
+
   async due(db: Queryable, now: Date, limit: number): Promise<DueInterrupt[]> {
     return queryRows<DueInterrupt>(
       db,

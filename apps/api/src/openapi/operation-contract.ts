@@ -225,8 +225,9 @@ export interface BodyRules {
    * Fields whose valid values depend on the organisation's settings: `onTimeout` needs a deadline
    * (`timeoutSeconds`, or the organisation's default) and `approve` needs the organisation to
    * allow it (SPEC §8e); a default deadline must not exceed the maximum, and a lower maximum makes
-   * longer `timeoutSeconds` invalid. The contract test's valid cases leave them out; the e2e tests
-   * cover them.
+   * longer `timeoutSeconds` invalid; an escalation policy's `steps` name the organisation's
+   * members and teams and must come later one after another. The contract test's valid cases
+   * leave them out; the e2e tests cover them.
    */
   organisationDependent?: string[];
   /**
@@ -249,6 +250,10 @@ export const OPERATION_BODY_RULES: Record<string, BodyRules> = {
   createInterrupt: { organisationDependent: ['onTimeout'] },
   dryRunClassification: {
     requireAnyOf: { fields: ['sample', 'lastInterrupts'], fill: { lastInterrupts: 1 } },
+  },
+  replaceEscalationPolicy: {
+    organisationDependent: ['steps'],
+    requireAnyOf: { fields: ['steps'], fill: { steps: [] } },
   },
   updateInterruptDeadlineSettings: {
     organisationDependent: ['defaultTimeoutSeconds', 'maxTimeoutSeconds'],

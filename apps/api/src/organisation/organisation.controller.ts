@@ -10,6 +10,8 @@ import {
 } from './dto/interrupt-deadline-settings.dto';
 import { OrganisationResponse } from './dto/organisation.response';
 import { InterruptDeadlineSettingsService } from './interrupt-deadline-settings.service';
+import { EscalationPolicyService } from './escalation-policy.service';
+import { EscalationPolicyDto, EscalationPolicyResponse } from './dto/escalation-policy.dto';
 import { OrganisationService } from './organisation.service';
 
 @Controller('api/organisation')
@@ -18,6 +20,7 @@ export class OrganisationController {
   constructor(
     private readonly organisations: OrganisationService,
     private readonly deadlines: InterruptDeadlineSettingsService,
+    private readonly escalation: EscalationPolicyService,
   ) {}
 
   @Get()
@@ -79,5 +82,33 @@ export class OrganisationController {
     @ClientIp() ip: string | null,
   ): Promise<InterruptDeadlineSettingsResponse> {
     return this.deadlines.update(member.organisationId, memberActorOf(member), body, ip);
+  }
+
+  @Get('escalation-policy')
+  @MemberRoute()
+  @ApiOperation({
+    operationId: 'getEscalationPolicy',
+    summary:
+      "The organisation's escalation policy: reminders and escalations of waiting interrupts",
+  })
+  @ApiOkResponse({ type: EscalationPolicyResponse })
+  escalationPolicy(@CurrentMember() member: MemberPrincipal): Promise<EscalationPolicyResponse> {
+    return this.escalation.get(member.organisationId);
+  }
+
+  // Steps assign interrupts to members and teams: the people who arrange the teams set them.
+  @Put('escalation-policy')
+  @MemberRoute('team.manage')
+  @ApiOperation({
+    operationId: 'replaceEscalationPolicy',
+    summary: "Replace the organisation's escalation policy ([] removes it)",
+  })
+  @ApiOkResponse({ type: EscalationPolicyResponse })
+  replaceEscalationPolicy(
+    @CurrentMember() member: MemberPrincipal,
+    @Body() body: EscalationPolicyDto,
+    @ClientIp() ip: string | null,
+  ): Promise<EscalationPolicyResponse> {
+    return this.escalation.replace(member.organisationId, memberActorOf(member), body, ip);
   }
 }

@@ -4,18 +4,21 @@ import { ApiKeysModule } from '../api-keys/api-keys.module';
 import { RolesRepository } from '../roles/roles.repository';
 import { OrganisationController } from './organisation.controller';
 import { InterruptDeadlineSettingsService } from './interrupt-deadline-settings.service';
+import { EscalationPolicyService } from './escalation-policy.service';
+import { TeamsModule } from '../teams/teams.module';
 import { OrganisationService } from './organisation.service';
 import { OrganisationsController } from './organisations.controller';
 import { OrganisationsRepository } from './organisations.repository';
 import { OrganisationSetupService } from './organisation-setup.service';
 
 @Module({
-  imports: [AllowancesModule, ApiKeysModule],
+  imports: [AllowancesModule, ApiKeysModule, TeamsModule],
   controllers: [OrganisationController, OrganisationsController],
   // The built-in roles are written through their owner at set-up.
   providers: [
     OrganisationService,
     InterruptDeadlineSettingsService,
+    EscalationPolicyService,
     OrganisationSetupService,
     OrganisationsRepository,
     RolesRepository,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Plan } from '@interlock/domain';
+import type { EscalationPolicy, Plan } from '@interlock/domain';
 import { type Queryable, queryRows } from '../database/query-rows.util';
 
 export interface OrganisationRow {
@@ -76,6 +76,31 @@ export class OrganisationsRepository {
    * organisation's other writes take KEY SHARE through their foreign keys, some after their audit
    * entry, whose head this change then waits for — a deadlock).
    */
+  /** The organisation's name and escalation policy (null: none; SPEC §8e). */
+  async escalationPolicy(
+    db: Queryable,
+    organisationId: string,
+    lock: '' | 'FOR NO KEY UPDATE' = '',
+  ): Promise<{ name: string; policy: EscalationPolicy | null } | undefined> {
+    const [row] = await queryRows<{ name: string; policy: EscalationPolicy | null }>(
+      db,
+      `SELECT name, interrupt_escalation_policy AS policy FROM organisations WHERE id = $1 ${lock}`,
+      [organisationId],
+    );
+    return row;
+  }
+
+  async setEscalationPolicy(
+    db: Queryable,
+    organisationId: string,
+    policy: EscalationPolicy | null,
+  ): Promise<void> {
+    await db.query(`UPDATE organisations SET interrupt_escalation_policy = $2 WHERE id = $1`, [
+      organisationId,
+      policy === null ? null : JSON.stringify(policy),
+    ]);
+  }
+
   async deadlineSettings(
     db: Queryable,
     organisationId: string,

@@ -244,7 +244,7 @@ export type AssigneeFilter = 'me' | 'my_teams' | 'unassigned';
 /**
  * <category>.<verb>: the actions the service writes today; new actions may appear: treat unknown ones as opaque.
  */
-export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.password_changed' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
+export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.password_changed' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'settings.escalation_policy_updated' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
 
 export type AuditCategory = 'interrupt' | 'session' | 'member' | 'role' | 'team' | 'api_key' | 'webhook' | 'classification' | 'settings' | 'billing' | 'organisation';
 
@@ -766,6 +766,62 @@ export type EscalateInterruptDto = {
     reason?: string;
 };
 
+export type EscalationAssigneeDto = {
+    /**
+     * A member of the organisation (or teamId).
+     */
+    memberId?: string;
+    /**
+     * A team of the organisation (or memberId).
+     */
+    teamId?: string;
+};
+
+export type EscalationAssigneeResponse = {
+    memberId?: string;
+    teamId?: string;
+};
+
+export type EscalationPolicyDto = {
+    /**
+     * Soonest first; [] removes the policy.
+     */
+    steps: Array<EscalationStepDto>;
+};
+
+export type EscalationPolicyResponse = {
+    /**
+     * Soonest first; [] when none.
+     */
+    steps: Array<EscalationStepResponse>;
+};
+
+export type EscalationStepDto = {
+    /**
+     * remind: the assignee (or, unassigned, the readers) hears the interrupt still waits; escalate: its escalation level rises (and assignTo, when given, takes it).
+     */
+    action: 'remind' | 'escalate';
+    /**
+     * Minutes after the interrupt opened; each step later than the one before.
+     */
+    afterMinutes: number;
+    /**
+     * escalate only: the member or team the interrupt is assigned to.
+     */
+    assignTo?: EscalationAssigneeDto | null;
+    /**
+     * undecided (the default): while the interrupt is open; unassigned: only while nobody is assigned either.
+     */
+    when?: 'undecided' | 'unassigned';
+};
+
+export type EscalationStepResponse = {
+    action: 'remind' | 'escalate';
+    afterMinutes: number;
+    assignTo: EscalationAssigneeResponse | null;
+    when: 'undecided' | 'unassigned';
+};
+
 export type EventActor = {
     id: string | null;
     /**
@@ -798,7 +854,7 @@ export type EventStreamPosition = {
     seq: number;
 };
 
-export type EventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'session.started' | 'session.ended' | 'webhook.test';
+export type EventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'session.started' | 'session.ended' | 'webhook.test';
 
 export type ExtendDeadlineDto = {
     /**
@@ -1057,6 +1113,26 @@ export type InterruptListResponse = {
      * Opaque; null on the last page.
      */
     nextCursor: string | null;
+};
+
+export type InterruptReminderEvent = {
+    /**
+     * When the change happened.
+     */
+    createdAt: string;
+    /**
+     * The interrupt with its decisions, as GET /api/interrupts/{id} returns it.
+     */
+    data: InterruptResponse;
+    /**
+     * The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
+     */
+    id: string;
+    organisationId: string;
+    /**
+     * A step of the organisation's escalation policy reminded the assignee (or, unassigned, its readers) that the interrupt waits.
+     */
+    type: 'interrupt.reminder';
 };
 
 export type InterruptResponse = {
@@ -1359,9 +1435,9 @@ export type OrganisationEvent = {
     actionNames?: Array<string>;
     actor: EventActor;
     /**
-     * interrupt.assigned.
+     * interrupt.assigned; interrupt.reminder: who was reminded (null: nobody assigned).
      */
-    assignee?: EventAssignee;
+    assignee?: EventAssignee | null;
     /**
      * interrupt.decided: this decision answered the interrupt (an interrupt.answered follows).
      */
@@ -1408,10 +1484,14 @@ export type OrganisationEvent = {
      * session.ended: ended or disconnected.
      */
     status?: SessionStatus;
+    /**
+     * interrupt.reminder: the escalation policy's step (1 is the first).
+     */
+    step?: number;
     type: OrganisationEventType;
 };
 
-export type OrganisationEventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'session.started' | 'session.ended';
+export type OrganisationEventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'session.started' | 'session.ended';
 
 export type OrganisationJoinedResponse = {
     /**
@@ -2027,12 +2107,12 @@ export type WebhookDeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'fa
 /**
  * The JSON body of a webhook delivery: {id, type, createdAt, organisationId, data}. Signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature headers); verify it with the SDKs' webhooks.unwrap.
  */
-export type WebhookEvent = InterruptCreatedEvent | InterruptDecidedEvent | InterruptAnsweredEvent | InterruptAssignedEvent | InterruptUnassignedEvent | InterruptEscalatedEvent | InterruptExpiredEvent | InterruptWithdrawnEvent | SessionStartedEvent | SessionEndedEvent | WebhookTestEvent;
+export type WebhookEvent = InterruptCreatedEvent | InterruptDecidedEvent | InterruptAnsweredEvent | InterruptAssignedEvent | InterruptUnassignedEvent | InterruptEscalatedEvent | InterruptExpiredEvent | InterruptWithdrawnEvent | InterruptReminderEvent | SessionStartedEvent | SessionEndedEvent | WebhookTestEvent;
 
 /**
  * null: every type.
  */
-export type WebhookEventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'session.started' | 'session.ended';
+export type WebhookEventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'session.started' | 'session.ended';
 
 export type WebhookListResponse = {
     webhooks: Array<WebhookResponse>;
@@ -3389,7 +3469,7 @@ export type StreamEventsResponses = {
         event?: 'ready' | 'reset';
     } | {
         data?: string;
-        event?: 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'session.started' | 'session.ended';
+        event?: 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'session.started' | 'session.ended';
     }) & {
         data: string;
         event: string;
@@ -5067,6 +5147,114 @@ export type GetOrganisationResponses = {
 };
 
 export type GetOrganisationResponse = GetOrganisationResponses[keyof GetOrganisationResponses];
+
+export type GetEscalationPolicyData = {
+    body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/organisation/escalation-policy';
+};
+
+export type GetEscalationPolicyErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type GetEscalationPolicyError = GetEscalationPolicyErrors[keyof GetEscalationPolicyErrors];
+
+export type GetEscalationPolicyResponses = {
+    200: EscalationPolicyResponse;
+};
+
+export type GetEscalationPolicyResponse = GetEscalationPolicyResponses[keyof GetEscalationPolicyResponses];
+
+export type ReplaceEscalationPolicyData = {
+    body: EscalationPolicyDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/organisation/escalation-policy';
+};
+
+export type ReplaceEscalationPolicyErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type ReplaceEscalationPolicyError = ReplaceEscalationPolicyErrors[keyof ReplaceEscalationPolicyErrors];
+
+export type ReplaceEscalationPolicyResponses = {
+    200: EscalationPolicyResponse;
+};
+
+export type ReplaceEscalationPolicyResponse = ReplaceEscalationPolicyResponses[keyof ReplaceEscalationPolicyResponses];
 
 export type GetInterruptDeadlineSettingsData = {
     body?: never;

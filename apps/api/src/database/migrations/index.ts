@@ -35,6 +35,7 @@ import { ClassificationRuleOrigin1795761000000 } from './1795761000000-classific
 import { Slack1795762000000 } from './1795762000000-slack';
 import { SessionStorage1795763000001 } from './1795763000001-session-storage';
 import { SessionMessageRetention1795763000000 } from './1795763000000-session-message-retention';
+import { EscalationPolicies1795764000000 } from './1795764000000-escalation-policies';
 
 export const MIGRATIONS = [
   CreateOrganisations1763683200000,
@@ -73,4 +74,5 @@ export const MIGRATIONS = [
   Slack1795762000000,
   SessionMessageRetention1795763000000,
   SessionStorage1795763000001,
+  EscalationPolicies1795764000000,
 ];

@@ -113,6 +113,16 @@ export class InterruptWithdrawnEvent extends WebhookEventBase {
   data!: InterruptResponse;
 }
 
+export class InterruptReminderEvent extends WebhookEventBase {
+  @typeOf(
+    'interrupt.reminder',
+    "A step of the organisation's escalation policy reminded the assignee (or, unassigned, its readers) that the interrupt waits.",
+  )
+  type!: 'interrupt.reminder';
+  @interruptData
+  data!: InterruptResponse;
+}
+
 export class SessionStartedEvent extends WebhookEventBase {
   @typeOf('session.started', 'An agent started a Live View session.')
   type!: 'session.started';
@@ -147,6 +157,7 @@ export const WEBHOOK_EVENT_SCHEMAS: Record<EventType, new () => WebhookEventBase
   'interrupt.escalated': InterruptEscalatedEvent,
   'interrupt.expired': InterruptExpiredEvent,
   'interrupt.withdrawn': InterruptWithdrawnEvent,
+  'interrupt.reminder': InterruptReminderEvent,
   'session.started': SessionStartedEvent,
   'session.ended': SessionEndedEvent,
   'webhook.test': WebhookTestEvent,

@@ -664,6 +664,64 @@ class EscalateInterruptDto(InterlockModel):
     )
 
 
+class EscalationAssigneeDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    member_id: Optional[str] = Field(None, alias='memberId')
+    """
+    A member of the organisation (or teamId).
+    """
+    team_id: Optional[str] = Field(None, alias='teamId')
+    """
+    A team of the organisation (or memberId).
+    """
+
+
+class EscalationAssigneeResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    member_id: Optional[str] = Field(None, alias='memberId')
+    team_id: Optional[str] = Field(None, alias='teamId')
+
+
+class EscalationStepDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action: Union[Literal['remind', 'escalate'], str]
+    """
+    remind: the assignee (or, unassigned, the readers) hears the interrupt still waits; escalate: its escalation level rises (and assignTo, when given, takes it).
+    """
+    after_minutes: int = Field(..., alias='afterMinutes', ge=1, le=43200)
+    """
+    Minutes after the interrupt opened; each step later than the one before.
+    """
+    assign_to: Optional[EscalationAssigneeDto] = Field(None, alias='assignTo')
+    """
+    escalate only: the member or team the interrupt is assigned to.
+    """
+    when: Union[Literal['undecided', 'unassigned'], str] = 'undecided'
+    """
+    undecided (the default): while the interrupt is open; unassigned: only while nobody is assigned either.
+    """
+
+
+class EscalationStepResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action: Union[Literal['remind', 'escalate'], str]
+    after_minutes: int = Field(..., alias='afterMinutes', ge=1, le=43200)
+    assign_to: Optional[EscalationAssigneeResponse] = Field(..., alias='assignTo')
+    when: Union[Literal['undecided', 'unassigned'], str]
+
+
 class EventActor(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1479,6 +1537,7 @@ class WebhookResponse(InterlockModel):
                 'interrupt.escalated',
                 'interrupt.expired',
                 'interrupt.withdrawn',
+                'interrupt.reminder',
                 'session.started',
                 'session.ended'], str]
         ]
@@ -1549,6 +1608,7 @@ class WebhookWithSecretResponse(InterlockModel):
                 'interrupt.escalated',
                 'interrupt.expired',
                 'interrupt.withdrawn',
+                'interrupt.reminder',
                 'session.started',
                 'session.ended'], str]
         ]
@@ -1723,6 +1783,7 @@ class AuditEntryResponse(InterlockModel):
         'interrupt.escalated',
         'interrupt.expired',
         'interrupt.withdrawn',
+        'interrupt.reminder',
         'interrupt.deadline_extended',
         'member.invited',
         'member.invitation_deleted',
@@ -1734,6 +1795,7 @@ class AuditEntryResponse(InterlockModel):
         'settings.notification_preferences_updated',
         'settings.notifications_updated',
         'settings.interrupt_deadlines_updated',
+        'settings.escalation_policy_updated',
         'role.created',
         'role.updated',
         'role.deleted',
@@ -1950,10 +2012,11 @@ class CreateWebhookDto(InterlockModel):
                 'interrupt.escalated',
                 'interrupt.expired',
                 'interrupt.withdrawn',
+                'interrupt.reminder',
                 'session.started',
                 'session.ended'], str]
         ]
-    ] = Field(None, alias='eventTypes', max_length=10, min_length=1)
+    ] = Field(None, alias='eventTypes', max_length=11, min_length=1)
     """
     The event types to send; null or absent: every type, including ones added later.
     """
@@ -2029,6 +2092,28 @@ class ErrorBody(InterlockModel):
     Also sent as the x-request-id header.
     """
     status_code: int = Field(..., alias='statusCode', examples=[401])
+
+
+class EscalationPolicyDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    steps: list[EscalationStepDto] = Field(..., max_length=10)
+    """
+    Soonest first; [] removes the policy.
+    """
+
+
+class EscalationPolicyResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    steps: list[EscalationStepResponse]
+    """
+    Soonest first; [] when none.
+    """
 
 
 class InterruptCountsResponse(InterlockModel):
@@ -2240,7 +2325,7 @@ class OrganisationEvent(InterlockModel):
     actor: EventActor
     assignee: Optional[EventAssignee] = None
     """
-    interrupt.assigned.
+    interrupt.assigned; interrupt.reminder: who was reminded (null: nobody assigned).
     """
     became_answered: Optional[bool] = Field(None, alias='becameAnswered')
     """
@@ -2288,6 +2373,10 @@ class OrganisationEvent(InterlockModel):
     """
     session.ended: ended or disconnected.
     """
+    step: Optional[int] = Field(None, ge=1)
+    """
+    interrupt.reminder: the escalation policy's step (1 is the first).
+    """
     type: Union[Literal['interrupt.created',
         'interrupt.decided',
         'interrupt.answered',
@@ -2296,6 +2385,7 @@ class OrganisationEvent(InterlockModel):
         'interrupt.escalated',
         'interrupt.expired',
         'interrupt.withdrawn',
+        'interrupt.reminder',
         'session.started',
         'session.ended'], str]
 
@@ -2629,10 +2719,11 @@ class UpdateWebhookDto(InterlockModel):
                 'interrupt.escalated',
                 'interrupt.expired',
                 'interrupt.withdrawn',
+                'interrupt.reminder',
                 'session.started',
                 'session.ended'], str]
         ]
-    ] = Field(None, alias='eventTypes', max_length=10, min_length=1)
+    ] = Field(None, alias='eventTypes', max_length=11, min_length=1)
     """
     null: every type.
     """
@@ -2674,6 +2765,7 @@ class WebhookDeliveryResponse(InterlockModel):
         'interrupt.escalated',
         'interrupt.expired',
         'interrupt.withdrawn',
+        'interrupt.reminder',
         'session.started',
         'session.ended',
         'webhook.test'], str] = Field(..., alias='eventType')
@@ -3304,6 +3396,30 @@ class InterruptListResponse(InterlockModel):
     """
 
 
+class InterruptReminderEvent(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    """
+    When the change happened.
+    """
+    data: InterruptResponse
+    """
+    The interrupt with its decisions, as GET /api/interrupts/{id} returns it.
+    """
+    id: str
+    """
+    The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
+    """
+    organisation_id: str = Field(..., alias='organisationId')
+    type: Union[Literal['interrupt.reminder'], str]
+    """
+    A step of the organisation's escalation policy reminded the assignee (or, unassigned, its readers) that the interrupt waits.
+    """
+
+
 class WebhookEvent(
     RootModel[
         Union[
@@ -3315,6 +3431,7 @@ class WebhookEvent(
             InterruptEscalatedEvent,
             InterruptExpiredEvent,
             InterruptWithdrawnEvent,
+            InterruptReminderEvent,
             SessionStartedEvent,
             SessionEndedEvent,
             WebhookTestEvent,
@@ -3333,6 +3450,7 @@ class WebhookEvent(
         InterruptEscalatedEvent,
         InterruptExpiredEvent,
         InterruptWithdrawnEvent,
+        InterruptReminderEvent,
         SessionStartedEvent,
         SessionEndedEvent,
         WebhookTestEvent,

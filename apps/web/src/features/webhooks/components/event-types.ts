@@ -10,6 +10,7 @@ export const EVENT_TYPE_OPTIONS = [
   { value: 'interrupt.escalated', label: 'Interrupt escalated' },
   { value: 'interrupt.expired', label: 'Interrupt expired (its deadline passed)' },
   { value: 'interrupt.withdrawn', label: 'Interrupt withdrawn by its agent' },
+  { value: 'interrupt.reminder', label: 'Interrupt reminder (escalation policy)' },
   { value: 'session.started', label: 'Session started' },
   { value: 'session.ended', label: 'Session ended or disconnected' },
 ] as const satisfies readonly { value: WebhookEventType; label: string }[];

@@ -1,0 +1,128 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { writeAuditEntry } from '@interlock/audit';
+import {
+  DomainError,
+  type EscalationPolicy,
+  type EscalationStep,
+  type MemberActor,
+} from '@interlock/domain';
+import type { Queryable } from '../database/query-rows.util';
+import { lockCurrentMember } from '../members/memberships.repository';
+import { TeamsService } from '../teams/teams.service';
+import type { EscalationPolicyDto } from './dto/escalation-policy.dto';
+import { OrganisationsRepository } from './organisations.repository';
+
+const invalid = (message: string) => new DomainError('VALIDATION_FAILED', message);
+
+/** One step as a text, its fields in one order (Postgres's jsonb keeps its own). */
+const stepKey = (s: EscalationStep) =>
+  JSON.stringify([
+    s.afterMinutes,
+    s.action,
+    s.when,
+    s.assignTo === null
+      ? null
+      : 'teamId' in s.assignTo
+        ? ['team', s.assignTo.teamId]
+        : ['member', s.assignTo.memberId],
+  ]);
+
+function sameSteps(a: readonly EscalationStep[], b: readonly EscalationStep[]): boolean {
+  return a.length === b.length && a.every((step, i) => stepKey(step) === stepKey(b[i]));
+}
+
+/**
+ * Settings → Escalation (SPEC §8e): the organisation's escalation policy, replaced whole. Steps
+ * come soonest first, each later than the one before; only an `escalate` step assigns, and the
+ * member or team it names must be the organisation's when the policy is set (one that is gone by
+ * the time the step comes escalates without assigning). Changes are audited; a change to nothing
+ * writes nothing.
+ */
+@Injectable()
+export class EscalationPolicyService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly organisations: OrganisationsRepository,
+    private readonly teams: TeamsService,
+  ) {}
+
+  async get(organisationId: string): Promise<EscalationPolicy> {
+    const row = await this.organisations.escalationPolicy(this.dataSource, organisationId);
+    if (row === undefined) throw DomainError.of('NOT_FOUND');
+    return { steps: row.policy?.steps ?? [] };
+  }
+
+  async replace(
+    organisationId: string,
+    actor: MemberActor,
+    body: EscalationPolicyDto,
+    ip: string | null,
+  ): Promise<EscalationPolicy> {
+    const steps: EscalationStep[] = body.steps.map((step, i) => {
+      const previous = body.steps[i - 1];
+      if (previous !== undefined && step.afterMinutes <= previous.afterMinutes)
+        throw invalid(
+          `steps.${i}.afterMinutes: must be later than the step before (${previous.afterMinutes})`,
+        );
+      const assignTo = step.assignTo ?? null;
+      if (assignTo !== null && step.action !== 'escalate')
+        throw invalid(`steps.${i}.assignTo: only an escalate step assigns`);
+      if (assignTo !== null && assignTo.memberId === undefined && assignTo.teamId === undefined)
+        throw invalid(`steps.${i}.assignTo: give memberId or teamId`);
+      return {
+        afterMinutes: step.afterMinutes,
+        action: step.action,
+        when: step.when ?? 'undecided',
+        assignTo:
+          assignTo === null
+            ? null
+            : assignTo.teamId !== undefined
+              ? { teamId: assignTo.teamId }
+              : { memberId: assignTo.memberId as string },
+      };
+    });
+    return this.dataSource.transaction(async (tx) => {
+      const row = await this.organisations.escalationPolicy(
+        tx,
+        organisationId,
+        'FOR NO KEY UPDATE',
+      );
+      if (row === undefined) throw DomainError.of('NOT_FOUND');
+      for (const [i, step] of steps.entries())
+        await this.checkAssignee(tx, organisationId, step, i);
+      const before = row.policy?.steps ?? [];
+      if (sameSteps(before, steps)) return { steps };
+      await this.organisations.setEscalationPolicy(
+        tx,
+        organisationId,
+        steps.length === 0 ? null : { steps },
+      );
+      await writeAuditEntry(tx, {
+        organisationId,
+        action: 'settings.escalation_policy_updated',
+        actor,
+        target: { type: 'organisation', id: organisationId, name: row.name },
+        metadata: { changes: { steps: { from: before, to: steps } } },
+        ipAddress: ip,
+      });
+      return { steps };
+    });
+  }
+
+  private async checkAssignee(
+    tx: Queryable,
+    organisationId: string,
+    step: EscalationStep,
+    i: number,
+  ): Promise<void> {
+    const to = step.assignTo;
+    if (to === null) return;
+    if ('teamId' in to) {
+      if ((await this.teams.findTeam(tx, organisationId, to.teamId)) === undefined)
+        throw invalid(`steps.${i}.assignTo: no such team in this organisation`);
+    } else if ((await lockCurrentMember(tx, organisationId, to.memberId)) === undefined) {
+      throw invalid(`steps.${i}.assignTo: no such member in this organisation`);
+    }
+  }
+}

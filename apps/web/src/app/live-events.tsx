@@ -29,6 +29,7 @@ const EVENT_SUBJECTS: Record<OrganisationEventType, 'interrupt' | 'session'> = {
   'interrupt.escalated': 'interrupt',
   'interrupt.expired': 'interrupt',
   'interrupt.withdrawn': 'interrupt',
+  'interrupt.reminder': 'interrupt',
   'session.started': 'session',
   'session.ended': 'session',
 };

@@ -107,10 +107,14 @@ export async function startService(env, nodeArgs = [], checkout = root) {
   return { port, base, pid: child.pid, stop: stopper(child) };
 }
 
-/** Starts the bare baseline built by `prepareBaseline` on a free port, with `pool` connections. */
-export async function startBaseline(dir, databaseUrl, pool) {
+/**
+ * Starts a bare baseline prepared by `prepareBaseline` on a free port, with `pool` connections:
+ * the NestJS (Express) app, or with `kind` 'fastify' the bare Fastify 5 app (`fastify/main.mjs`).
+ */
+export async function startBaseline(dir, databaseUrl, pool, kind = 'nest-express') {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(dir, 'dist', 'main.js')], {
+  const main = kind === 'fastify' ? join(dir, 'fastify', 'main.mjs') : join(dir, 'dist', 'main.js');
+  const child = spawn(process.execPath, [main], {
     cwd: dir,
     env: {
       PATH: process.env.PATH,
@@ -210,6 +214,24 @@ export function prepareBaseline(log = (message) => console.error(message)) {
     });
   }
   execFileSync('npm', ['run', 'build'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+  // The bare Fastify app (fastify/, the denominator of issue 28's goals) has its own dependencies.
+  const fastifyDir = join(dir, 'fastify');
+  if (existsSync(join(fastifyDir, 'main.mjs'))) {
+    const fastifyStamp = join(fastifyDir, '.prepared-lock');
+    const fastifyLock = readFileSync(join(fastifyDir, 'package-lock.json'), 'utf8');
+    const fastifyFresh =
+      existsSync(fastifyStamp) &&
+      existsSync(join(fastifyDir, 'node_modules', 'fastify')) &&
+      readFileSync(fastifyStamp, 'utf8') === fastifyLock;
+    if (!fastifyFresh) {
+      log(`[bench] installing the bare Fastify baseline's dependencies in ${fastifyDir}`);
+      execFileSync('npm', ['ci', '--no-audit', '--no-fund'], {
+        cwd: fastifyDir,
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+      writeFileSync(fastifyStamp, fastifyLock);
+    }
+  }
   writeFileSync(stamp, `${from}\n`);
   return { dir, from };
 }

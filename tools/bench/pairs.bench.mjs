@@ -1,18 +1,23 @@
 #!/usr/bin/env node
-// The service's request path against a bare NestJS (Express) + pg app (../shared/perf-baseline)
-// on the same throwaway Postgres, side by side in one run (issue 14). Every pair is measured by
-// the baseline's own run-pair.sh (A B alternated, ROUNDS rounds, a warm-up before every measured
-// run), once with the service at LOG_LEVEL=silent and once at info (its lines go to /dev/null);
-// the POST pair alternates autocannon against pgbench running the same statements. Then memory:
-// the service's RSS, sampled under a mixed full load.
+// The service's request path against the bare apps of ../shared/perf-baseline on the same
+// throwaway Postgres, side by side in one run (issues 14 and 28): bare Fastify 5 + pg (the
+// denominator of issue 28's goals) and bare NestJS (Express) + pg (a second column). Every pair
+// is measured by the baseline's own run-pair.sh (A B alternated, ROUNDS rounds, a warm-up before
+// every measured run), with the service at each of LEVELS (its log lines go to /dev/null); the
+// POST pair alternates autocannon against pgbench running the same statements. Then memory: the
+// service's RSS, sampled under a mixed full load.
 //
-//   npx nx run tools:bench-pairs
+//   npx nx run tools:bench-pairs                         (the service on Fastify, the default)
+//   HTTP_ADAPTER=express npx nx run tools:bench-pairs    (the service on Express)
 //
 // Environment:
 //   PERF_BASELINE        the baseline's directory (default ../shared/perf-baseline, copied to tmp/perf-baseline)
-//   PAIRS                comma-separated pair names to run (default all: health,whoami,interrupt,audit,post,malformed)
-//   LEVELS               log levels to run the service at (default silent,info)
-//   SECONDS_PER_RUN      seconds per measured run (default 10); ROUNDS (default 3), WARMUP (default 3)
+//   PAIRS                comma-separated pair names to run (default all: health,whoami,interrupt,audit,inbox,post,malformed)
+//   BASELINES            the bare apps to pair with (default fastify,nest-express)
+//   HTTP_ADAPTER         the service's adapter (default fastify); BENCH_SECTION the BENCHMARKS.md section (default pairs-<adapter>)
+//   LEVELS               log levels to run the service at (default info)
+//   SECONDS_PER_RUN      seconds per measured run (default 8); ROUNDS (default 3), WARMUP (default 3);
+//                        WARMUP_SERVICE seconds on each of the service's routes before the pairs (default 5)
 //   CONNECTIONS          default 50
 //   MEMORY_MINUTES       minutes of mixed full load while RSS is sampled (default 1; 5 for the target, 0 skips)
 //   CPU_PROF=dir         runs the service with node --cpu-prof into dir (profiles written at exit)
@@ -49,17 +54,25 @@ import {
 } from './bench-support.mjs';
 
 const PEPPER = 'bench-pepper-0123456789-0123456789-01234';
-const SECONDS = Number(process.env.SECONDS_PER_RUN ?? 10);
+const SECONDS = Number(process.env.SECONDS_PER_RUN ?? 8);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const WARMUP = Number(process.env.WARMUP ?? 3);
+const WARMUP_SERVICE = Number(process.env.WARMUP_SERVICE ?? 5);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
 /** The service's pool (apps/api/src/database/database-connection.ts) and the baseline's PG_POOL_MAX. */
 const POOL = 10;
 const AUDIT_ENTRIES = 50_000;
 const MEMORY_MINUTES = Number(process.env.MEMORY_MINUTES ?? 1);
-const ALL_PAIRS = ['health', 'whoami', 'interrupt', 'audit', 'post', 'malformed'];
+/** Interrupts in the benchmark organisation: the inbox pair reads its first page of 50. */
+const INBOX_INTERRUPTS = 200;
+const ALL_PAIRS = ['health', 'whoami', 'interrupt', 'audit', 'inbox', 'post', 'malformed'];
 const PAIRS = (process.env.PAIRS ?? ALL_PAIRS.join(',')).split(',').filter(Boolean);
-const LEVELS = (process.env.LEVELS ?? 'silent,info').split(',').filter(Boolean);
+const LEVELS = (process.env.LEVELS ?? 'info').split(',').filter(Boolean);
+const BASELINES = (process.env.BASELINES ?? 'fastify,nest-express').split(',').filter(Boolean);
+const ADAPTER = process.env.HTTP_ADAPTER ?? 'fastify';
+const SECTION = process.env.BENCH_SECTION ?? `pairs-${ADAPTER}`;
+/** Pairs that do not involve a bare app: measured once, shown in the first baseline's column. */
+const SERVICE_ONLY = new Set(['post', 'malformed']);
 const BASELINE_ITEM = '761ff52b-8e6d-d373-fdf2-91a1a70df20c';
 const BASELINE_ORG = 'a8d899a4-2029-d806-24b7-a414eab21801';
 
@@ -106,6 +119,7 @@ async function startService(databaseUrl, logLevel) {
       NODE_OPTIONS: process.env.SERVICE_NODE_OPTIONS ?? productionNodeOptions(),
       API_KEY_PEPPER: PEPPER,
       LOG_LEVEL: logLevel,
+      HTTP_ADAPTER: ADAPTER,
       // The key budget and the allowance stay on (their bookkeeping is measured) but never refuse.
       RATE_LIMIT_API_KEY_REQUESTS: '1000000000',
       PLAN_FREE_MESSAGES: '1000000000',
@@ -155,6 +169,13 @@ async function seedService(base, client) {
   const interrupt = await (
     await call(base, 'POST', '/api/interrupts', { key, body: BENCH_INTERRUPT })
   ).json();
+  // More open interrupts than a page, so the inbox pair reads a full page of 50 and a cursor.
+  for (let made = 1; made < INBOX_INTERRUPTS; made += 10)
+    await Promise.all(
+      Array.from({ length: Math.min(10, INBOX_INTERRUPTS - made) }, () =>
+        call(base, 'POST', '/api/interrupts', { key, body: BENCH_INTERRUPT }),
+      ),
+    );
   const started = performance.now();
   await seedAuditEntries(client, organisationId, keyId, AUDIT_ENTRIES);
   log(
@@ -453,52 +474,87 @@ execFileSync(process.execPath, ['seed.mjs'], {
 
 const client = new pg.Client({ connectionString: db.url });
 await client.connect();
-const bare = await startBaseline(baseline.dir, baselineUrl.toString(), POOL);
-const results = {}; // level -> pair -> result
+const bares = {};
+const stops = [];
+const results = {}; // level -> baseline -> pair -> result
 let seeded;
 let memory;
-const stops = [bare.stop];
 try {
+  for (const kind of BASELINES) {
+    bares[kind] = await startBaseline(baseline.dir, baselineUrl.toString(), POOL, kind);
+    stops.push(bares[kind].stop);
+  }
   for (const level of LEVELS) {
     const service = await startService(db.url, level);
     stops.push(service.stop);
     seeded ??= await seedService(service.base, client);
     const a = service.base;
-    const b = bare.base;
+    // Each of the service's measured routes once under load before any pair (WARMUP_SERVICE s
+    // each): the first pair otherwise pays for V8 compiling the request path, which a pair's own
+    // few seconds of warm-up do not cover on a loaded machine.
+    for (const path of [
+      '/health/live',
+      '/api/whoami',
+      `/api/interrupts/${seeded.interruptId}`,
+      '/api/audit-log?limit=50',
+      '/api/interrupts?limit=50',
+    ])
+      await load({
+        url: `${a}${path}`,
+        headers: { 'x-api-key': seeded.key },
+        connections: CONNECTIONS,
+        duration: WARMUP_SERVICE,
+      });
     const keyed = { HEADERS_A: `x-api-key=${seeded.key}` };
-    const pids = { a: service.pid, b: bare.pid };
-    const pairs = {
-      health: () => runPair(baseline.dir, `${a}/health/live`, `${b}/ping`, {}, pids),
-      whoami: () => runPair(baseline.dir, `${a}/api/whoami`, `${b}/ping`, keyed, pids),
-      interrupt: () =>
-        runPair(
-          baseline.dir,
-          `${a}/api/interrupts/${seeded.interruptId}`,
-          `${b}/rows/${BASELINE_ITEM}`,
-          keyed,
-          pids,
-        ),
-      audit: () =>
-        runPair(
-          baseline.dir,
-          `${a}/api/audit-log?limit=50`,
-          `${b}/page?org=${BASELINE_ORG}&limit=50`,
-          keyed,
-          pids,
-        ),
-      post: () => runPostPair(pgbenchBinary, a, db.url, seeded),
-      malformed: () =>
-        runPair(baseline.dir, `${a}/api/whoami`, `${a}/api/whoami`, {
-          HEADERS_A: `x-api-key=${seeded.broken}`,
-          HEADERS_B: `x-api-key=${seeded.key}`,
-          ALLOW_NON2XX: '1',
-        }),
+    const pairsWith = (bare) => {
+      const b = bare.base;
+      const pids = { a: service.pid, b: bare.pid };
+      return {
+        health: () => runPair(baseline.dir, `${a}/health/live`, `${b}/ping`, {}, pids),
+        whoami: () => runPair(baseline.dir, `${a}/api/whoami`, `${b}/ping`, keyed, pids),
+        interrupt: () =>
+          runPair(
+            baseline.dir,
+            `${a}/api/interrupts/${seeded.interruptId}`,
+            `${b}/rows/${BASELINE_ITEM}`,
+            keyed,
+            pids,
+          ),
+        audit: () =>
+          runPair(
+            baseline.dir,
+            `${a}/api/audit-log?limit=50`,
+            `${b}/page?org=${BASELINE_ORG}&limit=50`,
+            keyed,
+            pids,
+          ),
+        inbox: () =>
+          runPair(
+            baseline.dir,
+            `${a}/api/interrupts?limit=50`,
+            `${b}/page?org=${BASELINE_ORG}&limit=50`,
+            keyed,
+            pids,
+          ),
+        post: () => runPostPair(pgbenchBinary, a, db.url, seeded),
+        malformed: () =>
+          runPair(baseline.dir, `${a}/api/whoami`, `${a}/api/whoami`, {
+            HEADERS_A: `x-api-key=${seeded.broken}`,
+            HEADERS_B: `x-api-key=${seeded.key}`,
+            ALLOW_NON2XX: '1',
+          }),
+      };
     };
     results[level] = {};
-    for (const name of PAIRS) {
-      log(`LOG_LEVEL=${level}: pair ${name} (load average ${loadAverage()})`);
-      results[level][name] = await pairs[name]();
-      log(`LOG_LEVEL=${level}: ${name} ratio ${results[level][name].ratio}`);
+    for (const kind of BASELINES) {
+      const pairs = pairsWith(bares[kind]);
+      results[level][kind] = {};
+      for (const name of PAIRS) {
+        if (SERVICE_ONLY.has(name) && kind !== BASELINES[0]) continue;
+        log(`LOG_LEVEL=${level}, ${kind}: pair ${name} (load average ${loadAverage()})`);
+        results[level][kind][name] = await pairs[name]();
+        log(`LOG_LEVEL=${level}, ${kind}: ${name} ratio ${results[level][kind][name].ratio}`);
+      }
     }
     if (level === LEVELS[0] && MEMORY_MINUTES > 0) {
       log(`memory: ${MEMORY_MINUTES} min of mixed full load at LOG_LEVEL=${level}`);
@@ -518,50 +574,65 @@ try {
 const loadAfter = loadAverage();
 const minutes = ((Date.now() - startedAt) / 60_000).toFixed(1);
 
+const BARE = { fastify: 'bare Fastify 5', 'nest-express': 'bare NestJS 12 + Express' };
+// [A, B (with a bare app's name for %), goal against bare Fastify]
 const LABELS = {
-  health: ['`GET /health/live`', 'bare `GET /ping`', 0.9, '≥'],
-  whoami: ['`GET /api/whoami` with a key', 'bare `GET /ping`', 0.75, '≥'],
-  interrupt: ['`GET /api/interrupts/{id}` with a key', 'bare PK read `GET /rows/:id`', 0.8, '≥'],
+  health: ['`GET /health/live`', '% `GET /ping`', 0.8],
+  whoami: ['`GET /api/whoami` with a key', '% `GET /ping`', 0.6],
+  interrupt: ['`GET /api/interrupts/{id}` with a key', '% PK read `GET /rows/:id`', 0.6],
   audit: [
     '`GET /api/audit-log?limit=50` (50,000 entries) with a key',
-    'bare keyset page `GET /page?org=…&limit=50`',
-    0.7,
-    '≥',
+    '% keyset page `GET /page?org=…&limit=50`',
+    0.6,
+  ],
+  inbox: [
+    `\`GET /api/interrupts?limit=50\` (${INBOX_INTERRUPTS} open) with a key`,
+    '% keyset page `GET /page?org=…&limit=50`',
+    0.5,
   ],
   post: [
     '`POST /api/interrupts` (1 organisation)',
     `pgbench, the same statements (${POOL} clients)`,
-    0.5,
-    '≥',
+    0.7,
   ],
   malformed: [
     '`GET /api/whoami`, checksum-failing key (401)',
     '`GET /api/whoami`, valid key (the service)',
     1.0,
-    '≥',
   ],
 };
 const fmt = (x) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en') : '–');
+const columns = LEVELS.flatMap((level) => BASELINES.map((kind) => ({ level, kind })));
+const resultOf = (level, kind, name) =>
+  results[level]?.[SERVICE_ONLY.has(name) ? BASELINES[0] : kind]?.[name];
 const rows = PAIRS.map((name) => {
   const [a, b, goal] = LABELS[name];
-  const cells = LEVELS.map((level) => {
-    const r = results[level]?.[name];
+  const bLabel = SERVICE_ONLY.has(name) ? b : b.replace('%', 'bare');
+  const cells = columns.map(({ level, kind }) => {
+    if (SERVICE_ONLY.has(name) && kind !== BASELINES[0]) return '(same)';
+    const r = resultOf(level, kind, name);
     return r ? `**${r.ratio.toFixed(2)}** (${fmt(r.a)} / ${fmt(r.b)})` : '–';
   });
-  const met = LEVELS.map((level) => (results[level]?.[name]?.ratio >= goal ? 'yes' : 'no')).join(
-    ' / ',
-  );
-  return `| ${a} | ${b} | ${cells.join(' | ')} | ≥ ${goal.toFixed(2)} | ${met} |`;
+  const goalKind = SERVICE_ONLY.has(name) ? BASELINES[0] : 'fastify';
+  const met = LEVELS.map((level) => {
+    const r = resultOf(level, goalKind, name);
+    return r ? (r.ratio >= goal ? 'yes' : 'no') : '–';
+  }).join(' / ');
+  return `| ${a} | ${bLabel} | ${cells.join(' | ')} | ≥ ${goal.toFixed(2)} | ${met} |`;
 });
 const perRound = PAIRS.flatMap((name) =>
-  LEVELS.map((level) => `${name} (${level}): ${results[level]?.[name]?.perRound ?? '–'}`),
+  columns.flatMap(({ level, kind }) => {
+    if (SERVICE_ONLY.has(name) && kind !== BASELINES[0]) return [];
+    const r = resultOf(level, kind, name);
+    return [`${name} vs ${kind} (${level}): ${r?.perRound ?? '–'}`];
+  }),
 );
 const cpuLines = PAIRS.flatMap((name) =>
-  LEVELS.flatMap((level) => {
-    const cpu = results[level]?.[name]?.cpu;
+  columns.flatMap(({ level, kind }) => {
+    const cpu = SERVICE_ONLY.has(name) ? undefined : results[level]?.[kind]?.[name]?.cpu;
     if (!cpu) return [];
     return [
-      `${name} (${level}): A ${cpu.a.perRequest.toFixed(0)} µs at ${(100 * cpu.a.core).toFixed(0)} %, B ${cpu.b.perRequest.toFixed(0)} µs at ${(100 * cpu.b.core).toFixed(0)} %, steal ${(100 * cpu.steal).toFixed(1)} %`,
+      `${name} vs ${kind} (${level}): A ${cpu.a.perRequest.toFixed(0)} µs at ${(100 * cpu.a.core).toFixed(0)} %, B ${cpu.b.perRequest.toFixed(0)} µs at ${(100 * cpu.b.core).toFixed(0)} %, steal ${(100 * cpu.steal).toFixed(1)} %`,
     ];
   }),
 );
@@ -576,11 +647,14 @@ if (memory) {
 Memory (\`MEMORY_MINUTES=${MEMORY_MINUTES}\`, LOG_LEVEL=${LEVELS[0]}): ${MEMORY_MINUTES} min of full load, ${CONNECTIONS} connections spread
 over whoami, the interrupt read, the audit page and POST (${memory.requests.toLocaleString('en')} requests, ${memory.bad} failed).
 RSS every 10 s (MB): ${memory.samples.map((s) => s.rss.toFixed(0)).join(', ')}. At the end: **${memory.samples.at(-1).rss.toFixed(0)} MB**, max ${memory.max.toFixed(0)} MB${growth}.
-Target: ≤ 250 MB after 5 minutes, no growth between minute 2 and 5.`;
+Target: ≤ 200 MB after 5 minutes, no growth between minute 2 and 5.`;
 }
 
 const env = [
+  process.env.HTTP_ADAPTER ? `HTTP_ADAPTER=${ADAPTER}` : '',
+  process.env.BENCH_SECTION ? `BENCH_SECTION=${SECTION}` : '',
   process.env.PAIRS ? `PAIRS=${process.env.PAIRS}` : '',
+  process.env.BASELINES ? `BASELINES=${process.env.BASELINES}` : '',
   process.env.LEVELS ? `LEVELS=${process.env.LEVELS}` : '',
   process.env.SECONDS_PER_RUN ? `SECONDS_PER_RUN=${SECONDS}` : '',
   process.env.ROUNDS ? `ROUNDS=${ROUNDS}` : '',
@@ -588,19 +662,22 @@ const env = [
 ]
   .filter(Boolean)
   .join(' ');
-const markdown = `## The request path against a bare NestJS + pg app (issue 14)
+const adapterName = ADAPTER === 'express' ? 'Express' : 'Fastify';
+const markdown = `## The request path on ${adapterName} against bare Fastify and bare NestJS + Express (issues 14, 28)
 
 Command: \`${env ? `${env} ` : ''}npx nx run tools:bench-pairs\` — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${machine()},
-Postgres 15 (one throwaway cluster, fsync off; the baseline in its own database, seeded by its \`seed.mjs\`), ${minutes} min.
-Load average (1 / 5 / 15 min) ${loadBefore} before, ${loadAfter} after: the machine is shared, so only the ratios,
-each taken in one run, are figures. Each pair is the baseline's \`run-pair.sh\` (${ROUNDS} rounds × ${SECONDS} s, A then B, a
+Postgres 15 (one throwaway cluster, fsync off; the bare apps in their own database, seeded by its \`seed.mjs\`), ${minutes} min.
+The service runs on NestJS's **${adapterName}** adapter (\`HTTP_ADAPTER=${ADAPTER}\`).
+Load average (1 / 5 / 15 min) **${loadBefore}** before, **${loadAfter}** after: the machine is shared by other
+engineers' runs, so only the ratios, each taken in one run (A and B alternated, sharing the noise), are figures.
+Each pair is the baseline's \`run-pair.sh\` (${ROUNDS} rounds × ${SECONDS} s, A then B, a
 ${WARMUP} s warm-up before every run, ${CONNECTIONS} connections; the ratio is the median of the per-round ratios); the POST pair
 alternates autocannon with pgbench the same way. The service runs with \`NODE_ENV=production\`, its pool of ${POOL} against
-the baseline's \`PG_POOL_MAX=${POOL}\`, and \`NODE_OPTIONS=${process.env.SERVICE_NODE_OPTIONS ?? productionNodeOptions()}\` as in the production
-image; at \`info\` it writes one line per request (to /dev/null).
+the bare apps' \`PG_POOL_MAX=${POOL}\`, the key budget on but out of reach, and \`NODE_OPTIONS=${process.env.SERVICE_NODE_OPTIONS ?? productionNodeOptions()}\` as in the production
+image; at \`info\` it writes one line per request (to /dev/null). The goals are issue 28's, against bare Fastify.
 
-| A (the service) | B | ${LEVELS.map((l) => `ratio A/B, LOG_LEVEL=${l} (req/s A / B)`).join(' | ')} | goal | met (${LEVELS.join(' / ')}) |
-|---|---|${LEVELS.map(() => '---|').join('')}---|---|
+| A (the service) | B | ${columns.map(({ level, kind }) => `ratio A/B vs ${BARE[kind]}, LOG_LEVEL=${level} (req/s A / B)`).join(' | ')} | goal (vs bare Fastify) | met (${LEVELS.join(' / ')}) |
+|---|---|${columns.map(() => '---|').join('')}---|---|
 ${rows.join('\n')}
 
 Per-round ratios: ${perRound.join('; ')}.
@@ -612,4 +689,4 @@ ${cpuLines.join('; ')}.
 ${memoryText}`;
 
 console.log(markdown);
-if (process.env.BENCH_WRITE !== '0') writeSection('pairs', markdown);
+if (process.env.BENCH_WRITE !== '0') writeSection(SECTION, markdown);

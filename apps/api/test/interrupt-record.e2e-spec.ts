@@ -195,6 +195,67 @@ describe('the interrupt record kept with the row', () => {
     expect(removed.decisions.map((d) => d.actionName)).toEqual(['announce']);
   });
 
+  // Issue 28 item 4: the inbox listing answers each kept record as it is, as the read does.
+  it('the inbox listing answers each interrupt byte for byte as its read does: kept, cleared, or kept by another renderer', async () => {
+    const ids: string[] = [];
+    for (const title of ['Listed "one" ✓', 'Listed two', 'Listed three']) {
+      const opened = await http()
+        .post('/api/interrupts')
+        .set('x-api-key', key)
+        .send({
+          title,
+          externalId: 'listing',
+          metadata: { zeta: 1.0, '10': 'ten', nested: { b: null, a: '\u0001' } },
+          actionRequests: [{ name: 'deploy', args: { version: '2.0.0', a: { y: 2.5, x: 1 } } }],
+        });
+      expect(opened.status).toBe(201);
+      ids.push(opened.body.id as string);
+    }
+    const decided = await http()
+      .post(`/api/interrupts/${ids[0]}/decisions`)
+      .set('cookie', owner.cookie)
+      .send({ actionName: 'deploy', decision: 'edit', editedArgs: { version: '2.0.1' } });
+    expect(decided.status).toBe(201);
+    // The second read from its columns; the third's record kept by an older renderer, which the
+    // listing must not answer.
+    await db.query(
+      `UPDATE interrupts SET record_json = NULL WHERE organisation_id = $1 AND id = $2`,
+      [owner.organisationId, ids[1]],
+    );
+    await db.query(
+      `UPDATE interrupts SET record_json = '{"stale":true}', record_version = record_version - 1
+        WHERE organisation_id = $1 AND id = $2`,
+      [owner.organisationId, ids[2]],
+    );
+    expect(await kept(ids[0])).not.toBeNull();
+    expect(await kept(ids[1])).toBeNull();
+    expect(await kept(ids[2])).toBe('{"stale":true}');
+    const reads = await Promise.all(ids.map(readText));
+    expect(reads[2]).not.toContain('stale');
+
+    const first = await http()
+      .get('/api/interrupts?externalId=listing&limit=2')
+      .set('x-api-key', key);
+    expect(first.status).toBe(200);
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+    const nextCursor = first.body.nextCursor as string;
+    expect(typeof nextCursor).toBe('string');
+    expect(first.text).toBe(
+      `{"interrupts":[${reads[2]},${reads[1]}],"nextCursor":${JSON.stringify(nextCursor)}}`,
+    );
+    const rest = await http()
+      .get(`/api/interrupts?externalId=listing&limit=2&cursor=${encodeURIComponent(nextCursor)}`)
+      .set('x-api-key', key);
+    expect(rest.text).toBe(`{"interrupts":[${reads[0]}],"nextCursor":null}`);
+    // A listing with its title search reads whole rows: the same bytes.
+    const searched = await http()
+      .get('/api/interrupts?externalId=listing&q=listed')
+      .set('x-api-key', key);
+    expect(searched.text).toBe(
+      `{"interrupts":[${reads[2]},${reads[1]},${reads[0]}],"nextCursor":null}`,
+    );
+  });
+
   it('with include, the read renders from the columns as before; another organisation still gets 404', async () => {
     // History is audit entries: a key reads it on Pro (issue 34, item 8).
     await setPlan(t.app.getHttpServer(), owner.cookie, 'pro');

@@ -538,6 +538,9 @@ test.describe('Inbox and interrupts', () => {
     await page.keyboard.type('Not this one.');
     await page.keyboard.press('Control+Enter');
     await expect(page.getByRole('region', { name: 'y' })).toContainText(/Rejected by Ada Lovelace/);
+    // The decided action's heading takes the focus once the decision is in (after the refresh
+    // shows it): wait for that, or it could take the focus back from the editor opened next.
+    await expect(page.getByRole('heading', { name: 'y', exact: true })).toBeFocused();
     // e on the last: its editor.
     await page.keyboard.press('e');
     await expect(page.getByLabel('Edited arguments for z')).toBeFocused();

@@ -86,13 +86,15 @@ test.describe('Members, invitations, roles, teams, organisation', () => {
       .getByRole('table', { name: 'Roles' })
       .getByRole('row')
       .filter({ hasText: roleName });
-    await expect(roleRow).toContainText('interrupt.read');
-    await expect(roleRow).toContainText('interrupt.decide');
+    // Permissions in words, grouped.
+    await expect(roleRow).toContainText(
+      'Interrupts: See the inbox and interrupts, Decide interrupts',
+    );
     await roleRow.getByRole('button', { name: `Edit ${roleName}` }).click();
     const edit = page.getByRole('dialog', { name: `Edit role ${roleName}` });
     await edit.getByRole('checkbox', { name: 'Escalate interrupts' }).check();
     await edit.getByRole('button', { name: 'Save role' }).click();
-    await expect(roleRow).toContainText('interrupt.escalate');
+    await expect(roleRow).toContainText('Escalate interrupts');
     await expectAccessible(page, 'the roles page');
     await screenshot(page, 'roles');
     // A role someone holds cannot go: the confirmation stays open with the service's reason.

@@ -2,13 +2,10 @@ import type { SearchCosts } from '@interlock/audit';
 import type { KeysetPosition } from '@interlock/cursor';
 import { INTERRUPT_STATUSES } from './interrupt.entity';
 import type { InterruptStatus } from './interrupt.entity';
+import { RECORD_RENDER_VERSION } from './interrupt-record';
 
-/** The columns every read of an interrupt selects, with its decisions as a JSON array. */
-export const INTERRUPT_COLUMNS = `
-  i.id, i.title, i.description, i.external_id, i.session_id, i.status, i.action_requests,
-  i.assignee_type, i.assignee_id, i.assignee_name, i.escalation_level, i.escalation_reason,
-  i.escalated_at, i.metadata, i.created_at, i.answered_at, i.expires_at, i.on_timeout, i.closed_at, i.withdrawn_reason,
-  COALESCE((
+/** An interrupt's decisions as a JSON array, in the order they were made. */
+const DECISIONS_JSON = `COALESCE((
     SELECT json_agg(json_build_object(
              'id', d.id, 'actionName', d.action_name, 'decision', d.decision,
              'editedArgs', d.edited_args, 'editedName', d.edited_name, 'message', d.message,
@@ -17,7 +14,32 @@ export const INTERRUPT_COLUMNS = `
            ORDER BY d.decided_at, d.id)
       FROM interrupt_decisions d
      WHERE d.organisation_id = i.organisation_id AND d.interrupt_id = i.id
-  ), '[]'::json) AS decisions`;
+  ), '[]'::json)`;
+
+/** The columns every read of an interrupt selects, with its decisions as a JSON array. */
+export const INTERRUPT_COLUMNS = `
+  i.id, i.title, i.description, i.external_id, i.session_id, i.status, i.action_requests,
+  i.assignee_type, i.assignee_id, i.assignee_name, i.escalation_level, i.escalation_reason,
+  i.escalated_at, i.metadata, i.created_at, i.answered_at, i.expires_at, i.on_timeout, i.closed_at, i.withdrawn_reason,
+  ${DECISIONS_JSON} AS decisions`;
+
+/** The row keeps its record as this renderer renders it (interrupt-record.ts). */
+const RECORD_KEPT = `(i.record_version = ${RECORD_RENDER_VERSION} AND i.record_json IS NOT NULL)`;
+
+/**
+ * The inbox listing's columns (issue 28 item 4, the audit page's treatment): a row whose record
+ * is kept by the current renderer answers with that text (`record_json`), and what only its
+ * rendering needs — the payloads and the decisions' aggregate — is neither read nor decoded; any
+ * other row is read whole and rendered.
+ */
+export const LISTED_INTERRUPT_COLUMNS = `
+  i.id, i.title, i.description, i.external_id, i.session_id, i.status,
+  i.assignee_type, i.assignee_id, i.assignee_name, i.escalation_level, i.escalation_reason,
+  i.escalated_at, i.created_at, i.answered_at, i.expires_at, i.on_timeout, i.closed_at, i.withdrawn_reason,
+  CASE WHEN ${RECORD_KEPT} THEN i.record_json END AS record_json,
+  CASE WHEN ${RECORD_KEPT} THEN NULL ELSE i.action_requests END AS action_requests,
+  CASE WHEN ${RECORD_KEPT} THEN NULL ELSE i.metadata END AS metadata,
+  CASE WHEN ${RECORD_KEPT} THEN NULL ELSE ${DECISIONS_JSON} END AS decisions`;
 
 /** What a page of the inbox is filtered by, resolved (the member's teams already looked up). */
 export interface InboxFilter {
@@ -130,6 +152,7 @@ export function inboxPageQuery(
   filter: InboxFilter,
   after: KeysetPosition | undefined,
   take: number,
+  columns: string = INTERRUPT_COLUMNS,
 ): SqlQuery {
   const c = new Conditions(organisationId);
   const assigneeIds = filter.assignees?.ids ?? [];
@@ -150,12 +173,12 @@ export function inboxPageQuery(
   const order = orderOf(filter);
   if (!partitioned) {
     return {
-      sql: `SELECT ${INTERRUPT_COLUMNS} FROM interrupts i WHERE ${c.where.join(' AND ')} ORDER BY ${order} LIMIT ${limit}`,
+      sql: `SELECT ${columns} FROM interrupts i WHERE ${c.where.join(' AND ')} ORDER BY ${order} LIMIT ${limit}`,
       params: c.params,
     };
   }
   return {
-    sql: `SELECT ${INTERRUPT_COLUMNS}
+    sql: `SELECT ${columns}
             FROM (SELECT p.id, p.created_at, p.expires_at
                     FROM ${partitions.join(' CROSS JOIN ')}
                    CROSS JOIN LATERAL (

@@ -13,6 +13,8 @@ export interface StoredActionRequest {
 }
 
 export interface InterruptRow {
+  /** The kept record (the inbox listing's read: LISTED_INTERRUPT_COLUMNS), when it is kept. */
+  record_json?: string | null;
   id: string;
   title: string;
   description: string | null;

@@ -118,8 +118,8 @@ export class InterruptsController {
   list(
     @CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal,
     @Query() query: ListInterruptsQuery,
-  ): Promise<InterruptListResponse> {
-    return this.interrupts.list(
+  ): Promise<JsonText<InterruptListResponse>> {
+    return this.interrupts.listAnswer(
       caller.organisationId,
       query,
       caller.kind === 'member' ? { memberId: caller.memberId } : { apiKeyId: caller.apiKeyId },

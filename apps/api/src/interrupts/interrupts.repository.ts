@@ -462,8 +462,9 @@ export class InterruptsRepository {
     filter: InboxFilter,
     after: KeysetPosition | undefined,
     take: number,
+    columns?: string,
   ): Promise<InterruptRow[]> {
-    const q = inboxPageQuery(organisationId, filter, after, take);
+    const q = inboxPageQuery(organisationId, filter, after, take, columns);
     return queryRows<InterruptRow>(db, q.sql, q.params);
   }
 

@@ -89,7 +89,13 @@ function setUp(
     readDetail: jest.fn(async () => row),
     readRecord: jest.fn(async () => ({ record_json: null })),
     page: jest.fn(async () => [row]),
-    counts: jest.fn(async () => ({ open: 1001, assigned_to_me: 3, escalated: 1000, answered: 0 })),
+    counts: jest.fn(async () => ({
+      open: 1001,
+      assigned_to_me: 3,
+      waiting_for_me: 5,
+      escalated: 1000,
+      answered: 0,
+    })),
     ...overrides,
   } as unknown as InterruptsRepository;
   const sessions = {
@@ -281,6 +287,8 @@ describe('InterruptsService', () => {
       expect.objectContaining({ openedByKeyId: 'k-1', statuses: ['open'] }),
       undefined,
       51,
+      // The whole row (the HTTP listing, listAnswer, reads LISTED_INTERRUPT_COLUMNS).
+      undefined,
     );
   });
 
@@ -289,6 +297,7 @@ describe('InterruptsService', () => {
     expect(await service.counts(ORG, 'u-1')).toEqual({
       open: { count: 1000, capped: true },
       assignedToMe: { count: 3, capped: false },
+      waitingForMe: { count: 5, capped: false },
       escalated: { count: 1000, capped: false },
       answered: { count: 0, capped: false },
       cap: 1000,

@@ -68,6 +68,7 @@ import {
 import {
   COUNT_CAP,
   InboxFilter,
+  LISTED_INTERRUPT_COLUMNS,
   MAX_TITLE_PREFIX_EXPANSION,
   NO_DEADLINE,
   TITLE_SEARCH_COSTS,
@@ -589,6 +590,39 @@ export class InterruptsService {
     query: ListInterruptsQuery,
     caller: ListCaller = {},
   ): Promise<InterruptListResponse> {
+    const page = await this.listRows(organisationId, query, caller);
+    return { interrupts: page.rows.map(toInterruptResponse), nextCursor: page.nextCursor };
+  }
+
+  /**
+   * `list` as the HTTP answer, as the audit page is answered (issue 28 item 4): each interrupt
+   * whose record is kept with its row (`record_json`, by this renderer) is that text, put in the
+   * page as it is — nothing of it decoded, nothing written out again; any other is rendered from
+   * its columns. The same bytes as `list`'s page serialised.
+   */
+  async listAnswer(
+    organisationId: string,
+    query: ListInterruptsQuery,
+    caller: ListCaller = {},
+  ): Promise<JsonText<InterruptListResponse>> {
+    const page = await this.listRows(organisationId, query, caller, LISTED_INTERRUPT_COLUMNS);
+    let items = '';
+    for (let i = 0; i < page.rows.length; i++) {
+      const row = page.rows[i];
+      items += (i === 0 ? '' : ',') + (row.record_json ?? JSON.stringify(toInterruptResponse(row)));
+    }
+    return new JsonText(
+      `{"interrupts":[${items}],"nextCursor":${JSON.stringify(page.nextCursor)}}`,
+    );
+  }
+
+  /** One page of the listing's rows (`columns`: what the plain listing reads of each). */
+  private async listRows(
+    organisationId: string,
+    query: ListInterruptsQuery,
+    caller: ListCaller,
+    columns?: string,
+  ): Promise<{ rows: InterruptRow[]; nextCursor: string | null }> {
     const { memberId, apiKeyId } = caller;
     const words = query.q === undefined ? [] : searchWords(query.q);
     if (words.length > MAX_SEARCH_WORDS) {
@@ -602,9 +636,8 @@ export class InterruptsService {
     const personal = query.assignee === 'me' || query.assignee === 'my_teams';
     // `me` names the caller: a key is no member and in no team, so nothing is assigned to it; a
     // member is no key, so it opened nothing. Both are valid queries that match nothing.
-    if (personal && memberId === undefined) return { interrupts: [], nextCursor: null };
-    if (query.openedBy === 'me' && apiKeyId === undefined)
-      return { interrupts: [], nextCursor: null };
+    if (personal && memberId === undefined) return { rows: [], nextCursor: null };
+    if (query.openedBy === 'me' && apiKeyId === undefined) return { rows: [], nextCursor: null };
     const openedByKeyId = query.openedBy === 'me' ? apiKeyId : undefined;
     const order = query.order ?? 'newest';
     // A cursor is good for one organisation, one set of filters and (for me/my_teams) one member.
@@ -648,10 +681,10 @@ export class InterruptsService {
       async (after, take) => {
         if (assignees !== undefined && assignees.ids.length === 0) return [];
         if (words.length > 0) return this.titleSearch(organisationId, filter, after, take);
-        return this.interrupts.page(this.dataSource, organisationId, filter, after, take);
+        return this.interrupts.page(this.dataSource, organisationId, filter, after, take, columns);
       },
     );
-    return { interrupts: page.rows.map(toInterruptResponse), nextCursor: page.nextCursor };
+    return { rows: page.rows, nextCursor: page.nextCursor };
   }
 
   /**

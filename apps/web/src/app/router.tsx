@@ -37,7 +37,7 @@ const routes: RouteObject[] = [
       {
         path: 'reset-password',
         lazy: () =>
-          import('../features/auth/routes/reset-password.route').then((m) => ({
+          import('@/features/auth/routes/reset-password.route').then((m) => ({
             Component: m.ResetPasswordRoute,
           })),
       },
@@ -194,7 +194,7 @@ const routes: RouteObject[] = [
       {
         path: 'settings/security',
         lazy: () =>
-          import('../features/account/routes/security.route').then((m) => ({
+          import('@/features/account/routes/security.route').then((m) => ({
             Component: m.SecurityRoute,
           })),
       },

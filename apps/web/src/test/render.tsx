@@ -14,7 +14,7 @@ export function renderWithApp(ui: ReactElement, { path = '/' }: { path?: string 
     defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
   });
   const wrapper = ({ children }: { children: ReactNode }) => (
-    <MantineProvider>
+    <MantineProvider env="test">
       <QueryClientProvider client={queryClient}>
         <ModalsProvider>
           <MemoryRouter initialEntries={[path]}>{children}</MemoryRouter>

@@ -1,10 +1,15 @@
 // Set-up for the dashboard's Vitest run (apps/web/vitest.config.ts): Testing Library's DOM
 // matchers, what jsdom lacks and Mantine uses, and the MSW server that answers the API.
 import '@testing-library/jest-dom/vitest';
+import { configure } from '@testing-library/react';
 // Test set-up only: the generated client's instance, to give its relative URLs an origin.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { client } from '../../../../libs/api-client/src/generated/client.gen';
 import { server } from './server';
+
+// findBy…/waitFor wait for a condition, not a time: on the shared machine under load a lazily
+// loaded chunk or a query can take seconds, so they wait up to 10 s before failing.
+configure({ asyncUtilTimeout: 10_000 });
 
 // The dashboard calls `/api/…` on its own origin; Node's fetch needs the origin spelled out.
 client.setConfig({ baseUrl: window.location.origin });
@@ -27,6 +32,16 @@ globalThis.ResizeObserver ??= class {
   disconnect = nothing;
 };
 Element.prototype.scrollIntoView ??= nothing;
+// The inbox loads its next page when a sentinel comes into view; jsdom never scrolls.
+globalThis.IntersectionObserver ??= class {
+  readonly root = null;
+  readonly rootMargin = '0px';
+  readonly thresholds = [0];
+  observe = nothing;
+  unobserve = nothing;
+  disconnect = nothing;
+  takeRecords = () => [];
+} as unknown as typeof IntersectionObserver;
 // Mantine's autosizing textarea re-measures when web fonts load.
 if (!('fonts' in document))
   Object.defineProperty(document, 'fonts', {

@@ -1,17 +1,6 @@
 import type { AuditEntryResponse } from '@interlock/api-client';
-import {
-  Anchor,
-  Button,
-  Code,
-  Group,
-  Paper,
-  Select,
-  SimpleGrid,
-  Table,
-  Text,
-  TextInput,
-} from '@mantine/core';
-import { useDebouncedValue, useIntersection } from '@mantine/hooks';
+import { Anchor, Button, Code, Group, Paper, SimpleGrid, Table, Text } from '@mantine/core';
+import { useIntersection } from '@mantine/hooks';
 import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { CenteredLoader } from '@/shared/components/centered-loader';
@@ -20,25 +9,23 @@ import { PageHeader } from '@/shared/components/page-header';
 import { QueryError } from '@/shared/components/query-error';
 import { RelativeTime } from '@/shared/components/relative-time';
 import { useCan } from '@/shared/sign-in/sign-in-session.queries';
-import {
-  ACTOR_TYPES,
-  CATEGORIES,
-  FILTER_NAMES,
-  filtersFromParams,
-  isoToLocal,
-  localToIso,
-  TARGET_TYPES,
-} from '../api/audit-filters';
+import { filtersFromParams } from '../api/audit-filters';
 import { exportUrl, useAuditLog } from '../api/audit-log.queries';
+import { useActorChoices, useTargetChoices } from '../api/audit-names.queries';
 import { AuditEntryDrawer } from '../components/audit-entry-drawer';
-
-const options = (values: string[]) => values.map((v) => ({ value: v, label: v }));
+import {
+  ChoiceFilter,
+  NameFilter,
+  TextFilter,
+  TimeFilter,
+  type SetFilter,
+} from '../components/audit-filter-fields';
 
 /** The audit log: every filter of the API, word-prefix search, endless scroll, entry detail, CSV export. */
 export function AuditLogRoute() {
   const [params, setParams] = useSearchParams();
   const filters = useMemo(() => filtersFromParams(params), [params]);
-  const set = (name: (typeof FILTER_NAMES)[number], value: string | null) =>
+  const set: SetFilter = (name, value) =>
     setParams(
       (p) => {
         const next = new URLSearchParams(p);
@@ -49,18 +36,10 @@ export function AuditLogRoute() {
       { replace: true },
     );
 
-  // Free-text fields apply once typing pauses.
-  const [q, setQ] = useState(filters.q ?? '');
-  const [action, setAction] = useState(filters.action ?? '');
-  const [actorId, setActorId] = useState(filters.actorId ?? '');
-  const [targetId, setTargetId] = useState(filters.targetId ?? '');
-  const [typed] = useDebouncedValue({ q, action, actorId, targetId }, 300);
-  useEffect(() => {
-    for (const name of ['q', 'action', 'actorId', 'targetId'] as const) {
-      if ((params.get(name) ?? '') !== typed[name].trim()) set(name, typed[name]);
-    }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [typed]);
+  // Clearing every filter starts the typed fields afresh too.
+  const [generation, setGeneration] = useState(0);
+  const actorChoices = useActorChoices(filters.actorType);
+  const targetChoices = useTargetChoices(filters.targetType);
 
   const log = useAuditLog(filters);
   const entries = useMemo(() => log.data?.pages.flatMap((p) => p.entries) ?? [], [log.data]);
@@ -72,6 +51,7 @@ export function AuditLogRoute() {
       void log.fetchNextPage();
   }, [sentinel.entry?.isIntersecting, log]);
   const filtered = Object.keys(filters).length > 0;
+  const field = { filters, set };
 
   return (
     <>
@@ -87,71 +67,33 @@ export function AuditLogRoute() {
         }
       />
       <Paper withBorder p="md" mb="md">
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
-          <TextInput
+        <SimpleGrid key={generation} cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
+          <TextFilter
+            name="q"
             label="Search"
             description="Word prefixes; every word must match"
-            value={q}
-            onChange={(e) => setQ(e.currentTarget.value)}
-            type="search"
-            maxLength={200}
+            {...field}
           />
-          <Select
-            label="Category"
-            description="Any when empty"
-            data={options(CATEGORIES)}
-            value={filters.category ?? null}
-            onChange={(v) => set('category', v)}
-            clearable
+          <ChoiceFilter name="category" {...field} />
+          <TextFilter name="action" label="Action" description="e.g. api_key.created" {...field} />
+          <ChoiceFilter name="actorType" {...field} />
+          <NameFilter
+            name="actorId"
+            label="Actor"
+            idDescription="A member's or key's id"
+            choices={actorChoices}
+            {...field}
           />
-          <TextInput
-            label="Action"
-            description="e.g. api_key.created"
-            value={action}
-            onChange={(e) => setAction(e.currentTarget.value)}
+          <ChoiceFilter name="targetType" {...field} />
+          <NameFilter
+            name="targetId"
+            label="Target"
+            idDescription="e.g. an interrupt's id"
+            choices={targetChoices}
+            {...field}
           />
-          <Select
-            label="Actor type"
-            description="Any when empty"
-            data={options(ACTOR_TYPES)}
-            value={filters.actorType ?? null}
-            onChange={(v) => set('actorType', v)}
-            clearable
-          />
-          <TextInput
-            label="Actor id"
-            description="A member's or key's id"
-            value={actorId}
-            onChange={(e) => setActorId(e.currentTarget.value)}
-          />
-          <Select
-            label="Target type"
-            description="Any when empty"
-            data={options(TARGET_TYPES)}
-            value={filters.targetType ?? null}
-            onChange={(v) => set('targetType', v)}
-            clearable
-          />
-          <TextInput
-            label="Target id"
-            description="e.g. an interrupt's id"
-            value={targetId}
-            onChange={(e) => setTargetId(e.currentTarget.value)}
-          />
-          <TextInput
-            label="From"
-            description="Inclusive, your time"
-            type="datetime-local"
-            value={isoToLocal(filters.from)}
-            onChange={(e) => set('from', localToIso(e.currentTarget.value))}
-          />
-          <TextInput
-            label="To"
-            description="Exclusive, your time"
-            type="datetime-local"
-            value={isoToLocal(filters.to)}
-            onChange={(e) => set('to', localToIso(e.currentTarget.value))}
-          />
+          <TimeFilter name="from" {...field} />
+          <TimeFilter name="to" {...field} />
         </SimpleGrid>
         {filtered && (
           <Button
@@ -159,10 +101,7 @@ export function AuditLogRoute() {
             size="xs"
             mt="sm"
             onClick={() => {
-              setQ('');
-              setAction('');
-              setActorId('');
-              setTargetId('');
+              setGeneration((g) => g + 1);
               setParams({}, { replace: true });
             }}
           >

@@ -1,107 +1,60 @@
 import type { InterruptResponse } from '@interlock/api-client';
-import {
-  Anchor,
-  Badge,
-  Button,
-  Group,
-  Kbd,
-  Modal,
-  Paper,
-  ScrollArea,
-  Select,
-  Stack,
-  Tabs,
-  Text,
-  TextInput,
-} from '@mantine/core';
-import { useDebouncedValue, useIntersection } from '@mantine/hooks';
+import { Anchor, Button, Group, Kbd, Paper, Text } from '@mantine/core';
+import { useIntersection } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
-import { AgentSnippet } from '@/shared/components/agent-snippet';
+import { Link, useNavigate } from 'react-router';
 import { CenteredLoader } from '@/shared/components/centered-loader';
-import { EmptyHint } from '@/shared/components/empty-hint';
 import { PageHeader } from '@/shared/components/page-header';
 import { QueryError } from '@/shared/components/query-error';
 import { useShortcutsEnabled } from '@/shared/preferences/preferences';
 import { useCan } from '@/shared/sign-in/sign-in-session.queries';
 import { notifyError, notifySuccess } from '@/shared/utils/notify';
 import { latestHeld, UNDO_SECONDS, useHeldInterruptIds } from '../api/held-approvals';
-import {
-  canApproveAll,
-  undecidedActions,
-  useInterruptCounts,
-  useInterruptList,
-  inboxFromParams,
-  type InboxTab,
-} from '../api/interrupts.queries';
+import { canApproveAll, undecidedActions, useInterruptList } from '../api/interrupts.queries';
 import { ApproveConfirmModal } from '../components/approve-confirm-modal';
 import { approveWithUndo, undo } from '../components/approve-with-undo';
+import { BulkApproveModal } from '../components/bulk-approve-modal';
+import { InboxEmpty } from '../components/inbox-empty';
+import { InboxFilters, InboxTabs } from '../components/inbox-filters';
 import { InboxTable } from '../components/inbox-table';
 import { RejectModal } from '../components/reject-modal';
+import { useInboxSelection } from '../components/use-inbox-selection';
 import { useInboxShortcuts } from '../components/use-inbox-shortcuts';
+import { useInboxUrlState } from '../components/use-inbox-url-state';
 
-type Tab = InboxTab;
-const TABS: {
-  value: Tab;
-  label: string;
-  count: 'open' | 'assignedToMe' | 'escalated' | 'answered';
-}[] = [
-  { value: 'open', label: 'Open', count: 'open' },
-  { value: 'mine', label: 'Assigned to me', count: 'assignedToMe' },
-  { value: 'escalated', label: 'Escalated', count: 'escalated' },
-  { value: 'answered', label: 'Answered', count: 'answered' },
-];
-
-/** The inbox: what waits for a decision, live. */
+/**
+ * The inbox: what waits for a decision, live. The pieces live beside it: the URL state
+ * (use-inbox-url-state), the selection (use-inbox-selection), bulk approve (bulk-approve-modal),
+ * tabs and filters (inbox-filters), the empty states (inbox-empty); this page wires them to the
+ * list, the keyboard cursor and the dialogs.
+ */
 export function InboxRoute() {
-  const [params, setParams] = useSearchParams();
-  const { tab, filters } = useMemo(() => inboxFromParams(params), [params]);
-  const order = filters.order ?? 'newest';
-  const assignee = tab === 'open' ? (params.get('assignee') ?? null) : null;
-  const [search, setSearch] = useState(params.get('q') ?? '');
-  const [q] = useDebouncedValue(search.trim(), 250);
-  const setParam = (name: string, value: string | null) =>
-    setParams(
-      (p) => {
-        const next = new URLSearchParams(p);
-        if (value === null || value === '') next.delete(name);
-        else next.set(name, value);
-        return next;
-      },
-      { replace: true },
-    );
-  useEffect(() => {
-    if ((params.get('q') ?? '') !== q) setParam('q', q);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [q]);
+  const url = useInboxUrlState();
+  const { tab, filters } = url;
 
   const list = useInterruptList(filters);
-  const counts = useInterruptCounts();
   // Interrupts whose approval is held for undo (or being sent) are gone from the list already.
   const heldIds = useHeldInterruptIds();
   const interrupts = useMemo(
     () => (list.data?.pages.flatMap((p) => p.interrupts) ?? []).filter((i) => !heldIds.has(i.id)),
     [list.data, heldIds],
   );
+  const selection = useInboxSelection(interrupts, filters);
 
   const canDecide = useCan('interrupt.decide');
   const [shortcuts] = useShortcutsEnabled();
   const navigate = useNavigate();
   const tbody = useRef<HTMLTableSectionElement>(null);
   const [active, setActive] = useState(-1);
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [rejecting, setRejecting] = useState<InterruptResponse | null>(null);
   const [bulkOpen, setBulkOpen] = useState(false);
   const [confirming, setConfirming] = useState<InterruptResponse | null>(null);
   const [focusAfter, setFocusAfter] = useState<number | null>(null);
   const queryClient = useQueryClient();
 
-  // A new tab or filter starts without a cursor row or a selection.
-  useEffect(() => {
-    setActive(-1);
-    setSelected(new Set());
-  }, [filters]);
+  // A new tab or filter starts without a cursor row.
+  useEffect(() => setActive(-1), [filters]);
 
   const current = active >= 0 ? interrupts[active] : undefined;
   const focusRow = (index: number) => {
@@ -162,12 +115,6 @@ export function InboxRoute() {
       void list.fetchNextPage();
   }, [sentinel.entry?.isIntersecting, list]);
 
-  const filtered = q !== '' || (tab === 'open' && assignee !== null);
-  const countLabel = (key: (typeof TABS)[number]['count']) => {
-    const c = counts.data?.[key];
-    return c === undefined ? '' : `${c.count}${c.capped ? '+' : ''}`;
-  };
-
   return (
     <>
       <PageHeader
@@ -176,91 +123,14 @@ export function InboxRoute() {
         actions={
           canDecide &&
           tab !== 'answered' && (
-            <Button disabled={selected.size === 0} onClick={() => setBulkOpen(true)}>
-              Approve selected ({selected.size})
+            <Button disabled={selection.selected.size === 0} onClick={() => setBulkOpen(true)}>
+              Approve selected ({selection.selected.size})
             </Button>
           )
         }
       />
-      <Tabs
-        value={tab}
-        onChange={(value) => setParam('tab', value === 'open' ? null : value)}
-        keepMounted={false}
-      >
-        <Tabs.List aria-label="Inbox tabs">
-          {TABS.map((t) => (
-            <Tabs.Tab
-              key={t.value}
-              value={t.value}
-              rightSection={
-                countLabel(t.count) !== '' && (
-                  <Badge
-                    size="sm"
-                    variant="light"
-                    color={t.value === 'escalated' && counts.data?.escalated.count ? 'red' : 'gray'}
-                    aria-hidden
-                  >
-                    {countLabel(t.count)}
-                  </Badge>
-                )
-              }
-              aria-label={`${t.label} (${countLabel(t.count) || '…'})`}
-            >
-              {t.label}
-            </Tabs.Tab>
-          ))}
-        </Tabs.List>
-      </Tabs>
-      <Group mt="md" mb="sm" gap="sm" align="flex-end">
-        <TextInput
-          label="Search titles"
-          placeholder="Words the title starts with"
-          value={search}
-          onChange={(e) => setSearch(e.currentTarget.value)}
-          w={280}
-          type="search"
-        />
-        <Select
-          label="Order"
-          w={160}
-          allowDeselect={false}
-          data={[
-            { value: 'newest', label: 'Newest first' },
-            { value: 'oldest', label: 'Oldest first' },
-            { value: 'deadline', label: 'Due soonest' },
-          ]}
-          value={order}
-          onChange={(v) => setParam('order', v === 'oldest' || v === 'deadline' ? v : null)}
-        />
-        {tab === 'open' && (
-          <Select
-            label="Assignee"
-            w={190}
-            allowDeselect={false}
-            data={[
-              { value: 'any', label: 'Anyone or nobody' },
-              { value: 'unassigned', label: 'Unassigned' },
-              { value: 'my_teams', label: 'My teams' },
-            ]}
-            value={assignee ?? 'any'}
-            onChange={(v) => setParam('assignee', v === 'any' ? null : v)}
-          />
-        )}
-        {tab === 'answered' && (
-          <Select
-            label="Closed as"
-            w={170}
-            allowDeselect={false}
-            data={[
-              { value: 'answered', label: 'Answered' },
-              { value: 'expired', label: 'Expired' },
-              { value: 'withdrawn', label: 'Withdrawn' },
-            ]}
-            value={filters.status ?? 'answered'}
-            onChange={(v) => setParam('closed', v === 'expired' || v === 'withdrawn' ? v : null)}
-          />
-        )}
-      </Group>
+      <InboxTabs tab={tab} setParam={url.setParam} />
+      <InboxFilters {...url} />
       {shortcuts && (
         <Text size="xs" c="dimmed" mb="sm">
           Keyboard: <Kbd>j</Kbd> <Kbd>k</Kbd> move · <Kbd>Enter</Kbd> open · <Kbd>a</Kbd> approve
@@ -276,41 +146,7 @@ export function InboxRoute() {
       ) : list.isError ? (
         <QueryError error={list.error} onRetry={() => void list.refetch()} />
       ) : interrupts.length === 0 ? (
-        <Paper withBorder p="lg">
-          {filtered ? (
-            <EmptyHint title="No interrupt matches">
-              <Text size="sm" c="dimmed">
-                Try fewer words or another assignee filter.
-              </Text>
-            </EmptyHint>
-          ) : tab === 'open' ? (
-            <EmptyHint title="Nothing waits for a decision">
-              <Stack align="center" gap="sm">
-                <Text size="sm" c="dimmed">
-                  When an agent opens an interrupt it appears here at once. With an API key
-                  (Integrations → Api Keys), an agent opens its first one like this:
-                </Text>
-                <AgentSnippet />
-              </Stack>
-            </EmptyHint>
-          ) : (
-            <EmptyHint
-              title={
-                tab === 'answered'
-                  ? 'Nothing answered yet'
-                  : tab === 'mine'
-                    ? 'Nothing is assigned to you'
-                    : 'Nothing is escalated'
-              }
-            >
-              <Text size="sm" c="dimmed">
-                {tab === 'answered'
-                  ? 'Decided interrupts land here.'
-                  : 'Open interrupts are in the Open tab.'}
-              </Text>
-            </EmptyHint>
-          )}
-        </Paper>
+        <InboxEmpty tab={tab} filtered={url.filtered} />
       ) : (
         <Paper withBorder>
           <InboxTable
@@ -318,22 +154,11 @@ export function InboxRoute() {
             interrupts={interrupts}
             answered={tab === 'answered'}
             activeIndex={active}
-            selected={selected}
+            selected={selection.selected}
             selectable={canDecide && tab !== 'answered'}
             onFocusRow={setActive}
-            onToggle={(it) =>
-              setSelected((s) => {
-                const next = new Set(s);
-                if (next.has(it.id)) next.delete(it.id);
-                else next.add(it.id);
-                return next;
-              })
-            }
-            onToggleAll={(checked) =>
-              setSelected(
-                checked ? new Set(interrupts.filter(canApproveAll).map((i) => i.id)) : new Set(),
-              )
-            }
+            onToggle={selection.toggle}
+            onToggleAll={selection.toggleAll}
           />
           <div ref={sentinel.ref} />
           {list.hasNextPage && (
@@ -368,67 +193,14 @@ export function InboxRoute() {
       />
       <BulkApproveModal
         opened={bulkOpen}
-        interrupts={interrupts.filter((i) => selected.has(i.id))}
+        interrupts={selection.chosen()}
         onClose={() => setBulkOpen(false)}
         onConfirm={(chosen) => {
           setBulkOpen(false);
-          setSelected(new Set());
+          selection.clear();
           approveWithUndo(chosen, queryClient);
         }}
       />
     </>
-  );
-}
-
-/** Bulk approve: the list scrolls inside the dialog so its buttons stay in view, whatever the selection. */
-function BulkApproveModal({
-  opened,
-  interrupts,
-  onClose,
-  onConfirm,
-}: {
-  opened: boolean;
-  interrupts: InterruptResponse[];
-  onClose: () => void;
-  onConfirm: (interrupts: InterruptResponse[]) => void;
-}) {
-  return (
-    <Modal
-      opened={opened}
-      onClose={onClose}
-      title={`Approve ${interrupts.length} interrupt${interrupts.length === 1 ? '' : 's'}?`}
-    >
-      <Stack>
-        <Text size="sm">
-          Every undecided action of these is approved with the arguments the agent proposed. You can
-          undo for {UNDO_SECONDS} seconds.
-        </Text>
-        <ScrollArea.Autosize mah="50dvh" type="auto" offsetScrollbars>
-          <Stack gap={2} component="ul" pl="md" m={0}>
-            {interrupts.map((it) => (
-              <Text key={it.id} size="sm" component="li" style={{ overflowWrap: 'anywhere' }}>
-                {it.title} (
-                {undecidedActions(it)
-                  .map((a) => a.name)
-                  .join(', ')}
-                )
-              </Text>
-            ))}
-          </Stack>
-        </ScrollArea.Autosize>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button
-            color="teal"
-            onClick={() => onConfirm(interrupts)}
-            disabled={interrupts.length === 0}
-          >
-            Approve all
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
   );
 }

@@ -1,5 +1,5 @@
 import type { RoleResponse } from '@interlock/api-client';
-import { Badge, Button, Group, Paper, Table, Text } from '@mantine/core';
+import { Badge, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import { CenteredLoader } from '@/shared/components/centered-loader';
 import { confirmAction } from '@/shared/components/confirm';
@@ -8,7 +8,7 @@ import { QueryError } from '@/shared/components/query-error';
 import { useRoles } from '@/shared/directory/directory.queries';
 import { notifySuccess } from '@/shared/utils/notify';
 import { useDeleteRole } from '../api/roles.queries';
-import { ALL_PERMISSIONS } from '../components/permission-groups';
+import { ALL_PERMISSIONS, PERMISSION_GROUPS } from '../components/permission-groups';
 import { RoleEditorModal } from '../components/role-editor-modal';
 
 export function RolesRoute() {
@@ -77,13 +77,28 @@ export function RolesRoute() {
                           None
                         </Text>
                       ) : (
-                        <Group gap={4}>
-                          {role.permissions.map((p) => (
-                            <Badge key={p} size="sm" variant="outline" color="gray" tt="none">
-                              {p}
-                            </Badge>
-                          ))}
-                        </Group>
+                        // Grouped, in words; the permission's own name is its tooltip.
+                        <Stack gap={2}>
+                          {PERMISSION_GROUPS.map((group) => {
+                            const held = group.permissions.filter((p) =>
+                              role.permissions.includes(p.value),
+                            );
+                            if (held.length === 0) return null;
+                            return (
+                              <Text key={group.label} size="sm">
+                                <Text span size="sm" fw={600}>
+                                  {group.label}:
+                                </Text>{' '}
+                                {held.map((p, i) => (
+                                  <span key={p.value} title={p.value}>
+                                    {p.label}
+                                    {i < held.length - 1 ? ', ' : ''}
+                                  </span>
+                                ))}
+                              </Text>
+                            );
+                          })}
+                        </Stack>
                       )}
                     </Table.Td>
                     <Table.Td>

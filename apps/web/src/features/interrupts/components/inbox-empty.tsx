@@ -1,0 +1,45 @@
+import { Paper, Stack, Text } from '@mantine/core';
+import { AgentSnippet } from '@/shared/components/agent-snippet';
+import { EmptyHint } from '@/shared/components/empty-hint';
+import type { InboxTab } from '../api/interrupts.queries';
+
+/** What an empty inbox says: nothing matches, nothing waits (with how an agent asks), or the tab's own words. */
+export function InboxEmpty({ tab, filtered }: { tab: InboxTab; filtered: boolean }) {
+  return (
+    <Paper withBorder p="lg">
+      {filtered ? (
+        <EmptyHint title="No interrupt matches">
+          <Text size="sm" c="dimmed">
+            Try fewer words or another assignee filter.
+          </Text>
+        </EmptyHint>
+      ) : tab === 'open' ? (
+        <EmptyHint title="Nothing waits for a decision">
+          <Stack align="center" gap="sm">
+            <Text size="sm" c="dimmed">
+              When an agent opens an interrupt it appears here at once. With an API key
+              (Integrations → Api Keys), an agent opens its first one like this:
+            </Text>
+            <AgentSnippet />
+          </Stack>
+        </EmptyHint>
+      ) : (
+        <EmptyHint
+          title={
+            tab === 'answered'
+              ? 'Nothing answered yet'
+              : tab === 'mine'
+                ? 'Nothing is assigned to you'
+                : 'Nothing is escalated'
+          }
+        >
+          <Text size="sm" c="dimmed">
+            {tab === 'answered'
+              ? 'Decided interrupts land here.'
+              : 'Open interrupts are in the Open tab.'}
+          </Text>
+        </EmptyHint>
+      )}
+    </Paper>
+  );
+}

@@ -1,0 +1,119 @@
+import { Badge, Group, Select, Tabs, TextInput } from '@mantine/core';
+import type { InboxTab } from '../api/interrupts.queries';
+import { useInterruptCounts } from '../api/interrupts.queries';
+import type { InboxUrlState } from './use-inbox-url-state';
+
+const TABS: {
+  value: InboxTab;
+  label: string;
+  count: 'open' | 'assignedToMe' | 'escalated' | 'answered';
+}[] = [
+  { value: 'open', label: 'Open', count: 'open' },
+  { value: 'mine', label: 'Assigned to me', count: 'assignedToMe' },
+  { value: 'escalated', label: 'Escalated', count: 'escalated' },
+  { value: 'answered', label: 'Answered', count: 'answered' },
+];
+
+/** The inbox's tabs, each with its live count ("1,000+" when the count stopped early). */
+export function InboxTabs({ tab, setParam }: Pick<InboxUrlState, 'tab' | 'setParam'>) {
+  const counts = useInterruptCounts();
+  const countLabel = (key: (typeof TABS)[number]['count']) => {
+    const c = counts.data?.[key];
+    return c === undefined ? '' : `${c.count}${c.capped ? '+' : ''}`;
+  };
+  return (
+    <Tabs
+      value={tab}
+      onChange={(value) => setParam('tab', value === 'open' ? null : value)}
+      keepMounted={false}
+    >
+      <Tabs.List aria-label="Inbox tabs">
+        {TABS.map((t) => (
+          <Tabs.Tab
+            key={t.value}
+            value={t.value}
+            rightSection={
+              countLabel(t.count) !== '' && (
+                <Badge
+                  size="sm"
+                  variant="light"
+                  color={t.value === 'escalated' && counts.data?.escalated.count ? 'red' : 'gray'}
+                  aria-hidden
+                >
+                  {countLabel(t.count)}
+                </Badge>
+              )
+            }
+            aria-label={`${t.label} (${countLabel(t.count) || '…'})`}
+          >
+            {t.label}
+          </Tabs.Tab>
+        ))}
+      </Tabs.List>
+    </Tabs>
+  );
+}
+
+/** Search, order, and the tab's own filter (assignee on Open, how it closed on Answered). */
+export function InboxFilters({
+  tab,
+  filters,
+  order,
+  assignee,
+  search,
+  setSearch,
+  setParam,
+}: InboxUrlState) {
+  return (
+    <Group mt="md" mb="sm" gap="sm" align="flex-end">
+      <TextInput
+        label="Search titles"
+        placeholder="Words the title starts with"
+        value={search}
+        onChange={(e) => setSearch(e.currentTarget.value)}
+        w={280}
+        type="search"
+      />
+      <Select
+        label="Order"
+        w={160}
+        allowDeselect={false}
+        data={[
+          { value: 'newest', label: 'Newest first' },
+          { value: 'oldest', label: 'Oldest first' },
+          { value: 'deadline', label: 'Due soonest' },
+        ]}
+        value={order}
+        onChange={(v) => setParam('order', v === 'oldest' || v === 'deadline' ? v : null)}
+      />
+      {tab === 'open' && (
+        <Select
+          label="Assignee"
+          w={190}
+          allowDeselect={false}
+          data={[
+            { value: 'any', label: 'Anyone or nobody' },
+            { value: 'unassigned', label: 'Unassigned' },
+            { value: 'my_teams', label: 'My teams' },
+          ]}
+          value={assignee ?? 'any'}
+          onChange={(v) => setParam('assignee', v === 'any' ? null : v)}
+        />
+      )}
+      {tab === 'answered' && (
+        <Select
+          label="Closed as"
+          w={170}
+          allowDeselect={false}
+          data={[
+            { value: 'answered', label: 'Answered' },
+            { value: 'expired', label: 'Expired' },
+            { value: 'withdrawn', label: 'Withdrawn' },
+          ]}
+          value={filters.status ?? 'answered'}
+          onChange={(v) => setParam('closed', v === 'expired' || v === 'withdrawn' ? v : null)}
+        />
+      )}
+    </Group>
+  );
+}

@@ -1,0 +1,27 @@
+import type { InterruptResponse } from '@interlock/api-client';
+import { useEffect, useState } from 'react';
+import { canApproveAll } from '../api/interrupts.queries';
+
+/**
+ * The rows ticked for bulk approval. A new tab or filter (`resetOn`) starts with none; "all"
+ * ticks only the interrupts whose every undecided action may be approved.
+ */
+export function useInboxSelection(interrupts: InterruptResponse[], resetOn: unknown) {
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  useEffect(() => setSelected(new Set()), [resetOn]);
+  return {
+    selected,
+    toggle: (it: InterruptResponse) =>
+      setSelected((s) => {
+        const next = new Set(s);
+        if (next.has(it.id)) next.delete(it.id);
+        else next.add(it.id);
+        return next;
+      }),
+    toggleAll: (checked: boolean) =>
+      setSelected(checked ? new Set(interrupts.filter(canApproveAll).map((i) => i.id)) : new Set()),
+    clear: () => setSelected(new Set()),
+    /** The selected interrupts still in the list, in its order. */
+    chosen: () => interrupts.filter((i) => selected.has(i.id)),
+  };
+}

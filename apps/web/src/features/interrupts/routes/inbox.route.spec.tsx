@@ -1,0 +1,77 @@
+import type { InterruptCountsResponse, InterruptListResponse } from '@interlock/api-client';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { anAction, anInterrupt } from '@/test/fixtures';
+import { renderWithApp } from '@/test/render';
+import { API, server } from '@/test/server';
+import { InboxRoute } from './inbox.route';
+
+const count = (n: number) => ({ count: n, capped: false });
+const COUNTS: InterruptCountsResponse = {
+  open: count(2),
+  assignedToMe: count(0),
+  escalated: count(0),
+  answered: count(0),
+  waitingForMe: count(0),
+  cap: 1000,
+};
+
+/** Two open interrupts: one only approvable as a whole, one with an action that must be opened. */
+const REFUND = anInterrupt({ id: '00000000-0000-4000-8000-000000000001', title: 'Refund #1' });
+const DEPLOY = anInterrupt({
+  id: '00000000-0000-4000-8000-000000000002',
+  title: 'Deploy to production',
+  actionRequests: [anAction({ name: 'deploy', allowedDecisions: ['edit', 'reject'] })],
+});
+
+function serveInbox() {
+  const queries: URLSearchParams[] = [];
+  server.use(
+    http.get(`${API}/interrupts`, ({ request }) => {
+      const params = new URL(request.url).searchParams;
+      queries.push(params);
+      const q = params.get('q');
+      const page: InterruptListResponse = {
+        interrupts: [REFUND, DEPLOY].filter((i) => q === null || i.title.startsWith(q)),
+        nextCursor: null,
+      };
+      return HttpResponse.json(page);
+    }),
+    http.get(`${API}/interrupts/counts`, () => HttpResponse.json(COUNTS)),
+  );
+  return queries;
+}
+
+describe('InboxRoute', () => {
+  it('lists what waits, with counts, and keeps the search in the address', async () => {
+    const queries = serveInbox();
+    renderWithApp(<InboxRoute />, { path: '/inbox' });
+    const table = await screen.findByRole('table', { name: 'Interrupts' });
+    expect(within(table).getByRole('link', { name: 'Refund #1' })).toBeInTheDocument();
+    expect(within(table).getByRole('link', { name: 'Deploy to production' })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Open (2)' })).toBeInTheDocument();
+
+    await userEvent.type(screen.getByLabelText('Search titles'), 'Deploy');
+    // The search reaches the API after the typing stops, and the list narrows.
+    await waitFor(() => expect(queries.at(-1)?.get('q')).toBe('Deploy'));
+    await waitFor(() => expect(screen.queryByRole('link', { name: 'Refund #1' })).toBeNull());
+    expect(await screen.findByRole('link', { name: 'Deploy to production' })).toBeInTheDocument();
+  });
+
+  it('selects only what can be approved as a whole, and bulk approve lists it', async () => {
+    serveInbox();
+    renderWithApp(<InboxRoute />, { path: '/inbox' });
+    const table = await screen.findByRole('table', { name: 'Interrupts' });
+    const approveSelected = screen.getByRole('button', { name: 'Approve selected (0)' });
+    expect(approveSelected).toBeDisabled();
+
+    await userEvent.click(within(table).getAllByRole('checkbox')[0]);
+    // "All" ticks the refund only: the deploy has an action that cannot be approved.
+    await userEvent.click(screen.getByRole('button', { name: 'Approve selected (1)' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Approve 1 interrupt?' });
+    expect(within(dialog).getByText('Refund #1 (refund)')).toBeInTheDocument();
+    expect(within(dialog).queryByText(/Deploy to production/)).toBeNull();
+    expect(within(dialog).getByRole('button', { name: 'Approve all' })).toBeEnabled();
+  });
+});

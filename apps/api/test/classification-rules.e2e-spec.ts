@@ -152,7 +152,7 @@ describe('classification rules', () => {
       ],
       [
         { ...refund, outcome: { type: 'maybe' } },
-        'outcome.type: must be one of approve, reject, route, require_human',
+        'outcome.type: must be one of approve, reject, route, require_human, policy',
       ],
       [
         { ...refund, expiresAt: 'tomorrow' },

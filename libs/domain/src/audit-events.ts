@@ -53,7 +53,11 @@ export type ClassificationReceipt = {
   outcome: 'approve' | 'reject' | 'route' | 'require_human';
   enforced: boolean;
   /** Set when an enforced outcome could not be applied (e.g. the action does not allow the decision). */
-  skipped?: 'decision_not_allowed' | 'circuit_breaker';
+  skipped?: 'decision_not_allowed' | 'circuit_breaker' | 'policy_error';
+  /** A Cedar policy rule: the policies that determined the outcome. */
+  policyIds?: string[];
+  /** skipped policy_error: what the engine said. */
+  error?: string;
   risk?: string;
   labels?: string[];
 };

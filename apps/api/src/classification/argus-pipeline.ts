@@ -16,9 +16,10 @@ import { ClassificationRulesRepository } from './classification-rules.repository
 import { RuleCache } from './rule-cache';
 import {
   type ActionFacts,
+  type AppliedOutcome,
+  type AppliedRule,
   type CompiledRule,
   evaluateAction,
-  type RuleOutcome,
   type StoredRule,
 } from './rule-engine';
 
@@ -43,7 +44,7 @@ export interface ActionPlan {
   /** The decision argus writes (enforced approve or reject, allowed by the action). */
   decision?: { decision: 'approve' | 'reject'; message: string | null; ruleId: string };
   /** The route an enforced rule applies to the interrupt. */
-  route?: { ruleId: string; outcome: Extract<RuleOutcome, { type: 'route' }> };
+  route?: { ruleId: string; outcome: Extract<AppliedOutcome, { type: 'route' }> };
   /** The decisions the action allows (a shadow rule "would decide" only a decision it allows). */
   allowedDecisions: readonly Decision[];
   /** The receipts: one per matching rule (shadow ones first, then the enforced one). */
@@ -55,13 +56,17 @@ export interface ActionPlan {
 
 export type ArgusPlan = { ok: true; actions: ActionPlan[] } | { ok: false; reason: string };
 
-function receipt(rule: StoredRule, actionName: string, enforced: boolean): ClassificationReceipt {
+function receipt(rule: AppliedRule, actionName: string, enforced: boolean): ClassificationReceipt {
   return {
     actionName,
     ruleIds: [rule.id],
     mode: rule.mode === 'enforce' ? 'enforce' : 'shadow',
     outcome: rule.outcome.type,
     enforced,
+    ...(rule.policyIds === undefined ? {} : { policyIds: rule.policyIds }),
+    ...(rule.policyError === undefined
+      ? {}
+      : { skipped: 'policy_error' as const, error: rule.policyError.slice(0, 500) }),
   };
 }
 
@@ -94,6 +99,7 @@ export function rulesToPause(
     keyId: decided.keyId,
     sessionId: decided.sessionId,
     titleWords: searchWords(decided.title),
+    title: decided.title,
   };
   return rules
     .filter(

@@ -60,6 +60,7 @@ export class ClassificationDryRunService {
           keyId: body.sample?.keyId?.toLowerCase() ?? '',
           sessionId: body.sample?.sessionId?.toLowerCase() ?? null,
           titleWords: searchWords(title),
+          title,
           allowedDecisions: a.allowedDecisions ?? [...DECISIONS],
         })),
       });
@@ -78,6 +79,7 @@ export class ClassificationDryRunService {
             keyId: i.keyId ?? '',
             sessionId: i.sessionId,
             titleWords: searchWords(i.title),
+            title: i.title,
             allowedDecisions: a.allowedDecisions,
           })),
         });

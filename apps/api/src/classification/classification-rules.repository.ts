@@ -49,6 +49,13 @@ function toRecord(row: RuleRow): RuleRecord {
   };
 }
 
+/** The version `version()` reads, of rules already read. */
+export function versionOf(rules: readonly RuleRecord[]): string {
+  let latest = '';
+  for (const r of rules) if (r.updatedAt > latest) latest = r.updatedAt;
+  return `${rules.length}:${latest}`;
+}
+
 /** The `classification_rules` table's one owner. */
 @Injectable()
 export class ClassificationRulesRepository {
@@ -155,6 +162,19 @@ export class ClassificationRulesRepository {
       [organisationId, id, pause.interruptId, pause.actionName, pause.byName],
     );
     return row === undefined ? undefined : toRecord(row);
+  }
+
+  /**
+   * The organisation's rules' version: how many, and the latest change (every insert and update
+   * sets `updated_at`; a delete lowers the count) — what `versionOf(list(...))` says of the same rows.
+   */
+  async version(db: Queryable, organisationId: string): Promise<string> {
+    const [row] = await queryRows<{ n: number; at: Date | null }>(
+      db,
+      `SELECT count(*)::int AS n, max(updated_at) AS at FROM classification_rules WHERE organisation_id = $1`,
+      [organisationId],
+    );
+    return `${row.n}:${row.at?.toISOString() ?? ''}`;
   }
 
   /** How many rules the organisation has (the per-organisation cap). */

@@ -107,6 +107,26 @@ describe('rule ordering', () => {
     expect(result.enforced?.id).toBe(human.id);
   });
 
+  it('keeps the order across exact names, globs, leading wildcards and rules naming no action', () => {
+    const rules = [
+      rule({ priority: 5, mode: 'shadow', match: { actions: ['refund'] } }),
+      rule({ priority: 4, mode: 'shadow', match: {} }),
+      rule({ priority: 3, mode: 'shadow', match: { actions: ['re*'] } }),
+      rule({ priority: 2, mode: 'shadow', match: { actions: ['*und', 'deploy'] } }),
+      rule({ priority: 1, mode: 'shadow', match: { actions: ['refund', 'ref*'] } }),
+      rule({ priority: 0, mode: 'shadow', match: { actions: ['deploy', 'd*'] } }),
+      rule({ priority: 6, match: { actions: ['rEfund', 'refund'] } }),
+      rule({ priority: 7, match: {} }),
+    ];
+    const result = run(rules);
+    expect(result.shadowed.map((r) => r.priority)).toEqual([1, 2, 3, 4, 5]);
+    expect(result.enforced?.priority).toBe(6);
+    expect(run(rules, facts({ actionName: 'deploy' })).shadowed.map((r) => r.priority)).toEqual([
+      0, 2, 4,
+    ]);
+    expect(run(rules, facts({ actionName: 'x' })).enforced?.priority).toBe(7);
+  });
+
   it('with no matching rule, nothing decides (the action goes to a person)', () => {
     const result = run([rule({ match: parseRuleMatch({ actions: ['deploy'] }) })]);
     expect(result).toEqual({ shadowed: [] });

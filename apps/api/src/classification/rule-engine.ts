@@ -8,13 +8,15 @@
  * it would have done) and evaluation goes on; the first matching `enforce` rule decides and
  * ends evaluation — `require_human` included, which stops later rules from deciding.
  */
+import { checkPolicy, compilePolicy, evaluatePolicy, PolicyValidationError } from './cedar-policy';
+
 export const RULE_MODES = ['off', 'shadow', 'enforce'] as const;
 export type RuleMode = (typeof RULE_MODES)[number];
 export const ARG_OPS = ['eq', 'ne', 'in', 'lt', 'lte', 'gt', 'gte', 'matches'] as const;
 export type ArgOp = (typeof ARG_OPS)[number];
 export const RISKS = ['low', 'medium', 'high', 'critical'] as const;
 export type Risk = (typeof RISKS)[number];
-export const OUTCOME_TYPES = ['approve', 'reject', 'route', 'require_human'] as const;
+export const OUTCOME_TYPES = ['approve', 'reject', 'route', 'require_human', 'policy'] as const;
 export type OutcomeType = (typeof OUTCOME_TYPES)[number];
 
 export const RULE_LIMITS = {
@@ -63,7 +65,12 @@ export type RuleOutcome =
   | { type: 'approve' }
   | { type: 'reject'; message: string }
   | { type: 'route'; assignTo?: { memberId: string } | { teamId: string }; escalate?: boolean }
-  | { type: 'require_human' };
+  | { type: 'require_human' }
+  /** Cedar policies decide (cedar-policy.ts): permit approves, forbid rejects, neither goes on. */
+  | { type: 'policy'; policy: string };
+
+/** What a rule did to one action: a policy rule's outcome is what its policies decided. */
+export type AppliedOutcome = Exclude<RuleOutcome, { type: 'policy' }>;
 
 export interface RuleDefinition {
   name: string;
@@ -92,6 +99,15 @@ export interface StoredRule extends RuleDefinition {
   createdAt: string;
   /** Absent: `member` (drafts of the dry run). */
   origin?: RuleOrigin;
+}
+
+/** A rule as it applied to one action: a policy rule with its policies' outcome and ids. */
+export interface AppliedRule extends Omit<StoredRule, 'outcome'> {
+  outcome: AppliedOutcome;
+  /** The Cedar policies that determined it (policy rules). */
+  policyIds?: string[];
+  /** Set when the policies could not be evaluated: the action goes to a person. */
+  policyError?: string;
 }
 
 /** A refusal of a rule body: `path: what is wrong`. */
@@ -264,6 +280,19 @@ export function parseRuleOutcome(value: unknown, path = 'outcome'): RuleOutcome 
       }
       return { type: 'reject', message: m as string };
     }
+    case 'policy': {
+      onlyKeys(value, path, ['type', 'policy']);
+      const text = value.policy;
+      if (typeof text !== 'string' || text.trim().length < 1)
+        fail(`${path}.policy`, 'is required with policy: the Cedar policies, as text');
+      try {
+        checkPolicy(text as string, `${path}.policy`);
+      } catch (error) {
+        if (error instanceof PolicyValidationError) throw new RuleValidationError(error.message);
+        throw error;
+      }
+      return { type: 'policy', policy: text as string };
+    }
     case 'route': {
       onlyKeys(value, path, ['type', 'assignTo', 'escalate']);
       const outcome: Extract<RuleOutcome, { type: 'route' }> = { type: 'route' };
@@ -301,6 +330,8 @@ export interface ActionFacts {
   sessionId: string | null;
   /** The title's folded words (libs/audit searchWords). */
   titleWords: readonly string[];
+  /** The title as written (Cedar policies read it); absent: empty. */
+  title?: string;
   risk?: Risk;
   labels?: readonly string[];
 }
@@ -397,7 +428,10 @@ export function foldWord(word: string): string {
 export interface CompiledRule {
   rule: StoredRule;
   expiresAtMs: number | null;
+  /** Whether the rule applies to the action (a policy rule: its policies decide something). */
   test: Test;
+  /** The rule as it applies to the action, or null when it does not. */
+  apply: (facts: ActionFacts) => AppliedRule | null;
 }
 
 export function compileRule(rule: StoredRule): CompiledRule {
@@ -429,11 +463,50 @@ export function compileRule(rule: StoredRule): CompiledRule {
     tests.push((f) => f.labels !== undefined && labels.some((l) => f.labels?.includes(l)));
   }
   for (const p of m.args ?? []) tests.push(predicateTest(p));
-  return {
-    rule,
-    expiresAtMs: rule.expiresAt === null ? null : Date.parse(rule.expiresAt),
-    test: (f) => tests.every((t) => t(f)),
+  const matches: Test = (f) => tests.every((t) => t(f));
+  const expiresAtMs = rule.expiresAt === null ? null : Date.parse(rule.expiresAt);
+  const outcome = rule.outcome;
+  if (outcome.type !== 'policy') {
+    const applied = rule as AppliedRule;
+    return { rule, expiresAtMs, test: matches, apply: (f) => (matches(f) ? applied : null) };
+  }
+  // The set is loaded into the engine under the rule's id and a digest of its text.
+  const policy = compilePolicy(`${rule.id}:${digest(outcome.policy)}`, outcome.policy);
+  const apply = (f: ActionFacts): AppliedRule | null => {
+    if (!matches(f)) return null;
+    const result = evaluatePolicy(policy, {
+      actionName: f.actionName,
+      title: f.title ?? '',
+      args: f.args,
+      keyId: f.keyId,
+      sessionId: f.sessionId,
+      risk: f.risk,
+      labels: f.labels,
+    });
+    switch (result.decision) {
+      case null:
+        return null;
+      case 'error':
+        // Fail closed: the action goes to a person, and later rules do not decide it.
+        return { ...rule, outcome: { type: 'require_human' }, policyError: result.error };
+      case 'approve':
+        return { ...rule, outcome: { type: 'approve' }, policyIds: result.policyIds };
+      case 'reject':
+        return {
+          ...rule,
+          outcome: { type: 'reject', message: result.message },
+          policyIds: result.policyIds,
+        };
+    }
   };
+  return { rule, expiresAtMs, test: (f) => apply(f) !== null, apply };
+}
+
+/** A short digest of a text (FNV-1a), to name a version of a policy set in the engine. */
+function digest(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16);
 }
 
 /** The evaluation order: priority, then creation, then id. */
@@ -448,9 +521,70 @@ export function sortRules(rules: CompiledRule[]): CompiledRule[] {
 
 export interface ActionEvaluation {
   /** The enforce-mode rule that decides this action, if one matched. */
-  enforced?: StoredRule;
+  enforced?: AppliedRule;
   /** Shadow-mode rules that matched before it (or all that matched, when none enforced). */
-  shadowed: StoredRule[];
+  shadowed: AppliedRule[];
+}
+
+/**
+ * Which rules can match an action name, so an evaluation tests those and not all: a rule naming
+ * exact actions is listed under each name, one naming globs under each glob's first character
+ * (a glob starting with a wildcard, or a rule naming no actions, is tested for every action).
+ * Positions are in evaluation order; built once per sorted array (the cache keeps the array).
+ */
+interface RuleIndex {
+  exact: Map<string, number[]>;
+  byFirst: Map<string, number[]>;
+  always: number[];
+  /** Candidates per action name already merged (names repeat across requests); bounded. */
+  merged: Map<string, readonly number[]>;
+}
+
+const MERGED_NAMES = 1024;
+
+const INDEXES = new WeakMap<readonly CompiledRule[], RuleIndex>();
+
+function indexOf(rules: readonly CompiledRule[]): RuleIndex {
+  const known = INDEXES.get(rules);
+  if (known !== undefined) return known;
+  const index: RuleIndex = { exact: new Map(), byFirst: new Map(), always: [], merged: new Map() };
+  const add = (map: Map<string, number[]>, key: string, i: number) => {
+    const list = map.get(key);
+    if (list === undefined) map.set(key, [i]);
+    else if (list[list.length - 1] !== i) list.push(i);
+  };
+  rules.forEach((compiled, i) => {
+    const actions = compiled.rule.match.actions;
+    if (actions === undefined || actions.some((a) => a[0] === '*' || a[0] === '?')) {
+      index.always.push(i);
+      return;
+    }
+    for (const a of actions) {
+      if (/[*?]/.test(a)) add(index.byFirst, a[0], i);
+      else add(index.exact, a, i);
+    }
+  });
+  INDEXES.set(rules, index);
+  return index;
+}
+
+/** The positions of the rules that can match this action name, in evaluation order. */
+function candidates(rules: readonly CompiledRule[], actionName: string): readonly number[] {
+  const index = indexOf(rules);
+  const lists = [
+    index.exact.get(actionName),
+    index.byFirst.get(actionName[0] ?? ''),
+    index.always,
+  ].filter((l): l is number[] => l !== undefined && l.length > 0);
+  if (lists.length === 0) return [];
+  if (lists.length === 1) return lists[0];
+  const known = index.merged.get(actionName);
+  if (known !== undefined) return known;
+  const sorted = lists.flat().sort((a, b) => a - b);
+  const merged = sorted.filter((x, i) => i === 0 || sorted[i - 1] !== x);
+  if (index.merged.size >= MERGED_NAMES) index.merged.clear();
+  index.merged.set(actionName, merged);
+  return merged;
 }
 
 /** One action against an organisation's rules, already compiled and sorted (see the ordering above). */
@@ -459,17 +593,19 @@ export function evaluateAction(
   facts: ActionFacts,
   now: number,
 ): ActionEvaluation {
-  const shadowed: StoredRule[] = [];
-  for (const compiled of rules) {
+  const shadowed: AppliedRule[] = [];
+  for (const i of candidates(rules, facts.actionName)) {
+    const compiled = rules[i];
     const { rule } = compiled;
     if (rule.mode === 'off') continue;
     if (compiled.expiresAtMs !== null && compiled.expiresAtMs <= now) continue;
-    if (!compiled.test(facts)) continue;
+    const applied = compiled.apply(facts);
+    if (applied === null) continue;
     if (rule.mode === 'shadow') {
-      shadowed.push(rule);
+      shadowed.push(applied);
       continue;
     }
-    return { enforced: rule, shadowed };
+    return { enforced: applied, shadowed };
   }
   return { shadowed };
 }

@@ -157,6 +157,7 @@ export class InterruptsService {
         keyId: actor.id,
         sessionId: body.sessionId ?? null,
         titleWords,
+        title: body.title,
         allowedDecisions: a.allowedDecisions,
       })),
     );

@@ -1,4 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { POLICY_MAX_LENGTH } from '../classification/cedar-policy';
 import {
   ARG_OPS,
   ARG_PATH_PATTERN,
@@ -284,11 +285,18 @@ export function stateClassificationRules(document: OpenAPIObject): void {
     'require_human',
     'Leave the action for a person, and stop later rules from deciding it.',
   );
+  schemas.PolicyOutcome = outcome(
+    'policy',
+    'Cedar policies decide (validated against the schema on save; SPEC §8d): permit approves, forbid rejects with its @message, neither leaves the action to later rules; an evaluation error sends it to a person.',
+    { policy: text(POLICY_MAX_LENGTH, NOT_BLANK_PATTERN) },
+    ['policy'],
+  );
   const outcomes = {
     approve: 'ApproveOutcome',
     reject: 'RejectOutcome',
     route: 'RouteOutcome',
     require_human: 'RequireHumanOutcome',
+    policy: 'PolicyOutcome',
   };
   schemas.RuleOutcome = {
     description: `What a rule does: ${OUTCOME_TYPES.join(', ')}.`,

@@ -1550,6 +1550,14 @@ export type Permission = 'apiKey.create' | 'apiKey.read' | 'apiKey.update' | 'ap
 
 export type Plan = 'free' | 'pro';
 
+/**
+ * Cedar policies decide (validated against the schema on save; SPEC §8d): permit approves, forbid rejects with its @message, neither leaves the action to later rules; an evaluation error sends it to a person.
+ */
+export type PolicyOutcome = {
+    policy: string;
+    type: 'policy';
+};
+
 export type PreviewActionLinkDto = {
     /**
      * The token of an emailed action link (the part after '#' in the link). It is a credential: it names the member who decides.
@@ -1746,7 +1754,7 @@ export type RuleMatch = {
 };
 
 /**
- * What a rule does: approve, reject, route, require_human.
+ * What a rule does: approve, reject, route, require_human, policy.
  */
 export type RuleOutcome = ({
     type: 'approve';
@@ -1756,7 +1764,9 @@ export type RuleOutcome = ({
     type: 'route';
 } & RouteOutcome) | ({
     type: 'require_human';
-} & RequireHumanOutcome);
+} & RequireHumanOutcome) | ({
+    type: 'policy';
+} & PolicyOutcome);
 
 export type SessionEndedEvent = {
     /**

@@ -1532,6 +1532,14 @@ export type Permission = 'apiKey.create' | 'apiKey.read' | 'apiKey.update' | 'ap
 
 export type Plan = 'free' | 'pro';
 
+/**
+ * Cedar policies decide (validated against the schema on save; SPEC §8d): permit approves, forbid rejects with its @message, neither leaves the action to later rules; an evaluation error sends it to a person.
+ */
+export type PolicyOutcome = {
+    policy: string;
+    type: 'policy';
+};
+
 export type PreviewActionLinkDto = {
     /**
      * The token of an emailed action link (the part after '#' in the link). It is a credential: it names the member who decides.
@@ -1728,9 +1736,9 @@ export type RuleMatch = {
 };
 
 /**
- * What a rule does: approve, reject, route, require_human.
+ * What a rule does: approve, reject, route, require_human, policy.
  */
-export type RuleOutcome = ApproveOutcome | RejectOutcome | RouteOutcome | RequireHumanOutcome;
+export type RuleOutcome = ApproveOutcome | RejectOutcome | RouteOutcome | RequireHumanOutcome | PolicyOutcome;
 
 export type SessionEndedEvent = {
     /**

@@ -955,6 +955,24 @@ class PasswordResetRequestDto(InterlockModel):
     email: str = Field(..., max_length=254)
 
 
+class PolicyOutcome(InterlockModel):
+    """
+    Cedar policies decide (validated against the schema on save; SPEC §8d): permit approves, forbid rejects with its @message, neither leaves the action to later rules; an evaluation error sends it to a person.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    policy: str = Field(
+        ...,
+        max_length=20000,
+        min_length=1,
+        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
+    )
+    type: Union[Literal['policy'], str]
+
+
 class PreviewActionLinkDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -2655,10 +2673,16 @@ class UpdateClassificationRuleDto(InterlockModel):
         pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
     )
     outcome: Optional[
-        Union[ApproveOutcome, RejectOutcome, RouteOutcome, RequireHumanOutcome]
+        Union[
+            ApproveOutcome,
+            RejectOutcome,
+            RouteOutcome,
+            RequireHumanOutcome,
+            PolicyOutcome,
+        ]
     ] = None
     """
-    What a rule does: approve, reject, route, require_human.
+    What a rule does: approve, reject, route, require_human, policy.
     """
     priority: Optional[int] = Field(None, ge=0, le=1000000)
 
@@ -2889,9 +2913,11 @@ class ClassificationRuleListItem(InterlockModel):
     """
     For always_allow: the interrupt it was made from.
     """
-    outcome: Union[ApproveOutcome, RejectOutcome, RouteOutcome, RequireHumanOutcome]
+    outcome: Union[
+        ApproveOutcome, RejectOutcome, RouteOutcome, RequireHumanOutcome, PolicyOutcome
+    ]
     """
-    What a rule does: approve, reject, route, require_human.
+    What a rule does: approve, reject, route, require_human, policy.
     """
     paused: Optional[ClassificationRulePause] = Field(...)
     """
@@ -2932,9 +2958,11 @@ class ClassificationRuleResponse(InterlockModel):
     """
     For always_allow: the interrupt it was made from.
     """
-    outcome: Union[ApproveOutcome, RejectOutcome, RouteOutcome, RequireHumanOutcome]
+    outcome: Union[
+        ApproveOutcome, RejectOutcome, RouteOutcome, RequireHumanOutcome, PolicyOutcome
+    ]
     """
-    What a rule does: approve, reject, route, require_human.
+    What a rule does: approve, reject, route, require_human, policy.
     """
     paused: Optional[ClassificationRulePause] = Field(...)
     """
@@ -2965,9 +2993,11 @@ class CreateClassificationRuleDto(InterlockModel):
         min_length=1,
         pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
     )
-    outcome: Union[ApproveOutcome, RejectOutcome, RouteOutcome, RequireHumanOutcome]
+    outcome: Union[
+        ApproveOutcome, RejectOutcome, RouteOutcome, RequireHumanOutcome, PolicyOutcome
+    ]
     """
-    What a rule does: approve, reject, route, require_human.
+    What a rule does: approve, reject, route, require_human, policy.
     """
     priority: int = Field(100, ge=0, le=1000000)
     """

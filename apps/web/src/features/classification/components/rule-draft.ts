@@ -37,7 +37,9 @@ export interface RuleForm {
   keyIds: string[];
   titleWords: string[];
   args: ArgRow[];
-  outcome: 'approve' | 'reject' | 'route' | 'require_human';
+  outcome: 'approve' | 'reject' | 'route' | 'require_human' | 'policy';
+  /** The Cedar policies of a `policy` outcome. */
+  policy: string;
   sessionIds: string[];
   risk: RuleRisk[];
   labels: string[];
@@ -76,6 +78,7 @@ export const EMPTY_FORM: RuleForm = {
   risk: [],
   labels: [],
   outcome: 'approve',
+  policy: '',
   message: '',
   escalate: false,
   assignTo: '',
@@ -145,6 +148,10 @@ export function draftOf(
     if (form.message.trim() === '')
       return { ok: false, problem: 'A rejection needs the message the agent receives.' };
     outcome = { type: 'reject', message: form.message.trim() };
+  } else if (form.outcome === 'policy') {
+    if (form.policy.trim() === '')
+      return { ok: false, problem: 'Write the Cedar policies that decide (permit, forbid).' };
+    outcome = { type: 'policy', policy: form.policy };
   } else if (form.outcome === 'route') {
     const assignTo = assigneeOf(form.assignTo);
     outcome = {
@@ -190,6 +197,7 @@ export function formOf(rule: ClassificationRuleResponse): RuleForm {
     })),
     outcome: o.type,
     message: o.type === 'reject' ? o.message : '',
+    policy: o.type === 'policy' ? o.policy : '',
     escalate: o.type === 'route' && o.escalate === true,
     assignTo: o.type === 'route' ? assigneeValue(o.assignTo) : '',
     expiresOn: rule.expiresAt === null ? '' : rule.expiresAt.slice(0, 10),

@@ -57,6 +57,8 @@ function describeOutcome(rule: ClassificationRuleResponse): string {
         .join(' ');
     case 'require_human':
       return 'require a person';
+    case 'policy':
+      return 'Cedar policies decide';
     default:
       return 'approve';
   }

@@ -308,12 +308,31 @@ function RuleEditor({ id, initial }: { id: string | undefined; initial: RuleForm
                   { value: 'reject', label: 'Reject, with a message to the agent' },
                   { value: 'route', label: 'Route (assign, escalate), leave it for a person' },
                   { value: 'require_human', label: 'Require a person (stop here)' },
+                  { value: 'policy', label: 'Cedar policies decide' },
                 ]}
                 value={form.outcome}
                 onChange={(v) => set('outcome', (v ?? 'approve') as RuleForm['outcome'])}
                 allowDeselect={false}
                 disabled={!canManage}
               />
+              {form.outcome === 'policy' && (
+                <Textarea
+                  label="Cedar policies"
+                  description='permit approves, forbid rejects (its @message is the agent&apos;s message), neither leaves the action to the next rules. They read principal Key::"key id" and resource.name, .title, .labels, .risk, .session, and the arguments as .numbers / .strings / .flags tags by dotted path. Checked against the schema when you save.'
+                  required
+                  autosize
+                  minRows={6}
+                  maxRows={24}
+                  maxLength={20_000}
+                  value={form.policy}
+                  onChange={(e) => set('policy', e.currentTarget.value)}
+                  disabled={!canManage}
+                  styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+                  placeholder={
+                    '@message("Wire transfers need a person.")\nforbid(principal, action, resource) when { resource.name == "wire" };'
+                  }
+                />
+              )}
               {form.outcome === 'reject' && (
                 <Textarea
                   label="Message to the agent"

@@ -70,6 +70,7 @@ export function AlwaysAllowForm({
             onSuccess: ({ rule }) => {
               notifications.show({
                 color: 'teal',
+                autoClose: 8_000,
                 title: `Approved, and ${rule.name} created`,
                 message: (
                   <>

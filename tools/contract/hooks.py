@@ -20,6 +20,9 @@ On bodies (`x-interlock-body-rules`):
 - `requireAnyOf`: `{fields, fill}`: at least one of `fields` must be there; valid cases without
   any get the rule's own `fill`, a value valid for any organisation (the contract states it:
   `lastInterrupts: 1` for the dry run, `approveOnTimeoutAllowed: false` for the deadline settings).
+- `callerMember`: the named fields name a current member of the organisation (a made-up id answers
+  404); valid cases that give one name the run's own member (`INTERLOCK_TEST_MEMBER_ID`), so the
+  links into a team's members and an interrupt's assignment reach the action.
 
 And one of the run's own: `waitSeconds` (a long poll, up to 60 s) holds an open interrupt's read
 that long, past the run's 10 s request timeout; valid cases wait at most 5 s (the e2e tests hold
@@ -37,6 +40,7 @@ CPython before 3.11.8 can fail two parses at once (gh-106905): `ast.parse` is se
 from __future__ import annotations
 
 import ast
+import os
 import threading
 import unicodedata
 from datetime import datetime
@@ -143,6 +147,11 @@ def map_case(context: Any, case: Any) -> Any:
                     case.body[name] = _TIME_ZONES[sum(map(ord, value)) % len(_TIME_ZONES)]
             for name in _body_rules(context).get("organisationDependent") or []:
                 case.body.pop(name, None)
+            # A made-up member id answers 404: valid cases name the run's own member (the caller).
+            member = os.environ.get("INTERLOCK_TEST_MEMBER_ID")
+            for name in _body_rules(context).get("callerMember") or []:
+                if member and isinstance(case.body.get(name), str):
+                    case.body[name] = member
             any_of = _body_rules(context).get("requireAnyOf") or {}
             fields = any_of.get("fields") or []
             if fields and not any(name in case.body for name in fields):

@@ -90,10 +90,14 @@ export function statusOf(code: ErrorCode): string {
 /**
  * OpenAPI links: where an operation's answer leads, so the stateful phase of the contract test
  * (and a reader) can follow created resources into the operations that use them — the agent's
- * writes into the members' decisions, a created role into an invitation, and so on. (No link
- * leads where the body must name a second resource the answer does not hold — a team's new
- * member, an interrupt's assignee: a made-up one answers 404, as any unknown id does.)
+ * writes into the members' decisions, a created role into an invitation, a team into its
+ * members, a webhook into its deliveries, and so on. Where the body must name a member the answer
+ * does not hold (a team's new member, an interrupt's assignee) the operation's body rules say so
+ * (`callerMember`), and the contract test names its own member there.
  */
+const byId = { id: '$response.body#/id' };
+const sameId = { id: '$request.path.id' };
+
 export const OPERATION_LINKS: Record<
   string,
   Record<
@@ -102,57 +106,98 @@ export const OPERATION_LINKS: Record<
   >
 > = {
   createInterrupt: {
-    GetInterrupt: { operationId: 'getInterrupt', parameters: { id: '$response.body#/id' } },
+    GetInterrupt: { operationId: 'getInterrupt', parameters: byId },
     DecideInterrupt: {
       operationId: 'decideInterrupt',
-      parameters: { id: '$response.body#/id' },
+      parameters: byId,
       requestBody: { actionName: '$response.body#/actionRequests/0/name', decision: 'approve' },
     },
-    EscalateInterrupt: {
-      operationId: 'escalateInterrupt',
-      parameters: { id: '$response.body#/id' },
+    EscalateInterrupt: { operationId: 'escalateInterrupt', parameters: byId },
+    AssignInterrupt: { operationId: 'assignInterrupt', parameters: byId },
+    ExtendInterruptDeadline: {
+      operationId: 'extendInterruptDeadline',
+      parameters: byId,
+      requestBody: { timeoutSeconds: 3600 },
     },
+    CancelInterrupt: {
+      operationId: 'cancelInterrupt',
+      parameters: byId,
+      requestBody: { reason: 'No longer needed' },
+    },
+  },
+  assignInterrupt: {
+    GetAssignedInterrupt: { operationId: 'getInterrupt', parameters: sameId },
   },
   startSession: {
-    RetrieveSession: { operationId: 'retrieveSession', parameters: { id: '$response.body#/id' } },
-    AppendSessionMessages: {
-      operationId: 'appendSessionMessages',
-      parameters: { id: '$response.body#/id' },
-    },
-    EndSession: { operationId: 'endSession', parameters: { id: '$response.body#/id' } },
-    DisconnectSession: {
-      operationId: 'disconnectSession',
-      parameters: { id: '$response.body#/id' },
-    },
+    RetrieveSession: { operationId: 'retrieveSession', parameters: byId },
+    AppendSessionMessages: { operationId: 'appendSessionMessages', parameters: byId },
+    EndSession: { operationId: 'endSession', parameters: byId },
+    DisconnectSession: { operationId: 'disconnectSession', parameters: byId },
   },
   createApiKey: {
-    RenameApiKey: { operationId: 'renameApiKey', parameters: { id: '$response.body#/id' } },
-    RevokeApiKey: { operationId: 'revokeApiKey', parameters: { id: '$response.body#/id' } },
+    RenameApiKey: { operationId: 'renameApiKey', parameters: byId },
+    RevokeApiKey: { operationId: 'revokeApiKey', parameters: byId },
   },
   createRole: {
-    UpdateRole: { operationId: 'updateRole', parameters: { id: '$response.body#/id' } },
-    DeleteRole: { operationId: 'deleteRole', parameters: { id: '$response.body#/id' } },
+    UpdateRole: { operationId: 'updateRole', parameters: byId },
+    DeleteRole: { operationId: 'deleteRole', parameters: byId },
     InviteWithRole: {
       operationId: 'createInvitation',
       requestBody: { email: 'invitee@example.com', roleId: '$response.body#/id' },
     },
   },
   createTeam: {
-    RenameTeam: { operationId: 'renameTeam', parameters: { id: '$response.body#/id' } },
-    DeleteTeam: { operationId: 'deleteTeam', parameters: { id: '$response.body#/id' } },
+    RenameTeam: { operationId: 'renameTeam', parameters: byId },
+    DeleteTeam: { operationId: 'deleteTeam', parameters: byId },
+    AddTeamMember: { operationId: 'addTeamMember', parameters: byId },
+  },
+  addTeamMember: {
+    RemoveTeamMember: {
+      operationId: 'removeTeamMember',
+      parameters: { id: '$request.path.id', memberId: '$request.body#/memberId' },
+    },
   },
   createInvitation: {
+    PreviewInvitation: {
+      operationId: 'getInvitation',
+      parameters: { token: '$response.body#/token' },
+    },
     AcceptInvitation: {
       operationId: 'acceptInvitation',
       parameters: { token: '$response.body#/token' },
     },
+    WithdrawInvitation: { operationId: 'withdrawInvitation', parameters: byId },
   },
   acceptInvitation: {
     ChangeMemberRole: {
       operationId: 'changeMemberRole',
-      parameters: { id: '$response.body#/member/id' },
+      parameters: { id: '$response.body#/user/id' },
     },
-    RemoveMember: { operationId: 'removeMember', parameters: { id: '$response.body#/member/id' } },
+    RemoveMember: { operationId: 'removeMember', parameters: { id: '$response.body#/user/id' } },
+  },
+  createWebhook: {
+    GetWebhook: { operationId: 'getWebhook', parameters: byId },
+    UpdateWebhook: { operationId: 'updateWebhook', parameters: byId },
+    DeleteWebhook: { operationId: 'deleteWebhook', parameters: byId },
+    RotateWebhookSecret: { operationId: 'rotateWebhookSecret', parameters: byId },
+    TestWebhook: { operationId: 'testWebhook', parameters: byId },
+    ListWebhookDeliveries: { operationId: 'listWebhookDeliveries', parameters: byId },
+  },
+  updateWebhook: {
+    TestUpdatedWebhook: { operationId: 'testWebhook', parameters: sameId },
+    ListUpdatedWebhookDeliveries: { operationId: 'listWebhookDeliveries', parameters: sameId },
+  },
+  testWebhook: {
+    RetryWebhookDelivery: {
+      operationId: 'retryWebhookDelivery',
+      parameters: { id: '$request.path.id', deliveryId: '$response.body#/id' },
+    },
+  },
+  createClassificationRule: {
+    GetClassificationRule: { operationId: 'getClassificationRule', parameters: byId },
+    UpdateClassificationRule: { operationId: 'updateClassificationRule', parameters: byId },
+    DeleteClassificationRule: { operationId: 'deleteClassificationRule', parameters: byId },
+    GetClassificationRuleStats: { operationId: 'getClassificationRuleStats', parameters: byId },
   },
 };
 
@@ -191,10 +236,17 @@ export interface BodyRules {
    * need not guess one.
    */
   requireAnyOf?: { fields: string[]; fill: Record<string, unknown> };
+  /**
+   * Fields that name a current member of the organisation (a made-up id answers 404): the
+   * contract test's valid cases name its own member there, so links into them reach the action.
+   */
+  callerMember?: string[];
 }
 
 export const OPERATION_BODY_RULES: Record<string, BodyRules> = {
   updateNotificationPreferences: { ianaTimeZone: ['timeZone'] },
+  addTeamMember: { callerMember: ['memberId'] },
+  assignInterrupt: { callerMember: ['memberId'] },
   createInterrupt: { organisationDependent: ['onTimeout'] },
   dryRunClassification: {
     requireAnyOf: { fields: ['sample', 'lastInterrupts'], fill: { lastInterrupts: 1 } },

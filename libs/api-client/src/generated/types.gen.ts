@@ -7105,6 +7105,10 @@ export type RetryWebhookDeliveryErrors = {
      */
     404: ErrorBody;
     /**
+     * CONFLICT: the delivery is still waiting to be sent, or the webhook is disabled (a webhook.test delivery excepted).
+     */
+    409: unknown;
+    /**
      * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
      */
     413: ErrorBody;

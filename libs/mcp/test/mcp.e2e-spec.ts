@@ -122,6 +122,7 @@ describe.each<[string, Transport]>([
       'title',
       'description',
       'actions',
+      'timeoutSeconds',
       'waitSeconds',
       'sessionId',
     ]);

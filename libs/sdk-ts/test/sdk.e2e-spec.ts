@@ -1,6 +1,7 @@
 // The TypeScript SDK against a live service on real Postgres (tools/scripts/with-service.mjs):
 // what it sends and parses is checked against the service itself, never against a mock.
 import {
+  actionDigest,
   APIError,
   AuthenticationError,
   BadRequestError,
@@ -75,6 +76,7 @@ describe('interrupts', () => {
       externalId,
     });
     expect(second.actionRequests[0]).toEqual({
+      actionDigest: await actionDigest(second.id, 'deploy', {}),
       name: 'deploy',
       args: {},
       description: null,

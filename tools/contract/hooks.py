@@ -24,6 +24,9 @@ On bodies (`x-interlock-body-rules`):
   404); valid cases that give one name the run's own member (`INTERLOCK_TEST_MEMBER_ID`), so the
   links into a team's members and an interrupt's assignment reach the action.
 
+- `cedarPolicy`: `{fill}`: a Cedar policy text must parse and validate against Interlock's schema;
+  valid cases get the rule's `fill` in every `{type: "policy", policy}` outcome, at any depth.
+
 And one of the run's own: `waitSeconds` (a long poll, up to 60 s) holds an open interrupt's read
 that long, past the run's 10 s request timeout; valid cases wait at most 5 s (the e2e tests hold
 the long ones).
@@ -136,6 +139,18 @@ def _instant(value: Any) -> datetime | None:
         return None
 
 
+def _with_policy(value: Any, policy: str) -> Any:
+    """`value` with every `{type: "policy", policy: <text>}` outcome holding `policy` instead."""
+    if isinstance(value, list):
+        return [_with_policy(item, policy) for item in value]
+    if not isinstance(value, dict):
+        return value
+    out = {key: _with_policy(item, policy) for key, item in value.items()}
+    if out.get("type") == "policy" and isinstance(out.get("policy"), str):
+        out["policy"] = policy
+    return out
+
+
 @schemathesis.hook
 def map_case(context: Any, case: Any) -> Any:
     if isinstance(case.body, (dict, list)) and _is_positive(case, ParameterLocation.BODY):
@@ -152,6 +167,9 @@ def map_case(context: Any, case: Any) -> Any:
             for name in _body_rules(context).get("callerMember") or []:
                 if member and isinstance(case.body.get(name), str):
                     case.body[name] = member
+            cedar = _body_rules(context).get("cedarPolicy") or {}
+            if isinstance(cedar.get("fill"), str):
+                case.body = _with_policy(case.body, cedar["fill"])
             any_of = _body_rules(context).get("requireAnyOf") or {}
             fields = any_of.get("fields") or []
             if fields and not any(name in case.body for name in fields):

@@ -241,15 +241,27 @@ export interface BodyRules {
    * contract test's valid cases name its own member there, so links into them reach the action.
    */
   callerMember?: string[];
+  /**
+   * A Cedar policy text (`{type: "policy", policy}` outcomes, at any depth): valid only if it parses
+   * and validates against Interlock's schema (a generated string answers 400). The contract test's
+   * valid cases put the rule's `fill` there, a policy valid for any organisation; the e2e tests
+   * cover real ones and the refusals.
+   */
+  cedarPolicy?: { fill: string };
 }
 
+const VALID_POLICY = 'permit (principal, action, resource);';
+
 export const OPERATION_BODY_RULES: Record<string, BodyRules> = {
+  createClassificationRule: { cedarPolicy: { fill: VALID_POLICY } },
+  updateClassificationRule: { cedarPolicy: { fill: VALID_POLICY } },
   updateNotificationPreferences: { ianaTimeZone: ['timeZone'] },
   addTeamMember: { callerMember: ['memberId'] },
   assignInterrupt: { callerMember: ['memberId'] },
   createInterrupt: { organisationDependent: ['onTimeout'] },
   dryRunClassification: {
     requireAnyOf: { fields: ['sample', 'lastInterrupts'], fill: { lastInterrupts: 1 } },
+    cedarPolicy: { fill: VALID_POLICY },
   },
   replaceEscalationPolicy: {
     organisationDependent: ['steps'],

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
 // The dashboard's import zones (docs/STYLE.md §13): shared → features → app, never feature to
-// feature. Probe sources are linted as if they lived in apps/web, with the real ESLint config.
+// feature; across areas through the `@/` alias, never `../../…`. Probe sources are linted as if they lived in apps/web, with the real ESLint config.
 const root = join(__dirname, '..', '..');
 
 function zoneErrors(filePath: string, source: string): string[] {
@@ -30,7 +30,7 @@ describe('dashboard import zones', () => {
   it('refuse a feature importing another feature', () => {
     const errors = zoneErrors(
       'apps/web/src/features/roles/components/zone-probe.tsx',
-      "import { useApiKeys } from '../../api-keys/api/api-keys.queries';\nexport const x = useApiKeys;\n",
+      "import { useApiKeys } from '@/features/api-keys/api/api-keys.queries';\nexport const x = useApiKeys;\n",
     );
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(/A feature may not import another feature/);
@@ -40,13 +40,13 @@ describe('dashboard import zones', () => {
     expect(
       zoneErrors(
         'apps/web/src/shared/components/zone-probe.tsx',
-        "import { InboxRoute } from '../../features/interrupts/routes/inbox.route';\nexport const x = InboxRoute;\n",
+        "import { InboxRoute } from '@/features/interrupts/routes/inbox.route';\nexport const x = InboxRoute;\n",
       ),
     ).toHaveLength(1);
     expect(
       zoneErrors(
         'apps/web/src/shared/components/zone-probe.tsx',
-        "import { App } from '../../app/app';\nexport const x = App;\n",
+        "import { App } from '@/app/app';\nexport const x = App;\n",
       ),
     ).toHaveLength(1);
   });
@@ -55,22 +55,31 @@ describe('dashboard import zones', () => {
     expect(
       zoneErrors(
         'apps/web/src/features/teams/routes/zone-probe.tsx',
-        "import { router } from '../../../app/router';\nexport const x = router;\n",
+        "import { router } from '@/app/router';\nexport const x = router;\n",
       ),
     ).toHaveLength(1);
+  });
+
+  it('refuse reaching another area with ../../ instead of @/', () => {
+    const errors = zoneErrors(
+      'apps/web/src/features/teams/routes/zone-probe.tsx',
+      "import { useCan } from '../../../shared/session/session.queries';\nexport const x = useCan;\n",
+    );
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/Import from another area of the dashboard with @\//);
   });
 
   it('allow features to use shared code, and the app to place features', () => {
     expect(
       zoneErrors(
         'apps/web/src/features/teams/routes/zone-probe.tsx',
-        "import { useCan } from '../../../shared/session/session.queries';\nexport const x = useCan;\n",
+        "import { useCan } from '@/shared/session/session.queries';\nexport const x = useCan;\n",
       ),
     ).toEqual([]);
     expect(
       zoneErrors(
         'apps/web/src/app/zone-probe.tsx',
-        "import { InboxRoute } from '../features/interrupts/routes/inbox.route';\nexport const x = InboxRoute;\n",
+        "import { InboxRoute } from '@/features/interrupts/routes/inbox.route';\nexport const x = InboxRoute;\n",
       ),
     ).toEqual([]);
   });

@@ -54,6 +54,8 @@ describe('endpoints that take no body', () => {
       'DELETE /api/classification/rules/:id',
       'DELETE /api/invitations/:id',
       'POST /api/invitations/:token/join',
+      'DELETE /api/me/sessions/:id',
+      'POST /api/me/sessions/revoke-others',
       'DELETE /api/members/:id',
       'DELETE /api/notifications/slack',
       'DELETE /api/roles/:id',

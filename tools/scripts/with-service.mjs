@@ -144,6 +144,8 @@ async function startService(databaseUrl, downloadsDir, smtpUrl) {
       PASSWORD_SCRYPT_LOG_N: '14',
       DOWNLOADS_DIR: downloadsDir,
       SMTP_URL: smtpUrl,
+      // The browser tests' people do not open verification links unless a test does (SPEC §8f).
+      EMAIL_VERIFICATION: process.env.EMAIL_VERIFICATION ?? 'optional',
       LOG_LEVEL: process.env.WITH_SERVICE_LOG_LEVEL ?? 'warn',
       ...Object.fromEntries(
         Object.entries(process.env).filter(([name]) => name.startsWith('RATE_LIMIT_')),

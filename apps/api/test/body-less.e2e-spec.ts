@@ -54,6 +54,7 @@ describe('endpoints that take no body', () => {
       'DELETE /api/classification/rules/:id',
       'DELETE /api/invitations/:id',
       'POST /api/invitations/:token/join',
+      'POST /api/me/email-verification',
       'DELETE /api/me/sessions/:id',
       'POST /api/me/sessions/revoke-others',
       'DELETE /api/members/:id',

@@ -234,6 +234,15 @@ export interface AuditEventCatalogue {
     target: 'user';
     metadata: { scope: 'one' | 'others'; count: number };
   };
+  /**
+   * The person proved their email address by a link the service emailed to it: a verification
+   * link, or a password reset link (which proves it as well); written in every organisation they
+   * are a member of.
+   */
+  'member.email_verified': {
+    target: 'user';
+    metadata: { email: string; via: 'verification_link' | 'password_reset' };
+  };
   'member.role_changed': {
     target: 'user';
     metadata: { fromRoleId: string; fromRole: string; toRoleId: string; toRole: string };
@@ -556,6 +565,11 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
       e.metadata.scope === 'others'
         ? `${e.actor.name} signed out ${e.metadata.count === 1 ? 'one other session' : `${e.metadata.count} other sessions`}`
         : `${e.actor.name} ended one of their sign-in sessions`,
+  },
+  'member.email_verified': {
+    category: 'member',
+    target: 'user',
+    summary: (e) => `${e.actor.name} verified their email address ${e.metadata.email}`,
   },
   'member.role_changed': {
     category: 'member',

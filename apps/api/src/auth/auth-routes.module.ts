@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { OrganisationModule } from '../organisation/organisation.module';
 import { AccountController } from '../users/account.controller';
-import { AccountTokensRepository } from '../users/account-tokens.repository';
+import { AccountEmailModule } from '../users/account-email.module';
 import { PasswordsService } from '../users/passwords.service';
 import { AccountSessionsService } from '../users/account-sessions.service';
 import { AuthController } from './auth.controller';
@@ -10,8 +10,8 @@ import { WhoamiController } from './whoami.controller';
 
 /** Sign-up, sign-in, sign-out, passwords, the signed-in person's account, and a key's view of itself. */
 @Module({
-  imports: [OrganisationModule],
+  imports: [OrganisationModule, AccountEmailModule],
   controllers: [AuthController, AccountController, WhoamiController],
-  providers: [AuthService, PasswordsService, AccountSessionsService, AccountTokensRepository],
+  providers: [AuthService, PasswordsService, AccountSessionsService],
 })
 export class AuthRoutesModule {}

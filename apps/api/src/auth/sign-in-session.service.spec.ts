@@ -45,7 +45,13 @@ function setUp(rows: SignedInMemberRow[]) {
   } as unknown as SignInSessionsRepository;
   return {
     service: new SignInSessionService(dataSource, sessions, {
-      accounts: { passwordScryptLogN: 14, passwordResetTtlMs: 0, sessionIdleTimeoutMs: IDLE },
+      accounts: {
+        passwordScryptLogN: 14,
+        passwordResetTtlMs: 0,
+        sessionIdleTimeoutMs: IDLE,
+        emailVerification: 'optional',
+        emailVerificationTtlMs: 0,
+      },
     }),
     sessions,
     dataSource,

@@ -106,6 +106,15 @@ export interface AccountsConfig {
   readonly passwordResetTtlMs: number;
   /** A sign-in session unused this long ends (`SESSION_IDLE_TIMEOUT`, default 7 days), beside its absolute 30 days. */
   readonly sessionIdleTimeoutMs: number;
+  /**
+   * `EMAIL_VERIFICATION`: `required` — accepting an invitation into an existing account and
+   * receiving notifications wait for a verified address; `optional` — links are still sent and
+   * the state shown, but nothing waits for it. Default `required` when `SMTP_URL` is set (the
+   * service can prove an address), else `optional` (without email no address could ever be).
+   */
+  readonly emailVerification: 'required' | 'optional';
+  /** An email verification link's life (24 hours). */
+  readonly emailVerificationTtlMs: number;
 }
 
 /** Email (SPEC §8f). */
@@ -173,6 +182,8 @@ export interface RateLimitsConfig {
     readonly addressRequests: number;
     readonly windowSeconds: number;
   };
+  /** Verification emails a signed-in person may ask for per window (SPEC §8f; over it: 429). */
+  readonly emailVerification: { readonly emails: number; readonly windowSeconds: number };
   /** Requests one organisation's keys may make per window, all keys and instances together. */
   readonly apiKey: { readonly requests: number; readonly windowSeconds: number };
   /** Writes one person (a signed-in user) may make per window on human write routes, every organisation together. */
@@ -541,6 +552,12 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
       passwordScryptLogN,
       passwordResetTtlMs: 30 * 60_000,
       sessionIdleTimeoutMs: duration('SESSION_IDLE_TIMEOUT', '7d', 60_000, 30 * 86_400_000),
+      emailVerification: oneOf(
+        'EMAIL_VERIFICATION',
+        ['required', 'optional'],
+        smtpUrl === undefined ? 'optional' : 'required',
+      ),
+      emailVerificationTtlMs: 24 * 60 * 60_000,
     },
     rateLimits: {
       signIn: {
@@ -557,6 +574,10 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
         accountEmails: integer('RATE_LIMIT_PASSWORD_RESET_ACCOUNT_EMAILS', 3, 0, 1_000_000),
         addressRequests: integer('RATE_LIMIT_PASSWORD_RESET_ADDRESS_REQUESTS', 20, 0, 1_000_000),
         windowSeconds: integer('RATE_LIMIT_PASSWORD_RESET_WINDOW_SECONDS', 3_600, 1, 86_400),
+      },
+      emailVerification: {
+        emails: integer('RATE_LIMIT_EMAIL_VERIFICATION_EMAILS', 5, 0, 1_000_000),
+        windowSeconds: 3_600,
       },
       apiKey: {
         requests: integer('RATE_LIMIT_API_KEY_REQUESTS', 6_000, 0, 1_000_000_000),

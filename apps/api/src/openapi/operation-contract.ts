@@ -26,6 +26,14 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
     INVALID_TOKEN:
       'the link was already used, expired (30 minutes), or is not one the service sent',
   },
+  verifyEmail: {
+    INVALID_TOKEN:
+      'the link was already used, expired (24 hours), is not one the service sent, or was sent to an address the account no longer has',
+  },
+  resendEmailVerification: {
+    CONFLICT: 'the address is verified already',
+    RATE_LIMITED: 'too many verification emails asked for by this person (SPEC §8f)',
+  },
   changePassword: {
     WRONG_PASSWORD: 'currentPassword is not the current password',
     CONFLICT: 'the password was changed by another request meanwhile',
@@ -60,6 +68,10 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
     CONFLICT: 'an account with this email already exists',
   },
   acceptInvitation: { CONFLICT: 'an account with this email already exists' },
+  joinInvitation: {
+    EMAIL_NOT_VERIFIED:
+      "the server requires verified addresses (EMAIL_VERIFICATION) and the person's is not verified yet",
+  },
   changeMemberRole: {
     NOT_FOUND: 'roleId names no role of this organisation',
     CONFLICT: 'the organisation must keep an Owner: the last Owner keeps the role',

@@ -28,6 +28,7 @@ export class AuthAttemptLimiter {
   private readonly signUpAddress: RateLimiterPostgres | undefined;
   private readonly resetAddress: RateLimiterPostgres | undefined;
   private readonly resetAccount: RateLimiterPostgres | undefined;
+  private readonly verificationEmails: RateLimiterPostgres | undefined;
 
   constructor(
     dataSource: DataSource,
@@ -35,7 +36,7 @@ export class AuthAttemptLimiter {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     const limiter = postgresLimiters(dataSource);
-    const { signIn, signUp, passwordReset } = config.rateLimits;
+    const { signIn, signUp, passwordReset, emailVerification } = config.rateLimits;
     this.signInAccount = limiter('sign_in_account', signIn.accountFailures, signIn.windowSeconds);
     this.signInAddress = limiter('sign_in_address', signIn.addressFailures, signIn.windowSeconds);
     this.signUpAccount = limiter('sign_up_account', signUp.accountAttempts, signUp.windowSeconds);
@@ -49,6 +50,11 @@ export class AuthAttemptLimiter {
       'password_reset_account',
       passwordReset.accountEmails,
       passwordReset.windowSeconds,
+    );
+    this.verificationEmails = limiter(
+      'email_verification_account',
+      emailVerification.emails,
+      emailVerification.windowSeconds,
     );
   }
 
@@ -74,6 +80,11 @@ export class AuthAttemptLimiter {
   /** Counts a password reset request from a client address; 429 when the address has spent its own. */
   async passwordResetRequest(address: string | null): Promise<void> {
     await this.take([[this.resetAddress, address === null ? undefined : digest(address)]]);
+  }
+
+  /** Counts a verification email a signed-in person asks for; 429 when they have spent their own. */
+  async verificationEmail(userId: string): Promise<void> {
+    await this.take([[this.verificationEmails, digest(userId)]]);
   }
 
   /**

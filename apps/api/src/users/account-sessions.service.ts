@@ -1,13 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { writeAuditEntry } from '@interlock/audit';
-import { DomainError, type MemberActor } from '@interlock/domain';
+import { DomainError } from '@interlock/domain';
 import type { UserPrincipal } from '../auth/principal';
 import { SignInSessionService } from '../auth/sign-in-session.service';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import type { Queryable } from '../database/query-rows.util';
-import { organisationsOfUser } from '../members/memberships.repository';
+import { auditAccountEvent } from './account-audit';
 import type { AccountSignInSessionsResponse } from './dto/sign-in-sessions.response';
 
 /**
@@ -65,20 +64,11 @@ export class AccountSessionsService {
     metadata: { scope: 'one' | 'others'; count: number },
     ip: string | null,
   ): Promise<void> {
-    const actor: MemberActor = { type: 'member', id: user.userId, name: user.userName };
-    // In a fixed order (by organisation id), so two such writes never wait on each other's heads.
-    const organisations = (await organisationsOfUser(tx, user.userId)).sort((a, b) =>
-      a.id < b.id ? -1 : 1,
+    await auditAccountEvent(
+      tx,
+      { id: user.userId, name: user.userName },
+      { action: 'member.sessions_ended', metadata },
+      ip,
     );
-    for (const organisation of organisations) {
-      await writeAuditEntry(tx, {
-        organisationId: organisation.id,
-        action: 'member.sessions_ended',
-        actor,
-        target: { type: 'user', id: user.userId, name: user.userName },
-        metadata,
-        ipAddress: ip,
-      });
-    }
   }
 }

@@ -1,5 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Res } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiAcceptedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { HttpResponse } from '../http/platform';
 import { IdParam } from '../http/id-param.pipe';
 import { SessionCookies } from '../auth/session-cookie.util';
@@ -12,6 +18,7 @@ import { AuthService } from '../auth/auth.service';
 import { AccountResponse } from './dto/account.response';
 import { ChangePasswordDto } from './dto/password.dto';
 import { PasswordsService } from './passwords.service';
+import { EmailVerificationService } from './email-verification.service';
 
 @Controller('api/me')
 @ApiTags('auth')
@@ -21,6 +28,7 @@ export class AccountController {
     private readonly passwords: PasswordsService,
     private readonly sessions: AccountSessionsService,
     private readonly cookies: SessionCookies,
+    private readonly verification: EmailVerificationService,
   ) {}
 
   @Get()
@@ -50,6 +58,20 @@ export class AccountController {
     @ClientIp() ip: string | null,
   ): Promise<void> {
     await this.passwords.change(user, body.currentPassword, body.newPassword, ip);
+  }
+
+  @Post('email-verification')
+  @HttpCode(202)
+  @UserRoute()
+  @ApiOperation({
+    operationId: 'resendEmailVerification',
+    summary: 'Email a new verification link (single use, 24 hours) to your address',
+    description:
+      '409 when the address is verified already; a few emails per hour (429 beyond them).',
+  })
+  @ApiAcceptedResponse({ description: 'A new link is on its way.' })
+  async resendEmailVerification(@CurrentUser() user: UserPrincipal): Promise<void> {
+    await this.verification.resend(user);
   }
 
   @Get('sessions')

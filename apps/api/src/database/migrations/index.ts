@@ -37,6 +37,7 @@ import { SessionStorage1795763000001 } from './1795763000001-session-storage';
 import { SessionMessageRetention1795763000000 } from './1795763000000-session-message-retention';
 import { EscalationPolicies1795764000000 } from './1795764000000-escalation-policies';
 import { SignInSessionActivity1795770000000 } from './1795770000000-sign-in-session-activity';
+import { EmailVerification1795773000000 } from './1795773000000-email-verification';
 
 export const MIGRATIONS = [
   CreateOrganisations1763683200000,
@@ -77,4 +78,5 @@ export const MIGRATIONS = [
   SessionStorage1795763000001,
   EscalationPolicies1795764000000,
   SignInSessionActivity1795770000000,
+  EmailVerification1795773000000,
 ];

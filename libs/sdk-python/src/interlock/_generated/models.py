@@ -75,6 +75,10 @@ class AccountUser(InterlockModel):
         populate_by_name=True,
     )
     email: str
+    email_verified: bool = Field(..., alias='emailVerified')
+    """
+    Whether the person proved this address by a link emailed to it (SPEC §8f). Accepting invitations and receiving notifications wait for it where the server requires verification.
+    """
     id: str
     name: str
 
@@ -1562,6 +1566,17 @@ class UsageSummary(InterlockModel):
     """
 
 
+class VerifyEmailDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    token: str = Field(..., max_length=200, pattern='^[^\\u0000]*$')
+    """
+    The token from the verification link (the part after the link's #).
+    """
+
+
 class WebhookDeliveryAttempt(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1858,6 +1873,7 @@ class AuditEntryResponse(InterlockModel):
         'member.removed',
         'member.password_changed',
         'member.sessions_ended',
+        'member.email_verified',
         'member.role_changed',
         'organisation.created',
         'settings.notification_preferences_updated',
@@ -2131,6 +2147,7 @@ class ErrorBody(InterlockModel):
         'FORBIDDEN',
         'CSRF_REJECTED',
         'WRONG_PASSWORD',
+        'EMAIL_NOT_VERIFIED',
         'SIGNUP_CLOSED',
         'VALIDATION_FAILED',
         'INVALID_TOKEN',

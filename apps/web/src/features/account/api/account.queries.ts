@@ -4,6 +4,7 @@ import {
   endMyOtherSignInSessions,
   endMySignInSession,
   listMySignInSessions,
+  resendEmailVerification,
   type ChangePasswordDto,
 } from '@interlock/api-client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -41,4 +42,9 @@ export function useEndOtherSignInSessions() {
     mutationFn: () => call(endMyOtherSignInSessions()),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionsKey }),
   });
+}
+
+/** Emails the signed-in person a new verification link (SPEC §8f). */
+export function useResendEmailVerification() {
+  return useMutation({ mutationFn: () => call(resendEmailVerification()) });
 }

@@ -23,14 +23,19 @@ import {
   useEndSignInSession,
   useMySignInSessions,
 } from '../api/account.queries';
+import { EmailAddress } from '../components/email-address';
 
-/** Settings → Security: the signed-in person's password (issue 33). */
+/** Settings → Security: the signed-in person's address, password and sign-in sessions (issue 33). */
 export function SecurityRoute() {
   useDocumentTitle('Security · Interlock');
   return (
     <>
-      <PageHeader title="Security" description="Your password and where you are signed in." />
+      <PageHeader
+        title="Security"
+        description="Your email address, your password and where you are signed in."
+      />
       <Stack gap="lg" maw={900}>
+        <EmailAddress />
         <ChangePasswordForm />
         <SignInSessions />
       </Stack>

@@ -25,7 +25,7 @@ export function EmailAddress() {
               Verified
             </Badge>
           ) : (
-            <Badge color="yellow" variant="light">
+            <Badge color="orange" variant="light">
               Not verified
             </Badge>
           )}

@@ -163,9 +163,14 @@ export interface NotificationConfig {
 export interface RateLimitsConfig {
   /** Failed sign-ins per account (email, known or not) and per client address, per window. */
   readonly signIn: {
+    /** Failures per account from one client address (IPv6 by /64), per window. */
     readonly accountFailures: number;
+    /** Failures from one client address, any accounts, per window. */
     readonly addressFailures: number;
     readonly windowSeconds: number;
+    /** The backstop: failures per account from every address together, per its own window. */
+    readonly accountBackstopFailures: number;
+    readonly accountBackstopWindowSeconds: number;
   };
   /** Sign-up attempts per account (email) and per client address, per window. */
   readonly signUp: {
@@ -564,6 +569,18 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
         accountFailures: integer('RATE_LIMIT_SIGN_IN_ACCOUNT_FAILURES', 10, 0, 1_000_000),
         addressFailures: integer('RATE_LIMIT_SIGN_IN_ADDRESS_FAILURES', 100, 0, 1_000_000),
         windowSeconds: integer('RATE_LIMIT_SIGN_IN_WINDOW_SECONDS', 900, 1, 86_400),
+        accountBackstopFailures: integer(
+          'RATE_LIMIT_SIGN_IN_ACCOUNT_BACKSTOP_FAILURES',
+          100,
+          0,
+          1_000_000,
+        ),
+        accountBackstopWindowSeconds: integer(
+          'RATE_LIMIT_SIGN_IN_ACCOUNT_BACKSTOP_WINDOW_SECONDS',
+          86_400,
+          1,
+          7 * 86_400,
+        ),
       },
       signUp: {
         accountAttempts: integer('RATE_LIMIT_SIGN_UP_ACCOUNT_ATTEMPTS', 5, 0, 1_000_000),

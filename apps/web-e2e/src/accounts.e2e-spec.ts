@@ -140,7 +140,7 @@ test.describe('Accounts', () => {
     await api('GET', '/api/me', { cookie: phoneCookie, expect: [401] });
   });
 
-  test('verify my email address: Settings → Security says it is not, sends a new link, and the emailed link verifies', async ({
+  test('verify my email address: Settings → Security says it is not, emails a link, and the link verifies', async ({
     page,
   }) => {
     const ada = await signUpOwner('verify');
@@ -156,9 +156,9 @@ test.describe('Accounts', () => {
     await expect(address).toContainText(ada.email);
     await expect(address.getByText('Not verified')).toBeVisible();
     await expectAccessible(page, 'Settings → Security, address not verified');
-    await address.getByRole('button', { name: 'Email me a new link' }).click();
+    await address.getByRole('button', { name: 'Email me a verification link' }).click();
     await expect(address.getByRole('status')).toHaveText(
-      `A new link is on its way to ${ada.email}.`,
+      `A verification link is on its way to ${ada.email}.`,
     );
 
     const mail = await receivedMail(ada.email, 'Verify your email address for Interlock');
@@ -179,7 +179,9 @@ test.describe('Accounts', () => {
     expect(me.body.user.emailVerified).toBe(true);
     await page.goto('/settings/security');
     await expect(address.getByText('Verified', { exact: true })).toBeVisible();
-    await expect(address.getByRole('button', { name: 'Email me a new link' })).toHaveCount(0);
+    await expect(address.getByRole('button', { name: 'Email me a verification link' })).toHaveCount(
+      0,
+    );
 
     // The link worked once.
     await page.goto(`${url.pathname}${url.hash}`);

@@ -60,7 +60,7 @@ function setUp(signup: 'open' | 'closed' = 'open') {
   const organisations = {
     read: jest.fn(async () => ({ id: ORG, name: 'Acme', plan: 'pro', created_at: new Date(0) })),
   } as unknown as OrganisationsRepository;
-  const verification = { sendLink: jest.fn() } as unknown as EmailVerificationService;
+  const verification = { newAccount: jest.fn() } as unknown as EmailVerificationService;
   const service = new AuthService(
     dataSource,
     signIns,
@@ -101,7 +101,7 @@ describe('AuthService', () => {
       body: { userId: 'u-ada', organisationId: ORG, user },
     });
     // The verification link goes to the new address once the account exists (SPEC §8f).
-    expect(verification.sendLink).toHaveBeenCalledWith(user);
+    expect(verification.newAccount).toHaveBeenCalledWith(user);
   });
 
   it('refuses sign-up when it is closed, before counting or writing anything', async () => {

@@ -69,7 +69,7 @@ export class AuthService {
       const session = await this.signIns.create(tx, userId);
       return { ...session, body: await describeJoined(tx, userId, organisationId) };
     });
-    this.verification.sendLink(signedUp.body.user);
+    this.verification.newAccount(signedUp.body.user);
     return signedUp;
   }
 

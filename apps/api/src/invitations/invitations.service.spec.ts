@@ -89,7 +89,7 @@ function setUp(overrides: Partial<Record<keyof InvitationsRepository, jest.Mock>
     writeInvitation: jest.fn(async () => void order.push('email')),
   } as unknown as NotificationOutbox;
   const verification = {
-    sendLink: jest.fn(),
+    newAccount: jest.fn(),
     assertMayJoin: jest.fn(async () => undefined),
   } as unknown as EmailVerificationService;
   const service = new InvitationsService(

@@ -235,7 +235,7 @@ export class InvitationsService {
     });
     // An invitation's token is not proof of the address (the inviter holds it too): the new
     // account verifies it as a sign-up does (SPEC §8f).
-    this.verification.sendLink(accepted.body.user);
+    this.verification.newAccount(accepted.body.user);
     return accepted;
   }
 

@@ -57,8 +57,16 @@ export class EmailVerificationService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** A new account's first link, sent after the answer (called once its transaction committed). */
-  sendLink(user: { id: string; name: string; email: string }): void {
+  /**
+   * A new account's first link, sent after the answer (called once its transaction committed)
+   * where verification is required; where it is optional nobody is emailed unasked (Settings →
+   * Security sends a link on request).
+   */
+  newAccount(user: { id: string; name: string; email: string }): void {
+    if (this.config.accounts.emailVerification === 'required') this.sendLink(user);
+  }
+
+  private sendLink(user: { id: string; name: string; email: string }): void {
     this.afterAnswer.run('email verification email', () => this.send(user));
   }
 

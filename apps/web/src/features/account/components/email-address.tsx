@@ -4,8 +4,8 @@ import { useResendEmailVerification } from '../api/account.queries';
 import { useMe } from '@/shared/sign-in/me.queries';
 
 /**
- * Settings → Security's address: verified or not (SPEC §8f) and, while not, a way to get a new
- * link. A verified address is what accepting invitations and email notifications wait for.
+ * Settings → Security's address: verified or not (SPEC §8f) and, while not, a way to get a
+ * verification link. A verified address is what accepting invitations and email notifications wait for.
  */
 export function EmailAddress() {
   const me = useMe();
@@ -33,17 +33,17 @@ export function EmailAddress() {
         {!user.emailVerified && (
           <>
             <Text size="sm" c="dimmed">
-              We emailed a link to this address. Verifying it lets you accept invitations to other
-              organisations and receive notifications by email.
+              Verify it with a link we email to it: a verified address lets you accept invitations
+              to other organisations and receive notifications by email.
             </Text>
             {resend.isSuccess ? (
               <Text size="sm" role="status">
-                A new link is on its way to {user.email}.
+                A verification link is on its way to {user.email}.
               </Text>
             ) : (
               <Group>
                 <Button variant="light" loading={resend.isPending} onClick={() => resend.mutate()}>
-                  Email me a new link
+                  Email me a verification link
                 </Button>
               </Group>
             )}

@@ -21,8 +21,8 @@ export function VerifyEmailRoute() {
           Verify your email address
         </Title>
         <Text>
-          Open this page from the link we emailed you. Signed in, you can ask for a new link in
-          Settings → Security.
+          Open this page from the link we emailed you. Signed in, you can ask for a link in Settings
+          → Security.
         </Text>
         <Anchor component={Link} to="/sign-in">
           Sign in

@@ -288,7 +288,12 @@ export function stateClassificationRules(document: OpenAPIObject): void {
   schemas.PolicyOutcome = outcome(
     'policy',
     'Cedar policies decide (validated against the schema on save; SPEC §8d): permit approves, forbid rejects with its @message, neither leaves the action to later rules; an evaluation error sends it to a person.',
-    { policy: text(POLICY_MAX_LENGTH, NOT_BLANK_PATTERN) },
+    {
+      policy: {
+        ...text(POLICY_MAX_LENGTH, NOT_BLANK_PATTERN),
+        example: 'permit (principal, action, resource) when { resource.name == "refund" };',
+      },
+    },
     ['policy'],
   );
   const outcomes = {

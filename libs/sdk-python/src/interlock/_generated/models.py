@@ -1009,6 +1009,9 @@ class PolicyOutcome(InterlockModel):
     )
     policy: str = Field(
         ...,
+        examples=[
+            'permit (principal, action, resource) when { resource.name == "refund" };'
+        ],
         max_length=20000,
         min_length=1,
         pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',

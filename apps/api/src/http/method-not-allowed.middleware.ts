@@ -1,16 +1,36 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ERROR_MESSAGES } from '@interlock/domain';
 import { sendError } from './error-response.util';
+import { UUID } from './id-param.pipe';
 import { pathOf } from './platform';
 import { requestIdOf } from './request-state';
 
 interface PathNode {
   readonly literal: Map<string, PathNode>;
+  /** A parameter that may be any segment. */
   param: PathNode | undefined;
+  /** A parameter only a UUID fills (`@IdParam`): never a sibling literal segment. */
+  uuidParam: PathNode | undefined;
   readonly methods: Set<string>;
 }
 
-const node = (): PathNode => ({ literal: new Map(), param: undefined, methods: new Set() });
+const node = (): PathNode => ({
+  literal: new Map(),
+  param: undefined,
+  uuidParam: undefined,
+  methods: new Set(),
+});
+
+/**
+ * Whether the UUID-only parameter of a node takes `segment`, given the literal sibling it matched.
+ * It does not take a segment a literal sibling matches (`revoke-others` beside `:id`): no UUID
+ * is spelt like a literal, so that path is the literal route's alone. Any other segment still
+ * reaches it, so a wrong method on `/x/not-a-uuid` stays a 405 while the right one meets the
+ * route's own 404.
+ */
+function uuidParamTakes(literal: PathNode | undefined, segment: string): boolean {
+  return literal === undefined || UUID.test(segment);
+}
 
 /** The segments of a path as the routes are matched: one trailing slash allowed, none empty. */
 export function segmentsOf(path: string): string[] | undefined {
@@ -22,7 +42,7 @@ export function segmentsOf(path: string): string[] | undefined {
   return segments.some((s) => s === '') ? undefined : segments;
 }
 
-/** The methods served on `path`: every route whose pattern matches it (a `:param` matches any one segment). */
+/** The methods served on `path`: every route whose pattern matches it (a `:param` matches any one segment, a UUID-only one not a literal sibling's). */
 function collect(at: PathNode, segments: readonly string[], i: number, into: Set<string>): void {
   if (i === segments.length) {
     for (const m of at.methods) into.add(m);
@@ -31,6 +51,8 @@ function collect(at: PathNode, segments: readonly string[], i: number, into: Set
   const literal = at.literal.get(segments[i].toLowerCase());
   if (literal !== undefined) collect(literal, segments, i + 1, into);
   if (at.param !== undefined) collect(at.param, segments, i + 1, into);
+  if (at.uuidParam !== undefined && uuidParamTakes(literal, segments[i]))
+    collect(at.uuidParam, segments, i + 1, into);
 }
 
 const NO_ROUTE = 0;
@@ -50,6 +72,8 @@ function lookup(at: PathNode, segments: readonly string[], i: number, method: st
   if (literal !== undefined) found = lookup(literal, segments, i + 1, method);
   if (found !== SERVED && at.param !== undefined)
     found = Math.max(found, lookup(at.param, segments, i + 1, method));
+  if (found !== SERVED && at.uuidParam !== undefined && uuidParamTakes(literal, segments[i]))
+    found = Math.max(found, lookup(at.uuidParam, segments, i + 1, method));
   return found;
 }
 
@@ -57,14 +81,16 @@ function lookup(at: PathNode, segments: readonly string[], i: number, method: st
  * A method the API does not serve on a path it does serve answers 405 with `Allow` (RFC 9110),
  * before authentication, like any routing answer; a path it does not serve stays a 404. `HEAD`
  * goes wherever `GET` does. `routes` are the app's own (`declaredRoutes`), `:param` segments
- * matching any one segment, literal segments case-insensitively, one trailing slash allowed.
+ * matching any one segment — except a parameter in the route's `uuidParams`, which never takes a
+ * segment a sibling literal matches (`uuidParamTakes`) —, literal segments case-insensitively, one
+ * trailing slash allowed.
  * The routes are a tree of segments, so a request walks its own path's segments instead of
  * testing every route's pattern, and the set of allowed methods is only made for a 405 (issue 14).
  *
  * Returns the front door's step: true when it answered the request (405), false to go on.
  */
 export function methodNotAllowedGate(
-  routes: readonly { method: string; path: string }[],
+  routes: readonly { method: string; path: string; uuidParams?: readonly string[] }[],
 ): (req: IncomingMessage, res: ServerResponse) => boolean {
   const root = node();
   for (const route of routes) {
@@ -73,7 +99,9 @@ export function methodNotAllowedGate(
     let at = root;
     for (const segment of segments) {
       if (/^:\w+$/.test(segment)) {
-        at = at.param ??= node();
+        at = route.uuidParams?.includes(segment.slice(1))
+          ? (at.uuidParam ??= node())
+          : (at.param ??= node());
       } else {
         if (segment.includes(':') || /[*?()[\]]/.test(segment))
           throw new Error(`cannot index the route path ${route.path}`);

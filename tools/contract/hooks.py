@@ -23,6 +23,8 @@ On bodies (`x-interlock-body-rules`):
 - `callerMember`: the named fields name a current member of the organisation (a made-up id answers
   404); valid cases that give one name the run's own member (`INTERLOCK_TEST_MEMBER_ID`), so the
   links into a team's members and an interrupt's assignment reach the action.
+  `callerMemberInsteadOf` names the alternatives to such a field that name something else the
+  organisation must have (an assignee team): valid cases holding one name the member instead.
 
 - `cedarPolicy`: `{fill}`: a Cedar policy text must parse and validate against Interlock's schema;
   valid cases get the rule's `fill` in every `{type: "policy", policy}` outcome, at any depth.
@@ -164,7 +166,12 @@ def map_case(context: Any, case: Any) -> Any:
                 case.body.pop(name, None)
             # A made-up member id answers 404: valid cases name the run's own member (the caller).
             member = os.environ.get("INTERLOCK_TEST_MEMBER_ID")
-            for name in _body_rules(context).get("callerMember") or []:
+            callers = _body_rules(context).get("callerMember") or []
+            for name in _body_rules(context).get("callerMemberInsteadOf") or []:
+                if member and callers and name in case.body:
+                    del case.body[name]
+                    case.body[callers[0]] = member
+            for name in callers:
                 if member and isinstance(case.body.get(name), str):
                     case.body[name] = member
             cedar = _body_rules(context).get("cedarPolicy") or {}

@@ -242,6 +242,12 @@ export interface BodyRules {
    */
   callerMember?: string[];
   /**
+   * Fields that are the body's alternative to its `callerMember` field and name something else
+   * the organisation must have (an interrupt's assignee team: a made-up id answers 404): the
+   * contract test's valid cases holding one name its own member through `callerMember` instead.
+   */
+  callerMemberInsteadOf?: string[];
+  /**
    * A Cedar policy text (`{type: "policy", policy}` outcomes, at any depth): valid only if it parses
    * and validates against Interlock's schema (a generated string answers 400). The contract test's
    * valid cases put the rule's `fill` there, a policy valid for any organisation; the e2e tests
@@ -257,7 +263,7 @@ export const OPERATION_BODY_RULES: Record<string, BodyRules> = {
   updateClassificationRule: { cedarPolicy: { fill: VALID_POLICY } },
   updateNotificationPreferences: { ianaTimeZone: ['timeZone'] },
   addTeamMember: { callerMember: ['memberId'] },
-  assignInterrupt: { callerMember: ['memberId'] },
+  assignInterrupt: { callerMember: ['memberId'], callerMemberInsteadOf: ['teamId'] },
   createInterrupt: { organisationDependent: ['onTimeout'] },
   dryRunClassification: {
     requireAnyOf: { fields: ['sample', 'lastInterrupts'], fill: { lastInterrupts: 1 } },

@@ -19,6 +19,7 @@ import type {
 } from './dto/classification-rule.dto';
 import { RuleCache } from './rule-cache';
 import {
+  MAX_RULES_PER_ORGANISATION,
   parseRuleMatch,
   parseRuleOutcome,
   type RuleDefinition,
@@ -41,8 +42,6 @@ function statsOf(row: RuleStatsRow | undefined): ClassificationRuleStats {
   };
 }
 
-/** Rules an organisation may hold. */
-export const MAX_RULES_PER_ORGANISATION = 5_000;
 const DEFAULT_PRIORITY = 100;
 
 function snapshot(rule: RuleDefinition): ClassificationRuleSnapshot {

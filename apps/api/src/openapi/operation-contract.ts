@@ -1,5 +1,8 @@
 import type { ErrorCode } from '@interlock/domain';
 import { ERROR_CODES } from '@interlock/domain';
+import { MAX_RULES_PER_ORGANISATION } from '../classification/rule-engine';
+
+const RULE_CAP = `the organisation holds its limit of ${MAX_RULES_PER_ORGANISATION.toLocaleString('en-GB')} classification rules`;
 
 /**
  * What each operation answers beyond what its access declaration implies (openapi-document.ts
@@ -35,8 +38,10 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
   createInterrupt: { NOT_FOUND: 'sessionId names no session of this organisation' },
   alwaysAllowAction: {
     NOT_FOUND: 'interruptId names no interrupt of this organisation',
-    CONFLICT:
-      'actionName names none of its action requests, the action does not allow approve, its name holds * or ?, or the key that opened it is gone',
+    CONFLICT: `actionName names none of its action requests, the action does not allow approve, its name holds * or ?, or the key that opened it is gone; or ${RULE_CAP}`,
+  },
+  createClassificationRule: {
+    CONFLICT: RULE_CAP,
   },
   streamEvents: {
     VALIDATION_FAILED: 'Last-Event-ID is not the id of an event of this stream',

@@ -3073,7 +3073,7 @@ export type AlwaysAllowActionErrors = {
      */
     404: ErrorBody;
     /**
-     * CONFLICT: actionName names none of its action requests, the action does not allow approve, its name holds * or ?, or the key that opened it is gone.
+     * CONFLICT: actionName names none of its action requests, the action does not allow approve, its name holds * or ?, or the key that opened it is gone; or the organisation holds its limit of 5,000 classification rules.
      */
     409: ErrorBody;
     /**
@@ -3244,6 +3244,10 @@ export type CreateClassificationRuleErrors = {
      * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
+    /**
+     * CONFLICT: the organisation holds its limit of 5,000 classification rules.
+     */
+    409: ErrorBody;
     /**
      * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
      */

@@ -37,6 +37,7 @@ import { SessionStorage1795763000001 } from './1795763000001-session-storage';
 import { SessionMessageRetention1795763000000 } from './1795763000000-session-message-retention';
 import { EscalationPolicies1795764000000 } from './1795764000000-escalation-policies';
 import { SignInSessionActivity1795770000000 } from './1795770000000-sign-in-session-activity';
+import { ClassificationMatchRetention1795772000000 } from './1795772000000-classification-match-retention';
 
 export const MIGRATIONS = [
   CreateOrganisations1763683200000,
@@ -77,4 +78,5 @@ export const MIGRATIONS = [
   SessionStorage1795763000001,
   EscalationPolicies1795764000000,
   SignInSessionActivity1795770000000,
+  ClassificationMatchRetention1795772000000,
 ];

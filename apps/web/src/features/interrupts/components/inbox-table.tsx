@@ -4,6 +4,7 @@ import { forwardRef } from 'react';
 import { Link } from 'react-router';
 import { RelativeTime } from '@/shared/components/relative-time';
 import { canApproveAll, undecidedActions } from '../api/interrupts.queries';
+import { ArgusRowBadge } from './argus-explanation';
 import { AssigneeBadge, DeadlineBadge, EscalationBadge, StatusBadge } from './interrupt-badges';
 
 export interface InboxTableProps {
@@ -90,6 +91,7 @@ export const InboxTable = forwardRef<HTMLTableSectionElement, InboxTableProps>(f
                       {it.title}
                     </Anchor>
                     <EscalationBadge interrupt={it} />
+                    <ArgusRowBadge interrupt={it} />
                     <DeadlineBadge interrupt={it} />
                     {(it.status === 'expired' || it.status === 'withdrawn') && (
                       <StatusBadge status={it.status} />

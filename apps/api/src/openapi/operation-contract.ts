@@ -1,5 +1,5 @@
 import type { ErrorCode } from '@interlock/domain';
-import { ERROR_CODES } from '@interlock/domain';
+import { ERROR_CODES, MAX_TIMEOUT_SECONDS } from '@interlock/domain';
 import { MAX_RULES_PER_ORGANISATION } from '../classification/rule-engine';
 
 const RULE_CAP = `the organisation holds its limit of ${MAX_RULES_PER_ORGANISATION.toLocaleString('en-GB')} classification rules`;
@@ -119,10 +119,12 @@ export const OPERATION_LINKS: Record<
     },
     EscalateInterrupt: { operationId: 'escalateInterrupt', parameters: byId },
     AssignInterrupt: { operationId: 'assignInterrupt', parameters: byId },
+    // The longest deadline there is: always later than the one the interrupt was opened with
+    // (a fixed hour is refused after an interrupt opened with a longer one).
     ExtendInterruptDeadline: {
       operationId: 'extendInterruptDeadline',
       parameters: byId,
-      requestBody: { timeoutSeconds: 3600 },
+      requestBody: { timeoutSeconds: MAX_TIMEOUT_SECONDS },
     },
     CancelInterrupt: {
       operationId: 'cancelInterrupt',

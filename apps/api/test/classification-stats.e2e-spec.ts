@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { createApiKey, signUpOwner, SignedUpOwner } from './support/factories';
+import { organisationWithKey, type OrganisationWithKey } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 import { waitFor } from './support/wait-for';
 
@@ -11,21 +11,8 @@ describe('classification statistics and agreement', () => {
   let db: DataSource;
   const http = () => request(t.app.getHttpServer());
 
-  interface Org {
-    owner: SignedUpOwner;
-    key: string;
-    keyId: string;
-  }
-  const newOrg = async (name: string): Promise<Org> => {
-    const owner = await signUpOwner(t.app.getHttpServer(), {
-      name: 'Ada Lovelace',
-      organisationName: name,
-    });
-    const created = await createApiKey(t.app.getHttpServer(), owner.cookie, {
-      name: 'billing-agent',
-    });
-    return { owner, key: created.key, keyId: created.id };
-  };
+  type Org = OrganisationWithKey;
+  const newOrg = (name: string) => organisationWithKey(t.app.getHttpServer(), name);
   const rule = async (org: Org, body: Record<string, unknown>) => {
     const res = await http()
       .post('/api/classification/rules')

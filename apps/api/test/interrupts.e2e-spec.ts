@@ -89,6 +89,7 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
           args: { service: 'api', version: '1.4.2' },
           description: 'Roll out 1.4.2',
           allowedDecisions: ['approve', 'edit', 'reject', 'respond'],
+          responseSchema: null,
           actionDigest: expect.stringMatching(/^[0-9a-f]{64}$/),
         },
         {
@@ -96,6 +97,7 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
           args: {},
           description: null,
           allowedDecisions: ['approve', 'respond'],
+          responseSchema: null,
           actionDigest: expect.stringMatching(/^[0-9a-f]{64}$/),
         },
       ],
@@ -131,6 +133,7 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
         editedArgs: { service: 'api', version: '1.4.3' },
         editedName: null,
         message: null,
+        response: null,
         actionDigest: created.body.actionRequests[0].actionDigest,
         editedActionDigest: expect.stringMatching(/^[0-9a-f]{64}$/),
         decidedBy: { type: 'member', id: owner.memberId, name: 'Ada Lovelace' },

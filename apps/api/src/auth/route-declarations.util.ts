@@ -1,9 +1,7 @@
 import { RequestMethod } from '@nestjs/common';
-import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
-import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import type { INestApplication, Type } from '@nestjs/common';
 import { MetadataScanner, ModulesContainer, Reflector } from '@nestjs/core';
-import { IdPipe } from '../http/id-param.pipe';
 import { describePermission, ROUTE_ACCESS, RouteAccess } from './decorators/route-access.decorator';
 
 export interface DeclaredRoute {
@@ -11,25 +9,6 @@ export interface DeclaredRoute {
   path: string;
   handler: string;
   access: RouteAccess | undefined;
-  /** The path parameters the handler reads with `@IdParam` (`IdPipe`): only a UUID names anything there. */
-  uuidParams: string[];
-}
-
-/** The path parameters a handler takes through `IdPipe`, by name. */
-function uuidParamsOf(controller: Type, name: string): string[] {
-  const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}) as Record<
-    string,
-    { data?: unknown; pipes?: unknown[] }
-  >;
-  return Object.entries(args)
-    .filter(
-      ([key, arg]) =>
-        key.split(':')[0] === String(RouteParamtypes.PARAM) &&
-        typeof arg.data === 'string' &&
-        (arg.pipes ?? []).some((pipe) => pipe === IdPipe || pipe instanceof IdPipe),
-    )
-    .map(([, arg]) => arg.data as string)
-    .sort();
 }
 
 function joinPath(...parts: (string | string[] | undefined)[]): string {
@@ -66,7 +45,6 @@ export function declaredRoutesIn(modules: ModulesContainer): DeclaredRoute[] {
         method: RequestMethod[method],
         path: joinPath(base, path),
         handler: `${controller.name}.${name}`,
-        uuidParams: uuidParamsOf(controller, name),
         access: reflector.getAllAndOverride<RouteAccess | undefined>(ROUTE_ACCESS, [
           handler,
           controller,

@@ -7,6 +7,9 @@ import { PeriodicJobsWorker } from '../jobs/periodic-jobs.worker';
 import { LOGGER } from '../logging/logger.module';
 import { TeamsModule } from '../teams/teams.module';
 import { ClassificationController } from './classification.controller';
+import { ClassificationSuggestionsController } from './classification-suggestions.controller';
+import { ClassificationSuggestionsRepository } from './classification-suggestions.repository';
+import { ClassificationSuggestionsService } from './classification-suggestions.service';
 import { ClassificationRulesRepository } from './classification-rules.repository';
 import { ClassificationRulesService } from './classification-rules.service';
 import { RuleCache } from './rule-cache';
@@ -14,14 +17,16 @@ import { ArgusPipeline } from './argus-pipeline';
 import { ClassificationMatchesRepository } from './classification-matches.repository';
 import { ClassificationMatchRetentionJob } from './classification-match-retention.job';
 
-/** Argus, the automatic classifier (SPEC §8d): its rules, their cache, their figures' retention. */
+/** Argus, the automatic classifier (SPEC §8d): its rules, their cache, their figures' retention, suggestions. */
 @Module({
   imports: [TeamsModule],
-  controllers: [ClassificationController],
+  controllers: [ClassificationController, ClassificationSuggestionsController],
   providers: [
     ClassificationRulesService,
     ClassificationRulesRepository,
     ClassificationMatchesRepository,
+    ClassificationSuggestionsRepository,
+    ClassificationSuggestionsService,
     RuleCache,
     ArgusPipeline,
     {

@@ -1,8 +1,7 @@
 import { Injectable, Param, PipeTransform } from '@nestjs/common';
 import { DomainError } from '@interlock/domain';
 
-/** What a path id must be; any other value names nothing. */
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A path id that is not a UUID names nothing: 404, like any unknown id. */
 @Injectable()

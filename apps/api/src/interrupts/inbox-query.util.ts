@@ -8,7 +8,7 @@ import { RECORD_RENDER_VERSION } from './interrupt-record';
 const DECISIONS_JSON = `COALESCE((
     SELECT json_agg(json_build_object(
              'id', d.id, 'actionName', d.action_name, 'decision', d.decision,
-             'editedArgs', d.edited_args, 'editedName', d.edited_name, 'message', d.message,
+             'editedArgs', d.edited_args, 'editedName', d.edited_name, 'message', d.message, 'response', d.response,
              'decidedByType', d.decided_by_type, 'decidedById', d.decided_by_id, 'decidedByName', d.decided_by_name,
              'decidedByRuleId', d.decided_by_rule_id, 'decidedByReason', d.decided_by_reason, 'decidedAt', d.decided_at)
            ORDER BY d.decided_at, d.id)

@@ -236,8 +236,8 @@ export class InterruptsRepository {
       db,
       `INSERT INTO interrupt_decisions
          (organisation_id, id, interrupt_id, action_name, decision, edited_args, edited_name, message,
-          decided_by_type, decided_by_id, decided_by_name, decided_by_rule_id, decided_by_reason)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+          decided_by_type, decided_by_id, decided_by_name, decided_by_rule_id, decided_by_reason, response)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
        ON CONFLICT (organisation_id, interrupt_id, action_name) DO NOTHING
        RETURNING id`,
       [
@@ -254,6 +254,9 @@ export class InterruptsRepository {
         decision.decidedByName,
         decision.decidedByRuleId,
         decision.decidedByReason,
+        decision.response === undefined || decision.response === null
+          ? null
+          : JSON.stringify(decision.response),
       ],
     );
     return inserted.length > 0;

@@ -43,6 +43,12 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
   createClassificationRule: {
     CONFLICT: RULE_CAP,
   },
+  applyClassificationSuggestion: {
+    CONFLICT: `somebody applied or dismissed the suggestion meanwhile; or ${RULE_CAP}`,
+  },
+  dismissClassificationSuggestion: {
+    CONFLICT: 'somebody applied or dismissed the suggestion meanwhile',
+  },
   streamEvents: {
     VALIDATION_FAILED: 'Last-Event-ID is not the id of an event of this stream',
     RATE_LIMITED:
@@ -255,6 +261,13 @@ export interface BodyRules {
    */
   callerMemberInsteadOf?: string[];
   /**
+   * Fields whose rules the contract states in words, not in JSON Schema: a `responseSchema` is
+   * itself a JSON Schema of a bounded subset (SPEC §5), which a generator cannot aim at. Paths,
+   * `[]` for every element of an array. The contract test's valid cases leave them out; the e2e
+   * tests cover them.
+   */
+  statedInWords?: string[];
+  /**
    * A Cedar policy text (`{type: "policy", policy}` outcomes, at any depth): valid only if it parses
    * and validates against Interlock's schema (a generated string answers 400). The contract test's
    * valid cases put the rule's `fill` there, a policy valid for any organisation; the e2e tests
@@ -271,7 +284,10 @@ export const OPERATION_BODY_RULES: Record<string, BodyRules> = {
   updateNotificationPreferences: { ianaTimeZone: ['timeZone'] },
   addTeamMember: { callerMember: ['memberId'] },
   assignInterrupt: { callerMember: ['memberId'], callerMemberInsteadOf: ['teamId'] },
-  createInterrupt: { organisationDependent: ['onTimeout'] },
+  createInterrupt: {
+    organisationDependent: ['onTimeout'],
+    statedInWords: ['actionRequests[].responseSchema'],
+  },
   dryRunClassification: {
     requireAnyOf: { fields: ['sample', 'lastInterrupts'], fill: { lastInterrupts: 1 } },
     cedarPolicy: { fill: VALID_POLICY },

@@ -26,6 +26,14 @@ export class ActionRequestResponse {
   allowedDecisions!: Decision[];
 
   @ApiPropertyOptional({
+    ...FREE_FORM,
+    nullable: true,
+    description:
+      'Typed input: the JSON Schema a respond answers with (its response), or null when the action asks for none.',
+  })
+  responseSchema!: Record<string, unknown> | null;
+
+  @ApiPropertyOptional({
     pattern: '^[0-9a-f]{64}$',
     description:
       'What this action asks, as a fingerprint: the hex SHA-256 of the RFC 8785 canonical JSON of {interruptId, name, args} ' +
@@ -114,9 +122,17 @@ export class DecisionResponse {
   @ApiProperty({
     type: String,
     nullable: true,
-    description: 'Required with respond; optional with the others.',
+    description: 'Set with respond unless it carried a response; optional with the others.',
   })
   message!: string | null;
+
+  @ApiPropertyOptional({
+    ...FREE_FORM,
+    nullable: true,
+    description:
+      'Typed input: with respond on an action that has a responseSchema, the answer, valid against it; null otherwise.',
+  })
+  response!: Record<string, unknown> | null;
 
   @ApiPropertyOptional({
     pattern: '^[0-9a-f]{64}$',

@@ -35,6 +35,8 @@ import { AlwaysAllowForm } from './always-allow-form';
 import { ArgsDiff } from './args-diff';
 import { ARGUS_IN_WORDS, RuleLink } from './argus-explanation';
 import { parseEditedArgs } from './edited-args';
+import { ResponseForm } from './response-form';
+import type { ResponseSchema } from '@interlock/domain';
 import './action-card.css';
 
 const DECIDED: Record<DecisionType, { label: string; color: string }> = {
@@ -248,9 +250,24 @@ export function ActionCard({
                   onSend={(edit) => send({ decision: 'edit', ...edit })}
                 />
               )}
-              {(mode === 'reject' || mode === 'respond') && (
+              {mode === 'respond' && action.responseSchema && (
+                <ResponseForm
+                  actionName={action.name}
+                  schema={action.responseSchema as unknown as ResponseSchema}
+                  pending={decide.isPending}
+                  onCancel={() => setMode(null)}
+                  onSend={(answer) =>
+                    send({
+                      decision: 'respond',
+                      ...answer,
+                      response: answer.response as JsonObject,
+                    })
+                  }
+                />
+              )}
+              {(mode === 'reject' || (mode === 'respond' && !action.responseSchema)) && (
                 <MessageForm
-                  kind={mode}
+                  kind={mode === 'reject' ? 'reject' : 'respond'}
                   action={action}
                   pending={decide.isPending}
                   onCancel={() => setMode(null)}
@@ -339,6 +356,9 @@ function DecisionView({
           />
           <JsonTree value={decision.editedArgs} label="Edited arguments" />
         </>
+      )}
+      {decision.response !== null && decision.response !== undefined && (
+        <JsonTree value={decision.response} label="Response" />
       )}
       {decision.message !== null && (
         <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>

@@ -49,6 +49,8 @@ export interface InterruptRow {
   on_timeout: OnTimeout | null;
   closed_at: Date | null;
   withdrawn_reason: string | null;
+  opened_by_key_id: string | null;
+  opened_by_key_name: string | null;
   decisions: ({
     id: string;
     actionName: string;
@@ -71,8 +73,9 @@ export interface InterruptRow {
  * 3: the deadline and withdrawal (`expiresAt`, `onTimeout`, `closedAt`, `withdrawnReason`).
  * 4: `actionDigest` on each action request and decision, `editedActionDigest` on each decision.
  * 5: typed input (`actionRequests[].responseSchema`, `decisions[].response`).
+ * 6: `openedBy`, the key that opened it.
  */
-export const RECORD_RENDER_VERSION = 5;
+export const RECORD_RENDER_VERSION = 6;
 
 /** The interrupt record of SPEC §5. */
 export function toInterruptResponse(row: InterruptRow): InterruptResponse {
@@ -125,6 +128,10 @@ export function toInterruptResponse(row: InterruptRow): InterruptResponse {
     onTimeout: row.on_timeout,
     closedAt: row.closed_at?.toISOString() ?? null,
     withdrawnReason: row.withdrawn_reason,
+    openedBy:
+      row.opened_by_key_id === null
+        ? null
+        : { type: 'api_key', id: row.opened_by_key_id, name: row.opened_by_key_name ?? '' },
   };
 }
 

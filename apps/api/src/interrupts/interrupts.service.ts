@@ -184,6 +184,7 @@ export class InterruptsService {
           actionRequests,
           metadata: body.metadata ?? null,
           openedByKeyId: actor.id,
+          openedByKeyName: actor.name,
           titleWords,
           deadline,
         });

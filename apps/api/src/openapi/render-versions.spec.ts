@@ -26,6 +26,7 @@ const RENDERINGS = [
       3: '9c6bcba17ac49a8e',
       4: '1cc91b1a60f6b417',
       5: '0db3529f27a226cf',
+      6: '8310079a7ccf6c61',
     } as Record<number, string>,
   },
   {

@@ -25,6 +25,11 @@ export function anInterrupt(overrides: Partial<InterruptResponse> = {}): Interru
     externalId: null,
     metadata: null,
     sessionId: null,
+    openedBy: {
+      type: 'api_key',
+      id: '5f0e7c1e-3333-4c1e-9a4e-0a0a0a0a0a09',
+      name: 'billing-agent',
+    },
     ...overrides,
   };
 }

@@ -1139,6 +1139,10 @@ export type InterruptDetailResponse = {
      */
     onTimeout?: OnTimeout | null;
     /**
+     * The API key that opened it (its agent), named as it was then; null when no key is recorded.
+     */
+    openedBy?: OpenedBy | null;
+    /**
      * With include=session: the session sessionId names, or null.
      */
     session?: LinkedSession | null;
@@ -1280,6 +1284,10 @@ export type InterruptResponse = {
      * What the deadline does: reject (the default) or approve the undecided actions, or escalate and extend once. Null without a deadline.
      */
     onTimeout?: OnTimeout | null;
+    /**
+     * The API key that opened it (its agent), named as it was then; null when no key is recorded.
+     */
+    openedBy?: OpenedBy | null;
     sessionId: string | null;
     /**
      * open until every action request has a decision (answered), its deadline passes (expired) or its agent withdraws it (withdrawn). Every status but open is final.
@@ -1549,6 +1557,15 @@ export type NotificationStatus = 'pending' | 'sending' | 'sent' | 'logged' | 'fa
  * What the deadline does: reject every undecided action (the default), approve them (only where the organisation allows it), or escalate the interrupt and extend the deadline once by the same time.
  */
 export type OnTimeout = 'reject' | 'approve' | 'escalate';
+
+export type OpenedBy = {
+    id: string;
+    /**
+     * The key's name when it opened the interrupt (keys are renamed, and deleted when revoked).
+     */
+    name: string;
+    type: 'api_key';
+};
 
 export type OpenedByFilter = 'me';
 

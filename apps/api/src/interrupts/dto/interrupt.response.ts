@@ -168,6 +168,21 @@ export class Assignee {
   name!: string;
 }
 
+/** Who opened an interrupt: the API key (its agent), named as it was then. */
+export class OpenedBy {
+  @ApiProperty({ enum: ['api_key'] })
+  type!: 'api_key';
+
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({
+    description:
+      "The key's name when it opened the interrupt (keys are renamed, and deleted when revoked).",
+  })
+  name!: string;
+}
+
 /** The interrupt record (SPEC §5), plus the escalation level and reason. */
 export class InterruptResponse {
   @ApiProperty({ format: 'uuid' })
@@ -258,6 +273,14 @@ export class InterruptResponse {
     description: 'Why its agent withdrew it, when it said.',
   })
   withdrawnReason!: string | null;
+
+  @ApiPropertyOptional({
+    type: OpenedBy,
+    nullable: true,
+    description:
+      'The API key that opened it (its agent), named as it was then; null when no key is recorded.',
+  })
+  openedBy?: OpenedBy | null;
 }
 
 export class LinkedSession {

@@ -993,6 +993,19 @@ class MemberResponse(InterlockModel):
     """
 
 
+class OpenedBy(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    id: str
+    name: str
+    """
+    The key's name when it opened the interrupt (keys are renamed, and deleted when revoked).
+    """
+    type: Union[Literal['api_key'], str]
+
+
 class OpenedByFilter(RootModel[Union[Literal['me'], str]]):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -3321,6 +3334,10 @@ class InterruptDetailResponse(InterlockModel):
     """
     What the deadline does: reject (the default) or approve the undecided actions, or escalate and extend once. Null without a deadline.
     """
+    opened_by: Optional[OpenedBy] = Field(None, alias='openedBy')
+    """
+    The API key that opened it (its agent), named as it was then; null when no key is recorded.
+    """
     session: Optional[LinkedSession] = None
     """
     With include=session: the session sessionId names, or null.
@@ -3373,6 +3390,10 @@ class InterruptResponse(InterlockModel):
     )
     """
     What the deadline does: reject (the default) or approve the undecided actions, or escalate and extend once. Null without a deadline.
+    """
+    opened_by: Optional[OpenedBy] = Field(None, alias='openedBy')
+    """
+    The API key that opened it (its agent), named as it was then; null when no key is recorded.
     """
     session_id: Optional[str] = Field(..., alias='sessionId')
     status: Union[Literal['open', 'answered', 'expired', 'withdrawn'], str]

@@ -77,6 +77,7 @@ function InterruptPage({ id }: { id: string }) {
         description={
           <>
             Opened <RelativeTime value={it.createdAt} />
+            {it.openedBy && <> by {it.openedBy.name}</>}
             {it.externalId !== null && <> · external id {it.externalId}</>}
             {it.answeredAt !== null && (
               <>

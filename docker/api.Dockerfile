@@ -1,14 +1,23 @@
 # syntax=docker/dockerfile:1
-# The Interlock API and the dashboard it serves at /: build with the full toolchain, run with
-# production dependencies only (the dashboard is static files: its packages are build-time only).
+# The Interlock API, the dashboard it serves at / and the packages it serves at /downloads/… (the
+# TS SDK and MCP server tarballs, the Python wheel: nothing is published to a registry, so agents
+# install from the Interlock they use): build with the full toolchain, run with production
+# dependencies only (the dashboard and the packages are static files).
 # Build from the repository root:  docker build -f docker/api.Dockerfile -t interlock-api .
 
 FROM node:22-slim AS build
+# Python 3 with venv: tools/scripts/build-downloads.mjs builds the wheel with its pinned hatchling.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 python3-venv \
+ && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # The whole workspace: npm ci needs every workspace's package.json, and the build its sources.
 COPY . .
+# build-downloads.mjs packs what nx just built (--skip-build) into dist/downloads, the service's
+# default DOWNLOADS_DIR; --require-python: an image without the wheel is a failed build.
 RUN npm ci --ignore-scripts --no-audit --no-fund \
- && NX_DAEMON=false NX_NO_CLOUD=true npx nx run-many -t build --projects=api,web --outputStyle=static \
+ && NX_DAEMON=false NX_NO_CLOUD=true npx nx run-many -t build --projects=api,web,sdk-ts,mcp --outputStyle=static \
+ && node tools/scripts/build-downloads.mjs --skip-build --require-python \
  && npm prune --omit=dev --ignore-scripts --no-audit --no-fund
 
 FROM node:22-slim AS runtime
@@ -26,6 +35,8 @@ COPY --from=build --chown=root:root /src/package.json ./package.json
 COPY --from=build --chown=root:root /src/node_modules ./node_modules
 COPY --from=build --chown=root:root /src/dist/apps/api ./dist/apps/api
 COPY --from=build --chown=root:root /src/dist/apps/web ./dist/apps/web
+# Served at /downloads (DOWNLOADS_DIR defaults to dist/downloads under the working directory).
+COPY --from=build --chown=root:root /src/dist/downloads ./dist/downloads
 # Only the embedded database (no DATABASE_URL) writes to disk, under DATA_DIR.
 RUN mkdir -p /app/.data && chown node:node /app/.data
 USER node

@@ -21,6 +21,10 @@ export default defineConfig({
         find: '@interlock/api-client',
         replacement: fileURLToPath(new URL('../../libs/api-client/src/index.ts', import.meta.url)),
       },
+      {
+        find: '@interlock/domain',
+        replacement: fileURLToPath(new URL('../../libs/domain/src/index.ts', import.meta.url)),
+      },
       // `@/shared/…`, `@/features/…`, `@/app/…`: imports across the dashboard's areas
       // (docs/STYLE.md §13); inside one area they stay relative.
       { find: /^@\//, replacement: fileURLToPath(new URL('./src/', import.meta.url)) },

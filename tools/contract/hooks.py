@@ -17,12 +17,16 @@ On bodies (`x-interlock-body-rules`):
   cases get one of a few real names (which one follows from the generated value).
 - `organisationDependent`: the named fields are valid or not depending on the organisation's
   settings (a deadline to apply `onTimeout` to, `approve` allowed); valid cases leave them out.
+- `statedInWords`: fields whose rules the contract states in words (a `responseSchema` is a JSON
+  Schema of a bounded subset); paths, `[]` for each element of an array; valid cases leave them out.
 - `requireAnyOf`: `{fields, fill}`: at least one of `fields` must be there; valid cases without
   any get the rule's own `fill`, a value valid for any organisation (the contract states it:
   `lastInterrupts: 1` for the dry run, `approveOnTimeoutAllowed: false` for the deadline settings).
 - `callerMember`: the named fields name a current member of the organisation (a made-up id answers
   404); valid cases that give one name the run's own member (`INTERLOCK_TEST_MEMBER_ID`), so the
   links into a team's members and an interrupt's assignment reach the action.
+  `callerMemberInsteadOf` names the alternatives to such a field that name something else the
+  organisation must have (an assignee team): valid cases holding one name the member instead.
 
 - `cedarPolicy`: `{fill}`: a Cedar policy text must parse and validate against Interlock's schema;
   valid cases get the rule's `fill` in every `{type: "policy", policy}` outcome, at any depth.
@@ -139,6 +143,22 @@ def _instant(value: Any) -> datetime | None:
         return None
 
 
+def _drop_path(value: Any, parts: list[str]) -> None:
+    """Removes the field at `parts` (`name[]` walks every element of an array)."""
+    if not parts or not isinstance(value, dict):
+        return
+    head, rest = parts[0], parts[1:]
+    if head.endswith("[]"):
+        items = value.get(head[:-2])
+        if isinstance(items, list):
+            for item in items:
+                _drop_path(item, rest)
+    elif not rest:
+        value.pop(head, None)
+    else:
+        _drop_path(value.get(head), rest)
+
+
 def _with_policy(value: Any, policy: str) -> Any:
     """`value` with every `{type: "policy", policy: <text>}` outcome holding `policy` instead."""
     if isinstance(value, list):
@@ -162,9 +182,16 @@ def map_case(context: Any, case: Any) -> Any:
                     case.body[name] = _TIME_ZONES[sum(map(ord, value)) % len(_TIME_ZONES)]
             for name in _body_rules(context).get("organisationDependent") or []:
                 case.body.pop(name, None)
+            for path in _body_rules(context).get("statedInWords") or []:
+                _drop_path(case.body, path.split("."))
             # A made-up member id answers 404: valid cases name the run's own member (the caller).
             member = os.environ.get("INTERLOCK_TEST_MEMBER_ID")
-            for name in _body_rules(context).get("callerMember") or []:
+            callers = _body_rules(context).get("callerMember") or []
+            for name in _body_rules(context).get("callerMemberInsteadOf") or []:
+                if member and callers and name in case.body:
+                    del case.body[name]
+                    case.body[callers[0]] = member
+            for name in callers:
                 if member and isinstance(case.body.get(name), str):
                     case.body[name] = member
             cedar = _body_rules(context).get("cedarPolicy") or {}

@@ -13,7 +13,7 @@ import { fastifyFrameworkError, installFastifyFrontDoor } from './http/fastify-f
 import { InterlockFastifyAdapter } from './http/interlock-fastify.adapter';
 import { jsonBodyStep, MAX_JSON_BODY_BYTES } from './http/json-body.middleware';
 import { InterlockExpressAdapter } from './http/interlock-express.adapter';
-import { methodNotAllowedGate } from './http/method-not-allowed.middleware';
+import { methodNotAllowedGate } from './http/method-not-allowed';
 import { createLogger, httpLogger, PinoNestLogger } from './logging/logger';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { OPENAPI_DOCUMENT } from './openapi/openapi.controller';

@@ -4,8 +4,8 @@ import {
   builtInRoleIds,
   createApiKey,
   joinOrganisation,
-  signUpOwner,
-  SignedUpOwner,
+  organisationWithKey,
+  type OrganisationWithKey,
 } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -15,21 +15,8 @@ describe('argus in POST /api/interrupts', () => {
   let db: DataSource;
   const http = () => request(t.app.getHttpServer());
 
-  interface Org {
-    owner: SignedUpOwner;
-    key: string;
-    keyId: string;
-  }
-  const newOrg = async (name: string): Promise<Org> => {
-    const owner = await signUpOwner(t.app.getHttpServer(), {
-      name: 'Ada Lovelace',
-      organisationName: name,
-    });
-    const created = await createApiKey(t.app.getHttpServer(), owner.cookie, {
-      name: 'billing-agent',
-    });
-    return { owner, key: created.key, keyId: created.id };
-  };
+  type Org = OrganisationWithKey;
+  const newOrg = (name: string) => organisationWithKey(t.app.getHttpServer(), name);
   const rule = async (org: Org, body: Record<string, unknown>) => {
     const res = await http()
       .post('/api/classification/rules')
@@ -97,6 +84,7 @@ describe('argus in POST /api/interrupts', () => {
         editedArgs: null,
         editedName: null,
         message: null,
+        response: null,
         actionDigest: res.body.actionRequests[0].actionDigest,
         editedActionDigest: null,
         decidedBy: { type: 'argus', ruleId, name: 'argus' },

@@ -52,6 +52,7 @@ describe('endpoints that take no body', () => {
       'DELETE /api/api-keys/:id',
       'POST /api/auth/sign-out',
       'DELETE /api/classification/rules/:id',
+      'POST /api/classification/suggestions/:id/dismiss',
       'DELETE /api/invitations/:id',
       'POST /api/invitations/:token/join',
       'POST /api/me/email-verification',

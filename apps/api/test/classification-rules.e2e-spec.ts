@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import {
   builtInRoleIds,
   createApiKey,
@@ -311,5 +312,43 @@ describe('classification rules', () => {
     expect(
       (await http().get(`/api/classification/rules/${id}`).set('cookie', owner.cookie)).body.mode,
     ).toBe('shadow');
+  });
+  it('holds at most 5,000 rules: the next create answers the 409, writes nothing, and the contract says so', async () => {
+    const full = await signUpOwner(t.app.getHttpServer(), { name: 'Filled Owner' });
+    const db = t.app.get(DataSource);
+    await db.query(
+      `INSERT INTO classification_rules (organisation_id, id, name, mode, priority, match, outcome)
+       SELECT $1, gen_random_uuid(), 'rule ' || n, 'off', 100, '{}'::jsonb, '{"type":"approve"}'::jsonb
+         FROM generate_series(1, 4999) AS n`,
+      [full.organisationId],
+    );
+    expect((await create({ ...refund, name: 'The 5,000th' }, full.cookie)).status).toBe(201);
+    const refused = await create({ ...refund, name: 'One too many' }, full.cookie);
+    expect({ status: refused.status, body: refused.body }).toEqual({
+      status: 409,
+      body: {
+        statusCode: 409,
+        error: 'Conflict',
+        code: 'CONFLICT',
+        message: 'This organisation has reached its limit of 5000 classification rules.',
+        requestId: expect.any(String),
+      },
+    });
+    const [{ count }] = await db.query(
+      `SELECT count(*)::int AS count FROM classification_rules WHERE organisation_id = $1`,
+      [full.organisationId],
+    );
+    expect(count).toBe(5000);
+    const audit = await http()
+      .get('/api/audit-log?action=classification.rule_created')
+      .set('cookie', full.cookie);
+    expect(audit.body.entries.map((e: { targetName: string }) => e.targetName)).toEqual([
+      'The 5,000th',
+    ]);
+    const contract = await http().get('/api/openapi.json');
+    const responses = contract.body.paths['/api/classification/rules'].post.responses;
+    expect(responses['409'].description).toContain(
+      'the organisation holds its limit of 5,000 classification rules',
+    );
   });
 });

@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { createApiKey, signUpOwner, SignedUpOwner } from './support/factories';
+import { organisationWithKey, type OrganisationWithKey } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
+import { waitFor } from './support/wait-for';
 
 // Issue 29 §2 / SPEC §8d: shadow statistics — matched N, would have decided M, people agreed K of
 // the M they decided, the disagreements listed; and each person's decision says whether argus agreed.
@@ -10,21 +11,8 @@ describe('classification statistics and agreement', () => {
   let db: DataSource;
   const http = () => request(t.app.getHttpServer());
 
-  interface Org {
-    owner: SignedUpOwner;
-    key: string;
-    keyId: string;
-  }
-  const newOrg = async (name: string): Promise<Org> => {
-    const owner = await signUpOwner(t.app.getHttpServer(), {
-      name: 'Ada Lovelace',
-      organisationName: name,
-    });
-    const created = await createApiKey(t.app.getHttpServer(), owner.cookie, {
-      name: 'billing-agent',
-    });
-    return { owner, key: created.key, keyId: created.id };
-  };
+  type Org = OrganisationWithKey;
+  const newOrg = (name: string) => organisationWithKey(t.app.getHttpServer(), name);
   const rule = async (org: Org, body: Record<string, unknown>) => {
     const res = await http()
       .post('/api/classification/rules')
@@ -302,5 +290,56 @@ describe('classification statistics and agreement', () => {
       message: 'This endpoint is reserved for humans.',
       requestId: expect.any(String),
     });
+  });
+  it('the retention job, run by the job runner, deletes matches older than 90 days across organisations; the figures then count what is kept', async () => {
+    const org = await newOrg('Retained');
+    const other = await newOrg('Retained too');
+    const ruleId = await rule(org, { name: 'Refunds', match: { actions: ['refund'] } });
+    const theirRule = await rule(other, { name: 'Theirs', match: { actions: ['refund'] } });
+    const old = await open(org, [{ name: 'refund', args: { amount: 1 } }], 'Old refund');
+    const kept = await open(org, [{ name: 'refund', args: { amount: 2 } }], 'Kept refund');
+    const theirsOld = await open(other, [{ name: 'refund' }], 'Their old refund');
+    await db.query(
+      `UPDATE classification_matches SET created_at = now() - interval '90 days 1 minute' WHERE interrupt_id = ANY($1)`,
+      [[old.id, theirsOld.id]],
+    );
+    await db.query(
+      `UPDATE classification_matches SET created_at = now() - interval '89 days 23 hours' WHERE interrupt_id = $1`,
+      [kept.id],
+    );
+    expect((await stats(org, ruleId)).shadow.matched).toBe(2);
+
+    // The job is the runner's: registered in scheduled_jobs; made due, an instance runs it.
+    await waitFor(
+      async () =>
+        (
+          await db.query(
+            `SELECT 1 FROM scheduled_jobs WHERE name = 'classification-match-retention'`,
+          )
+        ).length === 1,
+      'classification-match-retention to be scheduled',
+    );
+    await db.query(
+      `UPDATE scheduled_jobs SET next_run_at = now() - interval '1 second' WHERE name = 'classification-match-retention'`,
+    );
+    await waitFor(
+      async () =>
+        (
+          await db.query(`SELECT 1 FROM classification_matches WHERE interrupt_id = ANY($1)`, [
+            [old.id, theirsOld.id],
+          ])
+        ).length === 0,
+      'the old matches to be deleted',
+    );
+    const left = await db.query(
+      `SELECT interrupt_id FROM classification_matches WHERE rule_id = ANY($1)`,
+      [[ruleId, theirRule]],
+    );
+    expect(left).toEqual([{ interrupt_id: kept.id }]);
+    expect((await stats(org, ruleId)).shadow.matched).toBe(1);
+    expect((await stats(other, theirRule)).shadow.matched).toBe(0);
+    // The rule and the interrupts stay; only the figures age out.
+    const interrupt = await http().get(`/api/interrupts/${old.id}`).set('x-api-key', org.key);
+    expect(interrupt.status).toBe(200);
   });
 });

@@ -13,8 +13,7 @@ import { startTestApp, TestApp } from './support/test-app';
 // Cursors are keyed by CURSOR_SECRET (HKDF, @interlock/cursor), not by the API-key pepper: an
 // instance with a new pepper and the same cursor secret honours the cursors of the old one (while
 // the old keys stop working), and an instance with another cursor secret refuses them. (Keys are
-// checked against the stored hashes, not over HTTP: passport registers one 'api-key' strategy per
-// process, so several apps in one test process share the last one's verifier.)
+// checked against the stored hashes, not over HTTP.)
 describe('CURSOR_SECRET: cursor keys rotate apart from the pepper', () => {
   const CURSOR_SECRET = 'cursor-secret-0123456789-0123456789-0123456789';
   let before: TestApp;

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import request from 'supertest';
+import { ServiceProcess, startServiceProcess } from './support/service-process';
+import { createTestDatabase, TestDatabase } from './support/test-database';
 import { startTestApp, TestApp } from './support/test-app';
 
 const PAGE = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
@@ -145,5 +147,64 @@ describe('/downloads with nothing built', () => {
       await t.close();
       rmSync(empty, { recursive: true, force: true });
     }
+  });
+});
+
+describe("/downloads in the container image's layout (docker/api.Dockerfile)", () => {
+  // The image runs `node dist/apps/api/main.js` in WORKDIR /app with the packages that
+  // build-downloads.mjs wrote copied to /app/dist/downloads and no DOWNLOADS_DIR: the built
+  // service, started the same way in a folder laid out the same way, serves them.
+  let app: string;
+  let db: TestDatabase;
+  let service: ServiceProcess | undefined;
+  const wheel = Buffer.from('PK the wheel the image built');
+
+  beforeAll(async () => {
+    app = mkdtempSync(join(tmpdir(), 'interlock-image-layout-'));
+    mkdirSync(join(app, 'dist', 'downloads'), { recursive: true });
+    symlinkSync(resolve(__dirname, '../../../dist/apps'), join(app, 'dist', 'apps'));
+    const file = 'interlock_sdk-0.1.0-py3-none-any.whl';
+    writeFileSync(join(app, 'dist', 'downloads', file), wheel);
+    const sha256 = createHash('sha256').update(wheel).digest('hex');
+    writeFileSync(
+      join(app, 'dist', 'downloads', 'manifest.json'),
+      JSON.stringify({
+        packages: [
+          {
+            name: 'interlock-sdk',
+            kind: 'python',
+            version: '0.1.0',
+            file,
+            sha256,
+            size: wheel.length,
+          },
+        ],
+      }),
+    );
+    db = await createTestDatabase();
+    service = await startServiceProcess(
+      { DATABASE_URL: db.url, API_KEY_PEPPER: 'image-layout-pepper-0123456789abcdef' },
+      120_000,
+      app,
+    );
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await db?.drop();
+    rmSync(app, { recursive: true, force: true });
+  });
+
+  it('serves dist/downloads under its working directory when DOWNLOADS_DIR is not set', async () => {
+    const listed = await fetch(`${service?.baseUrl}/downloads`);
+    expect(listed.status).toBe(200);
+    const { packages } = (await listed.json()) as { packages: { path: string }[] };
+    expect(packages.map((p) => p.path)).toEqual([
+      '/downloads/interlock_sdk-0.1.0-py3-none-any.whl',
+    ]);
+    const served = await fetch(
+      `${service?.baseUrl}/downloads/interlock_sdk-0.1.0-py3-none-any.whl`,
+    );
+    expect(served.status).toBe(200);
+    expect(Buffer.compare(Buffer.from(await served.arrayBuffer()), wheel)).toBe(0);
   });
 });

@@ -1,9 +1,10 @@
-import { Body, Controller, Get, Module, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Module, Param, Post } from '@nestjs/common';
 import { IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import request from 'supertest';
+import { ERROR_MESSAGES } from '@interlock/domain';
 import { PublicRoute } from '../src/auth/decorators/route-access.decorator';
 import { adminDatabaseUrl, createTestDatabase, TestDatabase } from './support/test-database';
 import { startTestApp, TestApp } from './support/test-app';
@@ -37,6 +38,18 @@ class ProbeController {
   @Get('boom')
   boom(): never {
     throw new Error('secret internal detail');
+  }
+
+  // A literal route beside a parameter route of another method (as POST
+  // /api/me/sessions/revoke-others beside DELETE /api/me/sessions/:id).
+  @Post('things/special')
+  special() {
+    return { special: true };
+  }
+
+  @Delete('things/:id')
+  remove(@Param('id') id: string) {
+    return { removed: id };
   }
 }
 
@@ -299,6 +312,41 @@ describe('HTTP errors (SPEC §4)', () => {
       code: 'NOT_FOUND',
       message: 'Not found.',
     });
+  });
+
+  it('answers a method a path does not serve with 405 and Allow: a literal route keeps its path from a sibling :id route', async () => {
+    const cases: [string, string, string][] = [
+      ['delete', '/probe/things/special', 'POST'],
+      ['options', '/probe/things/special', 'POST'],
+      ['put', '/probe/Things/Special/', 'POST'],
+      ['post', '/probe/things/abc', 'DELETE'],
+      ['delete', '/probe', 'POST'],
+    ];
+    for (const [method, path, allow] of cases) {
+      const res = await http()[method as 'delete'](path);
+      expect({
+        method,
+        path,
+        status: res.status,
+        allow: res.headers.allow,
+        body: res.body,
+      }).toEqual({
+        method,
+        path,
+        status: 405,
+        allow,
+        body: {
+          statusCode: 405,
+          error: 'Method Not Allowed',
+          code: 'METHOD_NOT_ALLOWED',
+          message: ERROR_MESSAGES.METHOD_NOT_ALLOWED,
+          requestId: res.headers['x-request-id'],
+        },
+      });
+    }
+    expect((await http().post('/probe/things/special')).body).toEqual({ special: true });
+    expect((await http().delete('/probe/things/abc')).body).toEqual({ removed: 'abc' });
+    expect((await http().delete('/probe/things/abc/more')).status).toBe(404);
   });
 
   it('echoes a sane x-request-id and replaces an unsafe one', async () => {

@@ -8,6 +8,7 @@ import {
   signUpOwner,
   SignedUpOwner,
 } from './support/factories';
+import { InterruptOpenedByName1795774000000 } from '../src/database/migrations/1795774000000-interrupt-opened-by-name';
 import { startTestApp, TestApp } from './support/test-app';
 
 const NIL = '00000000-0000-4000-8000-000000000000';
@@ -89,6 +90,7 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
           args: { service: 'api', version: '1.4.2' },
           description: 'Roll out 1.4.2',
           allowedDecisions: ['approve', 'edit', 'reject', 'respond'],
+          responseSchema: null,
           actionDigest: expect.stringMatching(/^[0-9a-f]{64}$/),
         },
         {
@@ -96,6 +98,7 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
           args: {},
           description: null,
           allowedDecisions: ['approve', 'respond'],
+          responseSchema: null,
           actionDigest: expect.stringMatching(/^[0-9a-f]{64}$/),
         },
       ],
@@ -111,6 +114,7 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
       onTimeout: null,
       closedAt: null,
       withdrawnReason: null,
+      openedBy: { type: 'api_key', id: keyId, name: 'ci-runner' },
     });
 
     const first = await http()
@@ -131,6 +135,7 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
         editedArgs: { service: 'api', version: '1.4.3' },
         editedName: null,
         message: null,
+        response: null,
         actionDigest: created.body.actionRequests[0].actionDigest,
         editedActionDigest: expect.stringMatching(/^[0-9a-f]{64}$/),
         decidedBy: { type: 'member', id: owner.memberId, name: 'Ada Lovelace' },
@@ -714,6 +719,69 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
     expect(res.body).toMatchObject({
       code: 'MISSING_PERMISSION',
       message: 'Missing permission: interrupt.decide.',
+    });
+  });
+
+  describe('openedBy: the key that opened it, named as it was then (issue 31 §1)', () => {
+    it('the record and the listing name the key; a rename later does not rewrite them', async () => {
+      const server = t.app.getHttpServer();
+      const o = await signUpOwner(server, { organisationName: 'Opened By Ltd' });
+      const k = await createApiKey(server, o.cookie, { name: 'billing-agent' });
+      const opened = await open({ title: 'Refund', actionRequests: [{ name: 'refund' }] }, k.key);
+      expect(opened.status).toBe(201);
+      const by = { type: 'api_key', id: k.id, name: 'billing-agent' };
+      expect(opened.body.openedBy).toEqual(by);
+      const renamed = await http()
+        .patch(`/api/api-keys/${k.id}`)
+        .set('cookie', o.cookie)
+        .send({ name: 'billing-agent-v2' });
+      expect(renamed.status).toBe(200);
+      const later = await open({ title: 'Refund 2', actionRequests: [{ name: 'refund' }] }, k.key);
+      // The kept record (listing) and the rendered one (detail) agree.
+      const listed = await http().get('/api/interrupts').set('cookie', o.cookie);
+      expect(
+        listed.body.interrupts.map((i: { title: string; openedBy: unknown }) => [
+          i.title,
+          i.openedBy,
+        ]),
+      ).toEqual([
+        ['Refund 2', { ...by, name: 'billing-agent-v2' }],
+        ['Refund', by],
+      ]);
+      const detail = await http().get(`/api/interrupts/${opened.body.id}`).set('cookie', o.cookie);
+      expect(detail.body.openedBy).toEqual(by);
+      // A record kept before the field existed is rendered again with it.
+      await t.app
+        .get(DataSource)
+        .query(`UPDATE interrupts SET record_version = 4 WHERE organisation_id = $1 AND id = $2`, [
+          o.organisationId,
+          later.body.id,
+        ]);
+      const again = await http().get('/api/interrupts').set('cookie', o.cookie);
+      expect(again.body.interrupts[0].openedBy).toEqual({ ...by, name: 'billing-agent-v2' });
+    });
+
+    it('the migration names the keys of existing interrupts from their interrupt.created entry', async () => {
+      const db = t.app.get(DataSource);
+      const server = t.app.getHttpServer();
+      const o = await signUpOwner(server, { organisationName: 'Backfill Ltd' });
+      const k = await createApiKey(server, o.cookie, { name: 'first-name' });
+      const opened = await open({ title: 'Old one', actionRequests: [{ name: 'go' }] }, k.key);
+      // Renamed since: the entry recorded the name as it was.
+      await http().patch(`/api/api-keys/${k.id}`).set('cookie', o.cookie).send({ name: 'renamed' });
+      const migration = new InterruptOpenedByName1795774000000();
+      const runner = db.createQueryRunner();
+      try {
+        await migration.down(runner);
+        await migration.up(runner);
+      } finally {
+        await runner.release();
+      }
+      await db.query(`UPDATE interrupts SET record_json = NULL WHERE organisation_id = $1`, [
+        o.organisationId,
+      ]);
+      const read = await http().get(`/api/interrupts/${opened.body.id}`).set('cookie', o.cookie);
+      expect(read.body.openedBy).toEqual({ type: 'api_key', id: k.id, name: 'first-name' });
     });
   });
 

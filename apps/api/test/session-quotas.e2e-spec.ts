@@ -2,6 +2,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createApiKey, setPlan, signUpOwner, startSession } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
+import { waitFor } from './support/wait-for';
 
 // Issue 34 item 3: per-plan quotas on stored session-message bytes and on active sessions, with
 // the exact 402 texts (SPEC §4, §8), and the retention job that deletes old messages through the
@@ -248,12 +249,3 @@ describe('session quotas and message retention (SPEC §8; issue 34 item 3)', () 
     expect(org.body.usage.sessionMessageBytes).toEqual({ used: 3712, included: 6144 });
   });
 });
-
-async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 60_000) {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}

@@ -58,6 +58,11 @@ test('argus: a shadow rule earns its evidence, then enforced answers the next in
   expect([first.status, second.status]).toEqual(['open', 'open']);
   for (const interrupt of [first, second]) {
     await page.goto(`/interrupts/${interrupt.id}`);
+    // What argus did, and why: the shadow rule's receipt, the rule linked.
+    const argus = page.getByRole('region', { name: 'What argus did' });
+    await expect(argus.locator('[data-argus-receipt]')).toHaveText([
+      'Rule Small refunds from billing shadow would approve — shadow mode: recorded only, a person decides.',
+    ]);
     await page.getByRole('button', { name: 'Approve refund' }).click();
     // (The page then moves on to the next open interrupt.)
     await expect
@@ -121,6 +126,21 @@ test('argus: a shadow rule earns its evidence, then enforced answers the next in
     .click();
   await expect(page).toHaveURL(new RegExp(`/settings/classification/${ruleId}$`));
   await expect(page.getByTestId('enforce-stats')).toHaveText('Enforced: matched 1, decided 1.');
+
+  // The page says why: the enforced rule's receipt, linked to the rule.
+  await page.goto(`/interrupts/${third.id}`);
+  const argus = page.getByRole('region', { name: 'What argus did' });
+  await expect(argus.locator('[data-argus-receipt]')).toHaveText([
+    'Rule Small refunds from billing enforce approved it.',
+  ]);
+  await expect(
+    argus.getByRole('link', { name: 'The rule that matched: Small refunds from billing' }),
+  ).toHaveAttribute('href', `/settings/classification/${ruleId}`);
+  // And the inbox row says argus answered it.
+  await page.goto('/inbox?tab=answered');
+  await expect(
+    page.getByRole('row', { name: /Refund order 4/ }).getByText('argus approved 1'),
+  ).toBeVisible();
 });
 
 // Issue 29 §2: "Always allow this" on the decision card approves the action and creates a narrow

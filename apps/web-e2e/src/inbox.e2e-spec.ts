@@ -93,6 +93,8 @@ test.describe('Inbox and interrupts', () => {
       .filter({ hasText: 'Refund order #1042' });
     await expect(row).toBeVisible();
     await expect(row).toContainText('refund, notify_customer');
+    // Which agent asked: the key's name.
+    await expect(row.locator('[data-agent-context]')).toHaveText('by refund-agent');
     await expect(page.getByRole('tab', { name: 'Open (1)' })).toBeVisible();
     await expectAccessible(page, 'the inbox');
     await screenshot(page, 'inbox');

@@ -33,6 +33,17 @@ export interface ApiKeyActor extends AuditActorRef {
 type AssigneeType = 'member' | 'team';
 
 /** A classification rule as its audit entries record it (SPEC §8d). */
+/** A suggestion (SPEC §8d): whose action of which argument shape people approved, how often. */
+export type ClassificationSuggestionEvidence = {
+  suggestionId: string;
+  keyId: string;
+  actionName: string;
+  /** Each top-level argument's name and JSON type. */
+  shape: Record<string, string>;
+  /** People's approvals in the 30 days before (and no rejection). */
+  approvals: number;
+};
+
 export type ClassificationRuleSnapshot = {
   name: string;
   mode: 'off' | 'shadow' | 'enforce';
@@ -94,11 +105,20 @@ export interface AuditEventCatalogue {
   'billing.plan_changed': { target: 'organisation'; metadata: { from: Plan; to: Plan } };
   'classification.rule_created': {
     target: 'classification';
-    /** `origin`: the interrupt and action "Always allow this" was pressed on. */
+    /**
+     * `origin`: the interrupt and action "Always allow this" was pressed on, or the suggestion
+     * applied (its evidence).
+     */
     metadata: {
       rule: ClassificationRuleSnapshot;
-      origin?: { type: 'always_allow'; interruptId: string; actionName: string };
+      origin?:
+        | { type: 'always_allow'; interruptId: string; actionName: string }
+        | ({ type: 'suggestion' } & ClassificationSuggestionEvidence);
     };
+  };
+  'classification.suggestion_dismissed': {
+    target: 'classification';
+    metadata: ClassificationSuggestionEvidence;
   };
   'classification.rule_paused': {
     target: 'classification';
@@ -426,7 +446,15 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
     summary: (e) =>
       e.metadata.origin === undefined
         ? `Classification rule ${e.target.name} created (${e.metadata.rule.mode}) by ${e.actor.name}`
-        : `Classification rule ${e.target.name} created (${e.metadata.rule.mode}) by ${e.actor.name} with Always allow this`,
+        : e.metadata.origin.type === 'always_allow'
+          ? `Classification rule ${e.target.name} created (${e.metadata.rule.mode}) by ${e.actor.name} with Always allow this`
+          : `Classification rule ${e.target.name} created (${e.metadata.rule.mode}) by ${e.actor.name} from a suggestion (${e.metadata.origin.approvals} approvals)`,
+  },
+  'classification.suggestion_dismissed': {
+    category: 'classification',
+    target: 'classification',
+    summary: (e) =>
+      `Suggestion ${e.target.name} (${e.metadata.approvals} approvals) dismissed by ${e.actor.name}`,
   },
   'classification.rule_paused': {
     category: 'classification',

@@ -8,3 +8,4 @@ export * from './json-text';
 export * from './deciders';
 export * from './notifications';
 export * from './deadlines';
+export * from './response-schema';

@@ -70,6 +70,7 @@ interface Outcome {
     editedArgs?: Record<string, unknown>;
     editedName?: string;
     message?: string;
+    response?: Record<string, unknown>;
     decidedBy: string;
   }[];
   actionsAwaitingDecision: string[];
@@ -266,6 +267,77 @@ describe.each<[string, Transport]>([
         message: 'Not on a Friday.',
       }),
     ]);
+  });
+
+  it('request_approval with a responseSchema: the human answers in its form, the decision carries the typed response', async () => {
+    const title = runTag(`Plan the rollout (${transport}) `);
+    const responseSchema = {
+      type: 'object',
+      properties: {
+        region: { type: 'string', enum: ['eu-west-1', 'us-east-1'], title: 'Region' },
+        replicas: { type: 'integer', minimum: 1, maximum: 20 },
+      },
+      required: ['region'],
+    };
+    const pending = call(client, 'request_approval', {
+      title,
+      actions: [
+        {
+          name: 'plan',
+          args: { service: 'api' },
+          allowedDecisions: ['respond', 'reject'],
+          responseSchema,
+        },
+      ],
+      waitSeconds: 30,
+    });
+    const opened = await openedInterrupt(title);
+    const [action] = opened['actionRequests'] as { responseSchema: unknown }[];
+    expect(action.responseSchema).toEqual(responseSchema);
+    // The service holds the answer to the schema: a value outside it is refused, not passed on.
+    const refused = await raw('POST', `/api/interrupts/${opened.id}/decisions`, {
+      headers: { cookie: live.memberCookie },
+      body: { actionName: 'plan', decision: 'respond', response: { region: 'mars' } },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({
+      message: 'response.region must be one of "eu-west-1", "us-east-1"',
+    });
+    await decide(opened.id, 'plan', 'respond', { response: { region: 'us-east-1', replicas: 3 } });
+    const result = outcome(await pending);
+    expect(result.status).toBe('answered');
+    expect(result.decisions).toEqual([
+      {
+        action: 'plan',
+        decision: 'respond',
+        response: { region: 'us-east-1', replicas: 3 },
+        decidedBy: 'SDK pro owner',
+        decidedAt: expect.any(String),
+      },
+    ]);
+    expect(result.next).toContain('response, the typed answer');
+  });
+
+  it("request_approval refuses a responseSchema outside the subset with the API's text", async () => {
+    const refused = await call(client, 'request_approval', {
+      title: runTag('Bad schema '),
+      actions: [
+        {
+          name: 'plan',
+          args: {},
+          allowedDecisions: ['respond'],
+          responseSchema: {
+            type: 'object',
+            properties: { a: { type: 'string', pattern: '^x' } },
+          },
+        },
+      ],
+      waitSeconds: 0,
+    });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toBe(
+      'actionRequests.0.responseSchema is not valid: properties.a.pattern is not supported',
+    );
   });
 
   it('sends progress notifications while it waits, when the client asks for them', async () => {

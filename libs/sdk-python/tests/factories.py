@@ -19,6 +19,7 @@ def action_request(name: str, **overrides: Any) -> dict[str, Any]:
         "args": {},
         "description": None,
         "allowedDecisions": ["approve", "edit", "reject", "respond"],
+        "responseSchema": None,
     } | overrides
 
 
@@ -59,6 +60,7 @@ def decision(
         "editedArgs": edited_args,
         "editedName": edited_name,
         "message": message,
+        "response": None,
         "decidedBy": {"type": "member", "id": MEMBER_ID, "name": "Ada"},
         "decidedAt": "2025-01-01T00:05:00.000Z",
     }

@@ -40,7 +40,9 @@ export {
 } from './lib/resources/interrupts';
 export type { ReviewLangGraphOptions, WaitForAnswerOptions } from './lib/resources/interrupts';
 export { Sessions } from './lib/resources/sessions';
-export { requireApproval, ApprovalRejectedError } from './lib/gate';
+export { requireApproval, ApprovalRejectedError, DeclinedError } from './lib/gate';
+export { AnswerDeclinedError, responseSchemaOf } from './lib/ask';
+export type { AskOptions, AskSchema } from './lib/ask';
 export {
   OPENAI_AGENTS_METADATA_KEY,
   openAIAgentsInterrupt,

@@ -81,6 +81,7 @@ describe('interrupts', () => {
       args: {},
       description: null,
       allowedDecisions: ['approve', 'edit', 'reject', 'respond'],
+      responseSchema: null,
     });
 
     const first = await client.interrupts.list({ externalId, limit: 1 });

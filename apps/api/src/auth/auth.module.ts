@@ -1,6 +1,5 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { PassportModule } from '@nestjs/passport';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
 import { RequestHygieneGuard } from '../http/request-hygiene.guard';
 import { AuthenticationGuard } from './guards/authentication.guard';
@@ -13,7 +12,7 @@ import { SessionCookies } from './session-cookie.util';
 import { SignInSessionService } from './sign-in-session.service';
 import { SignInSessionsRepository } from './sign-in-sessions.repository';
 import { RequestGuards } from './guards/request-guards';
-import { ApiKeyAuthenticator, ApiKeyStrategy } from './strategies/api-key.strategy';
+import { ApiKeyAuthenticator } from './api-key-authenticator';
 
 /**
  * The global guard (`RequestGuards`) and the checks it runs, in order (SPEC §4 check order):
@@ -24,12 +23,11 @@ import { ApiKeyAuthenticator, ApiKeyStrategy } from './strategies/api-key.strate
  */
 @Global()
 @Module({
-  imports: [PassportModule, ApiKeysModule],
+  imports: [ApiKeysModule],
   providers: [
     SignInSessionService,
     SignInSessionsRepository,
     SessionCookies,
-    ApiKeyStrategy,
     ApiKeyAuthenticator,
     RouteAccessGuard,
     AuthenticationGuard,

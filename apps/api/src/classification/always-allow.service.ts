@@ -18,7 +18,7 @@ import {
 export const ALWAYS_ALLOW_PRIORITY = 1000;
 const DAY_MS = 86_400_000;
 /** An argument a rule can name: one key of the path syntax (no dots). */
-const ARG_NAME = /^[A-Za-z0-9_$-]+$/;
+export const ARG_NAME = /^[A-Za-z0-9_$-]+$/;
 
 const invalid = (text: string) => new DomainError('VALIDATION_FAILED', text);
 
@@ -118,9 +118,8 @@ export class AlwaysAllowService {
       expiresAt: new Date(now + days * DAY_MS).toISOString(),
     };
     return this.rules.insert(organisationId, actor, definition, ip, {
-      type: 'always_allow',
+      origin: { type: 'always_allow', interruptId: interrupt.id, actionName: action.name },
       interruptId: interrupt.id,
-      actionName: action.name,
     });
   }
 

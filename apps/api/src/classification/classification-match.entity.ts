@@ -20,6 +20,8 @@ import { ClassificationRuleEntity } from './classification-rule.entity';
 @Entity({ name: 'classification_matches' })
 @Index('classification_matches_rule_idx', ['organisationId', 'ruleId', 'createdAt'])
 @Index('classification_matches_action_idx', ['organisationId', 'interruptId', 'actionName'])
+// The retention job's walk by age: a BRIN index, which TypeORM cannot compare (migration 1795772000000).
+@Index('classification_matches_created_idx', { synchronize: false })
 @Check('classification_matches_mode_check', `"mode" IN ('shadow', 'enforce')`)
 export class ClassificationMatchEntity {
   @PrimaryColumn('uuid')

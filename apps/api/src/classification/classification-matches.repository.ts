@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type Queryable, queryRows } from '../database/query-rows.util';
+import { deleteRowsOlderThan } from '../database/retention-delete.util';
 
 /** One rule matching one action request, as the pipeline records it. */
 export interface MatchToRecord {
@@ -106,6 +107,17 @@ export class ClassificationMatchesRepository {
     await db.query(
       `DELETE FROM classification_matches WHERE organisation_id = $1 AND rule_id = $2`,
       [organisationId, ruleId],
+    );
+  }
+
+  /** Deletes at most `limit` matches, of any organisation, recorded longer ago than the retention. */
+  deleteOlderThan(db: Queryable, retentionMs: number, limit: number): Promise<number> {
+    return deleteRowsOlderThan(
+      db,
+      'classification_matches',
+      ['organisation_id', 'id'],
+      retentionMs,
+      limit,
     );
   }
 

@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { writeAuditEntry } from '@interlock/audit';
-import { type ClassificationRuleSnapshot, DomainError, type MemberActor } from '@interlock/domain';
+import {
+  type AuditEventCatalogue,
+  type ClassificationRuleSnapshot,
+  DomainError,
+  type MemberActor,
+} from '@interlock/domain';
 import type { Queryable } from '../database/query-rows.util';
 import { lockCurrentMember } from '../members/memberships.repository';
 import { TeamsService } from '../teams/teams.service';
@@ -19,6 +24,7 @@ import type {
 } from './dto/classification-rule.dto';
 import { RuleCache } from './rule-cache';
 import {
+  MAX_RULES_PER_ORGANISATION,
   parseRuleMatch,
   parseRuleOutcome,
   type RuleDefinition,
@@ -41,9 +47,12 @@ function statsOf(row: RuleStatsRow | undefined): ClassificationRuleStats {
   };
 }
 
-/** Rules an organisation may hold. */
-export const MAX_RULES_PER_ORGANISATION = 5_000;
 const DEFAULT_PRIORITY = 100;
+
+/** Where a rule not written in the editor came from, as its creation's audit entry says. */
+export type RuleCreatedOrigin = NonNullable<
+  AuditEventCatalogue['classification.rule_created']['metadata']['origin']
+>;
 
 function snapshot(rule: RuleDefinition): ClassificationRuleSnapshot {
   return {
@@ -152,14 +161,19 @@ export class ClassificationRulesService {
 
   /**
    * Saves a checked rule: the organisation's cap, the route's assignee, the member's audit entry
-   * (with where the rule came from, for "Always allow this"), then every instance's cache.
+   * (with where the rule came from: "Always allow this" or a suggestion), what the origin records
+   * with it (`from.also`, in the same transaction), then every instance's cache.
    */
   async insert(
     organisationId: string,
     actor: MemberActor,
     definition: RuleDefinition,
     ip: string | null,
-    from?: { type: 'always_allow'; interruptId: string; actionName: string },
+    from?: {
+      origin: RuleCreatedOrigin;
+      interruptId: string;
+      also?: (tx: Queryable, rule: RuleRecord) => Promise<void>;
+    },
   ): Promise<RuleRecord> {
     const created = await this.dataSource.transaction(async (tx) => {
       await this.checkAssignee(tx, organisationId, definition);
@@ -174,16 +188,19 @@ export class ClassificationRulesService {
         organisationId,
         randomUUID(),
         definition,
-        from === undefined ? undefined : { origin: from.type, interruptId: from.interruptId },
+        from === undefined
+          ? undefined
+          : { origin: from.origin.type, interruptId: from.interruptId },
       );
       await writeAuditEntry(tx, {
         organisationId,
         action: 'classification.rule_created',
         actor,
         target: { type: 'classification', id: rule.id, name: rule.name },
-        metadata: { rule: snapshot(rule), ...(from === undefined ? {} : { origin: from }) },
+        metadata: { rule: snapshot(rule), ...(from === undefined ? {} : { origin: from.origin }) },
         ipAddress: ip,
       });
+      await from?.also?.(tx, rule);
       return rule;
     });
     await this.cache.changed(organisationId);

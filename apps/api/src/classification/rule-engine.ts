@@ -19,6 +19,9 @@ export type Risk = (typeof RISKS)[number];
 export const OUTCOME_TYPES = ['approve', 'reject', 'route', 'require_human', 'policy'] as const;
 export type OutcomeType = (typeof OUTCOME_TYPES)[number];
 
+/** Rules an organisation may hold (409 beyond). */
+export const MAX_RULES_PER_ORGANISATION = 5_000;
+
 export const RULE_LIMITS = {
   name: 100,
   names: 50,

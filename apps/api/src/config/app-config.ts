@@ -57,6 +57,11 @@ export interface AppConfig {
     /** Session messages older than this are deleted by the retention job (SPEC §8, issue 34). */
     readonly messageRetentionMs: number;
   };
+  /** Argus (SPEC §8d). */
+  readonly classification: {
+    /** Rule matches (a rule's figures) older than this are deleted by the retention job. */
+    readonly matchRetentionMs: number;
+  };
   readonly signup: 'open' | 'closed';
   /** Accounts (SPEC §8f, issue 33). */
   readonly accounts: AccountsConfig;
@@ -538,6 +543,14 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     },
     sessions: {
       messageRetentionMs: duration('SESSION_MESSAGE_RETENTION', '90d', 60_000, 3650 * 86_400_000),
+    },
+    classification: {
+      matchRetentionMs: duration(
+        'CLASSIFICATION_MATCH_RETENTION',
+        '90d',
+        60_000,
+        3650 * 86_400_000,
+      ),
     },
     signup: oneOf('SIGNUP', ['open', 'closed'], 'open'),
     publicOrigin,

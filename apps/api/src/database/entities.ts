@@ -16,6 +16,7 @@ import { TeamMemberEntity } from '../teams/team-member.entity';
 import { TeamEntity } from '../teams/team.entity';
 import { ClassificationRuleEntity } from '../classification/classification-rule.entity';
 import { ClassificationMatchEntity } from '../classification/classification-match.entity';
+import { ClassificationSuggestionEntity } from '../classification/classification-suggestion.entity';
 import { ScheduledJobEntity } from '../jobs/scheduled-job.entity';
 import { AccountTokenEntity } from '../users/account-token.entity';
 import { WebhookDeliveryAttemptEntity } from '../webhooks/webhook-delivery-attempt.entity';
@@ -42,6 +43,7 @@ export const ENTITIES = [
   TeamEntity,
   ClassificationRuleEntity,
   ClassificationMatchEntity,
+  ClassificationSuggestionEntity,
   TeamMemberEntity,
   InvitationEntity,
   SessionEntity,

@@ -16,8 +16,11 @@ import { assignRequestId } from './request-id.middleware';
 export interface FastifyFrontDoorSteps {
   /** Starts the request's log line (`httpLogger`). */
   log: (req: IncomingMessage, res: ServerResponse, state: RequestState) => void;
-  /** Answers 405 for a method the path does not serve (`methodNotAllowedGate`); true when it answered. */
-  methodGate: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /**
+   * Answers 405 for a method the path does not serve (`methodNotAllowedGate`), told the pattern
+   * Fastify's router matched (null for none); true when it answered.
+   */
+  methodGate: (req: IncomingMessage, res: ServerResponse, routed: string | null) => boolean;
   /** The dashboard, for paths the service does not answer itself. */
   dashboard: DashboardResponder;
 }
@@ -46,7 +49,7 @@ export function installFastifyFrontDoor(
     const state = assignRequestId(req, res);
     state.route = request.routeOptions.url;
     log(req, res, state);
-    if (methodGate(req, res)) {
+    if (methodGate(req, res, request.is404 ? null : (state.route ?? null))) {
       reply.hijack();
       return;
     }

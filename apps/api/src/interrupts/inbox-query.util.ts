@@ -8,7 +8,7 @@ import { RECORD_RENDER_VERSION } from './interrupt-record';
 const DECISIONS_JSON = `COALESCE((
     SELECT json_agg(json_build_object(
              'id', d.id, 'actionName', d.action_name, 'decision', d.decision,
-             'editedArgs', d.edited_args, 'editedName', d.edited_name, 'message', d.message,
+             'editedArgs', d.edited_args, 'editedName', d.edited_name, 'message', d.message, 'response', d.response,
              'decidedByType', d.decided_by_type, 'decidedById', d.decided_by_id, 'decidedByName', d.decided_by_name,
              'decidedByRuleId', d.decided_by_rule_id, 'decidedByReason', d.decided_by_reason, 'decidedAt', d.decided_at)
            ORDER BY d.decided_at, d.id)
@@ -21,7 +21,7 @@ export const INTERRUPT_COLUMNS = `
   i.id, i.title, i.description, i.external_id, i.session_id, i.status, i.action_requests,
   i.assignee_type, i.assignee_id, i.assignee_name, i.escalation_level, i.escalation_reason,
   i.escalated_at, i.metadata, i.created_at, i.answered_at, i.expires_at, i.on_timeout, i.closed_at, i.withdrawn_reason,
-  ${DECISIONS_JSON} AS decisions`;
+  i.opened_by_key_id, i.opened_by_key_name, ${DECISIONS_JSON} AS decisions`;
 
 /** The row keeps its record as this renderer renders it (interrupt-record.ts). */
 const RECORD_KEPT = `(i.record_version = ${RECORD_RENDER_VERSION} AND i.record_json IS NOT NULL)`;
@@ -36,6 +36,7 @@ export const LISTED_INTERRUPT_COLUMNS = `
   i.id, i.title, i.description, i.external_id, i.session_id, i.status,
   i.assignee_type, i.assignee_id, i.assignee_name, i.escalation_level, i.escalation_reason,
   i.escalated_at, i.created_at, i.answered_at, i.expires_at, i.on_timeout, i.closed_at, i.withdrawn_reason,
+  i.opened_by_key_id, i.opened_by_key_name,
   CASE WHEN ${RECORD_KEPT} THEN i.record_json END AS record_json,
   CASE WHEN ${RECORD_KEPT} THEN NULL ELSE i.action_requests END AS action_requests,
   CASE WHEN ${RECORD_KEPT} THEN NULL ELSE i.metadata END AS metadata,

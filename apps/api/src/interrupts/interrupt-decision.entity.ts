@@ -19,6 +19,9 @@ export { DECISIONS, type Decision };
  * action: the unique index enforces it.
  */
 @Entity({ name: 'interrupt_decisions' })
+// Suggestions read an organisation's last 30 days of people's approvals and rejections
+// (a partial index built CONCURRENTLY, which TypeORM cannot compare: migration 1795772000001).
+@Index('interrupt_decisions_people_recent_idx', { synchronize: false })
 @Index('interrupt_decisions_action_key', ['organisationId', 'interruptId', 'actionName'], {
   unique: true,
 })
@@ -62,6 +65,10 @@ export class InterruptDecisionEntity {
 
   @Column('text', { nullable: true })
   message!: string | null;
+
+  /** With `respond` on an action that has a `responseSchema`: the typed answer, valid against it. */
+  @Column('jsonb', { nullable: true })
+  response!: Record<string, unknown> | null;
 
   /** Who decided: `member`, `argus` or `system` (libs/domain deciders.ts). */
   @Column('text', { default: 'member' })

@@ -157,28 +157,41 @@ export class InterruptLifecycleService {
    * so each deadline acts once. Returns how many interrupts it changed.
    */
   async expireDue(now: Date): Promise<number> {
+    return this.applyDue(
+      (batch) => this.interrupts.due(this.dataSource, now, batch),
+      (organisationId, id) => this.expire(organisationId, id, now),
+      'could not apply an interrupt deadline',
+    );
+  }
+
+  /**
+   * Takes the due interrupts `find` lists, a batch at a time, and applies `apply` to each with
+   * EXPIRY_CONCURRENCY workers (a failure is logged and the rest go on). A full batch of which none
+   * changed was taken by another instance (or failed): it stops there, the next run picks up what
+   * is left. Returns how many interrupts changed.
+   */
+  private async applyDue(
+    find: (batch: number) => Promise<{ organisation_id: string; id: string }[]>,
+    apply: (organisationId: string, id: string) => Promise<boolean>,
+    failure: string,
+  ): Promise<number> {
     let changed = 0;
     for (;;) {
-      const due = await this.interrupts.due(this.dataSource, now, DUE_BATCH);
+      const due = await find(DUE_BATCH);
       let next = 0;
       let changedNow = 0;
       const worker = async () => {
         while (next < due.length) {
           const { organisation_id: organisationId, id } = due[next++];
           try {
-            if (await this.expire(organisationId, id, now)) changedNow++;
+            if (await apply(organisationId, id)) changedNow++;
           } catch (error) {
-            this.logger.error(
-              { err: error, organisationId, interruptId: id },
-              'could not apply an interrupt deadline',
-            );
+            this.logger.error({ err: error, organisationId, interruptId: id }, failure);
           }
         }
       };
       await Promise.all(Array.from({ length: EXPIRY_CONCURRENCY }, worker));
       changed += changedNow;
-      // A full batch of which none changed was taken by another instance (or failed): stop here,
-      // the next run picks up what is left.
       if (due.length < DUE_BATCH || changedNow === 0) return changed;
     }
   }
@@ -278,28 +291,11 @@ export class InterruptLifecycleService {
    * acts once however many instances run. Returns how many interrupts it changed.
    */
   async escalateDue(now: Date): Promise<number> {
-    let changed = 0;
-    for (;;) {
-      const due = await this.interrupts.escalationDue(this.dataSource, now, DUE_BATCH);
-      let next = 0;
-      let changedNow = 0;
-      const worker = async () => {
-        while (next < due.length) {
-          const { organisation_id: organisationId, id } = due[next++];
-          try {
-            if (await this.escalationStep(organisationId, id, now)) changedNow++;
-          } catch (error) {
-            this.logger.error(
-              { err: error, organisationId, interruptId: id },
-              'could not apply an escalation step',
-            );
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: EXPIRY_CONCURRENCY }, worker));
-      changed += changedNow;
-      if (due.length < DUE_BATCH || changedNow === 0) return changed;
-    }
+    return this.applyDue(
+      (batch) => this.interrupts.escalationDue(this.dataSource, now, batch),
+      (organisationId, id) => this.escalationStep(organisationId, id, now),
+      'could not apply an escalation step',
+    );
   }
 
   /**

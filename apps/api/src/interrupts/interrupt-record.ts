@@ -1,5 +1,6 @@
 import { actionDigest } from './action-digest.util';
 import type { Decision } from './interrupt-decision.entity';
+import type { ResponseSchema } from '@interlock/domain';
 import type { InterruptStatus, OnTimeout } from './interrupt.entity';
 import { type ActorType, readDecider, type StoredDecider } from '@interlock/domain';
 import type { SessionStatus } from '../sessions/session.entity';
@@ -11,6 +12,18 @@ export interface StoredActionRequest {
   args: Record<string, unknown>;
   description: string | null;
   allowedDecisions: Decision[];
+  /**
+   * The typed answer the agent asks for, as its JSON text: jsonb would reorder the schema's
+   * properties, and their order is the form's. Absent when the action asks for none.
+   */
+  responseSchemaJson?: string;
+}
+
+/** An action request's responseSchema, or null. */
+export function responseSchemaOf(action: StoredActionRequest): ResponseSchema | null {
+  return action.responseSchemaJson === undefined
+    ? null
+    : (JSON.parse(action.responseSchemaJson) as ResponseSchema);
 }
 
 export interface InterruptRow {
@@ -36,6 +49,8 @@ export interface InterruptRow {
   on_timeout: OnTimeout | null;
   closed_at: Date | null;
   withdrawn_reason: string | null;
+  opened_by_key_id: string | null;
+  opened_by_key_name: string | null;
   decisions: ({
     id: string;
     actionName: string;
@@ -43,6 +58,8 @@ export interface InterruptRow {
     editedArgs: Record<string, unknown> | null;
     editedName: string | null;
     message: string | null;
+    /** Absent in rows read by code that does not select it. */
+    response?: Record<string, unknown> | null;
     /** Postgres' JSON text of a timestamptz, e.g. `2026-11-21T10:00:00.123+00:00`. */
     decidedAt: string;
   } & StoredDecider)[];
@@ -55,8 +72,10 @@ export interface InterruptRow {
  * 2: `decidedBy` is a tagged union (`type`: member, argus, system).
  * 3: the deadline and withdrawal (`expiresAt`, `onTimeout`, `closedAt`, `withdrawnReason`).
  * 4: `actionDigest` on each action request and decision, `editedActionDigest` on each decision.
+ * 5: typed input (`actionRequests[].responseSchema`, `decisions[].response`).
+ * 6: `openedBy`, the key that opened it.
  */
-export const RECORD_RENDER_VERSION = 4;
+export const RECORD_RENDER_VERSION = 6;
 
 /** The interrupt record of SPEC §5. */
 export function toInterruptResponse(row: InterruptRow): InterruptResponse {
@@ -76,6 +95,7 @@ export function toInterruptResponse(row: InterruptRow): InterruptResponse {
       args: a.args,
       description: a.description,
       allowedDecisions: a.allowedDecisions,
+      responseSchema: responseSchemaOf(a) as Record<string, unknown> | null,
       actionDigest: digests.get(a.name),
     })),
     decisions: row.decisions.map((d) => ({
@@ -85,6 +105,7 @@ export function toInterruptResponse(row: InterruptRow): InterruptResponse {
       editedArgs: d.editedArgs,
       editedName: d.editedName,
       message: d.message,
+      response: d.response ?? null,
       actionDigest: digests.get(d.actionName),
       editedActionDigest:
         d.decision === 'edit'
@@ -107,6 +128,10 @@ export function toInterruptResponse(row: InterruptRow): InterruptResponse {
     onTimeout: row.on_timeout,
     closedAt: row.closed_at?.toISOString() ?? null,
     withdrawnReason: row.withdrawn_reason,
+    openedBy:
+      row.opened_by_key_id === null
+        ? null
+        : { type: 'api_key', id: row.opened_by_key_id, name: row.opened_by_key_name ?? '' },
   };
 }
 

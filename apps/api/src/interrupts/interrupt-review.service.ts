@@ -8,7 +8,12 @@ import { OrganisationEventsAnnouncer } from '../events/organisation-events.annou
 import { WebhookOutbox } from '../webhooks/webhook-outbox';
 import { lockCurrentMember } from '../members/memberships.repository';
 import { TeamsService } from '../teams/teams.service';
-import { toInterruptResponse } from './interrupt-record';
+import {
+  responseSchemaOf,
+  type StoredActionRequest,
+  toInterruptResponse,
+} from './interrupt-record';
+import { responseProblem } from '@interlock/domain';
 import { ArgusPipeline } from '../classification/argus-pipeline';
 import { InterruptWaits } from './interrupt-waits';
 import { InterruptsRepository, LockedInterrupt } from './interrupts.repository';
@@ -96,6 +101,7 @@ export class InterruptReviewService {
           `decision must be one of the decisions action ${action.name} allows: ${action.allowedDecisions.join(', ')}.`,
         );
       }
+      checkResponse(action, body);
       const { actor, via } = await authorise(tx, { name: action.name, args: action.args });
       const inserted = await this.interrupts.insertDecision(tx, organisationId, {
         id: randomUUID(),
@@ -105,6 +111,7 @@ export class InterruptReviewService {
         editedArgs: body.editedArgs ?? null,
         editedName: body.editedName ?? null,
         message: body.message ?? null,
+        response: body.response ?? null,
         ...storeDecider({ type: 'member', id: actor.id, name: actor.name }),
       });
       if (!inserted) {
@@ -333,4 +340,29 @@ export class InterruptReviewService {
     if (row === undefined) throw DomainError.of('NOT_FOUND');
     return toInterruptResponse(row);
   }
+}
+
+/**
+ * Typed input (SPEC §5): a `respond` on an action with a `responseSchema` must carry a `response`
+ * valid against it (400 naming the field); a `response` on an action without one conflicts with
+ * this interrupt (409).
+ */
+function checkResponse(action: StoredActionRequest, body: DecideInterruptDto): void {
+  const schema = responseSchemaOf(action);
+  if (schema === null) {
+    if (body.response !== undefined)
+      throw new DomainError(
+        'CONFLICT',
+        `response is only allowed for an action with a responseSchema; action ${action.name} has none.`,
+      );
+    return;
+  }
+  if (body.decision !== 'respond') return;
+  if (body.response === undefined)
+    throw new DomainError(
+      'VALIDATION_FAILED',
+      `response is required: action ${action.name} asks for a typed answer (its responseSchema).`,
+    );
+  const problem = responseProblem(body.response, schema);
+  if (problem !== null) throw new DomainError('VALIDATION_FAILED', problem);
 }

@@ -90,6 +90,10 @@ export class InterruptEntity {
   @Column('uuid', { nullable: true })
   openedByKeyId!: string | null;
 
+  /** That key's name as it was when it opened the interrupt (the record's `openedBy`). */
+  @Column('text', { nullable: true })
+  openedByKeyName!: string | null;
+
   /** The assignee as named when assigned (members and teams can be renamed or removed later). */
   @Column('text', { nullable: true })
   assigneeType!: 'member' | 'team' | null;

@@ -68,6 +68,8 @@ export interface NewInterrupt {
   actionRequests: StoredActionRequest[];
   metadata: Record<string, unknown> | null;
   openedByKeyId: string;
+  /** The key's name now (kept: the record names the key as it was). */
+  openedByKeyName: string;
   /** The title's folded words, for the title search. */
   titleWords: string[];
   /** The deadline, in seconds from now (the database's now), and what it does; null for none. */
@@ -130,9 +132,9 @@ export class InterruptsRepository {
       db,
       `INSERT INTO interrupts AS i
          (organisation_id, id, title, description, external_id, session_id, action_requests, metadata, opened_by_key_id,
-          title_search, expires_at, on_timeout)
+          title_search, expires_at, on_timeout, opened_by_key_name)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, array_to_tsvector($10::text[]),
-               now() + $11::integer * interval '1 second', $12)
+               now() + $11::integer * interval '1 second', $12, $13)
        RETURNING ${INTERRUPT_COLUMNS}`,
       [
         organisationId,
@@ -147,6 +149,7 @@ export class InterruptsRepository {
         interrupt.titleWords,
         interrupt.deadline?.seconds ?? null,
         interrupt.deadline?.onTimeout ?? null,
+        interrupt.openedByKeyName,
       ],
     );
     return row;
@@ -236,8 +239,8 @@ export class InterruptsRepository {
       db,
       `INSERT INTO interrupt_decisions
          (organisation_id, id, interrupt_id, action_name, decision, edited_args, edited_name, message,
-          decided_by_type, decided_by_id, decided_by_name, decided_by_rule_id, decided_by_reason)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+          decided_by_type, decided_by_id, decided_by_name, decided_by_rule_id, decided_by_reason, response)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
        ON CONFLICT (organisation_id, interrupt_id, action_name) DO NOTHING
        RETURNING id`,
       [
@@ -254,6 +257,9 @@ export class InterruptsRepository {
         decision.decidedByName,
         decision.decidedByRuleId,
         decision.decidedByReason,
+        decision.response === undefined || decision.response === null
+          ? null
+          : JSON.stringify(decision.response),
       ],
     );
     return inserted.length > 0;

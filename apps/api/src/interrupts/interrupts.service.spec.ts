@@ -52,6 +52,8 @@ const row: InterruptRow = {
   on_timeout: null,
   closed_at: null,
   withdrawn_reason: null,
+  opened_by_key_id: null,
+  opened_by_key_name: null,
   decisions: [],
 };
 const body = {

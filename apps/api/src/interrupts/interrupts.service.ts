@@ -147,6 +147,10 @@ export class InterruptsService {
       args: a.args ?? {},
       description: a.description ?? null,
       allowedDecisions: a.allowedDecisions ?? [...DECISIONS],
+      // Kept only when given: action requests without one stay as they always were.
+      ...(a.responseSchema === undefined
+        ? {}
+        : { responseSchemaJson: JSON.stringify(a.responseSchema) }),
     }));
     const titleWords = searchWords(body.title);
     const plan = await this.argus.plan(
@@ -180,6 +184,7 @@ export class InterruptsService {
           actionRequests,
           metadata: body.metadata ?? null,
           openedByKeyId: actor.id,
+          openedByKeyName: actor.name,
           titleWords,
           deadline,
         });

@@ -76,6 +76,7 @@ export class ActionLinksService {
         description: action.description,
         args: action.args,
         allowedDecisions: action.allowedDecisions,
+        responseSchema: action.responseSchema ?? null,
       },
       decision: claims.decision,
       expiresAt: new Date(claims.expiresAt * 1000).toISOString(),

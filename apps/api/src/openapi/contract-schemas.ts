@@ -20,7 +20,7 @@ export function stateCrossFieldRules(document: OpenAPIObject): void {
   const schemas = (document.components ?? {}).schemas as Record<string, Schema>;
 
   // A decision: `editedArgs` belongs to edit (and is required there), `editedName` too; a
-  // respond needs `message`. A union discriminated by `decision`.
+  // respond needs `message` or (typed input) `response`. A union discriminated by `decision`.
   const decide = schemas.DecideInterruptDto as {
     properties: Record<string, Schema>;
     description?: string;
@@ -60,12 +60,15 @@ export function stateCrossFieldRules(document: OpenAPIObject): void {
     [],
     'Do not run the action; optionally say why.',
   );
-  schemas.RespondDecision = variant(
-    'respond',
-    ['message'],
-    ['message'],
-    'Answer instead of running the action.',
-  );
+  schemas.RespondDecision = {
+    ...variant(
+      'respond',
+      ['message', 'response'],
+      [],
+      'Answer instead of running the action: a message, or (an action with a responseSchema) a response valid against it, or both.',
+    ),
+    anyOf: [{ required: ['message'] }, { required: ['response'] }],
+  };
   const variants = {
     approve: 'ApproveDecision',
     edit: 'EditDecision',
@@ -288,7 +291,12 @@ export function stateClassificationRules(document: OpenAPIObject): void {
   schemas.PolicyOutcome = outcome(
     'policy',
     'Cedar policies decide (validated against the schema on save; SPEC §8d): permit approves, forbid rejects with its @message, neither leaves the action to later rules; an evaluation error sends it to a person.',
-    { policy: text(POLICY_MAX_LENGTH, NOT_BLANK_PATTERN) },
+    {
+      policy: {
+        ...text(POLICY_MAX_LENGTH, NOT_BLANK_PATTERN),
+        example: 'permit (principal, action, resource) when { resource.name == "refund" };',
+      },
+    },
     ['policy'],
   );
   const outcomes = {
@@ -318,6 +326,9 @@ export function stateClassificationRules(document: OpenAPIObject): void {
     properties.match = ref('RuleMatch');
     properties.outcome = ref('RuleOutcome');
   }
+  const suggested = (schemas.SuggestedRule as { properties: Record<string, Schema> }).properties;
+  suggested.match = ref('RuleMatch');
+  suggested.outcome = ref('ApproveOutcome');
   const alwaysAllow = (schemas.AlwaysAllowDto as { properties: Record<string, Schema> }).properties;
   alwaysAllow.args = { ...alwaysAllow.args, items: ref('RuleArgPredicate') };
 }

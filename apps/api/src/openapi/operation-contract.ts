@@ -1,5 +1,8 @@
 import type { ErrorCode } from '@interlock/domain';
-import { ERROR_CODES } from '@interlock/domain';
+import { ERROR_CODES, MAX_TIMEOUT_SECONDS } from '@interlock/domain';
+import { MAX_RULES_PER_ORGANISATION } from '../classification/rule-engine';
+
+const RULE_CAP = `the organisation holds its limit of ${MAX_RULES_PER_ORGANISATION.toLocaleString('en-GB')} classification rules`;
 
 /**
  * What each operation answers beyond what its access declaration implies (openapi-document.ts
@@ -43,8 +46,16 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
   createInterrupt: { NOT_FOUND: 'sessionId names no session of this organisation' },
   alwaysAllowAction: {
     NOT_FOUND: 'interruptId names no interrupt of this organisation',
-    CONFLICT:
-      'actionName names none of its action requests, the action does not allow approve, its name holds * or ?, or the key that opened it is gone',
+    CONFLICT: `actionName names none of its action requests, the action does not allow approve, its name holds * or ?, or the key that opened it is gone; or ${RULE_CAP}`,
+  },
+  createClassificationRule: {
+    CONFLICT: RULE_CAP,
+  },
+  applyClassificationSuggestion: {
+    CONFLICT: `somebody applied or dismissed the suggestion meanwhile; or ${RULE_CAP}`,
+  },
+  dismissClassificationSuggestion: {
+    CONFLICT: 'somebody applied or dismissed the suggestion meanwhile',
   },
   streamEvents: {
     VALIDATION_FAILED: 'Last-Event-ID is not the id of an event of this stream',
@@ -126,10 +137,12 @@ export const OPERATION_LINKS: Record<
     },
     EscalateInterrupt: { operationId: 'escalateInterrupt', parameters: byId },
     AssignInterrupt: { operationId: 'assignInterrupt', parameters: byId },
+    // The longest deadline there is: always later than the one the interrupt was opened with
+    // (a fixed hour is refused after an interrupt opened with a longer one).
     ExtendInterruptDeadline: {
       operationId: 'extendInterruptDeadline',
       parameters: byId,
-      requestBody: { timeoutSeconds: 3600 },
+      requestBody: { timeoutSeconds: MAX_TIMEOUT_SECONDS },
     },
     CancelInterrupt: {
       operationId: 'cancelInterrupt',
@@ -254,6 +267,19 @@ export interface BodyRules {
    */
   callerMember?: string[];
   /**
+   * Fields that are the body's alternative to its `callerMember` field and name something else
+   * the organisation must have (an interrupt's assignee team: a made-up id answers 404): the
+   * contract test's valid cases holding one name its own member through `callerMember` instead.
+   */
+  callerMemberInsteadOf?: string[];
+  /**
+   * Fields whose rules the contract states in words, not in JSON Schema: a `responseSchema` is
+   * itself a JSON Schema of a bounded subset (SPEC §5), which a generator cannot aim at. Paths,
+   * `[]` for every element of an array. The contract test's valid cases leave them out; the e2e
+   * tests cover them.
+   */
+  statedInWords?: string[];
+  /**
    * A Cedar policy text (`{type: "policy", policy}` outcomes, at any depth): valid only if it parses
    * and validates against Interlock's schema (a generated string answers 400). The contract test's
    * valid cases put the rule's `fill` there, a policy valid for any organisation; the e2e tests
@@ -269,8 +295,11 @@ export const OPERATION_BODY_RULES: Record<string, BodyRules> = {
   updateClassificationRule: { cedarPolicy: { fill: VALID_POLICY } },
   updateNotificationPreferences: { ianaTimeZone: ['timeZone'] },
   addTeamMember: { callerMember: ['memberId'] },
-  assignInterrupt: { callerMember: ['memberId'] },
-  createInterrupt: { organisationDependent: ['onTimeout'] },
+  assignInterrupt: { callerMember: ['memberId'], callerMemberInsteadOf: ['teamId'] },
+  createInterrupt: {
+    organisationDependent: ['onTimeout'],
+    statedInWords: ['actionRequests[].responseSchema'],
+  },
   dryRunClassification: {
     requireAnyOf: { fields: ['sample', 'lastInterrupts'], fill: { lastInterrupts: 1 } },
     cedarPolicy: { fill: VALID_POLICY },

@@ -22,7 +22,12 @@ const RENDERINGS = [
     schema: 'InterruptResponse',
     constant: 'RECORD_RENDER_VERSION (apps/api/src/interrupts/interrupt-record.ts)',
     version: RECORD_RENDER_VERSION,
-    shapes: { 3: '9c6bcba17ac49a8e', 4: '1cc91b1a60f6b417' } as Record<number, string>,
+    shapes: {
+      3: '9c6bcba17ac49a8e',
+      4: '1cc91b1a60f6b417',
+      5: '0db3529f27a226cf',
+      6: '8310079a7ccf6c61',
+    } as Record<number, string>,
   },
   {
     schema: 'AuditEntryResponse',

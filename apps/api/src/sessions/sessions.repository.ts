@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { KeysetPosition } from '@interlock/cursor';
 import { type Queryable, queryRows } from '../database/query-rows.util';
+import { deleteRowsOlderThan } from '../database/retention-delete.util';
 import type { AgentHoursLeft } from '../allowances/allowances.repository';
 import type { SessionRow } from './session-record';
 
@@ -218,22 +219,13 @@ export class SessionsRepository {
    * Deletes up to `limit` messages, of any organisation, appended more than `retentionMs` ago
    * (the retention job; the BRIN index on `created_at` finds them). How many were deleted.
    */
-  async deleteMessagesOlderThan(
-    db: Queryable,
-    retentionMs: number,
-    limit: number,
-  ): Promise<number> {
-    const [row] = await queryRows<{ deleted: number }>(
+  deleteMessagesOlderThan(db: Queryable, retentionMs: number, limit: number): Promise<number> {
+    return deleteRowsOlderThan(
       db,
-      `WITH gone AS (
-         DELETE FROM session_messages WHERE (organisation_id, session_id, seq) IN (
-           SELECT organisation_id, session_id, seq FROM session_messages
-            WHERE created_at < now() - $1::bigint * interval '1 millisecond'
-            LIMIT $2)
-         RETURNING 1)
-       SELECT count(*)::int AS deleted FROM gone`,
-      [retentionMs, limit],
+      'session_messages',
+      ['organisation_id', 'session_id', 'seq'],
+      retentionMs,
+      limit,
     );
-    return row.deleted;
   }
 }

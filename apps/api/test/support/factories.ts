@@ -96,6 +96,24 @@ export async function setPlan(
     throw new Error(`plan change answered ${res.status}: ${JSON.stringify(res.body)}`);
 }
 
+/** An organisation an agent works in: its Owner (Ada Lovelace) and one key, by id and secret. */
+export interface OrganisationWithKey {
+  owner: SignedUpOwner;
+  key: string;
+  keyId: string;
+}
+
+/** Signs up `organisationName` (Owner Ada Lovelace) with one key named `keyName` (argus's suites). */
+export async function organisationWithKey(
+  server: Server,
+  organisationName: string,
+  keyName = 'billing-agent',
+): Promise<OrganisationWithKey> {
+  const owner = await signUpOwner(server, { name: 'Ada Lovelace', organisationName });
+  const created = await createApiKey(server, owner.cookie, { name: keyName });
+  return { owner, key: created.key, keyId: created.id };
+}
+
 /** Signs up a new organisation, puts it on Pro and creates a key of it: what the key-read suites start from. */
 export async function signUpProWithKey(
   server: Server,

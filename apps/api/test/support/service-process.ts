@@ -29,8 +29,11 @@ function adapterEnv(): Record<string, string> {
 export async function startServiceProcess(
   env: Record<string, string>,
   timeoutMs = 60_000,
+  /** The working directory (default: this process's), against which relative paths resolve. */
+  cwd?: string,
 ): Promise<ServiceProcess> {
   const child = spawn(process.execPath, [MAIN], {
+    cwd,
     env: {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'test',

@@ -128,6 +128,10 @@ export type ActionRequestDto = {
      * Unique within the interrupt.
      */
     name: string;
+    /**
+     * Typed input: the answer a person gives with respond, as JSON Schema — an object of string, number, integer, boolean, enum and arrays of those (title, description, required, default, minLength/maxLength, minimum/maximum, minItems/maxItems, uniqueItems; nothing else). The dashboard renders it as a form; a respond on this action must carry a response valid against it. Requires respond among allowedDecisions.
+     */
+    responseSchema?: JsonObject;
 };
 
 export type ActionRequestResponse = {
@@ -144,6 +148,12 @@ export type ActionRequestResponse = {
     };
     description: string | null;
     name: string;
+    /**
+     * Typed input: the JSON Schema a respond answers with (its response), or null when the action asks for none.
+     */
+    responseSchema?: {
+        [key: string]: unknown;
+    } | null;
 };
 
 export type ActorType = 'member' | 'api_key' | 'system' | 'argus';
@@ -215,6 +225,13 @@ export type AppendMessagesResponse = {
     appended: number;
 };
 
+export type ApplySuggestionDto = {
+    /**
+     * shadow: record what the rule would do first; enforce: approve from now on.
+     */
+    mode: 'shadow' | 'enforce';
+};
+
 /**
  * Run the action as the agent asked.
  */
@@ -225,7 +242,7 @@ export type ApproveDecision = {
     actionName: string;
     decision: 'approve';
     /**
-     * Required with respond; optional otherwise.
+     * Required with respond unless it carries a response; optional otherwise.
      */
     message?: string;
 };
@@ -285,7 +302,7 @@ export type AssigneeFilter = 'me' | 'my_teams' | 'unassigned';
 /**
  * <category>.<verb>: the actions the service writes today; new actions may appear: treat unknown ones as opaque.
  */
-export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.password_changed' | 'member.sessions_ended' | 'member.email_verified' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'settings.escalation_policy_updated' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
+export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.suggestion_dismissed' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.password_changed' | 'member.sessions_ended' | 'member.email_verified' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'settings.escalation_policy_updated' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
 
 export type AuditCategory = 'interrupt' | 'session' | 'member' | 'role' | 'team' | 'api_key' | 'webhook' | 'classification' | 'settings' | 'billing' | 'organisation';
 
@@ -500,6 +517,42 @@ export type ClassificationShadowStats = {
     wouldDecide: number;
 };
 
+export type ClassificationSuggestionListResponse = {
+    /**
+     * At most 50, the most approved first.
+     */
+    suggestions: Array<ClassificationSuggestionResponse>;
+};
+
+export type ClassificationSuggestionResponse = {
+    actionName: string;
+    /**
+     * Approvals by people in the last 30 days (and no rejection).
+     */
+    approvals: number;
+    /**
+     * Stable while the evidence holds (derived from key, action name and shape).
+     */
+    id: string;
+    keyId: string;
+    /**
+     * The key, by its current name.
+     */
+    keyName: string;
+    lastApprovedAt: string;
+    /**
+     * The latest interrupt approved.
+     */
+    latestInterruptId: string;
+    rule: SuggestedRule;
+    /**
+     * Each top-level argument and its JSON type (string, number, boolean, object, array, null).
+     */
+    shape: {
+        [key: string]: string;
+    };
+};
+
 export type ConnectSlackDto = {
     /**
      * The Slack app's bot token (OAuth & Permissions → Bot User OAuth Token; scopes chat:write, users:read, users:read.email). Checked with Slack's auth.test; stored encrypted, never shown again.
@@ -702,9 +755,15 @@ export type DecisionResponse = {
     editedName: string | null;
     id: string;
     /**
-     * Required with respond; optional with the others.
+     * Set with respond unless it carried a response; optional with the others.
      */
     message: string | null;
+    /**
+     * Typed input: with respond on an action that has a responseSchema, the answer, valid against it; null otherwise.
+     */
+    response?: {
+        [key: string]: unknown;
+    } | null;
 };
 
 export type DecisionType = 'approve' | 'edit' | 'reject' | 'respond';
@@ -789,7 +848,7 @@ export type EditDecision = {
      */
     editedName?: string;
     /**
-     * Required with respond; optional otherwise.
+     * Required with respond unless it carries a response; optional otherwise.
      */
     message?: string;
 };
@@ -1084,6 +1143,10 @@ export type InterruptDetailResponse = {
      */
     onTimeout?: OnTimeout | null;
     /**
+     * The API key that opened it (its agent), named as it was then; null when no key is recorded.
+     */
+    openedBy?: OpenedBy | null;
+    /**
      * With include=session: the session sessionId names, or null.
      */
     session?: LinkedSession | null;
@@ -1225,6 +1288,10 @@ export type InterruptResponse = {
      * What the deadline does: reject (the default) or approve the undecided actions, or escalate and extend once. Null without a deadline.
      */
     onTimeout?: OnTimeout | null;
+    /**
+     * The API key that opened it (its agent), named as it was then; null when no key is recorded.
+     */
+    openedBy?: OpenedBy | null;
     sessionId: string | null;
     /**
      * open until every action request has a decision (answered), its deadline passes (expired) or its agent withdraws it (withdrawn). Every status but open is final.
@@ -1495,6 +1562,15 @@ export type NotificationStatus = 'pending' | 'sending' | 'sent' | 'logged' | 'fa
  */
 export type OnTimeout = 'reject' | 'approve' | 'escalate';
 
+export type OpenedBy = {
+    id: string;
+    /**
+     * The key's name when it opened the interrupt (keys are renamed, and deleted when revoked).
+     */
+    name: string;
+    type: 'api_key';
+};
+
 export type OpenedByFilter = 'me';
 
 export type OrganisationEvent = {
@@ -1641,7 +1717,7 @@ export type RejectDecision = {
     actionName: string;
     decision: 'reject';
     /**
-     * Required with respond; optional otherwise.
+     * Required with respond unless it carries a response; optional otherwise.
      */
     message?: string;
 };
@@ -1669,19 +1745,20 @@ export type RequireHumanOutcome = {
     type: 'require_human';
 };
 
-/**
- * Answer instead of running the action.
- */
-export type RespondDecision = {
+export type RespondDecision = unknown & {
     /**
      * The name of one of the interrupt's action requests.
      */
     actionName: string;
     decision: 'respond';
     /**
-     * Required with respond; optional otherwise.
+     * Required with respond unless it carries a response; optional otherwise.
      */
-    message: string;
+    message?: string;
+    /**
+     * With respond on an action that has a responseSchema (required there; refused on other actions): the typed answer, valid against the action's responseSchema.
+     */
+    response?: JsonObject;
 };
 
 export type RoleListResponse = {
@@ -1987,6 +2064,16 @@ export type StartSessionDto = {
     externalId?: string;
     metadata?: JsonObject;
     name: string;
+};
+
+export type SuggestedRule = {
+    match: RuleMatch;
+    name: string;
+    outcome: ApproveOutcome;
+    /**
+     * 1000: after the organisation's own rules at the default 100.
+     */
+    priority: number;
 };
 
 export type SystemDecidedBy = {
@@ -3129,7 +3216,7 @@ export type AlwaysAllowActionErrors = {
      */
     404: ErrorBody;
     /**
-     * CONFLICT: actionName names none of its action requests, the action does not allow approve, its name holds * or ?, or the key that opened it is gone.
+     * CONFLICT: actionName names none of its action requests, the action does not allow approve, its name holds * or ?, or the key that opened it is gone; or the organisation holds its limit of 5,000 classification rules.
      */
     409: ErrorBody;
     /**
@@ -3300,6 +3387,10 @@ export type CreateClassificationRuleErrors = {
      * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
+    /**
+     * CONFLICT: the organisation holds its limit of 5,000 classification rules.
+     */
+    409: ErrorBody;
     /**
      * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
      */
@@ -3548,6 +3639,186 @@ export type GetClassificationRuleStatsResponses = {
 };
 
 export type GetClassificationRuleStatsResponse = GetClassificationRuleStatsResponses[keyof GetClassificationRuleStatsResponses];
+
+export type ListClassificationSuggestionsData = {
+    body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/classification/suggestions';
+};
+
+export type ListClassificationSuggestionsErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type ListClassificationSuggestionsError = ListClassificationSuggestionsErrors[keyof ListClassificationSuggestionsErrors];
+
+export type ListClassificationSuggestionsResponses = {
+    200: ClassificationSuggestionListResponse;
+};
+
+export type ListClassificationSuggestionsResponse = ListClassificationSuggestionsResponses[keyof ListClassificationSuggestionsResponses];
+
+export type ApplyClassificationSuggestionData = {
+    body: ApplySuggestionDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/classification/suggestions/{id}/apply';
+};
+
+export type ApplyClassificationSuggestionErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * CONFLICT: somebody applied or dismissed the suggestion meanwhile; or the organisation holds its limit of 5,000 classification rules.
+     */
+    409: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type ApplyClassificationSuggestionError = ApplyClassificationSuggestionErrors[keyof ApplyClassificationSuggestionErrors];
+
+export type ApplyClassificationSuggestionResponses = {
+    201: ClassificationRuleResponse;
+};
+
+export type ApplyClassificationSuggestionResponse = ApplyClassificationSuggestionResponses[keyof ApplyClassificationSuggestionResponses];
+
+export type DismissClassificationSuggestionData = {
+    body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/classification/suggestions/{id}/dismiss';
+};
+
+export type DismissClassificationSuggestionErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * CONFLICT: somebody applied or dismissed the suggestion meanwhile.
+     */
+    409: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type DismissClassificationSuggestionError = DismissClassificationSuggestionErrors[keyof DismissClassificationSuggestionErrors];
+
+export type DismissClassificationSuggestionResponses = {
+    204: void;
+};
+
+export type DismissClassificationSuggestionResponse = DismissClassificationSuggestionResponses[keyof DismissClassificationSuggestionResponses];
 
 export type StreamEventsData = {
     body?: never;

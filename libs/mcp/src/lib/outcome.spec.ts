@@ -15,8 +15,15 @@ function interrupt(overrides: Partial<Interrupt> = {}): Interrupt {
         args: {},
         description: null,
         allowedDecisions: ['approve', 'edit', 'reject', 'respond'],
+        responseSchema: null,
       },
-      { name: 'notify', args: {}, description: null, allowedDecisions: ['approve'] },
+      {
+        name: 'notify',
+        args: {},
+        description: null,
+        allowedDecisions: ['approve'],
+        responseSchema: null,
+      },
     ],
     decisions: [],
     assignee: null,
@@ -41,6 +48,7 @@ const decision = (
   editedArgs: null,
   editedName: null,
   message,
+  response: null,
   decidedBy: { type: 'member' as const, id: 'm1', name: 'Alice' },
   decidedAt: '2026-11-22T10:01:00.000Z',
 });
@@ -101,7 +109,13 @@ describe('toOutcome', () => {
     const asked = interrupt({
       status: 'answered',
       actionRequests: [
-        { name: 'answer', args: {}, description: null, allowedDecisions: ['respond'] },
+        {
+          name: 'answer',
+          args: {},
+          description: null,
+          allowedDecisions: ['respond'],
+          responseSchema: null,
+        },
       ],
       decisions: [decision('answer', 'respond', 'eu-west-1')],
     });
@@ -128,7 +142,7 @@ describe('isQuestion', () => {
   const action = (
     name: string,
     allowedDecisions: ('approve' | 'edit' | 'reject' | 'respond')[],
-  ) => ({ name, args: {}, description: null, allowedDecisions });
+  ) => ({ name, args: {}, description: null, allowedDecisions, responseSchema: null });
 
   it('is one action named answer that only a written response decides', () => {
     expect(isQuestion({ actionRequests: [action('answer', ['respond'])] })).toBe(true);

@@ -28,6 +28,7 @@ export interface OutcomeDecision {
   editedArgs?: Record<string, unknown>;
   editedName?: string;
   message?: string;
+  response?: Record<string, unknown>;
   decidedBy: string;
   decidedAt: string;
 }
@@ -68,6 +69,7 @@ export function toOutcome(
     ...(d.editedArgs === null || d.editedArgs === undefined ? {} : { editedArgs: d.editedArgs }),
     ...(d.editedName === null || d.editedName === undefined ? {} : { editedName: d.editedName }),
     ...(d.message === null || d.message === undefined ? {} : { message: d.message }),
+    ...(d.response === null || d.response === undefined ? {} : { response: d.response }),
     decidedBy: d.decidedBy.name,
     decidedAt: d.decidedAt,
   }));
@@ -121,7 +123,7 @@ function nextStep(
     return (
       `${resumed}Every action has a decision. Carry out only what was decided: "approve" → as you proposed; ` +
       '"edit" → with editedArgs instead of your args (and the action editedName instead, if given); "reject" → do not do it (message may say why); ' +
-      '"respond" → do not do it, read message and adapt. To ask again about the same thing, change the title or description.'
+      '"respond" → do not do it, read message (and response, the typed answer, where you gave a responseSchema) and adapt. To ask again about the same thing, change the title or description.'
     );
   }
   const stopped = options.stopped

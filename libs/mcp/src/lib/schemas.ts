@@ -60,6 +60,15 @@ const action = z.object({
       'Which decisions the human may take (default all four): "approve" (go ahead as proposed), "edit" (go ahead with ' +
         'edited args), "reject" (do not do it), "respond" (do not do it; the human writes back instead).',
     ),
+  responseSchema: freeObject()
+    .optional()
+    .describe(
+      'Optional, for a typed answer: a JSON Schema of an object whose properties are strings, numbers, integers, ' +
+        'booleans, enums or arrays of those (with title/description, minimum/maximum, minLength/maxLength, ' +
+        'default), e.g. {"type":"object","properties":{"region":{"type":"string","enum":["eu","us"]},' +
+        '"replicas":{"type":"integer","minimum":1}},"required":["region"]}. The human fills it in as a form; ' +
+        'needs "respond" among allowedDecisions; the answer comes back as that decision\'s "response".',
+    ),
 });
 
 export const requestApprovalInput = {
@@ -165,6 +174,11 @@ const decision = z.object({
     .optional()
     .describe('With "edit", when the human chose another action: its name, to perform instead.'),
   message: z.string().optional().describe('What the human wrote (always there with "respond").'),
+  response: freeObject()
+    .optional()
+    .describe(
+      'With "respond" on an action that has a responseSchema: the typed answer, valid against that schema.',
+    ),
   decidedBy: z.string().describe('Who decided.'),
   decidedAt: z.string(),
 });

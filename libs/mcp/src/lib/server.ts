@@ -243,7 +243,8 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
         'decision (up to waitSeconds, default 45, at most 50). Use it before anything risky, irreversible, costly, or ' +
         'outside what you were asked to do. Returns status "answered" with one decision per action — "approve" (go ' +
         'ahead), "edit" (go ahead with editedArgs), "reject" (do not), "respond" (do not; read message) — or status ' +
-        '"pending" with an interruptId and a dashboard link when nobody decided in time. Pending is NOT approval: do not ' +
+        '"pending" with an interruptId and a dashboard link when nobody decided in time. An action with a responseSchema ' +
+        'asks for a typed answer: the human fills in a form and the "respond" decision carries it as "response". Pending is NOT approval: do not ' +
         'act; call get_decision later. Calling again with exactly the same arguments within 24 hours returns the same ' +
         'request (and its decisions, if made) instead of opening a duplicate; to ask again after a decision, change the ' +
         'title or description.',
@@ -271,6 +272,7 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
               args: a.args,
               description: a.description,
               allowedDecisions: a.allowedDecisions,
+              ...(a.responseSchema === undefined ? {} : { responseSchema: a.responseSchema }),
             })),
           },
           extra,

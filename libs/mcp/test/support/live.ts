@@ -55,7 +55,12 @@ export async function decide(
   interruptId: string,
   actionName: string,
   decision: 'approve' | 'edit' | 'reject' | 'respond',
-  extra: { editedArgs?: Record<string, unknown>; editedName?: string; message?: string } = {},
+  extra: {
+    editedArgs?: Record<string, unknown>;
+    editedName?: string;
+    message?: string;
+    response?: Record<string, unknown>;
+  } = {},
 ): Promise<void> {
   const response = await raw('POST', `/api/interrupts/${interruptId}/decisions`, {
     headers: { cookie: live.memberCookie },

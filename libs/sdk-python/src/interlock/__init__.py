@@ -22,8 +22,9 @@ from ._options import RequestOptions, Timeout
 from ._pagination import AsyncPage, AsyncPaginator, SyncPage
 from ._response import APIResponse
 from ._version import __version__
+from .ask import AnswerDeclinedError, ask, ask_async, response_schema_of
 from .digest import ActionDigestMismatchError, action_digest, canonical_json, verify_decisions
-from .gate import ApprovalRejectedError, require_approval
+from .gate import ApprovalRejectedError, DeclinedError, require_approval
 from .langgraph import (
     LANGGRAPH_METADATA_KEY,
     MAX_ACTIONS_PER_INTERRUPT,
@@ -67,6 +68,7 @@ __all__ = [
     "ActionDigestMismatchError",
     "ActionRequest",
     "ActionRequestRecord",
+    "AnswerDeclinedError",
     "ApprovalRejectedError",
     "AsyncInterlock",
     "AsyncPage",
@@ -77,6 +79,7 @@ __all__ = [
     "BadRequestError",
     "ConflictError",
     "Decision",
+    "DeclinedError",
     "Interlock",
     "InterlockError",
     "InternalServerError",
@@ -99,12 +102,15 @@ __all__ = [
     "Whoami",
     "__version__",
     "action_digest",
+    "ask",
+    "ask_async",
     "canonical_json",
     "interlock_decisions",
     "interlock_payload",
     "interrupt_from_langgraph",
     "interrupts_from_langgraph",
     "require_approval",
+    "response_schema_of",
     "to_langgraph_resume",
     "verify_decisions",
 ]

@@ -21,20 +21,25 @@ F = TypeVar("F", bound=Callable[..., Any])
 _DEFAULT_DECISIONS: tuple[str, ...] = ("approve", "edit", "reject")
 
 
-class ApprovalRejectedError(InterlockError):
-    """A gated call that people did not approve: rejected (with their message), or withdrawn."""
+class DeclinedError(InterlockError):
+    """A request people declined (with their message), or that ended without an answer (withdrawn,
+    expired): the base of ``ApprovalRejectedError`` and ``AnswerDeclinedError``."""
 
     def __init__(self, message: str, *, interrupt: Interrupt, decision: Optional[Decision]) -> None:
         super().__init__(message)
-        #: The interrupt as it was answered (or withdrawn / expired).
+        #: The interrupt as it ended.
         self.interrupt = interrupt
-        #: The decision on the call; None when the interrupt was withdrawn without one.
+        #: The decision; None when the interrupt was withdrawn or expired without one.
         self.decision = decision
 
     @property
     def reviewer_message(self) -> Optional[str]:
-        """The reviewer's message, when they gave one."""
+        """The person's message, when they gave one."""
         return self.decision.message if self.decision is not None else None
+
+
+class ApprovalRejectedError(DeclinedError):
+    """A gated call that people did not approve: rejected (with their message), or withdrawn."""
 
 
 class _Gate:

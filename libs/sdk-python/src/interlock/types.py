@@ -222,6 +222,8 @@ class ActionRequestParam(_ActionRequestRequired, total=False):
     args: dict[str, Any]
     description: str
     allowed_decisions: list[DecisionType]
+    #: Typed input: the JSON Schema a ``respond`` answers with (see ``interlock.ask``).
+    response_schema: dict[str, Any]
 
 
 class SessionMessageParam(TypedDict):

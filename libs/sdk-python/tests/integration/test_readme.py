@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import pytest
 
@@ -28,7 +28,7 @@ SDK_DIR = Path(__file__).resolve().parents[2]
 README = SDK_DIR / "README.md"
 SKIP_MARKER = re.compile(r"^<!--\s*readme-check:\s*skip:\s*(\S.*?)\s*-->$")
 NEEDS_HUMAN = re.compile(
-    r"\.(wait_for_answer|review_langgraph)\(|\b(review_interruptions|interlock_approvals|review_deferred)\("
+    r"\.(wait_for_answer|review_langgraph)\(|\b(review_interruptions|interlock_approvals|review_deferred|ask|ask_async)\("
 )
 
 
@@ -88,6 +88,23 @@ class Run:
     decided: int
 
 
+def _sample(field: dict[str, Any]) -> Any:
+    if "enum" in field:
+        return field["enum"][0]
+    if field["type"] == "array":
+        return [_sample(field["items"])] * min(1, field.get("maxItems", 1)) if field.get("minItems", 0) > 0 else []
+    if field["type"] == "boolean":
+        return True
+    if field["type"] in ("integer", "number"):
+        return field.get("minimum", 1)
+    return "ok"
+
+
+def sample_response(schema: dict[str, Any]) -> dict[str, Any]:
+    """A typed answer a person could give: each required field filled (the first enum value, the minimum…)."""
+    return {name: _sample(schema["properties"][name]) for name in schema.get("required", [])}
+
+
 def answer_while_running(live: Live, api_key: str, done: threading.Event) -> int:
     """Plays the organisation's humans: every open interrupt ``api_key`` opened gets a decision for each of
     its actions — approve where allowed, else a written answer — until ``done`` is set."""
@@ -100,11 +117,16 @@ def answer_while_running(live: Live, api_key: str, done: threading.Event) -> int
             for action in interrupt["actionRequests"]:
                 if action["name"] in taken:
                     continue
-                body = (
-                    {"actionName": action["name"], "decision": "approve"}
-                    if "approve" in action["allowedDecisions"]
-                    else {"actionName": action["name"], "decision": "respond", "message": "Yes, go ahead."}
-                )
+                if action.get("responseSchema"):
+                    body = {
+                        "actionName": action["name"],
+                        "decision": "respond",
+                        "response": sample_response(action["responseSchema"]),
+                    }
+                elif "approve" in action["allowedDecisions"]:
+                    body = {"actionName": action["name"], "decision": "approve"}
+                else:
+                    body = {"actionName": action["name"], "decision": "respond", "message": "Yes, go ahead."}
                 answer = live.raw(
                     "POST", f"/api/interrupts/{interrupt['id']}/decisions", cookie=live.member_cookie, json=body
                 )

@@ -21,6 +21,7 @@ import {
 import type { Fetch, RequestOptions } from './request-options';
 import { retryDelayMs, shouldRetryResponse } from './retry';
 import { isBrowser, readEnv, sleep, uuid4 } from './runtime';
+import { askFor, type AskOptions, type AskSchema } from './ask';
 import { AuditLog } from './resources/audit-log';
 import { Interrupts } from './resources/interrupts';
 import { Sessions } from './resources/sessions';
@@ -164,6 +165,16 @@ export class Interlock {
    */
   withOptions(options: Partial<ClientOptions>): Interlock {
     return new Interlock({ ...this.options, ...options });
+  }
+
+  /**
+   * Typed human input: asks people for an answer shaped by `schema` (a zod object) and returns it
+   * parsed — `const plan = await interlock.ask('Plan the rollout', z.object({region: z.enum([...])}))`.
+   * The dashboard shows the schema as a form; the service validates the answer against it. Throws
+   * `AnswerDeclinedError` when a person declines (with their message) or the request ends unanswered.
+   */
+  ask<T>(title: string, schema: AskSchema<T>, options?: AskOptions): Promise<T> {
+    return askFor(this, title, schema, options);
   }
 
   /** Which key this is, for which organisation, on which plan. */

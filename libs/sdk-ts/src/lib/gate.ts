@@ -31,22 +31,28 @@ export interface RequireApprovalOptions<A extends unknown[]> {
   request?: RequestOptions | ((...args: A) => RequestOptions);
 }
 
-/** A gated call that people did not approve: rejected (with their `message`), or the request withdrawn. */
-export class ApprovalRejectedError extends InterlockError {
+/**
+ * A request people declined (with their `message`), or that ended without an answer (withdrawn,
+ * expired): the base of `ApprovalRejectedError` and `AnswerDeclinedError`.
+ */
+export class DeclinedError extends InterlockError {
   constructor(
     message: string,
-    /** The interrupt, as it was answered (or withdrawn / expired). */
+    /** The interrupt as it ended. */
     readonly interrupt: Interrupt,
-    /** The decision on the call, absent when the interrupt was withdrawn without one. */
+    /** The decision, absent when the interrupt was withdrawn or expired without one. */
     readonly decision: Decision | undefined,
   ) {
     super(message);
     this.reviewerMessage = decision?.message ?? undefined;
   }
 
-  /** The reviewer's message, when they gave one. */
+  /** The person's message, when they gave one. */
   readonly reviewerMessage: string | undefined;
 }
+
+/** A gated call that people did not approve: rejected (with their `message`), or the request withdrawn. */
+export class ApprovalRejectedError extends DeclinedError {}
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;

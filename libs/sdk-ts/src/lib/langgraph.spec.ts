@@ -27,6 +27,7 @@ function stored(params: InterruptCreateParams, id = 'int_9'): Interrupt {
       args: a.args ?? {},
       description: a.description ?? null,
       allowedDecisions: a.allowedDecisions ?? ALL,
+      responseSchema: a.responseSchema ?? null,
     })),
     decisions: [],
     assignee: null,
@@ -51,6 +52,7 @@ function decided(
     editedArgs: extra.editedArgs ?? null,
     editedName: extra.editedName ?? null,
     message: extra.message ?? null,
+    response: null,
     decidedBy: { type: 'member', id: 'm1', name: 'Ada' },
     decidedAt: '2025-01-01T00:05:00.000Z',
   };

@@ -61,6 +61,8 @@ export interface DecisionExtras {
   editedArgs?: Record<string, unknown>;
   editedName?: string;
   message?: string;
+  /** Typed input: with respond on an action that has a responseSchema. */
+  response?: Record<string, unknown>;
 }
 
 /** A member decides one action of an interrupt (a human route: the session cookie, no key). */

@@ -68,6 +68,32 @@ interface OpenInterrupt {
  * actions — approve where allowed, else a written answer — through the human route, with the
  * member's cookie. Runs until `done` settles; returns how many actions it decided.
  */
+interface SchemaField {
+  type: string;
+  enum?: unknown[];
+  items?: SchemaField;
+  minItems?: number;
+  minimum?: number;
+}
+interface ResponseSchema {
+  properties: Record<string, SchemaField>;
+  required?: string[];
+}
+
+function sample(field: SchemaField): unknown {
+  if (field.enum !== undefined) return field.enum[0];
+  if (field.type === 'array')
+    return (field.minItems ?? 0) > 0 && field.items ? [sample(field.items)] : [];
+  if (field.type === 'boolean') return true;
+  if (field.type === 'integer' || field.type === 'number') return field.minimum ?? 1;
+  return 'ok';
+}
+
+/** A typed answer a person could give: each required field filled (the first enum value, the minimum…). */
+export function sampleResponse(schema: ResponseSchema): Record<string, unknown> {
+  return Object.fromEntries((schema.required ?? []).map((n) => [n, sample(schema.properties[n])]));
+}
+
 export async function answerWhileRunning(apiKey: string, done: Promise<unknown>): Promise<number> {
   let running = true;
   const stop = () => (running = false);
@@ -84,9 +110,12 @@ export async function answerWhileRunning(apiKey: string, done: Promise<unknown>)
     for (const interrupt of (page.body as { interrupts: OpenInterrupt[] }).interrupts) {
       for (const action of interrupt.actionRequests) {
         if (interrupt.decisions.some((d) => d.actionName === action.name)) continue;
-        const body = action.allowedDecisions.includes('approve')
-          ? { actionName: action.name, decision: 'approve' }
-          : { actionName: action.name, decision: 'respond', message: 'Yes, go ahead.' };
+        const schema = (action as { responseSchema?: ResponseSchema | null }).responseSchema;
+        const body = schema
+          ? { actionName: action.name, decision: 'respond', response: sampleResponse(schema) }
+          : action.allowedDecisions.includes('approve')
+            ? { actionName: action.name, decision: 'approve' }
+            : { actionName: action.name, decision: 'respond', message: 'Yes, go ahead.' };
         const answer = await raw('POST', `/api/interrupts/${interrupt.id}/decisions`, {
           headers: { cookie: live.memberCookie },
           body,

@@ -4,7 +4,7 @@ import type { ApiKeyPrincipal, MemberPrincipal, UserPrincipal } from '../princip
 import { principalOf } from '../principal';
 import { readSessionCookie, type SessionCookies } from '../session-cookie.util';
 import type { MemberSignIn, SignInSessionService } from '../sign-in-session.service';
-import type { ApiKeyAuthenticator } from '../strategies/api-key.strategy';
+import type { ApiKeyAuthenticator } from '../api-key-authenticator';
 import { guardContext } from '../testing/guard-context';
 import { AuthenticationGuard } from './authentication.guard';
 

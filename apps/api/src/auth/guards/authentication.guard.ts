@@ -11,7 +11,7 @@ import { ORGANISATION_HEADER, requestedOrganisation } from '../organisation-choi
 import { ANONYMOUS, assertNever, setPrincipal, setSignInToken, signInClient } from '../principal';
 import { SignInSessionService } from '../sign-in-session.service';
 import { SessionCookies } from '../session-cookie.util';
-import { ApiKeyAuthenticator } from '../strategies/api-key.strategy';
+import { ApiKeyAuthenticator } from '../api-key-authenticator';
 import { routeAccessOf } from './route-access.guard';
 
 export const NO_ORGANISATION_MESSAGE = 'You are not a member of any organisation.';
@@ -19,7 +19,7 @@ export const SEVERAL_ORGANISATIONS_MESSAGE = `${ORGANISATION_HEADER} header is r
 
 /**
  * Second guard: classifies the caller once, as the route's declaration asks — an API key
- * (through the passport strategy), a signed-in person acting for one of their organisations
+ * (`x-api-key`, through `ApiKeyAuthenticator`), a signed-in person acting for one of their organisations
  * (session cookie + the organisation chosen with `x-organisation-id`), a signed-in person
  * acting for none, either a key or a member on a shared read, or nobody — and stores the
  * principal on the request for the guards and handlers after it.

@@ -16,12 +16,14 @@ import {
   Max,
   MaxLength,
   Min,
+  ValidateBy,
   ValidateNested,
 } from 'class-validator';
 import { DECISIONS } from '../interrupt-decision.entity';
 import type { Decision } from '../interrupt-decision.entity';
 import { OptionalField } from '../../http/optional-field.decorator';
 import { ON_TIMEOUT, type OnTimeout } from '../interrupt.entity';
+import { responseSchemaProblem } from '@interlock/domain';
 
 import { MAX_TIMEOUT_SECONDS } from '@interlock/domain';
 export { MAX_TIMEOUT_SECONDS };
@@ -70,6 +72,60 @@ export class ActionRequestDto {
   @ArrayUnique()
   @IsIn(DECISIONS, { each: true })
   allowedDecisions?: Decision[];
+
+  /** Typed input: the answer the agent asks for, as a bounded JSON Schema (SPEC §5). */
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      'Typed input: the answer a person gives with respond, as JSON Schema — an object of string, number, integer, ' +
+      'boolean, enum and arrays of those (title, description, required, default, minLength/maxLength, ' +
+      'minimum/maximum, minItems/maxItems, uniqueItems; nothing else). The dashboard renders it as a form; a ' +
+      'respond on this action must carry a response valid against it. Requires respond among allowedDecisions.',
+    example: {
+      type: 'object',
+      properties: {
+        region: { type: 'string', enum: ['eu-west-1', 'us-east-1'], title: 'Region' },
+        replicas: { type: 'integer', minimum: 1, maximum: 20 },
+      },
+      required: ['region'],
+    },
+  })
+  @OptionalField()
+  @IsObject()
+  @ValidateBy({
+    name: 'responseSchema',
+    validator: {
+      // Not an object: IsObject says so.
+      validate: (value: unknown) =>
+        typeof value !== 'object' ||
+        value === null ||
+        Array.isArray(value) ||
+        responseSchemaProblem(value, 'responseSchema') === null,
+      defaultMessage: (args) => {
+        const problem = responseSchemaProblem(args?.value, 'responseSchema') ?? '';
+        return problem.startsWith('responseSchema.')
+          ? `responseSchema is not valid: ${problem.slice('responseSchema.'.length)}`
+          : problem;
+      },
+    },
+  })
+  @ValidateBy({
+    name: 'respondAllowed',
+    validator: {
+      validate: (value: unknown, args) => {
+        const allowed = (args?.object as ActionRequestDto | undefined)?.allowedDecisions;
+        return (
+          value === undefined ||
+          allowed === undefined ||
+          !Array.isArray(allowed) ||
+          allowed.includes('respond')
+        );
+      },
+      defaultMessage: () => 'responseSchema needs respond among allowedDecisions',
+    },
+  })
+  responseSchema?: Record<string, unknown>;
 }
 
 export class CreateInterruptDto {

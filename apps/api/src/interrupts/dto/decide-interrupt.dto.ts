@@ -58,15 +58,33 @@ export class DecideInterruptDto {
   @Matches(/\S/, { message: 'editedName must not be blank' })
   editedName?: string;
 
-  /** Required with `respond`; optional with the other decisions. */
+  /** Required with `respond` (unless it carries a `response`); optional with the other decisions. */
   @ApiPropertyOptional({
     minLength: 1,
     maxLength: 10_000,
-    description: 'Required with respond; optional otherwise.',
+    description: 'Required with respond unless it carries a response; optional otherwise.',
   })
-  @ValidateIf((o: DecideInterruptDto) => o.decision === 'respond' || o.message !== undefined)
+  @ValidateIf(
+    (o: DecideInterruptDto) =>
+      (o.decision === 'respond' && o.response === undefined) || o.message !== undefined,
+  )
   @IsString({ message: 'message must be a string (required with decision respond)' })
   @Length(1, 10_000)
   @Matches(/\S/, { message: 'message must not be blank' })
   message?: string;
+
+  /**
+   * Typed input: with `respond`, on an action that has a `responseSchema` (and required there),
+   * the answer as an object valid against that schema.
+   */
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      "With respond on an action that has a responseSchema (required there; refused on other actions): the typed answer, valid against the action's responseSchema.",
+  })
+  @ValidateIf((o: DecideInterruptDto) => o.response !== undefined)
+  @OnlyWithDecision('respond')
+  @IsObject({ message: 'response must be an object' })
+  response?: Record<string, unknown>;
 }

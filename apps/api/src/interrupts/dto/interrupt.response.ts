@@ -26,6 +26,14 @@ export class ActionRequestResponse {
   allowedDecisions!: Decision[];
 
   @ApiPropertyOptional({
+    ...FREE_FORM,
+    nullable: true,
+    description:
+      'Typed input: the JSON Schema a respond answers with (its response), or null when the action asks for none.',
+  })
+  responseSchema!: Record<string, unknown> | null;
+
+  @ApiPropertyOptional({
     pattern: '^[0-9a-f]{64}$',
     description:
       'What this action asks, as a fingerprint: the hex SHA-256 of the RFC 8785 canonical JSON of {interruptId, name, args} ' +
@@ -114,9 +122,17 @@ export class DecisionResponse {
   @ApiProperty({
     type: String,
     nullable: true,
-    description: 'Required with respond; optional with the others.',
+    description: 'Set with respond unless it carried a response; optional with the others.',
   })
   message!: string | null;
+
+  @ApiPropertyOptional({
+    ...FREE_FORM,
+    nullable: true,
+    description:
+      'Typed input: with respond on an action that has a responseSchema, the answer, valid against it; null otherwise.',
+  })
+  response!: Record<string, unknown> | null;
 
   @ApiPropertyOptional({
     pattern: '^[0-9a-f]{64}$',
@@ -149,6 +165,21 @@ export class Assignee {
   id!: string;
 
   @ApiProperty({ description: 'The name when assigned.' })
+  name!: string;
+}
+
+/** Who opened an interrupt: the API key (its agent), named as it was then. */
+export class OpenedBy {
+  @ApiProperty({ enum: ['api_key'] })
+  type!: 'api_key';
+
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({
+    description:
+      "The key's name when it opened the interrupt (keys are renamed, and deleted when revoked).",
+  })
   name!: string;
 }
 
@@ -242,6 +273,14 @@ export class InterruptResponse {
     description: 'Why its agent withdrew it, when it said.',
   })
   withdrawnReason!: string | null;
+
+  @ApiPropertyOptional({
+    type: OpenedBy,
+    nullable: true,
+    description:
+      'The API key that opened it (its agent), named as it was then; null when no key is recorded.',
+  })
+  openedBy?: OpenedBy | null;
 }
 
 export class LinkedSession {

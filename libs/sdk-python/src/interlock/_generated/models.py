@@ -91,6 +91,17 @@ class Args(InterlockModel):
     )
 
 
+class ResponseSchema(InterlockModel):
+    """
+    Typed input: the answer a person gives with respond, as JSON Schema — an object of string, number, integer, boolean, enum and arrays of those (title, description, required, default, minLength/maxLength, minimum/maximum, minItems/maxItems, uniqueItems; nothing else). The dashboard renders it as a form; a respond on this action must carry a response valid against it. Requires respond among allowedDecisions.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+
+
 class AddTeamMemberDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -147,6 +158,17 @@ class AppendMessagesResponse(InterlockModel):
     appended: int = Field(..., ge=1, le=100)
 
 
+class ApplySuggestionDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    mode: Union[Literal['shadow', 'enforce'], str]
+    """
+    shadow: record what the rule would do first; enforce: approve from now on.
+    """
+
+
 class ApproveDecision(InterlockModel):
     """
     Run the action as the agent asked.
@@ -175,7 +197,7 @@ class ApproveDecision(InterlockModel):
         pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
     )
     """
-    Required with respond; optional otherwise.
+    Required with respond unless it carries a response; optional otherwise.
     """
 
 
@@ -694,7 +716,7 @@ class EditDecision(InterlockModel):
         pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
     )
     """
-    Required with respond; optional otherwise.
+    Required with respond unless it carries a response; optional otherwise.
     """
 
 
@@ -975,6 +997,19 @@ class MemberResponse(InterlockModel):
     """
 
 
+class OpenedBy(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    id: str
+    name: str
+    """
+    The key's name when it opened the interrupt (keys are renamed, and deleted when revoked).
+    """
+    type: Union[Literal['api_key'], str]
+
+
 class OpenedByFilter(RootModel[Union[Literal['me'], str]]):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -1013,6 +1048,9 @@ class PolicyOutcome(InterlockModel):
     )
     policy: str = Field(
         ...,
+        examples=[
+            'permit (principal, action, resource) when { resource.name == "refund" };'
+        ],
         max_length=20000,
         min_length=1,
         pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
@@ -1076,7 +1114,7 @@ class RejectDecision(InterlockModel):
         pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
     )
     """
-    Required with respond; optional otherwise.
+    Required with respond unless it carries a response; optional otherwise.
     """
 
 
@@ -1137,9 +1175,20 @@ class RequireHumanOutcome(InterlockModel):
     type: Union[Literal['require_human'], str]
 
 
-class RespondDecision(InterlockModel):
+class Response(InterlockModel):
     """
-    Answer instead of running the action.
+    With respond on an action that has a responseSchema (required there; refused on other actions): the typed answer, valid against the action's responseSchema.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+
+
+class RespondDecision1(InterlockModel):
+    """
+    Answer instead of running the action: a message, or (an action with a responseSchema) a response valid against it, or both.
     """
 
     model_config = ConfigDict(
@@ -1165,7 +1214,47 @@ class RespondDecision(InterlockModel):
         pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
     )
     """
-    Required with respond; optional otherwise.
+    Required with respond unless it carries a response; optional otherwise.
+    """
+    response: Optional[Response] = None
+    """
+    With respond on an action that has a responseSchema (required there; refused on other actions): the typed answer, valid against the action's responseSchema.
+    """
+
+
+class RespondDecision2(InterlockModel):
+    """
+    Answer instead of running the action: a message, or (an action with a responseSchema) a response valid against it, or both.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action_name: str = Field(
+        ...,
+        alias='actionName',
+        examples=['deploy'],
+        max_length=200,
+        min_length=1,
+        pattern='^[^\\u0000]*$',
+    )
+    """
+    The name of one of the interrupt's action requests.
+    """
+    decision: Union[Literal['respond'], str]
+    message: Optional[str] = Field(
+        None,
+        max_length=10000,
+        min_length=1,
+        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
+    )
+    """
+    Required with respond unless it carries a response; optional otherwise.
+    """
+    response: Response
+    """
+    With respond on an action that has a responseSchema (required there; refused on other actions): the typed answer, valid against the action's responseSchema.
     """
 
 
@@ -1799,6 +1888,27 @@ class ActionRequestDto(InterlockModel):
     """
     Unique within the interrupt.
     """
+    response_schema: Optional[ResponseSchema] = Field(
+        None,
+        alias='responseSchema',
+        examples=[
+            {
+                'properties': {
+                    'region': {
+                        'enum': ['eu-west-1', 'us-east-1'],
+                        'title': 'Region',
+                        'type': 'string',
+                    },
+                    'replicas': {'maximum': 20, 'minimum': 1, 'type': 'integer'},
+                },
+                'required': ['region'],
+                'type': 'object',
+            }
+        ],
+    )
+    """
+    Typed input: the answer a person gives with respond, as JSON Schema — an object of string, number, integer, boolean, enum and arrays of those (title, description, required, default, minLength/maxLength, minimum/maximum, minItems/maxItems, uniqueItems; nothing else). The dashboard renders it as a form; a respond on this action must carry a response valid against it. Requires respond among allowedDecisions.
+    """
 
 
 class ActionRequestResponse(InterlockModel):
@@ -1821,6 +1931,10 @@ class ActionRequestResponse(InterlockModel):
     """
     description: Optional[str] = Field(...)
     name: str = Field(..., examples=['deploy'], max_length=200, min_length=1)
+    response_schema: Optional[dict[str, Any]] = Field(None, alias='responseSchema')
+    """
+    Typed input: the JSON Schema a respond answers with (its response), or null when the action asks for none.
+    """
 
 
 class ApiKeyListResponse(InterlockModel):
@@ -1851,6 +1965,7 @@ class AuditEntryResponse(InterlockModel):
         'api_key.revoked',
         'billing.plan_changed',
         'classification.rule_created',
+        'classification.suggestion_dismissed',
         'classification.rule_paused',
         'classification.rule_updated',
         'classification.rule_deleted',
@@ -2116,12 +2231,24 @@ class CreateWebhookDto(InterlockModel):
 
 
 class DecideInterruptDto(
-    RootModel[Union[ApproveDecision, EditDecision, RejectDecision, RespondDecision]]
+    RootModel[
+        Union[
+            ApproveDecision,
+            EditDecision,
+            RejectDecision,
+            Union[RespondDecision1, RespondDecision2],
+        ]
+    ]
 ):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    root: Union[ApproveDecision, EditDecision, RejectDecision, RespondDecision]
+    root: Union[
+        ApproveDecision,
+        EditDecision,
+        RejectDecision,
+        Union[RespondDecision1, RespondDecision2],
+    ]
     """
     One decision on one action request; the fields allowed depend on `decision`.
     """
@@ -2707,6 +2834,20 @@ class SlackSettingsResponse(InterlockModel):
     """
 
 
+class SuggestedRule(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    match: RuleMatch
+    name: str = Field(..., examples=['Approve refund from billing-agent'])
+    outcome: ApproveOutcome
+    priority: int
+    """
+    1000: after the organisation's own rules at the default 100.
+    """
+
+
 class SystemDecidedBy(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -3045,6 +3186,39 @@ class ClassificationRuleResponse(InterlockModel):
     updated_at: AwareDatetime = Field(..., alias='updatedAt')
 
 
+class ClassificationSuggestionResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action_name: str = Field(..., alias='actionName')
+    approvals: int = Field(..., ge=5)
+    """
+    Approvals by people in the last 30 days (and no rejection).
+    """
+    id: str
+    """
+    Stable while the evidence holds (derived from key, action name and shape).
+    """
+    key_id: str = Field(..., alias='keyId')
+    key_name: str = Field(..., alias='keyName')
+    """
+    The key, by its current name.
+    """
+    last_approved_at: AwareDatetime = Field(..., alias='lastApprovedAt')
+    latest_interrupt_id: str = Field(..., alias='latestInterruptId')
+    """
+    The latest interrupt approved.
+    """
+    rule: SuggestedRule
+    shape: dict[str, str] = Field(
+        ..., examples=[{'amount': 'number', 'currency': 'string'}]
+    )
+    """
+    Each top-level argument and its JSON type (string, number, boolean, object, array, null).
+    """
+
+
 class CreateClassificationRuleDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -3115,7 +3289,11 @@ class DecisionResponse(InterlockModel):
     id: str
     message: Optional[str] = Field(...)
     """
-    Required with respond; optional with the others.
+    Set with respond unless it carried a response; optional with the others.
+    """
+    response: Optional[dict[str, Any]] = None
+    """
+    Typed input: with respond on an action that has a responseSchema, the answer, valid against it; null otherwise.
     """
 
 
@@ -3173,6 +3351,10 @@ class InterruptDetailResponse(InterlockModel):
     """
     What the deadline does: reject (the default) or approve the undecided actions, or escalate and extend once. Null without a deadline.
     """
+    opened_by: Optional[OpenedBy] = Field(None, alias='openedBy')
+    """
+    The API key that opened it (its agent), named as it was then; null when no key is recorded.
+    """
     session: Optional[LinkedSession] = None
     """
     With include=session: the session sessionId names, or null.
@@ -3225,6 +3407,10 @@ class InterruptResponse(InterlockModel):
     )
     """
     What the deadline does: reject (the default) or approve the undecided actions, or escalate and extend once. Null without a deadline.
+    """
+    opened_by: Optional[OpenedBy] = Field(None, alias='openedBy')
+    """
+    The API key that opened it (its agent), named as it was then; null when no key is recorded.
     """
     session_id: Optional[str] = Field(..., alias='sessionId')
     status: Union[Literal['open', 'answered', 'expired', 'withdrawn'], str]
@@ -3349,6 +3535,17 @@ class WebhookDeliveryListResponse(InterlockModel):
     next_cursor: Optional[str] = Field(..., alias='nextCursor')
     """
     null on the last page.
+    """
+
+
+class ClassificationSuggestionListResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    suggestions: list[ClassificationSuggestionResponse]
+    """
+    At most 50, the most approved first.
     """
 
 

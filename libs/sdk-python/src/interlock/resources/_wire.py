@@ -17,7 +17,12 @@ ActionRequestInput = Union[ActionRequestParam, BaseModel, Mapping[str, Any]]
 SessionMessageInput = Union[SessionMessageParam, BaseModel, Mapping[str, Any]]
 
 # Only these keys are renamed: `args` and `metadata` are the caller's data and stay as given.
-_CAMEL = {"allowed_decisions": "allowedDecisions", "external_id": "externalId", "session_id": "sessionId"}
+_CAMEL = {
+    "allowed_decisions": "allowedDecisions",
+    "external_id": "externalId",
+    "session_id": "sessionId",
+    "response_schema": "responseSchema",
+}
 
 
 def compact(fields: Mapping[str, Any]) -> dict[str, Any]:

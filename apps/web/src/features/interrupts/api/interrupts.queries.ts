@@ -116,6 +116,9 @@ export function prefetchInbox(queryClient: QueryClient, params: URLSearchParams)
   void queryClient.prefetchQuery(interruptCountsQuery);
 }
 
+/** `include=history` answers at most this many entries, the latest (the contract says so). */
+export const INTERRUPT_HISTORY_MAX = 100;
+
 /**
  * One interrupt with its decisions and linked session, and its history when the member may read
  * the audit log (history is audit entries: the API answers 403 without `auditLog.read`).

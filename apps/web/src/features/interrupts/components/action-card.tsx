@@ -10,7 +10,6 @@ import {
 } from '@interlock/api-client';
 import {
   Alert,
-  Anchor,
   Badge,
   Button,
   Code,
@@ -25,17 +24,19 @@ import {
   Title,
 } from '@mantine/core';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
-import { Link } from 'react-router';
 import { FormError } from '@/shared/components/form-error';
 import { JsonTree } from '@/shared/components/json-tree';
 import { Markdown } from '@/shared/components/markdown';
 import { RelativeTime } from '@/shared/components/relative-time';
 import { prettyJson } from '@/shared/utils/format';
 import { useCan } from '@/shared/sign-in/sign-in-session.queries';
-import { useDecide, useRuleName } from '../api/interrupts.queries';
+import { useDecide } from '../api/interrupts.queries';
 import { AlwaysAllowForm } from './always-allow-form';
 import { ArgsDiff } from './args-diff';
+import { ARGUS_IN_WORDS, RuleLink } from './argus-explanation';
 import { parseEditedArgs } from './edited-args';
+import { ResponseForm } from './response-form';
+import type { ResponseSchema } from '@interlock/domain';
 import './action-card.css';
 
 const DECIDED: Record<DecisionType, { label: string; color: string }> = {
@@ -249,9 +250,24 @@ export function ActionCard({
                   onSend={(edit) => send({ decision: 'edit', ...edit })}
                 />
               )}
-              {(mode === 'reject' || mode === 'respond') && (
+              {mode === 'respond' && action.responseSchema && (
+                <ResponseForm
+                  actionName={action.name}
+                  schema={action.responseSchema as unknown as ResponseSchema}
+                  pending={decide.isPending}
+                  onCancel={() => setMode(null)}
+                  onSend={(answer) =>
+                    send({
+                      decision: 'respond',
+                      ...answer,
+                      response: answer.response as JsonObject,
+                    })
+                  }
+                />
+              )}
+              {(mode === 'reject' || (mode === 'respond' && !action.responseSchema)) && (
                 <MessageForm
-                  kind={mode}
+                  kind={mode === 'reject' ? 'reject' : 'respond'}
                   action={action}
                   pending={decide.isPending}
                   onCancel={() => setMode(null)}
@@ -280,7 +296,6 @@ const SYSTEM_REASONS: Record<string, string> = { timeout: 'the deadline passed' 
 
 /** Who decided: a member by name; argus (with its rule) and the service as badges, never as a person. */
 export function DeciderName({ decidedBy }: { decidedBy: DecidedBy }) {
-  const ruleName = useRuleName(decidedBy.type === 'argus' ? decidedBy.ruleId : undefined);
   switch (decidedBy.type) {
     case 'argus':
       return (
@@ -289,21 +304,12 @@ export function DeciderName({ decidedBy }: { decidedBy: DecidedBy }) {
             color="violet"
             variant="light"
             size="sm"
-            title="Decided automatically by argus, the classifier"
+            title={`Decided automatically by argus. ${ARGUS_IN_WORDS}`}
           >
             argus
           </Badge>{' '}
           <Text span size="xs" c="dimmed">
-            (rule{' '}
-            <Anchor
-              component={Link}
-              to={`/settings/classification/${decidedBy.ruleId}`}
-              size="xs"
-              aria-label={`The rule that decided: ${ruleName ?? decidedBy.ruleId}`}
-            >
-              {ruleName ?? <Code>{decidedBy.ruleId.slice(0, 8)}</Code>}
-            </Anchor>
-            )
+            (rule <RuleLink ruleId={decidedBy.ruleId} labelPrefix="The rule that decided" />)
           </Text>
         </>
       );
@@ -350,6 +356,9 @@ function DecisionView({
           />
           <JsonTree value={decision.editedArgs} label="Edited arguments" />
         </>
+      )}
+      {decision.response !== null && decision.response !== undefined && (
+        <JsonTree value={decision.response} label="Response" />
       )}
       {decision.message !== null && (
         <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>

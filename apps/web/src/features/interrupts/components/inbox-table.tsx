@@ -4,7 +4,15 @@ import { forwardRef } from 'react';
 import { Link } from 'react-router';
 import { RelativeTime } from '@/shared/components/relative-time';
 import { canApproveAll, undecidedActions } from '../api/interrupts.queries';
-import { AssigneeBadge, DeadlineBadge, EscalationBadge, StatusBadge } from './interrupt-badges';
+import { ArgusRowBadge } from './argus-explanation';
+import {
+  AgentContext,
+  AssigneeBadge,
+  DeadlineBadge,
+  EscalationBadge,
+  StatusBadge,
+} from './interrupt-badges';
+import { useCan } from '@/shared/sign-in/sign-in-session.queries';
 
 export interface InboxTableProps {
   interrupts: InterruptResponse[];
@@ -22,6 +30,7 @@ export const InboxTable = forwardRef<HTMLTableSectionElement, InboxTableProps>(f
   { interrupts, answered, activeIndex, selected, selectable, onToggle, onToggleAll, onFocusRow },
   ref,
 ) {
+  const canWatch = useCan('session.read');
   const approvable = interrupts.filter(canApproveAll);
   const allSelected = approvable.length > 0 && approvable.every((i) => selected.has(i.id));
   return (
@@ -90,6 +99,7 @@ export const InboxTable = forwardRef<HTMLTableSectionElement, InboxTableProps>(f
                       {it.title}
                     </Anchor>
                     <EscalationBadge interrupt={it} />
+                    <ArgusRowBadge interrupt={it} />
                     <DeadlineBadge interrupt={it} />
                     {(it.status === 'expired' || it.status === 'withdrawn') && (
                       <StatusBadge status={it.status} />
@@ -113,6 +123,7 @@ export const InboxTable = forwardRef<HTMLTableSectionElement, InboxTableProps>(f
                       {it.description}
                     </Text>
                   )}
+                  <AgentContext interrupt={it} canWatch={canWatch} />
                 </Table.Td>
                 <Table.Td>
                   <Text

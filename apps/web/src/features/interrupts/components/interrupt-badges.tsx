@@ -1,5 +1,6 @@
 import type { Assignee, InterruptResponse } from '@interlock/api-client';
-import { Badge, Tooltip } from '@mantine/core';
+import { Anchor, Badge, Text, Tooltip } from '@mantine/core';
+import { Link } from 'react-router';
 import { Countdown, useNow } from '@/shared/components/countdown';
 import { dateTime } from '@/shared/utils/format';
 
@@ -97,5 +98,42 @@ export function DeadlineBadge({
         <Countdown deadline={expiresAt} />
       </Badge>
     </Tooltip>
+  );
+}
+
+/**
+ * Who opened it, in a line: the key (its agent) as it was named then, and its session, linked for
+ * a member who may watch sessions (issue 31 §1: agent context in the rows).
+ */
+export function AgentContext({
+  interrupt,
+  canWatch,
+}: {
+  interrupt: Pick<InterruptResponse, 'openedBy' | 'sessionId'>;
+  canWatch: boolean;
+}) {
+  const { openedBy, sessionId } = interrupt;
+  if (!openedBy && sessionId === null) return null;
+  return (
+    <Text
+      size="xs"
+      c="dimmed"
+      lineClamp={1}
+      style={{ overflowWrap: 'anywhere' }}
+      data-agent-context=""
+    >
+      {openedBy && (
+        <span title={`Opened with the API key “${openedBy.name}”`}>by {openedBy.name}</span>
+      )}
+      {openedBy && sessionId !== null && ' · '}
+      {sessionId !== null &&
+        (canWatch ? (
+          <Anchor component={Link} to={`/sessions/${sessionId}`} size="xs">
+            its session
+          </Anchor>
+        ) : (
+          'in a session'
+        ))}
+    </Text>
   );
 }

@@ -2,7 +2,7 @@ import type { InterruptCountsResponse, InterruptListResponse } from '@interlock/
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { anAction, anInterrupt } from '@/test/fixtures';
+import { anAction, anInterrupt, aSignInSession } from '@/test/fixtures';
 import { renderWithApp } from '@/test/render';
 import { API, server } from '@/test/server';
 import { InboxRoute } from './inbox.route';
@@ -22,6 +22,8 @@ const REFUND = anInterrupt({ id: '00000000-0000-4000-8000-000000000001', title: 
 const DEPLOY = anInterrupt({
   id: '00000000-0000-4000-8000-000000000002',
   title: 'Deploy to production',
+  openedBy: { type: 'api_key', id: '00000000-0000-4000-8000-0000000000aa', name: 'release-bot' },
+  sessionId: '00000000-0000-4000-8000-0000000000bb',
   actionRequests: [anAction({ name: 'deploy', allowedDecisions: ['edit', 'reject'] })],
 });
 
@@ -73,5 +75,28 @@ describe('InboxRoute', () => {
     expect(within(dialog).getByText('Refund #1 (refund)')).toBeInTheDocument();
     expect(within(dialog).queryByText(/Deploy to production/)).toBeNull();
     expect(within(dialog).getByRole('button', { name: 'Approve all' })).toBeEnabled();
+  });
+
+  it('says which agent opened each row, and links its session for a member who may watch it', async () => {
+    serveInbox();
+    const { unmount } = renderWithApp(<InboxRoute />, { path: '/inbox' });
+    const table = await screen.findByRole('table', { name: 'Interrupts' });
+    const contexts = () =>
+      [...table.querySelectorAll('[data-agent-context]')].map((line) => line.textContent);
+    expect(contexts()).toEqual(['by billing-agent', 'by release-bot · in a session']);
+    unmount();
+
+    server.use(
+      http.get(`${API}/auth/session`, () =>
+        HttpResponse.json(aSignInSession(['interrupt.read', 'session.read'])),
+      ),
+    );
+    renderWithApp(<InboxRoute />, { path: '/inbox' });
+    const row = (await screen.findAllByRole('row')).find((r) =>
+      r.textContent?.includes('Deploy to production'),
+    );
+    expect(
+      await within(row as HTMLElement).findByRole('link', { name: 'its session' }),
+    ).toHaveAttribute('href', '/sessions/00000000-0000-4000-8000-0000000000bb');
   });
 });

@@ -14,12 +14,14 @@ import { useCan } from '@/shared/sign-in/sign-in-session.queries';
 import { notifyError, notifySuccess } from '@/shared/utils/notify';
 import {
   canApproveAll,
+  INTERRUPT_HISTORY_MAX,
   nextOpenInterrupt,
   undecidedActions,
   useApproveAll,
   useInterrupt,
 } from '../api/interrupts.queries';
 import { ActionCard } from '../components/action-card';
+import { ArgusExplanation } from '../components/argus-explanation';
 import { AssignPanel, EscalatePanel } from '../components/assign-escalate';
 import { DeadlinePanel } from '../components/deadline-panel';
 import { HistoryTimeline } from '../components/history-timeline';
@@ -75,6 +77,7 @@ function InterruptPage({ id }: { id: string }) {
         description={
           <>
             Opened <RelativeTime value={it.createdAt} />
+            {it.openedBy && <> by {it.openedBy.name}</>}
             {it.externalId !== null && <> · external id {it.externalId}</>}
             {it.answeredAt !== null && (
               <>
@@ -137,6 +140,11 @@ function InterruptPage({ id }: { id: string }) {
                 ({it.session.status})
               </Text>
             )}
+            <ArgusExplanation
+              interrupt={it}
+              history={canAudit ? it.history : undefined}
+              historyLimit={INTERRUPT_HISTORY_MAX}
+            />
             <DeadlinePanel interrupt={it} canDecide={canDecide} />
             {canAssign && <AssignPanel interrupt={it} />}
             {canEscalate && <EscalatePanel interrupt={it} />}

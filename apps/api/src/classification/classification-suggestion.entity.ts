@@ -1,0 +1,74 @@
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+} from 'typeorm';
+import { OrganisationEntity } from '../organisation/organisation.entity';
+import { ClassificationRuleEntity } from './classification-rule.entity';
+
+/**
+ * What a person said of one suggestion (SPEC §8d, suggestions): dismissed — never suggested
+ * again — or applied, with the rule it made (the row goes with that rule, so a deleted rule's
+ * suggestion may come back while the evidence holds). Suggestions themselves are not stored:
+ * they are read from the last 30 days of decisions.
+ */
+@Entity({ name: 'classification_suggestions' })
+@Index(
+  'classification_suggestions_subject_key',
+  ['organisationId', 'keyId', 'actionName', 'shape'],
+  {
+    unique: true,
+  },
+)
+@Check('classification_suggestions_status_check', `"status" IN ('dismissed', 'applied')`)
+export class ClassificationSuggestionEntity {
+  @PrimaryColumn('uuid')
+  organisationId!: string;
+
+  /** The suggestion's id: derived from (key, action name, argument shape). */
+  @PrimaryColumn('uuid')
+  id!: string;
+
+  @ManyToOne(() => OrganisationEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'organisation_id' })
+  organisation?: OrganisationEntity;
+
+  @Column('uuid')
+  keyId!: string;
+
+  @Column('text')
+  actionName!: string;
+
+  /** Each top-level argument's name and JSON type, e.g. {"amount": "number"}. */
+  @Column('jsonb')
+  shape!: Record<string, string>;
+
+  @Column('text')
+  status!: 'dismissed' | 'applied';
+
+  /** The rule an applied suggestion made. */
+  @Column('uuid', { nullable: true })
+  ruleId!: string | null;
+
+  @ManyToOne(() => ClassificationRuleEntity, { onDelete: 'CASCADE' })
+  @JoinColumn([
+    { name: 'organisation_id', referencedColumnName: 'organisationId' },
+    { name: 'rule_id', referencedColumnName: 'id' },
+  ])
+  rule?: ClassificationRuleEntity;
+
+  /** The member who applied or dismissed it, and their name at the time. */
+  @Column('uuid')
+  decidedById!: string;
+
+  @Column('text')
+  decidedByName!: string;
+
+  @CreateDateColumn({ type: 'timestamptz', precision: 3 })
+  createdAt!: Date;
+}

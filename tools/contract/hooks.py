@@ -28,6 +28,10 @@ On bodies (`x-interlock-body-rules`):
   `callerMemberInsteadOf` names the alternatives to such a field that name something else the
   organisation must have (an assignee team): valid cases holding one name the member instead.
 
+- `callerAssignee`: every `assignTo` object, at any depth (a route outcome's assignee), names a
+  member or team of the organisation (a made-up one answers 404); valid cases name the run's own
+  member there.
+
 - `cedarPolicy`: `{fill}`: a Cedar policy text must parse and validate against Interlock's schema;
   valid cases get the rule's `fill` in every `{type: "policy", policy}` outcome, at any depth.
 
@@ -171,6 +175,18 @@ def _with_policy(value: Any, policy: str) -> Any:
     return out
 
 
+def _with_assignee(value: Any, member: str) -> Any:
+    """`value` with every `assignTo` object naming `member` instead."""
+    if isinstance(value, list):
+        return [_with_assignee(item, member) for item in value]
+    if not isinstance(value, dict):
+        return value
+    out = {key: _with_assignee(item, member) for key, item in value.items()}
+    if isinstance(out.get("assignTo"), dict):
+        out["assignTo"] = {"memberId": member}
+    return out
+
+
 @schemathesis.hook
 def map_case(context: Any, case: Any) -> Any:
     if isinstance(case.body, (dict, list)) and _is_positive(case, ParameterLocation.BODY):
@@ -194,6 +210,8 @@ def map_case(context: Any, case: Any) -> Any:
             for name in callers:
                 if member and isinstance(case.body.get(name), str):
                     case.body[name] = member
+            if member and _body_rules(context).get("callerAssignee"):
+                case.body = _with_assignee(case.body, member)
             cedar = _body_rules(context).get("cedarPolicy") or {}
             if isinstance(cedar.get("fill"), str):
                 case.body = _with_policy(case.body, cedar["fill"])

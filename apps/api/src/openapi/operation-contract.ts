@@ -165,7 +165,9 @@ export const OPERATION_LINKS: Record<
   },
   createRole: {
     UpdateRole: { operationId: 'updateRole', parameters: byId },
-    DeleteRole: { operationId: 'deleteRole', parameters: byId },
+    // No DeleteRole link: deleting a role deletes its pending invitations, so a scenario that
+    // deleted the role and then previewed its invitation met the 404 the cascade rightly gives,
+    // which the stateful check takes for a created resource gone missing (ST302).
     InviteWithRole: {
       operationId: 'createInvitation',
       requestBody: { email: 'invitee@example.com', roleId: '$response.body#/id' },
@@ -273,6 +275,12 @@ export interface BodyRules {
    */
   callerMemberInsteadOf?: string[];
   /**
+   * Every `assignTo` object in the body, at any depth (a route outcome's assignee), names a member
+   * or team of the organisation (a made-up id answers 404): the contract test's valid cases name
+   * its own member there (`{memberId}`).
+   */
+  callerAssignee?: true;
+  /**
    * Fields whose rules the contract states in words, not in JSON Schema: a `responseSchema` is
    * itself a JSON Schema of a bounded subset (SPEC §5), which a generator cannot aim at. Paths,
    * `[]` for every element of an array. The contract test's valid cases leave them out; the e2e
@@ -291,8 +299,8 @@ export interface BodyRules {
 const VALID_POLICY = 'permit (principal, action, resource);';
 
 export const OPERATION_BODY_RULES: Record<string, BodyRules> = {
-  createClassificationRule: { cedarPolicy: { fill: VALID_POLICY } },
-  updateClassificationRule: { cedarPolicy: { fill: VALID_POLICY } },
+  createClassificationRule: { cedarPolicy: { fill: VALID_POLICY }, callerAssignee: true },
+  updateClassificationRule: { cedarPolicy: { fill: VALID_POLICY }, callerAssignee: true },
   updateNotificationPreferences: { ianaTimeZone: ['timeZone'] },
   addTeamMember: { callerMember: ['memberId'] },
   assignInterrupt: { callerMember: ['memberId'], callerMemberInsteadOf: ['teamId'] },

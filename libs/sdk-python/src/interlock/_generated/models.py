@@ -1870,7 +1870,12 @@ class ActionRequestDto(InterlockModel):
     )
     allowed_decisions: Optional[
         list[Union[Literal['approve', 'edit', 'reject', 'respond'], str]]
-    ] = Field(None, alias='allowedDecisions', min_length=1)
+    ] = Field(
+        None,
+        alias='allowedDecisions',
+        examples=[['approve', 'reject', 'respond']],
+        min_length=1,
+    )
     """
     Defaults to all four.
     """

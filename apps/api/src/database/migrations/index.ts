@@ -42,6 +42,7 @@ import { ClassificationMatchRetention1795772000000 } from './1795772000000-class
 import { ClassificationSuggestions1795772000001 } from './1795772000001-classification-suggestions';
 import { EmailVerification1795773000000 } from './1795773000000-email-verification';
 import { InterruptOpenedByName1795774000000 } from './1795774000000-interrupt-opened-by-name';
+import { InterruptApprovals1795775000000 } from './1795775000000-interrupt-approvals';
 
 export const MIGRATIONS = [
   CreateOrganisations1763683200000,
@@ -87,4 +88,5 @@ export const MIGRATIONS = [
   ClassificationSuggestions1795772000001,
   EmailVerification1795773000000,
   InterruptOpenedByName1795774000000,
+  InterruptApprovals1795775000000,
 ];

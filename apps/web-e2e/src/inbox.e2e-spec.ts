@@ -172,7 +172,7 @@ test.describe('Inbox and interrupts', () => {
         .filter({ hasText: 'Refund order #1042' }),
     ).toBeVisible();
     // Answered: the welcome has done its job.
-    await page.getByRole('link', { name: 'Inbox' }).click();
+    await page.goto('/inbox');
     await expect(page.getByRole('table', { name: 'Interrupts' })).toHaveCount(0);
     await expect(page.getByText('Nothing waits for a decision')).toBeVisible();
     await expect(welcome).toHaveCount(0);

@@ -5,10 +5,13 @@
 // (smtp-server). Measured: from the burst's first request to the last message received, and
 // that every (recipient, interrupt) pair arrived exactly once. Each instance signs in to the SMTP
 // server as its own user, so the server counts who sent what.
-//   npx nx run tools:bench-notifications    (BENCH_DATABASE_URL=postgres://… to use your own server)
+//   npx nx run tools:bench-notifications    (BENCH_DATABASE_URL=postgres://… to use your own server;
+//   BENCH_CPU_PROF=<dir> writes each instance's --cpu-prof profile there; BENCH_CHECKOUT=<dir> runs
+//   the service built in another checkout; BENCH_CHECKOUT_B=<dir> only instance B's, so two versions
+//   share one queue under the same load and the split of the emails compares them)
 import { loadavg } from 'node:os';
 import smtp from 'smtp-server';
-import { benchDatabase, machine, startService, writeSection } from './bench-support.mjs';
+import { benchDatabase, machine, root, startService, writeSection } from './bench-support.mjs';
 
 const MEMBERS = Number(process.env.BENCH_NOTIFICATION_MEMBERS ?? 10);
 const INTERRUPTS = Number(process.env.BENCH_NOTIFICATION_INTERRUPTS ?? 1000);
@@ -96,8 +99,12 @@ const env = (user) => ({
   SMTP_URL: `smtp://${user}:secret@127.0.0.1:${sink.port}`,
   NOTIFICATION_POLL_INTERVAL: '1s',
 });
-const a = await startService(env('instance-a'));
-const b = await startService(env('instance-b'));
+const profile = process.env.BENCH_CPU_PROF
+  ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+  : [];
+const checkout = process.env.BENCH_CHECKOUT ?? root;
+const a = await startService(env('instance-a'), profile, checkout);
+const b = await startService(env('instance-b'), profile, process.env.BENCH_CHECKOUT_B ?? checkout);
 try {
   const { res } = await call(a.base, 'POST', '/api/auth/sign-up', {
     body: {
@@ -130,6 +137,7 @@ try {
   sink.received.length = 0;
 
   const total = MEMBERS * INTERRUPTS;
+  const loadBefore = loadavg()[0];
   const started = Date.now();
   let next = 0;
   const bases = [a.base, b.base];
@@ -145,6 +153,7 @@ try {
     }),
   );
   const burstMs = Date.now() - started;
+  const atBurstEnd = sink.received.length;
   await sink.until(total, 600_000);
   const deliveredMs = Date.now() - started;
   await new Promise((r) => setTimeout(r, 3000)); // anything sent twice would arrive now
@@ -159,25 +168,38 @@ try {
     received: sink.received.length,
     distinct: pairs.size,
     burstMs,
+    atBurstEnd,
     deliveredMs,
     byUser,
     invitations,
   };
   console.log(JSON.stringify(result, null, 2));
+  // Emails received per 5 s by each instance, from the burst's start (stalls show as gaps).
+  const timeline = new Map();
+  for (const m of sink.received) {
+    const slot = Math.floor((m.at - started) / 5000) * 5;
+    const row = timeline.get(slot) ?? { a: 0, b: 0 };
+    row[m.user === 'instance-a' ? 'a' : 'b'] += 1;
+    timeline.set(slot, row);
+  }
+  for (const [slot, row] of [...timeline].sort((x, y) => x[0] - y[0]))
+    console.log(`${String(slot).padStart(4)} s  A ${row.a}  B ${row.b}`);
   if (sink.received.length !== total || pairs.size !== total)
     throw new Error('not every notification arrived exactly once');
   writeSection(
     'notifications',
     `## Notifications: a burst delivered by two instances (issue 30)
 
-Command: \`npx nx run tools:bench-notifications\` — ${new Date().toISOString().slice(0, 10)}, ${machine()}, load ${loadavg()[0].toFixed(2)} at the end.
+Command: \`npx nx run tools:bench-notifications\` — ${new Date().toISOString().slice(0, 10)}, ${machine()}, load average ${loadBefore.toFixed(2)} before the burst, ${loadavg()[0].toFixed(2)} at the end${process.env.BENCH_CHECKOUT ? ` (the service built in ${process.env.BENCH_CHECKOUT})` : ''}.
 
 One organisation of ${MEMBERS} members; ${INTERRUPTS.toLocaleString('en')} interrupts opened by one key as fast as ${CONCURRENCY} concurrent requests go, alternating between two service instances on one Postgres (both in this machine's 2 cores, with the SMTP server and this driver). Every member is told of every new interrupt immediately: ${total.toLocaleString('en')} emails, each rendered from the templates and sent over SMTP to a real server on loopback (\`smtp-server\`), which records who sent it (each instance signs in as its own user).
 
 | | |
 |---|---|
 | burst (all interrupts answered 201) | ${(burstMs / 1000).toFixed(1)} s |
+| emails received by the burst's end | ${atBurstEnd.toLocaleString('en')} |
 | last email received, from the burst's start | **${(deliveredMs / 1000).toFixed(1)} s** (goal: 60 s) |
+| after the burst: emails left, time to deliver them, rate | ${(total - atBurstEnd).toLocaleString('en')}, ${((deliveredMs - burstMs) / 1000).toFixed(1)} s, ${Math.round((total - atBurstEnd) / ((deliveredMs - burstMs) / 1000)).toLocaleString('en')} / s |
 | emails received | ${sink.received.length.toLocaleString('en')} |
 | distinct (recipient, interrupt) pairs | ${pairs.size.toLocaleString('en')} — each exactly once |
 | sent by instance A / B | ${byUser['instance-a'].toLocaleString('en')} / ${byUser['instance-b'].toLocaleString('en')} |

@@ -5,13 +5,15 @@
 //
 //   node tools/scripts/python-sdk.mjs                  setup, lint, typecheck, test
 //   node tools/scripts/python-sdk.mjs lint typecheck   only those
+//   node tools/scripts/python-sdk.mjs unasync          regenerate the sync resources (src/interlock/
+//                                                      resources/_sync) from the async ones
 //   node tools/scripts/python-sdk.mjs test -m integration -k audit   extra args go to pytest
 //
 // `test` runs the unit tests (pyproject's addopts deselect the `integration` marker); the
 // integration tests need a live service: nx run sdk-python:e2e runs them through
 // tools/scripts/with-service.mjs.
 //
-// Steps: setup (venv + install), lint (ruff check + ruff format --check), typecheck
+// Steps: setup (venv + install), lint (ruff check + ruff format --check + the sync twin is current), typecheck
 // (mypy --strict), test (pytest). Every requested step runs; the exit code is non-zero if any
 // failed. PYTHON picks the interpreter that creates the venv (default python3, ≥ 3.9). With
 // TEST_RESULTS_DIR set (as `npm test` does), pytest's counts are written there for the summary.
@@ -37,6 +39,8 @@ const venvPython = join(binDir, process.platform === 'win32' ? 'python.exe' : 'p
 const stampFile = join(venvDir, '.interlock-requirements.sha256');
 const lockDir = join(sdkDir, '.venv.lock');
 const STEPS = ['setup', 'lint', 'typecheck', 'test'];
+// Run only when asked: regenerates the sync resources from the async ones (lint checks them).
+const ON_REQUEST = ['unasync'];
 
 function log(message) {
   console.log(`[python-sdk] ${message}`);
@@ -56,7 +60,7 @@ function run(cmd, args, options = {}) {
 function parseArgs(argv) {
   const steps = [];
   let i = 0;
-  while (i < argv.length && STEPS.includes(argv[i])) steps.push(argv[i++]);
+  while (i < argv.length && [...STEPS, ...ON_REQUEST].includes(argv[i])) steps.push(argv[i++]);
   const extra = argv.slice(i);
   if (extra[0] === '--') extra.shift();
   return { steps: steps.length > 0 ? steps : STEPS, extra };
@@ -137,9 +141,16 @@ function setup() {
 
 function lint() {
   const ruff = join(binDir, 'ruff');
-  const check = run(ruff, ['check', 'src', 'tests']);
-  const format = run(ruff, ['format', '--check', 'src', 'tests']);
-  return check !== 0 ? check : format;
+  const check = run(ruff, ['check', 'src', 'tests', 'scripts']);
+  const format = run(ruff, ['format', '--check', 'src', 'tests', 'scripts']);
+  // The sync resources are generated from the async ones (scripts/gen_sync.py, unasync): current?
+  const twins = run(venvPython, ['scripts/gen_sync.py', '--check']);
+  return [check, format, twins].find((code) => code !== 0) ?? 0;
+}
+
+/** Regenerates resources/_sync from resources/_async (unasync). */
+function unasync() {
+  return run(venvPython, ['scripts/gen_sync.py']);
 }
 
 function typecheck() {
@@ -190,7 +201,14 @@ function main() {
   const failed = [];
   for (const step of steps) {
     if (step === 'setup') continue;
-    const code = step === 'lint' ? lint() : step === 'typecheck' ? typecheck() : test(extra);
+    const code =
+      step === 'lint'
+        ? lint()
+        : step === 'typecheck'
+          ? typecheck()
+          : step === 'unasync'
+            ? unasync()
+            : test(extra);
     if (code !== 0) failed.push(step);
   }
   const ran = steps.filter((s) => s !== 'setup');

@@ -349,6 +349,10 @@ describe('HTTP errors (SPEC §4)', () => {
     expect((await http().delete('/probe/things/abc/more')).status).toBe(404);
   });
 
+  it('says at start that the named prepared statements are on, their self-check passed', () => {
+    expect(t.logs.map((l) => l.msg)).toContain('named prepared statements: on (self-check passed)');
+  });
+
   it('echoes a sane x-request-id and replaces an unsafe one', async () => {
     const echoed = await http().get('/health/live').set('x-request-id', 'trace-abc.123:x');
     expect(echoed.headers['x-request-id']).toBe('trace-abc.123:x');

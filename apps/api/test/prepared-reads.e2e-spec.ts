@@ -1,6 +1,7 @@
 import { DataSource, QueryFailedError } from 'typeorm';
 import { createDataSource } from '../src/database/data-source';
 import { PreparedReads } from '../src/database/prepared-reads';
+import { StatementExecution } from '../src/database/prepared-statement';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 
 // PreparedReads runs its statements through its own node-postgres Submittable (StatementExecution):
@@ -33,6 +34,32 @@ describe('prepared reads on Postgres', () => {
 
   const SELECT_ALL = `SELECT id, name, size, big, ratio, ok, at, doc, raw, tags, born, size AS size FROM things WHERE id = ANY(ARRAY[$1, $2]::uuid[]) ORDER BY id`;
   const ids = ['9b2d1f8e-5a6c-4e7b-8d9f-0a1b2c3d4e5f', '1c2d3e4f-5a6b-4c7d-8e9f-a0b1c2d3e4f5'];
+
+  it('passes its start-up self-check on this node-postgres, and fails it when the writer misreads rows', async () => {
+    expect(await reads.selfCheck()).toBeNull();
+    expect(await new PreparedReads(ds, false).selfCheck()).toBeNull();
+    // As if a pg upgrade changed what StatementExecution relies on: its rows no longer arrive.
+    const lost = jest
+      .spyOn(StatementExecution.prototype, 'handleDataRow')
+      .mockImplementation(() => undefined);
+    try {
+      expect(await reads.selfCheck()).toMatch(
+        /^the described execution gave \[\] where the driver gives \[\{"id":/,
+      );
+    } finally {
+      lost.mockRestore();
+    }
+    // And as if the driver's connection no longer took a Submittable at all.
+    const broken = jest.spyOn(StatementExecution.prototype, 'submit').mockImplementation(() => {
+      throw new TypeError("Cannot read properties of undefined (reading 'parsedStatements')");
+    });
+    try {
+      expect(await reads.selfCheck()).toMatch(/^the probe failed: /);
+    } finally {
+      broken.mockRestore();
+    }
+    expect(await reads.selfCheck()).toBeNull();
+  });
 
   it('gives the rows the driver gives, on the described execution and on every one after it, on every connection', async () => {
     const expected = await ds.query(SELECT_ALL, ids);

@@ -25,12 +25,29 @@ import type { Logger } from 'pino';
       provide: PreparedReads,
       // Only where each pooled connection is a session of its own (see PreparedReads): an
       // external database whose pool goes to Postgres itself (no separate DATABASE_DIRECT_URL).
-      useFactory: (connection: DatabaseConnection) =>
-        new PreparedReads(
-          connection.dataSource,
-          connection.mode === 'external' && connection.directUrl === connection.url,
-        ),
-      inject: [DatabaseConnection],
+      // On, or loudly off: the start-up log says which, and why.
+      useFactory: async (connection: DatabaseConnection, logger: Logger) => {
+        const off = (reason: string) => {
+          logger.info(`named prepared statements: off (${reason})`);
+          return new PreparedReads(connection.dataSource, false, reason);
+        };
+        if (connection.mode === 'embedded')
+          return off('the embedded database: its connections share one session');
+        if (connection.directUrl !== connection.url)
+          return off('DATABASE_DIRECT_URL is set: the pool may be a transaction pooler');
+        const reads = new PreparedReads(connection.dataSource, true);
+        const problem = await reads.selfCheck();
+        if (problem !== null) {
+          logger.error(
+            { problem },
+            'named prepared statements: the self-check failed, so the hot reads run unnamed through the driver (database/prepared-statement.ts relies on node-postgres internals a pg upgrade may have changed)',
+          );
+          return off(`the self-check failed: ${problem}`);
+        }
+        logger.info('named prepared statements: on (self-check passed)');
+        return reads;
+      },
+      inject: [DatabaseConnection, LOGGER],
     },
   ],
   exports: [DatabaseConnection, DataSource, PreparedReads],

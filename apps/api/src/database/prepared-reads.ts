@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Pool, PoolClient } from 'pg';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import type { Queryable } from './query-rows.util';
@@ -46,6 +47,12 @@ function runOnClient(
   });
 }
 
+/** The self-check's probe: a uuid, text, an int, a timestamp, jsonb, an array and a null. */
+const SELF_CHECK = `SELECT $1::uuid AS id, $2::text AS name, $3::int + 1 AS n, $4::timestamptz AS at,
+  jsonb_build_object('a', $3::int, 'b', ARRAY[$2::text]) AS doc, ARRAY[$3::int, 2] AS list,
+  $5::text AS nothing /* interlock self-check */`;
+const SELF_CHECK_ID = '9b2d1f8e-5a6c-4e7b-8d9f-0a1b2c3d4e5f';
+
 /** Distinct statements prepared at most (each connection keeps each one it ran). */
 const MAX_STATEMENTS = 500;
 
@@ -69,12 +76,46 @@ export class PreparedReads {
   constructor(
     private readonly dataSource: DataSource,
     enabled: boolean,
+    /** Why the statements run unnamed, when they do by configuration or a failed self-check. */
+    readonly offBecause?: string,
   ) {
     this.pool = enabled ? (dataSource.driver as unknown as { master?: Pool }).master : undefined;
   }
 
   get prepared(): boolean {
     return this.pool !== undefined;
+  }
+
+  /**
+   * Whether the statement writer still works with this node-postgres (it drives the driver's
+   * `Connection` and Submittable protocol, which pg does not promise to keep): a probe with one
+   * column of each kind the hot reads decode, run through PreparedStatement twice on one
+   * connection (parsed and described, then Bind/Execute/Sync only) and once through the driver,
+   * must give the same rows. Null when it does (or the writer is off); else what went wrong, and
+   * the caller turns the writer off, loudly (DatabaseModule).
+   */
+  async selfCheck(): Promise<string | null> {
+    if (this.pool === undefined) return null;
+    const params = [SELF_CHECK_ID, 'Ünïcødé "q"', 41, '2026-11-21T10:00:00.123456Z', null];
+    const client = await this.pool.connect();
+    let problem: string | null = null;
+    try {
+      const expected = (await client.query(SELF_CHECK, params)).rows;
+      const statement = new PreparedStatement(SELF_CHECK);
+      for (const run of ['described', 'prepared']) {
+        const rows = (await runOnClient(client, statement, params)).rows;
+        if (!isDeepStrictEqual(rows, expected)) {
+          problem = `the ${run} execution gave ${JSON.stringify(rows)} where the driver gives ${JSON.stringify(expected)}`;
+          break;
+        }
+      }
+    } catch (error) {
+      problem = `the probe failed: ${(error as Error).message}`;
+    } finally {
+      // A connection the probe may have left mid-statement is closed, not pooled.
+      client.release(problem !== null);
+    }
+    return problem;
   }
 
   async query<T>(sql: string, params: unknown[]): Promise<T[]> {

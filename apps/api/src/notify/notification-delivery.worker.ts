@@ -85,18 +85,21 @@ SELECT c.*, (SELECT count(*) FROM candidates)::int AS seen, o.name AS organisati
  ORDER BY c.created_at`;
 
 /**
- * Records a batch's outcome on the rows that are still this attempt's. A sent invitation keeps
- * no token: its sealed link is removed from the row.
+ * Records the outcomes of many messages in one statement (one row per notification: a digest's
+ * rows share their message's outcome), each only on the row that is still that attempt's. A sent
+ * invitation keeps no token: its sealed link is removed from the row. Returns the ids recorded.
  */
 const RECORD = `
 UPDATE notifications n
-   SET status = $3::text,
-       due_at = CASE WHEN $3::text = 'pending' THEN now() + $4::int * interval '1 millisecond' END,
-       last_error = $5::text, message_id = $6::text,
-       sent_at = CASE WHEN $3::text IN ('sent', 'logged') THEN now() END,
-       data = CASE WHEN $3::text IN ('sent', 'logged', 'failed') THEN n.data - 'sealedToken' ELSE n.data END
-  FROM unnest($2::uuid[], $7::int[]) AS a(id, attempt)
- WHERE n.organisation_id = $1 AND n.id = a.id AND n.status = 'sending' AND n.attempt_count = a.attempt`;
+   SET status = a.status,
+       due_at = CASE WHEN a.status = 'pending' THEN now() + a.delay * interval '1 millisecond' END,
+       last_error = a.error, message_id = a.message_id,
+       sent_at = CASE WHEN a.status IN ('sent', 'logged') THEN now() END,
+       data = CASE WHEN a.status IN ('sent', 'logged', 'failed') THEN n.data - 'sealedToken' ELSE n.data END
+  FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::text[], $5::int[], $6::text[], $7::text[])
+       AS a(organisation_id, id, attempt, status, delay, error, message_id)
+ WHERE n.organisation_id = a.organisation_id AND n.id = a.id AND n.status = 'sending' AND n.attempt_count = a.attempt
+RETURNING n.id`;
 
 /** Gives back claims not sent because the instance is stopping: due again at once, elsewhere. */
 const RELEASE = `
@@ -106,10 +109,25 @@ UPDATE notifications n SET status = 'pending', attempt_count = n.attempt_count -
 
 type Batch = ClaimedNotification[];
 
+/** One message's outcome, waiting to be written with the others that finished meanwhile. */
+interface Outcome {
+  batch: Batch;
+  status: 'sent' | 'logged' | 'pending' | 'failed';
+  delayMs: number;
+  error: string | null;
+  messageId: string | null;
+  transportMs: number;
+}
+
 /**
- * The notification delivery worker (issue 30), one per instance, driven by the job runner: each
- * round claims due batches up to its free slots and sends each as one email through the shared
- * `Mailer`. A failure is retried on NOTIFICATION_RETRY_SCHEDULE and then marked failed.
+ * The notification delivery worker (issue 30), one per instance, driven by the job runner. It
+ * holds up to four times NOTIFICATION_CONCURRENCY claimed messages (a message is one immediate
+ * notification, or every row of one recipient's digest: queued, being sent, or waiting for their
+ * record), sends up to NOTIFICATION_CONCURRENCY at once through the shared pooled `Mailer`, and
+ * talks to Postgres in bulk: it claims only once at least half of NOTIFICATION_CONCURRENCY places
+ * are free (one claim statement for many messages, not one per message), and the outcomes of the
+ * messages that finished while the previous record was being written are written together (one
+ * UPDATE). A failure is retried on NOTIFICATION_RETRY_SCHEDULE and then marked failed.
  */
 export class NotificationDeliveryWorker implements JobWorker {
   static readonly NAME = 'notification-deliveries';
@@ -118,6 +136,14 @@ export class NotificationDeliveryWorker implements JobWorker {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly waiting: Batch[] = [];
   private readonly leaseMs = 120_000;
+  /** Messages claimed but not recorded yet (queued, being sent, or waiting for their record). */
+  private readonly capacity: number;
+  /** The fewest messages a claim asks for: a claim waits until this many places are free. */
+  private readonly minClaim: number;
+  private outcomes: Outcome[] = [];
+  private recording: Promise<void> | undefined;
+  /** How many messages the record being written holds. */
+  private recordingCount = 0;
   private stopping = false;
 
   constructor(
@@ -131,11 +157,16 @@ export class NotificationDeliveryWorker implements JobWorker {
     private readonly wakeMe: () => void,
   ) {
     this.idleMs = config.pollMs;
+    this.capacity = 4 * config.concurrency;
+    this.minClaim = Math.ceil(config.concurrency / 2);
   }
 
   async poll(): Promise<boolean> {
-    const free = 2 * this.config.concurrency - this.inFlight.size - this.waiting.length;
-    if (free <= 0 || this.stopping) return false;
+    if (this.stopping) return false;
+    const free =
+      this.capacity - this.inFlight.size - this.waiting.length - this.unrecordedMessages();
+    // Woken after every message: most wakes find too few free places and cost no statement.
+    if (free < this.minClaim) return false;
     const lookahead = Math.max(free * 4, 64);
     const rows = await queryRows<ClaimedNotification & { seen: number }>(this.dataSource, CLAIM, [
       lookahead,
@@ -171,6 +202,14 @@ export class NotificationDeliveryWorker implements JobWorker {
         );
     }
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    while (this.recording !== undefined || this.outcomes.length > 0) {
+      this.record();
+      await this.recording;
+    }
+  }
+
+  private unrecordedMessages(): number {
+    return this.outcomes.length + this.recordingCount;
   }
 
   private pump(): void {
@@ -181,10 +220,14 @@ export class NotificationDeliveryWorker implements JobWorker {
     ) {
       const batch = this.waiting.shift() as Batch;
       const run: Promise<void> = this.deliver(batch)
+        .then((outcome) => {
+          this.outcomes.push(outcome);
+          this.record();
+        })
         .catch((error: unknown) => {
           this.logger.error(
             { err: error, notificationIds: batch.map((r) => r.id) },
-            'notification delivery could not be recorded',
+            'notification delivery failed unexpectedly (its lease will run out)',
           );
         })
         .finally(() => {
@@ -196,8 +239,8 @@ export class NotificationDeliveryWorker implements JobWorker {
     }
   }
 
-  /** One message in a span of its own (traces on): its statements are children, its log line carries the trace id. */
-  private deliver(batch: Batch): Promise<void> {
+  /** One message's rendering and send in a span of its own (traces on); its outcome is recorded with others' after it. */
+  private deliver(batch: Batch): Promise<Outcome> {
     const attributes = {
       'interlock.notification.kind': batch[0].kind,
       'interlock.notification.mode': batch[0].mode,
@@ -205,13 +248,13 @@ export class NotificationDeliveryWorker implements JobWorker {
       'interlock.attempt': batch[0].attempt_count,
     };
     return inSpan('notification delivery', { kind: SpanKind.CONSUMER, attributes }, (span) =>
-      this.deliverTraced(batch, span),
+      this.send(batch, span),
     );
   }
 
-  private async deliverTraced(batch: Batch, span: Span): Promise<void> {
+  private async send(batch: Batch, span: Span): Promise<Outcome> {
     const first = batch[0];
-    let status: 'sent' | 'logged' | 'pending' | 'failed';
+    let status: Outcome['status'];
     let error: string | null = null;
     let messageId: string | null = null;
     let transportMs = 0;
@@ -234,38 +277,72 @@ export class NotificationDeliveryWorker implements JobWorker {
         status = first.attempt_count < first.max_attempts ? 'pending' : 'failed';
       }
     }
-    const delay =
+    const delayMs =
       status === 'pending' ? retryDelayMs(this.config.retryScheduleMs, first.attempt_count) : 0;
-    const [, recorded] = (await this.dataSource.query(RECORD, [
-      first.organisation_id,
-      batch.map((r) => r.id),
-      status,
-      delay,
-      error,
-      messageId,
-      batch.map((r) => r.attempt_count),
-    ])) as [unknown, number];
     span.setAttribute('interlock.outcome', status === 'pending' ? 'retrying' : status);
     if (error !== null) span.setStatus({ code: SpanStatusCode.ERROR, message: error });
-    // Counted once per message, when this attempt's outcome was recorded (its lease still held).
-    if (recorded > 0 && notificationAttemptChannel.hasSubscribers) {
+    return { batch, status, delayMs, error, messageId, transportMs };
+  }
+
+  /**
+   * Writes the outcomes gathered so far in one statement, unless a write is under way: then
+   * they wait for it and go with the next (so under load one UPDATE records many messages, and
+   * when quiet each is recorded at once).
+   */
+  private record(): void {
+    if (this.recording !== undefined || this.outcomes.length === 0) return;
+    const outcomes = this.outcomes;
+    this.outcomes = [];
+    this.recordingCount = outcomes.length;
+    this.recording = this.writeOutcomes(outcomes)
+      .catch((error: unknown) => {
+        this.logger.error(
+          { err: error, notificationIds: outcomes.flatMap((o) => o.batch.map((r) => r.id)) },
+          'notification delivery could not be recorded (its lease will run out)',
+        );
+      })
+      .finally(() => {
+        this.recording = undefined;
+        this.recordingCount = 0;
+        this.record();
+        this.wakeMe();
+      });
+  }
+
+  private async writeOutcomes(outcomes: Outcome[]): Promise<void> {
+    const rows = outcomes.flatMap((o) => o.batch.map((row) => ({ row, o })));
+    const recorded = await queryRows<{ id: string }>(this.dataSource, RECORD, [
+      rows.map(({ row }) => row.organisation_id),
+      rows.map(({ row }) => row.id),
+      rows.map(({ row }) => row.attempt_count),
+      rows.map(({ o }) => o.status),
+      rows.map(({ o }) => o.delayMs),
+      rows.map(({ o }) => o.error),
+      rows.map(({ o }) => o.messageId),
+    ]);
+    const ids = new Set(recorded.map((r) => r.id));
+    for (const { batch, status, transportMs } of outcomes) {
+      const first = batch[0];
       const outcome = status === 'pending' ? 'retrying' : status;
-      notificationAttemptChannel.publish({
-        outcome,
-        durationMs: transportMs,
-      } satisfies NotificationAttemptRecord);
+      // Counted once per message, when this attempt's outcome was recorded (its lease still held).
+      if (notificationAttemptChannel.hasSubscribers && batch.some((r) => ids.has(r.id))) {
+        notificationAttemptChannel.publish({
+          outcome,
+          durationMs: transportMs,
+        } satisfies NotificationAttemptRecord);
+      }
+      this.logger.info(
+        {
+          organisationId: first.organisation_id,
+          notificationIds: batch.map((r) => r.id),
+          kind: first.kind,
+          mode: first.mode,
+          status,
+          attempt: first.attempt_count,
+        },
+        'notification delivery attempt',
+      );
     }
-    this.logger.info(
-      {
-        organisationId: first.organisation_id,
-        notificationIds: batch.map((r) => r.id),
-        kind: first.kind,
-        mode: first.mode,
-        status,
-        attempt: first.attempt_count,
-      },
-      'notification delivery attempt',
-    );
   }
 
   private render(batch: Batch): RenderedMail {

@@ -1,0 +1,1 @@
+"""The async resources: the source unasync generates ``resources/_sync`` from."""

@@ -217,3 +217,86 @@ test('argus: "Always allow this" approves, and the next matching request arrives
   expect((await refund(75, 'USD')).status).toBe('open');
   expect((await refund(150, 'EUR')).status).toBe('open');
 });
+
+// Issue 29 §2: after five approvals by people of the same action, key and argument shape, Settings
+// → Classification suggests the rule; nothing is enforced until a person creates it; a dismissed
+// suggestion stays dismissed.
+test('argus: suggestions learned from approvals — created by a person, or dismissed for good', async ({
+  pageFor,
+}) => {
+  const owner = await signUpOwner(unique('suggest'));
+  const { body: key } = await api<{ key: string; id: string }>('POST', '/api/api-keys', {
+    cookie: owner.cookie,
+    body: { name: 'billing-agent', expiry: 'never' },
+  });
+  const agent = new Interlock({ apiKey: key.key, baseURL });
+  const approveByHand = async (name: string, args: Record<string, unknown>) => {
+    const opened = await agent.interrupts.create({
+      title: `${name} ${JSON.stringify(args)}`,
+      actionRequests: [{ name, args }],
+    });
+    const decided = await api('POST', `/api/interrupts/${opened.id}/decisions`, {
+      cookie: owner.cookie,
+      body: { actionName: name, decision: 'approve' },
+    });
+    expect(decided.status).toBe(201);
+    return opened;
+  };
+  for (const amount of [10, 35, 20, 50, 15])
+    await approveByHand('refund', { amount, currency: 'EUR' });
+  for (let i = 0; i < 5; i++) await approveByHand('export', { table: 'orders' });
+
+  const page = await pageFor(owner);
+  await page.goto('/settings/classification');
+  const suggestions = page.getByRole('region', { name: 'Suggested rules' });
+  const refunds = suggestions.getByLabel('Suggestion: Approve refund from billing-agent');
+  await expect(refunds).toContainText(
+    'People approved refund from key billing-agent 5 times in the last 30 days and rejected it never',
+  );
+  await expect(refunds).toContainText(
+    'Rule: approve refund from billing-agent when amount lte 50 and currency eq "EUR"',
+  );
+  await expectAccessible(page, 'the suggestions');
+  // Nothing is enforced yet: the next refund waits for a person.
+  expect(
+    (
+      await agent.interrupts.create({
+        title: 'Refund 12',
+        actionRequests: [{ name: 'refund', args: { amount: 12, currency: 'EUR' } }],
+      })
+    ).status,
+  ).toBe('open');
+
+  // Dismissed: asked first, then gone, and not back after a reload.
+  await suggestions
+    .getByRole('button', { name: 'Dismiss: approve export from billing-agent' })
+    .click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Dismiss suggestion' }).click();
+  await expect(suggestions.getByLabel('Suggestion: Approve export from billing-agent')).toHaveCount(
+    0,
+  );
+
+  // Created: the rule's page opens; the next identical request is answered at once.
+  await refunds
+    .getByRole('button', { name: 'Create rule: approve refund from billing-agent' })
+    .click();
+  await expect(page).toHaveURL(/\/settings\/classification\/[0-9a-f-]{36}$/);
+  const ruleId = page.url().split('/').pop() as string;
+  await page.goto('/settings/classification');
+  await expect(page.getByRole('region', { name: 'Suggested rules' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Approve refund from billing-agent' })).toBeVisible();
+  const next = await agent.interrupts.create({
+    title: 'Refund 30',
+    actionRequests: [{ name: 'refund', args: { amount: 30, currency: 'EUR' } }],
+  });
+  expect(next.status).toBe('answered');
+  expect(next.decisions[0].decidedBy).toEqual({ type: 'argus', ruleId, name: 'argus' });
+  expect(
+    (
+      await agent.interrupts.create({
+        title: 'Refund 80',
+        actionRequests: [{ name: 'refund', args: { amount: 80, currency: 'EUR' } }],
+      })
+    ).status,
+  ).toBe('open');
+});

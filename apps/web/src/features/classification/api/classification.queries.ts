@@ -1,12 +1,15 @@
 import {
+  applyClassificationSuggestion,
   call,
   createClassificationRule,
+  dismissClassificationSuggestion,
   deleteClassificationRule,
   dryRunClassification,
   getClassificationRule,
   getClassificationRuleStats,
   listApiKeys,
   listClassificationRules,
+  listClassificationSuggestions,
   listMembers,
   listSessions,
   listTeams,
@@ -22,6 +25,7 @@ export const classificationKeys = {
   rule: (id: string) => ['classification', 'rule', id] as const,
   stats: (id: string) => ['classification', 'stats', id] as const,
   preview: (draft: unknown) => ['classification', 'preview', draft] as const,
+  suggestions: ['classification', 'suggestions'] as const,
 };
 
 /** How many of the latest interrupts the editor's preview runs a draft on. */
@@ -123,5 +127,32 @@ export function useDeleteRule() {
   return useMutation({
     mutationFn: (id: string) => call(deleteClassificationRule({ path: { id } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: classificationKeys.all }),
+  });
+}
+
+/** Rules argus suggests from people's approvals (SPEC §8d). */
+export function useSuggestions() {
+  return useQuery({
+    queryKey: classificationKeys.suggestions,
+    queryFn: () => call(listClassificationSuggestions()),
+  });
+}
+
+/** Applies a suggestion in the mode the person picked: the rule is made, the suggestion gone. */
+export function useApplySuggestion() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, mode }: { id: string; mode: 'shadow' | 'enforce' }) =>
+      call(applyClassificationSuggestion({ path: { id }, body: { mode } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: classificationKeys.all }),
+  });
+}
+
+/** Dismisses a suggestion: argus does not make it again. */
+export function useDismissSuggestion() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => call(dismissClassificationSuggestion({ path: { id } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: classificationKeys.suggestions }),
   });
 }

@@ -26,21 +26,8 @@ import {
   useDeleteRule,
   useSetRuleMode,
 } from '../api/classification.queries';
-
-/** What a rule matches, in a line. */
-function describeMatch(rule: ClassificationRuleResponse): string {
-  const m = rule.match;
-  const parts = [
-    m.actions && `actions ${m.actions.join(', ')}`,
-    m.keyIds && `${m.keyIds.length} key(s)`,
-    m.sessionIds && `${m.sessionIds.length} session(s)`,
-    m.titleWords && `title has ${m.titleWords.join(' ')}`,
-    ...(m.args ?? []).map((p) => `${p.path} ${p.op} ${JSON.stringify(p.value)}`),
-    m.risk && `risk ${m.risk.join(', ')}`,
-    m.labels && `labels ${m.labels.join(', ')}`,
-  ].filter(Boolean);
-  return parts.length === 0 ? 'every action' : parts.join(' · ');
-}
+import { describeMatch } from '../components/describe-match';
+import { SuggestionCards } from '../components/suggestion-cards';
 
 function describeOutcome(rule: ClassificationRuleResponse): string {
   const o = rule.outcome;
@@ -99,6 +86,7 @@ export function ClassificationRoute() {
               </Button>
             </Group>
           )}
+          <SuggestionCards canManage={canManage} />
           {rules.data?.rules.length === 0 && (
             <Alert variant="light" title="No rules yet">
               Every action waits for a person. Write a rule, start it in shadow mode, and switch it
@@ -146,7 +134,7 @@ export function ClassificationRoute() {
                         </Text>
                       )}
                     </Table.Td>
-                    <Table.Td>{describeMatch(rule)}</Table.Td>
+                    <Table.Td>{describeMatch(rule.match)}</Table.Td>
                     <Table.Td>{describeOutcome(rule)}</Table.Td>
                     <Table.Td>{describeStats(rule)}</Table.Td>
                     <Table.Td>

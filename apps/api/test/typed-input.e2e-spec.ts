@@ -74,6 +74,9 @@ describe('typed input: responseSchema and response (SPEC §5)', () => {
         allowedDecisions: ['respond', 'reject'],
         responseSchema: schema,
         actionDigest: expect.stringMatching(/^[0-9a-f]{64}$/),
+        requiredApprovals: 1,
+        approverTeam: null,
+        approvals: [],
       },
     ]);
     const id = created.body.id as string;

@@ -169,6 +169,22 @@ export interface AuditEventCatalogue {
       becameAnswered: boolean;
       via?: 'email_link' | 'slack';
       argus?: { ruleId: string; outcome: string; agreed: boolean | null }[];
+      /** With an action that needs several approvals: how many it has (approve) and needs. */
+      approvals?: number;
+      requiredApprovals?: number;
+    };
+  };
+  /**
+   * A member's approval of an action that needs several (SPEC §8e), short of the quorum: counted,
+   * not yet a decision (the approval that meets it writes `interrupt.decided`).
+   */
+  'interrupt.approval_added': {
+    target: 'interrupt';
+    metadata: {
+      actionName: string;
+      approvals: number;
+      requiredApprovals: number;
+      via?: 'email_link' | 'slack';
     };
   };
   'interrupt.assigned': {
@@ -495,6 +511,12 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
     target: 'interrupt',
     summary: (e) =>
       `Action ${e.metadata.actionName} of interrupt ${e.target.name} ${DECIDED[e.metadata.decision]} by ${e.actor.name}`,
+  },
+  'interrupt.approval_added': {
+    category: 'interrupt',
+    target: 'interrupt',
+    summary: (e) =>
+      `Action ${e.metadata.actionName} of interrupt ${e.target.name} approved by ${e.actor.name} (${e.metadata.approvals} of ${e.metadata.requiredApprovals} approvals)`,
   },
   'interrupt.assigned': {
     category: 'interrupt',

@@ -106,6 +106,32 @@ def test_bodies_are_camel_case_and_leave_out_unset_fields() -> None:
     assert rec.body(1) == {"messages": [{"role": "agent", "content": "hi"}, {"role": "tool", "content": "42"}]}
 
 
+def test_several_approvers_are_sent_camel_cased_with_the_team() -> None:
+    rec = recorder(json_response(201, INTERRUPT))
+    make(rec).interrupts.create(
+        title="t",
+        action_requests=[
+            {
+                "name": "pay",
+                "args": {"team_id": 1},
+                "required_approvals": 2,
+                "approver_team": {"team_name": "Payments"},
+            },
+            ActionRequest.model_validate(
+                {
+                    "name": "refund",
+                    "requiredApprovals": 3,
+                    "approverTeam": {"teamId": "3f1c2b8e-0000-4000-8000-000000000001"},
+                }
+            ),
+        ],
+    )
+    assert rec.body(0)["actionRequests"] == [
+        {"name": "pay", "args": {"team_id": 1}, "requiredApprovals": 2, "approverTeam": {"teamName": "Payments"}},
+        {"name": "refund", "requiredApprovals": 3, "approverTeam": {"teamId": "3f1c2b8e-0000-4000-8000-000000000001"}},
+    ]
+
+
 def test_query_parameters_drop_unset_values_and_write_utc_timestamps() -> None:
     rec = recorder(json_response(200, {"entries": [], "nextCursor": None}))
     paris = timezone(timedelta(hours=1))

@@ -4,6 +4,7 @@ import { UsageMonthEntity } from '../allowances/usage-month.entity';
 import { ApiKeyEntity } from '../api-keys/api-key.entity';
 import { SignInSessionEntity } from '../auth/sign-in-session.entity';
 import { IdempotencyKeyEntity } from '../idempotency/idempotency-key.entity';
+import { InterruptApprovalEntity } from '../interrupts/interrupt-approval.entity';
 import { InterruptDecisionEntity } from '../interrupts/interrupt-decision.entity';
 import { InterruptEntity } from '../interrupts/interrupt.entity';
 import { InvitationEntity } from '../invitations/invitation.entity';
@@ -50,6 +51,7 @@ export const ENTITIES = [
   SessionMessageEntity,
   InterruptEntity,
   InterruptDecisionEntity,
+  InterruptApprovalEntity,
   UsageMonthEntity,
   AgentHoursTotalsEntity,
   SessionStorageTotalEntity,

@@ -16,12 +16,25 @@ const DECISIONS_JSON = `COALESCE((
      WHERE d.organisation_id = i.organisation_id AND d.interrupt_id = i.id
   ), '[]'::json)`;
 
+/**
+ * The members' approvals of actions that need several (SPEC §8e), in the order they were given.
+ * Only such actions have any: a single approval is the action's decision.
+ */
+const APPROVALS_JSON = `COALESCE((
+    SELECT json_agg(json_build_object(
+             'actionName', p.action_name, 'memberId', p.member_id, 'memberName', p.member_name,
+             'approvedAt', p.approved_at)
+           ORDER BY p.approved_at, p.member_id)
+      FROM interrupt_approvals p
+     WHERE p.organisation_id = i.organisation_id AND p.interrupt_id = i.id
+  ), '[]'::json)`;
+
 /** The columns every read of an interrupt selects, with its decisions as a JSON array. */
 export const INTERRUPT_COLUMNS = `
   i.id, i.title, i.description, i.external_id, i.session_id, i.status, i.action_requests,
   i.assignee_type, i.assignee_id, i.assignee_name, i.escalation_level, i.escalation_reason,
   i.escalated_at, i.metadata, i.created_at, i.answered_at, i.expires_at, i.on_timeout, i.closed_at, i.withdrawn_reason,
-  i.opened_by_key_id, i.opened_by_key_name, ${DECISIONS_JSON} AS decisions`;
+  i.opened_by_key_id, i.opened_by_key_name, ${DECISIONS_JSON} AS decisions, ${APPROVALS_JSON} AS approvals`;
 
 /** The row keeps its record as this renderer renders it (interrupt-record.ts). */
 const RECORD_KEPT = `(i.record_version = ${RECORD_RENDER_VERSION} AND i.record_json IS NOT NULL)`;
@@ -40,7 +53,8 @@ export const LISTED_INTERRUPT_COLUMNS = `
   CASE WHEN ${RECORD_KEPT} THEN i.record_json END AS record_json,
   CASE WHEN ${RECORD_KEPT} THEN NULL ELSE i.action_requests END AS action_requests,
   CASE WHEN ${RECORD_KEPT} THEN NULL ELSE i.metadata END AS metadata,
-  CASE WHEN ${RECORD_KEPT} THEN NULL ELSE ${DECISIONS_JSON} END AS decisions`;
+  CASE WHEN ${RECORD_KEPT} THEN NULL ELSE ${DECISIONS_JSON} END AS decisions,
+  CASE WHEN ${RECORD_KEPT} THEN NULL ELSE ${APPROVALS_JSON} END AS approvals`;
 
 /** What a page of the inbox is filtered by, resolved (the member's teams already looked up). */
 export interface InboxFilter {

@@ -17,6 +17,19 @@ export interface StoredActionRequest {
    * properties, and their order is the form's. Absent when the action asks for none.
    */
   responseSchemaJson?: string;
+  /** How many members' approvals approve it (SPEC §8e); absent (1) on actions stored before. */
+  requiredApprovals?: number;
+  /** Only members of this team may decide it; absent or null: any member who may decide. */
+  approverTeam?: { id: string; name: string } | null;
+}
+
+/** A member's approval of an action that needs several, as the read aggregates it. */
+export interface StoredApproval {
+  actionName: string;
+  memberId: string;
+  memberName: string;
+  /** Postgres' JSON text of a timestamptz. */
+  approvedAt: string;
 }
 
 /** An action request's responseSchema, or null. */
@@ -63,6 +76,8 @@ export interface InterruptRow {
     /** Postgres' JSON text of a timestamptz, e.g. `2026-11-21T10:00:00.123+00:00`. */
     decidedAt: string;
   } & StoredDecider)[];
+  /** The approvals of actions that need several, in order (absent from reads that do not select them). */
+  approvals?: StoredApproval[];
 }
 
 /**
@@ -74,14 +89,16 @@ export interface InterruptRow {
  * 4: `actionDigest` on each action request and decision, `editedActionDigest` on each decision.
  * 5: typed input (`actionRequests[].responseSchema`, `decisions[].response`).
  * 6: `openedBy`, the key that opened it.
+ * 7: `requiredApprovals`, `approverTeam` and `approvals` on each action request (several approvers).
  */
-export const RECORD_RENDER_VERSION = 6;
+export const RECORD_RENDER_VERSION = 7;
 
 /** The interrupt record of SPEC §5. */
 export function toInterruptResponse(row: InterruptRow): InterruptResponse {
   const digests = new Map(
     row.action_requests.map((a) => [a.name, actionDigest(row.id, a.name, a.args)]),
   );
+  const approvals = row.approvals ?? [];
   return {
     id: row.id,
     title: row.title,
@@ -97,6 +114,15 @@ export function toInterruptResponse(row: InterruptRow): InterruptResponse {
       allowedDecisions: a.allowedDecisions,
       responseSchema: responseSchemaOf(a) as Record<string, unknown> | null,
       actionDigest: digests.get(a.name),
+      requiredApprovals: a.requiredApprovals ?? 1,
+      approverTeam: a.approverTeam ?? null,
+      approvals: approvals
+        .filter((p) => p.actionName === a.name)
+        .map((p) => ({
+          memberId: p.memberId,
+          memberName: p.memberName,
+          approvedAt: new Date(p.approvedAt).toISOString(),
+        })),
     })),
     decisions: row.decisions.map((d) => ({
       id: d.id,

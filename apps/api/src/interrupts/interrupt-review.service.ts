@@ -103,6 +103,55 @@ export class InterruptReviewService {
       }
       checkResponse(action, body);
       const { actor, via } = await authorise(tx, { name: action.name, args: action.args });
+      const alreadyDecided = () =>
+        new DomainError(
+          'CONFLICT',
+          `Action ${action.name} of this interrupt has already been decided.`,
+        );
+      // Several approvers (SPEC §8e): only the approver team's members decide, and an approval
+      // short of the quorum is counted, not decided.
+      const required = action.requiredApprovals ?? 1;
+      const team = action.approverTeam ?? null;
+      if (team !== null && !(await this.teams.isTeamMember(tx, organisationId, team.id, actor.id)))
+        throw new DomainError(
+          'FORBIDDEN',
+          `Only members of team ${team.name} may decide action ${action.name}.`,
+        );
+      let quorum: { approvals: number; requiredApprovals: number } | undefined;
+      if (required > 1) {
+        if (await this.interrupts.hasDecision(tx, organisationId, id, action.name))
+          throw alreadyDecided();
+        if (body.decision === 'approve') {
+          const approvals = await this.interrupts.insertApproval(tx, organisationId, {
+            interruptId: id,
+            actionName: action.name,
+            memberId: actor.id,
+            memberName: actor.name,
+          });
+          if (approvals === null)
+            throw new DomainError(
+              'CONFLICT',
+              `You have already approved action ${action.name} of this interrupt: it needs another member's approval.`,
+            );
+          quorum = { approvals, requiredApprovals: required };
+          if (approvals < required) {
+            await writeAuditEntry(tx, {
+              organisationId,
+              action: 'interrupt.approval_added',
+              actor,
+              target: { type: 'interrupt', id, name: interrupt.title },
+              metadata: {
+                actionName: action.name,
+                approvals,
+                requiredApprovals: required,
+                ...(via === undefined ? {} : { via }),
+              },
+              ipAddress: ip,
+            });
+            return this.kept(tx, organisationId, id);
+          }
+        }
+      }
       const inserted = await this.interrupts.insertDecision(tx, organisationId, {
         id: randomUUID(),
         interruptId: id,
@@ -114,12 +163,7 @@ export class InterruptReviewService {
         response: body.response ?? null,
         ...storeDecider({ type: 'member', id: actor.id, name: actor.name }),
       });
-      if (!inserted) {
-        throw new DomainError(
-          'CONFLICT',
-          `Action ${action.name} of this interrupt has already been decided.`,
-        );
-      }
+      if (!inserted) throw alreadyDecided();
       const decided = await this.interrupts.decisionCount(tx, organisationId, id);
       const becameAnswered = decided === interrupt.action_requests.length;
       if (becameAnswered) await this.interrupts.markAnswered(tx, organisationId, id);
@@ -146,6 +190,7 @@ export class InterruptReviewService {
           actionName: action.name,
           decision: body.decision,
           becameAnswered,
+          ...(quorum ?? (required > 1 ? { requiredApprovals: required } : {})),
           ...(via === undefined ? {} : { via }),
           ...(argus.length === 0 ? {} : { argus }),
         },

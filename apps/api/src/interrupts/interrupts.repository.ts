@@ -265,6 +265,54 @@ export class InterruptsRepository {
     return inserted.length > 0;
   }
 
+  /** Whether the action already has its decision. */
+  async hasDecision(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+    actionName: string,
+  ): Promise<boolean> {
+    const rows = await queryRows<{ one: number }>(
+      db,
+      `SELECT 1 AS one FROM interrupt_decisions WHERE organisation_id = $1 AND interrupt_id = $2 AND action_name = $3`,
+      [organisationId, id, actionName],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * A member's approval of an action that needs several; the number of approvals it then has, or
+   * null when the member had already approved it (the primary key).
+   */
+  async insertApproval(
+    db: Queryable,
+    organisationId: string,
+    approval: { interruptId: string; actionName: string; memberId: string; memberName: string },
+  ): Promise<number | null> {
+    const inserted = await queryRows<{ one: number }>(
+      db,
+      `INSERT INTO interrupt_approvals (organisation_id, interrupt_id, action_name, member_id, member_name)
+       VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (organisation_id, interrupt_id, action_name, member_id) DO NOTHING
+       RETURNING 1 AS one`,
+      [
+        organisationId,
+        approval.interruptId,
+        approval.actionName,
+        approval.memberId,
+        approval.memberName,
+      ],
+    );
+    if (inserted.length === 0) return null;
+    const [{ n }] = await queryRows<{ n: number }>(
+      db,
+      `SELECT count(*)::int AS n FROM interrupt_approvals
+        WHERE organisation_id = $1 AND interrupt_id = $2 AND action_name = $3`,
+      [organisationId, approval.interruptId, approval.actionName],
+    );
+    return n;
+  }
+
   /** The organisation's latest interrupts as argus sees them (the classification dry run). */
   recentForClassification(
     db: Queryable,

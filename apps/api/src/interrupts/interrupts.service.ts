@@ -47,7 +47,11 @@ import {
 } from './interrupt-record';
 import { InterruptsRepository } from './interrupts.repository';
 import { SessionsService } from '../sessions/sessions.service';
-import { type CreateInterruptDto, MAX_TIMEOUT_SECONDS } from './dto/create-interrupt.dto';
+import {
+  type ActionRequestDto,
+  type CreateInterruptDto,
+  MAX_TIMEOUT_SECONDS,
+} from './dto/create-interrupt.dto';
 import { OrganisationsRepository } from '../organisation/organisations.repository';
 import type { ListInterruptsQuery } from './dto/list-interrupts.query';
 import type {
@@ -106,6 +110,36 @@ export interface WaitBudget {
   charge(): void;
 }
 
+/**
+ * An action request as stored: every optional part filled in. An action needing several
+ * approvals cannot be edited (an edit is one member's approval of other arguments, which would
+ * pass the quorum by), so its decisions default to approve, reject and respond, and an explicit
+ * `edit` is refused (SPEC §8e).
+ */
+function storedActionRequest(a: ActionRequestDto, n: number): StoredActionRequest {
+  const requiredApprovals = a.requiredApprovals ?? 1;
+  if (requiredApprovals > 1 && a.allowedDecisions?.includes('edit'))
+    throw new DomainError(
+      'VALIDATION_FAILED',
+      `actionRequests.${n}.allowedDecisions: edit cannot be combined with requiredApprovals above 1`,
+    );
+  return {
+    name: a.name,
+    args: a.args ?? {},
+    description: a.description ?? null,
+    allowedDecisions:
+      a.allowedDecisions ??
+      (requiredApprovals > 1 ? DECISIONS.filter((d) => d !== 'edit') : [...DECISIONS]),
+    // Kept only when given: action requests without one stay as they always were.
+    ...(a.responseSchema === undefined
+      ? {}
+      : { responseSchemaJson: JSON.stringify(a.responseSchema) }),
+    ...(requiredApprovals > 1 || a.approverTeam !== undefined
+      ? { requiredApprovals, approverTeam: null }
+      : {}),
+  };
+}
+
 @Injectable()
 export class InterruptsService {
   private readonly cursors: KeysetCursorCodec;
@@ -142,16 +176,9 @@ export class InterruptsService {
     idempotency: IdempotentRequest | undefined,
     ip: string | null,
   ): Promise<IdempotentResult<InterruptResponse>> {
-    const actionRequests: StoredActionRequest[] = body.actionRequests.map((a) => ({
-      name: a.name,
-      args: a.args ?? {},
-      description: a.description ?? null,
-      allowedDecisions: a.allowedDecisions ?? [...DECISIONS],
-      // Kept only when given: action requests without one stay as they always were.
-      ...(a.responseSchema === undefined
-        ? {}
-        : { responseSchemaJson: JSON.stringify(a.responseSchema) }),
-    }));
+    const actionRequests: StoredActionRequest[] = body.actionRequests.map((a, n) =>
+      storedActionRequest(a, n),
+    );
     const titleWords = searchWords(body.title);
     const plan = await this.argus.plan(
       organisationId,
@@ -174,6 +201,7 @@ export class InterruptsService {
         if (body.sessionId !== undefined && body.sessionId !== null)
           await this.sessions.lockForLink(tx, organisationId, body.sessionId);
         const deadline = await this.deadlineOf(tx, organisationId, body);
+        await this.resolveApproverTeams(tx, organisationId, body.actionRequests, actionRequests);
         const id = randomUUID();
         const row = await this.interrupts.insert(tx, organisationId, {
           id,
@@ -274,6 +302,34 @@ export class InterruptsService {
    * default; within the organisation's maximum; `onTimeout: approve` only where the organisation
    * allows it. Each refusal is a 400 naming the parameter (checked before the allowance).
    */
+  /**
+   * Each action's approver team (SPEC §8e), named by id or name, checked against the organisation
+   * and its size, stored as `{id, name}` in the action; locked against removal until the commit.
+   */
+  private async resolveApproverTeams(
+    tx: Queryable,
+    organisationId: string,
+    given: CreateInterruptDto['actionRequests'],
+    stored: StoredActionRequest[],
+  ): Promise<void> {
+    for (const [n, a] of given.entries()) {
+      if (a.approverTeam === undefined) continue;
+      const team = await this.teams.findApproverTeam(tx, organisationId, a.approverTeam);
+      if (team === undefined)
+        throw new DomainError(
+          'VALIDATION_FAILED',
+          `actionRequests.${n}.approverTeam: no such team in this organisation`,
+        );
+      const required = stored[n].requiredApprovals ?? 1;
+      if (team.memberCount < required)
+        throw new DomainError(
+          'VALIDATION_FAILED',
+          `actionRequests.${n}.approverTeam: team ${team.name} has ${team.memberCount} member${team.memberCount === 1 ? '' : 's'}, fewer than requiredApprovals (${required})`,
+        );
+      stored[n].approverTeam = { id: team.id, name: team.name };
+    }
+  }
+
   private async deadlineOf(
     tx: Queryable,
     organisationId: string,

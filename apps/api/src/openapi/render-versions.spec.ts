@@ -27,6 +27,7 @@ const RENDERINGS = [
       4: '1cc91b1a60f6b417',
       5: '0db3529f27a226cf',
       6: '8310079a7ccf6c61',
+      7: '1015272186aa02aa',
     } as Record<number, string>,
   },
   {

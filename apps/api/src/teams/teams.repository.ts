@@ -51,18 +51,53 @@ export class TeamsRepository {
   }
 
   /** The team, locked as asked until the transaction ends; undefined when it is not the organisation's. */
-  async lock(
+  lock(
     db: Queryable,
     organisationId: string,
     id: string,
     lock: TeamLock,
   ): Promise<{ id: string; name: string } | undefined> {
+    return this.lockOne(db, organisationId, 'id', id, lock);
+  }
+
+  /** The team of that name, locked as asked until the transaction ends; undefined when the organisation has none. */
+  lockByName(
+    db: Queryable,
+    organisationId: string,
+    name: string,
+    lock: TeamLock,
+  ): Promise<{ id: string; name: string } | undefined> {
+    return this.lockOne(db, organisationId, 'name', name, lock);
+  }
+
+  private async lockOne(
+    db: Queryable,
+    organisationId: string,
+    column: 'id' | 'name',
+    value: string,
+    lock: TeamLock,
+  ): Promise<{ id: string; name: string } | undefined> {
     const [team] = await queryRows<{ id: string; name: string }>(
       db,
-      `SELECT id, name FROM teams WHERE organisation_id = $1 AND id = $2 ${lock}`,
-      [organisationId, id],
+      `SELECT id, name FROM teams WHERE organisation_id = $1 AND ${column} = $2 ${lock}`,
+      [organisationId, value],
     );
     return team;
+  }
+
+  /** Whether the member belongs to the team now. */
+  async isMember(
+    db: Queryable,
+    organisationId: string,
+    teamId: string,
+    memberId: string,
+  ): Promise<boolean> {
+    const rows = await queryRows<{ one: number }>(
+      db,
+      `SELECT 1 AS one FROM team_members WHERE organisation_id = $1 AND team_id = $2 AND member_id = $3`,
+      [organisationId, teamId, memberId],
+    );
+    return rows.length > 0;
   }
 
   /** The ids of the teams a member belongs to now. */

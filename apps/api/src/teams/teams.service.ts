@@ -57,6 +57,33 @@ export class TeamsService {
     return this.teams.lock(tx, organisationId, id, 'FOR KEY SHARE');
   }
 
+  /**
+   * A team named by id or by name, with how many members it has, locked against removal until
+   * the transaction ends; undefined when it is not the organisation's (an action's approvers).
+   */
+  async findApproverTeam(
+    tx: Queryable,
+    organisationId: string,
+    team: { teamId?: string; teamName?: string },
+  ): Promise<{ id: string; name: string; memberCount: number } | undefined> {
+    const found =
+      team.teamId !== undefined
+        ? await this.teams.lock(tx, organisationId, team.teamId, 'FOR KEY SHARE')
+        : await this.teams.lockByName(tx, organisationId, team.teamName ?? '', 'FOR KEY SHARE');
+    if (found === undefined) return undefined;
+    return { ...found, memberCount: await this.teams.memberCount(tx, organisationId, found.id) };
+  }
+
+  /** Whether the member belongs to the team now (in the caller's transaction). */
+  isTeamMember(
+    tx: Queryable,
+    organisationId: string,
+    teamId: string,
+    memberId: string,
+  ): Promise<boolean> {
+    return this.teams.isMember(tx, organisationId, teamId, memberId);
+  }
+
   async create(
     organisationId: string,
     actor: MemberActor,

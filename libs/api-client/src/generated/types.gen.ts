@@ -83,12 +83,20 @@ export type ActionRequestDto = {
      * Defaults to all four.
      */
     allowedDecisions?: Array<DecisionType>;
+    /**
+     * Only members of this team (of the organisation) may decide the action; it must have at least requiredApprovals members.
+     */
+    approverTeam?: ApproverTeamDto;
     args?: JsonObject;
     description?: string;
     /**
      * Unique within the interrupt.
      */
     name: string;
+    /**
+     * How many distinct members must approve before the action is approved (default 1); one rejection by a member who may decide it rejects it. Above 1 the action cannot be edited (allowedDecisions then defaults to approve, reject, respond).
+     */
+    requiredApprovals?: number;
     /**
      * Typed input: the answer a person gives with respond, as JSON Schema — an object of string, number, integer, boolean, enum and arrays of those (title, description, required, default, minLength/maxLength, minimum/maximum, minItems/maxItems, uniqueItems; nothing else). The dashboard renders it as a form; a respond on this action must carry a response valid against it. Requires respond among allowedDecisions.
      */
@@ -102,6 +110,14 @@ export type ActionRequestResponse = {
     actionDigest?: string;
     allowedDecisions: Array<DecisionType>;
     /**
+     * With requiredApprovals above 1: the approvals so far, in order (the one that meets the quorum is also the decision). Empty for an action needing one approval: its decision says who.
+     */
+    approvals?: Array<ApprovalResponse>;
+    /**
+     * Only members of this team may decide the action; null: any member who may decide.
+     */
+    approverTeam?: ApproverTeam | null;
+    /**
      * {} when none were given.
      */
     args: {
@@ -109,6 +125,10 @@ export type ActionRequestResponse = {
     };
     description: string | null;
     name: string;
+    /**
+     * How many distinct members must approve the action before it is approved (SPEC §8e); one qualified rejection rejects it. Absent (1) from services before several approvers.
+     */
+    requiredApprovals?: number;
     /**
      * Typed input: the JSON Schema a respond answers with (its response), or null when the action asks for none.
      */
@@ -193,6 +213,18 @@ export type ApplySuggestionDto = {
     mode: 'shadow' | 'enforce';
 };
 
+export type ApprovalResponse = {
+    approvedAt: string;
+    /**
+     * The member's user id.
+     */
+    memberId: string;
+    /**
+     * The member's name at the time of the approval.
+     */
+    memberName: string;
+};
+
 /**
  * Run the action as the agent asked.
  */
@@ -213,6 +245,25 @@ export type ApproveDecision = {
  */
 export type ApproveOutcome = {
     type: 'approve';
+};
+
+export type ApproverTeam = {
+    id: string;
+    /**
+     * The name when the interrupt opened.
+     */
+    name: string;
+};
+
+export type ApproverTeamDto = {
+    /**
+     * The team, by id (or give teamName).
+     */
+    teamId?: string;
+    /**
+     * The team, by name (or give teamId).
+     */
+    teamName?: string;
 };
 
 export type ArgusDecidedBy = {
@@ -263,7 +314,7 @@ export type AssigneeFilter = 'me' | 'my_teams' | 'unassigned';
 /**
  * <category>.<verb>: the actions the service writes today; new actions may appear: treat unknown ones as opaque.
  */
-export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.suggestion_dismissed' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.password_changed' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'settings.escalation_policy_updated' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
+export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.suggestion_dismissed' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.approval_added' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.password_changed' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'settings.escalation_policy_updated' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
 
 export type AuditCategory = 'interrupt' | 'session' | 'member' | 'role' | 'team' | 'api_key' | 'webhook' | 'classification' | 'settings' | 'billing' | 'organisation';
 

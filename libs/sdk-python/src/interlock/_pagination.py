@@ -103,3 +103,13 @@ class AsyncPaginator(Generic[T]):
         page = await self.first_page()
         async for item in page:
             yield item
+
+
+def pages(load: Callable[[], SyncPage[T]]) -> SyncPage[T]:
+    """What the sync client's listings return: the first page, loaded now (iterating it walks every page)."""
+    return load()
+
+
+def async_pages(load: Callable[[], Awaitable[AsyncPage[T]]]) -> AsyncPaginator[T]:
+    """What the async client's listings return (the source ``pages`` is generated from, by unasync)."""
+    return AsyncPaginator(load)

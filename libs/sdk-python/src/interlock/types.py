@@ -60,6 +60,7 @@ __all__ = [
     "ActionRequestRecord",
     "ActorType",
     "ApproveOutcome",
+    "ApproverTeamParam",
     "ArgusDecidedBy",
     "Assignee",
     "AssigneeFilter",
@@ -218,12 +219,22 @@ class _ActionRequestRequired(TypedDict):
     name: str
 
 
+class ApproverTeamParam(TypedDict, total=False):
+    """The team whose members alone may decide an action: ``team_id`` or ``team_name`` (one of them)."""
+
+    team_id: str
+    team_name: str
+
+
 class ActionRequestParam(_ActionRequestRequired, total=False):
     args: dict[str, Any]
     description: str
     allowed_decisions: list[DecisionType]
     #: Typed input: the JSON Schema a ``respond`` answers with (see ``interlock.ask``).
     response_schema: dict[str, Any]
+    #: How many distinct members must approve (1 … 5, default 1); one rejection rejects.
+    required_approvals: int
+    approver_team: ApproverTeamParam
 
 
 class SessionMessageParam(TypedDict):

@@ -40,6 +40,7 @@ import { DecisionResponse1795769000000 } from './1795769000000-decision-response
 import { ClassificationMatchRetention1795772000000 } from './1795772000000-classification-match-retention';
 import { ClassificationSuggestions1795772000001 } from './1795772000001-classification-suggestions';
 import { InterruptOpenedByName1795774000000 } from './1795774000000-interrupt-opened-by-name';
+import { InterruptApprovals1795775000000 } from './1795775000000-interrupt-approvals';
 
 export const MIGRATIONS = [
   CreateOrganisations1763683200000,
@@ -83,4 +84,5 @@ export const MIGRATIONS = [
   ClassificationMatchRetention1795772000000,
   ClassificationSuggestions1795772000001,
   InterruptOpenedByName1795774000000,
+  InterruptApprovals1795775000000,
 ];

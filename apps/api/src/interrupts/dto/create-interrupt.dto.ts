@@ -17,6 +17,7 @@ import {
   MaxLength,
   Min,
   ValidateBy,
+  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import { DECISIONS } from '../interrupt-decision.entity';
@@ -30,6 +31,34 @@ export { MAX_TIMEOUT_SECONDS };
 
 /** SPEC §10: at most 20 action requests per interrupt. */
 export const MAX_ACTION_REQUESTS = 20;
+
+/** At most this many members' approvals for one action (SPEC §8e). */
+export const MAX_REQUIRED_APPROVALS = 5;
+
+/** The team whose members alone may decide an action: by id or by name (exactly one). */
+export class ApproverTeamDto {
+  @ApiPropertyOptional({ format: 'uuid', description: 'The team, by id (or give teamName).' })
+  @ValidateIf((o: ApproverTeamDto) => o.teamId !== undefined || o.teamName === undefined)
+  @IsUUID('loose', { message: 'teamId must be a UUID (or give teamName instead)' })
+  teamId?: string;
+
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: 200,
+    description: 'The team, by name (or give teamId).',
+  })
+  @ValidateIf((o: ApproverTeamDto) => o.teamName !== undefined)
+  @ValidateBy({
+    name: 'notBoth',
+    validator: {
+      validate: (_: unknown, args) => (args?.object as ApproverTeamDto).teamId === undefined,
+      defaultMessage: () => 'teamName cannot be given together with teamId',
+    },
+  })
+  @IsString()
+  @Length(1, 200)
+  teamName?: string;
+}
 
 /** One action the agent wants reviewed: LangGraph's human-in-the-loop shape (SPEC §5). */
 export class ActionRequestDto {
@@ -72,6 +101,31 @@ export class ActionRequestDto {
   @ArrayUnique()
   @IsIn(DECISIONS, { each: true })
   allowedDecisions?: Decision[];
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_REQUIRED_APPROVALS,
+    description:
+      'How many distinct members must approve before the action is approved (default 1); one rejection by a member who may ' +
+      'decide it rejects it. Above 1 the action cannot be edited (allowedDecisions then defaults to approve, reject, respond).',
+  })
+  @OptionalField()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_REQUIRED_APPROVALS)
+  requiredApprovals?: number;
+
+  @ApiPropertyOptional({
+    type: ApproverTeamDto,
+    description:
+      'Only members of this team (of the organisation) may decide the action; it must have at least requiredApprovals members.',
+  })
+  @OptionalField()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ApproverTeamDto)
+  approverTeam?: ApproverTeamDto;
 
   /** Typed input: the answer the agent asks for, as a bounded JSON Schema (SPEC §5). */
   @ApiPropertyOptional({

@@ -11,6 +11,27 @@ import { INTERRUPT_HISTORY_MAX } from '../interrupt-record';
 
 const FREE_FORM = { type: 'object', additionalProperties: true } as const;
 
+/** The team whose members alone may decide an action (SPEC §8e), as named when the interrupt opened. */
+export class ApproverTeam {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ description: 'The name when the interrupt opened.' })
+  name!: string;
+}
+
+/** A member's approval of an action that needs several. */
+export class ApprovalResponse {
+  @ApiProperty({ format: 'uuid', description: "The member's user id." })
+  memberId!: string;
+
+  @ApiProperty({ description: "The member's name at the time of the approval." })
+  memberName!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  approvedAt!: string;
+}
+
 /** An action request as stored: every optional part filled in. */
 export class ActionRequestResponse {
   @ApiProperty({ minLength: 1, maxLength: 200, example: 'deploy' })
@@ -41,6 +62,32 @@ export class ActionRequestResponse {
       'Absent from services before it was introduced.',
   })
   actionDigest?: string;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 5,
+    description:
+      'How many distinct members must approve the action before it is approved (SPEC §8e); one qualified rejection rejects it. ' +
+      'Absent (1) from services before several approvers.',
+  })
+  requiredApprovals?: number;
+
+  @ApiPropertyOptional({
+    type: ApproverTeam,
+    nullable: true,
+    description:
+      'Only members of this team may decide the action; null: any member who may decide.',
+  })
+  approverTeam?: ApproverTeam | null;
+
+  @ApiPropertyOptional({
+    type: [ApprovalResponse],
+    description:
+      'With requiredApprovals above 1: the approvals so far, in order (the one that meets the quorum is also the decision). ' +
+      'Empty for an action needing one approval: its decision says who.',
+  })
+  approvals?: ApprovalResponse[];
 }
 
 /** A member's decision: the member, and their name at the time. */

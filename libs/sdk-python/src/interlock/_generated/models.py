@@ -122,6 +122,22 @@ class ApplySuggestionDto(InterlockModel):
     """
 
 
+class ApprovalResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    approved_at: AwareDatetime = Field(..., alias='approvedAt')
+    member_id: str = Field(..., alias='memberId')
+    """
+    The member's user id.
+    """
+    member_name: str = Field(..., alias='memberName')
+    """
+    The member's name at the time of the approval.
+    """
+
+
 class ApproveDecision(InterlockModel):
     """
     Run the action as the agent asked.
@@ -164,6 +180,35 @@ class ApproveOutcome(InterlockModel):
         populate_by_name=True,
     )
     type: Union[Literal['approve'], str]
+
+
+class ApproverTeam(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    id: str
+    name: str
+    """
+    The name when the interrupt opened.
+    """
+
+
+class ApproverTeamDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    team_id: Optional[str] = Field(None, alias='teamId')
+    """
+    The team, by id (or give teamName).
+    """
+    team_name: Optional[str] = Field(
+        None, alias='teamName', max_length=200, min_length=1, pattern='^[^\\u0000]*$'
+    )
+    """
+    The team, by name (or give teamId).
+    """
 
 
 class ArgusDecidedBy(InterlockModel):
@@ -1816,6 +1861,10 @@ class ActionRequestDto(InterlockModel):
     """
     Defaults to all four.
     """
+    approver_team: Optional[ApproverTeamDto] = Field(None, alias='approverTeam')
+    """
+    Only members of this team (of the organisation) may decide the action; it must have at least requiredApprovals members.
+    """
     args: Optional[Args] = Field(
         None, examples=[{'service': 'api', 'version': '1.4.2'}]
     )
@@ -1829,6 +1878,12 @@ class ActionRequestDto(InterlockModel):
     )
     """
     Unique within the interrupt.
+    """
+    required_approvals: Optional[int] = Field(
+        None, alias='requiredApprovals', ge=1, le=5
+    )
+    """
+    How many distinct members must approve before the action is approved (default 1); one rejection by a member who may decide it rejects it. Above 1 the action cannot be edited (allowedDecisions then defaults to approve, reject, respond).
     """
     response_schema: Optional[ResponseSchema] = Field(
         None,
@@ -1867,12 +1922,26 @@ class ActionRequestResponse(InterlockModel):
     allowed_decisions: list[Union[Literal['approve', 'edit', 'reject', 'respond'], str]] = Field(
         ..., alias='allowedDecisions'
     )
+    approvals: Optional[list[ApprovalResponse]] = None
+    """
+    With requiredApprovals above 1: the approvals so far, in order (the one that meets the quorum is also the decision). Empty for an action needing one approval: its decision says who.
+    """
+    approver_team: Optional[ApproverTeam] = Field(None, alias='approverTeam')
+    """
+    Only members of this team may decide the action; null: any member who may decide.
+    """
     args: dict[str, Any]
     """
     {} when none were given.
     """
     description: Optional[str] = Field(...)
     name: str = Field(..., examples=['deploy'], max_length=200, min_length=1)
+    required_approvals: Optional[int] = Field(
+        None, alias='requiredApprovals', ge=1, le=5
+    )
+    """
+    How many distinct members must approve the action before it is approved (SPEC §8e); one qualified rejection rejects it. Absent (1) from services before several approvers.
+    """
     response_schema: Optional[dict[str, Any]] = Field(None, alias='responseSchema')
     """
     Typed input: the JSON Schema a respond answers with (its response), or null when the action asks for none.
@@ -1917,6 +1986,7 @@ class AuditEntryResponse(InterlockModel):
         'classification.breaker_tripped',
         'interrupt.created',
         'interrupt.decided',
+        'interrupt.approval_added',
         'interrupt.assigned',
         'interrupt.unassigned',
         'interrupt.escalated',

@@ -22,7 +22,13 @@ _CAMEL = {
     "external_id": "externalId",
     "session_id": "sessionId",
     "response_schema": "responseSchema",
+    "required_approvals": "requiredApprovals",
+    "approver_team": "approverTeam",
+    "team_id": "teamId",
+    "team_name": "teamName",
 }
+# Keys whose value is a request object of its own (its known keys camelCased too).
+_NESTED = {"approver_team"}
 
 
 def compact(fields: Mapping[str, Any]) -> dict[str, Any]:
@@ -35,7 +41,11 @@ def to_wire(value: Union[BaseModel, Mapping[str, Any]]) -> dict[str, Any]:
     if isinstance(value, BaseModel):
         dumped: dict[str, Any] = value.model_dump(mode="json", by_alias=True, exclude_none=True)
         return dumped
-    return {_CAMEL.get(key, key): item for key, item in value.items() if item is not None}
+    return {
+        _CAMEL.get(key, key): to_wire(item) if key in _NESTED and isinstance(item, (BaseModel, Mapping)) else item
+        for key, item in value.items()
+        if item is not None
+    }
 
 
 #: An ISO 8601 timestamp, or a datetime (a naive one is taken as UTC).

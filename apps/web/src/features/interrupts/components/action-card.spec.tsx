@@ -2,7 +2,7 @@ import type { DecideInterruptDto, InterruptResponse } from '@interlock/api-clien
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { anAction, anInterrupt } from '@/test/fixtures';
+import { aSignInSession, anAction, anInterrupt } from '@/test/fixtures';
 import { renderWithApp } from '@/test/render';
 import { API, server } from '@/test/server';
 import { ActionCard } from './action-card';
@@ -45,6 +45,48 @@ describe('ActionCard', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Approve refund' }));
     await waitFor(() => expect(decided).toHaveBeenCalled());
     expect(sent).toEqual([{ actionName: 'refund', decision: 'approve' }]);
+  });
+
+  it('an action needing two approvals: shows who approved (1 of 2), and refuses a second approval by the same member', async () => {
+    const ada = aSignInSession().member;
+    const grace = { memberId: '5f0e7c1e-3333-4c1e-9a4e-0a0a0a0a0a03', memberName: 'Grace Hopper' };
+    const action = anAction({
+      allowedDecisions: ['approve', 'reject', 'respond'],
+      requiredApprovals: 2,
+      approverTeam: { id: '5f0e7c1e-4444-4c1e-9a4e-0a0a0a0a0a04', name: 'Payments' },
+      approvals: [{ ...grace, approvedAt: '2026-11-26T19:01:00.000Z' }],
+    });
+    const interrupt = anInterrupt({ actionRequests: [action] });
+    const sent = acceptDecisions(interrupt);
+    const { unmount } = renderWithApp(
+      <ActionCard interrupt={interrupt} action={action} canDecide />,
+    );
+    expect(await screen.findByText('1 of 2 approvals')).toBeInTheDocument();
+    expect(screen.getByText(/Grace Hopper/)).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        "Needs 2 different members' approvals; one rejection rejects it. Only members of team Payments may decide it.",
+      ),
+    ).toBeInTheDocument();
+    // Always allow would let one rule pass the quorum by: not offered here.
+    expect(screen.queryByRole('button', { name: /Always allow/ })).toBeNull();
+    await userEvent.click(await screen.findByRole('button', { name: 'Approve refund (2 of 2)' }));
+    await waitFor(() => expect(sent).toEqual([{ actionName: 'refund', decision: 'approve' }]));
+    unmount();
+
+    // Once the signed-in member approved, their Approve button is disabled and says why.
+    const mine = anAction({
+      ...action,
+      approvals: [
+        { memberId: ada.id, memberName: ada.name, approvedAt: '2026-11-26T19:02:00.000Z' },
+      ],
+    });
+    renderWithApp(
+      <ActionCard interrupt={anInterrupt({ actionRequests: [mine] })} action={mine} canDecide />,
+    );
+    const waiting = await screen.findByRole('button', { name: 'You approved: waiting for 1 more' });
+    expect(waiting).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Reject refund' })).toBeEnabled();
   });
 
   it('offers only the decisions the action allows, and none without the permission', () => {

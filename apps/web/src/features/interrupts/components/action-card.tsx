@@ -29,12 +29,13 @@ import { JsonTree } from '@/shared/components/json-tree';
 import { Markdown } from '@/shared/components/markdown';
 import { RelativeTime } from '@/shared/components/relative-time';
 import { prettyJson } from '@/shared/utils/format';
-import { useCan } from '@/shared/sign-in/sign-in-session.queries';
+import { useCan, useSignInSession } from '@/shared/sign-in/sign-in-session.queries';
 import { useDecide } from '../api/interrupts.queries';
 import { AlwaysAllowForm } from './always-allow-form';
 import { ArgsDiff } from './args-diff';
 import { ARGUS_IN_WORDS, RuleLink } from './argus-explanation';
 import { parseEditedArgs } from './edited-args';
+import { requiredApprovalsOf } from './interrupt-badges';
 import { ResponseForm } from './response-form';
 import type { ResponseSchema } from '@interlock/domain';
 import './action-card.css';
@@ -96,6 +97,11 @@ export function ActionCard({
   const heading = useRef<HTMLHeadingElement>(null);
   const allows = (d: DecisionType) => action.allowedDecisions.includes(d);
   const canWriteRules = useCan('classification.manage');
+  // Several approvers (SPEC §8e): the approvals so far, and whether this member gave one.
+  const me = useSignInSession().data?.member.id;
+  const required = requiredApprovalsOf(action);
+  const approvals = action.approvals ?? [];
+  const approvedByMe = approvals.some((a) => a.memberId === me);
 
   const send = (body: DecisionBody) =>
     decide.mutate(
@@ -157,6 +163,9 @@ export function ActionCard({
           </Spoiler>
         )}
         <JsonTree value={action.args} label={`Arguments of ${action.name}`} />
+        {(required > 1 || (action.approverTeam ?? null) !== null) && (
+          <ApprovalProgress action={action} decided={decision !== undefined} />
+        )}
         {lostRace !== null && decision && (
           <Alert
             color="orange"
@@ -178,18 +187,27 @@ export function ActionCard({
                 // Sticks to the bottom of the window while the card is in view: on a long
                 // payload the buttons never scroll away.
                 <Group gap="xs" wrap="wrap" className="decision-bar" data-decision-bar="">
-                  {allows('approve') && (
-                    <Button
-                      color="teal"
-                      loading={decide.isPending}
-                      onClick={() => send({ decision: 'approve' })}
-                      data-decision="approve"
-                      styles={FITS}
-                    >
-                      <Fit>Approve {action.name}</Fit>
-                    </Button>
-                  )}
-                  {allows('approve') && canWriteRules && (
+                  {allows('approve') &&
+                    (approvedByMe ? (
+                      // The service refuses a second approval by the same member (409): say why here.
+                      <Button color="teal" disabled data-decision="approve" styles={FITS}>
+                        <Fit>You approved: waiting for {required - approvals.length} more</Fit>
+                      </Button>
+                    ) : (
+                      <Button
+                        color="teal"
+                        loading={decide.isPending}
+                        onClick={() => send({ decision: 'approve' })}
+                        data-decision="approve"
+                        styles={FITS}
+                      >
+                        <Fit>
+                          Approve {action.name}
+                          {required > 1 && ` (${approvals.length + 1} of ${required})`}
+                        </Fit>
+                      </Button>
+                    ))}
+                  {allows('approve') && canWriteRules && required === 1 && (
                     <Button
                       variant="light"
                       color="teal"
@@ -288,6 +306,51 @@ export function ActionCard({
         )}
       </Stack>
     </Paper>
+  );
+}
+
+/**
+ * An action that needs several approvals or a team's: who approved so far (k of n), and who may
+ * decide. One rejection by a member who may decide rejects it, which the text says.
+ */
+function ApprovalProgress({
+  action,
+  decided,
+}: {
+  action: ActionRequestResponse;
+  decided: boolean;
+}) {
+  const required = requiredApprovalsOf(action);
+  const approvals = action.approvals ?? [];
+  const team = action.approverTeam ?? null;
+  return (
+    <Stack gap={4} data-approval-progress="">
+      {required > 1 && (
+        <Text size="sm">
+          <strong>
+            {approvals.length} of {required} approvals
+          </strong>
+          {approvals.length > 0 && (
+            <>
+              {': '}
+              {approvals.map((a, i) => (
+                <span key={a.memberId}>
+                  {i > 0 && ', '}
+                  {a.memberName} <RelativeTime value={a.approvedAt} />
+                </span>
+              ))}
+            </>
+          )}
+        </Text>
+      )}
+      {!decided && (
+        <Text size="xs" c="dimmed">
+          {required > 1 &&
+            `Needs ${required} different members' approvals; one rejection rejects it. `}
+          {team !== null && `Only members of team ${team.name} may decide it.`}
+        </Text>
+      )}
+    </Stack>
   );
 }
 

@@ -7,6 +7,7 @@ import { canApproveAll, undecidedActions } from '../api/interrupts.queries';
 import { ArgusRowBadge } from './argus-explanation';
 import {
   AgentContext,
+  ApprovalsBadge,
   AssigneeBadge,
   DeadlineBadge,
   EscalationBadge,
@@ -101,6 +102,7 @@ export const InboxTable = forwardRef<HTMLTableSectionElement, InboxTableProps>(f
                     <EscalationBadge interrupt={it} />
                     <ArgusRowBadge interrupt={it} />
                     <DeadlineBadge interrupt={it} />
+                    <ApprovalsBadge interrupt={it} />
                     {(it.status === 'expired' || it.status === 'withdrawn') && (
                       <StatusBadge status={it.status} />
                     )}

@@ -65,6 +65,37 @@ export function StatusBadge({ status }: { status: InterruptResponse['status'] })
   );
 }
 
+/** How many approvals an action needs (SPEC §8e; a service before several approvers: one). */
+export const requiredApprovalsOf = (action: { requiredApprovals?: number }) =>
+  action.requiredApprovals ?? 1;
+
+/**
+ * The progress of an open interrupt's undecided actions that need several approvals: "1 of 2
+ * approvals" (or, for several such actions, how many are still short). Nothing otherwise.
+ */
+export function ApprovalsBadge({
+  interrupt,
+}: {
+  interrupt: Pick<InterruptResponse, 'status' | 'actionRequests' | 'decisions'>;
+}) {
+  if (interrupt.status !== 'open') return null;
+  const waiting = interrupt.actionRequests.filter(
+    (a) => requiredApprovalsOf(a) > 1 && !interrupt.decisions.some((d) => d.actionName === a.name),
+  );
+  if (waiting.length === 0) return null;
+  const progress = (a: (typeof waiting)[number]) =>
+    `${a.approvals?.length ?? 0} of ${requiredApprovalsOf(a)} approvals`;
+  const label =
+    waiting.length === 1 ? progress(waiting[0]) : `${waiting.length} actions need approvals`;
+  return (
+    <Tooltip label={waiting.map((a) => `${a.name}: ${progress(a)}`).join(' · ')}>
+      <Badge variant="light" color="indigo" tt="none" data-approvals-badge="">
+        {label}
+      </Badge>
+    </Tooltip>
+  );
+}
+
 /** What a deadline does, in words (SPEC §8e). */
 export function onTimeoutText(onTimeout: InterruptResponse['onTimeout']): string {
   switch (onTimeout) {

@@ -26,6 +26,7 @@ import { AssignPanel, EscalatePanel } from '../components/assign-escalate';
 import { DeadlinePanel } from '../components/deadline-panel';
 import { HistoryTimeline } from '../components/history-timeline';
 import {
+  ApprovalsBadge,
   AssigneeBadge,
   DeadlineBadge,
   EscalationBadge,
@@ -93,6 +94,7 @@ function InterruptPage({ id }: { id: string }) {
             <AssigneeBadge assignee={it.assignee} />
             <EscalationBadge interrupt={it} />
             <DeadlineBadge interrupt={it} />
+            <ApprovalsBadge interrupt={it} />
           </Group>
         }
       />

@@ -1,4 +1,4 @@
-"""Generated from ``resources/_async/sessions.py`` by unasync (``scripts/gen_sync.py``): do not edit.
+"""Generated from ``interlock/resources/_async/sessions.py`` by unasync (``scripts/gen_sync.py``): do not edit.
 
 Change the async source, then run ``node tools/scripts/python-sdk.mjs unasync``.
 """

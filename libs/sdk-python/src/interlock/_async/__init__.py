@@ -1,0 +1,1 @@
+"""The async client: the source unasync generates ``interlock/_sync`` from."""

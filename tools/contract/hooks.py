@@ -61,7 +61,6 @@ import schemathesis
 from schemathesis.core.parameters import ParameterLocation
 from schemathesis.generation import GenerationMode
 
-
 _MAX_WAIT_SECONDS = 5
 
 _parse = ast.parse
@@ -104,7 +103,10 @@ def _is_positive(case: Any, location: ParameterLocation) -> bool:
 
 def _without_nul_keys(value: Any) -> Any:
     if isinstance(value, dict):
-        return {key.replace("\x00", "") if isinstance(key, str) else key: _without_nul_keys(item) for key, item in value.items()}
+        return {
+            key.replace("\x00", "") if isinstance(key, str) else key: _without_nul_keys(item)
+            for key, item in value.items()
+        }
     if isinstance(value, list):
         return [_without_nul_keys(item) for item in value]
     return value
@@ -249,7 +251,9 @@ def map_case(context: Any, case: Any) -> Any:
 def filter_case(context: Any, case: Any) -> bool:
     """HTTP has no way to refuse a header it does not know (proxies and browsers add their own), so a
     case whose only fault is an extra header is not a case the service could reject."""
-    if any(name.endswith("unknown-property") or name.startswith("x-schemathesis-unknown") for name in (case.headers or {})):
+    if any(
+        name.endswith("unknown-property") or name.startswith("x-schemathesis-unknown") for name in (case.headers or {})
+    ):
         return False
     # x-organisation-id is pinned to the test's organisation (schemathesis.toml [parameters]), which
     # would turn a case about a bad value of it into a valid request; users.e2e-spec.ts tests those.

@@ -19,6 +19,7 @@
 //   INTERLOCK_TEST_MEMBER_COOKIE  the Pro owner's `session=…` cookie (to decide interrupts)
 //   INTERLOCK_TEST_MEMBER_EMAIL, INTERLOCK_TEST_MEMBER_PASSWORD  the Pro owner's credentials
 //   INTERLOCK_TEST_ORGANISATION_ID  the Pro organisation's id (for x-organisation-id)
+//   INTERLOCK_TEST_MEMBER_ID      the Pro owner's member (user) id
 //   INTERLOCK_MAIL_DIR            where every email the service sent lands, one `<n>.eml` each:
 //                                 the service's SMTP_URL is a real SMTP server (smtp-server) here
 //   INTERLOCK_TEST_DOWNLOADS_DIR  the service's DOWNLOADS_DIR (empty): what a test puts there, with
@@ -220,7 +221,13 @@ async function signUpOwner(baseUrl, label) {
       organisationName: `SDK e2e ${label} ${suffix}`,
     },
   });
-  return { cookie: sessionCookie(response), email, password, organisationId: body.organisation.id };
+  return {
+    cookie: sessionCookie(response),
+    email,
+    password,
+    organisationId: body.organisation.id,
+    memberId: body.user.id,
+  };
 }
 
 export async function createKey(baseUrl, cookie, name, expiry = 'never') {
@@ -257,6 +264,7 @@ async function prepare(baseUrl, db) {
     INTERLOCK_TEST_MEMBER_EMAIL: proOwner.email,
     INTERLOCK_TEST_MEMBER_PASSWORD: proOwner.password,
     INTERLOCK_TEST_ORGANISATION_ID: proOwner.organisationId,
+    INTERLOCK_TEST_MEMBER_ID: proOwner.memberId,
   };
 }
 

@@ -55,6 +55,8 @@ describe('endpoints that take no body', () => {
       'POST /api/classification/suggestions/:id/dismiss',
       'DELETE /api/invitations/:id',
       'POST /api/invitations/:token/join',
+      'DELETE /api/me/sessions/:id',
+      'POST /api/me/sessions/revoke-others',
       'DELETE /api/members/:id',
       'DELETE /api/notifications/slack',
       'DELETE /api/roles/:id',

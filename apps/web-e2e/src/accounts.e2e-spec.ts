@@ -106,4 +106,37 @@ test.describe('Accounts', () => {
       expect: [200],
     });
   });
+
+  test('Settings → Security lists where I am signed in, and ends another session', async ({
+    page,
+  }) => {
+    const ada = await signUpOwner('sessions');
+    await page.context().addCookies([
+      {
+        name: 'session',
+        value: ada.cookie.slice('session='.length),
+        url: baseURL.replace('//127.0.0.1:', '//localhost:'),
+      },
+    ]);
+    const phone = await fetch(`${baseURL}/api/auth/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'Safari on the phone' },
+      body: JSON.stringify({ email: ada.email, password: ada.password }),
+    });
+    const phoneCookie = (phone.headers.get('set-cookie') ?? '').split(';')[0];
+    await fetch(`${baseURL}/api/me`, {
+      headers: { cookie: phoneCookie, 'user-agent': 'Safari on the phone' },
+    });
+
+    await page.goto('/settings/security');
+    const sessions = page.getByRole('region', { name: 'Where you are signed in' });
+    await expect(sessions.getByText('This browser')).toBeVisible();
+    const phoneRow = sessions.getByRole('row').filter({ hasText: 'Safari on the phone' });
+    await expect(phoneRow).toBeVisible();
+    await expectAccessible(page, 'Settings → Security with sessions');
+    await phoneRow.getByRole('button', { name: 'End' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'End session' }).click();
+    await expect(phoneRow).toHaveCount(0);
+    await api('GET', '/api/me', { cookie: phoneCookie, expect: [401] });
+  });
 });

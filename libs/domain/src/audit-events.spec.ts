@@ -171,6 +171,24 @@ describe('the audit event catalogue', () => {
     ],
     [
       {
+        action: 'member.sessions_ended',
+        actor: ada,
+        target: { type: 'user', id: 'u-ada', name: 'Ada Lovelace' },
+        metadata: { scope: 'others', count: 2 },
+      },
+      'Ada Lovelace signed out 2 other sessions',
+    ],
+    [
+      {
+        action: 'member.sessions_ended',
+        actor: ada,
+        target: { type: 'user', id: 'u-ada', name: 'Ada Lovelace' },
+        metadata: { scope: 'one', count: 1 },
+      },
+      'Ada Lovelace ended one of their sign-in sessions',
+    ],
+    [
+      {
         action: 'member.role_changed',
         actor: ada,
         target: { type: 'user', id: 'u-g', name: 'Grace' },

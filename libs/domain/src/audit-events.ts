@@ -265,6 +265,11 @@ export interface AuditEventCatalogue {
     target: 'user';
     metadata: { via: 'change' | 'reset'; sessionsEnded: number };
   };
+  /** The person ended sign-in sessions of theirs from Settings → Security: one, or all but the one in use. */
+  'member.sessions_ended': {
+    target: 'user';
+    metadata: { scope: 'one' | 'others'; count: number };
+  };
   'member.role_changed': {
     target: 'user';
     metadata: { fromRoleId: string; fromRole: string; toRoleId: string; toRole: string };
@@ -593,6 +598,14 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
       e.metadata.via === 'reset'
         ? `${e.actor.name} reset their password with an emailed link`
         : `${e.actor.name} changed their password`,
+  },
+  'member.sessions_ended': {
+    category: 'member',
+    target: 'user',
+    summary: (e) =>
+      e.metadata.scope === 'others'
+        ? `${e.actor.name} signed out ${e.metadata.count === 1 ? 'one other session' : `${e.metadata.count} other sessions`}`
+        : `${e.actor.name} ended one of their sign-in sessions`,
   },
   'member.role_changed': {
     category: 'member',

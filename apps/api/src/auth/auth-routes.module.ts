@@ -3,6 +3,7 @@ import { OrganisationModule } from '../organisation/organisation.module';
 import { AccountController } from '../users/account.controller';
 import { AccountTokensRepository } from '../users/account-tokens.repository';
 import { PasswordsService } from '../users/passwords.service';
+import { AccountSessionsService } from '../users/account-sessions.service';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { WhoamiController } from './whoami.controller';
@@ -11,6 +12,6 @@ import { WhoamiController } from './whoami.controller';
 @Module({
   imports: [OrganisationModule],
   controllers: [AuthController, AccountController, WhoamiController],
-  providers: [AuthService, PasswordsService, AccountTokensRepository],
+  providers: [AuthService, PasswordsService, AccountSessionsService, AccountTokensRepository],
 })
 export class AuthRoutesModule {}

@@ -32,7 +32,11 @@ describe('loadConfig', () => {
       signup: 'open',
       publicOrigin: 'http://localhost:3000',
       dashboardUrl: 'http://localhost:3000',
-      accounts: { passwordScryptLogN: 17, passwordResetTtlMs: 30 * 60_000 },
+      accounts: {
+        passwordScryptLogN: 17,
+        passwordResetTtlMs: 30 * 60_000,
+        sessionIdleTimeoutMs: 7 * 86_400_000,
+      },
     });
   });
 
@@ -158,6 +162,8 @@ describe('loadConfig', () => {
       { RATE_LIMIT_PASSWORD_RESET_ACCOUNT_EMAILS: '-3' },
       'RATE_LIMIT_PASSWORD_RESET_ACCOUNT_EMAILS',
     ],
+    [{ SESSION_IDLE_TIMEOUT: '31d' }, 'SESSION_IDLE_TIMEOUT'],
+    [{ SESSION_IDLE_TIMEOUT: '12h' }, null],
     [{ PLAN_FREE_MESSAGES: '-1' }, 'PLAN_FREE_MESSAGES'],
     [{ PLAN_PRO_MESSAGES: '1.5' }, 'PLAN_PRO_MESSAGES'],
     [{ PLAN_FREE_AGENT_HOURS: 'many' }, 'PLAN_FREE_AGENT_HOURS'],

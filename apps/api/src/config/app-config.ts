@@ -109,6 +109,8 @@ export interface AccountsConfig {
   readonly passwordScryptLogN: number;
   /** A password reset link's life. */
   readonly passwordResetTtlMs: number;
+  /** A sign-in session unused this long ends (`SESSION_IDLE_TIMEOUT`, default 7 days), beside its absolute 30 days. */
+  readonly sessionIdleTimeoutMs: number;
 }
 
 /** Email (SPEC §8f). */
@@ -548,7 +550,11 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     httpAdapter: oneOf('HTTP_ADAPTER', ['express', 'fastify'], 'fastify'),
     shutdownTimeoutMs,
     shutdownDrainDelayMs,
-    accounts: { passwordScryptLogN, passwordResetTtlMs: 30 * 60_000 },
+    accounts: {
+      passwordScryptLogN,
+      passwordResetTtlMs: 30 * 60_000,
+      sessionIdleTimeoutMs: duration('SESSION_IDLE_TIMEOUT', '7d', 60_000, 30 * 86_400_000),
+    },
     rateLimits: {
       signIn: {
         accountFailures: integer('RATE_LIMIT_SIGN_IN_ACCOUNT_FAILURES', 10, 0, 1_000_000),

@@ -6,14 +6,8 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { LOGGER } from '../logging/logger.module';
+import { postgresLimiters } from './postgres-limiter.util';
 import { rateLimited } from './rate-limited.error';
-
-const TABLE = 'rate_limits';
-
-/** What the store needs of Postgres: the pool's query, with no named (prepared) statements. */
-interface PgPool {
-  query(query: { text: string; values?: unknown[] }): Promise<unknown>;
-}
 
 /**
  * Sign-in and sign-up throttling (SPEC §8b), shared by every instance through Postgres with
@@ -40,21 +34,7 @@ export class AuthAttemptLimiter {
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
-    const master = (dataSource.driver as unknown as { master: PgPool }).master;
-    // Named statements would not survive a transaction-pooling PgBouncer: send them unnamed.
-    const storeClient: PgPool = { query: ({ text, values }) => master.query({ text, values }) };
-    const limiter = (keyPrefix: string, points: number, duration: number) =>
-      points === 0
-        ? undefined
-        : new RateLimiterPostgres({
-            storeClient,
-            storeType: 'pool',
-            tableName: TABLE,
-            tableCreated: true,
-            keyPrefix,
-            points,
-            duration,
-          });
+    const limiter = postgresLimiters(dataSource);
     const { signIn, signUp, passwordReset } = config.rateLimits;
     this.signInAccount = limiter('sign_in_account', signIn.accountFailures, signIn.windowSeconds);
     this.signInAddress = limiter('sign_in_address', signIn.addressFailures, signIn.windowSeconds);

@@ -21,10 +21,10 @@ export function uniqueEmail(label = 'user'): string {
   return `${label}-${counter}-${randomBytes(4).toString('hex')}@example.test`;
 }
 
-/** The `session=…` pair of a response's Set-Cookie, ready for a `cookie` header. */
+/** The `session=…` pair (`__Host-session=…` in production) of a response's Set-Cookie, ready for a `cookie` header. */
 export function sessionCookieOf(res: request.Response): string {
   const header = res.headers['set-cookie'] as unknown as string[] | undefined;
-  const cookie = header?.find((c) => c.startsWith('session='));
+  const cookie = header?.find((c) => c.startsWith('session=') || c.startsWith('__Host-session='));
   if (cookie === undefined) throw new Error(`no session cookie in ${JSON.stringify(header)}`);
   return cookie.split(';')[0];
 }

@@ -35,6 +35,41 @@ export type AccountResponse = {
     user: AccountUser;
 };
 
+export type AccountSignInSession = {
+    /**
+     * When this sign-in happened.
+     */
+    createdAt: string;
+    /**
+     * Whether this is the session making the request.
+     */
+    current: boolean;
+    /**
+     * When it ends unless used again: the idle timeout after lastUsedAt, or its absolute end (30 days after sign-in), whichever is sooner.
+     */
+    endsAt: string;
+    id: string;
+    /**
+     * The client address of its latest use.
+     */
+    ipAddress: string | null;
+    /**
+     * Its latest use (to within a minute).
+     */
+    lastUsedAt: string;
+    /**
+     * The User-Agent of its latest use (up to 512 characters).
+     */
+    userAgent: string | null;
+};
+
+export type AccountSignInSessionsResponse = {
+    /**
+     * The most recently used first.
+     */
+    sessions: Array<AccountSignInSession>;
+};
+
 export type AccountUser = {
     email: string;
     id: string;
@@ -314,7 +349,7 @@ export type AssigneeFilter = 'me' | 'my_teams' | 'unassigned';
 /**
  * <category>.<verb>: the actions the service writes today; new actions may appear: treat unknown ones as opaque.
  */
-export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.suggestion_dismissed' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.approval_added' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.password_changed' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'settings.escalation_policy_updated' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
+export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.suggestion_dismissed' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.approval_added' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.password_changed' | 'member.sessions_ended' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'settings.escalation_policy_updated' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
 
 export type AuditCategory = 'interrupt' | 'session' | 'member' | 'role' | 'team' | 'api_key' | 'webhook' | 'classification' | 'settings' | 'billing' | 'organisation';
 
@@ -4856,6 +4891,144 @@ export type ChangePasswordResponses = {
 
 export type ChangePasswordResponse = ChangePasswordResponses[keyof ChangePasswordResponses];
 
+export type ListMySignInSessionsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/me/sessions';
+};
+
+export type ListMySignInSessionsErrors = {
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type ListMySignInSessionsError = ListMySignInSessionsErrors[keyof ListMySignInSessionsErrors];
+
+export type ListMySignInSessionsResponses = {
+    200: AccountSignInSessionsResponse;
+};
+
+export type ListMySignInSessionsResponse = ListMySignInSessionsResponses[keyof ListMySignInSessionsResponses];
+
+export type EndMyOtherSignInSessionsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/me/sessions/revoke-others';
+};
+
+export type EndMyOtherSignInSessionsErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type EndMyOtherSignInSessionsError = EndMyOtherSignInSessionsErrors[keyof EndMyOtherSignInSessionsErrors];
+
+export type EndMyOtherSignInSessionsResponses = {
+    /**
+     * Ended (none is fine).
+     */
+    204: void;
+};
+
+export type EndMyOtherSignInSessionsResponse = EndMyOtherSignInSessionsResponses[keyof EndMyOtherSignInSessionsResponses];
+
+export type EndMySignInSessionData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/me/sessions/{id}';
+};
+
+export type EndMySignInSessionErrors = {
+    /**
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it).
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation.
+     */
+    404: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type EndMySignInSessionError = EndMySignInSessionErrors[keyof EndMySignInSessionErrors];
+
+export type EndMySignInSessionResponses = {
+    /**
+     * Ended.
+     */
+    204: void;
+};
+
+export type EndMySignInSessionResponse = EndMySignInSessionResponses[keyof EndMySignInSessionResponses];
+
 export type ListMembersData = {
     body?: never;
     headers?: {
@@ -7253,6 +7426,10 @@ export type RetryWebhookDeliveryErrors = {
      * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
      */
     404: ErrorBody;
+    /**
+     * CONFLICT: the delivery is still waiting to be sent, or the webhook is disabled (a webhook.test delivery excepted).
+     */
+    409: unknown;
     /**
      * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
      */

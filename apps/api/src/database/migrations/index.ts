@@ -37,6 +37,7 @@ import { SessionStorage1795763000001 } from './1795763000001-session-storage';
 import { SessionMessageRetention1795763000000 } from './1795763000000-session-message-retention';
 import { EscalationPolicies1795764000000 } from './1795764000000-escalation-policies';
 import { DecisionResponse1795769000000 } from './1795769000000-decision-response';
+import { SignInSessionActivity1795770000000 } from './1795770000000-sign-in-session-activity';
 import { ClassificationMatchRetention1795772000000 } from './1795772000000-classification-match-retention';
 import { ClassificationSuggestions1795772000001 } from './1795772000001-classification-suggestions';
 import { InterruptOpenedByName1795774000000 } from './1795774000000-interrupt-opened-by-name';
@@ -81,6 +82,7 @@ export const MIGRATIONS = [
   SessionStorage1795763000001,
   EscalationPolicies1795764000000,
   DecisionResponse1795769000000,
+  SignInSessionActivity1795770000000,
   ClassificationMatchRetention1795772000000,
   ClassificationSuggestions1795772000001,
   InterruptOpenedByName1795774000000,

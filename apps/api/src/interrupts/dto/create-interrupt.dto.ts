@@ -94,6 +94,8 @@ export class ActionRequestDto {
     enumName: 'DecisionType',
     isArray: true,
     description: 'Defaults to all four.',
+    // With respond, so the example holds beside responseSchema's (which requires respond).
+    example: ['approve', 'reject', 'respond'],
   })
   @OptionalField()
   @IsArray()

@@ -26,6 +26,49 @@ class AcceptInvitationDto(InterlockModel):
     password: str = Field(..., max_length=200, min_length=8, pattern='^[^\\u0000]*$')
 
 
+class AccountSignInSession(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    """
+    When this sign-in happened.
+    """
+    current: bool
+    """
+    Whether this is the session making the request.
+    """
+    ends_at: AwareDatetime = Field(..., alias='endsAt')
+    """
+    When it ends unless used again: the idle timeout after lastUsedAt, or its absolute end (30 days after sign-in), whichever is sooner.
+    """
+    id: str
+    ip_address: Optional[str] = Field(..., alias='ipAddress')
+    """
+    The client address of its latest use.
+    """
+    last_used_at: AwareDatetime = Field(..., alias='lastUsedAt')
+    """
+    Its latest use (to within a minute).
+    """
+    user_agent: Optional[str] = Field(..., alias='userAgent')
+    """
+    The User-Agent of its latest use (up to 512 characters).
+    """
+
+
+class AccountSignInSessionsResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    sessions: list[AccountSignInSession]
+    """
+    The most recently used first.
+    """
+
+
 class AccountUser(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1857,7 +1900,12 @@ class ActionRequestDto(InterlockModel):
     )
     allowed_decisions: Optional[
         list[Union[Literal['approve', 'edit', 'reject', 'respond'], str]]
-    ] = Field(None, alias='allowedDecisions', min_length=1)
+    ] = Field(
+        None,
+        alias='allowedDecisions',
+        examples=[['approve', 'reject', 'respond']],
+        min_length=1,
+    )
     """
     Defaults to all four.
     """
@@ -1999,6 +2047,7 @@ class AuditEntryResponse(InterlockModel):
         'member.joined',
         'member.removed',
         'member.password_changed',
+        'member.sessions_ended',
         'member.role_changed',
         'organisation.created',
         'settings.notification_preferences_updated',

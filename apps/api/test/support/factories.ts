@@ -228,6 +228,28 @@ export async function openInterrupt(
   return res.body as { id: string; title: string; createdAt: string };
 }
 
+/** Assigns an open interrupt to a member and then escalates it, as a signed-in member: both 200. */
+export async function assignAndEscalate(
+  server: Server,
+  cookie: string,
+  interruptId: string,
+  memberId: string,
+  reason: string,
+): Promise<void> {
+  const steps: [string, object][] = [
+    ['assign', { memberId }],
+    ['escalate', { reason }],
+  ];
+  for (const [step, body] of steps) {
+    const res = await request(server)
+      .post(`/api/interrupts/${interruptId}/${step}`)
+      .set('cookie', cookie)
+      .send(body);
+    if (res.status !== 200)
+      throw new Error(`${step} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  }
+}
+
 /** Starts a Live View session with a key. */
 export async function startSession(
   server: Server,

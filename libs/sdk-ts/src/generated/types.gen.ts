@@ -1780,7 +1780,10 @@ export type RequireHumanOutcome = {
     type: 'require_human';
 };
 
-export type RespondDecision = unknown & {
+/**
+ * Answer instead of running the action: a message, or (an action with a responseSchema) a response valid against it, or both.
+ */
+export type RespondDecision = {
     /**
      * The name of one of the interrupt's action requests.
      */

@@ -1231,43 +1231,7 @@ class Response(InterlockModel):
     )
 
 
-class RespondDecision1(InterlockModel):
-    """
-    Answer instead of running the action: a message, or (an action with a responseSchema) a response valid against it, or both.
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    action_name: str = Field(
-        ...,
-        alias='actionName',
-        examples=['deploy'],
-        max_length=200,
-        min_length=1,
-        pattern='^[^\\u0000]*$',
-    )
-    """
-    The name of one of the interrupt's action requests.
-    """
-    decision: Union[Literal['respond'], str]
-    message: str = Field(
-        ...,
-        max_length=10000,
-        min_length=1,
-        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
-    )
-    """
-    Required with respond unless it carries a response; optional otherwise.
-    """
-    response: Optional[Response] = None
-    """
-    With respond on an action that has a responseSchema (required there; refused on other actions): the typed answer, valid against the action's responseSchema.
-    """
-
-
-class RespondDecision2(InterlockModel):
+class RespondDecision(InterlockModel):
     """
     Answer instead of running the action: a message, or (an action with a responseSchema) a response valid against it, or both.
     """
@@ -1297,7 +1261,7 @@ class RespondDecision2(InterlockModel):
     """
     Required with respond unless it carries a response; optional otherwise.
     """
-    response: Response
+    response: Optional[Response] = None
     """
     With respond on an action that has a responseSchema (required there; refused on other actions): the typed answer, valid against the action's responseSchema.
     """
@@ -2306,24 +2270,12 @@ class CreateWebhookDto(InterlockModel):
 
 
 class DecideInterruptDto(
-    RootModel[
-        Union[
-            ApproveDecision,
-            EditDecision,
-            RejectDecision,
-            Union[RespondDecision1, RespondDecision2],
-        ]
-    ]
+    RootModel[Union[ApproveDecision, EditDecision, RejectDecision, RespondDecision]]
 ):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    root: Union[
-        ApproveDecision,
-        EditDecision,
-        RejectDecision,
-        Union[RespondDecision1, RespondDecision2],
-    ]
+    root: Union[ApproveDecision, EditDecision, RejectDecision, RespondDecision]
     """
     One decision on one action request; the fields allowed depend on `decision`.
     """

@@ -16,7 +16,8 @@ On bodies (`x-interlock-body-rules`):
 - `ianaTimeZone`: the named fields hold a time zone name the service's database knows; valid
   cases get one of a few real names (which one follows from the generated value).
 - `organisationDependent`: the named fields are valid or not depending on the organisation's
-  settings (a deadline to apply `onTimeout` to, `approve` allowed); valid cases leave them out.
+  settings or teams (a deadline to apply `onTimeout` to, `approve` allowed, an approver team with
+  enough members); paths as in `statedInWords`; valid cases leave them out.
 - `statedInWords`: fields whose rules the contract states in words (a `responseSchema` is a JSON
   Schema of a bounded subset); paths, `[]` for each element of an array; valid cases leave them out.
 - `requireAnyOf`: `{fields, fill}`: at least one of `fields` must be there; valid cases without
@@ -198,8 +199,8 @@ def map_case(context: Any, case: Any) -> Any:
                 value = case.body.get(name)
                 if isinstance(value, str):
                     case.body[name] = _TIME_ZONES[sum(map(ord, value)) % len(_TIME_ZONES)]
-            for name in _body_rules(context).get("organisationDependent") or []:
-                case.body.pop(name, None)
+            for path in _body_rules(context).get("organisationDependent") or []:
+                _drop_path(case.body, path.split("."))
             for path in _body_rules(context).get("statedInWords") or []:
                 _drop_path(case.body, path.split("."))
             # A made-up member id answers 404: valid cases name the run's own member (the caller).

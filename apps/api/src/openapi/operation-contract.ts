@@ -253,8 +253,9 @@ export interface BodyRules {
    * (`timeoutSeconds`, or the organisation's default) and `approve` needs the organisation to
    * allow it (SPEC §8e); a default deadline must not exceed the maximum, and a lower maximum makes
    * longer `timeoutSeconds` invalid; an escalation policy's `steps` name the organisation's
-   * members and teams and must come later one after another. The contract test's valid cases
-   * leave them out; the e2e tests cover them.
+   * members and teams and must come later one after another; an action's `approverTeam` names a
+   * team of the organisation with at least `requiredApprovals` members. Paths, `[]` for every
+   * element of an array. The contract test's valid cases leave them out; the e2e tests cover them.
    */
   organisationDependent?: string[];
   /**
@@ -282,7 +283,8 @@ export interface BodyRules {
   callerAssignee?: true;
   /**
    * Fields whose rules the contract states in words, not in JSON Schema: a `responseSchema` is
-   * itself a JSON Schema of a bounded subset (SPEC §5), which a generator cannot aim at. Paths,
+   * itself a JSON Schema of a bounded subset (SPEC §5), which a generator cannot aim at; above 1,
+   * `requiredApprovals` rules out `edit` in `allowedDecisions` (SPEC §8e). Paths,
    * `[]` for every element of an array. The contract test's valid cases leave them out; the e2e
    * tests cover them.
    */
@@ -305,8 +307,8 @@ export const OPERATION_BODY_RULES: Record<string, BodyRules> = {
   addTeamMember: { callerMember: ['memberId'] },
   assignInterrupt: { callerMember: ['memberId'], callerMemberInsteadOf: ['teamId'] },
   createInterrupt: {
-    organisationDependent: ['onTimeout'],
-    statedInWords: ['actionRequests[].responseSchema'],
+    organisationDependent: ['onTimeout', 'actionRequests[].approverTeam'],
+    statedInWords: ['actionRequests[].responseSchema', 'actionRequests[].requiredApprovals'],
   },
   dryRunClassification: {
     requireAnyOf: { fields: ['sample', 'lastInterrupts'], fill: { lastInterrupts: 1 } },

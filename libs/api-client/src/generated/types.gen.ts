@@ -294,6 +294,9 @@ export type ApproverTeam = {
     name: string;
 };
 
+/**
+ * The team whose members alone may decide the action: by id (teamId) or by name (teamName), exactly one.
+ */
 export type ApproverTeamDto = {
     /**
      * The team, by id (or give teamName).

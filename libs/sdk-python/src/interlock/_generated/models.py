@@ -242,6 +242,10 @@ class ApproverTeam(InterlockModel):
 
 
 class ApproverTeamDto(InterlockModel):
+    """
+    The team whose members alone may decide the action: by id (teamId) or by name (teamName), exactly one.
+    """
+
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,

@@ -9,7 +9,7 @@
 // organisations over HTTP, as a user would:
 //   - a Pro organisation: its owner signs up, upgrades the plan and creates an API key (and a
 //     second key that is then made expired directly in the database: expiry cannot be moved
-//     over the API);
+//     over the API), and a team 'Reviewers' holding the owner;
 //   - a Free organisation with its own key.
 // The command after `--` runs with these in its environment:
 //   INTERLOCK_BASE_URL            the service's origin
@@ -246,6 +246,17 @@ async function prepare(baseUrl, db) {
     body: { plan: 'pro' },
   });
   const proKey = await createKey(baseUrl, proCookie, 'sdk-e2e');
+  // The team the contract's example approver team names ({teamName: 'Reviewers'}), with the
+  // owner in it, so the contract test's example of an action request is valid here.
+  const { body: team } = await call(baseUrl, 'POST', '/api/teams', {
+    cookie: proCookie,
+    body: { name: 'Reviewers' },
+  });
+  await call(baseUrl, 'POST', `/api/teams/${team.id}/members`, {
+    cookie: proCookie,
+    body: { memberId: proOwner.memberId },
+    expect: [204],
+  });
   const expiring = await createKey(baseUrl, proCookie, 'sdk-e2e-expired', '7d');
   // Expiry is fixed at creation; only the database can move it into the past. The key has never
   // been used, so the service has nothing cached for it.

@@ -122,6 +122,7 @@ export class ActionRequestDto {
     type: ApproverTeamDto,
     description:
       'Only members of this team (of the organisation) may decide the action; it must have at least requiredApprovals members.',
+    example: { teamName: 'Reviewers' },
   })
   @OptionalField()
   @IsObject()

@@ -1265,7 +1265,9 @@ class RespondDecision(InterlockModel):
     """
     Required with respond unless it carries a response; optional otherwise.
     """
-    response: Optional[Response] = None
+    response: Optional[Response] = Field(
+        None, examples=[{'region': 'eu-west-1', 'replicas': 3}]
+    )
     """
     With respond on an action that has a responseSchema (required there; refused on other actions): the typed answer, valid against the action's responseSchema.
     """
@@ -1892,7 +1894,9 @@ class ActionRequestDto(InterlockModel):
     """
     Defaults to all four.
     """
-    approver_team: Optional[ApproverTeamDto] = Field(None, alias='approverTeam')
+    approver_team: Optional[ApproverTeamDto] = Field(
+        None, alias='approverTeam', examples=[{'teamName': 'Reviewers'}]
+    )
     """
     Only members of this team (of the organisation) may decide the action; it must have at least requiredApprovals members.
     """

@@ -103,7 +103,13 @@ export class InterruptsController {
   ): Promise<InterruptResponse> {
     return markReplay(
       res,
-      await this.interrupts.create(key.organisationId, apiKeyActorOf(key), body, idempotency, ip),
+      await this.interrupts.create({
+        organisationId: key.organisationId,
+        actor: apiKeyActorOf(key),
+        interrupt: body,
+        idempotency,
+        ip,
+      }),
     );
   }
 

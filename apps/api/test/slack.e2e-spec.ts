@@ -8,7 +8,7 @@ import {
   signUpOwner,
   SignedUpOwner,
 } from './support/factories';
-import { SlackStandIn } from './support/slack-stand-in';
+import { shown, type SlackBlock, SlackStandIn } from './support/slack-stand-in';
 import { linkToken, SmtpSink } from './support/smtp-sink';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -16,29 +16,6 @@ const DASHBOARD = 'https://review.example.test/app';
 const BOT_TOKEN = 'xoxb-1111-2222-interlockteststoken';
 const SIGNING_SECRET = '8f742231b10e8888abcd99yyyzzz85a5';
 const CHANNEL = 'C0REVIEWS';
-
-type Block = {
-  type: string;
-  elements?: { action_id?: string; value?: string; text?: { text: string } }[];
-  text?: { text: string };
-};
-
-/** The texts and buttons of a message as Slack shows it. */
-function shown(args: Record<string, unknown>) {
-  const blocks = args.blocks as Block[];
-  const texts = blocks.flatMap((b) => [
-    ...(b.text === undefined ? [] : [b.text.text]),
-    ...(b.type === 'context'
-      ? (b.elements ?? []).map((e) => (e as unknown as { text: string }).text)
-      : []),
-  ]);
-  const buttons = blocks
-    .filter((b) => b.type === 'actions')
-    .flatMap((b) => b.elements ?? [])
-    .filter((e) => e.value !== undefined)
-    .map((e) => ({ label: e.text?.text, value: e.value as string, actionId: e.action_id }));
-  return { text: args.text as string, texts, buttons };
-}
 
 describe('Slack (issue 30 §4): messages with buttons, verified interactions, edited on every change', () => {
   let t: TestApp;
@@ -260,7 +237,7 @@ describe('Slack (issue 30 §4): messages with buttons, verified interactions, ed
     ]);
     expect(JSON.parse(view.buttons[0].value)).toMatchObject({ i: id, a: 'deploy', d: 'approve' });
     // Every text object an agent wrote is plain_text: nothing becomes a mention or a link.
-    const blocks = message.args.blocks as Block[];
+    const blocks = message.args.blocks as SlackBlock[];
     expect(blocks[0]).toEqual({
       type: 'header',
       text: { type: 'plain_text', text: 'Deploy <!channel> to *prod*', emoji: false },
@@ -418,7 +395,10 @@ describe('Slack (issue 30 §4): messages with buttons, verified interactions, ed
       .set('x-api-key', key)
       .send({ reason: 'no longer needed' });
     expect(cancelled.status).toBe(200);
-    const withdrawn = await messageShowing('Withdrawn by its agent', 'Withdrawn by the agent');
+    const withdrawn = await messageShowing(
+      'Withdrawn by its agent',
+      'Withdrawn by the agent (ci-runner): no longer needed',
+    );
     expect(withdrawn.buttons).toEqual([]);
   });
 

@@ -31,11 +31,7 @@ import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { AllowancesService } from '../allowances/allowances.service';
 import { PreparedReads } from '../database/prepared-reads';
-import {
-  IdempotencyService,
-  IdempotentRequest,
-  IdempotentResult,
-} from '../idempotency/idempotency.service';
+import { IdempotencyService, IdempotentResult } from '../idempotency/idempotency.service';
 import { DECISIONS } from './interrupt-decision.entity';
 import { KeysetCursorCodec, keysetPage, type KeysetPosition } from '@interlock/cursor';
 import {
@@ -47,11 +43,12 @@ import {
 } from './interrupt-record';
 import { InterruptsRepository } from './interrupts.repository';
 import { SessionsService } from '../sessions/sessions.service';
-import {
-  type ActionRequestDto,
-  type CreateInterruptDto,
-  MAX_TIMEOUT_SECONDS,
-} from './dto/create-interrupt.dto';
+import { MAX_TIMEOUT_SECONDS } from './dto/create-interrupt.dto';
+import type {
+  CreateInterruptCommand,
+  NewActionRequest,
+  NewInterrupt,
+} from './create-interrupt.command';
 import { OrganisationsRepository } from '../organisation/organisations.repository';
 import type { ListInterruptsQuery } from './dto/list-interrupts.query';
 import type {
@@ -116,7 +113,7 @@ export interface WaitBudget {
  * pass the quorum by), so its decisions default to approve, reject and respond, and an explicit
  * `edit` is refused (SPEC §8e).
  */
-function storedActionRequest(a: ActionRequestDto, n: number): StoredActionRequest {
+function storedActionRequest(a: NewActionRequest, n: number): StoredActionRequest {
   const requiredApprovals = a.requiredApprovals ?? 1;
   if (requiredApprovals > 1 && a.allowedDecisions?.includes('edit'))
     throw new DomainError(
@@ -169,13 +166,8 @@ export class InterruptsService {
    * `interrupt.created` entry, all in one transaction: a refused or failed open leaves no trace
    * (the count included).
    */
-  async create(
-    organisationId: string,
-    actor: ApiKeyActor,
-    body: CreateInterruptDto,
-    idempotency: IdempotentRequest | undefined,
-    ip: string | null,
-  ): Promise<IdempotentResult<InterruptResponse>> {
+  async create(command: CreateInterruptCommand): Promise<IdempotentResult<InterruptResponse>> {
+    const { organisationId, actor, interrupt: body, idempotency, ip } = command;
     const actionRequests: StoredActionRequest[] = body.actionRequests.map((a, n) =>
       storedActionRequest(a, n),
     );
@@ -309,7 +301,7 @@ export class InterruptsService {
   private async resolveApproverTeams(
     tx: Queryable,
     organisationId: string,
-    given: CreateInterruptDto['actionRequests'],
+    given: NewInterrupt['actionRequests'],
     stored: StoredActionRequest[],
   ): Promise<void> {
     for (const [n, a] of given.entries()) {
@@ -333,7 +325,7 @@ export class InterruptsService {
   private async deadlineOf(
     tx: Queryable,
     organisationId: string,
-    body: CreateInterruptDto,
+    body: Pick<NewInterrupt, 'timeoutSeconds' | 'onTimeout'>,
   ): Promise<{ seconds: number; onTimeout: OnTimeout } | null> {
     const settings = await this.organisations.deadlineSettings(tx, organisationId);
     if (settings === undefined) throw DomainError.of('NOT_FOUND');

@@ -100,10 +100,20 @@ export class InterruptsController {
     @IdempotencyKey() idempotency: IdempotentRequest | undefined,
     @ClientIp() ip: string | null,
     @Res({ passthrough: true }) res: HttpResponse,
+    @Req() req: HttpRequest,
   ): Promise<InterruptResponse> {
+    // The key itself (authenticated above): a resumeUrl's signing secret is derived from it.
+    const apiKey = req.headers['x-api-key'];
     return markReplay(
       res,
-      await this.interrupts.create(key.organisationId, apiKeyActorOf(key), body, idempotency, ip),
+      await this.interrupts.create(
+        key.organisationId,
+        apiKeyActorOf(key),
+        body,
+        idempotency,
+        ip,
+        typeof apiKey === 'string' ? apiKey : undefined,
+      ),
     );
   }
 

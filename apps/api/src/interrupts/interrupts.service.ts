@@ -63,6 +63,7 @@ import type {
 import { TeamsService } from '../teams/teams.service';
 import { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
 import { WebhookOutbox } from '../webhooks/webhook-outbox';
+import { InterruptResumes, resumeSigningSecret } from './interrupt-resumes';
 import { INTERRUPT_STATUSES, type InterruptStatus, type OnTimeout } from './interrupt.entity';
 import { InterruptWaits } from './interrupt-waits';
 import {
@@ -157,6 +158,7 @@ export class InterruptsService {
     private readonly waits: InterruptWaits,
     private readonly argus: ArgusPipeline,
     private readonly organisations: OrganisationsRepository,
+    private readonly resumes: InterruptResumes,
     @Inject(APP_CONFIG) config: AppConfig,
     @Optional() reads?: PreparedReads,
   ) {
@@ -167,7 +169,8 @@ export class InterruptsService {
   /**
    * Opens an interrupt, counts it against the month's messages and writes its
    * `interrupt.created` entry, all in one transaction: a refused or failed open leaves no trace
-   * (the count included).
+   * (the count included). `apiKey`, the request's key, signs the resumeUrl's POST (its secret is
+   * derived from it: `resumeSigningSecret`); a body with resumeUrl needs it.
    */
   async create(
     organisationId: string,
@@ -175,7 +178,14 @@ export class InterruptsService {
     body: CreateInterruptDto,
     idempotency: IdempotentRequest | undefined,
     ip: string | null,
+    apiKey?: string,
   ): Promise<IdempotentResult<InterruptResponse>> {
+    const resume =
+      body.resumeUrl === undefined
+        ? undefined
+        : { url: await this.resumes.checkUrl(body.resumeUrl), apiKey };
+    if (resume !== undefined && resume.apiKey === undefined)
+      throw new DomainError('VALIDATION_FAILED', 'resumeUrl: not accepted here');
     const actionRequests: StoredActionRequest[] = body.actionRequests.map((a, n) =>
       storedActionRequest(a, n),
     );
@@ -216,6 +226,11 @@ export class InterruptsService {
           titleWords,
           deadline,
         });
+        if (resume !== undefined)
+          await this.resumes.keep(tx, organisationId, id, {
+            url: resume.url,
+            secret: resumeSigningSecret(resume.apiKey as string),
+          });
         const created = toInterruptResponse(row);
         // Argus (SPEC §8d): its decisions and route, written like a member's, before the record is kept.
         const applied =

@@ -9,6 +9,7 @@ import { PublicRoute } from '../src/auth/decorators/route-access.decorator';
 import { adminDatabaseUrl, createTestDatabase, TestDatabase } from './support/test-database';
 import { startTestApp, TestApp } from './support/test-app';
 import { TcpProxy } from './support/tcp-proxy';
+import { waitFor } from './support/wait-for';
 
 class ProbeDto {
   @IsString()
@@ -433,7 +434,8 @@ describe('a lost database', () => {
 
   it('answers 503 while the database is unreachable, and recovers', async () => {
     const http = () => request(t.app.getHttpServer());
-    expect((await http().get('/health/ready')).status).toBe(200);
+    // Up first (a loaded machine may need a heartbeat or two for the listener's probe).
+    await waitFor(async () => (await http().get('/health/ready')).status === 200, 'readiness');
 
     proxy.cut();
     const down = await http().get('/health/ready');

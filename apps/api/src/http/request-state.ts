@@ -13,6 +13,8 @@ import { nodeRequest } from './platform';
  */
 export class RequestState {
   principal: unknown = undefined;
+  /** The sign-in cookie's token the guard authenticated (event streams re-check it at each heartbeat). */
+  signInToken: string | undefined = undefined;
   notJson = false;
   /** The raw bytes of a form body on a route that verifies a signature over them (`keepsRawForm`). */
   rawBody: Buffer | undefined = undefined;

@@ -106,14 +106,14 @@ export class InterruptsController {
     const apiKey = req.headers['x-api-key'];
     return markReplay(
       res,
-      await this.interrupts.create(
-        key.organisationId,
-        apiKeyActorOf(key),
-        body,
+      await this.interrupts.create({
+        organisationId: key.organisationId,
+        actor: apiKeyActorOf(key),
+        interrupt: body,
         idempotency,
         ip,
-        typeof apiKey === 'string' ? apiKey : undefined,
-      ),
+        apiKey: typeof apiKey === 'string' ? apiKey : undefined,
+      }),
     );
   }
 
@@ -204,7 +204,18 @@ export class InterruptsController {
     @Body() body: DecideInterruptDto,
     @ClientIp() ip: string | null,
   ): Promise<InterruptResponse> {
-    return this.review.decide(member.organisationId, memberActorOf(member), id, body, ip);
+    return this.review.decide({
+      organisationId: member.organisationId,
+      actor: memberActorOf(member),
+      interruptId: id,
+      actionName: body.actionName,
+      decision: body.decision,
+      editedArgs: body.editedArgs,
+      editedName: body.editedName,
+      message: body.message,
+      response: body.response,
+      ip,
+    });
   }
 
   @Post(':id/cancel')
@@ -268,7 +279,19 @@ export class InterruptsController {
     @Body() body: AssignInterruptDto,
     @ClientIp() ip: string | null,
   ): Promise<InterruptResponse> {
-    return this.review.assign(member.organisationId, memberActorOf(member), id, body, ip);
+    return this.review.assign({
+      organisationId: member.organisationId,
+      actor: memberActorOf(member),
+      interruptId: id,
+      // The body names exactly one (its validation): a team, a member, or `memberId: null`.
+      assignee:
+        body.teamId !== undefined
+          ? { type: 'team', id: body.teamId }
+          : body.memberId === null || body.memberId === undefined
+            ? null
+            : { type: 'member', id: body.memberId },
+      ip,
+    });
   }
 
   @Post(':id/escalate')

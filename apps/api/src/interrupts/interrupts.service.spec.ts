@@ -10,7 +10,7 @@ import { IdempotencyService } from '../idempotency/idempotency.service';
 import type { SessionsService } from '../sessions/sessions.service';
 import type { TeamsService } from '../teams/teams.service';
 import type { WebhookOutbox } from '../webhooks/webhook-outbox';
-import type { CreateInterruptDto } from './dto/create-interrupt.dto';
+import type { NewInterrupt } from './create-interrupt.command';
 import type { ListInterruptsQuery } from './dto/list-interrupts.query';
 import {
   type InterruptDetailRow,
@@ -56,10 +56,10 @@ const row: InterruptRow = {
   opened_by_key_name: null,
   decisions: [],
 };
-const body = {
+const body: NewInterrupt = {
   title: 'Deploy to prod',
   actionRequests: [{ name: 'deploy', allowedDecisions: ['approve', 'reject'] }],
-} as CreateInterruptDto;
+};
 const config = {
   cursorSecret: 'a-cursor-secret-of-enough-length-for-tests',
 } as unknown as AppConfig;
@@ -146,7 +146,12 @@ function setUp(
 describe('InterruptsService', () => {
   it('opens an interrupt: the row, its webhook event, then the count and the audit entry by the key; then announces it', async () => {
     const { service, repository, events, steps, prepared } = setUp();
-    const { value, replayed } = await service.create(ORG, agent, body, undefined, null);
+    const { value, replayed } = await service.create({
+      organisationId: ORG,
+      actor: agent,
+      interrupt: body,
+      ip: null,
+    });
     expect((repository.insert as jest.Mock).mock.calls[0][0]).toBe(prepared);
     expect(value).toMatchObject({ id: 'i-1', status: 'open', decisions: [] });
     expect(replayed).toBe(false);
@@ -176,14 +181,24 @@ describe('InterruptsService', () => {
 
   it("locks the linked session through its owner first; a session that is not the organisation's is 404 and nothing is written", async () => {
     const linked = setUp();
-    await linked.service.create(ORG, agent, { ...body, sessionId: SESSION }, undefined, null);
+    await linked.service.create({
+      organisationId: ORG,
+      actor: agent,
+      interrupt: { ...body, sessionId: SESSION },
+      ip: null,
+    });
     expect(linked.steps[0]).toBe('lock session');
     const missing = setUp(
       {},
       { lockForLink: jest.fn(async () => Promise.reject(DomainError.of('NOT_FOUND'))) },
     );
     await expect(
-      missing.service.create(ORG, agent, { ...body, sessionId: SESSION }, undefined, null),
+      missing.service.create({
+        organisationId: ORG,
+        actor: agent,
+        interrupt: { ...body, sessionId: SESSION },
+        ip: null,
+      }),
     ).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect(missing.repository.insert).not.toHaveBeenCalled();
     expect(missing.steps).toEqual([]);
@@ -196,7 +211,9 @@ describe('InterruptsService', () => {
       {},
       { consumeMessage: jest.fn(async () => Promise.reject(spent)) },
     );
-    await expect(service.create(ORG, agent, body, undefined, null)).rejects.toBe(spent);
+    await expect(
+      service.create({ organisationId: ORG, actor: agent, interrupt: body, ip: null }),
+    ).rejects.toBe(spent);
     expect(steps.some((s) => s.startsWith('audit'))).toBe(false);
     expect(events.announce).not.toHaveBeenCalled();
   });

@@ -31,11 +31,7 @@ import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { AllowancesService } from '../allowances/allowances.service';
 import { PreparedReads } from '../database/prepared-reads';
-import {
-  IdempotencyService,
-  IdempotentRequest,
-  IdempotentResult,
-} from '../idempotency/idempotency.service';
+import { IdempotencyService, IdempotentResult } from '../idempotency/idempotency.service';
 import { DECISIONS } from './interrupt-decision.entity';
 import { KeysetCursorCodec, keysetPage, type KeysetPosition } from '@interlock/cursor';
 import {
@@ -47,11 +43,12 @@ import {
 } from './interrupt-record';
 import { InterruptsRepository } from './interrupts.repository';
 import { SessionsService } from '../sessions/sessions.service';
-import {
-  type ActionRequestDto,
-  type CreateInterruptDto,
-  MAX_TIMEOUT_SECONDS,
-} from './dto/create-interrupt.dto';
+import { MAX_TIMEOUT_SECONDS } from './dto/create-interrupt.dto';
+import type {
+  CreateInterruptCommand,
+  NewActionRequest,
+  NewInterrupt,
+} from './create-interrupt.command';
 import { OrganisationsRepository } from '../organisation/organisations.repository';
 import type { ListInterruptsQuery } from './dto/list-interrupts.query';
 import type {
@@ -117,7 +114,7 @@ export interface WaitBudget {
  * pass the quorum by), so its decisions default to approve, reject and respond, and an explicit
  * `edit` is refused (SPEC §8e).
  */
-function storedActionRequest(a: ActionRequestDto, n: number): StoredActionRequest {
+function storedActionRequest(a: NewActionRequest, n: number): StoredActionRequest {
   const requiredApprovals = a.requiredApprovals ?? 1;
   if (requiredApprovals > 1 && a.allowedDecisions?.includes('edit'))
     throw new DomainError(
@@ -169,17 +166,11 @@ export class InterruptsService {
   /**
    * Opens an interrupt, counts it against the month's messages and writes its
    * `interrupt.created` entry, all in one transaction: a refused or failed open leaves no trace
-   * (the count included). `apiKey`, the request's key, signs the resumeUrl's POST (its secret is
+   * (the count included). The command's `apiKey` signs the resumeUrl's POST (its secret is
    * derived from it: `resumeSigningSecret`); a body with resumeUrl needs it.
    */
-  async create(
-    organisationId: string,
-    actor: ApiKeyActor,
-    body: CreateInterruptDto,
-    idempotency: IdempotentRequest | undefined,
-    ip: string | null,
-    apiKey?: string,
-  ): Promise<IdempotentResult<InterruptResponse>> {
+  async create(command: CreateInterruptCommand): Promise<IdempotentResult<InterruptResponse>> {
+    const { organisationId, actor, interrupt: body, idempotency, ip, apiKey } = command;
     const resume =
       body.resumeUrl === undefined
         ? undefined
@@ -324,7 +315,7 @@ export class InterruptsService {
   private async resolveApproverTeams(
     tx: Queryable,
     organisationId: string,
-    given: CreateInterruptDto['actionRequests'],
+    given: NewInterrupt['actionRequests'],
     stored: StoredActionRequest[],
   ): Promise<void> {
     for (const [n, a] of given.entries()) {
@@ -348,7 +339,7 @@ export class InterruptsService {
   private async deadlineOf(
     tx: Queryable,
     organisationId: string,
-    body: CreateInterruptDto,
+    body: Pick<NewInterrupt, 'timeoutSeconds' | 'onTimeout'>,
   ): Promise<{ seconds: number; onTimeout: OnTimeout } | null> {
     const settings = await this.organisations.deadlineSettings(tx, organisationId);
     if (settings === undefined) throw DomainError.of('NOT_FOUND');

@@ -6,7 +6,7 @@ import { InterruptLifecycleService } from '../src/interrupts/interrupt-lifecycle
 import { createApiKey, signUpOwner, SignedUpOwner } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 import { waitFor } from './support/wait-for';
-import { ReceivedRequest, WebhookReceiver } from './support/webhook-receiver';
+import { ReceivedRequest, WebhookReceiver, WebhookReceivers } from './support/webhook-receiver';
 
 /**
  * The signing secret as an agent computes it from its key (SPEC §8e), written out here rather
@@ -21,7 +21,7 @@ describe('resumeUrl (SPEC §8e): the result POSTed once, signed, retried', () =>
   let t: TestApp;
   let owner: SignedUpOwner;
   let key: string;
-  const receivers: WebhookReceiver[] = [];
+  const receivers = new WebhookReceivers();
   const http = () => request(t.app.getHttpServer());
   const db = () => t.app.get(DataSource);
 
@@ -39,15 +39,11 @@ describe('resumeUrl (SPEC §8e): the result POSTed once, signed, retried', () =>
   });
   afterAll(async () => {
     await t.close();
-    await Promise.all(receivers.map((r) => r.stop()));
+    await receivers.stopAll();
   });
 
-  const receiver = async (answer?: ConstructorParameters<typeof WebhookReceiver>[0]) => {
-    const r = new WebhookReceiver(answer);
-    await r.start();
-    receivers.push(r);
-    return r;
-  };
+  const receiver = (answer?: ConstructorParameters<typeof WebhookReceiver>[0]) =>
+    receivers.start(answer);
   const open = (extra: Record<string, unknown>, apiKey = key) =>
     http()
       .post('/api/interrupts')

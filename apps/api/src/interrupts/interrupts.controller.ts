@@ -129,11 +129,12 @@ export class InterruptsController {
     @CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal,
     @Query() query: ListInterruptsQuery,
   ): Promise<JsonText<InterruptListResponse>> {
-    return this.interrupts.listAnswer(
-      caller.organisationId,
-      query,
-      caller.kind === 'member' ? { memberId: caller.memberId } : { apiKeyId: caller.apiKeyId },
-    );
+    return this.interrupts.listAnswer({
+      organisationId: caller.organisationId,
+      caller:
+        caller.kind === 'member' ? { memberId: caller.memberId } : { apiKeyId: caller.apiKeyId },
+      listing: query,
+    });
   }
 
   // Declared before ':id', which would otherwise take "counts" for an id.

@@ -11,7 +11,6 @@ import type { SessionsService } from '../sessions/sessions.service';
 import type { TeamsService } from '../teams/teams.service';
 import type { WebhookOutbox } from '../webhooks/webhook-outbox';
 import type { NewInterrupt } from './create-interrupt.command';
-import type { ListInterruptsQuery } from './dto/list-interrupts.query';
 import {
   type InterruptDetailRow,
   type InterruptRow,
@@ -263,16 +262,17 @@ describe('InterruptsService', () => {
   it('refuses a listing with too many search words, or from after to, before reading anything', async () => {
     const { service, repository } = setUp();
     await expect(
-      service.list(ORG, { q: 'a b c d e f g h i' } as ListInterruptsQuery),
+      service.list({ organisationId: ORG, caller: {}, listing: { q: 'a b c d e f g h i' } }),
     ).rejects.toMatchObject({
       code: 'VALIDATION_FAILED',
       message: 'q: must have at most 8 words',
     });
     await expect(
-      service.list(ORG, {
-        from: '2026-11-22T00:00:00Z',
-        to: '2026-11-21T00:00:00Z',
-      } as ListInterruptsQuery),
+      service.list({
+        organisationId: ORG,
+        caller: {},
+        listing: { from: '2026-11-22T00:00:00Z', to: '2026-11-21T00:00:00Z' },
+      }),
     ).rejects.toMatchObject({
       message: 'from: must not be after to',
     });
@@ -282,24 +282,36 @@ describe('InterruptsService', () => {
   it('matches nothing for "me" that names no member (a key), or a member in no team, without a query', async () => {
     const { service, repository } = setUp();
     expect(
-      await service.list(ORG, { assignee: 'me' } as ListInterruptsQuery, { apiKeyId: 'k-1' }),
+      await service.list({
+        organisationId: ORG,
+        caller: { apiKeyId: 'k-1' },
+        listing: { assignee: 'me' },
+      }),
     ).toEqual({ interrupts: [], nextCursor: null });
     expect(
-      await service.list(ORG, { openedBy: 'me' } as ListInterruptsQuery, { memberId: 'u-1' }),
+      await service.list({
+        organisationId: ORG,
+        caller: { memberId: 'u-1' },
+        listing: { openedBy: 'me' },
+      }),
     ).toEqual({ interrupts: [], nextCursor: null });
     expect(
-      await service.list(ORG, { assignee: 'my_teams' } as ListInterruptsQuery, { memberId: 'u-1' }),
+      await service.list({
+        organisationId: ORG,
+        caller: { memberId: 'u-1' },
+        listing: { assignee: 'my_teams' },
+      }),
     ).toEqual({ interrupts: [], nextCursor: null });
     expect(repository.page).not.toHaveBeenCalled();
   });
 
   it('lists a page filtered by the key for openedBy=me', async () => {
     const { service, repository } = setUp();
-    const page = await service.list(
-      ORG,
-      { openedBy: 'me', status: 'open' } as ListInterruptsQuery,
-      { apiKeyId: 'k-1' },
-    );
+    const page = await service.list({
+      organisationId: ORG,
+      caller: { apiKeyId: 'k-1' },
+      listing: { openedBy: 'me', status: 'open' },
+    });
     expect(page.interrupts.map((i) => i.id)).toEqual(['i-1']);
     expect(repository.page).toHaveBeenCalledWith(
       expect.anything(),

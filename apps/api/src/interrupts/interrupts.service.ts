@@ -50,7 +50,11 @@ import type {
   NewInterrupt,
 } from './create-interrupt.command';
 import { OrganisationsRepository } from '../organisation/organisations.repository';
-import type { ListInterruptsQuery } from './dto/list-interrupts.query';
+import type {
+  InterruptListing,
+  ListCaller,
+  ListInterruptsCommand,
+} from './list-interrupts.command';
 import type {
   InterruptCountsResponse,
   InterruptDetailResponse,
@@ -83,11 +87,6 @@ const DEFAULT_PAGE = 50;
 type ArgusAudit = Pick<AuditEvent, 'action' | 'actor' | 'metadata'>;
 type WriteTail = { organisationId: string; ipAddress: null };
 
-/** Who `me` is in a listing: the signed-in member (`assignee`), or the API key (`openedBy`). */
-export interface ListCaller {
-  memberId?: string;
-  apiKeyId?: string;
-}
 /** A title search holds at most this many words (as the audit log's `q`). */
 const MAX_SEARCH_WORDS = 8;
 
@@ -653,12 +652,9 @@ export class InterruptsService {
    * id), so a page is stable while new interrupts arrive. `caller` is who `me` refers to: the
    * signed-in member for `assignee=me|my_teams`, the API key for `openedBy=me`.
    */
-  async list(
-    organisationId: string,
-    query: ListInterruptsQuery,
-    caller: ListCaller = {},
-  ): Promise<InterruptListResponse> {
-    const page = await this.listRows(organisationId, query, caller);
+  async list(command: ListInterruptsCommand): Promise<InterruptListResponse> {
+    const { organisationId, listing, caller } = command;
+    const page = await this.listRows(organisationId, listing, caller);
     return { interrupts: page.rows.map(toInterruptResponse), nextCursor: page.nextCursor };
   }
 
@@ -668,12 +664,9 @@ export class InterruptsService {
    * page as it is — nothing of it decoded, nothing written out again; any other is rendered from
    * its columns. The same bytes as `list`'s page serialised.
    */
-  async listAnswer(
-    organisationId: string,
-    query: ListInterruptsQuery,
-    caller: ListCaller = {},
-  ): Promise<JsonText<InterruptListResponse>> {
-    const page = await this.listRows(organisationId, query, caller, LISTED_INTERRUPT_COLUMNS);
+  async listAnswer(command: ListInterruptsCommand): Promise<JsonText<InterruptListResponse>> {
+    const { organisationId, listing, caller } = command;
+    const page = await this.listRows(organisationId, listing, caller, LISTED_INTERRUPT_COLUMNS);
     let items = '';
     for (let i = 0; i < page.rows.length; i++) {
       const row = page.rows[i];
@@ -687,7 +680,7 @@ export class InterruptsService {
   /** One page of the listing's rows (`columns`: what the plain listing reads of each). */
   private async listRows(
     organisationId: string,
-    query: ListInterruptsQuery,
+    query: InterruptListing,
     caller: ListCaller,
     columns?: string,
   ): Promise<{ rows: InterruptRow[]; nextCursor: string | null }> {

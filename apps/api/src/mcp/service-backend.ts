@@ -118,7 +118,11 @@ export class ServiceBackend implements InterlockBackend {
         { status: 'open', openedBy: 'me', cursor: page.cursor, limit: page.limit },
         'query',
       );
-      return this.deps.interrupts.list(key.organisationId, query, { apiKeyId: key.apiKeyId });
+      return this.deps.interrupts.list({
+        organisationId: key.organisationId,
+        caller: { apiKeyId: key.apiKeyId },
+        listing: query,
+      });
     });
   }
 

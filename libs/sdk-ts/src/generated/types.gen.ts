@@ -1542,6 +1542,10 @@ export type NotificationPreferenceSet = {
      */
     'interrupt.assigned'?: NotificationChannelModes;
     /**
+     * An interrupt that waited on you no longer does: withdrawn (by whom, and why) or expired at its deadline. To its assignee, or to every reader when nobody is assigned; never to the member who withdrew it.
+     */
+    'interrupt.closed'?: NotificationChannelModes;
+    /**
      * An interrupt assigned to you or your team was answered.
      */
     'interrupt.decided'?: NotificationChannelModes;
@@ -2179,7 +2183,7 @@ export type UpdateInterruptDeadlineSettingsDto = {
 
 export type UpdateNotificationPreferencesDto = {
     /**
-     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder.
+     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed.
      */
     preferences?: NotificationPreferenceSet;
     /**
@@ -2190,7 +2194,7 @@ export type UpdateNotificationPreferencesDto = {
 
 export type UpdateNotificationSettingsDto = {
     /**
-     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder. Replaces the defaults.
+     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed. Replaces the defaults.
      */
     defaults?: NotificationPreferenceSet;
     /**

@@ -2503,6 +2503,12 @@ class NotificationPreferenceSet(InterlockModel):
     """
     An interrupt assigned to you or a team of yours.
     """
+    interrupt_closed: Optional[NotificationChannelModes] = Field(
+        None, alias='interrupt.closed'
+    )
+    """
+    An interrupt that waited on you no longer does: withdrawn (by whom, and why) or expired at its deadline. To its assignee, or to every reader when nobody is assigned; never to the member who withdrew it.
+    """
     interrupt_decided: Optional[NotificationChannelModes] = Field(
         None, alias='interrupt.decided'
     )
@@ -2953,7 +2959,7 @@ class UpdateNotificationPreferencesDto(InterlockModel):
     )
     preferences: Optional[NotificationPreferenceSet] = None
     """
-    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder.
+    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed.
     """
     time_zone: Optional[str] = Field(
         None,
@@ -2974,7 +2980,7 @@ class UpdateNotificationSettingsDto(InterlockModel):
     )
     defaults: Optional[NotificationPreferenceSet] = None
     """
-    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder. Replaces the defaults.
+    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed. Replaces the defaults.
     """
     token_actions: Optional[bool] = Field(None, alias='tokenActions')
     """

@@ -267,6 +267,17 @@ export default [
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'error',
+      // TanStack Query drops the callbacks given to mutate() when their component unmounts, and a
+      // success often unmounts it (the row leaves the refreshed list, the form gives way to its
+      // result): browser tests failed at random on it.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='mutate'][arguments.length>1]",
+          message:
+            'Callbacks passed to mutate() are dropped if the component unmounts first: use whenSettled(m.mutateAsync(…), onSuccess, onError) from @/shared/utils/when-settled.',
+        },
+      ],
     },
   },
   {

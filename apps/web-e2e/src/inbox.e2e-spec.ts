@@ -16,6 +16,8 @@ test.describe('Inbox and interrupts', () => {
     browser,
     pageFor,
   }) => {
+    // The longest flow (sign-up, a key, two browsers, four axe runs): room for a loaded machine.
+    test.setTimeout(180_000);
     const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     const page = await context.newPage();

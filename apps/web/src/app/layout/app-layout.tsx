@@ -37,6 +37,7 @@ import { Logo } from './logo';
 import { NoAccess } from './no-access';
 import { NAV_SECTIONS, pagePermissions, visibleItems } from './nav-items';
 import { useTableCellLabels } from './table-cell-labels';
+import { whenSettled } from '@/shared/utils/when-settled';
 
 /**
  * The organisation this tab acts for, among the person's: `?organisation=<id>` in the address
@@ -83,10 +84,11 @@ export function AppLayout() {
       <NoOrganisation
         account={me.data}
         onSignOut={() =>
-          signOut.mutate(undefined, {
-            onSuccess: () => void navigate('/sign-in', { replace: true }),
-            onError: (error) => notifyError(error, 'Could not sign out'),
-          })
+          whenSettled(
+            signOut.mutateAsync(),
+            () => void navigate('/sign-in', { replace: true }),
+            (error) => notifyError(error, 'Could not sign out'),
+          )
         }
       />
     );
@@ -164,10 +166,11 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
               <Menu.Item
                 color="red"
                 onClick={() =>
-                  signOut.mutate(undefined, {
-                    onSuccess: () => void navigate('/sign-in', { replace: true }),
-                    onError: (error) => notifyError(error, 'Could not sign out'),
-                  })
+                  whenSettled(
+                    signOut.mutateAsync(),
+                    () => void navigate('/sign-in', { replace: true }),
+                    (error) => notifyError(error, 'Could not sign out'),
+                  )
                 }
               >
                 Sign out

@@ -24,6 +24,7 @@ import {
   useMySignInSessions,
 } from '../api/account.queries';
 import { EmailAddress } from '../components/email-address';
+import { whenSettled } from '@/shared/utils/when-settled';
 
 /** Settings → Security: the signed-in person's address, password and sign-in sessions (issue 33). */
 export function SecurityRoute() {
@@ -62,9 +63,12 @@ function ChangePasswordForm() {
     <Paper withBorder p="lg" component="section" aria-labelledby="password-heading">
       <form
         onSubmit={form.onSubmit((values) =>
-          change.mutate(
-            { currentPassword: values.currentPassword, newPassword: values.newPassword },
-            { onSuccess: () => form.reset() },
+          whenSettled(
+            change.mutateAsync({
+              currentPassword: values.currentPassword,
+              newPassword: values.newPassword,
+            }),
+            () => form.reset(),
           ),
         )}
       >

@@ -15,6 +15,7 @@ import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { FormError } from '@/shared/components/form-error';
 import { useCreateApiKey } from '../api/api-keys.queries';
+import { whenSettled } from '@/shared/utils/when-settled';
 
 const EXPIRIES: { value: CreateApiKeyDto['expiry']; label: string }[] = [
   { value: 'never', label: 'Never' },
@@ -92,9 +93,9 @@ export function CreateApiKeyModal({ opened, onClose }: { opened: boolean; onClos
       ) : (
         <form
           onSubmit={form.onSubmit((values) =>
-            create.mutate(
-              { name: values.name.trim(), expiry: values.expiry },
-              { onSuccess: setCreated },
+            whenSettled(
+              create.mutateAsync({ name: values.name.trim(), expiry: values.expiry }),
+              setCreated,
             ),
           )}
         >

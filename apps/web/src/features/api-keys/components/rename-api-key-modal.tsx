@@ -6,6 +6,7 @@ import { FormError } from '@/shared/components/form-error';
 import { notifySuccess } from '@/shared/utils/notify';
 import { useRenameApiKey } from '../api/api-keys.queries';
 import { KEY_NAME_MAX } from './create-api-key-modal';
+import { whenSettled } from '@/shared/utils/when-settled';
 
 export function RenameApiKeyModal({
   apiKey,
@@ -41,13 +42,11 @@ export function RenameApiKeyModal({
     <Modal opened={apiKey !== null} onClose={close} title={`Rename key ${apiKey?.start ?? ''}…`}>
       <form
         onSubmit={form.onSubmit((values) =>
-          rename.mutate(
-            { id: apiKey?.id ?? '', name: values.name.trim() },
-            {
-              onSuccess: (key) => {
-                notifySuccess(`Key renamed to ${key.name}`);
-                close();
-              },
+          whenSettled(
+            rename.mutateAsync({ id: apiKey?.id ?? '', name: values.name.trim() }),
+            (key) => {
+              notifySuccess(`Key renamed to ${key.name}`);
+              close();
             },
           ),
         )}

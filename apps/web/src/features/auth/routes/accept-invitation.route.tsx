@@ -23,6 +23,7 @@ import {
   useJoinInvitation,
   useSignOut,
 } from '../api/auth.queries';
+import { whenSettled } from '@/shared/utils/when-settled';
 
 /**
  * The link an inviter sends: `/invitations/<token>`. A signed-in person joins with the account
@@ -103,9 +104,7 @@ function JoinSignedIn({
         fullWidth
         disabled={!same}
         loading={join.isPending}
-        onClick={() =>
-          join.mutate(undefined, { onSuccess: () => void navigate('/', { replace: true }) })
-        }
+        onClick={() => whenSettled(join.mutateAsync(), () => void navigate('/', { replace: true }))}
       >
         Join the organisation
       </Button>
@@ -113,9 +112,11 @@ function JoinSignedIn({
         variant="subtle"
         size="xs"
         onClick={() =>
-          signOut.mutate(undefined, {
-            onError: (error) => notifyError(error, 'Could not sign out'),
-          })
+          whenSettled(
+            signOut.mutateAsync(),
+            () => undefined,
+            (error) => notifyError(error, 'Could not sign out'),
+          )
         }
       >
         Sign out
@@ -149,9 +150,9 @@ function CreateAccount({ token }: { token: string }) {
       <Divider label="or create your account" labelPosition="center" />
       <form
         onSubmit={form.onSubmit((values) =>
-          accept.mutate(
-            { name: values.name.trim(), password: values.password },
-            { onSuccess: () => void navigate('/', { replace: true }) },
+          whenSettled(
+            accept.mutateAsync({ name: values.name.trim(), password: values.password }),
+            () => void navigate('/', { replace: true }),
           ),
         )}
       >

@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { FormError } from '@/shared/components/form-error';
 import { useConfirmPasswordReset, useRequestPasswordReset } from '../api/passwords.queries';
 import { useFragmentToken } from '../utils/use-fragment-token';
+import { whenSettled } from '@/shared/utils/when-settled';
 
 /**
  * "Forgot your password?" and the emailed link's page. The link carries its token in the URL's
@@ -49,7 +50,7 @@ function RequestLink() {
     <form
       onSubmit={form.onSubmit((values) => {
         const email = values.email.trim();
-        request.mutate(email, { onSuccess: () => setSentTo(email) });
+        whenSettled(request.mutateAsync(email), () => setSentTo(email));
       })}
     >
       <Stack>

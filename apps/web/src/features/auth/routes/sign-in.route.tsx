@@ -5,6 +5,7 @@ import { Link, useNavigate } from 'react-router';
 import { FormError } from '@/shared/components/form-error';
 import { useSignIn } from '../api/auth.queries';
 import { RedirectIfSignedIn, useNextPath } from '../components/redirect-if-signed-in';
+import { whenSettled } from '@/shared/utils/when-settled';
 
 export function SignInRoute() {
   useDocumentTitle('Sign in · Interlock');
@@ -21,9 +22,9 @@ export function SignInRoute() {
   return (
     <form
       onSubmit={form.onSubmit((values) =>
-        signIn.mutate(
-          { email: values.email.trim(), password: values.password },
-          { onSuccess: () => void navigate(next, { replace: true }) },
+        whenSettled(
+          signIn.mutateAsync({ email: values.email.trim(), password: values.password }),
+          () => void navigate(next, { replace: true }),
         ),
       )}
     >

@@ -5,6 +5,7 @@ import { Link, useNavigate } from 'react-router';
 import { FormError } from '@/shared/components/form-error';
 import { useSignUp } from '../api/auth.queries';
 import { RedirectIfSignedIn } from '../components/redirect-if-signed-in';
+import { whenSettled } from '@/shared/utils/when-settled';
 
 export function SignUpRoute() {
   useDocumentTitle('Create an organisation · Interlock');
@@ -29,14 +30,14 @@ export function SignUpRoute() {
   return (
     <form
       onSubmit={form.onSubmit((values) =>
-        signUp.mutate(
-          {
+        whenSettled(
+          signUp.mutateAsync({
             name: values.name.trim(),
             email: values.email.trim(),
             password: values.password,
             organisationName: values.organisationName.trim(),
-          },
-          { onSuccess: () => void navigate('/integrations/api-keys?welcome=1', { replace: true }) },
+          }),
+          () => void navigate('/integrations/api-keys?welcome=1', { replace: true }),
         ),
       )}
     >

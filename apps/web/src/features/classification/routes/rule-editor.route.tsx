@@ -55,6 +55,7 @@ import {
   type RuleForm,
   type RuleRisk,
 } from '../components/rule-draft';
+import { whenSettled } from '@/shared/utils/when-settled';
 
 /** Options for ids the lists do not hold (a session or member not loaded, or gone): shown by id. */
 function withUnknown(
@@ -125,12 +126,10 @@ function RuleEditor({ id, initial }: { id: string | undefined; initial: RuleForm
             onSubmit={(e) => {
               e.preventDefault();
               if (!built.ok) return;
-              save.mutate(built.draft, {
-                onSuccess: (rule) => {
-                  setSaved(true);
-                  if (id === undefined)
-                    navigate(`/settings/classification/${rule.id}`, { replace: true });
-                },
+              whenSettled(save.mutateAsync(built.draft), (rule) => {
+                setSaved(true);
+                if (id === undefined)
+                  void navigate(`/settings/classification/${rule.id}`, { replace: true });
               });
             }}
           >

@@ -39,6 +39,7 @@ import { requiredApprovalsOf } from './interrupt-badges';
 import { ResponseForm } from './response-form';
 import type { ResponseSchema } from '@interlock/domain';
 import './action-card.css';
+import { whenSettled } from '@/shared/utils/when-settled';
 
 const DECIDED: Record<DecisionType, { label: string; color: string }> = {
   approve: { label: 'Approved', color: 'teal' },
@@ -104,21 +105,19 @@ export function ActionCard({
   const approvedByMe = approvals.some((a) => a.memberId === me);
 
   const send = (body: DecisionBody) =>
-    decide.mutate(
-      { id: interrupt.id, body: { actionName: action.name, ...body } },
-      {
-        onSuccess: () => {
+    whenSettled(
+      decide.mutateAsync({ id: interrupt.id, body: { actionName: action.name, ...body } }),
+      () => {
+        setMode(null);
+        window.requestAnimationFrame(() => heading.current?.focus());
+        onDecided?.();
+      },
+      (error) => {
+        // A colleague decided first: the interrupt is refreshed and shows who.
+        if (isApiError(error) && error.status === 409) {
+          setLostRace(error.message);
           setMode(null);
-          window.requestAnimationFrame(() => heading.current?.focus());
-          onDecided?.();
-        },
-        onError: (error) => {
-          // A colleague decided first: the interrupt is refreshed and shows who.
-          if (isApiError(error) && error.status === 409) {
-            setLostRace(error.message);
-            setMode(null);
-          }
-        },
+        }
       },
     );
 

@@ -16,6 +16,7 @@ import { notifications } from '@mantine/notifications';
 import { FormError } from '@/shared/components/form-error';
 import { useAlwaysAllow } from '../api/interrupts.queries';
 import { type ArgChoice, conditionsOf, NAMEABLE } from './always-allow';
+import { whenSettled } from '@/shared/utils/when-settled';
 
 const EXPIRY_DAYS = ['1', '7', '30', '90', '365'];
 
@@ -59,31 +60,31 @@ export function AlwaysAllowForm({
       onSubmit={(event) => {
         event.preventDefault();
         if (!built.ok) return;
-        allow.mutate(
-          {
+        // The approval replaces this form with the decision: callbacks given to mutate() would be
+        // dropped with it.
+        whenSettled(
+          allow.mutateAsync({
             interruptId: interrupt.id,
             actionName: action.name,
             args: built.args,
             expiresInDays: Number(days),
-          },
-          {
-            onSuccess: ({ rule }) => {
-              notifications.show({
-                color: 'teal',
-                autoClose: 8_000,
-                title: `Approved, and ${rule.name} created`,
-                message: (
-                  <>
-                    Argus approves the same from this key until{' '}
-                    {new Date(rule.expiresAt ?? '').toLocaleDateString()}.{' '}
-                    <Anchor href={`/settings/classification/${rule.id}`} size="sm">
-                      See the rule
-                    </Anchor>
-                  </>
-                ),
-              });
-              onDone();
-            },
+          }),
+          ({ rule }) => {
+            notifications.show({
+              color: 'teal',
+              autoClose: 8_000,
+              title: `Approved, and ${rule.name} created`,
+              message: (
+                <>
+                  Argus approves the same from this key until{' '}
+                  {new Date(rule.expiresAt ?? '').toLocaleDateString()}.{' '}
+                  <Anchor href={`/settings/classification/${rule.id}`} size="sm">
+                    See the rule
+                  </Anchor>
+                </>
+              ),
+            });
+            onDone();
           },
         );
       }}

@@ -7,6 +7,7 @@ import { useCan, useSignedIn } from '@/shared/sign-in/sign-in-session.queries';
 import { notifySuccess } from '@/shared/utils/notify';
 import { useAssign, useEscalate } from '../api/interrupts.queries';
 import { AssigneeBadge } from './interrupt-badges';
+import { whenSettled } from '@/shared/utils/when-settled';
 
 /** Assign to a member or a team, or unassign. Whoever may assign may list members and teams. */
 export function AssignPanel({ interrupt }: { interrupt: InterruptResponse }) {
@@ -36,13 +37,14 @@ export function AssignPanel({ interrupt }: { interrupt: InterruptResponse }) {
   ];
   const submit = (value: string | null) => {
     const [type, id] = value === null ? ['member', null] : value.split(':');
-    assign.mutate(
-      { id: interrupt.id, body: type === 'team' ? { teamId: id as string } : { memberId: id } },
-      {
-        onSuccess: (updated) => {
-          setTarget(null);
-          notifySuccess(updated.assignee ? `Assigned to ${updated.assignee.name}` : 'Unassigned');
-        },
+    whenSettled(
+      assign.mutateAsync({
+        id: interrupt.id,
+        body: type === 'team' ? { teamId: id as string } : { memberId: id },
+      }),
+      (updated) => {
+        setTarget(null);
+        notifySuccess(updated.assignee ? `Assigned to ${updated.assignee.name}` : 'Unassigned');
       },
     );
   };
@@ -122,13 +124,14 @@ export function EscalatePanel({ interrupt }: { interrupt: InterruptResponse }) {
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          escalate.mutate(
-            { id: interrupt.id, reason: reason.trim() === '' ? undefined : reason.trim() },
-            {
-              onSuccess: (updated) => {
-                setReason('');
-                notifySuccess(`Escalated (level ${updated.escalationLevel})`);
-              },
+          whenSettled(
+            escalate.mutateAsync({
+              id: interrupt.id,
+              reason: reason.trim() === '' ? undefined : reason.trim(),
+            }),
+            (updated) => {
+              setReason('');
+              notifySuccess(`Escalated (level ${updated.escalationLevel})`);
             },
           );
         }}

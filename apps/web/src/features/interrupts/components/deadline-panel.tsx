@@ -9,6 +9,7 @@ import { dateTime } from '@/shared/utils/format';
 import { notifySuccess } from '@/shared/utils/notify';
 import { useExtendDeadline } from '../api/interrupts.queries';
 import { onTimeoutText } from './interrupt-badges';
+import { whenSettled } from '@/shared/utils/when-settled';
 
 /**
  * An interrupt's deadline (SPEC §8e): the time left and what happens then; members who decide
@@ -51,12 +52,9 @@ export function DeadlinePanel({
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          extend.mutate(
-            { id: interrupt.id, timeoutSeconds: seconds },
-            {
-              onSuccess: (updated) =>
-                notifySuccess(`Deadline moved to ${dateTime(updated.expiresAt ?? '')}`),
-            },
+          whenSettled(
+            extend.mutateAsync({ id: interrupt.id, timeoutSeconds: seconds }),
+            (updated) => notifySuccess(`Deadline moved to ${dateTime(updated.expiresAt ?? '')}`),
           );
         }}
       >

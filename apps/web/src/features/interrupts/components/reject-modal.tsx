@@ -4,6 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormError } from '@/shared/components/form-error';
 import { useDecide, undecidedActions } from '../api/interrupts.queries';
+import { whenSettled } from '@/shared/utils/when-settled';
 
 /** `r` in the inbox: reject every undecided action of the interrupt, with a reason. */
 export function RejectModal({
@@ -46,11 +47,9 @@ export function RejectModal({
         onSubmit={(event) => {
           event.preventDefault();
           if (interrupt)
-            reject.mutate(interrupt, {
-              onSuccess: () => {
-                onDone(interrupt.title);
-                close();
-              },
+            whenSettled(reject.mutateAsync(interrupt), () => {
+              onDone(interrupt.title);
+              close();
             });
         }}
       >

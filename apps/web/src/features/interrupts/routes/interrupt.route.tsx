@@ -33,6 +33,7 @@ import {
   StatusBadge,
 } from '../components/interrupt-badges';
 import { useInterruptShortcuts } from '../components/use-interrupt-shortcuts';
+import { whenSettled } from '@/shared/utils/when-settled';
 
 /** One interrupt: its actions to decide, assignment, escalation and history. `?edit=<action>` opens that action's editor. */
 export function InterruptRoute() {
@@ -228,11 +229,9 @@ function DecideAllBar({
             color="teal"
             loading={approveAll.isPending}
             onClick={() =>
-              approveAll.mutate(interrupt, {
-                onSuccess: onDecided,
-                onError: (error) =>
-                  notifyError(error, `Could not approve every action of “${interrupt.title}”`),
-              })
+              whenSettled(approveAll.mutateAsync(interrupt), onDecided, (error) =>
+                notifyError(error, `Could not approve every action of “${interrupt.title}”`),
+              )
             }
           >
             Approve all {open.length} actions

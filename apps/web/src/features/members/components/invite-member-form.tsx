@@ -17,6 +17,7 @@ import { useState } from 'react';
 import { FormError } from '@/shared/components/form-error';
 import { dateTime } from '@/shared/utils/format';
 import { useCreateInvitation } from '../api/members.queries';
+import { whenSettled } from '@/shared/utils/when-settled';
 
 export function invitationLink(token: string): string {
   return `${window.location.origin}/invitations/${encodeURIComponent(token)}`;
@@ -45,13 +46,11 @@ export function InviteMemberForm({
         </Title>
         <form
           onSubmit={form.onSubmit((values) =>
-            create.mutate(
-              { email: values.email.trim(), roleId: values.roleId },
-              {
-                onSuccess: (invitation) => {
-                  setCreated(invitation);
-                  form.setFieldValue('email', '');
-                },
+            whenSettled(
+              create.mutateAsync({ email: values.email.trim(), roleId: values.roleId }),
+              (invitation) => {
+                setCreated(invitation);
+                form.setFieldValue('email', '');
               },
             ),
           )}

@@ -10,6 +10,7 @@ import { useMembers, useRoles } from '@/shared/directory/directory.queries';
 import { useCan, useSignedIn } from '@/shared/sign-in/sign-in-session.queries';
 import { notifyError, notifySuccess } from '@/shared/utils/notify';
 import { useChangeMemberRole, useRemoveMember } from '../api/members.queries';
+import { whenSettled } from '@/shared/utils/when-settled';
 
 /** Members: who is in the organisation, their role; change it or remove them. */
 export function MembersRoute() {
@@ -99,14 +100,12 @@ export function MembersRoute() {
                           onChange={(roleId) =>
                             roleId &&
                             roleId !== m.roleId &&
-                            changeRole.mutate(
-                              { id: m.id, roleId },
-                              {
-                                onSuccess: (updated) =>
-                                  notifySuccess(`${updated.name} is now ${updated.roleName}`),
-                                onError: (error) =>
-                                  notifyError(error, `Could not change the role of ${m.name}`),
-                              },
+                            whenSettled(
+                              changeRole.mutateAsync({ id: m.id, roleId }),
+                              (updated) =>
+                                notifySuccess(`${updated.name} is now ${updated.roleName}`),
+                              (error) =>
+                                notifyError(error, `Could not change the role of ${m.name}`),
                             )
                           }
                         />

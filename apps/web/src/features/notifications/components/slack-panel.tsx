@@ -26,6 +26,7 @@ import {
   useDisconnectSlack,
   useSlackSettings,
 } from '../api/notifications.queries';
+import { whenSettled } from '@/shared/utils/when-settled';
 
 const STATUS_COLORS = { pending: 'gray', sending: 'blue', sent: 'green', failed: 'red' } as const;
 
@@ -111,19 +112,17 @@ export function SlackPanel({ canManage }: { canManage: boolean }) {
           <form
             onSubmit={(event) => {
               event.preventDefault();
-              connect.mutate(
-                {
+              whenSettled(
+                connect.mutateAsync({
                   botToken: botToken.trim(),
                   signingSecret: signingSecret.trim(),
                   channelId: channelId.trim(),
                   teamId,
-                },
-                {
-                  onSuccess: () => {
-                    setEditing(false);
-                    setBotToken('');
-                    setSigningSecret('');
-                  },
+                }),
+                () => {
+                  setEditing(false);
+                  setBotToken('');
+                  setSigningSecret('');
                 },
               );
             }}

@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { FormError } from '@/shared/components/form-error';
 import { notifySuccess } from '@/shared/utils/notify';
 import { useCreateOrganisation } from '../api/organisation.queries';
+import { whenSettled } from '@/shared/utils/when-settled';
 
 /** Another organisation for the signed-in person (a staging one beside production, a client's…), which they own. */
 export function CreateOrganisationModal({
@@ -35,13 +36,11 @@ export function CreateOrganisationModal({
     <Modal opened={opened} onClose={close} title="Create an organisation">
       <form
         onSubmit={form.onSubmit((values) =>
-          create.mutate(values.name.trim(), {
-            onSuccess: (created) => {
-              close();
-              notifySuccess(`You now own ${created.organisation.name}`);
-              void navigate('/integrations/api-keys?welcome=1');
-              void create.switchTo(created.organisation.id);
-            },
+          whenSettled(create.mutateAsync(values.name.trim()), (created) => {
+            close();
+            notifySuccess(`You now own ${created.organisation.name}`);
+            void navigate('/integrations/api-keys?welcome=1');
+            void create.switchTo(created.organisation.id);
           }),
         )}
       >

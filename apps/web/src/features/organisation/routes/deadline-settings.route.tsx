@@ -10,6 +10,7 @@ import { useCan } from '@/shared/sign-in/sign-in-session.queries';
 import { describeDuration } from '@/shared/utils/duration';
 import { notifySuccess } from '@/shared/utils/notify';
 import { useDeadlineSettings, useUpdateDeadlineSettings } from '../api/organisation.queries';
+import { whenSettled } from '@/shared/utils/when-settled';
 
 /** A default deadline to offer when none is set: one day. */
 const SUGGESTED_DEFAULT = 86_400;
@@ -49,7 +50,7 @@ export function DeadlineSettingsRoute() {
         <form
           onSubmit={(event) => {
             event.preventDefault();
-            save.mutate(draft, { onSuccess: () => notifySuccess('Deadline settings saved') });
+            whenSettled(save.mutateAsync(draft), () => notifySuccess('Deadline settings saved'));
           }}
         >
           <Stack gap="lg">

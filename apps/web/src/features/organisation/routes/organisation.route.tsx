@@ -11,6 +11,7 @@ import { describeDuration } from '@/shared/utils/duration';
 import { notifySuccess } from '@/shared/utils/notify';
 import { useChangePlan, useOrganisation } from '../api/organisation.queries';
 import { UsageBar } from '../components/usage-bar';
+import { whenSettled } from '@/shared/utils/when-settled';
 
 const PLANS: Record<Plan, { name: string; summary: string }> = {
   free: {
@@ -139,11 +140,9 @@ export function OrganisationRoute() {
               loading={change.isPending}
               onClick={() =>
                 target &&
-                change.mutate(target, {
-                  onSuccess: () => {
-                    notifySuccess(`The organisation is now on the ${PLANS[target].name} plan`);
-                    close();
-                  },
+                whenSettled(change.mutateAsync(target), () => {
+                  notifySuccess(`The organisation is now on the ${PLANS[target].name} plan`);
+                  close();
                 })
               }
             >

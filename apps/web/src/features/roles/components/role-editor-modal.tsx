@@ -16,6 +16,7 @@ import { useSignedIn } from '@/shared/sign-in/sign-in-session.queries';
 import { notifySuccess } from '@/shared/utils/notify';
 import { useCreateRole, useUpdateRole } from '../api/roles.queries';
 import { PERMISSION_GROUPS } from './permission-groups';
+import { whenSettled } from '@/shared/utils/when-settled';
 
 /** Create a custom role (role = undefined) or edit one: a name and permission checkboxes. */
 export function RoleEditorModal({
@@ -53,8 +54,7 @@ export function RoleEditorModal({
       notifySuccess(role ? `Role ${saved.name} saved` : `Role ${saved.name} created`);
       close();
     };
-    if (role) update.mutate({ id: role.id, body }, { onSuccess: done });
-    else create.mutate(body, { onSuccess: done });
+    whenSettled(role ? update.mutateAsync({ id: role.id, body }) : create.mutateAsync(body), done);
   });
   return (
     <Modal

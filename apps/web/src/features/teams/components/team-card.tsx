@@ -21,6 +21,7 @@ import {
   useRemoveTeamMember,
   useRenameTeam,
 } from '../api/teams.queries';
+import { whenSettled } from '@/shared/utils/when-settled';
 
 export function TeamCard({
   team,
@@ -97,9 +98,10 @@ export function TeamCard({
                   size="sm"
                   aria-label={`Remove ${byId.get(id)?.name ?? 'member'} from ${team.name}`}
                   onClick={() =>
-                    removeMember.mutate(
-                      { teamId: team.id, memberId: id },
-                      { onError: (error) => notifyError(error, 'Could not remove the member') },
+                    whenSettled(
+                      removeMember.mutateAsync({ teamId: team.id, memberId: id }),
+                      () => undefined,
+                      (error) => notifyError(error, 'Could not remove the member'),
                     )
                   }
                 />
@@ -124,12 +126,10 @@ export function TeamCard({
               loading={add.isPending}
               onClick={() =>
                 adding &&
-                add.mutate(
-                  { teamId: team.id, memberId: adding },
-                  {
-                    onSuccess: () => setAdding(null),
-                    onError: (error) => notifyError(error, 'Could not add the member'),
-                  },
+                whenSettled(
+                  add.mutateAsync({ teamId: team.id, memberId: adding }),
+                  () => setAdding(null),
+                  (error) => notifyError(error, 'Could not add the member'),
                 )
               }
             >
@@ -166,7 +166,7 @@ function RenameTeamModal({
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          rename.mutate({ id: team.id, name: name.trim() }, { onSuccess: () => close() });
+          whenSettled(rename.mutateAsync({ id: team.id, name: name.trim() }), () => close());
         }}
       >
         <Stack>

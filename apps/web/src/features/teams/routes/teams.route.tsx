@@ -9,6 +9,7 @@ import { useMembers, useTeams } from '@/shared/directory/directory.queries';
 import { useCan } from '@/shared/sign-in/sign-in-session.queries';
 import { useCreateTeam } from '../api/teams.queries';
 import { TeamCard } from '../components/team-card';
+import { whenSettled } from '@/shared/utils/when-settled';
 
 export function TeamsRoute() {
   const teams = useTeams();
@@ -28,7 +29,7 @@ export function TeamsRoute() {
             onSubmit={(event) => {
               event.preventDefault();
               if (name.trim() === '') return;
-              create.mutate(name.trim(), { onSuccess: () => setName('') });
+              whenSettled(create.mutateAsync(name.trim()), () => setName(''));
             }}
           >
             <Group align="flex-end">

@@ -6,6 +6,7 @@ import { FormError } from '@/shared/components/form-error';
 import { useCreateWebhook } from '../api/webhooks.queries';
 import { EventTypesField } from './event-types-field';
 import { SecretShownOnce } from './secret-shown-once';
+import { whenSettled } from '@/shared/utils/when-settled';
 
 export const URL_MAX = 2048;
 export const DESCRIPTION_MAX = 500;
@@ -52,14 +53,14 @@ export function CreateWebhookModal({ opened, onClose }: { opened: boolean; onClo
       ) : (
         <form
           onSubmit={form.onSubmit((values) =>
-            create.mutate(
-              {
+            whenSettled(
+              create.mutateAsync({
                 url: values.url.trim(),
                 description: values.description.trim(),
                 eventTypes: values.eventTypes as WebhookEventType[] | null,
                 enabled: values.enabled,
-              },
-              { onSuccess: setCreated },
+              }),
+              setCreated,
             ),
           )}
         >

@@ -7,6 +7,7 @@ import { notifySuccess } from '@/shared/utils/notify';
 import { useUpdateWebhook } from '../api/webhooks.queries';
 import { DESCRIPTION_MAX, URL_MAX } from './create-webhook-modal';
 import { EventTypesField } from './event-types-field';
+import { whenSettled } from '@/shared/utils/when-settled';
 
 /** Change the URL, the description or the events. */
 export function EditWebhookModal({
@@ -45,20 +46,18 @@ export function EditWebhookModal({
         onSubmit={form.onSubmit((values) =>
           webhook === null
             ? undefined
-            : update.mutate(
-                {
+            : whenSettled(
+                update.mutateAsync({
                   id: webhook.id,
                   body: {
                     url: values.url.trim(),
                     description: values.description.trim(),
                     eventTypes: values.eventTypes as WebhookEventType[] | null,
                   },
-                },
-                {
-                  onSuccess: () => {
-                    notifySuccess('Webhook saved');
-                    close();
-                  },
+                }),
+                () => {
+                  notifySuccess('Webhook saved');
+                  close();
                 },
               ),
         )}

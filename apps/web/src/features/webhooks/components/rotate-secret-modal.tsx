@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { FormError } from '@/shared/components/form-error';
 import { useRotateWebhookSecret } from '../api/webhooks.queries';
 import { SecretShownOnce } from './secret-shown-once';
+import { whenSettled } from '@/shared/utils/when-settled';
 
 /** Confirm, rotate, then show the new secret this once. */
 export function RotateSecretModal({
@@ -48,7 +49,7 @@ export function RotateSecretModal({
             </Button>
             <Button
               loading={rotate.isPending}
-              onClick={() => webhook && rotate.mutate(webhook.id, { onSuccess: setRotated })}
+              onClick={() => webhook && whenSettled(rotate.mutateAsync(webhook.id), setRotated)}
             >
               Rotate secret
             </Button>

@@ -21,6 +21,7 @@ import { EditWebhookModal } from '../components/edit-webhook-modal';
 import { describeEventTypes } from '../components/event-types';
 import { RotateSecretModal } from '../components/rotate-secret-modal';
 import { WebhookStatusBadge } from '../components/webhook-status-badge';
+import { whenSettled } from '@/shared/utils/when-settled';
 
 /** One webhook: its settings, test, rotate, enable / disable, and its deliveries with retry. */
 export function WebhookRoute() {
@@ -45,17 +46,16 @@ export function WebhookRoute() {
   const hook = webhook.data;
 
   const sendTest = () =>
-    test.mutate(hook.id, {
-      onSuccess: () => notifySuccess('Test event queued'),
-      onError: (error) => notifyError(error),
-    });
+    whenSettled(
+      test.mutateAsync(hook.id),
+      () => notifySuccess('Test event queued'),
+      (error) => notifyError(error),
+    );
   const retryOne = (delivery: WebhookDeliveryResponse) =>
-    retry.mutate(
-      { webhookId: hook.id, deliveryId: delivery.id },
-      {
-        onSuccess: () => notifySuccess('Delivery queued again'),
-        onError: (error) => notifyError(error),
-      },
+    whenSettled(
+      retry.mutateAsync({ webhookId: hook.id, deliveryId: delivery.id }),
+      () => notifySuccess('Delivery queued again'),
+      (error) => notifyError(error),
     );
 
   return (
@@ -124,9 +124,13 @@ export function WebhookRoute() {
               label="Enabled"
               checked={hook.enabled}
               onChange={(event) =>
-                update.mutate(
-                  { id: hook.id, body: { enabled: event.currentTarget.checked } },
-                  { onError: (error) => notifyError(error) },
+                whenSettled(
+                  update.mutateAsync({
+                    id: hook.id,
+                    body: { enabled: event.currentTarget.checked },
+                  }),
+                  () => undefined,
+                  (error) => notifyError(error),
                 )
               }
             />

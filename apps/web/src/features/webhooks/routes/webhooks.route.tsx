@@ -10,6 +10,7 @@ import { notifyError, notifySuccess } from '@/shared/utils/notify';
 import { useUpdateWebhook, useWebhooks } from '../api/webhooks.queries';
 import { CreateWebhookModal } from '../components/create-webhook-modal';
 import { WebhooksTable } from '../components/webhooks-table';
+import { whenSettled } from '@/shared/utils/when-settled';
 
 /** Integrations → Webhooks: endpoints that receive the organisation's events, signed. */
 export function WebhooksRoute() {
@@ -17,12 +18,10 @@ export function WebhooksRoute() {
   const update = useUpdateWebhook();
   const [creating, setCreating] = useState(false);
   const toggle = (webhook: WebhookResponse, enabled: boolean) =>
-    update.mutate(
-      { id: webhook.id, body: { enabled } },
-      {
-        onSuccess: () => notifySuccess(`${webhook.url} ${enabled ? 'enabled' : 'disabled'}`),
-        onError: (error) => notifyError(error),
-      },
+    whenSettled(
+      update.mutateAsync({ id: webhook.id, body: { enabled } }),
+      () => notifySuccess(`${webhook.url} ${enabled ? 'enabled' : 'disabled'}`),
+      (error) => notifyError(error),
     );
 
   return (

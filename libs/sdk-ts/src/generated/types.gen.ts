@@ -671,6 +671,10 @@ export type CreateInterruptDto = {
      */
     onTimeout?: OnTimeout;
     /**
+     * When the interrupt is answered, expires or is withdrawn, the service POSTs the result here once (the webhook payload {id, type, createdAt, organisationId, data: the interrupt}), signed as webhooks are under resumeSigningSecret(the API key that opened it), retried on the webhook schedule. The webhook URL rules apply: https (http only to loopback, outside production), no credentials, in production no private, loopback, link-local or metadata address. Never shown again.
+     */
+    resumeUrl?: string;
+    /**
      * A session of this organisation; null is no session.
      */
     sessionId?: string | null;

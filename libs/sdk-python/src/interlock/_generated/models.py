@@ -2183,6 +2183,16 @@ class CreateInterruptDto(InterlockModel):
     """
     What the deadline does: reject every undecided action (the default), approve them (only where the organisation allows it), or escalate the interrupt and extend the deadline once by the same time.
     """
+    resume_url: Optional[str] = Field(
+        None,
+        alias='resumeUrl',
+        examples=['https://agents.example.com/resume/run-42'],
+        max_length=2048,
+        pattern='^(https://[A-Za-z][A-Za-z0-9-]*([.][A-Za-z][A-Za-z0-9-]*)*|http://(localhost|127[.]0[.]0[.]1|\\[::1\\]))(:[0-9]{1,4})?(/[^\\u0000]*)?$',
+    )
+    """
+    When the interrupt is answered, expires or is withdrawn, the service POSTs the result here once (the webhook payload {id, type, createdAt, organisationId, data: the interrupt}), signed as webhooks are under resumeSigningSecret(the API key that opened it), retried on the webhook schedule. The webhook URL rules apply: https (http only to loopback, outside production), no credentials, in production no private, loopback, link-local or metadata address. Never shown again.
+    """
     session_id: Optional[str] = Field(None, alias='sessionId')
     """
     A session of this organisation; null is no session.

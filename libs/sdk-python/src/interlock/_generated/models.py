@@ -2183,6 +2183,16 @@ class CreateInterruptDto(InterlockModel):
     """
     What the deadline does: reject every undecided action (the default), approve them (only where the organisation allows it), or escalate the interrupt and extend the deadline once by the same time.
     """
+    resume_url: Optional[str] = Field(
+        None,
+        alias='resumeUrl',
+        examples=['https://agents.example.com/resume/run-42'],
+        max_length=2048,
+        pattern='^(https://[A-Za-z][A-Za-z0-9-]*([.][A-Za-z][A-Za-z0-9-]*)*|http://(localhost|127[.]0[.]0[.]1|\\[::1\\]))(:[0-9]{1,4})?(/[^\\u0000]*)?$',
+    )
+    """
+    When the interrupt is answered, expires or is withdrawn, the service POSTs the result here once (the webhook payload {id, type, createdAt, organisationId, data: the interrupt}), signed as webhooks are under resumeSigningSecret(the API key that opened it), retried on the webhook schedule. The webhook URL rules apply: https (http only to loopback, outside production), no credentials, in production no private, loopback, link-local or metadata address. Never shown again.
+    """
     session_id: Optional[str] = Field(None, alias='sessionId')
     """
     A session of this organisation; null is no session.
@@ -3358,6 +3368,10 @@ class InterruptDetailResponse(InterlockModel):
     )
     action_requests: list[ActionRequestResponse] = Field(..., alias='actionRequests')
     answered_at: Optional[AwareDatetime] = Field(..., alias='answeredAt')
+    argus: Optional[list[InterruptHistoryEntry]] = None
+    """
+    With include=argus: the entries argus wrote about the interrupt, oldest first — its receipts (classification.applied / classification.shadowed, metadata {actionName, ruleIds, mode, outcome, enforced, skipped?, policyIds?, error?}), classification.failed, classification.breaker_tripped, and the assignments and escalations its routes made. Needs only interrupt.read (the latest 100 at most).
+    """
     assignee: Optional[Assignee] = Field(...)
     closed_at: Optional[AwareDatetime] = Field(None, alias='closedAt')
     """

@@ -671,6 +671,10 @@ export type CreateInterruptDto = {
      */
     onTimeout?: OnTimeout;
     /**
+     * When the interrupt is answered, expires or is withdrawn, the service POSTs the result here once (the webhook payload {id, type, createdAt, organisationId, data: the interrupt}), signed as webhooks are under resumeSigningSecret(the API key that opened it), retried on the webhook schedule. The webhook URL rules apply: https (http only to loopback, outside production), no credentials, in production no private, loopback, link-local or metadata address. Never shown again.
+     */
+    resumeUrl?: string;
+    /**
      * A session of this organisation; null is no session.
      */
     sessionId?: string | null;
@@ -1158,6 +1162,10 @@ export type InterruptDecidedEvent = {
 export type InterruptDetailResponse = {
     actionRequests: Array<ActionRequestResponse>;
     answeredAt: string | null;
+    /**
+     * With include=argus: the entries argus wrote about the interrupt, oldest first — its receipts (classification.applied / classification.shadowed, metadata {actionName, ruleIds, mode, outcome, enforced, skipped?, policyIds?, error?}), classification.failed, classification.breaker_tripped, and the assignments and escalations its routes made. Needs only interrupt.read (the latest 100 at most).
+     */
+    argus?: Array<InterruptHistoryEntry>;
     assignee: Assignee | null;
     /**
      * When it expired or was withdrawn.
@@ -1537,6 +1545,10 @@ export type NotificationPreferenceSet = {
      * An interrupt assigned to you or a team of yours.
      */
     'interrupt.assigned'?: NotificationChannelModes;
+    /**
+     * An interrupt that waited on you no longer does: withdrawn (by whom, and why) or expired at its deadline. To its assignee, or to every reader when nobody is assigned; never to the member who withdrew it.
+     */
+    'interrupt.closed'?: NotificationChannelModes;
     /**
      * An interrupt assigned to you or your team was answered.
      */
@@ -2175,7 +2187,7 @@ export type UpdateInterruptDeadlineSettingsDto = {
 
 export type UpdateNotificationPreferencesDto = {
     /**
-     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder.
+     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed.
      */
     preferences?: NotificationPreferenceSet;
     /**
@@ -2186,7 +2198,7 @@ export type UpdateNotificationPreferencesDto = {
 
 export type UpdateNotificationSettingsDto = {
     /**
-     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder. Replaces the defaults.
+     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed. Replaces the defaults.
      */
     defaults?: NotificationPreferenceSet;
     /**
@@ -4140,9 +4152,9 @@ export type GetInterruptData = {
     };
     query?: {
         /**
-         * Add to the record: history (its audit entries, oldest first) and/or session (the linked session, or null). Repeat the parameter or separate with commas. Without it the record is exactly what agents read.
+         * Add to the record: history (its audit entries, oldest first; needs the audit log), session (the linked session, or null) and/or argus (the entries argus wrote about it: why each action was or was not decided by a rule). Repeat the parameter or separate with commas. Without it the record is exactly what agents read.
          */
-        include?: Array<'history' | 'session'>;
+        include?: Array<'history' | 'session' | 'argus'>;
         /**
          * Hold the request while the interrupt is open, for at most this many seconds, then answer its current state (200 either way). An interrupt that is not open is answered at once. With a key, an answer at once costs one request of the organisation's budget and a held wait none (one if it ends by its time or its client within 10 s); held waits are capped per organisation (429) and per instance (503).
          */

@@ -2183,6 +2183,16 @@ class CreateInterruptDto(InterlockModel):
     """
     What the deadline does: reject every undecided action (the default), approve them (only where the organisation allows it), or escalate the interrupt and extend the deadline once by the same time.
     """
+    resume_url: Optional[str] = Field(
+        None,
+        alias='resumeUrl',
+        examples=['https://agents.example.com/resume/run-42'],
+        max_length=2048,
+        pattern='^(https://[A-Za-z][A-Za-z0-9-]*([.][A-Za-z][A-Za-z0-9-]*)*|http://(localhost|127[.]0[.]0[.]1|\\[::1\\]))(:[0-9]{1,4})?(/[^\\u0000]*)?$',
+    )
+    """
+    When the interrupt is answered, expires or is withdrawn, the service POSTs the result here once (the webhook payload {id, type, createdAt, organisationId, data: the interrupt}), signed as webhooks are under resumeSigningSecret(the API key that opened it), retried on the webhook schedule. The webhook URL rules apply: https (http only to loopback, outside production), no credentials, in production no private, loopback, link-local or metadata address. Never shown again.
+    """
     session_id: Optional[str] = Field(None, alias='sessionId')
     """
     A session of this organisation; null is no session.
@@ -2492,6 +2502,12 @@ class NotificationPreferenceSet(InterlockModel):
     )
     """
     An interrupt assigned to you or a team of yours.
+    """
+    interrupt_closed: Optional[NotificationChannelModes] = Field(
+        None, alias='interrupt.closed'
+    )
+    """
+    An interrupt that waited on you no longer does: withdrawn (by whom, and why) or expired at its deadline. To its assignee, or to every reader when nobody is assigned; never to the member who withdrew it.
     """
     interrupt_decided: Optional[NotificationChannelModes] = Field(
         None, alias='interrupt.decided'
@@ -2943,7 +2959,7 @@ class UpdateNotificationPreferencesDto(InterlockModel):
     )
     preferences: Optional[NotificationPreferenceSet] = None
     """
-    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder.
+    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed.
     """
     time_zone: Optional[str] = Field(
         None,
@@ -2964,7 +2980,7 @@ class UpdateNotificationSettingsDto(InterlockModel):
     )
     defaults: Optional[NotificationPreferenceSet] = None
     """
-    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder. Replaces the defaults.
+    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed. Replaces the defaults.
     """
     token_actions: Optional[bool] = Field(None, alias='tokenActions')
     """
@@ -3352,6 +3368,10 @@ class InterruptDetailResponse(InterlockModel):
     )
     action_requests: list[ActionRequestResponse] = Field(..., alias='actionRequests')
     answered_at: Optional[AwareDatetime] = Field(..., alias='answeredAt')
+    argus: Optional[list[InterruptHistoryEntry]] = None
+    """
+    With include=argus: the entries argus wrote about the interrupt, oldest first — its receipts (classification.applied / classification.shadowed, metadata {actionName, ruleIds, mode, outcome, enforced, skipped?, policyIds?, error?}), classification.failed, classification.breaker_tripped, and the assignments and escalations its routes made. Needs only interrupt.read (the latest 100 at most).
+    """
     assignee: Optional[Assignee] = Field(...)
     closed_at: Optional[AwareDatetime] = Field(None, alias='closedAt')
     """

@@ -21,6 +21,7 @@ import { ClassificationMatchEntity } from '../classification/classification-matc
 import { ClassificationSuggestionEntity } from '../classification/classification-suggestion.entity';
 import { ScheduledJobEntity } from '../jobs/scheduled-job.entity';
 import { AccountTokenEntity } from '../users/account-token.entity';
+import { UserRecoveryCodeEntity, UserTwoFactorEntity } from '../users/two-factor.entity';
 import { WebhookDeliveryAttemptEntity } from '../webhooks/webhook-delivery-attempt.entity';
 import { WebhookDeliveryEntity } from '../webhooks/webhook-delivery.entity';
 import { WebhookEventEntity } from '../webhooks/webhook-event.entity';
@@ -70,4 +71,6 @@ export const ENTITIES = [
   SlackMessageEntity,
   ScheduledJobEntity,
   AccountTokenEntity,
+  UserTwoFactorEntity,
+  UserRecoveryCodeEntity,
 ];

@@ -216,6 +216,15 @@ describe('the audit event catalogue', () => {
     ],
     [
       {
+        action: 'member.two_factor_disabled',
+        actor: { type: 'system', id: null, name: 'Interlock' },
+        target: { type: 'user', id: 'u-ada', name: 'Ada Lovelace' },
+        metadata: { method: 'totp', via: 'operator' },
+      },
+      'Two-factor sign-in turned off for Ada Lovelace by an operator',
+    ],
+    [
+      {
         action: 'member.recovery_code_used',
         actor: ada,
         target: { type: 'user', id: 'u-ada', name: 'Ada Lovelace' },

@@ -281,10 +281,14 @@ export interface AuditEventCatalogue {
   };
   /** The person turned on two-factor sign-in (a code from their app confirmed the secret). */
   'member.two_factor_enabled': { target: 'user'; metadata: { method: 'totp' } };
-  /** The person turned two-factor sign-in off, with a code from their app or a recovery code. */
+  /**
+   * Two-factor sign-in turned off: by the person, with a code from their app or a recovery code;
+   * or by an operator (`via: "operator"`, actor `system`: the CLI's break-glass for a person who
+   * lost both their phone and their recovery codes).
+   */
   'member.two_factor_disabled': {
     target: 'user';
-    metadata: { method: 'totp'; via: 'totp' | 'recovery_code' };
+    metadata: { method: 'totp'; via: 'totp' | 'recovery_code' | 'operator' };
   };
   /**
    * A recovery code was used in place of the app's code (to sign in, or to turn two-factor off);
@@ -644,7 +648,9 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
     category: 'member',
     target: 'user',
     summary: (e) =>
-      `${e.actor.name} turned off two-factor sign-in${e.metadata.via === 'recovery_code' ? ' with a recovery code' : ''}`,
+      e.metadata.via === 'operator'
+        ? `Two-factor sign-in turned off for ${e.target.name} by an operator`
+        : `${e.actor.name} turned off two-factor sign-in${e.metadata.via === 'recovery_code' ? ' with a recovery code' : ''}`,
   },
   'member.recovery_code_used': {
     category: 'member',

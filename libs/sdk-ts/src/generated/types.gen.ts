@@ -4784,7 +4784,7 @@ export type AcceptInvitationErrors = {
      */
     404: ErrorBody;
     /**
-     * CONFLICT: an account with this email already exists.
+     * CONFLICT: an account with this email already exists (where it never verified the address, the message says how its owner takes it over: a password reset).
      */
     409: ErrorBody;
     /**

@@ -190,3 +190,21 @@ export async function resolveTarget(
     return URL_MESSAGES.forbidden;
   return addresses;
 }
+
+/**
+ * An endpoint's URL as it is stored (normalised) — a webhook's, the external classifier's — or
+ * the 400's text: the shape rules always; in production also the addresses its host resolves to.
+ */
+export async function checkEndpointUrl(
+  raw: string,
+  production: boolean,
+  resolve: AddressResolver,
+): Promise<{ url: string } | { refusal: string }> {
+  const url = checkUrlShape(raw.trim(), production);
+  if (typeof url === 'string') return { refusal: url };
+  if (production) {
+    const target = await resolveTarget(url, true, resolve);
+    if (typeof target === 'string') return { refusal: target };
+  }
+  return { url: url.toString() };
+}

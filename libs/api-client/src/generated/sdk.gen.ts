@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AcceptInvitationData, AcceptInvitationErrors, AcceptInvitationResponses, AddTeamMemberData, AddTeamMemberErrors, AddTeamMemberResponses, AlwaysAllowActionData, AlwaysAllowActionErrors, AlwaysAllowActionResponses, AppendSessionMessagesData, AppendSessionMessagesErrors, AppendSessionMessagesResponses, ApplyClassificationSuggestionData, ApplyClassificationSuggestionErrors, ApplyClassificationSuggestionResponses, AssignInterruptData, AssignInterruptErrors, AssignInterruptResponses, CancelInterruptData, CancelInterruptErrors, CancelInterruptResponses, ChangeMemberRoleData, ChangeMemberRoleErrors, ChangeMemberRoleResponses, ChangePasswordData, ChangePasswordErrors, ChangePasswordResponses, ChangePlanData, ChangePlanErrors, ChangePlanResponses, ConfirmPasswordResetData, ConfirmPasswordResetErrors, ConfirmPasswordResetResponses, ConnectSlackData, ConnectSlackErrors, ConnectSlackResponses, CountInterruptsData, CountInterruptsErrors, CountInterruptsResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateClassificationRuleData, CreateClassificationRuleErrors, CreateClassificationRuleResponses, CreateInterruptData, CreateInterruptErrors, CreateInterruptResponses, CreateInvitationData, CreateInvitationErrors, CreateInvitationResponses, CreateOrganisationData, CreateOrganisationErrors, CreateOrganisationResponses, CreateRoleData, CreateRoleErrors, CreateRoleResponses, CreateTeamData, CreateTeamErrors, CreateTeamResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DecideInterruptData, DecideInterruptErrors, DecideInterruptResponses, DecideWithActionLinkData, DecideWithActionLinkErrors, DecideWithActionLinkResponses, DeleteClassificationRuleData, DeleteClassificationRuleErrors, DeleteClassificationRuleResponses, DeleteRoleData, DeleteRoleErrors, DeleteRoleResponses, DeleteTeamData, DeleteTeamErrors, DeleteTeamResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DisconnectSessionData, DisconnectSessionErrors, DisconnectSessionResponses, DisconnectSlackData, DisconnectSlackErrors, DisconnectSlackResponses, DismissClassificationSuggestionData, DismissClassificationSuggestionErrors, DismissClassificationSuggestionResponses, DryRunClassificationData, DryRunClassificationErrors, DryRunClassificationResponses, EndSessionData, EndSessionErrors, EndSessionResponses, EscalateInterruptData, EscalateInterruptErrors, EscalateInterruptResponses, ExportAuditLogData, ExportAuditLogErrors, ExportAuditLogResponses, ExtendInterruptDeadlineData, ExtendInterruptDeadlineErrors, ExtendInterruptDeadlineResponses, GetClassificationRuleData, GetClassificationRuleErrors, GetClassificationRuleResponses, GetClassificationRuleStatsData, GetClassificationRuleStatsErrors, GetClassificationRuleStatsResponses, GetEscalationPolicyData, GetEscalationPolicyErrors, GetEscalationPolicyResponses, GetInterruptData, GetInterruptDeadlineSettingsData, GetInterruptDeadlineSettingsErrors, GetInterruptDeadlineSettingsResponses, GetInterruptErrors, GetInterruptResponses, GetInvitationData, GetInvitationErrors, GetInvitationResponses, GetLivenessData, GetLivenessErrors, GetLivenessResponses, GetMeData, GetMeErrors, GetMeResponses, GetNotificationPreferencesData, GetNotificationPreferencesErrors, GetNotificationPreferencesResponses, GetNotificationSettingsData, GetNotificationSettingsErrors, GetNotificationSettingsResponses, GetOrganisationData, GetOrganisationErrors, GetOrganisationResponses, GetReadinessData, GetReadinessErrors, GetReadinessResponses, GetSignInSessionData, GetSignInSessionErrors, GetSignInSessionResponses, GetSlackSettingsData, GetSlackSettingsErrors, GetSlackSettingsResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, GetWhoamiData, GetWhoamiErrors, GetWhoamiResponses, JoinInvitationData, JoinInvitationErrors, JoinInvitationResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListAuditLogData, ListAuditLogErrors, ListAuditLogResponses, ListClassificationRulesData, ListClassificationRulesErrors, ListClassificationRulesResponses, ListClassificationSuggestionsData, ListClassificationSuggestionsErrors, ListClassificationSuggestionsResponses, ListInterruptsData, ListInterruptsErrors, ListInterruptsResponses, ListInvitationsData, ListInvitationsErrors, ListInvitationsResponses, ListMembersData, ListMembersErrors, ListMembersResponses, ListNotificationDeliveriesData, ListNotificationDeliveriesErrors, ListNotificationDeliveriesResponses, ListRolesData, ListRolesErrors, ListRolesResponses, ListSessionsData, ListSessionsErrors, ListSessionsResponses, ListTeamsData, ListTeamsErrors, ListTeamsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, PreviewActionLinkData, PreviewActionLinkErrors, PreviewActionLinkResponses, RemoveMemberData, RemoveMemberErrors, RemoveMemberResponses, RemoveTeamMemberData, RemoveTeamMemberErrors, RemoveTeamMemberResponses, RenameApiKeyData, RenameApiKeyErrors, RenameApiKeyResponses, RenameTeamData, RenameTeamErrors, RenameTeamResponses, ReplaceEscalationPolicyData, ReplaceEscalationPolicyErrors, ReplaceEscalationPolicyResponses, RequestPasswordResetData, RequestPasswordResetErrors, RequestPasswordResetResponses, RetrieveSessionData, RetrieveSessionErrors, RetrieveSessionResponses, RetryWebhookDeliveryData, RetryWebhookDeliveryErrors, RetryWebhookDeliveryResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SignInData, SignInErrors, SignInResponses, SignOutData, SignOutErrors, SignOutResponses, SignUpData, SignUpErrors, SignUpResponses, StartSessionData, StartSessionErrors, StartSessionResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponse, StreamEventsResponses, StreamSessionData, StreamSessionErrors, StreamSessionResponse, StreamSessionResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, UpdateClassificationRuleData, UpdateClassificationRuleErrors, UpdateClassificationRuleResponses, UpdateInterruptDeadlineSettingsData, UpdateInterruptDeadlineSettingsErrors, UpdateInterruptDeadlineSettingsResponses, UpdateNotificationPreferencesData, UpdateNotificationPreferencesErrors, UpdateNotificationPreferencesResponses, UpdateNotificationSettingsData, UpdateNotificationSettingsErrors, UpdateNotificationSettingsResponses, UpdateRoleData, UpdateRoleErrors, UpdateRoleResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, WithdrawInvitationData, WithdrawInvitationErrors, WithdrawInvitationResponses } from './types.gen';
+import type { AcceptInvitationData, AcceptInvitationErrors, AcceptInvitationResponses, AddTeamMemberData, AddTeamMemberErrors, AddTeamMemberResponses, AlwaysAllowActionData, AlwaysAllowActionErrors, AlwaysAllowActionResponses, AppendSessionMessagesData, AppendSessionMessagesErrors, AppendSessionMessagesResponses, ApplyClassificationSuggestionData, ApplyClassificationSuggestionErrors, ApplyClassificationSuggestionResponses, AssignInterruptData, AssignInterruptErrors, AssignInterruptResponses, CancelInterruptData, CancelInterruptErrors, CancelInterruptResponses, ChangeMemberRoleData, ChangeMemberRoleErrors, ChangeMemberRoleResponses, ChangePasswordData, ChangePasswordErrors, ChangePasswordResponses, ChangePlanData, ChangePlanErrors, ChangePlanResponses, ConfirmPasswordResetData, ConfirmPasswordResetErrors, ConfirmPasswordResetResponses, ConnectSlackData, ConnectSlackErrors, ConnectSlackResponses, CountInterruptsData, CountInterruptsErrors, CountInterruptsResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateClassificationRuleData, CreateClassificationRuleErrors, CreateClassificationRuleResponses, CreateInterruptData, CreateInterruptErrors, CreateInterruptResponses, CreateInvitationData, CreateInvitationErrors, CreateInvitationResponses, CreateOrganisationData, CreateOrganisationErrors, CreateOrganisationResponses, CreateRoleData, CreateRoleErrors, CreateRoleResponses, CreateTeamData, CreateTeamErrors, CreateTeamResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DecideInterruptData, DecideInterruptErrors, DecideInterruptResponses, DecideWithActionLinkData, DecideWithActionLinkErrors, DecideWithActionLinkResponses, DeleteClassificationRuleData, DeleteClassificationRuleErrors, DeleteClassificationRuleResponses, DeleteClassifierData, DeleteClassifierErrors, DeleteClassifierResponses, DeleteRoleData, DeleteRoleErrors, DeleteRoleResponses, DeleteTeamData, DeleteTeamErrors, DeleteTeamResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DisconnectSessionData, DisconnectSessionErrors, DisconnectSessionResponses, DisconnectSlackData, DisconnectSlackErrors, DisconnectSlackResponses, DismissClassificationSuggestionData, DismissClassificationSuggestionErrors, DismissClassificationSuggestionResponses, DryRunClassificationData, DryRunClassificationErrors, DryRunClassificationResponses, EndSessionData, EndSessionErrors, EndSessionResponses, EscalateInterruptData, EscalateInterruptErrors, EscalateInterruptResponses, ExportAuditLogData, ExportAuditLogErrors, ExportAuditLogResponses, ExtendInterruptDeadlineData, ExtendInterruptDeadlineErrors, ExtendInterruptDeadlineResponses, GetClassificationRuleData, GetClassificationRuleErrors, GetClassificationRuleResponses, GetClassificationRuleStatsData, GetClassificationRuleStatsErrors, GetClassificationRuleStatsResponses, GetClassifierData, GetClassifierErrors, GetClassifierResponses, GetEscalationPolicyData, GetEscalationPolicyErrors, GetEscalationPolicyResponses, GetInterruptData, GetInterruptDeadlineSettingsData, GetInterruptDeadlineSettingsErrors, GetInterruptDeadlineSettingsResponses, GetInterruptErrors, GetInterruptResponses, GetInvitationData, GetInvitationErrors, GetInvitationResponses, GetLivenessData, GetLivenessErrors, GetLivenessResponses, GetMeData, GetMeErrors, GetMeResponses, GetNotificationPreferencesData, GetNotificationPreferencesErrors, GetNotificationPreferencesResponses, GetNotificationSettingsData, GetNotificationSettingsErrors, GetNotificationSettingsResponses, GetOrganisationData, GetOrganisationErrors, GetOrganisationResponses, GetReadinessData, GetReadinessErrors, GetReadinessResponses, GetSignInSessionData, GetSignInSessionErrors, GetSignInSessionResponses, GetSlackSettingsData, GetSlackSettingsErrors, GetSlackSettingsResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, GetWhoamiData, GetWhoamiErrors, GetWhoamiResponses, JoinInvitationData, JoinInvitationErrors, JoinInvitationResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListAuditLogData, ListAuditLogErrors, ListAuditLogResponses, ListClassificationRulesData, ListClassificationRulesErrors, ListClassificationRulesResponses, ListClassificationSuggestionsData, ListClassificationSuggestionsErrors, ListClassificationSuggestionsResponses, ListInterruptsData, ListInterruptsErrors, ListInterruptsResponses, ListInvitationsData, ListInvitationsErrors, ListInvitationsResponses, ListMembersData, ListMembersErrors, ListMembersResponses, ListNotificationDeliveriesData, ListNotificationDeliveriesErrors, ListNotificationDeliveriesResponses, ListRolesData, ListRolesErrors, ListRolesResponses, ListSessionsData, ListSessionsErrors, ListSessionsResponses, ListTeamsData, ListTeamsErrors, ListTeamsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, PreviewActionLinkData, PreviewActionLinkErrors, PreviewActionLinkResponses, PutClassifierData, PutClassifierErrors, PutClassifierResponses, RemoveMemberData, RemoveMemberErrors, RemoveMemberResponses, RemoveTeamMemberData, RemoveTeamMemberErrors, RemoveTeamMemberResponses, RenameApiKeyData, RenameApiKeyErrors, RenameApiKeyResponses, RenameTeamData, RenameTeamErrors, RenameTeamResponses, ReplaceEscalationPolicyData, ReplaceEscalationPolicyErrors, ReplaceEscalationPolicyResponses, RequestPasswordResetData, RequestPasswordResetErrors, RequestPasswordResetResponses, RetrieveSessionData, RetrieveSessionErrors, RetrieveSessionResponses, RetryWebhookDeliveryData, RetryWebhookDeliveryErrors, RetryWebhookDeliveryResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RotateClassifierSecretData, RotateClassifierSecretErrors, RotateClassifierSecretResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SignInData, SignInErrors, SignInResponses, SignOutData, SignOutErrors, SignOutResponses, SignUpData, SignUpErrors, SignUpResponses, StartSessionData, StartSessionErrors, StartSessionResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponse, StreamEventsResponses, StreamSessionData, StreamSessionErrors, StreamSessionResponse, StreamSessionResponses, TestClassifierData, TestClassifierErrors, TestClassifierResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, UpdateClassificationRuleData, UpdateClassificationRuleErrors, UpdateClassificationRuleResponses, UpdateInterruptDeadlineSettingsData, UpdateInterruptDeadlineSettingsErrors, UpdateInterruptDeadlineSettingsResponses, UpdateNotificationPreferencesData, UpdateNotificationPreferencesErrors, UpdateNotificationPreferencesResponses, UpdateNotificationSettingsData, UpdateNotificationSettingsErrors, UpdateNotificationSettingsResponses, UpdateRoleData, UpdateRoleErrors, UpdateRoleResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, WithdrawInvitationData, WithdrawInvitationErrors, WithdrawInvitationResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -214,6 +214,79 @@ export const alwaysAllowAction = <ThrowOnError extends boolean = false>(options:
             type: 'apiKey'
         }],
     url: '/api/classification/always-allow',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Remove the external classifier
+ */
+export const deleteClassifier = <ThrowOnError extends boolean = false>(options?: Options<DeleteClassifierData, ThrowOnError>) => (options?.client ?? client).delete<DeleteClassifierResponses, DeleteClassifierErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/classification/classifier',
+    ...options
+});
+
+/**
+ * The organisation's external classifier (never its secret); null when none is set up
+ */
+export const getClassifier = <ThrowOnError extends boolean = false>(options?: Options<GetClassifierData, ThrowOnError>) => (options?.client ?? client).get<GetClassifierResponses, GetClassifierErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/classification/classifier',
+    ...options
+});
+
+/**
+ * Set up or change the external classifier; the answer that sets it up carries its signing secret, once
+ */
+export const putClassifier = <ThrowOnError extends boolean = false>(options: Options<PutClassifierData, ThrowOnError>) => (options.client ?? client).put<PutClassifierResponses, PutClassifierErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/classification/classifier',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * A new signing secret, shown once; the previous one signs beside it for 24 hours
+ */
+export const rotateClassifierSecret = <ThrowOnError extends boolean = false>(options?: Options<RotateClassifierSecretData, ThrowOnError>) => (options?.client ?? client).post<RotateClassifierSecretResponses, RotateClassifierSecretErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/classification/classifier/rotate-secret',
+    ...options
+});
+
+/**
+ * Ask the saved classifier about a sample action, as argus would, and show the answer
+ */
+export const testClassifier = <ThrowOnError extends boolean = false>(options: Options<TestClassifierData, ThrowOnError>) => (options.client ?? client).post<TestClassifierResponses, TestClassifierErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/classification/classifier/test',
     ...options,
     headers: {
         'Content-Type': 'application/json',

@@ -41,6 +41,7 @@ import { ClassificationMatchRetention1795772000000 } from './1795772000000-class
 import { ClassificationSuggestions1795772000001 } from './1795772000001-classification-suggestions';
 import { InterruptOpenedByName1795774000000 } from './1795774000000-interrupt-opened-by-name';
 import { InterruptApprovals1795775000000 } from './1795775000000-interrupt-approvals';
+import { ClassificationClassifier1795777000000 } from './1795777000000-classification-classifier';
 
 export const MIGRATIONS = [
   CreateOrganisations1763683200000,
@@ -85,4 +86,5 @@ export const MIGRATIONS = [
   ClassificationSuggestions1795772000001,
   InterruptOpenedByName1795774000000,
   InterruptApprovals1795775000000,
+  ClassificationClassifier1795777000000,
 ];

@@ -317,22 +317,37 @@ export function matchesOf(actions: readonly ActionPlan[]): MatchToRecord[] {
   );
 }
 
-/** Drops automatic decisions (the breaker tripped): receipts say the rejection was not applied. */
-export function withoutDecisions(actions: ActionPlan[]): ActionPlan[] {
-  return actions.map((plan) => ({
+type Receipt = ActionPlan['receipts'][number];
+
+/**
+ * An action's plan without its automatic decision: the enforced approve/reject receipt says it
+ * was not applied and why (`skipped`, with `extra`); every other receipt gains `others`.
+ */
+function undecided(
+  plan: ActionPlan,
+  skipped: 'circuit_breaker' | 'classifier_failed',
+  extra: Partial<ClassificationReceipt> = {},
+  others: Partial<ClassificationReceipt> = {},
+): ActionPlan {
+  const decided = (r: Receipt) =>
+    r.action === 'classification.applied' &&
+    (r.metadata.outcome === 'approve' || r.metadata.outcome === 'reject') &&
+    r.metadata.enforced;
+  return {
     ...plan,
     decision: undefined,
-    receipts: plan.receipts.map((r) =>
-      r.action === 'classification.applied' &&
-      (r.metadata.outcome === 'approve' || r.metadata.outcome === 'reject') &&
-      r.metadata.enforced
-        ? {
-            ...r,
-            metadata: { ...r.metadata, enforced: false, skipped: 'circuit_breaker' as const },
-          }
-        : r,
-    ),
-  }));
+    receipts: plan.receipts.map((r) => ({
+      ...r,
+      metadata: decided(r)
+        ? { ...r.metadata, enforced: false, skipped, ...extra }
+        : { ...r.metadata, ...others },
+    })),
+  };
+}
+
+/** Drops automatic decisions (the breaker tripped): receipts say the rejection was not applied. */
+export function withoutDecisions(actions: ActionPlan[]): ActionPlan[] {
+  return actions.map((plan) => undecided(plan, 'circuit_breaker'));
 }
 
 /**
@@ -356,25 +371,13 @@ export function withClassifier(
       };
     }
     return {
-      ...plan,
-      classifier: r,
-      decision: undefined,
-      receipts: plan.receipts.map((x) =>
-        x.action === 'classification.applied' &&
-        (x.metadata.outcome === 'approve' || x.metadata.outcome === 'reject') &&
-        x.metadata.enforced
-          ? {
-              ...x,
-              metadata: {
-                ...x.metadata,
-                enforced: false,
-                skipped: 'classifier_failed' as const,
-                error: r.error,
-                classifierMs: r.ms,
-              },
-            }
-          : { ...x, metadata: { ...x.metadata, classifierMs: r.ms } },
+      ...undecided(
+        plan,
+        'classifier_failed',
+        { error: r.error, classifierMs: r.ms },
+        { classifierMs: r.ms },
       ),
+      classifier: r,
     };
   });
 }

@@ -132,10 +132,19 @@ export async function startBaseline(dir, databaseUrl, pool, kind = 'nest-express
 
 export function startServer(script, env) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, script)], {
-      env: { PATH: process.env.PATH, ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        ...(process.env.SERVER_CPU_PROF
+          ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SERVER_CPU_PROF}`]
+          : []),
+        join(root, script),
+      ],
+      {
+        env: { PATH: process.env.PATH, ...env },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (d) => {
       out += d;

@@ -5,8 +5,9 @@
 // a warm-up before every measured run; the ratio is the median of the per-round ratios of
 // requests/s (none ÷ 1,000 rules: how much longer a POST takes with the rules). The rules are the
 // shapes people write (two action globs, a key, two argument predicates) and none matches the
-// posted actions — the worst case: every rule is tested for every action, and the interrupt is
-// opened exactly as without rules (no automatic decision to write).
+// posted actions: the interrupt is opened exactly as without rules (no automatic decision to
+// write). Each rule names another key than the posting one, so since rules are indexed by key
+// (afc3790) they are skipped, not tested: the pair measures rules scoped to other keys.
 //
 //   node tools/bench/classification-post.bench.mjs   (BENCH_DATABASE_URL=postgres://… for your own server)
 //

@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { configFromEnvironment } from '../../apps/api/src/config/app-config';
 import { DatabaseConnection } from '../../apps/api/src/database/database-connection';
 import { InterruptsService } from '../../apps/api/src/interrupts/interrupts.service';
-import type { ListInterruptsQuery } from '../../apps/api/src/interrupts/dto/list-interrupts.query';
+import type { InterruptListing } from '../../apps/api/src/interrupts/list-interrupts.command';
 import { InterruptsRepository } from '../../apps/api/src/interrupts/interrupts.repository';
 import { TeamsRepository } from '../../apps/api/src/teams/teams.repository';
 import { TeamsService } from '../../apps/api/src/teams/teams.service';
@@ -242,14 +242,16 @@ async function main() {
     }));
   };
 
-  const page = (query: Partial<ListInterruptsQuery>) => async () =>
-    (await service.list(org, { limit: 50, ...query } as ListInterruptsQuery, { memberId: me.id }))
-      .interrupts.length;
-  /** The second page: the cursor is taken once, outside the timing. */
-  const second = async (query: Partial<ListInterruptsQuery>) => {
-    const first = await service.list(org, { limit: 50, ...query } as ListInterruptsQuery, {
-      memberId: me.id,
+  const list = (query: InterruptListing) =>
+    service.list({
+      organisationId: org,
+      caller: { memberId: me.id },
+      listing: { limit: 50, ...query },
     });
+  const page = (query: InterruptListing) => async () => (await list(query)).interrupts.length;
+  /** The second page: the cursor is taken once, outside the timing. */
+  const second = async (query: InterruptListing) => {
+    const first = await list(query);
     return page({ ...query, cursor: first.nextCursor ?? undefined });
   };
   const recent = new Date(Date.parse('2026-11-22T00:00:00Z') - 7 * 86_400_000).toISOString();

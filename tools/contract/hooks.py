@@ -16,12 +16,23 @@ On bodies (`x-interlock-body-rules`):
 - `ianaTimeZone`: the named fields hold a time zone name the service's database knows; valid
   cases get one of a few real names (which one follows from the generated value).
 - `organisationDependent`: the named fields are valid or not depending on the organisation's
-  settings (a deadline to apply `onTimeout` to, `approve` allowed); valid cases leave them out.
+  settings or teams (a deadline to apply `onTimeout` to, `approve` allowed, an approver team with
+  enough members); paths as in `statedInWords`; valid cases leave them out.
 - `statedInWords`: fields whose rules the contract states in words (a `responseSchema` is a JSON
   Schema of a bounded subset); paths, `[]` for each element of an array; valid cases leave them out.
 - `requireAnyOf`: `{fields, fill}`: at least one of `fields` must be there; valid cases without
   any get the rule's own `fill`, a value valid for any organisation (the contract states it:
   `lastInterrupts: 1` for the dry run, `approveOnTimeoutAllowed: false` for the deadline settings).
+- `callerMember`: the named fields name a current member of the organisation (a made-up id answers
+  404); valid cases that give one name the run's own member (`INTERLOCK_TEST_MEMBER_ID`), so the
+  links into a team's members and an interrupt's assignment reach the action.
+  `callerMemberInsteadOf` names the alternatives to such a field that name something else the
+  organisation must have (an assignee team): valid cases holding one name the member instead.
+
+- `callerAssignee`: every `assignTo` object, at any depth (a route outcome's assignee), names a
+  member or team of the organisation (a made-up one answers 404); valid cases name the run's own
+  member there.
+
 - `cedarPolicy`: `{fill}`: a Cedar policy text must parse and validate against Interlock's schema;
   valid cases get the rule's `fill` in every `{type: "policy", policy}` outcome, at any depth.
 
@@ -41,6 +52,7 @@ CPython before 3.11.8 can fail two parses at once (gh-106905): `ast.parse` is se
 from __future__ import annotations
 
 import ast
+import os
 import threading
 import unicodedata
 from datetime import datetime
@@ -49,7 +61,6 @@ from typing import Any
 import schemathesis
 from schemathesis.core.parameters import ParameterLocation
 from schemathesis.generation import GenerationMode
-
 
 _MAX_WAIT_SECONDS = 5
 
@@ -93,7 +104,10 @@ def _is_positive(case: Any, location: ParameterLocation) -> bool:
 
 def _without_nul_keys(value: Any) -> Any:
     if isinstance(value, dict):
-        return {key.replace("\x00", "") if isinstance(key, str) else key: _without_nul_keys(item) for key, item in value.items()}
+        return {
+            key.replace("\x00", "") if isinstance(key, str) else key: _without_nul_keys(item)
+            for key, item in value.items()
+        }
     if isinstance(value, list):
         return [_without_nul_keys(item) for item in value]
     return value
@@ -164,6 +178,18 @@ def _with_policy(value: Any, policy: str) -> Any:
     return out
 
 
+def _with_assignee(value: Any, member: str) -> Any:
+    """`value` with every `assignTo` object naming `member` instead."""
+    if isinstance(value, list):
+        return [_with_assignee(item, member) for item in value]
+    if not isinstance(value, dict):
+        return value
+    out = {key: _with_assignee(item, member) for key, item in value.items()}
+    if isinstance(out.get("assignTo"), dict):
+        out["assignTo"] = {"memberId": member}
+    return out
+
+
 @schemathesis.hook
 def map_case(context: Any, case: Any) -> Any:
     if isinstance(case.body, (dict, list)) and _is_positive(case, ParameterLocation.BODY):
@@ -173,10 +199,22 @@ def map_case(context: Any, case: Any) -> Any:
                 value = case.body.get(name)
                 if isinstance(value, str):
                     case.body[name] = _TIME_ZONES[sum(map(ord, value)) % len(_TIME_ZONES)]
-            for name in _body_rules(context).get("organisationDependent") or []:
-                case.body.pop(name, None)
+            for path in _body_rules(context).get("organisationDependent") or []:
+                _drop_path(case.body, path.split("."))
             for path in _body_rules(context).get("statedInWords") or []:
                 _drop_path(case.body, path.split("."))
+            # A made-up member id answers 404: valid cases name the run's own member (the caller).
+            member = os.environ.get("INTERLOCK_TEST_MEMBER_ID")
+            callers = _body_rules(context).get("callerMember") or []
+            for name in _body_rules(context).get("callerMemberInsteadOf") or []:
+                if member and callers and name in case.body:
+                    del case.body[name]
+                    case.body[callers[0]] = member
+            for name in callers:
+                if member and isinstance(case.body.get(name), str):
+                    case.body[name] = member
+            if member and _body_rules(context).get("callerAssignee"):
+                case.body = _with_assignee(case.body, member)
             cedar = _body_rules(context).get("cedarPolicy") or {}
             if isinstance(cedar.get("fill"), str):
                 case.body = _with_policy(case.body, cedar["fill"])
@@ -214,7 +252,9 @@ def map_case(context: Any, case: Any) -> Any:
 def filter_case(context: Any, case: Any) -> bool:
     """HTTP has no way to refuse a header it does not know (proxies and browsers add their own), so a
     case whose only fault is an extra header is not a case the service could reject."""
-    if any(name.endswith("unknown-property") or name.startswith("x-schemathesis-unknown") for name in (case.headers or {})):
+    if any(
+        name.endswith("unknown-property") or name.startswith("x-schemathesis-unknown") for name in (case.headers or {})
+    ):
         return False
     # x-organisation-id is pinned to the test's organisation (schemathesis.toml [parameters]), which
     # would turn a case about a bad value of it into a valid request; users.e2e-spec.ts tests those.

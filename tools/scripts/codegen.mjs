@@ -43,12 +43,13 @@ run('npx', ['nx', 'run', 'api:build', '--outputStyle=static'], {
 });
 run(process.execPath, ['dist/apps/api/openapi.js', 'contract/openapi.json']);
 
-// Both generators read a copy of the contract that is looser in two ways, for the SDKs' sake:
+// Both generators read a copy of the contract that is looser in three ways, for the SDKs' sake:
 // its recursive JsonValue (free-form JSON with no NUL) is plain free-form JSON — the SDKs take
 // any object for args and metadata, as they always did (the service refuses NUL itself), and
 // datamodel-codegen recurses without end collapsing JsonValue — and unions carry no
 // `discriminator` (the Python models keep enums open to new values, and pydantic discriminates
-// only on closed literals; a plain union parses the same).
+// only on closed literals; a plain union parses the same), and an anyOf that only says which of
+// an object's fields must be present is left to the service (onlySaysWhichFieldsArePresent).
 const sdkContract = join(root, 'tmp', 'codegen-sdk-openapi.json');
 mkdirSync(join(root, 'tmp'), { recursive: true });
 writeFileSync(
@@ -148,7 +149,26 @@ run(join(root, 'libs/sdk-python/.venv/bin/datamodel-codegen'), [
 openEnums(join(pyOut, 'models.py'));
 writeFileSync(join(pyOut, '__init__.py'), `${header}\nfrom .models import *  # noqa: F401,F403\n`);
 
-/** The contract with plain free-form JSON and no discriminators (see above). */
+/**
+ * `anyOf: [{required: [a]}, {required: [b]}]` says only which of an object's own fields must be
+ * present (RespondDecision: a message, a response, or both). The service checks it; for the SDK
+ * generators it is dropped, since datamodel-codegen would turn the object into numbered copies of
+ * itself (RespondDecision1, RespondDecision2) and openapi-ts into `unknown & {…}`.
+ */
+function onlySaysWhichFieldsArePresent(alternatives) {
+  return (
+    Array.isArray(alternatives) &&
+    alternatives.every(
+      (a) =>
+        a !== null &&
+        typeof a === 'object' &&
+        Object.keys(a).length === 1 &&
+        Array.isArray(a.required),
+    )
+  );
+}
+
+/** The contract with plain free-form JSON, no discriminators and no presence-only anyOf (see above). */
 function forSdkGenerators(contract) {
   const plain = { JsonValue: {}, JsonObject: { type: 'object', additionalProperties: true } };
   const replace = (node) => {
@@ -166,6 +186,7 @@ function forSdkGenerators(contract) {
     return Object.fromEntries(
       Object.entries(node)
         .filter(([k]) => !(union && k === 'discriminator'))
+        .filter(([k, v]) => !(k === 'anyOf' && onlySaysWhichFieldsArePresent(v)))
         .map(([k, v]) => [k, replace(v)]),
     );
   };

@@ -143,9 +143,13 @@ function lint() {
   const ruff = join(binDir, 'ruff');
   const check = run(ruff, ['check', 'src', 'tests', 'scripts']);
   const format = run(ruff, ['format', '--check', 'src', 'tests', 'scripts']);
+  // The contract test's schemathesis hooks run in this venv: held to the SDK's rules too.
+  const hooks = ['--config', 'pyproject.toml', '../../tools/contract'];
+  const hooksCheck = run(ruff, ['check', ...hooks]);
+  const hooksFormat = run(ruff, ['format', '--check', ...hooks]);
   // The sync resources are generated from the async ones (scripts/gen_sync.py, unasync): current?
   const twins = run(venvPython, ['scripts/gen_sync.py', '--check']);
-  return [check, format, twins].find((code) => code !== 0) ?? 0;
+  return [check, format, hooksCheck, hooksFormat, twins].find((code) => code !== 0) ?? 0;
 }
 
 /** Regenerates resources/_sync from resources/_async (unasync). */

@@ -9,7 +9,7 @@
 // organisations over HTTP, as a user would:
 //   - a Pro organisation: its owner signs up, upgrades the plan and creates an API key (and a
 //     second key that is then made expired directly in the database: expiry cannot be moved
-//     over the API);
+//     over the API), and a team 'Reviewers' holding the owner;
 //   - a Free organisation with its own key.
 // The command after `--` runs with these in its environment:
 //   INTERLOCK_BASE_URL            the service's origin
@@ -19,6 +19,7 @@
 //   INTERLOCK_TEST_MEMBER_COOKIE  the Pro owner's `session=…` cookie (to decide interrupts)
 //   INTERLOCK_TEST_MEMBER_EMAIL, INTERLOCK_TEST_MEMBER_PASSWORD  the Pro owner's credentials
 //   INTERLOCK_TEST_ORGANISATION_ID  the Pro organisation's id (for x-organisation-id)
+//   INTERLOCK_TEST_MEMBER_ID      the Pro owner's member (user) id
 //   INTERLOCK_MAIL_DIR            where every email the service sent lands, one `<n>.eml` each:
 //                                 the service's SMTP_URL is a real SMTP server (smtp-server) here
 //   INTERLOCK_TEST_DOWNLOADS_DIR  the service's DOWNLOADS_DIR (empty): what a test puts there, with
@@ -143,6 +144,8 @@ async function startService(databaseUrl, downloadsDir, smtpUrl) {
       PASSWORD_SCRYPT_LOG_N: '14',
       DOWNLOADS_DIR: downloadsDir,
       SMTP_URL: smtpUrl,
+      // The browser tests' people do not open verification links unless a test does (SPEC §8f).
+      EMAIL_VERIFICATION: process.env.EMAIL_VERIFICATION ?? 'optional',
       LOG_LEVEL: process.env.WITH_SERVICE_LOG_LEVEL ?? 'warn',
       ...Object.fromEntries(
         Object.entries(process.env).filter(([name]) => name.startsWith('RATE_LIMIT_')),
@@ -220,7 +223,13 @@ async function signUpOwner(baseUrl, label) {
       organisationName: `SDK e2e ${label} ${suffix}`,
     },
   });
-  return { cookie: sessionCookie(response), email, password, organisationId: body.organisation.id };
+  return {
+    cookie: sessionCookie(response),
+    email,
+    password,
+    organisationId: body.organisation.id,
+    memberId: body.user.id,
+  };
 }
 
 export async function createKey(baseUrl, cookie, name, expiry = 'never') {
@@ -237,6 +246,17 @@ async function prepare(baseUrl, db) {
     body: { plan: 'pro' },
   });
   const proKey = await createKey(baseUrl, proCookie, 'sdk-e2e');
+  // The team the contract's example approver team names ({teamName: 'Reviewers'}), with the
+  // owner in it, so the contract test's example of an action request is valid here.
+  const { body: team } = await call(baseUrl, 'POST', '/api/teams', {
+    cookie: proCookie,
+    body: { name: 'Reviewers' },
+  });
+  await call(baseUrl, 'POST', `/api/teams/${team.id}/members`, {
+    cookie: proCookie,
+    body: { memberId: proOwner.memberId },
+    expect: [204],
+  });
   const expiring = await createKey(baseUrl, proCookie, 'sdk-e2e-expired', '7d');
   // Expiry is fixed at creation; only the database can move it into the past. The key has never
   // been used, so the service has nothing cached for it.
@@ -257,6 +277,7 @@ async function prepare(baseUrl, db) {
     INTERLOCK_TEST_MEMBER_EMAIL: proOwner.email,
     INTERLOCK_TEST_MEMBER_PASSWORD: proOwner.password,
     INTERLOCK_TEST_ORGANISATION_ID: proOwner.organisationId,
+    INTERLOCK_TEST_MEMBER_ID: proOwner.memberId,
   };
 }
 

@@ -7,13 +7,18 @@ import type { DestinationStream, Logger } from 'pino';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config/app-config';
 import { declaredRoutes } from './auth/route-declarations.util';
-import { dashboardMiddleware, dashboardResponder } from './http/dashboard.middleware';
-import { frontDoorMiddleware } from './http/front-door.middleware';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  JSON_BODY_PARSER_OPTIONS,
+  MAX_JSON_BODY_BYTES,
+  nonJsonBodyStep,
+} from './http/body-parsing';
+import { dashboardResponder } from './http/dashboard.middleware';
 import { fastifyFrameworkError, installFastifyFrontDoor } from './http/fastify-front-door';
 import { InterlockFastifyAdapter } from './http/interlock-fastify.adapter';
-import { jsonBodyStep, MAX_JSON_BODY_BYTES } from './http/json-body.middleware';
 import { InterlockExpressAdapter } from './http/interlock-express.adapter';
 import { methodNotAllowedGate } from './http/method-not-allowed';
+import { assignRequestId } from './http/request-id.middleware';
 import { createLogger, httpLogger, PinoNestLogger } from './logging/logger';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { OPENAPI_DOCUMENT } from './openapi/openapi.controller';
@@ -85,16 +90,20 @@ export async function createApp(
     expressApp.disable('x-powered-by');
     expressApp.set('trust proxy', config.trustProxy);
     expressApp.set('etag', false);
-    // Request id and state, the log line, 405, the dashboard at `/` (it only answers GET and HEAD
-    // off the service's paths), the JSON body: one middleware (http/front-door.middleware.ts).
-    expressApp.use(
-      frontDoorMiddleware({
-        log,
-        methodGate: methodNotAllowedGate(declaredRoutes(expressApp)),
-        dashboard: dashboardMiddleware(dashboard),
-        jsonBody: jsonBodyStep(),
-      }),
-    );
+    // The same steps as Fastify's onRequest hook (installFastifyFrontDoor): request id and
+    // state, the log line, 405, the dashboard at `/` (GET and HEAD off the service's paths).
+    const methodGate = methodNotAllowedGate(declaredRoutes(expressApp));
+    expressApp.use((req: IncomingMessage, res: ServerResponse, next: () => void) => {
+      log(req, res, assignRequestId(req, res));
+      if (methodGate(req, res)) return;
+      const answer = dashboard(req, res);
+      if (answer === undefined) next();
+      else answer();
+    });
+    // Bodies: JSON through Nest's own body parser (its errors answered by AllExceptionsFilter);
+    // any other body read under the same cap, for the 415 or a signed form's bytes.
+    expressApp.useBodyParser('json', JSON_BODY_PARSER_OPTIONS);
+    expressApp.use(nonJsonBodyStep());
     app = expressApp;
   }
 

@@ -222,7 +222,7 @@ describe('members sign up, sign in and out', () => {
 });
 
 describe('a production cookie', () => {
-  it('is Secure', async () => {
+  it('is Secure and named with the __Host- prefix; a plain session cookie is not read', async () => {
     const t = await startTestApp({ env: { NODE_ENV: 'production' } });
     try {
       const res = await request(t.app.getHttpServer())
@@ -233,7 +233,17 @@ describe('a production cookie', () => {
           name: 'P',
           organisationName: 'P',
         });
-      expect((res.headers['set-cookie'] as unknown as string[])[0]).toContain('Secure');
+      const [cookie] = res.headers['set-cookie'] as unknown as string[];
+      // __Host-: Secure, Path=/ and no Domain, or browsers refuse it (RFC 6265bis §4.1.3.2).
+      expect(cookie).toMatch(
+        /^__Host-session=[A-Za-z0-9_-]{43}; Path=\/; Expires=[^;]+; HttpOnly; SameSite=Lax; Secure$/,
+      );
+      const token = cookie.slice('__Host-session='.length, cookie.indexOf(';'));
+      const me = (value: string) =>
+        request(t.app.getHttpServer()).get('/api/me').set('cookie', value);
+      expect((await me(`__Host-session=${token}`)).status).toBe(200);
+      // A cookie without the prefix could have been planted by a sibling subdomain.
+      expect((await me(`session=${token}`)).status).toBe(401);
     } finally {
       await t.close();
     }

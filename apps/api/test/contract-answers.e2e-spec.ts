@@ -26,6 +26,10 @@ describe('answers the contract states', () => {
       ['delete', '/api/interrupts/counts', 'GET'],
       ['patch', '/api/interrupts/0b8f6b8e-1111-4a4a-9c9c-123456789abc', 'GET'],
       ['post', '/api/roles/0b8f6b8e-1111-4a4a-9c9c-123456789abc', 'DELETE, PATCH'],
+      // A UUID-only `:id` (DELETE /api/me/sessions/:id) never takes its literal sibling.
+      ['options', '/api/me/sessions/revoke-others', 'POST'],
+      ['delete', '/api/me/sessions/revoke-others', 'POST'],
+      ['post', '/api/me/sessions/0b8f6b8e-1111-4a4a-9c9c-123456789abc', 'DELETE'],
     ];
     for (const [method, path, allow] of cases) {
       const res = await http()[method as 'delete'](path);

@@ -9,6 +9,7 @@ import { PublicRoute } from '../src/auth/decorators/route-access.decorator';
 import { adminDatabaseUrl, createTestDatabase, TestDatabase } from './support/test-database';
 import { startTestApp, TestApp } from './support/test-app';
 import { TcpProxy } from './support/tcp-proxy';
+import { waitFor } from './support/wait-for';
 
 class ProbeDto {
   @IsString()
@@ -194,14 +195,47 @@ describe('HTTP errors (SPEC §4)', () => {
 
     const broken = await encodedPost('gzip', Buffer.from('{"title": "x"}'));
     expect(broken.status).toBe(400);
-    expect(broken.body).toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(broken.body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'body: is not valid JSON.',
+    });
 
     const unknown = await encodedPost('zstd-x', Buffer.from('{}'));
     expect(unknown.status).toBe(415);
     expect(unknown.body).toMatchObject({
       code: 'UNSUPPORTED_MEDIA_TYPE',
       error: 'Unsupported Media Type',
+      message: 'Request body must be application/json.',
     });
+  });
+
+  it('answers JSON in a charset other than UTF-8 with 415, and reads a UTF-8 one', async () => {
+    const latin = await http()
+      .post('/probe')
+      .set('content-type', 'application/json; charset=latin1')
+      .send('{"title": "a", "count": 1}');
+    expect([latin.status, latin.body.code, latin.body.message]).toEqual([
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+      'Request body must be application/json.',
+    ]);
+    const utf8 = await http()
+      .post('/probe')
+      .set('content-type', 'application/json; charset=UTF-8')
+      .send('{"title": "é", "count": 1}');
+    expect([utf8.status, utf8.body]).toEqual([201, { title: 'é', count: 1 }]);
+  });
+
+  it('reads a +json media type as JSON: malformed → 400 with the SPEC text', async () => {
+    const res = await http()
+      .post('/probe')
+      .set('content-type', 'application/merge-patch+json')
+      .send('{"title": ');
+    expect([res.status, res.body.code, res.body.message]).toEqual([
+      400,
+      'VALIDATION_FAILED',
+      'body: is not valid JSON.',
+    ]);
   });
 
   it("reads a GET's body like any other: malformed JSON → 400, not JSON → 415, none → answered", async () => {
@@ -433,7 +467,8 @@ describe('a lost database', () => {
 
   it('answers 503 while the database is unreachable, and recovers', async () => {
     const http = () => request(t.app.getHttpServer());
-    expect((await http().get('/health/ready')).status).toBe(200);
+    // Up first (a loaded machine may need a heartbeat or two for the listener's probe).
+    await waitFor(async () => (await http().get('/health/ready')).status === 200, 'readiness');
 
     proxy.cut();
     const down = await http().get('/health/ready');

@@ -125,7 +125,12 @@ describe('invitations (SPEC §6, member.invite)', () => {
       joinedAt: expect.any(String),
     };
     expect(res.body).toEqual({
-      user: { id: expect.any(String), email: sent.email, name: 'Grace Hopper' },
+      user: {
+        id: expect.any(String),
+        email: sent.email,
+        name: 'Grace Hopper',
+        emailVerified: false,
+      },
       organisations: [joined],
       organisation: joined,
     });

@@ -5,6 +5,7 @@ import { simpleParser } from 'mailparser';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import {
+  assignAndEscalate,
   builtInRoleIds,
   createApiKey,
   joinOrganisation,
@@ -311,22 +312,13 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
     await sink.until(() => sink.messages.length === 2);
     sink.messages.length = 0;
 
-    expect(
-      (
-        await http()
-          .post(`/api/interrupts/${id}/assign`)
-          .set('cookie', owner.cookie)
-          .send({ memberId: owner.memberId })
-      ).status,
-    ).toBe(200);
-    expect(
-      (
-        await http()
-          .post(`/api/interrupts/${id}/escalate`)
-          .set('cookie', owner.cookie)
-          .send({ reason: 'Needs a second look' })
-      ).status,
-    ).toBe(200);
+    await assignAndEscalate(
+      t.app.getHttpServer(),
+      owner.cookie,
+      id,
+      owner.memberId,
+      'Needs a second look',
+    );
     // Grace, a reader, hears of the escalation; Ada, who escalated, does not.
     await sink.until(() => sink.to(grace.email).length === 1);
     expect(sink.to(grace.email)[0].parsed.subject).toBe(

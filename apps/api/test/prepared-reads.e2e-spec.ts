@@ -157,6 +157,35 @@ describe('prepared reads on Postgres', () => {
     expect(answers.slice(-3)).toEqual([[{ v: 'x42' }], [{ v: 'x42' }], [{ v: 'x42' }]]);
   });
 
+  it('past its cap of named statements, runs further texts unnamed with the same rows and says so once', async () => {
+    const told: Array<[number, string]> = [];
+    const capped = new PreparedReads(ds, true, undefined, {
+      maxStatements: 2,
+      onCapReached: (cap, sql) => told.push([cap, sql]),
+    });
+    const texts = [1, 2, 3, 4].map((n) => `SELECT id, ${n} AS n FROM things WHERE id = $1`);
+    for (const [i, sql] of texts.entries()) {
+      expect(await capped.query(sql, [ids[0]])).toEqual([{ id: ids[0], n: i + 1 }]);
+    }
+    // Inside a transaction too, and a text already named stays named.
+    await ds.transaction(async (tx) => {
+      expect(await capped.within(tx).query(texts[3], [ids[0]])).toEqual([{ id: ids[0], n: 4 }]);
+      expect(await capped.within(tx).query(texts[0], [ids[0]])).toEqual([{ id: ids[0], n: 1 }]);
+    });
+    expect(told).toEqual([[2, texts[2]]]);
+    expect(capped.unnamedTexts).toBe(2);
+    // The two named ones are prepared on the server; the unnamed ones are not.
+    const prepared = await ds.transaction(async (tx) => {
+      const q = capped.within(tx);
+      await q.query(texts[0], [ids[0]]);
+      await q.query(texts[2], [ids[0]]);
+      return tx.query<Array<{ statement: string }>>(`SELECT statement FROM pg_prepared_statements`);
+    });
+    const named = prepared.map((p) => p.statement);
+    expect(named).toContain(texts[0]);
+    expect(named).not.toContain(texts[2]);
+  });
+
   it('fails inside a transaction the way the transaction does, and rolls it back', async () => {
     const failure = await ds
       .transaction(async (tx) => {

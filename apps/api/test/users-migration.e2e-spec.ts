@@ -330,7 +330,13 @@ describe(`the ${MIGRATION} migration`, () => {
         .post('/api/auth/sign-in')
         .send({ email: m.email, password: m.password });
       expect(res.status).toBe(200);
-      expect(res.body.user).toEqual({ id: m.id, email: m.email, name: m.name });
+      // Accounts from before verification existed count as verified (SPEC §8f).
+      expect(res.body.user).toEqual({
+        id: m.id,
+        email: m.email,
+        name: m.name,
+        emailVerified: true,
+      });
       expect(res.body.organisations).toEqual([
         {
           id: org.id,

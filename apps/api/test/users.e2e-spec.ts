@@ -53,7 +53,7 @@ describe('users and memberships (one person, several organisations)', () => {
     const me = await http().get('/api/me').set('cookie', ada.cookie);
     expect(me.status).toBe(200);
     expect(me.body).toEqual({
-      user: { id: ada.memberId, email: ada.email, name: 'Ada Lovelace' },
+      user: { id: ada.memberId, email: ada.email, name: 'Ada Lovelace', emailVerified: false },
       organisations: [
         {
           id: a,

@@ -2,6 +2,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { Webhook } from 'standardwebhooks';
 import {
+  assignAndEscalate,
   createApiKey,
   openInterrupt,
   signUpOwner,
@@ -301,22 +302,7 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
           title: `Ordered ${n}`,
           actions: ['a', 'b'],
         });
-        expect(
-          (
-            await http()
-              .post(`/api/interrupts/${id}/assign`)
-              .set('cookie', owner.cookie)
-              .send({ memberId: owner.memberId })
-          ).status,
-        ).toBe(200);
-        expect(
-          (
-            await http()
-              .post(`/api/interrupts/${id}/escalate`)
-              .set('cookie', owner.cookie)
-              .send({ reason: 'slow' })
-          ).status,
-        ).toBe(200);
+        await assignAndEscalate(t.app.getHttpServer(), owner.cookie, id, owner.memberId, 'slow');
         await decide(id, 'a');
         await decide(id, 'b', 'reject', { message: 'no' });
         return id;

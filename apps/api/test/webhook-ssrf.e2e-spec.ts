@@ -1,5 +1,11 @@
 import request from 'supertest';
-import { createApiKey, openInterrupt, signUpOwner, SignedUpOwner } from './support/factories';
+import {
+  createApiKey,
+  openInterrupt,
+  sessionCookieOf,
+  signUpOwner,
+  SignedUpOwner,
+} from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 import { WebhookReceiver } from './support/webhook-receiver';
 import { WebhookResolver } from '../src/webhooks/webhook-resolver';
@@ -181,13 +187,22 @@ describe('webhook SSRF protection: URLs stored outside production are checked at
 
       prod = await startTestApp({ env: PRODUCTION, databaseUrl: dev.database.url });
       const server = prod.app.getHttpServer();
+      // Production reads its session from `__Host-session` only: the owner signs in there.
+      const signIn = await request(server)
+        .post('/api/auth/sign-in')
+        .send({ email: owner.email, password: owner.password });
+      expect(signIn.status).toBe(200);
+      const cookie = sessionCookieOf(signIn);
+      expect(cookie).toMatch(/^__Host-session=/);
       await openInterrupt(server, key, { title: 'Into the metadata service' });
       const errors: unknown[] = [];
       for (const id of ids) {
         for (let i = 0; i < 200; i++) {
-          const [delivery] = (
-            await request(server).get(`/api/webhooks/${id}/deliveries`).set('cookie', owner.cookie)
-          ).body.deliveries;
+          const res = await request(server)
+            .get(`/api/webhooks/${id}/deliveries`)
+            .set('cookie', cookie);
+          expect(res.status).toBe(200);
+          const [delivery] = res.body.deliveries;
           if (delivery?.attemptCount > 0 && delivery.status !== 'delivering') {
             errors.push(delivery.error);
             break;

@@ -106,4 +106,87 @@ test.describe('Accounts', () => {
       expect: [200],
     });
   });
+
+  test('Settings → Security lists where I am signed in, and ends another session', async ({
+    page,
+  }) => {
+    const ada = await signUpOwner('sessions');
+    await page.context().addCookies([
+      {
+        name: 'session',
+        value: ada.cookie.slice('session='.length),
+        url: baseURL.replace('//127.0.0.1:', '//localhost:'),
+      },
+    ]);
+    const phone = await fetch(`${baseURL}/api/auth/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'Safari on the phone' },
+      body: JSON.stringify({ email: ada.email, password: ada.password }),
+    });
+    const phoneCookie = (phone.headers.get('set-cookie') ?? '').split(';')[0];
+    await fetch(`${baseURL}/api/me`, {
+      headers: { cookie: phoneCookie, 'user-agent': 'Safari on the phone' },
+    });
+
+    await page.goto('/settings/security');
+    const sessions = page.getByRole('region', { name: 'Where you are signed in' });
+    await expect(sessions.getByText('This browser')).toBeVisible();
+    const phoneRow = sessions.getByRole('row').filter({ hasText: 'Safari on the phone' });
+    await expect(phoneRow).toBeVisible();
+    await expectAccessible(page, 'Settings → Security with sessions');
+    await phoneRow.getByRole('button', { name: 'End' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'End session' }).click();
+    await expect(phoneRow).toHaveCount(0);
+    await api('GET', '/api/me', { cookie: phoneCookie, expect: [401] });
+  });
+
+  test('verify my email address: Settings → Security says it is not, emails a link, and the link verifies', async ({
+    page,
+  }) => {
+    const ada = await signUpOwner('verify');
+    await page.context().addCookies([
+      {
+        name: 'session',
+        value: ada.cookie.slice('session='.length),
+        url: baseURL.replace('//127.0.0.1:', '//localhost:'),
+      },
+    ]);
+    await page.goto('/settings/security');
+    const address = page.getByRole('region', { name: 'Email address' });
+    await expect(address).toContainText(ada.email);
+    await expect(address.getByText('Not verified')).toBeVisible();
+    await expectAccessible(page, 'Settings → Security, address not verified');
+    await address.getByRole('button', { name: 'Email me a verification link' }).click();
+    await expect(address.getByRole('status')).toHaveText(
+      `A verification link is on its way to ${ada.email}.`,
+    );
+
+    const mail = await receivedMail(ada.email, 'Verify your email address for Interlock');
+    const link = /https?:\/\/\S+\/verify-email#[A-Za-z0-9_-]{43}/.exec(mail.text ?? '')?.[0];
+    expect(link).toBeDefined();
+    const url = new URL(link as string);
+    await page.goto(`${url.pathname}${url.hash}`);
+    await expect(
+      page.getByRole('heading', { name: 'Your email address is verified' }),
+    ).toBeVisible();
+    // The token leaves the address bar (and so the history) as soon as the page has it.
+    await expect.poll(() => new URL(page.url()).hash).toBe('');
+    await expectAccessible(page, 'the verified page');
+    await screenshot(page, 'accounts-email-verified');
+    const me = await api<{ user: { emailVerified: boolean } }>('GET', '/api/me', {
+      cookie: ada.cookie,
+    });
+    expect(me.body.user.emailVerified).toBe(true);
+    await page.goto('/settings/security');
+    await expect(address.getByText('Verified', { exact: true })).toBeVisible();
+    await expect(address.getByRole('button', { name: 'Email me a verification link' })).toHaveCount(
+      0,
+    );
+
+    // The link worked once.
+    await page.goto(`${url.pathname}${url.hash}`);
+    await expect(page.getByRole('alert')).toHaveText(
+      'This verification link is not valid: it was already used, it expired (links work for 24 hours), or it is not one we sent. Sign in to ask for a new one.',
+    );
+  });
 });

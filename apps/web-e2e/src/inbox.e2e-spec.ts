@@ -29,6 +29,9 @@ test.describe('Inbox and interrupts', () => {
     await page.getByLabel('Organisation name').fill(`Analytical Engines ${id}`);
     await page.getByRole('button', { name: 'Create organisation' }).click();
     await expect(page.getByText('Welcome to Interlock')).toBeVisible();
+    // The welcome's steps (issue 31 §7) move on by themselves: first, a key.
+    const welcome = page.getByRole('region', { name: 'Welcome to Interlock' });
+    await expect(welcome).toHaveAttribute('data-getting-started', 'key');
 
     // Create a key: shown once, copied.
     await page.getByRole('button', { name: 'Create API key' }).click();
@@ -46,6 +49,11 @@ test.describe('Inbox and interrupts', () => {
     const key = await page.evaluate(() => navigator.clipboard.readText());
     expect(key).toMatch(/^ilk_[A-Za-z]{64}$/);
     await shown.getByRole('button', { name: 'Done' }).click();
+    // Then the agent, with commands that name this server (install, key, base URL).
+    await expect(welcome).toHaveAttribute('data-getting-started', 'agent');
+    await expect(page.getByLabel('Commands to run the agent').first()).toContainText(
+      `export INTERLOCK_BASE_URL=${new URL(page.url()).origin}`,
+    );
 
     // A colleague, in a browser of their own, watches the Answered tab.
     const sessionCookie = (await context.cookies()).find((c) => c.name === 'session');
@@ -96,6 +104,11 @@ test.describe('Inbox and interrupts', () => {
     // Which agent asked: the key's name.
     await expect(row.locator('[data-agent-context]')).toHaveText('by refund-agent');
     await expect(page.getByRole('tab', { name: 'Open (1)' })).toBeVisible();
+    // The welcome moved on: decide it here.
+    await expect(welcome.getByRole('link', { name: 'Decide it here' })).toHaveAttribute(
+      'href',
+      `/interrupts/${created.id}`,
+    );
     await expectAccessible(page, 'the inbox');
     await screenshot(page, 'inbox');
 
@@ -158,6 +171,11 @@ test.describe('Inbox and interrupts', () => {
         .getByRole('row')
         .filter({ hasText: 'Refund order #1042' }),
     ).toBeVisible();
+    // Answered: the welcome has done its job.
+    await page.goto('/inbox');
+    await expect(page.getByRole('table', { name: 'Interrupts' })).toHaveCount(0);
+    await expect(page.getByText('Nothing waits for a decision')).toBeVisible();
+    await expect(welcome).toHaveCount(0);
     await context.close();
   });
 

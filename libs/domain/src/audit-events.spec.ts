@@ -13,7 +13,7 @@ const key = { type: 'api_key' as const, id: 'k-1', name: 'ci-runner' };
 
 describe('the audit event catalogue', () => {
   it('gives every action the category its name starts with, and a known target type', () => {
-    expect(KNOWN_AUDIT_ACTIONS.length).toBe(56);
+    expect(KNOWN_AUDIT_ACTIONS.length).toBe(58);
     for (const action of KNOWN_AUDIT_ACTIONS) {
       const definition = AUDIT_EVENTS[action];
       expect(action.startsWith(`${definition.category}.`)).toBe(true);
@@ -168,6 +168,33 @@ describe('the audit event catalogue', () => {
         metadata: { via: 'reset', sessionsEnded: 3 },
       },
       'Ada Lovelace reset their password with an emailed link',
+    ],
+    [
+      {
+        action: 'member.sessions_ended',
+        actor: ada,
+        target: { type: 'user', id: 'u-ada', name: 'Ada Lovelace' },
+        metadata: { scope: 'others', count: 2 },
+      },
+      'Ada Lovelace signed out 2 other sessions',
+    ],
+    [
+      {
+        action: 'member.sessions_ended',
+        actor: ada,
+        target: { type: 'user', id: 'u-ada', name: 'Ada Lovelace' },
+        metadata: { scope: 'one', count: 1 },
+      },
+      'Ada Lovelace ended one of their sign-in sessions',
+    ],
+    [
+      {
+        action: 'member.email_verified',
+        actor: ada,
+        target: { type: 'user', id: 'u-ada', name: 'Ada Lovelace' },
+        metadata: { email: 'ada@example.com', via: 'verification_link' },
+      },
+      'Ada Lovelace verified their email address ada@example.com',
     ],
     [
       {

@@ -298,6 +298,20 @@ export interface AuditEventCatalogue {
     target: 'user';
     metadata: { via: 'change' | 'reset'; sessionsEnded: number };
   };
+  /** The person ended sign-in sessions of theirs from Settings → Security: one, or all but the one in use. */
+  'member.sessions_ended': {
+    target: 'user';
+    metadata: { scope: 'one' | 'others'; count: number };
+  };
+  /**
+   * The person proved their email address by a link the service emailed to it: a verification
+   * link, or a password reset link (which proves it as well); written in every organisation they
+   * are a member of.
+   */
+  'member.email_verified': {
+    target: 'user';
+    metadata: { email: string; via: 'verification_link' | 'password_reset' };
+  };
   'member.role_changed': {
     target: 'user';
     metadata: { fromRoleId: string; fromRole: string; toRoleId: string; toRole: string };
@@ -654,6 +668,19 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
       e.metadata.via === 'reset'
         ? `${e.actor.name} reset their password with an emailed link`
         : `${e.actor.name} changed their password`,
+  },
+  'member.sessions_ended': {
+    category: 'member',
+    target: 'user',
+    summary: (e) =>
+      e.metadata.scope === 'others'
+        ? `${e.actor.name} signed out ${e.metadata.count === 1 ? 'one other session' : `${e.metadata.count} other sessions`}`
+        : `${e.actor.name} ended one of their sign-in sessions`,
+  },
+  'member.email_verified': {
+    category: 'member',
+    target: 'user',
+    summary: (e) => `${e.actor.name} verified their email address ${e.metadata.email}`,
   },
   'member.role_changed': {
     category: 'member',

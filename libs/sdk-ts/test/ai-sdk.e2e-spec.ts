@@ -15,53 +15,11 @@ import {
   interlockToolApproval,
   pendingAISDKApprovals,
 } from '../src';
+import { call, mailTools, say, turn } from '../src/lib/testing/ai-sdk-model';
 import { createKey, decide, live, raw, revokeKey, runTag } from './support/live-service';
 
 const client = new Interlock({ apiKey: live.apiKey, baseURL: live.baseURL });
 const wait = { pollInterval: 100, timeout: 120_000 };
-
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 1, text: 1, reasoning: 0 },
-};
-type Content =
-  | { type: 'tool-call'; toolCallId: string; toolName: string; input: string }
-  | { type: 'text'; text: string };
-const turn = (...content: Content[]) => ({
-  content,
-  finishReason: {
-    unified: content.some((c) => c.type === 'tool-call')
-      ? ('tool-calls' as const)
-      : ('stop' as const),
-    raw: undefined,
-  },
-  usage,
-  warnings: [],
-});
-const call = (toolCallId: string, toolName: string, input: Record<string, unknown>): Content => ({
-  type: 'tool-call',
-  toolCallId,
-  toolName,
-  input: JSON.stringify(input),
-});
-const say = (text: string): Content => ({ type: 'text', text });
-
-function mailTools(ran: unknown[], needsApproval = false) {
-  return {
-    send_email: tool({
-      description: 'Send an email.',
-      inputSchema: z.object({ to: z.string(), body: z.string() }),
-      needsApproval,
-      execute: async (input) => (ran.push(['send_email', input]), `Sent to ${input.to}.`),
-    }),
-    delete_file: tool({
-      description: 'Delete a file.',
-      inputSchema: z.object({ path: z.string() }),
-      needsApproval,
-      execute: async (input) => (ran.push(['delete_file', input]), `Deleted ${input.path}.`),
-    }),
-  };
-}
 
 interface Listed {
   id: string;
@@ -252,11 +210,11 @@ import { generateText, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
 import { Interlock, openAISDKReview } from ${JSON.stringify(join(__dirname, '..', 'src', 'index.ts'))};
-const usage = ${JSON.stringify(usage)};
-const model = new MockLanguageModelV4({ doGenerate: [{ content: [
-  { type: 'tool-call', toolCallId: 'c8', toolName: 'send_email', input: JSON.stringify({ to: 'bob@example.com', body: 'Your order shipped.' }) },
-  { type: 'tool-call', toolCallId: 'c9', toolName: 'delete_file', input: JSON.stringify({ path: '/srv/orders' }) },
-], finishReason: { unified: 'tool-calls', raw: undefined }, usage, warnings: [] }] });
+import { call, turn } from ${JSON.stringify(join(__dirname, '..', 'src', 'lib', 'testing', 'ai-sdk-model.ts'))};
+const model = new MockLanguageModelV4({ doGenerate: [turn(
+  call('c8', 'send_email', { to: 'bob@example.com', body: 'Your order shipped.' }),
+  call('c9', 'delete_file', { path: '/srv/orders' }),
+)] });
 const never = async () => { throw new Error('no tool runs before the review'); };
 const tools = {
   send_email: tool({ description: 'Send an email.', inputSchema: z.object({ to: z.string(), body: z.string() }), needsApproval: true, execute: never }),

@@ -57,6 +57,9 @@ describe('interlock.ask (live service)', () => {
           required: ['region'],
         },
         actionDigest: expect.stringMatching(/^[0-9a-f]{64}$/),
+        requiredApprovals: 1,
+        approverTeam: null,
+        approvals: [],
       },
     ]);
   });

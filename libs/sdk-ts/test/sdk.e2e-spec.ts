@@ -82,6 +82,9 @@ describe('interrupts', () => {
       description: null,
       allowedDecisions: ['approve', 'edit', 'reject', 'respond'],
       responseSchema: null,
+      requiredApprovals: 1,
+      approverTeam: null,
+      approvals: [],
     });
 
     const first = await client.interrupts.list({ externalId, limit: 1 });

@@ -1,16 +1,17 @@
 import { Module } from '@nestjs/common';
 import { OrganisationModule } from '../organisation/organisation.module';
 import { AccountController } from '../users/account.controller';
-import { AccountTokensRepository } from '../users/account-tokens.repository';
+import { AccountEmailModule } from '../users/account-email.module';
 import { PasswordsService } from '../users/passwords.service';
+import { AccountSessionsService } from '../users/account-sessions.service';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { WhoamiController } from './whoami.controller';
 
 /** Sign-up, sign-in, sign-out, passwords, the signed-in person's account, and a key's view of itself. */
 @Module({
-  imports: [OrganisationModule],
+  imports: [OrganisationModule, AccountEmailModule],
   controllers: [AuthController, AccountController, WhoamiController],
-  providers: [AuthService, PasswordsService, AccountTokensRepository],
+  providers: [AuthService, PasswordsService, AccountSessionsService],
 })
 export class AuthRoutesModule {}

@@ -20,6 +20,8 @@ import { SignInDto } from './dto/sign-in.dto';
 import { SignUpDto } from './dto/sign-up.dto';
 import { PasswordsService } from '../users/passwords.service';
 import { PasswordResetConfirmDto, PasswordResetRequestDto } from '../users/dto/password.dto';
+import { VerifyEmailDto } from '../users/dto/email-verification.dto';
+import { EmailVerificationService } from '../users/email-verification.service';
 
 @Controller('api/auth')
 @ApiTags('auth')
@@ -29,6 +31,7 @@ export class AuthController {
     private readonly signIns: SignInSessionService,
     private readonly cookies: SessionCookies,
     private readonly passwords: PasswordsService,
+    private readonly verification: EmailVerificationService,
   ) {}
 
   @Post('sign-up')
@@ -101,6 +104,19 @@ export class AuthController {
     @ClientIp() ip: string | null,
   ): Promise<void> {
     await this.passwords.confirmReset(body.token, body.password, ip);
+  }
+
+  @Post('verify-email')
+  @HttpCode(204)
+  @HumanRoute()
+  @ApiOperation({
+    operationId: 'verifyEmail',
+    summary:
+      "Verify your email address with a verification link's token (works signed in or not, in any browser)",
+  })
+  @ApiNoContentResponse({ description: 'The address is verified (or already was).' })
+  async verifyEmail(@Body() body: VerifyEmailDto, @ClientIp() ip: string | null): Promise<void> {
+    await this.verification.verify(body.token, ip);
   }
 
   @Post('sign-out')

@@ -4,6 +4,7 @@ import { fakeDataSource } from '../database/testing/fake-data-source';
 import type { OrganisationSetupService } from '../organisation/organisation-setup.service';
 import type { OrganisationsRepository } from '../organisation/organisations.repository';
 import type { AuthAttemptLimiter } from '../rate-limits/auth-attempt-limiter.service';
+import type { EmailVerificationService } from '../users/email-verification.service';
 import * as users from '../users/users.repository';
 import { AuthService } from './auth.service';
 import { verifyPassword } from './password.util';
@@ -22,6 +23,7 @@ jest.mock('../users/account.util', () => ({
   describeJoined: jest.fn(async (_db: unknown, userId: string, organisationId: string) => ({
     userId,
     organisationId,
+    user: { id: userId, name: 'Ada', email: 'ada@example.com', emailVerified: false },
   })),
 }));
 jest.mock('./password.util', () => ({
@@ -58,18 +60,27 @@ function setUp(signup: 'open' | 'closed' = 'open') {
   const organisations = {
     read: jest.fn(async () => ({ id: ORG, name: 'Acme', plan: 'pro', created_at: new Date(0) })),
   } as unknown as OrganisationsRepository;
-  const service = new AuthService(dataSource, signIns, setup, organisations, limiter, {
-    signup,
-    accounts: { passwordScryptLogN: 17, passwordResetTtlMs: 1_800_000 },
-  } as AppConfig);
-  return { service, limiter, succeeded, signIns, setup, organisations, tx };
+  const verification = { newAccount: jest.fn() } as unknown as EmailVerificationService;
+  const service = new AuthService(
+    dataSource,
+    signIns,
+    setup,
+    organisations,
+    limiter,
+    verification,
+    {
+      signup,
+      accounts: { passwordScryptLogN: 17, passwordResetTtlMs: 1_800_000 },
+    } as AppConfig,
+  );
+  return { service, limiter, succeeded, signIns, setup, organisations, verification, tx };
 }
 
 beforeEach(() => jest.clearAllMocks());
 
 describe('AuthService', () => {
   it('signs up: throttled by the normalised email, then user, organisation and sign-in session in one transaction', async () => {
-    const { service, limiter, setup, signIns, tx } = setUp();
+    const { service, limiter, setup, signIns, verification, tx } = setUp();
     const signedIn = await service.signUp(signUp, '203.0.113.7');
     expect(limiter.signUpAttempt).toHaveBeenCalledWith('ada@example.com', '203.0.113.7');
     expect(fakeUsers.insertUser).toHaveBeenCalledWith(tx, {
@@ -83,11 +94,14 @@ describe('AuthService', () => {
       ipAddress: '203.0.113.7',
     });
     expect(signIns.create).toHaveBeenCalledWith(tx, 'u-ada');
+    const user = { id: 'u-ada', name: 'Ada', email: 'ada@example.com', emailVerified: false };
     expect(signedIn).toEqual({
       token: 'cookie-token',
       expiresAt: new Date(0),
-      body: { userId: 'u-ada', organisationId: ORG },
+      body: { userId: 'u-ada', organisationId: ORG, user },
     });
+    // The verification link goes to the new address once the account exists (SPEC §8f).
+    expect(verification.newAccount).toHaveBeenCalledWith(user);
   });
 
   it('refuses sign-up when it is closed, before counting or writing anything', async () => {
@@ -106,6 +120,7 @@ describe('AuthService', () => {
       email: 'ada@example.com',
       name: 'Ada',
       password_hash: 'scrypt$ada',
+      email_verified_at: null,
     });
     const { service, limiter, succeeded, signIns } = setUp();
     const signedIn = await service.signIn('Ada@example.com', 'correct horse', null);
@@ -121,6 +136,7 @@ describe('AuthService', () => {
       email: 'ada@example.com',
       name: 'Ada',
       password_hash: 'scrypt$ada',
+      email_verified_at: null,
     });
     const { service } = setUp();
     const passwords = jest.requireMock('./password.util');
@@ -141,7 +157,13 @@ describe('AuthService', () => {
 
   it('answers a wrong password and an unknown email alike, each after one password check, with no session', async () => {
     for (const user of [
-      { id: 'u-ada', email: 'ada@example.com', name: 'Ada', password_hash: 'scrypt$ada' },
+      {
+        id: 'u-ada',
+        email: 'ada@example.com',
+        name: 'Ada',
+        password_hash: 'scrypt$ada',
+        email_verified_at: null,
+      },
       undefined,
     ]) {
       fakeUsers.findUserByEmail.mockResolvedValue(user);

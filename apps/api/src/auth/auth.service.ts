@@ -7,6 +7,7 @@ import { AuthAttemptLimiter } from '../rate-limits/auth-attempt-limiter.service'
 import { OrganisationSetupService } from '../organisation/organisation-setup.service';
 import { OrganisationsRepository } from '../organisation/organisations.repository';
 import { describeAccount, describeJoined } from '../users/account.util';
+import { EmailVerificationService } from '../users/email-verification.service';
 import type { AccountResponse, OrganisationJoinedResponse } from '../users/dto/account.response';
 import {
   findUserByEmail,
@@ -35,13 +36,17 @@ export class AuthService {
     private readonly setup: OrganisationSetupService,
     private readonly organisations: OrganisationsRepository,
     private readonly limiter: AuthAttemptLimiter,
+    private readonly verification: EmailVerificationService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     // Made now, not at the first unknown email's sign-in (which would then cost two hashes).
     void decoyPasswordHash(config.accounts.passwordScryptLogN);
   }
 
-  /** A new user, a new organisation with them as its Owner, and a sign-in session: one transaction. */
+  /**
+   * A new user, a new organisation with them as its Owner, and a sign-in session: one
+   * transaction; then a verification link to the address (SPEC §8f), after the answer.
+   */
   async signUp(input: SignUpDto, ip: string | null): Promise<SignedIn<OrganisationJoinedResponse>> {
     if (this.config.signup === 'closed') {
       throw new DomainError(
@@ -54,7 +59,7 @@ export class AuthService {
       input.password,
       this.config.accounts.passwordScryptLogN,
     );
-    return this.dataSource.transaction(async (tx) => {
+    const signedUp = await this.dataSource.transaction(async (tx) => {
       const userId = await insertUser(tx, { email: input.email, name: input.name, passwordHash });
       const { organisationId } = await this.setup.create(tx, {
         organisationName: input.organisationName,
@@ -64,6 +69,8 @@ export class AuthService {
       const session = await this.signIns.create(tx, userId);
       return { ...session, body: await describeJoined(tx, userId, organisationId) };
     });
+    this.verification.newAccount(signedUp.body.user);
+    return signedUp;
   }
 
   /**

@@ -67,6 +67,25 @@ export function setPrincipal(req: HttpRequest, principal: Principal): void {
   requestStateOf(req).principal = principal;
 }
 
+/** Records the sign-in token a person's request was authenticated with (never logged, never answered). */
+export function setSignInToken(req: HttpRequest, token: string): void {
+  requestStateOf(req).signInToken = token;
+}
+
+/** The sign-in token the request was authenticated with, if a person's. */
+export function signInTokenOf(req: HttpRequest): string | undefined {
+  return requestStateOf(req).signInToken;
+}
+
+/** Where a person's request comes from, as their list of sign-in sessions shows it. */
+export function signInClient(req: HttpRequest): { ip: string | null; userAgent: string | null } {
+  const agent = req.headers['user-agent'];
+  return {
+    ip: req.ip ?? null,
+    userAgent: typeof agent === 'string' && agent !== '' ? agent.slice(0, 512) : null,
+  };
+}
+
 export function principalOf(req: HttpRequest): Principal {
   return (requestStateOf(req).principal as Principal | undefined) ?? ANONYMOUS;
 }

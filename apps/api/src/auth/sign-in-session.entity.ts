@@ -34,6 +34,18 @@ export class SignInSessionEntity {
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;
 
+  /** The absolute end (30 days after sign-in). */
   @Column('timestamptz')
   expiresAt!: Date;
+
+  /** When a request last used it (kept to within a minute); idle past `SESSION_IDLE_TIMEOUT`, it ends. */
+  @Column('timestamptz', { default: () => 'now()' })
+  lastUsedAt!: Date;
+
+  /** The client address and browser of its latest use, for the person's list of sessions. */
+  @Column('text', { nullable: true })
+  ipAddress!: string | null;
+
+  @Column('text', { nullable: true })
+  userAgent!: string | null;
 }

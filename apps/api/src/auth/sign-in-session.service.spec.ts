@@ -7,7 +7,16 @@ const ORG = '6c0f7a52-93a3-4d55-9e4b-7c2b3f1a0e11';
 const OTHER = '9d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6';
 const TOKEN = 'a-cookie-token-of-enough-length';
 const HASH = createHash('sha256').update(TOKEN).digest('hex');
-const user = { sign_in_session_id: 's-1', user_id: 'u-ada', name: 'Ada', email: 'ada@example.com' };
+const IDLE = 7 * 86_400_000;
+const user = {
+  sign_in_session_id: 's-1',
+  user_id: 'u-ada',
+  name: 'Ada',
+  email: 'ada@example.com',
+  last_used_at: new Date(),
+  ip_address: '10.0.0.1',
+  user_agent: 'Firefox',
+};
 const none = {
   organisation_id: null,
   role_id: null,
@@ -32,8 +41,21 @@ function setUp(rows: SignedInMemberRow[]) {
     findUser: jest.fn(async () => user),
     findMember: jest.fn(async () => rows),
     delete: jest.fn(async () => undefined),
+    touch: jest.fn(async () => undefined),
   } as unknown as SignInSessionsRepository;
-  return { service: new SignInSessionService(dataSource, sessions), sessions, dataSource };
+  return {
+    service: new SignInSessionService(dataSource, sessions, {
+      accounts: {
+        passwordScryptLogN: 14,
+        passwordResetTtlMs: 0,
+        sessionIdleTimeoutMs: IDLE,
+        emailVerification: 'optional',
+        emailVerificationTtlMs: 0,
+      },
+    }),
+    sessions,
+    dataSource,
+  };
 }
 
 describe('SignInSessionService', () => {
@@ -56,7 +78,7 @@ describe('SignInSessionService', () => {
   it('looks a member up by the hash of their token, for the organisation asked for', async () => {
     const { service, sessions, dataSource } = setUp([membership(ORG)]);
     const signIn = await service.authenticateMember(TOKEN, ORG);
-    expect(sessions.findMember).toHaveBeenCalledWith(dataSource, HASH, ORG);
+    expect(sessions.findMember).toHaveBeenCalledWith(dataSource, HASH, ORG, IDLE);
     expect(signIn).toEqual({
       outcome: 'member',
       member: {
@@ -116,8 +138,24 @@ describe('SignInSessionService', () => {
       email: 'ada@example.com',
       signInSessionId: 's-1',
     });
-    expect(sessions.findUser).toHaveBeenCalledWith(dataSource, HASH);
+    expect(sessions.findUser).toHaveBeenCalledWith(dataSource, HASH, IDLE);
     await service.revoke('s-1');
     expect(sessions.delete).toHaveBeenCalledWith(dataSource, 's-1');
+  });
+
+  it('records a use at most once a minute, and at once when the address or browser changes', async () => {
+    const { service, sessions, dataSource } = setUp([]);
+    const same = { ip: '10.0.0.1', userAgent: 'Firefox' };
+    await service.authenticateUser(TOKEN, same);
+    expect(sessions.touch).not.toHaveBeenCalled();
+    await service.authenticateUser(TOKEN, { ip: '10.0.0.2', userAgent: 'Firefox' });
+    expect(sessions.touch).toHaveBeenCalledWith(dataSource, 's-1', '10.0.0.2', 'Firefox');
+    (sessions.touch as jest.Mock).mockClear();
+    (sessions.findUser as jest.Mock).mockResolvedValueOnce({
+      ...user,
+      last_used_at: new Date(Date.now() - 61_000),
+    });
+    await service.authenticateUser(TOKEN, same);
+    expect(sessions.touch).toHaveBeenCalledWith(dataSource, 's-1', '10.0.0.1', 'Firefox');
   });
 });

@@ -1,12 +1,26 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { isPermission, Permission, Plan } from '@interlock/domain';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/app-config';
 import type { Queryable } from '../database/query-rows.util';
 import type { MemberPrincipal, UserPrincipal } from './principal';
-import { SignedInUserRow, SignInSessionsRepository } from './sign-in-sessions.repository';
+import {
+  SignedInUserRow,
+  SignInSessionRow,
+  SignInSessionsRepository,
+} from './sign-in-sessions.repository';
 
 const SESSION_DAYS = 30;
+/** A session's last use is recorded at most this often (and whenever its address or browser changes). */
+const TOUCH_EVERY_MS = 60_000;
+
+/** Where a request comes from, recorded on the session it uses. */
+export interface SignInClient {
+  readonly ip: string | null;
+  readonly userAgent: string | null;
+}
 
 function tokenHash(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -33,13 +47,20 @@ export type MemberSignIn =
  * for is looked up with it, among the user's current memberships, on every request — so a
  * sign-out, a removal or a role change holds at the next request on every instance. The table
  * is `SignInSessionsRepository`'s; the cookie itself is the HTTP layer's (`SessionCookies`).
+ * A session ends 30 days after sign-in, or once unused for `SESSION_IDLE_TIMEOUT` (7 days by
+ * default); each request's use is recorded (at most once a minute, with address and browser).
  */
 @Injectable()
 export class SignInSessionService {
+  private readonly idleMs: number;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly sessions: SignInSessionsRepository,
-  ) {}
+    @Inject(APP_CONFIG) config: Pick<AppConfig, 'accounts'>,
+  ) {
+    this.idleMs = config.accounts.sessionIdleTimeoutMs;
+  }
 
   /** Creates a sign-in session for a user (inside the caller's transaction) and returns its cookie token. */
   async create(tx: Queryable, userId: string): Promise<{ token: string; expiresAt: Date }> {
@@ -55,9 +76,11 @@ export class SignInSessionService {
   }
 
   /** The signed-in user, for routes that act for no organisation. */
-  async authenticateUser(token: string): Promise<UserPrincipal | undefined> {
-    const row = await this.sessions.findUser(this.dataSource, tokenHash(token));
-    return row === undefined ? undefined : toUser(row);
+  async authenticateUser(token: string, client?: SignInClient): Promise<UserPrincipal | undefined> {
+    const row = await this.sessions.findUser(this.dataSource, tokenHash(token), this.idleMs);
+    if (row === undefined) return undefined;
+    await this.recordUse(row, client);
+    return toUser(row);
   }
 
   /**
@@ -68,14 +91,17 @@ export class SignInSessionService {
   async authenticateMember(
     token: string,
     organisationId: string | undefined,
+    client?: SignInClient,
   ): Promise<MemberSignIn | undefined> {
     const rows = await this.sessions.findMember(
       this.dataSource,
       tokenHash(token),
       organisationId ?? null,
+      this.idleMs,
     );
     const [row] = rows;
     if (row === undefined) return undefined;
+    await this.recordUse(row, client);
     if (row.organisation_id === null) {
       return {
         outcome: organisationId === undefined ? 'no_organisation' : 'not_member',
@@ -123,7 +149,12 @@ export class SignInSessionService {
     }));
     const unique = new Map<string, { tokenHash: string; organisationId: string }>();
     for (const pair of hashed) unique.set(`${pair.tokenHash} ${pair.organisationId}`, pair);
-    const rows = await this.sessions.findCurrentMembers(this.dataSource, [...unique.values()]);
+    // A stream's heartbeat checks the session but is no use of it: an idle session's streams end.
+    const rows = await this.sessions.findCurrentMembers(
+      this.dataSource,
+      [...unique.values()],
+      this.idleMs,
+    );
     const found = new Map<string, ReadonlySet<Permission>>();
     for (const row of rows) {
       found.set(
@@ -140,6 +171,28 @@ export class SignInSessionService {
    */
   revokeAllOfUser(tx: Queryable, userId: string, keep: string | null): Promise<number> {
     return this.sessions.deleteAllOfUser(tx, userId, keep);
+  }
+
+  /** A person's live sessions, the most recently used first. */
+  listOfUser(userId: string): Promise<SignInSessionRow[]> {
+    return this.sessions.listOfUser(this.dataSource, userId, this.idleMs);
+  }
+
+  /** Ends one of a person's live sessions (inside the caller's transaction); false when it is none of theirs. */
+  revokeOfUser(tx: Queryable, userId: string, signInSessionId: string): Promise<boolean> {
+    return this.sessions.deleteOfUser(tx, userId, signInSessionId, this.idleMs);
+  }
+
+  /** Records a request's use of a session: at most once a minute, and whenever the address or browser changes. */
+  private async recordUse(row: SignedInUserRow, client: SignInClient | undefined): Promise<void> {
+    if (client === undefined) return;
+    if (
+      Date.now() - row.last_used_at.getTime() < TOUCH_EVERY_MS &&
+      row.ip_address === client.ip &&
+      row.user_agent === client.userAgent
+    )
+      return;
+    await this.sessions.touch(this.dataSource, row.sign_in_session_id, client.ip, client.userAgent);
   }
 
   async revoke(signInSessionId: string): Promise<void> {

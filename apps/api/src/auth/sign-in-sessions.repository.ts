@@ -7,13 +7,31 @@ import {
 } from '../members/memberships.repository';
 import { joinUsers } from '../users/users.repository';
 
-/** A live sign-in session with its user. */
+/** A live sign-in session with its user, and its latest use (to decide whether to record this one). */
 export interface SignedInUserRow {
   sign_in_session_id: string;
   user_id: string;
   name: string;
   email: string;
+  last_used_at: Date;
+  ip_address: string | null;
+  user_agent: string | null;
 }
+
+/** One of a person's live sign-in sessions, for their list. */
+export interface SignInSessionRow {
+  id: string;
+  created_at: Date;
+  last_used_at: Date;
+  expires_at: Date;
+  ip_address: string | null;
+  user_agent: string | null;
+}
+
+/** A session is live while unexpired and used within the idle timeout (`$n`, milliseconds). */
+const live = (alias: string, idleParam: string) =>
+  `${alias}.expires_at > now() AND ${alias}.last_used_at > now() - ${idleParam} * interval '1 millisecond'`;
+const USE_COLUMNS = 's.last_used_at, s.ip_address, s.user_agent';
 
 /** …and one of the user's current memberships (all null when none matched). */
 export interface SignedInMemberRow extends SignedInUserRow {
@@ -49,16 +67,60 @@ export class SignInSessionsRepository {
     );
   }
 
-  /** The unexpired session a token's hash names, with its user. */
-  async findUser(db: Queryable, tokenHash: string): Promise<SignedInUserRow | undefined> {
+  /** The live session a token's hash names, with its user. */
+  async findUser(
+    db: Queryable,
+    tokenHash: string,
+    idleMs: number,
+  ): Promise<SignedInUserRow | undefined> {
     const [row] = await queryRows<SignedInUserRow>(
       db,
-      `SELECT s.id AS sign_in_session_id, u.id AS user_id, u.name, u.email
+      `SELECT s.id AS sign_in_session_id, u.id AS user_id, u.name, u.email, ${USE_COLUMNS}
          FROM sign_in_sessions s ${joinUsers('u', 's.user_id')}
-        WHERE s.token_hash = $1 AND s.expires_at > now()`,
-      [tokenHash],
+        WHERE s.token_hash = $1 AND ${live('s', '$2')}`,
+      [tokenHash, idleMs],
     );
     return row;
+  }
+
+  /** Records a use: when, from where, with which browser. */
+  async touch(
+    db: Queryable,
+    signInSessionId: string,
+    ipAddress: string | null,
+    userAgent: string | null,
+  ): Promise<void> {
+    await db.query(
+      `UPDATE sign_in_sessions SET last_used_at = now(), ip_address = $2, user_agent = $3 WHERE id = $1`,
+      [signInSessionId, ipAddress, userAgent],
+    );
+  }
+
+  /** A person's live sessions, the most recently used first. */
+  listOfUser(db: Queryable, userId: string, idleMs: number): Promise<SignInSessionRow[]> {
+    return queryRows<SignInSessionRow>(
+      db,
+      `SELECT s.id, s.created_at, s.last_used_at, s.expires_at, s.ip_address, s.user_agent
+         FROM sign_in_sessions s
+        WHERE s.user_id = $1 AND ${live('s', '$2')}
+        ORDER BY s.last_used_at DESC, s.id`,
+      [userId, idleMs],
+    );
+  }
+
+  /** Ends one of a person's sessions; whether it was theirs and live. */
+  async deleteOfUser(
+    db: Queryable,
+    userId: string,
+    signInSessionId: string,
+    idleMs: number,
+  ): Promise<boolean> {
+    const rows = await queryRows<{ id: string }>(
+      db,
+      `DELETE FROM sign_in_sessions s WHERE s.id = $1 AND s.user_id = $2 AND ${live('s', '$3')} RETURNING s.id`,
+      [signInSessionId, userId, idleMs],
+    );
+    return rows.length === 1;
   }
 
   /**
@@ -71,17 +133,18 @@ export class SignInSessionsRepository {
     db: Queryable,
     tokenHash: string,
     organisationId: string | null,
+    idleMs: number,
   ): Promise<SignedInMemberRow[]> {
     return queryRows<SignedInMemberRow>(
       db,
-      `SELECT s.id AS sign_in_session_id, u.id AS user_id, u.name, u.email, ${CURRENT_MEMBERSHIP_COLUMNS}
+      `SELECT s.id AS sign_in_session_id, u.id AS user_id, u.name, u.email, ${USE_COLUMNS}, ${CURRENT_MEMBERSHIP_COLUMNS}
          FROM sign_in_sessions s
          ${joinUsers('u', 's.user_id')}
          ${leftJoinCurrentMemberships('u.id', '$2')}
-        WHERE s.token_hash = $1 AND s.expires_at > now()
+        WHERE s.token_hash = $1 AND ${live('s', '$3')}
         ORDER BY m.organisation_id
         LIMIT 2`,
-      [tokenHash, organisationId],
+      [tokenHash, organisationId, idleMs],
     );
   }
 
@@ -94,16 +157,17 @@ export class SignInSessionsRepository {
   findCurrentMembers(
     db: Queryable,
     pairs: readonly { tokenHash: string; organisationId: string }[],
+    idleMs: number,
   ): Promise<StillMemberRow[]> {
     return queryRows<StillMemberRow>(
       db,
       `SELECT q.token_hash, m.organisation_id, r.permissions
          FROM unnest($1::text[], $2::uuid[]) AS q(token_hash, organisation_id)
-         JOIN sign_in_sessions s ON s.token_hash = q.token_hash AND s.expires_at > now()
+         JOIN sign_in_sessions s ON s.token_hash = q.token_hash AND ${live('s', '$3')}
          ${joinUsers('u', 's.user_id')}
          ${leftJoinCurrentMemberships('u.id', 'q.organisation_id')}
         WHERE m.organisation_id IS NOT NULL`,
-      [pairs.map((p) => p.tokenHash), pairs.map((p) => p.organisationId)],
+      [pairs.map((p) => p.tokenHash), pairs.map((p) => p.organisationId), idleMs],
     );
   }
 

@@ -127,6 +127,33 @@ describe('rule ordering', () => {
     expect(run(rules, facts({ actionName: 'x' })).enforced?.priority).toBe(7);
   });
 
+  it("a rule naming keys is tested only for those keys; the order holds, and one key's candidates never serve another", () => {
+    const k1 = 'a1b2c3d4-0000-4000-8000-000000000011';
+    const k2 = 'a1b2c3d4-0000-4000-8000-000000000022';
+    const compiled = sortRules(
+      [
+        rule({ priority: 1, mode: 'shadow', match: { keyIds: [k1], actions: ['refund'] } }),
+        rule({ priority: 2, mode: 'shadow', match: { actions: ['re*'] } }),
+        rule({ priority: 3, match: { keyIds: [k2, k1], actions: ['refund'] } }),
+        rule({ priority: 4, match: { keyIds: [k2] } }),
+        rule({ priority: 5, match: {} }),
+      ].map(compileRule),
+    );
+    const now = Date.parse('2026-11-26T12:00:00Z');
+    const of = (keyId: string, actionName = 'refund') => {
+      const r = evaluateAction(compiled, facts({ keyId, actionName }), now);
+      return [r.shadowed.map((x) => x.priority), r.enforced?.priority];
+    };
+    // The same compiled rules (one index, its kept candidates) asked in turn for each key.
+    for (let round = 0; round < 2; round++) {
+      expect(of(k1)).toEqual([[1, 2], 3]);
+      expect(of(k2)).toEqual([[2], 3]);
+      expect(of('a1b2c3d4-0000-4000-8000-000000000033')).toEqual([[2], 5]);
+      expect(of(k1, 'deploy')).toEqual([[], 5]);
+      expect(of(k2, 'deploy')).toEqual([[], 4]);
+    }
+  });
+
   it('with no matching rule, nothing decides (the action goes to a person)', () => {
     const result = run([rule({ match: parseRuleMatch({ actions: ['deploy'] }) })]);
     expect(result).toEqual({ shadowed: [] });

@@ -533,7 +533,10 @@ export interface ActionEvaluation {
  * Which rules can match an action name, so an evaluation tests those and not all: a rule naming
  * exact actions is listed under each name, one naming globs under each glob's first character
  * (a glob starting with a wildcard, or a rule naming no actions, is tested for every action).
- * Positions are in evaluation order; built once per sorted array (the cache keeps the array).
+ * Then by key: a rule naming keys is a candidate only for those keys (rules are most often
+ * scoped to an agent's key — "Always allow this" and suggestions always are), one naming none
+ * for every key. Positions are in evaluation order; built once per sorted array (the cache keeps
+ * the array).
  */
 interface RuleIndex {
   exact: Map<string, number[]>;
@@ -541,6 +544,11 @@ interface RuleIndex {
   always: number[];
   /** Candidates per action name already merged (names repeat across requests); bounded. */
   merged: Map<string, readonly number[]>;
+  /** The rules naming keys, by key; the rules naming none. */
+  byKey: Map<string, Set<number>>;
+  anyKey: Set<number>;
+  /** Candidates per (action name, key) already narrowed; bounded. */
+  narrowed: Map<string, readonly number[]>;
 }
 
 const MERGED_NAMES = 1024;
@@ -550,13 +558,29 @@ const INDEXES = new WeakMap<readonly CompiledRule[], RuleIndex>();
 function indexOf(rules: readonly CompiledRule[]): RuleIndex {
   const known = INDEXES.get(rules);
   if (known !== undefined) return known;
-  const index: RuleIndex = { exact: new Map(), byFirst: new Map(), always: [], merged: new Map() };
+  const index: RuleIndex = {
+    exact: new Map(),
+    byFirst: new Map(),
+    always: [],
+    merged: new Map(),
+    byKey: new Map(),
+    anyKey: new Set(),
+    narrowed: new Map(),
+  };
   const add = (map: Map<string, number[]>, key: string, i: number) => {
     const list = map.get(key);
     if (list === undefined) map.set(key, [i]);
     else if (list[list.length - 1] !== i) list.push(i);
   };
   rules.forEach((compiled, i) => {
+    const keyIds = compiled.rule.match.keyIds;
+    if (keyIds === undefined) index.anyKey.add(i);
+    else
+      for (const k of keyIds) {
+        const set = index.byKey.get(k);
+        if (set === undefined) index.byKey.set(k, new Set([i]));
+        else set.add(i);
+      }
     const actions = compiled.rule.match.actions;
     if (actions === undefined || actions.some((a) => a[0] === '*' || a[0] === '?')) {
       index.always.push(i);
@@ -571,9 +595,27 @@ function indexOf(rules: readonly CompiledRule[]): RuleIndex {
   return index;
 }
 
-/** The positions of the rules that can match this action name, in evaluation order. */
-function candidates(rules: readonly CompiledRule[], actionName: string): readonly number[] {
+/** The positions of the rules that can match this action from this key, in evaluation order. */
+function candidates(
+  rules: readonly CompiledRule[],
+  actionName: string,
+  keyId: string,
+): readonly number[] {
   const index = indexOf(rules);
+  const byAction = actionCandidates(index, actionName);
+  if (byAction.length === 0 || index.anyKey.size === rules.length) return byAction;
+  const name = `${keyId}\u0000${actionName}`;
+  const known = index.narrowed.get(name);
+  if (known !== undefined) return known;
+  const forKey = index.byKey.get(keyId);
+  const narrowed = byAction.filter((i) => index.anyKey.has(i) || forKey?.has(i) === true);
+  if (index.narrowed.size >= MERGED_NAMES) index.narrowed.clear();
+  index.narrowed.set(name, narrowed);
+  return narrowed;
+}
+
+/** The positions of the rules that can match this action name, in evaluation order. */
+function actionCandidates(index: RuleIndex, actionName: string): readonly number[] {
   const lists = [
     index.exact.get(actionName),
     index.byFirst.get(actionName[0] ?? ''),
@@ -597,7 +639,7 @@ export function evaluateAction(
   now: number,
 ): ActionEvaluation {
   const shadowed: AppliedRule[] = [];
-  for (const i of candidates(rules, facts.actionName)) {
+  for (const i of candidates(rules, facts.actionName, facts.keyId)) {
     const compiled = rules[i];
     const { rule } = compiled;
     if (rule.mode === 'off') continue;

@@ -32,7 +32,13 @@ describe('loadConfig', () => {
       signup: 'open',
       publicOrigin: 'http://localhost:3000',
       dashboardUrl: 'http://localhost:3000',
-      accounts: { passwordScryptLogN: 17, passwordResetTtlMs: 30 * 60_000 },
+      accounts: {
+        passwordScryptLogN: 17,
+        passwordResetTtlMs: 30 * 60_000,
+        sessionIdleTimeoutMs: 7 * 86_400_000,
+        emailVerification: 'optional',
+        emailVerificationTtlMs: 24 * 60 * 60_000,
+      },
     });
   });
 
@@ -158,6 +164,9 @@ describe('loadConfig', () => {
       { RATE_LIMIT_PASSWORD_RESET_ACCOUNT_EMAILS: '-3' },
       'RATE_LIMIT_PASSWORD_RESET_ACCOUNT_EMAILS',
     ],
+    [{ SESSION_IDLE_TIMEOUT: '31d' }, 'SESSION_IDLE_TIMEOUT'],
+    [{ SESSION_IDLE_TIMEOUT: '12h' }, null],
+    [{ EMAIL_VERIFICATION: 'sometimes' }, 'EMAIL_VERIFICATION'],
     [{ PLAN_FREE_MESSAGES: '-1' }, 'PLAN_FREE_MESSAGES'],
     [{ PLAN_PRO_MESSAGES: '1.5' }, 'PLAN_PRO_MESSAGES'],
     [{ PLAN_FREE_AGENT_HOURS: 'many' }, 'PLAN_FREE_AGENT_HOURS'],
@@ -192,6 +201,18 @@ describe('loadConfig', () => {
       'https://interlock.example.com',
     );
     expect(loadConfig({ PORT: '8080' }).dashboardUrl).toBe('http://localhost:8080');
+  });
+
+  it('requires verified addresses by default only where email can prove them (SPEC §8f)', () => {
+    const smtp = { SMTP_URL: 'smtp://127.0.0.1:2525' };
+    expect(loadConfig({}).accounts.emailVerification).toBe('optional');
+    expect(loadConfig(smtp).accounts.emailVerification).toBe('required');
+    expect(loadConfig({ ...smtp, EMAIL_VERIFICATION: 'optional' }).accounts.emailVerification).toBe(
+      'optional',
+    );
+    expect(loadConfig({ EMAIL_VERIFICATION: 'required' }).accounts.emailVerification).toBe(
+      'required',
+    );
   });
 
   it('has the webhook defaults (SPEC §8a) and reads durations', () => {

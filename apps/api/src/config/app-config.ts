@@ -109,6 +109,17 @@ export interface AccountsConfig {
   readonly passwordScryptLogN: number;
   /** A password reset link's life. */
   readonly passwordResetTtlMs: number;
+  /** A sign-in session unused this long ends (`SESSION_IDLE_TIMEOUT`, default 7 days), beside its absolute 30 days. */
+  readonly sessionIdleTimeoutMs: number;
+  /**
+   * `EMAIL_VERIFICATION`: `required` — accepting an invitation into an existing account and
+   * receiving notifications wait for a verified address; `optional` — links are still sent and
+   * the state shown, but nothing waits for it. Default `required` when `SMTP_URL` is set (the
+   * service can prove an address), else `optional` (without email no address could ever be).
+   */
+  readonly emailVerification: 'required' | 'optional';
+  /** An email verification link's life (24 hours). */
+  readonly emailVerificationTtlMs: number;
 }
 
 /** Email (SPEC §8f). */
@@ -157,9 +168,14 @@ export interface NotificationConfig {
 export interface RateLimitsConfig {
   /** Failed sign-ins per account (email, known or not) and per client address, per window. */
   readonly signIn: {
+    /** Failures per account from one client address (IPv6 by /64), per window. */
     readonly accountFailures: number;
+    /** Failures from one client address, any accounts, per window. */
     readonly addressFailures: number;
     readonly windowSeconds: number;
+    /** The backstop: failures per account from every address together, per its own window. */
+    readonly accountBackstopFailures: number;
+    readonly accountBackstopWindowSeconds: number;
   };
   /** Sign-up attempts per account (email) and per client address, per window. */
   readonly signUp: {
@@ -176,6 +192,8 @@ export interface RateLimitsConfig {
     readonly addressRequests: number;
     readonly windowSeconds: number;
   };
+  /** Verification emails a signed-in person may ask for per window (SPEC §8f; over it: 429). */
+  readonly emailVerification: { readonly emails: number; readonly windowSeconds: number };
   /** Requests one organisation's keys may make per window, all keys and instances together. */
   readonly apiKey: { readonly requests: number; readonly windowSeconds: number };
   /** Writes one person (a signed-in user) may make per window on human write routes, every organisation together. */
@@ -548,12 +566,34 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     httpAdapter: oneOf('HTTP_ADAPTER', ['express', 'fastify'], 'fastify'),
     shutdownTimeoutMs,
     shutdownDrainDelayMs,
-    accounts: { passwordScryptLogN, passwordResetTtlMs: 30 * 60_000 },
+    accounts: {
+      passwordScryptLogN,
+      passwordResetTtlMs: 30 * 60_000,
+      sessionIdleTimeoutMs: duration('SESSION_IDLE_TIMEOUT', '7d', 60_000, 30 * 86_400_000),
+      emailVerification: oneOf(
+        'EMAIL_VERIFICATION',
+        ['required', 'optional'],
+        smtpUrl === undefined ? 'optional' : 'required',
+      ),
+      emailVerificationTtlMs: 24 * 60 * 60_000,
+    },
     rateLimits: {
       signIn: {
         accountFailures: integer('RATE_LIMIT_SIGN_IN_ACCOUNT_FAILURES', 10, 0, 1_000_000),
         addressFailures: integer('RATE_LIMIT_SIGN_IN_ADDRESS_FAILURES', 100, 0, 1_000_000),
         windowSeconds: integer('RATE_LIMIT_SIGN_IN_WINDOW_SECONDS', 900, 1, 86_400),
+        accountBackstopFailures: integer(
+          'RATE_LIMIT_SIGN_IN_ACCOUNT_BACKSTOP_FAILURES',
+          100,
+          0,
+          1_000_000,
+        ),
+        accountBackstopWindowSeconds: integer(
+          'RATE_LIMIT_SIGN_IN_ACCOUNT_BACKSTOP_WINDOW_SECONDS',
+          86_400,
+          1,
+          7 * 86_400,
+        ),
       },
       signUp: {
         accountAttempts: integer('RATE_LIMIT_SIGN_UP_ACCOUNT_ATTEMPTS', 5, 0, 1_000_000),
@@ -564,6 +604,10 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
         accountEmails: integer('RATE_LIMIT_PASSWORD_RESET_ACCOUNT_EMAILS', 3, 0, 1_000_000),
         addressRequests: integer('RATE_LIMIT_PASSWORD_RESET_ADDRESS_REQUESTS', 20, 0, 1_000_000),
         windowSeconds: integer('RATE_LIMIT_PASSWORD_RESET_WINDOW_SECONDS', 3_600, 1, 86_400),
+      },
+      emailVerification: {
+        emails: integer('RATE_LIMIT_EMAIL_VERIFICATION_EMAILS', 5, 0, 1_000_000),
+        windowSeconds: 3_600,
       },
       apiKey: {
         requests: integer('RATE_LIMIT_API_KEY_REQUESTS', 6_000, 0, 1_000_000_000),

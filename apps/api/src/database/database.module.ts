@@ -35,7 +35,13 @@ import type { Logger } from 'pino';
           return off('the embedded database: its connections share one session');
         if (connection.directUrl !== connection.url)
           return off('DATABASE_DIRECT_URL is set: the pool may be a transaction pooler');
-        const reads = new PreparedReads(connection.dataSource, true);
+        const reads = new PreparedReads(connection.dataSource, true, undefined, {
+          onCapReached: (cap, sql) =>
+            logger.warn(
+              { cap, sql: sql.slice(0, 200) },
+              `named prepared statements: ${cap} distinct statements are named, the most kept; statements past them run unnamed (a query that writes values into its text makes a new statement per call)`,
+            ),
+        });
         const problem = await reads.selfCheck();
         if (problem !== null) {
           logger.error(

@@ -54,7 +54,17 @@ const SELF_CHECK = `SELECT $1::uuid AS id, $2::text AS name, $3::int + 1 AS n, $
 const SELF_CHECK_ID = '9b2d1f8e-5a6c-4e7b-8d9f-0a1b2c3d4e5f';
 
 /** Distinct statements prepared at most (each connection keeps each one it ran). */
-const MAX_STATEMENTS = 500;
+export const MAX_PREPARED_STATEMENTS = 500;
+
+export interface PreparedReadsOptions {
+  /** Distinct texts given a name at most (MAX_PREPARED_STATEMENTS); tests lower it. */
+  readonly maxStatements?: number;
+  /**
+   * Told once, the first time a text past the cap runs unnamed: the service logs it as a warning
+   * (DatabaseModule), since those reads lose the statement writer's saving without a word else.
+   */
+  readonly onCapReached?: (cap: number, sql: string) => void;
+}
 
 /**
  * The hot reads (an interrupt, an audit page) as named prepared statements on the data source's
@@ -67,19 +77,31 @@ const MAX_STATEMENTS = 500;
  * Named statements live in a server session, so they are used only when the pool's connections
  * are sessions of their own: not through a transaction-pooling proxy (configured with
  * `DATABASE_DIRECT_URL`), not on the embedded database (its connections share one session).
- * There, and past MAX_STATEMENTS distinct texts, statements run unnamed through TypeORM.
+ * There, and past MAX_PREPARED_STATEMENTS distinct texts, statements run unnamed through TypeORM:
+ * the first text past the cap is reported once (`onCapReached`, a warning in the log) and
+ * `unnamedTexts` counts them, so a query built with values in its text (a new text per call,
+ * filling the cap) cannot turn the saving off for every later read unseen.
  */
 export class PreparedReads {
   private readonly statements = new Map<string, PreparedStatement>();
   private readonly pool: Pool | undefined;
+  private readonly maxStatements: number;
+  private readonly unnamed = new Set<string>();
 
   constructor(
     private readonly dataSource: DataSource,
     enabled: boolean,
     /** Why the statements run unnamed, when they do by configuration or a failed self-check. */
     readonly offBecause?: string,
+    private readonly options: PreparedReadsOptions = {},
   ) {
     this.pool = enabled ? (dataSource.driver as unknown as { master?: Pool }).master : undefined;
+    this.maxStatements = options.maxStatements ?? MAX_PREPARED_STATEMENTS;
+  }
+
+  /** Distinct texts that ran unnamed because the cap was full (at most the cap is remembered). */
+  get unnamedTexts(): number {
+    return this.unnamed.size;
   }
 
   get prepared(): boolean {
@@ -163,10 +185,19 @@ export class PreparedReads {
   private statementOf(sql: string): PreparedStatement | undefined {
     let statement = this.statements.get(sql);
     if (statement === undefined) {
-      if (this.statements.size >= MAX_STATEMENTS) return undefined;
+      if (this.statements.size >= this.maxStatements) {
+        this.noteUnnamed(sql);
+        return undefined;
+      }
       statement = new PreparedStatement(sql);
       this.statements.set(sql, statement);
     }
     return statement;
+  }
+
+  private noteUnnamed(sql: string): void {
+    if (this.unnamed.has(sql) || this.unnamed.size >= this.maxStatements) return;
+    this.unnamed.add(sql);
+    if (this.unnamed.size === 1) this.options.onCapReached?.(this.maxStatements, sql);
   }
 }

@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/common';
 import { DomainError, ERROR_MESSAGES, ErrorCode } from '@interlock/domain';
+import { INCOMPLETE_BODY, TOO_MANY_FIELDS } from './body-parsing';
 import { isDatabaseUnavailable } from './database-unavailable.util';
 import { sendError } from './error-response.util';
 import { nodeResponse } from './platform';
@@ -57,9 +58,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const code = CODE_BY_STATUS[status];
-      const fastifyCode = (exception.cause as { code?: unknown } | undefined)?.code;
       if (status === 413) {
-        // Fastify's bodyLimit (the Fastify adapter reads bodies itself): the rest is not read.
+        // Fastify's bodyLimit (the rest is not read) or Express's body parser.
         sendError(
           res,
           413,
@@ -71,6 +71,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
         return;
       }
       if (status === 415) {
+        // Express's body parser: a charset other than UTF-*, or an unknown Content-Encoding.
         sendError(
           res,
           415,
@@ -80,14 +81,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
         );
         return;
       }
-      if (fastifyCode === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') {
-        sendError(
-          res,
-          400,
-          'VALIDATION_FAILED',
-          'body: the request body was incomplete.',
-          requestIdOf(req),
-        );
+      const bodyProblem = bodyParseProblem(exception);
+      if (bodyProblem !== undefined) {
+        sendError(res, 400, 'VALIDATION_FAILED', bodyProblem, requestIdOf(req));
         return;
       }
       if (code !== undefined) {
@@ -127,6 +123,28 @@ export class AllExceptionsFilter implements ExceptionFilter {
     requestLog(req).error({ err: exception }, 'unhandled exception');
     sendError(res, 500, 'INTERNAL_ERROR', ERROR_MESSAGES.INTERNAL_ERROR, requestIdOf(req));
   }
+}
+
+/**
+ * The SPEC §4 text of a 400 from reading a body, or undefined for any other exception. The
+ * Express adapter hands body-parser's errors (http-errors, with `expose` and a `type`) to the
+ * exception layer as an HttpException with the error as its cause: past the field limits →
+ * that limit's message; a body shorter than its Content-Length or cut off → incomplete;
+ * anything else it could not read (malformed JSON, bytes that do not inflate) → not valid JSON.
+ * Fastify's own refusal of a wrong Content-Length is incomplete too. (413 and 415 need no text
+ * of theirs: their status says it.)
+ */
+function bodyParseProblem(exception: HttpException): string | undefined {
+  if (exception.getStatus() >= 500) return undefined;
+  const cause = exception.cause as { code?: unknown; type?: unknown; expose?: unknown } | undefined;
+  if (cause === undefined || cause === null) return undefined;
+  if (cause.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return INCOMPLETE_BODY;
+  // Only body-parser's errors are http-errors on this path (Express's own URIError is not).
+  if (typeof cause.expose !== 'boolean') return undefined;
+  if (cause.type === TOO_MANY_FIELDS) return (cause as { message: string }).message;
+  if (cause.type === 'request.aborted' || cause.type === 'request.size.invalid')
+    return INCOMPLETE_BODY;
+  return ERROR_MESSAGES.MALFORMED_JSON;
 }
 
 /** Postgres data exceptions about a value's form (bad encoding, NUL, out of range, syntax). */

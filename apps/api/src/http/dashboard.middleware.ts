@@ -113,17 +113,6 @@ export function dashboardResponder(
   };
 }
 
-/** The dashboard as an Express middleware (the Express adapter's front door). */
-export function dashboardMiddleware(
-  respond: DashboardResponder,
-): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
-  return (req, res, next) => {
-    const answer = respond(req, res);
-    if (answer === undefined) next();
-    else answer();
-  };
-}
-
 function listFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);

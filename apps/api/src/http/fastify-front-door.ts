@@ -6,7 +6,7 @@ import type { DashboardResponder } from './dashboard.middleware';
 import { isServicePath } from './dashboard.middleware';
 import { sendError } from './error-response.util';
 import { jsonSizeProblem } from './json-limits.util';
-import { MAX_JSON_BODY_BYTES } from './json-body.middleware';
+import { JSON_CONTENT_TYPE, MAX_JSON_BODY_BYTES } from './body-parsing';
 import { pathOf } from './platform';
 import { keepsRawForm } from './raw-form-routes';
 import type { RequestState } from './request-state';
@@ -25,13 +25,11 @@ export interface FastifyFrontDoorSteps {
   dashboard: DashboardResponder;
 }
 
-/** `application/json` and `application/<anything>+json`, as the Express front door reads them. */
-const JSON_TYPE = /^application\/(?:[^;\s]+\+)?json\s*(?:;|$)/i;
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)"?/i;
 
 /**
- * The Fastify adapter's front door: the steps the Express front door (`frontDoorMiddleware`)
- * runs before routing, as one `onRequest` hook (request id and state, the log line, 405, the
+ * The Fastify adapter's front door: the steps every request takes before its route (on Express
+ * the first middleware, `createApp`), as one `onRequest` hook (request id and state, the log line, 405, the
  * dashboard), and the body as Fastify's content-type parsers, under Fastify's `bodyLimit`
  * (1 MiB, 413 past it): JSON with the same checks and texts (`jsonSizeProblem` on the raw
  * bytes, then `JSON.parse`), and any other body read under the same cap, thrown away and
@@ -69,7 +67,7 @@ export function installFastifyFrontDoor(
   fastify.addHttpMethod('GET', { hasBody: true, overrideExisting: true });
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser(
-    JSON_TYPE,
+    JSON_CONTENT_TYPE,
     { parseAs: 'buffer', bodyLimit: MAX_JSON_BODY_BYTES },
     (request, body, done) => {
       const contentType = request.headers['content-type'] ?? '';

@@ -3,7 +3,7 @@ import { nodeRequest } from './platform';
 
 /**
  * What the service knows about one request, in one object attached once by the front door
- * (`frontDoorMiddleware`): its id, who is asking (set by the authentication guard), whether its
+ * (the first step of every request, `assignRequestId`): its id, who is asking (set by the authentication guard), whether its
  * body was not JSON (refused with 415 after the guards), and the request's logger once made.
  * One property on the request instead of one per fact: every property added to a Node request
  * is a hidden-class transition on a large object, paid on every request (issue 14).
@@ -13,6 +13,8 @@ import { nodeRequest } from './platform';
  */
 export class RequestState {
   principal: unknown = undefined;
+  /** The sign-in cookie's token the guard authenticated (event streams re-check it at each heartbeat). */
+  signInToken: string | undefined = undefined;
   notJson = false;
   /** The raw bytes of a form body on a route that verifies a signature over them (`keepsRawForm`). */
   rawBody: Buffer | undefined = undefined;

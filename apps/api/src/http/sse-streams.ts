@@ -3,6 +3,7 @@ import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Logger } from 'pino';
 import { DomainError, type Permission } from '@interlock/domain';
+import { signInTokenOf } from '../auth/principal';
 import { readSessionCookie } from '../auth/session-cookie.util';
 import { SignInSessionService } from '../auth/sign-in-session.service';
 import { LOGGER } from '../logging/logger.module';
@@ -114,7 +115,7 @@ export class SseStreams<C extends FeedCursor> {
       key: started.cursor.key,
       cursor: started.cursor,
       res,
-      signIn: readSessionCookie(req),
+      signIn: signInTokenOf(req) ?? readSessionCookie(req),
       out: {
         get closed() {
           return stream.closed;

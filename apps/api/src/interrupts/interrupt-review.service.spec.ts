@@ -4,7 +4,8 @@ import { DomainError, type MemberActor } from '@interlock/domain';
 import type { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
 import type { TeamsService } from '../teams/teams.service';
 import type { WebhookOutbox } from '../webhooks/webhook-outbox';
-import type { DecideInterruptDto } from './dto/decide-interrupt.dto';
+import type { AssignInterruptCommand } from './assign-interrupt.command';
+import type { DecideInterruptCommand } from './decide-interrupt.command';
 import { type InterruptRow, toInterruptResponse } from './interrupt-record';
 import type { InterruptsRepository, LockedInterrupt } from './interrupts.repository';
 import { InterruptReviewService } from './interrupt-review.service';
@@ -90,13 +91,29 @@ function setUp(overrides: Partial<Record<keyof InterruptsRepository, jest.Mock>>
   return { service, repository, events, outbox, teams, waits, audit, actions, webhookTypes };
 }
 
-const decision = (actionName: string, d: DecideInterruptDto['decision']) =>
-  ({ actionName, decision: d }) as DecideInterruptDto;
+const decision = (
+  actionName: string,
+  d: DecideInterruptCommand['decision'],
+): DecideInterruptCommand => ({
+  organisationId: ORG,
+  actor: ada,
+  interruptId: 'i-1',
+  actionName,
+  decision: d,
+  ip: null,
+});
+const assignTo = (assignee: AssignInterruptCommand['assignee']): AssignInterruptCommand => ({
+  organisationId: ORG,
+  actor: ada,
+  interruptId: 'i-1',
+  assignee,
+  ip: null,
+});
 
 describe('InterruptReviewService', () => {
   it('records a decision by the member and audits it; not yet answered while an action is undecided', async () => {
     const { service, repository, audit, webhookTypes, events } = setUp();
-    await service.decide(ORG, ada, 'i-1', decision('deploy', 'approve'), null);
+    await service.decide(decision('deploy', 'approve'));
     expect(repository.insertDecision).toHaveBeenCalledWith(
       expect.anything(),
       ORG,
@@ -125,30 +142,24 @@ describe('InterruptReviewService', () => {
 
   it('answers the interrupt with its last decision: interrupt.decided then interrupt.answered', async () => {
     const { service, repository, webhookTypes } = setUp({ decisionCount: jest.fn(async () => 2) });
-    await service.decide(ORG, ada, 'i-1', decision('notify', 'approve'), null);
+    await service.decide(decision('notify', 'approve'));
     expect(repository.markAnswered).toHaveBeenCalledWith(expect.anything(), ORG, 'i-1');
     expect(webhookTypes()).toEqual(['interrupt.decided', 'interrupt.answered']);
   });
 
   it('refuses, with 409 and nothing written: an unknown action, a decision the action does not allow, an action already decided', async () => {
     const unknown = setUp();
-    await expect(
-      unknown.service.decide(ORG, ada, 'i-1', decision('launch', 'approve'), null),
-    ).rejects.toMatchObject({
+    await expect(unknown.service.decide(decision('launch', 'approve'))).rejects.toMatchObject({
       code: 'CONFLICT',
       message: "actionName must name one of this interrupt's action requests.",
     });
-    await expect(
-      unknown.service.decide(ORG, ada, 'i-1', decision('notify', 'reject'), null),
-    ).rejects.toMatchObject({
+    await expect(unknown.service.decide(decision('notify', 'reject'))).rejects.toMatchObject({
       code: 'CONFLICT',
       message: 'decision must be one of the decisions action notify allows: approve.',
     });
     expect(unknown.repository.insertDecision).not.toHaveBeenCalled();
     const twice = setUp({ insertDecision: jest.fn(async () => false) });
-    await expect(
-      twice.service.decide(ORG, ada, 'i-1', decision('deploy', 'approve'), null),
-    ).rejects.toMatchObject({
+    await expect(twice.service.decide(decision('deploy', 'approve'))).rejects.toMatchObject({
       code: 'CONFLICT',
       message: 'Action deploy of this interrupt has already been decided.',
     });
@@ -169,7 +180,7 @@ describe('InterruptReviewService', () => {
 
   it('assigns to a team through its owner; the same assignee again changes nothing', async () => {
     const { service, repository, teams, actions, webhookTypes } = setUp();
-    await service.assign(ORG, ada, 'i-1', { teamId: 't-1' } as never, null);
+    await service.assign(assignTo({ type: 'team', id: 't-1' }));
     expect(teams.lockTeam).toHaveBeenCalledWith(expect.anything(), ORG, 't-1', 'FOR KEY SHARE');
     expect(repository.setAssignee).toHaveBeenCalledWith(expect.anything(), ORG, 'i-1', {
       type: 'team',
@@ -186,7 +197,7 @@ describe('InterruptReviewService', () => {
         assignee_name: 'Ops',
       })),
     });
-    await same.service.assign(ORG, ada, 'i-1', { teamId: 't-1' } as never, null);
+    await same.service.assign(assignTo({ type: 'team', id: 't-1' }));
     expect(same.repository.setAssignee).not.toHaveBeenCalled();
     expect(same.repository.keepRecord).not.toHaveBeenCalled();
     expect(same.actions()).toEqual([]);
@@ -194,7 +205,7 @@ describe('InterruptReviewService', () => {
 
   it('unassigns only an assigned interrupt, and announces only then', async () => {
     const none = setUp();
-    await none.service.assign(ORG, ada, 'i-1', { memberId: null } as never, null);
+    await none.service.assign(assignTo(null));
     expect(none.repository.setAssignee).not.toHaveBeenCalled();
     expect(none.events.announce).not.toHaveBeenCalled();
     const assigned = setUp({
@@ -205,7 +216,7 @@ describe('InterruptReviewService', () => {
         assignee_name: 'Bob',
       })),
     });
-    await assigned.service.assign(ORG, ada, 'i-1', { memberId: null } as never, null);
+    await assigned.service.assign(assignTo(null));
     expect(assigned.repository.setAssignee).toHaveBeenCalledWith(
       expect.anything(),
       ORG,
@@ -220,7 +231,7 @@ describe('InterruptReviewService', () => {
   it('refuses to assign or escalate an answered interrupt (409), and escalates an open one a level up', async () => {
     const answered = setUp({ lock: jest.fn(async () => ({ ...locked, status: 'answered' })) });
     await expect(
-      answered.service.assign(ORG, ada, 'i-1', { teamId: 't-1' } as never, null),
+      answered.service.assign(assignTo({ type: 'team', id: 't-1' })),
     ).rejects.toMatchObject({
       code: 'CONFLICT',
       message: 'This interrupt is already answered.',

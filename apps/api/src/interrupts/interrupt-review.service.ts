@@ -17,8 +17,8 @@ import { responseProblem } from '@interlock/domain';
 import { ArgusPipeline } from '../classification/argus-pipeline';
 import { InterruptWaits } from './interrupt-waits';
 import { InterruptsRepository, LockedInterrupt } from './interrupts.repository';
-import type { AssignInterruptDto } from './dto/assign-interrupt.dto';
-import type { DecideInterruptDto } from './dto/decide-interrupt.dto';
+import type { AssignInterruptCommand } from './assign-interrupt.command';
+import type { DecideInterruptCommand } from './decide-interrupt.command';
 import type { InterruptResponse } from './dto/interrupt.response';
 
 const alreadyAnswered = () => new DomainError('CONFLICT', 'This interrupt is already answered.');
@@ -56,14 +56,9 @@ export class InterruptReviewService {
    * interrupt queue and each sees the ones before it (the unique index is the backstop): of two
    * members deciding the same action at once, exactly one wins and the other gets 409.
    */
-  async decide(
-    organisationId: string,
-    actor: MemberActor,
-    id: string,
-    body: DecideInterruptDto,
-    ip: string | null,
-  ): Promise<InterruptResponse> {
-    return this.decideAuthorised(organisationId, id, body, ip, () => Promise.resolve({ actor }));
+  async decide(command: DecideInterruptCommand): Promise<InterruptResponse> {
+    const { actor, ...decision } = command;
+    return this.decideAuthorised(decision, () => Promise.resolve({ actor }));
   }
 
   /**
@@ -73,15 +68,13 @@ export class InterruptReviewService {
    * `ActionLinksService`). Otherwise exactly `decide`.
    */
   async decideAuthorised(
-    organisationId: string,
-    id: string,
-    body: DecideInterruptDto,
-    ip: string | null,
+    body: Omit<DecideInterruptCommand, 'actor'>,
     authorise: (
       tx: Queryable,
       action: { name: string; args: Record<string, unknown> },
     ) => Promise<DecisionAuthority>,
   ): Promise<InterruptResponse> {
+    const { organisationId, interruptId: id, ip } = body;
     let pausedRules = false;
     const result = await this.dataSource.transaction(async (tx) => {
       const interrupt = await this.lock(tx, organisationId, id);
@@ -220,21 +213,14 @@ export class InterruptReviewService {
    * Assigns to a member or a team of the organisation, or (`memberId: null`) to nobody; the same
    * assignee again changes nothing.
    */
-  async assign(
-    organisationId: string,
-    actor: MemberActor,
-    id: string,
-    body: AssignInterruptDto,
-    ip: string | null,
-  ): Promise<InterruptResponse> {
-    if (body.memberId === null) return this.unassign(organisationId, actor, id, ip);
+  async assign(command: AssignInterruptCommand): Promise<InterruptResponse> {
+    const { organisationId, actor, interruptId: id, ip } = command;
+    const wanted = command.assignee;
+    if (wanted === null) return this.unassign(organisationId, actor, id, ip);
     const result = await this.dataSource.transaction(async (tx) => {
       const interrupt = await this.lock(tx, organisationId, id);
       if (interrupt.status !== 'open') throw closed(interrupt.status);
-      const assignee =
-        body.teamId !== undefined
-          ? await this.findAssignee(tx, organisationId, 'team', body.teamId)
-          : await this.findAssignee(tx, organisationId, 'member', body.memberId as string);
+      const assignee = await this.findAssignee(tx, organisationId, wanted.type, wanted.id);
       if (interrupt.assignee_type === assignee.type && interrupt.assignee_id === assignee.id)
         return this.read(tx, organisationId, id);
       await this.interrupts.setAssignee(tx, organisationId, id, assignee);
@@ -392,7 +378,10 @@ export class InterruptReviewService {
  * valid against it (400 naming the field); a `response` on an action without one conflicts with
  * this interrupt (409).
  */
-function checkResponse(action: StoredActionRequest, body: DecideInterruptDto): void {
+function checkResponse(
+  action: StoredActionRequest,
+  body: Pick<DecideInterruptCommand, 'decision' | 'response'>,
+): void {
   const schema = responseSchemaOf(action);
   if (schema === null) {
     if (body.response !== undefined)

@@ -103,7 +103,13 @@ export class InterruptsController {
   ): Promise<InterruptResponse> {
     return markReplay(
       res,
-      await this.interrupts.create(key.organisationId, apiKeyActorOf(key), body, idempotency, ip),
+      await this.interrupts.create({
+        organisationId: key.organisationId,
+        actor: apiKeyActorOf(key),
+        interrupt: body,
+        idempotency,
+        ip,
+      }),
     );
   }
 
@@ -119,11 +125,12 @@ export class InterruptsController {
     @CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal,
     @Query() query: ListInterruptsQuery,
   ): Promise<JsonText<InterruptListResponse>> {
-    return this.interrupts.listAnswer(
-      caller.organisationId,
-      query,
-      caller.kind === 'member' ? { memberId: caller.memberId } : { apiKeyId: caller.apiKeyId },
-    );
+    return this.interrupts.listAnswer({
+      organisationId: caller.organisationId,
+      caller:
+        caller.kind === 'member' ? { memberId: caller.memberId } : { apiKeyId: caller.apiKeyId },
+      listing: query,
+    });
   }
 
   // Declared before ':id', which would otherwise take "counts" for an id.
@@ -194,7 +201,18 @@ export class InterruptsController {
     @Body() body: DecideInterruptDto,
     @ClientIp() ip: string | null,
   ): Promise<InterruptResponse> {
-    return this.review.decide(member.organisationId, memberActorOf(member), id, body, ip);
+    return this.review.decide({
+      organisationId: member.organisationId,
+      actor: memberActorOf(member),
+      interruptId: id,
+      actionName: body.actionName,
+      decision: body.decision,
+      editedArgs: body.editedArgs,
+      editedName: body.editedName,
+      message: body.message,
+      response: body.response,
+      ip,
+    });
   }
 
   @Post(':id/cancel')
@@ -258,7 +276,19 @@ export class InterruptsController {
     @Body() body: AssignInterruptDto,
     @ClientIp() ip: string | null,
   ): Promise<InterruptResponse> {
-    return this.review.assign(member.organisationId, memberActorOf(member), id, body, ip);
+    return this.review.assign({
+      organisationId: member.organisationId,
+      actor: memberActorOf(member),
+      interruptId: id,
+      // The body names exactly one (its validation): a team, a member, or `memberId: null`.
+      assignee:
+        body.teamId !== undefined
+          ? { type: 'team', id: body.teamId }
+          : body.memberId === null || body.memberId === undefined
+            ? null
+            : { type: 'member', id: body.memberId },
+      ip,
+    });
   }
 
   @Post(':id/escalate')

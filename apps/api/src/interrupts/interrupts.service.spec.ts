@@ -10,8 +10,7 @@ import { IdempotencyService } from '../idempotency/idempotency.service';
 import type { SessionsService } from '../sessions/sessions.service';
 import type { TeamsService } from '../teams/teams.service';
 import type { WebhookOutbox } from '../webhooks/webhook-outbox';
-import type { CreateInterruptDto } from './dto/create-interrupt.dto';
-import type { ListInterruptsQuery } from './dto/list-interrupts.query';
+import type { NewInterrupt } from './create-interrupt.command';
 import {
   type InterruptDetailRow,
   type InterruptRow,
@@ -58,10 +57,10 @@ const row: InterruptRow = {
   risk_labels: null,
   decisions: [],
 };
-const body = {
+const body: NewInterrupt = {
   title: 'Deploy to prod',
   actionRequests: [{ name: 'deploy', allowedDecisions: ['approve', 'reject'] }],
-} as CreateInterruptDto;
+};
 const config = {
   cursorSecret: 'a-cursor-secret-of-enough-length-for-tests',
 } as unknown as AppConfig;
@@ -149,7 +148,12 @@ function setUp(
 describe('InterruptsService', () => {
   it('opens an interrupt: the row, its webhook event, then the count and the audit entry by the key; then announces it', async () => {
     const { service, repository, events, steps, prepared } = setUp();
-    const { value, replayed } = await service.create(ORG, agent, body, undefined, null);
+    const { value, replayed } = await service.create({
+      organisationId: ORG,
+      actor: agent,
+      interrupt: body,
+      ip: null,
+    });
     expect((repository.insert as jest.Mock).mock.calls[0][0]).toBe(prepared);
     expect(value).toMatchObject({ id: 'i-1', status: 'open', decisions: [] });
     expect(replayed).toBe(false);
@@ -179,14 +183,24 @@ describe('InterruptsService', () => {
 
   it("locks the linked session through its owner first; a session that is not the organisation's is 404 and nothing is written", async () => {
     const linked = setUp();
-    await linked.service.create(ORG, agent, { ...body, sessionId: SESSION }, undefined, null);
+    await linked.service.create({
+      organisationId: ORG,
+      actor: agent,
+      interrupt: { ...body, sessionId: SESSION },
+      ip: null,
+    });
     expect(linked.steps[0]).toBe('lock session');
     const missing = setUp(
       {},
       { lockForLink: jest.fn(async () => Promise.reject(DomainError.of('NOT_FOUND'))) },
     );
     await expect(
-      missing.service.create(ORG, agent, { ...body, sessionId: SESSION }, undefined, null),
+      missing.service.create({
+        organisationId: ORG,
+        actor: agent,
+        interrupt: { ...body, sessionId: SESSION },
+        ip: null,
+      }),
     ).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect(missing.repository.insert).not.toHaveBeenCalled();
     expect(missing.steps).toEqual([]);
@@ -199,7 +213,9 @@ describe('InterruptsService', () => {
       {},
       { consumeMessage: jest.fn(async () => Promise.reject(spent)) },
     );
-    await expect(service.create(ORG, agent, body, undefined, null)).rejects.toBe(spent);
+    await expect(
+      service.create({ organisationId: ORG, actor: agent, interrupt: body, ip: null }),
+    ).rejects.toBe(spent);
     expect(steps.some((s) => s.startsWith('audit'))).toBe(false);
     expect(events.announce).not.toHaveBeenCalled();
   });
@@ -249,16 +265,17 @@ describe('InterruptsService', () => {
   it('refuses a listing with too many search words, or from after to, before reading anything', async () => {
     const { service, repository } = setUp();
     await expect(
-      service.list(ORG, { q: 'a b c d e f g h i' } as ListInterruptsQuery),
+      service.list({ organisationId: ORG, caller: {}, listing: { q: 'a b c d e f g h i' } }),
     ).rejects.toMatchObject({
       code: 'VALIDATION_FAILED',
       message: 'q: must have at most 8 words',
     });
     await expect(
-      service.list(ORG, {
-        from: '2026-11-22T00:00:00Z',
-        to: '2026-11-21T00:00:00Z',
-      } as ListInterruptsQuery),
+      service.list({
+        organisationId: ORG,
+        caller: {},
+        listing: { from: '2026-11-22T00:00:00Z', to: '2026-11-21T00:00:00Z' },
+      }),
     ).rejects.toMatchObject({
       message: 'from: must not be after to',
     });
@@ -268,24 +285,36 @@ describe('InterruptsService', () => {
   it('matches nothing for "me" that names no member (a key), or a member in no team, without a query', async () => {
     const { service, repository } = setUp();
     expect(
-      await service.list(ORG, { assignee: 'me' } as ListInterruptsQuery, { apiKeyId: 'k-1' }),
+      await service.list({
+        organisationId: ORG,
+        caller: { apiKeyId: 'k-1' },
+        listing: { assignee: 'me' },
+      }),
     ).toEqual({ interrupts: [], nextCursor: null });
     expect(
-      await service.list(ORG, { openedBy: 'me' } as ListInterruptsQuery, { memberId: 'u-1' }),
+      await service.list({
+        organisationId: ORG,
+        caller: { memberId: 'u-1' },
+        listing: { openedBy: 'me' },
+      }),
     ).toEqual({ interrupts: [], nextCursor: null });
     expect(
-      await service.list(ORG, { assignee: 'my_teams' } as ListInterruptsQuery, { memberId: 'u-1' }),
+      await service.list({
+        organisationId: ORG,
+        caller: { memberId: 'u-1' },
+        listing: { assignee: 'my_teams' },
+      }),
     ).toEqual({ interrupts: [], nextCursor: null });
     expect(repository.page).not.toHaveBeenCalled();
   });
 
   it('lists a page filtered by the key for openedBy=me', async () => {
     const { service, repository } = setUp();
-    const page = await service.list(
-      ORG,
-      { openedBy: 'me', status: 'open' } as ListInterruptsQuery,
-      { apiKeyId: 'k-1' },
-    );
+    const page = await service.list({
+      organisationId: ORG,
+      caller: { apiKeyId: 'k-1' },
+      listing: { openedBy: 'me', status: 'open' },
+    });
     expect(page.interrupts.map((i) => i.id)).toEqual(['i-1']);
     expect(repository.page).toHaveBeenCalledWith(
       expect.anything(),

@@ -31,11 +31,7 @@ import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { AllowancesService } from '../allowances/allowances.service';
 import { PreparedReads } from '../database/prepared-reads';
-import {
-  IdempotencyService,
-  IdempotentRequest,
-  IdempotentResult,
-} from '../idempotency/idempotency.service';
+import { IdempotencyService, IdempotentResult } from '../idempotency/idempotency.service';
 import { DECISIONS } from './interrupt-decision.entity';
 import { KeysetCursorCodec, keysetPage, type KeysetPosition } from '@interlock/cursor';
 import {
@@ -47,13 +43,18 @@ import {
 } from './interrupt-record';
 import { InterruptsRepository } from './interrupts.repository';
 import { SessionsService } from '../sessions/sessions.service';
-import {
-  type ActionRequestDto,
-  type CreateInterruptDto,
-  MAX_TIMEOUT_SECONDS,
-} from './dto/create-interrupt.dto';
+import { MAX_TIMEOUT_SECONDS } from './dto/create-interrupt.dto';
+import type {
+  CreateInterruptCommand,
+  NewActionRequest,
+  NewInterrupt,
+} from './create-interrupt.command';
 import { OrganisationsRepository } from '../organisation/organisations.repository';
-import type { ListInterruptsQuery } from './dto/list-interrupts.query';
+import type {
+  InterruptListing,
+  ListCaller,
+  ListInterruptsCommand,
+} from './list-interrupts.command';
 import type {
   InterruptCountsResponse,
   InterruptDetailResponse,
@@ -85,11 +86,6 @@ const DEFAULT_PAGE = 50;
 type ArgusAudit = Pick<AuditEvent, 'action' | 'actor' | 'metadata'>;
 type WriteTail = { organisationId: string; ipAddress: null };
 
-/** Who `me` is in a listing: the signed-in member (`assignee`), or the API key (`openedBy`). */
-export interface ListCaller {
-  memberId?: string;
-  apiKeyId?: string;
-}
 /** A title search holds at most this many words (as the audit log's `q`). */
 const MAX_SEARCH_WORDS = 8;
 
@@ -116,7 +112,7 @@ export interface WaitBudget {
  * pass the quorum by), so its decisions default to approve, reject and respond, and an explicit
  * `edit` is refused (SPEC §8e).
  */
-function storedActionRequest(a: ActionRequestDto, n: number): StoredActionRequest {
+function storedActionRequest(a: NewActionRequest, n: number): StoredActionRequest {
   const requiredApprovals = a.requiredApprovals ?? 1;
   if (requiredApprovals > 1 && a.allowedDecisions?.includes('edit'))
     throw new DomainError(
@@ -169,13 +165,8 @@ export class InterruptsService {
    * `interrupt.created` entry, all in one transaction: a refused or failed open leaves no trace
    * (the count included).
    */
-  async create(
-    organisationId: string,
-    actor: ApiKeyActor,
-    body: CreateInterruptDto,
-    idempotency: IdempotentRequest | undefined,
-    ip: string | null,
-  ): Promise<IdempotentResult<InterruptResponse>> {
+  async create(command: CreateInterruptCommand): Promise<IdempotentResult<InterruptResponse>> {
+    const { organisationId, actor, interrupt: body, idempotency, ip } = command;
     const actionRequests: StoredActionRequest[] = body.actionRequests.map((a, n) =>
       storedActionRequest(a, n),
     );
@@ -312,7 +303,7 @@ export class InterruptsService {
   private async resolveApproverTeams(
     tx: Queryable,
     organisationId: string,
-    given: CreateInterruptDto['actionRequests'],
+    given: NewInterrupt['actionRequests'],
     stored: StoredActionRequest[],
   ): Promise<void> {
     for (const [n, a] of given.entries()) {
@@ -336,7 +327,7 @@ export class InterruptsService {
   private async deadlineOf(
     tx: Queryable,
     organisationId: string,
-    body: CreateInterruptDto,
+    body: Pick<NewInterrupt, 'timeoutSeconds' | 'onTimeout'>,
   ): Promise<{ seconds: number; onTimeout: OnTimeout } | null> {
     const settings = await this.organisations.deadlineSettings(tx, organisationId);
     if (settings === undefined) throw DomainError.of('NOT_FOUND');
@@ -673,12 +664,9 @@ export class InterruptsService {
    * id), so a page is stable while new interrupts arrive. `caller` is who `me` refers to: the
    * signed-in member for `assignee=me|my_teams`, the API key for `openedBy=me`.
    */
-  async list(
-    organisationId: string,
-    query: ListInterruptsQuery,
-    caller: ListCaller = {},
-  ): Promise<InterruptListResponse> {
-    const page = await this.listRows(organisationId, query, caller);
+  async list(command: ListInterruptsCommand): Promise<InterruptListResponse> {
+    const { organisationId, listing, caller } = command;
+    const page = await this.listRows(organisationId, listing, caller);
     return { interrupts: page.rows.map(toInterruptResponse), nextCursor: page.nextCursor };
   }
 
@@ -688,12 +676,9 @@ export class InterruptsService {
    * page as it is — nothing of it decoded, nothing written out again; any other is rendered from
    * its columns. The same bytes as `list`'s page serialised.
    */
-  async listAnswer(
-    organisationId: string,
-    query: ListInterruptsQuery,
-    caller: ListCaller = {},
-  ): Promise<JsonText<InterruptListResponse>> {
-    const page = await this.listRows(organisationId, query, caller, LISTED_INTERRUPT_COLUMNS);
+  async listAnswer(command: ListInterruptsCommand): Promise<JsonText<InterruptListResponse>> {
+    const { organisationId, listing, caller } = command;
+    const page = await this.listRows(organisationId, listing, caller, LISTED_INTERRUPT_COLUMNS);
     let items = '';
     for (let i = 0; i < page.rows.length; i++) {
       const row = page.rows[i];
@@ -707,7 +692,7 @@ export class InterruptsService {
   /** One page of the listing's rows (`columns`: what the plain listing reads of each). */
   private async listRows(
     organisationId: string,
-    query: ListInterruptsQuery,
+    query: InterruptListing,
     caller: ListCaller,
     columns?: string,
   ): Promise<{ rows: InterruptRow[]; nextCursor: string | null }> {

@@ -2,12 +2,13 @@ import { Module } from '@nestjs/common';
 import { OrganisationModule } from '../organisation/organisation.module';
 import { NotifyModule } from '../notify/notify.module';
 import { RolesModule } from '../roles/roles.module';
+import { AccountEmailModule } from '../users/account-email.module';
 import { InvitationsController } from './invitations.controller';
 import { InvitationsRepository } from './invitations.repository';
 import { InvitationsService } from './invitations.service';
 
 @Module({
-  imports: [RolesModule, OrganisationModule, NotifyModule],
+  imports: [RolesModule, OrganisationModule, NotifyModule, AccountEmailModule],
   controllers: [InvitationsController],
   providers: [InvitationsService, InvitationsRepository],
 })

@@ -8,6 +8,7 @@ import type { NotificationOutbox } from '../notify/notification-outbox';
 import type { OrganisationsRepository } from '../organisation/organisations.repository';
 import type { RolesRepository } from '../roles/roles.repository';
 import type { RolesService } from '../roles/roles.service';
+import type { EmailVerificationService } from '../users/email-verification.service';
 import * as users from '../users/users.repository';
 import type { InvitationsRepository, PendingInvitationRow } from './invitations.repository';
 import {
@@ -87,6 +88,10 @@ function setUp(overrides: Partial<Record<keyof InvitationsRepository, jest.Mock>
   const notifications = {
     writeInvitation: jest.fn(async () => void order.push('email')),
   } as unknown as NotificationOutbox;
+  const verification = {
+    newAccount: jest.fn(),
+    assertMayJoin: jest.fn(async () => undefined),
+  } as unknown as EmailVerificationService;
   const service = new InvitationsService(
     dataSource,
     invitations,
@@ -95,10 +100,12 @@ function setUp(overrides: Partial<Record<keyof InvitationsRepository, jest.Mock>
     organisations,
     signIns,
     notifications,
+    verification,
     { accounts: { passwordScryptLogN: 14 } } as AppConfig,
   );
   return {
     service,
+    verification,
     invitations,
     roles,
     roleRows,

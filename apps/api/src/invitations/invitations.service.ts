@@ -16,6 +16,7 @@ import type { Granter } from '../roles/permission-grant.util';
 import { RolesRepository } from '../roles/roles.repository';
 import { RolesService } from '../roles/roles.service';
 import { describeJoined } from '../users/account.util';
+import { EmailVerificationService } from '../users/email-verification.service';
 import type { OrganisationJoinedResponse } from '../users/dto/account.response';
 import { accountExists, insertUser, normaliseEmail } from '../users/users.repository';
 import type {
@@ -81,6 +82,7 @@ export class InvitationsService {
     private readonly organisations: OrganisationsRepository,
     private readonly signIns: SignInSessionService,
     private readonly notifications: NotificationOutbox,
+    private readonly verification: EmailVerificationService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -220,7 +222,7 @@ export class InvitationsService {
       throw DomainError.of('NOT_FOUND');
     const passwordHash = await hashPassword(password, this.config.accounts.passwordScryptLogN);
 
-    return this.dataSource.transaction(async (tx) => {
+    const accepted = await this.dataSource.transaction(async (tx) => {
       // Locked, and re-checked once the lock is granted: of two concurrent accepts, one wins.
       const invitation = await this.invitations.findPendingByToken(tx, hash, true);
       if (invitation === undefined) throw DomainError.of('NOT_FOUND');
@@ -231,12 +233,17 @@ export class InvitationsService {
       const session = await this.signIns.create(tx, userId);
       return { ...session, body: await describeJoined(tx, userId, invitation.organisation_id) };
     });
+    // An invitation's token is not proof of the address (the inviter holds it too): the new
+    // account verifies it as a sign-up does (SPEC §8f).
+    this.verification.newAccount(accepted.body.user);
+    return accepted;
   }
 
   /**
    * A signed-in person accepts an invitation sent to their email address: their user gains a
    * membership of the organisation (a former member's begins anew). 404 for an unknown, expired
-   * or used token; 403 when it was sent to another address; 409 when they are a member already.
+   * or used token; 403 when it was sent to another address, or (where verification is required)
+   * while their address is unverified; 409 when they are a member already.
    */
   async join(
     user: SignedInUser,
@@ -249,6 +256,8 @@ export class InvitationsService {
       if (invitation === undefined) throw DomainError.of('NOT_FOUND');
       if (invitation.email !== user.email)
         throw new DomainError('FORBIDDEN', INVITATION_FOR_ANOTHER_EMAIL);
+      // An unproven address cannot take what was sent to its real owner (SPEC §8f).
+      await this.verification.assertMayJoin(tx, user.id);
       await this.admit(tx, invitation, { userId: user.id, name: user.name, ip });
       return describeJoined(tx, user.id, invitation.organisation_id);
     });

@@ -74,17 +74,17 @@ export class ServiceBackend implements InterlockBackend {
     return this.run(async () => {
       const key = await this.key();
       const body = await this.validate(CreateInterruptDto, params, 'body');
-      const result = await this.deps.interrupts.create(
-        key.organisationId,
-        apiKeyActorOf(key),
-        body,
-        {
+      const result = await this.deps.interrupts.create({
+        organisationId: key.organisationId,
+        actor: apiKeyActorOf(key),
+        interrupt: body,
+        idempotency: {
           organisationId: key.organisationId,
           key: options.idempotencyKey,
           fingerprint: requestFingerprint('POST', '/api/interrupts', params),
         },
-        this.caller.ip,
-      );
+        ip: this.caller.ip,
+      });
       return { value: result.value, replayed: result.replayed };
     });
   }
@@ -118,7 +118,11 @@ export class ServiceBackend implements InterlockBackend {
         { status: 'open', openedBy: 'me', cursor: page.cursor, limit: page.limit },
         'query',
       );
-      return this.deps.interrupts.list(key.organisationId, query, { apiKeyId: key.apiKeyId });
+      return this.deps.interrupts.list({
+        organisationId: key.organisationId,
+        caller: { apiKeyId: key.apiKeyId },
+        listing: query,
+      });
     });
   }
 
@@ -127,13 +131,14 @@ export class ServiceBackend implements InterlockBackend {
       const key = await this.key();
       const body = await this.validate(StartSessionDto, params, 'body');
       return (
-        await this.deps.sessions.start(
-          key.organisationId,
-          apiKeyActorOf(key),
-          body,
-          undefined,
-          this.caller.ip,
-        )
+        await this.deps.sessions.start({
+          organisationId: key.organisationId,
+          actor: apiKeyActorOf(key),
+          name: body.name,
+          externalId: body.externalId ?? null,
+          metadata: body.metadata ?? null,
+          ip: this.caller.ip,
+        })
       ).value;
     });
   }
@@ -143,12 +148,11 @@ export class ServiceBackend implements InterlockBackend {
       const key = await this.key();
       const body = await this.validate(AppendMessagesDto, { messages }, 'body');
       return (
-        await this.deps.sessions.append(
-          key.organisationId,
-          uuid(sessionId),
-          body.messages,
-          undefined,
-        )
+        await this.deps.sessions.append({
+          organisationId: key.organisationId,
+          sessionId: uuid(sessionId),
+          messages: body.messages,
+        })
       ).value;
     });
   }

@@ -100,14 +100,14 @@ export class ActionLinksService {
   ): Promise<InterruptResponse> {
     const claims = this.claims(token, now);
     return this.review.decideAuthorised(
-      claims.organisationId,
-      claims.interruptId,
       {
+        organisationId: claims.organisationId,
+        interruptId: claims.interruptId,
         actionName: claims.actionName,
         decision: claims.decision,
         ...(message === undefined ? {} : { message }),
+        ip,
       },
-      ip,
       async (tx, action) => {
         await this.allowed(tx, claims.organisationId);
         const member = await this.member(tx, claims);

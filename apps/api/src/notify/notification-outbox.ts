@@ -91,7 +91,7 @@ export function toNotice(interrupt: InterruptResponse): InterruptNotice {
 
 /**
  * One statement per kind and audience: the recipients (current members whose role may read
- * interrupts), each one's mode (their own choice, else the organisation's default, else the
+ * interrupts and, where verification is required, whose address is verified), each one's mode (their own choice, else the organisation's default, else the
  * built-in one), and a row for each whose mode is not `off`, due now or at the digest's hour
  * (the next full hour; the next DAILY_DIGEST_HOUR in the member's time zone).
  */
@@ -103,6 +103,7 @@ WITH recipients AS (
     JOIN roles r ON r.organisation_id = m.organisation_id AND r.id = m.role_id
    WHERE m.organisation_id = $1 AND m.left_at IS NULL AND 'interrupt.read' = ANY(r.permissions)
      AND NOT (m.user_id = ANY($9::uuid[]))
+     AND (u.email_verified_at IS NOT NULL OR NOT $12::boolean)
      AND ($4::boolean
           OR ($5::text = 'member' AND m.user_id = $6::uuid)
           OR ($5::text = 'team' AND EXISTS (SELECT 1 FROM team_members tm
@@ -156,6 +157,8 @@ export class NotificationOutbox implements OutboxListener {
   constructor(
     private readonly maxAttempts: number,
     private readonly box: WebhookSecretBox,
+    /** `EMAIL_VERIFICATION=required`: people whose address is unproven are emailed nothing (SPEC §8f). */
+    private readonly verifiedOnly = false,
   ) {}
 
   async write(
@@ -303,6 +306,7 @@ export class NotificationOutbox implements OutboxListener {
       audience.except,
       DAILY_DIGEST_HOUR,
       this.maxAttempts,
+      this.verifiedOnly,
     ]);
     return rows.map((r) => r.user_id);
   }

@@ -115,6 +115,7 @@ import { TeamsModule } from '../teams/teams.module';
         const outbox = new NotificationOutbox(
           config.notifications.retryScheduleMs.length + 1,
           new WebhookSecretBox(config.apiKeyPepper, 'notification-links/v1'),
+          config.accounts.emailVerification === 'required',
         );
         events.listen(outbox);
         return outbox;

@@ -104,6 +104,16 @@ export function stateCrossFieldRules(document: OpenAPIObject): void {
     description: 'To a member (memberId) or to a team (teamId): exactly one.',
     oneOf: [ref('AssignToMember'), ref('AssignToTeam')],
   };
+  // An action's approver team: by id or by name, exactly one of the two (SPEC §8e). Said with
+  // min/maxProperties, not oneOf: the SDK generators would make numbered models of a oneOf
+  // reached through the property's allOf.
+  schemas.ApproverTeamDto = {
+    ...schemas.ApproverTeamDto,
+    description:
+      'The team whose members alone may decide the action: by id (teamId) or by name (teamName), exactly one.',
+    minProperties: 1,
+    maxProperties: 1,
+  };
 
   // Who decided: a union told apart by `type` (the SDK generators drop the discriminator, and
   // the variants' required fields tell them apart as well).

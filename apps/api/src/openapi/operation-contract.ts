@@ -1,5 +1,5 @@
 import type { ErrorCode } from '@interlock/domain';
-import { ERROR_CODES } from '@interlock/domain';
+import { ERROR_CODES, MAX_TIMEOUT_SECONDS } from '@interlock/domain';
 import { MAX_RULES_PER_ORGANISATION } from '../classification/rule-engine';
 
 const RULE_CAP = `the organisation holds its limit of ${MAX_RULES_PER_ORGANISATION.toLocaleString('en-GB')} classification rules`;
@@ -28,6 +28,14 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
   confirmPasswordReset: {
     INVALID_TOKEN:
       'the link was already used, expired (30 minutes), or is not one the service sent',
+  },
+  verifyEmail: {
+    INVALID_TOKEN:
+      'the link was already used, expired (24 hours), is not one the service sent, or was sent to an address the account no longer has',
+  },
+  resendEmailVerification: {
+    CONFLICT: 'the address is verified already',
+    RATE_LIMITED: 'too many verification emails asked for by this person (SPEC §8f)',
   },
   changePassword: {
     WRONG_PASSWORD: 'currentPassword is not the current password',
@@ -74,6 +82,10 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
     CONFLICT: 'an account with this email already exists',
   },
   acceptInvitation: { CONFLICT: 'an account with this email already exists' },
+  joinInvitation: {
+    EMAIL_NOT_VERIFIED:
+      "the server requires verified addresses (EMAIL_VERIFICATION) and the person's is not verified yet",
+  },
   changeMemberRole: {
     NOT_FOUND: 'roleId names no role of this organisation',
     CONFLICT: 'the organisation must keep an Owner: the last Owner keeps the role',
@@ -104,10 +116,14 @@ export function statusOf(code: ErrorCode): string {
 /**
  * OpenAPI links: where an operation's answer leads, so the stateful phase of the contract test
  * (and a reader) can follow created resources into the operations that use them — the agent's
- * writes into the members' decisions, a created role into an invitation, and so on. (No link
- * leads where the body must name a second resource the answer does not hold — a team's new
- * member, an interrupt's assignee: a made-up one answers 404, as any unknown id does.)
+ * writes into the members' decisions, a created role into an invitation, a team into its
+ * members, a webhook into its deliveries, and so on. Where the body must name a member the answer
+ * does not hold (a team's new member, an interrupt's assignee) the operation's body rules say so
+ * (`callerMember`), and the contract test names its own member there.
  */
+const byId = { id: '$response.body#/id' };
+const sameId = { id: '$request.path.id' };
+
 export const OPERATION_LINKS: Record<
   string,
   Record<
@@ -116,57 +132,102 @@ export const OPERATION_LINKS: Record<
   >
 > = {
   createInterrupt: {
-    GetInterrupt: { operationId: 'getInterrupt', parameters: { id: '$response.body#/id' } },
+    GetInterrupt: { operationId: 'getInterrupt', parameters: byId },
     DecideInterrupt: {
       operationId: 'decideInterrupt',
-      parameters: { id: '$response.body#/id' },
+      parameters: byId,
       requestBody: { actionName: '$response.body#/actionRequests/0/name', decision: 'approve' },
     },
-    EscalateInterrupt: {
-      operationId: 'escalateInterrupt',
-      parameters: { id: '$response.body#/id' },
+    EscalateInterrupt: { operationId: 'escalateInterrupt', parameters: byId },
+    AssignInterrupt: { operationId: 'assignInterrupt', parameters: byId },
+    // The longest deadline there is: always later than the one the interrupt was opened with
+    // (a fixed hour is refused after an interrupt opened with a longer one).
+    ExtendInterruptDeadline: {
+      operationId: 'extendInterruptDeadline',
+      parameters: byId,
+      requestBody: { timeoutSeconds: MAX_TIMEOUT_SECONDS },
     },
+    CancelInterrupt: {
+      operationId: 'cancelInterrupt',
+      parameters: byId,
+      requestBody: { reason: 'No longer needed' },
+    },
+  },
+  assignInterrupt: {
+    GetAssignedInterrupt: { operationId: 'getInterrupt', parameters: sameId },
   },
   startSession: {
-    RetrieveSession: { operationId: 'retrieveSession', parameters: { id: '$response.body#/id' } },
-    AppendSessionMessages: {
-      operationId: 'appendSessionMessages',
-      parameters: { id: '$response.body#/id' },
-    },
-    EndSession: { operationId: 'endSession', parameters: { id: '$response.body#/id' } },
-    DisconnectSession: {
-      operationId: 'disconnectSession',
-      parameters: { id: '$response.body#/id' },
-    },
+    RetrieveSession: { operationId: 'retrieveSession', parameters: byId },
+    AppendSessionMessages: { operationId: 'appendSessionMessages', parameters: byId },
+    EndSession: { operationId: 'endSession', parameters: byId },
+    DisconnectSession: { operationId: 'disconnectSession', parameters: byId },
   },
   createApiKey: {
-    RenameApiKey: { operationId: 'renameApiKey', parameters: { id: '$response.body#/id' } },
-    RevokeApiKey: { operationId: 'revokeApiKey', parameters: { id: '$response.body#/id' } },
+    RenameApiKey: { operationId: 'renameApiKey', parameters: byId },
+    RevokeApiKey: { operationId: 'revokeApiKey', parameters: byId },
   },
   createRole: {
-    UpdateRole: { operationId: 'updateRole', parameters: { id: '$response.body#/id' } },
-    DeleteRole: { operationId: 'deleteRole', parameters: { id: '$response.body#/id' } },
+    UpdateRole: { operationId: 'updateRole', parameters: byId },
+    // No DeleteRole link: deleting a role deletes its pending invitations, so a scenario that
+    // deleted the role and then previewed its invitation met the 404 the cascade rightly gives,
+    // which the stateful check takes for a created resource gone missing (ST302).
     InviteWithRole: {
       operationId: 'createInvitation',
       requestBody: { email: 'invitee@example.com', roleId: '$response.body#/id' },
     },
   },
   createTeam: {
-    RenameTeam: { operationId: 'renameTeam', parameters: { id: '$response.body#/id' } },
-    DeleteTeam: { operationId: 'deleteTeam', parameters: { id: '$response.body#/id' } },
+    RenameTeam: { operationId: 'renameTeam', parameters: byId },
+    DeleteTeam: { operationId: 'deleteTeam', parameters: byId },
+    AddTeamMember: { operationId: 'addTeamMember', parameters: byId },
+  },
+  addTeamMember: {
+    RemoveTeamMember: {
+      operationId: 'removeTeamMember',
+      parameters: { id: '$request.path.id', memberId: '$request.body#/memberId' },
+    },
   },
   createInvitation: {
+    PreviewInvitation: {
+      operationId: 'getInvitation',
+      parameters: { token: '$response.body#/token' },
+    },
     AcceptInvitation: {
       operationId: 'acceptInvitation',
       parameters: { token: '$response.body#/token' },
     },
+    WithdrawInvitation: { operationId: 'withdrawInvitation', parameters: byId },
   },
   acceptInvitation: {
     ChangeMemberRole: {
       operationId: 'changeMemberRole',
-      parameters: { id: '$response.body#/member/id' },
+      parameters: { id: '$response.body#/user/id' },
     },
-    RemoveMember: { operationId: 'removeMember', parameters: { id: '$response.body#/member/id' } },
+    RemoveMember: { operationId: 'removeMember', parameters: { id: '$response.body#/user/id' } },
+  },
+  createWebhook: {
+    GetWebhook: { operationId: 'getWebhook', parameters: byId },
+    UpdateWebhook: { operationId: 'updateWebhook', parameters: byId },
+    DeleteWebhook: { operationId: 'deleteWebhook', parameters: byId },
+    RotateWebhookSecret: { operationId: 'rotateWebhookSecret', parameters: byId },
+    TestWebhook: { operationId: 'testWebhook', parameters: byId },
+    ListWebhookDeliveries: { operationId: 'listWebhookDeliveries', parameters: byId },
+  },
+  updateWebhook: {
+    TestUpdatedWebhook: { operationId: 'testWebhook', parameters: sameId },
+    ListUpdatedWebhookDeliveries: { operationId: 'listWebhookDeliveries', parameters: sameId },
+  },
+  testWebhook: {
+    RetryWebhookDelivery: {
+      operationId: 'retryWebhookDelivery',
+      parameters: { id: '$request.path.id', deliveryId: '$response.body#/id' },
+    },
+  },
+  createClassificationRule: {
+    GetClassificationRule: { operationId: 'getClassificationRule', parameters: byId },
+    UpdateClassificationRule: { operationId: 'updateClassificationRule', parameters: byId },
+    DeleteClassificationRule: { operationId: 'deleteClassificationRule', parameters: byId },
+    GetClassificationRuleStats: { operationId: 'getClassificationRuleStats', parameters: byId },
   },
 };
 
@@ -195,8 +256,9 @@ export interface BodyRules {
    * (`timeoutSeconds`, or the organisation's default) and `approve` needs the organisation to
    * allow it (SPEC §8e); a default deadline must not exceed the maximum, and a lower maximum makes
    * longer `timeoutSeconds` invalid; an escalation policy's `steps` name the organisation's
-   * members and teams and must come later one after another. The contract test's valid cases
-   * leave them out; the e2e tests cover them.
+   * members and teams and must come later one after another; an action's `approverTeam` names a
+   * team of the organisation with at least `requiredApprovals` members. Paths, `[]` for every
+   * element of an array. The contract test's valid cases leave them out; the e2e tests cover them.
    */
   organisationDependent?: string[];
   /**
@@ -206,8 +268,26 @@ export interface BodyRules {
    */
   requireAnyOf?: { fields: string[]; fill: Record<string, unknown> };
   /**
+   * Fields that name a current member of the organisation (a made-up id answers 404): the
+   * contract test's valid cases name its own member there, so links into them reach the action.
+   */
+  callerMember?: string[];
+  /**
+   * Fields that are the body's alternative to its `callerMember` field and name something else
+   * the organisation must have (an interrupt's assignee team: a made-up id answers 404): the
+   * contract test's valid cases holding one name its own member through `callerMember` instead.
+   */
+  callerMemberInsteadOf?: string[];
+  /**
+   * Every `assignTo` object in the body, at any depth (a route outcome's assignee), names a member
+   * or team of the organisation (a made-up id answers 404): the contract test's valid cases name
+   * its own member there (`{memberId}`).
+   */
+  callerAssignee?: true;
+  /**
    * Fields whose rules the contract states in words, not in JSON Schema: a `responseSchema` is
-   * itself a JSON Schema of a bounded subset (SPEC §5), which a generator cannot aim at. Paths,
+   * itself a JSON Schema of a bounded subset (SPEC §5), which a generator cannot aim at; above 1,
+   * `requiredApprovals` rules out `edit` in `allowedDecisions` (SPEC §8e). Paths,
    * `[]` for every element of an array. The contract test's valid cases leave them out; the e2e
    * tests cover them.
    */
@@ -224,12 +304,14 @@ export interface BodyRules {
 const VALID_POLICY = 'permit (principal, action, resource);';
 
 export const OPERATION_BODY_RULES: Record<string, BodyRules> = {
-  createClassificationRule: { cedarPolicy: { fill: VALID_POLICY } },
-  updateClassificationRule: { cedarPolicy: { fill: VALID_POLICY } },
+  createClassificationRule: { cedarPolicy: { fill: VALID_POLICY }, callerAssignee: true },
+  updateClassificationRule: { cedarPolicy: { fill: VALID_POLICY }, callerAssignee: true },
   updateNotificationPreferences: { ianaTimeZone: ['timeZone'] },
+  addTeamMember: { callerMember: ['memberId'] },
+  assignInterrupt: { callerMember: ['memberId'], callerMemberInsteadOf: ['teamId'] },
   createInterrupt: {
-    organisationDependent: ['onTimeout'],
-    statedInWords: ['actionRequests[].responseSchema'],
+    organisationDependent: ['onTimeout', 'actionRequests[].approverTeam'],
+    statedInWords: ['actionRequests[].responseSchema', 'actionRequests[].requiredApprovals'],
   },
   dryRunClassification: {
     requireAnyOf: { fields: ['sample', 'lastInterrupts'], fill: { lastInterrupts: 1 } },

@@ -6,20 +6,18 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { LOGGER } from '../logging/logger.module';
+import { clientAddressKey } from './client-address-key.util';
+import { postgresLimiters } from './postgres-limiter.util';
 import { rateLimited } from './rate-limited.error';
-
-const TABLE = 'rate_limits';
-
-/** What the store needs of Postgres: the pool's query, with no named (prepared) statements. */
-interface PgPool {
-  query(query: { text: string; values?: unknown[] }): Promise<unknown>;
-}
 
 /**
  * Sign-in and sign-up throttling (SPEC §8b), shared by every instance through Postgres with
  * rate-limiter-flexible's store: one atomic upsert per attempt, so the counts are exact across
  * instances. Keys are SHA-256 digests of the account (the normalised email, whether or not it
- * exists) and of the client address, so a 429 says nothing about an account.
+ * exists) and of the client address (IPv6 by /64), so a 429 says nothing about an account.
+ * Sign-in failures count per account from one address, per address, and — slower, the backstop
+ * against one account attacked from many addresses — per account (OWASP's advice: a throttle
+ * keyed by the account alone would let anyone lock its owner out).
  *
  * An attempt takes its point before the password is checked (concurrent attempts cannot slip
  * past the limit) and gives it back when it succeeds, so the limits count failures (sign-in)
@@ -30,34 +28,32 @@ interface PgPool {
 export class AuthAttemptLimiter {
   private readonly signInAccount: RateLimiterPostgres | undefined;
   private readonly signInAddress: RateLimiterPostgres | undefined;
+  private readonly signInBackstop: RateLimiterPostgres | undefined;
   private readonly signUpAccount: RateLimiterPostgres | undefined;
   private readonly signUpAddress: RateLimiterPostgres | undefined;
   private readonly resetAddress: RateLimiterPostgres | undefined;
   private readonly resetAccount: RateLimiterPostgres | undefined;
+  private readonly verificationEmails: RateLimiterPostgres | undefined;
 
   constructor(
     dataSource: DataSource,
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
-    const master = (dataSource.driver as unknown as { master: PgPool }).master;
-    // Named statements would not survive a transaction-pooling PgBouncer: send them unnamed.
-    const storeClient: PgPool = { query: ({ text, values }) => master.query({ text, values }) };
-    const limiter = (keyPrefix: string, points: number, duration: number) =>
-      points === 0
-        ? undefined
-        : new RateLimiterPostgres({
-            storeClient,
-            storeType: 'pool',
-            tableName: TABLE,
-            tableCreated: true,
-            keyPrefix,
-            points,
-            duration,
-          });
-    const { signIn, signUp, passwordReset } = config.rateLimits;
-    this.signInAccount = limiter('sign_in_account', signIn.accountFailures, signIn.windowSeconds);
+    const limiter = postgresLimiters(dataSource);
+    const { signIn, signUp, passwordReset, emailVerification } = config.rateLimits;
+    // Per account from one address: a stranger's failures elsewhere never refuse the owner.
+    this.signInAccount = limiter(
+      'sign_in_account_address',
+      signIn.accountFailures,
+      signIn.windowSeconds,
+    );
     this.signInAddress = limiter('sign_in_address', signIn.addressFailures, signIn.windowSeconds);
+    this.signInBackstop = limiter(
+      'sign_in_account',
+      signIn.accountBackstopFailures,
+      signIn.accountBackstopWindowSeconds,
+    );
     this.signUpAccount = limiter('sign_up_account', signUp.accountAttempts, signUp.windowSeconds);
     this.signUpAddress = limiter('sign_up_address', signUp.addressAttempts, signUp.windowSeconds);
     this.resetAddress = limiter(
@@ -70,6 +66,11 @@ export class AuthAttemptLimiter {
       passwordReset.accountEmails,
       passwordReset.windowSeconds,
     );
+    this.verificationEmails = limiter(
+      'email_verification_account',
+      emailVerification.emails,
+      emailVerification.windowSeconds,
+    );
   }
 
   /**
@@ -77,9 +78,11 @@ export class AuthAttemptLimiter {
    * Returns the release to call when the attempt succeeds (a success is not a failure).
    */
   async beginSignIn(email: string, address: string | null): Promise<() => Promise<void>> {
+    const from = address === null ? 'unknown' : clientAddressKey(address);
     return this.take([
-      [this.signInAccount, digest(email)],
-      [this.signInAddress, address === null ? undefined : digest(address)],
+      [this.signInAccount, digest(`${email}\n${from}`)],
+      [this.signInAddress, addressDigest(address)],
+      [this.signInBackstop, digest(email)],
     ]);
   }
 
@@ -87,13 +90,18 @@ export class AuthAttemptLimiter {
   async signUpAttempt(email: string, address: string | null): Promise<void> {
     await this.take([
       [this.signUpAccount, digest(email)],
-      [this.signUpAddress, address === null ? undefined : digest(address)],
+      [this.signUpAddress, addressDigest(address)],
     ]);
   }
 
   /** Counts a password reset request from a client address; 429 when the address has spent its own. */
   async passwordResetRequest(address: string | null): Promise<void> {
-    await this.take([[this.resetAddress, address === null ? undefined : digest(address)]]);
+    await this.take([[this.resetAddress, addressDigest(address)]]);
+  }
+
+  /** Counts a verification email a signed-in person asks for; 429 when they have spent their own. */
+  async verificationEmail(userId: string): Promise<void> {
+    await this.take([[this.verificationEmails, digest(userId)]]);
   }
 
   /**
@@ -158,4 +166,9 @@ export class AuthAttemptLimiter {
 
 function digest(value: string): string {
   return createHash('sha256').update(value).digest('hex');
+}
+
+/** A client address as the throttles count it (IPv6 by /64), digested; none without an address. */
+function addressDigest(address: string | null): string | undefined {
+  return address === null ? undefined : digest(clientAddressKey(address));
 }

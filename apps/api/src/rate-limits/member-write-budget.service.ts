@@ -6,12 +6,8 @@ import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { LOGGER } from '../logging/logger.module';
 import type { CostlyWriteKind } from './costly-write.decorator';
+import { postgresLimiters } from './postgres-limiter.util';
 import { rateLimited } from './rate-limited.error';
-
-/** What the store needs of Postgres: the pool's query, with no named (prepared) statements. */
-interface PgPool {
-  query(query: { text: string; values?: unknown[] }): Promise<unknown>;
-}
 
 /**
  * The per-person budgets of human write routes (SPEC §8b, issue 34 item 5): every write a
@@ -33,21 +29,7 @@ export class MemberWriteBudget {
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
-    const master = (dataSource.driver as unknown as { master: PgPool }).master;
-    // Named statements would not survive a transaction-pooling PgBouncer: send them unnamed.
-    const storeClient: PgPool = { query: ({ text, values }) => master.query({ text, values }) };
-    const limiter = (keyPrefix: string, points: number, duration: number) =>
-      points === 0
-        ? undefined
-        : new RateLimiterPostgres({
-            storeClient,
-            storeType: 'pool',
-            tableName: 'rate_limits',
-            tableCreated: true,
-            keyPrefix,
-            points,
-            duration,
-          });
+    const limiter = postgresLimiters(dataSource);
     const { memberWrites, memberCostlyWrites } = config.rateLimits;
     this.writes = limiter('member_writes', memberWrites.writes, memberWrites.windowSeconds);
     this.costly = limiter(

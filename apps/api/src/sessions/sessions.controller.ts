@@ -80,7 +80,15 @@ export class SessionsController {
   ): Promise<SessionResponse> {
     return markReplay(
       res,
-      await this.sessions.start(key.organisationId, apiKeyActorOf(key), body, idempotency, ip),
+      await this.sessions.start({
+        organisationId: key.organisationId,
+        actor: apiKeyActorOf(key),
+        name: body.name,
+        externalId: body.externalId ?? null,
+        metadata: body.metadata ?? null,
+        idempotency,
+        ip,
+      }),
     );
   }
 
@@ -134,7 +142,12 @@ export class SessionsController {
   ): Promise<{ appended: number }> {
     return markReplay(
       res,
-      await this.sessions.append(key.organisationId, id, body.messages, idempotency),
+      await this.sessions.append({
+        organisationId: key.organisationId,
+        sessionId: id,
+        messages: body.messages,
+        idempotency,
+      }),
     );
   }
 

@@ -171,7 +171,7 @@ export class SessionsRepository {
     organisationId: string,
     id: string,
     firstSeq: number,
-    messages: { role: string; content: string }[],
+    messages: readonly { role: string; content: string }[],
   ): Promise<void> {
     await db.query(
       `INSERT INTO session_messages (organisation_id, session_id, seq, role, content)

@@ -12,6 +12,7 @@ import type { SessionMessageDto } from './dto/append-messages.dto';
 import type { SessionRow } from './session-record';
 import type { SessionsRepository } from './sessions.repository';
 import { SessionsService } from './sessions.service';
+import type { StartSessionCommand } from './start-session.command';
 
 // The sessions' rules over a fake repository and a fake transaction: what is refused (and that a
 // refusal writes nothing), which audit entries and webhook events are written, what is announced.
@@ -36,6 +37,17 @@ const ended: SessionRow = {
 const config = {
   cursorSecret: 'a-cursor-secret-of-enough-length-for-tests',
 } as unknown as AppConfig;
+
+/** The command a controller builds for `POST /api/sessions {name: 'nightly'}`. */
+const start = (over: Partial<StartSessionCommand> = {}): StartSessionCommand => ({
+  organisationId: ORG,
+  actor: agent,
+  name: 'nightly',
+  externalId: null,
+  metadata: null,
+  ip: null,
+  ...over,
+});
 
 function setUp(
   overrides: Partial<Record<keyof SessionsRepository, jest.Mock>> = {},
@@ -102,13 +114,7 @@ function setUp(
 describe('SessionsService', () => {
   it('starts a session for the key, audits it with the key as actor, writes its webhook event and announces it', async () => {
     const { service, repository, audit, outbox, events } = setUp();
-    const { value } = await service.start(
-      ORG,
-      agent,
-      { name: 'nightly' },
-      undefined,
-      '203.0.113.7',
-    );
+    const { value } = await service.start(start({ ip: '203.0.113.7' }));
     expect(value).toMatchObject({ id: 's-1', name: 'nightly', status: 'active', messageCount: 3 });
     expect(repository.insert).toHaveBeenCalledWith(
       expect.anything(),
@@ -130,9 +136,7 @@ describe('SessionsService', () => {
       {},
       { assertSessionStartAllowed: jest.fn(async () => Promise.reject(spent)) },
     );
-    await expect(service.start(ORG, agent, { name: 'nightly' }, undefined, null)).rejects.toBe(
-      spent,
-    );
+    await expect(service.start(start())).rejects.toBe(spent);
     expect(repository.insert).not.toHaveBeenCalled();
     expect(actions()).toEqual([]);
     expect(events.announce).not.toHaveBeenCalled();
@@ -144,7 +148,9 @@ describe('SessionsService', () => {
       { role: 'agent', content: 'a' },
       { role: 'tool', content: 'bé' },
     ];
-    expect((await service.append(ORG, 's-1', messages, undefined)).value).toEqual({ appended: 2 });
+    expect(
+      (await service.append({ organisationId: ORG, sessionId: 's-1', messages: messages })).value,
+    ).toEqual({ appended: 2 });
     // The content's UTF-8 bytes count against the storage quota: 1 + 3.
     expect(allowances.consumeSessionStorage).toHaveBeenCalledWith(expect.anything(), ORG, 4);
     expect(repository.insertMessages).toHaveBeenCalledWith(
@@ -165,7 +171,11 @@ describe('SessionsService', () => {
       { consumeSessionStorage: jest.fn(async () => Promise.reject(full)) },
     );
     await expect(
-      service.append(ORG, 's-1', [{ role: 'agent', content: 'a' }], undefined),
+      service.append({
+        organisationId: ORG,
+        sessionId: 's-1',
+        messages: [{ role: 'agent', content: 'a' }],
+      }),
     ).rejects.toBe(full);
     expect(repository.countMessages).not.toHaveBeenCalled();
     expect(repository.insertMessages).not.toHaveBeenCalled();
@@ -178,7 +188,11 @@ describe('SessionsService', () => {
       status: jest.fn(async () => undefined),
     });
     await expect(
-      missing.service.append(ORG, 's-x', [{ role: 'agent', content: 'a' }], undefined),
+      missing.service.append({
+        organisationId: ORG,
+        sessionId: 's-x',
+        messages: [{ role: 'agent', content: 'a' }],
+      }),
     ).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect(missing.repository.insertMessages).not.toHaveBeenCalled();
     const over = setUp({
@@ -186,7 +200,11 @@ describe('SessionsService', () => {
       status: jest.fn(async () => 'ended'),
     });
     await expect(
-      over.service.append(ORG, 's-1', [{ role: 'agent', content: 'a' }], undefined),
+      over.service.append({
+        organisationId: ORG,
+        sessionId: 's-1',
+        messages: [{ role: 'agent', content: 'a' }],
+      }),
     ).rejects.toMatchObject({
       code: 'CONFLICT',
       message: 'This session has already ended: messages can no longer be appended.',
@@ -198,7 +216,11 @@ describe('SessionsService', () => {
   it('tries once more when the session is active but the count was refused (an upgrade meanwhile)', async () => {
     const countMessages = jest.fn().mockResolvedValueOnce(undefined).mockResolvedValueOnce(4);
     const { service, allowances, repository } = setUp({ countMessages });
-    await service.append(ORG, 's-1', [{ role: 'agent', content: 'a' }], undefined);
+    await service.append({
+      organisationId: ORG,
+      sessionId: 's-1',
+      messages: [{ role: 'agent', content: 'a' }],
+    });
     expect(allowances.assertAgentHoursLeft).toHaveBeenCalledTimes(1);
     expect(repository.insertMessages).toHaveBeenCalledWith(
       expect.anything(),

@@ -9,11 +9,7 @@ import type { Queryable } from '../database/query-rows.util';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { KeysetCursorCodec, keysetPage } from '@interlock/cursor';
-import {
-  IdempotencyService,
-  IdempotentRequest,
-  IdempotentResult,
-} from '../idempotency/idempotency.service';
+import { IdempotencyService, IdempotentResult } from '../idempotency/idempotency.service';
 import { LOGGER } from '../logging/logger.module';
 import { NotificationBus } from '../notifications/notification-bus';
 import { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
@@ -21,10 +17,10 @@ import { WebhookOutbox } from '../webhooks/webhook-outbox';
 import { encodeSessionChange, LIVE_VIEW_CHANNEL, SessionChange } from './live-view-channel';
 import { notActiveMessage, SessionRow, toSessionResponse } from './session-record';
 import { SessionsRepository } from './sessions.repository';
-import type { SessionMessageDto } from './dto/append-messages.dto';
+import type { AppendSessionMessagesCommand } from './append-session-messages.command';
 import type { SessionListResponse, SessionResponse } from './dto/session.response';
 import type { ListSessionsQuery } from './dto/list-sessions.query';
-import type { StartSessionDto } from './dto/start-session.dto';
+import type { StartSessionCommand } from './start-session.command';
 
 const DEFAULT_PAGE = 50;
 
@@ -50,30 +46,25 @@ export class SessionsService {
     this.cursors = new KeysetCursorCodec(config.cursorSecret, 'sessions.list');
   }
 
-  async start(
-    organisationId: string,
-    actor: ApiKeyActor,
-    body: StartSessionDto,
-    idempotency: IdempotentRequest | undefined,
-    ip: string | null,
-  ): Promise<IdempotentResult<SessionResponse>> {
+  async start(command: StartSessionCommand): Promise<IdempotentResult<SessionResponse>> {
+    const { organisationId, actor, idempotency, ip } = command;
     const result = await this.dataSource.transaction((tx) =>
       this.idempotency.once(tx, idempotency, 201, async () => {
         await this.allowances.assertSessionStartAllowed(tx, organisationId);
         const id = randomUUID();
         const row = await this.sessions.insert(tx, organisationId, {
           id,
-          name: body.name,
-          externalId: body.externalId ?? null,
-          metadata: body.metadata ?? null,
+          name: command.name,
+          externalId: command.externalId,
+          metadata: command.metadata,
           startedByKeyId: actor.id,
         });
         await writeAuditEntry(tx, {
           organisationId,
           action: 'session.started',
           actor,
-          target: { type: 'session', id, name: body.name },
-          metadata: { externalId: body.externalId ?? null },
+          target: { type: 'session', id, name: command.name },
+          metadata: { externalId: command.externalId },
           ipAddress: ip,
         });
         const session = toSessionResponse(row);
@@ -100,11 +91,9 @@ export class SessionsService {
    * plan's storage quota (SPEC §8).
    */
   async append(
-    organisationId: string,
-    id: string,
-    messages: SessionMessageDto[],
-    idempotency: IdempotentRequest | undefined,
+    command: AppendSessionMessagesCommand,
   ): Promise<IdempotentResult<{ appended: number }>> {
+    const { organisationId, sessionId: id, messages, idempotency } = command;
     let messageCount = 0;
     const hoursLeft = this.allowances.agentHoursLeft('$1', 4);
     const result = await this.dataSource.transaction((tx) =>
@@ -259,7 +248,7 @@ export class SessionsService {
 }
 
 /** The UTF-8 bytes of the messages' content: what Postgres's octet_length stores for them. */
-function contentBytes(messages: readonly SessionMessageDto[]): number {
+function contentBytes(messages: AppendSessionMessagesCommand['messages']): number {
   let bytes = 0;
   for (const m of messages) bytes += Buffer.byteLength(m.content, 'utf8');
   return bytes;

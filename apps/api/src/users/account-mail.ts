@@ -33,6 +33,19 @@ Choose a new password: {{url}}
 The link works once, for 30 minutes. Choosing a new password signs you out everywhere. If you did not ask, ignore this email: your password stays as it is.
 `,
   },
+  emailVerification: {
+    subject: 'Verify your email address for Interlock',
+    html: LAYOUT(`<h1 style="margin:0 0 16px;font-size:20px">Verify your email address</h1>
+<p>Hello {{name}}, please confirm that {{email}} is your address for Interlock.</p>
+<p><a href="{{url}}" style="${BUTTON}">Verify {{email}}</a></p>
+<p style="color:#57606a;font-size:13px">The link works once, for 24 hours. A verified address lets you accept invitations to other organisations and receive notifications. If you did not sign up for Interlock, someone typed your address: ignore this email, or take the account over with a password reset.</p>`),
+    text: `Hello {{name}}, please confirm that {{email}} is your address for Interlock.
+
+Verify it: {{url}}
+
+The link works once, for 24 hours. A verified address lets you accept invitations to other organisations and receive notifications. If you did not sign up for Interlock, someone typed your address: ignore this email, or take the account over with a password reset.
+`,
+  },
   passwordChanged: {
     subject: 'Your Interlock password was changed',
     html: LAYOUT(`<h1 style="margin:0 0 16px;font-size:20px">Your password was changed</h1>

@@ -11,7 +11,8 @@ import {
 import { UserEntity } from './user.entity';
 
 /**
- * A single-use token emailed to a person (SPEC §8f): a password reset link. Only the token's
+ * A single-use token emailed to a person (SPEC §8f): a password reset or an email verification
+ * link. Only the token's
  * SHA-256 is kept; the token itself is in the email and nowhere else. `used_at` is set when it
  * is used (or when a later change of password makes it moot), so it works once. A reference
  * table like `users` (ARCHITECTURE.md): it is looked up by its hash before anyone is signed in.
@@ -19,7 +20,7 @@ import { UserEntity } from './user.entity';
 @Entity({ name: 'account_tokens' })
 @Index('account_tokens_token_hash_key', ['tokenHash'], { unique: true })
 @Index('account_tokens_user_idx', ['userId', 'purpose'])
-@Check('account_tokens_purpose_check', `"purpose" IN ('password_reset')`)
+@Check('account_tokens_purpose_check', `"purpose" IN ('password_reset', 'email_verification')`)
 export class AccountTokenEntity {
   @PrimaryColumn('uuid')
   id!: string;

@@ -1,7 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { accountTokenHash, newAccountToken } from './account-token.util';
+import { findUserWithPassword, type UserRow } from './users.repository';
 import { type Queryable, queryRows } from '../database/query-rows.util';
 
-export type AccountTokenPurpose = 'password_reset';
+export type AccountTokenPurpose = 'password_reset' | 'email_verification';
 
 /** A usable token's row: unexpired and unused. */
 export interface AccountTokenRow {
@@ -12,24 +15,27 @@ export interface AccountTokenRow {
 
 /**
  * The `account_tokens` table's one owner: single-use tokens emailed to people (password reset
- * links), kept as their SHA-256. A reference table like `users` (ARCHITECTURE.md), so its
+ * and email verification links), kept as their SHA-256. A reference table like `users` (ARCHITECTURE.md), so its
  * methods take no organisation.
  */
 @Injectable()
 export class AccountTokensRepository {
-  /** Records a new token; the user's tokens that expired over a day ago go at the same time. */
-  async insert(
+  /**
+   * Makes a new token for a user and records its hash; the user's tokens that expired over a day
+   * ago go at the same time. Returns the token itself, for the email and nowhere else.
+   */
+  async issue(
     db: Queryable,
     token: {
-      id: string;
       userId: string;
       purpose: AccountTokenPurpose;
-      tokenHash: string;
+      /** The address the link goes to. */
       email: string;
       /** Its life from now (the database's clock, as `created_at`). */
       ttlMs: number;
     },
-  ): Promise<void> {
+  ): Promise<string> {
+    const value = newAccountToken();
     await db.query(
       `DELETE FROM account_tokens WHERE user_id = $1 AND expires_at < now() - interval '1 day'`,
       [token.userId],
@@ -37,8 +43,16 @@ export class AccountTokensRepository {
     await db.query(
       `INSERT INTO account_tokens (id, user_id, purpose, token_hash, email, expires_at)
        VALUES ($1, $2, $3, $4, $5, now() + $6 * interval '1 millisecond')`,
-      [token.id, token.userId, token.purpose, token.tokenHash, token.email, token.ttlMs],
+      [
+        randomUUID(),
+        token.userId,
+        token.purpose,
+        accountTokenHash(value),
+        token.email,
+        token.ttlMs,
+      ],
     );
+    return value;
   }
 
   /** The unused, unexpired token a hash names (changes nothing). */
@@ -73,6 +87,20 @@ export class AccountTokensRepository {
       [tokenHash, purpose],
     );
     return row;
+  }
+
+  /**
+   * Uses a link's token (as `use`) and answers the person it was sent to — only while the
+   * account still has the address it was sent to (a link proves that address, not another).
+   */
+  async useForPerson(
+    db: Queryable,
+    purpose: AccountTokenPurpose,
+    tokenHash: string,
+  ): Promise<UserRow | undefined> {
+    const used = await this.use(db, purpose, tokenHash);
+    const user = used && (await findUserWithPassword(db, used.user_id));
+    return user !== undefined && user.email === used?.email ? user : undefined;
   }
 
   /** Retires every unused token of a user for a purpose (a new password makes older links moot). */

@@ -1,5 +1,16 @@
-import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Post, Res } from '@nestjs/common';
+import {
+  ApiAcceptedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { HttpResponse } from '../http/platform';
+import { IdParam } from '../http/id-param.pipe';
+import { SessionCookies } from '../auth/session-cookie.util';
+import { AccountSessionsService } from './account-sessions.service';
+import { AccountSignInSessionsResponse } from './dto/sign-in-sessions.response';
 import { ClientIp, CurrentUser } from '../auth/decorators/current-principal.decorator';
 import { UserRoute } from '../auth/decorators/route-access.decorator';
 import type { UserPrincipal } from '../auth/principal';
@@ -7,6 +18,7 @@ import { AuthService } from '../auth/auth.service';
 import { AccountResponse } from './dto/account.response';
 import { ChangePasswordDto } from './dto/password.dto';
 import { PasswordsService } from './passwords.service';
+import { EmailVerificationService } from './email-verification.service';
 
 @Controller('api/me')
 @ApiTags('auth')
@@ -14,6 +26,9 @@ export class AccountController {
   constructor(
     private readonly auth: AuthService,
     private readonly passwords: PasswordsService,
+    private readonly sessions: AccountSessionsService,
+    private readonly cookies: SessionCookies,
+    private readonly verification: EmailVerificationService,
   ) {}
 
   @Get()
@@ -43,5 +58,64 @@ export class AccountController {
     @ClientIp() ip: string | null,
   ): Promise<void> {
     await this.passwords.change(user, body.currentPassword, body.newPassword, ip);
+  }
+
+  @Post('email-verification')
+  @HttpCode(202)
+  @UserRoute()
+  @ApiOperation({
+    operationId: 'resendEmailVerification',
+    summary: 'Email a new verification link (single use, 24 hours) to your address',
+    description:
+      '409 when the address is verified already; a few emails per hour (429 beyond them).',
+  })
+  @ApiAcceptedResponse({ description: 'A new link is on its way.' })
+  async resendEmailVerification(@CurrentUser() user: UserPrincipal): Promise<void> {
+    await this.verification.resend(user);
+  }
+
+  @Get('sessions')
+  @UserRoute()
+  @ApiOperation({
+    operationId: 'listMySignInSessions',
+    summary:
+      'Where you are signed in: your live sign-in sessions, with their latest use, address and browser',
+  })
+  @ApiOkResponse({ type: AccountSignInSessionsResponse })
+  listSessions(@CurrentUser() user: UserPrincipal): Promise<AccountSignInSessionsResponse> {
+    return this.sessions.list(user);
+  }
+
+  @Post('sessions/revoke-others')
+  @HttpCode(204)
+  @UserRoute()
+  @ApiOperation({
+    operationId: 'endMyOtherSignInSessions',
+    summary: 'Sign out everywhere else: end every sign-in session of yours but this one',
+  })
+  @ApiNoContentResponse({ description: 'Ended (none is fine).' })
+  async revokeOthers(
+    @CurrentUser() user: UserPrincipal,
+    @ClientIp() ip: string | null,
+  ): Promise<void> {
+    await this.sessions.revokeOthers(user, ip);
+  }
+
+  @Delete('sessions/:id')
+  @HttpCode(204)
+  @UserRoute()
+  @ApiOperation({
+    operationId: 'endMySignInSession',
+    summary: 'End one of your sign-in sessions (ending this one signs you out here)',
+  })
+  @ApiNoContentResponse({ description: 'Ended.' })
+  async revokeSession(
+    @CurrentUser() user: UserPrincipal,
+    @IdParam() id: string,
+    @ClientIp() ip: string | null,
+    @Res({ passthrough: true }) res: HttpResponse,
+  ): Promise<void> {
+    await this.sessions.revoke(user, id, ip);
+    if (id === user.signInSessionId) this.cookies.clear(res);
   }
 }

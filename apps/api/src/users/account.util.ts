@@ -20,7 +20,15 @@ export async function describeAccount(db: Queryable, userId: string): Promise<Ac
     roleName: o.role_name,
     joinedAt: o.joined_at.toISOString(),
   }));
-  return { user: { id: user.id, email: user.email, name: user.name }, organisations };
+  return {
+    user: {
+      id: user.id,
+      email: user.email,
+      name: user.name,
+      emailVerified: user.email_verified_at !== null,
+    },
+    organisations,
+  };
 }
 
 /** The account, and the organisation it just created or joined. */

@@ -1,9 +1,7 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
-import { writeAuditEntry } from '@interlock/audit';
-import { DomainError, type MemberActor } from '@interlock/domain';
+import { DomainError } from '@interlock/domain';
 import { hashPassword, verifyPassword } from '../auth/password.util';
 import type { UserPrincipal } from '../auth/principal';
 import { SignInSessionService } from '../auth/sign-in-session.service';
@@ -12,10 +10,14 @@ import type { AppConfig } from '../config/app-config';
 import type { Queryable } from '../database/query-rows.util';
 import { LOGGER } from '../logging/logger.module';
 import { Mailer } from '../mail/mailer';
-import { organisationsOfUser } from '../members/memberships.repository';
 import { AuthAttemptLimiter } from '../rate-limits/auth-attempt-limiter.service';
+import { auditAccountEvent } from './account-audit';
 import { renderAccountMail } from './account-mail';
+import { wellFormedTokenHash } from './account-token.util';
 import { AccountTokensRepository } from './account-tokens.repository';
+import { AccountLinks } from './account-links';
+import { AfterAnswer } from './after-answer';
+import { recordEmailProven } from './email-verification.service';
 import {
   findUserByEmail,
   findUserWithPassword,
@@ -24,19 +26,12 @@ import {
   type UserRow,
 } from './users.repository';
 
-/** 32 random bytes, base64url: 43 characters (the log's redaction recognises the shape). */
-const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-
 export const RESET_LINK_INVALID =
   'This password reset link is not valid: it was already used, it expired (links work for 30 minutes), or it is not one we sent. Ask for a new one.';
 export const WRONG_CURRENT_PASSWORD = 'The current password is not correct.';
 export const SAME_PASSWORD = 'newPassword must differ from currentPassword.';
 export const PASSWORD_CHANGED_MEANWHILE =
   'Your password was changed by another request meanwhile: sign in again with the new one.';
-
-function tokenHash(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
 
 /**
  * Changing and resetting passwords (SPEC §8f). A reset is asked for by address and always
@@ -45,18 +40,19 @@ function tokenHash(token: string): string {
  * travels only in the email's link, in the URL's fragment (never sent to a server, so never in
  * an access log); the database keeps its SHA-256. A new password, either way, ends the person's
  * other sign-in sessions (all of them for a reset), retires their unused reset links, is audited
- * in every organisation they belong to, and is confirmed by email.
+ * in every organisation they belong to, and is confirmed by email. A used reset link proves the
+ * address as a verification link does: the person who reads its mail takes the account over.
  */
 @Injectable()
-export class PasswordsService implements BeforeApplicationShutdown {
-  private readonly pending = new Set<Promise<void>>();
-
+export class PasswordsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly tokens: AccountTokensRepository,
     private readonly signIns: SignInSessionService,
     private readonly limiter: AuthAttemptLimiter,
+    private readonly links: AccountLinks,
     private readonly mailer: Mailer,
+    private readonly afterAnswer: AfterAnswer,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -64,11 +60,11 @@ export class PasswordsService implements BeforeApplicationShutdown {
   /** 429 only for the client address's own limit; otherwise the rest happens after the answer. */
   async requestReset(email: string, ip: string | null): Promise<void> {
     await this.limiter.passwordResetRequest(ip);
-    this.afterAnswer('password reset email', () => this.sendResetLink(normaliseEmail(email)));
+    this.afterAnswer.run('password reset email', () => this.sendResetLink(normaliseEmail(email)));
   }
 
   async confirmReset(token: string, password: string, ip: string | null): Promise<void> {
-    const hash = TOKEN_PATTERN.test(token) ? tokenHash(token) : undefined;
+    const hash = wellFormedTokenHash(token);
     // Checked before the deliberately slow password hash, so a guessed token costs no scrypt.
     if (
       hash === undefined ||
@@ -78,15 +74,15 @@ export class PasswordsService implements BeforeApplicationShutdown {
     const passwordHash = await hashPassword(password, this.config.accounts.passwordScryptLogN);
     const user = await this.dataSource.transaction(async (tx) => {
       // One statement: of two uses of a link, one wins.
-      const used = await this.tokens.use(tx, 'password_reset', hash);
-      const user = used && (await findUserWithPassword(tx, used.user_id));
-      if (used === undefined || user === undefined || user.email !== used.email)
-        throw new DomainError('INVALID_TOKEN', RESET_LINK_INVALID);
+      const user = await this.tokens.useForPerson(tx, 'password_reset', hash);
+      if (user === undefined) throw new DomainError('INVALID_TOKEN', RESET_LINK_INVALID);
       await replacePasswordHash(tx, user.id, passwordHash);
+      // The link reached this address: it is proven (SPEC §8f).
+      await recordEmailProven(tx, user, 'password_reset', ip);
       await this.afterNewPassword(tx, user, 'reset', null, ip);
       return user;
     });
-    this.afterAnswer('password changed email', () => this.sendChanged(user, 'reset', ip));
+    this.afterAnswer.run('password changed email', () => this.sendChanged(user, 'reset', ip));
   }
 
   /**
@@ -112,16 +108,12 @@ export class PasswordsService implements BeforeApplicationShutdown {
         throw new DomainError('CONFLICT', PASSWORD_CHANGED_MEANWHILE);
       await this.afterNewPassword(tx, user, 'change', signedIn.signInSessionId, ip);
     });
-    this.afterAnswer('password changed email', () => this.sendChanged(user, 'change', ip));
+    this.afterAnswer.run('password changed email', () => this.sendChanged(user, 'change', ip));
   }
 
-  /** Resolves once the work started after earlier answers (emails) is done; for shutdown and tests. */
+  /** Resolves once the work started after earlier answers (emails) is done; for tests. */
   async settled(): Promise<void> {
-    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.settled();
+    await this.afterAnswer.settled();
   }
 
   private async afterNewPassword(
@@ -133,21 +125,12 @@ export class PasswordsService implements BeforeApplicationShutdown {
   ): Promise<void> {
     await this.tokens.retireAll(tx, user.id, 'password_reset');
     const sessionsEnded = await this.signIns.revokeAllOfUser(tx, user.id, keepSession);
-    const actor: MemberActor = { type: 'member', id: user.id, name: user.name };
-    // In a fixed order (by organisation id), so two such writes never wait on each other's heads.
-    const organisations = (await organisationsOfUser(tx, user.id)).sort((a, b) =>
-      a.id < b.id ? -1 : 1,
+    await auditAccountEvent(
+      tx,
+      user,
+      { action: 'member.password_changed', metadata: { via, sessionsEnded } },
+      ip,
     );
-    for (const organisation of organisations) {
-      await writeAuditEntry(tx, {
-        organisationId: organisation.id,
-        action: 'member.password_changed',
-        actor,
-        target: { type: 'user', id: user.id, name: user.name },
-        metadata: { via, sessionsEnded },
-        ipAddress: ip,
-      });
-    }
   }
 
   private async sendResetLink(email: string): Promise<void> {
@@ -160,22 +143,7 @@ export class PasswordsService implements BeforeApplicationShutdown {
       );
       return;
     }
-    const token = randomBytes(32).toString('base64url');
-    await this.tokens.insert(this.dataSource.manager, {
-      id: randomUUID(),
-      userId: user.id,
-      purpose: 'password_reset',
-      tokenHash: tokenHash(token),
-      email: user.email,
-      ttlMs: this.config.accounts.passwordResetTtlMs,
-    });
-    await this.mailer.send(
-      renderAccountMail('passwordReset', user.email, {
-        name: user.name,
-        email: user.email,
-        url: `${this.config.dashboardUrl}/reset-password#${token}`,
-      }),
-    );
+    await this.links.send(this.dataSource.manager, 'passwordReset', user);
   }
 
   private async sendChanged(
@@ -197,14 +165,5 @@ export class PasswordsService implements BeforeApplicationShutdown {
         resetUrl: `${this.config.dashboardUrl}/reset-password`,
       }),
     );
-  }
-
-  /** Runs work after the response, logging (never throwing) a failure; shutdown waits for it. */
-  private afterAnswer(what: string, work: () => Promise<void>): void {
-    const run = work().catch((error: unknown) =>
-      this.logger.error({ err: error }, `${what} failed`),
-    );
-    this.pending.add(run);
-    void run.finally(() => this.pending.delete(run));
   }
 }

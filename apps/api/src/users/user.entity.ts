@@ -22,6 +22,14 @@ export class UserEntity {
   @Column('text')
   passwordHash!: string;
 
+  /**
+   * When the person proved `email` by a link the service emailed to it (a verification or a
+   * password reset link); null while unproven (SPEC §8f). Invitations and notifications wait
+   * for it where `EMAIL_VERIFICATION` is `required`.
+   */
+  @Column('timestamptz', { nullable: true })
+  emailVerifiedAt!: Date | null;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;
 }

@@ -32,6 +32,8 @@ export interface UserRow {
   email: string;
   name: string;
   password_hash: string;
+  /** Null while the address is unproven (SPEC §8f). */
+  email_verified_at: Date | null;
 }
 
 /** Creates a user; 409 when the email already has an account (also when a concurrent insert wins). */
@@ -58,7 +60,7 @@ export async function insertUser(
 export async function findUserByEmail(db: Queryable, email: string): Promise<UserRow | undefined> {
   const [row] = await queryRows<UserRow>(
     db,
-    `SELECT id, email, name, password_hash FROM users WHERE email = $1`,
+    `SELECT id, email, name, password_hash, email_verified_at FROM users WHERE email = $1`,
     [normaliseEmail(email)],
   );
   return row;
@@ -90,7 +92,7 @@ export async function findUserWithPassword(
 ): Promise<UserRow | undefined> {
   const [row] = await queryRows<UserRow>(
     db,
-    `SELECT id, email, name, password_hash FROM users WHERE id = $1`,
+    `SELECT id, email, name, password_hash, email_verified_at FROM users WHERE id = $1`,
     [id],
   );
   return row;
@@ -100,8 +102,28 @@ export async function findUser(
   db: Queryable,
   id: string,
 ): Promise<Omit<UserRow, 'password_hash'> | undefined> {
-  const [row] = await queryRows<UserRow>(db, `SELECT id, email, name FROM users WHERE id = $1`, [
-    id,
-  ]);
+  const [row] = await queryRows<UserRow>(
+    db,
+    `SELECT id, email, name, email_verified_at FROM users WHERE id = $1`,
+    [id],
+  );
   return row;
+}
+
+/**
+ * Records that the person proved `email` (a link emailed to it was used), if it is still their
+ * address and not yet proven. Whether it became verified now.
+ */
+export async function markEmailVerified(
+  db: Queryable,
+  userId: string,
+  email: string,
+): Promise<boolean> {
+  const rows = await queryRows<{ id: string }>(
+    db,
+    `UPDATE users SET email_verified_at = now()
+      WHERE id = $1 AND email = $2 AND email_verified_at IS NULL RETURNING id`,
+    [userId, email],
+  );
+  return rows.length === 1;
 }

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
+  ApiConflictResponse,
   ApiCreatedResponse,
   ApiExtraModels,
   ApiNoContentResponse,
@@ -154,6 +155,10 @@ export class WebhooksController {
     summary: 'Send a succeeded or failed delivery again, now (one more attempt)',
   })
   @ApiAcceptedResponse({ type: WebhookDeliveryResponse })
+  @ApiConflictResponse({
+    description:
+      'CONFLICT: the delivery is still waiting to be sent, or the webhook is disabled (a webhook.test delivery excepted).',
+  })
   retry(
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,

@@ -21,10 +21,10 @@ export function uniqueEmail(label = 'user'): string {
   return `${label}-${counter}-${randomBytes(4).toString('hex')}@example.test`;
 }
 
-/** The `session=…` pair of a response's Set-Cookie, ready for a `cookie` header. */
+/** The `session=…` pair (`__Host-session=…` in production) of a response's Set-Cookie, ready for a `cookie` header. */
 export function sessionCookieOf(res: request.Response): string {
   const header = res.headers['set-cookie'] as unknown as string[] | undefined;
-  const cookie = header?.find((c) => c.startsWith('session='));
+  const cookie = header?.find((c) => c.startsWith('session=') || c.startsWith('__Host-session='));
   if (cookie === undefined) throw new Error(`no session cookie in ${JSON.stringify(header)}`);
   return cookie.split(';')[0];
 }
@@ -226,6 +226,28 @@ export async function openInterrupt(
   if (res.status !== 201)
     throw new Error(`interrupt creation answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body as { id: string; title: string; createdAt: string };
+}
+
+/** Assigns an open interrupt to a member and then escalates it, as a signed-in member: both 200. */
+export async function assignAndEscalate(
+  server: Server,
+  cookie: string,
+  interruptId: string,
+  memberId: string,
+  reason: string,
+): Promise<void> {
+  const steps: [string, object][] = [
+    ['assign', { memberId }],
+    ['escalate', { reason }],
+  ];
+  for (const [step, body] of steps) {
+    const res = await request(server)
+      .post(`/api/interrupts/${interruptId}/${step}`)
+      .set('cookie', cookie)
+      .send(body);
+    if (res.status !== 200)
+      throw new Error(`${step} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  }
 }
 
 /** Starts a Live View session with a key. */

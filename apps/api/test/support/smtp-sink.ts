@@ -11,6 +11,19 @@ export interface ReceivedMail {
 }
 
 /**
+ * The token of an emailed single-use link `<base>/<page>#<token>` (SPEC §8f): the same in the
+ * message's text and its HTML, else this throws.
+ */
+export function linkToken(mail: ReceivedMail, base: string, page: string): string {
+  const pattern = new RegExp(`${base.replace(/[.]/g, '\\.')}/${page}#([A-Za-z0-9_-]{43})`);
+  const inText = pattern.exec(mail.parsed.text ?? '')?.[1];
+  const inHtml = pattern.exec(String(mail.parsed.html))?.[1];
+  if (inText === undefined || inHtml !== inText)
+    throw new Error(`no ${page} link, or different ones in the text and the HTML`);
+  return inText;
+}
+
+/**
  * A real SMTP server on loopback (the `smtp-server` package) that accepts every message and
  * keeps it, parsed with `mailparser`, for the tests to read. No TLS, any credentials.
  */
@@ -64,6 +77,11 @@ export class SmtpSink {
   /** Messages to one address. */
   to(address: string): ReceivedMail[] {
     return this.messages.filter((m) => m.to.includes(address));
+  }
+
+  /** Messages to one address with this subject, in arrival order. */
+  withSubject(address: string, subject: string): ReceivedMail[] {
+    return this.to(address).filter((m) => m.parsed.subject === subject);
   }
 
   /** Resolves once `done()` holds (checked on every message), or fails after `timeoutMs`. */

@@ -29,6 +29,9 @@ export async function startTestApp(
     // Factories invite and create roles for many members as one owner: the per-person write budgets are their own test's.
     RATE_LIMIT_MEMBER_WRITES: '100000',
     RATE_LIMIT_MEMBER_COSTLY_WRITES: '100000',
+    // Factories sign people up and invite them without opening verification links: the
+    // requirement (SPEC §8f) is the email-verification tests' own.
+    EMAIL_VERIFICATION: 'optional',
     // The suite runs on either adapter (Fastify by default): HTTP_ADAPTER=express npx jest -c apps/api/jest.e2e.config.cjs
     ...(process.env.HTTP_ADAPTER === undefined ? {} : { HTTP_ADAPTER: process.env.HTTP_ADAPTER }),
     ...options.env,

@@ -1,4 +1,4 @@
-import { eventStreamUrl } from '@interlock/api-client';
+import { eventStreamUrl, type OrganisationEventType } from '@interlock/api-client';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import {
@@ -15,15 +15,30 @@ import { refreshWebhookDeliveries } from '@/features/webhooks/api/webhook-events
 import { useActiveOrganisation } from '@/shared/sign-in/active-organisation';
 import { useCan } from '@/shared/sign-in/sign-in-session.queries';
 
-const INTERRUPT_EVENTS = [
-  'interrupt.created',
-  'interrupt.decided',
-  'interrupt.answered',
-  'interrupt.assigned',
-  'interrupt.unassigned',
-  'interrupt.escalated',
-];
-const SESSION_EVENTS = ['session.started', 'session.ended'];
+/**
+ * What each event of the stream is about, for every name of the contract's
+ * `OrganisationEventType` union (the generated client's): a new event type fails to compile here
+ * until it is given a place, instead of passing unheard.
+ */
+const EVENT_SUBJECTS: Record<OrganisationEventType, 'interrupt' | 'session'> = {
+  'interrupt.created': 'interrupt',
+  'interrupt.decided': 'interrupt',
+  'interrupt.answered': 'interrupt',
+  'interrupt.assigned': 'interrupt',
+  'interrupt.unassigned': 'interrupt',
+  'interrupt.escalated': 'interrupt',
+  'interrupt.expired': 'interrupt',
+  'interrupt.withdrawn': 'interrupt',
+  'interrupt.reminder': 'interrupt',
+  'session.started': 'session',
+  'session.ended': 'session',
+};
+const eventsAbout = (subject: 'interrupt' | 'session') =>
+  (Object.keys(EVENT_SUBJECTS) as OrganisationEventType[]).filter(
+    (type) => EVENT_SUBJECTS[type] === subject,
+  );
+const INTERRUPT_EVENTS = eventsAbout('interrupt');
+const SESSION_EVENTS = eventsAbout('session');
 /** Events arrive in bursts (an agent opening many interrupts): refresh once per burst. */
 const BURST_MS = 150;
 

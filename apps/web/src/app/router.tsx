@@ -42,6 +42,13 @@ const routes: RouteObject[] = [
           })),
       },
       {
+        path: 'verify-email',
+        lazy: () =>
+          import('@/features/auth/routes/verify-email.route').then((m) => ({
+            Component: m.VerifyEmailRoute,
+          })),
+      },
+      {
         path: 'invitations/:token',
         lazy: () =>
           import('@/features/auth/routes/accept-invitation.route').then((m) => ({

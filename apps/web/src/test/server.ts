@@ -11,4 +11,6 @@ export const API = `${window.location.origin}/api`;
  */
 export const server = setupServer(
   http.get(`${API}/auth/session`, () => HttpResponse.json(aSignInSession())),
+  // The packages this server offers at /downloads (the agent snippet's install command): none.
+  http.get(`${window.location.origin}/downloads`, () => HttpResponse.json({ packages: [] })),
 );

@@ -1,9 +1,8 @@
 // The AI SDK bridge's shapes, against the real package (`ai`, pinned in the root package.json) and
 // its mock language model: what the SDK hands the bridge, and that what the bridge answers is what
 // the SDK accepts. The service is faked here (one create, one read); the e2e spec uses the real one.
-import { generateText, stepCountIs, tool } from 'ai';
+import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
-import { z } from 'zod';
 import {
   aiSDKApprovalMessage,
   aiSDKInterrupt,
@@ -14,48 +13,7 @@ import {
 import { Interlock } from './client';
 import { InterlockError } from './errors';
 import type { Decision, Interrupt } from './types';
-
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 1, text: 1, reasoning: 0 },
-};
-type Content =
-  | { type: 'tool-call'; toolCallId: string; toolName: string; input: string }
-  | { type: 'text'; text: string };
-const turn = (...content: Content[]) => ({
-  content,
-  finishReason: {
-    unified: content.some((c) => c.type === 'tool-call')
-      ? ('tool-calls' as const)
-      : ('stop' as const),
-    raw: undefined,
-  },
-  usage,
-  warnings: [],
-});
-const call = (toolCallId: string, toolName: string, input: Record<string, unknown>): Content => ({
-  type: 'tool-call',
-  toolCallId,
-  toolName,
-  input: JSON.stringify(input),
-});
-
-function mailTools(ran: unknown[], needsApproval: boolean) {
-  return {
-    send_email: tool({
-      description: 'Send an email.',
-      inputSchema: z.object({ to: z.string(), body: z.string() }),
-      needsApproval,
-      execute: async (input) => (ran.push(['send_email', input]), `Sent to ${input.to}.`),
-    }),
-    delete_file: tool({
-      description: 'Delete a file.',
-      inputSchema: z.object({ path: z.string() }),
-      needsApproval,
-      execute: async (input) => (ran.push(['delete_file', input]), `Deleted ${input.path}.`),
-    }),
-  };
-}
+import { call, mailTools, turn } from './testing/ai-sdk-model';
 
 const decided = (
   actionName: string,

@@ -1,7 +1,8 @@
+import type { HttpRequest } from '../../http/platform';
 import { loadConfig } from '../../config/app-config';
 import type { ApiKeyPrincipal, MemberPrincipal, UserPrincipal } from '../principal';
 import { principalOf } from '../principal';
-import type { SessionCookies } from '../session-cookie.util';
+import { readSessionCookie, type SessionCookies } from '../session-cookie.util';
 import type { MemberSignIn, SignInSessionService } from '../sign-in-session.service';
 import type { ApiKeyAuthenticator } from '../api-key-authenticator';
 import { guardContext } from '../testing/guard-context';
@@ -82,7 +83,11 @@ function setUp(options: { member?: MemberPrincipal; memberOf?: string[] } = {}) 
       token === TOKEN ? userPrincipal : undefined,
     ),
   };
-  const cookies = { clear: jest.fn(), set: jest.fn() };
+  const cookies = {
+    clear: jest.fn(),
+    set: jest.fn(),
+    read: (req: HttpRequest) => readSessionCookie(req, 'session'),
+  };
   const build = (reflector: ConstructorParameters<typeof AuthenticationGuard>[0]) =>
     new AuthenticationGuard(
       reflector,
@@ -216,7 +221,10 @@ describe('AuthenticationGuard', () => {
         await expect(build(reflector).canActivate(context)).resolves.toBe(true);
         expect(principalOf(req)).toMatchObject({ kind: 'member', organisationId: org });
       }
-      expect(sessions.authenticateMember).toHaveBeenCalledWith(TOKEN, ORG_B);
+      expect(sessions.authenticateMember).toHaveBeenCalledWith(TOKEN, ORG_B, {
+        ip: null,
+        userAgent: null,
+      });
     });
 
     it('answers 404 "Not found." for an organisation the person is no member of (no existence oracle)', async () => {

@@ -8,9 +8,9 @@ import { crossSiteRefusal, isCrossSiteRequest } from '../csrf.util';
 import { requestLog } from '../../logging/logger';
 import { ORGANISATION_IN_QUERY } from '../decorators/route-access.decorator';
 import { ORGANISATION_HEADER, requestedOrganisation } from '../organisation-choice.util';
-import { ANONYMOUS, assertNever, setPrincipal } from '../principal';
+import { ANONYMOUS, assertNever, setPrincipal, setSignInToken, signInClient } from '../principal';
 import { SignInSessionService } from '../sign-in-session.service';
-import { readSessionCookie, SessionCookies } from '../session-cookie.util';
+import { SessionCookies } from '../session-cookie.util';
 import { ApiKeyAuthenticator } from '../api-key-authenticator';
 import { routeAccessOf } from './route-access.guard';
 
@@ -62,7 +62,7 @@ export class AuthenticationGuard implements CanActivate {
       case 'api_key_or_member':
         // A request carrying x-api-key is a key request, valid or not; so is one with neither
         // credential (agents keep their exact 401). Otherwise the session cookie decides.
-        return req.headers['x-api-key'] !== undefined || readSessionCookie(req) === undefined
+        return req.headers['x-api-key'] !== undefined || this.cookies.read(req) === undefined
           ? this.authenticateKeyOfOrganisation(context, req)
           : this.authenticateMember(context, req);
       default:
@@ -104,11 +104,15 @@ export class AuthenticationGuard implements CanActivate {
   }
 
   private async authenticateUser(context: ExecutionContext, req: HttpRequest): Promise<true> {
-    const token = readSessionCookie(req);
-    const user = token === undefined ? undefined : await this.signIns.authenticateUser(token);
+    const token = this.cookies.read(req);
+    const user =
+      token === undefined
+        ? undefined
+        : await this.signIns.authenticateUser(token, signInClient(req));
     if (user === undefined) this.signInRequired(context, token);
     this.refuseCrossSite(req);
     setPrincipal(req, user);
+    setSignInToken(req, token as string);
     return true;
   }
 
@@ -118,7 +122,7 @@ export class AuthenticationGuard implements CanActivate {
    * theirs: SPEC §1); or, when it names none, their only one (403 with none, 400 with several).
    */
   private async authenticateMember(context: ExecutionContext, req: HttpRequest): Promise<true> {
-    const token = readSessionCookie(req);
+    const token = this.cookies.read(req);
     if (token === undefined) this.signInRequired(context, token);
     const queryAllowed = this.organisationInQuery(context);
     let organisationId: string | undefined;
@@ -130,7 +134,8 @@ export class AuthenticationGuard implements CanActivate {
         this.signInRequired(context, token);
       throw malformed;
     }
-    const signIn = await this.signIns.authenticateMember(token, organisationId);
+    const signIn = await this.signIns.authenticateMember(token, organisationId, signInClient(req));
+    setSignInToken(req, token);
     if (signIn === undefined) this.signInRequired(context, token);
     this.refuseCrossSite(req);
     switch (signIn.outcome) {

@@ -37,8 +37,10 @@ import { SessionStorage1795763000001 } from './1795763000001-session-storage';
 import { SessionMessageRetention1795763000000 } from './1795763000000-session-message-retention';
 import { EscalationPolicies1795764000000 } from './1795764000000-escalation-policies';
 import { DecisionResponse1795769000000 } from './1795769000000-decision-response';
+import { SignInSessionActivity1795770000000 } from './1795770000000-sign-in-session-activity';
 import { ClassificationMatchRetention1795772000000 } from './1795772000000-classification-match-retention';
 import { ClassificationSuggestions1795772000001 } from './1795772000001-classification-suggestions';
+import { EmailVerification1795773000000 } from './1795773000000-email-verification';
 import { InterruptOpenedByName1795774000000 } from './1795774000000-interrupt-opened-by-name';
 import { InterruptApprovals1795775000000 } from './1795775000000-interrupt-approvals';
 import { ClassificationClassifier1795777000000 } from './1795777000000-classification-classifier';
@@ -82,8 +84,10 @@ export const MIGRATIONS = [
   SessionStorage1795763000001,
   EscalationPolicies1795764000000,
   DecisionResponse1795769000000,
+  SignInSessionActivity1795770000000,
   ClassificationMatchRetention1795772000000,
   ClassificationSuggestions1795772000001,
+  EmailVerification1795773000000,
   InterruptOpenedByName1795774000000,
   InterruptApprovals1795775000000,
   ClassificationClassifier1795777000000,

@@ -94,6 +94,8 @@ export class ActionRequestDto {
     enumName: 'DecisionType',
     isArray: true,
     description: 'Defaults to all four.',
+    // With respond, so the example holds beside responseSchema's (which requires respond).
+    example: ['approve', 'reject', 'respond'],
   })
   @OptionalField()
   @IsArray()
@@ -120,6 +122,7 @@ export class ActionRequestDto {
     type: ApproverTeamDto,
     description:
       'Only members of this team (of the organisation) may decide the action; it must have at least requiredApprovals members.',
+    example: { teamName: 'Reviewers' },
   })
   @OptionalField()
   @IsObject()

@@ -82,6 +82,8 @@ export class DecideInterruptDto {
     additionalProperties: true,
     description:
       "With respond on an action that has a responseSchema (required there; refused on other actions): the typed answer, valid against the action's responseSchema.",
+    // Valid against the example responseSchema of an action request (create-interrupt.dto.ts).
+    example: { region: 'eu-west-1', replicas: 3 },
   })
   @ValidateIf((o: DecideInterruptDto) => o.response !== undefined)
   @OnlyWithDecision('respond')

@@ -5,16 +5,17 @@ import { INTERRUPT_STATUSES } from '../interrupt.entity';
 import type { InterruptStatus } from '../interrupt.entity';
 import { CursorPage } from '../../http/cursor-page.query';
 
-/** `me` and `my_teams` name the signed-in member; `unassigned` suits keys too. */
-export const ASSIGNEE_FILTERS = ['me', 'my_teams', 'unassigned'] as const;
-export type AssigneeFilter = (typeof ASSIGNEE_FILTERS)[number];
+import {
+  ASSIGNEE_FILTERS,
+  type AssigneeFilter,
+  LIST_ORDERS,
+  type ListOrder,
+  OPENED_BY_FILTERS,
+  type OpenedByFilter,
+} from '../list-interrupts.command';
 
-/** `me`: the API key making the request (the key that opened the interrupts). */
-export const OPENED_BY_FILTERS = ['me'] as const;
-export type OpenedByFilter = (typeof OPENED_BY_FILTERS)[number];
-
-export const LIST_ORDERS = ['newest', 'oldest', 'deadline'] as const;
-export type ListOrder = (typeof LIST_ORDERS)[number];
+export { ASSIGNEE_FILTERS, LIST_ORDERS, OPENED_BY_FILTERS };
+export type { AssigneeFilter, ListOrder, OpenedByFilter };
 
 /** `true`/`false` in a query string; anything else is left for IsBoolean to refuse. */
 const queryBoolean = ({ value }: { value: unknown }) =>

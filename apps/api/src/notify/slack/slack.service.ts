@@ -222,10 +222,13 @@ export class SlackService {
       }
       try {
         await this.review.decideAuthorised(
-          organisationId,
-          value.i,
-          { actionName: value.a, decision: value.d },
-          null,
+          {
+            organisationId,
+            interruptId: value.i,
+            actionName: value.a,
+            decision: value.d,
+            ip: null,
+          },
           async (tx, decided) => {
             const member = await lockCurrentMemberHolding(
               tx,

@@ -12,6 +12,12 @@ export class AccountUser {
 
   @ApiProperty()
   name!: string;
+
+  @ApiProperty({
+    description:
+      'Whether the person proved this address by a link emailed to it (SPEC §8f). Accepting invitations and receiving notifications wait for it where the server requires verification.',
+  })
+  emailVerified!: boolean;
 }
 
 /** An organisation the person is a current member of, with their role in it. */

@@ -130,6 +130,8 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
               onClick={toggle}
               hiddenFrom="sm"
               size="sm"
+              // A thumb-sized target (44 px, WCAG 2.5.5) around the small icon.
+              style={{ width: 44, height: 44, padding: 13 }}
               aria-label="Toggle navigation"
             />
             <Logo />

@@ -26,12 +26,59 @@ class AcceptInvitationDto(InterlockModel):
     password: str = Field(..., max_length=200, min_length=8, pattern='^[^\\u0000]*$')
 
 
+class AccountSignInSession(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    """
+    When this sign-in happened.
+    """
+    current: bool
+    """
+    Whether this is the session making the request.
+    """
+    ends_at: AwareDatetime = Field(..., alias='endsAt')
+    """
+    When it ends unless used again: the idle timeout after lastUsedAt, or its absolute end (30 days after sign-in), whichever is sooner.
+    """
+    id: str
+    ip_address: Optional[str] = Field(..., alias='ipAddress')
+    """
+    The client address of its latest use.
+    """
+    last_used_at: AwareDatetime = Field(..., alias='lastUsedAt')
+    """
+    Its latest use (to within a minute).
+    """
+    user_agent: Optional[str] = Field(..., alias='userAgent')
+    """
+    The User-Agent of its latest use (up to 512 characters).
+    """
+
+
+class AccountSignInSessionsResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    sessions: list[AccountSignInSession]
+    """
+    The most recently used first.
+    """
+
+
 class AccountUser(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
     email: str
+    email_verified: bool = Field(..., alias='emailVerified')
+    """
+    Whether the person proved this address by a link emailed to it (SPEC §8f). Accepting invitations and receiving notifications wait for it where the server requires verification.
+    """
     id: str
     name: str
 
@@ -195,6 +242,10 @@ class ApproverTeam(InterlockModel):
 
 
 class ApproverTeamDto(InterlockModel):
+    """
+    The team whose members alone may decide the action: by id (teamId) or by name (teamName), exactly one.
+    """
+
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
@@ -1261,43 +1312,7 @@ class Response(InterlockModel):
     )
 
 
-class RespondDecision1(InterlockModel):
-    """
-    Answer instead of running the action: a message, or (an action with a responseSchema) a response valid against it, or both.
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    action_name: str = Field(
-        ...,
-        alias='actionName',
-        examples=['deploy'],
-        max_length=200,
-        min_length=1,
-        pattern='^[^\\u0000]*$',
-    )
-    """
-    The name of one of the interrupt's action requests.
-    """
-    decision: Union[Literal['respond'], str]
-    message: str = Field(
-        ...,
-        max_length=10000,
-        min_length=1,
-        pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
-    )
-    """
-    Required with respond unless it carries a response; optional otherwise.
-    """
-    response: Optional[Response] = None
-    """
-    With respond on an action that has a responseSchema (required there; refused on other actions): the typed answer, valid against the action's responseSchema.
-    """
-
-
-class RespondDecision2(InterlockModel):
+class RespondDecision(InterlockModel):
     """
     Answer instead of running the action: a message, or (an action with a responseSchema) a response valid against it, or both.
     """
@@ -1327,7 +1342,9 @@ class RespondDecision2(InterlockModel):
     """
     Required with respond unless it carries a response; optional otherwise.
     """
-    response: Response
+    response: Optional[Response] = Field(
+        None, examples=[{'region': 'eu-west-1', 'replicas': 3}]
+    )
     """
     With respond on an action that has a responseSchema (required there; refused on other actions): the typed answer, valid against the action's responseSchema.
     """
@@ -1748,6 +1765,17 @@ class UsageSummary(InterlockModel):
     """
 
 
+class VerifyEmailDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    token: str = Field(..., max_length=200, pattern='^[^\\u0000]*$')
+    """
+    The token from the verification link (the part after the link's #).
+    """
+
+
 class WebhookDeliveryAttempt(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1952,11 +1980,18 @@ class ActionRequestDto(InterlockModel):
     )
     allowed_decisions: Optional[
         list[Union[Literal['approve', 'edit', 'reject', 'respond'], str]]
-    ] = Field(None, alias='allowedDecisions', min_length=1)
+    ] = Field(
+        None,
+        alias='allowedDecisions',
+        examples=[['approve', 'reject', 'respond']],
+        min_length=1,
+    )
     """
     Defaults to all four.
     """
-    approver_team: Optional[ApproverTeamDto] = Field(None, alias='approverTeam')
+    approver_team: Optional[ApproverTeamDto] = Field(
+        None, alias='approverTeam', examples=[{'teamName': 'Reviewers'}]
+    )
     """
     Only members of this team (of the organisation) may decide the action; it must have at least requiredApprovals members.
     """
@@ -2099,6 +2134,8 @@ class AuditEntryResponse(InterlockModel):
         'member.joined',
         'member.removed',
         'member.password_changed',
+        'member.sessions_ended',
+        'member.email_verified',
         'member.role_changed',
         'organisation.created',
         'settings.notification_preferences_updated',
@@ -2363,24 +2400,12 @@ class CreateWebhookDto(InterlockModel):
 
 
 class DecideInterruptDto(
-    RootModel[
-        Union[
-            ApproveDecision,
-            EditDecision,
-            RejectDecision,
-            Union[RespondDecision1, RespondDecision2],
-        ]
-    ]
+    RootModel[Union[ApproveDecision, EditDecision, RejectDecision, RespondDecision]]
 ):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    root: Union[
-        ApproveDecision,
-        EditDecision,
-        RejectDecision,
-        Union[RespondDecision1, RespondDecision2],
-    ]
+    root: Union[ApproveDecision, EditDecision, RejectDecision, RespondDecision]
     """
     One decision on one action request; the fields allowed depend on `decision`.
     """
@@ -2406,6 +2431,7 @@ class ErrorBody(InterlockModel):
         'FORBIDDEN',
         'CSRF_REJECTED',
         'WRONG_PASSWORD',
+        'EMAIL_NOT_VERIFIED',
         'SIGNUP_CLOSED',
         'VALIDATION_FAILED',
         'INVALID_TOKEN',

@@ -1,18 +1,43 @@
-import { Alert, Button, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  PasswordInput,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDocumentTitle } from '@mantine/hooks';
 import { FormError } from '@/shared/components/form-error';
 import { PageHeader } from '@/shared/components/page-header';
-import { useChangePassword } from '../api/account.queries';
+import { confirmAction } from '@/shared/components/confirm';
+import { QueryError } from '@/shared/components/query-error';
+import { RelativeTime } from '@/shared/components/relative-time';
+import {
+  useChangePassword,
+  useEndOtherSignInSessions,
+  useEndSignInSession,
+  useMySignInSessions,
+} from '../api/account.queries';
+import { EmailAddress } from '../components/email-address';
 
-/** Settings → Security: the signed-in person's password (issue 33). */
+/** Settings → Security: the signed-in person's address, password and sign-in sessions (issue 33). */
 export function SecurityRoute() {
   useDocumentTitle('Security · Interlock');
   return (
     <>
-      <PageHeader title="Security" description="Your password and where you are signed in." />
-      <Stack gap="lg" maw={640}>
+      <PageHeader
+        title="Security"
+        description="Your email address, your password and where you are signed in."
+      />
+      <Stack gap="lg" maw={900}>
+        <EmailAddress />
         <ChangePasswordForm />
+        <SignInSessions />
       </Stack>
     </>
   );
@@ -81,6 +106,97 @@ function ChangePasswordForm() {
           </Button>
         </Stack>
       </form>
+    </Paper>
+  );
+}
+
+/** Where the person is signed in: each sign-in session, ending one or all the others. */
+function SignInSessions() {
+  const sessions = useMySignInSessions();
+  const end = useEndSignInSession();
+  const endOthers = useEndOtherSignInSessions();
+  const others = (sessions.data?.sessions ?? []).filter((s) => !s.current).length;
+  return (
+    <Paper withBorder p="lg" component="section" aria-labelledby="sessions-heading">
+      <Stack gap="md">
+        <Group justify="space-between" wrap="wrap">
+          <Title order={2} size="h4" id="sessions-heading">
+            Where you are signed in
+          </Title>
+          <Button
+            variant="light"
+            color="red"
+            disabled={others === 0}
+            onClick={() =>
+              confirmAction({
+                title: 'Sign out everywhere else?',
+                body: `Your ${others === 1 ? 'other session ends' : `${others} other sessions end`}; you stay signed in here.`,
+                confirmLabel: 'Sign out everywhere else',
+                onConfirm: () => endOthers.mutateAsync(),
+              })
+            }
+          >
+            Sign out everywhere else
+          </Button>
+        </Group>
+        <Text size="sm" c="dimmed">
+          A session ends 30 days after signing in, or after a week unused.
+        </Text>
+        {sessions.error !== null && <QueryError error={sessions.error} />}
+        <Table>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Browser</Table.Th>
+              <Table.Th>Address</Table.Th>
+              <Table.Th>Last used</Table.Th>
+              <Table.Th>Signed in</Table.Th>
+              <Table.Th>
+                <span className="visually-hidden">Actions</span>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {(sessions.data?.sessions ?? []).map((session) => (
+              <Table.Tr key={session.id}>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                  {session.userAgent ?? 'Not used yet'}{' '}
+                  {session.current && (
+                    <Badge size="sm" variant="light">
+                      This browser
+                    </Badge>
+                  )}
+                </Table.Td>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>{session.ipAddress ?? '—'}</Table.Td>
+                <Table.Td>
+                  <RelativeTime value={session.lastUsedAt} />
+                </Table.Td>
+                <Table.Td>
+                  <RelativeTime value={session.createdAt} />
+                </Table.Td>
+                <Table.Td>
+                  {!session.current && (
+                    <Button
+                      size="xs"
+                      variant="subtle"
+                      color="red"
+                      onClick={() =>
+                        confirmAction({
+                          title: 'End this session?',
+                          body: `${session.userAgent ?? 'That browser'} is signed out at its next request.`,
+                          confirmLabel: 'End session',
+                          onConfirm: () => end.mutateAsync(session.id),
+                        })
+                      }
+                    >
+                      End
+                    </Button>
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Stack>
     </Paper>
   );
 }

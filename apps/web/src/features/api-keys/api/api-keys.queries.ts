@@ -1,23 +1,21 @@
 import {
   call,
   createApiKey,
-  listApiKeys,
   renameApiKey,
   revokeApiKey,
   type CreateApiKeyDto,
 } from '@interlock/api-client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiKeysListQuery } from '@/shared/onboarding/onboarding.queries';
 
 export const apiKeyKeys = {
   all: ['api-keys'] as const,
   list: () => [...apiKeyKeys.all, 'list'] as const,
 };
 
+/** The keys (the getting-started steps read the same query: shared/onboarding). */
 export function useApiKeys() {
-  return useQuery({
-    queryKey: apiKeyKeys.list(),
-    queryFn: async () => (await call(listApiKeys())).apiKeys,
-  });
+  return useQuery(apiKeysListQuery);
 }
 
 export function useCreateApiKey() {

@@ -1,5 +1,5 @@
 import type { ApiKeyResponse } from '@interlock/api-client';
-import { Alert, Button, Paper, Stack, Text } from '@mantine/core';
+import { Button, Paper, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 import { AgentSnippet } from '@/shared/components/agent-snippet';
@@ -9,6 +9,7 @@ import { EmptyHint } from '@/shared/components/empty-hint';
 import { IntegrationsTabs } from '@/shared/components/integrations-tabs';
 import { PageHeader } from '@/shared/components/page-header';
 import { QueryError } from '@/shared/components/query-error';
+import { GettingStarted } from '@/shared/onboarding/getting-started';
 import { useCan } from '@/shared/sign-in/sign-in-session.queries';
 import { useApiKeys } from '../api/api-keys.queries';
 import { ApiKeysTable } from '../components/api-keys-table';
@@ -45,22 +46,11 @@ export function ApiKeysRoute() {
           )
         }
       />
-      {welcome && (
-        <Alert
-          color="blue"
-          variant="light"
-          title="Welcome to Interlock"
-          mb="lg"
-          withCloseButton
-          closeButtonLabel="Dismiss the welcome"
-          onClose={() => setParams({}, { replace: true })}
-        >
-          <Text size="sm">
-            Three steps: create an API key here, run the agent snippet below with it, then decide
-            the interrupt it opens in the Inbox.
-          </Text>
-        </Alert>
-      )}
+      <GettingStarted
+        here="api-keys"
+        force={welcome}
+        onDismiss={() => setParams({}, { replace: true })}
+      />
       <IntegrationsTabs active="api-keys">
         {keys.isPending ? (
           <CenteredLoader label="Loading API keys" />

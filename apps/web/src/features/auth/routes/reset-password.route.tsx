@@ -1,10 +1,11 @@
 import { Anchor, Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDocumentTitle } from '@mantine/hooks';
-import { useEffect, useState } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { useState } from 'react';
+import { Link } from 'react-router';
 import { FormError } from '@/shared/components/form-error';
 import { useConfirmPasswordReset, useRequestPasswordReset } from '../api/passwords.queries';
+import { useFragmentToken } from '../utils/use-fragment-token';
 
 /**
  * "Forgot your password?" and the emailed link's page. The link carries its token in the URL's
@@ -12,16 +13,7 @@ import { useConfirmPasswordReset, useRequestPasswordReset } from '../api/passwor
  * sets a new password; without one, it asks for a link.
  */
 export function ResetPasswordRoute() {
-  const { hash, pathname } = useLocation();
-  const navigate = useNavigate();
-  const fromLink = hash.replace(/^#/, '');
-  const [token, setToken] = useState('');
-  // Kept once read (also when a link is opened over this very page), and dropped from the
-  // address bar at once, so it is not left in the history.
-  if (fromLink !== '' && fromLink !== token) setToken(fromLink);
-  useEffect(() => {
-    if (fromLink !== '') void navigate(pathname, { replace: true });
-  }, [fromLink, pathname, navigate]);
+  const token = useFragmentToken();
   return token === '' ? <RequestLink /> : <ChooseNewPassword key={token} token={token} />;
 }
 

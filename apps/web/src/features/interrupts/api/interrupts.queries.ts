@@ -6,8 +6,8 @@ import {
   decideInterrupt,
   escalateInterrupt,
   extendInterruptDeadline,
+  getClassificationRule,
   getInterrupt,
-  listClassificationRules,
   listInterrupts,
   type AlwaysAllowDto,
   type AssignInterruptDto,
@@ -272,16 +272,17 @@ export async function nextOpenInterrupt(
 }
 
 /**
- * The name of the classification rule that decided (argus's receipt on the decision card), for a
- * member who may read the rules; undefined otherwise or while loading (the card shows its id).
+ * The name of one classification rule (argus's receipts name the rules that matched), for a member
+ * who may read the rules; undefined otherwise, while loading, or once the rule is deleted (the
+ * receipt shows its id). Reads that one rule, under the key Settings → Classification caches it by.
  */
 export function useRuleName(ruleId: string | undefined): string | undefined {
   const canRead = useCan('classification.read');
-  const rules = useQuery({
-    queryKey: ['classification', 'rules'],
-    queryFn: () => call(listClassificationRules()),
+  const rule = useQuery({
+    queryKey: ['classification', 'rule', ruleId ?? ''],
+    queryFn: () => call(getClassificationRule({ path: { id: ruleId ?? '' } })),
     enabled: canRead && ruleId !== undefined,
     staleTime: 60_000,
   });
-  return ruleId === undefined ? undefined : rules.data?.rules.find((r) => r.id === ruleId)?.name;
+  return ruleId === undefined ? undefined : rule.data?.name;
 }

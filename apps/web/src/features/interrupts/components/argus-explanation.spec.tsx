@@ -32,9 +32,17 @@ function signedInReader() {
         ]),
       ),
     ),
-    http.get(`${API}/classification/rules`, () =>
-      HttpResponse.json({ rules: [SMALL_REFUNDS, AUDIT_RULE, CEDAR_RULE] }),
-    ),
+    // Each name is read by its rule's id; the whole list is never asked for (an unhandled
+    // request fails the test).
+    http.get(`${API}/classification/rules/:id`, ({ params }) => {
+      const rule = [SMALL_REFUNDS, AUDIT_RULE, CEDAR_RULE].find((r) => r.id === params.id);
+      return rule
+        ? HttpResponse.json(rule)
+        : HttpResponse.json(
+            { statusCode: 404, error: 'NOT_FOUND', message: 'Classification rule not found.' },
+            { status: 404 },
+          );
+    }),
   );
 }
 
@@ -97,7 +105,7 @@ describe('ArgusExplanation', () => {
       [...panel.querySelectorAll('[data-argus-receipt]')].map((li) =>
         li.textContent?.replace(/\s+/g, ' ').trim(),
       );
-    // The rule names arrive with the rules list.
+    // The rule names arrive, one rule at a time.
     await within(panel).findByRole('link', { name: 'The rule that matched: Cedar: deploys' });
     expect(lines()).toEqual([
       'Rule Small refunds enforce approved it.',

@@ -6,6 +6,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { CenteredLoader } from '@/shared/components/centered-loader';
 import { PageHeader } from '@/shared/components/page-header';
+import { GettingStarted } from '@/shared/onboarding/getting-started';
 import { QueryError } from '@/shared/components/query-error';
 import { useShortcutsEnabled } from '@/shared/preferences/preferences';
 import { useCan } from '@/shared/sign-in/sign-in-session.queries';
@@ -129,6 +130,7 @@ export function InboxRoute() {
           )
         }
       />
+      <GettingStarted here="inbox" />
       <InboxTabs tab={tab} setParam={url.setParam} />
       <InboxFilters {...url} />
       {shortcuts && (

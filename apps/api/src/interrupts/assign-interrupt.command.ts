@@ -1,0 +1,14 @@
+import type { MemberActor } from '@interlock/domain';
+
+/**
+ * Assign an interrupt to a member or a team of the organisation, or (`assignee: null`) to nobody
+ * (SPEC §6): the input of `InterruptReviewService.assign`. The REST body's shape (`memberId`,
+ * `teamId`, `memberId: null`) stays at the HTTP edge.
+ */
+export interface AssignInterruptCommand {
+  organisationId: string;
+  actor: MemberActor;
+  interruptId: string;
+  assignee: { type: 'member' | 'team'; id: string } | null;
+  ip: string | null;
+}

@@ -1,0 +1,42 @@
+import type { ApiKeyActor } from '@interlock/domain';
+import type { IdempotentRequest } from '../idempotency/idempotency.service';
+import type { Decision } from './interrupt-decision.entity';
+import type { OnTimeout } from './interrupt.entity';
+
+/** One action the agent wants reviewed, as the agent gave it (the service fills in the rest). */
+export interface NewActionRequest {
+  name: string;
+  args?: Record<string, unknown>;
+  description?: string;
+  allowedDecisions?: Decision[];
+  requiredApprovals?: number;
+  /** The team whose members alone may decide it: by id or by name (exactly one). */
+  approverTeam?: { teamId?: string; teamName?: string };
+  responseSchema?: Record<string, unknown>;
+}
+
+/** The interrupt an agent opens, as it gave it (SPEC §5). */
+export interface NewInterrupt {
+  title: string;
+  actionRequests: NewActionRequest[];
+  description?: string;
+  externalId?: string;
+  sessionId?: string | null;
+  metadata?: Record<string, unknown>;
+  timeoutSeconds?: number;
+  onTimeout?: OnTimeout;
+}
+
+/**
+ * Open an interrupt (SPEC §5): the one input of `InterruptsService.create`, built by the REST
+ * controller and by the MCP backend alike from the body each validated at its own edge (the
+ * validated `CreateInterruptDto` is a `NewInterrupt`; the service never sees the DTO class).
+ */
+export interface CreateInterruptCommand {
+  organisationId: string;
+  actor: ApiKeyActor;
+  interrupt: NewInterrupt;
+  /** The request's Idempotency-Key (MCP: the tool call's), when it has one. */
+  idempotency?: IdempotentRequest;
+  ip: string | null;
+}

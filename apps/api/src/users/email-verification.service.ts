@@ -1,0 +1,111 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { DomainError } from '@interlock/domain';
+import type { UserPrincipal } from '../auth/principal';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/app-config';
+import type { Queryable } from '../database/query-rows.util';
+import { AuthAttemptLimiter } from '../rate-limits/auth-attempt-limiter.service';
+import { auditAccountEvent } from './account-audit';
+import { wellFormedTokenHash } from './account-token.util';
+import { AccountTokensRepository } from './account-tokens.repository';
+import { AccountLinks } from './account-links';
+import { AfterAnswer } from './after-answer';
+import { findUser, markEmailVerified } from './users.repository';
+
+export const VERIFICATION_LINK_INVALID =
+  'This verification link is not valid: it was already used, it expired (links work for 24 hours), or it is not one we sent. Sign in to ask for a new one.';
+export const ALREADY_VERIFIED = 'Your email address is already verified.';
+export const VERIFY_TO_JOIN =
+  'Verify your email address before accepting an invitation: open the link we emailed you, or ask for a new one in the dashboard.';
+
+/**
+ * A used link proved the person's current address: it is verified, audited in each of their
+ * organisations (`member.email_verified`), unless it already was.
+ */
+export async function recordEmailProven(
+  tx: Queryable,
+  user: { id: string; name: string; email: string },
+  via: 'verification_link' | 'password_reset',
+  ip: string | null,
+): Promise<void> {
+  if (await markEmailVerified(tx, user.id, user.email))
+    await auditAccountEvent(
+      tx,
+      user,
+      { action: 'member.email_verified', metadata: { email: user.email, via } },
+      ip,
+    );
+}
+
+/**
+ * Verified email addresses (SPEC §8f). A new account gets a link (32 random bytes in the URL's
+ * fragment, kept as its SHA-256, single-use, 24 hours) at the address it gave; using it proves
+ * the address. A password reset link proves it too (PasswordsService). Where `EMAIL_VERIFICATION`
+ * is `required`, joining another organisation by invitation and receiving notifications wait for
+ * it; the account's own organisation works at once. A link names the address it was sent to, so
+ * it proves nothing once the account has another.
+ */
+@Injectable()
+export class EmailVerificationService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly tokens: AccountTokensRepository,
+    private readonly limiter: AuthAttemptLimiter,
+    private readonly links: AccountLinks,
+    private readonly afterAnswer: AfterAnswer,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * A new account's first link, sent after the answer (called once its transaction committed)
+   * where verification is required; where it is optional nobody is emailed unasked (Settings →
+   * Security sends a link on request).
+   */
+  newAccount(user: { id: string; name: string; email: string }): void {
+    if (this.config.accounts.emailVerification === 'required') this.sendLink(user);
+  }
+
+  private sendLink(user: { id: string; name: string; email: string }): void {
+    this.afterAnswer.run('email verification email', () => this.send(user));
+  }
+
+  /** The signed-in person asks for a new link: 409 when verified already, 429 past their limit. */
+  async resend(signedIn: UserPrincipal): Promise<void> {
+    const user = await findUser(this.dataSource.manager, signedIn.userId);
+    if (user === undefined) throw DomainError.of('SIGN_IN_REQUIRED');
+    if (user.email_verified_at !== null) throw new DomainError('CONFLICT', ALREADY_VERIFIED);
+    await this.limiter.verificationEmail(user.id);
+    this.sendLink(user);
+  }
+
+  /**
+   * Uses a link: the address is verified (audited in each of the person's organisations) and
+   * their other unused links retired. 400 `INVALID_TOKEN` for an unknown, used, expired or
+   * malformed token, or one sent to an address the account no longer has.
+   */
+  async verify(token: string, ip: string | null): Promise<void> {
+    const hash = wellFormedTokenHash(token);
+    if (hash === undefined) throw new DomainError('INVALID_TOKEN', VERIFICATION_LINK_INVALID);
+    await this.dataSource.transaction(async (tx) => {
+      // One statement: of two uses of a link, one wins.
+      const user = await this.tokens.useForPerson(tx, 'email_verification', hash);
+      if (user === undefined) throw new DomainError('INVALID_TOKEN', VERIFICATION_LINK_INVALID);
+      await this.tokens.retireAll(tx, user.id, 'email_verification');
+      await recordEmailProven(tx, user, 'verification_link', ip);
+    });
+  }
+
+  /** 403 `EMAIL_NOT_VERIFIED` where verification is required and this person's address is unproven. */
+  async assertMayJoin(db: Queryable, userId: string): Promise<void> {
+    if (this.config.accounts.emailVerification !== 'required') return;
+    const user = await findUser(db, userId);
+    if (user === undefined) throw DomainError.of('SIGN_IN_REQUIRED');
+    if (user.email_verified_at === null)
+      throw new DomainError('EMAIL_NOT_VERIFIED', VERIFY_TO_JOIN);
+  }
+
+  private async send(user: { id: string; name: string; email: string }): Promise<void> {
+    await this.links.send(this.dataSource.manager, 'emailVerification', user);
+  }
+}

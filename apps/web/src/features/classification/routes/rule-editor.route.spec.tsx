@@ -1,0 +1,103 @@
+import type { CreateClassificationRuleDto, DryRunDto } from '@interlock/api-client';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { aRule, aSignInSession } from '@/test/fixtures';
+import { renderWithApp } from '@/test/render';
+import { API, server } from '@/test/server';
+import { RuleEditorRoute } from './rule-editor.route';
+
+/** A member who manages rules, the lists the editor offers, the dry run and the create. */
+function serveEditor() {
+  const dryRuns: DryRunDto[] = [];
+  const created: CreateClassificationRuleDto[] = [];
+  server.use(
+    http.get(`${API}/auth/session`, () =>
+      HttpResponse.json(
+        aSignInSession(['interrupt.read', 'classification.read', 'classification.manage']),
+      ),
+    ),
+    http.get(`${API}/api-keys`, () => HttpResponse.json({ apiKeys: [] })),
+    http.get(`${API}/members`, () => HttpResponse.json({ members: [] })),
+    http.get(`${API}/teams`, () => HttpResponse.json({ teams: [] })),
+    http.get(`${API}/sessions`, () => HttpResponse.json({ sessions: [], nextCursor: null })),
+    http.post(`${API}/classification/dry-run`, async ({ request }) => {
+      const body = (await request.json()) as DryRunDto;
+      dryRuns.push(body);
+      const amount = body.rules?.[0]?.match.args?.[0]?.value;
+      const matches = typeof amount === 'number' && amount >= 40;
+      return HttpResponse.json({
+        results: [
+          {
+            interruptId: '0b9c6a52-5a3e-4e57-9d8e-4d2b6f2a1c01',
+            title: 'Refund order 1',
+            actions: [
+              {
+                actionName: 'refund',
+                result: matches ? 'approve' : 'person',
+                ruleId: null,
+                message: null,
+                shadowRuleIds: [],
+                skipped: null,
+              },
+            ],
+          },
+        ],
+      });
+    }),
+    http.post(`${API}/classification/rules`, async ({ request }) => {
+      const body = (await request.json()) as CreateClassificationRuleDto;
+      created.push(body);
+      return HttpResponse.json(aRule({ name: body.name }), { status: 201 });
+    }),
+  );
+  return { dryRuns, created };
+}
+
+describe('RuleEditorRoute', () => {
+  it('previews the draft on the latest interrupts as it is written, then creates it as written', async () => {
+    const { dryRuns, created } = serveEditor();
+    renderWithApp(<RuleEditorRoute />, { path: '/settings/classification/new' });
+    // The fields open once the member's permissions are in.
+    const name = await screen.findByRole('textbox', { name: 'Name' });
+    await waitFor(() => expect(name).toBeEnabled());
+    await userEvent.type(name, 'Small refunds');
+    const actions = screen.getByRole('combobox', { name: 'Action names' });
+    await userEvent.type(actions, 'refund{Enter}');
+    await userEvent.click(screen.getByRole('button', { name: 'Add an argument condition' }));
+    await userEvent.type(screen.getByRole('textbox', { name: 'Argument 1 path' }), 'amount');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Argument 1 value' }), '100');
+
+    // The preview runs the draft (enforced, so it shows what it would do), not a saved rule.
+    const preview = screen.getByRole('region', { name: 'Preview' });
+    await within(preview).findByText(/Matches 1 of 1 actions/);
+    const last = dryRuns.at(-1);
+    expect(last?.lastInterrupts).toBeGreaterThan(0);
+    expect(last?.rules?.[0]).toMatchObject({
+      mode: 'enforce',
+      match: { actions: ['refund'], args: [{ path: 'amount', value: 100 }] },
+      outcome: { type: 'approve' },
+    });
+    expect(within(preview).getByRole('table', { name: 'Matching actions' })).toHaveTextContent(
+      'Refund order 1',
+    );
+
+    // A value below the sample's amount: the preview follows.
+    await userEvent.clear(screen.getByRole('textbox', { name: 'Argument 1 value' }));
+    await userEvent.type(screen.getByRole('textbox', { name: 'Argument 1 value' }), '10');
+    await within(preview).findByText(/Matches 0 of 1 actions/);
+
+    expect(screen.getByRole('textbox', { name: 'Name' })).toHaveValue('Small refunds');
+    const create = screen.getByRole('button', { name: 'Create rule' });
+    expect(create).toBeEnabled();
+    await userEvent.click(create);
+    await waitFor(() => expect(created).toHaveLength(1));
+    // Saved as written: in shadow (the default), not as the preview ran it.
+    expect(created[0]).toMatchObject({
+      name: 'Small refunds',
+      mode: 'shadow',
+      match: { actions: ['refund'], args: [{ path: 'amount', value: 10 }] },
+      outcome: { type: 'approve' },
+    });
+  });
+});

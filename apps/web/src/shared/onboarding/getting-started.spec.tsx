@@ -1,0 +1,114 @@
+import type { ApiKeyResponse, InterruptResponse } from '@interlock/api-client';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { anInterrupt, aSignInSession } from '@/test/fixtures';
+import { renderWithApp } from '@/test/render';
+import { API, server } from '@/test/server';
+import { GettingStarted } from './getting-started';
+
+/** An organisation with these keys and interrupts (the newest open and answered, by status). */
+function organisation({
+  keys,
+  open = null,
+  answered = null,
+}: {
+  keys: number;
+  open?: InterruptResponse | null;
+  answered?: InterruptResponse | null;
+}) {
+  const key = { id: 'k', name: 'agent' } as ApiKeyResponse;
+  server.use(
+    http.get(`${API}/auth/session`, () =>
+      HttpResponse.json(aSignInSession(['interrupt.read', 'apiKey.read'])),
+    ),
+    http.get(`${API}/api-keys`, () => HttpResponse.json({ apiKeys: Array(keys).fill(key) })),
+    http.get(`${API}/interrupts`, ({ request }) => {
+      const status = new URL(request.url).searchParams.get('status');
+      const found = status === 'open' ? open : status === 'answered' ? answered : null;
+      return HttpResponse.json({ interrupts: found ? [found] : [], nextCursor: null });
+    }),
+  );
+}
+
+const steps = async () => {
+  const region = await screen.findByRole('region', { name: 'Welcome to Interlock' });
+  return {
+    region,
+    current: within(region)
+      .getAllByRole('listitem')
+      .findIndex((li) => li.getAttribute('aria-current') === 'step'),
+  };
+};
+
+describe('GettingStarted', () => {
+  beforeEach(() => localStorage.clear());
+
+  it('asks for a key first, pointing to where keys are made', async () => {
+    organisation({ keys: 0 });
+    renderWithApp(<GettingStarted here="inbox" />);
+    const { region, current } = await steps();
+    expect(current).toBe(0);
+    expect(within(region).getByRole('link', { name: 'Integrations → Api Keys' })).toHaveAttribute(
+      'href',
+      '/integrations/api-keys?welcome=1',
+    );
+  });
+
+  it('moves on to running the agent once a key exists, with what the page passes', async () => {
+    organisation({ keys: 1 });
+    renderWithApp(
+      <GettingStarted here="api-keys">
+        <p>the snippet</p>
+      </GettingStarted>,
+    );
+    const { region, current } = await steps();
+    expect(current).toBe(1);
+    expect(region.querySelectorAll('[data-step-done]')).toHaveLength(1);
+    expect(within(region).getByText('the snippet')).toBeInTheDocument();
+  });
+
+  it('once the first interrupt arrived: decide it here', async () => {
+    organisation({ keys: 1, open: anInterrupt({ id: 'i-1', title: 'Send the refund?' }) });
+    renderWithApp(<GettingStarted here="inbox" />);
+    const { region, current } = await steps();
+    expect(current).toBe(2);
+    expect(region).toHaveTextContent('Your first interrupt arrived: “Send the refund?”.');
+    expect(within(region).getByRole('link', { name: 'Decide it here' })).toHaveAttribute(
+      'href',
+      '/interrupts/i-1',
+    );
+  });
+
+  it('is gone once an interrupt was answered, and after a dismissal', async () => {
+    organisation({ keys: 1, answered: anInterrupt({ status: 'answered' }) });
+    const { unmount, queryClient } = renderWithApp(<GettingStarted here="inbox" />);
+    // Once every read is in (the answered one found), nothing is shown.
+    await waitFor(() =>
+      expect(
+        queryClient.getQueryData(['interrupts', 'list', { onboarding: 'answered' }]),
+      ).toBeTruthy(),
+    );
+    await waitFor(() => expect(queryClient.isFetching()).toBe(0));
+    expect(screen.queryByRole('region', { name: 'Welcome to Interlock' })).toBeNull();
+    unmount();
+
+    organisation({ keys: 0 });
+    const dismissed = vi.fn();
+    const again = renderWithApp(<GettingStarted here="inbox" onDismiss={dismissed} />);
+    await steps();
+    await userEvent.click(screen.getByRole('button', { name: 'Dismiss the welcome' }));
+    expect(dismissed).toHaveBeenCalled();
+    expect(screen.queryByRole('region', { name: 'Welcome to Interlock' })).toBeNull();
+    again.unmount();
+    const third = renderWithApp(<GettingStarted here="inbox" />);
+    // Remembered for this organisation once every read is in; `force` (the welcome after
+    // sign-up) shows it anyway.
+    await waitFor(() => expect(third.queryClient.getQueryData(['api-keys', 'list'])).toBeDefined());
+    await waitFor(() => expect(third.queryClient.isFetching()).toBe(0));
+    expect(screen.queryByRole('region', { name: 'Welcome to Interlock' })).toBeNull();
+    third.unmount();
+    renderWithApp(<GettingStarted here="inbox" force />);
+    expect(await screen.findByRole('region', { name: 'Welcome to Interlock' })).toBeInTheDocument();
+  });
+});

@@ -158,6 +158,8 @@ const apiLayers = [
       'apps/api/src/notify/notification-outbox.ts',
       // And the Slack outbox writer (issue 30 §4).
       'apps/api/src/notify/slack/slack-outbox.ts',
+      // And the resumeUrl outbox writer (issue 37 §5): its own table, in the caller's transaction.
+      'apps/api/src/interrupts/interrupt-resumes.ts',
     ],
     rules: {
       'no-restricted-syntax': [

@@ -69,6 +69,7 @@ async function main() {
     undefined as never,
     undefined as never,
     undefined as never,
+    undefined as never,
     config,
   );
 

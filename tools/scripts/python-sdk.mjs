@@ -13,6 +13,18 @@
 // integration tests need a live service: nx run sdk-python:e2e runs them through
 // tools/scripts/with-service.mjs.
 //
+// A framework whose pins clash with the dev tools' gets an environment of its own:
+//
+//   node tools/scripts/python-sdk.mjs --venv crewai setup            create it (or find it cached)
+//   node tools/scripts/python-sdk.mjs --venv crewai typecheck test   mypy and pytest of its files
+//
+// (CrewAI pins pydantic 2.12.5; the dev venv has 2.14.3.) Such a venv holds the pinned packages of
+// requirements-<name>.txt but not the SDK, which runs from src (PYTHONPATH): so one venv serves every
+// checkout of the same requirements, and it is kept outside the checkout, in
+// $INTERLOCK_VENV_CACHE (default ~/.cache/interlock/venvs) under a name with the hash of the
+// requirements and the interpreter. Its `test` runs every test of its folder (integration ones too:
+// run it through with-service.mjs), its `typecheck` mypy --strict on its bridge and tests.
+//
 // Steps: setup (venv + install), lint (ruff check + ruff format --check + the sync twin is current), typecheck
 // (mypy --strict), test (pytest). Every requested step runs; the exit code is non-zero if any
 // failed. PYTHON picks the interpreter that creates the venv (default python3, ≥ 3.9). With
@@ -22,13 +34,14 @@ import { createHash } from 'node:crypto';
 import {
   existsSync,
   mkdirSync,
+  readdirSync,
   mkdtempSync,
   readFileSync,
   rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -57,13 +70,32 @@ function run(cmd, args, options = {}) {
   return result.status ?? 1;
 }
 
+/** The environments besides .venv: their requirements, and the files their checks cover. */
+const EXTRA_VENVS = {
+  crewai: {
+    requirements: 'requirements-crewai.txt',
+    bridge: 'src/interlock/crewai.py',
+    tests: 'tests/crewai',
+  },
+};
+
 function parseArgs(argv) {
   const steps = [];
+  let venv;
   let i = 0;
+  if (argv[0] === '--venv') {
+    venv = argv[1];
+    if (!EXTRA_VENVS[venv]) {
+      console.error(`[python-sdk] unknown --venv ${venv} (known: ${Object.keys(EXTRA_VENVS)})`);
+      process.exit(2);
+    }
+    i = 2;
+  }
   while (i < argv.length && [...STEPS, ...ON_REQUEST].includes(argv[i])) steps.push(argv[i++]);
   const extra = argv.slice(i);
   if (extra[0] === '--') extra.shift();
-  return { steps: steps.length > 0 ? steps : STEPS, extra };
+  const all = venv ? ['setup', 'typecheck', 'test'] : STEPS;
+  return { steps: steps.length > 0 ? steps : all, extra, venv };
 }
 
 /** The hash of everything that decides what is installed in the venv. */
@@ -162,12 +194,12 @@ function typecheck() {
 }
 
 /** pytest, with its counts written for `npm test`'s closing line when TEST_RESULTS_DIR is set. */
-function test(extra) {
+function test(extra, python = venvPython, env = process.env) {
   const resultsDir = process.env.TEST_RESULTS_DIR;
   const scratch = resultsDir ? mkdtempSync(join(tmpdir(), 'python-sdk-')) : undefined;
   const junit = scratch ? join(scratch, 'junit.xml') : undefined;
   const args = ['-m', 'pytest', ...(junit ? [`--junitxml=${junit}`] : []), ...extra];
-  const code = run(venvPython, args);
+  const code = run(python, args, { env });
   if (junit && existsSync(junit)) {
     const counts = junitCounts(readFileSync(junit, 'utf8'));
     mkdirSync(resultsDir, { recursive: true });
@@ -194,8 +226,143 @@ function junitCounts(xml) {
   return counts;
 }
 
+/** Whether a process with this pid is running (on this machine). */
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+function sleepMs(ms) {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Creates (once) the cached venv of EXTRA_VENVS[name] and returns its directory. Runs that need it
+ * at the same time (npm test starts it early, in the background; the e2e target then asks for it)
+ * wait for the one building it: the lock names the builder's pid, and a lock whose builder is gone
+ * is taken over. A venv is usable once its `.complete` marker is written, after pip succeeded.
+ */
+function setupExtra(name) {
+  const { requirements } = EXTRA_VENVS[name];
+  const python = process.env.PYTHON || 'python3';
+  const version = spawnSync(python, ['-c', 'import sys; print(sys.version, sys.executable)'], {
+    encoding: 'utf8',
+  });
+  if (version.error || version.status !== 0) {
+    console.error(`[python-sdk] ${python} is needed to create the ${name} venv.`);
+    return { code: 1 };
+  }
+  const hash = createHash('sha256')
+    .update(readFileSync(join(sdkDir, requirements)))
+    .update(`\0${version.stdout}`)
+    .digest('hex')
+    .slice(0, 16);
+  const cache =
+    process.env.INTERLOCK_VENV_CACHE ||
+    join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'interlock', 'venvs');
+  const dir = join(cache, `${name}-${hash}`);
+  const complete = join(dir, '.complete');
+  const lock = `${dir}.lock`;
+  mkdirSync(cache, { recursive: true });
+  const started = Date.now();
+  let told = false;
+  for (;;) {
+    if (existsSync(complete)) {
+      log(`${name} venv ready: ${dir}`);
+      return { code: 0, dir };
+    }
+    try {
+      mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), `${process.pid}\n`);
+      break;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      let pid = 0;
+      try {
+        pid = Number(readFileSync(join(lock, 'pid'), 'utf8').trim());
+      } catch {
+        // Not written yet, or the lock was just released: look again.
+      }
+      // A lock without a pid yet is a builder between its two calls; one whose builder is gone
+      // (killed mid-install) is taken over.
+      if (pid > 0 && !alive(pid)) {
+        rmSync(lock, { recursive: true, force: true });
+        continue;
+      }
+      if (Date.now() - started > 30 * 60_000) {
+        console.error(`[python-sdk] waited 30 minutes for ${lock} (pid ${pid}).`);
+        return { code: 1 };
+      }
+      if (!told) log(`waiting for the ${name} venv (being built by process ${pid})`);
+      told = true;
+      sleepMs(1000);
+    }
+  }
+  try {
+    if (existsSync(complete)) return { code: 0, dir };
+    const began = Date.now();
+    rmSync(dir, { recursive: true, force: true });
+    let code = run(python, ['-m', 'venv', dir]);
+    if (code !== 0) return { code };
+    const env = { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: '1' };
+    const pip = join(dir, 'bin', 'python');
+    code = run(pip, ['-m', 'pip', 'install', '--quiet', '-r', requirements], { env });
+    if (code !== 0) return { code };
+    writeFileSync(complete, `${new Date().toISOString()}\n`);
+    log(`${name} venv built in ${Math.round((Date.now() - began) / 1000)} s: ${dir}`);
+    return { code: 0, dir };
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** The files of an extra venv's checks: its bridge and every .py of its test folder. */
+function extraFiles(name) {
+  const { bridge, tests } = EXTRA_VENVS[name];
+  const testFiles = readdirSync(join(sdkDir, tests))
+    .filter((f) => f.endsWith('.py'))
+    .map((f) => join(tests, f));
+  return [bridge, ...testFiles];
+}
+
+/** setup, typecheck and test in an extra venv (the SDK itself from src). */
+function mainExtra(name, steps, extra) {
+  const { code: setupCode, dir } = setupExtra(name);
+  if (setupCode !== 0) {
+    console.error(`[python-sdk] ${name} venv setup FAILED`);
+    process.exit(setupCode);
+  }
+  const python = join(dir, 'bin', 'python');
+  const env = { ...process.env, PYTHONPATH: join(sdkDir, 'src') };
+  const failed = [];
+  for (const step of steps) {
+    let code = 0;
+    if (step === 'typecheck') {
+      // Files named one by one: pyproject's mypy `exclude` keeps them out of the dev venv's run.
+      const cacheDir = join(dir, '.mypy_cache');
+      code = run(python, ['-m', 'mypy', '--strict', '--cache-dir', cacheDir, ...extraFiles(name)], {
+        env,
+      });
+    } else if (step === 'test') {
+      // -m '' selects every test, integration ones included (pyproject's addopts leave them out).
+      code = test([EXTRA_VENVS[name].tests, '-m', '', ...extra], python, env);
+    } else if (step !== 'setup') {
+      console.error(`[python-sdk] ${step} does not apply to --venv ${name}`);
+      code = 2;
+    }
+    if (code !== 0) failed.push(step);
+  }
+  log(failed.length === 0 ? `${name}: ${steps.join(', ')}: passed` : `${name} FAILED: ${failed}`);
+  process.exit(failed.length === 0 ? 0 : 1);
+}
+
 function main() {
-  const { steps, extra } = parseArgs(process.argv.slice(2));
+  const { steps, extra, venv } = parseArgs(process.argv.slice(2));
+  if (venv) mainExtra(venv, steps, extra);
   // Every check needs the venv; set it up first even when not asked by name.
   const setupCode = setup();
   if (setupCode !== 0) {

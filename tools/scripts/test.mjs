@@ -5,7 +5,7 @@
 // the default adapter, and its smoke files and the contract test on Express too) — against a throwaway Postgres
 // that this script starts and always stops (or TEST_DATABASE_URL when set).
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startThrowawayPostgres } from './throwaway-postgres.mjs';
 
@@ -60,6 +60,18 @@ async function main() {
     NX_TUI: 'false',
     FORCE_COLOR: process.env.CI ? '0' : process.env.FORCE_COLOR,
   };
+  // The CrewAI bridge's venv (its own pins; about 1 GB of pip, minutes the first time, then cached
+  // outside the checkout: tools/scripts/python-sdk.mjs) is built in the background from the start,
+  // beside the checks below; sdk-python:e2e-crewai waits for it (and builds it itself if this failed).
+  const venvLog = join(root, 'tmp', 'crewai-venv.log');
+  const venvLogFd = openSync(venvLog, 'w');
+  const venvBuild = spawn(
+    process.execPath,
+    ['tools/scripts/python-sdk.mjs', '--venv', 'crewai', 'setup'],
+    { cwd: root, stdio: ['ignore', venvLogFd, venvLogFd], env },
+  );
+  const venvBuilt = new Promise((resolve) => venvBuild.on('exit', (c) => resolve(c ?? 1)));
+  closeSync(venvLogFd);
   let code = 1;
   try {
     // `npm ci` on a clean checkout (the Dockerfile's) must accept the committed lock file.
@@ -83,6 +95,7 @@ async function main() {
         'test',
         'e2e',
         'e2e-express',
+        'e2e-crewai',
         '--outputStyle=static',
         '--parallel=2',
       ],
@@ -92,6 +105,11 @@ async function main() {
     console.error(`[test] ${error.message}`);
   } finally {
     stop();
+    // Still building only when the run ended before it was needed (an early failure): stop it.
+    if (venvBuild.exitCode === null) venvBuild.kill('SIGTERM');
+    else if (venvBuild.exitCode !== 0)
+      console.error(`[test] the CrewAI venv's build failed: ${venvLog}`);
+    await venvBuilt;
   }
   const { passed, failed, skipped } = summary();
   console.log(`\n[test] checks ${code === 0 ? 'passed' : 'FAILED'}`);

@@ -8,7 +8,8 @@ import {
   signUpOwner,
   SignedUpOwner,
 } from './support/factories';
-import { SlackStandIn } from './support/slack-stand-in';
+import { shown, type SlackBlock, SlackStandIn } from './support/slack-stand-in';
+import { linkToken, SmtpSink } from './support/smtp-sink';
 import { startTestApp, TestApp } from './support/test-app';
 
 const DASHBOARD = 'https://review.example.test/app';
@@ -16,32 +17,10 @@ const BOT_TOKEN = 'xoxb-1111-2222-interlockteststoken';
 const SIGNING_SECRET = '8f742231b10e8888abcd99yyyzzz85a5';
 const CHANNEL = 'C0REVIEWS';
 
-type Block = {
-  type: string;
-  elements?: { action_id?: string; value?: string; text?: { text: string } }[];
-  text?: { text: string };
-};
-
-/** The texts and buttons of a message as Slack shows it. */
-function shown(args: Record<string, unknown>) {
-  const blocks = args.blocks as Block[];
-  const texts = blocks.flatMap((b) => [
-    ...(b.text === undefined ? [] : [b.text.text]),
-    ...(b.type === 'context'
-      ? (b.elements ?? []).map((e) => (e as unknown as { text: string }).text)
-      : []),
-  ]);
-  const buttons = blocks
-    .filter((b) => b.type === 'actions')
-    .flatMap((b) => b.elements ?? [])
-    .filter((e) => e.value !== undefined)
-    .map((e) => ({ label: e.text?.text, value: e.value as string, actionId: e.action_id }));
-  return { text: args.text as string, texts, buttons };
-}
-
 describe('Slack (issue 30 §4): messages with buttons, verified interactions, edited on every change', () => {
   let t: TestApp;
   let slack: SlackStandIn;
+  let sink: SmtpSink;
   let owner: SignedUpOwner;
   let grace: JoinedMember;
   let key: string;
@@ -55,9 +34,13 @@ describe('Slack (issue 30 §4): messages with buttons, verified interactions, ed
       token: BOT_TOKEN,
     });
     await slack.start();
+    // A real SMTP server: members verify their address through the emailed link (SPEC §8f).
+    sink = new SmtpSink();
+    await sink.start();
     t = await startTestApp({
       env: {
         SLACK_API_URL: slack.url,
+        SMTP_URL: sink.url,
         NOTIFICATION_POLL_INTERVAL: '50ms',
         DASHBOARD_URL: DASHBOARD,
       },
@@ -85,6 +68,7 @@ describe('Slack (issue 30 §4): messages with buttons, verified interactions, ed
   afterAll(async () => {
     await t.close();
     await slack.stop();
+    await sink.stop();
   });
 
   const connect = (cookie: string, body: Record<string, unknown>) =>
@@ -253,7 +237,7 @@ describe('Slack (issue 30 §4): messages with buttons, verified interactions, ed
     ]);
     expect(JSON.parse(view.buttons[0].value)).toMatchObject({ i: id, a: 'deploy', d: 'approve' });
     // Every text object an agent wrote is plain_text: nothing becomes a mention or a link.
-    const blocks = message.args.blocks as Block[];
+    const blocks = message.args.blocks as SlackBlock[];
     expect(blocks[0]).toEqual({
       type: 'header',
       text: { type: 'plain_text', text: 'Deploy <!channel> to *prod*', emoji: false },
@@ -316,12 +300,16 @@ describe('Slack (issue 30 §4): messages with buttons, verified interactions, ed
     expect((await read(id)).decisions).toEqual([]);
   });
 
-  it('an unlinked Slack user (no member has their email, or it is not confirmed) is told so and decides nothing', async () => {
+  it('an unlinked Slack user (no member has their email, Slack has not confirmed it, or the member has not verified it in Interlock) is told so and decides nothing', async () => {
     await open('Strangers cannot decide');
     const message = await messageOf('Strangers cannot decide');
     const button = shown(message.args).buttons[0];
     const id = JSON.parse(button.value).i as string;
-    for (const user of ['U0STRANGER', 'U0UNCONFIRMED']) {
+    // U0GRACE's confirmed Slack address is Grace's, but Grace has not verified it in Interlock yet.
+    expect((await http().get('/api/me').set('cookie', grace.cookie)).body.user.emailVerified).toBe(
+      false,
+    );
+    for (const user of ['U0STRANGER', 'U0UNCONFIRMED', 'U0GRACE']) {
       const before = slack.callsOf('chat.postEphemeral').length;
       const res = await interact(click(user, button, message.ts));
       expect(res.status).toBe(200);
@@ -331,13 +319,25 @@ describe('Slack (issue 30 §4): messages with buttons, verified interactions, ed
       expect(told[0].args).toMatchObject({
         channel: CHANNEL,
         user,
-        text: 'Your Slack account is not linked to a member of this Interlock organisation (its email address is not a member’s). Decide in Interlock instead.',
+        text: 'Your Slack account is not linked to a member of this Interlock organisation (its email address is not a member’s verified address). Decide in Interlock instead.',
       });
     }
     expect((await read(id)).decisions).toEqual([]);
   });
 
-  it('a linked member decides from Slack (via slack, audited as theirs) and the message is edited: no buttons left', async () => {
+  it('a linked member (verified address) decides from Slack (via slack, audited as theirs) and the message is edited: no buttons left', async () => {
+    // Grace proves her address the way a member does: the emailed link.
+    const subject = 'Verify your email address for Interlock';
+    expect(
+      (await http().post('/api/me/email-verification').set('cookie', grace.cookie)).status,
+    ).toBe(202);
+    await sink.until(() => sink.withSubject(grace.email, subject).length === 1, 60_000);
+    const token = linkToken(sink.withSubject(grace.email, subject)[0], DASHBOARD, 'verify-email');
+    expect((await http().post('/api/auth/verify-email').send({ token })).status).toBe(204);
+    expect((await http().get('/api/me').set('cookie', grace.cookie)).body.user.emailVerified).toBe(
+      true,
+    );
+
     await open('Decide from Slack');
     const message = await messageOf('Decide from Slack');
     const approve = shown(message.args).buttons.find((b) => b.label === 'Approve deploy') as {
@@ -395,7 +395,10 @@ describe('Slack (issue 30 §4): messages with buttons, verified interactions, ed
       .set('x-api-key', key)
       .send({ reason: 'no longer needed' });
     expect(cancelled.status).toBe(200);
-    const withdrawn = await messageShowing('Withdrawn by its agent', 'Withdrawn by the agent');
+    const withdrawn = await messageShowing(
+      'Withdrawn by its agent',
+      'Withdrawn by the agent (ci-runner): no longer needed',
+    );
     expect(withdrawn.buttons).toEqual([]);
   });
 

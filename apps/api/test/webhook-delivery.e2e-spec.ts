@@ -10,7 +10,7 @@ import {
   startSession,
 } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
-import { ReceivedRequest, WebhookReceiver } from './support/webhook-receiver';
+import { ReceivedRequest, WebhookReceiver, WebhookReceivers } from './support/webhook-receiver';
 
 /** The service's deliveries, checked with the reference implementation of Standard Webhooks. */
 function verifyWithReference(req: ReceivedRequest, secret: string): unknown {
@@ -21,7 +21,7 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
   let t: TestApp;
   let owner: SignedUpOwner;
   let key: string;
-  const receivers: WebhookReceiver[] = [];
+  const receivers = new WebhookReceivers();
   const http = () => request(t.app.getHttpServer());
   const db = () => t.app.get(DataSource);
 
@@ -39,15 +39,11 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
   });
   afterAll(async () => {
     await t.close();
-    await Promise.all(receivers.map((r) => r.stop()));
+    await receivers.stopAll();
   });
 
-  const receiver = async (answer?: ConstructorParameters<typeof WebhookReceiver>[0]) => {
-    const r = new WebhookReceiver(answer);
-    await r.start();
-    receivers.push(r);
-    return r;
-  };
+  const receiver = (answer?: ConstructorParameters<typeof WebhookReceiver>[0]) =>
+    receivers.start(answer);
   const subscribe = async (url: string, eventTypes: string[] | null = null) => {
     const res = await http()
       .post('/api/webhooks')
@@ -456,7 +452,7 @@ describe('webhook delivery: a slow or dead endpoint, and one that keeps failing'
   let t: TestApp;
   let owner: SignedUpOwner;
   let key: string;
-  const receivers: WebhookReceiver[] = [];
+  const receivers = new WebhookReceivers();
   const http = () => request(t.app.getHttpServer());
 
   beforeAll(async () => {
@@ -475,16 +471,12 @@ describe('webhook delivery: a slow or dead endpoint, and one that keeps failing'
     key = (await createApiKey(t.app.getHttpServer(), owner.cookie)).key;
   });
   afterAll(async () => {
-    await Promise.all(receivers.map((r) => r.stop()));
+    await receivers.stopAll();
     await t.close();
   });
 
-  const receiver = async (answer?: ConstructorParameters<typeof WebhookReceiver>[0]) => {
-    const r = new WebhookReceiver(answer);
-    await r.start();
-    receivers.push(r);
-    return r;
-  };
+  const receiver = (answer?: ConstructorParameters<typeof WebhookReceiver>[0]) =>
+    receivers.start(answer);
 
   it('a hanging endpoint holds at most its share of the slots; the others are delivered meanwhile', async () => {
     const dead = await receiver(() => 'hold');

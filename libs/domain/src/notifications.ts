@@ -9,6 +9,7 @@ export const NOTIFICATION_KINDS = [
   'interrupt.escalated',
   'interrupt.decided',
   'interrupt.reminder',
+  'interrupt.closed',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -38,6 +39,7 @@ export const BUILT_IN_NOTIFICATION_DEFAULTS: Readonly<
   'interrupt.escalated': { email: 'immediately', browser: 'immediately' },
   'interrupt.decided': { email: 'off', browser: 'off' },
   'interrupt.reminder': { email: 'immediately', browser: 'off' },
+  'interrupt.closed': { email: 'immediately', browser: 'off' },
 };
 
 /** The hour of the member's day at which the daily digest leaves. */

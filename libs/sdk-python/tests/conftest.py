@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Union
@@ -10,6 +11,9 @@ import httpx
 import pytest
 
 from interlock import _retry
+
+# tests/crewai runs in the CrewAI venv (tools/scripts/python-sdk.mjs --venv crewai): the dev venv has no crewai.
+collect_ignore = [] if importlib.util.find_spec("crewai") else ["crewai"]
 
 Handler = Union[httpx.Response, Exception, Callable[[httpx.Request], httpx.Response]]
 

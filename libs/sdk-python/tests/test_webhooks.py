@@ -23,6 +23,7 @@ from interlock import (
     UnknownWebhookEvent,
     Webhooks,
     WebhookVerificationError,
+    resume_signing_secret,
 )
 from interlock.types import InterruptAnsweredEvent, SessionEndedEvent, WebhookTestEvent
 
@@ -226,3 +227,38 @@ def test_on_both_clients_with_their_webhook_secret() -> None:
     client.close()
     async_client = AsyncInterlock(api_key="ilk_test", base_url="http://interlock.test", webhook_secret=SECRET)
     assert isinstance(async_client.webhooks.unwrap(BODY, signed()), InterruptAnsweredEvent)
+
+
+def test_resume_signing_secret_is_the_documented_derivation() -> None:
+    key = "il_live_4f2a9c0e1b7d4e3f8a6b5c4d3e2f1a0b"
+    expected = hmac.new(key.encode(), b"interlock resumeUrl signing secret v1", hashlib.sha256).digest()
+    assert resume_signing_secret(key) == "whsec_" + base64.b64encode(expected).decode()
+    assert resume_signing_secret(key + "x") != resume_signing_secret(key)
+
+
+def test_a_resume_post_verifies_under_the_key_secret_only() -> None:
+    mine = resume_signing_secret("il_live_mine")
+    theirs = resume_signing_secret("il_live_theirs")
+    body = json.dumps(
+        {
+            "id": "e1",
+            "type": "interrupt.answered",
+            "createdAt": "2026-11-27T00:00:00Z",
+            "organisationId": "o1",
+            "data": {"id": "i1"},
+        }
+    )
+    at = datetime.now(timezone.utc)
+    headers = {
+        "webhook-id": "e1",
+        "webhook-timestamp": str(int(at.timestamp())),
+        "webhook-signature": Reference(mine).sign("e1", at, body),
+    }
+    Webhooks(secret=mine).verify(body, headers)
+    with pytest.raises(WebhookVerificationError):
+        Webhooks(secret=theirs).verify(body, headers)
+
+
+def test_resume_signing_secret_needs_a_key() -> None:
+    with pytest.raises(InterlockError):
+        resume_signing_secret("")

@@ -112,6 +112,7 @@ export type {
 } from './lib/langgraph';
 export {
   Webhooks,
+  resumeSigningSecret,
   WebhookVerificationError,
   DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
 } from './lib/webhooks';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Decision } from '@interlock/domain';
 import type { WebhookSender } from '../webhooks/webhook-sender';
-import { type AddressResolver, checkUrlShape, resolveTarget } from '../webhooks/webhook-url.util';
+import { type AddressResolver, checkForAttempt } from '../webhooks/webhook-url.util';
 import { type Risk, RISKS, RULE_LIMITS } from './rule-engine';
 
 /** Where argus asks, and with which secrets it signs (the previous one too, for 24 h after a rotation). */
@@ -105,16 +105,14 @@ export class ExternalClassifier {
     const failed = (error: string): ClassifierResult => ({ ok: false, ms: ms(), error });
     const noAnswer = `No answer within ${target.timeoutMs / 1000} s.`;
     try {
-      const url = checkUrlShape(target.url, this.production);
-      if (typeof url === 'string') return failed(url);
-      let timer: NodeJS.Timeout | undefined;
-      const addresses = await Promise.race([
-        resolveTarget(url, this.production, this.resolve),
-        new Promise<string>((resolve) => {
-          timer = setTimeout(() => resolve(noAnswer), target.timeoutMs);
-        }),
-      ]).finally(() => clearTimeout(timer));
-      if (typeof addresses === 'string') return failed(addresses);
+      const checked = await checkForAttempt(
+        target.url,
+        this.production,
+        this.resolve,
+        target.timeoutMs,
+      );
+      if (typeof checked === 'string') return failed(checked);
+      const { url, target: addresses } = checked;
       const body = JSON.stringify({
         type: CLASSIFIER_REQUEST_TYPE,
         timestamp: new Date().toISOString(),

@@ -6,6 +6,7 @@ import { SignInSessionEntity } from '../auth/sign-in-session.entity';
 import { IdempotencyKeyEntity } from '../idempotency/idempotency-key.entity';
 import { InterruptApprovalEntity } from '../interrupts/interrupt-approval.entity';
 import { InterruptDecisionEntity } from '../interrupts/interrupt-decision.entity';
+import { InterruptResumeEntity } from '../interrupts/interrupt-resume.entity';
 import { InterruptEntity } from '../interrupts/interrupt.entity';
 import { InvitationEntity } from '../invitations/invitation.entity';
 import { MembershipEntity } from '../members/membership.entity';
@@ -54,6 +55,7 @@ export const ENTITIES = [
   InterruptEntity,
   InterruptDecisionEntity,
   InterruptApprovalEntity,
+  InterruptResumeEntity,
   UsageMonthEntity,
   AgentHoursTotalsEntity,
   SessionStorageTotalEntity,

@@ -25,6 +25,8 @@ export interface NewInterrupt {
   metadata?: Record<string, unknown>;
   timeoutSeconds?: number;
   onTimeout?: OnTimeout;
+  /** Where to POST the result when the interrupt leaves open (SPEC §8e). */
+  resumeUrl?: string;
 }
 
 /**
@@ -39,4 +41,9 @@ export interface CreateInterruptCommand {
   /** The request's Idempotency-Key (MCP: the tool call's), when it has one. */
   idempotency?: IdempotentRequest;
   ip: string | null;
+  /**
+   * The key the request was made with: a resumeUrl's signing secret is derived from it
+   * (`resumeSigningSecret`, SPEC §8e). Without it a resumeUrl is refused.
+   */
+  apiKey?: string;
 }

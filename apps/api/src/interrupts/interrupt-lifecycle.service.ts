@@ -91,9 +91,13 @@ export class InterruptLifecycleService {
         ipAddress: ip,
       });
       const withdrawn = await this.kept(tx, organisationId, id);
-      await this.outbox.write(tx, organisationId, [
-        { type: 'interrupt.withdrawn', subjectId: id, data: withdrawn },
-      ]);
+      await this.outbox.write(
+        tx,
+        organisationId,
+        [{ type: 'interrupt.withdrawn', subjectId: id, data: withdrawn }],
+        // Who withdrew it, for the notifications that say so (and leave a withdrawing member out).
+        { memberId: actor.type === 'member' ? actor.id : undefined, actor },
+      );
       return withdrawn;
     });
     await this.settled(organisationId, id);

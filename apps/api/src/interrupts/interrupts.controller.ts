@@ -100,7 +100,10 @@ export class InterruptsController {
     @IdempotencyKey() idempotency: IdempotentRequest | undefined,
     @ClientIp() ip: string | null,
     @Res({ passthrough: true }) res: HttpResponse,
+    @Req() req: HttpRequest,
   ): Promise<InterruptResponse> {
+    // The key itself (authenticated above): a resumeUrl's signing secret is derived from it.
+    const apiKey = req.headers['x-api-key'];
     return markReplay(
       res,
       await this.interrupts.create({
@@ -109,6 +112,7 @@ export class InterruptsController {
         interrupt: body,
         idempotency,
         ip,
+        apiKey: typeof apiKey === 'string' ? apiKey : undefined,
       }),
     );
   }

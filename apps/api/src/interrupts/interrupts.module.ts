@@ -1,4 +1,19 @@
 import { Module } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/app-config';
+import { ORGANISATION_EVENTS_CHANNEL } from '../events/organisation-events-channel';
+import { JobRunner } from '../jobs/job-runner';
+import { LOGGER } from '../logging/logger.module';
+import { NotificationBus } from '../notifications/notification-bus';
+import { WebhookOutbox } from '../webhooks/webhook-outbox';
+import { WebhookSecretBox } from '../webhooks/webhook-secret.util';
+import { WebhookSender } from '../webhooks/webhook-sender';
+import type { AddressResolver } from '../webhooks/webhook-url.util';
+import { WEBHOOK_RESOLVER } from '../webhooks/webhooks.service';
+import { InterruptResumeWorker } from './interrupt-resume.worker';
+import { InterruptResumes } from './interrupt-resumes';
 import { PeriodicJobsWorker } from '../jobs/periodic-jobs.worker';
 import { OrganisationModule } from '../organisation/organisation.module';
 import { InterruptExpiryJob } from './interrupt-expiry.job';
@@ -35,6 +50,58 @@ import { ClassificationModule } from '../classification/classification.module';
     InterruptLifecycleService,
     InterruptsRepository,
     InterruptWaits,
+    {
+      // resumeUrl (SPEC §8e): kept at create, made due by the event that ends the interrupt.
+      provide: InterruptResumes,
+      inject: [APP_CONFIG, WEBHOOK_RESOLVER, WebhookOutbox],
+      useFactory: (config: AppConfig, resolve: AddressResolver, outbox: WebhookOutbox) => {
+        const resumes = new InterruptResumes(
+          new WebhookSecretBox(config.apiKeyPepper, 'interrupt-resume/v1'),
+          resolve,
+          config.nodeEnv === 'production',
+          config.webhooks.retryScheduleMs.length + 1,
+        );
+        outbox.listen(resumes);
+        return resumes;
+      },
+    },
+    {
+      provide: InterruptResumeWorker,
+      inject: [
+        DataSource,
+        APP_CONFIG,
+        InterruptResumes,
+        WebhookSender,
+        WEBHOOK_RESOLVER,
+        LOGGER,
+        JobRunner,
+        NotificationBus,
+      ],
+      useFactory: (
+        dataSource: DataSource,
+        config: AppConfig,
+        resumes: InterruptResumes,
+        sender: WebhookSender,
+        resolve: AddressResolver,
+        logger: Logger,
+        runner: JobRunner,
+        bus: NotificationBus,
+      ) => {
+        const worker = new InterruptResumeWorker(
+          dataSource,
+          config.webhooks,
+          config.nodeEnv === 'production',
+          resumes,
+          sender,
+          resolve,
+          logger,
+          () => runner.wake(InterruptResumeWorker.NAME),
+        );
+        runner.register(worker);
+        bus.subscribe(ORGANISATION_EVENTS_CHANNEL, () => runner.wake(InterruptResumeWorker.NAME));
+        return worker;
+      },
+    },
     {
       provide: InterruptExpiryJob,
       inject: [InterruptLifecycleService, PeriodicJobsWorker],

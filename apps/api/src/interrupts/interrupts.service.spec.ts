@@ -139,6 +139,7 @@ function setUp(
     new InterruptWaits(new InProcessNotificationBus(), pino({ enabled: false })),
     noRules,
     organisations,
+    undefined as never, // no resumeUrl in these cases
     config,
     reads,
   );

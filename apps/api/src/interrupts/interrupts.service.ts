@@ -64,6 +64,7 @@ import type {
 import { TeamsService } from '../teams/teams.service';
 import { OrganisationEventsAnnouncer } from '../events/organisation-events.announcer';
 import { WebhookOutbox } from '../webhooks/webhook-outbox';
+import { InterruptResumes, resumeSigningSecret } from './interrupt-resumes';
 import { INTERRUPT_STATUSES, type InterruptStatus, type OnTimeout } from './interrupt.entity';
 import { InterruptWaits } from './interrupt-waits';
 import {
@@ -153,6 +154,7 @@ export class InterruptsService {
     private readonly waits: InterruptWaits,
     private readonly argus: ArgusPipeline,
     private readonly organisations: OrganisationsRepository,
+    private readonly resumes: InterruptResumes,
     @Inject(APP_CONFIG) config: AppConfig,
     @Optional() reads?: PreparedReads,
   ) {
@@ -163,10 +165,17 @@ export class InterruptsService {
   /**
    * Opens an interrupt, counts it against the month's messages and writes its
    * `interrupt.created` entry, all in one transaction: a refused or failed open leaves no trace
-   * (the count included).
+   * (the count included). The command's `apiKey` signs the resumeUrl's POST (its secret is
+   * derived from it: `resumeSigningSecret`); a body with resumeUrl needs it.
    */
   async create(command: CreateInterruptCommand): Promise<IdempotentResult<InterruptResponse>> {
-    const { organisationId, actor, interrupt: body, idempotency, ip } = command;
+    const { organisationId, actor, interrupt: body, idempotency, ip, apiKey } = command;
+    const resume =
+      body.resumeUrl === undefined
+        ? undefined
+        : { url: await this.resumes.checkUrl(body.resumeUrl), apiKey };
+    if (resume !== undefined && resume.apiKey === undefined)
+      throw new DomainError('VALIDATION_FAILED', 'resumeUrl: not accepted here');
     const actionRequests: StoredActionRequest[] = body.actionRequests.map((a, n) =>
       storedActionRequest(a, n),
     );
@@ -210,6 +219,11 @@ export class InterruptsService {
           risk: plan.ok ? plan.risk : null,
           riskLabels: plan.ok && plan.labels.length > 0 ? plan.labels : null,
         });
+        if (resume !== undefined)
+          await this.resumes.keep(tx, organisationId, id, {
+            url: resume.url,
+            secret: resumeSigningSecret(resume.apiKey as string),
+          });
         const created = toInterruptResponse(row);
         // Argus (SPEC §8d): its decisions and route, written like a member's, before the record is kept.
         const applied =

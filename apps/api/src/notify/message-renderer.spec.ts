@@ -134,6 +134,45 @@ describe('MessageRenderer', () => {
     );
   });
 
+  it('a withdrawn or expired interrupt (interrupt.closed) says who closed it and why, escaped, with no action links', () => {
+    const byMember = renderer.interrupt('Acme', {
+      kind: 'interrupt.closed',
+      interrupt: notice({
+        status: 'withdrawn',
+        withdrawnBy: { type: 'member', name: 'Grace <Hopper>' },
+        withdrawnReason: hostile,
+      }),
+    });
+    expect(byMember.subject).toBe(`[Acme] Withdrawn: ${hostile}`);
+    expect(byMember.text).toContain(`Withdrawn by Grace <Hopper>: ${hostile}`);
+    expect(byMember.html).toContain('Withdrawn by Grace &lt;Hopper&gt;: &lt;script&gt;');
+    expect(byMember.html).not.toContain('<script>');
+    expect(byMember.text).not.toMatch(/\/confirm\?|\/decide#/);
+    expect(byMember.text).not.toMatch(/Approve |Reject /);
+
+    const byAgent = renderer.interrupt('Acme', {
+      kind: 'interrupt.closed',
+      interrupt: notice({
+        status: 'withdrawn',
+        withdrawnBy: { type: 'api_key', name: 'billing-agent' },
+        withdrawnReason: null,
+      }),
+    });
+    expect(byAgent.text).toContain('Withdrawn by the agent (billing-agent) · assigned to');
+
+    const expired = renderer.interrupt('Acme', {
+      kind: 'interrupt.closed',
+      interrupt: notice({
+        status: 'expired',
+        decisions: [{ actionName: `deploy ${hostile}`, decision: 'reject', by: 'system' }],
+      }),
+    });
+    expect(expired.subject).toBe(`[Acme] Expired: ${hostile}`);
+    expect(expired.text).toContain('Expired: its deadline passed before every action was decided');
+    expect(expired.text).toContain('reject by system');
+    expect(expired.text).not.toMatch(/\/confirm\?|\/decide#/);
+  });
+
   it('a subject is one line, however the title was written', () => {
     const mail = renderer.interrupt('Acme', {
       kind: 'interrupt.opened',

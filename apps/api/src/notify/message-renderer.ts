@@ -1,5 +1,5 @@
 import Handlebars from 'handlebars';
-import type { InterruptNotice } from './notification-outbox';
+import { stateOf, type InterruptNotice } from './notification-outbox';
 import { MAIL_TEMPLATES, type MailTemplateName } from './mail-templates';
 
 export interface RenderedMail {
@@ -37,6 +37,14 @@ const HEADINGS: Record<string, string> = {
   'interrupt.decided': 'Decided',
   'interrupt.reminder': 'Still waiting',
 };
+
+/** An `interrupt.closed` message is headed by how it closed. */
+const CLOSED_HEADINGS: Record<string, string> = { withdrawn: 'Withdrawn', expired: 'Expired' };
+
+const headingOf = (item: NoticeItem): string =>
+  item.kind === 'interrupt.closed'
+    ? (CLOSED_HEADINGS[item.interrupt.status] ?? 'Closed')
+    : (HEADINGS[item.kind] ?? 'Interlock');
 
 const LABELS: Record<string, string> = {
   'interrupt.opened': 'New interrupt',
@@ -79,7 +87,7 @@ export class MessageRenderer {
   interrupt(organisationName: string, item: NoticeItem, token?: LinkToken): RenderedMail {
     return this.render('interrupt', {
       organisationName,
-      heading: HEADINGS[item.kind] ?? 'Interlock',
+      heading: headingOf(item),
       item: this.itemView(item, token),
       footer: `You receive this because of your notification settings in ${organisationName}.`,
       settingsUrl: `${this.dashboardUrl}/settings/notifications`,
@@ -127,7 +135,9 @@ export class MessageRenderer {
     return {
       title: interrupt.title,
       description: interrupt.description,
-      label: LABELS[item.kind] ?? item.kind,
+      // A closed interrupt's line says who closed it and why (the state as Slack shows it too).
+      label:
+        item.kind === 'interrupt.closed' ? stateOf(interrupt) : (LABELS[item.kind] ?? item.kind),
       assignee: interrupt.assignee?.name ?? null,
       escalation:
         interrupt.escalationLevel > 0

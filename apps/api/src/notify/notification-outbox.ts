@@ -56,12 +56,51 @@ export interface InterruptNotice {
   }[];
   decisions: { actionName: string; decision: string; by: string }[];
   createdAt: string;
+  /** Withdrawn: who withdrew it (a member, or the agent by its key's name), when known (absent in older rows). */
+  withdrawnBy?: { type: 'member' | 'api_key'; name: string } | null;
+  /** Withdrawn: the reason given, if any. */
+  withdrawnReason?: string | null;
+}
+
+/** What a closed interrupt's notice says of its end (SPEC §8h): who and why, in every channel. */
+export const EXPIRED_STATE = 'Expired: its deadline passed before every action was decided';
+
+/**
+ * The interrupt's state as a message says it: `Waiting for a decision`, `Answered`, the expiry
+ * sentence, or `Withdrawn by <member>` / `Withdrawn by the agent (<key name>)` with `: <reason>`
+ * when one was given.
+ */
+export function stateOf(notice: InterruptNotice): string {
+  switch (notice.status) {
+    case 'open':
+      return 'Waiting for a decision';
+    case 'answered':
+      return 'Answered';
+    case 'expired':
+      return EXPIRED_STATE;
+    case 'withdrawn': {
+      const by = notice.withdrawnBy;
+      const who =
+        by === undefined || by === null
+          ? 'Withdrawn'
+          : by.type === 'member'
+            ? `Withdrawn by ${by.name}`
+            : `Withdrawn by the agent (${by.name})`;
+      const reason = notice.withdrawnReason ?? null;
+      return reason === null || reason === '' ? who : `${who}: ${reason}`;
+    }
+    default:
+      return notice.status;
+  }
 }
 
 /** An action's arguments as the email shows them: compact JSON, cut at this many characters. */
 const ARGS_PREVIEW_CHARS = 400;
 
-export function toNotice(interrupt: InterruptResponse): InterruptNotice {
+/** The notice of an interrupt as an event left it; `cause` names who withdrew it. */
+export function toNotice(interrupt: InterruptResponse, cause: OutboxCause = {}): InterruptNotice {
+  const withdrawn = interrupt.status === 'withdrawn';
+  const by = cause.actor;
   return {
     id: interrupt.id,
     title: interrupt.title,
@@ -86,6 +125,15 @@ export function toNotice(interrupt: InterruptResponse): InterruptNotice {
       by: d.decidedBy.name,
     })),
     createdAt: interrupt.createdAt,
+    ...(withdrawn
+      ? {
+          withdrawnBy:
+            by !== undefined && (by.type === 'member' || by.type === 'api_key')
+              ? { type: by.type, name: by.name }
+              : null,
+          withdrawnReason: interrupt.withdrawnReason ?? null,
+        }
+      : {}),
   };
 }
 
@@ -223,12 +271,22 @@ export class NotificationOutbox implements OutboxListener {
             organisationId,
             'interrupt.reminder',
             interrupt,
-            interrupt.assignee === null
-              ? { watchers: true, assignee: null, except: actor }
-              : this.assigneeOnly(interrupt, actor),
+            this.waitingOn(interrupt, actor),
           );
           break;
         }
+        case 'interrupt.withdrawn':
+        case 'interrupt.expired':
+          // Those it waited on hear that it no longer does, who closed it and why (SPEC §8h).
+          await this.notify(
+            tx,
+            organisationId,
+            'interrupt.closed',
+            event.data,
+            this.waitingOn(event.data, actor),
+            cause,
+          );
+          break;
         case 'interrupt.answered':
           if (event.data.assignee !== null)
             await this.notify(
@@ -275,6 +333,13 @@ export class NotificationOutbox implements OutboxListener {
     return this.box.open(Buffer.from(sealed, 'base64'), organisationId, invitationId);
   }
 
+  /** Whom an interrupt waits on: its assignee (a member, or every member of the team), or every reader when nobody is assigned. */
+  private waitingOn(interrupt: InterruptResponse, except: readonly string[]): Audience {
+    return interrupt.assignee === null
+      ? { watchers: true, assignee: null, except }
+      : this.assigneeOnly(interrupt, except);
+  }
+
   private assigneeOnly(interrupt: InterruptResponse, except: readonly string[]): Audience {
     return {
       watchers: false,
@@ -292,6 +357,7 @@ export class NotificationOutbox implements OutboxListener {
     kind: NotificationKind,
     interrupt: InterruptResponse,
     audience: Audience,
+    cause: OutboxCause = {},
   ): Promise<string[]> {
     if (!audience.watchers && audience.assignee === null) return [];
     const rows = await queryRows<{ user_id: string }>(tx, WRITE_INTERRUPT_NOTIFICATIONS, [
@@ -302,7 +368,7 @@ export class NotificationOutbox implements OutboxListener {
       audience.assignee?.type ?? null,
       audience.assignee?.id ?? null,
       BUILT_IN_NOTIFICATION_DEFAULTS[kind].email,
-      JSON.stringify(toNotice(interrupt)),
+      JSON.stringify(toNotice(interrupt, cause)),
       audience.except,
       DAILY_DIGEST_HOUR,
       this.maxAttempts,

@@ -13,7 +13,7 @@ import { inSpan } from '../tracing/spans';
 import { retryDelayMs } from './webhook-retry.util';
 import { WebhookSecretBox } from './webhook-secret.util';
 import { type AttemptResult, WebhookSender } from './webhook-sender';
-import { type AddressResolver, checkUrlShape, resolveTarget } from './webhook-url.util';
+import { type AddressResolver, checkForAttempt } from './webhook-url.util';
 
 interface ClaimedDelivery {
   organisation_id: string;
@@ -363,23 +363,15 @@ export class WebhookDeliveryWorker implements JobWorker {
   private async send(
     row: ClaimedDelivery & { url: string; secret: Buffer },
   ): Promise<AttemptResult> {
-    // The rules of creation again (a URL stored outside production, say), then the addresses.
-    const url = checkUrlShape(row.url, this.production);
-    if (typeof url === 'string') return { status: null, durationMs: 0, error: `Not sent: ${url}` };
-    // Resolution counts against the attempt's time too: a hanging resolver must not outlive the lease.
-    let timer: NodeJS.Timeout | undefined;
-    const target = await Promise.race([
-      resolveTarget(url, this.production, this.resolve),
-      new Promise<string>(
-        (resolve) =>
-          (timer = setTimeout(
-            () => resolve('its host name could not be resolved in time.'),
-            this.config.timeoutMs,
-          )),
-      ),
-    ]).finally(() => clearTimeout(timer));
-    if (typeof target === 'string')
-      return { status: null, durationMs: 0, error: `Not sent: ${target}` };
+    const checked = await checkForAttempt(
+      row.url,
+      this.production,
+      this.resolve,
+      this.config.timeoutMs,
+    );
+    if (typeof checked === 'string')
+      return { status: null, durationMs: 0, error: `Not sent: ${checked}` };
+    const { url, target } = checked;
     const secrets: string[] = [];
     try {
       secrets.push(this.box.open(row.secret, row.organisation_id, row.webhook_id));

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EventType, WebhookEventData } from '@interlock/domain';
+import type { AuditActorRef, EventType, WebhookEventData } from '@interlock/domain';
 import type { Queryable } from '../database/query-rows.util';
 import type { InterruptResponse } from '../interrupts/dto/interrupt.response';
 import type { SessionResponse } from '../sessions/dto/session.response';
@@ -45,9 +45,14 @@ export interface OutboxListener {
   ): Promise<void>;
 }
 
-/** Who caused the events, when a member did (people are not told about what they did themselves). */
+/**
+ * Who caused the events: `memberId` when a member did (people are not told about what they did
+ * themselves); `actor`, where a listener's message names who did it (a withdrawal: the member or
+ * the agent's key).
+ */
 export interface OutboxCause {
   memberId?: string;
+  actor?: AuditActorRef;
 }
 
 /**

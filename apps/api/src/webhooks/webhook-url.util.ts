@@ -208,3 +208,27 @@ export async function checkEndpointUrl(
   }
   return { url: url.toString() };
 }
+
+/**
+ * Before each attempt (webhooks, resumeUrls): the rules of creation again (a URL stored outside
+ * production, say), then the addresses, the resolution bounded by the attempt's time (a hanging
+ * resolver must not outlive a claim's lease). The URL and where to connect, or why not to.
+ */
+export async function checkForAttempt(
+  raw: string,
+  production: boolean,
+  resolve: AddressResolver,
+  timeoutMs: number,
+): Promise<{ url: URL; target: ResolvedAddress[] } | string> {
+  const url = checkUrlShape(raw, production);
+  if (typeof url === 'string') return url;
+  let timer: NodeJS.Timeout | undefined;
+  const target = await Promise.race([
+    resolveTarget(url, production, resolve),
+    new Promise<string>(
+      (done) =>
+        (timer = setTimeout(() => done('its host name could not be resolved in time.'), timeoutMs)),
+    ),
+  ]).finally(() => clearTimeout(timer));
+  return typeof target === 'string' ? target : { url, target };
+}

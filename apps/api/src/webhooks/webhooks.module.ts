@@ -105,7 +105,8 @@ import { WEBHOOK_RESOLVER, WEBHOOK_SECRET_BOX, WebhooksService } from './webhook
       },
     },
   ],
-  exports: [WebhookOutbox],
+  // The resumeUrl worker (interrupts) sends as webhooks do, with the same URL checks.
+  exports: [WebhookOutbox, WebhookSender, WEBHOOK_RESOLVER],
 })
 export class WebhooksModule implements OnApplicationShutdown {
   constructor(@Inject(WebhookSender) private readonly sender: WebhookSender) {}

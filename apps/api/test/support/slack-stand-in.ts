@@ -17,6 +17,29 @@ export interface SlackUser {
   emailConfirmed?: boolean;
 }
 
+export type SlackBlock = {
+  type: string;
+  elements?: { action_id?: string; value?: string; text?: { text: string } }[];
+  text?: { text: string };
+};
+
+/** The texts and buttons of a message as Slack shows it. */
+export function shown(args: Record<string, unknown>) {
+  const blocks = args.blocks as SlackBlock[];
+  const texts = blocks.flatMap((b) => [
+    ...(b.text === undefined ? [] : [b.text.text]),
+    ...(b.type === 'context'
+      ? (b.elements ?? []).map((e) => (e as unknown as { text: string }).text)
+      : []),
+  ]);
+  const buttons = blocks
+    .filter((b) => b.type === 'actions')
+    .flatMap((b) => b.elements ?? [])
+    .filter((e) => e.value !== undefined)
+    .map((e) => ({ label: e.text?.text, value: e.value as string, actionId: e.action_id }));
+  return { text: args.text as string, texts, buttons };
+}
+
 /**
  * A real HTTP server on loopback standing in for Slack's Web API (Slack itself cannot be
  * reached from the test machines): it answers `auth.test`, `chat.postMessage`, `chat.update`,

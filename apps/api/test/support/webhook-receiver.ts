@@ -139,3 +139,20 @@ export class WebhookReceiver {
     for (const listener of [...this.listeners]) listener();
   }
 }
+
+/** The receivers a suite starts as its tests need them, stopped together in its afterAll. */
+export class WebhookReceivers {
+  private readonly started: WebhookReceiver[] = [];
+
+  /** A new receiver, listening, answering as `answer` says (default 204). */
+  async start(answer?: ConstructorParameters<typeof WebhookReceiver>[0]): Promise<WebhookReceiver> {
+    const r = new WebhookReceiver(answer);
+    await r.start();
+    this.started.push(r);
+    return r;
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all(this.started.map((r) => r.stop()));
+  }
+}

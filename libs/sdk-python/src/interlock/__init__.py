@@ -51,6 +51,7 @@ from .webhooks import (
     WebhookEvent,
     Webhooks,
     WebhookVerificationError,
+    resume_signing_secret,
 )
 
 __all__ = [
@@ -111,6 +112,7 @@ __all__ = [
     "interrupts_from_langgraph",
     "require_approval",
     "response_schema_of",
+    "resume_signing_secret",
     "to_langgraph_resume",
     "verify_decisions",
 ]

@@ -46,6 +46,7 @@ __all__ = [
     "WebhookVerificationError",
     "WebhookVerificationErrorCode",
     "Webhooks",
+    "resume_signing_secret",
 ]
 
 #: Seconds a webhook's timestamp may be away from now (either way): 5 minutes.
@@ -53,6 +54,23 @@ DEFAULT_WEBHOOK_TOLERANCE_SECONDS = 300
 _SECRET_PREFIX = "whsec_"
 _BASE64 = re.compile(r"^[A-Za-z0-9+/]*={0,2}$")
 _TIMESTAMP = re.compile(r"^\d{1,15}$")
+
+#: What a resumeUrl's signing secret is derived from, besides the key.
+_RESUME_SECRET_CONTEXT = b"interlock resumeUrl signing secret v1"
+
+
+def resume_signing_secret(api_key: str) -> str:
+    """The secret an interrupt's ``resume_url`` POST is signed with.
+
+    ``whsec_`` + base64 of HMAC-SHA-256, under the API key that opened the interrupt, of a fixed
+    text. The agent already holds its key, so no secret is sent or shown anywhere: pass the result
+    to ``webhooks.verify`` / ``unwrap``.
+    """
+    if not api_key:
+        raise InterlockError("resume_signing_secret needs the API key.")
+    mac = hmac.new(api_key.encode("utf-8"), _RESUME_SECRET_CONTEXT, hashlib.sha256).digest()
+    return _SECRET_PREFIX + base64.b64encode(mac).decode("ascii")
+
 
 WebhookVerificationErrorCode = Literal[
     "missing_header",

@@ -3,7 +3,9 @@ and langgraph packages of the dev environment. Each fenced ```python block is ty
 ``mypy --strict``, then run as its own script with its own API key, while a member answers what that
 key opened (``openedBy=me``) through the human route with the session cookie. A block that cannot run
 here (installing from the package index, the repository's shell commands) carries
-``<!-- readme-check: skip: <why> -->`` on the line before its fence; any other block must run."""
+``<!-- readme-check: skip: <why> -->`` on the line before its fence; any other block must run. A block for a
+framework with an environment of its own carries ``<!-- readme-check: venv <name> -->`` and runs there
+(tests/crewai/test_crewai_readme.py for ``crewai``), with these same helpers."""
 
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ pytestmark = pytest.mark.integration
 SDK_DIR = Path(__file__).resolve().parents[2]
 README = SDK_DIR / "README.md"
 SKIP_MARKER = re.compile(r"^<!--\s*readme-check:\s*skip:\s*(\S.*?)\s*-->$")
+VENV_MARKER = re.compile(r"^<!--\s*readme-check:\s*venv\s+(\w+)\s*-->$")
 NEEDS_HUMAN = re.compile(
     r"\.(wait_for_answer|review_langgraph)\(|\b(review_interruptions|interlock_approvals|review_deferred|ask|ask_async)\("
 )
@@ -39,6 +42,7 @@ class Block:
     heading: str
     code: str
     skip: Optional[str]
+    venv: Optional[str]
 
     @property
     def label(self) -> str:
@@ -71,13 +75,17 @@ def readme_blocks(path: Path) -> list[Block]:
         while before >= 0 and lines[before].strip() == "":
             before -= 1
         marker = SKIP_MARKER.match(lines[before].strip()) if before >= 0 else None
-        blocks.append(Block(start + 1, lang, heading, "\n".join(body) + "\n", marker.group(1) if marker else None))
+        venv = VENV_MARKER.match(lines[before].strip()) if before >= 0 else None
+        code = "\n".join(body) + "\n"
+        blocks.append(
+            Block(start + 1, lang, heading, code, marker.group(1) if marker else None, venv.group(1) if venv else None)
+        )
         i += 1
     return blocks
 
 
 BLOCKS = readme_blocks(README)
-EXAMPLES = [b for b in BLOCKS if b.lang == "python" and b.skip is None]
+EXAMPLES = [b for b in BLOCKS if b.lang == "python" and b.skip is None and b.venv is None]
 
 
 @dataclass
@@ -147,6 +155,12 @@ def run_example(live: Live, script: Path) -> Run:
             "PATH": os.environ.get("PATH", ""),
             "INTERLOCK_API_KEY": api_key,
             "INTERLOCK_BASE_URL": live.base_url,
+            # A venv without the SDK installed (python-sdk.mjs --venv) finds it here; CrewAI's telemetry off.
+            **{
+                k: os.environ[k]
+                for k in ("PYTHONPATH", "CREWAI_DISABLE_TELEMETRY", "OTEL_SDK_DISABLED")
+                if k in os.environ
+            },
         }
         done = threading.Event()
         with ThreadPoolExecutor(max_workers=1) as human:
@@ -192,6 +206,8 @@ def test_every_block_runs_except_the_few_marked_as_not_runnable_here() -> None:
     assert [b.label for b in BLOCKS if b.lang != "python" and b.skip is None] == []
     # Named by section, so a new skip is a decision someone makes here.
     assert [b.heading for b in BLOCKS if b.skip is not None] == ["Install", "Webhooks", "Development"]
+    # Run in their own venv by their own test (tests/crewai/test_crewai_readme.py).
+    assert [(b.heading, b.venv) for b in BLOCKS if b.venv is not None] == [("CrewAI", "crewai")]
     assert len(EXAMPLES) >= 10
 
 

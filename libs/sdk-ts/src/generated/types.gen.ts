@@ -716,6 +716,10 @@ export type CreateInterruptDto = {
      */
     onTimeout?: OnTimeout;
     /**
+     * When the interrupt is answered, expires or is withdrawn, the service POSTs the result here once (the webhook payload {id, type, createdAt, organisationId, data: the interrupt}), signed as webhooks are under resumeSigningSecret(the API key that opened it), retried on the webhook schedule. The webhook URL rules apply: https (http only to loopback, outside production), no credentials, in production no private, loopback, link-local or metadata address. Never shown again.
+     */
+    resumeUrl?: string;
+    /**
      * A session of this organisation; null is no session.
      */
     sessionId?: string | null;
@@ -1599,6 +1603,10 @@ export type NotificationPreferenceSet = {
      */
     'interrupt.assigned'?: NotificationChannelModes;
     /**
+     * An interrupt that waited on you no longer does: withdrawn (by whom, and why) or expired at its deadline. To its assignee, or to every reader when nobody is assigned; never to the member who withdrew it.
+     */
+    'interrupt.closed'?: NotificationChannelModes;
+    /**
      * An interrupt assigned to you or your team was answered.
      */
     'interrupt.decided'?: NotificationChannelModes;
@@ -2269,7 +2277,7 @@ export type UpdateInterruptDeadlineSettingsDto = {
 
 export type UpdateNotificationPreferencesDto = {
     /**
-     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder.
+     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed.
      */
     preferences?: NotificationPreferenceSet;
     /**
@@ -2280,7 +2288,7 @@ export type UpdateNotificationPreferencesDto = {
 
 export type UpdateNotificationSettingsDto = {
     /**
-     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder. Replaces the defaults.
+     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed. Replaces the defaults.
      */
     defaults?: NotificationPreferenceSet;
     /**

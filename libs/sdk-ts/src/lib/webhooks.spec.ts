@@ -4,7 +4,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { Webhook as Reference } from 'standardwebhooks';
 import { Interlock } from './client';
 import { InterlockError } from './errors';
-import { Webhooks, WebhookVerificationError } from './webhooks';
+import { resumeSigningSecret, Webhooks, WebhookVerificationError } from './webhooks';
 
 const secret = `whsec_${randomBytes(32).toString('base64')}`;
 const webhooks = new Webhooks({ secret });
@@ -238,5 +238,29 @@ describe('webhooks.unwrap', () => {
     expect(await client.withOptions({ timeout: 1000 }).webhooks.unwrap(body, signed())).toEqual(
       event,
     );
+  });
+});
+
+describe('resumeSigningSecret', () => {
+  const apiKey = 'il_live_4f2a9c0e1b7d4e3f8a6b5c4d3e2f1a0b';
+
+  it('is whsec_ + base64 of HMAC-SHA-256 under the key of the fixed text (SPEC §8e)', async () => {
+    const expected = createHmac('sha256', apiKey)
+      .update('interlock resumeUrl signing secret v1')
+      .digest('base64');
+    await expect(resumeSigningSecret(apiKey)).resolves.toBe(`whsec_${expected}`);
+    await expect(resumeSigningSecret(`${apiKey}x`)).resolves.not.toBe(`whsec_${expected}`);
+  });
+
+  it('verifies a resume POST signed under it, and refuses one signed under another key’s', async () => {
+    const mine = await resumeSigningSecret(apiKey);
+    await expect(webhooks.unwrap(body, signed(body, mine), mine)).resolves.toEqual(event);
+    const theirs = await resumeSigningSecret('il_live_someone-else');
+    const error = await failure(webhooks.verify(body, signed(body, theirs), mine));
+    expect(error.code).toBe('invalid_signature');
+  });
+
+  it('needs a key', async () => {
+    await expect(resumeSigningSecret('')).rejects.toThrow(InterlockError);
   });
 });

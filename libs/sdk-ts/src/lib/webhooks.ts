@@ -47,7 +47,7 @@ interface Subtle {
     key: Uint8Array,
     algorithm: { name: 'HMAC'; hash: 'SHA-256' },
     extractable: false,
-    usages: ['verify'],
+    usages: ['verify'] | ['sign'],
   ): Promise<unknown>;
   verify(
     algorithm: 'HMAC',
@@ -55,6 +55,7 @@ interface Subtle {
     signature: Uint8Array,
     data: Uint8Array,
   ): Promise<boolean>;
+  sign(algorithm: 'HMAC', key: unknown, data: Uint8Array): Promise<ArrayBuffer>;
 }
 
 async function subtle(): Promise<Subtle> {
@@ -97,6 +98,29 @@ function secretBytes(secret: string | undefined): Uint8Array {
   if (bytes === undefined || bytes.length === 0)
     throw new InterlockError('Invalid webhook secret: expected whsec_ followed by base64.');
   return bytes;
+}
+
+/** What a resumeUrl's signing secret is derived from, besides the key. */
+const RESUME_SECRET_CONTEXT = 'interlock resumeUrl signing secret v1';
+
+/**
+ * The secret an interrupt's `resumeUrl` POST is signed with: `whsec_` + base64 of HMAC-SHA-256,
+ * under the API key that opened the interrupt, of a fixed text. The agent already holds its key,
+ * so no secret is sent or shown anywhere: pass the result to `webhooks.verify` / `unwrap`.
+ */
+export async function resumeSigningSecret(apiKey: string): Promise<string> {
+  if (apiKey === '') throw new InterlockError('resumeSigningSecret needs the API key.');
+  const encoder = new TextEncoder();
+  const crypto = await subtle();
+  const key = await crypto.importKey(
+    'raw',
+    encoder.encode(apiKey),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
+  const mac = new Uint8Array(await crypto.sign('HMAC', key, encoder.encode(RESUME_SECRET_CONTEXT)));
+  return `${SECRET_PREFIX}${btoa(String.fromCharCode(...mac))}`;
 }
 
 /**

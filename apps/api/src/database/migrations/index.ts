@@ -43,6 +43,7 @@ import { ClassificationSuggestions1795772000001 } from './1795772000001-classifi
 import { EmailVerification1795773000000 } from './1795773000000-email-verification';
 import { InterruptOpenedByName1795774000000 } from './1795774000000-interrupt-opened-by-name';
 import { InterruptApprovals1795775000000 } from './1795775000000-interrupt-approvals';
+import { InterruptResumes1795776000000 } from './1795776000000-interrupt-resumes';
 import { ClassificationClassifier1795777000000 } from './1795777000000-classification-classifier';
 
 export const MIGRATIONS = [
@@ -90,5 +91,6 @@ export const MIGRATIONS = [
   EmailVerification1795773000000,
   InterruptOpenedByName1795774000000,
   InterruptApprovals1795775000000,
+  InterruptResumes1795776000000,
   ClassificationClassifier1795777000000,
 ];

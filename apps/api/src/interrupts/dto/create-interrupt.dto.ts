@@ -25,6 +25,7 @@ import type { Decision } from '../interrupt-decision.entity';
 import { OptionalField } from '../../http/optional-field.decorator';
 import { ON_TIMEOUT, type OnTimeout } from '../interrupt.entity';
 import { responseSchemaProblem } from '@interlock/domain';
+import { MAX_URL_LENGTH, URL_PATTERN } from '../../webhooks/webhook-url.util';
 
 import { MAX_TIMEOUT_SECONDS } from '@interlock/domain';
 export { MAX_TIMEOUT_SECONDS };
@@ -260,4 +261,19 @@ export class CreateInterruptDto {
   @OptionalField()
   @IsIn(ON_TIMEOUT)
   onTimeout?: OnTimeout;
+
+  @ApiPropertyOptional({
+    maxLength: MAX_URL_LENGTH,
+    pattern: URL_PATTERN,
+    example: 'https://agents.example.com/resume/run-42',
+    description:
+      'When the interrupt is answered, expires or is withdrawn, the service POSTs the result here once (the webhook payload ' +
+      '{id, type, createdAt, organisationId, data: the interrupt}), signed as webhooks are under resumeSigningSecret(the API key ' +
+      'that opened it), retried on the webhook schedule. The webhook URL rules apply: https (http only to loopback, outside ' +
+      'production), no credentials, in production no private, loopback, link-local or metadata address. Never shown again.',
+  })
+  @OptionalField()
+  @IsString()
+  @MaxLength(MAX_URL_LENGTH)
+  resumeUrl?: string;
 }

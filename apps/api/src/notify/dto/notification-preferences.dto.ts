@@ -73,6 +73,13 @@ export class NotificationPreferenceSet {
       "A reminder that an interrupt still waits (an escalation chain's remind step): to its assignee, or to every reader when nobody is assigned.",
   })
   'interrupt.reminder'?: NotificationChannelModes;
+
+  @ApiPropertyOptional({
+    type: NotificationChannelModes,
+    description:
+      'An interrupt that waited on you no longer does: withdrawn (by whom, and why) or expired at its deadline. To its assignee, or to every reader when nobody is assigned; never to the member who withdrew it.',
+  })
+  'interrupt.closed'?: NotificationChannelModes;
 }
 
 /** A member's own choices: what is given replaces what was there. */

@@ -1,4 +1,4 @@
-import type { InterruptNotice } from '../notification-outbox';
+import { stateOf, type InterruptNotice } from '../notification-outbox';
 
 /** What a button carries back to us in Slack's interaction payload (compact JSON). */
 export interface SlackButtonValue {
@@ -22,12 +22,6 @@ const DECIDED: Record<string, string> = {
   reject: 'Rejected',
   edit: 'Approved with changes',
   respond: 'Answered',
-};
-
-const CLOSED: Record<string, string> = {
-  answered: 'Answered',
-  expired: 'Expired: its deadline passed before every action was decided',
-  withdrawn: 'Withdrawn by the agent',
 };
 
 /** Slack's limits on a text object, cut with an ellipsis. */
@@ -54,7 +48,7 @@ const plain = (text: string, max = 3000) => ({
  */
 export function renderSlackMessage(interrupt: InterruptNotice, dashboardUrl: string): SlackMessage {
   const open = interrupt.status === 'open';
-  const state = open ? 'Waiting for a decision' : (CLOSED[interrupt.status] ?? interrupt.status);
+  const state = stateOf(interrupt);
   const blocks: Record<string, unknown>[] = [{ type: 'header', text: plain(interrupt.title, 150) }];
   if (interrupt.description !== null && interrupt.description !== '')
     blocks.push({ type: 'section', text: plain(interrupt.description, 2900) });

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../database/query-rows.util';
-import type { OutboxEvent, OutboxListener } from '../../webhooks/webhook-outbox';
+import type { OutboxCause, OutboxEvent, OutboxListener } from '../../webhooks/webhook-outbox';
 import { interruptsOf, toNotice } from '../notification-outbox';
 
 /**
@@ -43,6 +43,7 @@ export class SlackOutbox implements OutboxListener {
     tx: Queryable,
     organisationId: string,
     events: readonly OutboxEvent[],
+    cause: OutboxCause = {},
   ): Promise<void> {
     // A new interrupt is posted as argus left it in the same write (or not at all, if argus
     // decided it): its later events there are part of its creation.
@@ -55,7 +56,7 @@ export class SlackOutbox implements OutboxListener {
         event.type === 'interrupt.created'
           ? (latest.get(event.subjectId) as typeof event.data)
           : (event as Extract<OutboxEvent, { type: 'interrupt.assigned' }>).data;
-      const notice = JSON.stringify(toNotice(interrupt));
+      const notice = JSON.stringify(toNotice(interrupt, cause));
       const mayPost =
         interrupt.status === 'open' &&
         (event.type === 'interrupt.created' ||

@@ -98,7 +98,11 @@ export class SlackRepository {
     await tx.query(`DELETE FROM slack_connections WHERE organisation_id = $1`, [organisationId]);
   }
 
-  /** The current member whose email is `email` (case-insensitively), if any. */
+  /**
+   * The current member whose email is `email` (case-insensitively) and verified (SPEC §8f), if
+   * any: an address somebody signed up with but never proved names nobody, so a Slack user whose
+   * confirmed address it is cannot decide as that account.
+   */
   async memberByEmail(
     db: Queryable,
     organisationId: string,
@@ -107,7 +111,8 @@ export class SlackRepository {
     const [row] = await queryRows<{ user_id: string }>(
       db,
       `SELECT m.user_id FROM memberships m JOIN users u ON u.id = m.user_id
-        WHERE m.organisation_id = $1 AND m.left_at IS NULL AND lower(u.email) = lower($2)`,
+        WHERE m.organisation_id = $1 AND m.left_at IS NULL AND lower(u.email) = lower($2)
+          AND u.email_verified_at IS NOT NULL`,
       [organisationId, email],
     );
     return row?.user_id;

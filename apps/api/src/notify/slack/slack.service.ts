@@ -38,7 +38,7 @@ export const SLACK_ERRORS = {
 /** What Slack users are told, in a message only they see, when a button does not decide. */
 export const SLACK_REPLIES = {
   unlinked:
-    'Your Slack account is not linked to a member of this Interlock organisation (its email address is not a member’s). Decide in Interlock instead.',
+    'Your Slack account is not linked to a member of this Interlock organisation (its email address is not a member’s verified address). Decide in Interlock instead.',
   mayNotDecide: 'You may not decide interrupts in this Interlock organisation.',
   changed:
     'This action is not the one the message showed: open the interrupt in Interlock to decide.',

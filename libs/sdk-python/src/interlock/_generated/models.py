@@ -2305,6 +2305,16 @@ class CreateInterruptDto(InterlockModel):
     """
     What the deadline does: reject every undecided action (the default), approve them (only where the organisation allows it), or escalate the interrupt and extend the deadline once by the same time.
     """
+    resume_url: Optional[str] = Field(
+        None,
+        alias='resumeUrl',
+        examples=['https://agents.example.com/resume/run-42'],
+        max_length=2048,
+        pattern='^(https://[A-Za-z][A-Za-z0-9-]*([.][A-Za-z][A-Za-z0-9-]*)*|http://(localhost|127[.]0[.]0[.]1|\\[::1\\]))(:[0-9]{1,4})?(/[^\\u0000]*)?$',
+    )
+    """
+    When the interrupt is answered, expires or is withdrawn, the service POSTs the result here once (the webhook payload {id, type, createdAt, organisationId, data: the interrupt}), signed as webhooks are under resumeSigningSecret(the API key that opened it), retried on the webhook schedule. The webhook URL rules apply: https (http only to loopback, outside production), no credentials, in production no private, loopback, link-local or metadata address. Never shown again.
+    """
     session_id: Optional[str] = Field(None, alias='sessionId')
     """
     A session of this organisation; null is no session.
@@ -2614,6 +2624,12 @@ class NotificationPreferenceSet(InterlockModel):
     )
     """
     An interrupt assigned to you or a team of yours.
+    """
+    interrupt_closed: Optional[NotificationChannelModes] = Field(
+        None, alias='interrupt.closed'
+    )
+    """
+    An interrupt that waited on you no longer does: withdrawn (by whom, and why) or expired at its deadline. To its assignee, or to every reader when nobody is assigned; never to the member who withdrew it.
     """
     interrupt_decided: Optional[NotificationChannelModes] = Field(
         None, alias='interrupt.decided'
@@ -3065,7 +3081,7 @@ class UpdateNotificationPreferencesDto(InterlockModel):
     )
     preferences: Optional[NotificationPreferenceSet] = None
     """
-    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder.
+    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed.
     """
     time_zone: Optional[str] = Field(
         None,
@@ -3086,7 +3102,7 @@ class UpdateNotificationSettingsDto(InterlockModel):
     )
     defaults: Optional[NotificationPreferenceSet] = None
     """
-    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder. Replaces the defaults.
+    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed. Replaces the defaults.
     """
     token_actions: Optional[bool] = Field(None, alias='tokenActions')
     """

@@ -65,6 +65,7 @@ def _create_body(
     metadata: Optional[Mapping[str, Any]],
     timeout_seconds: Optional[int] = None,
     on_timeout: Optional[OnTimeout] = None,
+    resume_url: Optional[str] = None,
 ) -> Mapping[str, Any]:
     return compact(
         {
@@ -76,6 +77,7 @@ def _create_body(
             "metadata": dict(metadata) if metadata is not None else None,
             "timeoutSeconds": timeout_seconds,
             "onTimeout": on_timeout,
+            "resumeUrl": resume_url,
         }
     )
 

@@ -19,6 +19,11 @@ export const KINDS = [
     label: 'Reminder',
     hint: 'An interrupt still waits for you (its escalation chain reminds)',
   },
+  {
+    kind: 'interrupt.closed',
+    label: 'Withdrawn or expired',
+    hint: 'An interrupt that waited for you no longer does: who withdrew it and why, or its deadline passed',
+  },
 ] as const;
 
 type Kind = (typeof KINDS)[number]['kind'];

@@ -47,6 +47,7 @@ class AsyncInterrupts(_Interrupts["AsyncInterlock", "AsyncInterruptPages"]):
         metadata: Optional[Mapping[str, Any]] = None,
         timeout_seconds: Optional[int] = None,
         on_timeout: Optional[OnTimeout] = None,
+        resume_url: Optional[str] = None,
         timeout: Optional[Timeout] = None,
         max_retries: Optional[int] = None,
         idempotency_key: Optional[str] = None,
@@ -56,9 +57,18 @@ class AsyncInterrupts(_Interrupts["AsyncInterlock", "AsyncInterruptPages"]):
     ) -> Interrupt:
         """Opens an interrupt in the organisation's inbox. ``timeout_seconds`` sets a deadline, at which the
         service applies ``on_timeout`` (``"reject"`` by default, ``"approve"`` where the organisation allows it,
-        or ``"escalate"``) as actor system."""
+        or ``"escalate"``) as actor system. ``resume_url``: when the interrupt is answered, expires or is
+        withdrawn, the service POSTs the result there once, signed under ``resume_signing_secret(api_key)``."""
         body = _create_body(
-            title, action_requests, description, external_id, session_id, metadata, timeout_seconds, on_timeout
+            title,
+            action_requests,
+            description,
+            external_id,
+            session_id,
+            metadata,
+            timeout_seconds,
+            on_timeout,
+            resume_url,
         )
         options = RequestOptions(timeout, max_retries, idempotency_key, extra_headers, extra_query, extra_body)
         return await self._client.request_model(Interrupt, "POST", "/api/interrupts", body=body, options=options)

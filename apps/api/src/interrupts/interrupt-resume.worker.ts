@@ -1,0 +1,160 @@
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import type { WebhookConfig } from '../config/app-config';
+import { queryRows } from '../database/query-rows.util';
+import type { JobWorker } from '../jobs/job-runner';
+import { retryDelayMs } from '../webhooks/webhook-retry.util';
+import type { AttemptResult, WebhookSender } from '../webhooks/webhook-sender';
+import { type AddressResolver, checkForAttempt } from '../webhooks/webhook-url.util';
+import type { InterruptResumes } from './interrupt-resumes';
+
+interface ClaimedResume {
+  organisation_id: string;
+  interrupt_id: string;
+  sealed: Buffer;
+  event_id: string;
+  body: string;
+  attempt_count: number;
+  max_attempts: number;
+}
+
+/**
+ * Claims due resumes: FOR UPDATE SKIP LOCKED, so of several instances exactly one takes each. A
+ * claim is a lease: the row turns `delivering` with `due_at` the lease's end, and is due again
+ * if this instance dies before it records the attempt.
+ */
+const CLAIM = `
+WITH due AS (
+  SELECT organisation_id, interrupt_id FROM interrupt_resumes
+   WHERE status IN ('pending', 'delivering') AND due_at <= now()
+   ORDER BY due_at
+   LIMIT $1
+   FOR UPDATE SKIP LOCKED
+)
+UPDATE interrupt_resumes r
+   SET status = 'delivering', attempt_count = r.attempt_count + 1, last_attempt_at = now(),
+       due_at = now() + $2::int * interval '1 millisecond'
+  FROM due
+ WHERE r.organisation_id = due.organisation_id AND r.interrupt_id = due.interrupt_id
+RETURNING r.organisation_id, r.interrupt_id, r.sealed, r.event_id, r.body, r.attempt_count, r.max_attempts`;
+
+/** Records an attempt, if the row is still this attempt's (a lease that ran out may have been taken over). */
+const RECORD = `
+UPDATE interrupt_resumes
+   SET status = $4::text,
+       due_at = CASE WHEN $4::text = 'pending' THEN now() + $5::int * interval '1 millisecond' END,
+       last_response_status = $6::int, last_error = $7::text,
+       finished_at = CASE WHEN $4::text IN ('succeeded', 'failed') THEN now() END
+ WHERE organisation_id = $1 AND interrupt_id = $2 AND status = 'delivering' AND attempt_count = $3`;
+
+/**
+ * POSTs each ended interrupt's result to its resumeUrl (SPEC §8e): signed as webhooks are
+ * (Standard Webhooks, under the secret derived from the opening key), the webhook URL rules
+ * checked again and the host resolved and checked before every attempt, retried on the webhook
+ * schedule (`WEBHOOK_RETRY_SCHEDULE`) and then marked failed. Driven by the job runner on every
+ * instance, woken by the organisation-event announcements that follow every change.
+ */
+export class InterruptResumeWorker implements JobWorker {
+  static readonly NAME = 'interrupt-resumes';
+  readonly name = InterruptResumeWorker.NAME;
+  readonly idleMs: number;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly leaseMs: number;
+  private stopping = false;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: WebhookConfig,
+    private readonly production: boolean,
+    private readonly resumes: InterruptResumes,
+    private readonly sender: WebhookSender,
+    private readonly resolve: AddressResolver,
+    private readonly logger: Logger,
+    private readonly wakeMe: () => void,
+  ) {
+    this.idleMs = config.pollMs;
+    this.leaseMs = 2 * config.timeoutMs + 5_000;
+  }
+
+  async poll(): Promise<boolean> {
+    const free = this.config.concurrency - this.inFlight.size;
+    if (free <= 0 || this.stopping) return false;
+    const rows = await queryRows<ClaimedResume>(this.dataSource, CLAIM, [free, this.leaseMs]);
+    for (const row of rows) {
+      const run: Promise<void> = this.attempt(row)
+        .catch((error: unknown) => {
+          this.logger.error(
+            { err: error, interruptId: row.interrupt_id },
+            'resumeUrl attempt could not be recorded',
+          );
+        })
+        .finally(() => {
+          this.inFlight.delete(run);
+          this.wakeMe();
+        });
+      this.inFlight.add(run);
+    }
+    return rows.length === free;
+  }
+
+  async drain(): Promise<void> {
+    this.stopping = true;
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async attempt(row: ClaimedResume): Promise<void> {
+    const result = await this.send(row);
+    const ok = result.error === null;
+    const status = ok ? 'succeeded' : row.attempt_count < row.max_attempts ? 'pending' : 'failed';
+    const delay =
+      status === 'pending' ? retryDelayMs(this.config.retryScheduleMs, row.attempt_count) : 0;
+    await this.dataSource.query(RECORD, [
+      row.organisation_id,
+      row.interrupt_id,
+      row.attempt_count,
+      status,
+      delay,
+      result.status,
+      result.error,
+    ]);
+    // Never the URL: a pre-signed one is a credential.
+    this.logger.info(
+      {
+        interruptId: row.interrupt_id,
+        eventId: row.event_id,
+        attempt: row.attempt_count,
+        status,
+        responseStatus: result.status,
+        durationMs: result.durationMs,
+      },
+      'resumeUrl attempt',
+    );
+  }
+
+  private async send(row: ClaimedResume): Promise<AttemptResult> {
+    let target: { url: string; secret: string };
+    try {
+      target = this.resumes.open(row.sealed, row.organisation_id, row.interrupt_id);
+    } catch {
+      // Sealed under another server secret (API_KEY_PEPPER changed): nothing can mend it.
+      return {
+        status: null,
+        durationMs: 0,
+        error: 'Not sent: the resumeUrl cannot be read.',
+      };
+    }
+    const checked = await checkForAttempt(
+      target.url,
+      this.production,
+      this.resolve,
+      this.config.timeoutMs,
+    );
+    if (typeof checked === 'string')
+      return { status: null, durationMs: 0, error: `Not sent: ${checked}` };
+    return this.sender.send(checked.url, checked.target, {
+      id: row.event_id,
+      body: row.body,
+      secrets: [target.secret],
+    });
+  }
+}

@@ -1,0 +1,255 @@
+import { createHmac } from 'node:crypto';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { Webhook } from 'standardwebhooks';
+import { InterruptLifecycleService } from '../src/interrupts/interrupt-lifecycle.service';
+import { createApiKey, signUpOwner, SignedUpOwner } from './support/factories';
+import { startTestApp, TestApp } from './support/test-app';
+import { waitFor } from './support/wait-for';
+import { ReceivedRequest, WebhookReceiver, WebhookReceivers } from './support/webhook-receiver';
+
+/**
+ * The signing secret as an agent computes it from its key (SPEC §8e), written out here rather
+ * than imported, so the test holds the service to the documented derivation.
+ */
+function secretOf(apiKey: string): string {
+  const mac = createHmac('sha256', apiKey).update('interlock resumeUrl signing secret v1');
+  return `whsec_${mac.digest('base64')}`;
+}
+
+describe('resumeUrl (SPEC §8e): the result POSTed once, signed, retried', () => {
+  let t: TestApp;
+  let owner: SignedUpOwner;
+  let key: string;
+  const receivers = new WebhookReceivers();
+  const http = () => request(t.app.getHttpServer());
+  const db = () => t.app.get(DataSource);
+
+  beforeAll(async () => {
+    t = await startTestApp({
+      env: {
+        // Three attempts: the first, then after ~300 ms and ~600 ms.
+        WEBHOOK_RETRY_SCHEDULE: '300ms,600ms',
+        WEBHOOK_POLL_INTERVAL: '50ms',
+        WEBHOOK_TIMEOUT: '5s',
+      },
+    });
+    owner = await signUpOwner(t.app.getHttpServer(), { name: 'Ada Lovelace' });
+    key = (await createApiKey(t.app.getHttpServer(), owner.cookie)).key;
+  });
+  afterAll(async () => {
+    await t.close();
+    await receivers.stopAll();
+  });
+
+  const receiver = (answer?: ConstructorParameters<typeof WebhookReceiver>[0]) =>
+    receivers.start(answer);
+  const open = (extra: Record<string, unknown>, apiKey = key) =>
+    http()
+      .post('/api/interrupts')
+      .set('x-api-key', apiKey)
+      .send({ title: 'Refund order 1138', actionRequests: [{ name: 'refund' }], ...extra });
+  const opened = async (resumeUrl: string, extra: Record<string, unknown> = {}) => {
+    const res = await open({ resumeUrl, ...extra });
+    expect(res.status).toBe(201);
+    return res.body.id as string;
+  };
+  const resumeRow = async (id: string) => {
+    const [row] = await db().query(
+      `SELECT status, attempt_count, last_response_status, last_error FROM interrupt_resumes WHERE organisation_id = $1 AND interrupt_id = $2`,
+      [owner.organisationId, id],
+    );
+    return row as {
+      status: string;
+      attempt_count: number;
+      last_response_status: number | null;
+      last_error: string | null;
+    };
+  };
+  const settled = (id: string, status: string) =>
+    waitFor(async () => (await resumeRow(id))?.status === status, `the resume to be ${status}`);
+  const verify = (req: ReceivedRequest, apiKey = key) =>
+    new Webhook(secretOf(apiKey)).verify(req.body, req.headers) as {
+      id: string;
+      type: string;
+      createdAt: string;
+      organisationId: string;
+      data: Record<string, unknown>;
+    };
+
+  it('answered: POSTs the interrupt once, signed under the key’s derived secret, with the API’s record', async () => {
+    const r = await receiver();
+    const id = await opened(`${r.url}/run-42?token=pre-signed-secret`);
+    expect(await resumeRow(id)).toMatchObject({ status: 'waiting', attempt_count: 0 });
+
+    const decided = await http()
+      .post(`/api/interrupts/${id}/decisions`)
+      .set('cookie', owner.cookie)
+      .send({ actionName: 'refund', decision: 'approve' });
+    expect(decided.status).toBe(201);
+    await r.until(() => r.requests.length >= 1, 30_000, 'the resume POST');
+    await settled(id, 'succeeded');
+
+    const [req] = r.requests;
+    expect(req.method).toBe('POST');
+    expect(req.path).toBe('/hooks/run-42?token=pre-signed-secret');
+    expect(req.headers['content-type']).toBe('application/json');
+    const payload = verify(req);
+    expect(Object.keys(payload).sort()).toEqual([
+      'createdAt',
+      'data',
+      'id',
+      'organisationId',
+      'type',
+    ]);
+    expect(payload).toMatchObject({
+      type: 'interrupt.answered',
+      organisationId: owner.organisationId,
+    });
+    expect(req.headers['webhook-id']).toBe(payload.id);
+    const read = await http().get(`/api/interrupts/${id}`).set('x-api-key', key);
+    expect(payload.data).toEqual(read.body);
+    expect(payload.data).toMatchObject({
+      status: 'answered',
+      decisions: [{ decision: 'approve' }],
+    });
+    // Another key's secret does not verify it.
+    const other = (await createApiKey(t.app.getHttpServer(), owner.cookie)).key;
+    expect(() => verify(req, other)).toThrow();
+    // Once: succeeded rows are never claimed again.
+    expect(r.requests).toHaveLength(1);
+    expect(await resumeRow(id)).toMatchObject({ attempt_count: 1, last_response_status: 204 });
+    // The URL (a pre-signed one is a credential) is in no log line and no response.
+    expect(JSON.stringify(t.logs)).not.toContain('pre-signed-secret');
+    expect(JSON.stringify(read.body)).not.toContain('pre-signed-secret');
+  });
+
+  it('withdrawn: a failed attempt is retried with the same webhook-id until the receiver takes it', async () => {
+    const r = await receiver((_req, index) => ({ status: index === 0 ? 503 : 204 }));
+    const id = await opened(r.url);
+    const cancelled = await http()
+      .post(`/api/interrupts/${id}/cancel`)
+      .set('x-api-key', key)
+      .send({ reason: 'The customer paid after all.' });
+    expect(cancelled.status).toBe(200);
+    await settled(id, 'succeeded');
+
+    expect(r.requests).toHaveLength(2);
+    const [first, second] = r.requests.map((req) => verify(req));
+    expect(first).toEqual(second);
+    expect(r.requests[0].headers['webhook-id']).toBe(r.requests[1].headers['webhook-id']);
+    expect(first).toMatchObject({
+      type: 'interrupt.withdrawn',
+      data: { id, status: 'withdrawn', withdrawnReason: 'The customer paid after all.' },
+    });
+    expect(await resumeRow(id)).toMatchObject({ attempt_count: 2, last_response_status: 204 });
+  });
+
+  it('expired: the deadline’s result is POSTed; a receiver that never takes it is given up after the schedule', async () => {
+    const r = await receiver(() => ({ status: 500 }));
+    const id = await opened(r.url, { timeoutSeconds: 60 });
+    const lifecycle = t.app.get(InterruptLifecycleService);
+    expect(await lifecycle.expire(owner.organisationId, id, new Date(Date.now() + 61_000))).toBe(
+      true,
+    );
+    await settled(id, 'failed');
+
+    // 1 + the two retries of the schedule, then no more.
+    expect(r.requests).toHaveLength(3);
+    const bodies = r.requests.map((req) => verify(req));
+    expect(new Set(bodies.map((b) => b.id)).size).toBe(1);
+    expect(bodies[0]).toMatchObject({
+      type: 'interrupt.expired',
+      data: { id, status: 'expired', decisions: [{ decidedBy: { type: 'system' } }] },
+    });
+    expect(await resumeRow(id)).toMatchObject({
+      attempt_count: 3,
+      last_response_status: 500,
+      last_error: expect.stringContaining('500'),
+    });
+  });
+
+  it('an open interrupt posts nothing; one without resumeUrl has no resume at all', async () => {
+    const r = await receiver();
+    const waiting = await opened(r.url);
+    const plain = await open({});
+    expect(plain.status).toBe(201);
+    expect(await resumeRow(plain.body.id)).toBeUndefined();
+    // Withdrawing the plain one writes events through the same outbox: the waiting one stays put.
+    await http().post(`/api/interrupts/${plain.body.id}/cancel`).set('x-api-key', key).send({});
+    await settled(waiting, 'waiting');
+    expect(r.requests).toHaveLength(0);
+  });
+
+  it.each([
+    ['ftp://agents.example.com/x', 'resumeUrl must be an absolute http or https URL.'],
+    ['not a url', 'resumeUrl must be an absolute http or https URL.'],
+    [
+      'http://agents.example.com/resume',
+      'resumeUrl must use https (http is allowed only for loopback addresses, outside production).',
+    ],
+    [
+      'https://user:pw@agents.example.com/resume',
+      'resumeUrl must not contain a username or password.',
+    ],
+  ])('refuses resumeUrl %s with 400 and opens nothing', async (resumeUrl, message) => {
+    const count = async () =>
+      Number(
+        (
+          await db().query(`SELECT count(*) AS n FROM interrupts WHERE organisation_id = $1`, [
+            owner.organisationId,
+          ])
+        )[0].n,
+      );
+    const before = await count();
+    const res = await open({ resumeUrl });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', message });
+    expect(await count()).toBe(before);
+  });
+
+  it('refuses a resumeUrl that is not a string, or too long, by the contract’s rules', async () => {
+    expect((await open({ resumeUrl: 42 })).status).toBe(400);
+    const long = await open({ resumeUrl: `https://agents.example.com/${'a'.repeat(2048)}` });
+    expect(long.status).toBe(400);
+    expect(long.body.code).toBe('VALIDATION_FAILED');
+  });
+});
+
+describe('resumeUrl in production: the webhook SSRF guard', () => {
+  let t: TestApp;
+  let key: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({
+      env: {
+        NODE_ENV: 'production',
+        API_KEY_PEPPER: 'production-pepper-0123456789-0123456789-0123456789',
+      },
+    });
+    const owner = await signUpOwner(t.app.getHttpServer(), { name: 'Grace Hopper' });
+    key = (await createApiKey(t.app.getHttpServer(), owner.cookie)).key;
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it.each([
+    ['http://127.0.0.1:9/resume', 'resumeUrl must use https.'],
+    [
+      'https://[::ffff:169.254.169.254]/latest/meta-data',
+      'resumeUrl must not reach a private, loopback, link-local or metadata address.',
+    ],
+    [
+      'https://10.0.0.7/resume',
+      'resumeUrl must not reach a private, loopback, link-local or metadata address.',
+    ],
+  ])('refuses %s', async (resumeUrl, message) => {
+    const res = await request(t.app.getHttpServer())
+      .post('/api/interrupts')
+      .set('x-api-key', key)
+      .send({ title: 'Deploy', actionRequests: [{ name: 'deploy' }], resumeUrl });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', message });
+  });
+});

@@ -7,15 +7,18 @@
  * A JSON array of the target's entries — the latest `limit`, oldest first — through the audit
  * log's target index (`'[]'` when there are none). `organisationId` and `targetId` are the
  * caller's SQL expressions (`targetId` as text); `targetType` and `limit` are constants.
+ * `actorType` keeps only the entries one kind of actor wrote (argus's receipts on an interrupt).
  */
 export function targetHistoryJson(
   organisationId: string,
   targetType: 'interrupt',
   targetId: string,
   limit: number,
+  { actorType }: { actorType?: 'argus' } = {},
 ): string {
   if (!Number.isInteger(limit) || limit < 1)
     throw new Error(`history limit must be a positive integer, not ${limit}`);
+  const byActor = actorType === undefined ? '' : ` AND a.actor_type = '${actorType}'`;
   return `COALESCE((
     SELECT json_agg(json_build_object(
              'id', h.id, 'action', h.action, 'createdAt', h.created_at, 'actorType', h.actor_type,
@@ -23,7 +26,7 @@ export function targetHistoryJson(
            ORDER BY h.created_at, h.seq)
       FROM (SELECT a.id, a.seq, a.action, a.created_at, a.actor_type, a.actor_id, a.actor_name, a.summary, a.metadata
               FROM audit_log_entries a
-             WHERE a.organisation_id = ${organisationId} AND a.target_id = ${targetId} AND a.target_type = '${targetType}'
+             WHERE a.organisation_id = ${organisationId} AND a.target_id = ${targetId} AND a.target_type = '${targetType}'${byActor}
              ORDER BY a.created_at DESC, a.seq DESC
              LIMIT ${limit}) h
   ), '[]'::json)`;

@@ -171,36 +171,39 @@ export function toInterruptResponse(row: InterruptRow): InterruptResponse {
 export const INTERRUPT_HISTORY_MAX = 100;
 
 /** What GET /api/interrupts/{id} may add to the record, on request (`include`). */
-export const INTERRUPT_INCLUDES = ['history', 'session'] as const;
+export const INTERRUPT_INCLUDES = ['history', 'session', 'argus'] as const;
 export type InterruptInclude = (typeof INTERRUPT_INCLUDES)[number];
 
 export interface InterruptDetailRow extends InterruptRow {
   session?: { id: string; name: string; status: SessionStatus } | null;
-  history?: {
-    id: string;
-    action: string;
-    /** Postgres' JSON text of a timestamptz. */
-    createdAt: string;
-    actorType: ActorType;
-    actorId: string | null;
-    actorName: string;
-    summary: string;
-    metadata: Record<string, unknown> | null;
-  }[];
+  history?: InterruptHistoryRow[];
+  /** include=argus: the entries argus wrote about it (its receipts), for anyone who may read it. */
+  argus?: InterruptHistoryRow[];
 }
 
-/** GET /api/interrupts/{id}: the record, and its linked session and history when included. */
+/** One audit entry of the interrupt, as the detail read's JSON holds it. */
+interface InterruptHistoryRow {
+  id: string;
+  action: string;
+  /** Postgres' JSON text of a timestamptz. */
+  createdAt: string;
+  actorType: ActorType;
+  actorId: string | null;
+  actorName: string;
+  summary: string;
+  metadata: Record<string, unknown> | null;
+}
+
+/** Entries as the API answers them: timestamps in ISO form. */
+const toHistoryEntries = (rows: InterruptHistoryRow[]) =>
+  rows.map((h) => ({ ...h, createdAt: new Date(h.createdAt).toISOString() }));
+
+/** GET /api/interrupts/{id}: the record, and its linked session, history and argus's receipts when included. */
 export function toInterruptDetailResponse(row: InterruptDetailRow): InterruptDetailResponse {
   return {
     ...toInterruptResponse(row),
     ...(row.session === undefined ? {} : { session: row.session }),
-    ...(row.history === undefined
-      ? {}
-      : {
-          history: row.history.map((h) => ({
-            ...h,
-            createdAt: new Date(h.createdAt).toISOString(),
-          })),
-        }),
+    ...(row.history === undefined ? {} : { history: toHistoryEntries(row.history) }),
+    ...(row.argus === undefined ? {} : { argus: toHistoryEntries(row.argus) }),
   };
 }

@@ -154,7 +154,8 @@ export class InterruptsController {
   @HeldWaitRoute(MAX_WAIT_SECONDS)
   @ApiOperation({
     operationId: 'getInterrupt',
-    summary: 'One interrupt with its decisions (and, with include, its session and history)',
+    summary:
+      "One interrupt with its decisions (and, with include, its session, history and argus's receipts)",
   })
   @ApiOkResponse({ type: InterruptDetailResponse })
   get(

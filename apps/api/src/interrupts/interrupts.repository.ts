@@ -34,6 +34,8 @@ const INCLUDE_COLUMNS: Record<InterruptInclude, string> = {
   ${linkedSessionJson('i.organisation_id', 'i.session_id')} AS session`,
   history: `
   ${targetHistoryJson('i.organisation_id', 'interrupt', 'i.id::text', INTERRUPT_HISTORY_MAX)} AS history`,
+  argus: `
+  ${targetHistoryJson('i.organisation_id', 'interrupt', 'i.id::text', INTERRUPT_HISTORY_MAX, { actorType: 'argus' })} AS argus`,
 };
 
 /** The columns of a detail read: the record's, and those of what was asked to be included. */

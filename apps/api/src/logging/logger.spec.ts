@@ -1,4 +1,8 @@
-import { redactUrl } from './logger';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { AppConfig } from '../config/app-config';
+import { assignRequestId } from '../http/request-id.middleware';
+import { createLogger, httpLogger, redactUrl } from './logger';
 
 const KEY = `ilk_${'Ab'.repeat(32)}`;
 
@@ -84,5 +88,74 @@ describe('redactUrl and invitation tokens (issue 34, item 6)', () => {
       'https://interlock.example.com/invitations/[redacted]?a=b',
     );
     expect(redactUrl(`/x?invite=${TOKEN}&status=open`)).toBe('/x?invite=[redacted]&status=open');
+  });
+});
+
+describe('the request line (httpLogger)', () => {
+  let server: Server;
+  const lines: Array<Record<string, unknown>> = [];
+
+  beforeAll(async () => {
+    const logger = createLogger({ logLevel: 'info', logFormat: 'json' } as AppConfig, {
+      write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>),
+    });
+    const log = httpLogger(logger, 'ilk_');
+    server = createServer((req, res) => {
+      log(req, res, assignRequestId(req, res));
+      res.setHeader('set-cookie', 'session=cookie-from-the-service; HttpOnly');
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('censors every credential header, a Set-Cookie and a token in the Referer, and keeps the rest', async () => {
+    const token = 'T'.repeat(43);
+    const headers = {
+      'x-request-id': 'line-1',
+      'x-api-key': KEY,
+      cookie: 'session=cookie-secret-value',
+      authorization: 'Bearer bearer-secret-value',
+      'proxy-authorization': 'Basic proxy-secret-value',
+      password: 'header-password-value',
+      referer: `http://localhost/invitations/${token}`,
+      'user-agent': 'line-test',
+    };
+    await new Promise<void>((resolve, reject) => {
+      const req = request({ port: (server.address() as AddressInfo).port, path: '/x', headers });
+      req.on('response', (res) => res.resume().on('end', resolve));
+      req.on('error', reject);
+      req.end();
+    });
+    // The line is written when the response closes, just after the client has it.
+    for (let i = 0; i < 1000 && !lines.some((l) => l.requestId === 'line-1'); i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    const line = lines.find((l) => l.requestId === 'line-1') as {
+      req: { headers: Record<string, string> };
+      res: { headers: Record<string, string> };
+    };
+    const text = JSON.stringify(line);
+    for (const secret of [
+      KEY,
+      'cookie-secret-value',
+      'bearer-secret-value',
+      'proxy-secret-value',
+      'header-password-value',
+      'cookie-from-the-service',
+      token,
+    ])
+      expect(text).not.toContain(secret);
+    expect(line.req.headers).toMatchObject({
+      'x-api-key': '[redacted]',
+      cookie: '[redacted]',
+      authorization: '[redacted]',
+      'proxy-authorization': '[redacted]',
+      password: '[redacted]',
+      referer: 'http://localhost/invitations/[redacted]',
+      'user-agent': 'line-test',
+    });
+    expect(line.res.headers['set-cookie']).toBe('[redacted]');
   });
 });

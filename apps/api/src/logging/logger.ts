@@ -1,7 +1,12 @@
 import type { LoggerService } from '@nestjs/common';
 import pino, { DestinationStream, Logger } from 'pino';
 import pinoPretty from 'pino-pretty';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type {
+  IncomingHttpHeaders,
+  IncomingMessage,
+  OutgoingHttpHeaders,
+  ServerResponse,
+} from 'node:http';
 import type { AppConfig } from '../config/app-config';
 import { nodeRequest, routePatternOf } from '../http/platform';
 import { requestIdOf, requestStateOf, type RequestState } from '../http/request-state';
@@ -181,18 +186,53 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** What a request line says about the request (credentials in `headers` are censored by `REDACTED_PATHS`). */
+/**
+ * Request headers that carry credentials, censored in every line about a request: the same
+ * names `REDACTED_PATHS` covers under `req.headers` (and a header named `password`, which its
+ * `*.*.password` catches).
+ */
+const SECRET_REQUEST_HEADERS = [
+  'x-api-key',
+  'cookie',
+  'authorization',
+  'proxy-authorization',
+  'password',
+] as const;
+
+/**
+ * The request's headers as a line may hold them: credentials censored, and the Referer's URL
+ * redacted (a page's address travels in it: the dashboard's invitation page holds its token).
+ * The request's own object when there is nothing to change.
+ */
+function loggableHeaders(headers: IncomingHttpHeaders, apiKeyPrefix: string): IncomingHttpHeaders {
+  let copy: IncomingHttpHeaders | undefined;
+  for (const name of SECRET_REQUEST_HEADERS) {
+    if (headers[name] === undefined) continue;
+    copy ??= { ...headers };
+    copy[name] = REDACTED;
+  }
+  if (headers.referer !== undefined) {
+    copy ??= { ...headers };
+    copy.referer = redactUrl(headers.referer, apiKeyPrefix);
+  }
+  return copy ?? headers;
+}
+
+/** What a line says about the request: method, redacted URL, headers with credentials censored. */
 function requestFields(req: IncomingMessage & { originalUrl?: string }, apiKeyPrefix: string) {
   return {
     method: req.method,
     url: redactUrl(req.originalUrl || req.url || '/', apiKeyPrefix),
-    // A page's address travels in Referer: the dashboard's invitation page holds its token.
-    headers:
-      req.headers.referer === undefined
-        ? req.headers
-        : { ...req.headers, referer: redactUrl(req.headers.referer, apiKeyPrefix) },
+    headers: loggableHeaders(req.headers, apiKeyPrefix),
     remoteAddress: req.socket?.remoteAddress,
   };
+}
+
+/** The response's headers as a request line holds them: a `Set-Cookie` censored. */
+function responseHeaders(res: ServerResponse): OutgoingHttpHeaders {
+  const headers = res.getHeaders();
+  if (headers['set-cookie'] !== undefined) headers['set-cookie'] = REDACTED;
+  return headers;
 }
 
 interface LogContext {
@@ -232,12 +272,19 @@ export function requestLog(request: object): Logger {
  * logger, serializer or listener is made for a request unless its line will be written, so at
  * `LOG_LEVEL=silent` (or `error`) a request pays one field write here (issue 14: pino-http's
  * per-request child loggers cost about a tenth of the request path even when silent).
+ *
+ * The line's fields are censored as they are built (`requestFields`, `responseHeaders`), and it
+ * is written through a child of the logger without pino's path redaction: the line holds no
+ * field of the caller's choosing, and `REDACTED_PATHS`' wildcards made pino clone and walk
+ * every line's request and response objects — 8.5 % of the service's busy time serving
+ * `GET /api/whoami` (issue 28, BENCHMARKS.md). Every other line keeps pino's redaction.
  */
 export function httpLogger(
   logger: Logger,
   apiKeyPrefix: string,
 ): (req: IncomingMessage, res: ServerResponse, state: RequestState) => void {
   const context: LogContext = { logger, apiKeyPrefix };
+  const lines = logger.child({}, { redact: { paths: [], censor: REDACTED } });
   const infoEnabled = logger.isLevelEnabled('info');
   const warnEnabled = logger.isLevelEnabled('warn');
   return (req, res, state) => {
@@ -254,10 +301,10 @@ export function httpLogger(
         req: requestFields(req, apiKeyPrefix),
         requestId: state.id,
         ...(typeof route === 'string' ? { route } : {}),
-        res: { statusCode: status, headers: res.getHeaders() },
+        res: { statusCode: status, headers: responseHeaders(res) },
         durationMs: Math.round(performance.now() - started),
       };
-      logger[level](line, `${req.method} ${status}`);
+      lines[level](line, `${req.method} ${status}`);
     });
   };
 }

@@ -505,7 +505,7 @@ export const countInterrupts = <ThrowOnError extends boolean = false>(options?: 
 });
 
 /**
- * One interrupt with its decisions (and, with include, its session and history)
+ * One interrupt with its decisions (and, with include, its session, history and argus's receipts)
  */
 export const getInterrupt = <ThrowOnError extends boolean = false>(options: Options<GetInterruptData, ThrowOnError>) => (options.client ?? client).get<GetInterruptResponses, GetInterruptErrors, ThrowOnError>({
     security: [{ name: 'x-api-key', type: 'apiKey' }, {

@@ -1211,6 +1211,10 @@ export type InterruptDecidedEvent = {
 export type InterruptDetailResponse = {
     actionRequests: Array<ActionRequestResponse>;
     answeredAt: string | null;
+    /**
+     * With include=argus: the entries argus wrote about the interrupt, oldest first — its receipts (classification.applied / classification.shadowed, metadata {actionName, ruleIds, mode, outcome, enforced, skipped?, policyIds?, error?}), classification.failed, classification.breaker_tripped, and the assignments and escalations its routes made. Needs only interrupt.read (the latest 100 at most).
+     */
+    argus?: Array<InterruptHistoryEntry>;
     assignee: Assignee | null;
     /**
      * When it expired or was withdrawn.
@@ -4543,9 +4547,9 @@ export type GetInterruptData = {
     };
     query?: {
         /**
-         * Add to the record: history (its audit entries, oldest first) and/or session (the linked session, or null). Repeat the parameter or separate with commas. Without it the record is exactly what agents read.
+         * Add to the record: history (its audit entries, oldest first; needs the audit log), session (the linked session, or null) and/or argus (the entries argus wrote about it: why each action was or was not decided by a rule). Repeat the parameter or separate with commas. Without it the record is exactly what agents read.
          */
-        include?: Array<'history' | 'session'>;
+        include?: Array<'history' | 'session' | 'argus'>;
         /**
          * Hold the request while the interrupt is open, for at most this many seconds, then answer its current state (200 either way). An interrupt that is not open is answered at once. With a key, an answer at once costs one request of the organisation's budget and a held wait none (one if it ends by its time or its client within 10 s); held waits are capped per organisation (429) and per instance (503).
          */

@@ -21,7 +21,8 @@ export class GetInterruptQuery {
     type: 'array',
     items: { type: 'string', enum: [...INTERRUPT_INCLUDES] },
     description:
-      'Add to the record: history (its audit entries, oldest first) and/or session (the linked session, or null). ' +
+      'Add to the record: history (its audit entries, oldest first; needs the audit log), session (the linked session, or null) ' +
+      'and/or argus (the entries argus wrote about it: why each action was or was not decided by a rule). ' +
       'Repeat the parameter or separate with commas. Without it the record is exactly what agents read.',
   })
   @IsOptional()

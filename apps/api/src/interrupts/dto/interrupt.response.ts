@@ -408,6 +408,16 @@ export class InterruptDetailResponse extends InterruptResponse {
     description: `With include=history: the interrupt's audit entries, oldest first (the latest ${INTERRUPT_HISTORY_MAX} at most).`,
   })
   history?: InterruptHistoryEntry[];
+
+  @ApiPropertyOptional({
+    type: [InterruptHistoryEntry],
+    description:
+      'With include=argus: the entries argus wrote about the interrupt, oldest first — its receipts ' +
+      '(classification.applied / classification.shadowed, metadata {actionName, ruleIds, mode, outcome, enforced, skipped?, policyIds?, error?}), ' +
+      'classification.failed, classification.breaker_tripped, and the assignments and escalations its routes made. ' +
+      `Needs only interrupt.read (the latest ${INTERRUPT_HISTORY_MAX} at most).`,
+  })
+  argus?: InterruptHistoryEntry[];
 }
 
 export class InterruptListResponse {

@@ -3490,6 +3490,10 @@ class InterruptDetailResponse(InterlockModel):
     )
     action_requests: list[ActionRequestResponse] = Field(..., alias='actionRequests')
     answered_at: Optional[AwareDatetime] = Field(..., alias='answeredAt')
+    argus: Optional[list[InterruptHistoryEntry]] = None
+    """
+    With include=argus: the entries argus wrote about the interrupt, oldest first — its receipts (classification.applied / classification.shadowed, metadata {actionName, ruleIds, mode, outcome, enforced, skipped?, policyIds?, error?}), classification.failed, classification.breaker_tripped, and the assignments and escalations its routes made. Needs only interrupt.read (the latest 100 at most).
+    """
     assignee: Optional[Assignee] = Field(...)
     closed_at: Optional[AwareDatetime] = Field(None, alias='closedAt')
     """

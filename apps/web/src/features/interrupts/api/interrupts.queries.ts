@@ -116,12 +116,13 @@ export function prefetchInbox(queryClient: QueryClient, params: URLSearchParams)
   void queryClient.prefetchQuery(interruptCountsQuery);
 }
 
-/** `include=history` answers at most this many entries, the latest (the contract says so). */
+/** `include=history` and `include=argus` answer at most this many entries, the latest (the contract says so). */
 export const INTERRUPT_HISTORY_MAX = 100;
 
 /**
- * One interrupt with its decisions and linked session, and its history when the member may read
- * the audit log (history is audit entries: the API answers 403 without `auditLog.read`).
+ * One interrupt with its decisions, linked session and argus's receipts (`include=argus`: anyone
+ * who may read it), and its history when the member may read the audit log (history is audit
+ * entries: the API answers 403 without `auditLog.read`).
  */
 export function useInterrupt(id: string, withHistory: boolean) {
   return useQuery({
@@ -130,7 +131,7 @@ export function useInterrupt(id: string, withHistory: boolean) {
       call(
         getInterrupt({
           path: { id },
-          query: { include: withHistory ? ['history', 'session'] : ['session'] },
+          query: { include: withHistory ? ['history', 'session', 'argus'] : ['session', 'argus'] },
           signal,
         }),
       ),

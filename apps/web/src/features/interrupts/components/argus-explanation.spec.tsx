@@ -19,17 +19,12 @@ const CEDAR_RULE = aRule({
   outcome: { type: 'policy', policy: 'permit (principal, action, resource);' },
 });
 
-/** A member who may read the rules (their names) and the audit log (the receipts). */
+/** A member who may read interrupts and the rules (their names), not the audit log. */
 function signedInReader() {
   server.use(
     http.get(`${API}/auth/session`, () =>
       HttpResponse.json(
-        aSignInSession([
-          'interrupt.read',
-          'interrupt.decide',
-          'classification.read',
-          'auditLog.read',
-        ]),
+        aSignInSession(['interrupt.read', 'interrupt.decide', 'classification.read']),
       ),
     ),
     // Each name is read by its rule's id; the whole list is never asked for (an unhandled
@@ -98,7 +93,7 @@ describe('ArgusExplanation', () => {
         receipt('deploy', CEDAR_RULE.id, 'enforce', 'approve', { policyIds: ['small-deploys'] }),
       ),
     ];
-    renderWithApp(<ArgusExplanation interrupt={interrupt} history={history} historyLimit={100} />);
+    renderWithApp(<ArgusExplanation interrupt={interrupt} entries={history} entriesLimit={100} />);
 
     const panel = screen.getByRole('region', { name: 'What argus did' });
     const lines = () =>
@@ -126,8 +121,8 @@ describe('ArgusExplanation', () => {
     renderWithApp(
       <ArgusExplanation
         interrupt={interrupt}
-        historyLimit={100}
-        history={[
+        entriesLimit={100}
+        entries={[
           aHistoryEntry('classification.breaker_tripped', {
             apiKeyId: 'k1',
             rejections: 10,
@@ -154,7 +149,7 @@ describe('ArgusExplanation', () => {
     );
   });
 
-  it('without the audit log, shows the decisions argus took; says so when no rule matched', async () => {
+  it('without its entries, shows the decisions argus took; says so when no rule matched', async () => {
     signedInReader();
     const decided = anInterrupt({
       status: 'answered',
@@ -172,7 +167,7 @@ describe('ArgusExplanation', () => {
       ],
     });
     const { unmount } = renderWithApp(
-      <ArgusExplanation interrupt={decided} history={undefined} historyLimit={100} />,
+      <ArgusExplanation interrupt={decided} entries={undefined} entriesLimit={100} />,
     );
     const panel = screen.getByRole('region', { name: 'What argus did' });
     await within(panel).findByRole('link', { name: 'The rule that matched: Small refunds' });
@@ -181,12 +176,12 @@ describe('ArgusExplanation', () => {
     );
     unmount();
 
-    // Nothing matched, and the whole history is known.
+    // Nothing matched, and all argus wrote is known (nothing).
     const { unmount: unmount2 } = renderWithApp(
       <ArgusExplanation
         interrupt={anInterrupt()}
-        history={[aHistoryEntry('interrupt.created', null, { actorType: 'api_key' })]}
-        historyLimit={100}
+        entries={[aHistoryEntry('interrupt.created', null, { actorType: 'api_key' })]}
+        entriesLimit={100}
       />,
     );
     expect(screen.getByRole('region', { name: 'What argus did' })).toHaveTextContent(
@@ -194,11 +189,9 @@ describe('ArgusExplanation', () => {
     );
     unmount2();
 
-    // A full history page may have lost the receipts: nothing is claimed.
-    const full = Array.from({ length: 100 }, () =>
-      aHistoryEntry('interrupt.assigned', null, { actorType: 'member' }),
-    );
-    renderWithApp(<ArgusExplanation interrupt={anInterrupt()} history={full} historyLimit={100} />);
+    // A full page of entries may have lost the receipts: nothing is claimed.
+    const full = Array.from({ length: 100 }, () => aHistoryEntry('interrupt.decided', null));
+    renderWithApp(<ArgusExplanation interrupt={anInterrupt()} entries={full} entriesLimit={100} />);
     expect(screen.queryByRole('region', { name: 'What argus did' })).toBeNull();
   });
 });

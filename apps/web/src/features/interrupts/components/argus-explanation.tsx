@@ -105,21 +105,22 @@ function ReceiptLine({ receipt }: { receipt: ClassificationReceipt }) {
 /**
  * What argus did to this interrupt and why (issue 31 §1, SPEC §8d): per action, every rule that
  * matched (name linked, mode, outcome, whether it was applied or why not, Cedar policy ids), the
- * route it applied, and a failure or a tripped circuit breaker. Read from the interrupt's
- * history (its audit entries: the receipts); without `history` (a member who may not read the
- * audit log) only the decisions argus took are known. Nothing when argus had no part.
+ * route it applied, and a failure or a tripped circuit breaker. Read from the entries argus wrote
+ * about the interrupt (`include=argus`, which anyone who may read the interrupt gets); without
+ * them only the decisions argus took are known. Nothing when argus had no part.
  */
 export function ArgusExplanation({
   interrupt,
-  history,
-  historyLimit,
+  entries,
+  entriesLimit,
 }: {
   interrupt: InterruptResponse;
-  history: InterruptHistoryEntry[] | undefined;
+  /** The entries argus wrote (`include=argus`), oldest first; others among them are ignored. */
+  entries: InterruptHistoryEntry[] | undefined;
   /** The most entries the API answers (the latest): a full page may have lost the receipts. */
-  historyLimit: number;
+  entriesLimit: number;
 }) {
-  const byArgus = (history ?? []).filter((e) => e.actorType === 'argus');
+  const byArgus = (entries ?? []).filter((e) => e.actorType === 'argus');
   const receipts = byArgus.flatMap((e) =>
     e.action === 'classification.applied' || e.action === 'classification.shadowed'
       ? (asReceipt(e.metadata) ?? [])
@@ -135,8 +136,8 @@ export function ArgusExplanation({
     receipts.length === 0 && failed === undefined && breaker === undefined && routed.length === 0;
 
   if (nothing && argusDecisions.length === 0) {
-    // Say "no rule matched" only when the whole history is known (receipts are among the first entries).
-    if (history === undefined || history.length >= historyLimit) return null;
+    // Say "no rule matched" only when all argus wrote is known (receipts are among the first entries).
+    if (entries === undefined || entries.length >= entriesLimit) return null;
     return (
       <ArgusPaper>
         <Text size="xs" data-argus-none="">
@@ -167,7 +168,7 @@ export function ArgusExplanation({
       )}
       {actionNames.map((name) => {
         const own = receipts.filter((r) => r.actionName === name);
-        // Without its receipt (no history, or one too long) the decision argus took is what is known.
+        // Without its receipt (no entries, or too many) the decision argus took is what is known.
         const decided = own.length === 0 ? argusDecisions.filter((d) => d.actionName === name) : [];
         if (own.length === 0 && decided.length === 0) return null;
         return (
@@ -202,11 +203,6 @@ export function ArgusExplanation({
             : 'Routed: escalated.'}
         </Text>
       ))}
-      {history === undefined && (
-        <Text size="xs" c="dimmed">
-          Members who may read the audit log also see the rules that only matched.
-        </Text>
-      )}
     </ArgusPaper>
   );
 }

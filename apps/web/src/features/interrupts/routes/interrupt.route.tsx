@@ -144,8 +144,8 @@ function InterruptPage({ id }: { id: string }) {
             )}
             <ArgusExplanation
               interrupt={it}
-              history={canAudit ? it.history : undefined}
-              historyLimit={INTERRUPT_HISTORY_MAX}
+              entries={it.argus}
+              entriesLimit={INTERRUPT_HISTORY_MAX}
             />
             <DeadlinePanel interrupt={it} canDecide={canDecide} />
             {canAssign && <AssignPanel interrupt={it} />}

@@ -19,7 +19,22 @@ for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
 // CommonJS with the same SWC, and leaves every other package in node_modules alone.
 // The AI SDK (`ai`, its `@ai-sdk/*` and `@workflow/serde`) is ESM only too: the SDK's bridge is
 // tested against it.
-const esmPackages = ['@nestjs', 'content-disposition', 'ai', '@ai-sdk', '@workflow'];
+// Mastra (@mastra/core, the SDK's Mastra bridge is tested against it) ships CommonJS that loads
+// ES-only packages (p-map, p-retry, @sindresorhus/slugify…), one through a dynamic import(), which
+// Jest's runtime cannot run: its .cjs files go through SWC too (only Mastra's), which turns import()
+// into require.
+const esmPackages = [
+  '@nestjs',
+  'content-disposition',
+  'ai',
+  '@ai-sdk',
+  '@workflow',
+  '@mastra',
+  'p-map',
+  'p-retry',
+  'is-network-error',
+  '@sindresorhus',
+];
 // @ai-sdk/provider-utils imports `zod/v4/locales/en.js`, which zod's exports map to its ES module
 // for require too; its CommonJS twin sits beside it.
 moduleNameMapper['^zod/v4/locales/(.+)\\.js$'] = path.join(
@@ -38,6 +53,7 @@ module.exports = {
   transform: {
     '^.+\\.ts$': ['@swc/jest', { ...swcrc, swcrc: false, sourceMaps: 'inline' }],
     [`/node_modules/(${esmPackages.join('|')})/.+\\.js$`]: ['@swc/jest', esmJs],
+    '/node_modules/@mastra/.+\\.cjs$': ['@swc/jest', esmJs],
   },
   transformIgnorePatterns: [`^(?!.*/node_modules/(${esmPackages.join('|')})/).*/node_modules/`],
   moduleFileExtensions: ['ts', 'js', 'json'],

@@ -283,3 +283,28 @@ export const BENCH_INTERRUPT = {
     { name: 'notify', allowedDecisions: ['approve', 'respond'] },
   ],
 };
+
+/** Signs up an owner of a new organisation on a started service and makes it an API key. */
+export async function signUpWithKey(base, name) {
+  const post = async (path, body, cookie) => {
+    const res = await fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+      body: JSON.stringify(body),
+    });
+    if (res.status >= 300) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
+    return res;
+  };
+  const signUp = await post('/api/auth/sign-up', {
+    email: `${name}@bench.example.test`,
+    password: 'bench password',
+    name: 'Bench',
+    organisationName: name,
+  });
+  const cookie = signUp.headers.get('set-cookie').split(';')[0];
+  const { organisation } = await signUp.json();
+  const key = await (
+    await post('/api/api-keys', { name: 'bench', expiry: 'never' }, cookie)
+  ).json();
+  return { cookie, key: key.key, organisationId: organisation.id };
+}

@@ -79,6 +79,14 @@ export type {
   AISDKTools,
   InterlockToolApprovalOptions,
 } from './lib/ai-sdk';
+export {
+  MASTRA_METADATA_KEY,
+  mastraInterrupt,
+  openMastraReview,
+  resumeMastra,
+  reviewMastraToolCall,
+} from './lib/mastra';
+export type { MastraApprovingAgent, MastraToolCallApproval } from './lib/mastra';
 export type { BridgeInterruptOptions, BridgeReviewOptions } from './lib/tool-approvals';
 export { AuditLog } from './lib/resources/audit-log';
 export {

@@ -245,7 +245,7 @@ const sdkBlocks = blocks.filter((b) => b.file === readmes[0]);
 const examples = blocks.filter((b) => RUNNABLE.has(b.lang) && b.skip === undefined);
 const label = (b: ReadmeBlock) => `${relative(root, b.file)}:${b.line} (${b.heading})`;
 const needsHuman =
-  /\.(waitForAnswer|reviewLangGraph|ask)\(|\b(reviewOpenAIAgents|interlockToolApproval|reviewAISDK)\(/;
+  /\.(waitForAnswer|reviewLangGraph|ask)\(|\b(reviewOpenAIAgents|interlockToolApproval|reviewAISDK|reviewMastraToolCall)(<[^>]*>)?\(/;
 
 /** Runs `fn` over `items`, at most `width` at a time; one promise per item, in order. */
 function limited<T, R>(items: T[], width: number, fn: (item: T) => Promise<R>): Promise<R>[] {

@@ -1,0 +1,134 @@
+// The Mastra bridge (`@mastra/core`, tested with 0.24.9, the last line whose `engines` accept
+// Node 20): a run suspended on a tool call that needs approval, decided in the inbox. Plain data
+// in and out, no import of Mastra: it works on the chunk and the agent Mastra hands out.
+//
+// A tool with `requireApproval: true` (or a run with `requireToolApproval`) suspends the run:
+// its stream yields a `tool-call-approval` chunk `{runId, payload: {toolCallId, toolName, args}}`.
+// The bridge opens one interrupt for it (one action, the tool's name, its arguments as `args`),
+// waits, and calls `agent.approveToolCall({runId, toolCallId})` or `agent.declineToolCall(…)`,
+// returning the stream the run goes on in. Mastra runs a tool with the model's arguments and
+// tells the model of a decline in its own words ("Tool call was not approved by the user"): the
+// action allows `approve` and `reject` only, and a reviewer's message is kept in Interlock's
+// record but not read by the model.
+//
+// Durable path: `openMastraReview` opens the interrupt and returns at once; later,
+// `resumeMastra(agent, answered)` applies the decision. Mastra keeps the suspended run in its
+// storage (the `Mastra` instance's `storage`): a run resumes in another process only with a
+// storage that outlives the process.
+import type { Interlock } from './client';
+import { InterlockError } from './errors';
+import {
+  approvalOutcome,
+  approvalTitle,
+  argsOf,
+  type BridgeInterruptOptions,
+  type BridgeReviewOptions,
+} from './tool-approvals';
+import type { Interrupt, InterruptCreateParams } from './types';
+
+/** Where the bridge keeps, in the interrupt's metadata, which run and tool call it is about. */
+export const MASTRA_METADATA_KEY = 'mastra';
+
+/** What the bridge reads of Mastra's `tool-call-approval` chunk. */
+export interface MastraToolCallApproval {
+  type: 'tool-call-approval';
+  runId: string;
+  payload: { toolCallId: string; toolName: string; args?: unknown };
+}
+
+/** What the bridge uses of a Mastra `Agent`: `approveToolCall` / `declineToolCall` resume the run. */
+export interface MastraApprovingAgent<Output> {
+  approveToolCall(options: { runId: string; toolCallId?: string }): Promise<Output>;
+  declineToolCall(options: { runId: string; toolCallId?: string }): Promise<Output>;
+}
+
+interface BridgeMetadata {
+  v: 1;
+  runId: string;
+  toolCallId: string;
+  toolName: string;
+}
+
+/** The create parameters for a run suspended on `approval` (a `tool-call-approval` chunk). */
+export function mastraInterrupt(
+  approval: MastraToolCallApproval,
+  options: BridgeInterruptOptions = {},
+): InterruptCreateParams {
+  if (approval?.type !== 'tool-call-approval' || typeof approval.runId !== 'string') {
+    throw new InterlockError(
+      "Expected Mastra's tool-call-approval chunk ({type: 'tool-call-approval', runId, payload}).",
+    );
+  }
+  const { toolCallId, toolName } = approval.payload;
+  const bridge: BridgeMetadata = { v: 1, runId: approval.runId, toolCallId, toolName };
+  const { metadata, ...rest } = options;
+  return {
+    title: approvalTitle([toolName]),
+    ...rest,
+    actionRequests: [
+      {
+        name: toolName,
+        args: argsOf(approval.payload.args),
+        allowedDecisions: ['approve', 'reject'],
+      },
+    ],
+    metadata: { ...metadata, [MASTRA_METADATA_KEY]: bridge },
+  };
+}
+
+function bridgeOf(interrupt: Pick<Interrupt, 'metadata' | 'status'>): BridgeMetadata {
+  const kept = interrupt.metadata?.[MASTRA_METADATA_KEY] as BridgeMetadata | undefined;
+  if (kept === undefined || kept === null || kept.v !== 1 || typeof kept.runId !== 'string') {
+    throw new InterlockError(
+      'This interrupt was not opened by the Mastra bridge (no metadata.mastra).',
+    );
+  }
+  if (interrupt.status === 'open')
+    throw new InterlockError(
+      'The interrupt is still open: wait for the answer first (interrupts.waitForAnswer).',
+    );
+  return kept;
+}
+
+/**
+ * Applies an answered interrupt's decision to the suspended run: approve → `approveToolCall`;
+ * reject, or no decision (withdrawn, expired) → `declineToolCall`. Returns the agent's output
+ * for the resumed run (its stream), which may suspend again at the next approval.
+ */
+export async function resumeMastra<Output>(
+  agent: MastraApprovingAgent<Output>,
+  answered: Pick<Interrupt, 'metadata' | 'status' | 'decisions'>,
+): Promise<Output> {
+  const { runId, toolCallId, toolName } = bridgeOf(answered);
+  const outcome = approvalOutcome(answered, toolName);
+  return outcome.approved
+    ? await agent.approveToolCall({ runId, toolCallId })
+    : await agent.declineToolCall({ runId, toolCallId });
+}
+
+/**
+ * Opens one interrupt for a run suspended on `approval`, waits for a member and resumes the run
+ * with their decision: `const next = await reviewMastraToolCall(client, agent, chunk)`.
+ */
+export async function reviewMastraToolCall<Output>(
+  client: Interlock,
+  agent: MastraApprovingAgent<Output>,
+  approval: MastraToolCallApproval,
+  options: BridgeReviewOptions = {},
+): Promise<Output> {
+  const { wait, request, ...params } = options;
+  const opened = await client.interrupts.create(mastraInterrupt(approval, params), request);
+  const answered =
+    opened.status === 'open' ? await client.interrupts.waitForAnswer(opened.id, wait) : opened;
+  return await resumeMastra(agent, answered);
+}
+
+/** The durable path's first half: opens the interrupt and returns it at once. */
+export async function openMastraReview(
+  client: Interlock,
+  approval: MastraToolCallApproval,
+  options: Omit<BridgeReviewOptions, 'wait'> = {},
+): Promise<Interrupt> {
+  const { request, ...params } = options;
+  return await client.interrupts.create(mastraInterrupt(approval, params), request);
+}

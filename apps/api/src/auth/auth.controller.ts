@@ -49,7 +49,13 @@ export class AuthController {
     @ClientIp() ip: string | null,
     @Res({ passthrough: true }) res: HttpResponse,
   ): Promise<OrganisationJoinedResponse> {
-    const signedIn = await this.auth.signUp(body, ip);
+    const signedIn = await this.auth.signUp({
+      email: body.email,
+      password: body.password,
+      name: body.name,
+      organisationName: body.organisationName,
+      ip,
+    });
     this.cookies.set(res, signedIn.token, signedIn.expiresAt);
     return signedIn.body;
   }

@@ -81,7 +81,7 @@ beforeEach(() => jest.clearAllMocks());
 describe('AuthService', () => {
   it('signs up: throttled by the normalised email, then user, organisation and sign-in session in one transaction', async () => {
     const { service, limiter, setup, signIns, verification, tx } = setUp();
-    const signedIn = await service.signUp(signUp, '203.0.113.7');
+    const signedIn = await service.signUp({ ...signUp, ip: '203.0.113.7' });
     expect(limiter.signUpAttempt).toHaveBeenCalledWith('ada@example.com', '203.0.113.7');
     expect(fakeUsers.insertUser).toHaveBeenCalledWith(tx, {
       email: signUp.email,
@@ -106,7 +106,7 @@ describe('AuthService', () => {
 
   it('refuses sign-up when it is closed, before counting or writing anything', async () => {
     const { service, limiter } = setUp('closed');
-    await expect(service.signUp(signUp, null)).rejects.toMatchObject({
+    await expect(service.signUp({ ...signUp, ip: null })).rejects.toMatchObject({
       code: 'SIGNUP_CLOSED',
       message: 'Sign-up is closed on this server; ask an administrator for an invitation.',
     });

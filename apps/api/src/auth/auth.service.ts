@@ -18,7 +18,7 @@ import {
 import { decoyPasswordHash, hashPassword, needsRehash, verifyPassword } from './password.util';
 import { SignInSessionService } from './sign-in-session.service';
 import type { SignInSessionResponse } from './dto/sign-in-session.response';
-import type { SignUpDto } from './dto/sign-up.dto';
+import type { SignUpCommand } from './sign-up.command';
 import { DomainError } from '@interlock/domain';
 
 /** A new sign-in session's cookie token, and the response body that goes with it. */
@@ -47,7 +47,8 @@ export class AuthService {
    * A new user, a new organisation with them as its Owner, and a sign-in session: one
    * transaction; then a verification link to the address (SPEC §8f), after the answer.
    */
-  async signUp(input: SignUpDto, ip: string | null): Promise<SignedIn<OrganisationJoinedResponse>> {
+  async signUp(input: SignUpCommand): Promise<SignedIn<OrganisationJoinedResponse>> {
+    const { ip } = input;
     if (this.config.signup === 'closed') {
       throw new DomainError(
         'SIGNUP_CLOSED',

@@ -38,7 +38,7 @@ import {
   webhookAttemptChannel,
   type WebhookAttemptRecord,
 } from './instrumentation-channels';
-import { Metrics } from './metrics';
+import { Metrics, type OutboxSeries } from './metrics';
 import { startMetricsServer } from './metrics-server';
 import { RouteTemplates } from './route-templates';
 
@@ -91,22 +91,15 @@ export class MetricsModule implements OnApplicationBootstrap, OnApplicationShutd
     );
     metrics.addCollector(
       'webhook-outbox',
-      everyAtMost(DATABASE_READING_MS, async () => {
-        const stats = await readOutboxStats(this.dataSource);
-        for (const state of ['due', 'scheduled', 'delivering', 'paused'] as const) {
-          metrics.webhookOutboxDepth.set({ state }, stats[state]);
-        }
-        metrics.webhookOutboxOldestDue.set(stats.oldest_due_seconds);
-      }),
+      outboxReading(metrics.webhookOutbox, OUTBOX_STATES.webhook, () =>
+        readOutboxStats(this.dataSource),
+      ),
     );
     metrics.addCollector(
       'notification-outbox',
-      everyAtMost(DATABASE_READING_MS, async () => {
-        const stats = await readNotificationOutboxStats(this.dataSource);
-        for (const state of ['due', 'scheduled', 'sending'] as const)
-          metrics.notificationOutboxDepth.set({ state }, stats[state]);
-        metrics.notificationOutboxOldestDue.set(stats.oldest_due_seconds);
-      }),
+      outboxReading(metrics.notificationOutbox, OUTBOX_STATES.notification, () =>
+        readNotificationOutboxStats(this.dataSource),
+      ),
     );
     metrics.addCollector(
       'interrupts-open',
@@ -156,12 +149,13 @@ export class MetricsModule implements OnApplicationBootstrap, OnApplicationShutd
       metrics.periodicJobDuration.observe({ job }, durationMs / 1000);
     });
     on<WebhookAttemptRecord>(webhookAttemptChannel, ({ outcome, durationMs }) => {
-      metrics.webhookAttempts.inc({ outcome });
-      metrics.webhookAttemptDuration.observe(durationMs / 1000);
+      metrics.webhookOutbox.attempts.inc({ outcome });
+      metrics.webhookOutbox.attemptDuration.observe(durationMs / 1000);
     });
     on<NotificationAttemptRecord>(notificationAttemptChannel, ({ outcome, durationMs }) => {
-      metrics.notificationAttempts.inc({ outcome });
-      if (durationMs > 0) metrics.notificationAttemptDuration.observe(durationMs / 1000);
+      metrics.notificationOutbox.attempts.inc({ outcome });
+      // A logged message (email off) took no transport: no duration.
+      if (durationMs > 0) metrics.notificationOutbox.attemptDuration.observe(durationMs / 1000);
     });
     on<ArgusClassificationRecord>(
       argusClassificationChannel,
@@ -189,6 +183,25 @@ export function argusResult(
   if (action === 'classification.shadowed' || receipt.mode === 'shadow') return 'shadow';
   if (receipt.enforced) return 'enforced';
   return receipt.skipped === undefined ? 'not_enforced' : `skipped_${receipt.skipped}`;
+}
+
+/** The states each outbox's depth is read in (its stats query's columns). */
+const OUTBOX_STATES = {
+  webhook: ['due', 'scheduled', 'delivering', 'paused'],
+  notification: ['due', 'scheduled', 'sending'],
+} as const;
+
+/** An outbox's depth by state and its oldest due delivery, read at most every DATABASE_READING_MS. */
+function outboxReading<S extends string>(
+  series: OutboxSeries,
+  states: readonly S[],
+  read: () => Promise<Record<S | 'oldest_due_seconds', number>>,
+): () => Promise<void> {
+  return everyAtMost(DATABASE_READING_MS, async () => {
+    const stats = await read();
+    for (const state of states) series.depth.set({ state }, stats[state]);
+    series.oldestDue.set(stats.oldest_due_seconds);
+  });
 }
 
 /** Runs `read` when the last run is older than `ms` (or failed); otherwise keeps the last values. */

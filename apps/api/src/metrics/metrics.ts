@@ -8,6 +8,22 @@ const DELIVERY_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 /** A scrape-time reading of state kept elsewhere (the database, the pool); may fail. */
 export type Collector = () => Promise<void> | void;
 
+/** What an outbox's series say (their help texts). */
+interface OutboxHelp {
+  deliveries: string;
+  duration: string;
+  depth: string;
+  oldestDue: string;
+}
+
+/** An outbox's series (webhooks, notifications): attempts and their duration, depth, oldest due. */
+export interface OutboxSeries {
+  attempts: Counter<'outcome'>;
+  attemptDuration: Histogram;
+  depth: Gauge<'state'>;
+  oldestDue: Gauge;
+}
+
 /**
  * Every series the service exposes (SPEC §8g), in one registry of its own — not prom-client's
  * global one, so that two apps in one process (the e2e tests) never share series. The names are
@@ -115,49 +131,25 @@ export class Metrics {
     ['job'],
   );
 
-  // The webhook outbox.
-  readonly webhookAttempts = this.counter(
-    'interlock_webhook_deliveries_total',
-    'Webhook delivery attempts by outcome: succeeded, retrying (failed, retry scheduled), failed (no attempt left).',
-    ['outcome'],
-  );
-  readonly webhookAttemptDuration = this.histogram(
-    'interlock_webhook_delivery_duration_seconds',
-    'How long a webhook delivery attempt took, connection to last byte.',
-    [],
-    DELIVERY_BUCKETS,
-  );
-  readonly webhookOutboxDepth = this.gauge(
-    'interlock_webhook_outbox_depth',
-    'Webhook deliveries not finished: due now or later, being delivered, or paused (their webhook is disabled); the same on every instance.',
-    ['state'],
-  );
-  readonly webhookOutboxOldestDue = this.gauge(
-    'interlock_webhook_outbox_oldest_due_seconds',
-    'How long the longest-waiting due webhook delivery has been due (0 when none is); the same on every instance.',
-  );
-
-  // The notification outbox (email).
-  readonly notificationAttempts = this.counter(
-    'interlock_notification_deliveries_total',
-    'Notification messages (an immediate notification, a digest, an invitation) by outcome: sent, logged (email is off), retrying (failed, retry scheduled), failed (no attempt left, or the recipient left).',
-    ['outcome'],
-  );
-  readonly notificationAttemptDuration = this.histogram(
-    'interlock_notification_delivery_duration_seconds',
-    'How long handing one message to the mail transport took.',
-    [],
-    DELIVERY_BUCKETS,
-  );
-  readonly notificationOutboxDepth = this.gauge(
-    'interlock_notification_outbox_depth',
-    'Notifications not finished: due now, due later (a retry, a digest), or being sent; the same on every instance.',
-    ['state'],
-  );
-  readonly notificationOutboxOldestDue = this.gauge(
-    'interlock_notification_outbox_oldest_due_seconds',
-    'How long the longest-waiting due notification has been due (0 when none is); the same on every instance.',
-  );
+  // The outboxes: webhooks, and notifications (email).
+  readonly webhookOutbox = this.outbox('webhook', {
+    deliveries:
+      'Webhook delivery attempts by outcome: succeeded, retrying (failed, retry scheduled), failed (no attempt left).',
+    duration: 'How long a webhook delivery attempt took, connection to last byte.',
+    depth:
+      'Webhook deliveries not finished: due now or later, being delivered, or paused (their webhook is disabled); the same on every instance.',
+    oldestDue:
+      'How long the longest-waiting due webhook delivery has been due (0 when none is); the same on every instance.',
+  });
+  readonly notificationOutbox = this.outbox('notification', {
+    deliveries:
+      'Notification messages (an immediate notification, a digest, an invitation) by outcome: sent, logged (email is off), retrying (failed, retry scheduled), failed (no attempt left, or the recipient left).',
+    duration: 'How long handing one message to the mail transport took.',
+    depth:
+      'Notifications not finished: due now, due later (a retry, a digest), or being sent; the same on every instance.',
+    oldestDue:
+      'How long the longest-waiting due notification has been due (0 when none is); the same on every instance.',
+  });
 
   // Interrupts and argus.
   readonly interruptsOpen = this.gauge(
@@ -217,6 +209,25 @@ export class Metrics {
 
   get contentType(): string {
     return this.registry.contentType;
+  }
+
+  /**
+   * An outbox's four series, named after it: `interlock_<kind>_deliveries_total{outcome}`,
+   * `interlock_<kind>_delivery_duration_seconds`, `interlock_<kind>_outbox_depth{state}` and
+   * `interlock_<kind>_outbox_oldest_due_seconds`.
+   */
+  private outbox(kind: string, help: OutboxHelp): OutboxSeries {
+    return {
+      attempts: this.counter(`interlock_${kind}_deliveries_total`, help.deliveries, ['outcome']),
+      attemptDuration: this.histogram(
+        `interlock_${kind}_delivery_duration_seconds`,
+        help.duration,
+        [],
+        DELIVERY_BUCKETS,
+      ),
+      depth: this.gauge(`interlock_${kind}_outbox_depth`, help.depth, ['state']),
+      oldestDue: this.gauge(`interlock_${kind}_outbox_oldest_due_seconds`, help.oldestDue),
+    };
   }
 
   private counter<L extends string = never>(

@@ -1,16 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { writeAuditEntry } from '@interlock/audit';
-import {
-  DomainError,
-  type EscalationPolicy,
-  type EscalationStep,
-  type MemberActor,
-} from '@interlock/domain';
+import { DomainError, type EscalationPolicy, type EscalationStep } from '@interlock/domain';
 import type { Queryable } from '../database/query-rows.util';
 import { lockCurrentMember } from '../members/memberships.repository';
 import { TeamsService } from '../teams/teams.service';
-import type { EscalationPolicyDto } from './dto/escalation-policy.dto';
+import type { ReplaceEscalationPolicyCommand } from './replace-escalation-policy.command';
 import { OrganisationsRepository } from './organisations.repository';
 
 const invalid = (message: string) => new DomainError('VALIDATION_FAILED', message);
@@ -53,14 +48,10 @@ export class EscalationPolicyService {
     return { steps: row.policy?.steps ?? [] };
   }
 
-  async replace(
-    organisationId: string,
-    actor: MemberActor,
-    body: EscalationPolicyDto,
-    ip: string | null,
-  ): Promise<EscalationPolicy> {
-    const steps: EscalationStep[] = body.steps.map((step, i) => {
-      const previous = body.steps[i - 1];
+  async replace(command: ReplaceEscalationPolicyCommand): Promise<EscalationPolicy> {
+    const { organisationId, actor, ip } = command;
+    const steps: EscalationStep[] = command.steps.map((step, i) => {
+      const previous = command.steps[i - 1];
       if (previous !== undefined && step.afterMinutes <= previous.afterMinutes)
         throw invalid(
           `steps.${i}.afterMinutes: must be later than the step before (${previous.afterMinutes})`,

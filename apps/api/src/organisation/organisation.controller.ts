@@ -109,6 +109,11 @@ export class OrganisationController {
     @Body() body: EscalationPolicyDto,
     @ClientIp() ip: string | null,
   ): Promise<EscalationPolicyResponse> {
-    return this.escalation.replace(member.organisationId, memberActorOf(member), body, ip);
+    return this.escalation.replace({
+      organisationId: member.organisationId,
+      actor: memberActorOf(member),
+      steps: body.steps,
+      ip,
+    });
   }
 }

@@ -59,7 +59,12 @@ export class WebhooksController {
     @Body() body: CreateWebhookDto,
     @ClientIp() ip: string | null,
   ): Promise<WebhookWithSecretResponse> {
-    return this.webhooks.create(member.organisationId, memberActorOf(member), body, ip);
+    return this.webhooks.create({
+      organisationId: member.organisationId,
+      actor: memberActorOf(member),
+      webhook: body,
+      ip,
+    });
   }
 
   @Get(':id')
@@ -83,7 +88,13 @@ export class WebhooksController {
     @Body() body: UpdateWebhookDto,
     @ClientIp() ip: string | null,
   ): Promise<WebhookResponse> {
-    return this.webhooks.update(member.organisationId, memberActorOf(member), id, body, ip);
+    return this.webhooks.update({
+      organisationId: member.organisationId,
+      actor: memberActorOf(member),
+      webhookId: id,
+      changes: body,
+      ip,
+    });
   }
 
   @Delete(':id')

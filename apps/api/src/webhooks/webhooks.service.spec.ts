@@ -95,7 +95,12 @@ function setUp(overrides: Partial<Record<keyof WebhooksRepository, jest.Mock>> =
 describe('WebhooksService', () => {
   it('creates a webhook with its secret sealed, returns the secret once and audits it', async () => {
     const { service, repository, actions, box } = setUp();
-    const created = await service.create(ORG, ada, { url: 'https://example.com/hook' }, null);
+    const created = await service.create({
+      organisationId: ORG,
+      actor: ada,
+      webhook: { url: 'https://example.com/hook' },
+      ip: null,
+    });
     expect(created.secret).toMatch(/^whsec_/);
     const stored = repository.insert.mock.calls[0][2] as { sealedSecret: Buffer; id: string };
     expect(box.open(stored.sealedSecret, ORG, stored.id)).toBe(created.secret);
@@ -108,7 +113,12 @@ describe('WebhooksService', () => {
       countForCreation: jest.fn(async () => MAX_WEBHOOKS),
     });
     await expect(
-      service.create(ORG, ada, { url: 'https://example.com/hook' }, null),
+      service.create({
+        organisationId: ORG,
+        actor: ada,
+        webhook: { url: 'https://example.com/hook' },
+        ip: null,
+      }),
     ).rejects.toMatchObject({
       code: 'CONFLICT',
       message: `This organisation already has ${MAX_WEBHOOKS} webhooks, the most it can have.`,
@@ -120,18 +130,35 @@ describe('WebhooksService', () => {
   it('refuses a URL that is not https before touching the tables', async () => {
     const { service, repository } = setUp();
     await expect(
-      service.create(ORG, ada, { url: 'ftp://example.com/hook' }, null),
+      service.create({
+        organisationId: ORG,
+        actor: ada,
+        webhook: { url: 'ftp://example.com/hook' },
+        ip: null,
+      }),
     ).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
     expect(repository.countForCreation).not.toHaveBeenCalled();
   });
 
   it('updates only what changed, audits the changes, and wakes the worker when enabling', async () => {
     const same = setUp();
-    await same.service.update(ORG, ada, 'w-1', { description: '' }, null);
+    await same.service.update({
+      organisationId: ORG,
+      actor: ada,
+      webhookId: 'w-1',
+      changes: { description: '' },
+      ip: null,
+    });
     expect(same.repository.update).not.toHaveBeenCalled();
     expect(same.actions()).toEqual([]);
     const off = setUp();
-    await off.service.update(ORG, ada, 'w-1', { enabled: false }, null);
+    await off.service.update({
+      organisationId: ORG,
+      actor: ada,
+      webhookId: 'w-1',
+      changes: { enabled: false },
+      ip: null,
+    });
     expect(off.repository.update).toHaveBeenCalledWith(
       expect.anything(),
       ORG,
@@ -142,7 +169,13 @@ describe('WebhooksService', () => {
     expect(off.actions()).toEqual(['webhook.updated']);
     expect(off.jobs.wake).not.toHaveBeenCalled();
     const on = setUp({ lock: jest.fn(async () => ({ ...hook, enabled: false })) });
-    await on.service.update(ORG, ada, 'w-1', { enabled: true }, null);
+    await on.service.update({
+      organisationId: ORG,
+      actor: ada,
+      webhookId: 'w-1',
+      changes: { enabled: true },
+      ip: null,
+    });
     expect(on.jobs.wake).toHaveBeenCalled();
   });
 

@@ -9,9 +9,9 @@ import type { AppConfig } from '../config/app-config';
 import type { Queryable } from '../database/query-rows.util';
 import { KeysetCursorCodec, keysetPage } from '@interlock/cursor';
 import { JobRunner } from '../jobs/job-runner';
-import type { CreateWebhookDto } from './dto/create-webhook.dto';
+import type { CreateWebhookCommand } from './create-webhook.command';
 import type { ListWebhookDeliveriesQuery } from './dto/list-webhook-deliveries.query';
-import type { UpdateWebhookDto } from './dto/update-webhook.dto';
+import type { UpdateWebhookCommand } from './update-webhook.command';
 import type {
   WebhookDeliveryListResponse,
   WebhookDeliveryResponse,
@@ -96,12 +96,8 @@ export class WebhooksService {
     return toWebhookResponse(row);
   }
 
-  async create(
-    organisationId: string,
-    actor: MemberActor,
-    body: CreateWebhookDto,
-    ip: string | null,
-  ): Promise<WebhookWithSecretResponse> {
+  async create(command: CreateWebhookCommand): Promise<WebhookWithSecretResponse> {
+    const { organisationId, actor, webhook: body, ip } = command;
     const url = await this.checkUrl(body.url);
     const id = randomUUID();
     const secret = generateWebhookSecret();
@@ -140,13 +136,8 @@ export class WebhooksService {
     return { ...toWebhookResponse(row), secret };
   }
 
-  async update(
-    organisationId: string,
-    actor: MemberActor,
-    id: string,
-    body: UpdateWebhookDto,
-    ip: string | null,
-  ): Promise<WebhookResponse> {
+  async update(command: UpdateWebhookCommand): Promise<WebhookResponse> {
+    const { organisationId, actor, webhookId: id, changes: body, ip } = command;
     const url = body.url === undefined ? undefined : await this.checkUrl(body.url);
     const row = await this.dataSource.transaction(async (tx) => {
       const before = await this.lock(tx, organisationId, id);

@@ -1,0 +1,14 @@
+import type { MemberActor } from '@interlock/domain';
+import type { WebhookSettings } from './create-webhook.command';
+
+/**
+ * Change a webhook (SPEC §6): the input of `WebhooksService.update`; only the settings given
+ * change (the validated `UpdateWebhookDto` is such a `changes`).
+ */
+export interface UpdateWebhookCommand {
+  organisationId: string;
+  actor: MemberActor;
+  webhookId: string;
+  changes: Partial<WebhookSettings>;
+  ip: string | null;
+}

@@ -14,6 +14,8 @@
 // `session` cookie by signing in as the Pro owner (again whenever an answer is 401: the run
 // signs out and removes members). tools/contract/ holds the configuration and the hooks that
 // keep valid cases within the rules JSON Schema cannot state (x-interlock-query-rules).
+// The stateful phase runs once per group of operations the links join (see inner()), and the
+// run ends with the line `[contract-test] stateful: N of M links covered`.
 // With TEST_RESULTS_DIR set (npm test), the case counts go into the run's summary.
 import { spawnSync } from 'node:child_process';
 import {
@@ -35,6 +37,42 @@ const EXAMPLES = process.env.CONTRACT_TEST_EXAMPLES;
 const PHASES = process.env.CONTRACT_TEST_PHASES ?? 'examples,coverage,fuzzing,stateful';
 
 function inner() {
+  const phases = PHASES.split(',').map((p) => p.trim());
+  const unit = phases.filter((p) => p !== 'stateful');
+  let status = 0;
+  if (unit.length > 0) status = st(unit.join(','), []).status;
+  if (phases.includes('stateful')) {
+    // The stateful phase walks the contract's links (OPERATION_LINKS), one state machine per
+    // group of operations the links join (an interrupt and what follows it, a role → its
+    // invitation → the member who accepts, a webhook → its test send → the retry…). In one machine
+    // for all 95 operations a scenario's ten steps spread over every group's roots and it walked
+    // about half the links; a machine per group spends its scenarios on that group's links.
+    let covered = 0;
+    let total = 0;
+    for (const group of linkGroups()) {
+      const only = group.flatMap((id) => ['--include-operation-id', id]);
+      // An invitation is addressed by id (withdraw) and by token (preview, accept): once a
+      // scenario accepts one, withdrawing it rightly answers 404, which the check that a created
+      // resource stays available (ST302) takes for a lost resource. Switching the check off for
+      // withdrawInvitation in schemathesis.toml (as for getInvitation) did not stop it in a run
+      // (27 Nov), so this group runs without ST302 (invitations.e2e-spec.ts pins those 404s).
+      if (group.includes('acceptInvitation'))
+        only.push('--exclude-checks', 'ensure_resource_availability');
+      const run = st('stateful', only);
+      if (run.status !== 0) status = run.status;
+      const links = /API Links:\s+(\d+) covered \/ (\d+) selected/.exec(run.output);
+      if (links !== null) {
+        covered += Number(links[1]);
+        total += Number(links[2]);
+      }
+    }
+    console.log(`[contract-test] stateful: ${covered} of ${total} links covered`);
+  }
+  return status;
+}
+
+/** One schemathesis run of `phases` (its output passed through, and returned too). */
+function st(phases, only) {
   const reports = mkdtempSync(join(tmpdir(), 'contract-test-'));
   const args = [
     '--config-file',
@@ -46,7 +84,8 @@ function inner() {
     '--checks',
     'all',
     '--phases',
-    PHASES,
+    phases,
+    ...only,
     ...(EXAMPLES === undefined ? [] : ['--max-examples', EXAMPLES]),
     '--workers',
     '2',
@@ -62,12 +101,37 @@ function inner() {
   ];
   const result = spawnSync(join(venvBin, 'st'), args, {
     cwd: root,
-    stdio: 'inherit',
+    stdio: ['inherit', 'pipe', 'inherit'],
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
     env: { ...process.env, SCHEMATHESIS_HOOKS: 'hooks', PYTHONPATH: join(root, 'tools/contract') },
   });
+  process.stdout.write(result.stdout ?? '');
   recordCounts(reports);
   rmSync(reports, { recursive: true, force: true });
-  return result.status ?? 1;
+  return { status: result.status ?? 1, output: result.stdout ?? '' };
+}
+
+/** The operations the contract's links join, in groups (connected through links either way). */
+function linkGroups() {
+  const contract = JSON.parse(readFileSync(join(root, 'contract/openapi.json'), 'utf8'));
+  const parent = new Map();
+  const find = (id) => {
+    while (parent.get(id) !== id) id = parent.get(id);
+    return id;
+  };
+  const unite = (a, b) => {
+    for (const id of [a, b]) if (!parent.has(id)) parent.set(id, id);
+    parent.set(find(a), find(b));
+  };
+  for (const operations of Object.values(contract.paths))
+    for (const operation of Object.values(operations))
+      for (const response of Object.values(operation?.responses ?? {}))
+        for (const link of Object.values(response.links ?? {}))
+          unite(operation.operationId, link.operationId);
+  const groups = new Map();
+  for (const id of parent.keys()) groups.set(find(id), [...(groups.get(find(id)) ?? []), id]);
+  return [...groups.values()].map((ids) => ids.sort());
 }
 
 /** Test-case counts from schemathesis's JUnit report, for npm test's closing line. */

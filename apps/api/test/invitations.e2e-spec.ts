@@ -91,6 +91,10 @@ describe('invitations (SPEC §6, member.invite)', () => {
       [org.organisationId, expired.id],
     );
     expect((await accept(first.token)).status).toBe(201);
+    // Only a pending invitation can be withdrawn: an accepted one is not found (and stays listed).
+    expect(
+      (await http().delete(`/api/invitations/${first.id}`).set('cookie', org.cookie)).status,
+    ).toBe(404);
     const res = await http().get('/api/invitations').set('cookie', org.cookie);
     expect(res.status).toBe(200);
     expect(res.body.invitations.map((i: { id: string }) => i.id)).toEqual([second.id, first.id]);

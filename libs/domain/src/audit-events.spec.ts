@@ -13,7 +13,7 @@ const key = { type: 'api_key' as const, id: 'k-1', name: 'ci-runner' };
 
 describe('the audit event catalogue', () => {
   it('gives every action the category its name starts with, and a known target type', () => {
-    expect(KNOWN_AUDIT_ACTIONS.length).toBe(58);
+    expect(KNOWN_AUDIT_ACTIONS.length).toBe(62);
     for (const action of KNOWN_AUDIT_ACTIONS) {
       const definition = AUDIT_EVENTS[action];
       expect(action.startsWith(`${definition.category}.`)).toBe(true);
@@ -195,6 +195,42 @@ describe('the audit event catalogue', () => {
         metadata: { email: 'ada@example.com', via: 'verification_link' },
       },
       'Ada Lovelace verified their email address ada@example.com',
+    ],
+    [
+      {
+        action: 'member.two_factor_enabled',
+        actor: ada,
+        target: { type: 'user', id: 'u-ada', name: 'Ada Lovelace' },
+        metadata: { method: 'totp' },
+      },
+      'Ada Lovelace turned on two-factor sign-in',
+    ],
+    [
+      {
+        action: 'member.two_factor_disabled',
+        actor: ada,
+        target: { type: 'user', id: 'u-ada', name: 'Ada Lovelace' },
+        metadata: { method: 'totp', via: 'recovery_code' },
+      },
+      'Ada Lovelace turned off two-factor sign-in with a recovery code',
+    ],
+    [
+      {
+        action: 'member.recovery_code_used',
+        actor: ada,
+        target: { type: 'user', id: 'u-ada', name: 'Ada Lovelace' },
+        metadata: { left: 9 },
+      },
+      'Ada Lovelace used a recovery code (9 left)',
+    ],
+    [
+      {
+        action: 'member.recovery_codes_regenerated',
+        actor: ada,
+        target: { type: 'user', id: 'u-ada', name: 'Ada Lovelace' },
+        metadata: { count: 10 },
+      },
+      'Ada Lovelace made new recovery codes',
     ],
     [
       {

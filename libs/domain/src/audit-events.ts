@@ -312,6 +312,20 @@ export interface AuditEventCatalogue {
     target: 'user';
     metadata: { email: string; via: 'verification_link' | 'password_reset' };
   };
+  /** The person turned on two-factor sign-in (a code from their app confirmed the secret). */
+  'member.two_factor_enabled': { target: 'user'; metadata: { method: 'totp' } };
+  /** The person turned two-factor sign-in off, with a code from their app or a recovery code. */
+  'member.two_factor_disabled': {
+    target: 'user';
+    metadata: { method: 'totp'; via: 'totp' | 'recovery_code' };
+  };
+  /**
+   * A recovery code was used in place of the app's code (to sign in, or to turn two-factor off);
+   * `left`: the person's unused codes after it.
+   */
+  'member.recovery_code_used': { target: 'user'; metadata: { left: number } };
+  /** The person made a new set of recovery codes; the earlier ones stop working. */
+  'member.recovery_codes_regenerated': { target: 'user'; metadata: { count: number } };
   'member.role_changed': {
     target: 'user';
     metadata: { fromRoleId: string; fromRole: string; toRoleId: string; toRole: string };
@@ -681,6 +695,28 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
     category: 'member',
     target: 'user',
     summary: (e) => `${e.actor.name} verified their email address ${e.metadata.email}`,
+  },
+  'member.two_factor_enabled': {
+    category: 'member',
+    target: 'user',
+    summary: (e) => `${e.actor.name} turned on two-factor sign-in`,
+  },
+  'member.two_factor_disabled': {
+    category: 'member',
+    target: 'user',
+    summary: (e) =>
+      `${e.actor.name} turned off two-factor sign-in${e.metadata.via === 'recovery_code' ? ' with a recovery code' : ''}`,
+  },
+  'member.recovery_code_used': {
+    category: 'member',
+    target: 'user',
+    summary: (e) =>
+      `${e.actor.name} used a recovery code (${e.metadata.left === 1 ? '1 left' : `${e.metadata.left} left`})`,
+  },
+  'member.recovery_codes_regenerated': {
+    category: 'member',
+    target: 'user',
+    summary: (e) => `${e.actor.name} made new recovery codes`,
   },
   'member.role_changed': {
     category: 'member',

@@ -4,6 +4,9 @@ import { AccountController } from '../users/account.controller';
 import { AccountEmailModule } from '../users/account-email.module';
 import { PasswordsService } from '../users/passwords.service';
 import { AccountSessionsService } from '../users/account-sessions.service';
+import { TwoFactorController } from '../users/two-factor.controller';
+import { TwoFactorRepository } from '../users/two-factor.repository';
+import { TwoFactorService } from '../users/two-factor.service';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { WhoamiController } from './whoami.controller';
@@ -11,7 +14,13 @@ import { WhoamiController } from './whoami.controller';
 /** Sign-up, sign-in, sign-out, passwords, the signed-in person's account, and a key's view of itself. */
 @Module({
   imports: [OrganisationModule, AccountEmailModule],
-  controllers: [AuthController, AccountController, WhoamiController],
-  providers: [AuthService, PasswordsService, AccountSessionsService],
+  controllers: [AuthController, AccountController, TwoFactorController, WhoamiController],
+  providers: [
+    AuthService,
+    PasswordsService,
+    AccountSessionsService,
+    TwoFactorService,
+    TwoFactorRepository,
+  ],
 })
 export class AuthRoutesModule {}

@@ -73,7 +73,7 @@ export class AuthController {
     @ClientIp() ip: string | null,
     @Res({ passthrough: true }) res: HttpResponse,
   ): Promise<AccountResponse> {
-    const signedIn = await this.auth.signIn(body.email, body.password, ip);
+    const signedIn = await this.auth.signIn(body.email, body.password, ip, body.code);
     this.cookies.set(res, signedIn.token, signedIn.expiresAt);
     return signedIn.body;
   }

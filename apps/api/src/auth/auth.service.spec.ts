@@ -5,6 +5,7 @@ import type { OrganisationSetupService } from '../organisation/organisation-setu
 import type { OrganisationsRepository } from '../organisation/organisations.repository';
 import type { AuthAttemptLimiter } from '../rate-limits/auth-attempt-limiter.service';
 import type { EmailVerificationService } from '../users/email-verification.service';
+import type { TwoFactorService } from '../users/two-factor.service';
 import * as users from '../users/users.repository';
 import { AuthService } from './auth.service';
 import { verifyPassword } from './password.util';
@@ -61,6 +62,9 @@ function setUp(signup: 'open' | 'closed' = 'open') {
     read: jest.fn(async () => ({ id: ORG, name: 'Acme', plan: 'pro', created_at: new Date(0) })),
   } as unknown as OrganisationsRepository;
   const verification = { newAccount: jest.fn() } as unknown as EmailVerificationService;
+  const twoFactor = {
+    signInStep: jest.fn(async (): Promise<unknown> => undefined),
+  };
   const service = new AuthService(
     dataSource,
     signIns,
@@ -68,12 +72,23 @@ function setUp(signup: 'open' | 'closed' = 'open') {
     organisations,
     limiter,
     verification,
+    twoFactor as unknown as TwoFactorService,
     {
       signup,
       accounts: { passwordScryptLogN: 17, passwordResetTtlMs: 1_800_000 },
     } as AppConfig,
   );
-  return { service, limiter, succeeded, signIns, setup, organisations, verification, tx };
+  return {
+    service,
+    limiter,
+    succeeded,
+    signIns,
+    setup,
+    organisations,
+    verification,
+    twoFactor,
+    tx,
+  };
 }
 
 beforeEach(() => jest.clearAllMocks());
@@ -180,6 +195,34 @@ describe('AuthService', () => {
         user === undefined ? 'scrypt$decoy' : 'scrypt$ada',
       );
       expect(succeeded).not.toHaveBeenCalled();
+      expect(signIns.create).not.toHaveBeenCalled();
+    }
+  });
+
+  it('asks a two-factor account for its code without counting a failure; a wrong code counts, and no session begins either way', async () => {
+    fakeUsers.findUserByEmail.mockResolvedValue({
+      id: 'u-ada',
+      email: 'ada@example.com',
+      name: 'Ada',
+      password_hash: 'scrypt$ada',
+      email_verified_at: null,
+    });
+    for (const refusal of [
+      DomainError.of('TWO_FACTOR_REQUIRED'),
+      new DomainError('INVALID_TWO_FACTOR_CODE', 'The code is not correct.'),
+    ]) {
+      const { service, succeeded, signIns, twoFactor, tx } = setUp();
+      twoFactor.signInStep.mockRejectedValueOnce(refusal);
+      await expect(
+        service.signIn('ada@example.com', 'correct horse', '203.0.113.7', '000000'),
+      ).rejects.toBe(refusal);
+      expect(twoFactor.signInStep).toHaveBeenCalledWith(
+        tx,
+        { id: 'u-ada', name: 'Ada' },
+        '000000',
+        '203.0.113.7',
+      );
+      expect(succeeded).toHaveBeenCalledTimes(refusal.code === 'TWO_FACTOR_REQUIRED' ? 1 : 0);
       expect(signIns.create).not.toHaveBeenCalled();
     }
   });

@@ -16,6 +16,7 @@ import {
   replacePasswordHash,
 } from '../users/users.repository';
 import { decoyPasswordHash, hashPassword, needsRehash, verifyPassword } from './password.util';
+import { TwoFactorService } from '../users/two-factor.service';
 import { SignInSessionService } from './sign-in-session.service';
 import type { SignInSessionResponse } from './dto/sign-in-session.response';
 import type { SignUpCommand } from './sign-up.command';
@@ -37,6 +38,7 @@ export class AuthService {
     private readonly organisations: OrganisationsRepository,
     private readonly limiter: AuthAttemptLimiter,
     private readonly verification: EmailVerificationService,
+    private readonly twoFactor: TwoFactorService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     // Made now, not at the first unknown email's sign-in (which would then cost two hashes).
@@ -83,6 +85,7 @@ export class AuthService {
     email: string,
     password: string,
     ip: string | null,
+    code?: string,
   ): Promise<SignedIn<AccountResponse>> {
     const succeeded = await this.limiter.beginSignIn(normaliseEmail(email), ip);
     const user = await findUserByEmail(this.dataSource.manager, email);
@@ -93,6 +96,16 @@ export class AuthService {
     );
     if (user === undefined || !ok)
       throw new DomainError('INVALID_CREDENTIALS', 'Invalid email or password.');
+    // The second step (SPEC §8f): a wrong code counts as a failed sign-in; asking for one does not.
+    const session = await this.dataSource
+      .transaction(async (tx) => {
+        await this.twoFactor.signInStep(tx, { id: user.id, name: user.name }, code, ip);
+        return this.signIns.create(tx, user.id);
+      })
+      .catch(async (error: unknown) => {
+        if (error instanceof DomainError && error.code === 'TWO_FACTOR_REQUIRED') await succeeded();
+        throw error;
+      });
     await succeeded();
     if (needsRehash(user.password_hash, logN)) {
       // Only if the hash is still the one verified: a password changed meanwhile stays changed.
@@ -103,7 +116,6 @@ export class AuthService {
         user.password_hash,
       );
     }
-    const session = await this.signIns.create(this.dataSource.manager, user.id);
     return { ...session, body: await describeAccount(this.dataSource.manager, user.id) };
   }
 

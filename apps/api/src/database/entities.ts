@@ -22,6 +22,7 @@ import { ClassificationSuggestionEntity } from '../classification/classification
 import { ClassificationClassifierEntity } from '../classification/classification-classifier.entity';
 import { ScheduledJobEntity } from '../jobs/scheduled-job.entity';
 import { AccountTokenEntity } from '../users/account-token.entity';
+import { UserRecoveryCodeEntity, UserTwoFactorEntity } from '../users/two-factor.entity';
 import { WebhookDeliveryAttemptEntity } from '../webhooks/webhook-delivery-attempt.entity';
 import { WebhookDeliveryEntity } from '../webhooks/webhook-delivery.entity';
 import { WebhookEventEntity } from '../webhooks/webhook-event.entity';
@@ -72,4 +73,6 @@ export const ENTITIES = [
   SlackMessageEntity,
   ScheduledJobEntity,
   AccountTokenEntity,
+  UserTwoFactorEntity,
+  UserRecoveryCodeEntity,
 ];

@@ -14,6 +14,10 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
   signIn: {
     INVALID_CREDENTIALS:
       'wrong email or password (the same answer, in the same time, for an email no account has)',
+    TWO_FACTOR_REQUIRED:
+      'the password was right and two-factor sign-in is on: send it again with `code` (SPEC §8f)',
+    INVALID_TWO_FACTOR_CODE:
+      'the code is wrong, already used (a code works once), or an already used recovery code; counted as a failed sign-in',
     RATE_LIMITED: 'too many failed sign-ins for this account or from this address (SPEC §8b)',
   },
   signUp: {
@@ -36,6 +40,27 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
   resendEmailVerification: {
     CONFLICT: 'the address is verified already',
     RATE_LIMITED: 'too many verification emails asked for by this person (SPEC §8f)',
+  },
+  startTwoFactorSetup: {
+    WRONG_PASSWORD: 'password is not the current password (counted as a failed sign-in)',
+    CONFLICT: 'two-factor sign-in is on already',
+    RATE_LIMITED: 'too many failed sign-ins for this account or from this address (SPEC §8b)',
+  },
+  confirmTwoFactorSetup: {
+    INVALID_TWO_FACTOR_CODE: "the code is not the app's current code for the new key",
+    CONFLICT: 'no set-up was started, or two-factor sign-in is on already',
+  },
+  disableTwoFactor: {
+    WRONG_PASSWORD: 'password is not the current password (counted as a failed sign-in)',
+    INVALID_TWO_FACTOR_CODE:
+      'the code is wrong or already used, or an already used recovery code (counted as a failed sign-in)',
+    CONFLICT: 'two-factor sign-in is not on',
+    RATE_LIMITED: 'too many failed sign-ins for this account or from this address (SPEC §8b)',
+  },
+  regenerateRecoveryCodes: {
+    WRONG_PASSWORD: 'password is not the current password (counted as a failed sign-in)',
+    CONFLICT: 'two-factor sign-in is not on',
+    RATE_LIMITED: 'too many failed sign-ins for this account or from this address (SPEC §8b)',
   },
   changePassword: {
     WRONG_PASSWORD: 'currentPassword is not the current password',

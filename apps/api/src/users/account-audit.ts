@@ -5,7 +5,16 @@ import { organisationsOfUser } from '../members/memberships.repository';
 /** The account events of SPEC §8f: about a person, not about one organisation. */
 type AccountEvent = Extract<
   AuditEntryInput,
-  { action: 'member.password_changed' | 'member.sessions_ended' | 'member.email_verified' }
+  {
+    action:
+      | 'member.password_changed'
+      | 'member.sessions_ended'
+      | 'member.email_verified'
+      | 'member.two_factor_enabled'
+      | 'member.two_factor_disabled'
+      | 'member.recovery_code_used'
+      | 'member.recovery_codes_regenerated';
+  }
 >;
 
 /**

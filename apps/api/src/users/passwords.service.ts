@@ -96,12 +96,7 @@ export class PasswordsService {
     ip: string | null,
   ): Promise<void> {
     if (currentPassword === newPassword) throw new DomainError('VALIDATION_FAILED', SAME_PASSWORD);
-    const succeeded = await this.limiter.beginSignIn(normaliseEmail(signedIn.email), ip);
-    const user = await findUserWithPassword(this.dataSource.manager, signedIn.userId);
-    if (user === undefined) throw DomainError.of('SIGN_IN_REQUIRED');
-    if (!(await verifyPassword(currentPassword, user.password_hash)))
-      throw new DomainError('WRONG_PASSWORD', WRONG_CURRENT_PASSWORD);
-    await succeeded();
+    const user = await this.confirmCurrent(signedIn, currentPassword, ip);
     const passwordHash = await hashPassword(newPassword, this.config.accounts.passwordScryptLogN);
     await this.dataSource.transaction(async (tx) => {
       if (!(await replacePasswordHash(tx, user.id, passwordHash, user.password_hash)))
@@ -109,6 +104,28 @@ export class PasswordsService {
       await this.afterNewPassword(tx, user, 'change', signedIn.signInSessionId, ip);
     });
     this.afterAnswer.run('password changed email', () => this.sendChanged(user, 'change', ip));
+  }
+
+  /**
+   * The signed-in person's password, checked again before a change to the account (a session
+   * alone is not enough): 403 WRONG_PASSWORD, counted as a failed sign-in of the account (the
+   * same throttle, so this is no way around it). `alsoCheck` (a second factor) runs inside the
+   * throttle: its refusal counts as a failure too.
+   */
+  async confirmCurrent(
+    signedIn: UserPrincipal,
+    password: string,
+    ip: string | null,
+    alsoCheck?: () => Promise<void>,
+  ): Promise<UserRow> {
+    const succeeded = await this.limiter.beginSignIn(normaliseEmail(signedIn.email), ip);
+    const user = await findUserWithPassword(this.dataSource.manager, signedIn.userId);
+    if (user === undefined) throw DomainError.of('SIGN_IN_REQUIRED');
+    if (!(await verifyPassword(password, user.password_hash)))
+      throw new DomainError('WRONG_PASSWORD', WRONG_CURRENT_PASSWORD);
+    await alsoCheck?.();
+    await succeeded();
+    return user;
   }
 
   /** Resolves once the work started after earlier answers (emails) is done; for tests. */

@@ -2,7 +2,7 @@
 
 import type { Client, Options as Options2, TDataShape } from './client';
 import { client } from './client.gen';
-import type { AcceptInvitationData, AcceptInvitationErrors, AcceptInvitationResponses, AddTeamMemberData, AddTeamMemberErrors, AddTeamMemberResponses, AlwaysAllowActionData, AlwaysAllowActionErrors, AlwaysAllowActionResponses, AppendSessionMessagesData, AppendSessionMessagesErrors, AppendSessionMessagesResponses, ApplyClassificationSuggestionData, ApplyClassificationSuggestionErrors, ApplyClassificationSuggestionResponses, AssignInterruptData, AssignInterruptErrors, AssignInterruptResponses, CancelInterruptData, CancelInterruptErrors, CancelInterruptResponses, ChangeMemberRoleData, ChangeMemberRoleErrors, ChangeMemberRoleResponses, ChangePasswordData, ChangePasswordErrors, ChangePasswordResponses, ChangePlanData, ChangePlanErrors, ChangePlanResponses, ConfirmPasswordResetData, ConfirmPasswordResetErrors, ConfirmPasswordResetResponses, ConnectSlackData, ConnectSlackErrors, ConnectSlackResponses, CountInterruptsData, CountInterruptsErrors, CountInterruptsResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateClassificationRuleData, CreateClassificationRuleErrors, CreateClassificationRuleResponses, CreateInterruptData, CreateInterruptErrors, CreateInterruptResponses, CreateInvitationData, CreateInvitationErrors, CreateInvitationResponses, CreateOrganisationData, CreateOrganisationErrors, CreateOrganisationResponses, CreateRoleData, CreateRoleErrors, CreateRoleResponses, CreateTeamData, CreateTeamErrors, CreateTeamResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DecideInterruptData, DecideInterruptErrors, DecideInterruptResponses, DecideWithActionLinkData, DecideWithActionLinkErrors, DecideWithActionLinkResponses, DeleteClassificationRuleData, DeleteClassificationRuleErrors, DeleteClassificationRuleResponses, DeleteClassifierData, DeleteClassifierErrors, DeleteClassifierResponses, DeleteRoleData, DeleteRoleErrors, DeleteRoleResponses, DeleteTeamData, DeleteTeamErrors, DeleteTeamResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DisconnectSessionData, DisconnectSessionErrors, DisconnectSessionResponses, DisconnectSlackData, DisconnectSlackErrors, DisconnectSlackResponses, DismissClassificationSuggestionData, DismissClassificationSuggestionErrors, DismissClassificationSuggestionResponses, DryRunClassificationData, DryRunClassificationErrors, DryRunClassificationResponses, EndMyOtherSignInSessionsData, EndMyOtherSignInSessionsErrors, EndMyOtherSignInSessionsResponses, EndMySignInSessionData, EndMySignInSessionErrors, EndMySignInSessionResponses, EndSessionData, EndSessionErrors, EndSessionResponses, EscalateInterruptData, EscalateInterruptErrors, EscalateInterruptResponses, ExportAuditLogData, ExportAuditLogErrors, ExportAuditLogResponses, ExtendInterruptDeadlineData, ExtendInterruptDeadlineErrors, ExtendInterruptDeadlineResponses, GetClassificationRuleData, GetClassificationRuleErrors, GetClassificationRuleResponses, GetClassificationRuleStatsData, GetClassificationRuleStatsErrors, GetClassificationRuleStatsResponses, GetClassifierData, GetClassifierErrors, GetClassifierResponses, GetEscalationPolicyData, GetEscalationPolicyErrors, GetEscalationPolicyResponses, GetInterruptData, GetInterruptDeadlineSettingsData, GetInterruptDeadlineSettingsErrors, GetInterruptDeadlineSettingsResponses, GetInterruptErrors, GetInterruptResponses, GetInvitationData, GetInvitationErrors, GetInvitationResponses, GetLivenessData, GetLivenessErrors, GetLivenessResponses, GetMeData, GetMeErrors, GetMeResponses, GetNotificationPreferencesData, GetNotificationPreferencesErrors, GetNotificationPreferencesResponses, GetNotificationSettingsData, GetNotificationSettingsErrors, GetNotificationSettingsResponses, GetOrganisationData, GetOrganisationErrors, GetOrganisationResponses, GetReadinessData, GetReadinessErrors, GetReadinessResponses, GetSignInSessionData, GetSignInSessionErrors, GetSignInSessionResponses, GetSlackSettingsData, GetSlackSettingsErrors, GetSlackSettingsResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, GetWhoamiData, GetWhoamiErrors, GetWhoamiResponses, JoinInvitationData, JoinInvitationErrors, JoinInvitationResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListAuditLogData, ListAuditLogErrors, ListAuditLogResponses, ListClassificationRulesData, ListClassificationRulesErrors, ListClassificationRulesResponses, ListClassificationSuggestionsData, ListClassificationSuggestionsErrors, ListClassificationSuggestionsResponses, ListInterruptsData, ListInterruptsErrors, ListInterruptsResponses, ListInvitationsData, ListInvitationsErrors, ListInvitationsResponses, ListMembersData, ListMembersErrors, ListMembersResponses, ListMySignInSessionsData, ListMySignInSessionsErrors, ListMySignInSessionsResponses, ListNotificationDeliveriesData, ListNotificationDeliveriesErrors, ListNotificationDeliveriesResponses, ListRolesData, ListRolesErrors, ListRolesResponses, ListSessionsData, ListSessionsErrors, ListSessionsResponses, ListTeamsData, ListTeamsErrors, ListTeamsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, PreviewActionLinkData, PreviewActionLinkErrors, PreviewActionLinkResponses, PutClassifierData, PutClassifierErrors, PutClassifierResponses, RemoveMemberData, RemoveMemberErrors, RemoveMemberResponses, RemoveTeamMemberData, RemoveTeamMemberErrors, RemoveTeamMemberResponses, RenameApiKeyData, RenameApiKeyErrors, RenameApiKeyResponses, RenameTeamData, RenameTeamErrors, RenameTeamResponses, ReplaceEscalationPolicyData, ReplaceEscalationPolicyErrors, ReplaceEscalationPolicyResponses, RequestPasswordResetData, RequestPasswordResetErrors, RequestPasswordResetResponses, ResendEmailVerificationData, ResendEmailVerificationErrors, ResendEmailVerificationResponses, RetrieveSessionData, RetrieveSessionErrors, RetrieveSessionResponses, RetryWebhookDeliveryData, RetryWebhookDeliveryErrors, RetryWebhookDeliveryResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RotateClassifierSecretData, RotateClassifierSecretErrors, RotateClassifierSecretResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SignInData, SignInErrors, SignInResponses, SignOutData, SignOutErrors, SignOutResponses, SignUpData, SignUpErrors, SignUpResponses, StartSessionData, StartSessionErrors, StartSessionResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponse, StreamEventsResponses, StreamSessionData, StreamSessionErrors, StreamSessionResponse, StreamSessionResponses, TestClassifierData, TestClassifierErrors, TestClassifierResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, UpdateClassificationRuleData, UpdateClassificationRuleErrors, UpdateClassificationRuleResponses, UpdateInterruptDeadlineSettingsData, UpdateInterruptDeadlineSettingsErrors, UpdateInterruptDeadlineSettingsResponses, UpdateNotificationPreferencesData, UpdateNotificationPreferencesErrors, UpdateNotificationPreferencesResponses, UpdateNotificationSettingsData, UpdateNotificationSettingsErrors, UpdateNotificationSettingsResponses, UpdateRoleData, UpdateRoleErrors, UpdateRoleResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, VerifyEmailData, VerifyEmailErrors, VerifyEmailResponses, WithdrawInvitationData, WithdrawInvitationErrors, WithdrawInvitationResponses } from './types.gen';
+import type { AcceptInvitationData, AcceptInvitationErrors, AcceptInvitationResponses, AddTeamMemberData, AddTeamMemberErrors, AddTeamMemberResponses, AlwaysAllowActionData, AlwaysAllowActionErrors, AlwaysAllowActionResponses, AppendSessionMessagesData, AppendSessionMessagesErrors, AppendSessionMessagesResponses, ApplyClassificationSuggestionData, ApplyClassificationSuggestionErrors, ApplyClassificationSuggestionResponses, AssignInterruptData, AssignInterruptErrors, AssignInterruptResponses, CancelInterruptData, CancelInterruptErrors, CancelInterruptResponses, ChangeMemberRoleData, ChangeMemberRoleErrors, ChangeMemberRoleResponses, ChangePasswordData, ChangePasswordErrors, ChangePasswordResponses, ChangePlanData, ChangePlanErrors, ChangePlanResponses, ConfirmPasswordResetData, ConfirmPasswordResetErrors, ConfirmPasswordResetResponses, ConfirmTwoFactorSetupData, ConfirmTwoFactorSetupErrors, ConfirmTwoFactorSetupResponses, ConnectSlackData, ConnectSlackErrors, ConnectSlackResponses, CountInterruptsData, CountInterruptsErrors, CountInterruptsResponses, CreateApiKeyData, CreateApiKeyErrors, CreateApiKeyResponses, CreateClassificationRuleData, CreateClassificationRuleErrors, CreateClassificationRuleResponses, CreateInterruptData, CreateInterruptErrors, CreateInterruptResponses, CreateInvitationData, CreateInvitationErrors, CreateInvitationResponses, CreateOrganisationData, CreateOrganisationErrors, CreateOrganisationResponses, CreateRoleData, CreateRoleErrors, CreateRoleResponses, CreateTeamData, CreateTeamErrors, CreateTeamResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DecideInterruptData, DecideInterruptErrors, DecideInterruptResponses, DecideWithActionLinkData, DecideWithActionLinkErrors, DecideWithActionLinkResponses, DeleteClassificationRuleData, DeleteClassificationRuleErrors, DeleteClassificationRuleResponses, DeleteClassifierData, DeleteClassifierErrors, DeleteClassifierResponses, DeleteRoleData, DeleteRoleErrors, DeleteRoleResponses, DeleteTeamData, DeleteTeamErrors, DeleteTeamResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DisableTwoFactorData, DisableTwoFactorErrors, DisableTwoFactorResponses, DisconnectSessionData, DisconnectSessionErrors, DisconnectSessionResponses, DisconnectSlackData, DisconnectSlackErrors, DisconnectSlackResponses, DismissClassificationSuggestionData, DismissClassificationSuggestionErrors, DismissClassificationSuggestionResponses, DryRunClassificationData, DryRunClassificationErrors, DryRunClassificationResponses, EndMyOtherSignInSessionsData, EndMyOtherSignInSessionsErrors, EndMyOtherSignInSessionsResponses, EndMySignInSessionData, EndMySignInSessionErrors, EndMySignInSessionResponses, EndSessionData, EndSessionErrors, EndSessionResponses, EscalateInterruptData, EscalateInterruptErrors, EscalateInterruptResponses, ExportAuditLogData, ExportAuditLogErrors, ExportAuditLogResponses, ExtendInterruptDeadlineData, ExtendInterruptDeadlineErrors, ExtendInterruptDeadlineResponses, GetClassificationRuleData, GetClassificationRuleErrors, GetClassificationRuleResponses, GetClassificationRuleStatsData, GetClassificationRuleStatsErrors, GetClassificationRuleStatsResponses, GetClassifierData, GetClassifierErrors, GetClassifierResponses, GetEscalationPolicyData, GetEscalationPolicyErrors, GetEscalationPolicyResponses, GetInterruptData, GetInterruptDeadlineSettingsData, GetInterruptDeadlineSettingsErrors, GetInterruptDeadlineSettingsResponses, GetInterruptErrors, GetInterruptResponses, GetInvitationData, GetInvitationErrors, GetInvitationResponses, GetLivenessData, GetLivenessErrors, GetLivenessResponses, GetMeData, GetMeErrors, GetMeResponses, GetMyTwoFactorData, GetMyTwoFactorErrors, GetMyTwoFactorResponses, GetNotificationPreferencesData, GetNotificationPreferencesErrors, GetNotificationPreferencesResponses, GetNotificationSettingsData, GetNotificationSettingsErrors, GetNotificationSettingsResponses, GetOrganisationData, GetOrganisationErrors, GetOrganisationResponses, GetReadinessData, GetReadinessErrors, GetReadinessResponses, GetSignInSessionData, GetSignInSessionErrors, GetSignInSessionResponses, GetSlackSettingsData, GetSlackSettingsErrors, GetSlackSettingsResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, GetWhoamiData, GetWhoamiErrors, GetWhoamiResponses, JoinInvitationData, JoinInvitationErrors, JoinInvitationResponses, ListApiKeysData, ListApiKeysErrors, ListApiKeysResponses, ListAuditLogData, ListAuditLogErrors, ListAuditLogResponses, ListClassificationRulesData, ListClassificationRulesErrors, ListClassificationRulesResponses, ListClassificationSuggestionsData, ListClassificationSuggestionsErrors, ListClassificationSuggestionsResponses, ListInterruptsData, ListInterruptsErrors, ListInterruptsResponses, ListInvitationsData, ListInvitationsErrors, ListInvitationsResponses, ListMembersData, ListMembersErrors, ListMembersResponses, ListMySignInSessionsData, ListMySignInSessionsErrors, ListMySignInSessionsResponses, ListNotificationDeliveriesData, ListNotificationDeliveriesErrors, ListNotificationDeliveriesResponses, ListRolesData, ListRolesErrors, ListRolesResponses, ListSessionsData, ListSessionsErrors, ListSessionsResponses, ListTeamsData, ListTeamsErrors, ListTeamsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, PreviewActionLinkData, PreviewActionLinkErrors, PreviewActionLinkResponses, PutClassifierData, PutClassifierErrors, PutClassifierResponses, RegenerateRecoveryCodesData, RegenerateRecoveryCodesErrors, RegenerateRecoveryCodesResponses, RemoveMemberData, RemoveMemberErrors, RemoveMemberResponses, RemoveTeamMemberData, RemoveTeamMemberErrors, RemoveTeamMemberResponses, RenameApiKeyData, RenameApiKeyErrors, RenameApiKeyResponses, RenameTeamData, RenameTeamErrors, RenameTeamResponses, ReplaceEscalationPolicyData, ReplaceEscalationPolicyErrors, ReplaceEscalationPolicyResponses, RequestPasswordResetData, RequestPasswordResetErrors, RequestPasswordResetResponses, ResendEmailVerificationData, ResendEmailVerificationErrors, ResendEmailVerificationResponses, RetrieveSessionData, RetrieveSessionErrors, RetrieveSessionResponses, RetryWebhookDeliveryData, RetryWebhookDeliveryErrors, RetryWebhookDeliveryResponses, RevokeApiKeyData, RevokeApiKeyErrors, RevokeApiKeyResponses, RotateClassifierSecretData, RotateClassifierSecretErrors, RotateClassifierSecretResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SignInData, SignInErrors, SignInResponses, SignOutData, SignOutErrors, SignOutResponses, SignUpData, SignUpErrors, SignUpResponses, StartSessionData, StartSessionErrors, StartSessionResponses, StartTwoFactorSetupData, StartTwoFactorSetupErrors, StartTwoFactorSetupResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponse, StreamEventsResponses, StreamSessionData, StreamSessionErrors, StreamSessionResponse, StreamSessionResponses, TestClassifierData, TestClassifierErrors, TestClassifierResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, UpdateClassificationRuleData, UpdateClassificationRuleErrors, UpdateClassificationRuleResponses, UpdateInterruptDeadlineSettingsData, UpdateInterruptDeadlineSettingsErrors, UpdateInterruptDeadlineSettingsResponses, UpdateNotificationPreferencesData, UpdateNotificationPreferencesErrors, UpdateNotificationPreferencesResponses, UpdateNotificationSettingsData, UpdateNotificationSettingsErrors, UpdateNotificationSettingsResponses, UpdateRoleData, UpdateRoleErrors, UpdateRoleResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, VerifyEmailData, VerifyEmailErrors, VerifyEmailResponses, WithdrawInvitationData, WithdrawInvitationErrors, WithdrawInvitationResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -757,6 +757,89 @@ export const endMySignInSession = <ThrowOnError extends boolean = false>(options
         }],
     url: '/api/me/sessions/{id}',
     ...options
+});
+
+/**
+ * Whether two-factor sign-in is on for you, since when, and how many recovery codes are left
+ */
+export const getMyTwoFactor = <ThrowOnError extends boolean = false>(options?: Options<GetMyTwoFactorData, ThrowOnError>) => (options?.client ?? client).get<GetMyTwoFactorResponses, GetMyTwoFactorErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/me/two-factor',
+    ...options
+});
+
+/**
+ * Turn two-factor sign-in on with a code from your authenticator app; answers your recovery codes, shown once
+ */
+export const confirmTwoFactorSetup = <ThrowOnError extends boolean = false>(options: Options<ConfirmTwoFactorSetupData, ThrowOnError>) => (options.client ?? client).post<ConfirmTwoFactorSetupResponses, ConfirmTwoFactorSetupErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/me/two-factor/confirm',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Turn two-factor sign-in off (your password and a code from your app, or a recovery code, are required)
+ */
+export const disableTwoFactor = <ThrowOnError extends boolean = false>(options: Options<DisableTwoFactorData, ThrowOnError>) => (options.client ?? client).post<DisableTwoFactorResponses, DisableTwoFactorErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/me/two-factor/disable',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * New recovery codes (your password is required), shown once; the earlier ones stop working
+ */
+export const regenerateRecoveryCodes = <ThrowOnError extends boolean = false>(options: Options<RegenerateRecoveryCodesData, ThrowOnError>) => (options.client ?? client).post<RegenerateRecoveryCodesResponses, RegenerateRecoveryCodesErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/me/two-factor/recovery-codes',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Start setting up two-factor sign-in (your password is required): a new authenticator key, shown once
+ *
+ * Nothing changes at sign-in until confirmTwoFactorSetup takes a code made with this key. Starting again replaces a key not yet confirmed.
+ */
+export const startTwoFactorSetup = <ThrowOnError extends boolean = false>(options: Options<StartTwoFactorSetupData, ThrowOnError>) => (options.client ?? client).post<StartTwoFactorSetupResponses, StartTwoFactorSetupErrors, ThrowOnError>({
+    security: [{
+            in: 'cookie',
+            name: 'session',
+            type: 'apiKey'
+        }],
+    url: '/api/me/two-factor/setup',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });
 
 /**

@@ -360,7 +360,7 @@ export type AssigneeFilter = 'me' | 'my_teams' | 'unassigned';
 /**
  * <category>.<verb>: the actions the service writes today; new actions may appear: treat unknown ones as opaque.
  */
-export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.suggestion_dismissed' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.classified' | 'classification.classifier_failed' | 'classification.classifier_configured' | 'classification.classifier_secret_rotated' | 'classification.classifier_deleted' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.approval_added' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.password_changed' | 'member.sessions_ended' | 'member.email_verified' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'settings.escalation_policy_updated' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
+export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.suggestion_dismissed' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.classified' | 'classification.classifier_failed' | 'classification.classifier_configured' | 'classification.classifier_secret_rotated' | 'classification.classifier_deleted' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.approval_added' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.password_changed' | 'member.sessions_ended' | 'member.email_verified' | 'member.two_factor_enabled' | 'member.two_factor_disabled' | 'member.recovery_code_used' | 'member.recovery_codes_regenerated' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'settings.escalation_policy_updated' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
 
 export type AuditCategory = 'interrupt' | 'session' | 'member' | 'role' | 'team' | 'api_key' | 'webhook' | 'classification' | 'settings' | 'billing' | 'organisation';
 
@@ -975,7 +975,7 @@ export type ErrorBody = {
 /**
  * Stable: switch on this.
  */
-export type ErrorCode = 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'API_KEY_EXPIRED' | 'SIGN_IN_REQUIRED' | 'INVALID_CREDENTIALS' | 'MESSAGES_ALLOWANCE_EXHAUSTED' | 'AGENT_HOURS_ALLOWANCE_EXHAUSTED' | 'SESSION_STORAGE_EXHAUSTED' | 'ACTIVE_SESSIONS_EXHAUSTED' | 'PLAN_REQUIRED' | 'HUMANS_ONLY' | 'MISSING_PERMISSION' | 'FORBIDDEN' | 'CSRF_REJECTED' | 'WRONG_PASSWORD' | 'EMAIL_NOT_VERIFIED' | 'SIGNUP_CLOSED' | 'VALIDATION_FAILED' | 'INVALID_TOKEN' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'SERVICE_UNAVAILABLE';
+export type ErrorCode = 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'API_KEY_EXPIRED' | 'SIGN_IN_REQUIRED' | 'INVALID_CREDENTIALS' | 'TWO_FACTOR_REQUIRED' | 'MESSAGES_ALLOWANCE_EXHAUSTED' | 'AGENT_HOURS_ALLOWANCE_EXHAUSTED' | 'SESSION_STORAGE_EXHAUSTED' | 'ACTIVE_SESSIONS_EXHAUSTED' | 'PLAN_REQUIRED' | 'HUMANS_ONLY' | 'MISSING_PERMISSION' | 'FORBIDDEN' | 'CSRF_REJECTED' | 'WRONG_PASSWORD' | 'INVALID_TWO_FACTOR_CODE' | 'EMAIL_NOT_VERIFIED' | 'SIGNUP_CLOSED' | 'VALIDATION_FAILED' | 'INVALID_TOKEN' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'SERVICE_UNAVAILABLE';
 
 export type EscalateInterruptDto = {
     reason?: string;
@@ -1841,6 +1841,10 @@ export type Quota = {
     used: number;
 };
 
+export type RecoveryCodesResponse = {
+    recoveryCodes: Array<string>;
+};
+
 /**
  * Do not run the action; optionally say why.
  */
@@ -2113,6 +2117,10 @@ export type SessionStartedEvent = {
 export type SessionStatus = 'active' | 'ended' | 'disconnected';
 
 export type SignInDto = {
+    /**
+     * Where two-factor sign-in is on: the 6-digit code from the authenticator app, or an unused recovery code. Without it such an account answers 401 TWO_FACTOR_REQUIRED (the password was right).
+     */
+    code?: string;
     email: string;
     password: string;
 };
@@ -2256,6 +2264,51 @@ export type TestClassifierDto = {
         [key: string]: unknown;
     };
     title?: string;
+};
+
+export type TwoFactorConfirmDto = {
+    /**
+     * The 6-digit code your authenticator app shows for the new key.
+     */
+    code: string;
+};
+
+export type TwoFactorDisableDto = {
+    /**
+     * Your authenticator app's 6-digit code, or an unused recovery code.
+     */
+    code: string;
+    /**
+     * Your current password.
+     */
+    password: string;
+};
+
+export type TwoFactorPasswordDto = {
+    /**
+     * Your current password.
+     */
+    password: string;
+};
+
+export type TwoFactorSetupResponse = {
+    /**
+     * The same key as an otpauth:// URI (TOTP, SHA-1, 6 digits, 30 s) for a QR code.
+     */
+    otpauthUri: string;
+    /**
+     * The key in base32 (RFC 4648), for typing into an authenticator app.
+     */
+    secret: string;
+};
+
+export type TwoFactorStatusResponse = {
+    enabled: boolean;
+    enabledAt: string | null;
+    /**
+     * Unused recovery codes (0 while two-factor is off).
+     */
+    recoveryCodesLeft: number;
 };
 
 export type UpdateClassificationRuleDto = {
@@ -3135,11 +3188,11 @@ export type SignInErrors = {
      */
     400: ErrorBody;
     /**
-     * INVALID_CREDENTIALS: wrong email or password (the same answer, in the same time, for an email no account has).
+     * INVALID_CREDENTIALS: wrong email or password (the same answer, in the same time, for an email no account has). TWO_FACTOR_REQUIRED: the password was right and two-factor sign-in is on: send it again with `code` (SPEC §8f).
      */
     401: ErrorBody;
     /**
-     * HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED.
+     * HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED. INVALID_TWO_FACTOR_CODE: the code is wrong, already used (a code works once), or an already used recovery code; counted as a failed sign-in.
      */
     403: ErrorBody;
     /**
@@ -5513,6 +5566,259 @@ export type EndMySignInSessionResponses = {
 };
 
 export type EndMySignInSessionResponse = EndMySignInSessionResponses[keyof EndMySignInSessionResponses];
+
+export type GetMyTwoFactorData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/me/two-factor';
+};
+
+export type GetMyTwoFactorErrors = {
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type GetMyTwoFactorError = GetMyTwoFactorErrors[keyof GetMyTwoFactorErrors];
+
+export type GetMyTwoFactorResponses = {
+    200: TwoFactorStatusResponse;
+};
+
+export type GetMyTwoFactorResponse = GetMyTwoFactorResponses[keyof GetMyTwoFactorResponses];
+
+export type ConfirmTwoFactorSetupData = {
+    body: TwoFactorConfirmDto;
+    path?: never;
+    query?: never;
+    url: '/api/me/two-factor/confirm';
+};
+
+export type ConfirmTwoFactorSetupErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED. INVALID_TWO_FACTOR_CODE: the code is not the app's current code for the new key.
+     */
+    403: ErrorBody;
+    /**
+     * CONFLICT: no set-up was started, or two-factor sign-in is on already.
+     */
+    409: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type ConfirmTwoFactorSetupError = ConfirmTwoFactorSetupErrors[keyof ConfirmTwoFactorSetupErrors];
+
+export type ConfirmTwoFactorSetupResponses = {
+    200: RecoveryCodesResponse;
+};
+
+export type ConfirmTwoFactorSetupResponse = ConfirmTwoFactorSetupResponses[keyof ConfirmTwoFactorSetupResponses];
+
+export type DisableTwoFactorData = {
+    body: TwoFactorDisableDto;
+    path?: never;
+    query?: never;
+    url: '/api/me/two-factor/disable';
+};
+
+export type DisableTwoFactorErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED. WRONG_PASSWORD: password is not the current password (counted as a failed sign-in). INVALID_TWO_FACTOR_CODE: the code is wrong or already used, or an already used recovery code (counted as a failed sign-in).
+     */
+    403: ErrorBody;
+    /**
+     * CONFLICT: two-factor sign-in is not on.
+     */
+    409: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After. RATE_LIMITED: too many failed sign-ins for this account or from this address (SPEC §8b).
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type DisableTwoFactorError = DisableTwoFactorErrors[keyof DisableTwoFactorErrors];
+
+export type DisableTwoFactorResponses = {
+    /**
+     * Off: sign-in asks for the password alone.
+     */
+    204: void;
+};
+
+export type DisableTwoFactorResponse = DisableTwoFactorResponses[keyof DisableTwoFactorResponses];
+
+export type RegenerateRecoveryCodesData = {
+    body: TwoFactorPasswordDto;
+    path?: never;
+    query?: never;
+    url: '/api/me/two-factor/recovery-codes';
+};
+
+export type RegenerateRecoveryCodesErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED. WRONG_PASSWORD: password is not the current password (counted as a failed sign-in).
+     */
+    403: ErrorBody;
+    /**
+     * CONFLICT: two-factor sign-in is not on.
+     */
+    409: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After. RATE_LIMITED: too many failed sign-ins for this account or from this address (SPEC §8b).
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type RegenerateRecoveryCodesError = RegenerateRecoveryCodesErrors[keyof RegenerateRecoveryCodesErrors];
+
+export type RegenerateRecoveryCodesResponses = {
+    200: RecoveryCodesResponse;
+};
+
+export type RegenerateRecoveryCodesResponse = RegenerateRecoveryCodesResponses[keyof RegenerateRecoveryCodesResponses];
+
+export type StartTwoFactorSetupData = {
+    body: TwoFactorPasswordDto;
+    path?: never;
+    query?: never;
+    url: '/api/me/two-factor/setup';
+};
+
+export type StartTwoFactorSetupErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), or CSRF_REJECTED. WRONG_PASSWORD: password is not the current password (counted as a failed sign-in).
+     */
+    403: ErrorBody;
+    /**
+     * CONFLICT: two-factor sign-in is on already.
+     */
+    409: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After. RATE_LIMITED: too many failed sign-ins for this account or from this address (SPEC §8b).
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type StartTwoFactorSetupError = StartTwoFactorSetupErrors[keyof StartTwoFactorSetupErrors];
+
+export type StartTwoFactorSetupResponses = {
+    200: TwoFactorSetupResponse;
+};
+
+export type StartTwoFactorSetupResponse = StartTwoFactorSetupResponses[keyof StartTwoFactorSetupResponses];
 
 export type ListMembersData = {
     body?: never;

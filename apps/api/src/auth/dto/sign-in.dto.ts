@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsString, MaxLength } from 'class-validator';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
 
 export class SignInDto {
   @ApiProperty({ format: 'email', maxLength: 254 })
@@ -11,4 +11,15 @@ export class SignInDto {
   @IsString()
   @MaxLength(200)
   password!: string;
+
+  @ApiProperty({
+    required: false,
+    maxLength: 64,
+    description:
+      'Where two-factor sign-in is on: the 6-digit code from the authenticator app, or an unused recovery code. Without it such an account answers 401 TWO_FACTOR_REQUIRED (the password was right).',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  code?: string;
 }

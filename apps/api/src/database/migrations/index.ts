@@ -45,6 +45,7 @@ import { InterruptOpenedByName1795774000000 } from './1795774000000-interrupt-op
 import { InterruptApprovals1795775000000 } from './1795775000000-interrupt-approvals';
 import { InterruptResumes1795776000000 } from './1795776000000-interrupt-resumes';
 import { ClassificationClassifier1795777000000 } from './1795777000000-classification-classifier';
+import { TwoFactor1795778000000 } from './1795778000000-two-factor';
 
 export const MIGRATIONS = [
   CreateOrganisations1763683200000,
@@ -93,4 +94,5 @@ export const MIGRATIONS = [
   InterruptApprovals1795775000000,
   InterruptResumes1795776000000,
   ClassificationClassifier1795777000000,
+  TwoFactor1795778000000,
 ];

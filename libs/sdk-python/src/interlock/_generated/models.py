@@ -1212,6 +1212,16 @@ class Quota(InterlockModel):
     """
 
 
+class RecoveryCodesResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    recovery_codes: list[str] = Field(
+        ..., alias='recoveryCodes', examples=[['k7m2p-x9q4r']]
+    )
+
+
 class RejectDecision(InterlockModel):
     """
     Do not run the action; optionally say why.
@@ -1521,6 +1531,10 @@ class SignInDto(InterlockModel):
         extra='allow',
         populate_by_name=True,
     )
+    code: Optional[str] = Field(None, max_length=64, pattern='^[^\\u0000]*$')
+    """
+    Where two-factor sign-in is on: the 6-digit code from the authenticator app, or an unused recovery code. Without it such an account answers 401 TWO_FACTOR_REQUIRED (the password was right).
+    """
     email: str = Field(..., max_length=254)
     password: str = Field(..., max_length=200, pattern='^[^\\u0000]*$')
 
@@ -1663,6 +1677,71 @@ class TestClassifierDto(InterlockModel):
     title: str = Field(
         'A test from Interlock', max_length=200, min_length=1, pattern='^[^\\u0000]*$'
     )
+
+
+class TwoFactorConfirmDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    code: str = Field(..., examples=['123456'], max_length=64, pattern='^[^\\u0000]*$')
+    """
+    The 6-digit code your authenticator app shows for the new key.
+    """
+
+
+class TwoFactorDisableDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    code: str = Field(..., examples=['123456'], max_length=64, pattern='^[^\\u0000]*$')
+    """
+    Your authenticator app's 6-digit code, or an unused recovery code.
+    """
+    password: str = Field(..., max_length=200, pattern='^[^\\u0000]*$')
+    """
+    Your current password.
+    """
+
+
+class TwoFactorPasswordDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    password: str = Field(..., max_length=200, pattern='^[^\\u0000]*$')
+    """
+    Your current password.
+    """
+
+
+class TwoFactorSetupResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    otpauth_uri: str = Field(..., alias='otpauthUri')
+    """
+    The same key as an otpauth:// URI (TOTP, SHA-1, 6 digits, 30 s) for a QR code.
+    """
+    secret: str = Field(..., examples=['JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP'])
+    """
+    The key in base32 (RFC 4648), for typing into an authenticator app.
+    """
+
+
+class TwoFactorStatusResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    enabled: bool
+    enabled_at: Optional[AwareDatetime] = Field(..., alias='enabledAt')
+    recovery_codes_left: float = Field(..., alias='recoveryCodesLeft')
+    """
+    Unused recovery codes (0 while two-factor is off).
+    """
 
 
 class UpdateInterruptDeadlineSettingsDto(InterlockModel):
@@ -2136,6 +2215,10 @@ class AuditEntryResponse(InterlockModel):
         'member.password_changed',
         'member.sessions_ended',
         'member.email_verified',
+        'member.two_factor_enabled',
+        'member.two_factor_disabled',
+        'member.recovery_code_used',
+        'member.recovery_codes_regenerated',
         'member.role_changed',
         'organisation.created',
         'settings.notification_preferences_updated',
@@ -2431,6 +2514,7 @@ class ErrorBody(InterlockModel):
         'API_KEY_EXPIRED',
         'SIGN_IN_REQUIRED',
         'INVALID_CREDENTIALS',
+        'TWO_FACTOR_REQUIRED',
         'MESSAGES_ALLOWANCE_EXHAUSTED',
         'AGENT_HOURS_ALLOWANCE_EXHAUSTED',
         'SESSION_STORAGE_EXHAUSTED',
@@ -2441,6 +2525,7 @@ class ErrorBody(InterlockModel):
         'FORBIDDEN',
         'CSRF_REJECTED',
         'WRONG_PASSWORD',
+        'INVALID_TWO_FACTOR_CODE',
         'EMAIL_NOT_VERIFIED',
         'SIGNUP_CLOSED',
         'VALIDATION_FAILED',

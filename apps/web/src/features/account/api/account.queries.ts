@@ -1,6 +1,12 @@
 import {
   call,
   changePassword,
+  confirmTwoFactorSetup,
+  disableTwoFactor,
+  getMyTwoFactor,
+  regenerateRecoveryCodes,
+  startTwoFactorSetup,
+  type TwoFactorDisableDto,
   endMyOtherSignInSessions,
   endMySignInSession,
   listMySignInSessions,
@@ -47,4 +53,44 @@ export function useEndOtherSignInSessions() {
 /** Emails the signed-in person a new verification link (SPEC §8f). */
 export function useResendEmailVerification() {
   return useMutation({ mutationFn: () => call(resendEmailVerification()) });
+}
+
+const twoFactorKey = ['me', 'two-factor'] as const;
+
+/** Whether two-factor sign-in is on for the signed-in person (SPEC §8f). */
+export function useMyTwoFactor() {
+  return useQuery({ queryKey: twoFactorKey, queryFn: () => call(getMyTwoFactor()) });
+}
+
+/** A new authenticator key (the password opens it); it works once a code confirms it. */
+export function useStartTwoFactorSetup() {
+  return useMutation({
+    mutationFn: (password: string) => call(startTwoFactorSetup({ body: { password } })),
+  });
+}
+
+/** Turns two-factor on with a code from the app; answers the recovery codes, shown once. */
+export function useConfirmTwoFactorSetup() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (code: string) => call(confirmTwoFactorSetup({ body: { code } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: twoFactorKey }),
+  });
+}
+
+export function useDisableTwoFactor() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: TwoFactorDisableDto) => call(disableTwoFactor({ body })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: twoFactorKey }),
+  });
+}
+
+/** A new set of recovery codes; the earlier ones stop working. */
+export function useRegenerateRecoveryCodes() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (password: string) => call(regenerateRecoveryCodes({ body: { password } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: twoFactorKey }),
+  });
 }

@@ -24,19 +24,21 @@ import {
   useMySignInSessions,
 } from '../api/account.queries';
 import { EmailAddress } from '../components/email-address';
+import { TwoFactor } from '../components/two-factor';
 
-/** Settings → Security: the signed-in person's address, password and sign-in sessions (issue 33). */
+/** Settings → Security: the signed-in person's address, password, two-factor sign-in and sign-in sessions (issue 33). */
 export function SecurityRoute() {
   useDocumentTitle('Security · Interlock');
   return (
     <>
       <PageHeader
         title="Security"
-        description="Your email address, your password and where you are signed in."
+        description="Your email address, your password, two-factor sign-in and where you are signed in."
       />
       <Stack gap="lg" maw={900}>
         <EmailAddress />
         <ChangePasswordForm />
+        <TwoFactor />
         <SignInSessions />
       </Stack>
     </>

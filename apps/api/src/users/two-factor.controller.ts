@@ -1,0 +1,103 @@
+import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ClientIp, CurrentUser } from '../auth/decorators/current-principal.decorator';
+import { UserRoute } from '../auth/decorators/route-access.decorator';
+import type { UserPrincipal } from '../auth/principal';
+import {
+  RecoveryCodesResponse,
+  TwoFactorConfirmDto,
+  TwoFactorDisableDto,
+  TwoFactorPasswordDto,
+  TwoFactorSetupResponse,
+  TwoFactorStatusResponse,
+} from './dto/two-factor.dto';
+import { TwoFactorService } from './two-factor.service';
+
+/** Settings → Security's two-factor sign-in (SPEC §8f). */
+@Controller('api/me/two-factor')
+@ApiTags('auth')
+export class TwoFactorController {
+  constructor(private readonly twoFactor: TwoFactorService) {}
+
+  @Get()
+  @UserRoute()
+  @ApiOperation({
+    operationId: 'getMyTwoFactor',
+    summary:
+      'Whether two-factor sign-in is on for you, since when, and how many recovery codes are left',
+  })
+  @ApiOkResponse({ type: TwoFactorStatusResponse })
+  status(@CurrentUser() user: UserPrincipal): Promise<TwoFactorStatusResponse> {
+    return this.twoFactor.status(user.userId);
+  }
+
+  @Post('setup')
+  @HttpCode(200)
+  @UserRoute()
+  @ApiOperation({
+    operationId: 'startTwoFactorSetup',
+    summary:
+      'Start setting up two-factor sign-in (your password is required): a new authenticator key, shown once',
+    description:
+      'Nothing changes at sign-in until confirmTwoFactorSetup takes a code made with this key. Starting again replaces a key not yet confirmed.',
+  })
+  @ApiOkResponse({ type: TwoFactorSetupResponse })
+  startSetup(
+    @CurrentUser() user: UserPrincipal,
+    @Body() body: TwoFactorPasswordDto,
+    @ClientIp() ip: string | null,
+  ): Promise<TwoFactorSetupResponse> {
+    return this.twoFactor.startSetup(user, body.password, ip);
+  }
+
+  @Post('confirm')
+  @HttpCode(200)
+  @UserRoute()
+  @ApiOperation({
+    operationId: 'confirmTwoFactorSetup',
+    summary:
+      'Turn two-factor sign-in on with a code from your authenticator app; answers your recovery codes, shown once',
+  })
+  @ApiOkResponse({ type: RecoveryCodesResponse })
+  confirmSetup(
+    @CurrentUser() user: UserPrincipal,
+    @Body() body: TwoFactorConfirmDto,
+    @ClientIp() ip: string | null,
+  ): Promise<RecoveryCodesResponse> {
+    return this.twoFactor.confirmSetup(user, body.code, ip);
+  }
+
+  @Post('disable')
+  @HttpCode(204)
+  @UserRoute()
+  @ApiOperation({
+    operationId: 'disableTwoFactor',
+    summary:
+      'Turn two-factor sign-in off (your password and a code from your app, or a recovery code, are required)',
+  })
+  @ApiNoContentResponse({ description: 'Off: sign-in asks for the password alone.' })
+  async disable(
+    @CurrentUser() user: UserPrincipal,
+    @Body() body: TwoFactorDisableDto,
+    @ClientIp() ip: string | null,
+  ): Promise<void> {
+    await this.twoFactor.disable(user, body.password, body.code, ip);
+  }
+
+  @Post('recovery-codes')
+  @HttpCode(200)
+  @UserRoute()
+  @ApiOperation({
+    operationId: 'regenerateRecoveryCodes',
+    summary:
+      'New recovery codes (your password is required), shown once; the earlier ones stop working',
+  })
+  @ApiOkResponse({ type: RecoveryCodesResponse })
+  regenerate(
+    @CurrentUser() user: UserPrincipal,
+    @Body() body: TwoFactorPasswordDto,
+    @ClientIp() ip: string | null,
+  ): Promise<RecoveryCodesResponse> {
+    return this.twoFactor.regenerateRecoveryCodes(user, body.password, ip);
+  }
+}

@@ -1,0 +1,311 @@
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { base32Decode, totpCode } from '../src/users/totp';
+import { sessionCookieOf, signUpOwner, SignedUpOwner } from './support/factories';
+import { startTestApp, TestApp } from './support/test-app';
+
+const CODE_REQUIRED =
+  'Two-factor sign-in is on for this account: enter the 6-digit code from your authenticator app, or one of your recovery codes.';
+const WRONG_SIGN_IN_CODE =
+  'The code is not correct: enter the 6-digit code your authenticator app shows now, or an unused recovery code.';
+const WRONG_SETUP_CODE =
+  'The code is not correct: enter the 6-digit code your authenticator app shows now for the key you added.';
+const ALREADY_ON = 'Two-factor sign-in is already on: turn it off first to set it up again.';
+const NOT_ON = 'Two-factor sign-in is not on.';
+const NO_SETUP = 'No two-factor set-up is waiting for a code: start the set-up first.';
+
+describe('two-factor sign-in: TOTP and recovery codes (SPEC §8f, issue 33 §2)', () => {
+  let t: TestApp;
+  const http = () => request(t.app.getHttpServer());
+  const db = () => t.app.get(DataSource);
+
+  /** The code an authenticator app with this key shows `offsetSteps` 30-second steps from now. */
+  const codeFor = (secret: string, offsetSteps = 0) =>
+    totpCode(base32Decode(secret) as Buffer, Date.now() + offsetSteps * 30_000);
+
+  const signIn = (owner: SignedUpOwner, code?: unknown) =>
+    http()
+      .post('/api/auth/sign-in')
+      .send({
+        email: owner.email,
+        password: owner.password,
+        ...(code === undefined ? {} : { code }),
+      });
+
+  async function entries(organisationId: string, action: string) {
+    return db().query(
+      `SELECT actor_id, target_id, summary, metadata FROM audit_log_entries
+        WHERE organisation_id = $1 AND action = $2 ORDER BY seq`,
+      [organisationId, action],
+    ) as Promise<Record<string, unknown>[]>;
+  }
+
+  /** Sets two-factor up for a new owner; their key and recovery codes. */
+  async function enrolled(): Promise<{ owner: SignedUpOwner; secret: string; codes: string[] }> {
+    const owner = await signUpOwner(t.app.getHttpServer(), { name: 'Ada Lovelace' });
+    const setup = await http()
+      .post('/api/me/two-factor/setup')
+      .set('cookie', owner.cookie)
+      .send({ password: owner.password });
+    expect(setup.status).toBe(200);
+    const confirm = await http()
+      .post('/api/me/two-factor/confirm')
+      .set('cookie', owner.cookie)
+      .send({ code: codeFor(setup.body.secret) });
+    expect(confirm.status).toBe(200);
+    return { owner, secret: setup.body.secret, codes: confirm.body.recoveryCodes };
+  }
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('sets up with the password and a code from the app; shows the key and the recovery codes once; audited', async () => {
+    const ada = await signUpOwner(t.app.getHttpServer(), { name: 'Ada Lovelace' });
+    const status = () => http().get('/api/me/two-factor').set('cookie', ada.cookie);
+    expect((await status()).body).toEqual({
+      enabled: false,
+      enabledAt: null,
+      recoveryCodesLeft: 0,
+    });
+
+    const wrongPassword = await http()
+      .post('/api/me/two-factor/setup')
+      .set('cookie', ada.cookie)
+      .send({ password: 'not my password' });
+    expect(wrongPassword.status).toBe(403);
+    expect(wrongPassword.body).toMatchObject({
+      code: 'WRONG_PASSWORD',
+      message: 'The current password is not correct.',
+    });
+
+    const setup = await http()
+      .post('/api/me/two-factor/setup')
+      .set('cookie', ada.cookie)
+      .send({ password: ada.password });
+    expect(setup.status).toBe(200);
+    expect(setup.body.secret).toMatch(/^[A-Z2-7]{32}$/);
+    expect(setup.body.otpauthUri).toBe(
+      `otpauth://totp/Interlock:${encodeURIComponent(ada.email)}?secret=${setup.body.secret}&issuer=Interlock&algorithm=SHA1&digits=6&period=30`,
+    );
+    // Kept sealed: neither the base32 key nor its bytes are in the row.
+    const [row] = await db().query(
+      `SELECT secret_sealed, enabled_at FROM user_two_factor WHERE user_id = $1`,
+      [ada.memberId],
+    );
+    expect(row.enabled_at).toBeNull();
+    expect((row.secret_sealed as Buffer).includes(Buffer.from(setup.body.secret))).toBe(false);
+    expect((row.secret_sealed as Buffer).includes(base32Decode(setup.body.secret) as Buffer)).toBe(
+      false,
+    );
+    // Not yet confirmed: sign-in still takes the password alone.
+    expect((await signIn(ada)).status).toBe(200);
+
+    const wrongCode = await http()
+      .post('/api/me/two-factor/confirm')
+      .set('cookie', ada.cookie)
+      .send({ code: codeFor(setup.body.secret, 5) });
+    expect(wrongCode.status).toBe(403);
+    expect(wrongCode.body).toMatchObject({
+      code: 'INVALID_TWO_FACTOR_CODE',
+      message: WRONG_SETUP_CODE,
+    });
+
+    const confirm = await http()
+      .post('/api/me/two-factor/confirm')
+      .set('cookie', ada.cookie)
+      .send({ code: codeFor(setup.body.secret) });
+    expect(confirm.status).toBe(200);
+    const codes = confirm.body.recoveryCodes as string[];
+    expect(codes).toHaveLength(10);
+    expect(new Set(codes).size).toBe(10);
+    for (const code of codes) expect(code).toMatch(/^[a-hj-km-np-z2-9]{5}-[a-hj-km-np-z2-9]{5}$/);
+    // Only their hashes are kept.
+    const kept = await db().query(`SELECT code_hash FROM user_recovery_codes WHERE user_id = $1`, [
+      ada.memberId,
+    ]);
+    expect(kept).toHaveLength(10);
+    expect(JSON.stringify(kept)).not.toContain(codes[0]);
+
+    const on = (await status()).body;
+    expect(on).toEqual({
+      enabled: true,
+      enabledAt: expect.stringMatching(/Z$/),
+      recoveryCodesLeft: 10,
+    });
+    expect(await entries(ada.organisationId, 'member.two_factor_enabled')).toEqual([
+      {
+        actor_id: ada.memberId,
+        target_id: ada.memberId,
+        summary: 'Ada Lovelace turned on two-factor sign-in',
+        metadata: { method: 'totp' },
+      },
+    ]);
+
+    // On already: neither a new set-up nor a second confirmation.
+    for (const [path, body] of [
+      ['setup', { password: ada.password }],
+      ['confirm', { code: codeFor(setup.body.secret, 1) }],
+    ] as const) {
+      const again = await http()
+        .post(`/api/me/two-factor/${path}`)
+        .set('cookie', ada.cookie)
+        .send(body);
+      expect(again.status).toBe(409);
+      expect(again.body).toMatchObject({ code: 'CONFLICT', message: ALREADY_ON });
+    }
+  });
+
+  it('signs in only with a code: asks for one, refuses a wrong or replayed code, takes a recovery code once (audited)', async () => {
+    const { owner: ada, secret, codes } = await enrolled();
+
+    const asked = await signIn(ada);
+    expect(asked.status).toBe(401);
+    expect(asked.body).toMatchObject({ code: 'TWO_FACTOR_REQUIRED', message: CODE_REQUIRED });
+    expect(asked.headers['set-cookie']).toBeUndefined();
+
+    const wrong = await signIn(ada, codeFor(secret, 3));
+    expect(wrong.status).toBe(403);
+    expect(wrong.body).toMatchObject({
+      code: 'INVALID_TWO_FACTOR_CODE',
+      message: WRONG_SIGN_IN_CODE,
+    });
+    expect(wrong.headers['set-cookie']).toBeUndefined();
+
+    // A wrong password is still just a wrong password, code or not.
+    const badPassword = await http()
+      .post('/api/auth/sign-in')
+      .send({ email: ada.email, password: 'not my password', code: codeFor(secret, 1) });
+    expect(badPassword.status).toBe(401);
+    expect(badPassword.body.code).toBe('INVALID_CREDENTIALS');
+
+    // The next step's code (the set-up took this step's); spaces are fine.
+    const next = codeFor(secret, 1);
+    const signedIn = await signIn(ada, `${next.slice(0, 3)} ${next.slice(3)}`);
+    expect(signedIn.status).toBe(200);
+    const cookie = sessionCookieOf(signedIn);
+    expect((await http().get('/api/me').set('cookie', cookie)).status).toBe(200);
+
+    const replayed = await signIn(ada, next);
+    expect(replayed.status).toBe(403);
+    expect(replayed.body.code).toBe('INVALID_TWO_FACTOR_CODE');
+
+    // A recovery code, as typed from paper: upper case, spaces.
+    const recovery = await signIn(ada, ` ${codes[3].toUpperCase().replace('-', ' - ')} `);
+    expect(recovery.status).toBe(200);
+    expect(await entries(ada.organisationId, 'member.recovery_code_used')).toEqual([
+      {
+        actor_id: ada.memberId,
+        target_id: ada.memberId,
+        summary: 'Ada Lovelace used a recovery code (9 left)',
+        metadata: { left: 9 },
+      },
+    ]);
+    const usedTwice = await signIn(ada, codes[3]);
+    expect(usedTwice.status).toBe(403);
+    expect(usedTwice.body.code).toBe('INVALID_TWO_FACTOR_CODE');
+    expect(
+      (await http().get('/api/me/two-factor').set('cookie', cookie)).body.recoveryCodesLeft,
+    ).toBe(9);
+
+    const notAString = await signIn(ada, 123456);
+    expect(notAString.status).toBe(400);
+    expect(notAString.body.code).toBe('VALIDATION_FAILED');
+  });
+
+  it('makes new recovery codes with the password: the earlier ones stop working (audited)', async () => {
+    const { owner: ada, codes } = await enrolled();
+    const refused = await http()
+      .post('/api/me/two-factor/recovery-codes')
+      .set('cookie', ada.cookie)
+      .send({ password: 'not my password' });
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('WRONG_PASSWORD');
+
+    const fresh = await http()
+      .post('/api/me/two-factor/recovery-codes')
+      .set('cookie', ada.cookie)
+      .send({ password: ada.password });
+    expect(fresh.status).toBe(200);
+    expect(fresh.body.recoveryCodes).toHaveLength(10);
+    expect((await signIn(ada, codes[0])).status).toBe(403);
+    expect((await signIn(ada, fresh.body.recoveryCodes[0])).status).toBe(200);
+    expect(await entries(ada.organisationId, 'member.recovery_codes_regenerated')).toEqual([
+      expect.objectContaining({
+        summary: 'Ada Lovelace made new recovery codes',
+        metadata: { count: 10 },
+      }),
+    ]);
+  });
+
+  it('turns off with the password and a code; then sign-in takes the password alone (audited)', async () => {
+    const { owner: ada, secret, codes } = await enrolled();
+    const disable = (body: Record<string, unknown>) =>
+      http().post('/api/me/two-factor/disable').set('cookie', ada.cookie).send(body);
+
+    const noCode = await disable({ password: ada.password });
+    expect(noCode.status).toBe(400);
+    expect(noCode.body.code).toBe('VALIDATION_FAILED');
+    const wrongCode = await disable({ password: ada.password, code: codeFor(secret, 4) });
+    expect(wrongCode.status).toBe(403);
+    expect(wrongCode.body).toMatchObject({
+      code: 'INVALID_TWO_FACTOR_CODE',
+      message: WRONG_SIGN_IN_CODE,
+    });
+    const wrongPassword = await disable({ password: 'not my password', code: codes[0] });
+    expect(wrongPassword.status).toBe(403);
+    expect(wrongPassword.body.code).toBe('WRONG_PASSWORD');
+    // Neither refusal used the recovery code.
+    expect((await http().get('/api/me/two-factor').set('cookie', ada.cookie)).body).toMatchObject({
+      enabled: true,
+      recoveryCodesLeft: 10,
+    });
+
+    expect((await disable({ password: ada.password, code: codes[0] })).status).toBe(204);
+    expect((await http().get('/api/me/two-factor').set('cookie', ada.cookie)).body).toEqual({
+      enabled: false,
+      enabledAt: null,
+      recoveryCodesLeft: 0,
+    });
+    expect(await entries(ada.organisationId, 'member.two_factor_disabled')).toEqual([
+      expect.objectContaining({
+        summary: 'Ada Lovelace turned off two-factor sign-in with a recovery code',
+        metadata: { method: 'totp', via: 'recovery_code' },
+      }),
+    ]);
+    expect((await signIn(ada)).status).toBe(200);
+    const rows = await db().query(
+      `SELECT (SELECT count(*)::int FROM user_two_factor WHERE user_id = $1) AS secrets,
+              (SELECT count(*)::int FROM user_recovery_codes WHERE user_id = $1) AS codes`,
+      [ada.memberId],
+    );
+    expect(rows).toEqual([{ secrets: 0, codes: 0 }]);
+
+    const again = await disable({ password: ada.password, code: codes[1] });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ code: 'CONFLICT', message: NOT_ON });
+    const confirmWithoutSetup = await http()
+      .post('/api/me/two-factor/confirm')
+      .set('cookie', ada.cookie)
+      .send({ code: '123456' });
+    expect(confirmWithoutSetup.status).toBe(409);
+    expect(confirmWithoutSetup.body).toMatchObject({ code: 'CONFLICT', message: NO_SETUP });
+  });
+
+  it('is the signed-in person’s own: without a session every route answers 401', async () => {
+    for (const [method, path] of [
+      ['get', '/api/me/two-factor'],
+      ['post', '/api/me/two-factor/setup'],
+      ['post', '/api/me/two-factor/confirm'],
+      ['post', '/api/me/two-factor/disable'],
+      ['post', '/api/me/two-factor/recovery-codes'],
+    ] as const) {
+      const res = await http()[method](path).send({ password: 'x', code: '123456' });
+      expect(res.status).toBe(401);
+      expect(res.body.code).toBe('SIGN_IN_REQUIRED');
+    }
+  });
+});

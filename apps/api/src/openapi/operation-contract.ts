@@ -79,6 +79,9 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
   applyClassificationSuggestion: {
     CONFLICT: `somebody applied or dismissed the suggestion meanwhile; or ${RULE_CAP}`,
   },
+  putClassifier: {
+    CONFLICT: 'somebody set up the classifier meanwhile',
+  },
   dismissClassificationSuggestion: {
     CONFLICT: 'somebody applied or dismissed the suggestion meanwhile',
   },

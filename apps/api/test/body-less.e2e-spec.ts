@@ -51,6 +51,8 @@ describe('endpoints that take no body', () => {
     expect(bodyLessRoutes().map((r) => `${r.method} ${r.path}`)).toEqual([
       'DELETE /api/api-keys/:id',
       'POST /api/auth/sign-out',
+      'DELETE /api/classification/classifier',
+      'POST /api/classification/classifier/rotate-secret',
       'DELETE /api/classification/rules/:id',
       'POST /api/classification/suggestions/:id/dismiss',
       'DELETE /api/invitations/:id',

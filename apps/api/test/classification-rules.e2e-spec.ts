@@ -330,7 +330,7 @@ describe('classification rules', () => {
         statusCode: 409,
         error: 'Conflict',
         code: 'CONFLICT',
-        message: 'This organisation has reached its limit of 5000 classification rules.',
+        message: 'This organisation has reached its limit of 5,000 classification rules.',
         requestId: expect.any(String),
       },
     });

@@ -121,6 +121,8 @@ describe('interrupts (SPEC §5, §6; issue 5)', () => {
       closedAt: null,
       withdrawnReason: null,
       openedBy: { type: 'api_key', id: keyId, name: 'ci-runner' },
+      risk: null,
+      labels: [],
     });
 
     const first = await http()

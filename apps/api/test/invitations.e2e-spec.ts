@@ -321,6 +321,15 @@ describe('invitations (SPEC §6, member.invite)', () => {
     );
     const first = await accept(theirs.token);
     expect(first.status).toBe(201);
+    // The account holding the address never verified it: the answer says how its owner claims it.
+    const unverified = await accept(mine.token);
+    expect(unverified.status).toBe(409);
+    expect(unverified.body).toMatchObject({
+      code: 'CONFLICT',
+      message:
+        'An account with this email already exists, but its address was never verified. If it is yours, sign in, then accept the invitation; if it is not, choose "Forgot your password?" on the sign-in page: the link goes only to this mailbox, and the account becomes yours.',
+    });
+    await db().query(`UPDATE users SET email_verified_at = now() WHERE email = $1`, [email]);
     const res = await accept(mine.token);
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({

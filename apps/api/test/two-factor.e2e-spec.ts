@@ -1,8 +1,12 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { base32Decode, totpCode } from '../src/users/totp';
 import { sessionCookieOf, signUpOwner, SignedUpOwner } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
+
+const CLI = join(__dirname, '..', '..', '..', 'dist', 'apps', 'api', 'cli.js');
 
 const CODE_REQUIRED =
   'Two-factor sign-in is on for this account: enter the 6-digit code from your authenticator app, or one of your recovery codes.';
@@ -293,6 +297,43 @@ describe('two-factor sign-in: TOTP and recovery codes (SPEC §8f, issue 33 §2)'
       .send({ code: '123456' });
     expect(confirmWithoutSetup.status).toBe(409);
     expect(confirmWithoutSetup.body).toMatchObject({ code: 'CONFLICT', message: NO_SETUP });
+  });
+
+  it('an operator turns it off for a person who lost both phone and codes (CLI, audited as system); their sessions end', async () => {
+    const { owner: ada } = await enrolled();
+    const cli = (email: string) =>
+      spawnSync(process.execPath, [CLI, 'disable-two-factor', '--email', email], {
+        encoding: 'utf8',
+        env: {
+          PATH: process.env.PATH ?? '',
+          DATABASE_URL: t.database.url,
+          API_KEY_PEPPER: t.config.apiKeyPepper,
+        },
+      });
+    const off = cli(` ${ada.email.toUpperCase()} `);
+    expect(off.stderr).toBe('');
+    expect(off.status).toBe(0);
+    expect(off.stdout).toBe(
+      `Two-factor sign-in is off for ${ada.email}; their sign-in sessions ended. They sign in with their password alone and can set it up again in Settings → Security.\n`,
+    );
+    expect((await http().get('/api/me').set('cookie', ada.cookie)).status).toBe(401);
+    const signedIn = await signIn(ada);
+    expect(signedIn.status).toBe(200);
+    expect(await entries(ada.organisationId, 'member.two_factor_disabled')).toEqual([
+      {
+        actor_id: null,
+        target_id: ada.memberId,
+        summary: 'Two-factor sign-in turned off for Ada Lovelace by an operator',
+        metadata: { method: 'totp', via: 'operator' },
+      },
+    ]);
+
+    const again = cli(ada.email);
+    expect(again.status).toBe(0);
+    expect(again.stdout).toBe(`Two-factor sign-in was not on for ${ada.email}; nothing changed.\n`);
+    const nobody = cli('nobody-at-all@example.com');
+    expect(nobody.status).toBe(2);
+    expect(nobody.stderr).toBe('No account has the address nobody-at-all@example.com.\n');
   });
 
   it('is the signed-in person’s own: without a session every route answers 401', async () => {

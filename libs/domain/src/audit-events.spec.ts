@@ -13,7 +13,7 @@ const key = { type: 'api_key' as const, id: 'k-1', name: 'ci-runner' };
 
 describe('the audit event catalogue', () => {
   it('gives every action the category its name starts with, and a known target type', () => {
-    expect(KNOWN_AUDIT_ACTIONS.length).toBe(57);
+    expect(KNOWN_AUDIT_ACTIONS.length).toBe(62);
     for (const action of KNOWN_AUDIT_ACTIONS) {
       const definition = AUDIT_EVENTS[action];
       expect(action.startsWith(`${definition.category}.`)).toBe(true);
@@ -213,6 +213,15 @@ describe('the audit event catalogue', () => {
         metadata: { method: 'totp', via: 'recovery_code' },
       },
       'Ada Lovelace turned off two-factor sign-in with a recovery code',
+    ],
+    [
+      {
+        action: 'member.two_factor_disabled',
+        actor: { type: 'system', id: null, name: 'Interlock' },
+        target: { type: 'user', id: 'u-ada', name: 'Ada Lovelace' },
+        metadata: { method: 'totp', via: 'operator' },
+      },
+      'Two-factor sign-in turned off for Ada Lovelace by an operator',
     ],
     [
       {

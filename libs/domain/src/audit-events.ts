@@ -64,14 +64,29 @@ export type ClassificationReceipt = {
   outcome: 'approve' | 'reject' | 'route' | 'require_human';
   enforced: boolean;
   /** Set when an enforced outcome could not be applied (e.g. the action does not allow the decision). */
-  skipped?: 'decision_not_allowed' | 'circuit_breaker' | 'policy_error';
+  skipped?: 'decision_not_allowed' | 'circuit_breaker' | 'policy_error' | 'classifier_failed';
   /** A Cedar policy rule: the policies that determined the outcome. */
   policyIds?: string[];
-  /** skipped policy_error: what the engine said. */
+  /** skipped policy_error: what the engine said; classifier_failed: why the classifier gave no answer. */
   error?: string;
-  risk?: string;
+  /** The external classifier's answer for the action (SPEC §8d), when it answered. */
+  risk?: 'low' | 'medium' | 'high' | 'critical';
   labels?: string[];
+  /** How long the external classifier took (set whenever one was asked). */
+  classifierMs?: number;
 };
+
+/** What the external classifier said of one action (SPEC §8d). */
+export type ClassifierVerdict = {
+  actionName: string;
+  risk: 'low' | 'medium' | 'high' | 'critical';
+  labels: string[];
+  reasons: string[];
+  classifierMs: number;
+};
+
+/** An organisation's external classifier as its audit entries record it (never its secret). */
+export type ClassifierSnapshot = { url: string; timeoutMs: number; enabled: boolean };
 type InvitationState = 'pending' | 'accepted' | 'expired';
 /** A Slack connection as its audit entries show it (never its token or signing secret). */
 export interface SlackConnectionSnapshot {
@@ -142,6 +157,24 @@ export interface AuditEventCatalogue {
   'classification.failed': {
     target: 'interrupt';
     metadata: { reason: string; actionNames: string[] };
+  };
+  'classification.classified': { target: 'interrupt'; metadata: ClassifierVerdict };
+  'classification.classifier_failed': {
+    target: 'interrupt';
+    metadata: { actionName: string; reason: string; classifierMs: number };
+  };
+  'classification.classifier_configured': {
+    target: 'classification';
+    /** `from`: the settings before (absent when this created the classifier). */
+    metadata: { classifier: ClassifierSnapshot; from?: ClassifierSnapshot };
+  };
+  'classification.classifier_secret_rotated': {
+    target: 'classification';
+    metadata: { previousSecretExpiresAt: string };
+  };
+  'classification.classifier_deleted': {
+    target: 'classification';
+    metadata: { classifier: ClassifierSnapshot };
   };
   'classification.breaker_tripped': {
     target: 'interrupt';
@@ -281,10 +314,14 @@ export interface AuditEventCatalogue {
   };
   /** The person turned on two-factor sign-in (a code from their app confirmed the secret). */
   'member.two_factor_enabled': { target: 'user'; metadata: { method: 'totp' } };
-  /** The person turned two-factor sign-in off, with a code from their app or a recovery code. */
+  /**
+   * Two-factor sign-in turned off: by the person, with a code from their app or a recovery code;
+   * or by an operator (`via: "operator"`, actor `system`: the CLI's break-glass for a person who
+   * lost both their phone and their recovery codes).
+   */
   'member.two_factor_disabled': {
     target: 'user';
-    metadata: { method: 'totp'; via: 'totp' | 'recovery_code' };
+    metadata: { method: 'totp'; via: 'totp' | 'recovery_code' | 'operator' };
   };
   /**
    * A recovery code was used in place of the app's code (to sign in, or to turn two-factor off);
@@ -523,6 +560,34 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
     summary: (e) =>
       `Interrupt ${e.target.name} left for a person: argus failed (${e.metadata.reason})`,
   },
+  'classification.classified': {
+    category: 'classification',
+    target: 'interrupt',
+    summary: (e) =>
+      `Action ${e.metadata.actionName} of interrupt ${e.target.name}: the classifier said ${e.metadata.risk} risk${e.metadata.labels.length > 0 ? ` (${e.metadata.labels.join(', ')})` : ''}`,
+  },
+  'classification.classifier_failed': {
+    category: 'classification',
+    target: 'interrupt',
+    summary: (e) =>
+      `Action ${e.metadata.actionName} of interrupt ${e.target.name} left for a person: the classifier gave no answer (${e.metadata.reason})`,
+  },
+  'classification.classifier_configured': {
+    category: 'classification',
+    target: 'classification',
+    summary: (e) =>
+      `External classifier ${e.metadata.from === undefined ? 'set up' : 'changed'} (${e.metadata.classifier.url}${e.metadata.classifier.enabled ? '' : ', off'}) by ${e.actor.name}`,
+  },
+  'classification.classifier_secret_rotated': {
+    category: 'classification',
+    target: 'classification',
+    summary: (e) => `External classifier's signing secret rotated by ${e.actor.name}`,
+  },
+  'classification.classifier_deleted': {
+    category: 'classification',
+    target: 'classification',
+    summary: (e) => `External classifier ${e.metadata.classifier.url} removed by ${e.actor.name}`,
+  },
   'classification.breaker_tripped': {
     category: 'classification',
     target: 'interrupt',
@@ -644,7 +709,9 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
     category: 'member',
     target: 'user',
     summary: (e) =>
-      `${e.actor.name} turned off two-factor sign-in${e.metadata.via === 'recovery_code' ? ' with a recovery code' : ''}`,
+      e.metadata.via === 'operator'
+        ? `Two-factor sign-in turned off for ${e.target.name} by an operator`
+        : `${e.actor.name} turned off two-factor sign-in${e.metadata.via === 'recovery_code' ? ' with a recovery code' : ''}`,
   },
   'member.recovery_code_used': {
     category: 'member',

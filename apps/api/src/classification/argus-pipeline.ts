@@ -13,6 +13,8 @@ import {
   type ShadowOpinion,
 } from './classification-matches.repository';
 import { ClassificationRulesRepository } from './classification-rules.repository';
+import { classifierTarget } from './classifier-source';
+import { type ClassifierResult, ExternalClassifier, highestRisk } from './external-classifier';
 import { RuleCache } from './rule-cache';
 import {
   type ActionFacts,
@@ -20,6 +22,7 @@ import {
   type AppliedRule,
   type CompiledRule,
   evaluateAction,
+  type Risk,
   type StoredRule,
 } from './rule-engine';
 
@@ -52,9 +55,24 @@ export interface ActionPlan {
     action: 'classification.applied' | 'classification.shadowed';
     metadata: ClassificationReceipt;
   }[];
+  /** What the external classifier said of the action, or why it said nothing (absent: none is set up). */
+  classifier?: ClassifierResult;
 }
 
-export type ArgusPlan = { ok: true; actions: ActionPlan[] } | { ok: false; reason: string };
+/**
+ * Argus's plan for a new interrupt: per action what it does, and the classifier's highest risk
+ * and labels over the actions it answered for (null and [] when it answered for none).
+ */
+export type ArgusPlan =
+  | { ok: true; actions: ActionPlan[]; risk: Risk | null; labels: string[] }
+  | { ok: false; reason: string };
+
+/** What the classifier is told of a new interrupt beside each action. */
+export interface InterruptToClassify {
+  title: string;
+  description: string | null;
+  keyName: string;
+}
 
 function receipt(rule: AppliedRule, actionName: string, enforced: boolean): ClassificationReceipt {
   return {
@@ -165,17 +183,44 @@ export class ArgusPipeline {
     private readonly cache: RuleCache,
     private readonly matches: ClassificationMatchesRepository,
     private readonly rules: ClassificationRulesRepository,
+    private readonly external: ExternalClassifier,
   ) {}
 
   async plan(
     organisationId: string,
     actions: readonly ActionToClassify[],
+    interrupt: InterruptToClassify,
     now = Date.now(),
   ): Promise<ArgusPlan> {
     try {
-      const rules = await this.cache.rules(organisationId, now);
-      if (rules.length === 0) return { ok: true, actions: [] };
-      return { ok: true, actions: planActions(rules, actions, now) };
+      const { rules, classifier } = await this.cache.snapshot(organisationId, now);
+      if (classifier === null) {
+        if (rules.length === 0) return { ok: true, actions: [], risk: null, labels: [] };
+        return { ok: true, actions: planActions(rules, actions, now), risk: null, labels: [] };
+      }
+      const target = classifierTarget(classifier, now);
+      const results = await Promise.all(
+        actions.map((a) =>
+          this.external.classify(target, {
+            title: interrupt.title,
+            description: interrupt.description,
+            sessionId: a.sessionId,
+            key: { id: a.keyId, name: interrupt.keyName },
+            action: { name: a.actionName, args: a.args, allowedDecisions: a.allowedDecisions },
+          }),
+        ),
+      );
+      const facts = actions.map((a, i) => {
+        const r = results[i];
+        return r.ok ? { ...a, risk: r.risk, labels: r.labels } : a;
+      });
+      const answered = results.flatMap((r) => (r.ok ? [r] : []));
+      return {
+        ok: true,
+        actions: withClassifier(planActions(rules, facts, now), results),
+        risk: highestRisk(answered.map((r) => r.risk)),
+        labels: [...new Set(answered.flatMap((r) => r.labels))],
+      };
     } catch (error) {
       return {
         ok: false,
@@ -272,20 +317,67 @@ export function matchesOf(actions: readonly ActionPlan[]): MatchToRecord[] {
   );
 }
 
-/** Drops automatic decisions (the breaker tripped): receipts say the rejection was not applied. */
-export function withoutDecisions(actions: ActionPlan[]): ActionPlan[] {
-  return actions.map((plan) => ({
+type Receipt = ActionPlan['receipts'][number];
+
+/**
+ * An action's plan without its automatic decision: the enforced approve/reject receipt says it
+ * was not applied and why (`skipped`, with `extra`); every other receipt gains `others`.
+ */
+function undecided(
+  plan: ActionPlan,
+  skipped: 'circuit_breaker' | 'classifier_failed',
+  extra: Partial<ClassificationReceipt> = {},
+  others: Partial<ClassificationReceipt> = {},
+): ActionPlan {
+  const decided = (r: Receipt) =>
+    r.action === 'classification.applied' &&
+    (r.metadata.outcome === 'approve' || r.metadata.outcome === 'reject') &&
+    r.metadata.enforced;
+  return {
     ...plan,
     decision: undefined,
-    receipts: plan.receipts.map((r) =>
-      r.action === 'classification.applied' &&
-      (r.metadata.outcome === 'approve' || r.metadata.outcome === 'reject') &&
-      r.metadata.enforced
-        ? {
-            ...r,
-            metadata: { ...r.metadata, enforced: false, skipped: 'circuit_breaker' as const },
-          }
-        : r,
-    ),
-  }));
+    receipts: plan.receipts.map((r) => ({
+      ...r,
+      metadata: decided(r)
+        ? { ...r.metadata, enforced: false, skipped, ...extra }
+        : { ...r.metadata, ...others },
+    })),
+  };
+}
+
+/** Drops automatic decisions (the breaker tripped): receipts say the rejection was not applied. */
+export function withoutDecisions(actions: ActionPlan[]): ActionPlan[] {
+  return actions.map((plan) => undecided(plan, 'circuit_breaker'));
+}
+
+/**
+ * The classifier's answers joined to the plans (SPEC §8d): an answer's risk, labels and time join
+ * every receipt of its action; where it did not answer (time out, error, malformed answer) argus
+ * fails closed — the action's decision is dropped, so a person decides it, and the enforced
+ * receipt says `skipped: "classifier_failed"` with the reason.
+ */
+export function withClassifier(
+  plans: ActionPlan[],
+  results: readonly ClassifierResult[],
+): ActionPlan[] {
+  return plans.map((plan, i) => {
+    const r = results[i];
+    if (r.ok) {
+      const joined = { risk: r.risk, labels: r.labels, classifierMs: r.ms };
+      return {
+        ...plan,
+        classifier: r,
+        receipts: plan.receipts.map((x) => ({ ...x, metadata: { ...x.metadata, ...joined } })),
+      };
+    }
+    return {
+      ...undecided(
+        plan,
+        'classifier_failed',
+        { error: r.error, classifierMs: r.ms },
+        { classifierMs: r.ms },
+      ),
+      classifier: r,
+    };
+  });
 }

@@ -180,7 +180,7 @@ export class ClassificationRulesService {
       if ((await this.rules.count(tx, organisationId)) >= MAX_RULES_PER_ORGANISATION) {
         throw new DomainError(
           'CONFLICT',
-          `This organisation has reached its limit of ${MAX_RULES_PER_ORGANISATION} classification rules.`,
+          `This organisation has reached its limit of ${MAX_RULES_PER_ORGANISATION.toLocaleString('en-GB')} classification rules.`,
         );
       }
       const rule = await this.rules.insert(

@@ -16,11 +16,37 @@ import { RuleCache } from './rule-cache';
 import { ArgusPipeline } from './argus-pipeline';
 import { ClassificationMatchesRepository } from './classification-matches.repository';
 import { ClassificationMatchRetentionJob } from './classification-match-retention.job';
+import { ClassificationClassifierController } from './classification-classifier.controller';
+import {
+  CLASSIFIER_RESOLVER,
+  ClassificationClassifierService,
+} from './classification-classifier.service';
+import { ClassificationClassifiersRepository } from './classification-classifiers.repository';
+import {
+  CLASSIFIER_SECRET_BOX,
+  CLASSIFIER_SECRET_PURPOSE,
+  ClassifierSource,
+} from './classifier-source';
+import { CLASSIFIER_LIMITS, ExternalClassifier } from './external-classifier';
+import { WebhookResolver } from '../webhooks/webhook-resolver';
+import { WebhookSecretBox } from '../webhooks/webhook-secret.util';
+import { WebhookSender } from '../webhooks/webhook-sender';
+import type { AddressResolver } from '../webhooks/webhook-url.util';
 
-/** Argus, the automatic classifier (SPEC §8d): its rules, their cache, their figures' retention, suggestions. */
+/** Connections kept alive per classifier host (the answers come back while a POST waits). */
+const CLASSIFIER_SOCKETS_PER_HOST = 32;
+
+/**
+ * Argus, the automatic classifier (SPEC §8d): its rules, their cache, their figures' retention,
+ * suggestions, and the organisation's external classifier.
+ */
 @Module({
   imports: [TeamsModule],
-  controllers: [ClassificationController, ClassificationSuggestionsController],
+  controllers: [
+    ClassificationController,
+    ClassificationSuggestionsController,
+    ClassificationClassifierController,
+  ],
   providers: [
     ClassificationRulesService,
     ClassificationRulesRepository,
@@ -29,6 +55,32 @@ import { ClassificationMatchRetentionJob } from './classification-match-retentio
     ClassificationSuggestionsService,
     RuleCache,
     ArgusPipeline,
+    ClassificationClassifiersRepository,
+    ClassificationClassifierService,
+    ClassifierSource,
+    {
+      provide: CLASSIFIER_SECRET_BOX,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) =>
+        new WebhookSecretBox(config.apiKeyPepper, CLASSIFIER_SECRET_PURPOSE),
+    },
+    {
+      provide: CLASSIFIER_RESOLVER,
+      useFactory: (): AddressResolver => {
+        const resolver = new WebhookResolver();
+        return (host) => resolver.lookup(host);
+      },
+    },
+    {
+      provide: ExternalClassifier,
+      inject: [APP_CONFIG, CLASSIFIER_RESOLVER],
+      useFactory: (config: AppConfig, resolve: AddressResolver) =>
+        new ExternalClassifier(
+          new WebhookSender(CLASSIFIER_LIMITS.timeoutMs.max, CLASSIFIER_SOCKETS_PER_HOST),
+          resolve,
+          config.nodeEnv === 'production',
+        ),
+    },
     {
       provide: ClassificationMatchRetentionJob,
       inject: [DataSource, ClassificationMatchesRepository, APP_CONFIG, LOGGER, PeriodicJobsWorker],

@@ -1,7 +1,8 @@
-import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, OnModuleDestroy, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { NotificationBus } from '../notifications/notification-bus';
 import { ClassificationRulesRepository, versionOf } from './classification-rules.repository';
+import { type CachedClassifier, ClassifierSource } from './classifier-source';
 import { type CompiledRule, compileRule, sortRules } from './rule-engine';
 
 /** Announces that an organisation's rules changed: the payload is its id. */
@@ -11,9 +12,16 @@ export const CLASSIFICATION_CHANNEL = 'interlock_classification';
 const TTL_MS = 60_000;
 const MAX_ORGANISATIONS = 10_000;
 
-interface Entry {
+/** What argus needs of an organisation for each new interrupt: its rules and its classifier. */
+export interface ArgusSnapshot {
   rules: readonly CompiledRule[];
-  /** The rules' version when read (ClassificationRulesRepository.version). */
+  /** The enabled external classifier; null: none. */
+  classifier: CachedClassifier | null;
+}
+
+interface Entry {
+  snapshot: ArgusSnapshot;
+  /** The rules' and the classifier's version when read (ClassificationRulesRepository.version). */
   version: string;
   checkedAt: number;
   /** Set on a resync of the bus: changes may have been missed, check the version first. */
@@ -21,7 +29,7 @@ interface Entry {
 }
 
 /**
- * Each organisation's rules, compiled and sorted, kept in process: `POST /api/interrupts` reads
+ * Each organisation's rules, compiled and sorted, and its external classifier, kept in process: `POST /api/interrupts` reads
  * them from memory, not with a query per action. A change through the API is announced on the
  * notification bus and waited for (`sync`) before it answers, so every instance evaluates the new
  * rules from then on. While the bus cannot be trusted (and after a resync, or a minute) a kept
@@ -31,7 +39,7 @@ interface Entry {
 @Injectable()
 export class RuleCache implements OnModuleDestroy {
   private readonly entries = new Map<string, Entry>();
-  private readonly loading = new Map<string, Promise<readonly CompiledRule[]>>();
+  private readonly loading = new Map<string, Promise<ArgusSnapshot>>();
   private generation = 0;
   private readonly unsubscribe: Array<() => void>;
 
@@ -39,6 +47,7 @@ export class RuleCache implements OnModuleDestroy {
     private readonly dataSource: DataSource,
     private readonly repository: ClassificationRulesRepository,
     @Inject(NotificationBus) private readonly bus: NotificationBus,
+    @Optional() private readonly classifiers?: ClassifierSource,
   ) {
     this.unsubscribe = [
       bus.subscribe(CLASSIFICATION_CHANNEL, (organisationId) => {
@@ -60,12 +69,17 @@ export class RuleCache implements OnModuleDestroy {
 
   /** The organisation's rules in evaluation order. */
   async rules(organisationId: string, now = Date.now()): Promise<readonly CompiledRule[]> {
+    return (await this.snapshot(organisationId, now)).rules;
+  }
+
+  /** The organisation's rules in evaluation order, and its enabled classifier. */
+  async snapshot(organisationId: string, now = Date.now()): Promise<ArgusSnapshot> {
     const healthy = this.bus.healthy;
     const entry = this.entries.get(organisationId);
     if (entry !== undefined) {
-      if (healthy && !entry.doubtful && now - entry.checkedAt < TTL_MS) return entry.rules;
+      if (healthy && !entry.doubtful && now - entry.checkedAt < TTL_MS) return entry.snapshot;
       const generation = this.generation;
-      if ((await this.repository.version(this.dataSource, organisationId)) === entry.version) {
+      if ((await this.version(organisationId)) === entry.version) {
         // Confirmed as the database has it; trusted again only if nothing was announced meanwhile.
         if (
           healthy &&
@@ -75,20 +89,26 @@ export class RuleCache implements OnModuleDestroy {
           entry.checkedAt = now;
           entry.doubtful = false;
         }
-        return entry.rules;
+        return entry.snapshot;
       }
     }
     const pending = this.loading.get(organisationId);
     if (pending !== undefined) return pending;
     const generation = this.generation;
-    const load = this.repository.list(this.dataSource, organisationId).then((rows) => ({
-      rules: sortRules(rows.map(compileRule)),
-      version: versionOf(rows),
+    const load = Promise.all([
+      this.repository.list(this.dataSource, organisationId),
+      this.classifiers?.load(this.dataSource, organisationId),
+    ]).then(([rows, classifier]) => ({
+      snapshot: {
+        rules: sortRules(rows.map(compileRule)),
+        classifier: classifier?.classifier ?? null,
+      },
+      version: `${versionOf(rows)}|${classifier?.version ?? ''}`,
     }));
-    const rules = load.then((l) => l.rules);
+    const snapshot = load.then((l) => l.snapshot);
     // Awaited below (and by concurrent callers); a failure is theirs, not an unhandled rejection.
-    rules.catch(() => undefined);
-    this.loading.set(organisationId, rules);
+    snapshot.catch(() => undefined);
+    this.loading.set(organisationId, snapshot);
     try {
       const loaded = await load;
       if (generation === this.generation) {
@@ -98,16 +118,25 @@ export class RuleCache implements OnModuleDestroy {
         }
         // Kept even while the bus is not trusted: its version is checked before each use then.
         this.entries.set(organisationId, {
-          rules: loaded.rules,
+          snapshot: loaded.snapshot,
           version: loaded.version,
           checkedAt: now,
           doubtful: !healthy,
         });
       }
-      return loaded.rules;
+      return loaded.snapshot;
     } finally {
-      if (this.loading.get(organisationId) === rules) this.loading.delete(organisationId);
+      if (this.loading.get(organisationId) === snapshot) this.loading.delete(organisationId);
     }
+  }
+
+  /** The version `snapshot` compares: the rules' and the classifier's. */
+  private async version(organisationId: string): Promise<string> {
+    const [rules, classifier] = await Promise.all([
+      this.repository.version(this.dataSource, organisationId),
+      this.classifiers?.version(this.dataSource, organisationId),
+    ]);
+    return `${rules}|${classifier ?? ''}`;
   }
 
   /** After a committed change: every instance drops the organisation's rules before this resolves. */

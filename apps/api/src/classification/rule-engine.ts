@@ -58,9 +58,9 @@ export interface RuleMatch {
   /** Words the title must contain (each, case- and accent-insensitively). */
   titleWords?: string[];
   args?: ArgPredicate[];
-  /** The external classifier's risk (not connected yet: a rule naming it matches nothing). */
+  /** The external classifier's risk (SPEC §8d): matches nothing for an action it did not answer for. */
   risk?: Risk[];
-  /** The external classifier's labels (not connected yet: a rule naming them matches nothing). */
+  /** The external classifier's labels (any of them); nothing for an action it did not answer for. */
   labels?: string[];
 }
 

@@ -8,6 +8,12 @@
  *       generated and printed once; an email that already has an account owns the new
  *       organisation with its own password, unchanged.
  *
+ *   disable-two-factor --email <email>
+ *       Turns two-factor sign-in off for a person who lost both their authenticator and their
+ *       recovery codes (after the operator has made sure it is them): their key and codes are
+ *       deleted and every sign-in session of theirs ends; audited (actor system) in each of
+ *       their organisations. They sign in with their password and may set it up again.
+ *
  *   verify-audit-chain [--organisation <id>]
  *       Recomputes every organisation's (or one's) audit hash chain and reports the first
  *       broken link. Exit 0 when every chain is intact, 3 when one is broken.
@@ -19,9 +25,12 @@ import { ConfigError, configFromEnvironment } from '../config/app-config';
 import { verifyAuditChain } from '@interlock/audit';
 import { DatabaseConnection } from '../database/database-connection';
 import { hashPassword } from '../auth/password.util';
+import { SignInSessionsRepository } from '../auth/sign-in-sessions.repository';
 import { OrganisationSetupService } from '../organisation/organisation-setup.service';
 import { OrganisationsRepository } from '../organisation/organisations.repository';
 import { RolesRepository } from '../roles/roles.repository';
+import { auditAccountEvent } from '../users/account-audit';
+import { TwoFactorRepository } from '../users/two-factor.repository';
 import { findUserByEmail, insertUser, normaliseEmail } from '../users/users.repository';
 
 async function readStdin(): Promise<string> {
@@ -101,6 +110,43 @@ async function createOrganisation(args: string[]): Promise<number> {
   }
 }
 
+async function disableTwoFactor(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { email: { type: 'string' } }, strict: true });
+  if (values.email === undefined) {
+    console.error('Usage: npm run cli -- disable-two-factor --email <email>');
+    return 2;
+  }
+  const connection = await DatabaseConnection.open(configFromEnvironment());
+  try {
+    const ds = connection.dataSource;
+    const user = await findUserByEmail(ds.manager, values.email);
+    if (user === undefined) {
+      console.error(`No account has the address ${normaliseEmail(values.email)}.`);
+      return 2;
+    }
+    const turnedOff = await ds.transaction(async (tx) => {
+      if (!(await new TwoFactorRepository().remove(tx, user.id))) return false;
+      await new SignInSessionsRepository().deleteAllOfUser(tx, user.id, null);
+      await auditAccountEvent(
+        tx,
+        user,
+        { action: 'member.two_factor_disabled', metadata: { method: 'totp', via: 'operator' } },
+        null,
+        { type: 'system', id: null, name: 'Interlock' },
+      );
+      return true;
+    });
+    console.log(
+      turnedOff
+        ? `Two-factor sign-in is off for ${user.email}; their sign-in sessions ended. They sign in with their password alone and can set it up again in Settings → Security.`
+        : `Two-factor sign-in was not on for ${user.email}; nothing changed.`,
+    );
+    return 0;
+  } finally {
+    await connection.close();
+  }
+}
+
 async function verifyChains(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
@@ -144,11 +190,14 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'create-organisation':
       return createOrganisation(rest);
+    case 'disable-two-factor':
+      return disableTwoFactor(rest);
     case 'verify-audit-chain':
       return verifyChains(rest);
     default:
       console.error(
         'Usage: npm run cli -- create-organisation --name <organisation> --owner-email <email> --owner-name <name> [--password-stdin]\n' +
+          '       npm run cli -- disable-two-factor --email <email>\n' +
           '       npm run cli -- verify-audit-chain [--organisation <id>]',
       );
       return 2;

@@ -19,6 +19,7 @@ import { TeamEntity } from '../teams/team.entity';
 import { ClassificationRuleEntity } from '../classification/classification-rule.entity';
 import { ClassificationMatchEntity } from '../classification/classification-match.entity';
 import { ClassificationSuggestionEntity } from '../classification/classification-suggestion.entity';
+import { ClassificationClassifierEntity } from '../classification/classification-classifier.entity';
 import { ScheduledJobEntity } from '../jobs/scheduled-job.entity';
 import { AccountTokenEntity } from '../users/account-token.entity';
 import { UserRecoveryCodeEntity, UserTwoFactorEntity } from '../users/two-factor.entity';
@@ -47,6 +48,7 @@ export const ENTITIES = [
   ClassificationRuleEntity,
   ClassificationMatchEntity,
   ClassificationSuggestionEntity,
+  ClassificationClassifierEntity,
   TeamMemberEntity,
   InvitationEntity,
   SessionEntity,

@@ -2,6 +2,7 @@ import { actionDigest } from './action-digest.util';
 import type { Decision } from './interrupt-decision.entity';
 import type { ResponseSchema } from '@interlock/domain';
 import type { InterruptStatus, OnTimeout } from './interrupt.entity';
+import type { Risk } from '../classification/rule-engine';
 import { type ActorType, readDecider, type StoredDecider } from '@interlock/domain';
 import type { SessionStatus } from '../sessions/session.entity';
 import type { InterruptDetailResponse, InterruptResponse } from './dto/interrupt.response';
@@ -64,6 +65,8 @@ export interface InterruptRow {
   withdrawn_reason: string | null;
   opened_by_key_id: string | null;
   opened_by_key_name: string | null;
+  risk: Risk | null;
+  risk_labels: string[] | null;
   decisions: ({
     id: string;
     actionName: string;
@@ -90,8 +93,9 @@ export interface InterruptRow {
  * 5: typed input (`actionRequests[].responseSchema`, `decisions[].response`).
  * 6: `openedBy`, the key that opened it.
  * 7: `requiredApprovals`, `approverTeam` and `approvals` on each action request (several approvers).
+ * 8: `risk` and `labels`, what the external classifier said (SPEC §8d).
  */
-export const RECORD_RENDER_VERSION = 7;
+export const RECORD_RENDER_VERSION = 8;
 
 /** The interrupt record of SPEC §5. */
 export function toInterruptResponse(row: InterruptRow): InterruptResponse {
@@ -158,6 +162,8 @@ export function toInterruptResponse(row: InterruptRow): InterruptResponse {
       row.opened_by_key_id === null
         ? null
         : { type: 'api_key', id: row.opened_by_key_id, name: row.opened_by_key_name ?? '' },
+    risk: row.risk,
+    labels: row.risk_labels ?? [],
   };
 }
 

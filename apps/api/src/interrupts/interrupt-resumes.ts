@@ -3,7 +3,7 @@ import { DomainError } from '@interlock/domain';
 import type { Queryable } from '../database/query-rows.util';
 import type { OutboxCause, OutboxEvent, OutboxListener } from '../webhooks/webhook-outbox';
 import { WEBHOOK_SECRET_PREFIX, WebhookSecretBox } from '../webhooks/webhook-secret.util';
-import { type AddressResolver, checkUrlShape, resolveTarget } from '../webhooks/webhook-url.util';
+import { type AddressResolver, checkEndpointUrl } from '../webhooks/webhook-url.util';
 
 /** What the signing secret of a resumeUrl is derived from, besides the key (SPEC §8e). */
 export const RESUME_SECRET_CONTEXT = 'interlock resumeUrl signing secret v1';
@@ -58,13 +58,9 @@ export class InterruptResumes implements OutboxListener {
   async checkUrl(raw: string): Promise<string> {
     const refuse = (text: string) =>
       new DomainError('VALIDATION_FAILED', text.replace(/^url\b/, 'resumeUrl'));
-    const url = checkUrlShape(raw.trim(), this.production);
-    if (typeof url === 'string') throw refuse(url);
-    if (this.production) {
-      const target = await resolveTarget(url, true, this.resolve);
-      if (typeof target === 'string') throw refuse(target);
-    }
-    return url.toString();
+    const checked = await checkEndpointUrl(raw, this.production, this.resolve);
+    if ('refusal' in checked) throw refuse(checked.refusal);
+    return checked.url;
   }
 
   /** Keeps the interrupt's resume target (in the transaction that opens it). */

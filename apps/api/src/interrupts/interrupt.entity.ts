@@ -47,6 +47,7 @@ export type OnTimeout = (typeof ON_TIMEOUT)[number];
 // id), an expression TypeORM cannot express: created by migration 1795742000000.
 @Index('interrupts_organisation_status_deadline_idx', { synchronize: false })
 @Check('interrupts_assignee_type_check', `"assignee_type" IN ('member', 'team')`)
+@Check('interrupts_risk_check', `"risk" IN ('low', 'medium', 'high', 'critical')`)
 export class InterruptEntity {
   @PrimaryColumn('uuid')
   organisationId!: string;
@@ -93,6 +94,14 @@ export class InterruptEntity {
   /** That key's name as it was when it opened the interrupt (the record's `openedBy`). */
   @Column('text', { nullable: true })
   openedByKeyName!: string | null;
+
+  /** The external classifier's highest risk over the actions it answered for (SPEC §8d); null: none answered. */
+  @Column('text', { nullable: true })
+  risk!: 'low' | 'medium' | 'high' | 'critical' | null;
+
+  /** The labels the external classifier gave the actions, each once, in the order first given. */
+  @Column('text', { array: true, nullable: true })
+  riskLabels!: string[] | null;
 
   /** The assignee as named when assigned (members and teams can be renamed or removed later). */
   @Column('text', { nullable: true })

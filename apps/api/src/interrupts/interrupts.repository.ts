@@ -26,6 +26,7 @@ import {
   StoredActionRequest,
 } from './interrupt-record';
 import type { InterruptStatus, OnTimeout } from './interrupt.entity';
+import type { Risk } from '../classification/rule-engine';
 
 /** The detail read's extra columns, on request: the linked session (id, name, status) and the interrupt's audit entries. */
 const INCLUDE_COLUMNS: Record<InterruptInclude, string> = {
@@ -72,6 +73,9 @@ export interface NewInterrupt {
   openedByKeyId: string;
   /** The key's name now (kept: the record names the key as it was). */
   openedByKeyName: string;
+  /** What the external classifier said (SPEC §8d): the highest risk, the labels; null when nothing. */
+  risk: Risk | null;
+  riskLabels: string[] | null;
   /** The title's folded words, for the title search. */
   titleWords: string[];
   /** The deadline, in seconds from now (the database's now), and what it does; null for none. */
@@ -134,9 +138,9 @@ export class InterruptsRepository {
       db,
       `INSERT INTO interrupts AS i
          (organisation_id, id, title, description, external_id, session_id, action_requests, metadata, opened_by_key_id,
-          title_search, expires_at, on_timeout, opened_by_key_name)
+          title_search, expires_at, on_timeout, opened_by_key_name, risk, risk_labels)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, array_to_tsvector($10::text[]),
-               now() + $11::integer * interval '1 second', $12, $13)
+               now() + $11::integer * interval '1 second', $12, $13, $14, $15)
        RETURNING ${INTERRUPT_COLUMNS}`,
       [
         organisationId,
@@ -152,6 +156,8 @@ export class InterruptsRepository {
         interrupt.deadline?.seconds ?? null,
         interrupt.deadline?.onTimeout ?? null,
         interrupt.openedByKeyName,
+        interrupt.risk,
+        interrupt.riskLabels,
       ],
     );
     return row;

@@ -53,6 +53,8 @@ const row: InterruptRow = {
   withdrawn_reason: null,
   opened_by_key_id: null,
   opened_by_key_name: null,
+  risk: null,
+  risk_labels: null,
   decisions: [],
 };
 const body: NewInterrupt = {
@@ -64,7 +66,9 @@ const config = {
 } as unknown as AppConfig;
 
 // Argus with no rules: nothing to plan (its own behaviour is tested in classification/ and the e2e).
-const noRules = { plan: async () => ({ ok: true, actions: [] }) } as unknown as ArgusPipeline;
+const noRules = {
+  plan: async () => ({ ok: true, actions: [], risk: null, labels: [] }),
+} as unknown as ArgusPipeline;
 
 function setUp(
   overrides: Partial<Record<keyof InterruptsRepository, jest.Mock>> = {},

@@ -191,6 +191,7 @@ export class InterruptsService {
         title: body.title,
         allowedDecisions: a.allowedDecisions,
       })),
+      { title: body.title, description: body.description ?? null, keyName: actor.name },
     );
     let argusAudit: ArgusAudit[] = [];
     const result = await this.dataSource.transaction((manager) => {
@@ -215,6 +216,8 @@ export class InterruptsService {
           openedByKeyName: actor.name,
           titleWords,
           deadline,
+          risk: plan.ok ? plan.risk : null,
+          riskLabels: plan.ok && plan.labels.length > 0 ? plan.labels : null,
         });
         if (resume !== undefined)
           await this.resumes.keep(tx, organisationId, id, {
@@ -415,9 +418,32 @@ export class InterruptsService {
         });
       }
     }
-    for (const plan of actions)
+    for (const plan of actions) {
+      // What the external classifier said of the action, or why it said nothing (SPEC §8d).
+      const c = plan.classifier;
+      if (c !== undefined)
+        audit.push(
+          c.ok
+            ? {
+                action: 'classification.classified',
+                actor: ARGUS_ACTOR,
+                metadata: {
+                  actionName: plan.actionName,
+                  risk: c.risk,
+                  labels: c.labels,
+                  reasons: c.reasons,
+                  classifierMs: c.ms,
+                },
+              }
+            : {
+                action: 'classification.classifier_failed',
+                actor: ARGUS_ACTOR,
+                metadata: { actionName: plan.actionName, reason: c.error, classifierMs: c.ms },
+              },
+        );
       for (const r of plan.receipts)
         audit.push({ action: r.action, actor: ARGUS_ACTOR, metadata: r.metadata });
+    }
     await this.argus.record(tx, organisationId, id, actions);
     let decided = 0;
     for (const plan of actions) {

@@ -18,7 +18,12 @@ import { RolesService } from '../roles/roles.service';
 import { describeJoined } from '../users/account.util';
 import { EmailVerificationService } from '../users/email-verification.service';
 import type { OrganisationJoinedResponse } from '../users/dto/account.response';
-import { accountExists, insertUser, normaliseEmail } from '../users/users.repository';
+import {
+  accountExists,
+  findUserByEmail,
+  insertUser,
+  normaliseEmail,
+} from '../users/users.repository';
 import type {
   CreatedInvitationResponse,
   InvitationPreviewResponse,
@@ -55,6 +60,8 @@ export const ALREADY_INVITED =
   'This email address already has a pending invitation to this organisation.';
 export const SIGN_IN_TO_ACCEPT =
   'An account with this email already exists: sign in, then accept the invitation.';
+export const UNVERIFIED_HOLDER_OF_ADDRESS =
+  'An account with this email already exists, but its address was never verified. If it is yours, sign in, then accept the invitation; if it is not, choose "Forgot your password?" on the sign-in page: the link goes only to this mailbox, and the account becomes yours.';
 export const INVITATION_FOR_ANOTHER_EMAIL = 'This invitation was sent to another email address.';
 export const YOU_ARE_ALREADY_A_MEMBER = 'You are already a member of this organisation.';
 
@@ -207,7 +214,8 @@ export class InvitationsService {
    * Signing up from the invitation link: a new user with the invitation's email, a membership
    * with its role, the invitation marked used and a sign-in session — one transaction. An
    * unknown, expired or used token answers 404; an email that already has an account, 409
-   * (sign in and accept with `join`).
+   * (sign in and accept with `join`; where that account never verified the address, the 409
+   * says how its owner claims it: a password reset).
    */
   async accept(
     token: string,
@@ -218,21 +226,31 @@ export class InvitationsService {
     if (!TOKEN_PATTERN.test(token)) throw DomainError.of('NOT_FOUND');
     const hash = tokenHash(token);
     // Checked before the deliberately slow password hash, so a guessed token costs no scrypt.
-    if ((await this.invitations.findPendingByToken(this.dataSource, hash, false)) === undefined)
-      throw DomainError.of('NOT_FOUND');
+    const pending = await this.invitations.findPendingByToken(this.dataSource, hash, false);
+    if (pending === undefined) throw DomainError.of('NOT_FOUND');
     const passwordHash = await hashPassword(password, this.config.accounts.passwordScryptLogN);
 
-    const accepted = await this.dataSource.transaction(async (tx) => {
-      // Locked, and re-checked once the lock is granted: of two concurrent accepts, one wins.
-      const invitation = await this.invitations.findPendingByToken(tx, hash, true);
-      if (invitation === undefined) throw DomainError.of('NOT_FOUND');
-      const userId = await insertUser(tx, { email: invitation.email, name, passwordHash }, () =>
-        accountExists(SIGN_IN_TO_ACCEPT),
-      );
-      await this.admit(tx, invitation, { userId, name, ip });
-      const session = await this.signIns.create(tx, userId);
-      return { ...session, body: await describeJoined(tx, userId, invitation.organisation_id) };
-    });
+    const accepted = await this.dataSource
+      .transaction(async (tx) => {
+        // Locked, and re-checked once the lock is granted: of two concurrent accepts, one wins.
+        const invitation = await this.invitations.findPendingByToken(tx, hash, true);
+        if (invitation === undefined) throw DomainError.of('NOT_FOUND');
+        const userId = await insertUser(tx, { email: invitation.email, name, passwordHash }, () =>
+          accountExists(SIGN_IN_TO_ACCEPT),
+        );
+        await this.admit(tx, invitation, { userId, name, ip });
+        const session = await this.signIns.create(tx, userId);
+        return { ...session, body: await describeJoined(tx, userId, invitation.organisation_id) };
+      })
+      .catch(async (error: unknown) => {
+        // The address is taken: by someone who never proved it, the answer says how to claim it.
+        if (error instanceof DomainError && error.message === SIGN_IN_TO_ACCEPT) {
+          const holder = await findUserByEmail(this.dataSource.manager, pending.email);
+          if (holder !== undefined && holder.email_verified_at === null)
+            throw new DomainError('CONFLICT', UNVERIFIED_HOLDER_OF_ADDRESS);
+        }
+        throw error;
+      });
     // An invitation's token is not proof of the address (the inviter holds it too): the new
     // account verifies it as a sign-up does (SPEC §8f).
     this.verification.newAccount(accepted.body.user);

@@ -79,6 +79,9 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
   applyClassificationSuggestion: {
     CONFLICT: `somebody applied or dismissed the suggestion meanwhile; or ${RULE_CAP}`,
   },
+  putClassifier: {
+    CONFLICT: 'somebody set up the classifier meanwhile',
+  },
   dismissClassificationSuggestion: {
     CONFLICT: 'somebody applied or dismissed the suggestion meanwhile',
   },
@@ -103,7 +106,10 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
     NOT_FOUND: 'roleId names no role of this organisation',
     CONFLICT: 'an account with this email already exists',
   },
-  acceptInvitation: { CONFLICT: 'an account with this email already exists' },
+  acceptInvitation: {
+    CONFLICT:
+      'an account with this email already exists (where it never verified the address, the message says how its owner takes it over: a password reset)',
+  },
   joinInvitation: {
     EMAIL_NOT_VERIFIED:
       "the server requires verified addresses (EMAIL_VERIFICATION) and the person's is not verified yet",

@@ -28,6 +28,7 @@ const RENDERINGS = [
       5: '0db3529f27a226cf',
       6: '8310079a7ccf6c61',
       7: '1015272186aa02aa',
+      8: '83d69103fba92f44',
     } as Record<number, string>,
   },
   {

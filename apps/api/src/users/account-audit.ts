@@ -18,7 +18,8 @@ type AccountEvent = Extract<
 >;
 
 /**
- * Audits something a person did to their own account (actor and target the person) in every
+ * Audits something a person did to their own account (actor and target the person, unless an
+ * operator did it) in every
  * organisation they are a current member of, in the caller's transaction — in a fixed order (by
  * organisation id), so two such writes never wait on each other's chain heads.
  */
@@ -27,6 +28,8 @@ export async function auditAccountEvent(
   person: { id: string; name: string },
   event: Pick<AccountEvent, 'action' | 'metadata'>,
   ip: string | null,
+  /** Who did it, when not the person themselves (an operator's CLI: `system`). */
+  actor: AccountEvent['actor'] = { type: 'member', id: person.id, name: person.name },
 ): Promise<void> {
   const organisations = (await organisationsOfUser(tx, person.id)).sort((a, b) =>
     a.id < b.id ? -1 : 1,
@@ -35,7 +38,7 @@ export async function auditAccountEvent(
     await writeAuditEntry(tx, {
       ...event,
       organisationId: organisation.id,
-      actor: { type: 'member', id: person.id, name: person.name },
+      actor,
       target: { type: 'user', id: person.id, name: person.name },
       ipAddress: ip,
     } as AccountEvent);

@@ -18,6 +18,16 @@ export interface AttemptResult {
   durationMs: number;
   /** Why the attempt failed, in words a member can act on; null on a 2xx. */
   error: string | null;
+  /** The answer's body, when asked for (`readBody`) and a 2xx came. */
+  body?: string;
+}
+
+/** Per request: its own time limit, and whether the answer's body is wanted (the classifier's). */
+export interface SendOptions {
+  timeoutMs?: number;
+  /** The error when the time runs out (default: `No answer within <timeoutMs> s.`). */
+  timeoutError?: string;
+  readBody?: boolean;
 }
 
 const STALE = Symbol('stale keep-alive connection');
@@ -77,12 +87,13 @@ export class WebhookSender {
     url: URL,
     addresses: ResolvedAddress[],
     message: SignedMessage,
+    options: SendOptions = {},
   ): Promise<AttemptResult> {
     const started = performance.now();
     // A kept-alive connection the endpoint closed just as it was reused fails before the request
     // reached it (Node's documented race): send again, on another connection.
     for (let tries = 0; tries < 3; tries++) {
-      const result = await this.post(url, addresses, message, started);
+      const result = await this.post(url, addresses, message, started, options);
       if (result !== STALE) return result;
     }
     return {
@@ -97,7 +108,9 @@ export class WebhookSender {
     addresses: ResolvedAddress[],
     message: SignedMessage,
     started: number,
+    options: SendOptions,
   ): Promise<AttemptResult | typeof STALE> {
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     const duration = () => Math.round(performance.now() - started);
     const https = url.protocol === 'https:';
     const pinned: LookupFunction = (_hostname, options, callback) => {
@@ -140,19 +153,27 @@ export class WebhookSender {
         (res: IncomingMessage) => {
           answered = true;
           const status = res.statusCode ?? 0;
+          const ok = status >= 200 && status < 300;
+          const keep = ok && options.readBody === true;
+          const chunks: Buffer[] = [];
           let read = 0;
+          let tooLarge = false;
           const done = () =>
             finish({
               status,
               durationMs: duration(),
-              error:
-                status >= 200 && status < 300
-                  ? null
-                  : `The endpoint answered ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}.`,
+              error: ok
+                ? tooLarge && keep
+                  ? `The answer is larger than ${MAX_RESPONSE_BYTES / 1024} KB.`
+                  : null
+                : `The endpoint answered ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}.`,
+              ...(keep && !tooLarge ? { body: Buffer.concat(chunks).toString('utf8') } : {}),
             });
           res.on('data', (chunk: Buffer) => {
             read += chunk.length;
+            if (keep) chunks.push(chunk);
             if (read > MAX_RESPONSE_BYTES) {
+              tooLarge = true;
               done();
               res.destroy();
             }
@@ -166,10 +187,10 @@ export class WebhookSender {
         finish({
           status: null,
           durationMs: duration(),
-          error: `No answer within ${this.timeoutMs / 1000} s.`,
+          error: options.timeoutError ?? `No answer within ${timeoutMs / 1000} s.`,
         });
         req.destroy();
-      }, this.timeoutMs);
+      }, timeoutMs);
       req.on('error', (error: NodeJS.ErrnoException) => {
         if (req.reusedSocket && error.code === 'ECONNRESET' && !answered) finish(STALE);
         else finish({ status: null, durationMs: duration(), error: describeNetworkError(error) });

@@ -192,6 +192,24 @@ export async function resolveTarget(
 }
 
 /**
+ * An endpoint's URL as it is stored (normalised) — a webhook's, the external classifier's — or
+ * the 400's text: the shape rules always; in production also the addresses its host resolves to.
+ */
+export async function checkEndpointUrl(
+  raw: string,
+  production: boolean,
+  resolve: AddressResolver,
+): Promise<{ url: string } | { refusal: string }> {
+  const url = checkUrlShape(raw.trim(), production);
+  if (typeof url === 'string') return { refusal: url };
+  if (production) {
+    const target = await resolveTarget(url, true, resolve);
+    if (typeof target === 'string') return { refusal: target };
+  }
+  return { url: url.toString() };
+}
+
+/**
  * Before each attempt (webhooks, resumeUrls): the rules of creation again (a URL stored outside
  * production, say), then the addresses, the resolution bounded by the attempt's time (a hanging
  * resolver must not outlive a claim's lease). The URL and where to connect, or why not to.

@@ -19,7 +19,7 @@ import type {
 import type { WebhookResponse, WebhookWithSecretResponse } from './dto/webhook.response';
 import { WebhookDeliveryWorker } from './webhook-delivery.worker';
 import { generateWebhookSecret, WebhookSecretBox } from './webhook-secret.util';
-import { type AddressResolver, checkUrlShape, resolveTarget } from './webhook-url.util';
+import { type AddressResolver, checkEndpointUrl } from './webhook-url.util';
 import { type DeliveryRow, type WebhookRow, WebhooksRepository } from './webhooks.repository';
 
 /** Webhooks per organisation: each event writes a delivery per subscribed webhook in its transaction. */
@@ -357,12 +357,8 @@ export class WebhooksService {
 
   /** The URL as stored (normalised), or 400: shape rules always, addresses in production. */
   private async checkUrl(raw: string): Promise<string> {
-    const url = checkUrlShape(raw.trim(), this.production);
-    if (typeof url === 'string') throw new DomainError('VALIDATION_FAILED', url);
-    if (this.production) {
-      const target = await resolveTarget(url, true, this.resolve);
-      if (typeof target === 'string') throw new DomainError('VALIDATION_FAILED', target);
-    }
-    return url.toString();
+    const checked = await checkEndpointUrl(raw, this.production, this.resolve);
+    if ('refusal' in checked) throw new DomainError('VALIDATION_FAILED', checked.refusal);
+    return checked.url;
   }
 }

@@ -10,8 +10,12 @@ export interface ReceivedRequest {
   at: number;
 }
 
-/** What to answer a request: a status, after an optional delay; `hold` never answers until released. */
-export type Answer = { status: number; delayMs?: number } | 'hold';
+/**
+ * What to answer a request: a status, after an optional delay, with an optional body and headers
+ * (the body `ok` in text by default); `hold` never answers until released.
+ */
+export type Answer =
+  { status: number; delayMs?: number; body?: string; headers?: Record<string, string> } | 'hold';
 
 /**
  * A real HTTP endpoint on loopback that records every webhook delivery (method, path, headers,
@@ -65,7 +69,12 @@ export class WebhookReceiver {
           return;
         }
         const reply = () =>
-          res.writeHead(answer.status, { 'content-type': 'text/plain' }).end('ok');
+          res
+            .writeHead(answer.status, {
+              'content-type': answer.body === undefined ? 'text/plain' : 'application/json',
+              ...answer.headers,
+            })
+            .end(answer.body ?? 'ok');
         if (answer.delayMs) setTimeout(reply, answer.delayMs);
         else reply();
       });

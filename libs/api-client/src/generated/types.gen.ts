@@ -356,7 +356,7 @@ export type AssigneeFilter = 'me' | 'my_teams' | 'unassigned';
 /**
  * <category>.<verb>: the actions the service writes today; new actions may appear: treat unknown ones as opaque.
  */
-export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.suggestion_dismissed' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.approval_added' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.password_changed' | 'member.sessions_ended' | 'member.email_verified' | 'member.two_factor_enabled' | 'member.two_factor_disabled' | 'member.recovery_code_used' | 'member.recovery_codes_regenerated' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'settings.escalation_policy_updated' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
+export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.suggestion_dismissed' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.classified' | 'classification.classifier_failed' | 'classification.classifier_configured' | 'classification.classifier_secret_rotated' | 'classification.classifier_deleted' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.approval_added' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.password_changed' | 'member.sessions_ended' | 'member.email_verified' | 'member.two_factor_enabled' | 'member.two_factor_disabled' | 'member.recovery_code_used' | 'member.recovery_codes_regenerated' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'settings.escalation_policy_updated' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
 
 export type AuditCategory = 'interrupt' | 'session' | 'member' | 'role' | 'team' | 'api_key' | 'webhook' | 'classification' | 'settings' | 'billing' | 'organisation';
 
@@ -605,6 +605,51 @@ export type ClassificationSuggestionResponse = {
     shape: {
         [key: string]: string;
     };
+};
+
+export type ClassifierResponse = {
+    createdAt: string;
+    enabled: boolean;
+    /**
+     * After a rotation: until when the previous secret signs beside the new one.
+     */
+    previousSecretExpiresAt: string | null;
+    timeoutMs: number;
+    updatedAt: string;
+    url: string;
+};
+
+export type ClassifierSecretResponse = {
+    classifier: ClassifierResponse;
+    /**
+     * The new signing secret: shown this once.
+     */
+    secret: string;
+};
+
+export type ClassifierSettingsResponse = {
+    /**
+     * null: none is set up.
+     */
+    classifier: ClassifierResponse | null;
+};
+
+export type ClassifierTestResponse = {
+    /**
+     * How long it took, the lookup included.
+     */
+    classifierMs: number;
+    /**
+     * Why there is no answer (the words a receipt would carry); null when ok.
+     */
+    error: string | null;
+    labels: Array<string>;
+    /**
+     * Whether the classifier answered well, in time.
+     */
+    ok: boolean;
+    reasons: Array<string>;
+    risk: Risk | null;
 };
 
 export type ConnectSlackDto = {
@@ -1197,6 +1242,10 @@ export type InterruptDetailResponse = {
      */
     history?: Array<InterruptHistoryEntry>;
     id: string;
+    /**
+     * The external classifier's labels for the actions, each once, in the order first given; empty when it gave none.
+     */
+    labels?: Array<string>;
     metadata: {
         [key: string]: unknown;
     } | null;
@@ -1208,6 +1257,10 @@ export type InterruptDetailResponse = {
      * The API key that opened it (its agent), named as it was then; null when no key is recorded.
      */
     openedBy?: OpenedBy | null;
+    /**
+     * The organisation's external classifier's highest risk over the actions it answered for (SPEC §8d); null when none answered or none is set up.
+     */
+    risk?: Risk | null;
     /**
      * With include=session: the session sessionId names, or null.
      */
@@ -1343,6 +1396,10 @@ export type InterruptResponse = {
     expiresAt?: string | null;
     externalId: string | null;
     id: string;
+    /**
+     * The external classifier's labels for the actions, each once, in the order first given; empty when it gave none.
+     */
+    labels?: Array<string>;
     metadata: {
         [key: string]: unknown;
     } | null;
@@ -1354,6 +1411,10 @@ export type InterruptResponse = {
      * The API key that opened it (its agent), named as it was then; null when no key is recorded.
      */
     openedBy?: OpenedBy | null;
+    /**
+     * The organisation's external classifier's highest risk over the actions it answered for (SPEC §8d); null when none answered or none is set up.
+     */
+    risk?: Risk | null;
     sessionId: string | null;
     /**
      * open until every action request has a decision (answered), its deadline passes (expired) or its agent withdraws it (withdrawn). Every status but open is final.
@@ -1762,6 +1823,29 @@ export type PreviewActionLinkDto = {
     token: string;
 };
 
+export type PutClassifierDto = {
+    /**
+     * Off: argus asks nothing (the setup is kept).
+     */
+    enabled?: boolean;
+    /**
+     * How long argus waits for an answer (the lookup included); past it the action goes to a person.
+     */
+    timeoutMs?: number;
+    /**
+     * https (http only to loopback, outside production). No credentials; in production no private, loopback, link-local or metadata address. Redirects are never followed.
+     */
+    url: string;
+};
+
+export type PutClassifierResponse = {
+    classifier: ClassifierResponse;
+    /**
+     * The signing secret (`whsec_` + base64), only in the answer that created the classifier: it is never shown again.
+     */
+    secret?: string;
+};
+
 export type Quota = {
     /**
      * The most the organisation's plan includes.
@@ -1830,6 +1914,8 @@ export type RespondDecision = unknown & {
      */
     response?: JsonObject;
 };
+
+export type Risk = 'low' | 'medium' | 'high' | 'critical';
 
 export type RoleListResponse = {
     roles: Array<RoleResponse>;
@@ -2189,6 +2275,12 @@ export type TeamResponse = {
      */
     memberIds: Array<string>;
     name: string;
+};
+
+export type TestClassifierDto = {
+    actionName?: string;
+    args?: JsonObject;
+    title?: string;
 };
 
 export type TwoFactorConfirmDto = {
@@ -3367,6 +3459,290 @@ export type AlwaysAllowActionResponses = {
 };
 
 export type AlwaysAllowActionResponse = AlwaysAllowActionResponses[keyof AlwaysAllowActionResponses];
+
+export type DeleteClassifierData = {
+    body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/classification/classifier';
+};
+
+export type DeleteClassifierErrors = {
+    /**
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type DeleteClassifierError = DeleteClassifierErrors[keyof DeleteClassifierErrors];
+
+export type DeleteClassifierResponses = {
+    204: void;
+};
+
+export type DeleteClassifierResponse = DeleteClassifierResponses[keyof DeleteClassifierResponses];
+
+export type GetClassifierData = {
+    body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/classification/classifier';
+};
+
+export type GetClassifierErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type GetClassifierError = GetClassifierErrors[keyof GetClassifierErrors];
+
+export type GetClassifierResponses = {
+    200: ClassifierSettingsResponse;
+};
+
+export type GetClassifierResponse = GetClassifierResponses[keyof GetClassifierResponses];
+
+export type PutClassifierData = {
+    body: PutClassifierDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/classification/classifier';
+};
+
+export type PutClassifierErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * CONFLICT: somebody set up the classifier meanwhile.
+     */
+    409: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type PutClassifierError = PutClassifierErrors[keyof PutClassifierErrors];
+
+export type PutClassifierResponses = {
+    200: PutClassifierResponse;
+};
+
+export type PutClassifierResponse2 = PutClassifierResponses[keyof PutClassifierResponses];
+
+export type RotateClassifierSecretData = {
+    body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/classification/classifier/rotate-secret';
+};
+
+export type RotateClassifierSecretErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type RotateClassifierSecretError = RotateClassifierSecretErrors[keyof RotateClassifierSecretErrors];
+
+export type RotateClassifierSecretResponses = {
+    200: ClassifierSecretResponse;
+};
+
+export type RotateClassifierSecretResponse = RotateClassifierSecretResponses[keyof RotateClassifierSecretResponses];
+
+export type TestClassifierData = {
+    body: TestClassifierDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/classification/classifier/test';
+};
+
+export type TestClassifierErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type TestClassifierError = TestClassifierErrors[keyof TestClassifierErrors];
+
+export type TestClassifierResponses = {
+    200: ClassifierTestResponse;
+};
+
+export type TestClassifierResponse = TestClassifierResponses[keyof TestClassifierResponses];
 
 export type DryRunClassificationData = {
     body: DryRunDto;
@@ -4803,7 +5179,7 @@ export type AcceptInvitationErrors = {
      */
     404: ErrorBody;
     /**
-     * CONFLICT: an account with this email already exists.
+     * CONFLICT: an account with this email already exists (where it never verified the address, the message says how its owner takes it over: a password reset).
      */
     409: ErrorBody;
     /**

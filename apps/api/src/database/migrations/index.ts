@@ -44,6 +44,7 @@ import { EmailVerification1795773000000 } from './1795773000000-email-verificati
 import { InterruptOpenedByName1795774000000 } from './1795774000000-interrupt-opened-by-name';
 import { InterruptApprovals1795775000000 } from './1795775000000-interrupt-approvals';
 import { InterruptResumes1795776000000 } from './1795776000000-interrupt-resumes';
+import { ClassificationClassifier1795777000000 } from './1795777000000-classification-classifier';
 import { TwoFactor1795778000000 } from './1795778000000-two-factor';
 
 export const MIGRATIONS = [
@@ -92,5 +93,6 @@ export const MIGRATIONS = [
   InterruptOpenedByName1795774000000,
   InterruptApprovals1795775000000,
   InterruptResumes1795776000000,
+  ClassificationClassifier1795777000000,
   TwoFactor1795778000000,
 ];

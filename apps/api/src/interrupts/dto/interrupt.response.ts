@@ -328,6 +328,22 @@ export class InterruptResponse {
       'The API key that opened it (its agent), named as it was then; null when no key is recorded.',
   })
   openedBy?: OpenedBy | null;
+
+  @ApiPropertyOptional({
+    enum: ['low', 'medium', 'high', 'critical'],
+    enumName: 'Risk',
+    nullable: true,
+    description:
+      "The organisation's external classifier's highest risk over the actions it answered for (SPEC §8d); null when none answered or none is set up.",
+  })
+  risk?: 'low' | 'medium' | 'high' | 'critical' | null;
+
+  @ApiPropertyOptional({
+    type: [String],
+    description:
+      "The external classifier's labels for the actions, each once, in the order first given; empty when it gave none.",
+  })
+  labels?: string[];
 }
 
 export class LinkedSession {

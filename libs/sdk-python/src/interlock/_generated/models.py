@@ -462,6 +462,47 @@ class ClassificationShadowStats(InterlockModel):
     """
 
 
+class ClassifierResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    enabled: bool
+    previous_secret_expires_at: Optional[AwareDatetime] = Field(
+        ..., alias='previousSecretExpiresAt'
+    )
+    """
+    After a rotation: until when the previous secret signs beside the new one.
+    """
+    timeout_ms: float = Field(..., alias='timeoutMs', ge=100.0, le=10000.0)
+    updated_at: AwareDatetime = Field(..., alias='updatedAt')
+    url: str
+
+
+class ClassifierSecretResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    classifier: ClassifierResponse
+    secret: str
+    """
+    The new signing secret: shown this once.
+    """
+
+
+class ClassifierSettingsResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    classifier: Optional[ClassifierResponse] = Field(...)
+    """
+    null: none is set up.
+    """
+
+
 class ConnectSlackDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1120,6 +1161,42 @@ class PreviewActionLinkDto(InterlockModel):
     """
 
 
+class PutClassifierDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    enabled: bool = True
+    """
+    Off: argus asks nothing (the setup is kept).
+    """
+    timeout_ms: float = Field(2000, alias='timeoutMs', ge=100.0, le=10000.0)
+    """
+    How long argus waits for an answer (the lookup included); past it the action goes to a person.
+    """
+    url: str = Field(
+        ...,
+        examples=['https://risk.example.com/interlock/classify'],
+        max_length=2048,
+        pattern='^(https://[A-Za-z][A-Za-z0-9-]*([.][A-Za-z][A-Za-z0-9-]*)*|http://(localhost|127[.]0[.]0[.]1|\\[::1\\]))(:[0-9]{1,4})?(/[^\\u0000]*)?$',
+    )
+    """
+    https (http only to loopback, outside production). No credentials; in production no private, loopback, link-local or metadata address. Redirects are never followed.
+    """
+
+
+class PutClassifierResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    classifier: ClassifierResponse
+    secret: Optional[str] = None
+    """
+    The signing secret (`whsec_` + base64), only in the answer that created the classifier: it is never shown again.
+    """
+
+
 class Quota(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1582,6 +1659,24 @@ class TeamResponse(InterlockModel):
     Member ids, in the order they joined the team.
     """
     name: str = Field(..., examples=['Platform'], max_length=50, min_length=1)
+
+
+class TestClassifierDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action_name: str = Field(
+        'interlock.test',
+        alias='actionName',
+        max_length=200,
+        min_length=1,
+        pattern='^[^\\u0000]*$',
+    )
+    args: Args = Field(default_factory=lambda: Args.model_validate({}))
+    title: str = Field(
+        'A test from Interlock', max_length=200, min_length=1, pattern='^[^\\u0000]*$'
+    )
 
 
 class TwoFactorConfirmDto(InterlockModel):
@@ -2097,6 +2192,11 @@ class AuditEntryResponse(InterlockModel):
         'classification.applied',
         'classification.shadowed',
         'classification.failed',
+        'classification.classified',
+        'classification.classifier_failed',
+        'classification.classifier_configured',
+        'classification.classifier_secret_rotated',
+        'classification.classifier_deleted',
         'classification.breaker_tripped',
         'interrupt.created',
         'interrupt.decided',
@@ -2242,6 +2342,28 @@ class ClassificationRuleStatsResponse(InterlockModel):
     last_matched_at: Optional[AwareDatetime] = Field(..., alias='lastMatchedAt')
     rule_id: str = Field(..., alias='ruleId')
     shadow: ClassificationShadowStats
+
+
+class ClassifierTestResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    classifier_ms: float = Field(..., alias='classifierMs')
+    """
+    How long it took, the lookup included.
+    """
+    error: Optional[str] = Field(...)
+    """
+    Why there is no answer (the words a receipt would carry); null when ok.
+    """
+    labels: list[str]
+    ok: bool
+    """
+    Whether the classifier answered well, in time.
+    """
+    reasons: list[str]
+    risk: Optional[Union[Literal['low', 'medium', 'high', 'critical'], str]] = Field(...)
 
 
 class CreateInterruptDto(InterlockModel):
@@ -3484,6 +3606,10 @@ class InterruptDetailResponse(InterlockModel):
     With include=history: the interrupt's audit entries, oldest first (the latest 100 at most).
     """
     id: str
+    labels: Optional[list[str]] = None
+    """
+    The external classifier's labels for the actions, each once, in the order first given; empty when it gave none.
+    """
     metadata: Optional[dict[str, Any]] = Field(...)
     on_timeout: Optional[Union[Literal['reject', 'approve', 'escalate'], str]] = Field(
         None, alias='onTimeout'
@@ -3494,6 +3620,10 @@ class InterruptDetailResponse(InterlockModel):
     opened_by: Optional[OpenedBy] = Field(None, alias='openedBy')
     """
     The API key that opened it (its agent), named as it was then; null when no key is recorded.
+    """
+    risk: Optional[Union[Literal['low', 'medium', 'high', 'critical'], str]] = None
+    """
+    The organisation's external classifier's highest risk over the actions it answered for (SPEC §8d); null when none answered or none is set up.
     """
     session: Optional[LinkedSession] = None
     """
@@ -3541,6 +3671,10 @@ class InterruptResponse(InterlockModel):
     """
     external_id: Optional[str] = Field(..., alias='externalId')
     id: str
+    labels: Optional[list[str]] = None
+    """
+    The external classifier's labels for the actions, each once, in the order first given; empty when it gave none.
+    """
     metadata: Optional[dict[str, Any]] = Field(...)
     on_timeout: Optional[Union[Literal['reject', 'approve', 'escalate'], str]] = Field(
         None, alias='onTimeout'
@@ -3551,6 +3685,10 @@ class InterruptResponse(InterlockModel):
     opened_by: Optional[OpenedBy] = Field(None, alias='openedBy')
     """
     The API key that opened it (its agent), named as it was then; null when no key is recorded.
+    """
+    risk: Optional[Union[Literal['low', 'medium', 'high', 'critical'], str]] = None
+    """
+    The organisation's external classifier's highest risk over the actions it answered for (SPEC §8d); null when none answered or none is set up.
     """
     session_id: Optional[str] = Field(..., alias='sessionId')
     status: Union[Literal['open', 'answered', 'expired', 'withdrawn'], str]

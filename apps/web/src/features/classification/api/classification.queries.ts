@@ -2,6 +2,11 @@ import {
   applyClassificationSuggestion,
   call,
   createClassificationRule,
+  deleteClassifier,
+  getClassifier,
+  putClassifier,
+  rotateClassifierSecret,
+  testClassifier,
   dismissClassificationSuggestion,
   deleteClassificationRule,
   dryRunClassification,
@@ -16,6 +21,8 @@ import {
   updateClassificationRule,
   type ClassificationRuleMode,
   type CreateClassificationRuleDto,
+  type PutClassifierDto,
+  type TestClassifierDto,
 } from '@interlock/api-client';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
@@ -26,6 +33,7 @@ export const classificationKeys = {
   stats: (id: string) => ['classification', 'stats', id] as const,
   preview: (draft: unknown) => ['classification', 'preview', draft] as const,
   suggestions: ['classification', 'suggestions'] as const,
+  classifier: ['classification', 'classifier'] as const,
 };
 
 /** How many of the latest interrupts the editor's preview runs a draft on. */
@@ -155,4 +163,42 @@ export function useDismissSuggestion() {
     mutationFn: (id: string) => call(dismissClassificationSuggestion({ path: { id } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: classificationKeys.suggestions }),
   });
+}
+
+/** The organisation's external classifier (null: none is set up). */
+export function useClassifier() {
+  return useQuery({
+    queryKey: classificationKeys.classifier,
+    queryFn: () => call(getClassifier()),
+  });
+}
+
+/** Sets up or changes the classifier; the answer that sets it up carries its secret, once. */
+export function useSaveClassifier() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: PutClassifierDto) => call(putClassifier({ body })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: classificationKeys.classifier }),
+  });
+}
+
+export function useRotateClassifierSecret() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => call(rotateClassifierSecret()),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: classificationKeys.classifier }),
+  });
+}
+
+export function useDeleteClassifier() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => call(deleteClassifier()),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: classificationKeys.classifier }),
+  });
+}
+
+/** Asks the saved classifier about a sample action; writes nothing. */
+export function useTestClassifier() {
+  return useMutation({ mutationFn: (body: TestClassifierDto) => call(testClassifier({ body })) });
 }

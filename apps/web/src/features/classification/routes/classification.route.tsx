@@ -12,6 +12,7 @@ import {
   Group,
   Paper,
   SegmentedControl,
+  Space,
   Stack,
   Table,
   Text,
@@ -27,6 +28,7 @@ import {
   useSetRuleMode,
 } from '../api/classification.queries';
 import { describeMatch } from '../components/describe-match';
+import { ClassifierPanel } from '../components/classifier-panel';
 import { SuggestionCards } from '../components/suggestion-cards';
 
 function describeOutcome(rule: ClassificationRuleResponse): string {
@@ -186,6 +188,8 @@ export function ClassificationRoute() {
           )}
         </Stack>
       </Paper>
+      <Space h="md" />
+      <ClassifierPanel canManage={canManage} />
     </>
   );
 }

@@ -35,6 +35,7 @@ const SKIPPED: Record<NonNullable<ClassificationReceipt['skipped']>, string> = {
   circuit_breaker:
     'argus’s circuit breaker had tripped for this key (too many rejections in a short time), so a person decides',
   policy_error: 'its Cedar policy could not be evaluated, so it applied as “a person decides”',
+  classifier_failed: 'the external classifier gave no answer, so a person decides',
 };
 
 const WOULD: Record<ClassificationReceipt['outcome'], string> = {

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { FormError } from '@/shared/components/form-error';
 import { useCreateWebhook } from '../api/webhooks.queries';
 import { EventTypesField } from './event-types-field';
-import { SecretShownOnce } from './secret-shown-once';
+import { SecretShownOnce } from '@/shared/components/secret-shown-once';
 import { whenSettled } from '@/shared/utils/when-settled';
 
 export const URL_MAX = 2048;

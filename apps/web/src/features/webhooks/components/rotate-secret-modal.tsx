@@ -3,7 +3,7 @@ import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { FormError } from '@/shared/components/form-error';
 import { useRotateWebhookSecret } from '../api/webhooks.queries';
-import { SecretShownOnce } from './secret-shown-once';
+import { SecretShownOnce } from '@/shared/components/secret-shown-once';
 import { whenSettled } from '@/shared/utils/when-settled';
 
 /** Confirm, rotate, then show the new secret this once. */

@@ -1,0 +1,91 @@
+import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
+import { MemberRoute } from '../auth/decorators/route-access.decorator';
+import { memberActorOf, type MemberPrincipal } from '../auth/principal';
+import { ClassificationClassifierService } from './classification-classifier.service';
+import {
+  ClassifierSecretResponse,
+  ClassifierSettingsResponse,
+  ClassifierTestResponse,
+  PutClassifierDto,
+  PutClassifierResponse,
+  TestClassifierDto,
+} from './dto/classifier.dto';
+
+/** The organisation's external classifier (SPEC §8d): members only; a key gets the exact 403. */
+@Controller('api/classification/classifier')
+@ApiTags('classification')
+export class ClassificationClassifierController {
+  constructor(private readonly classifier: ClassificationClassifierService) {}
+
+  @Get()
+  @MemberRoute('classification.read')
+  @ApiOperation({
+    operationId: 'getClassifier',
+    summary: "The organisation's external classifier (never its secret); null when none is set up",
+  })
+  @ApiOkResponse({ type: ClassifierSettingsResponse })
+  async get(@CurrentMember() member: MemberPrincipal): Promise<ClassifierSettingsResponse> {
+    return { classifier: await this.classifier.get(member.organisationId) };
+  }
+
+  @Put()
+  @HttpCode(200)
+  @MemberRoute('classification.manage')
+  @ApiOperation({
+    operationId: 'putClassifier',
+    summary:
+      'Set up or change the external classifier; the answer that sets it up carries its signing secret, once',
+  })
+  @ApiOkResponse({ type: PutClassifierResponse })
+  put(
+    @CurrentMember() member: MemberPrincipal,
+    @Body() body: PutClassifierDto,
+    @ClientIp() ip: string | null,
+  ): Promise<PutClassifierResponse> {
+    return this.classifier.put(member.organisationId, memberActorOf(member), body, ip);
+  }
+
+  @Delete()
+  @HttpCode(204)
+  @MemberRoute('classification.manage')
+  @ApiOperation({ operationId: 'deleteClassifier', summary: 'Remove the external classifier' })
+  @ApiNoContentResponse()
+  async remove(
+    @CurrentMember() member: MemberPrincipal,
+    @ClientIp() ip: string | null,
+  ): Promise<void> {
+    await this.classifier.remove(member.organisationId, memberActorOf(member), ip);
+  }
+
+  @Post('rotate-secret')
+  @HttpCode(200)
+  @MemberRoute('classification.manage')
+  @ApiOperation({
+    operationId: 'rotateClassifierSecret',
+    summary: 'A new signing secret, shown once; the previous one signs beside it for 24 hours',
+  })
+  @ApiOkResponse({ type: ClassifierSecretResponse })
+  rotate(
+    @CurrentMember() member: MemberPrincipal,
+    @ClientIp() ip: string | null,
+  ): Promise<ClassifierSecretResponse> {
+    return this.classifier.rotateSecret(member.organisationId, memberActorOf(member), ip);
+  }
+
+  @Post('test')
+  @HttpCode(200)
+  @MemberRoute('classification.manage')
+  @ApiOperation({
+    operationId: 'testClassifier',
+    summary: 'Ask the saved classifier about a sample action, as argus would, and show the answer',
+  })
+  @ApiOkResponse({ type: ClassifierTestResponse })
+  test(
+    @CurrentMember() member: MemberPrincipal,
+    @Body() body: TestClassifierDto,
+  ): Promise<ClassifierTestResponse> {
+    return this.classifier.test(member.organisationId, body);
+  }
+}

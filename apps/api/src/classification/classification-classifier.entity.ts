@@ -1,0 +1,53 @@
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  JoinColumn,
+  OneToOne,
+  PrimaryColumn,
+} from 'typeorm';
+import { OrganisationEntity } from '../organisation/organisation.entity';
+
+/**
+ * An organisation's external classifier (SPEC §8d, issue 29 §1.3): the HTTPS endpoint argus asks
+ * for each new action request's risk and labels, signed as webhooks are (Standard Webhooks), with
+ * the secret sealed as a webhook's is. At most one per organisation.
+ */
+@Entity({ name: 'classification_classifiers' })
+@Check('classification_classifiers_timeout_check', `"timeout_ms" BETWEEN 100 AND 10000`)
+export class ClassificationClassifierEntity {
+  @PrimaryColumn('uuid')
+  organisationId!: string;
+
+  @OneToOne(() => OrganisationEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'organisation_id' })
+  organisation?: OrganisationEntity;
+
+  @Column('text')
+  url!: string;
+
+  /** How long argus waits for an answer; past it the action goes to a person. */
+  @Column('integer')
+  timeoutMs!: number;
+
+  @Column('boolean', { default: true })
+  enabled!: boolean;
+
+  /** AES-256-GCM ciphertext of the signing secret (WebhookSecretBox, its own purpose). */
+  @Column('bytea')
+  secret!: Buffer;
+
+  /** After a rotation: the previous secret, still signing beside the new one until it expires. */
+  @Column('bytea', { nullable: true })
+  previousSecret!: Buffer | null;
+
+  @Column('timestamp with time zone', { precision: 3, nullable: true })
+  previousSecretExpiresAt!: Date | null;
+
+  @CreateDateColumn({ type: 'timestamptz', precision: 3 })
+  createdAt!: Date;
+
+  @Column('timestamp with time zone', { precision: 3, default: () => 'now()' })
+  updatedAt!: Date;
+}

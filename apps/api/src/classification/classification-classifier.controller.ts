@@ -1,5 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
 import { memberActorOf, type MemberPrincipal } from '../auth/principal';
@@ -9,7 +15,7 @@ import {
   ClassifierSettingsResponse,
   ClassifierTestResponse,
   PutClassifierDto,
-  PutClassifierResponse,
+  SavedClassifierResponse,
   TestClassifierDto,
 } from './dto/classifier.dto';
 
@@ -38,12 +44,12 @@ export class ClassificationClassifierController {
     summary:
       'Set up or change the external classifier; the answer that sets it up carries its signing secret, once',
   })
-  @ApiOkResponse({ type: PutClassifierResponse })
+  @ApiOkResponse({ type: SavedClassifierResponse })
   put(
     @CurrentMember() member: MemberPrincipal,
     @Body() body: PutClassifierDto,
     @ClientIp() ip: string | null,
-  ): Promise<PutClassifierResponse> {
+  ): Promise<SavedClassifierResponse> {
     return this.classifier.put(member.organisationId, memberActorOf(member), body, ip);
   }
 
@@ -81,6 +87,8 @@ export class ClassificationClassifierController {
     operationId: 'testClassifier',
     summary: 'Ask the saved classifier about a sample action, as argus would, and show the answer',
   })
+  // Every field has a default, so the body may be left out (the dashboard's Send a test does).
+  @ApiBody({ type: TestClassifierDto, required: false })
   @ApiOkResponse({ type: ClassifierTestResponse })
   test(
     @CurrentMember() member: MemberPrincipal,

@@ -16,7 +16,7 @@ import type {
   ClassifierSecretResponse,
   ClassifierTestResponse,
   PutClassifierDto,
-  PutClassifierResponse,
+  SavedClassifierResponse,
   TestClassifierDto,
 } from './dto/classifier.dto';
 import { CLASSIFIER_LIMITS, ExternalClassifier } from './external-classifier';
@@ -84,7 +84,7 @@ export class ClassificationClassifierService {
     actor: MemberActor,
     body: PutClassifierDto,
     ip: string | null,
-  ): Promise<PutClassifierResponse> {
+  ): Promise<SavedClassifierResponse> {
     const checked = await checkEndpointUrl(body.url, this.production, this.resolve);
     if ('refusal' in checked) throw new DomainError('VALIDATION_FAILED', checked.refusal);
     const result = await this.dataSource.transaction(async (tx) => {

@@ -292,7 +292,7 @@ export const rotateClassifierSecret = <ThrowOnError extends boolean = false>(opt
 /**
  * Ask the saved classifier about a sample action, as argus would, and show the answer
  */
-export const testClassifier = <ThrowOnError extends boolean = false>(options: Options<TestClassifierData, ThrowOnError>) => (options.client ?? client).post<TestClassifierResponses, TestClassifierErrors, ThrowOnError>({
+export const testClassifier = <ThrowOnError extends boolean = false>(options?: Options<TestClassifierData, ThrowOnError>) => (options?.client ?? client).post<TestClassifierResponses, TestClassifierErrors, ThrowOnError>({
     security: [{
             in: 'cookie',
             name: 'session',
@@ -302,7 +302,7 @@ export const testClassifier = <ThrowOnError extends boolean = false>(options: Op
     ...options,
     headers: {
         'Content-Type': 'application/json',
-        ...options.headers
+        ...options?.headers
     }
 });
 

@@ -1838,14 +1838,6 @@ export type PutClassifierDto = {
     url: string;
 };
 
-export type PutClassifierResponse = {
-    classifier: ClassifierResponse;
-    /**
-     * The signing secret (`whsec_` + base64), only in the answer that created the classifier: it is never shown again.
-     */
-    secret?: string;
-};
-
 export type Quota = {
     /**
      * The most the organisation's plan includes.
@@ -2055,6 +2047,14 @@ export type RuleOutcome = ({
 } & RequireHumanOutcome) | ({
     type: 'policy';
 } & PolicyOutcome);
+
+export type SavedClassifierResponse = {
+    classifier: ClassifierResponse;
+    /**
+     * The signing secret (`whsec_` + base64), only in the answer that created the classifier: it is never shown again.
+     */
+    secret?: string;
+};
 
 export type SessionEndedEvent = {
     /**
@@ -3619,10 +3619,10 @@ export type PutClassifierErrors = {
 export type PutClassifierError = PutClassifierErrors[keyof PutClassifierErrors];
 
 export type PutClassifierResponses = {
-    200: PutClassifierResponse;
+    200: SavedClassifierResponse;
 };
 
-export type PutClassifierResponse2 = PutClassifierResponses[keyof PutClassifierResponses];
+export type PutClassifierResponse = PutClassifierResponses[keyof PutClassifierResponses];
 
 export type RotateClassifierSecretData = {
     body?: never;
@@ -3685,7 +3685,7 @@ export type RotateClassifierSecretResponses = {
 export type RotateClassifierSecretResponse = RotateClassifierSecretResponses[keyof RotateClassifierSecretResponses];
 
 export type TestClassifierData = {
-    body: TestClassifierDto;
+    body?: TestClassifierDto;
     headers?: {
         /**
          * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.

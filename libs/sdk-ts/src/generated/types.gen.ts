@@ -1822,14 +1822,6 @@ export type PutClassifierDto = {
     url: string;
 };
 
-export type PutClassifierResponse = {
-    classifier: ClassifierResponse;
-    /**
-     * The signing secret (`whsec_` + base64), only in the answer that created the classifier: it is never shown again.
-     */
-    secret?: string;
-};
-
 export type Quota = {
     /**
      * The most the organisation's plan includes.
@@ -2034,6 +2026,14 @@ export type RuleMatch = {
  * What a rule does: approve, reject, route, require_human, policy.
  */
 export type RuleOutcome = ApproveOutcome | RejectOutcome | RouteOutcome | RequireHumanOutcome | PolicyOutcome;
+
+export type SavedClassifierResponse = {
+    classifier: ClassifierResponse;
+    /**
+     * The signing secret (`whsec_` + base64), only in the answer that created the classifier: it is never shown again.
+     */
+    secret?: string;
+};
 
 export type SessionEndedEvent = {
     /**
@@ -3602,10 +3602,10 @@ export type PutClassifierErrors = {
 export type PutClassifierError = PutClassifierErrors[keyof PutClassifierErrors];
 
 export type PutClassifierResponses = {
-    200: PutClassifierResponse;
+    200: SavedClassifierResponse;
 };
 
-export type PutClassifierResponse2 = PutClassifierResponses[keyof PutClassifierResponses];
+export type PutClassifierResponse = PutClassifierResponses[keyof PutClassifierResponses];
 
 export type RotateClassifierSecretData = {
     body?: never;
@@ -3668,7 +3668,7 @@ export type RotateClassifierSecretResponses = {
 export type RotateClassifierSecretResponse = RotateClassifierSecretResponses[keyof RotateClassifierSecretResponses];
 
 export type TestClassifierData = {
-    body: TestClassifierDto;
+    body?: TestClassifierDto;
     headers?: {
         /**
          * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.

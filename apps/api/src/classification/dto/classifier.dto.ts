@@ -82,7 +82,7 @@ export class ClassifierSettingsResponse {
   classifier!: ClassifierResponse | null;
 }
 
-export class PutClassifierResponse {
+export class SavedClassifierResponse {
   @ApiProperty({ type: ClassifierResponse })
   classifier!: ClassifierResponse;
 

@@ -1185,18 +1185,6 @@ class PutClassifierDto(InterlockModel):
     """
 
 
-class PutClassifierResponse(InterlockModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    classifier: ClassifierResponse
-    secret: Optional[str] = None
-    """
-    The signing secret (`whsec_` + base64), only in the answer that created the classifier: it is never shown again.
-    """
-
-
 class Quota(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1517,6 +1505,18 @@ class TitleWord(RootModel[str]):
         min_length=1,
         pattern='^[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]+$',
     )
+
+
+class SavedClassifierResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    classifier: ClassifierResponse
+    secret: Optional[str] = None
+    """
+    The signing secret (`whsec_` + base64), only in the answer that created the classifier: it is never shown again.
+    """
 
 
 class SessionListStatus(RootModel[Union[Literal['active', 'ended'], str]]):

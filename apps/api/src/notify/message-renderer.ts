@@ -1,5 +1,5 @@
 import Handlebars from 'handlebars';
-import { stateOf, type InterruptNotice } from './notification-outbox';
+import { riskLineOf, stateOf, type InterruptNotice } from './notification-outbox';
 import { MAIL_TEMPLATES, type MailTemplateName } from './mail-templates';
 
 export interface RenderedMail {
@@ -139,6 +139,7 @@ export class MessageRenderer {
       label:
         item.kind === 'interrupt.closed' ? stateOf(interrupt) : (LABELS[item.kind] ?? item.kind),
       assignee: interrupt.assignee?.name ?? null,
+      risk: riskLineOf(interrupt),
       escalation:
         interrupt.escalationLevel > 0
           ? `escalation level ${interrupt.escalationLevel}${interrupt.escalationReason === null ? '' : `: ${interrupt.escalationReason}`}`

@@ -6,6 +6,7 @@ import {
 } from '@interlock/domain';
 import { queryRows, type Queryable } from '../database/query-rows.util';
 import { actionDigest } from '../interrupts/action-digest.util';
+import type { Risk } from '../classification/rule-engine';
 import type { InterruptResponse } from '../interrupts/dto/interrupt.response';
 import type { OutboxCause, OutboxEvent, OutboxListener } from '../webhooks/webhook-outbox';
 import type { WebhookSecretBox } from '../webhooks/webhook-secret.util';
@@ -56,6 +57,10 @@ export interface InterruptNotice {
   }[];
   decisions: { actionName: string; decision: string; by: string }[];
   createdAt: string;
+  /** Argus's classifier's risk (SPEC §8d): null when unknown; absent in rows written before it was kept. */
+  risk?: Risk | null;
+  /** The classifier's labels (at most NOTICE_LABELS), absent in older rows. */
+  labels?: string[];
   /** Withdrawn: who withdrew it (a member, or the agent by its key's name), when known (absent in older rows). */
   withdrawnBy?: { type: 'member' | 'api_key'; name: string } | null;
   /** Withdrawn: the reason given, if any. */
@@ -94,6 +99,21 @@ export function stateOf(notice: InterruptNotice): string {
   }
 }
 
+/** The classifier's labels a notice keeps (each is 1–50 characters, SPEC §8d). */
+const NOTICE_LABELS = 20;
+
+/**
+ * What a message says of the classifier's view (SPEC §8h): `Risk: high · Labels: prod, money`,
+ * either part alone, or null when the risk is unknown and there are no labels.
+ */
+export function riskLineOf(notice: InterruptNotice): string | null {
+  const parts: string[] = [];
+  if (notice.risk !== undefined && notice.risk !== null) parts.push(`Risk: ${notice.risk}`);
+  if (notice.labels !== undefined && notice.labels.length > 0)
+    parts.push(`Labels: ${notice.labels.join(', ')}`);
+  return parts.length === 0 ? null : parts.join(' · ');
+}
+
 /** An action's arguments as the email shows them: compact JSON, cut at this many characters. */
 const ARGS_PREVIEW_CHARS = 400;
 
@@ -125,6 +145,8 @@ export function toNotice(interrupt: InterruptResponse, cause: OutboxCause = {}):
       by: d.decidedBy.name,
     })),
     createdAt: interrupt.createdAt,
+    risk: interrupt.risk ?? null,
+    labels: (interrupt.labels ?? []).slice(0, NOTICE_LABELS),
     ...(withdrawn
       ? {
           withdrawnBy:

@@ -666,6 +666,10 @@ export type ConnectSlackDto = {
      */
     channelId: string;
     /**
+     * Post only the interrupts whose risk (the organisation's classifier, Settings → Classification) is at least this one — and those whose risk is unknown (no classifier, or it did not answer), which go to a person; null or absent: whatever the risk. With teamId, both must hold.
+     */
+    minRisk?: Risk | null;
+    /**
      * The Slack app's signing secret (Basic Information → App Credentials): interactivity requests are verified with it. Stored encrypted, never shown again.
      */
     signingSecret: string;
@@ -2164,6 +2168,10 @@ export type SignedInOrganisation = {
 export type SlackConnectionResponse = {
     channelId: string;
     credentialsSetAt: string;
+    /**
+     * The least risk posted (unknown risks are posted too); null: whatever the risk.
+     */
+    minRisk: Risk | null;
     /**
      * The Request URL to enter under the Slack app's Interactivity & Shortcuts: the service's public origin and /api/slack/interactions/{organisationId}.
      */

@@ -137,7 +137,22 @@ export class InterruptReviewService {
               },
               ipAddress: ip,
             });
-            return this.interrupts.keepRendered(tx, organisationId, id);
+            const counted = await this.interrupts.keepRendered(tx, organisationId, id);
+            // No event (SPEC §8e), but the other approvers are told their approval is needed.
+            await this.outbox.notice(
+              tx,
+              organisationId,
+              {
+                type: 'interrupt.approval_added',
+                subjectId: id,
+                data: counted,
+                actionName: action.name,
+                approvals,
+                requiredApprovals: required,
+              },
+              { memberId: actor.id, actor },
+            );
+            return counted;
           }
         }
       }

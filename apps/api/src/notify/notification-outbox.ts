@@ -8,7 +8,12 @@ import { queryRows, type Queryable } from '../database/query-rows.util';
 import { actionDigest } from '../interrupts/action-digest.util';
 import type { Risk } from '../classification/rule-engine';
 import type { InterruptResponse } from '../interrupts/dto/interrupt.response';
-import type { OutboxCause, OutboxEvent, OutboxListener } from '../webhooks/webhook-outbox';
+import type {
+  OutboxCause,
+  OutboxEvent,
+  OutboxListener,
+  OutboxNotice,
+} from '../webhooks/webhook-outbox';
 import type { WebhookSecretBox } from '../webhooks/webhook-secret.util';
 
 /** Who an interrupt notification goes to: every member who may read interrupts, its assignee, or both. */
@@ -17,6 +22,8 @@ interface Audience {
   assignee: { type: 'member' | 'team'; id: string } | null;
   /** Members already told about this change by another kind (the assignee of a new interrupt). */
   except: readonly string[];
+  /** A permission the recipients' role must hold besides `interrupt.read`. */
+  permission?: 'interrupt.decide';
 }
 
 /**
@@ -54,7 +61,12 @@ export interface InterruptNotice {
     allowedDecisions: string[];
     args: string;
     digest?: string;
+    /** Several approvers (SPEC §8e): how many it needs and who approved so far (absent for one approver, and in older rows). */
+    requiredApprovals?: number;
+    approvedBy?: string[];
   }[];
+  /** `interrupt.approval_needed`: the approval short of the quorum this message tells of. */
+  approval?: { actionName: string; approvals: number; requiredApprovals: number };
   decisions: { actionName: string; decision: string; by: string }[];
   createdAt: string;
   /** Argus's classifier's risk (SPEC §8d): null when unknown; absent in rows written before it was kept. */
@@ -114,6 +126,16 @@ export function riskLineOf(notice: InterruptNotice): string | null {
   return parts.length === 0 ? null : parts.join(' · ');
 }
 
+/**
+ * An action that needs several approvers, not yet decided: `1 of 2 approvals: Grace Hopper`
+ * (`0 of 2 approvals` before the first), or null for an action one approval decides.
+ */
+export function approvalsLineOf(action: InterruptNotice['actionRequests'][number]): string | null {
+  if (action.requiredApprovals === undefined || action.requiredApprovals < 2) return null;
+  const by = action.approvedBy ?? [];
+  return `${by.length} of ${action.requiredApprovals} approvals${by.length === 0 ? '' : `: ${by.join(', ')}`}`;
+}
+
 /** An action's arguments as the email shows them: compact JSON, cut at this many characters. */
 const ARGS_PREVIEW_CHARS = 400;
 
@@ -137,6 +159,12 @@ export function toNotice(interrupt: InterruptResponse, cause: OutboxCause = {}):
         allowedDecisions: a.allowedDecisions,
         args: args.length > ARGS_PREVIEW_CHARS ? `${args.slice(0, ARGS_PREVIEW_CHARS)}…` : args,
         digest: actionDigest(interrupt.id, a.name, a.args),
+        ...((a.requiredApprovals ?? 1) > 1
+          ? {
+              requiredApprovals: a.requiredApprovals,
+              approvedBy: (a.approvals ?? []).map((approval) => approval.memberName),
+            }
+          : {}),
       };
     }),
     decisions: interrupt.decisions.map((d) => ({
@@ -161,7 +189,7 @@ export function toNotice(interrupt: InterruptResponse, cause: OutboxCause = {}):
 
 /**
  * One statement per kind and audience: the recipients (current members whose role may read
- * interrupts and, where verification is required, whose address is verified), each one's mode (their own choice, else the organisation's default, else the
+ * interrupts — and decide them, for an approval that is needed — and, where verification is required, whose address is verified), each one's mode (their own choice, else the organisation's default, else the
  * built-in one), and a row for each whose mode is not `off`, due now or at the digest's hour
  * (the next full hour; the next DAILY_DIGEST_HOUR in the member's time zone).
  */
@@ -172,6 +200,7 @@ WITH recipients AS (
     JOIN users u ON u.id = m.user_id
     JOIN roles r ON r.organisation_id = m.organisation_id AND r.id = m.role_id
    WHERE m.organisation_id = $1 AND m.left_at IS NULL AND 'interrupt.read' = ANY(r.permissions)
+     AND $13::text = ANY(r.permissions)
      AND NOT (m.user_id = ANY($9::uuid[]))
      AND (u.email_verified_at IS NOT NULL OR NOT $12::boolean)
      AND ($4::boolean
@@ -325,6 +354,45 @@ export class NotificationOutbox implements OutboxListener {
     }
   }
 
+  /**
+   * An approval short of an action's quorum (SPEC §8e): the members who may still approve it —
+   * holding `interrupt.decide`, of its approver team when it names one, not among those who
+   * approved — are told their approval is needed (kind `interrupt.approval_needed`).
+   */
+  async notice(
+    tx: Queryable,
+    organisationId: string,
+    notice: OutboxNotice,
+    cause: OutboxCause = {},
+  ): Promise<void> {
+    const interrupt = notice.data;
+    if (interrupt.status !== 'open') return;
+    const action = interrupt.actionRequests.find((a) => a.name === notice.actionName);
+    if (action === undefined) return;
+    const approved = (action.approvals ?? []).map((a) => a.memberId);
+    const team = action.approverTeam ?? null;
+    await this.notify(
+      tx,
+      organisationId,
+      'interrupt.approval_needed',
+      interrupt,
+      {
+        watchers: team === null,
+        assignee: team === null ? null : { type: 'team', id: team.id },
+        except: [...approved, ...(cause.memberId === undefined ? [] : [cause.memberId])],
+        permission: 'interrupt.decide',
+      },
+      cause,
+      {
+        approval: {
+          actionName: notice.actionName,
+          approvals: notice.approvals,
+          requiredApprovals: notice.requiredApprovals,
+        },
+      },
+    );
+  }
+
   /** Emails an invitation (written in the invitation's transaction). */
   async writeInvitation(
     tx: Queryable,
@@ -380,6 +448,7 @@ export class NotificationOutbox implements OutboxListener {
     interrupt: InterruptResponse,
     audience: Audience,
     cause: OutboxCause = {},
+    extra: Partial<InterruptNotice> = {},
   ): Promise<string[]> {
     if (!audience.watchers && audience.assignee === null) return [];
     const rows = await queryRows<{ user_id: string }>(tx, WRITE_INTERRUPT_NOTIFICATIONS, [
@@ -390,11 +459,12 @@ export class NotificationOutbox implements OutboxListener {
       audience.assignee?.type ?? null,
       audience.assignee?.id ?? null,
       BUILT_IN_NOTIFICATION_DEFAULTS[kind].email,
-      JSON.stringify(toNotice(interrupt, cause)),
+      JSON.stringify({ ...toNotice(interrupt, cause), ...extra }),
       audience.except,
       DAILY_DIGEST_HOUR,
       this.maxAttempts,
       this.verifiedOnly,
+      audience.permission ?? 'interrupt.read',
     ]);
     return rows.map((r) => r.user_id);
   }

@@ -1623,6 +1623,10 @@ export type NotificationMode = 'immediately' | 'hourly' | 'daily' | 'off';
 
 export type NotificationPreferenceSet = {
     /**
+     * An action that needs several approvers got an approval short of its quorum ("1 of 2 approved — your approval is needed"): to the other members who may approve it (interrupt.decide, of its approver team when it names one), never to those who approved already.
+     */
+    'interrupt.approval_needed'?: NotificationChannelModes;
+    /**
      * An interrupt assigned to you or a team of yours.
      */
     'interrupt.assigned'?: NotificationChannelModes;
@@ -2359,7 +2363,7 @@ export type UpdateInterruptDeadlineSettingsDto = {
 
 export type UpdateNotificationPreferencesDto = {
     /**
-     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed.
+     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed, interrupt.approval_needed.
      */
     preferences?: NotificationPreferenceSet;
     /**
@@ -2370,7 +2374,7 @@ export type UpdateNotificationPreferencesDto = {
 
 export type UpdateNotificationSettingsDto = {
     /**
-     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed. Replaces the defaults.
+     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed, interrupt.approval_needed. Replaces the defaults.
      */
     defaults?: NotificationPreferenceSet;
     /**

@@ -1,4 +1,4 @@
-import { riskLineOf, stateOf, type InterruptNotice } from '../notification-outbox';
+import { approvalsLineOf, riskLineOf, stateOf, type InterruptNotice } from '../notification-outbox';
 
 /** What a button carries back to us in Slack's interaction payload (compact JSON). */
 export interface SlackButtonValue {
@@ -74,6 +74,8 @@ export function renderSlackMessage(interrupt: InterruptNotice, dashboardUrl: str
       return;
     }
     if (!open) return;
+    const approvals = approvalsLineOf(action);
+    if (approvals !== null) blocks.push({ type: 'context', elements: [plain(approvals)] });
     const buttons = (['approve', 'reject'] as const)
       .filter((d) => action.allowedDecisions.includes(d))
       .map((d) => ({

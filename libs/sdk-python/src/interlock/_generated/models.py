@@ -2716,6 +2716,12 @@ class NotificationPreferenceSet(InterlockModel):
         extra='allow',
         populate_by_name=True,
     )
+    interrupt_approval_needed: Optional[NotificationChannelModes] = Field(
+        None, alias='interrupt.approval_needed'
+    )
+    """
+    An action that needs several approvers got an approval short of its quorum ("1 of 2 approved — your approval is needed"): to the other members who may approve it (interrupt.decide, of its approver team when it names one), never to those who approved already.
+    """
     interrupt_assigned: Optional[NotificationChannelModes] = Field(
         None, alias='interrupt.assigned'
     )
@@ -3178,7 +3184,7 @@ class UpdateNotificationPreferencesDto(InterlockModel):
     )
     preferences: Optional[NotificationPreferenceSet] = None
     """
-    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed.
+    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed, interrupt.approval_needed.
     """
     time_zone: Optional[str] = Field(
         None,
@@ -3199,7 +3205,7 @@ class UpdateNotificationSettingsDto(InterlockModel):
     )
     defaults: Optional[NotificationPreferenceSet] = None
     """
-    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed. Replaces the defaults.
+    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed, interrupt.approval_needed. Replaces the defaults.
     """
     token_actions: Optional[bool] = Field(None, alias='tokenActions')
     """

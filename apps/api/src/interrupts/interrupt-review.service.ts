@@ -137,20 +137,13 @@ export class InterruptReviewService {
               },
               ipAddress: ip,
             });
+            // Live and to webhooks too (SPEC §8e): a dashboard and an agent see "1 of 2".
             const counted = await this.interrupts.keepRendered(tx, organisationId, id);
-            // No event (SPEC §8e), but the other approvers are told their approval is needed.
-            await this.outbox.notice(
+            await this.outbox.write(
               tx,
               organisationId,
-              {
-                type: 'interrupt.approval_added',
-                subjectId: id,
-                data: counted,
-                actionName: action.name,
-                approvals,
-                requiredApprovals: required,
-              },
-              { memberId: actor.id, actor },
+              [{ type: 'interrupt.approval_added', subjectId: id, data: counted }],
+              { memberId: actor.id },
             );
             return counted;
           }

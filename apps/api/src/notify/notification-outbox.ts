@@ -8,12 +8,7 @@ import { queryRows, type Queryable } from '../database/query-rows.util';
 import { actionDigest } from '../interrupts/action-digest.util';
 import type { Risk } from '../classification/rule-engine';
 import type { InterruptResponse } from '../interrupts/dto/interrupt.response';
-import type {
-  OutboxCause,
-  OutboxEvent,
-  OutboxListener,
-  OutboxNotice,
-} from '../webhooks/webhook-outbox';
+import type { OutboxCause, OutboxEvent, OutboxListener } from '../webhooks/webhook-outbox';
 import type { WebhookSecretBox } from '../webhooks/webhook-secret.util';
 
 /** Who an interrupt notification goes to: every member who may read interrupts, its assignee, or both. */
@@ -338,6 +333,9 @@ export class NotificationOutbox implements OutboxListener {
             cause,
           );
           break;
+        case 'interrupt.approval_added':
+          await this.approvalNeeded(tx, organisationId, event.data, cause);
+          break;
         case 'interrupt.answered':
           if (event.data.assignee !== null)
             await this.notify(
@@ -355,20 +353,28 @@ export class NotificationOutbox implements OutboxListener {
   }
 
   /**
-   * An approval short of an action's quorum (SPEC §8e): the members who may still approve it —
-   * holding `interrupt.decide`, of its approver team when it names one, not among those who
-   * approved — are told their approval is needed (kind `interrupt.approval_needed`).
+   * An approval short of an action's quorum (SPEC §8e, `interrupt.approval_added`): the members
+   * who may still approve it — holding `interrupt.decide`, of its approver team when it names
+   * one, not among those who approved — are told their approval is needed (kind
+   * `interrupt.approval_needed`). The action is the one whose latest approval is the approver's.
    */
-  async notice(
+  private async approvalNeeded(
     tx: Queryable,
     organisationId: string,
-    notice: OutboxNotice,
-    cause: OutboxCause = {},
+    interrupt: InterruptResponse,
+    cause: OutboxCause,
   ): Promise<void> {
-    const interrupt = notice.data;
     if (interrupt.status !== 'open') return;
-    const action = interrupt.actionRequests.find((a) => a.name === notice.actionName);
-    if (action === undefined) return;
+    let latest: { action: InterruptResponse['actionRequests'][number]; at: string } | undefined;
+    for (const action of interrupt.actionRequests) {
+      const last = action.approvals?.at(-1);
+      if (last === undefined || last.memberId !== cause.memberId) continue;
+      if (interrupt.decisions.some((d) => d.actionName === action.name)) continue;
+      if (latest === undefined || last.approvedAt > latest.at)
+        latest = { action, at: last.approvedAt };
+    }
+    if (latest === undefined) return;
+    const { action } = latest;
     const approved = (action.approvals ?? []).map((a) => a.memberId);
     const team = action.approverTeam ?? null;
     await this.notify(
@@ -379,15 +385,15 @@ export class NotificationOutbox implements OutboxListener {
       {
         watchers: team === null,
         assignee: team === null ? null : { type: 'team', id: team.id },
-        except: [...approved, ...(cause.memberId === undefined ? [] : [cause.memberId])],
+        except: approved,
         permission: 'interrupt.decide',
       },
       cause,
       {
         approval: {
-          actionName: notice.actionName,
-          approvals: notice.approvals,
-          requiredApprovals: notice.requiredApprovals,
+          actionName: action.name,
+          approvals: approved.length,
+          requiredApprovals: action.requiredApprovals ?? 1,
         },
       },
     );

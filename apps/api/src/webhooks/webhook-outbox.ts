@@ -43,28 +43,6 @@ export interface OutboxListener {
     events: readonly OutboxEvent[],
     cause: OutboxCause,
   ): Promise<void>;
-  /** A happening that is not a webhook event (`OutboxNotice`), for listeners that tell people of it. */
-  notice?(
-    tx: Queryable,
-    organisationId: string,
-    notice: OutboxNotice,
-    cause: OutboxCause,
-  ): Promise<void>;
-}
-
-/**
- * What the listeners hear that is no webhook event: an approval that leaves an action short of
- * its quorum (SPEC §8e records it in the audit log only), so the other approvers can be told
- * that their approval is needed and a Slack message can show the count.
- */
-export interface OutboxNotice {
-  type: 'interrupt.approval_added';
-  subjectId: string;
-  /** The interrupt as the approval left it (its action requests carry the approvals). */
-  data: InterruptResponse;
-  actionName: string;
-  approvals: number;
-  requiredApprovals: number;
 }
 
 /**
@@ -123,16 +101,5 @@ export class WebhookOutbox {
       ]);
     }
     for (const listener of this.listeners) await listener.write(tx, organisationId, events, cause);
-  }
-
-  /** Hands a happening that is no webhook event to the listeners, in the transaction of its change. */
-  async notice(
-    tx: Queryable,
-    organisationId: string,
-    notice: OutboxNotice,
-    cause: OutboxCause = {},
-  ): Promise<void> {
-    for (const listener of this.listeners)
-      if (listener.notice !== undefined) await listener.notice(tx, organisationId, notice, cause);
   }
 }

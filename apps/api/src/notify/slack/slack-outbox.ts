@@ -1,10 +1,5 @@
 import type { Queryable } from '../../database/query-rows.util';
-import type {
-  OutboxCause,
-  OutboxEvent,
-  OutboxListener,
-  OutboxNotice,
-} from '../../webhooks/webhook-outbox';
+import type { OutboxCause, OutboxEvent, OutboxListener } from '../../webhooks/webhook-outbox';
 import { interruptsOf, toNotice } from '../notification-outbox';
 
 /**
@@ -79,19 +74,5 @@ export class SlackOutbox implements OutboxListener {
         await tx.query(TOUCH, [organisationId, interrupt.id, notice]);
       }
     }
-  }
-
-  /** An approval short of the quorum: the message (if there is one) shows the count and who approved. */
-  async notice(
-    tx: Queryable,
-    organisationId: string,
-    notice: OutboxNotice,
-    cause: OutboxCause = {},
-  ): Promise<void> {
-    await tx.query(TOUCH, [
-      organisationId,
-      notice.subjectId,
-      JSON.stringify(toNotice(notice.data, cause)),
-    ]);
   }
 }

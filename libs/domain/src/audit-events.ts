@@ -104,6 +104,11 @@ export interface SlackConnectionSnapshot {
   channelId: string;
   /** Null: every new interrupt is posted; else those assigned to this team. */
   teamId: string | null;
+  /**
+   * Null: whatever the risk; else the least classifier risk posted (unknown risks are posted
+   * too). Absent in entries written before the rule existed (they posted whatever the risk).
+   */
+  minRisk?: 'low' | 'medium' | 'high' | 'critical' | null;
   /** When the bot token and signing secret were last set: a new value means they were replaced. */
   credentialsSetAt: string;
 }

@@ -6,8 +6,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * from when that policy's minutes count (null: since it opened), and when its assignee last
  * changed. Every column is added without a rewrite (no default, or a constant one).
  */
-export class TeamEscalationPolicies1795779100000 implements MigrationInterface {
-  name = 'TeamEscalationPolicies1795779100000';
+export class TeamEscalationPolicies1795779200000 implements MigrationInterface {
+  name = 'TeamEscalationPolicies1795779200000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE "teams" ADD COLUMN "escalation_policy" jsonb`);

@@ -1950,11 +1950,16 @@ export type RoleResponse = {
 };
 
 /**
- * Leave the action for a person, assigned to a member or team and/or escalated.
+ * Leave the action for a person, assigned to a member or team and/or escalated, and/or needing several approvals or approvals from one team (SPEC §8d quorum).
  */
 export type RouteOutcome = {
+    approverTeam?: RouteToTeam;
     assignTo?: RouteToMember | RouteToTeam;
     escalate?: boolean;
+    /**
+     * The action needs this many members' approvals (the agent's own requiredApprovals stays when higher).
+     */
+    requiredApprovals?: number;
     type: 'route';
 };
 
@@ -2041,11 +2046,11 @@ export type RuleMatch = {
      */
     keyIds?: Array<string>;
     /**
-     * The external classifier's labels (none is connected yet: a rule naming them matches nothing).
+     * The external classifier's labels for the action, any of them: matches nothing where it gave none.
      */
     labels?: Array<string>;
     /**
-     * The external classifier's risk (none is connected yet: a rule naming it matches nothing).
+     * The external classifier's risk for the action (SPEC §8d): matches nothing where it gave none.
      */
     risk?: Array<'low' | 'medium' | 'high' | 'critical'>;
     /**

@@ -2939,17 +2939,24 @@ class RoleListResponse(InterlockModel):
 
 class RouteOutcome(InterlockModel):
     """
-    Leave the action for a person, assigned to a member or team and/or escalated.
+    Leave the action for a person, assigned to a member or team and/or escalated, and/or needing several approvals or approvals from one team (SPEC §8d quorum).
     """
 
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
+    approver_team: Optional[RouteToTeam] = Field(None, alias='approverTeam')
     assign_to: Optional[Union[RouteToMember, RouteToTeam]] = Field(
         None, alias='assignTo'
     )
     escalate: Optional[bool] = None
+    required_approvals: Optional[int] = Field(
+        None, alias='requiredApprovals', ge=2, le=5
+    )
+    """
+    The action needs this many members' approvals (the agent's own requiredApprovals stays when higher).
+    """
     type: Union[Literal['route'], str]
 
 
@@ -2989,13 +2996,13 @@ class RuleMatch(InterlockModel):
     """
     labels: Optional[list[Label]] = Field(None, max_length=20, min_length=1)
     """
-    The external classifier's labels (none is connected yet: a rule naming them matches nothing).
+    The external classifier's labels for the action, any of them: matches nothing where it gave none.
     """
     risk: Optional[list[Union[Literal['low', 'medium', 'high', 'critical'], str]]] = Field(
         None, max_length=4, min_length=1
     )
     """
-    The external classifier's risk (none is connected yet: a rule naming it matches nothing).
+    The external classifier's risk for the action (SPEC §8d): matches nothing where it gave none.
     """
     session_ids: Optional[list[str]] = Field(
         None, alias='sessionIds', max_length=50, min_length=1

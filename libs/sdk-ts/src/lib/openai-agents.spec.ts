@@ -1,4 +1,4 @@
-import { actionDigest, ActionDigestMismatchError } from './action-digest';
+import { ActionDigestMismatchError } from './action-digest';
 import { InterlockError } from './errors';
 import {
   applyOpenAIAgentsDecisions,
@@ -7,7 +7,8 @@ import {
   type OpenAIAgentsApprovalItem,
   resumeOpenAIAgentsFromWebhook,
 } from './openai-agents';
-import type { ActionRequest, Decision, Interrupt } from './types';
+import { ANSWERED_INTERRUPT_ID, answeredAs, decided, forged } from './testing/answered';
+import type { Decision } from './types';
 import { resumeSigningSecret, WebhookVerificationError } from './webhooks';
 
 function fakeState() {
@@ -37,49 +38,9 @@ function fakeState() {
   };
 }
 
-const INTERRUPT_ID = '6f1c1f9e-3b1e-4d2a-9a53-0c2b8f3e1a77';
-
-const decided = (
-  actionName: string,
-  decision: 'approve' | 'reject',
-  message: string | null = null,
-): Decision =>
-  ({
-    id: actionName,
-    actionName,
-    decision,
-    editedArgs: null,
-    editedName: null,
-    message,
-    decidedBy: { type: 'member', id: 'm', name: 'Ada' },
-    decidedAt: '',
-  }) as Decision;
-
-/**
- * The interrupt as the service answers it: the actions the bridge asked about, and each action
- * and decision carrying the digest the service computes (SPEC §8e).
- */
-async function answeredWith(
-  state: ReturnType<typeof fakeState>,
-  status: string,
-  decisions: Decision[],
-): Promise<Interrupt> {
-  const params = openAIAgentsInterrupt(state, {}, true);
-  const digestOf = async (a: ActionRequest) => actionDigest(INTERRUPT_ID, a.name, a.args);
-  const actionRequests = await Promise.all(
-    params.actionRequests.map(async (a) => ({ ...a, actionDigest: await digestOf(a) })),
-  );
-  return {
-    id: INTERRUPT_ID,
-    metadata: params.metadata ?? null,
-    status,
-    actionRequests,
-    decisions: decisions.map((d) => ({
-      ...d,
-      actionDigest: actionRequests.find((a) => a.name === d.actionName)?.actionDigest,
-    })),
-  } as unknown as Interrupt;
-}
+/** The interrupt the service answers for `state`'s approvals (the serialised state kept). */
+const answeredWith = (state: ReturnType<typeof fakeState>, status: string, decisions: Decision[]) =>
+  answeredAs(openAIAgentsInterrupt(state, {}, true), status, decisions);
 
 describe('the OpenAI Agents bridge', () => {
   it('opens one action per call, names unique, only approve or reject', () => {
@@ -152,15 +113,9 @@ describe('the OpenAI Agents bridge', () => {
     await expect(refused).rejects.toThrow('action send_email #2 of interrupt');
     expect(tampered.calls).toEqual([]);
     // A decision whose digest was changed on the way is refused as well.
-    const forged = {
-      ...answered,
-      decisions: answered.decisions.map((d) =>
-        d.actionName === 'delete_file' ? { ...d, actionDigest: 'f'.repeat(64) } : d,
-      ),
-    } as Interrupt;
-    await expect(applyOpenAIAgentsDecisions(fakeState(), forged)).rejects.toThrow(
-      ActionDigestMismatchError,
-    );
+    await expect(
+      applyOpenAIAgentsDecisions(fakeState(), forged(answered, 'delete_file')),
+    ).rejects.toThrow(ActionDigestMismatchError);
   });
 
   it('resumes from a resumeUrl POST signed under the key, and refuses one that is not', async () => {
@@ -206,7 +161,7 @@ describe('the OpenAI Agents bridge', () => {
       async (text) => (text === '{"state":true}' ? rebuilt : fakeState()),
       { apiKey },
     );
-    expect(interrupt.id).toBe(INTERRUPT_ID);
+    expect(interrupt.id).toBe(ANSWERED_INTERRUPT_ID);
     expect(resumed).toBe(rebuilt);
     expect(rebuilt.calls).toEqual([
       ['approve', 'c1', undefined],

@@ -666,6 +666,10 @@ export type ConnectSlackDto = {
      */
     channelId: string;
     /**
+     * Post only the interrupts whose risk (the organisation's classifier, Settings → Classification) is at least this one — and those whose risk is unknown (no classifier, or it did not answer), which go to a person; null or absent: whatever the risk. With teamId, both must hold.
+     */
+    minRisk?: Risk | null;
+    /**
      * The Slack app's signing secret (Basic Information → App Credentials): interactivity requests are verified with it. Stored encrypted, never shown again.
      */
     signingSecret: string;
@@ -1069,7 +1073,7 @@ export type EventStreamPosition = {
     seq: number;
 };
 
-export type EventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'session.started' | 'session.ended' | 'webhook.test';
+export type EventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.approval_added' | 'session.started' | 'session.ended' | 'webhook.test';
 
 export type ExtendDeadlineDto = {
     /**
@@ -1100,6 +1104,26 @@ export type InterruptAnsweredEvent = {
      * Every action is decided: follows the interrupt.decided of the last one.
      */
     type: 'interrupt.answered';
+};
+
+export type InterruptApprovalAddedEvent = {
+    /**
+     * When the change happened.
+     */
+    createdAt: string;
+    /**
+     * The interrupt with its decisions, as GET /api/interrupts/{id} returns it.
+     */
+    data: InterruptResponse;
+    /**
+     * The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
+     */
+    id: string;
+    organisationId: string;
+    /**
+     * A member approved an action that needs several approvals, short of its quorum: the action stays undecided, and its approvals in `data` show who approved so far.
+     */
+    type: 'interrupt.approval_added';
 };
 
 export type InterruptAssignedEvent = {
@@ -1603,6 +1627,10 @@ export type NotificationMode = 'immediately' | 'hourly' | 'daily' | 'off';
 
 export type NotificationPreferenceSet = {
     /**
+     * An action that needs several approvers got an approval short of its quorum ("1 of 2 approved — your approval is needed"): to the other members who may approve it (interrupt.decide, of its approver team when it names one), never to those who approved already.
+     */
+    'interrupt.approval_needed'?: NotificationChannelModes;
+    /**
      * An interrupt assigned to you or a team of yours.
      */
     'interrupt.assigned'?: NotificationChannelModes;
@@ -1686,7 +1714,7 @@ export type OpenedByFilter = 'me';
 
 export type OrganisationEvent = {
     /**
-     * interrupt.decided.
+     * interrupt.decided, interrupt.approval_added.
      */
     actionName?: string;
     /**
@@ -1694,6 +1722,10 @@ export type OrganisationEvent = {
      */
     actionNames?: Array<string>;
     actor: EventActor;
+    /**
+     * interrupt.approval_added: the action's distinct approvals so far (short of the quorum).
+     */
+    approvals?: number;
     /**
      * interrupt.assigned; interrupt.reminder: who was reminded (null: nobody assigned).
      */
@@ -1735,6 +1767,10 @@ export type OrganisationEvent = {
      * interrupt.escalated, interrupt.withdrawn.
      */
     reason?: string | null;
+    /**
+     * interrupt.approval_added: how many approvals the action needs.
+     */
+    requiredApprovals?: number;
     seq: number;
     /**
      * session.* events.
@@ -1751,7 +1787,7 @@ export type OrganisationEvent = {
     type: OrganisationEventType;
 };
 
-export type OrganisationEventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'session.started' | 'session.ended';
+export type OrganisationEventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.approval_added' | 'session.started' | 'session.ended';
 
 export type OrganisationJoinedResponse = {
     /**
@@ -1914,11 +1950,16 @@ export type RoleResponse = {
 };
 
 /**
- * Leave the action for a person, assigned to a member or team and/or escalated.
+ * Leave the action for a person, assigned to a member or team and/or escalated, and/or needing several approvals or approvals from one team (SPEC §8d quorum).
  */
 export type RouteOutcome = {
+    approverTeam?: RouteToTeam;
     assignTo?: RouteToMember | RouteToTeam;
     escalate?: boolean;
+    /**
+     * The action needs this many members' approvals (the agent's own requiredApprovals stays when higher).
+     */
+    requiredApprovals?: number;
     type: 'route';
 };
 
@@ -2005,11 +2046,11 @@ export type RuleMatch = {
      */
     keyIds?: Array<string>;
     /**
-     * The external classifier's labels (none is connected yet: a rule naming them matches nothing).
+     * The external classifier's labels for the action, any of them: matches nothing where it gave none.
      */
     labels?: Array<string>;
     /**
-     * The external classifier's risk (none is connected yet: a rule naming it matches nothing).
+     * The external classifier's risk for the action (SPEC §8d): matches nothing where it gave none.
      */
     risk?: Array<'low' | 'medium' | 'high' | 'critical'>;
     /**
@@ -2164,6 +2205,10 @@ export type SignedInOrganisation = {
 export type SlackConnectionResponse = {
     channelId: string;
     credentialsSetAt: string;
+    /**
+     * The least risk posted (unknown risks are posted too); null: whatever the risk.
+     */
+    minRisk: Risk | null;
     /**
      * The Request URL to enter under the Slack app's Interactivity & Shortcuts: the service's public origin and /api/slack/interactions/{organisationId}.
      */
@@ -2334,7 +2379,7 @@ export type UpdateInterruptDeadlineSettingsDto = {
 
 export type UpdateNotificationPreferencesDto = {
     /**
-     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed.
+     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed, interrupt.approval_needed.
      */
     preferences?: NotificationPreferenceSet;
     /**
@@ -2345,7 +2390,7 @@ export type UpdateNotificationPreferencesDto = {
 
 export type UpdateNotificationSettingsDto = {
     /**
-     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed. Replaces the defaults.
+     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed, interrupt.approval_needed. Replaces the defaults.
      */
     defaults?: NotificationPreferenceSet;
     /**
@@ -2484,12 +2529,12 @@ export type WebhookDeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'fa
 /**
  * The JSON body of a webhook delivery: {id, type, createdAt, organisationId, data}. Signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature headers); verify it with the SDKs' webhooks.unwrap.
  */
-export type WebhookEvent = InterruptCreatedEvent | InterruptDecidedEvent | InterruptAnsweredEvent | InterruptAssignedEvent | InterruptUnassignedEvent | InterruptEscalatedEvent | InterruptExpiredEvent | InterruptWithdrawnEvent | InterruptReminderEvent | SessionStartedEvent | SessionEndedEvent | WebhookTestEvent;
+export type WebhookEvent = InterruptCreatedEvent | InterruptDecidedEvent | InterruptAnsweredEvent | InterruptAssignedEvent | InterruptUnassignedEvent | InterruptEscalatedEvent | InterruptExpiredEvent | InterruptWithdrawnEvent | InterruptReminderEvent | InterruptApprovalAddedEvent | SessionStartedEvent | SessionEndedEvent | WebhookTestEvent;
 
 /**
  * null: every type.
  */
-export type WebhookEventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'session.started' | 'session.ended';
+export type WebhookEventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.approval_added' | 'session.started' | 'session.ended';
 
 export type WebhookListResponse = {
     webhooks: Array<WebhookResponse>;
@@ -4359,7 +4404,7 @@ export type StreamEventsResponses = {
         event?: 'ready' | 'reset';
     } | {
         data?: string;
-        event?: 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'session.started' | 'session.ended';
+        event?: 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.approval_added' | 'session.started' | 'session.ended';
     }) & {
         data: string;
         event: string;

@@ -11,9 +11,11 @@ import {
   AssigneeBadge,
   DeadlineBadge,
   EscalationBadge,
+  RiskBadge,
   StatusBadge,
 } from './interrupt-badges';
 import { useCan } from '@/shared/sign-in/sign-in-session.queries';
+import { TABLE_MIN_WIDTH } from '@/shared/utils/table-width';
 
 export interface InboxTableProps {
   interrupts: InterruptResponse[];
@@ -35,7 +37,7 @@ export const InboxTable = forwardRef<HTMLTableSectionElement, InboxTableProps>(f
   const approvable = interrupts.filter(canApproveAll);
   const allSelected = approvable.length > 0 && approvable.every((i) => selected.has(i.id));
   return (
-    <Table.ScrollContainer minWidth={720}>
+    <Table.ScrollContainer minWidth={TABLE_MIN_WIDTH}>
       <Table verticalSpacing="sm" highlightOnHover aria-label="Interrupts" layout="fixed">
         <Table.Thead>
           <Table.Tr>
@@ -85,7 +87,7 @@ export const InboxTable = forwardRef<HTMLTableSectionElement, InboxTableProps>(f
                   </Table.Td>
                 )}
                 <Table.Td>
-                  <Group gap="xs" wrap="nowrap" miw={0}>
+                  <Group gap={6} miw={0}>
                     <Anchor
                       component={Link}
                       to={`/interrupts/${it.id}`}
@@ -99,6 +101,7 @@ export const InboxTable = forwardRef<HTMLTableSectionElement, InboxTableProps>(f
                     >
                       {it.title}
                     </Anchor>
+                    <RiskBadge interrupt={it} />
                     <EscalationBadge interrupt={it} />
                     <ArgusRowBadge interrupt={it} />
                     <DeadlineBadge interrupt={it} />

@@ -262,6 +262,15 @@ export class InterruptsRepository {
     return row;
   }
 
+  /** The organisation's interrupts with these ids, in no particular order (one statement). */
+  readMany(db: Queryable, organisationId: string, ids: readonly string[]): Promise<InterruptRow[]> {
+    return queryRows<InterruptRow>(
+      db,
+      `SELECT ${INTERRUPT_COLUMNS} FROM interrupts i WHERE i.organisation_id = $1 AND i.id = ANY($2::uuid[])`,
+      [organisationId, ids],
+    );
+  }
+
   /** The interrupt, locked until the transaction ends: concurrent reviews of it queue. */
   async lock(
     db: Queryable,
@@ -605,16 +614,17 @@ export class InterruptsRepository {
   }
 
   /** A page of the inbox without a title search (see inboxPageQuery). */
-  page(
+  page<Row extends { id: string } = InterruptRow>(
     db: Queryable,
     organisationId: string,
     filter: InboxFilter,
     after: KeysetPosition | undefined,
     take: number,
+    /** The columns read (default: the whole row); `Row` names them. */
     columns?: string,
-  ): Promise<InterruptRow[]> {
+  ): Promise<Row[]> {
     const q = inboxPageQuery(organisationId, filter, after, take, columns);
-    return queryRows<InterruptRow>(db, q.sql, q.params);
+    return queryRows<Row>(db, q.sql, q.params);
   }
 
   /** The lexicon's words for each search prefix (`n` from 1) and the organisation's interrupt count (`n` 0). */

@@ -944,6 +944,23 @@ class ExtendDeadlineDto(InterlockModel):
     """
 
 
+class FinishSsoDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    callback_query: str = Field(
+        ...,
+        alias='callbackQuery',
+        examples=['?code=…&state=…&iss=…'],
+        max_length=4096,
+        pattern='^[^\\u0000]*$',
+    )
+    """
+    The query string of the dashboard page the provider redirected to (`<DASHBOARD_URL>/sso/callback`), as received.
+    """
+
+
 class HealthStatus(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1182,6 +1199,56 @@ class PutClassifierDto(InterlockModel):
     )
     """
     https (http only to loopback, outside production). No credentials; in production no private, loopback, link-local or metadata address. Redirects are never followed.
+    """
+
+
+class AllowedDomain(RootModel[str]):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    root: str = Field(..., pattern='^[^\\u0000]*$')
+
+
+class PutSsoConnectionDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    allowed_domains: list[AllowedDomain] = Field(
+        ...,
+        alias='allowedDomains',
+        examples=[['example.com']],
+        max_length=20,
+        min_length=1,
+    )
+    """
+    Email domains (lower-case) whose people sign in with this provider; each may be one organisation's only.
+    """
+    client_id: str = Field(
+        ..., alias='clientId', max_length=255, min_length=1, pattern='^[^\\u0000]*$'
+    )
+    client_secret: Optional[str] = Field(
+        None,
+        alias='clientSecret',
+        max_length=1024,
+        min_length=1,
+        pattern='^[^\\u0000]*$',
+    )
+    """
+    The client secret; required when connecting, left out to keep the stored one. Stored encrypted, never shown again.
+    """
+    default_role_id: str = Field(..., alias='defaultRoleId')
+    """
+    The role a person gets when their first sign-in makes them a member (not the Owner role; no permission you do not hold).
+    """
+    issuer: str = Field(
+        ...,
+        examples=['https://login.example.com/realms/acme'],
+        max_length=2048,
+        pattern='^[^\\u0000]*$',
+    )
+    """
+    The provider's issuer URL (its discovery document is at `<issuer>/.well-known/openid-configuration`, read when saving). https (http only outside production).
     """
 
 
@@ -1614,6 +1681,42 @@ class SlackConnectionResponse(InterlockModel):
     """
 
 
+class SsoConnectionResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    allowed_domains: list[str] = Field(..., alias='allowedDomains')
+    client_id: str = Field(..., alias='clientId')
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    default_role_id: str = Field(..., alias='defaultRoleId')
+    issuer: str
+    updated_at: AwareDatetime = Field(..., alias='updatedAt')
+
+
+class SsoSettingsResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    connection: Optional[SsoConnectionResponse] = Field(...)
+    redirect_uri: str = Field(..., alias='redirectUri')
+    """
+    The redirect URI to register with the provider for this service (`<DASHBOARD_URL>/sso/callback`).
+    """
+
+
+class SsoStartResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    authorization_url: str = Field(..., alias='authorizationUrl')
+    """
+    The provider's sign-in page: send the browser there (the answer also sets a short-lived HttpOnly cookie that finishing needs).
+    """
+
+
 class StartSessionDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1630,6 +1733,14 @@ class StartSessionDto(InterlockModel):
         min_length=1,
         pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
     )
+
+
+class StartSsoDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    email: str = Field(..., examples=['ada@example.com'], max_length=254)
 
 
 class TabCount(InterlockModel):
@@ -2212,6 +2323,8 @@ class AuditEntryResponse(InterlockModel):
         'member.invitation_deleted',
         'member.joined',
         'member.removed',
+        'member.provisioned',
+        'member.sso_linked',
         'member.password_changed',
         'member.sessions_ended',
         'member.email_verified',
@@ -2225,6 +2338,8 @@ class AuditEntryResponse(InterlockModel):
         'settings.notifications_updated',
         'settings.interrupt_deadlines_updated',
         'settings.escalation_policy_updated',
+        'settings.sso_configured',
+        'settings.sso_removed',
         'role.created',
         'role.updated',
         'role.deleted',
@@ -2515,6 +2630,7 @@ class ErrorBody(InterlockModel):
         'SIGN_IN_REQUIRED',
         'INVALID_CREDENTIALS',
         'TWO_FACTOR_REQUIRED',
+        'SSO_SIGN_IN_FAILED',
         'MESSAGES_ALLOWANCE_EXHAUSTED',
         'AGENT_HOURS_ALLOWANCE_EXHAUSTED',
         'SESSION_STORAGE_EXHAUSTED',
@@ -2530,7 +2646,9 @@ class ErrorBody(InterlockModel):
         'SIGNUP_CLOSED',
         'VALIDATION_FAILED',
         'INVALID_TOKEN',
+        'SSO_DISCOVERY_FAILED',
         'NOT_FOUND',
+        'SSO_NOT_CONFIGURED',
         'METHOD_NOT_ALLOWED',
         'CONFLICT',
         'PAYLOAD_TOO_LARGE',

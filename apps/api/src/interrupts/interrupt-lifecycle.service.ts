@@ -17,9 +17,8 @@ import { OrganisationsRepository } from '../organisation/organisations.repositor
 import { WebhookOutbox } from '../webhooks/webhook-outbox';
 import { MAX_TIMEOUT_SECONDS } from './dto/create-interrupt.dto';
 import type { InterruptResponse } from './dto/interrupt.response';
-import { toInterruptResponse } from './interrupt-record';
 import { InterruptWaits } from './interrupt-waits';
-import { InterruptsRepository, LockedInterrupt } from './interrupts.repository';
+import { InterruptsRepository } from './interrupts.repository';
 import { lockCurrentMember } from '../members/memberships.repository';
 import { TeamsService } from '../teams/teams.service';
 
@@ -72,9 +71,9 @@ export class InterruptLifecycleService {
     ip: string | null,
   ): Promise<InterruptResponse> {
     const result = await this.dataSource.transaction(async (tx) => {
-      const interrupt = await this.lock(tx, organisationId, id);
+      const interrupt = await this.interrupts.lockFound(tx, organisationId, id);
       if (interrupt.status !== 'open') throw noLongerOpen(interrupt.status);
-      const before = await this.read(tx, organisationId, id);
+      const before = await this.interrupts.render(tx, organisationId, id);
       const decided = new Set(before.decisions.map((d) => d.actionName));
       await this.interrupts.close(tx, organisationId, id, 'withdrawn', reason);
       await writeAuditEntry(tx, {
@@ -90,7 +89,7 @@ export class InterruptLifecycleService {
         },
         ipAddress: ip,
       });
-      const withdrawn = await this.kept(tx, organisationId, id);
+      const withdrawn = await this.interrupts.keepRendered(tx, organisationId, id);
       await this.outbox.write(
         tx,
         organisationId,
@@ -117,7 +116,7 @@ export class InterruptLifecycleService {
     ip: string | null,
   ): Promise<InterruptResponse> {
     const result = await this.dataSource.transaction(async (tx) => {
-      const interrupt = await this.lock(tx, organisationId, id);
+      const interrupt = await this.interrupts.lockFound(tx, organisationId, id);
       if (interrupt.status !== 'open') throw noLongerOpen(interrupt.status);
       const settings = await this.organisations.deadlineSettings(tx, organisationId);
       const max = settings?.interrupt_timeout_max_seconds ?? MAX_TIMEOUT_SECONDS;
@@ -149,7 +148,7 @@ export class InterruptLifecycleService {
         metadata: { from: interrupt.expires_at?.toISOString() ?? 'none', to: to.toISOString() },
         ipAddress: ip,
       });
-      return this.kept(tx, organisationId, id);
+      return this.interrupts.keepRendered(tx, organisationId, id);
     });
     await this.events.announce(organisationId);
     return result;
@@ -237,7 +236,7 @@ export class InterruptLifecycleService {
           metadata: { level, reason: TIMEOUT_ESCALATION_REASON },
           ipAddress: null,
         });
-        const escalated = await this.kept(tx, organisationId, id);
+        const escalated = await this.interrupts.keepRendered(tx, organisationId, id);
         await this.outbox.write(tx, organisationId, [
           { type: 'interrupt.escalated', subjectId: id, data: escalated },
         ]);
@@ -277,7 +276,7 @@ export class InterruptLifecycleService {
         metadata: { outcome: decision, actionNames },
         ipAddress: null,
       });
-      const expired = await this.kept(tx, organisationId, id);
+      const expired = await this.interrupts.keepRendered(tx, organisationId, id);
       await this.outbox.write(tx, organisationId, [
         { type: 'interrupt.expired', subjectId: id, data: expired },
       ]);
@@ -342,7 +341,7 @@ export class InterruptLifecycleService {
           },
           ipAddress: null,
         });
-        const record = await this.read(tx, organisationId, id);
+        const record = await this.interrupts.render(tx, organisationId, id);
         await this.outbox.write(tx, organisationId, [
           { type: 'interrupt.reminder', subjectId: id, data: record },
         ]);
@@ -380,7 +379,7 @@ export class InterruptLifecycleService {
           ipAddress: null,
         });
       }
-      const escalated = await this.kept(tx, organisationId, id);
+      const escalated = await this.interrupts.keepRendered(tx, organisationId, id);
       await this.outbox.write(tx, organisationId, [
         { type: 'interrupt.escalated', subjectId: id, data: escalated },
         ...(reassigned
@@ -412,32 +411,5 @@ export class InterruptLifecycleService {
   private async settled(organisationId: string, id: string): Promise<void> {
     await this.events.announce(organisationId);
     await this.waits.announceSettled(organisationId, id);
-  }
-
-  private async lock(tx: Queryable, organisationId: string, id: string): Promise<LockedInterrupt> {
-    const row = await this.interrupts.lock(tx, organisationId, id);
-    if (row === undefined) throw DomainError.of('NOT_FOUND');
-    return row;
-  }
-
-  /** The interrupt as the change left it, its rendering kept with the row (the transaction's last write to it). */
-  private async kept(
-    tx: Queryable,
-    organisationId: string,
-    id: string,
-  ): Promise<InterruptResponse> {
-    const record = await this.read(tx, organisationId, id);
-    await this.interrupts.keepRecord(tx, organisationId, id, JSON.stringify(record));
-    return record;
-  }
-
-  private async read(
-    tx: Queryable,
-    organisationId: string,
-    id: string,
-  ): Promise<InterruptResponse> {
-    const row = await this.interrupts.read(tx, organisationId, id);
-    if (row === undefined) throw DomainError.of('NOT_FOUND');
-    return toInterruptResponse(row);
   }
 }

@@ -7,7 +7,7 @@ import type { WebhookOutbox } from '../webhooks/webhook-outbox';
 import type { AssignInterruptCommand } from './assign-interrupt.command';
 import type { DecideInterruptCommand } from './decide-interrupt.command';
 import { type InterruptRow, toInterruptResponse } from './interrupt-record';
-import type { InterruptsRepository, LockedInterrupt } from './interrupts.repository';
+import { InterruptsRepository, type LockedInterrupt } from './interrupts.repository';
 import { InterruptReviewService } from './interrupt-review.service';
 import type { InterruptWaits } from './interrupt-waits';
 
@@ -51,7 +51,8 @@ function setUp(overrides: Partial<Record<keyof InterruptsRepository, jest.Mock>>
   const dataSource = {
     transaction: async (work: (t: typeof tx) => Promise<unknown>) => work(tx),
   } as unknown as DataSource;
-  const repository = {
+  // The repository's own lockFound/render/keepRendered run over these fakes of its statements.
+  const repository = Object.assign(Object.create(InterruptsRepository.prototype), {
     lock: jest.fn(async () => locked),
     read: jest.fn(async () => row),
     insertDecision: jest.fn(async () => true),
@@ -61,7 +62,7 @@ function setUp(overrides: Partial<Record<keyof InterruptsRepository, jest.Mock>>
     escalate: jest.fn(async () => undefined),
     keepRecord: jest.fn(async () => undefined),
     ...overrides,
-  } as unknown as InterruptsRepository;
+  }) as InterruptsRepository;
   const events = {
     announce: jest.fn(async () => undefined),
   } as unknown as OrganisationEventsAnnouncer;

@@ -8,15 +8,11 @@ import { OrganisationEventsAnnouncer } from '../events/organisation-events.annou
 import { WebhookOutbox } from '../webhooks/webhook-outbox';
 import { lockCurrentMember } from '../members/memberships.repository';
 import { TeamsService } from '../teams/teams.service';
-import {
-  responseSchemaOf,
-  type StoredActionRequest,
-  toInterruptResponse,
-} from './interrupt-record';
+import { responseSchemaOf, type StoredActionRequest } from './interrupt-record';
 import { responseProblem } from '@interlock/domain';
 import { ArgusPipeline } from '../classification/argus-pipeline';
 import { InterruptWaits } from './interrupt-waits';
-import { InterruptsRepository, LockedInterrupt } from './interrupts.repository';
+import { InterruptsRepository } from './interrupts.repository';
 import type { AssignInterruptCommand } from './assign-interrupt.command';
 import type { DecideInterruptCommand } from './decide-interrupt.command';
 import type { InterruptResponse } from './dto/interrupt.response';
@@ -77,7 +73,7 @@ export class InterruptReviewService {
     const { organisationId, interruptId: id, ip } = body;
     let pausedRules = false;
     const result = await this.dataSource.transaction(async (tx) => {
-      const interrupt = await this.lock(tx, organisationId, id);
+      const interrupt = await this.interrupts.lockFound(tx, organisationId, id);
       if (interrupt.status === 'expired' || interrupt.status === 'withdrawn')
         throw noLongerOpen(interrupt.status);
       const action = interrupt.action_requests.find((a) => a.name === body.actionName);
@@ -141,7 +137,7 @@ export class InterruptReviewService {
               },
               ipAddress: ip,
             });
-            return this.kept(tx, organisationId, id);
+            return this.interrupts.keepRendered(tx, organisationId, id);
           }
         }
       }
@@ -189,7 +185,7 @@ export class InterruptReviewService {
         },
         ipAddress: ip,
       });
-      const after = await this.kept(tx, organisationId, id);
+      const after = await this.interrupts.keepRendered(tx, organisationId, id);
       await this.outbox.write(
         tx,
         organisationId,
@@ -218,11 +214,11 @@ export class InterruptReviewService {
     const wanted = command.assignee;
     if (wanted === null) return this.unassign(organisationId, actor, id, ip);
     const result = await this.dataSource.transaction(async (tx) => {
-      const interrupt = await this.lock(tx, organisationId, id);
+      const interrupt = await this.interrupts.lockFound(tx, organisationId, id);
       if (interrupt.status !== 'open') throw closed(interrupt.status);
       const assignee = await this.findAssignee(tx, organisationId, wanted.type, wanted.id);
       if (interrupt.assignee_type === assignee.type && interrupt.assignee_id === assignee.id)
-        return this.read(tx, organisationId, id);
+        return this.interrupts.render(tx, organisationId, id);
       await this.interrupts.setAssignee(tx, organisationId, id, assignee);
       await writeAuditEntry(tx, {
         organisationId,
@@ -238,7 +234,7 @@ export class InterruptReviewService {
         },
         ipAddress: ip,
       });
-      const assigned = await this.kept(tx, organisationId, id);
+      const assigned = await this.interrupts.keepRendered(tx, organisationId, id);
       await this.outbox.write(
         tx,
         organisationId,
@@ -260,9 +256,9 @@ export class InterruptReviewService {
   ): Promise<InterruptResponse> {
     let changed = false;
     const result = await this.dataSource.transaction(async (tx) => {
-      const interrupt = await this.lock(tx, organisationId, id);
+      const interrupt = await this.interrupts.lockFound(tx, organisationId, id);
       if (interrupt.status !== 'open') throw closed(interrupt.status);
-      if (interrupt.assignee_type === null) return this.read(tx, organisationId, id);
+      if (interrupt.assignee_type === null) return this.interrupts.render(tx, organisationId, id);
       await this.interrupts.setAssignee(tx, organisationId, id, null);
       await writeAuditEntry(tx, {
         organisationId,
@@ -277,7 +273,7 @@ export class InterruptReviewService {
         ipAddress: ip,
       });
       changed = true;
-      const unassigned = await this.kept(tx, organisationId, id);
+      const unassigned = await this.interrupts.keepRendered(tx, organisationId, id);
       await this.outbox.write(
         tx,
         organisationId,
@@ -299,7 +295,7 @@ export class InterruptReviewService {
     ip: string | null,
   ): Promise<InterruptResponse> {
     const result = await this.dataSource.transaction(async (tx) => {
-      const interrupt = await this.lock(tx, organisationId, id);
+      const interrupt = await this.interrupts.lockFound(tx, organisationId, id);
       if (interrupt.status !== 'open') throw closed(interrupt.status);
       const level = interrupt.escalation_level + 1;
       await this.interrupts.escalate(tx, organisationId, id, level, reason ?? null);
@@ -311,7 +307,7 @@ export class InterruptReviewService {
         metadata: { level, reason: reason ?? null },
         ipAddress: ip,
       });
-      const escalated = await this.kept(tx, organisationId, id);
+      const escalated = await this.interrupts.keepRendered(tx, organisationId, id);
       await this.outbox.write(
         tx,
         organisationId,
@@ -322,12 +318,6 @@ export class InterruptReviewService {
     });
     await this.events.announce(organisationId);
     return result;
-  }
-
-  private async lock(tx: Queryable, organisationId: string, id: string): Promise<LockedInterrupt> {
-    const row = await this.interrupts.lock(tx, organisationId, id);
-    if (row === undefined) throw DomainError.of('NOT_FOUND');
-    return row;
   }
 
   /** A current member or a team of the organisation (404 otherwise), locked against removal. */
@@ -346,30 +336,6 @@ export class InterruptReviewService {
     const row = await lockCurrentMember(tx, organisationId, assigneeId);
     if (row === undefined) throw DomainError.of('NOT_FOUND');
     return { type, id: row.id, name: row.name };
-  }
-
-  /**
-   * The interrupt as the change left it, its rendering kept with the row (`record_json`, which
-   * the change cleared): the last write to the interrupt in the transaction.
-   */
-  private async kept(
-    tx: Queryable,
-    organisationId: string,
-    id: string,
-  ): Promise<InterruptResponse> {
-    const record = await this.read(tx, organisationId, id);
-    await this.interrupts.keepRecord(tx, organisationId, id, JSON.stringify(record));
-    return record;
-  }
-
-  private async read(
-    tx: Queryable,
-    organisationId: string,
-    id: string,
-  ): Promise<InterruptResponse> {
-    const row = await this.interrupts.read(tx, organisationId, id);
-    if (row === undefined) throw DomainError.of('NOT_FOUND');
-    return toInterruptResponse(row);
   }
 }
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { DomainError } from '@interlock/domain';
 import type { KeysetPosition } from '@interlock/cursor';
 // The detail read shows what two other owners hold — the linked session and the audit history —
 // in its one statement (a hot read: one named prepared statement, no extra round trip), so it
@@ -24,7 +25,9 @@ import {
   InterruptRow,
   RECORD_RENDER_VERSION,
   StoredActionRequest,
+  toInterruptResponse,
 } from './interrupt-record';
+import type { InterruptResponse } from './dto/interrupt.response';
 import type { InterruptStatus, OnTimeout } from './interrupt.entity';
 import type { Risk } from '../classification/rule-engine';
 
@@ -211,6 +214,30 @@ export class InterruptsRepository {
     );
   }
 
+  /**
+   * The interrupt as the API renders it (SPEC §5), from its row as stored (jsonb's key order, as
+   * every read renders it). NOT_FOUND when there is none.
+   */
+  async render(db: Queryable, organisationId: string, id: string): Promise<InterruptResponse> {
+    const row = await this.read(db, organisationId, id);
+    if (row === undefined) throw DomainError.of('NOT_FOUND');
+    return toInterruptResponse(row);
+  }
+
+  /**
+   * The interrupt as a change left it, its rendering kept with the row (`record_json`, which the
+   * change cleared): the last write to the interrupt in the transaction that changes it.
+   */
+  async keepRendered(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+  ): Promise<InterruptResponse> {
+    const record = await this.render(db, organisationId, id);
+    await this.keepRecord(db, organisationId, id, JSON.stringify(record));
+    return record;
+  }
+
   async read(db: Queryable, organisationId: string, id: string): Promise<InterruptRow | undefined> {
     const [row] = await queryRows<InterruptRow>(
       db,
@@ -234,6 +261,12 @@ export class InterruptsRepository {
          FROM interrupts WHERE organisation_id = $1 AND id = $2 FOR NO KEY UPDATE`,
       [organisationId, id],
     );
+    return row;
+  }
+  /** `lock`, NOT_FOUND when there is no such interrupt. */
+  async lockFound(db: Queryable, organisationId: string, id: string): Promise<LockedInterrupt> {
+    const row = await this.lock(db, organisationId, id);
+    if (row === undefined) throw DomainError.of('NOT_FOUND');
     return row;
   }
 

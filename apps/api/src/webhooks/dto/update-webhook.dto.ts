@@ -1,19 +1,9 @@
 import { OptionalField } from '../../http/optional-field.decorator';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  ArrayUnique,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsString,
-  MaxLength,
-  ValidateIf,
-} from 'class-validator';
+import { IsBoolean, IsString, MaxLength } from 'class-validator';
 import { RequireAnyOf } from '../../http/require-any-of.decorator';
 import { MAX_URL_LENGTH, URL_PATTERN } from '../webhook-url.util';
-import { MAX_DESCRIPTION_LENGTH, SUBSCRIBABLE_EVENT_TYPES } from './create-webhook.dto';
+import { EventTypesField, MAX_DESCRIPTION_LENGTH } from './create-webhook.dto';
 
 /** Every field optional: what is given changes, the rest stays — but something must be given. */
 @RequireAnyOf('url', 'description', 'eventTypes', 'enabled')
@@ -30,24 +20,7 @@ export class UpdateWebhookDto {
   @MaxLength(MAX_DESCRIPTION_LENGTH)
   description?: string;
 
-  @ApiPropertyOptional({
-    type: [String],
-    enum: SUBSCRIBABLE_EVENT_TYPES,
-    enumName: 'WebhookEventType',
-    nullable: true,
-    description: 'null: every type.',
-  })
-  @ValidateIf((o: UpdateWebhookDto) => o.eventTypes !== null && o.eventTypes !== undefined)
-  @IsArray()
-  @ArrayMinSize(1, {
-    message: 'eventTypes must list at least one event type (or be null for every type)',
-  })
-  @ArrayMaxSize(SUBSCRIBABLE_EVENT_TYPES.length)
-  @ArrayUnique({ message: 'eventTypes must not repeat a type' })
-  @IsIn(SUBSCRIBABLE_EVENT_TYPES, {
-    each: true,
-    message: `eventTypes must list only ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`,
-  })
+  @EventTypesField('null: every type.')
   eventTypes?: string[] | null;
 
   @ApiPropertyOptional({

@@ -11,6 +11,7 @@ import {
   AssigneeBadge,
   DeadlineBadge,
   EscalationBadge,
+  RiskBadge,
   StatusBadge,
 } from './interrupt-badges';
 import { useCan } from '@/shared/sign-in/sign-in-session.queries';
@@ -85,7 +86,7 @@ export const InboxTable = forwardRef<HTMLTableSectionElement, InboxTableProps>(f
                   </Table.Td>
                 )}
                 <Table.Td>
-                  <Group gap="xs" wrap="nowrap" miw={0}>
+                  <Group gap={6} miw={0}>
                     <Anchor
                       component={Link}
                       to={`/interrupts/${it.id}`}
@@ -99,6 +100,7 @@ export const InboxTable = forwardRef<HTMLTableSectionElement, InboxTableProps>(f
                     >
                       {it.title}
                     </Anchor>
+                    <RiskBadge interrupt={it} />
                     <EscalationBadge interrupt={it} />
                     <ArgusRowBadge interrupt={it} />
                     <DeadlineBadge interrupt={it} />

@@ -168,3 +168,43 @@ export function AgentContext({
     </Text>
   );
 }
+
+const RISK: Record<NonNullable<InterruptResponse['risk']>, { color: string; label: string }> = {
+  low: { color: 'gray', label: 'Low risk' },
+  medium: { color: 'yellow', label: 'Medium risk' },
+  high: { color: 'orange', label: 'High risk' },
+  critical: { color: 'red', label: 'Critical risk' },
+};
+
+/**
+ * What the organisation's external classifier said of the interrupt's actions (SPEC §8d): the
+ * highest risk over the actions it answered for, its labels in the tooltip. Nothing when it
+ * answered for none (no classifier, or it failed: a person decides, as ever).
+ */
+export function RiskBadge({
+  interrupt,
+}: {
+  interrupt: Pick<InterruptResponse, 'risk' | 'labels'>;
+}) {
+  const risk = interrupt.risk;
+  if (risk === null || risk === undefined) return null;
+  const look = RISK[risk] ?? { color: 'gray', label: `Risk: ${risk}` };
+  const labels = interrupt.labels ?? [];
+  const detail =
+    labels.length > 0
+      ? `The classifier’s labels: ${labels.join(', ')}`
+      : 'The classifier gave no labels';
+  return (
+    <Tooltip label={detail} multiline maw={320}>
+      <Badge
+        variant={risk === 'critical' ? 'filled' : 'light'}
+        color={look.color}
+        tt="none"
+        miw="max-content"
+        data-risk={risk}
+      >
+        {look.label}
+      </Badge>
+    </Tooltip>
+  );
+}

@@ -24,6 +24,8 @@ const DEPLOY = anInterrupt({
   title: 'Deploy to production',
   openedBy: { type: 'api_key', id: '00000000-0000-4000-8000-0000000000aa', name: 'release-bot' },
   sessionId: '00000000-0000-4000-8000-0000000000bb',
+  risk: 'high',
+  labels: ['production', 'irreversible'],
   actionRequests: [anAction({ name: 'deploy', allowedDecisions: ['edit', 'reject'] })],
 });
 
@@ -98,5 +100,24 @@ describe('InboxRoute', () => {
     expect(
       await within(row as HTMLElement).findByRole('link', { name: 'its session' }),
     ).toHaveAttribute('href', '/sessions/00000000-0000-4000-8000-0000000000bb');
+  });
+
+  it('shows the classifier’s risk in the rows that have one (argus, SPEC §8d)', async () => {
+    serveInbox();
+    renderWithApp(<InboxRoute />, { path: '/inbox' });
+    const table = await screen.findByRole('table', { name: 'Interrupts' });
+    const rowOf = (title: string) =>
+      within(table)
+        .getAllByRole('row')
+        .find((r) => r.textContent?.includes(title)) as HTMLElement;
+    expect(rowOf('Deploy to production').querySelector('[data-risk="high"]')).toHaveTextContent(
+      'High risk',
+    );
+    // No classifier answered for the refund: no risk is claimed.
+    expect(rowOf('Refund #1').querySelector('[data-risk]')).toBeNull();
+    await userEvent.hover(within(rowOf('Deploy to production')).getByText('High risk'));
+    expect(
+      await screen.findByText('The classifier’s labels: production, irreversible'),
+    ).toBeInTheDocument();
   });
 });

@@ -74,4 +74,32 @@ describe('InterruptRoute', () => {
     expect(screen.queryByRole('heading', { name: 'History' })).toBeNull();
     expect(screen.queryByRole('link', { name: 'Audit log entries' })).toBeNull();
   });
+
+  it('shows the classifier’s risk beside the status, and none when it answered for no action', async () => {
+    const risky = anInterrupt({ risk: 'critical', labels: ['payments'] });
+    const plain = anInterrupt({
+      id: '0b9c6a52-5a3e-4e57-9d8e-4d2b6f2a1c02',
+      risk: null,
+      labels: [],
+    });
+    server.use(
+      http.get(`${API}/interrupts/:id`, ({ params }) =>
+        HttpResponse.json({ ...(params.id === plain.id ? plain : risky), session: null }),
+      ),
+    );
+    const page = (id: string) =>
+      renderWithApp(
+        <Routes>
+          <Route path="/interrupts/:id" element={<InterruptRoute />} />
+        </Routes>,
+        { path: `/interrupts/${id}` },
+      );
+    const first = page(risky.id);
+    await screen.findByText('Critical risk');
+    expect(document.querySelector('[data-risk="critical"]')).toHaveTextContent('Critical risk');
+    first.unmount();
+    page(plain.id);
+    await screen.findByRole('heading', { name: plain.title });
+    expect(document.querySelector('[data-risk]')).toBeNull();
+  });
 });

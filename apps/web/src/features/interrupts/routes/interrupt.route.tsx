@@ -30,6 +30,7 @@ import {
   AssigneeBadge,
   DeadlineBadge,
   EscalationBadge,
+  RiskBadge,
   StatusBadge,
 } from '../components/interrupt-badges';
 import { useInterruptShortcuts } from '../components/use-interrupt-shortcuts';
@@ -92,6 +93,7 @@ function InterruptPage({ id }: { id: string }) {
         actions={
           <Group gap="xs">
             <StatusBadge status={it.status} />
+            <RiskBadge interrupt={it} />
             <AssigneeBadge assignee={it.assignee} />
             <EscalationBadge interrupt={it} />
             <DeadlineBadge interrupt={it} />

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import {
   builtInRoleIds,
@@ -8,7 +9,9 @@ import {
   signUpOwner,
   type SignedUpOwner,
 } from './support/factories';
+import { SseClient } from './support/sse-client';
 import { startTestApp, type TestApp } from './support/test-app';
+import { WebhookReceivers } from './support/webhook-receiver';
 
 /** Several approvers (issue 37 §3, SPEC §8e): requiredApprovals, approver teams, races. */
 describe('several approvers (requiredApprovals)', () => {
@@ -17,6 +20,9 @@ describe('several approvers (requiredApprovals)', () => {
   let key: string;
   let members: JoinedMember[];
   let paymentsTeamId: string;
+  let base: string;
+  const receivers = new WebhookReceivers();
+  const streams: SseClient[] = [];
 
   const http = () => request(t.app.getHttpServer());
   const open = (actionRequests: Record<string, unknown>[], title = 'Pay invoice 117') =>
@@ -35,7 +41,9 @@ describe('several approvers (requiredApprovals)', () => {
     );
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ env: { WEBHOOK_POLL_INTERVAL: '50ms' } });
+    await t.app.listen(0, '127.0.0.1');
+    base = `http://127.0.0.1:${(t.app.getHttpServer().address() as { port: number }).port}`;
     const server = t.app.getHttpServer();
     owner = await signUpOwner(server, { name: 'Ada Lovelace' });
     ({ key } = await createApiKey(server, owner.cookie, { name: 'payments-agent' }));
@@ -58,7 +66,9 @@ describe('several approvers (requiredApprovals)', () => {
     }
   });
   afterAll(async () => {
+    for (const stream of streams) stream.close();
     await t.close();
+    await receivers.stopAll();
   });
 
   it('two approvals answer the action: the first is counted (1 of 2), the same member cannot approve twice, the second decides', async () => {
@@ -141,6 +151,91 @@ describe('several approvers (requiredApprovals)', () => {
         .filter((h: { action: string }) => h.action !== 'interrupt.created')
         .map((h: { actorName: string }) => h.actorName),
     ).toEqual(['Mary Manager', 'Grace Hopper']);
+  });
+
+  it('an approval short of the quorum is a live event and a webhook (1 of 2); the approval that meets it is the decision', async () => {
+    // A member's dashboard (the organisation's event stream) and an agent's webhook endpoint.
+    const stream = await SseClient.open(`${base}/api/events`, { cookie: owner.cookie });
+    streams.push(stream);
+    expect(stream.status).toBe(200);
+    await stream.until(() => stream.events.some((e) => e.event === 'ready'), 30_000);
+    const receiver = await receivers.start();
+    const hook = await http()
+      .post('/api/webhooks')
+      .set('cookie', owner.cookie)
+      .send({ url: receiver.url, eventTypes: ['interrupt.approval_added', 'interrupt.answered'] });
+    expect(hook.status).toBe(201);
+
+    const created = await open([{ name: 'pay', args: { amount: 9000 }, requiredApprovals: 2 }]);
+    const id = created.body.id as string;
+    const first = await decide(id, members[0].cookie, { actionName: 'pay', decision: 'approve' });
+    expect(first.status).toBe(201);
+    const about = (type: string) =>
+      stream.events.filter(
+        (e) => e.event === type && (e.data.interrupt as { id: string }).id === id,
+      );
+    await stream.until(() => about('interrupt.approval_added').length === 1, 30_000);
+    expect(about('interrupt.approval_added')[0].data).toEqual({
+      seq: expect.any(Number),
+      type: 'interrupt.approval_added',
+      createdAt: expect.any(String),
+      actor: { type: 'member', id: members[0].memberId, name: 'Mary Manager' },
+      interrupt: { id, title: 'Pay invoice 117' },
+      actionName: 'pay',
+      approvals: 1,
+      requiredApprovals: 2,
+    });
+    expect(about('interrupt.decided')).toEqual([]);
+
+    await receiver.until(() => receiver.requests.length >= 1, 30_000, 'the approval webhook');
+    const [added] = receiver.events();
+    expect(added.type).toBe('interrupt.approval_added');
+    const read = await http().get(`/api/interrupts/${id}`).set('x-api-key', key);
+    expect(added.data).toEqual(read.body);
+    expect(added.data).toMatchObject({
+      id,
+      status: 'open',
+      decisions: [],
+      actionRequests: [
+        {
+          name: 'pay',
+          requiredApprovals: 2,
+          approvals: [{ memberId: members[0].memberId, memberName: 'Mary Manager' }],
+        },
+      ],
+    });
+    // Signed as every delivery (Standard Webhooks' reference implementation verifies it).
+    expect(
+      new Webhook(hook.body.secret).verify(receiver.requests[0].body, receiver.requests[0].headers),
+    ).toEqual(added);
+
+    // The second approval decides: interrupt.decided and interrupt.answered, no approval_added.
+    const second = await decide(id, members[1].cookie, { actionName: 'pay', decision: 'approve' });
+    expect(second.body.status).toBe('answered');
+    await stream.until(() => about('interrupt.answered').length === 1, 30_000);
+    expect(about('interrupt.approval_added')).toHaveLength(1);
+    expect(about('interrupt.decided').map((e) => e.data.actor)).toEqual([
+      { type: 'member', id: members[1].memberId, name: 'Grace Hopper' },
+    ]);
+    await receiver.until(() => receiver.requests.length >= 2, 30_000, 'the answered webhook');
+    expect(receiver.events().map((e) => e.type)).toEqual([
+      'interrupt.approval_added',
+      'interrupt.answered',
+    ]);
+    const types = await t.app
+      .get(DataSource)
+      .query(
+        `SELECT type FROM webhook_events WHERE organisation_id = $1 AND subject_id = $2 ORDER BY created_at`,
+        [owner.organisationId, id],
+      );
+    expect(types.map((r: { type: string }) => r.type)).toEqual([
+      'interrupt.approval_added',
+      'interrupt.answered',
+    ]);
+    const removed = await http()
+      .delete(`/api/webhooks/${hook.body.id}`)
+      .set('cookie', owner.cookie);
+    expect(removed.status).toBe(204);
   });
 
   it('one rejection rejects, even after approvals; the action then refuses further decisions', async () => {

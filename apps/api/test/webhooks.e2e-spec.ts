@@ -194,7 +194,7 @@ describe('webhook management (SPEC §6, §8a)', () => {
     ],
     [
       { eventTypes: ['webhook.test'] },
-      'eventTypes must list only interrupt.created, interrupt.decided, interrupt.answered, interrupt.assigned, interrupt.unassigned, interrupt.escalated, interrupt.expired, interrupt.withdrawn, interrupt.reminder, session.started, session.ended',
+      'eventTypes must list only interrupt.created, interrupt.decided, interrupt.answered, interrupt.assigned, interrupt.unassigned, interrupt.escalated, interrupt.expired, interrupt.withdrawn, interrupt.reminder, interrupt.approval_added, session.started, session.ended',
     ],
     [
       { eventTypes: ['interrupt.created', 'interrupt.created'] },

@@ -1,7 +1,10 @@
 import { addMember, expect, signUpOwner, test } from './support/fixtures';
 import { api, baseURL } from './support/service';
 
-/** Several approvers (issue 37 §3): answered only after the second member approves, in another browser. */
+/**
+ * Several approvers (issue 37 §3): answered only after the second member approves, in another
+ * browser, whose open page saw the first approval arrive live (interrupt.approval_added).
+ */
 test.describe('Several approvers', () => {
   test('a two-approval action: the first approver waits, the second (another browser context) answers it', async ({
     pageFor,
@@ -23,6 +26,11 @@ test.describe('Several approvers', () => {
     expect(opened.status).toBe(201);
     const { id } = (await opened.json()) as { id: string };
 
+    // The second approver already has the interrupt open in another browser context.
+    const second = await pageFor(manager);
+    await second.goto(`/interrupts/${id}`);
+    await expect(second.getByText('0 of 2 approvals').first()).toBeVisible();
+
     const first = await pageFor(owner);
     await first.goto(`/interrupts/${id}`);
     await expect(first.getByText('0 of 2 approvals').first()).toBeVisible();
@@ -33,8 +41,7 @@ test.describe('Several approvers', () => {
       first.getByRole('button', { name: 'You approved: waiting for 1 more' }),
     ).toBeDisabled();
 
-    const second = await pageFor(manager);
-    await second.goto(`/interrupts/${id}`);
+    // Live, without a reload: the interrupt.approval_added event refreshes the open page.
     await expect(second.getByText(/1 of 2 approvals/).first()).toBeVisible();
     await second.getByRole('button', { name: 'Approve pay (2 of 2)' }).click();
 

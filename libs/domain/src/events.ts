@@ -15,6 +15,7 @@ export const EVENT_TYPES = [
   'interrupt.expired',
   'interrupt.withdrawn',
   'interrupt.reminder',
+  'interrupt.approval_added',
   'session.started',
   'session.ended',
   'webhook.test',
@@ -36,6 +37,7 @@ export const EVENT_SUBJECTS = {
   'interrupt.expired': 'interrupt',
   'interrupt.withdrawn': 'interrupt',
   'interrupt.reminder': 'interrupt',
+  'interrupt.approval_added': 'interrupt',
   'session.started': 'session',
   'session.ended': 'session',
   'webhook.test': 'webhook',
@@ -94,6 +96,13 @@ export interface StreamEventFields {
     interrupt: EventInterruptRef;
     step: number;
     assignee: EventAssigneeRef | null;
+  };
+  /** A member's approval short of an action's quorum: `approvals` of `requiredApprovals` so far. */
+  'interrupt.approval_added': {
+    interrupt: EventInterruptRef;
+    actionName: string;
+    approvals: number;
+    requiredApprovals: number;
   };
   'session.started': { session: EventSessionRef; externalId: string | null };
   'session.ended': {

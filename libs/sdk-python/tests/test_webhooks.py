@@ -25,7 +25,12 @@ from interlock import (
     WebhookVerificationError,
     resume_signing_secret,
 )
-from interlock.types import InterruptAnsweredEvent, SessionEndedEvent, WebhookTestEvent
+from interlock.types import (
+    InterruptAnsweredEvent,
+    InterruptApprovalAddedEvent,
+    SessionEndedEvent,
+    WebhookTestEvent,
+)
 
 from .factories import interrupt, session
 
@@ -197,6 +202,15 @@ def test_unwrap_returns_the_typed_event() -> None:
     parsed = webhooks.unwrap(body, signed(body))
     assert isinstance(parsed, SessionEndedEvent)
     assert parsed.data.status == "disconnected"
+    approval = {
+        **EVENT,
+        "type": "interrupt.approval_added",
+        "data": {**interrupt("refund"), "status": "open"},
+    }
+    body = json.dumps(approval)
+    added = webhooks.unwrap(body, signed(body))
+    assert isinstance(added, InterruptApprovalAddedEvent)
+    assert added.data.status == "open"
     ping = {**EVENT, "type": "webhook.test", "data": {"webhookId": "w", "message": "hi"}}
     body = json.dumps(ping)
     assert isinstance(webhooks.unwrap(body, signed(body)), WebhookTestEvent)

@@ -1,11 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Patch, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
 import { memberActorOf, type MemberPrincipal } from '../auth/principal';
@@ -14,6 +8,7 @@ import { ApiKeysService } from './api-keys.service';
 import { CreateApiKeyDto } from './dto/create-api-key.dto';
 import { RenameApiKeyDto } from './dto/rename-api-key.dto';
 import { ApiKeyListResponse, ApiKeyResponse, CreatedApiKeyResponse } from './dto/api-key.response';
+import { NoContent } from '../openapi/no-content.decorator';
 
 @Controller('api/api-keys')
 @ApiTags('api-keys')
@@ -66,13 +61,12 @@ export class ApiKeysController {
   }
 
   @Delete(':id')
-  @HttpCode(204)
   @MemberRoute('apiKey.delete')
   @ApiOperation({
     operationId: 'revokeApiKey',
     summary: 'Revoke (delete) a key; it stops working at once everywhere',
   })
-  @ApiNoContentResponse({ description: 'Revoked.' })
+  @NoContent('Revoked.')
   async revoke(
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,

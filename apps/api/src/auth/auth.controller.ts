@@ -2,7 +2,6 @@ import { Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiCreatedResponse,
-  ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
@@ -22,6 +21,7 @@ import { PasswordsService } from '../users/passwords.service';
 import { PasswordResetConfirmDto, PasswordResetRequestDto } from '../users/dto/password.dto';
 import { VerifyEmailDto } from '../users/dto/email-verification.dto';
 import { EmailVerificationService } from '../users/email-verification.service';
+import { NoContent } from '../openapi/no-content.decorator';
 
 @Controller('api/auth')
 @ApiTags('auth')
@@ -97,14 +97,13 @@ export class AuthController {
   }
 
   @Post('password-reset/confirm')
-  @HttpCode(204)
   @HumanRoute()
   @ApiOperation({
     operationId: 'confirmPasswordReset',
     summary:
       "Set a new password with a reset link's token; every sign-in session of the account ends",
   })
-  @ApiNoContentResponse({ description: 'The password is changed; sign in with it.' })
+  @NoContent('The password is changed; sign in with it.')
   async confirmPasswordReset(
     @Body() body: PasswordResetConfirmDto,
     @ClientIp() ip: string | null,
@@ -113,26 +112,24 @@ export class AuthController {
   }
 
   @Post('verify-email')
-  @HttpCode(204)
   @HumanRoute()
   @ApiOperation({
     operationId: 'verifyEmail',
     summary:
       "Verify your email address with a verification link's token (works signed in or not, in any browser)",
   })
-  @ApiNoContentResponse({ description: 'The address is verified (or already was).' })
+  @NoContent('The address is verified (or already was).')
   async verifyEmail(@Body() body: VerifyEmailDto, @ClientIp() ip: string | null): Promise<void> {
     await this.verification.verify(body.token, ip);
   }
 
   @Post('sign-out')
-  @HttpCode(204)
   @UserRoute()
   @ApiOperation({
     operationId: 'signOut',
     summary: 'End this sign-in session (for every organisation)',
   })
-  @ApiNoContentResponse({ description: 'Signed out; the cookie is cleared.' })
+  @NoContent('Signed out; the cookie is cleared.')
   async signOut(
     @CurrentUser() user: UserPrincipal,
     @Res({ passthrough: true }) res: HttpResponse,

@@ -1,11 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
 import { memberActorOf, type MemberPrincipal } from '../auth/principal';
@@ -18,6 +12,7 @@ import {
   SavedClassifierResponse,
   TestClassifierDto,
 } from './dto/classifier.dto';
+import { NoContent } from '../openapi/no-content.decorator';
 
 /** The organisation's external classifier (SPEC §8d): members only; a key gets the exact 403. */
 @Controller('api/classification/classifier')
@@ -54,10 +49,9 @@ export class ClassificationClassifierController {
   }
 
   @Delete()
-  @HttpCode(204)
   @MemberRoute('classification.manage')
   @ApiOperation({ operationId: 'deleteClassifier', summary: 'Remove the external classifier' })
-  @ApiNoContentResponse()
+  @NoContent()
   async remove(
     @CurrentMember() member: MemberPrincipal,
     @ClientIp() ip: string | null,

@@ -1,11 +1,5 @@
-import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Get, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
 import { memberActorOf, type MemberPrincipal } from '../auth/principal';
@@ -16,6 +10,7 @@ import {
   ApplySuggestionDto,
   ClassificationSuggestionListResponse,
 } from './dto/classification-suggestion.dto';
+import { NoContent } from '../openapi/no-content.decorator';
 
 @Controller('api/classification/suggestions')
 @ApiTags('classification')
@@ -53,13 +48,12 @@ export class ClassificationSuggestionsController {
   }
 
   @Post(':id/dismiss')
-  @HttpCode(204)
   @MemberRoute('classification.manage')
   @ApiOperation({
     operationId: 'dismissClassificationSuggestion',
     summary: 'Dismiss a suggestion: it is not made again for this key, action and shape',
   })
-  @ApiNoContentResponse()
+  @NoContent()
   async dismiss(
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,

@@ -1,11 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Patch, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
 import { memberActorOf, type MemberPrincipal } from '../auth/principal';
@@ -18,6 +12,7 @@ import {
   CreateClassificationRuleDto,
   UpdateClassificationRuleDto,
 } from './dto/classification-rule.dto';
+import { NoContent } from '../openapi/no-content.decorator';
 
 @Controller('api/classification/rules')
 @ApiTags('classification')
@@ -93,13 +88,12 @@ export class ClassificationController {
   }
 
   @Delete(':id')
-  @HttpCode(204)
   @MemberRoute('classification.manage')
   @ApiOperation({
     operationId: 'deleteClassificationRule',
     summary: 'Delete a classification rule',
   })
-  @ApiNoContentResponse({ description: 'Deleted.' })
+  @NoContent('Deleted.')
   async remove(
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,

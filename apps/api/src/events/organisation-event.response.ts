@@ -84,7 +84,7 @@ export class OrganisationEvent {
   })
   actionNames?: string[];
 
-  @ApiPropertyOptional({ description: 'interrupt.decided.' })
+  @ApiPropertyOptional({ description: 'interrupt.decided, interrupt.approval_added.' })
   actionName?: string;
 
   @ApiPropertyOptional({
@@ -113,6 +113,22 @@ export class OrganisationEvent {
     description: "interrupt.reminder: the escalation policy's step (1 is the first).",
   })
   step?: number;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    description:
+      "interrupt.approval_added: the action's distinct approvals so far (short of the quorum).",
+  })
+  approvals?: number;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 2,
+    maximum: 5,
+    description: 'interrupt.approval_added: how many approvals the action needs.',
+  })
+  requiredApprovals?: number;
 
   @ApiPropertyOptional({
     type: EventAssignee,

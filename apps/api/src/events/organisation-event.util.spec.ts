@@ -64,6 +64,28 @@ describe('eventFrames', () => {
     ]);
   });
 
+  it('makes interrupt.approval_added: which action, and how many of how many approvals', () => {
+    const frames = parse(
+      eventFrames(
+        row('interrupt.approval_added', { actionName: 'pay', approvals: 1, requiredApprovals: 2 }),
+      ),
+    );
+    expect(frames).toEqual([
+      {
+        id: '42',
+        event: 'interrupt.approval_added',
+        data: {
+          ...base,
+          type: 'interrupt.approval_added',
+          interrupt: { id: 't1', title: 'Deploy' },
+          actionName: 'pay',
+          approvals: 1,
+          requiredApprovals: 2,
+        },
+      },
+    ]);
+  });
+
   it('makes interrupt.unassigned, naming the previous assignee', () => {
     const frames = parse(
       eventFrames(

@@ -12,6 +12,7 @@ export const INTERRUPT_EVENT_ACTIONS = [
   'interrupt.expired',
   'interrupt.withdrawn',
   'interrupt.reminder',
+  'interrupt.approval_added',
 ];
 export const SESSION_EVENT_ACTIONS = ['session.started', 'session.ended', 'session.disconnected'];
 
@@ -122,6 +123,16 @@ export function eventFrames(row: EventSourceRow): string {
                 id: text(m.assigneeId) ?? '',
                 name: text(m.assigneeName) ?? '',
               },
+      });
+      break;
+    case 'interrupt.approval_added':
+      events.push({
+        ...base,
+        type: 'interrupt.approval_added',
+        interrupt,
+        actionName: text(m.actionName) ?? '',
+        approvals: count(m.approvals),
+        requiredApprovals: count(m.requiredApprovals),
       });
       break;
     case 'session.started':

@@ -52,7 +52,7 @@ export class OrganisationEventsController {
       'event per change, `event:` its type, `id:` its audit sequence number, `data:` an OrganisationEvent: ' +
       'interrupt.created, interrupt.decided, interrupt.answered (after the interrupt.decided that answered it; only the ' +
       'last of the two carries the id), interrupt.assigned, interrupt.unassigned, interrupt.escalated, interrupt.expired, ' +
-      'interrupt.withdrawn, interrupt.reminder, and — for members holding ' +
+      "interrupt.withdrawn, interrupt.reminder, interrupt.approval_added (an approval short of an action's quorum), and — for members holding " +
       'session.read — session.started, session.ended. Comment heartbeats every 15 s; the stream closes when the member ' +
       'signs out or loses interrupt.read.',
     content: {

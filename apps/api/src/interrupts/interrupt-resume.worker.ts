@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import type { WebhookConfig } from '../config/app-config';
 import { queryRows } from '../database/query-rows.util';
+import { InFlightTasks } from '../jobs/in-flight-tasks';
 import type { JobWorker } from '../jobs/job-runner';
 import { retryDelayMs } from '../webhooks/webhook-retry.util';
 import type { AttemptResult, WebhookSender } from '../webhooks/webhook-sender';
@@ -58,7 +59,7 @@ export class InterruptResumeWorker implements JobWorker {
   static readonly NAME = 'interrupt-resumes';
   readonly name = InterruptResumeWorker.NAME;
   readonly idleMs: number;
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly inFlight: InFlightTasks;
   private readonly leaseMs: number;
   private stopping = false;
 
@@ -74,6 +75,7 @@ export class InterruptResumeWorker implements JobWorker {
   ) {
     this.idleMs = config.pollMs;
     this.leaseMs = 2 * config.timeoutMs + 5_000;
+    this.inFlight = new InFlightTasks(wakeMe);
   }
 
   async poll(): Promise<boolean> {
@@ -81,25 +83,19 @@ export class InterruptResumeWorker implements JobWorker {
     if (free <= 0 || this.stopping) return false;
     const rows = await queryRows<ClaimedResume>(this.dataSource, CLAIM, [free, this.leaseMs]);
     for (const row of rows) {
-      const run: Promise<void> = this.attempt(row)
-        .catch((error: unknown) => {
-          this.logger.error(
-            { err: error, interruptId: row.interrupt_id },
-            'resumeUrl attempt could not be recorded',
-          );
-        })
-        .finally(() => {
-          this.inFlight.delete(run);
-          this.wakeMe();
-        });
-      this.inFlight.add(run);
+      this.inFlight.run(this.attempt(row), (error) =>
+        this.logger.error(
+          { err: error, interruptId: row.interrupt_id },
+          'resumeUrl attempt could not be recorded',
+        ),
+      );
     }
     return rows.length === free;
   }
 
   async drain(): Promise<void> {
     this.stopping = true;
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    await this.inFlight.settled();
   }
 
   private async attempt(row: ClaimedResume): Promise<void> {

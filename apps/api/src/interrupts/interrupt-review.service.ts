@@ -137,7 +137,15 @@ export class InterruptReviewService {
               },
               ipAddress: ip,
             });
-            return this.interrupts.keepRendered(tx, organisationId, id);
+            // Live and to webhooks too (SPEC §8e): a dashboard and an agent see "1 of 2".
+            const counted = await this.interrupts.keepRendered(tx, organisationId, id);
+            await this.outbox.write(
+              tx,
+              organisationId,
+              [{ type: 'interrupt.approval_added', subjectId: id, data: counted }],
+              { memberId: actor.id },
+            );
+            return counted;
           }
         }
       }

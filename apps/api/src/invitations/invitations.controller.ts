@@ -1,11 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Param, Post, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { HttpResponse } from '../http/platform';
 import {
   ClientIp,
@@ -31,6 +25,7 @@ import {
   InvitationPreviewResponse,
 } from './dto/invitation.response';
 import { CostlyWrite } from '../rate-limits/costly-write.decorator';
+import { NoContent } from '../openapi/no-content.decorator';
 
 @Controller('api/invitations')
 @ApiTags('invitations')
@@ -76,13 +71,12 @@ export class InvitationsController {
   }
 
   @Delete(':id')
-  @HttpCode(204)
   @MemberRoute('member.invite')
   @ApiOperation({
     operationId: 'withdrawInvitation',
     summary: 'Withdraw a pending invitation: its token stops working',
   })
-  @ApiNoContentResponse({ description: 'Withdrawn.' })
+  @NoContent('Withdrawn.')
   async withdraw(
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,

@@ -1,5 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Patch } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { anyPermissionOf, MemberRoute } from '../auth/decorators/route-access.decorator';
 import { granterOf, type MemberPrincipal } from '../auth/principal';
@@ -7,6 +7,7 @@ import { IdParam } from '../http/id-param.pipe';
 import { MembersService } from './members.service';
 import { ChangeMemberRoleDto } from './dto/change-member-role.dto';
 import { MemberListResponse, MemberResponse } from './dto/member.response';
+import { NoContent } from '../openapi/no-content.decorator';
 
 @Controller('api/members')
 @ApiTags('members')
@@ -42,7 +43,6 @@ export class MembersController {
   }
 
   @Delete(':id')
-  @HttpCode(204)
   @MemberRoute('member.manage')
   @ApiOperation({
     operationId: 'removeMember',
@@ -50,7 +50,7 @@ export class MembersController {
       'Remove a member: their membership of this organisation ends, with its role and teams (the last Owner cannot be removed). ' +
       'Their account and sign-in sessions stay, for their other organisations.',
   })
-  @ApiNoContentResponse({ description: 'Removed (or left, when it is yourself).' })
+  @NoContent('Removed (or left, when it is yourself).')
   async remove(
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import type { NotificationConfig } from '../config/app-config';
 import { queryRows } from '../database/query-rows.util';
+import { InFlightTasks } from '../jobs/in-flight-tasks';
 import type { JobWorker } from '../jobs/job-runner';
 import type { Mailer } from '../mail/mailer';
 import {
@@ -133,7 +134,7 @@ export class NotificationDeliveryWorker implements JobWorker {
   static readonly NAME = 'notification-deliveries';
   readonly name = NotificationDeliveryWorker.NAME;
   readonly idleMs: number;
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly inFlight: InFlightTasks;
   private readonly waiting: Batch[] = [];
   private readonly leaseMs = 120_000;
   /** Messages claimed but not recorded yet (queued, being sent, or waiting for their record). */
@@ -159,6 +160,7 @@ export class NotificationDeliveryWorker implements JobWorker {
     this.idleMs = config.pollMs;
     this.capacity = 4 * config.concurrency;
     this.minClaim = Math.ceil(config.concurrency / 2);
+    this.inFlight = new InFlightTasks(wakeMe);
   }
 
   async poll(): Promise<boolean> {
@@ -201,7 +203,7 @@ export class NotificationDeliveryWorker implements JobWorker {
           ),
         );
     }
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    await this.inFlight.settled();
     while (this.recording !== undefined || this.outcomes.length > 0) {
       this.record();
       await this.recording;
@@ -219,23 +221,18 @@ export class NotificationDeliveryWorker implements JobWorker {
       !this.stopping
     ) {
       const batch = this.waiting.shift() as Batch;
-      const run: Promise<void> = this.deliver(batch)
-        .then((outcome) => {
+      this.inFlight.run(
+        this.deliver(batch).then((outcome) => {
           this.outcomes.push(outcome);
           this.record();
-        })
-        .catch((error: unknown) => {
+        }),
+        (error) =>
           this.logger.error(
             { err: error, notificationIds: batch.map((r) => r.id) },
             'notification delivery failed unexpectedly (its lease will run out)',
-          );
-        })
-        .finally(() => {
-          this.inFlight.delete(run);
-          this.pump();
-          this.wakeMe();
-        });
-      this.inFlight.add(run);
+          ),
+        () => this.pump(),
+      );
     }
   }
 

@@ -1,11 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Patch, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { anyPermissionOf, MemberRoute } from '../auth/decorators/route-access.decorator';
 import { granterOf, type MemberPrincipal } from '../auth/principal';
@@ -15,6 +9,7 @@ import { CreateRoleDto } from './dto/create-role.dto';
 import { UpdateRoleDto } from './dto/update-role.dto';
 import { RoleListResponse, RoleResponse } from './dto/role.response';
 import { CostlyWrite } from '../rate-limits/costly-write.decorator';
+import { NoContent } from '../openapi/no-content.decorator';
 
 @Controller('api/roles')
 @ApiTags('roles')
@@ -78,14 +73,13 @@ export class RolesController {
   }
 
   @Delete(':id')
-  @HttpCode(204)
   @MemberRoute('role.manage')
   @ApiOperation({
     operationId: 'deleteRole',
     summary:
       'Delete a custom role that no member holds; the invitations naming it are deleted with it, each audited',
   })
-  @ApiNoContentResponse({ description: 'Deleted.' })
+  @NoContent('Deleted.')
   async remove(
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,

@@ -1,11 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
-import {
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Patch, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { anyPermissionOf, MemberRoute } from '../auth/decorators/route-access.decorator';
 import { memberActorOf, type MemberPrincipal } from '../auth/principal';
@@ -15,6 +9,7 @@ import { AddTeamMemberDto } from './dto/add-team-member.dto';
 import { CreateTeamDto } from './dto/create-team.dto';
 import { RenameTeamDto } from './dto/rename-team.dto';
 import { TeamListResponse, TeamResponse } from './dto/team.response';
+import { NoContent } from '../openapi/no-content.decorator';
 
 @Controller('api/teams')
 @ApiTags('teams')
@@ -59,13 +54,12 @@ export class TeamsController {
   }
 
   @Delete(':id')
-  @HttpCode(204)
   @MemberRoute('team.manage')
   @ApiOperation({
     operationId: 'deleteTeam',
     summary: 'Delete a team (its members stay in the organisation)',
   })
-  @ApiNoContentResponse({ description: 'Deleted.' })
+  @NoContent('Deleted.')
   async remove(
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,
@@ -75,13 +69,12 @@ export class TeamsController {
   }
 
   @Post(':id/members')
-  @HttpCode(204)
   @MemberRoute('team.manage')
   @ApiOperation({
     operationId: 'addTeamMember',
     summary: 'Add a member to a team; adding one already in it changes nothing',
   })
-  @ApiNoContentResponse({ description: 'Added (or already in the team).' })
+  @NoContent('Added (or already in the team).')
   async addMember(
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,
@@ -92,13 +85,12 @@ export class TeamsController {
   }
 
   @Delete(':id/members/:memberId')
-  @HttpCode(204)
   @MemberRoute('team.manage')
   @ApiOperation({
     operationId: 'removeTeamMember',
     summary: 'Remove a member from a team; removing one not in it changes nothing',
   })
-  @ApiNoContentResponse({ description: 'Removed (or was not in the team).' })
+  @NoContent('Removed (or was not in the team).')
   async removeMember(
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,

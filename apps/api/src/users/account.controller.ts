@@ -1,11 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Res } from '@nestjs/common';
-import {
-  ApiAcceptedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { HttpResponse } from '../http/platform';
 import { IdParam } from '../http/id-param.pipe';
 import { SessionCookies } from '../auth/session-cookie.util';
@@ -19,6 +13,7 @@ import { AccountResponse } from './dto/account.response';
 import { ChangePasswordDto } from './dto/password.dto';
 import { PasswordsService } from './passwords.service';
 import { EmailVerificationService } from './email-verification.service';
+import { NoContent } from '../openapi/no-content.decorator';
 
 @Controller('api/me')
 @ApiTags('auth')
@@ -44,14 +39,13 @@ export class AccountController {
   }
 
   @Post('password')
-  @HttpCode(204)
   @UserRoute()
   @ApiOperation({
     operationId: 'changePassword',
     summary:
       'Change your password (the current one is required); your other sign-in sessions end, this one stays',
   })
-  @ApiNoContentResponse({ description: 'Changed.' })
+  @NoContent('Changed.')
   async changePassword(
     @CurrentUser() user: UserPrincipal,
     @Body() body: ChangePasswordDto,
@@ -87,13 +81,12 @@ export class AccountController {
   }
 
   @Post('sessions/revoke-others')
-  @HttpCode(204)
   @UserRoute()
   @ApiOperation({
     operationId: 'endMyOtherSignInSessions',
     summary: 'Sign out everywhere else: end every sign-in session of yours but this one',
   })
-  @ApiNoContentResponse({ description: 'Ended (none is fine).' })
+  @NoContent('Ended (none is fine).')
   async revokeOthers(
     @CurrentUser() user: UserPrincipal,
     @ClientIp() ip: string | null,
@@ -102,13 +95,12 @@ export class AccountController {
   }
 
   @Delete('sessions/:id')
-  @HttpCode(204)
   @UserRoute()
   @ApiOperation({
     operationId: 'endMySignInSession',
     summary: 'End one of your sign-in sessions (ending this one signs you out here)',
   })
-  @ApiNoContentResponse({ description: 'Ended.' })
+  @NoContent('Ended.')
   async revokeSession(
     @CurrentUser() user: UserPrincipal,
     @IdParam() id: string,

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentUser } from '../auth/decorators/current-principal.decorator';
 import { UserRoute } from '../auth/decorators/route-access.decorator';
 import type { UserPrincipal } from '../auth/principal';
@@ -12,6 +12,7 @@ import {
   TwoFactorStatusResponse,
 } from './dto/two-factor.dto';
 import { TwoFactorService } from './two-factor.service';
+import { NoContent } from '../openapi/no-content.decorator';
 
 /** Settings → Security's two-factor sign-in (SPEC §8f). */
 @Controller('api/me/two-factor')
@@ -68,14 +69,13 @@ export class TwoFactorController {
   }
 
   @Post('disable')
-  @HttpCode(204)
   @UserRoute()
   @ApiOperation({
     operationId: 'disableTwoFactor',
     summary:
       'Turn two-factor sign-in off (your password and a code from your app, or a recovery code, are required)',
   })
-  @ApiNoContentResponse({ description: 'Off: sign-in asks for the password alone.' })
+  @NoContent('Off: sign-in asks for the password alone.')
   async disable(
     @CurrentUser() user: UserPrincipal,
     @Body() body: TwoFactorDisableDto,

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { writeAuditEntry } from '@interlock/audit';
 import type { WebhookConfig } from '../config/app-config';
 import { queryRows } from '../database/query-rows.util';
+import { InFlightTasks } from '../jobs/in-flight-tasks';
 import type { JobWorker } from '../jobs/job-runner';
 import {
   webhookAttemptChannel,
@@ -160,7 +161,7 @@ export class WebhookDeliveryWorker implements JobWorker {
   static readonly NAME = 'webhook-deliveries';
   readonly name = WebhookDeliveryWorker.NAME;
   readonly idleMs: number;
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly inFlight: InFlightTasks;
   /** Per webhook: deliveries being sent, and claimed ones waiting for one of its slots. */
   private readonly lanes = new Map<string, { running: number; waiting: ClaimedDelivery[] }>();
   private held = 0;
@@ -183,6 +184,7 @@ export class WebhookDeliveryWorker implements JobWorker {
     // Long enough for a claimed delivery to wait for its endpoint's slot (one attempt at most,
     // since at most a slot's worth wait) and then to be sent.
     this.leaseMs = 2 * config.timeoutMs + 5_000;
+    this.inFlight = new InFlightTasks(wakeMe);
   }
 
   get inFlightCount(): number {
@@ -256,7 +258,7 @@ export class WebhookDeliveryWorker implements JobWorker {
           );
         });
     }
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    await this.inFlight.settled();
   }
 
   /** Starts the webhook's waiting deliveries while it has a free slot. */
@@ -270,22 +272,20 @@ export class WebhookDeliveryWorker implements JobWorker {
     ) {
       const row = lane.waiting.shift() as ClaimedDelivery;
       lane.running++;
-      const run: Promise<void> = this.attempt(row)
-        .catch((error: unknown) => {
+      this.inFlight.run(
+        this.attempt(row),
+        (error) =>
           this.logger.error(
             { err: error, deliveryId: row.id, webhookId },
             'webhook delivery attempt could not be recorded',
-          );
-        })
-        .finally(() => {
-          this.inFlight.delete(run);
+          ),
+        () => {
           this.held--;
           lane.running--;
           if (lane.running === 0 && lane.waiting.length === 0) this.lanes.delete(webhookId);
           else this.pump(webhookId);
-          this.wakeMe();
-        });
-      this.inFlight.add(run);
+        },
+      );
     }
   }
 

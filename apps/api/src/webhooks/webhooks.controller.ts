@@ -4,7 +4,6 @@ import {
   ApiConflictResponse,
   ApiCreatedResponse,
   ApiExtraModels,
-  ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
@@ -28,6 +27,7 @@ import {
 } from './dto/webhook.response';
 import { WebhooksService } from './webhooks.service';
 import { CostlyWrite } from '../rate-limits/costly-write.decorator';
+import { NoContent } from '../openapi/no-content.decorator';
 
 /** Webhook management (SPEC §6, §8a): human-only, webhook.manage. */
 @Controller('api/webhooks')
@@ -98,10 +98,9 @@ export class WebhooksController {
   }
 
   @Delete(':id')
-  @HttpCode(204)
   @MemberRoute('webhook.manage')
   @ApiOperation({ operationId: 'deleteWebhook', summary: 'Delete a webhook and its deliveries' })
-  @ApiNoContentResponse({ description: 'Deleted.' })
+  @NoContent('Deleted.')
   async remove(
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,

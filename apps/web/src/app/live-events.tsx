@@ -30,6 +30,7 @@ const EVENT_SUBJECTS: Record<OrganisationEventType, 'interrupt' | 'session'> = {
   'interrupt.expired': 'interrupt',
   'interrupt.withdrawn': 'interrupt',
   'interrupt.reminder': 'interrupt',
+  'interrupt.approval_added': 'interrupt',
   'session.started': 'session',
   'session.ended': 'session',
 };

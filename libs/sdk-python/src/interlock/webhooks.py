@@ -25,6 +25,7 @@ from pydantic import ConfigDict
 from ._errors import InterlockError
 from ._generated.models import (
     InterruptAnsweredEvent,
+    InterruptApprovalAddedEvent,
     InterruptAssignedEvent,
     InterruptCreatedEvent,
     InterruptDecidedEvent,
@@ -116,6 +117,7 @@ WebhookEvent = Union[
     InterruptExpiredEvent,
     InterruptWithdrawnEvent,
     InterruptReminderEvent,
+    InterruptApprovalAddedEvent,
     SessionStartedEvent,
     SessionEndedEvent,
     WebhookTestEvent,
@@ -132,6 +134,7 @@ _EVENT_MODELS: dict[str, type[InterlockModel]] = {
     "interrupt.expired": InterruptExpiredEvent,
     "interrupt.withdrawn": InterruptWithdrawnEvent,
     "interrupt.reminder": InterruptReminderEvent,
+    "interrupt.approval_added": InterruptApprovalAddedEvent,
     "session.started": SessionStartedEvent,
     "session.ended": SessionEndedEvent,
     "webhook.test": WebhookTestEvent,

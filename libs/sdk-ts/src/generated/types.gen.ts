@@ -1069,7 +1069,7 @@ export type EventStreamPosition = {
     seq: number;
 };
 
-export type EventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'session.started' | 'session.ended' | 'webhook.test';
+export type EventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.approval_added' | 'session.started' | 'session.ended' | 'webhook.test';
 
 export type ExtendDeadlineDto = {
     /**
@@ -1107,6 +1107,26 @@ export type InterruptAnsweredEvent = {
      * Every action is decided: follows the interrupt.decided of the last one.
      */
     type: 'interrupt.answered';
+};
+
+export type InterruptApprovalAddedEvent = {
+    /**
+     * When the change happened.
+     */
+    createdAt: string;
+    /**
+     * The interrupt with its decisions, as GET /api/interrupts/{id} returns it.
+     */
+    data: InterruptResponse;
+    /**
+     * The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
+     */
+    id: string;
+    organisationId: string;
+    /**
+     * A member approved an action that needs several approvals, short of its quorum: the action stays undecided, and its approvals in `data` show who approved so far.
+     */
+    type: 'interrupt.approval_added';
 };
 
 export type InterruptAssignedEvent = {
@@ -1693,7 +1713,7 @@ export type OpenedByFilter = 'me';
 
 export type OrganisationEvent = {
     /**
-     * interrupt.decided.
+     * interrupt.decided, interrupt.approval_added.
      */
     actionName?: string;
     /**
@@ -1701,6 +1721,10 @@ export type OrganisationEvent = {
      */
     actionNames?: Array<string>;
     actor: EventActor;
+    /**
+     * interrupt.approval_added: the action's distinct approvals so far (short of the quorum).
+     */
+    approvals?: number;
     /**
      * interrupt.assigned; interrupt.reminder: who was reminded (null: nobody assigned).
      */
@@ -1742,6 +1766,10 @@ export type OrganisationEvent = {
      * interrupt.escalated, interrupt.withdrawn.
      */
     reason?: string | null;
+    /**
+     * interrupt.approval_added: how many approvals the action needs.
+     */
+    requiredApprovals?: number;
     seq: number;
     /**
      * session.* events.
@@ -1758,7 +1786,7 @@ export type OrganisationEvent = {
     type: OrganisationEventType;
 };
 
-export type OrganisationEventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'session.started' | 'session.ended';
+export type OrganisationEventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.approval_added' | 'session.started' | 'session.ended';
 
 export type OrganisationJoinedResponse = {
     /**
@@ -2539,12 +2567,12 @@ export type WebhookDeliveryStatus = 'pending' | 'delivering' | 'succeeded' | 'fa
 /**
  * The JSON body of a webhook delivery: {id, type, createdAt, organisationId, data}. Signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature headers); verify it with the SDKs' webhooks.unwrap.
  */
-export type WebhookEvent = InterruptCreatedEvent | InterruptDecidedEvent | InterruptAnsweredEvent | InterruptAssignedEvent | InterruptUnassignedEvent | InterruptEscalatedEvent | InterruptExpiredEvent | InterruptWithdrawnEvent | InterruptReminderEvent | SessionStartedEvent | SessionEndedEvent | WebhookTestEvent;
+export type WebhookEvent = InterruptCreatedEvent | InterruptDecidedEvent | InterruptAnsweredEvent | InterruptAssignedEvent | InterruptUnassignedEvent | InterruptEscalatedEvent | InterruptExpiredEvent | InterruptWithdrawnEvent | InterruptReminderEvent | InterruptApprovalAddedEvent | SessionStartedEvent | SessionEndedEvent | WebhookTestEvent;
 
 /**
  * null: every type.
  */
-export type WebhookEventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'session.started' | 'session.ended';
+export type WebhookEventType = 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.approval_added' | 'session.started' | 'session.ended';
 
 export type WebhookListResponse = {
     webhooks: Array<WebhookResponse>;
@@ -4513,7 +4541,7 @@ export type StreamEventsResponses = {
         event?: 'ready' | 'reset';
     } | {
         data?: string;
-        event?: 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'session.started' | 'session.ended';
+        event?: 'interrupt.created' | 'interrupt.decided' | 'interrupt.answered' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.approval_added' | 'session.started' | 'session.ended';
     }) & {
         data: string;
         event: string;

@@ -2,7 +2,6 @@ import { Body, Controller, Delete, Get, HttpCode, Post, Put, Req } from '@nestjs
 import {
   ApiConflictResponse,
   ApiExcludeEndpoint,
-  ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
@@ -16,6 +15,7 @@ import { ReadsRequestBody } from '../../http/reads-request-body.decorator';
 import { requestStateOf } from '../../http/request-state';
 import { ConnectSlackDto, SlackSettingsResponse } from '../dto/slack.dto';
 import { SlackService } from './slack.service';
+import { NoContent } from '../../openapi/no-content.decorator';
 
 /** Settings → Notifications → Slack (issue 30 §4): human-only; changes need `webhook.manage`. */
 @Controller('api/notifications/slack')
@@ -54,13 +54,12 @@ export class SlackSettingsController {
   }
 
   @Delete()
-  @HttpCode(204)
   @MemberRoute('webhook.manage')
   @ApiOperation({
     operationId: 'disconnectSlack',
     summary: 'Disconnect Slack: its secrets and its message records are deleted',
   })
-  @ApiNoContentResponse({ description: 'Disconnected.' })
+  @NoContent('Disconnected.')
   async disconnect(
     @CurrentMember() member: MemberPrincipal,
     @ClientIp() ip: string | null,

@@ -123,6 +123,16 @@ export class InterruptReminderEvent extends WebhookEventBase {
   data!: InterruptResponse;
 }
 
+export class InterruptApprovalAddedEvent extends WebhookEventBase {
+  @typeOf(
+    'interrupt.approval_added',
+    'A member approved an action that needs several approvals, short of its quorum: the action stays undecided, and its approvals in `data` show who approved so far.',
+  )
+  type!: 'interrupt.approval_added';
+  @interruptData
+  data!: InterruptResponse;
+}
+
 export class SessionStartedEvent extends WebhookEventBase {
   @typeOf('session.started', 'An agent started a Live View session.')
   type!: 'session.started';
@@ -158,6 +168,7 @@ export const WEBHOOK_EVENT_SCHEMAS: Record<EventType, new () => WebhookEventBase
   'interrupt.expired': InterruptExpiredEvent,
   'interrupt.withdrawn': InterruptWithdrawnEvent,
   'interrupt.reminder': InterruptReminderEvent,
+  'interrupt.approval_added': InterruptApprovalAddedEvent,
   'session.started': SessionStartedEvent,
   'session.ended': SessionEndedEvent,
   'webhook.test': WebhookTestEvent,

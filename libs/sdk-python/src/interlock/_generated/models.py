@@ -2003,6 +2003,7 @@ class WebhookResponse(InterlockModel):
                 'interrupt.expired',
                 'interrupt.withdrawn',
                 'interrupt.reminder',
+                'interrupt.approval_added',
                 'session.started',
                 'session.ended'], str]
         ]
@@ -2074,6 +2075,7 @@ class WebhookWithSecretResponse(InterlockModel):
                 'interrupt.expired',
                 'interrupt.withdrawn',
                 'interrupt.reminder',
+                'interrupt.approval_added',
                 'session.started',
                 'session.ended'], str]
         ]
@@ -2589,10 +2591,11 @@ class CreateWebhookDto(InterlockModel):
                 'interrupt.expired',
                 'interrupt.withdrawn',
                 'interrupt.reminder',
+                'interrupt.approval_added',
                 'session.started',
                 'session.ended'], str]
         ]
-    ] = Field(None, alias='eventTypes', max_length=11, min_length=1)
+    ] = Field(None, alias='eventTypes', max_length=12, min_length=1)
     """
     The event types to send; null or absent: every type, including ones added later.
     """
@@ -2910,13 +2913,17 @@ class OrganisationEvent(InterlockModel):
     )
     action_name: Optional[str] = Field(None, alias='actionName')
     """
-    interrupt.decided.
+    interrupt.decided, interrupt.approval_added.
     """
     action_names: Optional[list[str]] = Field(None, alias='actionNames')
     """
     interrupt.created: the action names; interrupt.expired: the actions its deadline decided.
     """
     actor: EventActor
+    approvals: Optional[int] = Field(None, ge=1)
+    """
+    interrupt.approval_added: the action's distinct approvals so far (short of the quorum).
+    """
     assignee: Optional[EventAssignee] = None
     """
     interrupt.assigned; interrupt.reminder: who was reminded (null: nobody assigned).
@@ -2958,6 +2965,12 @@ class OrganisationEvent(InterlockModel):
     """
     interrupt.escalated, interrupt.withdrawn.
     """
+    required_approvals: Optional[int] = Field(
+        None, alias='requiredApprovals', ge=2, le=5
+    )
+    """
+    interrupt.approval_added: how many approvals the action needs.
+    """
     seq: int = Field(..., ge=1)
     session: Optional[EventSession] = None
     """
@@ -2980,6 +2993,7 @@ class OrganisationEvent(InterlockModel):
         'interrupt.expired',
         'interrupt.withdrawn',
         'interrupt.reminder',
+        'interrupt.approval_added',
         'session.started',
         'session.ended'], str]
 
@@ -3334,10 +3348,11 @@ class UpdateWebhookDto(InterlockModel):
                 'interrupt.expired',
                 'interrupt.withdrawn',
                 'interrupt.reminder',
+                'interrupt.approval_added',
                 'session.started',
                 'session.ended'], str]
         ]
-    ] = Field(None, alias='eventTypes', max_length=11, min_length=1)
+    ] = Field(None, alias='eventTypes', max_length=12, min_length=1)
     """
     null: every type.
     """
@@ -3380,6 +3395,7 @@ class WebhookDeliveryResponse(InterlockModel):
         'interrupt.expired',
         'interrupt.withdrawn',
         'interrupt.reminder',
+        'interrupt.approval_added',
         'session.started',
         'session.ended',
         'webhook.test'], str] = Field(..., alias='eventType')
@@ -3969,6 +3985,30 @@ class InterruptAnsweredEvent(InterlockModel):
     """
 
 
+class InterruptApprovalAddedEvent(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    """
+    When the change happened.
+    """
+    data: InterruptResponse
+    """
+    The interrupt with its decisions, as GET /api/interrupts/{id} returns it.
+    """
+    id: str
+    """
+    The event id: also the webhook-id header. The same on every attempt; deduplicate on it.
+    """
+    organisation_id: str = Field(..., alias='organisationId')
+    type: Union[Literal['interrupt.approval_added'], str]
+    """
+    A member approved an action that needs several approvals, short of its quorum: the action stays undecided, and its approvals in `data` show who approved so far.
+    """
+
+
 class InterruptAssignedEvent(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -4140,6 +4180,7 @@ class WebhookEvent(
             InterruptExpiredEvent,
             InterruptWithdrawnEvent,
             InterruptReminderEvent,
+            InterruptApprovalAddedEvent,
             SessionStartedEvent,
             SessionEndedEvent,
             WebhookTestEvent,
@@ -4159,6 +4200,7 @@ class WebhookEvent(
         InterruptExpiredEvent,
         InterruptWithdrawnEvent,
         InterruptReminderEvent,
+        InterruptApprovalAddedEvent,
         SessionStartedEvent,
         SessionEndedEvent,
         WebhookTestEvent,

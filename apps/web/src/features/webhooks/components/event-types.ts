@@ -11,6 +11,10 @@ export const EVENT_TYPE_OPTIONS = [
   { value: 'interrupt.expired', label: 'Interrupt expired (its deadline passed)' },
   { value: 'interrupt.withdrawn', label: 'Interrupt withdrawn by its agent' },
   { value: 'interrupt.reminder', label: 'Interrupt reminder (escalation policy)' },
+  {
+    value: 'interrupt.approval_added',
+    label: 'Approval added (an action needing several, short of its quorum)',
+  },
   { value: 'session.started', label: 'Session started' },
   { value: 'session.ended', label: 'Session ended or disconnected' },
 ] as const satisfies readonly { value: WebhookEventType; label: string }[];

@@ -1,10 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Req, Res } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { HumanRoute, MemberRoute } from '../auth/decorators/route-access.decorator';
 import { granterOf, memberActorOf, type MemberPrincipal } from '../auth/principal';
 import { SessionCookies } from '../auth/session-cookie.util';
 import type { HttpRequest, HttpResponse } from '../http/platform';
+import { NoContent } from '../openapi/no-content.decorator';
 import { OrganisationJoinedResponse } from '../users/dto/account.response';
 import {
   FinishSsoDto,
@@ -110,14 +111,13 @@ export class SsoSettingsController {
   }
 
   @Delete()
-  @HttpCode(204)
+  @NoContent('Disconnected.')
   @MemberRoute('member.manage')
   @ApiOperation({
     operationId: 'deleteSingleSignOn',
     summary:
       'Disconnect the OpenID provider: its people sign in with passwords (a reset sets one); sessions it made end at their time',
   })
-  @ApiNoContentResponse({ description: 'Disconnected.' })
   async remove(
     @CurrentMember() member: MemberPrincipal,
     @ClientIp() ip: string | null,

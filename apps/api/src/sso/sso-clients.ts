@@ -4,7 +4,7 @@ import * as oidc from 'openid-client';
 /** How long a provider's discovered configuration (endpoints, keys' location) is reused. */
 const CACHE_MS = 10 * 60_000;
 /** Seconds the service waits for the provider (discovery, token endpoint, keys). */
-const TIMEOUT_SECONDS = 10;
+const TIMEOUT_SECONDS = 5;
 
 /**
  * The relying-party side of OpenID Connect, done by `openid-client`: one discovered

@@ -25,6 +25,11 @@ export class AlwaysAllowController {
     @Body() body: AlwaysAllowDto,
     @ClientIp() ip: string | null,
   ): Promise<ClassificationRuleResponse> {
-    return this.alwaysAllow.create(member.organisationId, memberActorOf(member), body, ip);
+    return this.alwaysAllow.create({
+      ...body,
+      organisationId: member.organisationId,
+      actor: memberActorOf(member),
+      ip,
+    });
   }
 }

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { searchWords } from '@interlock/audit';
-import { DomainError, type MemberActor } from '@interlock/domain';
+import { DomainError } from '@interlock/domain';
 import { InterruptsService } from '../interrupts/interrupts.service';
 import { ClassificationRulesService } from './classification-rules.service';
 import type { RuleRecord } from './classification-rules.repository';
-import { ALWAYS_ALLOW_DEFAULT_DAYS, type AlwaysAllowDto } from './dto/always-allow.dto';
+import { ALWAYS_ALLOW_DEFAULT_DAYS } from './dto/always-allow.dto';
+import type { AlwaysAllowCommand } from './always-allow.command';
 import {
   type ArgPredicate,
   compileRule,
@@ -52,15 +53,10 @@ export class AlwaysAllowService {
     private readonly rules: ClassificationRulesService,
   ) {}
 
-  async create(
-    organisationId: string,
-    actor: MemberActor,
-    body: AlwaysAllowDto,
-    ip: string | null,
-    now = Date.now(),
-  ): Promise<RuleRecord> {
-    const interrupt = await this.interrupts.forClassification(organisationId, body.interruptId);
-    const action = interrupt.actionRequests.find((a) => a.name === body.actionName);
+  async create(command: AlwaysAllowCommand, now = Date.now()): Promise<RuleRecord> {
+    const { organisationId, actor, ip } = command;
+    const interrupt = await this.interrupts.forClassification(organisationId, command.interruptId);
+    const action = interrupt.actionRequests.find((a) => a.name === command.actionName);
     if (action === undefined)
       throw new DomainError(
         'CONFLICT',
@@ -79,7 +75,9 @@ export class AlwaysAllowService {
     if (interrupt.keyId === null)
       throw new DomainError('CONFLICT', 'The API key that opened this interrupt no longer exists.');
     const conditions =
-      body.args === undefined ? defaultConditions(action.args) : this.chosenConditions(body.args);
+      command.args === undefined
+        ? defaultConditions(action.args)
+        : this.chosenConditions(command.args);
     const facts = {
       actionName: action.name,
       args: action.args,
@@ -104,7 +102,7 @@ export class AlwaysAllowService {
           `args[${i}]: does not hold for this action's arguments, so the rule would not allow this request`,
         );
     });
-    const days = body.expiresInDays ?? ALWAYS_ALLOW_DEFAULT_DAYS;
+    const days = command.expiresInDays ?? ALWAYS_ALLOW_DEFAULT_DAYS;
     const definition: RuleDefinition = {
       name: `Always allow ${action.name}`.slice(0, RULE_LIMITS.name),
       mode: 'enforce',

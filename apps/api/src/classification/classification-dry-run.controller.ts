@@ -24,6 +24,8 @@ export class ClassificationDryRunController {
     @CurrentMember() member: MemberPrincipal,
     @Body() body: DryRunDto,
   ): Promise<DryRunResponse> {
-    return { results: await this.dryRun.run(member.organisationId, body) };
+    return {
+      results: await this.dryRun.run({ ...body, organisationId: member.organisationId }),
+    };
   }
 }

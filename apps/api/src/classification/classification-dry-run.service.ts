@@ -3,7 +3,8 @@ import { searchWords } from '@interlock/audit';
 import { DECISIONS, DomainError } from '@interlock/domain';
 import { InterruptsService } from '../interrupts/interrupts.service';
 import { type ActionPlan, type ActionToClassify, planActions } from './argus-pipeline';
-import type { DryRunActionResult, DryRunDto, DryRunInterruptResult } from './dto/dry-run.dto';
+import type { DryRunActionResult, DryRunInterruptResult } from './dto/dry-run.dto';
+import type { DryRunClassificationCommand } from './dry-run-classification.command';
 import { RuleCache } from './rule-cache';
 import {
   type CompiledRule,
@@ -42,33 +43,35 @@ export class ClassificationDryRunService {
   ) {}
 
   async run(
-    organisationId: string,
-    body: DryRunDto,
+    command: DryRunClassificationCommand,
     now = Date.now(),
   ): Promise<DryRunInterruptResult[]> {
+    const { organisationId } = command;
     const rules =
-      body.rules === undefined ? await this.cache.rules(organisationId, now) : this.drafts(body);
+      command.rules === undefined
+        ? await this.cache.rules(organisationId, now)
+        : this.drafts(command);
     const cases: { interruptId: string | null; title: string; actions: ActionToClassify[] }[] = [];
-    if (body.sample !== undefined) {
-      const title = body.sample.title ?? '';
+    if (command.sample !== undefined) {
+      const title = command.sample.title ?? '';
       cases.push({
         interruptId: null,
         title,
-        actions: body.sample.actionRequests.map((a) => ({
+        actions: command.sample.actionRequests.map((a) => ({
           actionName: a.name,
           args: a.args ?? {},
-          keyId: body.sample?.keyId?.toLowerCase() ?? '',
-          sessionId: body.sample?.sessionId?.toLowerCase() ?? null,
+          keyId: command.sample?.keyId?.toLowerCase() ?? '',
+          sessionId: command.sample?.sessionId?.toLowerCase() ?? null,
           titleWords: searchWords(title),
           title,
           allowedDecisions: a.allowedDecisions ?? [...DECISIONS],
         })),
       });
     }
-    if (body.lastInterrupts !== undefined) {
+    if (command.lastInterrupts !== undefined) {
       for (const i of await this.interrupts.recentForClassification(
         organisationId,
-        body.lastInterrupts,
+        command.lastInterrupts,
       )) {
         cases.push({
           interruptId: i.id,
@@ -95,9 +98,9 @@ export class ClassificationDryRunService {
     });
   }
 
-  private drafts(body: DryRunDto): readonly CompiledRule[] {
+  private drafts(command: DryRunClassificationCommand): readonly CompiledRule[] {
     return sortRules(
-      (body.rules ?? []).map((r, i) => {
+      (command.rules ?? []).map((r, i) => {
         try {
           return compileRule({
             id: `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`,

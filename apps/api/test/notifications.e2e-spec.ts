@@ -558,7 +558,7 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
       .send({ preferences: { 'session.started': {} } });
     expect(kind.status).toBe(400);
     expect(kind.body.message).toBe(
-      'preferences may only name the kinds interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed.',
+      'preferences may only name the kinds interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed, interrupt.approval_needed.',
     );
     const zone = await http()
       .put('/api/notifications/preferences')

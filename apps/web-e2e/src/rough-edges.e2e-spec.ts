@@ -29,6 +29,11 @@ function controls(ids: {
     },
     {
       path: `/interrupts/${ids.interrupt}`,
+      what: (p) => p.getByRole('button', { name: 'Always allow go…' }),
+      needs: 'classification.manage',
+    },
+    {
+      path: `/interrupts/${ids.interrupt}`,
       what: (p) => p.getByRole('button', { name: 'Assign to me' }),
       needs: 'interrupt.assign',
     },
@@ -98,6 +103,26 @@ function controls(ids: {
       needs: 'team.manage',
     },
     {
+      path: '/settings/classification',
+      what: (p) => p.getByRole('link', { name: 'New rule' }),
+      needs: 'classification.manage',
+    },
+    {
+      path: '/settings/deadlines',
+      what: (p) => p.getByRole('button', { name: 'Save deadline settings' }),
+      needs: 'classification.manage',
+    },
+    {
+      path: '/settings/notifications',
+      what: (p) => p.getByRole('heading', { name: 'Organisation defaults' }),
+      needs: 'member.manage',
+    },
+    {
+      path: '/settings/notifications',
+      what: (p) => p.getByLabel('Bot token'),
+      needs: 'webhook.manage',
+    },
+    {
       path: '/organisation',
       what: (p) => p.getByRole('button', { name: 'Upgrade to Pro' }),
       needs: 'billing.manage',
@@ -107,7 +132,8 @@ function controls(ids: {
 
 /** The page has finished loading: its heading is there and no loader is left. */
 async function settled(page: Page): Promise<void> {
-  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  // Three browsers load the dashboard side by side here: room for a loaded machine.
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 45_000 });
   await expect(page.getByRole('status', { name: /^Loading/ })).toHaveCount(0);
 }
 

@@ -64,7 +64,16 @@ export type ClassificationReceipt = {
   outcome: 'approve' | 'reject' | 'route' | 'require_human';
   enforced: boolean;
   /** Set when an enforced outcome could not be applied (e.g. the action does not allow the decision). */
-  skipped?: 'decision_not_allowed' | 'circuit_breaker' | 'policy_error' | 'classifier_failed';
+  skipped?:
+    | 'decision_not_allowed'
+    | 'circuit_breaker'
+    | 'policy_error'
+    | 'classifier_failed'
+    | 'approver_team_unavailable';
+  /** A route's quorum (SPEC §8d): the approvals it requires of the action (applied when enforced). */
+  requiredApprovals?: number;
+  /** A route's approver team: only its members may decide the action (applied when enforced). */
+  approverTeamId?: string;
   /** A Cedar policy rule: the policies that determined the outcome. */
   policyIds?: string[];
   /** skipped policy_error: what the engine said; classifier_failed: why the classifier gave no answer. */
@@ -95,6 +104,11 @@ export interface SlackConnectionSnapshot {
   channelId: string;
   /** Null: every new interrupt is posted; else those assigned to this team. */
   teamId: string | null;
+  /**
+   * Null: whatever the risk; else the least classifier risk posted (unknown risks are posted
+   * too). Absent in entries written before the rule existed (they posted whatever the risk).
+   */
+  minRisk?: 'low' | 'medium' | 'high' | 'critical' | null;
   /** When the bot token and signing secret were last set: a new value means they were replaced. */
   credentialsSetAt: string;
 }

@@ -203,6 +203,7 @@ export class InterruptsService {
           await this.sessions.lockForLink(tx, organisationId, body.sessionId);
         const deadline = await this.deadlineOf(tx, organisationId, body);
         await this.resolveApproverTeams(tx, organisationId, body.actionRequests, actionRequests);
+        if (plan.ok) await this.applyArgusQuorum(tx, organisationId, plan.actions, actionRequests);
         const id = randomUUID();
         const row = await this.interrupts.insert(tx, organisationId, {
           id,
@@ -335,6 +336,53 @@ export class InterruptsService {
           `actionRequests.${n}.approverTeam: team ${team.name} has ${team.memberCount} member${team.memberCount === 1 ? '' : 's'}, fewer than requiredApprovals (${required})`,
         );
       stored[n].approverTeam = { id: team.id, name: team.name };
+    }
+  }
+
+  /**
+   * Argus's quorum (SPEC §8d): an action whose enforced route sets `requiredApprovals` needs at
+   * least that many approvals (the agent's own count stays when higher), and one whose route
+   * sets `approverTeam` may be decided only by that team's members (it replaces the agent's: the
+   * organisation's rule decides who approves). Like `requiredApprovals` from the agent, a quorum
+   * above 1 takes `edit` out of the action's decisions; an action that allows nothing else keeps
+   * one approval (receipt `skipped: "decision_not_allowed"`). When the approver team is gone or
+   * has fewer members than the quorum, the quorum applies without a team (receipt `skipped:
+   * "approver_team_unavailable"`), so the action can still be decided. Shadow routes only record
+   * it (their receipts carry `requiredApprovals`/`approverTeamId` with `enforced: false`).
+   */
+  private async applyArgusQuorum(
+    tx: Queryable,
+    organisationId: string,
+    planned: readonly ActionPlan[],
+    stored: StoredActionRequest[],
+  ): Promise<void> {
+    for (const [n, plan] of planned.entries()) {
+      const outcome = plan.route?.outcome;
+      if (outcome === undefined) continue;
+      if (outcome.requiredApprovals === undefined && outcome.approverTeam === undefined) continue;
+      const action = stored[n];
+      const receipt = plan.receipts.find((r) => r.action === 'classification.applied')?.metadata;
+      const before = action.requiredApprovals ?? 1;
+      let required = Math.max(before, outcome.requiredApprovals ?? 1);
+      if (required > 1 && before === 1) {
+        const allowed = action.allowedDecisions.filter((d) => d !== 'edit');
+        if (allowed.length === 0) {
+          required = 1;
+          if (receipt !== undefined) receipt.skipped = 'decision_not_allowed';
+        } else action.allowedDecisions = allowed;
+      }
+      const teamRef =
+        outcome.approverTeam ??
+        (action.approverTeam ? { teamId: action.approverTeam.id } : undefined);
+      let team: { id: string; name: string } | null = null;
+      if (teamRef !== undefined) {
+        const found = await this.teams.findApproverTeam(tx, organisationId, teamRef);
+        if (found !== undefined && found.memberCount >= required)
+          team = { id: found.id, name: found.name };
+        else if (receipt !== undefined) receipt.skipped = 'approver_team_unavailable';
+      }
+      action.requiredApprovals = required;
+      action.approverTeam = team;
     }
   }
 

@@ -666,6 +666,10 @@ export type ConnectSlackDto = {
      */
     channelId: string;
     /**
+     * Post only the interrupts whose risk (the organisation's classifier, Settings → Classification) is at least this one — and those whose risk is unknown (no classifier, or it did not answer), which go to a person; null or absent: whatever the risk. With teamId, both must hold.
+     */
+    minRisk?: Risk | null;
+    /**
      * The Slack app's signing secret (Basic Information → App Credentials): interactivity requests are verified with it. Stored encrypted, never shown again.
      */
     signingSecret: string;
@@ -1630,6 +1634,10 @@ export type NotificationMode = 'immediately' | 'hourly' | 'daily' | 'off';
 
 export type NotificationPreferenceSet = {
     /**
+     * An action that needs several approvers got an approval short of its quorum ("1 of 2 approved — your approval is needed"): to the other members who may approve it (interrupt.decide, of its approver team when it names one), never to those who approved already.
+     */
+    'interrupt.approval_needed'?: NotificationChannelModes;
+    /**
      * An interrupt assigned to you or a team of yours.
      */
     'interrupt.assigned'?: NotificationChannelModes;
@@ -1969,11 +1977,16 @@ export type RoleResponse = {
 };
 
 /**
- * Leave the action for a person, assigned to a member or team and/or escalated.
+ * Leave the action for a person, assigned to a member or team and/or escalated, and/or needing several approvals or approvals from one team (SPEC §8d quorum).
  */
 export type RouteOutcome = {
+    approverTeam?: RouteToTeam;
     assignTo?: RouteToMember | RouteToTeam;
     escalate?: boolean;
+    /**
+     * The action needs this many members' approvals (the agent's own requiredApprovals stays when higher).
+     */
+    requiredApprovals?: number;
     type: 'route';
 };
 
@@ -2060,11 +2073,11 @@ export type RuleMatch = {
      */
     keyIds?: Array<string>;
     /**
-     * The external classifier's labels (none is connected yet: a rule naming them matches nothing).
+     * The external classifier's labels for the action, any of them: matches nothing where it gave none.
      */
     labels?: Array<string>;
     /**
-     * The external classifier's risk (none is connected yet: a rule naming it matches nothing).
+     * The external classifier's risk for the action (SPEC §8d): matches nothing where it gave none.
      */
     risk?: Array<'low' | 'medium' | 'high' | 'critical'>;
     /**
@@ -2219,6 +2232,10 @@ export type SignedInOrganisation = {
 export type SlackConnectionResponse = {
     channelId: string;
     credentialsSetAt: string;
+    /**
+     * The least risk posted (unknown risks are posted too); null: whatever the risk.
+     */
+    minRisk: Risk | null;
     /**
      * The Request URL to enter under the Slack app's Interactivity & Shortcuts: the service's public origin and /api/slack/interactions/{organisationId}.
      */
@@ -2417,7 +2434,7 @@ export type UpdateInterruptDeadlineSettingsDto = {
 
 export type UpdateNotificationPreferencesDto = {
     /**
-     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed.
+     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed, interrupt.approval_needed.
      */
     preferences?: NotificationPreferenceSet;
     /**
@@ -2428,7 +2445,7 @@ export type UpdateNotificationPreferencesDto = {
 
 export type UpdateNotificationSettingsDto = {
     /**
-     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed. Replaces the defaults.
+     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed, interrupt.approval_needed. Replaces the defaults.
      */
     defaults?: NotificationPreferenceSet;
     /**

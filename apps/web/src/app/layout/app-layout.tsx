@@ -118,7 +118,9 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
   return (
     <AppShell
       header={{ height: 56 }}
-      navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      // The navigation folds behind the burger below 62em (a tablet, 768×1024, too): its 240 px
+      // would leave a table too little room beside it (issue 31 §3).
+      navbar={{ width: 240, breakpoint: 'md', collapsed: { mobile: !opened } }}
       padding="lg"
     >
       <a className="skip-link" href="#main">
@@ -130,7 +132,7 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
             <Burger
               opened={opened}
               onClick={toggle}
-              hiddenFrom="sm"
+              hiddenFrom="md"
               size="sm"
               // A thumb-sized target (44 px, WCAG 2.5.5) around the small icon.
               style={{ width: 44, height: 44, padding: 13 }}

@@ -1,4 +1,5 @@
 import type { AuditEntryResponse } from '@interlock/api-client';
+import { TABLE_MIN_WIDTH } from '@/shared/utils/table-width';
 import { Anchor, Button, Code, Group, Paper, SimpleGrid, Table, Text } from '@mantine/core';
 import { useIntersection } from '@mantine/hooks';
 import { useEffect, useMemo, useState } from 'react';
@@ -125,7 +126,7 @@ export function AuditLogRoute() {
         </Paper>
       ) : (
         <Paper withBorder>
-          <Table.ScrollContainer minWidth={860}>
+          <Table.ScrollContainer minWidth={TABLE_MIN_WIDTH}>
             <Table verticalSpacing="xs" highlightOnHover aria-label="Audit entries">
               <Table.Thead>
                 <Table.Tr>

@@ -16,6 +16,7 @@ import {
   Stack,
   Table,
   Text,
+  useMatches,
 } from '@mantine/core';
 import { Link } from 'react-router';
 import { confirmAction } from '@/shared/components/confirm';
@@ -41,6 +42,8 @@ function describeOutcome(rule: ClassificationRuleResponse): string {
         'route',
         o.assignTo && ('teamId' in o.assignTo ? 'to a team' : 'to a member'),
         o.escalate && 'escalate',
+        o.requiredApprovals !== undefined && `${o.requiredApprovals} approvals`,
+        o.approverTeam !== undefined && 'by a team',
       ]
         .filter(Boolean)
         .join(' ');
@@ -69,6 +72,12 @@ function describeStats(rule: ClassificationRuleListItem): string {
 /** Settings → Classification: argus's rules, in evaluation order, with their mode. */
 export function ClassificationRoute() {
   const canManage = useCan('classification.manage');
+  // Stacked until the window is wide (75em): side by side, the three modes leave the table no
+  // room on a tablet (768×1024, every-page.e2e-spec.ts).
+  const modeOrientation = useMatches<'vertical' | 'horizontal'>({
+    base: 'vertical',
+    lg: 'horizontal',
+  });
   const rules = useClassificationRules();
   const setMode = useSetRuleMode();
   const remove = useDeleteRule();
@@ -143,6 +152,7 @@ export function ClassificationRoute() {
                       {canManage ? (
                         <SegmentedControl
                           size="xs"
+                          orientation={modeOrientation}
                           aria-label={`Mode of ${rule.name}`}
                           value={rule.mode}
                           data={['off', 'shadow', 'enforce']}

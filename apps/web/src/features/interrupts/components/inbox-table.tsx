@@ -15,6 +15,7 @@ import {
   StatusBadge,
 } from './interrupt-badges';
 import { useCan } from '@/shared/sign-in/sign-in-session.queries';
+import { TABLE_MIN_WIDTH } from '@/shared/utils/table-width';
 
 export interface InboxTableProps {
   interrupts: InterruptResponse[];
@@ -36,7 +37,7 @@ export const InboxTable = forwardRef<HTMLTableSectionElement, InboxTableProps>(f
   const approvable = interrupts.filter(canApproveAll);
   const allSelected = approvable.length > 0 && approvable.every((i) => selected.has(i.id));
   return (
-    <Table.ScrollContainer minWidth={720}>
+    <Table.ScrollContainer minWidth={TABLE_MIN_WIDTH}>
       <Table verticalSpacing="sm" highlightOnHover aria-label="Interrupts" layout="fixed">
         <Table.Thead>
           <Table.Tr>

@@ -1,6 +1,7 @@
 import type { WebhookDeliveryResponse } from '@interlock/api-client';
 import { Badge, Button, Code, Table, Text, Tooltip } from '@mantine/core';
 import { RelativeTime } from '@/shared/components/relative-time';
+import { TABLE_MIN_WIDTH } from '@/shared/utils/table-width';
 
 const STATUS_COLOUR: Record<WebhookDeliveryResponse['status'], string> = {
   pending: 'blue',
@@ -20,7 +21,7 @@ export function DeliveriesTable({
   retrying: string | null;
 }) {
   return (
-    <Table.ScrollContainer minWidth={820}>
+    <Table.ScrollContainer minWidth={TABLE_MIN_WIDTH}>
       <Table verticalSpacing="xs" highlightOnHover aria-label="Deliveries">
         <Table.Thead>
           <Table.Tr>

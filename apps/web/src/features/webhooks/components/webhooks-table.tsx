@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { RelativeTime } from '@/shared/components/relative-time';
 import { describeEventTypes } from './event-types';
 import { WebhookStatusBadge } from './webhook-status-badge';
+import { TABLE_MIN_WIDTH } from '@/shared/utils/table-width';
 
 export function WebhooksTable({
   webhooks,
@@ -13,7 +14,7 @@ export function WebhooksTable({
   onToggle: (webhook: WebhookResponse, enabled: boolean) => void;
 }) {
   return (
-    <Table.ScrollContainer minWidth={720}>
+    <Table.ScrollContainer minWidth={TABLE_MIN_WIDTH}>
       <Table verticalSpacing="sm" highlightOnHover aria-label="Webhooks">
         <Table.Thead>
           <Table.Tr>

@@ -48,6 +48,7 @@ import { ClassificationClassifier1795777000000 } from './1795777000000-classific
 import { TwoFactor1795778000000 } from './1795778000000-two-factor';
 import { SingleSignOn1795779000000 } from './1795779000000-single-sign-on';
 import { SlackMinRisk1795779100000 } from './1795779100000-slack-min-risk';
+import { TeamEscalationPolicies1795779200000 } from './1795779200000-team-escalation-policies';
 
 export const MIGRATIONS = [
   CreateOrganisations1763683200000,
@@ -99,4 +100,5 @@ export const MIGRATIONS = [
   TwoFactor1795778000000,
   SingleSignOn1795779000000,
   SlackMinRisk1795779100000,
+  TeamEscalationPolicies1795779200000,
 ];

@@ -11,6 +11,7 @@ import {
 import { shown, type SlackBlock, SlackStandIn } from './support/slack-stand-in';
 import { linkToken, SmtpSink } from './support/smtp-sink';
 import { startTestApp, TestApp } from './support/test-app';
+import { WebhookReceiver } from './support/webhook-receiver';
 
 const DASHBOARD = 'https://review.example.test/app';
 const BOT_TOKEN = 'xoxb-1111-2222-interlockteststoken';
@@ -69,7 +70,9 @@ describe('Slack (issue 30 §4): messages with buttons, verified interactions, ed
     await t.close();
     await slack.stop();
     await sink.stop();
+    await classifier?.stop();
   });
+  let classifier: WebhookReceiver | undefined;
 
   const connect = (cookie: string, body: Record<string, unknown>) =>
     http().put('/api/notifications/slack').set('cookie', cookie).send(body);
@@ -119,6 +122,20 @@ describe('Slack (issue 30 §4): messages with buttons, verified interactions, ed
     container: { type: 'message', channel_id: CHANNEL, message_ts: ts },
     actions: [{ type: 'button', action_id: button.actionId, value: button.value, action_ts: '1' }],
   });
+  /** Grace proves her address the way a member does, the emailed link (once; later calls find it done). */
+  const verifyGrace = async () => {
+    const me = async () =>
+      (await http().get('/api/me').set('cookie', grace.cookie)).body.user.emailVerified;
+    if ((await me()) === true) return;
+    const subject = 'Verify your email address for Interlock';
+    expect(
+      (await http().post('/api/me/email-verification').set('cookie', grace.cookie)).status,
+    ).toBe(202);
+    await sink.until(() => sink.withSubject(grace.email, subject).length === 1, 60_000);
+    const token = linkToken(sink.withSubject(grace.email, subject)[0], DASHBOARD, 'verify-email');
+    expect((await http().post('/api/auth/verify-email').send({ token })).status).toBe(204);
+    expect(await me()).toBe(true);
+  };
   const read = async (id: string) =>
     (await http().get(`/api/interrupts/${id}`).set('x-api-key', key)).body;
 
@@ -326,17 +343,7 @@ describe('Slack (issue 30 §4): messages with buttons, verified interactions, ed
   });
 
   it('a linked member (verified address) decides from Slack (via slack, audited as theirs) and the message is edited: no buttons left', async () => {
-    // Grace proves her address the way a member does: the emailed link.
-    const subject = 'Verify your email address for Interlock';
-    expect(
-      (await http().post('/api/me/email-verification').set('cookie', grace.cookie)).status,
-    ).toBe(202);
-    await sink.until(() => sink.withSubject(grace.email, subject).length === 1, 60_000);
-    const token = linkToken(sink.withSubject(grace.email, subject)[0], DASHBOARD, 'verify-email');
-    expect((await http().post('/api/auth/verify-email').send({ token })).status).toBe(204);
-    expect((await http().get('/api/me').set('cookie', grace.cookie)).body.user.emailVerified).toBe(
-      true,
-    );
+    await verifyGrace();
 
     await open('Decide from Slack');
     const message = await messageOf('Decide from Slack');
@@ -456,5 +463,102 @@ describe('Slack (issue 30 §4): messages with buttons, verified interactions, ed
       ]);
     expect(queued[0].n).toBe(0);
     expect(slack.callsOf('chat.postMessage').length).toBe(posts);
+  });
+  it('a channel for high risk only: posts what the classifier rated at least high and what it could not rate, with the risk and labels shown in Slack and in the email', async () => {
+    await verifyGrace(); // so she is emailed (EMAIL_VERIFICATION is required with SMTP_URL set)
+    // The organisation's classifier (a real HTTP endpoint on loopback): its answer depends on the action.
+    classifier = new WebhookReceiver((req) => {
+      const name = (JSON.parse(req.body) as { data: { action: { name: string } } }).data.action
+        .name;
+      if (name === 'read-logs') return { status: 200, body: JSON.stringify({ risk: 'low' }) };
+      if (name === 'drop-table')
+        return {
+          status: 200,
+          body: JSON.stringify({ risk: 'critical', labels: ['prod', 'data-loss'] }),
+        };
+      if (name === 'restart') return { status: 200, body: JSON.stringify({ risk: 'high' }) };
+      return { status: 503 }; // the classifier fails: the risk is unknown
+    });
+    await classifier.start();
+    const setUp = await http()
+      .put('/api/classification/classifier')
+      .set('cookie', owner.cookie)
+      .send({ url: classifier.url, timeoutMs: 10_000 });
+    expect(setUp.status).toBe(200);
+
+    const bad = await connect(owner.cookie, {
+      botToken: BOT_TOKEN,
+      signingSecret: SIGNING_SECRET,
+      channelId: CHANNEL,
+      minRisk: 'severe',
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain(
+      'minRisk must be one of low, medium, high, critical, or null.',
+    );
+    const connected = await connect(owner.cookie, {
+      botToken: BOT_TOKEN,
+      signingSecret: SIGNING_SECRET,
+      channelId: CHANNEL,
+      minRisk: 'high',
+    });
+    expect(connected.status).toBe(200);
+    expect(connected.body.connection).toMatchObject({ teamId: null, minRisk: 'high' });
+    const audit = await http()
+      .get('/api/audit-log?action=settings.notifications_updated')
+      .set('cookie', owner.cookie);
+    expect(audit.body.entries[0].metadata.changes.slack.to).toMatchObject({
+      channelId: CHANNEL,
+      teamId: null,
+      minRisk: 'high',
+    });
+
+    const low = await open('Read the logs', ['read-logs']);
+    const critical = await open('Drop the orders table', ['read-logs', 'drop-table']);
+    const high = await open('Restart the web tier', ['restart']);
+    const unknown = await open('Unrated by the classifier', ['mystery']);
+    const records = await Promise.all([low, critical, high, unknown].map((i) => read(i.id)));
+    expect(records.map((r) => [r.risk, r.labels])).toEqual([
+      ['low', []],
+      ['critical', ['prod', 'data-loss']],
+      ['high', []],
+      [null, []],
+    ]);
+
+    const rated = shown((await messageOf('Drop the orders table')).args);
+    expect(rated.texts).toContain(
+      'Waiting for a decision · Risk: critical · Labels: prod, data-loss',
+    );
+    expect(shown((await messageOf('Restart the web tier')).args).texts).toContain(
+      'Waiting for a decision · Risk: high',
+    );
+    // Unknown risk goes to a person, so a high-risk channel is told (SPEC §8h).
+    expect(shown((await messageOf('Unrated by the classifier')).args).texts).toContain(
+      'Waiting for a decision',
+    );
+    // The low-risk one was never queued for Slack (the row is written in its create transaction).
+    const queued = await t.app
+      .get(DataSource)
+      .query(`SELECT interrupt_id FROM slack_messages WHERE organisation_id = $1`, [
+        owner.organisationId,
+      ]);
+    const queuedIds = (queued as { interrupt_id: string }[]).map((r) => r.interrupt_id);
+    expect(queuedIds).toEqual(expect.arrayContaining([critical.id, high.id, unknown.id]));
+    expect(queuedIds).not.toContain(low.id);
+    expect(slack.messagesIn(CHANNEL).some((m) => shown(m.args).texts[0] === 'Read the logs')).toBe(
+      false,
+    );
+
+    // The email says it too (every reader is emailed whatever the risk): text and HTML parts.
+    const subject = '[Analytical Engines] Approval needed: Drop the orders table';
+    await sink.until(() => sink.withSubject(grace.email, subject).length === 1, 60_000);
+    const [mail] = sink.withSubject(grace.email, subject);
+    expect(mail.parsed.text).toContain('\nRisk: critical · Labels: prod, data-loss\n');
+    expect(String(mail.parsed.html)).toContain(
+      '<strong>Risk: critical · Labels: prod, data-loss</strong>',
+    );
+    const plainSubject = '[Analytical Engines] Approval needed: Unrated by the classifier';
+    await sink.until(() => sink.withSubject(grace.email, plainSubject).length === 1, 60_000);
+    expect(sink.withSubject(grace.email, plainSubject)[0].parsed.text).not.toContain('Risk');
   });
 });

@@ -64,7 +64,16 @@ export type ClassificationReceipt = {
   outcome: 'approve' | 'reject' | 'route' | 'require_human';
   enforced: boolean;
   /** Set when an enforced outcome could not be applied (e.g. the action does not allow the decision). */
-  skipped?: 'decision_not_allowed' | 'circuit_breaker' | 'policy_error' | 'classifier_failed';
+  skipped?:
+    | 'decision_not_allowed'
+    | 'circuit_breaker'
+    | 'policy_error'
+    | 'classifier_failed'
+    | 'approver_team_unavailable';
+  /** A route's quorum (SPEC §8d): the approvals it requires of the action (applied when enforced). */
+  requiredApprovals?: number;
+  /** A route's approver team: only its members may decide the action (applied when enforced). */
+  approverTeamId?: string;
   /** A Cedar policy rule: the policies that determined the outcome. */
   policyIds?: string[];
   /** skipped policy_error: what the engine said; classifier_failed: why the classifier gave no answer. */
@@ -95,6 +104,11 @@ export interface SlackConnectionSnapshot {
   channelId: string;
   /** Null: every new interrupt is posted; else those assigned to this team. */
   teamId: string | null;
+  /**
+   * Null: whatever the risk; else the least classifier risk posted (unknown risks are posted
+   * too). Absent in entries written before the rule existed (they posted whatever the risk).
+   */
+  minRisk?: 'low' | 'medium' | 'high' | 'critical' | null;
   /** When the bot token and signing secret were last set: a new value means they were replaced. */
   credentialsSetAt: string;
 }
@@ -261,6 +275,9 @@ export interface AuditEventCatalogue {
       assigneeType: AssigneeType | null;
       assigneeId: string | null;
       assigneeName: string | null;
+      /** A team's policy reminded (SPEC §8e): that team; absent for the organisation's. */
+      teamId?: string;
+      teamName?: string;
     };
   };
   'interrupt.deadline_extended': { target: 'interrupt'; metadata: { from: string; to: string } };
@@ -393,6 +410,10 @@ export interface AuditEventCatalogue {
   'team.created': { target: 'team'; metadata: null };
   'team.renamed': { target: 'team'; metadata: { previousName: string; name: string } };
   'team.deleted': { target: 'team'; metadata: { memberCount: number } };
+  'team.escalation_policy_updated': {
+    target: 'team';
+    metadata: { changes: { steps: FieldChange<EscalationPolicy['steps']> } };
+  };
   'team.member_added': { target: 'team'; metadata: { memberId: string; memberName: string } };
   'team.member_removed': { target: 'team'; metadata: { memberId: string; memberName: string } };
   'webhook.created': {
@@ -645,7 +666,7 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
     category: 'interrupt',
     target: 'interrupt',
     summary: (e) =>
-      `Interrupt ${e.target.name} still undecided after ${e.metadata.afterMinutes} min: ${e.metadata.assigneeName === null ? 'its readers' : `${e.metadata.assigneeType === 'team' ? 'team ' : ''}${e.metadata.assigneeName}`} reminded by ${e.actor.name}`,
+      `Interrupt ${e.target.name} still undecided after ${e.metadata.afterMinutes} min${e.metadata.teamName === undefined ? '' : ` with team ${e.metadata.teamName}`}: ${e.metadata.assigneeName === null ? 'its readers' : `${e.metadata.assigneeType === 'team' ? 'team ' : ''}${e.metadata.assigneeName}`} reminded by ${e.actor.name}`,
   },
   'interrupt.deadline_extended': {
     category: 'interrupt',
@@ -807,6 +828,12 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
     category: 'team',
     target: 'team',
     summary: (e) => `Team ${e.target.name} deleted by ${e.actor.name}`,
+  },
+  'team.escalation_policy_updated': {
+    category: 'team',
+    target: 'team',
+    summary: (e) =>
+      `Escalation policy of team ${e.target.name} changed (${e.metadata.changes.steps.to.length === 0 ? 'no steps' : `${e.metadata.changes.steps.to.length} steps`}) by ${e.actor.name}`,
   },
   'team.member_added': {
     category: 'team',

@@ -10,6 +10,7 @@ export const NOTIFICATION_KINDS = [
   'interrupt.decided',
   'interrupt.reminder',
   'interrupt.closed',
+  'interrupt.approval_needed',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -40,6 +41,7 @@ export const BUILT_IN_NOTIFICATION_DEFAULTS: Readonly<
   'interrupt.decided': { email: 'off', browser: 'off' },
   'interrupt.reminder': { email: 'immediately', browser: 'off' },
   'interrupt.closed': { email: 'immediately', browser: 'off' },
+  'interrupt.approval_needed': { email: 'immediately', browser: 'off' },
 };
 
 /** The hour of the member's day at which the daily digest leaves. */

@@ -82,6 +82,13 @@ function receipt(rule: AppliedRule, actionName: string, enforced: boolean): Clas
     outcome: rule.outcome.type,
     enforced,
     ...(rule.policyIds === undefined ? {} : { policyIds: rule.policyIds }),
+    // A route's quorum (SPEC §8d): what it sets — applied when enforced, only recorded in shadow.
+    ...(rule.outcome.type === 'route' && rule.outcome.requiredApprovals !== undefined
+      ? { requiredApprovals: rule.outcome.requiredApprovals }
+      : {}),
+    ...(rule.outcome.type === 'route' && rule.outcome.approverTeam !== undefined
+      ? { approverTeamId: rule.outcome.approverTeam.teamId }
+      : {}),
     ...(rule.policyError === undefined
       ? {}
       : { skipped: 'policy_error' as const, error: rule.policyError.slice(0, 500) }),

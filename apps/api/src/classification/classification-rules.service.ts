@@ -280,14 +280,29 @@ export class ClassificationRulesService {
     await this.cache.changed(organisationId);
   }
 
-  /** A route's assignee must be a current member or a team of the organisation (404 otherwise). */
+  /**
+   * A route's assignee must be a current member or a team of the organisation, and so must its
+   * approver team (404 otherwise); the approver team must have at least the quorum's members
+   * (400, the text of an action request's approverTeam, SPEC §8e).
+   */
   private async checkAssignee(
     tx: Queryable,
     organisationId: string,
     rule: RuleDefinition,
   ): Promise<void> {
-    if (rule.outcome.type !== 'route' || rule.outcome.assignTo === undefined) return;
-    const to = rule.outcome.assignTo;
+    if (rule.outcome.type !== 'route') return;
+    const { assignTo: to, approverTeam, requiredApprovals } = rule.outcome;
+    if (approverTeam !== undefined) {
+      const team = await this.teams.findApproverTeam(tx, organisationId, approverTeam);
+      if (team === undefined) throw DomainError.of('NOT_FOUND');
+      const required = requiredApprovals ?? 1;
+      if (team.memberCount < required)
+        throw new DomainError(
+          'VALIDATION_FAILED',
+          `outcome.approverTeam: team ${team.name} has ${team.memberCount} member${team.memberCount === 1 ? '' : 's'}, fewer than requiredApprovals (${required})`,
+        );
+    }
+    if (to === undefined) return;
     if ('teamId' in to) {
       await this.teams.lockTeam(tx, organisationId, to.teamId, 'FOR KEY SHARE');
       return;

@@ -35,6 +35,7 @@ export const RULE_LIMITS = {
   labels: 20,
   message: 1000,
   priority: 1_000_000,
+  requiredApprovals: 5,
 } as const;
 
 /** An argument path: keys separated by dots, read inside the action's `args`. */
@@ -67,7 +68,15 @@ export interface RuleMatch {
 export type RuleOutcome =
   | { type: 'approve' }
   | { type: 'reject'; message: string }
-  | { type: 'route'; assignTo?: { memberId: string } | { teamId: string }; escalate?: boolean }
+  | {
+      type: 'route';
+      assignTo?: { memberId: string } | { teamId: string };
+      escalate?: boolean;
+      /** The action needs this many members' approvals (SPEC §8e several approvers): 2 … 5. */
+      requiredApprovals?: number;
+      /** Only this team's members may decide the action (SPEC §8e approverTeam). */
+      approverTeam?: { teamId: string };
+    }
   | { type: 'require_human' }
   /** Cedar policies decide (cedar-policy.ts): permit approves, forbid rejects, neither goes on. */
   | { type: 'policy'; policy: string };
@@ -297,7 +306,7 @@ export function parseRuleOutcome(value: unknown, path = 'outcome'): RuleOutcome 
       return { type: 'policy', policy: text as string };
     }
     case 'route': {
-      onlyKeys(value, path, ['type', 'assignTo', 'escalate']);
+      onlyKeys(value, path, ['type', 'assignTo', 'escalate', 'requiredApprovals', 'approverTeam']);
       const outcome: Extract<RuleOutcome, { type: 'route' }> = { type: 'route' };
       if (value.assignTo !== undefined) {
         const a = value.assignTo;
@@ -316,6 +325,28 @@ export function parseRuleOutcome(value: unknown, path = 'outcome'): RuleOutcome 
       if (value.escalate !== undefined) {
         if (typeof value.escalate !== 'boolean') fail(`${path}.escalate`, 'must be a boolean');
         outcome.escalate = value.escalate as boolean;
+      }
+      if (value.requiredApprovals !== undefined) {
+        const r = value.requiredApprovals;
+        if (
+          typeof r !== 'number' ||
+          !Number.isInteger(r) ||
+          r < 2 ||
+          r > RULE_LIMITS.requiredApprovals
+        )
+          fail(
+            `${path}.requiredApprovals`,
+            `must be an integer from 2 to ${RULE_LIMITS.requiredApprovals}`,
+          );
+        outcome.requiredApprovals = r as number;
+      }
+      if (value.approverTeam !== undefined) {
+        const t = value.approverTeam;
+        if (!isObject(t) || Object.keys(t).length !== 1 || !('teamId' in t))
+          return fail(`${path}.approverTeam`, 'must be {teamId}');
+        if (typeof t.teamId !== 'string' || !UUID.test(t.teamId))
+          fail(`${path}.approverTeam.teamId`, 'must be a UUID');
+        outcome.approverTeam = { teamId: (t.teamId as string).toLowerCase() };
       }
       return outcome;
     }

@@ -22,6 +22,7 @@ const LAYOUT_HTML = `<!doctype html>
 const INTERRUPT_BLOCK_HTML = `<div style="margin:0 0 20px">
 <h2 style="margin:0 0 4px;font-size:17px"><a href="{{url}}" style="color:#0969da;text-decoration:none">{{title}}</a></h2>
 <p style="margin:0 0 8px;color:#57606a;font-size:13px">{{label}}{{#if assignee}} · assigned to {{assignee}}{{/if}}{{#if escalation}} · {{escalation}}{{/if}}</p>
+{{#if risk}}<p style="margin:0 0 8px;font-size:13px"><strong>{{risk}}</strong></p>{{/if}}
 {{#if description}}<p style="margin:0 0 8px;white-space:pre-wrap">{{description}}</p>{{/if}}
 {{#each actions}}
 <div style="margin:8px 0;padding:8px 12px;border-left:3px solid #d0d7de">
@@ -36,6 +37,9 @@ const INTERRUPT_BLOCK_HTML = `<div style="margin:0 0 20px">
 
 const INTERRUPT_BLOCK_TEXT = `{{title}}
 {{label}}{{#if assignee}} · assigned to {{assignee}}{{/if}}{{#if escalation}} · {{escalation}}{{/if}}
+{{#if risk}}
+{{risk}}
+{{/if}}
 {{#if description}}
 {{description}}
 {{/if}}

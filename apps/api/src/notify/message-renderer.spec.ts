@@ -1,6 +1,7 @@
 import { MAIL_TEMPLATES } from './mail-templates';
 import { MessageRenderer } from './message-renderer';
 import type { InterruptNotice } from './notification-outbox';
+import { renderSlackMessage } from './slack/slack-message';
 
 const hostile = '<script>alert("x")</script> & "quotes" \'single\'';
 
@@ -36,6 +37,38 @@ describe('MessageRenderer', () => {
         expect(source).not.toMatch(/\{\{\{|\{\{~?\s*&/);
       }
     }
+  });
+
+  it("shows the classifier's risk and labels (escaped) in the email and the Slack message; nothing when the risk is unknown and there are no labels", () => {
+    const rated = notice({ risk: 'high', labels: ['prod', '<b>money</b>'] });
+    const mail = renderer.interrupt('Acme', { kind: 'interrupt.opened', interrupt: rated });
+    expect(mail.text).toContain('\nRisk: high · Labels: prod, <b>money</b>\n');
+    expect(mail.html).toContain(
+      '<strong>Risk: high · Labels: prod, &lt;b&gt;money&lt;/b&gt;</strong>',
+    );
+    const slackFacts = (message: ReturnType<typeof renderSlackMessage>) =>
+      JSON.stringify(message.blocks.filter((b) => b.type === 'context'));
+    expect(slackFacts(renderSlackMessage(rated, 'https://x.test'))).toContain(
+      'Risk: high · Labels: prod, <b>money</b>',
+    );
+    expect(
+      renderer.interrupt('Acme', {
+        kind: 'interrupt.opened',
+        interrupt: notice({ risk: 'critical', labels: [] }),
+      }).text,
+    ).toContain('\nRisk: critical\n');
+    for (const unknown of [notice({ risk: null, labels: [] }), notice()]) {
+      const plain = renderer.interrupt('Acme', { kind: 'interrupt.opened', interrupt: unknown });
+      expect(plain.text).not.toContain('Risk');
+      expect(plain.html).not.toContain('Risk');
+      expect(slackFacts(renderSlackMessage(unknown, 'https://x.test'))).not.toContain('Risk');
+    }
+    expect(
+      renderer.interrupt('Acme', {
+        kind: 'interrupt.opened',
+        interrupt: notice({ risk: null, labels: ['pii'] }),
+      }).text,
+    ).toContain('\nLabels: pii\n');
   });
 
   it('escapes every agent-supplied value in the HTML part, keeps them as written in the text part', () => {

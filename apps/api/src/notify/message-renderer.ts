@@ -1,5 +1,5 @@
 import Handlebars from 'handlebars';
-import { stateOf, type InterruptNotice } from './notification-outbox';
+import { approvalsLineOf, riskLineOf, stateOf, type InterruptNotice } from './notification-outbox';
 import { MAIL_TEMPLATES, type MailTemplateName } from './mail-templates';
 
 export interface RenderedMail {
@@ -36,10 +36,22 @@ const HEADINGS: Record<string, string> = {
   'interrupt.escalated': 'Escalated',
   'interrupt.decided': 'Decided',
   'interrupt.reminder': 'Still waiting',
+  'interrupt.approval_needed': 'Your approval is needed',
 };
 
 /** An `interrupt.closed` message is headed by how it closed. */
 const CLOSED_HEADINGS: Record<string, string> = { withdrawn: 'Withdrawn', expired: 'Expired' };
+
+/**
+ * The line of an `interrupt.approval_needed` message: `1 of 2 approved — your approval is
+ * needed`, naming the action when the interrupt has several.
+ */
+function approvalNeededLine(notice: InterruptNotice): string {
+  const a = notice.approval;
+  if (a === undefined) return 'Your approval is needed';
+  const which = notice.actionRequests.length > 1 ? ` (${a.actionName})` : '';
+  return `${a.approvals} of ${a.requiredApprovals} approved${which} — your approval is needed`;
+}
 
 const headingOf = (item: NoticeItem): string =>
   item.kind === 'interrupt.closed'
@@ -137,8 +149,13 @@ export class MessageRenderer {
       description: interrupt.description,
       // A closed interrupt's line says who closed it and why (the state as Slack shows it too).
       label:
-        item.kind === 'interrupt.closed' ? stateOf(interrupt) : (LABELS[item.kind] ?? item.kind),
+        item.kind === 'interrupt.closed'
+          ? stateOf(interrupt)
+          : item.kind === 'interrupt.approval_needed'
+            ? approvalNeededLine(interrupt)
+            : (LABELS[item.kind] ?? item.kind),
       assignee: interrupt.assignee?.name ?? null,
+      risk: riskLineOf(interrupt),
       escalation:
         interrupt.escalationLevel > 0
           ? `escalation level ${interrupt.escalationLevel}${interrupt.escalationReason === null ? '' : `: ${interrupt.escalationReason}`}`
@@ -150,7 +167,10 @@ export class MessageRenderer {
           name: action.name,
           description: action.description,
           args: action.args,
-          decided: decision === undefined ? null : `${decision.decision} by ${decision.by}`,
+          decided:
+            decision === undefined
+              ? approvalsLineOf(action)
+              : `${decision.decision} by ${decision.by}`,
           links:
             !open || decision !== undefined
               ? []

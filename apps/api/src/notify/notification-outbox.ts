@@ -6,6 +6,7 @@ import {
 } from '@interlock/domain';
 import { queryRows, type Queryable } from '../database/query-rows.util';
 import { actionDigest } from '../interrupts/action-digest.util';
+import type { Risk } from '../classification/rule-engine';
 import type { InterruptResponse } from '../interrupts/dto/interrupt.response';
 import type { OutboxCause, OutboxEvent, OutboxListener } from '../webhooks/webhook-outbox';
 import type { WebhookSecretBox } from '../webhooks/webhook-secret.util';
@@ -16,6 +17,8 @@ interface Audience {
   assignee: { type: 'member' | 'team'; id: string } | null;
   /** Members already told about this change by another kind (the assignee of a new interrupt). */
   except: readonly string[];
+  /** A permission the recipients' role must hold besides `interrupt.read`. */
+  permission?: 'interrupt.decide';
 }
 
 /**
@@ -53,9 +56,18 @@ export interface InterruptNotice {
     allowedDecisions: string[];
     args: string;
     digest?: string;
+    /** Several approvers (SPEC §8e): how many it needs and who approved so far (absent for one approver, and in older rows). */
+    requiredApprovals?: number;
+    approvedBy?: string[];
   }[];
+  /** `interrupt.approval_needed`: the approval short of the quorum this message tells of. */
+  approval?: { actionName: string; approvals: number; requiredApprovals: number };
   decisions: { actionName: string; decision: string; by: string }[];
   createdAt: string;
+  /** Argus's classifier's risk (SPEC §8d): null when unknown; absent in rows written before it was kept. */
+  risk?: Risk | null;
+  /** The classifier's labels (at most NOTICE_LABELS), absent in older rows. */
+  labels?: string[];
   /** Withdrawn: who withdrew it (a member, or the agent by its key's name), when known (absent in older rows). */
   withdrawnBy?: { type: 'member' | 'api_key'; name: string } | null;
   /** Withdrawn: the reason given, if any. */
@@ -94,6 +106,31 @@ export function stateOf(notice: InterruptNotice): string {
   }
 }
 
+/** The classifier's labels a notice keeps (each is 1–50 characters, SPEC §8d). */
+const NOTICE_LABELS = 20;
+
+/**
+ * What a message says of the classifier's view (SPEC §8h): `Risk: high · Labels: prod, money`,
+ * either part alone, or null when the risk is unknown and there are no labels.
+ */
+export function riskLineOf(notice: InterruptNotice): string | null {
+  const parts: string[] = [];
+  if (notice.risk !== undefined && notice.risk !== null) parts.push(`Risk: ${notice.risk}`);
+  if (notice.labels !== undefined && notice.labels.length > 0)
+    parts.push(`Labels: ${notice.labels.join(', ')}`);
+  return parts.length === 0 ? null : parts.join(' · ');
+}
+
+/**
+ * An action that needs several approvers, not yet decided: `1 of 2 approvals: Grace Hopper`
+ * (`0 of 2 approvals` before the first), or null for an action one approval decides.
+ */
+export function approvalsLineOf(action: InterruptNotice['actionRequests'][number]): string | null {
+  if (action.requiredApprovals === undefined || action.requiredApprovals < 2) return null;
+  const by = action.approvedBy ?? [];
+  return `${by.length} of ${action.requiredApprovals} approvals${by.length === 0 ? '' : `: ${by.join(', ')}`}`;
+}
+
 /** An action's arguments as the email shows them: compact JSON, cut at this many characters. */
 const ARGS_PREVIEW_CHARS = 400;
 
@@ -117,6 +154,12 @@ export function toNotice(interrupt: InterruptResponse, cause: OutboxCause = {}):
         allowedDecisions: a.allowedDecisions,
         args: args.length > ARGS_PREVIEW_CHARS ? `${args.slice(0, ARGS_PREVIEW_CHARS)}…` : args,
         digest: actionDigest(interrupt.id, a.name, a.args),
+        ...((a.requiredApprovals ?? 1) > 1
+          ? {
+              requiredApprovals: a.requiredApprovals,
+              approvedBy: (a.approvals ?? []).map((approval) => approval.memberName),
+            }
+          : {}),
       };
     }),
     decisions: interrupt.decisions.map((d) => ({
@@ -125,6 +168,8 @@ export function toNotice(interrupt: InterruptResponse, cause: OutboxCause = {}):
       by: d.decidedBy.name,
     })),
     createdAt: interrupt.createdAt,
+    risk: interrupt.risk ?? null,
+    labels: (interrupt.labels ?? []).slice(0, NOTICE_LABELS),
     ...(withdrawn
       ? {
           withdrawnBy:
@@ -139,7 +184,7 @@ export function toNotice(interrupt: InterruptResponse, cause: OutboxCause = {}):
 
 /**
  * One statement per kind and audience: the recipients (current members whose role may read
- * interrupts and, where verification is required, whose address is verified), each one's mode (their own choice, else the organisation's default, else the
+ * interrupts — and decide them, for an approval that is needed — and, where verification is required, whose address is verified), each one's mode (their own choice, else the organisation's default, else the
  * built-in one), and a row for each whose mode is not `off`, due now or at the digest's hour
  * (the next full hour; the next DAILY_DIGEST_HOUR in the member's time zone).
  */
@@ -150,6 +195,7 @@ WITH recipients AS (
     JOIN users u ON u.id = m.user_id
     JOIN roles r ON r.organisation_id = m.organisation_id AND r.id = m.role_id
    WHERE m.organisation_id = $1 AND m.left_at IS NULL AND 'interrupt.read' = ANY(r.permissions)
+     AND $13::text = ANY(r.permissions)
      AND NOT (m.user_id = ANY($9::uuid[]))
      AND (u.email_verified_at IS NOT NULL OR NOT $12::boolean)
      AND ($4::boolean
@@ -287,6 +333,9 @@ export class NotificationOutbox implements OutboxListener {
             cause,
           );
           break;
+        case 'interrupt.approval_added':
+          await this.approvalNeeded(tx, organisationId, event.data, cause);
+          break;
         case 'interrupt.answered':
           if (event.data.assignee !== null)
             await this.notify(
@@ -301,6 +350,53 @@ export class NotificationOutbox implements OutboxListener {
           break;
       }
     }
+  }
+
+  /**
+   * An approval short of an action's quorum (SPEC §8e, `interrupt.approval_added`): the members
+   * who may still approve it — holding `interrupt.decide`, of its approver team when it names
+   * one, not among those who approved — are told their approval is needed (kind
+   * `interrupt.approval_needed`). The action is the one whose latest approval is the approver's.
+   */
+  private async approvalNeeded(
+    tx: Queryable,
+    organisationId: string,
+    interrupt: InterruptResponse,
+    cause: OutboxCause,
+  ): Promise<void> {
+    if (interrupt.status !== 'open') return;
+    let latest: { action: InterruptResponse['actionRequests'][number]; at: string } | undefined;
+    for (const action of interrupt.actionRequests) {
+      const last = action.approvals?.at(-1);
+      if (last === undefined || last.memberId !== cause.memberId) continue;
+      if (interrupt.decisions.some((d) => d.actionName === action.name)) continue;
+      if (latest === undefined || last.approvedAt > latest.at)
+        latest = { action, at: last.approvedAt };
+    }
+    if (latest === undefined) return;
+    const { action } = latest;
+    const approved = (action.approvals ?? []).map((a) => a.memberId);
+    const team = action.approverTeam ?? null;
+    await this.notify(
+      tx,
+      organisationId,
+      'interrupt.approval_needed',
+      interrupt,
+      {
+        watchers: team === null,
+        assignee: team === null ? null : { type: 'team', id: team.id },
+        except: approved,
+        permission: 'interrupt.decide',
+      },
+      cause,
+      {
+        approval: {
+          actionName: action.name,
+          approvals: approved.length,
+          requiredApprovals: action.requiredApprovals ?? 1,
+        },
+      },
+    );
   }
 
   /** Emails an invitation (written in the invitation's transaction). */
@@ -358,6 +454,7 @@ export class NotificationOutbox implements OutboxListener {
     interrupt: InterruptResponse,
     audience: Audience,
     cause: OutboxCause = {},
+    extra: Partial<InterruptNotice> = {},
   ): Promise<string[]> {
     if (!audience.watchers && audience.assignee === null) return [];
     const rows = await queryRows<{ user_id: string }>(tx, WRITE_INTERRUPT_NOTIFICATIONS, [
@@ -368,11 +465,12 @@ export class NotificationOutbox implements OutboxListener {
       audience.assignee?.type ?? null,
       audience.assignee?.id ?? null,
       BUILT_IN_NOTIFICATION_DEFAULTS[kind].email,
-      JSON.stringify(toNotice(interrupt, cause)),
+      JSON.stringify({ ...toNotice(interrupt, cause), ...extra }),
       audience.except,
       DAILY_DIGEST_HOUR,
       this.maxAttempts,
       this.verifiedOnly,
+      audience.permission ?? 'interrupt.read',
     ]);
     return rows.map((r) => r.user_id);
   }

@@ -246,12 +246,12 @@ export function stateClassificationRules(document: OpenAPIObject): void {
       risk: list(
         { type: 'string', enum: [...RISKS] },
         RISKS.length,
-        "The external classifier's risk (none is connected yet: a rule naming it matches nothing).",
+        "The external classifier's risk for the action (SPEC §8d): matches nothing where it gave none.",
       ),
       labels: list(
         text(RULE_LIMITS.wordLength),
         RULE_LIMITS.labels,
-        "The external classifier's labels (none is connected yet: a rule naming them matches nothing).",
+        "The external classifier's labels for the action, any of them: matches nothing where it gave none.",
       ),
     },
   };
@@ -288,10 +288,19 @@ export function stateClassificationRules(document: OpenAPIObject): void {
   };
   schemas.RouteOutcome = outcome(
     'route',
-    'Leave the action for a person, assigned to a member or team and/or escalated.',
+    'Leave the action for a person, assigned to a member or team and/or escalated, and/or needing several approvals or approvals from one team (SPEC §8d quorum).',
     {
       assignTo: { oneOf: [ref('RouteToMember'), ref('RouteToTeam')] },
       escalate: { type: 'boolean' },
+      requiredApprovals: {
+        type: 'integer',
+        minimum: 2,
+        maximum: RULE_LIMITS.requiredApprovals,
+        description:
+          "The action needs this many members' approvals (the agent's own requiredApprovals stays when higher).",
+      },
+      // Only this team's members may decide the action (it replaces the agent's approverTeam).
+      approverTeam: ref('RouteToTeam'),
     },
   );
   schemas.RequireHumanOutcome = outcome(

@@ -360,7 +360,7 @@ export type AssigneeFilter = 'me' | 'my_teams' | 'unassigned';
 /**
  * <category>.<verb>: the actions the service writes today; new actions may appear: treat unknown ones as opaque.
  */
-export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.suggestion_dismissed' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.classified' | 'classification.classifier_failed' | 'classification.classifier_configured' | 'classification.classifier_secret_rotated' | 'classification.classifier_deleted' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.approval_added' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.password_changed' | 'member.sessions_ended' | 'member.email_verified' | 'member.two_factor_enabled' | 'member.two_factor_disabled' | 'member.recovery_code_used' | 'member.recovery_codes_regenerated' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'settings.escalation_policy_updated' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
+export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.suggestion_dismissed' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.classified' | 'classification.classifier_failed' | 'classification.classifier_configured' | 'classification.classifier_secret_rotated' | 'classification.classifier_deleted' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.approval_added' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.password_changed' | 'member.sessions_ended' | 'member.email_verified' | 'member.two_factor_enabled' | 'member.two_factor_disabled' | 'member.recovery_code_used' | 'member.recovery_codes_regenerated' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'settings.escalation_policy_updated' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.escalation_policy_updated' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
 
 export type AuditCategory = 'interrupt' | 'session' | 'member' | 'role' | 'team' | 'api_key' | 'webhook' | 'classification' | 'settings' | 'billing' | 'organisation';
 
@@ -665,6 +665,10 @@ export type ConnectSlackDto = {
      * The channel new interrupts are posted to (its id, e.g. C0123ABCD); invite the app to it.
      */
     channelId: string;
+    /**
+     * Post only the interrupts whose risk (the organisation's classifier, Settings → Classification) is at least this one — and those whose risk is unknown (no classifier, or it did not answer), which go to a person; null or absent: whatever the risk. With teamId, both must hold.
+     */
+    minRisk?: Risk | null;
     /**
      * The Slack app's signing secret (Basic Information → App Credentials): interactivity requests are verified with it. Stored encrypted, never shown again.
      */
@@ -1623,6 +1627,10 @@ export type NotificationMode = 'immediately' | 'hourly' | 'daily' | 'off';
 
 export type NotificationPreferenceSet = {
     /**
+     * An action that needs several approvers got an approval short of its quorum ("1 of 2 approved — your approval is needed"): to the other members who may approve it (interrupt.decide, of its approver team when it names one), never to those who approved already.
+     */
+    'interrupt.approval_needed'?: NotificationChannelModes;
+    /**
      * An interrupt assigned to you or a team of yours.
      */
     'interrupt.assigned'?: NotificationChannelModes;
@@ -1942,11 +1950,16 @@ export type RoleResponse = {
 };
 
 /**
- * Leave the action for a person, assigned to a member or team and/or escalated.
+ * Leave the action for a person, assigned to a member or team and/or escalated, and/or needing several approvals or approvals from one team (SPEC §8d quorum).
  */
 export type RouteOutcome = {
+    approverTeam?: RouteToTeam;
     assignTo?: RouteToMember | RouteToTeam;
     escalate?: boolean;
+    /**
+     * The action needs this many members' approvals (the agent's own requiredApprovals stays when higher).
+     */
+    requiredApprovals?: number;
     type: 'route';
 };
 
@@ -2033,11 +2046,11 @@ export type RuleMatch = {
      */
     keyIds?: Array<string>;
     /**
-     * The external classifier's labels (none is connected yet: a rule naming them matches nothing).
+     * The external classifier's labels for the action, any of them: matches nothing where it gave none.
      */
     labels?: Array<string>;
     /**
-     * The external classifier's risk (none is connected yet: a rule naming it matches nothing).
+     * The external classifier's risk for the action (SPEC §8d): matches nothing where it gave none.
      */
     risk?: Array<'low' | 'medium' | 'high' | 'critical'>;
     /**
@@ -2192,6 +2205,10 @@ export type SignedInOrganisation = {
 export type SlackConnectionResponse = {
     channelId: string;
     credentialsSetAt: string;
+    /**
+     * The least risk posted (unknown risks are posted too); null: whatever the risk.
+     */
+    minRisk: Risk | null;
     /**
      * The Request URL to enter under the Slack app's Interactivity & Shortcuts: the service's public origin and /api/slack/interactions/{organisationId}.
      */
@@ -2362,7 +2379,7 @@ export type UpdateInterruptDeadlineSettingsDto = {
 
 export type UpdateNotificationPreferencesDto = {
     /**
-     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed.
+     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed, interrupt.approval_needed.
      */
     preferences?: NotificationPreferenceSet;
     /**
@@ -2373,7 +2390,7 @@ export type UpdateNotificationPreferencesDto = {
 
 export type UpdateNotificationSettingsDto = {
     /**
-     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed. Replaces the defaults.
+     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed, interrupt.approval_needed. Replaces the defaults.
      */
     defaults?: NotificationPreferenceSet;
     /**
@@ -7754,6 +7771,118 @@ export type RenameTeamResponses = {
 };
 
 export type RenameTeamResponse = RenameTeamResponses[keyof RenameTeamResponses];
+
+export type GetTeamEscalationPolicyData = {
+    body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/teams/{id}/escalation-policy';
+};
+
+export type GetTeamEscalationPolicyErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type GetTeamEscalationPolicyError = GetTeamEscalationPolicyErrors[keyof GetTeamEscalationPolicyErrors];
+
+export type GetTeamEscalationPolicyResponses = {
+    200: EscalationPolicyResponse;
+};
+
+export type GetTeamEscalationPolicyResponse = GetTeamEscalationPolicyResponses[keyof GetTeamEscalationPolicyResponses];
+
+export type ReplaceTeamEscalationPolicyData = {
+    body: EscalationPolicyDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/teams/{id}/escalation-policy';
+};
+
+export type ReplaceTeamEscalationPolicyErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type ReplaceTeamEscalationPolicyError = ReplaceTeamEscalationPolicyErrors[keyof ReplaceTeamEscalationPolicyErrors];
+
+export type ReplaceTeamEscalationPolicyResponses = {
+    200: EscalationPolicyResponse;
+};
+
+export type ReplaceTeamEscalationPolicyResponse = ReplaceTeamEscalationPolicyResponses[keyof ReplaceTeamEscalationPolicyResponses];
 
 export type AddTeamMemberData = {
     body: AddTeamMemberDto;

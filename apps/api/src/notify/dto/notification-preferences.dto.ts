@@ -80,6 +80,13 @@ export class NotificationPreferenceSet {
       'An interrupt that waited on you no longer does: withdrawn (by whom, and why) or expired at its deadline. To its assignee, or to every reader when nobody is assigned; never to the member who withdrew it.',
   })
   'interrupt.closed'?: NotificationChannelModes;
+
+  @ApiPropertyOptional({
+    type: NotificationChannelModes,
+    description:
+      'An action that needs several approvers got an approval short of its quorum ("1 of 2 approved — your approval is needed"): to the other members who may approve it (interrupt.decide, of its approver team when it names one), never to those who approved already.',
+  })
+  'interrupt.approval_needed'?: NotificationChannelModes;
 }
 
 /** A member's own choices: what is given replaces what was there. */

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsString, IsUUID, Matches, ValidateIf } from 'class-validator';
+import { IsIn, IsString, IsUUID, Matches, ValidateIf } from 'class-validator';
+import { RISKS, type Risk } from '../../classification/rule-engine';
 import { SLACK_MESSAGE_STATUSES, type SlackMessageStatus } from '../slack/slack.entity';
 
 export const SLACK_BOT_TOKEN_PATTERN = '^xoxb-[A-Za-z0-9-]{1,250}$';
@@ -52,6 +53,17 @@ export class ConnectSlackDto {
   @ValidateIf((o: ConnectSlackDto) => o.teamId !== undefined && o.teamId !== null)
   @IsUUID('all', { message: 'teamId must be a team id (a UUID) or null.' })
   teamId?: string | null;
+
+  @ApiPropertyOptional({
+    enum: RISKS,
+    enumName: 'Risk',
+    nullable: true,
+    description:
+      "Post only the interrupts whose risk (the organisation's classifier, Settings → Classification) is at least this one — and those whose risk is unknown (no classifier, or it did not answer), which go to a person; null or absent: whatever the risk. With teamId, both must hold.",
+  })
+  @ValidateIf((o: ConnectSlackDto) => o.minRisk !== undefined && o.minRisk !== null)
+  @IsIn(RISKS, { message: 'minRisk must be one of low, medium, high, critical, or null.' })
+  minRisk?: Risk | null;
 }
 
 export class SlackConnectionResponse {
@@ -69,6 +81,14 @@ export class SlackConnectionResponse {
 
   @ApiProperty({ type: String, nullable: true, description: 'The team, when it still exists.' })
   teamName!: string | null;
+
+  @ApiProperty({
+    enum: RISKS,
+    enumName: 'Risk',
+    nullable: true,
+    description: 'The least risk posted (unknown risks are posted too); null: whatever the risk.',
+  })
+  minRisk!: Risk | null;
 
   @ApiProperty({
     description:

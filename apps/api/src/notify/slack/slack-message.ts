@@ -1,4 +1,4 @@
-import { stateOf, type InterruptNotice } from '../notification-outbox';
+import { approvalsLineOf, riskLineOf, stateOf, type InterruptNotice } from '../notification-outbox';
 
 /** What a button carries back to us in Slack's interaction payload (compact JSON). */
 export interface SlackButtonValue {
@@ -55,6 +55,8 @@ export function renderSlackMessage(interrupt: InterruptNotice, dashboardUrl: str
   const facts = [state];
   if (interrupt.assignee !== null) facts.push(`Assigned to ${interrupt.assignee.name}`);
   if (interrupt.escalationLevel > 0) facts.push(`Escalated (level ${interrupt.escalationLevel})`);
+  const risk = riskLineOf(interrupt);
+  if (risk !== null) facts.push(risk);
   blocks.push({ type: 'context', elements: [plain(facts.join(' · '), 2000)] });
 
   interrupt.actionRequests.slice(0, 20).forEach((action, index) => {
@@ -72,6 +74,8 @@ export function renderSlackMessage(interrupt: InterruptNotice, dashboardUrl: str
       return;
     }
     if (!open) return;
+    const approvals = approvalsLineOf(action);
+    if (approvals !== null) blocks.push({ type: 'context', elements: [plain(approvals)] });
     const buttons = (['approve', 'reject'] as const)
       .filter((d) => action.allowedDecisions.includes(d))
       .map((d) => ({

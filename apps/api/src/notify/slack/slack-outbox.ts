@@ -4,13 +4,18 @@ import { interruptsOf, toNotice } from '../notification-outbox';
 
 /**
  * A new Slack message, where the organisation's connection posts this interrupt: every one, or
- * those assigned to its team. A message that exists already is touched as by `TOUCH`.
+ * those assigned to its team; and, where the connection names a least risk, those whose risk is
+ * at least that one or unknown (null: no classifier, or it did not answer — SPEC §8h). A message
+ * that exists already is touched as by `TOUCH`.
  */
 const POST = `
 INSERT INTO slack_messages (organisation_id, interrupt_id, channel_id, data, status, due_at)
 SELECT c.organisation_id, $2::uuid, c.channel_id, $3::jsonb, 'pending', now()
   FROM slack_connections c
  WHERE c.organisation_id = $1 AND (c.team_id IS NULL OR c.team_id = $4::uuid)
+   AND (c.min_risk IS NULL OR $5::text IS NULL
+        OR array_position(ARRAY['low', 'medium', 'high', 'critical'], $5::text)
+           >= array_position(ARRAY['low', 'medium', 'high', 'critical'], c.min_risk))
 ON CONFLICT (organisation_id, interrupt_id) DO UPDATE
    SET data = excluded.data, version = slack_messages.version + 1,
        status = CASE WHEN slack_messages.status = 'sending' THEN 'sending' ELSE 'pending' END,
@@ -64,7 +69,7 @@ export class SlackOutbox implements OutboxListener {
           event.type === 'interrupt.escalated');
       if (mayPost) {
         const team = interrupt.assignee?.type === 'team' ? interrupt.assignee.id : null;
-        await tx.query(POST, [organisationId, interrupt.id, notice, team]);
+        await tx.query(POST, [organisationId, interrupt.id, notice, team, interrupt.risk ?? null]);
       } else {
         await tx.query(TOUCH, [organisationId, interrupt.id, notice]);
       }

@@ -10,6 +10,7 @@ import {
   PrimaryColumn,
   UpdateDateColumn,
 } from 'typeorm';
+import type { Risk } from '../../classification/rule-engine';
 import { OrganisationEntity } from '../../organisation/organisation.entity';
 
 /**
@@ -20,6 +21,7 @@ import { OrganisationEntity } from '../../organisation/organisation.entity';
  * (`/api/slack/interactions/{organisationId}`), and only its signing secret admits a request.
  */
 @Entity({ name: 'slack_connections' })
+@Check('slack_connections_min_risk_check', `"min_risk" IN ('low', 'medium', 'high', 'critical')`)
 export class SlackConnectionEntity {
   @PrimaryColumn('uuid', { primaryKeyConstraintName: 'slack_connections_pkey' })
   organisationId!: string;
@@ -52,6 +54,13 @@ export class SlackConnectionEntity {
   /** Null: every new interrupt is posted; else only those assigned to this Interlock team. */
   @Column('uuid', { nullable: true })
   teamId!: string | null;
+
+  /**
+   * Null: whatever the risk; else only interrupts whose risk (argus's classifier, SPEC §8d) is at
+   * least this one — and those whose risk is unknown (null), which go to a person (SPEC §8h).
+   */
+  @Column('text', { nullable: true })
+  minRisk!: Risk | null;
 
   @Column('timestamp with time zone', { precision: 3 })
   credentialsSetAt!: Date;

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { queryRows, type Queryable } from '../../database/query-rows.util';
+import type { Risk } from '../../classification/rule-engine';
 import type { SlackMessageStatus } from './slack.entity';
 
 export interface SlackConnectionRow {
@@ -11,6 +12,7 @@ export interface SlackConnectionRow {
   channel_id: string;
   team_id: string | null;
   team_name: string | null;
+  min_risk: Risk | null;
   credentials_set_at: Date;
 }
 
@@ -34,7 +36,7 @@ export class SlackRepository {
     const [row] = await queryRows<SlackConnectionRow>(
       db,
       `SELECT c.slack_team_id, c.slack_team_name, c.bot_user_id, c.bot_token, c.signing_secret, c.channel_id,
-              c.team_id, t.name AS team_name, c.credentials_set_at
+              c.team_id, t.name AS team_name, c.min_risk, c.credentials_set_at
          FROM slack_connections c
          LEFT JOIN teams t ON t.organisation_id = c.organisation_id AND t.id = c.team_id
         WHERE c.organisation_id = $1 ${lock ? 'FOR UPDATE OF c' : ''}`,
@@ -65,18 +67,19 @@ export class SlackRepository {
       signingSecret: Buffer;
       channelId: string;
       teamId: string | null;
+      minRisk: Risk | null;
     },
   ): Promise<Date> {
     const [saved] = await queryRows<{ credentials_set_at: Date }>(
       tx,
       `INSERT INTO slack_connections (organisation_id, slack_team_id, slack_team_name, bot_user_id, bot_token, signing_secret,
-                                      channel_id, team_id, credentials_set_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now())
+                                      channel_id, team_id, min_risk, credentials_set_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now())
        ON CONFLICT (organisation_id) DO UPDATE
           SET slack_team_id = excluded.slack_team_id, slack_team_name = excluded.slack_team_name,
               bot_user_id = excluded.bot_user_id, bot_token = excluded.bot_token,
               signing_secret = excluded.signing_secret, channel_id = excluded.channel_id,
-              team_id = excluded.team_id, credentials_set_at = excluded.credentials_set_at, updated_at = now()
+              team_id = excluded.team_id, min_risk = excluded.min_risk, credentials_set_at = excluded.credentials_set_at, updated_at = now()
        RETURNING credentials_set_at`,
       [
         organisationId,
@@ -87,6 +90,7 @@ export class SlackRepository {
         c.signingSecret,
         c.channelId,
         c.teamId,
+        c.minRisk,
       ],
     );
     return saved.credentials_set_at;

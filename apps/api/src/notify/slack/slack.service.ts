@@ -126,12 +126,14 @@ export class SlackService {
         signingSecret: this.box.seal(body.signingSecret, organisationId, SECRET_AAD),
         channelId: body.channelId,
         teamId,
+        minRisk: body.minRisk ?? null,
       });
       const to: SlackConnectionSnapshot = {
         slackTeamId: workspace.teamId,
         slackTeamName: workspace.teamName,
         channelId: body.channelId,
         teamId,
+        minRisk: body.minRisk ?? null,
         credentialsSetAt: credentialsSetAt.toISOString(),
       };
       await writeAuditEntry(tx, {
@@ -284,6 +286,7 @@ export class SlackService {
       channelId: row.channel_id,
       teamId: row.team_id,
       teamName: row.team_name,
+      minRisk: row.min_risk,
       requestUrl: `${this.publicOrigin}/api/slack/interactions/${organisationId}`,
       credentialsSetAt: row.credentials_set_at.toISOString(),
     };
@@ -296,6 +299,7 @@ function snapshot(row: SlackConnectionRow): SlackConnectionSnapshot {
     slackTeamName: row.slack_team_name,
     channelId: row.channel_id,
     teamId: row.team_id,
+    minRisk: row.min_risk,
     credentialsSetAt: row.credentials_set_at.toISOString(),
   };
 }

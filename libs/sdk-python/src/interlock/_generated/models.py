@@ -503,38 +503,6 @@ class ClassifierSettingsResponse(InterlockModel):
     """
 
 
-class ConnectSlackDto(InterlockModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    bot_token: str = Field(
-        ...,
-        alias='botToken',
-        examples=['xoxb-1234-5678-abcdef'],
-        pattern='^xoxb-[A-Za-z0-9-]{1,250}$',
-    )
-    """
-    The Slack app's bot token (OAuth & Permissions → Bot User OAuth Token; scopes chat:write, users:read, users:read.email). Checked with Slack's auth.test; stored encrypted, never shown again.
-    """
-    channel_id: str = Field(
-        ..., alias='channelId', examples=['C0123ABCD'], pattern='^[CG][A-Z0-9]{2,40}$'
-    )
-    """
-    The channel new interrupts are posted to (its id, e.g. C0123ABCD); invite the app to it.
-    """
-    signing_secret: str = Field(
-        ..., alias='signingSecret', pattern='^[A-Za-z0-9]{16,128}$'
-    )
-    """
-    The Slack app's signing secret (Basic Information → App Credentials): interactivity requests are verified with it. Stored encrypted, never shown again.
-    """
-    team_id: Optional[str] = Field(None, alias='teamId')
-    """
-    Post only the interrupts assigned to this team (when opened or assigned to it); null or absent: every new interrupt.
-    """
-
-
 class CreateApiKeyDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1599,6 +1567,12 @@ class SlackConnectionResponse(InterlockModel):
     )
     channel_id: str = Field(..., alias='channelId', examples=['C0123ABCD'])
     credentials_set_at: AwareDatetime = Field(..., alias='credentialsSetAt')
+    min_risk: Optional[Union[Literal['low', 'medium', 'high', 'critical'], str]] = Field(
+        ..., alias='minRisk'
+    )
+    """
+    The least risk posted (unknown risks are posted too); null: whatever the risk.
+    """
     request_url: str = Field(..., alias='requestUrl')
     """
     The Request URL to enter under the Slack app's Interactivity & Shortcuts: the service's public origin and /api/slack/interactions/{organisationId}.
@@ -2236,6 +2210,7 @@ class AuditEntryResponse(InterlockModel):
         'team.created',
         'team.renamed',
         'team.deleted',
+        'team.escalation_policy_updated',
         'team.member_added',
         'team.member_removed',
         'webhook.created',
@@ -2366,6 +2341,44 @@ class ClassifierTestResponse(InterlockModel):
     """
     reasons: list[str]
     risk: Optional[Union[Literal['low', 'medium', 'high', 'critical'], str]] = Field(...)
+
+
+class ConnectSlackDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    bot_token: str = Field(
+        ...,
+        alias='botToken',
+        examples=['xoxb-1234-5678-abcdef'],
+        pattern='^xoxb-[A-Za-z0-9-]{1,250}$',
+    )
+    """
+    The Slack app's bot token (OAuth & Permissions → Bot User OAuth Token; scopes chat:write, users:read, users:read.email). Checked with Slack's auth.test; stored encrypted, never shown again.
+    """
+    channel_id: str = Field(
+        ..., alias='channelId', examples=['C0123ABCD'], pattern='^[CG][A-Z0-9]{2,40}$'
+    )
+    """
+    The channel new interrupts are posted to (its id, e.g. C0123ABCD); invite the app to it.
+    """
+    min_risk: Optional[Union[Literal['low', 'medium', 'high', 'critical'], str]] = Field(
+        None, alias='minRisk'
+    )
+    """
+    Post only the interrupts whose risk (the organisation's classifier, Settings → Classification) is at least this one — and those whose risk is unknown (no classifier, or it did not answer), which go to a person; null or absent: whatever the risk. With teamId, both must hold.
+    """
+    signing_secret: str = Field(
+        ..., alias='signingSecret', pattern='^[A-Za-z0-9]{16,128}$'
+    )
+    """
+    The Slack app's signing secret (Basic Information → App Credentials): interactivity requests are verified with it. Stored encrypted, never shown again.
+    """
+    team_id: Optional[str] = Field(None, alias='teamId')
+    """
+    Post only the interrupts assigned to this team (when opened or assigned to it); null or absent: every new interrupt.
+    """
 
 
 class CreateInterruptDto(InterlockModel):
@@ -2707,6 +2720,12 @@ class NotificationPreferenceSet(InterlockModel):
         extra='allow',
         populate_by_name=True,
     )
+    interrupt_approval_needed: Optional[NotificationChannelModes] = Field(
+        None, alias='interrupt.approval_needed'
+    )
+    """
+    An action that needs several approvers got an approval short of its quorum ("1 of 2 approved — your approval is needed"): to the other members who may approve it (interrupt.decide, of its approver team when it names one), never to those who approved already.
+    """
     interrupt_assigned: Optional[NotificationChannelModes] = Field(
         None, alias='interrupt.assigned'
     )
@@ -2921,17 +2940,24 @@ class RoleListResponse(InterlockModel):
 
 class RouteOutcome(InterlockModel):
     """
-    Leave the action for a person, assigned to a member or team and/or escalated.
+    Leave the action for a person, assigned to a member or team and/or escalated, and/or needing several approvals or approvals from one team (SPEC §8d quorum).
     """
 
     model_config = ConfigDict(
         extra='allow',
         populate_by_name=True,
     )
+    approver_team: Optional[RouteToTeam] = Field(None, alias='approverTeam')
     assign_to: Optional[Union[RouteToMember, RouteToTeam]] = Field(
         None, alias='assignTo'
     )
     escalate: Optional[bool] = None
+    required_approvals: Optional[int] = Field(
+        None, alias='requiredApprovals', ge=2, le=5
+    )
+    """
+    The action needs this many members' approvals (the agent's own requiredApprovals stays when higher).
+    """
     type: Union[Literal['route'], str]
 
 
@@ -2971,13 +2997,13 @@ class RuleMatch(InterlockModel):
     """
     labels: Optional[list[Label]] = Field(None, max_length=20, min_length=1)
     """
-    The external classifier's labels (none is connected yet: a rule naming them matches nothing).
+    The external classifier's labels for the action, any of them: matches nothing where it gave none.
     """
     risk: Optional[list[Union[Literal['low', 'medium', 'high', 'critical'], str]]] = Field(
         None, max_length=4, min_length=1
     )
     """
-    The external classifier's risk (none is connected yet: a rule naming it matches nothing).
+    The external classifier's risk for the action (SPEC §8d): matches nothing where it gave none.
     """
     session_ids: Optional[list[str]] = Field(
         None, alias='sessionIds', max_length=50, min_length=1
@@ -3180,7 +3206,7 @@ class UpdateNotificationPreferencesDto(InterlockModel):
     )
     preferences: Optional[NotificationPreferenceSet] = None
     """
-    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed.
+    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed, interrupt.approval_needed.
     """
     time_zone: Optional[str] = Field(
         None,
@@ -3201,7 +3227,7 @@ class UpdateNotificationSettingsDto(InterlockModel):
     )
     defaults: Optional[NotificationPreferenceSet] = None
     """
-    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed. Replaces the defaults.
+    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed, interrupt.approval_needed. Replaces the defaults.
     """
     token_actions: Optional[bool] = Field(None, alias='tokenActions')
     """

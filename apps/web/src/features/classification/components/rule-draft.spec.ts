@@ -80,6 +80,37 @@ describe('the rule editor’s draft', () => {
     });
   });
 
+  it('a route’s quorum: approvals above 1 and an approver team, round-tripped; 1 and no team set nothing', () => {
+    const team = '00000000-0000-4000-8000-000000000002';
+    const built = draftOf({
+      ...EMPTY_FORM,
+      outcome: 'route',
+      requiredApprovals: 2,
+      approverTeamId: team,
+    });
+    expect(built.ok && built.draft.outcome).toEqual({
+      type: 'route',
+      requiredApprovals: 2,
+      approverTeam: { teamId: team },
+    });
+    const plain = draftOf({ ...EMPTY_FORM, outcome: 'route', requiredApprovals: 1 });
+    expect(plain.ok && plain.draft.outcome).toEqual({ type: 'route' });
+    const rule = {
+      id: 'r',
+      name: 'Large payments',
+      mode: 'enforce',
+      priority: 100,
+      match: { actions: ['pay'] },
+      outcome: { type: 'route', requiredApprovals: 3, approverTeam: { teamId: team } },
+      expiresAt: null,
+      createdAt: '',
+      updatedAt: '',
+    } as ClassificationRuleResponse;
+    expect(formOf(rule)).toMatchObject({ requiredApprovals: 3, approverTeamId: team });
+    const again = draftOf(formOf(rule));
+    expect(again.ok && again.draft.outcome).toEqual(rule.outcome);
+  });
+
   it('a saved rule round-trips: sessions, risk, labels, a route’s assignee', () => {
     const rule = {
       id: 'r',

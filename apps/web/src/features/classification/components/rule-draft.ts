@@ -47,6 +47,10 @@ export interface RuleForm {
   escalate: boolean;
   /** A route's assignee: `member:<id>`, `team:<id>`, or empty (nobody). */
   assignTo: string;
+  /** A route's quorum: the approvals the action needs, 1 (none set) to 5. */
+  requiredApprovals: number;
+  /** A route's approver team id, or empty (any member who may decide). */
+  approverTeamId: string;
   /** yyyy-mm-dd, or empty: never. */
   expiresOn: string;
 }
@@ -82,6 +86,8 @@ export const EMPTY_FORM: RuleForm = {
   message: '',
   escalate: false,
   assignTo: '',
+  requiredApprovals: 1,
+  approverTeamId: '',
   expiresOn: '',
 };
 
@@ -158,6 +164,8 @@ export function draftOf(
       type: 'route',
       ...(assignTo === undefined ? {} : { assignTo }),
       ...(form.escalate ? { escalate: true } : {}),
+      ...(form.requiredApprovals > 1 ? { requiredApprovals: form.requiredApprovals } : {}),
+      ...(form.approverTeamId === '' ? {} : { approverTeam: { teamId: form.approverTeamId } }),
     };
   } else {
     outcome = { type: form.outcome };
@@ -200,6 +208,8 @@ export function formOf(rule: ClassificationRuleResponse): RuleForm {
     policy: o.type === 'policy' ? o.policy : '',
     escalate: o.type === 'route' && o.escalate === true,
     assignTo: o.type === 'route' ? assigneeValue(o.assignTo) : '',
+    requiredApprovals: (o.type === 'route' ? o.requiredApprovals : undefined) ?? 1,
+    approverTeamId: (o.type === 'route' ? o.approverTeam?.teamId : undefined) ?? '',
     expiresOn: rule.expiresAt === null ? '' : rule.expiresAt.slice(0, 10),
   };
 }

@@ -42,6 +42,8 @@ function describeOutcome(rule: ClassificationRuleResponse): string {
         'route',
         o.assignTo && ('teamId' in o.assignTo ? 'to a team' : 'to a member'),
         o.escalate && 'escalate',
+        o.requiredApprovals !== undefined && `${o.requiredApprovals} approvals`,
+        o.approverTeam !== undefined && 'by a team',
       ]
         .filter(Boolean)
         .join(' ');

@@ -8,6 +8,8 @@ import { API, server } from '@/test/server';
 import { RuleEditorRoute } from './rule-editor.route';
 
 /** A member who manages rules, the lists the editor offers, the dry run and the create. */
+const FINANCE = '6f1d7a52-3b1e-4c57-9d8e-4d2b6f2a1c02';
+
 function serveEditor() {
   const dryRuns: DryRunDto[] = [];
   const created: CreateClassificationRuleDto[] = [];
@@ -19,7 +21,11 @@ function serveEditor() {
     ),
     http.get(`${API}/api-keys`, () => HttpResponse.json({ apiKeys: [] })),
     http.get(`${API}/members`, () => HttpResponse.json({ members: [] })),
-    http.get(`${API}/teams`, () => HttpResponse.json({ teams: [] })),
+    http.get(`${API}/teams`, () =>
+      HttpResponse.json({
+        teams: [{ id: FINANCE, name: 'Finance', memberIds: [], createdAt: '2026-11-01T00:00:00Z' }],
+      }),
+    ),
     http.get(`${API}/sessions`, () => HttpResponse.json({ sessions: [], nextCursor: null })),
     http.post(`${API}/classification/dry-run`, async ({ request }) => {
       const body = (await request.json()) as DryRunDto;
@@ -109,5 +115,30 @@ describe('RuleEditorRoute', () => {
       outcome: { type: 'approve' },
     });
     // The longest component test (a whole form and its live preview): room for a loaded machine.
+  }, 60_000);
+
+  it('a route sets the approvals needed and the approving team (issue 37 §3 quorum from rules)', async () => {
+    const { created } = serveEditor();
+    renderWithApp(<RuleEditorRoute />, { path: '/settings/classification/new' });
+    const name = await screen.findByRole('textbox', { name: 'Name' });
+    await waitFor(() => expect(name).toBeEnabled());
+    await fill(name, 'Large payments');
+    const pick = async (label: RegExp, option: string) => {
+      const input = screen
+        .getAllByLabelText(label)
+        .find((el) => el.tagName === 'INPUT') as HTMLElement;
+      await userEvent.click(input);
+      await userEvent.click(await screen.findByRole('option', { name: option }));
+    };
+    await pick(/^Outcome/, 'Route (assign, escalate, approvals), leave it for a person');
+    await pick(/^Approvals needed/, '2 members');
+    await pick(/^Approved by/, 'Finance');
+    await userEvent.click(screen.getByRole('button', { name: 'Create rule' }));
+    await waitFor(() => expect(created).toHaveLength(1));
+    expect(created[0].outcome).toEqual({
+      type: 'route',
+      requiredApprovals: 2,
+      approverTeam: { teamId: FINANCE },
+    });
   }, 60_000);
 });

@@ -305,7 +305,10 @@ function RuleEditor({ id, initial }: { id: string | undefined; initial: RuleForm
                 data={[
                   { value: 'approve', label: 'Approve' },
                   { value: 'reject', label: 'Reject, with a message to the agent' },
-                  { value: 'route', label: 'Route (assign, escalate), leave it for a person' },
+                  {
+                    value: 'route',
+                    label: 'Route (assign, escalate, approvals), leave it for a person',
+                  },
                   { value: 'require_human', label: 'Require a person (stop here)' },
                   { value: 'policy', label: 'Cedar policies decide' },
                 ]}
@@ -377,6 +380,34 @@ function RuleEditor({ id, initial }: { id: string | undefined; initial: RuleForm
                     label="Escalate"
                     checked={form.escalate}
                     onChange={(e) => set('escalate', e.currentTarget.checked)}
+                    disabled={!canManage}
+                  />
+                  <Select
+                    label="Approvals needed"
+                    description="How many members must approve the action (a quorum above 1 leaves out Edit)."
+                    data={['1', '2', '3', '4', '5'].map((n) => ({
+                      value: n,
+                      label: n === '1' ? '1 (as the agent asks)' : `${n} members`,
+                    }))}
+                    value={String(form.requiredApprovals)}
+                    onChange={(v) => set('requiredApprovals', Number(v ?? '1'))}
+                    allowDeselect={false}
+                    disabled={!canManage}
+                  />
+                  <Select
+                    label="Approved by"
+                    description="Only this team's members may decide the action; it needs at least as many members as approvals."
+                    data={[
+                      { value: '', label: 'Any member who may decide' },
+                      ...withUnknown(
+                        assignees.teams.map((x) => ({ value: x.id, label: x.name })),
+                        form.approverTeamId === '' ? [] : [form.approverTeamId],
+                      ),
+                    ]}
+                    value={form.approverTeamId}
+                    onChange={(v) => set('approverTeamId', v ?? '')}
+                    allowDeselect={false}
+                    searchable
                     disabled={!canManage}
                   />
                 </>

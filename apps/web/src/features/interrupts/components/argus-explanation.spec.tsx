@@ -115,6 +115,56 @@ describe('ArgusExplanation', () => {
     expect(panel).toHaveTextContent('argus applies your organisation’s classification rules');
   });
 
+  it('says what quorum a route set, or would have set in shadow, and when its team was left out', async () => {
+    signedInReader();
+    const team = '6f1d7a52-3b1e-4c57-9d8e-4d2b6f2a1c02';
+    const interrupt = anInterrupt({
+      actionRequests: [
+        anAction({
+          name: 'pay',
+          allowedDecisions: ['approve', 'reject', 'respond'],
+          requiredApprovals: 2,
+          approverTeam: { id: team, name: 'Finance' },
+        }),
+        anAction({ name: 'transfer' }),
+        anAction({ name: 'sweep', requiredApprovals: 2 }),
+      ],
+    });
+    const history = [
+      aHistoryEntry(
+        'classification.applied',
+        receipt('pay', SMALL_REFUNDS.id, 'enforce', 'route', {
+          requiredApprovals: 2,
+          approverTeamId: team,
+        }),
+      ),
+      aHistoryEntry(
+        'classification.shadowed',
+        receipt('transfer', AUDIT_RULE.id, 'shadow', 'route', { requiredApprovals: 3 }),
+      ),
+      aHistoryEntry(
+        'classification.applied',
+        receipt('sweep', SMALL_REFUNDS.id, 'enforce', 'route', {
+          requiredApprovals: 2,
+          approverTeamId: team,
+          skipped: 'approver_team_unavailable',
+        }),
+      ),
+    ];
+    renderWithApp(<ArgusExplanation interrupt={interrupt} entries={history} entriesLimit={100} />);
+    const panel = screen.getByRole('region', { name: 'What argus did' });
+    await within(panel).findByRole('link', { name: 'The rule that matched: Watch exports' });
+    expect(
+      [...panel.querySelectorAll('[data-argus-receipt]')].map((li) =>
+        li.textContent?.replace(/\s+/g, ' ').trim(),
+      ),
+    ).toEqual([
+      'Rule Small refunds enforce routed the interrupt. Needs 2 approvals from Finance.',
+      'Rule Watch exports shadow would route the interrupt — shadow mode: recorded only, a person decides. Would need 3 approvals.',
+      'Rule Small refunds enforce routed the interrupt, but its approver team is gone or has fewer members than the approvals needed, so any member who may decide counts. Needs 2 approvals.',
+    ]);
+  });
+
   it('says why argus stood aside: a failure, the circuit breaker, a Cedar error', () => {
     signedInReader();
     const interrupt = anInterrupt();

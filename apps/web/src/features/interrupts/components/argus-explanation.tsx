@@ -36,6 +36,8 @@ const SKIPPED: Record<NonNullable<ClassificationReceipt['skipped']>, string> = {
     'argus’s circuit breaker had tripped for this key (too many rejections in a short time), so a person decides',
   policy_error: 'its Cedar policy could not be evaluated, so it applied as “a person decides”',
   classifier_failed: 'the external classifier gave no answer, so a person decides',
+  approver_team_unavailable:
+    'its approver team is gone or has fewer members than the approvals needed, so any member who may decide counts',
 };
 
 const WOULD: Record<ClassificationReceipt['outcome'], string> = {
@@ -64,16 +66,25 @@ function asReceipt(metadata: InterruptHistoryEntry['metadata']): ClassificationR
 }
 
 /** One matching rule and what came of it, in a sentence. */
-function ReceiptLine({ receipt }: { receipt: ClassificationReceipt }) {
-  const { mode, outcome, enforced, skipped } = receipt;
+function ReceiptLine({
+  receipt,
+  teamName,
+}: {
+  receipt: ClassificationReceipt;
+  /** The action's approver team as the interrupt holds it (a quorum rule's team, when applied). */
+  teamName?: string;
+}) {
+  const { mode, outcome, enforced, skipped, requiredApprovals, approverTeamId } = receipt;
   const what =
     mode === 'shadow'
       ? `would ${WOULD[outcome]} — shadow mode: recorded only, a person decides`
-      : skipped !== undefined
-        ? `would ${WOULD[outcome]}, but ${SKIPPED[skipped] ?? skipped}`
-        : enforced
-          ? DID[outcome]
-          : `did not apply`;
+      : skipped === 'approver_team_unavailable'
+        ? `${DID[outcome]}, but ${SKIPPED[skipped]}`
+        : skipped !== undefined
+          ? `would ${WOULD[outcome]}, but ${SKIPPED[skipped] ?? skipped}`
+          : enforced
+            ? DID[outcome]
+            : `did not apply`;
   return (
     <List.Item data-argus-receipt={`${receipt.actionName}:${mode}:${outcome}`}>
       <Text size="xs" span>
@@ -88,6 +99,17 @@ function ReceiptLine({ receipt }: { receipt: ClassificationReceipt }) {
           {mode}
         </Badge>{' '}
         {what}.
+        {(requiredApprovals !== undefined || approverTeamId !== undefined) && (
+          <>
+            {' '}
+            {mode === 'enforce' && enforced ? 'Needs' : 'Would need'} {requiredApprovals ?? 1}{' '}
+            approval{(requiredApprovals ?? 1) === 1 ? '' : 's'}
+            {approverTeamId !== undefined &&
+              skipped !== 'approver_team_unavailable' &&
+              ` from ${mode === 'enforce' && teamName !== undefined ? teamName : 'one team'}`}
+            .
+          </>
+        )}
         {receipt.policyIds !== undefined && receipt.policyIds.length > 0 && (
           <> Determining Cedar policies: {receipt.policyIds.join(', ')}.</>
         )}
@@ -178,7 +200,13 @@ export function ArgusExplanation({
             </Text>
             <List size="xs" spacing={2}>
               {own.map((r, i) => (
-                <ReceiptLine key={i} receipt={r} />
+                <ReceiptLine
+                  key={i}
+                  receipt={r}
+                  teamName={
+                    interrupt.actionRequests.find((a) => a.name === name)?.approverTeam?.name
+                  }
+                />
               ))}
               {decided.map(
                 (d) =>

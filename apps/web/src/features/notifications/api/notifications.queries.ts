@@ -83,6 +83,7 @@ export function useConnectSlack() {
       signingSecret: string;
       channelId: string;
       teamId: string | null;
+      minRisk: 'low' | 'medium' | 'high' | 'critical' | null;
     }) => call(connectSlack({ body })),
     onSuccess: (data) => queryClient.setQueryData(notificationKeys.slack(), data),
   });

@@ -24,6 +24,11 @@ export const KINDS = [
     label: 'Withdrawn or expired',
     hint: 'An interrupt that waited for you no longer does: who withdrew it and why, or its deadline passed',
   },
+  {
+    kind: 'interrupt.approval_needed',
+    label: 'Your approval needed',
+    hint: 'An action that needs several approvers got one approval short of them: yours would count',
+  },
 ] as const;
 
 type Kind = (typeof KINDS)[number]['kind'];

@@ -29,6 +29,7 @@ const CONNECTED: SlackSettingsResponse = {
     channelId: 'C0123ABCD',
     teamId: TEAM,
     teamName: 'Payments',
+    minRisk: 'high',
     requestUrl: REQUEST_URL,
     credentialsSetAt: '2026-11-26T10:00:00.000Z',
   },
@@ -69,7 +70,7 @@ function serveSlack(initial: SlackSettingsResponse, put?: () => Response) {
 
 describe('SlackPanel', () => {
   it(
-    'connects: sends the trimmed token, secret, channel and team, then shows the connection (never the secrets)',
+    'connects: sends the trimmed token, secret, channel, team and risk rule, then shows the connection (never the secrets)',
     async () => {
       const { puts } = serveSlack({ connection: null, messages: [] });
       renderWithApp(<SlackPanel canManage />);
@@ -84,6 +85,12 @@ describe('SlackPanel', () => {
       await userEvent.click(
         await screen.findByRole('option', { name: 'Those assigned to Payments' }),
       );
+      const risk = screen
+        .getAllByLabelText(/^Which risk/)
+        .find((el) => el.tagName === 'INPUT') as HTMLElement;
+      expect(risk).toHaveValue('Whatever the risk');
+      await userEvent.click(risk);
+      await userEvent.click(await screen.findByRole('option', { name: 'High risk and above' }));
       await userEvent.click(screen.getByRole('button', { name: 'Connect Slack' }));
 
       await waitFor(() => expect(puts).toHaveLength(1));
@@ -92,9 +99,14 @@ describe('SlackPanel', () => {
         signingSecret: 'shh-secret',
         channelId: 'C0123ABCD',
         teamId: TEAM,
+        minRisk: 'high',
       });
       expect(await screen.findByText('Acme Slack')).toBeInTheDocument();
-      expect(screen.getByText(/interrupts assigned to Payments/)).toBeInTheDocument();
+      expect(
+        screen.getByText(
+          /interrupts assigned to Payments of high risk or above \(or of unknown risk\) to channel/,
+        ),
+      ).toBeInTheDocument();
       expect(screen.getByText(REQUEST_URL)).toBeInTheDocument();
       // The form is gone and the secrets typed into it are nowhere on the page.
       expect(screen.queryByLabelText(/^Bot token/)).not.toBeInTheDocument();
@@ -131,6 +143,32 @@ describe('SlackPanel', () => {
         await screen.findByText(/Slack refused the bot token \(invalid_auth\)/),
       ).toBeInTheDocument();
       expect(screen.getByLabelText(/^Bot token/)).toHaveValue('xoxb-wrong');
+    },
+    SLOW,
+  );
+
+  it(
+    'replacing starts from the current channel, team and risk rule (the secrets are typed again)',
+    async () => {
+      const { puts } = serveSlack(CONNECTED);
+      renderWithApp(<SlackPanel canManage />);
+      await userEvent.click(await screen.findByRole('button', { name: 'Replace connection' }));
+      const risk = screen
+        .getAllByLabelText(/^Which risk/)
+        .find((el) => el.tagName === 'INPUT') as HTMLElement;
+      expect(risk).toHaveValue('High risk and above');
+      expect(screen.getByLabelText(/^Channel id/)).toHaveValue('C0123ABCD');
+      await userEvent.type(screen.getByLabelText(/^Bot token/), 'xoxb-3-4-def');
+      await userEvent.type(screen.getByLabelText(/^Signing secret/), 'other-secret');
+      await userEvent.click(screen.getByRole('button', { name: 'Replace connection' }));
+      await waitFor(() => expect(puts).toHaveLength(1));
+      expect(puts[0]).toEqual({
+        botToken: 'xoxb-3-4-def',
+        signingSecret: 'other-secret',
+        channelId: 'C0123ABCD',
+        teamId: TEAM,
+        minRisk: 'high',
+      });
     },
     SLOW,
   );

@@ -30,6 +30,23 @@ import { whenSettled } from '@/shared/utils/when-settled';
 
 const STATUS_COLORS = { pending: 'gray', sending: 'blue', sent: 'green', failed: 'red' } as const;
 
+type Risk = 'low' | 'medium' | 'high' | 'critical';
+
+/** The risk rules a channel can have (SPEC §8h); `low` is every rated risk, so it is not offered. */
+const RISK_RULES: { value: '' | Risk; label: string }[] = [
+  { value: '', label: 'Whatever the risk' },
+  { value: 'medium', label: 'Medium risk and above' },
+  { value: 'high', label: 'High risk and above' },
+  { value: 'critical', label: 'Critical risk only' },
+];
+
+/** How the connection line says the risk rule: ` of high risk or above (or of unknown risk)`. */
+function riskRule(minRisk: Risk | null): string {
+  if (minRisk === null) return '';
+  const least = minRisk === 'critical' ? 'critical risk' : `${minRisk} risk or above`;
+  return ` of ${least} (or of unknown risk)`;
+}
+
 /**
  * Settings → Notifications → Slack (issue 30 §4): the connection (never its secrets), the form to
  * connect or replace it (`webhook.manage`), and the latest messages with their status.
@@ -44,6 +61,7 @@ export function SlackPanel({ canManage }: { canManage: boolean }) {
   const [signingSecret, setSigningSecret] = useState('');
   const [channelId, setChannelId] = useState('');
   const [teamId, setTeamId] = useState<string | null>(null);
+  const [minRisk, setMinRisk] = useState<Risk | null>(null);
 
   if (slack.isPending) return <CenteredLoader label="Loading the Slack connection" />;
   if (slack.isError)
@@ -74,8 +92,8 @@ export function SlackPanel({ canManage }: { canManage: boolean }) {
               Connected to <strong>{connection.slackTeamName}</strong>: posting{' '}
               {connection.teamId === null
                 ? 'every new interrupt'
-                : `interrupts assigned to ${connection.teamName ?? 'a team that no longer exists'}`}{' '}
-              to channel <Code>{connection.channelId}</Code>.
+                : `interrupts assigned to ${connection.teamName ?? 'a team that no longer exists'}`}
+              {riskRule(connection.minRisk)} to channel <Code>{connection.channelId}</Code>.
             </Text>
             <Text size="sm">
               Interactivity Request URL: <Code>{connection.requestUrl}</Code>
@@ -86,7 +104,16 @@ export function SlackPanel({ canManage }: { canManage: boolean }) {
             </Text>
             {canManage && !editing && (
               <Group mt="xs">
-                <Button variant="default" size="xs" onClick={() => setEditing(true)}>
+                <Button
+                  variant="default"
+                  size="xs"
+                  onClick={() => {
+                    setChannelId(connection.channelId);
+                    setTeamId(connection.teamId);
+                    setMinRisk(connection.minRisk);
+                    setEditing(true);
+                  }}
+                >
                   Replace connection
                 </Button>
                 <Button
@@ -118,6 +145,7 @@ export function SlackPanel({ canManage }: { canManage: boolean }) {
                   signingSecret: signingSecret.trim(),
                   channelId: channelId.trim(),
                   teamId,
+                  minRisk,
                 }),
                 () => {
                   setEditing(false);
@@ -169,6 +197,15 @@ export function SlackPanel({ canManage }: { canManage: boolean }) {
                 ]}
                 value={teamId ?? ''}
                 onChange={(v) => setTeamId(v === null || v === '' ? null : v)}
+                allowDeselect={false}
+                maw={320}
+              />
+              <Select
+                label="Which risk"
+                description="The risk the organisation's classifier gave (Settings → Classification). An interrupt whose risk is unknown — no classifier, or it did not answer — is posted whatever this says: it goes to a person."
+                data={RISK_RULES}
+                value={minRisk ?? ''}
+                onChange={(v) => setMinRisk(v === null || v === '' ? null : (v as Risk))}
                 allowDeselect={false}
                 maw={320}
               />

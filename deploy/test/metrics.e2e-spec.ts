@@ -254,6 +254,11 @@ describe('metrics, scraped by Prometheus', () => {
     await atLeast('interlock_db_pool_max', 10);
     await atLeast('count(interlock_db_pool_connections)', 2);
     await atLeast('interlock_db_pool_waiting', 0);
+    // The interrupt reads above ran as named prepared statements; none ran unnamed past the cap.
+    await atLeast('interlock_db_named_statements_on', 1);
+    await atLeast('interlock_db_named_statements', 1);
+    await atLeast('interlock_db_named_statements_max', 500);
+    expect(await value('interlock_db_unnamed_statements')).toBe(0);
     await atLeast('sum(interlock_job_rounds_total{worker="webhook-deliveries"})', 1);
     await atLeast(
       'interlock_job_worker_last_round_timestamp_seconds{worker="webhook-deliveries"}',

@@ -9,7 +9,8 @@
 //
 // Environment: REQUESTS per measurement (default 40000; the audit pages a quarter of it), ROUNDS
 // (default 2), CONNECTIONS (default 50), LOG_LEVEL of the service (default silent), ONLY (a
-// comma-separated subset of ping,health,whoami,row,interrupt,page,audit; implies BENCH_WRITE=0),
+// comma-separated subset of ping,health,whoami,row,interrupt,page,audit — and inbox, with
+// AGAINST only; implies BENCH_WRITE=0),
 // BENCH_WRITE=0 to print only, AUDIT_ENTRIES in the audit log read (default 1000).
 //
 // AGAINST=<another checkout, its service built there>: instead, that build's service and this
@@ -40,6 +41,8 @@ const LOG_LEVEL = process.env.LOG_LEVEL ?? 'silent';
 const BASELINE_ITEM = '761ff52b-8e6d-d373-fdf2-91a1a70df20c';
 const BASELINE_ORG = 'a8d899a4-2029-d806-24b7-a414eab21801';
 const ONLY = process.env.ONLY?.split(',');
+/** Open interrupts in the benchmark organisation (the inbox route's page is 50 of them). */
+const INBOX_INTERRUPTS = 200;
 
 const log = (message) => console.error(`[bench:cpu] ${message}`);
 const loadAverage = () =>
@@ -133,6 +136,13 @@ const { organisationId } = await (await call('GET', '/api/whoami', { key })).jso
 const interrupt = await (
   await call('POST', '/api/interrupts', { key, body: BENCH_INTERRUPT })
 ).json();
+// More open interrupts than a page: the inbox route reads a full page of 50 (as the pair bench's).
+for (let made = 1; made < INBOX_INTERRUPTS; made += 10)
+  await Promise.all(
+    Array.from({ length: Math.min(10, INBOX_INTERRUPTS - made) }, () =>
+      call('POST', '/api/interrupts', { key, body: BENCH_INTERRUPT }),
+    ),
+  );
 {
   const client = new pg.Client({ connectionString: db.url });
   await client.connect();
@@ -149,6 +159,7 @@ if (process.env.AGAINST) {
     whoami: ['/api/whoami', withKey, REQUESTS],
     interrupt: [`/api/interrupts/${interrupt.id}`, withKey, REQUESTS],
     audit: ['/api/audit-log?limit=50', withKey, Math.round(REQUESTS / 4)],
+    inbox: ['/api/interrupts?limit=50', withKey, Math.round(REQUESTS / 4)],
   };
   const lines = [
     '| route | this build, µs a request | the other build (AGAINST) | this / other, per round (median) |',

@@ -60,7 +60,9 @@ function inner() {
         only.push('--exclude-checks', 'ensure_resource_availability');
       const run = st('stateful', only);
       if (run.status !== 0) status = run.status;
-      const links = /API Links:\s+(\d+) covered \/ (\d+) selected/.exec(run.output);
+      // Matched without terminal styling: schemathesis styles its summary even with --no-color
+      // in some environments (CI=true, FORCE_COLOR=0), and the codes split the words.
+      const links = /API Links:\s+(\d+) covered \/ (\d+) selected/.exec(stripAnsi(run.output));
       if (links !== null) {
         covered += Number(links[1]);
         total += Number(links[2]);
@@ -69,6 +71,12 @@ function inner() {
     console.log(`[contract-test] stateful: ${covered} of ${total} links covered`);
   }
   return status;
+}
+
+/** `text` without ANSI escape sequences (colours, styles, cursor moves). */
+function stripAnsi(text) {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '');
 }
 
 /** One schemathesis run of `phases` (its output passed through, and returned too). */

@@ -307,6 +307,183 @@ describe('escalation policies', () => {
     expect((await history(decided.id)).map((h) => h.action)).not.toContain('interrupt.reminder');
   });
 
+  describe("a team's policy (SPEC §8e)", () => {
+    let paymentsId: string;
+    const putTeam = (steps: unknown, cookie = owner.cookie, id = paymentsId) =>
+      http().put(`/api/teams/${id}/escalation-policy`).set('cookie', cookie).send({ steps });
+    const assign = async (id: string, body: Record<string, unknown>) =>
+      expect(
+        (await http().post(`/api/interrupts/${id}/assign`).set('cookie', owner.cookie).send(body))
+          .status,
+      ).toBe(200);
+    /** When the interrupt last changed hands, as the service recorded it. */
+    const changedHandsAt = async (id: string): Promise<number> => {
+      const [row] = await t.app
+        .get(DataSource)
+        .query(
+          `SELECT assignee_changed_at FROM interrupts WHERE organisation_id = $1 AND id = $2`,
+          [owner.organisationId, id],
+        );
+      return (row.assignee_changed_at as Date).getTime();
+    };
+
+    beforeAll(async () => {
+      const team = await http()
+        .post('/api/teams')
+        .set('cookie', owner.cookie)
+        .send({ name: 'Payments' });
+      expect(team.status).toBe(201);
+      paymentsId = team.body.id as string;
+    });
+
+    it('is empty until set; PUT replaces it whole and audits it on the team; bad input 400, others 403, unknown teams 404', async () => {
+      const read = () =>
+        http().get(`/api/teams/${paymentsId}/escalation-policy`).set('cookie', owner.cookie);
+      expect((await read()).body).toEqual({ steps: [] });
+      const steps = [
+        { afterMinutes: 5, action: 'remind', when: 'undecided', assignTo: null },
+        { afterMinutes: 20, action: 'escalate', when: 'undecided', assignTo: { teamId } },
+      ];
+      const set = await putTeam([
+        { afterMinutes: 5, action: 'remind' },
+        { afterMinutes: 20, action: 'escalate', assignTo: { teamId } },
+      ]);
+      expect([set.status, set.body]).toEqual([200, { steps }]);
+      expect((await read()).body).toEqual({ steps });
+      expect((await putTeam(steps)).status).toBe(200); // unchanged: nothing written
+      const audit = await http()
+        .get('/api/audit-log?action=team.escalation_policy_updated')
+        .set('cookie', owner.cookie);
+      expect(audit.body.entries).toHaveLength(1);
+      expect(audit.body.entries[0]).toMatchObject({
+        targetType: 'team',
+        targetId: paymentsId,
+        summary: expect.stringMatching(
+          /^Escalation policy of team Payments changed \(2 steps\) by /,
+        ),
+        metadata: { changes: { steps: { from: [], to: steps } } },
+      });
+
+      const unassigned = await putTeam([{ afterMinutes: 5, action: 'remind', when: 'unassigned' }]);
+      expect(unassigned.status).toBe(400);
+      expect(unassigned.body).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        message:
+          "steps.0.when: a team's policy governs only interrupts assigned to the team, so unassigned never holds",
+      });
+      const later = await putTeam([
+        { afterMinutes: 9, action: 'remind' },
+        { afterMinutes: 9, action: 'escalate' },
+      ]);
+      expect([later.status, later.body.message]).toEqual([
+        400,
+        'steps.1.afterMinutes: must be later than the step before (9)',
+      ]);
+      const reader = await memberWithPermissions(t.app.getHttpServer(), owner.cookie, [
+        'interrupt.read',
+      ]);
+      expect(
+        (
+          await http()
+            .get(`/api/teams/${paymentsId}/escalation-policy`)
+            .set('cookie', reader.cookie)
+        ).body,
+      ).toEqual({ steps });
+      const refused = await putTeam([], reader.cookie);
+      expect([refused.status, refused.body.message]).toEqual([
+        403,
+        'Missing permission: team.manage.',
+      ]);
+      const unknown = await putTeam([], owner.cookie, '00000000-0000-4000-8000-000000000000');
+      expect(unknown.status).toBe(404);
+      expect((await read()).body).toEqual({ steps });
+    });
+
+    it("governs the interrupts assigned to the team, from when the team got each; unassigned, the organisation's starts afresh", async () => {
+      expect((await put([{ afterMinutes: 3, action: 'remind' }])).status).toBe(200);
+      expect(
+        (
+          await putTeam([
+            { afterMinutes: 5, action: 'remind' },
+            { afterMinutes: 20, action: 'escalate' },
+          ])
+        ).status,
+      ).toBe(200);
+      const { id } = await openInterrupt(t.app.getHttpServer(), key);
+      await assign(id, { teamId: paymentsId });
+      const got = await changedHandsAt(id);
+      const run = (from: number, minutes: number) =>
+        lifecycle().escalateDue(new Date(from + minutes * MINUTE));
+      const reminders = async () =>
+        (await history(id)).filter((h) => h.action === 'interrupt.reminder');
+
+      await run(got, 4.9); // the organisation's 3-minute step does not apply: the team's policy governs
+      expect(await reminders()).toEqual([]);
+      await run(got, 5);
+      await run(got, 6);
+      expect((await reminders()).map((h) => h.metadata)).toEqual([
+        {
+          step: 1,
+          afterMinutes: 5,
+          assigneeType: 'team',
+          assigneeId: paymentsId,
+          assigneeName: 'Payments',
+          teamId: paymentsId,
+          teamName: 'Payments',
+        },
+      ]);
+      await run(got, 20);
+      const escalated = (await history(id)).filter((h) => h.action === 'interrupt.escalated');
+      expect(escalated.map((h) => [h.actorType, h.metadata])).toEqual([
+        [
+          'system',
+          {
+            level: 1,
+            reason: 'Escalation policy of team Payments, step 2: undecided after 20 min.',
+          },
+        ],
+      ]);
+
+      // Unassigned: the organisation's policy again, from its first step, counted from then.
+      await assign(id, { memberId: null });
+      const left = await changedHandsAt(id);
+      await run(left, 2.9);
+      expect(await reminders()).toHaveLength(1);
+      await run(left, 3);
+      expect((await reminders()).map((h) => h.metadata)).toEqual([
+        expect.objectContaining({ step: 1, teamName: 'Payments' }),
+        { step: 1, afterMinutes: 3, assigneeType: null, assigneeId: null, assigneeName: null },
+      ]);
+    });
+
+    it("an organisation's escalate step that assigns to the team hands the interrupt to the team's policy", async () => {
+      expect(
+        (await put([{ afterMinutes: 30, action: 'escalate', assignTo: { teamId: paymentsId } }]))
+          .status,
+      ).toBe(200);
+      expect((await putTeam([{ afterMinutes: 10, action: 'remind' }])).status).toBe(200);
+      const { id } = await openInterrupt(t.app.getHttpServer(), key);
+      const at = await openedAt(id);
+      const run = (minutes: number) => lifecycle().escalateDue(new Date(at + minutes * MINUTE));
+      await run(30);
+      expect((await history(id)).map((h) => h.action)).toEqual([
+        'interrupt.created',
+        'interrupt.escalated',
+        'interrupt.assigned',
+      ]);
+      expect(await changedHandsAt(id)).toBe(at + 30 * MINUTE);
+      await run(39);
+      expect((await history(id)).map((h) => h.action)).not.toContain('interrupt.reminder');
+      await run(40);
+      const reminded = (await history(id)).filter((h) => h.action === 'interrupt.reminder');
+      expect(reminded.map((h) => h.metadata)).toEqual([
+        expect.objectContaining({ step: 1, afterMinutes: 10, teamId: paymentsId }),
+      ]);
+      // Without its policy, the team's interrupts follow the organisation's again.
+      expect((await putTeam([])).body).toEqual({ steps: [] });
+    });
+  });
+
   it('four runs at once take each step once (the row lock)', async () => {
     expect((await put([{ afterMinutes: 5, action: 'remind' }])).status).toBe(200);
     const ids: string[] = [];

@@ -1,12 +1,12 @@
 import { createHmac } from 'node:crypto';
 import request from 'supertest';
-import { DataSource } from 'typeorm';
 import { Webhook } from 'standardwebhooks';
 import { InterruptLifecycleService } from '../src/interrupts/interrupt-lifecycle.service';
-import { createApiKey, signUpOwner, SignedUpOwner } from './support/factories';
+import { createApiKey, signUpOwner } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
+import { webhookSuite } from './support/webhook-suite';
 import { waitFor } from './support/wait-for';
-import { ReceivedRequest, WebhookReceiver, WebhookReceivers } from './support/webhook-receiver';
+import type { ReceivedRequest } from './support/webhook-receiver';
 
 /**
  * The signing secret as an agent computes it from its key (SPEC §8e), written out here rather
@@ -18,33 +18,14 @@ function secretOf(apiKey: string): string {
 }
 
 describe('resumeUrl (SPEC §8e): the result POSTed once, signed, retried', () => {
-  let t: TestApp;
-  let owner: SignedUpOwner;
-  let key: string;
-  const receivers = new WebhookReceivers();
-  const http = () => request(t.app.getHttpServer());
-  const db = () => t.app.get(DataSource);
-
-  beforeAll(async () => {
-    t = await startTestApp({
-      env: {
-        // Three attempts: the first, then after ~300 ms and ~600 ms.
-        WEBHOOK_RETRY_SCHEDULE: '300ms,600ms',
-        WEBHOOK_POLL_INTERVAL: '50ms',
-        WEBHOOK_TIMEOUT: '5s',
-      },
-    });
-    owner = await signUpOwner(t.app.getHttpServer(), { name: 'Ada Lovelace' });
-    key = (await createApiKey(t.app.getHttpServer(), owner.cookie)).key;
+  const suite = webhookSuite({
+    // Three attempts: the first, then after ~300 ms and ~600 ms.
+    WEBHOOK_RETRY_SCHEDULE: '300ms,600ms',
+    WEBHOOK_POLL_INTERVAL: '50ms',
+    WEBHOOK_TIMEOUT: '5s',
   });
-  afterAll(async () => {
-    await t.close();
-    await receivers.stopAll();
-  });
-
-  const receiver = (answer?: ConstructorParameters<typeof WebhookReceiver>[0]) =>
-    receivers.start(answer);
-  const open = (extra: Record<string, unknown>, apiKey = key) =>
+  const { http, db, receiver } = suite;
+  const open = (extra: Record<string, unknown>, apiKey = suite.key) =>
     http()
       .post('/api/interrupts')
       .set('x-api-key', apiKey)
@@ -57,7 +38,7 @@ describe('resumeUrl (SPEC §8e): the result POSTed once, signed, retried', () =>
   const resumeRow = async (id: string) => {
     const [row] = await db().query(
       `SELECT status, attempt_count, last_response_status, last_error FROM interrupt_resumes WHERE organisation_id = $1 AND interrupt_id = $2`,
-      [owner.organisationId, id],
+      [suite.owner.organisationId, id],
     );
     return row as {
       status: string;
@@ -68,7 +49,7 @@ describe('resumeUrl (SPEC §8e): the result POSTed once, signed, retried', () =>
   };
   const settled = (id: string, status: string) =>
     waitFor(async () => (await resumeRow(id))?.status === status, `the resume to be ${status}`);
-  const verify = (req: ReceivedRequest, apiKey = key) =>
+  const verify = (req: ReceivedRequest, apiKey = suite.key) =>
     new Webhook(secretOf(apiKey)).verify(req.body, req.headers) as {
       id: string;
       type: string;
@@ -84,7 +65,7 @@ describe('resumeUrl (SPEC §8e): the result POSTed once, signed, retried', () =>
 
     const decided = await http()
       .post(`/api/interrupts/${id}/decisions`)
-      .set('cookie', owner.cookie)
+      .set('cookie', suite.owner.cookie)
       .send({ actionName: 'refund', decision: 'approve' });
     expect(decided.status).toBe(201);
     await r.until(() => r.requests.length >= 1, 30_000, 'the resume POST');
@@ -104,23 +85,23 @@ describe('resumeUrl (SPEC §8e): the result POSTed once, signed, retried', () =>
     ]);
     expect(payload).toMatchObject({
       type: 'interrupt.answered',
-      organisationId: owner.organisationId,
+      organisationId: suite.owner.organisationId,
     });
     expect(req.headers['webhook-id']).toBe(payload.id);
-    const read = await http().get(`/api/interrupts/${id}`).set('x-api-key', key);
+    const read = await http().get(`/api/interrupts/${id}`).set('x-api-key', suite.key);
     expect(payload.data).toEqual(read.body);
     expect(payload.data).toMatchObject({
       status: 'answered',
       decisions: [{ decision: 'approve' }],
     });
     // Another key's secret does not verify it.
-    const other = (await createApiKey(t.app.getHttpServer(), owner.cookie)).key;
+    const other = (await createApiKey(suite.t.app.getHttpServer(), suite.owner.cookie)).key;
     expect(() => verify(req, other)).toThrow();
     // Once: succeeded rows are never claimed again.
     expect(r.requests).toHaveLength(1);
     expect(await resumeRow(id)).toMatchObject({ attempt_count: 1, last_response_status: 204 });
     // The URL (a pre-signed one is a credential) is in no log line and no response.
-    expect(JSON.stringify(t.logs)).not.toContain('pre-signed-secret');
+    expect(JSON.stringify(suite.t.logs)).not.toContain('pre-signed-secret');
     expect(JSON.stringify(read.body)).not.toContain('pre-signed-secret');
   });
 
@@ -129,7 +110,7 @@ describe('resumeUrl (SPEC §8e): the result POSTed once, signed, retried', () =>
     const id = await opened(r.url);
     const cancelled = await http()
       .post(`/api/interrupts/${id}/cancel`)
-      .set('x-api-key', key)
+      .set('x-api-key', suite.key)
       .send({ reason: 'The customer paid after all.' });
     expect(cancelled.status).toBe(200);
     await settled(id, 'succeeded');
@@ -148,10 +129,10 @@ describe('resumeUrl (SPEC §8e): the result POSTed once, signed, retried', () =>
   it('expired: the deadline’s result is POSTed; a receiver that never takes it is given up after the schedule', async () => {
     const r = await receiver(() => ({ status: 500 }));
     const id = await opened(r.url, { timeoutSeconds: 60 });
-    const lifecycle = t.app.get(InterruptLifecycleService);
-    expect(await lifecycle.expire(owner.organisationId, id, new Date(Date.now() + 61_000))).toBe(
-      true,
-    );
+    const lifecycle = suite.t.app.get(InterruptLifecycleService);
+    expect(
+      await lifecycle.expire(suite.owner.organisationId, id, new Date(Date.now() + 61_000)),
+    ).toBe(true);
     await settled(id, 'failed');
 
     // 1 + the two retries of the schedule, then no more.
@@ -176,7 +157,10 @@ describe('resumeUrl (SPEC §8e): the result POSTed once, signed, retried', () =>
     expect(plain.status).toBe(201);
     expect(await resumeRow(plain.body.id)).toBeUndefined();
     // Withdrawing the plain one writes events through the same outbox: the waiting one stays put.
-    await http().post(`/api/interrupts/${plain.body.id}/cancel`).set('x-api-key', key).send({});
+    await http()
+      .post(`/api/interrupts/${plain.body.id}/cancel`)
+      .set('x-api-key', suite.key)
+      .send({});
     await settled(waiting, 'waiting');
     expect(r.requests).toHaveLength(0);
   });
@@ -197,7 +181,7 @@ describe('resumeUrl (SPEC §8e): the result POSTed once, signed, retried', () =>
       Number(
         (
           await db().query(`SELECT count(*) AS n FROM interrupts WHERE organisation_id = $1`, [
-            owner.organisationId,
+            suite.owner.organisationId,
           ])
         )[0].n,
       );

@@ -28,6 +28,26 @@ function linksOf(html: string, text: string): string[] {
   return [...new Set([...hrefs, ...urls])];
 }
 
+/**
+ * Waits until none of the organisation's notifications is due or being sent — every message that
+ * was on its way has reached the SMTP server (the sink keeps a message before it answers, and a
+ * row is `sent` only after that answer) — instead of waiting a fixed time.
+ */
+async function drained(app: TestApp['app'], organisationId: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const [row] = (await app.get(DataSource).query(
+      `SELECT count(*)::int AS n FROM notifications
+        WHERE organisation_id = $1 AND (status = 'sending' OR (status = 'pending' AND due_at <= now()))`,
+      [organisationId],
+    )) as { n: number }[];
+    if (row.n === 0) return;
+    if (Date.now() > deadline)
+      throw new Error(`${row.n} notifications still on their way after 60 s`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
 describe('notifications (issue 30): outbox, email over SMTP, preferences, digests, invitations', () => {
   let t: TestApp;
   let sink: SmtpSink;
@@ -81,9 +101,9 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
     expect(res.status).toBe(201);
     return res.body as { id: string };
   };
-  /** Waits for the messages still on their way, then starts the sink afresh. */
+  /** Waits until the messages still on their way have arrived, then starts the sink afresh. */
   const settle = async () => {
-    await new Promise((r) => setTimeout(r, 400));
+    await drained(t.app, owner.organisationId);
     sink.messages.length = 0;
   };
   const setPreferences = async (cookie: string, body: Record<string, unknown>) => {
@@ -123,7 +143,7 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
     );
     expect(links).toContain('https://review.example.test/app/settings/notifications');
     // Exactly one message each, however many rounds the workers ran.
-    await new Promise((r) => setTimeout(r, 300));
+    await drained(t.app, owner.organisationId);
     expect(sink.to(owner.email)).toHaveLength(1);
     expect(sink.to(grace.email)).toHaveLength(1);
 
@@ -216,7 +236,7 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
     const escalated = sink.to(owner.email)[2];
     expect(escalated.parsed.subject).toBe('[Analytical Engines] Escalated: Refund order 1138');
     expect(escalated.parsed.html).toContain('escalation level 1: Over &lt;limit&gt;');
-    await new Promise((r) => setTimeout(r, 300));
+    await drained(t.app, owner.organisationId);
     expect(sink.to(grace.email)).toHaveLength(2);
   });
 
@@ -248,7 +268,7 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
     // A plain interrupt after them: once its emails are in, theirs would have been too.
     await open('Sentinel after argus');
     await sink.until(() => sink.to(grace.email).length >= 2 && sink.to(owner.email).length >= 2);
-    await new Promise((r) => setTimeout(r, 300));
+    await drained(t.app, owner.organisationId);
     const subjects = (to: string) => sink.to(to).map((m) => m.parsed.subject);
     expect(subjects(grace.email)).toEqual([
       '[Analytical Engines] Assigned to you: Payout 4411',
@@ -299,7 +319,7 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
     expect(sink.to(grace.email)[0].parsed.subject).toBe(
       '[Analytical Engines] Still waiting: Remind me about this',
     );
-    await new Promise((r) => setTimeout(r, 300));
+    await drained(t.app, owner.organisationId);
     expect(sink.to(owner.email)).toHaveLength(0);
   });
 
@@ -332,7 +352,7 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
           .send({ actionName: 'archive', decision: 'approve' })
       ).status,
     ).toBe(201);
-    await new Promise((r) => setTimeout(r, 500));
+    await drained(t.app, owner.organisationId);
     expect(sink.to(owner.email)).toHaveLength(0);
     const mine = await http().get('/api/notifications/deliveries').set('cookie', owner.cookie);
     expect(
@@ -398,7 +418,7 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
     hour.setUTCHours(hour.getUTCHours() + 1);
     for (const row of pending)
       expect(row).toMatchObject({ mode: 'hourly', status: 'pending', scheduled_for: hour });
-    await new Promise((r) => setTimeout(r, 300));
+    await drained(t.app, owner.organisationId);
     expect(sink.messages).toHaveLength(0);
 
     // The hour comes (the clock moved forward for these rows).
@@ -413,7 +433,7 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
     expect(digest.parsed.text).toContain('Digest item two <i>');
     expect(digest.parsed.html).toContain('Digest item two &lt;i&gt;');
     expect(digest.parsed.html).toContain('https://review.example.test/app/inbox');
-    await new Promise((r) => setTimeout(r, 300));
+    await drained(t.app, owner.organisationId);
     expect(sink.messages).toHaveLength(1);
     await setPreferences(grace.cookie, { preferences: {} });
     await setPreferences(owner.cookie, { preferences: {} });
@@ -455,7 +475,7 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
           `${error.message}: ${JSON.stringify(await db().query(`SELECT status, attempt_count, last_error, due_at FROM notifications WHERE subject_id = $1`, [id]))}`,
         );
       });
-    await new Promise((r) => setTimeout(r, 200));
+    await drained(t.app, owner.organisationId);
     const rows = await db().query(
       `SELECT status, attempt_count, last_error FROM notifications WHERE organisation_id = $1 AND subject_id = $2 ORDER BY recipient_email`,
       [owner.organisationId, id],
@@ -485,7 +505,7 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
     );
     expect(link).toBe(`https://review.example.test/app/invitations/${invited.body.token}`);
     // The token is not kept once the message left.
-    await new Promise((r) => setTimeout(r, 300));
+    await drained(t.app, owner.organisationId);
     const [row] = await db().query(
       `SELECT data, status FROM notifications WHERE organisation_id = $1 AND kind = 'invitation' AND recipient_email = $2`,
       [owner.organisationId, email],
@@ -672,7 +692,7 @@ describe('notifications across two instances', () => {
       }),
     );
     await sink.until(() => sink.messages.length >= 80, 30_000);
-    await new Promise((r) => setTimeout(r, 500));
+    await drained(a.app, owner.organisationId);
     expect(sink.messages).toHaveLength(80);
     const seen = sink.messages.map(
       (m) => `${m.to[0]} ${/\/interrupts\/([0-9a-f-]{36})/.exec(m.parsed.text as string)?.[1]}`,
@@ -742,7 +762,7 @@ describe('notifications without SMTP_URL (development)', () => {
       .get('/api/notifications/preferences')
       .set('cookie', owner.cookie);
     expect(prefs.body.emailEnabled).toBe(false);
-    await new Promise((r) => setTimeout(r, 200));
+    await drained(t.app, owner.organisationId);
     const deliveries = await request(t.app.getHttpServer())
       .get('/api/notifications/deliveries')
       .set('cookie', owner.cookie);

@@ -2,6 +2,8 @@ import { DataSource, QueryFailedError } from 'typeorm';
 import { createDataSource } from '../src/database/data-source';
 import { PreparedReads } from '../src/database/prepared-reads';
 import { StatementExecution } from '../src/database/prepared-statement';
+import { instrumentPreparedReads } from '../src/metrics/database-metrics';
+import { Metrics } from '../src/metrics/metrics';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 
 // PreparedReads runs its statements through its own node-postgres Submittable (StatementExecution):
@@ -184,6 +186,45 @@ describe('prepared reads on Postgres', () => {
     const named = prepared.map((p) => p.statement);
     expect(named).toContain(texts[0]);
     expect(named).not.toContain(texts[2]);
+  });
+
+  it('shows its named statements, its cap and the texts past it as Prometheus series', async () => {
+    const series = async (reads: PreparedReads) => {
+      const metrics = new Metrics();
+      instrumentPreparedReads(reads, metrics);
+      const text = await metrics.render();
+      return Object.fromEntries(
+        [...text.matchAll(/^(interlock_db_(?:un)?named_statements\w*) (\S+)$/gm)].map((m) => [
+          m[1],
+          Number(m[2]),
+        ]),
+      );
+    };
+    const capped = new PreparedReads(ds, true, undefined, { maxStatements: 2 });
+    expect(await series(capped)).toEqual({
+      interlock_db_named_statements_on: 1,
+      interlock_db_named_statements: 0,
+      interlock_db_named_statements_max: 2,
+      interlock_db_unnamed_statements: 0,
+    });
+    const texts = [1, 2, 3].map((n) => `SELECT id, ${n} AS m FROM things WHERE id = $1`);
+    for (const sql of texts) await capped.query(sql, [ids[0]]);
+    await capped.query(texts[2], [ids[0]]);
+    expect(await series(capped)).toEqual({
+      interlock_db_named_statements_on: 1,
+      interlock_db_named_statements: 2,
+      interlock_db_named_statements_max: 2,
+      interlock_db_unnamed_statements: 1,
+    });
+    // Off (the embedded database, a pooler, a failed self-check): nothing is named.
+    const off = new PreparedReads(ds, false, 'a reason');
+    await off.query(texts[0], [ids[0]]);
+    expect(await series(off)).toEqual({
+      interlock_db_named_statements_on: 0,
+      interlock_db_named_statements: 0,
+      interlock_db_named_statements_max: 500,
+      interlock_db_unnamed_statements: 0,
+    });
   });
 
   it('fails inside a transaction the way the transaction does, and rolls it back', async () => {

@@ -1,4 +1,3 @@
-import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { Webhook } from 'standardwebhooks';
 import {
@@ -6,11 +5,10 @@ import {
   createApiKey,
   openInterrupt,
   signUpOwner,
-  SignedUpOwner,
   startSession,
 } from './support/factories';
-import { startTestApp, TestApp } from './support/test-app';
-import { ReceivedRequest, WebhookReceiver, WebhookReceivers } from './support/webhook-receiver';
+import { webhookSuite } from './support/webhook-suite';
+import type { ReceivedRequest } from './support/webhook-receiver';
 
 /** The service's deliveries, checked with the reference implementation of Standard Webhooks. */
 function verifyWithReference(req: ReceivedRequest, secret: string): unknown {
@@ -18,36 +16,17 @@ function verifyWithReference(req: ReceivedRequest, secret: string): unknown {
 }
 
 describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => {
-  let t: TestApp;
-  let owner: SignedUpOwner;
-  let key: string;
-  const receivers = new WebhookReceivers();
-  const http = () => request(t.app.getHttpServer());
-  const db = () => t.app.get(DataSource);
-
-  beforeAll(async () => {
-    t = await startTestApp({
-      env: {
-        WEBHOOK_RETRY_SCHEDULE: '400ms,1600ms',
-        WEBHOOK_POLL_INTERVAL: '50ms',
-        WEBHOOK_TIMEOUT: '3s',
-        LOG_LEVEL: 'trace',
-      },
-    });
-    owner = await signUpOwner(t.app.getHttpServer(), { name: 'Ada Lovelace' });
-    key = (await createApiKey(t.app.getHttpServer(), owner.cookie)).key;
+  const suite = webhookSuite({
+    WEBHOOK_RETRY_SCHEDULE: '400ms,1600ms',
+    WEBHOOK_POLL_INTERVAL: '50ms',
+    WEBHOOK_TIMEOUT: '3s',
+    LOG_LEVEL: 'trace',
   });
-  afterAll(async () => {
-    await t.close();
-    await receivers.stopAll();
-  });
-
-  const receiver = (answer?: ConstructorParameters<typeof WebhookReceiver>[0]) =>
-    receivers.start(answer);
+  const { http, db, receiver } = suite;
   const subscribe = async (url: string, eventTypes: string[] | null = null) => {
     const res = await http()
       .post('/api/webhooks')
-      .set('cookie', owner.cookie)
+      .set('cookie', suite.owner.cookie)
       .send({ url, eventTypes });
     expect(res.status).toBe(201);
     return res.body as { id: string; secret: string };
@@ -60,7 +39,7 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
   ) => {
     const res = await http()
       .post(`/api/interrupts/${id}/decisions`)
-      .set('cookie', owner.cookie)
+      .set('cookie', suite.owner.cookie)
       .send({ actionName, decision, ...extra });
     expect(res.status).toBe(201);
     return res.body;
@@ -68,7 +47,7 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
   const deliveries = async (webhookId: string) => {
     const res = await http()
       .get(`/api/webhooks/${webhookId}/deliveries`)
-      .set('cookie', owner.cookie);
+      .set('cookie', suite.owner.cookie);
     expect(res.status).toBe(200);
     return res.body.deliveries as Record<string, unknown>[];
   };
@@ -76,7 +55,7 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
   it('deciding the last action delivers interrupt.decided then interrupt.answered, signed, with the API’s resource', async () => {
     const r = await receiver();
     const hook = await subscribe(r.url);
-    const { id } = await openInterrupt(t.app.getHttpServer(), key, {
+    const { id } = await openInterrupt(suite.t.app.getHttpServer(), suite.key, {
       title: 'Refund order 1138',
       actions: ['refund', 'notify'],
     });
@@ -91,7 +70,7 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
       'interrupt.decided',
       'interrupt.answered',
     ]);
-    const read = await http().get(`/api/interrupts/${id}`).set('x-api-key', key);
+    const read = await http().get(`/api/interrupts/${id}`).set('x-api-key', suite.key);
     expect(events[3].data).toEqual(read.body);
     expect(events[2].data).toEqual(read.body);
     expect(events[3].data).toMatchObject({
@@ -119,7 +98,7 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
         'organisationId',
         'type',
       ]);
-      expect(events[i].organisationId).toBe(owner.organisationId);
+      expect(events[i].organisationId).toBe(suite.owner.organisationId);
       expect(Math.abs(Number(req.headers['webhook-timestamp']) - req.at / 1000)).toBeLessThan(5);
       expect(req.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
       expect(verifyWithReference(req, hook.secret)).toEqual(events[i]);
@@ -147,13 +126,13 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
       ),
     ).toBe(true);
     // The secret never reaches the logs.
-    expect(JSON.stringify(t.logs)).not.toContain(hook.secret.slice(6, 30));
+    expect(JSON.stringify(suite.t.logs)).not.toContain(hook.secret.slice(6, 30));
   });
 
   it('retries a receiver that answers 500 twice: three attempts, the same webhook-id, growing gaps', async () => {
     const r = await receiver((_req, index) => ({ status: index < 2 ? 500 : 200 }));
     const hook = await subscribe(r.url, ['interrupt.created']);
-    await openInterrupt(t.app.getHttpServer(), key, { title: 'Flaky endpoint' });
+    await openInterrupt(suite.t.app.getHttpServer(), suite.key, { title: 'Flaky endpoint' });
     await r.until(() => r.requests.length >= 3);
     const ids = new Set(r.requests.map((q) => q.headers['webhook-id']));
     expect(ids.size).toBe(1);
@@ -190,7 +169,9 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
   it('marks a delivery failed after the schedule, and a member can send it again', async () => {
     const r = await receiver(() => ({ status: 503 }));
     const hook = await subscribe(r.url, ['interrupt.created']);
-    const test = await http().post(`/api/webhooks/${hook.id}/test`).set('cookie', owner.cookie);
+    const test = await http()
+      .post(`/api/webhooks/${hook.id}/test`)
+      .set('cookie', suite.owner.cookie);
     expect(test.status).toBe(202);
     expect(test.body).toMatchObject({
       webhookId: hook.id,
@@ -201,7 +182,7 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
     await r.until(() => r.requests.length >= 3);
     expect(r.events()[0]).toMatchObject({
       type: 'webhook.test',
-      organisationId: owner.organisationId,
+      organisationId: suite.owner.organisationId,
       data: { webhookId: hook.id },
     });
     let failed: Record<string, unknown> | undefined;
@@ -221,12 +202,12 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
     r.answerWith(() => ({ status: 200 }));
     const retried = await http()
       .post(`/api/webhooks/${hook.id}/deliveries/${test.body.id}/retry`)
-      .set('cookie', owner.cookie);
+      .set('cookie', suite.owner.cookie);
     expect(retried.status).toBe(202);
     expect(retried.body).toMatchObject({ id: test.body.id, status: 'pending' });
     const again = await http()
       .post(`/api/webhooks/${hook.id}/deliveries/${test.body.id}/retry`)
-      .set('cookie', owner.cookie);
+      .set('cookie', suite.owner.cookie);
     expect([202, 409]).toContain(again.status);
     await r.until(() => r.requests.length >= 4);
     expect(new Set(r.requests.map((q) => q.headers['webhook-id'])).size).toBe(1);
@@ -240,12 +221,12 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
     }
     const [audit] = await db().query(
       `SELECT action, metadata FROM audit_log_entries WHERE organisation_id = $1 AND target_id = $2 AND action = 'webhook.delivery_retried' ORDER BY seq`,
-      [owner.organisationId, hook.id],
+      [suite.owner.organisationId, hook.id],
     );
     expect(audit.metadata).toMatchObject({ deliveryId: test.body.id, previousStatus: 'failed' });
     const unknown = await http()
       .post(`/api/webhooks/${hook.id}/deliveries/${hook.id}/retry`)
-      .set('cookie', owner.cookie);
+      .set('cookie', suite.owner.cookie);
     expect(unknown.status).toBe(404);
   });
 
@@ -263,10 +244,10 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
     try {
       const refused = await http()
         .post('/api/interrupts')
-        .set('x-api-key', key)
+        .set('x-api-key', suite.key)
         .send({ title: 'Roll me back', actionRequests: [{ name: 'deploy' }] });
       expect(refused.status).toBe(500);
-      const fence = await openInterrupt(t.app.getHttpServer(), key, {
+      const fence = await openInterrupt(suite.t.app.getHttpServer(), suite.key, {
         title: 'After the rollback',
       });
       await r.until(() => r.requests.length >= 1);
@@ -294,11 +275,17 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
     await subscribe(r.url);
     const flows = await Promise.all(
       [1, 2, 3].map(async (n) => {
-        const { id } = await openInterrupt(t.app.getHttpServer(), key, {
+        const { id } = await openInterrupt(suite.t.app.getHttpServer(), suite.key, {
           title: `Ordered ${n}`,
           actions: ['a', 'b'],
         });
-        await assignAndEscalate(t.app.getHttpServer(), owner.cookie, id, owner.memberId, 'slow');
+        await assignAndEscalate(
+          suite.t.app.getHttpServer(),
+          suite.owner.cookie,
+          id,
+          suite.owner.memberId,
+          'slow',
+        );
         await decide(id, 'a');
         await decide(id, 'b', 'reject', { message: 'no' });
         return id;
@@ -330,27 +317,29 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
   it('sends interrupt.assigned and interrupt.unassigned with the interrupt as it is after each', async () => {
     const r = await receiver();
     await subscribe(r.url, ['interrupt.assigned', 'interrupt.unassigned']);
-    const { id } = await openInterrupt(t.app.getHttpServer(), key, { title: 'Who takes it?' });
+    const { id } = await openInterrupt(suite.t.app.getHttpServer(), suite.key, {
+      title: 'Who takes it?',
+    });
     expect(
       (
         await http()
           .post(`/api/interrupts/${id}/assign`)
-          .set('cookie', owner.cookie)
-          .send({ memberId: owner.memberId })
+          .set('cookie', suite.owner.cookie)
+          .send({ memberId: suite.owner.memberId })
       ).status,
     ).toBe(200);
     expect(
       (
         await http()
           .post(`/api/interrupts/${id}/assign`)
-          .set('cookie', owner.cookie)
+          .set('cookie', suite.owner.cookie)
           .send({ memberId: null })
       ).status,
     ).toBe(200);
     await r.until(() => r.requests.length >= 2);
     const events = r.events();
     expect(events.map((e) => [e.type, (e.data as { assignee: unknown }).assignee])).toEqual([
-      ['interrupt.assigned', { type: 'member', id: owner.memberId, name: 'Ada Lovelace' }],
+      ['interrupt.assigned', { type: 'member', id: suite.owner.memberId, name: 'Ada Lovelace' }],
       ['interrupt.unassigned', null],
     ]);
   });
@@ -358,15 +347,16 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
   it('sends session.started and session.ended (ended or disconnected) with the session', async () => {
     const r = await receiver();
     await subscribe(r.url, ['session.started', 'session.ended']);
-    const s1 = await startSession(t.app.getHttpServer(), key, { name: 'nightly' });
-    expect((await http().post(`/api/sessions/${s1.id}/end`).set('x-api-key', key)).status).toBe(
-      200,
-    );
-    const s2 = await startSession(t.app.getHttpServer(), key, { name: 'runaway' });
+    const s1 = await startSession(suite.t.app.getHttpServer(), suite.key, { name: 'nightly' });
     expect(
-      (await http().post(`/api/sessions/${s2.id}/disconnect`).set('cookie', owner.cookie)).status,
+      (await http().post(`/api/sessions/${s1.id}/end`).set('x-api-key', suite.key)).status,
     ).toBe(200);
-    await openInterrupt(t.app.getHttpServer(), key, { title: 'not subscribed' });
+    const s2 = await startSession(suite.t.app.getHttpServer(), suite.key, { name: 'runaway' });
+    expect(
+      (await http().post(`/api/sessions/${s2.id}/disconnect`).set('cookie', suite.owner.cookie))
+        .status,
+    ).toBe(200);
+    await openInterrupt(suite.t.app.getHttpServer(), suite.key, { title: 'not subscribed' });
     await r.until(() => r.requests.length >= 4);
     await new Promise((resolve) => setTimeout(resolve, 300));
     const events = r.events();
@@ -380,7 +370,7 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
       ['session.started', 'active'],
       ['session.ended', 'disconnected'],
     ]);
-    const read = await http().get(`/api/sessions/${s1.id}`).set('x-api-key', key);
+    const read = await http().get(`/api/sessions/${s1.id}`).set('x-api-key', suite.key);
     expect(of(s1.id)[1].data).toEqual(read.body);
   });
 
@@ -389,8 +379,8 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
     const hook = await subscribe(r.url, ['interrupt.created']);
     const rotated = await http()
       .post(`/api/webhooks/${hook.id}/rotate-secret`)
-      .set('cookie', owner.cookie);
-    await openInterrupt(t.app.getHttpServer(), key, { title: 'Rotated' });
+      .set('cookie', suite.owner.cookie);
+    await openInterrupt(suite.t.app.getHttpServer(), suite.key, { title: 'Rotated' });
     await r.until(() => r.requests.length >= 1);
     const [req] = r.requests;
     expect(req.headers['webhook-signature']).toMatch(
@@ -405,7 +395,7 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
       `UPDATE webhooks SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1`,
       [hook.id],
     );
-    await openInterrupt(t.app.getHttpServer(), key, { title: 'Rotated later' });
+    await openInterrupt(suite.t.app.getHttpServer(), suite.key, { title: 'Rotated later' });
     await r.until(() => r.requests.length >= 2);
     expect(r.requests[1].headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
     expect(verifyWithReference(r.requests[1], rotated.body.secret)).toMatchObject({
@@ -415,14 +405,14 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
   });
 
   it('writes no event when no webhook wants it, and none for a disabled webhook', async () => {
-    const other = await signUpOwner(t.app.getHttpServer(), { organisationName: 'Quiet' });
-    const otherKey = (await createApiKey(t.app.getHttpServer(), other.cookie)).key;
+    const other = await signUpOwner(suite.t.app.getHttpServer(), { organisationName: 'Quiet' });
+    const otherKey = (await createApiKey(suite.t.app.getHttpServer(), other.cookie)).key;
     const r = await receiver();
     const hook = await http()
       .post('/api/webhooks')
       .set('cookie', other.cookie)
       .send({ url: r.url, enabled: false });
-    await openInterrupt(t.app.getHttpServer(), otherKey, { title: 'Nobody listens' });
+    await openInterrupt(suite.t.app.getHttpServer(), otherKey, { title: 'Nobody listens' });
     const [{ n }] = await db().query(
       `SELECT count(*)::int AS n FROM webhook_events WHERE organisation_id = $1`,
       [other.organisationId],
@@ -436,91 +426,74 @@ describe('webhook delivery (SPEC §8a): outbox, signing, retries, order', () => 
           .send({ enabled: true })
       ).status,
     ).toBe(200);
-    await openInterrupt(t.app.getHttpServer(), otherKey, { title: 'Someone listens' });
+    await openInterrupt(suite.t.app.getHttpServer(), otherKey, { title: 'Someone listens' });
     await r.until(() => r.requests.length >= 1);
     expect(r.events().map((e) => (e.data as { title: string }).title)).toEqual(['Someone listens']);
   });
 
   it('recorded every attempt (no lock conflict between the worker and members’ changes)', () => {
     expect(
-      t.logs.filter((l) => l.msg === 'webhook delivery attempt could not be recorded'),
+      suite.t.logs.filter((l) => l.msg === 'webhook delivery attempt could not be recorded'),
     ).toEqual([]);
   });
 });
 
 describe('webhook delivery: a slow or dead endpoint, and one that keeps failing', () => {
-  let t: TestApp;
-  let owner: SignedUpOwner;
-  let key: string;
-  const receivers = new WebhookReceivers();
-  const http = () => request(t.app.getHttpServer());
-
-  beforeAll(async () => {
-    t = await startTestApp({
-      env: {
-        WEBHOOK_CONCURRENCY: '6',
-        WEBHOOK_ENDPOINT_CONCURRENCY: '2',
-        WEBHOOK_TIMEOUT: '6s',
-        WEBHOOK_RETRY_SCHEDULE:
-          '150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms',
-        WEBHOOK_DISABLE_AFTER: '1s',
-        WEBHOOK_POLL_INTERVAL: '50ms',
-      },
-    });
-    owner = await signUpOwner(t.app.getHttpServer(), { name: 'Ada Lovelace' });
-    key = (await createApiKey(t.app.getHttpServer(), owner.cookie)).key;
+  const suite = webhookSuite({
+    WEBHOOK_CONCURRENCY: '6',
+    WEBHOOK_ENDPOINT_CONCURRENCY: '2',
+    WEBHOOK_TIMEOUT: '6s',
+    WEBHOOK_RETRY_SCHEDULE:
+      '150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms,150ms',
+    WEBHOOK_DISABLE_AFTER: '1s',
+    WEBHOOK_POLL_INTERVAL: '50ms',
   });
-  afterAll(async () => {
-    await receivers.stopAll();
-    await t.close();
-  });
-
-  const receiver = (answer?: ConstructorParameters<typeof WebhookReceiver>[0]) =>
-    receivers.start(answer);
+  const { http, receiver } = suite;
 
   it('a hanging endpoint holds at most its share of the slots; the others are delivered meanwhile', async () => {
     const dead = await receiver(() => 'hold');
     const alive = await receiver();
     const deadHook = await http()
       .post('/api/webhooks')
-      .set('cookie', owner.cookie)
+      .set('cookie', suite.owner.cookie)
       .send({ url: dead.url, eventTypes: ['interrupt.created'] });
     const aliveHook = await http()
       .post('/api/webhooks')
-      .set('cookie', owner.cookie)
+      .set('cookie', suite.owner.cookie)
       .send({ url: alive.url, eventTypes: ['interrupt.created'] });
     const started = Date.now();
     for (let i = 0; i < 20; i++)
-      await openInterrupt(t.app.getHttpServer(), key, { title: `Busy ${i}` });
+      await openInterrupt(suite.t.app.getHttpServer(), suite.key, { title: `Busy ${i}` });
     await alive.until(() => alive.requests.length >= 20, 15_000);
     // Every delivery to the live endpoint left while the dead one's first attempts still hung (6 s timeout).
     expect(Date.now() - started).toBeLessThan(6_000);
     expect(dead.requests.length).toBe(2);
     dead.release(200);
-    await http().delete(`/api/webhooks/${deadHook.body.id}`).set('cookie', owner.cookie);
-    await http().delete(`/api/webhooks/${aliveHook.body.id}`).set('cookie', owner.cookie);
+    await http().delete(`/api/webhooks/${deadHook.body.id}`).set('cookie', suite.owner.cookie);
+    await http().delete(`/api/webhooks/${aliveHook.body.id}`).set('cookie', suite.owner.cookie);
   });
 
   it('disables an endpoint that failed everything for the configured time, with an audit entry by the system', async () => {
     const down = await receiver(() => ({ status: 500 }));
     const hook = await http()
       .post('/api/webhooks')
-      .set('cookie', owner.cookie)
+      .set('cookie', suite.owner.cookie)
       .send({ url: down.url, eventTypes: ['interrupt.created'] });
-    await openInterrupt(t.app.getHttpServer(), key, { title: 'Into the void' });
+    await openInterrupt(suite.t.app.getHttpServer(), suite.key, { title: 'Into the void' });
     let webhook: Record<string, unknown> = {};
     for (let i = 0; i < 100 && webhook.enabled !== false; i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      webhook = (await http().get(`/api/webhooks/${hook.body.id}`).set('cookie', owner.cookie))
-        .body;
+      webhook = (
+        await http().get(`/api/webhooks/${hook.body.id}`).set('cookie', suite.owner.cookie)
+      ).body;
     }
     expect(webhook).toMatchObject({ enabled: false });
     expect(webhook.failingSince).not.toBeNull();
-    const [audit] = await t.app
+    const [audit] = await suite.t.app
       .get(DataSource)
       .query(
         `SELECT actor_type, actor_id, actor_name, summary, metadata FROM audit_log_entries WHERE organisation_id = $1 AND action = 'webhook.disabled'`,
-        [owner.organisationId],
+        [suite.owner.organisationId],
       );
     expect(audit).toMatchObject({
       actor_type: 'system',
@@ -535,7 +508,7 @@ describe('webhook delivery: a slow or dead endpoint, and one that keeps failing'
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect(down.requests.length).toBe(seen);
     const [paused] = (
-      await http().get(`/api/webhooks/${hook.body.id}/deliveries`).set('cookie', owner.cookie)
+      await http().get(`/api/webhooks/${hook.body.id}/deliveries`).set('cookie', suite.owner.cookie)
     ).body.deliveries;
     expect(paused).toMatchObject({ status: 'pending', nextAttemptAt: null });
 
@@ -543,13 +516,15 @@ describe('webhook delivery: a slow or dead endpoint, and one that keeps failing'
     down.answerWith(() => ({ status: 200 }));
     const enabled = await http()
       .patch(`/api/webhooks/${hook.body.id}`)
-      .set('cookie', owner.cookie)
+      .set('cookie', suite.owner.cookie)
       .send({ enabled: true });
     expect(enabled.body).toMatchObject({ enabled: true, failingSince: null });
     await down.until(() => down.requests.some((_q, i) => i >= seen), 5_000);
     for (let i = 0; i < 50; i++) {
       const [d] = (
-        await http().get(`/api/webhooks/${hook.body.id}/deliveries`).set('cookie', owner.cookie)
+        await http()
+          .get(`/api/webhooks/${hook.body.id}/deliveries`)
+          .set('cookie', suite.owner.cookie)
       ).body.deliveries;
       if (d.status === 'succeeded') return;
       await new Promise((resolve) => setTimeout(resolve, 50));

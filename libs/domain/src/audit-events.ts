@@ -275,6 +275,9 @@ export interface AuditEventCatalogue {
       assigneeType: AssigneeType | null;
       assigneeId: string | null;
       assigneeName: string | null;
+      /** A team's policy reminded (SPEC §8e): that team; absent for the organisation's. */
+      teamId?: string;
+      teamName?: string;
     };
   };
   'interrupt.deadline_extended': { target: 'interrupt'; metadata: { from: string; to: string } };
@@ -407,6 +410,10 @@ export interface AuditEventCatalogue {
   'team.created': { target: 'team'; metadata: null };
   'team.renamed': { target: 'team'; metadata: { previousName: string; name: string } };
   'team.deleted': { target: 'team'; metadata: { memberCount: number } };
+  'team.escalation_policy_updated': {
+    target: 'team';
+    metadata: { changes: { steps: FieldChange<EscalationPolicy['steps']> } };
+  };
   'team.member_added': { target: 'team'; metadata: { memberId: string; memberName: string } };
   'team.member_removed': { target: 'team'; metadata: { memberId: string; memberName: string } };
   'webhook.created': {
@@ -659,7 +666,7 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
     category: 'interrupt',
     target: 'interrupt',
     summary: (e) =>
-      `Interrupt ${e.target.name} still undecided after ${e.metadata.afterMinutes} min: ${e.metadata.assigneeName === null ? 'its readers' : `${e.metadata.assigneeType === 'team' ? 'team ' : ''}${e.metadata.assigneeName}`} reminded by ${e.actor.name}`,
+      `Interrupt ${e.target.name} still undecided after ${e.metadata.afterMinutes} min${e.metadata.teamName === undefined ? '' : ` with team ${e.metadata.teamName}`}: ${e.metadata.assigneeName === null ? 'its readers' : `${e.metadata.assigneeType === 'team' ? 'team ' : ''}${e.metadata.assigneeName}`} reminded by ${e.actor.name}`,
   },
   'interrupt.deadline_extended': {
     category: 'interrupt',
@@ -821,6 +828,12 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
     category: 'team',
     target: 'team',
     summary: (e) => `Team ${e.target.name} deleted by ${e.actor.name}`,
+  },
+  'team.escalation_policy_updated': {
+    category: 'team',
+    target: 'team',
+    summary: (e) =>
+      `Escalation policy of team ${e.target.name} changed (${e.metadata.changes.steps.to.length === 0 ? 'no steps' : `${e.metadata.changes.steps.to.length} steps`}) by ${e.actor.name}`,
   },
   'team.member_added': {
     category: 'team',

@@ -34,3 +34,61 @@ export interface EscalationStep {
 export interface EscalationPolicy {
   steps: EscalationStep[];
 }
+
+/** Where an interrupt stands in its escalation: what the service keeps on it (SPEC §8e). */
+export interface EscalationState {
+  createdAt: Date;
+  /** Assigned to a team: its id (a team's policy governs while it holds the interrupt). */
+  assigneeTeamId: string | null;
+  /** When the assignee last changed; null: never since it opened. */
+  assigneeChangedAt: Date | null;
+  /** How many steps it passed of the policy `policyTeamId` names (null: the organisation's). */
+  step: number;
+  policyTeamId: string | null;
+  /** From when that policy's minutes count; null: since it opened. */
+  clockAt: Date | null;
+}
+
+/** The policy that governs an interrupt now, how many of its steps it passed, and from when they count. */
+export interface EscalationPosition {
+  /** The team whose policy governs, or null: the organisation's. */
+  teamId: string | null;
+  step: number;
+  clock: Date;
+}
+
+/**
+ * Which escalation policy governs an interrupt (SPEC §8e): the policy of the team it is assigned
+ * to, when that team has one (`assigneeTeamHasPolicy`), else the organisation's. A policy's
+ * minutes count from when the interrupt came under it — the organisation's from when it opened,
+ * a team's from when it was assigned to the team — and it starts at its first step then: moving
+ * to another policy (assigned to or away from a team with one, or back to the team after a time
+ * away) starts that policy afresh, from when the assignee changed. The SQL of the escalation
+ * job's due query says the same (interrupts.repository.ts escalationDue).
+ */
+export function escalationPosition(
+  s: EscalationState,
+  assigneeTeamHasPolicy: boolean,
+): EscalationPosition {
+  const teamId = assigneeTeamHasPolicy ? s.assigneeTeamId : null;
+  const clock = s.clockAt ?? s.createdAt;
+  const changed = s.assigneeChangedAt ?? s.createdAt;
+  const moved =
+    teamId !== s.policyTeamId || (teamId !== null && changed.getTime() > clock.getTime());
+  return moved ? { teamId, step: 0, clock: changed } : { teamId, step: s.step, clock };
+}
+
+/**
+ * Of the steps due at `now` that the interrupt has not passed, the last (its index), or -1 when
+ * none is due: those before it pass silently (SPEC §8e).
+ */
+export function dueEscalationStep(
+  steps: readonly EscalationStep[],
+  position: EscalationPosition,
+  now: Date,
+): number {
+  let last = -1;
+  for (let i = position.step; i < steps.length; i++)
+    if (position.clock.getTime() + steps[i].afterMinutes * 60_000 <= now.getTime()) last = i;
+  return last;
+}

@@ -74,6 +74,17 @@ def answered(open_interrupt: dict[str, Any], *decisions: dict[str, Any]) -> dict
     }
 
 
+def digested(body: dict[str, Any]) -> dict[str, Any]:
+    """The interrupt with the digests the service puts on it (SPEC §8e): each action request's
+    from its name and args, and each decision carrying its action's."""
+    from interlock.digest import action_digest
+
+    actions = [a | {"actionDigest": action_digest(body["id"], a["name"], a["args"])} for a in body["actionRequests"]]
+    by_name = {a["name"]: a["actionDigest"] for a in actions}
+    decisions = [d | {"actionDigest": by_name.get(d["actionName"])} for d in body["decisions"]]
+    return body | {"actionRequests": actions, "decisions": decisions}
+
+
 def session(**overrides: Any) -> dict[str, Any]:
     return {
         "id": SESSION_ID,

@@ -8,10 +8,17 @@ from typing import Any
 import httpx
 import pytest
 
-from interlock import ApprovalRejectedError, AsyncInterlock, Interlock, InterlockError, require_approval
+from interlock import (
+    ActionDigestMismatchError,
+    ApprovalRejectedError,
+    AsyncInterlock,
+    Interlock,
+    InterlockError,
+    require_approval,
+)
 
 from .conftest import json_response, recorder
-from .factories import answered, decision, interrupt
+from .factories import action_request, answered, decision, digested, interrupt
 
 
 def sync_client(*responses: httpx.Response) -> tuple[Interlock, Any]:
@@ -40,6 +47,29 @@ def test_opens_one_action_with_the_bound_arguments_and_runs_it_once_approved() -
         ],
     }
     assert refund.__name__ == "refund"
+
+
+def test_an_answer_about_other_arguments_than_the_call_is_refused_and_nothing_runs() -> None:
+    ran: list[str] = []
+
+    def answer_about(args: dict[str, Any]) -> dict[str, Any]:
+        opened = interrupt(actionRequests=[action_request("refund", args=args)])
+        return digested(answered(opened, decision("refund")))
+
+    other = answer_about({"order_id": "A-1", "amount": 9000})
+    client, _ = sync_client(json_response(201, interrupt("refund")), json_response(200, other))
+
+    @require_approval(client=client)
+    def refund(order_id: str, amount: int = 10) -> None:
+        ran.append(order_id)
+
+    with pytest.raises(ActionDigestMismatchError, match="action refund of interrupt"):
+        refund("A-1")
+    assert ran == []
+    same = answer_about({"order_id": "A-1", "amount": 10})
+    client, _ = sync_client(json_response(201, interrupt("refund")), json_response(200, same))
+    require_approval(client=client)(refund.__wrapped__)("A-1")  # type: ignore[attr-defined]
+    assert ran == ["A-1"]
 
 
 def test_an_edit_runs_with_the_edited_values_validated_to_the_annotations() -> None:

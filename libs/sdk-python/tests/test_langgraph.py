@@ -5,11 +5,17 @@ from typing import Any
 import httpx
 import pytest
 
-from interlock import Interlock, InterlockError, interrupt_from_langgraph, to_langgraph_resume
+from interlock import (
+    ActionDigestMismatchError,
+    Interlock,
+    InterlockError,
+    interrupt_from_langgraph,
+    to_langgraph_resume,
+)
 from interlock.types import Interrupt
 
 from .conftest import json_response, recorder
-from .factories import action_request
+from .factories import action_request, digested
 from .factories import decision as make_decision
 from .factories import interrupt as interrupt_body
 
@@ -124,6 +130,29 @@ def test_round_trip_through_the_client_in_the_original_action_order() -> None:
     assert to_langgraph_resume(result) == expected
     # The raw JSON works too.
     assert to_langgraph_resume(answered) == expected
+
+
+def test_review_langgraph_refuses_an_answer_about_other_arguments() -> None:
+    params = interrupt_from_langgraph(HITL)
+    created = interrupt_body(
+        title=params["title"],
+        actionRequests=[action_request(a["name"], args=a.get("args", {})) for a in params["action_requests"]],
+    )
+    # The service's answer is about send_email to someone else: its digests are of other args.
+    other = [
+        action_request(
+            a["name"], args={"to": "mallory@example.com"} if a["name"] == "send_email" else a.get("args", {})
+        )
+        for a in params["action_requests"]
+    ]
+    decided = [decision(f"d{i + 1}", a["name"], "approve") for i, a in enumerate(params["action_requests"])]
+    tampered = digested({**created, "actionRequests": other, "status": "answered", "decisions": decided})
+    rec = recorder(json_response(201, created), json_response(200, tampered))
+    client = Interlock(
+        api_key="ilk_test", base_url="http://x.test", http_client=httpx.Client(transport=rec.transport())
+    )
+    with pytest.raises(ActionDigestMismatchError, match="action send_email of interrupt"):
+        client.interrupts.review_langgraph(HITL)
 
 
 def test_repeated_tool_names_are_made_unique_and_restored_in_the_resume_value() -> None:

@@ -3,15 +3,20 @@ tests/integration/test_openai_agents_real.py)."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
+import json
+import time
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
 import pytest
 
-from interlock import InterlockError
-from interlock.openai_agents import OPENAI_AGENTS_METADATA_KEY, apply_decisions, interrupt_params
+from interlock import ActionDigestMismatchError, InterlockError, WebhookVerificationError, resume_signing_secret
+from interlock.openai_agents import OPENAI_AGENTS_METADATA_KEY, apply_decisions, interrupt_params, resume_from_webhook
 
-from .factories import answered, decision, interrupt
+from .factories import answered, decision, digested, interrupt
 
 
 @dataclass
@@ -64,12 +69,24 @@ def test_one_action_per_call_unique_names_and_only_approve_or_reject() -> None:
     assert "state" in interrupt_params(state(), include_state=True)["metadata"][OPENAI_AGENTS_METADATA_KEY]
 
 
+def asked(run: State, *decisions: dict[str, Any], status: str = "answered") -> dict[str, Any]:
+    """The interrupt the service answers for ``run``'s approvals: the actions as the bridge sent
+    them, with the service's digests on them and on the decisions."""
+    params = interrupt_params(run)
+    body = interrupt(
+        metadata=params["metadata"],
+        actionRequests=[
+            {"name": a["name"], "args": a["args"], "description": None, "allowedDecisions": a["allowed_decisions"]}
+            for a in params["action_requests"]
+        ],
+    )
+    return digested(answered(body, *decisions) | {"status": status})
+
+
 def test_decisions_are_applied_by_call_id() -> None:
     run = state()
-    params = interrupt_params(run)
-    body = interrupt("send_email", "send_email #2", "delete_file", metadata=params["metadata"])
-    done = answered(
-        body,
+    done = asked(
+        run,
         decision("send_email #2", "reject", message="Not Bob.", number=2),
         decision("send_email", number=1),
         decision("delete_file", "reject", number=3),
@@ -78,9 +95,58 @@ def test_decisions_are_applied_by_call_id() -> None:
     assert run.calls == [("approve", "c1", None), ("reject", "c2", "Not Bob."), ("reject", "c3", None)]
 
 
+def test_a_decision_about_other_arguments_than_the_run_holds_is_refused() -> None:
+    done = asked(state(), decision("send_email", number=1), decision("send_email #2", number=2))
+    tampered = state()
+    tampered.items[1].arguments = '{"to": "mallory@example.com"}'
+    with pytest.raises(ActionDigestMismatchError, match="action send_email #2 of interrupt"):
+        apply_decisions(tampered, done)
+    assert tampered.calls == []
+    forged = done | {
+        "decisions": [
+            d | {"actionDigest": "f" * 64} if d["actionName"] == "send_email" else d for d in done["decisions"]
+        ]
+    }
+    run = state()
+    with pytest.raises(ActionDigestMismatchError):
+        apply_decisions(run, forged)
+    assert run.calls == []
+
+
+def signed(body: str, secret: str) -> dict[str, str]:
+    """Standard Webhooks headers for ``body`` under ``secret``, as the service sends them."""
+    timestamp = str(int(time.time()))
+    key = base64.b64decode(secret.removeprefix("whsec_"))
+    mac = hmac.new(key, f"evt_1.{timestamp}.{body}".encode(), hashlib.sha256).digest()
+    return {
+        "webhook-id": "evt_1",
+        "webhook-timestamp": timestamp,
+        "webhook-signature": "v1," + base64.b64encode(mac).decode(),
+    }
+
+
+@pytest.mark.anyio
+async def test_resume_from_webhook_refuses_a_post_not_signed_under_the_key() -> None:
+    event = {
+        "id": "evt_1",
+        "type": "interrupt.answered",
+        "createdAt": "2025-01-01T00:05:00.000Z",
+        "organisationId": "5e4d3c2b-1a09-4f8e-a7d6-c5b4a3928170",
+        "data": asked(state(), decision("send_email")),
+    }
+    body = json.dumps(event)
+    with pytest.raises(WebhookVerificationError):
+        await resume_from_webhook(object(), body, signed(body, resume_signing_secret("ilk_other")), api_key="ilk_mine")
+    created = json.dumps(event | {"type": "interrupt.created"})
+    with pytest.raises(InterlockError, match=r"interrupt\.created event does not end an interrupt"):
+        await resume_from_webhook(
+            object(), created, signed(created, resume_signing_secret("ilk_mine")), api_key="ilk_mine"
+        )
+
+
 def test_refuses_an_open_interrupt_or_one_of_another_bridge() -> None:
     run = state()
     with pytest.raises(InterlockError, match="still open"):
-        apply_decisions(run, interrupt("send_email", metadata=interrupt_params(run)["metadata"]))
+        apply_decisions(run, asked(run, status="open"))
     with pytest.raises(InterlockError, match="not opened by the OpenAI Agents bridge"):
         apply_decisions(run, answered(interrupt("send_email"), decision("send_email")))

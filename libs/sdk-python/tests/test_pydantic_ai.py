@@ -12,10 +12,21 @@ from pydantic_ai import Agent, DeferredToolRequests, ToolApproved, ToolDenied
 from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, TextPart, ToolCallPart, ToolReturnPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
-from interlock import InterlockError
+from interlock import ActionDigestMismatchError, InterlockError
 from interlock.pydantic_ai import PYDANTIC_AI_METADATA_KEY, deferred_results, interrupt_params
 
-from .factories import MEMBER_ID, answered, decision, interrupt
+from .factories import MEMBER_ID, answered, decision, digested, interrupt
+
+
+def opened_for(params: dict[str, Any]) -> dict[str, Any]:
+    """The interrupt the service opens for the bridge's create parameters (its actions as sent)."""
+    return interrupt(
+        metadata=params["metadata"],
+        actionRequests=[
+            {"name": a["name"], "args": a["args"], "description": None, "allowedDecisions": a["allowed_decisions"]}
+            for a in params["action_requests"]
+        ],
+    )
 
 
 def scripted(*turns: list[Any]) -> tuple[FunctionModel, list[list[ModelMessage]]]:
@@ -70,15 +81,17 @@ def test_approve_edit_reject_and_the_run_goes_on_with_them() -> None:
         ("delete_file", {"path": "/srv/db"}, ["approve", "edit", "reject"]),
         ("delete_file #2", {"path": "/tmp/x"}, ["approve", "edit", "reject"]),
     ]
-    body = interrupt("send_email", "send_email #2", "delete_file", "delete_file #2", metadata=params["metadata"])
-    done = answered(
-        body,
-        decision("send_email", number=1),
-        decision("send_email #2", "edit", edited_args={"to": "bob@example.com", "body": "Hello Bob"}, number=2),
-        decision("delete_file", "reject", message="Never the database.", number=3),
-        decision("delete_file #2", "edit", edited_name="move_file", edited_args={"path": "/tmp/x"}, number=4),
+    done = digested(
+        answered(
+            opened_for(params),
+            decision("send_email", number=1),
+            decision("send_email #2", "edit", edited_args={"to": "bob@example.com", "body": "Hello Bob"}, number=2),
+            decision("delete_file", "reject", message="Never the database.", number=3),
+            decision("delete_file #2", "edit", edited_name="move_file", edited_args={"path": "/tmp/x"}, number=4),
+        )
     )
-    results = deferred_results(done)
+    results = deferred_results(done, first.all_messages())
+    assert deferred_results(done, first) == results  # the run's result holds the same calls
     assert results.approvals["c1"] is True
     assert results.approvals["c2"] == ToolApproved(override_args={"to": "bob@example.com", "body": "Hello Bob"})
     assert results.approvals["c3"] == ToolDenied("Never the database.")
@@ -110,15 +123,32 @@ def test_withdrawn_denies_what_it_left_undecided_and_refusals() -> None:
     first = mail_agent(model, []).run_sync("go")
     params = interrupt_params(first)
     assert params["metadata"][PYDANTIC_AI_METADATA_KEY] == {"v": 1, "calls": [["delete_file", "c1", "delete_file"]]}
-    withdrawn = interrupt("delete_file", metadata=params["metadata"]) | {"status": "withdrawn"}
-    assert deferred_results(withdrawn).approvals == {
+    withdrawn = digested(opened_for(params) | {"status": "withdrawn"})
+    assert deferred_results(withdrawn, first).approvals == {
         "c1": ToolDenied("The request for approval was withdrawn; the tool did not run.")
     }
     with pytest.raises(InterlockError, match="still open"):
-        deferred_results(interrupt("delete_file", metadata=params["metadata"]))
+        deferred_results(digested(opened_for(params)), first)
     with pytest.raises(InterlockError, match="not opened by the Pydantic AI bridge"):
-        deferred_results(answered(interrupt("delete_file"), decision("delete_file")))
+        deferred_results(answered(interrupt("delete_file"), decision("delete_file")), first)
+    with pytest.raises(InterlockError, match="Tool call c1 of this interrupt is not in the run given"):
+        deferred_results(withdrawn, [])
     with pytest.raises(InterlockError, match="no tool calls awaiting approval"):
         interrupt_params(DeferredToolRequests())
     with pytest.raises(InterlockError, match="Expected pydantic-ai DeferredToolRequests"):
         interrupt_params("not a run")
+
+
+def test_a_decision_about_other_arguments_than_the_run_holds_is_refused() -> None:
+    model, _ = scripted([ToolCallPart("delete_file", {"path": "/tmp/a"}, tool_call_id="c1")])
+    first = mail_agent(model, []).run_sync("go")
+    done = digested(answered(opened_for(interrupt_params(first)), decision("delete_file")))
+    # The history the next run would start from asks to delete something else under the same call id.
+    other, _ = scripted([ToolCallPart("delete_file", {"path": "/srv/db"}, tool_call_id="c1")])
+    tampered = mail_agent(other, []).run_sync("go")
+    with pytest.raises(ActionDigestMismatchError, match="action delete_file of interrupt"):
+        deferred_results(done, tampered.all_messages())
+    forged = done | {"decisions": [d | {"actionDigest": "f" * 64} for d in done["decisions"]]}
+    with pytest.raises(ActionDigestMismatchError):
+        deferred_results(forged, first)
+    assert deferred_results(done, first).approvals == {"c1": True}

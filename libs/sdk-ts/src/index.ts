@@ -50,10 +50,13 @@ export {
   reviewOpenAIAgents,
   openOpenAIAgentsReview,
   resumeOpenAIAgents,
+  resumeOpenAIAgentsFromWebhook,
 } from './lib/openai-agents';
 export type {
+  AnsweredOpenAIAgentsInterrupt,
   OpenAIAgentsApprovalItem,
   OpenAIAgentsInterruptOptions,
+  OpenAIAgentsWebhookOptions,
   OpenAIAgentsRunState,
   OpenAIAgentsSource,
   ReviewOpenAIAgentsOptions,

@@ -268,7 +268,7 @@ console.log(JSON.stringify({ id: opened.id }));
         'delete_file',
       ]);
       const answered = await client.interrupts.waitForAnswer(id, wait);
-      messages.push(aiSDKApprovalMessage(answered));
+      messages.push(await aiSDKApprovalMessage(answered, messages));
       const ran: unknown[] = [];
       const model = new MockLanguageModelV4({
         doGenerate: [turn(say('Bob has been told; the orders stay.'))],

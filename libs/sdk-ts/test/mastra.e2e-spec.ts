@@ -10,6 +10,7 @@ import { InMemoryStore } from '@mastra/core/storage';
 import { createTool } from '@mastra/core/tools';
 import { z } from 'zod';
 import {
+  ActionDigestMismatchError,
   Interlock,
   MASTRA_METADATA_KEY,
   type MastraToolCallApproval,
@@ -165,18 +166,32 @@ describe('the Mastra bridge with @mastra/core', () => {
       toolCallId: 'call-1',
       toolName: 'sendEmail',
     });
-    await expect(resumeMastra(agent, opened)).rejects.toThrow('The interrupt is still open');
+    await expect(resumeMastra(agent, opened, approval)).rejects.toThrow(
+      'The interrupt is still open',
+    );
     await decide(opened.id, 'sendEmail', 'approve');
-    const next = await resumeMastra(agent, await client.interrupts.get(opened.id));
+    const answered = await client.interrupts.get(opened.id);
+    // The approval was for these arguments: a chunk that says otherwise is refused (its digest),
+    // and the run stays suspended.
+    const other = {
+      ...approval,
+      payload: { ...approval.payload, args: { to: 'mallory@example.com', body: 'Hi' } },
+    };
+    await expect(resumeMastra(agent, answered, other)).rejects.toBeInstanceOf(
+      ActionDigestMismatchError,
+    );
+    expect(sent).toEqual([]);
+    const next = await resumeMastra(agent, answered, approval);
     expect(await next.text).toBe('Done.');
     expect(sent).toHaveLength(1);
   });
 
   it('a withdrawn request declines the call', async () => {
     const { agent, sent } = mailAgent();
-    const opened = await openMastraReview(client, await suspended(agent));
+    const approval = await suspended(agent);
+    const opened = await openMastraReview(client, approval);
     await client.interrupts.cancel(opened.id, { reason: 'No longer needed.' });
-    const next = await resumeMastra(agent, await client.interrupts.get(opened.id));
+    const next = await resumeMastra(agent, await client.interrupts.get(opened.id), approval);
     expect(await next.text).toBe('Done.');
     expect(sent).toEqual([]);
   });

@@ -4,6 +4,8 @@
 // right tools run. The model is a scripted `Model` that emits the tool calls (no LLM is called).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import {
   Agent,
@@ -21,6 +23,7 @@ import {
   OPENAI_AGENTS_METADATA_KEY,
   openOpenAIAgentsReview,
   resumeOpenAIAgents,
+  resumeOpenAIAgentsFromWebhook,
   reviewOpenAIAgents,
 } from '../src';
 import { decide, decideWhenOpen, live, runTag } from './support/live-service';
@@ -191,6 +194,65 @@ console.log(JSON.stringify({ id: opened.id }));
       expect(outputs(model)).toEqual({ c9: 'Sent to bob@example.com.' });
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('resumes from the resumeUrl POST: the service sends the answered interrupt to the agent', async () => {
+    // The agent's own receiver: a real HTTP server on loopback (allowed outside production). It
+    // verifies the POST under the key, rebuilds the run from the state stored in the interrupt,
+    // runs it to the end, and only then answers 200.
+    const ran: [string, unknown][] = [];
+    const model = scripted(
+      [call('c7', 'send_email', { to: 'cy@example.com', body: 'Refund sent.' })],
+      [say('Cy knows.')],
+    );
+    const agent = mailAgent(model, ran);
+    const received: { status: number; finalOutput?: unknown; interruptId?: string }[] = [];
+    let finished: (value: unknown) => void = () => undefined;
+    const done = new Promise((resolve) => (finished = resolve));
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        void resumeOpenAIAgentsFromWebhook(
+          body,
+          req.headers,
+          (text) => RunState.fromString(agent, text),
+          { apiKey: live.apiKey },
+        )
+          .then(async ({ interrupt, state }) => {
+            const final = await new Runner().run(agent, state);
+            received.push({
+              status: 200,
+              finalOutput: final.finalOutput,
+              interruptId: interrupt.id,
+            });
+            res.writeHead(200).end();
+          })
+          .catch((error: unknown) => {
+            received.push({ status: 400 });
+            res.writeHead(400).end(String(error));
+          })
+          .finally(() => finished(undefined));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const result = await new Runner().run(agent, 'Tell Cy.');
+      const opened = await openOpenAIAgentsReview(client, result, {
+        externalId: runTag('oa-js-resume-'),
+        resumeUrl: `http://127.0.0.1:${port}/interlock/resume`,
+      });
+      expect(opened.status).toBe('open');
+      await decide(opened.id, 'send_email', 'approve');
+      await done;
+      expect(received).toEqual([{ status: 200, finalOutput: 'Cy knows.', interruptId: opened.id }]);
+      expect(ran).toEqual([['send_email', { to: 'cy@example.com', body: 'Refund sent.' }]]);
+      expect(outputs(model)).toEqual({ c7: 'Sent to cy@example.com.' });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 

@@ -99,6 +99,16 @@ export class PreparedReads {
     this.maxStatements = options.maxStatements ?? MAX_PREPARED_STATEMENTS;
   }
 
+  /** Distinct texts run as named statements (at most `maxNamed`). */
+  get namedTexts(): number {
+    return this.statements.size;
+  }
+
+  /** The most distinct texts named (MAX_PREPARED_STATEMENTS unless a test lowers it). */
+  get maxNamed(): number {
+    return this.maxStatements;
+  }
+
   /** Distinct texts that ran unnamed because the cap was full (at most the cap is remembered). */
   get unnamedTexts(): number {
     return this.unnamed.size;

@@ -40,21 +40,21 @@ export const INTERRUPT_COLUMNS = `
 const RECORD_KEPT = `(i.record_version = ${RECORD_RENDER_VERSION} AND i.record_json IS NOT NULL)`;
 
 /**
- * The inbox listing's columns (issue 28 item 4, the audit page's treatment): a row whose record
- * is kept by the current renderer answers with that text (`record_json`), and what only its
- * rendering needs — the payloads and the decisions' aggregate — is neither read nor decoded; any
- * other row is read whole and rendered.
+ * The inbox listing's columns (issue 28 item 4, the audit page's treatment): the row's place in
+ * the listing (id, createdAt, deadline) and its record as the current renderer kept it
+ * (`record_json`, null when not kept). Nothing else is read or decoded for a kept row; the rows
+ * whose record is not kept are read whole afterwards (`InterruptsRepository.readMany`) and rendered.
  */
 export const LISTED_INTERRUPT_COLUMNS = `
-  i.id, i.title, i.description, i.external_id, i.session_id, i.status,
-  i.assignee_type, i.assignee_id, i.assignee_name, i.escalation_level, i.escalation_reason,
-  i.escalated_at, i.created_at, i.answered_at, i.expires_at, i.on_timeout, i.closed_at, i.withdrawn_reason,
-  i.opened_by_key_id, i.opened_by_key_name, i.risk, i.risk_labels,
-  CASE WHEN ${RECORD_KEPT} THEN i.record_json END AS record_json,
-  CASE WHEN ${RECORD_KEPT} THEN NULL ELSE i.action_requests END AS action_requests,
-  CASE WHEN ${RECORD_KEPT} THEN NULL ELSE i.metadata END AS metadata,
-  CASE WHEN ${RECORD_KEPT} THEN NULL ELSE ${DECISIONS_JSON} END AS decisions,
-  CASE WHEN ${RECORD_KEPT} THEN NULL ELSE ${APPROVALS_JSON} END AS approvals`;
+  i.id, i.created_at, i.expires_at, CASE WHEN ${RECORD_KEPT} THEN i.record_json END AS record_json`;
+
+/** A row of the inbox listing's page (LISTED_INTERRUPT_COLUMNS). */
+export interface ListedInterruptRow {
+  id: string;
+  created_at: Date;
+  expires_at: Date | null;
+  record_json: string | null;
+}
 
 /** What a page of the inbox is filtered by, resolved (the member's teams already looked up). */
 export interface InboxFilter {

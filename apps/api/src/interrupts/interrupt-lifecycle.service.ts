@@ -7,6 +7,8 @@ import {
   type ApiKeyActor,
   type AuditActorRef,
   DomainError,
+  dueEscalationStep,
+  escalationPosition,
   type EscalationStep,
   type MemberActor,
 } from '@interlock/domain';
@@ -313,19 +315,40 @@ export class InterruptLifecycleService {
     const acted = await this.dataSource.transaction(async (tx) => {
       const interrupt = await this.interrupts.lock(tx, organisationId, id);
       if (interrupt === undefined || interrupt.status !== 'open') return undefined;
-      const policy = (await this.organisations.escalationPolicy(tx, organisationId))?.policy;
-      const steps = policy?.steps ?? [];
-      let last = -1;
-      for (let i = interrupt.escalation_step; i < steps.length; i++) {
-        if (interrupt.created_at.getTime() + steps[i].afterMinutes * 60_000 <= now.getTime())
-          last = i;
-      }
+      // The policy in force: the assignee team's, when it has one, else the organisation's.
+      const team =
+        interrupt.assignee_type === 'team' && interrupt.assignee_id !== null
+          ? await this.teams.escalationPolicy(tx, organisationId, interrupt.assignee_id)
+          : undefined;
+      const teamPolicy = team?.policy ?? null;
+      const position = escalationPosition(
+        {
+          createdAt: interrupt.created_at,
+          assigneeTeamId: team?.id ?? null,
+          assigneeChangedAt: interrupt.assignee_changed_at,
+          step: interrupt.escalation_step,
+          policyTeamId: interrupt.escalation_policy_team_id,
+          clockAt: interrupt.escalation_clock_at,
+        },
+        teamPolicy !== null,
+      );
+      const steps =
+        teamPolicy?.steps ??
+        (await this.organisations.escalationPolicy(tx, organisationId))?.policy?.steps ??
+        [];
+      const last = dueEscalationStep(steps, position, now);
       if (last < 0) return undefined;
-      await this.interrupts.setEscalationStep(tx, organisationId, id, last + 1);
+      await this.interrupts.setEscalationStep(tx, organisationId, id, {
+        ...position,
+        step: last + 1,
+      });
       const step = steps[last];
       if (step.when === 'unassigned' && interrupt.assignee_type !== null) return 'passed' as const;
       const target = { type: 'interrupt' as const, id, name: interrupt.title };
       const stepNumber = last + 1;
+      // A team's steps say whose they are; the organisation's say nothing more (as before teams had any).
+      const policyTeam =
+        teamPolicy === null || team === undefined ? {} : { teamId: team.id, teamName: team.name };
       if (step.action === 'remind') {
         await writeAuditEntry(tx, {
           organisationId,
@@ -338,6 +361,7 @@ export class InterruptLifecycleService {
             assigneeType: interrupt.assignee_type,
             assigneeId: interrupt.assignee_id,
             assigneeName: interrupt.assignee_name,
+            ...policyTeam,
           },
           ipAddress: null,
         });
@@ -348,7 +372,11 @@ export class InterruptLifecycleService {
         return 'acted' as const;
       }
       const level = interrupt.escalation_level + 1;
-      const reason = `Escalation policy, step ${stepNumber}: ${step.when === 'unassigned' ? 'unassigned and undecided' : 'undecided'} after ${step.afterMinutes} min.`;
+      const policyName =
+        'teamName' in policyTeam
+          ? `Escalation policy of team ${policyTeam.teamName}`
+          : 'Escalation policy';
+      const reason = `${policyName}, step ${stepNumber}: ${step.when === 'unassigned' ? 'unassigned and undecided' : 'undecided'} after ${step.afterMinutes} min.`;
       await this.interrupts.escalate(tx, organisationId, id, level, reason);
       await writeAuditEntry(tx, {
         organisationId,
@@ -363,7 +391,7 @@ export class InterruptLifecycleService {
         assignee !== undefined &&
         !(interrupt.assignee_type === assignee.type && interrupt.assignee_id === assignee.id);
       if (reassigned) {
-        await this.interrupts.setAssignee(tx, organisationId, id, assignee);
+        await this.interrupts.setAssignee(tx, organisationId, id, assignee, now);
         await writeAuditEntry(tx, {
           organisationId,
           action: 'interrupt.assigned',

@@ -141,9 +141,21 @@ export class InterruptEntity {
   @Column('boolean', { default: false })
   timeoutEscalated!: boolean;
 
-  /** How many steps of its organisation's escalation policy it has passed (SPEC §8e). */
+  /** How many steps of its escalation policy (its team's or its organisation's) it has passed (SPEC §8e). */
   @Column('smallint', { default: 0 })
   escalationStep!: number;
+
+  /** Whose policy `escalationStep` counts in: a team's (its id), or null for the organisation's. */
+  @Column('uuid', { nullable: true })
+  escalationPolicyTeamId!: string | null;
+
+  /** From when that policy's minutes count; null: since the interrupt opened. */
+  @Column('timestamp with time zone', { precision: 3, nullable: true })
+  escalationClockAt!: Date | null;
+
+  /** When its assignee last changed (a team's policy counts from then); null: never since it opened. */
+  @Column('timestamp with time zone', { precision: 3, nullable: true })
+  assigneeChangedAt!: Date | null;
 
   /** When it became expired or withdrawn. */
   @Column('timestamp with time zone', { precision: 3, nullable: true })

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@interlock/domain';
+import { DomainError, type EscalationPosition } from '@interlock/domain';
 import type { KeysetPosition } from '@interlock/cursor';
 // The detail read shows what two other owners hold — the linked session and the audit history —
 // in its one statement (a hot read: one named prepared statement, no extra round trip), so it
@@ -109,6 +109,9 @@ export type LockedInterrupt = Pick<
   opened_by_key_id: string | null;
   session_id: string | null;
   escalation_step: number;
+  escalation_policy_team_id: string | null;
+  escalation_clock_at: Date | null;
+  assignee_changed_at: Date | null;
 };
 
 /** A decision to record: the record's decision fields (its time is the database's) and the interrupt. */
@@ -247,6 +250,15 @@ export class InterruptsRepository {
     return row;
   }
 
+  /** The organisation's interrupts with these ids, in no particular order (one statement). */
+  readMany(db: Queryable, organisationId: string, ids: readonly string[]): Promise<InterruptRow[]> {
+    return queryRows<InterruptRow>(
+      db,
+      `SELECT ${INTERRUPT_COLUMNS} FROM interrupts i WHERE i.organisation_id = $1 AND i.id = ANY($2::uuid[])`,
+      [organisationId, ids],
+    );
+  }
+
   /** The interrupt, locked until the transaction ends: concurrent reviews of it queue. */
   async lock(
     db: Queryable,
@@ -257,7 +269,7 @@ export class InterruptsRepository {
       db,
       `SELECT title, status, action_requests, assignee_type, assignee_id, assignee_name, escalation_level,
               expires_at, on_timeout, created_at, timeout_escalated, opened_by_key_id, session_id,
-              escalation_step
+              escalation_step, escalation_policy_team_id, escalation_clock_at, assignee_changed_at
          FROM interrupts WHERE organisation_id = $1 AND id = $2 FOR NO KEY UPDATE`,
       [organisationId, id],
     );
@@ -445,20 +457,47 @@ export class InterruptsRepository {
    * again when it is expired, so several instances may read the same ones.
    */
   /**
-   * Open interrupts whose next escalation step (their organisation's policy, SPEC §8e) is due at
-   * `now`, oldest first. Only organisations with a policy are read, and of them only open
-   * interrupts (the status index).
+   * Open interrupts whose next escalation step (of the policy in force: their team's, or their
+   * organisation's, SPEC §8e) is due at `now`, oldest first. Only organisations and teams with a
+   * policy are read, and of them only open interrupts (the status index).
    */
   async escalationDue(db: Queryable, now: Date, limit: number): Promise<DueInterrupt[]> {
+    // The policy in force and the position in it: libs/domain escalationPosition, in SQL.
     return queryRows<DueInterrupt>(
       db,
-      `SELECT i.organisation_id, i.id
-         FROM organisations o
-         JOIN interrupts i ON i.organisation_id = o.id AND i.status = 'open'
-        WHERE o.interrupt_escalation_policy IS NOT NULL
-          AND i.escalation_step < jsonb_array_length(o.interrupt_escalation_policy -> 'steps')
-          AND i.created_at + make_interval(mins => ((o.interrupt_escalation_policy -> 'steps' -> i.escalation_step::int) ->> 'afterMinutes')::int) <= $1
-        ORDER BY i.created_at, i.id
+      `WITH candidates AS (
+         SELECT i.organisation_id, i.id
+           FROM organisations o
+           JOIN interrupts i ON i.organisation_id = o.id AND i.status = 'open'
+          WHERE o.interrupt_escalation_policy IS NOT NULL
+         UNION
+         SELECT i.organisation_id, i.id
+           FROM teams t
+           JOIN interrupts i ON i.organisation_id = t.organisation_id AND i.assignee_type = 'team'
+                            AND i.assignee_id = t.id AND i.status = 'open'
+          WHERE t.escalation_policy IS NOT NULL
+       ), positioned AS (
+         SELECT i.organisation_id, i.id, i.created_at, g.policy,
+                CASE WHEN g.moved THEN 0 ELSE i.escalation_step::int END AS step,
+                CASE WHEN g.moved THEN COALESCE(i.assignee_changed_at, i.created_at)
+                     ELSE COALESCE(i.escalation_clock_at, i.created_at) END AS clock
+           FROM candidates c
+           JOIN interrupts i ON i.organisation_id = c.organisation_id AND i.id = c.id
+           JOIN organisations o ON o.id = i.organisation_id
+           LEFT JOIN teams t ON i.assignee_type = 'team' AND t.organisation_id = i.organisation_id
+                            AND t.id = i.assignee_id AND t.escalation_policy IS NOT NULL
+          CROSS JOIN LATERAL (
+            SELECT COALESCE(t.escalation_policy, o.interrupt_escalation_policy) AS policy,
+                   (t.id IS DISTINCT FROM i.escalation_policy_team_id
+                     OR (t.id IS NOT NULL AND COALESCE(i.assignee_changed_at, i.created_at)
+                                              > COALESCE(i.escalation_clock_at, i.created_at))) AS moved
+          ) g
+       )
+       SELECT organisation_id, id FROM positioned
+        WHERE policy IS NOT NULL
+          AND step < jsonb_array_length(policy -> 'steps')
+          AND clock + make_interval(mins => ((policy -> 'steps' -> step) ->> 'afterMinutes')::int) <= $1
+        ORDER BY created_at, id
         LIMIT $2`,
       [now, limit],
     );
@@ -469,11 +508,12 @@ export class InterruptsRepository {
     db: Queryable,
     organisationId: string,
     id: string,
-    step: number,
+    position: EscalationPosition,
   ): Promise<void> {
     await db.query(
-      `UPDATE interrupts SET escalation_step = $3 WHERE organisation_id = $1 AND id = $2`,
-      [organisationId, id, step],
+      `UPDATE interrupts SET escalation_step = $3, escalation_policy_team_id = $4, escalation_clock_at = $5
+        WHERE organisation_id = $1 AND id = $2`,
+      [organisationId, id, position.step, position.teamId, position.clock],
     );
   }
 
@@ -524,17 +564,28 @@ export class InterruptsRepository {
     );
   }
 
-  /** Sets the assignee, or (null) clears it. */
+  /** Sets the assignee, or (null) clears it; a change of hands is dated (`assignee_changed_at`, SPEC §8e). */
   async setAssignee(
     db: Queryable,
     organisationId: string,
     id: string,
     assignee: { type: 'member' | 'team'; id: string; name: string } | null,
+    /** When it changes hands (the escalation job's clock); now by default. */
+    at?: Date,
   ): Promise<void> {
     await db.query(
-      `UPDATE interrupts SET assignee_type = $3, assignee_id = $4, assignee_name = $5
+      `UPDATE interrupts SET assignee_type = $3, assignee_id = $4, assignee_name = $5,
+              assignee_changed_at = CASE WHEN (assignee_type, assignee_id) IS DISTINCT FROM ($3::text, $4::uuid)
+                                         THEN COALESCE($6::timestamptz, now()) ELSE assignee_changed_at END
         WHERE organisation_id = $1 AND id = $2`,
-      [organisationId, id, assignee?.type ?? null, assignee?.id ?? null, assignee?.name ?? null],
+      [
+        organisationId,
+        id,
+        assignee?.type ?? null,
+        assignee?.id ?? null,
+        assignee?.name ?? null,
+        at ?? null,
+      ],
     );
   }
 
@@ -553,16 +604,17 @@ export class InterruptsRepository {
   }
 
   /** A page of the inbox without a title search (see inboxPageQuery). */
-  page(
+  page<Row extends { id: string } = InterruptRow>(
     db: Queryable,
     organisationId: string,
     filter: InboxFilter,
     after: KeysetPosition | undefined,
     take: number,
+    /** The columns read (default: the whole row); `Row` names them. */
     columns?: string,
-  ): Promise<InterruptRow[]> {
+  ): Promise<Row[]> {
     const q = inboxPageQuery(organisationId, filter, after, take, columns);
-    return queryRows<InterruptRow>(db, q.sql, q.params);
+    return queryRows<Row>(db, q.sql, q.params);
   }
 
   /** The lexicon's words for each search prefix (`n` from 1) and the organisation's interrupt count (`n` 0). */

@@ -75,6 +75,7 @@ import {
   COUNT_CAP,
   InboxFilter,
   LISTED_INTERRUPT_COLUMNS,
+  type ListedInterruptRow,
   MAX_TITLE_PREFIX_EXPANSION,
   NO_DEADLINE,
   TITLE_SEARCH_COSTS,
@@ -732,36 +733,60 @@ export class InterruptsService {
    */
   async list(command: ListInterruptsCommand): Promise<InterruptListResponse> {
     const { organisationId, listing, caller } = command;
-    const page = await this.listRows(organisationId, listing, caller);
+    const page = await this.listRows<InterruptRow>(organisationId, listing, caller);
     return { interrupts: page.rows.map(toInterruptResponse), nextCursor: page.nextCursor };
   }
 
   /**
-   * `list` as the HTTP answer, as the audit page is answered (issue 28 item 4): each interrupt
-   * whose record is kept with its row (`record_json`, by this renderer) is that text, put in the
-   * page as it is — nothing of it decoded, nothing written out again; any other is rendered from
-   * its columns. The same bytes as `list`'s page serialised.
+   * `list` as the HTTP answer, as the audit page is answered (issue 28 item 4): the page is read
+   * as each interrupt's place and its record kept with its row (`record_json`, by this renderer),
+   * put in the page as it is — nothing of it decoded, nothing written out again; the interrupts
+   * whose record is not kept are then read whole in one statement and rendered. The same bytes
+   * as `list`'s page serialised.
    */
   async listAnswer(command: ListInterruptsCommand): Promise<JsonText<InterruptListResponse>> {
     const { organisationId, listing, caller } = command;
-    const page = await this.listRows(organisationId, listing, caller, LISTED_INTERRUPT_COLUMNS);
+    const page = await this.listRows<ListedInterruptRow | InterruptRow>(
+      organisationId,
+      listing,
+      caller,
+      LISTED_INTERRUPT_COLUMNS,
+    );
+    // A title search reads whole rows; the plain page reads the listed columns.
+    const unkept = page.rows.filter((row) => !('title' in row) && row.record_json === null);
+    const whole = new Map<string, InterruptRow>();
+    if (unkept.length > 0) {
+      const rows = await this.interrupts.readMany(
+        this.reads,
+        organisationId,
+        unkept.map((row) => row.id),
+      );
+      for (const row of rows) whole.set(row.id, row);
+    }
     let items = '';
     for (let i = 0; i < page.rows.length; i++) {
       const row = page.rows[i];
-      items += (i === 0 ? '' : ',') + (row.record_json ?? JSON.stringify(toInterruptResponse(row)));
+      let rendered = row.record_json;
+      if (rendered === null || rendered === undefined) {
+        const full = 'title' in row ? row : whole.get(row.id);
+        // Gone since the page was read (the organisation's data erased): not listed.
+        if (full === undefined) continue;
+        rendered = JSON.stringify(toInterruptResponse(full));
+      }
+      items += (items === '' ? '' : ',') + rendered;
     }
     return new JsonText(
       `{"interrupts":[${items}],"nextCursor":${JSON.stringify(page.nextCursor)}}`,
     );
   }
 
-  /** One page of the listing's rows (`columns`: what the plain listing reads of each). */
-  private async listRows(
+  /** One page of the listing's rows (`columns`: what the plain listing reads of each, `Row`). */
+  private async listRows<Row extends Pick<InterruptRow, 'id' | 'created_at' | 'expires_at'>>(
     organisationId: string,
     query: InterruptListing,
     caller: ListCaller,
     columns?: string,
-  ): Promise<{ rows: InterruptRow[]; nextCursor: string | null }> {
+  ): Promise<{ rows: Row[]; nextCursor: string | null }> {
     const { memberId, apiKeyId } = caller;
     const words = query.q === undefined ? [] : searchWords(query.q);
     if (words.length > MAX_SEARCH_WORDS) {
@@ -812,15 +837,19 @@ export class InterruptsService {
       to,
       order,
     };
-    const page = await keysetPage<InterruptRow>(
+    const page = await keysetPage<Row>(
       this.cursors,
       { organisationId, filters, cursor: query.cursor, limit: query.limit ?? DEFAULT_PAGE },
       // The position is the order's key: createdAt, or the deadline (NO_DEADLINE for none).
       (row) => (order === 'deadline' ? (row.expires_at ?? NO_DEADLINE) : row.created_at),
       async (after, take) => {
         if (assignees !== undefined && assignees.ids.length === 0) return [];
-        if (words.length > 0) return this.titleSearch(organisationId, filter, after, take);
-        return this.interrupts.page(this.dataSource, organisationId, filter, after, take, columns);
+        // A title search reads whole rows, which every `Row` a caller names includes.
+        if (words.length > 0)
+          return (await this.titleSearch(organisationId, filter, after, take)) as unknown as Row[];
+        // A named prepared statement (one per shape of filter): parsed and planned once a
+        // connection, as the audit page is (issue 28 item 4).
+        return this.interrupts.page<Row>(this.reads, organisationId, filter, after, take, columns);
       },
     );
     return { rows: page.rows, nextCursor: page.nextCursor };

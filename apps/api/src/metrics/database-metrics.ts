@@ -1,5 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import type { DataSource } from 'typeorm';
+import type { PreparedReads } from '../database/prepared-reads';
 import type { Metrics } from './metrics';
 
 /** The parts of pg's Pool read here. */
@@ -101,4 +102,18 @@ function timedQuery(query: QueryFn, metrics: Metrics): QueryFn {
     }
     return result;
   };
+}
+
+/**
+ * The hot reads' named prepared statements at each scrape: on or off, how many texts are named
+ * and the cap, and how many texts ran unnamed past it — the start-up log's once-only warning
+ * (DatabaseModule) as a series an alert can watch (InterlockNamedStatementsCapReached).
+ */
+export function instrumentPreparedReads(reads: PreparedReads, metrics: Metrics): void {
+  metrics.addCollector('named-statements', () => {
+    metrics.dbNamedStatementsOn.set(reads.prepared ? 1 : 0);
+    metrics.dbNamedStatements.set(reads.namedTexts);
+    metrics.dbNamedStatementsMax.set(reads.maxNamed);
+    metrics.dbUnnamedStatements.set(reads.unnamedTexts);
+  });
 }

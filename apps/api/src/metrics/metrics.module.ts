@@ -10,6 +10,7 @@ import { HttpAdapterHost, ModulesContainer } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
 import { declaredRoutesIn } from '../auth/route-declarations.util';
+import { PreparedReads } from '../database/prepared-reads';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import {
@@ -22,7 +23,7 @@ import { LOGGER } from '../logging/logger.module';
 import { NotificationBus } from '../notifications/notification-bus';
 import { readNotificationOutboxStats } from '../notify/notification-outbox-stats-query.util';
 import { readOutboxStats } from '../webhooks/webhook-outbox-stats-query.util';
-import { instrumentDatabase } from './database-metrics';
+import { instrumentDatabase, instrumentPreparedReads } from './database-metrics';
 import { instrumentHttpServer } from './http-metrics';
 import {
   argusClassificationChannel,
@@ -65,6 +66,7 @@ export class MetricsModule implements OnApplicationBootstrap, OnApplicationShutd
     @Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost,
     @Inject(ModulesContainer) private readonly modules: ModulesContainer,
     @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(PreparedReads) private readonly reads: PreparedReads,
     @Inject(NotificationBus) private readonly bus: NotificationBus,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -77,6 +79,7 @@ export class MetricsModule implements OnApplicationBootstrap, OnApplicationShutd
       instrumentHttpServer(this.adapterHost.httpAdapter.getHttpServer() as Server, metrics, routes),
     );
     instrumentDatabase(this.dataSource, metrics);
+    instrumentPreparedReads(this.reads, metrics);
     this.subscribe();
 
     metrics.addCollector('notification-bus', () =>

@@ -85,6 +85,24 @@ export class Metrics {
     LATENCY_BUCKETS,
   );
 
+  // The hot reads' named prepared statements (database/prepared-reads.ts; database-metrics.ts).
+  readonly dbNamedStatementsOn = this.gauge(
+    'interlock_db_named_statements_on',
+    '1 while the hot reads run as named prepared statements; 0 when they run unnamed (the embedded database, DATABASE_DIRECT_URL set, or a failed start-up self-check: the log says which).',
+  );
+  readonly dbNamedStatements = this.gauge(
+    'interlock_db_named_statements',
+    'Distinct statement texts this instance runs as named prepared statements.',
+  );
+  readonly dbNamedStatementsMax = this.gauge(
+    'interlock_db_named_statements_max',
+    'The most distinct statement texts named; texts past them run unnamed.',
+  );
+  readonly dbUnnamedStatements = this.gauge(
+    'interlock_db_unnamed_statements',
+    'Distinct statement texts that ran unnamed because the named ones reached their cap (0 in a healthy instance; a query writing values into its text makes a new one per call).',
+  );
+
   // The notification bus between instances.
   readonly busProbeRoundTrip = this.histogram(
     'interlock_notification_bus_lag_seconds',

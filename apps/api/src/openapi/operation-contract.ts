@@ -349,6 +349,10 @@ export const OPERATION_BODY_RULES: Record<string, BodyRules> = {
     organisationDependent: ['steps'],
     requireAnyOf: { fields: ['steps'], fill: { steps: [] } },
   },
+  replaceTeamEscalationPolicy: {
+    organisationDependent: ['steps'],
+    requireAnyOf: { fields: ['steps'], fill: { steps: [] } },
+  },
   updateInterruptDeadlineSettings: {
     organisationDependent: ['defaultTimeoutSeconds', 'maxTimeoutSeconds'],
     requireAnyOf: {

@@ -10,10 +10,11 @@ import { OrganisationService } from './organisation.service';
 import { OrganisationsController } from './organisations.controller';
 import { OrganisationsRepository } from './organisations.repository';
 import { OrganisationSetupService } from './organisation-setup.service';
+import { TeamEscalationPolicyController } from './team-escalation-policy.controller';
 
 @Module({
   imports: [AllowancesModule, ApiKeysModule, TeamsModule],
-  controllers: [OrganisationController, OrganisationsController],
+  controllers: [OrganisationController, OrganisationsController, TeamEscalationPolicyController],
   // The built-in roles are written through their owner at set-up.
   providers: [
     OrganisationService,

@@ -20,3 +20,8 @@ export interface ReplaceEscalationPolicyCommand {
   steps: readonly EscalationStepInput[];
   ip: string | null;
 }
+
+/** Replace a team's escalation policy whole (SPEC §8e): `EscalationPolicyService.replaceForTeam`. */
+export interface ReplaceTeamEscalationPolicyCommand extends ReplaceEscalationPolicyCommand {
+  teamId: string;
+}

@@ -27,4 +27,8 @@ export class TeamEntity {
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;
+
+  /** The team's escalation policy, `{steps: [...]}`, for interrupts assigned to it; null: none (SPEC §8e). */
+  @Column('jsonb', { nullable: true })
+  escalationPolicy!: { steps: unknown[] } | null;
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EscalationPolicy } from '@interlock/domain';
 import type { Queryable } from '../database/query-rows.util';
 import { queryRows } from '../database/query-rows.util';
 import { hasSqlState, UNIQUE_VIOLATION } from '../database/sql-state.util';
@@ -140,6 +141,33 @@ export class TeamsRepository {
       if (hasSqlState(error, UNIQUE_VIOLATION)) return false;
       throw error;
     }
+  }
+
+  /** The team's escalation policy (SPEC §8e), locked as asked; undefined when it is not the organisation's. */
+  async escalationPolicy(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+    lock: '' | 'FOR NO KEY UPDATE' = '',
+  ): Promise<{ id: string; name: string; policy: EscalationPolicy | null } | undefined> {
+    const [row] = await queryRows<{ id: string; name: string; policy: EscalationPolicy | null }>(
+      db,
+      `SELECT id, name, escalation_policy AS policy FROM teams WHERE organisation_id = $1 AND id = $2 ${lock}`,
+      [organisationId, id],
+    );
+    return row;
+  }
+
+  async setEscalationPolicy(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+    policy: EscalationPolicy | null,
+  ): Promise<void> {
+    await db.query(
+      `UPDATE teams SET escalation_policy = $3 WHERE organisation_id = $1 AND id = $2`,
+      [organisationId, id, policy === null ? null : JSON.stringify(policy)],
+    );
   }
 
   async memberCount(db: Queryable, organisationId: string, id: string): Promise<number> {

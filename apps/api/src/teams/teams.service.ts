@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { writeAuditEntry } from '@interlock/audit';
-import { DomainError, type MemberActor } from '@interlock/domain';
+import { DomainError, type EscalationPolicy, type MemberActor } from '@interlock/domain';
 import type { Queryable } from '../database/query-rows.util';
 import { lockCurrentMember } from '../members/memberships.repository';
 import type { TeamResponse } from './dto/team.response';
@@ -72,6 +72,29 @@ export class TeamsService {
         : await this.teams.lockByName(tx, organisationId, team.teamName ?? '', 'FOR KEY SHARE');
     if (found === undefined) return undefined;
     return { ...found, memberCount: await this.teams.memberCount(tx, organisationId, found.id) };
+  }
+
+  /**
+   * The team's escalation policy (SPEC §8e) in the caller's transaction, locked as asked
+   * (`FOR NO KEY UPDATE` to replace it); undefined when the team is not the organisation's.
+   */
+  escalationPolicy(
+    tx: Queryable,
+    organisationId: string,
+    id: string,
+    lock: '' | 'FOR NO KEY UPDATE' = '',
+  ): Promise<{ id: string; name: string; policy: EscalationPolicy | null } | undefined> {
+    return this.teams.escalationPolicy(tx, organisationId, id, lock);
+  }
+
+  /** Sets (null: removes) the team's escalation policy, in the caller's transaction. */
+  setEscalationPolicy(
+    tx: Queryable,
+    organisationId: string,
+    id: string,
+    policy: EscalationPolicy | null,
+  ): Promise<void> {
+    return this.teams.setEscalationPolicy(tx, organisationId, id, policy);
   }
 
   /** Whether the member belongs to the team now (in the caller's transaction). */

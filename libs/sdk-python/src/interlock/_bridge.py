@@ -25,6 +25,9 @@ class InterruptOptions(TypedDict, total=False):
     #: A deadline: the service decides what is undecided after this many seconds (``on_timeout``).
     timeout_seconds: Optional[int]
     on_timeout: Optional[OnTimeout]
+    #: Where the service POSTs the interrupt once it is answered, expires or is withdrawn (signed
+    #: under ``resume_signing_secret(api_key)``; SPEC §8e).
+    resume_url: Optional[str]
 
 
 class ReviewOptions(InterruptOptions, total=False):
@@ -87,7 +90,7 @@ def create_params(
         "action_requests": actions,
         "metadata": {**(options.get("metadata") or {}), key: dict(bridge)},
     }
-    for name in ("description", "external_id", "session_id", "timeout_seconds", "on_timeout"):
+    for name in ("description", "external_id", "session_id", "timeout_seconds", "on_timeout", "resume_url"):
         value = options.get(name)
         if value is not None:
             params[name] = value

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 from ._bridge import InterruptOptions, ReviewOptions, answered, create_params, interrupt_options, wait_kwargs
 from ._client import Interlock
 from ._errors import InterlockError
+from .digest import verify_decisions
 from .types import Interrupt
 
 if TYPE_CHECKING:
@@ -88,12 +89,17 @@ def _outcome_schema(emit: Sequence[str], default: Optional[str]) -> dict[str, An
     }
 
 
+def _asked(context: PendingFeedbackContext) -> dict[str, Any]:
+    """The action asked about for a request for feedback: named after the method, its output (made
+    JSON-safe, as CrewAI persists it) as ``args``."""
+    return {"name": context.method_name, "args": {"output": context.to_dict()["method_output"]}}
+
+
 def feedback_params(context: PendingFeedbackContext, **options: Unpack[InterruptOptions]) -> dict[str, Any]:
     """The keyword arguments of ``interrupts.create`` for a flow's request for feedback (CrewAI's
     ``PendingFeedbackContext``): one action named after the method, its output as ``args``."""
-    data = context.to_dict()  # the output made JSON-safe, as CrewAI persists it
     emit = list(context.emit or [])
-    action: dict[str, Any] = {"name": context.method_name, "args": {"output": data["method_output"]}}
+    action: dict[str, Any] = _asked(context)
     if emit:
         if len(emit) > _MAX_OUTCOMES:
             raise InterlockError(f"{len(emit)} outcomes: an interrupt offers at most {_MAX_OUTCOMES}.")
@@ -192,6 +198,7 @@ class InterlockFeedback:
             if opened.status != "open"
             else self.client.interrupts.wait_for_answer(opened.id, **wait_kwargs(self.options))
         )
+        verify_decisions(done, [_asked(context)])  # about this step's output as sent (its digest)
         return _feedback_for(flow, done)
 
 
@@ -209,6 +216,8 @@ def _restore(
         raise InterlockError(
             f"Flow {bridge['flowId']} is paused at {at}, not at {bridge['method']} (the step this interrupt is about)."
         )
+    # The decision must be about the output the flow paused with, as persisted (its digest).
+    verify_decisions(interrupt, [_asked(pending)])
     return instance, _feedback_for(instance, interrupt)
 
 

@@ -214,8 +214,12 @@ def require_approval(
                 interlock = async_clients[0]
                 bound, create = gate.create_kwargs(args, kwargs)
                 opened = await interlock.interrupts.create(**create)
+                # About this call as sent (its digest), else ActionDigestMismatchError: nothing runs.
                 answered = await interlock.interrupts.wait_for_answer(
-                    opened.id, timeout=wait_timeout, poll_interval=poll_interval
+                    opened.id,
+                    timeout=wait_timeout,
+                    poll_interval=poll_interval,
+                    action_requests=create["action_requests"],
                 )
                 approved = gate.outcome(answered, bound)
                 return await cast(Callable[..., Awaitable[Any]], target)(*approved.args, **approved.kwargs)
@@ -234,7 +238,7 @@ def require_approval(
             bound, create = gate.create_kwargs(args, kwargs)
             opened = interlock.interrupts.create(**create)
             answered = interlock.interrupts.wait_for_answer(
-                opened.id, timeout=wait_timeout, poll_interval=poll_interval
+                opened.id, timeout=wait_timeout, poll_interval=poll_interval, action_requests=create["action_requests"]
             )
             approved = gate.outcome(answered, bound)
             return target(*approved.args, **approved.kwargs)

@@ -13,14 +13,22 @@ The SDK cannot run a tool with other arguments than the model gave, so the bridg
 Durable path: ``open_review`` stores the serialised ``RunState`` in the interrupt's metadata and
 returns at once, so the process can exit; later (a webhook, a job, another process)
 ``resume_state(agent, interrupt)`` rebuilds the state from the answered interrupt with the
-decisions applied. No ``agents`` import here: the bridge works on the objects the SDK hands out.
+decisions applied. With ``resume_url`` on the interrupt the service POSTs the answered interrupt
+there (signed under the key that opened it), and ``resume_from_webhook`` turns that POST into the
+state: no process waits and nothing polls. No ``agents`` import here (but in ``resume_state``):
+the bridge works on the objects the SDK hands out.
+
+Before any decision is applied, the bridge checks that it is about the tool call the run holds
+(SPEC §8e: ``actionDigest`` over the call's name and arguments) and raises
+``ActionDigestMismatchError``, applying nothing, when one differs.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Optional, Protocol, Union
+from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Protocol, Union
 
 from ._bridge import (
     InterruptOptions,
@@ -35,8 +43,10 @@ from ._bridge import (
 )
 from ._client import AsyncInterlock, Interlock
 from ._errors import InterlockError
+from .digest import verify_decisions
 from .langgraph import shorten_description
 from .types import Interrupt
+from .webhooks import DEFAULT_WEBHOOK_TOLERANCE_SECONDS, Webhooks, resume_signing_secret
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -45,10 +55,12 @@ __all__ = [
     "OPENAI_AGENTS_METADATA_KEY",
     "InterruptOptions",
     "ReviewOptions",
+    "WebhookResume",
     "apply_decisions",
     "interrupt_params",
     "open_review",
     "open_review_sync",
+    "resume_from_webhook",
     "resume_state",
     "review_interruptions",
     "review_interruptions_sync",
@@ -152,13 +164,19 @@ def apply_decisions(state: Any, interrupt: Union[Interrupt, Mapping[str, Any]]) 
     """Applies the members' decisions of an answered interrupt to the run state: approve →
     ``state.approve(item)``; reject → ``state.reject(item, rejection_message=message)``. A call
     left without a decision (the interrupt was withdrawn or expired) is rejected with a message
-    saying so. Returns the state, ready for ``Runner.run(agent, state)``."""
+    saying so. Returns the state, ready for ``Runner.run(agent, state)``.
+
+    First checks every action and decision against the tool calls the state holds (their digests,
+    SPEC §8e): raises ``ActionDigestMismatchError``, applying nothing, when one differs."""
     bridge, decisions, status = answered(interrupt, OPENAI_AGENTS_METADATA_KEY, "the OpenAI Agents bridge")
     by_call = {call_id: name for name, call_id in bridge["calls"]}
+    pending: list[tuple[Any, str]] = []
     for item in list(state.get_interruptions()):
         name = by_call.get(_call_id(item))
-        if name is None:
-            continue  # a newer approval this interrupt did not ask about
+        if name is not None:  # else a newer approval this interrupt did not ask about
+            pending.append((item, name))
+    verify_decisions(interrupt, [{"name": name, "args": _arguments(item)} for item, name in pending])
+    for item, name in pending:
         decision = decisions.get(name)
         kind = decision.get("decision") if decision else None
         if kind == "approve":
@@ -221,3 +239,49 @@ async def resume_state(agent: Any, interrupt: Union[Interrupt, Mapping[str, Any]
         )
     state = await RunState.from_string(agent, text)
     return apply_decisions(state, interrupt)
+
+
+#: The events that end an interrupt: the ones a ``resume_url`` receives.
+_ENDING_EVENTS = ("interrupt.answered", "interrupt.expired", "interrupt.withdrawn")
+
+
+class WebhookResume(NamedTuple):
+    """What ``resume_from_webhook`` gives: the interrupt the POST carried and the run state."""
+
+    interrupt: Interrupt
+    state: Any
+
+
+async def resume_from_webhook(
+    agent: Any,
+    payload: Union[str, bytes],
+    headers: Mapping[str, Any],
+    *,
+    api_key: Optional[str] = None,
+    secret: Optional[str] = None,
+    tolerance: int = DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
+) -> WebhookResume:
+    """The webhook half of the durable path: a ``resume_url`` POST (or an organisation webhook's
+    ``interrupt.answered``) as received — the raw body, not re-encoded, and its headers — verified
+    (signature and timestamp; ``WebhookVerificationError`` else), then the stored run state rebuilt
+    for ``agent`` with the decisions applied (digests checked), as ``resume_state`` does.
+
+    A ``resume_url`` POST is signed under ``resume_signing_secret(api_key)`` (``api_key`` defaults
+    to ``INTERLOCK_API_KEY``); pass ``secret`` (``whsec_…``) for an organisation webhook instead.
+    Answer the POST with a 2xx once you have kept or run the state: the service retries otherwise."""
+    if secret is None:
+        key = api_key if api_key is not None else os.environ.get("INTERLOCK_API_KEY", "").strip()
+        if not key:
+            raise InterlockError(
+                "No API key to verify the resume_url POST with: pass api_key or set INTERLOCK_API_KEY."
+            )
+        secret = resume_signing_secret(key)
+    event = Webhooks(secret=secret).unwrap(payload, headers, tolerance=tolerance)
+    kind = getattr(event, "type", None)
+    interrupt = getattr(event, "data", None)
+    if kind not in _ENDING_EVENTS or not isinstance(interrupt, Interrupt):
+        raise InterlockError(
+            f"A {kind} event does not end an interrupt: only interrupt.answered, interrupt.expired and "
+            "interrupt.withdrawn resume a run."
+        )
+    return WebhookResume(interrupt, await resume_state(agent, interrupt))

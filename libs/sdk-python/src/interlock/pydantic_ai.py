@@ -18,7 +18,8 @@ Three ways in:
   ``agent.run(message_history=result.all_messages(), deferred_tool_results=results)``;
 - durable: ``open_review`` opens the interrupt and returns at once; keep the run's messages
   (``result.all_messages_json()``) with the interrupt's id, and later, in any process,
-  ``deferred_results(answered)`` gives the results to run again with.
+  ``deferred_results(answered, messages)`` gives the results to run again with (each decision
+  checked against the call in ``messages``: its ``actionDigest``).
 
 A member may edit the arguments but not rename the call: Pydantic AI runs the tool the model
 chose. An edit that renames is denied, saying so.
@@ -26,7 +27,7 @@ chose. An edit that renames is denied, saying so.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Union
 
 from ._bridge import (
@@ -42,6 +43,7 @@ from ._bridge import (
 )
 from ._client import AsyncInterlock, Interlock
 from ._errors import InterlockError
+from .digest import verify_decisions
 from .types import Interrupt
 
 if TYPE_CHECKING:
@@ -112,14 +114,44 @@ def _decider(decision: Mapping[str, Any]) -> str:
     return f"{kind}:{ident}"
 
 
-def deferred_results(interrupt: Union[Interrupt, Mapping[str, Any]]) -> DeferredToolResults:
+def _calls_of(source: Any) -> dict[str, dict[str, Any]]:
+    """The tool calls of ``DeferredToolRequests``, a run result whose output it is, or a run's
+    message history: their arguments by tool call id."""
+    try:
+        return {part.tool_call_id: part.args_as_dict() for part in _requests_of(source).approvals}
+    except InterlockError:
+        if not isinstance(source, Sequence) or isinstance(source, (str, bytes)):
+            raise
+    from pydantic_ai.messages import ModelResponse, ToolCallPart
+
+    return {
+        part.tool_call_id: part.args_as_dict()
+        for message in source
+        if isinstance(message, ModelResponse)
+        for part in message.parts
+        if isinstance(part, ToolCallPart)
+    }
+
+
+def deferred_results(interrupt: Union[Interrupt, Mapping[str, Any]], source: Any) -> DeferredToolResults:
     """The ``DeferredToolResults`` for an answered interrupt the bridge opened: approve → ``True``;
     edit → ``ToolApproved(override_args=...)``; reject → ``ToolDenied(message)`` (the default
     denial when the member gave no message); undecided (withdrawn or expired) → ``ToolDenied``
-    saying so. Run again with ``deferred_tool_results=`` and the run's message history."""
+    saying so. Run again with ``deferred_tool_results=`` and the run's message history.
+
+    ``source`` is what holds the calls: the ``DeferredToolRequests`` (or the run's result), or the
+    message history the next run starts from. Each decision must be about its call as it is there
+    (its ``actionDigest``, SPEC §8e): ``ActionDigestMismatchError`` otherwise, and no results."""
     from pydantic_ai.tools import DeferredToolResults, ToolApproved, ToolDenied
 
     bridge, decisions, status = answered(interrupt, PYDANTIC_AI_METADATA_KEY, "the Pydantic AI bridge")
+    calls = _calls_of(source)
+    asked: list[dict[str, Any]] = []
+    for name, tool_call_id, _ in bridge["calls"]:
+        if tool_call_id not in calls:
+            raise InterlockError(f"Tool call {tool_call_id} of this interrupt is not in the run given.")
+        asked.append({"name": name, "args": calls[tool_call_id]})
+    verify_decisions(interrupt, asked)
     results = DeferredToolResults()
     for name, tool_call_id, tool_name in bridge["calls"]:
         decision = decisions.get(name)
@@ -155,21 +187,21 @@ async def review_deferred(client: AsyncInterlock, source: Any, **options: Unpack
         if opened.status != "open"
         else await client.interrupts.wait_for_answer(opened.id, **wait_kwargs(options))
     )
-    return deferred_results(done)
+    return deferred_results(done, source)
 
 
 def review_deferred_sync(client: Interlock, source: Any, **options: Unpack[ReviewOptions]) -> DeferredToolResults:
     """``review_deferred`` with the sync client (for ``agent.run_sync``)."""
     opened = client.interrupts.create(**interrupt_params(source, **interrupt_options(options)))
     done = opened if opened.status != "open" else client.interrupts.wait_for_answer(opened.id, **wait_kwargs(options))
-    return deferred_results(done)
+    return deferred_results(done, source)
 
 
 async def open_review(client: AsyncInterlock, source: Any, **options: Unpack[InterruptOptions]) -> Interrupt:
     """The durable path's first half: opens the interrupt and returns it at once. Keep its ``id``
     with the run's messages (``result.all_messages_json()``); when it is answered (webhook
     ``interrupt.answered``, or ``wait_for_answer`` in a job), run again with
-    ``deferred_tool_results=deferred_results(answered)``."""
+    ``deferred_tool_results=deferred_results(answered, messages)``."""
     return await client.interrupts.create(**interrupt_params(source, **options))
 
 

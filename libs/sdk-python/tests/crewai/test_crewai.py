@@ -18,7 +18,7 @@ import pytest
 from crewai.flow.async_feedback import HumanFeedbackPending, PendingFeedbackContext
 from crewai.flow.persistence import SQLiteFlowPersistence
 
-from interlock import Interlock, InterlockError
+from interlock import ActionDigestMismatchError, Interlock, InterlockError
 from interlock.crewai import (
     CREWAI_METADATA_KEY,
     FeedbackNotGivenError,
@@ -204,6 +204,12 @@ def test_a_paused_flow_resumes_in_another_process_along_the_chosen_outcome(
     live.decide(paused["interruptId"], "draft", "respond", response={"outcome": "drop", "feedback": "Not this week."})
     decided = client.interrupts.get(paused["interruptId"])
     flow = post_flow(InterlockFeedback(client))
+    # A decision whose digest is not the one of the output the flow paused with is refused, and
+    # the flow stays paused.
+    wire = live.raw("GET", f"/api/interrupts/{paused['interruptId']}", api_key=live.api_key).json()
+    forged = wire | {"decisions": [d | {"actionDigest": "f" * 64} for d in wire["decisions"]]}
+    with pytest.raises(ActionDigestMismatchError, match="action draft of interrupt"):
+        resume_flow(flow, forged, SQLiteFlowPersistence(str(db)))
     assert resume_flow(flow, decided, SQLiteFlowPersistence(str(db))) == "dropped (Not this week.)"
     # Resumed once: the pause is gone from the flow's store.
     with pytest.raises(ValueError, match="No pending feedback"):

@@ -6,11 +6,14 @@ calls (no LLM is called); tracing is off (no OpenAI key)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
 import sys
 import textwrap
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +25,13 @@ from agents.usage import Usage
 from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText
 
 from interlock import AsyncInterlock
-from interlock.openai_agents import OPENAI_AGENTS_METADATA_KEY, open_review, resume_state, review_interruptions
+from interlock.openai_agents import (
+    OPENAI_AGENTS_METADATA_KEY,
+    open_review,
+    resume_from_webhook,
+    resume_state,
+    review_interruptions,
+)
 
 from .conftest import Live, run_tag
 
@@ -168,6 +177,60 @@ async def test_the_durable_path_resumes_after_the_opening_process_exited(live: L
     assert final.final_output == "Bob has been told."
     assert ran == [("send_email", {"to": "bob@example.com", "body": "Your order shipped."})]
     assert outputs(model) == {"c9": "Sent to bob@example.com."}
+
+
+async def test_the_resume_url_post_resumes_the_run(live: Live, client: AsyncInterlock) -> None:
+    """The agent's own receiver, a real HTTP server on loopback (allowed outside production): the
+    service POSTs the answered interrupt there; the receiver verifies it under the key, rebuilds
+    the run from the state stored in the interrupt, runs it to the end, and only then answers 200."""
+    ran: list[tuple[str, dict[str, Any]]] = []
+    model = ScriptedModel([tool_call("c7", "send_email", to="cy@example.com", body="Refund sent.")], [say("Cy knows.")])
+    agent = mail_agent(model, ran)
+    received: list[dict[str, Any]] = []
+    done = threading.Event()
+
+    class Receiver(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            body = self.rfile.read(int(self.headers.get("content-length", "0")))
+
+            async def resume() -> dict[str, Any]:
+                resumed = await resume_from_webhook(agent, body, dict(self.headers), api_key=live.api_key)
+                final = await Runner.run(agent, resumed.state)
+                return {"status": 200, "final_output": final.final_output, "interrupt_id": str(resumed.interrupt.id)}
+
+            try:
+                outcome = asyncio.run(resume())
+            except Exception as error:  # the test reads it from `received`
+                outcome = {"status": 400, "error": repr(error)}
+            received.append(outcome)
+            self.send_response(outcome["status"])
+            self.send_header("content-length", "0")
+            self.end_headers()
+            done.set()
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+    serving = threading.Thread(target=server.serve_forever, daemon=True)
+    serving.start()
+    try:
+        result = await Runner.run(agent, "Tell Cy.")
+        opened = await open_review(
+            client,
+            result,
+            external_id=run_tag("oa-resume-"),
+            resume_url=f"http://127.0.0.1:{server.server_address[1]}/interlock/resume",
+        )
+        assert opened.status == "open"
+        live.decide(opened.id, "send_email", "approve")
+        assert await asyncio.to_thread(done.wait, 120), "the service did not POST to the resumeUrl"
+        assert received == [{"status": 200, "final_output": "Cy knows.", "interrupt_id": str(opened.id)}]
+        assert ran == [("send_email", {"to": "cy@example.com", "body": "Refund sent."})]
+        assert outputs(model) == {"c7": "Sent to cy@example.com."}
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 async def test_open_review_refuses_a_run_without_approvals(client: AsyncInterlock) -> None:

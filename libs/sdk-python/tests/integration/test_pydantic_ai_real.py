@@ -176,9 +176,9 @@ async def test_the_durable_path_resumes_after_the_opening_process_exited(live: L
     answered = await client.interrupts.wait_for_answer(interrupt_id, timeout=30)
     scripted = Scripted([TextPart("Bob has been told; the orders stay.")])
     ran: list[tuple[str, dict[str, Any]]] = []
+    history = ModelMessagesTypeAdapter.validate_json(stored.read_bytes())
     result = await mail_agent(scripted.model, ran).run(
-        message_history=ModelMessagesTypeAdapter.validate_json(stored.read_bytes()),
-        deferred_tool_results=deferred_results(answered),
+        message_history=history, deferred_tool_results=deferred_results(answered, history)
     )
     assert result.output == "Bob has been told; the orders stay."
     assert ran == [("send_email", {"to": "bob@example.com", "body": "Your order shipped."})]

@@ -12,24 +12,10 @@ import {
 } from './ai-sdk';
 import { Interlock } from './client';
 import { InterlockError } from './errors';
-import type { Decision, Interrupt } from './types';
+import { ActionDigestMismatchError } from './action-digest';
+import { answeredAs, decided, forged } from './testing/answered';
+import type { Interrupt } from './types';
 import { call, mailTools, turn } from './testing/ai-sdk-model';
-
-const decided = (
-  actionName: string,
-  decision: 'approve' | 'reject',
-  message: string | null = null,
-): Decision =>
-  ({
-    id: actionName,
-    actionName,
-    decision,
-    editedArgs: null,
-    editedName: null,
-    message,
-    decidedBy: { type: 'member', id: 'm', name: 'Ada' },
-    decidedAt: '',
-  }) as Decision;
 
 /** A client whose service answers every create with the interrupt `answer` makes of it. */
 function fakeService(answer: (created: Record<string, unknown>) => Partial<Interrupt>) {
@@ -127,6 +113,32 @@ describe('the AI SDK bridge (ai, real package)', () => {
     });
   });
 
+  it('toolApproval: an answer about another call than the model made is refused, nothing runs', async () => {
+    const ran: unknown[] = [];
+    const model = new MockLanguageModelV4({
+      doGenerate: [
+        turn(call('c1', 'send_email', { to: 'ada@example.com', body: 'Hi' })),
+        turn({ type: 'text', text: 'Done.' }),
+      ],
+    });
+    // The service's answer approves send_email to someone else (its digest is of other args).
+    const { client } = fakeService(() => ({
+      status: 'answered',
+      actionRequests: [],
+      decisions: [{ ...decided('send_email', 'approve'), actionDigest: 'f'.repeat(64) }],
+    }));
+    await expect(
+      generateText({
+        model,
+        tools: mailTools(ran, false),
+        prompt: 'Email Ada.',
+        stopWhen: stepCountIs(3),
+        toolApproval: interlockToolApproval(client),
+      }),
+    ).rejects.toThrow('is not about the action this agent asked about');
+    expect(ran).toEqual([]);
+  });
+
   it('toolApproval with tools: only those ask; the others run without an interrupt', async () => {
     const ran: unknown[] = [];
     const model = new MockLanguageModelV4({
@@ -186,16 +198,25 @@ describe('the AI SDK bridge (ai, real package)', () => {
       ['send_email #2', { to: 'bob@example.com', body: 'Hi' }, 'Send an email.'],
       ['delete_file', { path: '/srv/db' }, 'Delete a file.'],
     ]);
-    const answered = {
-      status: 'answered',
-      metadata: params.metadata ?? null,
-      decisions: [
-        decided('send_email', 'approve'),
-        decided('send_email #2', 'reject', 'Not Bob.'),
-        decided('delete_file', 'reject'),
-      ],
-    } as Interrupt;
-    messages.push(aiSDKApprovalMessage(answered));
+    const answered = await answeredAs(params, 'answered', [
+      decided('send_email', 'approve'),
+      decided('send_email #2', 'reject', 'Not Bob.'),
+      decided('delete_file', 'reject'),
+    ]);
+    // A decision about other arguments than the conversation holds is refused: nothing answered.
+    const tampered = structuredClone(messages);
+    const part = (tampered.at(-1)?.content as { type: string; input?: unknown }[]).find(
+      (p) => p.type === 'tool-call',
+    );
+    if (part === undefined) throw new Error('the stored messages hold no tool call');
+    part.input = { to: 'mallory@example.com', body: 'Hi' };
+    await expect(aiSDKApprovalMessage(answered, tampered)).rejects.toBeInstanceOf(
+      ActionDigestMismatchError,
+    );
+    await expect(
+      aiSDKApprovalMessage(forged(answered, 'delete_file'), messages),
+    ).rejects.toBeInstanceOf(ActionDigestMismatchError);
+    messages.push(await aiSDKApprovalMessage(answered, messages));
     expect(pendingAISDKApprovals(messages)).toEqual([]);
 
     const second = await generateText({ model, tools, messages, stopWhen: stepCountIs(3) });
@@ -211,7 +232,7 @@ describe('the AI SDK bridge (ai, real package)', () => {
     });
   });
 
-  it("a withdrawn request denies what it left undecided; refuses an open one, another bridge's, and nothing pending", () => {
+  it("a withdrawn request denies what it left undecided; refuses an open one, another bridge's, and nothing pending", async () => {
     const source = {
       content: [
         {
@@ -221,8 +242,8 @@ describe('the AI SDK bridge (ai, real package)', () => {
         },
       ],
     };
-    const metadata = aiSDKInterrupt(source).metadata ?? null;
-    expect(aiSDKApprovalMessage({ status: 'withdrawn', metadata, decisions: [] })).toEqual({
+    const params = aiSDKInterrupt(source);
+    expect(await aiSDKApprovalMessage(await answeredAs(params, 'withdrawn'), source)).toEqual({
       role: 'tool',
       content: [
         {
@@ -233,12 +254,14 @@ describe('the AI SDK bridge (ai, real package)', () => {
         },
       ],
     });
-    expect(() => aiSDKApprovalMessage({ status: 'open', metadata, decisions: [] })).toThrow(
-      'still open',
-    );
-    expect(() =>
-      aiSDKApprovalMessage({ status: 'answered', metadata: null, decisions: [] }),
-    ).toThrow(InterlockError);
+    const open = await answeredAs(params, 'open');
+    await expect(aiSDKApprovalMessage(open, source)).rejects.toThrow('still open');
+    await expect(
+      aiSDKApprovalMessage({ ...open, status: 'answered', metadata: null }, source),
+    ).rejects.toThrow(InterlockError);
+    await expect(
+      aiSDKApprovalMessage(await answeredAs(params, 'withdrawn'), { content: [] }),
+    ).rejects.toThrow('The approval request a1 is not pending in these messages');
     expect(() => aiSDKInterrupt({ content: [] })).toThrow('no pending tool approvals');
   });
 });

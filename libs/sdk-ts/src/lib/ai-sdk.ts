@@ -14,11 +14,13 @@
 //   approval is which).
 // The SDK runs a tool with the input the model gave or not at all, so each action allows only
 // `approve` and `reject`.
+import { verifyDecisions } from './action-digest';
 import type { Interlock } from './client';
 import { InterlockError } from './errors';
 import { MAX_ACTIONS_PER_INTERRUPT, shortenDescription } from './langgraph';
 import {
   actionNamer,
+  answerAbout,
   approvalOutcome,
   approvalTitle,
   argsOf,
@@ -109,9 +111,8 @@ export function interlockToolApproval(
       metadata: { ...metadata, [AI_SDK_METADATA_KEY]: bridge },
     };
     const opened = await client.interrupts.create(params, request);
-    // Decided as it was opened (argus, SPEC §8d): no wait.
-    const answered =
-      opened.status === 'open' ? await client.interrupts.waitForAnswer(opened.id, wait) : opened;
+    // Decided as it was opened (argus, SPEC §8d): no wait. Either way about this call (its digest).
+    const answered = await answerAbout(client, opened, [action], wait);
     const outcome = approvalOutcome(answered, name);
     const reason = outcome.approved ? outcome.decision.message : outcome.reason;
     return { type: outcome.approved ? 'approved' : 'denied', ...(reason ? { reason } : {}) };
@@ -231,14 +232,23 @@ export interface AISDKApprovalDecision {
   reason?: string;
 }
 
+/** The interrupt's fields the message-based flow reads. */
+export type AnsweredAISDKInterrupt = Pick<
+  Interrupt,
+  'id' | 'metadata' | 'status' | 'actionRequests' | 'decisions'
+>;
+
 /**
  * The members' decisions of an interrupt opened by `openAISDKReview`, one per approval: approve →
  * approved; reject → denied with the member's message as the reason the model reads; undecided
- * because the interrupt was withdrawn or expired → denied, saying so.
+ * because the interrupt was withdrawn or expired → denied, saying so. `source` is the result or
+ * the stored messages the approvals are pending in: each decision must be about its tool call
+ * as it is there (its digest, SPEC §8e), else `ActionDigestMismatchError` and no answer at all.
  */
-export function aiSDKApprovalDecisions(
-  answered: Pick<Interrupt, 'metadata' | 'status' | 'decisions'>,
-): AISDKApprovalDecision[] {
+export async function aiSDKApprovalDecisions(
+  answered: AnsweredAISDKInterrupt,
+  source: AISDKApprovalSource,
+): Promise<AISDKApprovalDecision[]> {
   const kept = answered.metadata?.[AI_SDK_METADATA_KEY] as Partial<MessagesMetadata> | undefined;
   if (kept === undefined || kept === null || kept.v !== 1 || !Array.isArray(kept.approvals)) {
     throw new InterlockError(
@@ -249,6 +259,17 @@ export function aiSDKApprovalDecisions(
     throw new InterlockError(
       'The interrupt is still open: wait for the answer first (interrupts.waitForAnswer).',
     );
+  const pending = new Map(pendingAISDKApprovals(source).map((p) => [p.approvalId, p.toolCall]));
+  const asked = kept.approvals.map(([name, approvalId]) => {
+    const toolCall = pending.get(approvalId);
+    if (toolCall === undefined) {
+      throw new InterlockError(
+        `The approval request ${approvalId} is not pending in these messages: answered already, or another conversation.`,
+      );
+    }
+    return { name, args: argsOf(toolCall.input) };
+  });
+  await verifyDecisions(answered, asked);
   return kept.approvals.map(([name, approvalId]) => {
     const outcome = approvalOutcome(answered, name);
     const reason = outcome.approved ? outcome.decision.message : outcome.reason;
@@ -262,13 +283,17 @@ export interface AISDKApprovalMessage {
   content: ({ type: 'tool-approval-response' } & AISDKApprovalDecision)[];
 }
 
-/** `aiSDKApprovalDecisions` as the `tool` message of `tool-approval-response` parts: `messages.push(aiSDKApprovalMessage(answered))`. */
-export function aiSDKApprovalMessage(
-  answered: Pick<Interrupt, 'metadata' | 'status' | 'decisions'>,
-): AISDKApprovalMessage {
+/**
+ * `aiSDKApprovalDecisions` as the `tool` message of `tool-approval-response` parts:
+ * `messages.push(await aiSDKApprovalMessage(answered, messages))`.
+ */
+export async function aiSDKApprovalMessage(
+  answered: AnsweredAISDKInterrupt,
+  source: AISDKApprovalSource,
+): Promise<AISDKApprovalMessage> {
   return {
     role: 'tool',
-    content: aiSDKApprovalDecisions(answered).map((d) => ({
+    content: (await aiSDKApprovalDecisions(answered, source)).map((d) => ({
       type: 'tool-approval-response',
       ...d,
     })),
@@ -278,8 +303,9 @@ export function aiSDKApprovalMessage(
 /**
  * Opens one interrupt for the pending approvals of a result or of messages (one action per tool
  * call) and returns it at once: keep its id with the conversation, and when it is answered
- * (`interrupt.answered` by webhook, or `waitForAnswer`) append `aiSDKApprovalMessage(answered)`.
- * Pass `tools` to show each tool's description on its action.
+ * (`interrupt.answered` by webhook, or `waitForAnswer`) append
+ * `await aiSDKApprovalMessage(answered, messages)`. Pass `tools` to show each tool's description
+ * on its action.
  */
 export async function openAISDKReview(
   client: Interlock,
@@ -296,9 +322,9 @@ export async function reviewAISDK(
   source: AISDKApprovalSource,
   options: BridgeReviewOptions & { tools?: AISDKTools } = {},
 ): Promise<AISDKApprovalMessage> {
-  const { wait, ...rest } = options;
-  const opened = await openAISDKReview(client, source, rest);
-  const answered =
-    opened.status === 'open' ? await client.interrupts.waitForAnswer(opened.id, wait) : opened;
-  return aiSDKApprovalMessage(answered);
+  const { wait, request, ...params } = options;
+  const create = aiSDKInterrupt(source, params);
+  const opened = await client.interrupts.create(create, request);
+  const answered = await answerAbout(client, opened, create.actionRequests, wait);
+  return await aiSDKApprovalMessage(answered, source);
 }

@@ -1,3 +1,4 @@
+import { actionDigest, ActionDigestMismatchError } from './action-digest';
 import { Interlock } from './client';
 import { InterlockError } from './errors';
 import { ApprovalRejectedError, requireApproval } from './gate';
@@ -66,6 +67,22 @@ describe('requireApproval', () => {
     });
     const expired = gated(interrupt('expired', [system]));
     await expect(expired.call(1, 1)).rejects.toThrow('op was rejected by system.');
+  });
+
+  it('refuses to run on an answer about other arguments than the call (digest), and runs on its own', async () => {
+    let ran = 0;
+    const sum = (a: number, b: number) => (ran++, a + b);
+    const asked = await actionDigest('i1', 'op', { a: 2, b: 3 });
+    const other = await actionDigest('i1', 'op', { a: 2, b: 300 });
+    const about = (digest: string) => ({
+      ...interrupt('answered', [decision('approve', { actionDigest: digest })]),
+      actionRequests: [{ ...interrupt('open', []).actionRequests[0], actionDigest: digest }],
+    });
+    const tampered = gated(about(other), sum);
+    await expect(tampered.call(2, 3)).rejects.toBeInstanceOf(ActionDigestMismatchError);
+    expect(ran).toBe(0);
+    await expect(gated(about(asked), sum).call(2, 3)).resolves.toBe(5);
+    expect(ran).toBe(1);
   });
 
   it('cannot allow respond or nothing', () => {

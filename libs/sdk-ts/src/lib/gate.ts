@@ -128,7 +128,11 @@ export function requireApproval<A extends unknown[], R>(
     const request =
       typeof options.request === 'function' ? options.request(...args) : options.request;
     const opened = await interlock.interrupts.create(params, request);
-    const answered = await interlock.interrupts.waitForAnswer(opened.id, options.wait);
+    // The answer must be about this call as sent (its digest): ActionDigestMismatchError otherwise.
+    const answered = await interlock.interrupts.waitForAnswer(opened.id, {
+      ...options.wait,
+      actionRequests: params.actionRequests,
+    });
     const decision = answered.decisions.find((d) => d.actionName === name);
     if (decision === undefined) {
       throw new ApprovalRejectedError(

@@ -1,3 +1,5 @@
+import { ActionDigestMismatchError } from './action-digest';
+import { Interlock } from './client';
 import { InterlockError } from './errors';
 import {
   interlockDecisions,
@@ -9,6 +11,8 @@ import {
   toLangGraphResume,
   type LangGraphHITLRequest,
 } from './langgraph';
+import { answeredAs } from './testing/answered';
+import { jsonResponse, mockFetch } from './testing/mock-fetch';
 import type { Decision, DecisionType, Interrupt, InterruptCreateParams } from './types';
 
 const ALL: DecisionType[] = ['approve', 'edit', 'reject', 'respond'];
@@ -551,5 +555,38 @@ describe('LangGraph bridge: requests larger than one interrupt', () => {
     expect(shortened.startsWith('Tool execution requires approval')).toBe(true);
     expect(shortened).toMatch(/shortened by Interlock: the full arguments are in args\]$/);
     expect(params.actionRequests[0].args).toEqual({ content: big });
+  });
+});
+
+describe('LangGraph bridge: reviewLangGraph checks the answer against what it sent', () => {
+  it('refuses an answer whose decisions are about other arguments (digest), typed', async () => {
+    const request = {
+      action_requests: [{ name: 'send_email', args: { to: 'ada@example.com', body: 'Hi' } }],
+      review_configs: [{ action_name: 'send_email', allowed_decisions: ['approve', 'reject'] }],
+    };
+    const [params] = interruptsFromLangGraph(request);
+    // The service answers approving send_email to someone else: the digest is of other args.
+    const other = {
+      ...params,
+      actionRequests: [{ name: 'send_email', args: { to: 'mallory@example.com' } }],
+    };
+    const tampered = await answeredAs(other, 'answered', [decided('send_email', 'approve')]);
+    const created = { ...stored(params, tampered.id) };
+    const { fetch } = mockFetch(jsonResponse(201, created), jsonResponse(200, tampered));
+    const client = new Interlock({ apiKey: 'ilk_test', baseURL: 'http://interlock.test', fetch });
+    await expect(client.interrupts.reviewLangGraph(request)).rejects.toBeInstanceOf(
+      ActionDigestMismatchError,
+    );
+    // The same answer about the arguments sent resumes.
+    const honest = await answeredAs(params, 'answered', [decided('send_email', 'approve')]);
+    const again = mockFetch(jsonResponse(201, created), jsonResponse(200, honest));
+    const ok = new Interlock({
+      apiKey: 'ilk_test',
+      baseURL: 'http://interlock.test',
+      fetch: again.fetch,
+    });
+    await expect(ok.interrupts.reviewLangGraph(request)).resolves.toEqual({
+      decisions: [{ type: 'approve' }],
+    });
   });
 });

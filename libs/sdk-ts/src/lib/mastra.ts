@@ -12,12 +12,15 @@
 // record but not read by the model.
 //
 // Durable path: `openMastraReview` opens the interrupt and returns at once; later,
-// `resumeMastra(agent, answered)` applies the decision. Mastra keeps the suspended run in its
+// `resumeMastra(agent, answered, chunk)` applies the decision. Mastra keeps the suspended run in its
 // storage (the `Mastra` instance's `storage`): a run resumes in another process only with a
-// storage that outlives the process.
+// storage that outlives the process. Keep the chunk (plain JSON) with the run: the decision is
+// applied only when it is about that tool call as it was sent (its `actionDigest`, SPEC §8e).
 import type { Interlock } from './client';
 import { InterlockError } from './errors';
+import { verifyDecisions } from './action-digest';
 import {
+  answerAbout,
   approvalOutcome,
   approvalTitle,
   argsOf,
@@ -92,14 +95,23 @@ function bridgeOf(interrupt: Pick<Interrupt, 'metadata' | 'status'>): BridgeMeta
 
 /**
  * Applies an answered interrupt's decision to the suspended run: approve → `approveToolCall`;
- * reject, or no decision (withdrawn, expired) → `declineToolCall`. Returns the agent's output
- * for the resumed run (its stream), which may suspend again at the next approval.
+ * reject, or no decision (withdrawn, expired) → `declineToolCall`. `approval` is the run's
+ * `tool-call-approval` chunk the interrupt was opened for: the decision must be about that call
+ * as it was sent (its digest), else `ActionDigestMismatchError` and the run is left suspended.
+ * Returns the agent's output for the resumed run (its stream), which may suspend again.
  */
 export async function resumeMastra<Output>(
   agent: MastraApprovingAgent<Output>,
-  answered: Pick<Interrupt, 'metadata' | 'status' | 'decisions'>,
+  answered: Pick<Interrupt, 'id' | 'metadata' | 'status' | 'actionRequests' | 'decisions'>,
+  approval: MastraToolCallApproval,
 ): Promise<Output> {
   const { runId, toolCallId, toolName } = bridgeOf(answered);
+  if (approval?.runId !== runId || approval.payload?.toolCallId !== toolCallId) {
+    throw new InterlockError(
+      `This interrupt is about tool call ${toolCallId} of run ${runId}, not the chunk given.`,
+    );
+  }
+  await verifyDecisions(answered, [{ name: toolName, args: argsOf(approval.payload.args) }]);
   const outcome = approvalOutcome(answered, toolName);
   return outcome.approved
     ? await agent.approveToolCall({ runId, toolCallId })
@@ -117,10 +129,10 @@ export async function reviewMastraToolCall<Output>(
   options: BridgeReviewOptions = {},
 ): Promise<Output> {
   const { wait, request, ...params } = options;
-  const opened = await client.interrupts.create(mastraInterrupt(approval, params), request);
-  const answered =
-    opened.status === 'open' ? await client.interrupts.waitForAnswer(opened.id, wait) : opened;
-  return await resumeMastra(agent, answered);
+  const create = mastraInterrupt(approval, params);
+  const opened = await client.interrupts.create(create, request);
+  const answered = await answerAbout(client, opened, create.actionRequests, wait);
+  return await resumeMastra(agent, answered, approval);
 }
 
 /** The durable path's first half: opens the interrupt and returns it at once. */

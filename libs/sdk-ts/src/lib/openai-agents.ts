@@ -10,9 +10,16 @@
 //
 // Durable path: `openOpenAIAgentsReview` stores the serialised state in the interrupt's metadata
 // and returns at once; later, in any process, `resumeOpenAIAgents` rebuilds the state from the
-// answered interrupt with the decisions applied.
+// answered interrupt with the decisions applied. With a `resumeUrl` on the interrupt the service
+// POSTs the answered interrupt there (signed under the key), and `resumeOpenAIAgentsFromWebhook`
+// turns that POST into the state: no process waits and nothing polls.
+//
+// Before any decision is applied, the bridge checks that it is about the tool call the run holds
+// (SPEC §8e, `actionDigest` over the call's name and arguments): `ActionDigestMismatchError` else.
+import { type AskedAction, verifyDecisions } from './action-digest';
 import type { Interlock } from './client';
 import { InterlockError } from './errors';
+import { readEnv } from './runtime';
 import { shortenDescription } from './langgraph';
 import {
   actionNamer,
@@ -23,6 +30,7 @@ import {
   parseArguments,
 } from './tool-approvals';
 import type { ActionRequest, Interrupt, InterruptCreateParams } from './types';
+import { resumeSigningSecret, type WebhookHeaders, Webhooks } from './webhooks';
 
 /** Where the bridge keeps, in the interrupt's metadata, which action is which tool call (and the state, when durable). */
 export const OPENAI_AGENTS_METADATA_KEY = 'openaiAgents';
@@ -135,20 +143,35 @@ function bridgeOf(interrupt: Pick<Interrupt, 'metadata' | 'status'>): BridgeMeta
   return kept;
 }
 
+/** The interrupt's fields the bridge reads when it resumes. */
+export type AnsweredOpenAIAgentsInterrupt = Pick<
+  Interrupt,
+  'id' | 'metadata' | 'status' | 'actionRequests' | 'decisions'
+>;
+
 /**
  * Applies the members' decisions of an answered interrupt to the run state (approve → approve;
  * reject → reject with the member's message; a call left undecided because the interrupt was
  * withdrawn or expired → reject, saying so). Returns the state, ready for `runner.run(agent, state)`.
+ * First checks every action and decision against the tool calls the state holds (their digests,
+ * SPEC §8e): throws `ActionDigestMismatchError`, and applies nothing, when one differs.
  */
-export function applyOpenAIAgentsDecisions<
+export async function applyOpenAIAgentsDecisions<
   Item extends OpenAIAgentsApprovalItem,
   S extends OpenAIAgentsRunState<Item>,
->(state: S, interrupt: Pick<Interrupt, 'metadata' | 'status' | 'decisions'>): S {
+>(state: S, interrupt: AnsweredOpenAIAgentsInterrupt): Promise<S> {
   const bridge = bridgeOf(interrupt);
   const byCall = new Map(bridge.calls.map(([name, id]) => [id, name]));
+  const pending: [Item, string][] = [];
+  const asked: AskedAction[] = [];
   for (const item of state.getInterruptions()) {
     const name = byCall.get(callId(item));
     if (name === undefined) continue; // an approval this interrupt did not ask about
+    pending.push([item, name]);
+    asked.push({ name, args: parseArguments(item.arguments) });
+  }
+  await verifyDecisions(interrupt, asked);
+  for (const [item, name] of pending) {
     const outcome = approvalOutcome(interrupt, name);
     if (outcome.approved) state.approve(item);
     else state.reject(item, outcome.reason === undefined ? {} : { message: outcome.reason });
@@ -172,12 +195,14 @@ export async function reviewOpenAIAgents<
   const state = stateOf(source) as S;
   const opened = await client.interrupts.create(openAIAgentsInterrupt(state, params), request);
   const answered = await client.interrupts.waitForAnswer(opened.id, wait);
-  return applyOpenAIAgentsDecisions(state, answered);
+  return await applyOpenAIAgentsDecisions(state, answered);
 }
 
 /**
  * The durable path's first half: opens the interrupt with the serialised run state in its
- * metadata and returns it at once (keep its id, or receive `interrupt.answered` by webhook).
+ * metadata and returns it at once (keep its id, or receive `interrupt.answered` by webhook). Give
+ * `resumeUrl` and the service POSTs the answered (or expired, or withdrawn) interrupt there:
+ * `resumeOpenAIAgentsFromWebhook` turns that POST into the run state.
  */
 export async function openOpenAIAgentsReview<Item extends OpenAIAgentsApprovalItem>(
   client: Interlock,
@@ -197,15 +222,69 @@ export async function openOpenAIAgentsReview<Item extends OpenAIAgentsApprovalIt
 export async function resumeOpenAIAgents<
   Item extends OpenAIAgentsApprovalItem,
   S extends OpenAIAgentsRunState<Item>,
->(
-  answered: Pick<Interrupt, 'metadata' | 'status' | 'decisions'>,
-  fromString: (state: string) => Promise<S>,
-): Promise<S> {
+>(answered: AnsweredOpenAIAgentsInterrupt, fromString: (state: string) => Promise<S>): Promise<S> {
   const bridge = bridgeOf(answered);
   if (typeof bridge.state !== 'string') {
     throw new InterlockError(
       'This interrupt holds no run state: it was opened with reviewOpenAIAgents, not openOpenAIAgentsReview.',
     );
   }
-  return applyOpenAIAgentsDecisions(await fromString(bridge.state), answered);
+  return await applyOpenAIAgentsDecisions(await fromString(bridge.state), answered);
+}
+
+/** The events that end an interrupt: the ones a `resumeUrl` receives. */
+const ENDING_EVENTS = new Set(['interrupt.answered', 'interrupt.expired', 'interrupt.withdrawn']);
+
+/** How `resumeOpenAIAgentsFromWebhook` verifies the POST. */
+export interface OpenAIAgentsWebhookOptions {
+  /**
+   * The API key that opened the interrupt (default `INTERLOCK_API_KEY`): a `resumeUrl` POST is
+   * signed under `resumeSigningSecret(apiKey)`.
+   */
+  apiKey?: string;
+  /** An organisation webhook's secret (`whsec_…`) instead, for `interrupt.answered` webhooks. */
+  secret?: string;
+  /** Seconds the signature's timestamp may be off (default 300). */
+  tolerance?: number;
+}
+
+/**
+ * The webhook half of the durable path: a `resumeUrl` POST (or an organisation webhook's
+ * `interrupt.answered`) as received — the raw body, not re-encoded, and its headers — verified
+ * (signature and timestamp; `WebhookVerificationError` else), then the stored run state rebuilt
+ * with `fromString` and the decisions applied (digests checked) as `resumeOpenAIAgents` does.
+ * Answer the POST with a 2xx once you have kept or run the state: the service retries otherwise.
+ */
+export async function resumeOpenAIAgentsFromWebhook<
+  Item extends OpenAIAgentsApprovalItem,
+  S extends OpenAIAgentsRunState<Item>,
+>(
+  body: string | Uint8Array,
+  headers: WebhookHeaders,
+  fromString: (state: string) => Promise<S>,
+  options: OpenAIAgentsWebhookOptions = {},
+): Promise<{ interrupt: Interrupt; state: S }> {
+  let secret = options.secret;
+  if (secret === undefined) {
+    const apiKey = options.apiKey ?? readEnv('INTERLOCK_API_KEY');
+    if (apiKey === undefined || apiKey === '') {
+      throw new InterlockError(
+        'No API key to verify the resumeUrl POST with: pass `apiKey` or set INTERLOCK_API_KEY.',
+      );
+    }
+    secret = await resumeSigningSecret(apiKey);
+  }
+  const event = await new Webhooks().unwrap(
+    body,
+    headers,
+    secret,
+    options.tolerance === undefined ? {} : { tolerance: options.tolerance },
+  );
+  if (!ENDING_EVENTS.has(event.type)) {
+    throw new InterlockError(
+      `A ${event.type} event does not end an interrupt: only interrupt.answered, interrupt.expired and interrupt.withdrawn resume a run.`,
+    );
+  }
+  const interrupt = event.data as Interrupt;
+  return { interrupt, state: await resumeOpenAIAgents(interrupt, fromString) };
 }

@@ -1,5 +1,7 @@
 // What the framework bridges share: the options every bridge takes for the interrupt it opens,
 // the actions' names (each unique in its interrupt), and the title made from them.
+import { type AskedAction, verifyDecisions } from './action-digest';
+import type { Interlock } from './client';
 import type { RequestOptions } from './request-options';
 import type { WaitForAnswerOptions } from './resources/interrupts';
 import type { Decision, Interrupt, InterruptCreateParams } from './types';
@@ -86,4 +88,22 @@ export function approvalOutcome(
     decision,
     reason: `The decision was ${decision.decision}, which this tool call cannot take; it did not run.`,
   };
+}
+
+/**
+ * The answer to an interrupt a bridge just opened about `asked`: the interrupt itself when it was
+ * decided as it opened (argus), else the one `waitForAnswer` returns. Either way its action
+ * requests and decisions are checked against `asked` (their digests, SPEC §8e):
+ * `ActionDigestMismatchError` when one is about another action.
+ */
+export async function answerAbout(
+  client: Interlock,
+  opened: Interrupt,
+  asked: readonly AskedAction[],
+  wait: WaitForAnswerOptions = {},
+): Promise<Interrupt> {
+  if (opened.status === 'open')
+    return await client.interrupts.waitForAnswer(opened.id, { ...wait, actionRequests: asked });
+  await verifyDecisions(opened, asked);
+  return opened;
 }

@@ -47,6 +47,7 @@ import { InterruptResumes1795776000000 } from './1795776000000-interrupt-resumes
 import { ClassificationClassifier1795777000000 } from './1795777000000-classification-classifier';
 import { TwoFactor1795778000000 } from './1795778000000-two-factor';
 import { SlackMinRisk1795779100000 } from './1795779100000-slack-min-risk';
+import { TeamEscalationPolicies1795779200000 } from './1795779200000-team-escalation-policies';
 
 export const MIGRATIONS = [
   CreateOrganisations1763683200000,
@@ -97,4 +98,5 @@ export const MIGRATIONS = [
   ClassificationClassifier1795777000000,
   TwoFactor1795778000000,
   SlackMinRisk1795779100000,
+  TeamEscalationPolicies1795779200000,
 ];

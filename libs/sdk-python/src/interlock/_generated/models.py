@@ -2161,6 +2161,7 @@ class AuditEntryResponse(InterlockModel):
         'team.created',
         'team.renamed',
         'team.deleted',
+        'team.escalation_policy_updated',
         'team.member_added',
         'team.member_removed',
         'webhook.created',

@@ -201,5 +201,11 @@ class AsyncInterrupts(_Interrupts["AsyncInterlock", "AsyncInterruptPages"]):
             review = langgraph_review_id(part)
             key = None if review is None else f"langgraph-{review}-{i + 1}-of-{len(parts)}"
             created.append(await self.create(**part, idempotency_key=key))
-        answered = [await self.wait_for_answer(c.id, timeout=timeout, poll_interval=poll_interval) for c in created]
+        # Each answer must be about the actions as sent (their digests): ActionDigestMismatchError otherwise.
+        answered = [
+            await self.wait_for_answer(
+                c.id, timeout=timeout, poll_interval=poll_interval, action_requests=part["action_requests"]
+            )
+            for c, part in zip(created, parts)
+        ]
         return to_langgraph_resume(answered)

@@ -199,5 +199,11 @@ class Interrupts(_Interrupts["Interlock", "InterruptPages"]):
             review = langgraph_review_id(part)
             key = None if review is None else f"langgraph-{review}-{i + 1}-of-{len(parts)}"
             created.append(self.create(**part, idempotency_key=key))
-        answered = [self.wait_for_answer(c.id, timeout=timeout, poll_interval=poll_interval) for c in created]
+        # Each answer must be about the actions as sent (their digests): ActionDigestMismatchError otherwise.
+        answered = [
+            self.wait_for_answer(
+                c.id, timeout=timeout, poll_interval=poll_interval, action_requests=part["action_requests"]
+            )
+            for c, part in zip(created, parts)
+        ]
         return to_langgraph_resume(answered)

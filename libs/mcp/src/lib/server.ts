@@ -1,4 +1,10 @@
-import type { Interrupt, InterruptCreateParams } from '@interlock/sdk';
+import {
+  ActionDigestMismatchError,
+  type AskedAction,
+  type Interrupt,
+  type InterruptCreateParams,
+  verifyDecisions,
+} from '@interlock/sdk';
 import type { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CreateTaskRequestHandlerExtra } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
@@ -61,6 +67,13 @@ export interface InterlockMcpServerOptions {
   acquireWait?: () => (() => void) | undefined;
 }
 
+/** An interrupt a tool opened (or found again on a retry), and the actions it sent. */
+interface Opened {
+  interrupt: Interrupt;
+  resumed: boolean;
+  sent: readonly AskedAction[];
+}
+
 const INSTRUCTIONS =
   "Interlock connects you to your organisation's humans. Before an action that is risky, irreversible, costly or " +
   'outside what you were asked to do, call request_approval and act only on what comes back "answered"; when you ' +
@@ -96,6 +109,34 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
     },
   );
 
+  /**
+   * The tool error for an answer that is not about the actions this call sent (their digests,
+   * SPEC §8e), or undefined when it is (or the interrupt is still open): the agent must not act on
+   * a decision about something else.
+   */
+  const notAbout = async (
+    interrupt: Interrupt,
+    sent: readonly AskedAction[],
+  ): Promise<CallToolResult | undefined> => {
+    if (interrupt.status === 'open') return undefined;
+    try {
+      await verifyDecisions(interrupt, sent);
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof ActionDigestMismatchError)) throw error;
+      return {
+        isError: true,
+        content: [
+          { type: 'text' as const, text: error.message },
+          {
+            type: 'text' as const,
+            text: 'Do not act on this answer: it is not about what you asked. Ask again with request_approval.',
+          },
+        ],
+      };
+    }
+  };
+
   /** Runs a tool body; anything thrown becomes a tool error the model can read. */
   const guarded = async (
     extra: Extra,
@@ -118,6 +159,7 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
     waitSeconds: number | undefined,
     extra: Extra,
     shape: { asked?: boolean; resumed?: boolean },
+    sent?: readonly AskedAction[],
   ): Promise<CallToolResult> => {
     const seconds = waitSeconds ?? DEFAULT_WAIT_SECONDS;
     const progressToken = extra._meta?.progressToken;
@@ -151,6 +193,8 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
               });
             },
     }).finally(() => release?.());
+    const refused = sent === undefined ? undefined : await notAbout(latest, sent);
+    if (refused !== undefined) return refused;
     return success(
       toOutcome(latest, dashboardUrl, {
         ...shape,
@@ -165,18 +209,20 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
     body: Omit<InterruptCreateParams, 'metadata'>,
     extra: Extra,
     context: { interruptId?: string },
-  ): Promise<{ interrupt: Interrupt; resumed: boolean }> => {
+  ): Promise<Opened> => {
     const { apiKeyId } = await backend.identity({ signal: extra.signal });
     const created = await backend.createInterrupt(body, {
       idempotencyKey: idempotencyKeyFor(tool, apiKeyId, body),
       signal: extra.signal,
     });
     context.interruptId = created.value.id;
-    if (!created.replayed) return { interrupt: created.value, resumed: false };
+    const sent = body.actionRequests;
+    if (!created.replayed) return { interrupt: created.value, resumed: false, sent };
     // A replay repeats the first creation's answer (then still open): read what it is now.
     return {
       interrupt: await backend.getInterrupt(created.value.id, { signal: extra.signal }),
       resumed: true,
+      sent,
     };
   };
 
@@ -187,17 +233,13 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
    * people take. Asked without `task`, it waits as before: bounded, then `pending`.
    */
   const waitingTool = <Args>(
-    openFor: (
-      args: Args,
-      extra: Extra,
-      context: { interruptId?: string },
-    ) => Promise<{ interrupt: Interrupt; resumed: boolean }>,
+    openFor: (args: Args, extra: Extra, context: { interruptId?: string }) => Promise<Opened>,
     waitSecondsOf: (args: Args) => number | undefined,
     asked: boolean,
   ) => ({
     createTask: async (args: Args, extra: CreateTaskRequestHandlerExtra) => {
       const context: { interruptId?: string } = {};
-      let opened: { interrupt: Interrupt; resumed: boolean } | undefined;
+      let opened: Opened | undefined;
       let failed: CallToolResult | undefined;
       try {
         opened = await openFor(args, extra, context);
@@ -217,10 +259,13 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
           ? (failed as CallToolResult)
           : await guarded(extra, async (ctx) => {
               ctx.interruptId = opened.interrupt.id;
-              return waitAndReport(opened.interrupt, waitSecondsOf(args), extra, {
-                asked,
-                resumed: opened.resumed,
-              });
+              return waitAndReport(
+                opened.interrupt,
+                waitSecondsOf(args),
+                extra,
+                { asked, resumed: opened.resumed },
+                opened.sent,
+              );
             });
       return { task: taskStore.endPlainCall(extra.requestId, result) };
     },
@@ -385,6 +430,16 @@ export function createInterlockMcpServer(options: InterlockMcpServerOptions): Mc
           signal: extra.signal,
           stop: options.stopWaiting,
         }).finally(() => release?.());
+        // A decision about another call than this one (its digest) is no permission: deny.
+        const refused = await notAbout(latest, [{ name: args.tool_name, args: args.input }]);
+        if (refused !== undefined) {
+          const text = refused.content[0]?.type === 'text' ? refused.content[0].text : '';
+          return {
+            content: [
+              { type: 'text' as const, text: JSON.stringify({ behavior: 'deny', message: text }) },
+            ],
+          };
+        }
         const answer = permissionAnswer(
           latest,
           args.tool_name,

@@ -1,43 +1,25 @@
 import type { HttpRequest } from '../../http/platform';
 import { loadConfig } from '../../config/app-config';
-import type { ApiKeyPrincipal, MemberPrincipal, UserPrincipal } from '../principal';
+import type { MemberPrincipal } from '../principal';
 import { principalOf } from '../principal';
 import { readSessionCookie, type SessionCookies } from '../session-cookie.util';
 import type { MemberSignIn, SignInSessionService } from '../sign-in-session.service';
 import type { ApiKeyAuthenticator } from '../api-key-authenticator';
 import { guardContext } from '../testing/guard-context';
+import {
+  keyPrincipal as testKeyPrincipal,
+  memberPrincipal as testMemberPrincipal,
+  userPrincipal as testUserPrincipal,
+} from '../testing/principals';
 import { AuthenticationGuard } from './authentication.guard';
 
 const config = loadConfig({
   PUBLIC_ORIGIN: 'https://interlock.example',
   ALLOWED_ORIGINS: 'https://dash.example',
 });
-const keyPrincipal: ApiKeyPrincipal = {
-  kind: 'api_key',
-  organisationId: 'o',
-  plan: 'free',
-  apiKeyId: 'k',
-  apiKeyName: 'n',
-};
-const memberPrincipal: MemberPrincipal = {
-  kind: 'member',
-  organisationId: 'o',
-  plan: 'free',
-  memberId: 'm',
-  memberName: 'Ada',
-  email: 'ada@example.test',
-  roleId: 'r',
-  roleName: 'Owner',
-  signInSessionId: 's',
-  permissions: new Set(),
-};
-const userPrincipal: UserPrincipal = {
-  kind: 'user',
-  userId: 'm',
-  userName: 'Ada',
-  email: 'ada@example.test',
-  signInSessionId: 's',
-};
+const keyPrincipal = testKeyPrincipal();
+const memberPrincipal = testMemberPrincipal();
+const userPrincipal = testUserPrincipal();
 const TOKEN = 'A'.repeat(43);
 const ORG_A = '0a0a0a0a-0000-4000-8000-00000000000a';
 const ORG_B = '0b0b0b0b-0000-4000-8000-00000000000b';

@@ -1,20 +1,10 @@
 import type { Permission } from '@interlock/domain';
-import type { MemberPrincipal } from '../principal';
 import { guardContext } from '../testing/guard-context';
+import { memberPrincipal } from '../testing/principals';
 import { PermissionGuard } from './permission.guard';
 
-const member = (permissions: Permission[]): MemberPrincipal => ({
-  kind: 'member',
-  organisationId: 'o',
-  plan: 'free',
-  memberId: 'm',
-  memberName: 'Ada',
-  email: 'ada@example.test',
-  roleId: 'r',
-  roleName: 'Owner',
-  signInSessionId: 's',
-  permissions: new Set(permissions),
-});
+const member = (permissions: Permission[]) =>
+  memberPrincipal({ permissions: new Set(permissions) });
 
 describe('PermissionGuard', () => {
   it('answers 403 "Missing permission: <p>." to a member without it', () => {

@@ -1,14 +1,8 @@
-import type { ApiKeyPrincipal, MemberPrincipal } from '../principal';
 import { guardContext } from '../testing/guard-context';
+import { keyPrincipal, memberPrincipal } from '../testing/principals';
 import { PlanGuard } from './plan.guard';
 
-const key = (plan: 'free' | 'pro'): ApiKeyPrincipal => ({
-  kind: 'api_key',
-  organisationId: 'o',
-  plan,
-  apiKeyId: 'k',
-  apiKeyName: 'n',
-});
+const key = (plan: 'free' | 'pro') => keyPrincipal({ plan });
 
 describe('PlanGuard', () => {
   it('answers 402 PLAN_REQUIRED to a Free organisation on a Pro route', () => {
@@ -62,18 +56,7 @@ describe('PlanGuard', () => {
     });
 
     it('admits a member on any plan', () => {
-      const member: MemberPrincipal = {
-        kind: 'member',
-        organisationId: 'o',
-        plan: 'free',
-        memberId: 'm',
-        memberName: 'Ada',
-        email: 'ada@example.test',
-        roleId: 'r',
-        roleName: 'Owner',
-        signInSessionId: 's',
-        permissions: new Set(),
-      };
+      const member = memberPrincipal();
       const { context, reflector } = guardContext(shared, { principal: member });
       expect(new PlanGuard(reflector).canActivate(context)).toBe(true);
     });

@@ -1,0 +1,361 @@
+#!/usr/bin/env node
+// Waiting without polling (issue 37 §6): N agents (default 10,000) of one organisation wait for
+// their interrupts with the TypeScript SDK's real `waitForAnswer` (which holds
+// `GET /api/interrupts/{id}?waitSeconds=60`), first on one instance, then on two instances behind
+// HAProxy (docker/haproxy.cfg's round-robin), with each decision made directly on an instance —
+// for the two-instance figure, only the decisions made on the other instance than the one holding
+// the wait are counted. Measured while they wait (an idle window): requests/s the waiting costs,
+// the service's CPU (% of one core) and RSS; then, from each decision's 2xx to its agent's
+// `waitForAnswer` returning, p50/p99. The organisation's request budget is the default (6,000 a
+// minute): the bench checks that no request is answered 429 and reports the least
+// `RateLimit-Remaining` seen.
+//   npx nx run tools:bench-waiters    (BENCH_DATABASE_URL=postgres://… to use your own server;
+//   BENCH_WAITERS=N agents, BENCH_WAITERS_DECISIONS=D decisions sampled per phase,
+//   BENCH_WAITERS_WINDOW_SECONDS=S idle window per phase, default 65: one full wait and more)
+// One driver process (this one) holds every agent: Node's fetch keeps connections alive and does
+// not limit them per origin; the script raises its open-files limit (and so its children's) when
+// it is below what N connections need.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { setMaxListeners } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  benchDatabase,
+  build,
+  cpuMicros,
+  freePort,
+  machine,
+  root,
+  signUpWithKey,
+  startService,
+  waitFor,
+  writeSection,
+} from './bench-support.mjs';
+
+const N = Number(process.env.BENCH_WAITERS ?? 10_000);
+const DECISIONS = Number(process.env.BENCH_WAITERS_DECISIONS ?? 200);
+const WINDOW_S = Number(process.env.BENCH_WAITERS_WINDOW_SECONDS ?? 65);
+const FILES_NEEDED = 4 * N + 4096;
+const log = (message) => console.error(`[bench-waiters] ${message}`);
+
+// Each held wait is a connection in the driver, in HAProxy (two) and in a service: raise the
+// open-files limit for this process and its children by running again under a higher one.
+const softLimit = Number(execFileSync('sh', ['-c', 'ulimit -n'], { encoding: 'utf8' }).trim());
+if (softLimit < FILES_NEEDED && process.env.BENCH_WAITERS_RAISED !== '1') {
+  const raised = spawnSync(
+    'sh',
+    [
+      '-c',
+      `ulimit -n ${FILES_NEEDED} && exec "$0" "$@"`,
+      process.execPath,
+      ...process.argv.slice(1),
+    ],
+    { stdio: 'inherit', env: { ...process.env, BENCH_WAITERS_RAISED: '1' } },
+  );
+  if (raised.status !== 0 && softLimit < FILES_NEEDED && raised.status !== null)
+    log(`could not run with ${FILES_NEEDED} open files (ulimit -n is ${softLimit})`);
+  process.exit(raised.status ?? 1);
+}
+
+const PEPPER = 'bench-pepper-0123456789-0123456789-01234';
+const ENV = {
+  NODE_ENV: 'development',
+  API_KEY_PEPPER: PEPPER,
+  LOG_LEVEL: 'warn',
+  PLAN_FREE_MESSAGES: '1000000000',
+  PASSWORD_SCRYPT_LOG_N: '14',
+};
+
+const percentile = (values, p) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+const rssMb = (pid) =>
+  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** What every request of the agents met: how many, refusals, the least budget left, who served each wait. */
+const seen = {
+  requests: 0,
+  refused: 0,
+  unavailable: 0,
+  leastRemaining: Infinity,
+  servedBy: new Map(),
+};
+const countingFetch = async (input, init) => {
+  seen.requests++;
+  const res = await fetch(input, init);
+  if (res.status === 429) seen.refused++;
+  if (res.status === 503) seen.unavailable++;
+  const remaining = res.headers.get('ratelimit-remaining');
+  if (remaining !== null) seen.leastRemaining = Math.min(seen.leastRemaining, Number(remaining));
+  const server = res.headers.get('x-bench-server');
+  const id = /\/api\/interrupts\/([0-9a-f-]{36})/.exec(String(input))?.[1];
+  if (server !== null && id !== undefined) seen.servedBy.set(id, server);
+  return res;
+};
+
+/** Opens `count` interrupts through an instance whose budget is off (the measured ones keep theirs). */
+async function openInterrupts(base, key, count) {
+  const ids = new Array(count);
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const n = next++;
+      const res = await fetch(`${base}/api/interrupts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        body: JSON.stringify({
+          title: `Deploy build ${n}`,
+          actionRequests: [{ name: 'deploy', args: { build: n } }],
+        }),
+      });
+      if (res.status !== 201)
+        throw new Error(`POST /api/interrupts: ${res.status} ${await res.text()}`);
+      ids[n] = (await res.json()).id;
+    }
+  };
+  await Promise.all(Array.from({ length: 32 }, worker));
+  return ids;
+}
+
+/** HAProxy with docker/haproxy.cfg's settings in front of `servers`; waits longer than 60 s pass. */
+async function startHaproxy(servers) {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'bench-waiters-haproxy-'));
+  const config = join(dir, 'haproxy.cfg');
+  writeFileSync(
+    config,
+    `global
+  maxconn ${2 * N + 1000}
+defaults
+  mode http
+  option forwardfor
+  timeout connect 2s
+  timeout client 75s
+  timeout server 75s
+  timeout http-keep-alive 10s
+  timeout check 2s
+  retries 3
+  option redispatch 1
+  retry-on conn-failure empty-response response-timeout
+frontend api
+  bind 127.0.0.1:${port}
+  maxconn ${2 * N + 1000}
+  default_backend replicas
+backend replicas
+  balance roundrobin
+  http-request disable-l7-retry if !METH_GET !METH_HEAD !METH_OPTIONS !{ req.hdr(idempotency-key) -m found }
+  http-response set-header x-bench-server %s
+  option httpchk GET /health/ready
+  http-check expect status 200
+  default-server inter 1s fall 2 rise 2
+${servers.map((s, i) => `  server api-${i + 1} 127.0.0.1:${s.port} check`).join('\n')}
+`,
+  );
+  const child = spawn('haproxy', ['-db', '-f', config], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}/health/ready`, child, 'haproxy');
+  return {
+    base,
+    pid: child.pid,
+    stop: () =>
+      new Promise((r) => {
+        child.on('exit', () => (rmSync(dir, { recursive: true, force: true }), r()));
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/**
+ * One phase: N agents wait on `ids` through `base`; an idle window measures the waiting; then
+ * DECISIONS of them are decided one after another, each on `decideOn(i)`, timing each decision's
+ * 2xx to its waitForAnswer returning. `counts(id, instance)` says whether a sample counts.
+ */
+async function phase({ name, Interlock, base, key, ids, services, decideOn, counts, cookie }) {
+  const abort = new AbortController();
+  setMaxListeners(0, abort.signal); // one listener per agent
+  // The SDK's defaults, as an agent has them (a 503 or 429 is retried with backoff).
+  const client = new Interlock({ apiKey: key, baseURL: base, fetch: countingFetch });
+  const returned = new Map();
+  const failures = [];
+  const before = { requests: seen.requests, refused: seen.refused, unavailable: seen.unavailable };
+  const waits = ids.map((id) =>
+    client.interrupts
+      .waitForAnswer(id, { timeout: 30 * 60_000, signal: abort.signal })
+      .then(() => returned.set(id, performance.now()))
+      .catch((error) => {
+        if (!abort.signal.aborted) failures.push(`${id}: ${error.message}`);
+      }),
+  );
+  const startedAt = Date.now();
+  while (seen.requests - before.requests < ids.length) {
+    if (Date.now() - startedAt > 300_000) throw new Error(`${name}: the waits were not all sent`);
+    await sleep(200);
+  }
+  log(`${name}: ${ids.length} waits sent in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+  await sleep(5_000);
+
+  // The idle window: nothing is decided, the agents only wait.
+  const cpu0 = services.map((s) => cpuMicros(s.pid));
+  const requests0 = seen.requests;
+  const t0 = performance.now();
+  let rss = 0;
+  while (performance.now() - t0 < WINDOW_S * 1000) {
+    rss = Math.max(rss, ...services.map((s) => rssMb(s.pid)));
+    await sleep(1000);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = services.map((s, i) => (cpuMicros(s.pid) - cpu0[i]) / 1e6 / seconds);
+  const requestsPerSecond = (seen.requests - requests0) / seconds;
+  log(
+    `${name}: ${requestsPerSecond.toFixed(1)} requests/s, CPU ${cpu.map((c) => `${(c * 100).toFixed(1)} %`).join(' + ')}, RSS ≤ ${rss.toFixed(0)} MB`,
+  );
+
+  // Decisions, one after another; each one's wait should return right after its 2xx.
+  const decidedAt = new Map();
+  let decisionRetries = 0;
+  for (let i = 0; i < Math.min(DECISIONS, ids.length); i++) {
+    const id = ids[i];
+    const target = decideOn(i);
+    let res;
+    // A 503 (the database or the instance busy, on a loaded machine) is retried and counted.
+    for (let attempt = 0; ; attempt++) {
+      res = await fetch(`${target.base}/api/interrupts/${id}/decisions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie },
+        body: JSON.stringify({ actionName: 'deploy', decision: 'approve' }),
+      });
+      if (res.status !== 503 || attempt === 5) break;
+      decisionRetries++;
+      await res.arrayBuffer();
+      await sleep(500);
+    }
+    if (res.status !== 201) throw new Error(`decision: ${res.status} ${await res.text()}`);
+    decidedAt.set(id, { at: performance.now(), on: target.name });
+    await res.arrayBuffer();
+    await sleep(50);
+  }
+  const deadline = Date.now() + 60_000;
+  while ([...decidedAt.keys()].some((id) => !returned.has(id)) && Date.now() < deadline)
+    await sleep(100);
+  const latencies = [];
+  let missing = 0;
+  for (const [id, { at, on }] of decidedAt) {
+    if (!returned.has(id)) {
+      missing++;
+      continue;
+    }
+    if (!counts(id, on)) continue;
+    latencies.push(Math.max(0, returned.get(id) - at));
+  }
+  abort.abort();
+  await Promise.all(waits);
+  const result = {
+    name,
+    waiters: ids.length,
+    requestsPerSecond,
+    cpu,
+    rss,
+    p50: latencies.length ? percentile(latencies, 50) : NaN,
+    p99: latencies.length ? percentile(latencies, 99) : NaN,
+    samples: latencies.length,
+    missing,
+    refused: seen.refused - before.refused,
+    unavailable: seen.unavailable - before.unavailable,
+    failures: failures.length,
+    decisionRetries,
+  };
+  log(`${name}: ${JSON.stringify(result)}`);
+  if (failures.length > 0) log(`${name}: first failures: ${failures.slice(0, 3).join('; ')}`);
+  return result;
+}
+
+build('libs/sdk-ts/tsup.config.ts');
+const { Interlock } = await import(pathToFileURL(join(root, 'libs/sdk-ts/dist/index.js')).href);
+const { url, stop: stopDatabase } = await benchDatabase('interlock_bench_waiters');
+const stops = [];
+try {
+  // Opening N + 2·DECISIONS interrupts spends no measured budget: a seeding instance without one.
+  const seeder = await startService({ ...ENV, DATABASE_URL: url });
+  const { key, cookie } = await signUpWithKey(seeder.base, 'waiters');
+  const count = N + DECISIONS;
+  const t = Date.now();
+  const ids = await openInterrupts(seeder.base, key, count);
+  log(`${count} interrupts opened in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  await seeder.stop();
+
+  // The measured instances keep the default request budget (6,000 a minute per organisation).
+  const measured = { ...ENV, DATABASE_URL: url, RATE_LIMIT_API_KEY_REQUESTS: '6000' };
+  const a = { name: 'A', ...(await startService(measured)) };
+  stops.push(a.stop);
+  const one = await phase({
+    name: 'one instance',
+    Interlock,
+    base: a.base,
+    key,
+    cookie,
+    ids: ids.slice(0, N),
+    services: [a],
+    decideOn: () => a,
+    counts: () => true,
+  });
+
+  const b = { name: 'B', ...(await startService(measured)) };
+  stops.push(b.stop);
+  const lb = await startHaproxy([a, b]);
+  stops.push(lb.stop);
+  const names = { 'api-1': 'A', 'api-2': 'B' };
+  const two = await phase({
+    name: 'two instances',
+    Interlock,
+    base: lb.base,
+    key,
+    cookie,
+    ids: ids.slice(DECISIONS, DECISIONS + N),
+    services: [a, b],
+    decideOn: (i) => (i % 2 === 0 ? a : b),
+    // Only a decision made on the other instance than the one that held the wait.
+    counts: (id, on) =>
+      names[seen.servedBy.get(id)] !== undefined && names[seen.servedBy.get(id)] !== on,
+  });
+
+  const load = loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ');
+  const row = (r) =>
+    `| ${r.name} | ${r.waiters.toLocaleString('en')} | ${r.requestsPerSecond.toFixed(1)} | ${r.cpu.map((c) => `${(c * 100).toFixed(1)} %`).join(' + ')} | ${r.rss.toFixed(0)} MB | ${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} ms (${r.samples}) | ${r.refused} | ${r.unavailable} |`;
+  writeSection(
+    'waiters',
+    `## Waiting agents (issue 37 §6)
+
+Command: \`npx nx run tools:bench-waiters\` — ${new Date().toISOString().slice(0, 10)}, ${machine()}, Postgres 15;
+load average at the end ${load} (1 / 5 / 15 min). BENCH_WAITERS=${N}, ${DECISIONS} decisions per phase,
+an idle window of ${WINDOW_S} s.
+
+${N.toLocaleString('en')} agents of one organisation wait with the TypeScript SDK's \`waitForAnswer\` (held
+\`GET /api/interrupts/{id}?waitSeconds=60\`, one driver process); the instances keep the default request
+budget (6,000 a minute). While they only wait: requests/s (all agents together), each instance's CPU
+(% of one core) and the highest RSS of an instance. Then decisions one after another (by a member,
+directly on an instance): from each decision's 2xx to its agent's \`waitForAnswer\` returning, p50 / p99
+(samples). 503s: answers \`503\` the agents met (the SDK retries them). Two instances: HAProxy round-robin (docker/haproxy.cfg's settings, with client/server
+timeouts of 75 s so a 60 s wait is not cut), decisions alternately on each instance, counted only when
+made on the other instance than the one holding the wait. Goals: ≤ 200 requests/s, ≤ 10 % of a core,
+RSS ≤ 400 MB, p50 ≤ 20 ms, p99 ≤ 100 ms, no 429.
+
+| Phase | Agents | Requests/s | CPU | RSS | Decision → returned p50 / p99 | 429s | 503s |
+| --- | --: | --: | --: | --: | --: | --: | --: |
+${row(one)}
+${row(two)}
+
+Least \`RateLimit-Remaining\` an agent saw: ${Number.isFinite(seen.leastRemaining) ? seen.leastRemaining : 'none reported'} (of 6,000).
+Waits that failed otherwise: ${one.failures + two.failures}; decided waits that did not return within 60 s: ${one.missing + two.missing};
+decisions retried after a 503: ${one.decisionRetries + two.decisionRetries}.`,
+  );
+  console.log('BENCHMARKS.md updated (waiters).');
+} finally {
+  for (const stop of stops.reverse()) await stop();
+  await stopDatabase();
+}

@@ -49,6 +49,14 @@ describe('resumeUrl (SPEC §8e): the result POSTed once, signed, retried', () =>
   };
   const settled = (id: string, status: string) =>
     waitFor(async () => (await resumeRow(id))?.status === status, `the resume to be ${status}`);
+  /** Where the POST stands, as an agent reads it (include=resume). */
+  const delivery = async (id: string) => {
+    const res = await http()
+      .get(`/api/interrupts/${id}?include=resume`)
+      .set('x-api-key', suite.key);
+    expect(res.status).toBe(200);
+    return res.body.resume as Record<string, unknown> | null;
+  };
   const verify = (req: ReceivedRequest, apiKey = suite.key) =>
     new Webhook(secretOf(apiKey)).verify(req.body, req.headers) as {
       id: string;
@@ -62,6 +70,16 @@ describe('resumeUrl (SPEC §8e): the result POSTed once, signed, retried', () =>
     const r = await receiver();
     const id = await opened(`${r.url}/run-42?token=pre-signed-secret`);
     expect(await resumeRow(id)).toMatchObject({ status: 'waiting', attempt_count: 0 });
+    expect(await delivery(id)).toEqual({
+      status: 'waiting',
+      attempts: 0,
+      maxAttempts: 3,
+      lastAttemptAt: null,
+      lastResponseStatus: null,
+      lastError: null,
+      nextAttemptAt: null,
+      finishedAt: null,
+    });
 
     const decided = await http()
       .post(`/api/interrupts/${id}/decisions`)
@@ -70,6 +88,22 @@ describe('resumeUrl (SPEC §8e): the result POSTed once, signed, retried', () =>
     expect(decided.status).toBe(201);
     await r.until(() => r.requests.length >= 1, 30_000, 'the resume POST');
     await settled(id, 'succeeded');
+    // Readers see that it was delivered, never where to (the URL is a credential).
+    const state = await http()
+      .get(`/api/interrupts/${id}?include=resume`)
+      .set('cookie', suite.owner.cookie);
+    expect(state.body.resume).toEqual({
+      status: 'delivered',
+      attempts: 1,
+      maxAttempts: 3,
+      lastAttemptAt: expect.any(String),
+      lastResponseStatus: 204,
+      lastError: null,
+      nextAttemptAt: null,
+      finishedAt: expect.any(String),
+    });
+    expect(JSON.stringify(state.body)).not.toContain('pre-signed-secret');
+    expect(JSON.stringify(state.body)).not.toContain(String(r.port));
 
     const [req] = r.requests;
     expect(req.method).toBe('POST');
@@ -148,6 +182,16 @@ describe('resumeUrl (SPEC §8e): the result POSTed once, signed, retried', () =>
       last_response_status: 500,
       last_error: expect.stringContaining('500'),
     });
+    expect(await delivery(id)).toEqual({
+      status: 'failed',
+      attempts: 3,
+      maxAttempts: 3,
+      lastAttemptAt: expect.any(String),
+      lastResponseStatus: 500,
+      lastError: 'The endpoint answered 500.',
+      nextAttemptAt: null,
+      finishedAt: expect.any(String),
+    });
   });
 
   it('an open interrupt posts nothing; one without resumeUrl has no resume at all', async () => {
@@ -156,6 +200,7 @@ describe('resumeUrl (SPEC §8e): the result POSTed once, signed, retried', () =>
     const plain = await open({});
     expect(plain.status).toBe(201);
     expect(await resumeRow(plain.body.id)).toBeUndefined();
+    expect(await delivery(plain.body.id)).toBeNull();
     // Withdrawing the plain one writes events through the same outbox: the waiting one stays put.
     await http()
       .post(`/api/interrupts/${plain.body.id}/cancel`)
@@ -235,5 +280,54 @@ describe('resumeUrl in production: the webhook SSRF guard', () => {
       .send({ title: 'Deploy', actionRequests: [{ name: 'deploy' }], resumeUrl });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', message });
+  });
+});
+
+describe('resumeUrl delivery state (SPEC §8e): a failed attempt waiting for its retry', () => {
+  // One retry, an hour later: the state between the two attempts holds still for the test.
+  const suite = webhookSuite({
+    WEBHOOK_RETRY_SCHEDULE: '1h',
+    WEBHOOK_POLL_INTERVAL: '50ms',
+    WEBHOOK_TIMEOUT: '5s',
+  });
+  const { http, receiver } = suite;
+
+  it('include=resume says retrying, why, and when the next attempt is due', async () => {
+    const r = await receiver(() => ({ status: 503 }));
+    const created = await http()
+      .post('/api/interrupts')
+      .set('x-api-key', suite.key)
+      .send({ title: 'Refund order 1139', actionRequests: [{ name: 'refund' }], resumeUrl: r.url });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const before = Date.now();
+    expect(
+      (await http().post(`/api/interrupts/${id}/cancel`).set('x-api-key', suite.key).send({}))
+        .status,
+    ).toBe(200);
+    await r.until(() => r.requests.length >= 1, 30_000, 'the first attempt');
+    let resume: Record<string, unknown> = {};
+    await waitFor(async () => {
+      const res = await http()
+        .get(`/api/interrupts/${id}?include=resume`)
+        .set('x-api-key', suite.key);
+      resume = res.body.resume;
+      return resume.status === 'retrying';
+    }, 'the attempt to be recorded');
+    expect(resume).toEqual({
+      status: 'retrying',
+      attempts: 1,
+      maxAttempts: 2,
+      lastAttemptAt: expect.any(String),
+      lastResponseStatus: 503,
+      lastError: 'The endpoint answered 503.',
+      nextAttemptAt: expect.any(String),
+      finishedAt: null,
+    });
+    const next = Date.parse(resume.nextAttemptAt as string);
+    // An hour from the attempt, give or take the schedule's jitter.
+    expect(next).toBeGreaterThanOrEqual(before + 45 * 60_000);
+    expect(next).toBeLessThanOrEqual(Date.now() + 75 * 60_000);
+    expect(r.requests).toHaveLength(1);
   });
 });

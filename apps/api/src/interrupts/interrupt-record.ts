@@ -171,7 +171,7 @@ export function toInterruptResponse(row: InterruptRow): InterruptResponse {
 export const INTERRUPT_HISTORY_MAX = 100;
 
 /** What GET /api/interrupts/{id} may add to the record, on request (`include`). */
-export const INTERRUPT_INCLUDES = ['history', 'session', 'argus'] as const;
+export const INTERRUPT_INCLUDES = ['history', 'session', 'argus', 'resume'] as const;
 export type InterruptInclude = (typeof INTERRUPT_INCLUDES)[number];
 
 export interface InterruptDetailRow extends InterruptRow {
@@ -179,7 +179,34 @@ export interface InterruptDetailRow extends InterruptRow {
   history?: InterruptHistoryRow[];
   /** include=argus: the entries argus wrote about it (its receipts), for anyone who may read it. */
   argus?: InterruptHistoryRow[];
+  /** include=resume: where its resumeUrl POST stands (null: opened without one). */
+  resume?: ResumeDeliveryRow | null;
 }
+
+/** A resumeUrl POST's state as the detail read's JSON holds it (timestamps as Postgres' JSON text). */
+interface ResumeDeliveryRow {
+  status: ResumeDeliveryStatus;
+  attempts: number;
+  maxAttempts: number;
+  lastAttemptAt: string | null;
+  lastResponseStatus: number | null;
+  lastError: string | null;
+  nextAttemptAt: string | null;
+  finishedAt: string | null;
+}
+
+/** SPEC §8e: where a resumeUrl POST stands. */
+export const RESUME_DELIVERY_STATUSES = [
+  'waiting',
+  'pending',
+  'delivering',
+  'retrying',
+  'delivered',
+  'failed',
+] as const;
+export type ResumeDeliveryStatus = (typeof RESUME_DELIVERY_STATUSES)[number];
+
+const isoOrNull = (value: string | null) => (value === null ? null : new Date(value).toISOString());
 
 /** One audit entry of the interrupt, as the detail read's JSON holds it. */
 interface InterruptHistoryRow {
@@ -205,5 +232,18 @@ export function toInterruptDetailResponse(row: InterruptDetailRow): InterruptDet
     ...(row.session === undefined ? {} : { session: row.session }),
     ...(row.history === undefined ? {} : { history: toHistoryEntries(row.history) }),
     ...(row.argus === undefined ? {} : { argus: toHistoryEntries(row.argus) }),
+    ...(row.resume === undefined
+      ? {}
+      : {
+          resume:
+            row.resume === null
+              ? null
+              : {
+                  ...row.resume,
+                  lastAttemptAt: isoOrNull(row.resume.lastAttemptAt),
+                  nextAttemptAt: isoOrNull(row.resume.nextAttemptAt),
+                  finishedAt: isoOrNull(row.resume.finishedAt),
+                },
+        }),
   };
 }

@@ -39,6 +39,18 @@ const INCLUDE_COLUMNS: Record<InterruptInclude, string> = {
   ${targetHistoryJson('i.organisation_id', 'interrupt', 'i.id::text', INTERRUPT_HISTORY_MAX)} AS history`,
   argus: `
   ${targetHistoryJson('i.organisation_id', 'interrupt', 'i.id::text', INTERRUPT_HISTORY_MAX, { actorType: 'argus' })} AS argus`,
+  // Never the URL or its secret (SPEC §8e); a TLS failure's text may name the host: not that either.
+  resume: `
+  (SELECT json_build_object(
+            'status', CASE r.status WHEN 'succeeded' THEN 'delivered'
+                                    WHEN 'pending' THEN CASE WHEN r.attempt_count = 0 THEN 'pending' ELSE 'retrying' END
+                                    ELSE r.status END,
+            'attempts', r.attempt_count, 'maxAttempts', r.max_attempts,
+            'lastAttemptAt', r.last_attempt_at, 'lastResponseStatus', r.last_response_status,
+            'lastError', CASE WHEN r.last_error LIKE 'TLS failed:%' THEN 'TLS failed.' ELSE r.last_error END,
+            'nextAttemptAt', CASE WHEN r.status = 'pending' THEN r.due_at END,
+            'finishedAt', r.finished_at)
+     FROM interrupt_resumes r WHERE r.organisation_id = i.organisation_id AND r.interrupt_id = i.id) AS resume`,
 };
 
 /** The columns of a detail read: the record's, and those of what was asked to be included. */

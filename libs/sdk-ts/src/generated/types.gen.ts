@@ -1303,6 +1303,10 @@ export type InterruptDetailResponse = {
      */
     openedBy?: OpenedBy | null;
     /**
+     * With include=resume: where the POST to its resumeUrl stands (null: it was opened without one). Needs only interrupt.read; never shows the URL.
+     */
+    resume?: ResumeDelivery | null;
+    /**
      * The organisation's external classifier's highest risk over the actions it answered for (SPEC §8d); null when none answered or none is set up.
      */
     risk?: Risk | null;
@@ -1956,6 +1960,43 @@ export type RespondDecision = {
         [key: string]: unknown;
     };
 };
+
+export type ResumeDelivery = {
+    /**
+     * Attempts made so far.
+     */
+    attempts: number;
+    /**
+     * delivered / failed: when.
+     */
+    finishedAt: string | null;
+    lastAttemptAt: string | null;
+    /**
+     * Why the last attempt failed (e.g. "The endpoint answered 503.", "The connection was refused."); null after a success.
+     */
+    lastError: string | null;
+    /**
+     * The last attempt's HTTP status (null: no answer).
+     */
+    lastResponseStatus: number | null;
+    /**
+     * Attempts it gets in all (the webhook retry schedule, plus the first).
+     */
+    maxAttempts: number;
+    /**
+     * pending / retrying: when the next attempt is due.
+     */
+    nextAttemptAt: string | null;
+    /**
+     * waiting: the interrupt is still open; pending: due, not tried yet; delivering: an attempt is under way; retrying: an attempt failed and another is due at nextAttemptAt; delivered: the endpoint answered 2xx; failed: the last attempt failed.
+     */
+    status: ResumeDeliveryStatus;
+};
+
+/**
+ * waiting: the interrupt is still open; pending: due, not tried yet; delivering: an attempt is under way; retrying: an attempt failed and another is due at nextAttemptAt; delivered: the endpoint answered 2xx; failed: the last attempt failed.
+ */
+export type ResumeDeliveryStatus = 'waiting' | 'pending' | 'delivering' | 'retrying' | 'delivered' | 'failed';
 
 export type Risk = 'low' | 'medium' | 'high' | 'critical';
 
@@ -4653,9 +4694,9 @@ export type GetInterruptData = {
     };
     query?: {
         /**
-         * Add to the record: history (its audit entries, oldest first; needs the audit log), session (the linked session, or null) and/or argus (the entries argus wrote about it: why each action was or was not decided by a rule). Repeat the parameter or separate with commas. Without it the record is exactly what agents read.
+         * Add to the record: history (its audit entries, oldest first; needs the audit log), session (the linked session, or null) argus (the entries argus wrote about it: why each action was or was not decided by a rule) and/or resume (where the POST to its resumeUrl stands: delivered, retrying, failed…). Repeat the parameter or separate with commas. Without it the record is exactly what agents read.
          */
-        include?: Array<'history' | 'session' | 'argus'>;
+        include?: Array<'history' | 'session' | 'argus' | 'resume'>;
         /**
          * Hold the request while the interrupt is open, for at most this many seconds, then answer its current state (200 either way). An interrupt that is not open is answered at once. With a key, an answer at once costs one request of the organisation's budget and a held wait none (one if it ends by its time or its client within 10 s); held waits are capped per organisation (429) and per instance (503).
          */

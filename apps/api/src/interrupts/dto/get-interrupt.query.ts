@@ -22,7 +22,8 @@ export class GetInterruptQuery {
     items: { type: 'string', enum: [...INTERRUPT_INCLUDES] },
     description:
       'Add to the record: history (its audit entries, oldest first; needs the audit log), session (the linked session, or null) ' +
-      'and/or argus (the entries argus wrote about it: why each action was or was not decided by a rule). ' +
+      'argus (the entries argus wrote about it: why each action was or was not decided by a rule) ' +
+      'and/or resume (where the POST to its resumeUrl stands: delivered, retrying, failed…). ' +
       'Repeat the parameter or separate with commas. Without it the record is exactly what agents read.',
   })
   @IsOptional()

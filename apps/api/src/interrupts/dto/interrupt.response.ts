@@ -7,7 +7,11 @@ import { INTERRUPT_STATUSES, ON_TIMEOUT } from '../interrupt.entity';
 import type { InterruptStatus, OnTimeout } from '../interrupt.entity';
 import { SESSION_STATUSES } from '../../sessions/session.entity';
 import type { SessionStatus } from '../../sessions/session.entity';
-import { INTERRUPT_HISTORY_MAX } from '../interrupt-record';
+import {
+  INTERRUPT_HISTORY_MAX,
+  RESUME_DELIVERY_STATUSES,
+  type ResumeDeliveryStatus,
+} from '../interrupt-record';
 
 const FREE_FORM = { type: 'object', additionalProperties: true } as const;
 
@@ -391,6 +395,62 @@ export class InterruptHistoryEntry {
   metadata!: Record<string, unknown> | null;
 }
 
+/** Where an interrupt's resumeUrl POST stands (SPEC §8e): never the URL or its secret. */
+export class ResumeDelivery {
+  @ApiProperty({
+    enum: RESUME_DELIVERY_STATUSES,
+    enumName: 'ResumeDeliveryStatus',
+    description:
+      'waiting: the interrupt is still open; pending: due, not tried yet; delivering: an attempt is under way; ' +
+      'retrying: an attempt failed and another is due at nextAttemptAt; delivered: the endpoint answered 2xx; failed: the last attempt failed.',
+  })
+  status!: ResumeDeliveryStatus;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Attempts made so far.' })
+  attempts!: number;
+
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    description: 'Attempts it gets in all (the webhook retry schedule, plus the first).',
+  })
+  maxAttempts!: number;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  lastAttemptAt!: string | null;
+
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: "The last attempt's HTTP status (null: no answer).",
+  })
+  lastResponseStatus!: number | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'Why the last attempt failed (e.g. "The endpoint answered 503.", "The connection was refused."); null after a success.',
+  })
+  lastError!: string | null;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'pending / retrying: when the next attempt is due.',
+  })
+  nextAttemptAt!: string | null;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'delivered / failed: when.',
+  })
+  finishedAt!: string | null;
+}
+
 /**
  * One interrupt as GET /api/interrupts/{id} reads it: the record and, when asked for with
  * `include`, its linked session and its history.
@@ -418,6 +478,14 @@ export class InterruptDetailResponse extends InterruptResponse {
       `Needs only interrupt.read (the latest ${INTERRUPT_HISTORY_MAX} at most).`,
   })
   argus?: InterruptHistoryEntry[];
+
+  @ApiPropertyOptional({
+    type: ResumeDelivery,
+    nullable: true,
+    description:
+      'With include=resume: where the POST to its resumeUrl stands (null: it was opened without one). Needs only interrupt.read; never shows the URL.',
+  })
+  resume?: ResumeDelivery | null;
 }
 
 export class InterruptListResponse {

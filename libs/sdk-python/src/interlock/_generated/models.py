@@ -2946,6 +2946,42 @@ class OrganisationResponse(InterlockModel):
     """
 
 
+class ResumeDelivery(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    attempts: int = Field(..., ge=0)
+    """
+    Attempts made so far.
+    """
+    finished_at: Optional[AwareDatetime] = Field(..., alias='finishedAt')
+    """
+    delivered / failed: when.
+    """
+    last_attempt_at: Optional[AwareDatetime] = Field(..., alias='lastAttemptAt')
+    last_error: Optional[str] = Field(..., alias='lastError')
+    """
+    Why the last attempt failed (e.g. "The endpoint answered 503.", "The connection was refused."); null after a success.
+    """
+    last_response_status: Optional[int] = Field(..., alias='lastResponseStatus')
+    """
+    The last attempt's HTTP status (null: no answer).
+    """
+    max_attempts: int = Field(..., alias='maxAttempts', ge=1)
+    """
+    Attempts it gets in all (the webhook retry schedule, plus the first).
+    """
+    next_attempt_at: Optional[AwareDatetime] = Field(..., alias='nextAttemptAt')
+    """
+    pending / retrying: when the next attempt is due.
+    """
+    status: Union[Literal['waiting', 'pending', 'delivering', 'retrying', 'delivered', 'failed'], str]
+    """
+    waiting: the interrupt is still open; pending: due, not tried yet; delivering: an attempt is under way; retrying: an attempt failed and another is due at nextAttemptAt; delivered: the endpoint answered 2xx; failed: the last attempt failed.
+    """
+
+
 class RoleListResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -3682,6 +3718,10 @@ class InterruptDetailResponse(InterlockModel):
     opened_by: Optional[OpenedBy] = Field(None, alias='openedBy')
     """
     The API key that opened it (its agent), named as it was then; null when no key is recorded.
+    """
+    resume: Optional[ResumeDelivery] = None
+    """
+    With include=resume: where the POST to its resumeUrl stands (null: it was opened without one). Needs only interrupt.read; never shows the URL.
     """
     risk: Optional[Union[Literal['low', 'medium', 'high', 'critical'], str]] = None
     """

@@ -10,6 +10,7 @@ import { declaredRoutes } from './auth/route-declarations.util';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   JSON_BODY_PARSER_OPTIONS,
+  jsonBodyCapStep,
   MAX_JSON_BODY_BYTES,
   nonJsonBodyStep,
 } from './http/body-parsing';
@@ -102,6 +103,7 @@ export async function createApp(
     });
     // Bodies: JSON through Nest's own body parser (its errors answered by AllExceptionsFilter);
     // any other body read under the same cap, for the 415 or a signed form's bytes.
+    expressApp.use(jsonBodyCapStep());
     expressApp.useBodyParser('json', JSON_BODY_PARSER_OPTIONS);
     expressApp.use(nonJsonBodyStep());
     app = expressApp;

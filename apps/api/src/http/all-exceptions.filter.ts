@@ -4,7 +4,7 @@ import { INCOMPLETE_BODY, TOO_MANY_FIELDS } from './body-parsing';
 import { isDatabaseUnavailable } from './database-unavailable.util';
 import { sendError } from './error-response.util';
 import { nodeResponse } from './platform';
-import { requestIdOf } from './request-state';
+import { requestIdOf, requestStateOf } from './request-state';
 import { requestLog } from '../logging/logger';
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
@@ -33,8 +33,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const req = http.getRequest<object>();
     const res = http.getResponse<object>();
     if (nodeResponse(res).headersSent) {
-      // A streaming response failed part-way: nothing can be sent, only logged.
-      requestLog(req).error({ err: exception }, 'error after the response started');
+      // A streaming response failed part-way: nothing can be sent, only logged. (A body answered
+      // 413 while it arrived fails its parser when the connection closes: that is no error.)
+      if (!requestStateOf(req).answeredTooLarge)
+        requestLog(req).error({ err: exception }, 'error after the response started');
       nodeResponse(res).end();
       return;
     }

@@ -41,6 +41,49 @@ function hasBody(req: IncomingMessage): boolean {
   return length !== undefined && length !== '0';
 }
 
+/** 413 with the SPEC §4 body, closing the connection: the rest of the body is never read. */
+function answerTooLarge(req: IncomingMessage, res: ServerResponse): void {
+  const state = requestStateOf(req);
+  state.answeredTooLarge = true;
+  sendError(res, 413, 'PAYLOAD_TOO_LARGE', ERROR_MESSAGES.PAYLOAD_TOO_LARGE, state.id, {
+    connection: 'close',
+  });
+}
+
+/**
+ * The Express adapter's step before its JSON parser (issue 28): a JSON body sent as it is (no
+ * `Content-Encoding`) is answered 413 as soon as its declared Content-Length, or the bytes
+ * received so far, pass 1 MiB, and the connection is closed. body-parser alone answers only after
+ * reading the whole body, which a client never ending a chunked body never lets it do. (An
+ * encoded body's limit is on its inflated bytes: body-parser's. On Fastify, its JSON parser
+ * under `bodyLimit` does this.)
+ */
+export function jsonBodyCapStep(): (
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: () => void,
+) => void {
+  return (req, res, next) => {
+    if (!hasBody(req) || !JSON_CONTENT_TYPE.test(req.headers['content-type'] ?? '')) return next();
+    const encoding = req.headers['content-encoding']?.trim().toLowerCase();
+    if (encoding !== undefined && encoding !== 'identity') return next();
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > MAX_JSON_BODY_BYTES)
+      return answerTooLarge(req, res);
+    // Counted beside the parser's own reading (both listen before the first chunk flows).
+    let received = 0;
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received <= MAX_JSON_BODY_BYTES) return;
+      req.off('data', onData);
+      answerTooLarge(req, res);
+    };
+    req.on('data', onData);
+    req.once('end', () => req.off('data', onData));
+    next();
+  };
+}
+
 /**
  * The Express adapter's step for a body that is not JSON, after the JSON parser: read under the
  * same 1 MiB cap and thrown away, marked in the request's state so RequestHygieneGuard answers
@@ -65,18 +108,7 @@ export function nonJsonBodyStep(): (
         if (keep) state.rawBody = bytes;
         return next();
       }
-      if (outcome === 'too-large') {
-        return sendError(
-          res,
-          413,
-          'PAYLOAD_TOO_LARGE',
-          ERROR_MESSAGES.PAYLOAD_TOO_LARGE,
-          state.id,
-          {
-            connection: 'close',
-          },
-        );
-      }
+      if (outcome === 'too-large') return answerTooLarge(req, res);
       sendError(res, 400, 'VALIDATION_FAILED', INCOMPLETE_BODY, state.id);
     });
   };

@@ -16,6 +16,11 @@ export class RequestState {
   /** The sign-in cookie's token the guard authenticated (event streams re-check it at each heartbeat). */
   signInToken: string | undefined = undefined;
   notJson = false;
+  /**
+   * Answered 413 while the body was still arriving (the Express adapter's `jsonBodyCapStep`): the
+   * JSON parser's own error, once the connection closes, has nothing left to answer.
+   */
+  answeredTooLarge = false;
   /** The raw bytes of a form body on a route that verifies a signature over them (`keepsRawForm`). */
   rawBody: Buffer | undefined = undefined;
   requestLog: unknown = undefined;

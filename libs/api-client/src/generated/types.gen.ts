@@ -884,6 +884,18 @@ export type DryRunActionDto = {
 export type DryRunActionResult = {
     actionName: string;
     /**
+     * The external classifier for this action: none (the organisation has none enabled), not_asked (askClassifier was not set), answered, failed (argus would fail closed: a person decides).
+     */
+    classifier: DryRunClassifierState;
+    /**
+     * failed: why the classifier gave no answer.
+     */
+    classifierError: string | null;
+    /**
+     * The classifier's labels (answered only).
+     */
+    labels: Array<string>;
+    /**
      * With reject: the message the agent would receive.
      */
     message: string | null;
@@ -891,6 +903,10 @@ export type DryRunActionResult = {
      * What argus would do; person: no rule decides.
      */
     result: 'approve' | 'reject' | 'route' | 'require_human' | 'person';
+    /**
+     * The classifier's risk for the action (answered only).
+     */
+    risk: Risk | null;
     /**
      * The enforce rule that decides, if one does.
      */
@@ -905,7 +921,16 @@ export type DryRunActionResult = {
     skipped: string | null;
 };
 
+/**
+ * The external classifier for this action: none (the organisation has none enabled), not_asked (askClassifier was not set), answered, failed (argus would fail closed: a person decides).
+ */
+export type DryRunClassifierState = 'none' | 'not_asked' | 'answered' | 'failed';
+
 export type DryRunDto = {
+    /**
+     * Ask the organisation's external classifier about each action, as POST /api/interrupts does (signed, fail closed), so rules on risk and labels preview truthfully; at most 20 lastInterrupts with it. Absent or false: it is not asked (each action says classifier not_asked) and rules naming risk or labels match nothing.
+     */
+    askClassifier?: boolean;
     lastInterrupts?: number;
     /**
      * Draft rules to run instead of the saved ones.

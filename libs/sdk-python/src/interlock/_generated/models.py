@@ -655,55 +655,6 @@ class DryRunActionDto(InterlockModel):
     name: str = Field(..., max_length=200, min_length=1, pattern='^[^\\u0000]*$')
 
 
-class DryRunActionResult(InterlockModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    action_name: str = Field(..., alias='actionName')
-    message: Optional[str] = Field(...)
-    """
-    With reject: the message the agent would receive.
-    """
-    result: Union[Literal['approve', 'reject', 'route', 'require_human', 'person'], str]
-    """
-    What argus would do; person: no rule decides.
-    """
-    rule_id: Optional[str] = Field(..., alias='ruleId')
-    """
-    The enforce rule that decides, if one does.
-    """
-    shadow_rule_ids: list[str] = Field(..., alias='shadowRuleIds')
-    """
-    Shadow rules that would match (recorded, not applied).
-    """
-    skipped: Optional[str] = Field(...)
-    """
-    Why an enforce rule would not apply (decision_not_allowed).
-    """
-
-
-class DryRunInterruptResult(InterlockModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    actions: list[DryRunActionResult]
-    interrupt_id: Optional[str] = Field(..., alias='interruptId')
-    """
-    The interrupt classified (null for a sample).
-    """
-    title: str
-
-
-class DryRunResponse(InterlockModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    results: list[DryRunInterruptResult]
-
-
 class DryRunSampleDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -2635,6 +2586,71 @@ class DecideInterruptDto(
     """
 
 
+class DryRunActionResult(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action_name: str = Field(..., alias='actionName')
+    classifier: Union[Literal['none', 'not_asked', 'answered', 'failed'], str]
+    """
+    The external classifier for this action: none (the organisation has none enabled), not_asked (askClassifier was not set), answered, failed (argus would fail closed: a person decides).
+    """
+    classifier_error: Optional[str] = Field(..., alias='classifierError')
+    """
+    failed: why the classifier gave no answer.
+    """
+    labels: list[str]
+    """
+    The classifier's labels (answered only).
+    """
+    message: Optional[str] = Field(...)
+    """
+    With reject: the message the agent would receive.
+    """
+    result: Union[Literal['approve', 'reject', 'route', 'require_human', 'person'], str]
+    """
+    What argus would do; person: no rule decides.
+    """
+    risk: Optional[Union[Literal['low', 'medium', 'high', 'critical'], str]] = Field(...)
+    """
+    The classifier's risk for the action (answered only).
+    """
+    rule_id: Optional[str] = Field(..., alias='ruleId')
+    """
+    The enforce rule that decides, if one does.
+    """
+    shadow_rule_ids: list[str] = Field(..., alias='shadowRuleIds')
+    """
+    Shadow rules that would match (recorded, not applied).
+    """
+    skipped: Optional[str] = Field(...)
+    """
+    Why an enforce rule would not apply (decision_not_allowed).
+    """
+
+
+class DryRunInterruptResult(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    actions: list[DryRunActionResult]
+    interrupt_id: Optional[str] = Field(..., alias='interruptId')
+    """
+    The interrupt classified (null for a sample).
+    """
+    title: str
+
+
+class DryRunResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    results: list[DryRunInterruptResult]
+
+
 class ErrorBody(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -3756,6 +3772,10 @@ class DryRunDto(InterlockModel):
         extra='allow',
         populate_by_name=True,
     )
+    ask_classifier: bool = Field(False, alias='askClassifier')
+    """
+    Ask the organisation's external classifier about each action, as POST /api/interrupts does (signed, fail closed), so rules on risk and labels preview truthfully; at most 20 lastInterrupts with it. Absent or false: it is not asked (each action says classifier not_asked) and rules naming risk or labels match nothing.
+    """
     last_interrupts: Optional[int] = Field(None, alias='lastInterrupts', ge=1, le=200)
     rules: Optional[list[CreateClassificationRuleDto]] = Field(None, max_length=20)
     """

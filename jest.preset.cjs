@@ -23,6 +23,7 @@ for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
 // ES-only packages (p-map, p-retry, @sindresorhus/slugify…), one through a dynamic import(), which
 // Jest's runtime cannot run: its .cjs files go through SWC too (only Mastra's), which turns import()
 // into require.
+// openid-client (single sign-on) and what it loads (oauth4webapi, jose) are ES modules too.
 const esmPackages = [
   '@nestjs',
   'content-disposition',
@@ -34,6 +35,9 @@ const esmPackages = [
   'p-retry',
   'is-network-error',
   '@sindresorhus',
+  'openid-client',
+  'oauth4webapi',
+  'jose',
 ];
 // @ai-sdk/provider-utils imports `zod/v4/locales/en.js`, which zod's exports map to its ES module
 // for require too; its CommonJS twin sits beside it.

@@ -201,7 +201,8 @@ export async function call(baseUrl, method, path, { body, cookie, expect = [200,
 function sessionCookie(response) {
   for (const header of response.headers.getSetCookie()) {
     const pair = header.split(';')[0];
-    if (pair.startsWith('session=')) return pair;
+    // `__Host-session` where the service runs with NODE_ENV=production (SPEC §8f), `session` elsewhere.
+    if (pair.startsWith('session=') || pair.startsWith('__Host-session=')) return pair;
   }
   throw new Error('sign-up set no session cookie');
 }

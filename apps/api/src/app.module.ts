@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { AuditLogModule } from './audit-log/audit-log.module';
 import { AuthModule } from './auth/auth.module';
 import { AuthRoutesModule } from './auth/auth-routes.module';
+import { SsoModule } from './sso/sso.module';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
@@ -50,6 +51,7 @@ export class AppModule {
         JobsModule,
         AuthModule,
         AuthRoutesModule,
+        SsoModule,
         OrganisationModule,
         RolesModule,
         MembersModule,

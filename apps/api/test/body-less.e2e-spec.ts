@@ -62,6 +62,7 @@ describe('endpoints that take no body', () => {
       'POST /api/me/sessions/revoke-others',
       'DELETE /api/members/:id',
       'DELETE /api/notifications/slack',
+      'DELETE /api/organisation/sso',
       'DELETE /api/roles/:id',
       'POST /api/sessions/:id/disconnect',
       'POST /api/sessions/:id/end',

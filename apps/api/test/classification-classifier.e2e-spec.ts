@@ -384,4 +384,127 @@ describe('the external classifier', () => {
       .send({});
     expect(missing.status).toBe(404);
   });
+
+  it('the dry run says it did not ask, and with askClassifier asks it (writing nothing), so rules on risk preview truthfully', async () => {
+    const org = await newOrg('Classifier dry run');
+    const riskyRule = {
+      name: 'High risk goes to a person',
+      mode: 'enforce',
+      match: { risk: ['high', 'critical'] },
+      outcome: { type: 'reject', message: 'Too risky' },
+    };
+    const dryRun = (body: Record<string, unknown>) =>
+      http().post('/api/classification/dry-run').set('cookie', org.owner.cookie).send(body);
+    const sample = {
+      title: 'Drop table',
+      actionRequests: [{ name: 'sql', args: { statement: 'DROP TABLE users' } }],
+    };
+
+    // No classifier: each action says so.
+    const none = await dryRun({ sample, rules: [riskyRule] });
+    expect(none.status).toBe(200);
+    expect(none.body.results[0].actions[0]).toEqual({
+      actionName: 'sql',
+      result: 'person',
+      ruleId: null,
+      message: null,
+      shadowRuleIds: [],
+      skipped: null,
+      classifier: 'none',
+      risk: null,
+      labels: [],
+      classifierError: null,
+    });
+
+    const receiver = await classifierAt((req) => {
+      const action = (
+        JSON.parse(req.body) as { data: { action: { args: { statement?: string } } } }
+      ).data.action;
+      return answerJson(
+        action.args.statement?.startsWith('DROP') === true
+          ? { risk: 'critical', labels: ['destructive'] }
+          : { risk: 'low' },
+      );
+    });
+    await setUp(org, receiver);
+
+    // Not asked unless asked for: the rule on risk matches nothing, and the answer says why.
+    const notAsked = await dryRun({ sample, rules: [riskyRule] });
+    expect(notAsked.body.results[0].actions[0]).toMatchObject({
+      result: 'person',
+      classifier: 'not_asked',
+      risk: null,
+    });
+    expect(receiver.requests).toHaveLength(0);
+
+    const asked = await dryRun({ sample, rules: [riskyRule], askClassifier: true });
+    expect(asked.status).toBe(200);
+    expect(asked.body.results[0].actions[0]).toEqual({
+      actionName: 'sql',
+      result: 'reject',
+      ruleId: '00000000-0000-4000-8000-000000000001',
+      message: 'Too risky',
+      shadowRuleIds: [],
+      skipped: null,
+      classifier: 'answered',
+      risk: 'critical',
+      labels: ['destructive'],
+      classifierError: null,
+    });
+    // Asked as a new interrupt asks it: signed, the sample's action, no key.
+    expect(receiver.requests).toHaveLength(1);
+    const sent = JSON.parse(receiver.requests[0].body) as {
+      type: string;
+      data: Record<string, unknown>;
+    };
+    expect(sent.type).toBe('classification.requested');
+    expect(sent.data).toMatchObject({
+      title: 'Drop table',
+      key: null,
+      action: { name: 'sql', args: { statement: 'DROP TABLE users' } },
+    });
+    expect(receiver.requests[0].headers['webhook-signature']).toMatch(/^v1,/);
+
+    // The latest interrupts, asked one request per action, with the key that opened each.
+    const opened = await open(org, 'sql', { statement: 'SELECT 1' });
+    const requestsBefore = receiver.requests.length;
+    const latest = await dryRun({ lastInterrupts: 1, rules: [riskyRule], askClassifier: true });
+    expect(latest.body.results).toEqual([
+      {
+        interruptId: opened.id,
+        title: 'Run sql',
+        actions: [
+          expect.objectContaining({ result: 'person', classifier: 'answered', risk: 'low' }),
+        ],
+      },
+    ]);
+    expect(receiver.requests.length).toBe(requestsBefore + 1);
+    const latestSent = JSON.parse(receiver.requests.at(-1)?.body ?? '{}') as {
+      data: { key: { id: string; name: string } };
+    };
+    expect(latestSent.data.key).toEqual({ id: org.keyId, name: expect.any(String) });
+
+    // A failing classifier: argus would fail closed, and the dry run says so.
+    receiver.answerWith(() => ({ status: 500 }));
+    const failed = await dryRun({ sample, rules: [riskyRule], askClassifier: true });
+    expect(failed.body.results[0].actions[0]).toMatchObject({
+      result: 'person',
+      classifier: 'failed',
+      risk: null,
+      classifierError: 'The endpoint answered 500.',
+    });
+
+    // Nothing written: no classified or failed entry for the dry runs.
+    expect(await audit(org, 'classification.classifier_failed')).toEqual([]);
+    expect(
+      (await audit(org, 'classification.classified')).filter((m) => m.actionName !== 'sql'),
+    ).toEqual([]);
+    expect(await audit(org, 'classification.classified')).toHaveLength(1); // the interrupt opened above
+
+    const tooMany = await dryRun({ lastInterrupts: 21, askClassifier: true });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.message).toBe(
+      'lastInterrupts: at most 20 with askClassifier (the classifier is asked once per action)',
+    );
+  });
 });

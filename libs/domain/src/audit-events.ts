@@ -306,6 +306,13 @@ export interface AuditEventCatalogue {
     };
   };
   'member.removed': { target: 'user'; metadata: { email: string; roleId: string; role: string } };
+  /** A person's first single sign-on made them a member, with the connection's role (SPEC §8f). */
+  'member.provisioned': {
+    target: 'user';
+    metadata: { email: string; roleId: string; role: string; issuer: string; rejoined?: true };
+  };
+  /** An existing account was linked to the organisation's OpenID provider at its first sign-in with it. */
+  'member.sso_linked': { target: 'user'; metadata: { email: string; issuer: string } };
   /**
    * The person changed their password (signed in, with the current one) or reset it with an
    * emailed link; written in every organisation they are a member of. `sessionsEnded`: their other
@@ -407,6 +414,20 @@ export interface AuditEventCatalogue {
     target: 'organisation';
     metadata: { changes: { steps: FieldChange<EscalationPolicy['steps']> } };
   };
+  /** The organisation's OpenID provider was connected or changed (never its secret: whether it changed). */
+  'settings.sso_configured': {
+    target: 'organisation';
+    metadata: {
+      connected: boolean;
+      issuer: string;
+      clientId: string;
+      allowedDomains: string[];
+      defaultRoleId: string;
+      defaultRole: string;
+      secretChanged: boolean;
+    };
+  };
+  'settings.sso_removed': { target: 'organisation'; metadata: { issuer: string } };
   'team.created': { target: 'team'; metadata: null };
   'team.renamed': { target: 'team'; metadata: { previousName: string; name: string } };
   'team.deleted': { target: 'team'; metadata: { memberCount: number } };
@@ -700,6 +721,16 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
         ? `${e.target.name} left the organisation`
         : `${e.target.name} removed by ${e.actor.name}`,
   },
+  'member.provisioned': {
+    category: 'member',
+    target: 'user',
+    summary: (e) => `${e.actor.name} joined as ${e.metadata.role} through single sign-on`,
+  },
+  'member.sso_linked': {
+    category: 'member',
+    target: 'user',
+    summary: (e) => `${e.target.name} signed in with single sign-on for the first time`,
+  },
   'member.password_changed': {
     category: 'member',
     target: 'user',
@@ -779,6 +810,19 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
     target: 'organisation',
     summary: (e) =>
       `Escalation policy changed (${e.metadata.changes.steps.to.length === 0 ? 'no steps' : `${e.metadata.changes.steps.to.length} steps`}) by ${e.actor.name}`,
+  },
+  'settings.sso_configured': {
+    category: 'settings',
+    target: 'organisation',
+    summary: (e) =>
+      e.metadata.connected
+        ? `Single sign-on connected to ${e.metadata.issuer} by ${e.actor.name}`
+        : `Single sign-on (${e.metadata.issuer}) changed by ${e.actor.name}`,
+  },
+  'settings.sso_removed': {
+    category: 'settings',
+    target: 'organisation',
+    summary: (e) => `Single sign-on (${e.metadata.issuer}) disconnected by ${e.actor.name}`,
   },
   'role.created': {
     category: 'role',

@@ -52,6 +52,30 @@ export class SessionCookies {
     return readSessionCookie(req, this.name);
   }
 
+  /** The sealed single sign-on flow's cookie (`sso_flow`, `__Host-sso_flow` in production). */
+  get ssoFlowName(): string {
+    return this.config.nodeEnv === 'production' ? '__Host-sso_flow' : 'sso_flow';
+  }
+
+  readSsoFlow(req: HttpRequest): string | undefined {
+    const header = req.headers.cookie;
+    if (header === undefined) return undefined;
+    for (const part of header.split(';')) {
+      const eq = part.indexOf('=');
+      if (eq !== -1 && part.slice(0, eq).trim() === this.ssoFlowName)
+        return part.slice(eq + 1).trim();
+    }
+    return undefined;
+  }
+
+  setSsoFlow(res: HttpResponse, sealed: string, expiresAt: Date): void {
+    this.write(res, `${this.ssoFlowName}=${sealed}`, expiresAt);
+  }
+
+  clearSsoFlow(res: HttpResponse): void {
+    this.write(res, `${this.ssoFlowName}=`, new Date(0));
+  }
+
   set(res: HttpResponse, token: string, expiresAt: Date): void {
     this.write(res, `${this.name}=${token}`, expiresAt);
   }

@@ -48,4 +48,8 @@ export class SignInSessionEntity {
 
   @Column('text', { nullable: true })
   userAgent!: string | null;
+
+  /** Made by this organisation's single sign-on: the session acts for it alone (SPEC §8f). */
+  @Column('uuid', { nullable: true })
+  ssoOrganisationId!: string | null;
 }

@@ -70,6 +70,7 @@ describe('SignInSessionService', () => {
       userId: 'u-ada',
       tokenHash: createHash('sha256').update(token).digest('hex'),
       expiresAt,
+      ssoOrganisationId: null,
     });
     expect(expiresAt.getTime() - before).toBeGreaterThanOrEqual(30 * 24 * 3600 * 1000 - 1000);
     expect(expiresAt.getTime() - before).toBeLessThanOrEqual(30 * 24 * 3600 * 1000 + 1000);

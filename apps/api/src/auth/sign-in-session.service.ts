@@ -62,8 +62,16 @@ export class SignInSessionService {
     this.idleMs = config.accounts.sessionIdleTimeoutMs;
   }
 
-  /** Creates a sign-in session for a user (inside the caller's transaction) and returns its cookie token. */
-  async create(tx: Queryable, userId: string): Promise<{ token: string; expiresAt: Date }> {
+  /**
+   * Creates a sign-in session for a user (inside the caller's transaction) and returns its cookie
+   * token. `ssoOrganisationId`: made by that organisation's single sign-on, the session acts for
+   * that organisation alone (SPEC §8f) — its provider vouched for nothing else.
+   */
+  async create(
+    tx: Queryable,
+    userId: string,
+    ssoOrganisationId: string | null = null,
+  ): Promise<{ token: string; expiresAt: Date }> {
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(Date.now() + SESSION_DAYS * 24 * 3600 * 1000);
     await this.sessions.insert(tx, {
@@ -71,6 +79,7 @@ export class SignInSessionService {
       userId,
       tokenHash: tokenHash(token),
       expiresAt,
+      ssoOrganisationId,
     });
     return { token, expiresAt };
   }

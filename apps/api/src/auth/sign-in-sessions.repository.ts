@@ -59,11 +59,18 @@ export interface StillMemberRow {
 export class SignInSessionsRepository {
   async insert(
     db: Queryable,
-    session: { id: string; userId: string; tokenHash: string; expiresAt: Date },
+    session: {
+      id: string;
+      userId: string;
+      tokenHash: string;
+      expiresAt: Date;
+      ssoOrganisationId: string | null;
+    },
   ): Promise<void> {
     await db.query(
-      `INSERT INTO sign_in_sessions (id, user_id, token_hash, expires_at) VALUES ($1, $2, $3, $4)`,
-      [session.id, session.userId, session.tokenHash, session.expiresAt],
+      `INSERT INTO sign_in_sessions (id, user_id, token_hash, expires_at, sso_organisation_id)
+       VALUES ($1, $2, $3, $4, $5)`,
+      [session.id, session.userId, session.tokenHash, session.expiresAt, session.ssoOrganisationId],
     );
   }
 
@@ -140,7 +147,7 @@ export class SignInSessionsRepository {
       `SELECT s.id AS sign_in_session_id, u.id AS user_id, u.name, u.email, ${USE_COLUMNS}, ${CURRENT_MEMBERSHIP_COLUMNS}
          FROM sign_in_sessions s
          ${joinUsers('u', 's.user_id')}
-         ${leftJoinCurrentMemberships('u.id', '$2')}
+         ${leftJoinCurrentMemberships('u.id', '$2', 's.sso_organisation_id')}
         WHERE s.token_hash = $1 AND ${live('s', '$3')}
         ORDER BY m.organisation_id
         LIMIT 2`,
@@ -165,7 +172,7 @@ export class SignInSessionsRepository {
          FROM unnest($1::text[], $2::uuid[]) AS q(token_hash, organisation_id)
          JOIN sign_in_sessions s ON s.token_hash = q.token_hash AND ${live('s', '$3')}
          ${joinUsers('u', 's.user_id')}
-         ${leftJoinCurrentMemberships('u.id', 'q.organisation_id')}
+         ${leftJoinCurrentMemberships('u.id', 'q.organisation_id', 's.sso_organisation_id')}
         WHERE m.organisation_id IS NOT NULL`,
       [pairs.map((p) => p.tokenHash), pairs.map((p) => p.organisationId), idleMs],
     );

@@ -2,7 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { searchWords } from '@interlock/audit';
 import { DECISIONS, DomainError } from '@interlock/domain';
 import { InterruptsService } from '../interrupts/interrupts.service';
-import { type ActionPlan, type ActionToClassify, planActions } from './argus-pipeline';
+import {
+  type ActionPlan,
+  type ActionToClassify,
+  planActions,
+  withClassifier,
+} from './argus-pipeline';
+import { classifierTarget } from './classifier-source';
+import { type ClassifierResult, ExternalClassifier } from './external-classifier';
 import type { DryRunActionResult, DryRunInterruptResult } from './dto/dry-run.dto';
 import type { DryRunClassificationCommand } from './dry-run-classification.command';
 import { RuleCache } from './rule-cache';
@@ -15,7 +22,17 @@ import {
   sortRules,
 } from './rule-engine';
 
-function result(plan: ActionPlan | undefined, actionName: string): DryRunActionResult {
+/** With `askClassifier`, at most this many interrupts (each action is one request to the endpoint). */
+export const DRY_RUN_MAX_ASKED_INTERRUPTS = 20;
+
+/** What the classifier said of one action in a dry run, or why it said nothing. */
+type Asked = ClassifierResult | 'none' | 'not_asked';
+
+function result(
+  plan: ActionPlan | undefined,
+  actionName: string,
+  asked: Asked,
+): DryRunActionResult {
   const applied = plan?.receipts.find((r) => r.action === 'classification.applied')?.metadata;
   const shadowRuleIds = (plan?.receipts ?? [])
     .filter((r) => r.action === 'classification.shadowed')
@@ -28,6 +45,10 @@ function result(plan: ActionPlan | undefined, actionName: string): DryRunActionR
     message: plan?.decision?.message ?? null,
     shadowRuleIds,
     skipped: applied?.skipped ?? null,
+    classifier: typeof asked === 'string' ? asked : asked.ok ? 'answered' : 'failed',
+    risk: typeof asked !== 'string' && asked.ok ? asked.risk : null,
+    labels: typeof asked !== 'string' && asked.ok ? asked.labels : [],
+    classifierError: typeof asked !== 'string' && !asked.ok ? asked.error : null,
   };
 }
 
@@ -40,6 +61,7 @@ export class ClassificationDryRunService {
   constructor(
     private readonly cache: RuleCache,
     private readonly interrupts: InterruptsService,
+    private readonly external: ExternalClassifier,
   ) {}
 
   async run(
@@ -47,16 +69,34 @@ export class ClassificationDryRunService {
     now = Date.now(),
   ): Promise<DryRunInterruptResult[]> {
     const { organisationId } = command;
-    const rules =
-      command.rules === undefined
-        ? await this.cache.rules(organisationId, now)
-        : this.drafts(command);
-    const cases: { interruptId: string | null; title: string; actions: ActionToClassify[] }[] = [];
+    const ask = command.askClassifier === true;
+    if (
+      ask &&
+      command.lastInterrupts !== undefined &&
+      command.lastInterrupts > DRY_RUN_MAX_ASKED_INTERRUPTS
+    )
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        `lastInterrupts: at most ${DRY_RUN_MAX_ASKED_INTERRUPTS} with askClassifier (the classifier is asked once per action)`,
+      );
+    const drafts = command.rules === undefined ? undefined : this.drafts(command);
+    const snapshot = await this.cache.snapshot(organisationId, now);
+    const rules = drafts ?? snapshot.rules;
+    const classifier = snapshot.classifier;
+    const cases: {
+      interruptId: string | null;
+      title: string;
+      description: string | null;
+      key: { id: string; name: string } | null;
+      actions: ActionToClassify[];
+    }[] = [];
     if (command.sample !== undefined) {
       const title = command.sample.title ?? '';
       cases.push({
         interruptId: null,
         title,
+        description: null,
+        key: null,
         actions: command.sample.actionRequests.map((a) => ({
           actionName: a.name,
           args: a.args ?? {},
@@ -76,6 +116,8 @@ export class ClassificationDryRunService {
         cases.push({
           interruptId: i.id,
           title: i.title,
+          description: i.description,
+          key: i.keyId === null ? null : { id: i.keyId, name: i.keyName ?? '' },
           actions: i.actionRequests.map((a) => ({
             actionName: a.name,
             args: a.args,
@@ -88,14 +130,45 @@ export class ClassificationDryRunService {
         });
       }
     }
-    return cases.map((c) => {
-      const plans = planActions(rules, c.actions, now);
-      return {
-        interruptId: c.interruptId,
-        title: c.title,
-        actions: c.actions.map((a, i) => result(plans[i], a.actionName)),
-      };
-    });
+    if (classifier === null || !ask) {
+      const asked: Asked = classifier === null ? 'none' : 'not_asked';
+      return cases.map((c) => {
+        const plans = planActions(rules, c.actions, now);
+        return {
+          interruptId: c.interruptId,
+          title: c.title,
+          actions: c.actions.map((a, i) => result(plans[i], a.actionName, asked)),
+        };
+      });
+    }
+    // Asked as POST /api/interrupts asks it (signed, the SSRF guard, fail closed), every action
+    // at once; nothing is written (no classified/failed entry).
+    const target = classifierTarget(classifier, now);
+    return Promise.all(
+      cases.map(async (c) => {
+        const results = await Promise.all(
+          c.actions.map((a) =>
+            this.external.classify(target, {
+              title: c.title,
+              description: c.description,
+              sessionId: a.sessionId,
+              key: c.key,
+              action: { name: a.actionName, args: a.args, allowedDecisions: a.allowedDecisions },
+            }),
+          ),
+        );
+        const facts = c.actions.map((a, i) => {
+          const r = results[i];
+          return r.ok ? { ...a, risk: r.risk, labels: r.labels } : a;
+        });
+        const plans = withClassifier(planActions(rules, facts, now), results);
+        return {
+          interruptId: c.interruptId,
+          title: c.title,
+          actions: c.actions.map((a, i) => result(plans[i], a.actionName, results[i])),
+        };
+      }),
+    );
   }
 
   private drafts(command: DryRunClassificationCommand): readonly CompiledRule[] {

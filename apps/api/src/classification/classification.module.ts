@@ -102,6 +102,6 @@ const CLASSIFIER_SOCKETS_PER_HOST = 32;
       },
     },
   ],
-  exports: [RuleCache, ArgusPipeline, ClassificationRulesService],
+  exports: [RuleCache, ArgusPipeline, ClassificationRulesService, ExternalClassifier],
 })
 export class ClassificationModule {}

@@ -34,4 +34,6 @@ export interface DryRunClassificationCommand {
   };
   lastInterrupts?: number;
   rules?: RuleDraft[];
+  /** Ask the organisation's external classifier about each action, as a new interrupt would. */
+  askClassifier?: boolean;
 }

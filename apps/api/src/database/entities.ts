@@ -23,6 +23,7 @@ import { ClassificationClassifierEntity } from '../classification/classification
 import { ScheduledJobEntity } from '../jobs/scheduled-job.entity';
 import { AccountTokenEntity } from '../users/account-token.entity';
 import { UserRecoveryCodeEntity, UserTwoFactorEntity } from '../users/two-factor.entity';
+import { SsoConnectionEntity, SsoDomainEntity, SsoIdentityEntity } from '../sso/sso.entity';
 import { WebhookDeliveryAttemptEntity } from '../webhooks/webhook-delivery-attempt.entity';
 import { WebhookDeliveryEntity } from '../webhooks/webhook-delivery.entity';
 import { WebhookEventEntity } from '../webhooks/webhook-event.entity';
@@ -74,5 +75,8 @@ export const ENTITIES = [
   ScheduledJobEntity,
   AccountTokenEntity,
   UserTwoFactorEntity,
+  SsoConnectionEntity,
+  SsoDomainEntity,
+  SsoIdentityEntity,
   UserRecoveryCodeEntity,
 ];

@@ -387,14 +387,16 @@ export class InterruptsRepository {
     {
       id: string;
       title: string;
+      description: string | null;
       session_id: string | null;
       opened_by_key_id: string | null;
+      opened_by_key_name: string | null;
       action_requests: StoredActionRequest[];
     }[]
   > {
     return queryRows(
       db,
-      `SELECT id, title, session_id, opened_by_key_id, action_requests FROM interrupts
+      `SELECT id, title, description, session_id, opened_by_key_id, opened_by_key_name, action_requests FROM interrupts
         WHERE organisation_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
       [organisationId, limit],
     );

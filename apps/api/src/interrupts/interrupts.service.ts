@@ -703,8 +703,10 @@ export class InterruptsService {
     {
       id: string;
       title: string;
+      description: string | null;
       sessionId: string | null;
       keyId: string | null;
+      keyName: string | null;
       actionRequests: StoredActionRequest[];
     }[]
   > {
@@ -716,8 +718,10 @@ export class InterruptsService {
     return rows.map((r) => ({
       id: r.id,
       title: r.title,
+      description: r.description,
       sessionId: r.session_id,
       keyId: r.opened_by_key_id,
+      keyName: r.opened_by_key_name,
       actionRequests: r.action_requests,
     }));
   }

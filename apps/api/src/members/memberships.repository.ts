@@ -220,10 +220,16 @@ export const CURRENT_MEMBERSHIP_COLUMNS = `m.organisation_id, m.role_id, r.name 
 export function leftJoinCurrentMemberships(
   userIdColumn: string,
   organisationParam: string,
+  /** A column that, when not null, is the only organisation the memberships may be of (a sign-in session made by single sign-on). */
+  onlyOrganisationColumn?: string,
 ): string {
+  const only =
+    onlyOrganisationColumn === undefined
+      ? ''
+      : `\n               AND (${onlyOrganisationColumn} IS NULL OR m.organisation_id = ${onlyOrganisationColumn})`;
   return `LEFT JOIN (memberships m
                     ${joinRoles('r', 'm.organisation_id', 'm.role_id')}
                     ${joinOrganisations('o', 'm.organisation_id')})
                 ON m.user_id = ${userIdColumn} AND m.left_at IS NULL
-               AND (${organisationParam}::uuid IS NULL OR m.organisation_id = ${organisationParam}::uuid)`;
+               AND (${organisationParam}::uuid IS NULL OR m.organisation_id = ${organisationParam}::uuid)${only}`;
 }

@@ -68,6 +68,20 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
     RATE_LIMITED:
       'too many failed sign-ins (or wrong current passwords) for this account or from this address (SPEC §8b)',
   },
+  startSingleSignOn: {
+    SSO_NOT_CONFIGURED: "no organisation's single sign-on signs in the address's domain (SPEC §8f)",
+  },
+  finishSingleSignOn: {
+    SSO_SIGN_IN_FAILED:
+      "no flow cookie (or an expired one), the provider's error, a failed check of the answer (state, PKCE, the ID token's signature, issuer, audience, expiry, nonce), an address the provider did not verify or outside the allowed domains (SPEC §8f)",
+    CONFLICT: 'a concurrent first sign-in made the account meanwhile',
+  },
+  putSingleSignOn: {
+    SSO_DISCOVERY_FAILED: "the issuer's discovery document could not be read or is not valid",
+    NOT_FOUND: 'defaultRoleId names no role of this organisation',
+    CONFLICT: "a domain is another organisation's already",
+  },
+  deleteSingleSignOn: { NOT_FOUND: 'no provider is connected' },
   createInterrupt: { NOT_FOUND: 'sessionId names no session of this organisation' },
   alwaysAllowAction: {
     NOT_FOUND: 'interruptId names no interrupt of this organisation',

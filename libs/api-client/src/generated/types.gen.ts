@@ -356,7 +356,7 @@ export type AssigneeFilter = 'me' | 'my_teams' | 'unassigned';
 /**
  * <category>.<verb>: the actions the service writes today; new actions may appear: treat unknown ones as opaque.
  */
-export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.suggestion_dismissed' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.classified' | 'classification.classifier_failed' | 'classification.classifier_configured' | 'classification.classifier_secret_rotated' | 'classification.classifier_deleted' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.approval_added' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.password_changed' | 'member.sessions_ended' | 'member.email_verified' | 'member.two_factor_enabled' | 'member.two_factor_disabled' | 'member.recovery_code_used' | 'member.recovery_codes_regenerated' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'settings.escalation_policy_updated' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.escalation_policy_updated' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
+export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.suggestion_dismissed' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.classified' | 'classification.classifier_failed' | 'classification.classifier_configured' | 'classification.classifier_secret_rotated' | 'classification.classifier_deleted' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.approval_added' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.provisioned' | 'member.sso_linked' | 'member.password_changed' | 'member.sessions_ended' | 'member.email_verified' | 'member.two_factor_enabled' | 'member.two_factor_disabled' | 'member.recovery_code_used' | 'member.recovery_codes_regenerated' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'settings.escalation_policy_updated' | 'settings.sso_configured' | 'settings.sso_removed' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.escalation_policy_updated' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
 
 export type AuditCategory = 'interrupt' | 'session' | 'member' | 'role' | 'team' | 'api_key' | 'webhook' | 'classification' | 'settings' | 'billing' | 'organisation';
 
@@ -884,6 +884,18 @@ export type DryRunActionDto = {
 export type DryRunActionResult = {
     actionName: string;
     /**
+     * The external classifier for this action: none (the organisation has none enabled), not_asked (askClassifier was not set), answered, failed (argus would fail closed: a person decides).
+     */
+    classifier: DryRunClassifierState;
+    /**
+     * failed: why the classifier gave no answer.
+     */
+    classifierError: string | null;
+    /**
+     * The classifier's labels (answered only).
+     */
+    labels: Array<string>;
+    /**
      * With reject: the message the agent would receive.
      */
     message: string | null;
@@ -891,6 +903,10 @@ export type DryRunActionResult = {
      * What argus would do; person: no rule decides.
      */
     result: 'approve' | 'reject' | 'route' | 'require_human' | 'person';
+    /**
+     * The classifier's risk for the action (answered only).
+     */
+    risk: Risk | null;
     /**
      * The enforce rule that decides, if one does.
      */
@@ -905,7 +921,16 @@ export type DryRunActionResult = {
     skipped: string | null;
 };
 
+/**
+ * The external classifier for this action: none (the organisation has none enabled), not_asked (askClassifier was not set), answered, failed (argus would fail closed: a person decides).
+ */
+export type DryRunClassifierState = 'none' | 'not_asked' | 'answered' | 'failed';
+
 export type DryRunDto = {
+    /**
+     * Ask the organisation's external classifier about each action, as POST /api/interrupts does (signed, fail closed), so rules on risk and labels preview truthfully; at most 20 lastInterrupts with it. Absent or false: it is not asked (each action says classifier not_asked) and rules naming risk or labels match nothing.
+     */
+    askClassifier?: boolean;
     lastInterrupts?: number;
     /**
      * Draft rules to run instead of the saved ones.
@@ -983,7 +1008,7 @@ export type ErrorBody = {
 /**
  * Stable: switch on this.
  */
-export type ErrorCode = 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'API_KEY_EXPIRED' | 'SIGN_IN_REQUIRED' | 'INVALID_CREDENTIALS' | 'TWO_FACTOR_REQUIRED' | 'MESSAGES_ALLOWANCE_EXHAUSTED' | 'AGENT_HOURS_ALLOWANCE_EXHAUSTED' | 'SESSION_STORAGE_EXHAUSTED' | 'ACTIVE_SESSIONS_EXHAUSTED' | 'PLAN_REQUIRED' | 'HUMANS_ONLY' | 'MISSING_PERMISSION' | 'FORBIDDEN' | 'CSRF_REJECTED' | 'WRONG_PASSWORD' | 'INVALID_TWO_FACTOR_CODE' | 'EMAIL_NOT_VERIFIED' | 'SIGNUP_CLOSED' | 'VALIDATION_FAILED' | 'INVALID_TOKEN' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'SERVICE_UNAVAILABLE';
+export type ErrorCode = 'MISSING_API_KEY' | 'INVALID_API_KEY' | 'API_KEY_EXPIRED' | 'SIGN_IN_REQUIRED' | 'INVALID_CREDENTIALS' | 'TWO_FACTOR_REQUIRED' | 'SSO_SIGN_IN_FAILED' | 'MESSAGES_ALLOWANCE_EXHAUSTED' | 'AGENT_HOURS_ALLOWANCE_EXHAUSTED' | 'SESSION_STORAGE_EXHAUSTED' | 'ACTIVE_SESSIONS_EXHAUSTED' | 'PLAN_REQUIRED' | 'HUMANS_ONLY' | 'MISSING_PERMISSION' | 'FORBIDDEN' | 'CSRF_REJECTED' | 'WRONG_PASSWORD' | 'INVALID_TWO_FACTOR_CODE' | 'EMAIL_NOT_VERIFIED' | 'SIGNUP_CLOSED' | 'VALIDATION_FAILED' | 'INVALID_TOKEN' | 'SSO_DISCOVERY_FAILED' | 'NOT_FOUND' | 'SSO_NOT_CONFIGURED' | 'METHOD_NOT_ALLOWED' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'SERVICE_UNAVAILABLE';
 
 export type EscalateInterruptDto = {
     reason?: string;
@@ -1084,6 +1109,13 @@ export type ExtendDeadlineDto = {
      * The new deadline, in seconds from now: later than the current one, within the organisation's maximum.
      */
     timeoutSeconds: number;
+};
+
+export type FinishSsoDto = {
+    /**
+     * The query string of the dashboard page the provider redirected to (`<DASHBOARD_URL>/sso/callback`), as received.
+     */
+    callbackQuery: string;
 };
 
 export type HealthStatus = {
@@ -1878,6 +1910,26 @@ export type PutClassifierDto = {
     url: string;
 };
 
+export type PutSsoConnectionDto = {
+    /**
+     * Email domains (lower-case) whose people sign in with this provider; each may be one organisation's only.
+     */
+    allowedDomains: Array<string>;
+    clientId: string;
+    /**
+     * The client secret; required when connecting, left out to keep the stored one. Stored encrypted, never shown again.
+     */
+    clientSecret?: string;
+    /**
+     * The role a person gets when their first sign-in makes them a member (not the Owner role; no permission you do not hold).
+     */
+    defaultRoleId: string;
+    /**
+     * The provider's issuer URL (its discovery document is at `<issuer>/.well-known/openid-configuration`, read when saving). https (http only outside production).
+     */
+    issuer: string;
+};
+
 export type Quota = {
     /**
      * The most the organisation's plan includes.
@@ -2306,10 +2358,38 @@ export type SlackSettingsResponse = {
     messages: Array<SlackMessageResponse>;
 };
 
+export type SsoConnectionResponse = {
+    allowedDomains: Array<string>;
+    clientId: string;
+    createdAt: string;
+    defaultRoleId: string;
+    issuer: string;
+    updatedAt: string;
+};
+
+export type SsoSettingsResponse = {
+    connection: SsoConnectionResponse | null;
+    /**
+     * The redirect URI to register with the provider for this service (`<DASHBOARD_URL>/sso/callback`).
+     */
+    redirectUri: string;
+};
+
+export type SsoStartResponse = {
+    /**
+     * The provider's sign-in page: send the browser there (the answer also sets a short-lived HttpOnly cookie that finishing needs).
+     */
+    authorizationUrl: string;
+};
+
 export type StartSessionDto = {
     externalId?: string;
     metadata?: JsonObject;
     name: string;
+};
+
+export type StartSsoDto = {
+    email: string;
 };
 
 export type SuggestedRule = {
@@ -3436,6 +3516,105 @@ export type SignUpResponses = {
 };
 
 export type SignUpResponse = SignUpResponses[keyof SignUpResponses];
+
+export type StartSingleSignOnData = {
+    body: StartSsoDto;
+    path?: never;
+    query?: never;
+    url: '/api/auth/sso';
+};
+
+export type StartSingleSignOnErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     */
+    400: ErrorBody;
+    /**
+     * HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * SSO_NOT_CONFIGURED: no organisation's single sign-on signs in the address's domain (SPEC §8f).
+     */
+    404: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type StartSingleSignOnError = StartSingleSignOnErrors[keyof StartSingleSignOnErrors];
+
+export type StartSingleSignOnResponses = {
+    200: SsoStartResponse;
+};
+
+export type StartSingleSignOnResponse = StartSingleSignOnResponses[keyof StartSingleSignOnResponses];
+
+export type FinishSingleSignOnData = {
+    body: FinishSsoDto;
+    path?: never;
+    query?: never;
+    url: '/api/auth/sso/callback';
+};
+
+export type FinishSingleSignOnErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     */
+    400: ErrorBody;
+    /**
+     * SSO_SIGN_IN_FAILED: no flow cookie (or an expired one), the provider's error, a failed check of the answer (state, PKCE, the ID token's signature, issuer, audience, expiry, nonce), an address the provider did not verify or outside the allowed domains (SPEC §8f).
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED.
+     */
+    403: ErrorBody;
+    /**
+     * CONFLICT: a concurrent first sign-in made the account meanwhile.
+     */
+    409: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type FinishSingleSignOnError = FinishSingleSignOnErrors[keyof FinishSingleSignOnErrors];
+
+export type FinishSingleSignOnResponses = {
+    /**
+     * Signed in: sets the HttpOnly session cookie. The session acts for this organisation only.
+     */
+    200: OrganisationJoinedResponse;
+};
+
+export type FinishSingleSignOnResponse = FinishSingleSignOnResponses[keyof FinishSingleSignOnResponses];
 
 export type VerifyEmailData = {
     body: VerifyEmailDto;
@@ -6862,6 +7041,173 @@ export type ChangePlanResponses = {
 };
 
 export type ChangePlanResponse = ChangePlanResponses[keyof ChangePlanResponses];
+
+export type DeleteSingleSignOnData = {
+    body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/organisation/sso';
+};
+
+export type DeleteSingleSignOnErrors = {
+    /**
+     * VALIDATION_FAILED: a body other than none or {} (DELETE takes none) (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of. NOT_FOUND: no provider is connected.
+     */
+    404: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type DeleteSingleSignOnError = DeleteSingleSignOnErrors[keyof DeleteSingleSignOnErrors];
+
+export type DeleteSingleSignOnResponses = {
+    /**
+     * Disconnected.
+     */
+    204: void;
+};
+
+export type DeleteSingleSignOnResponse = DeleteSingleSignOnResponses[keyof DeleteSingleSignOnResponses];
+
+export type GetSingleSignOnData = {
+    body?: never;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/organisation/sso';
+};
+
+export type GetSingleSignOnErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type GetSingleSignOnError = GetSingleSignOnErrors[keyof GetSingleSignOnErrors];
+
+export type GetSingleSignOnResponses = {
+    200: SsoSettingsResponse;
+};
+
+export type GetSingleSignOnResponse = GetSingleSignOnResponses[keyof GetSingleSignOnResponses];
+
+export type PutSingleSignOnData = {
+    body: PutSsoConnectionDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/organisation/sso';
+};
+
+export type PutSingleSignOnErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations. SSO_DISCOVERY_FAILED: the issuer's discovery document could not be read or is not valid.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of. NOT_FOUND: defaultRoleId names no role of this organisation.
+     */
+    404: ErrorBody;
+    /**
+     * CONFLICT: a domain is another organisation's already.
+     */
+    409: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type PutSingleSignOnError = PutSingleSignOnErrors[keyof PutSingleSignOnErrors];
+
+export type PutSingleSignOnResponses = {
+    200: SsoSettingsResponse;
+};
+
+export type PutSingleSignOnResponse = PutSingleSignOnResponses[keyof PutSingleSignOnResponses];
 
 export type CreateOrganisationData = {
     body: CreateOrganisationDto;

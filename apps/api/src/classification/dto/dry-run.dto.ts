@@ -4,6 +4,7 @@ import {
   ArrayMaxSize,
   ArrayMinSize,
   IsArray,
+  IsBoolean,
   IsIn,
   IsInt,
   IsObject,
@@ -17,9 +18,12 @@ import {
 import { DECISIONS, type Decision } from '@interlock/domain';
 import { OptionalField } from '../../http/optional-field.decorator';
 import { RequireAnyOf } from '../../http/require-any-of.decorator';
+import { RISKS, type Risk } from '../rule-engine';
 import { CreateClassificationRuleDto } from './classification-rule.dto';
 
 export const DRY_RUN_MAX_INTERRUPTS = 200;
+export const DRY_RUN_CLASSIFIER_STATES = ['none', 'not_asked', 'answered', 'failed'] as const;
+export type DryRunClassifierState = (typeof DRY_RUN_CLASSIFIER_STATES)[number];
 
 export class DryRunActionDto {
   @ApiProperty({ minLength: 1, maxLength: 200 })
@@ -98,6 +102,16 @@ export class DryRunDto {
   @ValidateNested({ each: true })
   @Type(() => CreateClassificationRuleDto)
   rules?: CreateClassificationRuleDto[];
+
+  @ApiPropertyOptional({
+    type: Boolean,
+    default: false,
+    description:
+      "Ask the organisation's external classifier about each action, as POST /api/interrupts does (signed, fail closed), so rules on risk and labels preview truthfully; at most 20 lastInterrupts with it. Absent or false: it is not asked (each action says classifier not_asked) and rules naming risk or labels match nothing.",
+  })
+  @OptionalField()
+  @IsBoolean()
+  askClassifier?: boolean;
 }
 
 export class DryRunActionResult {
@@ -137,6 +151,32 @@ export class DryRunActionResult {
     description: 'Why an enforce rule would not apply (decision_not_allowed).',
   })
   skipped!: string | null;
+
+  @ApiProperty({
+    enum: DRY_RUN_CLASSIFIER_STATES,
+    enumName: 'DryRunClassifierState',
+    description:
+      'The external classifier for this action: none (the organisation has none enabled), not_asked (askClassifier was not set), answered, failed (argus would fail closed: a person decides).',
+  })
+  classifier!: DryRunClassifierState;
+
+  @ApiProperty({
+    enum: RISKS,
+    enumName: 'Risk',
+    nullable: true,
+    description: "The classifier's risk for the action (answered only).",
+  })
+  risk!: Risk | null;
+
+  @ApiProperty({ type: [String], description: "The classifier's labels (answered only)." })
+  labels!: string[];
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'failed: why the classifier gave no answer.',
+  })
+  classifierError!: string | null;
 }
 
 export class DryRunInterruptResult {

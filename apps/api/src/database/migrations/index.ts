@@ -46,6 +46,7 @@ import { InterruptApprovals1795775000000 } from './1795775000000-interrupt-appro
 import { InterruptResumes1795776000000 } from './1795776000000-interrupt-resumes';
 import { ClassificationClassifier1795777000000 } from './1795777000000-classification-classifier';
 import { TwoFactor1795778000000 } from './1795778000000-two-factor';
+import { SingleSignOn1795779000000 } from './1795779000000-single-sign-on';
 import { SlackMinRisk1795779100000 } from './1795779100000-slack-min-risk';
 import { TeamEscalationPolicies1795779200000 } from './1795779200000-team-escalation-policies';
 
@@ -97,6 +98,7 @@ export const MIGRATIONS = [
   InterruptResumes1795776000000,
   ClassificationClassifier1795777000000,
   TwoFactor1795778000000,
+  SingleSignOn1795779000000,
   SlackMinRisk1795779100000,
   TeamEscalationPolicies1795779200000,
 ];

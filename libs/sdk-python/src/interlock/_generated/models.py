@@ -655,55 +655,6 @@ class DryRunActionDto(InterlockModel):
     name: str = Field(..., max_length=200, min_length=1, pattern='^[^\\u0000]*$')
 
 
-class DryRunActionResult(InterlockModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    action_name: str = Field(..., alias='actionName')
-    message: Optional[str] = Field(...)
-    """
-    With reject: the message the agent would receive.
-    """
-    result: Union[Literal['approve', 'reject', 'route', 'require_human', 'person'], str]
-    """
-    What argus would do; person: no rule decides.
-    """
-    rule_id: Optional[str] = Field(..., alias='ruleId')
-    """
-    The enforce rule that decides, if one does.
-    """
-    shadow_rule_ids: list[str] = Field(..., alias='shadowRuleIds')
-    """
-    Shadow rules that would match (recorded, not applied).
-    """
-    skipped: Optional[str] = Field(...)
-    """
-    Why an enforce rule would not apply (decision_not_allowed).
-    """
-
-
-class DryRunInterruptResult(InterlockModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    actions: list[DryRunActionResult]
-    interrupt_id: Optional[str] = Field(..., alias='interruptId')
-    """
-    The interrupt classified (null for a sample).
-    """
-    title: str
-
-
-class DryRunResponse(InterlockModel):
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    results: list[DryRunInterruptResult]
-
-
 class DryRunSampleDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -909,6 +860,23 @@ class ExtendDeadlineDto(InterlockModel):
     timeout_seconds: int = Field(..., alias='timeoutSeconds', ge=1, le=2592000)
     """
     The new deadline, in seconds from now: later than the current one, within the organisation's maximum.
+    """
+
+
+class FinishSsoDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    callback_query: str = Field(
+        ...,
+        alias='callbackQuery',
+        examples=['?code=…&state=…&iss=…'],
+        max_length=4096,
+        pattern='^[^\\u0000]*$',
+    )
+    """
+    The query string of the dashboard page the provider redirected to (`<DASHBOARD_URL>/sso/callback`), as received.
     """
 
 
@@ -1150,6 +1118,56 @@ class PutClassifierDto(InterlockModel):
     )
     """
     https (http only to loopback, outside production). No credentials; in production no private, loopback, link-local or metadata address. Redirects are never followed.
+    """
+
+
+class AllowedDomain(RootModel[str]):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    root: str = Field(..., pattern='^[^\\u0000]*$')
+
+
+class PutSsoConnectionDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    allowed_domains: list[AllowedDomain] = Field(
+        ...,
+        alias='allowedDomains',
+        examples=[['example.com']],
+        max_length=20,
+        min_length=1,
+    )
+    """
+    Email domains (lower-case) whose people sign in with this provider; each may be one organisation's only.
+    """
+    client_id: str = Field(
+        ..., alias='clientId', max_length=255, min_length=1, pattern='^[^\\u0000]*$'
+    )
+    client_secret: Optional[str] = Field(
+        None,
+        alias='clientSecret',
+        max_length=1024,
+        min_length=1,
+        pattern='^[^\\u0000]*$',
+    )
+    """
+    The client secret; required when connecting, left out to keep the stored one. Stored encrypted, never shown again.
+    """
+    default_role_id: str = Field(..., alias='defaultRoleId')
+    """
+    The role a person gets when their first sign-in makes them a member (not the Owner role; no permission you do not hold).
+    """
+    issuer: str = Field(
+        ...,
+        examples=['https://login.example.com/realms/acme'],
+        max_length=2048,
+        pattern='^[^\\u0000]*$',
+    )
+    """
+    The provider's issuer URL (its discovery document is at `<issuer>/.well-known/openid-configuration`, read when saving). https (http only outside production).
     """
 
 
@@ -1588,6 +1606,42 @@ class SlackConnectionResponse(InterlockModel):
     """
 
 
+class SsoConnectionResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    allowed_domains: list[str] = Field(..., alias='allowedDomains')
+    client_id: str = Field(..., alias='clientId')
+    created_at: AwareDatetime = Field(..., alias='createdAt')
+    default_role_id: str = Field(..., alias='defaultRoleId')
+    issuer: str
+    updated_at: AwareDatetime = Field(..., alias='updatedAt')
+
+
+class SsoSettingsResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    connection: Optional[SsoConnectionResponse] = Field(...)
+    redirect_uri: str = Field(..., alias='redirectUri')
+    """
+    The redirect URI to register with the provider for this service (`<DASHBOARD_URL>/sso/callback`).
+    """
+
+
+class SsoStartResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    authorization_url: str = Field(..., alias='authorizationUrl')
+    """
+    The provider's sign-in page: send the browser there (the answer also sets a short-lived HttpOnly cookie that finishing needs).
+    """
+
+
 class StartSessionDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1604,6 +1658,14 @@ class StartSessionDto(InterlockModel):
         min_length=1,
         pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
     )
+
+
+class StartSsoDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    email: str = Field(..., examples=['ada@example.com'], max_length=254)
 
 
 class TabCount(InterlockModel):
@@ -2188,6 +2250,8 @@ class AuditEntryResponse(InterlockModel):
         'member.invitation_deleted',
         'member.joined',
         'member.removed',
+        'member.provisioned',
+        'member.sso_linked',
         'member.password_changed',
         'member.sessions_ended',
         'member.email_verified',
@@ -2201,6 +2265,8 @@ class AuditEntryResponse(InterlockModel):
         'settings.notifications_updated',
         'settings.interrupt_deadlines_updated',
         'settings.escalation_policy_updated',
+        'settings.sso_configured',
+        'settings.sso_removed',
         'role.created',
         'role.updated',
         'role.deleted',
@@ -2520,6 +2586,71 @@ class DecideInterruptDto(
     """
 
 
+class DryRunActionResult(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action_name: str = Field(..., alias='actionName')
+    classifier: Union[Literal['none', 'not_asked', 'answered', 'failed'], str]
+    """
+    The external classifier for this action: none (the organisation has none enabled), not_asked (askClassifier was not set), answered, failed (argus would fail closed: a person decides).
+    """
+    classifier_error: Optional[str] = Field(..., alias='classifierError')
+    """
+    failed: why the classifier gave no answer.
+    """
+    labels: list[str]
+    """
+    The classifier's labels (answered only).
+    """
+    message: Optional[str] = Field(...)
+    """
+    With reject: the message the agent would receive.
+    """
+    result: Union[Literal['approve', 'reject', 'route', 'require_human', 'person'], str]
+    """
+    What argus would do; person: no rule decides.
+    """
+    risk: Optional[Union[Literal['low', 'medium', 'high', 'critical'], str]] = Field(...)
+    """
+    The classifier's risk for the action (answered only).
+    """
+    rule_id: Optional[str] = Field(..., alias='ruleId')
+    """
+    The enforce rule that decides, if one does.
+    """
+    shadow_rule_ids: list[str] = Field(..., alias='shadowRuleIds')
+    """
+    Shadow rules that would match (recorded, not applied).
+    """
+    skipped: Optional[str] = Field(...)
+    """
+    Why an enforce rule would not apply (decision_not_allowed).
+    """
+
+
+class DryRunInterruptResult(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    actions: list[DryRunActionResult]
+    interrupt_id: Optional[str] = Field(..., alias='interruptId')
+    """
+    The interrupt classified (null for a sample).
+    """
+    title: str
+
+
+class DryRunResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    results: list[DryRunInterruptResult]
+
+
 class ErrorBody(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -2531,6 +2662,7 @@ class ErrorBody(InterlockModel):
         'SIGN_IN_REQUIRED',
         'INVALID_CREDENTIALS',
         'TWO_FACTOR_REQUIRED',
+        'SSO_SIGN_IN_FAILED',
         'MESSAGES_ALLOWANCE_EXHAUSTED',
         'AGENT_HOURS_ALLOWANCE_EXHAUSTED',
         'SESSION_STORAGE_EXHAUSTED',
@@ -2546,7 +2678,9 @@ class ErrorBody(InterlockModel):
         'SIGNUP_CLOSED',
         'VALIDATION_FAILED',
         'INVALID_TOKEN',
+        'SSO_DISCOVERY_FAILED',
         'NOT_FOUND',
+        'SSO_NOT_CONFIGURED',
         'METHOD_NOT_ALLOWED',
         'CONFLICT',
         'PAYLOAD_TOO_LARGE',
@@ -3638,6 +3772,10 @@ class DryRunDto(InterlockModel):
         extra='allow',
         populate_by_name=True,
     )
+    ask_classifier: bool = Field(False, alias='askClassifier')
+    """
+    Ask the organisation's external classifier about each action, as POST /api/interrupts does (signed, fail closed), so rules on risk and labels preview truthfully; at most 20 lastInterrupts with it. Absent or false: it is not asked (each action says classifier not_asked) and rules naming risk or labels match nothing.
+    """
     last_interrupts: Optional[int] = Field(None, alias='lastInterrupts', ge=1, le=200)
     rules: Optional[list[CreateClassificationRuleDto]] = Field(None, max_length=20)
     """

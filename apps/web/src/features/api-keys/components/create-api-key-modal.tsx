@@ -16,6 +16,7 @@ import { useState } from 'react';
 import { FormError } from '@/shared/components/form-error';
 import { useCreateApiKey } from '../api/api-keys.queries';
 import { whenSettled } from '@/shared/utils/when-settled';
+import { FormActions } from '@/shared/components/form-actions';
 
 const EXPIRIES: { value: CreateApiKeyDto['expiry']; label: string }[] = [
   { value: 'never', label: 'Never' },
@@ -116,14 +117,7 @@ export function CreateApiKeyModal({ opened, onClose }: { opened: boolean; onClos
               {...form.getInputProps('expiry')}
             />
             <FormError error={create.error} />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={create.isPending}>
-                Create key
-              </Button>
-            </Group>
+            <FormActions onCancel={close} pending={create.isPending} submitLabel="Create key" />
           </Stack>
         </form>
       )}

@@ -1,5 +1,5 @@
 import type { ApiKeyResponse } from '@interlock/api-client';
-import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Modal, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect } from 'react';
 import { FormError } from '@/shared/components/form-error';
@@ -7,6 +7,7 @@ import { notifySuccess } from '@/shared/utils/notify';
 import { useRenameApiKey } from '../api/api-keys.queries';
 import { KEY_NAME_MAX } from './create-api-key-modal';
 import { whenSettled } from '@/shared/utils/when-settled';
+import { FormActions } from '@/shared/components/form-actions';
 
 export function RenameApiKeyModal({
   apiKey,
@@ -60,14 +61,7 @@ export function RenameApiKeyModal({
             {...form.getInputProps('name')}
           />
           <FormError error={rename.error} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={rename.isPending}>
-              Save
-            </Button>
-          </Group>
+          <FormActions onCancel={close} pending={rename.isPending} submitLabel="Save" />
         </Stack>
       </form>
     </Modal>

@@ -1,8 +1,7 @@
 import type { AuditEntryResponse } from '@interlock/api-client';
 import { TABLE_MIN_WIDTH } from '@/shared/utils/table-width';
-import { Anchor, Button, Code, Group, Paper, SimpleGrid, Table, Text } from '@mantine/core';
-import { useIntersection } from '@mantine/hooks';
-import { useEffect, useMemo, useState } from 'react';
+import { Anchor, Button, Code, Paper, SimpleGrid, Table, Text } from '@mantine/core';
+import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { CenteredLoader } from '@/shared/components/centered-loader';
 import { EmptyHint } from '@/shared/components/empty-hint';
@@ -21,6 +20,7 @@ import {
   TimeFilter,
   type SetFilter,
 } from '../components/audit-filter-fields';
+import { LoadMore } from '@/shared/components/load-more';
 
 /** The audit log: every filter of the API, word-prefix search, endless scroll, entry detail, CSV export. */
 export function AuditLogRoute() {
@@ -46,11 +46,6 @@ export function AuditLogRoute() {
   const entries = useMemo(() => log.data?.pages.flatMap((p) => p.entries) ?? [], [log.data]);
   const canExport = useCan('auditLog.export');
   const [open, setOpen] = useState<AuditEntryResponse | null>(null);
-  const sentinel = useIntersection({ rootMargin: '600px' });
-  useEffect(() => {
-    if (sentinel.entry?.isIntersecting && log.hasNextPage && !log.isFetchingNextPage)
-      void log.fetchNextPage();
-  }, [sentinel.entry?.isIntersecting, log]);
   const filtered = Object.keys(filters).length > 0;
   const field = { filters, set };
 
@@ -172,18 +167,7 @@ export function AuditLogRoute() {
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
-          <div ref={sentinel.ref} />
-          {log.hasNextPage && (
-            <Group justify="center" p="sm">
-              <Button
-                variant="subtle"
-                loading={log.isFetchingNextPage}
-                onClick={() => void log.fetchNextPage()}
-              >
-                Load more
-              </Button>
-            </Group>
-          )}
+          <LoadMore query={log} rootMargin="600px" />
         </Paper>
       )}
       <AuditEntryDrawer entry={open} onClose={() => setOpen(null)} />

@@ -45,6 +45,10 @@ function serveEditor() {
                 message: null,
                 shadowRuleIds: [],
                 skipped: null,
+                classifier: 'not_asked',
+                risk: null,
+                labels: [],
+                classifierError: null,
               },
             ],
           },
@@ -95,6 +99,10 @@ describe('RuleEditorRoute', () => {
     });
     expect(within(preview).getByRole('table', { name: 'Matching actions' })).toHaveTextContent(
       'Refund order 1',
+    );
+    // The classifier was not asked, and the preview says what that means.
+    expect(preview).toHaveTextContent(
+      'The external classifier is not asked in this preview (it runs on every change), so conditions on risk and labels match nothing here.',
     );
 
     // A value below the sample's amount: the preview follows.

@@ -500,6 +500,12 @@ function Preview({
             {Math.min(results.length, PREVIEW_INTERRUPTS)} interrupts.
           </Text>
         )}
+        {(results ?? []).some((r) => r.actions.some((a) => a.classifier === 'not_asked')) && (
+          <Text size="xs" c="dimmed" data-classifier-not-asked="">
+            The external classifier is not asked in this preview (it runs on every change), so
+            conditions on risk and labels match nothing here. A dry run with askClassifier asks it.
+          </Text>
+        )}
         {matched.length > 0 && (
           <Table aria-label="Matching actions">
             <Table.Thead>

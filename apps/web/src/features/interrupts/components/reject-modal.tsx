@@ -1,10 +1,11 @@
 import type { InterruptResponse } from '@interlock/api-client';
-import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { Modal, Stack, Text, Textarea } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormError } from '@/shared/components/form-error';
 import { useDecide, undecidedActions } from '../api/interrupts.queries';
 import { whenSettled } from '@/shared/utils/when-settled';
+import { FormActions } from '@/shared/components/form-actions';
 
 /** `r` in the inbox: reject every undecided action of the interrupt, with a reason. */
 export function RejectModal({
@@ -78,14 +79,12 @@ export function RejectModal({
             data-autofocus
           />
           <FormError error={reject.error} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" color="red" loading={reject.isPending}>
-              Reject
-            </Button>
-          </Group>
+          <FormActions
+            onCancel={close}
+            pending={reject.isPending}
+            submitLabel="Reject"
+            color="red"
+          />
         </Stack>
       </form>
     </Modal>

@@ -1,6 +1,5 @@
 import type { InterruptResponse } from '@interlock/api-client';
-import { Anchor, Button, Group, Kbd, Paper, Text } from '@mantine/core';
-import { useIntersection } from '@mantine/hooks';
+import { Anchor, Button, Kbd, Paper, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -23,6 +22,7 @@ import { RejectModal } from '../components/reject-modal';
 import { useInboxSelection } from '../components/use-inbox-selection';
 import { useInboxShortcuts } from '../components/use-inbox-shortcuts';
 import { useInboxUrlState } from '../components/use-inbox-url-state';
+import { LoadMore } from '@/shared/components/load-more';
 
 /**
  * The inbox: what waits for a decision, live. The pieces live beside it: the URL state
@@ -110,12 +110,6 @@ export function InboxRoute() {
     },
   });
 
-  const sentinel = useIntersection({ rootMargin: '400px' });
-  useEffect(() => {
-    if (sentinel.entry?.isIntersecting && list.hasNextPage && !list.isFetchingNextPage)
-      void list.fetchNextPage();
-  }, [sentinel.entry?.isIntersecting, list]);
-
   return (
     <>
       <PageHeader
@@ -162,18 +156,7 @@ export function InboxRoute() {
             onToggle={selection.toggle}
             onToggleAll={selection.toggleAll}
           />
-          <div ref={sentinel.ref} />
-          {list.hasNextPage && (
-            <Group justify="center" p="sm">
-              <Button
-                variant="subtle"
-                loading={list.isFetchingNextPage}
-                onClick={() => void list.fetchNextPage()}
-              >
-                Load more
-              </Button>
-            </Group>
-          )}
+          <LoadMore query={list} />
         </Paper>
       )}
       <RejectModal

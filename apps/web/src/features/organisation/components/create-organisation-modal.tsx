@@ -1,10 +1,11 @@
-import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useNavigate } from 'react-router';
 import { FormError } from '@/shared/components/form-error';
 import { notifySuccess } from '@/shared/utils/notify';
 import { useCreateOrganisation } from '../api/organisation.queries';
 import { whenSettled } from '@/shared/utils/when-settled';
+import { FormActions } from '@/shared/components/form-actions';
 
 /** Another organisation for the signed-in person (a staging one beside production, a client's…), which they own. */
 export function CreateOrganisationModal({
@@ -56,14 +57,11 @@ export function CreateOrganisationModal({
             {...form.getInputProps('name')}
           />
           <FormError error={create.error} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending}>
-              Create organisation
-            </Button>
-          </Group>
+          <FormActions
+            onCancel={close}
+            pending={create.isPending}
+            submitLabel="Create organisation"
+          />
         </Stack>
       </form>
     </Modal>

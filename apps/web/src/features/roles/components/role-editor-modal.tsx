@@ -1,14 +1,5 @@
 import type { Permission, RoleResponse } from '@interlock/api-client';
-import {
-  Button,
-  Checkbox,
-  Fieldset,
-  Group,
-  Modal,
-  SimpleGrid,
-  Stack,
-  TextInput,
-} from '@mantine/core';
+import { Checkbox, Fieldset, Modal, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect } from 'react';
 import { FormError } from '@/shared/components/form-error';
@@ -17,6 +8,7 @@ import { notifySuccess } from '@/shared/utils/notify';
 import { useCreateRole, useUpdateRole } from '../api/roles.queries';
 import { PERMISSION_GROUPS } from './permission-groups';
 import { whenSettled } from '@/shared/utils/when-settled';
+import { FormActions } from '@/shared/components/form-actions';
 
 /** Create a custom role (role = undefined) or edit one: a name and permission checkboxes. */
 export function RoleEditorModal({
@@ -105,14 +97,11 @@ export function RoleEditorModal({
             ))}
           </SimpleGrid>
           <FormError error={mutation.error} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={mutation.isPending}>
-              {role ? 'Save role' : 'Create role'}
-            </Button>
-          </Group>
+          <FormActions
+            onCancel={close}
+            pending={mutation.isPending}
+            submitLabel={role ? 'Save role' : 'Create role'}
+          />
         </Stack>
       </form>
     </Modal>

@@ -1,6 +1,5 @@
-import { Anchor, Button, Group, Paper, SegmentedControl, Stack, Table, Text } from '@mantine/core';
-import { useIntersection } from '@mantine/hooks';
-import { useEffect, useMemo } from 'react';
+import { Anchor, Paper, SegmentedControl, Stack, Table, Text } from '@mantine/core';
+import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { AgentSnippet } from '@/shared/components/agent-snippet';
 import { CenteredLoader } from '@/shared/components/centered-loader';
@@ -10,6 +9,7 @@ import { QueryError } from '@/shared/components/query-error';
 import { RelativeTime } from '@/shared/components/relative-time';
 import { useSessionList, type SessionFilters } from '../api/sessions.queries';
 import { SessionStatusBadge } from '../components/session-status-badge';
+import { LoadMore } from '@/shared/components/load-more';
 
 /** Sessions: what the agents are doing (active) and did (ended), newest first. */
 export function SessionsRoute() {
@@ -19,12 +19,6 @@ export function SessionsRoute() {
   const filters = useMemo<SessionFilters>(() => (status === 'all' ? {} : { status }), [status]);
   const list = useSessionList(filters);
   const sessions = useMemo(() => list.data?.pages.flatMap((p) => p.sessions) ?? [], [list.data]);
-  const sentinel = useIntersection({ rootMargin: '400px' });
-  useEffect(() => {
-    if (sentinel.entry?.isIntersecting && list.hasNextPage && !list.isFetchingNextPage)
-      void list.fetchNextPage();
-  }, [sentinel.entry?.isIntersecting, list]);
-
   return (
     <>
       <PageHeader
@@ -100,18 +94,7 @@ export function SessionsRoute() {
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
-          <div ref={sentinel.ref} />
-          {list.hasNextPage && (
-            <Group justify="center" p="sm">
-              <Button
-                variant="subtle"
-                loading={list.isFetchingNextPage}
-                onClick={() => void list.fetchNextPage()}
-              >
-                Load more
-              </Button>
-            </Group>
-          )}
+          <LoadMore query={list} />
         </Paper>
       )}
     </>

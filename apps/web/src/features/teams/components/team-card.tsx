@@ -22,6 +22,7 @@ import {
   useRenameTeam,
 } from '../api/teams.queries';
 import { whenSettled } from '@/shared/utils/when-settled';
+import { FormActions } from '@/shared/components/form-actions';
 
 export function TeamCard({
   team,
@@ -179,14 +180,7 @@ function RenameTeamModal({
             data-autofocus
           />
           <FormError error={rename.error} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={rename.isPending}>
-              Save
-            </Button>
-          </Group>
+          <FormActions onCancel={close} pending={rename.isPending} submitLabel="Save" />
         </Stack>
       </form>
     </Modal>

@@ -1,5 +1,5 @@
 import type { WebhookEventType, WebhookWithSecretResponse } from '@interlock/api-client';
-import { Button, Group, Modal, Stack, Switch, TextInput, Textarea } from '@mantine/core';
+import { Modal, Stack, Switch, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { FormError } from '@/shared/components/form-error';
@@ -7,6 +7,7 @@ import { useCreateWebhook } from '../api/webhooks.queries';
 import { EventTypesField } from './event-types-field';
 import { SecretShownOnce } from '@/shared/components/secret-shown-once';
 import { whenSettled } from '@/shared/utils/when-settled';
+import { FormActions } from '@/shared/components/form-actions';
 
 export const URL_MAX = 2048;
 export const DESCRIPTION_MAX = 500;
@@ -92,14 +93,7 @@ export function CreateWebhookModal({ opened, onClose }: { opened: boolean; onClo
               {...form.getInputProps('enabled', { type: 'checkbox' })}
             />
             <FormError error={create.error} />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={create.isPending}>
-                Add webhook
-              </Button>
-            </Group>
+            <FormActions onCancel={close} pending={create.isPending} submitLabel="Add webhook" />
           </Stack>
         </form>
       )}

@@ -1,5 +1,5 @@
 import type { WebhookEventType, WebhookResponse } from '@interlock/api-client';
-import { Button, Group, Modal, Stack, TextInput, Textarea } from '@mantine/core';
+import { Modal, Stack, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect } from 'react';
 import { FormError } from '@/shared/components/form-error';
@@ -8,6 +8,7 @@ import { useUpdateWebhook } from '../api/webhooks.queries';
 import { DESCRIPTION_MAX, URL_MAX } from './create-webhook-modal';
 import { EventTypesField } from './event-types-field';
 import { whenSettled } from '@/shared/utils/when-settled';
+import { FormActions } from '@/shared/components/form-actions';
 
 /** Change the URL, the description or the events. */
 export function EditWebhookModal({
@@ -83,14 +84,7 @@ export function EditWebhookModal({
             error={form.errors.eventTypes as string | undefined}
           />
           <FormError error={update.error} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={update.isPending}>
-              Save
-            </Button>
-          </Group>
+          <FormActions onCancel={close} pending={update.isPending} submitLabel="Save" />
         </Stack>
       </form>
     </Modal>

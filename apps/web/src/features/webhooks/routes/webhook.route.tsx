@@ -22,6 +22,7 @@ import { describeEventTypes } from '../components/event-types';
 import { RotateSecretModal } from '../components/rotate-secret-modal';
 import { WebhookStatusBadge } from '../components/webhook-status-badge';
 import { whenSettled } from '@/shared/utils/when-settled';
+import { LoadMore } from '@/shared/components/load-more';
 
 /** One webhook: its settings, test, rotate, enable / disable, and its deliveries with retry. */
 export function WebhookRoute() {
@@ -158,17 +159,7 @@ export function WebhookRoute() {
               onRetry={retryOne}
               retrying={retry.isPending ? (retry.variables?.deliveryId ?? null) : null}
             />
-            {deliveries.hasNextPage && (
-              <Group justify="center" p="sm">
-                <Button
-                  variant="subtle"
-                  loading={deliveries.isFetchingNextPage}
-                  onClick={() => void deliveries.fetchNextPage()}
-                >
-                  Load more
-                </Button>
-              </Group>
-            )}
+            <LoadMore query={deliveries} auto={false} />
           </Paper>
         )}
       </Stack>

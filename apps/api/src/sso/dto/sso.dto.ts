@@ -1,0 +1,136 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsEmail,
+  IsString,
+  IsUUID,
+  Matches,
+  MaxLength,
+  MinLength,
+} from 'class-validator';
+import { OptionalField } from '../../http/optional-field.decorator';
+
+/** A lower-case DNS name of at least two labels (letters, digits, hyphens). */
+export const DOMAIN_PATTERN = '^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,63}$';
+export const MAX_SSO_DOMAINS = 20;
+
+/** `POST /api/auth/sso`: start signing in with the provider of this address's organisation. */
+export class StartSsoDto {
+  @ApiProperty({ format: 'email', maxLength: 254, example: 'ada@example.com' })
+  @IsEmail()
+  @MaxLength(254)
+  email!: string;
+}
+
+export class SsoStartResponse {
+  @ApiProperty({
+    description:
+      "The provider's sign-in page: send the browser there (the answer also sets a short-lived HttpOnly cookie that finishing needs).",
+  })
+  authorizationUrl!: string;
+}
+
+/** `POST /api/auth/sso/callback`: finish with what the provider sent the browser back with. */
+export class FinishSsoDto {
+  @ApiProperty({
+    maxLength: 4096,
+    example: '?code=…&state=…&iss=…',
+    description:
+      'The query string of the dashboard page the provider redirected to (`<DASHBOARD_URL>/sso/callback`), as received.',
+  })
+  @IsString()
+  @MaxLength(4096)
+  callbackQuery!: string;
+}
+
+/** `PUT /api/organisation/sso`: connects or changes the organisation's OpenID provider. */
+export class PutSsoConnectionDto {
+  @ApiProperty({
+    maxLength: 2048,
+    example: 'https://login.example.com/realms/acme',
+    description:
+      "The provider's issuer URL (its discovery document is at `<issuer>/.well-known/openid-configuration`, read when saving). https (http only outside production).",
+  })
+  @IsString()
+  @MaxLength(2048)
+  issuer!: string;
+
+  @ApiProperty({ minLength: 1, maxLength: 255 })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(255)
+  clientId!: string;
+
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: 1024,
+    format: 'password',
+    description:
+      'The client secret; required when connecting, left out to keep the stored one. Stored encrypted, never shown again.',
+  })
+  @OptionalField()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(1024)
+  clientSecret?: string;
+
+  @ApiProperty({
+    type: [String],
+    minItems: 1,
+    maxItems: MAX_SSO_DOMAINS,
+    example: ['example.com'],
+    description:
+      "Email domains (lower-case) whose people sign in with this provider; each may be one organisation's only.",
+  })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_SSO_DOMAINS)
+  @IsString({ each: true })
+  @Matches(new RegExp(DOMAIN_PATTERN), {
+    each: true,
+    message: 'allowedDomains must hold lower-case domain names such as example.com',
+  })
+  allowedDomains!: string[];
+
+  @ApiProperty({
+    format: 'uuid',
+    description:
+      'The role a person gets when their first sign-in makes them a member (not the Owner role; no permission you do not hold).',
+  })
+  @IsUUID()
+  defaultRoleId!: string;
+}
+
+export class SsoConnectionResponse {
+  @ApiProperty()
+  issuer!: string;
+
+  @ApiProperty()
+  clientId!: string;
+
+  @ApiProperty({ type: [String] })
+  allowedDomains!: string[];
+
+  @ApiProperty({ format: 'uuid' })
+  defaultRoleId!: string;
+
+  @ApiProperty({ type: String, format: 'date-time' })
+  createdAt!: string;
+
+  @ApiProperty({ type: String, format: 'date-time' })
+  updatedAt!: string;
+}
+
+/** The organisation's single sign-on (SPEC §8f): its provider, if connected, and the address to register there. */
+export class SsoSettingsResponse {
+  @ApiProperty({ type: SsoConnectionResponse, nullable: true })
+  connection!: SsoConnectionResponse | null;
+
+  @ApiProperty({
+    description:
+      'The redirect URI to register with the provider for this service (`<DASHBOARD_URL>/sso/callback`).',
+  })
+  redirectUri!: string;
+}

@@ -1,0 +1,168 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { writeAuditEntry } from '@interlock/audit';
+import { DomainError, isPermission, type MemberActor, type Permission } from '@interlock/domain';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/app-config';
+import { OrganisationsRepository } from '../organisation/organisations.repository';
+import { assertHoldsAll } from '../roles/permission-grant.util';
+import { RolesRepository } from '../roles/roles.repository';
+import type {
+  PutSsoConnectionDto,
+  SsoConnectionResponse,
+  SsoSettingsResponse,
+} from './dto/sso.dto';
+import { reasonOf, SsoClients } from './sso-clients';
+import { SsoSecrets } from './sso-secrets';
+import { SsoSignInService } from './sso-sign-in.service';
+import { SsoRepository, type SsoConnectionRow } from './sso.repository';
+
+const invalid = (message: string) => new DomainError('VALIDATION_FAILED', message);
+
+export const SSO_SETTINGS_MESSAGES = {
+  secretRequired: 'clientSecret is required to connect a provider.',
+  ownerRole: 'defaultRoleId: single sign-on cannot make new members Owners.',
+  issuerShape: (production: boolean) =>
+    production
+      ? 'issuer must be an https URL without credentials, query or fragment.'
+      : 'issuer must be an http(s) URL without credentials, query or fragment.',
+  domainTaken: (domain: string) =>
+    `${domain} is signed in by another organisation's single sign-on already.`,
+  discovery: (issuer: string, reason: string) =>
+    `Could not read the OpenID provider's configuration at ${issuer}/.well-known/openid-configuration: ${reason}`,
+} as const;
+
+/**
+ * An organisation's OpenID provider (SPEC §8f): shown without its secret, connected or changed
+ * (the discovery document is read before anything is saved, so a mistyped issuer or an
+ * unreachable provider is a 400 now, not a failed sign-in later), and removed.
+ */
+@Injectable()
+export class SsoSettingsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly sso: SsoRepository,
+    private readonly roles: RolesRepository,
+    private readonly organisations: OrganisationsRepository,
+    private readonly clients: SsoClients,
+    private readonly secrets: SsoSecrets,
+    private readonly signIn: SsoSignInService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async get(organisationId: string): Promise<SsoSettingsResponse> {
+    const row = await this.sso.read(this.dataSource, organisationId);
+    return {
+      connection: row === undefined ? null : toResponse(row),
+      redirectUri: this.signIn.redirectUri(),
+    };
+  }
+
+  async put(
+    organisationId: string,
+    granter: { actor: MemberActor; permissions: ReadonlySet<Permission> },
+    dto: PutSsoConnectionDto,
+    ip: string | null,
+  ): Promise<SsoSettingsResponse> {
+    const production = this.config.nodeEnv === 'production';
+    const issuer = checkIssuer(dto.issuer, production);
+    const domains = [...new Set(dto.allowedDomains)].sort();
+    const before = await this.sso.read(this.dataSource, organisationId);
+    const secret =
+      dto.clientSecret ?? (before === undefined ? undefined : this.secrets.open(before));
+    if (secret === undefined) throw invalid(SSO_SETTINGS_MESSAGES.secretRequired);
+    try {
+      await this.clients.configuration(issuer, dto.clientId, secret, true);
+    } catch (thrown) {
+      throw new DomainError(
+        'SSO_DISCOVERY_FAILED',
+        SSO_SETTINGS_MESSAGES.discovery(issuer, reasonOf(thrown)),
+      );
+    }
+    const saved = await this.dataSource.transaction(async (tx) => {
+      const role = await this.roles.lock(tx, organisationId, dto.defaultRoleId, 'FOR KEY SHARE');
+      if (role === undefined) throw DomainError.of('NOT_FOUND');
+      if (role.built_in === 'owner') throw invalid(SSO_SETTINGS_MESSAGES.ownerRole);
+      // No privilege escalation: whoever sets it up could not grant more by inviting.
+      assertHoldsAll(granter.permissions, role.permissions.filter(isPermission));
+      const previous = await this.sso.read(tx, organisationId, 'FOR UPDATE');
+      const row = await this.sso.upsert(tx, {
+        organisationId,
+        issuer,
+        clientId: dto.clientId,
+        clientSecretSealed: this.secrets.seal(secret, organisationId),
+        defaultRoleId: role.id,
+        allowedDomains: domains,
+      });
+      const clash = await this.sso.replaceDomains(tx, organisationId, domains);
+      if (clash !== undefined)
+        throw new DomainError('CONFLICT', SSO_SETTINGS_MESSAGES.domainTaken(clash.taken));
+      const organisation = await this.organisations.read(tx, organisationId);
+      await writeAuditEntry(tx, {
+        organisationId,
+        action: 'settings.sso_configured',
+        actor: granter.actor,
+        target: { type: 'organisation', id: organisationId, name: organisation?.name ?? '' },
+        metadata: {
+          connected: previous === undefined,
+          issuer,
+          clientId: dto.clientId,
+          allowedDomains: domains,
+          defaultRoleId: role.id,
+          defaultRole: role.name,
+          secretChanged: dto.clientSecret !== undefined,
+        },
+        ipAddress: ip,
+      });
+      return row;
+    });
+    return { connection: toResponse(saved), redirectUri: this.signIn.redirectUri() };
+  }
+
+  async remove(organisationId: string, actor: MemberActor, ip: string | null): Promise<void> {
+    await this.dataSource.transaction(async (tx) => {
+      const removed = await this.sso.delete(tx, organisationId);
+      if (removed === undefined) throw DomainError.of('NOT_FOUND');
+      const organisation = await this.organisations.read(tx, organisationId);
+      await writeAuditEntry(tx, {
+        organisationId,
+        action: 'settings.sso_removed',
+        actor,
+        target: { type: 'organisation', id: organisationId, name: organisation?.name ?? '' },
+        metadata: { issuer: removed.issuer },
+        ipAddress: ip,
+      });
+    });
+  }
+}
+
+/** The issuer as stored (no trailing slash), or the 400. */
+function checkIssuer(raw: string, production: boolean): string {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw invalid(SSO_SETTINGS_MESSAGES.issuerShape(production));
+  }
+  const protocols = production ? ['https:'] : ['https:', 'http:'];
+  if (
+    !protocols.includes(url.protocol) ||
+    url.username !== '' ||
+    url.password !== '' ||
+    url.search !== '' ||
+    url.hash !== ''
+  )
+    throw invalid(SSO_SETTINGS_MESSAGES.issuerShape(production));
+  return url.href.replace(/\/+$/, '');
+}
+
+function toResponse(row: SsoConnectionRow): SsoConnectionResponse {
+  return {
+    issuer: row.issuer,
+    clientId: row.client_id,
+    allowedDomains: row.allowed_domains,
+    defaultRoleId: row.default_role_id,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}

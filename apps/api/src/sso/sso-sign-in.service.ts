@@ -1,0 +1,257 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { writeAuditEntry } from '@interlock/audit';
+import { DomainError } from '@interlock/domain';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/app-config';
+import type { Queryable } from '../database/query-rows.util';
+import { beginMembership, isCurrentMemberByEmail } from '../members/memberships.repository';
+import { RolesRepository } from '../roles/roles.repository';
+import { describeJoined } from '../users/account.util';
+import type { OrganisationJoinedResponse } from '../users/dto/account.response';
+import {
+  findUser,
+  findUserByEmail,
+  insertUser,
+  markEmailVerified,
+  normaliseEmail,
+} from '../users/users.repository';
+import type { SignedIn } from '../auth/auth.service';
+import { SignInSessionService } from '../auth/sign-in-session.service';
+import { oidc, reasonOf, SsoClients } from './sso-clients';
+import { SSO_FLOW_MINUTES, type SsoFlow, SsoFlowSeal } from './sso-flow.util';
+import { SsoRepository, type SsoConnectionRow } from './sso.repository';
+import { SsoSecrets } from './sso-secrets';
+
+/** The password hash of an account made by single sign-on: no password matches it (a reset sets one). */
+export const NO_PASSWORD = 'none:single-sign-on';
+
+const failed = (message: string) => new DomainError('SSO_SIGN_IN_FAILED', message);
+
+export const SSO_MESSAGES = {
+  flow: `This single sign-on was not started in this browser, or took longer than ${SSO_FLOW_MINUTES} minutes: start again.`,
+  emailUnverified:
+    'Your identity provider did not confirm your email address (email_verified): ask your administrator.',
+  roleGone:
+    'Single sign-on gives new members a role that no longer exists: ask your administrator to choose another.',
+  providerRefused: (error: string) =>
+    `Your identity provider did not sign you in (${error}): start again, or ask your administrator.`,
+  checks: (what: string) =>
+    `Your identity provider's answer did not pass the checks (${what}): start again.`,
+  domain: (email: string) =>
+    `${email} is not at a domain this organisation signs in with single sign-on.`,
+  notConfigured: (domain: string) =>
+    `No organisation signs in addresses at ${domain} with single sign-on: sign in with your password.`,
+} as const;
+
+/** The domain of an address (lower-case), or undefined when it has none. */
+export function domainOf(email: string): string | undefined {
+  const at = email.lastIndexOf('@');
+  return at < 1 || at === email.length - 1 ? undefined : email.slice(at + 1).toLowerCase();
+}
+
+/**
+ * Signing in with an organisation's OpenID provider (SPEC §8f): authorization code flow with
+ * PKCE, `state` and `nonce`, the ID token checked by `openid-client` (signature, issuer,
+ * audience, expiry, nonce). The first sign-in of a person links the provider's subject to the
+ * account with that (provider-verified) address, or makes one; a person who is not a member
+ * joins with the connection's role (just-in-time). The session acts for that organisation only.
+ */
+@Injectable()
+export class SsoSignInService {
+  private readonly seal: SsoFlowSeal;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly sso: SsoRepository,
+    private readonly roles: RolesRepository,
+    private readonly signIns: SignInSessionService,
+    private readonly clients: SsoClients,
+    private readonly secrets: SsoSecrets,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.seal = new SsoFlowSeal(config.apiKeyPepper);
+  }
+
+  /** Where the provider sends the browser back: the dashboard's page, which finishes the sign-in. */
+  redirectUri(): string {
+    return `${this.config.dashboardUrl}/sso/callback`;
+  }
+
+  /** The provider's sign-in page for this address's organisation, and the cookie that finishes it. */
+  async start(email: string): Promise<{ authorizationUrl: string; flow: string; expiresAt: Date }> {
+    const address = normaliseEmail(email);
+    const domain = domainOf(address) ?? '';
+    const organisationId = await this.sso.organisationOfDomain(this.dataSource, domain);
+    const connection =
+      organisationId === undefined
+        ? undefined
+        : await this.sso.read(this.dataSource, organisationId);
+    if (connection === undefined)
+      throw new DomainError('SSO_NOT_CONFIGURED', SSO_MESSAGES.notConfigured(domain));
+    const config = await this.configuration(connection);
+    const codeVerifier = oidc.randomPKCECodeVerifier();
+    const flow: SsoFlow = {
+      organisationId: connection.organisation_id,
+      state: oidc.randomState(),
+      nonce: oidc.randomNonce(),
+      codeVerifier,
+      expiresAt: Date.now() + SSO_FLOW_MINUTES * 60_000,
+    };
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: this.redirectUri(),
+      scope: 'openid email profile',
+      response_type: 'code',
+      code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier),
+      code_challenge_method: 'S256',
+      state: flow.state,
+      nonce: flow.nonce,
+      login_hint: address,
+    });
+    return {
+      authorizationUrl: url.href,
+      flow: this.seal.seal(flow),
+      expiresAt: new Date(flow.expiresAt),
+    };
+  }
+
+  /**
+   * Finishes a sign-in with the query string the provider sent the browser back with, and the
+   * sealed flow from the cookie of the browser that started it.
+   */
+  async finish(
+    sealedFlow: string | undefined,
+    callbackQuery: string,
+    ip: string | null,
+  ): Promise<SignedIn<OrganisationJoinedResponse>> {
+    const flow = this.seal.open(sealedFlow);
+    if (flow === undefined) throw failed(SSO_MESSAGES.flow);
+    const connection = await this.sso.read(this.dataSource, flow.organisationId);
+    if (connection === undefined) throw failed(SSO_MESSAGES.flow);
+    const query = new URLSearchParams(callbackQuery.replace(/^\?/, ''));
+    const error = query.get('error');
+    if (error !== null)
+      throw failed(
+        SSO_MESSAGES.providerRefused(error.replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 64)),
+      );
+    const config = await this.configuration(connection);
+    const current = new URL(this.redirectUri());
+    current.search = query.toString();
+    let claims: oidc.IDToken | undefined;
+    try {
+      const tokens = await oidc.authorizationCodeGrant(config, current, {
+        pkceCodeVerifier: flow.codeVerifier,
+        expectedState: flow.state,
+        expectedNonce: flow.nonce,
+        idTokenExpected: true,
+      });
+      claims = tokens.claims();
+    } catch (thrown) {
+      throw failed(SSO_MESSAGES.checks(reasonOf(thrown)));
+    }
+    if (claims === undefined) throw failed(SSO_MESSAGES.checks('no ID token'));
+    const email = typeof claims.email === 'string' ? normaliseEmail(claims.email) : '';
+    if (claims.email_verified !== true) throw failed(SSO_MESSAGES.emailUnverified);
+    const domain = domainOf(email);
+    if (domain === undefined || !connection.allowed_domains.includes(domain))
+      throw failed(SSO_MESSAGES.domain(email || '(no email)'));
+    const name = nameFrom(claims, email);
+    return this.dataSource.transaction(async (tx) => {
+      const person = await this.personOf(tx, connection, claims, email, name, ip);
+      await this.admit(tx, connection, { ...person, email, issuer: claims.iss, ip });
+      const session = await this.signIns.create(tx, person.id, connection.organisation_id);
+      const joined = await describeJoined(tx, person.id, connection.organisation_id);
+      // The session acts for this organisation alone: the answer lists no other.
+      return { ...session, body: { ...joined, organisations: [joined.organisation] } };
+    });
+  }
+
+  /** The user the provider's subject is, linking or making one at the first sign-in. */
+  private async personOf(
+    tx: Queryable,
+    connection: SsoConnectionRow,
+    claims: oidc.IDToken,
+    email: string,
+    name: string,
+    ip: string | null,
+  ): Promise<{ id: string; name: string }> {
+    const organisationId = connection.organisation_id;
+    const linked = await this.sso.userOfIdentity(tx, organisationId, claims.iss, claims.sub);
+    if (linked !== undefined) {
+      const user = await findUser(tx, linked);
+      if (user !== undefined) return { id: user.id, name: user.name };
+    }
+    const existing = await findUserByEmail(tx, email);
+    const userId =
+      existing?.id ?? (await insertUser(tx, { email, name, passwordHash: NO_PASSWORD }));
+    // The provider vouched for the address of the account it made (not for an existing one's).
+    if (existing === undefined) await markEmailVerified(tx, userId, email);
+    await this.sso.link(tx, organisationId, claims.iss, claims.sub, userId);
+    if (existing !== undefined) {
+      await writeAuditEntry(tx, {
+        organisationId,
+        action: 'member.sso_linked',
+        actor: { type: 'member', id: userId, name: existing.name },
+        target: { type: 'user', id: userId, name: existing.name },
+        metadata: { email, issuer: claims.iss },
+        ipAddress: ip,
+      });
+    }
+    return { id: userId, name: existing?.name ?? name };
+  }
+
+  /** Just-in-time membership: a person who is not a member joins with the connection's role. */
+  private async admit(
+    tx: Queryable,
+    connection: SsoConnectionRow,
+    who: { id: string; name: string; email: string; issuer: string; ip: string | null },
+  ): Promise<void> {
+    const organisationId = connection.organisation_id;
+    const role = await this.roles.lock(
+      tx,
+      organisationId,
+      connection.default_role_id,
+      'FOR KEY SHARE',
+    );
+    if (role === undefined) {
+      if (await isCurrentMemberByEmail(tx, organisationId, who.email)) return;
+      throw failed(SSO_MESSAGES.roleGone);
+    }
+    const began = await beginMembership(tx, organisationId, who.id, role.id);
+    if (began === 'already') return;
+    await writeAuditEntry(tx, {
+      organisationId,
+      action: 'member.provisioned',
+      actor: { type: 'member', id: who.id, name: who.name },
+      target: { type: 'user', id: who.id, name: who.name },
+      metadata: {
+        email: who.email,
+        roleId: role.id,
+        role: role.name,
+        issuer: who.issuer,
+        ...(began === 'rejoined' ? { rejoined: true as const } : {}),
+      },
+      ipAddress: who.ip,
+    });
+  }
+
+  private async configuration(connection: SsoConnectionRow): Promise<oidc.Configuration> {
+    const secret = this.secrets.open(connection);
+    try {
+      return await this.clients.configuration(connection.issuer, connection.client_id, secret);
+    } catch (thrown) {
+      throw failed(SSO_MESSAGES.checks(`discovery: ${reasonOf(thrown)}`));
+    }
+  }
+}
+
+/** The person's name from the ID token: `name`, else given and family names, else the address's local part. */
+function nameFrom(claims: oidc.IDToken, email: string): string {
+  const given = typeof claims.given_name === 'string' ? claims.given_name : '';
+  const family = typeof claims.family_name === 'string' ? claims.family_name : '';
+  const raw =
+    (typeof claims.name === 'string' && claims.name.trim()) ||
+    `${given} ${family}`.trim() ||
+    email.slice(0, email.indexOf('@'));
+  return raw.trim().slice(0, 100) || email;
+}

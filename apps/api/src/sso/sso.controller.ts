@@ -1,0 +1,127 @@
+import { Body, Controller, Delete, Get, HttpCode, Post, Put, Req, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
+import { HumanRoute, MemberRoute } from '../auth/decorators/route-access.decorator';
+import { granterOf, memberActorOf, type MemberPrincipal } from '../auth/principal';
+import { SessionCookies } from '../auth/session-cookie.util';
+import type { HttpRequest, HttpResponse } from '../http/platform';
+import { NoContent } from '../openapi/no-content.decorator';
+import { OrganisationJoinedResponse } from '../users/dto/account.response';
+import {
+  FinishSsoDto,
+  PutSsoConnectionDto,
+  SsoSettingsResponse,
+  SsoStartResponse,
+  StartSsoDto,
+} from './dto/sso.dto';
+import { SsoSettingsService } from './sso-settings.service';
+import { SsoSignInService } from './sso-sign-in.service';
+
+/** Signing in with an organisation's OpenID provider (SPEC §8f). */
+@Controller('api/auth/sso')
+@ApiTags('auth')
+export class SsoSignInController {
+  constructor(
+    private readonly signIn: SsoSignInService,
+    private readonly cookies: SessionCookies,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  @HumanRoute()
+  @ApiOperation({
+    operationId: 'startSingleSignOn',
+    summary: "Start signing in with the OpenID provider of your address's organisation",
+    description:
+      "Answers the provider's sign-in page to send the browser to, and sets a short-lived HttpOnly cookie (10 minutes) holding this attempt's state, nonce and PKCE verifier, sealed: only this browser can finish it.",
+  })
+  @ApiOkResponse({ type: SsoStartResponse })
+  async start(
+    @Body() body: StartSsoDto,
+    @Res({ passthrough: true }) res: HttpResponse,
+  ): Promise<SsoStartResponse> {
+    const started = await this.signIn.start(body.email);
+    this.cookies.setSsoFlow(res, started.flow, started.expiresAt);
+    return { authorizationUrl: started.authorizationUrl };
+  }
+
+  @Post('callback')
+  @HttpCode(200)
+  @HumanRoute()
+  @ApiOperation({
+    operationId: 'finishSingleSignOn',
+    summary:
+      'Finish signing in with the query string the provider sent the browser back with; signs in for that organisation only',
+  })
+  @ApiOkResponse({
+    type: OrganisationJoinedResponse,
+    description:
+      'Signed in: sets the HttpOnly session cookie. The session acts for this organisation only.',
+  })
+  async finish(
+    @Body() body: FinishSsoDto,
+    @Req() req: HttpRequest,
+    @ClientIp() ip: string | null,
+    @Res({ passthrough: true }) res: HttpResponse,
+  ): Promise<OrganisationJoinedResponse> {
+    // The attempt is used up whatever happens: a refused answer starts again.
+    this.cookies.clearSsoFlow(res);
+    const signedIn = await this.signIn.finish(
+      this.cookies.readSsoFlow(req),
+      body.callbackQuery,
+      ip,
+    );
+    this.cookies.set(res, signedIn.token, signedIn.expiresAt);
+    return signedIn.body;
+  }
+}
+
+/** Organisation → Single sign-on: the organisation's OpenID provider (SPEC §8f). */
+@Controller('api/organisation/sso')
+@ApiTags('organisation')
+export class SsoSettingsController {
+  constructor(private readonly settings: SsoSettingsService) {}
+
+  @Get()
+  @MemberRoute('member.manage')
+  @ApiOperation({
+    operationId: 'getSingleSignOn',
+    summary:
+      "The organisation's OpenID provider (never its secret), and the redirect URI to register with it",
+  })
+  @ApiOkResponse({ type: SsoSettingsResponse })
+  get(@CurrentMember() member: MemberPrincipal): Promise<SsoSettingsResponse> {
+    return this.settings.get(member.organisationId);
+  }
+
+  @Put()
+  @MemberRoute('member.manage')
+  @ApiOperation({
+    operationId: 'putSingleSignOn',
+    summary:
+      "Connect or change the organisation's OpenID provider (its discovery document is read first)",
+  })
+  @ApiOkResponse({ type: SsoSettingsResponse })
+  put(
+    @CurrentMember() member: MemberPrincipal,
+    @Body() body: PutSsoConnectionDto,
+    @ClientIp() ip: string | null,
+  ): Promise<SsoSettingsResponse> {
+    return this.settings.put(member.organisationId, granterOf(member), body, ip);
+  }
+
+  @Delete()
+  @NoContent('Disconnected.')
+  @MemberRoute('member.manage')
+  @ApiOperation({
+    operationId: 'deleteSingleSignOn',
+    summary:
+      'Disconnect the OpenID provider: its people sign in with passwords (a reset sets one); sessions it made end at their time',
+  })
+  async remove(
+    @CurrentMember() member: MemberPrincipal,
+    @ClientIp() ip: string | null,
+  ): Promise<void> {
+    await this.settings.remove(member.organisationId, memberActorOf(member), ip);
+  }
+}

@@ -1,0 +1,96 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  OneToOne,
+  PrimaryColumn,
+} from 'typeorm';
+import { OrganisationEntity } from '../organisation/organisation.entity';
+import { UserEntity } from '../users/user.entity';
+
+/**
+ * An organisation's OpenID Connect provider (SPEC §8f, issue 33 §3): at most one. The client
+ * secret is kept sealed (AES-256-GCM under a key derived from the server secret, bound to the
+ * organisation); `defaultRoleId` is the role of a person provisioned at their first sign-in.
+ */
+@Entity({ name: 'sso_connections' })
+export class SsoConnectionEntity {
+  @PrimaryColumn('uuid', { primaryKeyConstraintName: 'sso_connections_pkey' })
+  organisationId!: string;
+
+  @OneToOne(() => OrganisationEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({
+    name: 'organisation_id',
+    foreignKeyConstraintName: 'sso_connections_organisation_id_fkey',
+  })
+  organisation?: OrganisationEntity;
+
+  @Column('text')
+  issuer!: string;
+
+  @Column('text')
+  clientId!: string;
+
+  @Column('bytea')
+  clientSecretSealed!: Buffer;
+
+  @Column('uuid')
+  defaultRoleId!: string;
+
+  /** Lower-case email domains this provider signs in (each also a row of `sso_domains`). */
+  @Column('text', { array: true })
+  allowedDomains!: string[];
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt!: Date;
+
+  @Column('timestamptz', { default: () => 'now()' })
+  updatedAt!: Date;
+}
+
+/**
+ * Which organisation's provider signs in an email domain: read before any organisation is known
+ * (a reference table, like `users`); one organisation per domain.
+ */
+@Entity({ name: 'sso_domains' })
+@Index('sso_domains_organisation_id_idx', ['organisationId'])
+export class SsoDomainEntity {
+  @PrimaryColumn('text', { primaryKeyConstraintName: 'sso_domains_pkey' })
+  domain!: string;
+
+  @Column('uuid')
+  organisationId!: string;
+}
+
+/** A provider's subject (`iss`, `sub`) linked to a user, per organisation. */
+@Entity({ name: 'sso_identities' })
+export class SsoIdentityEntity {
+  @PrimaryColumn('uuid', { primaryKeyConstraintName: 'sso_identities_pkey' })
+  organisationId!: string;
+
+  @PrimaryColumn('text', { primaryKeyConstraintName: 'sso_identities_pkey' })
+  issuer!: string;
+
+  @PrimaryColumn('text', { primaryKeyConstraintName: 'sso_identities_pkey' })
+  subject!: string;
+
+  @ManyToOne(() => OrganisationEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({
+    name: 'organisation_id',
+    foreignKeyConstraintName: 'sso_identities_organisation_id_fkey',
+  })
+  organisation?: OrganisationEntity;
+
+  @Column('uuid')
+  userId!: string;
+
+  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'sso_identities_user_id_fkey' })
+  user?: UserEntity;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt!: Date;
+}

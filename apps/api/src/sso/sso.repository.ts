@@ -1,0 +1,152 @@
+import { Injectable } from '@nestjs/common';
+import { type Queryable, queryRows } from '../database/query-rows.util';
+import { hasSqlState, UNIQUE_VIOLATION } from '../database/sql-state.util';
+
+export interface SsoConnectionRow {
+  organisation_id: string;
+  issuer: string;
+  client_id: string;
+  client_secret_sealed: Buffer;
+  default_role_id: string;
+  allowed_domains: string[];
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS = `organisation_id, issuer, client_id, client_secret_sealed, default_role_id, allowed_domains, created_at, updated_at`;
+
+/**
+ * The single sign-on tables' one owner: `sso_connections` (an organisation's provider),
+ * `sso_domains` (which organisation signs in an email domain: looked up before any organisation
+ * is known) and `sso_identities` (a provider's subject linked to a user).
+ */
+@Injectable()
+export class SsoRepository {
+  async read(
+    db: Queryable,
+    organisationId: string,
+    lock: '' | 'FOR UPDATE' = '',
+  ): Promise<SsoConnectionRow | undefined> {
+    const [row] = await queryRows<SsoConnectionRow>(
+      db,
+      `SELECT ${COLUMNS} FROM sso_connections WHERE organisation_id = $1 ${lock}`,
+      [organisationId],
+    );
+    return row;
+  }
+
+  async upsert(
+    tx: Queryable,
+    connection: {
+      organisationId: string;
+      issuer: string;
+      clientId: string;
+      clientSecretSealed: Buffer;
+      defaultRoleId: string;
+      allowedDomains: string[];
+    },
+  ): Promise<SsoConnectionRow> {
+    const [row] = await queryRows<SsoConnectionRow>(
+      tx,
+      `INSERT INTO sso_connections (organisation_id, issuer, client_id, client_secret_sealed, default_role_id, allowed_domains)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (organisation_id) DO UPDATE
+          SET issuer = EXCLUDED.issuer, client_id = EXCLUDED.client_id,
+              client_secret_sealed = EXCLUDED.client_secret_sealed,
+              default_role_id = EXCLUDED.default_role_id,
+              allowed_domains = EXCLUDED.allowed_domains, updated_at = now()
+       RETURNING ${COLUMNS}`,
+      [
+        connection.organisationId,
+        connection.issuer,
+        connection.clientId,
+        connection.clientSecretSealed,
+        connection.defaultRoleId,
+        connection.allowedDomains,
+      ],
+    );
+    return row as SsoConnectionRow;
+  }
+
+  /**
+   * Makes `domains` the organisation's, and no others. `{taken}` names a domain another
+   * organisation's provider signs in already (then nothing changed: the caller rolls back).
+   */
+  async replaceDomains(
+    tx: Queryable,
+    organisationId: string,
+    domains: readonly string[],
+  ): Promise<{ taken: string } | undefined> {
+    await tx.query(`DELETE FROM sso_domains WHERE organisation_id = $1`, [organisationId]);
+    const [clash] = await queryRows<{ domain: string }>(
+      tx,
+      `SELECT domain FROM sso_domains WHERE domain = ANY($1::text[]) ORDER BY domain LIMIT 1`,
+      [domains],
+    );
+    if (clash !== undefined) return { taken: clash.domain };
+    try {
+      await tx.query(
+        `INSERT INTO sso_domains (domain, organisation_id) SELECT unnest($1::text[]), $2`,
+        [domains, organisationId],
+      );
+    } catch (error) {
+      // Another organisation claimed one meanwhile.
+      if (hasSqlState(error, UNIQUE_VIOLATION)) return { taken: domains[0] as string };
+      throw error;
+    }
+    return undefined;
+  }
+
+  /** Removes the organisation's provider and its domains; false when it had none. */
+  async delete(tx: Queryable, organisationId: string): Promise<SsoConnectionRow | undefined> {
+    await tx.query(`DELETE FROM sso_domains WHERE organisation_id = $1`, [organisationId]);
+    const [row] = await queryRows<SsoConnectionRow>(
+      tx,
+      `DELETE FROM sso_connections WHERE organisation_id = $1 RETURNING ${COLUMNS}`,
+      [organisationId],
+    );
+    return row;
+  }
+
+  /** The organisation whose provider signs in `domain` (lower-case), if any. */
+  async organisationOfDomain(db: Queryable, domain: string): Promise<string | undefined> {
+    const [row] = await queryRows<{ organisation_id: string }>(
+      db,
+      `SELECT organisation_id FROM sso_domains WHERE domain = $1`,
+      [domain],
+    );
+    return row?.organisation_id;
+  }
+
+  /** The user a provider's subject is linked to in the organisation, if any. */
+  async userOfIdentity(
+    db: Queryable,
+    organisationId: string,
+    issuer: string,
+    subject: string,
+  ): Promise<string | undefined> {
+    const [row] = await queryRows<{ user_id: string }>(
+      db,
+      `SELECT user_id FROM sso_identities WHERE organisation_id = $1 AND issuer = $2 AND subject = $3`,
+      [organisationId, issuer, subject],
+    );
+    return row?.user_id;
+  }
+
+  /** Links a provider's subject to a user; false when it was linked already (a concurrent first sign-in). */
+  async link(
+    tx: Queryable,
+    organisationId: string,
+    issuer: string,
+    subject: string,
+    userId: string,
+  ): Promise<boolean> {
+    const rows = await queryRows<{ user_id: string }>(
+      tx,
+      `INSERT INTO sso_identities (organisation_id, issuer, subject, user_id) VALUES ($1, $2, $3, $4)
+       ON CONFLICT DO NOTHING RETURNING user_id`,
+      [organisationId, issuer, subject, userId],
+    );
+    return rows.length === 1;
+  }
+}

@@ -1,0 +1,366 @@
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { sessionCookieOf, signUpOwner, type SignedUpOwner } from './support/factories';
+import {
+  signInAtProvider,
+  startOidcProvider,
+  type RunningOidcProvider,
+} from './support/oidc-provider';
+import { startTestApp, type TestApp } from './support/test-app';
+
+const DASHBOARD = 'http://dashboard.test';
+const REDIRECT = `${DASHBOARD}/sso/callback`;
+const CLIENT = { client_id: 'interlock', client_secret: 'interlock-secret-0123456789' };
+
+const FLOW =
+  'This single sign-on was not started in this browser, or took longer than 10 minutes: start again.';
+const CHECKS = "Your identity provider's answer did not pass the checks (";
+const UNVERIFIED =
+  'Your identity provider did not confirm your email address (email_verified): ask your administrator.';
+
+describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against a real oidc-provider', () => {
+  let t: TestApp;
+  let op: RunningOidcProvider;
+  const http = () => request(t.app.getHttpServer());
+  const db = () => t.app.get(DataSource);
+  const domain = () => `acme-${randomBytes(4).toString('hex')}.test`;
+
+  beforeAll(async () => {
+    op = await startOidcProvider([
+      { ...CLIENT, redirect_uris: [REDIRECT] },
+      {
+        client_id: 'someone-else',
+        client_secret: 'other-secret-0123456789',
+        redirect_uris: [REDIRECT],
+      },
+    ]);
+    t = await startTestApp({ env: { DASHBOARD_URL: DASHBOARD } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await op?.stop();
+  });
+
+  async function managerRoleOf(owner: SignedUpOwner): Promise<string> {
+    const roles = await http()
+      .get('/api/roles')
+      .set('cookie', owner.cookie)
+      .set('x-organisation-id', owner.organisationId);
+    const manager = (roles.body.roles as { id: string; name: string }[]).find(
+      (r) => r.name === 'Manager',
+    );
+    if (manager === undefined) throw new Error('no Manager role');
+    return manager.id;
+  }
+
+  /** A new organisation whose single sign-on is the test provider, for `domains`. */
+  async function connected(domains: string[]): Promise<{ owner: SignedUpOwner; roleId: string }> {
+    const owner = await signUpOwner(t.app.getHttpServer());
+    const roleId = await managerRoleOf(owner);
+    const put = await http()
+      .put('/api/organisation/sso')
+      .set('cookie', owner.cookie)
+      .set('x-organisation-id', owner.organisationId)
+      .send({
+        issuer: op.issuer,
+        clientId: CLIENT.client_id,
+        clientSecret: CLIENT.client_secret,
+        allowedDomains: domains,
+        defaultRoleId: roleId,
+      });
+    expect(put.status).toBe(200);
+    return { owner, roleId };
+  }
+
+  function flowCookieOf(res: request.Response): string {
+    const cookies = res.headers['set-cookie'] as unknown as string[];
+    const cookie = cookies.find((c) => c.startsWith('sso_flow='));
+    if (cookie === undefined) throw new Error(`no flow cookie: ${JSON.stringify(cookies)}`);
+    expect(cookie).toContain('HttpOnly');
+    expect(cookie).toContain('SameSite=Lax');
+    return cookie.split(';')[0] as string;
+  }
+
+  /** Starts at the service, signs in at the provider as `login`; the callback's query and the flow cookie. */
+  async function throughProvider(email: string, login = email) {
+    const start = await http().post('/api/auth/sso').send({ email });
+    expect(start.status).toBe(200);
+    const url = new URL(start.body.authorizationUrl as string);
+    expect(url.origin).toBe(op.issuer);
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(url.searchParams.get('redirect_uri')).toBe(REDIRECT);
+    const query = await signInAtProvider(url.href, login, REDIRECT);
+    return { query, flow: flowCookieOf(start) };
+  }
+
+  const finish = (flow: string | undefined, callbackQuery: string) => {
+    const req = http().post('/api/auth/sso/callback');
+    if (flow !== undefined) req.set('cookie', flow);
+    return req.send({ callbackQuery });
+  };
+
+  const entries = (organisationId: string, action: string) =>
+    db().query(
+      `SELECT actor_type, actor_id, target_id, summary, metadata FROM audit_log_entries
+        WHERE organisation_id = $1 AND action = $2 ORDER BY seq`,
+      [organisationId, action],
+    ) as Promise<Record<string, unknown>[]>;
+
+  it('connects a provider (discovery read first, the secret never shown), one organisation per domain; audited', async () => {
+    const owner = await signUpOwner(t.app.getHttpServer());
+    const as = (r: request.Test) =>
+      r.set('cookie', owner.cookie).set('x-organisation-id', owner.organisationId);
+    expect((await as(http().get('/api/organisation/sso'))).body).toEqual({
+      connection: null,
+      redirectUri: REDIRECT,
+    });
+    const roleId = await managerRoleOf(owner);
+    const d = domain();
+    const body = {
+      issuer: op.issuer,
+      clientId: CLIENT.client_id,
+      allowedDomains: [d],
+      defaultRoleId: roleId,
+    };
+
+    const noSecret = await as(http().put('/api/organisation/sso')).send(body);
+    expect(noSecret.status).toBe(400);
+    expect(noSecret.body.message).toBe('clientSecret is required to connect a provider.');
+
+    const nowhere = await as(http().put('/api/organisation/sso')).send({
+      ...body,
+      clientSecret: 'x',
+      issuer: 'http://127.0.0.1:9/nowhere',
+    });
+    expect(nowhere.status).toBe(400);
+    expect(nowhere.body.code).toBe('SSO_DISCOVERY_FAILED');
+    expect(nowhere.body.message).toMatch(
+      /^Could not read the OpenID provider's configuration at http:\/\/127\.0\.0\.1:9\/nowhere\/\.well-known\/openid-configuration: /,
+    );
+
+    const owners = await http()
+      .get('/api/roles')
+      .set('cookie', owner.cookie)
+      .set('x-organisation-id', owner.organisationId);
+    const ownerRole = (owners.body.roles as { id: string; name: string }[]).find(
+      (r) => r.name === 'Owner',
+    )?.id as string;
+    const asOwnerRole = await as(http().put('/api/organisation/sso')).send({
+      ...body,
+      clientSecret: CLIENT.client_secret,
+      defaultRoleId: ownerRole,
+    });
+    expect(asOwnerRole.status).toBe(400);
+    expect(asOwnerRole.body.message).toBe(
+      'defaultRoleId: single sign-on cannot make new members Owners.',
+    );
+
+    const put = await as(http().put('/api/organisation/sso')).send({
+      ...body,
+      clientSecret: CLIENT.client_secret,
+    });
+    expect(put.status).toBe(200);
+    expect(put.body).toEqual({
+      connection: {
+        issuer: op.issuer,
+        clientId: CLIENT.client_id,
+        allowedDomains: [d],
+        defaultRoleId: roleId,
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+      },
+      redirectUri: REDIRECT,
+    });
+    expect(JSON.stringify(put.body)).not.toContain(CLIENT.client_secret);
+    const [stored] = await db().query(
+      `SELECT client_secret_sealed FROM sso_connections WHERE organisation_id = $1`,
+      [owner.organisationId],
+    );
+    expect((stored.client_secret_sealed as Buffer).toString('latin1')).not.toContain(
+      CLIENT.client_secret,
+    );
+
+    // Changed without the secret: the stored one is kept (discovery still passes with it).
+    const changed = await as(http().put('/api/organisation/sso')).send(body);
+    expect(changed.status).toBe(200);
+    const audit = await entries(owner.organisationId, 'settings.sso_configured');
+    expect(
+      audit.map((e) => [e.summary, (e.metadata as { secretChanged: boolean }).secretChanged]),
+    ).toEqual([
+      [`Single sign-on connected to ${op.issuer} by Ada Lovelace`, true],
+      [`Single sign-on (${op.issuer}) changed by Ada Lovelace`, false],
+    ]);
+    expect(JSON.stringify(audit)).not.toContain(CLIENT.client_secret);
+
+    const other = await signUpOwner(t.app.getHttpServer());
+    const taken = await http()
+      .put('/api/organisation/sso')
+      .set('cookie', other.cookie)
+      .set('x-organisation-id', other.organisationId)
+      .send({
+        ...body,
+        clientSecret: CLIENT.client_secret,
+        defaultRoleId: await managerRoleOf(other),
+      });
+    expect(taken.status).toBe(409);
+    expect(taken.body.message).toBe(
+      `${d} is signed in by another organisation's single sign-on already.`,
+    );
+
+    const removed = await as(http().delete('/api/organisation/sso'));
+    expect(removed.status).toBe(204);
+    expect((await as(http().delete('/api/organisation/sso'))).status).toBe(404);
+    expect(
+      (await entries(owner.organisationId, 'settings.sso_removed')).map((e) => e.summary),
+    ).toEqual([`Single sign-on (${op.issuer}) disconnected by Ada Lovelace`]);
+    const start = await http()
+      .post('/api/auth/sso')
+      .send({ email: `ada@${d}` });
+    expect(start.status).toBe(404);
+    expect(start.body).toMatchObject({
+      code: 'SSO_NOT_CONFIGURED',
+      message: `No organisation signs in addresses at ${d} with single sign-on: sign in with your password.`,
+    });
+  });
+
+  it('a first sign-in provisions the member with the default role; a second signs in; the session acts for that organisation', async () => {
+    const d = domain();
+    const { owner, roleId } = await connected([d]);
+    const email = `grace@${d}`;
+
+    const first = await throughProvider(email);
+    const signedIn = await finish(first.flow, first.query);
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body.user).toMatchObject({ email, name: 'SSO grace', emailVerified: true });
+    expect(signedIn.body.organisation).toMatchObject({ id: owner.organisationId, roleId });
+    const cookie = sessionCookieOf(signedIn);
+    const session = await http()
+      .get('/api/auth/session')
+      .set('cookie', cookie)
+      .set('x-organisation-id', owner.organisationId);
+    expect(session.status).toBe(200);
+    expect(session.body.member).toMatchObject({ email, roleName: 'Manager' });
+    expect(
+      (await entries(owner.organisationId, 'member.provisioned')).map((e) => [
+        e.summary,
+        e.metadata,
+      ]),
+    ).toEqual([
+      [
+        'SSO grace joined as Manager through single sign-on',
+        { email, roleId, role: 'Manager', issuer: op.issuer },
+      ],
+    ]);
+
+    // The flow cookie is used up: the same answer again is refused.
+    const replay = await finish(first.flow, first.query);
+    expect(replay.status).toBe(401);
+    expect(replay.body.code).toBe('SSO_SIGN_IN_FAILED');
+
+    const second = await throughProvider(email);
+    const again = await finish(second.flow, second.query);
+    expect(again.status).toBe(200);
+    expect(again.body.user.id).toBe(signedIn.body.user.id);
+    expect(await entries(owner.organisationId, 'member.provisioned')).toHaveLength(1);
+
+    // A password sign-in does not work for an account single sign-on made.
+    const password = await http()
+      .post('/api/auth/sign-in')
+      .send({ email, password: 'none:single-sign-on' });
+    expect(password.status).toBe(401);
+  });
+
+  it("links an existing account by its address; that session acts for the provider's organisation only", async () => {
+    const d = domain();
+    const { owner } = await connected([d]);
+    const existing = await signUpOwner(t.app.getHttpServer(), {
+      email: `linus@${d}`,
+      name: 'Linus',
+    });
+
+    const flow = await throughProvider(existing.email);
+    const signedIn = await finish(flow.flow, flow.query);
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body.user.id).toBe(existing.memberId);
+    expect(signedIn.body.organisations.map((o: { id: string }) => o.id)).toEqual([
+      owner.organisationId,
+    ]);
+    expect(
+      (await entries(owner.organisationId, 'member.sso_linked')).map((e) => e.summary),
+    ).toEqual(['Linus signed in with single sign-on for the first time']);
+    const cookie = sessionCookieOf(signedIn);
+    const here = await http()
+      .get('/api/auth/session')
+      .set('cookie', cookie)
+      .set('x-organisation-id', owner.organisationId);
+    expect(here.status).toBe(200);
+    // Their own organisation: the provider vouched for nothing there.
+    const own = await http()
+      .get('/api/auth/session')
+      .set('cookie', cookie)
+      .set('x-organisation-id', existing.organisationId);
+    expect(own.status).toBe(404);
+    // Their password session still acts for it.
+    const byPassword = await http()
+      .get('/api/auth/session')
+      .set('cookie', existing.cookie)
+      .set('x-organisation-id', existing.organisationId);
+    expect(byPassword.status).toBe(200);
+  });
+
+  it('refuses another domain, an address the provider did not verify, a missing or foreign flow, and a provider error', async () => {
+    const d = domain();
+    const { owner } = await connected([d]);
+
+    const stranger = await throughProvider(`eve@${d}`, `eve@elsewhere-${d}`);
+    const refused = await finish(stranger.flow, stranger.query);
+    expect(refused.status).toBe(401);
+    expect(refused.body).toMatchObject({
+      code: 'SSO_SIGN_IN_FAILED',
+      message: `eve@elsewhere-${d} is not at a domain this organisation signs in with single sign-on.`,
+    });
+
+    const unverified = await throughProvider(`uma@${d}`, `unverified.uma@${d}`);
+    const notVerified = await finish(unverified.flow, unverified.query);
+    expect(notVerified.status).toBe(401);
+    expect(notVerified.body.message).toBe(UNVERIFIED);
+
+    const a = await throughProvider(`amy@${d}`);
+    const noCookie = await finish(undefined, a.query);
+    expect(noCookie.status).toBe(401);
+    expect(noCookie.body.message).toBe(FLOW);
+
+    // Another attempt's cookie (another state, nonce and verifier): the state check refuses it.
+    const b = await throughProvider(`amy@${d}`);
+    const crossed = await finish(b.flow, a.query);
+    expect(crossed.status).toBe(401);
+    expect(crossed.body.message.startsWith(CHECKS)).toBe(true);
+    expect(crossed.body.message).toMatch(/state/);
+
+    const denied = await finish(b.flow, '?error=access_denied&state=x');
+    expect(denied.status).toBe(401);
+    expect(denied.body.message).toBe(
+      'Your identity provider did not sign you in (access_denied): start again, or ask your administrator.',
+    );
+    expect(await entries(owner.organisationId, 'member.provisioned')).toEqual([]);
+  });
+
+  it.each([
+    ['another audience', { aud: 'someone-else' }, /aud/],
+    ['another nonce', { nonce: 'not-the-one-sent' }, /nonce/],
+    ['an expired ID token', { expiresIn: -600 }, /exp/],
+  ])('refuses an ID token with %s (signed by the provider)', async (_label, change, reason) => {
+    const d = domain();
+    const { owner } = await connected([d]);
+    const flow = await throughProvider(`tom@${d}`);
+    await op.tamperNextIdToken(change);
+    const res = await finish(flow.flow, flow.query);
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('SSO_SIGN_IN_FAILED');
+    expect(res.body.message.startsWith(CHECKS)).toBe(true);
+    expect(res.body.message).toMatch(reason);
+    expect(res.headers['set-cookie']?.toString() ?? '').not.toMatch(/(^|,)session=[^;]/);
+    expect(await entries(owner.organisationId, 'member.provisioned')).toEqual([]);
+  });
+});

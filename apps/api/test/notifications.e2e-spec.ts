@@ -578,7 +578,7 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
       .send({ preferences: { 'session.started': {} } });
     expect(kind.status).toBe(400);
     expect(kind.body.message).toBe(
-      'preferences may only name the kinds interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed, interrupt.approval_needed.',
+      'preferences may only name the kinds interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed, interrupt.approval_needed, interrupt.deadline_approaching.',
     );
     const zone = await http()
       .put('/api/notifications/preferences')

@@ -1,4 +1,9 @@
-import { dueEscalationStep, escalationPosition, type EscalationStep } from './deadlines';
+import {
+  deadlineWarningAt,
+  dueEscalationStep,
+  escalationPosition,
+  type EscalationStep,
+} from './deadlines';
 
 const at = (minutes: number) => new Date(Date.UTC(2026, 10, 27, 9, 0) + minutes * 60_000);
 const opened = {
@@ -83,5 +88,29 @@ describe('dueEscalationStep', () => {
     expect(dueEscalationStep(steps, { ...position, step: 2 }, at(45))).toBe(-1);
     expect(dueEscalationStep(steps, { ...position, step: 3 }, at(600))).toBe(-1);
     expect(dueEscalationStep(steps, { ...position, clock: at(20) }, at(45))).toBe(0);
+  });
+});
+
+describe('deadlineWarningAt (SPEC §8h)', () => {
+  it('warns 20 % of the whole time before the deadline between 1 and 60 minutes', () => {
+    // 1 hour: 12 minutes before.
+    expect(deadlineWarningAt(at(0), at(60))).toEqual(at(48));
+    // 10 minutes: 2 minutes before.
+    expect(deadlineWarningAt(at(0), at(10))).toEqual(at(8));
+  });
+
+  it('never less than 1 minute before, never more than 60 minutes before', () => {
+    // 3 minutes: 20 % is 36 s, so 1 minute.
+    expect(deadlineWarningAt(at(0), at(3))).toEqual(at(2));
+    // 1 day: 20 % is 4.8 hours, so 60 minutes.
+    expect(deadlineWarningAt(at(0), at(24 * 60))).toEqual(at(23 * 60));
+  });
+
+  it('no warning for a wait of 2 minutes or less', () => {
+    expect(deadlineWarningAt(at(0), at(2))).toBeNull();
+    expect(deadlineWarningAt(at(0), at(1))).toBeNull();
+    expect(deadlineWarningAt(at(0), new Date(at(2).getTime() + 1000))).toEqual(
+      new Date(at(2).getTime() + 1000 - 60_000),
+    );
   });
 });

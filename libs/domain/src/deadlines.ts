@@ -92,3 +92,26 @@ export function dueEscalationStep(
     if (position.clock.getTime() + steps[i].afterMinutes * 60_000 <= now.getTime()) last = i;
   return last;
 }
+
+/** SPEC §8h: the 'deadline coming' warning comes at least this long before the deadline… */
+export const DEADLINE_WARNING_MIN_LEAD_MS = 60_000;
+/** …at most this long before it… */
+export const DEADLINE_WARNING_MAX_LEAD_MS = 3_600_000;
+/** …and otherwise this share of the interrupt's whole time, from when it opened to its deadline. */
+export const DEADLINE_WARNING_SHARE = 0.2;
+
+/**
+ * When an open interrupt's `interrupt.deadline_approaching` warning is due (SPEC §8h): at
+ * `expiresAt − max(1 min, min(60 min, 20 % of (expiresAt − createdAt)))`. Null when the whole
+ * time is at most twice the shortest lead (2 minutes): so short a wait is warned of by its
+ * opening notification, a warning would come as it opens.
+ */
+export function deadlineWarningAt(createdAt: Date, expiresAt: Date): Date | null {
+  const whole = expiresAt.getTime() - createdAt.getTime();
+  if (whole <= 2 * DEADLINE_WARNING_MIN_LEAD_MS) return null;
+  const lead = Math.max(
+    DEADLINE_WARNING_MIN_LEAD_MS,
+    Math.min(DEADLINE_WARNING_MAX_LEAD_MS, Math.round(whole * DEADLINE_WARNING_SHARE)),
+  );
+  return new Date(expiresAt.getTime() - lead);
+}

@@ -34,7 +34,7 @@ describe('notification preferences', () => {
       'preferences must be an object.',
     );
     expect(notificationPreferencesProblem({ nope: {} }, 'p')).toBe(
-      'p may only name the kinds interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed, interrupt.approval_needed.',
+      'p may only name the kinds interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed, interrupt.approval_needed, interrupt.deadline_approaching.',
     );
     expect(notificationPreferencesProblem({ 'interrupt.opened': 'off' }, 'p')).toBe(
       'p must map interrupt.opened to an object of channels.',

@@ -11,6 +11,7 @@ export const NOTIFICATION_KINDS = [
   'interrupt.reminder',
   'interrupt.closed',
   'interrupt.approval_needed',
+  'interrupt.deadline_approaching',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -42,6 +43,7 @@ export const BUILT_IN_NOTIFICATION_DEFAULTS: Readonly<
   'interrupt.reminder': { email: 'immediately', browser: 'off' },
   'interrupt.closed': { email: 'immediately', browser: 'off' },
   'interrupt.approval_needed': { email: 'immediately', browser: 'off' },
+  'interrupt.deadline_approaching': { email: 'immediately', browser: 'off' },
 };
 
 /** The hour of the member's day at which the daily digest leaves. */

@@ -157,6 +157,10 @@ export class InterruptEntity {
   @Column('timestamp with time zone', { precision: 3, nullable: true })
   assigneeChangedAt!: Date | null;
 
+  /** When the people it waits on were warned that its current deadline is near (SPEC §8h); null: not yet. */
+  @Column('timestamp with time zone', { precision: 3, nullable: true })
+  deadlineWarnedAt!: Date | null;
+
   /** When it became expired or withdrawn. */
   @Column('timestamp with time zone', { precision: 3, nullable: true })
   closedAt!: Date | null;

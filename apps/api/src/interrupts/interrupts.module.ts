@@ -121,6 +121,12 @@ import { ClassificationModule } from '../classification/classification.module';
       },
     },
   ],
-  exports: [InterruptsService, InterruptLifecycleService, InterruptWaits, InterruptReviewService],
+  exports: [
+    InterruptsService,
+    InterruptLifecycleService,
+    InterruptWaits,
+    InterruptReviewService,
+    InterruptsRepository,
+  ],
 })
 export class InterruptsModule {}

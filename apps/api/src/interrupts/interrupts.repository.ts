@@ -103,6 +103,16 @@ export interface DueInterrupt {
   id: string;
 }
 
+/** An interrupt whose 'deadline coming' warning was just claimed (SPEC §8h). */
+export interface DeadlineWarning {
+  organisation_id: string;
+  id: string;
+  expires_at: Date;
+  on_timeout: OnTimeout | null;
+  timeout_escalated: boolean;
+  approve_allowed: boolean;
+}
+
 /** An interrupt as a review reads it under its row lock. */
 export type LockedInterrupt = Pick<
   InterruptRow,
@@ -539,6 +549,33 @@ export class InterruptsRepository {
     );
   }
 
+  /**
+   * Claims, in one statement, the open interrupts whose 'deadline coming' warning is due at `now`
+   * (SPEC §8h; libs/domain deadlineWarningAt, in SQL) and not yet given for their current
+   * deadline: marks them warned and returns them with what their deadline will do. Rows locked by
+   * a change under way are skipped (the next run sees them), so of several instances one claims each.
+   */
+  async claimDeadlineWarnings(db: Queryable, now: Date, limit: number): Promise<DeadlineWarning[]> {
+    return queryRows<DeadlineWarning>(
+      db,
+      `WITH due AS (
+         SELECT organisation_id, id FROM interrupts
+          WHERE status = 'open' AND expires_at IS NOT NULL AND deadline_warned_at IS NULL
+            AND expires_at > $1 AND expires_at - created_at > interval '2 minutes'
+            AND expires_at - greatest(interval '1 minute',
+                                      least(interval '60 minutes', (expires_at - created_at) * 0.2)) <= $1
+          ORDER BY expires_at LIMIT $2
+            FOR UPDATE SKIP LOCKED
+       )
+       UPDATE interrupts i SET deadline_warned_at = $1
+         FROM due, organisations o
+        WHERE i.organisation_id = due.organisation_id AND i.id = due.id AND o.id = i.organisation_id
+       RETURNING i.organisation_id, i.id, i.expires_at, i.on_timeout, i.timeout_escalated,
+                 o.interrupt_timeout_approve_allowed AS approve_allowed`,
+      [now, limit],
+    );
+  }
+
   /** Ends an open interrupt as `expired` or `withdrawn` (with the agent's reason). */
   async close(
     db: Queryable,
@@ -563,7 +600,8 @@ export class InterruptsRepository {
     onTimeout: OnTimeout,
   ): Promise<void> {
     await db.query(
-      `UPDATE interrupts SET expires_at = $3, timeout_escalated = timeout_escalated OR $4, on_timeout = $5
+      `UPDATE interrupts SET expires_at = $3, timeout_escalated = timeout_escalated OR $4, on_timeout = $5,
+              deadline_warned_at = NULL
         WHERE organisation_id = $1 AND id = $2`,
       [organisationId, id, expiresAt, escalated, onTimeout],
     );

@@ -53,10 +53,33 @@ function approvalNeededLine(notice: InterruptNotice): string {
   return `${a.approvals} of ${a.requiredApprovals} approved${which} — your approval is needed`;
 }
 
+/** What the deadline will do, as a warning says it (SPEC §8h). */
+const DEADLINE_OUTCOMES: Record<string, string> = {
+  reject: 'rejected',
+  approve: 'approved',
+  escalate: 'escalated',
+};
+
+/** An `interrupt.deadline_approaching` message's heading: `Deadline in 12 minutes` (`in 1 minute`). */
+function deadlineHeading(notice: InterruptNotice): string {
+  const minutes = notice.deadline?.minutesLeft;
+  if (minutes === undefined) return 'Deadline coming';
+  return `Deadline in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+}
+
+/** Its line: `At the deadline it will be rejected` (approved, escalated). */
+function deadlineLine(notice: InterruptNotice): string {
+  const outcome =
+    notice.deadline === undefined ? undefined : DEADLINE_OUTCOMES[notice.deadline.onTimeout];
+  return outcome === undefined ? 'Its deadline is near' : `At the deadline it will be ${outcome}`;
+}
+
 const headingOf = (item: NoticeItem): string =>
   item.kind === 'interrupt.closed'
     ? (CLOSED_HEADINGS[item.interrupt.status] ?? 'Closed')
-    : (HEADINGS[item.kind] ?? 'Interlock');
+    : item.kind === 'interrupt.deadline_approaching'
+      ? deadlineHeading(item.interrupt)
+      : (HEADINGS[item.kind] ?? 'Interlock');
 
 const LABELS: Record<string, string> = {
   'interrupt.opened': 'New interrupt',
@@ -153,7 +176,9 @@ export class MessageRenderer {
           ? stateOf(interrupt)
           : item.kind === 'interrupt.approval_needed'
             ? approvalNeededLine(interrupt)
-            : (LABELS[item.kind] ?? item.kind),
+            : item.kind === 'interrupt.deadline_approaching'
+              ? `${deadlineHeading(interrupt)} — ${deadlineLine(interrupt).toLowerCase()}`
+              : (LABELS[item.kind] ?? item.kind),
       assignee: interrupt.assignee?.name ?? null,
       risk: riskLineOf(interrupt),
       escalation:

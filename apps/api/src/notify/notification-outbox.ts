@@ -60,6 +60,8 @@ export interface InterruptNotice {
     requiredApprovals?: number;
     approvedBy?: string[];
   }[];
+  /** `interrupt.deadline_approaching`: the deadline, whole minutes left when it was written, and what the deadline will do. */
+  deadline?: DeadlineNotice;
   /** `interrupt.approval_needed`: the approval short of the quorum this message tells of. */
   approval?: { actionName: string; approvals: number; requiredApprovals: number };
   decisions: { actionName: string; decision: string; by: string }[];
@@ -72,6 +74,13 @@ export interface InterruptNotice {
   withdrawnBy?: { type: 'member' | 'api_key'; name: string } | null;
   /** Withdrawn: the reason given, if any. */
   withdrawnReason?: string | null;
+}
+
+/** What a 'deadline coming' warning says (SPEC §8h): `onTimeout` is what the deadline will do now. */
+export interface DeadlineNotice {
+  expiresAt: string;
+  minutesLeft: number;
+  onTimeout: 'reject' | 'approve' | 'escalate';
 }
 
 /** What a closed interrupt's notice says of its end (SPEC §8h): who and why, in every channel. */
@@ -396,6 +405,29 @@ export class NotificationOutbox implements OutboxListener {
           requiredApprovals: action.requiredApprovals ?? 1,
         },
       },
+    );
+  }
+
+  /**
+   * Warns the people an open interrupt waits on that its deadline is near (SPEC §8h, kind
+   * `interrupt.deadline_approaching`): written by the warning job in the transaction that marks
+   * the interrupt warned. Recipients as for a reminder: its assignee, or every reader when nobody is.
+   */
+  async writeDeadlineApproaching(
+    tx: Queryable,
+    organisationId: string,
+    interrupt: InterruptResponse,
+    deadline: DeadlineNotice,
+  ): Promise<string[]> {
+    if (interrupt.status !== 'open') return [];
+    return this.notify(
+      tx,
+      organisationId,
+      'interrupt.deadline_approaching',
+      interrupt,
+      this.waitingOn(interrupt, []),
+      {},
+      { deadline },
     );
   }
 

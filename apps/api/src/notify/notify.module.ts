@@ -5,6 +5,8 @@ import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { ORGANISATION_EVENTS_CHANNEL } from '../events/organisation-events-channel';
 import { JobRunner } from '../jobs/job-runner';
+import { PeriodicJobsWorker } from '../jobs/periodic-jobs.worker';
+import { InterruptsRepository } from '../interrupts/interrupts.repository';
 import { LOGGER } from '../logging/logger.module';
 import { Mailer } from '../mail/mailer';
 import { NotificationBus } from '../notifications/notification-bus';
@@ -16,6 +18,7 @@ import { InterruptsModule } from '../interrupts/interrupts.module';
 import { ActionLinkSigner } from './action-link-token.util';
 import { ActionLinksController } from './action-links.controller';
 import { ActionLinksService } from './action-links.service';
+import { DeadlineWarningJob } from './deadline-warning.job';
 import { MessageRenderer } from './message-renderer';
 import { NotificationDeliveryWorker } from './notification-delivery.worker';
 import { NotificationOutbox } from './notification-outbox';
@@ -119,6 +122,23 @@ import { TeamsModule } from '../teams/teams.module';
         );
         events.listen(outbox);
         return outbox;
+      },
+    },
+    {
+      provide: DeadlineWarningJob,
+      inject: [DataSource, InterruptsRepository, NotificationOutbox, JobRunner, PeriodicJobsWorker],
+      useFactory: (
+        dataSource: DataSource,
+        interrupts: InterruptsRepository,
+        outbox: NotificationOutbox,
+        runner: JobRunner,
+        periodic: PeriodicJobsWorker,
+      ) => {
+        const job = new DeadlineWarningJob(dataSource, interrupts, outbox, () =>
+          runner.wake(NotificationDeliveryWorker.NAME),
+        );
+        periodic.add(job);
+        return job;
       },
     },
     {

@@ -1691,6 +1691,10 @@ export type NotificationPreferenceSet = {
      */
     'interrupt.closed'?: NotificationChannelModes;
     /**
+     * An open interrupt's deadline is near ("Deadline in 12 minutes — at the deadline it will be rejected"), once per deadline: when the time left first falls to max(1 min, min(60 min, 20 % of the time from its opening to its deadline)). To its assignee, or to every reader when nobody is assigned.
+     */
+    'interrupt.deadline_approaching'?: NotificationChannelModes;
+    /**
      * An interrupt assigned to you or your team was answered.
      */
     'interrupt.decided'?: NotificationChannelModes;
@@ -2517,7 +2521,7 @@ export type UpdateInterruptDeadlineSettingsDto = {
 
 export type UpdateNotificationPreferencesDto = {
     /**
-     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed, interrupt.approval_needed.
+     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed, interrupt.approval_needed, interrupt.deadline_approaching.
      */
     preferences?: NotificationPreferenceSet;
     /**
@@ -2528,7 +2532,7 @@ export type UpdateNotificationPreferencesDto = {
 
 export type UpdateNotificationSettingsDto = {
     /**
-     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed, interrupt.approval_needed. Replaces the defaults.
+     * Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed, interrupt.approval_needed, interrupt.deadline_approaching. Replaces the defaults.
      */
     defaults?: NotificationPreferenceSet;
     /**

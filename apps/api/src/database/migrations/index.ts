@@ -49,6 +49,7 @@ import { TwoFactor1795778000000 } from './1795778000000-two-factor';
 import { SingleSignOn1795779000000 } from './1795779000000-single-sign-on';
 import { SlackMinRisk1795779100000 } from './1795779100000-slack-min-risk';
 import { TeamEscalationPolicies1795779200000 } from './1795779200000-team-escalation-policies';
+import { DeadlineWarnings1795779300000 } from './1795779300000-deadline-warnings';
 
 export const MIGRATIONS = [
   CreateOrganisations1763683200000,
@@ -101,4 +102,5 @@ export const MIGRATIONS = [
   SingleSignOn1795779000000,
   SlackMinRisk1795779100000,
   TeamEscalationPolicies1795779200000,
+  DeadlineWarnings1795779300000,
 ];

@@ -87,6 +87,13 @@ export class NotificationPreferenceSet {
       'An action that needs several approvers got an approval short of its quorum ("1 of 2 approved — your approval is needed"): to the other members who may approve it (interrupt.decide, of its approver team when it names one), never to those who approved already.',
   })
   'interrupt.approval_needed'?: NotificationChannelModes;
+
+  @ApiPropertyOptional({
+    type: NotificationChannelModes,
+    description:
+      'An open interrupt\'s deadline is near ("Deadline in 12 minutes — at the deadline it will be rejected"), once per deadline: when the time left first falls to max(1 min, min(60 min, 20 % of the time from its opening to its deadline)). To its assignee, or to every reader when nobody is assigned.',
+  })
+  'interrupt.deadline_approaching'?: NotificationChannelModes;
 }
 
 /** A member's own choices: what is given replaces what was there. */

@@ -2872,6 +2872,12 @@ class NotificationPreferenceSet(InterlockModel):
     """
     An interrupt that waited on you no longer does: withdrawn (by whom, and why) or expired at its deadline. To its assignee, or to every reader when nobody is assigned; never to the member who withdrew it.
     """
+    interrupt_deadline_approaching: Optional[NotificationChannelModes] = Field(
+        None, alias='interrupt.deadline_approaching'
+    )
+    """
+    An open interrupt's deadline is near ("Deadline in 12 minutes — at the deadline it will be rejected"), once per deadline: when the time left first falls to max(1 min, min(60 min, 20 % of the time from its opening to its deadline)). To its assignee, or to every reader when nobody is assigned.
+    """
     interrupt_decided: Optional[NotificationChannelModes] = Field(
         None, alias='interrupt.decided'
     )
@@ -3376,7 +3382,7 @@ class UpdateNotificationPreferencesDto(InterlockModel):
     )
     preferences: Optional[NotificationPreferenceSet] = None
     """
-    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed, interrupt.approval_needed.
+    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed, interrupt.approval_needed, interrupt.deadline_approaching.
     """
     time_zone: Optional[str] = Field(
         None,
@@ -3397,7 +3403,7 @@ class UpdateNotificationSettingsDto(InterlockModel):
     )
     defaults: Optional[NotificationPreferenceSet] = None
     """
-    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed, interrupt.approval_needed. Replaces the defaults.
+    Kinds: interrupt.opened, interrupt.assigned, interrupt.escalated, interrupt.decided, interrupt.reminder, interrupt.closed, interrupt.approval_needed, interrupt.deadline_approaching. Replaces the defaults.
     """
     token_actions: Optional[bool] = Field(None, alias='tokenActions')
     """

@@ -29,6 +29,11 @@ export const KINDS = [
     label: 'Your approval needed',
     hint: 'An action that needs several approvers got one approval short of them: yours would count',
   },
+  {
+    kind: 'interrupt.deadline_approaching',
+    label: 'Deadline coming',
+    hint: 'An interrupt that waits for you will soon be decided by its deadline',
+  },
 ] as const;
 
 type Kind = (typeof KINDS)[number]['kind'];

@@ -39,6 +39,30 @@ describe('MessageRenderer', () => {
     }
   });
 
+  it('a deadline coming: heads the email with the minutes left and says what the deadline will do (SPEC §8h)', () => {
+    const warn = (minutesLeft: number, onTimeout: 'reject' | 'approve' | 'escalate') =>
+      renderer.interrupt('Acme', {
+        kind: 'interrupt.deadline_approaching',
+        interrupt: notice({
+          title: 'Rotate keys',
+          deadline: { expiresAt: '2026-11-26T11:00:00.000Z', minutesLeft, onTimeout },
+        }),
+      });
+    const mail = warn(12, 'reject');
+    expect(mail.subject).toBe('[Acme] Deadline in 12 minutes: Rotate keys');
+    expect(mail.text).toContain('Deadline in 12 minutes — at the deadline it will be rejected');
+    expect(mail.html).toContain('Deadline in 12 minutes — at the deadline it will be rejected');
+    // Still open: the action links are there to decide in time.
+    expect(mail.text).toContain('Approve deploy');
+    expect(warn(1, 'approve').subject).toBe('[Acme] Deadline in 1 minute: Rotate keys');
+    expect(warn(1, 'approve').text).toContain(
+      'Deadline in 1 minute — at the deadline it will be approved',
+    );
+    expect(warn(30, 'escalate').text).toContain(
+      'Deadline in 30 minutes — at the deadline it will be escalated',
+    );
+  });
+
   it("shows the classifier's risk and labels (escaped) in the email and the Slack message; nothing when the risk is unknown and there are no labels", () => {
     const rated = notice({ risk: 'high', labels: ['prod', '<b>money</b>'] });
     const mail = renderer.interrupt('Acme', { kind: 'interrupt.opened', interrupt: rated });

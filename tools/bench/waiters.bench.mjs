@@ -340,8 +340,8 @@ ${N.toLocaleString('en')} agents of one organisation wait with the TypeScript SD
 budget (6,000 a minute). While they only wait: requests/s (all agents together), each instance's CPU
 (% of one core) and the highest RSS of an instance. Then decisions one after another (by a member,
 directly on an instance): from each decision's 2xx to its agent's \`waitForAnswer\` returning, p50 / p99
-(samples). 503s: answers \`503\` the agents met (the SDK retries them). Two instances: HAProxy round-robin (docker/haproxy.cfg's settings, with client/server
-timeouts of 75 s so a 60 s wait is not cut), decisions alternately on each instance, counted only when
+(samples). 503s: answers \`503\` the agents met (the SDK retries them). Two instances: HAProxy round-robin (docker/haproxy.cfg's settings, whose client/server
+timeouts of 75 s leave a 60 s wait uncut), decisions alternately on each instance, counted only when
 made on the other instance than the one holding the wait. Goals: ≤ 200 requests/s, ≤ 10 % of a core,
 RSS ≤ 400 MB, p50 ≤ 20 ms, p99 ≤ 100 ms, no 429.
 

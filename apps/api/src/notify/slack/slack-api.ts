@@ -16,6 +16,9 @@ export interface SlackWorkspace {
  * The client logs through the service's logger at warning and above, without its arguments
  * (they hold the token in the Authorization header only, never in a message).
  */
+/** How long saving a connection waits for Slack's `auth.test` (SPEC §8h): a person is waiting. */
+export const CHECK_TIMEOUT_MS = 5_000;
+
 export class SlackApi {
   private readonly logger: SlackLogger;
 
@@ -39,21 +42,24 @@ export class SlackApi {
     };
   }
 
-  client(botToken: string): WebClient {
+  client(botToken: string, timeoutMs = this.timeoutMs): WebClient {
     return new WebClient(botToken, {
       slackApiUrl: this.apiUrl,
       logger: this.logger,
       logLevel: LogLevel.WARN,
       retryConfig: { retries: 0 },
       rejectRateLimitedCalls: true,
-      timeout: this.timeoutMs,
+      timeout: timeoutMs,
       allowAbsoluteUrls: false,
     });
   }
 
-  /** The workspace and bot a token belongs to (`auth.test`); throws when Slack refuses the token. */
+  /**
+   * The workspace and bot a token belongs to (`auth.test`); throws when Slack refuses the token
+   * or does not answer within CHECK_TIMEOUT_MS (a person waits for it in the Settings form).
+   */
   async workspace(botToken: string): Promise<SlackWorkspace> {
-    const answer = await this.client(botToken).auth.test();
+    const answer = await this.client(botToken, CHECK_TIMEOUT_MS).auth.test();
     if (typeof answer.team_id !== 'string' || typeof answer.user_id !== 'string')
       throw new Error('auth.test did not name a workspace and a bot user');
     return {

@@ -31,7 +31,9 @@ On bodies (`x-interlock-body-rules`):
 
 - `callerAssignee`: every `assignTo` object, at any depth (a route outcome's assignee), names a
   member or team of the organisation (a made-up one answers 404); valid cases name the run's own
-  member there.
+  member there. A route outcome's `approverTeam` names a team of the organisation with at least
+  `requiredApprovals` members (a made-up one answers 404, a small one 400): valid cases leave it
+  out (classification-quorum.e2e-spec.ts covers it).
 
 - `cedarPolicy`: `{fill}`: a Cedar policy text must parse and validate against Interlock's schema;
   valid cases get the rule's `fill` in every `{type: "policy", policy}` outcome, at any depth.
@@ -179,7 +181,7 @@ def _with_policy(value: Any, policy: str) -> Any:
 
 
 def _with_assignee(value: Any, member: str) -> Any:
-    """`value` with every `assignTo` object naming `member` instead."""
+    """`value` with every `assignTo` object naming `member` instead, and no `approverTeam`."""
     if isinstance(value, list):
         return [_with_assignee(item, member) for item in value]
     if not isinstance(value, dict):
@@ -187,6 +189,8 @@ def _with_assignee(value: Any, member: str) -> Any:
     out = {key: _with_assignee(item, member) for key, item in value.items()}
     if isinstance(out.get("assignTo"), dict):
         out["assignTo"] = {"memberId": member}
+    if isinstance(out.get("approverTeam"), dict):
+        del out["approverTeam"]
     return out
 
 

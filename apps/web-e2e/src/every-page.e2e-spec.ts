@@ -20,7 +20,7 @@ test.describe('Every page with stress content', () => {
   test('no page scrolls sideways at phone (390×844), tablet (768×1024) or desktop size, and tables become lists on a phone', async ({
     page,
   }) => {
-    // 23 pages at three sizes, each waited on until settled: room for a loaded machine.
+    // 24 pages at three sizes, each waited on until settled: room for a loaded machine.
     test.setTimeout(480_000);
     const long = (label: string, n: number) =>
       `${label}${'W'.repeat(Math.max(0, n - label.length))}`;
@@ -116,6 +116,7 @@ test.describe('Every page with stress content', () => {
       ['classification', '/settings/classification'],
       ['classification rule', '/settings/classification/new'],
       ['deadlines', '/settings/deadlines'],
+      ['escalation', '/settings/escalation'],
       ['not-found', '/no-such-page'],
     ];
     for (const viewport of [PHONE, TABLET, DESKTOP]) {

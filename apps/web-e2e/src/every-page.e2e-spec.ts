@@ -21,7 +21,7 @@ test.describe('Every page with stress content', () => {
     page,
   }) => {
     // 24 pages at three sizes, each waited on until settled: room for a loaded machine.
-    test.setTimeout(480_000);
+    test.setTimeout(600_000);
     const long = (label: string, n: number) =>
       `${label}${'W'.repeat(Math.max(0, n - label.length))}`;
     // An organisation of its own, whose names are as long as sign-up allows.

@@ -15,7 +15,7 @@ import { CenteredLoader } from '@/shared/components/centered-loader';
 import { DurationInput } from '@/shared/components/duration-input';
 import { FormError } from '@/shared/components/form-error';
 import { QueryError } from '@/shared/components/query-error';
-import { useMembers, useTeams } from '@/shared/directory/directory.queries';
+import { assigneeOptionGroups, useMembers, useTeams } from '@/shared/directory/directory.queries';
 import { describeDuration } from '@/shared/utils/duration';
 import { notifySuccess } from '@/shared/utils/notify';
 import { whenSettled } from '@/shared/utils/when-settled';
@@ -116,30 +116,12 @@ export function EscalationPolicyEditor({
   const update = (i: number, change: Partial<DraftStep>) =>
     setDraft(draft.map((s, j) => (j === i ? { ...s, ...change } : s)));
 
-  const known = [
-    ...(members.data ?? []).map((m) => ({ value: `member:${m.id}`, label: m.name })),
-    ...(teams.data ?? []).map((t) => ({ value: `team:${t.id}`, label: `Team ${t.name}` })),
-  ];
+  const groups = assigneeOptionGroups(members.data, teams.data);
   const targetOptions = (current: string | null) => [
     { value: '', label: 'Nobody new (keep the assignee)' },
-    ...(members.data
-      ? [
-          {
-            group: 'Members',
-            items: members.data.map((m) => ({ value: `member:${m.id}`, label: m.name })),
-          },
-        ]
-      : []),
-    ...(teams.data
-      ? [
-          {
-            group: 'Teams',
-            items: teams.data.map((t) => ({ value: `team:${t.id}`, label: `Team ${t.name}` })),
-          },
-        ]
-      : []),
+    ...groups,
     // A member or team this form cannot name (not listed to this member, or gone since).
-    ...(current !== null && !known.some((k) => k.value === current)
+    ...(current !== null && !groups.some((g) => g.items.some((k) => k.value === current))
       ? [
           {
             value: current,

@@ -482,6 +482,119 @@ describe('escalation policies', () => {
       // Without its policy, the team's interrupts follow the organisation's again.
       expect((await putTeam([])).body).toEqual({ steps: [] });
     });
+
+    it('include=escalation shows any reader what the policy did and what comes next, as the job reckons it', async () => {
+      expect(
+        (
+          await put([
+            { afterMinutes: 10, action: 'remind' },
+            { afterMinutes: 30, action: 'escalate', assignTo: { teamId: paymentsId } },
+          ])
+        ).status,
+      ).toBe(200);
+      expect(
+        (
+          await putTeam([
+            { afterMinutes: 15, action: 'escalate', assignTo: { memberId: owner.memberId } },
+          ])
+        ).status,
+      ).toBe(200);
+      const { id } = await openInterrupt(t.app.getHttpServer(), key);
+      const at = await openedAt(id);
+      const iso = (minutes: number) => new Date(at + minutes * MINUTE).toISOString();
+      const run = (minutes: number) => lifecycle().escalateDue(new Date(at + minutes * MINUTE));
+      // A reader without auditLog.read: the history is refused, the escalation is not.
+      const reader = await memberWithPermissions(t.app.getHttpServer(), owner.cookie, [
+        'interrupt.read',
+      ]);
+      expect(
+        (await http().get(`/api/interrupts/${id}?include=history`).set('cookie', reader.cookie))
+          .status,
+      ).toBe(403);
+      const read = async (header: 'cookie' | 'x-api-key', value: string) => {
+        const res = await http().get(`/api/interrupts/${id}?include=escalation`).set(header, value);
+        expect(res.status).toBe(200);
+        return res.body.escalation as {
+          policy: string | null;
+          team: { id: string; name: string } | null;
+          next: Record<string, unknown> | null;
+          entries: HistoryEntry[];
+        };
+      };
+
+      expect(await read('cookie', reader.cookie)).toEqual({
+        policy: 'organisation',
+        team: null,
+        next: {
+          step: 1,
+          afterMinutes: 10,
+          action: 'remind',
+          when: 'undecided',
+          dueAt: iso(10),
+          assignTo: null,
+        },
+        entries: [],
+      });
+
+      await run(10);
+      const reminded = await read('x-api-key', key);
+      expect(reminded.entries.map((h) => [h.action, h.actorType, h.actorName])).toEqual([
+        ['interrupt.reminder', 'system', 'system'],
+      ]);
+      expect(reminded.next).toEqual({
+        step: 2,
+        afterMinutes: 30,
+        action: 'escalate',
+        when: 'undecided',
+        dueAt: iso(30),
+        assignTo: { type: 'team', id: paymentsId, name: 'Payments' },
+      });
+
+      // Escalated to the team: the team's policy governs now, counted from when it got it.
+      await run(30);
+      const escalated = await read('cookie', reader.cookie);
+      expect(escalated.entries.map((h) => h.action)).toEqual([
+        'interrupt.reminder',
+        'interrupt.escalated',
+        'interrupt.assigned',
+      ]);
+      expect(escalated.entries[1].metadata).toEqual({
+        level: 1,
+        reason: 'Escalation policy, step 2: undecided after 30 min.',
+      });
+      expect(escalated.entries[2].metadata).toEqual({
+        assigneeType: 'team',
+        assigneeId: paymentsId,
+        assigneeName: 'Payments',
+        previousAssigneeType: null,
+        previousAssigneeId: null,
+        previousAssigneeName: null,
+      });
+      expect(escalated.policy).toBe('team');
+      expect(escalated.team).toEqual({ id: paymentsId, name: 'Payments' });
+      expect(escalated.next).toEqual({
+        step: 1,
+        afterMinutes: 15,
+        action: 'escalate',
+        when: 'undecided',
+        dueAt: iso(45),
+        assignTo: { type: 'member', id: owner.memberId, name: owner.name },
+      });
+
+      // Answered: no policy governs it any more; what happened stays.
+      expect(
+        (
+          await http()
+            .post(`/api/interrupts/${id}/decisions`)
+            .set('cookie', owner.cookie)
+            .send({ actionName: 'deploy', decision: 'approve' })
+        ).status,
+      ).toBe(201);
+      const answered = await read('x-api-key', key);
+      expect(answered).toMatchObject({ policy: null, team: null, next: null });
+      expect(answered.entries).toHaveLength(3);
+      expect((await putTeam([])).body).toEqual({ steps: [] });
+    });
   });
 
   it('four runs at once take each step once (the row lock)', async () => {

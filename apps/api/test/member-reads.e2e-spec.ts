@@ -200,7 +200,7 @@ describe('reads shared by keys and members', () => {
       expect(bad.status).toBe(400);
       expect(bad.body).toMatchObject({
         code: 'VALIDATION_FAILED',
-        message: 'include must list only history, session, argus, resume',
+        message: 'include must list only history, session, argus, resume, escalation',
       });
       const list = await http().get('/api/interrupts').query({ limit: 1 }).set('x-api-key', key);
       expect(list.body.interrupts[0]).not.toHaveProperty('history');

@@ -6,7 +6,8 @@ import {
   signUpOwner,
   test,
 } from './support/fixtures';
-import { api } from './support/service';
+import pg from 'pg';
+import { api, baseURL, type Member, openInterrupt, unique } from './support/service';
 
 interface Policy {
   steps: {
@@ -97,5 +98,121 @@ test.describe('Escalation', () => {
         .getByRole('textbox', { name: 'Step 1: after', exact: true }),
     ).toHaveValue('1');
     await expectAccessible(theirs, 'Settings → Escalation, read only');
+  });
+});
+
+/** A member whose role holds interrupt.read alone: reads interrupts, not the audit log. */
+async function addReader(owner: Member, name: string): Promise<Member> {
+  const as = { cookie: owner.cookie };
+  const { body: role } = await api<{ id: string }>('POST', '/api/roles', {
+    ...as,
+    body: { name: unique('Reader'), permissions: ['interrupt.read'] },
+  });
+  const email = `${unique('reader')}@web-e2e.example.com`;
+  const { body: invitation } = await api<{ token: string }>('POST', '/api/invitations', {
+    ...as,
+    body: { email, roleId: role.id },
+  });
+  const password = `correct horse ${unique('pw')}`;
+  const response = await fetch(`${baseURL}/api/invitations/${invitation.token}/accept`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name, password }),
+  });
+  expect(response.status).toBe(201);
+  const accepted = (await response.json()) as { user: { id: string } };
+  const cookie = response.headers
+    .getSetCookie()
+    .map((h) => h.split(';')[0])
+    .find((p) => p.startsWith('session='));
+  return {
+    ...owner,
+    name,
+    email,
+    password,
+    cookie: cookie ?? '',
+    memberId: accepted.user.id,
+  };
+}
+
+/**
+ * Moves an interrupt's escalation clock back (the service's own database, as with-service.mjs
+ * offers it): its policy's steps then fall due as if that much time had passed, and the
+ * service's escalation job (every 15 s) applies them — no test waits minutes, none sleeps.
+ */
+async function backdateEscalationClock(organisationId: string, id: string, minutes: number) {
+  const db = new pg.Client({ connectionString: process.env.INTERLOCK_TEST_DATABASE_URL });
+  await db.connect();
+  try {
+    const moved = await db.query(
+      `UPDATE interrupts SET escalation_clock_at = created_at - make_interval(mins => $3)
+        WHERE organisation_id = $1 AND id = $2`,
+      [organisationId, id, minutes],
+    );
+    expect(moved.rowCount).toBe(1);
+  } finally {
+    await db.end();
+  }
+}
+
+test.describe('Escalation on the interrupt page', () => {
+  test('a chain set in Settings reminds, then escalates to a team; a member who reads interrupts (not the audit log) sees each step and the next on the page', async ({
+    pageFor,
+  }) => {
+    // The escalation job runs every 15 s: two of its runs, and a loaded machine.
+    test.setTimeout(300_000);
+    const owner = await signUpOwner(unique('escalation-flow'));
+    await api('POST', '/api/teams', { cookie: owner.cookie, body: { name: 'Night shift' } });
+    const page = await pageFor(owner);
+    await page.goto('/settings/escalation');
+    const organisation = page.getByRole('region', { name: 'Organisation policy' });
+    await organisation.getByRole('button', { name: 'Add step' }).click();
+    await organisation.getByRole('textbox', { name: 'Step 1: after', exact: true }).fill('10');
+    await organisation.getByRole('button', { name: 'Add step' }).click();
+    await organisation.getByRole('combobox', { name: 'Step 2: assign to' }).click();
+    await page.getByRole('option', { name: 'Team Night shift' }).click();
+    await organisation.getByRole('button', { name: 'Save organisation policy' }).click();
+    await expect(page.getByText('Organisation policy saved')).toBeVisible();
+
+    const { body: key } = await api<{ key: string }>('POST', '/api/api-keys', {
+      cookie: owner.cookie,
+      body: { name: 'escalation-agent', expiry: 'never' },
+    });
+    const interrupt = await openInterrupt(key.key, 'Rotate the signing keys');
+    const reader = await addReader(owner, 'Rosalind Franklin');
+    const theirs = await pageFor(reader);
+    await theirs.goto(`/interrupts/${interrupt.id}`);
+    const panel = theirs.getByRole('region', { name: 'Reminders and escalations' });
+    await expect(panel.getByText('None yet.')).toBeVisible();
+    await expect(panel).toContainText(
+      /organisation's policy\): Step 1, at .+: remind the assignee if still undecided\./,
+    );
+    // This member may not read the audit log: no History here, yet the steps show.
+    await expect(theirs.getByRole('heading', { name: 'History' })).toHaveCount(0);
+
+    /** Reloads the reader's page until the panel says `text` (the job acts within ~15 s). */
+    const untilShown = (text: string) =>
+      expect(async () => {
+        await theirs.reload();
+        await expect(panel.getByText(text)).toBeVisible({ timeout: 3_000 });
+      }).toPass({ timeout: 120_000, intervals: [2_000] });
+
+    await backdateEscalationClock(owner.organisationId, interrupt.id, 11);
+    await untilShown('Step 1: reminded its readers (nobody was assigned)');
+    await expect(panel).toContainText(
+      /Step 2, due now: escalate to team Night shift if still undecided\.|Step 2, at .+: escalate to team Night shift if still undecided\./,
+    );
+
+    await backdateEscalationClock(owner.organisationId, interrupt.id, 41);
+    await untilShown('Handed from nobody to team Night shift');
+    await expect(
+      panel.getByText('Escalated to level 1: Escalation policy, step 2: undecided after 40 min.'),
+    ).toBeVisible();
+    await expect(panel).not.toContainText('Next');
+    await expectAccessible(
+      theirs,
+      'an escalated interrupt, read by a member without the audit log',
+    );
+    await screenshot(theirs, 'interrupt-escalation');
   });
 });

@@ -14,7 +14,7 @@ export function targetHistoryJson(
   targetType: 'interrupt',
   targetId: string,
   limit: number,
-  { actorType }: { actorType?: 'argus' } = {},
+  { actorType }: { actorType?: 'argus' | 'system' } = {},
 ): string {
   if (!Number.isInteger(limit) || limit < 1)
     throw new Error(`history limit must be a positive integer, not ${limit}`);

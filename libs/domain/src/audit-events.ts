@@ -242,6 +242,8 @@ export interface AuditEventCatalogue {
       assigneeName: string;
       previousAssigneeType: AssigneeType | null;
       previousAssigneeId: string | null;
+      /** The previous assignee's name then (entries written before it was kept lack it). */
+      previousAssigneeName?: string | null;
     };
   };
   'interrupt.unassigned': {

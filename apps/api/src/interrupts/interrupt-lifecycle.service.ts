@@ -310,6 +310,7 @@ export class InterruptLifecycleService {
             assigneeName: assignee.name,
             previousAssigneeType: interrupt.assignee_type,
             previousAssigneeId: interrupt.assignee_id,
+            previousAssigneeName: interrupt.assignee_name,
           },
           ipAddress: null,
         });

@@ -3,7 +3,15 @@ import type { Decision } from './interrupt-decision.entity';
 import type { ResponseSchema } from '@interlock/domain';
 import type { InterruptStatus, OnTimeout } from './interrupt.entity';
 import type { Risk } from '../classification/rule-engine';
-import { type ActorType, readDecider, type StoredDecider } from '@interlock/domain';
+import {
+  type ActorType,
+  dueEscalationStep,
+  type EscalationPolicy,
+  type EscalationStep,
+  escalationPosition,
+  readDecider,
+  type StoredDecider,
+} from '@interlock/domain';
 import type { SessionStatus } from '../sessions/session.entity';
 import type { InterruptDetailResponse, InterruptResponse } from './dto/interrupt.response';
 
@@ -171,7 +179,7 @@ export function toInterruptResponse(row: InterruptRow): InterruptResponse {
 export const INTERRUPT_HISTORY_MAX = 100;
 
 /** What GET /api/interrupts/{id} may add to the record, on request (`include`). */
-export const INTERRUPT_INCLUDES = ['history', 'session', 'argus', 'resume'] as const;
+export const INTERRUPT_INCLUDES = ['history', 'session', 'argus', 'resume', 'escalation'] as const;
 export type InterruptInclude = (typeof INTERRUPT_INCLUDES)[number];
 
 export interface InterruptDetailRow extends InterruptRow {
@@ -181,6 +189,81 @@ export interface InterruptDetailRow extends InterruptRow {
   argus?: InterruptHistoryRow[];
   /** include=resume: where its resumeUrl POST stands (null: opened without one). */
   resume?: ResumeDeliveryRow | null;
+  /** include=escalation: what its escalation policy did and where it stands in it. */
+  escalation?: EscalationRow;
+}
+
+/**
+ * include=escalation as the detail read's JSON holds it: the service's own entries about the
+ * interrupt, the policies that may govern it, and its position (timestamps as Postgres' JSON text).
+ */
+export interface EscalationRow {
+  entries: InterruptHistoryRow[];
+  organisationPolicy: EscalationPolicy | null;
+  /** The team it is assigned to, when that team has a policy. */
+  team: { id: string; name: string; policy: EscalationPolicy } | null;
+  step: number;
+  policyTeamId: string | null;
+  clockAt: string | null;
+  assigneeChangedAt: string | null;
+}
+
+/** The step an interrupt's policy takes next, as `escalationView` finds it (its assignee by id). */
+export interface NextEscalationStep {
+  step: number;
+  afterMinutes: number;
+  action: EscalationStep['action'];
+  when: EscalationStep['when'];
+  dueAt: Date;
+  assignTo: EscalationStep['assignTo'];
+}
+
+/**
+ * Where an open interrupt stands in the escalation policy that governs it (SPEC §8e, as the
+ * escalation job reckons it: libs/domain escalationPosition): which policy, and its next step —
+ * the latest step already due when the job has yet to act on it, else the first not passed. Null
+ * policy: none governs (none set, or the interrupt is no longer open).
+ */
+export function escalationView(
+  row: Pick<InterruptRow, 'status' | 'created_at'>,
+  e: EscalationRow,
+  now: Date,
+): {
+  policy: 'organisation' | 'team' | null;
+  team: { id: string; name: string } | null;
+  next: NextEscalationStep | null;
+} {
+  const steps = e.team?.policy.steps ?? e.organisationPolicy?.steps ?? [];
+  if (row.status !== 'open' || steps.length === 0) return { policy: null, team: null, next: null };
+  const position = escalationPosition(
+    {
+      createdAt: row.created_at,
+      assigneeTeamId: e.team?.id ?? null,
+      assigneeChangedAt: e.assigneeChangedAt === null ? null : new Date(e.assigneeChangedAt),
+      step: e.step,
+      policyTeamId: e.policyTeamId,
+      clockAt: e.clockAt === null ? null : new Date(e.clockAt),
+    },
+    e.team !== null,
+  );
+  const due = dueEscalationStep(steps, position, now);
+  const index = due >= 0 ? due : position.step;
+  const step = steps[index] as EscalationStep | undefined;
+  return {
+    policy: e.team === null ? 'organisation' : 'team',
+    team: e.team === null ? null : { id: e.team.id, name: e.team.name },
+    next:
+      step === undefined
+        ? null
+        : {
+            step: index + 1,
+            afterMinutes: step.afterMinutes,
+            action: step.action,
+            when: step.when,
+            dueAt: new Date(position.clock.getTime() + step.afterMinutes * 60_000),
+            assignTo: step.assignTo,
+          },
+  };
 }
 
 /** A resumeUrl POST's state as the detail read's JSON holds it (timestamps as Postgres' JSON text). */
@@ -222,7 +305,7 @@ interface InterruptHistoryRow {
 }
 
 /** Entries as the API answers them: timestamps in ISO form. */
-const toHistoryEntries = (rows: InterruptHistoryRow[]) =>
+export const toHistoryEntries = (rows: InterruptHistoryRow[]) =>
   rows.map((h) => ({ ...h, createdAt: new Date(h.createdAt).toISOString() }));
 
 /** GET /api/interrupts/{id}: the record, and its linked session, history and argus's receipts when included. */

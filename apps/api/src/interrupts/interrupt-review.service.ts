@@ -239,6 +239,7 @@ export class InterruptReviewService {
           assigneeName: assignee.name,
           previousAssigneeType: interrupt.assignee_type,
           previousAssigneeId: interrupt.assignee_id,
+          previousAssigneeName: interrupt.assignee_name,
         },
         ipAddress: ip,
       });

@@ -51,6 +51,18 @@ const INCLUDE_COLUMNS: Record<InterruptInclude, string> = {
             'nextAttemptAt', CASE WHEN r.status = 'pending' THEN r.due_at END,
             'finishedAt', r.finished_at)
      FROM interrupt_resumes r WHERE r.organisation_id = i.organisation_id AND r.interrupt_id = i.id) AS resume`,
+  // The service's own entries, the policies that may govern it and its place in them (SPEC §8e):
+  // escalationView (interrupt-record.ts) reckons the next step from these as the job does.
+  escalation: `
+  json_build_object(
+    'entries', ${targetHistoryJson('i.organisation_id', 'interrupt', 'i.id::text', INTERRUPT_HISTORY_MAX, { actorType: 'system' })},
+    'organisationPolicy', (SELECT o.interrupt_escalation_policy FROM organisations o WHERE o.id = i.organisation_id),
+    'team', (SELECT json_build_object('id', t.id, 'name', t.name, 'policy', t.escalation_policy)
+               FROM teams t
+              WHERE i.assignee_type = 'team' AND t.organisation_id = i.organisation_id
+                AND t.id = i.assignee_id AND t.escalation_policy IS NOT NULL),
+    'step', i.escalation_step, 'policyTeamId', i.escalation_policy_team_id,
+    'clockAt', i.escalation_clock_at, 'assigneeChangedAt', i.assignee_changed_at) AS escalation`,
 };
 
 /** The columns of a detail read: the record's, and those of what was asked to be included. */
@@ -207,6 +219,23 @@ export class InterruptsRepository {
       organisationId,
       id,
     ]);
+    return row;
+  }
+
+  /** The member (current) or team an escalation step names, with its name now; undefined when gone. */
+  async escalationAssignee(
+    db: Queryable,
+    organisationId: string,
+    to: { memberId: string } | { teamId: string },
+  ): Promise<{ type: 'member' | 'team'; id: string; name: string } | undefined> {
+    const [row] = await queryRows<{ type: 'member' | 'team'; id: string; name: string }>(
+      db,
+      'teamId' in to
+        ? `SELECT 'team' AS type, t.id, t.name FROM teams t WHERE t.organisation_id = $1 AND t.id = $2`
+        : `SELECT 'member' AS type, u.id, u.name FROM memberships m JOIN users u ON u.id = m.user_id
+            WHERE m.organisation_id = $1 AND m.user_id = $2 AND m.left_at IS NULL`,
+      [organisationId, 'teamId' in to ? to.teamId : to.memberId],
+    );
     return row;
   }
 

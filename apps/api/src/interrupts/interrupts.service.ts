@@ -35,9 +35,13 @@ import { IdempotencyService, IdempotentResult } from '../idempotency/idempotency
 import { DECISIONS } from './interrupt-decision.entity';
 import { KeysetCursorCodec, keysetPage, type KeysetPosition } from '@interlock/cursor';
 import {
+  type EscalationRow,
+  escalationView,
+  type InterruptDetailRow,
   InterruptInclude,
   InterruptRow,
   StoredActionRequest,
+  toHistoryEntries,
   toInterruptDetailResponse,
   toInterruptResponse,
 } from './interrupt-record';
@@ -58,6 +62,7 @@ import type {
 import type {
   InterruptCountsResponse,
   InterruptDetailResponse,
+  InterruptEscalation,
   InterruptListResponse,
   InterruptResponse,
 } from './dto/interrupt.response';
@@ -576,7 +581,43 @@ export class InterruptsService {
   ): Promise<InterruptDetailResponse> {
     const row = await this.interrupts.readDetail(this.reads, organisationId, id, include);
     if (row === undefined) throw DomainError.of('NOT_FOUND');
-    return toInterruptDetailResponse(row);
+    const answer = toInterruptDetailResponse(row);
+    if (row.escalation !== undefined)
+      answer.escalation = await this.escalationOf(organisationId, row, row.escalation);
+    return answer;
+  }
+
+  /**
+   * include=escalation (SPEC §8e): the service's entries about the interrupt, the policy that
+   * governs it and its next step, whose assignee is named as it is now (null when gone since).
+   */
+  private async escalationOf(
+    organisationId: string,
+    row: InterruptDetailRow,
+    raw: EscalationRow,
+  ): Promise<InterruptEscalation> {
+    const view = escalationView(row, raw, new Date());
+    const next = view.next;
+    const assignee =
+      next?.assignTo === null || next === null
+        ? undefined
+        : await this.interrupts.escalationAssignee(this.reads, organisationId, next.assignTo);
+    return {
+      policy: view.policy,
+      team: view.team,
+      next:
+        next === null
+          ? null
+          : {
+              step: next.step,
+              afterMinutes: next.afterMinutes,
+              action: next.action,
+              when: next.when,
+              dueAt: next.dueAt.toISOString(),
+              assignTo: next.action === 'escalate' ? (assignee ?? null) : null,
+            },
+      entries: toHistoryEntries(raw.entries),
+    };
   }
 
   /**

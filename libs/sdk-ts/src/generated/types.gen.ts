@@ -1040,6 +1040,16 @@ export type EscalationPolicyResponse = {
     steps: Array<EscalationStepResponse>;
 };
 
+/**
+ * Which policy governs the interrupt now: the organisation's, or that of the team it is assigned to; null when none does (no steps, or it is no longer open).
+ */
+export type EscalationPolicySource = 'organisation' | 'team';
+
+export type EscalationPolicyTeam = {
+    id: string;
+    name: string;
+};
+
 export type EscalationStepDto = {
     /**
      * remind: the assignee (or, unassigned, the readers) hears the interrupt still waits; escalate: its escalation level rises (and assignTo, when given, takes it).
@@ -1280,6 +1290,10 @@ export type InterruptDetailResponse = {
     description: string | null;
     escalatedAt: string | null;
     /**
+     * With include=escalation: the reminders and escalations its escalation policy made, and the next step. Needs only interrupt.read.
+     */
+    escalation?: InterruptEscalation;
+    /**
      * 0 until escalated; each escalation adds one.
      */
     escalationLevel: number;
@@ -1353,6 +1367,25 @@ export type InterruptEscalatedEvent = {
     type: 'interrupt.escalated';
 };
 
+export type InterruptEscalation = {
+    /**
+     * The entries the service itself (actor system) wrote about the interrupt, oldest first: reminders (interrupt.reminder, metadata {step, afterMinutes, assigneeType, assigneeId, assigneeName, teamId?, teamName?}), escalations (interrupt.escalated), the assignments they made (interrupt.assigned, metadata with previousAssigneeName), deadline outcomes (interrupt.expired). Needs only interrupt.read (the latest 100 at most).
+     */
+    entries: Array<InterruptHistoryEntry>;
+    /**
+     * The next step of that policy; null when none is left (or none governs).
+     */
+    next: NextEscalationStep | null;
+    /**
+     * Which policy governs the interrupt now: the organisation's, or that of the team it is assigned to; null when none does (no steps, or it is no longer open).
+     */
+    policy: EscalationPolicySource | null;
+    /**
+     * policy team: which team.
+     */
+    team: EscalationPolicyTeam | null;
+};
+
 export type InterruptExpiredEvent = {
     /**
      * When the change happened.
@@ -1375,7 +1408,7 @@ export type InterruptExpiredEvent = {
 
 export type InterruptHistoryEntry = {
     /**
-     * interrupt.created, interrupt.decided (metadata {actionName, decision, becameAnswered}), interrupt.assigned (metadata {assigneeType, assigneeId, assigneeName, previousAssigneeType, previousAssigneeId}), interrupt.unassigned (metadata {previousAssigneeType, previousAssigneeId, previousAssigneeName}), interrupt.escalated (metadata {level, reason}); treat others as opaque.
+     * interrupt.created, interrupt.decided (metadata {actionName, decision, becameAnswered}), interrupt.assigned (metadata {assigneeType, assigneeId, assigneeName, previousAssigneeType, previousAssigneeId, previousAssigneeName}), interrupt.unassigned (metadata {previousAssigneeType, previousAssigneeId, previousAssigneeName}), interrupt.escalated (metadata {level, reason}); treat others as opaque.
      */
     action: string;
     actorId: string | null;
@@ -1610,6 +1643,27 @@ export type MemberResponse = {
      * The name of the member's role.
      */
     roleName: string;
+};
+
+export type NextEscalationStep = {
+    action: 'remind' | 'escalate';
+    afterMinutes: number;
+    /**
+     * escalate: who gets the interrupt, named as now (null: nobody new, or a member who left / a team deleted since).
+     */
+    assignTo: Assignee | null;
+    /**
+     * When it is due; in the past when it is due already (the escalation job applies it within about 15 s).
+     */
+    dueAt: string;
+    /**
+     * The step's number in its policy (1 is the first).
+     */
+    step: number;
+    /**
+     * unassigned: it acts only if nobody holds the interrupt then.
+     */
+    when: 'undecided' | 'unassigned';
 };
 
 export type NotificationChannelModes = {
@@ -4852,9 +4906,9 @@ export type GetInterruptData = {
     };
     query?: {
         /**
-         * Add to the record: history (its audit entries, oldest first; needs the audit log), session (the linked session, or null) argus (the entries argus wrote about it: why each action was or was not decided by a rule) and/or resume (where the POST to its resumeUrl stands: delivered, retrying, failed…). Repeat the parameter or separate with commas. Without it the record is exactly what agents read.
+         * Add to the record: history (its audit entries, oldest first; needs the audit log), session (the linked session, or null) argus (the entries argus wrote about it: why each action was or was not decided by a rule) resume (where the POST to its resumeUrl stands: delivered, retrying, failed…) and/or escalation (the reminders and escalations its escalation policy made, and its next step). Repeat the parameter or separate with commas. Without it the record is exactly what agents read.
          */
-        include?: Array<'history' | 'session' | 'argus' | 'resume'>;
+        include?: Array<'history' | 'session' | 'argus' | 'resume' | 'escalation'>;
         /**
          * Hold the request while the interrupt is open, for at most this many seconds, then answer its current state (200 either way). An interrupt that is not open is answered at once. With a key, an answer at once costs one request of the organisation's budget and a held wait none (one if it ends by its time or its client within 10 s); held waits are capped per organisation (429) and per instance (503).
          */

@@ -23,7 +23,8 @@ export class GetInterruptQuery {
     description:
       'Add to the record: history (its audit entries, oldest first; needs the audit log), session (the linked session, or null) ' +
       'argus (the entries argus wrote about it: why each action was or was not decided by a rule) ' +
-      'and/or resume (where the POST to its resumeUrl stands: delivered, retrying, failed…). ' +
+      'resume (where the POST to its resumeUrl stands: delivered, retrying, failed…) ' +
+      'and/or escalation (the reminders and escalations its escalation policy made, and its next step). ' +
       'Repeat the parameter or separate with commas. Without it the record is exactly what agents read.',
   })
   @IsOptional()

@@ -370,7 +370,7 @@ export class InterruptHistoryEntry {
     example: 'interrupt.assigned',
     description:
       'interrupt.created, interrupt.decided (metadata {actionName, decision, becameAnswered}), interrupt.assigned ' +
-      '(metadata {assigneeType, assigneeId, assigneeName, previousAssigneeType, previousAssigneeId}), interrupt.unassigned ' +
+      '(metadata {assigneeType, assigneeId, assigneeName, previousAssigneeType, previousAssigneeId, previousAssigneeName}), interrupt.unassigned ' +
       '(metadata {previousAssigneeType, previousAssigneeId, previousAssigneeName}), interrupt.escalated ' +
       '(metadata {level, reason}); treat others as opaque.',
   })
@@ -451,6 +451,88 @@ export class ResumeDelivery {
   finishedAt!: string | null;
 }
 
+/** The step an interrupt's escalation policy takes next (SPEC §8e). */
+export class NextEscalationStep {
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    description: "The step's number in its policy (1 is the first).",
+  })
+  step!: number;
+
+  @ApiProperty({ type: 'integer', minimum: 1 })
+  afterMinutes!: number;
+
+  @ApiProperty({ enum: ['remind', 'escalate'] })
+  action!: 'remind' | 'escalate';
+
+  @ApiProperty({
+    enum: ['undecided', 'unassigned'],
+    description: 'unassigned: it acts only if nobody holds the interrupt then.',
+  })
+  when!: 'undecided' | 'unassigned';
+
+  @ApiProperty({
+    format: 'date-time',
+    description:
+      'When it is due; in the past when it is due already (the escalation job applies it within about 15 s).',
+  })
+  dueAt!: string;
+
+  @ApiProperty({
+    type: Assignee,
+    nullable: true,
+    description:
+      'escalate: who gets the interrupt, named as now (null: nobody new, or a member who left / a team deleted since).',
+  })
+  assignTo!: Assignee | null;
+}
+
+/** The team whose escalation policy governs an interrupt. */
+export class EscalationPolicyTeam {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty()
+  name!: string;
+}
+
+/** include=escalation (SPEC §8e): what the escalation policy did to an interrupt and what comes next. */
+export class InterruptEscalation {
+  @ApiProperty({
+    enum: ['organisation', 'team'],
+    enumName: 'EscalationPolicySource',
+    nullable: true,
+    description:
+      "Which policy governs the interrupt now: the organisation's, or that of the team it is assigned to; null when none does (no steps, or it is no longer open).",
+  })
+  policy!: 'organisation' | 'team' | null;
+
+  @ApiProperty({
+    type: EscalationPolicyTeam,
+    nullable: true,
+    description: 'policy team: which team.',
+  })
+  team!: EscalationPolicyTeam | null;
+
+  @ApiProperty({
+    type: NextEscalationStep,
+    nullable: true,
+    description: 'The next step of that policy; null when none is left (or none governs).',
+  })
+  next!: NextEscalationStep | null;
+
+  @ApiProperty({
+    type: [InterruptHistoryEntry],
+    description:
+      'The entries the service itself (actor system) wrote about the interrupt, oldest first: reminders (interrupt.reminder, ' +
+      'metadata {step, afterMinutes, assigneeType, assigneeId, assigneeName, teamId?, teamName?}), escalations (interrupt.escalated), ' +
+      'the assignments they made (interrupt.assigned, metadata with previousAssigneeName), deadline outcomes (interrupt.expired). ' +
+      `Needs only interrupt.read (the latest ${INTERRUPT_HISTORY_MAX} at most).`,
+  })
+  entries!: InterruptHistoryEntry[];
+}
+
 /**
  * One interrupt as GET /api/interrupts/{id} reads it: the record and, when asked for with
  * `include`, its linked session and its history.
@@ -486,6 +568,13 @@ export class InterruptDetailResponse extends InterruptResponse {
       'With include=resume: where the POST to its resumeUrl stands (null: it was opened without one). Needs only interrupt.read; never shows the URL.',
   })
   resume?: ResumeDelivery | null;
+
+  @ApiPropertyOptional({
+    type: InterruptEscalation,
+    description:
+      'With include=escalation: the reminders and escalations its escalation policy made, and the next step. Needs only interrupt.read.',
+  })
+  escalation?: InterruptEscalation;
 }
 
 export class InterruptListResponse {

@@ -766,6 +766,15 @@ class EscalationAssigneeResponse(InterlockModel):
     team_id: Optional[str] = Field(None, alias='teamId')
 
 
+class EscalationPolicyTeam(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    id: str
+    name: str
+
+
 class EscalationStepDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -916,7 +925,7 @@ class InterruptHistoryEntry(InterlockModel):
     )
     action: str = Field(..., examples=['interrupt.assigned'])
     """
-    interrupt.created, interrupt.decided (metadata {actionName, decision, becameAnswered}), interrupt.assigned (metadata {assigneeType, assigneeId, assigneeName, previousAssigneeType, previousAssigneeId}), interrupt.unassigned (metadata {previousAssigneeType, previousAssigneeId, previousAssigneeName}), interrupt.escalated (metadata {level, reason}); treat others as opaque.
+    interrupt.created, interrupt.decided (metadata {actionName, decision, becameAnswered}), interrupt.assigned (metadata {assigneeType, assigneeId, assigneeName, previousAssigneeType, previousAssigneeId, previousAssigneeName}), interrupt.unassigned (metadata {previousAssigneeType, previousAssigneeId, previousAssigneeName}), interrupt.escalated (metadata {level, reason}); treat others as opaque.
     """
     actor_id: Optional[str] = Field(..., alias='actorId')
     actor_name: str = Field(..., alias='actorName')
@@ -1020,6 +1029,31 @@ class MemberResponse(InterlockModel):
     role_name: str = Field(..., alias='roleName', examples=['Developer'])
     """
     The name of the member's role.
+    """
+
+
+class NextEscalationStep(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    action: Union[Literal['remind', 'escalate'], str]
+    after_minutes: int = Field(..., alias='afterMinutes', ge=1)
+    assign_to: Optional[Assignee] = Field(..., alias='assignTo')
+    """
+    escalate: who gets the interrupt, named as now (null: nobody new, or a member who left / a team deleted since).
+    """
+    due_at: AwareDatetime = Field(..., alias='dueAt')
+    """
+    When it is due; in the past when it is due already (the escalation job applies it within about 15 s).
+    """
+    step: int = Field(..., ge=1)
+    """
+    The step's number in its policy (1 is the first).
+    """
+    when: Union[Literal['undecided', 'unassigned'], str]
+    """
+    unassigned: it acts only if nobody holds the interrupt then.
     """
 
 
@@ -2761,6 +2795,29 @@ class InterruptCountsResponse(InterlockModel):
     """
 
 
+class InterruptEscalation(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    entries: list[InterruptHistoryEntry]
+    """
+    The entries the service itself (actor system) wrote about the interrupt, oldest first: reminders (interrupt.reminder, metadata {step, afterMinutes, assigneeType, assigneeId, assigneeName, teamId?, teamName?}), escalations (interrupt.escalated), the assignments they made (interrupt.assigned, metadata with previousAssigneeName), deadline outcomes (interrupt.expired). Needs only interrupt.read (the latest 100 at most).
+    """
+    next: Optional[NextEscalationStep] = Field(...)
+    """
+    The next step of that policy; null when none is left (or none governs).
+    """
+    policy: Optional[Union[Literal['organisation', 'team'], str]] = Field(...)
+    """
+    Which policy governs the interrupt now: the organisation's, or that of the team it is assigned to; null when none does (no steps, or it is no longer open).
+    """
+    team: Optional[EscalationPolicyTeam] = Field(...)
+    """
+    policy team: which team.
+    """
+
+
 class InvitationListResponse(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -3813,6 +3870,10 @@ class InterruptDetailResponse(InterlockModel):
     """
     description: Optional[str] = Field(...)
     escalated_at: Optional[AwareDatetime] = Field(..., alias='escalatedAt')
+    escalation: Optional[InterruptEscalation] = None
+    """
+    With include=escalation: the reminders and escalations its escalation policy made, and the next step. Needs only interrupt.read.
+    """
     escalation_level: int = Field(..., alias='escalationLevel', ge=0)
     """
     0 until escalated; each escalation adds one.

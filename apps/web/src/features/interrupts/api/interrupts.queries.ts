@@ -120,8 +120,8 @@ export function prefetchInbox(queryClient: QueryClient, params: URLSearchParams)
 export const INTERRUPT_HISTORY_MAX = 100;
 
 /**
- * One interrupt with its decisions, linked session and argus's receipts (`include=argus`: anyone
- * who may read it), and its history when the member may read the audit log (history is audit
+ * One interrupt with its decisions, linked session, argus's receipts and what its escalation
+ * policy did (`include=argus`, `include=escalation`: anyone who may read it), and its history when the member may read the audit log (history is audit
  * entries: the API answers 403 without `auditLog.read`).
  */
 export function useInterrupt(id: string, withHistory: boolean) {
@@ -131,7 +131,11 @@ export function useInterrupt(id: string, withHistory: boolean) {
       call(
         getInterrupt({
           path: { id },
-          query: { include: withHistory ? ['history', 'session', 'argus'] : ['session', 'argus'] },
+          query: {
+            include: withHistory
+              ? ['history', 'session', 'argus', 'escalation']
+              : ['session', 'argus', 'escalation'],
+          },
           signal,
         }),
       ),

@@ -24,6 +24,7 @@ import { ActionCard } from '../components/action-card';
 import { ArgusExplanation } from '../components/argus-explanation';
 import { AssignPanel, EscalatePanel } from '../components/assign-escalate';
 import { DeadlinePanel } from '../components/deadline-panel';
+import { EscalationPanel } from '../components/escalation-panel';
 import { HistoryTimeline } from '../components/history-timeline';
 import {
   ApprovalsBadge,
@@ -151,6 +152,7 @@ function InterruptPage({ id }: { id: string }) {
               entriesLimit={INTERRUPT_HISTORY_MAX}
             />
             <DeadlinePanel interrupt={it} canDecide={canDecide} />
+            <EscalationPanel escalation={it.escalation} />
             {canAssign && <AssignPanel interrupt={it} />}
             {canEscalate && <EscalatePanel interrupt={it} />}
             {canAudit && <HistoryTimeline history={it.history ?? []} />}

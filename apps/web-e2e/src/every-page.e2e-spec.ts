@@ -8,6 +8,7 @@ import {
   PHONE,
   TABLET,
 } from './support/layout';
+import { startOidcProvider } from './support/oidc-provider';
 import { addMember, api, baseURL, unique } from './support/service';
 
 /**
@@ -20,7 +21,7 @@ test.describe('Every page with stress content', () => {
   test('no page scrolls sideways at phone (390×844), tablet (768×1024) or desktop size, and tables become lists on a phone', async ({
     page,
   }) => {
-    // 23 pages at three sizes, each waited on until settled: room for a loaded machine.
+    // 24 pages at three sizes, each waited on until settled: room for a loaded machine.
     test.setTimeout(480_000);
     const long = (label: string, n: number) =>
       `${label}${'W'.repeat(Math.max(0, n - label.length))}`;
@@ -91,6 +92,31 @@ test.describe('Every page with stress content', () => {
         outcome: { type: 'approve' },
       },
     });
+    // Single sign-on against a real provider (the API reads its discovery document), with as
+    // many domains as allowed, each as long as a DNS label allows.
+    const { body: sso } = await api<{ redirectUri: string }>('GET', '/api/organisation/sso', as);
+    const provider = await startOidcProvider({
+      clientId: 'c'.repeat(255),
+      clientSecret: 'every-page-secret',
+      redirectUri: sso.redirectUri,
+    });
+    try {
+      await api('PUT', '/api/organisation/sso', {
+        ...as,
+        body: {
+          issuer: provider.issuer,
+          clientId: 'c'.repeat(255),
+          clientSecret: 'every-page-secret',
+          allowedDomains: Array.from(
+            { length: 20 },
+            (_, i) => `${'d'.repeat(45)}${i}${word.toLowerCase()}.${'s'.repeat(40)}.example.com`,
+          ),
+          defaultRoleId: roles.roles.find((r) => r.builtIn === 'developer')?.id,
+        },
+      });
+    } finally {
+      await provider.stop();
+    }
 
     const action = `deploy_${'y'.repeat(120)}`;
     const pages: [name: string, path: string][] = [
@@ -116,6 +142,7 @@ test.describe('Every page with stress content', () => {
       ['classification', '/settings/classification'],
       ['classification rule', '/settings/classification/new'],
       ['deadlines', '/settings/deadlines'],
+      ['single sign-on', '/settings/sso'],
       ['not-found', '/no-such-page'],
     ];
     for (const viewport of [PHONE, TABLET, DESKTOP]) {
@@ -144,5 +171,31 @@ test.describe('Every page with stress content', () => {
     ]);
     expect(cell?.width, "the cell takes the card's width").toBeGreaterThan((row?.width ?? 0) - 40);
     expect(await page.getByRole('columnheader', { name: 'Email' }).isVisible()).toBe(false);
+  });
+
+  test.describe('signed out', () => {
+    test.use({ storageState: { cookies: [], origins: [] } });
+
+    test('the sign-in pages fit a phone, a tablet and a desktop', async ({ page }) => {
+      test.setTimeout(180_000);
+      const pages: [name: string, path: string][] = [
+        ['sign-in', '/sign-in'],
+        ['sign-in-sso', '/sign-in/sso'],
+        // The page the identity provider sends people back to, here with a made-up answer: refused.
+        ['sso-callback', '/sso/callback?code=x&state=y'],
+      ];
+      for (const viewport of [PHONE, TABLET, DESKTOP]) {
+        await page.setViewportSize(viewport);
+        for (const [name, path] of pages) {
+          const what = `${name} (${path}) at ${viewport.name} size`;
+          await page.goto(path);
+          await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+          await page.waitForLoadState('networkidle').catch(() => undefined);
+          await screenshot(page, `pages-${viewport.name}-${name}`);
+          await expectNoHorizontalOverflow(page, what, { soft: true });
+          await expectNoSidewaysScrolling(page, what, { soft: true });
+        }
+      }
+    });
   });
 });

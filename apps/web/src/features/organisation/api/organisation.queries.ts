@@ -2,9 +2,13 @@ import {
   call,
   changePlan,
   createOrganisation,
+  deleteSingleSignOn,
   getInterruptDeadlineSettings,
   getOrganisation,
+  getSingleSignOn,
+  putSingleSignOn,
   type Plan,
+  type PutSsoConnectionDto,
   type UpdateInterruptDeadlineSettingsDto,
   updateInterruptDeadlineSettings,
 } from '@interlock/api-client';
@@ -69,5 +73,28 @@ export function useUpdateDeadlineSettings() {
     mutationFn: (body: UpdateInterruptDeadlineSettingsDto) =>
       call(updateInterruptDeadlineSettings({ body })),
     onSuccess: (saved) => queryClient.setQueryData(deadlineSettingsKey, saved),
+  });
+}
+
+export const ssoSettingsKey = [...organisationKeys.all, 'single-sign-on'] as const;
+
+/** The organisation's OpenID provider (never its secret) and the redirect URI to register there. */
+export function useSsoSettings() {
+  return useQuery({ queryKey: ssoSettingsKey, queryFn: () => call(getSingleSignOn()) });
+}
+
+export function usePutSsoSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: PutSsoConnectionDto) => call(putSingleSignOn({ body })),
+    onSuccess: (saved) => queryClient.setQueryData(ssoSettingsKey, saved),
+  });
+}
+
+export function useDeleteSsoSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => call(deleteSingleSignOn()),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ssoSettingsKey }),
   });
 }

@@ -1,4 +1,5 @@
 import { Interlock } from '@interlock/sdk';
+import type { Page } from '@playwright/test';
 import { expect, screenshot, signUpOwner, test } from './support/fixtures';
 import {
   DESKTOP,
@@ -10,6 +11,32 @@ import {
 } from './support/layout';
 import { startOidcProvider } from './support/oidc-provider';
 import { addMember, api, baseURL, unique } from './support/service';
+
+/**
+ * Opens each page at a phone's, a tablet's and a desktop's size, waits until it has settled,
+ * saves a screenshot, and checks nothing widens it or has to be dragged sideways (and, on the
+ * signed-in pages, that the heading is clear of the header).
+ */
+async function visitAtEverySize(
+  page: Page,
+  pages: [name: string, path: string][],
+  { header }: { header: boolean },
+): Promise<void> {
+  for (const viewport of [PHONE, TABLET, DESKTOP]) {
+    await page.setViewportSize(viewport);
+    for (const [name, path] of pages) {
+      const what = `${name} (${path.slice(0, 60)}) at ${viewport.name} size`;
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await expect(page.getByRole('status', { name: /^Loading/ })).toHaveCount(0);
+      await page.waitForLoadState('networkidle').catch(() => undefined);
+      await screenshot(page, `pages-${viewport.name}-${name}`);
+      await expectNoHorizontalOverflow(page, what, { soft: true });
+      await expectNoSidewaysScrolling(page, what, { soft: true });
+      if (header) await expectHeadingClear(page, what, { soft: true });
+    }
+  }
+}
 
 /**
  * Every page of the dashboard, filled with the content that broke it (issue 31): names and
@@ -145,20 +172,7 @@ test.describe('Every page with stress content', () => {
       ['single sign-on', '/settings/sso'],
       ['not-found', '/no-such-page'],
     ];
-    for (const viewport of [PHONE, TABLET, DESKTOP]) {
-      await page.setViewportSize(viewport);
-      for (const [name, path] of pages) {
-        const what = `${name} (${path.slice(0, 60)}) at ${viewport.name} size`;
-        await page.goto(path);
-        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-        await expect(page.getByRole('status', { name: /^Loading/ })).toHaveCount(0);
-        await page.waitForLoadState('networkidle').catch(() => undefined);
-        await screenshot(page, `pages-${viewport.name}-${name}`);
-        await expectNoHorizontalOverflow(page, what, { soft: true });
-        await expectNoSidewaysScrolling(page, what, { soft: true });
-        await expectHeadingClear(page, what, { soft: true });
-      }
-    }
+    await visitAtEverySize(page, pages, { header: true });
 
     // On a phone a table is a list: a member's row is a card, each value under its column's name.
     await page.setViewportSize(PHONE);
@@ -184,18 +198,8 @@ test.describe('Every page with stress content', () => {
         // The page the identity provider sends people back to, here with a made-up answer: refused.
         ['sso-callback', '/sso/callback?code=x&state=y'],
       ];
-      for (const viewport of [PHONE, TABLET, DESKTOP]) {
-        await page.setViewportSize(viewport);
-        for (const [name, path] of pages) {
-          const what = `${name} (${path}) at ${viewport.name} size`;
-          await page.goto(path);
-          await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-          await page.waitForLoadState('networkidle').catch(() => undefined);
-          await screenshot(page, `pages-${viewport.name}-${name}`);
-          await expectNoHorizontalOverflow(page, what, { soft: true });
-          await expectNoSidewaysScrolling(page, what, { soft: true });
-        }
-      }
+      // Public pages: a centred card, no header.
+      await visitAtEverySize(page, pages, { header: false });
     });
   });
 });

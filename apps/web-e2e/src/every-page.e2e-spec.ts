@@ -4,6 +4,7 @@ import { expect, screenshot, signUpOwner, test } from './support/fixtures';
 import {
   DESKTOP,
   expectHeadingClear,
+  expectNoCutOffSelects,
   expectNoHorizontalOverflow,
   expectNoSidewaysScrolling,
   PHONE,
@@ -14,8 +15,8 @@ import { addMember, api, baseURL, unique } from './support/service';
 
 /**
  * Opens each page at a phone's, a tablet's and a desktop's size, waits until it has settled,
- * saves a screenshot, and checks nothing widens it or has to be dragged sideways (and, on the
- * signed-in pages, that the heading is clear of the header).
+ * saves a screenshot, and checks nothing widens it or has to be dragged sideways, no select cuts
+ * its value off (and, on the signed-in pages, that the heading is clear of the header).
  */
 async function visitAtEverySize(
   page: Page,
@@ -27,13 +28,17 @@ async function visitAtEverySize(
     for (const [name, path] of pages) {
       const what = `${name} (${path.slice(0, 60)}) at ${viewport.name} size`;
       await page.goto(path);
-      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-      await expect(page.getByRole('status', { name: /^Loading/ })).toHaveCount(0);
+      // Up to a minute a page: at load 35 a page's read has taken longer than 15 s.
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 60_000 });
+      await expect(page.getByRole('status', { name: /^Loading/ })).toHaveCount(0, {
+        timeout: 60_000,
+      });
       await page.waitForLoadState('networkidle').catch(() => undefined);
       await screenshot(page, `pages-${viewport.name}-${name}`);
       await expectNoHorizontalOverflow(page, what, { soft: true });
       await expectNoSidewaysScrolling(page, what, { soft: true });
       if (header) await expectHeadingClear(page, what, { soft: true });
+      await expectNoCutOffSelects(page, what, { soft: true });
     }
   }
 }
@@ -45,7 +50,7 @@ async function visitAtEverySize(
  * and the heading is clear of the header. Screenshots land in tmp/web-e2e/screenshots.
  */
 test.describe('Every page with stress content', () => {
-  test('no page scrolls sideways at phone (390×844), tablet (768×1024) or desktop size, and tables become lists on a phone', async ({
+  test('no page scrolls sideways at phone (390×844), tablet (768×1024) or desktop size, tables become lists on a phone, and no select cuts its value off', async ({
     page,
   }) => {
     // 24 pages at three sizes, each waited on until settled: room for a loaded machine.

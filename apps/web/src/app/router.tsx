@@ -213,6 +213,13 @@ const routes: RouteObject[] = [
           })),
       },
       {
+        path: 'settings/escalation',
+        lazy: () =>
+          import('@/features/organisation/routes/escalation-settings.route').then((m) => ({
+            Component: m.EscalationSettingsRoute,
+          })),
+      },
+      {
         path: 'settings/sso',
         lazy: () =>
           import('@/features/organisation/routes/sso-settings.route').then((m) => ({

@@ -166,6 +166,9 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
                 Classification
               </Menu.Item>
               <Menu.Item onClick={() => void navigate('/settings/deadlines')}>Deadlines</Menu.Item>
+              <Menu.Item onClick={() => void navigate('/settings/escalation')}>
+                Escalation
+              </Menu.Item>
               {canManageMembers && (
                 <Menu.Item onClick={() => void navigate('/settings/sso')}>Single sign-on</Menu.Item>
               )}

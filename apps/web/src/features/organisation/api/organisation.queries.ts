@@ -3,12 +3,17 @@ import {
   changePlan,
   createOrganisation,
   deleteSingleSignOn,
+  type EscalationPolicyDto,
+  getEscalationPolicy,
   getInterruptDeadlineSettings,
   getOrganisation,
   getSingleSignOn,
-  putSingleSignOn,
+  getTeamEscalationPolicy,
   type Plan,
+  putSingleSignOn,
   type PutSsoConnectionDto,
+  replaceEscalationPolicy,
+  replaceTeamEscalationPolicy,
   type UpdateInterruptDeadlineSettingsDto,
   updateInterruptDeadlineSettings,
 } from '@interlock/api-client';
@@ -73,6 +78,36 @@ export function useUpdateDeadlineSettings() {
     mutationFn: (body: UpdateInterruptDeadlineSettingsDto) =>
       call(updateInterruptDeadlineSettings({ body })),
     onSuccess: (saved) => queryClient.setQueryData(deadlineSettingsKey, saved),
+  });
+}
+
+export const escalationPolicyKeys = {
+  all: [...organisationKeys.all, 'escalation-policy'] as const,
+  /** The organisation's policy (`null`) or a team's. */
+  of: (teamId: string | null) => [...escalationPolicyKeys.all, teamId ?? 'organisation'] as const,
+};
+
+/** An escalation policy (Settings → Escalation): the organisation's (`teamId` null) or a team's. */
+export function useEscalationPolicy(teamId: string | null) {
+  return useQuery({
+    queryKey: escalationPolicyKeys.of(teamId),
+    queryFn: () =>
+      call(
+        teamId === null ? getEscalationPolicy() : getTeamEscalationPolicy({ path: { id: teamId } }),
+      ),
+  });
+}
+
+export function useReplaceEscalationPolicy(teamId: string | null) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: EscalationPolicyDto) =>
+      call(
+        teamId === null
+          ? replaceEscalationPolicy({ body })
+          : replaceTeamEscalationPolicy({ path: { id: teamId }, body }),
+      ),
+    onSuccess: (saved) => queryClient.setQueryData(escalationPolicyKeys.of(teamId), saved),
   });
 }
 

@@ -14,7 +14,8 @@
 // Durable path: `openMastraReview` opens the interrupt and returns at once; later,
 // `resumeMastra(agent, answered, chunk)` applies the decision. Mastra keeps the suspended run in its
 // storage (the `Mastra` instance's `storage`): a run resumes in another process only with a
-// storage that outlives the process. Keep the chunk (plain JSON) with the run: the decision is
+// storage that outlives the process (tested with @mastra/pg 0.17.10's PostgresStore, the first
+// process exiting after it opened the review). Keep the chunk (plain JSON) with the run: the decision is
 // applied only when it is about that tool call as it was sent (its `actionDigest`, SPEC §8e).
 import type { Interlock } from './client';
 import { InterlockError } from './errors';
@@ -24,6 +25,7 @@ import {
   approvalOutcome,
   approvalTitle,
   argsOf,
+  bridgeOf,
   type BridgeInterruptOptions,
   type BridgeReviewOptions,
 } from './tool-approvals';
@@ -79,20 +81,6 @@ export function mastraInterrupt(
   };
 }
 
-function bridgeOf(interrupt: Pick<Interrupt, 'metadata' | 'status'>): BridgeMetadata {
-  const kept = interrupt.metadata?.[MASTRA_METADATA_KEY] as BridgeMetadata | undefined;
-  if (kept === undefined || kept === null || kept.v !== 1 || typeof kept.runId !== 'string') {
-    throw new InterlockError(
-      'This interrupt was not opened by the Mastra bridge (no metadata.mastra).',
-    );
-  }
-  if (interrupt.status === 'open')
-    throw new InterlockError(
-      'The interrupt is still open: wait for the answer first (interrupts.waitForAnswer).',
-    );
-  return kept;
-}
-
 /**
  * Applies an answered interrupt's decision to the suspended run: approve → `approveToolCall`;
  * reject, or no decision (withdrawn, expired) → `declineToolCall`. `approval` is the run's
@@ -105,7 +93,12 @@ export async function resumeMastra<Output>(
   answered: Pick<Interrupt, 'id' | 'metadata' | 'status' | 'actionRequests' | 'decisions'>,
   approval: MastraToolCallApproval,
 ): Promise<Output> {
-  const { runId, toolCallId, toolName } = bridgeOf(answered);
+  const { runId, toolCallId, toolName } = bridgeOf<BridgeMetadata>(
+    answered,
+    MASTRA_METADATA_KEY,
+    'the Mastra bridge',
+    (kept) => typeof kept.runId === 'string',
+  );
   if (approval?.runId !== runId || approval.payload?.toolCallId !== toolCallId) {
     throw new InterlockError(
       `This interrupt is about tool call ${toolCallId} of run ${runId}, not the chunk given.`,

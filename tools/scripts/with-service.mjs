@@ -22,8 +22,9 @@
 //   INTERLOCK_TEST_MEMBER_ID      the Pro owner's member (user) id
 //   INTERLOCK_MAIL_DIR            where every email the service sent lands, one `<n>.eml` each:
 //                                 the service's SMTP_URL is a real SMTP server (smtp-server) here
-//   INTERLOCK_TEST_DATABASE_URL   the service's own database: for what only time would do otherwise
-//                                 (a browser test backdates an interrupt's escalation clock there)
+//   INTERLOCK_TEST_DATABASE_URL   the service's database (dropped at the end): a test keeps a
+//                                 framework's own tables there, in a schema of its own, or moves
+//                                 on what only time would (an interrupt's escalation clock)
 //   INTERLOCK_TEST_DOWNLOADS_DIR  the service's DOWNLOADS_DIR (empty): what a test puts there, with
 //                                 a manifest.json, is served at /downloads/…
 // The service runs with the environment below, plus any RATE_LIMIT_* variable of this process

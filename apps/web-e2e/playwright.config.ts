@@ -22,7 +22,7 @@ export default defineConfig({
   forbidOnly: process.env.CI !== undefined,
   retries: 0,
   workers: Number(process.env.WEB_E2E_WORKERS ?? 2),
-  reporter: [['list'], ['./src/support/results-reporter.ts']],
+  reporter: [['list'], ['../../tools/playwright/results-reporter.cjs']],
   use: {
     baseURL,
     browserName: 'chromium',

@@ -1,24 +1,44 @@
-// Writes each Jest run's counts to TEST_RESULTS_DIR so `npm test` can print one closing line.
+// Writes each Jest run's counts and failed tests to TEST_RESULTS_DIR, so `npm test` can print its
+// closing lines (tools/scripts/test-results.cjs says what they hold).
 const { mkdirSync, writeFileSync } = require('node:fs');
-const { join } = require('node:path');
+const { basename, join, relative } = require('node:path');
+
+const { shortMessage } = require('../scripts/test-results.cjs');
 
 class ResultsReporter {
   constructor(globalConfig) {
-    this.name = globalConfig.rootDir
-      ? require('node:path').basename(String(globalConfig.rootDir))
-      : 'jest';
+    this.rootDir = globalConfig.rootDir ? String(globalConfig.rootDir) : process.cwd();
+    this.name = globalConfig.rootDir ? basename(this.rootDir) : 'jest';
   }
   onRunComplete(_contexts, results) {
     const dir = process.env.TEST_RESULTS_DIR;
     if (!dir) return;
+    const failures = [];
+    for (const file of results.testResults) {
+      const where = relative(process.cwd(), file.testFilePath);
+      if (file.testExecError !== undefined || (file.failureMessage && file.numFailingTests === 0))
+        failures.push({
+          where,
+          name: '(the file failed to run)',
+          message: shortMessage(file.testExecError?.message ?? file.failureMessage),
+        });
+      for (const test of file.testResults)
+        if (test.status === 'failed')
+          failures.push({
+            where,
+            name: test.fullName,
+            message: shortMessage(test.failureMessages.join('\n')),
+          });
+    }
     mkdirSync(dir, { recursive: true });
-    const file = join(dir, `jest-${process.pid}-${Date.now()}.json`);
+    const out = join(dir, `jest-${process.pid}-${Date.now()}.json`);
     writeFileSync(
-      file,
+      out,
       JSON.stringify({
         passed: results.numPassedTests,
         failed: results.numFailedTests + results.numRuntimeErrorTestSuites,
         skipped: results.numPendingTests + results.numTodoTests,
+        failures,
       }),
     );
   }

@@ -30,6 +30,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { junitResults } from './test-results.cjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const venvBin = join(root, 'libs/sdk-python/.venv/bin');
@@ -142,19 +143,21 @@ function linkGroups() {
   return [...groups.values()].map((ids) => ids.sort());
 }
 
-/** Test-case counts from schemathesis's JUnit report, for npm test's closing line. */
+/** Test-case counts and failures from schemathesis's JUnit report, for npm test's closing lines. */
 function recordCounts(reports) {
   const resultsDir = process.env.TEST_RESULTS_DIR;
   if (!resultsDir || !existsSync(reports)) return;
-  const counts = { passed: 0, failed: 0, skipped: 0 };
+  const counts = { passed: 0, failed: 0, skipped: 0, failures: [] };
+  const adapter = process.env.HTTP_ADAPTER ?? 'fastify';
   for (const file of readdirSync(reports).filter((f) => f.endsWith('.xml'))) {
-    const xml = readFileSync(join(reports, file), 'utf8');
-    for (const match of xml.matchAll(/<testcase\b[^>]*?(\/>|>([\s\S]*?)<\/testcase>)/g)) {
-      const body = match[2] ?? '';
-      if (/<(failure|error)\b/.test(body)) counts.failed++;
-      else if (/<skipped\b/.test(body)) counts.skipped++;
-      else counts.passed++;
-    }
+    const r = junitResults(
+      readFileSync(join(reports, file), 'utf8'),
+      `contract (${adapter}, ${file})`,
+    );
+    counts.passed += r.passed;
+    counts.failed += r.failed;
+    counts.skipped += r.skipped;
+    counts.failures.push(...r.failures);
   }
   mkdirSync(resultsDir, { recursive: true });
   writeFileSync(

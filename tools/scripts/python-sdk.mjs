@@ -43,6 +43,7 @@ import {
 } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { junitResults } from './test-results.cjs';
 
 const root = new URL('../..', import.meta.url).pathname;
 const sdkDir = join(root, 'libs', 'sdk-python');
@@ -201,7 +202,7 @@ function test(extra, python = venvPython, env = process.env) {
   const args = ['-m', 'pytest', ...(junit ? [`--junitxml=${junit}`] : []), ...extra];
   const code = run(python, args, { env });
   if (junit && existsSync(junit)) {
-    const counts = junitCounts(readFileSync(junit, 'utf8'));
+    const counts = junitResults(readFileSync(junit, 'utf8'), `pytest ${extra.join(' ')}`.trim());
     mkdirSync(resultsDir, { recursive: true });
     writeFileSync(
       join(resultsDir, `pytest-${process.pid}-${Date.now()}.json`),
@@ -212,18 +213,6 @@ function test(extra, python = venvPython, env = process.env) {
   // pytest's exit 5 ("no tests collected") stays a failure: a selection that matches nothing
   // (say, `-m integration` after a marker was renamed) must not pass quietly.
   return code;
-}
-
-function junitCounts(xml) {
-  const counts = { passed: 0, failed: 0, skipped: 0 };
-  for (const match of xml.matchAll(/<testsuite\b([^>]*)>/g)) {
-    const attr = (name) => Number(new RegExp(`\\b${name}="(\\d+)"`).exec(match[1])?.[1] ?? 0);
-    const failed = attr('failures') + attr('errors');
-    counts.failed += failed;
-    counts.skipped += attr('skipped');
-    counts.passed += attr('tests') - failed - attr('skipped');
-  }
-  return counts;
 }
 
 /** Whether a process with this pid is running (on this machine). */

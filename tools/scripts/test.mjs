@@ -23,13 +23,15 @@ function summary() {
   let passed = 0;
   let failed = 0;
   let skipped = 0;
+  const failures = [];
   for (const file of readdirSync(resultsDir)) {
     const r = JSON.parse(readFileSync(join(resultsDir, file), 'utf8'));
     passed += r.passed;
     failed += r.failed;
     skipped += r.skipped;
+    failures.push(...(r.failures ?? []));
   }
-  return { passed, failed, skipped };
+  return { passed, failed, skipped, failures };
 }
 
 async function main() {
@@ -111,7 +113,16 @@ async function main() {
       console.error(`[test] the CrewAI venv's build failed: ${venvLog}`);
     await venvBuilt;
   }
-  const { passed, failed, skipped } = summary();
+  const { passed, failed, skipped, failures } = summary();
+  // Last, so a log that keeps only its tail still says which tests failed and why.
+  if (failures.length > 0) {
+    console.log(`\n[test] failed tests (${failures.length}):`);
+    for (const f of failures.slice(0, 25)) {
+      console.log(`\n✕ ${f.where} › ${f.name}`);
+      if (f.message) console.log(f.message.replace(/^/gm, '    '));
+    }
+    if (failures.length > 25) console.log(`\n… and ${failures.length - 25} more`);
+  }
   console.log(`\n[test] checks ${code === 0 ? 'passed' : 'FAILED'}`);
   console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
   process.exit(code === 0 && failed === 0 ? 0 : 1);

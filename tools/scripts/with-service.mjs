@@ -150,6 +150,9 @@ async function startService(databaseUrl, downloadsDir, smtpUrl) {
       ...Object.fromEntries(
         Object.entries(process.env).filter(([name]) => name.startsWith('RATE_LIMIT_')),
       ),
+      // Another build of the dashboard (`WEB_DIR=/tmp/web-before`), e.g. a browser test against a
+      // build of the code before a change, while dist/apps/web serves something else.
+      ...(process.env.WEB_DIR === undefined ? {} : { WEB_DIR: process.env.WEB_DIR }),
       // The HTTP adapter (Fastify by default): `HTTP_ADAPTER=express` runs the command against Express.
       ...(process.env.HTTP_ADAPTER === undefined ? {} : { HTTP_ADAPTER: process.env.HTTP_ADAPTER }),
     },

@@ -85,22 +85,27 @@ test('argus: a shadow rule earns its evidence, then enforced answers the next in
     'shadow: matched 2, agreed 2 of 2',
   );
 
-  // On evidence, enforce: the next refund is answered in the create response.
+  // On evidence, enforce: the next refund is answered in the create response. A change applies
+  // to interrupts opened after it answers (SPEC §8d: every instance's rule cache has dropped the
+  // old rules by then), so the test waits for the PATCH's answer — not for a read that may see
+  // the committed row while the change is still being announced.
+  const switched = page.waitForResponse(
+    (r) =>
+      r.request().method() === 'PATCH' && r.url().endsWith(`/api/classification/rules/${ruleId}`),
+  );
   await page
     .getByRole('row', { name: /Small refunds from billing/ })
     .locator('label')
     .filter({ hasText: /^enforce$/ })
     .click();
-  await expect
-    .poll(
-      async () =>
-        (
-          await api<{ mode: string }>('GET', `/api/classification/rules/${ruleId}`, {
-            cookie: owner.cookie,
-          })
-        ).body.mode,
-    )
-    .toBe('enforce');
+  expect((await switched).status()).toBe(200);
+  expect(
+    (
+      await api<{ mode: string }>('GET', `/api/classification/rules/${ruleId}`, {
+        cookie: owner.cookie,
+      })
+    ).body.mode,
+  ).toBe('enforce');
   const third = await refund(30, 'Refund order 4');
   expect(third.status).toBe('answered');
   const started = Date.now();
@@ -178,6 +183,8 @@ test('argus: "Always allow this" approves, and the next matching request arrives
   await expectAccessible(page, 'the Always allow form');
   await form.getByRole('button', { name: 'Approve and always allow' }).click();
   // (A notification says so, for a few seconds; the rule and the approval are what count.)
+  // The dashboard approves only after the rule's POST answered (useAlwaysAllow), so once the
+  // approval is read, the rule applies to the next request.
   await expect
     .poll(
       async () =>

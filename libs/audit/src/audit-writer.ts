@@ -61,8 +61,13 @@ export function writeAuditEntry(
   db: SqlExecutor,
   input: AuditEntryInput,
 ): Promise<WrittenAuditEntry> {
+  return insertAuditRow(db, catalogued(input));
+}
+
+/** An event of the catalogue as the row it is stored as: its category and summary filled in. */
+function catalogued(input: AuditEntryInput): AuditRecordInput & { category: AuditCategory } {
   const { organisationId, ipAddress, ...event } = input;
-  return insertAuditRow(db, {
+  return {
     organisationId,
     action: event.action,
     category: AUDIT_EVENTS[event.action].category,
@@ -71,7 +76,7 @@ export function writeAuditEntry(
     summary: renderAuditSummary(event as AuditEvent),
     metadata: event.metadata,
     ipAddress,
-  });
+  };
 }
 
 /**
@@ -88,35 +93,68 @@ export function writeAuditRecord(
   });
 }
 
+/**
+ * Writes several audit events in one statement per AUDIT_ROWS_PER_STATEMENT, in the order given:
+ * the database appends them to the organisation's chain one after another, as that many
+ * `writeAuditEntry` calls would, but in a round trip (a batch of expiries). Same rules: the
+ * caller's transaction, as late in it as it can.
+ */
+export async function writeAuditEntries(
+  db: SqlExecutor,
+  inputs: readonly AuditEntryInput[],
+): Promise<WrittenAuditEntry[]> {
+  const rows = inputs.map((input) => auditRow(catalogued(input)));
+  for (let start = 0; start < rows.length; start += AUDIT_ROWS_PER_STATEMENT) {
+    const chunk = rows.slice(start, start + AUDIT_ROWS_PER_STATEMENT);
+    const values = chunk.map((_, r) => {
+      const n = r * AUDIT_COLUMN_COUNT;
+      const p = Array.from({ length: AUDIT_COLUMN_COUNT - 1 }, (__, c) => `$${n + c + 1}`);
+      return `(${p.join(', ')}, array_to_tsvector($${n + AUDIT_COLUMN_COUNT}::text[]))`;
+    });
+    // A multi-row VALUES is inserted in its order; each row's BEFORE trigger sees the rows before it.
+    await db.query(`${INSERT_AUDIT_ROW} VALUES ${values.join(', ')}`, chunk.flat());
+  }
+  return rows.map((row) => ({ id: row[1] as string }));
+}
+
+/** At most this many entries per statement of `writeAuditEntries` (14 parameters each). */
+export const AUDIT_ROWS_PER_STATEMENT = 1_000;
+
+const AUDIT_COLUMN_COUNT = 14;
+
+const INSERT_AUDIT_ROW = `INSERT INTO audit_log_entries
+       (organisation_id, id, action, category, actor_type, actor_id, actor_name,
+        target_type, target_id, target_name, summary, metadata, ip_address, search)`;
+
+/** The parameters of one row, in INSERT_AUDIT_ROW's column order (the last: its search words). */
+function auditRow(input: AuditRecordInput & { category: AuditCategory }): unknown[] {
+  return [
+    input.organisationId,
+    randomUUID(),
+    input.action,
+    input.category,
+    input.actor.type,
+    input.actor.id,
+    input.actor.name,
+    input.target?.type ?? null,
+    input.target?.id ?? null,
+    input.target?.name ?? null,
+    input.summary,
+    input.metadata === undefined || input.metadata === null ? null : JSON.stringify(input.metadata),
+    input.ipAddress ?? null,
+    searchWords(input.summary, input.actor.name, input.target?.name, input.action),
+  ];
+}
+
 async function insertAuditRow(
   db: SqlExecutor,
   input: AuditRecordInput & { category: AuditCategory },
 ): Promise<WrittenAuditEntry> {
-  const category = input.category;
-  const id = randomUUID();
+  const row = auditRow(input);
   await db.query(
-    `INSERT INTO audit_log_entries
-       (organisation_id, id, action, category, actor_type, actor_id, actor_name,
-        target_type, target_id, target_name, summary, metadata, ip_address, search)
+    `${INSERT_AUDIT_ROW}
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, array_to_tsvector($14::text[]))`,
-    [
-      input.organisationId,
-      id,
-      input.action,
-      category,
-      input.actor.type,
-      input.actor.id,
-      input.actor.name,
-      input.target?.type ?? null,
-      input.target?.id ?? null,
-      input.target?.name ?? null,
-      input.summary,
-      input.metadata === undefined || input.metadata === null
-        ? null
-        : JSON.stringify(input.metadata),
-      input.ipAddress ?? null,
-      searchWords(input.summary, input.actor.name, input.target?.name, input.action),
-    ],
+    row,
   );
-  return { id };
+  return { id: row[1] as string };
 }

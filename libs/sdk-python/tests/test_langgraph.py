@@ -127,9 +127,9 @@ def test_round_trip_through_the_client_in_the_original_action_order() -> None:
             {"type": "respond", "message": "Tuesday works"},
         ]
     }
-    assert to_langgraph_resume(result) == expected
+    assert to_langgraph_resume(result, HITL) == expected
     # The raw JSON works too.
-    assert to_langgraph_resume(answered) == expected
+    assert to_langgraph_resume(answered, HITL) == expected
 
 
 def test_review_langgraph_refuses_an_answer_about_other_arguments() -> None:
@@ -156,16 +156,14 @@ def test_review_langgraph_refuses_an_answer_about_other_arguments() -> None:
 
 
 def test_repeated_tool_names_are_made_unique_and_restored_in_the_resume_value() -> None:
-    params = interrupt_from_langgraph(
-        {
-            "action_requests": [
-                {"name": "send_email", "args": {"to": "a"}},
-                {"name": "send_email", "args": {"to": "b"}},
-            ],
-            "review_configs": [{"action_name": "send_email", "allowed_decisions": ["approve", "edit"]}],
-        },
-        metadata={"run": 7},
-    )
+    request = {
+        "action_requests": [
+            {"name": "send_email", "args": {"to": "a"}},
+            {"name": "send_email", "args": {"to": "b"}},
+        ],
+        "review_configs": [{"action_name": "send_email", "allowed_decisions": ["approve", "edit"]}],
+    }
+    params = interrupt_from_langgraph(request, metadata={"run": 7})
     assert [a["name"] for a in params["action_requests"]] == ["send_email", "send_email #2"]
     assert params["action_requests"][1].get("allowed_decisions") == ["approve", "edit"]
     assert params.get("metadata", {})["langgraph"]["actions"] == [[0, 0, "send_email"], [0, 1, "send_email"]]
@@ -183,7 +181,7 @@ def test_repeated_tool_names_are_made_unique_and_restored_in_the_resume_value() 
             ],
         )
     )
-    assert to_langgraph_resume(answered) == {
+    assert to_langgraph_resume(answered, request) == {
         "decisions": [
             {"type": "approve"},
             {"type": "edit", "edited_action": {"name": "send_email", "args": {"to": "c"}}},
@@ -197,10 +195,11 @@ def test_an_empty_reject_message_is_left_out_and_a_missing_decision_refused() ->
             "a", "b", status="answered", decisions=[decision("1", "b", "approve"), decision("2", "a", "reject")]
         )
     )
-    assert to_langgraph_resume(base) == {"decisions": [{"type": "reject"}, {"type": "approve"}]}
+    asked = {"action_requests": [{"name": "a"}, {"name": "b"}]}
+    assert to_langgraph_resume(base, asked) == {"decisions": [{"type": "reject"}, {"type": "approve"}]}
     partial = base.model_copy(update={"decisions": base.decisions[:1]})
     with pytest.raises(InterlockError, match="no decision for action a"):
-        to_langgraph_resume(partial)
+        to_langgraph_resume(partial, asked)
 
 
 def test_the_resume_value_from_a_partial_dict_in_either_key_style() -> None:
@@ -224,5 +223,6 @@ def test_the_resume_value_from_a_partial_dict_in_either_key_style() -> None:
             {"type": "respond", "message": "later"},
         ]
     }
-    assert to_langgraph_resume(camel) == expected
-    assert to_langgraph_resume(snake) == expected
+    asked = {"action_requests": [{"name": "a"}, {"name": "b"}]}
+    assert to_langgraph_resume(camel, asked) == expected
+    assert to_langgraph_resume(snake, asked) == expected

@@ -10,6 +10,7 @@ import pytest
 from interlock import (
     LANGGRAPH_METADATA_KEY,
     MAX_DESCRIPTION_LENGTH,
+    ActionDigestMismatchError,
     InterlockError,
     interlock_decisions,
     interlock_payload,
@@ -19,7 +20,7 @@ from interlock import (
 )
 from interlock.types import CreateInterruptParams
 
-from .factories import answered, decision, interrupt
+from .factories import answered, decision, digested, interrupt
 
 
 def stored(params: CreateInterruptParams, *decisions: dict[str, Any]) -> dict[str, Any]:
@@ -90,7 +91,8 @@ def test_per_call_tool_approvals_combine_and_resume_by_interrupt_id() -> None:
             params,
             decision("send_email #2", "reject", message="no", number=2),
             decision("send_email", "edit", edited_args={"to": "c"}),
-        )
+        ),
+        output,
     )
     assert resume == {
         "i-1": {"type": "edit", "edited_action": {"name": "send_email", "args": {"to": "c"}}},
@@ -98,8 +100,12 @@ def test_per_call_tool_approvals_combine_and_resume_by_interrupt_id() -> None:
     }
     one = interrupt_from_langgraph(output.interrupts[0])
     with pytest.raises(InterlockError, match="cannot switch tools"):
-        to_langgraph_resume(stored(one, decision("send_email", "edit", edited_args={}, edited_name="other")))
-    assert to_langgraph_resume(stored(one, decision("send_email", "respond", message="done"))) == {
+        to_langgraph_resume(
+            stored(one, decision("send_email", "edit", edited_args={}, edited_name="other")), output.interrupts[0]
+        )
+    assert to_langgraph_resume(
+        stored(one, decision("send_email", "respond", message="done")), output.interrupts[0]
+    ) == {
         "type": "respond",
         "message": "done",
     }
@@ -110,10 +116,11 @@ def test_langchain_js_camel_case_requests_resume_with_edited_action_and_no_respo
         "actionRequests": [{"name": "send_email", "args": {"to": "ada"}}],
         "reviewConfigs": [{"actionName": "send_email", "allowedDecisions": ["approve", "edit", "reject"]}],
     }
-    params = interrupt_from_langgraph({"__interrupt__": [{"id": "x", "value": value}]})
+    source = {"__interrupt__": [{"id": "x", "value": value}]}
+    params = interrupt_from_langgraph(source)
     assert params["action_requests"][0].get("allowed_decisions") == ["approve", "edit", "reject"]
     resume = to_langgraph_resume(
-        stored(params, decision("send_email", "edit", edited_args={"to": "bob"}, edited_name="send_draft"))
+        stored(params, decision("send_email", "edit", edited_args={"to": "bob"}, edited_name="send_draft")), source
     )
     assert resume == {"decisions": [{"type": "edit", "editedAction": {"name": "send_draft", "args": {"to": "bob"}}}]}
     default = interrupt_from_langgraph({"actionRequests": [{"name": "x"}]})
@@ -137,14 +144,20 @@ def test_agent_inbox_human_interrupts_answer_with_human_responses() -> None:
         }
     ]
     edit = decision("run_command", "edit", edited_args={"command": "pwd"}, edited_name="run_shell")
-    assert to_langgraph_resume(stored(params, edit)) == [
+    assert to_langgraph_resume(stored(params, edit), [request]) == [
         {"type": "edit", "args": {"action": "run_shell", "args": {"command": "pwd"}}}
     ]
-    assert to_langgraph_resume(stored(params, decision("run_command", "reject"))) == [{"type": "ignore", "args": None}]
-    single = interrupt_from_langgraph({**request, "config": {**config, "allow_accept": True}})
-    assert to_langgraph_resume(stored(single, decision("run_command", "approve"))) == {"type": "accept", "args": None}
+    assert to_langgraph_resume(stored(params, decision("run_command", "reject")), [request]) == [
+        {"type": "ignore", "args": None}
+    ]
+    one = {**request, "config": {**config, "allow_accept": True}}
+    single = interrupt_from_langgraph(one)
+    assert to_langgraph_resume(stored(single, decision("run_command", "approve")), one) == {
+        "type": "accept",
+        "args": None,
+    }
     reply = decision("run_command", "respond", message="use ls -l")
-    assert to_langgraph_resume(stored(single, reply)) == {"type": "response", "args": "use ls -l"}
+    assert to_langgraph_resume(stored(single, reply), one) == {"type": "response", "args": "use ls -l"}
     with pytest.raises(InterlockError, match="allows no answer"):
         interrupt_from_langgraph({**request, "config": dict.fromkeys(config, False)})
 
@@ -158,9 +171,11 @@ def test_a_payload_of_ours_resumes_with_the_decisions_in_action_order() -> None:
         ],
     )
     assert payload["request"]["actionRequests"][0]["allowedDecisions"] == ["approve", "reject"]
-    params = interrupt_from_langgraph(FakeInterrupt(payload, "p1"), external_id="order-1")
+    source = FakeInterrupt(payload, "p1")
+    params = interrupt_from_langgraph(source, external_id="order-1")
     resume = to_langgraph_resume(
-        stored(params, decision("notify", "approve", number=2), decision("refund", "reject", message="too much"))
+        stored(params, decision("notify", "approve", number=2), decision("refund", "reject", message="too much")),
+        source,
     )
     assert [(d.action_name, d.decision, d.message) for d in interlock_decisions(resume)] == [
         ("refund", "reject", "too much"),
@@ -172,7 +187,8 @@ def test_a_payload_of_ours_resumes_with_the_decisions_in_action_order() -> None:
 
 def test_45_actions_split_into_interrupts_of_20_and_merge_back_in_order() -> None:
     request = {"action_requests": [{"name": "tool", "args": {"i": i}} for i in range(45)]}
-    parts = interrupts_from_langgraph(FakeInterrupt(request, "big"), title="Batch")
+    source = FakeInterrupt(request, "big")
+    parts = interrupts_from_langgraph(source, title="Batch")
     assert [len(p["action_requests"]) for p in parts] == [20, 20, 5]
     assert [p["title"] for p in parts] == ["Batch (1/3)", "Batch (2/3)", "Batch (3/3)"]
     with pytest.raises(InterlockError, match="needs 3 interrupts"):
@@ -185,11 +201,11 @@ def test_45_actions_split_into_interrupts_of_20_and_merge_back_in_order() -> Non
             kind = "approve" if i % 2 == 0 else "reject"
             decisions.append(decision(action["name"], kind, message=None if i % 2 == 0 else f"no {i}", number=i))
         bodies.append(stored(params, *decisions))
-    resume = to_langgraph_resume([bodies[2], bodies[0], bodies[1]])
+    resume = to_langgraph_resume([bodies[2], bodies[0], bodies[1]], source)
     assert len(resume["decisions"]) == 45
     assert resume["decisions"][:3] == [{"type": "approve"}, {"type": "reject", "message": "no 1"}, {"type": "approve"}]
     with pytest.raises(InterlockError, match="Part 2 of 3"):
-        to_langgraph_resume([bodies[0], bodies[2]])
+        to_langgraph_resume([bodies[0], bodies[2]], source)
 
 
 def test_a_description_over_10000_characters_is_shortened_and_the_args_kept() -> None:
@@ -209,9 +225,10 @@ def test_a_description_over_10000_characters_is_shortened_and_the_args_kept() ->
 
 
 def test_unknown_decision_types_are_refused_clearly() -> None:
-    params = interrupt_from_langgraph({"action_requests": [{"name": "a"}]})
+    request = {"action_requests": [{"name": "a"}]}
+    params = interrupt_from_langgraph(request)
     with pytest.raises(InterlockError, match="unknown decision type delegate"):
-        to_langgraph_resume(stored(params, decision("a", "delegate")))
+        to_langgraph_resume(stored(params, decision("a", "delegate")), request)
     with pytest.raises(InterlockError, match="Not a LangGraph review request"):
         interrupts_from_langgraph({"foo": 1})
 
@@ -259,3 +276,64 @@ def test_generated_titles_name_each_tool_once_with_how_often_it_was_called() -> 
     ]
     parts = interrupts_from_langgraph({"action_requests": [{"name": "tool"}] * 21})
     assert [p["title"] for p in parts] == ["Review 21 actions (1/2): tool ×20", "Review 21 actions (2/2): tool"]
+
+
+# The durable path: a later process resumes with the answered interrupt (fetched, or from a
+# webhook) and the review request the graph still waits on (read back from its checkpointer).
+PENDING = [
+    FakeInterrupt(
+        {
+            "action_requests": [
+                {"name": "send_email", "args": {"to": "ada@example.com", "body": "Hi"}},
+                {"name": "delete_file", "args": {"path": "/tmp/x"}},
+            ]
+        },
+        "lg-7",
+    )
+]
+
+
+def served(params: CreateInterruptParams, *decisions: dict[str, Any], args: Any = None) -> dict[str, Any]:
+    """The answer with the service's digests, over ``args`` (per action) instead of the args sent when given."""
+    body = stored(params, *decisions)
+    actions = [
+        a | {"args": (args[i] if args is not None else params["action_requests"][i].get("args", {}))}
+        for i, a in enumerate(body["actionRequests"])
+    ]
+    return digested(body | {"actionRequests": actions})
+
+
+def test_the_durable_path_resumes_on_an_answer_about_exactly_the_graphs_actions() -> None:
+    params = interrupt_from_langgraph(PENDING)
+    body = served(params, decision("send_email", "approve"), decision("delete_file", "reject", number=2))
+    assert to_langgraph_resume(body, PENDING) == {"decisions": [{"type": "approve"}, {"type": "reject"}]}
+
+
+def test_the_durable_path_refuses_a_tampered_decision_and_an_answer_about_other_arguments() -> None:
+    params = interrupt_from_langgraph(PENDING)
+    body = served(params, decision("send_email", "approve"), decision("delete_file", "approve", number=2))
+    forged = body | {
+        "decisions": [
+            d | {"actionDigest": "f" * 64} if d["actionName"] == "delete_file" else d for d in body["decisions"]
+        ]
+    }
+    with pytest.raises(ActionDigestMismatchError, match="action delete_file"):
+        to_langgraph_resume(forged, PENDING)
+    rewritten = served(
+        params,
+        decision("send_email", "approve"),
+        decision("delete_file", "approve", number=2),
+        args=[{"to": "mallory@example.com", "body": "Hi"}, {"path": "/"}],
+    )
+    with pytest.raises(ActionDigestMismatchError):
+        to_langgraph_resume(rewritten, PENDING)
+
+
+def test_the_durable_path_refuses_an_answer_to_another_review() -> None:
+    params = interrupt_from_langgraph(PENDING)
+    body = served(params, decision("send_email", "approve"), decision("delete_file", "approve", number=2))
+    with pytest.raises(InterlockError, match="do not answer the review request the graph is waiting on"):
+        to_langgraph_resume(body, [FakeInterrupt(PENDING[0].value, "lg-8")])
+    fewer = [FakeInterrupt({"action_requests": PENDING[0].value["action_requests"][:1]}, "lg-7")]
+    with pytest.raises(InterlockError, match="does not ask about the actions the graph is waiting on"):
+        to_langgraph_resume(body, fewer)

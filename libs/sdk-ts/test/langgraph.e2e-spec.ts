@@ -7,7 +7,14 @@ import { AIMessage, ToolMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
 import { Annotation, Command, interrupt, MemorySaver, StateGraph } from '@langchain/langgraph';
 import { createAgent, humanInTheLoopMiddleware, tool } from 'langchain';
-import { Interlock, interlockDecisions, interlockPayload, MAX_DESCRIPTION_LENGTH } from '../src';
+import {
+  Interlock,
+  interlockDecisions,
+  interlockPayload,
+  interruptFromLangGraph,
+  MAX_DESCRIPTION_LENGTH,
+  toLangGraphResume,
+} from '../src';
 import { decideWhenOpen, live, runTag } from './support/live-service';
 
 const client = new Interlock({ apiKey: live.apiKey, baseURL: live.baseURL });
@@ -168,7 +175,7 @@ const State = Annotation.Root({
 });
 
 describe('plain interrupt() graphs (real package): Agent Inbox HumanInterrupt and a payload of ours', () => {
-  function inboxGraph() {
+  function inboxGraph(checkpointer = new MemorySaver()) {
     return new StateGraph(State)
       .addNode('ask', async () => {
         const [response] = interrupt([
@@ -186,7 +193,7 @@ describe('plain interrupt() graphs (real package): Agent Inbox HumanInterrupt an
         return { log: [JSON.stringify(response)] };
       })
       .addEdge('__start__', 'ask')
-      .compile({ checkpointer: new MemorySaver() });
+      .compile({ checkpointer });
   }
 
   it.each([
@@ -213,6 +220,31 @@ describe('plain interrupt() graphs (real package): Agent Inbox HumanInterrupt an
       expect(done.log.map((line) => JSON.parse(line))).toEqual([expected]);
     },
   );
+
+  it('durable path: a later process resumes from the checkpointer and the fetched answer, checked against the graph', async () => {
+    const checkpointer = new MemorySaver();
+    const thread = runTag('inbox-durable-');
+    const config = { configurable: { thread_id: thread } };
+    // The process that opens the interrupt, then exits.
+    const first = await inboxGraph(checkpointer).invoke({ log: [] }, config);
+    const opened = await client.interrupts.create(
+      interruptFromLangGraph(first, { externalId: thread }),
+    );
+    await decideWhenOpen(thread, () => ['edit', { editedArgs: { command: 'ls -la' } }]);
+    // A later one: the graph's pending review from the checkpointer, the answer from the service.
+    const later = inboxGraph(checkpointer);
+    const pending = (await later.getState(config)).tasks.flatMap((task) => task.interrupts);
+    const answered = await client.interrupts.waitForAnswer(opened.id, wait);
+    const resume = await toLangGraphResume(answered, pending);
+    const done = await later.invoke(new Command({ resume }), config);
+    expect(done.log.map((line) => JSON.parse(line))).toEqual([
+      { type: 'edit', args: { action: 'run_command', args: { command: 'ls -la' } } },
+    ]);
+    // Checked against what the graph asked: another graph's pending review is refused.
+    await expect(
+      toLangGraphResume(answered, [{ ...pending[0], id: 'another-interrupt' }]),
+    ).rejects.toThrow('These interrupts do not answer the review request the graph is waiting on');
+  });
 
   it('a payload of ours: the node gets the decisions, in action order', async () => {
     const graph = new StateGraph(State)

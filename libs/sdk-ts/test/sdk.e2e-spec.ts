@@ -207,7 +207,12 @@ describe('interrupts', () => {
       ['notify', 'approve'],
     ]);
     expect(answered.decisions[0].decidedBy.name).toBe('SDK pro owner');
-    expect(toLangGraphResume(answered)).toEqual({
+    // An interrupt opened without the bridge resumes as one HITL request over its actions,
+    // checked against the actions asked about (the service's digests).
+    const asked = {
+      action_requests: [{ name: 'deploy' }, { name: 'notify', args: { channel: '#releases' } }],
+    };
+    expect(await toLangGraphResume(answered, asked)).toEqual({
       decisions: [{ type: 'approve' }, { type: 'approve' }],
     });
   });

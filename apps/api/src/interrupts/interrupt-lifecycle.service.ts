@@ -1,11 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { writeAuditEntry } from '@interlock/audit';
 import {
   type ApiKeyActor,
-  type AuditActorRef,
   DomainError,
   dueEscalationStep,
   escalationPosition,
@@ -23,28 +21,19 @@ import { InterruptWaits } from './interrupt-waits';
 import { InterruptsRepository } from './interrupts.repository';
 import { lockCurrentMember } from '../members/memberships.repository';
 import { TeamsService } from '../teams/teams.service';
+import { InterruptExpiry, SYSTEM_ACTOR } from './interrupt-expiry';
 
-/** The service itself, as the audit log and decisions name it when a deadline acts (SPEC §8e). */
-export const SYSTEM_ACTOR: AuditActorRef = { type: 'system', id: null, name: 'system' };
-
-/** What a deadline leaves as the message of the decisions it makes. */
-export const TIMEOUT_MESSAGE = 'No decision before the deadline.';
-
-/** Why an `escalate` deadline escalated the interrupt. */
-const TIMEOUT_ESCALATION_REASON =
-  'No decision before the deadline; the deadline was extended once.';
-
-/** How many due interrupts one pass of the expiry reads at a time, and expires at once. */
+/** How many due escalation steps one pass reads at a time, and applies at once. */
 const DUE_BATCH = 200;
-const EXPIRY_CONCURRENCY = 4;
+const ESCALATION_CONCURRENCY = 4;
 
 const noLongerOpen = (status: string) =>
   new DomainError('CONFLICT', `This interrupt is no longer open: it is ${status}.`);
 
 /**
  * An interrupt's life after it opens, beside the members' reviews (SPEC §8e): the deadline — applied
- * by the expiry job as actor `system`, exactly once across instances (the row lock and the status
- * read under it), or extended by a member — and withdrawal by its agent. Each change writes its
+ * by the expiry job as actor `system`, exactly once across instances, in batches per organisation
+ * (InterruptExpiry), or extended by a member — and withdrawal by its agent. Each change writes its
  * audit entry and webhook event in its transaction and, once committed, wakes the organisation's
  * event streams and the requests waiting on the interrupt.
  */
@@ -59,6 +48,7 @@ export class InterruptLifecycleService {
     private readonly waits: InterruptWaits,
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly teams: TeamsService,
+    private readonly expiry: InterruptExpiry,
   ) {}
 
   /**
@@ -158,20 +148,26 @@ export class InterruptLifecycleService {
 
   /**
    * Applies every deadline at or before `now` (the expiry job; `now` is injected so tests need not
-   * wait). Safe to run on several instances at once: each interrupt is locked and checked again,
-   * so each deadline acts once. Returns how many interrupts it changed.
+   * wait): in batches per organisation, each deadline once however many instances run
+   * (InterruptExpiry). Returns how many interrupts it changed.
    */
-  async expireDue(now: Date): Promise<number> {
-    return this.applyDue(
-      (batch) => this.interrupts.due(this.dataSource, now, batch),
-      (organisationId, id) => this.expire(organisationId, id, now),
-      'could not apply an interrupt deadline',
-    );
+  expireDue(now: Date): Promise<number> {
+    return this.expiry.expireDue(now);
+  }
+
+  /**
+   * One deadline: `escalate` (the first time) escalates and extends the deadline by its original
+   * length; otherwise every undecided action is decided `reject` (or `approve`) by `system` and the
+   * interrupt becomes `expired`. False when there was nothing to do (decided, withdrawn, extended
+   * or expired meanwhile — by another instance too).
+   */
+  expire(organisationId: string, id: string, now: Date): Promise<boolean> {
+    return this.expiry.expire(organisationId, id, now);
   }
 
   /**
    * Takes the due interrupts `find` lists, a batch at a time, and applies `apply` to each with
-   * EXPIRY_CONCURRENCY workers (a failure is logged and the rest go on). A full batch of which none
+   * ESCALATION_CONCURRENCY workers (a failure is logged and the rest go on). A full batch of which none
    * changed was taken by another instance (or failed): it stops there, the next run picks up what
    * is left. Returns how many interrupts changed.
    */
@@ -195,99 +191,10 @@ export class InterruptLifecycleService {
           }
         }
       };
-      await Promise.all(Array.from({ length: EXPIRY_CONCURRENCY }, worker));
+      await Promise.all(Array.from({ length: ESCALATION_CONCURRENCY }, worker));
       changed += changedNow;
       if (due.length < DUE_BATCH || changedNow === 0) return changed;
     }
-  }
-
-  /**
-   * One deadline: `escalate` (the first time) escalates and extends the deadline by its original
-   * length; otherwise every undecided action is decided `reject` (or `approve`) by `system` and the
-   * interrupt becomes `expired`. False when there was nothing to do (decided, withdrawn, extended
-   * or expired meanwhile — by another instance too).
-   */
-  async expire(organisationId: string, id: string, now: Date): Promise<boolean> {
-    const outcome = await this.dataSource.transaction(async (tx) => {
-      const interrupt = await this.interrupts.lock(tx, organisationId, id);
-      if (
-        interrupt === undefined ||
-        interrupt.status !== 'open' ||
-        interrupt.expires_at === null ||
-        interrupt.expires_at > now
-      )
-        return undefined;
-      const target = { type: 'interrupt' as const, id, name: interrupt.title };
-      if (interrupt.on_timeout === 'escalate' && !interrupt.timeout_escalated) {
-        const length = interrupt.expires_at.getTime() - interrupt.created_at.getTime();
-        const level = interrupt.escalation_level + 1;
-        await this.interrupts.escalate(tx, organisationId, id, level, TIMEOUT_ESCALATION_REASON);
-        await this.interrupts.setDeadline(
-          tx,
-          organisationId,
-          id,
-          new Date(now.getTime() + length),
-          true,
-          'escalate',
-        );
-        await writeAuditEntry(tx, {
-          organisationId,
-          action: 'interrupt.escalated',
-          actor: SYSTEM_ACTOR,
-          target,
-          metadata: { level, reason: TIMEOUT_ESCALATION_REASON },
-          ipAddress: null,
-        });
-        const escalated = await this.interrupts.keepRendered(tx, organisationId, id);
-        await this.outbox.write(tx, organisationId, [
-          { type: 'interrupt.escalated', subjectId: id, data: escalated },
-        ]);
-        return 'escalated' as const;
-      }
-      // Approval at the deadline needs the organisation's leave now, not only when it opened:
-      // turning it off in Settings rejects the interrupts already waiting for it.
-      const approveAllowed =
-        interrupt.on_timeout === 'approve' &&
-        (await this.organisations.deadlineSettings(tx, organisationId))
-          ?.interrupt_timeout_approve_allowed === true;
-      const decision = approveAllowed ? 'approve' : 'reject';
-      const actionNames: string[] = [];
-      for (const action of interrupt.action_requests) {
-        const inserted = await this.interrupts.insertDecision(tx, organisationId, {
-          id: randomUUID(),
-          interruptId: id,
-          actionName: action.name,
-          decision,
-          editedArgs: null,
-          editedName: null,
-          message: decision === 'reject' ? TIMEOUT_MESSAGE : null,
-          decidedByType: 'system',
-          decidedById: null,
-          decidedByName: 'system',
-          decidedByRuleId: null,
-          decidedByReason: 'timeout',
-        });
-        if (inserted) actionNames.push(action.name);
-      }
-      await this.interrupts.close(tx, organisationId, id, 'expired', null);
-      await writeAuditEntry(tx, {
-        organisationId,
-        action: 'interrupt.expired',
-        actor: SYSTEM_ACTOR,
-        target,
-        metadata: { outcome: decision, actionNames },
-        ipAddress: null,
-      });
-      const expired = await this.interrupts.keepRendered(tx, organisationId, id);
-      await this.outbox.write(tx, organisationId, [
-        { type: 'interrupt.expired', subjectId: id, data: expired },
-      ]);
-      return 'expired' as const;
-    });
-    if (outcome === undefined) return false;
-    if (outcome === 'expired') await this.settled(organisationId, id);
-    else await this.events.announce(organisationId);
-    return true;
   }
 
   /**

@@ -19,6 +19,7 @@ import { OrganisationModule } from '../organisation/organisation.module';
 import { InterruptExpiryJob } from './interrupt-expiry.job';
 import { InterruptEscalationJob } from './interrupt-escalation.job';
 import { InterruptLifecycleService } from './interrupt-lifecycle.service';
+import { InterruptExpiry } from './interrupt-expiry';
 import { AllowancesModule } from '../allowances/allowances.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { EventsModule } from '../events/events.module';
@@ -48,6 +49,7 @@ import { ClassificationModule } from '../classification/classification.module';
     InterruptsService,
     InterruptReviewService,
     InterruptLifecycleService,
+    InterruptExpiry,
     InterruptsRepository,
     InterruptWaits,
     {

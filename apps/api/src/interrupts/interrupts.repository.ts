@@ -141,6 +141,11 @@ export type NewDecision = Omit<InterruptRow['decisions'][number], 'decidedAt'> &
   interruptId: string;
 };
 
+/** The columns of a `LockedInterrupt`. */
+const LOCKED_COLUMNS = `title, status, action_requests, assignee_type, assignee_id, assignee_name, escalation_level,
+  expires_at, on_timeout, created_at, timeout_escalated, opened_by_key_id, session_id,
+  escalation_step, escalation_policy_team_id, escalation_clock_at, assignee_changed_at`;
+
 export interface InboxCountsRow {
   open: number;
   assigned_to_me: number;
@@ -263,6 +268,33 @@ export class InterruptsRepository {
     return record;
   }
 
+  /**
+   * `keepRendered` of several interrupts: read in one statement, kept in one. The records, by id
+   * (an id that is not the organisation's has none).
+   */
+  async keepRenderedMany(
+    db: Queryable,
+    organisationId: string,
+    ids: readonly string[],
+  ): Promise<Map<string, InterruptResponse>> {
+    const records = new Map<string, InterruptResponse>();
+    for (const row of await this.readMany(db, organisationId, ids))
+      records.set(row.id, toInterruptResponse(row));
+    const kept = [...records.values()];
+    await db.query(
+      `UPDATE interrupts i SET record_json = k.record_json, record_version = $4
+         FROM unnest($2::uuid[], $3::text[]) AS k(id, record_json)
+        WHERE i.organisation_id = $1 AND i.id = k.id`,
+      [
+        organisationId,
+        kept.map((r) => r.id),
+        kept.map((r) => JSON.stringify(r)),
+        RECORD_RENDER_VERSION,
+      ],
+    );
+    return records;
+  }
+
   async read(db: Queryable, organisationId: string, id: string): Promise<InterruptRow | undefined> {
     const [row] = await queryRows<InterruptRow>(
       db,
@@ -289,13 +321,35 @@ export class InterruptsRepository {
   ): Promise<LockedInterrupt | undefined> {
     const [row] = await queryRows<LockedInterrupt>(
       db,
-      `SELECT title, status, action_requests, assignee_type, assignee_id, assignee_name, escalation_level,
-              expires_at, on_timeout, created_at, timeout_escalated, opened_by_key_id, session_id,
-              escalation_step, escalation_policy_team_id, escalation_clock_at, assignee_changed_at
-         FROM interrupts WHERE organisation_id = $1 AND id = $2 FOR NO KEY UPDATE`,
+      `SELECT ${LOCKED_COLUMNS} FROM interrupts WHERE organisation_id = $1 AND id = $2 FOR NO KEY UPDATE`,
       [organisationId, id],
     );
     return row;
+  }
+
+  /**
+   * Claims, locked until the transaction ends, up to `limit` of the organisation's open interrupts
+   * whose deadline is at or before `now` (of `ids` only, when given), oldest deadline first. Rows
+   * another transaction holds are skipped — a decision under way, or another batch of expiries:
+   * of several workers each claims different ones — and rows changed meanwhile are checked again
+   * by the database as they are locked, so a claimed row is still open and due.
+   */
+  claimDue(
+    db: Queryable,
+    organisationId: string,
+    now: Date,
+    limit: number,
+    ids?: readonly string[],
+  ): Promise<(LockedInterrupt & { id: string })[]> {
+    return queryRows<LockedInterrupt & { id: string }>(
+      db,
+      `SELECT id, ${LOCKED_COLUMNS} FROM interrupts
+        WHERE organisation_id = $1 AND status = 'open' AND expires_at IS NOT NULL AND expires_at <= $2
+          AND ($4::uuid[] IS NULL OR id = ANY($4::uuid[]))
+        ORDER BY expires_at, id LIMIT $3
+          FOR NO KEY UPDATE SKIP LOCKED`,
+      [organisationId, now, limit, ids ?? null],
+    );
   }
   /** `lock`, NOT_FOUND when there is no such interrupt. */
   async lockFound(db: Queryable, organisationId: string, id: string): Promise<LockedInterrupt> {
@@ -310,34 +364,56 @@ export class InterruptsRepository {
     organisationId: string,
     decision: NewDecision,
   ): Promise<boolean> {
-    const inserted = await queryRows<{ id: string }>(
+    return (await this.insertDecisions(db, organisationId, [decision])).length > 0;
+  }
+
+  /**
+   * Several decisions in one statement, of interrupts the caller has locked: those whose action
+   * already has a decision are left out (the unique index). Returns the ones inserted.
+   */
+  async insertDecisions(
+    db: Queryable,
+    organisationId: string,
+    decisions: readonly NewDecision[],
+  ): Promise<{ interrupt_id: string; action_name: string }[]> {
+    if (decisions.length === 0) return [];
+    const column = <K extends keyof NewDecision>(key: K) => decisions.map((d) => d[key]);
+    const json = (values: readonly unknown[]) =>
+      values.map((v) => (v === undefined || v === null ? null : JSON.stringify(v)));
+    return queryRows<{ interrupt_id: string; action_name: string }>(
       db,
       `INSERT INTO interrupt_decisions
          (organisation_id, id, interrupt_id, action_name, decision, edited_args, edited_name, message,
           decided_by_type, decided_by_id, decided_by_name, decided_by_rule_id, decided_by_reason, response)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+       SELECT $1, d.id, d.interrupt_id, d.action_name, d.decision, d.edited_args, d.edited_name, d.message,
+              d.decided_by_type, d.decided_by_id, d.decided_by_name, d.decided_by_rule_id, d.decided_by_reason,
+              d.response
+         FROM unnest($2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::jsonb[], $7::text[],
+                                  $8::text[], $9::text[], $10::uuid[], $11::text[], $12::uuid[], $13::text[],
+                                  $14::jsonb[]) WITH ORDINALITY
+                          AS d(id, interrupt_id, action_name, decision, edited_args, edited_name, message,
+                               decided_by_type, decided_by_id, decided_by_name, decided_by_rule_id,
+                               decided_by_reason, response, n)
+        ORDER BY d.n
        ON CONFLICT (organisation_id, interrupt_id, action_name) DO NOTHING
-       RETURNING id`,
+       RETURNING interrupt_id, action_name`,
       [
         organisationId,
-        decision.id,
-        decision.interruptId,
-        decision.actionName,
-        decision.decision,
-        decision.editedArgs === null ? null : JSON.stringify(decision.editedArgs),
-        decision.editedName,
-        decision.message,
-        decision.decidedByType,
-        decision.decidedById,
-        decision.decidedByName,
-        decision.decidedByRuleId,
-        decision.decidedByReason,
-        decision.response === undefined || decision.response === null
-          ? null
-          : JSON.stringify(decision.response),
+        column('id'),
+        column('interruptId'),
+        column('actionName'),
+        column('decision'),
+        json(column('editedArgs')),
+        column('editedName'),
+        column('message'),
+        column('decidedByType'),
+        column('decidedById'),
+        column('decidedByName'),
+        column('decidedByRuleId'),
+        column('decidedByReason'),
+        json(column('response')),
       ],
     );
-    return inserted.length > 0;
   }
 
   /** Whether the action already has its decision. */
@@ -577,16 +653,28 @@ export class InterruptsRepository {
   }
 
   /** Ends an open interrupt as `expired` or `withdrawn` (with the agent's reason). */
-  async close(
+  close(
     db: Queryable,
     organisationId: string,
     id: string,
     status: 'expired' | 'withdrawn',
     reason: string | null,
   ): Promise<void> {
+    return this.closeMany(db, organisationId, [id], status, reason);
+  }
+
+  /** `close`, of several interrupts in one statement. */
+  async closeMany(
+    db: Queryable,
+    organisationId: string,
+    ids: readonly string[],
+    status: 'expired' | 'withdrawn',
+    reason: string | null,
+  ): Promise<void> {
     await db.query(
-      `UPDATE interrupts SET status = $3, closed_at = now(), withdrawn_reason = $4 WHERE organisation_id = $1 AND id = $2`,
-      [organisationId, id, status, reason],
+      `UPDATE interrupts SET status = $3, closed_at = now(), withdrawn_reason = $4
+        WHERE organisation_id = $1 AND id = ANY($2::uuid[])`,
+      [organisationId, ids, status, reason],
     );
   }
 

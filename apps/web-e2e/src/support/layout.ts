@@ -91,3 +91,27 @@ export async function expectHeadingClear(
     `${what}: the heading starts below the header`,
   ).toBe(true);
 }
+
+/**
+ * No select shows its value cut off: the text of every visible select (a combobox input, whose
+ * value is one of its choices' labels) fits its box. Settings → Notifications read
+ * "Default (Immediatel" when the column was narrower than its longest choice.
+ */
+export async function expectNoCutOffSelects(
+  page: Page,
+  what: string,
+  { soft = false } = {},
+): Promise<void> {
+  const check = soft ? expect.soft : expect;
+  const cut = await page.evaluate(() =>
+    [...document.querySelectorAll<HTMLInputElement>('input[aria-haspopup="listbox"]')]
+      .filter((input) => input.getClientRects().length > 0 && input.value !== '')
+      // An input's scrollWidth is its text's width when that is wider than the box.
+      .filter((input) => input.scrollWidth > input.clientWidth + 1)
+      .map(
+        (input) =>
+          `${input.getAttribute('aria-label') ?? input.id} "${input.value}" (${input.scrollWidth} px in ${input.clientWidth} px)`,
+      ),
+  );
+  check(cut, `${what}: selects whose value is cut off`).toEqual([]);
+}

@@ -30,6 +30,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Optional, Union, cast
 
 from ._errors import InterlockError
+from .digest import verify_decisions
 from .types import ActionRequestParam, CreateInterruptParams, Decision, DecisionType, Interrupt
 
 __all__ = [
@@ -609,9 +610,18 @@ def _resume_item(kind: str, decision: dict[str, Any], original: str, interrupt_i
 
 def to_langgraph_resume(
     answered: Union[Interrupt, Mapping[str, Any], Sequence[Union[Interrupt, Mapping[str, Any]]]],
+    source: Any,
 ) -> Any:
     """The value to resume LangGraph with (``Command(resume=...)``), from the answered interrupt(s) the
     bridge created (all parts of a split request, in any order; models or their JSON).
+
+    ``source`` is the review request the graph is still waiting on: what was given to
+    ``interrupts_from_langgraph`` (a run's result, its ``.interrupts``, one ``Interrupt`` or a bare
+    value); after a restart, read it back from the checkpointer
+    (``graph.get_state(config).interrupts``). The answers are checked against it before anything is
+    mapped (SPEC §8e): the interrupts must ask about exactly the graph's actions, and every action
+    request and decision must carry the digest of the arguments the graph sent, else
+    ``ActionDigestMismatchError`` and nothing to resume with.
 
     Exactly what each package expects, under LangGraph's own action names, in the original order; a
     dict keyed by interrupt id when several LangGraph interrupts were reviewed together (as
@@ -622,8 +632,11 @@ def to_langgraph_resume(
     )
     if not items:
         raise InterlockError("to_langgraph_resume needs the answered interrupt(s).")
+    asked = interrupts_from_langgraph(source)
+    asked_meta = [cast(dict[str, Any], _bridge_metadata(params["metadata"])) for params in asked]
     views = [_view(i) for i in items]
-    metas = [_bridge_metadata(v[3]) for v in views]
+    kept = [_bridge_metadata(v[3]) for v in views]
+    metas = list(kept)
     if len(views) == 1 and metas[0] is None:
         metas = [_legacy_metadata(views[0][0], views[0][1], views[0][3])]
     if any(m is None for m in metas):
@@ -640,6 +653,22 @@ def to_langgraph_resume(
     for part in range(1, int(first["parts"]) + 1):
         if part not in seen:
             raise InterlockError(f"Part {part} of {first['parts']} of this LangGraph review is missing.")
+    # The graph's own request decides what was asked: the review (when its interrupts have ids, the
+    # review id is theirs), the parts, each part's actions and their arguments.
+    graph_ids = all(t["id"] is not None for t in asked_meta[0]["targets"])
+    if int(first["parts"]) != len(asked) or (
+        graph_ids and kept[0] is not None and first.get("review") != asked_meta[0]["review"]
+    ):
+        raise InterlockError("These interrupts do not answer the review request the graph is waiting on (source).")
+    for item, (interrupt_id, names, _, _), meta in zip(items, views, parts):
+        params = asked[int(meta["part"]) - 1]
+        if names != [a["name"] for a in params["action_requests"]]:
+            raise InterlockError(
+                f"Interrupt {interrupt_id} does not ask about the actions the graph is waiting on (source)."
+            )
+        verify_decisions(item, params["action_requests"])
+    parts = [{**meta, "actions": asked_meta[int(meta["part"]) - 1]["actions"]} for meta in parts]
+    first = {**first, "targets": asked_meta[0]["targets"]}
 
     targets: list[dict[str, Any]] = first["targets"]
     values: list[list[Any]] = [[None] * int(t["size"]) for t in targets]

@@ -24,7 +24,14 @@ from langgraph.graph import START, StateGraph
 from langgraph.types import Command, interrupt
 from typing_extensions import TypedDict
 
-from interlock import Interlock, interlock_decisions, interlock_payload
+from interlock import (
+    Interlock,
+    InterlockError,
+    interlock_decisions,
+    interlock_payload,
+    interrupt_from_langgraph,
+    to_langgraph_resume,
+)
 
 from .conftest import Live, run_tag
 
@@ -243,6 +250,42 @@ def test_agent_inbox_human_interrupt_in_a_plain_graph(
     human()
     done = graph.invoke(Command(resume=resume), config, version="v2")
     assert [json.loads(line) for line in done.value["log"]] == [expected]
+
+
+def test_durable_path_a_later_process_resumes_from_the_checkpointer_checked_against_the_graph(
+    client: Interlock, live: Live
+) -> None:
+    def ask(state: Log) -> dict[str, Any]:
+        request = {
+            "action_request": {"action": "run_command", "args": {"command": "ls -l"}},
+            "config": {"allow_accept": True, "allow_edit": True, "allow_respond": True, "allow_ignore": True},
+        }
+        return {"log": [json.dumps(interrupt([request])[0])]}
+
+    checkpointer = InMemorySaver()
+
+    def build() -> Any:
+        return StateGraph(Log).add_node("ask", ask).add_edge(START, "ask").compile(checkpointer=checkpointer)
+
+    thread = run_tag("py-inbox-durable-")
+    config: Any = {"configurable": {"thread_id": thread}}
+    # The process that opens the interrupt, then exits.
+    first = build().invoke({"log": []}, config, version="v2")
+    opened = client.interrupts.create(**interrupt_from_langgraph(first, external_id=thread))
+    human = live.decide_when_open(thread, lambda action: ("edit", {"editedArgs": {"command": "ls -la"}}))
+    human()
+    # A later one: the graph's pending review from the checkpointer, the answer from the service.
+    later = build()
+    pending = later.get_state(config).interrupts
+    answered = client.interrupts.wait_for_answer(opened.id, poll_interval=0.1, timeout=120)
+    resume = to_langgraph_resume(answered, pending)
+    done = later.invoke(Command(resume=resume), config, version="v2")
+    assert [json.loads(line) for line in done.value["log"]] == [
+        {"type": "edit", "args": {"action": "run_command", "args": {"command": "ls -la"}}}
+    ]
+    # Checked against what the graph asked: another graph's pending review is refused.
+    with pytest.raises(InterlockError, match="do not answer the review request the graph is waiting on"):
+        to_langgraph_resume(answered, [{"id": "another-interrupt", "value": pending[0].value}])
 
 
 def test_a_payload_of_ours_in_a_plain_graph(client: Interlock, live: Live) -> None:

@@ -146,7 +146,9 @@ def test_wait_for_answer_returns_when_a_member_decides(client: Interlock, live: 
     assert [(d.action_name, d.decision) for d in answered.decisions] == [("deploy", "approve"), ("notify", "approve")]
     assert answered.decisions[0].decided_by.name == "SDK pro owner"
     assert answered.decisions[0].decided_by.type == "member"
-    assert to_langgraph_resume(answered) == {"decisions": [{"type": "approve"}, {"type": "approve"}]}
+    # Made without the bridge: one HITL request over its actions, checked against what was asked.
+    asked = {"action_requests": [{"name": "deploy"}, {"name": "notify", "args": {"channel": "#releases"}}]}
+    assert to_langgraph_resume(answered, asked) == {"decisions": [{"type": "approve"}, {"type": "approve"}]}
 
 
 @pytest.mark.anyio

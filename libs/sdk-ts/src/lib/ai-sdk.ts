@@ -24,6 +24,7 @@ import {
   approvalOutcome,
   approvalTitle,
   argsOf,
+  bridgeOf,
   type BridgeInterruptOptions,
   type BridgeReviewOptions,
 } from './tool-approvals';
@@ -249,16 +250,13 @@ export async function aiSDKApprovalDecisions(
   answered: AnsweredAISDKInterrupt,
   source: AISDKApprovalSource,
 ): Promise<AISDKApprovalDecision[]> {
-  const kept = answered.metadata?.[AI_SDK_METADATA_KEY] as Partial<MessagesMetadata> | undefined;
-  if (kept === undefined || kept === null || kept.v !== 1 || !Array.isArray(kept.approvals)) {
-    throw new InterlockError(
-      'This interrupt was not opened by openAISDKReview (no metadata.aiSdk.approvals).',
-    );
-  }
-  if (answered.status === 'open')
-    throw new InterlockError(
-      'The interrupt is still open: wait for the answer first (interrupts.waitForAnswer).',
-    );
+  const kept = bridgeOf<MessagesMetadata>(
+    answered,
+    AI_SDK_METADATA_KEY,
+    'openAISDKReview',
+    (meta) => Array.isArray(meta.approvals),
+    'aiSdk.approvals',
+  );
   const pending = new Map(pendingAISDKApprovals(source).map((p) => [p.approvalId, p.toolCall]));
   const asked = kept.approvals.map(([name, approvalId]) => {
     const toolCall = pending.get(approvalId);

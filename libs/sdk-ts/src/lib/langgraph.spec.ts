@@ -11,7 +11,7 @@ import {
   toLangGraphResume,
   type LangGraphHITLRequest,
 } from './langgraph';
-import { answeredAs } from './testing/answered';
+import { answeredAs, forged } from './testing/answered';
 import { jsonResponse, mockFetch } from './testing/mock-fetch';
 import type { Decision, DecisionType, Interrupt, InterruptCreateParams } from './types';
 
@@ -128,10 +128,10 @@ describe('LangGraph bridge: Python HumanInTheLoopMiddleware (batched)', () => {
     expect(interruptFromLangGraph({ action_requests: [{ name: 'x' }] }).title).toBe('Review x');
   });
 
-  it('resumes with one decision per action, in the original order, an edit renaming the tool', () => {
+  it('resumes with one decision per action, in the original order, an edit renaming the tool', async () => {
     const params = interruptFromLangGraph(python);
     // Decisions arrive in the order members made them, not the order of the actions.
-    const resume = toLangGraphResume(
+    const resume = await toLangGraphResume(
       answer(
         params,
         decided('ask_user', 'respond', { message: 'Tuesday works' }),
@@ -142,6 +142,7 @@ describe('LangGraph bridge: Python HumanInTheLoopMiddleware (batched)', () => {
         }),
         decided('book_flight', 'approve'),
       ),
+      python,
     );
     expect(resume).toEqual({
       decisions: [
@@ -156,22 +157,24 @@ describe('LangGraph bridge: Python HumanInTheLoopMiddleware (batched)', () => {
     });
   });
 
-  it('makes repeated tool names unique for the service and restores them', () => {
-    const params = interruptFromLangGraph({
+  it('makes repeated tool names unique for the service and restores them', async () => {
+    const repeated = {
       action_requests: [
         { name: 'send_email', args: { to: 'a' } },
         { name: 'send_email', args: { to: 'b' } },
       ],
       review_configs: [{ action_name: 'send_email', allowed_decisions: ['approve', 'edit'] }],
-    });
+    };
+    const params = interruptFromLangGraph(repeated);
     expect(params.actionRequests.map((a) => a.name)).toEqual(['send_email', 'send_email #2']);
     expect(params.actionRequests[1].allowedDecisions).toEqual(['approve', 'edit']);
-    const resume = toLangGraphResume(
+    const resume = await toLangGraphResume(
       answer(
         params,
         decided('send_email #2', 'edit', { editedArgs: { to: 'c' } }),
         decided('send_email', 'approve'),
       ),
+      repeated,
     );
     expect(resume).toEqual({
       decisions: [
@@ -181,21 +184,25 @@ describe('LangGraph bridge: Python HumanInTheLoopMiddleware (batched)', () => {
     });
   });
 
-  it('omits an empty reject message, refuses a missing decision and an unknown decision type', () => {
-    const params = interruptFromLangGraph({ action_requests: [{ name: 'a' }, { name: 'b' }] });
+  it('omits an empty reject message, refuses a missing decision and an unknown decision type', async () => {
+    const request = { action_requests: [{ name: 'a' }, { name: 'b' }] };
+    const params = interruptFromLangGraph(request);
     expect(
-      toLangGraphResume(answer(params, decided('b', 'approve'), decided('a', 'reject'))),
+      await toLangGraphResume(
+        answer(params, decided('b', 'approve'), decided('a', 'reject')),
+        request,
+      ),
     ).toEqual({
       decisions: [{ type: 'reject' }, { type: 'approve' }],
     });
-    expect(() => toLangGraphResume(answer(params, decided('a', 'approve')))).toThrow(
-      /no decision for action b/,
-    );
+    await expect(
+      toLangGraphResume(answer(params, decided('a', 'approve')), request),
+    ).rejects.toThrow(/no decision for action b/);
     // A decision type a newer service adds passes through the client; the bridge cannot map it.
     const newer = { ...decided('a', 'approve'), decision: 'delegate' } as unknown as Decision;
-    expect(() => toLangGraphResume(answer(params, newer, decided('b', 'approve')))).toThrow(
-      /unknown decision type delegate/,
-    );
+    await expect(
+      toLangGraphResume(answer(params, newer, decided('b', 'approve')), request),
+    ).rejects.toThrow(/unknown decision type delegate/);
   });
 
   it('refuses what is not a review request', () => {
@@ -209,9 +216,11 @@ describe('LangGraph bridge: Python HumanInTheLoopMiddleware (batched)', () => {
     ).toThrow(/ignore/);
   });
 
-  it('reads an interrupt made without the bridge as one HITL request', () => {
+  it('reads an interrupt made without the bridge as one HITL request', async () => {
     const plain = answer({ title: 't', actionRequests: [{ name: 'a' }] }, decided('a', 'approve'));
-    expect(toLangGraphResume(plain)).toEqual({ decisions: [{ type: 'approve' }] });
+    expect(await toLangGraphResume(plain, { action_requests: [{ name: 'a' }] })).toEqual({
+      decisions: [{ type: 'approve' }],
+    });
   });
 });
 
@@ -239,7 +248,7 @@ describe('LangGraph bridge: langchain JS humanInTheLoopMiddleware (camelCase)', 
     ],
   };
 
-  it('reads the run result as it comes, and resumes with editedAction', () => {
+  it('reads the run result as it comes, and resumes with editedAction', async () => {
     const params = interruptFromLangGraph(result);
     expect(params.actionRequests).toEqual([
       {
@@ -250,12 +259,13 @@ describe('LangGraph bridge: langchain JS humanInTheLoopMiddleware (camelCase)', 
       },
       { name: 'delete_file', args: { path: '/x' }, allowedDecisions: ['approve', 'reject'] },
     ]);
-    const resume = toLangGraphResume(
+    const resume = await toLangGraphResume(
       answer(
         params,
         decided('send_email', 'edit', { editedArgs: { to: 'bob' }, editedName: 'send_draft' }),
         decided('delete_file', 'reject', { message: 'No' }),
       ),
+      result,
     );
     expect(resume).toEqual({
       decisions: [
@@ -265,12 +275,13 @@ describe('LangGraph bridge: langchain JS humanInTheLoopMiddleware (camelCase)', 
     });
   });
 
-  it('allows approve, edit and reject by default and never respond', () => {
-    const params = interruptFromLangGraph({ actionRequests: [{ name: 'x', args: {} }] });
+  it('allows approve, edit and reject by default and never respond', async () => {
+    const request = { actionRequests: [{ name: 'x', args: {} }] };
+    const params = interruptFromLangGraph(request);
     expect(params.actionRequests[0].allowedDecisions).toEqual(['approve', 'edit', 'reject']);
-    expect(() =>
-      toLangGraphResume(answer(params, decided('x', 'respond', { message: 'hi' }))),
-    ).toThrow(/no respond decision/);
+    await expect(
+      toLangGraphResume(answer(params, decided('x', 'respond', { message: 'hi' })), request),
+    ).rejects.toThrow(/no respond decision/);
   });
 });
 
@@ -306,7 +317,7 @@ describe('LangGraph bridge: Python HumanInTheLoopMiddleware(interrupt_mode="per_
     },
   ];
 
-  it('combines the calls into one interrupt, takes the allowed decisions from response_schema, resumes by id', () => {
+  it('combines the calls into one interrupt, takes the allowed decisions from response_schema, resumes by id', async () => {
     const params = interruptFromLangGraph(interrupts);
     expect(params.actionRequests).toEqual([
       {
@@ -317,12 +328,13 @@ describe('LangGraph bridge: Python HumanInTheLoopMiddleware(interrupt_mode="per_
       },
       { name: 'send_email #2', args: { to: 'b' }, allowedDecisions: ['approve', 'reject'] },
     ]);
-    const resume = toLangGraphResume(
+    const resume = await toLangGraphResume(
       answer(
         params,
         decided('send_email #2', 'reject', { message: 'no' }),
         decided('send_email', 'edit', { editedArgs: { to: 'c' } }),
       ),
+      interrupts,
     );
     expect(resume).toEqual({
       'i-1': { type: 'edit', edited_action: { name: 'send_email', args: { to: 'c' } } },
@@ -330,16 +342,20 @@ describe('LangGraph bridge: Python HumanInTheLoopMiddleware(interrupt_mode="per_
     });
   });
 
-  it('refuses a rename, which per-call mode cannot run', () => {
+  it('refuses a rename, which per-call mode cannot run', async () => {
     const params = interruptFromLangGraph(interrupts[0]);
-    expect(() =>
+    await expect(
       toLangGraphResume(
         answer(params, decided('send_email', 'edit', { editedArgs: {}, editedName: 'other' })),
+        interrupts[0],
       ),
-    ).toThrow(/cannot switch tools/);
+    ).rejects.toThrow(/cannot switch tools/);
     // One interrupt: the bare value.
     expect(
-      toLangGraphResume(answer(params, decided('send_email', 'respond', { message: 'done' }))),
+      await toLangGraphResume(
+        answer(params, decided('send_email', 'respond', { message: 'done' })),
+        interrupts[0],
+      ),
     ).toEqual({ type: 'respond', message: 'done' });
   });
 });
@@ -351,7 +367,7 @@ describe('LangGraph bridge: Agent Inbox HumanInterrupt', () => {
     description: 'Please review',
   };
 
-  it('maps config.allow_* to the allowed decisions and answers with HumanResponse', () => {
+  it('maps config.allow_* to the allowed decisions and answers with HumanResponse', async () => {
     const params = interruptFromLangGraph([request]);
     expect(params.actionRequests).toEqual([
       {
@@ -363,7 +379,7 @@ describe('LangGraph bridge: Agent Inbox HumanInterrupt', () => {
     ]);
     // interrupt([request]) is answered with a list…
     expect(
-      toLangGraphResume(
+      await toLangGraphResume(
         answer(
           params,
           decided('run_command', 'edit', {
@@ -371,23 +387,25 @@ describe('LangGraph bridge: Agent Inbox HumanInterrupt', () => {
             editedName: 'run_shell',
           }),
         ),
+        [request],
       ),
     ).toEqual([{ type: 'edit', args: { action: 'run_shell', args: { command: 'pwd' } } }]);
-    expect(toLangGraphResume(answer(params, decided('run_command', 'reject')))).toEqual([
-      { type: 'ignore', args: null },
-    ]);
+    expect(
+      await toLangGraphResume(answer(params, decided('run_command', 'reject')), [request]),
+    ).toEqual([{ type: 'ignore', args: null }]);
     // …interrupt(request) with one response.
-    const single = interruptFromLangGraph({
+    const one = {
       id: 'x',
       value: { ...request, config: { ...request.config, allow_accept: true } },
-    });
-    expect(toLangGraphResume(answer(single, decided('run_command', 'approve')))).toEqual({
-      type: 'accept',
-      args: null,
-    });
+    };
+    const single = interruptFromLangGraph(one);
+    expect(await toLangGraphResume(answer(single, decided('run_command', 'approve')), one)).toEqual(
+      { type: 'accept', args: null },
+    );
     expect(
-      toLangGraphResume(
+      await toLangGraphResume(
         answer(single, decided('run_command', 'respond', { message: 'use ls -l' })),
+        one,
       ),
     ).toEqual({ type: 'response', args: 'use ls -l' });
     expect(() =>
@@ -405,7 +423,7 @@ describe('LangGraph bridge: Agent Inbox HumanInterrupt', () => {
 });
 
 describe('LangGraph bridge: a payload of ours', () => {
-  it('opens the interrupt as given and resumes with the decisions in action order', () => {
+  it('opens the interrupt as given and resumes with the decisions in action order', async () => {
     const payload = interlockPayload({
       title: 'Refund?',
       actionRequests: [
@@ -413,17 +431,19 @@ describe('LangGraph bridge: a payload of ours', () => {
         { name: 'notify' },
       ],
     });
-    const params = interruptFromLangGraph({ id: 'p1', value: payload }, { externalId: 'order-1' });
+    const source = { id: 'p1', value: payload };
+    const params = interruptFromLangGraph(source, { externalId: 'order-1' });
     expect(params.actionRequests).toEqual([
       { name: 'refund', args: { amount: 40 }, allowedDecisions: ['approve', 'reject'] },
       { name: 'notify', args: {} },
     ]);
-    const resume = toLangGraphResume(
+    const resume = await toLangGraphResume(
       answer(
         params,
         decided('notify', 'approve'),
         decided('refund', 'reject', { message: 'too much' }),
       ),
+      source,
     );
     const decisions = interlockDecisions(resume);
     expect(decisions.map((d) => [d.actionName, d.decision, d.message])).toEqual([
@@ -504,11 +524,12 @@ describe('LangGraph bridge: generated titles', () => {
 });
 
 describe('LangGraph bridge: requests larger than one interrupt', () => {
-  it('splits 45 actions into interrupts of at most 20 and merges the decisions back in order', () => {
+  it('splits 45 actions into interrupts of at most 20 and merges the decisions back in order', async () => {
     const request = {
       action_requests: Array.from({ length: 45 }, (_, i) => ({ name: 'tool', args: { i } })),
     };
-    const parts = interruptsFromLangGraph({ id: 'big', value: request }, { title: 'Batch' });
+    const source = { id: 'big', value: request };
+    const parts = interruptsFromLangGraph(source, { title: 'Batch' });
     expect(parts.map((p) => p.actionRequests.length)).toEqual([20, 20, 5]);
     expect(parts.map((p) => p.title)).toEqual(['Batch (1/3)', 'Batch (2/3)', 'Batch (3/3)']);
     expect(parts[0].actionRequests.slice(0, 3).map((a) => a.name)).toEqual([
@@ -530,7 +551,7 @@ describe('LangGraph bridge: requests larger than one interrupt', () => {
         }),
       ),
     );
-    const resume = toLangGraphResume([answered[2], answered[0], answered[1]]) as {
+    const resume = (await toLangGraphResume([answered[2], answered[0], answered[1]], source)) as {
       decisions: unknown[];
     };
     expect(resume.decisions).toHaveLength(45);
@@ -541,7 +562,9 @@ describe('LangGraph bridge: requests larger than one interrupt', () => {
       { type: 'reject', message: 'no 3' },
     ]);
     expect(resume.decisions[44]).toEqual({ type: 'approve' });
-    expect(() => toLangGraphResume([answered[0], answered[2]])).toThrow(/Part 2 of 3/);
+    await expect(toLangGraphResume([answered[0], answered[2]], source)).rejects.toThrow(
+      /Part 2 of 3/,
+    );
   });
 
   it('shortens a description over 10,000 characters and keeps the args whole', () => {
@@ -588,5 +611,76 @@ describe('LangGraph bridge: reviewLangGraph checks the answer against what it se
     await expect(ok.interrupts.reviewLangGraph(request)).resolves.toEqual({
       decisions: [{ type: 'approve' }],
     });
+  });
+});
+
+describe('LangGraph bridge: the durable path checks the answer against the graph', () => {
+  // Another process resumes: it has the answered interrupt (fetched, or from a webhook) and the
+  // review request the graph is still waiting on (read back from its checkpointer).
+  const pending = [
+    {
+      id: 'lg-7',
+      value: {
+        actionRequests: [
+          { name: 'send_email', args: { to: 'ada@example.com', body: 'Hi' } },
+          { name: 'delete_file', args: { path: '/tmp/x' } },
+        ],
+      },
+    },
+  ];
+
+  it('resumes on an answer about exactly the graph’s actions', async () => {
+    const [params] = interruptsFromLangGraph(pending);
+    const answered = await answeredAs(params, 'answered', [
+      decided('send_email', 'approve'),
+      decided('delete_file', 'reject'),
+    ]);
+    await expect(toLangGraphResume(answered, pending)).resolves.toEqual({
+      decisions: [{ type: 'approve' }, { type: 'reject' }],
+    });
+  });
+
+  it('refuses a tampered decision, and an answer about other arguments', async () => {
+    const [params] = interruptsFromLangGraph(pending);
+    const answered = await answeredAs(params, 'answered', [
+      decided('send_email', 'approve'),
+      decided('delete_file', 'approve'),
+    ]);
+    // A decision whose digest is not of the action asked about.
+    const forgedDecision = forged(answered, 'delete_file');
+    await expect(toLangGraphResume(forgedDecision, pending)).rejects.toBeInstanceOf(
+      ActionDigestMismatchError,
+    );
+    // The whole interrupt digested over other arguments (as if changed in the service).
+    const other = {
+      ...params,
+      actionRequests: [
+        { name: 'send_email', args: { to: 'mallory@example.com', body: 'Hi' } },
+        { name: 'delete_file', args: { path: '/' } },
+      ],
+    };
+    const rewritten = await answeredAs(other, 'answered', [
+      decided('send_email', 'approve'),
+      decided('delete_file', 'approve'),
+    ]);
+    await expect(toLangGraphResume(rewritten, pending)).rejects.toBeInstanceOf(
+      ActionDigestMismatchError,
+    );
+  });
+
+  it('refuses an answer to another review than the one the graph waits on', async () => {
+    const [params] = interruptsFromLangGraph(pending);
+    const answered = await answeredAs(params, 'answered', [
+      decided('send_email', 'approve'),
+      decided('delete_file', 'approve'),
+    ]);
+    const elsewhere = [{ ...pending[0], id: 'lg-8' }];
+    await expect(toLangGraphResume(answered, elsewhere)).rejects.toThrow(
+      'These interrupts do not answer the review request the graph is waiting on (source).',
+    );
+    const fewer = [{ id: 'lg-7', value: { actionRequests: [pending[0].value.actionRequests[0]] } }];
+    await expect(toLangGraphResume(answered, fewer)).rejects.toThrow(
+      /does not ask about the actions the graph is waiting on/,
+    );
   });
 });

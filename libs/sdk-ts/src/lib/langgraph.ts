@@ -16,6 +16,7 @@
 // descriptions shortened, the args kept whole), records in each interrupt's metadata how to map
 // the answers back, and merges the answered interrupts into exactly the resume value the package
 // expects.
+import { verifyDecisions } from './action-digest';
 import { InterlockError } from './errors';
 import type {
   ActionRequest,
@@ -638,7 +639,9 @@ function isDecision(value: unknown): value is Decision {
 type Answered = Pick<Interrupt, 'id' | 'actionRequests' | 'decisions'> &
   Partial<Pick<Interrupt, 'metadata'>>;
 
-function bridgeMetadata(interrupt: Answered): BridgeMetadata | undefined {
+function bridgeMetadata(interrupt: {
+  metadata?: Record<string, unknown> | null;
+}): BridgeMetadata | undefined {
   const kept = interrupt.metadata?.[LANGGRAPH_METADATA_KEY];
   if (
     !isRecord(kept) ||
@@ -747,19 +750,32 @@ function resumeItem(
  * The value to resume LangGraph with, from the answered interrupt(s) the bridge created (all parts
  * of a split request, in any order): exactly what each package expects, under LangGraph's own
  * action names, in the original order; keyed by interrupt id when several LangGraph interrupts
- * were reviewed together. Throws when a part or a decision is missing.
+ * were reviewed together.
+ *
+ * `source` is the review request the graph is still waiting on — what was given to
+ * `interruptsFromLangGraph` (a run's result, its `__interrupt__` list, one interrupt or a bare
+ * value); after a restart, read it back from the checkpointer (`(await graph.getState(config))
+ * .tasks.flatMap((t) => t.interrupts)`). The answers are checked against it before anything is
+ * mapped (SPEC §8e): the interrupts must ask about exactly the graph's actions, and every action
+ * request and decision must carry the digest of the arguments the graph sent — else
+ * `ActionDigestMismatchError` and nothing to resume with. Throws when a part or a decision is
+ * missing.
  */
-export function toLangGraphResume(answered: Answered | readonly Answered[]): LangGraphResume {
+export async function toLangGraphResume(
+  answered: Answered | readonly Answered[],
+  source: unknown,
+): Promise<LangGraphResume> {
   const interrupts: readonly Answered[] = Array.isArray(answered)
     ? answered
     : [answered as Answered];
   if (interrupts.length === 0)
     throw new InterlockError('toLangGraphResume needs the answered interrupt(s).');
-  const parts = interrupts.map((interrupt) => ({
+  const asked = interruptsFromLangGraph(source);
+  const askedMeta = asked.map((params) => bridgeMetadata(params) as BridgeMetadata);
+  const kept = interrupts.map((interrupt) => bridgeMetadata(interrupt));
+  const parts = interrupts.map((interrupt, i) => ({
     interrupt,
-    meta:
-      bridgeMetadata(interrupt) ??
-      (interrupts.length === 1 ? legacyMetadata(interrupt) : undefined),
+    meta: kept[i] ?? (interrupts.length === 1 ? legacyMetadata(interrupt) : undefined),
   }));
   const first = parts[0].meta;
   if (first === undefined || parts.some((p) => p.meta === undefined)) {
@@ -782,29 +798,61 @@ export function toLangGraphResume(answered: Answered | readonly Answered[]): Lan
         `Part ${part} of ${first.parts} of this LangGraph review is missing.`,
       );
   }
-
-  const values: unknown[][] = first.targets.map((t) => new Array<unknown>(t.size));
+  // The graph's own request decides what was asked: the review (when its interrupts have ids, the
+  // review id is theirs), the parts, each part's actions and their arguments.
+  const graphIds = askedMeta[0].targets.every((t) => t.id !== null);
+  if (
+    first.parts !== asked.length ||
+    (graphIds && kept[0] !== undefined && first.review !== askedMeta[0].review)
+  ) {
+    throw new InterlockError(
+      'These interrupts do not answer the review request the graph is waiting on (source).',
+    );
+  }
   for (const { interrupt, meta } of parts) {
+    const params = asked[(meta as BridgeMetadata).part - 1];
+    const names = interrupt.actionRequests.map((a) => a.name);
+    if (
+      names.length !== params.actionRequests.length ||
+      names.some((n, i) => n !== params.actionRequests[i].name)
+    ) {
+      throw new InterlockError(
+        `Interrupt ${interrupt.id} does not ask about the actions the graph is waiting on (source).`,
+      );
+    }
+    await verifyDecisions(interrupt, params.actionRequests);
+  }
+  return resumeValue(
+    askedMeta[0].targets,
+    parts.map(({ interrupt, meta }) => ({
+      interrupt,
+      actions: askedMeta[(meta as BridgeMetadata).part - 1].actions,
+    })),
+  );
+}
+
+/** Merges the checked answers: `actions` maps each interrupt's action requests to the graph's. */
+function resumeValue(
+  targets: readonly Target[],
+  parts: readonly { interrupt: Answered; actions: BridgeMetadata['actions'] }[],
+): LangGraphResume {
+  const values: unknown[][] = targets.map((t) => new Array<unknown>(t.size));
+  for (const { interrupt, actions } of parts) {
     const byName = new Map<string, Decision>();
     for (const decision of interrupt.decisions ?? []) byName.set(decision.actionName, decision);
     interrupt.actionRequests.forEach((action, i) => {
-      const [target, position, original] = (meta as BridgeMetadata).actions[i];
+      const [target, position, original] = actions[i];
       const decision = byName.get(action.name);
       if (decision === undefined) {
         throw new InterlockError(
           `Interrupt ${interrupt.id} has no decision for action ${action.name} yet: wait for it to be answered.`,
         );
       }
-      values[target][position] = resumeItem(
-        first.targets[target].kind,
-        decision,
-        original,
-        interrupt.id,
-      );
+      values[target][position] = resumeItem(targets[target].kind, decision, original, interrupt.id);
     });
   }
 
-  const resumes = first.targets.map((target, t): LangGraphResumeValue => {
+  const resumes = targets.map((target, t): LangGraphResumeValue => {
     const items = values[t];
     switch (target.kind) {
       case 'hitl':
@@ -821,7 +869,7 @@ export function toLangGraphResume(answered: Answered | readonly Answered[]): Lan
   });
   if (resumes.length === 1) return resumes[0];
   const byId: { [interruptId: string]: LangGraphResumeValue } = {};
-  first.targets.forEach((target, t) => {
+  targets.forEach((target, t) => {
     if (target.id === null) {
       throw new InterlockError(
         'Several LangGraph interrupts were reviewed, but not all have ids: pass the Interrupt objects.',

@@ -24,6 +24,7 @@ import {
   approvalOutcome,
   approvalTitle,
   argsOf,
+  bridgeOf,
   type BridgeInterruptOptions,
   type BridgeReviewOptions,
 } from './tool-approvals';
@@ -79,20 +80,6 @@ export function mastraInterrupt(
   };
 }
 
-function bridgeOf(interrupt: Pick<Interrupt, 'metadata' | 'status'>): BridgeMetadata {
-  const kept = interrupt.metadata?.[MASTRA_METADATA_KEY] as BridgeMetadata | undefined;
-  if (kept === undefined || kept === null || kept.v !== 1 || typeof kept.runId !== 'string') {
-    throw new InterlockError(
-      'This interrupt was not opened by the Mastra bridge (no metadata.mastra).',
-    );
-  }
-  if (interrupt.status === 'open')
-    throw new InterlockError(
-      'The interrupt is still open: wait for the answer first (interrupts.waitForAnswer).',
-    );
-  return kept;
-}
-
 /**
  * Applies an answered interrupt's decision to the suspended run: approve → `approveToolCall`;
  * reject, or no decision (withdrawn, expired) → `declineToolCall`. `approval` is the run's
@@ -105,7 +92,12 @@ export async function resumeMastra<Output>(
   answered: Pick<Interrupt, 'id' | 'metadata' | 'status' | 'actionRequests' | 'decisions'>,
   approval: MastraToolCallApproval,
 ): Promise<Output> {
-  const { runId, toolCallId, toolName } = bridgeOf(answered);
+  const { runId, toolCallId, toolName } = bridgeOf<BridgeMetadata>(
+    answered,
+    MASTRA_METADATA_KEY,
+    'the Mastra bridge',
+    (kept) => typeof kept.runId === 'string',
+  );
   if (approval?.runId !== runId || approval.payload?.toolCallId !== toolCallId) {
     throw new InterlockError(
       `This interrupt is about tool call ${toolCallId} of run ${runId}, not the chunk given.`,

@@ -25,6 +25,7 @@ import {
   actionNamer,
   approvalOutcome,
   approvalTitle,
+  bridgeOf,
   type BridgeInterruptOptions,
   type BridgeReviewOptions,
   parseArguments,
@@ -129,18 +130,13 @@ export function openAIAgentsInterrupt<Item extends OpenAIAgentsApprovalItem>(
   };
 }
 
-function bridgeOf(interrupt: Pick<Interrupt, 'metadata' | 'status'>): BridgeMetadata {
-  const kept = interrupt.metadata?.[OPENAI_AGENTS_METADATA_KEY] as BridgeMetadata | undefined;
-  if (kept === undefined || kept === null || kept.v !== 1 || !Array.isArray(kept.calls)) {
-    throw new InterlockError(
-      'This interrupt was not opened by the OpenAI Agents bridge (no metadata.openaiAgents).',
-    );
-  }
-  if (interrupt.status === 'open')
-    throw new InterlockError(
-      'The interrupt is still open: wait for the answer first (interrupts.waitForAnswer).',
-    );
-  return kept;
+function keptBy(interrupt: Pick<Interrupt, 'metadata' | 'status'>): BridgeMetadata {
+  return bridgeOf<BridgeMetadata>(
+    interrupt,
+    OPENAI_AGENTS_METADATA_KEY,
+    'the OpenAI Agents bridge',
+    (kept) => Array.isArray(kept.calls),
+  );
 }
 
 /** The interrupt's fields the bridge reads when it resumes. */
@@ -160,7 +156,7 @@ export async function applyOpenAIAgentsDecisions<
   Item extends OpenAIAgentsApprovalItem,
   S extends OpenAIAgentsRunState<Item>,
 >(state: S, interrupt: AnsweredOpenAIAgentsInterrupt): Promise<S> {
-  const bridge = bridgeOf(interrupt);
+  const bridge = keptBy(interrupt);
   const byCall = new Map(bridge.calls.map(([name, id]) => [id, name]));
   const pending: [Item, string][] = [];
   const asked: AskedAction[] = [];
@@ -223,7 +219,7 @@ export async function resumeOpenAIAgents<
   Item extends OpenAIAgentsApprovalItem,
   S extends OpenAIAgentsRunState<Item>,
 >(answered: AnsweredOpenAIAgentsInterrupt, fromString: (state: string) => Promise<S>): Promise<S> {
-  const bridge = bridgeOf(answered);
+  const bridge = keptBy(answered);
   if (typeof bridge.state !== 'string') {
     throw new InterlockError(
       'This interrupt holds no run state: it was opened with reviewOpenAIAgents, not openOpenAIAgentsReview.',

@@ -2,6 +2,7 @@
 // the actions' names (each unique in its interrupt), and the title made from them.
 import { type AskedAction, verifyDecisions } from './action-digest';
 import type { Interlock } from './client';
+import { InterlockError } from './errors';
 import type { RequestOptions } from './request-options';
 import type { WaitForAnswerOptions } from './resources/interrupts';
 import type { Decision, Interrupt, InterruptCreateParams } from './types';
@@ -17,6 +18,31 @@ export interface BridgeReviewOptions extends BridgeInterruptOptions {
   wait?: WaitForAnswerOptions;
   /** Per-request options of the create call. */
   request?: RequestOptions;
+}
+
+/**
+ * What a bridge kept under `metadata[key]` of an interrupt it opened, once the interrupt is no
+ * longer open: throws when the interrupt was not opened by `openedBy` (`isKept` refuses what is
+ * there; `field` names what is missing, default `key`) or is still open.
+ */
+export function bridgeOf<Kept extends { v: 1 }>(
+  interrupt: Pick<Interrupt, 'metadata' | 'status'>,
+  key: string,
+  openedBy: string,
+  isKept: (kept: Kept) => boolean,
+  field: string = key,
+): Kept {
+  const kept = interrupt.metadata?.[key] as Kept | null | undefined;
+  if (kept === undefined || kept === null || kept.v !== 1 || !isKept(kept)) {
+    throw new InterlockError(
+      `This interrupt was not opened by ${openedBy} (no metadata.${field}).`,
+    );
+  }
+  if (interrupt.status === 'open')
+    throw new InterlockError(
+      'The interrupt is still open: wait for the answer first (interrupts.waitForAnswer).',
+    );
+  return kept;
 }
 
 /** Names each tool call's action: the tool's name, then `name #2`, `name #3` for repeated calls. */

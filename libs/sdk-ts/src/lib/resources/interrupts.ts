@@ -186,6 +186,6 @@ export class Interrupts {
         this.waitForAnswer(interrupt.id, { ...wait, actionRequests: parts[i].actionRequests }),
       ),
     );
-    return toLangGraphResume(answered);
+    return toLangGraphResume(answered, source);
   }
 }

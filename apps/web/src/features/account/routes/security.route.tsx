@@ -13,6 +13,11 @@ import {
 import { useForm } from '@mantine/form';
 import { useDocumentTitle } from '@mantine/hooks';
 import { FormError } from '@/shared/components/form-error';
+import {
+  NewPasswordFields,
+  newPasswordError,
+  repeatedPasswordError,
+} from '@/shared/components/new-password';
 import { PageHeader } from '@/shared/components/page-header';
 import { confirmAction } from '@/shared/components/confirm';
 import { QueryError } from '@/shared/components/query-error';
@@ -53,12 +58,9 @@ function ChangePasswordForm() {
     validate: {
       currentPassword: (v) => (v === '' ? 'Enter your current password' : null),
       newPassword: (v, values) =>
-        v.length < 8
-          ? 'Use at least 8 characters'
-          : v === values.currentPassword
-            ? 'Choose a password other than the current one'
-            : null,
-      repeat: (v, values) => (v !== values.newPassword ? 'The two passwords differ' : null),
+        newPasswordError(v) ??
+        (v === values.currentPassword ? 'Choose a password other than the current one' : null),
+      repeat: (v, values) => repeatedPasswordError(v, values.newPassword),
     },
   });
   return (
@@ -88,18 +90,10 @@ function ChangePasswordForm() {
             required
             {...form.getInputProps('currentPassword')}
           />
-          <PasswordInput
+          <NewPasswordFields
             label="New password"
-            description="8 to 200 characters."
-            autoComplete="new-password"
-            required
-            {...form.getInputProps('newPassword')}
-          />
-          <PasswordInput
-            label="New password again"
-            autoComplete="new-password"
-            required
-            {...form.getInputProps('repeat')}
+            password={form.getInputProps('newPassword')}
+            repeat={form.getInputProps('repeat')}
           />
           <FormError error={change.error} />
           {change.isSuccess && (

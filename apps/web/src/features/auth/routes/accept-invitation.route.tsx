@@ -1,19 +1,10 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Divider,
-  PasswordInput,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Anchor, Button, Divider, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDocumentTitle } from '@mantine/hooks';
 import { Link, useNavigate, useParams } from 'react-router';
 import { CenteredLoader } from '@/shared/components/centered-loader';
 import { FormError } from '@/shared/components/form-error';
+import { NewPasswordFields, newPasswordError } from '@/shared/components/new-password';
 import { QueryError } from '@/shared/components/query-error';
 import { useMe, type Account } from '@/shared/sign-in/me.queries';
 import { notifyError } from '@/shared/utils/notify';
@@ -134,8 +125,7 @@ function CreateAccount({ token }: { token: string }) {
     validate: {
       name: (v) =>
         v.trim() === '' ? 'Enter your name' : v.length > 100 ? 'At most 100 characters' : null,
-      password: (v) =>
-        v.length < 8 ? 'At least 8 characters' : v.length > 200 ? 'At most 200 characters' : null,
+      password: newPasswordError,
     },
   });
   const signInLink = `/sign-in?next=${encodeURIComponent(`/invitations/${token}`)}`;
@@ -170,13 +160,7 @@ function CreateAccount({ token }: { token: string }) {
             required
             {...form.getInputProps('name')}
           />
-          <PasswordInput
-            label="Password"
-            description="At least 8 characters"
-            autoComplete="new-password"
-            required
-            {...form.getInputProps('password')}
-          />
+          <NewPasswordFields password={form.getInputProps('password')} />
           <FormError error={accept.error} />
           <Button type="submit" loading={accept.isPending} fullWidth>
             Join the organisation

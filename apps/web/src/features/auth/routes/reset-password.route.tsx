@@ -1,9 +1,14 @@
-import { Anchor, Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { FormError } from '@/shared/components/form-error';
+import {
+  NewPasswordFields,
+  newPasswordError,
+  repeatedPasswordError,
+} from '@/shared/components/new-password';
 import { useConfirmPasswordReset, useRequestPasswordReset } from '../api/passwords.queries';
 import { useFragmentToken } from '../utils/use-fragment-token';
 import { whenSettled } from '@/shared/utils/when-settled';
@@ -88,8 +93,8 @@ function ChooseNewPassword({ token }: { token: string }) {
   const form = useForm({
     initialValues: { password: '', repeat: '' },
     validate: {
-      password: (v) => (v.length < 8 ? 'Use at least 8 characters' : null),
-      repeat: (v, values) => (v !== values.password ? 'The two passwords differ' : null),
+      password: newPasswordError,
+      repeat: (v, values) => repeatedPasswordError(v, values.password),
     },
   });
   if (confirm.isSuccess) {
@@ -113,18 +118,11 @@ function ChooseNewPassword({ token }: { token: string }) {
         <Title order={1} size="h3">
           Choose a new password
         </Title>
-        <PasswordInput
+        <NewPasswordFields
           label="New password"
-          description="8 to 200 characters. Setting it signs you out everywhere."
-          autoComplete="new-password"
-          required
-          {...form.getInputProps('password')}
-        />
-        <PasswordInput
-          label="New password again"
-          autoComplete="new-password"
-          required
-          {...form.getInputProps('repeat')}
+          description="Setting it signs you out everywhere."
+          password={form.getInputProps('password')}
+          repeat={form.getInputProps('repeat')}
         />
         <FormError error={confirm.error} />
         {confirm.error !== null && (

@@ -1,9 +1,10 @@
-import { Anchor, Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { FormError } from '@/shared/components/form-error';
+import { NewPasswordFields, newPasswordError } from '@/shared/components/new-password';
 import { useSignUp } from '../api/auth.queries';
 import { RedirectIfSignedIn } from '../components/redirect-if-signed-in';
 import { whenSettled } from '@/shared/utils/when-settled';
@@ -20,8 +21,7 @@ export function SignUpRoute() {
       name: (v) =>
         v.trim() === '' ? 'Enter your name' : v.length > 100 ? 'At most 100 characters' : null,
       email: (v) => (/^\S+@\S+\.\S+$/.test(v.trim()) ? null : 'Enter a valid email address'),
-      password: (v) =>
-        v.length < 8 ? 'At least 8 characters' : v.length > 200 ? 'At most 200 characters' : null,
+      password: newPasswordError,
       organisationName: (v) =>
         v.trim() === ''
           ? 'Name your organisation'
@@ -65,13 +65,7 @@ export function SignUpRoute() {
           required
           {...form.getInputProps('email')}
         />
-        <PasswordInput
-          label="Password"
-          description="At least 8 characters"
-          autoComplete="new-password"
-          required
-          {...form.getInputProps('password')}
-        />
+        <NewPasswordFields password={form.getInputProps('password')} />
         <TextInput
           label="Organisation name"
           autoComplete="organization"

@@ -1,5 +1,6 @@
 import type { NotificationPreferenceSet } from '@interlock/api-client';
 import { Select, Table, Text } from '@mantine/core';
+import { fieldWidthFor } from '@/shared/utils/field-width';
 
 export const KINDS = [
   {
@@ -101,26 +102,32 @@ export function PreferencesTable({
                 {hint}
               </Text>
             </Table.Td>
-            {(['email', 'browser'] as const).map((channel) => (
-              <Table.Td key={channel}>
-                <Select
-                  aria-label={`${labelPrefix}${label}: ${channel}`}
-                  size="xs"
-                  allowDeselect={false}
-                  value={value[kind]?.[channel] ?? '__default'}
-                  onChange={(mode) =>
-                    set(kind, channel, mode === '__default' || mode === null ? null : mode)
-                  }
-                  data={[
-                    {
-                      value: '__default',
-                      label: `${fallbackLabel} (${labelOf(channel, fallback[kind]?.[channel] ?? undefined)})`,
-                    },
-                    ...MODES[channel],
-                  ]}
-                />
-              </Table.Td>
-            ))}
+            {(['email', 'browser'] as const).map((channel) => {
+              const data = [
+                {
+                  value: '__default',
+                  label: `${fallbackLabel} (${labelOf(channel, fallback[kind]?.[channel] ?? undefined)})`,
+                },
+                ...MODES[channel],
+              ];
+              return (
+                <Table.Td key={channel}>
+                  <Select
+                    aria-label={`${labelPrefix}${label}: ${channel}`}
+                    size="xs"
+                    allowDeselect={false}
+                    value={value[kind]?.[channel] ?? '__default'}
+                    onChange={(mode) =>
+                      set(kind, channel, mode === '__default' || mode === null ? null : mode)
+                    }
+                    data={data}
+                    // The column is as wide as the longest choice, so no value is cut off
+                    // ("Default (Immediatel…" was).
+                    styles={{ input: { minWidth: fieldWidthFor(data.map((d) => d.label)) } }}
+                  />
+                </Table.Td>
+              );
+            })}
           </Table.Tr>
         ))}
       </Table.Tbody>

@@ -208,4 +208,4 @@ class AsyncInterrupts(_Interrupts["AsyncInterlock", "AsyncInterruptPages"]):
             )
             for c, part in zip(created, parts)
         ]
-        return to_langgraph_resume(answered)
+        return to_langgraph_resume(answered, source)

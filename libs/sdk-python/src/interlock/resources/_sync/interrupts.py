@@ -206,4 +206,4 @@ class Interrupts(_Interrupts["Interlock", "InterruptPages"]):
             )
             for c, part in zip(created, parts)
         ]
-        return to_langgraph_resume(answered)
+        return to_langgraph_resume(answered, source)

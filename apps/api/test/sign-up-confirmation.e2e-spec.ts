@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { SignUpLinkSeal } from '../src/auth/sign-up-link.util';
 import { AfterAnswer } from '../src/users/after-answer';
 import { createApiKey, sessionCookieOf, uniqueEmail } from './support/factories';
-import { type ReceivedMail, SmtpSink } from './support/smtp-sink';
+import { linkToken, type ReceivedMail, SmtpSink } from './support/smtp-sink';
 import { startTestApp, TestApp } from './support/test-app';
 
 const DASHBOARD = 'https://review.example.test/app';
@@ -14,16 +14,9 @@ const LINK_INVALID =
   'This sign-up link is not valid: it expired (links work for 24 hours), or it is not one we sent. Sign up again.';
 const LINK_USED = 'This sign-up link was already used, or the address has an account now: sign in.';
 
-/** The sign-up link's token in both parts of the email (a sealed token, longer than 43 characters). */
-function signUpToken(mail: ReceivedMail): string {
-  const pattern = new RegExp(
-    `${DASHBOARD.replace(/[.]/g, '\\.')}/complete-sign-up#([A-Za-z0-9_-]+)`,
-  );
-  const inText = pattern.exec(mail.parsed.text ?? '')?.[1];
-  const inHtml = pattern.exec(String(mail.parsed.html))?.[1];
-  if (inText === undefined || inHtml !== inText) throw new Error('no complete-sign-up link');
-  return inText;
-}
+/** The sign-up link's token in both parts of the email (sealed: longer than 43 characters). */
+const signUpToken = (mail: ReceivedMail) =>
+  linkToken(mail, DASHBOARD, 'complete-sign-up', '[A-Za-z0-9_-]{44,}');
 
 describe('sign-up without enumeration (SPEC §8f, issue 33), SIGN_UP_CONFIRMATION=link', () => {
   let t: TestApp;

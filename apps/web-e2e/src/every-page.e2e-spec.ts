@@ -21,8 +21,8 @@ test.describe('Every page with stress content', () => {
   test('no page scrolls sideways at phone (390×844), tablet (768×1024) or desktop size, tables become lists on a phone, and no select cuts its value off', async ({
     page,
   }) => {
-    // 23 pages at three sizes, each waited on until settled: room for a loaded machine.
-    test.setTimeout(480_000);
+    // 24 pages at three sizes, each waited on until settled: room for a loaded machine.
+    test.setTimeout(600_000);
     const long = (label: string, n: number) =>
       `${label}${'W'.repeat(Math.max(0, n - label.length))}`;
     // An organisation of its own, whose names are as long as sign-up allows.
@@ -117,6 +117,7 @@ test.describe('Every page with stress content', () => {
       ['classification', '/settings/classification'],
       ['classification rule', '/settings/classification/new'],
       ['deadlines', '/settings/deadlines'],
+      ['escalation', '/settings/escalation'],
       ['not-found', '/no-such-page'],
     ];
     for (const viewport of [PHONE, TABLET, DESKTOP]) {

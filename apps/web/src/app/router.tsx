@@ -206,6 +206,13 @@ const routes: RouteObject[] = [
           })),
       },
       {
+        path: 'settings/escalation',
+        lazy: () =>
+          import('@/features/organisation/routes/escalation-settings.route').then((m) => ({
+            Component: m.EscalationSettingsRoute,
+          })),
+      },
+      {
         path: 'settings/security',
         lazy: () =>
           import('@/features/account/routes/security.route').then((m) => ({

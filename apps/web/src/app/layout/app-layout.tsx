@@ -165,6 +165,9 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
                 Classification
               </Menu.Item>
               <Menu.Item onClick={() => void navigate('/settings/deadlines')}>Deadlines</Menu.Item>
+              <Menu.Item onClick={() => void navigate('/settings/escalation')}>
+                Escalation
+              </Menu.Item>
               <Menu.Item
                 color="red"
                 onClick={() =>

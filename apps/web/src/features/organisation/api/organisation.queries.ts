@@ -2,9 +2,14 @@ import {
   call,
   changePlan,
   createOrganisation,
+  type EscalationPolicyDto,
+  getEscalationPolicy,
   getInterruptDeadlineSettings,
   getOrganisation,
+  getTeamEscalationPolicy,
   type Plan,
+  replaceEscalationPolicy,
+  replaceTeamEscalationPolicy,
   type UpdateInterruptDeadlineSettingsDto,
   updateInterruptDeadlineSettings,
 } from '@interlock/api-client';
@@ -69,5 +74,35 @@ export function useUpdateDeadlineSettings() {
     mutationFn: (body: UpdateInterruptDeadlineSettingsDto) =>
       call(updateInterruptDeadlineSettings({ body })),
     onSuccess: (saved) => queryClient.setQueryData(deadlineSettingsKey, saved),
+  });
+}
+
+export const escalationPolicyKeys = {
+  all: [...organisationKeys.all, 'escalation-policy'] as const,
+  /** The organisation's policy (`null`) or a team's. */
+  of: (teamId: string | null) => [...escalationPolicyKeys.all, teamId ?? 'organisation'] as const,
+};
+
+/** An escalation policy (Settings → Escalation): the organisation's (`teamId` null) or a team's. */
+export function useEscalationPolicy(teamId: string | null) {
+  return useQuery({
+    queryKey: escalationPolicyKeys.of(teamId),
+    queryFn: () =>
+      call(
+        teamId === null ? getEscalationPolicy() : getTeamEscalationPolicy({ path: { id: teamId } }),
+      ),
+  });
+}
+
+export function useReplaceEscalationPolicy(teamId: string | null) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: EscalationPolicyDto) =>
+      call(
+        teamId === null
+          ? replaceEscalationPolicy({ body })
+          : replaceTeamEscalationPolicy({ path: { id: teamId }, body }),
+      ),
+    onSuccess: (saved) => queryClient.setQueryData(escalationPolicyKeys.of(teamId), saved),
   });
 }

@@ -2,12 +2,16 @@ import {
   call,
   changePlan,
   createOrganisation,
+  deleteSingleSignOn,
   type EscalationPolicyDto,
   getEscalationPolicy,
   getInterruptDeadlineSettings,
   getOrganisation,
+  getSingleSignOn,
   getTeamEscalationPolicy,
   type Plan,
+  putSingleSignOn,
+  type PutSsoConnectionDto,
   replaceEscalationPolicy,
   replaceTeamEscalationPolicy,
   type UpdateInterruptDeadlineSettingsDto,
@@ -104,5 +108,28 @@ export function useReplaceEscalationPolicy(teamId: string | null) {
           : replaceTeamEscalationPolicy({ path: { id: teamId }, body }),
       ),
     onSuccess: (saved) => queryClient.setQueryData(escalationPolicyKeys.of(teamId), saved),
+  });
+}
+
+export const ssoSettingsKey = [...organisationKeys.all, 'single-sign-on'] as const;
+
+/** The organisation's OpenID provider (never its secret) and the redirect URI to register there. */
+export function useSsoSettings() {
+  return useQuery({ queryKey: ssoSettingsKey, queryFn: () => call(getSingleSignOn()) });
+}
+
+export function usePutSsoSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: PutSsoConnectionDto) => call(putSingleSignOn({ body })),
+    onSuccess: (saved) => queryClient.setQueryData(ssoSettingsKey, saved),
+  });
+}
+
+export function useDeleteSsoSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => call(deleteSingleSignOn()),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ssoSettingsKey }),
   });
 }

@@ -18,6 +18,7 @@ const SMOKE = [
   'events',
   'dashboard',
   'graceful-shutdown',
+  'liveness',
 ];
 
 module.exports = {

@@ -22,6 +22,8 @@
 //   INTERLOCK_TEST_MEMBER_ID      the Pro owner's member (user) id
 //   INTERLOCK_MAIL_DIR            where every email the service sent lands, one `<n>.eml` each:
 //                                 the service's SMTP_URL is a real SMTP server (smtp-server) here
+//   INTERLOCK_TEST_DATABASE_URL   the service's database (dropped at the end): a test keeps a
+//                                 framework's own tables there, in a schema of its own
 //   INTERLOCK_TEST_DOWNLOADS_DIR  the service's DOWNLOADS_DIR (empty): what a test puts there, with
 //                                 a manifest.json, is served at /downloads/…
 // The service runs with the environment below, plus any RATE_LIMIT_* variable of this process
@@ -369,6 +371,7 @@ async function main() {
         ...prepared,
         INTERLOCK_TEST_DOWNLOADS_DIR: downloadsDir,
         INTERLOCK_MAIL_DIR: mailDir,
+        INTERLOCK_TEST_DATABASE_URL: dbUrl.toString(),
       },
       state,
     );

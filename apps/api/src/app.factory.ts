@@ -20,6 +20,7 @@ import { InterlockFastifyAdapter } from './http/interlock-fastify.adapter';
 import { InterlockExpressAdapter } from './http/interlock-express.adapter';
 import { methodNotAllowedGate } from './http/method-not-allowed';
 import { assignRequestId } from './http/request-id.middleware';
+import { LIVE, LIVENESS_PATH } from './health/health.controller';
 import { createLogger, httpLogger, PinoNestLogger } from './logging/logger';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { OPENAPI_DOCUMENT } from './openapi/openapi.controller';
@@ -80,6 +81,7 @@ export async function createApp(
       log,
       methodGate: methodNotAllowedGate(declaredRoutes(fastifyApp)),
       dashboard,
+      fixedAnswers: new Map([[LIVENESS_PATH, JSON.stringify(LIVE)]]),
     });
     app = fastifyApp;
   } else {

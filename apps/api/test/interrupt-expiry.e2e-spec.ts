@@ -2,6 +2,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { verifyAuditChain } from '@interlock/audit';
 import { InterruptExpiry } from '../src/interrupts/interrupt-expiry';
+import { InterruptWaits } from '../src/interrupts/interrupt-waits';
 import { InterruptsRepository } from '../src/interrupts/interrupts.repository';
 import { createApiKey, signUpOwner, SignedUpOwner } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
@@ -180,4 +181,25 @@ describe('interrupt expiry in batches (issue 37 §6)', () => {
       await runner.release();
     }
   });
+
+  it('a herd of held waits woken by one batch is answered, each once, with its interrupt expired', async () => {
+    const ids = await open(b, 40);
+    const waits = t.app.get(InterruptWaits);
+    const before = waits.waiting;
+    const held = ids.map((id) =>
+      http().get(`/api/interrupts/${id}?waitSeconds=60`).set('x-api-key', b.key),
+    );
+    const answers = Promise.all(held.map((r) => r.then((res) => res)));
+    const end = Date.now() + 30_000;
+    while (waits.waiting < before + ids.length) {
+      if (Date.now() > end) throw new Error('timed out waiting for the 40 waits to be held');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await expiry.expireDue(later(61));
+    const answered = await answers;
+    expect(answered.map((res) => res.status)).toEqual(ids.map(() => 200));
+    expect(answered.map((res) => [res.body.id, res.body.status])).toEqual(
+      ids.map((id) => [id, 'expired']),
+    );
+  }, 60_000);
 });

@@ -1,15 +1,9 @@
-import request from 'supertest';
 import { DataSource } from 'typeorm';
-import {
-  builtInRoleIds,
-  joinOrganisation,
-  JoinedMember,
-  organisationWithKey,
-  SignedUpOwner,
-} from './support/factories';
+import { joinOrganisation, JoinedMember, SignedUpOwner } from './support/factories';
+import { notificationSuite } from './support/notification-suite';
 import { shown, SlackStandIn } from './support/slack-stand-in';
 import { SmtpSink } from './support/smtp-sink';
-import { startTestApp, TestApp } from './support/test-app';
+import { TestApp } from './support/test-app';
 
 const DASHBOARD = 'https://review.example.test/app';
 const BOT_TOKEN = 'xoxb-1111-2222-approvalstoken';
@@ -33,32 +27,24 @@ describe('partial approvals: the other approvers are told their approval is need
   let alan: JoinedMember;
   let viewer: JoinedMember;
   let paymentsTeamId: string;
-  const http = () => request(t.app.getHttpServer());
-
-  beforeAll(async () => {
-    sink = new SmtpSink();
-    await sink.start();
-    slack = new SlackStandIn({
+  const suite = notificationSuite({
+    organisationName: 'Analytical Engines',
+    managers: ['Mary Manager', 'Grace Hopper', 'Alan Turing'],
+    slack: {
       teamId: 'T0APPROVALS',
       teamName: 'Approvals Slack',
-      botUserId: 'U0BOT',
       token: BOT_TOKEN,
-    });
-    await slack.start();
-    t = await startTestApp({
-      env: {
-        SMTP_URL: sink.url,
-        SLACK_API_URL: slack.url,
-        NOTIFICATION_POLL_INTERVAL: '50ms',
-        DASHBOARD_URL: DASHBOARD,
-      },
-    });
+      channelId: CHANNEL,
+      signingSecret: '5c1a5e5c1a5e00aa11bb22cc33dd44ff',
+    },
+    env: { DASHBOARD_URL: DASHBOARD },
+  });
+  const { http } = suite;
+
+  beforeAll(async () => {
+    ({ t, sink, slack, owner, key } = suite);
+    ({ 'Mary Manager': mary, 'Grace Hopper': grace, 'Alan Turing': alan } = suite.managers);
     const server = t.app.getHttpServer();
-    ({ owner, key } = await organisationWithKey(server, 'Analytical Engines'));
-    const { manager } = await builtInRoleIds(server, owner.cookie);
-    mary = await joinOrganisation(server, owner.cookie, manager, 'Mary Manager');
-    grace = await joinOrganisation(server, owner.cookie, manager, 'Grace Hopper');
-    alan = await joinOrganisation(server, owner.cookie, manager, 'Alan Turing');
     const viewerRole = await http()
       .post('/api/roles')
       .set('cookie', owner.cookie)
@@ -78,20 +64,6 @@ describe('partial approvals: the other approvers are told their approval is need
         .send({ memberId: m.memberId });
       expect(added.status).toBe(204);
     }
-    const connected = await http()
-      .put('/api/notifications/slack')
-      .set('cookie', owner.cookie)
-      .send({
-        botToken: BOT_TOKEN,
-        signingSecret: '5c1a5e5c1a5e00aa11bb22cc33dd44ff',
-        channelId: CHANNEL,
-      });
-    expect(connected.status).toBe(200);
-  });
-  afterAll(async () => {
-    await t.close();
-    await slack.stop();
-    await sink.stop();
   });
 
   const open = async (title: string, actionRequests: Record<string, unknown>[]) => {

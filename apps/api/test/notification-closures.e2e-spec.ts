@@ -1,16 +1,10 @@
-import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { InterruptLifecycleService } from '../src/interrupts/interrupt-lifecycle.service';
-import {
-  builtInRoleIds,
-  joinOrganisation,
-  JoinedMember,
-  organisationWithKey,
-  SignedUpOwner,
-} from './support/factories';
+import { JoinedMember, SignedUpOwner } from './support/factories';
+import { notificationSuite } from './support/notification-suite';
 import { shown, SlackStandIn } from './support/slack-stand-in';
 import { SmtpSink, type ReceivedMail } from './support/smtp-sink';
-import { startTestApp, TestApp } from './support/test-app';
+import { TestApp } from './support/test-app';
 
 const DASHBOARD = 'https://review.example.test/app';
 const BOT_TOKEN = 'xoxb-1111-2222-closurestoken';
@@ -29,45 +23,23 @@ describe('notifications when an interrupt is withdrawn or expires: who and why, 
   let owner: SignedUpOwner;
   let grace: JoinedMember;
   let key: string;
-  const http = () => request(t.app.getHttpServer());
-
-  beforeAll(async () => {
-    sink = new SmtpSink();
-    await sink.start();
-    slack = new SlackStandIn({
+  // Ada owns it; its agent's key is named billing-agent; Grace is a manager (may decide).
+  const suite = notificationSuite({
+    organisationName: 'Analytical Engines',
+    managers: ['Grace Hopper'],
+    slack: {
       teamId: 'T0CLOSURES',
       teamName: 'Closures Slack',
-      botUserId: 'U0BOT',
       token: BOT_TOKEN,
-    });
-    await slack.start();
-    t = await startTestApp({
-      env: {
-        SMTP_URL: sink.url,
-        SLACK_API_URL: slack.url,
-        NOTIFICATION_POLL_INTERVAL: '50ms',
-        DASHBOARD_URL: DASHBOARD,
-      },
-    });
-    const server = t.app.getHttpServer();
-    // Ada owns it; its agent's key is named billing-agent; Grace is a manager (may decide).
-    ({ owner, key } = await organisationWithKey(server, 'Analytical Engines'));
-    const { manager } = await builtInRoleIds(server, owner.cookie);
-    grace = await joinOrganisation(server, owner.cookie, manager, 'Grace Hopper');
-    const connected = await http()
-      .put('/api/notifications/slack')
-      .set('cookie', owner.cookie)
-      .send({
-        botToken: BOT_TOKEN,
-        signingSecret: '5c1a5e5c1a5e00aa11bb22cc33dd44ee',
-        channelId: CHANNEL,
-      });
-    expect(connected.status).toBe(200);
+      channelId: CHANNEL,
+      signingSecret: '5c1a5e5c1a5e00aa11bb22cc33dd44ee',
+    },
+    env: { DASHBOARD_URL: DASHBOARD },
   });
-  afterAll(async () => {
-    await t.close();
-    await slack.stop();
-    await sink.stop();
+  const { http } = suite;
+  beforeAll(() => {
+    ({ t, sink, slack, owner, key } = suite);
+    grace = suite.managers['Grace Hopper'];
   });
 
   const open = async (title: string, extra: Record<string, unknown> = {}) => {

@@ -1,17 +1,11 @@
-import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { InterruptsRepository } from '../src/interrupts/interrupts.repository';
 import { DeadlineWarningJob } from '../src/notify/deadline-warning.job';
 import { NotificationOutbox } from '../src/notify/notification-outbox';
-import {
-  builtInRoleIds,
-  joinOrganisation,
-  JoinedMember,
-  organisationWithKey,
-  SignedUpOwner,
-} from './support/factories';
+import { JoinedMember, SignedUpOwner } from './support/factories';
+import { notificationSuite } from './support/notification-suite';
 import { SmtpSink } from './support/smtp-sink';
-import { startTestApp, TestApp } from './support/test-app';
+import { TestApp } from './support/test-app';
 
 /** Long enough for a loaded machine; every wait ends as soon as its condition holds. */
 const WAIT_MS = 60_000;
@@ -27,22 +21,14 @@ describe('the deadline-coming warning (interrupt.deadline_approaching)', () => {
   let owner: SignedUpOwner;
   let grace: JoinedMember;
   let key: string;
-  const http = () => request(t.app.getHttpServer());
-
-  beforeAll(async () => {
-    sink = new SmtpSink();
-    await sink.start();
-    t = await startTestApp({
-      env: { SMTP_URL: sink.url, NOTIFICATION_POLL_INTERVAL: '50ms' },
-    });
-    const server = t.app.getHttpServer();
-    ({ owner, key } = await organisationWithKey(server, 'Deadline Works'));
-    const { manager } = await builtInRoleIds(server, owner.cookie);
-    grace = await joinOrganisation(server, owner.cookie, manager, 'Grace Hopper');
+  const suite = notificationSuite({
+    organisationName: 'Deadline Works',
+    managers: ['Grace Hopper'],
   });
-  afterAll(async () => {
-    await t.close();
-    await sink.stop();
+  const { http } = suite;
+  beforeAll(() => {
+    ({ t, sink, owner, key } = suite);
+    grace = suite.managers['Grace Hopper'];
   });
 
   /** The warning job's run at `at` (the job the app schedules, with the clock injected). */

@@ -1,4 +1,5 @@
 import { Interlock } from '@interlock/sdk';
+import type { Page } from '@playwright/test';
 import { expect, screenshot, signUpOwner, test } from './support/fixtures';
 import {
   DESKTOP,
@@ -9,7 +10,38 @@ import {
   PHONE,
   TABLET,
 } from './support/layout';
+import { startOidcProvider } from './support/oidc-provider';
 import { addMember, api, baseURL, unique } from './support/service';
+
+/**
+ * Opens each page at a phone's, a tablet's and a desktop's size, waits until it has settled,
+ * saves a screenshot, and checks nothing widens it or has to be dragged sideways, no select cuts
+ * its value off (and, on the signed-in pages, that the heading is clear of the header).
+ */
+async function visitAtEverySize(
+  page: Page,
+  pages: [name: string, path: string][],
+  { header }: { header: boolean },
+): Promise<void> {
+  for (const viewport of [PHONE, TABLET, DESKTOP]) {
+    await page.setViewportSize(viewport);
+    for (const [name, path] of pages) {
+      const what = `${name} (${path.slice(0, 60)}) at ${viewport.name} size`;
+      await page.goto(path);
+      // Up to a minute a page: at load 35 a page's read has taken longer than 15 s.
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 60_000 });
+      await expect(page.getByRole('status', { name: /^Loading/ })).toHaveCount(0, {
+        timeout: 60_000,
+      });
+      await page.waitForLoadState('networkidle').catch(() => undefined);
+      await screenshot(page, `pages-${viewport.name}-${name}`);
+      await expectNoHorizontalOverflow(page, what, { soft: true });
+      await expectNoSidewaysScrolling(page, what, { soft: true });
+      if (header) await expectHeadingClear(page, what, { soft: true });
+      await expectNoCutOffSelects(page, what, { soft: true });
+    }
+  }
+}
 
 /**
  * Every page of the dashboard, filled with the content that broke it (issue 31): names and
@@ -21,8 +53,8 @@ test.describe('Every page with stress content', () => {
   test('no page scrolls sideways at phone (390×844), tablet (768×1024) or desktop size, tables become lists on a phone, and no select cuts its value off', async ({
     page,
   }) => {
-    // 23 pages at three sizes, each waited on until settled: room for a loaded machine.
-    test.setTimeout(480_000);
+    // 25 pages at three sizes, each waited on until settled: room for a loaded machine.
+    test.setTimeout(600_000);
     const long = (label: string, n: number) =>
       `${label}${'W'.repeat(Math.max(0, n - label.length))}`;
     // An organisation of its own, whose names are as long as sign-up allows.
@@ -92,6 +124,31 @@ test.describe('Every page with stress content', () => {
         outcome: { type: 'approve' },
       },
     });
+    // Single sign-on against a real provider (the API reads its discovery document), with as
+    // many domains as allowed, each as long as a DNS label allows.
+    const { body: sso } = await api<{ redirectUri: string }>('GET', '/api/organisation/sso', as);
+    const provider = await startOidcProvider({
+      clientId: 'c'.repeat(255),
+      clientSecret: 'every-page-secret',
+      redirectUri: sso.redirectUri,
+    });
+    try {
+      await api('PUT', '/api/organisation/sso', {
+        ...as,
+        body: {
+          issuer: provider.issuer,
+          clientId: 'c'.repeat(255),
+          clientSecret: 'every-page-secret',
+          allowedDomains: Array.from(
+            { length: 20 },
+            (_, i) => `${'d'.repeat(45)}${i}${word.toLowerCase()}.${'s'.repeat(40)}.example.com`,
+          ),
+          defaultRoleId: roles.roles.find((r) => r.builtIn === 'developer')?.id,
+        },
+      });
+    } finally {
+      await provider.stop();
+    }
 
     const action = `deploy_${'y'.repeat(120)}`;
     const pages: [name: string, path: string][] = [
@@ -117,26 +174,11 @@ test.describe('Every page with stress content', () => {
       ['classification', '/settings/classification'],
       ['classification rule', '/settings/classification/new'],
       ['deadlines', '/settings/deadlines'],
+      ['single sign-on', '/settings/sso'],
+      ['escalation', '/settings/escalation'],
       ['not-found', '/no-such-page'],
     ];
-    for (const viewport of [PHONE, TABLET, DESKTOP]) {
-      await page.setViewportSize(viewport);
-      for (const [name, path] of pages) {
-        const what = `${name} (${path.slice(0, 60)}) at ${viewport.name} size`;
-        await page.goto(path);
-        // Up to a minute a page: at load 35 a page's read has taken longer than 15 s.
-        await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 60_000 });
-        await expect(page.getByRole('status', { name: /^Loading/ })).toHaveCount(0, {
-          timeout: 60_000,
-        });
-        await page.waitForLoadState('networkidle').catch(() => undefined);
-        await screenshot(page, `pages-${viewport.name}-${name}`);
-        await expectNoHorizontalOverflow(page, what, { soft: true });
-        await expectNoSidewaysScrolling(page, what, { soft: true });
-        await expectHeadingClear(page, what, { soft: true });
-        await expectNoCutOffSelects(page, what, { soft: true });
-      }
-    }
+    await visitAtEverySize(page, pages, { header: true });
 
     // On a phone a table is a list: a member's row is a card, each value under its column's name.
     await page.setViewportSize(PHONE);
@@ -149,5 +191,21 @@ test.describe('Every page with stress content', () => {
     ]);
     expect(cell?.width, "the cell takes the card's width").toBeGreaterThan((row?.width ?? 0) - 40);
     expect(await page.getByRole('columnheader', { name: 'Email' }).isVisible()).toBe(false);
+  });
+
+  test.describe('signed out', () => {
+    test.use({ storageState: { cookies: [], origins: [] } });
+
+    test('the sign-in pages fit a phone, a tablet and a desktop', async ({ page }) => {
+      test.setTimeout(180_000);
+      const pages: [name: string, path: string][] = [
+        ['sign-in', '/sign-in'],
+        ['sign-in-sso', '/sign-in/sso'],
+        // The page the identity provider sends people back to, here with a made-up answer: refused.
+        ['sso-callback', '/sso/callback?code=x&state=y'],
+      ];
+      // Public pages: a centred card, no header.
+      await visitAtEverySize(page, pages, { header: false });
+    });
   });
 });

@@ -4,11 +4,9 @@
 // cookie), and the run resumes through Mastra's own approveToolCall / declineToolCall. The model is
 // a scripted AI SDK v2 language model (Mastra's model interface) that emits the tool call; no LLM
 // is called. Mastra keeps the suspended run in the Mastra instance's storage (its InMemoryStore).
-import { Agent } from '@mastra/core/agent';
-import { Mastra } from '@mastra/core/mastra';
-import { InMemoryStore } from '@mastra/core/storage';
-import { createTool } from '@mastra/core/tools';
-import { z } from 'zod';
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { PostgresStore } from '@mastra/pg';
 import {
   ActionDigestMismatchError,
   Interlock,
@@ -19,99 +17,10 @@ import {
   reviewMastraToolCall,
 } from '../src';
 import { decide, decideWhenOpen, live, runTag } from './support/live-service';
+import { mailAgent, type scriptedModel, suspended } from './support/mastra-agent';
 
 const client = new Interlock({ apiKey: live.apiKey, baseURL: live.baseURL });
 const wait = { pollInterval: 100, timeout: 120_000 };
-const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
-/** Mastra's model type (its AI SDK v2 parts are typed by a package it nests, not importable here). */
-type AgentModel = ConstructorParameters<typeof Agent>[0]['model'];
-
-function streamOf(parts: unknown[]): ReadableStream<unknown> {
-  return new ReadableStream({
-    start(controller) {
-      for (const part of parts) controller.enqueue(part);
-      controller.close();
-    },
-  });
-}
-
-/** A language model (AI SDK v2, what Mastra 0.24 runs) that asks to send one email, then says it is done; keeps the prompts. */
-function scriptedModel() {
-  const prompts: unknown[][] = [];
-  return {
-    prompts,
-    specificationVersion: 'v2' as const,
-    provider: 'scripted',
-    modelId: 'scripted',
-    supportedUrls: {},
-    async doGenerate(): Promise<never> {
-      throw new Error('the agent streams');
-    },
-    async doStream(options: { prompt: unknown[] }) {
-      prompts.push(options.prompt);
-      const parts =
-        prompts.length === 1
-          ? [
-              {
-                type: 'tool-call',
-                toolCallId: 'call-1',
-                toolName: 'sendEmail',
-                input: JSON.stringify({ to: 'ada@example.com', body: 'The report is ready.' }),
-              },
-              { type: 'finish', finishReason: 'tool-calls', usage },
-            ]
-          : [
-              { type: 'text-start', id: 't' },
-              { type: 'text-delta', id: 't', delta: 'Done.' },
-              { type: 'text-end', id: 't' },
-              { type: 'finish', finishReason: 'stop', usage },
-            ];
-      return { stream: streamOf([{ type: 'stream-start', warnings: [] }, ...parts]) };
-    },
-  };
-}
-
-function mailAgent() {
-  const model = scriptedModel();
-  const sent: unknown[] = [];
-  const sendEmail = createTool({
-    id: 'sendEmail',
-    description: 'Send an email.',
-    inputSchema: z.object({ to: z.string(), body: z.string() }),
-    requireApproval: true,
-    execute: async ({ context }) => {
-      sent.push(context);
-      return { sent: true };
-    },
-  });
-  const mastra = new Mastra({
-    agents: {
-      mailer: new Agent({
-        name: 'mailer',
-        instructions: 'Help.',
-        model: model as unknown as AgentModel,
-        tools: { sendEmail },
-      }),
-    },
-    storage: new InMemoryStore(),
-    logger: false,
-  });
-  return { agent: mastra.getAgent('mailer'), model, sent };
-}
-
-/** Streams the run to its suspension and returns the tool-call-approval chunk. */
-async function suspended(
-  agent: ReturnType<typeof mailAgent>['agent'],
-): Promise<MastraToolCallApproval> {
-  const stream = await agent.stream('Tell Ada the report is ready.');
-  const chunks: { type: string }[] = [];
-  for await (const chunk of stream.fullStream) chunks.push(chunk);
-  const approval = chunks.find((c) => c.type === 'tool-call-approval');
-  if (approval === undefined)
-    throw new Error(`the run did not suspend: ${JSON.stringify(chunks).slice(0, 2000)}`);
-  return approval as unknown as MastraToolCallApproval;
-}
-
 /** What the model was told the tool returned, on its last turn. */
 function toolResult(model: ReturnType<typeof scriptedModel>): unknown {
   const last = model.prompts.at(-1)?.at(-1) as { role: string; content: { output: unknown }[] };
@@ -184,6 +93,46 @@ describe('the Mastra bridge with @mastra/core', () => {
     const next = await resumeMastra(agent, answered, approval);
     expect(await next.text).toBe('Done.');
     expect(sent).toHaveLength(1);
+  });
+
+  it('durable path: a run suspended in a process that has exited resumes in another, from Mastra’s Postgres storage', async () => {
+    // Mastra's own tables in a schema of their own, in the service's test database (dropped after).
+    const schemaName = runTag('mastra_')
+      .replace(/[^a-z0-9_]/gi, '_')
+      .toLowerCase();
+    const externalId = runTag('mastra-durable-');
+    const child = spawnSync(
+      process.execPath,
+      [
+        join(dirname(require.resolve('jiti/package.json')), 'lib', 'jiti-cli.mjs'),
+        join(__dirname, 'support', 'mastra-suspend.ts'),
+        schemaName,
+        externalId,
+      ],
+      { encoding: 'utf8', env: process.env, timeout: 150_000 },
+    );
+    expect({ status: child.status, stderr: child.stderr }).toEqual({
+      status: 0,
+      stderr: expect.any(String),
+    });
+    const { approval, interruptId } = JSON.parse(child.stdout) as {
+      approval: MastraToolCallApproval;
+      interruptId: string;
+    };
+    await decide(interruptId, 'sendEmail', 'approve');
+    // This process never saw the run: a new Mastra on the same storage, a new model.
+    const storage = new PostgresStore({
+      connectionString: process.env['INTERLOCK_TEST_DATABASE_URL'] ?? '',
+      schemaName,
+    });
+    try {
+      const { agent, sent } = mailAgent(storage);
+      const next = await resumeMastra(agent, await client.interrupts.get(interruptId), approval);
+      expect(await next.text).toBe('Done.');
+      expect(sent).toEqual([{ to: 'ada@example.com', body: 'The report is ready.' }]);
+    } finally {
+      await storage.close();
+    }
   });
 
   it('a withdrawn request declines the call', async () => {

@@ -1,5 +1,6 @@
 import { InProcessNotificationBus } from '../notifications/notification-bus';
-import { ApiKeyCache, AUTH_CHANNEL, CachedApiKey } from './api-key-cache';
+import { createHash } from 'node:crypto';
+import { ApiKeyCache, AUTH_CHANNEL, CachedApiKey, presentedKeyDigest } from './api-key-cache';
 
 const entry = (over: Partial<CachedApiKey> = {}): CachedApiKey => ({
   keyHash: 'h1',
@@ -22,7 +23,7 @@ class FlakyBus extends InProcessNotificationBus {
 describe('ApiKeyCache', () => {
   it('serves a cached key until its TTL', () => {
     const cache = new ApiKeyCache(new InProcessNotificationBus(), 30_000);
-    cache.set(entry(), cache.currentGeneration());
+    cache.set('h1', entry(), cache.currentGeneration());
     expect(cache.get('h1', 2_000)?.apiKeyId).toBe('k1');
     expect(cache.get('h1', 40_000)).toBeUndefined();
   });
@@ -30,12 +31,9 @@ describe('ApiKeyCache', () => {
   it('drops a key, or every key of an organisation, when told on the bus', async () => {
     const bus = new InProcessNotificationBus();
     const cache = new ApiKeyCache(bus);
-    cache.set(entry(), cache.currentGeneration());
-    cache.set(entry({ keyHash: 'h2', apiKeyId: 'k2' }), cache.currentGeneration());
-    cache.set(
-      entry({ keyHash: 'h3', apiKeyId: 'k3', organisationId: 'o2' }),
-      cache.currentGeneration(),
-    );
+    cache.set('h1', entry(), cache.currentGeneration());
+    cache.set('h2', entry({ apiKeyId: 'k2' }), cache.currentGeneration());
+    cache.set('h3', entry({ apiKeyId: 'k3', organisationId: 'o2' }), cache.currentGeneration());
     await bus.publish(AUTH_CHANNEL, 'key:k1');
     expect(cache.get('h1', 1_000)).toBeUndefined();
     expect(cache.get('h2', 1_000)).toBeDefined();
@@ -49,17 +47,35 @@ describe('ApiKeyCache', () => {
     const cache = new ApiKeyCache(bus);
     const generation = cache.currentGeneration();
     await bus.publish(AUTH_CHANNEL, 'key:k1'); // the revoke lands while the lookup is in flight
-    cache.set(entry(), generation);
+    cache.set('h1', entry(), generation);
     expect(cache.get('h1', 1_000)).toBeUndefined();
+  });
+
+  it('keeps at most maxEntries, dropping the least recently used', () => {
+    const cache = new ApiKeyCache(new InProcessNotificationBus(), 30_000, 2);
+    cache.set('h1', entry(), cache.currentGeneration());
+    cache.set('h2', entry({ apiKeyId: 'k2' }), cache.currentGeneration());
+    expect(cache.get('h1', 1_000)).toBeDefined(); // h1 used: h2 is now the least recent
+    cache.set('h3', entry({ apiKeyId: 'k3' }), cache.currentGeneration());
+    expect(cache.get('h2', 1_000)).toBeUndefined();
+    expect(cache.get('h1', 1_000)?.apiKeyId).toBe('k1');
+    expect(cache.get('h3', 1_000)?.apiKeyId).toBe('k3');
+  });
+
+  it('finds a presented key by its SHA-256, never holding the key itself', () => {
+    const value = 'ilk_' + 'A'.repeat(64);
+    expect(presentedKeyDigest(value)).toBe(createHash('sha256').update(value).digest('hex'));
+    expect(presentedKeyDigest(value)).not.toContain('AAAA');
+    expect(presentedKeyDigest(value + 'B')).not.toBe(presentedKeyDigest(value));
   });
 
   it('is bypassed while the bus is unhealthy', () => {
     const bus = new FlakyBus();
     const cache = new ApiKeyCache(bus);
-    cache.set(entry(), cache.currentGeneration());
+    cache.set('h1', entry(), cache.currentGeneration());
     bus.up = false;
     expect(cache.get('h1', 1_000)).toBeUndefined();
-    cache.set(entry({ keyHash: 'h9' }), cache.currentGeneration());
+    cache.set('h9', entry(), cache.currentGeneration());
     bus.up = true;
     expect(cache.get('h9', 1_000)).toBeUndefined();
   });

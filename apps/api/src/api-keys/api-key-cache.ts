@@ -1,7 +1,16 @@
+import { hash } from 'node:crypto';
 import type { Plan } from '@interlock/domain';
 import type { NotificationBus } from '../notifications/notification-bus';
 
 export const AUTH_CHANNEL = 'interlock_auth';
+
+/**
+ * What the cache finds a presented `x-api-key` value by: its SHA-256 (hex). A key is 64 random
+ * letters, so the digest cannot be turned back into it; equal digests are equal values.
+ */
+export function presentedKeyDigest(value: string): string {
+  return hash('sha256', value, 'hex');
+}
 
 export interface CachedApiKey {
   readonly keyHash: string;
@@ -15,11 +24,14 @@ export interface CachedApiKey {
 
 /**
  * Valid keys, cached in process for a few seconds so a busy agent does not cost a query per
- * request. Correctness never depends on the TTL: every change to a key or an organisation is
- * announced on the bus (by database triggers and by the service), and each instance drops the
- * entry at once; a change made through the API answers only once every instance has (the bus's
- * `sync`). While the bus is unhealthy (its listener down, or not proved to receive within its
- * lease) the cache is bypassed, and when the listener reconnects the cache is emptied.
+ * request, found by the presented value's SHA-256 (`presentedKeyDigest`): a hit skips the key's
+ * parse and its peppered HMAC as well as the query. The cache holds digests, never a key. It is
+ * bounded (least recently used first out). Correctness never depends on the TTL: every change to
+ * a key or an organisation is announced on the bus (by database triggers and by the service),
+ * and each instance drops the entry at once; a change made through the API answers only once
+ * every instance has (the bus's `sync`). While the bus is unhealthy (its listener down, or not
+ * proved to receive within its lease) the cache is bypassed, and when the listener reconnects the
+ * cache is emptied.
  */
 export class ApiKeyCache {
   private readonly entries = new Map<string, CachedApiKey>();
@@ -38,14 +50,15 @@ export class ApiKeyCache {
     });
   }
 
-  get(keyHash: string, now = Date.now()): CachedApiKey | undefined {
+  /** The key presented as `digest` (`presentedKeyDigest`), if cached and fresh. */
+  get(digest: string, now = Date.now()): CachedApiKey | undefined {
     if (!this.bus.healthy) return undefined;
-    const entry = this.entries.get(keyHash);
+    const entry = this.entries.get(digest);
     if (entry === undefined) return undefined;
-    if (now - entry.cachedAt > this.ttlMs) {
-      this.entries.delete(keyHash);
-      return undefined;
-    }
+    this.entries.delete(digest);
+    if (now - entry.cachedAt > this.ttlMs) return undefined;
+    // Used now: last out (a Map keeps insertion order).
+    this.entries.set(digest, entry);
     return entry;
   }
 
@@ -54,15 +67,19 @@ export class ApiKeyCache {
     return this.generation;
   }
 
-  /** Caches a lookup that began at `generation`, unless an invalidation happened since. */
-  set(entry: CachedApiKey, generation: number): void {
+  /**
+   * Caches the key presented as `digest`, looked up from `generation` on, unless an invalidation
+   * happened since.
+   */
+  set(digest: string, entry: CachedApiKey, generation: number): void {
     if (!this.bus.healthy || generation !== this.generation) return;
+    this.entries.delete(digest);
     if (this.entries.size >= this.maxEntries) {
-      // Evict the oldest insertion (Map keeps insertion order).
+      // Evict the least recently used (the first in the Map's order).
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
-    this.entries.set(entry.keyHash, entry);
+    this.entries.set(digest, entry);
   }
 
   private invalidate(message: string): void {

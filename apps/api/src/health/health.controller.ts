@@ -6,6 +6,10 @@ import { PublicRoute } from '../auth/decorators/route-access.decorator';
 import { NotificationBus } from '../notifications/notification-bus';
 import { ServiceState } from './service-state';
 
+/** What `GET /health/live` answers, always (on Fastify without Nest's pipeline: `answerFixedRoutes`). */
+export const LIVE = { status: 'ok' } as const;
+export const LIVENESS_PATH = '/health/live';
+
 export class HealthStatus {
   @ApiProperty({ enum: ['ok'] })
   status!: 'ok';
@@ -27,7 +31,7 @@ export class HealthController {
   @ApiOkResponse({ type: HealthStatus })
   @HttpCode(200)
   live(): { status: 'ok' } {
-    return { status: 'ok' };
+    return LIVE;
   }
 
   /**

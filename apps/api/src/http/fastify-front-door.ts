@@ -23,6 +23,11 @@ export interface FastifyFrontDoorSteps {
   methodGate: (req: IncomingMessage, res: ServerResponse, routed: string | null) => boolean;
   /** The dashboard, for paths the service does not answer itself. */
   dashboard: DashboardResponder;
+  /**
+   * Routes whose answer never varies (`/health/live`: path → its JSON text), answered by
+   * Fastify alone (`answerFixedRoutes`).
+   */
+  fixedAnswers?: ReadonlyMap<string, string>;
 }
 
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)"?/i;
@@ -41,6 +46,7 @@ export function installFastifyFrontDoor(
   steps: FastifyFrontDoorSteps,
 ): void {
   const { log, methodGate, dashboard } = steps;
+  if (steps.fixedAnswers !== undefined) answerFixedRoutes(fastify, steps.fixedAnswers);
   fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const req = request.raw;
     const res = reply.raw;
@@ -107,6 +113,41 @@ export function installFastifyFrontDoor(
     },
   );
 }
+
+/**
+ * Routes whose answer never varies, answered by Fastify alone: a liveness probe (`GET
+ * /health/live`, every few seconds from every balancer and orchestrator) pays for Fastify's
+ * router and the front door (request id, log line, 405) but not for Nest's route pipeline — its
+ * execution context, the global guard's six checks, the pipes, the response controller and the
+ * adapter's reply (issue 28: `/health/live` at ≥ 0.80 of bare Fastify's `/ping`).
+ * The route stays Nest's own (its controller declares it for the contract, and Express serves
+ * it): its handler is wrapped as Fastify registers it. Only a request the pipeline could not
+ * answer otherwise is answered here: exactly the path, no query, no body (a body or a query with
+ * text Postgres cannot store is refused by the guard, so such a request takes Nest's way).
+ */
+export function answerFixedRoutes(
+  fastify: FastifyInstance,
+  answers: ReadonlyMap<string, string>,
+): void {
+  fastify.addHook('onRoute', (route) => {
+    const text = answers.get(route.url ?? route.path);
+    if (text === undefined) return;
+    const path = route.url ?? route.path;
+    const nest = route.handler;
+    route.handler = function fixedAnswer(this: FastifyInstance, request, reply) {
+      if (
+        request.raw.url === path &&
+        request.body === undefined &&
+        !requestStateOf(request.raw).notJson
+      ) {
+        return reply.header('content-type', JSON_UTF8).send(text);
+      }
+      return nest.call(this, request, reply);
+    };
+  });
+}
+
+const JSON_UTF8 = 'application/json; charset=utf-8';
 
 const INFLATE: Record<string, (bytes: Buffer, options: { maxOutputLength: number }) => Buffer> = {
   gzip: gunzipSync,

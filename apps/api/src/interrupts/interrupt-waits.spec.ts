@@ -1,6 +1,11 @@
 import pino from 'pino';
 import { InProcessNotificationBus } from '../notifications/notification-bus';
-import { INTERRUPT_SETTLED_CHANNEL, InterruptWaits } from './interrupt-waits';
+import {
+  INTERRUPT_SETTLED_CHANNEL,
+  InterruptWaits,
+  WAIT_READS_AT_ONCE,
+  waitJitterMaxMs,
+} from './interrupt-waits';
 
 const ORG = '00000000-0000-4000-8000-000000000001';
 const A = '00000000-0000-4000-8000-00000000000a';
@@ -74,5 +79,85 @@ describe('InterruptWaits', () => {
     wait.release();
     wait.release();
     expect(waits.size).toBe(0);
+  });
+
+  it('a long hold that runs its time ends up to 5 % (at most 3 s) early, at random; a short one on time', async () => {
+    const { waits } = setUp();
+    expect([waitJitterMaxMs(60_000), waitJitterMaxMs(20_000), waitJitterMaxMs(19_999)]).toEqual([
+      3_000, 1_000, 0,
+    ]);
+    const random = jest.spyOn(Math, 'random').mockReturnValue(0.999);
+    try {
+      const outcomes: string[] = [];
+      void waits
+        .register(ORG, A)
+        .until(60_000)
+        .then((o) => outcomes.push(`long ${o}`));
+      void waits
+        .register(ORG, B)
+        .until(10_000)
+        .then((o) => outcomes.push(`short ${o}`));
+      await jest.advanceTimersByTimeAsync(9_999);
+      expect(outcomes).toEqual([]);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(outcomes).toEqual(['short elapsed']);
+      // 60 s less 0.999 × 3 s: 57,003 ms.
+      await jest.advanceTimersByTimeAsync(47_002);
+      expect(outcomes).toEqual(['short elapsed']);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(outcomes).toEqual(['short elapsed', 'long elapsed']);
+    } finally {
+      random.mockRestore();
+    }
+  });
+
+  it('runs at most WAIT_READS_AT_ONCE reads at once, the others in their order; a failed read passes its turn on', async () => {
+    jest.useRealTimers();
+    const { waits } = setUp();
+    let running = 0;
+    let most = 0;
+    const order: number[] = [];
+    const gates: (() => void)[] = [];
+    const reads = Array.from({ length: 10 }, (_, n) =>
+      waits.read(async () => {
+        running++;
+        most = Math.max(most, running);
+        order.push(n);
+        await new Promise<void>((open) => gates.push(open));
+        running--;
+        if (n === 0) throw new Error('the database is away');
+        return n;
+      }),
+    );
+    const settled = Promise.allSettled(reads);
+    await Promise.resolve();
+    expect(running).toBe(WAIT_READS_AT_ONCE);
+    expect(waits.readsQueued).toBe(10 - WAIT_READS_AT_ONCE);
+    // Let each read finish once it has started, until all have.
+    while (order.length < 10 || gates.length > 0) {
+      gates.shift()?.();
+      await new Promise((r) => setImmediate(r));
+    }
+    const results = await settled;
+    expect(results[0].status).toBe('rejected');
+    expect(results.slice(1).map((r) => (r.status === 'fulfilled' ? r.value : r.status))).toEqual([
+      1, 2, 3, 4, 5, 6, 7, 8, 9,
+    ]);
+    expect(order).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(most).toBe(WAIT_READS_AT_ONCE);
+    expect(waits.readsQueued).toBe(0);
+    // Every slot came back: as many run at once again.
+    let again = 0;
+    const gate: (() => void)[] = [];
+    const more = Array.from({ length: WAIT_READS_AT_ONCE }, () =>
+      waits.read(async () => {
+        again++;
+        await new Promise<void>((open) => gate.push(open));
+      }),
+    );
+    await Promise.resolve();
+    expect(again).toBe(WAIT_READS_AT_ONCE);
+    gate.forEach((open) => open());
+    await Promise.all(more);
   });
 });

@@ -29,12 +29,36 @@ export function organisationWaitCapMessage(cap: number): string {
 export const INSTANCE_WAIT_CAP_MESSAGE =
   'This instance holds as many waiting requests as it can. Retry shortly.';
 
+/**
+ * A hold of at least this long that runs its full time ends a little early, at random (SPEC §8e):
+ * waits begun together — agents started at once — would otherwise all end, read the interrupt,
+ * and come back, at the same instant, every time. Shorter holds end on time (a hold ended by its
+ * own time within 10 s costs a request; these never do).
+ */
+export const WAIT_JITTER_FROM_MS = 20_000;
+
+/** How early at most such a hold ends: 5 % of it, and never more than 3 s. */
+export function waitJitterMaxMs(ms: number): number {
+  return ms < WAIT_JITTER_FROM_MS ? 0 : Math.min(3_000, Math.floor(ms * 0.05));
+}
+
+/**
+ * How many of the reads held waits make (the first, and the one that answers) run at once on an
+ * instance; the others queue for a turn, first come first served. A herd of waits ending
+ * together then takes a few of the database pool's connections (10) for a moment, never all of
+ * them for longer than the pool lets a request wait for one (5 s: 503).
+ */
+export const WAIT_READS_AT_ONCE = 4;
+
 /** Why a wait ended. */
 export type WaitOutcome = 'settled' | 'elapsed' | 'disconnected' | 'stopping';
 
 /** One held request, registered before its first read so that no announcement can slip between. */
 export interface InterruptWait {
-  /** Resolves when the interrupt is announced settled, `ms` pass, `signal` aborts or the instance stops. */
+  /**
+   * Resolves when the interrupt is announced settled, `ms` pass (a long hold: up to
+   * waitJitterMaxMs(ms) sooner, at random), `signal` aborts or the instance stops.
+   */
   until(ms: number, signal?: AbortSignal): Promise<WaitOutcome>;
   /** Unregisters (idempotent); call it in every case. */
   release(): void;
@@ -67,6 +91,8 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
   private stopping = false;
   private count = 0;
   private inUntil = 0;
+  private reading = 0;
+  private readonly readQueue: (() => void)[] = [];
 
   constructor(
     private readonly bus: NotificationBus,
@@ -93,6 +119,26 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
   /** How many requests of one organisation this instance holds now. */
   heldFor(organisationId: string): number {
     return this.byOrganisation.get(organisationId) ?? 0;
+  }
+
+  /** How many of the waits' reads queue for a turn now (WAIT_READS_AT_ONCE run). */
+  get readsQueued(): number {
+    return this.readQueue.length;
+  }
+
+  /** Runs one of a held wait's reads in its turn: at most WAIT_READS_AT_ONCE at once, in order. */
+  async read<T>(task: () => Promise<T>): Promise<T> {
+    if (this.reading >= WAIT_READS_AT_ONCE)
+      await new Promise<void>((turn) => this.readQueue.push(turn));
+    else this.reading++;
+    try {
+      return await task();
+    } finally {
+      // The slot passes to the next in line, or is given back.
+      const next = this.readQueue.shift();
+      if (next === undefined) this.reading--;
+      else next();
+    }
   }
 
   /** Announces, after its commit, that an interrupt is no longer open; a lost announcement only delays waits to their time. */
@@ -154,7 +200,8 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
         if (signal?.aborted) return Promise.resolve<WaitOutcome>('disconnected');
         this.inUntil++;
         return new Promise<WaitOutcome>((done) => {
-          const timer = setTimeout(() => waiter.wake('elapsed'), Math.max(0, ms));
+          const early = Math.floor(Math.random() * waitJitterMaxMs(ms));
+          const timer = setTimeout(() => waiter.wake('elapsed'), Math.max(0, ms - early));
           const onAbort = () => waiter.wake('disconnected');
           signal?.addEventListener('abort', onAbort, { once: true });
           resolve = (outcome) => {

@@ -617,10 +617,12 @@ export class InterruptsService {
     try {
       let read: Awaited<ReturnType<InterruptsService['readAnswer']>>;
       try {
-        read =
+        // The waits' reads take their turns (InterruptWaits.read): a herd never drains the pool.
+        read = await this.waits.read(() =>
           include.size > 0
-            ? await this.readDetail(organisationId, id, include)
-            : await this.readAnswer(organisationId, id);
+            ? this.readDetail(organisationId, id, include)
+            : this.readAnswer(organisationId, id),
+        );
       } catch (error) {
         budget?.spend();
         throw error;
@@ -643,7 +645,7 @@ export class InterruptsService {
       )
         budget?.charge();
       if (outcome === 'disconnected') return answer;
-      return await this.getAnswer(organisationId, id, include);
+      return await this.waits.read(() => this.getAnswer(organisationId, id, include));
     } finally {
       wait.release();
     }

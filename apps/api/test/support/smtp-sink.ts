@@ -23,6 +23,15 @@ export function linkToken(mail: ReceivedMail, base: string, page: string): strin
   return inText;
 }
 
+/** Every href of a message's HTML part, and every URL of its text part. */
+export function linksOf(mail: ReceivedMail): string[] {
+  const hrefs = [...String(mail.parsed.html).matchAll(/href="([^"]+)"/g)].map((m) =>
+    m[1].replace(/&amp;/g, '&').replace(/&#x3D;/g, '='),
+  );
+  const urls = [...(mail.parsed.text ?? '').matchAll(/https?:\/\/\S+/g)].map((m) => m[0]);
+  return [...new Set([...hrefs, ...urls])];
+}
+
 /**
  * A real SMTP server on loopback (the `smtp-server` package) that accepts every message and
  * keeps it, parsed with `mailparser`, for the tests to read. No TLS, any credentials.

@@ -28,6 +28,20 @@ const routes: RouteObject[] = [
           })),
       },
       {
+        path: 'sign-in/sso',
+        lazy: () =>
+          import('@/features/auth/routes/sso-sign-in.route').then((m) => ({
+            Component: m.SsoSignInRoute,
+          })),
+      },
+      {
+        path: 'sso/callback',
+        lazy: () =>
+          import('@/features/auth/routes/sso-callback.route').then((m) => ({
+            Component: m.SsoCallbackRoute,
+          })),
+      },
+      {
         path: 'sign-up',
         lazy: () =>
           import('@/features/auth/routes/sign-up.route').then((m) => ({
@@ -196,6 +210,20 @@ const routes: RouteObject[] = [
         lazy: () =>
           import('@/features/organisation/routes/deadline-settings.route').then((m) => ({
             Component: m.DeadlineSettingsRoute,
+          })),
+      },
+      {
+        path: 'settings/escalation',
+        lazy: () =>
+          import('@/features/organisation/routes/escalation-settings.route').then((m) => ({
+            Component: m.EscalationSettingsRoute,
+          })),
+      },
+      {
+        path: 'settings/sso',
+        lazy: () =>
+          import('@/features/organisation/routes/sso-settings.route').then((m) => ({
+            Component: m.SsoSettingsRoute,
           })),
       },
       {

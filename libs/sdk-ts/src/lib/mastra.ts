@@ -14,7 +14,8 @@
 // Durable path: `openMastraReview` opens the interrupt and returns at once; later,
 // `resumeMastra(agent, answered, chunk)` applies the decision. Mastra keeps the suspended run in its
 // storage (the `Mastra` instance's `storage`): a run resumes in another process only with a
-// storage that outlives the process. Keep the chunk (plain JSON) with the run: the decision is
+// storage that outlives the process (tested with @mastra/pg 0.17.10's PostgresStore, the first
+// process exiting after it opened the review). Keep the chunk (plain JSON) with the run: the decision is
 // applied only when it is about that tool call as it was sent (its `actionDigest`, SPEC §8e).
 import type { Interlock } from './client';
 import { InterlockError } from './errors';

@@ -112,6 +112,7 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
     return <QueryError error={session.error} onRetry={() => void session.refetch()} />;
   if (session.data === null) return <CenteredLoader label="Signing in again" />;
   const { member, permissions } = session.data;
+  const canManageMembers = permissions.includes('member.manage');
   const needs = pagePermissions(location.pathname);
   const allowed = needs === undefined || needs.some((p) => permissions.includes(p));
 
@@ -165,6 +166,12 @@ function SignedInFrame({ account, current }: { account: Account; current: MyOrga
                 Classification
               </Menu.Item>
               <Menu.Item onClick={() => void navigate('/settings/deadlines')}>Deadlines</Menu.Item>
+              <Menu.Item onClick={() => void navigate('/settings/escalation')}>
+                Escalation
+              </Menu.Item>
+              {canManageMembers && (
+                <Menu.Item onClick={() => void navigate('/settings/sso')}>Single sign-on</Menu.Item>
+              )}
               <Menu.Item
                 color="red"
                 onClick={() =>

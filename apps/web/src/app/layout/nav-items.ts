@@ -49,6 +49,7 @@ export const PAGE_PERMISSIONS: { prefix: string; anyOf: Permission[] }[] = [
   { prefix: '/integrations/webhooks', anyOf: ['webhook.manage'] },
   { prefix: '/integrations/api-keys', anyOf: ['apiKey.read', 'webhook.manage'] },
   { prefix: '/interrupts', anyOf: ['interrupt.read'] },
+  { prefix: '/settings/sso', anyOf: ['member.manage'] },
   ...NAV_SECTIONS.flatMap((s) => s.items).flatMap((item) =>
     item.anyOf === undefined ? [] : [{ prefix: item.to, anyOf: item.anyOf }],
   ),

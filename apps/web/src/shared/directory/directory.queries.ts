@@ -35,3 +35,31 @@ export function useTeams(options: { enabled?: boolean } = {}) {
     enabled: options.enabled,
   });
 }
+
+/**
+ * Members and teams as a select's groups of options, valued `member:<id>` / `team:<id>` (assigning
+ * an interrupt, an escalation step's assignee); a list not loaded adds no group.
+ */
+export function assigneeOptionGroups(
+  members: { id: string; name: string }[] | undefined,
+  teams: { id: string; name: string }[] | undefined,
+): { group: string; items: { value: string; label: string }[] }[] {
+  return [
+    ...(members
+      ? [
+          {
+            group: 'Members',
+            items: members.map((m) => ({ value: `member:${m.id}`, label: m.name })),
+          },
+        ]
+      : []),
+    ...(teams
+      ? [
+          {
+            group: 'Teams',
+            items: teams.map((t) => ({ value: `team:${t.id}`, label: `Team ${t.name}` })),
+          },
+        ]
+      : []),
+  ];
+}

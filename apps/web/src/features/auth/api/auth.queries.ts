@@ -1,11 +1,13 @@
 import {
   acceptInvitation,
   call,
+  finishSingleSignOn,
   getInvitation,
   joinInvitation,
   signIn,
   signOut,
   signUp,
+  startSingleSignOn,
   type AcceptInvitationDto,
   type SignInDto,
   type SignUpDto,
@@ -76,6 +78,26 @@ export function useJoinInvitation(token: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => call(joinInvitation({ path: { token } })),
+    onSuccess: (joined) => resetAfter(queryClient, joined.organisation.id),
+  });
+}
+
+/** Single sign-on's first step: the provider's sign-in page for this address's organisation. */
+export function useStartSingleSignOn() {
+  return useMutation({
+    mutationFn: (email: string) => call(startSingleSignOn({ body: { email } })),
+  });
+}
+
+/**
+ * Single sign-on's last step, on the page the provider sent the browser back to: the query
+ * string as received. Signed in, the tab acts for that organisation (the only one such a
+ * session may act for).
+ */
+export function useFinishSingleSignOn() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (callbackQuery: string) => call(finishSingleSignOn({ body: { callbackQuery } })),
     onSuccess: (joined) => resetAfter(queryClient, joined.organisation.id),
   });
 }

@@ -1,5 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
-import { Anchor, Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Anchor,
+  Button,
+  Divider,
+  PasswordInput,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDocumentTitle } from '@mantine/hooks';
 import { Link, useNavigate } from 'react-router';
@@ -103,12 +112,24 @@ export function SignInRoute() {
             Use another account
           </Anchor>
         ) : (
-          <Text size="sm" ta="center">
-            New to Interlock?{' '}
-            <Anchor component={Link} to="/sign-up">
-              Create an organisation
-            </Anchor>
-          </Text>
+          <>
+            <Divider label="or" labelPosition="center" />
+            <Button
+              component={Link}
+              to={next === '/' ? '/sign-in/sso' : `/sign-in/sso?next=${encodeURIComponent(next)}`}
+              state={{ email: form.values.email.trim() }}
+              variant="default"
+              fullWidth
+            >
+              Sign in with single sign-on
+            </Button>
+            <Text size="sm" ta="center">
+              New to Interlock?{' '}
+              <Anchor component={Link} to="/sign-up">
+                Create an organisation
+              </Anchor>
+            </Text>
+          </>
         )}
       </Stack>
     </form>

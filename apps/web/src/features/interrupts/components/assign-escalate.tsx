@@ -2,7 +2,7 @@ import type { InterruptResponse } from '@interlock/api-client';
 import { Button, Group, Paper, Select, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useState } from 'react';
 import { FormError } from '@/shared/components/form-error';
-import { useMembers, useTeams } from '@/shared/directory/directory.queries';
+import { assigneeOptionGroups, useMembers, useTeams } from '@/shared/directory/directory.queries';
 import { useCan, useSignedIn } from '@/shared/sign-in/sign-in-session.queries';
 import { notifySuccess } from '@/shared/utils/notify';
 import { useAssign, useEscalate } from '../api/interrupts.queries';
@@ -17,24 +17,7 @@ export function AssignPanel({ interrupt }: { interrupt: InterruptResponse }) {
   const teams = useTeams({ enabled: useCan('team.manage') || canAssign });
   const assign = useAssign();
   const [target, setTarget] = useState<string | null>(null);
-  const data = [
-    ...(members.data
-      ? [
-          {
-            group: 'Members',
-            items: members.data.map((m) => ({ value: `member:${m.id}`, label: m.name })),
-          },
-        ]
-      : []),
-    ...(teams.data
-      ? [
-          {
-            group: 'Teams',
-            items: teams.data.map((t) => ({ value: `team:${t.id}`, label: `Team ${t.name}` })),
-          },
-        ]
-      : []),
-  ];
+  const data = assigneeOptionGroups(members.data, teams.data);
   const submit = (value: string | null) => {
     const [type, id] = value === null ? ['member', null] : value.split(':');
     whenSettled(

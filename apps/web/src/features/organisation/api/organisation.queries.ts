@@ -2,9 +2,18 @@ import {
   call,
   changePlan,
   createOrganisation,
+  deleteSingleSignOn,
+  type EscalationPolicyDto,
+  getEscalationPolicy,
   getInterruptDeadlineSettings,
   getOrganisation,
+  getSingleSignOn,
+  getTeamEscalationPolicy,
   type Plan,
+  putSingleSignOn,
+  type PutSsoConnectionDto,
+  replaceEscalationPolicy,
+  replaceTeamEscalationPolicy,
   type UpdateInterruptDeadlineSettingsDto,
   updateInterruptDeadlineSettings,
 } from '@interlock/api-client';
@@ -69,5 +78,58 @@ export function useUpdateDeadlineSettings() {
     mutationFn: (body: UpdateInterruptDeadlineSettingsDto) =>
       call(updateInterruptDeadlineSettings({ body })),
     onSuccess: (saved) => queryClient.setQueryData(deadlineSettingsKey, saved),
+  });
+}
+
+export const escalationPolicyKeys = {
+  all: [...organisationKeys.all, 'escalation-policy'] as const,
+  /** The organisation's policy (`null`) or a team's. */
+  of: (teamId: string | null) => [...escalationPolicyKeys.all, teamId ?? 'organisation'] as const,
+};
+
+/** An escalation policy (Settings → Escalation): the organisation's (`teamId` null) or a team's. */
+export function useEscalationPolicy(teamId: string | null) {
+  return useQuery({
+    queryKey: escalationPolicyKeys.of(teamId),
+    queryFn: () =>
+      call(
+        teamId === null ? getEscalationPolicy() : getTeamEscalationPolicy({ path: { id: teamId } }),
+      ),
+  });
+}
+
+export function useReplaceEscalationPolicy(teamId: string | null) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: EscalationPolicyDto) =>
+      call(
+        teamId === null
+          ? replaceEscalationPolicy({ body })
+          : replaceTeamEscalationPolicy({ path: { id: teamId }, body }),
+      ),
+    onSuccess: (saved) => queryClient.setQueryData(escalationPolicyKeys.of(teamId), saved),
+  });
+}
+
+export const ssoSettingsKey = [...organisationKeys.all, 'single-sign-on'] as const;
+
+/** The organisation's OpenID provider (never its secret) and the redirect URI to register there. */
+export function useSsoSettings() {
+  return useQuery({ queryKey: ssoSettingsKey, queryFn: () => call(getSingleSignOn()) });
+}
+
+export function usePutSsoSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: PutSsoConnectionDto) => call(putSingleSignOn({ body })),
+    onSuccess: (saved) => queryClient.setQueryData(ssoSettingsKey, saved),
+  });
+}
+
+export function useDeleteSsoSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => call(deleteSingleSignOn()),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ssoSettingsKey }),
   });
 }

@@ -1,0 +1,204 @@
+import type { RoleResponse, SsoSettingsResponse } from '@interlock/api-client';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { renderWithApp } from '@/test/render';
+import { API, server } from '@/test/server';
+import { SsoSettingsRoute } from './sso-settings.route';
+
+const REDIRECT = 'https://interlock.example.com/sso/callback';
+const OWNER = '5f0e7c1e-aaaa-4c1e-9a4e-0a0a0a0a0a01';
+const DEVELOPER = '5f0e7c1e-bbbb-4c1e-9a4e-0a0a0a0a0a02';
+
+function role(id: string, name: string, builtIn: RoleResponse['builtIn']): RoleResponse {
+  return { id, name, builtIn, permissions: [], createdAt: '2026-11-01T00:00:00.000Z' };
+}
+
+const CONNECTED: SsoSettingsResponse = {
+  connection: {
+    issuer: 'https://login.acme.example/realms/acme',
+    clientId: 'interlock',
+    allowedDomains: ['acme.example'],
+    defaultRoleId: DEVELOPER,
+    createdAt: '2026-11-20T10:00:00.000Z',
+    updatedAt: '2026-11-21T10:00:00.000Z',
+  },
+  redirectUri: REDIRECT,
+};
+
+/** The service's SSO settings and roles, recording what the page sends. */
+function serveSso(initial: SsoSettingsResponse) {
+  let state = initial;
+  const puts: unknown[] = [];
+  let deletes = 0;
+  server.use(
+    http.get(`${API}/roles`, () =>
+      HttpResponse.json({
+        roles: [role(OWNER, 'Owner', 'owner'), role(DEVELOPER, 'Developer', 'developer')],
+      }),
+    ),
+    http.get(`${API}/organisation/sso`, () => HttpResponse.json(state)),
+    http.put(`${API}/organisation/sso`, async ({ request }) => {
+      const body = (await request.json()) as {
+        issuer: string;
+        clientId: string;
+        allowedDomains: string[];
+        defaultRoleId: string;
+      };
+      puts.push(body);
+      state = {
+        redirectUri: REDIRECT,
+        connection: {
+          issuer: body.issuer,
+          clientId: body.clientId,
+          allowedDomains: body.allowedDomains,
+          defaultRoleId: body.defaultRoleId,
+          createdAt: '2026-11-27T08:00:00.000Z',
+          updatedAt: '2026-11-27T08:00:00.000Z',
+        },
+      };
+      return HttpResponse.json(state);
+    }),
+    http.delete(`${API}/organisation/sso`, () => {
+      deletes += 1;
+      state = { connection: null, redirectUri: REDIRECT };
+      return new HttpResponse(null, { status: 204 });
+    }),
+  );
+  return { puts, deletes: () => deletes };
+}
+
+/** The text box of the domains' tags input (not its hidden field). */
+const domainsBox = () =>
+  screen
+    .getAllByLabelText(/^Email domains/)
+    .find((el) => el instanceof HTMLInputElement && el.type !== 'hidden') as HTMLElement;
+
+/** Puts text into a field at once (typing key by key is slow on a loaded machine). */
+async function fill(field: HTMLElement, text: string) {
+  await userEvent.click(field);
+  await userEvent.paste(text);
+}
+
+/** Adds a domain as a tag, as a person does: the text, then Enter. */
+async function addDomain(domain: string) {
+  await fill(domainsBox(), domain);
+  await userEvent.keyboard('{Enter}');
+}
+
+async function chooseRole(name: string) {
+  const input = screen
+    .getAllByLabelText(/^Role for new members/)
+    .find((el) => el.tagName === 'INPUT') as HTMLElement;
+  await userEvent.click(input);
+  await userEvent.click(await screen.findByRole('option', { name }));
+}
+
+describe('SsoSettingsRoute', () => {
+  it(
+    'connects: shows the redirect URI to register, sends issuer, client, secret, lower-case domains and role, then shows it connected',
+    { timeout: 60_000 },
+    async () => {
+      const { puts } = serveSso({ connection: null, redirectUri: REDIRECT });
+      renderWithApp(<SsoSettingsRoute />);
+      expect(await screen.findByText('Not connected')).toBeInTheDocument();
+      expect(screen.getByTestId('sso-redirect-uri')).toHaveTextContent(REDIRECT);
+      await fill(screen.getByLabelText(/^Issuer URL/), ' https://login.acme.example ');
+      await fill(screen.getByLabelText(/^Client ID/), 'interlock');
+      await fill(screen.getByLabelText(/^Client secret/), 's3cret');
+      await addDomain('Acme.example');
+      await addDomain('acme.dev');
+      // The Owner role is never offered: single sign-on does not make Owners.
+      const input = screen
+        .getAllByLabelText(/^Role for new members/)
+        .find((el) => el.tagName === 'INPUT') as HTMLElement;
+      await userEvent.click(input);
+      expect(await screen.findByRole('option', { name: 'Developer' })).toBeInTheDocument();
+      expect(screen.queryByRole('option', { name: 'Owner' })).toBeNull();
+      await userEvent.click(screen.getByRole('option', { name: 'Developer' }));
+      await userEvent.click(screen.getByRole('button', { name: 'Connect provider' }));
+
+      await waitFor(() => expect(puts).toHaveLength(1));
+      expect(puts[0]).toEqual({
+        issuer: 'https://login.acme.example',
+        clientId: 'interlock',
+        clientSecret: 's3cret',
+        allowedDomains: ['acme.example', 'acme.dev'],
+        defaultRoleId: DEVELOPER,
+      });
+      expect(await screen.findByText('Connected')).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Save changes' })).toBeInTheDocument();
+      // The secret is never shown back: the field is empty, and says how to keep it.
+      expect(screen.getByLabelText(/^Client secret/)).toHaveValue('');
+    },
+  );
+
+  it('asks for what is missing before sending anything', async () => {
+    const { puts } = serveSso({ connection: null, redirectUri: REDIRECT });
+    renderWithApp(<SsoSettingsRoute />);
+    await fill(await screen.findByLabelText(/^Issuer URL/), 'https://login.acme.example');
+    await fill(screen.getByLabelText(/^Client ID/), 'interlock');
+    await fill(screen.getByLabelText(/^Client secret/), 's3cret');
+    await userEvent.click(screen.getByRole('button', { name: 'Connect provider' }));
+    expect(await screen.findByText('Add at least one email domain')).toBeInTheDocument();
+    expect(screen.getByText('Choose the role new members get')).toBeInTheDocument();
+    expect(puts).toHaveLength(0);
+  });
+
+  it("shows the API's refusal word for word (the provider's discovery failed) and keeps the form", async () => {
+    serveSso({ connection: null, redirectUri: REDIRECT });
+    const refusal =
+      "Could not read the OpenID provider's configuration at https://login.acme.example/.well-known/openid-configuration: fetch failed";
+    server.use(
+      http.put(`${API}/organisation/sso`, () =>
+        HttpResponse.json(
+          {
+            statusCode: 400,
+            error: 'Bad Request',
+            code: 'SSO_DISCOVERY_FAILED',
+            message: refusal,
+          },
+          { status: 400 },
+        ),
+      ),
+    );
+    renderWithApp(<SsoSettingsRoute />);
+    await fill(await screen.findByLabelText(/^Issuer URL/), 'https://login.acme.example');
+    await fill(screen.getByLabelText(/^Client ID/), 'interlock');
+    await fill(screen.getByLabelText(/^Client secret/), 's3cret');
+    await addDomain('acme.example');
+    await chooseRole('Developer');
+    await userEvent.click(screen.getByRole('button', { name: 'Connect provider' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(refusal);
+    expect(screen.getByLabelText(/^Issuer URL/)).toHaveValue('https://login.acme.example');
+    expect(screen.getByText('Not connected')).toBeInTheDocument();
+  });
+
+  it('changes a connection without resending the secret, and disconnects after confirming', async () => {
+    const { puts, deletes } = serveSso(CONNECTED);
+    renderWithApp(<SsoSettingsRoute />);
+    const clientId = await screen.findByLabelText(/^Client ID/);
+    expect(clientId).toHaveValue('interlock');
+    expect(screen.getByLabelText(/^Issuer URL/)).toHaveValue(
+      'https://login.acme.example/realms/acme',
+    );
+    await userEvent.clear(clientId);
+    await userEvent.paste('interlock-2');
+    await userEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(puts).toHaveLength(1));
+    expect(puts[0]).toEqual({
+      issuer: 'https://login.acme.example/realms/acme',
+      clientId: 'interlock-2',
+      allowedDomains: ['acme.example'],
+      defaultRoleId: DEVELOPER,
+    });
+
+    await userEvent.click(await screen.findByRole('button', { name: 'Disconnect' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Disconnect single sign-on?' });
+    expect(deletes()).toBe(0);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Disconnect' }));
+    await waitFor(() => expect(deletes()).toBe(1));
+    expect(await screen.findByText('Not connected')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Connect provider' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,227 @@
+import type { PutSsoConnectionDto, SsoSettingsResponse } from '@interlock/api-client';
+import {
+  Badge,
+  Button,
+  Code,
+  CopyButton,
+  Group,
+  Paper,
+  PasswordInput,
+  Select,
+  Stack,
+  TagsInput,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { CenteredLoader } from '@/shared/components/centered-loader';
+import { confirmAction } from '@/shared/components/confirm';
+import { FormError } from '@/shared/components/form-error';
+import { PageHeader } from '@/shared/components/page-header';
+import { QueryError } from '@/shared/components/query-error';
+import { RelativeTime } from '@/shared/components/relative-time';
+import { useRoles } from '@/shared/directory/directory.queries';
+import { notifySuccess } from '@/shared/utils/notify';
+import { whenSettled } from '@/shared/utils/when-settled';
+import {
+  useDeleteSsoSettings,
+  usePutSsoSettings,
+  useSsoSettings,
+} from '../api/organisation.queries';
+
+/**
+ * Settings → Single sign-on (SPEC §8f): the organisation's OpenID provider. The secret is sent,
+ * never shown; the API reads the provider's discovery document before saving, and its exact
+ * refusal (a mistyped issuer, a domain another organisation holds) shows under the form.
+ */
+export function SsoSettingsRoute() {
+  const settings = useSsoSettings();
+  if (settings.isError)
+    return <QueryError error={settings.error} onRetry={() => void settings.refetch()} />;
+  if (settings.isPending) return <CenteredLoader label="Loading single sign-on" />;
+  const { connection } = settings.data;
+  return (
+    <>
+      <PageHeader
+        title="Single sign-on"
+        description="Your people sign in with your company's identity provider (OpenID Connect): on the sign-in page they choose Sign in with single sign-on and enter their work address. Someone signing in for the first time joins this organisation with the role you choose."
+      />
+      <Stack gap="lg" maw={720}>
+        <Paper withBorder p="lg">
+          <Stack gap="xs">
+            <Group justify="space-between">
+              <Title order={2} size="h4">
+                Provider
+              </Title>
+              {connection === null ? (
+                <Badge color="gray" variant="light">
+                  Not connected
+                </Badge>
+              ) : (
+                <Badge color="green" variant="light">
+                  Connected
+                </Badge>
+              )}
+            </Group>
+            {connection !== null && (
+              <Text size="sm" c="dimmed">
+                Connected <RelativeTime value={connection.createdAt} />, last changed{' '}
+                <RelativeTime value={connection.updatedAt} />.
+              </Text>
+            )}
+            <RedirectUri uri={settings.data.redirectUri} />
+          </Stack>
+        </Paper>
+        <Paper withBorder p="lg">
+          {/* A fresh form whenever the saved connection changes (saved here or elsewhere). */}
+          <ConnectionForm key={connection?.updatedAt ?? 'none'} settings={settings.data} />
+        </Paper>
+      </Stack>
+    </>
+  );
+}
+
+function RedirectUri({ uri }: { uri: string }) {
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={500}>
+        Redirect URI
+      </Text>
+      <Text size="sm" c="dimmed">
+        Register this address with your provider as the application&apos;s redirect (callback) URI.
+      </Text>
+      <Group gap="xs" wrap="nowrap" align="flex-start">
+        <Code style={{ overflowWrap: 'anywhere' }} data-testid="sso-redirect-uri">
+          {uri}
+        </Code>
+        <CopyButton value={uri}>
+          {({ copied, copy }) => (
+            <Button size="compact-xs" variant="default" onClick={copy}>
+              {copied ? 'Copied' : 'Copy'}
+            </Button>
+          )}
+        </CopyButton>
+      </Group>
+    </Stack>
+  );
+}
+
+interface Draft {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  allowedDomains: string[];
+  defaultRoleId: string | null;
+}
+
+function ConnectionForm({ settings }: { settings: SsoSettingsResponse }) {
+  const { connection } = settings;
+  const connected = connection !== null;
+  const roles = useRoles();
+  const save = usePutSsoSettings();
+  const remove = useDeleteSsoSettings();
+  const form = useForm<Draft>({
+    initialValues: {
+      issuer: connection?.issuer ?? '',
+      clientId: connection?.clientId ?? '',
+      clientSecret: '',
+      allowedDomains: connection?.allowedDomains ?? [],
+      defaultRoleId: connection?.defaultRoleId ?? null,
+    },
+    validate: {
+      issuer: (v) => (v.trim() === '' ? "Enter your provider's issuer URL" : null),
+      clientId: (v) => (v.trim() === '' ? 'Enter the client ID your provider gave you' : null),
+      clientSecret: (v) =>
+        !connected && v === '' ? 'Enter the client secret your provider gave you' : null,
+      allowedDomains: (v) => (v.length === 0 ? 'Add at least one email domain' : null),
+      defaultRoleId: (v) => (v === null ? 'Choose the role new members get' : null),
+    },
+  });
+  // Single sign-on never makes Owners (the API refuses it too).
+  const roleOptions = (roles.data ?? [])
+    .filter((role) => role.builtIn !== 'owner')
+    .map((role) => ({ value: role.id, label: role.name }));
+  return (
+    <form
+      onSubmit={form.onSubmit((values) => {
+        const body: PutSsoConnectionDto = {
+          issuer: values.issuer.trim(),
+          clientId: values.clientId.trim(),
+          allowedDomains: values.allowedDomains.map((d) => d.trim().toLowerCase()),
+          defaultRoleId: values.defaultRoleId ?? '',
+          ...(values.clientSecret === '' ? {} : { clientSecret: values.clientSecret }),
+        };
+        whenSettled(save.mutateAsync(body), () =>
+          notifySuccess(connected ? 'Single sign-on saved' : 'Single sign-on connected'),
+        );
+      })}
+    >
+      <Stack gap="md">
+        <Title order={2} size="h4">
+          {connected ? 'Connection' : 'Connect a provider'}
+        </Title>
+        <TextInput
+          label="Issuer URL"
+          description="Your provider's issuer, as its discovery document names it (Interlock reads <issuer>/.well-known/openid-configuration when you save)."
+          placeholder="https://login.example.com/realms/acme"
+          required
+          {...form.getInputProps('issuer')}
+        />
+        <TextInput label="Client ID" required {...form.getInputProps('clientId')} />
+        <PasswordInput
+          label="Client secret"
+          description={
+            connected
+              ? 'Saved, and never shown again. Leave empty to keep it; enter a new one to replace it.'
+              : 'Stored encrypted and never shown again.'
+          }
+          autoComplete="off"
+          required={!connected}
+          {...form.getInputProps('clientSecret')}
+        />
+        <TagsInput
+          label="Email domains"
+          description="People with an address at these domains sign in with this provider (press Enter after each). A domain can belong to one organisation only."
+          placeholder="example.com"
+          splitChars={[',', ' ']}
+          maxTags={20}
+          withAsterisk
+          {...form.getInputProps('allowedDomains')}
+        />
+        <Select
+          label="Role for new members"
+          description="Someone whose first sign-in makes them a member gets this role. Not Owner, and no permission you do not hold yourself."
+          placeholder={roles.isPending ? 'Loading roles…' : 'Choose a role'}
+          data={roleOptions}
+          allowDeselect={false}
+          withAsterisk
+          {...form.getInputProps('defaultRoleId')}
+        />
+        <FormError error={save.error ?? roles.error} />
+        <Group>
+          <Button type="submit" loading={save.isPending}>
+            {connected ? 'Save changes' : 'Connect provider'}
+          </Button>
+          {connected && (
+            <Button
+              variant="default"
+              color="red"
+              onClick={() =>
+                confirmAction({
+                  title: 'Disconnect single sign-on?',
+                  body: 'Your people can no longer sign in with your identity provider. Those it made accounts for sign in with a password, once they set one with Forgot your password. Sessions it made end at their time.',
+                  confirmLabel: 'Disconnect',
+                  onConfirm: () =>
+                    remove.mutateAsync().then(() => notifySuccess('Single sign-on disconnected')),
+                })
+              }
+            >
+              Disconnect
+            </Button>
+          )}
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -14,8 +14,14 @@ export interface ReceivedMail {
  * The token of an emailed single-use link `<base>/<page>#<token>` (SPEC §8f): the same in the
  * message's text and its HTML, else this throws.
  */
-export function linkToken(mail: ReceivedMail, base: string, page: string): string {
-  const pattern = new RegExp(`${base.replace(/[.]/g, '\\.')}/${page}#([A-Za-z0-9_-]{43})`);
+export function linkToken(
+  mail: ReceivedMail,
+  base: string,
+  page: string,
+  /** The token's pattern: 32 random bytes unless said (a sealed sign-up link's token is longer). */
+  token = '[A-Za-z0-9_-]{43}',
+): string {
+  const pattern = new RegExp(`${base.replace(/[.]/g, '\\.')}/${page}#(${token})`);
   const inText = pattern.exec(mail.parsed.text ?? '')?.[1];
   const inHtml = pattern.exec(String(mail.parsed.html))?.[1];
   if (inText === undefined || inHtml !== inText)

@@ -1,8 +1,10 @@
 // Argus's rule evaluation, in process (issue 29 §4: p99 ≤ 1 ms for 1,000 rules). Builds 1,000
-// enforce-mode rules of the shapes people write (exact names, globs, no action; key ids, argument
-// predicates), none of which matches the measured action — about two thirds of them are candidates
-// for it (the rest are skipped by the action-name index) and each candidate is tested — and times
-// planActions for one action request, many times over.
+// enforce-mode rules, every one naming the measured action's key, with action patterns the index
+// cannot skip (the action's exact name, a glob starting with a wildcard, no action) and two
+// argument predicates the action fails — so each of the 1,000 rules is tested and none matches,
+// the worst case — and times planActions for one action request, many times over: wall time, and
+// the process's CPU time (process.cpuUsage), which a machine shared with other work does not
+// inflate when the scheduler runs something else in the middle of an evaluation.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { planActions } from '../../apps/api/src/classification/argus-pipeline';
@@ -17,15 +19,16 @@ const RULES = Number(process.env.RULES ?? 1000);
 const ITERATIONS = Number(process.env.ITERATIONS ?? 20000);
 
 /**
- * The action patterns in three shapes: a third exact names, a third globs (first letters spread
- * over the alphabet, the measured action's included), a third no action (tested for every action).
+ * The action patterns in three shapes, none of which the action-name index skips for `refund`: a
+ * third its exact name, a third globs starting with a wildcard, a third no action.
  */
 function shapeOf(i: number): { actions?: string[] } {
-  const letter = String.fromCharCode(97 + (i % 26));
-  if (i % 3 === 0) return { actions: [`${letter}tool_${i}`, `other_${i}`] };
-  if (i % 3 === 1) return { actions: [`${letter}${i}_*`, `refund_${i}_*`] };
+  if (i % 3 === 0) return { actions: ['refund', `other_${i}`] };
+  if (i % 3 === 1) return { actions: [`*_${i}`, `?efund_${i}`] };
   return {};
 }
+
+const keyId = randomUUID();
 
 const rules: StoredRule[] = [];
 for (let i = 0; i < RULES; i++) {
@@ -36,8 +39,9 @@ for (let i = 0; i < RULES; i++) {
     priority: i,
     match: parseRuleMatch({
       ...shapeOf(i),
-      keyIds: [randomUUID()],
+      keyIds: [keyId],
       args: [
+        // The action's amount is 5,000: above every rule's bound.
         { path: 'amount', op: 'lte', value: i },
         { path: 'customer.tier', op: 'in', value: ['gold', 'silver'] },
       ],
@@ -50,28 +54,36 @@ for (let i = 0; i < RULES; i++) {
 const compiled = sortRules(rules.map(compileRule));
 const action = {
   actionName: 'refund',
-  args: { amount: 50, customer: { tier: 'gold' } },
-  keyId: randomUUID(),
+  args: { amount: 5000, customer: { tier: 'gold' } },
+  keyId,
   sessionId: null,
   titleWords: ['refund', 'order'],
   allowedDecisions: ['approve', 'edit', 'reject', 'respond'] as const,
 };
 const now = Date.now();
 for (let i = 0; i < 2000; i++) planActions(compiled, [action], now);
-const samples = new Float64Array(ITERATIONS);
+// Honest about the case: the action is tested against every rule, and none matches.
+const [planned] = planActions(compiled, [action], now);
+if (planned.receipts.length > 0) throw new Error('a rule matched the measured action');
+const wall = new Float64Array(ITERATIONS);
+const cpu = new Float64Array(ITERATIONS);
 for (let i = 0; i < ITERATIONS; i++) {
+  const cpuStart = process.cpuUsage();
   const start = performance.now();
   planActions(compiled, [action], now);
-  samples[i] = performance.now() - start;
+  wall[i] = performance.now() - start;
+  const used = process.cpuUsage(cpuStart);
+  cpu[i] = (used.user + used.system) / 1000;
 }
-samples.sort();
-const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))];
+wall.sort();
+cpu.sort();
+const at = (samples: Float64Array, q: number) =>
+  +samples[Math.min(samples.length - 1, Math.floor(q * samples.length))].toFixed(4);
 console.log(
   JSON.stringify({
     rules: RULES,
     iterations: ITERATIONS,
-    p50Ms: +at(0.5).toFixed(4),
-    p99Ms: +at(0.99).toFixed(4),
-    maxMs: +at(1).toFixed(4),
+    wall: { p50Ms: at(wall, 0.5), p99Ms: at(wall, 0.99), maxMs: at(wall, 1) },
+    cpu: { p50Ms: at(cpu, 0.5), p99Ms: at(cpu, 0.99), maxMs: at(cpu, 1) },
   }),
 );

@@ -8,11 +8,16 @@
 // posted actions: the interrupt is opened exactly as without rules (no automatic decision to
 // write). Each rule names another key than the posting one, so since rules are indexed by key
 // (afc3790) they are skipped, not tested: the pair measures rules scoped to other keys.
+// With SCOPE=posting-key every rule names the posting key instead, and its action patterns are
+// ones the index cannot skip (the posted action's exact name, a glob starting with a wildcard,
+// no action): each of the 1,000 rules is tested for each posted action, and fails only on its
+// argument predicates — the worst case of issue 29 §4 (section argus-post-key).
 //
 //   node tools/bench/classification-post.bench.mjs   (BENCH_DATABASE_URL=postgres://… for your own server)
+//   SCOPE=posting-key node tools/bench/classification-post.bench.mjs
 //
 // Environment: RULES (1000), ROUNDS (6), SECONDS_PER_RUN (10), WARMUP (3), CONNECTIONS (10),
-// BENCH_WRITE=0 prints instead of writing BENCHMARKS.md.
+// SCOPE (other-keys | posting-key), BENCH_WRITE=0 prints instead of writing BENCHMARKS.md.
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { execFileSync } from 'node:child_process';
@@ -31,6 +36,9 @@ const ROUNDS = Number(process.env.ROUNDS ?? 6);
 const SECONDS = Number(process.env.SECONDS_PER_RUN ?? 10);
 const WARMUP = Number(process.env.WARMUP ?? 3);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 10);
+const SCOPE = process.env.SCOPE ?? 'other-keys';
+if (SCOPE !== 'other-keys' && SCOPE !== 'posting-key')
+  throw new Error(`SCOPE must be other-keys or posting-key, not ${SCOPE}`);
 const PEPPER = 'bench-pepper-0123456789-0123456789-01234';
 
 const log = (message) => console.error(`[bench:argus-post] ${message}`);
@@ -82,8 +90,8 @@ async function organisation(i) {
     headers: { 'content-type': 'application/json', cookie },
     body: JSON.stringify({ name: 'bench', expiry: 'never' }),
   });
-  const { key } = await created.json();
-  return { cookie, key };
+  const { key, id } = await created.json();
+  return { cookie, key, keyId: id };
 }
 
 /**
@@ -95,6 +103,16 @@ function shapeOf(i) {
   const letter = String.fromCharCode(97 + (i % 26));
   if (i % 3 === 0) return { actions: [`${letter}tool_${i}`, `other_${i}`] };
   if (i % 3 === 1) return { actions: [`${letter}${i}_*`, `deploy_${i}_*`] };
+  return {};
+}
+
+/**
+ * SCOPE=posting-key: patterns the action index cannot skip for the posted `deploy` — its exact
+ * name, a glob starting with a wildcard (tested for every action), or no action.
+ */
+function testedShapeOf(i) {
+  if (i % 3 === 0) return { actions: ['deploy', `other_${i}`] };
+  if (i % 3 === 1) return { actions: [`*_${i}`, `?eploy_${i}`] };
   return {};
 }
 
@@ -111,8 +129,8 @@ try {
         mode: 'enforce',
         priority: i % 1000,
         match: {
-          ...shapeOf(i),
-          keyIds: [randomUUID()],
+          ...(SCOPE === 'posting-key' ? testedShapeOf(i) : shapeOf(i)),
+          keyIds: [SCOPE === 'posting-key' ? withRules.keyId : randomUUID()],
           args: [
             { path: 'amount', op: 'lte', value: i },
             { path: 'customer.tier', op: 'in', value: ['gold', 'silver'] },
@@ -166,13 +184,20 @@ try {
     cwd: root,
     encoding: 'utf8',
   }).trim();
-  const markdown = `## Argus: POST /api/interrupts with ${RULES.toLocaleString('en')} rules against none (issue 29)
+  const scoped = SCOPE === 'posting-key';
+  const markdown = `## Argus: POST /api/interrupts with ${RULES.toLocaleString('en')} rules${scoped ? ' scoped to the posting key' : ''} against none (issue 29)
 
-Command: \`node tools/bench/classification-post.bench.mjs\` — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC at ${commit}, ${machine()}.
+Command: \`${scoped ? 'SCOPE=posting-key ' : ''}node tools/bench/classification-post.bench.mjs\` — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC at ${commit}, ${machine()}.
 One service (as it ships, \`LOG_LEVEL=silent\`), one database; organisation A holds ${RULES.toLocaleString('en')} enforce-mode
-rules (a third naming exact actions, a third globs — first letters spread over the alphabet, the posted
+${
+  scoped
+    ? `rules, every one naming the posting key, with action patterns the index cannot skip (a third the posted
+action's exact name, a third globs starting with a wildcard, a third no action) and two argument predicates
+the posted actions fail: each rule is tested for each posted action, none matches`
+    : `rules (a third naming exact actions, a third globs — first letters spread over the alphabet, the posted
 actions' included —, a third no action, each with a key and two argument predicates; none matches: no
-request uses their keys), organisation B none. The same
+request uses their keys)`
+}, organisation B none. The same
 two-action POST, ${CONNECTIONS} connections, A and B alternated (A B, then B A) for ${ROUNDS} rounds of ${SECONDS} s,
 each after a ${WARMUP} s warm-up; **ratio = B's requests/s ÷ A's** (how much longer a POST takes with the rules),
 the median of the rounds. Goal: ≤ 1.15.
@@ -188,7 +213,7 @@ ${rounds
 
 **Median ratio: ${ratio.toFixed(3)}** (goal ≤ 1.15: ${ratio <= 1.15 ? 'met' : 'not met'}).`;
   if (process.env.BENCH_WRITE === '0') console.log(markdown);
-  else writeSection('argus-post', markdown);
+  else writeSection(scoped ? 'argus-post-key' : 'argus-post', markdown);
   console.log(JSON.stringify({ ratio, rounds }));
 } finally {
   await server.stop();

@@ -1,27 +1,11 @@
-import request from 'supertest';
 import { ActionLinkSigner } from '../src/notify/action-link-token.util';
 import { actionDigest } from '../src/interrupts/action-digest.util';
-import {
-  builtInRoleIds,
-  createApiKey,
-  joinOrganisation,
-  JoinedMember,
-  signUpOwner,
-  SignedUpOwner,
-} from './support/factories';
-import { SmtpSink, type ReceivedMail } from './support/smtp-sink';
-import { startTestApp, TestApp } from './support/test-app';
+import { builtInRoleIds, JoinedMember, SignedUpOwner } from './support/factories';
+import { notificationSuite } from './support/notification-suite';
+import { linksOf, SmtpSink, type ReceivedMail } from './support/smtp-sink';
+import { TestApp } from './support/test-app';
 
 const DASHBOARD = 'https://review.example.test/app';
-
-/** Every href of a message's HTML part, and every URL of its text part. */
-function linksOf(mail: ReceivedMail): string[] {
-  const hrefs = [...(mail.parsed.html as string).matchAll(/href="([^"]+)"/g)].map((m) =>
-    m[1].replace(/&amp;/g, '&').replace(/&#x3D;/g, '='),
-  );
-  const urls = [...(mail.parsed.text as string).matchAll(/https?:\/\/\S+/g)].map((m) => m[0]);
-  return [...new Set([...hrefs, ...urls])];
-}
 
 /** The token of each single-use link of a message, by its label's words ("Approve deploy"). */
 function tokensOf(mail: ReceivedMail): Record<string, string> {
@@ -41,32 +25,18 @@ describe('emailed single-use action links (issue 30 §2)', () => {
   let owner: SignedUpOwner;
   let grace: JoinedMember;
   let key: string;
-  const http = () => request(t.app.getHttpServer());
+  const suite = notificationSuite({
+    organisationName: 'Analytical Engines',
+    managers: ['Grace Hopper'],
+    env: { DASHBOARD_URL: DASHBOARD },
+  });
+  const { http } = suite;
 
   beforeAll(async () => {
-    sink = new SmtpSink();
-    await sink.start();
-    t = await startTestApp({
-      env: { SMTP_URL: sink.url, NOTIFICATION_POLL_INTERVAL: '50ms', DASHBOARD_URL: DASHBOARD },
-    });
-    owner = await signUpOwner(t.app.getHttpServer(), {
-      name: 'Ada Lovelace',
-      organisationName: 'Analytical Engines',
-    });
-    key = (await createApiKey(t.app.getHttpServer(), owner.cookie)).key;
-    const roles = await builtInRoleIds(t.app.getHttpServer(), owner.cookie);
-    grace = await joinOrganisation(
-      t.app.getHttpServer(),
-      owner.cookie,
-      roles.manager,
-      'Grace Hopper',
-    );
+    ({ t, sink, owner, key } = suite);
+    grace = suite.managers['Grace Hopper'];
     await sink.until(() => sink.to(grace.email).length === 1);
     sink.messages.length = 0;
-  });
-  afterAll(async () => {
-    await t.close();
-    await sink.stop();
   });
 
   const open = async (

@@ -71,6 +71,8 @@ describe('email verification (SPEC §8f, issue 33), EMAIL_VERIFICATION=required'
         MAIL_FROM: 'Interlock <accounts@interlock.test>',
         DASHBOARD_URL: DASHBOARD,
         EMAIL_VERIFICATION: 'required',
+        // Sign-up signs in at once here, so these tests have unverified accounts to verify.
+        SIGN_UP_CONFIRMATION: 'instant',
         RATE_LIMIT_EMAIL_VERIFICATION_EMAILS: '2',
         RATE_LIMIT_PASSWORD_RESET_ADDRESS_REQUESTS: '100000',
       },

@@ -64,6 +64,20 @@ describe('PostgresNotificationBus', () => {
     await until(() => seen.includes('hello'), 2_000);
   });
 
+  it('publishAll delivers each payload, in order, to another instance (one statement)', async () => {
+    const sender = await startBus();
+    const receiver = await startBus();
+    const seen: string[] = [];
+    receiver.subscribe('interlock_test_all', (p) => seen.push(p));
+    await until(() => receiver.healthy, 2_000);
+    await new Promise((r) => setTimeout(r, 100));
+    const payloads = Array.from({ length: 300 }, (_, n) => `org:${n}`);
+    await sender.publishAll('interlock_test_all', payloads);
+    await sender.publishAll('interlock_test_all', []);
+    await until(() => seen.length >= payloads.length, 5_000);
+    expect(seen).toEqual(payloads);
+  });
+
   it('reconnects after its connection is killed, and asks subscribers to resync', async () => {
     const bus = buses[0];
     const before = resyncs;

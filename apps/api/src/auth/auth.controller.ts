@@ -16,7 +16,8 @@ import { SignInSessionResponse } from './dto/sign-in-session.response';
 import { SessionCookies } from './session-cookie.util';
 import { SignInSessionService } from './sign-in-session.service';
 import { SignInDto } from './dto/sign-in.dto';
-import { SignUpDto } from './dto/sign-up.dto';
+import { CompleteSignUpDto, SignUpDto } from './dto/sign-up.dto';
+import { SignUpPendingResponse } from './dto/sign-up-pending.response';
 import { PasswordsService } from '../users/passwords.service';
 import { PasswordResetConfirmDto, PasswordResetRequestDto } from '../users/dto/password.dto';
 import { VerifyEmailDto } from '../users/dto/email-verification.dto';
@@ -39,23 +40,58 @@ export class AuthController {
   @ApiOperation({
     operationId: 'signUp',
     summary: 'Create an account and an organisation (Free plan) you own, and sign in',
+    description:
+      'With SIGN_UP_CONFIRMATION=link (the default where email addresses are verified) the answer is 202 for every address, taken or not: a link is emailed that finishes the sign-up (completeSignUp), or, when the address has an account, an email saying so. With instant, 201 signs you in at once (a taken address: 409).',
   })
   @ApiCreatedResponse({
     type: OrganisationJoinedResponse,
-    description: 'Signed in: sets the HttpOnly session cookie.',
+    description: 'Signed in (SIGN_UP_CONFIRMATION=instant): sets the HttpOnly session cookie.',
+  })
+  @ApiAcceptedResponse({
+    type: SignUpPendingResponse,
+    description:
+      'A link was emailed to the address (SIGN_UP_CONFIRMATION=link); no account exists until it is opened.',
   })
   async signUp(
     @Body() body: SignUpDto,
     @ClientIp() ip: string | null,
     @Res({ passthrough: true }) res: HttpResponse,
-  ): Promise<OrganisationJoinedResponse> {
-    const signedIn = await this.auth.signUp({
+  ): Promise<OrganisationJoinedResponse | Response> {
+    const outcome = await this.auth.signUp({
       email: body.email,
       password: body.password,
       name: body.name,
       organisationName: body.organisationName,
       ip,
     });
+    if (outcome.kind === 'link_sent') {
+      // A web Response's status wins over the route's 201, on either adapter.
+      return new Response(JSON.stringify(outcome.body), {
+        status: 202,
+        headers: { 'Content-Type': 'application/json; charset=utf-8' },
+      });
+    }
+    this.cookies.set(res, outcome.token, outcome.expiresAt);
+    return outcome.body;
+  }
+
+  @Post('sign-up/complete')
+  @HumanRoute()
+  @ApiOperation({
+    operationId: 'completeSignUp',
+    summary:
+      "Finish a sign-up with its emailed link's token: the account (address verified), its organisation, and a sign-in session",
+  })
+  @ApiCreatedResponse({
+    type: OrganisationJoinedResponse,
+    description: 'Signed in: sets the HttpOnly session cookie.',
+  })
+  async completeSignUp(
+    @Body() body: CompleteSignUpDto,
+    @ClientIp() ip: string | null,
+    @Res({ passthrough: true }) res: HttpResponse,
+  ): Promise<OrganisationJoinedResponse> {
+    const signedIn = await this.auth.completeSignUp(body.token, ip);
     this.cookies.set(res, signedIn.token, signedIn.expiresAt);
     return signedIn.body;
   }

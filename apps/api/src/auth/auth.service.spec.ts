@@ -7,8 +7,11 @@ import type { AuthAttemptLimiter } from '../rate-limits/auth-attempt-limiter.ser
 import type { EmailVerificationService } from '../users/email-verification.service';
 import type { TwoFactorService } from '../users/two-factor.service';
 import * as users from '../users/users.repository';
+import type { Logger } from 'pino';
+import type { Mailer } from '../mail/mailer';
+import { AfterAnswer } from '../users/after-answer';
 import { AuthService } from './auth.service';
-import { verifyPassword } from './password.util';
+import { hashPassword, verifyPassword } from './password.util';
 import type { SignInSessionService } from './sign-in-session.service';
 
 // The users' owner and the account description are function-style: faked here. The password
@@ -45,7 +48,10 @@ const signUp = {
   organisationName: 'Acme',
 };
 
-function setUp(signup: 'open' | 'closed' = 'open') {
+function setUp(
+  signup: 'open' | 'closed' = 'open',
+  signUpConfirmation: 'instant' | 'link' = 'instant',
+) {
   const { dataSource, tx } = fakeDataSource();
   const succeeded = jest.fn(async () => undefined);
   const limiter = {
@@ -65,6 +71,8 @@ function setUp(signup: 'open' | 'closed' = 'open') {
   const twoFactor = {
     signInStep: jest.fn(async (): Promise<unknown> => undefined),
   };
+  const mailer = { send: jest.fn(async () => ({ messageId: 'm' })) } as unknown as Mailer;
+  const afterAnswer = new AfterAnswer({ error: jest.fn() } as unknown as Logger);
   const service = new AuthService(
     dataSource,
     signIns,
@@ -73,9 +81,13 @@ function setUp(signup: 'open' | 'closed' = 'open') {
     limiter,
     verification,
     twoFactor as unknown as TwoFactorService,
+    mailer,
+    afterAnswer,
     {
       signup,
-      accounts: { passwordScryptLogN: 17, passwordResetTtlMs: 1_800_000 },
+      apiKeyPepper: 'a pepper for the unit tests, long enough',
+      dashboardUrl: 'https://interlock.example.com',
+      accounts: { passwordScryptLogN: 17, passwordResetTtlMs: 1_800_000, signUpConfirmation },
     } as AppConfig,
   );
   return {
@@ -88,6 +100,7 @@ function setUp(signup: 'open' | 'closed' = 'open') {
     verification,
     twoFactor,
     tx,
+    mailer,
   };
 }
 
@@ -98,11 +111,11 @@ describe('AuthService', () => {
     const { service, limiter, setup, signIns, verification, tx } = setUp();
     const signedIn = await service.signUp({ ...signUp, ip: '203.0.113.7' });
     expect(limiter.signUpAttempt).toHaveBeenCalledWith('ada@example.com', '203.0.113.7');
-    expect(fakeUsers.insertUser).toHaveBeenCalledWith(tx, {
-      email: signUp.email,
-      name: 'Ada',
-      passwordHash: 'scrypt$new',
-    });
+    expect(fakeUsers.insertUser).toHaveBeenCalledWith(
+      tx,
+      { email: signUp.email, name: 'Ada', passwordHash: 'scrypt$new' },
+      undefined,
+    );
     expect(setup.create).toHaveBeenCalledWith(tx, {
       organisationName: 'Acme',
       owner: { userId: 'u-ada', name: 'Ada' },
@@ -111,12 +124,52 @@ describe('AuthService', () => {
     expect(signIns.create).toHaveBeenCalledWith(tx, 'u-ada');
     const user = { id: 'u-ada', name: 'Ada', email: 'ada@example.com', emailVerified: false };
     expect(signedIn).toEqual({
+      kind: 'signed_in',
       token: 'cookie-token',
       expiresAt: new Date(0),
       body: { userId: 'u-ada', organisationId: ORG, user },
     });
     // The verification link goes to the new address once the account exists (SPEC §8f).
     expect(verification.newAccount).toHaveBeenCalledWith(user);
+  });
+
+  it('with link confirmation answers before any lookup, alike for a taken and a new address; the emails follow', async () => {
+    const { service, limiter, setup, mailer } = setUp('open', 'link');
+    // The lookup is held until the answers are in: they must not wait for it.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    fakeUsers.findUserByEmail.mockImplementation(async (_db, email: string) => {
+      await held;
+      return email === 'taken@example.com'
+        ? {
+            id: 'u-grace',
+            email,
+            name: 'Grace',
+            password_hash: 'scrypt$g',
+            email_verified_at: null,
+          }
+        : undefined;
+    });
+    const taken = await service.signUp({ ...signUp, email: 'Taken@Example.com', ip: null });
+    const fresh = await service.signUp({ ...signUp, ip: null });
+    // Answered alike while the lookups wait; the same work (throttle, hash) for both.
+    expect(taken).toEqual({ kind: 'link_sent', body: { email: 'taken@example.com' } });
+    expect(fresh).toEqual({ kind: 'link_sent', body: { email: 'ada@example.com' } });
+    expect(limiter.signUpAttempt).toHaveBeenCalledTimes(2);
+    expect(hashPassword).toHaveBeenCalledTimes(2);
+    expect(mailer.send).not.toHaveBeenCalled();
+    release();
+    await service.settled();
+    expect(fakeUsers.insertUser).not.toHaveBeenCalled();
+    expect(setup.create).not.toHaveBeenCalled();
+    const sent = (mailer.send as jest.Mock).mock.calls.map(([mail]) => [mail.to, mail.subject]);
+    expect(sent).toEqual(
+      expect.arrayContaining([
+        ['taken@example.com', 'You already have an Interlock account'],
+        ['ada@example.com', 'Finish signing up for Interlock'],
+      ]),
+    );
+    expect(sent).toHaveLength(2);
   });
 
   it('refuses sign-up when it is closed, before counting or writing anything', async () => {

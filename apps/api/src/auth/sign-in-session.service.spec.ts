@@ -51,6 +51,7 @@ function setUp(rows: SignedInMemberRow[]) {
         passwordResetTtlMs: 0,
         sessionIdleTimeoutMs: IDLE,
         emailVerification: 'optional',
+        signUpConfirmation: 'instant',
         emailVerificationTtlMs: 0,
       },
     }),

@@ -1,4 +1,5 @@
-import { matchesOf, planActions, withoutDecisions } from './argus-pipeline';
+import { ArgusPipeline, matchesOf, planActions, withoutDecisions } from './argus-pipeline';
+import type { RuleCache } from './rule-cache';
 import { compileRule, sortRules, type StoredRule } from './rule-engine';
 
 let n = 0;
@@ -78,5 +79,44 @@ describe('matchesOf', () => {
         (m) => m.decides,
       ),
     ).toEqual([true, false, false, false]);
+  });
+});
+
+// A POST whose actions no rule matches costs what it costs without rules (issue 29 §4): the plan
+// is empty, so nothing is recorded or read again; one match keeps every action's plan.
+describe('ArgusPipeline.plan', () => {
+  const pipelineWith = (rules: StoredRule[]) =>
+    new ArgusPipeline(
+      {
+        snapshot: async () => ({ rules: sortRules(rules.map(compileRule)), classifier: null }),
+      } as unknown as RuleCache,
+      undefined as never,
+      undefined as never,
+      undefined as never,
+    );
+  const interrupt = { title: 'Refund', description: null, keyName: 'agent' };
+  const exportAction = { ...action(['approve']), actionName: 'export' };
+
+  it('no rule matches any action: an empty plan', async () => {
+    const plan = await pipelineWith([rule({ match: { actions: ['deploy'] } })]).plan(
+      'org',
+      [action(['approve']), exportAction],
+      interrupt,
+      NOW,
+    );
+    expect(plan).toEqual({ ok: true, actions: [], risk: null, labels: [] });
+  });
+
+  it('a rule matches one action: a plan for each action, in order', async () => {
+    const plan = await pipelineWith([rule({ match: { actions: ['export'] } })]).plan(
+      'org',
+      [action(['approve']), exportAction],
+      interrupt,
+      NOW,
+    );
+    expect(plan.ok && plan.actions.map((a) => [a.actionName, a.decision?.decision])).toEqual([
+      ['refund', undefined],
+      ['export', 'approve'],
+    ]);
   });
 });

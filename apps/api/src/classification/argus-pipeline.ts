@@ -60,8 +60,9 @@ export interface ActionPlan {
 }
 
 /**
- * Argus's plan for a new interrupt: per action what it does, and the classifier's highest risk
- * and labels over the actions it answered for (null and [] when it answered for none).
+ * Argus's plan for a new interrupt: per action what it does (in the request's order; empty when
+ * no rule matched any action and no classifier is set up: nothing to do), and the classifier's
+ * highest risk and labels over the actions it answered for (null and [] when it answered for none).
  */
 export type ArgusPlan =
   | { ok: true; actions: ActionPlan[]; risk: Risk | null; labels: string[] }
@@ -203,7 +204,11 @@ export class ArgusPipeline {
       const { rules, classifier } = await this.cache.snapshot(organisationId, now);
       if (classifier === null) {
         if (rules.length === 0) return { ok: true, actions: [], risk: null, labels: [] };
-        return { ok: true, actions: planActions(rules, actions, now), risk: null, labels: [] };
+        const planned = planActions(rules, actions, now);
+        // No rule matched any action: nothing to record, decide or re-read (an empty plan, as
+        // for an organisation without rules — the POST costs what it costs without them).
+        const matched = planned.some((a) => a.receipts.length > 0);
+        return { ok: true, actions: matched ? planned : [], risk: null, labels: [] };
       }
       const target = classifierTarget(classifier, now);
       const results = await Promise.all(

@@ -381,14 +381,21 @@ export function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${source}$`, 's');
 }
 
-function readPath(args: Record<string, unknown>, path: string): { found: boolean; value: unknown } {
+/** What `readPath` answers for an argument the action does not have. */
+const MISSING: unique symbol = Symbol('missing');
+
+/**
+ * The argument at a path split once, when the rule is compiled: evaluation tests every candidate
+ * rule of every action, so it allocates nothing (no split array, no result object per test).
+ */
+function readPath(args: Record<string, unknown>, keys: readonly string[]): unknown {
   let current: unknown = args;
-  for (const key of path.split('.')) {
-    if (!isObject(current) || !Object.prototype.hasOwnProperty.call(current, key))
-      return { found: false, value: undefined };
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    if (!isObject(current) || !Object.prototype.hasOwnProperty.call(current, key)) return MISSING;
     current = current[key];
   }
-  return { found: true, value: current };
+  return current;
 }
 
 /** JSON equality: same type and value; object key order does not matter. */
@@ -414,42 +421,56 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 type Test = (facts: ActionFacts) => boolean;
 
 function predicateTest(p: ArgPredicate): Test {
+  const keys = p.path.split('.');
   switch (p.op) {
     case 'eq':
       return (f) => {
-        const r = readPath(f.args, p.path);
-        return r.found && jsonEqual(r.value, p.value);
+        const v = readPath(f.args, keys);
+        return v !== MISSING && jsonEqual(v, p.value);
       };
     case 'ne':
       // A missing argument is not equal to anything: `ne` holds.
       return (f) => {
-        const r = readPath(f.args, p.path);
-        return !r.found || !jsonEqual(r.value, p.value);
+        const v = readPath(f.args, keys);
+        return v === MISSING || !jsonEqual(v, p.value);
       };
     case 'in':
       return (f) => {
-        const r = readPath(f.args, p.path);
-        return r.found && p.value.some((v) => jsonEqual(r.value, v));
+        const v = readPath(f.args, keys);
+        return v !== MISSING && p.value.some((x) => jsonEqual(v, x));
       };
     case 'matches': {
       const re = globToRegExp(p.value);
       return (f) => {
-        const r = readPath(f.args, p.path);
-        return r.found && typeof r.value === 'string' && re.test(r.value);
+        const v = readPath(f.args, keys);
+        return typeof v === 'string' && re.test(v);
       };
     }
     default: {
-      const compare = {
-        lt: (x: number) => x < p.value,
-        lte: (x: number) => x <= p.value,
-        gt: (x: number) => x > p.value,
-        gte: (x: number) => x >= p.value,
-      }[p.op];
+      const bound = p.value;
       // Only numbers compare: a string "50" is not 50 (an agent cannot slip past a limit by quoting it).
-      return (f) => {
-        const r = readPath(f.args, p.path);
-        return r.found && typeof r.value === 'number' && compare(r.value);
-      };
+      switch (p.op) {
+        case 'lt':
+          return (f) => {
+            const v = readPath(f.args, keys);
+            return typeof v === 'number' && v < bound;
+          };
+        case 'lte':
+          return (f) => {
+            const v = readPath(f.args, keys);
+            return typeof v === 'number' && v <= bound;
+          };
+        case 'gt':
+          return (f) => {
+            const v = readPath(f.args, keys);
+            return typeof v === 'number' && v > bound;
+          };
+        case 'gte':
+          return (f) => {
+            const v = readPath(f.args, keys);
+            return typeof v === 'number' && v >= bound;
+          };
+      }
     }
   }
 }
@@ -497,7 +518,10 @@ export function compileRule(rule: StoredRule): CompiledRule {
     tests.push((f) => f.labels !== undefined && labels.some((l) => f.labels?.includes(l)));
   }
   for (const p of m.args ?? []) tests.push(predicateTest(p));
-  const matches: Test = (f) => tests.every((t) => t(f));
+  const matches: Test = (f) => {
+    for (let i = 0; i < tests.length; i++) if (!tests[i](f)) return false;
+    return true;
+  };
   const expiresAtMs = rule.expiresAt === null ? null : Date.parse(rule.expiresAt);
   const outcome = rule.outcome;
   if (outcome.type !== 'policy') {

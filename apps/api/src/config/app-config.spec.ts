@@ -37,6 +37,7 @@ describe('loadConfig', () => {
         passwordResetTtlMs: 30 * 60_000,
         sessionIdleTimeoutMs: 7 * 86_400_000,
         emailVerification: 'optional',
+        signUpConfirmation: 'instant',
         emailVerificationTtlMs: 24 * 60 * 60_000,
       },
     });
@@ -167,6 +168,7 @@ describe('loadConfig', () => {
     [{ SESSION_IDLE_TIMEOUT: '31d' }, 'SESSION_IDLE_TIMEOUT'],
     [{ SESSION_IDLE_TIMEOUT: '12h' }, null],
     [{ EMAIL_VERIFICATION: 'sometimes' }, 'EMAIL_VERIFICATION'],
+    [{ SIGN_UP_CONFIRMATION: 'later' }, 'SIGN_UP_CONFIRMATION'],
     [{ PLAN_FREE_MESSAGES: '-1' }, 'PLAN_FREE_MESSAGES'],
     [{ PLAN_PRO_MESSAGES: '1.5' }, 'PLAN_PRO_MESSAGES'],
     [{ PLAN_FREE_AGENT_HOURS: 'many' }, 'PLAN_FREE_AGENT_HOURS'],
@@ -213,6 +215,17 @@ describe('loadConfig', () => {
     expect(loadConfig({ EMAIL_VERIFICATION: 'required' }).accounts.emailVerification).toBe(
       'required',
     );
+  });
+
+  it('confirms sign-ups by emailed link by default where addresses are verified (SPEC §8f)', () => {
+    const smtp = { SMTP_URL: 'smtp://127.0.0.1:2525' };
+    const confirmation = (env: Record<string, string>) =>
+      loadConfig(env).accounts.signUpConfirmation;
+    expect(confirmation({})).toBe('instant');
+    expect(confirmation(smtp)).toBe('link');
+    expect(confirmation({ ...smtp, EMAIL_VERIFICATION: 'optional' })).toBe('instant');
+    expect(confirmation({ ...smtp, SIGN_UP_CONFIRMATION: 'instant' })).toBe('instant');
+    expect(confirmation({ SIGN_UP_CONFIRMATION: 'link' })).toBe('link');
   });
 
   it('has the webhook defaults (SPEC §8a) and reads durations', () => {

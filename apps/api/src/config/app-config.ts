@@ -118,6 +118,13 @@ export interface AccountsConfig {
    * service can prove an address), else `optional` (without email no address could ever be).
    */
   readonly emailVerification: 'required' | 'optional';
+  /**
+   * `SIGN_UP_CONFIRMATION` (SPEC §8f): `link` — sign-up answers 202 alike for every address and
+   * emails a link that finishes it (or, to a taken address, a note saying so), so nobody learns
+   * which addresses have accounts; `instant` — sign-up signs in at once and a taken address
+   * answers 409. Default `link` where `EMAIL_VERIFICATION` is `required`, else `instant`.
+   */
+  readonly signUpConfirmation: 'link' | 'instant';
   /** An email verification link's life (24 hours). */
   readonly emailVerificationTtlMs: number;
 }
@@ -512,6 +519,11 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     );
   }
 
+  const emailVerification = oneOf(
+    'EMAIL_VERIFICATION',
+    ['required', 'optional'],
+    smtpUrl === undefined ? 'optional' : 'required',
+  );
   const config: AppConfig = {
     nodeEnv,
     port,
@@ -570,10 +582,11 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
       passwordScryptLogN,
       passwordResetTtlMs: 30 * 60_000,
       sessionIdleTimeoutMs: duration('SESSION_IDLE_TIMEOUT', '7d', 60_000, 30 * 86_400_000),
-      emailVerification: oneOf(
-        'EMAIL_VERIFICATION',
-        ['required', 'optional'],
-        smtpUrl === undefined ? 'optional' : 'required',
+      emailVerification,
+      signUpConfirmation: oneOf(
+        'SIGN_UP_CONFIRMATION',
+        ['link', 'instant'],
+        emailVerification === 'required' ? 'link' : 'instant',
       ),
       emailVerificationTtlMs: 24 * 60 * 60_000,
     },

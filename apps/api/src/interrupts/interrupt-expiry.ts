@@ -157,7 +157,7 @@ export class InterruptExpiry {
       return { claimed: claimed.length, expired: expiring.map((c) => c.id) };
     });
     if (done.claimed > 0) await this.events.announce(organisationId);
-    for (const id of done.expired) await this.waits.announceSettled(organisationId, id);
+    await this.waits.announceAllSettled(organisationId, done.expired);
     return { claimed: done.claimed, changed: done.claimed };
   }
 

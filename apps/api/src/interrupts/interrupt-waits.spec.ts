@@ -36,6 +36,18 @@ describe('InterruptWaits', () => {
     expect(waits.size).toBe(0);
   });
 
+  it('announces several interrupts settled at once (a batch of expiries): each of their waits wakes, no other', async () => {
+    const { waits } = setUp();
+    const C = '00000000-0000-4000-8000-00000000000c';
+    const held = [A, B, C].map((id) => waits.register(ORG, id).until(60_000));
+    await waits.announceAllSettled(ORG, [A, C]);
+    await expect(held[0]).resolves.toBe('settled');
+    await expect(held[2]).resolves.toBe('settled');
+    expect(waits.size).toBe(1);
+    jest.advanceTimersByTime(60_000);
+    await expect(held[1]).resolves.toBe('elapsed');
+  });
+
   it('an announcement between registering and waiting is not lost', async () => {
     const { bus, waits } = setUp();
     const wait = waits.register(ORG, A);

@@ -142,12 +142,20 @@ export class InterruptWaits implements OnModuleDestroy, BeforeApplicationShutdow
   }
 
   /** Announces, after its commit, that an interrupt is no longer open; a lost announcement only delays waits to their time. */
-  async announceSettled(organisationId: string, interruptId: string): Promise<void> {
+  announceSettled(organisationId: string, interruptId: string): Promise<void> {
+    return this.announceAllSettled(organisationId, [interruptId]);
+  }
+
+  /** `announceSettled` of several interrupts of one organisation (a batch of expiries), in one go. */
+  async announceAllSettled(organisationId: string, interruptIds: readonly string[]): Promise<void> {
     try {
-      await this.bus.publish(INTERRUPT_SETTLED_CHANNEL, `${organisationId}:${interruptId}`);
+      await this.bus.publishAll(
+        INTERRUPT_SETTLED_CHANNEL,
+        interruptIds.map((id) => `${organisationId}:${id}`),
+      );
     } catch (error) {
       this.logger.warn(
-        { err: error, organisationId, interruptId },
+        { err: error, organisationId, interruptIds },
         'could not announce a settled interrupt',
       );
     }

@@ -19,6 +19,10 @@ export abstract class NotificationBus {
   abstract get healthy(): boolean;
   /** Sends `payload` to every subscriber of `channel` on every instance, this one included. */
   abstract publish(channel: string, payload: string): Promise<void>;
+  /** `publish` of each payload, in order (a bus may send them in one round trip). */
+  async publishAll(channel: string, payloads: readonly string[]): Promise<void> {
+    for (const payload of payloads) await this.publish(channel, payload);
+  }
   abstract subscribe(channel: string, handler: NotificationHandler): () => void;
   /** Called whenever the bus becomes healthy again after notifications may have been missed. */
   abstract onResync(handler: () => void): () => void;
@@ -340,6 +344,15 @@ export class PostgresNotificationBus extends NotificationBus {
 
   async publish(channel: string, payload: string): Promise<void> {
     await this.query('SELECT pg_notify($1, $2)', [channel, payload]);
+  }
+
+  /** One statement for them all (a batch of expiries settles hundreds of interrupts at once). */
+  override async publishAll(channel: string, payloads: readonly string[]): Promise<void> {
+    if (payloads.length === 0) return;
+    await this.query(
+      'SELECT pg_notify($1, p) FROM unnest($2::text[]) WITH ORDINALITY AS n(p, i) ORDER BY i',
+      [channel, payloads],
+    );
   }
 
   subscribe(channel: string, handler: NotificationHandler): () => void {

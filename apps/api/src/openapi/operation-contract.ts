@@ -21,9 +21,15 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
     RATE_LIMITED: 'too many failed sign-ins for this account or from this address (SPEC §8b)',
   },
   signUp: {
-    CONFLICT: 'an account with this email already exists',
+    CONFLICT:
+      'an account with this email already exists (SIGN_UP_CONFIRMATION=instant only; with link a taken address answers 202 like any other, SPEC §8f)',
     SIGNUP_CLOSED: 'self-service sign-up is turned off on this server',
     RATE_LIMITED: 'too many sign-ups for this email or from this address (SPEC §8b)',
+  },
+  completeSignUp: {
+    INVALID_TOKEN:
+      'the link was altered, is not one the service sent or expired (24 hours), or the address has an account now (the link was used)',
+    SIGNUP_CLOSED: 'self-service sign-up is turned off on this server',
   },
   requestPasswordReset: {
     RATE_LIMITED:

@@ -46,6 +46,32 @@ Verify it: {{url}}
 The link works once, for 24 hours. A verified address lets you accept invitations to other organisations and receive notifications. If you did not sign up for Interlock, someone typed your address: ignore this email, or take the account over with a password reset.
 `,
   },
+  signUpLink: {
+    subject: 'Finish signing up for Interlock',
+    html: LAYOUT(`<h1 style="margin:0 0 16px;font-size:20px">Finish signing up</h1>
+<p>Hello {{name}}, someone (we hope you) signed up for Interlock with {{email}}, to create the organisation {{organisationName}}.</p>
+<p><a href="{{url}}" style="${BUTTON}">Create my account</a></p>
+<p style="color:#57606a;font-size:13px">The link works for 24 hours and verifies {{email}} as your address. If you did not sign up, ignore this email: no account is made.</p>`),
+    text: `Hello {{name}}, someone (we hope you) signed up for Interlock with {{email}}, to create the organisation {{organisationName}}.
+
+Create my account: {{url}}
+
+The link works for 24 hours and verifies {{email}} as your address. If you did not sign up, ignore this email: no account is made.
+`,
+  },
+  signUpAddressTaken: {
+    subject: 'You already have an Interlock account',
+    html: LAYOUT(`<h1 style="margin:0 0 16px;font-size:20px">You already have an account</h1>
+<p>Hello {{name}}, someone (perhaps you) tried to sign up for Interlock with {{email}}, which already has an account. No new account was made, and nothing about yours changed.</p>
+<p><a href="{{signInUrl}}" style="${BUTTON}">Sign in</a></p>
+<p style="color:#57606a;font-size:13px">Forgot your password? Choose a new one at <a href="{{resetUrl}}" style="color:#0969da">{{resetUrl}}</a>: the link goes only to this mailbox. If you never made an account, someone else did with your address: that reset makes the account yours. If it was not you, ignore this email.</p>`),
+    text: `Hello {{name}}, someone (perhaps you) tried to sign up for Interlock with {{email}}, which already has an account. No new account was made, and nothing about yours changed.
+
+Sign in: {{signInUrl}}
+
+Forgot your password? Choose a new one at {{resetUrl}} — the link goes only to this mailbox. If you never made an account, someone else did with your address: that reset makes the account yours. If it was not you, ignore this email.
+`,
+  },
   passwordChanged: {
     subject: 'Your Interlock password was changed',
     html: LAYOUT(`<h1 style="margin:0 0 16px;font-size:20px">Your password was changed</h1>

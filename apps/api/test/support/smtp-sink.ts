@@ -14,13 +14,28 @@ export interface ReceivedMail {
  * The token of an emailed single-use link `<base>/<page>#<token>` (SPEC §8f): the same in the
  * message's text and its HTML, else this throws.
  */
-export function linkToken(mail: ReceivedMail, base: string, page: string): string {
-  const pattern = new RegExp(`${base.replace(/[.]/g, '\\.')}/${page}#([A-Za-z0-9_-]{43})`);
+export function linkToken(
+  mail: ReceivedMail,
+  base: string,
+  page: string,
+  /** The token's pattern: 32 random bytes unless said (a sealed sign-up link's token is longer). */
+  token = '[A-Za-z0-9_-]{43}',
+): string {
+  const pattern = new RegExp(`${base.replace(/[.]/g, '\\.')}/${page}#(${token})`);
   const inText = pattern.exec(mail.parsed.text ?? '')?.[1];
   const inHtml = pattern.exec(String(mail.parsed.html))?.[1];
   if (inText === undefined || inHtml !== inText)
     throw new Error(`no ${page} link, or different ones in the text and the HTML`);
   return inText;
+}
+
+/** Every href of a message's HTML part, and every URL of its text part. */
+export function linksOf(mail: ReceivedMail): string[] {
+  const hrefs = [...String(mail.parsed.html).matchAll(/href="([^"]+)"/g)].map((m) =>
+    m[1].replace(/&amp;/g, '&').replace(/&#x3D;/g, '='),
+  );
+  const urls = [...(mail.parsed.text ?? '').matchAll(/https?:\/\/\S+/g)].map((m) => m[0]);
+  return [...new Set([...hrefs, ...urls])];
 }
 
 /**

@@ -49,6 +49,13 @@ const routes: RouteObject[] = [
           })),
       },
       {
+        path: 'complete-sign-up',
+        lazy: () =>
+          import('@/features/auth/routes/complete-sign-up.route').then((m) => ({
+            Component: m.CompleteSignUpRoute,
+          })),
+      },
+      {
         path: 'reset-password',
         lazy: () =>
           import('@/features/auth/routes/reset-password.route').then((m) => ({

@@ -652,6 +652,13 @@ export type ClassifierTestResponse = {
     risk: Risk | null;
 };
 
+export type CompleteSignUpDto = {
+    /**
+     * The token from the sign-up link (the part after the link's #).
+     */
+    token: string;
+};
+
 export type ConnectSlackDto = {
     /**
      * The Slack app's bot token (OAuth & Permissions → Bot User OAuth Token; scopes chat:write, users:read, users:read.email). Checked with Slack's auth.test; stored encrypted, never shown again.
@@ -2300,6 +2307,13 @@ export type SignUpDto = {
     password: string;
 };
 
+export type SignUpPendingResponse = {
+    /**
+     * The address (normalised) a link was emailed to: open it to create the account and its organisation.
+     */
+    email: string;
+};
+
 export type SignedInMember = {
     email: string;
     /**
@@ -3485,7 +3499,7 @@ export type SignUpErrors = {
      */
     403: ErrorBody;
     /**
-     * CONFLICT: an account with this email already exists.
+     * CONFLICT: an account with this email already exists (SIGN_UP_CONFIRMATION=instant only; with link a taken address answers 202 like any other, SPEC §8f).
      */
     409: ErrorBody;
     /**
@@ -3514,12 +3528,61 @@ export type SignUpError = SignUpErrors[keyof SignUpErrors];
 
 export type SignUpResponses = {
     /**
+     * Signed in (SIGN_UP_CONFIRMATION=instant): sets the HttpOnly session cookie.
+     */
+    201: OrganisationJoinedResponse;
+    /**
+     * A link was emailed to the address (SIGN_UP_CONFIRMATION=link); no account exists until it is opened.
+     */
+    202: SignUpPendingResponse;
+};
+
+export type SignUpResponse = SignUpResponses[keyof SignUpResponses];
+
+export type CompleteSignUpData = {
+    body: CompleteSignUpDto;
+    path?: never;
+    query?: never;
+    url: '/api/auth/sign-up/complete';
+};
+
+export type CompleteSignUpErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). INVALID_TOKEN: the link was altered, is not one the service sent or expired (24 hours), or the address has an account now (the link was used).
+     */
+    400: ErrorBody;
+    /**
+     * HUMANS_ONLY: a request carrying x-api-key; or CSRF_REJECTED. SIGNUP_CLOSED: self-service sign-up is turned off on this server.
+     */
+    403: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type CompleteSignUpError = CompleteSignUpErrors[keyof CompleteSignUpErrors];
+
+export type CompleteSignUpResponses = {
+    /**
      * Signed in: sets the HttpOnly session cookie.
      */
     201: OrganisationJoinedResponse;
 };
 
-export type SignUpResponse = SignUpResponses[keyof SignUpResponses];
+export type CompleteSignUpResponse = CompleteSignUpResponses[keyof CompleteSignUpResponses];
 
 export type StartSingleSignOnData = {
     body: StartSsoDto;

@@ -24,3 +24,13 @@ export class SignUpDto {
   @Matches(/\S/, { message: 'organisationName must not be blank' })
   organisationName!: string;
 }
+
+export class CompleteSignUpDto {
+  @ApiProperty({
+    maxLength: 4000,
+    description: "The token from the sign-up link (the part after the link's #).",
+  })
+  @IsString()
+  @MaxLength(4000)
+  token!: string;
+}

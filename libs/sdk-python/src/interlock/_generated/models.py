@@ -503,6 +503,17 @@ class ClassifierSettingsResponse(InterlockModel):
     """
 
 
+class CompleteSignUpDto(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    token: str = Field(..., max_length=4000, pattern='^[^\\u0000]*$')
+    """
+    The token from the sign-up link (the part after the link's #).
+    """
+
+
 class CreateApiKeyDto(InterlockModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1548,6 +1559,17 @@ class SignUpDto(InterlockModel):
         pattern='^[^\\u0000]*[^\\u0000\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff][^\\u0000]*$',
     )
     password: str = Field(..., max_length=200, min_length=8, pattern='^[^\\u0000]*$')
+
+
+class SignUpPendingResponse(InterlockModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    email: str
+    """
+    The address (normalised) a link was emailed to: open it to create the account and its organisation.
+    """
 
 
 class SignedInMember(InterlockModel):

@@ -1,6 +1,7 @@
 import {
   acceptInvitation,
   call,
+  completeSignUp,
   finishSingleSignOn,
   getInvitation,
   joinInvitation,
@@ -40,10 +41,25 @@ export function useSignIn() {
   });
 }
 
+/**
+ * Signing up: signed in at once (the answer names the new organisation), or — where the server
+ * confirms sign-ups by email (SPEC §8f) — `{email}`: a link was emailed that finishes it.
+ */
 export function useSignUp() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: SignUpDto) => call(signUp({ body })),
+    onSuccess: async (answer) => {
+      if ('organisation' in answer) await resetAfter(queryClient, answer.organisation.id);
+    },
+  });
+}
+
+/** Finishing a sign-up with its emailed link's token: the account, its organisation, signed in. */
+export function useCompleteSignUp() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (token: string) => call(completeSignUp({ body: { token } })),
     onSuccess: (created) => resetAfter(queryClient, created.organisation.id),
   });
 }

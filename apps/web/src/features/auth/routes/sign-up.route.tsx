@@ -1,6 +1,7 @@
 import { Anchor, Button, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDocumentTitle } from '@mantine/hooks';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { FormError } from '@/shared/components/form-error';
 import { NewPasswordFields, newPasswordError } from '@/shared/components/new-password';
@@ -12,6 +13,8 @@ export function SignUpRoute() {
   useDocumentTitle('Create an organisation · Interlock');
   const navigate = useNavigate();
   const signUp = useSignUp();
+  // Where the server confirms sign-ups by email, the address the link went to.
+  const [linkSentTo, setLinkSentTo] = useState<string | null>(null);
   const form = useForm({
     initialValues: { name: '', email: '', password: '', organisationName: '' },
     validate: {
@@ -27,6 +30,7 @@ export function SignUpRoute() {
             : null,
     },
   });
+  if (linkSentTo !== null) return <CheckYourEmail email={linkSentTo} />;
   return (
     <form
       onSubmit={form.onSubmit((values) =>
@@ -37,7 +41,11 @@ export function SignUpRoute() {
             password: values.password,
             organisationName: values.organisationName.trim(),
           }),
-          () => void navigate('/integrations/api-keys?welcome=1', { replace: true }),
+          (answer) => {
+            if ('organisation' in answer)
+              void navigate('/integrations/api-keys?welcome=1', { replace: true });
+            else setLinkSentTo(answer.email);
+          },
         ),
       )}
     >
@@ -76,5 +84,27 @@ export function SignUpRoute() {
         </Text>
       </Stack>
     </form>
+  );
+}
+
+/** Sign-up confirmed by email (SPEC §8f): the same page whether or not the address had an account. */
+function CheckYourEmail({ email }: { email: string }) {
+  return (
+    <Stack>
+      <Title order={1} size="h3">
+        Check your email
+      </Title>
+      <Text>
+        We sent an email to <strong>{email}</strong>. Open the link in it to create your account and
+        your organisation; it works for 24 hours.
+      </Text>
+      <Text size="sm" c="dimmed">
+        If this address already has an Interlock account, the email says so instead, and no new
+        account is made. Nothing arrived? Check your spam folder, or sign up again.
+      </Text>
+      <Anchor component={Link} to="/sign-in">
+        Back to sign in
+      </Anchor>
+    </Stack>
   );
 }

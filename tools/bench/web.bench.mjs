@@ -3,10 +3,12 @@
 // navigation on loopback with 10,000 open interrupts.
 //   npx nx run tools:bench-web                (BENCH_DATABASE_URL=postgres://… to use your own server)
 //   node tools/bench/web.bench.mjs 2000       (a smaller inbox: open interrupts as argument)
+//   BENCH_WEB_BASELINE=/tmp/web-before npx nx run tools:bench-web   (this build against another)
 //
 // 1. Bundle: from Vite's manifest, the JS (and CSS) a first load needs — the entry and its static
 //    imports — gzipped (zlib level 6, what servers use), and what opening the inbox adds.
-// 2. Inbox: a Pro organisation gets N open interrupts through the API (as agents open them), then
+// 2. Inbox: a Pro organisation gets N open interrupts (200 through the API as agents open them, the
+//    rest SQL copies of those with their kept records), then
 //    Debian's Chromium, signed in, navigates to /inbox; "usable" is when the first row's link is
 //    visible and the tab counts are shown, read as performance.now() (ms since navigation start).
 //    Cold runs use a new browser context each (no cache); warm runs reuse one.
@@ -16,13 +18,22 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
+import pg from 'pg';
 import { call, createKey, signUp } from '../scripts/with-service.mjs';
 import { benchDatabase, machine, root, startService, writeSection } from './bench-support.mjs';
 
 const OPEN = Number(process.argv[2] ?? 10_000);
 const RUNS = 10;
 const CONCURRENCY = 8;
+/** Opened through the API; the rest of the inbox are SQL copies of these. */
+const TEMPLATES = 200;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/**
+ * BENCH_WEB_BASELINE=<dir>: another build of the dashboard (e.g. `vite build --outDir <dir>` of
+ * the commit before a change) served by a second service on the same data; each cold run of this
+ * build is followed by one of it, so a busy machine's load falls on both alike.
+ */
+const BASELINE = process.env.BENCH_WEB_BASELINE;
 const KB = 1024;
 
 function log(message) {
@@ -98,6 +109,41 @@ function bundle() {
   };
 }
 
+/**
+ * The rest of the inbox as SQL copies of the interrupts agents opened (a new id each, every other
+ * column the template's, the kept record rewritten to the new id), so that seeding 10,000 takes
+ * seconds rather than minutes of POSTs on a busy machine: the bench measures the inbox, not
+ * creation (tools:bench-interrupts does).
+ */
+async function copyInterrupts(databaseUrl, count) {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const { rows: columns } = await db.query(
+      `SELECT column_name FROM information_schema.columns
+        WHERE table_schema = 'public' AND table_name = 'interrupts' ORDER BY ordinal_position`,
+    );
+    const names = columns.map((c) => c.column_name);
+    const value = (c) =>
+      c === 'id'
+        ? 'c.new_id'
+        : c === 'record_json'
+          ? 'replace(t.record_json, t.id::text, c.new_id::text)'
+          : `t.${c}`;
+    const { rowCount } = await db.query(
+      `INSERT INTO interrupts (${names.join(', ')})
+       SELECT ${names.map(value).join(', ')}
+           FROM (SELECT gen_random_uuid() AS new_id, n FROM generate_series(1, $1::int) n) c
+         JOIN (SELECT *, row_number() OVER (ORDER BY id) - 1 AS k FROM interrupts) t
+           ON t.k = c.n % (SELECT count(*) FROM interrupts)`,
+      [count],
+    );
+    return rowCount;
+  } finally {
+    await db.end();
+  }
+}
+
 async function openInterrupts(baseUrl, key, total) {
   let next = 0;
   const started = Date.now();
@@ -143,6 +189,45 @@ async function timeInbox(page, baseUrl) {
   return page.evaluate(() => performance.now());
 }
 
+/**
+ * Where a cold load's time goes, read from the page's own timeline (Navigation and Resource
+ * Timing, ms since navigation start) and Chromium's main-thread totals (CDP Performance metrics):
+ * the HTML, the shell's JS, each API read the inbox waits for, and the main thread's busy time.
+ * Under load the wall times stretch; the order of the steps, which of them wait on another, and
+ * the main thread's share say what makes the page slow.
+ */
+async function profileInbox(page, usable, cdp) {
+  const timeline = await page.evaluate(() => {
+    const nav = performance.getEntriesByType('navigation')[0];
+    const resources = performance.getEntriesByType('resource');
+    const find = (test) => resources.find((r) => test(new URL(r.name)));
+    const span = (r) => (r ? { start: r.startTime, end: r.responseEnd } : null);
+    const scripts = resources.filter((r) => r.initiatorType === 'script' || /\.js$/.test(r.name));
+    return {
+      html: { start: 0, end: nav.responseEnd },
+      js: scripts.length
+        ? {
+            start: Math.min(...scripts.map((r) => r.startTime)),
+            end: Math.max(...scripts.map((r) => r.responseEnd)),
+          }
+        : null,
+      domContentLoaded: nav.domContentLoadedEventEnd,
+      me: span(find((u) => u.pathname === '/api/me')),
+      list: span(find((u) => u.pathname === '/api/interrupts')),
+      counts: span(find((u) => u.pathname === '/api/interrupts/counts')),
+    };
+  });
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  const metric = (name) => (metrics.find((m) => m.name === name)?.value ?? 0) * 1000;
+  return {
+    ...timeline,
+    usable,
+    script: metric('ScriptDuration'),
+    layout: metric('LayoutDuration') + metric('RecalcStyleDuration'),
+    task: metric('TaskDuration'),
+  };
+}
+
 const pct = (values, p) =>
   [...values].sort((a, b) => a - b)[
     Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)
@@ -162,13 +247,28 @@ async function main() {
     NODE_ENV: 'production',
   });
   const baseUrl = `http://127.0.0.1:${service.port}`;
+  // Another build of the dashboard on the same data, its cold runs alternated with this one's.
+  const baseline = BASELINE
+    ? await startService({
+        DATABASE_URL: db.url,
+        API_KEY_PEPPER: 'bench-pepper-0123456789-0123456789-01234',
+        NODE_ENV: 'production',
+        WEB_DIR: BASELINE,
+      })
+    : null;
   let browser;
   try {
     const cookie = await signUp(baseUrl, 'web-bench');
     await call(baseUrl, 'PUT', '/api/organisation/plan', { cookie, body: { plan: 'pro' } });
     const { key } = await createKey(baseUrl, cookie, 'web-bench');
-    const seconds = await openInterrupts(baseUrl, key, OPEN);
-    log(`${OPEN} interrupts opened through the API in ${seconds.toFixed(1)} s`);
+    const opened = Math.min(OPEN, TEMPLATES);
+    const seconds = await openInterrupts(baseUrl, key, opened);
+    const copying = Date.now();
+    const copied = await copyInterrupts(db.url, OPEN - opened);
+    const copySeconds = (Date.now() - copying) / 1000;
+    log(
+      `${opened} interrupts opened through the API in ${seconds.toFixed(1)} s, ${copied} SQL copies of them in ${copySeconds.toFixed(1)} s`,
+    );
 
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -203,15 +303,29 @@ async function main() {
     };
     // The machine is shared: the load average while the browser runs is part of the figure.
     const loads = [loadavg()[0]];
-    const cold = [];
-    for (let i = 0; i < RUNS; i++) {
+    const coldRun = async (url) => {
       const context = await browser.newContext({
         storageState,
         viewport: { width: 1360, height: 860 },
       });
       const page = await context.newPage();
-      cold.push(await timeInbox(page, dashboardUrl));
+      // Chromium's main-thread totals, counted from before the navigation.
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Performance.enable');
+      const usable = await timeInbox(page, url);
+      const profile = await profileInbox(page, usable, cdp);
       await context.close();
+      return profile;
+    };
+    const cold = [];
+    const profiles = [];
+    const baselineProfiles = [];
+    for (let i = 0; i < RUNS; i++) {
+      const profile = await coldRun(dashboardUrl);
+      cold.push(profile.usable);
+      profiles.push(profile);
+      // The baseline build right after, so both see the same moment's load.
+      if (baseline) baselineProfiles.push(await coldRun(`http://localhost:${baseline.port}`));
     }
     const warm = [];
     const context = await browser.newContext({
@@ -226,6 +340,33 @@ async function main() {
     log(
       `inbox usable: cold median ${pct(cold, 50).toFixed(0)} ms, max ${Math.max(...cold).toFixed(0)} ms; warm median ${pct(warm, 50).toFixed(0)} ms`,
     );
+
+    const steps = [
+      ['the HTML', 'html'],
+      ['the JS (first request to last answer)', 'js'],
+      ['`GET /api/me` (the session)', 'me'],
+      ['`GET /api/interrupts` (the first 50 rows)', 'list'],
+      ['`GET /api/interrupts/counts` (the tab counts)', 'counts'],
+    ];
+    const median = (values) => (values.length ? pct(values, 50) : NaN);
+    const ms = (n) => (Number.isNaN(n) ? 'n/a' : `${n.toFixed(0)} ms`);
+    const profileRows = [
+      ...steps.map(([label, key]) => {
+        const spans = profiles.map((p) => p[key]).filter((x) => x !== null);
+        return `| ${label} | ${ms(median(spans.map((x) => x.start)))} | ${ms(median(spans.map((x) => x.end)))} |`;
+      }),
+      `| DOMContentLoaded | | ${ms(median(profiles.map((p) => p.domContentLoaded)))} |`,
+      `| usable | | ${ms(median(profiles.map((p) => p.usable)))} |`,
+    ].join('\n');
+    const baselineRow = baseline
+      ? `\n| the same with the baseline build (\`BENCH_WEB_BASELINE=${BASELINE}\`), each run right after one of this build's | median **${ms(median(baselineProfiles.map((p) => p.usable)))}**, main-thread script ${ms(median(baselineProfiles.map((p) => p.script)))} (this build: ${ms(median(profiles.map((p) => p.script)))}) | |`
+      : '';
+    if (baseline)
+      log(
+        `baseline cold median ${ms(median(baselineProfiles.map((p) => p.usable)))}, script ${ms(median(baselineProfiles.map((p) => p.script)))}`,
+      );
+    const busy = `main thread busy until usable (median): tasks ${ms(median(profiles.map((p) => p.task)))}, of them script ${ms(median(profiles.map((p) => p.script)))}, style and layout ${ms(median(profiles.map((p) => p.layout)))}`;
+    log(`cold load, median (start → end):\n${profileRows}\n${busy}`);
 
     const kb = (n) => `${(n / KB).toFixed(1)} KB`;
     writeSection(
@@ -243,17 +384,28 @@ load average (1 min) ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toF
 | … plus the interrupt page's chunks (JSON tree, diff), loaded on opening it | ${interrupt ? kb(interrupt.js) : 'n/a'} | |
 | … plus the Markdown renderer and sanitiser (lazy: on the first description or message shown) | ${markdown ? kb(markdown.js) : 'n/a'} | |
 | inbox usable after navigation, ${OPEN.toLocaleString('en')} open interrupts, cold (new context, no cache), ${RUNS} runs | median **${pct(cold, 50).toFixed(0)} ms**, p90 ${pct(cold, 90).toFixed(0)} ms, max ${Math.max(...cold).toFixed(0)} ms | ≤ 1,000 ms |
-| the same, warm (cached assets), ${RUNS} runs | median ${pct(warm, 50).toFixed(0)} ms, max ${Math.max(...warm).toFixed(0)} ms | |
+| the same, warm (cached assets), ${RUNS} runs | median ${pct(warm, 50).toFixed(0)} ms, max ${Math.max(...warm).toFixed(0)} ms | |${baselineRow}
 
 "Usable" is when the first row's link and the Open tab's count are visible, read as
 \`performance.now()\` in the page (milliseconds since the navigation started), so it includes
 loading the HTML and JS, the session read, the first page of 50 interrupts and the counts.
-The ${OPEN.toLocaleString('en')} interrupts (two actions each) were opened through \`POST /api/interrupts\`
-with ${CONCURRENCY} concurrent agents in ${seconds.toFixed(0)} s.`,
+The ${OPEN.toLocaleString('en')} open interrupts (two actions each): ${opened} opened through \`POST /api/interrupts\`
+by ${CONCURRENCY} concurrent agents (${seconds.toFixed(0)} s), the others SQL copies of them with their kept
+records (${copySeconds.toFixed(1)} s), as the listing reads them.
+
+Where a cold load's time goes (median of the ${RUNS} cold runs, ms since navigation start, from the
+page's Navigation and Resource Timing; the main thread's totals from Chromium's Performance metrics):
+
+| step | started | answered |
+|---|---|---|
+${profileRows}
+
+${busy}.`,
     );
   } finally {
     await browser?.close();
     await service.stop();
+    await baseline?.stop();
     db.stop();
   }
 }

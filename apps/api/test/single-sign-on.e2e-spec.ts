@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { sessionCookieOf, signUpOwner, type SignedUpOwner } from './support/factories';
@@ -16,6 +16,8 @@ const CLIENT = { client_id: 'interlock', client_secret: 'interlock-secret-012345
 const FLOW =
   'This single sign-on was not started in this browser, or took longer than 10 minutes: start again.';
 const CHECKS = "Your identity provider's answer did not pass the checks (";
+const SSO_ONLY = (what: string) =>
+  `You signed in with single sign-on, which acts only for the organisation that signed you in: sign in with your password to ${what}.`;
 const UNVERIFIED =
   'Your identity provider did not confirm your email address (email_verified): ask your administrator.';
 
@@ -295,18 +297,55 @@ describe('single sign-on with OpenID Connect (SPEC §8f, issue 33 §3), against 
       .set('cookie', cookie)
       .set('x-organisation-id', owner.organisationId);
     expect(here.status).toBe(200);
-    // Their own organisation: the provider vouched for nothing there.
-    const own = await http()
-      .get('/api/auth/session')
+    // Their own organisation: the provider vouched for nothing there. The same answer for an
+    // organisation they are no member of: it says nothing of their other memberships.
+    for (const organisationId of [existing.organisationId, randomUUID()]) {
+      const other = await http()
+        .get('/api/auth/session')
+        .set('cookie', cookie)
+        .set('x-organisation-id', organisationId);
+      expect(other.status).toBe(403);
+      expect(other.body).toMatchObject({
+        statusCode: 403,
+        error: 'Forbidden',
+        code: 'FORBIDDEN',
+        message: SSO_ONLY('act for another organisation'),
+      });
+    }
+    // Their account lists the provider's organisation only, and nothing else is joined or made.
+    const me = await http().get('/api/me').set('cookie', cookie);
+    expect(me.status).toBe(200);
+    expect(me.body.user.id).toBe(existing.memberId);
+    expect(me.body.organisations.map((o: { id: string }) => o.id)).toEqual([owner.organisationId]);
+    const create = await http()
+      .post('/api/organisations')
       .set('cookie', cookie)
-      .set('x-organisation-id', existing.organisationId);
-    expect(own.status).toBe(404);
-    // Their password session still acts for it.
+      .send({ name: 'Elsewhere' });
+    expect(create.status).toBe(403);
+    expect(create.body.message).toBe(SSO_ONLY('create an organisation'));
+    const third = await signUpOwner(t.app.getHttpServer());
+    const invitation = await http()
+      .post('/api/invitations')
+      .set('cookie', third.cookie)
+      .set('x-organisation-id', third.organisationId)
+      .send({ email: existing.email, roleId: await managerRoleOf(third) });
+    expect(invitation.status).toBe(201);
+    const join = await http()
+      .post(`/api/invitations/${invitation.body.token as string}/join`)
+      .set('cookie', cookie)
+      .send({});
+    expect(join.status).toBe(403);
+    expect(join.body.message).toBe(SSO_ONLY('accept an invitation'));
+    // Their password session still acts for it, and lists both.
     const byPassword = await http()
       .get('/api/auth/session')
       .set('cookie', existing.cookie)
       .set('x-organisation-id', existing.organisationId);
     expect(byPassword.status).toBe(200);
+    const mine = await http().get('/api/me').set('cookie', existing.cookie);
+    expect(mine.body.organisations.map((o: { id: string }) => o.id).sort()).toEqual(
+      [owner.organisationId, existing.organisationId].sort(),
+    );
   });
 
   it('refuses another domain, an address the provider did not verify, a missing or foreign flow, and a provider error', async () => {

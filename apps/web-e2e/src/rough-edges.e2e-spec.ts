@@ -143,7 +143,8 @@ test.describe('Rough edges', () => {
     owner,
     pageFor,
   }) => {
-    test.setTimeout(240_000);
+    // Every built-in role on every page: at load 30 that took longer than 240 s.
+    test.setTimeout(600_000);
     const { body: created } = await api<{ key: string }>('POST', '/api/api-keys', {
       cookie: owner.cookie,
       body: { name: 'gating-agent', expiry: 'never' },

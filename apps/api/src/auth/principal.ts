@@ -42,6 +42,11 @@ export interface UserPrincipal {
   readonly userName: string;
   readonly email: string;
   readonly signInSessionId: string;
+  /**
+   * Made by that organisation's single sign-on: the session acts for it only (SPEC §8f); null
+   * for a password sign-in.
+   */
+  readonly ssoOrganisationId: string | null;
 }
 
 /** Nobody yet: public routes, and the human routes that sign people in. */

@@ -16,6 +16,7 @@ const user = {
   last_used_at: new Date(),
   ip_address: '10.0.0.1',
   user_agent: 'Firefox',
+  sso_organisation_id: null as string | null,
 };
 const none = {
   organisation_id: null,
@@ -106,6 +107,21 @@ describe('SignInSessionService', () => {
     expect(
       await setUp([{ ...user, ...none }]).service.authenticateMember(TOKEN, undefined),
     ).toMatchObject({ outcome: 'no_organisation' });
+    // A session made by ORG's single sign-on, asked for another organisation: refused as such,
+    // whether or not the person is a member there (the query found no membership either way).
+    expect(
+      await setUp([{ ...user, ...none, sso_organisation_id: ORG }]).service.authenticateMember(
+        TOKEN,
+        OTHER,
+      ),
+    ).toMatchObject({ outcome: 'sso_only', user: { ssoOrganisationId: ORG } });
+    // …and asked for its own organisation, which it is no longer a member of: as anyone.
+    expect(
+      await setUp([{ ...user, ...none, sso_organisation_id: ORG }]).service.authenticateMember(
+        TOKEN,
+        ORG,
+      ),
+    ).toMatchObject({ outcome: 'not_member' });
     expect(
       await setUp([membership(ORG), membership(OTHER)]).service.authenticateMember(
         TOKEN,
@@ -139,6 +155,7 @@ describe('SignInSessionService', () => {
       userName: 'Ada',
       email: 'ada@example.com',
       signInSessionId: 's-1',
+      ssoOrganisationId: null,
     });
     expect(sessions.findUser).toHaveBeenCalledWith(dataSource, HASH, IDLE);
     await service.revoke('s-1');

@@ -37,7 +37,8 @@ function tokenHash(token: string): string {
 export type MemberSignIn =
   | { readonly outcome: 'member'; readonly member: MemberPrincipal }
   | {
-      readonly outcome: 'not_member' | 'no_organisation' | 'several';
+      /** `sso_only`: a session made by single sign-on, asked to act for another organisation. */
+      readonly outcome: 'not_member' | 'no_organisation' | 'several' | 'sso_only';
       readonly user: UserPrincipal;
     };
 
@@ -112,10 +113,12 @@ export class SignInSessionService {
     if (row === undefined) return undefined;
     await this.recordUse(row, client);
     if (row.organisation_id === null) {
-      return {
-        outcome: organisationId === undefined ? 'no_organisation' : 'not_member',
-        user: toUser(row),
-      };
+      const user = toUser(row);
+      if (organisationId === undefined) return { outcome: 'no_organisation', user };
+      // Whether or not they are a member there: the answer says nothing of other memberships.
+      if (user.ssoOrganisationId !== null && user.ssoOrganisationId !== organisationId)
+        return { outcome: 'sso_only', user };
+      return { outcome: 'not_member', user };
     }
     if (rows.length > 1) return { outcome: 'several', user: toUser(row) };
     return {
@@ -216,5 +219,6 @@ function toUser(row: SignedInUserRow): UserPrincipal {
     userName: row.name,
     email: row.email,
     signInSessionId: row.sign_in_session_id,
+    ssoOrganisationId: row.sso_organisation_id,
   };
 }

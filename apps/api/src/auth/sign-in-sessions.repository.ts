@@ -16,6 +16,8 @@ export interface SignedInUserRow {
   last_used_at: Date;
   ip_address: string | null;
   user_agent: string | null;
+  /** Made by this organisation's single sign-on (it acts for it only), or null. */
+  sso_organisation_id: string | null;
 }
 
 /** One of a person's live sign-in sessions, for their list. */
@@ -31,7 +33,7 @@ export interface SignInSessionRow {
 /** A session is live while unexpired and used within the idle timeout (`$n`, milliseconds). */
 const live = (alias: string, idleParam: string) =>
   `${alias}.expires_at > now() AND ${alias}.last_used_at > now() - ${idleParam} * interval '1 millisecond'`;
-const USE_COLUMNS = 's.last_used_at, s.ip_address, s.user_agent';
+const USE_COLUMNS = 's.last_used_at, s.ip_address, s.user_agent, s.sso_organisation_id';
 
 /** …and one of the user's current memberships (all null when none matched). */
 export interface SignedInMemberRow extends SignedInUserRow {

@@ -45,7 +45,12 @@ export class ClassificationClassifierController {
     @Body() body: PutClassifierDto,
     @ClientIp() ip: string | null,
   ): Promise<SavedClassifierResponse> {
-    return this.classifier.put(member.organisationId, memberActorOf(member), body, ip);
+    return this.classifier.put({
+      ...body,
+      organisationId: member.organisationId,
+      actor: memberActorOf(member),
+      ip,
+    });
   }
 
   @Delete()

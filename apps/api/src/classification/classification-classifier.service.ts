@@ -15,11 +15,11 @@ import type {
   ClassifierResponse,
   ClassifierSecretResponse,
   ClassifierTestResponse,
-  PutClassifierDto,
   SavedClassifierResponse,
   TestClassifierDto,
 } from './dto/classifier.dto';
 import { CLASSIFIER_LIMITS, ExternalClassifier } from './external-classifier';
+import type { PutClassifierCommand } from './put-classifier.command';
 import { RuleCache } from './rule-cache';
 
 /** Resolves an endpoint's host name (dns.lookup with `all`; the webhooks' resolver). */
@@ -79,20 +79,16 @@ export class ClassificationClassifierService {
   }
 
   /** Creates (with a new secret, answered this once) or changes the classifier. */
-  async put(
-    organisationId: string,
-    actor: MemberActor,
-    body: PutClassifierDto,
-    ip: string | null,
-  ): Promise<SavedClassifierResponse> {
-    const checked = await checkEndpointUrl(body.url, this.production, this.resolve);
+  async put(command: PutClassifierCommand): Promise<SavedClassifierResponse> {
+    const { organisationId, actor, ip } = command;
+    const checked = await checkEndpointUrl(command.url, this.production, this.resolve);
     if ('refusal' in checked) throw new DomainError('VALIDATION_FAILED', checked.refusal);
     const result = await this.dataSource.transaction(async (tx) => {
       const before = await this.classifiers.lock(tx, organisationId);
       const values = {
         url: checked.url,
-        timeoutMs: body.timeoutMs ?? before?.timeout_ms ?? CLASSIFIER_LIMITS.timeoutMs.default,
-        enabled: body.enabled ?? before?.enabled ?? true,
+        timeoutMs: command.timeoutMs ?? before?.timeout_ms ?? CLASSIFIER_LIMITS.timeoutMs.default,
+        enabled: command.enabled ?? before?.enabled ?? true,
       };
       if (before === undefined) {
         const secret = generateWebhookSecret();

@@ -14,6 +14,7 @@ import {
   type UserPrincipal,
 } from '../auth/principal';
 import { SessionCookies } from '../auth/session-cookie.util';
+import { refuseUnderSso } from '../auth/sso-session.util';
 import { IdParam } from '../http/id-param.pipe';
 import { OrganisationJoinedResponse } from '../users/dto/account.response';
 import { InvitationsService } from './invitations.service';
@@ -137,6 +138,7 @@ export class InvitationsController {
     @Param('token') token: string,
     @ClientIp() ip: string | null,
   ): Promise<OrganisationJoinedResponse> {
+    refuseUnderSso(user, 'joinOrganisation');
     return this.invitations.join(
       { id: user.userId, name: user.userName, email: user.email },
       token,

@@ -3,6 +3,7 @@ import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentUser } from '../auth/decorators/current-principal.decorator';
 import { UserRoute } from '../auth/decorators/route-access.decorator';
 import type { UserPrincipal } from '../auth/principal';
+import { refuseUnderSso } from '../auth/sso-session.util';
 import { OrganisationJoinedResponse } from '../users/dto/account.response';
 import { CreateOrganisationDto } from './dto/create-organisation.dto';
 import { OrganisationService } from './organisation.service';
@@ -27,6 +28,7 @@ export class OrganisationsController {
     @Body() body: CreateOrganisationDto,
     @ClientIp() ip: string | null,
   ): Promise<OrganisationJoinedResponse> {
+    refuseUnderSso(user, 'createOrganisation');
     return this.organisations.create({ id: user.userId, name: user.userName }, body.name, ip);
   }
 }

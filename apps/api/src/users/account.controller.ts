@@ -32,10 +32,16 @@ export class AccountController {
     operationId: 'getMe',
     summary:
       'The signed-in person and the organisations they are a member of, with their role in each',
+    description:
+      'Under a sign-in session made by single sign-on, only the organisation that signed them in: the session acts for no other.',
   })
   @ApiOkResponse({ type: AccountResponse })
-  me(@CurrentUser() user: UserPrincipal): Promise<AccountResponse> {
-    return this.auth.account(user.userId);
+  async me(@CurrentUser() user: UserPrincipal): Promise<AccountResponse> {
+    const account = await this.auth.account(user.userId);
+    const only = user.ssoOrganisationId;
+    return only === null
+      ? account
+      : { ...account, organisations: account.organisations.filter((o) => o.id === only) };
   }
 
   @Post('password')

@@ -717,6 +717,8 @@ export const getInvitation = <ThrowOnError extends boolean = false>(options: Opt
 
 /**
  * The signed-in person and the organisations they are a member of, with their role in each
+ *
+ * Under a sign-in session made by single sign-on, only the organisation that signed them in: the session acts for no other.
  */
 export const getMe = <ThrowOnError extends boolean = false>(options?: Options<GetMeData, ThrowOnError>) => (options?.client ?? client).get<GetMeResponses, GetMeErrors, ThrowOnError>({
     security: [{

@@ -11,6 +11,7 @@ import { ORGANISATION_HEADER, requestedOrganisation } from '../organisation-choi
 import { ANONYMOUS, assertNever, setPrincipal, setSignInToken, signInClient } from '../principal';
 import { SignInSessionService } from '../sign-in-session.service';
 import { SessionCookies } from '../session-cookie.util';
+import { SSO_SESSION_MESSAGES } from '../sso-session.util';
 import { ApiKeyAuthenticator } from '../api-key-authenticator';
 import { routeAccessOf } from './route-access.guard';
 
@@ -148,6 +149,8 @@ export class AuthenticationGuard implements CanActivate {
         throw new DomainError('FORBIDDEN', NO_ORGANISATION_MESSAGE);
       case 'several':
         throw new DomainError('VALIDATION_FAILED', SEVERAL_ORGANISATIONS_MESSAGE);
+      case 'sso_only':
+        throw new DomainError('FORBIDDEN', SSO_SESSION_MESSAGES.otherOrganisation);
       default:
         return assertNever(signIn);
     }

@@ -32,5 +32,6 @@ export const userPrincipal = (overrides: Partial<UserPrincipal> = {}): UserPrinc
   userName: 'Ada',
   email: 'ada@example.test',
   signInSessionId: 's',
+  ssoOrganisationId: null,
   ...overrides,
 });

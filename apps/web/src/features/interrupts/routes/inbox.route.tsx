@@ -23,6 +23,10 @@ import { useInboxSelection } from '../components/use-inbox-selection';
 import { useInboxShortcuts } from '../components/use-inbox-shortcuts';
 import { useInboxUrlState } from '../components/use-inbox-url-state';
 import { LoadMore } from '@/shared/components/load-more';
+import { useRenderFirst } from '@/shared/utils/use-render-first';
+
+/** About a laptop screen of rows (1440×900 shows 9–10 below the filters). */
+const FIRST_ROWS = 12;
 
 /**
  * The inbox: what waits for a decision, live. The pieces live beside it: the URL state
@@ -42,6 +46,8 @@ export function InboxRoute() {
     [list.data, heldIds],
   );
   const selection = useInboxSelection(interrupts, filters);
+  // The rows a screen holds first, the rest right after (the first load's main cost).
+  const rows = useRenderFirst(interrupts, FIRST_ROWS);
 
   const canDecide = useCan('interrupt.decide');
   const [shortcuts] = useShortcutsEnabled();
@@ -147,7 +153,7 @@ export function InboxRoute() {
         <Paper withBorder>
           <InboxTable
             ref={tbody}
-            interrupts={interrupts}
+            interrupts={rows}
             answered={tab === 'answered'}
             activeIndex={active}
             selected={selection.selected}
@@ -156,7 +162,7 @@ export function InboxRoute() {
             onToggle={selection.toggle}
             onToggleAll={selection.toggleAll}
           />
-          <LoadMore query={list} />
+          {rows.length === interrupts.length && <LoadMore query={list} />}
         </Paper>
       )}
       <RejectModal

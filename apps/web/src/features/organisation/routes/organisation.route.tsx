@@ -1,8 +1,7 @@
 import type { Plan } from '@interlock/api-client';
-import { Badge, Button, Group, Modal, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useState } from 'react';
+import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { CenteredLoader } from '@/shared/components/centered-loader';
-import { FormError } from '@/shared/components/form-error';
+import { confirmAction } from '@/shared/components/confirm';
 import { PageHeader } from '@/shared/components/page-header';
 import { QueryError } from '@/shared/components/query-error';
 import { useCan } from '@/shared/sign-in/sign-in-session.queries';
@@ -11,7 +10,6 @@ import { describeDuration } from '@/shared/utils/duration';
 import { notifySuccess } from '@/shared/utils/notify';
 import { useChangePlan, useOrganisation } from '../api/organisation.queries';
 import { UsageBar } from '../components/usage-bar';
-import { whenSettled } from '@/shared/utils/when-settled';
 
 const PLANS: Record<Plan, { name: string; summary: string }> = {
   free: {
@@ -27,7 +25,6 @@ const PLANS: Record<Plan, { name: string; summary: string }> = {
 export function OrganisationRoute() {
   const organisation = useOrganisation();
   const canManageBilling = useCan('billing.manage');
-  const [target, setTarget] = useState<Plan | null>(null);
   const change = useChangePlan();
 
   if (organisation.isPending) return <CenteredLoader label="Loading the organisation" />;
@@ -35,10 +32,28 @@ export function OrganisationRoute() {
     return <QueryError error={organisation.error} onRetry={() => void organisation.refetch()} />;
   const org = organisation.data;
   const other: Plan = org.plan === 'pro' ? 'free' : 'pro';
-  const close = () => {
-    change.reset();
-    setTarget(null);
-  };
+  // The one confirmation dialog: its button busy until the change answers, the API's message in it.
+  const confirmPlan = (target: Plan) =>
+    confirmAction({
+      title: target === 'pro' ? 'Upgrade to Pro?' : 'Move to the Free plan?',
+      body: (
+        <>
+          <Text size="sm">{PLANS[target].summary}</Text>
+          {target === 'free' && (
+            <Text size="sm">
+              API keys lose access to the audit log API at once, and the Free allowances apply from
+              now on.
+            </Text>
+          )}
+        </>
+      ),
+      confirmLabel: target === 'pro' ? 'Upgrade' : 'Change plan',
+      danger: false,
+      onConfirm: () =>
+        change
+          .mutateAsync(target)
+          .then(() => notifySuccess(`The organisation is now on the ${PLANS[target].name} plan`)),
+    });
 
   return (
     <>
@@ -65,7 +80,7 @@ export function OrganisationRoute() {
               <Button
                 variant={other === 'pro' ? 'filled' : 'default'}
                 w="fit-content"
-                onClick={() => setTarget(other)}
+                onClick={() => confirmPlan(other)}
               >
                 {other === 'pro' ? 'Upgrade to Pro' : 'Move to the Free plan'}
               </Button>
@@ -118,39 +133,6 @@ export function OrganisationRoute() {
           </Stack>
         </Paper>
       </SimpleGrid>
-      <Modal
-        opened={target !== null}
-        onClose={close}
-        title={target === 'pro' ? 'Upgrade to Pro?' : 'Move to the Free plan?'}
-      >
-        <Stack>
-          <Text size="sm">{target !== null && PLANS[target].summary}</Text>
-          {target === 'free' && (
-            <Text size="sm">
-              API keys lose access to the audit log API at once, and the Free allowances apply from
-              now on.
-            </Text>
-          )}
-          <FormError error={change.error} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button
-              loading={change.isPending}
-              onClick={() =>
-                target &&
-                whenSettled(change.mutateAsync(target), () => {
-                  notifySuccess(`The organisation is now on the ${PLANS[target].name} plan`);
-                  close();
-                })
-              }
-            >
-              {target === 'pro' ? 'Upgrade' : 'Change plan'}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
     </>
   );
 }

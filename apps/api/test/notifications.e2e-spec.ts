@@ -491,8 +491,12 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
     await sink.until(() => sink.to(email).length === 1);
     const mail = sink.to(email)[0];
     expect(mail.parsed.subject).toBe('Ada Lovelace invited you to Analytical Engines on Interlock');
-    const link = linksOf(mail).find((l) => l.includes('/invitations/'));
-    expect(link).toBe(`https://review.example.test/app/invitations/${invited.body.token}`);
+    const link = linksOf(mail).find((l) => l.includes('/invitations/')) ?? '';
+    // The fragment proves the address (SPEC §8f): only the email has it, not the inviter's answer.
+    const [page, emailProof] = link.split('#');
+    expect(page).toBe(`https://review.example.test/app/invitations/${invited.body.token}`);
+    expect(emailProof).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(JSON.stringify(invited.body)).not.toContain(emailProof);
     // The token is not kept once the message left.
     await drained(t.app, owner.organisationId);
     const [row] = await db().query(
@@ -502,10 +506,32 @@ describe('notifications (issue 30): outbox, email over SMTP, preferences, digest
     expect(JSON.stringify(row.data)).not.toContain(invited.body.token);
     expect(row.data.sealedToken).toBeUndefined();
     expect(row.status).toBe('sent');
+    // Another invitation's proof, or an altered one, is refused before anything is made.
+    for (const wrong of [
+      `${emailProof.slice(0, 42)}${emailProof.endsWith('A') ? 'B' : 'A'}`,
+      'x',
+    ]) {
+      const refused = await http()
+        .post(`/api/invitations/${invited.body.token}/accept`)
+        .send({ name: 'Linus', password: 'correct horse battery staple', emailProof: wrong });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({
+        code: 'INVALID_TOKEN',
+        message:
+          "This invitation link's address proof is not valid: open the link in the invitation email again.",
+      });
+    }
+    // Accepted by the emailed link: the new account's address is verified (the link proves it).
     const accepted = await http()
       .post(`/api/invitations/${invited.body.token}/accept`)
-      .send({ name: 'Linus', password: 'correct horse battery staple' });
+      .send({ name: 'Linus', password: 'correct horse battery staple', emailProof });
     expect(accepted.status).toBe(201);
+    expect(accepted.body.user.emailVerified).toBe(true);
+    const [audit] = await db().query(
+      `SELECT metadata FROM audit_log_entries WHERE organisation_id = $1 AND action = 'member.email_verified' AND target_id = $2`,
+      [owner.organisationId, accepted.body.user.id],
+    );
+    expect(audit.metadata).toEqual({ email, via: 'invitation_link' });
   });
 
   it('the deliveries list walks by cursor, newest first, bound to its scope', async () => {

@@ -336,7 +336,10 @@ export interface AuditEventCatalogue {
    */
   'member.email_verified': {
     target: 'user';
-    metadata: { email: string; via: 'verification_link' | 'password_reset' | 'sign_up_link' };
+    metadata: {
+      email: string;
+      via: 'verification_link' | 'password_reset' | 'sign_up_link' | 'invitation_link';
+    };
   };
   /** The person turned on two-factor sign-in (a code from their app confirmed the secret). */
   'member.two_factor_enabled': { target: 'user'; metadata: { method: 'totp' } };

@@ -113,7 +113,13 @@ export class InvitationsController {
     @ClientIp() ip: string | null,
     @Res({ passthrough: true }) res: HttpResponse,
   ): Promise<OrganisationJoinedResponse> {
-    const signedIn = await this.invitations.accept(token, body.name, body.password, ip);
+    const signedIn = await this.invitations.accept(
+      token,
+      body.name,
+      body.password,
+      ip,
+      body.emailProof,
+    );
     this.cookies.set(res, signedIn.token, signedIn.expiresAt);
     return signedIn.body;
   }

@@ -101,7 +101,10 @@ function setUp(overrides: Partial<Record<keyof InvitationsRepository, jest.Mock>
     signIns,
     notifications,
     verification,
-    { accounts: { passwordScryptLogN: 14 } } as AppConfig,
+    {
+      accounts: { passwordScryptLogN: 14 },
+      apiKeyPepper: 'a pepper for the unit tests',
+    } as AppConfig,
   );
   return {
     service,

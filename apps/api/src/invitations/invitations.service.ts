@@ -10,13 +10,14 @@ import { hashPassword } from '../auth/password.util';
 import { SignInSessionService } from '../auth/sign-in-session.service';
 import type { Queryable } from '../database/query-rows.util';
 import { beginMembership, isCurrentMemberByEmail } from '../members/memberships.repository';
+import { InvitationEmailProof } from '../notify/invitation-email-proof.util';
 import { NotificationOutbox } from '../notify/notification-outbox';
 import { OrganisationsRepository } from '../organisation/organisations.repository';
 import type { Granter } from '../roles/permission-grant.util';
 import { RolesRepository } from '../roles/roles.repository';
 import { RolesService } from '../roles/roles.service';
 import { describeJoined } from '../users/account.util';
-import { EmailVerificationService } from '../users/email-verification.service';
+import { EmailVerificationService, recordEmailProven } from '../users/email-verification.service';
 import type { OrganisationJoinedResponse } from '../users/dto/account.response';
 import {
   accountExists,
@@ -64,6 +65,8 @@ export const UNVERIFIED_HOLDER_OF_ADDRESS =
   'An account with this email already exists, but its address was never verified. If it is yours, sign in, then accept the invitation; if it is not, choose "Forgot your password?" on the sign-in page: the link goes only to this mailbox, and the account becomes yours.';
 export const INVITATION_FOR_ANOTHER_EMAIL = 'This invitation was sent to another email address.';
 export const YOU_ARE_ALREADY_A_MEMBER = 'You are already a member of this organisation.';
+export const INVITATION_PROOF_INVALID =
+  "This invitation link's address proof is not valid: open the link in the invitation email again.";
 
 /** A signed-in person accepting an invitation sent to them: their user id, name and email. */
 export interface SignedInUser {
@@ -91,7 +94,11 @@ export class InvitationsService {
     private readonly notifications: NotificationOutbox,
     private readonly verification: EmailVerificationService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.emailProof = new InvitationEmailProof(config.apiKeyPepper);
+  }
+
+  private readonly emailProof: InvitationEmailProof;
 
   /** Pending and accepted invitations, newest first; expired ones that were never used are gone. */
   async list(organisationId: string): Promise<InvitationResponse[]> {
@@ -222,12 +229,17 @@ export class InvitationsService {
     name: string,
     password: string,
     ip: string | null,
+    emailProof?: string,
   ): Promise<SignedIn<OrganisationJoinedResponse>> {
     if (!TOKEN_PATTERN.test(token)) throw DomainError.of('NOT_FOUND');
     const hash = tokenHash(token);
     // Checked before the deliberately slow password hash, so a guessed token costs no scrypt.
     const pending = await this.invitations.findPendingByToken(this.dataSource, hash, false);
     if (pending === undefined) throw DomainError.of('NOT_FOUND');
+    // The emailed link's fragment proves the address; a proof that is not this invitation's is refused.
+    const proven = emailProof !== undefined;
+    if (proven && !this.emailProof.matches(emailProof, pending.id, pending.email))
+      throw new DomainError('INVALID_TOKEN', INVITATION_PROOF_INVALID);
     const passwordHash = await hashPassword(password, this.config.accounts.passwordScryptLogN);
 
     const accepted = await this.dataSource
@@ -239,6 +251,13 @@ export class InvitationsService {
           accountExists(SIGN_IN_TO_ACCEPT),
         );
         await this.admit(tx, invitation, { userId, name, ip });
+        if (proven)
+          await recordEmailProven(
+            tx,
+            { id: userId, name, email: normaliseEmail(invitation.email) },
+            'invitation_link',
+            ip,
+          );
         const session = await this.signIns.create(tx, userId);
         return { ...session, body: await describeJoined(tx, userId, invitation.organisation_id) };
       })
@@ -251,9 +270,9 @@ export class InvitationsService {
         }
         throw error;
       });
-    // An invitation's token is not proof of the address (the inviter holds it too): the new
-    // account verifies it as a sign-up does (SPEC §8f).
-    this.verification.newAccount(accepted.body.user);
+    // The token alone is not proof of the address (the inviter holds it too): without the
+    // email's proof the new account verifies it as a sign-up does (SPEC §8f).
+    if (!proven) this.verification.newAccount(accepted.body.user);
     return accepted;
   }
 

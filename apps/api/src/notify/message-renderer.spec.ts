@@ -1,4 +1,5 @@
 import { MAIL_TEMPLATES } from './mail-templates';
+import { InvitationEmailProof } from './invitation-email-proof.util';
 import { MessageRenderer } from './message-renderer';
 import type { InterruptNotice } from './notification-outbox';
 import { renderSlackMessage } from './slack/slack-message';
@@ -29,7 +30,10 @@ function notice(overrides: Partial<InterruptNotice> = {}): InterruptNotice {
 }
 
 describe('MessageRenderer', () => {
-  const renderer = new MessageRenderer('https://interlock.example.com');
+  const renderer = new MessageRenderer(
+    'https://interlock.example.com',
+    new InvitationEmailProof('a pepper for the renderer tests'),
+  );
 
   it('no HTML template can print a value unescaped (no triple-stash, no {{&)', () => {
     for (const template of Object.values(MAIL_TEMPLATES)) {

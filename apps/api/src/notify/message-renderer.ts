@@ -1,4 +1,5 @@
 import Handlebars from 'handlebars';
+import { InvitationEmailProof } from './invitation-email-proof.util';
 import { approvalsLineOf, riskLineOf, stateOf, type InterruptNotice } from './notification-outbox';
 import { MAIL_TEMPLATES, type MailTemplateName } from './mail-templates';
 
@@ -103,7 +104,10 @@ const LINKED_DECISIONS = [
 export class MessageRenderer {
   private readonly templates = new Map<MailTemplateName, Compiled>();
 
-  constructor(private readonly dashboardUrl: string) {
+  constructor(
+    private readonly dashboardUrl: string,
+    private readonly emailProof: InvitationEmailProof,
+  ) {
     for (const [name, source] of Object.entries(MAIL_TEMPLATES) as [
       MailTemplateName,
       (typeof MAIL_TEMPLATES)[MailTemplateName],
@@ -150,14 +154,23 @@ export class MessageRenderer {
 
   invitation(
     organisationName: string,
-    invitation: { inviterName: string; roleName: string; expiresAt: string; token: string },
+    invitation: {
+      invitationId: string;
+      email: string;
+      inviterName: string;
+      roleName: string;
+      expiresAt: string;
+      token: string;
+    },
   ): RenderedMail {
+    // The fragment proves the address to the accepting page (SPEC §8f); the inviter never sees it.
+    const proof = this.emailProof.of(invitation.invitationId, invitation.email);
     return this.render('invitation', {
       organisationName,
       inviterName: invitation.inviterName,
       roleName: invitation.roleName,
       expiresAt: new Date(invitation.expiresAt).toUTCString(),
-      acceptUrl: `${this.dashboardUrl}/invitations/${encodeURIComponent(invitation.token)}`,
+      acceptUrl: `${this.dashboardUrl}/invitations/${encodeURIComponent(invitation.token)}#${proof}`,
       footer: `Sent by Interlock for ${organisationName}.`,
       settingsUrl: null,
     });

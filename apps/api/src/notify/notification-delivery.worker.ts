@@ -356,7 +356,12 @@ export class NotificationDeliveryWorker implements JobWorker {
         first.subject_id as string,
         data.sealedToken,
       );
-      return this.renderer.invitation(first.organisation_name, { ...data, token });
+      return this.renderer.invitation(first.organisation_name, {
+        ...data,
+        token,
+        invitationId: first.subject_id as string,
+        email: first.recipient_email,
+      });
     }
     const items = batch.map((row) => ({
       kind: row.kind,

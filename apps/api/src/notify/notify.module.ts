@@ -19,6 +19,7 @@ import { ActionLinkSigner } from './action-link-token.util';
 import { ActionLinksController } from './action-links.controller';
 import { ActionLinksService } from './action-links.service';
 import { DeadlineWarningJob } from './deadline-warning.job';
+import { InvitationEmailProof } from './invitation-email-proof.util';
 import { MessageRenderer } from './message-renderer';
 import { NotificationDeliveryWorker } from './notification-delivery.worker';
 import { NotificationOutbox } from './notification-outbox';
@@ -144,7 +145,8 @@ import { TeamsModule } from '../teams/teams.module';
     {
       provide: MessageRenderer,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => new MessageRenderer(config.dashboardUrl),
+      useFactory: (config: AppConfig) =>
+        new MessageRenderer(config.dashboardUrl, new InvitationEmailProof(config.apiKeyPepper)),
     },
     {
       provide: NotificationDeliveryWorker,

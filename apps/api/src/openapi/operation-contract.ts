@@ -127,6 +127,8 @@ export const OPERATION_ERRORS: Record<string, Partial<Record<ErrorCode, string>>
     CONFLICT: 'an account with this email already exists',
   },
   acceptInvitation: {
+    INVALID_TOKEN:
+      "emailProof is not the one the invitation email's link carries for this invitation and address",
     CONFLICT:
       'an account with this email already exists (where it never verified the address, the message says how its owner takes it over: a password reset)',
   },

@@ -26,7 +26,7 @@ export const VERIFY_TO_JOIN =
 export async function recordEmailProven(
   tx: Queryable,
   user: { id: string; name: string; email: string },
-  via: 'verification_link' | 'password_reset' | 'sign_up_link',
+  via: 'verification_link' | 'password_reset' | 'sign_up_link' | 'invitation_link',
   ip: string | null,
 ): Promise<void> {
   if (await markEmailVerified(tx, user.id, user.email))

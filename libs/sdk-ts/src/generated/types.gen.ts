@@ -6,6 +6,10 @@ export type ClientOptions = {
 
 export type AcceptInvitationDto = {
     /**
+     * The part after the # of the invitation email's link: it proves the address (only that mailbox has it), so the new account's address counts as verified.
+     */
+    emailProof?: string;
+    /**
      * The new member's name.
      */
     name: string;
@@ -5536,7 +5540,7 @@ export type AcceptInvitationData = {
 
 export type AcceptInvitationErrors = {
     /**
-     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it).
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). INVALID_TOKEN: emailProof is not the one the invitation email's link carries for this invitation and address.
      */
     400: ErrorBody;
     /**

@@ -1,5 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsString, Length, Matches } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
 
 export class AcceptInvitationDto {
   @ApiProperty({
@@ -17,4 +17,14 @@ export class AcceptInvitationDto {
   @IsString()
   @Length(8, 200)
   password!: string;
+
+  @ApiPropertyOptional({
+    maxLength: 100,
+    description:
+      "The part after the # of the invitation email's link: it proves the address (only that mailbox has it), so the new account's address counts as verified.",
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  emailProof?: string;
 }

@@ -13,6 +13,12 @@ class AcceptInvitationDto(InterlockModel):
         extra='allow',
         populate_by_name=True,
     )
+    email_proof: Optional[str] = Field(
+        None, alias='emailProof', max_length=100, pattern='^[^\\u0000]*$'
+    )
+    """
+    The part after the # of the invitation email's link: it proves the address (only that mailbox has it), so the new account's address counts as verified.
+    """
     name: str = Field(
         ...,
         examples=['Grace Hopper'],

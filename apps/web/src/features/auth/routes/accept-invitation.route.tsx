@@ -2,6 +2,7 @@ import { Alert, Anchor, Button, Divider, Stack, Text, TextInput, Title } from '@
 import { useForm } from '@mantine/form';
 import { useDocumentTitle } from '@mantine/hooks';
 import { Link, useNavigate, useParams } from 'react-router';
+import { useFragmentToken } from '../utils/use-fragment-token';
 import { CenteredLoader } from '@/shared/components/centered-loader';
 import { FormError } from '@/shared/components/form-error';
 import { NewPasswordFields, newPasswordError } from '@/shared/components/new-password';
@@ -120,6 +121,8 @@ function JoinSignedIn({
 function CreateAccount({ token }: { token: string }) {
   const navigate = useNavigate();
   const accept = useAcceptInvitation(token);
+  // The emailed link's fragment proves the address (SPEC §8f): the new account starts verified.
+  const emailProof = useFragmentToken();
   const form = useForm({
     initialValues: { name: '', password: '' },
     validate: {
@@ -141,7 +144,11 @@ function CreateAccount({ token }: { token: string }) {
       <form
         onSubmit={form.onSubmit((values) =>
           whenSettled(
-            accept.mutateAsync({ name: values.name.trim(), password: values.password }),
+            accept.mutateAsync({
+              name: values.name.trim(),
+              password: values.password,
+              ...(emailProof === '' ? {} : { emailProof }),
+            }),
             () => void navigate('/', { replace: true }),
           ),
         )}

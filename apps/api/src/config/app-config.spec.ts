@@ -169,6 +169,29 @@ describe('loadConfig', () => {
     [{ SESSION_IDLE_TIMEOUT: '12h' }, null],
     [{ EMAIL_VERIFICATION: 'sometimes' }, 'EMAIL_VERIFICATION'],
     [{ SIGN_UP_CONFIRMATION: 'later' }, 'SIGN_UP_CONFIRMATION'],
+    [
+      { NODE_ENV: 'production', API_KEY_PEPPER: 'p'.repeat(32), SIGN_UP_CONFIRMATION: 'link' },
+      'SIGN_UP_CONFIRMATION=link finishes each sign-up through an emailed link, and without SMTP_URL no email is sent in production: set SMTP_URL, or SIGN_UP_CONFIRMATION=instant',
+    ],
+    [
+      {
+        NODE_ENV: 'production',
+        API_KEY_PEPPER: 'p'.repeat(32),
+        EMAIL_VERIFICATION: 'required',
+        SIGN_UP_CONFIRMATION: 'instant',
+      },
+      'EMAIL_VERIFICATION=required proves each address through an emailed link, and without SMTP_URL no email is sent in production: set SMTP_URL, or EMAIL_VERIFICATION=optional',
+    ],
+    [
+      {
+        NODE_ENV: 'production',
+        API_KEY_PEPPER: 'p'.repeat(32),
+        SMTP_URL: 'smtp://127.0.0.1:2525',
+        SIGN_UP_CONFIRMATION: 'link',
+      },
+      null,
+    ],
+    [{ SIGN_UP_CONFIRMATION: 'link' }, null],
     [{ PLAN_FREE_MESSAGES: '-1' }, 'PLAN_FREE_MESSAGES'],
     [{ PLAN_PRO_MESSAGES: '1.5' }, 'PLAN_PRO_MESSAGES'],
     [{ PLAN_FREE_AGENT_HOURS: 'many' }, 'PLAN_FREE_AGENT_HOURS'],

@@ -524,6 +524,23 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     ['required', 'optional'],
     smtpUrl === undefined ? 'optional' : 'required',
   );
+  const signUpConfirmation = oneOf(
+    'SIGN_UP_CONFIRMATION',
+    ['link', 'instant'],
+    emailVerification === 'required' ? 'link' : 'instant',
+  );
+  // In production without SMTP_URL no email is sent (SPEC §8f): a setting that waits on an
+  // emailed link would lock every newcomer out, so it is refused at start-up, not discovered later.
+  if (nodeEnv === 'production' && smtpUrl === undefined) {
+    if (signUpConfirmation === 'link')
+      problems.push(
+        'SIGN_UP_CONFIRMATION=link finishes each sign-up through an emailed link, and without SMTP_URL no email is sent in production: set SMTP_URL, or SIGN_UP_CONFIRMATION=instant',
+      );
+    if (emailVerification === 'required')
+      problems.push(
+        'EMAIL_VERIFICATION=required proves each address through an emailed link, and without SMTP_URL no email is sent in production: set SMTP_URL, or EMAIL_VERIFICATION=optional',
+      );
+  }
   const config: AppConfig = {
     nodeEnv,
     port,
@@ -583,11 +600,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
       passwordResetTtlMs: 30 * 60_000,
       sessionIdleTimeoutMs: duration('SESSION_IDLE_TIMEOUT', '7d', 60_000, 30 * 86_400_000),
       emailVerification,
-      signUpConfirmation: oneOf(
-        'SIGN_UP_CONFIRMATION',
-        ['link', 'instant'],
-        emailVerification === 'required' ? 'link' : 'instant',
-      ),
+      signUpConfirmation,
       emailVerificationTtlMs: 24 * 60 * 60_000,
     },
     rateLimits: {

@@ -1,15 +1,11 @@
 // Writes each Jest run's counts and failed tests to TEST_RESULTS_DIR, so `npm test` can print its
 // closing lines (tools/scripts/test-results.cjs says what they hold).
 const { mkdirSync, writeFileSync } = require('node:fs');
-const { basename, join, relative } = require('node:path');
+const { join, relative } = require('node:path');
 
 const { shortMessage } = require('../scripts/test-results.cjs');
 
 class ResultsReporter {
-  constructor(globalConfig) {
-    this.rootDir = globalConfig.rootDir ? String(globalConfig.rootDir) : process.cwd();
-    this.name = globalConfig.rootDir ? basename(this.rootDir) : 'jest';
-  }
   onRunComplete(_contexts, results) {
     const dir = process.env.TEST_RESULTS_DIR;
     if (!dir) return;

@@ -201,7 +201,13 @@ export interface AuditEventCatalogue {
   };
   'interrupt.created': {
     target: 'interrupt';
-    metadata: { externalId: string | null; actionRequests: string[] };
+    /** `priority` and `labels` (the agent's) since routing at creation (SPEC §8e); older entries lack them. */
+    metadata: {
+      externalId: string | null;
+      actionRequests: string[];
+      priority?: 'low' | 'normal' | 'high' | 'urgent';
+      labels?: string[];
+    };
   };
   'interrupt.decided': {
     target: 'interrupt';

@@ -52,11 +52,10 @@ describe('routing an interrupt as it opens (priority, assignTo, labels)', () => 
       classifierLabels: [],
       assignee: null,
     });
+    // Nothing asked, nothing added: the (S) metadata as it always was.
     const [entry] = await audit(created.body.id);
-    expect(entry).toMatchObject({
-      action: 'interrupt.created',
-      metadata: { priority: 'normal', labels: [] },
-    });
+    expect(entry).toMatchObject({ action: 'interrupt.created' });
+    expect(entry.metadata).toEqual({ externalId: null, actionRequests: ['refund'] });
   });
 
   it('keeps the priority and the labels (repeated ones once, in order) in the record, its reads and the listing', async () => {

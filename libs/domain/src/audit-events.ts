@@ -201,7 +201,7 @@ export interface AuditEventCatalogue {
   };
   'interrupt.created': {
     target: 'interrupt';
-    /** `priority` and `labels` (the agent's) since routing at creation (SPEC §8e); older entries lack them. */
+    /** `priority` and `labels` (the agent's) when the agent gave them (SPEC §8e routing at creation). */
     metadata: {
       externalId: string | null;
       actionRequests: string[];

@@ -285,8 +285,9 @@ export class InterruptsService {
           metadata: {
             externalId: body.externalId ?? null,
             actionRequests: actionRequests.map((a) => a.name),
-            priority: body.priority ?? 'normal',
-            labels: agentLabels,
+            // Routing the agent asked for (SPEC §8e), only when it did: the (S) shape otherwise.
+            ...(body.priority === undefined ? {} : { priority: body.priority }),
+            ...(body.labels === undefined ? {} : { labels: agentLabels }),
           },
           ipAddress: ip,
         });

@@ -96,7 +96,9 @@ def test_routes_an_interrupt_as_it_opens_priority_assignee_labels(client: Interl
     assert (to_team.assignee.type, to_team.assignee.name) == ("team", "Reviewers")
     with pytest.raises(BadRequestError) as info:
         client.interrupts.create(
-            title="Refund order 883?", action_requests=[{"name": "refund"}], assign_to={"team_name": "No such team here"}
+            title="Refund order 883?",
+            action_requests=[{"name": "refund"}],
+            assign_to={"team_name": "No such team here"},
         )
     assert info.value.message == "assignTo: no such team in this organisation"
 

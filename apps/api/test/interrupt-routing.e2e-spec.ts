@@ -1,3 +1,4 @@
+import type request from 'supertest';
 import { notificationSuite } from './support/notification-suite';
 
 /**
@@ -218,7 +219,7 @@ describe('routing an interrupt as it opens (priority, assignTo, labels)', () => 
       const all: string[] = [];
       let cursor: string | null = null;
       do {
-        const page = await http()
+        const page: request.Response = await http()
           .get(
             `/api/interrupts?externalId=${tag}&${query}${limit ? `&limit=${limit}` : ''}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
           )

@@ -136,6 +136,7 @@ export type LockedInterrupt = Pick<
   InterruptRow,
   | 'title'
   | 'status'
+  | 'priority'
   | 'action_requests'
   | 'assignee_type'
   | 'assignee_id'
@@ -160,7 +161,7 @@ export type NewDecision = Omit<InterruptRow['decisions'][number], 'decidedAt'> &
 };
 
 /** The columns of a `LockedInterrupt`. */
-const LOCKED_COLUMNS = `title, status, action_requests, assignee_type, assignee_id, assignee_name, escalation_level,
+const LOCKED_COLUMNS = `title, status, priority, action_requests, assignee_type, assignee_id, assignee_name, escalation_level,
   expires_at, on_timeout, created_at, timeout_escalated, opened_by_key_id, session_id,
   escalation_step, escalation_policy_team_id, escalation_clock_at, assignee_changed_at`;
 
@@ -267,6 +268,26 @@ export class InterruptsRepository {
       [organisationId, id, RECORD_RENDER_VERSION],
     );
     return row;
+  }
+
+  /** `readRecord` of several interrupts of one organisation in one statement, by id (absent: not the organisation's). */
+  async readRecords(
+    db: Queryable,
+    organisationId: string,
+    ids: readonly string[],
+  ): Promise<Map<string, { status: InterruptStatus; record_json: string | null }>> {
+    const rows = await queryRows<{
+      id: string;
+      status: InterruptStatus;
+      record_json: string | null;
+    }>(
+      db,
+      `SELECT i.id, i.status, CASE WHEN i.record_version = $3 THEN i.record_json END AS record_json FROM interrupts i WHERE i.organisation_id = $1 AND i.id = ANY($2::uuid[])`,
+      [organisationId, ids, RECORD_RENDER_VERSION],
+    );
+    return new Map(
+      rows.map((row) => [row.id, { status: row.status, record_json: row.record_json }]),
+    );
   }
 
   /**
@@ -744,6 +765,20 @@ export class InterruptsRepository {
   }
 
   /** Sets the assignee, or (null) clears it; a change of hands is dated (`assignee_changed_at`, SPEC §8e). */
+  /** Sets how urgent it is (SPEC §8e). */
+  async setPriority(
+    db: Queryable,
+    organisationId: string,
+    id: string,
+    priority: Priority,
+  ): Promise<void> {
+    await db.query(`UPDATE interrupts SET priority = $3 WHERE organisation_id = $1 AND id = $2`, [
+      organisationId,
+      id,
+      priority,
+    ]);
+  }
+
   async setAssignee(
     db: Queryable,
     organisationId: string,

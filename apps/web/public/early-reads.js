@@ -43,6 +43,11 @@
   const assignee = params.get('assignee');
   if (tab === 'open' && (assignee === 'unassigned' || assignee === 'my_teams'))
     add('assignee', assignee);
+  const asked = (params.get('priority') || '').split(',');
+  const priorities = ['low', 'normal', 'high', 'urgent'].filter((p) => asked.includes(p));
+  if (priorities.length > 0) add('priority', priorities.join(','));
+  const label = params.get('label') || '';
+  if (/^[A-Za-z0-9_.:/+-]{1,50}$/.test(label)) add('label', label);
   add('limit', '50');
   const urls = [
     '/api/me',

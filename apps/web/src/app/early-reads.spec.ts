@@ -91,6 +91,8 @@ describe('the inbox’s early reads (public/early-reads.js + earlyFetch)', () =>
     '?assignee=my_teams&order=deadline&q=+x+',
     '?tab=mine&assignee=unassigned',
     '?tab=nonsense&order=sideways',
+    '?priority=urgent,high,bogus,high&label=team%3Apayments%2Feu',
+    '?tab=answered&priority=low&label=has%20space',
   ])('the app takes every read the page started for /inbox%s, none twice', async (search) => {
     openPage(`/inbox${search}`);
     const queries = createQueryClient();

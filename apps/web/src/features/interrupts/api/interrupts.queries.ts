@@ -75,7 +75,7 @@ export function useInterruptCounts() {
 export type InboxTab = 'open' | 'mine' | 'escalated' | 'answered';
 export const INBOX_TABS: InboxTab[] = ['open', 'mine', 'escalated', 'answered'];
 
-/** The inbox's tab and filters from its address (`?tab=…&q=…&order=newest|oldest|deadline&assignee=…&closed=…`). */
+/** The inbox's tab and filters from its address (`?tab=…&q=…&order=newest|oldest|deadline&assignee=…&closed=…&priority=…&label=…`). */
 export function inboxFromParams(params: URLSearchParams): { tab: InboxTab; filters: InboxFilters } {
   const raw = params.get('tab');
   const tab: InboxTab = INBOX_TABS.includes(raw as InboxTab) ? (raw as InboxTab) : 'open';
@@ -93,8 +93,21 @@ export function inboxFromParams(params: URLSearchParams): { tab: InboxTab; filte
   const closed = params.get('closed');
   if (tab === 'answered' && (closed === 'expired' || closed === 'withdrawn'))
     filters.status = closed;
+  // Priorities as a comma list, known ones only, each once, lowest first (`?priority=high,urgent`).
+  const priorities = PRIORITIES.filter((p) =>
+    (params.get('priority') ?? '').split(',').includes(p),
+  );
+  if (priorities.length > 0) filters.priority = priorities.join(',');
+  // One label, exactly (the API's label alphabet; anything else is ignored).
+  const label = params.get('label') ?? '';
+  if (LABEL.test(label)) filters.label = label;
   return { tab, filters };
 }
+
+/** The priorities an interrupt may have (SPEC §8e), lowest first. */
+export const PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
+/** What a label may be (SPEC §8e): 1 to 50 ASCII letters, digits and _ . : / + -. */
+export const LABEL = /^[A-Za-z0-9_.:/+-]{1,50}$/;
 
 function tabFilters(tab: InboxTab): InboxFilters {
   switch (tab) {

@@ -14,6 +14,14 @@ const TABS: {
   { value: 'answered', label: 'Answered', count: 'answered' },
 ];
 
+const PRIORITY_FILTERS = [
+  { value: 'any', label: 'Any priority' },
+  { value: 'urgent', label: 'Urgent' },
+  { value: 'high,urgent', label: 'High or urgent' },
+  { value: 'normal', label: 'Normal' },
+  { value: 'low', label: 'Low' },
+];
+
 /** The inbox's tabs, each with its live count ("1,000+" when the count stopped early). */
 export function InboxTabs({ tab, setParam }: Pick<InboxUrlState, 'tab' | 'setParam'>) {
   const counts = useInterruptCounts();
@@ -100,6 +108,27 @@ export function InboxFilters({
           onChange={(v) => setParam('assignee', v === 'any' ? null : v)}
         />
       )}
+      <Select
+        label="Priority"
+        w={170}
+        allowDeselect={false}
+        data={PRIORITY_FILTERS}
+        value={filters.priority ?? 'any'}
+        onChange={(v) => setParam('priority', v === 'any' ? null : v)}
+      />
+      <TextInput
+        // A new address (Back, a link) starts the field again from it.
+        key={filters.label ?? ''}
+        label="Label"
+        placeholder="Exactly, e.g. billing"
+        w={170}
+        defaultValue={filters.label ?? ''}
+        // Applied on Enter or on leaving the field (a label is matched whole, not as typed).
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') setParam('label', e.currentTarget.value.trim());
+        }}
+        onBlur={(e) => setParam('label', e.currentTarget.value.trim())}
+      />
       {tab === 'answered' && (
         <Select
           label="Closed as"

@@ -5,8 +5,8 @@ import { inboxFromParams } from '../api/interrupts.queries';
 
 /**
  * The inbox's state that lives in the URL (so a reload, a link or Back shows the same list):
- * the tab, order, assignee and closed-as filters, and the title search (typed at once, written
- * to `?q=` 250 ms after the typing stops).
+ * the tab, order, assignee, closed-as, priority and label filters, and the title search (typed
+ * at once, written to `?q=` 250 ms after the typing stops).
  */
 export function useInboxUrlState() {
   const [params, setParams] = useSearchParams();
@@ -33,7 +33,11 @@ export function useInboxUrlState() {
   }, [q]);
 
   /** Whether the list is narrowed by what the reader typed or chose (an empty list then says so). */
-  const filtered = q !== '' || (tab === 'open' && assignee !== null);
+  const filtered =
+    q !== '' ||
+    (tab === 'open' && assignee !== null) ||
+    filters.priority !== undefined ||
+    filters.label !== undefined;
   return { tab, filters, order, assignee, search, setSearch, setParam, filtered };
 }
 

@@ -170,4 +170,17 @@ describe('InboxRoute', () => {
     ).toBeInTheDocument();
     expect(within(rowOf('Normal one')).getByText('+2')).toHaveAttribute('title', 'ticket+42, pii');
   });
+
+  it('narrows by priority and by label, both kept in the address', async () => {
+    const queries = serveInbox();
+    renderWithApp(<InboxRoute />, { path: '/inbox' });
+    await screen.findByRole('table', { name: 'Interrupts' });
+    await userEvent.click(screen.getByRole('combobox', { name: 'Priority' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'High or urgent' }));
+    await waitFor(() => expect(queries.at(-1)?.get('priority')).toBe('high,urgent'));
+
+    await userEvent.type(screen.getByRole('textbox', { name: 'Label' }), 'team:payments{Enter}');
+    await waitFor(() => expect(queries.at(-1)?.get('label')).toBe('team:payments'));
+    expect(queries.at(-1)?.get('priority')).toBe('high,urgent');
+  });
 });

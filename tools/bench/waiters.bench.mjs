@@ -11,7 +11,9 @@
 // `RateLimit-Remaining` seen.
 //   npx nx run tools:bench-waiters    (BENCH_DATABASE_URL=postgres://… to use your own server;
 //   BENCH_WAITERS=N agents, BENCH_WAITERS_DECISIONS=D decisions sampled per phase,
-//   BENCH_WAITERS_WINDOW_SECONDS=S idle window per phase, default 65: one full wait and more)
+//   BENCH_WAITERS_WINDOW_SECONDS=S idle window per phase, default 65: one full wait and more;
+//   BENCH_WAITERS_PHASES=one or two to run one phase only (BENCHMARKS.md is then left alone);
+//   BENCH_WAITERS_PROFILE=<dir> for the measured instances' CPU profiles, node --cpu-prof)
 // One driver process (this one) holds every agent: Node's fetch keeps connections alive and does
 // not limit them per origin; the script raises its open-files limit (and so its children's) when
 // it is below what N connections need.
@@ -20,6 +22,7 @@ import { setMaxListeners } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import {
   benchDatabase,
@@ -37,6 +40,10 @@ import {
 const N = Number(process.env.BENCH_WAITERS ?? 10_000);
 const DECISIONS = Number(process.env.BENCH_WAITERS_DECISIONS ?? 200);
 const WINDOW_S = Number(process.env.BENCH_WAITERS_WINDOW_SECONDS ?? 65);
+/** Which phases run: `one`, `two` or both (the default). */
+const PHASES = (process.env.BENCH_WAITERS_PHASES ?? 'one,two').split(',');
+/** A directory for the measured instances' CPU profiles (node --cpu-prof), when set. */
+const PROFILE_DIR = process.env.BENCH_WAITERS_PROFILE;
 const FILES_NEEDED = 4 * N + 4096;
 const log = (message) => console.error(`[bench-waiters] ${message}`);
 
@@ -81,6 +88,7 @@ const seen = {
   requests: 0,
   refused: 0,
   unavailable: 0,
+  unavailableWhy: new Map(),
   leastRemaining: Infinity,
   servedBy: new Map(),
 };
@@ -88,7 +96,17 @@ const countingFetch = async (input, init) => {
   seen.requests++;
   const res = await fetch(input, init);
   if (res.status === 429) seen.refused++;
-  if (res.status === 503) seen.unavailable++;
+  if (res.status === 503) {
+    seen.unavailable++;
+    // Who refused, and why: the service's JSON error, or the load balancer's page.
+    void res
+      .clone()
+      .text()
+      .then((text) => {
+        const why = /"message":"([^"]*)"/.exec(text)?.[1] ?? text.slice(0, 60).replace(/\s+/g, ' ');
+        seen.unavailableWhy.set(why, (seen.unavailableWhy.get(why) ?? 0) + 1);
+      });
+  }
   const remaining = res.headers.get('ratelimit-remaining');
   if (remaining !== null) seen.leastRemaining = Math.min(seen.leastRemaining, Number(remaining));
   const server = res.headers.get('x-bench-server');
@@ -200,6 +218,7 @@ async function phase({ name, Interlock, base, key, ids, services, decideOn, coun
 
   // The idle window: nothing is decided, the agents only wait.
   const cpu0 = services.map((s) => cpuMicros(s.pid));
+  const driverCpu0 = process.cpuUsage();
   const requests0 = seen.requests;
   const t0 = performance.now();
   let rss = 0;
@@ -210,11 +229,18 @@ async function phase({ name, Interlock, base, key, ids, services, decideOn, coun
   const seconds = (performance.now() - t0) / 1000;
   const cpu = services.map((s, i) => (cpuMicros(s.pid) - cpu0[i]) / 1e6 / seconds);
   const requestsPerSecond = (seen.requests - requests0) / seconds;
+  // The driver (this process: every agent) shares the machine: its own CPU, to set beside the service's.
+  const driverUsage = process.cpuUsage(driverCpu0);
+  const driverCpu = (driverUsage.user + driverUsage.system) / 1e6 / seconds;
+  const windowLoad = loadavg()[0];
   log(
     `${name}: ${requestsPerSecond.toFixed(1)} requests/s, CPU ${cpu.map((c) => `${(c * 100).toFixed(1)} %`).join(' + ')}, RSS ≤ ${rss.toFixed(0)} MB`,
   );
 
-  // Decisions, one after another; each one's wait should return right after its 2xx.
+  // Decisions, one after another; each one's wait should return right after its 2xx. The driver's
+  // event-loop delay meanwhile bounds how late it can notice a wait returning.
+  const driverLag = monitorEventLoopDelay({ resolution: 10 });
+  driverLag.enable();
   const decidedAt = new Map();
   let decisionRetries = 0;
   for (let i = 0; i < Math.min(DECISIONS, ids.length); i++) {
@@ -251,6 +277,7 @@ async function phase({ name, Interlock, base, key, ids, services, decideOn, coun
     if (!counts(id, on)) continue;
     latencies.push(Math.max(0, returned.get(id) - at));
   }
+  driverLag.disable();
   abort.abort();
   await Promise.all(waits);
   const result = {
@@ -259,6 +286,9 @@ async function phase({ name, Interlock, base, key, ids, services, decideOn, coun
     requestsPerSecond,
     cpu,
     rss,
+    driverCpu,
+    driverLagP99: driverLag.percentile(99) / 1e6,
+    windowLoad,
     p50: latencies.length ? percentile(latencies, 50) : NaN,
     p99: latencies.length ? percentile(latencies, 99) : NaN,
     samples: latencies.length,
@@ -269,6 +299,8 @@ async function phase({ name, Interlock, base, key, ids, services, decideOn, coun
     decisionRetries,
   };
   log(`${name}: ${JSON.stringify(result)}`);
+  if (seen.unavailableWhy.size > 0)
+    log(`${name}: 503s so far: ${JSON.stringify([...seen.unavailableWhy])}`);
   if (failures.length > 0) log(`${name}: first failures: ${failures.slice(0, 3).join('; ')}`);
   return result;
 }
@@ -289,47 +321,62 @@ try {
 
   // The measured instances keep the default request budget (6,000 a minute per organisation).
   const measured = { ...ENV, DATABASE_URL: url, RATE_LIMIT_API_KEY_REQUESTS: '6000' };
-  const a = { name: 'A', ...(await startService(measured)) };
+  const profiling = (name) =>
+    PROFILE_DIR === undefined
+      ? []
+      : [
+          '--cpu-prof',
+          `--cpu-prof-dir=${PROFILE_DIR}`,
+          `--cpu-prof-name=waiters-${name}-${Date.now()}.cpuprofile`,
+        ];
+  const a = { name: 'A', ...(await startService(measured, profiling('A'))) };
   stops.push(a.stop);
-  const one = await phase({
-    name: 'one instance',
-    Interlock,
-    base: a.base,
-    key,
-    cookie,
-    ids: ids.slice(0, N),
-    services: [a],
-    decideOn: () => a,
-    counts: () => true,
-  });
+  const one = PHASES.includes('one')
+    ? await phase({
+        name: 'one instance',
+        Interlock,
+        base: a.base,
+        key,
+        cookie,
+        ids: ids.slice(0, N),
+        services: [a],
+        decideOn: () => a,
+        counts: () => true,
+      })
+    : undefined;
+  let two;
+  if (PHASES.includes('two')) {
+    const b = { name: 'B', ...(await startService(measured, profiling('B'))) };
+    stops.push(b.stop);
+    const lb = await startHaproxy([a, b]);
+    stops.push(lb.stop);
+    const names = { 'api-1': 'A', 'api-2': 'B' };
+    two = await phase({
+      name: 'two instances',
+      Interlock,
+      base: lb.base,
+      key,
+      cookie,
+      ids: ids.slice(DECISIONS, DECISIONS + N),
+      services: [a, b],
+      decideOn: (i) => (i % 2 === 0 ? a : b),
+      // Only a decision made on the other instance than the one that held the wait.
+      counts: (id, on) =>
+        names[seen.servedBy.get(id)] !== undefined && names[seen.servedBy.get(id)] !== on,
+    });
+  }
 
-  const b = { name: 'B', ...(await startService(measured)) };
-  stops.push(b.stop);
-  const lb = await startHaproxy([a, b]);
-  stops.push(lb.stop);
-  const names = { 'api-1': 'A', 'api-2': 'B' };
-  const two = await phase({
-    name: 'two instances',
-    Interlock,
-    base: lb.base,
-    key,
-    cookie,
-    ids: ids.slice(DECISIONS, DECISIONS + N),
-    services: [a, b],
-    decideOn: (i) => (i % 2 === 0 ? a : b),
-    // Only a decision made on the other instance than the one that held the wait.
-    counts: (id, on) =>
-      names[seen.servedBy.get(id)] !== undefined && names[seen.servedBy.get(id)] !== on,
-  });
-
-  const load = loadavg()
-    .map((l) => l.toFixed(1))
-    .join(' / ');
-  const row = (r) =>
-    `| ${r.name} | ${r.waiters.toLocaleString('en')} | ${r.requestsPerSecond.toFixed(1)} | ${r.cpu.map((c) => `${(c * 100).toFixed(1)} %`).join(' + ')} | ${r.rss.toFixed(0)} MB | ${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} ms (${r.samples}) | ${r.refused} | ${r.unavailable} |`;
-  writeSection(
-    'waiters',
-    `## Waiting agents (issue 37 §6)
+  if (one === undefined || two === undefined) {
+    log(`phases ${PHASES.join(', ')} only: BENCHMARKS.md is left as it is`);
+  } else {
+    const load = loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' / ');
+    const row = (r) =>
+      `| ${r.name} | ${r.waiters.toLocaleString('en')} | ${r.requestsPerSecond.toFixed(1)} | ${r.cpu.map((c) => `${(c * 100).toFixed(1)} %`).join(' + ')} | ${r.rss.toFixed(0)} MB | ${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} ms (${r.samples}) | ${r.refused} | ${r.unavailable} | ${(r.driverCpu * 100).toFixed(1)} % / ${r.driverLagP99.toFixed(0)} ms | ${r.windowLoad.toFixed(1)} |`;
+    writeSection(
+      'waiters',
+      `## Waiting agents (issue 37 §6)
 
 Command: \`npx nx run tools:bench-waiters\` — ${new Date().toISOString().slice(0, 10)}, ${machine()}, Postgres 15;
 load average at the end ${load} (1 / 5 / 15 min). BENCH_WAITERS=${N}, ${DECISIONS} decisions per phase,
@@ -340,21 +387,26 @@ ${N.toLocaleString('en')} agents of one organisation wait with the TypeScript SD
 budget (6,000 a minute). While they only wait: requests/s (all agents together), each instance's CPU
 (% of one core) and the highest RSS of an instance. Then decisions one after another (by a member,
 directly on an instance): from each decision's 2xx to its agent's \`waitForAnswer\` returning, p50 / p99
-(samples). 503s: answers \`503\` the agents met (the SDK retries them). Two instances: HAProxy round-robin (docker/haproxy.cfg's settings, whose client/server
+(samples). 503s: answers \`503\` the agents met (the SDK retries them). Driver: this bench's own process
+(every agent) — its CPU over the idle window (% of one core, not counted as the service's) and its
+event-loop delay p99 while the decisions were made (how late it may notice a wait returning). Load:
+the 1-minute load average at the end of the idle window. Two instances: HAProxy round-robin (docker/haproxy.cfg's settings, whose client/server
 timeouts of 75 s leave a 60 s wait uncut), decisions alternately on each instance, counted only when
 made on the other instance than the one holding the wait. Goals: ≤ 200 requests/s, ≤ 10 % of a core,
 RSS ≤ 400 MB, p50 ≤ 20 ms, p99 ≤ 100 ms, no 429.
 
-| Phase | Agents | Requests/s | CPU | RSS | Decision → returned p50 / p99 | 429s | 503s |
-| --- | --: | --: | --: | --: | --: | --: | --: |
+| Phase | Agents | Requests/s | CPU | RSS | Decision → returned p50 / p99 | 429s | 503s | Driver CPU / lag p99 | Load |
+| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: |
 ${row(one)}
 ${row(two)}
 
 Least \`RateLimit-Remaining\` an agent saw: ${Number.isFinite(seen.leastRemaining) ? seen.leastRemaining : 'none reported'} (of 6,000).
+503s by reason: ${seen.unavailableWhy.size === 0 ? 'none' : [...seen.unavailableWhy].map(([why, n]) => `${n} × ${why}`).join('; ')}.
 Waits that failed otherwise: ${one.failures + two.failures}; decided waits that did not return within 60 s: ${one.missing + two.missing};
 decisions retried after a 503: ${one.decisionRetries + two.decisionRetries}.`,
-  );
-  console.log('BENCHMARKS.md updated (waiters).');
+    );
+    console.log('BENCHMARKS.md updated (waiters).');
+  }
 } finally {
   for (const stop of stops.reverse()) await stop();
   await stopDatabase();

@@ -201,7 +201,13 @@ export interface AuditEventCatalogue {
   };
   'interrupt.created': {
     target: 'interrupt';
-    metadata: { externalId: string | null; actionRequests: string[] };
+    /** `priority` and `labels` (the agent's) when the agent gave them (SPEC §8e routing at creation). */
+    metadata: {
+      externalId: string | null;
+      actionRequests: string[];
+      priority?: 'low' | 'normal' | 'high' | 'urgent';
+      labels?: string[];
+    };
   };
   'interrupt.decided': {
     target: 'interrupt';
@@ -244,6 +250,14 @@ export interface AuditEventCatalogue {
       previousAssigneeId: string | null;
       /** The previous assignee's name then (entries written before it was kept lack it). */
       previousAssigneeName?: string | null;
+    };
+  };
+  'interrupt.priority_changed': {
+    target: 'interrupt';
+    /** A member changed how urgent it is (SPEC §8e). */
+    metadata: {
+      from: 'low' | 'normal' | 'high' | 'urgent';
+      to: 'low' | 'normal' | 'high' | 'urgent';
     };
   };
   'interrupt.unassigned': {
@@ -663,6 +677,12 @@ export const AUDIT_EVENTS: { readonly [A in KnownAuditAction]: AuditEventDefinit
     target: 'interrupt',
     summary: (e) =>
       `Interrupt ${e.target.name} assigned to ${e.metadata.assigneeType === 'team' ? 'team ' : ''}${e.metadata.assigneeName} by ${e.actor.name}`,
+  },
+  'interrupt.priority_changed': {
+    category: 'interrupt',
+    target: 'interrupt',
+    summary: (e) =>
+      `Priority of interrupt ${e.target.name} changed from ${e.metadata.from} to ${e.metadata.to} by ${e.actor.name}`,
   },
   'interrupt.unassigned': {
     category: 'interrupt',

@@ -34,7 +34,8 @@ export const INTERRUPT_COLUMNS = `
   i.id, i.title, i.description, i.external_id, i.session_id, i.status, i.action_requests,
   i.assignee_type, i.assignee_id, i.assignee_name, i.escalation_level, i.escalation_reason,
   i.escalated_at, i.metadata, i.created_at, i.answered_at, i.expires_at, i.on_timeout, i.closed_at, i.withdrawn_reason,
-  i.opened_by_key_id, i.opened_by_key_name, i.risk, i.risk_labels, ${DECISIONS_JSON} AS decisions, ${APPROVALS_JSON} AS approvals`;
+  i.opened_by_key_id, i.opened_by_key_name, i.risk, i.risk_labels, i.priority, i.agent_labels,
+  ${DECISIONS_JSON} AS decisions, ${APPROVALS_JSON} AS approvals`;
 
 /** The row keeps its record as this renderer renders it (interrupt-record.ts). */
 const RECORD_KEPT = `(i.record_version = ${RECORD_RENDER_VERSION} AND i.record_json IS NOT NULL)`;
@@ -67,6 +68,10 @@ export interface InboxFilter {
   externalId?: string;
   /** Opened by this API key (`openedBy=me`). */
   openedByKeyId?: string;
+  /** Only these priorities (SPEC §8e). */
+  priorities?: readonly string[];
+  /** Only interrupts with this label, the agent's or the classifier's. */
+  label?: string;
   /** Folded title words, each required as a prefix (searched by the title-search plans). */
   words: readonly string[];
   /** ISO 8601 instants: createdAt ≥ from, < to. */
@@ -118,6 +123,12 @@ class Conditions {
       this.where.push(`i.external_id = ${this.bind(filter.externalId)}`);
     if (filter.openedByKeyId !== undefined)
       this.where.push(`i.opened_by_key_id = ${this.bind(filter.openedByKeyId)}::uuid`);
+    if (filter.priorities !== undefined)
+      this.where.push(`i.priority = ANY(${this.bind(filter.priorities)}::text[])`);
+    if (filter.label !== undefined) {
+      const label = this.bind([filter.label]);
+      this.where.push(`(i.agent_labels @> ${label}::text[] OR i.risk_labels @> ${label}::text[])`);
+    }
     if (filter.from !== undefined)
       this.where.push(`i.created_at >= ${this.bind(filter.from)}::timestamptz`);
     if (filter.to !== undefined)

@@ -327,6 +327,28 @@ export type ArgusDecidedBy = {
 export type AssignInterruptDto = AssignToMember | AssignToTeam;
 
 /**
+ * Whom to assign the interrupt to as it opens: a member by memberId or email, or a team by teamId or teamName — exactly one.
+ */
+export type AssignToDto = {
+    /**
+     * A member of the organisation, by email address.
+     */
+    email?: string;
+    /**
+     * A member of the organisation, by id.
+     */
+    memberId?: string;
+    /**
+     * A team of the organisation, by id.
+     */
+    teamId?: string;
+    /**
+     * A team of the organisation, by name.
+     */
+    teamName?: string;
+};
+
+/**
  * Assign to a member of the organisation.
  */
 export type AssignToMember = {
@@ -360,7 +382,7 @@ export type AssigneeFilter = 'me' | 'my_teams' | 'unassigned';
 /**
  * <category>.<verb>: the actions the service writes today; new actions may appear: treat unknown ones as opaque.
  */
-export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.suggestion_dismissed' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.classified' | 'classification.classifier_failed' | 'classification.classifier_configured' | 'classification.classifier_secret_rotated' | 'classification.classifier_deleted' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.approval_added' | 'interrupt.assigned' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.provisioned' | 'member.sso_linked' | 'member.password_changed' | 'member.sessions_ended' | 'member.email_verified' | 'member.two_factor_enabled' | 'member.two_factor_disabled' | 'member.recovery_code_used' | 'member.recovery_codes_regenerated' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'settings.escalation_policy_updated' | 'settings.sso_configured' | 'settings.sso_removed' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.escalation_policy_updated' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
+export type AuditAction = 'api_key.created' | 'api_key.renamed' | 'api_key.revoked' | 'billing.plan_changed' | 'classification.rule_created' | 'classification.suggestion_dismissed' | 'classification.rule_paused' | 'classification.rule_updated' | 'classification.rule_deleted' | 'classification.applied' | 'classification.shadowed' | 'classification.failed' | 'classification.classified' | 'classification.classifier_failed' | 'classification.classifier_configured' | 'classification.classifier_secret_rotated' | 'classification.classifier_deleted' | 'classification.breaker_tripped' | 'interrupt.created' | 'interrupt.decided' | 'interrupt.approval_added' | 'interrupt.assigned' | 'interrupt.priority_changed' | 'interrupt.unassigned' | 'interrupt.escalated' | 'interrupt.expired' | 'interrupt.withdrawn' | 'interrupt.reminder' | 'interrupt.deadline_extended' | 'member.invited' | 'member.invitation_deleted' | 'member.joined' | 'member.removed' | 'member.provisioned' | 'member.sso_linked' | 'member.password_changed' | 'member.sessions_ended' | 'member.email_verified' | 'member.two_factor_enabled' | 'member.two_factor_disabled' | 'member.recovery_code_used' | 'member.recovery_codes_regenerated' | 'member.role_changed' | 'organisation.created' | 'settings.notification_preferences_updated' | 'settings.notifications_updated' | 'settings.interrupt_deadlines_updated' | 'settings.escalation_policy_updated' | 'settings.sso_configured' | 'settings.sso_removed' | 'role.created' | 'role.updated' | 'role.deleted' | 'session.started' | 'session.ended' | 'session.disconnected' | 'team.created' | 'team.renamed' | 'team.deleted' | 'team.escalation_policy_updated' | 'team.member_added' | 'team.member_removed' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated' | 'webhook.delivery_retried' | 'webhook.disabled';
 
 export type AuditCategory = 'interrupt' | 'session' | 'member' | 'role' | 'team' | 'api_key' | 'webhook' | 'classification' | 'settings' | 'billing' | 'organisation';
 
@@ -714,16 +736,28 @@ export type CreateClassificationRuleDto = {
 
 export type CreateInterruptDto = {
     actionRequests: Array<ActionRequestDto>;
+    /**
+     * Assign it as it opens: exactly one of memberId, email (a member), teamId or teamName (a team) of the organisation. Audited as interrupt.assigned by the key, with the effects of a member assigning it (notifications, a team escalation policy).
+     */
+    assignTo?: AssignToDto;
     description?: string;
     /**
      * The agent's own id for this request.
      */
     externalId?: string;
+    /**
+     * Up to 10 labels, each 1 to 50 ASCII letters, digits and _ . : / + - (no spaces); repeated ones count once. The record's labels are these, then the external classifier's.
+     */
+    labels?: Array<InterruptLabel>;
     metadata?: JsonObject;
     /**
      * What the deadline does: reject every undecided action (the default), approve them (only where the organisation allows it), or escalate the interrupt and extend the deadline once by the same time.
      */
     onTimeout?: OnTimeout;
+    /**
+     * How urgent it is: low, normal (the default), high or urgent. An enforced argus route's priority replaces it.
+     */
+    priority?: Priority;
     /**
      * When the interrupt is answered, expires or is withdrawn, the service POSTs the result here once (the webhook payload {id, type, createdAt, organisationId, data: the interrupt}), signed as webhooks are under resumeSigningSecret(the API key that opened it), retried on the webhook schedule. The webhook URL rules apply: https (http only to loopback, outside production), no credentials, in production no private, loopback, link-local or metadata address. Never shown again.
      */
@@ -1294,6 +1328,10 @@ export type InterruptDetailResponse = {
     argus?: Array<InterruptHistoryEntry>;
     assignee: Assignee | null;
     /**
+     * The external classifier's labels for the actions alone, each once, in the order first given; empty when it gave none.
+     */
+    classifierLabels?: Array<string>;
+    /**
      * When it expired or was withdrawn.
      */
     closedAt?: string | null;
@@ -1324,7 +1362,7 @@ export type InterruptDetailResponse = {
     history?: Array<InterruptHistoryEntry>;
     id: string;
     /**
-     * The external classifier's labels for the actions, each once, in the order first given; empty when it gave none.
+     * Its labels, each once: the ones its agent gave it, then the external classifier's for its actions, in the order first given; empty when none.
      */
     labels?: Array<string>;
     metadata: {
@@ -1338,6 +1376,10 @@ export type InterruptDetailResponse = {
      * The API key that opened it (its agent), named as it was then; null when no key is recorded.
      */
     openedBy?: OpenedBy | null;
+    /**
+     * How urgent it is: low, normal (the default), high or urgent — set by its agent, an argus route, or a member since.
+     */
+    priority?: Priority;
     /**
      * With include=resume: where the POST to its resumeUrl stands (null: it was opened without one). Needs only interrupt.read; never shows the URL.
      */
@@ -1443,6 +1485,11 @@ export type InterruptHistoryEntry = {
     summary: string;
 };
 
+/**
+ * A label: 1 to 50 ASCII letters, digits and _ . : / + - (no spaces).
+ */
+export type InterruptLabel = string;
+
 export type InterruptListResponse = {
     /**
      * Newest first.
@@ -1479,6 +1526,10 @@ export type InterruptResponse = {
     answeredAt: string | null;
     assignee: Assignee | null;
     /**
+     * The external classifier's labels for the actions alone, each once, in the order first given; empty when it gave none.
+     */
+    classifierLabels?: Array<string>;
+    /**
      * When it expired or was withdrawn.
      */
     closedAt?: string | null;
@@ -1501,7 +1552,7 @@ export type InterruptResponse = {
     externalId: string | null;
     id: string;
     /**
-     * The external classifier's labels for the actions, each once, in the order first given; empty when it gave none.
+     * Its labels, each once: the ones its agent gave it, then the external classifier's for its actions, in the order first given; empty when none.
      */
     labels?: Array<string>;
     metadata: {
@@ -1515,6 +1566,10 @@ export type InterruptResponse = {
      * The API key that opened it (its agent), named as it was then; null when no key is recorded.
      */
     openedBy?: OpenedBy | null;
+    /**
+     * How urgent it is: low, normal (the default), high or urgent — set by its agent, an argus route, or a member since.
+     */
+    priority?: Priority;
     /**
      * The organisation's external classifier's highest risk over the actions it answered for (SPEC §8d); null when none answered or none is set up.
      */
@@ -1964,6 +2019,11 @@ export type PreviewActionLinkDto = {
     token: string;
 };
 
+/**
+ * How urgent it is: low, normal (the default), high or urgent. An enforced argus route's priority replaces it.
+ */
+export type Priority = 'low' | 'normal' | 'high' | 'urgent';
+
 export type PutClassifierDto = {
     /**
      * Off: argus asks nothing (the setup is kept).
@@ -2339,6 +2399,10 @@ export type SessionStartedEvent = {
 };
 
 export type SessionStatus = 'active' | 'ended' | 'disconnected';
+
+export type SetPriorityDto = {
+    priority: Priority;
+};
 
 export type SignInDto = {
     /**
@@ -4802,6 +4866,14 @@ export type ListInterruptsData = {
          */
         escalated?: boolean;
         /**
+         * Only these priorities, comma-separated: low, normal, high, urgent (e.g. high,urgent).
+         */
+        priority?: string;
+        /**
+         * Only interrupts with this label (exactly), the agent's or the external classifier's.
+         */
+        label?: string;
+        /**
          * Title search: every word must be a prefix of a word of the title; case and accents are ignored. At most 8 words.
          */
         q?: string;
@@ -5376,6 +5448,72 @@ export type ExtendInterruptDeadlineResponses = {
 };
 
 export type ExtendInterruptDeadlineResponse = ExtendInterruptDeadlineResponses[keyof ExtendInterruptDeadlineResponses];
+
+export type SetInterruptPriorityData = {
+    body: SetPriorityDto;
+    headers?: {
+        /**
+         * The organisation a signed-in person acts for: one of their current memberships (GET /api/me lists them). Optional for a member of exactly one organisation.
+         */
+        'x-organisation-id'?: string;
+    };
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/interrupts/{id}/priority';
+};
+
+export type SetInterruptPriorityErrors = {
+    /**
+     * VALIDATION_FAILED: a malformed or invalid body or parameter (the message names it). Or VALIDATION_FAILED: a malformed x-organisation-id, or none from a member of several organisations.
+     */
+    400: ErrorBody;
+    /**
+     * SIGN_IN_REQUIRED: no valid session cookie.
+     */
+    401: ErrorBody;
+    /**
+     * HUMANS_ONLY (a request carrying x-api-key), MISSING_PERMISSION, CSRF_REJECTED, or FORBIDDEN: no x-organisation-id and the person is a member of no organisation.
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND: no such resource in this organisation, or x-organisation-id names an organisation the person is not a member of.
+     */
+    404: ErrorBody;
+    /**
+     * CONFLICT: the interrupt is no longer open.
+     */
+    409: unknown;
+    /**
+     * PAYLOAD_TOO_LARGE: the JSON body is over 1 MiB.
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE: the body is not JSON.
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED: the signed-in person's write budget for this window is spent (SPEC §8b); retry after Retry-After.
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR.
+     */
+    500: ErrorBody;
+    /**
+     * SERVICE_UNAVAILABLE: the database cannot be reached; retry after Retry-After.
+     */
+    503: ErrorBody;
+};
+
+export type SetInterruptPriorityError = SetInterruptPriorityErrors[keyof SetInterruptPriorityErrors];
+
+export type SetInterruptPriorityResponses = {
+    200: InterruptResponse;
+};
+
+export type SetInterruptPriorityResponse = SetInterruptPriorityResponses[keyof SetInterruptPriorityResponses];
 
 export type ListInvitationsData = {
     body?: never;

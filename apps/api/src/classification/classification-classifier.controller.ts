@@ -93,6 +93,6 @@ export class ClassificationClassifierController {
     @CurrentMember() member: MemberPrincipal,
     @Body() body: TestClassifierDto,
   ): Promise<ClassifierTestResponse> {
-    return this.classifier.test(member.organisationId, body);
+    return this.classifier.test({ organisationId: member.organisationId, sample: body });
   }
 }

@@ -42,7 +42,12 @@ export class ClassificationController {
     @Body() body: CreateClassificationRuleDto,
     @ClientIp() ip: string | null,
   ): Promise<ClassificationRuleResponse> {
-    return this.rules.create(member.organisationId, memberActorOf(member), body, ip);
+    return this.rules.create({
+      organisationId: member.organisationId,
+      actor: memberActorOf(member),
+      rule: body,
+      ip,
+    });
   }
 
   @Get(':id')
@@ -84,7 +89,13 @@ export class ClassificationController {
     @Body() body: UpdateClassificationRuleDto,
     @ClientIp() ip: string | null,
   ): Promise<ClassificationRuleResponse> {
-    return this.rules.update(member.organisationId, memberActorOf(member), id, body, ip);
+    return this.rules.update({
+      organisationId: member.organisationId,
+      actor: memberActorOf(member),
+      ruleId: id,
+      changes: body,
+      ip,
+    });
   }
 
   @Delete(':id')

@@ -46,7 +46,12 @@ export class NotificationsController {
     @Body() body: UpdateNotificationPreferencesDto,
     @ClientIp() ip: string | null,
   ): Promise<NotificationPreferencesResponse> {
-    return this.settings.updatePreferences(member.organisationId, memberActorOf(member), body, ip);
+    return this.settings.updatePreferences({
+      organisationId: member.organisationId,
+      actor: memberActorOf(member),
+      changes: body,
+      ip,
+    });
   }
 
   @Get('settings')
@@ -74,7 +79,12 @@ export class NotificationsController {
     @Body() body: UpdateNotificationSettingsDto,
     @ClientIp() ip: string | null,
   ): Promise<NotificationSettingsResponse> {
-    return this.settings.updateSettings(member.organisationId, memberActorOf(member), body, ip);
+    return this.settings.updateSettings({
+      organisationId: member.organisationId,
+      actor: memberActorOf(member),
+      changes: body,
+      ip,
+    });
   }
 
   @Get('deliveries')

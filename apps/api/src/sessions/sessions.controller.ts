@@ -103,7 +103,7 @@ export class SessionsController {
     @CurrentCaller() caller: ApiKeyPrincipal | MemberPrincipal,
     @Query() query: ListSessionsQuery,
   ): Promise<SessionListResponse> {
-    return this.sessions.list(caller.organisationId, query);
+    return this.sessions.list({ organisationId: caller.organisationId, listing: query });
   }
 
   @Get(':id')

@@ -108,7 +108,12 @@ export class SsoSettingsController {
     @Body() body: PutSsoConnectionDto,
     @ClientIp() ip: string | null,
   ): Promise<SsoSettingsResponse> {
-    return this.settings.put(member.organisationId, granterOf(member), body, ip);
+    return this.settings.put({
+      organisationId: member.organisationId,
+      granter: granterOf(member),
+      connection: body,
+      ip,
+    });
   }
 
   @Put('requirement')

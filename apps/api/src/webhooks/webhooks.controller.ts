@@ -154,7 +154,11 @@ export class WebhooksController {
     @IdParam() id: string,
     @Query() query: ListWebhookDeliveriesQuery,
   ): Promise<WebhookDeliveryListResponse> {
-    return this.webhooks.listDeliveries(member.organisationId, id, query);
+    return this.webhooks.listDeliveries({
+      organisationId: member.organisationId,
+      webhookId: id,
+      listing: query,
+    });
   }
 
   @Post(':id/deliveries/:deliveryId/retry')

@@ -50,7 +50,12 @@ export class SlackSettingsController {
     @Body() body: ConnectSlackDto,
     @ClientIp() ip: string | null,
   ): Promise<SlackSettingsResponse> {
-    return this.slack.connect(member.organisationId, memberActorOf(member), body, ip);
+    return this.slack.connect({
+      organisationId: member.organisationId,
+      actor: memberActorOf(member),
+      connection: body,
+      ip,
+    });
   }
 
   @Delete()

@@ -8,8 +8,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *   issuer and client id; requiring single sign-on needs it (a provider that never worked would
  *   lock the members out).
  */
-export class RequireSingleSignOn1795779400000 implements MigrationInterface {
-  name = 'RequireSingleSignOn1795779400000';
+export class RequireSingleSignOn1795779500000 implements MigrationInterface {
+  name = 'RequireSingleSignOn1795779500000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(

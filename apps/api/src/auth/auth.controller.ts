@@ -1,11 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
-import {
-  ApiAcceptedResponse,
-  ApiCreatedResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { HttpResponse } from '../http/platform';
 import { AccountResponse, OrganisationJoinedResponse } from '../users/dto/account.response';
 import { ClientIp, CurrentMember, CurrentUser } from './decorators/current-principal.decorator';
@@ -23,6 +17,7 @@ import { PasswordResetConfirmDto, PasswordResetRequestDto } from '../users/dto/p
 import { VerifyEmailDto } from '../users/dto/email-verification.dto';
 import { EmailVerificationService } from '../users/email-verification.service';
 import { NoContent } from '../openapi/no-content.decorator';
+import { Operation } from '../openapi/operation.decorator';
 
 @Controller('api/auth')
 @ApiTags('auth')
@@ -37,7 +32,7 @@ export class AuthController {
 
   @Post('sign-up')
   @HumanRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'signUp',
     summary: 'Create an account and an organisation (Free plan) you own, and sign in',
     description:
@@ -77,7 +72,7 @@ export class AuthController {
 
   @Post('sign-up/complete')
   @HumanRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'completeSignUp',
     summary:
       "Finish a sign-up with its emailed link's token: the account (address verified), its organisation, and a sign-in session",
@@ -99,7 +94,7 @@ export class AuthController {
   @Post('sign-in')
   @HttpCode(200)
   @HumanRoute()
-  @ApiOperation({ operationId: 'signIn', summary: 'Sign in with email and password' })
+  @Operation({ operationId: 'signIn', summary: 'Sign in with email and password' })
   @ApiOkResponse({
     type: AccountResponse,
     description: 'Signed in: sets the HttpOnly session cookie.',
@@ -117,7 +112,7 @@ export class AuthController {
   @Post('password-reset')
   @HttpCode(202)
   @HumanRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'requestPasswordReset',
     summary:
       'Email a password reset link (single use, 30 minutes) to this address, if it has an account',
@@ -134,7 +129,7 @@ export class AuthController {
 
   @Post('password-reset/confirm')
   @HumanRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'confirmPasswordReset',
     summary:
       "Set a new password with a reset link's token; every sign-in session of the account ends",
@@ -149,7 +144,7 @@ export class AuthController {
 
   @Post('verify-email')
   @HumanRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'verifyEmail',
     summary:
       "Verify your email address with a verification link's token (works signed in or not, in any browser)",
@@ -161,7 +156,7 @@ export class AuthController {
 
   @Post('sign-out')
   @UserRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'signOut',
     summary: 'End this sign-in session (for every organisation)',
   })
@@ -176,12 +171,12 @@ export class AuthController {
 
   @Get('session')
   @MemberRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'getSignInSession',
     summary:
       'Who is signed in, as a member of the organisation this request acts for: role and permissions',
+    ok: SignInSessionResponse,
   })
-  @ApiOkResponse({ type: SignInSessionResponse })
   signInSession(@CurrentMember() member: MemberPrincipal): Promise<SignInSessionResponse> {
     return this.auth.describeSignInSession(
       member.organisationId,

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Patch, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { MemberRoute } from '../auth/decorators/route-access.decorator';
 import { memberActorOf, type MemberPrincipal } from '../auth/principal';
@@ -13,6 +13,7 @@ import {
   UpdateClassificationRuleDto,
 } from './dto/classification-rule.dto';
 import { NoContent } from '../openapi/no-content.decorator';
+import { Operation } from '../openapi/operation.decorator';
 
 @Controller('api/classification/rules')
 @ApiTags('classification')
@@ -21,22 +22,22 @@ export class ClassificationController {
 
   @Get()
   @MemberRoute('classification.read')
-  @ApiOperation({
+  @Operation({
     operationId: 'listClassificationRules',
     summary: "List the organisation's classification rules, in evaluation order",
+    ok: ClassificationRuleListResponse,
   })
-  @ApiOkResponse({ type: ClassificationRuleListResponse })
   async list(@CurrentMember() member: MemberPrincipal): Promise<ClassificationRuleListResponse> {
     return { rules: await this.rules.list(member.organisationId) };
   }
 
   @Post()
   @MemberRoute('classification.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'createClassificationRule',
     summary: 'Create a classification rule',
+    created: ClassificationRuleResponse,
   })
-  @ApiCreatedResponse({ type: ClassificationRuleResponse })
   create(
     @CurrentMember() member: MemberPrincipal,
     @Body() body: CreateClassificationRuleDto,
@@ -52,8 +53,11 @@ export class ClassificationController {
 
   @Get(':id')
   @MemberRoute('classification.read')
-  @ApiOperation({ operationId: 'getClassificationRule', summary: 'Read one classification rule' })
-  @ApiOkResponse({ type: ClassificationRuleResponse })
+  @Operation({
+    operationId: 'getClassificationRule',
+    summary: 'Read one classification rule',
+    ok: ClassificationRuleResponse,
+  })
   get(
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,
@@ -63,12 +67,12 @@ export class ClassificationController {
 
   @Get(':id/stats')
   @MemberRoute('classification.read')
-  @ApiOperation({
+  @Operation({
     operationId: 'getClassificationRuleStats',
     summary:
       "A rule's statistics: matches, and in shadow mode how often people decided as it would have, with the disagreements",
+    ok: ClassificationRuleStatsResponse,
   })
-  @ApiOkResponse({ type: ClassificationRuleStatsResponse })
   stats(
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,
@@ -78,11 +82,11 @@ export class ClassificationController {
 
   @Patch(':id')
   @MemberRoute('classification.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'updateClassificationRule',
     summary: 'Change a classification rule (its mode, its match, its outcome…)',
+    ok: ClassificationRuleResponse,
   })
-  @ApiOkResponse({ type: ClassificationRuleResponse })
   update(
     @CurrentMember() member: MemberPrincipal,
     @IdParam() id: string,
@@ -100,10 +104,7 @@ export class ClassificationController {
 
   @Delete(':id')
   @MemberRoute('classification.manage')
-  @ApiOperation({
-    operationId: 'deleteClassificationRule',
-    summary: 'Delete a classification rule',
-  })
+  @Operation({ operationId: 'deleteClassificationRule', summary: 'Delete a classification rule' })
   @NoContent('Deleted.')
   async remove(
     @CurrentMember() member: MemberPrincipal,

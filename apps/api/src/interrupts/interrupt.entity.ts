@@ -19,6 +19,10 @@ export type InterruptStatus = (typeof INTERRUPT_STATUSES)[number];
 export const ON_TIMEOUT = ['reject', 'approve', 'escalate'] as const;
 export type OnTimeout = (typeof ON_TIMEOUT)[number];
 
+/** How urgent an interrupt is (SPEC §8e), least first; `normal` unless its agent or a rule says otherwise. */
+export const PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
+export type Priority = (typeof PRIORITIES)[number];
+
 /** A human-review request an agent opened (SPEC §5). `open` until every action has a decision. */
 @Entity({ name: 'interrupts' })
 // Listing, newest first, with and without the status filter (keyset on created_at, id), each
@@ -48,6 +52,7 @@ export type OnTimeout = (typeof ON_TIMEOUT)[number];
 @Index('interrupts_organisation_status_deadline_idx', { synchronize: false })
 @Check('interrupts_assignee_type_check', `"assignee_type" IN ('member', 'team')`)
 @Check('interrupts_risk_check', `"risk" IN ('low', 'medium', 'high', 'critical')`)
+@Check('interrupts_priority_check', `"priority" IN ('low', 'normal', 'high', 'urgent')`)
 export class InterruptEntity {
   @PrimaryColumn('uuid')
   organisationId!: string;
@@ -102,6 +107,14 @@ export class InterruptEntity {
   /** The labels the external classifier gave the actions, each once, in the order first given. */
   @Column('text', { array: true, nullable: true })
   riskLabels!: string[] | null;
+
+  /** How urgent it is (SPEC §8e): set by its agent at creation, a rule's route, or a member since. */
+  @Column('text', { default: 'normal' })
+  priority!: Priority;
+
+  /** The labels its agent gave it at creation, each once, in order; null for none (SPEC §8e). */
+  @Column('text', { array: true, nullable: true })
+  agentLabels!: string[] | null;
 
   /** The assignee as named when assigned (members and teams can be renamed or removed later). */
   @Column('text', { nullable: true })

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, Req, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ClientIp, CurrentMember } from '../auth/decorators/current-principal.decorator';
 import { HumanRoute, MemberRoute } from '../auth/decorators/route-access.decorator';
 import { granterOf, memberActorOf, type MemberPrincipal } from '../auth/principal';
@@ -17,6 +17,7 @@ import {
 } from './dto/sso.dto';
 import { SsoSettingsService } from './sso-settings.service';
 import { SsoSignInService } from './sso-sign-in.service';
+import { Operation } from '../openapi/operation.decorator';
 
 /** Signing in with an organisation's OpenID provider (SPEC §8f). */
 @Controller('api/auth/sso')
@@ -30,13 +31,13 @@ export class SsoSignInController {
   @Post()
   @HttpCode(200)
   @HumanRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'startSingleSignOn',
     summary: "Start signing in with the OpenID provider of your address's organisation",
     description:
       "Answers the provider's sign-in page to send the browser to, and sets a short-lived HttpOnly cookie (10 minutes) holding this attempt's state, nonce and PKCE verifier, sealed: only this browser can finish it.",
+    ok: SsoStartResponse,
   })
-  @ApiOkResponse({ type: SsoStartResponse })
   async start(
     @Body() body: StartSsoDto,
     @Res({ passthrough: true }) res: HttpResponse,
@@ -49,7 +50,7 @@ export class SsoSignInController {
   @Post('callback')
   @HttpCode(200)
   @HumanRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'finishSingleSignOn',
     summary:
       'Finish signing in with the query string the provider sent the browser back with; signs in for that organisation only',
@@ -85,24 +86,24 @@ export class SsoSettingsController {
 
   @Get()
   @MemberRoute('member.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'getSingleSignOn',
     summary:
       "The organisation's OpenID provider (never its secret), and the redirect URI to register with it",
+    ok: SsoSettingsResponse,
   })
-  @ApiOkResponse({ type: SsoSettingsResponse })
   get(@CurrentMember() member: MemberPrincipal): Promise<SsoSettingsResponse> {
     return this.settings.get(member.organisationId);
   }
 
   @Put()
   @MemberRoute('member.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'putSingleSignOn',
     summary:
       "Connect or change the organisation's OpenID provider (its discovery document is read first)",
+    ok: SsoSettingsResponse,
   })
-  @ApiOkResponse({ type: SsoSettingsResponse })
   put(
     @CurrentMember() member: MemberPrincipal,
     @Body() body: PutSsoConnectionDto,
@@ -118,14 +119,14 @@ export class SsoSettingsController {
 
   @Put('requirement')
   @MemberRoute('member.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'putSingleSignOnRequirement',
     summary:
       'Require single sign-on: password sign-in no longer acts for the organisation (Owners keep it as an audited break-glass path)',
     description:
       'Turning it on needs a provider that has signed someone in with its current issuer and client id (`verifiedAt`). API keys are not affected.',
+    ok: SsoSettingsResponse,
   })
-  @ApiOkResponse({ type: SsoSettingsResponse })
   putRequirement(
     @CurrentMember() member: MemberPrincipal,
     @Body() body: PutSsoRequirementDto,
@@ -142,7 +143,7 @@ export class SsoSettingsController {
   @Delete()
   @NoContent('Disconnected.')
   @MemberRoute('member.manage')
-  @ApiOperation({
+  @Operation({
     operationId: 'deleteSingleSignOn',
     summary:
       'Disconnect the OpenID provider: its people sign in with passwords (a reset sets one); sessions it made end at their time',

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Res } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiTags } from '@nestjs/swagger';
 import type { HttpResponse } from '../http/platform';
 import { IdParam } from '../http/id-param.pipe';
 import { SessionCookies } from '../auth/session-cookie.util';
@@ -14,6 +14,7 @@ import { ChangePasswordDto } from './dto/password.dto';
 import { PasswordsService } from './passwords.service';
 import { EmailVerificationService } from './email-verification.service';
 import { NoContent } from '../openapi/no-content.decorator';
+import { Operation } from '../openapi/operation.decorator';
 
 @Controller('api/me')
 @ApiTags('auth')
@@ -28,21 +29,21 @@ export class AccountController {
 
   @Get()
   @UserRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'getMe',
     summary:
       'The signed-in person and the organisations they are a member of, with their role in each',
     description:
       'Only the organisations this sign-in session acts for: under one made by single sign-on, the organisation that signed them in; under a password one, not those that require single sign-on (where the person is no Owner).',
+    ok: AccountResponse,
   })
-  @ApiOkResponse({ type: AccountResponse })
   me(@CurrentUser() user: UserPrincipal): Promise<AccountResponse> {
     return this.auth.account(user.userId, user.ssoOrganisationId);
   }
 
   @Post('password')
   @UserRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'changePassword',
     summary:
       'Change your password (the current one is required); your other sign-in sessions end, this one stays',
@@ -59,7 +60,7 @@ export class AccountController {
   @Post('email-verification')
   @HttpCode(202)
   @UserRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'resendEmailVerification',
     summary: 'Email a new verification link (single use, 24 hours) to your address',
     description:
@@ -72,19 +73,19 @@ export class AccountController {
 
   @Get('sessions')
   @UserRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'listMySignInSessions',
     summary:
       'Where you are signed in: your live sign-in sessions, with their latest use, address and browser',
+    ok: AccountSignInSessionsResponse,
   })
-  @ApiOkResponse({ type: AccountSignInSessionsResponse })
   listSessions(@CurrentUser() user: UserPrincipal): Promise<AccountSignInSessionsResponse> {
     return this.sessions.list(user);
   }
 
   @Post('sessions/revoke-others')
   @UserRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'endMyOtherSignInSessions',
     summary: 'Sign out everywhere else: end every sign-in session of yours but this one',
   })
@@ -98,7 +99,7 @@ export class AccountController {
 
   @Delete('sessions/:id')
   @UserRoute()
-  @ApiOperation({
+  @Operation({
     operationId: 'endMySignInSession',
     summary: 'End one of your sign-in sessions (ending this one signs you out here)',
   })
